@@ -1,0 +1,263 @@
+/* base: configuration, allocator/assert/log hooks, result codes, error text. */
+
+#define ECS_SCHED_VERSION_MAJOR 0
+#define ECS_SCHED_VERSION_MINOR 1
+#define ECS_SCHED_VERSION_PATCH 0
+#define ECS_SCHED_VERSION_STRING "0.1.0"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifndef ECS_SCHED_API
+#define ECS_SCHED_API extern
+#endif
+
+/* Every result code and its text, in one list. */
+#define ECS_SCHED__RESULT_LIST(X)                                                       \
+    X(OK,                     "ok")                                                     \
+    X(ERR_OUT_OF_MEMORY,      "out of memory")                                          \
+    X(ERR_INVALID_ARGUMENT,   "invalid argument")                                       \
+    X(ERR_STALE_ENTITY,       "entity handle is stale, despawned or never spawned")     \
+    X(ERR_UNKNOWN_COMPONENT,  "component id is not registered")                         \
+    X(ERR_COMPONENT_MISMATCH, "component name registered again with another layout")    \
+    X(ERR_MISSING_COMPONENT,  "entity does not have this component")                    \
+    X(ERR_MISSING_RESOURCE,   "resource does not exist")                                \
+    X(ERR_INVALID_QUERY,      "query terms contradict each other")                      \
+    X(ERR_LIMIT,              "a size limit of the library was reached")                \
+    X(ERR_INCONSISTENT,       "world consistency check failed")
+
+typedef enum ecs_sched_result {
+#define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,
+    ECS_SCHED__RESULT_LIST(ECS_SCHED__RESULT_ENUM)
+#undef ECS_SCHED__RESULT_ENUM
+    ECS_SCHED_RESULT_COUNT
+} ecs_sched_result;
+
+/* The short fixed text of a result code ("out of memory"). */
+ECS_SCHED_API const char *ecs_sched_result_string(ecs_sched_result result);
+
+typedef enum ecs_sched_log_level {
+    ECS_SCHED_LOG_DEBUG,
+    ECS_SCHED_LOG_INFO,
+    ECS_SCHED_LOG_WARN,
+    ECS_SCHED_LOG_ERROR,
+    ECS_SCHED_LOG_FATAL
+} ecs_sched_log_level;
+
+/* Receives every message the library writes, errors included. */
+typedef struct ecs_sched_logger {
+    void (*fn)(ecs_sched_log_level level, const char *message, void *user_data);
+    void *user_data;
+} ecs_sched_logger;
+
+/* A run-time allocator. realloc_fn(NULL, n) allocates; it is never called with size 0;
+   returning NULL is an allocation failure the library recovers from. */
+typedef struct ecs_sched_allocator {
+    void *(*realloc_fn)(void *ptr, size_t size, void *user_data);
+    void (*free_fn)(void *ptr, void *user_data);
+    void *user_data;
+} ecs_sched_allocator;
+
+/* Allocation functions for stb_ds, for users who compile stb_ds's implementation themselves:
+       #define STBDS_REALLOC(ctx, p, n) ecs_sched_stbds_realloc(ctx, p, n)
+       #define STBDS_FREE(ctx, p)       ecs_sched_stbds_free(ctx, p)
+   They use the compile-time ECS_SCHED_REALLOC/ECS_SCHED_FREE. stb_ds cannot survive a failed
+   allocation, so a failure here is logged at FATAL level and ends the process with
+   ECS_SCHED_ABORT() instead of letting stb_ds write through a NULL pointer. */
+ECS_SCHED_API void *ecs_sched_stbds_realloc(void *context, void *ptr, size_t size);
+ECS_SCHED_API void ecs_sched_stbds_free(void *context, void *ptr);
+
+/*@@ implementation @@*/
+/* base: configuration, allocator/assert/log hooks, result codes, error text. */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+
+#if defined(ECS_SCHED_REALLOC) && !defined(ECS_SCHED_FREE) || \
+    !defined(ECS_SCHED_REALLOC) && defined(ECS_SCHED_FREE)
+#error "ecs_sched.h: define both ECS_SCHED_REALLOC and ECS_SCHED_FREE, or neither"
+#endif
+#ifndef ECS_SCHED_REALLOC
+#define ECS_SCHED_REALLOC(ptr, size) realloc((ptr), (size))
+#define ECS_SCHED_FREE(ptr) free(ptr)
+#endif
+
+#ifndef ECS_SCHED_ASSERT
+#include <assert.h>
+#define ECS_SCHED_ASSERT(cond) assert(cond)
+#endif
+
+#ifndef ECS_SCHED_ABORT
+#define ECS_SCHED_ABORT() abort()
+#endif
+
+/* The sink for messages of worlds created without a logger, and of the stb_ds bridge. */
+#ifndef ECS_SCHED_LOG
+#define ECS_SCHED_LOG(level, message) ecs_sched__log_to_stderr((level), (message))
+#endif
+
+/* stb_ds is used only here, for the name maps. Its short names stay out of this file unless
+   the user included stb_ds.h before this header. */
+#ifndef INCLUDE_STB_DS_H
+#ifndef STBDS_NO_SHORT_NAMES
+#define STBDS_NO_SHORT_NAMES
+#define ECS_SCHED__UNDEF_STBDS_NO_SHORT_NAMES
+#endif
+#include "stb_ds.h"
+#ifdef ECS_SCHED__UNDEF_STBDS_NO_SHORT_NAMES
+#undef STBDS_NO_SHORT_NAMES
+#undef ECS_SCHED__UNDEF_STBDS_NO_SHORT_NAMES
+#endif
+#endif
+
+#define ECS_SCHED__ERROR_CAPACITY 512
+
+/* What every allocation and every message of a world goes through. */
+typedef struct ecs_sched__env {
+    ecs_sched_allocator allocator;
+    ecs_sched_logger logger;
+    ecs_sched_result last_result;
+    char last_error[ECS_SCHED__ERROR_CAPACITY];
+} ecs_sched__env;
+
+static const char *const ecs_sched__result_texts[] = {
+#define ECS_SCHED__RESULT_TEXT(name, text) text,
+    ECS_SCHED__RESULT_LIST(ECS_SCHED__RESULT_TEXT)
+#undef ECS_SCHED__RESULT_TEXT
+};
+
+const char *ecs_sched_result_string(ecs_sched_result result) {
+    if ((int)result < 0 || result >= ECS_SCHED_RESULT_COUNT) return "unknown result code";
+    return ecs_sched__result_texts[result];
+}
+
+static void ecs_sched__log_to_stderr(ecs_sched_log_level level, const char *message) {
+    static const char *const names[] = {"debug", "info", "warning", "error", "fatal"};
+    if (level < ECS_SCHED_LOG_WARN) return;
+    fprintf(stderr, "ecs_sched %s: %s\n", names[level], message);
+}
+
+static void *ecs_sched__default_realloc(void *ptr, size_t size, void *user_data) {
+    (void)user_data;
+    return ECS_SCHED_REALLOC(ptr, size);
+}
+
+static void ecs_sched__default_free(void *ptr, void *user_data) {
+    (void)user_data;
+    ECS_SCHED_FREE(ptr);
+}
+
+static void ecs_sched__env_init(ecs_sched__env *env, const ecs_sched_allocator *allocator,
+                                const ecs_sched_logger *logger) {
+    memset(env, 0, sizeof *env);
+    if (allocator && allocator->realloc_fn && allocator->free_fn) {
+        env->allocator = *allocator;
+    } else {
+        env->allocator.realloc_fn = ecs_sched__default_realloc;
+        env->allocator.free_fn = ecs_sched__default_free;
+    }
+    if (logger) env->logger = *logger;
+}
+
+static void *ecs_sched__realloc(ecs_sched__env *env, void *ptr, size_t size) {
+    ECS_SCHED_ASSERT(size > 0);
+    return env->allocator.realloc_fn(ptr, size, env->allocator.user_data);
+}
+
+static void *ecs_sched__alloc(ecs_sched__env *env, size_t size) {
+    return ecs_sched__realloc(env, NULL, size);
+}
+
+static void *ecs_sched__calloc(ecs_sched__env *env, size_t size) {
+    void *p = ecs_sched__realloc(env, NULL, size);
+    if (p) memset(p, 0, size);
+    return p;
+}
+
+static void ecs_sched__free(ecs_sched__env *env, void *ptr) {
+    if (ptr) env->allocator.free_fn(ptr, env->allocator.user_data);
+}
+
+/* Over-allocates by the alignment and keeps the original pointer just below the block, so
+   columns honour any component alignment up to ECS_SCHED_MAX_ALIGNMENT whatever the hook
+   returns. */
+static void *ecs_sched__aligned_alloc(ecs_sched__env *env, size_t size, size_t alignment) {
+    size_t total = size + alignment + sizeof(void *);
+    unsigned char *raw = (unsigned char *)ecs_sched__alloc(env, total);
+    uintptr_t aligned;
+    if (!raw) return NULL;
+    aligned = ((uintptr_t)(raw + sizeof(void *)) + alignment - 1) & ~(uintptr_t)(alignment - 1);
+    memcpy((void *)(aligned - sizeof(void *)), &raw, sizeof raw);
+    return (void *)aligned;
+}
+
+static void ecs_sched__aligned_free(ecs_sched__env *env, void *ptr) {
+    void *raw;
+    if (!ptr) return;
+    memcpy(&raw, (unsigned char *)ptr - sizeof(void *), sizeof raw);
+    ecs_sched__free(env, raw);
+}
+
+static char *ecs_sched__strdup(ecs_sched__env *env, const char *text) {
+    size_t n = strlen(text) + 1;
+    char *copy = (char *)ecs_sched__alloc(env, n);
+    if (copy) memcpy(copy, text, n);
+    return copy;
+}
+
+static void ecs_sched__log(ecs_sched__env *env, ecs_sched_log_level level, const char *message) {
+    if (env && env->logger.fn) {
+        env->logger.fn(level, message, env->logger.user_data);
+    } else {
+        ECS_SCHED_LOG(level, message);
+    }
+}
+
+static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level, const char *fmt, ...) {
+    char message[ECS_SCHED__ERROR_CAPACITY];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
+    ecs_sched__log(env, level, message);
+}
+
+/* Records a failure: the code, a message naming the culprit, and a copy to the log. */
+static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result code,
+                                        const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(env->last_error, sizeof env->last_error, fmt, args);
+    va_end(args);
+    env->last_result = code;
+    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, env->last_error);
+    return code;
+}
+
+void *ecs_sched_stbds_realloc(void *context, void *ptr, size_t size) {
+    void *result;
+    char message[160];
+    (void)context;
+    if (size == 0) {
+        ECS_SCHED_FREE(ptr);
+        return NULL;
+    }
+    result = ECS_SCHED_REALLOC(ptr, size);
+    if (!result) {
+        snprintf(message, sizeof message,
+                 "out of memory inside stb_ds (%lu bytes); stb_ds cannot recover from a failed "
+                 "allocation, so the process stops here",
+                 (unsigned long)size);
+        ECS_SCHED_LOG(ECS_SCHED_LOG_FATAL, message);
+        ECS_SCHED_ABORT();
+    }
+    return result;
+}
+
+void ecs_sched_stbds_free(void *context, void *ptr) {
+    (void)context;
+    ECS_SCHED_FREE(ptr);
+}

@@ -1,0 +1,1 @@
+/* ecs_sched.h - doc block placeholder */
