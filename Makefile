@@ -1,0 +1,95 @@
+# ecs_sched.h: build, test and benchmark.
+#   make example             install what is missing, build and run examples/world_demo.c
+#   make test                the whole suite: gcc and clang, ASan+UBSan, compile checks
+#   make bench               benchmarks; writes build/bench.json
+#   make amalgamate          regenerate ecs_sched.h from src/
+#   make check-amalgamation  fail when ecs_sched.h differs from a fresh generation
+
+PYTHON    ?= python3
+BUILD     := build
+STB_CFLAGS = $(shell pkg-config --cflags stb)
+STB_LIBS   = $(shell pkg-config --libs stb)
+STRICT    := -std=c99 -Wall -Wextra -Wpedantic -Werror
+STRICTXX  := -std=c++11 -Wall -Wextra -Werror
+SANITIZE  := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+COMPILERS := gcc clang
+TESTS     := $(basename $(notdir $(wildcard tests/test_*.c)))
+SOURCES   := $(wildcard src/*.h) tools/amalgamate.py
+
+export ASAN_OPTIONS  := detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
+
+.PHONY: all deps example test unit compile-checks bench amalgamate check-amalgamation clean
+
+all: test
+
+deps:
+	@sh tools/install_deps.sh
+
+ecs_sched.h: $(SOURCES)
+	$(PYTHON) tools/amalgamate.py
+
+amalgamate:
+	$(PYTHON) tools/amalgamate.py
+
+check-amalgamation:
+	$(PYTHON) tools/amalgamate.py --check
+
+# ---- example ----
+
+example: deps
+	@mkdir -p $(BUILD)
+	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) examples/world_demo.c $(STB_LIBS) -o $(BUILD)/world_demo
+	./$(BUILD)/world_demo
+
+# ---- tests ----
+
+test: deps unit compile-checks
+	@echo "all tests passed"
+
+UNIT_BINARIES := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)/,$(TESTS)))
+
+unit: $(UNIT_BINARIES)
+	@set -e; for t in $(UNIT_BINARIES); do echo "== $$t"; ./$$t; done
+
+define unit_rule
+$(BUILD)/$(1)/%: tests/%.c ecs_sched.h
+	@mkdir -p $$(dir $$@)
+	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -lcmocka -o $$@
+endef
+$(foreach c,$(COMPILERS),$(eval $(call unit_rule,$(c))))
+
+# Each check builds (and runs) a program in a configuration users rely on.
+compile-checks: ecs_sched.h
+	@mkdir -p $(BUILD)/compile
+	@set -e; for cc in $(COMPILERS); do \
+	  cxx=$$( [ $$cc = gcc ] && echo g++ || echo clang++ ); \
+	  echo "== $$cc: header and implementation as C++"; \
+	  $$cxx $(STRICTXX) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/cxx_impl.cpp $(STB_LIBS) -o $(BUILD)/compile/cxx_$$cc; \
+	  ./$(BUILD)/compile/cxx_$$cc; \
+	  echo "== $$cc: implementation in one of two translation units"; \
+	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/two_tu_main.c tests/compile/two_tu_impl.c $(STB_LIBS) -o $(BUILD)/compile/two_tu_$$cc; \
+	  ./$(BUILD)/compile/two_tu_$$cc; \
+	  echo "== $$cc: ECS_SCHED_API=static"; \
+	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/static_api.c $(STB_LIBS) -o $(BUILD)/compile/static_$$cc; \
+	  ./$(BUILD)/compile/static_$$cc; \
+	  echo "== $$cc: user of stb_ds short names, stb_ds implementation compiled by the user"; \
+	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_user_short_names.c tests/compile/stb_user_impl.c -o $(BUILD)/compile/stb_own_$$cc; \
+	  ./$(BUILD)/compile/stb_own_$$cc; \
+	  echo "== $$cc: user of stb_ds short names, stb_ds implementation from -lstb"; \
+	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_user_short_names.c tests/compile/stb_user_lib.c $(STB_LIBS) -o $(BUILD)/compile/stb_lib_$$cc; \
+	  ./$(BUILD)/compile/stb_lib_$$cc; \
+	  echo "== $$cc: stb_ds allocations routed through the library's hooks"; \
+	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_routed.c -o $(BUILD)/compile/stb_routed_$$cc; \
+	  ./$(BUILD)/compile/stb_routed_$$cc; \
+	done
+
+# ---- benchmarks ----
+
+bench: deps ecs_sched.h
+	@mkdir -p $(BUILD)
+	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) bench/bench.c $(STB_LIBS) -o $(BUILD)/bench
+	./$(BUILD)/bench
+
+clean:
+	rm -rf $(BUILD)

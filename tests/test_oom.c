@@ -1,0 +1,312 @@
+/* Allocation failure: for every N, a scenario runs in a child process whose Nth allocation
+   fails. Each call must either report ECS_SCHED_ERR_OUT_OF_MEMORY with the world still
+   consistent and no leak (LeakSanitizer checks at exit), or, where stb_ds cannot recover,
+   stop with a logged fatal message. Anything else (a crash, a sanitizer report, a wrong
+   value, a leak) fails the test. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+static long fail_at = -1;     /* index of the allocation that fails; -1: none */
+static long allocations = 0;
+
+static void *failing_realloc(void *ptr, size_t size) {
+    if (allocations++ == fail_at) return NULL;
+    return realloc(ptr, size);
+}
+
+#define ECS_SCHED_REALLOC(ptr, size) failing_realloc((ptr), (size))
+#define ECS_SCHED_FREE(ptr) free(ptr)
+#include "ecs_sched.h"
+
+/* stb_ds compiled here, with its allocations routed through the library's hooks. */
+#define STBDS_NO_SHORT_NAMES
+#define STBDS_REALLOC(ctx, ptr, size) ecs_sched_stbds_realloc((ctx), (ptr), (size))
+#define STBDS_FREE(ctx, ptr) ecs_sched_stbds_free((ctx), (ptr))
+#define STB_DS_IMPLEMENTATION
+#include "stb_ds.h"
+
+#define ECS_SCHED_IMPLEMENTATION
+#include "ecs_sched.h"
+
+#include <cmocka.h>
+
+typedef struct { float x, y; } Position;
+typedef struct { float x, y; } Velocity;
+typedef struct { float kg; } Mass;
+typedef struct { int value; } Counted;
+
+static int live_counted = 0;
+
+static void counted_ctor(void *dst, int32_t n, void *ctx) {
+    (void)ctx;
+    memset(dst, 0, sizeof(Counted) * (size_t)n);
+    live_counted += n;
+}
+
+static void counted_dtor(void *ptr, int32_t n, void *ctx) {
+    (void)ptr;
+    (void)ctx;
+    live_counted -= n;
+}
+
+/* Exit codes of the child. */
+enum { CHILD_OK = 0, CHILD_WRONG = 3 };
+
+static void quiet(ecs_sched_log_level level, const char *message, void *user) {
+    (void)level;
+    (void)message;
+    (void)user;
+}
+
+static ecs_sched_world *world;
+
+/* A call failed: it must have said out of memory and left the world consistent. */
+static void expect_clean_failure(const char *step) {
+    if (ecs_sched_last_result(world) != ECS_SCHED_ERR_OUT_OF_MEMORY ||
+        ecs_sched_world_check(world) != ECS_SCHED_OK) {
+        fprintf(stderr, "step '%s' failed with '%s' (%s)\n", step,
+                ecs_sched_result_string(ecs_sched_last_result(world)), ecs_sched_last_error(world));
+        exit(CHILD_WRONG);
+    }
+}
+
+static void check_result(ecs_sched_result r, const char *step) {
+    if (r != ECS_SCHED_OK) expect_clean_failure(step);
+}
+
+/* Every entity with both components keeps velocity.x == 2 * position.x. */
+static void check_values(ecs_sched_query *q) {
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) {
+        Position *p = ECS_SCHED_FIELD(&it, Position, 0);
+        const Velocity *v = ECS_SCHED_FIELD(&it, Velocity, 1);
+        int32_t i;
+        for (i = 0; i < it.count; i++) {
+            if (v[i].x != 2 * p[i].x) {
+                fprintf(stderr, "corrupted values after an allocation failure\n");
+                exit(CHILD_WRONG);
+            }
+        }
+    }
+}
+
+static void run_scenario(void) {
+    ecs_sched_world_desc desc;
+    ecs_sched_component_desc counted_desc;
+    ecs_sched_id pos, vel, mass, tag, counted;
+    ecs_sched_query *moving, *light;
+    ecs_sched_entity spawned[64];
+    int32_t i, n = 0;
+
+    memset(&desc, 0, sizeof desc);
+    desc.logger.fn = quiet;
+    world = ecs_sched_world_create(&desc);
+    if (!world) return; /* failing to create a world is a clean failure */
+
+    pos = ECS_SCHED_COMPONENT(world, Position);
+    vel = ECS_SCHED_COMPONENT(world, Velocity);
+    mass = ECS_SCHED_COMPONENT(world, Mass);
+    tag = ecs_sched_component_register_type(world, "Frozen", 0, 0);
+    memset(&counted_desc, 0, sizeof counted_desc);
+    counted_desc.name = "Counted";
+    counted_desc.size = sizeof(Counted);
+    counted_desc.hooks.ctor = counted_ctor;
+    counted_desc.hooks.dtor = counted_dtor;
+    counted = ecs_sched_component_register(world, &counted_desc);
+    if (!pos || !vel || !mass || !tag || !counted) {
+        expect_clean_failure("register");
+        ecs_sched_world_destroy(world);
+        return;
+    }
+
+    {
+        ecs_sched_query_desc qd;
+        memset(&qd, 0, sizeof qd);
+        qd.terms[0] = ecs_sched_write(pos);
+        qd.terms[1] = ecs_sched_read(vel);
+        moving = ecs_sched_query_create(world, &qd);
+        if (!moving) expect_clean_failure("query_create");
+        memset(&qd, 0, sizeof qd);
+        qd.terms[0] = ecs_sched_optional_read(mass);
+        qd.terms[1] = ecs_sched_without(tag);
+        light = ecs_sched_query_create(world, &qd);
+        if (!light) expect_clean_failure("query_create");
+    }
+
+    for (i = 0; i < 40; i++) {
+        Position p;
+        Velocity v;
+        ecs_sched_id ids[3];
+        const void *values[3];
+        ecs_sched_entity e;
+        p.x = (float)i;
+        p.y = 0;
+        v.x = 2 * p.x;
+        v.y = 0;
+        ids[0] = pos; ids[1] = vel; ids[2] = counted;
+        values[0] = &p; values[1] = &v; values[2] = NULL;
+        e = ecs_sched_spawn_with(world, i % 2 ? 3 : 2, ids, values);
+        if (e == ECS_SCHED_NULL_ENTITY) expect_clean_failure("spawn_with");
+        else if (n < 64) spawned[n++] = e;
+    }
+    {
+        Position ps[100];
+        Velocity vs[100];
+        ecs_sched_id ids[3];
+        const void *arrays[3];
+        for (i = 0; i < 100; i++) {
+            ps[i].x = (float)(1000 + i);
+            ps[i].y = 0;
+            vs[i].x = 2 * ps[i].x;
+            vs[i].y = 0;
+        }
+        ids[0] = pos; ids[1] = vel; ids[2] = counted;
+        arrays[0] = ps; arrays[1] = vs; arrays[2] = NULL;
+        check_result(ecs_sched_spawn_batch(world, 100, 3, ids, arrays, NULL), "spawn_batch");
+    }
+    for (i = 0; i < n; i++) {
+        Mass m;
+        m.kg = (float)i;
+        if (i % 3 == 0) check_result(ecs_sched_insert(world, spawned[i], mass, &m), "insert");
+        if (i % 5 == 0) check_result(ecs_sched_insert(world, spawned[i], tag, NULL), "insert tag");
+        if (i % 7 == 0) check_result(ecs_sched_remove(world, spawned[i], counted), "remove");
+    }
+    if (moving) check_values(moving);
+    if (light) (void)ecs_sched_query_count(light);
+
+    {
+        ecs_sched_commands *cmd = ecs_sched_commands_create(world);
+        if (!cmd) {
+            expect_clean_failure("commands_create");
+        } else {
+            ecs_sched_result r;
+            for (i = 0; i < 30; i++) {
+                Position p;
+                Velocity v;
+                ecs_sched_entity e = ecs_sched_commands_spawn(cmd);
+                p.x = (float)(5000 + i);
+                p.y = 0;
+                v.x = 2 * p.x;
+                v.y = 0;
+                if (e == ECS_SCHED_NULL_ENTITY) {
+                    expect_clean_failure("commands_spawn");
+                    continue;
+                }
+                check_result(ecs_sched_commands_insert(cmd, e, pos, &p), "commands_insert");
+                check_result(ecs_sched_commands_insert(cmd, e, vel, &v), "commands_insert");
+                if (i % 4 == 0) check_result(ecs_sched_commands_insert(cmd, e, tag, NULL), "tag");
+            }
+            for (i = 0; i < n; i += 2) {
+                check_result(ecs_sched_commands_despawn(cmd, spawned[i]), "commands_despawn");
+            }
+            {
+                Mass g;
+                g.kg = 9.81f;
+                check_result(ecs_sched_commands_set_resource(cmd, mass, &g), "set_resource");
+            }
+            r = ecs_sched_commands_apply(cmd);
+            if (r != ECS_SCHED_OK) {
+                expect_clean_failure("commands_apply");
+                /* the rest applies on a second try, and nothing is applied twice */
+                check_result(ecs_sched_commands_apply(cmd), "commands_apply again");
+            }
+            if (ecs_sched_commands_pending(cmd) != 0) exit(CHILD_WRONG);
+            ecs_sched_commands_destroy(cmd);
+        }
+    }
+    if (moving) check_values(moving);
+    for (i = 1; i < n; i += 2) check_result(ecs_sched_despawn(world, spawned[i]), "despawn");
+    if (ecs_sched_world_check(world) != ECS_SCHED_OK) {
+        fprintf(stderr, "world inconsistent at the end: %s\n", ecs_sched_last_error(world));
+        exit(CHILD_WRONG);
+    }
+    ecs_sched_world_destroy(world);
+    if (live_counted != 0) {
+        fprintf(stderr, "%d values constructed but never destroyed\n", live_counted);
+        exit(CHILD_WRONG);
+    }
+}
+
+typedef enum { OUTCOME_RECOVERED, OUTCOME_ORDERLY_STOP, OUTCOME_BROKEN } outcome;
+
+/* Runs the scenario in a child whose allocation number `n` fails. */
+static outcome run_child(long n, char *log, size_t log_size) {
+    int fds[2];
+    pid_t pid;
+    int status = 0;
+    size_t used = 0;
+    ssize_t got;
+    if (pipe(fds) != 0) return OUTCOME_BROKEN;
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], STDERR_FILENO);
+        fail_at = n;
+        allocations = 0;
+        run_scenario();
+        if (allocations <= n) {
+            fprintf(stderr, "allocation %ld was never reached\n", n);
+            exit(CHILD_WRONG);
+        }
+        exit(CHILD_OK);
+    }
+    close(fds[1]);
+    while (used + 1 < log_size && (got = read(fds[0], log + used, log_size - used - 1)) > 0) {
+        used += (size_t)got;
+    }
+    log[used] = '\0';
+    {
+        char sink[256];
+        while (read(fds[0], sink, sizeof sink) > 0) {}
+    }
+    close(fds[0]);
+    waitpid(pid, &status, 0);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == CHILD_OK) return OUTCOME_RECOVERED;
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT &&
+        strstr(log, "ecs_sched fatal: out of memory inside stb_ds")) {
+        return OUTCOME_ORDERLY_STOP;
+    }
+    return OUTCOME_BROKEN;
+}
+
+static void every_allocation_failure_is_recovered_or_an_orderly_stop(void **state) {
+    static char log[1 << 16];
+    long total, n, recovered = 0, stopped = 0, broken = 0;
+    (void)state;
+    fail_at = -1;
+    allocations = 0;
+    run_scenario();
+    assert_int_equal(live_counted, 0);
+    total = allocations;
+    assert_true(total > 50);
+    for (n = 0; n < total; n++) {
+        outcome o = run_child(n, log, sizeof log);
+        if (o == OUTCOME_RECOVERED) recovered++;
+        else if (o == OUTCOME_ORDERLY_STOP) stopped++;
+        else {
+            broken++;
+            fprintf(stderr, "allocation failure %ld of %ld went wrong:\n%s\n", n, total, log);
+        }
+    }
+    printf("allocation failure sweep: %ld points; %ld recovered with an error code, %ld stopped "
+           "in order inside stb_ds, %ld went wrong\n",
+           total, recovered, stopped, broken);
+    assert_int_equal(broken, 0);
+    assert_true(recovered > stopped);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_allocation_failure_is_recovered_or_an_orderly_stop),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
