@@ -79,6 +79,9 @@ compile-checks: ecs_sched.h
 	  echo "== $$cc: user of stb_ds short names, stb_ds implementation from -lstb"; \
 	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_user_short_names.c tests/compile/stb_user_lib.c $(STB_LIBS) -o $(BUILD)/compile/stb_lib_$$cc; \
 	  ./$(BUILD)/compile/stb_lib_$$cc; \
+	  echo "== $$cc: every example of the README"; \
+	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/readme_tour.c $(STB_LIBS) -o $(BUILD)/compile/readme_$$cc; \
+	  ./$(BUILD)/compile/readme_$$cc; \
 	  echo "== $$cc: stb_ds allocations routed through the library's hooks"; \
 	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_routed.c -o $(BUILD)/compile/stb_routed_$$cc; \
 	  ./$(BUILD)/compile/stb_routed_$$cc; \

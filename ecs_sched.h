@@ -1,4 +1,316 @@
-/* ecs_sched.h - doc block placeholder */
+/* ecs_sched.h - v0.1.0 - an entity component system for C99, on its way to a Bevy-style scheduler
+   License: MIT (the full text is at the end of this comment). No warranty.
+
+   WHAT IT IS
+
+     A single-header entity component system (ECS) for C99, usable from C++, written in the
+     manner of the stb libraries: one file to copy, one macro to turn the implementation on,
+     plain structs and functions, errors as values.
+
+     The goal is an ECS with a scheduler modelled on Bevy's "stageless" design: systems and
+     system sets ordered with before/after/in_set, run conditions, states, a fixed timestep,
+     and an executor that runs a schedule on one thread or on a work-stealing thread pool.
+
+     This version holds the WORLD only: entities, components and tags registered at run time,
+     archetype tables, resources, cached queries and deferred command buffers. Schedules,
+     conditions, states, the fixed timestep and the thread pool arrive in later versions. There
+     is no thread code in this version, and a world must not be used by two threads at once.
+
+   CONTENTS
+
+     Including it ........ one implementation file, and where stb_ds's implementation comes from
+     Configuration ....... compile-time macros and run-time hooks
+     stb_ds .............. how the library shares stb_ds with your code
+     The world ........... entities, components, tags, tables, resources
+     Queries ............. terms, iteration, access
+     Command buffers ..... deferred structural changes
+     Errors .............. result codes, ecs_sched_last_error, the log
+     Example ............. a complete program
+     License
+
+   INCLUDING IT
+
+     Include "ecs_sched.h" wherever you use the library. In exactly ONE .c (or .cpp) file,
+     define ECS_SCHED_IMPLEMENTATION before including it:
+
+         #define ECS_SCHED_IMPLEMENTATION
+         #include "ecs_sched.h"
+
+     The implementation uses stb_ds.h (Sean Barrett's dynamic arrays and hash maps; on Debian
+     the package libstb-dev, found with `pkg-config stb`) and includes it as "stb_ds.h", so the
+     directory holding it must be on the include path. stb_ds.h is itself a single-header
+     library: its code must be compiled once in your program, in one of two ways.
+
+       1. Link Debian's prebuilt copy, libstb (-lstb):
+
+             cc -std=c99 -O2 $(pkg-config --cflags stb) game.c $(pkg-config --libs stb)
+
+       2. Compile it yourself, in one of your files (it may be the ECS_SCHED_IMPLEMENTATION file):
+
+             #define STB_DS_IMPLEMENTATION
+             #include "stb_ds.h"
+
+          and build without -lstb:
+
+             cc -std=c99 -O2 -I path/to/stb game.c stb_ds_impl.c
+
+     Nothing else is needed at build or run time: the library uses the C99 standard library.
+
+   CONFIGURATION
+
+     Define these before including ecs_sched.h. The ones marked (impl) matter only in the file
+     that defines ECS_SCHED_IMPLEMENTATION.
+
+     ECS_SCHED_IMPLEMENTATION
+         Compile the implementation into this file. Once per program.
+
+     ECS_SCHED_API
+         Storage class of every public function; default `extern`. Define it as `static`
+         together with ECS_SCHED_IMPLEMENTATION to give one file a private copy of the library:
+         functions that file never calls cause no warnings.
+
+     ECS_SCHED_REALLOC(ptr, size), ECS_SCHED_FREE(ptr)                                  (impl)
+         The compile-time allocator; default realloc and free. Define both or neither.
+         ECS_SCHED_REALLOC(NULL, size) allocates, and returning NULL is a failure the library
+         recovers from (see ERRORS). Worlds created without a run-time allocator use these, and
+         so do ecs_sched_stbds_realloc and ecs_sched_stbds_free (see STB_DS).
+
+     ECS_SCHED_ASSERT(cond)                                                             (impl)
+         Checks programmer errors that cannot be reported as a result, such as a NULL world.
+         Default assert(cond) from <assert.h>.
+
+     ECS_SCHED_ABORT()                                                                  (impl)
+         Ends the process; called only after a failed allocation inside stb_ds that was routed
+         through ecs_sched_stbds_realloc, which nothing can survive. Default abort().
+
+     ECS_SCHED_LOG(level, message)                                                      (impl)
+         Where messages go when a world has no run-time logger, and the messages of the
+         stb_ds bridge. `level` is an ecs_sched_log_level (ECS_SCHED_LOG_DEBUG, _INFO, _WARN,
+         _ERROR, _FATAL), `message` a const char * without a trailing newline. Default: print
+         warnings and worse to stderr.
+
+     ECS_SCHED_MAX_TERMS
+         The most terms a query can have, and the number of fields of an iterator; default 16.
+         It changes the size of public structs, so every file of a program that includes
+         ecs_sched.h must see the same value: define it on the compiler's command line.
+
+     At run time, ecs_sched_world_desc gives a world its own hooks. A zeroed desc, or a NULL
+     pointer, means the defaults above:
+
+         typedef struct ecs_sched_world_desc {
+             ecs_sched_allocator allocator;  // realloc_fn(ptr, size, user_data),
+                                             // free_fn(ptr, user_data), user_data
+             ecs_sched_logger logger;        // fn(level, message, user_data), user_data
+             int32_t entity_capacity;        // entities to make room for up front
+         } ecs_sched_world_desc;
+
+     The allocator is used only when both realloc_fn and free_fn are set. realloc_fn(NULL, n)
+     allocates, it is never asked for 0 bytes, and it may return NULL. The logger receives
+     every message of that world, including a copy of every error.
+
+   STB_DS
+
+     The implementation includes stb_ds.h with STBDS_NO_SHORT_NAMES defined, so it adds no
+     short macros (arrput, hmget, shput...) to your code, and your use of stb_ds does not clash
+     with the library's:
+
+       - In files that only include ecs_sched.h (without the implementation), nothing about
+         stb_ds is visible. Include stb_ds.h there as you like, before or after.
+       - In the file that defines ECS_SCHED_IMPLEMENTATION: if stb_ds.h was included before
+         ecs_sched.h, the library uses that inclusion as it is, short names and all. So to use
+         the short names in that same file, include stb_ds.h BEFORE ecs_sched.h. Included
+         after, it does nothing (its include guard is already set) and the short names are
+         missing.
+
+     stb_ds cannot recover from a failed allocation: it writes through the pointer its realloc
+     returned without checking it. For that reason the library keeps everything that grows as a
+     program runs (the entity index, the table columns, the command buffers) in its own checked
+     allocations, and uses stb_ds only for its name maps (component names to ids).
+
+     If you compile stb_ds's implementation yourself, you can route its allocations through the
+     library's hooks, so that a failure becomes an orderly stop (logged with ECS_SCHED_LOG at
+     FATAL level, then ECS_SCHED_ABORT()) instead of a write through a NULL pointer:
+
+         #include "ecs_sched.h"       // declares the two functions below
+         #define STBDS_REALLOC(c, p, s) ecs_sched_stbds_realloc(c, p, s)
+         #define STBDS_FREE(c, p)       ecs_sched_stbds_free(c, p)
+         #define STB_DS_IMPLEMENTATION
+         #include "stb_ds.h"
+
+     The two functions allocate with ECS_SCHED_REALLOC and ECS_SCHED_FREE. stb_ds's arrfree is
+     a macro that calls STBDS_FREE where it is used, so define the two STBDS_ macros the same
+     way in every file that includes stb_ds.h, including the implementation file of this
+     library (define them there before including ecs_sched.h).
+
+     In C++, stb_ds's own implementation does not compile cleanly with -Wextra -Werror; link
+     -lstb or compile stb_ds in a C file. With gcc in strict -std=c99 mode, stb_ds's hmput and
+     hmget with non-string keys need `typeof`: compile with -std=gnu99, or define typeof as
+     __typeof__ before including stb_ds.h. Neither affects the library, which uses only
+     string maps.
+
+   THE WORLD
+
+     ecs_sched_world *w = ecs_sched_world_create(NULL);  ...  ecs_sched_world_destroy(w);
+
+     Entities. An ecs_sched_entity is a 64-bit handle: an index in the low 32 bits and a
+     generation in the high 32 bits (ECS_SCHED_ENTITY_INDEX(e), ECS_SCHED_ENTITY_GENERATION(e)).
+     A despawned entity's index is reused with a new generation, so an old handle is detected as
+     stale (ECS_SCHED_ERR_STALE_ENTITY) and never reads another entity's data.
+     ECS_SCHED_NULL_ENTITY (0) is never alive.
+
+     Components are registered at run time by name, size and alignment, and get an
+     ecs_sched_id (never 0) that is valid in that world only:
+
+         ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);   // name "Position"
+         ecs_sched_id dead = ECS_SCHED_TAG(w, Dead);             // size 0: a tag, no data
+         ecs_sched_id hp = ecs_sched_component_register(w, &(ecs_sched_component_desc){
+             .name = "Health", .size = sizeof(Health), .hooks = {.dtor = health_dtor}});
+
+     Registering a name again with the same layout returns the same id; with another layout it
+     fails. A component may have ctor/dtor/copy/move hooks (ecs_sched_type_hooks) for values
+     that own memory; without them values are zeroed, copied and moved as bytes.
+
+     Storage. Entities with the same set of components live in one archetype table, which
+     stores each component as a contiguous column. Adding or removing a component moves the
+     entity to another table. Pointers into the world (from ecs_sched_get, ecs_sched_get_mut,
+     ecs_sched_resource_get and query fields) are valid until the next structural change:
+     spawn, despawn, insert, remove, a resource insert or remove, or applying commands.
+
+     Entity functions: ecs_sched_spawn, ecs_sched_spawn_with (several components at once),
+     ecs_sched_spawn_batch (many entities with the same components, all or nothing),
+     ecs_sched_despawn, ecs_sched_is_alive, ecs_sched_insert (add or overwrite),
+     ecs_sched_insert_many (one table move), ecs_sched_remove, ecs_sched_get, ecs_sched_get_mut,
+     ecs_sched_has. A NULL value gives a new component its default value (the ctor hook, or
+     zero bytes) and leaves a present one unchanged. A value passed to an insert must not
+     point into the world: copy it out first.
+
+     Resources are one value per component type, owned by the world rather than by an entity:
+     ecs_sched_resource_insert, _get, _get_mut, _remove, _exists.
+
+   QUERIES
+
+     A query lists terms, each a component id and an access kind:
+
+         ecs_sched_read(id)             required, read        field points at the column
+         ecs_sched_write(id)            required, written     field points at the column
+         ecs_sched_optional_read(id)    not required          field NULL where absent
+         ecs_sched_optional_write(id)   not required          field NULL where absent
+         ecs_sched_without(id)          must be absent        field always NULL
+
+     The list ends at ECS_SCHED_MAX_TERMS or at the first term with id 0. The world owns the
+     query and keeps its list of matching tables up to date as tables appear. Iteration visits
+     one table at a time; fields are numbered as the terms are, and a tag's field is NULL:
+
+         ecs_sched_iter it = ecs_sched_query_iter(q);
+         while (ecs_sched_iter_next(&it)) {
+             Position *p = ECS_SCHED_FIELD(&it, Position, 0);
+             for (int32_t i = 0; i < it.count; i++) ...   // it.entities[i] is the entity
+         }
+
+     Do not spawn, despawn, insert or remove while iterating: record those changes in a
+     command buffer and apply it afterwards. ecs_sched_query_count gives the number of matching
+     entities; ecs_sched_query_access lists the ids a query reads and the ids it writes, the
+     information a scheduler needs to tell which systems may run at the same time.
+
+   COMMAND BUFFERS
+
+     A command buffer (ecs_sched_commands_create) records spawn, despawn, insert, remove and
+     set-resource commands to apply later with ecs_sched_commands_apply. The rules:
+
+       - Order: commands are applied in the order they were recorded.
+       - Reserved handles: ecs_sched_commands_spawn returns the new entity's handle at once; the
+         entity comes alive when the buffer is applied, and later commands of the same buffer
+         may already name it.
+       - Values: the bytes of an inserted value are copied into the buffer when recorded.
+       - Skipped commands: a command aimed at an entity that is dead when its turn comes is
+         skipped, not an error; ecs_sched_commands_skipped tells how many the last apply
+         skipped.
+       - Apply consumes: applied commands leave the buffer. If an apply fails, the commands not
+         yet applied stay pending and the next apply continues there; no command is ever
+         applied twice. ecs_sched_commands_pending counts what is left.
+       - Destroying a buffer drops its pending commands and releases the handles they reserved.
+
+   ERRORS
+
+     Functions that can fail return an ecs_sched_result (ECS_SCHED_OK is 0), or, when they
+     return an id, a handle or a pointer, 0 / ECS_SCHED_NULL_ENTITY / NULL. After a failure:
+
+         ecs_sched_last_result(w)    the code, e.g. ECS_SCHED_ERR_STALE_ENTITY
+         ecs_sched_last_error(w)     a message that names the culprit (the entity, the
+                                     component, the size...); "" until something fails
+         ecs_sched_result_string(r)  the fixed text of a code ("out of memory")
+
+     The last error stays until the next failure or ecs_sched_clear_error(w). Every error is
+     also sent to the world's logger (or ECS_SCHED_LOG) at ECS_SCHED_LOG_ERROR level. A call
+     that fails, out of memory included, leaves the world as it was and usable.
+     ecs_sched_world_check cross-checks the world's internal structures, for tests.
+
+   EXAMPLE
+
+     #define ECS_SCHED_IMPLEMENTATION
+     #include "ecs_sched.h"
+     #include <stdio.h>
+
+     typedef struct { float x, y; } Position;
+     typedef struct { float x, y; } Velocity;
+
+     int main(void) {
+         ecs_sched_world *w = ecs_sched_world_create(NULL);          // NULL: defaults
+         ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+         ecs_sched_id vel = ECS_SCHED_COMPONENT(w, Velocity);
+
+         for (int n = 0; n < 3; n++) {
+             Position p = {0, 0};
+             Velocity v = {1, (float)n};
+             const ecs_sched_id ids[] = {pos, vel};
+             const void *values[] = {&p, &v};
+             ecs_sched_spawn_with(w, 2, ids, values);
+         }
+
+         ecs_sched_query *q = ecs_sched_query_create(w, &(ecs_sched_query_desc){{
+             ecs_sched_write(pos), ecs_sched_read(vel)}});
+         ecs_sched_commands *cmd = ecs_sched_commands_create(w);
+
+         ecs_sched_iter it = ecs_sched_query_iter(q);
+         while (ecs_sched_iter_next(&it)) {
+             Position *p = ECS_SCHED_FIELD(&it, Position, 0);
+             const Velocity *v = ECS_SCHED_FIELD(&it, const Velocity, 1);
+             for (int32_t i = 0; i < it.count; i++) {
+                 p[i].x += v[i].x;
+                 p[i].y += v[i].y;
+                 if (p[i].y > 1.5f) ecs_sched_commands_despawn(cmd, it.entities[i]);
+             }
+         }
+         if (ecs_sched_commands_apply(cmd) != ECS_SCHED_OK)
+             fprintf(stderr, "apply failed: %s\n", ecs_sched_last_error(w));
+
+         printf("%d entities left\n", (int)ecs_sched_entity_count(w));   // 2
+         ecs_sched_world_destroy(w);             // frees the query and the buffer too
+         return 0;
+     }
+
+   LICENSE
+
+     MIT License
+
+     Copyright (c) 2026 the ecs_sched.h authors
+
+     Permission is hereby granted, free of charge, to any person obtaining a copy of this
+     software and associated documentation files (the "Software"), to deal in the Software
+     without restriction, including without limitation the rights to use, copy, modify, merge,
+     publish, distribute, sublicense, and/or sell copies of the Software, and to permit persons
+     to whom the Software is furnished to do so, subject to the following conditions:
+
+     The above copyright notice and this permission notice shall be included in all copies or
+     substantial portions of the Software.
+
+     THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED,
+     INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR
+     PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE
+     FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR
+     OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER
+     DEALINGS IN THE SOFTWARE.
+*/
 
 #ifndef ECS_SCHED_H
 #define ECS_SCHED_H
@@ -157,8 +469,12 @@ ECS_SCHED_API ecs_sched_id ecs_sched_component_lookup(const ecs_sched_world *wor
 ECS_SCHED_API const char *ecs_sched_component_name(const ecs_sched_world *world, ecs_sched_id id);
 ECS_SCHED_API size_t ecs_sched_component_size(const ecs_sched_world *world, ecs_sched_id id);
 
-#ifdef __cplusplus
+#if defined(__cplusplus)
 #define ECS_SCHED_ALIGNOF(T) alignof(T)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define ECS_SCHED_ALIGNOF(T) _Alignof(T)
+#elif defined(__GNUC__) || defined(__clang__)
+#define ECS_SCHED_ALIGNOF(T) __alignof__(T)
 #else
 #define ECS_SCHED_ALIGNOF(T) offsetof(struct { char c; T t; }, t)
 #endif
@@ -792,7 +1108,8 @@ static void ecs_sched__construct(const ecs_sched__component *c, void *dst, const
     if (c->size == 0 || n == 0) return;
     if (h->ctor) {
         h->ctor(dst, n, h->ctx);
-    } else if (!src) {
+    } else if (!src || h->copy) {
+        /* a copy hook assigns onto a constructed value, and a ctor-less value is zeroed */
         memset(dst, 0, (size_t)c->size * (size_t)n);
     }
     if (src) {

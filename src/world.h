@@ -76,8 +76,12 @@ ECS_SCHED_API ecs_sched_id ecs_sched_component_lookup(const ecs_sched_world *wor
 ECS_SCHED_API const char *ecs_sched_component_name(const ecs_sched_world *world, ecs_sched_id id);
 ECS_SCHED_API size_t ecs_sched_component_size(const ecs_sched_world *world, ecs_sched_id id);
 
-#ifdef __cplusplus
+#if defined(__cplusplus)
 #define ECS_SCHED_ALIGNOF(T) alignof(T)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define ECS_SCHED_ALIGNOF(T) _Alignof(T)
+#elif defined(__GNUC__) || defined(__clang__)
+#define ECS_SCHED_ALIGNOF(T) __alignof__(T)
 #else
 #define ECS_SCHED_ALIGNOF(T) offsetof(struct { char c; T t; }, t)
 #endif
@@ -501,7 +505,8 @@ static void ecs_sched__construct(const ecs_sched__component *c, void *dst, const
     if (c->size == 0 || n == 0) return;
     if (h->ctor) {
         h->ctor(dst, n, h->ctx);
-    } else if (!src) {
+    } else if (!src || h->copy) {
+        /* a copy hook assigns onto a constructed value, and a ctor-less value is zeroed */
         memset(dst, 0, (size_t)c->size * (size_t)n);
     }
     if (src) {
