@@ -1547,13 +1547,14 @@ static ecs_sched_result ecs_sched__record_command(ecs_sched_commands *cmd, uint3
                                           const void *value) {
     ecs_sched_world *w = cmd->world;
     const ecs_sched__component *c = id ? &w->components[id] : NULL;
-    size_t start = ecs_sched__align_up(cmd->size, sizeof(uint64_t));
+    size_t start = cmd->size;
     size_t value_at = 0, end = start + sizeof(ecs_sched__command);
     ecs_sched__command header;
     if (value && c && c->size) {
         value_at = ecs_sched__align_up(end, c->alignment);
         end = value_at + c->size;
     }
+    end = ecs_sched__align_up(end, sizeof(uint64_t));  /* the next header starts aligned */
     if (end > UINT32_MAX) return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
                                                  "a command buffer holds at most 4 GiB");
     if (end > cmd->capacity) {
