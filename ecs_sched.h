@@ -347,7 +347,20 @@ extern "C" {
     X(ERR_MISSING_RESOURCE,   "resource does not exist")                                \
     X(ERR_INVALID_QUERY,      "query terms contradict each other")                      \
     X(ERR_LIMIT,              "a size limit of the library was reached")                \
-    X(ERR_INCONSISTENT,       "world consistency check failed")
+    X(ERR_INCONSISTENT,       "world consistency check failed")                        \
+    X(ERR_ACCESS,             "a system used data it did not declare")                  \
+    X(ERR_UNKNOWN_SCHEDULE,   "no schedule has this label")                             \
+    X(ERR_RECURSIVE_RUN,      "a schedule was run while it was already running")        \
+    X(ERR_DEPENDENCY_CYCLE,   "the before/after constraints form a cycle")              \
+    X(ERR_HIERARCHY_CYCLE,    "the in_set relations form a cycle")                      \
+    X(ERR_HIERARCHY_REDUNDANT, "a node is in a set both directly and through another")  \
+    X(ERR_ORDER_AGAINST_PARENT, "a node is ordered against a set that contains it")     \
+    X(ERR_DUPLICATE_NAME,     "ordering names a system that has several instances")     \
+    X(ERR_NAME_CONFLICT,      "a name is used both for systems and for a set")          \
+    X(ERR_CROSS_SET_DEPENDENCY, "a dependency joins nodes that are not siblings")       \
+    X(ERR_UNKNOWN_SET,        "a set is referenced but nothing configures or fills it") \
+    X(ERR_AMBIGUITY,          "systems with conflicting access have no order")          \
+    X(ERR_CONDITION_WRITES,   "a run condition asks for write access")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,
@@ -607,6 +620,10 @@ ECS_SCHED_API void ecs_sched_commands_destroy(ecs_sched_commands *commands);
 /* Reserves a handle at once; the entity comes alive when the buffer is applied. The handle
    can be used by later commands of the same buffer. NULL entity on failure. */
 ECS_SCHED_API ecs_sched_entity ecs_sched_commands_spawn(ecs_sched_commands *commands);
+/* commands_spawn, then an insert per component, in one call (all or nothing). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_commands_spawn_with(ecs_sched_commands *commands,
+                                                             int32_t count, const ecs_sched_id *ids,
+                                                             const void *const *values);
 ECS_SCHED_API ecs_sched_result ecs_sched_commands_despawn(ecs_sched_commands *commands,
                                                           ecs_sched_entity entity);
 /* The value's bytes are copied into the buffer now, and copied into the world (copy hook)
@@ -758,14 +775,23 @@ static void ecs_sched__free(ecs_sched__env *env, void *ptr) {
 /* Over-allocates by the alignment and keeps the original pointer just below the block, so
    columns honour any component alignment up to ECS_SCHED_MAX_ALIGNMENT whatever the hook
    returns. */
-static void *ecs_sched__aligned_alloc(ecs_sched__env *env, size_t size, size_t alignment) {
-    size_t total = size + alignment + sizeof(void *);
+/* `skew` extra bytes shift the block's start, so that blocks used side by side (the columns
+   of a table) do not all start at the same offset in a page, where loads from one and stores
+   to another would falsely alias in the CPU. */
+static void *ecs_sched__aligned_alloc_skewed(ecs_sched__env *env, size_t size, size_t alignment,
+                                             size_t skew) {
+    size_t total = size + alignment + sizeof(void *) + skew;
     unsigned char *raw = (unsigned char *)ecs_sched__alloc(env, total);
     uintptr_t aligned;
     if (!raw) return NULL;
-    aligned = ((uintptr_t)(raw + sizeof(void *)) + alignment - 1) & ~(uintptr_t)(alignment - 1);
+    aligned = ((uintptr_t)(raw + sizeof(void *) + skew) + alignment - 1) &
+              ~(uintptr_t)(alignment - 1);
     memcpy((void *)(aligned - sizeof(void *)), &raw, sizeof raw);
     return (void *)aligned;
+}
+
+static void *ecs_sched__aligned_alloc(ecs_sched__env *env, size_t size, size_t alignment) {
+    return ecs_sched__aligned_alloc_skewed(env, size, alignment, 0);
 }
 
 static void ecs_sched__aligned_free(ecs_sched__env *env, void *ptr) {
@@ -834,6 +860,116 @@ void *ecs_sched_stbds_realloc(void *context, void *ptr, size_t size) {
 void ecs_sched_stbds_free(void *context, void *ptr) {
     (void)context;
     ECS_SCHED_FREE(ptr);
+}
+
+/* ---- text: a growing string for long messages; a failed allocation truncates it ---- */
+
+typedef struct ecs_sched__text {
+    ecs_sched__env *env;
+    char *data;
+    size_t length;
+    size_t capacity;
+} ecs_sched__text;
+
+static void ecs_sched__text_init(ecs_sched__text *t, ecs_sched__env *env) {
+    memset(t, 0, sizeof *t);
+    t->env = env;
+}
+
+static void ecs_sched__text_free(ecs_sched__text *t) {
+    ecs_sched__free(t->env, t->data);
+    t->data = NULL;
+    t->length = t->capacity = 0;
+}
+
+static void ecs_sched__text_printf(ecs_sched__text *t, const char *fmt, ...) {
+    va_list args;
+    int needed;
+    va_start(args, fmt);
+    needed = vsnprintf(NULL, 0, fmt, args);
+    va_end(args);
+    if (needed < 0) return;
+    if (t->length + (size_t)needed + 1 > t->capacity) {
+        size_t capacity = t->capacity ? t->capacity : 256;
+        char *grown;
+        while (capacity < t->length + (size_t)needed + 1) capacity *= 2;
+        grown = (char *)ecs_sched__realloc(t->env, t->data, capacity);
+        if (!grown) return;
+        t->data = grown;
+        t->capacity = capacity;
+    }
+    va_start(args, fmt);
+    vsnprintf(t->data + t->length, t->capacity - t->length, fmt, args);
+    va_end(args);
+    t->length += (size_t)needed;
+}
+
+static const char *ecs_sched__text_get(const ecs_sched__text *t) {
+    return t->data ? t->data : "";
+}
+
+/* Records a failure whose message may be long: the log gets all of it, last_error as much as
+   fits. */
+static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_result code,
+                                             const char *text) {
+    size_t n = strlen(text);
+    if (n >= sizeof env->last_error) {
+        memcpy(env->last_error, text, sizeof env->last_error - 4);
+        memcpy(env->last_error + sizeof env->last_error - 4, "...", 4);
+    } else {
+        memcpy(env->last_error, text, n + 1);
+    }
+    env->last_result = code;
+    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, text);
+    return code;
+}
+
+/* ---- arena: many allocations freed at once (schedule builds and plans) ---- */
+
+typedef struct ecs_sched__arena_block {
+    struct ecs_sched__arena_block *next;
+    size_t used;
+    size_t capacity;
+} ecs_sched__arena_block;
+
+typedef struct ecs_sched__arena {
+    ecs_sched__env *env;
+    ecs_sched__arena_block *blocks;
+} ecs_sched__arena;
+
+static void ecs_sched__arena_init(ecs_sched__arena *a, ecs_sched__env *env) {
+    a->env = env;
+    a->blocks = NULL;
+}
+
+/* Zeroed, aligned for any scalar; NULL when the allocator fails. */
+static void *ecs_sched__arena_alloc(ecs_sched__arena *a, size_t size) {
+    const size_t align = 16, header = (sizeof(ecs_sched__arena_block) + 15) & ~(size_t)15;
+    ecs_sched__arena_block *b = a->blocks;
+    unsigned char *p;
+    size = (size + align - 1) & ~(align - 1);
+    if (size == 0) size = align;
+    if (!b || b->capacity - b->used < size) {
+        size_t capacity = size > 65536 ? size : 65536;
+        b = (ecs_sched__arena_block *)ecs_sched__alloc(a->env, header + capacity);
+        if (!b) return NULL;
+        b->capacity = capacity;
+        b->used = 0;
+        b->next = a->blocks;
+        a->blocks = b;
+    }
+    p = (unsigned char *)b + header + b->used;
+    b->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+static void ecs_sched__arena_free(ecs_sched__arena *a) {
+    while (a->blocks) {
+        ecs_sched__arena_block *next = a->blocks->next;
+        ecs_sched__free(a->env, a->blocks);
+        a->blocks = next;
+    }
 }
 
 /*=============================== src/world.h (implementation) ===============================*/
@@ -917,22 +1053,47 @@ enum {
     ECS_SCHED__CMD_SET_RESOURCE
 };
 
+/* A recorded command is one 32-bit word (operation, flags, component id), then the entity
+   unless it is the same as the previous command's (a spawn followed by its inserts), then
+   the value at the component's alignment. Small records keep recording and applying within
+   the memory bandwidth a game can spare. */
+#define ECS_SCHED__CMD_OP_MASK 0x7u
+#define ECS_SCHED__CMD_HAS_VALUE 0x8u
+#define ECS_SCHED__CMD_SAME_ENTITY 0x10u
+#define ECS_SCHED__CMD_ID_SHIFT 5
+#define ECS_SCHED__MAX_COMPONENTS (1u << (32 - ECS_SCHED__CMD_ID_SHIFT))
+
+/* A command read back from a block. */
 typedef struct ecs_sched__command {
     uint32_t op;
     ecs_sched_id id;
     ecs_sched_entity entity;
-    uint32_t value_offset;    /* from the buffer start; 0 when no value was given */
-    uint32_t next;            /* offset of the next command */
+    const void *value;        /* NULL when none was given */
+    size_t next;              /* where the next command starts */
 } ecs_sched__command;
+
+/* Commands live in a chain of blocks that never move, so recording never copies what was
+   recorded before; applied blocks are kept for the next frame. */
+typedef struct ecs_sched__command_block {
+    struct ecs_sched__command_block *next;
+    size_t used;
+    size_t capacity;
+    unsigned char *data;      /* aligned to ECS_SCHED_MAX_ALIGNMENT, so values are aligned */
+} ecs_sched__command_block;
 
 struct ecs_sched_commands {
     ecs_sched_world *world;
-    unsigned char *data;      /* aligned to ECS_SCHED_MAX_ALIGNMENT, so values are aligned */
-    size_t size;
-    size_t capacity;
-    size_t cursor;            /* commands before it are applied */
+    ecs_sched__command_block *first;
+    ecs_sched__command_block *write;   /* the block being filled; later blocks are empty */
+    ecs_sched__command_block *read;    /* where apply continues */
+    size_t read_at;
+    ecs_sched_entity read_entity;      /* the entity of the command before read_at */
+    ecs_sched_entity write_entity;     /* the entity of the last command recorded */
     int32_t pending;
     int32_t skipped;
+    int32_t spawn_count;               /* the components of the last spawn applied, */
+    uint32_t spawn_table;              /* and the table they led to */
+    ecs_sched_id spawn_ids[ECS_SCHED__MAX_BATCHED_INSERTS];
 };
 
 struct ecs_sched_world {
@@ -960,6 +1121,8 @@ struct ecs_sched_world {
     ecs_sched_commands **buffers;
     uint32_t buffer_count;
     uint32_t buffer_capacity;
+    void *schedules;                     /* owned by the graph module */
+    void (*free_schedules)(ecs_sched_world *world);
 };
 
 /* ---- small helpers ---- */
@@ -992,7 +1155,7 @@ static bool ecs_sched__grow(ecs_sched__env *env, void **array, uint32_t *capacit
     return true;
 }
 
-static ecs_sched_entity ecs_sched__make_entity(uint32_t index, uint32_t generation) {
+static inline ecs_sched_entity ecs_sched__make_entity(uint32_t index, uint32_t generation) {
     return (ecs_sched_entity)index | ((ecs_sched_entity)generation << 32);
 }
 
@@ -1006,7 +1169,7 @@ static uint64_t ecs_sched__hash_type(const ecs_sched_id *type, int32_t count) {
     return h;
 }
 
-static uint32_t ecs_sched__hash_slot(uint64_t key, uint32_t capacity) {
+static inline uint32_t ecs_sched__hash_slot(uint64_t key, uint32_t capacity) {
     key ^= key >> 33;
     key *= 0xff51afd7ed558ccdull;
     key ^= key >> 33;
@@ -1051,7 +1214,7 @@ static bool ecs_sched__map_reserve(ecs_sched__env *env, ecs_sched__map *m, uint3
 }
 
 /* Walks the values stored under `key`: start with *slot = ECS_SCHED__NONE. */
-static uint32_t ecs_sched__map_next(const ecs_sched__map *m, uint64_t key, uint32_t *slot) {
+static inline uint32_t ecs_sched__map_next(const ecs_sched__map *m, uint64_t key, uint32_t *slot) {
     uint32_t s;
     if (m->capacity == 0) return ECS_SCHED__NONE;
     s = *slot == ECS_SCHED__NONE ? ecs_sched__hash_slot(key, m->capacity)
@@ -1065,7 +1228,7 @@ static uint32_t ecs_sched__map_next(const ecs_sched__map *m, uint64_t key, uint3
     return ECS_SCHED__NONE;
 }
 
-static uint32_t ecs_sched__map_get(const ecs_sched__map *m, uint64_t key) {
+static inline uint32_t ecs_sched__map_get(const ecs_sched__map *m, uint64_t key) {
     uint32_t slot = ECS_SCHED__NONE;
     return ecs_sched__map_next(m, key, &slot);
 }
@@ -1078,7 +1241,7 @@ static void ecs_sched__map_free(ecs_sched__env *env, ecs_sched__map *m) {
 
 /* ---- components ---- */
 
-static bool ecs_sched__component_valid(const ecs_sched_world *w, ecs_sched_id id) {
+static inline bool ecs_sched__component_valid(const ecs_sched_world *w, ecs_sched_id id) {
     return id > 0 && id < w->component_count;
 }
 
@@ -1101,8 +1264,20 @@ static size_t ecs_sched__default_alignment(size_t size) {
     return alignment;
 }
 
+/* memcpy of one small value: fixed sizes let the compiler use plain moves instead of a call,
+   which matters on the per-entity paths. */
+static inline void ecs_sched__copy_value(void *dst, const void *src, size_t size) {
+    switch (size) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 12: memcpy(dst, src, 12); break;
+    case 16: memcpy(dst, src, 16); break;
+    default: memcpy(dst, src, size); break;
+    }
+}
+
 /* Constructs `n` values at dst from src (n values), or default values when src is NULL. */
-static void ecs_sched__construct(const ecs_sched__component *c, void *dst, const void *src,
+static inline void ecs_sched__construct(const ecs_sched__component *c, void *dst, const void *src,
                                  int32_t n) {
     const ecs_sched_type_hooks *h = &c->hooks;
     if (c->size == 0 || n == 0) return;
@@ -1114,6 +1289,7 @@ static void ecs_sched__construct(const ecs_sched__component *c, void *dst, const
     }
     if (src) {
         if (h->copy) h->copy(dst, src, n, h->ctx);
+        else if (n == 1) ecs_sched__copy_value(dst, src, c->size);
         else memcpy(dst, src, (size_t)c->size * (size_t)n);
     }
 }
@@ -1124,13 +1300,14 @@ static void ecs_sched__assign(const ecs_sched__component *c, void *dst, const vo
     else memcpy(dst, src, c->size);
 }
 
-static void ecs_sched__destruct(const ecs_sched__component *c, void *ptr, int32_t n) {
+static inline void ecs_sched__destruct(const ecs_sched__component *c, void *ptr, int32_t n) {
     if (c->hooks.dtor && n > 0) c->hooks.dtor(ptr, n, c->hooks.ctx);
 }
 
-static void ecs_sched__relocate(const ecs_sched__component *c, void *dst, void *src, int32_t n) {
+static inline void ecs_sched__relocate(const ecs_sched__component *c, void *dst, void *src, int32_t n) {
     if (n <= 0) return;
     if (c->hooks.move) c->hooks.move(dst, src, n, c->hooks.ctx);
+    else if (n == 1) ecs_sched__copy_value(dst, src, c->size);
     else memcpy(dst, src, (size_t)c->size * (size_t)n);
 }
 
@@ -1168,8 +1345,14 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
         }
         return id;
     }
-    if (w->component_count == UINT32_MAX - 1 ||
-        !ecs_sched__grow(&w->env, (void **)&w->components, &w->component_capacity,
+    if (w->component_count >= ECS_SCHED__MAX_COMPONENTS) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                        "component_register: '%s' would be component number %u; a world holds "
+                        "fewer than %u",
+                        desc->name, (unsigned)w->component_count, (unsigned)ECS_SCHED__MAX_COMPONENTS);
+        return 0;
+    }
+    if (!ecs_sched__grow(&w->env, (void **)&w->components, &w->component_capacity,
                          w->component_count + 1, sizeof *w->components) ||
         !ecs_sched__grow(&w->env, (void **)&w->resources, &w->resource_capacity,
                          w->component_count + 1, sizeof *w->resources)) {
@@ -1225,7 +1408,7 @@ size_t ecs_sched_component_size(const ecs_sched_world *w, ecs_sched_id id) {
 
 /* ---- tables ---- */
 
-static int32_t ecs_sched__type_find(const ecs_sched__table *t, ecs_sched_id id) {
+static inline int32_t ecs_sched__type_find(const ecs_sched__table *t, ecs_sched_id id) {
     int32_t lo = 0, hi = t->type_count;
     while (lo < hi) {
         int32_t mid = (lo + hi) / 2;
@@ -1235,7 +1418,7 @@ static int32_t ecs_sched__type_find(const ecs_sched__table *t, ecs_sched_id id) 
     return lo < t->type_count && t->type[lo] == id ? lo : -1;
 }
 
-static int32_t ecs_sched__column_find(const ecs_sched__table *t, ecs_sched_id id) {
+static inline int32_t ecs_sched__column_find(const ecs_sched__table *t, ecs_sched_id id) {
     int32_t lo = 0, hi = t->column_count;
     while (lo < hi) {
         int32_t mid = (lo + hi) / 2;
@@ -1357,7 +1540,7 @@ static ecs_sched__table *ecs_sched__table_ensure(ecs_sched_world *w, const ecs_s
     return t ? t : ecs_sched__table_create(w, type, count, hash);
 }
 
-static uint64_t ecs_sched__edge_key(const ecs_sched__table *t, ecs_sched_id id, bool removing) {
+static inline uint64_t ecs_sched__edge_key(const ecs_sched__table *t, ecs_sched_id id, bool removing) {
     return ((uint64_t)t->index << 33) | ((uint64_t)id << 1) | (removing ? 1u : 0u);
 }
 
@@ -1392,12 +1575,11 @@ static ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__ta
 }
 
 /* Makes room for `extra` more rows; on failure the table is unchanged. */
-static bool ecs_sched__table_reserve(ecs_sched_world *w, ecs_sched__table *t, int32_t extra) {
+static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32_t extra) {
     unsigned char *data[ECS_SCHED__MAX_TYPE];
     ecs_sched_entity *entities;
     int64_t needed = (int64_t)t->count + extra;
     int32_t i, capacity;
-    if (needed <= t->capacity) return true;
     if (needed > INT32_MAX) return false;
     capacity = t->capacity ? t->capacity : 4;
     while (capacity < needed) capacity = capacity > INT32_MAX / 2 ? (int32_t)needed : capacity * 2;
@@ -1405,8 +1587,9 @@ static bool ecs_sched__table_reserve(ecs_sched_world *w, ecs_sched__table *t, in
     if (!entities) return false;
     for (i = 0; i < t->column_count; i++) {
         const ecs_sched__component *c = &w->components[t->columns[i].id];
-        data[i] = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)capacity * c->size,
-                                                           c->alignment);
+        size_t skew = (size_t)(i % 13) * 320;  /* distinct page offsets per column */
+        data[i] = (unsigned char *)ecs_sched__aligned_alloc_skewed(
+            &w->env, (size_t)capacity * c->size, c->alignment, skew);
         if (!data[i]) {
             while (i-- > 0) ecs_sched__aligned_free(&w->env, data[i]);
             ecs_sched__free(&w->env, entities);
@@ -1424,6 +1607,11 @@ static bool ecs_sched__table_reserve(ecs_sched_world *w, ecs_sched__table *t, in
     }
     t->capacity = capacity;
     return true;
+}
+
+static inline bool ecs_sched__table_reserve(ecs_sched_world *w, ecs_sched__table *t,
+                                            int32_t extra) {
+    return (int64_t)t->count + extra <= t->capacity || ecs_sched__table_grow(w, t, extra);
 }
 
 /* Removes a row whose values were already moved out or destroyed, by moving the last row
@@ -1473,14 +1661,14 @@ static bool ecs_sched__move_entity(ecs_sched_world *w, uint32_t index, ecs_sched
     return true;
 }
 
-static void *ecs_sched__cell(const ecs_sched__table *t, int32_t column, uint32_t row) {
+static inline void *ecs_sched__cell(const ecs_sched__table *t, int32_t column, uint32_t row) {
     const ecs_sched__column *col = &t->columns[column];
     return col->data + (size_t)row * col->size;
 }
 
 /* ---- entity index ---- */
 
-static bool ecs_sched__is_live_record(const ecs_sched_world *w, ecs_sched_entity e) {
+static inline bool ecs_sched__is_live_record(const ecs_sched_world *w, ecs_sched_entity e) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     const ecs_sched__record *r;
     if (index == 0 || index >= w->record_count) return false;
@@ -1488,7 +1676,7 @@ static bool ecs_sched__is_live_record(const ecs_sched_world *w, ecs_sched_entity
     return r->generation == ECS_SCHED_ENTITY_GENERATION(e) && r->table < ECS_SCHED__RESERVED;
 }
 
-static bool ecs_sched__is_reserved(const ecs_sched_world *w, ecs_sched_entity e) {
+static inline bool ecs_sched__is_reserved(const ecs_sched_world *w, ecs_sched_entity e) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     return index > 0 && index < w->record_count &&
            w->records[index].generation == ECS_SCHED_ENTITY_GENERATION(e) &&
@@ -1591,6 +1779,7 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *desc) {
 void ecs_sched_world_destroy(ecs_sched_world *w) {
     uint32_t i;
     if (!w) return;
+    if (w->free_schedules) w->free_schedules(w);
     while (w->buffer_count) ecs_sched_commands_destroy(w->buffers[w->buffer_count - 1]);
     while (w->query_count) ecs_sched_query_destroy(w->queries[w->query_count - 1]);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
@@ -1762,21 +1951,22 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     return ECS_SCHED_OK;
 }
 
-ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
-    ecs_sched__record *r;
-    ecs_sched__table *t;
+static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
+    ecs_sched__record *r = &w->records[index];
+    ecs_sched__table *t = w->tables[r->table];
     int32_t i;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
-    r = &w->records[index];
-    t = w->tables[r->table];
     for (i = 0; i < t->column_count; i++) {
         ecs_sched__destruct(&w->components[t->columns[i].id], ecs_sched__cell(t, i, r->row), 1);
     }
     ecs_sched__table_delete_row(w, t, (int32_t)r->row);
     ecs_sched__release_index(w, index);
     w->alive_count--;
+}
+
+ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
+    ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
     return ECS_SCHED_OK;
 }
 
@@ -2068,6 +2258,7 @@ ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
 
 bool ecs_sched_iter_next(ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
+    if (!q) return false;
     while ((uint32_t)it->next_ < q->match_count) {
         const ecs_sched__match *m = &q->matches[it->next_++];
         const ecs_sched__table *t = m->table;
@@ -2085,6 +2276,68 @@ bool ecs_sched_iter_next(ecs_sched_iter *it) {
 }
 
 /* ---- command buffers ---- */
+
+static inline size_t ecs_sched__align_up(size_t value, size_t alignment) {
+    return (value + alignment - 1) & ~(alignment - 1);
+}
+
+/* Reads the command at `at`; `previous` is the entity of the command before it. */
+static inline void ecs_sched__command_read(const ecs_sched_world *w,
+                                    const ecs_sched__command_block *block, size_t at,
+                                    ecs_sched_entity previous, ecs_sched__command *out) {
+    uint32_t word;
+    size_t end = at + sizeof word;
+    memcpy(&word, block->data + at, sizeof word);
+    out->op = word & ECS_SCHED__CMD_OP_MASK;
+    out->id = word >> ECS_SCHED__CMD_ID_SHIFT;
+    out->entity = previous;
+    if (!(word & ECS_SCHED__CMD_SAME_ENTITY)) {
+        memcpy(&out->entity, block->data + end, sizeof out->entity);
+        end += sizeof out->entity;
+    }
+    out->value = NULL;
+    if (word & ECS_SCHED__CMD_HAS_VALUE) {
+        const ecs_sched__component *c = &w->components[out->id];
+        end = ecs_sched__align_up(end, c->alignment);
+        out->value = block->data + end;
+        end += c->size;
+    }
+    out->next = ecs_sched__align_up(end, sizeof word);
+}
+
+/* Walks the unapplied commands, from the read cursor given in block and at. */
+static bool ecs_sched__command_step(const ecs_sched_commands *cmd,
+                                    const ecs_sched__command_block **block, size_t *at) {
+    while (*block && *at >= (*block)->used) {
+        if (*block == cmd->write) return false;
+        *block = (*block)->next;
+        *at = 0;
+    }
+    return *block != NULL;
+}
+
+/* Releases the handles that unapplied spawn commands reserved, and empties the buffer. */
+static void ecs_sched__release_reserved(ecs_sched_commands *cmd) {
+    ecs_sched_world *w = cmd->world;
+    const ecs_sched__command_block *block = cmd->read;
+    ecs_sched__command_block *b;
+    ecs_sched_entity previous = cmd->read_entity;
+    size_t at = cmd->read_at;
+    while (ecs_sched__command_step(cmd, &block, &at)) {
+        ecs_sched__command c;
+        ecs_sched__command_read(w, block, at, at == 0 ? 0 : previous, &c);
+        if (c.op == ECS_SCHED__CMD_SPAWN && ecs_sched__is_reserved(w, c.entity)) {
+            ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(c.entity));
+        }
+        previous = c.entity;
+        at = c.next;
+    }
+    for (b = cmd->first; b; b = b->next) b->used = 0;
+    cmd->write = cmd->read = cmd->first;
+    cmd->read_at = 0;
+    cmd->read_entity = cmd->write_entity = 0;
+    cmd->pending = 0;
+}
 
 ecs_sched_commands *ecs_sched_commands_create(ecs_sched_world *w) {
     ecs_sched_commands *cmd;
@@ -2104,26 +2357,6 @@ ecs_sched_commands *ecs_sched_commands_create(ecs_sched_world *w) {
     return cmd;
 }
 
-static const ecs_sched__command *ecs_sched__command_at(const ecs_sched_commands *cmd,
-                                                      size_t offset) {
-    return (const ecs_sched__command *)(const void *)(cmd->data + offset);
-}
-
-/* Releases the handles that unapplied spawn commands reserved. */
-static void ecs_sched__release_reserved(ecs_sched_commands *cmd) {
-    ecs_sched_world *w = cmd->world;
-    size_t at = cmd->cursor;
-    while (at < cmd->size) {
-        const ecs_sched__command *c = ecs_sched__command_at(cmd, at);
-        if (c->op == ECS_SCHED__CMD_SPAWN && ecs_sched__is_reserved(w, c->entity)) {
-            ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(c->entity));
-        }
-        at = c->next;
-    }
-    cmd->cursor = cmd->size = 0;
-    cmd->pending = 0;
-}
-
 void ecs_sched_commands_destroy(ecs_sched_commands *cmd) {
     ecs_sched_world *w;
     uint32_t i;
@@ -2136,57 +2369,104 @@ void ecs_sched_commands_destroy(ecs_sched_commands *cmd) {
             break;
         }
     }
-    ecs_sched__aligned_free(&w->env, cmd->data);
+    while (cmd->first) {
+        ecs_sched__command_block *next = cmd->first->next;
+        ecs_sched__aligned_free(&w->env, cmd->first);
+        cmd->first = next;
+    }
     ecs_sched__free(&w->env, cmd);
 }
 
-static size_t ecs_sched__align_up(size_t value, size_t alignment) {
-    return (value + alignment - 1) & ~(alignment - 1);
+/* A block with room for `bytes` more, switching to (or adding) the next block when the
+   current one is full. NULL when the allocator fails. */
+static ecs_sched__command_block *ecs_sched__command_room_slow(ecs_sched_commands *cmd,
+                                                              size_t bytes) {
+    const size_t header = ecs_sched__align_up(sizeof(ecs_sched__command_block), ECS_SCHED_MAX_ALIGNMENT);
+    ecs_sched__command_block *block = cmd->write, *fresh;
+    size_t capacity;
+    if (block && block->next && block->next->capacity >= bytes) {
+        cmd->write = block->next;
+        cmd->write_entity = 0;
+        return cmd->write;
+    }
+    capacity = block ? block->capacity * 2 : 4096;
+    if (capacity > ((size_t)1 << 20)) capacity = (size_t)1 << 20;
+    if (capacity < bytes) capacity = bytes;
+    fresh = (ecs_sched__command_block *)ecs_sched__aligned_alloc(&cmd->world->env, header + capacity,
+                                                                 ECS_SCHED_MAX_ALIGNMENT);
+    if (!fresh) return NULL;
+    fresh->data = (unsigned char *)fresh + header;
+    fresh->used = 0;
+    fresh->capacity = capacity;
+    if (!block) {
+        fresh->next = NULL;
+        cmd->first = cmd->write = cmd->read = fresh;
+    } else {
+        fresh->next = block->next;  /* a retained block too small for this value */
+        block->next = fresh;
+        cmd->write = fresh;
+    }
+    cmd->write_entity = 0;
+    return fresh;
+}
+
+static inline ecs_sched__command_block *ecs_sched__command_room(ecs_sched_commands *cmd,
+                                                                size_t bytes) {
+    ecs_sched__command_block *block = cmd->write;
+    if (block && block->capacity - block->used >= bytes) return block;
+    return ecs_sched__command_room_slow(cmd, bytes);
+}
+
+/* Writes one command at `end` of a block known to have room; returns where it ends. */
+static inline size_t ecs_sched__write_command(ecs_sched__command_block *block, size_t end,
+                                              uint32_t word, const ecs_sched_entity *entity,
+                                              const ecs_sched__component *c, const void *value) {
+    memcpy(block->data + end, &word, sizeof word);
+    end += sizeof word;
+    if (entity) {
+        memcpy(block->data + end, entity, sizeof *entity);
+        end += sizeof *entity;
+    }
+    if (value && c->size) {
+        end = ecs_sched__align_up(end, c->alignment);
+        ecs_sched__copy_value(block->data + end, value, c->size);
+        end += c->size;
+    }
+    return ecs_sched__align_up(end, sizeof word);
 }
 
 /* Appends a command (and a copy of its value); the buffer is unchanged on failure. */
-static ecs_sched_result ecs_sched__record_command(ecs_sched_commands *cmd, uint32_t op,
-                                          ecs_sched_entity entity, ecs_sched_id id,
-                                          const void *value) {
+static inline ecs_sched_result ecs_sched__record_command(ecs_sched_commands *cmd, uint32_t op,
+                                                  ecs_sched_entity entity, ecs_sched_id id,
+                                                  const void *value) {
     ecs_sched_world *w = cmd->world;
     const ecs_sched__component *c = id ? &w->components[id] : NULL;
-    size_t start = cmd->size;
-    size_t value_at = 0, end = start + sizeof(ecs_sched__command);
-    ecs_sched__command header;
-    if (value && c && c->size) {
-        value_at = ecs_sched__align_up(end, c->alignment);
-        end = value_at + c->size;
-    }
-    end = ecs_sched__align_up(end, sizeof(uint64_t));  /* the next header starts aligned */
-    if (end > UINT32_MAX) return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
-                                                 "a command buffer holds at most 4 GiB");
-    if (end > cmd->capacity) {
-        size_t capacity = cmd->capacity ? cmd->capacity * 2 : 1024;
-        unsigned char *grown;
-        while (capacity < end) capacity *= 2;
-        grown = (unsigned char *)ecs_sched__aligned_alloc(&w->env, capacity, ECS_SCHED_MAX_ALIGNMENT);
-        if (!grown) return ecs_sched__out_of_memory(w, "recording a command");
-        if (cmd->size) memcpy(grown, cmd->data, cmd->size);
-        ecs_sched__aligned_free(&w->env, cmd->data);
-        cmd->data = grown;
-        cmd->capacity = capacity;
-    }
-    header.op = op;
-    header.id = id;
-    header.entity = entity;
-    header.value_offset = (uint32_t)value_at;
-    header.next = (uint32_t)end;
-    memcpy(cmd->data + start, &header, sizeof header);
-    if (value_at) memcpy(cmd->data + value_at, value, c->size);
-    cmd->size = end;
+    ecs_sched__command_block *block;
+    bool has_value = value && c && c->size;
+    size_t worst = sizeof(uint32_t) + sizeof entity + (has_value ? c->alignment + c->size : 0);
+    bool same;
+    uint32_t word = op | (id << ECS_SCHED__CMD_ID_SHIFT) | (has_value ? ECS_SCHED__CMD_HAS_VALUE : 0u);
+    block = ecs_sched__command_room(cmd, ecs_sched__align_up(worst, sizeof(uint32_t)));
+    if (!block) return ecs_sched__out_of_memory(w, "recording a command");
+    same = block->used > 0 && entity == cmd->write_entity;
+    if (same) word |= ECS_SCHED__CMD_SAME_ENTITY;
+    block->used = ecs_sched__write_command(block, block->used, word, same ? NULL : &entity, c,
+                                           has_value ? value : NULL);
+    cmd->write_entity = entity;
     cmd->pending++;
     return ECS_SCHED_OK;
 }
 
-static ecs_sched_result ecs_sched__check_target(ecs_sched_commands *cmd, ecs_sched_entity e,
-                                                const char *operation) {
+/* Commands may name live entities and entities a buffer reserved. */
+static inline ecs_sched_result ecs_sched__check_target(ecs_sched_commands *cmd, ecs_sched_entity e,
+                                                       const char *operation) {
     ecs_sched_world *w = cmd->world;
-    if (ecs_sched__is_live_record(w, e) || ecs_sched__is_reserved(w, e)) return ECS_SCHED_OK;
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    if (index > 0 && index < w->record_count &&
+        w->records[index].generation == ECS_SCHED_ENTITY_GENERATION(e) &&
+        w->records[index].table != ECS_SCHED__DEAD) {
+        return ECS_SCHED_OK;
+    }
     return ecs_sched__stale(w, e, operation);
 }
 
@@ -2207,6 +2487,47 @@ ecs_sched_entity ecs_sched_commands_spawn(ecs_sched_commands *cmd) {
         ecs_sched__release_index(w, index);
         return ECS_SCHED_NULL_ENTITY;
     }
+    return e;
+}
+
+ecs_sched_entity ecs_sched_commands_spawn_with(ecs_sched_commands *cmd, int32_t count,
+                                              const ecs_sched_id *ids,
+                                              const void *const *values) {
+    ecs_sched_world *w;
+    ecs_sched__command_block *block;
+    size_t worst = sizeof(uint32_t) + sizeof(ecs_sched_entity), end;
+    ecs_sched_entity e;
+    uint32_t index;
+    int32_t i;
+    ECS_SCHED_ASSERT(cmd != NULL);
+    w = cmd->world;
+    if (ecs_sched__check_ids(w, count, ids, "commands_spawn_with") != ECS_SCHED_OK) {
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    for (i = 0; i < count; i++) {
+        worst += sizeof(uint32_t) + w->components[ids[i]].alignment + w->components[ids[i]].size;
+    }
+    if (!ecs_sched__reserve_indices(w, 1) ||
+        !(block = ecs_sched__command_room(cmd, ecs_sched__align_up(worst, sizeof(uint32_t))))) {
+        ecs_sched__out_of_memory(w, "recording a command");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    index = ecs_sched__take_index(w);
+    e = ecs_sched__make_entity(index, w->records[index].generation);
+    w->records[index].table = ECS_SCHED__RESERVED;
+    /* the spawn, then its inserts, which name the same entity */
+    end = ecs_sched__write_command(block, block->used, ECS_SCHED__CMD_SPAWN, &e, NULL, NULL);
+    for (i = 0; i < count; i++) {
+        const ecs_sched__component *c = &w->components[ids[i]];
+        const void *value = values ? values[i] : NULL;
+        uint32_t word = ECS_SCHED__CMD_INSERT | ECS_SCHED__CMD_SAME_ENTITY |
+                        (ids[i] << ECS_SCHED__CMD_ID_SHIFT) |
+                        (value && c->size ? ECS_SCHED__CMD_HAS_VALUE : 0u);
+        end = ecs_sched__write_command(block, end, word, NULL, c, value);
+    }
+    block->used = end;
+    cmd->write_entity = e;
+    cmd->pending += count + 1;
     return e;
 }
 
@@ -2261,86 +2582,130 @@ int32_t ecs_sched_commands_skipped(const ecs_sched_commands *cmd) {
     return cmd->skipped;
 }
 
-/* Gathers the run of inserts on `entity` that starts at `at` (at most
-   ECS_SCHED__MAX_BATCHED_INSERTS, each component once), so they cost one archetype move. */
-static int32_t ecs_sched__gather_inserts(const ecs_sched_commands *cmd, size_t at,
+/* Gathers the run of inserts on `entity` that starts at `at` in the same block (at most
+   ECS_SCHED__MAX_BATCHED_INSERTS, each component once), so they cost one archetype move.
+   Returns how many, and where the run ends. */
+static int32_t ecs_sched__gather_inserts(const ecs_sched_commands *cmd,
+                                         const ecs_sched__command_block *block, size_t at,
                                          ecs_sched_entity entity, ecs_sched_id *ids,
                                          const void **values, size_t *end) {
+    const ecs_sched_world *w = cmd->world;
     int32_t n = 0, k;
-    while (at < cmd->size && n < ECS_SCHED__MAX_BATCHED_INSERTS) {
-        const ecs_sched__command *c = ecs_sched__command_at(cmd, at);
-        if (c->op != ECS_SCHED__CMD_INSERT || c->entity != entity) break;
-        for (k = 0; k < n && ids[k] != c->id; k++) {}
+    while (at < block->used && n < ECS_SCHED__MAX_BATCHED_INSERTS) {
+        ecs_sched__command c;
+        ecs_sched__command_read(w, block, at, entity, &c);
+        if (c.op != ECS_SCHED__CMD_INSERT || c.entity != entity) break;
+        for (k = 0; k < n && ids[k] != c.id; k++) {}
         if (k < n) break;  /* the same component twice: apply the second one on its own */
-        ids[n] = c->id;
-        values[n] = c->value_offset ? cmd->data + c->value_offset : NULL;
+        ids[n] = c.id;
+        values[n] = c.value;
         n++;
-        at = c->next;
+        at = c.next;
     }
     *end = at;
     return n;
 }
 
-/* Applies the command at cmd->cursor (with the inserts that follow it on the same entity)
-   and returns how many commands it consumed, or -1 when the world refused (out of memory). */
+/* The table for a spawn with these components. Buffers often spawn many entities alike, so
+   the last answer is kept (tables live as long as the world). */
+static ecs_sched__table *ecs_sched__spawn_table(ecs_sched_commands *cmd, int32_t n,
+                                                const ecs_sched_id *ids) {
+    ecs_sched__table *t;
+    int32_t i;
+    if (n == cmd->spawn_count && n > 0) {
+        for (i = 0; i < n && ids[i] == cmd->spawn_ids[i]; i++) {}
+        if (i == n) return cmd->world->tables[cmd->spawn_table];
+    }
+    t = ecs_sched__table_adding(cmd->world, cmd->world->tables[0], n, ids);
+    if (t) {
+        memcpy(cmd->spawn_ids, ids, (size_t)n * sizeof *ids);
+        cmd->spawn_count = n;
+        cmd->spawn_table = t->index;
+    }
+    return t;
+}
+
+/* Applies the command at the read cursor (with the inserts that follow it on the same
+   entity) and returns how many commands it consumed, or -1 when the world refused (out of
+   memory). */
 static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
     ecs_sched_world *w = cmd->world;
-    const ecs_sched__command *c = ecs_sched__command_at(cmd, cmd->cursor);
+    const ecs_sched__command_block *block = cmd->read;
     ecs_sched_id ids[ECS_SCHED__MAX_BATCHED_INSERTS];
     const void *values[ECS_SCHED__MAX_BATCHED_INSERTS];
-    size_t end = c->next;
+    ecs_sched__command c;
+    size_t end;
     int32_t n = 0;
     bool ok = true;
-    const void *value = c->value_offset ? cmd->data + c->value_offset : NULL;
-    switch (c->op) {
+    ecs_sched__command_read(w, block, cmd->read_at, cmd->read_at == 0 ? 0 : cmd->read_entity, &c);
+    end = c.next;
+    switch (c.op) {
     case ECS_SCHED__CMD_SPAWN:
-        if (!ecs_sched__is_reserved(w, c->entity)) goto skipped;
-        n = ecs_sched__gather_inserts(cmd, c->next, c->entity, ids, values, &end);
+        if (!ecs_sched__is_reserved(w, c.entity)) goto skipped;
+        n = ecs_sched__gather_inserts(cmd, block, end, c.entity, ids, values, &end);
         {
-            ecs_sched__table *t = ecs_sched__table_adding(w, w->tables[0], n, ids);
-            ok = t && ecs_sched__place(w, ECS_SCHED_ENTITY_INDEX(c->entity), t, n, ids, values);
+            ecs_sched__table *t = ecs_sched__spawn_table(cmd, n, ids);
+            ok = t && ecs_sched__place(w, ECS_SCHED_ENTITY_INDEX(c.entity), t, n, ids, values);
             if (t && !ok) ecs_sched__out_of_memory(w, "applying a spawn command");
         }
         break;
     case ECS_SCHED__CMD_INSERT:
-        if (!ecs_sched__is_live_record(w, c->entity)) goto skipped;
-        n = ecs_sched__gather_inserts(cmd, cmd->cursor, c->entity, ids, values, &end) - 1;
-        ok = ecs_sched_insert_many(w, c->entity, n + 1, ids, values) == ECS_SCHED_OK;
+        if (!ecs_sched__is_live_record(w, c.entity)) goto skipped;
+        n = ecs_sched__gather_inserts(cmd, block, cmd->read_at, c.entity, ids, values, &end) - 1;
+        ok = ecs_sched_insert_many(w, c.entity, n + 1, ids, values) == ECS_SCHED_OK;
         break;
     case ECS_SCHED__CMD_REMOVE:
-        if (!ecs_sched__is_live_record(w, c->entity)) goto skipped;
-        ok = ecs_sched_remove(w, c->entity, c->id) == ECS_SCHED_OK;
+        if (!ecs_sched__is_live_record(w, c.entity)) goto skipped;
+        ok = ecs_sched_remove(w, c.entity, c.id) == ECS_SCHED_OK;
         break;
     case ECS_SCHED__CMD_DESPAWN:
-        if (!ecs_sched__is_live_record(w, c->entity)) goto skipped;
-        ecs_sched_despawn(w, c->entity);
+        /* a run of despawns is applied here at once */
+        for (;;) {
+            ecs_sched__command next;
+            if (ecs_sched__is_live_record(w, c.entity)) {
+                ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(c.entity));
+            } else {
+                cmd->skipped++;
+            }
+            if (end >= block->used) break;
+            ecs_sched__command_read(w, block, end, c.entity, &next);
+            if (next.op != ECS_SCHED__CMD_DESPAWN) break;
+            c = next;
+            end = c.next;
+            n++;
+        }
         break;
     case ECS_SCHED__CMD_SET_RESOURCE:
-        ok = ecs_sched_resource_insert(w, c->id, value) == ECS_SCHED_OK;
+        ok = ecs_sched_resource_insert(w, c.id, c.value) == ECS_SCHED_OK;
         break;
     default:
         ECS_SCHED_ASSERT(0 && "corrupt command buffer");
         break;
     }
     if (!ok) return -1;
-    cmd->cursor = end;
+    cmd->read_at = end;
+    cmd->read_entity = c.entity;
     return n + 1;
 skipped:
     cmd->skipped++;
-    cmd->cursor = end;
+    cmd->read_at = end;
+    cmd->read_entity = c.entity;
     return 1;
 }
 
 ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
+    const ecs_sched__command_block *block;
     ECS_SCHED_ASSERT(cmd != NULL);
     cmd->skipped = 0;
-    while (cmd->cursor < cmd->size) {
-        int32_t consumed = ecs_sched__apply_one(cmd);
+    block = cmd->read;
+    while (ecs_sched__command_step(cmd, &block, &cmd->read_at)) {
+        int32_t consumed;
+        cmd->read = (ecs_sched__command_block *)block;
+        consumed = ecs_sched__apply_one(cmd);
         if (consumed < 0) return cmd->world->env.last_result;
         cmd->pending -= consumed;
     }
-    cmd->cursor = cmd->size = 0;
-    cmd->pending = 0;
+    ecs_sched__release_reserved(cmd);  /* nothing is left to release: this just empties it */
     return ECS_SCHED_OK;
 }
 

@@ -25,7 +25,20 @@
     X(ERR_MISSING_RESOURCE,   "resource does not exist")                                \
     X(ERR_INVALID_QUERY,      "query terms contradict each other")                      \
     X(ERR_LIMIT,              "a size limit of the library was reached")                \
-    X(ERR_INCONSISTENT,       "world consistency check failed")
+    X(ERR_INCONSISTENT,       "world consistency check failed")                        \
+    X(ERR_ACCESS,             "a system used data it did not declare")                  \
+    X(ERR_UNKNOWN_SCHEDULE,   "no schedule has this label")                             \
+    X(ERR_RECURSIVE_RUN,      "a schedule was run while it was already running")        \
+    X(ERR_DEPENDENCY_CYCLE,   "the before/after constraints form a cycle")              \
+    X(ERR_HIERARCHY_CYCLE,    "the in_set relations form a cycle")                      \
+    X(ERR_HIERARCHY_REDUNDANT, "a node is in a set both directly and through another")  \
+    X(ERR_ORDER_AGAINST_PARENT, "a node is ordered against a set that contains it")     \
+    X(ERR_DUPLICATE_NAME,     "ordering names a system that has several instances")     \
+    X(ERR_NAME_CONFLICT,      "a name is used both for systems and for a set")          \
+    X(ERR_CROSS_SET_DEPENDENCY, "a dependency joins nodes that are not siblings")       \
+    X(ERR_UNKNOWN_SET,        "a set is referenced but nothing configures or fills it") \
+    X(ERR_AMBIGUITY,          "systems with conflicting access have no order")          \
+    X(ERR_CONDITION_WRITES,   "a run condition asks for write access")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,
@@ -184,14 +197,23 @@ static void ecs_sched__free(ecs_sched__env *env, void *ptr) {
 /* Over-allocates by the alignment and keeps the original pointer just below the block, so
    columns honour any component alignment up to ECS_SCHED_MAX_ALIGNMENT whatever the hook
    returns. */
-static void *ecs_sched__aligned_alloc(ecs_sched__env *env, size_t size, size_t alignment) {
-    size_t total = size + alignment + sizeof(void *);
+/* `skew` extra bytes shift the block's start, so that blocks used side by side (the columns
+   of a table) do not all start at the same offset in a page, where loads from one and stores
+   to another would falsely alias in the CPU. */
+static void *ecs_sched__aligned_alloc_skewed(ecs_sched__env *env, size_t size, size_t alignment,
+                                             size_t skew) {
+    size_t total = size + alignment + sizeof(void *) + skew;
     unsigned char *raw = (unsigned char *)ecs_sched__alloc(env, total);
     uintptr_t aligned;
     if (!raw) return NULL;
-    aligned = ((uintptr_t)(raw + sizeof(void *)) + alignment - 1) & ~(uintptr_t)(alignment - 1);
+    aligned = ((uintptr_t)(raw + sizeof(void *) + skew) + alignment - 1) &
+              ~(uintptr_t)(alignment - 1);
     memcpy((void *)(aligned - sizeof(void *)), &raw, sizeof raw);
     return (void *)aligned;
+}
+
+static void *ecs_sched__aligned_alloc(ecs_sched__env *env, size_t size, size_t alignment) {
+    return ecs_sched__aligned_alloc_skewed(env, size, alignment, 0);
 }
 
 static void ecs_sched__aligned_free(ecs_sched__env *env, void *ptr) {
@@ -260,4 +282,114 @@ void *ecs_sched_stbds_realloc(void *context, void *ptr, size_t size) {
 void ecs_sched_stbds_free(void *context, void *ptr) {
     (void)context;
     ECS_SCHED_FREE(ptr);
+}
+
+/* ---- text: a growing string for long messages; a failed allocation truncates it ---- */
+
+typedef struct ecs_sched__text {
+    ecs_sched__env *env;
+    char *data;
+    size_t length;
+    size_t capacity;
+} ecs_sched__text;
+
+static void ecs_sched__text_init(ecs_sched__text *t, ecs_sched__env *env) {
+    memset(t, 0, sizeof *t);
+    t->env = env;
+}
+
+static void ecs_sched__text_free(ecs_sched__text *t) {
+    ecs_sched__free(t->env, t->data);
+    t->data = NULL;
+    t->length = t->capacity = 0;
+}
+
+static void ecs_sched__text_printf(ecs_sched__text *t, const char *fmt, ...) {
+    va_list args;
+    int needed;
+    va_start(args, fmt);
+    needed = vsnprintf(NULL, 0, fmt, args);
+    va_end(args);
+    if (needed < 0) return;
+    if (t->length + (size_t)needed + 1 > t->capacity) {
+        size_t capacity = t->capacity ? t->capacity : 256;
+        char *grown;
+        while (capacity < t->length + (size_t)needed + 1) capacity *= 2;
+        grown = (char *)ecs_sched__realloc(t->env, t->data, capacity);
+        if (!grown) return;
+        t->data = grown;
+        t->capacity = capacity;
+    }
+    va_start(args, fmt);
+    vsnprintf(t->data + t->length, t->capacity - t->length, fmt, args);
+    va_end(args);
+    t->length += (size_t)needed;
+}
+
+static const char *ecs_sched__text_get(const ecs_sched__text *t) {
+    return t->data ? t->data : "";
+}
+
+/* Records a failure whose message may be long: the log gets all of it, last_error as much as
+   fits. */
+static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_result code,
+                                             const char *text) {
+    size_t n = strlen(text);
+    if (n >= sizeof env->last_error) {
+        memcpy(env->last_error, text, sizeof env->last_error - 4);
+        memcpy(env->last_error + sizeof env->last_error - 4, "...", 4);
+    } else {
+        memcpy(env->last_error, text, n + 1);
+    }
+    env->last_result = code;
+    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, text);
+    return code;
+}
+
+/* ---- arena: many allocations freed at once (schedule builds and plans) ---- */
+
+typedef struct ecs_sched__arena_block {
+    struct ecs_sched__arena_block *next;
+    size_t used;
+    size_t capacity;
+} ecs_sched__arena_block;
+
+typedef struct ecs_sched__arena {
+    ecs_sched__env *env;
+    ecs_sched__arena_block *blocks;
+} ecs_sched__arena;
+
+static void ecs_sched__arena_init(ecs_sched__arena *a, ecs_sched__env *env) {
+    a->env = env;
+    a->blocks = NULL;
+}
+
+/* Zeroed, aligned for any scalar; NULL when the allocator fails. */
+static void *ecs_sched__arena_alloc(ecs_sched__arena *a, size_t size) {
+    const size_t align = 16, header = (sizeof(ecs_sched__arena_block) + 15) & ~(size_t)15;
+    ecs_sched__arena_block *b = a->blocks;
+    unsigned char *p;
+    size = (size + align - 1) & ~(align - 1);
+    if (size == 0) size = align;
+    if (!b || b->capacity - b->used < size) {
+        size_t capacity = size > 65536 ? size : 65536;
+        b = (ecs_sched__arena_block *)ecs_sched__alloc(a->env, header + capacity);
+        if (!b) return NULL;
+        b->capacity = capacity;
+        b->used = 0;
+        b->next = a->blocks;
+        a->blocks = b;
+    }
+    p = (unsigned char *)b + header + b->used;
+    b->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+static void ecs_sched__arena_free(ecs_sched__arena *a) {
+    while (a->blocks) {
+        ecs_sched__arena_block *next = a->blocks->next;
+        ecs_sched__free(a->env, a->blocks);
+        a->blocks = next;
+    }
 }

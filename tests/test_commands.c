@@ -559,6 +559,99 @@ static void commands_recorded_while_iterating_apply_afterwards(void **state) {
     check_and_destroy(s.world);
 }
 
+static void spawn_with_records_the_entity_and_its_values_in_one_call(void **state) {
+    commands_setup s;
+    Position p;
+    Health h = health(42);
+    ecs_sched_id ids[2];
+    const void *values[2];
+    ecs_sched_entity e;
+    const Position *got;
+    (void)state;
+    setup_world(&s);
+    p.x = 1.5f;
+    p.y = -2.0f;
+    ids[0] = s.position;
+    ids[1] = s.health;
+    values[0] = &p;
+    values[1] = &h;
+    e = ecs_sched_commands_spawn_with(s.cmd, 2, ids, values);
+    assert_true(e != ECS_SCHED_NULL_ENTITY);
+    assert_false(ecs_sched_is_alive(s.world, e));
+    assert_int_equal(ecs_sched_commands_pending(s.cmd), 3);
+    p.x = 99.0f; /* the value was copied when recorded */
+    assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
+    assert_true(ecs_sched_is_alive(s.world, e));
+    got = (const Position *)ecs_sched_get(s.world, e, s.position);
+    assert_non_null(got);
+    assert_true(got->x == 1.5f && got->y == -2.0f);
+    assert_int_equal(get_hp(&s, e), 42);
+    check_and_destroy(s.world);
+}
+
+static void spawn_with_bad_ids_records_nothing(void **state) {
+    commands_setup s;
+    ecs_sched_id twice[2], unknown[1];
+    (void)state;
+    setup_world(&s);
+    twice[0] = twice[1] = s.position;
+    unknown[0] = 4242;
+    assert_true(ecs_sched_commands_spawn_with(s.cmd, 2, twice, NULL) == ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_last_result(s.world), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(s.world), "Position"));
+    assert_true(ecs_sched_commands_spawn_with(s.cmd, 1, unknown, NULL) == ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_last_result(s.world), ECS_SCHED_ERR_UNKNOWN_COMPONENT);
+    assert_int_equal(ecs_sched_commands_pending(s.cmd), 0);
+    assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(s.world), 0);
+    check_and_destroy(s.world);
+}
+
+typedef struct { unsigned char bytes[6000]; } Blob;
+
+/* Commands fill several blocks of the buffer; values bigger than a block still fit. */
+static void many_commands_and_large_values_cross_buffer_blocks(void **state) {
+    commands_setup s;
+    ecs_sched_id blob;
+    ecs_sched_entity e[300];
+    static Blob b;
+    int i;
+    (void)state;
+    setup_world(&s);
+    blob = ECS_SCHED_COMPONENT(s.world, Blob);
+    for (i = 0; i < 300; i++) {
+        Health h = health(i);
+        e[i] = ecs_sched_commands_spawn(s.cmd);
+        assert_int_equal(ecs_sched_commands_insert(s.cmd, e[i], s.health, &h), ECS_SCHED_OK);
+        if (i % 50 == 0) {
+            memset(b.bytes, i & 0xff, sizeof b.bytes);
+            assert_int_equal(ecs_sched_commands_insert(s.cmd, e[i], blob, &b), ECS_SCHED_OK);
+        }
+        if (i % 7 == 0) assert_int_equal(ecs_sched_commands_insert(s.cmd, e[i], s.frozen, NULL), ECS_SCHED_OK);
+    }
+    for (i = 0; i < 300; i += 3) assert_int_equal(ecs_sched_commands_despawn(s.cmd, e[i]), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
+    for (i = 0; i < 300; i++) {
+        if (i % 3 == 0) {
+            assert_false(ecs_sched_is_alive(s.world, e[i]));
+            continue;
+        }
+        assert_int_equal(get_hp(&s, e[i]), i);
+        assert_int_equal(ecs_sched_has(s.world, e[i], s.frozen), i % 7 == 0);
+        if (i % 50 == 0) {
+            const Blob *got = (const Blob *)ecs_sched_get(s.world, e[i], blob);
+            assert_non_null(got);
+            assert_int_equal(got->bytes[0], i & 0xff);
+            assert_int_equal(got->bytes[sizeof got->bytes - 1], i & 0xff);
+        }
+    }
+    /* the second round reuses the blocks */
+    for (i = 1; i < 300; i += 3) assert_int_equal(ecs_sched_commands_despawn(s.cmd, e[i]), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(s.world), 100);
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spawned_entity_comes_alive_only_when_applied),
@@ -584,6 +677,9 @@ int main(void) {
         cmocka_unit_test(reserved_handles_of_a_destroyed_buffer_stay_dead_for_other_buffers),
         cmocka_unit_test(world_destroy_frees_unapplied_buffers),
         cmocka_unit_test(commands_recorded_while_iterating_apply_afterwards),
+        cmocka_unit_test(spawn_with_records_the_entity_and_its_values_in_one_call),
+        cmocka_unit_test(spawn_with_bad_ids_records_nothing),
+        cmocka_unit_test(many_commands_and_large_values_cross_buffer_blocks),
     };
     return cmocka_run_group_tests_name("commands", tests, NULL, NULL);
 }

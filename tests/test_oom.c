@@ -204,6 +204,21 @@ static void run_scenario(void) {
                 check_result(ecs_sched_commands_insert(cmd, e, vel, &v), "commands_insert");
                 if (i % 4 == 0) check_result(ecs_sched_commands_insert(cmd, e, tag, NULL), "tag");
             }
+            for (i = 0; i < 10; i++) {
+                Position p;
+                Velocity v;
+                ecs_sched_id ids[2];
+                const void *values[2];
+                p.x = (float)(7000 + i);
+                p.y = 0;
+                v.x = 2 * p.x;
+                v.y = 0;
+                ids[0] = pos; ids[1] = vel;
+                values[0] = &p; values[1] = &v;
+                if (ecs_sched_commands_spawn_with(cmd, 2, ids, values) == ECS_SCHED_NULL_ENTITY) {
+                    expect_clean_failure("commands_spawn_with");
+                }
+            }
             for (i = 0; i < n; i += 2) {
                 check_result(ecs_sched_commands_despawn(cmd, spawned[i]), "commands_despawn");
             }

@@ -1,0 +1,345 @@
+/* condition: run conditions, their combinators, and the built-in conditions. */
+
+#ifndef ECS_SCHED_MAX_CONDITIONS
+#define ECS_SCHED_MAX_CONDITIONS 4   /* run_if entries per system or set */
+#endif
+
+/* A condition reads the world through its context (its queries and declared resources) and
+   says whether what it guards runs. It must not write: a condition that declares write
+   access is refused when the schedule is built. */
+typedef bool (*ecs_sched_condition_fn)(ecs_sched_system_ctx *ctx);
+/* For ECS_SCHED_CONDITION_RESOURCE_EQUALS: true when the resource equals the value. */
+typedef bool (*ecs_sched_equals_fn)(const void *resource, const void *value, void *user_data);
+
+typedef enum ecs_sched_condition_kind {
+    ECS_SCHED_CONDITION_FN = 0,           /* fn(ctx) */
+    ECS_SCHED_CONDITION_AND,              /* operands[0] && operands[1], short-circuit */
+    ECS_SCHED_CONDITION_OR,               /* operands[0] || operands[1], short-circuit */
+    ECS_SCHED_CONDITION_NOT,              /* !operands[0] */
+    ECS_SCHED_CONDITION_RESOURCE_EXISTS,  /* the resource `resource` exists */
+    ECS_SCHED_CONDITION_RESOURCE_EQUALS,  /* it exists and equals `value` */
+    ECS_SCHED_CONDITION_RUN_ONCE          /* true the first time it is evaluated only */
+} ecs_sched_condition_kind;
+
+/* A condition, by value. Adding it to a system or set copies it (operands, value bytes and
+   all), so the originals may go out of scope afterwards. Each run_if entry is its own
+   instance: evaluated at most once per schedule run, right before the first system it
+   guards would run. */
+typedef struct ecs_sched_condition {
+    ecs_sched_condition_kind kind;
+    const char *name;                 /* for messages and graphs; a default is derived */
+    ecs_sched_condition_fn fn;
+    void *user_data;                  /* for fn, and for equals */
+    ecs_sched_query_desc queries[ECS_SCHED_MAX_QUERIES];
+    ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];
+    ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];   /* must stay empty */
+    ecs_sched_id resource;            /* RESOURCE_EXISTS, RESOURCE_EQUALS */
+    const void *value;                /* RESOURCE_EQUALS: value_size bytes, copied */
+    size_t value_size;
+    ecs_sched_equals_fn equals;       /* RESOURCE_EQUALS: NULL compares bytes */
+    const struct ecs_sched_condition *operands[2];  /* AND, OR, NOT */
+} ecs_sched_condition;
+
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_and(const ecs_sched_condition *a,
+                                                         const ecs_sched_condition *b);
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_or(const ecs_sched_condition *a,
+                                                        const ecs_sched_condition *b);
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_not(const ecs_sched_condition *a);
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_exists(ecs_sched_id resource);
+/* value_size must be the resource's size. */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_equals(ecs_sched_id resource,
+                                                                     const void *value,
+                                                                     size_t value_size);
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_equals_with(
+    ecs_sched_id resource, const void *value, size_t value_size, ecs_sched_equals_fn equals,
+    void *user_data);
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_run_once(void);
+
+/*@@ implementation @@*/
+/* condition: run conditions, their combinators, and the built-in conditions. */
+
+#define ECS_SCHED__CONDITION_DEPTH 32
+
+/* One node of a condition tree, copied into a schedule. */
+typedef struct ecs_sched__cond {
+    ecs_sched_condition_kind kind;
+    int32_t operands[2];
+    ecs_sched_condition_fn fn;
+    ecs_sched_id resource;
+    ecs_sched_id first_write;         /* a write it asked for, refused at build */
+    bool first_write_is_resource;
+    bool has_run;
+    ecs_sched_equals_fn equals;
+    unsigned char *value;
+    size_t value_size;
+    char *name;
+    ecs_sched_system_ctx ctx;         /* read-only view for fn */
+} ecs_sched__cond;
+
+/* The conditions of one schedule: nodes live at stable addresses. */
+typedef struct ecs_sched__conds {
+    ecs_sched__cond **items;
+    uint32_t count;
+    uint32_t capacity;
+} ecs_sched__conds;
+
+static ecs_sched_condition ecs_sched__condition_of(ecs_sched_condition_kind kind) {
+    ecs_sched_condition c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_and(const ecs_sched_condition *a,
+                                            const ecs_sched_condition *b) {
+    ecs_sched_condition c = ecs_sched__condition_of(ECS_SCHED_CONDITION_AND);
+    c.operands[0] = a;
+    c.operands[1] = b;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_or(const ecs_sched_condition *a,
+                                           const ecs_sched_condition *b) {
+    ecs_sched_condition c = ecs_sched__condition_of(ECS_SCHED_CONDITION_OR);
+    c.operands[0] = a;
+    c.operands[1] = b;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_not(const ecs_sched_condition *a) {
+    ecs_sched_condition c = ecs_sched__condition_of(ECS_SCHED_CONDITION_NOT);
+    c.operands[0] = a;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_resource_exists(ecs_sched_id resource) {
+    ecs_sched_condition c = ecs_sched__condition_of(ECS_SCHED_CONDITION_RESOURCE_EXISTS);
+    c.resource = resource;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_resource_equals(ecs_sched_id resource, const void *value,
+                                                        size_t value_size) {
+    return ecs_sched_condition_resource_equals_with(resource, value, value_size, NULL, NULL);
+}
+
+ecs_sched_condition ecs_sched_condition_resource_equals_with(ecs_sched_id resource,
+                                                             const void *value, size_t value_size,
+                                                             ecs_sched_equals_fn equals,
+                                                             void *user_data) {
+    ecs_sched_condition c = ecs_sched__condition_of(ECS_SCHED_CONDITION_RESOURCE_EQUALS);
+    c.resource = resource;
+    c.value = value;
+    c.value_size = value_size;
+    c.equals = equals;
+    c.user_data = user_data;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_run_once(void) {
+    return ecs_sched__condition_of(ECS_SCHED_CONDITION_RUN_ONCE);
+}
+
+/* A run_if slot is used when it names a function or is anything but a plain function. */
+static bool ecs_sched__condition_present(const ecs_sched_condition *c) {
+    return c->kind != ECS_SCHED_CONDITION_FN || c->fn != NULL;
+}
+
+static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind kind) {
+    switch (kind) {
+    case ECS_SCHED_CONDITION_AND: return "and";
+    case ECS_SCHED_CONDITION_OR: return "or";
+    case ECS_SCHED_CONDITION_NOT: return "not";
+    case ECS_SCHED_CONDITION_RESOURCE_EXISTS: return "resource_exists";
+    case ECS_SCHED_CONDITION_RESOURCE_EQUALS: return "resource_equals";
+    case ECS_SCHED_CONDITION_RUN_ONCE: return "run_once";
+    default: return "condition";
+    }
+}
+
+static void ecs_sched__cond_free(ecs_sched_world *w, ecs_sched__cond *c) {
+    int32_t i;
+    if (!c) return;
+    for (i = 0; i < c->ctx.query_count; i++) ecs_sched_query_destroy(c->ctx.queries[i]);
+    ecs_sched__free(&w->env, c->value);
+    ecs_sched__free(&w->env, c->name);
+    ecs_sched__free(&w->env, c);
+}
+
+static void ecs_sched__conds_free(ecs_sched_world *w, ecs_sched__conds *conds) {
+    uint32_t i;
+    for (i = 0; i < conds->count; i++) ecs_sched__cond_free(w, conds->items[i]);
+    ecs_sched__free(&w->env, conds->items);
+    memset(conds, 0, sizeof *conds);
+}
+
+/* Drops the nodes added after `count` (a half-copied tree). */
+static void ecs_sched__conds_truncate(ecs_sched_world *w, ecs_sched__conds *conds, uint32_t count) {
+    while (conds->count > count) ecs_sched__cond_free(w, conds->items[--conds->count]);
+}
+
+static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond *node,
+                                             const ecs_sched_condition *c) {
+    int32_t i, t;
+    const char *name = c->name ? c->name : ecs_sched__condition_default_name(c->kind);
+    node->kind = c->kind;
+    node->fn = c->fn;
+    node->resource = c->resource;
+    node->equals = c->equals;
+    node->operands[0] = node->operands[1] = -1;
+    node->name = ecs_sched__strdup(&w->env, name);
+    if (!node->name) return ecs_sched__out_of_memory(w, "copying a run condition");
+    node->ctx.world = w;
+    node->ctx.name = node->name;
+    node->ctx.kind = "condition";
+    node->ctx.user_data = c->user_data;
+    node->ctx.read_only = true;
+    if (c->kind == ECS_SCHED_CONDITION_FN && !c->fn) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "condition '%s' has no function", name);
+    }
+    if ((c->kind == ECS_SCHED_CONDITION_RESOURCE_EXISTS ||
+         c->kind == ECS_SCHED_CONDITION_RESOURCE_EQUALS) &&
+        !ecs_sched__component_valid(w, c->resource)) {
+        return ecs_sched__unknown_component(w, c->resource, name);
+    }
+    if (c->kind == ECS_SCHED_CONDITION_RESOURCE_EQUALS) {
+        if (!c->value || c->value_size != w->components[c->resource].size || c->value_size == 0) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                   "condition '%s': the value to compare with resource '%s' must "
+                                   "be %u bytes, the resource's size (got %lu)",
+                                   name, w->components[c->resource].name,
+                                   (unsigned)w->components[c->resource].size,
+                                   (unsigned long)c->value_size);
+        }
+        node->value = (unsigned char *)ecs_sched__alloc(&w->env, c->value_size);
+        if (!node->value) return ecs_sched__out_of_memory(w, "copying a run condition");
+        memcpy(node->value, c->value, c->value_size);
+        node->value_size = c->value_size;
+    }
+    for (i = 0; i < ECS_SCHED_MAX_RESOURCES; i++) {
+        if (c->reads[i] && !ecs_sched__component_valid(w, c->reads[i])) {
+            return ecs_sched__unknown_component(w, c->reads[i], name);
+        }
+        if (c->reads[i]) node->ctx.reads[node->ctx.read_count++] = c->reads[i];
+        if (c->writes[i] && !node->first_write) {
+            node->first_write = c->writes[i];
+            node->first_write_is_resource = true;
+        }
+    }
+    for (i = 0; i < ECS_SCHED_MAX_QUERIES && c->queries[i].terms[0].id; i++) {
+        ecs_sched_query *q = ecs_sched_query_create(w, &c->queries[i]);
+        if (!q) return w->env.last_result;
+        node->ctx.queries[node->ctx.query_count++] = q;
+        for (t = 0; t < q->term_count; t++) {
+            if (ecs_sched__term_writes(q->terms[t].kind) && !node->first_write) {
+                node->first_write = q->terms[t].id;
+            }
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Copies a condition tree into `conds`; returns the root's index, or -1 with the world's
+   error set (and nothing added). */
+static int32_t ecs_sched__cond_copy_at(ecs_sched_world *w, ecs_sched__conds *conds,
+                                       const ecs_sched_condition *c, int depth) {
+    ecs_sched__cond *node;
+    int32_t index, operands = 0, i;
+    if (depth > ECS_SCHED__CONDITION_DEPTH) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "a condition nests deeper than %d levels (does an operand point back at "
+                        "its own condition?)", ECS_SCHED__CONDITION_DEPTH);
+        return -1;
+    }
+    if (!ecs_sched__grow(&w->env, (void **)&conds->items, &conds->capacity, conds->count + 1,
+                         sizeof *conds->items) ||
+        !(node = (ecs_sched__cond *)ecs_sched__calloc(&w->env, sizeof *node))) {
+        ecs_sched__out_of_memory(w, "copying a run condition");
+        return -1;
+    }
+    index = (int32_t)conds->count;
+    conds->items[conds->count++] = node;
+    if (ecs_sched__cond_fill(w, node, c) != ECS_SCHED_OK) return -1;
+    if (c->kind == ECS_SCHED_CONDITION_AND || c->kind == ECS_SCHED_CONDITION_OR) operands = 2;
+    if (c->kind == ECS_SCHED_CONDITION_NOT) operands = 1;
+    for (i = 0; i < operands; i++) {
+        int32_t child;
+        if (!c->operands[i]) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                            "condition '%s' needs %d operand(s)", node->name, (int)operands);
+            return -1;
+        }
+        child = ecs_sched__cond_copy_at(w, conds, c->operands[i], depth + 1);
+        if (child < 0) return -1;
+        conds->items[index]->operands[i] = child;
+    }
+    return index;
+}
+
+static int32_t ecs_sched__cond_copy(ecs_sched_world *w, ecs_sched__conds *conds,
+                                    const ecs_sched_condition *c) {
+    uint32_t before = conds->count;
+    int32_t root = ecs_sched__cond_copy_at(w, conds, c, 0);
+    if (root < 0) ecs_sched__conds_truncate(w, conds, before);
+    return root;
+}
+
+/* The first write access anywhere in the tree (0 when read-only). */
+static const ecs_sched__cond *ecs_sched__cond_find_write(const ecs_sched__conds *conds,
+                                                         int32_t index) {
+    const ecs_sched__cond *c = conds->items[index];
+    int32_t i;
+    if (c->first_write) return c;
+    for (i = 0; i < 2; i++) {
+        if (c->operands[i] >= 0) {
+            const ecs_sched__cond *found = ecs_sched__cond_find_write(conds, c->operands[i]);
+            if (found) return found;
+        }
+    }
+    return NULL;
+}
+
+/* Evaluates a condition tree; AND and OR short-circuit. Access violations are reported into
+   *violation. */
+static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
+                                 ecs_sched_result *violation) {
+    ecs_sched__cond *c = conds->items[index];
+    ecs_sched_world *w = c->ctx.world;
+    bool result = false;
+    switch (c->kind) {
+    case ECS_SCHED_CONDITION_FN:
+        result = c->fn(&c->ctx);
+        if (c->ctx.violation != ECS_SCHED_OK) {
+            if (*violation == ECS_SCHED_OK) *violation = c->ctx.violation;
+            c->ctx.violation = ECS_SCHED_OK;
+        }
+        break;
+    case ECS_SCHED_CONDITION_AND:
+        result = ecs_sched__cond_eval(conds, c->operands[0], violation) &&
+                 ecs_sched__cond_eval(conds, c->operands[1], violation);
+        break;
+    case ECS_SCHED_CONDITION_OR:
+        result = ecs_sched__cond_eval(conds, c->operands[0], violation) ||
+                 ecs_sched__cond_eval(conds, c->operands[1], violation);
+        break;
+    case ECS_SCHED_CONDITION_NOT:
+        result = !ecs_sched__cond_eval(conds, c->operands[0], violation);
+        break;
+    case ECS_SCHED_CONDITION_RESOURCE_EXISTS:
+        result = ecs_sched_resource_exists(w, c->resource);
+        break;
+    case ECS_SCHED_CONDITION_RESOURCE_EQUALS:
+        if (ecs_sched_resource_exists(w, c->resource)) {
+            const void *current = w->resources[c->resource];
+            result = c->equals ? c->equals(current, c->value, c->ctx.user_data)
+                               : memcmp(current, c->value, c->value_size) == 0;
+        }
+        break;
+    case ECS_SCHED_CONDITION_RUN_ONCE:
+        result = !c->has_run;
+        c->has_run = true;
+        break;
+    }
+    return result;
+}

@@ -1,0 +1,138 @@
+/* context: what a running system or condition can reach: its queries, the resources it
+   declared, its command buffer, and (exclusive systems only) the world. */
+
+#ifndef ECS_SCHED_MAX_QUERIES
+#define ECS_SCHED_MAX_QUERIES 4      /* queries per system or condition */
+#endif
+#ifndef ECS_SCHED_MAX_RESOURCES
+#define ECS_SCHED_MAX_RESOURCES 8    /* resources read, and written, per system or condition */
+#endif
+
+typedef struct ecs_sched_system_ctx ecs_sched_system_ctx;
+typedef void (*ecs_sched_system_fn)(ecs_sched_system_ctx *ctx);
+
+ECS_SCHED_API const char *ecs_sched_ctx_name(const ecs_sched_system_ctx *ctx);
+ECS_SCHED_API void *ecs_sched_ctx_user_data(const ecs_sched_system_ctx *ctx);
+/* The index-th query of the system's desc; NULL (and ERR_ACCESS) when there is none. */
+ECS_SCHED_API ecs_sched_query *ecs_sched_ctx_query(ecs_sched_system_ctx *ctx, int32_t index);
+/* Shorthand for ecs_sched_query_iter(ecs_sched_ctx_query(ctx, index)). */
+ECS_SCHED_API ecs_sched_iter ecs_sched_ctx_iter(ecs_sched_system_ctx *ctx, int32_t index);
+/* A resource the system declared in .reads or .writes. Anything else is refused with
+   ERR_ACCESS, and the schedule run that called the system returns ERR_ACCESS. */
+ECS_SCHED_API const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id);
+/* A resource the system declared in .writes. */
+ECS_SCHED_API void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id);
+/* The system's command buffer: the system must declare .commands = true. */
+ECS_SCHED_API ecs_sched_commands *ecs_sched_ctx_commands(ecs_sched_system_ctx *ctx);
+/* The whole world: exclusive systems only. */
+ECS_SCHED_API ecs_sched_world *ecs_sched_ctx_world(ecs_sched_system_ctx *ctx);
+
+/*@@ implementation @@*/
+/* context: what a running system or condition can reach. */
+
+struct ecs_sched_system_ctx {
+    ecs_sched_world *world;
+    const char *name;
+    const char *kind;                 /* "system" or "condition", for messages */
+    void *user_data;
+    ecs_sched_query *queries[ECS_SCHED_MAX_QUERIES];
+    int32_t query_count;
+    int32_t read_count;
+    int32_t write_count;
+    ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];
+    ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];
+    ecs_sched_commands *commands;
+    bool exclusive;
+    bool read_only;                   /* conditions */
+    ecs_sched_result violation;       /* the first refused access since the executor looked */
+};
+
+static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, const char *what) {
+    char detail[200];
+    snprintf(detail, sizeof detail, fmt, what);
+    ecs_sched__fail(&ctx->world->env, ECS_SCHED_ERR_ACCESS, "%s '%s' %s", ctx->kind, ctx->name,
+                    detail);
+    if (ctx->violation == ECS_SCHED_OK) ctx->violation = ECS_SCHED_ERR_ACCESS;
+    return NULL;
+}
+
+const char *ecs_sched_ctx_name(const ecs_sched_system_ctx *ctx) {
+    ECS_SCHED_ASSERT(ctx != NULL);
+    return ctx->name;
+}
+
+void *ecs_sched_ctx_user_data(const ecs_sched_system_ctx *ctx) {
+    ECS_SCHED_ASSERT(ctx != NULL);
+    return ctx->user_data;
+}
+
+ecs_sched_query *ecs_sched_ctx_query(ecs_sched_system_ctx *ctx, int32_t index) {
+    char number[16];
+    ECS_SCHED_ASSERT(ctx != NULL);
+    if (index >= 0 && index < ctx->query_count) return ctx->queries[index];
+    snprintf(number, sizeof number, "%d", (int)index);
+    return (ecs_sched_query *)ecs_sched__ctx_refuse(
+        ctx, "asked for query %s, which its desc does not declare", number);
+}
+
+ecs_sched_iter ecs_sched_ctx_iter(ecs_sched_system_ctx *ctx, int32_t index) {
+    ecs_sched_query *q = ecs_sched_ctx_query(ctx, index);
+    ecs_sched_iter it;
+    if (q) return ecs_sched_query_iter(q);
+    memset(&it, 0, sizeof it);
+    return it;
+}
+
+static bool ecs_sched__ids_contain(const ecs_sched_id *ids, int32_t count, ecs_sched_id id) {
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        if (ids[i] == id) return true;
+    }
+    return false;
+}
+
+const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    ECS_SCHED_ASSERT(ctx != NULL);
+    if (!ecs_sched__ids_contain(ctx->reads, ctx->read_count, id) &&
+        !ecs_sched__ids_contain(ctx->writes, ctx->write_count, id)) {
+        return ecs_sched__ctx_refuse(ctx, "reads resource '%s' without declaring it: add it to "
+                                          "the desc's .reads",
+                                     ecs_sched__component_label(ctx->world, id));
+    }
+    return ecs_sched_resource_get(ctx->world, id);
+}
+
+void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    ECS_SCHED_ASSERT(ctx != NULL);
+    if (ctx->read_only) {
+        return ecs_sched__ctx_refuse(ctx, "asks to write resource '%s', but conditions are "
+                                          "read-only",
+                                     ecs_sched__component_label(ctx->world, id));
+    }
+    if (!ecs_sched__ids_contain(ctx->writes, ctx->write_count, id)) {
+        return ecs_sched__ctx_refuse(ctx, "writes resource '%s' without declaring it: add it to "
+                                          "the desc's .writes",
+                                     ecs_sched__component_label(ctx->world, id));
+    }
+    return ecs_sched_resource_get_mut(ctx->world, id);
+}
+
+ecs_sched_commands *ecs_sched_ctx_commands(ecs_sched_system_ctx *ctx) {
+    ECS_SCHED_ASSERT(ctx != NULL);
+    if (!ctx->commands) {
+        return (ecs_sched_commands *)ecs_sched__ctx_refuse(
+            ctx, "%s asks for a command buffer: declare .commands = true in its desc",
+            ctx->read_only ? "is a condition and" : "");
+    }
+    return ctx->commands;
+}
+
+ecs_sched_world *ecs_sched_ctx_world(ecs_sched_system_ctx *ctx) {
+    ECS_SCHED_ASSERT(ctx != NULL);
+    if (!ctx->exclusive) {
+        return (ecs_sched_world *)ecs_sched__ctx_refuse(
+            ctx, "asks for the whole world%s: only systems declared .exclusive = true get it",
+            ctx->read_only ? " from a condition" : "");
+    }
+    return ctx->world;
+}
