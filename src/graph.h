@@ -181,6 +181,10 @@ typedef struct ecs_sched__plan {
     ecs_sched__plan_node **writers;
     int32_t ambiguous_count;     /* unordered conflicting pairs, as plan positions */
     int32_t *ambiguous;
+    int32_t cluster_count;       /* every set, for drawing: its name and first parent */
+    int32_t *cluster_name;
+    int32_t *cluster_parent;
+    int32_t *node_cluster;       /* per plan node: the first set it is in, or -1 */
 } ecs_sched__plan;
 
 typedef struct ecs_sched__name_index {
@@ -917,7 +921,7 @@ static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
             ecs_sched__text_printf(&b->text, "%s is ordered %s '%s', but %d systems are named "
                                    "'%s' (",
                                    ecs_sched__node_label(b, other[0], label, sizeof label),
-                                   k == 1 ? "after" : "before", n->text, (int)n->system_count,
+                                   k == 0 ? "after" : "before", n->text, (int)n->system_count,
                                    n->text);
             for (j = 0; j < n->system_count; j++) {
                 ecs_sched__text_printf(&b->text, "%s#%d", j ? ", " : "", (int)j + 1);
@@ -1700,4 +1704,446 @@ static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
                                      "when either order is fine, declare them ambiguous_with "
                                      "each other");
     return ecs_sched__report(b, level, ECS_SCHED_REPORT_WARN, ECS_SCHED_ERR_AMBIGUITY);
+}
+
+/* ---- sync points and the plan ---- */
+
+/* Inserts automatic sync points: a system that records commands, ordered before another,
+   gets a sync point between them. Each system is given the number of sync points that must
+   precede it (its distance); all edges that need the sync point for distance d share one. */
+static ecs_sched_result ecs_sched__plan_nodes(ecs_sched__build *b, int32_t *node_count,
+                                              int32_t **sync_of_distance, int32_t **distance,
+                                              int32_t *extra_edges) {
+    ecs_sched__schedule *s = b->s;
+    int32_t S = b->system_count, i, e;
+    *distance = ECS_SCHED__ALLOC_N(b, int32_t, S);
+    *sync_of_distance = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
+    if (!*distance || !*sync_of_distance) return ecs_sched__oom(b);
+    *node_count = S;
+    *extra_edges = 0;
+    if (s->settings.no_auto_sync) return ECS_SCHED_OK;
+    for (i = 0; i < S; i++) {
+        int32_t v = b->order[i];
+        bool writes = s->systems[v]->ctx.commands != NULL;
+        for (e = b->successors.start[v]; e < b->successors.start[v + 1]; e++) {
+            int32_t t = b->successors.adj[e];
+            bool needs = writes && !b->successor_ignore[e] && !s->systems[t]->is_apply_deferred;
+            int32_t d = (*distance)[v] + (needs ? 1 : 0);
+            if (d > (*distance)[t]) (*distance)[t] = d;
+            if (needs) *extra_edges += 2;
+        }
+    }
+    for (i = 0; i <= S; i++) (*sync_of_distance)[i] = -1;
+    for (i = 0; i < S; i++) {
+        int32_t v = b->order[i];
+        for (e = b->successors.start[v]; e < b->successors.start[v + 1]; e++) {
+            int32_t t = b->successors.adj[e];
+            if (s->systems[v]->ctx.commands && !b->successor_ignore[e] &&
+                !s->systems[t]->is_apply_deferred && (*sync_of_distance)[(*distance)[t]] < 0) {
+                (*sync_of_distance)[(*distance)[t]] = (*node_count)++;
+            }
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+static int ecs_sched__compare_guard_sets(const void *pa, const void *pb, const int32_t *depth) {
+    int32_t a = *(const int32_t *)pa, c = *(const int32_t *)pb;
+    if (depth[a] != depth[c]) return depth[a] < depth[c] ? -1 : 1;
+    return a < c ? -1 : a > c;
+}
+
+/* Outermost first: by depth, then by set number. */
+static void ecs_sched__sort_guard_sets(int32_t *sets, int32_t n, const int32_t *depth) {
+    int32_t i, j;
+    for (i = 1; i < n; i++) {
+        int32_t x = sets[i];
+        for (j = i; j > 0 && ecs_sched__compare_guard_sets(&sets[j - 1], &x, depth) > 0; j--) {
+            sets[j] = sets[j - 1];
+        }
+        sets[j] = x;
+    }
+}
+
+static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
+    ecs_sched__schedule *s = b->s;
+    ecs_sched__arena *pa = &plan->arena;
+    int32_t S = b->system_count, N, i, e, k, extra, edge = 0;
+    int32_t *sync_of_distance, *distance, *from, *to, *key, *order, *position;
+    int32_t *plan_set_of, cond_total = 0, guard_total = 0;
+    ecs_sched__csr g;
+    ecs_sched_result result = ecs_sched__plan_nodes(b, &N, &sync_of_distance, &distance, &extra);
+    if (result != ECS_SCHED_OK) return result;
+    from = ECS_SCHED__ALLOC_N(b, int32_t, b->successors.start[S] + extra);
+    to = ECS_SCHED__ALLOC_N(b, int32_t, b->successors.start[S] + extra);
+    key = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    order = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    position = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    plan_set_of = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
+    if (!from || !to || !key || !order || !position || !plan_set_of) return ecs_sched__oom(b);
+    for (i = 0; i < S; i++) {
+        for (e = b->successors.start[i]; e < b->successors.start[i + 1]; e++) {
+            int32_t t = b->successors.adj[e];
+            from[edge] = i;
+            to[edge++] = t;
+            if (N > S && s->systems[i]->ctx.commands && !b->successor_ignore[e] &&
+                !s->systems[t]->is_apply_deferred) {
+                int32_t sync = sync_of_distance[distance[t]];
+                from[edge] = i;
+                to[edge++] = sync;
+                from[edge] = sync;
+                to[edge++] = t;
+            }
+        }
+    }
+    for (i = 0; i < S; i++) key[i] = b->key[i];
+    for (i = S; i < N; i++) key[i] = S + i;
+    if (!ecs_sched__csr_build(b, &g, N, edge, from, to)) return ecs_sched__oom(b);
+    {
+        /* drop the duplicate sync edges */
+        int32_t *stamp = ECS_SCHED__ALLOC_N(b, int32_t, N), out = 0, *start = ECS_SCHED__ALLOC_N(b, int32_t, N + 1);
+        if (!stamp || !start) return ecs_sched__oom(b);
+        for (i = 0; i < N; i++) stamp[i] = -1;
+        for (i = 0; i < N; i++) {
+            start[i] = out;
+            for (e = g.start[i]; e < g.start[i + 1]; e++) {
+                if (stamp[g.adj[e]] == i) continue;
+                stamp[g.adj[e]] = i;
+                g.adj[out++] = g.adj[e];
+            }
+        }
+        start[N] = out;
+        g.start = start;
+    }
+    if (ecs_sched__toposort(b, &g, key, order) != N) return ecs_sched__oom(b);
+    for (i = 0; i < N; i++) position[order[i]] = i;
+
+    /* sets with conditions become plan sets */
+    for (i = 0; i < b->set_count; i++) plan_set_of[i] = -1;
+    for (k = 0; k < (int32_t)s->guard_count; k++) {
+        int32_t single;
+        const int32_t *node;
+        ecs_sched__ref_nodes(b, s->guards[k].subject, &single, &node);
+        cond_total++;
+        if (node[0] >= S && plan_set_of[node[0] - S] < 0) plan_set_of[node[0] - S] = plan->set_count++;
+    }
+    plan->node_count = N;
+    plan->nodes = (ecs_sched__plan_node *)ecs_sched__arena_alloc(pa, sizeof *plan->nodes * (size_t)N + 1);
+    plan->successors = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)g.start[N] + 1));
+    plan->sets = (ecs_sched__plan_set *)ecs_sched__arena_alloc(pa, sizeof *plan->sets * ((size_t)plan->set_count + 1));
+    plan->set_state = (uint8_t *)ecs_sched__arena_alloc(pa, (size_t)plan->set_count + 1);
+    plan->conds = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)cond_total + 1));
+    plan->access_words = b->access_words;
+    plan->access = (uint64_t *)ecs_sched__arena_alloc(pa, sizeof(uint64_t) * 4 * (size_t)b->access_words * (size_t)N + 1);
+    plan->writers = (ecs_sched__plan_node **)ecs_sched__arena_alloc(pa, sizeof(void *) * ((size_t)S + 1));
+    plan->ambiguous = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * (2 * (size_t)b->ambiguous_count + 1));
+    if (!plan->nodes || !plan->successors || !plan->sets || !plan->set_state || !plan->conds ||
+        !plan->access || !plan->writers || !plan->ambiguous) {
+        return ecs_sched__oom(b);
+    }
+    /* conditions: those of plan sets first, grouped per set, then per system */
+    {
+        int32_t at = 0, set;
+        for (set = 0; set < b->set_count; set++) {
+            ecs_sched__plan_set *ps;
+            if (plan_set_of[set] < 0) continue;
+            ps = &plan->sets[plan_set_of[set]];
+            ps->name = b->name_of_set[set];
+            ps->cond_start = at;
+            for (k = 0; k < (int32_t)s->guard_count; k++) {
+                int32_t single;
+                const int32_t *node;
+                ecs_sched__ref_nodes(b, s->guards[k].subject, &single, &node);
+                if (node[0] == S + set) plan->conds[at++] = s->guards[k].cond;
+            }
+            ps->cond_count = at - ps->cond_start;
+        }
+        for (i = 0; i < N; i++) {
+            ecs_sched__plan_node *pn = &plan->nodes[position[i]];
+            int32_t p = 0;
+            if (i >= S) {
+                pn->sync = true;
+                pn->exclusive = true;
+                continue;
+            }
+            pn->system = s->systems[i];
+            pn->sync = pn->system->is_apply_deferred;
+            pn->exclusive = pn->system->ctx.exclusive;
+            pn->cond_start = at;
+            for (k = 0; k < (int32_t)s->guard_count; k++) {
+                if (s->guards[k].subject == i) plan->conds[at++] = s->guards[k].cond;
+            }
+            pn->cond_count = at - pn->cond_start;
+            for (set = 0; set < b->set_count; set++) {
+                if (plan_set_of[set] >= 0 && ecs_sched__node_under(b, i, S + set)) p++;
+            }
+            pn->guard_set_count = p;
+            guard_total += p;
+            memcpy(plan->access + (size_t)position[i] * 4 * (size_t)b->access_words,
+                   b->access + (size_t)i * 4 * (size_t)b->access_words,
+                   sizeof(uint64_t) * 4 * (size_t)b->access_words);
+        }
+    }
+    plan->guard_sets = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)guard_total + 1));
+    if (!plan->guard_sets) return ecs_sched__oom(b);
+    {
+        int32_t at = 0, set, *depth_of_plan_set = ECS_SCHED__ALLOC_N(b, int32_t, plan->set_count);
+        if (!depth_of_plan_set) return ecs_sched__oom(b);
+        for (set = 0; set < b->set_count; set++) {
+            if (plan_set_of[set] >= 0) depth_of_plan_set[plan_set_of[set]] = b->depth[set];
+        }
+        for (i = 0; i < S; i++) {
+            ecs_sched__plan_node *pn = &plan->nodes[position[i]];
+            pn->guard_set_start = at;
+            for (set = 0; set < b->set_count; set++) {
+                if (plan_set_of[set] >= 0 && ecs_sched__node_under(b, i, S + set)) {
+                    plan->guard_sets[at++] = plan_set_of[set];
+                }
+            }
+            ecs_sched__sort_guard_sets(plan->guard_sets + pn->guard_set_start, pn->guard_set_count,
+                                       depth_of_plan_set);
+        }
+    }
+    /* edges, as plan positions */
+    {
+        int32_t at = 0, p;
+        for (p = 0; p < N; p++) {
+            int32_t v = order[p];
+            ecs_sched__plan_node *pn = &plan->nodes[p];
+            pn->successor_start = at;
+            for (e = g.start[v]; e < g.start[v + 1]; e++) {
+                int32_t t = position[g.adj[e]];
+                plan->successors[at++] = t;
+                plan->nodes[t].dependency_count++;
+            }
+            pn->successor_count = at - pn->successor_start;
+            if (pn->system && pn->system->ctx.commands) plan->writers[plan->writer_count++] = pn;
+        }
+    }
+    for (i = 0; i < b->ambiguous_count; i++) {
+        plan->ambiguous[2 * i] = position[b->ambiguous[2 * i]];
+        plan->ambiguous[2 * i + 1] = position[b->ambiguous[2 * i + 1]];
+    }
+    plan->ambiguous_count = b->ambiguous_count;
+    /* the hierarchy, as a tree of first parents, for drawing */
+    plan->cluster_count = b->set_count;
+    plan->cluster_name = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)b->set_count + 1));
+    plan->cluster_parent = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)b->set_count + 1));
+    plan->node_cluster = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)N + 1));
+    if (!plan->cluster_name || !plan->cluster_parent || !plan->node_cluster) return ecs_sched__oom(b);
+    for (i = 0; i < b->set_count; i++) {
+        int32_t node = S + i;
+        plan->cluster_name[i] = b->name_of_set[i];
+        plan->cluster_parent[i] = b->parents.start[node] < b->parents.start[node + 1]
+                                      ? b->parents.adj[b->parents.start[node]] - S
+                                      : -1;
+    }
+    for (i = 0; i < N; i++) {
+        plan->node_cluster[position[i]] =
+            i < S && b->parents.start[i] < b->parents.start[i + 1] ? b->parents.adj[b->parents.start[i]] - S
+                                                                    : -1;
+    }
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__build_schedule(ecs_sched_world *w, ecs_sched__schedule *s) {
+    ecs_sched__build b;
+    ecs_sched__plan plan;
+    ecs_sched_result result;
+    memset(&b, 0, sizeof b);
+    memset(&plan, 0, sizeof plan);
+    b.w = w;
+    b.s = s;
+    b.system_count = (int32_t)s->system_count;
+    ecs_sched__arena_init(&b.tmp, &w->env);
+    ecs_sched__arena_init(&plan.arena, &w->env);
+    ecs_sched__text_init(&b.text, &w->env);
+    result = ecs_sched__resolve_names(&b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__build_hierarchy(&b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_duplicate_names(&b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__collect_dependencies(&b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_unknown_sets(&b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_condition_access(&b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__flatten(&b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__order_systems(&b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__compute_access(&b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_ambiguities(&b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__make_plan(&b, &plan);
+    ecs_sched__text_free(&b.text);
+    ecs_sched__arena_free(&b.tmp);
+    if (result != ECS_SCHED_OK) {
+        ecs_sched__arena_free(&plan.arena);
+        return result;
+    }
+    ecs_sched__plan_free(&s->plan);
+    s->plan = plan;
+    s->built = true;
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched__schedule *ecs_sched__schedule_known(ecs_sched_world *w, const char *label) {
+    ecs_sched__schedule *s = ecs_sched__schedule_find(w, label);
+    if (!s) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_SCHEDULE,
+                        "there is no schedule '%s': add a system to it first",
+                        label ? label : "(null)");
+    }
+    return s;
+}
+
+static ecs_sched_result ecs_sched__ensure_built(ecs_sched_world *w, ecs_sched__schedule *s) {
+    if (s->built) return ECS_SCHED_OK;
+    if (s->running) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RECURSIVE_RUN,
+                               "schedule '%s' changed while it runs; it is rebuilt on its next run",
+                               s->label);
+    }
+    return ecs_sched__build_schedule(w, s);
+}
+
+ecs_sched_result ecs_sched_schedule_build(ecs_sched_world *w, const char *label) {
+    ecs_sched__schedule *s;
+    ECS_SCHED__CHECK_WORLD(w);
+    s = ecs_sched__schedule_known(w, label);
+    if (!s) return w->env.last_result;
+    return ecs_sched__ensure_built(w, s);
+}
+
+static const char *ecs_sched__plan_node_name(const ecs_sched__plan_node *pn) {
+    return pn->system ? pn->system->ctx.name : "apply_deferred";
+}
+
+int32_t ecs_sched_schedule_order(ecs_sched_world *w, const char *label, const char **names,
+                                 int32_t capacity) {
+    ecs_sched__schedule *s;
+    int32_t i;
+    ECS_SCHED__CHECK_WORLD(w);
+    s = ecs_sched__schedule_known(w, label);
+    if (!s || ecs_sched__ensure_built(w, s) != ECS_SCHED_OK) return -1;
+    for (i = 0; i < s->plan.node_count && i < capacity; i++) {
+        names[i] = ecs_sched__plan_node_name(&s->plan.nodes[i]);
+    }
+    return s->plan.node_count;
+}
+
+/* ---- Graphviz export ---- */
+
+typedef struct ecs_sched__dot {
+    void (*write)(const char *text, void *user_data);
+    void *user_data;
+} ecs_sched__dot;
+
+static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...) {
+    char text[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    d->write(text, d->user_data);
+}
+
+/* A name as a DOT string body: quotes and backslashes escaped. */
+static const char *ecs_sched__dot_escape(const char *name, char *out, size_t n) {
+    size_t o = 0;
+    for (; *name && o + 2 < n; name++) {
+        if (*name == '"' || *name == '\\') out[o++] = '\\';
+        out[o++] = *name;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+static void ecs_sched__dot_conditions(ecs_sched__dot *d, const ecs_sched__schedule *s,
+                                      int32_t start, int32_t count) {
+    char name[128];
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        ecs_sched__dot_printf(d, "%s%s", i ? ", " : "\\nrun_if: ",
+                              ecs_sched__dot_escape(s->conds.items[s->plan.conds[start + i]]->name,
+                                                    name, sizeof name));
+    }
+}
+
+static void ecs_sched__dot_node(ecs_sched__dot *d, const ecs_sched__schedule *s, int32_t p) {
+    const ecs_sched__plan_node *pn = &s->plan.nodes[p];
+    char name[128];
+    if (!pn->system) {
+        ecs_sched__dot_printf(d, "    n%d [label=\"apply_deferred\\n(automatic sync point)\", "
+                                 "shape=octagon, style=filled, fillcolor=gold];\n", (int)p);
+        return;
+    }
+    ecs_sched__dot_printf(d, "    n%d [label=\"%s", (int)p,
+                          ecs_sched__dot_escape(pn->system->ctx.name, name, sizeof name));
+    if (pn->exclusive && !pn->sync) ecs_sched__dot_printf(d, "\\n(exclusive)");
+    if (pn->system->ctx.commands) ecs_sched__dot_printf(d, "\\n(records commands)");
+    ecs_sched__dot_conditions(d, s, pn->cond_start, pn->cond_count);
+    ecs_sched__dot_printf(d, "\"%s];\n", pn->sync ? ", shape=octagon, style=filled, fillcolor=gold"
+                                                  : "");
+}
+
+static void ecs_sched__dot_cluster(ecs_sched__dot *d, const ecs_sched__schedule *s, int32_t c,
+                                   int depth) {
+    const ecs_sched__plan *plan = &s->plan;
+    char name[128];
+    int32_t i, k;
+    if (depth > 64) return;
+    ecs_sched__dot_printf(d, "  subgraph cluster_%d {\n    label=\"%s", (int)c,
+                          ecs_sched__dot_escape(s->names[plan->cluster_name[c]].text, name,
+                                                sizeof name));
+    for (k = 0; k < plan->set_count; k++) {
+        if (plan->sets[k].name == plan->cluster_name[c]) {
+            ecs_sched__dot_conditions(d, s, plan->sets[k].cond_start, plan->sets[k].cond_count);
+        }
+    }
+    ecs_sched__dot_printf(d, "\";\n    style=rounded;\n");
+    for (i = 0; i < plan->cluster_count; i++) {
+        if (plan->cluster_parent[i] == c) ecs_sched__dot_cluster(d, s, i, depth + 1);
+    }
+    for (i = 0; i < plan->node_count; i++) {
+        if (plan->node_cluster[i] == c) ecs_sched__dot_node(d, s, i);
+    }
+    ecs_sched__dot_printf(d, "  }\n");
+}
+
+ecs_sched_result ecs_sched_schedule_write_dot(ecs_sched_world *w, const char *label,
+                                              void (*write)(const char *text, void *user_data),
+                                              void *user_data) {
+    ecs_sched__schedule *s;
+    const ecs_sched__plan *plan;
+    ecs_sched__dot d;
+    char name[128];
+    int32_t i, e;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!write) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "schedule_write_dot: needs a write function");
+    }
+    s = ecs_sched__schedule_known(w, label);
+    if (!s) return w->env.last_result;
+    if (ecs_sched__ensure_built(w, s) != ECS_SCHED_OK) return w->env.last_result;
+    plan = &s->plan;
+    d.write = write;
+    d.user_data = user_data;
+    ecs_sched__dot_printf(&d, "digraph \"%s\" {\n  compound=true;\n  rankdir=LR;\n"
+                              "  node [shape=box, fontname=\"Helvetica\"];\n",
+                          ecs_sched__dot_escape(s->label, name, sizeof name));
+    for (i = 0; i < plan->cluster_count; i++) {
+        if (plan->cluster_parent[i] < 0) ecs_sched__dot_cluster(&d, s, i, 0);
+    }
+    for (i = 0; i < plan->node_count; i++) {
+        if (plan->node_cluster[i] < 0) ecs_sched__dot_node(&d, s, i);
+    }
+    for (i = 0; i < plan->node_count; i++) {
+        const ecs_sched__plan_node *pn = &plan->nodes[i];
+        for (e = pn->successor_start; e < pn->successor_start + pn->successor_count; e++) {
+            ecs_sched__dot_printf(&d, "  n%d -> n%d;\n", (int)i, (int)plan->successors[e]);
+        }
+    }
+    for (i = 0; i < plan->ambiguous_count; i++) {
+        ecs_sched__dot_printf(&d, "  n%d -> n%d [dir=none, style=dashed, color=red, "
+                                  "constraint=false, label=\"ambiguous\", fontcolor=red];\n",
+                              (int)plan->ambiguous[2 * i], (int)plan->ambiguous[2 * i + 1]);
+    }
+    ecs_sched__dot_printf(&d, "}\n");
+    return ECS_SCHED_OK;
 }
