@@ -70,6 +70,8 @@ compile-checks: ecs_sched.h
 	  echo "== $$cc: implementation in one of two translation units"; \
 	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/two_tu_main.c tests/compile/two_tu_impl.c $(STB_LIBS) -o $(BUILD)/compile/two_tu_$$cc; \
 	  ./$(BUILD)/compile/two_tu_$$cc; \
+	  echo "== $$cc: the implementation optimized (-O2 -Werror)"; \
+	  $$cc $(STRICT) -O2 -I. $(STB_CFLAGS) -c tests/compile/two_tu_impl.c -o $(BUILD)/compile/impl_o2_$$cc.o; \
 	  echo "== $$cc: ECS_SCHED_API=static"; \
 	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/static_api.c $(STB_LIBS) -o $(BUILD)/compile/static_$$cc; \
 	  ./$(BUILD)/compile/static_$$cc; \

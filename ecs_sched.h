@@ -3426,6 +3426,7 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
    ordering, and the built plan. */
 
 #define ECS_SCHED__MAX_NESTED_RUNS 64
+#define ECS_SCHED__MAX_REPORTED_PAIRS 64  /* ambiguous pairs listed in one message */
 
 enum {
     ECS_SCHED__REL_IN_SET,
@@ -4846,29 +4847,45 @@ static ecs_sched_result ecs_sched__compute_access(ecs_sched__build *b) {
     return ECS_SCHED_OK;
 }
 
-static bool ecs_sched__overlap(const uint64_t *x, const uint64_t *y, int32_t words) {
-    int32_t i;
-    for (i = 0; i < words; i++) {
-        if (x[i] & y[i]) return true;
+/* Per system, for the pairwise check: its writes and everything it touches, components and
+   resources side by side (2 * access_words words each), and whether it can conflict at all. */
+typedef struct ecs_sched__conflict_table {
+    int32_t words;
+    uint64_t *writes;
+    uint64_t *touches;
+    uint8_t *kind;        /* 0 reads only (or nothing), 1 writes, 2 exclusive */
+} ecs_sched__conflict_table;
+
+static bool ecs_sched__conflict_table_make(ecs_sched__build *b, ecs_sched__conflict_table *t) {
+    int32_t S = b->system_count, W = b->access_words, i, k;
+    t->words = 2 * W;
+    t->writes = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * t->words);
+    t->touches = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * t->words);
+    t->kind = ECS_SCHED__ALLOC_N(b, uint8_t, S);
+    if (!t->writes || !t->touches || !t->kind) return false;
+    for (i = 0; i < S; i++) {
+        uint64_t *wr = t->writes + (size_t)i * t->words, *to = t->touches + (size_t)i * t->words;
+        for (k = 0; k < W; k++) {
+            wr[k] = ecs_sched__access_of(b, i, ECS_SCHED__COMP_WRITE)[k];
+            wr[W + k] = ecs_sched__access_of(b, i, ECS_SCHED__RES_WRITE)[k];
+            to[k] = wr[k] | ecs_sched__access_of(b, i, ECS_SCHED__COMP_READ)[k];
+            to[W + k] = wr[W + k] | ecs_sched__access_of(b, i, ECS_SCHED__RES_READ)[k];
+            if (wr[k] | wr[W + k]) t->kind[i] = 1;
+        }
+        if (b->s->systems[i]->ctx.exclusive) t->kind[i] = 2;
     }
-    return false;
+    return true;
 }
 
-static bool ecs_sched__conflict(const ecs_sched__build *b, int32_t x, int32_t y) {
-    int32_t W = b->access_words;
-    if (b->s->systems[x]->ctx.exclusive || b->s->systems[y]->ctx.exclusive) return true;
-    return ecs_sched__overlap(ecs_sched__access_of(b, x, ECS_SCHED__COMP_WRITE),
-                              ecs_sched__access_of(b, y, ECS_SCHED__COMP_WRITE), W) ||
-           ecs_sched__overlap(ecs_sched__access_of(b, x, ECS_SCHED__COMP_WRITE),
-                              ecs_sched__access_of(b, y, ECS_SCHED__COMP_READ), W) ||
-           ecs_sched__overlap(ecs_sched__access_of(b, x, ECS_SCHED__COMP_READ),
-                              ecs_sched__access_of(b, y, ECS_SCHED__COMP_WRITE), W) ||
-           ecs_sched__overlap(ecs_sched__access_of(b, x, ECS_SCHED__RES_WRITE),
-                              ecs_sched__access_of(b, y, ECS_SCHED__RES_WRITE), W) ||
-           ecs_sched__overlap(ecs_sched__access_of(b, x, ECS_SCHED__RES_WRITE),
-                              ecs_sched__access_of(b, y, ECS_SCHED__RES_READ), W) ||
-           ecs_sched__overlap(ecs_sched__access_of(b, x, ECS_SCHED__RES_READ),
-                              ecs_sched__access_of(b, y, ECS_SCHED__RES_WRITE), W);
+static bool ecs_sched__conflict(const ecs_sched__conflict_table *t, int32_t x, int32_t y) {
+    const uint64_t *wx = t->writes + (size_t)x * t->words, *wy = t->writes + (size_t)y * t->words;
+    const uint64_t *tx = t->touches + (size_t)x * t->words, *ty = t->touches + (size_t)y * t->words;
+    uint64_t any = 0;
+    int32_t k;
+    if ((t->kind[x] | t->kind[y]) == 0) return false;
+    if (t->kind[x] == 2 || t->kind[y] == 2) return true;
+    for (k = 0; k < t->words; k++) any |= (wx[k] & ty[k]) | (wy[k] & tx[k]);
+    return any != 0;
 }
 
 /* A node, or any set it is in, is ambiguous with everything. */
@@ -4958,58 +4975,12 @@ static int ecs_sched__compare_pairs(const void *pa, const void *pb) {
     return 0;
 }
 
-static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
-    ecs_sched__schedule *s = b->s;
-    int32_t S = b->system_count, words = (S + 63) / 64, i, j, e, k, found = 0;
-    uint64_t *reach;
-    int32_t *pairs;
-    ecs_sched_report level = s->settings.ambiguities;
-    if (level == ECS_SCHED_REPORT_DEFAULT) level = ECS_SCHED_REPORT_WARN;
-    reach = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * words);
-    if (!reach) return ecs_sched__oom(b);
-    /* reach[v]: every system some path from v leads to */
-    for (i = S - 1; i >= 0; i--) {
-        int32_t v = b->order[i];
-        uint64_t *rv = reach + (size_t)v * words;
-        for (e = b->successors.start[v]; e < b->successors.start[v + 1]; e++) {
-            int32_t t = b->successors.adj[e];
-            const uint64_t *rt = reach + (size_t)t * words;
-            for (k = 0; k < words; k++) rv[k] |= rt[k];
-            ecs_sched__set_bit(rv, t);
-        }
-    }
-    for (i = 0; i < S; i++) {
-        for (j = i + 1; j < S; j++) {
-            if (ecs_sched__bit(reach + (size_t)i * words, j) ||
-                ecs_sched__bit(reach + (size_t)j * words, i) || !ecs_sched__conflict(b, i, j) ||
-                ecs_sched__silenced(b, i, j)) {
-                continue;
-            }
-            found++;
-        }
-    }
-    b->ambiguous = ECS_SCHED__ALLOC_N(b, int32_t, found * 2);
-    pairs = ECS_SCHED__ALLOC_N(b, int32_t, found * 4);   /* group x, group y, x, y */
-    if (!b->ambiguous || !pairs) return ecs_sched__oom(b);
-    for (i = 0; i < S; i++) {
-        for (j = i + 1; j < S; j++) {
-            int32_t *p;
-            if (ecs_sched__bit(reach + (size_t)i * words, j) ||
-                ecs_sched__bit(reach + (size_t)j * words, i) || !ecs_sched__conflict(b, i, j) ||
-                ecs_sched__silenced(b, i, j)) {
-                continue;
-            }
-            b->ambiguous[2 * b->ambiguous_count] = i;
-            b->ambiguous[2 * b->ambiguous_count + 1] = j;
-            p = pairs + 4 * b->ambiguous_count++;
-            p[0] = ecs_sched__group_of(b, i, j);
-            p[1] = ecs_sched__group_of(b, j, i);
-            p[2] = i;
-            p[3] = j;
-        }
-    }
+static ecs_sched_result ecs_sched__report_ambiguities(ecs_sched__build *b, int32_t *pairs,
+                                                     int32_t found, ecs_sched_report level) {
+    int32_t k;
     if (found == 0 || level == ECS_SCHED_REPORT_IGNORE) return ECS_SCHED_OK;
-    qsort(pairs, (size_t)found, 4 * sizeof(int32_t), ecs_sched__compare_pairs);
+    /* without sets, pairs come out already grouped (by system) and in order */
+    if (b->set_count > 0) qsort(pairs, (size_t)found, 4 * sizeof(int32_t), ecs_sched__compare_pairs);
     ecs_sched__text_begin(b);
     ecs_sched__text_printf(&b->text, "%d pair(s) of systems access the same data in conflicting "
                                      "ways and nothing orders them:",
@@ -5017,6 +4988,17 @@ static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
     for (k = 0; k < found; k++) {
         const int32_t *p = pairs + 4 * k;
         char x[160], y[160];
+        if (k == ECS_SCHED__MAX_REPORTED_PAIRS) {
+            ecs_sched__text_printf(&b->text, "\n  ... and %d more pair(s)", (int)(found - k));
+            break;
+        }
+        if (p[0] == p[2] && p[1] == p[3]) {
+            ecs_sched__text_printf(&b->text, "\n  %s and %s: ",
+                                   ecs_sched__node_label(b, p[2], x, sizeof x),
+                                   ecs_sched__node_label(b, p[3], y, sizeof y));
+            ecs_sched__describe_conflict(b, p[2], p[3]);
+            continue;
+        }
         if (k == 0 || p[0] != p[-4] || p[1] != p[-3]) {
             ecs_sched__text_printf(&b->text, "\n  between %s and %s:",
                                    ecs_sched__node_label(b, p[0], x, sizeof x),
@@ -5032,6 +5014,65 @@ static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
                                      "each other");
     return ecs_sched__report(b, level, ECS_SCHED_REPORT_WARN, ECS_SCHED_ERR_AMBIGUITY);
 }
+
+static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
+    ecs_sched__schedule *s = b->s;
+    int32_t S = b->system_count, words = (S + 63) / 64, i, j, e, k, found = 0;
+    uint32_t capacity = 0;
+    uint64_t *reach;
+    int32_t *pairs = NULL;   /* group x, group y, x, y */
+    ecs_sched__conflict_table table;
+    ecs_sched_report level = s->settings.ambiguities;
+    ecs_sched_result result;
+    if (level == ECS_SCHED_REPORT_DEFAULT) level = ECS_SCHED_REPORT_WARN;
+    reach = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * words);
+    if (!reach || !ecs_sched__conflict_table_make(b, &table)) return ecs_sched__oom(b);
+    /* reach[v]: every system some path from v leads to */
+    for (i = S - 1; i >= 0; i--) {
+        int32_t v = b->order[i];
+        uint64_t *rv = reach + (size_t)v * words;
+        for (e = b->successors.start[v]; e < b->successors.start[v + 1]; e++) {
+            int32_t t = b->successors.adj[e];
+            const uint64_t *rt = reach + (size_t)t * words;
+            for (k = 0; k < words; k++) rv[k] |= rt[k];
+            ecs_sched__set_bit(rv, t);
+        }
+    }
+    for (i = 0; i < S; i++) {
+        const uint64_t *ri = reach + (size_t)i * words;
+        for (j = i + 1; j < S; j++) {
+            int32_t *p;
+            if (!ecs_sched__conflict(&table, i, j) || ecs_sched__bit(ri, j) ||
+                ecs_sched__bit(reach + (size_t)j * words, i) || ecs_sched__silenced(b, i, j)) {
+                continue;
+            }
+            if (!ecs_sched__grow(&b->w->env, (void **)&pairs, &capacity, 4 * (uint32_t)(found + 1),
+                                 sizeof *pairs)) {
+                ecs_sched__free(&b->w->env, pairs);
+                return ecs_sched__oom(b);
+            }
+            p = pairs + 4 * found++;
+            p[0] = ecs_sched__group_of(b, i, j);
+            p[1] = ecs_sched__group_of(b, j, i);
+            p[2] = i;
+            p[3] = j;
+        }
+    }
+    b->ambiguous_count = found;
+    b->ambiguous = ECS_SCHED__ALLOC_N(b, int32_t, found * 2);
+    if (!b->ambiguous) {
+        ecs_sched__free(&b->w->env, pairs);
+        return ecs_sched__oom(b);
+    }
+    for (k = 0; k < found; k++) {
+        b->ambiguous[2 * k] = pairs[4 * k + 2];
+        b->ambiguous[2 * k + 1] = pairs[4 * k + 3];
+    }
+    result = ecs_sched__report_ambiguities(b, pairs, found, level);
+    ecs_sched__free(&b->w->env, pairs);
+    return result;
+}
+
 
 /* ---- sync points and the plan ---- */
 
@@ -5095,7 +5136,7 @@ static void ecs_sched__sort_guard_sets(int32_t *sets, int32_t n, const int32_t *
 static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
     ecs_sched__schedule *s = b->s;
     ecs_sched__arena *pa = &plan->arena;
-    int32_t S = b->system_count, N, i, e, k, extra, edge = 0;
+    int32_t S = b->system_count, N = 0, i, e, k, extra = 0, edge = 0;
     int32_t *sync_of_distance, *distance, *from, *to, *key, *order, *position;
     int32_t *plan_set_of, cond_total = 0, guard_total = 0;
     ecs_sched__csr g;

@@ -37,7 +37,7 @@ typedef struct { float x, y; } Position;
 typedef struct { float x, y; } Velocity;
 typedef struct { float value; } Mass;
 
-typedef enum goal_kind { GOAL_RATIO, GOAL_VALUE } goal_kind;
+typedef enum goal_kind { GOAL_RATIO, GOAL_VALUE, GOAL_NONE } goal_kind;
 
 typedef struct bench_row bench_row;
 struct bench_row {
@@ -869,6 +869,8 @@ static void run_compile(bench_row *row) {
             COMPILE_REPS);
 }
 
+#include "schedule_rows.c"
+
 /* ---- the table ---- */
 
 static bench_row rows[] = {
@@ -900,6 +902,29 @@ static bench_row rows[] = {
     {"compile_impl", "s", GOAL_VALUE, 3.0,
      "compiling the same file without ECS_SCHED_IMPLEMENTATION",
      run_compile, 0, 0, 0, 0, ""},
+    {"empty_systems_10", "ns/system", GOAL_NONE, 0,
+     "a plain loop calling the same function pointers, interleaved",
+     run_empty_systems_10, 0, 0, 0, 0, ""},
+    {"empty_systems_100", "ns/system", GOAL_NONE, 0,
+     "a plain loop calling the same function pointers, interleaved",
+     run_empty_systems_100, 0, 0, 0, 0, ""},
+    {"empty_systems_1000", "ns/system", GOAL_RATIO, 4.0,
+     "a plain loop calling the same function pointers, interleaved",
+     run_empty_systems_1000, 0, 0, 0, 0, ""},
+    {"query_systems_1000", "ns/system", GOAL_VALUE, 25.0,
+     "see the note", run_query_systems_1000, 0, 0, 0, 0, ""},
+    {"run_condition_no_1000", "ns/system", GOAL_VALUE, 5.0,
+     "see the note", run_condition_no_1000, 0, 0, 0, 0, ""},
+    {"run_condition_yes_1000", "ns/system", GOAL_VALUE, 10.0,
+     "see the note", run_condition_yes_1000, 0, 0, 0, 0, ""},
+    {"build_schedule_100", "ms", GOAL_NONE, 0,
+     "see the note", run_build_schedule_100, 0, 0, 0, 0, ""},
+    {"build_schedule_500", "ms", GOAL_NONE, 0,
+     "see the note", run_build_schedule_500, 0, 0, 0, 0, ""},
+    {"build_schedule_1000", "ms", GOAL_VALUE, 50.0,
+     "see the note", run_build_schedule_1000, 0, 0, 0, 0, ""},
+    {"build_schedule_1000_no_constraints", "ms", GOAL_VALUE, 5.0,
+     "see the note", run_build_no_constraints, 0, 0, 0, 0, ""},
 };
 
 #define ROW_COUNT ((int)(sizeof rows / sizeof rows[0]))
@@ -912,24 +937,26 @@ static double ratio_of(const bench_row *row) {
 
 static int goal_met(const bench_row *row) {
     double x = row->goal == GOAL_RATIO ? ratio_of(row) : row->value;
+    if (row->goal == GOAL_NONE) return 1;
     return x <= row->limit;
 }
 
 static void print_table(void) {
     int i;
-    printf("\n%-18s %12s %-10s %12s %9s  %-18s %s\n", "name", "value", "unit", "baseline",
+    printf("\n%-34s %12s %-10s %12s %9s  %-18s %s\n", "name", "value", "unit", "baseline",
            "ratio", "goal", "met");
     for (i = 0; i < ROW_COUNT; i++) {
         const bench_row *row = &rows[i];
         char goal[32];
         if (!row->selected) continue;
         if (row->goal == GOAL_RATIO) snprintf(goal, sizeof goal, "ratio <= %g", row->limit);
-        else snprintf(goal, sizeof goal, "value <= %g", row->limit);
+        else if (row->goal == GOAL_VALUE) snprintf(goal, sizeof goal, "value <= %g", row->limit);
+        else snprintf(goal, sizeof goal, "-");
         if (row->measured)
-            printf("%-18s %12.3f %-10s %12.3f %9.3f  %-18s %s\n", row->name, row->value, row->unit,
+            printf("%-34s %12.3f %-10s %12.3f %9.3f  %-18s %s\n", row->name, row->value, row->unit,
                    row->baseline, ratio_of(row), goal, goal_met(row) ? "yes" : "NO");
         else
-            printf("%-18s %12s %-10s %12s %9s  %-18s %s\n", row->name, "-", row->unit, "-", "-",
+            printf("%-34s %12s %-10s %12s %9s  %-18s %s\n", row->name, "-", row->unit, "-", "-",
                    goal, "not measured");
     }
     printf("\nnotes:\n");
