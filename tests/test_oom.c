@@ -98,6 +98,78 @@ static void check_values(ecs_sched_query *q) {
     }
 }
 
+static void spawner(ecs_sched_system_ctx *ctx) {
+    ecs_sched_commands *cmd = ecs_sched_ctx_commands(ctx);
+    ecs_sched_id *ids = (ecs_sched_id *)ecs_sched_ctx_user_data(ctx);
+    Position p;
+    Velocity v;
+    const void *values[2];
+    p.x = 3;
+    p.y = 0;
+    v.x = 6;
+    v.y = 0;
+    values[0] = &p;
+    values[1] = &v;
+    if (cmd) (void)ecs_sched_commands_spawn_with(cmd, 2, ids, values);
+}
+
+static void mover(ecs_sched_system_ctx *ctx) {
+    ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 0);
+    while (ecs_sched_iter_next(&it)) (void)it.count;
+}
+
+static bool always(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    return true;
+}
+
+/* Systems, sets, conditions and commands, built and run. A failed call or run must report
+   out of memory and leave the world consistent; a second run then works. */
+static void schedule_scenario(ecs_sched_id *ids, ecs_sched_id mass) {
+    ecs_sched_system_desc a, b, chain[3];
+    ecs_sched_systems_desc group;
+    ecs_sched_set_desc set;
+    ecs_sched_result r;
+    int i;
+    memset(&a, 0, sizeof a);
+    a.name = "spawner";
+    a.fn = spawner;
+    a.user_data = ids;
+    a.commands = true;
+    a.in_set[0] = "physics";
+    a.run_if[0] = ecs_sched_condition_resource_exists(mass);
+    check_result(ecs_sched_add_system(world, "Update", &a), "add_system");
+    memset(&b, 0, sizeof b);
+    b.name = "mover";
+    b.fn = mover;
+    b.queries[0].terms[0] = ecs_sched_write(ids[0]);
+    b.queries[0].terms[1] = ecs_sched_read(ids[1]);
+    b.after[0] = "physics";
+    b.run_if[0].fn = always;
+    check_result(ecs_sched_add_system(world, "Update", &b), "add_system");
+    memset(&set, 0, sizeof set);
+    set.name = "physics";
+    set.run_if[0] = ecs_sched_condition_run_once();
+    check_result(ecs_sched_configure_set(world, "Update", &set), "configure_set");
+    memset(chain, 0, sizeof chain);
+    for (i = 0; i < 3; i++) {
+        chain[i].name = "link";
+        chain[i].fn = mover;
+        chain[i].queries[0].terms[0] = ecs_sched_read(ids[0]);
+    }
+    memset(&group, 0, sizeof group);
+    group.systems = chain;
+    group.count = 3;
+    group.chain = true;
+    group.after[0] = "mover";
+    check_result(ecs_sched_add_systems(world, "Update", &group), "add_systems");
+    r = ecs_sched_run_schedule(world, "Update");
+    if (r != ECS_SCHED_OK && r != ECS_SCHED_ERR_UNKNOWN_SCHEDULE) {
+        expect_clean_failure("run_schedule");
+        check_result(ecs_sched_run_schedule(world, "Update"), "run_schedule again");
+    }
+}
+
 static void run_scenario(void) {
     ecs_sched_world_desc desc;
     ecs_sched_component_desc counted_desc;
@@ -239,6 +311,13 @@ static void run_scenario(void) {
     }
     if (moving) check_values(moving);
     for (i = 1; i < n; i += 2) check_result(ecs_sched_despawn(world, spawned[i]), "despawn");
+    {
+        ecs_sched_id ids[2];
+        ids[0] = pos;
+        ids[1] = vel;
+        schedule_scenario(ids, mass);
+        if (moving) check_values(moving);
+    }
     if (ecs_sched_world_check(world) != ECS_SCHED_OK) {
         fprintf(stderr, "world inconsistent at the end: %s\n", ecs_sched_last_error(world));
         exit(CHILD_WRONG);
