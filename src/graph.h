@@ -831,17 +831,17 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     uint32_t i;
     int32_t *fill;
+    /* ordering against a name that no system carries expects a set of that name (decided
+       afresh at each build: a system of that name may be added later) */
+    uint8_t *implicit_set = ECS_SCHED__ALLOC_N(b, uint8_t, s->name_count);
+    if (!implicit_set) return ecs_sched__oom(b);
     for (i = 0; i < s->relation_count; i++) {
         const ecs_sched__relation *r = &s->relations[i];
-        ecs_sched__ref refs[2];
-        int k;
-        refs[0] = r->subject;
-        refs[1] = r->object;
-        for (k = 0; k < 2; k++) {
-            /* ordering against a name nothing carries expects a set of that name */
-            if (refs[k] < 0 && s->names[-refs[k] - 1].system_count == 0) {
-                s->names[-refs[k] - 1].is_set = true;
-            }
+        if (r->subject < 0 && s->names[-r->subject - 1].system_count == 0) {
+            implicit_set[-r->subject - 1] = 1;
+        }
+        if (r->object < 0 && s->names[-r->object - 1].system_count == 0) {
+            implicit_set[-r->object - 1] = 1;
         }
     }
     b->set_of_name = ECS_SCHED__ALLOC_N(b, int32_t, s->name_count);
@@ -857,6 +857,7 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
     for (i = 0; i < s->name_count; i++) {
         const ecs_sched__name *n = &s->names[i];
         b->set_of_name[i] = -1;
+        bool is_set = n->is_set || implicit_set[i];
         if (n->is_set && n->system_count > 0) {
             ecs_sched__text_begin(b);
             ecs_sched__text_printf(&b->text,
@@ -865,7 +866,7 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
                                    n->text, (int)n->system_count);
             return ecs_sched__build_fail(b, ECS_SCHED_ERR_NAME_CONFLICT);
         }
-        if (n->is_set) {
+        if (is_set) {
             b->name_of_set[b->set_count] = (int32_t)i;
             b->set_of_name[i] = b->set_count++;
         }
