@@ -1,6 +1,7 @@
 # ecs_sched.h: build, test and benchmark.
-#   make example             install what is missing, build and run examples/world_demo.c
+#   make example             install what is missing, build and run the examples
 #   make test                the whole suite: gcc and clang, ASan+UBSan, compile checks
+#   make graphs              write build/Main.dot (and .svg with Graphviz) from physics_plugin
 #   make bench               benchmarks; writes build/bench.json
 #   make amalgamate          regenerate ecs_sched.h from src/
 #   make check-amalgamation  fail when ecs_sched.h differs from a fresh generation
@@ -19,7 +20,8 @@ SOURCES   := $(wildcard src/*.h) tools/amalgamate.py
 export ASAN_OPTIONS  := detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 
-.PHONY: all deps example test unit compile-checks bench amalgamate check-amalgamation clean
+.PHONY: all deps example examples-check graphs test unit compile-checks bench amalgamate \
+        check-amalgamation clean
 
 all: test
 
@@ -41,10 +43,15 @@ example: deps
 	@mkdir -p $(BUILD)
 	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) examples/world_demo.c $(STB_LIBS) -o $(BUILD)/world_demo
 	./$(BUILD)/world_demo
+	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) examples/physics_plugin.c $(STB_LIBS) -o $(BUILD)/physics_plugin
+	./$(BUILD)/physics_plugin
+
+graphs: deps ecs_sched.h
+	sh tools/graph.sh
 
 # ---- tests ----
 
-test: deps unit compile-checks
+test: deps unit compile-checks examples-check graphs
 	@echo "all tests passed"
 
 UNIT_BINARIES := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)/,$(TESTS)))
@@ -87,6 +94,20 @@ compile-checks: ecs_sched.h
 	  echo "== $$cc: stb_ds allocations routed through the library's hooks"; \
 	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_routed.c -o $(BUILD)/compile/stb_routed_$$cc; \
 	  ./$(BUILD)/compile/stb_routed_$$cc; \
+	done
+
+# Each example built by both compilers under the sanitizers; both runs print the same thing.
+EXAMPLES := world_demo physics_plugin
+
+examples-check: ecs_sched.h
+	@mkdir -p $(BUILD)/examples
+	@set -e; for ex in $(EXAMPLES); do \
+	  for cc in $(COMPILERS); do \
+	    echo "== $$cc: examples/$$ex.c"; \
+	    $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) examples/$$ex.c $(STB_LIBS) -o $(BUILD)/examples/$${ex}_$$cc; \
+	    ./$(BUILD)/examples/$${ex}_$$cc > $(BUILD)/examples/$${ex}_$$cc.out; \
+	  done; \
+	  cmp $(BUILD)/examples/$${ex}_gcc.out $(BUILD)/examples/$${ex}_clang.out; \
 	done
 
 # ---- benchmarks ----

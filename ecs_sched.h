@@ -1,4 +1,4 @@
-/* ecs_sched.h - v0.1.0 - an entity component system for C99, on its way to a Bevy-style scheduler
+/* ecs_sched.h - v0.2.0 - an entity component system for C99, with a Bevy-style scheduler
    License: MIT (the full text is at the end of this comment). No warranty.
 
    WHAT IT IS
@@ -7,14 +7,17 @@
      manner of the stb libraries: one file to copy, one macro to turn the implementation on,
      plain structs and functions, errors as values.
 
-     The goal is an ECS with a scheduler modelled on Bevy's "stageless" design: systems and
-     system sets ordered with before/after/in_set, run conditions, states, a fixed timestep,
-     and an executor that runs a schedule on one thread or on a work-stealing thread pool.
+     Its scheduler is modelled on Bevy's "stageless" design: systems and system sets ordered
+     with before/after/in_set, run conditions, states, a fixed timestep, and an executor that
+     runs a schedule on one thread or on a work-stealing thread pool.
 
-     This version holds the WORLD only: entities, components and tags registered at run time,
-     archetype tables, resources, cached queries and deferred command buffers. Schedules,
-     conditions, states, the fixed timestep and the thread pool arrive in later versions. There
-     is no thread code in this version, and a world must not be used by two threads at once.
+     This version holds the WORLD (entities, components and tags registered at run time,
+     archetype tables, resources, cached queries, deferred command buffers) and the SCHEDULER:
+     schedules stored by label, systems that declare their access, nested sets, before/after
+     and chains, validation at build time, run conditions, exclusive systems, sync points,
+     Graphviz export and a single-threaded executor. States, the fixed timestep, the thread pool
+     and the parallel executor are to come. There is no thread code in this version, and a
+     world must not be used by two threads at once.
 
    CONTENTS
 
@@ -24,6 +27,8 @@
      The world ........... entities, components, tags, tables, resources
      Queries ............. terms, iteration, access
      Command buffers ..... deferred structural changes
+     Schedules ........... systems, sets, order, building and checking, conditions, sync points,
+                           the executor, Graphviz export
      Errors .............. result codes, ecs_sched_last_error, the log
      Example ............. a complete program
      License
@@ -91,8 +96,22 @@
 
      ECS_SCHED_MAX_TERMS
          The most terms a query can have, and the number of fields of an iterator; default 16.
-         It changes the size of public structs, so every file of a program that includes
-         ecs_sched.h must see the same value: define it on the compiler's command line.
+
+     ECS_SCHED_MAX_QUERIES
+         The most queries a system or a condition declares; default 4.
+
+     ECS_SCHED_MAX_RESOURCES
+         The most resources a system or a condition reads, and the most it writes; default 8.
+
+     ECS_SCHED_MAX_CONDITIONS
+         The most run_if entries of one system, set or group; default 4.
+
+     ECS_SCHED_MAX_REFS
+         The most names in one in_set, before, after, before_ignore_deferred,
+         after_ignore_deferred or ambiguous_with list; default 8.
+
+     The five MAX macros size arrays in public structs, so every file of a program that
+     includes ecs_sched.h must see the same values: define them on the compiler's command line.
 
      At run time, ecs_sched_world_desc gives a world its own hooks. A zeroed desc, or a NULL
      pointer, means the defaults above:
@@ -230,6 +249,112 @@
          applied twice. ecs_sched_commands_pending counts what is left.
        - Destroying a buffer drops its pending commands and releases the handles they reserved.
 
+   SCHEDULES
+
+     A schedule is a graph of systems and system sets that the world stores under a label.
+     The first add or configure call that names a label creates the schedule;
+     ecs_sched_run_schedule(w, label) builds it (when new or changed) and runs it. Everything is
+     configured with desc structs whose zero fields mean "nothing" or "the default".
+
+     Systems. A system is void fn(ecs_sched_system_ctx *ctx), added with a desc that declares
+     what it touches:
+
+         ecs_sched_add_system(w, "Update", &(ecs_sched_system_desc){
+             .name = "integrate", .fn = integrate, .user_data = &game,
+             .queries = {{{ecs_sched_write(pos), ecs_sched_read(vel)}}},  // array, desc, terms
+             .reads = {gravity_id},            // resources read; .writes: resources written
+             .commands = false,                // true: a command buffer of its own
+             .exclusive = false,               // true: the whole world, conflicts with all
+             .in_set = {"physics"}, .after = {"input"}});
+
+     Inside, the context gives what was declared: ecs_sched_ctx_query / ecs_sched_ctx_iter
+     (query i of the desc; the schedule owns the queries), ecs_sched_ctx_resource (.reads or
+     .writes), ecs_sched_ctx_resource_mut (.writes), ecs_sched_ctx_commands (.commands),
+     ecs_sched_ctx_world (.exclusive), ecs_sched_ctx_name, ecs_sched_ctx_user_data. Anything
+     undeclared returns NULL and records ECS_SCHED_ERR_ACCESS with a message naming the system;
+     the run goes on and returns ECS_SCHED_ERR_ACCESS. A desc naming an unregistered resource
+     is refused when added, and a refused call adds nothing.
+
+     Sets and order. in_set puts a system or set in sets (sets nest); before/after name systems
+     or sets; an ordering against a set applies to every system under it (sets are flattened
+     into system-to-system orderings at build). Systems and sets share one namespace per
+     schedule. A name in in_set, or in before/after while no system carries it, is a set, made
+     by that mention; ecs_sched_configure_set gives a set configuration of its own.
+     Configuration only adds (configuring a set again adds to it) and the order of the calls
+     does not matter. Systems nothing orders run in the order they were added. Order siblings
+     (nodes in a common set, or both at the top level). ecs_sched_schedule_desc.default_set
+     receives every system added without in_set.
+
+     Several at once. ecs_sched_add_systems takes an array of system descs and configuration
+     they share. A shared in_set puts each of them in those sets; the rest is held by an
+     anonymous set containing them, "(group N)" in messages: .after orders the group as a
+     whole, and a shared run_if is evaluated once for the group. .chain orders each system
+     before the next; .chain_ignore_deferred does so without automatic sync points.
+     ecs_sched_chain_sets(w, label, names, count, ignore_deferred) chains sets.
+
+     Nested runs. An exclusive system may run other schedules, any number of times:
+     ecs_sched_run_schedule(ecs_sched_ctx_world(ctx), "FixedUpdate"). A schedule cannot run
+     inside its own run (directly or through others): that call returns
+     ECS_SCHED_ERR_RECURSIVE_RUN and the runs under way go on. An unknown label gives
+     ECS_SCHED_ERR_UNKNOWN_SCHEDULE. Changes made to a schedule while it runs apply at its next
+     run.
+
+     Building and checking. The first run after a change builds the schedule
+     (ecs_sched_schedule_build builds at once). A failed build runs nothing, leaves the world
+     unchanged, returns the error from the run, and keeps a message in ecs_sched_last_error
+     that names the nodes and the path and suggests a fix (the logger gets long ones whole).
+     Always errors: _DEPENDENCY_CYCLE (also one that appears only once sets are flattened),
+     _HIERARCHY_CYCLE, _HIERARCHY_REDUNDANT (in a set directly and through another),
+     _ORDER_AGAINST_PARENT, _NAME_CONFLICT (a name for systems and a set), _CONDITION_WRITES.
+     Reported at a level set in ecs_sched_schedule_desc (ECS_SCHED_REPORT_IGNORE, _WARN: logged,
+     the build goes on, _ERROR; zero means the default):
+
+         cross_set_dependencies   warn    an ordering between nodes that are not siblings
+         unknown_sets             warn    a set with no members that is never configured
+         ambiguities              warn    conflicting systems that nothing orders
+         duplicate_names          error   an ordering names several systems of one name
+
+     ecs_sched_schedule_configure sets all of these at once (a second call replaces the first).
+     Two systems conflict when one writes a component or resource the other reads or writes,
+     or when either is exclusive; the reads of the conditions guarding a system count as its
+     own. Declare a harmless pair with ambiguous_with (system or set names) or
+     ambiguous_with_all. A nonzero shuffle_seed shuffles the order of what nothing orders
+     (every constraint still holds), to find systems that depend on an unwritten order.
+
+     Run conditions. run_if holds up to ECS_SCHED_MAX_CONDITIONS ecs_sched_condition values: a
+     function bool fn(ctx) that only reads (its queries and reads are declared in the
+     condition; declaring writes fails the build), or a built-in:
+     ecs_sched_condition_resource_exists(id), _resource_equals(id, &value, size) (size must be
+     the resource's; bytes compared), _resource_equals_with(..., equals, user_data),
+     _run_once(); combined with ecs_sched_condition_and(&a, &b), _or, _not, which
+     short-circuit. A condition is copied when added (operands and value too). Each run_if
+     entry is evaluated at most once per run, right before the first system it guards would
+     run: for a system, the conditions of its sets first, outermost first, then its own. All
+     entries of a node are evaluated, then combined: everything must be true. A false one skips
+     everything under it, whose conditions are then not evaluated.
+
+     Commands and sync points. A system with .commands = true records into its own buffer; the
+     commands of every system of the schedule are applied, in plan order, at each sync point:
+     the systems whose fn is ecs_sched_apply_deferred, the automatic ones, and the final flush
+     that ends every run. The automatic rule: when a system with .commands = true is ordered
+     before another system (directly, after flattening sets), a sync point goes between them,
+     unless that ordering is ignore-deferred (before_ignore_deferred, after_ignore_deferred,
+     chain_ignore_deferred, ecs_sched_chain_sets with ignore_deferred) or the later system is
+     an ecs_sched_apply_deferred. All orderings that can share a sync point share one: one per
+     step of the longest chain that needs them. ecs_sched_schedule_desc.no_auto_sync = true
+     turns the rule off. A failed apply does not stop the run, which returns its error.
+
+     The executor. This version runs a schedule on the calling thread, in plan order: for each
+     step the guarding conditions, then the system or the sync point, then the final flush.
+     A run returns the first command error, else ECS_SCHED_ERR_ACCESS if something undeclared
+     was used, else ECS_SCHED_OK. ecs_sched_schedule_order(w, label, names, capacity) lists the
+     plan ("apply_deferred" for automatic sync points) and returns its length (-1: no build).
+
+     Graphviz. ecs_sched_schedule_write_dot(w, label, write, user_data) writes the built
+     schedule as a DOT digraph through write(text, user_data): sets as boxes, systems with their
+     conditions, sync points as gold octagons, orderings as arrows (those no other path
+     implies), ambiguous pairs as dashed red lines. `dot -Tsvg` renders it.
+
    ERRORS
 
      Functions that can fail return an ecs_sched_result (ECS_SCHED_OK is 0), or, when they
@@ -254,24 +379,10 @@
      typedef struct { float x, y; } Position;
      typedef struct { float x, y; } Velocity;
 
-     int main(void) {
-         ecs_sched_world *w = ecs_sched_world_create(NULL);          // NULL: defaults
-         ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
-         ecs_sched_id vel = ECS_SCHED_COMPONENT(w, Velocity);
-
-         for (int n = 0; n < 3; n++) {
-             Position p = {0, 0};
-             Velocity v = {1, (float)n};
-             const ecs_sched_id ids[] = {pos, vel};
-             const void *values[] = {&p, &v};
-             ecs_sched_spawn_with(w, 2, ids, values);
-         }
-
-         ecs_sched_query *q = ecs_sched_query_create(w, &(ecs_sched_query_desc){{
-             ecs_sched_write(pos), ecs_sched_read(vel)}});
-         ecs_sched_commands *cmd = ecs_sched_commands_create(w);
-
-         ecs_sched_iter it = ecs_sched_query_iter(q);
+     // Moves everything; what climbs above 1.5 is despawned through the command buffer.
+     static void move(ecs_sched_system_ctx *ctx) {
+         ecs_sched_commands *cmd = ecs_sched_ctx_commands(ctx);
+         ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 0);
          while (ecs_sched_iter_next(&it)) {
              Position *p = ECS_SCHED_FIELD(&it, Position, 0);
              const Velocity *v = ECS_SCHED_FIELD(&it, const Velocity, 1);
@@ -281,11 +392,36 @@
                  if (p[i].y > 1.5f) ecs_sched_commands_despawn(cmd, it.entities[i]);
              }
          }
-         if (ecs_sched_commands_apply(cmd) != ECS_SCHED_OK)
-             fprintf(stderr, "apply failed: %s\n", ecs_sched_last_error(w));
+     }
 
-         printf("%d entities left\n", (int)ecs_sched_entity_count(w));   // 2
-         ecs_sched_world_destroy(w);             // frees the query and the buffer too
+     static void report(ecs_sched_system_ctx *ctx) {
+         printf("%d moving\n", (int)ecs_sched_query_count(ecs_sched_ctx_query(ctx, 0)));
+     }
+
+     int main(void) {
+         ecs_sched_world *w = ecs_sched_world_create(NULL);          // NULL: defaults
+         ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+         ecs_sched_id vel = ECS_SCHED_COMPONENT(w, Velocity);
+         for (int n = 0; n < 3; n++) {
+             Position p = {0, 0};
+             Velocity v = {1, (float)n};
+             const ecs_sched_id ids[] = {pos, vel};
+             const void *values[] = {&p, &v};
+             ecs_sched_spawn_with(w, 2, ids, values);
+         }
+
+         ecs_sched_add_system(w, "Update", &(ecs_sched_system_desc){
+             .name = "move", .fn = move, .commands = true,
+             .queries = {{{ecs_sched_write(pos), ecs_sched_read(vel)}}}});
+         ecs_sched_add_system(w, "Update", &(ecs_sched_system_desc){
+             .name = "report", .fn = report, .after = {"move"},  // a sync point goes between
+             .queries = {{{ecs_sched_read(pos)}}}});
+
+         for (int frame = 0; frame < 2; frame++) {              // prints 2 moving, 1 moving
+             if (ecs_sched_run_schedule(w, "Update") != ECS_SCHED_OK)
+                 fprintf(stderr, "%s\n", ecs_sched_last_error(w));
+         }
+         ecs_sched_world_destroy(w);      // frees the schedules, their queries and buffers too
          return 0;
      }
 
@@ -323,9 +459,9 @@ extern "C" {
 /* base: configuration, allocator/assert/log hooks, result codes, error text. */
 
 #define ECS_SCHED_VERSION_MAJOR 0
-#define ECS_SCHED_VERSION_MINOR 1
+#define ECS_SCHED_VERSION_MINOR 2
 #define ECS_SCHED_VERSION_PATCH 0
-#define ECS_SCHED_VERSION_STRING "0.1.0"
+#define ECS_SCHED_VERSION_STRING "0.2.0"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -778,9 +914,10 @@ typedef struct ecs_sched_set_desc {
     ECS_SCHED__NODE_CONFIG;
 } ecs_sched_set_desc;
 
-/* Several systems at once. The shared configuration (in_set, before, after, run_if, ...)
-   applies to the group as a whole, through an anonymous set holding them: its conditions are
-   evaluated once for the group. With chain, each system runs before the next. */
+/* Several systems at once. A shared in_set puts each system in those sets; the rest of the
+   shared configuration (before, after, run_if, ...) applies to the group as a whole, through an
+   anonymous set holding them: its conditions are evaluated once for the group. With chain,
+   each system runs before the next. */
 typedef struct ecs_sched_systems_desc {
     const ecs_sched_system_desc *systems;
     int32_t count;
@@ -3116,8 +3253,9 @@ ecs_sched_commands *ecs_sched_ctx_commands(ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
     if (!ctx->commands) {
         return (ecs_sched_commands *)ecs_sched__ctx_refuse(
-            ctx, "%s asks for a command buffer: declare .commands = true in its desc",
-            ctx->read_only ? "is a condition and" : "");
+            ctx, "asks for a command buffer%s",
+            ctx->read_only ? ", but conditions are read-only and record no commands"
+                           : ": declare .commands = true in its desc");
     }
     return ctx->commands;
 }
@@ -3455,8 +3593,8 @@ typedef struct ecs_sched__guard {
 
 typedef struct ecs_sched__name {
     char *text;
-    bool is_set;              /* configured as a set, or a set is expected under this name */
-    bool configured;          /* configure_set, or an anonymous group */
+    bool configured;          /* configure_set, chain_sets, or an anonymous group */
+    bool anonymous;           /* a group's set: not reachable by name */
     bool ambiguous_with_all;
     int32_t system_count;     /* systems with this name */
     int32_t first_system;
@@ -3639,11 +3777,9 @@ static ecs_sched__schedule *ecs_sched__schedule_get(ecs_sched_world *w, const ch
     return s;
 }
 
-/* The index of a name, interned on first use; -1 when out of memory. */
-static int32_t ecs_sched__intern(ecs_sched_world *w, ecs_sched__schedule *s, const char *text) {
+/* A new name entry; -1 when out of memory. */
+static int32_t ecs_sched__name_new(ecs_sched_world *w, ecs_sched__schedule *s, const char *text) {
     ecs_sched__name *n;
-    ptrdiff_t found = s->name_index ? stbds_shgeti(s->name_index, text) : -1;
-    if (found >= 0) return s->name_index[found].value;
     if (!ecs_sched__grow(&w->env, (void **)&s->names, &s->name_capacity, s->name_count + 1,
                          sizeof *s->names)) {
         ecs_sched__out_of_memory(w, "naming a system or set");
@@ -3657,8 +3793,17 @@ static int32_t ecs_sched__intern(ecs_sched_world *w, ecs_sched__schedule *s, con
         ecs_sched__out_of_memory(w, "naming a system or set");
         return -1;
     }
-    stbds_shput(s->name_index, n->text, (int32_t)s->name_count);
     return (int32_t)s->name_count++;
+}
+
+/* The index of a name, interned on first use; -1 when out of memory. */
+static int32_t ecs_sched__intern(ecs_sched_world *w, ecs_sched__schedule *s, const char *text) {
+    ptrdiff_t found = s->name_index ? stbds_shgeti(s->name_index, text) : -1;
+    int32_t name;
+    if (found >= 0) return s->name_index[found].value;
+    name = ecs_sched__name_new(w, s, text);
+    if (name >= 0) stbds_shput(s->name_index, s->names[name].text, name);
+    return name;
 }
 
 static ecs_sched__ref ecs_sched__name_ref(int32_t name) {
@@ -3691,7 +3836,6 @@ static bool ecs_sched__relate_names(ecs_sched_world *w, ecs_sched__schedule *s, 
         int32_t name = ecs_sched__intern(w, s, names[i]);
         ecs_sched__ref object;
         if (name < 0) return false;
-        if (kind == ECS_SCHED__REL_IN_SET) s->names[name].is_set = true;
         object = ecs_sched__name_ref(name);
         if (!ecs_sched__add_relation(w, s, kind, reversed ? object : subject,
                                      reversed ? subject : object, ignore_deferred)) {
@@ -3890,6 +4034,38 @@ static ecs_sched_result ecs_sched__add_one_system(ecs_sched_world *w, ecs_sched_
     return ECS_SCHED_OK;
 }
 
+/* Whether a group has configuration beyond in_set, which its members carry themselves. */
+static bool ecs_sched__group_needs_set(const ecs_sched__node_config *shared) {
+    static const char *const no_refs[1] = {NULL};
+    ecs_sched__node_config rest = *shared;
+    rest.in_set = no_refs;
+    return !ecs_sched__config_is_empty(&rest);
+}
+
+/* The rest of a group's configuration lives on an anonymous set holding its systems, so its
+   conditions are evaluated once for the group and its order applies to the group as a whole.
+   The set is in the group's sets too, so it is a sibling of what it is ordered against. */
+static ecs_sched_result ecs_sched__add_group_set(ecs_sched_world *w, ecs_sched__schedule *s,
+                                                 uint32_t first, int32_t count,
+                                                 const ecs_sched__node_config *shared) {
+    char text[48];
+    int32_t group, i;
+    snprintf(text, sizeof text, "(group %d)", (int)++s->group_count);
+    group = ecs_sched__name_new(w, s, text);
+    if (group < 0) return w->env.last_result;
+    s->names[group].configured = s->names[group].anonymous = true;
+    for (i = 0; i < count; i++) {
+        if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_IN_SET, (ecs_sched__ref)(first + i),
+                                     ecs_sched__name_ref(group), false)) {
+            return w->env.last_result;
+        }
+    }
+    if (!ecs_sched__apply_config(w, s, ecs_sched__name_ref(group), shared)) {
+        return w->env.last_result;
+    }
+    return ECS_SCHED_OK;
+}
+
 ecs_sched_result ecs_sched_add_system(ecs_sched_world *w, const char *label,
                                       const ecs_sched_system_desc *desc) {
     ecs_sched_systems_desc group;
@@ -3921,6 +4097,12 @@ ecs_sched_result ecs_sched_add_systems(ecs_sched_world *w, const char *label,
     for (i = 0; i < desc->count && result == ECS_SCHED_OK; i++) {
         result = ecs_sched__add_one_system(w, s, &desc->systems[i],
                                            ecs_sched__refs_present(desc->in_set));
+        /* the group's sets are each member's own, so a member may also name one of them */
+        if (result == ECS_SCHED_OK &&
+            !ecs_sched__relate_names(w, s, ECS_SCHED__REL_IN_SET, (ecs_sched__ref)(first + i),
+                                     desc->in_set, false, false)) {
+            result = w->env.last_result;
+        }
     }
     for (i = 1; i < desc->count && result == ECS_SCHED_OK && desc->chain; i++) {
         if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_BEFORE, (ecs_sched__ref)(first + i - 1),
@@ -3928,27 +4110,8 @@ ecs_sched_result ecs_sched_add_systems(ecs_sched_world *w, const char *label,
             result = w->env.last_result;
         }
     }
-    if (result == ECS_SCHED_OK && !ecs_sched__config_is_empty(&shared)) {
-        /* the group's own configuration lives on an anonymous set holding its systems */
-        char group_name[48];
-        int32_t group;
-        snprintf(group_name, sizeof group_name, "group %d", (int)++s->group_count);
-        group = ecs_sched__intern(w, s, group_name);
-        if (group < 0) {
-            result = w->env.last_result;
-        } else {
-            s->names[group].is_set = s->names[group].configured = true;
-            for (i = 0; i < desc->count && result == ECS_SCHED_OK; i++) {
-                if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_IN_SET, (ecs_sched__ref)(first + i),
-                                             ecs_sched__name_ref(group), false)) {
-                    result = w->env.last_result;
-                }
-            }
-            if (result == ECS_SCHED_OK &&
-                !ecs_sched__apply_config(w, s, ecs_sched__name_ref(group), &shared)) {
-                result = w->env.last_result;
-            }
-        }
+    if (result == ECS_SCHED_OK && ecs_sched__group_needs_set(&shared)) {
+        result = ecs_sched__add_group_set(w, s, first, desc->count, &shared);
     }
     if (result != ECS_SCHED_OK) {
         ecs_sched__rollback(w, s, mark);
@@ -3979,7 +4142,7 @@ ecs_sched_result ecs_sched_configure_set(ecs_sched_world *w, const char *label,
         ecs_sched__rollback(w, s, mark);
         return w->env.last_result;
     }
-    s->names[name].is_set = s->names[name].configured = true;
+    s->names[name].configured = true;
     ecs_sched__mark_changed(s);
     return ECS_SCHED_OK;
 }
@@ -4011,9 +4174,9 @@ ecs_sched_result ecs_sched_chain_sets(ecs_sched_world *w, const char *label,
             }
             return w->env.last_result;
         }
-        s->names[name].is_set = s->names[name].configured = true;
         previous = name;
     }
+    for (i = 0; i < count; i++) s->names[ecs_sched__intern(w, s, sets[i])].configured = true;
     ecs_sched__mark_changed(s);
     return ECS_SCHED_OK;
 }
@@ -4028,7 +4191,6 @@ ecs_sched_result ecs_sched_schedule_configure(ecs_sched_world *w, const char *la
     if (desc && desc->default_set) {
         default_set = ecs_sched__intern(w, s, desc->default_set);
         if (default_set < 0) return w->env.last_result;
-        s->names[default_set].is_set = true;
     }
     if (desc) s->settings = *desc;
     else memset(&s->settings, 0, sizeof s->settings);
@@ -4092,6 +4254,17 @@ typedef struct ecs_sched__build {
 
 static bool ecs_sched__bit(const uint64_t *bits, int32_t i) {
     return (bits[i >> 6] >> (i & 63)) & 1u;
+}
+
+/* The index of the lowest set bit of a non-zero word. */
+static int32_t ecs_sched__lowest_bit(uint64_t word) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (int32_t)__builtin_ctzll(word);
+#else
+    int32_t bit = 0;
+    while (!((word >> bit) & 1u)) bit++;
+    return bit;
+#endif
 }
 
 static void ecs_sched__set_bit(uint64_t *bits, int32_t i) {
@@ -4158,12 +4331,17 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     uint32_t i;
     int32_t *fill;
-    /* ordering against a name that no system carries expects a set of that name (decided
-       afresh at each build: a system of that name may be added later) */
+    /* Which names are sets is decided afresh at each build, from the configuration that
+       stands: a name is declared a set by configuring it, by something in it, or by being the
+       default set; a name only ordered against is a set while no system carries it. */
+    uint8_t *declared_set = ECS_SCHED__ALLOC_N(b, uint8_t, s->name_count);
     uint8_t *implicit_set = ECS_SCHED__ALLOC_N(b, uint8_t, s->name_count);
-    if (!implicit_set) return ecs_sched__oom(b);
+    if (!declared_set || !implicit_set) return ecs_sched__oom(b);
+    for (i = 0; i < s->name_count; i++) declared_set[i] = s->names[i].configured;
+    if (s->default_set >= 0) declared_set[s->default_set] = 1;
     for (i = 0; i < s->relation_count; i++) {
         const ecs_sched__relation *r = &s->relations[i];
+        if (r->kind == ECS_SCHED__REL_IN_SET && r->object < 0) declared_set[-r->object - 1] = 1;
         if (r->subject < 0 && s->names[-r->subject - 1].system_count == 0) {
             implicit_set[-r->subject - 1] = 1;
         }
@@ -4184,8 +4362,7 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
     for (i = 0; i < s->name_count; i++) {
         const ecs_sched__name *n = &s->names[i];
         b->set_of_name[i] = -1;
-        bool is_set = n->is_set || implicit_set[i];
-        if (n->is_set && n->system_count > 0) {
+        if (declared_set[i] && n->system_count > 0) {
             ecs_sched__text_begin(b);
             ecs_sched__text_printf(&b->text,
                                    "'%s' names %d system(s) and also a set; systems and sets "
@@ -4193,7 +4370,7 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
                                    n->text, (int)n->system_count);
             return ecs_sched__build_fail(b, ECS_SCHED_ERR_NAME_CONFLICT);
         }
-        if (is_set) {
+        if (declared_set[i] || implicit_set[i]) {
             b->name_of_set[b->set_count] = (int32_t)i;
             b->set_of_name[i] = b->set_count++;
         }
@@ -4428,7 +4605,8 @@ static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
             for (k = b->parents.start[i]; k < b->parents.start[i + 1]; k++) {
                 int32_t outer = b->parents.adj[j], inner = b->parents.adj[k];
                 char a[160], p[160], q[160];
-                if (j == k) continue;
+                /* a group's own set repeats the sets its members are in */
+                if (j == k || s->names[b->name_of_set[inner - b->system_count]].anonymous) continue;
                 if (!ecs_sched__bit(b->ancestors + (size_t)inner * b->set_words, outer - b->system_count)) {
                     continue;
                 }
@@ -4462,8 +4640,7 @@ static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
             for (k = 0; k < b->set_words; k++) {
                 uint64_t word = bits[k];
                 while (word) {
-                    int32_t bit = 0;
-                    while (!((word >> bit) & 1u)) bit++;
+                    int32_t bit = ecs_sched__lowest_bit(word);
                     word &= word - 1;
                     mf[e] = k * 64 + bit;
                     mt[e++] = i;
@@ -5134,6 +5311,50 @@ static void ecs_sched__sort_guard_sets(int32_t *sets, int32_t n, const int32_t *
     }
 }
 
+#define ECS_SCHED__MAX_REDUCED_NODES 8192   /* above: N*N bits is too much; keep every edge */
+
+/* Marks the plan edges that no other path implies (a transitive reduction). Dropping the rest
+   keeps the order, leaves the executors fewer dependencies to count and the drawing readable.
+   Nodes go from last to first in plan order; a node's successors in ascending position, so a
+   successor that another one reaches is always seen after it. */
+static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__csr *g,
+                                         const int32_t *order, const int32_t *position,
+                                         int32_t N) {
+    int32_t words = (N + 63) / 64, p, e, k;
+    uint8_t *keep = ECS_SCHED__ALLOC_N(b, uint8_t, g->start[N]);
+    uint64_t *reach, *next;
+    int32_t *edge_of;
+    if (!keep) return NULL;
+    if (N > ECS_SCHED__MAX_REDUCED_NODES) {
+        memset(keep, 1, (size_t)g->start[N]);
+        return keep;
+    }
+    reach = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)words * N);
+    next = ECS_SCHED__ALLOC_N(b, uint64_t, words);
+    edge_of = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    if (!reach || !next || !edge_of) return NULL;
+    for (p = N - 1; p >= 0; p--) {
+        int32_t v = order[p];
+        uint64_t *mine = reach + (size_t)p * words;
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            ecs_sched__set_bit(next, position[g->adj[e]]);
+            edge_of[position[g->adj[e]]] = e;
+        }
+        for (k = 0; k < words; k++) {
+            while (next[k]) {
+                int32_t t = k * 64 + ecs_sched__lowest_bit(next[k]), j;
+                const uint64_t *theirs = reach + (size_t)t * words;
+                next[k] &= next[k] - 1;
+                if (ecs_sched__bit(mine, t)) continue;
+                keep[edge_of[t]] = 1;
+                ecs_sched__set_bit(mine, t);
+                for (j = t / 64; j < words; j++) mine[j] |= theirs[j];
+            }
+        }
+    }
+    return keep;
+}
+
 static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
     ecs_sched__schedule *s = b->s;
     ecs_sched__arena *pa = &plan->arena;
@@ -5276,12 +5497,15 @@ static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__pla
     /* edges, as plan positions */
     {
         int32_t at = 0, p;
+        const uint8_t *keep = ecs_sched__reduced_edges(b, &g, order, position, N);
+        if (!keep) return ecs_sched__oom(b);
         for (p = 0; p < N; p++) {
             int32_t v = order[p];
             ecs_sched__plan_node *pn = &plan->nodes[p];
             pn->successor_start = at;
             for (e = g.start[v]; e < g.start[v + 1]; e++) {
                 int32_t t = position[g.adj[e]];
+                if (!keep[e]) continue;
                 plan->successors[at++] = t;
                 plan->nodes[t].dependency_count++;
             }

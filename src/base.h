@@ -1,9 +1,9 @@
 /* base: configuration, allocator/assert/log hooks, result codes, error text. */
 
 #define ECS_SCHED_VERSION_MAJOR 0
-#define ECS_SCHED_VERSION_MINOR 1
+#define ECS_SCHED_VERSION_MINOR 2
 #define ECS_SCHED_VERSION_PATCH 0
-#define ECS_SCHED_VERSION_STRING "0.1.0"
+#define ECS_SCHED_VERSION_STRING "0.2.0"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -121,8 +121,9 @@ ecs_sched_commands *ecs_sched_ctx_commands(ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
     if (!ctx->commands) {
         return (ecs_sched_commands *)ecs_sched__ctx_refuse(
-            ctx, "%s asks for a command buffer: declare .commands = true in its desc",
-            ctx->read_only ? "is a condition and" : "");
+            ctx, "asks for a command buffer%s",
+            ctx->read_only ? ", but conditions are read-only and record no commands"
+                           : ": declare .commands = true in its desc");
     }
     return ctx->commands;
 }

@@ -1,4 +1,4 @@
-/* ecs_sched.h - v0.1.0 - an entity component system for C99, on its way to a Bevy-style scheduler
+/* ecs_sched.h - v0.2.0 - an entity component system for C99, with a Bevy-style scheduler
    License: MIT (the full text is at the end of this comment). No warranty.
 
    WHAT IT IS
@@ -7,14 +7,17 @@
      manner of the stb libraries: one file to copy, one macro to turn the implementation on,
      plain structs and functions, errors as values.
 
-     The goal is an ECS with a scheduler modelled on Bevy's "stageless" design: systems and
-     system sets ordered with before/after/in_set, run conditions, states, a fixed timestep,
-     and an executor that runs a schedule on one thread or on a work-stealing thread pool.
+     Its scheduler is modelled on Bevy's "stageless" design: systems and system sets ordered
+     with before/after/in_set, run conditions, states, a fixed timestep, and an executor that
+     runs a schedule on one thread or on a work-stealing thread pool.
 
-     This version holds the WORLD only: entities, components and tags registered at run time,
-     archetype tables, resources, cached queries and deferred command buffers. Schedules,
-     conditions, states, the fixed timestep and the thread pool arrive in later versions. There
-     is no thread code in this version, and a world must not be used by two threads at once.
+     This version holds the WORLD (entities, components and tags registered at run time,
+     archetype tables, resources, cached queries, deferred command buffers) and the SCHEDULER:
+     schedules stored by label, systems that declare their access, nested sets, before/after
+     and chains, validation at build time, run conditions, exclusive systems, sync points,
+     Graphviz export and a single-threaded executor. States, the fixed timestep, the thread pool
+     and the parallel executor are to come. There is no thread code in this version, and a
+     world must not be used by two threads at once.
 
    CONTENTS
 
@@ -24,6 +27,8 @@
      The world ........... entities, components, tags, tables, resources
      Queries ............. terms, iteration, access
      Command buffers ..... deferred structural changes
+     Schedules ........... systems, sets, order, building and checking, conditions, sync points,
+                           the executor, Graphviz export
      Errors .............. result codes, ecs_sched_last_error, the log
      Example ............. a complete program
      License
@@ -91,8 +96,22 @@
 
      ECS_SCHED_MAX_TERMS
          The most terms a query can have, and the number of fields of an iterator; default 16.
-         It changes the size of public structs, so every file of a program that includes
-         ecs_sched.h must see the same value: define it on the compiler's command line.
+
+     ECS_SCHED_MAX_QUERIES
+         The most queries a system or a condition declares; default 4.
+
+     ECS_SCHED_MAX_RESOURCES
+         The most resources a system or a condition reads, and the most it writes; default 8.
+
+     ECS_SCHED_MAX_CONDITIONS
+         The most run_if entries of one system, set or group; default 4.
+
+     ECS_SCHED_MAX_REFS
+         The most names in one in_set, before, after, before_ignore_deferred,
+         after_ignore_deferred or ambiguous_with list; default 8.
+
+     The five MAX macros size arrays in public structs, so every file of a program that
+     includes ecs_sched.h must see the same values: define them on the compiler's command line.
 
      At run time, ecs_sched_world_desc gives a world its own hooks. A zeroed desc, or a NULL
      pointer, means the defaults above:
@@ -230,6 +249,112 @@
          applied twice. ecs_sched_commands_pending counts what is left.
        - Destroying a buffer drops its pending commands and releases the handles they reserved.
 
+   SCHEDULES
+
+     A schedule is a graph of systems and system sets that the world stores under a label.
+     The first add or configure call that names a label creates the schedule;
+     ecs_sched_run_schedule(w, label) builds it (when new or changed) and runs it. Everything is
+     configured with desc structs whose zero fields mean "nothing" or "the default".
+
+     Systems. A system is void fn(ecs_sched_system_ctx *ctx), added with a desc that declares
+     what it touches:
+
+         ecs_sched_add_system(w, "Update", &(ecs_sched_system_desc){
+             .name = "integrate", .fn = integrate, .user_data = &game,
+             .queries = {{{ecs_sched_write(pos), ecs_sched_read(vel)}}},  // array, desc, terms
+             .reads = {gravity_id},            // resources read; .writes: resources written
+             .commands = false,                // true: a command buffer of its own
+             .exclusive = false,               // true: the whole world, conflicts with all
+             .in_set = {"physics"}, .after = {"input"}});
+
+     Inside, the context gives what was declared: ecs_sched_ctx_query / ecs_sched_ctx_iter
+     (query i of the desc; the schedule owns the queries), ecs_sched_ctx_resource (.reads or
+     .writes), ecs_sched_ctx_resource_mut (.writes), ecs_sched_ctx_commands (.commands),
+     ecs_sched_ctx_world (.exclusive), ecs_sched_ctx_name, ecs_sched_ctx_user_data. Anything
+     undeclared returns NULL and records ECS_SCHED_ERR_ACCESS with a message naming the system;
+     the run goes on and returns ECS_SCHED_ERR_ACCESS. A desc naming an unregistered resource
+     is refused when added, and a refused call adds nothing.
+
+     Sets and order. in_set puts a system or set in sets (sets nest); before/after name systems
+     or sets; an ordering against a set applies to every system under it (sets are flattened
+     into system-to-system orderings at build). Systems and sets share one namespace per
+     schedule. A name in in_set, or in before/after while no system carries it, is a set, made
+     by that mention; ecs_sched_configure_set gives a set configuration of its own.
+     Configuration only adds (configuring a set again adds to it) and the order of the calls
+     does not matter. Systems nothing orders run in the order they were added. Order siblings
+     (nodes in a common set, or both at the top level). ecs_sched_schedule_desc.default_set
+     receives every system added without in_set.
+
+     Several at once. ecs_sched_add_systems takes an array of system descs and configuration
+     they share. A shared in_set puts each of them in those sets; the rest is held by an
+     anonymous set containing them, "(group N)" in messages: .after orders the group as a
+     whole, and a shared run_if is evaluated once for the group. .chain orders each system
+     before the next; .chain_ignore_deferred does so without automatic sync points.
+     ecs_sched_chain_sets(w, label, names, count, ignore_deferred) chains sets.
+
+     Nested runs. An exclusive system may run other schedules, any number of times:
+     ecs_sched_run_schedule(ecs_sched_ctx_world(ctx), "FixedUpdate"). A schedule cannot run
+     inside its own run (directly or through others): that call returns
+     ECS_SCHED_ERR_RECURSIVE_RUN and the runs under way go on. An unknown label gives
+     ECS_SCHED_ERR_UNKNOWN_SCHEDULE. Changes made to a schedule while it runs apply at its next
+     run.
+
+     Building and checking. The first run after a change builds the schedule
+     (ecs_sched_schedule_build builds at once). A failed build runs nothing, leaves the world
+     unchanged, returns the error from the run, and keeps a message in ecs_sched_last_error
+     that names the nodes and the path and suggests a fix (the logger gets long ones whole).
+     Always errors: _DEPENDENCY_CYCLE (also one that appears only once sets are flattened),
+     _HIERARCHY_CYCLE, _HIERARCHY_REDUNDANT (in a set directly and through another),
+     _ORDER_AGAINST_PARENT, _NAME_CONFLICT (a name for systems and a set), _CONDITION_WRITES.
+     Reported at a level set in ecs_sched_schedule_desc (ECS_SCHED_REPORT_IGNORE, _WARN: logged,
+     the build goes on, _ERROR; zero means the default):
+
+         cross_set_dependencies   warn    an ordering between nodes that are not siblings
+         unknown_sets             warn    a set with no members that is never configured
+         ambiguities              warn    conflicting systems that nothing orders
+         duplicate_names          error   an ordering names several systems of one name
+
+     ecs_sched_schedule_configure sets all of these at once (a second call replaces the first).
+     Two systems conflict when one writes a component or resource the other reads or writes,
+     or when either is exclusive; the reads of the conditions guarding a system count as its
+     own. Declare a harmless pair with ambiguous_with (system or set names) or
+     ambiguous_with_all. A nonzero shuffle_seed shuffles the order of what nothing orders
+     (every constraint still holds), to find systems that depend on an unwritten order.
+
+     Run conditions. run_if holds up to ECS_SCHED_MAX_CONDITIONS ecs_sched_condition values: a
+     function bool fn(ctx) that only reads (its queries and reads are declared in the
+     condition; declaring writes fails the build), or a built-in:
+     ecs_sched_condition_resource_exists(id), _resource_equals(id, &value, size) (size must be
+     the resource's; bytes compared), _resource_equals_with(..., equals, user_data),
+     _run_once(); combined with ecs_sched_condition_and(&a, &b), _or, _not, which
+     short-circuit. A condition is copied when added (operands and value too). Each run_if
+     entry is evaluated at most once per run, right before the first system it guards would
+     run: for a system, the conditions of its sets first, outermost first, then its own. All
+     entries of a node are evaluated, then combined: everything must be true. A false one skips
+     everything under it, whose conditions are then not evaluated.
+
+     Commands and sync points. A system with .commands = true records into its own buffer; the
+     commands of every system of the schedule are applied, in plan order, at each sync point:
+     the systems whose fn is ecs_sched_apply_deferred, the automatic ones, and the final flush
+     that ends every run. The automatic rule: when a system with .commands = true is ordered
+     before another system (directly, after flattening sets), a sync point goes between them,
+     unless that ordering is ignore-deferred (before_ignore_deferred, after_ignore_deferred,
+     chain_ignore_deferred, ecs_sched_chain_sets with ignore_deferred) or the later system is
+     an ecs_sched_apply_deferred. All orderings that can share a sync point share one: one per
+     step of the longest chain that needs them. ecs_sched_schedule_desc.no_auto_sync = true
+     turns the rule off. A failed apply does not stop the run, which returns its error.
+
+     The executor. This version runs a schedule on the calling thread, in plan order: for each
+     step the guarding conditions, then the system or the sync point, then the final flush.
+     A run returns the first command error, else ECS_SCHED_ERR_ACCESS if something undeclared
+     was used, else ECS_SCHED_OK. ecs_sched_schedule_order(w, label, names, capacity) lists the
+     plan ("apply_deferred" for automatic sync points) and returns its length (-1: no build).
+
+     Graphviz. ecs_sched_schedule_write_dot(w, label, write, user_data) writes the built
+     schedule as a DOT digraph through write(text, user_data): sets as boxes, systems with their
+     conditions, sync points as gold octagons, orderings as arrows (those no other path
+     implies), ambiguous pairs as dashed red lines. `dot -Tsvg` renders it.
+
    ERRORS
 
      Functions that can fail return an ecs_sched_result (ECS_SCHED_OK is 0), or, when they
@@ -254,24 +379,10 @@
      typedef struct { float x, y; } Position;
      typedef struct { float x, y; } Velocity;
 
-     int main(void) {
-         ecs_sched_world *w = ecs_sched_world_create(NULL);          // NULL: defaults
-         ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
-         ecs_sched_id vel = ECS_SCHED_COMPONENT(w, Velocity);
-
-         for (int n = 0; n < 3; n++) {
-             Position p = {0, 0};
-             Velocity v = {1, (float)n};
-             const ecs_sched_id ids[] = {pos, vel};
-             const void *values[] = {&p, &v};
-             ecs_sched_spawn_with(w, 2, ids, values);
-         }
-
-         ecs_sched_query *q = ecs_sched_query_create(w, &(ecs_sched_query_desc){{
-             ecs_sched_write(pos), ecs_sched_read(vel)}});
-         ecs_sched_commands *cmd = ecs_sched_commands_create(w);
-
-         ecs_sched_iter it = ecs_sched_query_iter(q);
+     // Moves everything; what climbs above 1.5 is despawned through the command buffer.
+     static void move(ecs_sched_system_ctx *ctx) {
+         ecs_sched_commands *cmd = ecs_sched_ctx_commands(ctx);
+         ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 0);
          while (ecs_sched_iter_next(&it)) {
              Position *p = ECS_SCHED_FIELD(&it, Position, 0);
              const Velocity *v = ECS_SCHED_FIELD(&it, const Velocity, 1);
@@ -281,11 +392,36 @@
                  if (p[i].y > 1.5f) ecs_sched_commands_despawn(cmd, it.entities[i]);
              }
          }
-         if (ecs_sched_commands_apply(cmd) != ECS_SCHED_OK)
-             fprintf(stderr, "apply failed: %s\n", ecs_sched_last_error(w));
+     }
 
-         printf("%d entities left\n", (int)ecs_sched_entity_count(w));   // 2
-         ecs_sched_world_destroy(w);             // frees the query and the buffer too
+     static void report(ecs_sched_system_ctx *ctx) {
+         printf("%d moving\n", (int)ecs_sched_query_count(ecs_sched_ctx_query(ctx, 0)));
+     }
+
+     int main(void) {
+         ecs_sched_world *w = ecs_sched_world_create(NULL);          // NULL: defaults
+         ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+         ecs_sched_id vel = ECS_SCHED_COMPONENT(w, Velocity);
+         for (int n = 0; n < 3; n++) {
+             Position p = {0, 0};
+             Velocity v = {1, (float)n};
+             const ecs_sched_id ids[] = {pos, vel};
+             const void *values[] = {&p, &v};
+             ecs_sched_spawn_with(w, 2, ids, values);
+         }
+
+         ecs_sched_add_system(w, "Update", &(ecs_sched_system_desc){
+             .name = "move", .fn = move, .commands = true,
+             .queries = {{{ecs_sched_write(pos), ecs_sched_read(vel)}}}});
+         ecs_sched_add_system(w, "Update", &(ecs_sched_system_desc){
+             .name = "report", .fn = report, .after = {"move"},  // a sync point goes between
+             .queries = {{{ecs_sched_read(pos)}}}});
+
+         for (int frame = 0; frame < 2; frame++) {              // prints 2 moving, 1 moving
+             if (ecs_sched_run_schedule(w, "Update") != ECS_SCHED_OK)
+                 fprintf(stderr, "%s\n", ecs_sched_last_error(w));
+         }
+         ecs_sched_world_destroy(w);      // frees the schedules, their queries and buffers too
          return 0;
      }
 

@@ -44,9 +44,10 @@ typedef struct ecs_sched_set_desc {
     ECS_SCHED__NODE_CONFIG;
 } ecs_sched_set_desc;
 
-/* Several systems at once. The shared configuration (in_set, before, after, run_if, ...)
-   applies to the group as a whole, through an anonymous set holding them: its conditions are
-   evaluated once for the group. With chain, each system runs before the next. */
+/* Several systems at once. A shared in_set puts each system in those sets; the rest of the
+   shared configuration (before, after, run_if, ...) applies to the group as a whole, through an
+   anonymous set holding them: its conditions are evaluated once for the group. With chain,
+   each system runs before the next. */
 typedef struct ecs_sched_systems_desc {
     const ecs_sched_system_desc *systems;
     int32_t count;
@@ -128,8 +129,8 @@ typedef struct ecs_sched__guard {
 
 typedef struct ecs_sched__name {
     char *text;
-    bool is_set;              /* configured as a set, or a set is expected under this name */
-    bool configured;          /* configure_set, or an anonymous group */
+    bool configured;          /* configure_set, chain_sets, or an anonymous group */
+    bool anonymous;           /* a group's set: not reachable by name */
     bool ambiguous_with_all;
     int32_t system_count;     /* systems with this name */
     int32_t first_system;
@@ -312,11 +313,9 @@ static ecs_sched__schedule *ecs_sched__schedule_get(ecs_sched_world *w, const ch
     return s;
 }
 
-/* The index of a name, interned on first use; -1 when out of memory. */
-static int32_t ecs_sched__intern(ecs_sched_world *w, ecs_sched__schedule *s, const char *text) {
+/* A new name entry; -1 when out of memory. */
+static int32_t ecs_sched__name_new(ecs_sched_world *w, ecs_sched__schedule *s, const char *text) {
     ecs_sched__name *n;
-    ptrdiff_t found = s->name_index ? stbds_shgeti(s->name_index, text) : -1;
-    if (found >= 0) return s->name_index[found].value;
     if (!ecs_sched__grow(&w->env, (void **)&s->names, &s->name_capacity, s->name_count + 1,
                          sizeof *s->names)) {
         ecs_sched__out_of_memory(w, "naming a system or set");
@@ -330,8 +329,17 @@ static int32_t ecs_sched__intern(ecs_sched_world *w, ecs_sched__schedule *s, con
         ecs_sched__out_of_memory(w, "naming a system or set");
         return -1;
     }
-    stbds_shput(s->name_index, n->text, (int32_t)s->name_count);
     return (int32_t)s->name_count++;
+}
+
+/* The index of a name, interned on first use; -1 when out of memory. */
+static int32_t ecs_sched__intern(ecs_sched_world *w, ecs_sched__schedule *s, const char *text) {
+    ptrdiff_t found = s->name_index ? stbds_shgeti(s->name_index, text) : -1;
+    int32_t name;
+    if (found >= 0) return s->name_index[found].value;
+    name = ecs_sched__name_new(w, s, text);
+    if (name >= 0) stbds_shput(s->name_index, s->names[name].text, name);
+    return name;
 }
 
 static ecs_sched__ref ecs_sched__name_ref(int32_t name) {
@@ -364,7 +372,6 @@ static bool ecs_sched__relate_names(ecs_sched_world *w, ecs_sched__schedule *s, 
         int32_t name = ecs_sched__intern(w, s, names[i]);
         ecs_sched__ref object;
         if (name < 0) return false;
-        if (kind == ECS_SCHED__REL_IN_SET) s->names[name].is_set = true;
         object = ecs_sched__name_ref(name);
         if (!ecs_sched__add_relation(w, s, kind, reversed ? object : subject,
                                      reversed ? subject : object, ignore_deferred)) {
@@ -563,6 +570,38 @@ static ecs_sched_result ecs_sched__add_one_system(ecs_sched_world *w, ecs_sched_
     return ECS_SCHED_OK;
 }
 
+/* Whether a group has configuration beyond in_set, which its members carry themselves. */
+static bool ecs_sched__group_needs_set(const ecs_sched__node_config *shared) {
+    static const char *const no_refs[1] = {NULL};
+    ecs_sched__node_config rest = *shared;
+    rest.in_set = no_refs;
+    return !ecs_sched__config_is_empty(&rest);
+}
+
+/* The rest of a group's configuration lives on an anonymous set holding its systems, so its
+   conditions are evaluated once for the group and its order applies to the group as a whole.
+   The set is in the group's sets too, so it is a sibling of what it is ordered against. */
+static ecs_sched_result ecs_sched__add_group_set(ecs_sched_world *w, ecs_sched__schedule *s,
+                                                 uint32_t first, int32_t count,
+                                                 const ecs_sched__node_config *shared) {
+    char text[48];
+    int32_t group, i;
+    snprintf(text, sizeof text, "(group %d)", (int)++s->group_count);
+    group = ecs_sched__name_new(w, s, text);
+    if (group < 0) return w->env.last_result;
+    s->names[group].configured = s->names[group].anonymous = true;
+    for (i = 0; i < count; i++) {
+        if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_IN_SET, (ecs_sched__ref)(first + i),
+                                     ecs_sched__name_ref(group), false)) {
+            return w->env.last_result;
+        }
+    }
+    if (!ecs_sched__apply_config(w, s, ecs_sched__name_ref(group), shared)) {
+        return w->env.last_result;
+    }
+    return ECS_SCHED_OK;
+}
+
 ecs_sched_result ecs_sched_add_system(ecs_sched_world *w, const char *label,
                                       const ecs_sched_system_desc *desc) {
     ecs_sched_systems_desc group;
@@ -594,6 +633,12 @@ ecs_sched_result ecs_sched_add_systems(ecs_sched_world *w, const char *label,
     for (i = 0; i < desc->count && result == ECS_SCHED_OK; i++) {
         result = ecs_sched__add_one_system(w, s, &desc->systems[i],
                                            ecs_sched__refs_present(desc->in_set));
+        /* the group's sets are each member's own, so a member may also name one of them */
+        if (result == ECS_SCHED_OK &&
+            !ecs_sched__relate_names(w, s, ECS_SCHED__REL_IN_SET, (ecs_sched__ref)(first + i),
+                                     desc->in_set, false, false)) {
+            result = w->env.last_result;
+        }
     }
     for (i = 1; i < desc->count && result == ECS_SCHED_OK && desc->chain; i++) {
         if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_BEFORE, (ecs_sched__ref)(first + i - 1),
@@ -601,27 +646,8 @@ ecs_sched_result ecs_sched_add_systems(ecs_sched_world *w, const char *label,
             result = w->env.last_result;
         }
     }
-    if (result == ECS_SCHED_OK && !ecs_sched__config_is_empty(&shared)) {
-        /* the group's own configuration lives on an anonymous set holding its systems */
-        char group_name[48];
-        int32_t group;
-        snprintf(group_name, sizeof group_name, "group %d", (int)++s->group_count);
-        group = ecs_sched__intern(w, s, group_name);
-        if (group < 0) {
-            result = w->env.last_result;
-        } else {
-            s->names[group].is_set = s->names[group].configured = true;
-            for (i = 0; i < desc->count && result == ECS_SCHED_OK; i++) {
-                if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_IN_SET, (ecs_sched__ref)(first + i),
-                                             ecs_sched__name_ref(group), false)) {
-                    result = w->env.last_result;
-                }
-            }
-            if (result == ECS_SCHED_OK &&
-                !ecs_sched__apply_config(w, s, ecs_sched__name_ref(group), &shared)) {
-                result = w->env.last_result;
-            }
-        }
+    if (result == ECS_SCHED_OK && ecs_sched__group_needs_set(&shared)) {
+        result = ecs_sched__add_group_set(w, s, first, desc->count, &shared);
     }
     if (result != ECS_SCHED_OK) {
         ecs_sched__rollback(w, s, mark);
@@ -652,7 +678,7 @@ ecs_sched_result ecs_sched_configure_set(ecs_sched_world *w, const char *label,
         ecs_sched__rollback(w, s, mark);
         return w->env.last_result;
     }
-    s->names[name].is_set = s->names[name].configured = true;
+    s->names[name].configured = true;
     ecs_sched__mark_changed(s);
     return ECS_SCHED_OK;
 }
@@ -684,9 +710,9 @@ ecs_sched_result ecs_sched_chain_sets(ecs_sched_world *w, const char *label,
             }
             return w->env.last_result;
         }
-        s->names[name].is_set = s->names[name].configured = true;
         previous = name;
     }
+    for (i = 0; i < count; i++) s->names[ecs_sched__intern(w, s, sets[i])].configured = true;
     ecs_sched__mark_changed(s);
     return ECS_SCHED_OK;
 }
@@ -701,7 +727,6 @@ ecs_sched_result ecs_sched_schedule_configure(ecs_sched_world *w, const char *la
     if (desc && desc->default_set) {
         default_set = ecs_sched__intern(w, s, desc->default_set);
         if (default_set < 0) return w->env.last_result;
-        s->names[default_set].is_set = true;
     }
     if (desc) s->settings = *desc;
     else memset(&s->settings, 0, sizeof s->settings);
@@ -765,6 +790,17 @@ typedef struct ecs_sched__build {
 
 static bool ecs_sched__bit(const uint64_t *bits, int32_t i) {
     return (bits[i >> 6] >> (i & 63)) & 1u;
+}
+
+/* The index of the lowest set bit of a non-zero word. */
+static int32_t ecs_sched__lowest_bit(uint64_t word) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (int32_t)__builtin_ctzll(word);
+#else
+    int32_t bit = 0;
+    while (!((word >> bit) & 1u)) bit++;
+    return bit;
+#endif
 }
 
 static void ecs_sched__set_bit(uint64_t *bits, int32_t i) {
@@ -831,12 +867,17 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     uint32_t i;
     int32_t *fill;
-    /* ordering against a name that no system carries expects a set of that name (decided
-       afresh at each build: a system of that name may be added later) */
+    /* Which names are sets is decided afresh at each build, from the configuration that
+       stands: a name is declared a set by configuring it, by something in it, or by being the
+       default set; a name only ordered against is a set while no system carries it. */
+    uint8_t *declared_set = ECS_SCHED__ALLOC_N(b, uint8_t, s->name_count);
     uint8_t *implicit_set = ECS_SCHED__ALLOC_N(b, uint8_t, s->name_count);
-    if (!implicit_set) return ecs_sched__oom(b);
+    if (!declared_set || !implicit_set) return ecs_sched__oom(b);
+    for (i = 0; i < s->name_count; i++) declared_set[i] = s->names[i].configured;
+    if (s->default_set >= 0) declared_set[s->default_set] = 1;
     for (i = 0; i < s->relation_count; i++) {
         const ecs_sched__relation *r = &s->relations[i];
+        if (r->kind == ECS_SCHED__REL_IN_SET && r->object < 0) declared_set[-r->object - 1] = 1;
         if (r->subject < 0 && s->names[-r->subject - 1].system_count == 0) {
             implicit_set[-r->subject - 1] = 1;
         }
@@ -857,8 +898,7 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
     for (i = 0; i < s->name_count; i++) {
         const ecs_sched__name *n = &s->names[i];
         b->set_of_name[i] = -1;
-        bool is_set = n->is_set || implicit_set[i];
-        if (n->is_set && n->system_count > 0) {
+        if (declared_set[i] && n->system_count > 0) {
             ecs_sched__text_begin(b);
             ecs_sched__text_printf(&b->text,
                                    "'%s' names %d system(s) and also a set; systems and sets "
@@ -866,7 +906,7 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
                                    n->text, (int)n->system_count);
             return ecs_sched__build_fail(b, ECS_SCHED_ERR_NAME_CONFLICT);
         }
-        if (is_set) {
+        if (declared_set[i] || implicit_set[i]) {
             b->name_of_set[b->set_count] = (int32_t)i;
             b->set_of_name[i] = b->set_count++;
         }
@@ -1101,7 +1141,8 @@ static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
             for (k = b->parents.start[i]; k < b->parents.start[i + 1]; k++) {
                 int32_t outer = b->parents.adj[j], inner = b->parents.adj[k];
                 char a[160], p[160], q[160];
-                if (j == k) continue;
+                /* a group's own set repeats the sets its members are in */
+                if (j == k || s->names[b->name_of_set[inner - b->system_count]].anonymous) continue;
                 if (!ecs_sched__bit(b->ancestors + (size_t)inner * b->set_words, outer - b->system_count)) {
                     continue;
                 }
@@ -1135,8 +1176,7 @@ static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
             for (k = 0; k < b->set_words; k++) {
                 uint64_t word = bits[k];
                 while (word) {
-                    int32_t bit = 0;
-                    while (!((word >> bit) & 1u)) bit++;
+                    int32_t bit = ecs_sched__lowest_bit(word);
                     word &= word - 1;
                     mf[e] = k * 64 + bit;
                     mt[e++] = i;
@@ -1807,6 +1847,50 @@ static void ecs_sched__sort_guard_sets(int32_t *sets, int32_t n, const int32_t *
     }
 }
 
+#define ECS_SCHED__MAX_REDUCED_NODES 8192   /* above: N*N bits is too much; keep every edge */
+
+/* Marks the plan edges that no other path implies (a transitive reduction). Dropping the rest
+   keeps the order, leaves the executors fewer dependencies to count and the drawing readable.
+   Nodes go from last to first in plan order; a node's successors in ascending position, so a
+   successor that another one reaches is always seen after it. */
+static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__csr *g,
+                                         const int32_t *order, const int32_t *position,
+                                         int32_t N) {
+    int32_t words = (N + 63) / 64, p, e, k;
+    uint8_t *keep = ECS_SCHED__ALLOC_N(b, uint8_t, g->start[N]);
+    uint64_t *reach, *next;
+    int32_t *edge_of;
+    if (!keep) return NULL;
+    if (N > ECS_SCHED__MAX_REDUCED_NODES) {
+        memset(keep, 1, (size_t)g->start[N]);
+        return keep;
+    }
+    reach = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)words * N);
+    next = ECS_SCHED__ALLOC_N(b, uint64_t, words);
+    edge_of = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    if (!reach || !next || !edge_of) return NULL;
+    for (p = N - 1; p >= 0; p--) {
+        int32_t v = order[p];
+        uint64_t *mine = reach + (size_t)p * words;
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            ecs_sched__set_bit(next, position[g->adj[e]]);
+            edge_of[position[g->adj[e]]] = e;
+        }
+        for (k = 0; k < words; k++) {
+            while (next[k]) {
+                int32_t t = k * 64 + ecs_sched__lowest_bit(next[k]), j;
+                const uint64_t *theirs = reach + (size_t)t * words;
+                next[k] &= next[k] - 1;
+                if (ecs_sched__bit(mine, t)) continue;
+                keep[edge_of[t]] = 1;
+                ecs_sched__set_bit(mine, t);
+                for (j = t / 64; j < words; j++) mine[j] |= theirs[j];
+            }
+        }
+    }
+    return keep;
+}
+
 static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
     ecs_sched__schedule *s = b->s;
     ecs_sched__arena *pa = &plan->arena;
@@ -1949,12 +2033,15 @@ static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__pla
     /* edges, as plan positions */
     {
         int32_t at = 0, p;
+        const uint8_t *keep = ecs_sched__reduced_edges(b, &g, order, position, N);
+        if (!keep) return ecs_sched__oom(b);
         for (p = 0; p < N; p++) {
             int32_t v = order[p];
             ecs_sched__plan_node *pn = &plan->nodes[p];
             pn->successor_start = at;
             for (e = g.start[v]; e < g.start[v + 1]; e++) {
                 int32_t t = position[g.adj[e]];
+                if (!keep[e]) continue;
                 plan->successors[at++] = t;
                 plan->nodes[t].dependency_count++;
             }

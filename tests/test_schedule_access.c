@@ -1,0 +1,575 @@
+/* Ambiguities: two systems whose access conflicts (a write against a read or write of the same
+   component or resource, or an exclusive system against anything) and that no path orders. The
+   report names both systems and the data, groups pairs by set, counts what conditions read as
+   read by the systems they guard, and can be silenced per pair, per set, or for everything. */
+#define ECS_SCHED_IMPLEMENTATION
+#include "ecs_sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* ---- fixture: a world whose messages are captured, and a trace of the systems that ran ---- */
+
+typedef struct captured_log {
+    int count;
+    int warnings;
+    int errors;
+    size_t length;
+    char text[32768]; /* every message, one per line, after "warn: " or "error: " */
+} captured_log;
+
+static captured_log g_log;
+static char g_trace[4096];
+
+static void capture_message(ecs_sched_log_level level, const char *message, void *user_data) {
+    captured_log *log = (captured_log *)user_data;
+    int n;
+    log->count++;
+    if (level == ECS_SCHED_LOG_WARN) log->warnings++;
+    if (level >= ECS_SCHED_LOG_ERROR) log->errors++;
+    if (log->length + 1 >= sizeof log->text) return;
+    n = snprintf(log->text + log->length, sizeof log->text - log->length, "%s: %s\n",
+                 level >= ECS_SCHED_LOG_ERROR ? "error" : level == ECS_SCHED_LOG_WARN ? "warn" : "info",
+                 message);
+    if (n > 0) log->length += (size_t)n;
+    if (log->length >= sizeof log->text) log->length = sizeof log->text - 1;
+}
+
+/* The world of the running test; a test that fails before destroying it leaves it to the next
+   new_world (or to the group teardown), so a failure does not also report leaks. */
+static ecs_sched_world *g_world;
+
+static ecs_sched_world *new_world(void) {
+    ecs_sched_world_desc desc;
+    if (g_world) ecs_sched_world_destroy(g_world);
+    memset(&g_log, 0, sizeof g_log);
+    g_trace[0] = '\0';
+    memset(&desc, 0, sizeof desc);
+    desc.logger.fn = capture_message;
+    desc.logger.user_data = &g_log;
+    g_world = ecs_sched_world_create(&desc);
+    assert_non_null(g_world);
+    return g_world;
+}
+
+static void check_and_destroy(ecs_sched_world *world) {
+    assert_int_equal(ecs_sched_world_check(world), ECS_SCHED_OK);
+    ecs_sched_world_destroy(world);
+    if (world == g_world) g_world = NULL;
+}
+
+static int destroy_leftover_world(void **state) {
+    (void)state;
+    if (g_world) ecs_sched_world_destroy(g_world);
+    g_world = NULL;
+    return 0;
+}
+
+static void trace_add(const char *word) {
+    size_t n = strlen(g_trace);
+    snprintf(g_trace + n, sizeof g_trace - n, "%s%s", n ? " " : "", word);
+}
+
+/* A system that writes its label (its user_data when given, else its name) to the trace. */
+static void record(ecs_sched_system_ctx *ctx) {
+    const char *label = (const char *)ecs_sched_ctx_user_data(ctx);
+    trace_add(label ? label : ecs_sched_ctx_name(ctx));
+}
+
+#define UPDATE "Update"
+#define ADD_SYSTEM(world, ...)                                                                  \
+    assert_int_equal(ecs_sched_add_system((world), UPDATE, &(ecs_sched_system_desc){__VA_ARGS__}), \
+                     ECS_SCHED_OK)
+#define CONFIGURE_SET(world, ...)                                                               \
+    assert_int_equal(ecs_sched_configure_set((world), UPDATE, &(ecs_sched_set_desc){__VA_ARGS__}), \
+                     ECS_SCHED_OK)
+#define assert_contains(text, needle) assert_contains_at((text), (needle), __FILE__, __LINE__)
+static void assert_contains_at(const char *text, const char *needle, const char *file, int line) {
+    if (text == NULL || strstr(text, needle) == NULL) {
+        print_error("expected \"%s\" in:\n%s\n", needle, text ? text : "(null)");
+        _fail(file, line);
+    }
+}
+
+
+#define assert_lacks(text, needle) assert_lacks_at((text), (needle), __FILE__, __LINE__)
+static void assert_lacks_at(const char *text, const char *needle, const char *file, int line) {
+    if (strstr(text, needle) != NULL) {
+        print_error("did not expect \"%s\" in:\n%s\n", needle, text);
+        _fail(file, line);
+    }
+}
+
+typedef struct { float x, y; } Position;
+typedef struct { float x, y; } Velocity;
+typedef struct { int value; } Score;
+
+typedef struct ids {
+    ecs_sched_id position, velocity, score;
+} ids;
+
+static ids register_all(ecs_sched_world *w) {
+    ids c;
+    c.position = ECS_SCHED_COMPONENT(w, Position);
+    c.velocity = ECS_SCHED_COMPONENT(w, Velocity);
+    c.score = ECS_SCHED_COMPONENT(w, Score);
+    return c;
+}
+
+static bool yes(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    return true;
+}
+
+/* The build's ambiguity report, as logged (the whole message, not only what last_error keeps). */
+static const char *report_of(ecs_sched_world *w) {
+    assert_int_equal(ecs_sched_schedule_build(w, UPDATE), ECS_SCHED_OK);
+    return g_log.text;
+}
+
+/* ---- conflicting access, unordered: reported ---- */
+
+static void two_writers_of_a_component_are_reported_with_the_component(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "mover", .fn = record, .queries = {{{ecs_sched_write(c.position)}}});
+    ADD_SYSTEM(w, .name = "teleporter", .fn = record,
+               .queries = {{{ecs_sched_write(c.position), ecs_sched_read(c.velocity)}}});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "system 'mover' and system 'teleporter'");
+    assert_contains(g_log.text, "component 'Position' (both write)");
+    assert_lacks(g_log.text, "Velocity");
+    check_and_destroy(w);
+}
+
+static void writer_and_reader_of_a_component_are_reported(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "renderer", .fn = record, .queries = {{{ecs_sched_read(c.position)}}});
+    ADD_SYSTEM(w, .name = "mover", .fn = record, .queries = {{{ecs_sched_write(c.position)}}});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "system 'renderer' and system 'mover'");
+    assert_contains(g_log.text, "component 'Position' (first reads, second writes)");
+    check_and_destroy(w);
+}
+
+static void two_writers_of_a_resource_are_reported(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
+    ADD_SYSTEM(w, .name = "penalize", .fn = record, .writes = {c.score});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "system 'award' and system 'penalize'");
+    assert_contains(g_log.text, "resource 'Score' (both write)");
+    check_and_destroy(w);
+}
+
+static void writer_and_reader_of_a_resource_are_reported(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
+    ADD_SYSTEM(w, .name = "show_score", .fn = record, .reads = {c.score});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "system 'award' and system 'show_score'");
+    assert_contains(g_log.text, "resource 'Score' (first writes, second reads)");
+    check_and_destroy(w);
+}
+
+static void optional_write_conflicts_like_a_write(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "maybe_mover", .fn = record,
+               .queries = {{{ecs_sched_read(c.velocity), ecs_sched_optional_write(c.position)}}});
+    ADD_SYSTEM(w, .name = "renderer", .fn = record, .queries = {{{ecs_sched_read(c.position)}}});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "component 'Position'");
+    check_and_destroy(w);
+}
+
+static void every_conflicting_pair_is_counted(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "a", .fn = record, .writes = {c.score});
+    ADD_SYSTEM(w, .name = "b", .fn = record, .writes = {c.score});
+    ADD_SYSTEM(w, .name = "c", .fn = record, .reads = {c.score});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "3 pair(s)");
+    assert_contains(g_log.text, "system 'a' and system 'b'");
+    assert_contains(g_log.text, "system 'a' and system 'c'");
+    assert_contains(g_log.text, "system 'b' and system 'c'");
+    check_and_destroy(w);
+}
+
+/* ---- access that does not conflict, or an order: not reported ---- */
+
+static void readers_of_the_same_data_are_not_reported(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "r1", .fn = record, .reads = {c.score},
+               .queries = {{{ecs_sched_read(c.position)}}});
+    ADD_SYSTEM(w, .name = "r2", .fn = record, .reads = {c.score},
+               .queries = {{{ecs_sched_read(c.position)}}});
+    report_of(w);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void writers_of_different_data_are_not_reported(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "w1", .fn = record, .queries = {{{ecs_sched_write(c.position)}}});
+    ADD_SYSTEM(w, .name = "w2", .fn = record, .queries = {{{ecs_sched_write(c.velocity)}}},
+               .writes = {c.score});
+    report_of(w);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void a_without_term_is_no_access(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "still", .fn = record,
+               .queries = {{{ecs_sched_read(c.velocity), ecs_sched_without(c.position)}}});
+    ADD_SYSTEM(w, .name = "mover", .fn = record, .queries = {{{ecs_sched_write(c.position)}}});
+    report_of(w);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void ordered_pair_is_not_reported(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "mover", .fn = record, .queries = {{{ecs_sched_write(c.position)}}});
+    ADD_SYSTEM(w, .name = "renderer", .fn = record, .after = {"mover"},
+               .queries = {{{ecs_sched_read(c.position)}}});
+    report_of(w);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void pair_ordered_through_another_system_is_not_reported(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "mover", .fn = record, .before = {"middle"},
+               .queries = {{{ecs_sched_write(c.position)}}});
+    ADD_SYSTEM(w, .name = "middle", .fn = record);
+    ADD_SYSTEM(w, .name = "renderer", .fn = record, .after = {"middle"},
+               .queries = {{{ecs_sched_read(c.position)}}});
+    report_of(w);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void pair_ordered_through_their_sets_is_not_reported(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    CONFIGURE_SET(w, .name = "physics", .before = {"render"});
+    ADD_SYSTEM(w, .name = "renderer", .fn = record, .in_set = {"render"},
+               .queries = {{{ecs_sched_read(c.position)}}});
+    ADD_SYSTEM(w, .name = "mover", .fn = record, .in_set = {"physics"},
+               .queries = {{{ecs_sched_write(c.position)}}});
+    report_of(w);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+/* ---- exclusive systems ---- */
+
+static void exclusive_system_conflicts_with_any_unordered_system(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "save_game", .fn = record, .exclusive = true);
+    ADD_SYSTEM(w, .name = "reader", .fn = record, .queries = {{{ecs_sched_read(c.velocity)}}});
+    ADD_SYSTEM(w, .name = "idle", .fn = record);
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "system 'save_game' and system 'reader'");
+    assert_contains(g_log.text, "system 'save_game' and system 'idle'");
+    assert_contains(g_log.text, "exclusive");
+    assert_lacks(g_log.text, "system 'reader' and system 'idle'");
+    check_and_destroy(w);
+}
+
+static void ordered_exclusive_system_is_not_reported(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "save_game", .fn = record, .exclusive = true, .after = {"reader"});
+    ADD_SYSTEM(w, .name = "reader", .fn = record, .queries = {{{ecs_sched_read(c.velocity)}}});
+    report_of(w);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void apply_deferred_instances_are_not_reported(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .fn = ecs_sched_apply_deferred);
+    ADD_SYSTEM(w, .name = "writer", .fn = record, .commands = true,
+               .queries = {{{ecs_sched_write(c.position)}}});
+    report_of(w);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+/* ---- the report groups pairs by the sets that hold them ---- */
+
+static void pairs_in_different_sets_are_grouped_by_their_sets(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "integrate", .fn = record, .in_set = {"physics"},
+               .queries = {{{ecs_sched_write(c.position)}}});
+    ADD_SYSTEM(w, .name = "collide", .fn = record, .in_set = {"physics"},
+               .queries = {{{ecs_sched_write(c.position)}}}, .after = {"integrate"});
+    ADD_SYSTEM(w, .name = "draw", .fn = record, .in_set = {"render"},
+               .queries = {{{ecs_sched_read(c.position)}}});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "between set 'physics' and set 'render'");
+    assert_contains(g_log.text, "system 'integrate' and system 'draw'");
+    assert_contains(g_log.text, "system 'collide' and system 'draw'");
+    check_and_destroy(w);
+}
+
+/* ---- silencing ---- */
+
+static void ambiguous_with_the_other_system_silences_the_pair(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "a", .fn = record, .writes = {c.score}, .ambiguous_with = {"b"});
+    ADD_SYSTEM(w, .name = "b", .fn = record, .writes = {c.score});
+    ADD_SYSTEM(w, .name = "c", .fn = record, .writes = {c.score});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_lacks(g_log.text, "system 'a' and system 'b'");
+    assert_contains(g_log.text, "system 'a' and system 'c'");
+    assert_contains(g_log.text, "system 'b' and system 'c'");
+    check_and_destroy(w);
+}
+
+static void ambiguous_with_a_set_silences_pairs_with_its_members(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "logger", .fn = record, .reads = {c.score}, .ambiguous_with = {"scoring"});
+    ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score}, .in_set = {"scoring"});
+    ADD_SYSTEM(w, .name = "penalize", .fn = record, .writes = {c.score}, .in_set = {"scoring"},
+               .after = {"award"});
+    report_of(w);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void set_ambiguous_with_a_system_silences_its_members(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    CONFIGURE_SET(w, .name = "ui", .ambiguous_with = {"award"});
+    ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
+    ADD_SYSTEM(w, .name = "hud", .fn = record, .reads = {c.score}, .in_set = {"ui"});
+    ADD_SYSTEM(w, .name = "scoreboard", .fn = record, .reads = {c.score}, .in_set = {"ui"});
+    report_of(w);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void ambiguous_with_all_on_a_system_silences_its_pairs_only(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "debug_view", .fn = record, .reads = {c.score}, .ambiguous_with_all = true);
+    ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
+    ADD_SYSTEM(w, .name = "penalize", .fn = record, .writes = {c.score});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_lacks(g_log.text, "debug_view");
+    assert_contains(g_log.text, "system 'award' and system 'penalize'");
+    check_and_destroy(w);
+}
+
+static void ambiguous_with_all_on_a_set_silences_its_members(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    CONFIGURE_SET(w, .name = "diagnostics", .ambiguous_with_all = true);
+    ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
+    ADD_SYSTEM(w, .name = "probe1", .fn = record, .reads = {c.score}, .in_set = {"diagnostics"});
+    ADD_SYSTEM(w, .name = "probe2", .fn = record, .writes = {c.score}, .in_set = {"diagnostics"});
+    report_of(w);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+/* ---- what conditions read counts as read by the systems they guard ---- */
+
+static void condition_reads_count_as_reads_of_the_guarded_system(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
+    ADD_SYSTEM(w, .name = "celebrate", .fn = record,
+               .run_if = {{.name = "high_score", .fn = yes, .reads = {c.score}}});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "system 'award' and system 'celebrate'");
+    assert_contains(g_log.text, "resource 'Score' (first writes, second reads)");
+    check_and_destroy(w);
+}
+
+static void condition_query_counts_as_reads_of_the_guarded_system(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "mover", .fn = record, .queries = {{{ecs_sched_write(c.position)}}});
+    ADD_SYSTEM(w, .name = "spawn_more", .fn = record,
+               .run_if = {{.name = "few_enough", .fn = yes,
+                           .queries = {{{ecs_sched_read(c.position)}}}}});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "component 'Position'");
+    check_and_destroy(w);
+}
+
+static void built_in_condition_reads_its_resource(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    Score target = {10};
+    (void)state;
+    ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
+    ADD_SYSTEM(w, .name = "celebrate", .fn = record,
+               .run_if = {ecs_sched_condition_resource_equals(c.score, &target, sizeof target)});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "resource 'Score'");
+    check_and_destroy(w);
+}
+
+static void set_condition_reads_count_for_every_member(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    CONFIGURE_SET(w, .name = "celebrations", .run_if = {{.name = "high_score", .fn = yes,
+                                                          .reads = {c.score}}});
+    ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
+    ADD_SYSTEM(w, .name = "fireworks", .fn = record, .in_set = {"celebrations"});
+    ADD_SYSTEM(w, .name = "confetti", .fn = record, .in_set = {"celebrations"});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "system 'award' and system 'fireworks'");
+    assert_contains(g_log.text, "system 'award' and system 'confetti'");
+    check_and_destroy(w);
+}
+
+static void condition_reads_beside_other_reads_are_not_reported(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "show_score", .fn = record, .reads = {c.score});
+    ADD_SYSTEM(w, .name = "celebrate", .fn = record,
+               .run_if = {{.name = "high_score", .fn = yes, .reads = {c.score}}});
+    report_of(w);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+/* ---- naming and size ---- */
+
+static void instances_sharing_a_name_are_told_apart(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
+    ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "system 'award' #1 and system 'award' #2");
+    check_and_destroy(w);
+}
+
+static void long_ordered_chains_hide_no_conflict_and_report_none(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    ecs_sched_system_desc chain[100];
+    int i;
+    (void)state;
+    memset(chain, 0, sizeof chain);
+    for (i = 0; i < 100; i++) {
+        chain[i].name = "link";
+        chain[i].fn = record;
+        chain[i].writes[0] = c.score;
+    }
+    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
+                                               .systems = chain, .count = 100, .chain = true}),
+                     ECS_SCHED_OK);
+    report_of(w);
+    assert_int_equal(g_log.count, 0);
+    ADD_SYSTEM(w, .name = "outsider", .fn = record, .reads = {c.score});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "100 pair(s)");
+    assert_contains(g_log.text, "system 'link' #64 and system 'outsider'");
+    assert_contains(g_log.text, "and 36 more pair(s)"); /* a long report is cut short */
+    check_and_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(two_writers_of_a_component_are_reported_with_the_component),
+        cmocka_unit_test(writer_and_reader_of_a_component_are_reported),
+        cmocka_unit_test(two_writers_of_a_resource_are_reported),
+        cmocka_unit_test(writer_and_reader_of_a_resource_are_reported),
+        cmocka_unit_test(optional_write_conflicts_like_a_write),
+        cmocka_unit_test(every_conflicting_pair_is_counted),
+        cmocka_unit_test(readers_of_the_same_data_are_not_reported),
+        cmocka_unit_test(writers_of_different_data_are_not_reported),
+        cmocka_unit_test(a_without_term_is_no_access),
+        cmocka_unit_test(ordered_pair_is_not_reported),
+        cmocka_unit_test(pair_ordered_through_another_system_is_not_reported),
+        cmocka_unit_test(pair_ordered_through_their_sets_is_not_reported),
+        cmocka_unit_test(exclusive_system_conflicts_with_any_unordered_system),
+        cmocka_unit_test(ordered_exclusive_system_is_not_reported),
+        cmocka_unit_test(apply_deferred_instances_are_not_reported),
+        cmocka_unit_test(pairs_in_different_sets_are_grouped_by_their_sets),
+        cmocka_unit_test(ambiguous_with_the_other_system_silences_the_pair),
+        cmocka_unit_test(ambiguous_with_a_set_silences_pairs_with_its_members),
+        cmocka_unit_test(set_ambiguous_with_a_system_silences_its_members),
+        cmocka_unit_test(ambiguous_with_all_on_a_system_silences_its_pairs_only),
+        cmocka_unit_test(ambiguous_with_all_on_a_set_silences_its_members),
+        cmocka_unit_test(condition_reads_count_as_reads_of_the_guarded_system),
+        cmocka_unit_test(condition_query_counts_as_reads_of_the_guarded_system),
+        cmocka_unit_test(built_in_condition_reads_its_resource),
+        cmocka_unit_test(set_condition_reads_count_for_every_member),
+        cmocka_unit_test(condition_reads_beside_other_reads_are_not_reported),
+        cmocka_unit_test(instances_sharing_a_name_are_told_apart),
+        cmocka_unit_test(long_ordered_chains_hide_no_conflict_and_report_none),
+    };
+    return cmocka_run_group_tests_name("schedule ambiguities", tests, NULL, destroy_leftover_world);
+}

@@ -1,0 +1,518 @@
+/* Commands and sync points: a system's structural changes wait in its command buffer until a
+   sync point applies them: an apply_deferred system, the final flush of the run, or a sync point
+   the build inserts between a system with commands and a system ordered after it. Edges can opt
+   out (before/after_ignore_deferred, chain_ignore_deferred), and a schedule can turn it off. */
+#define ECS_SCHED_IMPLEMENTATION
+#include "ecs_sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* ---- fixture: a world whose messages are captured, and a trace of the systems that ran ---- */
+
+typedef struct captured_log {
+    int count;
+    int warnings;
+    int errors;
+    size_t length;
+    char text[32768]; /* every message, one per line, after "warn: " or "error: " */
+} captured_log;
+
+static captured_log g_log;
+static char g_trace[4096];
+
+static void capture_message(ecs_sched_log_level level, const char *message, void *user_data) {
+    captured_log *log = (captured_log *)user_data;
+    int n;
+    log->count++;
+    if (level == ECS_SCHED_LOG_WARN) log->warnings++;
+    if (level >= ECS_SCHED_LOG_ERROR) log->errors++;
+    if (log->length + 1 >= sizeof log->text) return;
+    n = snprintf(log->text + log->length, sizeof log->text - log->length, "%s: %s\n",
+                 level >= ECS_SCHED_LOG_ERROR ? "error" : level == ECS_SCHED_LOG_WARN ? "warn" : "info",
+                 message);
+    if (n > 0) log->length += (size_t)n;
+    if (log->length >= sizeof log->text) log->length = sizeof log->text - 1;
+}
+
+/* The world of the running test; a test that fails before destroying it leaves it to the next
+   new_world (or to the group teardown), so a failure does not also report leaks. */
+static ecs_sched_world *g_world;
+
+static ecs_sched_world *new_world(void) {
+    ecs_sched_world_desc desc;
+    if (g_world) ecs_sched_world_destroy(g_world);
+    memset(&g_log, 0, sizeof g_log);
+    g_trace[0] = '\0';
+    memset(&desc, 0, sizeof desc);
+    desc.logger.fn = capture_message;
+    desc.logger.user_data = &g_log;
+    g_world = ecs_sched_world_create(&desc);
+    assert_non_null(g_world);
+    return g_world;
+}
+
+static void check_and_destroy(ecs_sched_world *world) {
+    assert_int_equal(ecs_sched_world_check(world), ECS_SCHED_OK);
+    ecs_sched_world_destroy(world);
+    if (world == g_world) g_world = NULL;
+}
+
+static int destroy_leftover_world(void **state) {
+    (void)state;
+    if (g_world) ecs_sched_world_destroy(g_world);
+    g_world = NULL;
+    return 0;
+}
+
+static void trace_add(const char *word) {
+    size_t n = strlen(g_trace);
+    snprintf(g_trace + n, sizeof g_trace - n, "%s%s", n ? " " : "", word);
+}
+
+/* A system that writes its label (its user_data when given, else its name) to the trace. */
+static void record(ecs_sched_system_ctx *ctx) {
+    const char *label = (const char *)ecs_sched_ctx_user_data(ctx);
+    trace_add(label ? label : ecs_sched_ctx_name(ctx));
+}
+
+#define UPDATE "Update"
+#define ADD_SYSTEM(world, ...)                                                                  \
+    assert_int_equal(ecs_sched_add_system((world), UPDATE, &(ecs_sched_system_desc){__VA_ARGS__}), \
+                     ECS_SCHED_OK)
+#define CONFIGURE_SET(world, ...)                                                               \
+    assert_int_equal(ecs_sched_configure_set((world), UPDATE, &(ecs_sched_set_desc){__VA_ARGS__}), \
+                     ECS_SCHED_OK)
+
+/* The built plan of a schedule as one line: "a b apply_deferred c". */
+static const char *plan_of(ecs_sched_world *w, const char *schedule) {
+    static char text[4096];
+    const char *names[256];
+    int32_t n = ecs_sched_schedule_order(w, schedule, names, 256), i;
+    size_t length = 0;
+    if (n < 0) return "(not built)";
+    text[0] = '\0';
+    for (i = 0; i < n && i < 256 && length < sizeof text; i++) {
+        int k = snprintf(text + length, sizeof text - length, "%s%s", i ? " " : "", names[i]);
+        if (k > 0) length += (size_t)k;
+    }
+    return text;
+}
+
+typedef struct { float x, y; } Position;
+typedef struct { int value; } Score;
+
+static ecs_sched_id g_position, g_score;
+
+static void register_all(ecs_sched_world *w) {
+    g_position = ECS_SCHED_COMPONENT(w, Position);
+    g_score = ECS_SCHED_COMPONENT(w, Score);
+}
+
+/* Spawns one entity with a Position through its command buffer. */
+static void spawner(ecs_sched_system_ctx *ctx) {
+    ecs_sched_commands *cmd = ecs_sched_ctx_commands(ctx);
+    assert_non_null(cmd);
+    ecs_sched_commands_spawn_with(cmd, 1, &g_position, NULL);
+    trace_add(ecs_sched_ctx_name(ctx));
+}
+
+/* Writes "name=N" to the trace: the entities with a Position it can see. */
+static void census(ecs_sched_system_ctx *ctx) {
+    char entry[64];
+    ecs_sched_query *q = ecs_sched_ctx_query(ctx, 0);
+    snprintf(entry, sizeof entry, "%s=%d", ecs_sched_ctx_name(ctx), q ? (int)ecs_sched_query_count(q) : -1);
+    trace_add(entry);
+}
+
+/* Sets the Score resource to its user_data's value through its command buffer. */
+static void score_setter(ecs_sched_system_ctx *ctx) {
+    Score s;
+    s.value = *(const int *)ecs_sched_ctx_user_data(ctx);
+    ecs_sched_commands_set_resource(ecs_sched_ctx_commands(ctx), g_score, &s);
+}
+
+/* Desc fields of a spawner or a census: SPAWNER("name", more fields...). */
+#define SPAWNER(...) .fn = spawner, .commands = true, .name = __VA_ARGS__
+#define CENSUS(...) .fn = census, .queries = {{{ecs_sched_read(g_position)}}}, .name = __VA_ARGS__
+
+static void disable_auto_sync(ecs_sched_world *w) {
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &(ecs_sched_schedule_desc){.no_auto_sync = true}),
+                     ECS_SCHED_OK);
+}
+
+/* How many entries of the plan are sync points. */
+static int sync_points(ecs_sched_world *w) {
+    const char *names[64];
+    int32_t n = ecs_sched_schedule_order(w, UPDATE, names, 64), i;
+    int count = 0;
+    assert_true(n >= 0);
+    for (i = 0; i < n; i++) count += strcmp(names[i], "apply_deferred") == 0;
+    return count;
+}
+
+/* ---- explicit sync points and the final flush ---- */
+
+static void commands_wait_for_a_sync_point(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    disable_auto_sync(w);
+    ADD_SYSTEM(w, SPAWNER("spawn"));
+    ADD_SYSTEM(w, CENSUS("count", .after = {"spawn"}));
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn count=0");
+    check_and_destroy(w);
+}
+
+static void final_flush_applies_pending_commands_when_the_run_ends(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    ADD_SYSTEM(w, SPAWNER("spawn_a"));
+    ADD_SYSTEM(w, SPAWNER("spawn_b"));
+    assert_int_equal(ecs_sched_entity_count(w), 0);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(w), 2);
+    assert_string_equal(plan_of(w, UPDATE), "spawn_a spawn_b");
+    check_and_destroy(w);
+}
+
+static void buffers_are_applied_in_plan_order(void **state) {
+    static const int one = 1, two = 2;
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    ADD_SYSTEM(w, .name = "set_two", .fn = score_setter, .commands = true, .user_data = (void *)&two);
+    ADD_SYSTEM(w, .name = "set_one", .fn = score_setter, .commands = true, .user_data = (void *)&one,
+               .before = {"set_two"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(w, g_score))->value, 2);
+    check_and_destroy(w);
+
+    w = new_world();
+    register_all(w);
+    ADD_SYSTEM(w, .name = "set_two", .fn = score_setter, .commands = true, .user_data = (void *)&two,
+               .before = {"set_one"});
+    ADD_SYSTEM(w, .name = "set_one", .fn = score_setter, .commands = true, .user_data = (void *)&one);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(w, g_score))->value, 1);
+    check_and_destroy(w);
+}
+
+static void apply_deferred_applies_the_commands_of_systems_that_ran_before_it(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    disable_auto_sync(w);
+    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
+                                               .systems = (ecs_sched_system_desc[]){
+                                                   {SPAWNER("spawn")},
+                                                   {.fn = ecs_sched_apply_deferred},
+                                                   {CENSUS("count")}},
+                                               .count = 3, .chain = true}),
+                     ECS_SCHED_OK);
+    assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred count");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn count=1");
+    check_and_destroy(w);
+}
+
+static void commands_recorded_after_apply_deferred_wait_for_the_next_sync(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    disable_auto_sync(w);
+    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
+                                               .systems = (ecs_sched_system_desc[]){
+                                                   {.fn = ecs_sched_apply_deferred},
+                                                   {SPAWNER("spawn")},
+                                                   {CENSUS("count")}},
+                                               .count = 3, .chain = true}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn count=0");
+    assert_int_equal(ecs_sched_entity_count(w), 1);
+    check_and_destroy(w);
+}
+
+static void explicit_apply_deferred_between_writer_and_reader_needs_no_automatic_one(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
+                                               .systems = (ecs_sched_system_desc[]){
+                                                   {SPAWNER("spawn")},
+                                                   {.fn = ecs_sched_apply_deferred},
+                                                   {CENSUS("count")}},
+                                               .count = 3, .chain = true}),
+                     ECS_SCHED_OK);
+    assert_int_equal(sync_points(w), 1);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn count=1");
+    check_and_destroy(w);
+}
+
+/* ---- automatic sync points ---- */
+
+static void later_system_sees_entities_spawned_by_commands_of_an_earlier_one(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    ADD_SYSTEM(w, CENSUS("count", .after = {"spawn"}));
+    ADD_SYSTEM(w, SPAWNER("spawn"));
+    assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred count");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn count=1");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn count=1 spawn count=2");
+    check_and_destroy(w);
+}
+
+static void unordered_systems_get_no_sync_point(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    ADD_SYSTEM(w, SPAWNER("spawn"));
+    ADD_SYSTEM(w, CENSUS("count"));
+    assert_int_equal(sync_points(w), 0);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn count=0");
+    check_and_destroy(w);
+}
+
+static void systems_without_commands_get_no_sync_point(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    ADD_SYSTEM(w, .name = "plain", .fn = record, .queries = {{{ecs_sched_write(g_position)}}});
+    ADD_SYSTEM(w, CENSUS("count", .after = {"plain"}));
+    assert_string_equal(plan_of(w, UPDATE), "plain count");
+    check_and_destroy(w);
+}
+
+static void edges_that_need_a_sync_point_share_one(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    ADD_SYSTEM(w, SPAWNER("spawn_a"));
+    ADD_SYSTEM(w, SPAWNER("spawn_b"));
+    ADD_SYSTEM(w, CENSUS("count_a", .after = {"spawn_a"}));
+    ADD_SYSTEM(w, CENSUS("count_b", .after = {"spawn_b"}));
+    ADD_SYSTEM(w, CENSUS("count_all", .after = {"spawn_a", "spawn_b"}));
+    assert_int_equal(sync_points(w), 1);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn_a spawn_b count_a=2 count_b=2 count_all=2");
+    check_and_destroy(w);
+}
+
+static void each_step_of_a_chain_of_writers_gets_its_own_sync_point(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
+                                               .systems = (ecs_sched_system_desc[]){
+                                                   {SPAWNER("first")},
+                                                   {SPAWNER("second")},
+                                                   {CENSUS("count")}},
+                                               .count = 3, .chain = true}),
+                     ECS_SCHED_OK);
+    assert_string_equal(plan_of(w, UPDATE), "first apply_deferred second apply_deferred count");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "first second count=2");
+    check_and_destroy(w);
+}
+
+static void sync_point_is_inserted_between_ordered_sets(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    CONFIGURE_SET(w, .name = "spawning", .before = {"counting"});
+    ADD_SYSTEM(w, CENSUS("count", .in_set = {"counting"}));
+    ADD_SYSTEM(w, SPAWNER("spawn", .in_set = {"spawning"}));
+    assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred count");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn count=1");
+    check_and_destroy(w);
+}
+
+static void count_in_world(ecs_sched_system_ctx *ctx) {
+    char entry[64];
+    ecs_sched_world *world = ecs_sched_ctx_world(ctx);
+    snprintf(entry, sizeof entry, "%s=%d", ecs_sched_ctx_name(ctx), world ? (int)ecs_sched_entity_count(world) : -1);
+    trace_add(entry);
+}
+
+static void exclusive_system_after_a_writer_sees_its_commands(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    ADD_SYSTEM(w, SPAWNER("spawn"));
+    ADD_SYSTEM(w, .name = "inspect", .fn = count_in_world, .exclusive = true, .after = {"spawn"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn inspect=1");
+    check_and_destroy(w);
+}
+
+static void run_sub_schedule_then_count(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *world = ecs_sched_ctx_world(ctx);
+    assert_non_null(world);
+    assert_int_equal(ecs_sched_run_schedule(world, "Sub"), ECS_SCHED_OK);
+    count_in_world(ctx);
+}
+
+static void nested_run_applies_its_commands_before_returning(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    assert_int_equal(ecs_sched_add_system(w, "Sub", &(ecs_sched_system_desc){SPAWNER("sub_spawn")}),
+                     ECS_SCHED_OK);
+    ADD_SYSTEM(w, .name = "runner", .fn = run_sub_schedule_then_count, .exclusive = true);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "sub_spawn runner=1");
+    check_and_destroy(w);
+}
+
+/* ---- opting out ---- */
+
+static void before_ignore_deferred_adds_no_sync_point(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    ADD_SYSTEM(w, SPAWNER("spawn", .before_ignore_deferred = {"count"}));
+    ADD_SYSTEM(w, CENSUS("count"));
+    assert_string_equal(plan_of(w, UPDATE), "spawn count");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn count=0");
+    assert_int_equal(ecs_sched_entity_count(w), 1);
+    check_and_destroy(w);
+}
+
+static void after_ignore_deferred_adds_no_sync_point(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    ADD_SYSTEM(w, CENSUS("count", .after_ignore_deferred = {"spawn"}));
+    ADD_SYSTEM(w, SPAWNER("spawn"));
+    assert_string_equal(plan_of(w, UPDATE), "spawn count");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn count=0");
+    check_and_destroy(w);
+}
+
+static void chain_ignore_deferred_adds_no_sync_point(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
+                                               .systems = (ecs_sched_system_desc[]){
+                                                   {SPAWNER("spawn")}, {CENSUS("count")}},
+                                               .count = 2, .chain = true, .chain_ignore_deferred = true}),
+                     ECS_SCHED_OK);
+    assert_string_equal(plan_of(w, UPDATE), "spawn count");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn count=0");
+    check_and_destroy(w);
+}
+
+static void plain_chain_gets_a_sync_point(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
+                                               .systems = (ecs_sched_system_desc[]){
+                                                   {SPAWNER("spawn")}, {CENSUS("count")}},
+                                               .count = 2, .chain = true}),
+                     ECS_SCHED_OK);
+    assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred count");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn count=1");
+    check_and_destroy(w);
+}
+
+static void chain_sets_ignoring_deferred_adds_no_sync_point(void **state) {
+    static const char *const sets[] = {"spawning", "counting"};
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    ADD_SYSTEM(w, CENSUS("count", .in_set = {"counting"}));
+    ADD_SYSTEM(w, SPAWNER("spawn", .in_set = {"spawning"}));
+    assert_int_equal(ecs_sched_chain_sets(w, UPDATE, sets, 2, true), ECS_SCHED_OK);
+    assert_string_equal(plan_of(w, UPDATE), "spawn count");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn count=0");
+    check_and_destroy(w);
+}
+
+static void chain_sets_gets_a_sync_point(void **state) {
+    static const char *const sets[] = {"spawning", "counting"};
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    ADD_SYSTEM(w, CENSUS("count", .in_set = {"counting"}));
+    ADD_SYSTEM(w, SPAWNER("spawn", .in_set = {"spawning"}));
+    assert_int_equal(ecs_sched_chain_sets(w, UPDATE, sets, 2, false), ECS_SCHED_OK);
+    assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred count");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn count=1");
+    check_and_destroy(w);
+}
+
+static void an_ordering_that_also_wants_the_commands_keeps_its_sync_point(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    ADD_SYSTEM(w, SPAWNER("spawn", .before_ignore_deferred = {"count"}));
+    ADD_SYSTEM(w, CENSUS("count", .after = {"spawn"}));
+    assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred count");
+    check_and_destroy(w);
+}
+
+static void no_auto_sync_disables_automatic_sync_points(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    register_all(w);
+    ADD_SYSTEM(w, CENSUS("count", .after = {"spawn"}));
+    ADD_SYSTEM(w, SPAWNER("spawn"));
+    assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred count");
+    disable_auto_sync(w);
+    assert_string_equal(plan_of(w, UPDATE), "spawn count");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "spawn count=0");
+    assert_int_equal(ecs_sched_entity_count(w), 1);
+    check_and_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(commands_wait_for_a_sync_point),
+        cmocka_unit_test(final_flush_applies_pending_commands_when_the_run_ends),
+        cmocka_unit_test(buffers_are_applied_in_plan_order),
+        cmocka_unit_test(apply_deferred_applies_the_commands_of_systems_that_ran_before_it),
+        cmocka_unit_test(commands_recorded_after_apply_deferred_wait_for_the_next_sync),
+        cmocka_unit_test(explicit_apply_deferred_between_writer_and_reader_needs_no_automatic_one),
+        cmocka_unit_test(later_system_sees_entities_spawned_by_commands_of_an_earlier_one),
+        cmocka_unit_test(unordered_systems_get_no_sync_point),
+        cmocka_unit_test(systems_without_commands_get_no_sync_point),
+        cmocka_unit_test(edges_that_need_a_sync_point_share_one),
+        cmocka_unit_test(each_step_of_a_chain_of_writers_gets_its_own_sync_point),
+        cmocka_unit_test(sync_point_is_inserted_between_ordered_sets),
+        cmocka_unit_test(exclusive_system_after_a_writer_sees_its_commands),
+        cmocka_unit_test(nested_run_applies_its_commands_before_returning),
+        cmocka_unit_test(before_ignore_deferred_adds_no_sync_point),
+        cmocka_unit_test(after_ignore_deferred_adds_no_sync_point),
+        cmocka_unit_test(chain_ignore_deferred_adds_no_sync_point),
+        cmocka_unit_test(plain_chain_gets_a_sync_point),
+        cmocka_unit_test(chain_sets_ignoring_deferred_adds_no_sync_point),
+        cmocka_unit_test(chain_sets_gets_a_sync_point),
+        cmocka_unit_test(an_ordering_that_also_wants_the_commands_keeps_its_sync_point),
+        cmocka_unit_test(no_auto_sync_disables_automatic_sync_points),
+    };
+    return cmocka_run_group_tests_name("schedule commands", tests, NULL, destroy_leftover_world);
+}

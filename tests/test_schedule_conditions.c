@@ -1,0 +1,854 @@
+/* Run conditions: read-only functions returning bool, attached to systems and sets. All of a
+   node's conditions must hold; each is evaluated at most once per run, right before the first
+   system it guards would run, set conditions outermost first, and a false one skips everything
+   under it. Combinators short-circuit; the built-ins test resources and the first run. */
+#define ECS_SCHED_IMPLEMENTATION
+#include "ecs_sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* ---- fixture: a world whose messages are captured, and a trace of the systems that ran ---- */
+
+typedef struct captured_log {
+    int count;
+    int warnings;
+    int errors;
+    size_t length;
+    char text[32768]; /* every message, one per line, after "warn: " or "error: " */
+} captured_log;
+
+static captured_log g_log;
+static char g_trace[4096];
+
+static void capture_message(ecs_sched_log_level level, const char *message, void *user_data) {
+    captured_log *log = (captured_log *)user_data;
+    int n;
+    log->count++;
+    if (level == ECS_SCHED_LOG_WARN) log->warnings++;
+    if (level >= ECS_SCHED_LOG_ERROR) log->errors++;
+    if (log->length + 1 >= sizeof log->text) return;
+    n = snprintf(log->text + log->length, sizeof log->text - log->length, "%s: %s\n",
+                 level >= ECS_SCHED_LOG_ERROR ? "error" : level == ECS_SCHED_LOG_WARN ? "warn" : "info",
+                 message);
+    if (n > 0) log->length += (size_t)n;
+    if (log->length >= sizeof log->text) log->length = sizeof log->text - 1;
+}
+
+/* The world of the running test; a test that fails before destroying it leaves it to the next
+   new_world (or to the group teardown), so a failure does not also report leaks. */
+static ecs_sched_world *g_world;
+
+static ecs_sched_world *new_world(void) {
+    ecs_sched_world_desc desc;
+    if (g_world) ecs_sched_world_destroy(g_world);
+    memset(&g_log, 0, sizeof g_log);
+    g_trace[0] = '\0';
+    memset(&desc, 0, sizeof desc);
+    desc.logger.fn = capture_message;
+    desc.logger.user_data = &g_log;
+    g_world = ecs_sched_world_create(&desc);
+    assert_non_null(g_world);
+    return g_world;
+}
+
+static void check_and_destroy(ecs_sched_world *world) {
+    assert_int_equal(ecs_sched_world_check(world), ECS_SCHED_OK);
+    ecs_sched_world_destroy(world);
+    if (world == g_world) g_world = NULL;
+}
+
+static int destroy_leftover_world(void **state) {
+    (void)state;
+    if (g_world) ecs_sched_world_destroy(g_world);
+    g_world = NULL;
+    return 0;
+}
+
+static void trace_add(const char *word) {
+    size_t n = strlen(g_trace);
+    snprintf(g_trace + n, sizeof g_trace - n, "%s%s", n ? " " : "", word);
+}
+
+/* A system that writes its label (its user_data when given, else its name) to the trace. */
+static void record(ecs_sched_system_ctx *ctx) {
+    const char *label = (const char *)ecs_sched_ctx_user_data(ctx);
+    trace_add(label ? label : ecs_sched_ctx_name(ctx));
+}
+
+#define UPDATE "Update"
+#define ADD_SYSTEM(world, ...)                                                                  \
+    assert_int_equal(ecs_sched_add_system((world), UPDATE, &(ecs_sched_system_desc){__VA_ARGS__}), \
+                     ECS_SCHED_OK)
+#define CONFIGURE_SET(world, ...)                                                               \
+    assert_int_equal(ecs_sched_configure_set((world), UPDATE, &(ecs_sched_set_desc){__VA_ARGS__}), \
+                     ECS_SCHED_OK)
+#define assert_contains(text, needle) assert_contains_at((text), (needle), __FILE__, __LINE__)
+static void assert_contains_at(const char *text, const char *needle, const char *file, int line) {
+    if (text == NULL || strstr(text, needle) == NULL) {
+        print_error("expected \"%s\" in:\n%s\n", needle, text ? text : "(null)");
+        _fail(file, line);
+    }
+}
+
+
+/* The built plan of a schedule as one line: "a b apply_deferred c". */
+static const char *plan_of(ecs_sched_world *w, const char *schedule) {
+    static char text[4096];
+    const char *names[256];
+    int32_t n = ecs_sched_schedule_order(w, schedule, names, 256), i;
+    size_t length = 0;
+    if (n < 0) return "(not built)";
+    text[0] = '\0';
+    for (i = 0; i < n && i < 256 && length < sizeof text; i++) {
+        int k = snprintf(text + length, sizeof text - length, "%s%s", i ? " " : "", names[i]);
+        if (k > 0) length += (size_t)k;
+    }
+    return text;
+}
+
+typedef struct { float x, y; } Position;
+typedef struct { int value; } Score;
+typedef struct { int on; } Flag;
+typedef struct { float level; int unused_padding_noise; } Water;
+
+typedef struct ids {
+    ecs_sched_id position, score, flag, water;
+} ids;
+
+static ids register_all(ecs_sched_world *w) {
+    ids c;
+    c.position = ECS_SCHED_COMPONENT(w, Position);
+    c.score = ECS_SCHED_COMPONENT(w, Score);
+    c.flag = ECS_SCHED_COMPONENT(w, Flag);
+    c.water = ECS_SCHED_COMPONENT(w, Water);
+    return c;
+}
+
+/* A condition whose answer and call count the test controls; it writes its label to the trace
+   when it has one, so the trace shows where conditions were evaluated. */
+typedef struct probe {
+    bool answer;
+    int calls;
+    const char *label;
+} probe;
+
+static bool probed(ecs_sched_system_ctx *ctx) {
+    probe *p = (probe *)ecs_sched_ctx_user_data(ctx);
+    p->calls++;
+    if (p->label) trace_add(p->label);
+    return p->answer;
+}
+
+static ecs_sched_condition probe_condition(probe *p) {
+    ecs_sched_condition c;
+    memset(&c, 0, sizeof c);
+    c.fn = probed;
+    c.user_data = p;
+    c.name = p->label;
+    return c;
+}
+
+static int g_calls;
+
+static void counted_system(ecs_sched_system_ctx *ctx) {
+    g_calls++;
+    record(ctx);
+}
+
+/* ---- skipping ---- */
+
+static void false_condition_skips_the_system_without_calling_it(void **state) {
+    ecs_sched_world *w = new_world();
+    probe no = {false, 0, NULL};
+    (void)state;
+    g_calls = 0;
+    ADD_SYSTEM(w, .name = "guarded", .fn = counted_system, .run_if = {probe_condition(&no)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_calls, 0);
+    assert_int_equal(no.calls, 1);
+    check_and_destroy(w);
+}
+
+static void true_condition_lets_the_system_run(void **state) {
+    ecs_sched_world *w = new_world();
+    probe yes = {true, 0, NULL};
+    (void)state;
+    g_calls = 0;
+    ADD_SYSTEM(w, .name = "guarded", .fn = counted_system, .run_if = {probe_condition(&yes)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_calls, 1);
+    check_and_destroy(w);
+}
+
+static void systems_after_a_skipped_system_still_run(void **state) {
+    ecs_sched_world *w = new_world();
+    probe no = {false, 0, NULL};
+    (void)state;
+    ADD_SYSTEM(w, .name = "follower", .fn = record, .after = {"skipped"});
+    ADD_SYSTEM(w, .name = "skipped", .fn = record, .run_if = {probe_condition(&no)});
+    ADD_SYSTEM(w, .name = "leader", .fn = record, .before = {"skipped"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "leader follower");
+    check_and_destroy(w);
+}
+
+static void every_run_if_entry_must_be_true(void **state) {
+    ecs_sched_world *w = new_world();
+    probe yes1 = {true, 0, NULL}, yes2 = {true, 0, NULL}, no = {false, 0, NULL};
+    (void)state;
+    ADD_SYSTEM(w, .name = "all_true", .fn = record,
+               .run_if = {probe_condition(&yes1), probe_condition(&yes2)});
+    ADD_SYSTEM(w, .name = "one_false", .fn = record,
+               .run_if = {probe_condition(&yes1), probe_condition(&no), probe_condition(&yes2)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "all_true");
+    assert_int_equal(no.calls, 1);
+    check_and_destroy(w);
+}
+
+static void system_and_set_conditions_must_all_be_true(void **state) {
+    ecs_sched_world *w = new_world();
+    probe yes = {true, 0, NULL}, no = {false, 0, NULL};
+    (void)state;
+    CONFIGURE_SET(w, .name = "open", .run_if = {probe_condition(&yes)});
+    CONFIGURE_SET(w, .name = "closed", .run_if = {probe_condition(&no)});
+    ADD_SYSTEM(w, .name = "open_but_own_false", .fn = record, .in_set = {"open"},
+               .run_if = {probe_condition(&no)});
+    ADD_SYSTEM(w, .name = "closed_but_own_true", .fn = record, .in_set = {"closed"},
+               .run_if = {probe_condition(&yes)});
+    ADD_SYSTEM(w, .name = "open_and_own_true", .fn = record, .in_set = {"open"},
+               .run_if = {probe_condition(&yes)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "open_and_own_true");
+    check_and_destroy(w);
+}
+
+static void system_in_a_closed_set_and_an_open_set_is_skipped(void **state) {
+    ecs_sched_world *w = new_world();
+    probe yes = {true, 0, NULL}, no = {false, 0, NULL};
+    (void)state;
+    CONFIGURE_SET(w, .name = "open", .run_if = {probe_condition(&yes)});
+    CONFIGURE_SET(w, .name = "closed", .run_if = {probe_condition(&no)});
+    ADD_SYSTEM(w, .name = "in_both", .fn = record, .in_set = {"open", "closed"});
+    ADD_SYSTEM(w, .name = "in_open", .fn = record, .in_set = {"open"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "in_open");
+    check_and_destroy(w);
+}
+
+/* ---- when, and how often, conditions are evaluated ---- */
+
+static void condition_guarding_many_systems_is_evaluated_once_per_run(void **state) {
+    ecs_sched_world *w = new_world();
+    probe yes = {true, 0, NULL};
+    (void)state;
+    CONFIGURE_SET(w, .name = "guarded", .run_if = {probe_condition(&yes)});
+    ADD_SYSTEM(w, .name = "g1", .fn = record, .in_set = {"guarded"});
+    ADD_SYSTEM(w, .name = "g2", .fn = record, .in_set = {"guarded"});
+    ADD_SYSTEM(w, .name = "g3", .fn = record, .in_set = {"guarded"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(yes.calls, 1);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(yes.calls, 2);
+    assert_string_equal(g_trace, "g1 g2 g3 g1 g2 g3");
+    check_and_destroy(w);
+}
+
+static void false_set_condition_is_evaluated_once_for_all_members(void **state) {
+    ecs_sched_world *w = new_world();
+    probe no = {false, 0, NULL};
+    (void)state;
+    CONFIGURE_SET(w, .name = "guarded", .run_if = {probe_condition(&no)});
+    ADD_SYSTEM(w, .name = "g1", .fn = record, .in_set = {"guarded"});
+    ADD_SYSTEM(w, .name = "g2", .fn = record, .in_set = {"guarded"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(no.calls, 1);
+    assert_string_equal(g_trace, "");
+    check_and_destroy(w);
+}
+
+static void condition_is_evaluated_right_before_the_first_system_it_guards(void **state) {
+    ecs_sched_world *w = new_world();
+    probe set_check = {true, 0, "set_check"}, own_check = {true, 0, "own_check"};
+    (void)state;
+    CONFIGURE_SET(w, .name = "late", .after = {"early"}, .run_if = {probe_condition(&set_check)});
+    ADD_SYSTEM(w, .name = "late1", .fn = record, .in_set = {"late"});
+    ADD_SYSTEM(w, .name = "late2", .fn = record, .in_set = {"late"},
+               .run_if = {probe_condition(&own_check)});
+    ADD_SYSTEM(w, .name = "early", .fn = record);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "early set_check late1 own_check late2");
+    check_and_destroy(w);
+}
+
+static ecs_sched_id g_flag_id;
+
+static void set_flag_on(ecs_sched_system_ctx *ctx) {
+    Flag *flag = (Flag *)ecs_sched_ctx_resource_mut(ctx, g_flag_id);
+    if (flag) flag->on = 1;
+    trace_add("raise");
+}
+
+static void set_flag_off(ecs_sched_system_ctx *ctx) {
+    Flag *flag = (Flag *)ecs_sched_ctx_resource_mut(ctx, g_flag_id);
+    if (flag) flag->on = 0;
+    trace_add("lower");
+}
+
+static void condition_sees_what_earlier_systems_of_the_run_did(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    Flag off = {0}, on = {1};
+    (void)state;
+    g_flag_id = c.flag;
+    ecs_sched_resource_insert(w, c.flag, &off);
+    ADD_SYSTEM(w, .name = "react", .fn = record, .after = {"raise"},
+               .run_if = {ecs_sched_condition_resource_equals(c.flag, &on, sizeof on)});
+    ADD_SYSTEM(w, .name = "raise", .fn = set_flag_on, .writes = {c.flag});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "raise react");
+    check_and_destroy(w);
+}
+
+static void set_condition_is_not_evaluated_again_for_later_members(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    Flag on = {1};
+    (void)state;
+    g_flag_id = c.flag;
+    ecs_sched_resource_insert(w, c.flag, &on);
+    CONFIGURE_SET(w, .name = "while_on",
+                  .run_if = {ecs_sched_condition_resource_equals(c.flag, &on, sizeof on)});
+    ADD_SYSTEM(w, .name = "first_member", .fn = record, .in_set = {"while_on"});
+    ADD_SYSTEM(w, .name = "lower", .fn = set_flag_off, .writes = {c.flag}, .after = {"first_member"});
+    ADD_SYSTEM(w, .name = "second_member", .fn = record, .in_set = {"while_on"}, .after = {"lower"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "first_member lower second_member");
+    g_trace[0] = '\0';
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "lower");
+    check_and_destroy(w);
+}
+
+static void set_conditions_are_evaluated_outermost_first(void **state) {
+    ecs_sched_world *w = new_world();
+    probe outer = {true, 0, "outer"}, middle = {true, 0, "middle"}, inner = {true, 0, "inner"},
+          own = {true, 0, "own"};
+    (void)state;
+    CONFIGURE_SET(w, .name = "inner_set", .in_set = {"middle_set"}, .run_if = {probe_condition(&inner)});
+    CONFIGURE_SET(w, .name = "middle_set", .in_set = {"outer_set"}, .run_if = {probe_condition(&middle)});
+    CONFIGURE_SET(w, .name = "outer_set", .run_if = {probe_condition(&outer)});
+    ADD_SYSTEM(w, .name = "deep", .fn = record, .in_set = {"inner_set"}, .run_if = {probe_condition(&own)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "outer middle inner own deep");
+    check_and_destroy(w);
+}
+
+static void false_outer_condition_leaves_inner_conditions_unevaluated(void **state) {
+    ecs_sched_world *w = new_world();
+    probe outer = {false, 0, "outer"}, inner = {true, 0, "inner"}, own = {true, 0, "own"};
+    (void)state;
+    CONFIGURE_SET(w, .name = "inner_set", .in_set = {"outer_set"}, .run_if = {probe_condition(&inner)});
+    CONFIGURE_SET(w, .name = "outer_set", .run_if = {probe_condition(&outer)});
+    ADD_SYSTEM(w, .name = "deep1", .fn = record, .in_set = {"inner_set"}, .run_if = {probe_condition(&own)});
+    ADD_SYSTEM(w, .name = "deep2", .fn = record, .in_set = {"inner_set"});
+    ADD_SYSTEM(w, .name = "shallow", .fn = record, .in_set = {"outer_set"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "outer");
+    assert_int_equal(outer.calls, 1);
+    assert_int_equal(inner.calls, 0);
+    assert_int_equal(own.calls, 0);
+    check_and_destroy(w);
+}
+
+static void false_set_condition_leaves_member_conditions_unevaluated(void **state) {
+    ecs_sched_world *w = new_world();
+    probe closed = {false, 0, NULL}, own = {true, 0, NULL};
+    (void)state;
+    CONFIGURE_SET(w, .name = "closed_set", .run_if = {probe_condition(&closed)});
+    ADD_SYSTEM(w, .name = "member", .fn = record, .in_set = {"closed_set"},
+               .run_if = {probe_condition(&own)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(own.calls, 0);
+    check_and_destroy(w);
+}
+
+static void conditions_of_systems_that_never_come_up_are_not_evaluated(void **state) {
+    ecs_sched_world *w = new_world();
+    probe first = {false, 0, NULL}, second = {true, 0, NULL};
+    (void)state;
+    CONFIGURE_SET(w, .name = "outer", .run_if = {probe_condition(&first)});
+    CONFIGURE_SET(w, .name = "empty_inner", .in_set = {"outer"}, .run_if = {probe_condition(&second)});
+    ADD_SYSTEM(w, .name = "elsewhere", .fn = record);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(first.calls, 0);
+    assert_int_equal(second.calls, 0);
+    check_and_destroy(w);
+}
+
+/* ---- combinators ---- */
+
+static void and_is_true_when_both_are(void **state) {
+    ecs_sched_world *w = new_world();
+    probe a = {true, 0, NULL}, b = {true, 0, NULL};
+    ecs_sched_condition ca = probe_condition(&a), cb = probe_condition(&b);
+    (void)state;
+    ADD_SYSTEM(w, .name = "both", .fn = record, .run_if = {ecs_sched_condition_and(&ca, &cb)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "both");
+    assert_int_equal(a.calls, 1);
+    assert_int_equal(b.calls, 1);
+    check_and_destroy(w);
+}
+
+static void and_skips_its_right_operand_when_the_left_is_false(void **state) {
+    ecs_sched_world *w = new_world();
+    probe left = {false, 0, NULL}, right = {true, 0, NULL};
+    ecs_sched_condition cl = probe_condition(&left), cr = probe_condition(&right);
+    (void)state;
+    ADD_SYSTEM(w, .name = "guarded", .fn = record, .run_if = {ecs_sched_condition_and(&cl, &cr)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "");
+    assert_int_equal(left.calls, 1);
+    assert_int_equal(right.calls, 0);
+    check_and_destroy(w);
+}
+
+static void or_skips_its_right_operand_when_the_left_is_true(void **state) {
+    ecs_sched_world *w = new_world();
+    probe left = {true, 0, NULL}, right = {false, 0, NULL};
+    ecs_sched_condition cl = probe_condition(&left), cr = probe_condition(&right);
+    (void)state;
+    ADD_SYSTEM(w, .name = "guarded", .fn = record, .run_if = {ecs_sched_condition_or(&cl, &cr)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "guarded");
+    assert_int_equal(right.calls, 0);
+    check_and_destroy(w);
+}
+
+static void or_asks_its_right_operand_when_the_left_is_false(void **state) {
+    ecs_sched_world *w = new_world();
+    probe left = {false, 0, NULL}, right = {true, 0, NULL}, neither = {false, 0, NULL};
+    ecs_sched_condition cl = probe_condition(&left), cr = probe_condition(&right),
+                        cn = probe_condition(&neither);
+    (void)state;
+    ADD_SYSTEM(w, .name = "either", .fn = record, .run_if = {ecs_sched_condition_or(&cl, &cr)});
+    ADD_SYSTEM(w, .name = "neither", .fn = record, .run_if = {ecs_sched_condition_or(&cl, &cn)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "either");
+    assert_int_equal(right.calls, 1);
+    assert_int_equal(neither.calls, 1);
+    check_and_destroy(w);
+}
+
+static void not_inverts_its_operand(void **state) {
+    ecs_sched_world *w = new_world();
+    probe yes = {true, 0, NULL}, no = {false, 0, NULL};
+    ecs_sched_condition cy = probe_condition(&yes), cn = probe_condition(&no);
+    (void)state;
+    ADD_SYSTEM(w, .name = "not_yes", .fn = record, .run_if = {ecs_sched_condition_not(&cy)});
+    ADD_SYSTEM(w, .name = "not_no", .fn = record, .run_if = {ecs_sched_condition_not(&cn)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "not_no");
+    check_and_destroy(w);
+}
+
+static void combinators_nest(void **state) {
+    ecs_sched_world *w = new_world();
+    probe no = {false, 0, NULL}, yes = {true, 0, NULL};
+    ecs_sched_condition cn = probe_condition(&no), cy = probe_condition(&yes);
+    ecs_sched_condition not_no = ecs_sched_condition_not(&cn), no_or_yes = ecs_sched_condition_or(&cn, &cy);
+    (void)state;
+    ADD_SYSTEM(w, .name = "nested", .fn = record,
+               .run_if = {ecs_sched_condition_and(&not_no, &no_or_yes)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "nested");
+    assert_int_equal(no.calls, 2); /* once under not, once under or: two instances */
+    assert_int_equal(yes.calls, 1);
+    check_and_destroy(w);
+}
+
+static void add_guarded_by_temporaries(ecs_sched_world *w, probe *left, probe *right) {
+    ecs_sched_condition operands[2];
+    ecs_sched_condition inverted;
+    operands[0] = probe_condition(left);
+    operands[1] = probe_condition(right);
+    inverted = ecs_sched_condition_not(&operands[1]);
+    ADD_SYSTEM(w, .name = "guarded", .fn = record,
+               .run_if = {ecs_sched_condition_and(&operands[0], &inverted)});
+    memset(operands, 0xff, sizeof operands); /* what a reused stack frame could look like */
+    memset(&inverted, 0xff, sizeof inverted);
+}
+
+static void combined_conditions_are_copied_when_added(void **state) {
+    ecs_sched_world *w = new_world();
+    probe left = {true, 0, NULL}, right = {false, 0, NULL};
+    (void)state;
+    add_guarded_by_temporaries(w, &left, &right);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "guarded");
+    assert_int_equal(left.calls, 1);
+    assert_int_equal(right.calls, 1);
+    check_and_destroy(w);
+}
+
+/* ---- built-in conditions ---- */
+
+static void resource_exists_follows_the_resource(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "scorer", .fn = record,
+               .run_if = {ecs_sched_condition_resource_exists(c.score)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "");
+    ecs_sched_resource_insert(w, c.score, NULL);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "scorer");
+    ecs_sched_resource_remove(w, c.score);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "scorer");
+    check_and_destroy(w);
+}
+
+static void resource_equals_compares_the_bytes(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    Score nine = {9}, ten = {10};
+    (void)state;
+    ADD_SYSTEM(w, .name = "at_ten", .fn = record,
+               .run_if = {ecs_sched_condition_resource_equals(c.score, &ten, sizeof ten)});
+    ecs_sched_resource_insert(w, c.score, &nine);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "");
+    ecs_sched_resource_insert(w, c.score, &ten);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "at_ten");
+    check_and_destroy(w);
+}
+
+static void resource_equals_is_false_without_the_resource(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    Score zero = {0};
+    (void)state;
+    ADD_SYSTEM(w, .name = "at_zero", .fn = record,
+               .run_if = {ecs_sched_condition_resource_equals(c.score, &zero, sizeof zero)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "");
+    check_and_destroy(w);
+}
+
+static void resource_equals_keeps_its_own_copy_of_the_value(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    Score target = {3}, current = {3};
+    (void)state;
+    ADD_SYSTEM(w, .name = "at_three", .fn = record,
+               .run_if = {ecs_sched_condition_resource_equals(c.score, &target, sizeof target)});
+    target.value = 4;
+    ecs_sched_resource_insert(w, c.score, &current);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "at_three");
+    check_and_destroy(w);
+}
+
+static int g_compare_calls;
+
+static bool water_level_close(const void *resource, const void *value, void *user_data) {
+    const Water *a = (const Water *)resource, *b = (const Water *)value;
+    float tolerance = *(const float *)user_data;
+    g_compare_calls++;
+    return a->level - b->level < tolerance && b->level - a->level < tolerance;
+}
+
+static void resource_equals_with_uses_the_compare_function(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    float tolerance = 0.5f;
+    Water full = {10.0f, 1}, nearly = {9.75f, 2}, low = {3.0f, 1};
+    (void)state;
+    g_compare_calls = 0;
+    ADD_SYSTEM(w, .name = "overflow", .fn = record,
+               .run_if = {ecs_sched_condition_resource_equals_with(c.water, &full, sizeof full,
+                                                                   water_level_close, &tolerance)});
+    ecs_sched_resource_insert(w, c.water, &nearly); /* bytes differ, the levels are close */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "overflow");
+    ecs_sched_resource_insert(w, c.water, &low);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "overflow");
+    assert_int_equal(g_compare_calls, 2);
+    check_and_destroy(w);
+}
+
+static void resource_equals_with_a_value_of_the_wrong_size_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    char small = 1;
+    (void)state;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                                              .name = "guarded", .fn = record,
+                                              .run_if = {ecs_sched_condition_resource_equals(
+                                                  c.score, &small, sizeof small)}}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "'Score'");
+    assert_string_equal(plan_of(w, UPDATE), ""); /* nothing was added */
+    check_and_destroy(w);
+}
+
+static void run_once_is_true_on_the_first_run_only(void **state) {
+    ecs_sched_world *w = new_world();
+    int i;
+    (void)state;
+    ADD_SYSTEM(w, .name = "setup", .fn = record, .run_if = {ecs_sched_condition_run_once()});
+    ADD_SYSTEM(w, .name = "every_frame", .fn = record);
+    for (i = 0; i < 3; i++) assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "setup every_frame every_frame every_frame");
+    check_and_destroy(w);
+}
+
+static void each_run_once_entry_counts_for_itself(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "setup_a", .fn = record, .run_if = {ecs_sched_condition_run_once()});
+    ADD_SYSTEM(w, .name = "setup_b", .fn = record, .run_if = {ecs_sched_condition_run_once()});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "setup_a setup_b");
+    check_and_destroy(w);
+}
+
+static void run_once_counts_from_its_first_evaluation(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    CONFIGURE_SET(w, .name = "when_scoring", .run_if = {ecs_sched_condition_resource_exists(c.score)});
+    ADD_SYSTEM(w, .name = "first_score", .fn = record, .in_set = {"when_scoring"},
+               .run_if = {ecs_sched_condition_run_once()});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    ecs_sched_resource_insert(w, c.score, NULL);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "first_score");
+    check_and_destroy(w);
+}
+
+/* ---- conditions only read ---- */
+
+static void condition_declaring_a_resource_write_fails_the_build(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    probe yes = {true, 0, NULL};
+    (void)state;
+    ADD_SYSTEM(w, .name = "guarded", .fn = record,
+               .run_if = {{.name = "cheater", .fn = probed, .user_data = &yes, .writes = {c.score}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_CONDITION_WRITES);
+    assert_string_equal(g_trace, "");
+    assert_int_equal(yes.calls, 0);
+    assert_contains(ecs_sched_last_error(w), "'cheater'");
+    assert_contains(ecs_sched_last_error(w), "system 'guarded'");
+    assert_contains(ecs_sched_last_error(w), "'Score'");
+    check_and_destroy(w);
+}
+
+static void condition_with_a_write_term_fails_the_build(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    probe yes = {true, 0, NULL};
+    (void)state;
+    ADD_SYSTEM(w, .name = "guarded", .fn = record,
+               .run_if = {{.name = "sneaky_query", .fn = probed, .user_data = &yes,
+                           .queries = {{{ecs_sched_write(c.position)}}}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_CONDITION_WRITES);
+    assert_contains(ecs_sched_last_error(w), "'sneaky_query'");
+    assert_contains(ecs_sched_last_error(w), "system 'guarded'");
+    assert_contains(ecs_sched_last_error(w), "'Position'");
+    check_and_destroy(w);
+}
+
+static void write_inside_a_combined_condition_fails_the_build(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    probe yes = {true, 0, NULL};
+    ecs_sched_condition honest = probe_condition(&yes);
+    ecs_sched_condition cheater = {.name = "hidden_writer", .fn = probed, .user_data = &yes,
+                                   .writes = {c.score}};
+    (void)state;
+    ADD_SYSTEM(w, .name = "guarded", .fn = record,
+               .run_if = {ecs_sched_condition_or(&honest, &cheater)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_CONDITION_WRITES);
+    assert_contains(ecs_sched_last_error(w), "'hidden_writer'");
+    assert_contains(ecs_sched_last_error(w), "system 'guarded'");
+    check_and_destroy(w);
+}
+
+static void writing_condition_on_a_set_names_the_set(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    probe yes = {true, 0, NULL};
+    (void)state;
+    CONFIGURE_SET(w, .name = "gameplay",
+                  .run_if = {{.name = "cheater", .fn = probed, .user_data = &yes, .writes = {c.flag}}});
+    ADD_SYSTEM(w, .name = "member", .fn = record, .in_set = {"gameplay"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_CONDITION_WRITES);
+    assert_contains(ecs_sched_last_error(w), "'cheater'");
+    assert_contains(ecs_sched_last_error(w), "set 'gameplay'");
+    check_and_destroy(w);
+}
+
+static struct {
+    const void *read;
+    void *written;
+    void *commands;
+    void *world;
+} g_condition_saw;
+
+static bool try_to_write(ecs_sched_system_ctx *ctx) {
+    g_condition_saw.read = ecs_sched_ctx_resource(ctx, g_flag_id);
+    g_condition_saw.written = ecs_sched_ctx_resource_mut(ctx, g_flag_id);
+    return true;
+}
+
+static void condition_asking_to_write_a_resource_gets_null(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    Flag on = {1};
+    (void)state;
+    g_flag_id = c.flag;
+    memset(&g_condition_saw, 0, sizeof g_condition_saw);
+    g_condition_saw.written = &g_condition_saw;
+    ecs_sched_resource_insert(w, c.flag, &on);
+    ADD_SYSTEM(w, .name = "guarded", .fn = record,
+               .run_if = {{.name = "would_be_writer", .fn = try_to_write, .reads = {c.flag}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_non_null(g_condition_saw.read);
+    assert_null(g_condition_saw.written);
+    assert_string_equal(g_trace, "guarded");
+    assert_contains(ecs_sched_last_error(w), "'would_be_writer'");
+    assert_contains(ecs_sched_last_error(w), "'Flag'");
+    check_and_destroy(w);
+}
+
+static bool peek_undeclared(ecs_sched_system_ctx *ctx) {
+    g_condition_saw.read = ecs_sched_ctx_resource(ctx, g_flag_id);
+    return g_condition_saw.read != NULL;
+}
+
+static void condition_reading_an_undeclared_resource_gets_null(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    g_flag_id = c.flag;
+    memset(&g_condition_saw, 0, sizeof g_condition_saw);
+    g_condition_saw.read = &g_condition_saw;
+    ecs_sched_resource_insert(w, c.flag, NULL);
+    ADD_SYSTEM(w, .name = "guarded", .fn = record, .run_if = {{.name = "peeker", .fn = peek_undeclared}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_null(g_condition_saw.read);
+    assert_string_equal(g_trace, "");
+    assert_contains(ecs_sched_last_error(w), "'peeker'");
+    assert_contains(ecs_sched_last_error(w), "'Flag'");
+    check_and_destroy(w);
+}
+
+static bool grab_more(ecs_sched_system_ctx *ctx) {
+    g_condition_saw.commands = ecs_sched_ctx_commands(ctx);
+    g_condition_saw.world = ecs_sched_ctx_world(ctx);
+    return true;
+}
+
+static void condition_gets_neither_commands_nor_the_world(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    g_condition_saw.commands = g_condition_saw.world = &g_condition_saw;
+    ADD_SYSTEM(w, .name = "guarded", .fn = record, .commands = true, .exclusive = true,
+               .run_if = {{.name = "grabber", .fn = grab_more}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_null(g_condition_saw.commands);
+    assert_null(g_condition_saw.world);
+    assert_contains(ecs_sched_last_error(w), "'grabber'");
+    check_and_destroy(w);
+}
+
+typedef struct { int limit; } PopulationLimit;
+
+static ecs_sched_id g_limit_id;
+
+static bool too_many_enemies(ecs_sched_system_ctx *ctx) {
+    const PopulationLimit *limit = (const PopulationLimit *)ecs_sched_ctx_resource(ctx, g_limit_id);
+    ecs_sched_query *enemies = ecs_sched_ctx_query(ctx, 0);
+    return limit && enemies && ecs_sched_query_count(enemies) > limit->limit;
+}
+
+static void condition_reads_through_its_queries_and_resources(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id enemy = ECS_SCHED_TAG(w, Enemy);
+    PopulationLimit limit = {2};
+    int i;
+    (void)state;
+    g_limit_id = ECS_SCHED_COMPONENT(w, PopulationLimit);
+    ecs_sched_resource_insert(w, g_limit_id, &limit);
+    ADD_SYSTEM(w, .name = "mitigate_meltdown", .fn = record,
+               .run_if = {{.name = "too_many_enemies", .fn = too_many_enemies, .reads = {g_limit_id},
+                           .queries = {{{ecs_sched_read(enemy)}}}}});
+    for (i = 0; i < 2; i++) ecs_sched_spawn_with(w, 1, &enemy, NULL);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "");
+    ecs_sched_spawn_with(w, 1, &enemy, NULL);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "mitigate_meltdown");
+    check_and_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(false_condition_skips_the_system_without_calling_it),
+        cmocka_unit_test(true_condition_lets_the_system_run),
+        cmocka_unit_test(systems_after_a_skipped_system_still_run),
+        cmocka_unit_test(every_run_if_entry_must_be_true),
+        cmocka_unit_test(system_and_set_conditions_must_all_be_true),
+        cmocka_unit_test(system_in_a_closed_set_and_an_open_set_is_skipped),
+        cmocka_unit_test(condition_guarding_many_systems_is_evaluated_once_per_run),
+        cmocka_unit_test(false_set_condition_is_evaluated_once_for_all_members),
+        cmocka_unit_test(condition_is_evaluated_right_before_the_first_system_it_guards),
+        cmocka_unit_test(condition_sees_what_earlier_systems_of_the_run_did),
+        cmocka_unit_test(set_condition_is_not_evaluated_again_for_later_members),
+        cmocka_unit_test(set_conditions_are_evaluated_outermost_first),
+        cmocka_unit_test(false_outer_condition_leaves_inner_conditions_unevaluated),
+        cmocka_unit_test(false_set_condition_leaves_member_conditions_unevaluated),
+        cmocka_unit_test(conditions_of_systems_that_never_come_up_are_not_evaluated),
+        cmocka_unit_test(and_is_true_when_both_are),
+        cmocka_unit_test(and_skips_its_right_operand_when_the_left_is_false),
+        cmocka_unit_test(or_skips_its_right_operand_when_the_left_is_true),
+        cmocka_unit_test(or_asks_its_right_operand_when_the_left_is_false),
+        cmocka_unit_test(not_inverts_its_operand),
+        cmocka_unit_test(combinators_nest),
+        cmocka_unit_test(combined_conditions_are_copied_when_added),
+        cmocka_unit_test(resource_exists_follows_the_resource),
+        cmocka_unit_test(resource_equals_compares_the_bytes),
+        cmocka_unit_test(resource_equals_is_false_without_the_resource),
+        cmocka_unit_test(resource_equals_keeps_its_own_copy_of_the_value),
+        cmocka_unit_test(resource_equals_with_uses_the_compare_function),
+        cmocka_unit_test(resource_equals_with_a_value_of_the_wrong_size_is_refused),
+        cmocka_unit_test(run_once_is_true_on_the_first_run_only),
+        cmocka_unit_test(each_run_once_entry_counts_for_itself),
+        cmocka_unit_test(run_once_counts_from_its_first_evaluation),
+        cmocka_unit_test(condition_declaring_a_resource_write_fails_the_build),
+        cmocka_unit_test(condition_with_a_write_term_fails_the_build),
+        cmocka_unit_test(write_inside_a_combined_condition_fails_the_build),
+        cmocka_unit_test(writing_condition_on_a_set_names_the_set),
+        cmocka_unit_test(condition_asking_to_write_a_resource_gets_null),
+        cmocka_unit_test(condition_reading_an_undeclared_resource_gets_null),
+        cmocka_unit_test(condition_gets_neither_commands_nor_the_world),
+        cmocka_unit_test(condition_reads_through_its_queries_and_resources),
+    };
+    return cmocka_run_group_tests_name("schedule conditions", tests, NULL, destroy_leftover_world);
+}

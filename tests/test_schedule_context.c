@@ -1,0 +1,506 @@
+/* What a running system can reach through its context: the queries and resources its desc
+   declares, its command buffer when it declares one, and the whole world when it is exclusive.
+   Anything else is refused with NULL and ERR_ACCESS, the message names the system and what it
+   asked for, and the run finishes before returning ERR_ACCESS. */
+#define ECS_SCHED_IMPLEMENTATION
+#include "ecs_sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* ---- fixture: a world whose messages are captured, and a trace of the systems that ran ---- */
+
+typedef struct captured_log {
+    int count;
+    int warnings;
+    int errors;
+    size_t length;
+    char text[32768]; /* every message, one per line, after "warn: " or "error: " */
+} captured_log;
+
+static captured_log g_log;
+static char g_trace[4096];
+
+static void capture_message(ecs_sched_log_level level, const char *message, void *user_data) {
+    captured_log *log = (captured_log *)user_data;
+    int n;
+    log->count++;
+    if (level == ECS_SCHED_LOG_WARN) log->warnings++;
+    if (level >= ECS_SCHED_LOG_ERROR) log->errors++;
+    if (log->length + 1 >= sizeof log->text) return;
+    n = snprintf(log->text + log->length, sizeof log->text - log->length, "%s: %s\n",
+                 level >= ECS_SCHED_LOG_ERROR ? "error" : level == ECS_SCHED_LOG_WARN ? "warn" : "info",
+                 message);
+    if (n > 0) log->length += (size_t)n;
+    if (log->length >= sizeof log->text) log->length = sizeof log->text - 1;
+}
+
+/* The world of the running test; a test that fails before destroying it leaves it to the next
+   new_world (or to the group teardown), so a failure does not also report leaks. */
+static ecs_sched_world *g_world;
+
+static ecs_sched_world *new_world(void) {
+    ecs_sched_world_desc desc;
+    if (g_world) ecs_sched_world_destroy(g_world);
+    memset(&g_log, 0, sizeof g_log);
+    g_trace[0] = '\0';
+    memset(&desc, 0, sizeof desc);
+    desc.logger.fn = capture_message;
+    desc.logger.user_data = &g_log;
+    g_world = ecs_sched_world_create(&desc);
+    assert_non_null(g_world);
+    return g_world;
+}
+
+static void check_and_destroy(ecs_sched_world *world) {
+    assert_int_equal(ecs_sched_world_check(world), ECS_SCHED_OK);
+    ecs_sched_world_destroy(world);
+    if (world == g_world) g_world = NULL;
+}
+
+static int destroy_leftover_world(void **state) {
+    (void)state;
+    if (g_world) ecs_sched_world_destroy(g_world);
+    g_world = NULL;
+    return 0;
+}
+
+static void trace_add(const char *word) {
+    size_t n = strlen(g_trace);
+    snprintf(g_trace + n, sizeof g_trace - n, "%s%s", n ? " " : "", word);
+}
+
+/* A system that writes its label (its user_data when given, else its name) to the trace. */
+static void record(ecs_sched_system_ctx *ctx) {
+    const char *label = (const char *)ecs_sched_ctx_user_data(ctx);
+    trace_add(label ? label : ecs_sched_ctx_name(ctx));
+}
+
+#define UPDATE "Update"
+#define ADD_SYSTEM(world, ...)                                                                  \
+    assert_int_equal(ecs_sched_add_system((world), UPDATE, &(ecs_sched_system_desc){__VA_ARGS__}), \
+                     ECS_SCHED_OK)
+#define CONFIGURE_SET(world, ...)                                                               \
+    assert_int_equal(ecs_sched_configure_set((world), UPDATE, &(ecs_sched_set_desc){__VA_ARGS__}), \
+                     ECS_SCHED_OK)
+#define assert_contains(text, needle) assert_contains_at((text), (needle), __FILE__, __LINE__)
+static void assert_contains_at(const char *text, const char *needle, const char *file, int line) {
+    if (text == NULL || strstr(text, needle) == NULL) {
+        print_error("expected \"%s\" in:\n%s\n", needle, text ? text : "(null)");
+        _fail(file, line);
+    }
+}
+
+
+/* ---- the data the systems touch ---- */
+
+typedef struct { float x, y; } Position;
+typedef struct { float x, y; } Velocity;
+typedef struct { int value; } Score;
+typedef struct { float value; } Gravity;
+
+typedef struct ids {
+    ecs_sched_id position, velocity, score, gravity;
+} ids;
+
+static ids register_all(ecs_sched_world *w) {
+    ids c;
+    c.position = ECS_SCHED_COMPONENT(w, Position);
+    c.velocity = ECS_SCHED_COMPONENT(w, Velocity);
+    c.score = ECS_SCHED_COMPONENT(w, Score);
+    c.gravity = ECS_SCHED_COMPONENT(w, Gravity);
+    return c;
+}
+
+static ecs_sched_entity spawn_moving(ecs_sched_world *w, const ids *c, float x, float vx) {
+    Position p;
+    Velocity v;
+    ecs_sched_id types[2];
+    const void *values[2];
+    p.x = x;
+    p.y = 0;
+    v.x = vx;
+    v.y = 1;
+    types[0] = c->position;
+    types[1] = c->velocity;
+    values[0] = &p;
+    values[1] = &v;
+    return ecs_sched_spawn_with(w, 2, types, values);
+}
+
+/* What the systems of a test saw, for the test to check after the run. */
+static struct observed {
+    ids c;
+    ecs_sched_world *world;
+    int calls;
+    int32_t count;
+    const void *pointer;
+    void *mutable_pointer;
+    int value;
+    ecs_sched_result last_result;
+} g_seen;
+
+/* ---- queries ---- */
+
+static void integrate(ecs_sched_system_ctx *ctx) {
+    ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 0);
+    g_seen.calls++;
+    while (ecs_sched_iter_next(&it)) {
+        Position *p = ECS_SCHED_FIELD(&it, Position, 0);
+        const Velocity *v = ECS_SCHED_FIELD(&it, Velocity, 1);
+        int32_t i;
+        for (i = 0; i < it.count; i++) {
+            p[i].x += v[i].x;
+            p[i].y += v[i].y;
+        }
+    }
+}
+
+static void system_iterates_its_declared_query(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    ecs_sched_entity e1 = spawn_moving(w, &c, 0, 2), e2 = spawn_moving(w, &c, 10, -1);
+    const Position *p;
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    ADD_SYSTEM(w, .name = "integrate", .fn = integrate,
+               .queries = {{{ecs_sched_write(c.position), ecs_sched_read(c.velocity)}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_seen.calls, 1);
+    p = (const Position *)ecs_sched_get(w, e1, c.position);
+    assert_true(p->x == 2 && p->y == 1);
+    p = (const Position *)ecs_sched_get(w, e2, c.position);
+    assert_true(p->x == 9 && p->y == 1);
+    check_and_destroy(w);
+}
+
+static void count_second_query(ecs_sched_system_ctx *ctx) {
+    ecs_sched_query *q = ecs_sched_ctx_query(ctx, 1);
+    g_seen.count = q ? ecs_sched_query_count(q) : -1;
+}
+
+static void each_declared_query_is_reached_by_its_index(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    spawn_moving(w, &c, 0, 0);
+    ecs_sched_spawn_with(w, 1, &c.position, NULL);
+    ecs_sched_spawn_with(w, 1, &c.position, NULL);
+    ADD_SYSTEM(w, .name = "counter", .fn = count_second_query,
+               .queries = {{{ecs_sched_read(c.velocity)}}, {{ecs_sched_read(c.position)}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_seen.count, 3);
+    check_and_destroy(w);
+}
+
+static void ask_for_query_three(ecs_sched_system_ctx *ctx) {
+    ecs_sched_iter it;
+    g_seen.pointer = ecs_sched_ctx_query(ctx, 3);
+    it = ecs_sched_ctx_iter(ctx, 3);
+    g_seen.count = ecs_sched_iter_next(&it) ? 1 : 0;
+    trace_add("asked");
+}
+
+static void query_index_out_of_range_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_all(w);
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.pointer = &g_seen;
+    spawn_moving(w, &c, 0, 0);
+    ADD_SYSTEM(w, .name = "greedy", .fn = ask_for_query_three,
+               .queries = {{{ecs_sched_read(c.position)}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_null(g_seen.pointer);
+    assert_int_equal(g_seen.count, 0);
+    assert_string_equal(g_trace, "asked");
+    assert_contains(ecs_sched_last_error(w), "greedy");
+    assert_contains(ecs_sched_last_error(w), "query 3");
+    check_and_destroy(w);
+}
+
+static void ask_for_a_query_without_any(ecs_sched_system_ctx *ctx) {
+    g_seen.pointer = ecs_sched_ctx_query(ctx, 0);
+}
+
+static void system_without_queries_gets_no_query_zero(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.pointer = &g_seen;
+    ADD_SYSTEM(w, .name = "queryless", .fn = ask_for_a_query_without_any);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_null(g_seen.pointer);
+    assert_contains(ecs_sched_last_error(w), "queryless");
+    check_and_destroy(w);
+}
+
+/* ---- resources ---- */
+
+static void read_score(ecs_sched_system_ctx *ctx) {
+    const Score *s = (const Score *)ecs_sched_ctx_resource(ctx, g_seen.c.score);
+    g_seen.value = s ? s->value : -1;
+}
+
+static void declared_read_resource_is_readable(void **state) {
+    ecs_sched_world *w = new_world();
+    Score s = {41};
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.c = register_all(w);
+    ecs_sched_resource_insert(w, g_seen.c.score, &s);
+    ADD_SYSTEM(w, .name = "reader", .fn = read_score, .reads = {g_seen.c.score});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_seen.value, 41);
+    check_and_destroy(w);
+}
+
+static void bump_score(ecs_sched_system_ctx *ctx) {
+    const Score *read = (const Score *)ecs_sched_ctx_resource(ctx, g_seen.c.score);
+    Score *s = (Score *)ecs_sched_ctx_resource_mut(ctx, g_seen.c.score);
+    g_seen.pointer = read;
+    if (s) s->value++;
+}
+
+static void declared_written_resource_is_readable_and_writable(void **state) {
+    ecs_sched_world *w = new_world();
+    Score s = {1};
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.c = register_all(w);
+    ecs_sched_resource_insert(w, g_seen.c.score, &s);
+    ADD_SYSTEM(w, .name = "bumper", .fn = bump_score, .writes = {g_seen.c.score});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_non_null(g_seen.pointer);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(w, g_seen.c.score))->value, 3);
+    check_and_destroy(w);
+}
+
+static void write_read_only_score(ecs_sched_system_ctx *ctx) {
+    g_seen.mutable_pointer = ecs_sched_ctx_resource_mut(ctx, g_seen.c.score);
+    if (g_seen.mutable_pointer) ((Score *)g_seen.mutable_pointer)->value = 99;
+}
+
+static void writing_a_resource_declared_only_as_read_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    Score s = {5};
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.c = register_all(w);
+    g_seen.mutable_pointer = &g_seen;
+    ecs_sched_resource_insert(w, g_seen.c.score, &s);
+    ADD_SYSTEM(w, .name = "sneaky_writer", .fn = write_read_only_score, .reads = {g_seen.c.score});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_null(g_seen.mutable_pointer);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(w, g_seen.c.score))->value, 5);
+    assert_contains(ecs_sched_last_error(w), "sneaky_writer");
+    assert_contains(ecs_sched_last_error(w), "Score");
+    check_and_destroy(w);
+}
+
+static void read_gravity(ecs_sched_system_ctx *ctx) {
+    g_seen.pointer = ecs_sched_ctx_resource(ctx, g_seen.c.gravity);
+    trace_add("nosy");
+}
+
+static void undeclared_resource_is_refused_and_the_run_finishes_with_err_access(void **state) {
+    ecs_sched_world *w = new_world();
+    Gravity g = {9.8f};
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.c = register_all(w);
+    g_seen.pointer = &g_seen;
+    ecs_sched_resource_insert(w, g_seen.c.gravity, &g);
+    ADD_SYSTEM(w, .name = "nosy", .fn = read_gravity, .reads = {g_seen.c.score});
+    ADD_SYSTEM(w, .name = "later", .fn = record, .after = {"nosy"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_null(g_seen.pointer);
+    assert_string_equal(g_trace, "nosy later");
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_ACCESS);
+    assert_contains(ecs_sched_last_error(w), "nosy");
+    assert_contains(ecs_sched_last_error(w), "Gravity");
+    assert_contains(g_log.text, "error: ");
+    check_and_destroy(w);
+}
+
+static int g_violations_left;
+
+static void misbehave_once(ecs_sched_system_ctx *ctx) {
+    if (g_violations_left > 0) {
+        g_violations_left--;
+        (void)ecs_sched_ctx_resource(ctx, g_seen.c.gravity);
+    }
+}
+
+static void an_access_error_is_reported_by_the_run_that_made_it_only(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.c = register_all(w);
+    g_violations_left = 1;
+    ADD_SYSTEM(w, .name = "once_rude", .fn = misbehave_once);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    check_and_destroy(w);
+}
+
+/* ---- commands ---- */
+
+static void spawn_with_commands(ecs_sched_system_ctx *ctx) {
+    ecs_sched_commands *cmd = ecs_sched_ctx_commands(ctx);
+    g_seen.pointer = cmd;
+    if (cmd) ecs_sched_commands_spawn(cmd);
+}
+
+static void declared_commands_give_a_buffer_applied_by_the_run(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    ADD_SYSTEM(w, .name = "spawner", .fn = spawn_with_commands, .commands = true);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_non_null(g_seen.pointer);
+    assert_int_equal(ecs_sched_entity_count(w), 1);
+    check_and_destroy(w);
+}
+
+static void commands_without_declaring_them_are_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.pointer = &g_seen;
+    ADD_SYSTEM(w, .name = "undeclared_spawner", .fn = spawn_with_commands);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_null(g_seen.pointer);
+    assert_int_equal(ecs_sched_entity_count(w), 0);
+    assert_contains(ecs_sched_last_error(w), "undeclared_spawner");
+    assert_contains(ecs_sched_last_error(w), "command");
+    check_and_destroy(w);
+}
+
+/* ---- the world: exclusive systems only ---- */
+
+static void grab_world(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *world = ecs_sched_ctx_world(ctx);
+    g_seen.world = world;
+    if (world) ecs_sched_spawn(world);
+}
+
+static void world_from_a_non_exclusive_system_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.world = w;
+    ADD_SYSTEM(w, .name = "grabby", .fn = grab_world);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_null(g_seen.world);
+    assert_int_equal(ecs_sched_entity_count(w), 0);
+    assert_contains(ecs_sched_last_error(w), "grabby");
+    assert_contains(ecs_sched_last_error(w), "world");
+    check_and_destroy(w);
+}
+
+static void count_entities_in_query(ecs_sched_system_ctx *ctx) {
+    ecs_sched_query *q = ecs_sched_ctx_query(ctx, 0);
+    g_seen.count = q ? ecs_sched_query_count(q) : -1;
+}
+
+static void spawn_positioned(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *world = ecs_sched_ctx_world(ctx);
+    g_seen.world = world;
+    if (world) {
+        ecs_sched_spawn_with(world, 1, &g_seen.c.position, NULL);
+        ecs_sched_spawn_with(world, 1, &g_seen.c.position, NULL);
+    }
+}
+
+static void exclusive_system_gets_the_world_and_changes_it_at_once(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    g_seen.c = register_all(w);
+    ADD_SYSTEM(w, .name = "world_builder", .fn = spawn_positioned, .exclusive = true);
+    ADD_SYSTEM(w, .name = "census", .fn = count_entities_in_query, .after = {"world_builder"},
+               .queries = {{{ecs_sched_read(g_seen.c.position)}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_ptr_equal(g_seen.world, w);
+    assert_int_equal(g_seen.count, 2);
+    check_and_destroy(w);
+}
+
+/* ---- name and user data ---- */
+
+static void remember_identity(ecs_sched_system_ctx *ctx) {
+    g_seen.pointer = ecs_sched_ctx_user_data(ctx);
+    trace_add(ecs_sched_ctx_name(ctx));
+}
+
+static void context_carries_the_name_and_user_data_of_the_desc(void **state) {
+    ecs_sched_world *w = new_world();
+    int token = 7;
+    (void)state;
+    memset(&g_seen, 0, sizeof g_seen);
+    ADD_SYSTEM(w, .name = "identity", .fn = remember_identity, .user_data = &token);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_ptr_equal(g_seen.pointer, &token);
+    assert_string_equal(g_trace, "identity");
+    check_and_destroy(w);
+}
+
+static void system_without_a_name_is_called_system(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .fn = record);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "system");
+    check_and_destroy(w);
+}
+
+static void system_without_a_function_is_refused_when_added(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){.name = "hollow"}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "hollow");
+    check_and_destroy(w);
+}
+
+static void declaring_an_unregistered_resource_is_refused_when_added(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                                              .name = "ghost_reader", .fn = record, .reads = {77}}),
+                     ECS_SCHED_ERR_UNKNOWN_COMPONENT);
+    assert_contains(ecs_sched_last_error(w), "ghost_reader");
+    check_and_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(system_iterates_its_declared_query),
+        cmocka_unit_test(each_declared_query_is_reached_by_its_index),
+        cmocka_unit_test(query_index_out_of_range_is_refused),
+        cmocka_unit_test(system_without_queries_gets_no_query_zero),
+        cmocka_unit_test(declared_read_resource_is_readable),
+        cmocka_unit_test(declared_written_resource_is_readable_and_writable),
+        cmocka_unit_test(writing_a_resource_declared_only_as_read_is_refused),
+        cmocka_unit_test(undeclared_resource_is_refused_and_the_run_finishes_with_err_access),
+        cmocka_unit_test(an_access_error_is_reported_by_the_run_that_made_it_only),
+        cmocka_unit_test(declared_commands_give_a_buffer_applied_by_the_run),
+        cmocka_unit_test(commands_without_declaring_them_are_refused),
+        cmocka_unit_test(world_from_a_non_exclusive_system_is_refused),
+        cmocka_unit_test(exclusive_system_gets_the_world_and_changes_it_at_once),
+        cmocka_unit_test(context_carries_the_name_and_user_data_of_the_desc),
+        cmocka_unit_test(system_without_a_name_is_called_system),
+        cmocka_unit_test(system_without_a_function_is_refused_when_added),
+        cmocka_unit_test(declaring_an_unregistered_resource_is_refused_when_added),
+    };
+    return cmocka_run_group_tests_name("schedule context", tests, NULL, destroy_leftover_world);
+}

@@ -1,0 +1,667 @@
+/* Schedule build errors. Contradictions (cycles, hierarchy cycles and redundancy, ordering
+   against a containing set, a name used for systems and a set, ordering against a name several
+   systems share) fail the build; cross-set dependencies, unknown sets and ambiguities warn by
+   default and can be ignored or made errors. A failed build runs nothing and changes nothing;
+   the message names the culprits. */
+#define ECS_SCHED_IMPLEMENTATION
+#include "ecs_sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* ---- fixture: a world whose messages are captured, and a trace of the systems that ran ---- */
+
+typedef struct captured_log {
+    int count;
+    int warnings;
+    int errors;
+    size_t length;
+    char text[32768]; /* every message, one per line, after "warn: " or "error: " */
+} captured_log;
+
+static captured_log g_log;
+static char g_trace[4096];
+
+static void capture_message(ecs_sched_log_level level, const char *message, void *user_data) {
+    captured_log *log = (captured_log *)user_data;
+    int n;
+    log->count++;
+    if (level == ECS_SCHED_LOG_WARN) log->warnings++;
+    if (level >= ECS_SCHED_LOG_ERROR) log->errors++;
+    if (log->length + 1 >= sizeof log->text) return;
+    n = snprintf(log->text + log->length, sizeof log->text - log->length, "%s: %s\n",
+                 level >= ECS_SCHED_LOG_ERROR ? "error" : level == ECS_SCHED_LOG_WARN ? "warn" : "info",
+                 message);
+    if (n > 0) log->length += (size_t)n;
+    if (log->length >= sizeof log->text) log->length = sizeof log->text - 1;
+}
+
+/* The world of the running test; a test that fails before destroying it leaves it to the next
+   new_world (or to the group teardown), so a failure does not also report leaks. */
+static ecs_sched_world *g_world;
+
+static ecs_sched_world *new_world(void) {
+    ecs_sched_world_desc desc;
+    if (g_world) ecs_sched_world_destroy(g_world);
+    memset(&g_log, 0, sizeof g_log);
+    g_trace[0] = '\0';
+    memset(&desc, 0, sizeof desc);
+    desc.logger.fn = capture_message;
+    desc.logger.user_data = &g_log;
+    g_world = ecs_sched_world_create(&desc);
+    assert_non_null(g_world);
+    return g_world;
+}
+
+static void check_and_destroy(ecs_sched_world *world) {
+    assert_int_equal(ecs_sched_world_check(world), ECS_SCHED_OK);
+    ecs_sched_world_destroy(world);
+    if (world == g_world) g_world = NULL;
+}
+
+static int destroy_leftover_world(void **state) {
+    (void)state;
+    if (g_world) ecs_sched_world_destroy(g_world);
+    g_world = NULL;
+    return 0;
+}
+
+static void trace_add(const char *word) {
+    size_t n = strlen(g_trace);
+    snprintf(g_trace + n, sizeof g_trace - n, "%s%s", n ? " " : "", word);
+}
+
+/* A system that writes its label (its user_data when given, else its name) to the trace. */
+static void record(ecs_sched_system_ctx *ctx) {
+    const char *label = (const char *)ecs_sched_ctx_user_data(ctx);
+    trace_add(label ? label : ecs_sched_ctx_name(ctx));
+}
+
+#define UPDATE "Update"
+#define ADD_SYSTEM(world, ...)                                                                  \
+    assert_int_equal(ecs_sched_add_system((world), UPDATE, &(ecs_sched_system_desc){__VA_ARGS__}), \
+                     ECS_SCHED_OK)
+#define CONFIGURE_SET(world, ...)                                                               \
+    assert_int_equal(ecs_sched_configure_set((world), UPDATE, &(ecs_sched_set_desc){__VA_ARGS__}), \
+                     ECS_SCHED_OK)
+#define assert_contains(text, needle) assert_contains_at((text), (needle), __FILE__, __LINE__)
+static void assert_contains_at(const char *text, const char *needle, const char *file, int line) {
+    if (text == NULL || strstr(text, needle) == NULL) {
+        print_error("expected \"%s\" in:\n%s\n", needle, text ? text : "(null)");
+        _fail(file, line);
+    }
+}
+
+
+typedef struct { float x, y; } Position;
+typedef struct { int value; } Score;
+
+static void configure_levels(ecs_sched_world *w, ecs_sched_report cross_set, ecs_sched_report unknown,
+                             ecs_sched_report ambiguities, ecs_sched_report duplicates) {
+    ecs_sched_schedule_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.cross_set_dependencies = cross_set;
+    desc.unknown_sets = unknown;
+    desc.ambiguities = ambiguities;
+    desc.duplicate_names = duplicates;
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &desc), ECS_SCHED_OK);
+}
+
+/* A failed build: the run returns the code, no system runs, and the message is kept and logged
+   as an error. */
+static void expect_build_failure(ecs_sched_world *w, ecs_sched_result code) {
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), code);
+    assert_string_equal(g_trace, "");
+    assert_int_equal(ecs_sched_last_result(w), code);
+    assert_true(g_log.errors >= 1);
+    assert_contains(g_log.text, ecs_sched_last_error(w));
+    assert_int_equal(ecs_sched_schedule_build(w, UPDATE), code);
+}
+
+/* ---- contradictions: always errors ---- */
+
+static void dependency_cycle_fails_and_shows_the_path(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "a", .fn = record, .before = {"b"});
+    ADD_SYSTEM(w, .name = "b", .fn = record, .before = {"c"});
+    ADD_SYSTEM(w, .name = "c", .fn = record, .before = {"a"});
+    ADD_SYSTEM(w, .name = "bystander", .fn = record);
+    expect_build_failure(w, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    assert_contains(ecs_sched_last_error(w), "system 'a' runs before system 'b'");
+    assert_contains(ecs_sched_last_error(w), "system 'b' runs before system 'c'");
+    assert_contains(ecs_sched_last_error(w), "system 'c' runs before system 'a'");
+    check_and_destroy(w);
+}
+
+static void system_ordered_before_and_after_another_is_a_cycle(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "a", .fn = record, .before = {"b"}, .after = {"b"});
+    ADD_SYSTEM(w, .name = "b", .fn = record);
+    expect_build_failure(w, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    assert_contains(ecs_sched_last_error(w), "'a'");
+    assert_contains(ecs_sched_last_error(w), "'b'");
+    check_and_destroy(w);
+}
+
+static void cycle_between_sets_fails_and_names_them(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    CONFIGURE_SET(w, .name = "physics", .before = {"render"});
+    CONFIGURE_SET(w, .name = "render", .before = {"physics"});
+    ADD_SYSTEM(w, .name = "integrate", .fn = record, .in_set = {"physics"});
+    ADD_SYSTEM(w, .name = "draw", .fn = record, .in_set = {"render"});
+    expect_build_failure(w, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    assert_contains(ecs_sched_last_error(w), "set 'physics' runs before set 'render'");
+    assert_contains(ecs_sched_last_error(w), "set 'render' runs before set 'physics'");
+    check_and_destroy(w);
+}
+
+static void cycle_that_appears_once_sets_are_flattened_fails(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    configure_levels(w, ECS_SCHED_REPORT_IGNORE, ECS_SCHED_REPORT_DEFAULT, ECS_SCHED_REPORT_DEFAULT,
+                     ECS_SCHED_REPORT_DEFAULT);
+    CONFIGURE_SET(w, .name = "early", .before = {"late"});
+    ADD_SYSTEM(w, .name = "x", .fn = record, .in_set = {"early"});
+    ADD_SYSTEM(w, .name = "y", .fn = record, .in_set = {"late"}, .before = {"x"});
+    expect_build_failure(w, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    assert_contains(ecs_sched_last_error(w), "system 'x' runs before system 'y'");
+    assert_contains(ecs_sched_last_error(w), "system 'y' runs before system 'x'");
+    check_and_destroy(w);
+}
+
+static void system_in_two_sets_ordered_against_each_other_is_a_cycle(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    CONFIGURE_SET(w, .name = "first", .before = {"second"});
+    ADD_SYSTEM(w, .name = "torn", .fn = record, .in_set = {"first", "second"});
+    expect_build_failure(w, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    assert_contains(ecs_sched_last_error(w), "torn");
+    check_and_destroy(w);
+}
+
+static void hierarchy_cycle_fails_and_names_the_sets(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    CONFIGURE_SET(w, .name = "outer", .in_set = {"inner"});
+    CONFIGURE_SET(w, .name = "inner", .in_set = {"outer"});
+    ADD_SYSTEM(w, .name = "member", .fn = record, .in_set = {"inner"});
+    expect_build_failure(w, ECS_SCHED_ERR_HIERARCHY_CYCLE);
+    assert_contains(ecs_sched_last_error(w), "set 'outer' is in set 'inner'");
+    assert_contains(ecs_sched_last_error(w), "set 'inner' is in set 'outer'");
+    check_and_destroy(w);
+}
+
+static void set_inside_itself_is_a_hierarchy_cycle(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    CONFIGURE_SET(w, .name = "ouroboros", .in_set = {"ouroboros"});
+    expect_build_failure(w, ECS_SCHED_ERR_HIERARCHY_CYCLE);
+    assert_contains(ecs_sched_last_error(w), "ouroboros");
+    check_and_destroy(w);
+}
+
+static void set_in_a_set_both_directly_and_through_another_is_redundant(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    CONFIGURE_SET(w, .name = "A");
+    CONFIGURE_SET(w, .name = "B", .in_set = {"A"});
+    CONFIGURE_SET(w, .name = "C", .in_set = {"B", "A"});
+    ADD_SYSTEM(w, .name = "member", .fn = record, .in_set = {"C"});
+    expect_build_failure(w, ECS_SCHED_ERR_HIERARCHY_REDUNDANT);
+    assert_contains(ecs_sched_last_error(w), "set 'C'");
+    assert_contains(ecs_sched_last_error(w), "set 'A'");
+    assert_contains(ecs_sched_last_error(w), "set 'B'");
+    check_and_destroy(w);
+}
+
+static void system_in_a_set_both_directly_and_through_another_is_redundant(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    CONFIGURE_SET(w, .name = "inner", .in_set = {"outer"});
+    ADD_SYSTEM(w, .name = "doubly_placed", .fn = record, .in_set = {"inner", "outer"});
+    expect_build_failure(w, ECS_SCHED_ERR_HIERARCHY_REDUNDANT);
+    assert_contains(ecs_sched_last_error(w), "system 'doubly_placed'");
+    assert_contains(ecs_sched_last_error(w), "set 'outer'");
+    assert_contains(ecs_sched_last_error(w), "set 'inner'");
+    check_and_destroy(w);
+}
+
+static void ordering_a_system_against_its_own_set_fails(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "member", .fn = record, .in_set = {"work"}, .after = {"work"});
+    expect_build_failure(w, ECS_SCHED_ERR_ORDER_AGAINST_PARENT);
+    assert_contains(ecs_sched_last_error(w), "system 'member'");
+    assert_contains(ecs_sched_last_error(w), "set 'work'");
+    check_and_destroy(w);
+}
+
+static void ordering_a_set_against_a_set_containing_it_fails(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    CONFIGURE_SET(w, .name = "inner", .in_set = {"outer"}, .before = {"outer"});
+    ADD_SYSTEM(w, .name = "member", .fn = record, .in_set = {"inner"});
+    expect_build_failure(w, ECS_SCHED_ERR_ORDER_AGAINST_PARENT);
+    assert_contains(ecs_sched_last_error(w), "set 'inner'");
+    assert_contains(ecs_sched_last_error(w), "set 'outer'");
+    check_and_destroy(w);
+}
+
+static void ordering_a_system_against_a_set_containing_its_set_fails(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    CONFIGURE_SET(w, .name = "inner", .in_set = {"outer"});
+    CONFIGURE_SET(w, .name = "outer", .after = {"member"});
+    ADD_SYSTEM(w, .name = "member", .fn = record, .in_set = {"inner"});
+    expect_build_failure(w, ECS_SCHED_ERR_ORDER_AGAINST_PARENT);
+    assert_contains(ecs_sched_last_error(w), "system 'member'");
+    assert_contains(ecs_sched_last_error(w), "set 'outer'");
+    check_and_destroy(w);
+}
+
+/* ---- names ---- */
+
+static void ordering_against_a_name_several_systems_share_fails(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "foo", .fn = record);
+    ADD_SYSTEM(w, .name = "foo", .fn = record);
+    ADD_SYSTEM(w, .name = "bar", .fn = record, .after = {"foo"});
+    expect_build_failure(w, ECS_SCHED_ERR_DUPLICATE_NAME);
+    assert_contains(ecs_sched_last_error(w), "'foo'");
+    assert_contains(ecs_sched_last_error(w), "bar");
+    assert_contains(ecs_sched_last_error(w), "set"); /* the suggested fix */
+    check_and_destroy(w);
+}
+
+static void ordering_before_a_name_several_systems_share_fails(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "bar", .fn = record, .before = {"foo"});
+    ADD_SYSTEM(w, .name = "foo", .fn = record);
+    ADD_SYSTEM(w, .name = "foo", .fn = record);
+    expect_build_failure(w, ECS_SCHED_ERR_DUPLICATE_NAME);
+    assert_contains(ecs_sched_last_error(w), "'foo'");
+    check_and_destroy(w);
+}
+
+static void set_ordered_against_a_shared_name_fails_too(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    CONFIGURE_SET(w, .name = "late", .after = {"foo"});
+    ADD_SYSTEM(w, .name = "foo", .fn = record);
+    ADD_SYSTEM(w, .name = "foo", .fn = record);
+    ADD_SYSTEM(w, .name = "member", .fn = record, .in_set = {"late"});
+    expect_build_failure(w, ECS_SCHED_ERR_DUPLICATE_NAME);
+    assert_contains(ecs_sched_last_error(w), "'foo'");
+    check_and_destroy(w);
+}
+
+static void putting_one_instance_in_a_set_and_ordering_against_the_set_works(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "bar", .fn = record, .after = {"X"});
+    ADD_SYSTEM(w, .name = "foo", .fn = record, .user_data = "foo_in_X", .in_set = {"X"});
+    ADD_SYSTEM(w, .name = "foo", .fn = record, .user_data = "free_foo");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    /* bar waits for the foo in X only */
+    assert_string_equal(g_trace, "foo_in_X bar free_foo");
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void chaining_one_instance_with_the_system_that_needs_it_works(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
+                                               .systems = (ecs_sched_system_desc[]){
+                                                   {.name = "foo", .fn = record, .user_data = "chained_foo"},
+                                                   {.name = "bar", .fn = record}},
+                                               .count = 2, .chain = true}),
+                     ECS_SCHED_OK);
+    ADD_SYSTEM(w, .name = "foo", .fn = record, .user_data = "free_foo");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    /* bar waits for the foo it is chained to only */
+    assert_string_equal(g_trace, "chained_foo bar free_foo");
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void ordering_from_the_instance_side_works(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "foo", .fn = record, .user_data = "ordered_foo", .before = {"bar"});
+    ADD_SYSTEM(w, .name = "bar", .fn = record);
+    ADD_SYSTEM(w, .name = "foo", .fn = record, .user_data = "free_foo");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    /* bar waits for the foo that asked to run before it only */
+    assert_string_equal(g_trace, "ordered_foo bar free_foo");
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void shared_name_at_warn_level_orders_against_every_instance(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    configure_levels(w, 0, 0, 0, ECS_SCHED_REPORT_WARN);
+    ADD_SYSTEM(w, .name = "bar", .fn = record, .after = {"foo"});
+    ADD_SYSTEM(w, .name = "foo", .fn = record, .user_data = "foo1");
+    ADD_SYSTEM(w, .name = "foo", .fn = record, .user_data = "foo2");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "foo1 foo2 bar");
+    assert_int_equal(g_log.warnings, 1);
+    assert_int_equal(g_log.errors, 0);
+    assert_contains(g_log.text, "warn: ");
+    assert_contains(g_log.text, "'foo'");
+    check_and_destroy(w);
+}
+
+static void shared_name_at_ignore_level_builds_silently(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    configure_levels(w, 0, 0, 0, ECS_SCHED_REPORT_IGNORE);
+    ADD_SYSTEM(w, .name = "foo", .fn = record);
+    ADD_SYSTEM(w, .name = "foo", .fn = record);
+    ADD_SYSTEM(w, .name = "bar", .fn = record, .after = {"foo"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "foo foo bar");
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void name_configured_as_a_set_and_given_to_a_system_conflicts(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    CONFIGURE_SET(w, .name = "physics");
+    ADD_SYSTEM(w, .name = "physics", .fn = record);
+    expect_build_failure(w, ECS_SCHED_ERR_NAME_CONFLICT);
+    assert_contains(ecs_sched_last_error(w), "'physics'");
+    check_and_destroy(w);
+}
+
+static void system_name_used_as_a_set_to_join_conflicts(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "render", .fn = record);
+    ADD_SYSTEM(w, .name = "draw_sprites", .fn = record, .in_set = {"render"});
+    expect_build_failure(w, ECS_SCHED_ERR_NAME_CONFLICT);
+    assert_contains(ecs_sched_last_error(w), "'render'");
+    check_and_destroy(w);
+}
+
+/* ---- reports that do not make the graph unsolvable: ignore, warn (default) or error ---- */
+
+static void add_cross_set_pair(ecs_sched_world *w) {
+    ADD_SYSTEM(w, .name = "shoot", .fn = record, .in_set = {"combat"});
+    ADD_SYSTEM(w, .name = "play_sound", .fn = record, .in_set = {"audio"}, .after = {"shoot"});
+}
+
+static void cross_set_dependency_warns_by_default_and_builds(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    add_cross_set_pair(w);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "shoot play_sound");
+    assert_int_equal(g_log.warnings, 1);
+    assert_int_equal(g_log.errors, 0);
+    assert_contains(g_log.text, "warn: ");
+    assert_contains(g_log.text, "'shoot'");
+    assert_contains(g_log.text, "'play_sound'");
+    check_and_destroy(w);
+}
+
+static void cross_set_dependency_at_error_level_fails(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    configure_levels(w, ECS_SCHED_REPORT_ERROR, 0, 0, 0);
+    add_cross_set_pair(w);
+    expect_build_failure(w, ECS_SCHED_ERR_CROSS_SET_DEPENDENCY);
+    assert_contains(ecs_sched_last_error(w), "'shoot'");
+    assert_contains(ecs_sched_last_error(w), "'play_sound'");
+    check_and_destroy(w);
+}
+
+static void cross_set_dependency_at_ignore_level_logs_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    configure_levels(w, ECS_SCHED_REPORT_IGNORE, 0, 0, 0);
+    add_cross_set_pair(w);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "shoot play_sound");
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void unknown_set_warns_by_default_and_builds(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "consumer", .fn = record, .after = {"misspelled_set"});
+    ADD_SYSTEM(w, .name = "other", .fn = record);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "consumer other");
+    assert_int_equal(g_log.warnings, 1);
+    assert_int_equal(g_log.errors, 0);
+    assert_contains(g_log.text, "warn: ");
+    assert_contains(g_log.text, "'misspelled_set'");
+    check_and_destroy(w);
+}
+
+static void unknown_set_at_error_level_fails(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    configure_levels(w, 0, ECS_SCHED_REPORT_ERROR, 0, 0);
+    ADD_SYSTEM(w, .name = "consumer", .fn = record, .after = {"misspelled_set"});
+    expect_build_failure(w, ECS_SCHED_ERR_UNKNOWN_SET);
+    assert_contains(ecs_sched_last_error(w), "'misspelled_set'");
+    check_and_destroy(w);
+}
+
+static void unknown_set_at_ignore_level_logs_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    configure_levels(w, 0, ECS_SCHED_REPORT_IGNORE, 0, 0);
+    ADD_SYSTEM(w, .name = "consumer", .fn = record, .after = {"misspelled_set"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void configured_set_without_members_is_not_unknown(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    configure_levels(w, 0, ECS_SCHED_REPORT_ERROR, 0, 0);
+    CONFIGURE_SET(w, .name = "reserved_for_plugins");
+    ADD_SYSTEM(w, .name = "consumer", .fn = record, .after = {"reserved_for_plugins"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void write_position(ecs_sched_system_ctx *ctx) {
+    trace_add(ecs_sched_ctx_name(ctx));
+}
+
+static void add_conflicting_writers(ecs_sched_world *w, ecs_sched_id position) {
+    ADD_SYSTEM(w, .name = "mover", .fn = write_position, .in_set = {"A"},
+               .queries = {{{ecs_sched_write(position)}}});
+    ADD_SYSTEM(w, .name = "teleporter", .fn = write_position, .in_set = {"B"},
+               .queries = {{{ecs_sched_write(position)}}});
+}
+
+static void ambiguity_warns_by_default_and_builds(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    add_conflicting_writers(w, ECS_SCHED_COMPONENT(w, Position));
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "mover teleporter");
+    assert_int_equal(g_log.warnings, 1);
+    assert_int_equal(g_log.errors, 0);
+    assert_contains(g_log.text, "warn: ");
+    assert_contains(g_log.text, "'mover'");
+    assert_contains(g_log.text, "'teleporter'");
+    assert_contains(g_log.text, "'Position'");
+    check_and_destroy(w);
+}
+
+static void ambiguity_at_ignore_level_logs_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    configure_levels(w, 0, 0, ECS_SCHED_REPORT_IGNORE, 0);
+    add_conflicting_writers(w, ECS_SCHED_COMPONENT(w, Position));
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+/* ---- a failed build changes nothing, and more configuration can fix it ---- */
+
+static void spawn_and_score(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *world = ecs_sched_ctx_world(ctx);
+    trace_add(ecs_sched_ctx_name(ctx));
+    if (world) {
+        Score s = {100};
+        ecs_sched_spawn(world);
+        ecs_sched_resource_insert(world, ecs_sched_component_lookup(world, "Score"), &s);
+    }
+}
+
+static void failed_build_runs_nothing_and_leaves_the_world_unchanged(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id position = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_id score = ECS_SCHED_COMPONENT(w, Score);
+    Score s = {7};
+    int32_t archetypes;
+    (void)state;
+    ecs_sched_spawn_with(w, 1, &position, NULL);
+    ecs_sched_spawn(w);
+    ecs_sched_resource_insert(w, score, &s);
+    archetypes = ecs_sched_archetype_count(w);
+    ADD_SYSTEM(w, .name = "world_changer", .fn = spawn_and_score, .exclusive = true);
+    ADD_SYSTEM(w, .name = "a", .fn = record, .before = {"b"});
+    ADD_SYSTEM(w, .name = "b", .fn = record, .before = {"a"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    assert_string_equal(g_trace, "");
+    assert_int_equal(ecs_sched_entity_count(w), 2);
+    assert_int_equal(ecs_sched_archetype_count(w), archetypes);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(w, score))->value, 7);
+    assert_int_equal(ecs_sched_world_check(w), ECS_SCHED_OK);
+    check_and_destroy(w);
+}
+
+static void failed_build_fails_again_on_every_run(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "a", .fn = record, .before = {"a_set"}, .in_set = {"a_set"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ORDER_AGAINST_PARENT);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ORDER_AGAINST_PARENT);
+    assert_string_equal(g_trace, "");
+    check_and_destroy(w);
+}
+
+static void more_configuration_fixes_a_failed_build(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    configure_levels(w, 0, 0, ECS_SCHED_REPORT_ERROR, 0);
+    add_conflicting_writers(w, ECS_SCHED_COMPONENT(w, Position));
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_AMBIGUITY);
+    assert_contains(ecs_sched_last_error(w), "'mover'");
+    assert_contains(ecs_sched_last_error(w), "'teleporter'");
+    assert_string_equal(g_trace, "");
+    CONFIGURE_SET(w, .name = "B", .before = {"A"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "teleporter mover");
+    check_and_destroy(w);
+}
+
+static void filling_an_unknown_set_fixes_a_failed_build(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    configure_levels(w, 0, ECS_SCHED_REPORT_ERROR, 0, 0);
+    ADD_SYSTEM(w, .name = "consumer", .fn = record, .after = {"producers"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_UNKNOWN_SET);
+    ADD_SYSTEM(w, .name = "producer", .fn = record, .in_set = {"producers"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "producer consumer");
+    check_and_destroy(w);
+}
+
+static void breaking_a_built_schedule_stops_it_from_running_the_old_plan(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "a", .fn = record);
+    ADD_SYSTEM(w, .name = "b", .fn = record, .after = {"a"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    ADD_SYSTEM(w, .name = "c", .fn = record, .after = {"b"}, .before = {"a"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    assert_string_equal(g_trace, "a b");
+    check_and_destroy(w);
+}
+
+static void ignore_write(const char *text, void *user_data) {
+    (void)text;
+    (void)user_data;
+}
+
+static void plan_queries_report_a_failed_build(void **state) {
+    ecs_sched_world *w = new_world();
+    const char *names[4];
+    (void)state;
+    ADD_SYSTEM(w, .name = "a", .fn = record, .after = {"a"});
+    assert_int_equal(ecs_sched_schedule_order(w, UPDATE, names, 4), -1);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    assert_int_equal(ecs_sched_schedule_write_dot(w, UPDATE, ignore_write, NULL),
+                     ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    check_and_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(dependency_cycle_fails_and_shows_the_path),
+        cmocka_unit_test(system_ordered_before_and_after_another_is_a_cycle),
+        cmocka_unit_test(cycle_between_sets_fails_and_names_them),
+        cmocka_unit_test(cycle_that_appears_once_sets_are_flattened_fails),
+        cmocka_unit_test(system_in_two_sets_ordered_against_each_other_is_a_cycle),
+        cmocka_unit_test(hierarchy_cycle_fails_and_names_the_sets),
+        cmocka_unit_test(set_inside_itself_is_a_hierarchy_cycle),
+        cmocka_unit_test(set_in_a_set_both_directly_and_through_another_is_redundant),
+        cmocka_unit_test(system_in_a_set_both_directly_and_through_another_is_redundant),
+        cmocka_unit_test(ordering_a_system_against_its_own_set_fails),
+        cmocka_unit_test(ordering_a_set_against_a_set_containing_it_fails),
+        cmocka_unit_test(ordering_a_system_against_a_set_containing_its_set_fails),
+        cmocka_unit_test(ordering_against_a_name_several_systems_share_fails),
+        cmocka_unit_test(ordering_before_a_name_several_systems_share_fails),
+        cmocka_unit_test(set_ordered_against_a_shared_name_fails_too),
+        cmocka_unit_test(putting_one_instance_in_a_set_and_ordering_against_the_set_works),
+        cmocka_unit_test(chaining_one_instance_with_the_system_that_needs_it_works),
+        cmocka_unit_test(ordering_from_the_instance_side_works),
+        cmocka_unit_test(shared_name_at_warn_level_orders_against_every_instance),
+        cmocka_unit_test(shared_name_at_ignore_level_builds_silently),
+        cmocka_unit_test(name_configured_as_a_set_and_given_to_a_system_conflicts),
+        cmocka_unit_test(system_name_used_as_a_set_to_join_conflicts),
+        cmocka_unit_test(cross_set_dependency_warns_by_default_and_builds),
+        cmocka_unit_test(cross_set_dependency_at_error_level_fails),
+        cmocka_unit_test(cross_set_dependency_at_ignore_level_logs_nothing),
+        cmocka_unit_test(unknown_set_warns_by_default_and_builds),
+        cmocka_unit_test(unknown_set_at_error_level_fails),
+        cmocka_unit_test(unknown_set_at_ignore_level_logs_nothing),
+        cmocka_unit_test(configured_set_without_members_is_not_unknown),
+        cmocka_unit_test(ambiguity_warns_by_default_and_builds),
+        cmocka_unit_test(ambiguity_at_ignore_level_logs_nothing),
+        cmocka_unit_test(failed_build_runs_nothing_and_leaves_the_world_unchanged),
+        cmocka_unit_test(failed_build_fails_again_on_every_run),
+        cmocka_unit_test(more_configuration_fixes_a_failed_build),
+        cmocka_unit_test(filling_an_unknown_set_fixes_a_failed_build),
+        cmocka_unit_test(breaking_a_built_schedule_stops_it_from_running_the_old_plan),
+        cmocka_unit_test(plan_queries_report_a_failed_build),
+    };
+    return cmocka_run_group_tests_name("schedule errors", tests, NULL, destroy_leftover_world);
+}
