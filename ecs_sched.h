@@ -539,6 +539,57 @@ typedef struct ecs_sched_allocator {
 ECS_SCHED_API void *ecs_sched_stbds_realloc(void *context, void *ptr, size_t size);
 ECS_SCHED_API void ecs_sched_stbds_free(void *context, void *ptr);
 
+/*=================================== src/pool.h (public) ====================================*/
+/* pool: a work-stealing thread pool (threads only with ECS_SCHED_THREADS). */
+
+/* A pool of worker threads that run small tasks. The thread that creates the pool is worker 0
+   and works while it waits; the pool starts thread_count - 1 more threads. Each worker keeps
+   its tasks in its own deque and takes the newest; an idle worker steals the oldest task of a
+   random other worker, and sleeps when there is nothing to steal.
+
+   Without ECS_SCHED_THREADS the same API runs everything inline on the calling thread: submit
+   calls the task at once, and the pool has one worker. */
+typedef struct ecs_sched_pool ecs_sched_pool;
+
+/* Tasks submitted with a group can be waited for together. Reusable once waited for. */
+typedef struct ecs_sched_task_group ecs_sched_task_group;
+
+typedef void (*ecs_sched_task_fn)(void *arg);
+typedef void (*ecs_sched_range_fn)(int64_t begin, int64_t end, void *arg);
+
+typedef struct ecs_sched_pool_desc {
+    int32_t thread_count;           /* workers, the creating thread included; 0: one per
+                                       hardware thread. 1 runs every task on the caller. */
+    int32_t queue_capacity;         /* tasks a worker's deque holds (a power of two; 0: 4096).
+                                       Submitting to a full deque runs the task at once. */
+    ecs_sched_allocator allocator;  /* zero: ECS_SCHED_REALLOC / ECS_SCHED_FREE */
+    ecs_sched_logger logger;        /* zero: errors to stderr */
+} ecs_sched_pool_desc;
+
+/* NULL when out of memory or when a thread cannot be started (the log says which). */
+ECS_SCHED_API ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *desc);
+/* Runs every task already submitted, those they submit included, then stops and joins the
+   threads. Call it when no other thread submits or waits (any thread may call it). */
+ECS_SCHED_API void ecs_sched_pool_destroy(ecs_sched_pool *pool);
+ECS_SCHED_API int32_t ecs_sched_pool_thread_count(const ecs_sched_pool *pool);
+/* The calling thread's worker number, 0 .. thread_count - 1, to index per-thread scratch
+   memory; -1 for a thread that is not one of the pool's. */
+ECS_SCHED_API int32_t ecs_sched_pool_worker_index(const ecs_sched_pool *pool);
+
+ECS_SCHED_API ecs_sched_task_group *ecs_sched_pool_group_create(ecs_sched_pool *pool);
+ECS_SCHED_API void ecs_sched_pool_group_destroy(ecs_sched_pool *pool, ecs_sched_task_group *group);
+
+/* Queues fn(arg) on the calling worker's deque; group may be NULL. Call it from a worker (the
+   creating thread, or inside a task); on any other thread the task runs at once. */
+ECS_SCHED_API void ecs_sched_pool_submit(ecs_sched_pool *pool, ecs_sched_task_group *group,
+                                         ecs_sched_task_fn fn, void *arg);
+/* Returns once every task of the group has run, running tasks (of any group) meanwhile. */
+ECS_SCHED_API void ecs_sched_pool_wait(ecs_sched_pool *pool, ecs_sched_task_group *group);
+/* Calls fn(b, e, arg) over disjoint pieces [b, e) of [begin, end), each at most `grain` long
+   (grain <= 0: chosen for you), in parallel; returns when all are done. */
+ECS_SCHED_API void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t end,
+                                               int64_t grain, ecs_sched_range_fn fn, void *arg);
+
 /*=================================== src/world.h (public) ===================================*/
 /* world: entities, components, archetype tables, resources, queries, command buffers. */
 
@@ -1306,6 +1357,594 @@ static void ecs_sched__arena_free(ecs_sched__arena *a) {
         a->blocks = next;
     }
 }
+
+/*=============================== src/pool.h (implementation) ================================*/
+/* pool: a work-stealing thread pool (threads only with ECS_SCHED_THREADS). */
+
+#define ECS_SCHED__DEFAULT_QUEUE_CAPACITY 4096
+
+static int64_t ecs_sched__default_grain(const ecs_sched_pool *pool, int64_t n) {
+    int64_t pieces = (int64_t)ecs_sched_pool_thread_count(pool) * 8;
+    int64_t grain = (n + pieces - 1) / pieces;
+    return grain > 0 ? grain : 1;
+}
+
+#ifndef ECS_SCHED_THREADS
+
+struct ecs_sched_pool {
+    ecs_sched__env env;
+};
+
+struct ecs_sched_task_group {
+    int32_t unused;
+};
+
+ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *desc) {
+    ecs_sched__env env;
+    ecs_sched_pool *pool;
+    ecs_sched__env_init(&env, desc ? &desc->allocator : NULL, desc ? &desc->logger : NULL);
+    pool = (ecs_sched_pool *)ecs_sched__calloc(&env, sizeof *pool);
+    if (!pool) {
+        ecs_sched__fail(&env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory creating a pool");
+        return NULL;
+    }
+    pool->env = env;
+    return pool;
+}
+
+void ecs_sched_pool_destroy(ecs_sched_pool *pool) {
+    if (pool) {
+        ecs_sched__env env = pool->env;
+        ecs_sched__free(&env, pool);
+    }
+}
+
+int32_t ecs_sched_pool_thread_count(const ecs_sched_pool *pool) {
+    (void)pool;
+    return 1;
+}
+
+int32_t ecs_sched_pool_worker_index(const ecs_sched_pool *pool) {
+    (void)pool;
+    return 0;
+}
+
+ecs_sched_task_group *ecs_sched_pool_group_create(ecs_sched_pool *pool) {
+    ECS_SCHED_ASSERT(pool != NULL);
+    return (ecs_sched_task_group *)ecs_sched__calloc(&pool->env, sizeof(ecs_sched_task_group));
+}
+
+void ecs_sched_pool_group_destroy(ecs_sched_pool *pool, ecs_sched_task_group *group) {
+    ECS_SCHED_ASSERT(pool != NULL);
+    ecs_sched__free(&pool->env, group);
+}
+
+void ecs_sched_pool_submit(ecs_sched_pool *pool, ecs_sched_task_group *group,
+                           ecs_sched_task_fn fn, void *arg) {
+    (void)pool;
+    (void)group;
+    fn(arg);
+}
+
+void ecs_sched_pool_wait(ecs_sched_pool *pool, ecs_sched_task_group *group) {
+    (void)pool;
+    (void)group;
+}
+
+void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t end,
+                                 int64_t grain, ecs_sched_range_fn fn, void *arg) {
+    if (grain <= 0) grain = ecs_sched__default_grain(pool, end - begin);
+    while (begin < end) {
+        int64_t stop = end - begin > grain ? begin + grain : end;
+        fn(begin, stop, arg);
+        begin = stop;
+    }
+}
+
+#else /* ECS_SCHED_THREADS */
+
+#if defined(__cplusplus) || !defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L || \
+    defined(__STDC_NO_ATOMICS__)
+#error "ECS_SCHED_THREADS needs the implementation compiled as C11 with <stdatomic.h> (e.g. -std=c11)"
+#endif
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
+
+/* ThreadSanitizer does not model fences. The deque's and the event count's seq_cst fences only
+   order accesses to atomics, and no plain data relies on them (tasks are published with a
+   release store), so TSan still sees every data race; gcc's warning about them is silenced. */
+#if defined(__SANITIZE_THREAD__) && defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wtsan"
+#endif
+
+#define ECS_SCHED__SPIN_ROUNDS 256     /* looks for work this many times before sleeping */
+#define ECS_SCHED__CACHE_LINE 64
+
+#if defined(__x86_64__) || defined(__i386__)
+#define ECS_SCHED__CPU_RELAX() __builtin_ia32_pause()
+#else
+#define ECS_SCHED__CPU_RELAX() ((void)0)
+#endif
+
+/* One deque slot. Its words are atomics because a thief may read a slot the owner is
+   overwriting; such a read is discarded when the thief's CAS on top fails. */
+typedef struct ecs_sched__slot {
+    _Atomic(ecs_sched_task_fn) fn;
+    _Atomic(void *) arg;
+    _Atomic(ecs_sched_task_group *) group;
+} ecs_sched__slot;
+
+typedef struct ecs_sched__task {
+    ecs_sched_task_fn fn;
+    void *arg;
+    ecs_sched_task_group *group;
+} ecs_sched__task;
+
+/* The Chase-Lev deque with the memory orders of Le, Pop, Cohen and Zappa Nardelli (PPoPP 2013),
+   on a bounded ring: the owner pushes and takes at bottom, thieves steal at top. The one change
+   is push's "release fence, relaxed store of bottom", made a release store of bottom, which
+   orders the same and lets ThreadSanitizer see the publication. */
+typedef struct ecs_sched__deque {
+    _Alignas(ECS_SCHED__CACHE_LINE) atomic_int_least64_t top;
+    _Alignas(ECS_SCHED__CACHE_LINE) atomic_int_least64_t bottom;
+    ecs_sched__slot *ring;
+    int64_t mask;
+} ecs_sched__deque;
+
+/* An event count: a sleeper reads the epoch, looks for work once more, and sleeps only if no
+   notify bumped the epoch since. Notifiers that see no sleeper pay one fence and one load. */
+typedef struct ecs_sched__event {
+    atomic_int waiters;
+    atomic_uint epoch;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+} ecs_sched__event;
+
+typedef struct ecs_sched__worker {
+    ecs_sched__deque deque;
+    ecs_sched_pool *pool;
+    pthread_t thread;
+    uint64_t random;
+    int32_t index;
+    bool started;
+} ecs_sched__worker;
+
+struct ecs_sched_pool {
+    ecs_sched__env env;
+    int32_t count;
+    ecs_sched__worker *workers;
+    ecs_sched__event idle;
+    atomic_bool stopping;
+};
+
+struct ecs_sched_task_group {
+    atomic_int_least64_t pending;
+};
+
+/* Which pool and worker the running thread is. */
+static _Thread_local ecs_sched_pool *ecs_sched__tls_pool;
+static _Thread_local int32_t ecs_sched__tls_index;
+
+/* ---- deque ---- */
+
+static bool ecs_sched__deque_init(ecs_sched__env *env, ecs_sched__deque *q, int64_t capacity) {
+    int64_t i;
+    q->ring = (ecs_sched__slot *)ecs_sched__alloc(env, sizeof *q->ring * (size_t)capacity);
+    if (!q->ring) return false;
+    for (i = 0; i < capacity; i++) {
+        atomic_init(&q->ring[i].fn, (ecs_sched_task_fn)NULL);
+        atomic_init(&q->ring[i].arg, (void *)NULL);
+        atomic_init(&q->ring[i].group, (ecs_sched_task_group *)NULL);
+    }
+    q->mask = capacity - 1;
+    atomic_init(&q->top, 0);
+    atomic_init(&q->bottom, 0);
+    return true;
+}
+
+/* Owner only. False when the ring is full. */
+static bool ecs_sched__deque_push(ecs_sched__deque *q, const ecs_sched__task *task) {
+    int64_t b = atomic_load_explicit(&q->bottom, memory_order_relaxed);
+    int64_t t = atomic_load_explicit(&q->top, memory_order_acquire);
+    ecs_sched__slot *slot;
+    if (b - t > q->mask) return false;
+    slot = &q->ring[b & q->mask];
+    atomic_store_explicit(&slot->fn, task->fn, memory_order_relaxed);
+    atomic_store_explicit(&slot->arg, task->arg, memory_order_relaxed);
+    atomic_store_explicit(&slot->group, task->group, memory_order_relaxed);
+    atomic_store_explicit(&q->bottom, b + 1, memory_order_release);
+    return true;
+}
+
+static void ecs_sched__slot_read(ecs_sched__slot *slot, ecs_sched__task *task) {
+    task->fn = atomic_load_explicit(&slot->fn, memory_order_relaxed);
+    task->arg = atomic_load_explicit(&slot->arg, memory_order_relaxed);
+    task->group = atomic_load_explicit(&slot->group, memory_order_relaxed);
+}
+
+/* Owner only: the newest task. */
+static bool ecs_sched__deque_take(ecs_sched__deque *q, ecs_sched__task *task) {
+    int64_t b = atomic_load_explicit(&q->bottom, memory_order_relaxed) - 1;
+    int64_t t;
+    bool found = true;
+    atomic_store_explicit(&q->bottom, b, memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst);
+    t = atomic_load_explicit(&q->top, memory_order_relaxed);
+    if (t > b) {
+        atomic_store_explicit(&q->bottom, b + 1, memory_order_relaxed);
+        return false;
+    }
+    ecs_sched__slot_read(&q->ring[b & q->mask], task);
+    if (t == b) {
+        /* the last task: a thief may be taking it too */
+        found = atomic_compare_exchange_strong_explicit(&q->top, &t, t + 1, memory_order_seq_cst,
+                                                        memory_order_relaxed);
+        atomic_store_explicit(&q->bottom, b + 1, memory_order_relaxed);
+    }
+    return found;
+}
+
+/* Any thread: the oldest task. False when empty or when another thief won the race. */
+static bool ecs_sched__deque_steal(ecs_sched__deque *q, ecs_sched__task *task) {
+    int64_t t = atomic_load_explicit(&q->top, memory_order_acquire);
+    int64_t b;
+    atomic_thread_fence(memory_order_seq_cst);
+    b = atomic_load_explicit(&q->bottom, memory_order_acquire);
+    if (t >= b) return false;
+    ecs_sched__slot_read(&q->ring[t & q->mask], task);
+    return atomic_compare_exchange_strong_explicit(&q->top, &t, t + 1, memory_order_seq_cst,
+                                                   memory_order_relaxed);
+}
+
+static bool ecs_sched__deque_looks_empty(ecs_sched__deque *q) {
+    return atomic_load_explicit(&q->top, memory_order_acquire) >=
+           atomic_load_explicit(&q->bottom, memory_order_acquire);
+}
+
+/* ---- event count ---- */
+
+static bool ecs_sched__event_init(ecs_sched__event *e) {
+    atomic_init(&e->waiters, 0);
+    atomic_init(&e->epoch, 0u);
+    if (pthread_mutex_init(&e->lock, NULL) != 0) return false;
+    if (pthread_cond_init(&e->wake, NULL) != 0) {
+        pthread_mutex_destroy(&e->lock);
+        return false;
+    }
+    return true;
+}
+
+static void ecs_sched__event_destroy(ecs_sched__event *e) {
+    pthread_cond_destroy(&e->wake);
+    pthread_mutex_destroy(&e->lock);
+}
+
+/* Announces a sleeper; returns the epoch to sleep on. Look for work again after this. */
+static unsigned ecs_sched__event_prepare(ecs_sched__event *e) {
+    unsigned epoch;
+    atomic_fetch_add_explicit(&e->waiters, 1, memory_order_seq_cst);
+    epoch = atomic_load_explicit(&e->epoch, memory_order_seq_cst);
+    atomic_thread_fence(memory_order_seq_cst);  /* the re-check reads after the announcement */
+    return epoch;
+}
+
+static void ecs_sched__event_cancel(ecs_sched__event *e) {
+    atomic_fetch_sub_explicit(&e->waiters, 1, memory_order_relaxed);
+}
+
+/* Sleeps until a notify after ecs_sched__event_prepare returned `epoch`. */
+static void ecs_sched__event_sleep(ecs_sched__event *e, unsigned epoch) {
+    pthread_mutex_lock(&e->lock);
+    while (atomic_load_explicit(&e->epoch, memory_order_relaxed) == epoch) {
+        pthread_cond_wait(&e->wake, &e->lock);
+    }
+    pthread_mutex_unlock(&e->lock);
+    atomic_fetch_sub_explicit(&e->waiters, 1, memory_order_relaxed);
+}
+
+/* Wakes one sleeper (all with `everyone`), if any. Call after publishing what they wait for. */
+static void ecs_sched__event_notify(ecs_sched__event *e, bool everyone) {
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&e->waiters, memory_order_relaxed) == 0) return;
+    pthread_mutex_lock(&e->lock);
+    atomic_fetch_add_explicit(&e->epoch, 1u, memory_order_relaxed);
+    if (everyone) pthread_cond_broadcast(&e->wake);
+    else pthread_cond_signal(&e->wake);
+    pthread_mutex_unlock(&e->lock);
+}
+
+/* ---- running tasks ---- */
+
+static void ecs_sched__task_run(ecs_sched_pool *pool, const ecs_sched__task *task) {
+    task->fn(task->arg);
+    if (task->group &&
+        atomic_fetch_sub_explicit(&task->group->pending, 1, memory_order_acq_rel) == 1) {
+        ecs_sched__event_notify(&pool->idle, true);  /* a waiter may sleep on it */
+    }
+}
+
+static uint64_t ecs_sched__next_random(uint64_t *state) {
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
+/* A task from the worker's own deque, else one stolen from the others, starting at a random
+   victim. */
+static bool ecs_sched__find_task(ecs_sched_pool *pool, int32_t self, ecs_sched__task *task) {
+    int32_t n = pool->count, i, start = 0;
+    if (self >= 0) {
+        if (ecs_sched__deque_take(&pool->workers[self].deque, task)) return true;
+        if (n == 1) return false;
+        start = (int32_t)(ecs_sched__next_random(&pool->workers[self].random) % (uint64_t)n);
+    }
+    for (i = 0; i < n; i++) {
+        int32_t victim = (start + i) % n;
+        if (victim != self && ecs_sched__deque_steal(&pool->workers[victim].deque, task)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool ecs_sched__any_task_visible(ecs_sched_pool *pool) {
+    int32_t i;
+    for (i = 0; i < pool->count; i++) {
+        if (!ecs_sched__deque_looks_empty(&pool->workers[i].deque)) return true;
+    }
+    return false;
+}
+
+/* Runs one task if there is one. */
+static bool ecs_sched__pool_help(ecs_sched_pool *pool, int32_t self) {
+    ecs_sched__task task;
+    if (!ecs_sched__find_task(pool, self, &task)) return false;
+    ecs_sched__task_run(pool, &task);
+    return true;
+}
+
+/* Runs tasks until done(arg) holds; spins a little when idle, then sleeps until notified.
+   Whoever makes done() true must notify pool->idle. self is -1 on a thread outside the pool,
+   which only steals. */
+static void ecs_sched__pool_work_until(ecs_sched_pool *pool, int32_t self,
+                                       bool (*done)(void *arg), void *arg) {
+    int32_t idle_rounds = 0;
+    while (!done(arg)) {
+        unsigned epoch;
+        if (ecs_sched__pool_help(pool, self)) {
+            idle_rounds = 0;
+            continue;
+        }
+        if (++idle_rounds < ECS_SCHED__SPIN_ROUNDS) {
+            ECS_SCHED__CPU_RELAX();
+            continue;
+        }
+        epoch = ecs_sched__event_prepare(&pool->idle);
+        if (done(arg) || ecs_sched__any_task_visible(pool)) {
+            ecs_sched__event_cancel(&pool->idle);
+        } else {
+            ecs_sched__event_sleep(&pool->idle, epoch);
+        }
+        idle_rounds = 0;
+    }
+}
+
+static bool ecs_sched__pool_stopping(void *arg) {
+    ecs_sched_pool *pool = (ecs_sched_pool *)arg;
+    return atomic_load_explicit(&pool->stopping, memory_order_acquire) &&
+           !ecs_sched__any_task_visible(pool);
+}
+
+static void *ecs_sched__worker_main(void *arg) {
+    ecs_sched__worker *worker = (ecs_sched__worker *)arg;
+    ecs_sched__tls_pool = worker->pool;
+    ecs_sched__tls_index = worker->index;
+    ecs_sched__pool_work_until(worker->pool, worker->index, ecs_sched__pool_stopping, worker->pool);
+    return NULL;
+}
+
+/* The calling thread's worker number in this pool, or -1. */
+static int32_t ecs_sched__self(const ecs_sched_pool *pool) {
+    return ecs_sched__tls_pool == pool ? ecs_sched__tls_index : -1;
+}
+
+/* ---- API ---- */
+
+static int32_t ecs_sched__hardware_threads(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int32_t)(n < 256 ? n : 256) : 1;
+}
+
+static void ecs_sched__pool_free(ecs_sched_pool *pool) {
+    ecs_sched__env env = pool->env;
+    int32_t i;
+    if (pool->workers) {
+        for (i = 0; i < pool->count; i++) ecs_sched__free(&env, pool->workers[i].deque.ring);
+        ecs_sched__free(&env, pool->workers);
+    }
+    ecs_sched__free(&env, pool);
+}
+
+static void ecs_sched__pool_join(ecs_sched_pool *pool) {
+    int32_t i;
+    atomic_store_explicit(&pool->stopping, true, memory_order_release);
+    ecs_sched__event_notify(&pool->idle, true);
+    for (i = 1; i < pool->count; i++) {
+        if (pool->workers[i].started) pthread_join(pool->workers[i].thread, NULL);
+    }
+}
+
+ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *desc) {
+    ecs_sched__env env;
+    ecs_sched_pool *pool;
+    int32_t count = desc && desc->thread_count > 0 ? desc->thread_count : ecs_sched__hardware_threads();
+    int64_t capacity = desc && desc->queue_capacity > 0 ? desc->queue_capacity
+                                                        : ECS_SCHED__DEFAULT_QUEUE_CAPACITY;
+    int32_t i;
+    ecs_sched__env_init(&env, desc ? &desc->allocator : NULL, desc ? &desc->logger : NULL);
+    if (capacity & (capacity - 1)) {
+        ecs_sched__fail(&env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "pool_create: queue_capacity %lld is not a power of two",
+                        (long long)capacity);
+        return NULL;
+    }
+    pool = (ecs_sched_pool *)ecs_sched__calloc(&env, sizeof *pool);
+    if (!pool) {
+        ecs_sched__fail(&env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory creating a pool");
+        return NULL;
+    }
+    pool->env = env;
+    pool->count = count;
+    atomic_init(&pool->stopping, false);
+    pool->workers = (ecs_sched__worker *)ecs_sched__calloc(&env, sizeof *pool->workers * (size_t)count);
+    if (!pool->workers) {
+        ecs_sched__pool_free(pool);
+        ecs_sched__fail(&env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory creating a pool");
+        return NULL;
+    }
+    for (i = 0; i < count; i++) {
+        ecs_sched__worker *worker = &pool->workers[i];
+        worker->pool = pool;
+        worker->index = i;
+        worker->random = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1);
+        if (!ecs_sched__deque_init(&env, &worker->deque, capacity)) {
+            ecs_sched__pool_free(pool);
+            ecs_sched__fail(&env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory creating a pool");
+            return NULL;
+        }
+    }
+    if (!ecs_sched__event_init(&pool->idle)) {
+        ecs_sched__pool_free(pool);
+        ecs_sched__fail(&env, ECS_SCHED_ERR_OUT_OF_MEMORY, "pool_create: no mutex for the pool");
+        return NULL;
+    }
+    ecs_sched__tls_pool = pool;
+    ecs_sched__tls_index = 0;
+    for (i = 1; i < count; i++) {
+        if (pthread_create(&pool->workers[i].thread, NULL, ecs_sched__worker_main,
+                           &pool->workers[i]) != 0) {
+            ecs_sched__pool_join(pool);
+            ecs_sched__event_destroy(&pool->idle);
+            ecs_sched__pool_free(pool);
+            ecs_sched__tls_pool = NULL;
+            ecs_sched__fail(&env, ECS_SCHED_ERR_LIMIT,
+                            "pool_create: could not start thread %d of %d", (int)i, (int)count);
+            return NULL;
+        }
+        pool->workers[i].started = true;
+    }
+    return pool;
+}
+
+static bool ecs_sched__no_task_left(void *arg) {
+    ecs_sched_pool *pool = (ecs_sched_pool *)arg;
+    return !ecs_sched__any_task_visible(pool);
+}
+
+void ecs_sched_pool_destroy(ecs_sched_pool *pool) {
+    int32_t self;
+    if (!pool) return;
+    self = ecs_sched__self(pool);
+    ecs_sched__pool_work_until(pool, self, ecs_sched__no_task_left, pool);
+    ecs_sched__pool_join(pool);
+    /* the workers drained their own deques before leaving; anything left is worker 0's */
+    while (ecs_sched__pool_help(pool, self)) {
+    }
+    ecs_sched__event_destroy(&pool->idle);
+    if (ecs_sched__tls_pool == pool) ecs_sched__tls_pool = NULL;
+    ecs_sched__pool_free(pool);
+}
+
+int32_t ecs_sched_pool_thread_count(const ecs_sched_pool *pool) {
+    ECS_SCHED_ASSERT(pool != NULL);
+    return pool->count;
+}
+
+int32_t ecs_sched_pool_worker_index(const ecs_sched_pool *pool) {
+    ECS_SCHED_ASSERT(pool != NULL);
+    return ecs_sched__self(pool);
+}
+
+ecs_sched_task_group *ecs_sched_pool_group_create(ecs_sched_pool *pool) {
+    ecs_sched_task_group *group;
+    ECS_SCHED_ASSERT(pool != NULL);
+    group = (ecs_sched_task_group *)ecs_sched__alloc(&pool->env, sizeof *group);
+    if (group) atomic_init(&group->pending, 0);
+    return group;
+}
+
+void ecs_sched_pool_group_destroy(ecs_sched_pool *pool, ecs_sched_task_group *group) {
+    ECS_SCHED_ASSERT(pool != NULL);
+    ecs_sched__free(&pool->env, group);
+}
+
+void ecs_sched_pool_submit(ecs_sched_pool *pool, ecs_sched_task_group *group,
+                           ecs_sched_task_fn fn, void *arg) {
+    int32_t self = ecs_sched__self(pool);
+    ecs_sched__task task;
+    task.fn = fn;
+    task.arg = arg;
+    task.group = group;
+    if (group) atomic_fetch_add_explicit(&group->pending, 1, memory_order_relaxed);
+    if (self >= 0 && ecs_sched__deque_push(&pool->workers[self].deque, &task)) {
+        ecs_sched__event_notify(&pool->idle, false);
+        return;
+    }
+    ecs_sched__task_run(pool, &task);  /* a full deque, or a thread outside the pool */
+}
+
+static bool ecs_sched__group_done(void *arg) {
+    ecs_sched_task_group *group = (ecs_sched_task_group *)arg;
+    return atomic_load_explicit(&group->pending, memory_order_acquire) == 0;
+}
+
+void ecs_sched_pool_wait(ecs_sched_pool *pool, ecs_sched_task_group *group) {
+    ecs_sched__pool_work_until(pool, ecs_sched__self(pool), ecs_sched__group_done, group);
+}
+
+typedef struct ecs_sched__range {
+    ecs_sched_pool *pool;
+    int64_t begin, end, grain;
+    ecs_sched_range_fn fn;
+    void *arg;
+} ecs_sched__range;
+
+/* Halves the range until a piece fits the grain: the right half becomes a task others may
+   steal, the left half is worked on here. Each level waits for its right half, so the tasks
+   can live on the stack. */
+static void ecs_sched__range_run(void *p) {
+    ecs_sched__range *r = (ecs_sched__range *)p;
+    if (r->end - r->begin > r->grain) {
+        struct ecs_sched_task_group group;
+        ecs_sched__range left = *r, right = *r;
+        left.end = right.begin = r->begin + (r->end - r->begin) / 2;
+        atomic_init(&group.pending, 0);
+        ecs_sched_pool_submit(r->pool, &group, ecs_sched__range_run, &right);
+        ecs_sched__range_run(&left);
+        ecs_sched_pool_wait(r->pool, &group);
+        return;
+    }
+    r->fn(r->begin, r->end, r->arg);
+}
+
+void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t end,
+                                 int64_t grain, ecs_sched_range_fn fn, void *arg) {
+    ecs_sched__range r;
+    if (end <= begin) return;
+    r.pool = pool;
+    r.begin = begin;
+    r.end = end;
+    r.grain = grain > 0 ? grain : ecs_sched__default_grain(pool, end - begin);
+    r.fn = fn;
+    r.arg = arg;
+    ecs_sched__range_run(&r);
+}
+
+#endif /* ECS_SCHED_THREADS */
 
 /*=============================== src/world.h (implementation) ===============================*/
 /* world: entities, components, archetype tables, resources, queries, command buffers. */

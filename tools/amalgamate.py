@@ -9,7 +9,7 @@ under a banner naming its source file. The output depends on the sources only.
 import pathlib
 import sys
 
-MODULES = ["base", "world", "context", "condition", "graph", "executor"]
+MODULES = ["base", "pool", "world", "context", "condition", "graph", "executor"]
 MARKER = "/*@@ implementation @@*/"
 
 root = pathlib.Path(__file__).resolve().parent.parent
