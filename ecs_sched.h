@@ -633,10 +633,20 @@ typedef struct ecs_sched_component_desc {
     ecs_sched_type_hooks hooks;
 } ecs_sched_component_desc;
 
+/* How a schedule's systems are run. */
+typedef enum ecs_sched_executor {
+    ECS_SCHED_EXECUTOR_DEFAULT,          /* parallel with ECS_SCHED_THREADS, else single-threaded */
+    ECS_SCHED_EXECUTOR_SINGLE_THREADED,  /* in plan order on the calling thread */
+    ECS_SCHED_EXECUTOR_PARALLEL          /* on the world's pool (inline without threads) */
+} ecs_sched_executor;
+
 typedef struct ecs_sched_world_desc {
     ecs_sched_allocator allocator;    /* zero: ECS_SCHED_REALLOC / ECS_SCHED_FREE */
     ecs_sched_logger logger;          /* zero: ECS_SCHED_LOG (stderr, warnings and worse) */
     int32_t entity_capacity;          /* entities to make room for up front */
+    int32_t thread_count;             /* workers of the world's pool, this thread included;
+                                         0: one per hardware thread (ECS_SCHED_THREADS only) */
+    ecs_sched_executor executor;      /* for schedules that do not choose one */
 } ecs_sched_world_desc;
 
 /* ---- world ---- */
@@ -985,6 +995,7 @@ typedef struct ecs_sched_schedule_desc {
     ecs_sched_report duplicate_names;         /* default error */
     bool no_auto_sync;               /* do not insert sync points after command writers */
     uint64_t shuffle_seed;           /* nonzero: shuffle the unconstrained order with it */
+    ecs_sched_executor executor;     /* default: the world's (ecs_sched_world_desc.executor) */
 } ecs_sched_schedule_desc;
 
 /* Each of these creates the schedule when the label is new, and marks a built schedule for
@@ -1025,6 +1036,24 @@ ECS_SCHED_API ecs_sched_result ecs_sched_schedule_write_dot(
    run while it is already running. */
 ECS_SCHED_API ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *world,
                                                      const char *schedule);
+/* The world's thread pool, created on first use with ecs_sched_world_desc.thread_count
+   workers (the thread that first asks is worker 0). NULL when it cannot be created. */
+ECS_SCHED_API ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *world);
+
+/* Receives one piece of a query: it->count rows of one table, it->entities and it->fields
+   pointing at the piece's first row. Pieces are disjoint; several run at once. */
+typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
+/* Iterates a query in pieces of at most `grain` rows (0: 4096) spread over the pool, and
+   returns when every piece is done. Structural changes are not allowed meanwhile. */
+ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
+                                            int32_t grain, ecs_sched_chunk_fn fn, void *arg);
+/* The same for query `index` of a system, on the world's pool, within the system's declared
+   access. ECS_SCHED_ERR_ACCESS for an undeclared query; ECS_SCHED_ERR_OUT_OF_MEMORY when the
+   pool cannot be created (then nothing ran). */
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index,
+                                                      int32_t grain, ecs_sched_chunk_fn fn,
+                                                      void *arg);
+
 /* The sync-point system: use it as a system's fn. When it runs, the pending commands of every
    system of the schedule are applied, in plan order. */
 ECS_SCHED_API void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx);
@@ -1092,13 +1121,37 @@ ECS_SCHED_API void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx);
 
 #define ECS_SCHED__ERROR_CAPACITY 512
 
+#ifdef ECS_SCHED_THREADS
+#if defined(__cplusplus) || !defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L || \
+    defined(__STDC_NO_ATOMICS__)
+#error "ECS_SCHED_THREADS needs the implementation compiled as C11 with <stdatomic.h> (e.g. -std=c11)"
+#endif
+#include <stdatomic.h>
+#endif
+
 /* What every allocation and every message of a world goes through. */
 typedef struct ecs_sched__env {
     ecs_sched_allocator allocator;
     ecs_sched_logger logger;
     ecs_sched_result last_result;
     char last_error[ECS_SCHED__ERROR_CAPACITY];
+#ifdef ECS_SCHED_THREADS
+    atomic_int error_lock;     /* systems running at once may fail at once */
+#endif
 } ecs_sched__env;
+
+#ifdef ECS_SCHED_THREADS
+static void ecs_sched__error_lock(ecs_sched__env *env) {
+    while (atomic_exchange_explicit(&env->error_lock, 1, memory_order_acquire)) {
+    }
+}
+static void ecs_sched__error_unlock(ecs_sched__env *env) {
+    atomic_store_explicit(&env->error_lock, 0, memory_order_release);
+}
+#else
+#define ecs_sched__error_lock(env) ((void)(env))
+#define ecs_sched__error_unlock(env) ((void)(env))
+#endif
 
 static const char *const ecs_sched__result_texts[] = {
 #define ECS_SCHED__RESULT_TEXT(name, text) text,
@@ -1130,6 +1183,9 @@ static void ecs_sched__default_free(void *ptr, void *user_data) {
 static void ecs_sched__env_init(ecs_sched__env *env, const ecs_sched_allocator *allocator,
                                 const ecs_sched_logger *logger) {
     memset(env, 0, sizeof *env);
+#ifdef ECS_SCHED_THREADS
+    atomic_init(&env->error_lock, 0);
+#endif
     if (allocator && allocator->realloc_fn && allocator->free_fn) {
         env->allocator = *allocator;
     } else {
@@ -1214,12 +1270,16 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level, cons
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. */
 static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result code,
                                         const char *fmt, ...) {
+    char message[ECS_SCHED__ERROR_CAPACITY];
     va_list args;
     va_start(args, fmt);
-    vsnprintf(env->last_error, sizeof env->last_error, fmt, args);
+    vsnprintf(message, sizeof message, fmt, args);
     va_end(args);
+    ecs_sched__error_lock(env);
+    memcpy(env->last_error, message, sizeof message);
     env->last_result = code;
-    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, env->last_error);
+    ecs_sched__error_unlock(env);
+    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, message);
     return code;
 }
 
@@ -1299,6 +1359,7 @@ static const char *ecs_sched__text_get(const ecs_sched__text *t) {
 static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_result code,
                                              const char *text) {
     size_t n = strlen(text);
+    ecs_sched__error_lock(env);
     if (n >= sizeof env->last_error) {
         memcpy(env->last_error, text, sizeof env->last_error - 4);
         memcpy(env->last_error + sizeof env->last_error - 4, "...", 4);
@@ -1306,6 +1367,7 @@ static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_resu
         memcpy(env->last_error, text, n + 1);
     }
     env->last_result = code;
+    ecs_sched__error_unlock(env);
     ecs_sched__log(env, ECS_SCHED_LOG_ERROR, text);
     return code;
 }
@@ -1443,13 +1505,7 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 
 #else /* ECS_SCHED_THREADS */
 
-#if defined(__cplusplus) || !defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L || \
-    defined(__STDC_NO_ATOMICS__)
-#error "ECS_SCHED_THREADS needs the implementation compiled as C11 with <stdatomic.h> (e.g. -std=c11)"
-#endif
-
 #include <pthread.h>
-#include <stdatomic.h>
 #include <unistd.h>
 
 /* ThreadSanitizer does not model fences. The deque's and the event count's seq_cst fences only
@@ -2097,6 +2153,9 @@ struct ecs_sched_world {
     uint32_t buffer_capacity;
     void *schedules;                     /* owned by the graph module */
     void (*free_schedules)(ecs_sched_world *world);
+    ecs_sched_pool *pool;                /* created on first use */
+    int32_t thread_count;
+    ecs_sched_executor executor;
 };
 
 /* ---- small helpers ---- */
@@ -2728,6 +2787,8 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *desc) {
         return NULL;
     }
     w->env = env;
+    w->thread_count = desc->thread_count;
+    w->executor = desc->executor;
     w->component_count = 1;
     w->record_count = 1;
     w->free_head = ECS_SCHED__NONE;
@@ -2754,6 +2815,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     uint32_t i;
     if (!w) return;
     if (w->free_schedules) w->free_schedules(w);
+    ecs_sched_pool_destroy(w->pool);
     while (w->buffer_count) ecs_sched_commands_destroy(w->buffers[w->buffer_count - 1]);
     while (w->query_count) ecs_sched_query_destroy(w->queries[w->query_count - 1]);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
@@ -4274,7 +4336,9 @@ typedef struct ecs_sched__plan {
     ecs_sched__arena arena;
     int32_t node_count;
     ecs_sched__plan_node *nodes;
-    int32_t *successors;
+    int32_t *successors;          /* those no other path implies, binding edges included */
+    int32_t drawn_count;          /* the configured edges no other of them implies, for drawing */
+    int32_t *drawn;               /* pairs of plan positions */
     int32_t *guard_sets;
     int32_t *conds;
     int32_t set_count;
@@ -4290,6 +4354,7 @@ typedef struct ecs_sched__plan {
     int32_t *cluster_name;
     int32_t *cluster_parent;
     int32_t *node_cluster;       /* per plan node: the first set it is in, or -1 */
+    void *run_state;             /* the parallel executor's, one block, made on first use */
 } ecs_sched__plan;
 
 typedef struct ecs_sched__name_index {
@@ -4333,6 +4398,7 @@ typedef struct ecs_sched__schedules {
 /* ---- storage ---- */
 
 static void ecs_sched__plan_free(ecs_sched__plan *plan) {
+    if (plan->run_state) ecs_sched__free(plan->arena.env, plan->run_state);
     ecs_sched__arena_free(&plan->arena);
     memset(plan, 0, sizeof *plan);
 }
@@ -4886,6 +4952,9 @@ typedef struct ecs_sched__build {
     uint64_t *access;             /* system -> 4 bitsets: comp read, comp write, res read, write */
     int32_t ambiguous_count;
     int32_t *ambiguous;           /* pairs of systems */
+    uint32_t serial_count;        /* unordered pairs that must not overlap: conflicting access */
+    uint32_t serial_capacity;     /* (silenced or not), or both recording commands */
+    int32_t *serial;              /* pairs of systems; owned, freed after the build */
 } ecs_sched__build;
 
 #define ECS_SCHED__ALLOC_N(b, type, n) \
@@ -5832,6 +5901,19 @@ static ecs_sched_result ecs_sched__report_ambiguities(ecs_sched__build *b, int32
     return ecs_sched__report(b, level, ECS_SCHED_REPORT_WARN, ECS_SCHED_ERR_AMBIGUITY);
 }
 
+static bool ecs_sched__add_serial_pair(ecs_sched__build *b, int32_t x, int32_t y) {
+    if (!ecs_sched__grow(&b->w->env, (void **)&b->serial, &b->serial_capacity,
+                         2 * (b->serial_count + 1), sizeof *b->serial)) {
+        return false;
+    }
+    b->serial[2 * b->serial_count] = x;
+    b->serial[2 * b->serial_count + 1] = y;
+    b->serial_count++;
+    return true;
+}
+
+/* Finds the pairs of systems that no path orders and that must not run at once; reports those
+   whose access conflicts as ambiguities, unless silenced. */
 static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     int32_t S = b->system_count, words = (S + 63) / 64, i, j, e, k, found = 0;
@@ -5857,12 +5939,19 @@ static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
     }
     for (i = 0; i < S; i++) {
         const uint64_t *ri = reach + (size_t)i * words;
+        bool commands_i = s->systems[i]->ctx.commands != NULL;
         for (j = i + 1; j < S; j++) {
             int32_t *p;
-            if (!ecs_sched__conflict(&table, i, j) || ecs_sched__bit(ri, j) ||
-                ecs_sched__bit(reach + (size_t)j * words, i) || ecs_sched__silenced(b, i, j)) {
-                continue;
+            bool conflict = ecs_sched__conflict(&table, i, j);
+            /* buffers reserve entities in the world as they record, so writers of commands
+               take turns too; that is not reported as an ambiguity */
+            if (!conflict && !(commands_i && s->systems[j]->ctx.commands)) continue;
+            if (ecs_sched__bit(ri, j) || ecs_sched__bit(reach + (size_t)j * words, i)) continue;
+            if (!ecs_sched__add_serial_pair(b, i, j)) {
+                ecs_sched__free(&b->w->env, pairs);
+                return ecs_sched__oom(b);
             }
+            if (!conflict || ecs_sched__silenced(b, i, j)) continue;
             if (!ecs_sched__grow(&b->w->env, (void **)&pairs, &capacity, 4 * (uint32_t)(found + 1),
                                  sizeof *pairs)) {
                 ecs_sched__free(&b->w->env, pairs);
@@ -5975,7 +6064,7 @@ static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__c
     for (p = N - 1; p >= 0; p--) {
         int32_t v = order[p];
         uint64_t *mine = reach + (size_t)p * words;
-        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+        for (e = g->start[v + 1] - 1; e >= g->start[v]; e--) {  /* the first of duplicates wins */
             ecs_sched__set_bit(next, position[g->adj[e]]);
             edge_of[position[g->adj[e]]] = e;
         }
@@ -5994,13 +6083,56 @@ static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__c
     return keep;
 }
 
+static bool ecs_sched__plan_node_exclusive(const ecs_sched__build *b, int32_t node) {
+    return node >= b->system_count || b->s->systems[node]->ctx.exclusive;
+}
+
+/* Adds the edges that make the plan's order binding wherever running at once could change the
+   result: each serial pair in plan order, and each exclusive node (exclusive systems,
+   apply_deferred, sync points) after everything before it and before everything after it. The
+   order does not change. A parallel executor then needs no access checks at run time and
+   gives the single-threaded result. The added edges come after the declared ones in g. */
+static bool ecs_sched__bind_plan_order(ecs_sched__build *b, ecs_sched__csr *g,
+                                       const int32_t *order, const int32_t *position, int32_t N) {
+    int64_t exclusive = 0, total;
+    int32_t i, e, q, count = 0, *from, *to;
+    uint32_t k;
+    for (i = 0; i < N; i++) exclusive += ecs_sched__plan_node_exclusive(b, i);
+    total = (int64_t)g->start[N] + b->serial_count + exclusive * N;
+    if (total > INT32_MAX) return false;
+    from = ECS_SCHED__ALLOC_N(b, int32_t, total);
+    to = ECS_SCHED__ALLOC_N(b, int32_t, total);
+    if (!from || !to) return false;
+    for (i = 0; i < N; i++) {
+        for (e = g->start[i]; e < g->start[i + 1]; e++) {
+            from[count] = i;
+            to[count++] = g->adj[e];
+        }
+    }
+    for (k = 0; k < b->serial_count; k++) {
+        int32_t x = b->serial[2 * k], y = b->serial[2 * k + 1];
+        bool x_first = position[x] < position[y];
+        from[count] = x_first ? x : y;
+        to[count++] = x_first ? y : x;
+    }
+    for (i = 0; i < N; i++) {
+        if (!ecs_sched__plan_node_exclusive(b, i)) continue;
+        for (q = 0; q < N; q++) {
+            if (q == position[i]) continue;
+            from[count] = q < position[i] ? order[q] : i;
+            to[count++] = q < position[i] ? i : order[q];
+        }
+    }
+    return ecs_sched__csr_build(b, g, N, count, from, to);
+}
+
 static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
     ecs_sched__schedule *s = b->s;
     ecs_sched__arena *pa = &plan->arena;
     int32_t S = b->system_count, N = 0, i, e, k, extra = 0, edge = 0;
     int32_t *sync_of_distance, *distance, *from, *to, *key, *order, *position;
     int32_t *plan_set_of, cond_total = 0, guard_total = 0;
-    ecs_sched__csr g;
+    ecs_sched__csr g, declared;
     ecs_sched_result result = ecs_sched__plan_nodes(b, &N, &sync_of_distance, &distance, &extra);
     if (result != ECS_SCHED_OK) return result;
     from = ECS_SCHED__ALLOC_N(b, int32_t, b->successors.start[S] + extra);
@@ -6046,6 +6178,8 @@ static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__pla
     }
     if (ecs_sched__toposort(b, &g, key, order) != N) return ecs_sched__oom(b);
     for (i = 0; i < N; i++) position[order[i]] = i;
+    declared = g;
+    if (!ecs_sched__bind_plan_order(b, &g, order, position, N)) return ecs_sched__oom(b);
 
     /* sets with conditions become plan sets */
     for (i = 0; i < b->set_count; i++) plan_set_of[i] = -1;
@@ -6137,8 +6271,20 @@ static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__pla
     {
         int32_t at = 0, p;
         const uint8_t *keep = ecs_sched__reduced_edges(b, &g, order, position, N);
-        if (!keep) return ecs_sched__oom(b);
-        for (p = 0; p < N; p++) {
+        const uint8_t *drawn = ecs_sched__reduced_edges(b, &declared, order, position, N);
+        if (!keep || !drawn) return ecs_sched__oom(b);
+        for (e = 0; e < declared.start[N]; e++) plan->drawn_count += drawn[e];
+        plan->drawn = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * (2 * (size_t)plan->drawn_count + 1));
+        if (!plan->drawn) return ecs_sched__oom(b);
+        for (p = 0, at = 0; p < N; p++) {
+            int32_t v = order[p];
+            for (e = declared.start[v]; e < declared.start[v + 1]; e++) {
+                if (!drawn[e]) continue;
+                plan->drawn[at++] = p;
+                plan->drawn[at++] = position[declared.adj[e]];
+            }
+        }
+        for (p = 0, at = 0; p < N; p++) {
             int32_t v = order[p];
             ecs_sched__plan_node *pn = &plan->nodes[p];
             pn->successor_start = at;
@@ -6203,6 +6349,7 @@ static ecs_sched_result ecs_sched__build_schedule(ecs_sched_world *w, ecs_sched_
     if (result == ECS_SCHED_OK) result = ecs_sched__make_plan(&b, &plan);
     ecs_sched__text_free(&b.text);
     ecs_sched__arena_free(&b.tmp);
+    ecs_sched__free(&w->env, b.serial);
     if (result != ECS_SCHED_OK) {
         ecs_sched__arena_free(&plan.arena);
         return result;
@@ -6365,11 +6512,9 @@ ecs_sched_result ecs_sched_schedule_write_dot(ecs_sched_world *w, const char *la
     for (i = 0; i < plan->node_count; i++) {
         if (plan->node_cluster[i] < 0) ecs_sched__dot_node(&d, s, i);
     }
-    for (i = 0; i < plan->node_count; i++) {
-        const ecs_sched__plan_node *pn = &plan->nodes[i];
-        for (e = pn->successor_start; e < pn->successor_start + pn->successor_count; e++) {
-            ecs_sched__dot_printf(&d, "  n%d -> n%d;\n", (int)i, (int)plan->successors[e]);
-        }
+    for (e = 0; e < plan->drawn_count; e++) {
+        ecs_sched__dot_printf(&d, "  n%d -> n%d;\n", (int)plan->drawn[2 * e],
+                              (int)plan->drawn[2 * e + 1]);
     }
     for (i = 0; i < plan->ambiguous_count; i++) {
         ecs_sched__dot_printf(&d, "  n%d -> n%d [dir=none, style=dashed, color=red, "
@@ -6430,6 +6575,13 @@ static bool ecs_sched__node_may_run(ecs_sched__schedule *s, const ecs_sched__pla
            ecs_sched__conditions_hold(s, pn->cond_start, pn->cond_count, violation);
 }
 
+static void ecs_sched__take_violation(ecs_sched_system_ctx *ctx, ecs_sched_result *violation) {
+    if (ctx->violation != ECS_SCHED_OK) {
+        if (*violation == ECS_SCHED_OK) *violation = ctx->violation;
+        ctx->violation = ECS_SCHED_OK;
+    }
+}
+
 static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedule *s) {
     ecs_sched__plan *plan = &s->plan;
     ecs_sched_result error = ECS_SCHED_OK, violation = ECS_SCHED_OK;
@@ -6451,13 +6603,316 @@ static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedu
             continue;
         }
         sys->fn(&sys->ctx);
-        if (sys->ctx.violation != ECS_SCHED_OK) {
-            if (violation == ECS_SCHED_OK) violation = sys->ctx.violation;
-            sys->ctx.violation = ECS_SCHED_OK;
-        }
+        ecs_sched__take_violation(&sys->ctx, &violation);
     }
     ecs_sched__apply_pending(plan, &error);
     return error != ECS_SCHED_OK ? error : violation;
+}
+
+ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!w->pool) {
+        ecs_sched_pool_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.thread_count = w->thread_count;
+        desc.allocator = w->env.allocator;
+        desc.logger = w->env.logger;
+        w->pool = ecs_sched_pool_create(&desc);
+        if (!w->pool) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                            "the world's thread pool (%d threads) could not be created",
+                            (int)w->thread_count);
+        }
+    }
+    return w->pool;
+}
+
+/* ---- parallel query iteration ---- */
+
+typedef struct ecs_sched__par_query {
+    const ecs_sched_query *query;
+    ecs_sched_pool *pool;
+    int64_t grain;
+    ecs_sched_chunk_fn fn;
+    void *arg;
+} ecs_sched__par_query;
+
+typedef struct ecs_sched__par_table {
+    const ecs_sched__par_query *pq;
+    const ecs_sched__match *match;
+} ecs_sched__par_table;
+
+static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
+    const ecs_sched__par_table *pt = (const ecs_sched__par_table *)arg;
+    const ecs_sched_query *q = pt->pq->query;
+    const ecs_sched__table *t = pt->match->table;
+    ecs_sched_iter it;
+    int32_t i;
+    memset(&it, 0, sizeof it);
+    it.count = (int32_t)(end - begin);
+    it.entities = t->entities + begin;
+    for (i = 0; i < q->term_count; i++) {
+        int32_t c = pt->match->column[i];
+        it.fields[i] = c >= 0 ? t->columns[c].data + (size_t)begin * t->columns[c].size : NULL;
+    }
+    pt->pq->fn(&it, pt->pq->arg);
+}
+
+static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
+    const ecs_sched__par_query *pq = (const ecs_sched__par_query *)arg;
+    int64_t m;
+    for (m = begin; m < end; m++) {
+        ecs_sched__par_table pt;
+        pt.pq = pq;
+        pt.match = &pq->query->matches[m];
+        if (pt.match->table->count == 0) continue;
+        ecs_sched_pool_parallel_for(pq->pool, 0, pt.match->table->count, pq->grain,
+                                    ecs_sched__par_rows, &pt);
+    }
+}
+
+void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int32_t grain,
+                              ecs_sched_chunk_fn fn, void *arg) {
+    ecs_sched__par_query pq;
+    ECS_SCHED_ASSERT(query != NULL && pool != NULL && fn != NULL);
+    pq.query = query;
+    pq.pool = pool;
+    pq.grain = grain > 0 ? grain : 4096;
+    pq.fn = fn;
+    pq.arg = arg;
+    ecs_sched_pool_parallel_for(pool, 0, query->match_count, 1, ecs_sched__par_tables, &pq);
+}
+
+ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index, int32_t grain,
+                                        ecs_sched_chunk_fn fn, void *arg) {
+    ecs_sched_query *q;
+    ecs_sched_pool *pool;
+    ECS_SCHED_ASSERT(ctx != NULL && fn != NULL);
+    q = ecs_sched_ctx_query(ctx, index);
+    if (!q) return ECS_SCHED_ERR_ACCESS;
+    pool = ecs_sched_world_pool(ctx->world);
+    if (!pool) return ECS_SCHED_ERR_OUT_OF_MEMORY;
+    ecs_sched_query_par_iter(q, pool, grain, fn, arg);
+    return ECS_SCHED_OK;
+}
+
+/* ---- the parallel executor ---- */
+
+#ifdef ECS_SCHED_THREADS
+
+typedef struct ecs_sched__run ecs_sched__run;
+
+typedef struct ecs_sched__node_task {
+    ecs_sched__run *run;
+    int32_t node;
+} ecs_sched__node_task;
+
+/* One run of a plan on the pool. Every edge that could change the result when ignored is in
+   the plan (see ecs_sched__bind_plan_order), so a node is dispatched as soon as its
+   predecessors are done, with no access check; exclusive nodes are handed to the calling
+   thread, and nothing else runs meanwhile. */
+struct ecs_sched__run {
+    ecs_sched__schedule *s;
+    ecs_sched_pool *pool;
+    ecs_sched__node_task *tasks;     /* per node, the argument of its task */
+    atomic_int *pending;             /* per node: predecessors not done yet */
+    atomic_uchar *set_state;         /* per plan set: 0 unknown, 1 evaluating, 2 true, 3 false */
+    atomic_int remaining;            /* nodes not done yet */
+    atomic_int exclusive_ready;      /* an exclusive node for the calling thread, or -1 */
+    atomic_int violation;            /* a system or condition used what it did not declare */
+};
+
+/* The run state of a plan, one block, made on the plan's first parallel run. */
+static ecs_sched__run *ecs_sched__run_state(ecs_sched_world *w, ecs_sched__schedule *s,
+                                            ecs_sched_pool *pool) {
+    ecs_sched__plan *plan = &s->plan;
+    size_t n = (size_t)plan->node_count, sets = (size_t)plan->set_count;
+    size_t tasks_at = (sizeof(ecs_sched__run) + 15) & ~(size_t)15;
+    size_t pending_at = tasks_at + sizeof(ecs_sched__node_task) * n;
+    size_t sets_at = pending_at + sizeof(atomic_int) * n;
+    unsigned char *block;
+    ecs_sched__run *r;
+    size_t i;
+    if (plan->run_state) return (ecs_sched__run *)plan->run_state;
+    block = (unsigned char *)ecs_sched__alloc(&w->env, sets_at + sizeof(atomic_uchar) * sets + 1);
+    if (!block) {
+        ecs_sched__out_of_memory(w, "preparing a parallel run");
+        return NULL;
+    }
+    r = (ecs_sched__run *)block;
+    r->s = s;
+    r->pool = pool;
+    r->tasks = (ecs_sched__node_task *)(block + tasks_at);
+    r->pending = (atomic_int *)(block + pending_at);
+    r->set_state = (atomic_uchar *)(block + sets_at);
+    for (i = 0; i < n; i++) {
+        r->tasks[i].run = r;
+        r->tasks[i].node = (int32_t)i;
+        atomic_init(&r->pending[i], 0);
+    }
+    for (i = 0; i < sets; i++) atomic_init(&r->set_state[i], 0);
+    atomic_init(&r->remaining, 0);
+    atomic_init(&r->exclusive_ready, -1);
+    atomic_init(&r->violation, 0);
+    plan->run_state = r;
+    return r;
+}
+
+static void ecs_sched__run_note_violation(ecs_sched__run *r, ecs_sched_result violation) {
+    if (violation != ECS_SCHED_OK) atomic_store_explicit(&r->violation, 1, memory_order_relaxed);
+}
+
+/* A set's conditions, evaluated by the first thread that needs them; the others wait for the
+   answer. */
+static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set) {
+    atomic_uchar *state = &r->set_state[set];
+    unsigned char seen = atomic_load_explicit(state, memory_order_acquire), expected = 0;
+    if (seen < 2 &&
+        atomic_compare_exchange_strong_explicit(state, &expected, 1, memory_order_acq_rel,
+                                                memory_order_acquire)) {
+        const ecs_sched__plan_set *ps = &r->s->plan.sets[set];
+        ecs_sched_result violation = ECS_SCHED_OK;
+        bool holds = ecs_sched__conditions_hold(r->s, ps->cond_start, ps->cond_count, &violation);
+        ecs_sched__run_note_violation(r, violation);
+        atomic_store_explicit(state, holds ? 2 : 3, memory_order_release);
+        return holds;
+    }
+    while ((seen = atomic_load_explicit(state, memory_order_acquire)) < 2) ECS_SCHED__CPU_RELAX();
+    return seen == 2;
+}
+
+static bool ecs_sched__run_node_may_run(ecs_sched__run *r, const ecs_sched__plan_node *pn) {
+    const ecs_sched__plan *plan = &r->s->plan;
+    ecs_sched_result violation = ECS_SCHED_OK;
+    bool holds;
+    int32_t i;
+    for (i = 0; i < pn->guard_set_count; i++) {
+        if (!ecs_sched__run_set_holds(r, plan->guard_sets[pn->guard_set_start + i])) return false;
+    }
+    if (pn->cond_count == 0) return true;
+    holds = ecs_sched__conditions_hold(r->s, pn->cond_start, pn->cond_count, &violation);
+    ecs_sched__run_note_violation(r, violation);
+    return holds;
+}
+
+static void ecs_sched__run_task(void *arg);
+
+/* Starts a node whose predecessors are done: a task for a system, the calling thread for an
+   exclusive node. False when its conditions skip it; the caller then finishes it. */
+static bool ecs_sched__run_start(ecs_sched__run *r, int32_t node) {
+    const ecs_sched__plan_node *pn = &r->s->plan.nodes[node];
+    if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__run_node_may_run(r, pn)) {
+        return false;
+    }
+    if (pn->exclusive) {
+        atomic_store_explicit(&r->exclusive_ready, node, memory_order_release);
+        ecs_sched__event_notify(&r->pool->idle, true);
+    } else {
+        ecs_sched_pool_submit(r->pool, NULL, ecs_sched__run_task, &r->tasks[node]);
+    }
+    return true;
+}
+
+#define ECS_SCHED__FINISH_STACK 64
+
+/* A node is done: its successors lose a predecessor, and those left with none start. Skipped
+   successors are finished here too, with a small stack rather than deep recursion. */
+static void ecs_sched__run_finish(ecs_sched__run *r, int32_t node) {
+    const ecs_sched__plan *plan = &r->s->plan;
+    ecs_sched_pool *pool = r->pool;  /* the run may be over, and r reused, once remaining is 0 */
+    int32_t stack[ECS_SCHED__FINISH_STACK], top = 0, e;
+    stack[top++] = node;
+    while (top > 0) {
+        const ecs_sched__plan_node *pn = &plan->nodes[stack[--top]];
+        for (e = pn->successor_start; e < pn->successor_start + pn->successor_count; e++) {
+            int32_t t = plan->successors[e];
+            if (atomic_fetch_sub_explicit(&r->pending[t], 1, memory_order_acq_rel) != 1) continue;
+            if (ecs_sched__run_start(r, t)) continue;
+            if (top < ECS_SCHED__FINISH_STACK) stack[top++] = t;
+            else ecs_sched__run_finish(r, t);
+        }
+        if (atomic_fetch_sub_explicit(&r->remaining, 1, memory_order_acq_rel) == 1) {
+            ecs_sched__event_notify(&pool->idle, true);
+        }
+    }
+}
+
+static void ecs_sched__run_task(void *arg) {
+    const ecs_sched__node_task *task = (const ecs_sched__node_task *)arg;
+    ecs_sched__system *sys = task->run->s->plan.nodes[task->node].system;
+    ecs_sched_result violation = ECS_SCHED_OK;
+    sys->fn(&sys->ctx);
+    ecs_sched__take_violation(&sys->ctx, &violation);
+    ecs_sched__run_note_violation(task->run, violation);
+    ecs_sched__run_finish(task->run, task->node);
+}
+
+static bool ecs_sched__run_needs_caller(void *arg) {
+    ecs_sched__run *r = (ecs_sched__run *)arg;
+    return atomic_load_explicit(&r->exclusive_ready, memory_order_acquire) >= 0 ||
+           atomic_load_explicit(&r->remaining, memory_order_acquire) == 0;
+}
+
+static ecs_sched_result ecs_sched__execute_parallel(ecs_sched_world *w, ecs_sched__schedule *s,
+                                                    ecs_sched_pool *pool) {
+    ecs_sched__plan *plan = &s->plan;
+    ecs_sched__run *r = ecs_sched__run_state(w, s, pool);
+    ecs_sched_result error = ECS_SCHED_OK;
+    int32_t self = ecs_sched__self(pool), i;
+    if (!r) return w->env.last_result;
+    if (plan->node_count == 0) return ECS_SCHED_OK;
+    for (i = 0; i < plan->node_count; i++) {
+        atomic_store_explicit(&r->pending[i], plan->nodes[i].dependency_count, memory_order_relaxed);
+    }
+    for (i = 0; i < plan->set_count; i++) {
+        atomic_store_explicit(&r->set_state[i], 0, memory_order_relaxed);
+    }
+    atomic_store_explicit(&r->remaining, plan->node_count, memory_order_relaxed);
+    atomic_store_explicit(&r->exclusive_ready, -1, memory_order_relaxed);
+    atomic_store_explicit(&r->violation, 0, memory_order_relaxed);
+    for (i = 0; i < plan->node_count; i++) {
+        if (plan->nodes[i].dependency_count == 0 && !ecs_sched__run_start(r, i)) {
+            ecs_sched__run_finish(r, i);
+        }
+    }
+    for (;;) {
+        int32_t node;
+        ecs_sched__pool_work_until(pool, self, ecs_sched__run_needs_caller, r);
+        node = atomic_exchange_explicit(&r->exclusive_ready, -1, memory_order_acq_rel);
+        if (node >= 0) {
+            const ecs_sched__plan_node *pn = &plan->nodes[node];
+            if (pn->sync) {
+                ecs_sched__apply_pending(plan, &error);
+            } else {
+                ecs_sched_result violation = ECS_SCHED_OK;
+                pn->system->fn(&pn->system->ctx);
+                ecs_sched__take_violation(&pn->system->ctx, &violation);
+                ecs_sched__run_note_violation(r, violation);
+            }
+            ecs_sched__run_finish(r, node);
+            continue;
+        }
+        if (atomic_load_explicit(&r->remaining, memory_order_acquire) == 0) break;
+    }
+    ecs_sched__apply_pending(plan, &error);
+    if (error != ECS_SCHED_OK) return error;
+    return atomic_load_explicit(&r->violation, memory_order_relaxed) ? ECS_SCHED_ERR_ACCESS
+                                                                     : ECS_SCHED_OK;
+}
+
+#endif /* ECS_SCHED_THREADS */
+
+/* Runs a built schedule with the executor its settings ask for. */
+static ecs_sched_result ecs_sched__execute_chosen(ecs_sched_world *w, ecs_sched__schedule *s) {
+#ifdef ECS_SCHED_THREADS
+    ecs_sched_executor chosen = s->settings.executor ? s->settings.executor : w->executor;
+    if (chosen != ECS_SCHED_EXECUTOR_SINGLE_THREADED) {
+        ecs_sched_pool *pool = ecs_sched_world_pool(w);
+        if (!pool) return w->env.last_result;
+        return ecs_sched__execute_parallel(w, s, pool);
+    }
+#endif
+    return ecs_sched__execute(w, s);
 }
 
 ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
@@ -6491,7 +6946,7 @@ ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
     if (result != ECS_SCHED_OK) return result;
     s->running = true;
     all->stack[all->depth++] = s;
-    result = ecs_sched__execute(w, s);
+    result = ecs_sched__execute_chosen(w, s);
     all->depth--;
     s->running = false;
     return result;

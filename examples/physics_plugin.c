@@ -366,8 +366,11 @@ int main(int argc, char **argv) {
         }
     }
 
+    /* The program prints the order its systems ran in, so it runs them one at a time, in plan
+       order, even when compiled with ECS_SCHED_THREADS; drop .executor to run them on the
+       pool (the world ends up the same). */
     ecs_sched_world *w = ecs_sched_world_create(&(ecs_sched_world_desc){
-        .logger = {.fn = print_log}});
+        .logger = {.fn = print_log}, .executor = ECS_SCHED_EXECUTOR_SINGLE_THREADED});
     if (!w) return 1;
     static Game game;
     Game *g = &game;

@@ -128,13 +128,37 @@ ECS_SCHED_API void ecs_sched_stbds_free(void *context, void *ptr);
 
 #define ECS_SCHED__ERROR_CAPACITY 512
 
+#ifdef ECS_SCHED_THREADS
+#if defined(__cplusplus) || !defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L || \
+    defined(__STDC_NO_ATOMICS__)
+#error "ECS_SCHED_THREADS needs the implementation compiled as C11 with <stdatomic.h> (e.g. -std=c11)"
+#endif
+#include <stdatomic.h>
+#endif
+
 /* What every allocation and every message of a world goes through. */
 typedef struct ecs_sched__env {
     ecs_sched_allocator allocator;
     ecs_sched_logger logger;
     ecs_sched_result last_result;
     char last_error[ECS_SCHED__ERROR_CAPACITY];
+#ifdef ECS_SCHED_THREADS
+    atomic_int error_lock;     /* systems running at once may fail at once */
+#endif
 } ecs_sched__env;
+
+#ifdef ECS_SCHED_THREADS
+static void ecs_sched__error_lock(ecs_sched__env *env) {
+    while (atomic_exchange_explicit(&env->error_lock, 1, memory_order_acquire)) {
+    }
+}
+static void ecs_sched__error_unlock(ecs_sched__env *env) {
+    atomic_store_explicit(&env->error_lock, 0, memory_order_release);
+}
+#else
+#define ecs_sched__error_lock(env) ((void)(env))
+#define ecs_sched__error_unlock(env) ((void)(env))
+#endif
 
 static const char *const ecs_sched__result_texts[] = {
 #define ECS_SCHED__RESULT_TEXT(name, text) text,
@@ -166,6 +190,9 @@ static void ecs_sched__default_free(void *ptr, void *user_data) {
 static void ecs_sched__env_init(ecs_sched__env *env, const ecs_sched_allocator *allocator,
                                 const ecs_sched_logger *logger) {
     memset(env, 0, sizeof *env);
+#ifdef ECS_SCHED_THREADS
+    atomic_init(&env->error_lock, 0);
+#endif
     if (allocator && allocator->realloc_fn && allocator->free_fn) {
         env->allocator = *allocator;
     } else {
@@ -250,12 +277,16 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level, cons
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. */
 static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result code,
                                         const char *fmt, ...) {
+    char message[ECS_SCHED__ERROR_CAPACITY];
     va_list args;
     va_start(args, fmt);
-    vsnprintf(env->last_error, sizeof env->last_error, fmt, args);
+    vsnprintf(message, sizeof message, fmt, args);
     va_end(args);
+    ecs_sched__error_lock(env);
+    memcpy(env->last_error, message, sizeof message);
     env->last_result = code;
-    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, env->last_error);
+    ecs_sched__error_unlock(env);
+    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, message);
     return code;
 }
 
@@ -335,6 +366,7 @@ static const char *ecs_sched__text_get(const ecs_sched__text *t) {
 static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_result code,
                                              const char *text) {
     size_t n = strlen(text);
+    ecs_sched__error_lock(env);
     if (n >= sizeof env->last_error) {
         memcpy(env->last_error, text, sizeof env->last_error - 4);
         memcpy(env->last_error + sizeof env->last_error - 4, "...", 4);
@@ -342,6 +374,7 @@ static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_resu
         memcpy(env->last_error, text, n + 1);
     }
     env->last_result = code;
+    ecs_sched__error_unlock(env);
     ecs_sched__log(env, ECS_SCHED_LOG_ERROR, text);
     return code;
 }

@@ -6,6 +6,24 @@
    run while it is already running. */
 ECS_SCHED_API ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *world,
                                                      const char *schedule);
+/* The world's thread pool, created on first use with ecs_sched_world_desc.thread_count
+   workers (the thread that first asks is worker 0). NULL when it cannot be created. */
+ECS_SCHED_API ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *world);
+
+/* Receives one piece of a query: it->count rows of one table, it->entities and it->fields
+   pointing at the piece's first row. Pieces are disjoint; several run at once. */
+typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
+/* Iterates a query in pieces of at most `grain` rows (0: 4096) spread over the pool, and
+   returns when every piece is done. Structural changes are not allowed meanwhile. */
+ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
+                                            int32_t grain, ecs_sched_chunk_fn fn, void *arg);
+/* The same for query `index` of a system, on the world's pool, within the system's declared
+   access. ECS_SCHED_ERR_ACCESS for an undeclared query; ECS_SCHED_ERR_OUT_OF_MEMORY when the
+   pool cannot be created (then nothing ran). */
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index,
+                                                      int32_t grain, ecs_sched_chunk_fn fn,
+                                                      void *arg);
+
 /* The sync-point system: use it as a system's fn. When it runs, the pending commands of every
    system of the schedule are applied, in plan order. */
 ECS_SCHED_API void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx);
@@ -60,6 +78,13 @@ static bool ecs_sched__node_may_run(ecs_sched__schedule *s, const ecs_sched__pla
            ecs_sched__conditions_hold(s, pn->cond_start, pn->cond_count, violation);
 }
 
+static void ecs_sched__take_violation(ecs_sched_system_ctx *ctx, ecs_sched_result *violation) {
+    if (ctx->violation != ECS_SCHED_OK) {
+        if (*violation == ECS_SCHED_OK) *violation = ctx->violation;
+        ctx->violation = ECS_SCHED_OK;
+    }
+}
+
 static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedule *s) {
     ecs_sched__plan *plan = &s->plan;
     ecs_sched_result error = ECS_SCHED_OK, violation = ECS_SCHED_OK;
@@ -81,13 +106,316 @@ static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedu
             continue;
         }
         sys->fn(&sys->ctx);
-        if (sys->ctx.violation != ECS_SCHED_OK) {
-            if (violation == ECS_SCHED_OK) violation = sys->ctx.violation;
-            sys->ctx.violation = ECS_SCHED_OK;
-        }
+        ecs_sched__take_violation(&sys->ctx, &violation);
     }
     ecs_sched__apply_pending(plan, &error);
     return error != ECS_SCHED_OK ? error : violation;
+}
+
+ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!w->pool) {
+        ecs_sched_pool_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.thread_count = w->thread_count;
+        desc.allocator = w->env.allocator;
+        desc.logger = w->env.logger;
+        w->pool = ecs_sched_pool_create(&desc);
+        if (!w->pool) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                            "the world's thread pool (%d threads) could not be created",
+                            (int)w->thread_count);
+        }
+    }
+    return w->pool;
+}
+
+/* ---- parallel query iteration ---- */
+
+typedef struct ecs_sched__par_query {
+    const ecs_sched_query *query;
+    ecs_sched_pool *pool;
+    int64_t grain;
+    ecs_sched_chunk_fn fn;
+    void *arg;
+} ecs_sched__par_query;
+
+typedef struct ecs_sched__par_table {
+    const ecs_sched__par_query *pq;
+    const ecs_sched__match *match;
+} ecs_sched__par_table;
+
+static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
+    const ecs_sched__par_table *pt = (const ecs_sched__par_table *)arg;
+    const ecs_sched_query *q = pt->pq->query;
+    const ecs_sched__table *t = pt->match->table;
+    ecs_sched_iter it;
+    int32_t i;
+    memset(&it, 0, sizeof it);
+    it.count = (int32_t)(end - begin);
+    it.entities = t->entities + begin;
+    for (i = 0; i < q->term_count; i++) {
+        int32_t c = pt->match->column[i];
+        it.fields[i] = c >= 0 ? t->columns[c].data + (size_t)begin * t->columns[c].size : NULL;
+    }
+    pt->pq->fn(&it, pt->pq->arg);
+}
+
+static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
+    const ecs_sched__par_query *pq = (const ecs_sched__par_query *)arg;
+    int64_t m;
+    for (m = begin; m < end; m++) {
+        ecs_sched__par_table pt;
+        pt.pq = pq;
+        pt.match = &pq->query->matches[m];
+        if (pt.match->table->count == 0) continue;
+        ecs_sched_pool_parallel_for(pq->pool, 0, pt.match->table->count, pq->grain,
+                                    ecs_sched__par_rows, &pt);
+    }
+}
+
+void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int32_t grain,
+                              ecs_sched_chunk_fn fn, void *arg) {
+    ecs_sched__par_query pq;
+    ECS_SCHED_ASSERT(query != NULL && pool != NULL && fn != NULL);
+    pq.query = query;
+    pq.pool = pool;
+    pq.grain = grain > 0 ? grain : 4096;
+    pq.fn = fn;
+    pq.arg = arg;
+    ecs_sched_pool_parallel_for(pool, 0, query->match_count, 1, ecs_sched__par_tables, &pq);
+}
+
+ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index, int32_t grain,
+                                        ecs_sched_chunk_fn fn, void *arg) {
+    ecs_sched_query *q;
+    ecs_sched_pool *pool;
+    ECS_SCHED_ASSERT(ctx != NULL && fn != NULL);
+    q = ecs_sched_ctx_query(ctx, index);
+    if (!q) return ECS_SCHED_ERR_ACCESS;
+    pool = ecs_sched_world_pool(ctx->world);
+    if (!pool) return ECS_SCHED_ERR_OUT_OF_MEMORY;
+    ecs_sched_query_par_iter(q, pool, grain, fn, arg);
+    return ECS_SCHED_OK;
+}
+
+/* ---- the parallel executor ---- */
+
+#ifdef ECS_SCHED_THREADS
+
+typedef struct ecs_sched__run ecs_sched__run;
+
+typedef struct ecs_sched__node_task {
+    ecs_sched__run *run;
+    int32_t node;
+} ecs_sched__node_task;
+
+/* One run of a plan on the pool. Every edge that could change the result when ignored is in
+   the plan (see ecs_sched__bind_plan_order), so a node is dispatched as soon as its
+   predecessors are done, with no access check; exclusive nodes are handed to the calling
+   thread, and nothing else runs meanwhile. */
+struct ecs_sched__run {
+    ecs_sched__schedule *s;
+    ecs_sched_pool *pool;
+    ecs_sched__node_task *tasks;     /* per node, the argument of its task */
+    atomic_int *pending;             /* per node: predecessors not done yet */
+    atomic_uchar *set_state;         /* per plan set: 0 unknown, 1 evaluating, 2 true, 3 false */
+    atomic_int remaining;            /* nodes not done yet */
+    atomic_int exclusive_ready;      /* an exclusive node for the calling thread, or -1 */
+    atomic_int violation;            /* a system or condition used what it did not declare */
+};
+
+/* The run state of a plan, one block, made on the plan's first parallel run. */
+static ecs_sched__run *ecs_sched__run_state(ecs_sched_world *w, ecs_sched__schedule *s,
+                                            ecs_sched_pool *pool) {
+    ecs_sched__plan *plan = &s->plan;
+    size_t n = (size_t)plan->node_count, sets = (size_t)plan->set_count;
+    size_t tasks_at = (sizeof(ecs_sched__run) + 15) & ~(size_t)15;
+    size_t pending_at = tasks_at + sizeof(ecs_sched__node_task) * n;
+    size_t sets_at = pending_at + sizeof(atomic_int) * n;
+    unsigned char *block;
+    ecs_sched__run *r;
+    size_t i;
+    if (plan->run_state) return (ecs_sched__run *)plan->run_state;
+    block = (unsigned char *)ecs_sched__alloc(&w->env, sets_at + sizeof(atomic_uchar) * sets + 1);
+    if (!block) {
+        ecs_sched__out_of_memory(w, "preparing a parallel run");
+        return NULL;
+    }
+    r = (ecs_sched__run *)block;
+    r->s = s;
+    r->pool = pool;
+    r->tasks = (ecs_sched__node_task *)(block + tasks_at);
+    r->pending = (atomic_int *)(block + pending_at);
+    r->set_state = (atomic_uchar *)(block + sets_at);
+    for (i = 0; i < n; i++) {
+        r->tasks[i].run = r;
+        r->tasks[i].node = (int32_t)i;
+        atomic_init(&r->pending[i], 0);
+    }
+    for (i = 0; i < sets; i++) atomic_init(&r->set_state[i], 0);
+    atomic_init(&r->remaining, 0);
+    atomic_init(&r->exclusive_ready, -1);
+    atomic_init(&r->violation, 0);
+    plan->run_state = r;
+    return r;
+}
+
+static void ecs_sched__run_note_violation(ecs_sched__run *r, ecs_sched_result violation) {
+    if (violation != ECS_SCHED_OK) atomic_store_explicit(&r->violation, 1, memory_order_relaxed);
+}
+
+/* A set's conditions, evaluated by the first thread that needs them; the others wait for the
+   answer. */
+static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set) {
+    atomic_uchar *state = &r->set_state[set];
+    unsigned char seen = atomic_load_explicit(state, memory_order_acquire), expected = 0;
+    if (seen < 2 &&
+        atomic_compare_exchange_strong_explicit(state, &expected, 1, memory_order_acq_rel,
+                                                memory_order_acquire)) {
+        const ecs_sched__plan_set *ps = &r->s->plan.sets[set];
+        ecs_sched_result violation = ECS_SCHED_OK;
+        bool holds = ecs_sched__conditions_hold(r->s, ps->cond_start, ps->cond_count, &violation);
+        ecs_sched__run_note_violation(r, violation);
+        atomic_store_explicit(state, holds ? 2 : 3, memory_order_release);
+        return holds;
+    }
+    while ((seen = atomic_load_explicit(state, memory_order_acquire)) < 2) ECS_SCHED__CPU_RELAX();
+    return seen == 2;
+}
+
+static bool ecs_sched__run_node_may_run(ecs_sched__run *r, const ecs_sched__plan_node *pn) {
+    const ecs_sched__plan *plan = &r->s->plan;
+    ecs_sched_result violation = ECS_SCHED_OK;
+    bool holds;
+    int32_t i;
+    for (i = 0; i < pn->guard_set_count; i++) {
+        if (!ecs_sched__run_set_holds(r, plan->guard_sets[pn->guard_set_start + i])) return false;
+    }
+    if (pn->cond_count == 0) return true;
+    holds = ecs_sched__conditions_hold(r->s, pn->cond_start, pn->cond_count, &violation);
+    ecs_sched__run_note_violation(r, violation);
+    return holds;
+}
+
+static void ecs_sched__run_task(void *arg);
+
+/* Starts a node whose predecessors are done: a task for a system, the calling thread for an
+   exclusive node. False when its conditions skip it; the caller then finishes it. */
+static bool ecs_sched__run_start(ecs_sched__run *r, int32_t node) {
+    const ecs_sched__plan_node *pn = &r->s->plan.nodes[node];
+    if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__run_node_may_run(r, pn)) {
+        return false;
+    }
+    if (pn->exclusive) {
+        atomic_store_explicit(&r->exclusive_ready, node, memory_order_release);
+        ecs_sched__event_notify(&r->pool->idle, true);
+    } else {
+        ecs_sched_pool_submit(r->pool, NULL, ecs_sched__run_task, &r->tasks[node]);
+    }
+    return true;
+}
+
+#define ECS_SCHED__FINISH_STACK 64
+
+/* A node is done: its successors lose a predecessor, and those left with none start. Skipped
+   successors are finished here too, with a small stack rather than deep recursion. */
+static void ecs_sched__run_finish(ecs_sched__run *r, int32_t node) {
+    const ecs_sched__plan *plan = &r->s->plan;
+    ecs_sched_pool *pool = r->pool;  /* the run may be over, and r reused, once remaining is 0 */
+    int32_t stack[ECS_SCHED__FINISH_STACK], top = 0, e;
+    stack[top++] = node;
+    while (top > 0) {
+        const ecs_sched__plan_node *pn = &plan->nodes[stack[--top]];
+        for (e = pn->successor_start; e < pn->successor_start + pn->successor_count; e++) {
+            int32_t t = plan->successors[e];
+            if (atomic_fetch_sub_explicit(&r->pending[t], 1, memory_order_acq_rel) != 1) continue;
+            if (ecs_sched__run_start(r, t)) continue;
+            if (top < ECS_SCHED__FINISH_STACK) stack[top++] = t;
+            else ecs_sched__run_finish(r, t);
+        }
+        if (atomic_fetch_sub_explicit(&r->remaining, 1, memory_order_acq_rel) == 1) {
+            ecs_sched__event_notify(&pool->idle, true);
+        }
+    }
+}
+
+static void ecs_sched__run_task(void *arg) {
+    const ecs_sched__node_task *task = (const ecs_sched__node_task *)arg;
+    ecs_sched__system *sys = task->run->s->plan.nodes[task->node].system;
+    ecs_sched_result violation = ECS_SCHED_OK;
+    sys->fn(&sys->ctx);
+    ecs_sched__take_violation(&sys->ctx, &violation);
+    ecs_sched__run_note_violation(task->run, violation);
+    ecs_sched__run_finish(task->run, task->node);
+}
+
+static bool ecs_sched__run_needs_caller(void *arg) {
+    ecs_sched__run *r = (ecs_sched__run *)arg;
+    return atomic_load_explicit(&r->exclusive_ready, memory_order_acquire) >= 0 ||
+           atomic_load_explicit(&r->remaining, memory_order_acquire) == 0;
+}
+
+static ecs_sched_result ecs_sched__execute_parallel(ecs_sched_world *w, ecs_sched__schedule *s,
+                                                    ecs_sched_pool *pool) {
+    ecs_sched__plan *plan = &s->plan;
+    ecs_sched__run *r = ecs_sched__run_state(w, s, pool);
+    ecs_sched_result error = ECS_SCHED_OK;
+    int32_t self = ecs_sched__self(pool), i;
+    if (!r) return w->env.last_result;
+    if (plan->node_count == 0) return ECS_SCHED_OK;
+    for (i = 0; i < plan->node_count; i++) {
+        atomic_store_explicit(&r->pending[i], plan->nodes[i].dependency_count, memory_order_relaxed);
+    }
+    for (i = 0; i < plan->set_count; i++) {
+        atomic_store_explicit(&r->set_state[i], 0, memory_order_relaxed);
+    }
+    atomic_store_explicit(&r->remaining, plan->node_count, memory_order_relaxed);
+    atomic_store_explicit(&r->exclusive_ready, -1, memory_order_relaxed);
+    atomic_store_explicit(&r->violation, 0, memory_order_relaxed);
+    for (i = 0; i < plan->node_count; i++) {
+        if (plan->nodes[i].dependency_count == 0 && !ecs_sched__run_start(r, i)) {
+            ecs_sched__run_finish(r, i);
+        }
+    }
+    for (;;) {
+        int32_t node;
+        ecs_sched__pool_work_until(pool, self, ecs_sched__run_needs_caller, r);
+        node = atomic_exchange_explicit(&r->exclusive_ready, -1, memory_order_acq_rel);
+        if (node >= 0) {
+            const ecs_sched__plan_node *pn = &plan->nodes[node];
+            if (pn->sync) {
+                ecs_sched__apply_pending(plan, &error);
+            } else {
+                ecs_sched_result violation = ECS_SCHED_OK;
+                pn->system->fn(&pn->system->ctx);
+                ecs_sched__take_violation(&pn->system->ctx, &violation);
+                ecs_sched__run_note_violation(r, violation);
+            }
+            ecs_sched__run_finish(r, node);
+            continue;
+        }
+        if (atomic_load_explicit(&r->remaining, memory_order_acquire) == 0) break;
+    }
+    ecs_sched__apply_pending(plan, &error);
+    if (error != ECS_SCHED_OK) return error;
+    return atomic_load_explicit(&r->violation, memory_order_relaxed) ? ECS_SCHED_ERR_ACCESS
+                                                                     : ECS_SCHED_OK;
+}
+
+#endif /* ECS_SCHED_THREADS */
+
+/* Runs a built schedule with the executor its settings ask for. */
+static ecs_sched_result ecs_sched__execute_chosen(ecs_sched_world *w, ecs_sched__schedule *s) {
+#ifdef ECS_SCHED_THREADS
+    ecs_sched_executor chosen = s->settings.executor ? s->settings.executor : w->executor;
+    if (chosen != ECS_SCHED_EXECUTOR_SINGLE_THREADED) {
+        ecs_sched_pool *pool = ecs_sched_world_pool(w);
+        if (!pool) return w->env.last_result;
+        return ecs_sched__execute_parallel(w, s, pool);
+    }
+#endif
+    return ecs_sched__execute(w, s);
 }
 
 ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
@@ -121,7 +449,7 @@ ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
     if (result != ECS_SCHED_OK) return result;
     s->running = true;
     all->stack[all->depth++] = s;
-    result = ecs_sched__execute(w, s);
+    result = ecs_sched__execute_chosen(w, s);
     all->depth--;
     s->running = false;
     return result;

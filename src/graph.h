@@ -64,6 +64,7 @@ typedef struct ecs_sched_schedule_desc {
     ecs_sched_report duplicate_names;         /* default error */
     bool no_auto_sync;               /* do not insert sync points after command writers */
     uint64_t shuffle_seed;           /* nonzero: shuffle the unconstrained order with it */
+    ecs_sched_executor executor;     /* default: the world's (ecs_sched_world_desc.executor) */
 } ecs_sched_schedule_desc;
 
 /* Each of these creates the schedule when the label is new, and marks a built schedule for
@@ -171,7 +172,9 @@ typedef struct ecs_sched__plan {
     ecs_sched__arena arena;
     int32_t node_count;
     ecs_sched__plan_node *nodes;
-    int32_t *successors;
+    int32_t *successors;          /* those no other path implies, binding edges included */
+    int32_t drawn_count;          /* the configured edges no other of them implies, for drawing */
+    int32_t *drawn;               /* pairs of plan positions */
     int32_t *guard_sets;
     int32_t *conds;
     int32_t set_count;
@@ -187,6 +190,7 @@ typedef struct ecs_sched__plan {
     int32_t *cluster_name;
     int32_t *cluster_parent;
     int32_t *node_cluster;       /* per plan node: the first set it is in, or -1 */
+    void *run_state;             /* the parallel executor's, one block, made on first use */
 } ecs_sched__plan;
 
 typedef struct ecs_sched__name_index {
@@ -230,6 +234,7 @@ typedef struct ecs_sched__schedules {
 /* ---- storage ---- */
 
 static void ecs_sched__plan_free(ecs_sched__plan *plan) {
+    if (plan->run_state) ecs_sched__free(plan->arena.env, plan->run_state);
     ecs_sched__arena_free(&plan->arena);
     memset(plan, 0, sizeof *plan);
 }
@@ -783,6 +788,9 @@ typedef struct ecs_sched__build {
     uint64_t *access;             /* system -> 4 bitsets: comp read, comp write, res read, write */
     int32_t ambiguous_count;
     int32_t *ambiguous;           /* pairs of systems */
+    uint32_t serial_count;        /* unordered pairs that must not overlap: conflicting access */
+    uint32_t serial_capacity;     /* (silenced or not), or both recording commands */
+    int32_t *serial;              /* pairs of systems; owned, freed after the build */
 } ecs_sched__build;
 
 #define ECS_SCHED__ALLOC_N(b, type, n) \
@@ -1729,6 +1737,19 @@ static ecs_sched_result ecs_sched__report_ambiguities(ecs_sched__build *b, int32
     return ecs_sched__report(b, level, ECS_SCHED_REPORT_WARN, ECS_SCHED_ERR_AMBIGUITY);
 }
 
+static bool ecs_sched__add_serial_pair(ecs_sched__build *b, int32_t x, int32_t y) {
+    if (!ecs_sched__grow(&b->w->env, (void **)&b->serial, &b->serial_capacity,
+                         2 * (b->serial_count + 1), sizeof *b->serial)) {
+        return false;
+    }
+    b->serial[2 * b->serial_count] = x;
+    b->serial[2 * b->serial_count + 1] = y;
+    b->serial_count++;
+    return true;
+}
+
+/* Finds the pairs of systems that no path orders and that must not run at once; reports those
+   whose access conflicts as ambiguities, unless silenced. */
 static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     int32_t S = b->system_count, words = (S + 63) / 64, i, j, e, k, found = 0;
@@ -1754,12 +1775,19 @@ static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
     }
     for (i = 0; i < S; i++) {
         const uint64_t *ri = reach + (size_t)i * words;
+        bool commands_i = s->systems[i]->ctx.commands != NULL;
         for (j = i + 1; j < S; j++) {
             int32_t *p;
-            if (!ecs_sched__conflict(&table, i, j) || ecs_sched__bit(ri, j) ||
-                ecs_sched__bit(reach + (size_t)j * words, i) || ecs_sched__silenced(b, i, j)) {
-                continue;
+            bool conflict = ecs_sched__conflict(&table, i, j);
+            /* buffers reserve entities in the world as they record, so writers of commands
+               take turns too; that is not reported as an ambiguity */
+            if (!conflict && !(commands_i && s->systems[j]->ctx.commands)) continue;
+            if (ecs_sched__bit(ri, j) || ecs_sched__bit(reach + (size_t)j * words, i)) continue;
+            if (!ecs_sched__add_serial_pair(b, i, j)) {
+                ecs_sched__free(&b->w->env, pairs);
+                return ecs_sched__oom(b);
             }
+            if (!conflict || ecs_sched__silenced(b, i, j)) continue;
             if (!ecs_sched__grow(&b->w->env, (void **)&pairs, &capacity, 4 * (uint32_t)(found + 1),
                                  sizeof *pairs)) {
                 ecs_sched__free(&b->w->env, pairs);
@@ -1872,7 +1900,7 @@ static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__c
     for (p = N - 1; p >= 0; p--) {
         int32_t v = order[p];
         uint64_t *mine = reach + (size_t)p * words;
-        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+        for (e = g->start[v + 1] - 1; e >= g->start[v]; e--) {  /* the first of duplicates wins */
             ecs_sched__set_bit(next, position[g->adj[e]]);
             edge_of[position[g->adj[e]]] = e;
         }
@@ -1891,13 +1919,56 @@ static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__c
     return keep;
 }
 
+static bool ecs_sched__plan_node_exclusive(const ecs_sched__build *b, int32_t node) {
+    return node >= b->system_count || b->s->systems[node]->ctx.exclusive;
+}
+
+/* Adds the edges that make the plan's order binding wherever running at once could change the
+   result: each serial pair in plan order, and each exclusive node (exclusive systems,
+   apply_deferred, sync points) after everything before it and before everything after it. The
+   order does not change. A parallel executor then needs no access checks at run time and
+   gives the single-threaded result. The added edges come after the declared ones in g. */
+static bool ecs_sched__bind_plan_order(ecs_sched__build *b, ecs_sched__csr *g,
+                                       const int32_t *order, const int32_t *position, int32_t N) {
+    int64_t exclusive = 0, total;
+    int32_t i, e, q, count = 0, *from, *to;
+    uint32_t k;
+    for (i = 0; i < N; i++) exclusive += ecs_sched__plan_node_exclusive(b, i);
+    total = (int64_t)g->start[N] + b->serial_count + exclusive * N;
+    if (total > INT32_MAX) return false;
+    from = ECS_SCHED__ALLOC_N(b, int32_t, total);
+    to = ECS_SCHED__ALLOC_N(b, int32_t, total);
+    if (!from || !to) return false;
+    for (i = 0; i < N; i++) {
+        for (e = g->start[i]; e < g->start[i + 1]; e++) {
+            from[count] = i;
+            to[count++] = g->adj[e];
+        }
+    }
+    for (k = 0; k < b->serial_count; k++) {
+        int32_t x = b->serial[2 * k], y = b->serial[2 * k + 1];
+        bool x_first = position[x] < position[y];
+        from[count] = x_first ? x : y;
+        to[count++] = x_first ? y : x;
+    }
+    for (i = 0; i < N; i++) {
+        if (!ecs_sched__plan_node_exclusive(b, i)) continue;
+        for (q = 0; q < N; q++) {
+            if (q == position[i]) continue;
+            from[count] = q < position[i] ? order[q] : i;
+            to[count++] = q < position[i] ? i : order[q];
+        }
+    }
+    return ecs_sched__csr_build(b, g, N, count, from, to);
+}
+
 static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
     ecs_sched__schedule *s = b->s;
     ecs_sched__arena *pa = &plan->arena;
     int32_t S = b->system_count, N = 0, i, e, k, extra = 0, edge = 0;
     int32_t *sync_of_distance, *distance, *from, *to, *key, *order, *position;
     int32_t *plan_set_of, cond_total = 0, guard_total = 0;
-    ecs_sched__csr g;
+    ecs_sched__csr g, declared;
     ecs_sched_result result = ecs_sched__plan_nodes(b, &N, &sync_of_distance, &distance, &extra);
     if (result != ECS_SCHED_OK) return result;
     from = ECS_SCHED__ALLOC_N(b, int32_t, b->successors.start[S] + extra);
@@ -1943,6 +2014,8 @@ static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__pla
     }
     if (ecs_sched__toposort(b, &g, key, order) != N) return ecs_sched__oom(b);
     for (i = 0; i < N; i++) position[order[i]] = i;
+    declared = g;
+    if (!ecs_sched__bind_plan_order(b, &g, order, position, N)) return ecs_sched__oom(b);
 
     /* sets with conditions become plan sets */
     for (i = 0; i < b->set_count; i++) plan_set_of[i] = -1;
@@ -2034,8 +2107,20 @@ static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__pla
     {
         int32_t at = 0, p;
         const uint8_t *keep = ecs_sched__reduced_edges(b, &g, order, position, N);
-        if (!keep) return ecs_sched__oom(b);
-        for (p = 0; p < N; p++) {
+        const uint8_t *drawn = ecs_sched__reduced_edges(b, &declared, order, position, N);
+        if (!keep || !drawn) return ecs_sched__oom(b);
+        for (e = 0; e < declared.start[N]; e++) plan->drawn_count += drawn[e];
+        plan->drawn = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * (2 * (size_t)plan->drawn_count + 1));
+        if (!plan->drawn) return ecs_sched__oom(b);
+        for (p = 0, at = 0; p < N; p++) {
+            int32_t v = order[p];
+            for (e = declared.start[v]; e < declared.start[v + 1]; e++) {
+                if (!drawn[e]) continue;
+                plan->drawn[at++] = p;
+                plan->drawn[at++] = position[declared.adj[e]];
+            }
+        }
+        for (p = 0, at = 0; p < N; p++) {
             int32_t v = order[p];
             ecs_sched__plan_node *pn = &plan->nodes[p];
             pn->successor_start = at;
@@ -2100,6 +2185,7 @@ static ecs_sched_result ecs_sched__build_schedule(ecs_sched_world *w, ecs_sched_
     if (result == ECS_SCHED_OK) result = ecs_sched__make_plan(&b, &plan);
     ecs_sched__text_free(&b.text);
     ecs_sched__arena_free(&b.tmp);
+    ecs_sched__free(&w->env, b.serial);
     if (result != ECS_SCHED_OK) {
         ecs_sched__arena_free(&plan.arena);
         return result;
@@ -2262,11 +2348,9 @@ ecs_sched_result ecs_sched_schedule_write_dot(ecs_sched_world *w, const char *la
     for (i = 0; i < plan->node_count; i++) {
         if (plan->node_cluster[i] < 0) ecs_sched__dot_node(&d, s, i);
     }
-    for (i = 0; i < plan->node_count; i++) {
-        const ecs_sched__plan_node *pn = &plan->nodes[i];
-        for (e = pn->successor_start; e < pn->successor_start + pn->successor_count; e++) {
-            ecs_sched__dot_printf(&d, "  n%d -> n%d;\n", (int)i, (int)plan->successors[e]);
-        }
+    for (e = 0; e < plan->drawn_count; e++) {
+        ecs_sched__dot_printf(&d, "  n%d -> n%d;\n", (int)plan->drawn[2 * e],
+                              (int)plan->drawn[2 * e + 1]);
     }
     for (i = 0; i < plan->ambiguous_count; i++) {
         ecs_sched__dot_printf(&d, "  n%d -> n%d [dir=none, style=dashed, color=red, "

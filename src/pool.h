@@ -133,13 +133,7 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 
 #else /* ECS_SCHED_THREADS */
 
-#if defined(__cplusplus) || !defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L || \
-    defined(__STDC_NO_ATOMICS__)
-#error "ECS_SCHED_THREADS needs the implementation compiled as C11 with <stdatomic.h> (e.g. -std=c11)"
-#endif
-
 #include <pthread.h>
-#include <stdatomic.h>
 #include <unistd.h>
 
 /* ThreadSanitizer does not model fences. The deque's and the event count's seq_cst fences only

@@ -40,10 +40,20 @@ typedef struct ecs_sched_component_desc {
     ecs_sched_type_hooks hooks;
 } ecs_sched_component_desc;
 
+/* How a schedule's systems are run. */
+typedef enum ecs_sched_executor {
+    ECS_SCHED_EXECUTOR_DEFAULT,          /* parallel with ECS_SCHED_THREADS, else single-threaded */
+    ECS_SCHED_EXECUTOR_SINGLE_THREADED,  /* in plan order on the calling thread */
+    ECS_SCHED_EXECUTOR_PARALLEL          /* on the world's pool (inline without threads) */
+} ecs_sched_executor;
+
 typedef struct ecs_sched_world_desc {
     ecs_sched_allocator allocator;    /* zero: ECS_SCHED_REALLOC / ECS_SCHED_FREE */
     ecs_sched_logger logger;          /* zero: ECS_SCHED_LOG (stderr, warnings and worse) */
     int32_t entity_capacity;          /* entities to make room for up front */
+    int32_t thread_count;             /* workers of the world's pool, this thread included;
+                                         0: one per hardware thread (ECS_SCHED_THREADS only) */
+    ecs_sched_executor executor;      /* for schedules that do not choose one */
 } ecs_sched_world_desc;
 
 /* ---- world ---- */
@@ -388,6 +398,9 @@ struct ecs_sched_world {
     uint32_t buffer_capacity;
     void *schedules;                     /* owned by the graph module */
     void (*free_schedules)(ecs_sched_world *world);
+    ecs_sched_pool *pool;                /* created on first use */
+    int32_t thread_count;
+    ecs_sched_executor executor;
 };
 
 /* ---- small helpers ---- */
@@ -1019,6 +1032,8 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *desc) {
         return NULL;
     }
     w->env = env;
+    w->thread_count = desc->thread_count;
+    w->executor = desc->executor;
     w->component_count = 1;
     w->record_count = 1;
     w->free_head = ECS_SCHED__NONE;
@@ -1045,6 +1060,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     uint32_t i;
     if (!w) return;
     if (w->free_schedules) w->free_schedules(w);
+    ecs_sched_pool_destroy(w->pool);
     while (w->buffer_count) ecs_sched_commands_destroy(w->buffers[w->buffer_count - 1]);
     while (w->query_count) ecs_sched_query_destroy(w->queries[w->query_count - 1]);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);

@@ -52,6 +52,8 @@ static ecs_sched_world *new_world(void) {
     g_trace[0] = '\0';
     memset(&desc, 0, sizeof desc);
     desc.logger.fn = capture_message;
+    /* these tests pin the plan order; the parallel executor has tests of its own */
+    desc.executor = ECS_SCHED_EXECUTOR_SINGLE_THREADED;
     desc.logger.user_data = &g_log;
     g_world = ecs_sched_world_create(&desc);
     assert_non_null(g_world);
