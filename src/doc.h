@@ -15,9 +15,11 @@
      archetype tables, resources, cached queries, deferred command buffers) and the SCHEDULER:
      schedules stored by label, systems that declare their access, nested sets, before/after
      and chains, validation at build time, run conditions, exclusive systems, sync points,
-     Graphviz export and a single-threaded executor. States, the fixed timestep, the thread pool
-     and the parallel executor are to come. There is no thread code in this version, and a
-     world must not be used by two threads at once.
+     Graphviz export, a single-threaded executor, and, with ECS_SCHED_THREADS, a work-stealing
+     thread pool, a parallel executor whose result is the single-threaded one to the byte, and
+     parallel query iteration. States and the fixed timestep are to come. Without
+     ECS_SCHED_THREADS there is no thread code at all. Either way, a world must not be used by
+     two of your threads at once: the library's own threads work inside a schedule run.
 
    CONTENTS
 
@@ -29,6 +31,7 @@
      Command buffers ..... deferred structural changes
      Schedules ........... systems, sets, order, building and checking, conditions, sync points,
                            the executor, Graphviz export
+     Threads ............. ECS_SCHED_THREADS, the pool, the parallel executor, parallel queries
      Errors .............. result codes, ecs_sched_last_error, the log
      Example ............. a complete program
      License
@@ -94,6 +97,12 @@
          _ERROR, _FATAL), `message` a const char * without a trailing newline. Default: print
          warnings and worse to stderr.
 
+     ECS_SCHED_THREADS                                                                  (impl)
+         Compile the thread pool and the parallel executor (see THREADS). The implementation
+         file must then be compiled as C11 (<stdatomic.h>, _Thread_local) with POSIX threads:
+         cc -std=c11 ... -lpthread. Without it the library is plain C99 with no thread, atomic
+         or pthread code, and the pool API runs everything inline.
+
      ECS_SCHED_MAX_TERMS
          The most terms a query can have, and the number of fields of an iterator; default 16.
 
@@ -121,6 +130,8 @@
                                              // free_fn(ptr, user_data), user_data
              ecs_sched_logger logger;        // fn(level, message, user_data), user_data
              int32_t entity_capacity;        // entities to make room for up front
+             int32_t thread_count;           // the world's pool; 0: hardware threads
+             ecs_sched_executor executor;    // for schedules that do not choose one
          } ecs_sched_world_desc;
 
      The allocator is used only when both realloc_fn and free_fn are set. realloc_fn(NULL, n)
@@ -344,16 +355,60 @@
      step of the longest chain that needs them. ecs_sched_schedule_desc.no_auto_sync = true
      turns the rule off. A failed apply does not stop the run, which returns its error.
 
-     The executor. This version runs a schedule on the calling thread, in plan order: for each
-     step the guarding conditions, then the system or the sync point, then the final flush.
-     A run returns the first command error, else ECS_SCHED_ERR_ACCESS if something undeclared
-     was used, else ECS_SCHED_OK. ecs_sched_schedule_order(w, label, names, capacity) lists the
+     The executor. The single-threaded executor runs a schedule on the calling thread, in plan
+     order: for each step the guarding conditions, then the system or the sync point, then the
+     final flush. The parallel one is in THREADS. Either way a run returns the first command
+     error, else ECS_SCHED_ERR_ACCESS if something undeclared was used, else ECS_SCHED_OK. ecs_sched_schedule_order(w, label, names, capacity) lists the
      plan ("apply_deferred" for automatic sync points) and returns its length (-1: no build).
 
      Graphviz. ecs_sched_schedule_write_dot(w, label, write, user_data) writes the built
      schedule as a DOT digraph through write(text, user_data): sets as boxes, systems with their
      conditions, sync points as gold octagons, orderings as arrows (those no other path
      implies), ambiguous pairs as dashed red lines. `dot -Tsvg` renders it.
+
+   THREADS
+
+     With ECS_SCHED_THREADS defined in the implementation file, each world owns a thread pool,
+     made on first use with ecs_sched_world_desc.thread_count workers (0: one per hardware
+     thread). The thread that makes it (the first parallel run, or ecs_sched_world_pool(w)) is
+     worker 0: run the world's schedules from that thread.
+
+     The parallel executor is the default: ecs_sched_schedule_desc.executor, or for all of a
+     world's schedules ecs_sched_world_desc.executor, picks ECS_SCHED_EXECUTOR_PARALLEL or
+     ECS_SCHED_EXECUTOR_SINGLE_THREADED. It runs the same plan. A system starts as soon as
+     the systems before it are done; conditions are evaluated inline (a set's once per run,
+     by the first thread that needs it), and a skipped system is done without being called.
+     Exclusive systems, apply_deferred and automatic sync points run on the calling thread,
+     alone.
+
+     The guarantee: after every run, the world is the one the single-threaded executor leaves,
+     byte for byte. The build makes the plan's order binding wherever it could matter: two
+     systems whose access conflicts (even when declared ambiguous_with each other) and that
+     nothing orders run in plan order, never at once; so do two systems that record commands
+     (their buffers reserve entities as they record); an exclusive node waits for everything
+     before it in plan order, and everything after it waits for it. Each system's commands go
+     to its own buffer, applied at sync points in plan order. So systems only overlap when
+     their declared access allows it, and no check is needed while running. The plan keeps
+     only the edges that no other path implies.
+
+     Parallel queries. Inside a system, ecs_sched_ctx_par_iter(ctx, index, grain, fn, arg)
+     splits one of its queries into pieces of at most grain rows (0: 4096) and calls
+     fn(ecs_sched_iter *it, void *arg) for each, on the world's pool, returning when all are
+     done; it->count, it->entities and it->fields describe one piece. Pieces may run at once:
+     write only the piece's rows. ecs_sched_query_par_iter(query, pool, grain, fn, arg) does
+     the same outside schedules. Without ECS_SCHED_THREADS both run the pieces in order.
+
+     The pool. ecs_sched_pool_create(&(ecs_sched_pool_desc){.thread_count = n}) makes one of
+     your own: each worker keeps its tasks in a Chase-Lev deque (a bounded ring; a full deque
+     runs the task at once), idle workers steal from random others, spin briefly, then sleep on
+     an event count. ecs_sched_pool_submit(pool, group, fn, arg) queues fn(arg) (call it from
+     the creating thread or from a task), ecs_sched_pool_wait(pool, group) runs tasks until
+     the group's are done, ecs_sched_pool_parallel_for(pool, begin, end, grain, fn, arg) covers
+     a range in pieces, ecs_sched_pool_worker_index(pool) numbers the calling thread for
+     per-thread scratch, and ecs_sched_pool_destroy runs every task still pending, then stops
+     the threads. Submitting allocates nothing.
+
+     With threads, the allocator and logger hooks may be called from several threads at once.
 
    ERRORS
 

@@ -687,11 +687,69 @@ static void scheduling_section(void) {
     ecs_sched_world_destroy(w);
 }
 
+/* ---- Threading ---- */
+
+static void move_piece(ecs_sched_iter *it, void *arg) {
+    Position *p = ECS_SCHED_FIELD(it, Position, 0);
+    const Velocity *v = ECS_SCHED_FIELD(it, Velocity, 1);
+    (void)arg;
+    for (int32_t i = 0; i < it->count; i++) {
+        p[i].x += v[i].x;
+        p[i].y += v[i].y;
+    }
+}
+
+static void move_all(ecs_sched_system_ctx *ctx) {
+    ecs_sched_ctx_par_iter(ctx, 0, 0, move_piece, NULL);   /* query 0, default grain */
+}
+
+static void work(void *arg) { /* ... */ (void)arg; }
+static void fill(int64_t begin, int64_t end, void *arg) {
+    float *values = (float *)arg;
+    for (int64_t i = begin; i < end; i++) values[i] = (float)i;
+}
+
+static void threading_section(void) {
+    ecs_sched_world *w = ecs_sched_world_create(&(ecs_sched_world_desc){
+        .thread_count = 4,                          /* 0: one per hardware thread */
+        .executor = ECS_SCHED_EXECUTOR_PARALLEL});  /* the default with ECS_SCHED_THREADS */
+    ecs_sched_schedule_configure(w, "Render", &(ecs_sched_schedule_desc){
+        .executor = ECS_SCHED_EXECUTOR_SINGLE_THREADED});  /* this one stays on the caller */
+    {
+        ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+        ecs_sched_id vel = ECS_SCHED_COMPONENT(w, Velocity);
+        Position p = {0, 0};
+        Velocity v = {1, 2};
+        ecs_sched_entity e = ecs_sched_spawn(w);
+        ecs_sched_insert(w, e, pos, &p);
+        ecs_sched_insert(w, e, vel, &v);
+        CHECK(ecs_sched_add_system(w, "Update", &(ecs_sched_system_desc){
+                  .name = "move_all", .fn = move_all,
+                  .queries = {{{ecs_sched_write(pos), ecs_sched_read(vel)}}}}) == ECS_SCHED_OK);
+        CHECK(ecs_sched_run_schedule(w, "Update") == ECS_SCHED_OK);
+        CHECK(ecs_sched_run_schedule(w, "Render") == ECS_SCHED_OK);
+        const Position *now = ecs_sched_get(w, e, pos);
+        CHECK(now && now->x == 1 && now->y == 2);
+    }
+    ecs_sched_world_destroy(w);
+
+    ecs_sched_pool *pool = ecs_sched_pool_create(&(ecs_sched_pool_desc){.thread_count = 2});
+    ecs_sched_task_group *group = ecs_sched_pool_group_create(pool);
+    for (int i = 0; i < 100; i++) ecs_sched_pool_submit(pool, group, work, NULL);
+    ecs_sched_pool_wait(pool, group);                   /* runs tasks too while it waits */
+    static float values[10000];
+    ecs_sched_pool_parallel_for(pool, 0, 10000, 1000, fill, values);   /* pieces of <= 1000 */
+    ecs_sched_pool_group_destroy(pool, group);
+    ecs_sched_pool_destroy(pool);                       /* runs what is pending, then stops */
+    CHECK(values[0] == 0.0f && values[4321] == 4321.0f && values[9999] == 9999.0f);
+}
+
 int main(void) {
     world_section();
     main_section();
     hooks_section();
     scheduling_section();
+    threading_section();
     printf("readme_tour: %s\n", failures ? "FAILED" : "ok");
     return failures ? 1 : 0;
 }
