@@ -1737,6 +1737,18 @@ static ecs_sched_result ecs_sched__report_ambiguities(ecs_sched__build *b, int32
     return ecs_sched__report(b, level, ECS_SCHED_REPORT_WARN, ECS_SCHED_ERR_AMBIGUITY);
 }
 
+/* Whether the plan must bind its order for a parallel executor (see ecs_sched__bind_plan_order);
+   a schedule that runs on one thread needs none of it. */
+static bool ecs_sched__binds_order(const ecs_sched__build *b) {
+#ifdef ECS_SCHED_THREADS
+    ecs_sched_executor chosen = b->s->settings.executor ? b->s->settings.executor : b->w->executor;
+    return chosen != ECS_SCHED_EXECUTOR_SINGLE_THREADED;
+#else
+    (void)b;
+    return false;
+#endif
+}
+
 static bool ecs_sched__add_serial_pair(ecs_sched__build *b, int32_t x, int32_t y) {
     if (!ecs_sched__grow(&b->w->env, (void **)&b->serial, &b->serial_capacity,
                          2 * (b->serial_count + 1), sizeof *b->serial)) {
@@ -1759,6 +1771,7 @@ static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
     ecs_sched__conflict_table table;
     ecs_sched_report level = s->settings.ambiguities;
     ecs_sched_result result;
+    bool serial = ecs_sched__binds_order(b);
     if (level == ECS_SCHED_REPORT_DEFAULT) level = ECS_SCHED_REPORT_WARN;
     reach = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * words);
     if (!reach || !ecs_sched__conflict_table_make(b, &table)) return ecs_sched__oom(b);
@@ -1775,7 +1788,7 @@ static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
     }
     for (i = 0; i < S; i++) {
         const uint64_t *ri = reach + (size_t)i * words;
-        bool commands_i = s->systems[i]->ctx.commands != NULL;
+        bool commands_i = serial && s->systems[i]->ctx.commands != NULL;
         for (j = i + 1; j < S; j++) {
             int32_t *p;
             bool conflict = ecs_sched__conflict(&table, i, j);
@@ -1783,7 +1796,7 @@ static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
                take turns too; that is not reported as an ambiguity */
             if (!conflict && !(commands_i && s->systems[j]->ctx.commands)) continue;
             if (ecs_sched__bit(ri, j) || ecs_sched__bit(reach + (size_t)j * words, i)) continue;
-            if (!ecs_sched__add_serial_pair(b, i, j)) {
+            if (serial && !ecs_sched__add_serial_pair(b, i, j)) {
                 ecs_sched__free(&b->w->env, pairs);
                 return ecs_sched__oom(b);
             }
@@ -1934,6 +1947,7 @@ static bool ecs_sched__bind_plan_order(ecs_sched__build *b, ecs_sched__csr *g,
     int32_t i, e, q, count = 0, *from, *to;
     uint32_t k;
     for (i = 0; i < N; i++) exclusive += ecs_sched__plan_node_exclusive(b, i);
+    if (exclusive == 0 && b->serial_count == 0) return true;  /* nothing to bind */
     total = (int64_t)g->start[N] + b->serial_count + exclusive * N;
     if (total > INT32_MAX) return false;
     from = ECS_SCHED__ALLOC_N(b, int32_t, total);
@@ -2015,7 +2029,9 @@ static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__pla
     if (ecs_sched__toposort(b, &g, key, order) != N) return ecs_sched__oom(b);
     for (i = 0; i < N; i++) position[order[i]] = i;
     declared = g;
-    if (!ecs_sched__bind_plan_order(b, &g, order, position, N)) return ecs_sched__oom(b);
+    if (ecs_sched__binds_order(b) && !ecs_sched__bind_plan_order(b, &g, order, position, N)) {
+        return ecs_sched__oom(b);
+    }
 
     /* sets with conditions become plan sets */
     for (i = 0; i < b->set_count; i++) plan_set_of[i] = -1;
@@ -2107,7 +2123,9 @@ static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__pla
     {
         int32_t at = 0, p;
         const uint8_t *keep = ecs_sched__reduced_edges(b, &g, order, position, N);
-        const uint8_t *drawn = ecs_sched__reduced_edges(b, &declared, order, position, N);
+        const uint8_t *drawn = declared.adj == g.adj
+                                   ? keep
+                                   : ecs_sched__reduced_edges(b, &declared, order, position, N);
         if (!keep || !drawn) return ecs_sched__oom(b);
         for (e = 0; e < declared.start[N]; e++) plan->drawn_count += drawn[e];
         plan->drawn = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * (2 * (size_t)plan->drawn_count + 1));
