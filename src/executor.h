@@ -205,23 +205,22 @@ ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index
 
 typedef struct ecs_sched__run ecs_sched__run;
 
-typedef struct ecs_sched__node_task {
-    ecs_sched__run *run;
-    int32_t node;
-} ecs_sched__node_task;
-
 /* One run of a plan on the pool. Every edge that could change the result when ignored is in
-   the plan (see ecs_sched__bind_plan_order), so a node is dispatched as soon as its
-   predecessors are done, with no access check; exclusive nodes are handed to the calling
-   thread, and nothing else runs meanwhile. */
+   the plan (see ecs_sched__bind_plan_order), so a node runs as soon as its predecessors are
+   done, with no access check; exclusive nodes are handed to the calling thread, and nothing
+   else runs meanwhile. */
 struct ecs_sched__run {
     ecs_sched__schedule *s;
     ecs_sched_pool *pool;
-    ecs_sched__node_task *tasks;     /* per node, the argument of its task */
+    int32_t *roots;                  /* the nodes without predecessors */
+    int32_t root_count;
     atomic_int *pending;             /* per node: predecessors not done yet */
     atomic_uchar *set_state;         /* per plan set: 0 unknown, 1 evaluating, 2 true, 3 false */
+    char pad0[ECS_SCHED__CACHE_LINE];    /* the counters each on a line of its own */
     atomic_int remaining;            /* nodes not done yet */
+    char pad1[ECS_SCHED__CACHE_LINE];
     atomic_int exclusive_ready;      /* an exclusive node for the calling thread, or -1 */
+    char pad2[ECS_SCHED__CACHE_LINE];
     atomic_int violation;            /* a system or condition used what it did not declare */
 };
 
@@ -230,8 +229,8 @@ static ecs_sched__run *ecs_sched__run_state(ecs_sched_world *w, ecs_sched__sched
                                             ecs_sched_pool *pool) {
     ecs_sched__plan *plan = &s->plan;
     size_t n = (size_t)plan->node_count, sets = (size_t)plan->set_count;
-    size_t tasks_at = (sizeof(ecs_sched__run) + 15) & ~(size_t)15;
-    size_t pending_at = tasks_at + sizeof(ecs_sched__node_task) * n;
+    size_t roots_at = (sizeof(ecs_sched__run) + 15) & ~(size_t)15;
+    size_t pending_at = roots_at + sizeof(int32_t) * n;
     size_t sets_at = pending_at + sizeof(atomic_int) * n;
     unsigned char *block;
     ecs_sched__run *r;
@@ -245,12 +244,12 @@ static ecs_sched__run *ecs_sched__run_state(ecs_sched_world *w, ecs_sched__sched
     r = (ecs_sched__run *)block;
     r->s = s;
     r->pool = pool;
-    r->tasks = (ecs_sched__node_task *)(block + tasks_at);
+    r->roots = (int32_t *)(block + roots_at);
+    r->root_count = 0;
     r->pending = (atomic_int *)(block + pending_at);
     r->set_state = (atomic_uchar *)(block + sets_at);
     for (i = 0; i < n; i++) {
-        r->tasks[i].run = r;
-        r->tasks[i].node = (int32_t)i;
+        if (plan->nodes[i].dependency_count == 0) r->roots[r->root_count++] = (int32_t)i;
         atomic_init(&r->pending[i], 0);
     }
     for (i = 0; i < sets; i++) atomic_init(&r->set_state[i], 0);
@@ -298,56 +297,96 @@ static bool ecs_sched__run_node_may_run(ecs_sched__run *r, const ecs_sched__plan
     return holds;
 }
 
-static void ecs_sched__run_task(void *arg);
+#define ECS_SCHED__READY_BATCH 64
 
-/* Starts a node whose predecessors are done: a task for a system, the calling thread for an
-   exclusive node. False when its conditions skip it; the caller then finishes it. */
-static bool ecs_sched__run_start(ecs_sched__run *r, int32_t node) {
-    const ecs_sched__plan_node *pn = &r->s->plan.nodes[node];
-    if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__run_node_may_run(r, pn)) {
-        return false;
-    }
-    if (pn->exclusive) {
-        atomic_store_explicit(&r->exclusive_ready, node, memory_order_release);
-        ecs_sched__event_notify(&r->pool->idle, true);
-    } else {
-        ecs_sched_pool_submit(r->pool, NULL, ecs_sched__run_task, &r->tasks[node]);
-    }
-    return true;
-}
+static void ecs_sched__run_ready(ecs_sched__run *r, const int32_t *nodes, int32_t count);
 
-#define ECS_SCHED__FINISH_STACK 64
-
-/* A node is done: its successors lose a predecessor, and those left with none start. Skipped
-   successors are finished here too, with a small stack rather than deep recursion. */
-static void ecs_sched__run_finish(ecs_sched__run *r, int32_t node) {
-    const ecs_sched__plan *plan = &r->s->plan;
+/* Counts finished nodes; the last one wakes the calling thread. */
+static void ecs_sched__run_done(ecs_sched__run *r, int32_t count) {
     ecs_sched_pool *pool = r->pool;  /* the run may be over, and r reused, once remaining is 0 */
-    int32_t stack[ECS_SCHED__FINISH_STACK], top = 0, e;
-    stack[top++] = node;
-    while (top > 0) {
-        const ecs_sched__plan_node *pn = &plan->nodes[stack[--top]];
-        for (e = pn->successor_start; e < pn->successor_start + pn->successor_count; e++) {
-            int32_t t = plan->successors[e];
-            if (atomic_fetch_sub_explicit(&r->pending[t], 1, memory_order_acq_rel) != 1) continue;
-            if (ecs_sched__run_start(r, t)) continue;
-            if (top < ECS_SCHED__FINISH_STACK) stack[top++] = t;
-            else ecs_sched__run_finish(r, t);
-        }
-        if (atomic_fetch_sub_explicit(&r->remaining, 1, memory_order_acq_rel) == 1) {
-            ecs_sched__event_notify(&pool->idle, true);
-        }
+    if (count > 0 &&
+        atomic_fetch_sub_explicit(&r->remaining, count, memory_order_acq_rel) == count) {
+        ecs_sched__event_notify(&pool->idle, true);
     }
 }
 
-static void ecs_sched__run_task(void *arg) {
-    const ecs_sched__node_task *task = (const ecs_sched__node_task *)arg;
-    ecs_sched__system *sys = task->run->s->plan.nodes[task->node].system;
-    ecs_sched_result violation = ECS_SCHED_OK;
-    sys->fn(&sys->ctx);
-    ecs_sched__take_violation(&sys->ctx, &violation);
-    ecs_sched__run_note_violation(task->run, violation);
-    ecs_sched__run_finish(task->run, task->node);
+/* A node is done: its successors lose a predecessor. Those left with none are returned in
+   next[0..*count) when they fit, else run from here in batches. */
+static void ecs_sched__run_successors(ecs_sched__run *r, int32_t node, int32_t *next,
+                                      int32_t *count) {
+    const ecs_sched__plan *plan = &r->s->plan;
+    const ecs_sched__plan_node *pn = &plan->nodes[node];
+    int32_t e;
+    for (e = pn->successor_start; e < pn->successor_start + pn->successor_count; e++) {
+        int32_t t = plan->successors[e];
+        if (atomic_fetch_sub_explicit(&r->pending[t], 1, memory_order_acq_rel) != 1) continue;
+        if (*count == ECS_SCHED__READY_BATCH) {
+            ecs_sched__run_ready(r, next, *count);
+            *count = 0;
+        }
+        next[(*count)++] = t;
+    }
+}
+
+/* Runs a ready node and then, on the same thread, whatever it alone makes ready, until a node
+   makes none or several ready (those go to the pool) or is exclusive (it goes to the calling
+   thread). Conditions are evaluated here; a skipped node is done without being called.
+   Returns how many nodes it finished, for the caller to count. */
+static int32_t ecs_sched__run_chain(ecs_sched__run *r, int32_t node) {
+    const ecs_sched__plan *plan = &r->s->plan;
+    int32_t next[ECS_SCHED__READY_BATCH], count, done = 0;
+    for (;;) {
+        const ecs_sched__plan_node *pn = &plan->nodes[node];
+        bool runs = !(pn->guard_set_count || pn->cond_count) || ecs_sched__run_node_may_run(r, pn);
+        if (runs && pn->exclusive) {
+            atomic_store_explicit(&r->exclusive_ready, node, memory_order_release);
+            ecs_sched__event_notify(&r->pool->idle, true);
+            break;
+        }
+        if (runs) {
+            ecs_sched_result violation = ECS_SCHED_OK;
+            pn->system->fn(&pn->system->ctx);
+            ecs_sched__take_violation(&pn->system->ctx, &violation);
+            ecs_sched__run_note_violation(r, violation);
+        }
+        count = 0;
+        ecs_sched__run_successors(r, node, next, &count);
+        done++;
+        if (count != 1) {
+            if (count > 1) ecs_sched__run_ready(r, next, count);
+            break;
+        }
+        node = next[0];
+    }
+    return done;
+}
+
+typedef struct ecs_sched__ready_list {
+    ecs_sched__run *run;
+    const int32_t *nodes;
+} ecs_sched__ready_list;
+
+static void ecs_sched__run_ready_range(int64_t begin, int64_t end, void *arg) {
+    const ecs_sched__ready_list *list = (const ecs_sched__ready_list *)arg;
+    int32_t done = 0;
+    int64_t i;
+    for (i = begin; i < end; i++) done += ecs_sched__run_chain(list->run, list->nodes[i]);
+    ecs_sched__run_done(list->run, done);  /* once per piece: the counter is shared */
+}
+
+/* Runs nodes that are ready at once: split over the pool in pieces, so that many small
+   systems share a task while large ones each get their own. Returns when all are done. */
+static void ecs_sched__run_ready(ecs_sched__run *r, const int32_t *nodes, int32_t count) {
+    ecs_sched__ready_list list;
+    int64_t grain = count / ((int64_t)r->pool->count * 8);
+    if (count == 1) {
+        ecs_sched__run_done(r, ecs_sched__run_chain(r, nodes[0]));
+        return;
+    }
+    list.run = r;
+    list.nodes = nodes;
+    ecs_sched_pool_parallel_for(r->pool, 0, count, grain > 0 ? grain : 1,
+                                ecs_sched__run_ready_range, &list);
 }
 
 static bool ecs_sched__run_needs_caller(void *arg) {
@@ -373,17 +412,14 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched_world *w, ecs_sche
     atomic_store_explicit(&r->remaining, plan->node_count, memory_order_relaxed);
     atomic_store_explicit(&r->exclusive_ready, -1, memory_order_relaxed);
     atomic_store_explicit(&r->violation, 0, memory_order_relaxed);
-    for (i = 0; i < plan->node_count; i++) {
-        if (plan->nodes[i].dependency_count == 0 && !ecs_sched__run_start(r, i)) {
-            ecs_sched__run_finish(r, i);
-        }
-    }
+    ecs_sched__run_ready(r, r->roots, r->root_count);
     for (;;) {
         int32_t node;
         ecs_sched__pool_work_until(pool, self, ecs_sched__run_needs_caller, r);
         node = atomic_exchange_explicit(&r->exclusive_ready, -1, memory_order_acq_rel);
         if (node >= 0) {
             const ecs_sched__plan_node *pn = &plan->nodes[node];
+            int32_t next[ECS_SCHED__READY_BATCH], count = 0;
             if (pn->sync) {
                 ecs_sched__apply_pending(plan, &error);
             } else {
@@ -392,7 +428,9 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched_world *w, ecs_sche
                 ecs_sched__take_violation(&pn->system->ctx, &violation);
                 ecs_sched__run_note_violation(r, violation);
             }
-            ecs_sched__run_finish(r, node);
+            ecs_sched__run_successors(r, node, next, &count);
+            ecs_sched__run_done(r, 1);
+            if (count > 0) ecs_sched__run_ready(r, next, count);
             continue;
         }
         if (atomic_load_explicit(&r->remaining, memory_order_acquire) == 0) break;

@@ -171,10 +171,13 @@ typedef struct ecs_sched__task {
    is push's "release fence, relaxed store of bottom", made a release store of bottom, which
    orders the same and lets ThreadSanitizer see the publication. */
 typedef struct ecs_sched__deque {
-    _Alignas(ECS_SCHED__CACHE_LINE) atomic_int_least64_t top;
-    _Alignas(ECS_SCHED__CACHE_LINE) atomic_int_least64_t bottom;
+    atomic_int_least64_t top;        /* thieves' end, on a cache line of its own */
+    char pad0[ECS_SCHED__CACHE_LINE];
+    atomic_int_least64_t bottom;     /* the owner's end */
+    int64_t top_seen;                /* the owner's last reading of top: a lower bound */
     ecs_sched__slot *ring;
     int64_t mask;
+    char pad1[ECS_SCHED__CACHE_LINE];
 } ecs_sched__deque;
 
 /* An event count: a sleeper reads the epoch, looks for work once more, and sleeps only if no
@@ -223,17 +226,22 @@ static bool ecs_sched__deque_init(ecs_sched__env *env, ecs_sched__deque *q, int6
         atomic_init(&q->ring[i].group, (ecs_sched_task_group *)NULL);
     }
     q->mask = capacity - 1;
+    q->top_seen = 0;
     atomic_init(&q->top, 0);
     atomic_init(&q->bottom, 0);
     return true;
 }
 
-/* Owner only. False when the ring is full. */
+/* Owner only. False when the ring is full. top is read only when the last reading says the
+   ring may be full: thieves only raise it, so the cached value errs on the safe side, and the
+   owner stays off the line the thieves write. */
 static bool ecs_sched__deque_push(ecs_sched__deque *q, const ecs_sched__task *task) {
     int64_t b = atomic_load_explicit(&q->bottom, memory_order_relaxed);
-    int64_t t = atomic_load_explicit(&q->top, memory_order_acquire);
     ecs_sched__slot *slot;
-    if (b - t > q->mask) return false;
+    if (b - q->top_seen > q->mask) {
+        q->top_seen = atomic_load_explicit(&q->top, memory_order_acquire);
+        if (b - q->top_seen > q->mask) return false;
+    }
     slot = &q->ring[b & q->mask];
     atomic_store_explicit(&slot->fn, task->fn, memory_order_relaxed);
     atomic_store_explicit(&slot->arg, task->arg, memory_order_relaxed);
