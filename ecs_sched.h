@@ -1631,10 +1631,24 @@ struct ecs_sched_pool {
     ecs_sched__worker *workers;
     ecs_sched__event idle;
     atomic_bool stopping;
+    atomic_int group_waiters;        /* ecs_sched_pool_wait calls on counted groups */
 };
 
+/* A worker's counts for one group; only that worker writes them. */
+typedef struct ecs_sched__group_slot {
+    atomic_int_least64_t submitted;
+    atomic_int_least64_t completed;
+    char pad[2 * ECS_SCHED__CACHE_LINE - 2 * sizeof(int64_t)];  /* apart even unaligned */
+} ecs_sched__group_slot;
+
+/* A group made by ecs_sched_pool_group_create counts per worker, so that submitting and
+   finishing its tasks share no cache line between threads; the pool's own short-lived groups
+   (on the stack) use one counter. */
 struct ecs_sched_task_group {
-    atomic_int_least64_t pending;
+    atomic_int_least64_t pending;    /* without slots: submitted and not finished */
+    ecs_sched__group_slot *slots;    /* per worker, or NULL */
+    int32_t slot_count;
+    char pad[2 * ECS_SCHED__CACHE_LINE];  /* read by every finishing task: nothing else here */
 };
 
 /* Which pool and worker the running thread is. */
@@ -1776,11 +1790,24 @@ static void ecs_sched__event_notify(ecs_sched__event *e, bool everyone) {
 
 /* ---- running tasks ---- */
 
-static void ecs_sched__task_run(ecs_sched_pool *pool, const ecs_sched__task *task) {
+/* Runs a task on worker self (-1: a thread outside the pool) and counts it done. The group
+   is not touched once counted: its waiter may return and free it. */
+static void ecs_sched__task_run(ecs_sched_pool *pool, int32_t self, const ecs_sched__task *task) {
+    ecs_sched_task_group *group = task->group;
     task->fn(task->arg);
-    if (task->group &&
-        atomic_fetch_sub_explicit(&task->group->pending, 1, memory_order_acq_rel) == 1) {
-        ecs_sched__event_notify(&pool->idle, true);  /* a waiter may sleep on it */
+    if (!group) return;
+    if (group->slots) {
+        if (self < 0) return;  /* run at once on an outside thread: never counted */
+        atomic_store_explicit(&group->slots[self].completed,
+                              atomic_load_explicit(&group->slots[self].completed,
+                                                   memory_order_relaxed) + 1,
+                              memory_order_release);
+        atomic_thread_fence(memory_order_seq_cst);
+        if (atomic_load_explicit(&pool->group_waiters, memory_order_relaxed) > 0) {
+            ecs_sched__event_notify(&pool->idle, true);  /* a waiter may sleep on it */
+        }
+    } else if (atomic_fetch_sub_explicit(&group->pending, 1, memory_order_acq_rel) == 1) {
+        ecs_sched__event_notify(&pool->idle, true);
     }
 }
 
@@ -1822,7 +1849,7 @@ static bool ecs_sched__any_task_visible(ecs_sched_pool *pool) {
 static bool ecs_sched__pool_help(ecs_sched_pool *pool, int32_t self) {
     ecs_sched__task task;
     if (!ecs_sched__find_task(pool, self, &task)) return false;
-    ecs_sched__task_run(pool, &task);
+    ecs_sched__task_run(pool, self, &task);
     return true;
 }
 
@@ -1919,6 +1946,7 @@ ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *desc) {
     pool->env = env;
     pool->count = count;
     atomic_init(&pool->stopping, false);
+    atomic_init(&pool->group_waiters, 0);
     pool->workers = (ecs_sched__worker *)ecs_sched__calloc(&env, sizeof *pool->workers * (size_t)count);
     if (!pool->workers) {
         ecs_sched__pool_free(pool);
@@ -1990,14 +2018,29 @@ int32_t ecs_sched_pool_worker_index(const ecs_sched_pool *pool) {
 
 ecs_sched_task_group *ecs_sched_pool_group_create(ecs_sched_pool *pool) {
     ecs_sched_task_group *group;
+    int32_t i;
     ECS_SCHED_ASSERT(pool != NULL);
     group = (ecs_sched_task_group *)ecs_sched__alloc(&pool->env, sizeof *group);
-    if (group) atomic_init(&group->pending, 0);
+    if (!group) return NULL;
+    atomic_init(&group->pending, 0);
+    group->slots = (ecs_sched__group_slot *)ecs_sched__alloc(
+        &pool->env, sizeof *group->slots * (size_t)pool->count);
+    if (!group->slots) {
+        ecs_sched__free(&pool->env, group);
+        return NULL;
+    }
+    group->slot_count = pool->count;
+    for (i = 0; i < pool->count; i++) {
+        atomic_init(&group->slots[i].submitted, 0);
+        atomic_init(&group->slots[i].completed, 0);
+    }
     return group;
 }
 
 void ecs_sched_pool_group_destroy(ecs_sched_pool *pool, ecs_sched_task_group *group) {
     ECS_SCHED_ASSERT(pool != NULL);
+    if (!group) return;
+    ecs_sched__free(&pool->env, group->slots);
     ecs_sched__free(&pool->env, group);
 }
 
@@ -2008,21 +2051,45 @@ void ecs_sched_pool_submit(ecs_sched_pool *pool, ecs_sched_task_group *group,
     task.fn = fn;
     task.arg = arg;
     task.group = group;
-    if (group) atomic_fetch_add_explicit(&group->pending, 1, memory_order_relaxed);
+    if (group && group->slots) {
+        if (self >= 0) {
+            atomic_int_least64_t *submitted = &group->slots[self].submitted;
+            atomic_store_explicit(submitted,
+                                  atomic_load_explicit(submitted, memory_order_relaxed) + 1,
+                                  memory_order_relaxed);
+        }
+    } else if (group) {
+        atomic_fetch_add_explicit(&group->pending, 1, memory_order_relaxed);
+    }
     if (self >= 0 && ecs_sched__deque_push(&pool->workers[self].deque, &task)) {
         ecs_sched__event_notify(&pool->idle, false);
         return;
     }
-    ecs_sched__task_run(pool, &task);  /* a full deque, or a thread outside the pool */
+    ecs_sched__task_run(pool, self, &task);  /* a full deque, or a thread outside the pool */
 }
 
+/* Completions are read before submissions: equal sums then mean that every task submitted
+   so far has finished, and a finished task submits no more. */
 static bool ecs_sched__group_done(void *arg) {
     ecs_sched_task_group *group = (ecs_sched_task_group *)arg;
-    return atomic_load_explicit(&group->pending, memory_order_acquire) == 0;
+    int64_t completed = 0, submitted = 0;
+    int32_t i, n;
+    if (!group->slots) return atomic_load_explicit(&group->pending, memory_order_acquire) == 0;
+    n = group->slot_count;
+    for (i = 0; i < n; i++) {
+        completed += atomic_load_explicit(&group->slots[i].completed, memory_order_acquire);
+    }
+    for (i = 0; i < n; i++) {
+        submitted += atomic_load_explicit(&group->slots[i].submitted, memory_order_acquire);
+    }
+    return completed == submitted;
 }
 
 void ecs_sched_pool_wait(ecs_sched_pool *pool, ecs_sched_task_group *group) {
+    bool counted = group->slots != NULL;
+    if (counted) atomic_fetch_add_explicit(&pool->group_waiters, 1, memory_order_seq_cst);
     ecs_sched__pool_work_until(pool, ecs_sched__self(pool), ecs_sched__group_done, group);
+    if (counted) atomic_fetch_sub_explicit(&pool->group_waiters, 1, memory_order_relaxed);
 }
 
 typedef struct ecs_sched__range {
@@ -2042,6 +2109,8 @@ static void ecs_sched__range_run(void *p) {
         ecs_sched__range left = *r, right = *r;
         left.end = right.begin = r->begin + (r->end - r->begin) / 2;
         atomic_init(&group.pending, 0);
+        group.slots = NULL;
+        group.slot_count = 0;
         ecs_sched_pool_submit(r->pool, &group, ecs_sched__range_run, &right);
         ecs_sched__range_run(&left);
         ecs_sched_pool_wait(r->pool, &group);
