@@ -1,6 +1,7 @@
 # ecs_sched.h: build, test and benchmark.
 #   make example             install what is missing, build and run the examples
-#   make test                the whole suite: gcc and clang, ASan+UBSan, compile checks
+#   make test                the whole suite: gcc and clang, without and with threads, under
+#                            ASan+UBSan, the threaded tests under TSan, compile checks
 #   make graphs              write build/Main.dot (and .svg with Graphviz) from physics_plugin
 #   make bench               benchmarks; writes build/bench.json
 #   make amalgamate          regenerate ecs_sched.h from src/
@@ -11,16 +12,22 @@ BUILD     := build
 STB_CFLAGS = $(shell pkg-config --cflags stb)
 STB_LIBS   = $(shell pkg-config --libs stb)
 STRICT    := -std=c99 -Wall -Wextra -Wpedantic -Werror
+THREADED  := -std=c11 -Wall -Wextra -Wpedantic -Werror -DECS_SCHED_THREADS
 STRICTXX  := -std=c++11 -Wall -Wextra -Werror
 SANITIZE  := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+TSAN      := -g -O1 -fsanitize=thread -fno-omit-frame-pointer
 COMPILERS := gcc clang
 TESTS     := $(basename $(notdir $(wildcard tests/test_*.c)))
+# The tests whose point is threads; the rest run threaded under ASan+UBSan only.
+TSAN_TESTS := $(basename $(notdir $(wildcard tests/test_pool.c tests/test_parallel*.c)))
 SOURCES   := $(wildcard src/*.h) tools/amalgamate.py
 
 export ASAN_OPTIONS  := detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
+export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
 
-.PHONY: all deps example examples-check graphs test unit compile-checks bench amalgamate \
+.PHONY: all deps example examples-check graphs test unit unit-threads unit-tsan compile-checks \
+        bench amalgamate \
         check-amalgamation clean
 
 all: test
@@ -51,18 +58,36 @@ graphs: deps ecs_sched.h
 
 # ---- tests ----
 
-test: deps unit compile-checks examples-check graphs
+test: deps
+	$(MAKE) unit unit-threads unit-tsan compile-checks examples-check graphs
 	@echo "all tests passed"
 
-UNIT_BINARIES := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)/,$(TESTS)))
+# build/<compiler>/      C99, no threads, ASan+UBSan
+# build/<compiler>-mt/   C11 with ECS_SCHED_THREADS, ASan+UBSan
+# build/<compiler>-tsan/ C11 with ECS_SCHED_THREADS, ThreadSanitizer
+UNIT_BINARIES    := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)/,$(TESTS)))
+THREADS_BINARIES := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)-mt/,$(TESTS)))
+TSAN_BINARIES    := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)-tsan/,$(TSAN_TESTS)))
 
 unit: $(UNIT_BINARIES)
 	@set -e; for t in $(UNIT_BINARIES); do echo "== $$t"; ./$$t; done
+
+unit-threads: $(THREADS_BINARIES)
+	@set -e; for t in $(THREADS_BINARIES); do echo "== $$t"; ./$$t; done
+
+unit-tsan: $(TSAN_BINARIES)
+	@set -e; for t in $(TSAN_BINARIES); do echo "== $$t"; ./$$t; done
 
 define unit_rule
 $(BUILD)/$(1)/%: tests/%.c ecs_sched.h
 	@mkdir -p $$(dir $$@)
 	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -lcmocka -o $$@
+$(BUILD)/$(1)-mt/%: tests/%.c ecs_sched.h
+	@mkdir -p $$(dir $$@)
+	$(1) $(THREADED) $(SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -lcmocka -lpthread -o $$@
+$(BUILD)/$(1)-tsan/%: tests/%.c ecs_sched.h
+	@mkdir -p $$(dir $$@)
+	$(1) $(THREADED) $(TSAN) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -lcmocka -lpthread -o $$@
 endef
 $(foreach c,$(COMPILERS),$(eval $(call unit_rule,$(c))))
 
@@ -114,7 +139,7 @@ examples-check: ecs_sched.h
 
 bench: deps ecs_sched.h
 	@mkdir -p $(BUILD)
-	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) bench/bench.c $(STB_LIBS) -o $(BUILD)/bench
+	cc -std=c11 -O2 -Wall -Wextra -Wpedantic -DECS_SCHED_THREADS -I. $(STB_CFLAGS) bench/bench.c $(STB_LIBS) -lpthread -o $(BUILD)/bench
 	./$(BUILD)/bench
 
 clean:

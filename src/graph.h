@@ -727,6 +727,12 @@ ecs_sched_result ecs_sched_schedule_configure(ecs_sched_world *w, const char *la
     ecs_sched__schedule *s;
     int32_t default_set = -1;
     ECS_SCHED__CHECK_WORLD(w);
+    if (desc && (unsigned)desc->executor > (unsigned)ECS_SCHED_EXECUTOR_PARALLEL) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "schedule_configure(\"%s\"): executor %d is not one of "
+                               "ECS_SCHED_EXECUTOR_DEFAULT, _SINGLE_THREADED or _PARALLEL",
+                               label ? label : "(null)", (int)desc->executor);
+    }
     s = ecs_sched__schedule_get(w, label);
     if (!s) return w->env.last_result;
     if (desc && desc->default_set) {

@@ -59,6 +59,25 @@ static int64_t ecs_sched__default_grain(const ecs_sched_pool *pool, int64_t n) {
     return grain > 0 ? grain : 1;
 }
 
+/* Checked with and without threads, so a program is refused the same way in both builds. */
+static bool ecs_sched__pool_desc_valid(ecs_sched__env *env, const ecs_sched_pool_desc *desc) {
+    if (!desc) return true;
+    if (desc->thread_count < 0) {
+        ecs_sched__fail(env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "pool_create: thread_count is %d; give 1 or more, or 0 for one thread "
+                        "per hardware thread", (int)desc->thread_count);
+        return false;
+    }
+    if (desc->queue_capacity < 0 || (desc->queue_capacity & (desc->queue_capacity - 1))) {
+        ecs_sched__fail(env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "pool_create: queue_capacity %d is not a power of two; give one "
+                        "(such as 1024), or 0 for the default %d", (int)desc->queue_capacity,
+                        ECS_SCHED__DEFAULT_QUEUE_CAPACITY);
+        return false;
+    }
+    return true;
+}
+
 #ifndef ECS_SCHED_THREADS
 
 struct ecs_sched_pool {
@@ -73,6 +92,7 @@ ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *desc) {
     ecs_sched__env env;
     ecs_sched_pool *pool;
     ecs_sched__env_init(&env, desc ? &desc->allocator : NULL, desc ? &desc->logger : NULL);
+    if (!ecs_sched__pool_desc_valid(&env, desc)) return NULL;
     pool = (ecs_sched_pool *)ecs_sched__calloc(&env, sizeof *pool);
     if (!pool) {
         ecs_sched__fail(&env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory creating a pool");
@@ -505,12 +525,7 @@ ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *desc) {
                                                         : ECS_SCHED__DEFAULT_QUEUE_CAPACITY;
     int32_t i;
     ecs_sched__env_init(&env, desc ? &desc->allocator : NULL, desc ? &desc->logger : NULL);
-    if (capacity & (capacity - 1)) {
-        ecs_sched__fail(&env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "pool_create: queue_capacity %lld is not a power of two",
-                        (long long)capacity);
-        return NULL;
-    }
+    if (!ecs_sched__pool_desc_valid(&env, desc)) return NULL;
     pool = (ecs_sched_pool *)ecs_sched__calloc(&env, sizeof *pool);
     if (!pool) {
         ecs_sched__fail(&env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory creating a pool");

@@ -1026,6 +1026,18 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *desc) {
         desc = &defaults;
     }
     ecs_sched__env_init(&env, &desc->allocator, &desc->logger);
+    if (desc->thread_count < 0) {
+        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR,
+                       "world_create: thread_count is negative; give 1 or more, or 0 for one "
+                       "thread per hardware thread");
+        return NULL;
+    }
+    if ((unsigned)desc->executor > (unsigned)ECS_SCHED_EXECUTOR_PARALLEL) {
+        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR,
+                       "world_create: executor is not one of ECS_SCHED_EXECUTOR_DEFAULT, "
+                       "_SINGLE_THREADED or _PARALLEL");
+        return NULL;
+    }
     w = (ecs_sched_world *)ecs_sched__calloc(&env, sizeof *w);
     if (!w) {
         ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, "world_create: out of memory");

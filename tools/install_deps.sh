@@ -3,7 +3,7 @@
 # Run as root (or with sudo available); otherwise it prints the command to run.
 set -eu
 
-packages="build-essential clang libclang-rt-14-dev make python3 pkg-config libstb-dev libcmocka-dev"
+packages="build-essential libtsan2 clang libclang-rt-14-dev make python3 pkg-config libstb-dev libcmocka-dev"
 
 missing=""
 for p in $packages; do

@@ -1,0 +1,685 @@
+/* The thread pool: every task runs exactly once, groups wait for what they cover, parallel_for
+   covers its range, sleeping workers wake for new work, destroy runs what is pending.
+
+   Built twice: without ECS_SCHED_THREADS (everything inline, one worker) and with it
+   (-std=c11 -DECS_SCHED_THREADS -lpthread), also under ThreadSanitizer. The thread counts 1, 2
+   and 4 are tried where the count matters. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#define ECS_SCHED_ASSERT(cond) mock_assert((int)(cond), #cond, __FILE__, __LINE__)
+#define ECS_SCHED_IMPLEMENTATION
+#include "ecs_sched.h"
+
+#ifdef ECS_SCHED_THREADS
+#include <pthread.h>
+#endif
+
+static const int32_t thread_counts[] = {1, 2, 4};
+#define THREAD_COUNT_CASES ((int)(sizeof thread_counts / sizeof thread_counts[0]))
+
+/* ---- fixture ---- */
+
+/* A pool that never comes back from a wait has lost a wake-up (or deadlocked): end the run
+   with a message instead of hanging until the CI's limit. */
+static void watchdog_fired(int signal_number) {
+    static const char message[] =
+        "test_pool: watchdog: a test still runs after 120 s (a lost wake-up or a deadlock)\n";
+    (void)signal_number;
+    if (write(STDERR_FILENO, message, sizeof message - 1) < 0) _exit(3);
+    _exit(3);
+}
+
+static int arm_watchdog(void **state) {
+    (void)state;
+    signal(SIGALRM, watchdog_fired);
+    alarm(120);
+    return 0;
+}
+
+static int disarm_watchdog(void **state) {
+    (void)state;
+    alarm(0);
+    return 0;
+}
+
+static ecs_sched_pool *new_pool(int32_t threads) {
+    ecs_sched_pool_desc desc;
+    ecs_sched_pool *pool;
+    memset(&desc, 0, sizeof desc);
+    desc.thread_count = threads;
+    pool = ecs_sched_pool_create(&desc);
+    assert_non_null(pool);
+    return pool;
+}
+
+/* The number of workers a pool asked for `threads` has: without threads, always one. */
+static int32_t expected_workers(int32_t threads) {
+#ifdef ECS_SCHED_THREADS
+    return threads;
+#else
+    (void)threads;
+    return 1;
+#endif
+}
+
+static int64_t load(const int64_t *p) {
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static int64_t add(int64_t *p, int64_t n) {
+    return __atomic_add_fetch(p, n, __ATOMIC_ACQ_REL);
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void sleep_ms(long ms) {
+    struct timespec ts;
+    ts.tv_sec = ms / 1000;
+    ts.tv_nsec = (ms % 1000) * 1000000L;
+    nanosleep(&ts, NULL);
+}
+
+/* ---- tasks ---- */
+
+static void mark_ran(void *arg) {
+    add((int64_t *)arg, 1);
+}
+
+typedef struct fib_task {
+    ecs_sched_pool *pool;
+    int n;
+    int64_t result;
+} fib_task;
+
+static int64_t fib_sequential(int n) {
+    return n < 2 ? n : fib_sequential(n - 1) + fib_sequential(n - 2);
+}
+
+/* Computes fib(n) by submitting both halves as tasks of a group of its own and waiting. */
+static void fib_run(void *arg) {
+    fib_task *task = (fib_task *)arg;
+    fib_task left, right;
+    ecs_sched_task_group *group;
+    if (task->n < 2) {
+        task->result = task->n;
+        return;
+    }
+    left.pool = right.pool = task->pool;
+    left.n = task->n - 1;
+    right.n = task->n - 2;
+    group = ecs_sched_pool_group_create(task->pool);
+    assert_non_null(group);
+    ecs_sched_pool_submit(task->pool, group, fib_run, &left);
+    ecs_sched_pool_submit(task->pool, group, fib_run, &right);
+    ecs_sched_pool_wait(task->pool, group);
+    ecs_sched_pool_group_destroy(task->pool, group);
+    task->result = left.result + right.result;
+}
+
+/* `expected` tasks meet: each arrives, then waits until all have arrived. They can only all
+   arrive when each runs on a worker of its own, so every worker must have been woken. A task
+   that gives up after `patience` seconds counts a timeout. */
+typedef struct rendezvous {
+    ecs_sched_pool *pool;
+    int64_t expected;
+    int64_t arrived;
+    int64_t timeouts;
+    int64_t seen_workers;      /* a bit per worker index that ran one of the tasks */
+    int64_t bad_indices;
+    double patience;
+} rendezvous;
+
+static void rendezvous_run(void *arg) {
+    rendezvous *r = (rendezvous *)arg;
+    int32_t index = ecs_sched_pool_worker_index(r->pool);
+    double deadline = now_seconds() + r->patience;
+    if (index < 0 || index >= ecs_sched_pool_thread_count(r->pool)) add(&r->bad_indices, 1);
+    else __atomic_fetch_or(&r->seen_workers, (int64_t)1 << index, __ATOMIC_ACQ_REL);
+    add(&r->arrived, 1);
+    while (load(&r->arrived) < r->expected) {
+        if (now_seconds() > deadline) {
+            add(&r->timeouts, 1);
+            return;
+        }
+        sched_yield();
+    }
+}
+
+static void run_rendezvous(ecs_sched_pool *pool, rendezvous *r, ecs_sched_task_group *group) {
+    int64_t i;
+    memset(r, 0, sizeof *r);
+    r->pool = pool;
+    r->expected = ecs_sched_pool_thread_count(pool);
+    r->patience = 20.0;
+    for (i = 0; i < r->expected; i++) ecs_sched_pool_submit(pool, group, rendezvous_run, r);
+    ecs_sched_pool_wait(pool, group);
+}
+
+/* ---- tests: creation ---- */
+
+static void pool_has_the_thread_count_asked_for(void **state) {
+    int c;
+    (void)state;
+    for (c = 0; c < THREAD_COUNT_CASES; c++) {
+        ecs_sched_pool *pool = new_pool(thread_counts[c]);
+        assert_int_equal(ecs_sched_pool_thread_count(pool), expected_workers(thread_counts[c]));
+        ecs_sched_pool_destroy(pool);
+    }
+}
+
+static void pool_with_zero_threads_has_one_per_hardware_thread(void **state) {
+    ecs_sched_pool *pool = new_pool(0);
+    (void)state;
+#ifdef ECS_SCHED_THREADS
+    assert_int_equal(ecs_sched_pool_thread_count(pool), (int32_t)sysconf(_SC_NPROCESSORS_ONLN));
+#else
+    assert_int_equal(ecs_sched_pool_thread_count(pool), 1);
+#endif
+    ecs_sched_pool_destroy(pool);
+}
+
+typedef struct captured_log {
+    int errors;
+    char last[1024];
+} captured_log;
+
+static void capture_message(ecs_sched_log_level level, const char *message, void *user_data) {
+    captured_log *log = (captured_log *)user_data;
+    if (level >= ECS_SCHED_LOG_ERROR) log->errors++;
+    snprintf(log->last, sizeof log->last, "%s", message);
+}
+
+static ecs_sched_pool *create_logged(int32_t threads, int32_t capacity, captured_log *log) {
+    ecs_sched_pool_desc desc;
+    memset(log, 0, sizeof *log);
+    memset(&desc, 0, sizeof desc);
+    desc.thread_count = threads;
+    desc.queue_capacity = capacity;
+    desc.logger.fn = capture_message;
+    desc.logger.user_data = log;
+    return ecs_sched_pool_create(&desc);
+}
+
+static void queue_capacity_not_a_power_of_two_is_refused_by_name(void **state) {
+    captured_log log;
+    (void)state;
+    assert_null(create_logged(2, 1000, &log));
+    assert_int_equal(log.errors, 1);
+    assert_non_null(strstr(log.last, "queue_capacity 1000 is not a power of two"));
+}
+
+static void negative_queue_capacity_is_refused(void **state) {
+    captured_log log;
+    (void)state;
+    assert_null(create_logged(2, -4, &log));
+    assert_int_equal(log.errors, 1);
+    assert_non_null(strstr(log.last, "queue_capacity -4"));
+}
+
+static void negative_thread_count_is_refused_by_name(void **state) {
+    captured_log log;
+    (void)state;
+    assert_null(create_logged(-1, 0, &log));
+    assert_int_equal(log.errors, 1);
+    assert_non_null(strstr(log.last, "thread_count is -1"));
+}
+
+static void pool_can_be_created_and_destroyed_many_times(void **state) {
+    int i;
+    (void)state;
+    for (i = 0; i < 50; i++) {
+        int64_t ran = 0;
+        ecs_sched_pool *pool = new_pool(thread_counts[i % THREAD_COUNT_CASES]);
+        ecs_sched_pool_submit(pool, NULL, mark_ran, &ran);
+        ecs_sched_pool_destroy(pool);
+        assert_int_equal(ran, 1);
+    }
+}
+
+/* ---- tests: tasks ---- */
+
+#define MILLION 1000000
+
+static void a_million_tiny_tasks_each_run_exactly_once(void **state) {
+    int c;
+    (void)state;
+    for (c = 0; c < THREAD_COUNT_CASES; c++) {
+        int64_t *runs = (int64_t *)calloc(MILLION, sizeof *runs);
+        ecs_sched_pool *pool = new_pool(thread_counts[c]);
+        ecs_sched_task_group *group = ecs_sched_pool_group_create(pool);
+        int64_t i, wrong = 0;
+        assert_non_null(runs);
+        assert_non_null(group);
+        for (i = 0; i < MILLION; i++) ecs_sched_pool_submit(pool, group, mark_ran, &runs[i]);
+        ecs_sched_pool_wait(pool, group);
+        for (i = 0; i < MILLION; i++) wrong += load(&runs[i]) != 1;
+        assert_int_equal(wrong, 0);
+        ecs_sched_pool_group_destroy(pool, group);
+        ecs_sched_pool_destroy(pool);
+        free(runs);
+    }
+}
+
+static void nested_submits_compute_fib_like_the_sequential_version(void **state) {
+    int c;
+    (void)state;
+    for (c = 0; c < THREAD_COUNT_CASES; c++) {
+        fib_task root;
+        root.pool = new_pool(thread_counts[c]);
+        root.n = 20;
+        root.result = -1;
+        fib_run(&root);
+        assert_int_equal(root.result, fib_sequential(20));
+        ecs_sched_pool_destroy(root.pool);
+    }
+}
+
+typedef struct spawner_task {
+    ecs_sched_pool *pool;
+    ecs_sched_task_group *group;
+    int64_t *ran;
+    int children;
+} spawner_task;
+
+/* Submits its children into the group it belongs to and returns without waiting for them. */
+static void spawner_run(void *arg) {
+    spawner_task *task = (spawner_task *)arg;
+    int i;
+    for (i = 0; i < task->children; i++) {
+        ecs_sched_pool_submit(task->pool, task->group, mark_ran, task->ran);
+    }
+}
+
+static void a_wait_covers_tasks_that_tasks_of_the_group_submit(void **state) {
+    int c;
+    (void)state;
+    for (c = 0; c < THREAD_COUNT_CASES; c++) {
+        ecs_sched_pool *pool = new_pool(thread_counts[c]);
+        ecs_sched_task_group *group = ecs_sched_pool_group_create(pool);
+        spawner_task spawners[50];
+        int64_t ran = 0;
+        int i;
+        for (i = 0; i < 50; i++) {
+            spawners[i].pool = pool;
+            spawners[i].group = group;
+            spawners[i].ran = &ran;
+            spawners[i].children = 20;
+        }
+        for (i = 0; i < 50; i++) ecs_sched_pool_submit(pool, group, spawner_run, &spawners[i]);
+        ecs_sched_pool_wait(pool, group);
+        assert_int_equal(load(&ran), 50 * 20);
+        ecs_sched_pool_group_destroy(pool, group);
+        ecs_sched_pool_destroy(pool);
+    }
+}
+
+static void waiting_on_an_empty_group_returns_at_once(void **state) {
+    ecs_sched_pool *pool = new_pool(2);
+    ecs_sched_task_group *group = ecs_sched_pool_group_create(pool);
+    (void)state;
+    ecs_sched_pool_wait(pool, group);
+    ecs_sched_pool_wait(pool, group);
+    ecs_sched_pool_group_destroy(pool, group);
+    ecs_sched_pool_destroy(pool);
+}
+
+static void a_group_can_be_reused_after_a_wait(void **state) {
+    int c;
+    (void)state;
+    for (c = 0; c < THREAD_COUNT_CASES; c++) {
+        ecs_sched_pool *pool = new_pool(thread_counts[c]);
+        ecs_sched_task_group *group = ecs_sched_pool_group_create(pool);
+        int64_t ran = 0;
+        int round, i;
+        for (round = 1; round <= 20; round++) {
+            for (i = 0; i < 1000; i++) ecs_sched_pool_submit(pool, group, mark_ran, &ran);
+            ecs_sched_pool_wait(pool, group);
+            assert_int_equal(load(&ran), round * 1000);
+        }
+        ecs_sched_pool_group_destroy(pool, group);
+        ecs_sched_pool_destroy(pool);
+    }
+}
+
+static void a_wait_covers_only_its_own_group(void **state) {
+    /* Tasks of another group may still be pending after the wait: they run by destroy. */
+    ecs_sched_pool *pool = new_pool(2);
+    ecs_sched_task_group *mine = ecs_sched_pool_group_create(pool);
+    ecs_sched_task_group *other = ecs_sched_pool_group_create(pool);
+    int64_t mine_ran = 0, other_ran = 0;
+    int i;
+    (void)state;
+    for (i = 0; i < 500; i++) {
+        ecs_sched_pool_submit(pool, other, mark_ran, &other_ran);
+        ecs_sched_pool_submit(pool, mine, mark_ran, &mine_ran);
+    }
+    ecs_sched_pool_wait(pool, mine);
+    assert_int_equal(load(&mine_ran), 500);
+    ecs_sched_pool_wait(pool, other);
+    assert_int_equal(load(&other_ran), 500);
+    ecs_sched_pool_group_destroy(pool, mine);
+    ecs_sched_pool_group_destroy(pool, other);
+    ecs_sched_pool_destroy(pool);
+}
+
+static void a_full_deque_runs_the_task_at_once(void **state) {
+    int c;
+    (void)state;
+    for (c = 0; c < THREAD_COUNT_CASES; c++) {
+        ecs_sched_pool_desc desc;
+        ecs_sched_pool *pool;
+        ecs_sched_task_group *group;
+        int64_t runs[1000];
+        int64_t i, wrong = 0;
+        memset(&desc, 0, sizeof desc);
+        memset(runs, 0, sizeof runs);
+        desc.thread_count = thread_counts[c];
+        desc.queue_capacity = 2;
+        pool = ecs_sched_pool_create(&desc);
+        assert_non_null(pool);
+        group = ecs_sched_pool_group_create(pool);
+        for (i = 0; i < 1000; i++) ecs_sched_pool_submit(pool, group, mark_ran, &runs[i]);
+        ecs_sched_pool_wait(pool, group);
+        for (i = 0; i < 1000; i++) wrong += load(&runs[i]) != 1;
+        assert_int_equal(wrong, 0);
+        ecs_sched_pool_group_destroy(pool, group);
+        ecs_sched_pool_destroy(pool);
+    }
+}
+
+/* ---- tests: workers ---- */
+
+static void the_creating_thread_is_worker_zero(void **state) {
+    ecs_sched_pool *pool = new_pool(4);
+    (void)state;
+    assert_int_equal(ecs_sched_pool_worker_index(pool), 0);
+    ecs_sched_pool_destroy(pool);
+}
+
+static void tasks_that_must_meet_run_on_distinct_workers(void **state) {
+    int c;
+    (void)state;
+    for (c = 0; c < THREAD_COUNT_CASES; c++) {
+        ecs_sched_pool *pool = new_pool(thread_counts[c]);
+        ecs_sched_task_group *group = ecs_sched_pool_group_create(pool);
+        rendezvous r;
+        int32_t n = ecs_sched_pool_thread_count(pool);
+        run_rendezvous(pool, &r, group);
+        assert_int_equal(r.timeouts, 0);
+        assert_int_equal(r.bad_indices, 0);
+        assert_int_equal(r.seen_workers, ((int64_t)1 << n) - 1);
+        ecs_sched_pool_group_destroy(pool, group);
+        ecs_sched_pool_destroy(pool);
+    }
+}
+
+static void sleeping_workers_wake_for_every_burst(void **state) {
+    /* Between bursts the workers have time to fall asleep; each burst needs all of them. A
+       lost wake-up leaves a task waiting for a partner that never comes. */
+    int c;
+    (void)state;
+    for (c = 0; c < THREAD_COUNT_CASES; c++) {
+        ecs_sched_pool *pool = new_pool(thread_counts[c]);
+        ecs_sched_task_group *group = ecs_sched_pool_group_create(pool);
+        int burst;
+        for (burst = 0; burst < 25; burst++) {
+            rendezvous r;
+            sleep_ms(burst % 5 == 0 ? 20 : 2);
+            run_rendezvous(pool, &r, group);
+            assert_int_equal(r.timeouts, 0);
+            assert_int_equal(r.arrived, r.expected);
+        }
+        ecs_sched_pool_group_destroy(pool, group);
+        ecs_sched_pool_destroy(pool);
+    }
+}
+
+#ifdef ECS_SCHED_THREADS
+typedef struct outsider {
+    ecs_sched_pool *pool;
+    int32_t index;
+    int64_t ran;
+} outsider;
+
+static void *outsider_main(void *arg) {
+    outsider *o = (outsider *)arg;
+    o->index = ecs_sched_pool_worker_index(o->pool);
+    ecs_sched_pool_submit(o->pool, NULL, mark_ran, &o->ran);
+    return NULL;
+}
+
+static void a_thread_outside_the_pool_has_no_worker_index_and_runs_submits_at_once(void **state) {
+    ecs_sched_pool *pool = new_pool(2);
+    outsider o;
+    pthread_t thread;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.pool = pool;
+    assert_int_equal(pthread_create(&thread, NULL, outsider_main, &o), 0);
+    assert_int_equal(pthread_join(thread, NULL), 0);
+    assert_int_equal(o.index, -1);
+    assert_int_equal(o.ran, 1);   /* ran before submit returned, on the outside thread */
+    ecs_sched_pool_destroy(pool);
+}
+#endif
+
+/* ---- tests: parallel_for ---- */
+
+typedef struct coverage {
+    ecs_sched_pool *pool;
+    int64_t begin;
+    int64_t grain;
+    int64_t *hits;            /* per index of the range */
+    int64_t pieces;
+    int64_t bad_pieces;       /* empty, too long, or outside the range */
+    int64_t end;
+} coverage;
+
+static void cover_piece(int64_t b, int64_t e, void *arg) {
+    coverage *c = (coverage *)arg;
+    int64_t i;
+    add(&c->pieces, 1);
+    if (b >= e || b < c->begin || e > c->end || (c->grain > 0 && e - b > c->grain)) {
+        add(&c->bad_pieces, 1);
+        return;
+    }
+    for (i = b; i < e; i++) add(&c->hits[i - c->begin], 1);
+}
+
+/* Runs parallel_for over [begin, end) with `grain` and checks each index was covered once. */
+static void check_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t end, int64_t grain) {
+    coverage c;
+    int64_t n = end > begin ? end - begin : 0, i, wrong = 0;
+    memset(&c, 0, sizeof c);
+    c.pool = pool;
+    c.begin = begin;
+    c.end = end;
+    c.grain = grain;
+    c.hits = (int64_t *)calloc((size_t)(n > 0 ? n : 1), sizeof *c.hits);
+    assert_non_null(c.hits);
+    ecs_sched_pool_parallel_for(pool, begin, end, grain, cover_piece, &c);
+    for (i = 0; i < n; i++) wrong += load(&c.hits[i]) != 1;
+    if (wrong || c.bad_pieces) {
+        fail_msg("parallel_for [%lld, %lld) grain %lld: %lld indices not covered exactly once, "
+                 "%lld bad pieces", (long long)begin, (long long)end, (long long)grain,
+                 (long long)wrong, (long long)c.bad_pieces);
+    }
+    if (n == 0) assert_int_equal(c.pieces, 0);
+    if (grain > 0 && n > 0) assert_true(c.pieces >= (n + grain - 1) / grain);
+    free(c.hits);
+}
+
+static void parallel_for_covers_every_index_exactly_once(void **state) {
+    static const int64_t ranges[][2] = {{0, 1}, {0, 2}, {0, 1000}, {-50, 77}, {3, 4},
+                                        {0, 100003}, {1000000, 1001001}};
+    static const int64_t grains[] = {1, 2, 7, 64, 1000, 1000000, 0};
+    int c;
+    (void)state;
+    for (c = 0; c < THREAD_COUNT_CASES; c++) {
+        ecs_sched_pool *pool = new_pool(thread_counts[c]);
+        size_t r, g;
+        for (r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
+            for (g = 0; g < sizeof grains / sizeof grains[0]; g++) {
+                /* one index per piece over 100k indices is slow under the sanitizers */
+                if (grains[g] == 1 && ranges[r][1] - ranges[r][0] > 2000) continue;
+                check_parallel_for(pool, ranges[r][0], ranges[r][1], grains[g]);
+            }
+        }
+        ecs_sched_pool_destroy(pool);
+    }
+}
+
+static void parallel_for_over_an_empty_range_calls_nothing(void **state) {
+    ecs_sched_pool *pool = new_pool(2);
+    (void)state;
+    check_parallel_for(pool, 0, 0, 16);
+    check_parallel_for(pool, 5, 5, 0);
+    check_parallel_for(pool, 10, 3, 4);   /* end before begin: nothing */
+    ecs_sched_pool_destroy(pool);
+}
+
+typedef struct nested_for {
+    ecs_sched_pool *pool;
+    int64_t *hits;          /* 64 x 64 */
+} nested_for;
+
+typedef struct nested_row {
+    nested_for *outer;
+    int64_t row;
+} nested_row;
+
+static void nested_inner(int64_t b, int64_t e, void *arg) {
+    nested_row *r = (nested_row *)arg;
+    int64_t i;
+    for (i = b; i < e; i++) add(&r->outer->hits[r->row * 64 + i], 1);
+}
+
+static void nested_outer(int64_t b, int64_t e, void *arg) {
+    nested_for *n = (nested_for *)arg;
+    int64_t row;
+    for (row = b; row < e; row++) {
+        nested_row r;
+        r.outer = n;
+        r.row = row;
+        ecs_sched_pool_parallel_for(n->pool, 0, 64, 5, nested_inner, &r);
+    }
+}
+
+static void parallel_for_nests_inside_its_own_pieces(void **state) {
+    int c;
+    (void)state;
+    for (c = 0; c < THREAD_COUNT_CASES; c++) {
+        nested_for n;
+        int64_t hits[64 * 64];
+        int64_t i, wrong = 0;
+        memset(hits, 0, sizeof hits);
+        n.pool = new_pool(thread_counts[c]);
+        n.hits = hits;
+        ecs_sched_pool_parallel_for(n.pool, 0, 64, 3, nested_outer, &n);
+        for (i = 0; i < 64 * 64; i++) wrong += load(&hits[i]) != 1;
+        assert_int_equal(wrong, 0);
+        ecs_sched_pool_destroy(n.pool);
+    }
+}
+
+/* ---- tests: destroy ---- */
+
+typedef struct chain_task {
+    ecs_sched_pool *pool;
+    int64_t *ran;
+    int remaining;
+} chain_task;
+
+static chain_task chain_tasks[64];
+
+/* Counts itself, then submits the next link (without a group) until the chain ends. */
+static void chain_run(void *arg) {
+    chain_task *task = (chain_task *)arg;
+    add(task->ran, 1);
+    if (task->remaining > 0) ecs_sched_pool_submit(task->pool, NULL, chain_run, task + 1);
+}
+
+static void destroy_runs_every_pending_task_first(void **state) {
+    int c;
+    (void)state;
+    for (c = 0; c < THREAD_COUNT_CASES; c++) {
+        ecs_sched_pool *pool = new_pool(thread_counts[c]);
+        int64_t ran = 0;
+        int i;
+        for (i = 0; i < 10000; i++) ecs_sched_pool_submit(pool, NULL, mark_ran, &ran);
+        ecs_sched_pool_destroy(pool);
+        assert_int_equal(ran, 10000);
+    }
+}
+
+static void destroy_runs_the_tasks_pending_tasks_submit(void **state) {
+    int c;
+    (void)state;
+    for (c = 0; c < THREAD_COUNT_CASES; c++) {
+        ecs_sched_pool *pool = new_pool(thread_counts[c]);
+        int64_t ran = 0;
+        int i;
+        for (i = 0; i < 64; i++) {
+            chain_tasks[i].pool = pool;
+            chain_tasks[i].ran = &ran;
+            chain_tasks[i].remaining = 63 - i;
+        }
+        ecs_sched_pool_submit(pool, NULL, chain_run, &chain_tasks[0]);
+        ecs_sched_pool_destroy(pool);
+        assert_int_equal(ran, 64);
+    }
+}
+
+static void destroy_right_after_create_returns(void **state) {
+    int c;
+    (void)state;
+    for (c = 0; c < THREAD_COUNT_CASES; c++) ecs_sched_pool_destroy(new_pool(thread_counts[c]));
+    ecs_sched_pool_destroy(NULL);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(pool_has_the_thread_count_asked_for, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(pool_with_zero_threads_has_one_per_hardware_thread, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test(queue_capacity_not_a_power_of_two_is_refused_by_name),
+        cmocka_unit_test(negative_queue_capacity_is_refused),
+        cmocka_unit_test(negative_thread_count_is_refused_by_name),
+        cmocka_unit_test_setup_teardown(pool_can_be_created_and_destroyed_many_times, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(a_million_tiny_tasks_each_run_exactly_once, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(nested_submits_compute_fib_like_the_sequential_version, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(a_wait_covers_tasks_that_tasks_of_the_group_submit, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(waiting_on_an_empty_group_returns_at_once, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(a_group_can_be_reused_after_a_wait, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(a_wait_covers_only_its_own_group, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(a_full_deque_runs_the_task_at_once, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(the_creating_thread_is_worker_zero, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(tasks_that_must_meet_run_on_distinct_workers, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(sleeping_workers_wake_for_every_burst, arm_watchdog, disarm_watchdog),
+#ifdef ECS_SCHED_THREADS
+        cmocka_unit_test_setup_teardown(a_thread_outside_the_pool_has_no_worker_index_and_runs_submits_at_once, arm_watchdog, disarm_watchdog),
+#endif
+        cmocka_unit_test_setup_teardown(parallel_for_covers_every_index_exactly_once, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(parallel_for_over_an_empty_range_calls_nothing, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(parallel_for_nests_inside_its_own_pieces, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(destroy_runs_every_pending_task_first, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(destroy_runs_the_tasks_pending_tasks_submit, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(destroy_right_after_create_returns, arm_watchdog, disarm_watchdog),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
