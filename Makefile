@@ -26,7 +26,8 @@ export ASAN_OPTIONS  := detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
 
-.PHONY: all deps example examples-check graphs test unit unit-threads unit-tsan compile-checks \
+.PHONY: all deps example examples-check graphs test test-binaries unit unit-threads unit-tsan \
+        compile-checks \
         bench amalgamate \
         check-amalgamation clean
 
@@ -58,7 +59,11 @@ graphs: deps ecs_sched.h
 
 # ---- tests ----
 
+# The test programs build in parallel (one job per core); they run one after another.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
 test: deps
+	$(MAKE) -j$(JOBS) test-binaries
 	$(MAKE) unit unit-threads unit-tsan compile-checks examples-check graphs
 	@echo "all tests passed"
 
@@ -68,6 +73,8 @@ test: deps
 UNIT_BINARIES    := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)/,$(TESTS)))
 THREADS_BINARIES := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)-mt/,$(TESTS)))
 TSAN_BINARIES    := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)-tsan/,$(TSAN_TESTS)))
+
+test-binaries: $(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES)
 
 unit: $(UNIT_BINARIES)
 	@set -e; for t in $(UNIT_BINARIES); do echo "== $$t"; ./$$t; done

@@ -165,6 +165,7 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 
 #define ECS_SCHED__SPIN_ROUNDS 256     /* looks for work this many times before sleeping */
 #define ECS_SCHED__CACHE_LINE 64
+#define ECS_SCHED__FULL_PUSHES 32      /* see ecs_sched__deque_push */
 
 #if defined(__x86_64__) || defined(__i386__)
 #define ECS_SCHED__CPU_RELAX() __builtin_ia32_pause()
@@ -195,6 +196,7 @@ typedef struct ecs_sched__deque {
     char pad0[ECS_SCHED__CACHE_LINE];
     atomic_int_least64_t bottom;     /* the owner's end */
     int64_t top_seen;                /* the owner's last reading of top: a lower bound */
+    int32_t full_pushes_left;        /* pushes still to refuse before reading top again */
     ecs_sched__slot *ring;
     int64_t mask;
     char pad1[ECS_SCHED__CACHE_LINE];
@@ -261,6 +263,7 @@ static bool ecs_sched__deque_init(ecs_sched__env *env, ecs_sched__deque *q, int6
     }
     q->mask = capacity - 1;
     q->top_seen = 0;
+    q->full_pushes_left = 0;
     atomic_init(&q->top, 0);
     atomic_init(&q->bottom, 0);
     return true;
@@ -268,13 +271,22 @@ static bool ecs_sched__deque_init(ecs_sched__env *env, ecs_sched__deque *q, int6
 
 /* Owner only. False when the ring is full. top is read only when the last reading says the
    ring may be full: thieves only raise it, so the cached value errs on the safe side, and the
-   owner stays off the line the thieves write. */
+   owner stays off the line the thieves write. A ring found full means the thieves are behind;
+   the next few pushes then fail without reading top again, since each reading would pull its
+   line away from a thief for one task's worth of work. */
 static bool ecs_sched__deque_push(ecs_sched__deque *q, const ecs_sched__task *task) {
     int64_t b = atomic_load_explicit(&q->bottom, memory_order_relaxed);
     ecs_sched__slot *slot;
     if (b - q->top_seen > q->mask) {
+        if (q->full_pushes_left > 0) {
+            q->full_pushes_left--;
+            return false;
+        }
         q->top_seen = atomic_load_explicit(&q->top, memory_order_acquire);
-        if (b - q->top_seen > q->mask) return false;
+        if (b - q->top_seen > q->mask) {
+            q->full_pushes_left = ECS_SCHED__FULL_PUSHES;
+            return false;
+        }
     }
     slot = &q->ring[b & q->mask];
     atomic_store_explicit(&slot->fn, task->fn, memory_order_relaxed);
