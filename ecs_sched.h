@@ -1583,10 +1583,19 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 
 #include <pthread.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#if defined(SYS_membarrier)
+#define ECS_SCHED__MEMBARRIER 1
+long syscall(long number, ...);   /* <unistd.h> declares it only for _DEFAULT_SOURCE */
+#endif
+#endif
 
 /* ThreadSanitizer does not model fences. The deque's and the event count's seq_cst fences only
    order accesses to atomics, and no plain data relies on them (tasks are published with a
-   release store), so TSan still sees every data race; gcc's warning about them is silenced. */
+   release store), so TSan still sees every data race; gcc's warning about them is silenced.
+   The same holds for the asymmetric barriers below. */
 #if defined(__SANITIZE_THREAD__) && defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wtsan"
 #endif
@@ -1631,10 +1640,18 @@ typedef struct ecs_sched__deque {
 } ecs_sched__deque;
 
 /* An event count: a sleeper reads the epoch, looks for work once more, and sleeps only if no
-   notify bumped the epoch since. Notifiers that see no sleeper pay one fence and one load. */
+   notify bumped the epoch since. Notifiers that see no sleeper pay one fence and one load.
+
+   Both sides need a full fence between their store and their load (a notifier publishes work
+   and then looks for sleepers; a sleeper announces itself and then looks for work), or each
+   may miss the other. Work is published on every submit and sleeping is rare, so where Linux
+   offers membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) the fence is made asymmetric: the
+   notifier's is a compiler barrier only, and the sleeper's is a membarrier call, which runs a
+   full fence on every thread of the process that is running at that moment. */
 typedef struct ecs_sched__event {
     atomic_int waiters;
     atomic_uint epoch;
+    bool asymmetric;                 /* light fences for notifiers, membarrier for sleepers */
     pthread_mutex_t lock;
     pthread_cond_t wake;
 } ecs_sched__event;
@@ -1769,11 +1786,51 @@ static bool ecs_sched__deque_looks_empty(ecs_sched__deque *q) {
            atomic_load_explicit(&q->bottom, memory_order_acquire);
 }
 
+/* ---- asymmetric fences ---- */
+
+#ifdef ECS_SCHED__MEMBARRIER
+/* 0: not tried yet, 1: registered, 2: not available (old kernel, seccomp, valgrind, ...) */
+static atomic_int ecs_sched__membarrier_state;
+
+static bool ecs_sched__membarrier_available(void) {
+    int state = atomic_load_explicit(&ecs_sched__membarrier_state, memory_order_acquire);
+    if (state == 0) {
+        long commands = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0);
+        bool usable = commands > 0 && (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+                      syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0) == 0;
+        state = usable ? 1 : 2;
+        atomic_store_explicit(&ecs_sched__membarrier_state, state, memory_order_release);
+    }
+    return state == 1;
+}
+#else
+static bool ecs_sched__membarrier_available(void) {
+    return false;
+}
+#endif
+
+/* The frequent side of a store-then-load handshake. */
+static void ecs_sched__light_fence(const ecs_sched__event *e) {
+    if (e->asymmetric) atomic_signal_fence(memory_order_seq_cst);
+    else atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* The rare side: a full fence here and, when asymmetric, on every running thread. */
+static void ecs_sched__heavy_fence(const ecs_sched__event *e) {
+    atomic_thread_fence(memory_order_seq_cst);
+#ifdef ECS_SCHED__MEMBARRIER
+    if (e->asymmetric && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) != 0) {
+        ECS_SCHED_ASSERT(!"membarrier failed after it was registered");
+    }
+#endif
+}
+
 /* ---- event count ---- */
 
 static bool ecs_sched__event_init(ecs_sched__event *e) {
     atomic_init(&e->waiters, 0);
     atomic_init(&e->epoch, 0u);
+    e->asymmetric = ecs_sched__membarrier_available();
     if (pthread_mutex_init(&e->lock, NULL) != 0) return false;
     if (pthread_cond_init(&e->wake, NULL) != 0) {
         pthread_mutex_destroy(&e->lock);
@@ -1792,7 +1849,7 @@ static unsigned ecs_sched__event_prepare(ecs_sched__event *e) {
     unsigned epoch;
     atomic_fetch_add_explicit(&e->waiters, 1, memory_order_seq_cst);
     epoch = atomic_load_explicit(&e->epoch, memory_order_seq_cst);
-    atomic_thread_fence(memory_order_seq_cst);  /* the re-check reads after the announcement */
+    ecs_sched__heavy_fence(e);  /* the re-check reads after the announcement */
     return epoch;
 }
 
@@ -1812,7 +1869,7 @@ static void ecs_sched__event_sleep(ecs_sched__event *e, unsigned epoch) {
 
 /* Wakes one sleeper (all with `everyone`), if any. Call after publishing what they wait for. */
 static void ecs_sched__event_notify(ecs_sched__event *e, bool everyone) {
-    atomic_thread_fence(memory_order_seq_cst);
+    ecs_sched__light_fence(e);
     if (atomic_load_explicit(&e->waiters, memory_order_relaxed) == 0) return;
     pthread_mutex_lock(&e->lock);
     atomic_fetch_add_explicit(&e->epoch, 1u, memory_order_relaxed);
@@ -1835,7 +1892,7 @@ static void ecs_sched__task_run(ecs_sched_pool *pool, int32_t self, const ecs_sc
                               atomic_load_explicit(&group->slots[self].completed,
                                                    memory_order_relaxed) + 1,
                               memory_order_release);
-        atomic_thread_fence(memory_order_seq_cst);
+        ecs_sched__light_fence(&pool->idle);   /* the waiter's heavy fence is in event_prepare */
         if (atomic_load_explicit(&pool->group_waiters, memory_order_relaxed) > 0) {
             ecs_sched__event_notify(&pool->idle, true);  /* a waiter may sleep on it */
         }
