@@ -396,13 +396,14 @@
      fn(ecs_sched_iter *it, void *arg) for each, on the world's pool, returning when all are
      done; it->count, it->entities and it->fields describe one piece. Pieces may run at once:
      write only the piece's rows, and leave the context and the command buffer to the
-     system's own thread (record commands before or after the call). ecs_sched_query_par_iter(query, pool, grain, fn, arg) does
-     the same outside schedules. Without ECS_SCHED_THREADS both run the pieces in order.
+     system's own thread (record commands before or after the call).
+     ecs_sched_query_par_iter(query, pool, grain, fn, arg) does the same outside schedules. Without ECS_SCHED_THREADS both run the pieces in order.
 
      The pool. ecs_sched_pool_create(&(ecs_sched_pool_desc){.thread_count = n}) makes one of
      your own: each worker keeps its tasks in a Chase-Lev deque (a bounded ring; a full deque
      runs the task at once), idle workers steal from random others, spin briefly, then sleep on
-     an event count. ecs_sched_pool_submit(pool, group, fn, arg) queues fn(arg) (call it from
+     an event count (on Linux the sleeper's fence is a membarrier call, so submitting and
+     finishing tasks need none). ecs_sched_pool_submit(pool, group, fn, arg) queues fn(arg) (call it from
      the creating thread or from a task), ecs_sched_pool_wait(pool, group) runs tasks until
      the group's are done, ecs_sched_pool_parallel_for(pool, begin, end, grain, fn, arg) covers
      a range in pieces, ecs_sched_pool_worker_index(pool) numbers the calling thread for
