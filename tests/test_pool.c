@@ -74,6 +74,22 @@ static int32_t expected_workers(int32_t threads) {
 #endif
 }
 
+/* Runs body once per thread count of thread_counts, each time with a fresh pool and a group
+   of that pool. */
+typedef void (*pool_body)(ecs_sched_pool *pool, ecs_sched_task_group *group);
+
+static void with_each_thread_count(pool_body body) {
+    int c;
+    for (c = 0; c < THREAD_COUNT_CASES; c++) {
+        ecs_sched_pool *pool = new_pool(thread_counts[c]);
+        ecs_sched_task_group *group = ecs_sched_pool_group_create(pool);
+        assert_non_null(group);
+        body(pool, group);
+        ecs_sched_pool_group_destroy(pool, group);
+        ecs_sched_pool_destroy(pool);
+    }
+}
+
 static int64_t load(const int64_t *p) {
     return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
@@ -256,38 +272,35 @@ static void pool_can_be_created_and_destroyed_many_times(void **state) {
 
 #define MILLION 1000000
 
+static void run_a_million_tasks(ecs_sched_pool *pool, ecs_sched_task_group *group) {
+    int64_t *runs = (int64_t *)calloc(MILLION, sizeof *runs);
+    int64_t i, wrong = 0;
+    assert_non_null(runs);
+    for (i = 0; i < MILLION; i++) ecs_sched_pool_submit(pool, group, mark_ran, &runs[i]);
+    ecs_sched_pool_wait(pool, group);
+    for (i = 0; i < MILLION; i++) wrong += load(&runs[i]) != 1;
+    free(runs);
+    assert_int_equal(wrong, 0);
+}
+
 static void a_million_tiny_tasks_each_run_exactly_once(void **state) {
-    int c;
     (void)state;
-    for (c = 0; c < THREAD_COUNT_CASES; c++) {
-        int64_t *runs = (int64_t *)calloc(MILLION, sizeof *runs);
-        ecs_sched_pool *pool = new_pool(thread_counts[c]);
-        ecs_sched_task_group *group = ecs_sched_pool_group_create(pool);
-        int64_t i, wrong = 0;
-        assert_non_null(runs);
-        assert_non_null(group);
-        for (i = 0; i < MILLION; i++) ecs_sched_pool_submit(pool, group, mark_ran, &runs[i]);
-        ecs_sched_pool_wait(pool, group);
-        for (i = 0; i < MILLION; i++) wrong += load(&runs[i]) != 1;
-        assert_int_equal(wrong, 0);
-        ecs_sched_pool_group_destroy(pool, group);
-        ecs_sched_pool_destroy(pool);
-        free(runs);
-    }
+    with_each_thread_count(run_a_million_tasks);
+}
+
+static void compute_fib(ecs_sched_pool *pool, ecs_sched_task_group *group) {
+    fib_task root;
+    (void)group;
+    root.pool = pool;
+    root.n = 20;
+    root.result = -1;
+    fib_run(&root);
+    assert_int_equal(root.result, fib_sequential(20));
 }
 
 static void nested_submits_compute_fib_like_the_sequential_version(void **state) {
-    int c;
     (void)state;
-    for (c = 0; c < THREAD_COUNT_CASES; c++) {
-        fib_task root;
-        root.pool = new_pool(thread_counts[c]);
-        root.n = 20;
-        root.result = -1;
-        fib_run(&root);
-        assert_int_equal(root.result, fib_sequential(20));
-        ecs_sched_pool_destroy(root.pool);
-    }
+    with_each_thread_count(compute_fib);
 }
 
 typedef struct spawner_task {
@@ -306,27 +319,24 @@ static void spawner_run(void *arg) {
     }
 }
 
-static void a_wait_covers_tasks_that_tasks_of_the_group_submit(void **state) {
-    int c;
-    (void)state;
-    for (c = 0; c < THREAD_COUNT_CASES; c++) {
-        ecs_sched_pool *pool = new_pool(thread_counts[c]);
-        ecs_sched_task_group *group = ecs_sched_pool_group_create(pool);
-        spawner_task spawners[50];
-        int64_t ran = 0;
-        int i;
-        for (i = 0; i < 50; i++) {
-            spawners[i].pool = pool;
-            spawners[i].group = group;
-            spawners[i].ran = &ran;
-            spawners[i].children = 20;
-        }
-        for (i = 0; i < 50; i++) ecs_sched_pool_submit(pool, group, spawner_run, &spawners[i]);
-        ecs_sched_pool_wait(pool, group);
-        assert_int_equal(load(&ran), 50 * 20);
-        ecs_sched_pool_group_destroy(pool, group);
-        ecs_sched_pool_destroy(pool);
+static void spawn_from_tasks(ecs_sched_pool *pool, ecs_sched_task_group *group) {
+    spawner_task spawners[50];
+    int64_t ran = 0;
+    int i;
+    for (i = 0; i < 50; i++) {
+        spawners[i].pool = pool;
+        spawners[i].group = group;
+        spawners[i].ran = &ran;
+        spawners[i].children = 20;
     }
+    for (i = 0; i < 50; i++) ecs_sched_pool_submit(pool, group, spawner_run, &spawners[i]);
+    ecs_sched_pool_wait(pool, group);
+    assert_int_equal(load(&ran), 50 * 20);
+}
+
+static void a_wait_covers_tasks_that_tasks_of_the_group_submit(void **state) {
+    (void)state;
+    with_each_thread_count(spawn_from_tasks);
 }
 
 static void waiting_on_an_empty_group_returns_at_once(void **state) {
@@ -339,22 +349,19 @@ static void waiting_on_an_empty_group_returns_at_once(void **state) {
     ecs_sched_pool_destroy(pool);
 }
 
-static void a_group_can_be_reused_after_a_wait(void **state) {
-    int c;
-    (void)state;
-    for (c = 0; c < THREAD_COUNT_CASES; c++) {
-        ecs_sched_pool *pool = new_pool(thread_counts[c]);
-        ecs_sched_task_group *group = ecs_sched_pool_group_create(pool);
-        int64_t ran = 0;
-        int round, i;
-        for (round = 1; round <= 20; round++) {
-            for (i = 0; i < 1000; i++) ecs_sched_pool_submit(pool, group, mark_ran, &ran);
-            ecs_sched_pool_wait(pool, group);
-            assert_int_equal(load(&ran), round * 1000);
-        }
-        ecs_sched_pool_group_destroy(pool, group);
-        ecs_sched_pool_destroy(pool);
+static void reuse_group(ecs_sched_pool *pool, ecs_sched_task_group *group) {
+    int64_t ran = 0;
+    int round, i;
+    for (round = 1; round <= 20; round++) {
+        for (i = 0; i < 1000; i++) ecs_sched_pool_submit(pool, group, mark_ran, &ran);
+        ecs_sched_pool_wait(pool, group);
+        assert_int_equal(load(&ran), round * 1000);
     }
+}
+
+static void a_group_can_be_reused_after_a_wait(void **state) {
+    (void)state;
+    with_each_thread_count(reuse_group);
 }
 
 static void a_wait_covers_only_its_own_group(void **state) {
@@ -412,42 +419,36 @@ static void the_creating_thread_is_worker_zero(void **state) {
     ecs_sched_pool_destroy(pool);
 }
 
+static void meet_once(ecs_sched_pool *pool, ecs_sched_task_group *group) {
+    rendezvous r;
+    int32_t n = ecs_sched_pool_thread_count(pool);
+    run_rendezvous(pool, &r, group);
+    assert_int_equal(r.timeouts, 0);
+    assert_int_equal(r.bad_indices, 0);
+    assert_int_equal(r.seen_workers, ((int64_t)1 << n) - 1);
+}
+
 static void tasks_that_must_meet_run_on_distinct_workers(void **state) {
-    int c;
     (void)state;
-    for (c = 0; c < THREAD_COUNT_CASES; c++) {
-        ecs_sched_pool *pool = new_pool(thread_counts[c]);
-        ecs_sched_task_group *group = ecs_sched_pool_group_create(pool);
+    with_each_thread_count(meet_once);
+}
+
+/* Between bursts the workers have time to fall asleep; each burst needs all of them. A lost
+   wake-up leaves a task waiting for a partner that never comes. */
+static void meet_after_sleeps(ecs_sched_pool *pool, ecs_sched_task_group *group) {
+    int burst;
+    for (burst = 0; burst < 25; burst++) {
         rendezvous r;
-        int32_t n = ecs_sched_pool_thread_count(pool);
+        sleep_ms(burst % 5 == 0 ? 20 : 2);
         run_rendezvous(pool, &r, group);
         assert_int_equal(r.timeouts, 0);
-        assert_int_equal(r.bad_indices, 0);
-        assert_int_equal(r.seen_workers, ((int64_t)1 << n) - 1);
-        ecs_sched_pool_group_destroy(pool, group);
-        ecs_sched_pool_destroy(pool);
+        assert_int_equal(r.arrived, r.expected);
     }
 }
 
 static void sleeping_workers_wake_for_every_burst(void **state) {
-    /* Between bursts the workers have time to fall asleep; each burst needs all of them. A
-       lost wake-up leaves a task waiting for a partner that never comes. */
-    int c;
     (void)state;
-    for (c = 0; c < THREAD_COUNT_CASES; c++) {
-        ecs_sched_pool *pool = new_pool(thread_counts[c]);
-        ecs_sched_task_group *group = ecs_sched_pool_group_create(pool);
-        int burst;
-        for (burst = 0; burst < 25; burst++) {
-            rendezvous r;
-            sleep_ms(burst % 5 == 0 ? 20 : 2);
-            run_rendezvous(pool, &r, group);
-            assert_int_equal(r.timeouts, 0);
-            assert_int_equal(r.arrived, r.expected);
-        }
-        ecs_sched_pool_group_destroy(pool, group);
-        ecs_sched_pool_destroy(pool);
-    }
+    with_each_thread_count(meet_after_sleeps);
 }
 
 #ifdef ECS_SCHED_THREADS
@@ -525,24 +526,24 @@ static void check_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t end,
     free(c.hits);
 }
 
-static void parallel_for_covers_every_index_exactly_once(void **state) {
+static void cover_ranges(ecs_sched_pool *pool, ecs_sched_task_group *group) {
     static const int64_t ranges[][2] = {{0, 1}, {0, 2}, {0, 1000}, {-50, 77}, {3, 4},
                                         {0, 100003}, {1000000, 1001001}};
     static const int64_t grains[] = {1, 2, 7, 64, 1000, 1000000, 0};
-    int c;
-    (void)state;
-    for (c = 0; c < THREAD_COUNT_CASES; c++) {
-        ecs_sched_pool *pool = new_pool(thread_counts[c]);
-        size_t r, g;
-        for (r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
-            for (g = 0; g < sizeof grains / sizeof grains[0]; g++) {
-                /* one index per piece over 100k indices is slow under the sanitizers */
-                if (grains[g] == 1 && ranges[r][1] - ranges[r][0] > 2000) continue;
-                check_parallel_for(pool, ranges[r][0], ranges[r][1], grains[g]);
-            }
+    size_t r, g;
+    (void)group;
+    for (r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
+        for (g = 0; g < sizeof grains / sizeof grains[0]; g++) {
+            /* one index per piece over 100k indices is slow under the sanitizers */
+            if (grains[g] == 1 && ranges[r][1] - ranges[r][0] > 2000) continue;
+            check_parallel_for(pool, ranges[r][0], ranges[r][1], grains[g]);
         }
-        ecs_sched_pool_destroy(pool);
     }
+}
+
+static void parallel_for_covers_every_index_exactly_once(void **state) {
+    (void)state;
+    with_each_thread_count(cover_ranges);
 }
 
 static void parallel_for_over_an_empty_range_calls_nothing(void **state) {
@@ -581,21 +582,22 @@ static void nested_outer(int64_t b, int64_t e, void *arg) {
     }
 }
 
+static void cover_nested(ecs_sched_pool *pool, ecs_sched_task_group *group) {
+    nested_for n;
+    int64_t hits[64 * 64];
+    int64_t i, wrong = 0;
+    (void)group;
+    memset(hits, 0, sizeof hits);
+    n.pool = pool;
+    n.hits = hits;
+    ecs_sched_pool_parallel_for(pool, 0, 64, 3, nested_outer, &n);
+    for (i = 0; i < 64 * 64; i++) wrong += load(&hits[i]) != 1;
+    assert_int_equal(wrong, 0);
+}
+
 static void parallel_for_nests_inside_its_own_pieces(void **state) {
-    int c;
     (void)state;
-    for (c = 0; c < THREAD_COUNT_CASES; c++) {
-        nested_for n;
-        int64_t hits[64 * 64];
-        int64_t i, wrong = 0;
-        memset(hits, 0, sizeof hits);
-        n.pool = new_pool(thread_counts[c]);
-        n.hits = hits;
-        ecs_sched_pool_parallel_for(n.pool, 0, 64, 3, nested_outer, &n);
-        for (i = 0; i < 64 * 64; i++) wrong += load(&hits[i]) != 1;
-        assert_int_equal(wrong, 0);
-        ecs_sched_pool_destroy(n.pool);
-    }
+    with_each_thread_count(cover_nested);
 }
 
 /* ---- tests: destroy ---- */
