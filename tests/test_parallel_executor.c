@@ -883,21 +883,26 @@ static void add_noting_systems(ecs_sched_world *w, const char *schedule, where_r
     }
 }
 
+/* Runs four systems (exclusive or not) once on w and notes the worker each ran on. */
+static void run_noting(ecs_sched_world *w, bool exclusive, where_ran *wr) {
+    memset(wr, 0, sizeof *wr);
+    wr->pool = ecs_sched_world_pool(w);
+    assert_non_null(wr->pool);
+    add_noting_systems(w, UPDATE, wr, exclusive);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(wr->count, 4);
+}
+
 static void a_schedule_can_choose_the_single_threaded_executor(void **state) {
     ecs_sched_world *w = world_with(ECS_SCHED_EXECUTOR_DEFAULT, 4);
     ecs_sched_schedule_desc sd;
     where_ran wr;
     int i;
     (void)state;
-    memset(&wr, 0, sizeof wr);
-    wr.pool = ecs_sched_world_pool(w);
-    assert_non_null(wr.pool);
     memset(&sd, 0, sizeof sd);
     sd.executor = ECS_SCHED_EXECUTOR_SINGLE_THREADED;
     assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &sd), ECS_SCHED_OK);
-    add_noting_systems(w, UPDATE, &wr, false);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_int_equal(wr.count, 4);
+    run_noting(w, false, &wr);
     for (i = 0; i < 4; i++) assert_int_equal(wr.worker[i], 0);   /* the calling thread */
     ecs_sched_world_destroy(w);
 }
@@ -907,11 +912,7 @@ static void exclusive_systems_run_on_the_calling_thread(void **state) {
     where_ran wr;
     int i;
     (void)state;
-    memset(&wr, 0, sizeof wr);
-    wr.pool = ecs_sched_world_pool(w);
-    add_noting_systems(w, UPDATE, &wr, true);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_int_equal(wr.count, 4);
+    run_noting(w, true, &wr);
     for (i = 0; i < 4; i++) assert_int_equal(wr.worker[i], 0);
     ecs_sched_world_destroy(w);
 }
@@ -921,11 +922,7 @@ static void systems_of_a_parallel_schedule_run_on_the_pools_workers(void **state
     where_ran wr;
     int i;
     (void)state;
-    memset(&wr, 0, sizeof wr);
-    wr.pool = ecs_sched_world_pool(w);
-    add_noting_systems(w, UPDATE, &wr, false);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_int_equal(wr.count, 4);
+    run_noting(w, false, &wr);
     for (i = 0; i < 4; i++) {
         assert_true(wr.worker[i] >= 0);
         assert_true(wr.worker[i] < ecs_sched_pool_thread_count(wr.pool));
