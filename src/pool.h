@@ -244,6 +244,7 @@ struct ecs_sched_pool {
     ecs_sched__event idle;
     atomic_bool stopping;
     atomic_int group_waiters;        /* ecs_sched_pool_wait calls on counted groups */
+    pthread_t creator;               /* worker 0 */
 };
 
 /* A worker's counts for one group; only that worker writes them. */
@@ -263,7 +264,8 @@ struct ecs_sched_task_group {
     char pad[2 * ECS_SCHED__CACHE_LINE];  /* read by every finishing task: nothing else here */
 };
 
-/* Which pool and worker the running thread is. */
+/* Which pool and worker a thread the pool started is. (The creating thread, worker 0, is
+   recognised by its id instead, so that one thread can create several pools.) */
 static _Thread_local ecs_sched_pool *ecs_sched__tls_pool;
 static _Thread_local int32_t ecs_sched__tls_index;
 
@@ -557,7 +559,8 @@ static void *ecs_sched__worker_main(void *arg) {
 
 /* The calling thread's worker number in this pool, or -1. */
 static int32_t ecs_sched__self(const ecs_sched_pool *pool) {
-    return ecs_sched__tls_pool == pool ? ecs_sched__tls_index : -1;
+    if (ecs_sched__tls_pool == pool) return ecs_sched__tls_index;
+    return pthread_equal(pthread_self(), pool->creator) ? 0 : -1;
 }
 
 /* ---- API ---- */
@@ -626,15 +629,13 @@ ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *desc) {
         ecs_sched__fail(&env, ECS_SCHED_ERR_OUT_OF_MEMORY, "pool_create: no mutex for the pool");
         return NULL;
     }
-    ecs_sched__tls_pool = pool;
-    ecs_sched__tls_index = 0;
+    pool->creator = pthread_self();
     for (i = 1; i < count; i++) {
         if (pthread_create(&pool->workers[i].thread, NULL, ecs_sched__worker_main,
                            &pool->workers[i]) != 0) {
             ecs_sched__pool_join(pool);
             ecs_sched__event_destroy(&pool->idle);
             ecs_sched__pool_free(pool);
-            ecs_sched__tls_pool = NULL;
             ecs_sched__fail(&env, ECS_SCHED_ERR_LIMIT,
                             "pool_create: could not start thread %d of %d", (int)i, (int)count);
             return NULL;
@@ -659,7 +660,6 @@ void ecs_sched_pool_destroy(ecs_sched_pool *pool) {
     while (ecs_sched__pool_help(pool, self)) {
     }
     ecs_sched__event_destroy(&pool->idle);
-    if (ecs_sched__tls_pool == pool) ecs_sched__tls_pool = NULL;
     ecs_sched__pool_free(pool);
 }
 

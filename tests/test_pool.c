@@ -480,6 +480,20 @@ static void a_thread_outside_the_pool_has_no_worker_index_and_runs_submits_at_on
 }
 #endif
 
+static void one_thread_is_worker_zero_of_every_pool_it_creates(void **state) {
+    ecs_sched_pool *first = new_pool(2), *second = new_pool(2);
+    ecs_sched_task_group *group = ecs_sched_pool_group_create(first);
+    rendezvous r;
+    (void)state;
+    assert_int_equal(ecs_sched_pool_worker_index(first), 0);
+    assert_int_equal(ecs_sched_pool_worker_index(second), 0);
+    run_rendezvous(first, &r, group);   /* needs the first pool's deques, not inline runs */
+    assert_int_equal(r.timeouts, 0);
+    ecs_sched_pool_group_destroy(first, group);
+    ecs_sched_pool_destroy(second);
+    ecs_sched_pool_destroy(first);
+}
+
 /* ---- tests: parallel_for ---- */
 
 typedef struct coverage {
@@ -672,6 +686,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(a_full_deque_runs_the_task_at_once, arm_watchdog, disarm_watchdog),
         cmocka_unit_test_setup_teardown(the_creating_thread_is_worker_zero, arm_watchdog, disarm_watchdog),
         cmocka_unit_test_setup_teardown(tasks_that_must_meet_run_on_distinct_workers, arm_watchdog, disarm_watchdog),
+        cmocka_unit_test_setup_teardown(one_thread_is_worker_zero_of_every_pool_it_creates, arm_watchdog, disarm_watchdog),
         cmocka_unit_test_setup_teardown(sleeping_workers_wake_for_every_burst, arm_watchdog, disarm_watchdog),
 #ifdef ECS_SCHED_THREADS
         cmocka_unit_test_setup_teardown(a_thread_outside_the_pool_has_no_worker_index_and_runs_submits_at_once, arm_watchdog, disarm_watchdog),
