@@ -212,6 +212,7 @@ typedef struct ecs_sched__run ecs_sched__run;
 struct ecs_sched__run {
     ecs_sched__schedule *s;
     ecs_sched_pool *pool;
+    int32_t caller;                  /* the worker index of the thread running the schedule */
     int32_t *roots;                  /* the nodes without predecessors */
     int32_t root_count;
     atomic_int *pending;             /* per node: predecessors not done yet */
@@ -301,11 +302,14 @@ static bool ecs_sched__run_node_may_run(ecs_sched__run *r, const ecs_sched__plan
 
 static void ecs_sched__run_ready(ecs_sched__run *r, const int32_t *nodes, int32_t count);
 
-/* Counts finished nodes; the last one wakes the calling thread. */
+/* Counts finished nodes; the last one wakes the calling thread, unless it is that thread (a
+   wake-up would only rouse the sleeping workers for nothing). */
 static void ecs_sched__run_done(ecs_sched__run *r, int32_t count) {
     ecs_sched_pool *pool = r->pool;  /* the run may be over, and r reused, once remaining is 0 */
+    int32_t caller = r->caller;
     if (count > 0 &&
-        atomic_fetch_sub_explicit(&r->remaining, count, memory_order_acq_rel) == count) {
+        atomic_fetch_sub_explicit(&r->remaining, count, memory_order_acq_rel) == count &&
+        ecs_sched__self(pool) != caller) {
         ecs_sched__event_notify(&pool->idle, true);
     }
 }
@@ -340,7 +344,7 @@ static int32_t ecs_sched__run_chain(ecs_sched__run *r, int32_t node) {
         bool runs = !(pn->guard_set_count || pn->cond_count) || ecs_sched__run_node_may_run(r, pn);
         if (runs && pn->exclusive) {
             atomic_store_explicit(&r->exclusive_ready, node, memory_order_release);
-            ecs_sched__event_notify(&r->pool->idle, true);
+            if (ecs_sched__self(r->pool) != r->caller) ecs_sched__event_notify(&r->pool->idle, true);
             break;
         }
         if (runs) {
@@ -412,6 +416,7 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched_world *w, ecs_sche
     atomic_store_explicit(&r->remaining, plan->node_count, memory_order_relaxed);
     atomic_store_explicit(&r->exclusive_ready, -1, memory_order_relaxed);
     atomic_store_explicit(&r->violation, 0, memory_order_relaxed);
+    r->caller = self;
     ecs_sched__run_ready(r, r->roots, r->root_count);
     for (;;) {
         int32_t node;
