@@ -10,7 +10,7 @@
    value / baseline. A timed figure is the median of REPS samples taken after WARMUP samples;
    where a row has a timed baseline, baseline and measured samples alternate. A missed goal is
    reported, not an error; the exit status is 1 only when a row could not be measured. */
-#define _POSIX_C_SOURCE 199309L
+#define _POSIX_C_SOURCE 200809L
 
 #define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
@@ -870,6 +870,9 @@ static void run_compile(bench_row *row) {
 }
 
 #include "schedule_rows.c"
+#ifdef ECS_SCHED_THREADS
+#include "parallel_rows.c"
+#endif
 
 /* ---- the table ---- */
 
@@ -925,6 +928,32 @@ static bench_row rows[] = {
      "see the note", run_build_schedule_1000, 0, 0, 0, 0, ""},
     {"build_schedule_1000_no_constraints", "ms", GOAL_VALUE, 5.0,
      "see the note", run_build_no_constraints, 0, 0, 0, 0, ""},
+#ifdef ECS_SCHED_THREADS
+    {"empty_systems_mt_10", "ns/system", GOAL_NONE, 0,
+     "the same schedule on the single-threaded executor, interleaved",
+     run_empty_systems_mt_10, 0, 0, 0, 0, ""},
+    {"empty_systems_mt_100", "ns/system", GOAL_NONE, 0,
+     "the same schedule on the single-threaded executor, interleaved",
+     run_empty_systems_mt_100, 0, 0, 0, 0, ""},
+    {"empty_systems_mt_1000", "ns/system", GOAL_VALUE, 60.0,
+     "the same schedule on the single-threaded executor, interleaved",
+     run_empty_systems_mt_1000, 0, 0, 0, 0, ""},
+    {"busy_systems", "us/frame", GOAL_RATIO, 1.10,
+     "the same 16 kernels over plain arrays, 8 on each of two raw threads, interleaved",
+     run_busy_systems, 0, 0, 0, 0, ""},
+    {"busy_systems_speedup", "us/frame", GOAL_NONE, 0,
+     "the same schedule on the single-threaded executor, interleaved",
+     run_busy_systems_speedup, 0, 0, 0, 0, ""},
+    {"contended", "us/frame", GOAL_RATIO, 1.15,
+     "the same schedule on the single-threaded executor, interleaved",
+     run_contended, 0, 0, 0, 0, ""},
+    {"par_iter_1m", "ms/frame", GOAL_RATIO, 1.10,
+     "the same kernel over two plain arrays, one half on each of two raw threads, interleaved",
+     run_par_iter_1m, 0, 0, 0, 0, ""},
+    {"pool_overhead", "ns/task", GOAL_VALUE, 30.0,
+     "1M calls of the same empty task through a function pointer on one thread",
+     run_pool_overhead, 0, 0, 0, 0, ""},
+#endif
 };
 
 #define ROW_COUNT ((int)(sizeof rows / sizeof rows[0]))

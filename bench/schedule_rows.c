@@ -15,11 +15,18 @@ static void call_all(void (*const *fns)(ecs_sched_system_ctx *), int32_t n) {
     for (i = 0; i < n; i++) fns[i](NULL);
 }
 
-static ecs_sched_world *quiet_world(void) {
+/* A world whose schedules run on the given executor; these rows use the single-threaded one,
+   whose figures the parallel rows (parallel_rows.c) compare against. */
+static ecs_sched_world *quiet_world_on(ecs_sched_executor executor, int32_t threads) {
     ecs_sched_world_desc desc;
     memset(&desc, 0, sizeof desc);
-    desc.logger.fn = NULL;
+    desc.executor = executor;
+    desc.thread_count = threads;
     return ecs_sched_world_create(&desc);
+}
+
+static ecs_sched_world *quiet_world(void) {
+    return quiet_world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 1);
 }
 
 static void quiet_log(ecs_sched_log_level level, const char *message, void *user_data) {
@@ -240,6 +247,7 @@ static ecs_sched_world *dense_schedule(int32_t n, bool constrained) {
     int32_t i, j, k;
     memset(&wd, 0, sizeof wd);
     wd.logger.fn = quiet_log;
+    wd.executor = ECS_SCHED_EXECUTOR_SINGLE_THREADED;   /* a plan without bound order */
     w = ecs_sched_world_create(&wd);
     if (!w) return NULL;
     for (i = 0; i < n; i++) snprintf(names[i], sizeof names[i], "S%d", (int)i);
@@ -319,6 +327,7 @@ static ecs_sched_world *random_access_schedule(int32_t n, bool unused) {
     (void)unused;
     memset(&wd, 0, sizeof wd);
     wd.logger.fn = quiet_log;
+    wd.executor = ECS_SCHED_EXECUTOR_SINGLE_THREADED;   /* a plan without bound order */
     w = ecs_sched_world_create(&wd);
     if (!w) return NULL;
     for (i = 0; i < 64; i++) {

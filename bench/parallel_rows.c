@@ -1,0 +1,521 @@
+/* parallel_rows.c: the thread pool and parallel executor rows of bench.c (included by it, in
+   builds with ECS_SCHED_THREADS). Every row uses BENCH_THREADS threads, the calling one
+   included, and compares against the single-threaded executor or against the same work split
+   by hand over as many raw pthreads, measured in alternation. */
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#define BENCH_THREADS 2
+#define PARALLEL_MIN_SAMPLE_NS 2e7   /* a sample of the busy rows lasts at least this long */
+#define LANES 16                     /* components, and systems, of busy_systems and contended */
+#define LANE_ENTITIES 50000
+#define POOL_TASKS 1000000
+
+/* ---- two raw threads: the hand-written baseline ---- */
+
+/* The calling thread and one helper run work(half, arg) for halves 0 and 1 of each job. The
+   helper spins a little between jobs, then sleeps on a condition variable, so it does not take
+   a core from the library while the library's samples run. */
+typedef void (*duo_work)(int half, void *arg);
+
+typedef struct duo {
+    pthread_t helper;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    atomic_int job;                  /* jobs started; the helper runs each once */
+    atomic_int done;                 /* jobs the helper finished */
+    atomic_bool quit;
+    duo_work work;
+    void *arg;
+} duo;
+
+static void *duo_helper(void *p) {
+    duo *d = (duo *)p;
+    int seen = 0;
+    for (;;) {
+        int spins = 0, job;
+        while ((job = atomic_load_explicit(&d->job, memory_order_acquire)) == seen &&
+               !atomic_load(&d->quit) && ++spins < 20000) {
+        }
+        if (job == seen && !atomic_load(&d->quit)) {
+            pthread_mutex_lock(&d->lock);
+            while ((job = atomic_load(&d->job)) == seen && !atomic_load(&d->quit)) {
+                pthread_cond_wait(&d->wake, &d->lock);
+            }
+            pthread_mutex_unlock(&d->lock);
+        }
+        if (atomic_load(&d->quit)) return NULL;
+        d->work(1, d->arg);
+        seen = job;
+        atomic_store_explicit(&d->done, job, memory_order_release);
+    }
+}
+
+static int duo_start(duo *d) {
+    memset(d, 0, sizeof *d);
+    atomic_init(&d->job, 0);
+    atomic_init(&d->done, 0);
+    atomic_init(&d->quit, false);
+    pthread_mutex_init(&d->lock, NULL);
+    pthread_cond_init(&d->wake, NULL);
+    return pthread_create(&d->helper, NULL, duo_helper, d) == 0;
+}
+
+/* Runs one job on both threads and returns when both halves are done. */
+static void duo_run(duo *d, duo_work work, void *arg) {
+    int job = atomic_load(&d->job) + 1;
+    d->work = work;
+    d->arg = arg;
+    pthread_mutex_lock(&d->lock);
+    atomic_store_explicit(&d->job, job, memory_order_release);
+    pthread_cond_signal(&d->wake);
+    pthread_mutex_unlock(&d->lock);
+    work(0, arg);
+    while (atomic_load_explicit(&d->done, memory_order_acquire) != job) {
+    }
+}
+
+static void duo_stop(duo *d) {
+    pthread_mutex_lock(&d->lock);
+    atomic_store(&d->quit, true);
+    pthread_cond_signal(&d->wake);
+    pthread_mutex_unlock(&d->lock);
+    pthread_join(d->helper, NULL);
+    pthread_cond_destroy(&d->wake);
+    pthread_mutex_destroy(&d->lock);
+}
+
+/* ---- timing: a schedule against another frame function, interleaved ---- */
+
+typedef void (*frame_fn)(void *state);
+
+static void schedule_frame(void *state) {
+    ecs_sched_run_schedule((ecs_sched_world *)state, "Update");
+}
+
+/* Times frames of measured and baseline, alternating samples of at least min_sample_ns, after
+   checking that one frame of the measured schedule succeeds. Values are ns per frame divided
+   by `per`; *frames_run receives the frames each side ran in all. */
+static int time_frames(bench_row *row, ecs_sched_world *measured, frame_fn baseline,
+                       void *baseline_state, double min_sample_ns, double per,
+                       int64_t *frames_run) {
+    double base[MAX_SAMPLES], meas[MAX_SAMPLES], t0, probe, wanted;
+    int32_t frames, f, r;
+    if (ecs_sched_run_schedule(measured, "Update") != ECS_SCHED_OK) {
+        fail(row, "run_schedule", measured);
+        return 0;
+    }
+    t0 = now_ns();
+    for (f = 0; f < 3; f++) ecs_sched_run_schedule(measured, "Update");
+    probe = (now_ns() - t0) / 3;
+    for (f = 0; f < 4; f++) baseline(baseline_state);   /* both sides run as many frames */
+    wanted = min_sample_ns / (probe > 1 ? probe : 1);
+    frames = wanted < 1 ? 1 : wanted > 1e6 ? 1000000 : (int32_t)wanted;
+    *frames_run = 4 + (int64_t)frames * (WARMUP + REPS);   /* on each side */
+    for (r = 0; r < WARMUP + REPS; r++) {
+        double tb, tm;
+        t0 = now_ns();
+        for (f = 0; f < frames; f++) baseline(baseline_state);
+        tb = now_ns() - t0;
+        t0 = now_ns();
+        for (f = 0; f < frames; f++) ecs_sched_run_schedule(measured, "Update");
+        tm = now_ns() - t0;
+        if (r >= WARMUP) {
+            base[r - WARMUP] = tb / frames / per;
+            meas[r - WARMUP] = tm / frames / per;
+        }
+    }
+    row->value = median(meas, REPS);
+    row->baseline = median(base, REPS);
+    row->measured = 1;
+    appendf(row, "%d frame(s) per sample, %d threads", (int)frames, BENCH_THREADS);
+    return 1;
+}
+
+/* ---- empty_systems_mt_* ---- */
+
+static void run_empty_systems_mt(bench_row *row, int32_t n) {
+    ecs_sched_world *parallel = quiet_world_on(ECS_SCHED_EXECUTOR_PARALLEL, BENCH_THREADS);
+    ecs_sched_world *single = quiet_world();
+    ecs_sched_system_desc desc;
+    int64_t frames;
+    int32_t i;
+    if (!parallel || !single) {
+        fail(row, "world creation", NULL);
+    } else {
+        memset(&desc, 0, sizeof desc);
+        desc.name = "empty";
+        desc.fn = empty_system;
+        for (i = 0; i < n; i++) {
+            if (ecs_sched_add_system(parallel, "Update", &desc) != ECS_SCHED_OK ||
+                ecs_sched_add_system(single, "Update", &desc) != ECS_SCHED_OK) {
+                fail(row, "add_system", parallel);
+                break;
+            }
+        }
+        if (i == n && ecs_sched_run_schedule(single, "Update") != ECS_SCHED_OK) {
+            fail(row, "run_schedule", single);
+        } else if (i == n && time_frames(row, parallel, schedule_frame, single,
+                                         SYSTEMS_MIN_SAMPLE_NS, n, &frames)) {
+            appendf(row, "; %d systems without access, so all may run at once", (int)n);
+        }
+    }
+    if (parallel) ecs_sched_world_destroy(parallel);
+    if (single) ecs_sched_world_destroy(single);
+}
+
+static void run_empty_systems_mt_10(bench_row *row) { run_empty_systems_mt(row, 10); }
+static void run_empty_systems_mt_100(bench_row *row) { run_empty_systems_mt(row, 100); }
+static void run_empty_systems_mt_1000(bench_row *row) { run_empty_systems_mt(row, 1000); }
+
+/* ---- busy_systems, busy_systems_speedup, contended: 16 kernels over 50k entities ---- */
+
+typedef struct { float v[4]; } Lane;
+
+/* Read through volatiles, so the compiler cannot fold the kernel: x = x * scale + step. */
+static volatile float lane_scale = 1.0f, lane_step = 1.0f, lane_mix = 0.0f;
+
+static void lane_kernel(Lane *x, int32_t n, float scale, float step) {
+    int32_t i, k;
+    for (i = 0; i < n; i++)
+        for (k = 0; k < 4; k++) x[i].v[k] = x[i].v[k] * scale + step;
+}
+
+/* The contended form: x = x * scale + y * mix, y being the next lane. */
+static void lane_mix_kernel(Lane *x, const Lane *y, int32_t n, float scale, float mix) {
+    int32_t i, k;
+    for (i = 0; i < n; i++)
+        for (k = 0; k < 4; k++) x[i].v[k] = x[i].v[k] * scale + y[i].v[k] * mix;
+}
+
+static float lane_initial(int32_t lane, int32_t i) {
+    return (float)((i + lane) % 100);
+}
+
+typedef struct lane_world {
+    ecs_sched_world *world;
+    ecs_sched_id ids[LANES];
+} lane_world;
+
+static void lane_system(ecs_sched_system_ctx *ctx) {
+    ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 0);
+    float scale = lane_scale, step = lane_step;
+    while (ecs_sched_iter_next(&it)) lane_kernel(ECS_SCHED_FIELD(&it, Lane, 0), it.count, scale, step);
+}
+
+static void lane_mix_system(ecs_sched_system_ctx *ctx) {
+    ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 0);
+    float scale = lane_scale, mix = lane_mix;
+    while (ecs_sched_iter_next(&it))
+        lane_mix_kernel(ECS_SCHED_FIELD(&it, Lane, 0), ECS_SCHED_FIELD(&it, const Lane, 1),
+                        it.count, scale, mix);
+}
+
+/* 50k entities that each have all 16 lanes; system i writes lane i, and with `chained` also
+   reads lane i + 1 (wrapping), so that each system conflicts with its two neighbours. */
+static int make_lane_world(lane_world *lw, ecs_sched_executor executor, bool chained) {
+    static char names[LANES][8];
+    Lane *values = (Lane *)xmalloc(sizeof(Lane) * LANE_ENTITIES * LANES);
+    const void *arrays[LANES];
+    int32_t l, i, k, ok;
+    lw->world = quiet_world_on(executor, BENCH_THREADS);
+    if (!lw->world) {
+        free(values);
+        return 0;
+    }
+    for (l = 0; l < LANES; l++) {
+        snprintf(names[l], sizeof names[l], "K%d", (int)l);
+        lw->ids[l] = ecs_sched_component_register_type(lw->world, names[l], sizeof(Lane),
+                                                       ECS_SCHED_ALIGNOF(Lane));
+        for (i = 0; i < LANE_ENTITIES; i++)
+            for (k = 0; k < 4; k++) values[l * LANE_ENTITIES + i].v[k] = lane_initial(l, i);
+        arrays[l] = &values[l * LANE_ENTITIES];
+    }
+    ok = ecs_sched_spawn_batch(lw->world, LANE_ENTITIES, LANES, lw->ids, arrays, NULL) == ECS_SCHED_OK;
+    for (l = 0; ok && l < LANES; l++) {
+        ecs_sched_system_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.name = names[l];
+        desc.fn = chained ? lane_mix_system : lane_system;
+        desc.queries[0].terms[0] = ecs_sched_write(lw->ids[l]);
+        if (chained) desc.queries[0].terms[1] = ecs_sched_read(lw->ids[(l + 1) % LANES]);
+        ok = ecs_sched_add_system(lw->world, "Update", &desc) == ECS_SCHED_OK;
+    }
+    free(values);
+    return ok;
+}
+
+/* The sum of every lane value of the world. */
+static double lane_world_sum(const lane_world *lw) {
+    ecs_sched_query_desc desc;
+    ecs_sched_query *q;
+    ecs_sched_iter it;
+    double sum = 0.0;
+    int32_t l, i, k;
+    for (l = 0; l < LANES; l++) {
+        memset(&desc, 0, sizeof desc);
+        desc.terms[0] = ecs_sched_read(lw->ids[l]);
+        q = ecs_sched_query_create(lw->world, &desc);
+        if (!q) return -1.0;
+        it = ecs_sched_query_iter(q);
+        while (ecs_sched_iter_next(&it)) {
+            const Lane *x = ECS_SCHED_FIELD(&it, const Lane, 0);
+            for (i = 0; i < it.count; i++)
+                for (k = 0; k < 4; k++) sum += x[i].v[k];
+        }
+        ecs_sched_query_destroy(q);
+    }
+    return sum;
+}
+
+/* The sum after `frames` frames of x = x + 1 from lane_initial. */
+static double lane_expected_sum(int64_t frames) {
+    double sum = 0.0;
+    int32_t l, i;
+    for (l = 0; l < LANES; l++)
+        for (i = 0; i < LANE_ENTITIES; i++) sum += 4.0 * ((double)lane_initial(l, i) + (double)frames);
+    return sum;
+}
+
+/* The same 16 lanes in plain arrays, for the two raw threads: 8 kernels each. */
+typedef struct raw_lanes {
+    Lane *lanes[LANES];
+    duo threads;
+    int64_t frames;
+} raw_lanes;
+
+static void raw_lanes_half(int half, void *arg) {
+    raw_lanes *raw = (raw_lanes *)arg;
+    float scale = lane_scale, step = lane_step;
+    int32_t l;
+    for (l = half * (LANES / 2); l < (half + 1) * (LANES / 2); l++) {
+        Lane *x = raw->lanes[l];
+        BENCH_LAUNDER(x);
+        lane_kernel(x, LANE_ENTITIES, scale, step);
+        BENCH_CLOBBER(x);
+    }
+}
+
+static void raw_lanes_frame(void *state) {
+    raw_lanes *raw = (raw_lanes *)state;
+    duo_run(&raw->threads, raw_lanes_half, raw);
+    raw->frames++;
+}
+
+static double raw_lanes_sum(const raw_lanes *raw) {
+    double sum = 0.0;
+    int32_t l, i, k;
+    for (l = 0; l < LANES; l++)
+        for (i = 0; i < LANE_ENTITIES; i++)
+            for (k = 0; k < 4; k++) sum += raw->lanes[l][i].v[k];
+    return sum;
+}
+
+static void run_busy_systems(bench_row *row) {
+    lane_world lw;
+    raw_lanes *raw = (raw_lanes *)calloc(1, sizeof *raw);
+    Lane *block = (Lane *)xmalloc(sizeof(Lane) * LANE_ENTITIES * LANES);
+    int64_t frames = 0;
+    int32_t l, i, k;
+    if (!raw) { fail(row, "out of memory", NULL); free(block); return; }
+    for (l = 0; l < LANES; l++) {
+        raw->lanes[l] = block + (size_t)l * LANE_ENTITIES;
+        for (i = 0; i < LANE_ENTITIES; i++)
+            for (k = 0; k < 4; k++) raw->lanes[l][i].v[k] = lane_initial(l, i);
+    }
+    if (!duo_start(&raw->threads)) {
+        fail(row, "pthread_create", NULL);
+    } else {
+        if (!make_lane_world(&lw, ECS_SCHED_EXECUTOR_PARALLEL, false)) {
+            fail(row, "building the world", lw.world);
+        } else if (time_frames(row, lw.world, raw_lanes_frame, raw, PARALLEL_MIN_SAMPLE_NS, 1e3,
+                               &frames)) {
+            if (lane_world_sum(&lw) != lane_expected_sum(frames) ||
+                raw_lanes_sum(raw) != lane_expected_sum(raw->frames)) {
+                fail(row, "wrong lane values after the run", NULL);
+            } else {
+                appendf(row, "; 16 systems, each x = x * a + b over its own component of 50k "
+                             "entities (4 floats each); sums checked on both sides");
+            }
+        }
+        if (lw.world) ecs_sched_world_destroy(lw.world);
+        duo_stop(&raw->threads);
+    }
+    free(block);
+    free(raw);
+}
+
+/* Times a parallel lane world against a single-threaded one; both must end equal. */
+static void run_lanes_against_single(bench_row *row, bool chained) {
+    lane_world parallel, single;
+    int64_t frames = 0;
+    int ok_parallel = make_lane_world(&parallel, ECS_SCHED_EXECUTOR_PARALLEL, chained);
+    int ok_single = make_lane_world(&single, ECS_SCHED_EXECUTOR_SINGLE_THREADED, chained);
+    if (!ok_parallel || !ok_single) {
+        fail(row, "building the worlds", ok_parallel ? single.world : parallel.world);
+    } else if (time_frames(row, parallel.world, schedule_frame, single.world,
+                           PARALLEL_MIN_SAMPLE_NS, 1e3, &frames)) {
+        double a = lane_world_sum(&parallel), b = lane_world_sum(&single);
+        if (a != b || a < 0) fail(row, "the two worlds differ after the run", NULL);
+        else if (!chained && a != lane_expected_sum(frames)) fail(row, "wrong lane values", NULL);
+        else
+            appendf(row, chained ? "; 16 systems, system i writes lane i and reads lane i + 1 "
+                                   "(wrapping), so every neighbour pair conflicts and the plan is "
+                                   "one chain; both worlds checked equal"
+                                 : "; the systems of busy_systems");
+    }
+    if (parallel.world) ecs_sched_world_destroy(parallel.world);
+    if (single.world) ecs_sched_world_destroy(single.world);
+}
+
+static void run_busy_systems_speedup(bench_row *row) { run_lanes_against_single(row, false); }
+static void run_contended(bench_row *row) { run_lanes_against_single(row, true); }
+
+/* ---- par_iter_1m ---- */
+
+static void move_piece(ecs_sched_iter *it, void *arg) {
+    (void)arg;
+    move_kernel(ECS_SCHED_FIELD(it, Position, 0), ECS_SCHED_FIELD(it, const Velocity, 1), it->count);
+}
+
+static void par_move_system(ecs_sched_system_ctx *ctx) {
+    ecs_sched_ctx_par_iter(ctx, 0, 0, move_piece, NULL);
+}
+
+typedef struct raw_move {
+    Position *p;
+    Velocity *v;
+    duo threads;
+    int64_t frames;
+} raw_move;
+
+static void raw_move_half(int half, void *arg) {
+    raw_move *raw = (raw_move *)arg;
+    int32_t begin = half * (MEMORY_COUNT / 2), end = half ? MEMORY_COUNT : MEMORY_COUNT / 2;
+    Position *p = raw->p;
+    Velocity *v = raw->v;
+    BENCH_LAUNDER(p);
+    BENCH_LAUNDER(v);
+    move_kernel(p + begin, v + begin, end - begin);
+    BENCH_CLOBBER(p);
+}
+
+static void raw_move_frame(void *state) {
+    raw_move *raw = (raw_move *)state;
+    duo_run(&raw->threads, raw_move_half, raw);
+    raw->frames++;
+}
+
+static void run_par_iter_1m(bench_row *row) {
+    const int32_t n = MEMORY_COUNT;
+    unsigned char *block = (unsigned char *)xmalloc((size_t)n * (sizeof(Position) + sizeof(Velocity)));
+    raw_move *raw = (raw_move *)calloc(1, sizeof *raw);
+    ecs_sched_world *w = quiet_world_on(ECS_SCHED_EXECUTOR_PARALLEL, BENCH_THREADS);
+    ecs_sched_id ids[2];
+    ecs_sched_query *q = NULL;
+    int64_t frames = 0;
+    if (!raw || !w) { fail(row, "setup", NULL); goto done; }
+    raw->p = (Position *)block;
+    raw->v = (Velocity *)(block + (size_t)n * sizeof(Position));
+    fill_values(raw->p, raw->v, n);
+    ids[0] = ECS_SCHED_COMPONENT(w, Position);
+    ids[1] = ECS_SCHED_COMPONENT(w, Velocity);
+    {
+        const void *arrays[2];
+        ecs_sched_system_desc desc;
+        arrays[0] = raw->p;
+        arrays[1] = raw->v;
+        memset(&desc, 0, sizeof desc);
+        desc.name = "move";
+        desc.fn = par_move_system;
+        desc.queries[0].terms[0] = ecs_sched_write(ids[0]);
+        desc.queries[0].terms[1] = ecs_sched_read(ids[1]);
+        if (ecs_sched_spawn_batch(w, n, 2, ids, arrays, NULL) != ECS_SCHED_OK ||
+            ecs_sched_add_system(w, "Update", &desc) != ECS_SCHED_OK) {
+            fail(row, "building the world", w);
+            goto done;
+        }
+        q = make_move_query(w, ids[0], ids[1]);
+    }
+    if (!q || !duo_start(&raw->threads)) { fail(row, "setup", w); goto done; }
+    if (time_frames(row, w, raw_move_frame, raw, PARALLEL_MIN_SAMPLE_NS, 1e6, &frames)) {
+        if (query_checksum(q) != expected_checksum(n, (double)frames) ||
+            position_checksum(raw->p, n) != expected_checksum(n, (double)raw->frames)) {
+            fail(row, "wrong positions after the run", NULL);
+        } else {
+            appendf(row, "; one system, ecs_sched_ctx_par_iter with the default grain (4096 "
+                         "rows) over 1M entities; checksums checked on both sides");
+        }
+    }
+    duo_stop(&raw->threads);
+done:
+    if (w) ecs_sched_world_destroy(w);
+    free(raw);
+    free(block);
+}
+
+/* ---- pool_overhead ---- */
+
+static void empty_task(void *arg) {
+    BENCH_CLOBBER(arg);
+}
+
+typedef void (*task_fn)(void *arg);
+
+static void call_tasks(task_fn fn, int32_t n) {
+    int32_t i;
+    BENCH_LAUNDER(fn);
+    for (i = 0; i < n; i++) fn(&i);
+}
+
+static double pool_sample(ecs_sched_pool *pool, ecs_sched_task_group *group) {
+    double t0 = now_ns();
+    int32_t i;
+    for (i = 0; i < POOL_TASKS; i++) ecs_sched_pool_submit(pool, group, empty_task, &i);
+    ecs_sched_pool_wait(pool, group);
+    return (now_ns() - t0) / POOL_TASKS;
+}
+
+static void run_pool_overhead(bench_row *row) {
+    ecs_sched_pool_desc desc;
+    ecs_sched_pool *pool, *alone;
+    ecs_sched_task_group *group, *alone_group;
+    double base[MAX_SAMPLES], meas[MAX_SAMPLES], single[MAX_SAMPLES];
+    int r;
+    memset(&desc, 0, sizeof desc);
+    desc.thread_count = BENCH_THREADS;
+    pool = ecs_sched_pool_create(&desc);
+    desc.thread_count = 1;
+    alone = ecs_sched_pool_create(&desc);
+    if (!pool || !alone) {
+        fail(row, "pool creation", NULL);
+        ecs_sched_pool_destroy(pool);
+        ecs_sched_pool_destroy(alone);
+        return;
+    }
+    group = ecs_sched_pool_group_create(pool);
+    alone_group = ecs_sched_pool_group_create(alone);
+    for (r = 0; r < WARMUP + REPS; r++) {
+        double t0 = now_ns(), tb, tm, ts;
+        call_tasks(empty_task, POOL_TASKS);
+        tb = (now_ns() - t0) / POOL_TASKS;
+        tm = pool_sample(pool, group);
+        ts = pool_sample(alone, alone_group);
+        if (r >= WARMUP) {
+            base[r - WARMUP] = tb;
+            meas[r - WARMUP] = tm;
+            single[r - WARMUP] = ts;
+        }
+    }
+    row->value = median(meas, REPS);
+    row->baseline = median(base, REPS);
+    row->measured = 1;
+    appendf(row, "1M empty tasks submitted from worker 0 into one group, then a wait, %d threads; "
+                 "the same with a 1-thread pool: %.1f ns per task",
+            BENCH_THREADS, median(single, REPS));
+    ecs_sched_pool_group_destroy(pool, group);
+    ecs_sched_pool_group_destroy(alone, alone_group);
+    ecs_sched_pool_destroy(alone);
+    ecs_sched_pool_destroy(pool);
+}
