@@ -123,6 +123,14 @@ compile-checks: ecs_sched.h
 	  echo "== $$cc: every example of the README"; \
 	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/readme_tour.c $(STB_LIBS) -o $(BUILD)/compile/readme_$$cc; \
 	  ./$(BUILD)/compile/readme_$$cc; \
+	  echo "== $$cc: threads: the implementation as C11 with ECS_SCHED_THREADS, the API used from C99 and C++"; \
+	  $$cc $(THREADED) $(SANITIZE) -I. $(STB_CFLAGS) -c tests/compile/two_tu_impl.c -o $(BUILD)/compile/impl_mt_$$cc.o; \
+	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) -c tests/compile/threads_api.c -o $(BUILD)/compile/threads_c99_$$cc.o; \
+	  $$cxx -x c++ $(STRICTXX) $(SANITIZE) -I. $(STB_CFLAGS) -c tests/compile/threads_api.c -o $(BUILD)/compile/threads_cxx_$$cc.o; \
+	  $$cc $(SANITIZE) $(BUILD)/compile/threads_c99_$$cc.o $(BUILD)/compile/impl_mt_$$cc.o $(STB_LIBS) -lpthread -o $(BUILD)/compile/threads_c99_$$cc; \
+	  ./$(BUILD)/compile/threads_c99_$$cc; \
+	  $$cxx $(SANITIZE) $(BUILD)/compile/threads_cxx_$$cc.o $(BUILD)/compile/impl_mt_$$cc.o $(STB_LIBS) -lpthread -o $(BUILD)/compile/threads_cxx_$$cc; \
+	  ./$(BUILD)/compile/threads_cxx_$$cc; \
 	  echo "== $$cc: stb_ds allocations routed through the library's hooks"; \
 	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_routed.c -o $(BUILD)/compile/stb_routed_$$cc; \
 	  ./$(BUILD)/compile/stb_routed_$$cc; \

@@ -397,7 +397,8 @@
      done; it->count, it->entities and it->fields describe one piece. Pieces may run at once:
      write only the piece's rows, and leave the context and the command buffer to the
      system's own thread (record commands before or after the call).
-     ecs_sched_query_par_iter(query, pool, grain, fn, arg) does the same outside schedules. Without ECS_SCHED_THREADS both run the pieces in order.
+     ecs_sched_query_par_iter(query, pool, grain, fn, arg) does the same outside schedules.
+     Without ECS_SCHED_THREADS both run the pieces in order.
 
      The pool. ecs_sched_pool_create(&(ecs_sched_pool_desc){.thread_count = n}) makes one of
      your own: each worker keeps its tasks in a Chase-Lev deque (a bounded ring; a full deque
