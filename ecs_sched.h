@@ -358,8 +358,9 @@
      The executor. The single-threaded executor runs a schedule on the calling thread, in plan
      order: for each step the guarding conditions, then the system or the sync point, then the
      final flush. The parallel one is in THREADS. Either way a run returns the first command
-     error, else ECS_SCHED_ERR_ACCESS if something undeclared was used, else ECS_SCHED_OK. ecs_sched_schedule_order(w, label, names, capacity) lists the
-     plan ("apply_deferred" for automatic sync points) and returns its length (-1: no build).
+     error, else ECS_SCHED_ERR_ACCESS if something undeclared was used, else ECS_SCHED_OK.
+     ecs_sched_schedule_order(w, label, names, capacity) lists the plan ("apply_deferred" for
+     automatic sync points) and returns its length (-1: no build).
 
      Graphviz. ecs_sched_schedule_write_dot(w, label, write, user_data) writes the built
      schedule as a DOT digraph through write(text, user_data): sets as boxes, systems with their
@@ -404,12 +405,12 @@
      your own: each worker keeps its tasks in a Chase-Lev deque (a bounded ring; a full deque
      runs the task at once), idle workers steal from random others, spin briefly, then sleep on
      an event count (on Linux the sleeper's fence is a membarrier call, so submitting and
-     finishing tasks need none). ecs_sched_pool_submit(pool, group, fn, arg) queues fn(arg) (call it from
-     the creating thread or from a task), ecs_sched_pool_wait(pool, group) runs tasks until
-     the group's are done, ecs_sched_pool_parallel_for(pool, begin, end, grain, fn, arg) covers
-     a range in pieces, ecs_sched_pool_worker_index(pool) numbers the calling thread for
-     per-thread scratch, and ecs_sched_pool_destroy runs every task still pending, then stops
-     the threads. Submitting allocates nothing.
+     finishing tasks need none). ecs_sched_pool_submit(pool, group, fn, arg) queues fn(arg)
+     (call it from the creating thread or from a task), ecs_sched_pool_wait(pool, group) runs
+     tasks until the group's are done, ecs_sched_pool_parallel_for(pool, begin, end, grain,
+     fn, arg) covers a range in pieces, ecs_sched_pool_worker_index(pool) numbers the calling
+     thread for per-thread scratch, and ecs_sched_pool_destroy runs every task still pending,
+     then stops the threads. Submitting allocates nothing.
 
      With threads, the allocator and logger hooks may be called from several threads at once.
 
