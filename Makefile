@@ -18,6 +18,7 @@ SANITIZE  := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-
 TSAN      := -g -O1 -fsanitize=thread -fno-omit-frame-pointer
 COMPILERS := gcc clang
 TESTS     := $(basename $(notdir $(wildcard tests/test_*.c)))
+TEST_HEADERS := $(wildcard tests/*.h)
 # The tests whose point is threads; the rest run threaded under ASan+UBSan only.
 TSAN_TESTS := $(basename $(notdir $(wildcard tests/test_pool.c tests/test_parallel*.c)))
 SOURCES   := $(wildcard src/*.h) tools/amalgamate.py
@@ -86,13 +87,13 @@ unit-tsan: $(TSAN_BINARIES)
 	@set -e; for t in $(TSAN_BINARIES); do echo "== $$t"; ./$$t; done
 
 define unit_rule
-$(BUILD)/$(1)/%: tests/%.c ecs_sched.h
+$(BUILD)/$(1)/%: tests/%.c ecs_sched.h $(TEST_HEADERS)
 	@mkdir -p $$(dir $$@)
 	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -lcmocka -o $$@
-$(BUILD)/$(1)-mt/%: tests/%.c ecs_sched.h
+$(BUILD)/$(1)-mt/%: tests/%.c ecs_sched.h $(TEST_HEADERS)
 	@mkdir -p $$(dir $$@)
 	$(1) $(THREADED) $(SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -lcmocka -lpthread -o $$@
-$(BUILD)/$(1)-tsan/%: tests/%.c ecs_sched.h
+$(BUILD)/$(1)-tsan/%: tests/%.c ecs_sched.h $(TEST_HEADERS)
 	@mkdir -p $$(dir $$@)
 	$(1) $(THREADED) $(TSAN) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -lcmocka -lpthread -o $$@
 endef
