@@ -14,53 +14,7 @@
 
 #include <cmocka.h>
 
-/* ---- fixture: a world whose messages are captured ---- */
-
-typedef struct captured_log {
-    int count;
-    int errors;
-    ecs_sched_log_level last_level;
-    char last[1024];
-} captured_log;
-
-static void capture_message(ecs_sched_log_level level, const char *message, void *user_data) {
-    captured_log *log = (captured_log *)user_data;
-    log->count++;
-    if (level >= ECS_SCHED_LOG_ERROR) log->errors++;
-    log->last_level = level;
-    snprintf(log->last, sizeof log->last, "%s", message);
-}
-
-static ecs_sched_world *new_world(captured_log *log) {
-    ecs_sched_world_desc desc;
-    ecs_sched_world *world;
-    memset(log, 0, sizeof *log);
-    memset(&desc, 0, sizeof desc);
-    desc.logger.fn = capture_message;
-    desc.logger.user_data = log;
-    world = ecs_sched_world_create(&desc);
-    assert_non_null(world);
-    return world;
-}
-
-static void check_and_destroy(ecs_sched_world *world) {
-    assert_int_equal(ecs_sched_world_check(world), ECS_SCHED_OK);
-    ecs_sched_world_destroy(world);
-}
-
-static bool mentions_number(const char *text, unsigned long long n) {
-    char digits[32];
-    const char *p;
-    size_t len;
-    snprintf(digits, sizeof digits, "%llu", n);
-    len = strlen(digits);
-    for (p = strstr(text, digits); p; p = strstr(p + 1, digits)) {
-        bool digit_before = p > text && isdigit((unsigned char)p[-1]);
-        bool digit_after = isdigit((unsigned char)p[len]) != 0;
-        if (!digit_before && !digit_after) return true;
-    }
-    return false;
-}
+#include "world_fixture.h"
 
 typedef struct { float x, y; } Position;
 typedef struct { float x, y; } Velocity;
