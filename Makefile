@@ -132,6 +132,10 @@ compile-checks: ecs_sched.h
 	  ./$(BUILD)/compile/threads_c99_$$cc; \
 	  $$cxx $(SANITIZE) $(BUILD)/compile/threads_cxx_$$cc.o $(BUILD)/compile/impl_mt_$$cc.o $(STB_LIBS) -lpthread -o $(BUILD)/compile/threads_cxx_$$cc; \
 	  ./$(BUILD)/compile/threads_cxx_$$cc; \
+	  echo "== $$cc: the pool with ordinary fences only (ECS_SCHED_NO_MEMBARRIER)"; \
+	  $$cc $(THREADED) $(SANITIZE) -DECS_SCHED_NO_MEMBARRIER -I. $(STB_CFLAGS) tests/test_pool.c $(STB_LIBS) -lcmocka -lpthread -o $(BUILD)/compile/pool_fenced_$$cc; \
+	  ./$(BUILD)/compile/pool_fenced_$$cc > $(BUILD)/compile/pool_fenced_$$cc.out || { cat $(BUILD)/compile/pool_fenced_$$cc.out; exit 1; }; \
+	  tail -n 1 $(BUILD)/compile/pool_fenced_$$cc.out; \
 	  echo "== $$cc: stb_ds allocations routed through the library's hooks"; \
 	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_routed.c -o $(BUILD)/compile/stb_routed_$$cc; \
 	  ./$(BUILD)/compile/stb_routed_$$cc; \

@@ -103,6 +103,11 @@
          cc -std=c11 ... -lpthread. Without it the library is plain C99 with no thread, atomic
          or pthread code, and the pool API runs everything inline.
 
+     ECS_SCHED_NO_MEMBARRIER                                                            (impl)
+         With ECS_SCHED_THREADS on Linux: do not use the membarrier system call, so that a
+         worker going to sleep never interrupts the other threads of the process; submitting
+         and finishing tasks then pay an ordinary memory fence each.
+
      ECS_SCHED_MAX_TERMS
          The most terms a query can have, and the number of fields of an iterator; default 16.
 

@@ -155,7 +155,7 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 
 #include <pthread.h>
 #include <unistd.h>
-#if defined(__linux__)
+#if defined(__linux__) && !defined(ECS_SCHED_NO_MEMBARRIER)
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
 #if defined(SYS_membarrier)
@@ -245,6 +245,7 @@ struct ecs_sched_pool {
     atomic_bool stopping;
     atomic_int group_waiters;        /* ecs_sched_pool_wait calls on counted groups */
     pthread_t creator;               /* worker 0 */
+    uint64_t id;                     /* unique in the process, unlike the pool's address */
 };
 
 /* A worker's counts for one group; only that worker writes them. */
@@ -264,10 +265,11 @@ struct ecs_sched_task_group {
     char pad[2 * ECS_SCHED__CACHE_LINE];  /* read by every finishing task: nothing else here */
 };
 
-/* Which pool and worker a thread the pool started is. (The creating thread, worker 0, is
-   recognised by its id instead, so that one thread can create several pools.) */
-static _Thread_local ecs_sched_pool *ecs_sched__tls_pool;
+/* Which pool and worker the running thread was last made part of. The creating thread is
+   also recognised by its id, since it may have created other pools since. */
+static _Thread_local uint64_t ecs_sched__tls_pool_id;   /* 0: none */
 static _Thread_local int32_t ecs_sched__tls_index;
+static atomic_uint_least64_t ecs_sched__pool_ids;        /* pools made so far: ids never repeat */
 
 /* ---- deque ---- */
 
@@ -391,6 +393,7 @@ static void ecs_sched__light_fence(const ecs_sched__event *e) {
 
 /* The rare side: a full fence here and, when asymmetric, on every running thread. */
 static void ecs_sched__heavy_fence(const ecs_sched__event *e) {
+    (void)e;
     atomic_thread_fence(memory_order_seq_cst);
 #ifdef ECS_SCHED__MEMBARRIER
     if (e->asymmetric && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) != 0) {
@@ -551,7 +554,7 @@ static bool ecs_sched__pool_stopping(void *arg) {
 
 static void *ecs_sched__worker_main(void *arg) {
     ecs_sched__worker *worker = (ecs_sched__worker *)arg;
-    ecs_sched__tls_pool = worker->pool;
+    ecs_sched__tls_pool_id = worker->pool->id;
     ecs_sched__tls_index = worker->index;
     ecs_sched__pool_work_until(worker->pool, worker->index, ecs_sched__pool_stopping, worker->pool);
     return NULL;
@@ -559,7 +562,7 @@ static void *ecs_sched__worker_main(void *arg) {
 
 /* The calling thread's worker number in this pool, or -1. */
 static int32_t ecs_sched__self(const ecs_sched_pool *pool) {
-    if (ecs_sched__tls_pool == pool) return ecs_sched__tls_index;
+    if (ecs_sched__tls_pool_id == pool->id) return ecs_sched__tls_index;
     return pthread_equal(pthread_self(), pool->creator) ? 0 : -1;
 }
 
@@ -630,6 +633,9 @@ ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *desc) {
         return NULL;
     }
     pool->creator = pthread_self();
+    pool->id = atomic_fetch_add_explicit(&ecs_sched__pool_ids, 1, memory_order_relaxed) + 1;
+    ecs_sched__tls_pool_id = pool->id;   /* the quick answer for this thread's newest pool */
+    ecs_sched__tls_index = 0;
     for (i = 1; i < count; i++) {
         if (pthread_create(&pool->workers[i].thread, NULL, ecs_sched__worker_main,
                            &pool->workers[i]) != 0) {
