@@ -172,7 +172,9 @@ long syscall(long number, ...);   /* <unistd.h> declares it only for _DEFAULT_SO
 #pragma GCC diagnostic ignored "-Wtsan"
 #endif
 
-#define ECS_SCHED__SPIN_ROUNDS 256     /* looks for work this many times before sleeping */
+#define ECS_SCHED__SPIN_ROUNDS 1024    /* looks for work this many times (some 40 us) before
+                                          sleeping, so that workers stay awake across the small
+                                          gaps between the parts of a frame */
 #define ECS_SCHED__CACHE_LINE 64
 #define ECS_SCHED__FULL_PUSHES 32      /* see ecs_sched__deque_push */
 
