@@ -6973,21 +6973,20 @@ typedef struct ecs_sched__run ecs_sched__run;
 
 /* One run of a plan on the pool. Every edge that could change the result when ignored is in
    the plan (see ecs_sched__bind_plan_order), so a node runs as soon as its predecessors are
-   done, with no access check; exclusive nodes are handed to the calling thread, and nothing
-   else runs meanwhile. */
+   done, with no access check. The thread that finishes a node's last predecessor runs it, and
+   waits for whatever it starts, so when the roots' run returns, every node has run except
+   an exclusive one that was left for the calling thread; an exclusive node is a barrier, so
+   there is at most one. */
 struct ecs_sched__run {
     ecs_sched__schedule *s;
     ecs_sched_pool *pool;
-    int32_t caller;                  /* the worker index of the thread running the schedule */
     int32_t *roots;                  /* the nodes without predecessors */
     int32_t root_count;
     atomic_int *pending;             /* per node: predecessors not done yet */
     atomic_uchar *set_state;         /* per plan set: 0 unknown, 1 evaluating, 2 true, 3 false */
-    char pad0[ECS_SCHED__CACHE_LINE];    /* the counters each on a line of its own */
-    atomic_int remaining;            /* nodes not done yet */
-    char pad1[ECS_SCHED__CACHE_LINE];
+    char pad0[ECS_SCHED__CACHE_LINE];    /* the shared words each on a line of their own */
     atomic_int exclusive_ready;      /* an exclusive node for the calling thread, or -1 */
-    char pad2[ECS_SCHED__CACHE_LINE];
+    char pad1[ECS_SCHED__CACHE_LINE];
     atomic_int violation;            /* a system or condition used what it did not declare */
 };
 
@@ -7020,7 +7019,6 @@ static ecs_sched__run *ecs_sched__run_state(ecs_sched_world *w, ecs_sched__sched
         atomic_init(&r->pending[i], 0);
     }
     for (i = 0; i < sets; i++) atomic_init(&r->set_state[i], 0);
-    atomic_init(&r->remaining, 0);
     atomic_init(&r->exclusive_ready, -1);
     atomic_init(&r->violation, 0);
     plan->run_state = r;
@@ -7068,18 +7066,6 @@ static bool ecs_sched__run_node_may_run(ecs_sched__run *r, const ecs_sched__plan
 
 static void ecs_sched__run_ready(ecs_sched__run *r, const int32_t *nodes, int32_t count);
 
-/* Counts finished nodes; the last one wakes the calling thread, unless it is that thread (a
-   wake-up would only rouse the sleeping workers for nothing). */
-static void ecs_sched__run_done(ecs_sched__run *r, int32_t count) {
-    ecs_sched_pool *pool = r->pool;  /* the run may be over, and r reused, once remaining is 0 */
-    int32_t caller = r->caller;
-    if (count > 0 &&
-        atomic_fetch_sub_explicit(&r->remaining, count, memory_order_acq_rel) == count &&
-        ecs_sched__self(pool) != caller) {
-        ecs_sched__event_notify(&pool->idle, true);
-    }
-}
-
 /* A node is done: its successors lose a predecessor. Those left with none are returned in
    next[0..*count) when they fit, else run from here in batches. */
 static void ecs_sched__run_successors(ecs_sched__run *r, int32_t node, int32_t *next,
@@ -7099,18 +7085,17 @@ static void ecs_sched__run_successors(ecs_sched__run *r, int32_t node, int32_t *
 }
 
 /* Runs a ready node and then, on the same thread, whatever it alone makes ready, until a node
-   makes none or several ready (those go to the pool) or is exclusive (it goes to the calling
-   thread). Conditions are evaluated here; a skipped node is done without being called.
-   Returns how many nodes it finished, for the caller to count. */
-static int32_t ecs_sched__run_chain(ecs_sched__run *r, int32_t node) {
+   makes none or several ready (those go to the pool, and are waited for) or is exclusive (it
+   is left for the calling thread). Conditions are evaluated here; a skipped node is done
+   without being called. */
+static void ecs_sched__run_chain(ecs_sched__run *r, int32_t node) {
     const ecs_sched__plan *plan = &r->s->plan;
-    int32_t next[ECS_SCHED__READY_BATCH], count, done = 0;
+    int32_t next[ECS_SCHED__READY_BATCH], count;
     for (;;) {
         const ecs_sched__plan_node *pn = &plan->nodes[node];
         bool runs = !(pn->guard_set_count || pn->cond_count) || ecs_sched__run_node_may_run(r, pn);
         if (runs && pn->exclusive) {
             atomic_store_explicit(&r->exclusive_ready, node, memory_order_release);
-            if (ecs_sched__self(r->pool) != r->caller) ecs_sched__event_notify(&r->pool->idle, true);
             break;
         }
         if (runs) {
@@ -7121,14 +7106,12 @@ static int32_t ecs_sched__run_chain(ecs_sched__run *r, int32_t node) {
         }
         count = 0;
         ecs_sched__run_successors(r, node, next, &count);
-        done++;
         if (count != 1) {
             if (count > 1) ecs_sched__run_ready(r, next, count);
             break;
         }
         node = next[0];
     }
-    return done;
 }
 
 typedef struct ecs_sched__ready_list {
@@ -7138,10 +7121,8 @@ typedef struct ecs_sched__ready_list {
 
 static void ecs_sched__run_ready_range(int64_t begin, int64_t end, void *arg) {
     const ecs_sched__ready_list *list = (const ecs_sched__ready_list *)arg;
-    int32_t done = 0;
     int64_t i;
-    for (i = begin; i < end; i++) done += ecs_sched__run_chain(list->run, list->nodes[i]);
-    ecs_sched__run_done(list->run, done);  /* once per piece: the counter is shared */
+    for (i = begin; i < end; i++) ecs_sched__run_chain(list->run, list->nodes[i]);
 }
 
 /* Runs nodes that are ready at once: split over the pool in pieces, so that many small
@@ -7150,7 +7131,7 @@ static void ecs_sched__run_ready(ecs_sched__run *r, const int32_t *nodes, int32_
     ecs_sched__ready_list list;
     int64_t grain = count / ((int64_t)r->pool->count * 8);
     if (count == 1) {
-        ecs_sched__run_done(r, ecs_sched__run_chain(r, nodes[0]));
+        ecs_sched__run_chain(r, nodes[0]);
         return;
     }
     list.run = r;
@@ -7159,18 +7140,12 @@ static void ecs_sched__run_ready(ecs_sched__run *r, const int32_t *nodes, int32_
                                 ecs_sched__run_ready_range, &list);
 }
 
-static bool ecs_sched__run_needs_caller(void *arg) {
-    ecs_sched__run *r = (ecs_sched__run *)arg;
-    return atomic_load_explicit(&r->exclusive_ready, memory_order_acquire) >= 0 ||
-           atomic_load_explicit(&r->remaining, memory_order_acquire) == 0;
-}
-
 static ecs_sched_result ecs_sched__execute_parallel(ecs_sched_world *w, ecs_sched__schedule *s,
                                                     ecs_sched_pool *pool) {
     ecs_sched__plan *plan = &s->plan;
     ecs_sched__run *r = ecs_sched__run_state(w, s, pool);
     ecs_sched_result error = ECS_SCHED_OK;
-    int32_t self = ecs_sched__self(pool), i;
+    int32_t i, node;
     if (!r) return w->env.last_result;
     if (plan->node_count == 0) return ECS_SCHED_OK;
     for (i = 0; i < plan->node_count; i++) {
@@ -7179,32 +7154,22 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched_world *w, ecs_sche
     for (i = 0; i < plan->set_count; i++) {
         atomic_store_explicit(&r->set_state[i], 0, memory_order_relaxed);
     }
-    atomic_store_explicit(&r->remaining, plan->node_count, memory_order_relaxed);
     atomic_store_explicit(&r->exclusive_ready, -1, memory_order_relaxed);
     atomic_store_explicit(&r->violation, 0, memory_order_relaxed);
-    r->caller = self;
     ecs_sched__run_ready(r, r->roots, r->root_count);
-    for (;;) {
-        int32_t node;
-        ecs_sched__pool_work_until(pool, self, ecs_sched__run_needs_caller, r);
-        node = atomic_exchange_explicit(&r->exclusive_ready, -1, memory_order_acq_rel);
-        if (node >= 0) {
-            const ecs_sched__plan_node *pn = &plan->nodes[node];
-            int32_t next[ECS_SCHED__READY_BATCH], count = 0;
-            if (pn->sync) {
-                ecs_sched__apply_pending(plan, &error);
-            } else {
-                ecs_sched_result violation = ECS_SCHED_OK;
-                pn->system->fn(&pn->system->ctx);
-                ecs_sched__take_violation(&pn->system->ctx, &violation);
-                ecs_sched__run_note_violation(r, violation);
-            }
-            ecs_sched__run_successors(r, node, next, &count);
-            ecs_sched__run_done(r, 1);
-            if (count > 0) ecs_sched__run_ready(r, next, count);
-            continue;
+    while ((node = atomic_exchange_explicit(&r->exclusive_ready, -1, memory_order_acq_rel)) >= 0) {
+        const ecs_sched__plan_node *pn = &plan->nodes[node];
+        int32_t next[ECS_SCHED__READY_BATCH], count = 0;
+        if (pn->sync) {
+            ecs_sched__apply_pending(plan, &error);
+        } else {
+            ecs_sched_result violation = ECS_SCHED_OK;
+            pn->system->fn(&pn->system->ctx);
+            ecs_sched__take_violation(&pn->system->ctx, &violation);
+            ecs_sched__run_note_violation(r, violation);
         }
-        if (atomic_load_explicit(&r->remaining, memory_order_acquire) == 0) break;
+        ecs_sched__run_successors(r, node, next, &count);
+        if (count > 0) ecs_sched__run_ready(r, next, count);
     }
     ecs_sched__apply_pending(plan, &error);
     if (error != ECS_SCHED_OK) return error;
