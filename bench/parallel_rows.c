@@ -88,8 +88,6 @@ static void duo_stop(duo *d) {
 
 /* ---- timing: a schedule against another frame function, interleaved ---- */
 
-typedef void (*frame_fn)(void *state);
-
 static void schedule_frame(void *state) {
     ecs_sched_run_schedule((ecs_sched_world *)state, "Update");
 }
@@ -97,11 +95,11 @@ static void schedule_frame(void *state) {
 /* Times frames of measured and baseline, alternating samples of at least min_sample_ns, after
    checking that one frame of the measured schedule succeeds. Values are ns per frame divided
    by `per`; *frames_run receives the frames each side ran in all. */
-static int time_frames(bench_row *row, ecs_sched_world *measured, frame_fn baseline,
+static int time_frames(bench_row *row, ecs_sched_world *measured, baseline_fn baseline,
                        void *baseline_state, double min_sample_ns, double per,
                        int64_t *frames_run) {
-    double base[MAX_SAMPLES], meas[MAX_SAMPLES], t0, probe, wanted;
-    int32_t frames, f, r;
+    double t0, probe, wanted;
+    int32_t frames, f;
     if (ecs_sched_run_schedule(measured, "Update") != ECS_SCHED_OK) {
         fail(row, "run_schedule", measured);
         return 0;
@@ -113,22 +111,7 @@ static int time_frames(bench_row *row, ecs_sched_world *measured, frame_fn basel
     wanted = min_sample_ns / (probe > 1 ? probe : 1);
     frames = wanted < 1 ? 1 : wanted > 1e6 ? 1000000 : (int32_t)wanted;
     *frames_run = 4 + (int64_t)frames * (WARMUP + REPS);   /* on each side */
-    for (r = 0; r < WARMUP + REPS; r++) {
-        double tb, tm;
-        t0 = now_ns();
-        for (f = 0; f < frames; f++) baseline(baseline_state);
-        tb = now_ns() - t0;
-        t0 = now_ns();
-        for (f = 0; f < frames; f++) ecs_sched_run_schedule(measured, "Update");
-        tm = now_ns() - t0;
-        if (r >= WARMUP) {
-            base[r - WARMUP] = tb / frames / per;
-            meas[r - WARMUP] = tm / frames / per;
-        }
-    }
-    row->value = median(meas, REPS);
-    row->baseline = median(base, REPS);
-    row->measured = 1;
+    sample_alternating(row, measured, "Update", baseline, baseline_state, frames, per);
     appendf(row, "%d frame(s) per sample, %d threads", (int)frames, BENCH_THREADS);
     return 1;
 }

@@ -41,22 +41,15 @@ static int32_t frames_for(double ns_per_frame) {
     return frames < 1 ? 1 : frames > 1e6 ? 1000000 : (int32_t)frames;
 }
 
-/* Times `frames` runs of a schedule against `frames` plain loops over function pointers,
-   interleaved; fills per-system figures. */
 typedef void (*baseline_fn)(void *state);
 
-static int time_schedule(bench_row *row, ecs_sched_world *w, const char *label, int32_t systems,
-                         baseline_fn baseline, void *state) {
-    double base[MAX_SAMPLES], meas[MAX_SAMPLES], t0, probe;
-    int32_t frames, f, r;
-    if (ecs_sched_run_schedule(w, label) != ECS_SCHED_OK) {  /* builds it */
-        fail(row, "run_schedule", w);
-        return 0;
-    }
-    t0 = now_ns();
-    for (f = 0; f < 100; f++) ecs_sched_run_schedule(w, label);
-    probe = (now_ns() - t0) / 100;
-    frames = frames_for(probe);
+/* Alternates samples of `frames` baseline frames and `frames` runs of the schedule, the first
+   WARMUP of each untimed, and keeps the medians, in ns per frame divided by `per`, as the
+   row's figures. */
+static void sample_alternating(bench_row *row, ecs_sched_world *w, const char *label,
+                               baseline_fn baseline, void *state, int32_t frames, double per) {
+    double base[MAX_SAMPLES], meas[MAX_SAMPLES], t0;
+    int32_t f, r;
     for (r = 0; r < WARMUP + REPS; r++) {
         double tb, tm;
         t0 = now_ns();
@@ -66,13 +59,31 @@ static int time_schedule(bench_row *row, ecs_sched_world *w, const char *label, 
         for (f = 0; f < frames; f++) ecs_sched_run_schedule(w, label);
         tm = now_ns() - t0;
         if (r >= WARMUP) {
-            base[r - WARMUP] = tb / frames / systems;
-            meas[r - WARMUP] = tm / frames / systems;
+            base[r - WARMUP] = tb / frames / per;
+            meas[r - WARMUP] = tm / frames / per;
         }
     }
     row->value = median(meas, REPS);
     row->baseline = median(base, REPS);
     row->measured = 1;
+}
+
+/* Times runs of a schedule against plain loops over function pointers, interleaved; fills
+   per-system figures. */
+
+static int time_schedule(bench_row *row, ecs_sched_world *w, const char *label, int32_t systems,
+                         baseline_fn baseline, void *state) {
+    double t0, probe;
+    int32_t frames, f;
+    if (ecs_sched_run_schedule(w, label) != ECS_SCHED_OK) {  /* builds it */
+        fail(row, "run_schedule", w);
+        return 0;
+    }
+    t0 = now_ns();
+    for (f = 0; f < 100; f++) ecs_sched_run_schedule(w, label);
+    probe = (now_ns() - t0) / 100;
+    frames = frames_for(probe);
+    sample_alternating(row, w, label, baseline, state, frames, systems);
     appendf(row, "%d systems, %d frame(s) per sample", (int)systems, (int)frames);
     return 1;
 }
