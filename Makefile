@@ -136,6 +136,9 @@ compile-checks: ecs_sched.h
 	  $$cc $(THREADED) $(SANITIZE) -DECS_SCHED_NO_MEMBARRIER -I. $(STB_CFLAGS) tests/test_pool.c $(STB_LIBS) -lcmocka -lpthread -o $(BUILD)/compile/pool_fenced_$$cc; \
 	  ./$(BUILD)/compile/pool_fenced_$$cc > $(BUILD)/compile/pool_fenced_$$cc.out || { cat $(BUILD)/compile/pool_fenced_$$cc.out; exit 1; }; \
 	  tail -n 1 $(BUILD)/compile/pool_fenced_$$cc.out; \
+	  echo "== $$cc: the benchmarks compile, with threads and as C99 without"; \
+	  $$cc $(THREADED) -O2 -I. $(STB_CFLAGS) -c bench/bench.c -o $(BUILD)/compile/bench_mt_$$cc.o; \
+	  $$cc $(STRICT) -O2 -I. $(STB_CFLAGS) -c bench/bench.c -o $(BUILD)/compile/bench_c99_$$cc.o; \
 	  echo "== $$cc: stb_ds allocations routed through the library's hooks"; \
 	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_routed.c -o $(BUILD)/compile/stb_routed_$$cc; \
 	  ./$(BUILD)/compile/stb_routed_$$cc; \
