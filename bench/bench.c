@@ -1,7 +1,9 @@
 /* bench.c: performance figures of ecs_sched.h, each next to a baseline measured in the same run.
 
-   Build and run from the repository root:
-       gcc -std=c99 -O2 -I. -I/usr/include/stb bench/bench.c -lstb -o build/bench
+   Build and run from the repository root (without ECS_SCHED_THREADS, as C99 and without
+   -lpthread, it builds too, with every row but the thread rows):
+       gcc -std=c11 -O2 -DECS_SCHED_THREADS -I. -I/usr/include/stb bench/bench.c -lstb -lpthread \
+           -o build/bench
        ./build/bench [FILTER...]
    With FILTER arguments only the rows whose name contains one of them run.
 

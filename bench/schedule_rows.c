@@ -45,27 +45,33 @@ typedef void (*baseline_fn)(void *state);
 
 /* Alternates samples of `frames` baseline frames and `frames` runs of the schedule, the first
    WARMUP of each untimed, and keeps the medians, in ns per frame divided by `per`, as the
-   row's figures. */
-static void sample_alternating(bench_row *row, ecs_sched_world *w, const char *label,
-                               baseline_fn baseline, void *state, int32_t frames, double per) {
+   row's figures; fails the row instead when a run of the schedule failed. */
+static int sample_alternating(bench_row *row, ecs_sched_world *w, const char *label,
+                              baseline_fn baseline, void *state, int32_t frames, double per) {
     double base[MAX_SAMPLES], meas[MAX_SAMPLES], t0;
     int32_t f, r;
+    int failures = 0;   /* results ORed together: one OR per frame, nothing worth timing */
     for (r = 0; r < WARMUP + REPS; r++) {
         double tb, tm;
         t0 = now_ns();
         for (f = 0; f < frames; f++) baseline(state);
         tb = now_ns() - t0;
         t0 = now_ns();
-        for (f = 0; f < frames; f++) ecs_sched_run_schedule(w, label);
+        for (f = 0; f < frames; f++) failures |= (int)ecs_sched_run_schedule(w, label);
         tm = now_ns() - t0;
         if (r >= WARMUP) {
             base[r - WARMUP] = tb / frames / per;
             meas[r - WARMUP] = tm / frames / per;
         }
     }
+    if (failures) {
+        fail(row, "run_schedule", w);
+        return 0;
+    }
     row->value = median(meas, REPS);
     row->baseline = median(base, REPS);
     row->measured = 1;
+    return 1;
 }
 
 /* Times runs of a schedule against plain loops over function pointers, interleaved; fills
@@ -83,7 +89,7 @@ static int time_schedule(bench_row *row, ecs_sched_world *w, const char *label, 
     for (f = 0; f < 100; f++) ecs_sched_run_schedule(w, label);
     probe = (now_ns() - t0) / 100;
     frames = frames_for(probe);
-    sample_alternating(row, w, label, baseline, state, frames, systems);
+    if (!sample_alternating(row, w, label, baseline, state, frames, systems)) return 0;
     appendf(row, "%d systems, %d frame(s) per sample", (int)systems, (int)frames);
     return 1;
 }
