@@ -520,19 +520,75 @@ extern "C" {
 #endif
 
 /*=================================== src/base.h (public) ====================================*/
-/* base: configuration, allocator/assert/log hooks, result codes, error text. */
+/* base: configuration, allocator/assert/log hooks, result codes, error text, and the small
+   tools every module uses (growing arrays, bitsets, an arena, long messages). */
 
 #define ECS_SCHED_VERSION_MAJOR 0
-#define ECS_SCHED_VERSION_MINOR 2
+#define ECS_SCHED_VERSION_MINOR 3
 #define ECS_SCHED_VERSION_PATCH 0
-#define ECS_SCHED_VERSION_STRING "0.2.0"
+#define ECS_SCHED_VERSION_STRING "0.3.0"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
 
+/* ---- configuration ----
+
+   Every macro a user may define, in one place. Define them before including the header; the
+   limits and ECS_SCHED_API must be the same in every file that includes it.
+
+   Limits (fixed-size arrays in desc structs and contexts):
+     ECS_SCHED_MAX_TERMS       terms per query                                    default 16
+     ECS_SCHED_MAX_QUERIES     queries per system or condition                    default 4
+     ECS_SCHED_MAX_RESOURCES   resources read, and written, per system/condition  default 8
+     ECS_SCHED_MAX_CONDITIONS  run_if entries per system, set or group            default 4
+     ECS_SCHED_MAX_REFS        names per in_set / before / after / ambiguous_with default 8
+   Fixed:
+     ECS_SCHED_MAX_ALIGNMENT   the largest component alignment storage honours    64
+     ECS_SCHED_DEFAULT_GRAIN   the largest piece a parallel iteration with grain 0 makes: 4096
+                               items, fewer when that would leave a worker fewer than 8 pieces
+
+   Switches:
+     ECS_SCHED_IMPLEMENTATION  in exactly one file: compile the implementation there
+     ECS_SCHED_STATIC          the whole library private to the one file that includes it
+                               (public functions static; unused ones are not warned about)
+     ECS_SCHED_API             how public functions are declared (default extern)
+     ECS_SCHED_THREADS         the work-stealing pool and the parallel executor; the file
+                               with the implementation is then compiled as C11 (<stdatomic.h>)
+     ECS_SCHED_NO_MEMBARRIER   (with threads, Linux) ordinary fences instead of membarrier(2)
+
+   Hooks (read where the implementation is compiled):
+     ECS_SCHED_REALLOC(p, n), ECS_SCHED_FREE(p)  the allocator of worlds without their own
+                               (define both or neither; default realloc and free)
+     ECS_SCHED_ASSERT(cond)    programmer errors that cannot be reported (default assert)
+     ECS_SCHED_ABORT()         the stop after an allocation failure inside stb_ds (abort)
+     ECS_SCHED_LOG(level, result, message)  messages of worlds without a logger, and of the
+                               stb_ds bridge (default: warnings and worse to stderr) */
+
+#ifndef ECS_SCHED_MAX_TERMS
+#define ECS_SCHED_MAX_TERMS 16
+#endif
+#ifndef ECS_SCHED_MAX_QUERIES
+#define ECS_SCHED_MAX_QUERIES 4
+#endif
+#ifndef ECS_SCHED_MAX_RESOURCES
+#define ECS_SCHED_MAX_RESOURCES 8
+#endif
+#ifndef ECS_SCHED_MAX_CONDITIONS
+#define ECS_SCHED_MAX_CONDITIONS 4
+#endif
+#ifndef ECS_SCHED_MAX_REFS
+#define ECS_SCHED_MAX_REFS 8
+#endif
+#define ECS_SCHED_MAX_ALIGNMENT 64
+#define ECS_SCHED_DEFAULT_GRAIN 4096
+
 #ifndef ECS_SCHED_API
+#ifdef ECS_SCHED_STATIC
+#define ECS_SCHED_API static
+#else
 #define ECS_SCHED_API extern
+#endif
 #endif
 
 /* Every result code and its text, in one list. */
@@ -580,9 +636,12 @@ typedef enum ecs_sched_log_level {
     ECS_SCHED_LOG_FATAL
 } ecs_sched_log_level;
 
-/* Receives every message the library writes, errors included. */
+/* Receives every message the library writes, errors included. `result` is the code of the
+   failure (or, for a warning, of the rule that warns: ECS_SCHED_ERR_AMBIGUITY, ...), and
+   ECS_SCHED_OK for plain information, so a logger can filter without reading the text. */
 typedef struct ecs_sched_logger {
-    void (*fn)(ecs_sched_log_level level, const char *message, void *user_data);
+    void (*fn)(ecs_sched_log_level level, ecs_sched_result result, const char *message,
+               void *user_data);
     void *user_data;
 } ecs_sched_logger;
 
@@ -655,7 +714,7 @@ ECS_SCHED_API void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t beg
                                                int64_t grain, ecs_sched_range_fn fn, void *arg);
 
 /*=================================== src/world.h (public) ===================================*/
-/* world: entities, components, archetype tables, resources, queries, command buffers. */
+/* world: entities, components, archetype tables, resources. */
 
 /* An entity handle: index in the low 32 bits, generation in the high 32 bits. */
 typedef uint64_t ecs_sched_entity;
@@ -665,12 +724,6 @@ typedef uint32_t ecs_sched_id;
 #define ECS_SCHED_NULL_ENTITY ((ecs_sched_entity)0)
 #define ECS_SCHED_ENTITY_INDEX(e) ((uint32_t)((e) & 0xffffffffu))
 #define ECS_SCHED_ENTITY_GENERATION(e) ((uint32_t)((e) >> 32))
-
-#ifndef ECS_SCHED_MAX_TERMS
-#define ECS_SCHED_MAX_TERMS 16
-#endif
-/* The largest component alignment the storage honours. */
-#define ECS_SCHED_MAX_ALIGNMENT 64
 
 typedef struct ecs_sched_world ecs_sched_world;
 typedef struct ecs_sched_query ecs_sched_query;
@@ -804,6 +857,13 @@ ECS_SCHED_API void *ecs_sched_resource_get_mut(ecs_sched_world *world, ecs_sched
 ECS_SCHED_API ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *world, ecs_sched_id id);
 ECS_SCHED_API bool ecs_sched_resource_exists(const ecs_sched_world *world, ecs_sched_id id);
 
+/* The world's thread pool, created on first use with ecs_sched_world_desc.thread_count
+   workers (the thread that first asks is worker 0). NULL when it cannot be created. */
+ECS_SCHED_API ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *world);
+
+/*=================================== src/query.h (public) ===================================*/
+/* query: queries, their cached tables, iteration and parallel iteration. */
+
 /* ---- queries ---- */
 
 typedef enum ecs_sched_term_kind {
@@ -871,6 +931,17 @@ ECS_SCHED_API int32_t ecs_sched_query_count(const ecs_sched_query *query);  /* m
 ECS_SCHED_API ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *query);
 ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
 
+/* Receives one piece of a query: it->count rows of one table, it->entities and it->fields
+   pointing at the piece's first row. Pieces are disjoint; several run at once. */
+typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
+/* Iterates a query in pieces of at most `grain` rows spread over the pool, and returns when
+   every piece is done (grain 0: see ECS_SCHED_DEFAULT_GRAIN). Structural changes are not allowed meanwhile. */
+ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
+                                            int32_t grain, ecs_sched_chunk_fn fn, void *arg);
+
+/*================================= src/commands.h (public) ==================================*/
+/* commands: command buffers and their application. */
+
 /* ---- command buffers ---- */
 
 /* Records structural changes to apply later, in recorded order. The world owns the buffer;
@@ -908,12 +979,6 @@ ECS_SCHED_API int32_t ecs_sched_commands_skipped(const ecs_sched_commands *comma
 /* context: what a running system or condition can reach: its queries, the resources it
    declared, its command buffer, and (exclusive systems only) the world. */
 
-#ifndef ECS_SCHED_MAX_QUERIES
-#define ECS_SCHED_MAX_QUERIES 4      /* queries per system or condition */
-#endif
-#ifndef ECS_SCHED_MAX_RESOURCES
-#define ECS_SCHED_MAX_RESOURCES 8    /* resources read, and written, per system or condition */
-#endif
 
 typedef struct ecs_sched_system_ctx ecs_sched_system_ctx;
 typedef void (*ecs_sched_system_fn)(ecs_sched_system_ctx *ctx);
@@ -933,13 +998,16 @@ ECS_SCHED_API void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sc
 ECS_SCHED_API ecs_sched_commands *ecs_sched_ctx_commands(ecs_sched_system_ctx *ctx);
 /* The whole world: exclusive systems only. */
 ECS_SCHED_API ecs_sched_world *ecs_sched_ctx_world(ecs_sched_system_ctx *ctx);
+/* The same for query `index` of a system, on the world's pool, within the system's declared
+   access. ECS_SCHED_ERR_ACCESS for an undeclared query; ECS_SCHED_ERR_OUT_OF_MEMORY when the
+   pool cannot be created (then nothing ran). */
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index,
+                                                      int32_t grain, ecs_sched_chunk_fn fn,
+                                                      void *arg);
 
 /*================================= src/condition.h (public) =================================*/
 /* condition: run conditions, their combinators, and the built-in conditions. */
 
-#ifndef ECS_SCHED_MAX_CONDITIONS
-#define ECS_SCHED_MAX_CONDITIONS 4   /* run_if entries per system or set */
-#endif
 
 /* A condition reads the world through its context (its queries and declared resources) and
    says whether what it guards runs. It must not write: a condition that declares write
@@ -993,12 +1061,7 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_equals_with(
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_run_once(void);
 
 /*=================================== src/graph.h (public) ===================================*/
-/* graph: systems, sets and their configuration, stored schedules, validation, flattening,
-   ordering, and the built plan. */
-
-#ifndef ECS_SCHED_MAX_REFS
-#define ECS_SCHED_MAX_REFS 8         /* names per in_set / before / after / ambiguous_with */
-#endif
+/* graph: schedules as stored: systems, sets, their configuration, labels. */
 
 /* How a build reports a problem that does not make the graph unsolvable. */
 typedef enum ecs_sched_report {
@@ -1062,6 +1125,10 @@ typedef struct ecs_sched_schedule_desc {
     ecs_sched_executor executor;     /* default: the world's (ecs_sched_world_desc.executor) */
 } ecs_sched_schedule_desc;
 
+/* The sync-point system: use it as a system's fn. When it runs, the pending commands of every
+   system of the schedule are applied, in plan order. */
+ECS_SCHED_API void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx);
+
 /* Each of these creates the schedule when the label is new, and marks a built schedule for
    rebuilding before its next run. */
 ECS_SCHED_API ecs_sched_result ecs_sched_schedule_configure(ecs_sched_world *world,
@@ -1079,6 +1146,16 @@ ECS_SCHED_API ecs_sched_result ecs_sched_chain_sets(ecs_sched_world *world, cons
                                                    const char *const *sets, int32_t count,
                                                    bool ignore_deferred);
 ECS_SCHED_API bool ecs_sched_schedule_exists(const ecs_sched_world *world, const char *schedule);
+
+/*=================================== src/build.h (public) ===================================*/
+/* build: name resolution, hierarchy and dependency checks, flattening, ordering. */
+
+/*================================== src/access.h (public) ===================================*/
+/* access: what each system touches, conflicts, and ambiguity detection. */
+
+/*=================================== src/plan.h (public) ====================================*/
+/* plan: sync points and the built plan. */
+
 /* Builds now (a run builds when needed). A failed build leaves the schedule unbuilt. */
 ECS_SCHED_API ecs_sched_result ecs_sched_schedule_build(ecs_sched_world *world,
                                                        const char *schedule);
@@ -1086,13 +1163,17 @@ ECS_SCHED_API ecs_sched_result ecs_sched_schedule_build(ecs_sched_world *world,
    automatic sync points). Returns the number of entries in the plan, or -1 on failure. */
 ECS_SCHED_API int32_t ecs_sched_schedule_order(ecs_sched_world *world, const char *schedule,
                                               const char **names, int32_t capacity);
+
+/*==================================== src/dot.h (public) ====================================*/
+/* dot: Graphviz export of a built schedule. */
+
 /* Writes the built schedule as a Graphviz digraph, piece by piece, through `write`. */
 ECS_SCHED_API ecs_sched_result ecs_sched_schedule_write_dot(
     ecs_sched_world *world, const char *schedule,
     void (*write)(const char *text, void *user_data), void *user_data);
 
 /*================================= src/executor.h (public) ==================================*/
-/* executor: running a built plan on a world. */
+/* executor: running a built plan on a world, single-threaded and parallel. */
 
 /* Runs a stored schedule: builds it first when it is new or changed, then runs its systems in
    plan order, evaluating conditions as it goes, applying commands at sync points and once
@@ -1100,27 +1181,6 @@ ECS_SCHED_API ecs_sched_result ecs_sched_schedule_write_dot(
    run while it is already running. */
 ECS_SCHED_API ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *world,
                                                      const char *schedule);
-/* The world's thread pool, created on first use with ecs_sched_world_desc.thread_count
-   workers (the thread that first asks is worker 0). NULL when it cannot be created. */
-ECS_SCHED_API ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *world);
-
-/* Receives one piece of a query: it->count rows of one table, it->entities and it->fields
-   pointing at the piece's first row. Pieces are disjoint; several run at once. */
-typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
-/* Iterates a query in pieces of at most `grain` rows (0: 4096) spread over the pool, and
-   returns when every piece is done. Structural changes are not allowed meanwhile. */
-ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
-                                            int32_t grain, ecs_sched_chunk_fn fn, void *arg);
-/* The same for query `index` of a system, on the world's pool, within the system's declared
-   access. ECS_SCHED_ERR_ACCESS for an undeclared query; ECS_SCHED_ERR_OUT_OF_MEMORY when the
-   pool cannot be created (then nothing ran). */
-ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index,
-                                                      int32_t grain, ecs_sched_chunk_fn fn,
-                                                      void *arg);
-
-/* The sync-point system: use it as a system's fn. When it runs, the pending commands of every
-   system of the schedule are applied, in plan order. */
-ECS_SCHED_API void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx);
 
 #ifdef __cplusplus
 }
@@ -1131,15 +1191,15 @@ ECS_SCHED_API void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx);
 #if defined(ECS_SCHED_IMPLEMENTATION) && !defined(ECS_SCHED__IMPLEMENTED)
 #define ECS_SCHED__IMPLEMENTED
 
-/* With ECS_SCHED_API defined as static, functions the including file does not
-   call are not an error. */
-#if defined(__GNUC__) || defined(__clang__)
+/* With ECS_SCHED_STATIC, functions the including file does not call are not an
+   error. */
+#if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"
 #endif
 
 /*=============================== src/base.h (implementation) ================================*/
-/* base: configuration, allocator/assert/log hooks, result codes, error text. */
+/* base: hooks, result texts, the environment of a world, and shared tools. */
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -1166,7 +1226,9 @@ ECS_SCHED_API void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx);
 
 /* The sink for messages of worlds created without a logger, and of the stb_ds bridge. */
 #ifndef ECS_SCHED_LOG
-#define ECS_SCHED_LOG(level, message) ecs_sched__log_to_stderr((level), (message))
+#define ECS_SCHED__DEFAULT_LOG
+#define ECS_SCHED_LOG(level, result, message) \
+    ecs_sched__log_to_stderr((level), (result), (message))
 #endif
 
 /* stb_ds is used only here, for the name maps. Its short names stay out of this file unless
@@ -1228,11 +1290,15 @@ const char *ecs_sched_result_string(ecs_sched_result result) {
     return ecs_sched__result_texts[result];
 }
 
-static void ecs_sched__log_to_stderr(ecs_sched_log_level level, const char *message) {
+#ifdef ECS_SCHED__DEFAULT_LOG
+static void ecs_sched__log_to_stderr(ecs_sched_log_level level, ecs_sched_result result,
+                                     const char *message) {
     static const char *const names[] = {"debug", "info", "warning", "error", "fatal"};
+    (void)result;  /* the message names the problem */
     if (level < ECS_SCHED_LOG_WARN) return;
     fprintf(stderr, "ecs_sched %s: %s\n", names[level], message);
 }
+#endif
 
 static void *ecs_sched__default_realloc(void *ptr, size_t size, void *user_data) {
     (void)user_data;
@@ -1244,18 +1310,23 @@ static void ecs_sched__default_free(void *ptr, void *user_data) {
     ECS_SCHED_FREE(ptr);
 }
 
+/* The allocator a desc asks for, or the compile-time one when it leaves a function out. */
+static ecs_sched_allocator ecs_sched__allocator_defaults(const ecs_sched_allocator *allocator) {
+    ecs_sched_allocator a;
+    if (allocator && allocator->realloc_fn && allocator->free_fn) return *allocator;
+    a.realloc_fn = ecs_sched__default_realloc;
+    a.free_fn = ecs_sched__default_free;
+    a.user_data = NULL;
+    return a;
+}
+
 static void ecs_sched__env_init(ecs_sched__env *env, const ecs_sched_allocator *allocator,
                                 const ecs_sched_logger *logger) {
     memset(env, 0, sizeof *env);
 #ifdef ECS_SCHED_THREADS
     atomic_init(&env->error_lock, 0);
 #endif
-    if (allocator && allocator->realloc_fn && allocator->free_fn) {
-        env->allocator = *allocator;
-    } else {
-        env->allocator.realloc_fn = ecs_sched__default_realloc;
-        env->allocator.free_fn = ecs_sched__default_free;
-    }
+    env->allocator = ecs_sched__allocator_defaults(allocator);
     if (logger) env->logger = *logger;
 }
 
@@ -1314,21 +1385,13 @@ static char *ecs_sched__strdup(ecs_sched__env *env, const char *text) {
     return copy;
 }
 
-static void ecs_sched__log(ecs_sched__env *env, ecs_sched_log_level level, const char *message) {
+static void ecs_sched__log(ecs_sched__env *env, ecs_sched_log_level level,
+                           ecs_sched_result result, const char *message) {
     if (env && env->logger.fn) {
-        env->logger.fn(level, message, env->logger.user_data);
+        env->logger.fn(level, result, message, env->logger.user_data);
     } else {
-        ECS_SCHED_LOG(level, message);
+        ECS_SCHED_LOG(level, result, message);
     }
-}
-
-static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level, const char *fmt, ...) {
-    char message[ECS_SCHED__ERROR_CAPACITY];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(message, sizeof message, fmt, args);
-    va_end(args);
-    ecs_sched__log(env, level, message);
 }
 
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. */
@@ -1343,7 +1406,7 @@ static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result co
     memcpy(env->last_error, message, sizeof message);
     env->last_result = code;
     ecs_sched__error_unlock(env);
-    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, message);
+    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, code, message);
     return code;
 }
 
@@ -1361,7 +1424,7 @@ void *ecs_sched_stbds_realloc(void *context, void *ptr, size_t size) {
                  "out of memory inside stb_ds (%lu bytes); stb_ds cannot recover from a failed "
                  "allocation, so the process stops here",
                  (unsigned long)size);
-        ECS_SCHED_LOG(ECS_SCHED_LOG_FATAL, message);
+        ECS_SCHED_LOG(ECS_SCHED_LOG_FATAL, ECS_SCHED_ERR_OUT_OF_MEMORY, message);
         ECS_SCHED_ABORT();
     }
     return result;
@@ -1432,7 +1495,7 @@ static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_resu
     }
     env->last_result = code;
     ecs_sched__error_unlock(env);
-    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, text);
+    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, code, text);
     return code;
 }
 
@@ -1484,15 +1547,94 @@ static void ecs_sched__arena_free(ecs_sched__arena *a) {
     }
 }
 
+/* ---- growing arrays ---- */
+
+/* The block of an array with room for `needed` elements of `element_size` bytes: the same
+   block, or a larger one (*capacity then grows). On failure it returns the block unchanged
+   and leaves *capacity below `needed`. */
+static void *ecs_sched__grow_block(ecs_sched__env *env, void *array, uint32_t *capacity,
+                                   uint32_t needed, size_t element_size) {
+    uint32_t new_capacity;
+    void *grown;
+    if (needed <= *capacity) return array;
+    new_capacity = *capacity ? *capacity : 8;
+    while (new_capacity < needed) {
+        if (new_capacity > UINT32_MAX / 2) {
+            new_capacity = needed;
+            break;
+        }
+        new_capacity *= 2;
+    }
+    if ((size_t)new_capacity > SIZE_MAX / element_size) return array;
+    grown = ecs_sched__realloc(env, array, (size_t)new_capacity * element_size);
+    if (!grown) return array;
+    *capacity = new_capacity;
+    return grown;
+}
+
+/* Makes room for `needed` elements in `array` (a typed pointer lvalue with its uint32_t
+   capacity); true on success, false with the array unchanged. The pointer is assigned with
+   its own type, never through a void **. */
+#ifdef __cplusplus
+template <typename T> static T *ecs_sched__as_typed(T *, void *block) {
+    return static_cast<T *>(block);
+}
+#define ECS_SCHED__GROW(env, array, capacity, needed)                                          \
+    ((array) = ecs_sched__as_typed((array), ecs_sched__grow_block((env), (array), (capacity),  \
+                                                                  (needed), sizeof *(array))), \
+     *(capacity) >= (needed))
+#else
+#define ECS_SCHED__GROW(env, array, capacity, needed)                                          \
+    ((array) = ecs_sched__grow_block((env), (array), (capacity), (needed), sizeof *(array)),   \
+     *(capacity) >= (needed))
+#endif
+
+/* ---- bitsets ---- */
+
+static bool ecs_sched__bit(const uint64_t *bits, int32_t i) {
+    return (bits[i >> 6] >> (i & 63)) & 1u;
+}
+
+static void ecs_sched__set_bit(uint64_t *bits, int32_t i) {
+    bits[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+/* The index of the lowest set bit of a non-zero word. */
+static int32_t ecs_sched__lowest_bit(uint64_t word) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (int32_t)__builtin_ctzll(word);
+#else
+    int32_t bit = 0;
+    while (!((word >> bit) & 1u)) bit++;
+    return bit;
+#endif
+}
+
 /*=============================== src/pool.h (implementation) ================================*/
 /* pool: a work-stealing thread pool (threads only with ECS_SCHED_THREADS). */
 
 #define ECS_SCHED__DEFAULT_QUEUE_CAPACITY 4096
 
-static int64_t ecs_sched__default_grain(const ecs_sched_pool *pool, int64_t n) {
-    int64_t pieces = (int64_t)ecs_sched_pool_thread_count(pool) * 8;
+/* What grain 0 means in every parallel iteration: pieces of at most ECS_SCHED_DEFAULT_GRAIN
+   items, smaller when that would leave a worker fewer than about eight pieces to balance. */
+static int64_t ecs_sched__default_grain(int32_t thread_count, int64_t n) {
+    int64_t pieces = (int64_t)(thread_count > 0 ? thread_count : 1) * 8;
     int64_t grain = (n + pieces - 1) / pieces;
+    if (grain > ECS_SCHED_DEFAULT_GRAIN) grain = ECS_SCHED_DEFAULT_GRAIN;
     return grain > 0 ? grain : 1;
+}
+
+static int32_t ecs_sched__hardware_threads(void);  /* 1 without ECS_SCHED_THREADS */
+
+/* Every zero field of a pool desc resolved; `desc` may be NULL. */
+static ecs_sched_pool_desc ecs_sched__pool_desc_defaults(const ecs_sched_pool_desc *desc) {
+    ecs_sched_pool_desc d;
+    if (desc) d = *desc;
+    else memset(&d, 0, sizeof d);
+    if (d.thread_count == 0) d.thread_count = ecs_sched__hardware_threads();
+    if (d.queue_capacity == 0) d.queue_capacity = ECS_SCHED__DEFAULT_QUEUE_CAPACITY;
+    d.allocator = ecs_sched__allocator_defaults(&d.allocator);
+    return d;
 }
 
 /* Checked with and without threads, so a program is refused the same way in both builds. */
@@ -1524,11 +1666,16 @@ struct ecs_sched_task_group {
     int32_t unused;
 };
 
-ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *desc) {
+static int32_t ecs_sched__hardware_threads(void) {
+    return 1;
+}
+
+ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *given) {
     ecs_sched__env env;
     ecs_sched_pool *pool;
-    ecs_sched__env_init(&env, desc ? &desc->allocator : NULL, desc ? &desc->logger : NULL);
-    if (!ecs_sched__pool_desc_valid(&env, desc)) return NULL;
+    ecs_sched_pool_desc desc = ecs_sched__pool_desc_defaults(given);
+    ecs_sched__env_init(&env, &desc.allocator, &desc.logger);
+    if (!ecs_sched__pool_desc_valid(&env, given)) return NULL;
     pool = (ecs_sched_pool *)ecs_sched__calloc(&env, sizeof *pool);
     if (!pool) {
         ecs_sched__fail(&env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory creating a pool");
@@ -1579,7 +1726,8 @@ void ecs_sched_pool_wait(ecs_sched_pool *pool, ecs_sched_task_group *group) {
 
 void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t end,
                                  int64_t grain, ecs_sched_range_fn fn, void *arg) {
-    if (grain <= 0) grain = ecs_sched__default_grain(pool, end - begin);
+    (void)pool;
+    if (grain <= 0) grain = ecs_sched__default_grain(1, end - begin);
     while (begin < end) {
         int64_t stop = end - begin > grain ? begin + grain : end;
         fn(begin, stop, arg);
@@ -2030,15 +2178,17 @@ static void ecs_sched__pool_join(ecs_sched_pool *pool) {
     }
 }
 
-ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *desc) {
+ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *given) {
     ecs_sched__env env;
     ecs_sched_pool *pool;
-    int32_t count = desc && desc->thread_count > 0 ? desc->thread_count : ecs_sched__hardware_threads();
-    int64_t capacity = desc && desc->queue_capacity > 0 ? desc->queue_capacity
-                                                        : ECS_SCHED__DEFAULT_QUEUE_CAPACITY;
-    int32_t i;
-    ecs_sched__env_init(&env, desc ? &desc->allocator : NULL, desc ? &desc->logger : NULL);
-    if (!ecs_sched__pool_desc_valid(&env, desc)) return NULL;
+    ecs_sched_pool_desc desc;
+    int32_t count, i;
+    int64_t capacity;
+    desc = ecs_sched__pool_desc_defaults(given);
+    ecs_sched__env_init(&env, &desc.allocator, &desc.logger);
+    if (!ecs_sched__pool_desc_valid(&env, given)) return NULL;
+    count = desc.thread_count;
+    capacity = desc.queue_capacity;
     pool = (ecs_sched_pool *)ecs_sched__calloc(&env, sizeof *pool);
     if (!pool) {
         ecs_sched__fail(&env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory creating a pool");
@@ -2227,7 +2377,7 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
     r.pool = pool;
     r.begin = begin;
     r.end = end;
-    r.grain = grain > 0 ? grain : ecs_sched__default_grain(pool, end - begin);
+    r.grain = grain > 0 ? grain : ecs_sched__default_grain(pool->count, end - begin);
     r.fn = fn;
     r.arg = arg;
     ecs_sched__range_run(&r);
@@ -2236,13 +2386,15 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 #endif /* ECS_SCHED_THREADS */
 
 /*=============================== src/world.h (implementation) ===============================*/
-/* world: entities, components, archetype tables, resources, queries, command buffers. */
+/* world: entities, components, archetype tables, resources. */
 
 #define ECS_SCHED__NONE UINT32_MAX
 #define ECS_SCHED__DEAD UINT32_MAX             /* record.table of a free index */
 #define ECS_SCHED__RESERVED (UINT32_MAX - 1u)  /* record.table of a handle a buffer reserved */
 #define ECS_SCHED__MAX_TYPE 256                /* components on one entity */
 #define ECS_SCHED__MAX_BATCHED_INSERTS 32
+/* A recorded command keeps its component id in 27 bits (commands.h). */
+#define ECS_SCHED__MAX_COMPONENTS (1u << 27)
 
 typedef struct ecs_sched__record {
     uint32_t table;       /* table index, ECS_SCHED__DEAD or ECS_SCHED__RESERVED */
@@ -2290,74 +2442,8 @@ typedef struct ecs_sched__name_entry {
     ecs_sched_id value;
 } ecs_sched__name_entry;
 
-typedef struct ecs_sched__match {
-    ecs_sched__table *table;
-    int16_t column[ECS_SCHED_MAX_TERMS];  /* column per term, -1 when the field is NULL */
-} ecs_sched__match;
 
-struct ecs_sched_query {
-    ecs_sched_world *world;
-    int32_t term_count;
-    int32_t read_count;
-    int32_t write_count;
-    uint32_t match_count;
-    uint32_t match_capacity;
-    ecs_sched_term terms[ECS_SCHED_MAX_TERMS];
-    ecs_sched_id reads[ECS_SCHED_MAX_TERMS];
-    ecs_sched_id writes[ECS_SCHED_MAX_TERMS];
-    ecs_sched__match *matches;
-};
-
-enum {
-    ECS_SCHED__CMD_SPAWN,
-    ECS_SCHED__CMD_DESPAWN,
-    ECS_SCHED__CMD_INSERT,
-    ECS_SCHED__CMD_REMOVE,
-    ECS_SCHED__CMD_SET_RESOURCE
-};
-
-/* A recorded command is one 32-bit word (operation, flags, component id), then the entity
-   unless it is the same as the previous command's (a spawn followed by its inserts), then
-   the value at the component's alignment. Small records keep recording and applying within
-   the memory bandwidth a game can spare. */
-#define ECS_SCHED__CMD_OP_MASK 0x7u
-#define ECS_SCHED__CMD_HAS_VALUE 0x8u
-#define ECS_SCHED__CMD_SAME_ENTITY 0x10u
-#define ECS_SCHED__CMD_ID_SHIFT 5
-#define ECS_SCHED__MAX_COMPONENTS (1u << (32 - ECS_SCHED__CMD_ID_SHIFT))
-
-/* A command read back from a block. */
-typedef struct ecs_sched__command {
-    uint32_t op;
-    ecs_sched_id id;
-    ecs_sched_entity entity;
-    const void *value;        /* NULL when none was given */
-    size_t next;              /* where the next command starts */
-} ecs_sched__command;
-
-/* Commands live in a chain of blocks that never move, so recording never copies what was
-   recorded before; applied blocks are kept for the next frame. */
-typedef struct ecs_sched__command_block {
-    struct ecs_sched__command_block *next;
-    size_t used;
-    size_t capacity;
-    unsigned char *data;      /* aligned to ECS_SCHED_MAX_ALIGNMENT, so values are aligned */
-} ecs_sched__command_block;
-
-struct ecs_sched_commands {
-    ecs_sched_world *world;
-    ecs_sched__command_block *first;
-    ecs_sched__command_block *write;   /* the block being filled; later blocks are empty */
-    ecs_sched__command_block *read;    /* where apply continues */
-    size_t read_at;
-    ecs_sched_entity read_entity;      /* the entity of the command before read_at */
-    ecs_sched_entity write_entity;     /* the entity of the last command recorded */
-    int32_t pending;
-    int32_t skipped;
-    int32_t spawn_count;               /* the components of the last spawn applied, */
-    uint32_t spawn_table;              /* and the table they led to */
-    ecs_sched_id spawn_ids[ECS_SCHED__MAX_BATCHED_INSERTS];
-};
+typedef struct ecs_sched__schedules ecs_sched__schedules;
 
 struct ecs_sched_world {
     ecs_sched__env env;
@@ -2384,12 +2470,22 @@ struct ecs_sched_world {
     ecs_sched_commands **buffers;
     uint32_t buffer_count;
     uint32_t buffer_capacity;
-    void *schedules;                     /* owned by the graph module */
-    void (*free_schedules)(ecs_sched_world *world);
+    ecs_sched__schedules *schedules;     /* graph.h; NULL until the first schedule */
     ecs_sched_pool *pool;                /* created on first use */
     int32_t thread_count;
     ecs_sched_executor executor;
 };
+
+
+/* What the world asks of the modules that keep state in it, defined there: queries keep a
+   cache of matching tables (query.h), command buffers and schedules belong to the world and
+   go with it (commands.h, graph.h). */
+static bool ecs_sched__queries_reserve_match(ecs_sched_world *w);
+static void ecs_sched__queries_add_table(ecs_sched_world *w, ecs_sched__table *t);
+static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w);
+static void ecs_sched__queries_free(ecs_sched_world *w);
+static void ecs_sched__buffers_free(ecs_sched_world *w);
+static void ecs_sched__schedules_free(ecs_sched_world *w);
 
 /* ---- small helpers ---- */
 
@@ -2400,27 +2496,6 @@ static ecs_sched_result ecs_sched__out_of_memory(ecs_sched_world *w, const char 
 }
 
 /* Makes room for `needed` elements; on failure the array is unchanged. */
-static bool ecs_sched__grow(ecs_sched__env *env, void **array, uint32_t *capacity, uint32_t needed,
-                            size_t element_size) {
-    uint32_t new_capacity;
-    void *grown;
-    if (needed <= *capacity) return true;
-    new_capacity = *capacity ? *capacity : 8;
-    while (new_capacity < needed) {
-        if (new_capacity > UINT32_MAX / 2) {
-            new_capacity = needed;
-            break;
-        }
-        new_capacity *= 2;
-    }
-    if ((size_t)new_capacity > SIZE_MAX / element_size) return false;
-    grown = ecs_sched__realloc(env, *array, (size_t)new_capacity * element_size);
-    if (!grown) return false;
-    *array = grown;
-    *capacity = new_capacity;
-    return true;
-}
-
 static inline ecs_sched_entity ecs_sched__make_entity(uint32_t index, uint32_t generation) {
     return (ecs_sched_entity)index | ((ecs_sched_entity)generation << 32);
 }
@@ -2618,10 +2693,8 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
                         desc->name, (unsigned)w->component_count, (unsigned)ECS_SCHED__MAX_COMPONENTS);
         return 0;
     }
-    if (!ecs_sched__grow(&w->env, (void **)&w->components, &w->component_capacity,
-                         w->component_count + 1, sizeof *w->components) ||
-        !ecs_sched__grow(&w->env, (void **)&w->resources, &w->resource_capacity,
-                         w->component_count + 1, sizeof *w->resources)) {
+    if (!ECS_SCHED__GROW(&w->env, w->components, &w->component_capacity, w->component_count + 1) ||
+        !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, w->component_count + 1)) {
         ecs_sched__out_of_memory(w, "registering a component");
         return 0;
     }
@@ -2694,33 +2767,6 @@ static inline int32_t ecs_sched__column_find(const ecs_sched__table *t, ecs_sche
     return lo < t->column_count && t->columns[lo].id == id ? lo : -1;
 }
 
-static bool ecs_sched__query_matches(const ecs_sched_query *q, const ecs_sched__table *t,
-                                     ecs_sched__match *out) {
-    int32_t i;
-    for (i = 0; i < q->term_count; i++) {
-        const ecs_sched_term *term = &q->terms[i];
-        bool present = ecs_sched__type_find(t, term->id) >= 0;
-        switch (term->kind) {
-        case ECS_SCHED_TERM_READ:
-        case ECS_SCHED_TERM_WRITE:
-            if (!present) return false;
-            break;
-        case ECS_SCHED_TERM_WITHOUT:
-            if (present) return false;
-            break;
-        default:
-            break;
-        }
-        if (out) {
-            int32_t column = term->kind == ECS_SCHED_TERM_WITHOUT ? -1
-                                                                 : ecs_sched__column_find(t, term->id);
-            out->column[i] = (int16_t)column;
-        }
-    }
-    if (out) out->table = (ecs_sched__table *)t;
-    return true;
-}
-
 static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t) {
     int32_t i;
     for (i = 0; i < t->column_count; i++) {
@@ -2751,22 +2797,16 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
                                                  int32_t count, uint64_t hash) {
     ecs_sched__table *t;
     int32_t i, columns = 0;
-    uint32_t q;
     size_t bytes;
     for (i = 0; i < count; i++) columns += w->components[type[i]].size > 0;
-    if (!ecs_sched__grow(&w->env, (void **)&w->tables, &w->table_capacity, w->table_count + 1,
-                         sizeof *w->tables) ||
+    if (!ECS_SCHED__GROW(&w->env, w->tables, &w->table_capacity, w->table_count + 1) ||
         !ecs_sched__map_reserve(&w->env, &w->types, 1)) {
         ecs_sched__out_of_memory(w, "creating an archetype table");
         return NULL;
     }
-    for (q = 0; q < w->query_count; q++) {
-        ecs_sched_query *query = w->queries[q];
-        if (!ecs_sched__grow(&w->env, (void **)&query->matches, &query->match_capacity,
-                             query->match_count + 1, sizeof *query->matches)) {
-            ecs_sched__out_of_memory(w, "creating an archetype table");
-            return NULL;
-        }
+    if (!ecs_sched__queries_reserve_match(w)) {
+        ecs_sched__out_of_memory(w, "creating an archetype table");
+        return NULL;
     }
     bytes = sizeof *t + (size_t)columns * sizeof(ecs_sched__column) +
             (size_t)count * sizeof(ecs_sched_id);
@@ -2790,12 +2830,7 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     t->index = w->table_count;
     w->tables[w->table_count++] = t;
     ecs_sched__map_insert_unchecked(&w->types, hash, t->index);
-    for (q = 0; q < w->query_count; q++) {
-        ecs_sched_query *query = w->queries[q];
-        if (ecs_sched__query_matches(query, t, &query->matches[query->match_count])) {
-            query->match_count++;
-        }
-    }
+    ecs_sched__queries_add_table(w, t);
     return t;
 }
 
@@ -2976,8 +3011,7 @@ static bool ecs_sched__reserve_indices(ecs_sched_world *w, uint32_t count) {
     if (count <= w->free_count) return true;
     needed = (uint64_t)w->record_count + (count - w->free_count);
     if (needed > UINT32_MAX - 1) return false;
-    return ecs_sched__grow(&w->env, (void **)&w->records, &w->record_capacity, (uint32_t)needed,
-                           sizeof *w->records);
+    return ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity, (uint32_t)needed);
 }
 
 /* Hands out an index reserved with ecs_sched__reserve_indices. */
@@ -3005,47 +3039,70 @@ static void ecs_sched__release_index(ecs_sched_world *w, uint32_t index) {
 
 /* ---- world ---- */
 
-ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *desc) {
-    ecs_sched_world_desc defaults;
-    ecs_sched__env env;
-    ecs_sched_world *w;
-    if (!desc) {
-        memset(&defaults, 0, sizeof defaults);
-        desc = &defaults;
-    }
-    ecs_sched__env_init(&env, &desc->allocator, &desc->logger);
+/* The executor a zero field means: parallel where there are threads. */
+static ecs_sched_executor ecs_sched__default_executor(void) {
+#ifdef ECS_SCHED_THREADS
+    return ECS_SCHED_EXECUTOR_PARALLEL;
+#else
+    return ECS_SCHED_EXECUTOR_SINGLE_THREADED;
+#endif
+}
+
+/* Every zero field of a world desc resolved; `desc` may be NULL. */
+static ecs_sched_world_desc ecs_sched__world_desc_defaults(const ecs_sched_world_desc *desc) {
+    ecs_sched_world_desc d;
+    if (desc) d = *desc;
+    else memset(&d, 0, sizeof d);
+    d.allocator = ecs_sched__allocator_defaults(&d.allocator);
+    if (d.entity_capacity < 0) d.entity_capacity = 0;
+    if (d.thread_count == 0) d.thread_count = ecs_sched__hardware_threads();
+    if (d.executor == ECS_SCHED_EXECUTOR_DEFAULT) d.executor = ecs_sched__default_executor();
+    return d;
+}
+
+static bool ecs_sched__world_desc_valid(ecs_sched__env *env, const ecs_sched_world_desc *desc) {
+    if (!desc) return true;
     if (desc->thread_count < 0) {
-        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR,
+        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_INVALID_ARGUMENT,
                        "world_create: thread_count is negative; give 1 or more, or 0 for one "
                        "thread per hardware thread");
-        return NULL;
+        return false;
     }
     if ((unsigned)desc->executor > (unsigned)ECS_SCHED_EXECUTOR_PARALLEL) {
-        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR,
+        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_INVALID_ARGUMENT,
                        "world_create: executor is not one of ECS_SCHED_EXECUTOR_DEFAULT, "
                        "_SINGLE_THREADED or _PARALLEL");
-        return NULL;
+        return false;
     }
+    return true;
+}
+
+ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
+    ecs_sched_world_desc desc;
+    ecs_sched__env env;
+    ecs_sched_world *w;
+    ecs_sched__env_init(&env, given ? &given->allocator : NULL, given ? &given->logger : NULL);
+    if (!ecs_sched__world_desc_valid(&env, given)) return NULL;
+    desc = ecs_sched__world_desc_defaults(given);
     w = (ecs_sched_world *)ecs_sched__calloc(&env, sizeof *w);
     if (!w) {
-        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, "world_create: out of memory");
+        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                       "world_create: out of memory");
         return NULL;
     }
     w->env = env;
-    w->thread_count = desc->thread_count;
-    w->executor = desc->executor;
+    w->thread_count = desc.thread_count;
+    w->executor = desc.executor;
     w->component_count = 1;
     w->record_count = 1;
     w->free_head = ECS_SCHED__NONE;
-    if (!ecs_sched__grow(&w->env, (void **)&w->components, &w->component_capacity, 1,
-                         sizeof *w->components) ||
-        !ecs_sched__grow(&w->env, (void **)&w->resources, &w->resource_capacity, 1,
-                         sizeof *w->resources) ||
-        !ecs_sched__grow(&w->env, (void **)&w->records, &w->record_capacity,
-                         1 + (uint32_t)(desc->entity_capacity > 0 ? desc->entity_capacity : 0),
-                         sizeof *w->records) ||
+    if (!ECS_SCHED__GROW(&w->env, w->components, &w->component_capacity, 1) ||
+        !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, 1) ||
+        !ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity,
+                         1 + (uint32_t)desc.entity_capacity) ||
         !ecs_sched__table_create(w, NULL, 0, ecs_sched__hash_type(NULL, 0))) {
-        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, "world_create: out of memory");
+        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                       "world_create: out of memory");
         ecs_sched_world_destroy(w);
         return NULL;
     }
@@ -3059,10 +3116,10 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *desc) {
 void ecs_sched_world_destroy(ecs_sched_world *w) {
     uint32_t i;
     if (!w) return;
-    if (w->free_schedules) w->free_schedules(w);
+    ecs_sched__schedules_free(w);
     ecs_sched_pool_destroy(w->pool);
-    while (w->buffer_count) ecs_sched_commands_destroy(w->buffers[w->buffer_count - 1]);
-    while (w->query_count) ecs_sched_query_destroy(w->queries[w->query_count - 1]);
+    ecs_sched__buffers_free(w);
+    ecs_sched__queries_free(w);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
     for (i = 1; i < w->component_count; i++) {
         if (w->resources[i]) ecs_sched_resource_remove(w, i);
@@ -3073,8 +3130,6 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__free(&w->env, w->resources);
     ecs_sched__free(&w->env, w->records);
     ecs_sched__free(&w->env, w->tables);
-    ecs_sched__free(&w->env, w->queries);
-    ecs_sched__free(&w->env, w->buffers);
     ecs_sched__map_free(&w->env, &w->types);
     ecs_sched__map_free(&w->env, &w->edges);
     ecs_sched__free(&w->env, w);
@@ -3104,6 +3159,24 @@ int32_t ecs_sched_entity_count(const ecs_sched_world *w) {
 int32_t ecs_sched_archetype_count(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
     return (int32_t)w->table_count;
+}
+
+ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!w->pool) {
+        ecs_sched_pool_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.thread_count = w->thread_count;
+        desc.allocator = w->env.allocator;
+        desc.logger = w->env.logger;
+        w->pool = ecs_sched_pool_create(&desc);
+        if (!w->pool) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                            "the world's thread pool (%d threads) could not be created",
+                            (int)w->thread_count);
+        }
+    }
+    return w->pool;
 }
 
 /* ---- entities ---- */
@@ -3422,6 +3495,140 @@ bool ecs_sched_resource_exists(const ecs_sched_world *w, ecs_sched_id id) {
     return ecs_sched__component_valid(w, id) && w->resources[id] != NULL;
 }
 
+
+/* ---- consistency check ---- */
+
+static ecs_sched_result ecs_sched__inconsistent(ecs_sched_world *w, const char *what,
+                                                unsigned a, unsigned b) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INCONSISTENT,
+                           "world_check: %s (%u, %u)", what, a, b);
+}
+
+static ecs_sched_result ecs_sched__check_tables(ecs_sched_world *w) {
+    uint32_t i;
+    int64_t total = 0;
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        int32_t row, k;
+        if (t->index != i) return ecs_sched__inconsistent(w, "table index", i, t->index);
+        if (t->count < 0 || t->count > t->capacity) {
+            return ecs_sched__inconsistent(w, "table count exceeds capacity", i, (unsigned)t->count);
+        }
+        if (ecs_sched__table_find(w, t->type, t->type_count, t->hash) != t) {
+            return ecs_sched__inconsistent(w, "table missing from the type map", i, 0);
+        }
+        for (k = 1; k < t->type_count; k++) {
+            if (t->type[k - 1] >= t->type[k]) return ecs_sched__inconsistent(w, "unsorted type", i, k);
+        }
+        for (k = 0; k < t->column_count; k++) {
+            if ((uintptr_t)t->columns[k].data % w->components[t->columns[k].id].alignment) {
+                return ecs_sched__inconsistent(w, "misaligned column", i, (unsigned)k);
+            }
+        }
+        for (row = 0; row < t->count; row++) {
+            ecs_sched_entity e = t->entities[row];
+            uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+            if (!ecs_sched__is_live_record(w, e) || w->records[index].table != i ||
+                w->records[index].row != (uint32_t)row) {
+                return ecs_sched__inconsistent(w, "table row and entity record disagree", i,
+                                               (unsigned)row);
+            }
+        }
+        total += t->count;
+    }
+    if (total != w->alive_count) {
+        return ecs_sched__inconsistent(w, "rows in tables differ from live entities",
+                                       (unsigned)total, (unsigned)w->alive_count);
+    }
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__check_records(ecs_sched_world *w) {
+    uint32_t i, live = 0, dead = 0, walked = 0, at;
+    for (i = 1; i < w->record_count; i++) {
+        const ecs_sched__record *r = &w->records[i];
+        if (r->table == ECS_SCHED__DEAD) {
+            dead++;
+        } else if (r->table != ECS_SCHED__RESERVED) {
+            if (r->table >= w->table_count || r->row >= (uint32_t)w->tables[r->table]->count ||
+                w->tables[r->table]->entities[r->row] != ecs_sched__make_entity(i, r->generation)) {
+                return ecs_sched__inconsistent(w, "entity record points at a wrong row", i, r->row);
+            }
+            live++;
+        }
+    }
+    if (live != (uint32_t)w->alive_count) {
+        return ecs_sched__inconsistent(w, "live records differ from the live count", live,
+                                       (unsigned)w->alive_count);
+    }
+    for (at = w->free_head; at != ECS_SCHED__NONE; at = w->records[at].row) {
+        if (at == 0 || at >= w->record_count || w->records[at].table != ECS_SCHED__DEAD ||
+            ++walked > dead) {
+            return ecs_sched__inconsistent(w, "free list is broken", at, walked);
+        }
+    }
+    if (walked != dead || walked != w->free_count) {
+        return ecs_sched__inconsistent(w, "free list length", walked, dead);
+    }
+    return ECS_SCHED_OK;
+}
+ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    result = ecs_sched__check_tables(w);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_records(w);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_queries(w);
+    return result;
+}
+
+/*=============================== src/query.h (implementation) ===============================*/
+/* query: queries, their cached tables, iteration and parallel iteration. */
+
+typedef struct ecs_sched__match {
+    ecs_sched__table *table;
+    int16_t column[ECS_SCHED_MAX_TERMS];  /* column per term, -1 when the field is NULL */
+} ecs_sched__match;
+
+struct ecs_sched_query {
+    ecs_sched_world *world;
+    int32_t term_count;
+    int32_t read_count;
+    int32_t write_count;
+    uint32_t match_count;
+    uint32_t match_capacity;
+    ecs_sched_term terms[ECS_SCHED_MAX_TERMS];
+    ecs_sched_id reads[ECS_SCHED_MAX_TERMS];
+    ecs_sched_id writes[ECS_SCHED_MAX_TERMS];
+    ecs_sched__match *matches;
+};
+
+static bool ecs_sched__query_matches(const ecs_sched_query *q, const ecs_sched__table *t,
+                                     ecs_sched__match *out) {
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched_term *term = &q->terms[i];
+        bool present = ecs_sched__type_find(t, term->id) >= 0;
+        switch (term->kind) {
+        case ECS_SCHED_TERM_READ:
+        case ECS_SCHED_TERM_WRITE:
+            if (!present) return false;
+            break;
+        case ECS_SCHED_TERM_WITHOUT:
+            if (present) return false;
+            break;
+        default:
+            break;
+        }
+        if (out) {
+            int32_t column = term->kind == ECS_SCHED_TERM_WITHOUT ? -1
+                                                                 : ecs_sched__column_find(t, term->id);
+            out->column[i] = (int16_t)column;
+        }
+    }
+    if (out) out->table = (ecs_sched__table *)t;
+    return true;
+}
+
 /* ---- queries ---- */
 
 static bool ecs_sched__term_writes(ecs_sched_term_kind kind) {
@@ -3466,8 +3673,7 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "query_create: desc is NULL");
         return NULL;
     }
-    if (!ecs_sched__grow(&w->env, (void **)&w->queries, &w->query_capacity, w->query_count + 1,
-                         sizeof *w->queries)) {
+    if (!ECS_SCHED__GROW(&w->env, w->queries, &w->query_capacity, w->query_count + 1)) {
         ecs_sched__out_of_memory(w, "creating a query");
         return NULL;
     }
@@ -3483,8 +3689,7 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
     }
     for (i = 0; i < w->table_count; i++) {
         if (!ecs_sched__query_matches(q, w->tables[i], NULL)) continue;
-        if (!ecs_sched__grow(&w->env, (void **)&q->matches, &q->match_capacity,
-                             q->match_count + 1, sizeof *q->matches)) {
+        if (!ECS_SCHED__GROW(&w->env, q->matches, &q->match_capacity, q->match_count + 1)) {
             ecs_sched__free(&w->env, q->matches);
             ecs_sched__free(&w->env, q);
             ecs_sched__out_of_memory(w, "creating a query");
@@ -3509,6 +3714,37 @@ void ecs_sched_query_destroy(ecs_sched_query *q) {
     }
     ecs_sched__free(&w->env, q->matches);
     ecs_sched__free(&w->env, q);
+}
+
+/* The world's side of queries (declared in world.h): every new table is offered to every
+   query, and the queries go with the world. */
+static bool ecs_sched__queries_reserve_match(ecs_sched_world *w) {
+    uint32_t q;
+    for (q = 0; q < w->query_count; q++) {
+        ecs_sched_query *query = w->queries[q];
+        if (!ECS_SCHED__GROW(&w->env, query->matches, &query->match_capacity,
+                             query->match_count + 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void ecs_sched__queries_add_table(ecs_sched_world *w, ecs_sched__table *t) {
+    uint32_t q;
+    for (q = 0; q < w->query_count; q++) {
+        ecs_sched_query *query = w->queries[q];
+        if (ecs_sched__query_matches(query, t, &query->matches[query->match_count])) {
+            query->match_count++;
+        }
+    }
+}
+
+static void ecs_sched__queries_free(ecs_sched_world *w) {
+    while (w->query_count) ecs_sched_query_destroy(w->queries[w->query_count - 1]);
+    ecs_sched__free(&w->env, w->queries);
+    w->queries = NULL;
+    w->query_capacity = 0;
 }
 
 ecs_sched_access ecs_sched_query_access(const ecs_sched_query *q) {
@@ -3555,6 +3791,150 @@ bool ecs_sched_iter_next(ecs_sched_iter *it) {
     it->count = 0;
     return false;
 }
+
+
+static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w) {
+    uint32_t qi, i, m;
+    for (qi = 0; qi < w->query_count; qi++) {
+        const ecs_sched_query *q = w->queries[qi];
+        uint32_t expected = 0;
+        for (i = 0; i < w->table_count; i++) {
+            ecs_sched__match want;
+            uint32_t found = 0;
+            bool matches = ecs_sched__query_matches(q, w->tables[i], &want);
+            for (m = 0; m < q->match_count; m++) {
+                if (q->matches[m].table != w->tables[i]) continue;
+                found++;
+                if (memcmp(q->matches[m].column, want.column,
+                           (size_t)q->term_count * sizeof want.column[0]) != 0) {
+                    return ecs_sched__inconsistent(w, "query cache has wrong columns", qi, i);
+                }
+            }
+            if (found != (matches ? 1u : 0u)) {
+                return ecs_sched__inconsistent(w, "query cache disagrees with tables", qi, i);
+            }
+            expected += matches;
+        }
+        if (expected != q->match_count) {
+            return ecs_sched__inconsistent(w, "query cache size", qi, q->match_count);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+
+/* ---- parallel query iteration ---- */
+
+typedef struct ecs_sched__par_query {
+    const ecs_sched_query *query;
+    ecs_sched_pool *pool;
+    int64_t grain;
+    ecs_sched_chunk_fn fn;
+    void *arg;
+} ecs_sched__par_query;
+
+typedef struct ecs_sched__par_table {
+    const ecs_sched__par_query *pq;
+    const ecs_sched__match *match;
+} ecs_sched__par_table;
+
+static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
+    const ecs_sched__par_table *pt = (const ecs_sched__par_table *)arg;
+    const ecs_sched_query *q = pt->pq->query;
+    const ecs_sched__table *t = pt->match->table;
+    ecs_sched_iter it;
+    int32_t i;
+    memset(&it, 0, sizeof it);
+    it.count = (int32_t)(end - begin);
+    it.entities = t->entities + begin;
+    for (i = 0; i < q->term_count; i++) {
+        int32_t c = pt->match->column[i];
+        it.fields[i] = c >= 0 ? t->columns[c].data + (size_t)begin * t->columns[c].size : NULL;
+    }
+    pt->pq->fn(&it, pt->pq->arg);
+}
+
+static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
+    const ecs_sched__par_query *pq = (const ecs_sched__par_query *)arg;
+    int64_t m;
+    for (m = begin; m < end; m++) {
+        ecs_sched__par_table pt;
+        pt.pq = pq;
+        pt.match = &pq->query->matches[m];
+        if (pt.match->table->count == 0) continue;
+        ecs_sched_pool_parallel_for(pq->pool, 0, pt.match->table->count, pq->grain,
+                                    ecs_sched__par_rows, &pt);
+    }
+}
+
+void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int32_t grain,
+                              ecs_sched_chunk_fn fn, void *arg) {
+    ecs_sched__par_query pq;
+    ECS_SCHED_ASSERT(query != NULL && pool != NULL && fn != NULL);
+    pq.query = query;
+    pq.pool = pool;
+    pq.grain = grain > 0 ? grain
+                         : ecs_sched__default_grain(ecs_sched_pool_thread_count(pool),
+                                                    ecs_sched_query_count(query));
+    pq.fn = fn;
+    pq.arg = arg;
+    ecs_sched_pool_parallel_for(pool, 0, query->match_count, 1, ecs_sched__par_tables, &pq);
+}
+
+/*============================= src/commands.h (implementation) ==============================*/
+/* commands: command buffers and their application. */
+
+
+enum {
+    ECS_SCHED__CMD_SPAWN,
+    ECS_SCHED__CMD_DESPAWN,
+    ECS_SCHED__CMD_INSERT,
+    ECS_SCHED__CMD_REMOVE,
+    ECS_SCHED__CMD_SET_RESOURCE
+};
+
+/* A recorded command is one 32-bit word (operation, flags, component id), then the entity
+   unless it is the same as the previous command's (a spawn followed by its inserts), then
+   the value at the component's alignment. Small records keep recording and applying within
+   the memory bandwidth a game can spare. */
+#define ECS_SCHED__CMD_OP_MASK 0x7u
+#define ECS_SCHED__CMD_HAS_VALUE 0x8u
+#define ECS_SCHED__CMD_SAME_ENTITY 0x10u
+#define ECS_SCHED__CMD_ID_SHIFT 5
+
+/* A command read back from a block. */
+typedef struct ecs_sched__command {
+    uint32_t op;
+    ecs_sched_id id;
+    ecs_sched_entity entity;
+    const void *value;        /* NULL when none was given */
+    size_t next;              /* where the next command starts */
+} ecs_sched__command;
+
+/* Commands live in a chain of blocks that never move, so recording never copies what was
+   recorded before; applied blocks are kept for the next frame. */
+typedef struct ecs_sched__command_block {
+    struct ecs_sched__command_block *next;
+    size_t used;
+    size_t capacity;
+    unsigned char *data;      /* aligned to ECS_SCHED_MAX_ALIGNMENT, so values are aligned */
+} ecs_sched__command_block;
+
+struct ecs_sched_commands {
+    ecs_sched_world *world;
+    ecs_sched__command_block *first;
+    ecs_sched__command_block *write;   /* the block being filled; later blocks are empty */
+    ecs_sched__command_block *read;    /* where apply continues */
+    size_t read_at;
+    ecs_sched_entity read_entity;      /* the entity of the command before read_at */
+    ecs_sched_entity write_entity;     /* the entity of the last command recorded */
+    int32_t pending;
+    int32_t skipped;
+    int32_t spawn_count;               /* the components of the last spawn applied, */
+    uint32_t spawn_table;              /* and the table they led to */
+    ecs_sched_id spawn_ids[ECS_SCHED__MAX_BATCHED_INSERTS];
+};
+
 
 /* ---- command buffers ---- */
 
@@ -3623,8 +4003,7 @@ static void ecs_sched__release_reserved(ecs_sched_commands *cmd) {
 ecs_sched_commands *ecs_sched_commands_create(ecs_sched_world *w) {
     ecs_sched_commands *cmd;
     ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__grow(&w->env, (void **)&w->buffers, &w->buffer_capacity, w->buffer_count + 1,
-                         sizeof *w->buffers)) {
+    if (!ECS_SCHED__GROW(&w->env, w->buffers, &w->buffer_capacity, w->buffer_count + 1)) {
         ecs_sched__out_of_memory(w, "creating a command buffer");
         return NULL;
     }
@@ -3656,6 +4035,14 @@ void ecs_sched_commands_destroy(ecs_sched_commands *cmd) {
         cmd->first = next;
     }
     ecs_sched__free(&w->env, cmd);
+}
+
+/* The world's side of buffers (declared in world.h): they go with the world. */
+static void ecs_sched__buffers_free(ecs_sched_world *w) {
+    while (w->buffer_count) ecs_sched_commands_destroy(w->buffers[w->buffer_count - 1]);
+    ecs_sched__free(&w->env, w->buffers);
+    w->buffers = NULL;
+    w->buffer_capacity = 0;
 }
 
 /* A block with room for `bytes` more, switching to (or adding) the next block when the
@@ -3990,121 +4377,6 @@ ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
     return ECS_SCHED_OK;
 }
 
-/* ---- consistency check ---- */
-
-static ecs_sched_result ecs_sched__inconsistent(ecs_sched_world *w, const char *what,
-                                                unsigned a, unsigned b) {
-    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INCONSISTENT,
-                           "world_check: %s (%u, %u)", what, a, b);
-}
-
-static ecs_sched_result ecs_sched__check_tables(ecs_sched_world *w) {
-    uint32_t i;
-    int64_t total = 0;
-    for (i = 0; i < w->table_count; i++) {
-        const ecs_sched__table *t = w->tables[i];
-        int32_t row, k;
-        if (t->index != i) return ecs_sched__inconsistent(w, "table index", i, t->index);
-        if (t->count < 0 || t->count > t->capacity) {
-            return ecs_sched__inconsistent(w, "table count exceeds capacity", i, (unsigned)t->count);
-        }
-        if (ecs_sched__table_find(w, t->type, t->type_count, t->hash) != t) {
-            return ecs_sched__inconsistent(w, "table missing from the type map", i, 0);
-        }
-        for (k = 1; k < t->type_count; k++) {
-            if (t->type[k - 1] >= t->type[k]) return ecs_sched__inconsistent(w, "unsorted type", i, k);
-        }
-        for (k = 0; k < t->column_count; k++) {
-            if ((uintptr_t)t->columns[k].data % w->components[t->columns[k].id].alignment) {
-                return ecs_sched__inconsistent(w, "misaligned column", i, (unsigned)k);
-            }
-        }
-        for (row = 0; row < t->count; row++) {
-            ecs_sched_entity e = t->entities[row];
-            uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
-            if (!ecs_sched__is_live_record(w, e) || w->records[index].table != i ||
-                w->records[index].row != (uint32_t)row) {
-                return ecs_sched__inconsistent(w, "table row and entity record disagree", i,
-                                               (unsigned)row);
-            }
-        }
-        total += t->count;
-    }
-    if (total != w->alive_count) {
-        return ecs_sched__inconsistent(w, "rows in tables differ from live entities",
-                                       (unsigned)total, (unsigned)w->alive_count);
-    }
-    return ECS_SCHED_OK;
-}
-
-static ecs_sched_result ecs_sched__check_records(ecs_sched_world *w) {
-    uint32_t i, live = 0, dead = 0, walked = 0, at;
-    for (i = 1; i < w->record_count; i++) {
-        const ecs_sched__record *r = &w->records[i];
-        if (r->table == ECS_SCHED__DEAD) {
-            dead++;
-        } else if (r->table != ECS_SCHED__RESERVED) {
-            if (r->table >= w->table_count || r->row >= (uint32_t)w->tables[r->table]->count ||
-                w->tables[r->table]->entities[r->row] != ecs_sched__make_entity(i, r->generation)) {
-                return ecs_sched__inconsistent(w, "entity record points at a wrong row", i, r->row);
-            }
-            live++;
-        }
-    }
-    if (live != (uint32_t)w->alive_count) {
-        return ecs_sched__inconsistent(w, "live records differ from the live count", live,
-                                       (unsigned)w->alive_count);
-    }
-    for (at = w->free_head; at != ECS_SCHED__NONE; at = w->records[at].row) {
-        if (at == 0 || at >= w->record_count || w->records[at].table != ECS_SCHED__DEAD ||
-            ++walked > dead) {
-            return ecs_sched__inconsistent(w, "free list is broken", at, walked);
-        }
-    }
-    if (walked != dead || walked != w->free_count) {
-        return ecs_sched__inconsistent(w, "free list length", walked, dead);
-    }
-    return ECS_SCHED_OK;
-}
-
-static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w) {
-    uint32_t qi, i, m;
-    for (qi = 0; qi < w->query_count; qi++) {
-        const ecs_sched_query *q = w->queries[qi];
-        uint32_t expected = 0;
-        for (i = 0; i < w->table_count; i++) {
-            ecs_sched__match want;
-            uint32_t found = 0;
-            bool matches = ecs_sched__query_matches(q, w->tables[i], &want);
-            for (m = 0; m < q->match_count; m++) {
-                if (q->matches[m].table != w->tables[i]) continue;
-                found++;
-                if (memcmp(q->matches[m].column, want.column,
-                           (size_t)q->term_count * sizeof want.column[0]) != 0) {
-                    return ecs_sched__inconsistent(w, "query cache has wrong columns", qi, i);
-                }
-            }
-            if (found != (matches ? 1u : 0u)) {
-                return ecs_sched__inconsistent(w, "query cache disagrees with tables", qi, i);
-            }
-            expected += matches;
-        }
-        if (expected != q->match_count) {
-            return ecs_sched__inconsistent(w, "query cache size", qi, q->match_count);
-        }
-    }
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
-    ecs_sched_result result;
-    ECS_SCHED__CHECK_WORLD(w);
-    result = ecs_sched__check_tables(w);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_records(w);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_queries(w);
-    return result;
-}
-
 /*============================== src/context.h (implementation) ==============================*/
 /* context: what a running system or condition can reach. */
 
@@ -4214,6 +4486,19 @@ ecs_sched_world *ecs_sched_ctx_world(ecs_sched_system_ctx *ctx) {
             ctx->read_only ? " from a condition" : "");
     }
     return ctx->world;
+}
+
+ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index, int32_t grain,
+                                        ecs_sched_chunk_fn fn, void *arg) {
+    ecs_sched_query *q;
+    ecs_sched_pool *pool;
+    ECS_SCHED_ASSERT(ctx != NULL && fn != NULL);
+    q = ecs_sched_ctx_query(ctx, index);
+    if (!q) return ECS_SCHED_ERR_ACCESS;
+    pool = ecs_sched_world_pool(ctx->world);
+    if (!pool) return ECS_SCHED_ERR_OUT_OF_MEMORY;
+    ecs_sched_query_par_iter(q, pool, grain, fn, arg);
+    return ECS_SCHED_OK;
 }
 
 /*============================= src/condition.h (implementation) =============================*/
@@ -4413,8 +4698,7 @@ static int32_t ecs_sched__cond_copy_at(ecs_sched_world *w, ecs_sched__conds *con
                         "its own condition?)", ECS_SCHED__CONDITION_DEPTH);
         return -1;
     }
-    if (!ecs_sched__grow(&w->env, (void **)&conds->items, &conds->capacity, conds->count + 1,
-                         sizeof *conds->items) ||
+    if (!ECS_SCHED__GROW(&w->env, conds->items, &conds->capacity, conds->count + 1) ||
         !(node = (ecs_sched__cond *)ecs_sched__calloc(&w->env, sizeof *node))) {
         ecs_sched__out_of_memory(w, "copying a run condition");
         return -1;
@@ -4506,11 +4790,13 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
 }
 
 /*=============================== src/graph.h (implementation) ===============================*/
-/* graph: systems, sets and their configuration, stored schedules, validation, flattening,
-   ordering, and the built plan. */
+/* graph: schedules as stored: systems, sets, their configuration, labels. */
 
 #define ECS_SCHED__MAX_NESTED_RUNS 64
-#define ECS_SCHED__MAX_REPORTED_PAIRS 64  /* ambiguous pairs listed in one message */
+
+/* The built plan of a schedule (plan.h); NULL until its first build. */
+typedef struct ecs_sched__plan ecs_sched__plan;
+static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan);
 
 enum {
     ECS_SCHED__REL_IN_SET,
@@ -4555,52 +4841,6 @@ typedef struct ecs_sched__system {
     ecs_sched_system_ctx ctx;
 } ecs_sched__system;
 
-typedef struct ecs_sched__plan_node {
-    ecs_sched__system *system;   /* NULL for an automatic sync point */
-    int32_t dependency_count;    /* predecessors in the plan */
-    int32_t successor_start;
-    int32_t successor_count;
-    int32_t guard_set_start;     /* sets whose conditions guard it, outermost first */
-    int32_t guard_set_count;
-    int32_t cond_start;          /* its own conditions */
-    int32_t cond_count;
-    bool sync;                   /* applies pending commands: automatic, or apply_deferred */
-    bool exclusive;
-} ecs_sched__plan_node;
-
-typedef struct ecs_sched__plan_set {
-    int32_t name;
-    int32_t cond_start;
-    int32_t cond_count;
-} ecs_sched__plan_set;
-
-/* A built schedule, in an order that respects every dependency. Per node: dependency count,
-   successors, guarding sets, conditions and access, so an executor can run it in order or
-   dispatch ready nodes in parallel. */
-typedef struct ecs_sched__plan {
-    ecs_sched__arena arena;
-    int32_t node_count;
-    ecs_sched__plan_node *nodes;
-    int32_t *successors;          /* those no other path implies, binding edges included */
-    int32_t drawn_count;          /* the configured edges no other of them implies, for drawing */
-    int32_t *drawn;               /* pairs of plan positions */
-    int32_t *guard_sets;
-    int32_t *conds;
-    int32_t set_count;
-    ecs_sched__plan_set *sets;
-    uint8_t *set_state;          /* per run: 0 not evaluated, 1 true, 2 false */
-    int32_t access_words;        /* per node: component reads, writes, resource reads, writes */
-    uint64_t *access;
-    int32_t writer_count;        /* systems with command buffers, in plan order */
-    ecs_sched__plan_node **writers;
-    int32_t ambiguous_count;     /* unordered conflicting pairs, as plan positions */
-    int32_t *ambiguous;
-    int32_t cluster_count;       /* every set, for drawing: its name and first parent */
-    int32_t *cluster_name;
-    int32_t *cluster_parent;
-    int32_t *node_cluster;       /* per plan node: the first set it is in, or -1 */
-    void *run_state;             /* the parallel executor's, one block, made on first use */
-} ecs_sched__plan;
 
 typedef struct ecs_sched__name_index {
     char *key;
@@ -4626,26 +4866,24 @@ typedef struct ecs_sched__schedule {
     uint32_t guard_capacity;
     ecs_sched__conds conds;
     int32_t group_count;
-    bool built;
+    bool built;                          /* the plan matches the configuration */
     bool running;
-    ecs_sched__plan plan;
+    ecs_sched__plan *plan;
 } ecs_sched__schedule;
 
-typedef struct ecs_sched__schedules {
+struct ecs_sched__schedules {
     ecs_sched__schedule **items;
     uint32_t count;
     uint32_t capacity;
     ecs_sched__name_index *by_label;     /* stb_ds string map */
     ecs_sched__schedule *stack[ECS_SCHED__MAX_NESTED_RUNS];  /* schedules now running */
     int32_t depth;
-} ecs_sched__schedules;
+};
 
 /* ---- storage ---- */
 
-static void ecs_sched__plan_free(ecs_sched__plan *plan) {
-    if (plan->run_state) ecs_sched__free(plan->arena.env, plan->run_state);
-    ecs_sched__arena_free(&plan->arena);
-    memset(plan, 0, sizeof *plan);
+void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx) {
+    (void)ctx;  /* the executor applies the buffers when it reaches this system */
 }
 
 static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
@@ -4657,7 +4895,7 @@ static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
 
 static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s) {
     uint32_t i;
-    ecs_sched__plan_free(&s->plan);
+    ecs_sched__plan_free(&w->env, s->plan);
     for (i = 0; i < s->system_count; i++) ecs_sched__system_free(w, s->systems[i]);
     if (s->name_index) stbds_shfree(s->name_index);
     for (i = 0; i < s->name_count; i++) ecs_sched__free(&w->env, s->names[i].text);
@@ -4671,7 +4909,7 @@ static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s)
 }
 
 static void ecs_sched__schedules_free(ecs_sched_world *w) {
-    ecs_sched__schedules *all = (ecs_sched__schedules *)w->schedules;
+    ecs_sched__schedules *all = w->schedules;
     uint32_t i;
     if (!all) return;
     for (i = 0; i < all->count; i++) ecs_sched__schedule_free(w, all->items[i]);
@@ -4682,7 +4920,7 @@ static void ecs_sched__schedules_free(ecs_sched_world *w) {
 }
 
 static ecs_sched__schedule *ecs_sched__schedule_find(const ecs_sched_world *w, const char *label) {
-    ecs_sched__schedules *all = (ecs_sched__schedules *)w->schedules;
+    ecs_sched__schedules *all = w->schedules;
     ptrdiff_t i;
     if (!all || !all->by_label || !label) return NULL;
     i = stbds_shgeti(all->by_label, label);
@@ -4699,16 +4937,14 @@ static ecs_sched__schedule *ecs_sched__schedule_get(ecs_sched_world *w, const ch
     s = ecs_sched__schedule_find(w, label);
     if (s) return s;
     if (!w->schedules) {
-        w->schedules = ecs_sched__calloc(&w->env, sizeof(ecs_sched__schedules));
+        w->schedules = (ecs_sched__schedules *)ecs_sched__calloc(&w->env, sizeof *w->schedules);
         if (!w->schedules) {
             ecs_sched__out_of_memory(w, "creating a schedule");
             return NULL;
         }
-        w->free_schedules = ecs_sched__schedules_free;
     }
-    all = (ecs_sched__schedules *)w->schedules;
-    if (!ecs_sched__grow(&w->env, (void **)&all->items, &all->capacity, all->count + 1,
-                         sizeof *all->items) ||
+    all = w->schedules;
+    if (!ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ||
         !(s = (ecs_sched__schedule *)ecs_sched__calloc(&w->env, sizeof *s))) {
         ecs_sched__out_of_memory(w, "creating a schedule");
         return NULL;
@@ -4720,7 +4956,6 @@ static ecs_sched__schedule *ecs_sched__schedule_get(ecs_sched_world *w, const ch
         return NULL;
     }
     s->default_set = -1;
-    ecs_sched__arena_init(&s->plan.arena, &w->env);
     all->items[all->count] = s;
     stbds_shput(all->by_label, s->label, (int32_t)all->count);
     all->count++;
@@ -4730,8 +4965,7 @@ static ecs_sched__schedule *ecs_sched__schedule_get(ecs_sched_world *w, const ch
 /* A new name entry; -1 when out of memory. */
 static int32_t ecs_sched__name_new(ecs_sched_world *w, ecs_sched__schedule *s, const char *text) {
     ecs_sched__name *n;
-    if (!ecs_sched__grow(&w->env, (void **)&s->names, &s->name_capacity, s->name_count + 1,
-                         sizeof *s->names)) {
+    if (!ECS_SCHED__GROW(&w->env, s->names, &s->name_capacity, s->name_count + 1)) {
         ecs_sched__out_of_memory(w, "naming a system or set");
         return -1;
     }
@@ -4764,8 +4998,7 @@ static bool ecs_sched__add_relation(ecs_sched_world *w, ecs_sched__schedule *s, 
                                     ecs_sched__ref subject, ecs_sched__ref object,
                                     bool ignore_deferred) {
     ecs_sched__relation *r;
-    if (!ecs_sched__grow(&w->env, (void **)&s->relations, &s->relation_capacity,
-                         s->relation_count + 1, sizeof *s->relations)) {
+    if (!ECS_SCHED__GROW(&w->env, s->relations, &s->relation_capacity, s->relation_count + 1)) {
         ecs_sched__out_of_memory(w, "configuring a schedule");
         return false;
     }
@@ -4849,8 +5082,7 @@ static bool ecs_sched__apply_config(ecs_sched_world *w, ecs_sched__schedule *s,
     for (i = 0; i < ECS_SCHED_MAX_CONDITIONS; i++) {
         int32_t cond;
         if (!ecs_sched__condition_present(&c->run_if[i])) continue;
-        if (!ecs_sched__grow(&w->env, (void **)&s->guards, &s->guard_capacity,
-                             s->guard_count + 1, sizeof *s->guards)) {
+        if (!ECS_SCHED__GROW(&w->env, s->guards, &s->guard_capacity, s->guard_count + 1)) {
             ecs_sched__out_of_memory(w, "adding a run condition");
             return false;
         }
@@ -4927,8 +5159,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
     }
     name_index = ecs_sched__intern(w, s, name);
     if (name_index < 0) return NULL;
-    if (!ecs_sched__grow(&w->env, (void **)&s->systems, &s->system_capacity, s->system_count + 1,
-                         sizeof *s->systems) ||
+    if (!ECS_SCHED__GROW(&w->env, s->systems, &s->system_capacity, s->system_count + 1) ||
         !(sys = (ecs_sched__system *)ecs_sched__calloc(&w->env, sizeof *sys))) {
         ecs_sched__out_of_memory(w, "adding a system");
         return NULL;
@@ -5161,7 +5392,18 @@ bool ecs_sched_schedule_exists(const ecs_sched_world *w, const char *label) {
     return ecs_sched__schedule_find(w, label) != NULL;
 }
 
-/* ---- build: resolve names, check the graphs, flatten, order, plan ---- */
+static ecs_sched__schedule *ecs_sched__schedule_known(ecs_sched_world *w, const char *label) {
+    ecs_sched__schedule *s = ecs_sched__schedule_find(w, label);
+    if (!s) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_SCHEDULE,
+                        "there is no schedule '%s': add a system to it first",
+                        label ? label : "(null)");
+    }
+    return s;
+}
+
+/*=============================== src/build.h (implementation) ===============================*/
+/* build: name resolution, hierarchy and dependency checks, flattening, ordering. */
 
 /* A directed graph in compressed rows: the successors of v are adj[start[v] .. start[v+1]). */
 typedef struct ecs_sched__csr {
@@ -5208,27 +5450,24 @@ typedef struct ecs_sched__build {
     int32_t *serial;              /* pairs of systems; owned, freed after the build */
 } ecs_sched__build;
 
+static void ecs_sched__build_begin(ecs_sched__build *b, ecs_sched_world *w,
+                                   ecs_sched__schedule *s) {
+    memset(b, 0, sizeof *b);
+    b->w = w;
+    b->s = s;
+    b->system_count = (int32_t)s->system_count;
+    ecs_sched__arena_init(&b->tmp, &w->env);
+    ecs_sched__text_init(&b->text, &w->env);
+}
+
+static void ecs_sched__build_end(ecs_sched__build *b) {
+    ecs_sched__text_free(&b->text);
+    ecs_sched__arena_free(&b->tmp);
+    ecs_sched__free(&b->w->env, b->serial);
+}
+
 #define ECS_SCHED__ALLOC_N(b, type, n) \
     ((type *)ecs_sched__arena_alloc(&(b)->tmp, sizeof(type) * (size_t)((n) > 0 ? (n) : 1)))
-
-static bool ecs_sched__bit(const uint64_t *bits, int32_t i) {
-    return (bits[i >> 6] >> (i & 63)) & 1u;
-}
-
-/* The index of the lowest set bit of a non-zero word. */
-static int32_t ecs_sched__lowest_bit(uint64_t word) {
-#if defined(__GNUC__) || defined(__clang__)
-    return (int32_t)__builtin_ctzll(word);
-#else
-    int32_t bit = 0;
-    while (!((word >> bit) & 1u)) bit++;
-    return bit;
-#endif
-}
-
-static void ecs_sched__set_bit(uint64_t *bits, int32_t i) {
-    bits[i >> 6] |= (uint64_t)1 << (i & 63);
-}
 
 static bool ecs_sched__csr_build(ecs_sched__build *b, ecs_sched__csr *g, int32_t n, int32_t count,
                                  const int32_t *from, const int32_t *to) {
@@ -5276,7 +5515,7 @@ static ecs_sched_result ecs_sched__report(ecs_sched__build *b, ecs_sched_report 
     if (level == ECS_SCHED_REPORT_DEFAULT) level = default_level;
     if (level == ECS_SCHED_REPORT_ERROR) return ecs_sched__build_fail(b, code);
     if (level == ECS_SCHED_REPORT_WARN) {
-        ecs_sched__log(&b->w->env, ECS_SCHED_LOG_WARN, ecs_sched__text_get(&b->text));
+        ecs_sched__log(&b->w->env, ECS_SCHED_LOG_WARN, code, ecs_sched__text_get(&b->text));
     }
     return ECS_SCHED_OK;
 }
@@ -5893,6 +6132,11 @@ static ecs_sched_result ecs_sched__order_systems(ecs_sched__build *b) {
     return ECS_SCHED_OK;
 }
 
+/*============================== src/access.h (implementation) ===============================*/
+/* access: what each system touches, conflicts, and ambiguity detection. */
+
+#define ECS_SCHED__MAX_REPORTED_PAIRS 64  /* ambiguous pairs listed in one message */
+
 static ecs_sched_result ecs_sched__check_condition_access(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     uint32_t g;
@@ -6165,8 +6409,7 @@ static bool ecs_sched__binds_order(const ecs_sched__build *b) {
 }
 
 static bool ecs_sched__add_serial_pair(ecs_sched__build *b, int32_t x, int32_t y) {
-    if (!ecs_sched__grow(&b->w->env, (void **)&b->serial, &b->serial_capacity,
-                         2 * (b->serial_count + 1), sizeof *b->serial)) {
+    if (!ECS_SCHED__GROW(&b->w->env, b->serial, &b->serial_capacity, 2 * (b->serial_count + 1))) {
         return false;
     }
     b->serial[2 * b->serial_count] = x;
@@ -6216,8 +6459,7 @@ static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
                 return ecs_sched__oom(b);
             }
             if (!conflict || ecs_sched__silenced(b, i, j)) continue;
-            if (!ecs_sched__grow(&b->w->env, (void **)&pairs, &capacity, 4 * (uint32_t)(found + 1),
-                                 sizeof *pairs)) {
+            if (!ECS_SCHED__GROW(&b->w->env, pairs, &capacity, 4 * (uint32_t)(found + 1))) {
                 ecs_sched__free(&b->w->env, pairs);
                 return ecs_sched__oom(b);
             }
@@ -6241,6 +6483,66 @@ static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
     result = ecs_sched__report_ambiguities(b, pairs, found, level);
     ecs_sched__free(&b->w->env, pairs);
     return result;
+}
+
+/*=============================== src/plan.h (implementation) ================================*/
+/* plan: sync points and the built plan. */
+
+typedef struct ecs_sched__plan_node {
+    ecs_sched__system *system;   /* NULL for an automatic sync point */
+    int32_t dependency_count;    /* predecessors in the plan */
+    int32_t successor_start;
+    int32_t successor_count;
+    int32_t guard_set_start;     /* sets whose conditions guard it, outermost first */
+    int32_t guard_set_count;
+    int32_t cond_start;          /* its own conditions */
+    int32_t cond_count;
+    bool sync;                   /* applies pending commands: automatic, or apply_deferred */
+    bool exclusive;
+} ecs_sched__plan_node;
+
+typedef struct ecs_sched__plan_set {
+    int32_t name;
+    int32_t cond_start;
+    int32_t cond_count;
+} ecs_sched__plan_set;
+
+/* A built schedule, in an order that respects every dependency. Per node: dependency count,
+   successors, guarding sets, conditions and access, so an executor can run it in order or
+   dispatch ready nodes in parallel. */
+/* The parallel executor's state for a plan (executor.h). */
+typedef struct ecs_sched__run ecs_sched__run;
+
+struct ecs_sched__plan {
+    ecs_sched__arena arena;
+    int32_t node_count;
+    ecs_sched__plan_node *nodes;
+    int32_t *successors;          /* those no other path implies, binding edges included */
+    int32_t drawn_count;          /* the configured edges no other of them implies, for drawing */
+    int32_t *drawn;               /* pairs of plan positions */
+    int32_t *guard_sets;
+    int32_t *conds;
+    int32_t set_count;
+    ecs_sched__plan_set *sets;
+    uint8_t *set_state;          /* per run: 0 not evaluated, 1 true, 2 false */
+    int32_t access_words;        /* per node: component reads, writes, resource reads, writes */
+    uint64_t *access;
+    int32_t writer_count;        /* systems with command buffers, in plan order */
+    ecs_sched__plan_node **writers;
+    int32_t ambiguous_count;     /* unordered conflicting pairs, as plan positions */
+    int32_t *ambiguous;
+    int32_t cluster_count;       /* every set, for drawing: its name and first parent */
+    int32_t *cluster_name;
+    int32_t *cluster_parent;
+    int32_t *node_cluster;       /* per plan node: the first set it is in, or -1 */
+    ecs_sched__run *run_state;   /* the parallel executor's, one block, made on first use */
+};
+
+static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
+    if (!plan) return;
+    ecs_sched__free(env, plan->run_state);
+    ecs_sched__arena_free(&plan->arena);
+    ecs_sched__free(env, plan);
 }
 
 
@@ -6593,50 +6895,45 @@ static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__pla
     return ECS_SCHED_OK;
 }
 
+/* Every pass of a build, in order, ending with the plan. */
+static ecs_sched_result ecs_sched__build_passes(ecs_sched__build *b, ecs_sched__plan *plan) {
+    ecs_sched_result result = ecs_sched__resolve_names(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__build_hierarchy(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_duplicate_names(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__collect_dependencies(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_unknown_sets(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_condition_access(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__flatten(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__order_systems(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__compute_access(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_ambiguities(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__make_plan(b, plan);
+    return result;
+}
+
+static ecs_sched__plan *ecs_sched__plan_create(ecs_sched_world *w) {
+    ecs_sched__plan *plan = (ecs_sched__plan *)ecs_sched__calloc(&w->env, sizeof *plan);
+    if (plan) ecs_sched__arena_init(&plan->arena, &w->env);
+    return plan;
+}
+
+/* Builds a schedule's plan. A failed build leaves the schedule as it was. */
 static ecs_sched_result ecs_sched__build_schedule(ecs_sched_world *w, ecs_sched__schedule *s) {
     ecs_sched__build b;
-    ecs_sched__plan plan;
     ecs_sched_result result;
-    memset(&b, 0, sizeof b);
-    memset(&plan, 0, sizeof plan);
-    b.w = w;
-    b.s = s;
-    b.system_count = (int32_t)s->system_count;
-    ecs_sched__arena_init(&b.tmp, &w->env);
-    ecs_sched__arena_init(&plan.arena, &w->env);
-    ecs_sched__text_init(&b.text, &w->env);
-    result = ecs_sched__resolve_names(&b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__build_hierarchy(&b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_duplicate_names(&b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__collect_dependencies(&b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_unknown_sets(&b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_condition_access(&b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__flatten(&b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__order_systems(&b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__compute_access(&b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_ambiguities(&b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__make_plan(&b, &plan);
-    ecs_sched__text_free(&b.text);
-    ecs_sched__arena_free(&b.tmp);
-    ecs_sched__free(&w->env, b.serial);
+    ecs_sched__plan *plan = ecs_sched__plan_create(w);
+    if (!plan) return ecs_sched__out_of_memory(w, "building a schedule");
+    ecs_sched__build_begin(&b, w, s);
+    result = ecs_sched__build_passes(&b, plan);
+    ecs_sched__build_end(&b);
     if (result != ECS_SCHED_OK) {
-        ecs_sched__arena_free(&plan.arena);
+        ecs_sched__plan_free(&w->env, plan);
         return result;
     }
-    ecs_sched__plan_free(&s->plan);
+    ecs_sched__plan_free(&w->env, s->plan);
     s->plan = plan;
     s->built = true;
     return ECS_SCHED_OK;
-}
-
-static ecs_sched__schedule *ecs_sched__schedule_known(ecs_sched_world *w, const char *label) {
-    ecs_sched__schedule *s = ecs_sched__schedule_find(w, label);
-    if (!s) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_SCHEDULE,
-                        "there is no schedule '%s': add a system to it first",
-                        label ? label : "(null)");
-    }
-    return s;
 }
 
 static ecs_sched_result ecs_sched__ensure_built(ecs_sched_world *w, ecs_sched__schedule *s) {
@@ -6668,11 +6965,14 @@ int32_t ecs_sched_schedule_order(ecs_sched_world *w, const char *label, const ch
     ECS_SCHED__CHECK_WORLD(w);
     s = ecs_sched__schedule_known(w, label);
     if (!s || ecs_sched__ensure_built(w, s) != ECS_SCHED_OK) return -1;
-    for (i = 0; i < s->plan.node_count && i < capacity; i++) {
-        names[i] = ecs_sched__plan_node_name(&s->plan.nodes[i]);
+    for (i = 0; i < s->plan->node_count && i < capacity; i++) {
+        names[i] = ecs_sched__plan_node_name(&s->plan->nodes[i]);
     }
-    return s->plan.node_count;
+    return s->plan->node_count;
 }
+
+/*================================ src/dot.h (implementation) ================================*/
+/* dot: Graphviz export of a built schedule. */
 
 /* ---- Graphviz export ---- */
 
@@ -6707,13 +7007,13 @@ static void ecs_sched__dot_conditions(ecs_sched__dot *d, const ecs_sched__schedu
     int32_t i;
     for (i = 0; i < count; i++) {
         ecs_sched__dot_printf(d, "%s%s", i ? ", " : "\\nrun_if: ",
-                              ecs_sched__dot_escape(s->conds.items[s->plan.conds[start + i]]->name,
+                              ecs_sched__dot_escape(s->conds.items[s->plan->conds[start + i]]->name,
                                                     name, sizeof name));
     }
 }
 
 static void ecs_sched__dot_node(ecs_sched__dot *d, const ecs_sched__schedule *s, int32_t p) {
-    const ecs_sched__plan_node *pn = &s->plan.nodes[p];
+    const ecs_sched__plan_node *pn = &s->plan->nodes[p];
     char name[128];
     if (!pn->system) {
         ecs_sched__dot_printf(d, "    n%d [label=\"apply_deferred\\n(automatic sync point)\", "
@@ -6731,7 +7031,7 @@ static void ecs_sched__dot_node(ecs_sched__dot *d, const ecs_sched__schedule *s,
 
 static void ecs_sched__dot_cluster(ecs_sched__dot *d, const ecs_sched__schedule *s, int32_t c,
                                    int depth) {
-    const ecs_sched__plan *plan = &s->plan;
+    const ecs_sched__plan *plan = s->plan;
     char name[128];
     int32_t i, k;
     if (depth > 64) return;
@@ -6769,7 +7069,7 @@ ecs_sched_result ecs_sched_schedule_write_dot(ecs_sched_world *w, const char *la
     s = ecs_sched__schedule_known(w, label);
     if (!s) return w->env.last_result;
     if (ecs_sched__ensure_built(w, s) != ECS_SCHED_OK) return w->env.last_result;
-    plan = &s->plan;
+    plan = s->plan;
     d.write = write;
     d.user_data = user_data;
     ecs_sched__dot_printf(&d, "digraph \"%s\" {\n  compound=true;\n  rankdir=LR;\n"
@@ -6795,11 +7095,7 @@ ecs_sched_result ecs_sched_schedule_write_dot(ecs_sched_world *w, const char *la
 }
 
 /*============================= src/executor.h (implementation) ==============================*/
-/* executor: running a built plan on a world. */
-
-void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx) {
-    (void)ctx;  /* the executor applies the buffers when it reaches this system */
-}
+/* executor: running a built plan on a world, single-threaded and parallel. */
 
 /* Applies the pending commands of the schedule's systems, in plan order. The first failure is
    kept in *first_error; the commands it left stay pending for the next sync point. */
@@ -6820,7 +7116,7 @@ static bool ecs_sched__conditions_hold(const ecs_sched__schedule *s, int32_t sta
     bool all = true;
     int32_t i;
     for (i = 0; i < count; i++) {
-        if (!ecs_sched__cond_eval(&s->conds, s->plan.conds[start + i], violation)) all = false;
+        if (!ecs_sched__cond_eval(&s->conds, s->plan->conds[start + i], violation)) all = false;
     }
     return all;
 }
@@ -6829,7 +7125,7 @@ static bool ecs_sched__conditions_hold(const ecs_sched__schedule *s, int32_t sta
    then its own. */
 static bool ecs_sched__node_may_run(ecs_sched__schedule *s, const ecs_sched__plan_node *pn,
                                     ecs_sched_result *violation) {
-    ecs_sched__plan *plan = &s->plan;
+    ecs_sched__plan *plan = s->plan;
     int32_t i;
     for (i = 0; i < pn->guard_set_count; i++) {
         int32_t set = plan->guard_sets[pn->guard_set_start + i];
@@ -6852,7 +7148,7 @@ static void ecs_sched__take_violation(ecs_sched_system_ctx *ctx, ecs_sched_resul
 }
 
 static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedule *s) {
-    ecs_sched__plan *plan = &s->plan;
+    ecs_sched__plan *plan = s->plan;
     ecs_sched_result error = ECS_SCHED_OK, violation = ECS_SCHED_OK;
     int32_t p;
     (void)w;
@@ -6876,93 +7172,6 @@ static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedu
     }
     ecs_sched__apply_pending(plan, &error);
     return error != ECS_SCHED_OK ? error : violation;
-}
-
-ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *w) {
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!w->pool) {
-        ecs_sched_pool_desc desc;
-        memset(&desc, 0, sizeof desc);
-        desc.thread_count = w->thread_count;
-        desc.allocator = w->env.allocator;
-        desc.logger = w->env.logger;
-        w->pool = ecs_sched_pool_create(&desc);
-        if (!w->pool) {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_OUT_OF_MEMORY,
-                            "the world's thread pool (%d threads) could not be created",
-                            (int)w->thread_count);
-        }
-    }
-    return w->pool;
-}
-
-/* ---- parallel query iteration ---- */
-
-typedef struct ecs_sched__par_query {
-    const ecs_sched_query *query;
-    ecs_sched_pool *pool;
-    int64_t grain;
-    ecs_sched_chunk_fn fn;
-    void *arg;
-} ecs_sched__par_query;
-
-typedef struct ecs_sched__par_table {
-    const ecs_sched__par_query *pq;
-    const ecs_sched__match *match;
-} ecs_sched__par_table;
-
-static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
-    const ecs_sched__par_table *pt = (const ecs_sched__par_table *)arg;
-    const ecs_sched_query *q = pt->pq->query;
-    const ecs_sched__table *t = pt->match->table;
-    ecs_sched_iter it;
-    int32_t i;
-    memset(&it, 0, sizeof it);
-    it.count = (int32_t)(end - begin);
-    it.entities = t->entities + begin;
-    for (i = 0; i < q->term_count; i++) {
-        int32_t c = pt->match->column[i];
-        it.fields[i] = c >= 0 ? t->columns[c].data + (size_t)begin * t->columns[c].size : NULL;
-    }
-    pt->pq->fn(&it, pt->pq->arg);
-}
-
-static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
-    const ecs_sched__par_query *pq = (const ecs_sched__par_query *)arg;
-    int64_t m;
-    for (m = begin; m < end; m++) {
-        ecs_sched__par_table pt;
-        pt.pq = pq;
-        pt.match = &pq->query->matches[m];
-        if (pt.match->table->count == 0) continue;
-        ecs_sched_pool_parallel_for(pq->pool, 0, pt.match->table->count, pq->grain,
-                                    ecs_sched__par_rows, &pt);
-    }
-}
-
-void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int32_t grain,
-                              ecs_sched_chunk_fn fn, void *arg) {
-    ecs_sched__par_query pq;
-    ECS_SCHED_ASSERT(query != NULL && pool != NULL && fn != NULL);
-    pq.query = query;
-    pq.pool = pool;
-    pq.grain = grain > 0 ? grain : 4096;
-    pq.fn = fn;
-    pq.arg = arg;
-    ecs_sched_pool_parallel_for(pool, 0, query->match_count, 1, ecs_sched__par_tables, &pq);
-}
-
-ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index, int32_t grain,
-                                        ecs_sched_chunk_fn fn, void *arg) {
-    ecs_sched_query *q;
-    ecs_sched_pool *pool;
-    ECS_SCHED_ASSERT(ctx != NULL && fn != NULL);
-    q = ecs_sched_ctx_query(ctx, index);
-    if (!q) return ECS_SCHED_ERR_ACCESS;
-    pool = ecs_sched_world_pool(ctx->world);
-    if (!pool) return ECS_SCHED_ERR_OUT_OF_MEMORY;
-    ecs_sched_query_par_iter(q, pool, grain, fn, arg);
-    return ECS_SCHED_OK;
 }
 
 /* ---- the parallel executor ---- */
@@ -6993,7 +7202,7 @@ struct ecs_sched__run {
 /* The run state of a plan, one block, made on the plan's first parallel run. */
 static ecs_sched__run *ecs_sched__run_state(ecs_sched_world *w, ecs_sched__schedule *s,
                                             ecs_sched_pool *pool) {
-    ecs_sched__plan *plan = &s->plan;
+    ecs_sched__plan *plan = s->plan;
     size_t n = (size_t)plan->node_count, sets = (size_t)plan->set_count;
     size_t roots_at = (sizeof(ecs_sched__run) + 15) & ~(size_t)15;
     size_t pending_at = roots_at + sizeof(int32_t) * n;
@@ -7037,7 +7246,7 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set) {
     if (seen < 2 &&
         atomic_compare_exchange_strong_explicit(state, &expected, 1, memory_order_acq_rel,
                                                 memory_order_acquire)) {
-        const ecs_sched__plan_set *ps = &r->s->plan.sets[set];
+        const ecs_sched__plan_set *ps = &r->s->plan->sets[set];
         ecs_sched_result violation = ECS_SCHED_OK;
         bool holds = ecs_sched__conditions_hold(r->s, ps->cond_start, ps->cond_count, &violation);
         ecs_sched__run_note_violation(r, violation);
@@ -7049,7 +7258,7 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set) {
 }
 
 static bool ecs_sched__run_node_may_run(ecs_sched__run *r, const ecs_sched__plan_node *pn) {
-    const ecs_sched__plan *plan = &r->s->plan;
+    const ecs_sched__plan *plan = r->s->plan;
     ecs_sched_result violation = ECS_SCHED_OK;
     bool holds;
     int32_t i;
@@ -7070,7 +7279,7 @@ static void ecs_sched__run_ready(ecs_sched__run *r, const int32_t *nodes, int32_
    next[0..*count) when they fit, else run from here in batches. */
 static void ecs_sched__run_successors(ecs_sched__run *r, int32_t node, int32_t *next,
                                       int32_t *count) {
-    const ecs_sched__plan *plan = &r->s->plan;
+    const ecs_sched__plan *plan = r->s->plan;
     const ecs_sched__plan_node *pn = &plan->nodes[node];
     int32_t e;
     for (e = pn->successor_start; e < pn->successor_start + pn->successor_count; e++) {
@@ -7089,7 +7298,7 @@ static void ecs_sched__run_successors(ecs_sched__run *r, int32_t node, int32_t *
    is left for the calling thread). Conditions are evaluated here; a skipped node is done
    without being called. */
 static void ecs_sched__run_chain(ecs_sched__run *r, int32_t node) {
-    const ecs_sched__plan *plan = &r->s->plan;
+    const ecs_sched__plan *plan = r->s->plan;
     int32_t next[ECS_SCHED__READY_BATCH], count;
     for (;;) {
         const ecs_sched__plan_node *pn = &plan->nodes[node];
@@ -7142,7 +7351,7 @@ static void ecs_sched__run_ready(ecs_sched__run *r, const int32_t *nodes, int32_
 
 static ecs_sched_result ecs_sched__execute_parallel(ecs_sched_world *w, ecs_sched__schedule *s,
                                                     ecs_sched_pool *pool) {
-    ecs_sched__plan *plan = &s->plan;
+    ecs_sched__plan *plan = s->plan;
     ecs_sched__run *r = ecs_sched__run_state(w, s, pool);
     ecs_sched_result error = ECS_SCHED_OK;
     int32_t i, node;
@@ -7229,7 +7438,7 @@ ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
     return result;
 }
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))
 #pragma GCC diagnostic pop
 #endif
 

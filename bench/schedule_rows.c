@@ -29,7 +29,8 @@ static ecs_sched_world *quiet_world(void) {
     return quiet_world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 1);
 }
 
-static void quiet_log(ecs_sched_log_level level, const char *message, void *user_data) {
+static void quiet_log(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user_data) {
+    (void)result;
     (void)level;
     (void)message;
     (void)user_data;

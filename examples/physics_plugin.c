@@ -275,7 +275,8 @@ static void count_bodies(ecs_sched_system_ctx *ctx) {
     printf("  count_bodies: %d\n", (int)ecs_sched_query_count(ecs_sched_ctx_query(ctx, 0)));
 }
 
-static void print_log(ecs_sched_log_level level, const char *message, void *user_data) {
+static void print_log(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user_data) {
+    (void)result;
     (void)user_data;
     if (level >= ECS_SCHED_LOG_WARN) printf("  log: %s\n", message);
 }

@@ -36,7 +36,8 @@ typedef struct Demo {
 } Demo;
 
 /* The world's logger: errors and warnings go to stdout, so the whole story is in one stream. */
-static void print_log(ecs_sched_log_level level, const char *message, void *user_data) {
+static void print_log(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user_data) {
+    (void)result;
     (void)user_data;
     if (level >= ECS_SCHED_LOG_WARN) printf("  log: %s\n", message);
 }

@@ -1,16 +1,73 @@
-/* base: configuration, allocator/assert/log hooks, result codes, error text. */
+/* base: configuration, allocator/assert/log hooks, result codes, error text, and the small
+   tools every module uses (growing arrays, bitsets, an arena, long messages). */
+#pragma once
 
 #define ECS_SCHED_VERSION_MAJOR 0
-#define ECS_SCHED_VERSION_MINOR 2
+#define ECS_SCHED_VERSION_MINOR 3
 #define ECS_SCHED_VERSION_PATCH 0
-#define ECS_SCHED_VERSION_STRING "0.2.0"
+#define ECS_SCHED_VERSION_STRING "0.3.0"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
 
+/* ---- configuration ----
+
+   Every macro a user may define, in one place. Define them before including the header; the
+   limits and ECS_SCHED_API must be the same in every file that includes it.
+
+   Limits (fixed-size arrays in desc structs and contexts):
+     ECS_SCHED_MAX_TERMS       terms per query                                    default 16
+     ECS_SCHED_MAX_QUERIES     queries per system or condition                    default 4
+     ECS_SCHED_MAX_RESOURCES   resources read, and written, per system/condition  default 8
+     ECS_SCHED_MAX_CONDITIONS  run_if entries per system, set or group            default 4
+     ECS_SCHED_MAX_REFS        names per in_set / before / after / ambiguous_with default 8
+   Fixed:
+     ECS_SCHED_MAX_ALIGNMENT   the largest component alignment storage honours    64
+     ECS_SCHED_DEFAULT_GRAIN   the largest piece a parallel iteration with grain 0 makes: 4096
+                               items, fewer when that would leave a worker fewer than 8 pieces
+
+   Switches:
+     ECS_SCHED_IMPLEMENTATION  in exactly one file: compile the implementation there
+     ECS_SCHED_STATIC          the whole library private to the one file that includes it
+                               (public functions static; unused ones are not warned about)
+     ECS_SCHED_API             how public functions are declared (default extern)
+     ECS_SCHED_THREADS         the work-stealing pool and the parallel executor; the file
+                               with the implementation is then compiled as C11 (<stdatomic.h>)
+     ECS_SCHED_NO_MEMBARRIER   (with threads, Linux) ordinary fences instead of membarrier(2)
+
+   Hooks (read where the implementation is compiled):
+     ECS_SCHED_REALLOC(p, n), ECS_SCHED_FREE(p)  the allocator of worlds without their own
+                               (define both or neither; default realloc and free)
+     ECS_SCHED_ASSERT(cond)    programmer errors that cannot be reported (default assert)
+     ECS_SCHED_ABORT()         the stop after an allocation failure inside stb_ds (abort)
+     ECS_SCHED_LOG(level, result, message)  messages of worlds without a logger, and of the
+                               stb_ds bridge (default: warnings and worse to stderr) */
+
+#ifndef ECS_SCHED_MAX_TERMS
+#define ECS_SCHED_MAX_TERMS 16
+#endif
+#ifndef ECS_SCHED_MAX_QUERIES
+#define ECS_SCHED_MAX_QUERIES 4
+#endif
+#ifndef ECS_SCHED_MAX_RESOURCES
+#define ECS_SCHED_MAX_RESOURCES 8
+#endif
+#ifndef ECS_SCHED_MAX_CONDITIONS
+#define ECS_SCHED_MAX_CONDITIONS 4
+#endif
+#ifndef ECS_SCHED_MAX_REFS
+#define ECS_SCHED_MAX_REFS 8
+#endif
+#define ECS_SCHED_MAX_ALIGNMENT 64
+#define ECS_SCHED_DEFAULT_GRAIN 4096
+
 #ifndef ECS_SCHED_API
+#ifdef ECS_SCHED_STATIC
+#define ECS_SCHED_API static
+#else
 #define ECS_SCHED_API extern
+#endif
 #endif
 
 /* Every result code and its text, in one list. */
@@ -58,9 +115,12 @@ typedef enum ecs_sched_log_level {
     ECS_SCHED_LOG_FATAL
 } ecs_sched_log_level;
 
-/* Receives every message the library writes, errors included. */
+/* Receives every message the library writes, errors included. `result` is the code of the
+   failure (or, for a warning, of the rule that warns: ECS_SCHED_ERR_AMBIGUITY, ...), and
+   ECS_SCHED_OK for plain information, so a logger can filter without reading the text. */
 typedef struct ecs_sched_logger {
-    void (*fn)(ecs_sched_log_level level, const char *message, void *user_data);
+    void (*fn)(ecs_sched_log_level level, ecs_sched_result result, const char *message,
+               void *user_data);
     void *user_data;
 } ecs_sched_logger;
 
@@ -82,7 +142,7 @@ ECS_SCHED_API void *ecs_sched_stbds_realloc(void *context, void *ptr, size_t siz
 ECS_SCHED_API void ecs_sched_stbds_free(void *context, void *ptr);
 
 /*@@ implementation @@*/
-/* base: configuration, allocator/assert/log hooks, result codes, error text. */
+/* base: hooks, result texts, the environment of a world, and shared tools. */
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -109,7 +169,9 @@ ECS_SCHED_API void ecs_sched_stbds_free(void *context, void *ptr);
 
 /* The sink for messages of worlds created without a logger, and of the stb_ds bridge. */
 #ifndef ECS_SCHED_LOG
-#define ECS_SCHED_LOG(level, message) ecs_sched__log_to_stderr((level), (message))
+#define ECS_SCHED__DEFAULT_LOG
+#define ECS_SCHED_LOG(level, result, message) \
+    ecs_sched__log_to_stderr((level), (result), (message))
 #endif
 
 /* stb_ds is used only here, for the name maps. Its short names stay out of this file unless
@@ -171,11 +233,15 @@ const char *ecs_sched_result_string(ecs_sched_result result) {
     return ecs_sched__result_texts[result];
 }
 
-static void ecs_sched__log_to_stderr(ecs_sched_log_level level, const char *message) {
+#ifdef ECS_SCHED__DEFAULT_LOG
+static void ecs_sched__log_to_stderr(ecs_sched_log_level level, ecs_sched_result result,
+                                     const char *message) {
     static const char *const names[] = {"debug", "info", "warning", "error", "fatal"};
+    (void)result;  /* the message names the problem */
     if (level < ECS_SCHED_LOG_WARN) return;
     fprintf(stderr, "ecs_sched %s: %s\n", names[level], message);
 }
+#endif
 
 static void *ecs_sched__default_realloc(void *ptr, size_t size, void *user_data) {
     (void)user_data;
@@ -187,18 +253,23 @@ static void ecs_sched__default_free(void *ptr, void *user_data) {
     ECS_SCHED_FREE(ptr);
 }
 
+/* The allocator a desc asks for, or the compile-time one when it leaves a function out. */
+static ecs_sched_allocator ecs_sched__allocator_defaults(const ecs_sched_allocator *allocator) {
+    ecs_sched_allocator a;
+    if (allocator && allocator->realloc_fn && allocator->free_fn) return *allocator;
+    a.realloc_fn = ecs_sched__default_realloc;
+    a.free_fn = ecs_sched__default_free;
+    a.user_data = NULL;
+    return a;
+}
+
 static void ecs_sched__env_init(ecs_sched__env *env, const ecs_sched_allocator *allocator,
                                 const ecs_sched_logger *logger) {
     memset(env, 0, sizeof *env);
 #ifdef ECS_SCHED_THREADS
     atomic_init(&env->error_lock, 0);
 #endif
-    if (allocator && allocator->realloc_fn && allocator->free_fn) {
-        env->allocator = *allocator;
-    } else {
-        env->allocator.realloc_fn = ecs_sched__default_realloc;
-        env->allocator.free_fn = ecs_sched__default_free;
-    }
+    env->allocator = ecs_sched__allocator_defaults(allocator);
     if (logger) env->logger = *logger;
 }
 
@@ -257,21 +328,13 @@ static char *ecs_sched__strdup(ecs_sched__env *env, const char *text) {
     return copy;
 }
 
-static void ecs_sched__log(ecs_sched__env *env, ecs_sched_log_level level, const char *message) {
+static void ecs_sched__log(ecs_sched__env *env, ecs_sched_log_level level,
+                           ecs_sched_result result, const char *message) {
     if (env && env->logger.fn) {
-        env->logger.fn(level, message, env->logger.user_data);
+        env->logger.fn(level, result, message, env->logger.user_data);
     } else {
-        ECS_SCHED_LOG(level, message);
+        ECS_SCHED_LOG(level, result, message);
     }
-}
-
-static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level, const char *fmt, ...) {
-    char message[ECS_SCHED__ERROR_CAPACITY];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(message, sizeof message, fmt, args);
-    va_end(args);
-    ecs_sched__log(env, level, message);
 }
 
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. */
@@ -286,7 +349,7 @@ static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result co
     memcpy(env->last_error, message, sizeof message);
     env->last_result = code;
     ecs_sched__error_unlock(env);
-    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, message);
+    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, code, message);
     return code;
 }
 
@@ -304,7 +367,7 @@ void *ecs_sched_stbds_realloc(void *context, void *ptr, size_t size) {
                  "out of memory inside stb_ds (%lu bytes); stb_ds cannot recover from a failed "
                  "allocation, so the process stops here",
                  (unsigned long)size);
-        ECS_SCHED_LOG(ECS_SCHED_LOG_FATAL, message);
+        ECS_SCHED_LOG(ECS_SCHED_LOG_FATAL, ECS_SCHED_ERR_OUT_OF_MEMORY, message);
         ECS_SCHED_ABORT();
     }
     return result;
@@ -375,7 +438,7 @@ static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_resu
     }
     env->last_result = code;
     ecs_sched__error_unlock(env);
-    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, text);
+    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, code, text);
     return code;
 }
 
@@ -425,4 +488,67 @@ static void ecs_sched__arena_free(ecs_sched__arena *a) {
         ecs_sched__free(a->env, a->blocks);
         a->blocks = next;
     }
+}
+
+/* ---- growing arrays ---- */
+
+/* The block of an array with room for `needed` elements of `element_size` bytes: the same
+   block, or a larger one (*capacity then grows). On failure it returns the block unchanged
+   and leaves *capacity below `needed`. */
+static void *ecs_sched__grow_block(ecs_sched__env *env, void *array, uint32_t *capacity,
+                                   uint32_t needed, size_t element_size) {
+    uint32_t new_capacity;
+    void *grown;
+    if (needed <= *capacity) return array;
+    new_capacity = *capacity ? *capacity : 8;
+    while (new_capacity < needed) {
+        if (new_capacity > UINT32_MAX / 2) {
+            new_capacity = needed;
+            break;
+        }
+        new_capacity *= 2;
+    }
+    if ((size_t)new_capacity > SIZE_MAX / element_size) return array;
+    grown = ecs_sched__realloc(env, array, (size_t)new_capacity * element_size);
+    if (!grown) return array;
+    *capacity = new_capacity;
+    return grown;
+}
+
+/* Makes room for `needed` elements in `array` (a typed pointer lvalue with its uint32_t
+   capacity); true on success, false with the array unchanged. The pointer is assigned with
+   its own type, never through a void **. */
+#ifdef __cplusplus
+template <typename T> static T *ecs_sched__as_typed(T *, void *block) {
+    return static_cast<T *>(block);
+}
+#define ECS_SCHED__GROW(env, array, capacity, needed)                                          \
+    ((array) = ecs_sched__as_typed((array), ecs_sched__grow_block((env), (array), (capacity),  \
+                                                                  (needed), sizeof *(array))), \
+     *(capacity) >= (needed))
+#else
+#define ECS_SCHED__GROW(env, array, capacity, needed)                                          \
+    ((array) = ecs_sched__grow_block((env), (array), (capacity), (needed), sizeof *(array)),   \
+     *(capacity) >= (needed))
+#endif
+
+/* ---- bitsets ---- */
+
+static bool ecs_sched__bit(const uint64_t *bits, int32_t i) {
+    return (bits[i >> 6] >> (i & 63)) & 1u;
+}
+
+static void ecs_sched__set_bit(uint64_t *bits, int32_t i) {
+    bits[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+/* The index of the lowest set bit of a non-zero word. */
+static int32_t ecs_sched__lowest_bit(uint64_t word) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (int32_t)__builtin_ctzll(word);
+#else
+    int32_t bit = 0;
+    while (!((word >> bit) & 1u)) bit++;
+    return bit;
+#endif
 }

@@ -1,8 +1,7 @@
 /* condition: run conditions, their combinators, and the built-in conditions. */
 
-#ifndef ECS_SCHED_MAX_CONDITIONS
-#define ECS_SCHED_MAX_CONDITIONS 4   /* run_if entries per system or set */
-#endif
+#pragma once
+#include "context.h"
 
 /* A condition reads the world through its context (its queries and declared resources) and
    says whether what it guards runs. It must not write: a condition that declares write
@@ -252,8 +251,7 @@ static int32_t ecs_sched__cond_copy_at(ecs_sched_world *w, ecs_sched__conds *con
                         "its own condition?)", ECS_SCHED__CONDITION_DEPTH);
         return -1;
     }
-    if (!ecs_sched__grow(&w->env, (void **)&conds->items, &conds->capacity, conds->count + 1,
-                         sizeof *conds->items) ||
+    if (!ECS_SCHED__GROW(&w->env, conds->items, &conds->capacity, conds->count + 1) ||
         !(node = (ecs_sched__cond *)ecs_sched__calloc(&w->env, sizeof *node))) {
         ecs_sched__out_of_memory(w, "copying a run condition");
         return -1;

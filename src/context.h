@@ -1,12 +1,9 @@
 /* context: what a running system or condition can reach: its queries, the resources it
    declared, its command buffer, and (exclusive systems only) the world. */
 
-#ifndef ECS_SCHED_MAX_QUERIES
-#define ECS_SCHED_MAX_QUERIES 4      /* queries per system or condition */
-#endif
-#ifndef ECS_SCHED_MAX_RESOURCES
-#define ECS_SCHED_MAX_RESOURCES 8    /* resources read, and written, per system or condition */
-#endif
+#pragma once
+#include "query.h"
+#include "commands.h"
 
 typedef struct ecs_sched_system_ctx ecs_sched_system_ctx;
 typedef void (*ecs_sched_system_fn)(ecs_sched_system_ctx *ctx);
@@ -26,6 +23,12 @@ ECS_SCHED_API void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sc
 ECS_SCHED_API ecs_sched_commands *ecs_sched_ctx_commands(ecs_sched_system_ctx *ctx);
 /* The whole world: exclusive systems only. */
 ECS_SCHED_API ecs_sched_world *ecs_sched_ctx_world(ecs_sched_system_ctx *ctx);
+/* The same for query `index` of a system, on the world's pool, within the system's declared
+   access. ECS_SCHED_ERR_ACCESS for an undeclared query; ECS_SCHED_ERR_OUT_OF_MEMORY when the
+   pool cannot be created (then nothing ran). */
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index,
+                                                      int32_t grain, ecs_sched_chunk_fn fn,
+                                                      void *arg);
 
 /*@@ implementation @@*/
 /* context: what a running system or condition can reach. */
@@ -137,3 +140,17 @@ ecs_sched_world *ecs_sched_ctx_world(ecs_sched_system_ctx *ctx) {
     }
     return ctx->world;
 }
+
+ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index, int32_t grain,
+                                        ecs_sched_chunk_fn fn, void *arg) {
+    ecs_sched_query *q;
+    ecs_sched_pool *pool;
+    ECS_SCHED_ASSERT(ctx != NULL && fn != NULL);
+    q = ecs_sched_ctx_query(ctx, index);
+    if (!q) return ECS_SCHED_ERR_ACCESS;
+    pool = ecs_sched_world_pool(ctx->world);
+    if (!pool) return ECS_SCHED_ERR_OUT_OF_MEMORY;
+    ecs_sched_query_par_iter(q, pool, grain, fn, arg);
+    return ECS_SCHED_OK;
+}
+

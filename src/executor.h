@@ -1,4 +1,6 @@
-/* executor: running a built plan on a world. */
+/* executor: running a built plan on a world, single-threaded and parallel. */
+#pragma once
+#include "plan.h"
 
 /* Runs a stored schedule: builds it first when it is new or changed, then runs its systems in
    plan order, evaluating conditions as it goes, applying commands at sync points and once
@@ -6,34 +8,9 @@
    run while it is already running. */
 ECS_SCHED_API ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *world,
                                                      const char *schedule);
-/* The world's thread pool, created on first use with ecs_sched_world_desc.thread_count
-   workers (the thread that first asks is worker 0). NULL when it cannot be created. */
-ECS_SCHED_API ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *world);
-
-/* Receives one piece of a query: it->count rows of one table, it->entities and it->fields
-   pointing at the piece's first row. Pieces are disjoint; several run at once. */
-typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
-/* Iterates a query in pieces of at most `grain` rows (0: 4096) spread over the pool, and
-   returns when every piece is done. Structural changes are not allowed meanwhile. */
-ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
-                                            int32_t grain, ecs_sched_chunk_fn fn, void *arg);
-/* The same for query `index` of a system, on the world's pool, within the system's declared
-   access. ECS_SCHED_ERR_ACCESS for an undeclared query; ECS_SCHED_ERR_OUT_OF_MEMORY when the
-   pool cannot be created (then nothing ran). */
-ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index,
-                                                      int32_t grain, ecs_sched_chunk_fn fn,
-                                                      void *arg);
-
-/* The sync-point system: use it as a system's fn. When it runs, the pending commands of every
-   system of the schedule are applied, in plan order. */
-ECS_SCHED_API void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx);
 
 /*@@ implementation @@*/
-/* executor: running a built plan on a world. */
-
-void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx) {
-    (void)ctx;  /* the executor applies the buffers when it reaches this system */
-}
+/* executor: running a built plan on a world, single-threaded and parallel. */
 
 /* Applies the pending commands of the schedule's systems, in plan order. The first failure is
    kept in *first_error; the commands it left stay pending for the next sync point. */
@@ -54,7 +31,7 @@ static bool ecs_sched__conditions_hold(const ecs_sched__schedule *s, int32_t sta
     bool all = true;
     int32_t i;
     for (i = 0; i < count; i++) {
-        if (!ecs_sched__cond_eval(&s->conds, s->plan.conds[start + i], violation)) all = false;
+        if (!ecs_sched__cond_eval(&s->conds, s->plan->conds[start + i], violation)) all = false;
     }
     return all;
 }
@@ -63,7 +40,7 @@ static bool ecs_sched__conditions_hold(const ecs_sched__schedule *s, int32_t sta
    then its own. */
 static bool ecs_sched__node_may_run(ecs_sched__schedule *s, const ecs_sched__plan_node *pn,
                                     ecs_sched_result *violation) {
-    ecs_sched__plan *plan = &s->plan;
+    ecs_sched__plan *plan = s->plan;
     int32_t i;
     for (i = 0; i < pn->guard_set_count; i++) {
         int32_t set = plan->guard_sets[pn->guard_set_start + i];
@@ -86,7 +63,7 @@ static void ecs_sched__take_violation(ecs_sched_system_ctx *ctx, ecs_sched_resul
 }
 
 static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedule *s) {
-    ecs_sched__plan *plan = &s->plan;
+    ecs_sched__plan *plan = s->plan;
     ecs_sched_result error = ECS_SCHED_OK, violation = ECS_SCHED_OK;
     int32_t p;
     (void)w;
@@ -110,93 +87,6 @@ static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedu
     }
     ecs_sched__apply_pending(plan, &error);
     return error != ECS_SCHED_OK ? error : violation;
-}
-
-ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *w) {
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!w->pool) {
-        ecs_sched_pool_desc desc;
-        memset(&desc, 0, sizeof desc);
-        desc.thread_count = w->thread_count;
-        desc.allocator = w->env.allocator;
-        desc.logger = w->env.logger;
-        w->pool = ecs_sched_pool_create(&desc);
-        if (!w->pool) {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_OUT_OF_MEMORY,
-                            "the world's thread pool (%d threads) could not be created",
-                            (int)w->thread_count);
-        }
-    }
-    return w->pool;
-}
-
-/* ---- parallel query iteration ---- */
-
-typedef struct ecs_sched__par_query {
-    const ecs_sched_query *query;
-    ecs_sched_pool *pool;
-    int64_t grain;
-    ecs_sched_chunk_fn fn;
-    void *arg;
-} ecs_sched__par_query;
-
-typedef struct ecs_sched__par_table {
-    const ecs_sched__par_query *pq;
-    const ecs_sched__match *match;
-} ecs_sched__par_table;
-
-static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
-    const ecs_sched__par_table *pt = (const ecs_sched__par_table *)arg;
-    const ecs_sched_query *q = pt->pq->query;
-    const ecs_sched__table *t = pt->match->table;
-    ecs_sched_iter it;
-    int32_t i;
-    memset(&it, 0, sizeof it);
-    it.count = (int32_t)(end - begin);
-    it.entities = t->entities + begin;
-    for (i = 0; i < q->term_count; i++) {
-        int32_t c = pt->match->column[i];
-        it.fields[i] = c >= 0 ? t->columns[c].data + (size_t)begin * t->columns[c].size : NULL;
-    }
-    pt->pq->fn(&it, pt->pq->arg);
-}
-
-static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
-    const ecs_sched__par_query *pq = (const ecs_sched__par_query *)arg;
-    int64_t m;
-    for (m = begin; m < end; m++) {
-        ecs_sched__par_table pt;
-        pt.pq = pq;
-        pt.match = &pq->query->matches[m];
-        if (pt.match->table->count == 0) continue;
-        ecs_sched_pool_parallel_for(pq->pool, 0, pt.match->table->count, pq->grain,
-                                    ecs_sched__par_rows, &pt);
-    }
-}
-
-void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int32_t grain,
-                              ecs_sched_chunk_fn fn, void *arg) {
-    ecs_sched__par_query pq;
-    ECS_SCHED_ASSERT(query != NULL && pool != NULL && fn != NULL);
-    pq.query = query;
-    pq.pool = pool;
-    pq.grain = grain > 0 ? grain : 4096;
-    pq.fn = fn;
-    pq.arg = arg;
-    ecs_sched_pool_parallel_for(pool, 0, query->match_count, 1, ecs_sched__par_tables, &pq);
-}
-
-ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index, int32_t grain,
-                                        ecs_sched_chunk_fn fn, void *arg) {
-    ecs_sched_query *q;
-    ecs_sched_pool *pool;
-    ECS_SCHED_ASSERT(ctx != NULL && fn != NULL);
-    q = ecs_sched_ctx_query(ctx, index);
-    if (!q) return ECS_SCHED_ERR_ACCESS;
-    pool = ecs_sched_world_pool(ctx->world);
-    if (!pool) return ECS_SCHED_ERR_OUT_OF_MEMORY;
-    ecs_sched_query_par_iter(q, pool, grain, fn, arg);
-    return ECS_SCHED_OK;
 }
 
 /* ---- the parallel executor ---- */
@@ -227,7 +117,7 @@ struct ecs_sched__run {
 /* The run state of a plan, one block, made on the plan's first parallel run. */
 static ecs_sched__run *ecs_sched__run_state(ecs_sched_world *w, ecs_sched__schedule *s,
                                             ecs_sched_pool *pool) {
-    ecs_sched__plan *plan = &s->plan;
+    ecs_sched__plan *plan = s->plan;
     size_t n = (size_t)plan->node_count, sets = (size_t)plan->set_count;
     size_t roots_at = (sizeof(ecs_sched__run) + 15) & ~(size_t)15;
     size_t pending_at = roots_at + sizeof(int32_t) * n;
@@ -271,7 +161,7 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set) {
     if (seen < 2 &&
         atomic_compare_exchange_strong_explicit(state, &expected, 1, memory_order_acq_rel,
                                                 memory_order_acquire)) {
-        const ecs_sched__plan_set *ps = &r->s->plan.sets[set];
+        const ecs_sched__plan_set *ps = &r->s->plan->sets[set];
         ecs_sched_result violation = ECS_SCHED_OK;
         bool holds = ecs_sched__conditions_hold(r->s, ps->cond_start, ps->cond_count, &violation);
         ecs_sched__run_note_violation(r, violation);
@@ -283,7 +173,7 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set) {
 }
 
 static bool ecs_sched__run_node_may_run(ecs_sched__run *r, const ecs_sched__plan_node *pn) {
-    const ecs_sched__plan *plan = &r->s->plan;
+    const ecs_sched__plan *plan = r->s->plan;
     ecs_sched_result violation = ECS_SCHED_OK;
     bool holds;
     int32_t i;
@@ -304,7 +194,7 @@ static void ecs_sched__run_ready(ecs_sched__run *r, const int32_t *nodes, int32_
    next[0..*count) when they fit, else run from here in batches. */
 static void ecs_sched__run_successors(ecs_sched__run *r, int32_t node, int32_t *next,
                                       int32_t *count) {
-    const ecs_sched__plan *plan = &r->s->plan;
+    const ecs_sched__plan *plan = r->s->plan;
     const ecs_sched__plan_node *pn = &plan->nodes[node];
     int32_t e;
     for (e = pn->successor_start; e < pn->successor_start + pn->successor_count; e++) {
@@ -323,7 +213,7 @@ static void ecs_sched__run_successors(ecs_sched__run *r, int32_t node, int32_t *
    is left for the calling thread). Conditions are evaluated here; a skipped node is done
    without being called. */
 static void ecs_sched__run_chain(ecs_sched__run *r, int32_t node) {
-    const ecs_sched__plan *plan = &r->s->plan;
+    const ecs_sched__plan *plan = r->s->plan;
     int32_t next[ECS_SCHED__READY_BATCH], count;
     for (;;) {
         const ecs_sched__plan_node *pn = &plan->nodes[node];
@@ -376,7 +266,7 @@ static void ecs_sched__run_ready(ecs_sched__run *r, const int32_t *nodes, int32_
 
 static ecs_sched_result ecs_sched__execute_parallel(ecs_sched_world *w, ecs_sched__schedule *s,
                                                     ecs_sched_pool *pool) {
-    ecs_sched__plan *plan = &s->plan;
+    ecs_sched__plan *plan = s->plan;
     ecs_sched__run *r = ecs_sched__run_state(w, s, pool);
     ecs_sched_result error = ECS_SCHED_OK;
     int32_t i, node;

@@ -1,4 +1,6 @@
 /* pool: a work-stealing thread pool (threads only with ECS_SCHED_THREADS). */
+#pragma once
+#include "base.h"
 
 /* A pool of worker threads that run small tasks. The thread that creates the pool is worker 0
    and works while it waits; the pool starts thread_count - 1 more threads. Each worker keeps
@@ -53,10 +55,26 @@ ECS_SCHED_API void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t beg
 
 #define ECS_SCHED__DEFAULT_QUEUE_CAPACITY 4096
 
-static int64_t ecs_sched__default_grain(const ecs_sched_pool *pool, int64_t n) {
-    int64_t pieces = (int64_t)ecs_sched_pool_thread_count(pool) * 8;
+/* What grain 0 means in every parallel iteration: pieces of at most ECS_SCHED_DEFAULT_GRAIN
+   items, smaller when that would leave a worker fewer than about eight pieces to balance. */
+static int64_t ecs_sched__default_grain(int32_t thread_count, int64_t n) {
+    int64_t pieces = (int64_t)(thread_count > 0 ? thread_count : 1) * 8;
     int64_t grain = (n + pieces - 1) / pieces;
+    if (grain > ECS_SCHED_DEFAULT_GRAIN) grain = ECS_SCHED_DEFAULT_GRAIN;
     return grain > 0 ? grain : 1;
+}
+
+static int32_t ecs_sched__hardware_threads(void);  /* 1 without ECS_SCHED_THREADS */
+
+/* Every zero field of a pool desc resolved; `desc` may be NULL. */
+static ecs_sched_pool_desc ecs_sched__pool_desc_defaults(const ecs_sched_pool_desc *desc) {
+    ecs_sched_pool_desc d;
+    if (desc) d = *desc;
+    else memset(&d, 0, sizeof d);
+    if (d.thread_count == 0) d.thread_count = ecs_sched__hardware_threads();
+    if (d.queue_capacity == 0) d.queue_capacity = ECS_SCHED__DEFAULT_QUEUE_CAPACITY;
+    d.allocator = ecs_sched__allocator_defaults(&d.allocator);
+    return d;
 }
 
 /* Checked with and without threads, so a program is refused the same way in both builds. */
@@ -88,11 +106,16 @@ struct ecs_sched_task_group {
     int32_t unused;
 };
 
-ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *desc) {
+static int32_t ecs_sched__hardware_threads(void) {
+    return 1;
+}
+
+ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *given) {
     ecs_sched__env env;
     ecs_sched_pool *pool;
-    ecs_sched__env_init(&env, desc ? &desc->allocator : NULL, desc ? &desc->logger : NULL);
-    if (!ecs_sched__pool_desc_valid(&env, desc)) return NULL;
+    ecs_sched_pool_desc desc = ecs_sched__pool_desc_defaults(given);
+    ecs_sched__env_init(&env, &desc.allocator, &desc.logger);
+    if (!ecs_sched__pool_desc_valid(&env, given)) return NULL;
     pool = (ecs_sched_pool *)ecs_sched__calloc(&env, sizeof *pool);
     if (!pool) {
         ecs_sched__fail(&env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory creating a pool");
@@ -143,7 +166,8 @@ void ecs_sched_pool_wait(ecs_sched_pool *pool, ecs_sched_task_group *group) {
 
 void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t end,
                                  int64_t grain, ecs_sched_range_fn fn, void *arg) {
-    if (grain <= 0) grain = ecs_sched__default_grain(pool, end - begin);
+    (void)pool;
+    if (grain <= 0) grain = ecs_sched__default_grain(1, end - begin);
     while (begin < end) {
         int64_t stop = end - begin > grain ? begin + grain : end;
         fn(begin, stop, arg);
@@ -594,15 +618,17 @@ static void ecs_sched__pool_join(ecs_sched_pool *pool) {
     }
 }
 
-ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *desc) {
+ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *given) {
     ecs_sched__env env;
     ecs_sched_pool *pool;
-    int32_t count = desc && desc->thread_count > 0 ? desc->thread_count : ecs_sched__hardware_threads();
-    int64_t capacity = desc && desc->queue_capacity > 0 ? desc->queue_capacity
-                                                        : ECS_SCHED__DEFAULT_QUEUE_CAPACITY;
-    int32_t i;
-    ecs_sched__env_init(&env, desc ? &desc->allocator : NULL, desc ? &desc->logger : NULL);
-    if (!ecs_sched__pool_desc_valid(&env, desc)) return NULL;
+    ecs_sched_pool_desc desc;
+    int32_t count, i;
+    int64_t capacity;
+    desc = ecs_sched__pool_desc_defaults(given);
+    ecs_sched__env_init(&env, &desc.allocator, &desc.logger);
+    if (!ecs_sched__pool_desc_valid(&env, given)) return NULL;
+    count = desc.thread_count;
+    capacity = desc.queue_capacity;
     pool = (ecs_sched_pool *)ecs_sched__calloc(&env, sizeof *pool);
     if (!pool) {
         ecs_sched__fail(&env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory creating a pool");
@@ -791,7 +817,7 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
     r.pool = pool;
     r.begin = begin;
     r.end = end;
-    r.grain = grain > 0 ? grain : ecs_sched__default_grain(pool, end - begin);
+    r.grain = grain > 0 ? grain : ecs_sched__default_grain(pool->count, end - begin);
     r.fn = fn;
     r.arg = arg;
     ecs_sched__range_run(&r);

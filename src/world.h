@@ -1,4 +1,6 @@
-/* world: entities, components, archetype tables, resources, queries, command buffers. */
+/* world: entities, components, archetype tables, resources. */
+#pragma once
+#include "pool.h"
 
 /* An entity handle: index in the low 32 bits, generation in the high 32 bits. */
 typedef uint64_t ecs_sched_entity;
@@ -8,12 +10,6 @@ typedef uint32_t ecs_sched_id;
 #define ECS_SCHED_NULL_ENTITY ((ecs_sched_entity)0)
 #define ECS_SCHED_ENTITY_INDEX(e) ((uint32_t)((e) & 0xffffffffu))
 #define ECS_SCHED_ENTITY_GENERATION(e) ((uint32_t)((e) >> 32))
-
-#ifndef ECS_SCHED_MAX_TERMS
-#define ECS_SCHED_MAX_TERMS 16
-#endif
-/* The largest component alignment the storage honours. */
-#define ECS_SCHED_MAX_ALIGNMENT 64
 
 typedef struct ecs_sched_world ecs_sched_world;
 typedef struct ecs_sched_query ecs_sched_query;
@@ -147,114 +143,21 @@ ECS_SCHED_API void *ecs_sched_resource_get_mut(ecs_sched_world *world, ecs_sched
 ECS_SCHED_API ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *world, ecs_sched_id id);
 ECS_SCHED_API bool ecs_sched_resource_exists(const ecs_sched_world *world, ecs_sched_id id);
 
-/* ---- queries ---- */
+/* The world's thread pool, created on first use with ecs_sched_world_desc.thread_count
+   workers (the thread that first asks is worker 0). NULL when it cannot be created. */
+ECS_SCHED_API ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *world);
 
-typedef enum ecs_sched_term_kind {
-    ECS_SCHED_TERM_READ = 0,       /* required, read */
-    ECS_SCHED_TERM_WRITE,          /* required, written */
-    ECS_SCHED_TERM_OPTIONAL_READ,  /* field NULL where absent */
-    ECS_SCHED_TERM_OPTIONAL_WRITE,
-    ECS_SCHED_TERM_WITHOUT         /* only entities without it; field always NULL */
-} ecs_sched_term_kind;
-
-typedef struct ecs_sched_term {
-    ecs_sched_id id;               /* 0 ends the term list */
-    ecs_sched_term_kind kind;
-} ecs_sched_term;
-
-static inline ecs_sched_term ecs_sched_read(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_READ; return t;
-}
-static inline ecs_sched_term ecs_sched_write(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_WRITE; return t;
-}
-static inline ecs_sched_term ecs_sched_optional_read(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_OPTIONAL_READ; return t;
-}
-static inline ecs_sched_term ecs_sched_optional_write(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_OPTIONAL_WRITE; return t;
-}
-static inline ecs_sched_term ecs_sched_without(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_WITHOUT; return t;
-}
-
-typedef struct ecs_sched_query_desc {
-    ecs_sched_term terms[ECS_SCHED_MAX_TERMS];  /* up to the first term with id 0 */
-} ecs_sched_query_desc;
-
-/* What a query touches: ids it only reads, ids it writes. */
-typedef struct ecs_sched_access {
-    const ecs_sched_id *reads;
-    int32_t read_count;
-    const ecs_sched_id *writes;
-    int32_t write_count;
-} ecs_sched_access;
-
-/* One matching table at a time: `count` rows, their entities, and per term index a pointer
-   to the first value of its column (NULL for tags, absent optionals and without-terms). */
-typedef struct ecs_sched_iter {
-    int32_t count;
-    const ecs_sched_entity *entities;
-    void *fields[ECS_SCHED_MAX_TERMS];
-    const ecs_sched_query *query_;   /* private */
-    int32_t next_;                   /* private */
-} ecs_sched_iter;
-
-#define ECS_SCHED_FIELD(it, T, index) ((T *)(it)->fields[(index)])
-
-/* The world owns the query; it is freed by ecs_sched_query_destroy or with the world.
-   Returns NULL on failure. */
-ECS_SCHED_API ecs_sched_query *ecs_sched_query_create(ecs_sched_world *world,
-                                                      const ecs_sched_query_desc *desc);
-ECS_SCHED_API void ecs_sched_query_destroy(ecs_sched_query *query);
-ECS_SCHED_API ecs_sched_access ecs_sched_query_access(const ecs_sched_query *query);
-ECS_SCHED_API int32_t ecs_sched_query_count(const ecs_sched_query *query);  /* matching entities */
-/* Structural changes (spawn, insert, remove, despawn) must not happen while iterating:
-   record them in a command buffer instead. */
-ECS_SCHED_API ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *query);
-ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
-
-/* ---- command buffers ---- */
-
-/* Records structural changes to apply later, in recorded order. The world owns the buffer;
-   it is freed by ecs_sched_commands_destroy or with the world. */
-ECS_SCHED_API ecs_sched_commands *ecs_sched_commands_create(ecs_sched_world *world);
-/* Unapplied commands are dropped; entities reserved by them are released. */
-ECS_SCHED_API void ecs_sched_commands_destroy(ecs_sched_commands *commands);
-/* Reserves a handle at once; the entity comes alive when the buffer is applied. The handle
-   can be used by later commands of the same buffer. NULL entity on failure. */
-ECS_SCHED_API ecs_sched_entity ecs_sched_commands_spawn(ecs_sched_commands *commands);
-/* commands_spawn, then an insert per component, in one call (all or nothing). */
-ECS_SCHED_API ecs_sched_entity ecs_sched_commands_spawn_with(ecs_sched_commands *commands,
-                                                             int32_t count, const ecs_sched_id *ids,
-                                                             const void *const *values);
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_despawn(ecs_sched_commands *commands,
-                                                          ecs_sched_entity entity);
-/* The value's bytes are copied into the buffer now, and copied into the world (copy hook)
-   when the buffer is applied. */
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *commands,
-                                                         ecs_sched_entity entity, ecs_sched_id id,
-                                                         const void *value);
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_remove(ecs_sched_commands *commands,
-                                                         ecs_sched_entity entity, ecs_sched_id id);
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_resource(ecs_sched_commands *commands,
-                                                               ecs_sched_id id, const void *value);
-ECS_SCHED_API int32_t ecs_sched_commands_pending(const ecs_sched_commands *commands);
-/* Applies and consumes the pending commands in recorded order; a command aimed at an entity
-   that is dead by then is skipped. On failure the commands not yet applied stay pending, so a
-   later apply continues where this one stopped; none is ever applied twice. */
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *commands);
-/* Commands skipped by the last apply because their entity was dead. */
-ECS_SCHED_API int32_t ecs_sched_commands_skipped(const ecs_sched_commands *commands);
 
 /*@@ implementation @@*/
-/* world: entities, components, archetype tables, resources, queries, command buffers. */
+/* world: entities, components, archetype tables, resources. */
 
 #define ECS_SCHED__NONE UINT32_MAX
 #define ECS_SCHED__DEAD UINT32_MAX             /* record.table of a free index */
 #define ECS_SCHED__RESERVED (UINT32_MAX - 1u)  /* record.table of a handle a buffer reserved */
 #define ECS_SCHED__MAX_TYPE 256                /* components on one entity */
 #define ECS_SCHED__MAX_BATCHED_INSERTS 32
+/* A recorded command keeps its component id in 27 bits (commands.h). */
+#define ECS_SCHED__MAX_COMPONENTS (1u << 27)
 
 typedef struct ecs_sched__record {
     uint32_t table;       /* table index, ECS_SCHED__DEAD or ECS_SCHED__RESERVED */
@@ -302,74 +205,8 @@ typedef struct ecs_sched__name_entry {
     ecs_sched_id value;
 } ecs_sched__name_entry;
 
-typedef struct ecs_sched__match {
-    ecs_sched__table *table;
-    int16_t column[ECS_SCHED_MAX_TERMS];  /* column per term, -1 when the field is NULL */
-} ecs_sched__match;
 
-struct ecs_sched_query {
-    ecs_sched_world *world;
-    int32_t term_count;
-    int32_t read_count;
-    int32_t write_count;
-    uint32_t match_count;
-    uint32_t match_capacity;
-    ecs_sched_term terms[ECS_SCHED_MAX_TERMS];
-    ecs_sched_id reads[ECS_SCHED_MAX_TERMS];
-    ecs_sched_id writes[ECS_SCHED_MAX_TERMS];
-    ecs_sched__match *matches;
-};
-
-enum {
-    ECS_SCHED__CMD_SPAWN,
-    ECS_SCHED__CMD_DESPAWN,
-    ECS_SCHED__CMD_INSERT,
-    ECS_SCHED__CMD_REMOVE,
-    ECS_SCHED__CMD_SET_RESOURCE
-};
-
-/* A recorded command is one 32-bit word (operation, flags, component id), then the entity
-   unless it is the same as the previous command's (a spawn followed by its inserts), then
-   the value at the component's alignment. Small records keep recording and applying within
-   the memory bandwidth a game can spare. */
-#define ECS_SCHED__CMD_OP_MASK 0x7u
-#define ECS_SCHED__CMD_HAS_VALUE 0x8u
-#define ECS_SCHED__CMD_SAME_ENTITY 0x10u
-#define ECS_SCHED__CMD_ID_SHIFT 5
-#define ECS_SCHED__MAX_COMPONENTS (1u << (32 - ECS_SCHED__CMD_ID_SHIFT))
-
-/* A command read back from a block. */
-typedef struct ecs_sched__command {
-    uint32_t op;
-    ecs_sched_id id;
-    ecs_sched_entity entity;
-    const void *value;        /* NULL when none was given */
-    size_t next;              /* where the next command starts */
-} ecs_sched__command;
-
-/* Commands live in a chain of blocks that never move, so recording never copies what was
-   recorded before; applied blocks are kept for the next frame. */
-typedef struct ecs_sched__command_block {
-    struct ecs_sched__command_block *next;
-    size_t used;
-    size_t capacity;
-    unsigned char *data;      /* aligned to ECS_SCHED_MAX_ALIGNMENT, so values are aligned */
-} ecs_sched__command_block;
-
-struct ecs_sched_commands {
-    ecs_sched_world *world;
-    ecs_sched__command_block *first;
-    ecs_sched__command_block *write;   /* the block being filled; later blocks are empty */
-    ecs_sched__command_block *read;    /* where apply continues */
-    size_t read_at;
-    ecs_sched_entity read_entity;      /* the entity of the command before read_at */
-    ecs_sched_entity write_entity;     /* the entity of the last command recorded */
-    int32_t pending;
-    int32_t skipped;
-    int32_t spawn_count;               /* the components of the last spawn applied, */
-    uint32_t spawn_table;              /* and the table they led to */
-    ecs_sched_id spawn_ids[ECS_SCHED__MAX_BATCHED_INSERTS];
-};
+typedef struct ecs_sched__schedules ecs_sched__schedules;
 
 struct ecs_sched_world {
     ecs_sched__env env;
@@ -396,12 +233,22 @@ struct ecs_sched_world {
     ecs_sched_commands **buffers;
     uint32_t buffer_count;
     uint32_t buffer_capacity;
-    void *schedules;                     /* owned by the graph module */
-    void (*free_schedules)(ecs_sched_world *world);
+    ecs_sched__schedules *schedules;     /* graph.h; NULL until the first schedule */
     ecs_sched_pool *pool;                /* created on first use */
     int32_t thread_count;
     ecs_sched_executor executor;
 };
+
+
+/* What the world asks of the modules that keep state in it, defined there: queries keep a
+   cache of matching tables (query.h), command buffers and schedules belong to the world and
+   go with it (commands.h, graph.h). */
+static bool ecs_sched__queries_reserve_match(ecs_sched_world *w);
+static void ecs_sched__queries_add_table(ecs_sched_world *w, ecs_sched__table *t);
+static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w);
+static void ecs_sched__queries_free(ecs_sched_world *w);
+static void ecs_sched__buffers_free(ecs_sched_world *w);
+static void ecs_sched__schedules_free(ecs_sched_world *w);
 
 /* ---- small helpers ---- */
 
@@ -412,27 +259,6 @@ static ecs_sched_result ecs_sched__out_of_memory(ecs_sched_world *w, const char 
 }
 
 /* Makes room for `needed` elements; on failure the array is unchanged. */
-static bool ecs_sched__grow(ecs_sched__env *env, void **array, uint32_t *capacity, uint32_t needed,
-                            size_t element_size) {
-    uint32_t new_capacity;
-    void *grown;
-    if (needed <= *capacity) return true;
-    new_capacity = *capacity ? *capacity : 8;
-    while (new_capacity < needed) {
-        if (new_capacity > UINT32_MAX / 2) {
-            new_capacity = needed;
-            break;
-        }
-        new_capacity *= 2;
-    }
-    if ((size_t)new_capacity > SIZE_MAX / element_size) return false;
-    grown = ecs_sched__realloc(env, *array, (size_t)new_capacity * element_size);
-    if (!grown) return false;
-    *array = grown;
-    *capacity = new_capacity;
-    return true;
-}
-
 static inline ecs_sched_entity ecs_sched__make_entity(uint32_t index, uint32_t generation) {
     return (ecs_sched_entity)index | ((ecs_sched_entity)generation << 32);
 }
@@ -630,10 +456,8 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
                         desc->name, (unsigned)w->component_count, (unsigned)ECS_SCHED__MAX_COMPONENTS);
         return 0;
     }
-    if (!ecs_sched__grow(&w->env, (void **)&w->components, &w->component_capacity,
-                         w->component_count + 1, sizeof *w->components) ||
-        !ecs_sched__grow(&w->env, (void **)&w->resources, &w->resource_capacity,
-                         w->component_count + 1, sizeof *w->resources)) {
+    if (!ECS_SCHED__GROW(&w->env, w->components, &w->component_capacity, w->component_count + 1) ||
+        !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, w->component_count + 1)) {
         ecs_sched__out_of_memory(w, "registering a component");
         return 0;
     }
@@ -706,33 +530,6 @@ static inline int32_t ecs_sched__column_find(const ecs_sched__table *t, ecs_sche
     return lo < t->column_count && t->columns[lo].id == id ? lo : -1;
 }
 
-static bool ecs_sched__query_matches(const ecs_sched_query *q, const ecs_sched__table *t,
-                                     ecs_sched__match *out) {
-    int32_t i;
-    for (i = 0; i < q->term_count; i++) {
-        const ecs_sched_term *term = &q->terms[i];
-        bool present = ecs_sched__type_find(t, term->id) >= 0;
-        switch (term->kind) {
-        case ECS_SCHED_TERM_READ:
-        case ECS_SCHED_TERM_WRITE:
-            if (!present) return false;
-            break;
-        case ECS_SCHED_TERM_WITHOUT:
-            if (present) return false;
-            break;
-        default:
-            break;
-        }
-        if (out) {
-            int32_t column = term->kind == ECS_SCHED_TERM_WITHOUT ? -1
-                                                                 : ecs_sched__column_find(t, term->id);
-            out->column[i] = (int16_t)column;
-        }
-    }
-    if (out) out->table = (ecs_sched__table *)t;
-    return true;
-}
-
 static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t) {
     int32_t i;
     for (i = 0; i < t->column_count; i++) {
@@ -763,22 +560,16 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
                                                  int32_t count, uint64_t hash) {
     ecs_sched__table *t;
     int32_t i, columns = 0;
-    uint32_t q;
     size_t bytes;
     for (i = 0; i < count; i++) columns += w->components[type[i]].size > 0;
-    if (!ecs_sched__grow(&w->env, (void **)&w->tables, &w->table_capacity, w->table_count + 1,
-                         sizeof *w->tables) ||
+    if (!ECS_SCHED__GROW(&w->env, w->tables, &w->table_capacity, w->table_count + 1) ||
         !ecs_sched__map_reserve(&w->env, &w->types, 1)) {
         ecs_sched__out_of_memory(w, "creating an archetype table");
         return NULL;
     }
-    for (q = 0; q < w->query_count; q++) {
-        ecs_sched_query *query = w->queries[q];
-        if (!ecs_sched__grow(&w->env, (void **)&query->matches, &query->match_capacity,
-                             query->match_count + 1, sizeof *query->matches)) {
-            ecs_sched__out_of_memory(w, "creating an archetype table");
-            return NULL;
-        }
+    if (!ecs_sched__queries_reserve_match(w)) {
+        ecs_sched__out_of_memory(w, "creating an archetype table");
+        return NULL;
     }
     bytes = sizeof *t + (size_t)columns * sizeof(ecs_sched__column) +
             (size_t)count * sizeof(ecs_sched_id);
@@ -802,12 +593,7 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     t->index = w->table_count;
     w->tables[w->table_count++] = t;
     ecs_sched__map_insert_unchecked(&w->types, hash, t->index);
-    for (q = 0; q < w->query_count; q++) {
-        ecs_sched_query *query = w->queries[q];
-        if (ecs_sched__query_matches(query, t, &query->matches[query->match_count])) {
-            query->match_count++;
-        }
-    }
+    ecs_sched__queries_add_table(w, t);
     return t;
 }
 
@@ -988,8 +774,7 @@ static bool ecs_sched__reserve_indices(ecs_sched_world *w, uint32_t count) {
     if (count <= w->free_count) return true;
     needed = (uint64_t)w->record_count + (count - w->free_count);
     if (needed > UINT32_MAX - 1) return false;
-    return ecs_sched__grow(&w->env, (void **)&w->records, &w->record_capacity, (uint32_t)needed,
-                           sizeof *w->records);
+    return ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity, (uint32_t)needed);
 }
 
 /* Hands out an index reserved with ecs_sched__reserve_indices. */
@@ -1017,47 +802,70 @@ static void ecs_sched__release_index(ecs_sched_world *w, uint32_t index) {
 
 /* ---- world ---- */
 
-ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *desc) {
-    ecs_sched_world_desc defaults;
-    ecs_sched__env env;
-    ecs_sched_world *w;
-    if (!desc) {
-        memset(&defaults, 0, sizeof defaults);
-        desc = &defaults;
-    }
-    ecs_sched__env_init(&env, &desc->allocator, &desc->logger);
+/* The executor a zero field means: parallel where there are threads. */
+static ecs_sched_executor ecs_sched__default_executor(void) {
+#ifdef ECS_SCHED_THREADS
+    return ECS_SCHED_EXECUTOR_PARALLEL;
+#else
+    return ECS_SCHED_EXECUTOR_SINGLE_THREADED;
+#endif
+}
+
+/* Every zero field of a world desc resolved; `desc` may be NULL. */
+static ecs_sched_world_desc ecs_sched__world_desc_defaults(const ecs_sched_world_desc *desc) {
+    ecs_sched_world_desc d;
+    if (desc) d = *desc;
+    else memset(&d, 0, sizeof d);
+    d.allocator = ecs_sched__allocator_defaults(&d.allocator);
+    if (d.entity_capacity < 0) d.entity_capacity = 0;
+    if (d.thread_count == 0) d.thread_count = ecs_sched__hardware_threads();
+    if (d.executor == ECS_SCHED_EXECUTOR_DEFAULT) d.executor = ecs_sched__default_executor();
+    return d;
+}
+
+static bool ecs_sched__world_desc_valid(ecs_sched__env *env, const ecs_sched_world_desc *desc) {
+    if (!desc) return true;
     if (desc->thread_count < 0) {
-        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR,
+        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_INVALID_ARGUMENT,
                        "world_create: thread_count is negative; give 1 or more, or 0 for one "
                        "thread per hardware thread");
-        return NULL;
+        return false;
     }
     if ((unsigned)desc->executor > (unsigned)ECS_SCHED_EXECUTOR_PARALLEL) {
-        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR,
+        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_INVALID_ARGUMENT,
                        "world_create: executor is not one of ECS_SCHED_EXECUTOR_DEFAULT, "
                        "_SINGLE_THREADED or _PARALLEL");
-        return NULL;
+        return false;
     }
+    return true;
+}
+
+ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
+    ecs_sched_world_desc desc;
+    ecs_sched__env env;
+    ecs_sched_world *w;
+    ecs_sched__env_init(&env, given ? &given->allocator : NULL, given ? &given->logger : NULL);
+    if (!ecs_sched__world_desc_valid(&env, given)) return NULL;
+    desc = ecs_sched__world_desc_defaults(given);
     w = (ecs_sched_world *)ecs_sched__calloc(&env, sizeof *w);
     if (!w) {
-        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, "world_create: out of memory");
+        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                       "world_create: out of memory");
         return NULL;
     }
     w->env = env;
-    w->thread_count = desc->thread_count;
-    w->executor = desc->executor;
+    w->thread_count = desc.thread_count;
+    w->executor = desc.executor;
     w->component_count = 1;
     w->record_count = 1;
     w->free_head = ECS_SCHED__NONE;
-    if (!ecs_sched__grow(&w->env, (void **)&w->components, &w->component_capacity, 1,
-                         sizeof *w->components) ||
-        !ecs_sched__grow(&w->env, (void **)&w->resources, &w->resource_capacity, 1,
-                         sizeof *w->resources) ||
-        !ecs_sched__grow(&w->env, (void **)&w->records, &w->record_capacity,
-                         1 + (uint32_t)(desc->entity_capacity > 0 ? desc->entity_capacity : 0),
-                         sizeof *w->records) ||
+    if (!ECS_SCHED__GROW(&w->env, w->components, &w->component_capacity, 1) ||
+        !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, 1) ||
+        !ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity,
+                         1 + (uint32_t)desc.entity_capacity) ||
         !ecs_sched__table_create(w, NULL, 0, ecs_sched__hash_type(NULL, 0))) {
-        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, "world_create: out of memory");
+        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                       "world_create: out of memory");
         ecs_sched_world_destroy(w);
         return NULL;
     }
@@ -1071,10 +879,10 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *desc) {
 void ecs_sched_world_destroy(ecs_sched_world *w) {
     uint32_t i;
     if (!w) return;
-    if (w->free_schedules) w->free_schedules(w);
+    ecs_sched__schedules_free(w);
     ecs_sched_pool_destroy(w->pool);
-    while (w->buffer_count) ecs_sched_commands_destroy(w->buffers[w->buffer_count - 1]);
-    while (w->query_count) ecs_sched_query_destroy(w->queries[w->query_count - 1]);
+    ecs_sched__buffers_free(w);
+    ecs_sched__queries_free(w);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
     for (i = 1; i < w->component_count; i++) {
         if (w->resources[i]) ecs_sched_resource_remove(w, i);
@@ -1085,8 +893,6 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__free(&w->env, w->resources);
     ecs_sched__free(&w->env, w->records);
     ecs_sched__free(&w->env, w->tables);
-    ecs_sched__free(&w->env, w->queries);
-    ecs_sched__free(&w->env, w->buffers);
     ecs_sched__map_free(&w->env, &w->types);
     ecs_sched__map_free(&w->env, &w->edges);
     ecs_sched__free(&w->env, w);
@@ -1116,6 +922,24 @@ int32_t ecs_sched_entity_count(const ecs_sched_world *w) {
 int32_t ecs_sched_archetype_count(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
     return (int32_t)w->table_count;
+}
+
+ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!w->pool) {
+        ecs_sched_pool_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.thread_count = w->thread_count;
+        desc.allocator = w->env.allocator;
+        desc.logger = w->env.logger;
+        w->pool = ecs_sched_pool_create(&desc);
+        if (!w->pool) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                            "the world's thread pool (%d threads) could not be created",
+                            (int)w->thread_count);
+        }
+    }
+    return w->pool;
 }
 
 /* ---- entities ---- */
@@ -1434,573 +1258,6 @@ bool ecs_sched_resource_exists(const ecs_sched_world *w, ecs_sched_id id) {
     return ecs_sched__component_valid(w, id) && w->resources[id] != NULL;
 }
 
-/* ---- queries ---- */
-
-static bool ecs_sched__term_writes(ecs_sched_term_kind kind) {
-    return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE;
-}
-
-static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sched_query *q,
-                                                   const ecs_sched_query_desc *desc) {
-    int32_t i, j;
-    for (i = 0; i < ECS_SCHED_MAX_TERMS && desc->terms[i].id; i++) {
-        const ecs_sched_term *term = &desc->terms[i];
-        if (!ecs_sched__component_valid(w, term->id)) {
-            return ecs_sched__unknown_component(w, term->id, "query_create");
-        }
-        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_WITHOUT) {
-            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "query_create: term %d ('%s') has an unknown kind %d", (int)i,
-                                   w->components[term->id].name, (int)term->kind);
-        }
-        for (j = 0; j < i; j++) {
-            if (q->terms[j].id == term->id) {
-                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
-                                       "query_create: component '%s' appears in terms %d and %d; "
-                                       "name each component once (write access includes read)",
-                                       w->components[term->id].name, (int)j, (int)i);
-            }
-        }
-        q->terms[i] = *term;
-        if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
-        if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
-        else q->reads[q->read_count++] = term->id;
-    }
-    q->term_count = i;
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_query_desc *desc) {
-    ecs_sched_query *q;
-    uint32_t i;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!desc) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "query_create: desc is NULL");
-        return NULL;
-    }
-    if (!ecs_sched__grow(&w->env, (void **)&w->queries, &w->query_capacity, w->query_count + 1,
-                         sizeof *w->queries)) {
-        ecs_sched__out_of_memory(w, "creating a query");
-        return NULL;
-    }
-    q = (ecs_sched_query *)ecs_sched__calloc(&w->env, sizeof *q);
-    if (!q) {
-        ecs_sched__out_of_memory(w, "creating a query");
-        return NULL;
-    }
-    q->world = w;
-    if (ecs_sched__query_init_terms(w, q, desc) != ECS_SCHED_OK) {
-        ecs_sched__free(&w->env, q);
-        return NULL;
-    }
-    for (i = 0; i < w->table_count; i++) {
-        if (!ecs_sched__query_matches(q, w->tables[i], NULL)) continue;
-        if (!ecs_sched__grow(&w->env, (void **)&q->matches, &q->match_capacity,
-                             q->match_count + 1, sizeof *q->matches)) {
-            ecs_sched__free(&w->env, q->matches);
-            ecs_sched__free(&w->env, q);
-            ecs_sched__out_of_memory(w, "creating a query");
-            return NULL;
-        }
-        ecs_sched__query_matches(q, w->tables[i], &q->matches[q->match_count++]);
-    }
-    w->queries[w->query_count++] = q;
-    return q;
-}
-
-void ecs_sched_query_destroy(ecs_sched_query *q) {
-    ecs_sched_world *w;
-    uint32_t i;
-    if (!q) return;
-    w = q->world;
-    for (i = 0; i < w->query_count; i++) {
-        if (w->queries[i] == q) {
-            w->queries[i] = w->queries[--w->query_count];
-            break;
-        }
-    }
-    ecs_sched__free(&w->env, q->matches);
-    ecs_sched__free(&w->env, q);
-}
-
-ecs_sched_access ecs_sched_query_access(const ecs_sched_query *q) {
-    ecs_sched_access access;
-    ECS_SCHED_ASSERT(q != NULL);
-    access.reads = q->reads;
-    access.read_count = q->read_count;
-    access.writes = q->writes;
-    access.write_count = q->write_count;
-    return access;
-}
-
-int32_t ecs_sched_query_count(const ecs_sched_query *q) {
-    int32_t total = 0;
-    uint32_t i;
-    ECS_SCHED_ASSERT(q != NULL);
-    for (i = 0; i < q->match_count; i++) total += q->matches[i].table->count;
-    return total;
-}
-
-ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
-    ecs_sched_iter it;
-    ECS_SCHED_ASSERT(q != NULL);
-    memset(&it, 0, sizeof it);
-    it.query_ = q;
-    return it;
-}
-
-bool ecs_sched_iter_next(ecs_sched_iter *it) {
-    const ecs_sched_query *q = it->query_;
-    if (!q) return false;
-    while ((uint32_t)it->next_ < q->match_count) {
-        const ecs_sched__match *m = &q->matches[it->next_++];
-        const ecs_sched__table *t = m->table;
-        int32_t i;
-        if (t->count == 0) continue;
-        it->count = t->count;
-        it->entities = t->entities;
-        for (i = 0; i < q->term_count; i++) {
-            it->fields[i] = m->column[i] >= 0 ? t->columns[m->column[i]].data : NULL;
-        }
-        return true;
-    }
-    it->count = 0;
-    return false;
-}
-
-/* ---- command buffers ---- */
-
-static inline size_t ecs_sched__align_up(size_t value, size_t alignment) {
-    return (value + alignment - 1) & ~(alignment - 1);
-}
-
-/* Reads the command at `at`; `previous` is the entity of the command before it. */
-static inline void ecs_sched__command_read(const ecs_sched_world *w,
-                                    const ecs_sched__command_block *block, size_t at,
-                                    ecs_sched_entity previous, ecs_sched__command *out) {
-    uint32_t word;
-    size_t end = at + sizeof word;
-    memcpy(&word, block->data + at, sizeof word);
-    out->op = word & ECS_SCHED__CMD_OP_MASK;
-    out->id = word >> ECS_SCHED__CMD_ID_SHIFT;
-    out->entity = previous;
-    if (!(word & ECS_SCHED__CMD_SAME_ENTITY)) {
-        memcpy(&out->entity, block->data + end, sizeof out->entity);
-        end += sizeof out->entity;
-    }
-    out->value = NULL;
-    if (word & ECS_SCHED__CMD_HAS_VALUE) {
-        const ecs_sched__component *c = &w->components[out->id];
-        end = ecs_sched__align_up(end, c->alignment);
-        out->value = block->data + end;
-        end += c->size;
-    }
-    out->next = ecs_sched__align_up(end, sizeof word);
-}
-
-/* Walks the unapplied commands, from the read cursor given in block and at. */
-static bool ecs_sched__command_step(const ecs_sched_commands *cmd,
-                                    const ecs_sched__command_block **block, size_t *at) {
-    while (*block && *at >= (*block)->used) {
-        if (*block == cmd->write) return false;
-        *block = (*block)->next;
-        *at = 0;
-    }
-    return *block != NULL;
-}
-
-/* Releases the handles that unapplied spawn commands reserved, and empties the buffer. */
-static void ecs_sched__release_reserved(ecs_sched_commands *cmd) {
-    ecs_sched_world *w = cmd->world;
-    const ecs_sched__command_block *block = cmd->read;
-    ecs_sched__command_block *b;
-    ecs_sched_entity previous = cmd->read_entity;
-    size_t at = cmd->read_at;
-    while (ecs_sched__command_step(cmd, &block, &at)) {
-        ecs_sched__command c;
-        ecs_sched__command_read(w, block, at, at == 0 ? 0 : previous, &c);
-        if (c.op == ECS_SCHED__CMD_SPAWN && ecs_sched__is_reserved(w, c.entity)) {
-            ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(c.entity));
-        }
-        previous = c.entity;
-        at = c.next;
-    }
-    for (b = cmd->first; b; b = b->next) b->used = 0;
-    cmd->write = cmd->read = cmd->first;
-    cmd->read_at = 0;
-    cmd->read_entity = cmd->write_entity = 0;
-    cmd->pending = 0;
-}
-
-ecs_sched_commands *ecs_sched_commands_create(ecs_sched_world *w) {
-    ecs_sched_commands *cmd;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__grow(&w->env, (void **)&w->buffers, &w->buffer_capacity, w->buffer_count + 1,
-                         sizeof *w->buffers)) {
-        ecs_sched__out_of_memory(w, "creating a command buffer");
-        return NULL;
-    }
-    cmd = (ecs_sched_commands *)ecs_sched__calloc(&w->env, sizeof *cmd);
-    if (!cmd) {
-        ecs_sched__out_of_memory(w, "creating a command buffer");
-        return NULL;
-    }
-    cmd->world = w;
-    w->buffers[w->buffer_count++] = cmd;
-    return cmd;
-}
-
-void ecs_sched_commands_destroy(ecs_sched_commands *cmd) {
-    ecs_sched_world *w;
-    uint32_t i;
-    if (!cmd) return;
-    w = cmd->world;
-    ecs_sched__release_reserved(cmd);
-    for (i = 0; i < w->buffer_count; i++) {
-        if (w->buffers[i] == cmd) {
-            w->buffers[i] = w->buffers[--w->buffer_count];
-            break;
-        }
-    }
-    while (cmd->first) {
-        ecs_sched__command_block *next = cmd->first->next;
-        ecs_sched__aligned_free(&w->env, cmd->first);
-        cmd->first = next;
-    }
-    ecs_sched__free(&w->env, cmd);
-}
-
-/* A block with room for `bytes` more, switching to (or adding) the next block when the
-   current one is full. NULL when the allocator fails. */
-static ecs_sched__command_block *ecs_sched__command_room_slow(ecs_sched_commands *cmd,
-                                                              size_t bytes) {
-    const size_t header = ecs_sched__align_up(sizeof(ecs_sched__command_block), ECS_SCHED_MAX_ALIGNMENT);
-    ecs_sched__command_block *block = cmd->write, *fresh;
-    size_t capacity;
-    if (block && block->next && block->next->capacity >= bytes) {
-        cmd->write = block->next;
-        cmd->write_entity = 0;
-        return cmd->write;
-    }
-    capacity = block ? block->capacity * 2 : 4096;
-    if (capacity > ((size_t)1 << 20)) capacity = (size_t)1 << 20;
-    if (capacity < bytes) capacity = bytes;
-    fresh = (ecs_sched__command_block *)ecs_sched__aligned_alloc(&cmd->world->env, header + capacity,
-                                                                 ECS_SCHED_MAX_ALIGNMENT);
-    if (!fresh) return NULL;
-    fresh->data = (unsigned char *)fresh + header;
-    fresh->used = 0;
-    fresh->capacity = capacity;
-    if (!block) {
-        fresh->next = NULL;
-        cmd->first = cmd->write = cmd->read = fresh;
-    } else {
-        fresh->next = block->next;  /* a retained block too small for this value */
-        block->next = fresh;
-        cmd->write = fresh;
-    }
-    cmd->write_entity = 0;
-    return fresh;
-}
-
-static inline ecs_sched__command_block *ecs_sched__command_room(ecs_sched_commands *cmd,
-                                                                size_t bytes) {
-    ecs_sched__command_block *block = cmd->write;
-    if (block && block->capacity - block->used >= bytes) return block;
-    return ecs_sched__command_room_slow(cmd, bytes);
-}
-
-/* Writes one command at `end` of a block known to have room; returns where it ends. */
-static inline size_t ecs_sched__write_command(ecs_sched__command_block *block, size_t end,
-                                              uint32_t word, const ecs_sched_entity *entity,
-                                              const ecs_sched__component *c, const void *value) {
-    memcpy(block->data + end, &word, sizeof word);
-    end += sizeof word;
-    if (entity) {
-        memcpy(block->data + end, entity, sizeof *entity);
-        end += sizeof *entity;
-    }
-    if (value && c->size) {
-        end = ecs_sched__align_up(end, c->alignment);
-        ecs_sched__copy_value(block->data + end, value, c->size);
-        end += c->size;
-    }
-    return ecs_sched__align_up(end, sizeof word);
-}
-
-/* Appends a command (and a copy of its value); the buffer is unchanged on failure. */
-static inline ecs_sched_result ecs_sched__record_command(ecs_sched_commands *cmd, uint32_t op,
-                                                  ecs_sched_entity entity, ecs_sched_id id,
-                                                  const void *value) {
-    ecs_sched_world *w = cmd->world;
-    const ecs_sched__component *c = id ? &w->components[id] : NULL;
-    ecs_sched__command_block *block;
-    bool has_value = value && c && c->size;
-    size_t worst = sizeof(uint32_t) + sizeof entity + (has_value ? c->alignment + c->size : 0);
-    bool same;
-    uint32_t word = op | (id << ECS_SCHED__CMD_ID_SHIFT) | (has_value ? ECS_SCHED__CMD_HAS_VALUE : 0u);
-    block = ecs_sched__command_room(cmd, ecs_sched__align_up(worst, sizeof(uint32_t)));
-    if (!block) return ecs_sched__out_of_memory(w, "recording a command");
-    same = block->used > 0 && entity == cmd->write_entity;
-    if (same) word |= ECS_SCHED__CMD_SAME_ENTITY;
-    block->used = ecs_sched__write_command(block, block->used, word, same ? NULL : &entity, c,
-                                           has_value ? value : NULL);
-    cmd->write_entity = entity;
-    cmd->pending++;
-    return ECS_SCHED_OK;
-}
-
-/* Commands may name live entities and entities a buffer reserved. */
-static inline ecs_sched_result ecs_sched__check_target(ecs_sched_commands *cmd, ecs_sched_entity e,
-                                                       const char *operation) {
-    ecs_sched_world *w = cmd->world;
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
-    if (index > 0 && index < w->record_count &&
-        w->records[index].generation == ECS_SCHED_ENTITY_GENERATION(e) &&
-        w->records[index].table != ECS_SCHED__DEAD) {
-        return ECS_SCHED_OK;
-    }
-    return ecs_sched__stale(w, e, operation);
-}
-
-ecs_sched_entity ecs_sched_commands_spawn(ecs_sched_commands *cmd) {
-    ecs_sched_world *w;
-    uint32_t index;
-    ecs_sched_entity e;
-    ECS_SCHED_ASSERT(cmd != NULL);
-    w = cmd->world;
-    if (!ecs_sched__reserve_indices(w, 1)) {
-        ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
-        return ECS_SCHED_NULL_ENTITY;
-    }
-    index = ecs_sched__take_index(w);
-    e = ecs_sched__make_entity(index, w->records[index].generation);
-    w->records[index].table = ECS_SCHED__RESERVED;
-    if (ecs_sched__record_command(cmd, ECS_SCHED__CMD_SPAWN, e, 0, NULL) != ECS_SCHED_OK) {
-        ecs_sched__release_index(w, index);
-        return ECS_SCHED_NULL_ENTITY;
-    }
-    return e;
-}
-
-ecs_sched_entity ecs_sched_commands_spawn_with(ecs_sched_commands *cmd, int32_t count,
-                                              const ecs_sched_id *ids,
-                                              const void *const *values) {
-    ecs_sched_world *w;
-    ecs_sched__command_block *block;
-    size_t worst = sizeof(uint32_t) + sizeof(ecs_sched_entity), end;
-    ecs_sched_entity e;
-    uint32_t index;
-    int32_t i;
-    ECS_SCHED_ASSERT(cmd != NULL);
-    w = cmd->world;
-    if (ecs_sched__check_ids(w, count, ids, "commands_spawn_with") != ECS_SCHED_OK) {
-        return ECS_SCHED_NULL_ENTITY;
-    }
-    for (i = 0; i < count; i++) {
-        worst += sizeof(uint32_t) + w->components[ids[i]].alignment + w->components[ids[i]].size;
-    }
-    if (!ecs_sched__reserve_indices(w, 1) ||
-        !(block = ecs_sched__command_room(cmd, ecs_sched__align_up(worst, sizeof(uint32_t))))) {
-        ecs_sched__out_of_memory(w, "recording a command");
-        return ECS_SCHED_NULL_ENTITY;
-    }
-    index = ecs_sched__take_index(w);
-    e = ecs_sched__make_entity(index, w->records[index].generation);
-    w->records[index].table = ECS_SCHED__RESERVED;
-    /* the spawn, then its inserts, which name the same entity */
-    end = ecs_sched__write_command(block, block->used, ECS_SCHED__CMD_SPAWN, &e, NULL, NULL);
-    for (i = 0; i < count; i++) {
-        const ecs_sched__component *c = &w->components[ids[i]];
-        const void *value = values ? values[i] : NULL;
-        uint32_t word = ECS_SCHED__CMD_INSERT | ECS_SCHED__CMD_SAME_ENTITY |
-                        (ids[i] << ECS_SCHED__CMD_ID_SHIFT) |
-                        (value && c->size ? ECS_SCHED__CMD_HAS_VALUE : 0u);
-        end = ecs_sched__write_command(block, end, word, NULL, c, value);
-    }
-    block->used = end;
-    cmd->write_entity = e;
-    cmd->pending += count + 1;
-    return e;
-}
-
-ecs_sched_result ecs_sched_commands_despawn(ecs_sched_commands *cmd, ecs_sched_entity e) {
-    ecs_sched_result result;
-    ECS_SCHED_ASSERT(cmd != NULL);
-    result = ecs_sched__check_target(cmd, e, "commands_despawn");
-    if (result != ECS_SCHED_OK) return result;
-    return ecs_sched__record_command(cmd, ECS_SCHED__CMD_DESPAWN, e, 0, NULL);
-}
-
-ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *cmd, ecs_sched_entity e,
-                                           ecs_sched_id id, const void *value) {
-    ecs_sched_result result;
-    ECS_SCHED_ASSERT(cmd != NULL);
-    result = ecs_sched__check_target(cmd, e, "commands_insert");
-    if (result != ECS_SCHED_OK) return result;
-    if (!ecs_sched__component_valid(cmd->world, id)) {
-        return ecs_sched__unknown_component(cmd->world, id, "commands_insert");
-    }
-    return ecs_sched__record_command(cmd, ECS_SCHED__CMD_INSERT, e, id, value);
-}
-
-ecs_sched_result ecs_sched_commands_remove(ecs_sched_commands *cmd, ecs_sched_entity e,
-                                           ecs_sched_id id) {
-    ecs_sched_result result;
-    ECS_SCHED_ASSERT(cmd != NULL);
-    result = ecs_sched__check_target(cmd, e, "commands_remove");
-    if (result != ECS_SCHED_OK) return result;
-    if (!ecs_sched__component_valid(cmd->world, id)) {
-        return ecs_sched__unknown_component(cmd->world, id, "commands_remove");
-    }
-    return ecs_sched__record_command(cmd, ECS_SCHED__CMD_REMOVE, e, id, NULL);
-}
-
-ecs_sched_result ecs_sched_commands_set_resource(ecs_sched_commands *cmd, ecs_sched_id id,
-                                                 const void *value) {
-    ECS_SCHED_ASSERT(cmd != NULL);
-    if (!ecs_sched__component_valid(cmd->world, id)) {
-        return ecs_sched__unknown_component(cmd->world, id, "commands_set_resource");
-    }
-    return ecs_sched__record_command(cmd, ECS_SCHED__CMD_SET_RESOURCE, 0, id, value);
-}
-
-int32_t ecs_sched_commands_pending(const ecs_sched_commands *cmd) {
-    ECS_SCHED_ASSERT(cmd != NULL);
-    return cmd->pending;
-}
-
-int32_t ecs_sched_commands_skipped(const ecs_sched_commands *cmd) {
-    ECS_SCHED_ASSERT(cmd != NULL);
-    return cmd->skipped;
-}
-
-/* Gathers the run of inserts on `entity` that starts at `at` in the same block (at most
-   ECS_SCHED__MAX_BATCHED_INSERTS, each component once), so they cost one archetype move.
-   Returns how many, and where the run ends. */
-static int32_t ecs_sched__gather_inserts(const ecs_sched_commands *cmd,
-                                         const ecs_sched__command_block *block, size_t at,
-                                         ecs_sched_entity entity, ecs_sched_id *ids,
-                                         const void **values, size_t *end) {
-    const ecs_sched_world *w = cmd->world;
-    int32_t n = 0, k;
-    while (at < block->used && n < ECS_SCHED__MAX_BATCHED_INSERTS) {
-        ecs_sched__command c;
-        ecs_sched__command_read(w, block, at, entity, &c);
-        if (c.op != ECS_SCHED__CMD_INSERT || c.entity != entity) break;
-        for (k = 0; k < n && ids[k] != c.id; k++) {}
-        if (k < n) break;  /* the same component twice: apply the second one on its own */
-        ids[n] = c.id;
-        values[n] = c.value;
-        n++;
-        at = c.next;
-    }
-    *end = at;
-    return n;
-}
-
-/* The table for a spawn with these components. Buffers often spawn many entities alike, so
-   the last answer is kept (tables live as long as the world). */
-static ecs_sched__table *ecs_sched__spawn_table(ecs_sched_commands *cmd, int32_t n,
-                                                const ecs_sched_id *ids) {
-    ecs_sched__table *t;
-    int32_t i;
-    if (n == cmd->spawn_count && n > 0) {
-        for (i = 0; i < n && ids[i] == cmd->spawn_ids[i]; i++) {}
-        if (i == n) return cmd->world->tables[cmd->spawn_table];
-    }
-    t = ecs_sched__table_adding(cmd->world, cmd->world->tables[0], n, ids);
-    if (t) {
-        memcpy(cmd->spawn_ids, ids, (size_t)n * sizeof *ids);
-        cmd->spawn_count = n;
-        cmd->spawn_table = t->index;
-    }
-    return t;
-}
-
-/* Applies the command at the read cursor (with the inserts that follow it on the same
-   entity) and returns how many commands it consumed, or -1 when the world refused (out of
-   memory). */
-static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
-    ecs_sched_world *w = cmd->world;
-    const ecs_sched__command_block *block = cmd->read;
-    ecs_sched_id ids[ECS_SCHED__MAX_BATCHED_INSERTS];
-    const void *values[ECS_SCHED__MAX_BATCHED_INSERTS];
-    ecs_sched__command c;
-    size_t end;
-    int32_t n = 0;
-    bool ok = true;
-    ecs_sched__command_read(w, block, cmd->read_at, cmd->read_at == 0 ? 0 : cmd->read_entity, &c);
-    end = c.next;
-    switch (c.op) {
-    case ECS_SCHED__CMD_SPAWN:
-        if (!ecs_sched__is_reserved(w, c.entity)) goto skipped;
-        n = ecs_sched__gather_inserts(cmd, block, end, c.entity, ids, values, &end);
-        {
-            ecs_sched__table *t = ecs_sched__spawn_table(cmd, n, ids);
-            ok = t && ecs_sched__place(w, ECS_SCHED_ENTITY_INDEX(c.entity), t, n, ids, values);
-            if (t && !ok) ecs_sched__out_of_memory(w, "applying a spawn command");
-        }
-        break;
-    case ECS_SCHED__CMD_INSERT:
-        if (!ecs_sched__is_live_record(w, c.entity)) goto skipped;
-        n = ecs_sched__gather_inserts(cmd, block, cmd->read_at, c.entity, ids, values, &end) - 1;
-        ok = ecs_sched_insert_many(w, c.entity, n + 1, ids, values) == ECS_SCHED_OK;
-        break;
-    case ECS_SCHED__CMD_REMOVE:
-        if (!ecs_sched__is_live_record(w, c.entity)) goto skipped;
-        ok = ecs_sched_remove(w, c.entity, c.id) == ECS_SCHED_OK;
-        break;
-    case ECS_SCHED__CMD_DESPAWN:
-        /* a run of despawns is applied here at once */
-        for (;;) {
-            ecs_sched__command next;
-            if (ecs_sched__is_live_record(w, c.entity)) {
-                ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(c.entity));
-            } else {
-                cmd->skipped++;
-            }
-            if (end >= block->used) break;
-            ecs_sched__command_read(w, block, end, c.entity, &next);
-            if (next.op != ECS_SCHED__CMD_DESPAWN) break;
-            c = next;
-            end = c.next;
-            n++;
-        }
-        break;
-    case ECS_SCHED__CMD_SET_RESOURCE:
-        ok = ecs_sched_resource_insert(w, c.id, c.value) == ECS_SCHED_OK;
-        break;
-    default:
-        ECS_SCHED_ASSERT(0 && "corrupt command buffer");
-        break;
-    }
-    if (!ok) return -1;
-    cmd->read_at = end;
-    cmd->read_entity = c.entity;
-    return n + 1;
-skipped:
-    cmd->skipped++;
-    cmd->read_at = end;
-    cmd->read_entity = c.entity;
-    return 1;
-}
-
-ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
-    const ecs_sched__command_block *block;
-    ECS_SCHED_ASSERT(cmd != NULL);
-    cmd->skipped = 0;
-    block = cmd->read;
-    while (ecs_sched__command_step(cmd, &block, &cmd->read_at)) {
-        int32_t consumed;
-        cmd->read = (ecs_sched__command_block *)block;
-        consumed = ecs_sched__apply_one(cmd);
-        if (consumed < 0) return cmd->world->env.last_result;
-        cmd->pending -= consumed;
-    }
-    ecs_sched__release_reserved(cmd);  /* nothing is left to release: this just empties it */
-    return ECS_SCHED_OK;
-}
 
 /* ---- consistency check ---- */
 
@@ -2078,36 +1335,6 @@ static ecs_sched_result ecs_sched__check_records(ecs_sched_world *w) {
     }
     return ECS_SCHED_OK;
 }
-
-static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w) {
-    uint32_t qi, i, m;
-    for (qi = 0; qi < w->query_count; qi++) {
-        const ecs_sched_query *q = w->queries[qi];
-        uint32_t expected = 0;
-        for (i = 0; i < w->table_count; i++) {
-            ecs_sched__match want;
-            uint32_t found = 0;
-            bool matches = ecs_sched__query_matches(q, w->tables[i], &want);
-            for (m = 0; m < q->match_count; m++) {
-                if (q->matches[m].table != w->tables[i]) continue;
-                found++;
-                if (memcmp(q->matches[m].column, want.column,
-                           (size_t)q->term_count * sizeof want.column[0]) != 0) {
-                    return ecs_sched__inconsistent(w, "query cache has wrong columns", qi, i);
-                }
-            }
-            if (found != (matches ? 1u : 0u)) {
-                return ecs_sched__inconsistent(w, "query cache disagrees with tables", qi, i);
-            }
-            expected += matches;
-        }
-        if (expected != q->match_count) {
-            return ecs_sched__inconsistent(w, "query cache size", qi, q->match_count);
-        }
-    }
-    return ECS_SCHED_OK;
-}
-
 ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
     ecs_sched_result result;
     ECS_SCHED__CHECK_WORLD(w);

@@ -19,7 +19,8 @@ typedef struct captured_log {
 static captured_log g_log;
 static char g_trace[4096];
 
-static inline void capture_message(ecs_sched_log_level level, const char *message, void *user_data) {
+static inline void capture_message(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user_data) {
+    (void)result;
     captured_log *log = (captured_log *)user_data;
     int n;
     log->count++;

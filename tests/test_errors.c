@@ -16,7 +16,7 @@
    sink, it keeps warnings and worse. */
 static int fallback_messages = 0;
 static char fallback_last[1024];
-#define ECS_SCHED_LOG(level, message)                                             \
+#define ECS_SCHED_LOG(level, result, message)                                           \
     do {                                                                          \
         if ((level) >= ECS_SCHED_LOG_WARN) {                                      \
             fallback_messages++;                                                  \

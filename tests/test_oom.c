@@ -60,7 +60,8 @@ static void counted_dtor(void *ptr, int32_t n, void *ctx) {
 /* Exit codes of the child. */
 enum { CHILD_OK = 0, CHILD_WRONG = 3 };
 
-static void quiet(ecs_sched_log_level level, const char *message, void *user) {
+static void quiet(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user) {
+    (void)result;
     (void)level;
     (void)message;
     (void)user;

@@ -445,7 +445,8 @@ static void configure_drawn_sets(fixture *fx) {
     }
 }
 
-static void quiet(ecs_sched_log_level level, const char *message, void *user_data) {
+static void quiet(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user_data) {
+    (void)result;
     (void)level;
     (void)message;
     (void)user_data;
@@ -945,7 +946,8 @@ static void an_unknown_executor_is_refused_by_name(void **state) {
 static int g_world_errors;
 static char g_world_error[512];
 
-static void count_errors(ecs_sched_log_level level, const char *message, void *user_data) {
+static void count_errors(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user_data) {
+    (void)result;
     (void)user_data;
     if (level >= ECS_SCHED_LOG_ERROR) {
         g_world_errors++;

@@ -215,7 +215,8 @@ typedef struct captured_log {
     char last[1024];
 } captured_log;
 
-static void capture_message(ecs_sched_log_level level, const char *message, void *user_data) {
+static void capture_message(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user_data) {
+    (void)result;
     captured_log *log = (captured_log *)user_data;
     if (level >= ECS_SCHED_LOG_ERROR) log->errors++;
     snprintf(log->last, sizeof log->last, "%s", message);

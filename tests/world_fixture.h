@@ -16,7 +16,8 @@ typedef struct captured_log {
     char last[1024];
 } captured_log;
 
-static inline void capture_message(ecs_sched_log_level level, const char *message, void *user_data) {
+static inline void capture_message(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user_data) {
+    (void)result;
     captured_log *log = (captured_log *)user_data;
     log->count++;
     if (level >= ECS_SCHED_LOG_ERROR) log->errors++;

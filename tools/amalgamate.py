@@ -1,29 +1,86 @@
 #!/usr/bin/env python3
 """Writes ecs_sched.h from the module sources in src/.
 
-Each module file holds its public part, a line '/*@@ implementation @@*/', then its
-implementation part. The header gets src/doc.h (the documentation block), the public parts
-of all modules in order, then the implementation parts inside ECS_SCHED_IMPLEMENTATION, each
-under a banner naming its source file. The output depends on the sources only.
+Each module src/<name>.h holds its public part, a line '/*@@ implementation @@*/', then its
+implementation part. A module names the modules it uses with '#include "<module>.h"' lines
+(and '#pragma once'), so that each one parses on its own in an editor; the order of the
+modules in the header is derived from those includes (a module comes after everything it
+includes), and the lines themselves are left out of the header.
+
+The header gets src/doc.h (the documentation block), the public parts of all modules in
+order, then the implementation parts inside ECS_SCHED_IMPLEMENTATION, each under a banner
+naming its source file. The output depends on the sources only.
 """
 import pathlib
+import re
 import sys
 
-MODULES = ["base", "pool", "world", "context", "condition", "graph", "executor"]
 MARKER = "/*@@ implementation @@*/"
+DOC = "doc.h"
+INCLUDE = re.compile(r'^#include "([a-z_]+)\.h"\s*$')
+PRAGMA_ONCE = "#pragma once"
 
 root = pathlib.Path(__file__).resolve().parent.parent
+src = root / "src"
+
+
+def module_names():
+    return sorted(p.stem for p in src.glob("*.h") if p.name != DOC)
 
 
 def read(name):
-    return (root / "src" / name).read_text(encoding="utf-8")
+    return (src / name).read_text(encoding="utf-8")
 
 
-def split_module(name):
+def dependencies(name, modules):
+    deps = []
+    for line in read(name + ".h").splitlines():
+        m = INCLUDE.match(line)
+        if m and m.group(1) in modules:
+            deps.append(m.group(1))
+    return deps
+
+
+def module_order():
+    """Every module after the modules it includes; ties in alphabetical order."""
+    modules = module_names()
+    deps = {m: dependencies(m, modules) for m in modules}
+    order, state = [], {}
+
+    def visit(m, path):
+        if state.get(m) == "done":
+            return
+        if state.get(m) == "visiting":
+            sys.exit("src/: the modules include each other in a cycle: " +
+                     " -> ".join(path + [m]))
+        state[m] = "visiting"
+        for d in deps[m]:
+            visit(d, path + [m])
+        state[m] = "done"
+        order.append(m)
+
+    for m in modules:
+        visit(m, [])
+    return order
+
+
+def strip_module_lines(text, modules):
+    kept = []
+    for line in text.splitlines():
+        if line.strip() == PRAGMA_ONCE:
+            continue
+        m = INCLUDE.match(line)
+        if m and m.group(1) in modules:
+            continue
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def split_module(name, modules):
     text = read(name + ".h")
     if text.count(MARKER) != 1:
         sys.exit(f"src/{name}.h: expected exactly one line '{MARKER}'")
-    public, implementation = text.split(MARKER)
+    public, implementation = strip_module_lines(text, modules).split(MARKER)
     return public.strip("\n"), implementation.strip("\n")
 
 
@@ -33,9 +90,10 @@ def banner(path, part):
 
 
 def generate():
-    out = [read("doc.h").rstrip("\n"), ""]
+    modules = set(module_names())
+    parts = [(m, *split_module(m, modules)) for m in module_order()]
+    out = [read(DOC).rstrip("\n"), ""]
     out += ["#ifndef ECS_SCHED_H", "#define ECS_SCHED_H", ""]
-    parts = [(m, *split_module(m)) for m in MODULES]
     out += ["#ifdef __cplusplus", 'extern "C" {', "#endif", ""]
     for name, public, _ in parts:
         out += [banner(f"src/{name}.h", "public"), public, ""]
@@ -43,16 +101,16 @@ def generate():
     out += ["#if defined(ECS_SCHED_IMPLEMENTATION) && !defined(ECS_SCHED__IMPLEMENTED)",
             "#define ECS_SCHED__IMPLEMENTED",
             "",
-            "/* With ECS_SCHED_API defined as static, functions the including file does not",
-            "   call are not an error. */",
-            "#if defined(__GNUC__) || defined(__clang__)",
+            "/* With ECS_SCHED_STATIC, functions the including file does not call are not an",
+            "   error. */",
+            "#if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))",
             "#pragma GCC diagnostic push",
             '#pragma GCC diagnostic ignored "-Wunused-function"',
             "#endif",
             ""]
     for name, _, implementation in parts:
         out += [banner(f"src/{name}.h", "implementation"), implementation, ""]
-    out += ["#if defined(__GNUC__) || defined(__clang__)",
+    out += ["#if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))",
             "#pragma GCC diagnostic pop",
             "#endif",
             "",
@@ -69,6 +127,9 @@ def main():
             sys.exit("ecs_sched.h differs from the generator's output: run 'make amalgamate' "
                      "and commit both")
         print("ecs_sched.h matches src/")
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "--order":
+        print(" ".join(module_order()))
         return
     target.write_text(text, encoding="utf-8")
 

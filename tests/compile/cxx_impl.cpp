@@ -16,7 +16,8 @@ struct Velocity { float x, y; };
 static int failures = 0;
 static int errors_logged = 0;
 
-static void count_errors(ecs_sched_log_level level, const char *message, void *user_data) {
+static void count_errors(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user_data) {
+    (void)result;
     (void)message;
     if (level == ECS_SCHED_LOG_ERROR) ++*static_cast<int *>(user_data);
 }

@@ -72,7 +72,8 @@ static void counting_free(void *ptr, void *user_data) {
     free(ptr);
 }
 
-static void log_to_stdout(ecs_sched_log_level level, const char *message, void *user_data) {
+static void log_to_stdout(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user_data) {
+    (void)result;
     (void)user_data;
     if (level >= ECS_SCHED_LOG_WARN) printf("[ecs] %s\n", message);
 }
@@ -152,7 +153,8 @@ static void write_to_file(const char *text, void *user_data) {
 static int warnings_logged;
 static char last_warning[2048];
 
-static void keep_warnings(ecs_sched_log_level level, const char *message, void *user_data) {
+static void keep_warnings(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user_data) {
+    (void)result;
     (void)user_data;
     if (level != ECS_SCHED_LOG_WARN) return;
     warnings_logged++;
@@ -207,7 +209,8 @@ static void hooks_section(void) {
 /* The tour makes a few mistakes on purpose; its world counts the errors instead of printing. */
 static int errors_logged;
 
-static void count_errors(ecs_sched_log_level level, const char *message, void *user_data) {
+static void count_errors(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user_data) {
+    (void)result;
     (void)message;
     (void)user_data;
     if (level == ECS_SCHED_LOG_ERROR) errors_logged++;

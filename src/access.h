@@ -1,0 +1,356 @@
+/* access: what each system touches, conflicts, and ambiguity detection. */
+#pragma once
+#include "build.h"
+
+/*@@ implementation @@*/
+/* access: what each system touches, conflicts, and ambiguity detection. */
+
+#define ECS_SCHED__MAX_REPORTED_PAIRS 64  /* ambiguous pairs listed in one message */
+
+static ecs_sched_result ecs_sched__check_condition_access(ecs_sched__build *b) {
+    ecs_sched__schedule *s = b->s;
+    uint32_t g;
+    char label[160];
+    for (g = 0; g < s->guard_count; g++) {
+        const ecs_sched__cond *c = ecs_sched__cond_find_write(&s->conds, s->guards[g].cond);
+        int32_t single;
+        const int32_t *node;
+        if (!c) continue;
+        ecs_sched__ref_nodes(b, s->guards[g].subject, &single, &node);
+        ecs_sched__text_begin(b);
+        ecs_sched__text_printf(&b->text,
+                               "condition '%s' of %s asks to write %s '%s'; conditions only read. "
+                               "Declare it as a read, or move the write into a system",
+                               c->name, ecs_sched__node_label(b, node[0], label, sizeof label),
+                               c->first_write_is_resource ? "resource" : "component",
+                               ecs_sched__component_label(b->w, c->first_write));
+        return ecs_sched__build_fail(b, ECS_SCHED_ERR_CONDITION_WRITES);
+    }
+    return ECS_SCHED_OK;
+}
+
+enum { ECS_SCHED__COMP_READ, ECS_SCHED__COMP_WRITE, ECS_SCHED__RES_READ, ECS_SCHED__RES_WRITE };
+
+static uint64_t *ecs_sched__access_of(const ecs_sched__build *b, int32_t system, int kind) {
+    return b->access + ((size_t)system * 4 + (size_t)kind) * (size_t)b->access_words;
+}
+
+static void ecs_sched__add_ctx_access(ecs_sched__build *b, int32_t system,
+                                      const ecs_sched_system_ctx *ctx, bool reads_only) {
+    int32_t i, q;
+    for (i = 0; i < ctx->read_count; i++) {
+        ecs_sched__set_bit(ecs_sched__access_of(b, system, ECS_SCHED__RES_READ), (int32_t)ctx->reads[i]);
+    }
+    for (i = 0; i < ctx->write_count; i++) {
+        ecs_sched__set_bit(ecs_sched__access_of(b, system, reads_only ? ECS_SCHED__RES_READ
+                                                                      : ECS_SCHED__RES_WRITE),
+                           (int32_t)ctx->writes[i]);
+    }
+    for (q = 0; q < ctx->query_count; q++) {
+        ecs_sched_access a = ecs_sched_query_access(ctx->queries[q]);
+        for (i = 0; i < a.read_count; i++) {
+            ecs_sched__set_bit(ecs_sched__access_of(b, system, ECS_SCHED__COMP_READ), (int32_t)a.reads[i]);
+        }
+        for (i = 0; i < a.write_count; i++) {
+            ecs_sched__set_bit(ecs_sched__access_of(b, system, reads_only ? ECS_SCHED__COMP_READ
+                                                                          : ECS_SCHED__COMP_WRITE),
+                               (int32_t)a.writes[i]);
+        }
+    }
+}
+
+static void ecs_sched__add_cond_access(ecs_sched__build *b, int32_t system, int32_t cond) {
+    const ecs_sched__cond *c = b->s->conds.items[cond];
+    int32_t i;
+    ecs_sched__add_ctx_access(b, system, &c->ctx, true);
+    if (c->resource) {
+        ecs_sched__set_bit(ecs_sched__access_of(b, system, ECS_SCHED__RES_READ), (int32_t)c->resource);
+    }
+    for (i = 0; i < 2; i++) {
+        if (c->operands[i] >= 0) ecs_sched__add_cond_access(b, system, c->operands[i]);
+    }
+}
+
+/* What each system touches, its conditions and those of its sets included. */
+static ecs_sched_result ecs_sched__compute_access(ecs_sched__build *b) {
+    ecs_sched__schedule *s = b->s;
+    int32_t i;
+    uint32_t g;
+    b->access_words = (int32_t)((b->w->component_count + 63) / 64);
+    b->access = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)b->system_count * 4 * b->access_words);
+    if (!b->access) return ecs_sched__oom(b);
+    for (i = 0; i < b->system_count; i++) ecs_sched__add_ctx_access(b, i, &s->systems[i]->ctx, false);
+    for (g = 0; g < s->guard_count; g++) {
+        int32_t single, n, k;
+        const int32_t *node;
+        n = ecs_sched__ref_nodes(b, s->guards[g].subject, &single, &node);
+        for (k = 0; k < n; k++) {
+            if (node[k] < b->system_count) {
+                ecs_sched__add_cond_access(b, node[k], s->guards[g].cond);
+            } else {
+                int32_t set = node[k] - b->system_count, m;
+                for (m = b->members.start[set]; m < b->members.start[set + 1]; m++) {
+                    ecs_sched__add_cond_access(b, b->members.adj[m], s->guards[g].cond);
+                }
+            }
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Per system, for the pairwise check: its writes and everything it touches, components and
+   resources side by side (2 * access_words words each), and whether it can conflict at all. */
+typedef struct ecs_sched__conflict_table {
+    int32_t words;
+    uint64_t *writes;
+    uint64_t *touches;
+    uint8_t *kind;        /* 0 reads only (or nothing), 1 writes, 2 exclusive */
+} ecs_sched__conflict_table;
+
+static bool ecs_sched__conflict_table_make(ecs_sched__build *b, ecs_sched__conflict_table *t) {
+    int32_t S = b->system_count, W = b->access_words, i, k;
+    t->words = 2 * W;
+    t->writes = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * t->words);
+    t->touches = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * t->words);
+    t->kind = ECS_SCHED__ALLOC_N(b, uint8_t, S);
+    if (!t->writes || !t->touches || !t->kind) return false;
+    for (i = 0; i < S; i++) {
+        uint64_t *wr = t->writes + (size_t)i * t->words, *to = t->touches + (size_t)i * t->words;
+        for (k = 0; k < W; k++) {
+            wr[k] = ecs_sched__access_of(b, i, ECS_SCHED__COMP_WRITE)[k];
+            wr[W + k] = ecs_sched__access_of(b, i, ECS_SCHED__RES_WRITE)[k];
+            to[k] = wr[k] | ecs_sched__access_of(b, i, ECS_SCHED__COMP_READ)[k];
+            to[W + k] = wr[W + k] | ecs_sched__access_of(b, i, ECS_SCHED__RES_READ)[k];
+            if (wr[k] | wr[W + k]) t->kind[i] = 1;
+        }
+        if (b->s->systems[i]->ctx.exclusive) t->kind[i] = 2;
+    }
+    return true;
+}
+
+static bool ecs_sched__conflict(const ecs_sched__conflict_table *t, int32_t x, int32_t y) {
+    const uint64_t *wx = t->writes + (size_t)x * t->words, *wy = t->writes + (size_t)y * t->words;
+    const uint64_t *tx = t->touches + (size_t)x * t->words, *ty = t->touches + (size_t)y * t->words;
+    uint64_t any = 0;
+    int32_t k;
+    if ((t->kind[x] | t->kind[y]) == 0) return false;
+    if (t->kind[x] == 2 || t->kind[y] == 2) return true;
+    for (k = 0; k < t->words; k++) any |= (wx[k] & ty[k]) | (wy[k] & tx[k]);
+    return any != 0;
+}
+
+/* A node, or any set it is in, is ambiguous with everything. */
+static bool ecs_sched__ambiguous_with_all(const ecs_sched__build *b, int32_t system) {
+    const ecs_sched__system *sys = b->s->systems[system];
+    int32_t set;
+    if (sys->ambiguous_with_all || sys->is_apply_deferred) return true;
+    for (set = 0; set < b->set_count; set++) {
+        if (b->s->names[b->name_of_set[set]].ambiguous_with_all &&
+            ecs_sched__node_under(b, system, b->system_count + set)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool ecs_sched__is_or_under(const ecs_sched__build *b, int32_t system, int32_t node) {
+    return system == node || ecs_sched__node_under(b, system, node);
+}
+
+/* Declared harmless with ambiguous_with: a pair, a system or a whole set. */
+static bool ecs_sched__silenced(const ecs_sched__build *b, int32_t x, int32_t y) {
+    const ecs_sched__schedule *s = b->s;
+    uint32_t r;
+    if (ecs_sched__ambiguous_with_all(b, x) || ecs_sched__ambiguous_with_all(b, y)) return true;
+    for (r = 0; r < s->relation_count; r++) {
+        const ecs_sched__relation *rel = &s->relations[r];
+        int32_t sa, sb, na, nb, i, j;
+        const int32_t *a, *c;
+        if (rel->kind != ECS_SCHED__REL_AMBIGUOUS) continue;
+        na = ecs_sched__ref_nodes(b, rel->subject, &sa, &a);
+        nb = ecs_sched__ref_nodes(b, rel->object, &sb, &c);
+        for (i = 0; i < na; i++) {
+            for (j = 0; j < nb; j++) {
+                if ((ecs_sched__is_or_under(b, x, a[i]) && ecs_sched__is_or_under(b, y, c[j])) ||
+                    (ecs_sched__is_or_under(b, y, a[i]) && ecs_sched__is_or_under(b, x, c[j]))) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+/* The outermost set that holds x but not y, or x itself: how the report groups pairs. */
+static int32_t ecs_sched__group_of(const ecs_sched__build *b, int32_t x, int32_t y) {
+    int32_t set, best = x;
+    for (set = 0; set < b->set_count; set++) {
+        int32_t node = b->system_count + set;
+        if (!ecs_sched__node_under(b, x, node) || ecs_sched__node_under(b, y, node)) continue;
+        if (best == x || b->depth[set] < b->depth[best - b->system_count]) best = node;
+    }
+    return best;
+}
+
+static void ecs_sched__describe_conflict(ecs_sched__build *b, int32_t x, int32_t y) {
+    static const char *const what[] = {"component", "component", "resource", "resource"};
+    int32_t id, shown = 0, W = b->access_words;
+    const ecs_sched_system_ctx *cx = &b->s->systems[x]->ctx, *cy = &b->s->systems[y]->ctx;
+    if (cx->exclusive || cy->exclusive) {
+        ecs_sched__text_printf(&b->text, "%s is exclusive", cx->exclusive ? "the first" : "the second");
+        return;
+    }
+    for (id = 1; id < (int32_t)b->w->component_count && shown < 4; id++) {
+        int k;
+        for (k = 0; k < 4; k += 2) {
+            bool xw = ecs_sched__bit(ecs_sched__access_of(b, x, k + 1), id);
+            bool yw = ecs_sched__bit(ecs_sched__access_of(b, y, k + 1), id);
+            bool xr = xw || ecs_sched__bit(ecs_sched__access_of(b, x, k), id);
+            bool yr = yw || ecs_sched__bit(ecs_sched__access_of(b, y, k), id);
+            if (!((xw && yr) || (yw && xr))) continue;
+            ecs_sched__text_printf(&b->text, "%s%s '%s' (%s)", shown++ ? ", " : "", what[k],
+                                   b->w->components[id].name,
+                                   xw && yw ? "both write" : xw ? "first writes, second reads"
+                                                               : "first reads, second writes");
+        }
+    }
+    (void)W;
+}
+
+static int ecs_sched__compare_pairs(const void *pa, const void *pb) {
+    const int32_t *a = (const int32_t *)pa, *c = (const int32_t *)pb;
+    int i;
+    for (i = 0; i < 4; i++) {
+        if (a[i] != c[i]) return a[i] < c[i] ? -1 : 1;
+    }
+    return 0;
+}
+
+static ecs_sched_result ecs_sched__report_ambiguities(ecs_sched__build *b, int32_t *pairs,
+                                                     int32_t found, ecs_sched_report level) {
+    int32_t k;
+    if (found == 0 || level == ECS_SCHED_REPORT_IGNORE) return ECS_SCHED_OK;
+    /* without sets, pairs come out already grouped (by system) and in order */
+    if (b->set_count > 0) qsort(pairs, (size_t)found, 4 * sizeof(int32_t), ecs_sched__compare_pairs);
+    ecs_sched__text_begin(b);
+    ecs_sched__text_printf(&b->text, "%d pair(s) of systems access the same data in conflicting "
+                                     "ways and nothing orders them:",
+                           (int)found);
+    for (k = 0; k < found; k++) {
+        const int32_t *p = pairs + 4 * k;
+        char x[160], y[160];
+        if (k == ECS_SCHED__MAX_REPORTED_PAIRS) {
+            ecs_sched__text_printf(&b->text, "\n  ... and %d more pair(s)", (int)(found - k));
+            break;
+        }
+        if (p[0] == p[2] && p[1] == p[3]) {
+            ecs_sched__text_printf(&b->text, "\n  %s and %s: ",
+                                   ecs_sched__node_label(b, p[2], x, sizeof x),
+                                   ecs_sched__node_label(b, p[3], y, sizeof y));
+            ecs_sched__describe_conflict(b, p[2], p[3]);
+            continue;
+        }
+        if (k == 0 || p[0] != p[-4] || p[1] != p[-3]) {
+            ecs_sched__text_printf(&b->text, "\n  between %s and %s:",
+                                   ecs_sched__node_label(b, p[0], x, sizeof x),
+                                   ecs_sched__node_label(b, p[1], y, sizeof y));
+        }
+        ecs_sched__text_printf(&b->text, "\n    %s and %s: ",
+                               ecs_sched__node_label(b, p[2], x, sizeof x),
+                               ecs_sched__node_label(b, p[3], y, sizeof y));
+        ecs_sched__describe_conflict(b, p[2], p[3]);
+    }
+    ecs_sched__text_printf(&b->text, "\nOrder each pair (or their sets) with before/after, or, "
+                                     "when either order is fine, declare them ambiguous_with "
+                                     "each other");
+    return ecs_sched__report(b, level, ECS_SCHED_REPORT_WARN, ECS_SCHED_ERR_AMBIGUITY);
+}
+
+/* Whether the plan must bind its order for a parallel executor (see ecs_sched__bind_plan_order);
+   a schedule that runs on one thread needs none of it. */
+static bool ecs_sched__binds_order(const ecs_sched__build *b) {
+#ifdef ECS_SCHED_THREADS
+    ecs_sched_executor chosen = b->s->settings.executor ? b->s->settings.executor : b->w->executor;
+    return chosen != ECS_SCHED_EXECUTOR_SINGLE_THREADED;
+#else
+    (void)b;
+    return false;
+#endif
+}
+
+static bool ecs_sched__add_serial_pair(ecs_sched__build *b, int32_t x, int32_t y) {
+    if (!ECS_SCHED__GROW(&b->w->env, b->serial, &b->serial_capacity, 2 * (b->serial_count + 1))) {
+        return false;
+    }
+    b->serial[2 * b->serial_count] = x;
+    b->serial[2 * b->serial_count + 1] = y;
+    b->serial_count++;
+    return true;
+}
+
+/* Finds the pairs of systems that no path orders and that must not run at once; reports those
+   whose access conflicts as ambiguities, unless silenced. */
+static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
+    ecs_sched__schedule *s = b->s;
+    int32_t S = b->system_count, words = (S + 63) / 64, i, j, e, k, found = 0;
+    uint32_t capacity = 0;
+    uint64_t *reach;
+    int32_t *pairs = NULL;   /* group x, group y, x, y */
+    ecs_sched__conflict_table table;
+    ecs_sched_report level = s->settings.ambiguities;
+    ecs_sched_result result;
+    bool serial = ecs_sched__binds_order(b);
+    if (level == ECS_SCHED_REPORT_DEFAULT) level = ECS_SCHED_REPORT_WARN;
+    reach = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * words);
+    if (!reach || !ecs_sched__conflict_table_make(b, &table)) return ecs_sched__oom(b);
+    /* reach[v]: every system some path from v leads to */
+    for (i = S - 1; i >= 0; i--) {
+        int32_t v = b->order[i];
+        uint64_t *rv = reach + (size_t)v * words;
+        for (e = b->successors.start[v]; e < b->successors.start[v + 1]; e++) {
+            int32_t t = b->successors.adj[e];
+            const uint64_t *rt = reach + (size_t)t * words;
+            for (k = 0; k < words; k++) rv[k] |= rt[k];
+            ecs_sched__set_bit(rv, t);
+        }
+    }
+    for (i = 0; i < S; i++) {
+        const uint64_t *ri = reach + (size_t)i * words;
+        bool commands_i = serial && s->systems[i]->ctx.commands != NULL;
+        for (j = i + 1; j < S; j++) {
+            int32_t *p;
+            bool conflict = ecs_sched__conflict(&table, i, j);
+            /* buffers reserve entities in the world as they record, so writers of commands
+               take turns too; that is not reported as an ambiguity */
+            if (!conflict && !(commands_i && s->systems[j]->ctx.commands)) continue;
+            if (ecs_sched__bit(ri, j) || ecs_sched__bit(reach + (size_t)j * words, i)) continue;
+            if (serial && !ecs_sched__add_serial_pair(b, i, j)) {
+                ecs_sched__free(&b->w->env, pairs);
+                return ecs_sched__oom(b);
+            }
+            if (!conflict || ecs_sched__silenced(b, i, j)) continue;
+            if (!ECS_SCHED__GROW(&b->w->env, pairs, &capacity, 4 * (uint32_t)(found + 1))) {
+                ecs_sched__free(&b->w->env, pairs);
+                return ecs_sched__oom(b);
+            }
+            p = pairs + 4 * found++;
+            p[0] = ecs_sched__group_of(b, i, j);
+            p[1] = ecs_sched__group_of(b, j, i);
+            p[2] = i;
+            p[3] = j;
+        }
+    }
+    b->ambiguous_count = found;
+    b->ambiguous = ECS_SCHED__ALLOC_N(b, int32_t, found * 2);
+    if (!b->ambiguous) {
+        ecs_sched__free(&b->w->env, pairs);
+        return ecs_sched__oom(b);
+    }
+    for (k = 0; k < found; k++) {
+        b->ambiguous[2 * k] = pairs[4 * k + 2];
+        b->ambiguous[2 * k + 1] = pairs[4 * k + 3];
+    }
+    result = ecs_sched__report_ambiguities(b, pairs, found, level);
+    ecs_sched__free(&b->w->env, pairs);
+    return result;
+}

@@ -1,0 +1,733 @@
+/* build: name resolution, hierarchy and dependency checks, flattening, ordering. */
+#pragma once
+#include "graph.h"
+
+/*@@ implementation @@*/
+/* build: name resolution, hierarchy and dependency checks, flattening, ordering. */
+
+/* A directed graph in compressed rows: the successors of v are adj[start[v] .. start[v+1]). */
+typedef struct ecs_sched__csr {
+    int32_t n;
+    int32_t *start;
+    int32_t *adj;
+} ecs_sched__csr;
+
+typedef struct ecs_sched__build {
+    ecs_sched_world *w;
+    ecs_sched__schedule *s;
+    ecs_sched__arena tmp;
+    ecs_sched__text text;         /* the message being written */
+    int32_t system_count;         /* nodes 0 .. S-1 are systems */
+    int32_t set_count;            /* nodes S .. S+T-1 are sets */
+    int32_t node_count;
+    int32_t *set_of_name;         /* name -> set number, or -1 */
+    int32_t *name_of_set;
+    int32_t *instance;            /* system -> its number among systems of the same name */
+    int32_t *instances;           /* systems grouped by name (CSR by name) */
+    int32_t *instances_start;
+    ecs_sched__csr parents;       /* node -> the sets it is directly in */
+    int32_t *child_count;         /* set -> direct members */
+    int32_t set_words;
+    uint64_t *ancestors;          /* node -> bitset of the sets it is in, at any depth */
+    int32_t *depth;               /* set -> nesting depth, 0 at the top */
+    ecs_sched__csr members;       /* set -> systems under it, at any depth */
+    int32_t dep_count;            /* node-level dependencies */
+    int32_t *dep_from, *dep_to;
+    uint8_t *dep_ignore;
+    int32_t edge_count;           /* flattened system-level dependencies */
+    int32_t *edge_from, *edge_to;
+    uint8_t *edge_ignore;
+    ecs_sched__csr successors;    /* systems -> systems, deduplicated */
+    uint8_t *successor_ignore;
+    int32_t *order;               /* systems in topological order */
+    int32_t *key;                 /* tie-break key of each system */
+    int32_t access_words;
+    uint64_t *access;             /* system -> 4 bitsets: comp read, comp write, res read, write */
+    int32_t ambiguous_count;
+    int32_t *ambiguous;           /* pairs of systems */
+    uint32_t serial_count;        /* unordered pairs that must not overlap: conflicting access */
+    uint32_t serial_capacity;     /* (silenced or not), or both recording commands */
+    int32_t *serial;              /* pairs of systems; owned, freed after the build */
+} ecs_sched__build;
+
+static void ecs_sched__build_begin(ecs_sched__build *b, ecs_sched_world *w,
+                                   ecs_sched__schedule *s) {
+    memset(b, 0, sizeof *b);
+    b->w = w;
+    b->s = s;
+    b->system_count = (int32_t)s->system_count;
+    ecs_sched__arena_init(&b->tmp, &w->env);
+    ecs_sched__text_init(&b->text, &w->env);
+}
+
+static void ecs_sched__build_end(ecs_sched__build *b) {
+    ecs_sched__text_free(&b->text);
+    ecs_sched__arena_free(&b->tmp);
+    ecs_sched__free(&b->w->env, b->serial);
+}
+
+#define ECS_SCHED__ALLOC_N(b, type, n) \
+    ((type *)ecs_sched__arena_alloc(&(b)->tmp, sizeof(type) * (size_t)((n) > 0 ? (n) : 1)))
+
+static bool ecs_sched__csr_build(ecs_sched__build *b, ecs_sched__csr *g, int32_t n, int32_t count,
+                                 const int32_t *from, const int32_t *to) {
+    int32_t i, *fill;
+    g->n = n;
+    g->start = ECS_SCHED__ALLOC_N(b, int32_t, n + 1);
+    g->adj = ECS_SCHED__ALLOC_N(b, int32_t, count);
+    fill = ECS_SCHED__ALLOC_N(b, int32_t, n);
+    if (!g->start || !g->adj || !fill) return false;
+    for (i = 0; i < count; i++) g->start[from[i] + 1]++;
+    for (i = 0; i < n; i++) g->start[i + 1] += g->start[i];
+    for (i = 0; i < count; i++) g->adj[g->start[from[i]] + fill[from[i]]++] = to[i];
+    return true;
+}
+
+/* "system 'x'", "system 'x' #2" (when several share the name) or "set 'y'". */
+static const char *ecs_sched__node_label(ecs_sched__build *b, int32_t node, char *buf, size_t n) {
+    const ecs_sched__schedule *s = b->s;
+    if (node < b->system_count) {
+        const ecs_sched__name *name = &s->names[s->systems[node]->name];
+        if (name->system_count > 1) {
+            snprintf(buf, n, "system '%s' #%d", name->text, (int)b->instance[node] + 1);
+        } else {
+            snprintf(buf, n, "system '%s'", name->text);
+        }
+    } else {
+        snprintf(buf, n, "set '%s'", s->names[b->name_of_set[node - b->system_count]].text);
+    }
+    return buf;
+}
+
+static ecs_sched_result ecs_sched__build_fail(ecs_sched__build *b, ecs_sched_result code) {
+    return ecs_sched__fail_text(&b->w->env, code, ecs_sched__text_get(&b->text));
+}
+
+static void ecs_sched__text_begin(ecs_sched__build *b) {
+    b->text.length = 0;
+    if (b->text.data) b->text.data[0] = '\0';
+    ecs_sched__text_printf(&b->text, "schedule '%s': ", b->s->label);
+}
+
+/* Sends the message in b->text as the setting asks; returns an error only for ERROR. */
+static ecs_sched_result ecs_sched__report(ecs_sched__build *b, ecs_sched_report level,
+                                          ecs_sched_report default_level, ecs_sched_result code) {
+    if (level == ECS_SCHED_REPORT_DEFAULT) level = default_level;
+    if (level == ECS_SCHED_REPORT_ERROR) return ecs_sched__build_fail(b, code);
+    if (level == ECS_SCHED_REPORT_WARN) {
+        ecs_sched__log(&b->w->env, ECS_SCHED_LOG_WARN, code, ecs_sched__text_get(&b->text));
+    }
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__oom(ecs_sched__build *b) {
+    return ecs_sched__out_of_memory(b->w, "building a schedule");
+}
+
+/* Numbers the sets, groups systems by name, and refuses a name used for both. */
+static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
+    ecs_sched__schedule *s = b->s;
+    uint32_t i;
+    int32_t *fill;
+    /* Which names are sets is decided afresh at each build, from the configuration that
+       stands: a name is declared a set by configuring it, by something in it, or by being the
+       default set; a name only ordered against is a set while no system carries it. */
+    uint8_t *declared_set = ECS_SCHED__ALLOC_N(b, uint8_t, s->name_count);
+    uint8_t *implicit_set = ECS_SCHED__ALLOC_N(b, uint8_t, s->name_count);
+    if (!declared_set || !implicit_set) return ecs_sched__oom(b);
+    for (i = 0; i < s->name_count; i++) declared_set[i] = s->names[i].configured;
+    if (s->default_set >= 0) declared_set[s->default_set] = 1;
+    for (i = 0; i < s->relation_count; i++) {
+        const ecs_sched__relation *r = &s->relations[i];
+        if (r->kind == ECS_SCHED__REL_IN_SET && r->object < 0) declared_set[-r->object - 1] = 1;
+        if (r->subject < 0 && s->names[-r->subject - 1].system_count == 0) {
+            implicit_set[-r->subject - 1] = 1;
+        }
+        if (r->object < 0 && s->names[-r->object - 1].system_count == 0) {
+            implicit_set[-r->object - 1] = 1;
+        }
+    }
+    b->set_of_name = ECS_SCHED__ALLOC_N(b, int32_t, s->name_count);
+    b->name_of_set = ECS_SCHED__ALLOC_N(b, int32_t, s->name_count);
+    b->instances_start = ECS_SCHED__ALLOC_N(b, int32_t, s->name_count + 1);
+    b->instances = ECS_SCHED__ALLOC_N(b, int32_t, s->system_count);
+    b->instance = ECS_SCHED__ALLOC_N(b, int32_t, s->system_count);
+    fill = ECS_SCHED__ALLOC_N(b, int32_t, s->name_count);
+    if (!b->set_of_name || !b->name_of_set || !b->instances_start || !b->instances ||
+        !b->instance || !fill) {
+        return ecs_sched__oom(b);
+    }
+    for (i = 0; i < s->name_count; i++) {
+        const ecs_sched__name *n = &s->names[i];
+        b->set_of_name[i] = -1;
+        if (declared_set[i] && n->system_count > 0) {
+            ecs_sched__text_begin(b);
+            ecs_sched__text_printf(&b->text,
+                                   "'%s' names %d system(s) and also a set; systems and sets "
+                                   "share one namespace, so rename the set or the system",
+                                   n->text, (int)n->system_count);
+            return ecs_sched__build_fail(b, ECS_SCHED_ERR_NAME_CONFLICT);
+        }
+        if (declared_set[i] || implicit_set[i]) {
+            b->name_of_set[b->set_count] = (int32_t)i;
+            b->set_of_name[i] = b->set_count++;
+        }
+        b->instances_start[i + 1] = b->instances_start[i] + n->system_count;
+    }
+    for (i = 0; i < s->system_count; i++) {
+        int32_t name = s->systems[i]->name;
+        b->instance[i] = fill[name];
+        b->instances[b->instances_start[name] + fill[name]++] = (int32_t)i;
+    }
+    b->node_count = b->system_count + b->set_count;
+    return ECS_SCHED_OK;
+}
+
+/* The nodes a reference stands for: one system, one set, or every system of a name. */
+static int32_t ecs_sched__ref_nodes(const ecs_sched__build *b, ecs_sched__ref ref,
+                                    int32_t *single, const int32_t **nodes) {
+    int32_t name;
+    if (ref >= 0) {
+        *single = ref;
+        *nodes = single;
+        return 1;
+    }
+    name = -ref - 1;
+    if (b->set_of_name[name] >= 0) {
+        *single = b->system_count + b->set_of_name[name];
+        *nodes = single;
+        return 1;
+    }
+    *nodes = b->instances + b->instances_start[name];
+    return b->instances_start[name + 1] - b->instances_start[name];
+}
+
+static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
+    ecs_sched__schedule *s = b->s;
+    uint32_t i;
+    char label[160];
+    for (i = 0; i < s->relation_count; i++) {
+        const ecs_sched__relation *r = &s->relations[i];
+        ecs_sched__ref refs[2];
+        int k;
+        if (r->kind != ECS_SCHED__REL_BEFORE) continue;
+        refs[0] = r->subject;
+        refs[1] = r->object;
+        for (k = 0; k < 2; k++) {
+            const ecs_sched__name *n;
+            int32_t j, single;
+            const int32_t *other;
+            ecs_sched_result result;
+            if (refs[k] >= 0 || s->names[-refs[k] - 1].system_count < 2) continue;
+            n = &s->names[-refs[k] - 1];
+            ecs_sched__ref_nodes(b, refs[1 - k], &single, &other);
+            ecs_sched__text_begin(b);
+            ecs_sched__text_printf(&b->text, "%s is ordered %s '%s', but %d systems are named "
+                                   "'%s' (",
+                                   ecs_sched__node_label(b, other[0], label, sizeof label),
+                                   k == 0 ? "after" : "before", n->text, (int)n->system_count,
+                                   n->text);
+            for (j = 0; j < n->system_count; j++) {
+                ecs_sched__text_printf(&b->text, "%s#%d", j ? ", " : "", (int)j + 1);
+            }
+            ecs_sched__text_printf(&b->text,
+                                   "), so the order would tie it to all of them. Put the instance "
+                                   "you mean in a set and order against the set, or order from "
+                                   "that instance's side (its own before/after), or chain them");
+            result = ecs_sched__report(b, s->settings.duplicate_names, ECS_SCHED_REPORT_ERROR,
+                                       ECS_SCHED_ERR_DUPLICATE_NAME);
+            if (result != ECS_SCHED_OK) return result;
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Finds a cycle in g among the nodes not yet `done`; writes its nodes to path (first node
+   repeated at the end) and returns the length, or 0 when there is none. */
+static int32_t ecs_sched__find_cycle(ecs_sched__build *b, const ecs_sched__csr *g,
+                                     int32_t *path) {
+    uint8_t *color = ECS_SCHED__ALLOC_N(b, uint8_t, g->n);
+    int32_t *stack = ECS_SCHED__ALLOC_N(b, int32_t, g->n);
+    int32_t *next = ECS_SCHED__ALLOC_N(b, int32_t, g->n);
+    int32_t root, top, i;
+    if (!color || !stack || !next) return -1;
+    for (root = 0; root < g->n; root++) {
+        if (color[root]) continue;
+        top = 0;
+        stack[top++] = root;
+        color[root] = 1;
+        next[root] = g->start[root];
+        while (top > 0) {
+            int32_t v = stack[top - 1];
+            if (next[v] < g->start[v + 1]) {
+                int32_t u = g->adj[next[v]++];
+                if (color[u] == 1) {
+                    int32_t n = 0, at = top - 1;
+                    while (stack[at] != u) at--;
+                    for (i = at; i < top; i++) path[n++] = stack[i];
+                    path[n++] = u;
+                    return n;
+                }
+                if (color[u] == 0) {
+                    color[u] = 1;
+                    next[u] = g->start[u];
+                    stack[top++] = u;
+                }
+            } else {
+                color[v] = 2;
+                top--;
+            }
+        }
+    }
+    return 0;
+}
+
+static void ecs_sched__print_path(ecs_sched__build *b, const int32_t *path, int32_t n,
+                                  const char *arrow) {
+    char label[160];
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        ecs_sched__text_printf(&b->text, "%s%s", i ? arrow : "",
+                               ecs_sched__node_label(b, path[i], label, sizeof label));
+    }
+}
+
+static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
+    ecs_sched__schedule *s = b->s;
+    int32_t count = 0, i, j, k, n, *from, *to, *path, *order, *pending;
+    uint32_t r;
+    from = ECS_SCHED__ALLOC_N(b, int32_t, s->relation_count + s->system_count);
+    to = ECS_SCHED__ALLOC_N(b, int32_t, s->relation_count + s->system_count);
+    if (!from || !to) return ecs_sched__oom(b);
+    for (r = 0; r < s->relation_count; r++) {
+        const ecs_sched__relation *rel = &s->relations[r];
+        int32_t single_a, single_b;
+        const int32_t *subject, *object;
+        if (rel->kind != ECS_SCHED__REL_IN_SET) continue;
+        ecs_sched__ref_nodes(b, rel->subject, &single_a, &subject);
+        ecs_sched__ref_nodes(b, rel->object, &single_b, &object);
+        from[count] = subject[0];
+        to[count++] = object[0];
+    }
+    if (s->default_set >= 0) {
+        for (i = 0; i < b->system_count; i++) {
+            if (s->systems[i]->explicit_set) continue;
+            from[count] = i;
+            to[count++] = b->system_count + b->set_of_name[s->default_set];
+        }
+    }
+    if (!ecs_sched__csr_build(b, &b->parents, b->node_count, count, from, to)) return ecs_sched__oom(b);
+    /* the same in_set given twice is one membership */
+    for (i = 0; i < b->node_count; i++) {
+        int32_t *p = b->parents.adj + b->parents.start[i], m = b->parents.start[i + 1] - b->parents.start[i];
+        for (j = 0; j < m; j++) {
+            for (k = j + 1; k < m; k++) {
+                if (p[k] == p[j]) p[k] = -1;
+            }
+        }
+    }
+    path = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count + 1);
+    if (!path) return ecs_sched__oom(b);
+    {
+        /* a cycle check on the "is in" graph, without the removed duplicates */
+        ecs_sched__csr clean;
+        int32_t *cf = ECS_SCHED__ALLOC_N(b, int32_t, count), *ct = ECS_SCHED__ALLOC_N(b, int32_t, count), c = 0;
+        if (!cf || !ct) return ecs_sched__oom(b);
+        for (i = 0; i < b->node_count; i++) {
+            for (j = b->parents.start[i]; j < b->parents.start[i + 1]; j++) {
+                if (b->parents.adj[j] < 0) continue;
+                cf[c] = i;
+                ct[c++] = b->parents.adj[j];
+            }
+        }
+        if (!ecs_sched__csr_build(b, &clean, b->node_count, c, cf, ct)) return ecs_sched__oom(b);
+        b->parents = clean;
+        n = ecs_sched__find_cycle(b, &b->parents, path);
+        if (n < 0) return ecs_sched__oom(b);
+        if (n > 0) {
+            ecs_sched__text_begin(b);
+            ecs_sched__text_printf(&b->text, "the sets contain each other in a cycle: ");
+            ecs_sched__print_path(b, path, n, " is in ");
+            ecs_sched__text_printf(&b->text, ". Remove one of these in_set relations");
+            return ecs_sched__build_fail(b, ECS_SCHED_ERR_HIERARCHY_CYCLE);
+        }
+    }
+    /* ancestors and depth, parents before children */
+    b->set_words = (b->set_count + 63) / 64;
+    b->ancestors = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)b->node_count * b->set_words);
+    b->depth = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
+    b->child_count = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
+    order = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count);
+    pending = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count);
+    if (!b->ancestors || !b->depth || !b->child_count || !order || !pending) return ecs_sched__oom(b);
+    {
+        /* Kahn over child -> parent edges reversed: a node is ready once its parents are */
+        ecs_sched__csr children;
+        int32_t head = 0, tail = 0;
+        {
+            int32_t e = 0, total = b->parents.start[b->node_count];
+            int32_t *pf = ECS_SCHED__ALLOC_N(b, int32_t, total), *pt = ECS_SCHED__ALLOC_N(b, int32_t, total);
+            if (!pf || !pt) return ecs_sched__oom(b);
+            for (i = 0; i < b->node_count; i++) {
+                for (j = b->parents.start[i]; j < b->parents.start[i + 1]; j++) {
+                    pf[e] = b->parents.adj[j];
+                    pt[e++] = i;
+                }
+            }
+            if (!ecs_sched__csr_build(b, &children, b->node_count, total, pf, pt)) return ecs_sched__oom(b);
+        }
+        for (i = 0; i < b->node_count; i++) {
+            pending[i] = b->parents.start[i + 1] - b->parents.start[i];
+            if (pending[i] == 0) order[tail++] = i;
+            if (i >= b->system_count) b->child_count[i - b->system_count] = children.start[i + 1] - children.start[i];
+        }
+        while (head < tail) {
+            int32_t v = order[head++];
+            for (j = children.start[v]; j < children.start[v + 1]; j++) {
+                int32_t c = children.adj[j];
+                uint64_t *ca = b->ancestors + (size_t)c * b->set_words;
+                const uint64_t *va = b->ancestors + (size_t)v * b->set_words;
+                int32_t set = v - b->system_count;
+                for (k = 0; k < b->set_words; k++) ca[k] |= va[k];
+                ecs_sched__set_bit(ca, set);
+                if (c >= b->system_count && b->depth[c - b->system_count] < b->depth[set] + 1) {
+                    b->depth[c - b->system_count] = b->depth[set] + 1;
+                }
+                if (--pending[c] == 0) order[tail++] = c;
+            }
+        }
+    }
+    /* a direct membership that another membership already implies */
+    for (i = 0; i < b->node_count; i++) {
+        for (j = b->parents.start[i]; j < b->parents.start[i + 1]; j++) {
+            for (k = b->parents.start[i]; k < b->parents.start[i + 1]; k++) {
+                int32_t outer = b->parents.adj[j], inner = b->parents.adj[k];
+                char a[160], p[160], q[160];
+                /* a group's own set repeats the sets its members are in */
+                if (j == k || s->names[b->name_of_set[inner - b->system_count]].anonymous) continue;
+                if (!ecs_sched__bit(b->ancestors + (size_t)inner * b->set_words, outer - b->system_count)) {
+                    continue;
+                }
+                ecs_sched__text_begin(b);
+                ecs_sched__text_printf(&b->text,
+                                       "%s is in %s directly and also through %s, which is in it "
+                                       "already: remove the direct in_set of %s",
+                                       ecs_sched__node_label(b, i, a, sizeof a),
+                                       ecs_sched__node_label(b, outer, p, sizeof p),
+                                       ecs_sched__node_label(b, inner, q, sizeof q), p);
+                return ecs_sched__build_fail(b, ECS_SCHED_ERR_HIERARCHY_REDUNDANT);
+            }
+        }
+    }
+    /* the systems under each set */
+    {
+        int32_t total = 0, e = 0;
+        int32_t *mf, *mt;
+        for (i = 0; i < b->system_count; i++) {
+            const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
+            for (k = 0; k < b->set_words; k++) {
+                uint64_t word = bits[k];
+                for (; word; word &= word - 1) total++;
+            }
+        }
+        mf = ECS_SCHED__ALLOC_N(b, int32_t, total);
+        mt = ECS_SCHED__ALLOC_N(b, int32_t, total);
+        if (!mf || !mt) return ecs_sched__oom(b);
+        for (i = 0; i < b->system_count; i++) {
+            const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
+            for (k = 0; k < b->set_words; k++) {
+                uint64_t word = bits[k];
+                while (word) {
+                    int32_t bit = ecs_sched__lowest_bit(word);
+                    word &= word - 1;
+                    mf[e] = k * 64 + bit;
+                    mt[e++] = i;
+                }
+            }
+        }
+        if (!ecs_sched__csr_build(b, &b->members, b->set_count, total, mf, mt)) return ecs_sched__oom(b);
+    }
+    return ECS_SCHED_OK;
+}
+
+static bool ecs_sched__node_under(const ecs_sched__build *b, int32_t node, int32_t set_node) {
+    return set_node >= b->system_count &&
+           ecs_sched__bit(b->ancestors + (size_t)node * b->set_words, set_node - b->system_count);
+}
+
+/* Siblings share a parent set, or both are at the top. */
+static bool ecs_sched__siblings(const ecs_sched__build *b, int32_t x, int32_t y) {
+    int32_t i, j;
+    const ecs_sched__csr *p = &b->parents;
+    if (p->start[x] == p->start[x + 1] && p->start[y] == p->start[y + 1]) return true;
+    for (i = p->start[x]; i < p->start[x + 1]; i++) {
+        for (j = p->start[y]; j < p->start[y + 1]; j++) {
+            if (p->adj[i] == p->adj[j]) return true;
+        }
+    }
+    return false;
+}
+
+static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
+    ecs_sched__schedule *s = b->s;
+    uint32_t r;
+    int32_t count = 0, n, *path;
+    ecs_sched__csr g;
+    char x[160], y[160];
+    for (r = 0; r < s->relation_count; r++) {
+        int32_t sa, sb;
+        const int32_t *a, *c;
+        if (s->relations[r].kind != ECS_SCHED__REL_BEFORE) continue;
+        count += ecs_sched__ref_nodes(b, s->relations[r].subject, &sa, &a) *
+                 ecs_sched__ref_nodes(b, s->relations[r].object, &sb, &c);
+    }
+    b->dep_from = ECS_SCHED__ALLOC_N(b, int32_t, count);
+    b->dep_to = ECS_SCHED__ALLOC_N(b, int32_t, count);
+    b->dep_ignore = ECS_SCHED__ALLOC_N(b, uint8_t, count);
+    path = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count + 1);
+    if (!b->dep_from || !b->dep_to || !b->dep_ignore || !path) return ecs_sched__oom(b);
+    for (r = 0; r < s->relation_count; r++) {
+        const ecs_sched__relation *rel = &s->relations[r];
+        int32_t sa, sb, na, nb, i, j;
+        const int32_t *a, *c;
+        if (rel->kind != ECS_SCHED__REL_BEFORE) continue;
+        na = ecs_sched__ref_nodes(b, rel->subject, &sa, &a);
+        nb = ecs_sched__ref_nodes(b, rel->object, &sb, &c);
+        for (i = 0; i < na; i++) {
+            for (j = 0; j < nb; j++) {
+                int32_t from = a[i], to = c[j];
+                ecs_sched_result result;
+                if (ecs_sched__node_under(b, from, to) || ecs_sched__node_under(b, to, from)) {
+                    int32_t inner = ecs_sched__node_under(b, from, to) ? from : to;
+                    int32_t outer = inner == from ? to : from;
+                    ecs_sched__text_begin(b);
+                    ecs_sched__text_printf(&b->text,
+                                           "%s is ordered %s %s, which contains it; a set's "
+                                           "members cannot run before or after the set itself. "
+                                           "Order it against a sibling instead",
+                                           ecs_sched__node_label(b, inner, x, sizeof x),
+                                           inner == from ? "before" : "after",
+                                           ecs_sched__node_label(b, outer, y, sizeof y));
+                    return ecs_sched__build_fail(b, ECS_SCHED_ERR_ORDER_AGAINST_PARENT);
+                }
+                if (!ecs_sched__siblings(b, from, to)) {
+                    ecs_sched__text_begin(b);
+                    ecs_sched__text_printf(&b->text,
+                                           "%s runs before %s, but they are not in a common set, "
+                                           "so this order also ties together the sets around "
+                                           "them. Order their sets instead, or put both in one "
+                                           "set",
+                                           ecs_sched__node_label(b, from, x, sizeof x),
+                                           ecs_sched__node_label(b, to, y, sizeof y));
+                    result = ecs_sched__report(b, s->settings.cross_set_dependencies,
+                                               ECS_SCHED_REPORT_WARN,
+                                               ECS_SCHED_ERR_CROSS_SET_DEPENDENCY);
+                    if (result != ECS_SCHED_OK) return result;
+                }
+                b->dep_from[b->dep_count] = from;
+                b->dep_to[b->dep_count] = to;
+                b->dep_ignore[b->dep_count++] = rel->ignore_deferred;
+            }
+        }
+    }
+    if (!ecs_sched__csr_build(b, &g, b->node_count, b->dep_count, b->dep_from, b->dep_to)) {
+        return ecs_sched__oom(b);
+    }
+    n = ecs_sched__find_cycle(b, &g, path);
+    if (n < 0) return ecs_sched__oom(b);
+    if (n > 0) {
+        ecs_sched__text_begin(b);
+        ecs_sched__text_printf(&b->text, "the before/after constraints form a cycle: ");
+        ecs_sched__print_path(b, path, n, " runs before ");
+        ecs_sched__text_printf(&b->text, ". Remove one of these orderings");
+        return ecs_sched__build_fail(b, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    }
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__check_unknown_sets(ecs_sched__build *b) {
+    ecs_sched__schedule *s = b->s;
+    int32_t set;
+    for (set = 0; set < b->set_count; set++) {
+        const ecs_sched__name *n = &s->names[b->name_of_set[set]];
+        ecs_sched_result result;
+        if (n->configured || b->child_count[set] > 0) continue;
+        ecs_sched__text_begin(b);
+        ecs_sched__text_printf(&b->text,
+                               "set '%s' is referenced, but nothing is in it and it is never "
+                               "configured (a misspelled name?)",
+                               n->text);
+        result = ecs_sched__report(b, s->settings.unknown_sets, ECS_SCHED_REPORT_WARN,
+                                   ECS_SCHED_ERR_UNKNOWN_SET);
+        if (result != ECS_SCHED_OK) return result;
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Node-level dependencies become system-level ones: every system under the first node runs
+   before every system under the second. Duplicates are dropped. */
+static ecs_sched_result ecs_sched__flatten(ecs_sched__build *b) {
+    int32_t i, count = 0, S = b->system_count;
+    int32_t *stamp;
+    ecs_sched__csr all;
+    for (i = 0; i < b->dep_count; i++) {
+        int32_t f = b->dep_from[i], t = b->dep_to[i];
+        int32_t nf = f < S ? 1 : b->members.start[f - S + 1] - b->members.start[f - S];
+        int32_t nt = t < S ? 1 : b->members.start[t - S + 1] - b->members.start[t - S];
+        count += nf * nt;
+    }
+    b->edge_from = ECS_SCHED__ALLOC_N(b, int32_t, count);
+    b->edge_to = ECS_SCHED__ALLOC_N(b, int32_t, count);
+    b->edge_ignore = ECS_SCHED__ALLOC_N(b, uint8_t, count);
+    stamp = ECS_SCHED__ALLOC_N(b, int32_t, S);
+    if (!b->edge_from || !b->edge_to || !b->edge_ignore || !stamp) return ecs_sched__oom(b);
+    for (i = 0; i < b->dep_count; i++) {
+        int32_t f = b->dep_from[i], t = b->dep_to[i], a, c;
+        const int32_t *fs = f < S ? &b->dep_from[i] : b->members.adj + b->members.start[f - S];
+        const int32_t *ts = t < S ? &b->dep_to[i] : b->members.adj + b->members.start[t - S];
+        int32_t nf = f < S ? 1 : b->members.start[f - S + 1] - b->members.start[f - S];
+        int32_t nt = t < S ? 1 : b->members.start[t - S + 1] - b->members.start[t - S];
+        for (a = 0; a < nf; a++) {
+            for (c = 0; c < nt; c++) {
+                b->edge_from[b->edge_count] = fs[a];
+                b->edge_to[b->edge_count] = ts[c];
+                b->edge_ignore[b->edge_count++] = b->dep_ignore[i];
+            }
+        }
+    }
+    if (!ecs_sched__csr_build(b, &all, S, b->edge_count, b->edge_from, b->edge_to)) {
+        return ecs_sched__oom(b);
+    }
+    {
+        /* the ignore flag of an edge: ignored only if every duplicate ignores it */
+        uint8_t *flags = ECS_SCHED__ALLOC_N(b, uint8_t, b->edge_count);
+        int32_t *fill = ECS_SCHED__ALLOC_N(b, int32_t, S), *where = ECS_SCHED__ALLOC_N(b, int32_t, S);
+        int32_t e, out = 0;
+        if (!flags || !fill || !where) return ecs_sched__oom(b);
+        for (e = 0; e < b->edge_count; e++) {
+            int32_t f = b->edge_from[e];
+            flags[all.start[f] + fill[f]++] = b->edge_ignore[e];
+        }
+        b->successors.n = S;
+        b->successors.start = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
+        b->successors.adj = ECS_SCHED__ALLOC_N(b, int32_t, b->edge_count);
+        b->successor_ignore = ECS_SCHED__ALLOC_N(b, uint8_t, b->edge_count);
+        if (!b->successors.start || !b->successors.adj || !b->successor_ignore) return ecs_sched__oom(b);
+        for (i = 0; i < S; i++) stamp[i] = -1;
+        for (i = 0; i < S; i++) {
+            b->successors.start[i] = out;
+            for (e = all.start[i]; e < all.start[i + 1]; e++) {
+                int32_t t = all.adj[e];
+                if (stamp[t] == i) {
+                    b->successor_ignore[where[t]] &= flags[e];
+                    continue;
+                }
+                stamp[t] = i;
+                where[t] = out;
+                b->successors.adj[out] = t;
+                b->successor_ignore[out++] = flags[e];
+            }
+        }
+        b->successors.start[S] = out;
+    }
+    return ECS_SCHED_OK;
+}
+
+/* A min-heap of node numbers ordered by key. */
+typedef struct ecs_sched__heap {
+    int32_t *items;
+    int32_t count;
+    const int32_t *key;
+} ecs_sched__heap;
+
+static void ecs_sched__heap_push(ecs_sched__heap *h, int32_t v) {
+    int32_t i = h->count++;
+    while (i > 0) {
+        int32_t parent = (i - 1) / 2;
+        if (h->key[h->items[parent]] <= h->key[v]) break;
+        h->items[i] = h->items[parent];
+        i = parent;
+    }
+    h->items[i] = v;
+}
+
+static int32_t ecs_sched__heap_pop(ecs_sched__heap *h) {
+    int32_t top = h->items[0], last = h->items[--h->count], i = 0;
+    for (;;) {
+        int32_t child = 2 * i + 1;
+        if (child >= h->count) break;
+        if (child + 1 < h->count && h->key[h->items[child + 1]] < h->key[h->items[child]]) child++;
+        if (h->key[last] <= h->key[h->items[child]]) break;
+        h->items[i] = h->items[child];
+        i = child;
+    }
+    if (h->count > 0) h->items[i] = last;
+    return top;
+}
+
+/* Topological order of g, ties broken by the smallest key; returns how many nodes it
+   ordered (fewer than g->n when there is a cycle). */
+static int32_t ecs_sched__toposort(ecs_sched__build *b, const ecs_sched__csr *g, const int32_t *key,
+                                   int32_t *order) {
+    int32_t *pending = ECS_SCHED__ALLOC_N(b, int32_t, g->n), i, e, n = 0;
+    ecs_sched__heap heap;
+    heap.items = ECS_SCHED__ALLOC_N(b, int32_t, g->n);
+    heap.count = 0;
+    heap.key = key;
+    if (!pending || !heap.items) return -1;
+    for (e = 0; e < g->start[g->n]; e++) pending[g->adj[e]]++;
+    for (i = 0; i < g->n; i++) {
+        if (pending[i] == 0) ecs_sched__heap_push(&heap, i);
+    }
+    while (heap.count > 0) {
+        int32_t v = ecs_sched__heap_pop(&heap);
+        order[n++] = v;
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            if (--pending[g->adj[e]] == 0) ecs_sched__heap_push(&heap, g->adj[e]);
+        }
+    }
+    return n;
+}
+
+/* The order in which unconstrained systems run: the order they were added, or a shuffle. */
+static void ecs_sched__make_keys(ecs_sched__build *b) {
+    int32_t i;
+    uint64_t state = b->s->settings.shuffle_seed;
+    for (i = 0; i < b->system_count; i++) b->key[i] = i;
+    if (!state) return;
+    for (i = b->system_count - 1; i > 0; i--) {
+        int32_t j, tmp;
+        state ^= state << 13;  /* xorshift64 */
+        state ^= state >> 7;
+        state ^= state << 17;
+        j = (int32_t)(state % (uint64_t)(i + 1));
+        tmp = b->key[i];
+        b->key[i] = b->key[j];
+        b->key[j] = tmp;
+    }
+}
+
+static ecs_sched_result ecs_sched__order_systems(ecs_sched__build *b) {
+    int32_t n, *path;
+    b->order = ECS_SCHED__ALLOC_N(b, int32_t, b->system_count);
+    b->key = ECS_SCHED__ALLOC_N(b, int32_t, b->system_count + 64);
+    path = ECS_SCHED__ALLOC_N(b, int32_t, b->system_count + 1);
+    if (!b->order || !b->key || !path) return ecs_sched__oom(b);
+    ecs_sched__make_keys(b);
+    n = ecs_sched__toposort(b, &b->successors, b->key, b->order);
+    if (n < 0) return ecs_sched__oom(b);
+    if (n < b->system_count) {
+        int32_t len = ecs_sched__find_cycle(b, &b->successors, path);
+        if (len < 0) return ecs_sched__oom(b);
+        ecs_sched__text_begin(b);
+        ecs_sched__text_printf(&b->text, "once sets are replaced by their systems, the order has a "
+                                         "cycle: ");
+        ecs_sched__print_path(b, path, len, " runs before ");
+        ecs_sched__text_printf(&b->text, ". A system in two sets that are ordered against each "
+                                         "other, or a system ordered against a set it shares "
+                                         "members with, causes this; remove one of the orderings "
+                                         "or memberships");
+        return ecs_sched__build_fail(b, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    }
+    return ECS_SCHED_OK;
+}

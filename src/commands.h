@@ -1,0 +1,532 @@
+/* commands: command buffers and their application. */
+#pragma once
+#include "world.h"
+
+/* ---- command buffers ---- */
+
+/* Records structural changes to apply later, in recorded order. The world owns the buffer;
+   it is freed by ecs_sched_commands_destroy or with the world. */
+ECS_SCHED_API ecs_sched_commands *ecs_sched_commands_create(ecs_sched_world *world);
+/* Unapplied commands are dropped; entities reserved by them are released. */
+ECS_SCHED_API void ecs_sched_commands_destroy(ecs_sched_commands *commands);
+/* Reserves a handle at once; the entity comes alive when the buffer is applied. The handle
+   can be used by later commands of the same buffer. NULL entity on failure. */
+ECS_SCHED_API ecs_sched_entity ecs_sched_commands_spawn(ecs_sched_commands *commands);
+/* commands_spawn, then an insert per component, in one call (all or nothing). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_commands_spawn_with(ecs_sched_commands *commands,
+                                                             int32_t count, const ecs_sched_id *ids,
+                                                             const void *const *values);
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_despawn(ecs_sched_commands *commands,
+                                                          ecs_sched_entity entity);
+/* The value's bytes are copied into the buffer now, and copied into the world (copy hook)
+   when the buffer is applied. */
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *commands,
+                                                         ecs_sched_entity entity, ecs_sched_id id,
+                                                         const void *value);
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_remove(ecs_sched_commands *commands,
+                                                         ecs_sched_entity entity, ecs_sched_id id);
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_resource(ecs_sched_commands *commands,
+                                                               ecs_sched_id id, const void *value);
+ECS_SCHED_API int32_t ecs_sched_commands_pending(const ecs_sched_commands *commands);
+/* Applies and consumes the pending commands in recorded order; a command aimed at an entity
+   that is dead by then is skipped. On failure the commands not yet applied stay pending, so a
+   later apply continues where this one stopped; none is ever applied twice. */
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *commands);
+/* Commands skipped by the last apply because their entity was dead. */
+ECS_SCHED_API int32_t ecs_sched_commands_skipped(const ecs_sched_commands *commands);
+
+/*@@ implementation @@*/
+/* commands: command buffers and their application. */
+
+
+enum {
+    ECS_SCHED__CMD_SPAWN,
+    ECS_SCHED__CMD_DESPAWN,
+    ECS_SCHED__CMD_INSERT,
+    ECS_SCHED__CMD_REMOVE,
+    ECS_SCHED__CMD_SET_RESOURCE
+};
+
+/* A recorded command is one 32-bit word (operation, flags, component id), then the entity
+   unless it is the same as the previous command's (a spawn followed by its inserts), then
+   the value at the component's alignment. Small records keep recording and applying within
+   the memory bandwidth a game can spare. */
+#define ECS_SCHED__CMD_OP_MASK 0x7u
+#define ECS_SCHED__CMD_HAS_VALUE 0x8u
+#define ECS_SCHED__CMD_SAME_ENTITY 0x10u
+#define ECS_SCHED__CMD_ID_SHIFT 5
+
+/* A command read back from a block. */
+typedef struct ecs_sched__command {
+    uint32_t op;
+    ecs_sched_id id;
+    ecs_sched_entity entity;
+    const void *value;        /* NULL when none was given */
+    size_t next;              /* where the next command starts */
+} ecs_sched__command;
+
+/* Commands live in a chain of blocks that never move, so recording never copies what was
+   recorded before; applied blocks are kept for the next frame. */
+typedef struct ecs_sched__command_block {
+    struct ecs_sched__command_block *next;
+    size_t used;
+    size_t capacity;
+    unsigned char *data;      /* aligned to ECS_SCHED_MAX_ALIGNMENT, so values are aligned */
+} ecs_sched__command_block;
+
+struct ecs_sched_commands {
+    ecs_sched_world *world;
+    ecs_sched__command_block *first;
+    ecs_sched__command_block *write;   /* the block being filled; later blocks are empty */
+    ecs_sched__command_block *read;    /* where apply continues */
+    size_t read_at;
+    ecs_sched_entity read_entity;      /* the entity of the command before read_at */
+    ecs_sched_entity write_entity;     /* the entity of the last command recorded */
+    int32_t pending;
+    int32_t skipped;
+    int32_t spawn_count;               /* the components of the last spawn applied, */
+    uint32_t spawn_table;              /* and the table they led to */
+    ecs_sched_id spawn_ids[ECS_SCHED__MAX_BATCHED_INSERTS];
+};
+
+
+/* ---- command buffers ---- */
+
+static inline size_t ecs_sched__align_up(size_t value, size_t alignment) {
+    return (value + alignment - 1) & ~(alignment - 1);
+}
+
+/* Reads the command at `at`; `previous` is the entity of the command before it. */
+static inline void ecs_sched__command_read(const ecs_sched_world *w,
+                                    const ecs_sched__command_block *block, size_t at,
+                                    ecs_sched_entity previous, ecs_sched__command *out) {
+    uint32_t word;
+    size_t end = at + sizeof word;
+    memcpy(&word, block->data + at, sizeof word);
+    out->op = word & ECS_SCHED__CMD_OP_MASK;
+    out->id = word >> ECS_SCHED__CMD_ID_SHIFT;
+    out->entity = previous;
+    if (!(word & ECS_SCHED__CMD_SAME_ENTITY)) {
+        memcpy(&out->entity, block->data + end, sizeof out->entity);
+        end += sizeof out->entity;
+    }
+    out->value = NULL;
+    if (word & ECS_SCHED__CMD_HAS_VALUE) {
+        const ecs_sched__component *c = &w->components[out->id];
+        end = ecs_sched__align_up(end, c->alignment);
+        out->value = block->data + end;
+        end += c->size;
+    }
+    out->next = ecs_sched__align_up(end, sizeof word);
+}
+
+/* Walks the unapplied commands, from the read cursor given in block and at. */
+static bool ecs_sched__command_step(const ecs_sched_commands *cmd,
+                                    const ecs_sched__command_block **block, size_t *at) {
+    while (*block && *at >= (*block)->used) {
+        if (*block == cmd->write) return false;
+        *block = (*block)->next;
+        *at = 0;
+    }
+    return *block != NULL;
+}
+
+/* Releases the handles that unapplied spawn commands reserved, and empties the buffer. */
+static void ecs_sched__release_reserved(ecs_sched_commands *cmd) {
+    ecs_sched_world *w = cmd->world;
+    const ecs_sched__command_block *block = cmd->read;
+    ecs_sched__command_block *b;
+    ecs_sched_entity previous = cmd->read_entity;
+    size_t at = cmd->read_at;
+    while (ecs_sched__command_step(cmd, &block, &at)) {
+        ecs_sched__command c;
+        ecs_sched__command_read(w, block, at, at == 0 ? 0 : previous, &c);
+        if (c.op == ECS_SCHED__CMD_SPAWN && ecs_sched__is_reserved(w, c.entity)) {
+            ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(c.entity));
+        }
+        previous = c.entity;
+        at = c.next;
+    }
+    for (b = cmd->first; b; b = b->next) b->used = 0;
+    cmd->write = cmd->read = cmd->first;
+    cmd->read_at = 0;
+    cmd->read_entity = cmd->write_entity = 0;
+    cmd->pending = 0;
+}
+
+ecs_sched_commands *ecs_sched_commands_create(ecs_sched_world *w) {
+    ecs_sched_commands *cmd;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ECS_SCHED__GROW(&w->env, w->buffers, &w->buffer_capacity, w->buffer_count + 1)) {
+        ecs_sched__out_of_memory(w, "creating a command buffer");
+        return NULL;
+    }
+    cmd = (ecs_sched_commands *)ecs_sched__calloc(&w->env, sizeof *cmd);
+    if (!cmd) {
+        ecs_sched__out_of_memory(w, "creating a command buffer");
+        return NULL;
+    }
+    cmd->world = w;
+    w->buffers[w->buffer_count++] = cmd;
+    return cmd;
+}
+
+void ecs_sched_commands_destroy(ecs_sched_commands *cmd) {
+    ecs_sched_world *w;
+    uint32_t i;
+    if (!cmd) return;
+    w = cmd->world;
+    ecs_sched__release_reserved(cmd);
+    for (i = 0; i < w->buffer_count; i++) {
+        if (w->buffers[i] == cmd) {
+            w->buffers[i] = w->buffers[--w->buffer_count];
+            break;
+        }
+    }
+    while (cmd->first) {
+        ecs_sched__command_block *next = cmd->first->next;
+        ecs_sched__aligned_free(&w->env, cmd->first);
+        cmd->first = next;
+    }
+    ecs_sched__free(&w->env, cmd);
+}
+
+/* The world's side of buffers (declared in world.h): they go with the world. */
+static void ecs_sched__buffers_free(ecs_sched_world *w) {
+    while (w->buffer_count) ecs_sched_commands_destroy(w->buffers[w->buffer_count - 1]);
+    ecs_sched__free(&w->env, w->buffers);
+    w->buffers = NULL;
+    w->buffer_capacity = 0;
+}
+
+/* A block with room for `bytes` more, switching to (or adding) the next block when the
+   current one is full. NULL when the allocator fails. */
+static ecs_sched__command_block *ecs_sched__command_room_slow(ecs_sched_commands *cmd,
+                                                              size_t bytes) {
+    const size_t header = ecs_sched__align_up(sizeof(ecs_sched__command_block), ECS_SCHED_MAX_ALIGNMENT);
+    ecs_sched__command_block *block = cmd->write, *fresh;
+    size_t capacity;
+    if (block && block->next && block->next->capacity >= bytes) {
+        cmd->write = block->next;
+        cmd->write_entity = 0;
+        return cmd->write;
+    }
+    capacity = block ? block->capacity * 2 : 4096;
+    if (capacity > ((size_t)1 << 20)) capacity = (size_t)1 << 20;
+    if (capacity < bytes) capacity = bytes;
+    fresh = (ecs_sched__command_block *)ecs_sched__aligned_alloc(&cmd->world->env, header + capacity,
+                                                                 ECS_SCHED_MAX_ALIGNMENT);
+    if (!fresh) return NULL;
+    fresh->data = (unsigned char *)fresh + header;
+    fresh->used = 0;
+    fresh->capacity = capacity;
+    if (!block) {
+        fresh->next = NULL;
+        cmd->first = cmd->write = cmd->read = fresh;
+    } else {
+        fresh->next = block->next;  /* a retained block too small for this value */
+        block->next = fresh;
+        cmd->write = fresh;
+    }
+    cmd->write_entity = 0;
+    return fresh;
+}
+
+static inline ecs_sched__command_block *ecs_sched__command_room(ecs_sched_commands *cmd,
+                                                                size_t bytes) {
+    ecs_sched__command_block *block = cmd->write;
+    if (block && block->capacity - block->used >= bytes) return block;
+    return ecs_sched__command_room_slow(cmd, bytes);
+}
+
+/* Writes one command at `end` of a block known to have room; returns where it ends. */
+static inline size_t ecs_sched__write_command(ecs_sched__command_block *block, size_t end,
+                                              uint32_t word, const ecs_sched_entity *entity,
+                                              const ecs_sched__component *c, const void *value) {
+    memcpy(block->data + end, &word, sizeof word);
+    end += sizeof word;
+    if (entity) {
+        memcpy(block->data + end, entity, sizeof *entity);
+        end += sizeof *entity;
+    }
+    if (value && c->size) {
+        end = ecs_sched__align_up(end, c->alignment);
+        ecs_sched__copy_value(block->data + end, value, c->size);
+        end += c->size;
+    }
+    return ecs_sched__align_up(end, sizeof word);
+}
+
+/* Appends a command (and a copy of its value); the buffer is unchanged on failure. */
+static inline ecs_sched_result ecs_sched__record_command(ecs_sched_commands *cmd, uint32_t op,
+                                                  ecs_sched_entity entity, ecs_sched_id id,
+                                                  const void *value) {
+    ecs_sched_world *w = cmd->world;
+    const ecs_sched__component *c = id ? &w->components[id] : NULL;
+    ecs_sched__command_block *block;
+    bool has_value = value && c && c->size;
+    size_t worst = sizeof(uint32_t) + sizeof entity + (has_value ? c->alignment + c->size : 0);
+    bool same;
+    uint32_t word = op | (id << ECS_SCHED__CMD_ID_SHIFT) | (has_value ? ECS_SCHED__CMD_HAS_VALUE : 0u);
+    block = ecs_sched__command_room(cmd, ecs_sched__align_up(worst, sizeof(uint32_t)));
+    if (!block) return ecs_sched__out_of_memory(w, "recording a command");
+    same = block->used > 0 && entity == cmd->write_entity;
+    if (same) word |= ECS_SCHED__CMD_SAME_ENTITY;
+    block->used = ecs_sched__write_command(block, block->used, word, same ? NULL : &entity, c,
+                                           has_value ? value : NULL);
+    cmd->write_entity = entity;
+    cmd->pending++;
+    return ECS_SCHED_OK;
+}
+
+/* Commands may name live entities and entities a buffer reserved. */
+static inline ecs_sched_result ecs_sched__check_target(ecs_sched_commands *cmd, ecs_sched_entity e,
+                                                       const char *operation) {
+    ecs_sched_world *w = cmd->world;
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    if (index > 0 && index < w->record_count &&
+        w->records[index].generation == ECS_SCHED_ENTITY_GENERATION(e) &&
+        w->records[index].table != ECS_SCHED__DEAD) {
+        return ECS_SCHED_OK;
+    }
+    return ecs_sched__stale(w, e, operation);
+}
+
+ecs_sched_entity ecs_sched_commands_spawn(ecs_sched_commands *cmd) {
+    ecs_sched_world *w;
+    uint32_t index;
+    ecs_sched_entity e;
+    ECS_SCHED_ASSERT(cmd != NULL);
+    w = cmd->world;
+    if (!ecs_sched__reserve_indices(w, 1)) {
+        ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    index = ecs_sched__take_index(w);
+    e = ecs_sched__make_entity(index, w->records[index].generation);
+    w->records[index].table = ECS_SCHED__RESERVED;
+    if (ecs_sched__record_command(cmd, ECS_SCHED__CMD_SPAWN, e, 0, NULL) != ECS_SCHED_OK) {
+        ecs_sched__release_index(w, index);
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    return e;
+}
+
+ecs_sched_entity ecs_sched_commands_spawn_with(ecs_sched_commands *cmd, int32_t count,
+                                              const ecs_sched_id *ids,
+                                              const void *const *values) {
+    ecs_sched_world *w;
+    ecs_sched__command_block *block;
+    size_t worst = sizeof(uint32_t) + sizeof(ecs_sched_entity), end;
+    ecs_sched_entity e;
+    uint32_t index;
+    int32_t i;
+    ECS_SCHED_ASSERT(cmd != NULL);
+    w = cmd->world;
+    if (ecs_sched__check_ids(w, count, ids, "commands_spawn_with") != ECS_SCHED_OK) {
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    for (i = 0; i < count; i++) {
+        worst += sizeof(uint32_t) + w->components[ids[i]].alignment + w->components[ids[i]].size;
+    }
+    if (!ecs_sched__reserve_indices(w, 1) ||
+        !(block = ecs_sched__command_room(cmd, ecs_sched__align_up(worst, sizeof(uint32_t))))) {
+        ecs_sched__out_of_memory(w, "recording a command");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    index = ecs_sched__take_index(w);
+    e = ecs_sched__make_entity(index, w->records[index].generation);
+    w->records[index].table = ECS_SCHED__RESERVED;
+    /* the spawn, then its inserts, which name the same entity */
+    end = ecs_sched__write_command(block, block->used, ECS_SCHED__CMD_SPAWN, &e, NULL, NULL);
+    for (i = 0; i < count; i++) {
+        const ecs_sched__component *c = &w->components[ids[i]];
+        const void *value = values ? values[i] : NULL;
+        uint32_t word = ECS_SCHED__CMD_INSERT | ECS_SCHED__CMD_SAME_ENTITY |
+                        (ids[i] << ECS_SCHED__CMD_ID_SHIFT) |
+                        (value && c->size ? ECS_SCHED__CMD_HAS_VALUE : 0u);
+        end = ecs_sched__write_command(block, end, word, NULL, c, value);
+    }
+    block->used = end;
+    cmd->write_entity = e;
+    cmd->pending += count + 1;
+    return e;
+}
+
+ecs_sched_result ecs_sched_commands_despawn(ecs_sched_commands *cmd, ecs_sched_entity e) {
+    ecs_sched_result result;
+    ECS_SCHED_ASSERT(cmd != NULL);
+    result = ecs_sched__check_target(cmd, e, "commands_despawn");
+    if (result != ECS_SCHED_OK) return result;
+    return ecs_sched__record_command(cmd, ECS_SCHED__CMD_DESPAWN, e, 0, NULL);
+}
+
+ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *cmd, ecs_sched_entity e,
+                                           ecs_sched_id id, const void *value) {
+    ecs_sched_result result;
+    ECS_SCHED_ASSERT(cmd != NULL);
+    result = ecs_sched__check_target(cmd, e, "commands_insert");
+    if (result != ECS_SCHED_OK) return result;
+    if (!ecs_sched__component_valid(cmd->world, id)) {
+        return ecs_sched__unknown_component(cmd->world, id, "commands_insert");
+    }
+    return ecs_sched__record_command(cmd, ECS_SCHED__CMD_INSERT, e, id, value);
+}
+
+ecs_sched_result ecs_sched_commands_remove(ecs_sched_commands *cmd, ecs_sched_entity e,
+                                           ecs_sched_id id) {
+    ecs_sched_result result;
+    ECS_SCHED_ASSERT(cmd != NULL);
+    result = ecs_sched__check_target(cmd, e, "commands_remove");
+    if (result != ECS_SCHED_OK) return result;
+    if (!ecs_sched__component_valid(cmd->world, id)) {
+        return ecs_sched__unknown_component(cmd->world, id, "commands_remove");
+    }
+    return ecs_sched__record_command(cmd, ECS_SCHED__CMD_REMOVE, e, id, NULL);
+}
+
+ecs_sched_result ecs_sched_commands_set_resource(ecs_sched_commands *cmd, ecs_sched_id id,
+                                                 const void *value) {
+    ECS_SCHED_ASSERT(cmd != NULL);
+    if (!ecs_sched__component_valid(cmd->world, id)) {
+        return ecs_sched__unknown_component(cmd->world, id, "commands_set_resource");
+    }
+    return ecs_sched__record_command(cmd, ECS_SCHED__CMD_SET_RESOURCE, 0, id, value);
+}
+
+int32_t ecs_sched_commands_pending(const ecs_sched_commands *cmd) {
+    ECS_SCHED_ASSERT(cmd != NULL);
+    return cmd->pending;
+}
+
+int32_t ecs_sched_commands_skipped(const ecs_sched_commands *cmd) {
+    ECS_SCHED_ASSERT(cmd != NULL);
+    return cmd->skipped;
+}
+
+/* Gathers the run of inserts on `entity` that starts at `at` in the same block (at most
+   ECS_SCHED__MAX_BATCHED_INSERTS, each component once), so they cost one archetype move.
+   Returns how many, and where the run ends. */
+static int32_t ecs_sched__gather_inserts(const ecs_sched_commands *cmd,
+                                         const ecs_sched__command_block *block, size_t at,
+                                         ecs_sched_entity entity, ecs_sched_id *ids,
+                                         const void **values, size_t *end) {
+    const ecs_sched_world *w = cmd->world;
+    int32_t n = 0, k;
+    while (at < block->used && n < ECS_SCHED__MAX_BATCHED_INSERTS) {
+        ecs_sched__command c;
+        ecs_sched__command_read(w, block, at, entity, &c);
+        if (c.op != ECS_SCHED__CMD_INSERT || c.entity != entity) break;
+        for (k = 0; k < n && ids[k] != c.id; k++) {}
+        if (k < n) break;  /* the same component twice: apply the second one on its own */
+        ids[n] = c.id;
+        values[n] = c.value;
+        n++;
+        at = c.next;
+    }
+    *end = at;
+    return n;
+}
+
+/* The table for a spawn with these components. Buffers often spawn many entities alike, so
+   the last answer is kept (tables live as long as the world). */
+static ecs_sched__table *ecs_sched__spawn_table(ecs_sched_commands *cmd, int32_t n,
+                                                const ecs_sched_id *ids) {
+    ecs_sched__table *t;
+    int32_t i;
+    if (n == cmd->spawn_count && n > 0) {
+        for (i = 0; i < n && ids[i] == cmd->spawn_ids[i]; i++) {}
+        if (i == n) return cmd->world->tables[cmd->spawn_table];
+    }
+    t = ecs_sched__table_adding(cmd->world, cmd->world->tables[0], n, ids);
+    if (t) {
+        memcpy(cmd->spawn_ids, ids, (size_t)n * sizeof *ids);
+        cmd->spawn_count = n;
+        cmd->spawn_table = t->index;
+    }
+    return t;
+}
+
+/* Applies the command at the read cursor (with the inserts that follow it on the same
+   entity) and returns how many commands it consumed, or -1 when the world refused (out of
+   memory). */
+static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
+    ecs_sched_world *w = cmd->world;
+    const ecs_sched__command_block *block = cmd->read;
+    ecs_sched_id ids[ECS_SCHED__MAX_BATCHED_INSERTS];
+    const void *values[ECS_SCHED__MAX_BATCHED_INSERTS];
+    ecs_sched__command c;
+    size_t end;
+    int32_t n = 0;
+    bool ok = true;
+    ecs_sched__command_read(w, block, cmd->read_at, cmd->read_at == 0 ? 0 : cmd->read_entity, &c);
+    end = c.next;
+    switch (c.op) {
+    case ECS_SCHED__CMD_SPAWN:
+        if (!ecs_sched__is_reserved(w, c.entity)) goto skipped;
+        n = ecs_sched__gather_inserts(cmd, block, end, c.entity, ids, values, &end);
+        {
+            ecs_sched__table *t = ecs_sched__spawn_table(cmd, n, ids);
+            ok = t && ecs_sched__place(w, ECS_SCHED_ENTITY_INDEX(c.entity), t, n, ids, values);
+            if (t && !ok) ecs_sched__out_of_memory(w, "applying a spawn command");
+        }
+        break;
+    case ECS_SCHED__CMD_INSERT:
+        if (!ecs_sched__is_live_record(w, c.entity)) goto skipped;
+        n = ecs_sched__gather_inserts(cmd, block, cmd->read_at, c.entity, ids, values, &end) - 1;
+        ok = ecs_sched_insert_many(w, c.entity, n + 1, ids, values) == ECS_SCHED_OK;
+        break;
+    case ECS_SCHED__CMD_REMOVE:
+        if (!ecs_sched__is_live_record(w, c.entity)) goto skipped;
+        ok = ecs_sched_remove(w, c.entity, c.id) == ECS_SCHED_OK;
+        break;
+    case ECS_SCHED__CMD_DESPAWN:
+        /* a run of despawns is applied here at once */
+        for (;;) {
+            ecs_sched__command next;
+            if (ecs_sched__is_live_record(w, c.entity)) {
+                ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(c.entity));
+            } else {
+                cmd->skipped++;
+            }
+            if (end >= block->used) break;
+            ecs_sched__command_read(w, block, end, c.entity, &next);
+            if (next.op != ECS_SCHED__CMD_DESPAWN) break;
+            c = next;
+            end = c.next;
+            n++;
+        }
+        break;
+    case ECS_SCHED__CMD_SET_RESOURCE:
+        ok = ecs_sched_resource_insert(w, c.id, c.value) == ECS_SCHED_OK;
+        break;
+    default:
+        ECS_SCHED_ASSERT(0 && "corrupt command buffer");
+        break;
+    }
+    if (!ok) return -1;
+    cmd->read_at = end;
+    cmd->read_entity = c.entity;
+    return n + 1;
+skipped:
+    cmd->skipped++;
+    cmd->read_at = end;
+    cmd->read_entity = c.entity;
+    return 1;
+}
+
+ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
+    const ecs_sched__command_block *block;
+    ECS_SCHED_ASSERT(cmd != NULL);
+    cmd->skipped = 0;
+    block = cmd->read;
+    while (ecs_sched__command_step(cmd, &block, &cmd->read_at)) {
+        int32_t consumed;
+        cmd->read = (ecs_sched__command_block *)block;
+        consumed = ecs_sched__apply_one(cmd);
+        if (consumed < 0) return cmd->world->env.last_result;
+        cmd->pending -= consumed;
+    }
+    ecs_sched__release_reserved(cmd);  /* nothing is left to release: this just empties it */
+    return ECS_SCHED_OK;
+}

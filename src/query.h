@@ -1,0 +1,378 @@
+/* query: queries, their cached tables, iteration and parallel iteration. */
+#pragma once
+#include "world.h"
+
+/* ---- queries ---- */
+
+typedef enum ecs_sched_term_kind {
+    ECS_SCHED_TERM_READ = 0,       /* required, read */
+    ECS_SCHED_TERM_WRITE,          /* required, written */
+    ECS_SCHED_TERM_OPTIONAL_READ,  /* field NULL where absent */
+    ECS_SCHED_TERM_OPTIONAL_WRITE,
+    ECS_SCHED_TERM_WITHOUT         /* only entities without it; field always NULL */
+} ecs_sched_term_kind;
+
+typedef struct ecs_sched_term {
+    ecs_sched_id id;               /* 0 ends the term list */
+    ecs_sched_term_kind kind;
+} ecs_sched_term;
+
+static inline ecs_sched_term ecs_sched_read(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_READ; return t;
+}
+static inline ecs_sched_term ecs_sched_write(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_WRITE; return t;
+}
+static inline ecs_sched_term ecs_sched_optional_read(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_OPTIONAL_READ; return t;
+}
+static inline ecs_sched_term ecs_sched_optional_write(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_OPTIONAL_WRITE; return t;
+}
+static inline ecs_sched_term ecs_sched_without(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_WITHOUT; return t;
+}
+
+typedef struct ecs_sched_query_desc {
+    ecs_sched_term terms[ECS_SCHED_MAX_TERMS];  /* up to the first term with id 0 */
+} ecs_sched_query_desc;
+
+/* What a query touches: ids it only reads, ids it writes. */
+typedef struct ecs_sched_access {
+    const ecs_sched_id *reads;
+    int32_t read_count;
+    const ecs_sched_id *writes;
+    int32_t write_count;
+} ecs_sched_access;
+
+/* One matching table at a time: `count` rows, their entities, and per term index a pointer
+   to the first value of its column (NULL for tags, absent optionals and without-terms). */
+typedef struct ecs_sched_iter {
+    int32_t count;
+    const ecs_sched_entity *entities;
+    void *fields[ECS_SCHED_MAX_TERMS];
+    const ecs_sched_query *query_;   /* private */
+    int32_t next_;                   /* private */
+} ecs_sched_iter;
+
+#define ECS_SCHED_FIELD(it, T, index) ((T *)(it)->fields[(index)])
+
+/* The world owns the query; it is freed by ecs_sched_query_destroy or with the world.
+   Returns NULL on failure. */
+ECS_SCHED_API ecs_sched_query *ecs_sched_query_create(ecs_sched_world *world,
+                                                      const ecs_sched_query_desc *desc);
+ECS_SCHED_API void ecs_sched_query_destroy(ecs_sched_query *query);
+ECS_SCHED_API ecs_sched_access ecs_sched_query_access(const ecs_sched_query *query);
+ECS_SCHED_API int32_t ecs_sched_query_count(const ecs_sched_query *query);  /* matching entities */
+/* Structural changes (spawn, insert, remove, despawn) must not happen while iterating:
+   record them in a command buffer instead. */
+ECS_SCHED_API ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *query);
+ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
+
+/* Receives one piece of a query: it->count rows of one table, it->entities and it->fields
+   pointing at the piece's first row. Pieces are disjoint; several run at once. */
+typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
+/* Iterates a query in pieces of at most `grain` rows spread over the pool, and returns when
+   every piece is done (grain 0: see ECS_SCHED_DEFAULT_GRAIN). Structural changes are not allowed meanwhile. */
+ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
+                                            int32_t grain, ecs_sched_chunk_fn fn, void *arg);
+
+/*@@ implementation @@*/
+/* query: queries, their cached tables, iteration and parallel iteration. */
+
+typedef struct ecs_sched__match {
+    ecs_sched__table *table;
+    int16_t column[ECS_SCHED_MAX_TERMS];  /* column per term, -1 when the field is NULL */
+} ecs_sched__match;
+
+struct ecs_sched_query {
+    ecs_sched_world *world;
+    int32_t term_count;
+    int32_t read_count;
+    int32_t write_count;
+    uint32_t match_count;
+    uint32_t match_capacity;
+    ecs_sched_term terms[ECS_SCHED_MAX_TERMS];
+    ecs_sched_id reads[ECS_SCHED_MAX_TERMS];
+    ecs_sched_id writes[ECS_SCHED_MAX_TERMS];
+    ecs_sched__match *matches;
+};
+
+static bool ecs_sched__query_matches(const ecs_sched_query *q, const ecs_sched__table *t,
+                                     ecs_sched__match *out) {
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched_term *term = &q->terms[i];
+        bool present = ecs_sched__type_find(t, term->id) >= 0;
+        switch (term->kind) {
+        case ECS_SCHED_TERM_READ:
+        case ECS_SCHED_TERM_WRITE:
+            if (!present) return false;
+            break;
+        case ECS_SCHED_TERM_WITHOUT:
+            if (present) return false;
+            break;
+        default:
+            break;
+        }
+        if (out) {
+            int32_t column = term->kind == ECS_SCHED_TERM_WITHOUT ? -1
+                                                                 : ecs_sched__column_find(t, term->id);
+            out->column[i] = (int16_t)column;
+        }
+    }
+    if (out) out->table = (ecs_sched__table *)t;
+    return true;
+}
+
+/* ---- queries ---- */
+
+static bool ecs_sched__term_writes(ecs_sched_term_kind kind) {
+    return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE;
+}
+
+static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sched_query *q,
+                                                   const ecs_sched_query_desc *desc) {
+    int32_t i, j;
+    for (i = 0; i < ECS_SCHED_MAX_TERMS && desc->terms[i].id; i++) {
+        const ecs_sched_term *term = &desc->terms[i];
+        if (!ecs_sched__component_valid(w, term->id)) {
+            return ecs_sched__unknown_component(w, term->id, "query_create");
+        }
+        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_WITHOUT) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                   "query_create: term %d ('%s') has an unknown kind %d", (int)i,
+                                   w->components[term->id].name, (int)term->kind);
+        }
+        for (j = 0; j < i; j++) {
+            if (q->terms[j].id == term->id) {
+                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                       "query_create: component '%s' appears in terms %d and %d; "
+                                       "name each component once (write access includes read)",
+                                       w->components[term->id].name, (int)j, (int)i);
+            }
+        }
+        q->terms[i] = *term;
+        if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
+        if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
+        else q->reads[q->read_count++] = term->id;
+    }
+    q->term_count = i;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_query_desc *desc) {
+    ecs_sched_query *q;
+    uint32_t i;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!desc) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "query_create: desc is NULL");
+        return NULL;
+    }
+    if (!ECS_SCHED__GROW(&w->env, w->queries, &w->query_capacity, w->query_count + 1)) {
+        ecs_sched__out_of_memory(w, "creating a query");
+        return NULL;
+    }
+    q = (ecs_sched_query *)ecs_sched__calloc(&w->env, sizeof *q);
+    if (!q) {
+        ecs_sched__out_of_memory(w, "creating a query");
+        return NULL;
+    }
+    q->world = w;
+    if (ecs_sched__query_init_terms(w, q, desc) != ECS_SCHED_OK) {
+        ecs_sched__free(&w->env, q);
+        return NULL;
+    }
+    for (i = 0; i < w->table_count; i++) {
+        if (!ecs_sched__query_matches(q, w->tables[i], NULL)) continue;
+        if (!ECS_SCHED__GROW(&w->env, q->matches, &q->match_capacity, q->match_count + 1)) {
+            ecs_sched__free(&w->env, q->matches);
+            ecs_sched__free(&w->env, q);
+            ecs_sched__out_of_memory(w, "creating a query");
+            return NULL;
+        }
+        ecs_sched__query_matches(q, w->tables[i], &q->matches[q->match_count++]);
+    }
+    w->queries[w->query_count++] = q;
+    return q;
+}
+
+void ecs_sched_query_destroy(ecs_sched_query *q) {
+    ecs_sched_world *w;
+    uint32_t i;
+    if (!q) return;
+    w = q->world;
+    for (i = 0; i < w->query_count; i++) {
+        if (w->queries[i] == q) {
+            w->queries[i] = w->queries[--w->query_count];
+            break;
+        }
+    }
+    ecs_sched__free(&w->env, q->matches);
+    ecs_sched__free(&w->env, q);
+}
+
+/* The world's side of queries (declared in world.h): every new table is offered to every
+   query, and the queries go with the world. */
+static bool ecs_sched__queries_reserve_match(ecs_sched_world *w) {
+    uint32_t q;
+    for (q = 0; q < w->query_count; q++) {
+        ecs_sched_query *query = w->queries[q];
+        if (!ECS_SCHED__GROW(&w->env, query->matches, &query->match_capacity,
+                             query->match_count + 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void ecs_sched__queries_add_table(ecs_sched_world *w, ecs_sched__table *t) {
+    uint32_t q;
+    for (q = 0; q < w->query_count; q++) {
+        ecs_sched_query *query = w->queries[q];
+        if (ecs_sched__query_matches(query, t, &query->matches[query->match_count])) {
+            query->match_count++;
+        }
+    }
+}
+
+static void ecs_sched__queries_free(ecs_sched_world *w) {
+    while (w->query_count) ecs_sched_query_destroy(w->queries[w->query_count - 1]);
+    ecs_sched__free(&w->env, w->queries);
+    w->queries = NULL;
+    w->query_capacity = 0;
+}
+
+ecs_sched_access ecs_sched_query_access(const ecs_sched_query *q) {
+    ecs_sched_access access;
+    ECS_SCHED_ASSERT(q != NULL);
+    access.reads = q->reads;
+    access.read_count = q->read_count;
+    access.writes = q->writes;
+    access.write_count = q->write_count;
+    return access;
+}
+
+int32_t ecs_sched_query_count(const ecs_sched_query *q) {
+    int32_t total = 0;
+    uint32_t i;
+    ECS_SCHED_ASSERT(q != NULL);
+    for (i = 0; i < q->match_count; i++) total += q->matches[i].table->count;
+    return total;
+}
+
+ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
+    ecs_sched_iter it;
+    ECS_SCHED_ASSERT(q != NULL);
+    memset(&it, 0, sizeof it);
+    it.query_ = q;
+    return it;
+}
+
+bool ecs_sched_iter_next(ecs_sched_iter *it) {
+    const ecs_sched_query *q = it->query_;
+    if (!q) return false;
+    while ((uint32_t)it->next_ < q->match_count) {
+        const ecs_sched__match *m = &q->matches[it->next_++];
+        const ecs_sched__table *t = m->table;
+        int32_t i;
+        if (t->count == 0) continue;
+        it->count = t->count;
+        it->entities = t->entities;
+        for (i = 0; i < q->term_count; i++) {
+            it->fields[i] = m->column[i] >= 0 ? t->columns[m->column[i]].data : NULL;
+        }
+        return true;
+    }
+    it->count = 0;
+    return false;
+}
+
+
+static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w) {
+    uint32_t qi, i, m;
+    for (qi = 0; qi < w->query_count; qi++) {
+        const ecs_sched_query *q = w->queries[qi];
+        uint32_t expected = 0;
+        for (i = 0; i < w->table_count; i++) {
+            ecs_sched__match want;
+            uint32_t found = 0;
+            bool matches = ecs_sched__query_matches(q, w->tables[i], &want);
+            for (m = 0; m < q->match_count; m++) {
+                if (q->matches[m].table != w->tables[i]) continue;
+                found++;
+                if (memcmp(q->matches[m].column, want.column,
+                           (size_t)q->term_count * sizeof want.column[0]) != 0) {
+                    return ecs_sched__inconsistent(w, "query cache has wrong columns", qi, i);
+                }
+            }
+            if (found != (matches ? 1u : 0u)) {
+                return ecs_sched__inconsistent(w, "query cache disagrees with tables", qi, i);
+            }
+            expected += matches;
+        }
+        if (expected != q->match_count) {
+            return ecs_sched__inconsistent(w, "query cache size", qi, q->match_count);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+
+/* ---- parallel query iteration ---- */
+
+typedef struct ecs_sched__par_query {
+    const ecs_sched_query *query;
+    ecs_sched_pool *pool;
+    int64_t grain;
+    ecs_sched_chunk_fn fn;
+    void *arg;
+} ecs_sched__par_query;
+
+typedef struct ecs_sched__par_table {
+    const ecs_sched__par_query *pq;
+    const ecs_sched__match *match;
+} ecs_sched__par_table;
+
+static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
+    const ecs_sched__par_table *pt = (const ecs_sched__par_table *)arg;
+    const ecs_sched_query *q = pt->pq->query;
+    const ecs_sched__table *t = pt->match->table;
+    ecs_sched_iter it;
+    int32_t i;
+    memset(&it, 0, sizeof it);
+    it.count = (int32_t)(end - begin);
+    it.entities = t->entities + begin;
+    for (i = 0; i < q->term_count; i++) {
+        int32_t c = pt->match->column[i];
+        it.fields[i] = c >= 0 ? t->columns[c].data + (size_t)begin * t->columns[c].size : NULL;
+    }
+    pt->pq->fn(&it, pt->pq->arg);
+}
+
+static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
+    const ecs_sched__par_query *pq = (const ecs_sched__par_query *)arg;
+    int64_t m;
+    for (m = begin; m < end; m++) {
+        ecs_sched__par_table pt;
+        pt.pq = pq;
+        pt.match = &pq->query->matches[m];
+        if (pt.match->table->count == 0) continue;
+        ecs_sched_pool_parallel_for(pq->pool, 0, pt.match->table->count, pq->grain,
+                                    ecs_sched__par_rows, &pt);
+    }
+}
+
+void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int32_t grain,
+                              ecs_sched_chunk_fn fn, void *arg) {
+    ecs_sched__par_query pq;
+    ECS_SCHED_ASSERT(query != NULL && pool != NULL && fn != NULL);
+    pq.query = query;
+    pq.pool = pool;
+    pq.grain = grain > 0 ? grain
+                         : ecs_sched__default_grain(ecs_sched_pool_thread_count(pool),
+                                                    ecs_sched_query_count(query));
+    pq.fn = fn;
+    pq.arg = arg;
+    ecs_sched_pool_parallel_for(pool, 0, query->match_count, 1, ecs_sched__par_tables, &pq);
+}
