@@ -1231,7 +1231,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *world,
     ecs_sched__log_to_stderr((level), (result), (message))
 #endif
 
-/* stb_ds is used only here, for the name maps. Its short names stay out of this file unless
+/* stb_ds is used only for the name maps (below). Its short names stay out of this file unless
    the user included stb_ds.h before this header. */
 #ifndef INCLUDE_STB_DS_H
 #ifndef STBDS_NO_SHORT_NAMES
@@ -1609,6 +1609,51 @@ static int32_t ecs_sched__lowest_bit(uint64_t word) {
     return bit;
 #endif
 }
+
+/* ---- name maps: text -> index, on stb_ds's string hash map ----
+
+   The only place stb_ds is used. Its maps keep their header just before the entries and reach
+   it by pointer arithmetic inside its macros, which gcc's most eager aliasing check
+   (-Wstrict-aliasing=1) cannot tell from a violation; the map is only ever touched through
+   stb_ds's own macros, here, so the check is relaxed for these few lines. Keys are not copied:
+   each belongs to whoever put it and must outlive the entry. */
+
+typedef struct ecs_sched__name_entry {
+    char *key;
+    int32_t value;
+} ecs_sched__name_entry;
+
+typedef struct ecs_sched__name_map {
+    ecs_sched__name_entry *entries;
+} ecs_sched__name_map;
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-aliasing"
+#endif
+
+/* The value stored under `key`, or -1. (stb_ds's lookup writes a scratch slot in the map's
+   header, hence the copy of the pointer; the entries are unchanged.) */
+static int32_t ecs_sched__name_map_get(const ecs_sched__name_map *m, const char *key) {
+    ecs_sched__name_entry *entries = m->entries;
+    ptrdiff_t i;
+    if (!entries || !key) return -1;
+    i = stbds_shgeti(entries, key);
+    return i < 0 ? -1 : entries[i].value;
+}
+
+static void ecs_sched__name_map_put(ecs_sched__name_map *m, char *key, int32_t value) {
+    stbds_shput(m->entries, key, value);
+}
+
+static void ecs_sched__name_map_free(ecs_sched__name_map *m) {
+    if (m->entries) stbds_shfree(m->entries);
+    m->entries = NULL;
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /*=============================== src/pool.h (implementation) ================================*/
 /* pool: a work-stealing thread pool (threads only with ECS_SCHED_THREADS). */
@@ -2437,10 +2482,6 @@ typedef struct ecs_sched__map {
     uint32_t count;
 } ecs_sched__map;
 
-typedef struct ecs_sched__name_entry {
-    char *key;
-    ecs_sched_id value;
-} ecs_sched__name_entry;
 
 
 typedef struct ecs_sched__schedules ecs_sched__schedules;
@@ -2450,7 +2491,7 @@ struct ecs_sched_world {
     ecs_sched__component *components;    /* by id; slot 0 unused */
     uint32_t component_count;
     uint32_t component_capacity;
-    ecs_sched__name_entry *component_names;  /* stb_ds string map */
+    ecs_sched__name_map component_names;
     void **resources;                    /* by component id */
     uint32_t resource_capacity;
     ecs_sched__record *records;          /* by entity index; slot 0 unused */
@@ -2710,7 +2751,7 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
     c->alignment = (uint32_t)alignment;
     c->hooks = desc->hooks;
     w->resources[id] = NULL;
-    stbds_shput(w->component_names, c->name, id);
+    ecs_sched__name_map_put(&w->component_names, c->name, (int32_t)id);
     w->component_count++;
     return id;
 }
@@ -2725,14 +2766,11 @@ ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *w, const char *n
     return ecs_sched_component_register(w, &desc);
 }
 
-ecs_sched_id ecs_sched_component_lookup(const ecs_sched_world *world, const char *name) {
-    /* stb_ds's lookup writes a scratch slot in the map header; the world itself is unchanged. */
-    ecs_sched_world *w = (ecs_sched_world *)world;
-    ptrdiff_t i;
+ecs_sched_id ecs_sched_component_lookup(const ecs_sched_world *w, const char *name) {
+    int32_t id;
     ECS_SCHED__CHECK_WORLD(w);
-    if (!name || !w->component_names) return 0;
-    i = stbds_shgeti(w->component_names, name);
-    return i < 0 ? 0 : w->component_names[i].value;
+    id = ecs_sched__name_map_get(&w->component_names, name);
+    return id < 0 ? 0 : (ecs_sched_id)id;
 }
 
 const char *ecs_sched_component_name(const ecs_sched_world *w, ecs_sched_id id) {
@@ -2798,6 +2836,7 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     ecs_sched__table *t;
     int32_t i, columns = 0;
     size_t bytes;
+    unsigned char *block;
     for (i = 0; i < count; i++) columns += w->components[type[i]].size > 0;
     if (!ECS_SCHED__GROW(&w->env, w->tables, &w->table_capacity, w->table_count + 1) ||
         !ecs_sched__map_reserve(&w->env, &w->types, 1)) {
@@ -2810,13 +2849,15 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     }
     bytes = sizeof *t + (size_t)columns * sizeof(ecs_sched__column) +
             (size_t)count * sizeof(ecs_sched_id);
-    t = (ecs_sched__table *)ecs_sched__calloc(&w->env, bytes);
-    if (!t) {
+    block = (unsigned char *)ecs_sched__calloc(&w->env, bytes);
+    if (!block) {
         ecs_sched__out_of_memory(w, "creating an archetype table");
         return NULL;
     }
-    t->columns = (ecs_sched__column *)(t + 1);
-    t->type = (ecs_sched_id *)(t->columns + columns);
+    /* one block: the table, then its columns, then its type */
+    t = (ecs_sched__table *)(void *)block;
+    t->columns = (ecs_sched__column *)(void *)(block + sizeof *t);
+    t->type = (ecs_sched_id *)(void *)(block + sizeof *t + (size_t)columns * sizeof *t->columns);
     t->type_count = count;
     t->hash = hash;
     if (count) memcpy(t->type, type, (size_t)count * sizeof *type);
@@ -3124,7 +3165,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     for (i = 1; i < w->component_count; i++) {
         if (w->resources[i]) ecs_sched_resource_remove(w, i);
     }
-    if (w->component_names) stbds_shfree(w->component_names);
+    ecs_sched__name_map_free(&w->component_names);
     for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
     ecs_sched__free(&w->env, w->components);
     ecs_sched__free(&w->env, w->resources);
@@ -4842,11 +4883,6 @@ typedef struct ecs_sched__system {
 } ecs_sched__system;
 
 
-typedef struct ecs_sched__name_index {
-    char *key;
-    int32_t value;
-} ecs_sched__name_index;
-
 typedef struct ecs_sched__schedule {
     char *label;
     ecs_sched_schedule_desc settings;
@@ -4857,7 +4893,7 @@ typedef struct ecs_sched__schedule {
     ecs_sched__name *names;
     uint32_t name_count;
     uint32_t name_capacity;
-    ecs_sched__name_index *name_index;   /* stb_ds string map */
+    ecs_sched__name_map name_index;      /* name text -> names[] */
     ecs_sched__relation *relations;
     uint32_t relation_count;
     uint32_t relation_capacity;
@@ -4875,7 +4911,7 @@ struct ecs_sched__schedules {
     ecs_sched__schedule **items;
     uint32_t count;
     uint32_t capacity;
-    ecs_sched__name_index *by_label;     /* stb_ds string map */
+    ecs_sched__name_map by_label;        /* label -> items[] */
     ecs_sched__schedule *stack[ECS_SCHED__MAX_NESTED_RUNS];  /* schedules now running */
     int32_t depth;
 };
@@ -4897,7 +4933,7 @@ static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s)
     uint32_t i;
     ecs_sched__plan_free(&w->env, s->plan);
     for (i = 0; i < s->system_count; i++) ecs_sched__system_free(w, s->systems[i]);
-    if (s->name_index) stbds_shfree(s->name_index);
+    ecs_sched__name_map_free(&s->name_index);
     for (i = 0; i < s->name_count; i++) ecs_sched__free(&w->env, s->names[i].text);
     ecs_sched__conds_free(w, &s->conds);
     ecs_sched__free(&w->env, s->systems);
@@ -4913,7 +4949,7 @@ static void ecs_sched__schedules_free(ecs_sched_world *w) {
     uint32_t i;
     if (!all) return;
     for (i = 0; i < all->count; i++) ecs_sched__schedule_free(w, all->items[i]);
-    if (all->by_label) stbds_shfree(all->by_label);
+    ecs_sched__name_map_free(&all->by_label);
     ecs_sched__free(&w->env, all->items);
     ecs_sched__free(&w->env, all);
     w->schedules = NULL;
@@ -4921,10 +4957,10 @@ static void ecs_sched__schedules_free(ecs_sched_world *w) {
 
 static ecs_sched__schedule *ecs_sched__schedule_find(const ecs_sched_world *w, const char *label) {
     ecs_sched__schedules *all = w->schedules;
-    ptrdiff_t i;
-    if (!all || !all->by_label || !label) return NULL;
-    i = stbds_shgeti(all->by_label, label);
-    return i < 0 ? NULL : all->items[all->by_label[i].value];
+    int32_t i;
+    if (!all) return NULL;
+    i = ecs_sched__name_map_get(&all->by_label, label);
+    return i < 0 ? NULL : all->items[i];
 }
 
 static ecs_sched__schedule *ecs_sched__schedule_get(ecs_sched_world *w, const char *label) {
@@ -4957,7 +4993,7 @@ static ecs_sched__schedule *ecs_sched__schedule_get(ecs_sched_world *w, const ch
     }
     s->default_set = -1;
     all->items[all->count] = s;
-    stbds_shput(all->by_label, s->label, (int32_t)all->count);
+    ecs_sched__name_map_put(&all->by_label, s->label, (int32_t)all->count);
     all->count++;
     return s;
 }
@@ -4982,11 +5018,10 @@ static int32_t ecs_sched__name_new(ecs_sched_world *w, ecs_sched__schedule *s, c
 
 /* The index of a name, interned on first use; -1 when out of memory. */
 static int32_t ecs_sched__intern(ecs_sched_world *w, ecs_sched__schedule *s, const char *text) {
-    ptrdiff_t found = s->name_index ? stbds_shgeti(s->name_index, text) : -1;
-    int32_t name;
-    if (found >= 0) return s->name_index[found].value;
+    int32_t name = ecs_sched__name_map_get(&s->name_index, text);
+    if (name >= 0) return name;
     name = ecs_sched__name_new(w, s, text);
-    if (name >= 0) stbds_shput(s->name_index, s->names[name].text, name);
+    if (name >= 0) ecs_sched__name_map_put(&s->name_index, s->names[name].text, name);
     return name;
 }
 

@@ -174,7 +174,7 @@ ECS_SCHED_API void ecs_sched_stbds_free(void *context, void *ptr);
     ecs_sched__log_to_stderr((level), (result), (message))
 #endif
 
-/* stb_ds is used only here, for the name maps. Its short names stay out of this file unless
+/* stb_ds is used only for the name maps (below). Its short names stay out of this file unless
    the user included stb_ds.h before this header. */
 #ifndef INCLUDE_STB_DS_H
 #ifndef STBDS_NO_SHORT_NAMES
@@ -552,3 +552,48 @@ static int32_t ecs_sched__lowest_bit(uint64_t word) {
     return bit;
 #endif
 }
+
+/* ---- name maps: text -> index, on stb_ds's string hash map ----
+
+   The only place stb_ds is used. Its maps keep their header just before the entries and reach
+   it by pointer arithmetic inside its macros, which gcc's most eager aliasing check
+   (-Wstrict-aliasing=1) cannot tell from a violation; the map is only ever touched through
+   stb_ds's own macros, here, so the check is relaxed for these few lines. Keys are not copied:
+   each belongs to whoever put it and must outlive the entry. */
+
+typedef struct ecs_sched__name_entry {
+    char *key;
+    int32_t value;
+} ecs_sched__name_entry;
+
+typedef struct ecs_sched__name_map {
+    ecs_sched__name_entry *entries;
+} ecs_sched__name_map;
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-aliasing"
+#endif
+
+/* The value stored under `key`, or -1. (stb_ds's lookup writes a scratch slot in the map's
+   header, hence the copy of the pointer; the entries are unchanged.) */
+static int32_t ecs_sched__name_map_get(const ecs_sched__name_map *m, const char *key) {
+    ecs_sched__name_entry *entries = m->entries;
+    ptrdiff_t i;
+    if (!entries || !key) return -1;
+    i = stbds_shgeti(entries, key);
+    return i < 0 ? -1 : entries[i].value;
+}
+
+static void ecs_sched__name_map_put(ecs_sched__name_map *m, char *key, int32_t value) {
+    stbds_shput(m->entries, key, value);
+}
+
+static void ecs_sched__name_map_free(ecs_sched__name_map *m) {
+    if (m->entries) stbds_shfree(m->entries);
+    m->entries = NULL;
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif

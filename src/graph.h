@@ -139,11 +139,6 @@ typedef struct ecs_sched__system {
 } ecs_sched__system;
 
 
-typedef struct ecs_sched__name_index {
-    char *key;
-    int32_t value;
-} ecs_sched__name_index;
-
 typedef struct ecs_sched__schedule {
     char *label;
     ecs_sched_schedule_desc settings;
@@ -154,7 +149,7 @@ typedef struct ecs_sched__schedule {
     ecs_sched__name *names;
     uint32_t name_count;
     uint32_t name_capacity;
-    ecs_sched__name_index *name_index;   /* stb_ds string map */
+    ecs_sched__name_map name_index;      /* name text -> names[] */
     ecs_sched__relation *relations;
     uint32_t relation_count;
     uint32_t relation_capacity;
@@ -172,7 +167,7 @@ struct ecs_sched__schedules {
     ecs_sched__schedule **items;
     uint32_t count;
     uint32_t capacity;
-    ecs_sched__name_index *by_label;     /* stb_ds string map */
+    ecs_sched__name_map by_label;        /* label -> items[] */
     ecs_sched__schedule *stack[ECS_SCHED__MAX_NESTED_RUNS];  /* schedules now running */
     int32_t depth;
 };
@@ -194,7 +189,7 @@ static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s)
     uint32_t i;
     ecs_sched__plan_free(&w->env, s->plan);
     for (i = 0; i < s->system_count; i++) ecs_sched__system_free(w, s->systems[i]);
-    if (s->name_index) stbds_shfree(s->name_index);
+    ecs_sched__name_map_free(&s->name_index);
     for (i = 0; i < s->name_count; i++) ecs_sched__free(&w->env, s->names[i].text);
     ecs_sched__conds_free(w, &s->conds);
     ecs_sched__free(&w->env, s->systems);
@@ -210,7 +205,7 @@ static void ecs_sched__schedules_free(ecs_sched_world *w) {
     uint32_t i;
     if (!all) return;
     for (i = 0; i < all->count; i++) ecs_sched__schedule_free(w, all->items[i]);
-    if (all->by_label) stbds_shfree(all->by_label);
+    ecs_sched__name_map_free(&all->by_label);
     ecs_sched__free(&w->env, all->items);
     ecs_sched__free(&w->env, all);
     w->schedules = NULL;
@@ -218,10 +213,10 @@ static void ecs_sched__schedules_free(ecs_sched_world *w) {
 
 static ecs_sched__schedule *ecs_sched__schedule_find(const ecs_sched_world *w, const char *label) {
     ecs_sched__schedules *all = w->schedules;
-    ptrdiff_t i;
-    if (!all || !all->by_label || !label) return NULL;
-    i = stbds_shgeti(all->by_label, label);
-    return i < 0 ? NULL : all->items[all->by_label[i].value];
+    int32_t i;
+    if (!all) return NULL;
+    i = ecs_sched__name_map_get(&all->by_label, label);
+    return i < 0 ? NULL : all->items[i];
 }
 
 static ecs_sched__schedule *ecs_sched__schedule_get(ecs_sched_world *w, const char *label) {
@@ -254,7 +249,7 @@ static ecs_sched__schedule *ecs_sched__schedule_get(ecs_sched_world *w, const ch
     }
     s->default_set = -1;
     all->items[all->count] = s;
-    stbds_shput(all->by_label, s->label, (int32_t)all->count);
+    ecs_sched__name_map_put(&all->by_label, s->label, (int32_t)all->count);
     all->count++;
     return s;
 }
@@ -279,11 +274,10 @@ static int32_t ecs_sched__name_new(ecs_sched_world *w, ecs_sched__schedule *s, c
 
 /* The index of a name, interned on first use; -1 when out of memory. */
 static int32_t ecs_sched__intern(ecs_sched_world *w, ecs_sched__schedule *s, const char *text) {
-    ptrdiff_t found = s->name_index ? stbds_shgeti(s->name_index, text) : -1;
-    int32_t name;
-    if (found >= 0) return s->name_index[found].value;
+    int32_t name = ecs_sched__name_map_get(&s->name_index, text);
+    if (name >= 0) return name;
     name = ecs_sched__name_new(w, s, text);
-    if (name >= 0) stbds_shput(s->name_index, s->names[name].text, name);
+    if (name >= 0) ecs_sched__name_map_put(&s->name_index, s->names[name].text, name);
     return name;
 }
 

@@ -200,10 +200,6 @@ typedef struct ecs_sched__map {
     uint32_t count;
 } ecs_sched__map;
 
-typedef struct ecs_sched__name_entry {
-    char *key;
-    ecs_sched_id value;
-} ecs_sched__name_entry;
 
 
 typedef struct ecs_sched__schedules ecs_sched__schedules;
@@ -213,7 +209,7 @@ struct ecs_sched_world {
     ecs_sched__component *components;    /* by id; slot 0 unused */
     uint32_t component_count;
     uint32_t component_capacity;
-    ecs_sched__name_entry *component_names;  /* stb_ds string map */
+    ecs_sched__name_map component_names;
     void **resources;                    /* by component id */
     uint32_t resource_capacity;
     ecs_sched__record *records;          /* by entity index; slot 0 unused */
@@ -473,7 +469,7 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
     c->alignment = (uint32_t)alignment;
     c->hooks = desc->hooks;
     w->resources[id] = NULL;
-    stbds_shput(w->component_names, c->name, id);
+    ecs_sched__name_map_put(&w->component_names, c->name, (int32_t)id);
     w->component_count++;
     return id;
 }
@@ -488,14 +484,11 @@ ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *w, const char *n
     return ecs_sched_component_register(w, &desc);
 }
 
-ecs_sched_id ecs_sched_component_lookup(const ecs_sched_world *world, const char *name) {
-    /* stb_ds's lookup writes a scratch slot in the map header; the world itself is unchanged. */
-    ecs_sched_world *w = (ecs_sched_world *)world;
-    ptrdiff_t i;
+ecs_sched_id ecs_sched_component_lookup(const ecs_sched_world *w, const char *name) {
+    int32_t id;
     ECS_SCHED__CHECK_WORLD(w);
-    if (!name || !w->component_names) return 0;
-    i = stbds_shgeti(w->component_names, name);
-    return i < 0 ? 0 : w->component_names[i].value;
+    id = ecs_sched__name_map_get(&w->component_names, name);
+    return id < 0 ? 0 : (ecs_sched_id)id;
 }
 
 const char *ecs_sched_component_name(const ecs_sched_world *w, ecs_sched_id id) {
@@ -561,6 +554,7 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     ecs_sched__table *t;
     int32_t i, columns = 0;
     size_t bytes;
+    unsigned char *block;
     for (i = 0; i < count; i++) columns += w->components[type[i]].size > 0;
     if (!ECS_SCHED__GROW(&w->env, w->tables, &w->table_capacity, w->table_count + 1) ||
         !ecs_sched__map_reserve(&w->env, &w->types, 1)) {
@@ -573,13 +567,15 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     }
     bytes = sizeof *t + (size_t)columns * sizeof(ecs_sched__column) +
             (size_t)count * sizeof(ecs_sched_id);
-    t = (ecs_sched__table *)ecs_sched__calloc(&w->env, bytes);
-    if (!t) {
+    block = (unsigned char *)ecs_sched__calloc(&w->env, bytes);
+    if (!block) {
         ecs_sched__out_of_memory(w, "creating an archetype table");
         return NULL;
     }
-    t->columns = (ecs_sched__column *)(t + 1);
-    t->type = (ecs_sched_id *)(t->columns + columns);
+    /* one block: the table, then its columns, then its type */
+    t = (ecs_sched__table *)(void *)block;
+    t->columns = (ecs_sched__column *)(void *)(block + sizeof *t);
+    t->type = (ecs_sched_id *)(void *)(block + sizeof *t + (size_t)columns * sizeof *t->columns);
     t->type_count = count;
     t->hash = hash;
     if (count) memcpy(t->type, type, (size_t)count * sizeof *type);
@@ -887,7 +883,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     for (i = 1; i < w->component_count; i++) {
         if (w->resources[i]) ecs_sched_resource_remove(w, i);
     }
-    if (w->component_names) stbds_shfree(w->component_names);
+    ecs_sched__name_map_free(&w->component_names);
     for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
     ecs_sched__free(&w->env, w->components);
     ecs_sched__free(&w->env, w->resources);
