@@ -1,4 +1,4 @@
-/* ecs_sched.h - v0.2.0 - an entity component system for C99, with a Bevy-style scheduler
+/* ecs_sched.h - v0.3.0 - an entity component system for C99, with a Bevy-style scheduler
    License: MIT (the full text is at the end of this comment). No warranty.
 
    WHAT IT IS
@@ -72,10 +72,14 @@
      ECS_SCHED_IMPLEMENTATION
          Compile the implementation into this file. Once per program.
 
+     ECS_SCHED_STATIC
+         Together with ECS_SCHED_IMPLEMENTATION: give this one file a private copy of the
+         library. Every public function is static, and those the file never calls cause no
+         warnings.
+
      ECS_SCHED_API
-         Storage class of every public function; default `extern`. Define it as `static`
-         together with ECS_SCHED_IMPLEMENTATION to give one file a private copy of the library:
-         functions that file never calls cause no warnings.
+         Storage class of every public function; default `extern` (`static` with
+         ECS_SCHED_STATIC). Define it yourself to add attributes such as visibility.
 
      ECS_SCHED_REALLOC(ptr, size), ECS_SCHED_FREE(ptr)                                  (impl)
          The compile-time allocator; default realloc and free. Define both or neither.
@@ -91,11 +95,12 @@
          Ends the process; called only after a failed allocation inside stb_ds that was routed
          through ecs_sched_stbds_realloc, which nothing can survive. Default abort().
 
-     ECS_SCHED_LOG(level, message)                                                      (impl)
+     ECS_SCHED_LOG(level, result, message)                                              (impl)
          Where messages go when a world has no run-time logger, and the messages of the
          stb_ds bridge. `level` is an ecs_sched_log_level (ECS_SCHED_LOG_DEBUG, _INFO, _WARN,
-         _ERROR, _FATAL), `message` a const char * without a trailing newline. Default: print
-         warnings and worse to stderr.
+         _ERROR, _FATAL), `result` the ecs_sched_result the message is about (see ERRORS),
+         `message` a const char * without a trailing newline. Default: print warnings and
+         worse to stderr. (Before v0.3 the macro took no `result`.)
 
      ECS_SCHED_THREADS                                                                  (impl)
          Compile the thread pool and the parallel executor (see THREADS). The implementation
@@ -133,7 +138,8 @@
          typedef struct ecs_sched_world_desc {
              ecs_sched_allocator allocator;  // realloc_fn(ptr, size, user_data),
                                              // free_fn(ptr, user_data), user_data
-             ecs_sched_logger logger;        // fn(level, message, user_data), user_data
+             ecs_sched_logger logger;        // fn(level, result, message, user_data),
+                                             // user_data
              int32_t entity_capacity;        // entities to make room for up front
              int32_t thread_count;           // the world's pool; 0: hardware threads
              ecs_sched_executor executor;    // for schedules that do not choose one
@@ -141,7 +147,13 @@
 
      The allocator is used only when both realloc_fn and free_fn are set. realloc_fn(NULL, n)
      allocates, it is never asked for 0 bytes, and it may return NULL. The logger receives
-     every message of that world, including a copy of every error.
+     every message of that world, including a copy of every error, with its result code: the
+     failure's code for errors, the rule's code for warnings (a build that warns about an
+     ambiguity passes ECS_SCHED_ERR_AMBIGUITY), ECS_SCHED_OK for other messages. (Before v0.3
+     the logger had no `result` parameter: add one to existing loggers.)
+
+     Every desc struct of the library (world, pool, component, schedule, system, set) follows
+     the same rule: a zero field means its default, resolved once when the desc is used.
 
    STB_DS
 
@@ -337,7 +349,11 @@
      ambiguous_with_all. A nonzero shuffle_seed shuffles the order of what nothing orders
      (every constraint still holds), to find systems that depend on an unwritten order.
 
-     Run conditions. run_if holds up to ECS_SCHED_MAX_CONDITIONS ecs_sched_condition values: a
+     Run conditions. run_if holds up to ECS_SCHED_MAX_CONDITIONS addresses of
+     ecs_sched_condition values (NULL entries are skipped), so one condition can be defined
+     once and used by many systems: .run_if = {&not_paused}, or in C99 .run_if =
+     {&(ecs_sched_condition){.fn = f}} and .run_if = {ECS_SCHED_COND(ecs_sched_condition_
+     run_once())} for a condition made by an expression. A condition is a
      function bool fn(ctx) that only reads (its queries and reads are declared in the
      condition; declaring writes fails the build), or a built-in:
      ecs_sched_condition_resource_exists(id), _resource_equals(id, &value, size) (size must be
@@ -421,17 +437,40 @@
 
    ERRORS
 
-     Functions that can fail return an ecs_sched_result (ECS_SCHED_OK is 0), or, when they
-     return an id, a handle or a pointer, 0 / ECS_SCHED_NULL_ENTITY / NULL. After a failure:
+     One rule for every public function:
 
-         ecs_sched_last_result(w)    the code, e.g. ECS_SCHED_ERR_STALE_ENTITY
-         ecs_sched_last_error(w)     a message that names the culprit (the entity, the
-                                     component, the size...); "" until something fails
-         ecs_sched_result_string(r)  the fixed text of a code ("out of memory")
+       1. A function that does something and returns nothing else returns an ecs_sched_result:
+          ECS_SCHED_OK (0), or the code of the failure.
+       2. A function that makes or finds something returns it (a pointer, an id, an entity
+          handle), or NULL / 0 / ECS_SCHED_NULL_ENTITY when it fails.
+       3. A function that returns a count returns -1 when it fails
+          (ecs_sched_schedule_order).
+       4. A question (is_alive, has, resource_exists, schedule_exists, component_lookup,
+          commands_pending...) never fails: what it cannot find is simply not there (false, 0).
+       5. A failure of 1-3 is recorded in the world and logged:
 
-     The last error stays until the next failure or ecs_sched_clear_error(w). Every error is
-     also sent to the world's logger (or ECS_SCHED_LOG) at ECS_SCHED_LOG_ERROR level. A call
-     that fails, out of memory included, leaves the world as it was and usable.
+              ecs_sched_last_result(w)    the code, e.g. ECS_SCHED_ERR_STALE_ENTITY
+              ecs_sched_last_error(w)     a message that names the culprit (the entity, the
+                                          component, the systems, the path of a cycle) and
+                                          what to do about it; "" until something fails
+              ecs_sched_result_string(r)  the fixed text of a code ("out of memory")
+
+          The record stays until the next failure or ecs_sched_clear_error(w); a success does
+          not clear it. The message also goes to the world's logger (or ECS_SCHED_LOG) at
+          ECS_SCHED_LOG_ERROR level, with the code. Failures with no world to record them in
+          (ecs_sched_world_create, ecs_sched_pool_create) go to the desc's logger only.
+       6. Programmer errors that leave nothing to report to assert (ECS_SCHED_ASSERT): a NULL
+          world, query, command buffer, system context or pool, and a NULL function where
+          a call needs one to run (ecs_sched_pool_submit, the par_iter calls). Every other
+          bad argument (NULL desc, NULL or empty name, unknown id, out-of-range value) is a
+          failure of rule 5.
+       7. Inside a running system, an access the system did not declare is refused at the
+          call (NULL or ECS_SCHED_ERR_ACCESS), and the run of the schedule returns
+          ECS_SCHED_ERR_ACCESS. Changing a schedule from one of its own systems is allowed:
+          it is rebuilt when its next run starts; asking to build it before then gives
+          ECS_SCHED_ERR_SCHEDULE_RUNNING.
+
+     A call that fails, out of memory included, leaves the world as it was and usable.
      ecs_sched_world_check cross-checks the world's internal structures, for tests.
 
    EXAMPLE
@@ -616,7 +655,8 @@ extern "C" {
     X(ERR_CROSS_SET_DEPENDENCY, "a dependency joins nodes that are not siblings")       \
     X(ERR_UNKNOWN_SET,        "a set is referenced but nothing configures or fills it") \
     X(ERR_AMBIGUITY,          "systems with conflicting access have no order")          \
-    X(ERR_CONDITION_WRITES,   "a run condition asks for write access")
+    X(ERR_CONDITION_WRITES,   "a run condition asks for write access")              \
+    X(ERR_SCHEDULE_RUNNING,   "the schedule is running and cannot be rebuilt now")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,
@@ -1060,6 +1100,12 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_equals_with(
     void *user_data);
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_run_once(void);
 
+/* (C99) The address of a condition made by an expression, for run_if lists:
+       .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_exists(score_id))}
+   It lives until the end of the enclosing block, long enough for the add call, which copies
+   it. In C++, keep the condition in a variable and take its address instead. */
+#define ECS_SCHED_COND(condition) ((const ecs_sched_condition[1]){condition})
+
 /*=================================== src/graph.h (public) ===================================*/
 /* graph: schedules as stored: systems, sets, their configuration, labels. */
 
@@ -1073,17 +1119,23 @@ typedef enum ecs_sched_report {
 
 /* Where a system or set sits: the sets it is in, what it runs before and after (systems or
    sets, by name), its run conditions, and which conflicts with it are known to be harmless.
-   Configuration only ever adds; it is solved when the schedule is built. */
+   Configuration only ever adds; it is solved when the schedule is built.
+   Run conditions are given by address (NULL entries are skipped) and copied when added, so a
+   condition can be defined once and used by many systems:
+       static const ecs_sched_condition not_paused = {.fn = is_running, .reads = {paused_id}};
+       ... .run_if = {&not_paused} ...
+       ... .run_if = {&(ecs_sched_condition){.fn = every_other_frame}} ...      (C99)
+       ... .run_if = {ECS_SCHED_COND(ecs_sched_condition_run_once())} ...      (C99) */
 #define ECS_SCHED__NODE_CONFIG                                                              \
+    bool ambiguous_with_all;                                                                \
     const char *in_set[ECS_SCHED_MAX_REFS];                                                 \
     const char *before[ECS_SCHED_MAX_REFS];                                                 \
     const char *after[ECS_SCHED_MAX_REFS];                                                  \
     /* the same, without an automatic sync point for this edge */                           \
     const char *before_ignore_deferred[ECS_SCHED_MAX_REFS];                                 \
     const char *after_ignore_deferred[ECS_SCHED_MAX_REFS];                                  \
-    ecs_sched_condition run_if[ECS_SCHED_MAX_CONDITIONS];                                   \
-    const char *ambiguous_with[ECS_SCHED_MAX_REFS];                                         \
-    bool ambiguous_with_all
+    const ecs_sched_condition *run_if[ECS_SCHED_MAX_CONDITIONS];                            \
+    const char *ambiguous_with[ECS_SCHED_MAX_REFS]
 
 typedef struct ecs_sched_system_desc {
     const char *name;                /* default: "system" */
@@ -4628,9 +4680,6 @@ ecs_sched_condition ecs_sched_condition_run_once(void) {
 }
 
 /* A run_if slot is used when it names a function or is anything but a plain function. */
-static bool ecs_sched__condition_present(const ecs_sched_condition *c) {
-    return c->kind != ECS_SCHED_CONDITION_FN || c->fn != NULL;
-}
 
 static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind kind) {
     switch (kind) {
@@ -4918,6 +4967,32 @@ struct ecs_sched__schedules {
 
 /* ---- storage ---- */
 
+/* Every zero field of a schedule desc resolved, the executor against the world's; `desc` may
+   be NULL. The default set is kept interned by the schedule instead. */
+static ecs_sched_schedule_desc ecs_sched__schedule_desc_defaults(
+    const ecs_sched_world *w, const ecs_sched_schedule_desc *desc) {
+    ecs_sched_schedule_desc d;
+    if (desc) d = *desc;
+    else memset(&d, 0, sizeof d);
+    d.default_set = NULL;
+    if (!d.cross_set_dependencies) d.cross_set_dependencies = ECS_SCHED_REPORT_WARN;
+    if (!d.unknown_sets) d.unknown_sets = ECS_SCHED_REPORT_WARN;
+    if (!d.ambiguities) d.ambiguities = ECS_SCHED_REPORT_WARN;
+    if (!d.duplicate_names) d.duplicate_names = ECS_SCHED_REPORT_ERROR;
+    if (!d.executor) d.executor = w->executor;
+    return d;
+}
+
+/* Where the executor choice is read: the parallel executor exists only with threads. */
+static bool ecs_sched__runs_in_parallel(const ecs_sched__schedule *s) {
+#ifdef ECS_SCHED_THREADS
+    return s->settings.executor == ECS_SCHED_EXECUTOR_PARALLEL;
+#else
+    (void)s;
+    return false;
+#endif
+}
+
 void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx) {
     (void)ctx;  /* the executor applies the buffers when it reaches this system */
 }
@@ -4992,6 +5067,7 @@ static ecs_sched__schedule *ecs_sched__schedule_get(ecs_sched_world *w, const ch
         return NULL;
     }
     s->default_set = -1;
+    s->settings = ecs_sched__schedule_desc_defaults(w, NULL);
     all->items[all->count] = s;
     ecs_sched__name_map_put(&all->by_label, s->label, (int32_t)all->count);
     all->count++;
@@ -5071,7 +5147,7 @@ typedef struct ecs_sched__node_config {
     const char *const *after;
     const char *const *before_ignore_deferred;
     const char *const *after_ignore_deferred;
-    const ecs_sched_condition *run_if;
+    const ecs_sched_condition *const *run_if;
     const char *const *ambiguous_with;
     bool ambiguous_with_all;
 } ecs_sched__node_config;
@@ -5095,7 +5171,7 @@ static bool ecs_sched__config_is_empty(const ecs_sched__node_config *c) {
         return false;
     }
     for (i = 0; i < ECS_SCHED_MAX_CONDITIONS; i++) {
-        if (ecs_sched__condition_present(&c->run_if[i])) return false;
+        if (c->run_if[i]) return false;
     }
     return true;
 }
@@ -5116,12 +5192,12 @@ static bool ecs_sched__apply_config(ecs_sched_world *w, ecs_sched__schedule *s,
     }
     for (i = 0; i < ECS_SCHED_MAX_CONDITIONS; i++) {
         int32_t cond;
-        if (!ecs_sched__condition_present(&c->run_if[i])) continue;
+        if (!c->run_if[i]) continue;
         if (!ECS_SCHED__GROW(&w->env, s->guards, &s->guard_capacity, s->guard_count + 1)) {
             ecs_sched__out_of_memory(w, "adding a run condition");
             return false;
         }
-        cond = ecs_sched__cond_copy(w, &s->conds, &c->run_if[i]);
+        cond = ecs_sched__cond_copy(w, &s->conds, c->run_if[i]);
         if (cond < 0) return false;
         s->guards[s->guard_count].subject = subject;
         s->guards[s->guard_count].cond = cond;
@@ -5414,9 +5490,7 @@ ecs_sched_result ecs_sched_schedule_configure(ecs_sched_world *w, const char *la
         default_set = ecs_sched__intern(w, s, desc->default_set);
         if (default_set < 0) return w->env.last_result;
     }
-    if (desc) s->settings = *desc;
-    else memset(&s->settings, 0, sizeof s->settings);
-    s->settings.default_set = NULL;  /* the interned copy is used instead */
+    s->settings = ecs_sched__schedule_desc_defaults(w, desc);
     s->default_set = default_set;
     ecs_sched__mark_changed(s);
     return ECS_SCHED_OK;
@@ -5546,8 +5620,7 @@ static void ecs_sched__text_begin(ecs_sched__build *b) {
 
 /* Sends the message in b->text as the setting asks; returns an error only for ERROR. */
 static ecs_sched_result ecs_sched__report(ecs_sched__build *b, ecs_sched_report level,
-                                          ecs_sched_report default_level, ecs_sched_result code) {
-    if (level == ECS_SCHED_REPORT_DEFAULT) level = default_level;
+                                          ecs_sched_result code) {
     if (level == ECS_SCHED_REPORT_ERROR) return ecs_sched__build_fail(b, code);
     if (level == ECS_SCHED_REPORT_WARN) {
         ecs_sched__log(&b->w->env, ECS_SCHED_LOG_WARN, code, ecs_sched__text_get(&b->text));
@@ -5669,7 +5742,7 @@ static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
                                    "), so the order would tie it to all of them. Put the instance "
                                    "you mean in a set and order against the set, or order from "
                                    "that instance's side (its own before/after), or chain them");
-            result = ecs_sched__report(b, s->settings.duplicate_names, ECS_SCHED_REPORT_ERROR,
+            result = ecs_sched__report(b, s->settings.duplicate_names,
                                        ECS_SCHED_ERR_DUPLICATE_NAME);
             if (result != ECS_SCHED_OK) return result;
         }
@@ -5955,7 +6028,6 @@ static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
                                            ecs_sched__node_label(b, from, x, sizeof x),
                                            ecs_sched__node_label(b, to, y, sizeof y));
                     result = ecs_sched__report(b, s->settings.cross_set_dependencies,
-                                               ECS_SCHED_REPORT_WARN,
                                                ECS_SCHED_ERR_CROSS_SET_DEPENDENCY);
                     if (result != ECS_SCHED_OK) return result;
                 }
@@ -5992,7 +6064,7 @@ static ecs_sched_result ecs_sched__check_unknown_sets(ecs_sched__build *b) {
                                "set '%s' is referenced, but nothing is in it and it is never "
                                "configured (a misspelled name?)",
                                n->text);
-        result = ecs_sched__report(b, s->settings.unknown_sets, ECS_SCHED_REPORT_WARN,
+        result = ecs_sched__report(b, s->settings.unknown_sets,
                                    ECS_SCHED_ERR_UNKNOWN_SET);
         if (result != ECS_SCHED_OK) return result;
     }
@@ -6428,19 +6500,13 @@ static ecs_sched_result ecs_sched__report_ambiguities(ecs_sched__build *b, int32
     ecs_sched__text_printf(&b->text, "\nOrder each pair (or their sets) with before/after, or, "
                                      "when either order is fine, declare them ambiguous_with "
                                      "each other");
-    return ecs_sched__report(b, level, ECS_SCHED_REPORT_WARN, ECS_SCHED_ERR_AMBIGUITY);
+    return ecs_sched__report(b, level, ECS_SCHED_ERR_AMBIGUITY);
 }
 
 /* Whether the plan must bind its order for a parallel executor (see ecs_sched__bind_plan_order);
    a schedule that runs on one thread needs none of it. */
 static bool ecs_sched__binds_order(const ecs_sched__build *b) {
-#ifdef ECS_SCHED_THREADS
-    ecs_sched_executor chosen = b->s->settings.executor ? b->s->settings.executor : b->w->executor;
-    return chosen != ECS_SCHED_EXECUTOR_SINGLE_THREADED;
-#else
-    (void)b;
-    return false;
-#endif
+    return ecs_sched__runs_in_parallel(b->s);
 }
 
 static bool ecs_sched__add_serial_pair(ecs_sched__build *b, int32_t x, int32_t y) {
@@ -6465,7 +6531,6 @@ static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
     ecs_sched_report level = s->settings.ambiguities;
     ecs_sched_result result;
     bool serial = ecs_sched__binds_order(b);
-    if (level == ECS_SCHED_REPORT_DEFAULT) level = ECS_SCHED_REPORT_WARN;
     reach = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * words);
     if (!reach || !ecs_sched__conflict_table_make(b, &table)) return ecs_sched__oom(b);
     /* reach[v]: every system some path from v leads to */
@@ -6974,8 +7039,9 @@ static ecs_sched_result ecs_sched__build_schedule(ecs_sched_world *w, ecs_sched_
 static ecs_sched_result ecs_sched__ensure_built(ecs_sched_world *w, ecs_sched__schedule *s) {
     if (s->built) return ECS_SCHED_OK;
     if (s->running) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RECURSIVE_RUN,
-                               "schedule '%s' changed while it runs; it is rebuilt on its next run",
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
+                               "schedule '%s' was changed while it runs, so it cannot be built "
+                               "now; it is rebuilt when its next run starts",
                                s->label);
     }
     return ecs_sched__build_schedule(w, s);
@@ -7426,8 +7492,7 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched_world *w, ecs_sche
 /* Runs a built schedule with the executor its settings ask for. */
 static ecs_sched_result ecs_sched__execute_chosen(ecs_sched_world *w, ecs_sched__schedule *s) {
 #ifdef ECS_SCHED_THREADS
-    ecs_sched_executor chosen = s->settings.executor ? s->settings.executor : w->executor;
-    if (chosen != ECS_SCHED_EXECUTOR_SINGLE_THREADED) {
+    if (ecs_sched__runs_in_parallel(s)) {
         ecs_sched_pool *pool = ecs_sched_world_pool(w);
         if (!pool) return w->env.last_result;
         return ecs_sched__execute_parallel(w, s, pool);

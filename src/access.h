@@ -263,19 +263,13 @@ static ecs_sched_result ecs_sched__report_ambiguities(ecs_sched__build *b, int32
     ecs_sched__text_printf(&b->text, "\nOrder each pair (or their sets) with before/after, or, "
                                      "when either order is fine, declare them ambiguous_with "
                                      "each other");
-    return ecs_sched__report(b, level, ECS_SCHED_REPORT_WARN, ECS_SCHED_ERR_AMBIGUITY);
+    return ecs_sched__report(b, level, ECS_SCHED_ERR_AMBIGUITY);
 }
 
 /* Whether the plan must bind its order for a parallel executor (see ecs_sched__bind_plan_order);
    a schedule that runs on one thread needs none of it. */
 static bool ecs_sched__binds_order(const ecs_sched__build *b) {
-#ifdef ECS_SCHED_THREADS
-    ecs_sched_executor chosen = b->s->settings.executor ? b->s->settings.executor : b->w->executor;
-    return chosen != ECS_SCHED_EXECUTOR_SINGLE_THREADED;
-#else
-    (void)b;
-    return false;
-#endif
+    return ecs_sched__runs_in_parallel(b->s);
 }
 
 static bool ecs_sched__add_serial_pair(ecs_sched__build *b, int32_t x, int32_t y) {
@@ -300,7 +294,6 @@ static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
     ecs_sched_report level = s->settings.ambiguities;
     ecs_sched_result result;
     bool serial = ecs_sched__binds_order(b);
-    if (level == ECS_SCHED_REPORT_DEFAULT) level = ECS_SCHED_REPORT_WARN;
     reach = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * words);
     if (!reach || !ecs_sched__conflict_table_make(b, &table)) return ecs_sched__oom(b);
     /* reach[v]: every system some path from v leads to */

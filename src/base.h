@@ -95,7 +95,8 @@
     X(ERR_CROSS_SET_DEPENDENCY, "a dependency joins nodes that are not siblings")       \
     X(ERR_UNKNOWN_SET,        "a set is referenced but nothing configures or fills it") \
     X(ERR_AMBIGUITY,          "systems with conflicting access have no order")          \
-    X(ERR_CONDITION_WRITES,   "a run condition asks for write access")
+    X(ERR_CONDITION_WRITES,   "a run condition asks for write access")              \
+    X(ERR_SCHEDULE_RUNNING,   "the schedule is running and cannot be rebuilt now")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,

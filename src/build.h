@@ -111,8 +111,7 @@ static void ecs_sched__text_begin(ecs_sched__build *b) {
 
 /* Sends the message in b->text as the setting asks; returns an error only for ERROR. */
 static ecs_sched_result ecs_sched__report(ecs_sched__build *b, ecs_sched_report level,
-                                          ecs_sched_report default_level, ecs_sched_result code) {
-    if (level == ECS_SCHED_REPORT_DEFAULT) level = default_level;
+                                          ecs_sched_result code) {
     if (level == ECS_SCHED_REPORT_ERROR) return ecs_sched__build_fail(b, code);
     if (level == ECS_SCHED_REPORT_WARN) {
         ecs_sched__log(&b->w->env, ECS_SCHED_LOG_WARN, code, ecs_sched__text_get(&b->text));
@@ -234,7 +233,7 @@ static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
                                    "), so the order would tie it to all of them. Put the instance "
                                    "you mean in a set and order against the set, or order from "
                                    "that instance's side (its own before/after), or chain them");
-            result = ecs_sched__report(b, s->settings.duplicate_names, ECS_SCHED_REPORT_ERROR,
+            result = ecs_sched__report(b, s->settings.duplicate_names,
                                        ECS_SCHED_ERR_DUPLICATE_NAME);
             if (result != ECS_SCHED_OK) return result;
         }
@@ -520,7 +519,6 @@ static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
                                            ecs_sched__node_label(b, from, x, sizeof x),
                                            ecs_sched__node_label(b, to, y, sizeof y));
                     result = ecs_sched__report(b, s->settings.cross_set_dependencies,
-                                               ECS_SCHED_REPORT_WARN,
                                                ECS_SCHED_ERR_CROSS_SET_DEPENDENCY);
                     if (result != ECS_SCHED_OK) return result;
                 }
@@ -557,7 +555,7 @@ static ecs_sched_result ecs_sched__check_unknown_sets(ecs_sched__build *b) {
                                "set '%s' is referenced, but nothing is in it and it is never "
                                "configured (a misspelled name?)",
                                n->text);
-        result = ecs_sched__report(b, s->settings.unknown_sets, ECS_SCHED_REPORT_WARN,
+        result = ecs_sched__report(b, s->settings.unknown_sets,
                                    ECS_SCHED_ERR_UNKNOWN_SET);
         if (result != ECS_SCHED_OK) return result;
     }

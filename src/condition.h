@@ -54,6 +54,12 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_equals_with(
     void *user_data);
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_run_once(void);
 
+/* (C99) The address of a condition made by an expression, for run_if lists:
+       .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_exists(score_id))}
+   It lives until the end of the enclosing block, long enough for the add call, which copies
+   it. In C++, keep the condition in a variable and take its address instead. */
+#define ECS_SCHED_COND(condition) ((const ecs_sched_condition[1]){condition})
+
 /*@@ implementation @@*/
 /* condition: run conditions, their combinators, and the built-in conditions. */
 
@@ -140,9 +146,6 @@ ecs_sched_condition ecs_sched_condition_run_once(void) {
 }
 
 /* A run_if slot is used when it names a function or is anything but a plain function. */
-static bool ecs_sched__condition_present(const ecs_sched_condition *c) {
-    return c->kind != ECS_SCHED_CONDITION_FN || c->fn != NULL;
-}
 
 static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind kind) {
     switch (kind) {

@@ -1,4 +1,4 @@
-/* ecs_sched.h - v0.2.0 - an entity component system for C99, with a Bevy-style scheduler
+/* ecs_sched.h - v0.3.0 - an entity component system for C99, with a Bevy-style scheduler
    License: MIT (the full text is at the end of this comment). No warranty.
 
    WHAT IT IS
@@ -72,10 +72,14 @@
      ECS_SCHED_IMPLEMENTATION
          Compile the implementation into this file. Once per program.
 
+     ECS_SCHED_STATIC
+         Together with ECS_SCHED_IMPLEMENTATION: give this one file a private copy of the
+         library. Every public function is static, and those the file never calls cause no
+         warnings.
+
      ECS_SCHED_API
-         Storage class of every public function; default `extern`. Define it as `static`
-         together with ECS_SCHED_IMPLEMENTATION to give one file a private copy of the library:
-         functions that file never calls cause no warnings.
+         Storage class of every public function; default `extern` (`static` with
+         ECS_SCHED_STATIC). Define it yourself to add attributes such as visibility.
 
      ECS_SCHED_REALLOC(ptr, size), ECS_SCHED_FREE(ptr)                                  (impl)
          The compile-time allocator; default realloc and free. Define both or neither.
@@ -91,11 +95,12 @@
          Ends the process; called only after a failed allocation inside stb_ds that was routed
          through ecs_sched_stbds_realloc, which nothing can survive. Default abort().
 
-     ECS_SCHED_LOG(level, message)                                                      (impl)
+     ECS_SCHED_LOG(level, result, message)                                              (impl)
          Where messages go when a world has no run-time logger, and the messages of the
          stb_ds bridge. `level` is an ecs_sched_log_level (ECS_SCHED_LOG_DEBUG, _INFO, _WARN,
-         _ERROR, _FATAL), `message` a const char * without a trailing newline. Default: print
-         warnings and worse to stderr.
+         _ERROR, _FATAL), `result` the ecs_sched_result the message is about (see ERRORS),
+         `message` a const char * without a trailing newline. Default: print warnings and
+         worse to stderr. (Before v0.3 the macro took no `result`.)
 
      ECS_SCHED_THREADS                                                                  (impl)
          Compile the thread pool and the parallel executor (see THREADS). The implementation
@@ -133,7 +138,8 @@
          typedef struct ecs_sched_world_desc {
              ecs_sched_allocator allocator;  // realloc_fn(ptr, size, user_data),
                                              // free_fn(ptr, user_data), user_data
-             ecs_sched_logger logger;        // fn(level, message, user_data), user_data
+             ecs_sched_logger logger;        // fn(level, result, message, user_data),
+                                             // user_data
              int32_t entity_capacity;        // entities to make room for up front
              int32_t thread_count;           // the world's pool; 0: hardware threads
              ecs_sched_executor executor;    // for schedules that do not choose one
@@ -141,7 +147,13 @@
 
      The allocator is used only when both realloc_fn and free_fn are set. realloc_fn(NULL, n)
      allocates, it is never asked for 0 bytes, and it may return NULL. The logger receives
-     every message of that world, including a copy of every error.
+     every message of that world, including a copy of every error, with its result code: the
+     failure's code for errors, the rule's code for warnings (a build that warns about an
+     ambiguity passes ECS_SCHED_ERR_AMBIGUITY), ECS_SCHED_OK for other messages. (Before v0.3
+     the logger had no `result` parameter: add one to existing loggers.)
+
+     Every desc struct of the library (world, pool, component, schedule, system, set) follows
+     the same rule: a zero field means its default, resolved once when the desc is used.
 
    STB_DS
 
@@ -337,7 +349,11 @@
      ambiguous_with_all. A nonzero shuffle_seed shuffles the order of what nothing orders
      (every constraint still holds), to find systems that depend on an unwritten order.
 
-     Run conditions. run_if holds up to ECS_SCHED_MAX_CONDITIONS ecs_sched_condition values: a
+     Run conditions. run_if holds up to ECS_SCHED_MAX_CONDITIONS addresses of
+     ecs_sched_condition values (NULL entries are skipped), so one condition can be defined
+     once and used by many systems: .run_if = {&not_paused}, or in C99 .run_if =
+     {&(ecs_sched_condition){.fn = f}} and .run_if = {ECS_SCHED_COND(ecs_sched_condition_
+     run_once())} for a condition made by an expression. A condition is a
      function bool fn(ctx) that only reads (its queries and reads are declared in the
      condition; declaring writes fails the build), or a built-in:
      ecs_sched_condition_resource_exists(id), _resource_equals(id, &value, size) (size must be
@@ -421,17 +437,40 @@
 
    ERRORS
 
-     Functions that can fail return an ecs_sched_result (ECS_SCHED_OK is 0), or, when they
-     return an id, a handle or a pointer, 0 / ECS_SCHED_NULL_ENTITY / NULL. After a failure:
+     One rule for every public function:
 
-         ecs_sched_last_result(w)    the code, e.g. ECS_SCHED_ERR_STALE_ENTITY
-         ecs_sched_last_error(w)     a message that names the culprit (the entity, the
-                                     component, the size...); "" until something fails
-         ecs_sched_result_string(r)  the fixed text of a code ("out of memory")
+       1. A function that does something and returns nothing else returns an ecs_sched_result:
+          ECS_SCHED_OK (0), or the code of the failure.
+       2. A function that makes or finds something returns it (a pointer, an id, an entity
+          handle), or NULL / 0 / ECS_SCHED_NULL_ENTITY when it fails.
+       3. A function that returns a count returns -1 when it fails
+          (ecs_sched_schedule_order).
+       4. A question (is_alive, has, resource_exists, schedule_exists, component_lookup,
+          commands_pending...) never fails: what it cannot find is simply not there (false, 0).
+       5. A failure of 1-3 is recorded in the world and logged:
 
-     The last error stays until the next failure or ecs_sched_clear_error(w). Every error is
-     also sent to the world's logger (or ECS_SCHED_LOG) at ECS_SCHED_LOG_ERROR level. A call
-     that fails, out of memory included, leaves the world as it was and usable.
+              ecs_sched_last_result(w)    the code, e.g. ECS_SCHED_ERR_STALE_ENTITY
+              ecs_sched_last_error(w)     a message that names the culprit (the entity, the
+                                          component, the systems, the path of a cycle) and
+                                          what to do about it; "" until something fails
+              ecs_sched_result_string(r)  the fixed text of a code ("out of memory")
+
+          The record stays until the next failure or ecs_sched_clear_error(w); a success does
+          not clear it. The message also goes to the world's logger (or ECS_SCHED_LOG) at
+          ECS_SCHED_LOG_ERROR level, with the code. Failures with no world to record them in
+          (ecs_sched_world_create, ecs_sched_pool_create) go to the desc's logger only.
+       6. Programmer errors that leave nothing to report to assert (ECS_SCHED_ASSERT): a NULL
+          world, query, command buffer, system context or pool, and a NULL function where
+          a call needs one to run (ecs_sched_pool_submit, the par_iter calls). Every other
+          bad argument (NULL desc, NULL or empty name, unknown id, out-of-range value) is a
+          failure of rule 5.
+       7. Inside a running system, an access the system did not declare is refused at the
+          call (NULL or ECS_SCHED_ERR_ACCESS), and the run of the schedule returns
+          ECS_SCHED_ERR_ACCESS. Changing a schedule from one of its own systems is allowed:
+          it is rebuilt when its next run starts; asking to build it before then gives
+          ECS_SCHED_ERR_SCHEDULE_RUNNING.
+
+     A call that fails, out of memory included, leaves the world as it was and usable.
      ecs_sched_world_check cross-checks the world's internal structures, for tests.
 
    EXAMPLE

@@ -306,8 +306,7 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched_world *w, ecs_sche
 /* Runs a built schedule with the executor its settings ask for. */
 static ecs_sched_result ecs_sched__execute_chosen(ecs_sched_world *w, ecs_sched__schedule *s) {
 #ifdef ECS_SCHED_THREADS
-    ecs_sched_executor chosen = s->settings.executor ? s->settings.executor : w->executor;
-    if (chosen != ECS_SCHED_EXECUTOR_SINGLE_THREADED) {
+    if (ecs_sched__runs_in_parallel(s)) {
         ecs_sched_pool *pool = ecs_sched_world_pool(w);
         if (!pool) return w->env.last_result;
         return ecs_sched__execute_parallel(w, s, pool);

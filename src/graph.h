@@ -12,17 +12,23 @@ typedef enum ecs_sched_report {
 
 /* Where a system or set sits: the sets it is in, what it runs before and after (systems or
    sets, by name), its run conditions, and which conflicts with it are known to be harmless.
-   Configuration only ever adds; it is solved when the schedule is built. */
+   Configuration only ever adds; it is solved when the schedule is built.
+   Run conditions are given by address (NULL entries are skipped) and copied when added, so a
+   condition can be defined once and used by many systems:
+       static const ecs_sched_condition not_paused = {.fn = is_running, .reads = {paused_id}};
+       ... .run_if = {&not_paused} ...
+       ... .run_if = {&(ecs_sched_condition){.fn = every_other_frame}} ...      (C99)
+       ... .run_if = {ECS_SCHED_COND(ecs_sched_condition_run_once())} ...      (C99) */
 #define ECS_SCHED__NODE_CONFIG                                                              \
+    bool ambiguous_with_all;                                                                \
     const char *in_set[ECS_SCHED_MAX_REFS];                                                 \
     const char *before[ECS_SCHED_MAX_REFS];                                                 \
     const char *after[ECS_SCHED_MAX_REFS];                                                  \
     /* the same, without an automatic sync point for this edge */                           \
     const char *before_ignore_deferred[ECS_SCHED_MAX_REFS];                                 \
     const char *after_ignore_deferred[ECS_SCHED_MAX_REFS];                                  \
-    ecs_sched_condition run_if[ECS_SCHED_MAX_CONDITIONS];                                   \
-    const char *ambiguous_with[ECS_SCHED_MAX_REFS];                                         \
-    bool ambiguous_with_all
+    const ecs_sched_condition *run_if[ECS_SCHED_MAX_CONDITIONS];                            \
+    const char *ambiguous_with[ECS_SCHED_MAX_REFS]
 
 typedef struct ecs_sched_system_desc {
     const char *name;                /* default: "system" */
@@ -174,6 +180,32 @@ struct ecs_sched__schedules {
 
 /* ---- storage ---- */
 
+/* Every zero field of a schedule desc resolved, the executor against the world's; `desc` may
+   be NULL. The default set is kept interned by the schedule instead. */
+static ecs_sched_schedule_desc ecs_sched__schedule_desc_defaults(
+    const ecs_sched_world *w, const ecs_sched_schedule_desc *desc) {
+    ecs_sched_schedule_desc d;
+    if (desc) d = *desc;
+    else memset(&d, 0, sizeof d);
+    d.default_set = NULL;
+    if (!d.cross_set_dependencies) d.cross_set_dependencies = ECS_SCHED_REPORT_WARN;
+    if (!d.unknown_sets) d.unknown_sets = ECS_SCHED_REPORT_WARN;
+    if (!d.ambiguities) d.ambiguities = ECS_SCHED_REPORT_WARN;
+    if (!d.duplicate_names) d.duplicate_names = ECS_SCHED_REPORT_ERROR;
+    if (!d.executor) d.executor = w->executor;
+    return d;
+}
+
+/* Where the executor choice is read: the parallel executor exists only with threads. */
+static bool ecs_sched__runs_in_parallel(const ecs_sched__schedule *s) {
+#ifdef ECS_SCHED_THREADS
+    return s->settings.executor == ECS_SCHED_EXECUTOR_PARALLEL;
+#else
+    (void)s;
+    return false;
+#endif
+}
+
 void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx) {
     (void)ctx;  /* the executor applies the buffers when it reaches this system */
 }
@@ -248,6 +280,7 @@ static ecs_sched__schedule *ecs_sched__schedule_get(ecs_sched_world *w, const ch
         return NULL;
     }
     s->default_set = -1;
+    s->settings = ecs_sched__schedule_desc_defaults(w, NULL);
     all->items[all->count] = s;
     ecs_sched__name_map_put(&all->by_label, s->label, (int32_t)all->count);
     all->count++;
@@ -327,7 +360,7 @@ typedef struct ecs_sched__node_config {
     const char *const *after;
     const char *const *before_ignore_deferred;
     const char *const *after_ignore_deferred;
-    const ecs_sched_condition *run_if;
+    const ecs_sched_condition *const *run_if;
     const char *const *ambiguous_with;
     bool ambiguous_with_all;
 } ecs_sched__node_config;
@@ -351,7 +384,7 @@ static bool ecs_sched__config_is_empty(const ecs_sched__node_config *c) {
         return false;
     }
     for (i = 0; i < ECS_SCHED_MAX_CONDITIONS; i++) {
-        if (ecs_sched__condition_present(&c->run_if[i])) return false;
+        if (c->run_if[i]) return false;
     }
     return true;
 }
@@ -372,12 +405,12 @@ static bool ecs_sched__apply_config(ecs_sched_world *w, ecs_sched__schedule *s,
     }
     for (i = 0; i < ECS_SCHED_MAX_CONDITIONS; i++) {
         int32_t cond;
-        if (!ecs_sched__condition_present(&c->run_if[i])) continue;
+        if (!c->run_if[i]) continue;
         if (!ECS_SCHED__GROW(&w->env, s->guards, &s->guard_capacity, s->guard_count + 1)) {
             ecs_sched__out_of_memory(w, "adding a run condition");
             return false;
         }
-        cond = ecs_sched__cond_copy(w, &s->conds, &c->run_if[i]);
+        cond = ecs_sched__cond_copy(w, &s->conds, c->run_if[i]);
         if (cond < 0) return false;
         s->guards[s->guard_count].subject = subject;
         s->guards[s->guard_count].cond = cond;
@@ -670,9 +703,7 @@ ecs_sched_result ecs_sched_schedule_configure(ecs_sched_world *w, const char *la
         default_set = ecs_sched__intern(w, s, desc->default_set);
         if (default_set < 0) return w->env.last_result;
     }
-    if (desc) s->settings = *desc;
-    else memset(&s->settings, 0, sizeof s->settings);
-    s->settings.default_set = NULL;  /* the interned copy is used instead */
+    s->settings = ecs_sched__schedule_desc_defaults(w, desc);
     s->default_set = default_set;
     ecs_sched__mark_changed(s);
     return ECS_SCHED_OK;

@@ -464,8 +464,9 @@ static ecs_sched_result ecs_sched__build_schedule(ecs_sched_world *w, ecs_sched_
 static ecs_sched_result ecs_sched__ensure_built(ecs_sched_world *w, ecs_sched__schedule *s) {
     if (s->built) return ECS_SCHED_OK;
     if (s->running) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RECURSIVE_RUN,
-                               "schedule '%s' changed while it runs; it is rebuilt on its next run",
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
+                               "schedule '%s' was changed while it runs, so it cannot be built "
+                               "now; it is rebuilt when its next run starts",
                                s->label);
     }
     return ecs_sched__build_schedule(w, s);
