@@ -446,7 +446,8 @@
        3. A function that returns a count returns -1 when it fails
           (ecs_sched_schedule_order).
        4. A question (is_alive, has, resource_exists, schedule_exists, component_lookup,
-          commands_pending...) never fails: what it cannot find is simply not there (false, 0).
+          component_name, component_size, commands_pending...) never fails: what it cannot
+          find is simply not there (false, 0, NULL), and nothing is recorded.
        5. A failure of 1-3 is recorded in the world and logged:
 
               ecs_sched_last_result(w)    the code, e.g. ECS_SCHED_ERR_STALE_ENTITY
@@ -461,7 +462,7 @@
           (ecs_sched_world_create, ecs_sched_pool_create) go to the desc's logger only.
        6. Programmer errors that leave nothing to report to assert (ECS_SCHED_ASSERT): a NULL
           world, query, command buffer, system context or pool, and a NULL function where
-          a call needs one to run (ecs_sched_pool_submit, the par_iter calls). Every other
+          a call needs one to run (pool_submit, pool_parallel_for, the par_iter calls). Every other
           bad argument (NULL desc, NULL or empty name, unknown id, out-of-range value) is a
           failure of rule 5.
        7. Inside a running system, an access the system did not declare is refused at the
@@ -1811,7 +1812,7 @@ void ecs_sched_pool_group_destroy(ecs_sched_pool *pool, ecs_sched_task_group *gr
 
 void ecs_sched_pool_submit(ecs_sched_pool *pool, ecs_sched_task_group *group,
                            ecs_sched_task_fn fn, void *arg) {
-    (void)pool;
+    ECS_SCHED_ASSERT(pool != NULL && fn != NULL);
     (void)group;
     fn(arg);
 }
@@ -1823,7 +1824,7 @@ void ecs_sched_pool_wait(ecs_sched_pool *pool, ecs_sched_task_group *group) {
 
 void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t end,
                                  int64_t grain, ecs_sched_range_fn fn, void *arg) {
-    (void)pool;
+    ECS_SCHED_ASSERT(pool != NULL && fn != NULL);
     if (grain <= 0) grain = ecs_sched__default_grain(1, end - begin);
     while (begin < end) {
         int64_t stop = end - begin > grain ? begin + grain : end;
@@ -2394,8 +2395,10 @@ void ecs_sched_pool_group_destroy(ecs_sched_pool *pool, ecs_sched_task_group *gr
 
 void ecs_sched_pool_submit(ecs_sched_pool *pool, ecs_sched_task_group *group,
                            ecs_sched_task_fn fn, void *arg) {
-    int32_t self = ecs_sched__self(pool);
+    int32_t self;
     ecs_sched__task task;
+    ECS_SCHED_ASSERT(pool != NULL && fn != NULL);
+    self = ecs_sched__self(pool);
     task.fn = fn;
     task.arg = arg;
     task.group = group;
@@ -2470,6 +2473,7 @@ static void ecs_sched__range_run(void *p) {
 void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t end,
                                  int64_t grain, ecs_sched_range_fn fn, void *arg) {
     ecs_sched__range r;
+    ECS_SCHED_ASSERT(pool != NULL && fn != NULL);
     if (end <= begin) return;
     r.pool = pool;
     r.begin = begin;

@@ -224,8 +224,11 @@ static void run_condition(bench_row *row, bool value) {
     ecs_sched_world *w = quiet_world();
     ecs_sched_system_desc systems[5];
     ecs_sched_systems_desc group;
+    ecs_sched_condition condition;
     int32_t g, i;
     if (!w) { fail(row, "world creation", NULL); return; }
+    memset(&condition, 0, sizeof condition);
+    condition.fn = value ? always_true : always_false;
     memset(systems, 0, sizeof systems);
     for (i = 0; i < 5; i++) {
         systems[i].name = "empty";
@@ -235,7 +238,7 @@ static void run_condition(bench_row *row, bool value) {
         memset(&group, 0, sizeof group);
         group.systems = systems;
         group.count = 5;
-        group.run_if[0].fn = value ? always_true : always_false;
+        group.run_if[0] = &condition;
         if (ecs_sched_add_systems(w, "Update", &group) != ECS_SCHED_OK) {
             fail(row, "add_systems", w);
             ecs_sched_world_destroy(w);

@@ -154,7 +154,7 @@ void ecs_sched_pool_group_destroy(ecs_sched_pool *pool, ecs_sched_task_group *gr
 
 void ecs_sched_pool_submit(ecs_sched_pool *pool, ecs_sched_task_group *group,
                            ecs_sched_task_fn fn, void *arg) {
-    (void)pool;
+    ECS_SCHED_ASSERT(pool != NULL && fn != NULL);
     (void)group;
     fn(arg);
 }
@@ -166,7 +166,7 @@ void ecs_sched_pool_wait(ecs_sched_pool *pool, ecs_sched_task_group *group) {
 
 void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t end,
                                  int64_t grain, ecs_sched_range_fn fn, void *arg) {
-    (void)pool;
+    ECS_SCHED_ASSERT(pool != NULL && fn != NULL);
     if (grain <= 0) grain = ecs_sched__default_grain(1, end - begin);
     while (begin < end) {
         int64_t stop = end - begin > grain ? begin + grain : end;
@@ -737,8 +737,10 @@ void ecs_sched_pool_group_destroy(ecs_sched_pool *pool, ecs_sched_task_group *gr
 
 void ecs_sched_pool_submit(ecs_sched_pool *pool, ecs_sched_task_group *group,
                            ecs_sched_task_fn fn, void *arg) {
-    int32_t self = ecs_sched__self(pool);
+    int32_t self;
     ecs_sched__task task;
+    ECS_SCHED_ASSERT(pool != NULL && fn != NULL);
+    self = ecs_sched__self(pool);
     task.fn = fn;
     task.arg = arg;
     task.group = group;
@@ -813,6 +815,7 @@ static void ecs_sched__range_run(void *p) {
 void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t end,
                                  int64_t grain, ecs_sched_range_fn fn, void *arg) {
     ecs_sched__range r;
+    ECS_SCHED_ASSERT(pool != NULL && fn != NULL);
     if (end <= begin) return;
     r.pool = pool;
     r.begin = begin;

@@ -130,15 +130,20 @@ static void schedule_scenario(ecs_sched_id *ids, ecs_sched_id mass) {
     ecs_sched_system_desc a, b, chain[3];
     ecs_sched_systems_desc group;
     ecs_sched_set_desc set;
+    ecs_sched_condition mass_exists = ecs_sched_condition_resource_exists(mass);
+    ecs_sched_condition once = ecs_sched_condition_run_once();
+    ecs_sched_condition always_true;
     ecs_sched_result r;
     int i;
+    memset(&always_true, 0, sizeof always_true);
+    always_true.fn = always;
     memset(&a, 0, sizeof a);
     a.name = "spawner";
     a.fn = spawner;
     a.user_data = ids;
     a.commands = true;
     a.in_set[0] = "physics";
-    a.run_if[0] = ecs_sched_condition_resource_exists(mass);
+    a.run_if[0] = &mass_exists;
     check_result(ecs_sched_add_system(world, "Update", &a), "add_system");
     memset(&b, 0, sizeof b);
     b.name = "mover";
@@ -146,11 +151,11 @@ static void schedule_scenario(ecs_sched_id *ids, ecs_sched_id mass) {
     b.queries[0].terms[0] = ecs_sched_write(ids[0]);
     b.queries[0].terms[1] = ecs_sched_read(ids[1]);
     b.after[0] = "physics";
-    b.run_if[0].fn = always;
+    b.run_if[0] = &always_true;
     check_result(ecs_sched_add_system(world, "Update", &b), "add_system");
     memset(&set, 0, sizeof set);
     set.name = "physics";
-    set.run_if[0] = ecs_sched_condition_run_once();
+    set.run_if[0] = &once;
     check_result(ecs_sched_configure_set(world, "Update", &set), "configure_set");
     memset(chain, 0, sizeof chain);
     for (i = 0; i < 3; i++) {

@@ -422,7 +422,11 @@ static void add_drawn_system(fixture *fx, int i) {
         }
     }
     if (s->set >= 0) desc.in_set[0] = set_names[s->set];
-    if (s->cond >= 0) desc.run_if[0] = make_condition(fx, s->cond);
+    ecs_sched_condition cond;
+    if (s->cond >= 0) {
+        cond = make_condition(fx, s->cond);
+        desc.run_if[0] = &cond;
+    }
     for (k = 0; k < s->after_count; k++) {
         const char *other = fx->spec->systems[s->after[k]].name;
         if (s->after_ignore_deferred[k]) desc.after_ignore_deferred[ignoring_refs++] = other;
@@ -437,7 +441,11 @@ static void configure_drawn_sets(fixture *fx) {
         ecs_sched_set_desc desc;
         memset(&desc, 0, sizeof desc);
         desc.name = set_names[k];
-        if (fx->spec->set_cond[k] >= 0) desc.run_if[0] = make_condition(fx, fx->spec->set_cond[k]);
+        ecs_sched_condition cond;
+        if (fx->spec->set_cond[k] >= 0) {
+            cond = make_condition(fx, fx->spec->set_cond[k]);
+            desc.run_if[0] = &cond;
+        }
         assert_int_equal(ecs_sched_configure_set(fx->world, UPDATE, &desc), ECS_SCHED_OK);
     }
     if (fx->spec->chained_sets) {

@@ -354,7 +354,7 @@ static void condition_reads_count_as_reads_of_the_guarded_system(void **state) {
     (void)state;
     ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
     ADD_SYSTEM(w, .name = "celebrate", .fn = record,
-               .run_if = {{.name = "high_score", .fn = yes, .reads = {c.score}}});
+               .run_if = {&(ecs_sched_condition){.name = "high_score", .fn = yes, .reads = {c.score}}});
     report_of(w);
     assert_int_equal(g_log.warnings, 1);
     assert_contains(g_log.text, "system 'award' and system 'celebrate'");
@@ -368,7 +368,7 @@ static void condition_query_counts_as_reads_of_the_guarded_system(void **state) 
     (void)state;
     ADD_SYSTEM(w, .name = "mover", .fn = record, .queries = {{{ecs_sched_write(c.position)}}});
     ADD_SYSTEM(w, .name = "spawn_more", .fn = record,
-               .run_if = {{.name = "few_enough", .fn = yes,
+               .run_if = {&(ecs_sched_condition){.name = "few_enough", .fn = yes,
                            .queries = {{{ecs_sched_read(c.position)}}}}});
     report_of(w);
     assert_int_equal(g_log.warnings, 1);
@@ -383,7 +383,7 @@ static void built_in_condition_reads_its_resource(void **state) {
     (void)state;
     ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
     ADD_SYSTEM(w, .name = "celebrate", .fn = record,
-               .run_if = {ecs_sched_condition_resource_equals(c.score, &target, sizeof target)});
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals(c.score, &target, sizeof target))});
     report_of(w);
     assert_int_equal(g_log.warnings, 1);
     assert_contains(g_log.text, "resource 'Score'");
@@ -394,7 +394,7 @@ static void set_condition_reads_count_for_every_member(void **state) {
     ecs_sched_world *w = new_world();
     ids c = register_all(w);
     (void)state;
-    CONFIGURE_SET(w, .name = "celebrations", .run_if = {{.name = "high_score", .fn = yes,
+    CONFIGURE_SET(w, .name = "celebrations", .run_if = {&(ecs_sched_condition){.name = "high_score", .fn = yes,
                                                           .reads = {c.score}}});
     ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
     ADD_SYSTEM(w, .name = "fireworks", .fn = record, .in_set = {"celebrations"});
@@ -412,7 +412,7 @@ static void condition_reads_beside_other_reads_are_not_reported(void **state) {
     (void)state;
     ADD_SYSTEM(w, .name = "show_score", .fn = record, .reads = {c.score});
     ADD_SYSTEM(w, .name = "celebrate", .fn = record,
-               .run_if = {{.name = "high_score", .fn = yes, .reads = {c.score}}});
+               .run_if = {&(ecs_sched_condition){.name = "high_score", .fn = yes, .reads = {c.score}}});
     report_of(w);
     assert_int_equal(g_log.count, 0);
     check_and_destroy(w);

@@ -72,7 +72,7 @@ static void false_condition_skips_the_system_without_calling_it(void **state) {
     probe no = {false, 0, NULL};
     (void)state;
     g_calls = 0;
-    ADD_SYSTEM(w, .name = "guarded", .fn = counted_system, .run_if = {probe_condition(&no)});
+    ADD_SYSTEM(w, .name = "guarded", .fn = counted_system, .run_if = {ECS_SCHED_COND(probe_condition(&no))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_int_equal(g_calls, 0);
     assert_int_equal(no.calls, 1);
@@ -84,7 +84,7 @@ static void true_condition_lets_the_system_run(void **state) {
     probe yes = {true, 0, NULL};
     (void)state;
     g_calls = 0;
-    ADD_SYSTEM(w, .name = "guarded", .fn = counted_system, .run_if = {probe_condition(&yes)});
+    ADD_SYSTEM(w, .name = "guarded", .fn = counted_system, .run_if = {ECS_SCHED_COND(probe_condition(&yes))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_int_equal(g_calls, 1);
     check_and_destroy(w);
@@ -95,7 +95,7 @@ static void systems_after_a_skipped_system_still_run(void **state) {
     probe no = {false, 0, NULL};
     (void)state;
     ADD_SYSTEM(w, .name = "follower", .fn = record, .after = {"skipped"});
-    ADD_SYSTEM(w, .name = "skipped", .fn = record, .run_if = {probe_condition(&no)});
+    ADD_SYSTEM(w, .name = "skipped", .fn = record, .run_if = {ECS_SCHED_COND(probe_condition(&no))});
     ADD_SYSTEM(w, .name = "leader", .fn = record, .before = {"skipped"});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "leader follower");
@@ -107,9 +107,9 @@ static void every_run_if_entry_must_be_true(void **state) {
     probe yes1 = {true, 0, NULL}, yes2 = {true, 0, NULL}, no = {false, 0, NULL};
     (void)state;
     ADD_SYSTEM(w, .name = "all_true", .fn = record,
-               .run_if = {probe_condition(&yes1), probe_condition(&yes2)});
+               .run_if = {ECS_SCHED_COND(probe_condition(&yes1)), ECS_SCHED_COND(probe_condition(&yes2))});
     ADD_SYSTEM(w, .name = "one_false", .fn = record,
-               .run_if = {probe_condition(&yes1), probe_condition(&no), probe_condition(&yes2)});
+               .run_if = {ECS_SCHED_COND(probe_condition(&yes1)), ECS_SCHED_COND(probe_condition(&no)), ECS_SCHED_COND(probe_condition(&yes2))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "all_true");
     assert_int_equal(no.calls, 1);
@@ -120,14 +120,14 @@ static void system_and_set_conditions_must_all_be_true(void **state) {
     ecs_sched_world *w = new_world();
     probe yes = {true, 0, NULL}, no = {false, 0, NULL};
     (void)state;
-    CONFIGURE_SET(w, .name = "open", .run_if = {probe_condition(&yes)});
-    CONFIGURE_SET(w, .name = "closed", .run_if = {probe_condition(&no)});
+    CONFIGURE_SET(w, .name = "open", .run_if = {ECS_SCHED_COND(probe_condition(&yes))});
+    CONFIGURE_SET(w, .name = "closed", .run_if = {ECS_SCHED_COND(probe_condition(&no))});
     ADD_SYSTEM(w, .name = "open_but_own_false", .fn = record, .in_set = {"open"},
-               .run_if = {probe_condition(&no)});
+               .run_if = {ECS_SCHED_COND(probe_condition(&no))});
     ADD_SYSTEM(w, .name = "closed_but_own_true", .fn = record, .in_set = {"closed"},
-               .run_if = {probe_condition(&yes)});
+               .run_if = {ECS_SCHED_COND(probe_condition(&yes))});
     ADD_SYSTEM(w, .name = "open_and_own_true", .fn = record, .in_set = {"open"},
-               .run_if = {probe_condition(&yes)});
+               .run_if = {ECS_SCHED_COND(probe_condition(&yes))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "open_and_own_true");
     check_and_destroy(w);
@@ -137,8 +137,8 @@ static void system_in_a_closed_set_and_an_open_set_is_skipped(void **state) {
     ecs_sched_world *w = new_world();
     probe yes = {true, 0, NULL}, no = {false, 0, NULL};
     (void)state;
-    CONFIGURE_SET(w, .name = "open", .run_if = {probe_condition(&yes)});
-    CONFIGURE_SET(w, .name = "closed", .run_if = {probe_condition(&no)});
+    CONFIGURE_SET(w, .name = "open", .run_if = {ECS_SCHED_COND(probe_condition(&yes))});
+    CONFIGURE_SET(w, .name = "closed", .run_if = {ECS_SCHED_COND(probe_condition(&no))});
     ADD_SYSTEM(w, .name = "in_both", .fn = record, .in_set = {"open", "closed"});
     ADD_SYSTEM(w, .name = "in_open", .fn = record, .in_set = {"open"});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
@@ -152,7 +152,7 @@ static void condition_guarding_many_systems_is_evaluated_once_per_run(void **sta
     ecs_sched_world *w = new_world();
     probe yes = {true, 0, NULL};
     (void)state;
-    CONFIGURE_SET(w, .name = "guarded", .run_if = {probe_condition(&yes)});
+    CONFIGURE_SET(w, .name = "guarded", .run_if = {ECS_SCHED_COND(probe_condition(&yes))});
     ADD_SYSTEM(w, .name = "g1", .fn = record, .in_set = {"guarded"});
     ADD_SYSTEM(w, .name = "g2", .fn = record, .in_set = {"guarded"});
     ADD_SYSTEM(w, .name = "g3", .fn = record, .in_set = {"guarded"});
@@ -168,7 +168,7 @@ static void false_set_condition_is_evaluated_once_for_all_members(void **state) 
     ecs_sched_world *w = new_world();
     probe no = {false, 0, NULL};
     (void)state;
-    CONFIGURE_SET(w, .name = "guarded", .run_if = {probe_condition(&no)});
+    CONFIGURE_SET(w, .name = "guarded", .run_if = {ECS_SCHED_COND(probe_condition(&no))});
     ADD_SYSTEM(w, .name = "g1", .fn = record, .in_set = {"guarded"});
     ADD_SYSTEM(w, .name = "g2", .fn = record, .in_set = {"guarded"});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
@@ -181,10 +181,10 @@ static void condition_is_evaluated_right_before_the_first_system_it_guards(void 
     ecs_sched_world *w = new_world();
     probe set_check = {true, 0, "set_check"}, own_check = {true, 0, "own_check"};
     (void)state;
-    CONFIGURE_SET(w, .name = "late", .after = {"early"}, .run_if = {probe_condition(&set_check)});
+    CONFIGURE_SET(w, .name = "late", .after = {"early"}, .run_if = {ECS_SCHED_COND(probe_condition(&set_check))});
     ADD_SYSTEM(w, .name = "late1", .fn = record, .in_set = {"late"});
     ADD_SYSTEM(w, .name = "late2", .fn = record, .in_set = {"late"},
-               .run_if = {probe_condition(&own_check)});
+               .run_if = {ECS_SCHED_COND(probe_condition(&own_check))});
     ADD_SYSTEM(w, .name = "early", .fn = record);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "early set_check late1 own_check late2");
@@ -213,7 +213,7 @@ static void condition_sees_what_earlier_systems_of_the_run_did(void **state) {
     g_flag_id = c.flag;
     ecs_sched_resource_insert(w, c.flag, &off);
     ADD_SYSTEM(w, .name = "react", .fn = record, .after = {"raise"},
-               .run_if = {ecs_sched_condition_resource_equals(c.flag, &on, sizeof on)});
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals(c.flag, &on, sizeof on))});
     ADD_SYSTEM(w, .name = "raise", .fn = set_flag_on, .writes = {c.flag});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "raise react");
@@ -228,7 +228,7 @@ static void set_condition_is_not_evaluated_again_for_later_members(void **state)
     g_flag_id = c.flag;
     ecs_sched_resource_insert(w, c.flag, &on);
     CONFIGURE_SET(w, .name = "while_on",
-                  .run_if = {ecs_sched_condition_resource_equals(c.flag, &on, sizeof on)});
+                  .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals(c.flag, &on, sizeof on))});
     ADD_SYSTEM(w, .name = "first_member", .fn = record, .in_set = {"while_on"});
     ADD_SYSTEM(w, .name = "lower", .fn = set_flag_off, .writes = {c.flag}, .after = {"first_member"});
     ADD_SYSTEM(w, .name = "second_member", .fn = record, .in_set = {"while_on"}, .after = {"lower"});
@@ -245,10 +245,10 @@ static void set_conditions_are_evaluated_outermost_first(void **state) {
     probe outer = {true, 0, "outer"}, middle = {true, 0, "middle"}, inner = {true, 0, "inner"},
           own = {true, 0, "own"};
     (void)state;
-    CONFIGURE_SET(w, .name = "inner_set", .in_set = {"middle_set"}, .run_if = {probe_condition(&inner)});
-    CONFIGURE_SET(w, .name = "middle_set", .in_set = {"outer_set"}, .run_if = {probe_condition(&middle)});
-    CONFIGURE_SET(w, .name = "outer_set", .run_if = {probe_condition(&outer)});
-    ADD_SYSTEM(w, .name = "deep", .fn = record, .in_set = {"inner_set"}, .run_if = {probe_condition(&own)});
+    CONFIGURE_SET(w, .name = "inner_set", .in_set = {"middle_set"}, .run_if = {ECS_SCHED_COND(probe_condition(&inner))});
+    CONFIGURE_SET(w, .name = "middle_set", .in_set = {"outer_set"}, .run_if = {ECS_SCHED_COND(probe_condition(&middle))});
+    CONFIGURE_SET(w, .name = "outer_set", .run_if = {ECS_SCHED_COND(probe_condition(&outer))});
+    ADD_SYSTEM(w, .name = "deep", .fn = record, .in_set = {"inner_set"}, .run_if = {ECS_SCHED_COND(probe_condition(&own))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "outer middle inner own deep");
     check_and_destroy(w);
@@ -258,9 +258,9 @@ static void false_outer_condition_leaves_inner_conditions_unevaluated(void **sta
     ecs_sched_world *w = new_world();
     probe outer = {false, 0, "outer"}, inner = {true, 0, "inner"}, own = {true, 0, "own"};
     (void)state;
-    CONFIGURE_SET(w, .name = "inner_set", .in_set = {"outer_set"}, .run_if = {probe_condition(&inner)});
-    CONFIGURE_SET(w, .name = "outer_set", .run_if = {probe_condition(&outer)});
-    ADD_SYSTEM(w, .name = "deep1", .fn = record, .in_set = {"inner_set"}, .run_if = {probe_condition(&own)});
+    CONFIGURE_SET(w, .name = "inner_set", .in_set = {"outer_set"}, .run_if = {ECS_SCHED_COND(probe_condition(&inner))});
+    CONFIGURE_SET(w, .name = "outer_set", .run_if = {ECS_SCHED_COND(probe_condition(&outer))});
+    ADD_SYSTEM(w, .name = "deep1", .fn = record, .in_set = {"inner_set"}, .run_if = {ECS_SCHED_COND(probe_condition(&own))});
     ADD_SYSTEM(w, .name = "deep2", .fn = record, .in_set = {"inner_set"});
     ADD_SYSTEM(w, .name = "shallow", .fn = record, .in_set = {"outer_set"});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
@@ -275,9 +275,9 @@ static void false_set_condition_leaves_member_conditions_unevaluated(void **stat
     ecs_sched_world *w = new_world();
     probe closed = {false, 0, NULL}, own = {true, 0, NULL};
     (void)state;
-    CONFIGURE_SET(w, .name = "closed_set", .run_if = {probe_condition(&closed)});
+    CONFIGURE_SET(w, .name = "closed_set", .run_if = {ECS_SCHED_COND(probe_condition(&closed))});
     ADD_SYSTEM(w, .name = "member", .fn = record, .in_set = {"closed_set"},
-               .run_if = {probe_condition(&own)});
+               .run_if = {ECS_SCHED_COND(probe_condition(&own))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_int_equal(own.calls, 0);
     check_and_destroy(w);
@@ -287,8 +287,8 @@ static void conditions_of_systems_that_never_come_up_are_not_evaluated(void **st
     ecs_sched_world *w = new_world();
     probe first = {false, 0, NULL}, second = {true, 0, NULL};
     (void)state;
-    CONFIGURE_SET(w, .name = "outer", .run_if = {probe_condition(&first)});
-    CONFIGURE_SET(w, .name = "empty_inner", .in_set = {"outer"}, .run_if = {probe_condition(&second)});
+    CONFIGURE_SET(w, .name = "outer", .run_if = {ECS_SCHED_COND(probe_condition(&first))});
+    CONFIGURE_SET(w, .name = "empty_inner", .in_set = {"outer"}, .run_if = {ECS_SCHED_COND(probe_condition(&second))});
     ADD_SYSTEM(w, .name = "elsewhere", .fn = record);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_int_equal(first.calls, 0);
@@ -303,7 +303,7 @@ static void and_is_true_when_both_are(void **state) {
     probe a = {true, 0, NULL}, b = {true, 0, NULL};
     ecs_sched_condition ca = probe_condition(&a), cb = probe_condition(&b);
     (void)state;
-    ADD_SYSTEM(w, .name = "both", .fn = record, .run_if = {ecs_sched_condition_and(&ca, &cb)});
+    ADD_SYSTEM(w, .name = "both", .fn = record, .run_if = {ECS_SCHED_COND(ecs_sched_condition_and(&ca, &cb))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "both");
     assert_int_equal(a.calls, 1);
@@ -316,7 +316,7 @@ static void and_skips_its_right_operand_when_the_left_is_false(void **state) {
     probe left = {false, 0, NULL}, right = {true, 0, NULL};
     ecs_sched_condition cl = probe_condition(&left), cr = probe_condition(&right);
     (void)state;
-    ADD_SYSTEM(w, .name = "guarded", .fn = record, .run_if = {ecs_sched_condition_and(&cl, &cr)});
+    ADD_SYSTEM(w, .name = "guarded", .fn = record, .run_if = {ECS_SCHED_COND(ecs_sched_condition_and(&cl, &cr))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "");
     assert_int_equal(left.calls, 1);
@@ -329,7 +329,7 @@ static void or_skips_its_right_operand_when_the_left_is_true(void **state) {
     probe left = {true, 0, NULL}, right = {false, 0, NULL};
     ecs_sched_condition cl = probe_condition(&left), cr = probe_condition(&right);
     (void)state;
-    ADD_SYSTEM(w, .name = "guarded", .fn = record, .run_if = {ecs_sched_condition_or(&cl, &cr)});
+    ADD_SYSTEM(w, .name = "guarded", .fn = record, .run_if = {ECS_SCHED_COND(ecs_sched_condition_or(&cl, &cr))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "guarded");
     assert_int_equal(right.calls, 0);
@@ -342,8 +342,8 @@ static void or_asks_its_right_operand_when_the_left_is_false(void **state) {
     ecs_sched_condition cl = probe_condition(&left), cr = probe_condition(&right),
                         cn = probe_condition(&neither);
     (void)state;
-    ADD_SYSTEM(w, .name = "either", .fn = record, .run_if = {ecs_sched_condition_or(&cl, &cr)});
-    ADD_SYSTEM(w, .name = "neither", .fn = record, .run_if = {ecs_sched_condition_or(&cl, &cn)});
+    ADD_SYSTEM(w, .name = "either", .fn = record, .run_if = {ECS_SCHED_COND(ecs_sched_condition_or(&cl, &cr))});
+    ADD_SYSTEM(w, .name = "neither", .fn = record, .run_if = {ECS_SCHED_COND(ecs_sched_condition_or(&cl, &cn))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "either");
     assert_int_equal(right.calls, 1);
@@ -356,8 +356,8 @@ static void not_inverts_its_operand(void **state) {
     probe yes = {true, 0, NULL}, no = {false, 0, NULL};
     ecs_sched_condition cy = probe_condition(&yes), cn = probe_condition(&no);
     (void)state;
-    ADD_SYSTEM(w, .name = "not_yes", .fn = record, .run_if = {ecs_sched_condition_not(&cy)});
-    ADD_SYSTEM(w, .name = "not_no", .fn = record, .run_if = {ecs_sched_condition_not(&cn)});
+    ADD_SYSTEM(w, .name = "not_yes", .fn = record, .run_if = {ECS_SCHED_COND(ecs_sched_condition_not(&cy))});
+    ADD_SYSTEM(w, .name = "not_no", .fn = record, .run_if = {ECS_SCHED_COND(ecs_sched_condition_not(&cn))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "not_no");
     check_and_destroy(w);
@@ -370,7 +370,7 @@ static void combinators_nest(void **state) {
     ecs_sched_condition not_no = ecs_sched_condition_not(&cn), no_or_yes = ecs_sched_condition_or(&cn, &cy);
     (void)state;
     ADD_SYSTEM(w, .name = "nested", .fn = record,
-               .run_if = {ecs_sched_condition_and(&not_no, &no_or_yes)});
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_and(&not_no, &no_or_yes))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "nested");
     assert_int_equal(no.calls, 2); /* once under not, once under or: two instances */
@@ -385,7 +385,7 @@ static void add_guarded_by_temporaries(ecs_sched_world *w, probe *left, probe *r
     operands[1] = probe_condition(right);
     inverted = ecs_sched_condition_not(&operands[1]);
     ADD_SYSTEM(w, .name = "guarded", .fn = record,
-               .run_if = {ecs_sched_condition_and(&operands[0], &inverted)});
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_and(&operands[0], &inverted))});
     memset(operands, 0xff, sizeof operands); /* what a reused stack frame could look like */
     memset(&inverted, 0xff, sizeof inverted);
 }
@@ -409,7 +409,7 @@ static void resource_exists_follows_the_resource(void **state) {
     ids c = register_all(w);
     (void)state;
     ADD_SYSTEM(w, .name = "scorer", .fn = record,
-               .run_if = {ecs_sched_condition_resource_exists(c.score)});
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_exists(c.score))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "");
     ecs_sched_resource_insert(w, c.score, NULL);
@@ -427,7 +427,7 @@ static void resource_equals_compares_the_bytes(void **state) {
     Score nine = {9}, ten = {10};
     (void)state;
     ADD_SYSTEM(w, .name = "at_ten", .fn = record,
-               .run_if = {ecs_sched_condition_resource_equals(c.score, &ten, sizeof ten)});
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals(c.score, &ten, sizeof ten))});
     ecs_sched_resource_insert(w, c.score, &nine);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "");
@@ -443,7 +443,7 @@ static void resource_equals_is_false_without_the_resource(void **state) {
     Score zero = {0};
     (void)state;
     ADD_SYSTEM(w, .name = "at_zero", .fn = record,
-               .run_if = {ecs_sched_condition_resource_equals(c.score, &zero, sizeof zero)});
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals(c.score, &zero, sizeof zero))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "");
     check_and_destroy(w);
@@ -455,7 +455,7 @@ static void resource_equals_keeps_its_own_copy_of_the_value(void **state) {
     Score target = {3}, current = {3};
     (void)state;
     ADD_SYSTEM(w, .name = "at_three", .fn = record,
-               .run_if = {ecs_sched_condition_resource_equals(c.score, &target, sizeof target)});
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals(c.score, &target, sizeof target))});
     target.value = 4;
     ecs_sched_resource_insert(w, c.score, &current);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
@@ -480,8 +480,8 @@ static void resource_equals_with_uses_the_compare_function(void **state) {
     (void)state;
     g_compare_calls = 0;
     ADD_SYSTEM(w, .name = "overflow", .fn = record,
-               .run_if = {ecs_sched_condition_resource_equals_with(c.water, &full, sizeof full,
-                                                                   water_level_close, &tolerance)});
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals_with(c.water, &full, sizeof full,
+                                                                   water_level_close, &tolerance))});
     ecs_sched_resource_insert(w, c.water, &nearly); /* bytes differ, the levels are close */
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "overflow");
@@ -499,8 +499,8 @@ static void resource_equals_with_a_value_of_the_wrong_size_is_refused(void **sta
     (void)state;
     assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
                                               .name = "guarded", .fn = record,
-                                              .run_if = {ecs_sched_condition_resource_equals(
-                                                  c.score, &small, sizeof small)}}),
+                                              .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals(
+                                                  c.score, &small, sizeof small))}}),
                      ECS_SCHED_ERR_INVALID_ARGUMENT);
     assert_contains(ecs_sched_last_error(w), "'Score'");
     assert_string_equal(plan_of(w, UPDATE), ""); /* nothing was added */
@@ -511,7 +511,7 @@ static void run_once_is_true_on_the_first_run_only(void **state) {
     ecs_sched_world *w = new_world();
     int i;
     (void)state;
-    ADD_SYSTEM(w, .name = "setup", .fn = record, .run_if = {ecs_sched_condition_run_once()});
+    ADD_SYSTEM(w, .name = "setup", .fn = record, .run_if = {ECS_SCHED_COND(ecs_sched_condition_run_once())});
     ADD_SYSTEM(w, .name = "every_frame", .fn = record);
     for (i = 0; i < 3; i++) assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "setup every_frame every_frame every_frame");
@@ -521,8 +521,8 @@ static void run_once_is_true_on_the_first_run_only(void **state) {
 static void each_run_once_entry_counts_for_itself(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    ADD_SYSTEM(w, .name = "setup_a", .fn = record, .run_if = {ecs_sched_condition_run_once()});
-    ADD_SYSTEM(w, .name = "setup_b", .fn = record, .run_if = {ecs_sched_condition_run_once()});
+    ADD_SYSTEM(w, .name = "setup_a", .fn = record, .run_if = {ECS_SCHED_COND(ecs_sched_condition_run_once())});
+    ADD_SYSTEM(w, .name = "setup_b", .fn = record, .run_if = {ECS_SCHED_COND(ecs_sched_condition_run_once())});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "setup_a setup_b");
@@ -533,9 +533,9 @@ static void run_once_counts_from_its_first_evaluation(void **state) {
     ecs_sched_world *w = new_world();
     ids c = register_all(w);
     (void)state;
-    CONFIGURE_SET(w, .name = "when_scoring", .run_if = {ecs_sched_condition_resource_exists(c.score)});
+    CONFIGURE_SET(w, .name = "when_scoring", .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_exists(c.score))});
     ADD_SYSTEM(w, .name = "first_score", .fn = record, .in_set = {"when_scoring"},
-               .run_if = {ecs_sched_condition_run_once()});
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_run_once())});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     ecs_sched_resource_insert(w, c.score, NULL);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
@@ -552,7 +552,7 @@ static void condition_declaring_a_resource_write_fails_the_build(void **state) {
     probe yes = {true, 0, NULL};
     (void)state;
     ADD_SYSTEM(w, .name = "guarded", .fn = record,
-               .run_if = {{.name = "cheater", .fn = probed, .user_data = &yes, .writes = {c.score}}});
+               .run_if = {&(ecs_sched_condition){.name = "cheater", .fn = probed, .user_data = &yes, .writes = {c.score}}});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_CONDITION_WRITES);
     assert_string_equal(g_trace, "");
     assert_int_equal(yes.calls, 0);
@@ -568,7 +568,7 @@ static void condition_with_a_write_term_fails_the_build(void **state) {
     probe yes = {true, 0, NULL};
     (void)state;
     ADD_SYSTEM(w, .name = "guarded", .fn = record,
-               .run_if = {{.name = "sneaky_query", .fn = probed, .user_data = &yes,
+               .run_if = {&(ecs_sched_condition){.name = "sneaky_query", .fn = probed, .user_data = &yes,
                            .queries = {{{ecs_sched_write(c.position)}}}}});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_CONDITION_WRITES);
     assert_contains(ecs_sched_last_error(w), "'sneaky_query'");
@@ -586,7 +586,7 @@ static void write_inside_a_combined_condition_fails_the_build(void **state) {
                                    .writes = {c.score}};
     (void)state;
     ADD_SYSTEM(w, .name = "guarded", .fn = record,
-               .run_if = {ecs_sched_condition_or(&honest, &cheater)});
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_or(&honest, &cheater))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_CONDITION_WRITES);
     assert_contains(ecs_sched_last_error(w), "'hidden_writer'");
     assert_contains(ecs_sched_last_error(w), "system 'guarded'");
@@ -599,7 +599,7 @@ static void writing_condition_on_a_set_names_the_set(void **state) {
     probe yes = {true, 0, NULL};
     (void)state;
     CONFIGURE_SET(w, .name = "gameplay",
-                  .run_if = {{.name = "cheater", .fn = probed, .user_data = &yes, .writes = {c.flag}}});
+                  .run_if = {&(ecs_sched_condition){.name = "cheater", .fn = probed, .user_data = &yes, .writes = {c.flag}}});
     ADD_SYSTEM(w, .name = "member", .fn = record, .in_set = {"gameplay"});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_CONDITION_WRITES);
     assert_contains(ecs_sched_last_error(w), "'cheater'");
@@ -630,7 +630,7 @@ static void condition_asking_to_write_a_resource_gets_null(void **state) {
     g_condition_saw.written = &g_condition_saw;
     ecs_sched_resource_insert(w, c.flag, &on);
     ADD_SYSTEM(w, .name = "guarded", .fn = record,
-               .run_if = {{.name = "would_be_writer", .fn = try_to_write, .reads = {c.flag}}});
+               .run_if = {&(ecs_sched_condition){.name = "would_be_writer", .fn = try_to_write, .reads = {c.flag}}});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
     assert_non_null(g_condition_saw.read);
     assert_null(g_condition_saw.written);
@@ -653,7 +653,7 @@ static void condition_reading_an_undeclared_resource_gets_null(void **state) {
     memset(&g_condition_saw, 0, sizeof g_condition_saw);
     g_condition_saw.read = &g_condition_saw;
     ecs_sched_resource_insert(w, c.flag, NULL);
-    ADD_SYSTEM(w, .name = "guarded", .fn = record, .run_if = {{.name = "peeker", .fn = peek_undeclared}});
+    ADD_SYSTEM(w, .name = "guarded", .fn = record, .run_if = {&(ecs_sched_condition){.name = "peeker", .fn = peek_undeclared}});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
     assert_null(g_condition_saw.read);
     assert_string_equal(g_trace, "");
@@ -673,7 +673,7 @@ static void condition_gets_neither_commands_nor_the_world(void **state) {
     (void)state;
     g_condition_saw.commands = g_condition_saw.world = &g_condition_saw;
     ADD_SYSTEM(w, .name = "guarded", .fn = record, .commands = true, .exclusive = true,
-               .run_if = {{.name = "grabber", .fn = grab_more}});
+               .run_if = {&(ecs_sched_condition){.name = "grabber", .fn = grab_more}});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
     assert_null(g_condition_saw.commands);
     assert_null(g_condition_saw.world);
@@ -700,7 +700,7 @@ static void condition_reads_through_its_queries_and_resources(void **state) {
     g_limit_id = ECS_SCHED_COMPONENT(w, PopulationLimit);
     ecs_sched_resource_insert(w, g_limit_id, &limit);
     ADD_SYSTEM(w, .name = "mitigate_meltdown", .fn = record,
-               .run_if = {{.name = "too_many_enemies", .fn = too_many_enemies, .reads = {g_limit_id},
+               .run_if = {&(ecs_sched_condition){.name = "too_many_enemies", .fn = too_many_enemies, .reads = {g_limit_id},
                            .queries = {{{ecs_sched_read(enemy)}}}}});
     for (i = 0; i < 2; i++) ecs_sched_spawn_with(w, 1, &enemy, NULL);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);

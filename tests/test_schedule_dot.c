@@ -249,9 +249,9 @@ static void run_conditions_are_named_on_systems_and_sets(void **state) {
     ecs_sched_world *w = new_world();
     const char *dot;
     (void)state;
-    CONFIGURE_SET(w, .name = "gameplay", .run_if = {{.name = "not_paused", .fn = yes}});
+    CONFIGURE_SET(w, .name = "gameplay", .run_if = {&(ecs_sched_condition){.name = "not_paused", .fn = yes}});
     ADD_SYSTEM(w, .name = "spawn_enemies", .fn = record, .in_set = {"gameplay"},
-               .run_if = {{.name = "too_few_enemies", .fn = yes}, ecs_sched_condition_run_once()});
+               .run_if = {&(ecs_sched_condition){.name = "too_few_enemies", .fn = yes}, ECS_SCHED_COND(ecs_sched_condition_run_once())});
     dot = dot_of(w);
     assert_contains(dot, "not_paused");
     assert_contains(dot, "too_few_enemies");

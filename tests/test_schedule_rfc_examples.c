@@ -378,7 +378,7 @@ static void conditions_example_runs_what_its_conditions_allow(void **state) {
     ecs_sched_resource_insert(w, paused, &running);
     ecs_sched_resource_insert(w, g_difficulty, &easy);
     CONFIGURE_SET(w, .name = "Construction",
-                  .run_if = {{.name = "construction_timer_not_finished",
+                  .run_if = {&(ecs_sched_condition){.name = "construction_timer_not_finished",
                               .fn = construction_timer_not_finished, .reads = {g_timer}}});
     assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
                                                .systems = (ecs_sched_system_desc[]){
@@ -388,11 +388,11 @@ static void conditions_example_runs_what_its_conditions_allow(void **state) {
                                                .count = 2, .chain = true, .in_set = {"Construction"}}),
                      ECS_SCHED_OK);
     ADD_SYSTEM(w, .name = "spawn_more_enemies", .fn = record,
-               .run_if = {{.fn = difficulty_at_least_9000, .reads = {g_difficulty}}});
+               .run_if = {&(ecs_sched_condition){.fn = difficulty_at_least_9000, .reads = {g_difficulty}}});
     ADD_SYSTEM(w, .name = "gravity", .fn = record, .in_set = {"Physics"},
-               .run_if = {ecs_sched_condition_resource_exists(gravity)});
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_exists(gravity))});
     CONFIGURE_SET(w, .name = "Physics",
-                  .run_if = {ecs_sched_condition_resource_equals(paused, &running, sizeof running)});
+                  .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals(paused, &running, sizeof running))});
 
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "tick update_construction_progress");
@@ -442,10 +442,10 @@ static void menu_example_runs_only_while_paused(void **state) {
     ecs_sched_resource_insert(w, game_state, &running);
     ecs_sched_resource_insert(w, g_value, &big);
     CONFIGURE_SET(w, .name = "Menu", .in_set = {"Update"},
-                  .run_if = {ecs_sched_condition_resource_equals(game_state, &paused, sizeof paused)});
+                  .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals(game_state, &paused, sizeof paused))});
     ADD_SYSTEM(w, .name = "some_system", .fn = record, .user_data = "some_system#1", .in_set = {"Menu"},
-               .run_if = {{.fn = some_condition_system},
-                          {.fn = value_over_9000, .reads = {g_value}}});
+               .run_if = {&(ecs_sched_condition){.fn = some_condition_system},
+                          &(ecs_sched_condition){.fn = value_over_9000, .reads = {g_value}}});
     assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
                                                .systems = (ecs_sched_system_desc[]){
                                                    {.name = "some_system", .fn = record, .user_data = "some_system#2"},
@@ -536,7 +536,7 @@ static void state_transition_runs_exit_then_enter_schedules(void **state) {
                      ECS_SCHED_OK);
     ADD_SYSTEM(w, .name = "apply_state_transition", .fn = apply_state_transition, .exclusive = true);
     ADD_SYSTEM(w, .name = "run", .fn = record, .after = {"apply_state_transition"},
-               .run_if = {ecs_sched_condition_resource_equals(g_current, &to_playing.value, sizeof(int))});
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals(g_current, &to_playing.value, sizeof(int)))});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "");
     ecs_sched_resource_insert(w, g_next, &to_playing);

@@ -257,7 +257,7 @@ static void default_set_conditions_guard_the_systems_given_no_set(void **state) 
     assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &(ecs_sched_schedule_desc){
                                                       .default_set = "Main"}),
                      ECS_SCHED_OK);
-    CONFIGURE_SET(w, .name = "Main", .run_if = {{.fn = always_false}});
+    CONFIGURE_SET(w, .name = "Main", .run_if = {&(ecs_sched_condition){.fn = always_false}});
     ADD_SYSTEM(w, .name = "defaulted", .fn = record);
     ADD_SYSTEM(w, .name = "placed", .fn = record, .in_set = {"Elsewhere"});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
@@ -324,7 +324,7 @@ static void shared_run_if_is_evaluated_once_for_the_whole_group(void **state) {
     g_condition_calls = 0;
     ADD_SYSTEMS(w, .systems = SYSTEMS({.name = "g1", .fn = record}, {.name = "g2", .fn = record},
                                       {.name = "g3", .fn = record}),
-                .count = 3, .run_if = {{.fn = counted_true}});
+                .count = 3, .run_if = {&(ecs_sched_condition){.fn = counted_true}});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_int_equal(g_condition_calls, 1);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
@@ -338,7 +338,7 @@ static void false_shared_run_if_skips_the_group_only(void **state) {
     (void)state;
     ADD_SYSTEM(w, .name = "outsider", .fn = record);
     ADD_SYSTEMS(w, .systems = SYSTEMS({.name = "g1", .fn = record}, {.name = "g2", .fn = record}),
-                .count = 2, .run_if = {{.fn = always_false}});
+                .count = 2, .run_if = {&(ecs_sched_condition){.fn = always_false}});
     ADD_SYSTEM(w, .name = "another", .fn = record);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "outsider another");
@@ -450,8 +450,8 @@ static void refused_add_leaves_no_set_name_behind(void **state) {
     (void)state;
     assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
                                               .name = "refused", .fn = record, .in_set = {"ghost"},
-                                              .run_if = {ecs_sched_condition_resource_equals(
-                                                  score, &too_small, sizeof too_small)}}),
+                                              .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals(
+                                                  score, &too_small, sizeof too_small))}}),
                      ECS_SCHED_ERR_INVALID_ARGUMENT);
     memset(&g_log, 0, sizeof g_log);
     ADD_SYSTEM(w, .name = "ghost", .fn = record);
@@ -464,10 +464,10 @@ static void refused_add_leaves_no_set_name_behind(void **state) {
 static void a_group_does_not_join_a_user_set_that_shares_its_internal_name(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    CONFIGURE_SET(w, .name = "group 1", .run_if = {{.fn = always_false}});
+    CONFIGURE_SET(w, .name = "group 1", .run_if = {&(ecs_sched_condition){.fn = always_false}});
     ADD_SYSTEM(w, .name = "guarded", .fn = record, .in_set = {"group 1"});
     ADD_SYSTEMS(w, .systems = SYSTEMS({.name = "g1", .fn = record}, {.name = "g2", .fn = record}),
-                .count = 2, .run_if = {{.fn = counted_true}});
+                .count = 2, .run_if = {&(ecs_sched_condition){.fn = counted_true}});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_trace, "g1 g2");
     check_and_destroy(w);
