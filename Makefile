@@ -6,6 +6,8 @@
 #   make bench               benchmarks; writes build/bench.json
 #   make amalgamate          regenerate ecs_sched.h from src/
 #   make check-amalgamation  fail when ecs_sched.h differs from a fresh generation
+#   make check-modules       each src/ module parses on its own (what an editor sees)
+#   make check-doc           the header's documentation block names every public function
 
 PYTHON    ?= python3
 BUILD     := build
@@ -28,7 +30,7 @@ export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
 
 .PHONY: all deps example examples-check graphs test test-binaries unit unit-threads unit-tsan \
-        compile-checks \
+        compile-checks check-modules check-doc \
         bench amalgamate \
         check-amalgamation clean
 
@@ -65,7 +67,8 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 test: deps
 	$(MAKE) -j$(JOBS) test-binaries
-	$(MAKE) unit unit-threads unit-tsan compile-checks examples-check graphs
+	$(MAKE) -j$(JOBS) check-modules
+	$(MAKE) check-doc unit unit-threads unit-tsan compile-checks examples-check graphs
 	@echo "all tests passed"
 
 # build/<compiler>/      C99, no threads, ASan+UBSan
@@ -112,6 +115,11 @@ compile-checks: ecs_sched.h
 	  ./$(BUILD)/compile/two_tu_$$cc; \
 	  echo "== $$cc: the implementation optimized (-O2 -Werror)"; \
 	  $$cc $(STRICT) -O2 -I. $(STB_CFLAGS) -c tests/compile/two_tu_impl.c -o $(BUILD)/compile/impl_o2_$$cc.o; \
+	  if [ $$cc = gcc ]; then \
+	    echo "== gcc: the implementation under the strictest aliasing check (-O2 -Wstrict-aliasing=1)"; \
+	    gcc $(STRICT) -O2 -Wstrict-aliasing=1 -I. $(STB_CFLAGS) -c tests/compile/two_tu_impl.c -o $(BUILD)/compile/impl_alias_c99.o; \
+	    gcc $(THREADED) -O2 -Wstrict-aliasing=1 -I. $(STB_CFLAGS) -c tests/compile/two_tu_impl.c -o $(BUILD)/compile/impl_alias_mt.o; \
+	  fi; \
 	  echo "== $$cc: ECS_SCHED_API=static"; \
 	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/static_api.c $(STB_LIBS) -o $(BUILD)/compile/static_$$cc; \
 	  ./$(BUILD)/compile/static_$$cc; \
@@ -143,6 +151,29 @@ compile-checks: ecs_sched.h
 	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_routed.c -o $(BUILD)/compile/stb_routed_$$cc; \
 	  ./$(BUILD)/compile/stb_routed_$$cc; \
 	done
+
+# Each module of src/ parses on its own, as an editor's language server reads it: a file that
+# includes only that module, syntax only, as C99 and as C11 with threads. Warnings are off
+# here: a module declares the few functions of later modules it calls, which it cannot see.
+MODULES       := $(basename $(notdir $(filter-out src/doc.h,$(wildcard src/*.h))))
+MODULE_CHECKS := $(foreach m,$(MODULES),$(BUILD)/modules/$(m).c99.ok $(BUILD)/modules/$(m).c11-threads.ok)
+
+check-modules: $(MODULE_CHECKS)
+
+$(BUILD)/modules/%.c99.ok: src/%.h $(wildcard src/*.h)
+	@mkdir -p $(dir $@)
+	@echo "== module src/$*.h on its own (C99)"
+	@echo '#include "src/$*.h"' | gcc -std=c99 -fsyntax-only -w -I. $(STB_CFLAGS) -x c -
+	@touch $@
+
+$(BUILD)/modules/%.c11-threads.ok: src/%.h $(wildcard src/*.h)
+	@mkdir -p $(dir $@)
+	@echo "== module src/$*.h on its own (C11, ECS_SCHED_THREADS)"
+	@echo '#include "src/$*.h"' | gcc -std=c11 -DECS_SCHED_THREADS -fsyntax-only -w -I. $(STB_CFLAGS) -x c -
+	@touch $@
+
+check-doc: ecs_sched.h
+	$(PYTHON) tools/check_doc.py
 
 # Each example built by both compilers under the sanitizers; both runs print the same thing.
 EXAMPLES := world_demo physics_plugin

@@ -17,7 +17,8 @@
      and chains, validation at build time, run conditions, exclusive systems, sync points,
      Graphviz export, a single-threaded executor, and, with ECS_SCHED_THREADS, a work-stealing
      thread pool, a parallel executor whose result is the single-threaded one to the byte, and
-     parallel query iteration. States and the fixed timestep are to come. Without
+     parallel query iteration. States, time and the fixed timestep, and the app are the next
+     modules. Without
      ECS_SCHED_THREADS there is no thread code at all. Either way, a world must not be used by
      two of your threads at once: the library's own threads work inside a schedule run.
 
@@ -32,7 +33,8 @@
      Schedules ........... systems, sets, order, building and checking, conditions, sync points,
                            the executor, Graphviz export
      Threads ............. ECS_SCHED_THREADS, the pool, the parallel executor, parallel queries
-     Errors .............. result codes, ecs_sched_last_error, the log
+     Errors .............. the error rule: what each kind of call returns, what asserts
+     API index ........... every public function, by module
      Example ............. a complete program
      License
 
@@ -473,6 +475,52 @@
 
      A call that fails, out of memory included, leaves the world as it was and usable.
      ecs_sched_world_check cross-checks the world's internal structures, for tests.
+
+   API INDEX
+
+     Every public function, by the module (src/<module>.h) that declares it:
+
+     base       ecs_sched_result_string, ecs_sched_stbds_realloc, ecs_sched_stbds_free
+     pool       ecs_sched_pool_create, ecs_sched_pool_destroy, ecs_sched_pool_thread_count,
+                ecs_sched_pool_worker_index, ecs_sched_pool_group_create,
+                ecs_sched_pool_group_destroy, ecs_sched_pool_submit, ecs_sched_pool_wait,
+                ecs_sched_pool_parallel_for
+     world      ecs_sched_world_create, ecs_sched_world_destroy, ecs_sched_last_error,
+                ecs_sched_last_result, ecs_sched_clear_error, ecs_sched_world_check,
+                ecs_sched_entity_count, ecs_sched_archetype_count, ecs_sched_world_pool,
+                ecs_sched_component_register, ecs_sched_component_register_type,
+                ecs_sched_component_lookup, ecs_sched_component_name,
+                ecs_sched_component_size, ecs_sched_spawn, ecs_sched_spawn_with,
+                ecs_sched_spawn_batch, ecs_sched_despawn, ecs_sched_is_alive,
+                ecs_sched_insert, ecs_sched_insert_many, ecs_sched_remove, ecs_sched_get,
+                ecs_sched_get_mut, ecs_sched_has, ecs_sched_resource_insert,
+                ecs_sched_resource_get, ecs_sched_resource_get_mut,
+                ecs_sched_resource_remove, ecs_sched_resource_exists
+     query      ecs_sched_query_create, ecs_sched_query_destroy, ecs_sched_query_access,
+                ecs_sched_query_count, ecs_sched_query_iter, ecs_sched_iter_next,
+                ecs_sched_query_par_iter
+     commands   ecs_sched_commands_create, ecs_sched_commands_destroy,
+                ecs_sched_commands_spawn, ecs_sched_commands_spawn_with,
+                ecs_sched_commands_despawn, ecs_sched_commands_insert,
+                ecs_sched_commands_remove, ecs_sched_commands_set_resource,
+                ecs_sched_commands_pending, ecs_sched_commands_apply,
+                ecs_sched_commands_skipped
+     context    ecs_sched_ctx_name, ecs_sched_ctx_user_data, ecs_sched_ctx_query,
+                ecs_sched_ctx_iter, ecs_sched_ctx_resource, ecs_sched_ctx_resource_mut,
+                ecs_sched_ctx_commands, ecs_sched_ctx_world, ecs_sched_ctx_par_iter
+     condition  ecs_sched_condition_and, ecs_sched_condition_or, ecs_sched_condition_not,
+                ecs_sched_condition_resource_exists, ecs_sched_condition_resource_equals,
+                ecs_sched_condition_resource_equals_with, ecs_sched_condition_run_once
+     graph      ecs_sched_schedule_configure, ecs_sched_add_system, ecs_sched_add_systems,
+                ecs_sched_configure_set, ecs_sched_chain_sets, ecs_sched_schedule_exists,
+                ecs_sched_apply_deferred
+     plan       ecs_sched_schedule_build, ecs_sched_schedule_order
+     dot        ecs_sched_schedule_write_dot
+     executor   ecs_sched_run_schedule
+
+     (build and access, between graph and plan, have no public functions: they are the
+     passes of a schedule build.) `make test` checks that this index names every function
+     the header declares.
 
    EXAMPLE
 

@@ -219,8 +219,10 @@ static bool physics_plugin(ecs_sched_world *w, Game *g) {
     failed |= ecs_sched_configure_set(w, SCHEDULE, &(ecs_sched_set_desc){
         .name = "FixedAfterInput",
         .after = {"input"},
-        /* the condition is copied, so `running` may go out of scope */
-        .run_if = {ecs_sched_condition_resource_equals(g->paused, &running, sizeof running)}});
+        /* run_if takes conditions by address; ECS_SCHED_COND gives one made by an expression an
+           address. The condition is copied, so `running` may go out of scope */
+        .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals(g->paused, &running,
+                                                                      sizeof running))}});
     for (int i = 0; i < 3; i++) {
         failed |= ecs_sched_configure_set(w, SCHEDULE, &(ecs_sched_set_desc){
             .name = steps[i], .in_set = {"FixedAfterInput"}});
@@ -232,7 +234,7 @@ static bool physics_plugin(ecs_sched_world *w, Game *g) {
         .queries = {{{ecs_sched_write(g->velocity)}}},
         .reads = {g->gravity},
         .in_set = {"ComputeForces"},
-        .run_if = {ecs_sched_condition_resource_exists(g->gravity)}});
+        .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_exists(g->gravity))}});
     failed |= ecs_sched_add_system(w, SCHEDULE, &(ecs_sched_system_desc){
         .name = "integrate", .fn = integrate, .user_data = g,
         .queries = {{{ecs_sched_write(g->position), ecs_sched_read(g->velocity)}}},

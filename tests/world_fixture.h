@@ -13,15 +13,17 @@ typedef struct captured_log {
     int count;
     int errors;
     ecs_sched_log_level last_level;
+    ecs_sched_result last_result;
     char last[1024];
 } captured_log;
 
-static inline void capture_message(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user_data) {
-    (void)result;
+static inline void capture_message(ecs_sched_log_level level, ecs_sched_result result,
+                                   const char *message, void *user_data) {
     captured_log *log = (captured_log *)user_data;
     log->count++;
     if (level >= ECS_SCHED_LOG_ERROR) log->errors++;
     log->last_level = level;
+    log->last_result = result;
     snprintf(log->last, sizeof log->last, "%s", message);
 }
 

@@ -558,12 +558,12 @@ static void scheduling_section(void) {
     ecs_sched_resource_insert(w, paused, &(Paused){false});
     ecs_sched_configure_set(w, "Frame", &(ecs_sched_set_desc){
         .name = "physics",   /* adds to the set configured above */
-        .run_if = {ecs_sched_condition_resource_equals(paused, &(Paused){false},
-                                                       sizeof(Paused))}});
+        .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals(paused, &(Paused){false},
+                                                       sizeof(Paused)))}});
     ecs_sched_add_system(w, "Frame", &(ecs_sched_system_desc){
         .name = "hud", .fn = note, .after = {"physics"},
-        .run_if = {{.fn = has_bodies, .queries = {{{ecs_sched_read(pos)}}}},
-                   ecs_sched_condition_run_once()}});
+        .run_if = {&(ecs_sched_condition){.fn = has_bodies, .queries = {{{ecs_sched_read(pos)}}}},
+                   ECS_SCHED_COND(ecs_sched_condition_run_once())}});
     ran[0] = '\0';
     ecs_sched_run_schedule(w, "Frame");
     /* ran: "read_keys step step integrate collide broad_pass narrow_pass solve render hud " */
@@ -582,7 +582,7 @@ static void scheduling_section(void) {
     ecs_sched_condition running = ecs_sched_condition_not(&is_paused);
     ecs_sched_add_system(w, "Frame", &(ecs_sched_system_desc){
         .name = "wind", .fn = note, .in_set = {"physics"},
-        .run_if = {ecs_sched_condition_and(&gravity_on, &running)}});
+        .run_if = {ECS_SCHED_COND(ecs_sched_condition_and(&gravity_on, &running))}});
     {
         ecs_sched_resource_insert(w, paused, &(Paused){false});
         ran[0] = '\0';
@@ -678,7 +678,7 @@ static void scheduling_section(void) {
         /* conditions only read; automatic sync points can be turned off */
         CHECK(ecs_sched_add_system(w, "Writes", &(ecs_sched_system_desc){
                   .name = "x", .fn = note,
-                  .run_if = {{.fn = has_bodies, .writes = {paused}}}}) == ECS_SCHED_OK);
+                  .run_if = {&(ecs_sched_condition){.fn = has_bodies, .writes = {paused}}}}) == ECS_SCHED_OK);
         CHECK(ecs_sched_schedule_build(w, "Writes") == ECS_SCHED_ERR_CONDITION_WRITES);
         ecs_sched_schedule_configure(w, "Spawn", &(ecs_sched_schedule_desc){.no_auto_sync = true});
         CHECK(strcmp(plan_of(w, "Spawn"), "spawn_rock count_rocks") == 0);

@@ -1,12 +1,12 @@
-/* static_api.c - a private copy of the library: ECS_SCHED_API defined as static, with the
-   implementation in this file, calling only a few functions. The many functions it never
+/* static_api.c - a private copy of the library: ECS_SCHED_STATIC makes every public function
+   static, with the implementation in this file, calling only a few functions. The many functions it never
    calls must not cause warnings.
 
      cc -std=c99 -Wall -Wextra -Wpedantic -Werror -I. $(pkg-config --cflags stb) \
         tests/compile/static_api.c $(pkg-config --libs stb) -o build/static_api && build/static_api
 
    (cc: gcc and clang.) Exits 0 when every check holds. */
-#define ECS_SCHED_API static
+#define ECS_SCHED_STATIC
 #define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
