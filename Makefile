@@ -129,9 +129,6 @@ compile-checks: ecs_sched.h
 	  echo "== $$cc: user of stb_ds short names, stb_ds implementation from -lstb"; \
 	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_user_short_names.c tests/compile/stb_user_lib.c $(STB_LIBS) -o $(BUILD)/compile/stb_lib_$$cc; \
 	  ./$(BUILD)/compile/stb_lib_$$cc; \
-	  echo "== $$cc: every example of the README"; \
-	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/readme_tour.c $(STB_LIBS) -o $(BUILD)/compile/readme_$$cc; \
-	  ./$(BUILD)/compile/readme_$$cc; \
 	  echo "== $$cc: threads: the implementation as C11 with ECS_SCHED_THREADS, the API used from C99 and C++"; \
 	  $$cc $(THREADED) $(SANITIZE) -I. $(STB_CFLAGS) -c tests/compile/two_tu_impl.c -o $(BUILD)/compile/impl_mt_$$cc.o; \
 	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) -c tests/compile/threads_api.c -o $(BUILD)/compile/threads_c99_$$cc.o; \
@@ -176,7 +173,7 @@ check-doc: ecs_sched.h
 	$(PYTHON) tools/check_doc.py
 
 # Each example built by both compilers under the sanitizers; both runs print the same thing.
-EXAMPLES := world_demo physics_plugin
+EXAMPLES := $(basename $(notdir $(wildcard examples/*.c)))
 
 examples-check: ecs_sched.h
 	@mkdir -p $(BUILD)/examples
