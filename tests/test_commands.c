@@ -14,27 +14,10 @@
 
 #include "world_fixture.h"
 
-typedef struct { float x, y; } Position;
-typedef struct { float x, y; } Velocity;
-typedef struct { int hp; } Health;
-typedef struct { int round; } Score;
-
-typedef struct commands_setup {
-    captured_log log;
-    ecs_sched_world *world;
-    ecs_sched_commands *cmd;
-    ecs_sched_id position, velocity, health, frozen, score;
-} commands_setup;
-
-static void setup_world(commands_setup *s) {
-    s->world = new_world(&s->log);
-    s->position = ECS_SCHED_COMPONENT(s->world, Position);
-    s->velocity = ECS_SCHED_COMPONENT(s->world, Velocity);
-    s->health = ECS_SCHED_COMPONENT(s->world, Health);
-    s->frozen = ECS_SCHED_TAG(s->world, Frozen);
-    s->score = ECS_SCHED_COMPONENT(s->world, Score);
-    s->cmd = ecs_sched_commands_create(s->world);
-    assert_non_null(s->cmd);
+/* A world_setup with a command buffer in s->cmd. */
+static void setup_world_and_buffer(world_setup *s) {
+    setup_world(s);
+    s->cmd = new_commands(s->world);
 }
 
 static Health health(int hp) {
@@ -43,19 +26,13 @@ static Health health(int hp) {
     return h;
 }
 
-static int get_hp(commands_setup *s, ecs_sched_entity e) {
-    const Health *h = (const Health *)ecs_sched_get(s->world, e, s->health);
-    assert_non_null(h);
-    return h->hp;
-}
-
 /* ---- spawn ---- */
 
 static void spawned_entity_comes_alive_only_when_applied(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity e;
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     e = ecs_sched_commands_spawn(s.cmd);
     assert_int_not_equal(e, ECS_SCHED_NULL_ENTITY);
     assert_false(ecs_sched_is_alive(s.world, e));
@@ -67,10 +44,10 @@ static void spawned_entity_comes_alive_only_when_applied(void **state) {
 }
 
 static void reserved_handles_differ_from_live_and_from_each_other(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity live, r1, r2, direct;
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     live = ecs_sched_spawn(s.world);
     r1 = ecs_sched_commands_spawn(s.cmd);
     r2 = ecs_sched_commands_spawn(s.cmd);
@@ -86,11 +63,11 @@ static void reserved_handles_differ_from_live_and_from_each_other(void **state) 
 }
 
 static void reserved_handle_cannot_be_used_directly_before_apply(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity e;
     Health h = health(3);
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     e = ecs_sched_commands_spawn(s.cmd);
     assert_int_not_equal(ecs_sched_insert(s.world, e, s.health, &h), ECS_SCHED_OK);
     assert_null(ecs_sched_get(s.world, e, s.health));
@@ -102,19 +79,19 @@ static void reserved_handle_cannot_be_used_directly_before_apply(void **state) {
 }
 
 static void later_commands_on_a_spawned_handle_apply(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity e;
     Health h = health(50);
     Position p = {1, 2};
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     e = ecs_sched_commands_spawn(s.cmd);
     assert_int_equal(ecs_sched_commands_insert(s.cmd, e, s.health, &h), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_commands_insert(s.cmd, e, s.position, &p), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_commands_insert(s.cmd, e, s.frozen, NULL), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_commands_remove(s.cmd, e, s.position), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
-    assert_int_equal(get_hp(&s, e), 50);
+    assert_int_equal(get_health(&s, e)->hp, 50);
     assert_true(ecs_sched_has(s.world, e, s.frozen));
     assert_false(ecs_sched_has(s.world, e, s.position));
     assert_int_equal(ecs_sched_commands_skipped(s.cmd), 0);
@@ -122,10 +99,10 @@ static void later_commands_on_a_spawned_handle_apply(void **state) {
 }
 
 static void entity_spawned_and_despawned_in_one_buffer_never_lives(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity e;
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     e = ecs_sched_commands_spawn(s.cmd);
     assert_int_equal(ecs_sched_commands_insert(s.cmd, e, s.health, NULL), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_commands_despawn(s.cmd, e), ECS_SCHED_OK);
@@ -138,11 +115,11 @@ static void entity_spawned_and_despawned_in_one_buffer_never_lives(void **state)
 /* ---- recorded order ---- */
 
 static void insert_then_remove_leaves_the_component_absent(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity e;
     Health h = health(1);
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     e = ecs_sched_spawn(s.world);
     ecs_sched_commands_insert(s.cmd, e, s.health, &h);
     ecs_sched_commands_remove(s.cmd, e, s.health);
@@ -152,57 +129,55 @@ static void insert_then_remove_leaves_the_component_absent(void **state) {
 }
 
 static void remove_then_insert_leaves_the_component_present(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity e;
     Health h = health(1), again = health(2);
-    const void *values[1];
     (void)state;
-    setup_world(&s);
-    values[0] = &h;
-    e = ecs_sched_spawn_with(s.world, 1, &s.health, values);
+    setup_world_and_buffer(&s);
+    e = SPAWN(s.world, {s.health, &h});
     ecs_sched_commands_remove(s.cmd, e, s.health);
     ecs_sched_commands_insert(s.cmd, e, s.health, &again);
     assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
     assert_true(ecs_sched_has(s.world, e, s.health));
-    assert_int_equal(get_hp(&s, e), 2);
+    assert_int_equal(get_health(&s, e)->hp, 2);
     check_and_destroy(s.world);
 }
 
 static void of_two_inserts_the_last_value_wins(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity e;
     Health first = health(10), second = health(20);
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     e = ecs_sched_spawn(s.world);
     ecs_sched_commands_insert(s.cmd, e, s.health, &first);
     ecs_sched_commands_insert(s.cmd, e, s.health, &second);
     assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
-    assert_int_equal(get_hp(&s, e), 20);
+    assert_int_equal(get_health(&s, e)->hp, 20);
     check_and_destroy(s.world);
 }
 
 static void recorded_value_is_the_one_at_recording_time(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity e;
     Health h = health(10);
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     e = ecs_sched_spawn(s.world);
     ecs_sched_commands_insert(s.cmd, e, s.health, &h);
     h.hp = 99;
     assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
-    assert_int_equal(get_hp(&s, e), 10);
+    assert_int_equal(get_health(&s, e)->hp, 10);
     check_and_destroy(s.world);
 }
 
 static void nothing_changes_before_apply(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity e, victim;
     Health h = health(10);
     Score sc = {3};
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     e = ecs_sched_spawn(s.world);
     victim = ecs_sched_spawn(s.world);
     ecs_sched_commands_insert(s.cmd, e, s.health, &h);
@@ -212,18 +187,18 @@ static void nothing_changes_before_apply(void **state) {
     assert_true(ecs_sched_is_alive(s.world, victim));
     assert_false(ecs_sched_resource_exists(s.world, s.score));
     assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
-    assert_int_equal(get_hp(&s, e), 10);
+    assert_int_equal(get_health(&s, e)->hp, 10);
     assert_false(ecs_sched_is_alive(s.world, victim));
     assert_true(ecs_sched_resource_exists(s.world, s.score));
     check_and_destroy(s.world);
 }
 
 static void commands_across_entities_apply_in_recorded_order(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity a, b, c;
     Health ha = health(1), hb = health(2);
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     a = ecs_sched_spawn(s.world);
     b = ecs_sched_spawn(s.world);
     ecs_sched_commands_insert(s.cmd, a, s.health, &ha);
@@ -237,7 +212,7 @@ static void commands_across_entities_apply_in_recorded_order(void **state) {
     assert_false(ecs_sched_is_alive(s.world, a));
     assert_false(ecs_sched_has(s.world, b, s.health));
     assert_true(ecs_sched_has(s.world, b, s.frozen));
-    assert_int_equal(get_hp(&s, c), 1);
+    assert_int_equal(get_health(&s, c)->hp, 1);
     assert_int_equal(ecs_sched_commands_skipped(s.cmd), 0);
     check_and_destroy(s.world);
 }
@@ -245,11 +220,11 @@ static void commands_across_entities_apply_in_recorded_order(void **state) {
 /* ---- dead targets ---- */
 
 static void insert_after_despawn_in_one_buffer_is_skipped(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity e, other;
     Health h = health(5);
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     e = ecs_sched_spawn(s.world);
     other = ecs_sched_spawn(s.world);
     assert_int_equal(ecs_sched_commands_despawn(s.cmd, e), ECS_SCHED_OK);
@@ -258,22 +233,22 @@ static void insert_after_despawn_in_one_buffer_is_skipped(void **state) {
     assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_commands_skipped(s.cmd), 1);
     assert_false(ecs_sched_is_alive(s.world, e));
-    assert_int_equal(get_hp(&s, other), 5);
+    assert_int_equal(get_health(&s, other)->hp, 5);
     assert_int_equal(ecs_sched_entity_count(s.world), 1);
     check_and_destroy(s.world);
 }
 
 static void skipped_insert_does_not_touch_the_entity_that_reuses_the_index(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity e, newcomer;
     Health h = health(5);
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     e = ecs_sched_spawn(s.world);
     assert_int_equal(ecs_sched_commands_insert(s.cmd, e, s.health, &h), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_commands_remove(s.cmd, e, s.frozen), ECS_SCHED_OK);
     ecs_sched_despawn(s.world, e);
-    newcomer = ecs_sched_spawn_with(s.world, 1, &s.frozen, NULL);
+    newcomer = SPAWN(s.world, {s.frozen, NULL});
     assert_int_equal(ECS_SCHED_ENTITY_INDEX(newcomer), ECS_SCHED_ENTITY_INDEX(e));
     assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_commands_skipped(s.cmd), 2);
@@ -283,11 +258,11 @@ static void skipped_insert_does_not_touch_the_entity_that_reuses_the_index(void 
 }
 
 static void commands_on_an_entity_despawned_before_apply_are_skipped(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity e, kept;
     Health h = health(5);
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     e = ecs_sched_spawn(s.world);
     kept = ecs_sched_spawn(s.world);
     ecs_sched_commands_insert(s.cmd, e, s.health, &h);
@@ -297,7 +272,7 @@ static void commands_on_an_entity_despawned_before_apply_are_skipped(void **stat
     assert_int_equal(ecs_sched_despawn(s.world, e), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_commands_skipped(s.cmd), 3);
-    assert_int_equal(get_hp(&s, kept), 5);
+    assert_int_equal(get_health(&s, kept)->hp, 5);
     assert_int_equal(ecs_sched_entity_count(s.world), 1);
     check_and_destroy(s.world);
 }
@@ -305,41 +280,41 @@ static void commands_on_an_entity_despawned_before_apply_are_skipped(void **stat
 /* ---- resources ---- */
 
 static void set_resource_creates_the_resource_on_apply(void **state) {
-    commands_setup s;
+    world_setup s;
     Score sc = {7};
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     assert_int_equal(ecs_sched_commands_set_resource(s.cmd, s.score, &sc), ECS_SCHED_OK);
-    sc.round = 100;
+    sc.value = 100;
     assert_false(ecs_sched_resource_exists(s.world, s.score));
     assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
-    assert_int_equal(((const Score *)ecs_sched_resource_get(s.world, s.score))->round, 7);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(s.world, s.score))->value, 7);
     check_and_destroy(s.world);
 }
 
 static void set_resource_overwrites_in_recorded_order(void **state) {
-    commands_setup s;
+    world_setup s;
     Score first = {1}, second = {2}, initial = {0};
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     ecs_sched_resource_insert(s.world, s.score, &initial);
     ecs_sched_commands_set_resource(s.cmd, s.score, &first);
     ecs_sched_commands_set_resource(s.cmd, s.score, &second);
-    assert_int_equal(((const Score *)ecs_sched_resource_get(s.world, s.score))->round, 0);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(s.world, s.score))->value, 0);
     assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
-    assert_int_equal(((const Score *)ecs_sched_resource_get(s.world, s.score))->round, 2);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(s.world, s.score))->value, 2);
     check_and_destroy(s.world);
 }
 
 /* ---- pending, apply twice, destroy ---- */
 
 static void pending_counts_recorded_commands_until_applied(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity e;
     Health h = health(1);
     Score sc = {1};
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     e = ecs_sched_spawn(s.world);
     assert_int_equal(ecs_sched_commands_pending(s.cmd), 0);
     ecs_sched_commands_insert(s.cmd, e, s.health, &h);
@@ -353,13 +328,13 @@ static void pending_counts_recorded_commands_until_applied(void **state) {
 }
 
 static void applying_twice_changes_nothing_the_second_time(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity e, spawned, victim;
     Health h = health(1);
     Score sc = {1};
     int32_t entities, archetypes;
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     e = ecs_sched_spawn(s.world);
     victim = ecs_sched_spawn(s.world);
     spawned = ecs_sched_commands_spawn(s.cmd);
@@ -373,7 +348,7 @@ static void applying_twice_changes_nothing_the_second_time(void **state) {
     assert_int_equal(ecs_sched_commands_pending(s.cmd), 0);
     /* the world moves on between the two applies */
     ((Health *)ecs_sched_get_mut(s.world, e, s.health))->hp = 42;
-    ((Score *)ecs_sched_resource_get_mut(s.world, s.score))->round = 42;
+    ((Score *)ecs_sched_resource_get_mut(s.world, s.score))->value = 42;
     entities = ecs_sched_entity_count(s.world);
     archetypes = ecs_sched_archetype_count(s.world);
     assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
@@ -381,35 +356,35 @@ static void applying_twice_changes_nothing_the_second_time(void **state) {
     assert_int_equal(ecs_sched_commands_skipped(s.cmd), 0);
     assert_int_equal(ecs_sched_entity_count(s.world), entities);
     assert_int_equal(ecs_sched_archetype_count(s.world), archetypes);
-    assert_int_equal(get_hp(&s, e), 42);
-    assert_int_equal(((const Score *)ecs_sched_resource_get(s.world, s.score))->round, 42);
+    assert_int_equal(get_health(&s, e)->hp, 42);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(s.world, s.score))->value, 42);
     assert_true(ecs_sched_is_alive(s.world, spawned));
     check_and_destroy(s.world);
 }
 
 static void buffer_can_be_reused_after_apply(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity e;
     Health first = health(1), second = health(2);
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     e = ecs_sched_spawn(s.world);
     ecs_sched_commands_insert(s.cmd, e, s.health, &first);
     assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
     ecs_sched_commands_insert(s.cmd, e, s.health, &second);
     assert_int_equal(ecs_sched_commands_pending(s.cmd), 1);
-    assert_int_equal(get_hp(&s, e), 1);
+    assert_int_equal(get_health(&s, e)->hp, 1);
     assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
-    assert_int_equal(get_hp(&s, e), 2);
+    assert_int_equal(get_health(&s, e)->hp, 2);
     check_and_destroy(s.world);
 }
 
 static void destroying_a_buffer_releases_its_reserved_handles(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_entity reserved[3], later[3];
     int i, j, reused = 0;
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     ecs_sched_spawn(s.world);
     for (i = 0; i < 3; i++) {
         reserved[i] = ecs_sched_commands_spawn(s.cmd);
@@ -433,15 +408,14 @@ static void destroying_a_buffer_releases_its_reserved_handles(void **state) {
 }
 
 static void reserved_handles_of_a_destroyed_buffer_stay_dead_for_other_buffers(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_commands *other;
     ecs_sched_entity reserved;
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     reserved = ecs_sched_commands_spawn(s.cmd);
     ecs_sched_commands_destroy(s.cmd);
-    other = ecs_sched_commands_create(s.world);
-    assert_non_null(other);
+    other = new_commands(s.world);
     assert_int_equal(ecs_sched_commands_insert(other, reserved, s.health, NULL),
                      ECS_SCHED_ERR_STALE_ENTITY);
     assert_int_equal(ecs_sched_commands_apply(other), ECS_SCHED_OK);
@@ -451,15 +425,14 @@ static void reserved_handles_of_a_destroyed_buffer_stay_dead_for_other_buffers(v
 }
 
 static void world_destroy_frees_unapplied_buffers(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_commands *more;
     ecs_sched_entity e;
     Health h = health(1);
     Score sc = {1};
     (void)state;
-    setup_world(&s);
-    more = ecs_sched_commands_create(s.world);
-    assert_non_null(more);
+    setup_world_and_buffer(&s);
+    more = new_commands(s.world);
     e = ecs_sched_commands_spawn(s.cmd);
     ecs_sched_commands_insert(s.cmd, e, s.health, &h);
     ecs_sched_commands_set_resource(more, s.score, &sc);
@@ -469,24 +442,19 @@ static void world_destroy_frees_unapplied_buffers(void **state) {
 /* ---- recording while iterating ---- */
 
 static void commands_recorded_while_iterating_apply_afterwards(void **state) {
-    commands_setup s;
+    world_setup s;
     enum { N = 50 };
     ecs_sched_entity e[N], children[N];
-    ecs_sched_query_desc qd;
     ecs_sched_query *q;
     ecs_sched_iter it;
     int i, k, spawned = 0;
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     for (i = 0; i < N; i++) {
         Health h = health(i);
-        const void *values[1];
-        values[0] = &h;
-        e[i] = ecs_sched_spawn_with(s.world, 1, &s.health, values);
+        e[i] = SPAWN(s.world, {s.health, &h});
     }
-    memset(&qd, 0, sizeof qd);
-    qd.terms[0] = ecs_sched_read(s.health);
-    q = ecs_sched_query_create(s.world, &qd);
+    q = QUERY(s.world, ecs_sched_read(s.health));
     assert_non_null(q);
     it = ecs_sched_query_iter(q);
     while (ecs_sched_iter_next(&it)) {
@@ -514,29 +482,26 @@ static void commands_recorded_while_iterating_apply_afterwards(void **state) {
         if (i % 2) {
             assert_false(ecs_sched_is_alive(s.world, e[i]));
         } else {
-            const Velocity *v = (const Velocity *)ecs_sched_get(s.world, e[i], s.velocity);
-            assert_non_null(v);
-            assert_true(v->x == (float)i);
-            assert_int_equal(get_hp(&s, e[i]), i);
+            assert_true(get_velocity(&s, e[i])->x == (float)i);
+            assert_int_equal(get_health(&s, e[i])->hp, i);
         }
     }
     assert_int_equal(spawned, N / 2);
-    for (k = 0; k < spawned; k++) assert_true(get_hp(&s, children[k]) >= 1000);
+    for (k = 0; k < spawned; k++) assert_true(get_health(&s, children[k])->hp >= 1000);
     assert_int_equal(ecs_sched_entity_count(s.world), N);
     assert_int_equal(ecs_sched_query_count(q), N);
     check_and_destroy(s.world);
 }
 
 static void spawn_with_records_the_entity_and_its_values_in_one_call(void **state) {
-    commands_setup s;
+    world_setup s;
     Position p;
     Health h = health(42);
     ecs_sched_id ids[2];
     const void *values[2];
     ecs_sched_entity e;
-    const Position *got;
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     p.x = 1.5f;
     p.y = -2.0f;
     ids[0] = s.position;
@@ -550,18 +515,16 @@ static void spawn_with_records_the_entity_and_its_values_in_one_call(void **stat
     p.x = 99.0f; /* the value was copied when recorded */
     assert_int_equal(ecs_sched_commands_apply(s.cmd), ECS_SCHED_OK);
     assert_true(ecs_sched_is_alive(s.world, e));
-    got = (const Position *)ecs_sched_get(s.world, e, s.position);
-    assert_non_null(got);
-    assert_true(got->x == 1.5f && got->y == -2.0f);
-    assert_int_equal(get_hp(&s, e), 42);
+    assert_true(get_position(&s, e)->x == 1.5f && get_position(&s, e)->y == -2.0f);
+    assert_int_equal(get_health(&s, e)->hp, 42);
     check_and_destroy(s.world);
 }
 
 static void spawn_with_bad_ids_records_nothing(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_id twice[2], unknown[1];
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     twice[0] = twice[1] = s.position;
     unknown[0] = 4242;
     assert_true(ecs_sched_commands_spawn_with(s.cmd, 2, twice, NULL) == ECS_SCHED_NULL_ENTITY);
@@ -579,13 +542,13 @@ typedef struct { unsigned char bytes[6000]; } Blob;
 
 /* Commands fill several blocks of the buffer; values bigger than a block still fit. */
 static void many_commands_and_large_values_cross_buffer_blocks(void **state) {
-    commands_setup s;
+    world_setup s;
     ecs_sched_id blob;
     ecs_sched_entity e[300];
     static Blob b;
     int i;
     (void)state;
-    setup_world(&s);
+    setup_world_and_buffer(&s);
     blob = ECS_SCHED_COMPONENT(s.world, Blob);
     for (i = 0; i < 300; i++) {
         Health h = health(i);
@@ -604,7 +567,7 @@ static void many_commands_and_large_values_cross_buffer_blocks(void **state) {
             assert_false(ecs_sched_is_alive(s.world, e[i]));
             continue;
         }
-        assert_int_equal(get_hp(&s, e[i]), i);
+        assert_int_equal(get_health(&s, e[i])->hp, i);
         assert_int_equal(ecs_sched_has(s.world, e[i], s.frozen), i % 7 == 0);
         if (i % 50 == 0) {
             const Blob *got = (const Blob *)ecs_sched_get(s.world, e[i], blob);

@@ -15,16 +15,6 @@
 
 #include "world_fixture.h"
 
-/* The last call failed with `code` and its message went to the log at error level. */
-static void assert_failed_with(ecs_sched_world *world, const captured_log *log,
-                               ecs_sched_result code) {
-    const char *message = ecs_sched_last_error(world);
-    assert_int_equal(ecs_sched_last_result(world), code);
-    assert_true(message[0] != '\0');
-    assert_int_equal(log->last_level, ECS_SCHED_LOG_ERROR);
-    assert_non_null(strstr(log->last, message));
-}
-
 #define UNKNOWN_ID ((ecs_sched_id)9999)
 
 /* The last call was refused because component 9999 is not registered. */
@@ -33,8 +23,6 @@ static void assert_unknown_component_reported(ecs_sched_world *world, const capt
     assert_true(mentions_number(ecs_sched_last_error(world), 9999));
 }
 
-typedef struct { float x, y; } Position;
-typedef struct { float x, y; } Velocity;
 typedef struct { double a, b, c; } Triple;
 
 /* ---- registration ---- */
@@ -259,8 +247,8 @@ static void inserted_tag_is_reported_by_has(void **state) {
     (void)state;
     enemy = ECS_SCHED_TAG(w, Enemy);
     pos = ECS_SCHED_COMPONENT(w, Position);
-    tagged = ecs_sched_spawn_with(w, 1, &pos, NULL);
-    plain = ecs_sched_spawn_with(w, 1, &pos, NULL);
+    tagged = SPAWN(w, {pos, NULL});
+    plain = SPAWN(w, {pos, NULL});
     assert_int_equal(ecs_sched_insert(w, tagged, enemy, NULL), ECS_SCHED_OK);
     assert_true(ecs_sched_has(w, tagged, enemy));
     assert_false(ecs_sched_has(w, plain, enemy));
@@ -275,7 +263,7 @@ static void get_of_a_tag_returns_null_and_says_why(void **state) {
     ecs_sched_entity e;
     (void)state;
     enemy = ECS_SCHED_TAG(w, Enemy);
-    e = ecs_sched_spawn_with(w, 1, &enemy, NULL);
+    e = SPAWN(w, {enemy, NULL});
     assert_true(ecs_sched_has(w, e, enemy));
     ecs_sched_clear_error(w);
     assert_null(ecs_sched_get(w, e, enemy));
@@ -290,18 +278,12 @@ static void removed_tag_is_no_longer_reported(void **state) {
     captured_log log;
     ecs_sched_world *w = new_world(&log);
     ecs_sched_id enemy, pos;
-    ecs_sched_id ids[2];
     Position p = {3, 4};
-    const void *values[2];
     ecs_sched_entity e;
     (void)state;
     enemy = ECS_SCHED_TAG(w, Enemy);
     pos = ECS_SCHED_COMPONENT(w, Position);
-    ids[0] = enemy;
-    ids[1] = pos;
-    values[0] = NULL;
-    values[1] = &p;
-    e = ecs_sched_spawn_with(w, 2, ids, values);
+    e = SPAWN(w, {enemy, NULL}, {pos, &p});
     assert_int_equal(ecs_sched_remove(w, e, enemy), ECS_SCHED_OK);
     assert_false(ecs_sched_has(w, e, enemy));
     assert_true(((const Position *)ecs_sched_get(w, e, pos))->y == 4);
@@ -405,12 +387,9 @@ static void unknown_component_is_rejected_by_get_and_get_mut(void **state) {
 static void unknown_component_is_rejected_by_query_create(void **state) {
     captured_log log;
     ecs_sched_world *w = new_world(&log);
-    ecs_sched_query_desc desc;
     (void)state;
-    memset(&desc, 0, sizeof desc);
-    desc.terms[0] = ecs_sched_read(ECS_SCHED_COMPONENT(w, Position));
-    desc.terms[1] = ecs_sched_optional_read(UNKNOWN_ID);
-    assert_null(ecs_sched_query_create(w, &desc));
+    assert_null(QUERY(w, ecs_sched_read(ECS_SCHED_COMPONENT(w, Position)),
+                      ecs_sched_optional_read(UNKNOWN_ID)));
     assert_unknown_component_reported(w, &log);
     check_and_destroy(w);
 }
@@ -444,8 +423,7 @@ static void unknown_component_is_rejected_by_commands_when_recorded(void **state
     int value = 3;
     (void)state;
     e = ecs_sched_spawn(w);
-    cmd = ecs_sched_commands_create(w);
-    assert_non_null(cmd);
+    cmd = new_commands(w);
     assert_int_equal(ecs_sched_commands_insert(cmd, e, UNKNOWN_ID, &value),
                      ECS_SCHED_ERR_UNKNOWN_COMPONENT);
     assert_unknown_component_reported(w, &log);

@@ -16,22 +16,13 @@
 
 #include "world_fixture.h"
 
-/* True when `text` contains `n` as a whole number (not as part of a longer one). */
-
-/* The last call failed with `code`, its message was logged at error level, and it names
-   the entity by index. */
+/* The last call failed with ERR_STALE_ENTITY, its message was logged at error level, and it
+   names the entity by index. */
 static void assert_stale_reported(ecs_sched_world *world, const captured_log *log,
                                   ecs_sched_entity entity) {
-    const char *message = ecs_sched_last_error(world);
-    assert_int_equal(ecs_sched_last_result(world), ECS_SCHED_ERR_STALE_ENTITY);
-    assert_true(mentions_number(message, ECS_SCHED_ENTITY_INDEX(entity)));
-    assert_true(log->errors > 0);
-    assert_int_equal(log->last_level, ECS_SCHED_LOG_ERROR);
-    assert_non_null(strstr(log->last, message));
+    assert_failed_with(world, log, ECS_SCHED_ERR_STALE_ENTITY);
+    assert_true(mentions_number(ecs_sched_last_error(world), ECS_SCHED_ENTITY_INDEX(entity)));
 }
-
-typedef struct { float x, y; } Position;
-typedef struct { float x, y; } Velocity;
 
 /* A world where `stale` is a despawned handle whose index now belongs to `fresh`, an entity
    holding Position {7, 8} and Velocity {1, 2}: any misread of the stale handle would find
@@ -75,6 +66,18 @@ static void assert_fresh_untouched(stale_setup *s) {
     assert_true(p->x == 7 && p->y == 8);
     assert_true(v->x == 1 && v->y == 2);
     assert_int_equal(ecs_sched_entity_count(s->world), 40);
+}
+
+/* A command aimed at the stale handle was refused when recorded (`recorded` is what the
+   recording call returned): nothing is pending, and applying the buffer leaves the new holder
+   untouched. */
+static void assert_refused_when_recorded(stale_setup *s, ecs_sched_commands *cmd,
+                                         ecs_sched_result recorded) {
+    assert_int_equal(recorded, ECS_SCHED_ERR_STALE_ENTITY);
+    assert_stale_reported(s->world, &s->log, s->stale);
+    assert_int_equal(ecs_sched_commands_pending(cmd), 0);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_fresh_untouched(s);
 }
 
 /* ---- handles ---- */
@@ -193,15 +196,11 @@ static void spawned_handles_are_never_the_null_entity(void **state) {
 
 static void entity_capacity_only_reserves_room(void **state) {
     captured_log log;
-    ecs_sched_world_desc desc;
+    ecs_sched_world_desc desc = logged_world_desc(&log);
     ecs_sched_world *w;
     ecs_sched_entity e[300];
     int i;
     (void)state;
-    memset(&log, 0, sizeof log);
-    memset(&desc, 0, sizeof desc);
-    desc.logger.fn = capture_message;
-    desc.logger.user_data = &log;
     desc.entity_capacity = 256;
     w = ecs_sched_world_create(&desc);
     assert_non_null(w);
@@ -327,14 +326,8 @@ static void commands_insert_with_a_stale_handle_is_rejected_when_recorded(void *
     Position p = {100, 200};
     (void)state;
     make_stale(&s);
-    cmd = ecs_sched_commands_create(s.world);
-    assert_non_null(cmd);
-    assert_int_equal(ecs_sched_commands_insert(cmd, s.stale, s.position, &p),
-                     ECS_SCHED_ERR_STALE_ENTITY);
-    assert_stale_reported(s.world, &s.log, s.stale);
-    assert_int_equal(ecs_sched_commands_pending(cmd), 0);
-    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
-    assert_fresh_untouched(&s);
+    cmd = new_commands(s.world);
+    assert_refused_when_recorded(&s, cmd, ecs_sched_commands_insert(cmd, s.stale, s.position, &p));
     ecs_sched_commands_destroy(cmd);
     check_and_destroy(s.world);
 }
@@ -344,15 +337,9 @@ static void commands_remove_with_a_stale_handle_is_rejected_when_recorded(void *
     ecs_sched_commands *cmd;
     (void)state;
     make_stale(&s);
-    cmd = ecs_sched_commands_create(s.world);
-    assert_non_null(cmd);
-    assert_int_equal(ecs_sched_commands_remove(cmd, s.stale, s.velocity),
-                     ECS_SCHED_ERR_STALE_ENTITY);
-    assert_stale_reported(s.world, &s.log, s.stale);
-    assert_int_equal(ecs_sched_commands_pending(cmd), 0);
-    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    cmd = new_commands(s.world);
+    assert_refused_when_recorded(&s, cmd, ecs_sched_commands_remove(cmd, s.stale, s.velocity));
     assert_true(ecs_sched_has(s.world, s.fresh, s.velocity));
-    assert_fresh_untouched(&s);
     ecs_sched_commands_destroy(cmd);
     check_and_destroy(s.world);
 }
@@ -362,13 +349,8 @@ static void commands_despawn_with_a_stale_handle_is_rejected_when_recorded(void 
     ecs_sched_commands *cmd;
     (void)state;
     make_stale(&s);
-    cmd = ecs_sched_commands_create(s.world);
-    assert_non_null(cmd);
-    assert_int_equal(ecs_sched_commands_despawn(cmd, s.stale), ECS_SCHED_ERR_STALE_ENTITY);
-    assert_stale_reported(s.world, &s.log, s.stale);
-    assert_int_equal(ecs_sched_commands_pending(cmd), 0);
-    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
-    assert_fresh_untouched(&s);
+    cmd = new_commands(s.world);
+    assert_refused_when_recorded(&s, cmd, ecs_sched_commands_despawn(cmd, s.stale));
     ecs_sched_commands_destroy(cmd);
     check_and_destroy(s.world);
 }
@@ -380,8 +362,7 @@ static void handle_with_a_generation_never_issued_is_stale(void **state) {
     Position p = {1, 2};
     ecs_sched_entity e, forged;
     (void)state;
-    e = ecs_sched_spawn_with(w, 1, &pos, NULL);
-    assert_int_not_equal(e, ECS_SCHED_NULL_ENTITY);
+    e = SPAWN(w, {pos, NULL});
     forged = e + ((uint64_t)1 << 32);
     assert_false(ecs_sched_is_alive(w, forged));
     assert_false(ecs_sched_has(w, forged, pos));
@@ -448,8 +429,7 @@ static void null_entity_is_rejected_by_every_operation(void **state) {
     assert_null(ecs_sched_get_mut(w, ECS_SCHED_NULL_ENTITY, pos));
     assert_false(ecs_sched_has(w, ECS_SCHED_NULL_ENTITY, pos));
 
-    cmd = ecs_sched_commands_create(w);
-    assert_non_null(cmd);
+    cmd = new_commands(w);
     assert_null_entity_rejected(ecs_sched_commands_insert(cmd, ECS_SCHED_NULL_ENTITY, pos, &p));
     assert_null_entity_rejected(ecs_sched_commands_remove(cmd, ECS_SCHED_NULL_ENTITY, pos));
     assert_null_entity_rejected(ecs_sched_commands_despawn(cmd, ECS_SCHED_NULL_ENTITY));

@@ -16,12 +16,6 @@
 
 #include "world_fixture.h"
 
-typedef struct { float x, y; } Position;
-
-static void noop(ecs_sched_system_ctx *ctx) {
-    (void)ctx;
-}
-
 /* ---- 1. actions return a result code ---- */
 
 static void a_failing_action_returns_its_code_and_records_it(void **state) {
@@ -41,12 +35,9 @@ static void a_failing_action_returns_its_code_and_records_it(void **state) {
 static void a_failing_maker_returns_null_and_records_why(void **state) {
     captured_log log;
     ecs_sched_world *w = new_world(&log);
-    ecs_sched_query_desc desc;
     ecs_sched_id unknown = 4242;
     (void)state;
-    memset(&desc, 0, sizeof desc);
-    desc.terms[0] = ecs_sched_read(unknown);
-    assert_null(ecs_sched_query_create(w, &desc));
+    assert_null(QUERY(w, ecs_sched_read(unknown)));
     assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_UNKNOWN_COMPONENT);
     ecs_sched_clear_error(w);
     assert_int_equal(ecs_sched_spawn_with(w, 1, &unknown, NULL), ECS_SCHED_NULL_ENTITY);
@@ -140,12 +131,8 @@ static void a_warning_carries_the_code_of_the_rule_that_warns(void **state) {
 
 static void world_create_failures_reach_the_descs_logger_with_their_code(void **state) {
     captured_log log;
-    ecs_sched_world_desc desc;
+    ecs_sched_world_desc desc = logged_world_desc(&log);
     (void)state;
-    memset(&log, 0, sizeof log);
-    memset(&desc, 0, sizeof desc);
-    desc.logger.fn = capture_message;
-    desc.logger.user_data = &log;
     desc.thread_count = -1;
     assert_null(ecs_sched_world_create(&desc));
     assert_int_equal(log.errors, 1);

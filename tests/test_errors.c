@@ -29,9 +29,6 @@ static char fallback_last[1024];
 
 #include "world_fixture.h"
 
-typedef struct { float x, y; } Position;
-typedef struct { float x, y; } Velocity;
-
 /* ---- result codes ---- */
 
 static void every_result_code_has_its_own_non_empty_text(void **state) {
@@ -83,7 +80,7 @@ static void successful_calls_log_no_error(void **state) {
     ecs_sched_entity e;
     (void)state;
     pos = ECS_SCHED_COMPONENT(w, Position);
-    e = ecs_sched_spawn_with(w, 1, &pos, NULL);
+    e = SPAWN(w, {pos, NULL});
     ecs_sched_insert(w, e, pos, NULL);
     ecs_sched_get(w, e, pos);
     ecs_sched_resource_insert(w, pos, NULL);
@@ -148,7 +145,7 @@ static void a_failed_call_leaves_the_world_consistent(void **state) {
     ecs_sched_entity e, dead;
     (void)state;
     pos = ECS_SCHED_COMPONENT(w, Position);
-    e = ecs_sched_spawn_with(w, 1, &pos, NULL);
+    e = SPAWN(w, {pos, NULL});
     dead = ecs_sched_spawn(w);
     ecs_sched_despawn(w, dead);
     ecs_sched_insert(w, dead, pos, NULL);
@@ -186,7 +183,7 @@ static void missing_component_message_names_component_and_entity(void **state) {
     (void)state;
     pos = ECS_SCHED_COMPONENT(w, Position);
     vel = ECS_SCHED_COMPONENT(w, Velocity);
-    for (i = 0; i < 20; i++) e[i] = ecs_sched_spawn_with(w, 1, &pos, NULL);
+    for (i = 0; i < 20; i++) e[i] = SPAWN(w, {pos, NULL});
     assert_null(ecs_sched_get_mut(w, e[17], vel));
     assert_non_null(strstr(ecs_sched_last_error(w), "Velocity"));
     assert_true(mentions_number(ecs_sched_last_error(w), ECS_SCHED_ENTITY_INDEX(e[17])));
@@ -228,15 +225,11 @@ static void missing_resource_message_names_the_resource(void **state) {
 static void invalid_query_message_names_the_component(void **state) {
     captured_log log;
     ecs_sched_world *w = new_world(&log);
-    ecs_sched_query_desc desc;
     ecs_sched_id vel;
     (void)state;
     vel = ECS_SCHED_COMPONENT(w, Velocity);
-    memset(&desc, 0, sizeof desc);
-    desc.terms[0] = ecs_sched_read(ECS_SCHED_COMPONENT(w, Position));
-    desc.terms[1] = ecs_sched_read(vel);
-    desc.terms[2] = ecs_sched_without(vel);
-    assert_null(ecs_sched_query_create(w, &desc));
+    assert_null(QUERY(w, ecs_sched_read(ECS_SCHED_COMPONENT(w, Position)), ecs_sched_read(vel),
+                      ecs_sched_without(vel)));
     assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_QUERY);
     assert_non_null(strstr(ecs_sched_last_error(w), "Velocity"));
     check_and_destroy(w);

@@ -96,8 +96,6 @@ static Tracked tracked_value(int value) {
     return t;
 }
 
-typedef struct { float x, y; } Position;
-
 typedef struct hooks_setup {
     captured_log log;
     hook_counts counts;
@@ -105,7 +103,7 @@ typedef struct hooks_setup {
     ecs_sched_id tracked, position, frozen;
 } hooks_setup;
 
-static void setup_world(hooks_setup *s) {
+static void setup_tracked_world(hooks_setup *s) {
     ecs_sched_component_desc desc;
     memset(&s->counts, 0, sizeof s->counts);
     s->world = new_world(&s->log);
@@ -135,12 +133,7 @@ static void assert_tracked(hooks_setup *s, ecs_sched_entity e, int value) {
 
 static ecs_sched_entity spawn_tracked(hooks_setup *s, int value) {
     Tracked t = tracked_value(value);
-    const void *values[1];
-    ecs_sched_entity e;
-    values[0] = &t;
-    e = ecs_sched_spawn_with(s->world, 1, &s->tracked, values);
-    assert_int_not_equal(e, ECS_SCHED_NULL_ENTITY);
-    return e;
+    return SPAWN(s->world, {s->tracked, &t});
 }
 
 /* ---- construction ---- */
@@ -149,7 +142,7 @@ static void a_default_value_is_constructed_once_and_not_copied(void **state) {
     hooks_setup s;
     ecs_sched_entity e;
     (void)state;
-    setup_world(&s);
+    setup_tracked_world(&s);
     e = ecs_sched_spawn_with(s.world, 1, &s.tracked, NULL);
     assert_int_equal(s.counts.ctors, 1);
     assert_int_equal(s.counts.copies, 0);
@@ -163,7 +156,7 @@ static void a_given_value_is_copied_into_a_constructed_value(void **state) {
     hooks_setup s;
     ecs_sched_entity e;
     (void)state;
-    setup_world(&s);
+    setup_tracked_world(&s);
     e = spawn_tracked(&s, 42);
     assert_int_equal(s.counts.ctors, 1);
     assert_int_equal(s.counts.copies, 1);
@@ -177,8 +170,8 @@ static void insert_of_a_new_value_constructs_it_and_copies_the_given_value(void 
     ecs_sched_entity e;
     Tracked t = tracked_value(7);
     (void)state;
-    setup_world(&s);
-    e = ecs_sched_spawn_with(s.world, 1, &s.position, NULL);
+    setup_tracked_world(&s);
+    e = SPAWN(s.world, {s.position, NULL});
     assert_int_equal(ecs_sched_insert(s.world, e, s.tracked, &t), ECS_SCHED_OK);
     assert_int_equal(s.counts.ctors, 1);
     assert_int_equal(s.counts.copies, 1);
@@ -194,7 +187,7 @@ static void spawn_batch_constructs_and_copies_each_value_once(void **state) {
     ecs_sched_entity out[20];
     int i;
     (void)state;
-    setup_world(&s);
+    setup_tracked_world(&s);
     for (i = 0; i < 20; i++) values[i] = tracked_value(100 + i);
     arrays[0] = values;
     assert_int_equal(ecs_sched_spawn_batch(s.world, 20, 1, &s.tracked, arrays, out), ECS_SCHED_OK);
@@ -210,7 +203,7 @@ static void spawn_batch_without_values_only_constructs(void **state) {
     ecs_sched_entity out[8];
     int i;
     (void)state;
-    setup_world(&s);
+    setup_tracked_world(&s);
     assert_int_equal(ecs_sched_spawn_batch(s.world, 8, 1, &s.tracked, NULL, out), ECS_SCHED_OK);
     assert_int_equal(s.counts.ctors, 8);
     assert_int_equal(s.counts.copies, 0);
@@ -224,7 +217,7 @@ static void overwriting_a_present_value_goes_through_the_copy_hook(void **state)
     Tracked t = tracked_value(9);
     int copies_before, live_before;
     (void)state;
-    setup_world(&s);
+    setup_tracked_world(&s);
     e = spawn_tracked(&s, 1);
     copies_before = s.counts.copies;
     live_before = live(&s.counts);
@@ -242,7 +235,7 @@ static void an_archetype_move_relocates_through_the_move_hook(void **state) {
     hooks_setup s;
     ecs_sched_entity e;
     (void)state;
-    setup_world(&s);
+    setup_tracked_world(&s);
     e = spawn_tracked(&s, 5);
     assert_int_equal(s.counts.moves, 0);
     assert_int_equal(ecs_sched_insert(s.world, e, s.position, NULL), ECS_SCHED_OK);
@@ -262,7 +255,7 @@ static void insert_many_moves_the_entity_once(void **state) {
     ecs_sched_entity e;
     ecs_sched_id ids[2];
     (void)state;
-    setup_world(&s);
+    setup_tracked_world(&s);
     e = spawn_tracked(&s, 3);
     ids[0] = s.position;
     ids[1] = s.frozen;
@@ -281,7 +274,7 @@ static void column_growth_relocates_only_through_the_move_hook(void **state) {
     ecs_sched_entity e[N];
     int i;
     (void)state;
-    setup_world(&s);
+    setup_tracked_world(&s);
     for (i = 0; i < N; i++) e[i] = spawn_tracked(&s, i);
     for (i = 0; i < N; i++) assert_tracked(&s, e[i], i);
     assert_int_equal(s.counts.ctors, N);
@@ -295,7 +288,7 @@ static void despawning_a_middle_row_relocates_the_last_one_through_the_move_hook
     ecs_sched_entity a, b, c;
     int moves_before;
     (void)state;
-    setup_world(&s);
+    setup_tracked_world(&s);
     a = spawn_tracked(&s, 1);
     b = spawn_tracked(&s, 2);
     c = spawn_tracked(&s, 3);
@@ -314,7 +307,7 @@ static void despawn_destroys_the_value_once(void **state) {
     hooks_setup s;
     ecs_sched_entity a, b;
     (void)state;
-    setup_world(&s);
+    setup_tracked_world(&s);
     a = spawn_tracked(&s, 1);
     b = spawn_tracked(&s, 2);
     assert_int_equal(ecs_sched_despawn(s.world, a), ECS_SCHED_OK);
@@ -328,16 +321,10 @@ static void despawn_destroys_the_value_once(void **state) {
 static void remove_destroys_the_value_once(void **state) {
     hooks_setup s;
     ecs_sched_entity e;
-    ecs_sched_id ids[2];
     Tracked t = tracked_value(4);
-    const void *values[2];
     (void)state;
-    setup_world(&s);
-    ids[0] = s.tracked;
-    ids[1] = s.position;
-    values[0] = &t;
-    values[1] = NULL;
-    e = ecs_sched_spawn_with(s.world, 2, ids, values);
+    setup_tracked_world(&s);
+    e = SPAWN(s.world, {s.tracked, &t}, {s.position, NULL});
     assert_int_equal(ecs_sched_remove(s.world, e, s.tracked), ECS_SCHED_OK);
     assert_int_equal(s.counts.dtors, 1);
     assert_int_equal(live(&s.counts), 0);
@@ -351,7 +338,7 @@ static void world_destroy_destroys_every_remaining_value(void **state) {
     Tracked r = tracked_value(77);
     int i;
     (void)state;
-    setup_world(&s);
+    setup_tracked_world(&s);
     for (i = 0; i < 50; i++) {
         ecs_sched_entity e = spawn_tracked(&s, i);
         if (i % 2) ecs_sched_insert(s.world, e, s.position, NULL);
@@ -371,8 +358,8 @@ static void failed_calls_construct_and_destroy_nothing(void **state) {
     const void *values[2];
     hook_counts before;
     (void)state;
-    setup_world(&s);
-    e = ecs_sched_spawn_with(s.world, 1, &s.position, NULL);
+    setup_tracked_world(&s);
+    e = SPAWN(s.world, {s.position, NULL});
     dead = spawn_tracked(&s, 0);
     ecs_sched_despawn(s.world, dead);
     before = s.counts;
@@ -398,9 +385,8 @@ static void an_applied_command_copies_its_value_into_a_constructed_value(void **
     ecs_sched_entity e;
     Tracked t = tracked_value(31);
     (void)state;
-    setup_world(&s);
-    cmd = ecs_sched_commands_create(s.world);
-    assert_non_null(cmd);
+    setup_tracked_world(&s);
+    cmd = new_commands(s.world);
     e = ecs_sched_commands_spawn(cmd);
     assert_int_equal(ecs_sched_commands_insert(cmd, e, s.tracked, &t), ECS_SCHED_OK);
     assert_int_equal(s.counts.ctors, 0);
@@ -420,10 +406,9 @@ static void dropped_commands_construct_nothing(void **state) {
     ecs_sched_entity e;
     Tracked t = tracked_value(31);
     (void)state;
-    setup_world(&s);
+    setup_tracked_world(&s);
     e = ecs_sched_spawn(s.world);
-    cmd = ecs_sched_commands_create(s.world);
-    assert_non_null(cmd);
+    cmd = new_commands(s.world);
     assert_int_equal(ecs_sched_commands_insert(cmd, e, s.tracked, &t), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_commands_set_resource(cmd, s.tracked, &t), ECS_SCHED_OK);
     ecs_sched_commands_destroy(cmd);
@@ -449,7 +434,7 @@ static void live_values_always_equal_constructions_minus_destructions(void **sta
     uint32_t seed = 12345;
     int step, i, holders;
     (void)state;
-    setup_world(&s);
+    setup_tracked_world(&s);
     for (i = 0; i < SLOTS; i++) {
         slot[i] = ECS_SCHED_NULL_ENTITY;
         expected[i] = -1;

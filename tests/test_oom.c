@@ -38,8 +38,8 @@ static void *failing_realloc(void *ptr, size_t size) {
 
 #include <cmocka.h>
 
-typedef struct { float x, y; } Position;
-typedef struct { float x, y; } Velocity;
+#include "fixture.h"
+
 typedef struct { float kg; } Mass;
 typedef struct { int value; } Counted;
 
@@ -59,13 +59,6 @@ static void counted_dtor(void *ptr, int32_t n, void *ctx) {
 
 /* Exit codes of the child. */
 enum { CHILD_OK = 0, CHILD_WRONG = 3 };
-
-static void quiet(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user) {
-    (void)result;
-    (void)level;
-    (void)message;
-    (void)user;
-}
 
 static ecs_sched_world *world;
 
@@ -119,11 +112,6 @@ static void mover(ecs_sched_system_ctx *ctx) {
     while (ecs_sched_iter_next(&it)) (void)it.count;
 }
 
-static bool always(ecs_sched_system_ctx *ctx) {
-    (void)ctx;
-    return true;
-}
-
 /* Systems, sets, conditions and commands, built and run. A failed call or run must report
    out of memory and leave the world consistent; a second run then works. */
 static void schedule_scenario(ecs_sched_id *ids, ecs_sched_id mass) {
@@ -132,11 +120,11 @@ static void schedule_scenario(ecs_sched_id *ids, ecs_sched_id mass) {
     ecs_sched_set_desc set;
     ecs_sched_condition mass_exists = ecs_sched_condition_resource_exists(mass);
     ecs_sched_condition once = ecs_sched_condition_run_once();
-    ecs_sched_condition always_true;
+    ecs_sched_condition unconditional;
     ecs_sched_result r;
     int i;
-    memset(&always_true, 0, sizeof always_true);
-    always_true.fn = always;
+    memset(&unconditional, 0, sizeof unconditional);
+    unconditional.fn = always_true;
     memset(&a, 0, sizeof a);
     a.name = "spawner";
     a.fn = spawner;
@@ -151,7 +139,7 @@ static void schedule_scenario(ecs_sched_id *ids, ecs_sched_id mass) {
     b.queries[0].terms[0] = ecs_sched_write(ids[0]);
     b.queries[0].terms[1] = ecs_sched_read(ids[1]);
     b.after[0] = "physics";
-    b.run_if[0] = &always_true;
+    b.run_if[0] = &unconditional;
     check_result(ecs_sched_add_system(world, "Update", &b), "add_system");
     memset(&set, 0, sizeof set);
     set.name = "physics";

@@ -26,6 +26,8 @@
 #include <pthread.h>
 #endif
 
+#include "fixture.h"
+
 static const int32_t thread_counts[] = {1, 2, 4};
 #define THREAD_COUNT_CASES ((int)(sizeof thread_counts / sizeof thread_counts[0]))
 
@@ -208,18 +210,6 @@ static void pool_with_zero_threads_has_one_per_hardware_thread(void **state) {
     assert_int_equal(ecs_sched_pool_thread_count(pool), 1);
 #endif
     ecs_sched_pool_destroy(pool);
-}
-
-typedef struct captured_log {
-    int errors;
-    char last[1024];
-} captured_log;
-
-static void capture_message(ecs_sched_log_level level, ecs_sched_result result, const char *message, void *user_data) {
-    (void)result;
-    captured_log *log = (captured_log *)user_data;
-    if (level >= ECS_SCHED_LOG_ERROR) log->errors++;
-    snprintf(log->last, sizeof log->last, "%s", message);
 }
 
 static ecs_sched_pool *create_logged(int32_t threads, int32_t capacity, captured_log *log) {

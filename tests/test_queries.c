@@ -14,38 +14,9 @@
 
 #include "world_fixture.h"
 
-/* Creates a query from a term list ending with a term of id 0. */
-static ecs_sched_query *make_query(ecs_sched_world *w, const ecs_sched_term *terms) {
-    ecs_sched_query_desc desc;
-    int i;
-    memset(&desc, 0, sizeof desc);
-    for (i = 0; terms[i].id != 0; i++) desc.terms[i] = terms[i];
-    return ecs_sched_query_create(w, &desc);
-}
-#define END_TERMS {0, ECS_SCHED_TERM_READ}
-#define QUERY(w, ...) make_query((w), (const ecs_sched_term[]){__VA_ARGS__, END_TERMS})
-
-typedef struct { float x, y; } Position;
-typedef struct { float x, y; } Velocity;
-typedef struct { int hp; } Health;
-
-typedef struct query_setup {
-    captured_log log;
-    ecs_sched_world *world;
-    ecs_sched_id position, velocity, health, frozen;
-} query_setup;
-
-static void setup_world(query_setup *s) {
-    s->world = new_world(&s->log);
-    s->position = ECS_SCHED_COMPONENT(s->world, Position);
-    s->velocity = ECS_SCHED_COMPONENT(s->world, Velocity);
-    s->health = ECS_SCHED_COMPONENT(s->world, Health);
-    s->frozen = ECS_SCHED_TAG(s->world, Frozen);
-}
-
 /* Spawns an entity with Position {i, -i} and the components of `mask`:
    1 Velocity {10 i, 0}, 2 Health {i}, 4 Frozen. */
-static ecs_sched_entity spawn_kind(query_setup *s, int i, int mask) {
+static ecs_sched_entity spawn_kind(world_setup *s, int i, int mask) {
     Position p;
     Velocity v;
     Health h;
@@ -108,7 +79,7 @@ static int iterated_total(const ecs_sched_query *q) {
 /* ---- matching ---- */
 
 static void query_matches_only_entities_with_every_required_term(void **state) {
-    query_setup s;
+    world_setup s;
     ecs_sched_entity e[8];
     int visits[8];
     ecs_sched_query *q;
@@ -125,7 +96,7 @@ static void query_matches_only_entities_with_every_required_term(void **state) {
 }
 
 static void iteration_visits_every_matching_entity_exactly_once_across_tables(void **state) {
-    query_setup s;
+    world_setup s;
     enum { N = 400 };
     ecs_sched_entity e[N];
     int visits[N];
@@ -148,7 +119,7 @@ static void iteration_visits_every_matching_entity_exactly_once_across_tables(vo
 }
 
 static void entities_array_lines_up_with_the_fields(void **state) {
-    query_setup s;
+    world_setup s;
     ecs_sched_query *q;
     ecs_sched_iter it;
     int i, seen = 0;
@@ -174,7 +145,7 @@ static void entities_array_lines_up_with_the_fields(void **state) {
 }
 
 static void writes_through_fields_change_the_stored_values(void **state) {
-    query_setup s;
+    world_setup s;
     ecs_sched_entity e[30];
     ecs_sched_query *q;
     ecs_sched_iter it;
@@ -191,14 +162,13 @@ static void writes_through_fields_change_the_stored_values(void **state) {
         for (i = 0; i < it.count; i++) p[i].x += v[i].x;
     }
     for (i = 0; i < 30; i++) {
-        const Position *p = (const Position *)ecs_sched_get(s.world, e[i], s.position);
-        assert_true(p->x == (float)(11 * i));
+        assert_true(get_position(&s, e[i])->x == (float)(11 * i));
     }
     check_and_destroy(s.world);
 }
 
 static void optional_field_is_null_exactly_where_the_component_is_absent(void **state) {
-    query_setup s;
+    world_setup s;
     ecs_sched_query *q;
     ecs_sched_iter it;
     int i, with = 0, without = 0;
@@ -224,7 +194,7 @@ static void optional_field_is_null_exactly_where_the_component_is_absent(void **
 }
 
 static void without_term_excludes_entities_that_have_it_and_has_no_field(void **state) {
-    query_setup s;
+    world_setup s;
     ecs_sched_entity e[16];
     int visits[16];
     ecs_sched_query *q;
@@ -254,7 +224,7 @@ static void without_term_excludes_entities_that_have_it_and_has_no_field(void **
 }
 
 static void tag_terms_match_but_have_no_field(void **state) {
-    query_setup s;
+    world_setup s;
     ecs_sched_query *q;
     ecs_sched_iter it;
     int i, total = 0;
@@ -275,7 +245,7 @@ static void tag_terms_match_but_have_no_field(void **state) {
 }
 
 static void query_without_matches_yields_nothing(void **state) {
-    query_setup s;
+    world_setup s;
     ecs_sched_query *q;
     ecs_sched_iter it;
     (void)state;
@@ -290,7 +260,7 @@ static void query_without_matches_yields_nothing(void **state) {
 }
 
 static void iterating_again_gives_the_same_rows(void **state) {
-    query_setup s;
+    world_setup s;
     ecs_sched_entity e[20];
     int visits[20];
     ecs_sched_query *q;
@@ -310,7 +280,7 @@ static void iterating_again_gives_the_same_rows(void **state) {
 /* ---- the cache ---- */
 
 static void table_created_after_the_query_is_matched(void **state) {
-    query_setup s;
+    world_setup s;
     ecs_sched_query *q;
     ecs_sched_entity before, after, moved;
     ecs_sched_entity all[3];
@@ -336,7 +306,7 @@ static void table_created_after_the_query_is_matched(void **state) {
 }
 
 static void empty_tables_are_skipped(void **state) {
-    query_setup s;
+    world_setup s;
     ecs_sched_entity e[10];
     ecs_sched_query *q;
     ecs_sched_iter it;
@@ -361,7 +331,7 @@ static void empty_tables_are_skipped(void **state) {
 }
 
 static void count_follows_spawns_despawns_and_moves(void **state) {
-    query_setup s;
+    world_setup s;
     ecs_sched_entity e[20];
     ecs_sched_query *q;
     int i;
@@ -383,7 +353,7 @@ static void count_follows_spawns_despawns_and_moves(void **state) {
 }
 
 static void several_queries_stay_current_together(void **state) {
-    query_setup s;
+    world_setup s;
     ecs_sched_query *moving, *still, *healthy;
     int i;
     (void)state;
@@ -411,7 +381,7 @@ static bool contains(const ecs_sched_id *ids, int32_t count, ecs_sched_id id) {
 }
 
 static void access_lists_reads_and_writes(void **state) {
-    query_setup s;
+    world_setup s;
     ecs_sched_id extra;
     ecs_sched_query *q;
     ecs_sched_access a;
@@ -435,7 +405,7 @@ static void access_lists_reads_and_writes(void **state) {
 }
 
 static void access_of_a_read_only_query_has_no_writes(void **state) {
-    query_setup s;
+    world_setup s;
     ecs_sched_query *q;
     ecs_sched_access a;
     (void)state;
@@ -451,18 +421,15 @@ static void access_of_a_read_only_query_has_no_writes(void **state) {
 
 /* ---- contradictions ---- */
 
-static void assert_invalid_query(query_setup *s, ecs_sched_query *q, const char *name) {
-    const char *message = ecs_sched_last_error(s->world);
+static void assert_invalid_query(world_setup *s, ecs_sched_query *q, const char *name) {
     assert_null(q);
-    assert_int_equal(ecs_sched_last_result(s->world), ECS_SCHED_ERR_INVALID_QUERY);
-    assert_non_null(strstr(message, name));
-    assert_int_equal(s->log.last_level, ECS_SCHED_LOG_ERROR);
-    assert_non_null(strstr(s->log.last, message));
+    assert_failed_with(s->world, &s->log, ECS_SCHED_ERR_INVALID_QUERY);
+    assert_non_null(strstr(ecs_sched_last_error(s->world), name));
     ecs_sched_clear_error(s->world);
 }
 
 static void naming_a_component_twice_is_an_invalid_query(void **state) {
-    query_setup s;
+    world_setup s;
     (void)state;
     setup_world(&s);
     assert_invalid_query(&s, QUERY(s.world, ecs_sched_read(s.position),
@@ -476,7 +443,7 @@ static void naming_a_component_twice_is_an_invalid_query(void **state) {
 }
 
 static void requiring_and_excluding_the_same_component_is_an_invalid_query(void **state) {
-    query_setup s;
+    world_setup s;
     (void)state;
     setup_world(&s);
     assert_invalid_query(&s, QUERY(s.world, ecs_sched_write(s.velocity),
@@ -489,7 +456,7 @@ static void requiring_and_excluding_the_same_component_is_an_invalid_query(void 
 /* ---- lifetime ---- */
 
 static void destroyed_query_leaves_the_world_and_other_queries_working(void **state) {
-    query_setup s;
+    world_setup s;
     ecs_sched_query *kept, *dropped;
     int i;
     (void)state;
@@ -506,7 +473,7 @@ static void destroyed_query_leaves_the_world_and_other_queries_working(void **st
 }
 
 static void queries_can_be_created_and_destroyed_many_times(void **state) {
-    query_setup s;
+    world_setup s;
     int i;
     (void)state;
     setup_world(&s);
@@ -522,7 +489,7 @@ static void queries_can_be_created_and_destroyed_many_times(void **state) {
 }
 
 static void world_destroy_frees_the_queries_it_still_owns(void **state) {
-    query_setup s;
+    world_setup s;
     int i;
     (void)state;
     setup_world(&s);

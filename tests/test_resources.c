@@ -16,16 +16,12 @@
 /* The last call failed because resource `name` does not exist, and said so in the log. */
 static void assert_missing_resource_reported(ecs_sched_world *world, const captured_log *log,
                                              const char *name) {
-    const char *message = ecs_sched_last_error(world);
-    assert_int_equal(ecs_sched_last_result(world), ECS_SCHED_ERR_MISSING_RESOURCE);
-    assert_non_null(strstr(message, name));
-    assert_int_equal(log->last_level, ECS_SCHED_LOG_ERROR);
-    assert_non_null(strstr(log->last, message));
+    assert_failed_with(world, log, ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(world), name));
 }
 
 typedef struct { float x, y, z; } Gravity;
 typedef struct { double seconds; int frames; } Clock;
-typedef struct { float x, y; } Position;
 
 /* ---- values ---- */
 
@@ -125,17 +121,12 @@ static void resources_are_independent_of_entity_components(void **state) {
     ecs_sched_world *w = new_world(&log);
     ecs_sched_id position = ECS_SCHED_COMPONENT(w, Position);
     Position resource = {10, 20}, component = {1, 2};
-    const void *values[1];
     ecs_sched_entity e;
-    ecs_sched_query_desc qd;
     ecs_sched_query *q;
     (void)state;
-    values[0] = &component;
-    e = ecs_sched_spawn_with(w, 1, &position, values);
+    e = SPAWN(w, {position, &component});
     ecs_sched_resource_insert(w, position, &resource);
-    memset(&qd, 0, sizeof qd);
-    qd.terms[0] = ecs_sched_read(position);
-    q = ecs_sched_query_create(w, &qd);
+    q = QUERY(w, ecs_sched_read(position));
     assert_non_null(q);
     assert_int_equal(ecs_sched_query_count(q), 1);
     assert_true(((const Position *)ecs_sched_get(w, e, position))->x == 1);

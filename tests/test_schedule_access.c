@@ -16,35 +16,6 @@
 
 #include "schedule_fixture.h"
 
-#define assert_lacks(text, needle) assert_lacks_at((text), (needle), __FILE__, __LINE__)
-static void assert_lacks_at(const char *text, const char *needle, const char *file, int line) {
-    if (strstr(text, needle) != NULL) {
-        print_error("did not expect \"%s\" in:\n%s\n", needle, text);
-        _fail(file, line);
-    }
-}
-
-typedef struct { float x, y; } Position;
-typedef struct { float x, y; } Velocity;
-typedef struct { int value; } Score;
-
-typedef struct ids {
-    ecs_sched_id position, velocity, score;
-} ids;
-
-static ids register_all(ecs_sched_world *w) {
-    ids c;
-    c.position = ECS_SCHED_COMPONENT(w, Position);
-    c.velocity = ECS_SCHED_COMPONENT(w, Velocity);
-    c.score = ECS_SCHED_COMPONENT(w, Score);
-    return c;
-}
-
-static bool yes(ecs_sched_system_ctx *ctx) {
-    (void)ctx;
-    return true;
-}
-
 /* The build's ambiguity report, as logged (the whole message, not only what last_error keeps). */
 static const char *report_of(ecs_sched_world *w) {
     assert_int_equal(ecs_sched_schedule_build(w, UPDATE), ECS_SCHED_OK);
@@ -55,7 +26,7 @@ static const char *report_of(ecs_sched_world *w) {
 
 static void two_writers_of_a_component_are_reported_with_the_component(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "mover", .fn = record, .queries = {{{ecs_sched_write(c.position)}}});
     ADD_SYSTEM(w, .name = "teleporter", .fn = record,
@@ -70,7 +41,7 @@ static void two_writers_of_a_component_are_reported_with_the_component(void **st
 
 static void writer_and_reader_of_a_component_are_reported(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "renderer", .fn = record, .queries = {{{ecs_sched_read(c.position)}}});
     ADD_SYSTEM(w, .name = "mover", .fn = record, .queries = {{{ecs_sched_write(c.position)}}});
@@ -83,7 +54,7 @@ static void writer_and_reader_of_a_component_are_reported(void **state) {
 
 static void two_writers_of_a_resource_are_reported(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
     ADD_SYSTEM(w, .name = "penalize", .fn = record, .writes = {c.score});
@@ -96,7 +67,7 @@ static void two_writers_of_a_resource_are_reported(void **state) {
 
 static void writer_and_reader_of_a_resource_are_reported(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
     ADD_SYSTEM(w, .name = "show_score", .fn = record, .reads = {c.score});
@@ -109,7 +80,7 @@ static void writer_and_reader_of_a_resource_are_reported(void **state) {
 
 static void optional_write_conflicts_like_a_write(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "maybe_mover", .fn = record,
                .queries = {{{ecs_sched_read(c.velocity), ecs_sched_optional_write(c.position)}}});
@@ -122,7 +93,7 @@ static void optional_write_conflicts_like_a_write(void **state) {
 
 static void every_conflicting_pair_is_counted(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "a", .fn = record, .writes = {c.score});
     ADD_SYSTEM(w, .name = "b", .fn = record, .writes = {c.score});
@@ -140,7 +111,7 @@ static void every_conflicting_pair_is_counted(void **state) {
 
 static void readers_of_the_same_data_are_not_reported(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "r1", .fn = record, .reads = {c.score},
                .queries = {{{ecs_sched_read(c.position)}}});
@@ -153,7 +124,7 @@ static void readers_of_the_same_data_are_not_reported(void **state) {
 
 static void writers_of_different_data_are_not_reported(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "w1", .fn = record, .queries = {{{ecs_sched_write(c.position)}}});
     ADD_SYSTEM(w, .name = "w2", .fn = record, .queries = {{{ecs_sched_write(c.velocity)}}},
@@ -165,7 +136,7 @@ static void writers_of_different_data_are_not_reported(void **state) {
 
 static void a_without_term_is_no_access(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "still", .fn = record,
                .queries = {{{ecs_sched_read(c.velocity), ecs_sched_without(c.position)}}});
@@ -177,7 +148,7 @@ static void a_without_term_is_no_access(void **state) {
 
 static void ordered_pair_is_not_reported(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "mover", .fn = record, .queries = {{{ecs_sched_write(c.position)}}});
     ADD_SYSTEM(w, .name = "renderer", .fn = record, .after = {"mover"},
@@ -189,7 +160,7 @@ static void ordered_pair_is_not_reported(void **state) {
 
 static void pair_ordered_through_another_system_is_not_reported(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "mover", .fn = record, .before = {"middle"},
                .queries = {{{ecs_sched_write(c.position)}}});
@@ -203,7 +174,7 @@ static void pair_ordered_through_another_system_is_not_reported(void **state) {
 
 static void pair_ordered_through_their_sets_is_not_reported(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     CONFIGURE_SET(w, .name = "physics", .before = {"render"});
     ADD_SYSTEM(w, .name = "renderer", .fn = record, .in_set = {"render"},
@@ -219,7 +190,7 @@ static void pair_ordered_through_their_sets_is_not_reported(void **state) {
 
 static void exclusive_system_conflicts_with_any_unordered_system(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "save_game", .fn = record, .exclusive = true);
     ADD_SYSTEM(w, .name = "reader", .fn = record, .queries = {{{ecs_sched_read(c.velocity)}}});
@@ -235,7 +206,7 @@ static void exclusive_system_conflicts_with_any_unordered_system(void **state) {
 
 static void ordered_exclusive_system_is_not_reported(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "save_game", .fn = record, .exclusive = true, .after = {"reader"});
     ADD_SYSTEM(w, .name = "reader", .fn = record, .queries = {{{ecs_sched_read(c.velocity)}}});
@@ -246,7 +217,7 @@ static void ordered_exclusive_system_is_not_reported(void **state) {
 
 static void apply_deferred_instances_are_not_reported(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .fn = ecs_sched_apply_deferred);
     ADD_SYSTEM(w, .name = "writer", .fn = record, .commands = true,
@@ -260,7 +231,7 @@ static void apply_deferred_instances_are_not_reported(void **state) {
 
 static void pairs_in_different_sets_are_grouped_by_their_sets(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "integrate", .fn = record, .in_set = {"physics"},
                .queries = {{{ecs_sched_write(c.position)}}});
@@ -280,7 +251,7 @@ static void pairs_in_different_sets_are_grouped_by_their_sets(void **state) {
 
 static void ambiguous_with_the_other_system_silences_the_pair(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "a", .fn = record, .writes = {c.score}, .ambiguous_with = {"b"});
     ADD_SYSTEM(w, .name = "b", .fn = record, .writes = {c.score});
@@ -295,7 +266,7 @@ static void ambiguous_with_the_other_system_silences_the_pair(void **state) {
 
 static void ambiguous_with_a_set_silences_pairs_with_its_members(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "logger", .fn = record, .reads = {c.score}, .ambiguous_with = {"scoring"});
     ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score}, .in_set = {"scoring"});
@@ -308,7 +279,7 @@ static void ambiguous_with_a_set_silences_pairs_with_its_members(void **state) {
 
 static void set_ambiguous_with_a_system_silences_its_members(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     CONFIGURE_SET(w, .name = "ui", .ambiguous_with = {"award"});
     ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
@@ -321,7 +292,7 @@ static void set_ambiguous_with_a_system_silences_its_members(void **state) {
 
 static void ambiguous_with_all_on_a_system_silences_its_pairs_only(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "debug_view", .fn = record, .reads = {c.score}, .ambiguous_with_all = true);
     ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
@@ -335,7 +306,7 @@ static void ambiguous_with_all_on_a_system_silences_its_pairs_only(void **state)
 
 static void ambiguous_with_all_on_a_set_silences_its_members(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     CONFIGURE_SET(w, .name = "diagnostics", .ambiguous_with_all = true);
     ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
@@ -350,11 +321,11 @@ static void ambiguous_with_all_on_a_set_silences_its_members(void **state) {
 
 static void condition_reads_count_as_reads_of_the_guarded_system(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
     ADD_SYSTEM(w, .name = "celebrate", .fn = record,
-               .run_if = {&(ecs_sched_condition){.name = "high_score", .fn = yes, .reads = {c.score}}});
+               .run_if = {&(ecs_sched_condition){.name = "high_score", .fn = always_true, .reads = {c.score}}});
     report_of(w);
     assert_int_equal(g_log.warnings, 1);
     assert_contains(g_log.text, "system 'award' and system 'celebrate'");
@@ -364,11 +335,11 @@ static void condition_reads_count_as_reads_of_the_guarded_system(void **state) {
 
 static void condition_query_counts_as_reads_of_the_guarded_system(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "mover", .fn = record, .queries = {{{ecs_sched_write(c.position)}}});
     ADD_SYSTEM(w, .name = "spawn_more", .fn = record,
-               .run_if = {&(ecs_sched_condition){.name = "few_enough", .fn = yes,
+               .run_if = {&(ecs_sched_condition){.name = "few_enough", .fn = always_true,
                            .queries = {{{ecs_sched_read(c.position)}}}}});
     report_of(w);
     assert_int_equal(g_log.warnings, 1);
@@ -378,7 +349,7 @@ static void condition_query_counts_as_reads_of_the_guarded_system(void **state) 
 
 static void built_in_condition_reads_its_resource(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     Score target = {10};
     (void)state;
     ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
@@ -392,9 +363,9 @@ static void built_in_condition_reads_its_resource(void **state) {
 
 static void set_condition_reads_count_for_every_member(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
-    CONFIGURE_SET(w, .name = "celebrations", .run_if = {&(ecs_sched_condition){.name = "high_score", .fn = yes,
+    CONFIGURE_SET(w, .name = "celebrations", .run_if = {&(ecs_sched_condition){.name = "high_score", .fn = always_true,
                                                           .reads = {c.score}}});
     ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
     ADD_SYSTEM(w, .name = "fireworks", .fn = record, .in_set = {"celebrations"});
@@ -408,11 +379,11 @@ static void set_condition_reads_count_for_every_member(void **state) {
 
 static void condition_reads_beside_other_reads_are_not_reported(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "show_score", .fn = record, .reads = {c.score});
     ADD_SYSTEM(w, .name = "celebrate", .fn = record,
-               .run_if = {&(ecs_sched_condition){.name = "high_score", .fn = yes, .reads = {c.score}}});
+               .run_if = {&(ecs_sched_condition){.name = "high_score", .fn = always_true, .reads = {c.score}}});
     report_of(w);
     assert_int_equal(g_log.count, 0);
     check_and_destroy(w);
@@ -422,7 +393,7 @@ static void condition_reads_beside_other_reads_are_not_reported(void **state) {
 
 static void instances_sharing_a_name_are_told_apart(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
     ADD_SYSTEM(w, .name = "award", .fn = record, .writes = {c.score});
@@ -434,7 +405,7 @@ static void instances_sharing_a_name_are_told_apart(void **state) {
 
 static void long_ordered_chains_hide_no_conflict_and_report_none(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     ecs_sched_system_desc chain[100];
     int i;
     (void)state;
@@ -444,9 +415,7 @@ static void long_ordered_chains_hide_no_conflict_and_report_none(void **state) {
         chain[i].fn = record;
         chain[i].writes[0] = c.score;
     }
-    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
-                                               .systems = chain, .count = 100, .chain = true}),
-                     ECS_SCHED_OK);
+    ADD_SYSTEMS(w, .systems = chain, .count = 100, .chain = true);
     report_of(w);
     assert_int_equal(g_log.count, 0);
     ADD_SYSTEM(w, .name = "outsider", .fn = record, .reads = {c.score});

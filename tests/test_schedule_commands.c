@@ -16,21 +16,13 @@
 
 #include "schedule_fixture.h"
 
-typedef struct { float x, y; } Position;
-typedef struct { int value; } Score;
-
-static ecs_sched_id g_position, g_score;
-
-static void register_all(ecs_sched_world *w) {
-    g_position = ECS_SCHED_COMPONENT(w, Position);
-    g_score = ECS_SCHED_COMPONENT(w, Score);
-}
+static ids g_c;   /* what the systems below spawn, count and set */
 
 /* Spawns one entity with a Position through its command buffer. */
 static void spawner(ecs_sched_system_ctx *ctx) {
     ecs_sched_commands *cmd = ecs_sched_ctx_commands(ctx);
     assert_non_null(cmd);
-    ecs_sched_commands_spawn_with(cmd, 1, &g_position, NULL);
+    ecs_sched_commands_spawn_with(cmd, 1, &g_c.position, NULL);
     trace_add(ecs_sched_ctx_name(ctx));
 }
 
@@ -46,12 +38,12 @@ static void census(ecs_sched_system_ctx *ctx) {
 static void score_setter(ecs_sched_system_ctx *ctx) {
     Score s;
     s.value = *(const int *)ecs_sched_ctx_user_data(ctx);
-    ecs_sched_commands_set_resource(ecs_sched_ctx_commands(ctx), g_score, &s);
+    ecs_sched_commands_set_resource(ecs_sched_ctx_commands(ctx), g_c.score, &s);
 }
 
 /* Desc fields of a spawner or a census: SPAWNER("name", more fields...). */
 #define SPAWNER(...) .fn = spawner, .commands = true, .name = __VA_ARGS__
-#define CENSUS(...) .fn = census, .queries = {{{ecs_sched_read(g_position)}}}, .name = __VA_ARGS__
+#define CENSUS(...) .fn = census, .queries = {{{ecs_sched_read(g_c.position)}}}, .name = __VA_ARGS__
 
 static void disable_auto_sync(ecs_sched_world *w) {
     assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &(ecs_sched_schedule_desc){.no_auto_sync = true}),
@@ -73,19 +65,18 @@ static int sync_points(ecs_sched_world *w) {
 static void commands_wait_for_a_sync_point(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     disable_auto_sync(w);
     ADD_SYSTEM(w, SPAWNER("spawn"));
     ADD_SYSTEM(w, CENSUS("count", .after = {"spawn"}));
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn count=0");
+    assert_run_traces(w, "spawn count=0");
     check_and_destroy(w);
 }
 
 static void final_flush_applies_pending_commands_when_the_run_ends(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     ADD_SYSTEM(w, SPAWNER("spawn_a"));
     ADD_SYSTEM(w, SPAWNER("spawn_b"));
     assert_int_equal(ecs_sched_entity_count(w), 0);
@@ -99,56 +90,46 @@ static void buffers_are_applied_in_plan_order(void **state) {
     static const int one = 1, two = 2;
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     ADD_SYSTEM(w, .name = "set_two", .fn = score_setter, .commands = true, .user_data = (void *)&two);
     ADD_SYSTEM(w, .name = "set_one", .fn = score_setter, .commands = true, .user_data = (void *)&one,
                .before = {"set_two"});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_int_equal(((const Score *)ecs_sched_resource_get(w, g_score))->value, 2);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(w, g_c.score))->value, 2);
     check_and_destroy(w);
 
     w = new_world();
-    register_all(w);
+    g_c = register_components(w);
     ADD_SYSTEM(w, .name = "set_two", .fn = score_setter, .commands = true, .user_data = (void *)&two,
                .before = {"set_one"});
     ADD_SYSTEM(w, .name = "set_one", .fn = score_setter, .commands = true, .user_data = (void *)&one);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_int_equal(((const Score *)ecs_sched_resource_get(w, g_score))->value, 1);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(w, g_c.score))->value, 1);
     check_and_destroy(w);
 }
 
 static void apply_deferred_applies_the_commands_of_systems_that_ran_before_it(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     disable_auto_sync(w);
-    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
-                                               .systems = (ecs_sched_system_desc[]){
-                                                   {SPAWNER("spawn")},
-                                                   {.fn = ecs_sched_apply_deferred},
-                                                   {CENSUS("count")}},
-                                               .count = 3, .chain = true}),
-                     ECS_SCHED_OK);
+    ADD_SYSTEMS(w, .systems = SYSTEMS({SPAWNER("spawn")}, {.fn = ecs_sched_apply_deferred},
+                                      {CENSUS("count")}),
+                .count = 3, .chain = true);
     assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred count");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn count=1");
+    assert_run_traces(w, "spawn count=1");
     check_and_destroy(w);
 }
 
 static void commands_recorded_after_apply_deferred_wait_for_the_next_sync(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     disable_auto_sync(w);
-    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
-                                               .systems = (ecs_sched_system_desc[]){
-                                                   {.fn = ecs_sched_apply_deferred},
-                                                   {SPAWNER("spawn")},
-                                                   {CENSUS("count")}},
-                                               .count = 3, .chain = true}),
-                     ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn count=0");
+    ADD_SYSTEMS(w, .systems = SYSTEMS({.fn = ecs_sched_apply_deferred}, {SPAWNER("spawn")},
+                                      {CENSUS("count")}),
+                .count = 3, .chain = true);
+    assert_run_traces(w, "spawn count=0");
     assert_int_equal(ecs_sched_entity_count(w), 1);
     check_and_destroy(w);
 }
@@ -156,17 +137,12 @@ static void commands_recorded_after_apply_deferred_wait_for_the_next_sync(void *
 static void explicit_apply_deferred_between_writer_and_reader_needs_no_automatic_one(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
-    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
-                                               .systems = (ecs_sched_system_desc[]){
-                                                   {SPAWNER("spawn")},
-                                                   {.fn = ecs_sched_apply_deferred},
-                                                   {CENSUS("count")}},
-                                               .count = 3, .chain = true}),
-                     ECS_SCHED_OK);
+    g_c = register_components(w);
+    ADD_SYSTEMS(w, .systems = SYSTEMS({SPAWNER("spawn")}, {.fn = ecs_sched_apply_deferred},
+                                      {CENSUS("count")}),
+                .count = 3, .chain = true);
     assert_int_equal(sync_points(w), 1);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn count=1");
+    assert_run_traces(w, "spawn count=1");
     check_and_destroy(w);
 }
 
@@ -175,34 +151,31 @@ static void explicit_apply_deferred_between_writer_and_reader_needs_no_automatic
 static void later_system_sees_entities_spawned_by_commands_of_an_earlier_one(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     ADD_SYSTEM(w, CENSUS("count", .after = {"spawn"}));
     ADD_SYSTEM(w, SPAWNER("spawn"));
     assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred count");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn count=1");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn count=1 spawn count=2");
+    assert_run_traces(w, "spawn count=1");
+    assert_run_traces(w, "spawn count=1 spawn count=2");
     check_and_destroy(w);
 }
 
 static void unordered_systems_get_no_sync_point(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     ADD_SYSTEM(w, SPAWNER("spawn"));
     ADD_SYSTEM(w, CENSUS("count"));
     assert_int_equal(sync_points(w), 0);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn count=0");
+    assert_run_traces(w, "spawn count=0");
     check_and_destroy(w);
 }
 
 static void systems_without_commands_get_no_sync_point(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
-    ADD_SYSTEM(w, .name = "plain", .fn = record, .queries = {{{ecs_sched_write(g_position)}}});
+    g_c = register_components(w);
+    ADD_SYSTEM(w, .name = "plain", .fn = record, .queries = {{{ecs_sched_write(g_c.position)}}});
     ADD_SYSTEM(w, CENSUS("count", .after = {"plain"}));
     assert_string_equal(plan_of(w, UPDATE), "plain count");
     check_and_destroy(w);
@@ -211,45 +184,38 @@ static void systems_without_commands_get_no_sync_point(void **state) {
 static void edges_that_need_a_sync_point_share_one(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     ADD_SYSTEM(w, SPAWNER("spawn_a"));
     ADD_SYSTEM(w, SPAWNER("spawn_b"));
     ADD_SYSTEM(w, CENSUS("count_a", .after = {"spawn_a"}));
     ADD_SYSTEM(w, CENSUS("count_b", .after = {"spawn_b"}));
     ADD_SYSTEM(w, CENSUS("count_all", .after = {"spawn_a", "spawn_b"}));
     assert_int_equal(sync_points(w), 1);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn_a spawn_b count_a=2 count_b=2 count_all=2");
+    assert_run_traces(w, "spawn_a spawn_b count_a=2 count_b=2 count_all=2");
     check_and_destroy(w);
 }
 
 static void each_step_of_a_chain_of_writers_gets_its_own_sync_point(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
-    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
-                                               .systems = (ecs_sched_system_desc[]){
-                                                   {SPAWNER("first")},
-                                                   {SPAWNER("second")},
-                                                   {CENSUS("count")}},
-                                               .count = 3, .chain = true}),
-                     ECS_SCHED_OK);
+    g_c = register_components(w);
+    ADD_SYSTEMS(w, .systems = SYSTEMS({SPAWNER("first")}, {SPAWNER("second")},
+                                      {CENSUS("count")}),
+                .count = 3, .chain = true);
     assert_string_equal(plan_of(w, UPDATE), "first apply_deferred second apply_deferred count");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "first second count=2");
+    assert_run_traces(w, "first second count=2");
     check_and_destroy(w);
 }
 
 static void sync_point_is_inserted_between_ordered_sets(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     CONFIGURE_SET(w, .name = "spawning", .before = {"counting"});
     ADD_SYSTEM(w, CENSUS("count", .in_set = {"counting"}));
     ADD_SYSTEM(w, SPAWNER("spawn", .in_set = {"spawning"}));
     assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred count");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn count=1");
+    assert_run_traces(w, "spawn count=1");
     check_and_destroy(w);
 }
 
@@ -263,11 +229,10 @@ static void count_in_world(ecs_sched_system_ctx *ctx) {
 static void exclusive_system_after_a_writer_sees_its_commands(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     ADD_SYSTEM(w, SPAWNER("spawn"));
     ADD_SYSTEM(w, .name = "inspect", .fn = count_in_world, .exclusive = true, .after = {"spawn"});
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn inspect=1");
+    assert_run_traces(w, "spawn inspect=1");
     check_and_destroy(w);
 }
 
@@ -281,12 +246,11 @@ static void run_sub_schedule_then_count(ecs_sched_system_ctx *ctx) {
 static void nested_run_applies_its_commands_before_returning(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     assert_int_equal(ecs_sched_add_system(w, "Sub", &(ecs_sched_system_desc){SPAWNER("sub_spawn")}),
                      ECS_SCHED_OK);
     ADD_SYSTEM(w, .name = "runner", .fn = run_sub_schedule_then_count, .exclusive = true);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "sub_spawn runner=1");
+    assert_run_traces(w, "sub_spawn runner=1");
     check_and_destroy(w);
 }
 
@@ -295,12 +259,11 @@ static void nested_run_applies_its_commands_before_returning(void **state) {
 static void before_ignore_deferred_adds_no_sync_point(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     ADD_SYSTEM(w, SPAWNER("spawn", .before_ignore_deferred = {"count"}));
     ADD_SYSTEM(w, CENSUS("count"));
     assert_string_equal(plan_of(w, UPDATE), "spawn count");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn count=0");
+    assert_run_traces(w, "spawn count=0");
     assert_int_equal(ecs_sched_entity_count(w), 1);
     check_and_destroy(w);
 }
@@ -308,42 +271,33 @@ static void before_ignore_deferred_adds_no_sync_point(void **state) {
 static void after_ignore_deferred_adds_no_sync_point(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     ADD_SYSTEM(w, CENSUS("count", .after_ignore_deferred = {"spawn"}));
     ADD_SYSTEM(w, SPAWNER("spawn"));
     assert_string_equal(plan_of(w, UPDATE), "spawn count");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn count=0");
+    assert_run_traces(w, "spawn count=0");
     check_and_destroy(w);
 }
 
 static void chain_ignore_deferred_adds_no_sync_point(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
-    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
-                                               .systems = (ecs_sched_system_desc[]){
-                                                   {SPAWNER("spawn")}, {CENSUS("count")}},
-                                               .count = 2, .chain = true, .chain_ignore_deferred = true}),
-                     ECS_SCHED_OK);
+    g_c = register_components(w);
+    ADD_SYSTEMS(w, .systems = SYSTEMS({SPAWNER("spawn")}, {CENSUS("count")}),
+                .count = 2, .chain = true, .chain_ignore_deferred = true);
     assert_string_equal(plan_of(w, UPDATE), "spawn count");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn count=0");
+    assert_run_traces(w, "spawn count=0");
     check_and_destroy(w);
 }
 
 static void plain_chain_gets_a_sync_point(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
-    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
-                                               .systems = (ecs_sched_system_desc[]){
-                                                   {SPAWNER("spawn")}, {CENSUS("count")}},
-                                               .count = 2, .chain = true}),
-                     ECS_SCHED_OK);
+    g_c = register_components(w);
+    ADD_SYSTEMS(w, .systems = SYSTEMS({SPAWNER("spawn")}, {CENSUS("count")}),
+                .count = 2, .chain = true);
     assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred count");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn count=1");
+    assert_run_traces(w, "spawn count=1");
     check_and_destroy(w);
 }
 
@@ -351,13 +305,12 @@ static void chain_sets_ignoring_deferred_adds_no_sync_point(void **state) {
     static const char *const sets[] = {"spawning", "counting"};
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     ADD_SYSTEM(w, CENSUS("count", .in_set = {"counting"}));
     ADD_SYSTEM(w, SPAWNER("spawn", .in_set = {"spawning"}));
     assert_int_equal(ecs_sched_chain_sets(w, UPDATE, sets, 2, true), ECS_SCHED_OK);
     assert_string_equal(plan_of(w, UPDATE), "spawn count");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn count=0");
+    assert_run_traces(w, "spawn count=0");
     check_and_destroy(w);
 }
 
@@ -365,20 +318,19 @@ static void chain_sets_gets_a_sync_point(void **state) {
     static const char *const sets[] = {"spawning", "counting"};
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     ADD_SYSTEM(w, CENSUS("count", .in_set = {"counting"}));
     ADD_SYSTEM(w, SPAWNER("spawn", .in_set = {"spawning"}));
     assert_int_equal(ecs_sched_chain_sets(w, UPDATE, sets, 2, false), ECS_SCHED_OK);
     assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred count");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn count=1");
+    assert_run_traces(w, "spawn count=1");
     check_and_destroy(w);
 }
 
 static void an_ordering_that_also_wants_the_commands_keeps_its_sync_point(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     ADD_SYSTEM(w, SPAWNER("spawn", .before_ignore_deferred = {"count"}));
     ADD_SYSTEM(w, CENSUS("count", .after = {"spawn"}));
     assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred count");
@@ -388,14 +340,13 @@ static void an_ordering_that_also_wants_the_commands_keeps_its_sync_point(void *
 static void no_auto_sync_disables_automatic_sync_points(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    register_all(w);
+    g_c = register_components(w);
     ADD_SYSTEM(w, CENSUS("count", .after = {"spawn"}));
     ADD_SYSTEM(w, SPAWNER("spawn"));
     assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred count");
     disable_auto_sync(w);
     assert_string_equal(plan_of(w, UPDATE), "spawn count");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn count=0");
+    assert_run_traces(w, "spawn count=0");
     assert_int_equal(ecs_sched_entity_count(w), 1);
     check_and_destroy(w);
 }

@@ -18,43 +18,22 @@
 
 /* ---- the data the systems touch ---- */
 
-typedef struct { float x, y; } Position;
-typedef struct { float x, y; } Velocity;
-typedef struct { int value; } Score;
-typedef struct { float value; } Gravity;
-
-typedef struct ids {
-    ecs_sched_id position, velocity, score, gravity;
-} ids;
-
-static ids register_all(ecs_sched_world *w) {
-    ids c;
-    c.position = ECS_SCHED_COMPONENT(w, Position);
-    c.velocity = ECS_SCHED_COMPONENT(w, Velocity);
-    c.score = ECS_SCHED_COMPONENT(w, Score);
-    c.gravity = ECS_SCHED_COMPONENT(w, Gravity);
-    return c;
-}
+typedef struct { float value; } Gravity;   /* a resource no system declares */
 
 static ecs_sched_entity spawn_moving(ecs_sched_world *w, const ids *c, float x, float vx) {
     Position p;
     Velocity v;
-    ecs_sched_id types[2];
-    const void *values[2];
     p.x = x;
     p.y = 0;
     v.x = vx;
     v.y = 1;
-    types[0] = c->position;
-    types[1] = c->velocity;
-    values[0] = &p;
-    values[1] = &v;
-    return ecs_sched_spawn_with(w, 2, types, values);
+    return SPAWN(w, {c->position, &p}, {c->velocity, &v});
 }
 
 /* What the systems of a test saw, for the test to check after the run. */
 static struct observed {
     ids c;
+    ecs_sched_id gravity;
     ecs_sched_world *world;
     int calls;
     int32_t count;
@@ -82,7 +61,7 @@ static void integrate(ecs_sched_system_ctx *ctx) {
 
 static void system_iterates_its_declared_query(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     ecs_sched_entity e1 = spawn_moving(w, &c, 0, 2), e2 = spawn_moving(w, &c, 10, -1);
     const Position *p;
     (void)state;
@@ -105,7 +84,7 @@ static void count_second_query(ecs_sched_system_ctx *ctx) {
 
 static void each_declared_query_is_reached_by_its_index(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     memset(&g_seen, 0, sizeof g_seen);
     spawn_moving(w, &c, 0, 0);
@@ -128,7 +107,7 @@ static void ask_for_query_three(ecs_sched_system_ctx *ctx) {
 
 static void query_index_out_of_range_is_refused(void **state) {
     ecs_sched_world *w = new_world();
-    ids c = register_all(w);
+    ids c = register_components(w);
     (void)state;
     memset(&g_seen, 0, sizeof g_seen);
     g_seen.pointer = &g_seen;
@@ -172,7 +151,7 @@ static void declared_read_resource_is_readable(void **state) {
     Score s = {41};
     (void)state;
     memset(&g_seen, 0, sizeof g_seen);
-    g_seen.c = register_all(w);
+    g_seen.c = register_components(w);
     ecs_sched_resource_insert(w, g_seen.c.score, &s);
     ADD_SYSTEM(w, .name = "reader", .fn = read_score, .reads = {g_seen.c.score});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
@@ -192,7 +171,7 @@ static void declared_written_resource_is_readable_and_writable(void **state) {
     Score s = {1};
     (void)state;
     memset(&g_seen, 0, sizeof g_seen);
-    g_seen.c = register_all(w);
+    g_seen.c = register_components(w);
     ecs_sched_resource_insert(w, g_seen.c.score, &s);
     ADD_SYSTEM(w, .name = "bumper", .fn = bump_score, .writes = {g_seen.c.score});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
@@ -212,7 +191,7 @@ static void writing_a_resource_declared_only_as_read_is_refused(void **state) {
     Score s = {5};
     (void)state;
     memset(&g_seen, 0, sizeof g_seen);
-    g_seen.c = register_all(w);
+    g_seen.c = register_components(w);
     g_seen.mutable_pointer = &g_seen;
     ecs_sched_resource_insert(w, g_seen.c.score, &s);
     ADD_SYSTEM(w, .name = "sneaky_writer", .fn = write_read_only_score, .reads = {g_seen.c.score});
@@ -225,7 +204,7 @@ static void writing_a_resource_declared_only_as_read_is_refused(void **state) {
 }
 
 static void read_gravity(ecs_sched_system_ctx *ctx) {
-    g_seen.pointer = ecs_sched_ctx_resource(ctx, g_seen.c.gravity);
+    g_seen.pointer = ecs_sched_ctx_resource(ctx, g_seen.gravity);
     trace_add("nosy");
 }
 
@@ -234,9 +213,10 @@ static void undeclared_resource_is_refused_and_the_run_finishes_with_err_access(
     Gravity g = {9.8f};
     (void)state;
     memset(&g_seen, 0, sizeof g_seen);
-    g_seen.c = register_all(w);
+    g_seen.c = register_components(w);
+    g_seen.gravity = ECS_SCHED_COMPONENT(w, Gravity);
     g_seen.pointer = &g_seen;
-    ecs_sched_resource_insert(w, g_seen.c.gravity, &g);
+    ecs_sched_resource_insert(w, g_seen.gravity, &g);
     ADD_SYSTEM(w, .name = "nosy", .fn = read_gravity, .reads = {g_seen.c.score});
     ADD_SYSTEM(w, .name = "later", .fn = record, .after = {"nosy"});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
@@ -254,7 +234,7 @@ static int g_violations_left;
 static void misbehave_once(ecs_sched_system_ctx *ctx) {
     if (g_violations_left > 0) {
         g_violations_left--;
-        (void)ecs_sched_ctx_resource(ctx, g_seen.c.gravity);
+        (void)ecs_sched_ctx_resource(ctx, g_seen.gravity);
     }
 }
 
@@ -262,7 +242,8 @@ static void an_access_error_is_reported_by_the_run_that_made_it_only(void **stat
     ecs_sched_world *w = new_world();
     (void)state;
     memset(&g_seen, 0, sizeof g_seen);
-    g_seen.c = register_all(w);
+    g_seen.c = register_components(w);
+    g_seen.gravity = ECS_SCHED_COMPONENT(w, Gravity);
     g_violations_left = 1;
     ADD_SYSTEM(w, .name = "once_rude", .fn = misbehave_once);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
@@ -343,7 +324,7 @@ static void exclusive_system_gets_the_world_and_changes_it_at_once(void **state)
     ecs_sched_world *w = new_world();
     (void)state;
     memset(&g_seen, 0, sizeof g_seen);
-    g_seen.c = register_all(w);
+    g_seen.c = register_components(w);
     ADD_SYSTEM(w, .name = "world_builder", .fn = spawn_positioned, .exclusive = true);
     ADD_SYSTEM(w, .name = "census", .fn = count_entities_in_query, .after = {"world_builder"},
                .queries = {{{ecs_sched_read(g_seen.c.position)}}});
@@ -376,8 +357,7 @@ static void system_without_a_name_is_called_system(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
     ADD_SYSTEM(w, .fn = record);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "system");
+    assert_run_traces(w, "system");
     check_and_destroy(w);
 }
 

@@ -15,8 +15,6 @@
 
 #include "schedule_fixture.h"
 
-typedef struct { float x, y; } Position;
-
 /* ---- reading the DOT text back ---- */
 
 typedef struct dot_text {
@@ -102,22 +100,6 @@ static int depth_of(const char *dot, const char *needle) {
         if (*p == '}') depth--;
     }
     return depth;
-}
-
-static int count_of(const char *text, const char *word) {
-    int n = 0;
-    size_t length = strlen(word);
-    const char *at = text;
-    while ((at = strstr(at, word)) != NULL) {
-        n++;
-        at += length;
-    }
-    return n;
-}
-
-static bool yes(ecs_sched_system_ctx *ctx) {
-    (void)ctx;
-    return true;
 }
 
 /* ---- the drawing ---- */
@@ -249,9 +231,9 @@ static void run_conditions_are_named_on_systems_and_sets(void **state) {
     ecs_sched_world *w = new_world();
     const char *dot;
     (void)state;
-    CONFIGURE_SET(w, .name = "gameplay", .run_if = {&(ecs_sched_condition){.name = "not_paused", .fn = yes}});
+    CONFIGURE_SET(w, .name = "gameplay", .run_if = {&(ecs_sched_condition){.name = "not_paused", .fn = always_true}});
     ADD_SYSTEM(w, .name = "spawn_enemies", .fn = record, .in_set = {"gameplay"},
-               .run_if = {&(ecs_sched_condition){.name = "too_few_enemies", .fn = yes}, ECS_SCHED_COND(ecs_sched_condition_run_once())});
+               .run_if = {&(ecs_sched_condition){.name = "too_few_enemies", .fn = always_true}, ECS_SCHED_COND(ecs_sched_condition_run_once())});
     dot = dot_of(w);
     assert_contains(dot, "not_paused");
     assert_contains(dot, "too_few_enemies");

@@ -17,9 +17,6 @@
 
 #include "schedule_fixture.h"
 
-typedef struct { float x, y; } Position;
-typedef struct { int value; } Score;
-
 static void configure_levels(ecs_sched_world *w, ecs_sched_report cross_set, ecs_sched_report unknown,
                              ecs_sched_report ambiguities, ecs_sched_report duplicates) {
     ecs_sched_schedule_desc desc;
@@ -240,12 +237,9 @@ static void putting_one_instance_in_a_set_and_ordering_against_the_set_works(voi
 static void chaining_one_instance_with_the_system_that_needs_it_works(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
-    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
-                                               .systems = (ecs_sched_system_desc[]){
-                                                   {.name = "foo", .fn = record, .user_data = "chained_foo"},
-                                                   {.name = "bar", .fn = record}},
-                                               .count = 2, .chain = true}),
-                     ECS_SCHED_OK);
+    ADD_SYSTEMS(w, .systems = SYSTEMS({.name = "foo", .fn = record, .user_data = "chained_foo"},
+                                      {.name = "bar", .fn = record}),
+                .count = 2, .chain = true);
     ADD_SYSTEM(w, .name = "foo", .fn = record, .user_data = "free_foo");
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     /* bar waits for the foo it is chained to only */
@@ -274,8 +268,7 @@ static void shared_name_at_warn_level_orders_against_every_instance(void **state
     ADD_SYSTEM(w, .name = "bar", .fn = record, .after = {"foo"});
     ADD_SYSTEM(w, .name = "foo", .fn = record, .user_data = "foo1");
     ADD_SYSTEM(w, .name = "foo", .fn = record, .user_data = "foo2");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "foo1 foo2 bar");
+    assert_run_traces(w, "foo1 foo2 bar");
     assert_int_equal(g_log.warnings, 1);
     assert_int_equal(g_log.errors, 0);
     assert_contains(g_log.text, "warn: ");
@@ -290,8 +283,7 @@ static void shared_name_at_ignore_level_builds_silently(void **state) {
     ADD_SYSTEM(w, .name = "foo", .fn = record);
     ADD_SYSTEM(w, .name = "foo", .fn = record);
     ADD_SYSTEM(w, .name = "bar", .fn = record, .after = {"foo"});
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "foo foo bar");
+    assert_run_traces(w, "foo foo bar");
     assert_int_equal(g_log.count, 0);
     check_and_destroy(w);
 }
@@ -327,8 +319,7 @@ static void cross_set_dependency_warns_by_default_and_builds(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
     add_cross_set_pair(w);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "shoot play_sound");
+    assert_run_traces(w, "shoot play_sound");
     assert_int_equal(g_log.warnings, 1);
     assert_int_equal(g_log.errors, 0);
     assert_contains(g_log.text, "warn: ");
@@ -353,8 +344,7 @@ static void cross_set_dependency_at_ignore_level_logs_nothing(void **state) {
     (void)state;
     configure_levels(w, ECS_SCHED_REPORT_IGNORE, 0, 0, 0);
     add_cross_set_pair(w);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "shoot play_sound");
+    assert_run_traces(w, "shoot play_sound");
     assert_int_equal(g_log.count, 0);
     check_and_destroy(w);
 }
@@ -364,8 +354,7 @@ static void unknown_set_warns_by_default_and_builds(void **state) {
     (void)state;
     ADD_SYSTEM(w, .name = "consumer", .fn = record, .after = {"misspelled_set"});
     ADD_SYSTEM(w, .name = "other", .fn = record);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "consumer other");
+    assert_run_traces(w, "consumer other");
     assert_int_equal(g_log.warnings, 1);
     assert_int_equal(g_log.errors, 0);
     assert_contains(g_log.text, "warn: ");
@@ -419,8 +408,7 @@ static void ambiguity_warns_by_default_and_builds(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
     add_conflicting_writers(w, ECS_SCHED_COMPONENT(w, Position));
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "mover teleporter");
+    assert_run_traces(w, "mover teleporter");
     assert_int_equal(g_log.warnings, 1);
     assert_int_equal(g_log.errors, 0);
     assert_contains(g_log.text, "warn: ");
@@ -495,8 +483,7 @@ static void more_configuration_fixes_a_failed_build(void **state) {
     assert_contains(ecs_sched_last_error(w), "'teleporter'");
     assert_string_equal(g_trace, "");
     CONFIGURE_SET(w, .name = "B", .before = {"A"});
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "teleporter mover");
+    assert_run_traces(w, "teleporter mover");
     check_and_destroy(w);
 }
 
@@ -507,8 +494,7 @@ static void filling_an_unknown_set_fixes_a_failed_build(void **state) {
     ADD_SYSTEM(w, .name = "consumer", .fn = record, .after = {"producers"});
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_UNKNOWN_SET);
     ADD_SYSTEM(w, .name = "producer", .fn = record, .in_set = {"producers"});
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "producer consumer");
+    assert_run_traces(w, "producer consumer");
     check_and_destroy(w);
 }
 

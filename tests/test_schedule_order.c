@@ -34,8 +34,7 @@ static void unconstrained_systems_run_in_the_order_they_were_added(void **state)
     ADD_SYSTEM(w, .name = "alpha", .fn = record);
     ADD_SYSTEM(w, .name = "charlie", .fn = record);
     assert_string_equal(plan_of(w, UPDATE), "delta bravo alpha charlie");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "delta bravo alpha charlie");
+    assert_run_traces(w, "delta bravo alpha charlie");
     assert_int_equal(g_log.count, 0);
     check_and_destroy(w);
 }
@@ -46,8 +45,7 @@ static void before_moves_a_system_ahead_of_one_added_earlier(void **state) {
     ADD_SYSTEM(w, .name = "render", .fn = record);
     ADD_SYSTEM(w, .name = "input", .fn = record, .before = {"render"});
     assert_string_equal(plan_of(w, UPDATE), "input render");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "input render");
+    assert_run_traces(w, "input render");
     check_and_destroy(w);
 }
 
@@ -57,8 +55,7 @@ static void after_moves_a_system_behind_one_added_later(void **state) {
     ADD_SYSTEM(w, .name = "render", .fn = record, .after = {"input"});
     ADD_SYSTEM(w, .name = "input", .fn = record);
     assert_string_equal(plan_of(w, UPDATE), "input render");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "input render");
+    assert_run_traces(w, "input render");
     check_and_destroy(w);
 }
 
@@ -69,8 +66,7 @@ static void orderings_combine_transitively(void **state) {
     ADD_SYSTEM(w, .name = "second", .fn = record, .after = {"first"});
     ADD_SYSTEM(w, .name = "first", .fn = record);
     assert_string_equal(plan_of(w, UPDATE), "first second third");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "first second third");
+    assert_run_traces(w, "first second third");
     check_and_destroy(w);
 }
 
@@ -94,8 +90,7 @@ static void each_run_calls_each_system_once(void **state) {
     ADD_SYSTEM(w, .name = "a", .fn = record);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "a b a b a b");
+    assert_run_traces(w, "a b a b a b");
     check_and_destroy(w);
 }
 
@@ -241,8 +236,7 @@ static void schedules_are_stored_by_label_and_run_separately(void **state) {
     assert_true(ecs_sched_schedule_exists(w, "Render"));
     assert_int_equal(ecs_sched_run_schedule(w, "Render"), ECS_SCHED_OK);
     assert_string_equal(g_trace, "draw");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "draw simulate");
+    assert_run_traces(w, "draw simulate");
     check_and_destroy(w);
 }
 
@@ -373,13 +367,11 @@ static void adding_a_system_to_a_built_schedule_includes_it_in_the_next_run(void
     (void)state;
     ADD_SYSTEM(w, .name = "a", .fn = record);
     ADD_SYSTEM(w, .name = "b", .fn = record, .after = {"a"});
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "a b");
+    assert_run_traces(w, "a b");
     ADD_SYSTEM(w, .name = "before_all", .fn = record, .before = {"a"});
     ADD_SYSTEM(w, .name = "between", .fn = record, .after = {"a"}, .before = {"b"});
     g_trace[0] = '\0';
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "before_all a between b");
+    assert_run_traces(w, "before_all a between b");
     assert_string_equal(plan_of(w, UPDATE), "before_all a between b");
     check_and_destroy(w);
 }
@@ -399,10 +391,8 @@ static void adding_to_a_schedule_from_inside_its_run_takes_effect_next_run(void 
     ecs_sched_world *w = new_world();
     (void)state;
     ADD_SYSTEM(w, .name = "adder", .fn = add_a_latecomer, .exclusive = true);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "adder");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "adder adder latecomer");
+    assert_run_traces(w, "adder");
+    assert_run_traces(w, "adder adder latecomer");
     check_and_destroy(w);
 }
 
@@ -421,8 +411,7 @@ static void names_given_when_adding_are_copied(void **state) {
     strcpy(other, "XXXX");
     ADD_SYSTEM(w, .name = "early", .fn = record);
     ADD_SYSTEM(w, .name = "also_in_group_a", .fn = record, .in_set = {"group_a"}, .before = {"early"});
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "also_in_group_a early late");
+    assert_run_traces(w, "also_in_group_a early late");
     check_and_destroy(w);
 }
 

@@ -16,17 +16,6 @@
 
 #include "schedule_fixture.h"
 
-static int count_of(const char *text, const char *word) {
-    int n = 0;
-    const char *at = text;
-    size_t length = strlen(word);
-    while ((at = strstr(at, word)) != NULL) {
-        n++;
-        at += length;
-    }
-    return n;
-}
-
 /* ---- the physics plugin ---- */
 
 static void add_physics_plugin(ecs_sched_world *w, const char *schedule) {
@@ -160,24 +149,20 @@ static void projectiles_are_forked_after_the_despawns_are_applied(void **state) 
     ADD_SYSTEM(w, .fn = ecs_sched_apply_deferred, .in_set = {"FlushLast"});
     ADD_SYSTEM(w, .name = "spawn_projectiles", .fn = spawn_projectiles, .commands = true,
                .before = {"FlushPostUpdate"});
-    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
-                                               .systems = (ecs_sched_system_desc[]){
-                                                   {.name = "check_if_projectiles_hit", .fn = check_if_projectiles_hit,
-                                                    .queries = {{{ecs_sched_write(g_projectile)}}}},
-                                                   {.name = "despawn_projectiles_that_hit",
-                                                    .fn = despawn_projectiles_that_hit, .commands = true,
-                                                    .queries = {{{ecs_sched_read(g_projectile)}}}},
-                                                   {.fn = ecs_sched_apply_deferred},
-                                                   {.name = "fork_projectiles", .fn = fork_projectiles,
-                                                    .queries = {{{ecs_sched_read(g_projectile)}}}}},
-                                               .count = 4, .chain = true,
-                                               .after = {"FlushPostUpdate"}, .before = {"FlushLast"}}),
-                     ECS_SCHED_OK);
+    ADD_SYSTEMS(w, .systems = SYSTEMS({.name = "check_if_projectiles_hit",
+                                       .fn = check_if_projectiles_hit,
+                                       .queries = {{{ecs_sched_write(g_projectile)}}}},
+                                      {.name = "despawn_projectiles_that_hit",
+                                       .fn = despawn_projectiles_that_hit, .commands = true,
+                                       .queries = {{{ecs_sched_read(g_projectile)}}}},
+                                      {.fn = ecs_sched_apply_deferred},
+                                      {.name = "fork_projectiles", .fn = fork_projectiles,
+                                       .queries = {{{ecs_sched_read(g_projectile)}}}}),
+                .count = 4, .chain = true, .after = {"FlushPostUpdate"}, .before = {"FlushLast"});
     assert_string_equal(plan_of(w, UPDATE),
                         "spawn_projectiles apply_deferred check_if_projectiles_hit "
                         "despawn_projectiles_that_hit apply_deferred fork_projectiles apply_deferred");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn check=4 despawn=4 fork=2");
+    assert_run_traces(w, "spawn check=4 despawn=4 fork=2");
     assert_int_equal(ecs_sched_entity_count(w), 2);
     assert_int_equal(g_log.count, 0);
     check_and_destroy(w);
@@ -210,8 +195,7 @@ static void single_apply_deferred_can_be_ordered_against_by_name(void **state) {
     g_position = ECS_SCHED_COMPONENT(w, Projectile);
     add_user_flush_systems(w, "apply_deferred");
     assert_string_equal(plan_of(w, UPDATE), "generates_commands apply_deferred relies_on_commands");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "generate rely=1");
+    assert_run_traces(w, "generate rely=1");
     check_and_destroy(w);
 }
 
@@ -240,8 +224,7 @@ static void naming_the_users_apply_deferred_resolves_the_clash(void **state) {
     add_user_flush_systems(w, "my_flush");
     assert_string_equal(plan_of(w, UPDATE),
                         "apply_deferred generates_commands my_flush relies_on_commands");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "generate rely=1");
+    assert_run_traces(w, "generate rely=1");
     check_and_destroy(w);
 }
 
@@ -279,8 +262,7 @@ static void foo_in_set_x_and_bar_after_x_is_the_fix(void **state) {
     ADD_SYSTEM(w, .name = "foo", .fn = record, .user_data = "foo");
     ADD_SYSTEM(w, .name = "foo", .fn = record, .user_data = "foo_in_X", .in_set = {"X"});
     ADD_SYSTEM(w, .name = "bar", .fn = record, .after = {"X"});
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "foo foo_in_X bar");
+    assert_run_traces(w, "foo foo_in_X bar");
     assert_int_equal(g_log.count, 0);
     check_and_destroy(w);
 }
@@ -289,13 +271,9 @@ static void chaining_foo_and_bar_is_the_fix(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
     ADD_SYSTEM(w, .name = "foo", .fn = record);
-    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
-                                               .systems = (ecs_sched_system_desc[]){
-                                                   {.name = "foo", .fn = record}, {.name = "bar", .fn = record}},
-                                               .count = 2, .chain = true}),
-                     ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "foo foo bar");
+    ADD_SYSTEMS(w, .systems = SYSTEMS({.name = "foo", .fn = record}, {.name = "bar", .fn = record}),
+                .count = 2, .chain = true);
+    assert_run_traces(w, "foo foo bar");
     assert_int_equal(g_log.count, 0);
     check_and_destroy(w);
 }
@@ -306,8 +284,7 @@ static void rotating_bar_after_foo_into_foo_before_bar_is_the_fix(void **state) 
     ADD_SYSTEM(w, .name = "foo", .fn = record);
     ADD_SYSTEM(w, .name = "bar", .fn = record);
     ADD_SYSTEM(w, .name = "foo", .fn = record, .before = {"bar"});
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "foo foo bar");
+    assert_run_traces(w, "foo foo bar");
     assert_int_equal(g_log.count, 0);
     check_and_destroy(w);
 }
@@ -380,13 +357,10 @@ static void conditions_example_runs_what_its_conditions_allow(void **state) {
     CONFIGURE_SET(w, .name = "Construction",
                   .run_if = {&(ecs_sched_condition){.name = "construction_timer_not_finished",
                               .fn = construction_timer_not_finished, .reads = {g_timer}}});
-    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
-                                               .systems = (ecs_sched_system_desc[]){
-                                                   {.name = "tick_construction_timer",
-                                                    .fn = tick_construction_timer, .writes = {g_timer}},
-                                                   {.name = "update_construction_progress", .fn = record}},
-                                               .count = 2, .chain = true, .in_set = {"Construction"}}),
-                     ECS_SCHED_OK);
+    ADD_SYSTEMS(w, .systems = SYSTEMS({.name = "tick_construction_timer",
+                                       .fn = tick_construction_timer, .writes = {g_timer}},
+                                      {.name = "update_construction_progress", .fn = record}),
+                .count = 2, .chain = true, .in_set = {"Construction"});
     ADD_SYSTEM(w, .name = "spawn_more_enemies", .fn = record,
                .run_if = {&(ecs_sched_condition){.fn = difficulty_at_least_9000, .reads = {g_difficulty}}});
     ADD_SYSTEM(w, .name = "gravity", .fn = record, .in_set = {"Physics"},
@@ -394,19 +368,16 @@ static void conditions_example_runs_what_its_conditions_allow(void **state) {
     CONFIGURE_SET(w, .name = "Physics",
                   .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals(paused, &running, sizeof running))});
 
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "tick update_construction_progress");
+    assert_run_traces(w, "tick update_construction_progress");
 
     g_trace[0] = '\0';
     ecs_sched_resource_insert(w, g_difficulty, &hard);
     ecs_sched_resource_insert(w, gravity, NULL);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "tick update_construction_progress spawn_more_enemies gravity");
+    assert_run_traces(w, "tick update_construction_progress spawn_more_enemies gravity");
 
     g_trace[0] = '\0';
     ecs_sched_resource_insert(w, paused, &stopped);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "spawn_more_enemies"); /* timer finished, physics paused */
+    assert_run_traces(w, "spawn_more_enemies"); /* timer finished, physics paused */
     assert_int_equal(g_log.count, 0);
     check_and_destroy(w);
 }
@@ -446,20 +417,15 @@ static void menu_example_runs_only_while_paused(void **state) {
     ADD_SYSTEM(w, .name = "some_system", .fn = record, .user_data = "some_system#1", .in_set = {"Menu"},
                .run_if = {&(ecs_sched_condition){.fn = some_condition_system},
                           &(ecs_sched_condition){.fn = value_over_9000, .reads = {g_value}}});
-    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
-                                               .systems = (ecs_sched_system_desc[]){
-                                                   {.name = "some_system", .fn = record, .user_data = "some_system#2"},
-                                                   {.fn = ecs_sched_apply_deferred}},
-                                               .count = 2, .chain = true, .in_set = {"Menu"},
-                                               .after = {"some_other_system"}}),
-                     ECS_SCHED_OK);
+    ADD_SYSTEMS(w, .systems = SYSTEMS({.name = "some_system", .fn = record,
+                                       .user_data = "some_system#2"},
+                                      {.fn = ecs_sched_apply_deferred}),
+                .count = 2, .chain = true, .in_set = {"Menu"}, .after = {"some_other_system"});
     ADD_SYSTEM(w, .name = "some_other_system", .fn = record, .in_set = {"Menu"});
 
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "");
+    assert_run_traces(w, "");
     ecs_sched_resource_insert(w, game_state, &paused);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "some_condition some_system#1 some_other_system some_system#2");
+    assert_run_traces(w, "some_condition some_system#1 some_other_system some_system#2");
     assert_int_equal(g_log.count, 0);
     check_and_destroy(w);
 }
@@ -491,8 +457,7 @@ static void exclusive_system_loops_over_a_schedule(void **state) {
     assert_int_equal(count_of(g_trace, "apply_forces apply_acceleration apply_velocity"), 2);
     g_rounds_left = 0;
     g_trace[0] = '\0';
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "");
+    assert_run_traces(w, "");
     check_and_destroy(w);
 }
 
@@ -537,13 +502,10 @@ static void state_transition_runs_exit_then_enter_schedules(void **state) {
     ADD_SYSTEM(w, .name = "apply_state_transition", .fn = apply_state_transition, .exclusive = true);
     ADD_SYSTEM(w, .name = "run", .fn = record, .after = {"apply_state_transition"},
                .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_equals(g_current, &to_playing.value, sizeof(int)))});
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "");
+    assert_run_traces(w, "");
     ecs_sched_resource_insert(w, g_next, &to_playing);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "close_menu load_map run");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "close_menu load_map run run");
+    assert_run_traces(w, "close_menu load_map run");
+    assert_run_traces(w, "close_menu load_map run run");
     check_and_destroy(w);
 }
 

@@ -16,8 +16,6 @@
 
 #include "schedule_fixture.h"
 
-typedef struct { int value; } Score;
-
 static int g_condition_calls;
 
 static bool counted_true(ecs_sched_system_ctx *ctx) {
@@ -25,16 +23,6 @@ static bool counted_true(ecs_sched_system_ctx *ctx) {
     g_condition_calls++;
     return true;
 }
-
-static bool always_false(ecs_sched_system_ctx *ctx) {
-    (void)ctx;
-    return false;
-}
-
-#define ADD_SYSTEMS(world, ...)                                                                 \
-    assert_int_equal(ecs_sched_add_systems((world), UPDATE, &(ecs_sched_systems_desc){__VA_ARGS__}), \
-                     ECS_SCHED_OK)
-#define SYSTEMS(...) (ecs_sched_system_desc[]){__VA_ARGS__}
 
 /* ---- sets and their order ---- */
 
@@ -45,8 +33,7 @@ static void systems_follow_the_order_of_their_sets(void **state) {
     ADD_SYSTEM(w, .name = "draw", .fn = record, .in_set = {"render"});
     ADD_SYSTEM(w, .name = "integrate", .fn = record, .in_set = {"physics"});
     assert_string_equal(plan_of(w, UPDATE), "integrate draw");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "integrate draw");
+    assert_run_traces(w, "integrate draw");
     assert_int_equal(g_log.count, 0);
     check_and_destroy(w);
 }
@@ -91,8 +78,7 @@ static void system_in_several_sets_obeys_the_order_of_each(void **state) {
     ADD_SYSTEM(w, .name = "both", .fn = record, .in_set = {"after_start", "before_finish"});
     ADD_SYSTEM(w, .name = "start", .fn = record);
     assert_string_equal(plan_of(w, UPDATE), "start both finish");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "start both finish");
+    assert_run_traces(w, "start both finish");
     check_and_destroy(w);
 }
 
@@ -197,8 +183,7 @@ static void naming_an_unknown_set_creates_it(void **state) {
     (void)state;
     ADD_SYSTEM(w, .name = "consumer", .fn = record, .after = {"fresh"});
     ADD_SYSTEM(w, .name = "producer", .fn = record, .in_set = {"fresh"});
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "producer consumer");
+    assert_run_traces(w, "producer consumer");
     assert_int_equal(g_log.count, 0); /* a set something is in is known, not "unknown" */
     check_and_destroy(w);
 }
@@ -216,8 +201,7 @@ static void default_set_receives_systems_given_no_set(void **state) {
     ADD_SYSTEM(w, .name = "combat", .fn = record);
     ADD_SYSTEM(w, .name = "read_input", .fn = record, .in_set = {"Input"});
     assert_string_equal(plan_of(w, UPDATE), "read_input movement combat");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "read_input movement combat");
+    assert_run_traces(w, "read_input movement combat");
     check_and_destroy(w);
 }
 
@@ -246,8 +230,7 @@ static void default_set_leaves_systems_with_a_set_where_they_are(void **state) {
     CONFIGURE_SET(w, .name = "Main", .after = {"Input"});
     ADD_SYSTEM(w, .name = "read_input", .fn = record, .in_set = {"Input"});
     ADD_SYSTEM(w, .name = "movement", .fn = record);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "read_input movement");
+    assert_run_traces(w, "read_input movement");
     check_and_destroy(w);
 }
 
@@ -260,8 +243,7 @@ static void default_set_conditions_guard_the_systems_given_no_set(void **state) 
     CONFIGURE_SET(w, .name = "Main", .run_if = {&(ecs_sched_condition){.fn = always_false}});
     ADD_SYSTEM(w, .name = "defaulted", .fn = record);
     ADD_SYSTEM(w, .name = "placed", .fn = record, .in_set = {"Elsewhere"});
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "placed");
+    assert_run_traces(w, "placed");
     check_and_destroy(w);
 }
 
@@ -275,8 +257,7 @@ static void replacing_the_default_set_forgets_the_old_one(void **state) {
                                                       .default_set = "Game"}),
                      ECS_SCHED_OK);
     ADD_SYSTEM(w, .name = "play", .fn = record);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "play");
+    assert_run_traces(w, "play");
     assert_int_equal(g_log.count, 0); /* no word about a set 'Main' nobody uses any more */
     check_and_destroy(w);
 }
@@ -291,8 +272,7 @@ static void shared_configuration_applies_to_every_system_of_the_group(void **sta
     ADD_SYSTEM(w, .name = "teardown", .fn = record);
     ADD_SYSTEM(w, .name = "setup", .fn = record);
     assert_string_equal(plan_of(w, UPDATE), "setup g1 g2 teardown");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "setup g1 g2 teardown");
+    assert_run_traces(w, "setup g1 g2 teardown");
     check_and_destroy(w);
 }
 
@@ -340,8 +320,7 @@ static void false_shared_run_if_skips_the_group_only(void **state) {
     ADD_SYSTEMS(w, .systems = SYSTEMS({.name = "g1", .fn = record}, {.name = "g2", .fn = record}),
                 .count = 2, .run_if = {&(ecs_sched_condition){.fn = always_false}});
     ADD_SYSTEM(w, .name = "another", .fn = record);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "outsider another");
+    assert_run_traces(w, "outsider another");
     check_and_destroy(w);
 }
 
@@ -363,8 +342,7 @@ static void chain_runs_each_system_before_the_next(void **state) {
                 .count = 2, .chain = true);
     ADD_SYSTEM(w, .name = "c", .fn = record, .before = {"a"});
     assert_string_equal(plan_of(w, UPDATE), "c a b");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "c a b");
+    assert_run_traces(w, "c a b");
     check_and_destroy(w);
 }
 
@@ -425,8 +403,7 @@ static void chain_sets_orders_each_set_before_the_next(void **state) {
     ADD_SYSTEM(w, .name = "poll", .fn = record, .in_set = {"input"});
     assert_int_equal(ecs_sched_chain_sets(w, UPDATE, stages, 3, false), ECS_SCHED_OK);
     assert_string_equal(plan_of(w, UPDATE), "poll think draw");
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "poll think draw");
+    assert_run_traces(w, "poll think draw");
     assert_int_equal(g_log.count, 0);
     check_and_destroy(w);
 }
@@ -438,8 +415,7 @@ static void group_member_may_repeat_the_groups_set(void **state) {
                                       {.name = "b", .fn = record}),
                 .count = 2, .in_set = {"X"});
     ADD_SYSTEM(w, .name = "after_x", .fn = record, .after = {"X"});
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "a b after_x");
+    assert_run_traces(w, "a b after_x");
     check_and_destroy(w);
 }
 
@@ -455,8 +431,7 @@ static void refused_add_leaves_no_set_name_behind(void **state) {
                      ECS_SCHED_ERR_INVALID_ARGUMENT);
     memset(&g_log, 0, sizeof g_log);
     ADD_SYSTEM(w, .name = "ghost", .fn = record);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "ghost");
+    assert_run_traces(w, "ghost");
     assert_int_equal(g_log.count, 0);
     check_and_destroy(w);
 }
@@ -468,8 +443,7 @@ static void a_group_does_not_join_a_user_set_that_shares_its_internal_name(void 
     ADD_SYSTEM(w, .name = "guarded", .fn = record, .in_set = {"group 1"});
     ADD_SYSTEMS(w, .systems = SYSTEMS({.name = "g1", .fn = record}, {.name = "g2", .fn = record}),
                 .count = 2, .run_if = {&(ecs_sched_condition){.fn = counted_true}});
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_string_equal(g_trace, "g1 g2");
+    assert_run_traces(w, "g1 g2");
     check_and_destroy(w);
 }
 

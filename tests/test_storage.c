@@ -16,49 +16,12 @@
 
 #include "world_fixture.h"
 
-typedef struct { float x, y; } Position;
-typedef struct { float x, y; } Velocity;
-typedef struct { int hp; } Health;
-typedef struct { char c; } Byte;
-
-/* A world with Position, Velocity, Health, a tag Frozen and a one-byte component. */
-typedef struct storage_setup {
-    captured_log log;
-    ecs_sched_world *world;
-    ecs_sched_id position, velocity, health, frozen, byte;
-} storage_setup;
-
-static void setup_world(storage_setup *s) {
-    s->world = new_world(&s->log);
-    s->position = ECS_SCHED_COMPONENT(s->world, Position);
-    s->velocity = ECS_SCHED_COMPONENT(s->world, Velocity);
-    s->health = ECS_SCHED_COMPONENT(s->world, Health);
-    s->frozen = ECS_SCHED_TAG(s->world, Frozen);
-    s->byte = ECS_SCHED_COMPONENT(s->world, Byte);
-}
-
-static const Position *get_position(storage_setup *s, ecs_sched_entity e) {
-    const Position *p = (const Position *)ecs_sched_get(s->world, e, s->position);
-    assert_non_null(p);
-    return p;
-}
-
-static const Velocity *get_velocity(storage_setup *s, ecs_sched_entity e) {
-    const Velocity *v = (const Velocity *)ecs_sched_get(s->world, e, s->velocity);
-    assert_non_null(v);
-    return v;
-}
-
-static const Health *get_health(storage_setup *s, ecs_sched_entity e) {
-    const Health *h = (const Health *)ecs_sched_get(s->world, e, s->health);
-    assert_non_null(h);
-    return h;
-}
+typedef struct { char c; } Byte;   /* the smallest alignment, next to wider columns */
 
 /* ---- spawning with values ---- */
 
 static void spawn_with_stores_every_given_value(void **state) {
-    storage_setup s;
+    world_setup s;
     Position p = {1.5f, 2.5f};
     Velocity v = {-3, 4};
     Health h = {77};
@@ -84,7 +47,7 @@ static void spawn_with_stores_every_given_value(void **state) {
 }
 
 static void spawn_with_copies_the_values_it_is_given(void **state) {
-    storage_setup s;
+    world_setup s;
     Position p = {1, 2};
     ecs_sched_entity e;
     const void *values[1];
@@ -98,7 +61,7 @@ static void spawn_with_copies_the_values_it_is_given(void **state) {
 }
 
 static void spawn_with_null_values_zeroes_the_components(void **state) {
-    storage_setup s;
+    world_setup s;
     Velocity v = {5, 6};
     ecs_sched_id ids[2];
     const void *values[2];
@@ -119,7 +82,7 @@ static void spawn_with_null_values_zeroes_the_components(void **state) {
 }
 
 static void spawn_with_no_components_spawns_an_empty_entity(void **state) {
-    storage_setup s;
+    world_setup s;
     ecs_sched_entity e;
     (void)state;
     setup_world(&s);
@@ -130,7 +93,7 @@ static void spawn_with_no_components_spawns_an_empty_entity(void **state) {
 }
 
 static void spawn_batch_gives_each_entity_its_own_values_and_reports_the_handles(void **state) {
-    storage_setup s;
+    world_setup s;
     enum { N = 100 };
     Position positions[N];
     Health healths[N];
@@ -162,7 +125,7 @@ static void spawn_batch_gives_each_entity_its_own_values_and_reports_the_handles
 }
 
 static void spawn_batch_with_a_null_array_zeroes_that_component(void **state) {
-    storage_setup s;
+    world_setup s;
     Health healths[3] = {{1}, {2}, {3}};
     ecs_sched_entity out[3];
     ecs_sched_id ids[2];
@@ -183,7 +146,7 @@ static void spawn_batch_with_a_null_array_zeroes_that_component(void **state) {
 }
 
 static void spawn_batch_without_out_handles_still_spawns(void **state) {
-    storage_setup s;
+    world_setup s;
     (void)state;
     setup_world(&s);
     assert_int_equal(ecs_sched_spawn_batch(s.world, 50, 1, &s.position, NULL, NULL),
@@ -195,7 +158,7 @@ static void spawn_batch_without_out_handles_still_spawns(void **state) {
 /* ---- insert, overwrite, remove ---- */
 
 static void insert_adds_a_component_with_its_value(void **state) {
-    storage_setup s;
+    world_setup s;
     Velocity v = {9, 10};
     ecs_sched_entity e;
     (void)state;
@@ -209,7 +172,7 @@ static void insert_adds_a_component_with_its_value(void **state) {
 }
 
 static void insert_of_a_new_component_without_a_value_zeroes_it(void **state) {
-    storage_setup s;
+    world_setup s;
     ecs_sched_entity e;
     (void)state;
     setup_world(&s);
@@ -220,20 +183,14 @@ static void insert_of_a_new_component_without_a_value_zeroes_it(void **state) {
 }
 
 static void insert_of_a_present_component_overwrites_its_value(void **state) {
-    storage_setup s;
+    world_setup s;
     Position first = {1, 2}, second = {3, 4};
     Health h = {5};
-    ecs_sched_id ids[2];
-    const void *values[2];
     ecs_sched_entity e;
     int32_t archetypes;
     (void)state;
     setup_world(&s);
-    ids[0] = s.position;
-    ids[1] = s.health;
-    values[0] = &first;
-    values[1] = &h;
-    e = ecs_sched_spawn_with(s.world, 2, ids, values);
+    e = SPAWN(s.world, {s.position, &first}, {s.health, &h});
     archetypes = ecs_sched_archetype_count(s.world);
     assert_int_equal(ecs_sched_insert(s.world, e, s.position, &second), ECS_SCHED_OK);
     assert_true(get_position(&s, e)->x == 3 && get_position(&s, e)->y == 4);
@@ -243,21 +200,19 @@ static void insert_of_a_present_component_overwrites_its_value(void **state) {
 }
 
 static void insert_of_a_present_component_without_a_value_keeps_the_value(void **state) {
-    storage_setup s;
+    world_setup s;
     Position p = {1, 2};
-    const void *values[1];
     ecs_sched_entity e;
     (void)state;
     setup_world(&s);
-    values[0] = &p;
-    e = ecs_sched_spawn_with(s.world, 1, &s.position, values);
+    e = SPAWN(s.world, {s.position, &p});
     assert_int_equal(ecs_sched_insert(s.world, e, s.position, NULL), ECS_SCHED_OK);
     assert_true(get_position(&s, e)->x == 1 && get_position(&s, e)->y == 2);
     check_and_destroy(s.world);
 }
 
 static void insert_many_adds_and_overwrites_in_one_call(void **state) {
-    storage_setup s;
+    world_setup s;
     Position p0 = {1, 1}, p1 = {2, 2};
     Velocity v = {3, 3};
     Health h = {4};
@@ -266,8 +221,7 @@ static void insert_many_adds_and_overwrites_in_one_call(void **state) {
     ecs_sched_entity e;
     (void)state;
     setup_world(&s);
-    values[0] = &p0;
-    e = ecs_sched_spawn_with(s.world, 1, &s.position, values);
+    e = SPAWN(s.world, {s.position, &p0});
     ids[0] = s.velocity;
     ids[1] = s.position;
     ids[2] = s.health;
@@ -284,17 +238,16 @@ static void insert_many_adds_and_overwrites_in_one_call(void **state) {
 /* Whichever way a combination is reached, its entities share one table: a query over it
    finds both in the same chunk. */
 static void insert_many_and_single_inserts_reach_the_same_archetype(void **state) {
-    storage_setup s;
+    world_setup s;
     ecs_sched_id ids[3];
     ecs_sched_entity by_many, by_single;
-    ecs_sched_query_desc qd;
     ecs_sched_query *q;
     ecs_sched_iter it;
     int chunks = 0;
     (void)state;
     setup_world(&s);
-    by_many = ecs_sched_spawn_with(s.world, 1, &s.position, NULL);
-    by_single = ecs_sched_spawn_with(s.world, 1, &s.position, NULL);
+    by_many = SPAWN(s.world, {s.position, NULL});
+    by_single = SPAWN(s.world, {s.position, NULL});
     ids[0] = s.velocity;
     ids[1] = s.health;
     ids[2] = s.frozen;
@@ -302,12 +255,8 @@ static void insert_many_and_single_inserts_reach_the_same_archetype(void **state
     assert_int_equal(ecs_sched_insert(s.world, by_single, s.frozen, NULL), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_insert(s.world, by_single, s.health, NULL), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_insert(s.world, by_single, s.velocity, NULL), ECS_SCHED_OK);
-    memset(&qd, 0, sizeof qd);
-    qd.terms[0] = ecs_sched_read(s.position);
-    qd.terms[1] = ecs_sched_read(s.velocity);
-    qd.terms[2] = ecs_sched_read(s.health);
-    qd.terms[3] = ecs_sched_read(s.frozen);
-    q = ecs_sched_query_create(s.world, &qd);
+    q = QUERY(s.world, ecs_sched_read(s.position), ecs_sched_read(s.velocity),
+              ecs_sched_read(s.health), ecs_sched_read(s.frozen));
     assert_non_null(q);
     it = ecs_sched_query_iter(q);
     while (ecs_sched_iter_next(&it)) {
@@ -321,7 +270,7 @@ static void insert_many_and_single_inserts_reach_the_same_archetype(void **state
 }
 
 static void insert_many_of_present_components_only_overwrites(void **state) {
-    storage_setup s;
+    world_setup s;
     Position p0 = {1, 1}, p1 = {7, 8};
     Health h0 = {1}, h1 = {9};
     ecs_sched_id ids[2];
@@ -330,12 +279,10 @@ static void insert_many_of_present_components_only_overwrites(void **state) {
     int32_t archetypes;
     (void)state;
     setup_world(&s);
+    e = SPAWN(s.world, {s.position, &p0}, {s.health, &h0});
+    archetypes = ecs_sched_archetype_count(s.world);
     ids[0] = s.position;
     ids[1] = s.health;
-    values[0] = &p0;
-    values[1] = &h0;
-    e = ecs_sched_spawn_with(s.world, 2, ids, values);
-    archetypes = ecs_sched_archetype_count(s.world);
     values[0] = &p1;
     values[1] = &h1;
     assert_int_equal(ecs_sched_insert_many(s.world, e, 2, ids, values), ECS_SCHED_OK);
@@ -346,22 +293,14 @@ static void insert_many_of_present_components_only_overwrites(void **state) {
 }
 
 static void remove_drops_only_that_component(void **state) {
-    storage_setup s;
+    world_setup s;
     Position p = {1, 2};
     Velocity v = {3, 4};
     Health h = {5};
-    ecs_sched_id ids[3];
-    const void *values[3];
     ecs_sched_entity e;
     (void)state;
     setup_world(&s);
-    ids[0] = s.position;
-    ids[1] = s.velocity;
-    ids[2] = s.health;
-    values[0] = &p;
-    values[1] = &v;
-    values[2] = &h;
-    e = ecs_sched_spawn_with(s.world, 3, ids, values);
+    e = SPAWN(s.world, {s.position, &p}, {s.velocity, &v}, {s.health, &h});
     assert_int_equal(ecs_sched_remove(s.world, e, s.velocity), ECS_SCHED_OK);
     assert_false(ecs_sched_has(s.world, e, s.velocity));
     assert_true(ecs_sched_has(s.world, e, s.position));
@@ -372,11 +311,11 @@ static void remove_drops_only_that_component(void **state) {
 }
 
 static void removing_the_last_component_keeps_the_entity_alive(void **state) {
-    storage_setup s;
+    world_setup s;
     ecs_sched_entity e;
     (void)state;
     setup_world(&s);
-    e = ecs_sched_spawn_with(s.world, 1, &s.health, NULL);
+    e = SPAWN(s.world, {s.health, NULL});
     assert_int_equal(ecs_sched_remove(s.world, e, s.health), ECS_SCHED_OK);
     assert_true(ecs_sched_is_alive(s.world, e));
     assert_false(ecs_sched_has(s.world, e, s.health));
@@ -385,15 +324,13 @@ static void removing_the_last_component_keeps_the_entity_alive(void **state) {
 }
 
 static void remove_of_an_absent_component_leaves_the_entity_as_it_was(void **state) {
-    storage_setup s;
+    world_setup s;
     Position p = {1, 2};
-    const void *values[1];
     ecs_sched_entity e;
     ecs_sched_result r;
     (void)state;
     setup_world(&s);
-    values[0] = &p;
-    e = ecs_sched_spawn_with(s.world, 1, &s.position, values);
+    e = SPAWN(s.world, {s.position, &p});
     r = ecs_sched_remove(s.world, e, s.velocity);
     assert_true(r == ECS_SCHED_OK || r == ECS_SCHED_ERR_MISSING_COMPONENT);
     assert_true(ecs_sched_has(s.world, e, s.position));
@@ -403,14 +340,14 @@ static void remove_of_an_absent_component_leaves_the_entity_as_it_was(void **sta
 }
 
 static void get_of_an_absent_component_fails_with_missing_component(void **state) {
-    storage_setup s;
+    world_setup s;
     ecs_sched_entity e, others[12];
     const char *message;
     int i;
     (void)state;
     setup_world(&s);
     for (i = 0; i < 12; i++) others[i] = ecs_sched_spawn(s.world);
-    e = ecs_sched_spawn_with(s.world, 1, &s.position, NULL);
+    e = SPAWN(s.world, {s.position, NULL});
     (void)others;
     assert_null(ecs_sched_get(s.world, e, s.velocity));
     assert_int_equal(ecs_sched_last_result(s.world), ECS_SCHED_ERR_MISSING_COMPONENT);
@@ -425,12 +362,12 @@ static void get_of_an_absent_component_fails_with_missing_component(void **state
 }
 
 static void writes_through_get_mut_are_seen_by_get(void **state) {
-    storage_setup s;
+    world_setup s;
     ecs_sched_entity e;
     Health *h;
     (void)state;
     setup_world(&s);
-    e = ecs_sched_spawn_with(s.world, 1, &s.health, NULL);
+    e = SPAWN(s.world, {s.health, NULL});
     h = (Health *)ecs_sched_get_mut(s.world, e, s.health);
     assert_non_null(h);
     h->hp = 42;
@@ -441,7 +378,7 @@ static void writes_through_get_mut_are_seen_by_get(void **state) {
 /* ---- values survive moves ---- */
 
 static void despawn_keeps_the_moved_entity_readable(void **state) {
-    storage_setup s;
+    world_setup s;
     Position p[3] = {{1, 1}, {2, 2}, {3, 3}};
     ecs_sched_entity e[3];
     const void *arrays[1];
@@ -458,29 +395,23 @@ static void despawn_keeps_the_moved_entity_readable(void **state) {
 }
 
 static void values_survive_despawns_in_the_middle_of_a_table(void **state) {
-    storage_setup s;
+    world_setup s;
     enum { N = 300 };
     ecs_sched_entity e[N];
-    ecs_sched_id ids[3];
+    ecs_sched_id byte;
     int i;
     (void)state;
     setup_world(&s);
-    ids[0] = s.position;
-    ids[1] = s.health;
-    ids[2] = s.byte;
+    byte = ECS_SCHED_COMPONENT(s.world, Byte);
     for (i = 0; i < N; i++) {
         Position p;
         Health h;
         Byte b;
-        const void *values[3];
         p.x = (float)i;
         p.y = (float)-i;
         h.hp = i * 3;
         b.c = (char)(i % 100);
-        values[0] = &p;
-        values[1] = &h;
-        values[2] = &b;
-        e[i] = ecs_sched_spawn_with(s.world, 3, ids, values);
+        e[i] = SPAWN(s.world, {s.position, &p}, {s.health, &h}, {byte, &b});
     }
     for (i = 1; i < N; i += 3) assert_int_equal(ecs_sched_despawn(s.world, e[i]), ECS_SCHED_OK);
     for (i = 0; i < N; i++) {
@@ -491,14 +422,14 @@ static void values_survive_despawns_in_the_middle_of_a_table(void **state) {
         assert_true(get_position(&s, e[i])->x == (float)i);
         assert_true(get_position(&s, e[i])->y == (float)-i);
         assert_int_equal(get_health(&s, e[i])->hp, i * 3);
-        assert_int_equal(((const Byte *)ecs_sched_get(s.world, e[i], s.byte))->c, i % 100);
+        assert_int_equal(((const Byte *)ecs_sched_get(s.world, e[i], byte))->c, i % 100);
     }
     assert_int_equal(ecs_sched_entity_count(s.world), N - N / 3);
     check_and_destroy(s.world);
 }
 
 static void values_survive_archetype_moves_of_the_entity_and_its_neighbours(void **state) {
-    storage_setup s;
+    world_setup s;
     enum { N = 120 };
     ecs_sched_entity e[N];
     int i;
@@ -507,16 +438,10 @@ static void values_survive_archetype_moves_of_the_entity_and_its_neighbours(void
     for (i = 0; i < N; i++) {
         Position p;
         Health h;
-        ecs_sched_id ids[2];
-        const void *values[2];
         p.x = (float)i;
         p.y = (float)(i + 1);
         h.hp = i;
-        ids[0] = s.position;
-        ids[1] = s.health;
-        values[0] = &p;
-        values[1] = &h;
-        e[i] = ecs_sched_spawn_with(s.world, 2, ids, values);
+        e[i] = SPAWN(s.world, {s.position, &p}, {s.health, &h});
     }
     /* every second entity gains Velocity, every third gains Frozen, every fifth loses Health */
     for (i = 0; i < N; i += 2) {
@@ -542,16 +467,14 @@ static void values_survive_archetype_moves_of_the_entity_and_its_neighbours(void
 }
 
 static void reused_slots_never_show_old_values(void **state) {
-    storage_setup s;
+    world_setup s;
     Health h = {123};
-    const void *values[1];
     ecs_sched_entity a, b;
     (void)state;
     setup_world(&s);
-    values[0] = &h;
-    a = ecs_sched_spawn_with(s.world, 1, &s.health, values);
+    a = SPAWN(s.world, {s.health, &h});
     assert_int_equal(ecs_sched_despawn(s.world, a), ECS_SCHED_OK);
-    b = ecs_sched_spawn_with(s.world, 1, &s.health, NULL);
+    b = SPAWN(s.world, {s.health, NULL});
     assert_int_equal(get_health(&s, b)->hp, 0);
     check_and_destroy(s.world);
 }
@@ -559,33 +482,25 @@ static void reused_slots_never_show_old_values(void **state) {
 /* ---- alignment ---- */
 
 static void columns_honour_32_and_64_byte_alignment_across_growth(void **state) {
-    storage_setup s;
+    world_setup s;
     enum { N = 1000 };
-    ecs_sched_id a32, a64;
+    ecs_sched_id byte, a32, a64;
     ecs_sched_entity e[N];
-    ecs_sched_query_desc qd;
     ecs_sched_query *q;
     ecs_sched_iter it;
     int i;
     (void)state;
     setup_world(&s);
+    byte = ECS_SCHED_COMPONENT(s.world, Byte);
     a32 = ecs_sched_component_register_type(s.world, "Aligned32", 32, 32);
     a64 = ecs_sched_component_register_type(s.world, "Aligned64", 64, 64);
     assert_true(a32 != 0 && a64 != 0);
     for (i = 0; i < N; i++) {
         unsigned char v32[32], v64[64];
-        ecs_sched_id ids[3];
-        const void *values[3];
         const unsigned char *p32, *p64;
         memset(v32, i & 0xff, sizeof v32);
         memset(v64, (i * 7) & 0xff, sizeof v64);
-        ids[0] = s.byte;
-        ids[1] = a32;
-        ids[2] = a64;
-        values[0] = NULL;
-        values[1] = v32;
-        values[2] = v64;
-        e[i] = ecs_sched_spawn_with(s.world, 3, ids, values);
+        e[i] = SPAWN(s.world, {byte, NULL}, {a32, v32}, {a64, v64});
         /* a fresh table, and tables of every size the columns grow through */
         p32 = (const unsigned char *)ecs_sched_get(s.world, e[i], a32);
         p64 = (const unsigned char *)ecs_sched_get(s.world, e[i], a64);
@@ -604,15 +519,12 @@ static void columns_honour_32_and_64_byte_alignment_across_growth(void **state) 
     /* moved to another table */
     for (i = 0; i < N; i += 7) {
         const unsigned char *p64;
-        assert_int_equal(ecs_sched_remove(s.world, e[i], s.byte), ECS_SCHED_OK);
+        assert_int_equal(ecs_sched_remove(s.world, e[i], byte), ECS_SCHED_OK);
         p64 = (const unsigned char *)ecs_sched_get(s.world, e[i], a64);
         assert_int_equal((uintptr_t)p64 % 64, 0);
         assert_int_equal(p64[0], (i * 7) & 0xff);
     }
-    memset(&qd, 0, sizeof qd);
-    qd.terms[0] = ecs_sched_read(a32);
-    qd.terms[1] = ecs_sched_read(a64);
-    q = ecs_sched_query_create(s.world, &qd);
+    q = QUERY(s.world, ecs_sched_read(a32), ecs_sched_read(a64));
     assert_non_null(q);
     it = ecs_sched_query_iter(q);
     while (ecs_sched_iter_next(&it)) {
@@ -623,18 +535,18 @@ static void columns_honour_32_and_64_byte_alignment_across_growth(void **state) 
 }
 
 static void default_alignment_follows_the_size(void **state) {
-    storage_setup s;
+    world_setup s;
     ecs_sched_id s16, s48, s64, s12;
     ecs_sched_entity e[50];
     ecs_sched_id ids[5];
     int i;
     (void)state;
     setup_world(&s);
+    ids[0] = ECS_SCHED_COMPONENT(s.world, Byte);
     s16 = ecs_sched_component_register_type(s.world, "Size16", 16, 0);
     s48 = ecs_sched_component_register_type(s.world, "Size48", 48, 0);
     s64 = ecs_sched_component_register_type(s.world, "Size64", 64, 0);
     s12 = ecs_sched_component_register_type(s.world, "Size12", 12, 0);
-    ids[0] = s.byte;
     ids[1] = s16;
     ids[2] = s48;
     ids[3] = s64;
@@ -653,7 +565,7 @@ static void default_alignment_follows_the_size(void **state) {
 
 /* A combination never seen before adds an archetype; one seen before does not. */
 static void archetype_count_grows_only_for_new_combinations(void **state) {
-    storage_setup s;
+    world_setup s;
     int32_t count;
     ecs_sched_id ids[2];
     (void)state;
@@ -686,13 +598,13 @@ static void archetype_count_grows_only_for_new_combinations(void **state) {
 }
 
 static void adding_and_removing_a_component_returns_to_the_same_archetype(void **state) {
-    storage_setup s;
+    world_setup s;
     ecs_sched_entity e;
     int32_t with_both;
     int round;
     (void)state;
     setup_world(&s);
-    e = ecs_sched_spawn_with(s.world, 1, &s.position, NULL);
+    e = SPAWN(s.world, {s.position, NULL});
     assert_int_equal(ecs_sched_insert(s.world, e, s.velocity, NULL), ECS_SCHED_OK);
     with_both = ecs_sched_archetype_count(s.world);
     for (round = 0; round < 5; round++) {
@@ -705,7 +617,7 @@ static void adding_and_removing_a_component_returns_to_the_same_archetype(void *
 }
 
 static void the_order_components_are_added_in_does_not_make_a_new_archetype(void **state) {
-    storage_setup s;
+    world_setup s;
     ecs_sched_entity a, b;
     int32_t after_a;
     (void)state;
@@ -724,12 +636,12 @@ static void the_order_components_are_added_in_does_not_make_a_new_archetype(void
 }
 
 static void failed_operations_create_no_archetype(void **state) {
-    storage_setup s;
+    world_setup s;
     ecs_sched_entity e, dead;
     int32_t before;
     (void)state;
     setup_world(&s);
-    e = ecs_sched_spawn_with(s.world, 1, &s.position, NULL);
+    e = SPAWN(s.world, {s.position, NULL});
     dead = ecs_sched_spawn(s.world);
     ecs_sched_despawn(s.world, dead);
     before = ecs_sched_archetype_count(s.world);
