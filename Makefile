@@ -1,15 +1,26 @@
 # ecs_sched.h: build, test and benchmark.
-#   make example             install what is missing, build and run the examples
-#   make test                the whole suite: gcc and clang, without and with threads, under
-#                            ASan+UBSan, the threaded tests under TSan, compile checks
-#   make graphs              write build/Main.dot (and .svg with Graphviz) from physics_plugin
-#   make bench               benchmarks; writes build/bench.json
-#   make amalgamate          regenerate ecs_sched.h from src/
-#   make check-amalgamation  fail when ecs_sched.h differs from a fresh generation
-#   make check-modules       each src/ module parses on its own (what an editor sees)
-#   make check-doc           the header's documentation block names every public function
+#   make example                install what is missing, build and run the examples
+#   make test                   the whole suite: gcc and clang, without and with threads, under
+#                               ASan+UBSan, the threaded tests under TSan, compile checks,
+#                               the examples (gcc, clang, tcc), modules, doc block, aliasing
+#   make deps                   install the missing Debian packages (elsewhere: list them)
+#   make unit | unit-threads | unit-tsan
+#                               one family of unit tests (make test builds them all first)
+#   make compile-checks         the configurations users rely on, one rule per check and
+#                               compiler under build/compile/<compiler>/ (incremental, -j safe)
+#   make examples-check         every examples/*.c built by gcc and clang under the sanitizers
+#                               and by tcc, run, outputs compared
+#   make check-strict-aliasing  the implementation by gcc -O2 -Wstrict-aliasing=1 -Werror
+#   make check-modules          each src/ module parses on its own (what an editor sees)
+#   make check-doc              the header's documentation block names every public function
+#   make graphs                 write build/Main.dot (and .svg with Graphviz) from physics_plugin
+#   make bench                  benchmarks; writes build/bench.json
+#   make amalgamate             regenerate ecs_sched.h from src/
+#   make check-amalgamation     fail when ecs_sched.h differs from a fresh generation
+#   make clean
 
 PYTHON    ?= python3
+TCC       ?= tcc
 BUILD     := build
 STB_CFLAGS = $(shell pkg-config --cflags stb)
 STB_LIBS   = $(shell pkg-config --libs stb)
@@ -19,6 +30,8 @@ STRICTXX  := -std=c++11 -Wall -Wextra -Werror
 SANITIZE  := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN      := -g -O1 -fsanitize=thread -fno-omit-frame-pointer
 COMPILERS := gcc clang
+CXX_gcc   := g++
+CXX_clang := clang++
 TESTS     := $(basename $(notdir $(wildcard tests/test_*.c)))
 TEST_HEADERS := $(wildcard tests/*.h)
 # The tests whose point is threads; the rest run threaded under ASan+UBSan only.
@@ -29,15 +42,17 @@ export ASAN_OPTIONS  := detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
 
+# A recipe that fails leaves no target behind (no half-written output, no stamp).
+.DELETE_ON_ERROR:
+
 .PHONY: all deps example examples-check graphs test test-binaries unit unit-threads unit-tsan \
-        compile-checks check-modules check-doc \
-        bench amalgamate \
-        check-amalgamation clean
+        compile-checks check-strict-aliasing check-modules check-doc \
+        bench amalgamate check-amalgamation clean
 
 all: test
 
 deps:
-	@sh tools/install_deps.sh
+	@sh tools/install_deps.sh test
 
 ecs_sched.h: $(SOURCES)
 	$(PYTHON) tools/amalgamate.py
@@ -50,7 +65,8 @@ check-amalgamation:
 
 # ---- example ----
 
-example: deps
+example:
+	@sh tools/install_deps.sh example
 	@mkdir -p $(BUILD)
 	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) examples/world_demo.c $(STB_LIBS) -o $(BUILD)/world_demo
 	./$(BUILD)/world_demo
@@ -62,13 +78,15 @@ graphs: deps ecs_sched.h
 
 # ---- tests ----
 
-# The test programs build in parallel (one job per core); they run one after another.
-JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# Everything is built first, in parallel (one job per core, or the -j given to make); then the
+# programs run one after another, so that their output reads in order and timing-sensitive
+# tests do not compete for the cores.
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+PARALLEL  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 test: deps
-	$(MAKE) -j$(JOBS) test-binaries
-	$(MAKE) -j$(JOBS) check-modules
-	$(MAKE) check-doc unit unit-threads unit-tsan compile-checks examples-check graphs
+	$(MAKE) $(PARALLEL) test-binaries check-modules check-strict-aliasing
+	$(MAKE) -j1 check-doc unit unit-threads unit-tsan compile-checks examples-check graphs
 	@echo "all tests passed"
 
 # build/<compiler>/      C99, no threads, ASan+UBSan
@@ -77,8 +95,6 @@ test: deps
 UNIT_BINARIES    := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)/,$(TESTS)))
 THREADS_BINARIES := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)-mt/,$(TESTS)))
 TSAN_BINARIES    := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)-tsan/,$(TSAN_TESTS)))
-
-test-binaries: $(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES)
 
 unit: $(UNIT_BINARIES)
 	@set -e; for t in $(UNIT_BINARIES); do echo "== $$t"; ./$$t; done
@@ -91,100 +107,223 @@ unit-tsan: $(TSAN_BINARIES)
 
 define unit_rule
 $(BUILD)/$(1)/%: tests/%.c ecs_sched.h $(TEST_HEADERS)
-	@mkdir -p $$(dir $$@)
+	@mkdir -p $$(@D)
 	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -lcmocka -o $$@
 $(BUILD)/$(1)-mt/%: tests/%.c ecs_sched.h $(TEST_HEADERS)
-	@mkdir -p $$(dir $$@)
+	@mkdir -p $$(@D)
 	$(1) $(THREADED) $(SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -lcmocka -lpthread -o $$@
 $(BUILD)/$(1)-tsan/%: tests/%.c ecs_sched.h $(TEST_HEADERS)
-	@mkdir -p $$(dir $$@)
+	@mkdir -p $$(@D)
 	$(1) $(THREADED) $(TSAN) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -lcmocka -lpthread -o $$@
 endef
 $(foreach c,$(COMPILERS),$(eval $(call unit_rule,$(c))))
 
-# Each check builds (and runs) a program in a configuration users rely on.
-compile-checks: ecs_sched.h
-	@mkdir -p $(BUILD)/compile
-	@set -e; for cc in $(COMPILERS); do \
-	  cxx=$$( [ $$cc = gcc ] && echo g++ || echo clang++ ); \
-	  echo "== $$cc: header and implementation as C++"; \
-	  $$cxx $(STRICTXX) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/cxx_impl.cpp $(STB_LIBS) -o $(BUILD)/compile/cxx_$$cc; \
-	  ./$(BUILD)/compile/cxx_$$cc; \
-	  echo "== $$cc: implementation in one of two translation units"; \
-	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/two_tu_main.c tests/compile/two_tu_impl.c $(STB_LIBS) -o $(BUILD)/compile/two_tu_$$cc; \
-	  ./$(BUILD)/compile/two_tu_$$cc; \
-	  echo "== $$cc: the implementation optimized (-O2 -Werror)"; \
-	  $$cc $(STRICT) -O2 -I. $(STB_CFLAGS) -c tests/compile/two_tu_impl.c -o $(BUILD)/compile/impl_o2_$$cc.o; \
-	  if [ $$cc = gcc ]; then \
-	    echo "== gcc: the implementation under the strictest aliasing check (-O2 -Wstrict-aliasing=1)"; \
-	    gcc $(STRICT) -O2 -Wstrict-aliasing=1 -I. $(STB_CFLAGS) -c tests/compile/two_tu_impl.c -o $(BUILD)/compile/impl_alias_c99.o; \
-	    gcc $(THREADED) -O2 -Wstrict-aliasing=1 -I. $(STB_CFLAGS) -c tests/compile/two_tu_impl.c -o $(BUILD)/compile/impl_alias_mt.o; \
-	  fi; \
-	  echo "== $$cc: ECS_SCHED_API=static"; \
-	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/static_api.c $(STB_LIBS) -o $(BUILD)/compile/static_$$cc; \
-	  ./$(BUILD)/compile/static_$$cc; \
-	  echo "== $$cc: user of stb_ds short names, stb_ds implementation compiled by the user"; \
-	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_user_short_names.c tests/compile/stb_user_impl.c -o $(BUILD)/compile/stb_own_$$cc; \
-	  ./$(BUILD)/compile/stb_own_$$cc; \
-	  echo "== $$cc: user of stb_ds short names, stb_ds implementation from -lstb"; \
-	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_user_short_names.c tests/compile/stb_user_lib.c $(STB_LIBS) -o $(BUILD)/compile/stb_lib_$$cc; \
-	  ./$(BUILD)/compile/stb_lib_$$cc; \
-	  echo "== $$cc: threads: the implementation as C11 with ECS_SCHED_THREADS, the API used from C99 and C++"; \
-	  $$cc $(THREADED) $(SANITIZE) -I. $(STB_CFLAGS) -c tests/compile/two_tu_impl.c -o $(BUILD)/compile/impl_mt_$$cc.o; \
-	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) -c tests/compile/threads_api.c -o $(BUILD)/compile/threads_c99_$$cc.o; \
-	  $$cxx -x c++ $(STRICTXX) $(SANITIZE) -I. $(STB_CFLAGS) -c tests/compile/threads_api.c -o $(BUILD)/compile/threads_cxx_$$cc.o; \
-	  $$cc $(SANITIZE) $(BUILD)/compile/threads_c99_$$cc.o $(BUILD)/compile/impl_mt_$$cc.o $(STB_LIBS) -lpthread -o $(BUILD)/compile/threads_c99_$$cc; \
-	  ./$(BUILD)/compile/threads_c99_$$cc; \
-	  $$cxx $(SANITIZE) $(BUILD)/compile/threads_cxx_$$cc.o $(BUILD)/compile/impl_mt_$$cc.o $(STB_LIBS) -lpthread -o $(BUILD)/compile/threads_cxx_$$cc; \
-	  ./$(BUILD)/compile/threads_cxx_$$cc; \
-	  echo "== $$cc: the pool with ordinary fences only (ECS_SCHED_NO_MEMBARRIER)"; \
-	  $$cc $(THREADED) $(SANITIZE) -DECS_SCHED_NO_MEMBARRIER -I. $(STB_CFLAGS) tests/test_pool.c $(STB_LIBS) -lcmocka -lpthread -o $(BUILD)/compile/pool_fenced_$$cc; \
-	  ./$(BUILD)/compile/pool_fenced_$$cc > $(BUILD)/compile/pool_fenced_$$cc.out || { cat $(BUILD)/compile/pool_fenced_$$cc.out; exit 1; }; \
-	  tail -n 1 $(BUILD)/compile/pool_fenced_$$cc.out; \
-	  echo "== $$cc: the benchmarks compile, with threads and as C99 without"; \
-	  $$cc $(THREADED) -O2 -I. $(STB_CFLAGS) -c bench/bench.c -o $(BUILD)/compile/bench_mt_$$cc.o; \
-	  $$cc $(STRICT) -O2 -I. $(STB_CFLAGS) -c bench/bench.c -o $(BUILD)/compile/bench_c99_$$cc.o; \
-	  echo "== $$cc: stb_ds allocations routed through the library's hooks"; \
-	  $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_routed.c -o $(BUILD)/compile/stb_routed_$$cc; \
-	  ./$(BUILD)/compile/stb_routed_$$cc; \
-	done
+# ---- compile checks ----
+
+# Each check builds (and most run) a program in a configuration users rely on, once per
+# compiler, in build/compile/<compiler>/. A check that runs leaves <name>.ok when it passed;
+# a check that only compiles is its object file. Each depends on its own sources, ecs_sched.h
+# and the test fixtures, so it reruns only when one of them changes, and a failing one reruns
+# alone.
+COMPILE := $(BUILD)/compile
+
+# What each check verifies, printed when it runs.
+CHECK_cxx_impl    := header and implementation as C++
+CHECK_two_tu      := implementation in one of two translation units
+CHECK_static_api  := ECS_SCHED_API=static
+CHECK_stb_own     := user of stb_ds short names, stb_ds implementation compiled by the user
+CHECK_stb_lib     := user of stb_ds short names, stb_ds implementation from -lstb
+CHECK_threads_c99 := threads: implementation as C11 with ECS_SCHED_THREADS, API used from C99
+CHECK_threads_cxx := threads: implementation as C11 with ECS_SCHED_THREADS, API used from C++
+CHECK_pool_fenced := the pool with ordinary fences only (ECS_SCHED_NO_MEMBARRIER)
+CHECK_stb_routed  := stb_ds allocations routed through the library's hooks
+
+RUN_CHECKS     := cxx_impl two_tu static_api stb_own stb_lib threads_c99 threads_cxx \
+                  pool_fenced stb_routed
+# Checks that only compile: the implementation optimized (-O2 -Werror), and the benchmarks
+# with threads (C11) and as C99 without.
+COMPILE_ONLY   := impl_o2.o bench_c11_threads.o bench_c99.o
+COMPILE_STAMPS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
+                    $(addsuffix .ok,$(RUN_CHECKS)) $(COMPILE_ONLY)))
+COMPILE_BUILDS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
+                    $(RUN_CHECKS) $(COMPILE_ONLY)))
+
+compile-checks: $(COMPILE_STAMPS)
+
+$(COMPILE)/%.ok: $(COMPILE)/%
+	@echo "== $(*D): $(CHECK_$(*F))"
+	./$<
+	@touch $@
+
+# $(1): the C compiler, $(2): its C++ driver.
+define compile_checks
+$(COMPILE)/$(1)/cxx_impl: tests/compile/cxx_impl.cpp ecs_sched.h
+	@mkdir -p $$(@D)
+	$(2) $(STRICTXX) $(SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -o $$@
+
+$(COMPILE)/$(1)/two_tu: tests/compile/two_tu_main.c tests/compile/two_tu_impl.c ecs_sched.h
+	@mkdir -p $$(@D)
+	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) $$(filter %.c,$$^) $(STB_LIBS) -o $$@
+
+$(COMPILE)/$(1)/impl_o2.o: tests/compile/two_tu_impl.c ecs_sched.h
+	@mkdir -p $$(@D)
+	@echo "== $(1): the implementation optimized (-O2 -Werror)"
+	$(1) $(STRICT) -O2 -I. $(STB_CFLAGS) -c $$< -o $$@
+
+$(COMPILE)/$(1)/static_api: tests/compile/static_api.c ecs_sched.h
+	@mkdir -p $$(@D)
+	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -o $$@
+
+# stb_user_impl.c includes stb_user_lib.c; no -lstb: stb_ds is compiled there.
+$(COMPILE)/$(1)/stb_own: tests/compile/stb_user_short_names.c tests/compile/stb_user_impl.c \
+                         tests/compile/stb_user_lib.c ecs_sched.h
+	@mkdir -p $$(@D)
+	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_user_short_names.c \
+	  tests/compile/stb_user_impl.c -o $$@
+
+$(COMPILE)/$(1)/stb_lib: tests/compile/stb_user_short_names.c tests/compile/stb_user_lib.c \
+                         ecs_sched.h
+	@mkdir -p $$(@D)
+	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_user_short_names.c \
+	  tests/compile/stb_user_lib.c $(STB_LIBS) -o $$@
+
+$(COMPILE)/$(1)/impl_mt.o: tests/compile/two_tu_impl.c ecs_sched.h
+	@mkdir -p $$(@D)
+	$(1) $(THREADED) $(SANITIZE) -I. $(STB_CFLAGS) -c $$< -o $$@
+
+$(COMPILE)/$(1)/threads_c99.o: tests/compile/threads_api.c ecs_sched.h
+	@mkdir -p $$(@D)
+	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) -c $$< -o $$@
+
+$(COMPILE)/$(1)/threads_cxx.o: tests/compile/threads_api.c ecs_sched.h
+	@mkdir -p $$(@D)
+	$(2) -x c++ $(STRICTXX) $(SANITIZE) -I. $(STB_CFLAGS) -c $$< -o $$@
+
+$(COMPILE)/$(1)/threads_c99: $(COMPILE)/$(1)/threads_c99.o $(COMPILE)/$(1)/impl_mt.o
+	$(1) $(SANITIZE) $$^ $(STB_LIBS) -lpthread -o $$@
+
+$(COMPILE)/$(1)/threads_cxx: $(COMPILE)/$(1)/threads_cxx.o $(COMPILE)/$(1)/impl_mt.o
+	$(2) $(SANITIZE) $$^ $(STB_LIBS) -lpthread -o $$@
+
+$(COMPILE)/$(1)/pool_fenced: tests/test_pool.c ecs_sched.h $(TEST_HEADERS)
+	@mkdir -p $$(@D)
+	$(1) $(THREADED) $(SANITIZE) -DECS_SCHED_NO_MEMBARRIER -I. $(STB_CFLAGS) $$< $(STB_LIBS) \
+	  -lcmocka -lpthread -o $$@
+
+# Its cmocka report is long: kept in pool_fenced.out, shown whole only when it fails.
+$(COMPILE)/$(1)/pool_fenced.ok: $(COMPILE)/$(1)/pool_fenced
+	@echo "== $(1): $(CHECK_pool_fenced)"
+	@./$$< > $$<.out 2>&1 || { cat $$<.out; exit 1; }
+	@tail -n 1 $$<.out
+	@touch $$@
+
+$(COMPILE)/$(1)/bench_c11_threads.o: bench/bench.c $(wildcard bench/*.c) ecs_sched.h
+	@mkdir -p $$(@D)
+	@echo "== $(1): the benchmarks compile with threads (C11)"
+	$(1) $(THREADED) -O2 -I. $(STB_CFLAGS) -c $$< -o $$@
+
+$(COMPILE)/$(1)/bench_c99.o: bench/bench.c $(wildcard bench/*.c) ecs_sched.h
+	@mkdir -p $$(@D)
+	@echo "== $(1): the benchmarks compile as C99 without threads"
+	$(1) $(STRICT) -O2 -I. $(STB_CFLAGS) -c $$< -o $$@
+
+$(COMPILE)/$(1)/stb_routed: tests/compile/stb_routed.c ecs_sched.h
+	@mkdir -p $$(@D)
+	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) $$< -o $$@
+endef
+$(foreach c,$(COMPILERS),$(eval $(call compile_checks,$(c),$(CXX_$(c)))))
+
+# The implementation under gcc's strictest (and noisiest) aliasing warning, as C99 and as C11
+# with threads: no type punning through incompatible pointers, e.g. void **.
+STRICT_ALIASING := $(COMPILE)/gcc/impl_o2_strict_aliasing_c99.o \
+                   $(COMPILE)/gcc/impl_o2_strict_aliasing_c11_threads.o
+
+check-strict-aliasing: $(STRICT_ALIASING)
+
+$(COMPILE)/gcc/impl_o2_strict_aliasing_c99.o: tests/compile/two_tu_impl.c ecs_sched.h
+	@mkdir -p $(@D)
+	@echo "== gcc: the implementation, -O2 -Wstrict-aliasing=1 -Werror (C99)"
+	gcc $(STRICT) -O2 -Wstrict-aliasing=1 -I. $(STB_CFLAGS) -c $< -o $@
+
+$(COMPILE)/gcc/impl_o2_strict_aliasing_c11_threads.o: tests/compile/two_tu_impl.c ecs_sched.h
+	@mkdir -p $(@D)
+	@echo "== gcc: the implementation, -O2 -Wstrict-aliasing=1 -Werror (C11, ECS_SCHED_THREADS)"
+	gcc $(THREADED) -O2 -Wstrict-aliasing=1 -I. $(STB_CFLAGS) -c $< -o $@
+
+# ---- modules ----
 
 # Each module of src/ parses on its own, as an editor's language server reads it: a file that
-# includes only that module, syntax only, as C99 and as C11 with threads. Warnings are off
-# here: a module declares the few functions of later modules it calls, which it cannot see.
+# includes only that module, syntax only, as C99 and as C11 with threads. It fails on errors;
+# the warnings go to build/modules/<module>.<configuration>.log, counted on the screen. (A
+# module declares the few static functions of later modules it calls, which it cannot see:
+# gcc reports those as "used but never defined", and no option turns that off.)
 MODULES       := $(basename $(notdir $(filter-out src/doc.h,$(wildcard src/*.h))))
 MODULE_CHECKS := $(foreach m,$(MODULES),$(BUILD)/modules/$(m).c99.ok $(BUILD)/modules/$(m).c11-threads.ok)
+MODULE_FLAGS  := -fsyntax-only -Wall -Wextra -Wpedantic -Wno-unused-function -I. $(STB_CFLAGS)
 
 check-modules: $(MODULE_CHECKS)
 
-$(BUILD)/modules/%.c99.ok: src/%.h $(wildcard src/*.h)
-	@mkdir -p $(dir $@)
-	@echo "== module src/$*.h on its own (C99)"
-	@echo '#include "src/$*.h"' | gcc -std=c99 -fsyntax-only -w -I. $(STB_CFLAGS) -x c -
-	@touch $@
+# $(1): the configuration's name, $(2): its flags.
+define module_check
+$(BUILD)/modules/%.$(1).ok: src/%.h $(wildcard src/*.h)
+	@mkdir -p $$(@D)
+	@echo '#include "src/$$*.h"' | gcc $(2) $(MODULE_FLAGS) -x c - > $$(@:.ok=.log) 2>&1 || \
+	  { cat $$(@:.ok=.log); echo "== module src/$$*.h does not parse on its own ($(1))"; exit 1; }
+	@n=$$$$(grep -c 'warning:' $$(@:.ok=.log) || true); \
+	  if [ "$$$$n" = 0 ]; then echo "== module src/$$*.h on its own ($(1)): ok"; \
+	  else echo "== module src/$$*.h on its own ($(1)): ok, $$$$n warning(s) in $$(@:.ok=.log)"; fi
+	@touch $$@
+endef
+$(eval $(call module_check,c99,-std=c99))
+$(eval $(call module_check,c11-threads,-std=c11 -DECS_SCHED_THREADS))
 
-$(BUILD)/modules/%.c11-threads.ok: src/%.h $(wildcard src/*.h)
-	@mkdir -p $(dir $@)
-	@echo "== module src/$*.h on its own (C11, ECS_SCHED_THREADS)"
-	@echo '#include "src/$*.h"' | gcc -std=c11 -DECS_SCHED_THREADS -fsyntax-only -w -I. $(STB_CFLAGS) -x c -
-	@touch $@
+# ---- documentation block ----
 
 check-doc: ecs_sched.h
 	$(PYTHON) tools/check_doc.py
 
-# Each example built by both compilers under the sanitizers; both runs print the same thing.
-EXAMPLES := $(basename $(notdir $(wildcard examples/*.c)))
+# ---- examples ----
 
-examples-check: ecs_sched.h
-	@mkdir -p $(BUILD)/examples
-	@set -e; for ex in $(EXAMPLES); do \
-	  for cc in $(COMPILERS); do \
-	    echo "== $$cc: examples/$$ex.c"; \
-	    $$cc $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) examples/$$ex.c $(STB_LIBS) -o $(BUILD)/examples/$${ex}_$$cc; \
-	    ./$(BUILD)/examples/$${ex}_$$cc > $(BUILD)/examples/$${ex}_$$cc.out; \
-	  done; \
-	  cmp $(BUILD)/examples/$${ex}_gcc.out $(BUILD)/examples/$${ex}_clang.out; \
-	done
+# Every examples/*.c built by gcc and clang under the sanitizers (C99, warnings as errors) and
+# by tcc, each run; all three print the same thing. build/examples/<compiler>/<example> and
+# its .out; build/examples/<example>.same when the outputs agree.
+EXAMPLES       := $(basename $(notdir $(wildcard examples/*.c)))
+EXAMPLE_CCS    := $(COMPILERS) tcc
+EXAMPLE_BUILDS := $(foreach c,$(EXAMPLE_CCS),$(addprefix $(BUILD)/examples/$(c)/,$(EXAMPLES)))
+
+EXAMPLE_OUTS   := $(addsuffix .out,$(EXAMPLE_BUILDS))
+
+examples-check: $(addprefix $(BUILD)/examples/,$(addsuffix .same,$(EXAMPLES)))
+
+# Reached through pattern rules only, they would count as intermediate and be deleted.
+.SECONDARY: $(EXAMPLE_BUILDS) $(EXAMPLE_OUTS)
+
+define example_rule
+$(BUILD)/examples/$(1)/%: examples/%.c ecs_sched.h
+	@mkdir -p $$(@D)
+	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -o $$@
+endef
+$(foreach c,$(COMPILERS),$(eval $(call example_rule,$(c))))
+
+$(BUILD)/examples/tcc/%: examples/%.c ecs_sched.h
+	@mkdir -p $(@D)
+	$(TCC) -std=c99 -I. $(STB_CFLAGS) $< $(STB_LIBS) -o $@
+
+$(BUILD)/examples/%.out: $(BUILD)/examples/%
+	@echo "== $(*D): examples/$(*F).c"
+	./$< > $@
+
+$(BUILD)/examples/%.same: $(foreach c,$(EXAMPLE_CCS),$(BUILD)/examples/$(c)/%.out)
+	cmp $(BUILD)/examples/gcc/$*.out $(BUILD)/examples/clang/$*.out
+	cmp $(BUILD)/examples/gcc/$*.out $(BUILD)/examples/tcc/$*.out
+	@touch $@
+
+# ---- what make test builds first ----
+
+# Every program and object the tests need (after the lists above: a rule's prerequisites are
+# read where it stands); running them is left to unit, compile-checks, examples-check...
+test-binaries: $(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES) \
+               $(COMPILE_BUILDS) $(EXAMPLE_BUILDS)
 
 # ---- benchmarks ----
 

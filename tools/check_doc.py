@@ -1,36 +1,109 @@
 #!/usr/bin/env python3
-"""Checks that the documentation block at the top of ecs_sched.h names every public function.
+"""Checks that the documentation block of ecs_sched.h names every public function.
 
-The public functions are those declared with ECS_SCHED_API in the header; the documentation
-block is the leading comment (from src/doc.h). A function counts as named when its full name
-appears (the block's API INDEX lists them all, by module). Names the block mentions that the header does not declare are reported too: they are stale.
+    python3 tools/check_doc.py [path/to/ecs_sched.h]
+
+The public functions are those the public part of the header (from `#ifndef ECS_SCHED_H` to
+its `#endif`) declares with ECS_SCHED_API. The documentation block is everything before
+`#ifndef ECS_SCHED_H`: the leading comment, generated from src/doc.h. The check fails when
+
+  - a public function is not named anywhere in the block (its API index lists them all), or
+  - the block calls a function `ecs_sched_xxx(` that the public part does not declare (not a
+    function, macro or type there): most likely a name the API has since lost or renamed.
+
+Exit status 0 when the block and the API agree, 1 otherwise.
 """
 import pathlib
 import re
 import sys
 
-root = pathlib.Path(__file__).resolve().parent.parent
-header = (root / "ecs_sched.h").read_text(encoding="utf-8")
-doc_end = header.index("#ifndef ECS_SCHED_H")
-doc = header[:doc_end]
-body = header[doc_end:header.index("#endif /* ECS_SCHED_H */")]
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+NAME = r"ecs_sched_[A-Za-z0-9]\w*"  # public names; ecs_sched__x are internal
 
-declared = set(re.findall(r"ECS_SCHED_API\s+[^;(]*?\b(ecs_sched_\w+)\s*\(", body, re.S))
-mentioned = set(re.findall(r"\b(ecs_sched_\w+)\s*\(", doc))
-named = set(re.findall(r"\b(ecs_sched_\w+)", doc))
-missing = sorted(declared - named)
-stale = sorted(n for n in mentioned - declared
-               if not n.startswith("ecs_sched__") and n not in declared)
-types_and_macros = set(re.findall(r"\b(ecs_sched_\w+)\b", body))
-stale = [n for n in stale if n not in types_and_macros]
-if missing or stale:
+
+def strip_comments_and_strings(code):
+    """The code with its comments, string and character literals blanked out."""
+    token = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+    def blank(m):
+        text = m.group(0)
+        if text.startswith("/"):
+            return " " if "\n" not in text else "\n" * text.count("\n")
+        return '""'
+
+    return token.sub(blank, code)
+
+
+def split_directives(code):
+    """(code without preprocessor lines, the preprocessor lines joined at backslashes)."""
+    code = code.replace("\\\n", " ")
+    plain, directives = [], []
+    for line in code.split("\n"):
+        (directives if line.lstrip().startswith("#") else plain).append(line)
+    return "\n".join(plain), directives
+
+
+def line_of(text, pattern, start=0):
+    """The line number in text of the first match of pattern from start (0: none)."""
+    m = re.compile(pattern, re.S).search(text, start)
+    return text.count("\n", 0, m.start()) + 1 if m else 0
+
+
+def main(argv):
+    path = pathlib.Path(argv[1]) if len(argv) > 1 else ROOT / "ecs_sched.h"
+    header = path.read_text(encoding="utf-8")
+
+    start = re.search(r"^#ifndef ECS_SCHED_H\s*$", header, re.M)
+    if not start:
+        print(f"check_doc: {path} has no '#ifndef ECS_SCHED_H'")
+        return 1
+    end = re.search(r"^#endif\s*/\*\s*ECS_SCHED_H\s*\*/", header[start.end():], re.M)
+    doc = header[: start.start()]
+    public = header[start.start(): start.end() + end.start()] if end else header[start.start():]
+
+    code, directives = split_directives(strip_comments_and_strings(public))
+
+    # ECS_SCHED_API <return type> ecs_sched_name(  -- the return type may itself name types.
+    api = {}
+    for m in re.finditer(r"\bECS_SCHED_API\b([^;{}()]*?)\b(%s)\s*\(" % NAME, code):
+        api.setdefault(m.group(2), None)
+    if not api:
+        print(f"check_doc: found no function declared with ECS_SCHED_API in {path}")
+        return 1
+
+    macros = set()
+    for d in directives:
+        m = re.match(r"\s*#\s*define\s+(%s)" % NAME, d)
+        if m:
+            macros.add(m.group(1))
+    known = set(re.findall(r"\b(%s)\b" % NAME, code)) | macros
+
+    named = set(re.findall(r"\b(%s)\b" % NAME, doc))
+    called = set(re.findall(r"\b(%s)\s*\(" % NAME, doc))
+
+    missing = sorted(set(api) - named)
+    stale = sorted(called - set(api) - known)
+
+    where = "the documentation block of %s (generated from src/doc.h)" % path.name
+    if not missing and not stale:
+        print(f"check_doc: {where} names all {len(api)} public functions")
+        return 0
     if missing:
-        print("the documentation block (src/doc.h) does not name these public functions:")
+        print(f"check_doc: {len(missing)} of the {len(api)} public functions (ECS_SCHED_API) "
+              f"are not named in {where}:")
         for n in missing:
-            print("  " + n)
+            decl = r"ECS_SCHED_API[^;{}()]*?\b%s\s*\(" % n
+            print(f"  {n}    (declared at {path.name}:{line_of(header, decl, start.start())})")
+        print("  -> name them in the block's API index in src/doc.h, then `make amalgamate`")
     if stale:
-        print("the documentation block calls functions the header does not declare:")
+        print(f"check_doc: {where} calls {len(stale)} function(s) the header does not declare "
+              "(likely stale):")
         for n in stale:
-            print("  " + n)
-    sys.exit(1)
-print(f"the documentation block names all {len(declared)} public functions")
+            call = r"\b%s\s*\(" % n
+            print(f"  {n}(    ({path.name}:{line_of(doc, call)})")
+        print("  -> rename or remove them in src/doc.h, then `make amalgamate`")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
