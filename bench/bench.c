@@ -119,6 +119,128 @@ static void *xmalloc(size_t size) {
     return p;
 }
 
+/* ---- the sampler: every timed row takes its samples through bench_sample ---- */
+
+/* A side's work comes in one of two kinds. A loop runs `reps` repetitions in one call, which
+   the sampler times whole, so that a tight loop (frames, tasks) stays free of the sampler's
+   calls; it returns 0 after calling fail() when the work went wrong. A timed side runs one
+   repetition and returns the nanoseconds of the part it times, leaving out the setup and the
+   checks around it (a fresh world, a read-back); the sampler calls it `reps` times a sample
+   and adds up. It returns a negative value after calling fail() when the work went wrong. */
+typedef int (*bench_loop)(bench_row *row, void *state, int32_t reps);
+typedef double (*bench_timed)(bench_row *row, void *state);
+
+typedef struct bench_side {
+    bench_loop loop;                 /* one of the two; neither: no such side (extras only) */
+    bench_timed timed;
+    void *state;
+} bench_side;
+
+#define BENCH_EXTRAS 2
+
+typedef struct bench_sampling {
+    bench_side baseline, measured;
+    bench_side extras[BENCH_EXTRAS]; /* figures for a row's note, taken in the same samples */
+    int32_t reps;                    /* repetitions per sample */
+    double per;                      /* a figure is ns / reps / per: per turns nanoseconds per
+                                        repetition into the row's unit */
+    int warmup, samples;             /* samples thrown away first, then samples kept */
+    /* Interleaved: each sample runs baseline, measured, then the extras, so that a change in
+       the machine's load reaches every side alike. Otherwise all samples of measured come
+       first, then all of baseline, then of each extra: the schedule build rows, whose samples
+       are single builds of up to tens of milliseconds, are taken that way. */
+    int interleaved;
+} bench_sampling;
+
+typedef struct bench_medians {
+    double value, baseline, extras[BENCH_EXTRAS];
+} bench_medians;
+
+/* The row's usual sampling: WARMUP samples, then REPS, interleaved. */
+static bench_sampling sampling(int32_t reps, double per) {
+    bench_sampling s;
+    memset(&s, 0, sizeof s);
+    s.reps = reps;
+    s.per = per;
+    s.warmup = WARMUP;
+    s.samples = REPS;
+    s.interleaved = 1;
+    return s;
+}
+
+static bench_side timed(bench_timed fn, void *state) {
+    bench_side d;
+    d.loop = NULL;
+    d.timed = fn;
+    d.state = state;
+    return d;
+}
+
+static bench_side looped(bench_loop loop, void *state) {
+    bench_side d = timed(NULL, state);
+    d.loop = loop;
+    return d;
+}
+
+/* The nanoseconds of one sample of a side, or -1 when its work failed. */
+static double take_sample(bench_row *row, const bench_side *d, int32_t reps) {
+    double t0, t1, ns = 0.0;
+    int32_t r;
+    int ok;
+    if (d->timed) {
+        for (r = 0; r < reps; r++) {
+            double t = d->timed(row, d->state);
+            if (t < 0) return -1.0;
+            ns += t;
+        }
+        return ns;
+    }
+    t0 = now_ns();
+    ok = d->loop(row, d->state, reps);
+    t1 = now_ns();
+    return ok ? t1 - t0 : -1.0;
+}
+
+/* Fills *out with the median figure of each side; 0 (the row already failed) when a side did. */
+static int bench_sample(bench_row *row, const bench_sampling *s, bench_medians *out) {
+    const bench_side *order[2 + BENCH_EXTRAS];
+    double *median_of[2 + BENCH_EXTRAS];
+    double figures[2 + BENCH_EXTRAS][MAX_SAMPLES];
+    int sides = 0, runs = s->warmup + s->samples, i, k;
+    if (s->samples < 1 || s->samples > MAX_SAMPLES) {
+        fail(row, "sample count out of range", NULL);
+        return 0;
+    }
+    order[sides] = s->interleaved ? &s->baseline : &s->measured;
+    median_of[sides++] = s->interleaved ? &out->baseline : &out->value;
+    order[sides] = s->interleaved ? &s->measured : &s->baseline;
+    median_of[sides++] = s->interleaved ? &out->value : &out->baseline;
+    for (i = 0; i < BENCH_EXTRAS; i++) {
+        out->extras[i] = 0.0;
+        if (!s->extras[i].loop && !s->extras[i].timed) continue;
+        order[sides] = &s->extras[i];
+        median_of[sides++] = &out->extras[i];
+    }
+    for (k = 0; k < sides * runs; k++) {
+        int which = s->interleaved ? k % sides : k / runs;
+        int r = s->interleaved ? k / sides : k % runs;
+        double ns = take_sample(row, order[which], s->reps);
+        if (ns < 0) return 0;
+        if (r >= s->warmup) figures[which][r - s->warmup] = ns / s->reps / s->per;
+    }
+    for (i = 0; i < sides; i++) *median_of[i] = median(figures[i], s->samples);
+    return 1;
+}
+
+/* bench_sample, whose medians of measured and baseline then become the row's figures. */
+static int sample_row(bench_row *row, const bench_sampling *s, bench_medians *out) {
+    if (!bench_sample(row, s, out)) return 0;
+    row->value = out->value;
+    row->baseline = out->baseline;
+    row->measured = 1;
+    return 1;
+}
+
 /* Integer-valued floats: every sum stays exact, so checksums do not depend on order. */
 static Position initial_position(int32_t i) {
     Position p;
@@ -227,6 +349,37 @@ static void query_frames(const ecs_sched_query *query, int frames) {
     }
 }
 
+/* One side of an iteration row: frames through the query when it is set, otherwise the raw
+   loop over p and v. `frames` counts what the side ran into the counter of the data it ran on,
+   for the checksums. */
+typedef struct move_side {
+    const ecs_sched_query *query;
+    Position *p;
+    const Velocity *v;
+    int32_t n;
+    double *frames;
+} move_side;
+
+static move_side moving(const ecs_sched_query *query, Position *p, const Velocity *v, int32_t n,
+                        double *frames) {
+    move_side s;
+    s.query = query;
+    s.p = p;
+    s.v = v;
+    s.n = n;
+    s.frames = frames;
+    return s;
+}
+
+static int move_frames(bench_row *row, void *state, int32_t reps) {
+    move_side *s = (move_side *)state;
+    (void)row;
+    if (s->query) query_frames(s->query, reps);
+    else raw_frames(s->p, s->v, s->n, reps);
+    *s->frames += reps;
+    return 1;
+}
+
 /* How far apart two arrays start, modulo 4096: 0 means each load of v[i] can be held up by
    the store to p[i] (4K aliasing). */
 static long offset_mod_4k(const void *p, const void *v) {
@@ -246,9 +399,11 @@ static void run_iteration(bench_row *row, int32_t n, int archetypes, double unit
     ecs_sched_world *world;
     ecs_sched_query *query = NULL;
     ecs_sched_id pos, vel;
-    double base[MAX_SAMPLES], meas[MAX_SAMPLES], base2[MAX_SAMPLES], cols[MAX_SAMPLES];
+    move_side raw_side, query_side, col_side;
+    bench_sampling s;
+    bench_medians med, diag;
     double t0, t1, first, raw_frames_done, ecs_frames_done, raw_sum, ecs_sum;
-    int frames, r, ok;
+    int frames, ok;
 
     fill_values(raw_pos, raw_vel, n);
     world = make_world(NULL, &pos, &vel);
@@ -329,51 +484,28 @@ static void run_iteration(bench_row *row, int32_t n, int archetypes, double unit
     if (frames > 100000) frames = 100000;
     raw_frames_done = ecs_frames_done = 1.0;
 
-    for (r = 0; r < WARMUP + REPS; r++) {
-        double tb, tm;
-        t0 = now_ns();
-        raw_frames(raw_pos, raw_vel, n, frames);
-        tb = now_ns() - t0;
-        t0 = now_ns();
-        query_frames(query, frames);
-        tm = now_ns() - t0;
-        raw_frames_done += frames;
-        ecs_frames_done += frames;
-        if (r >= WARMUP) {
-            base[r - WARMUP] = tb / frames / unit_ns;
-            meas[r - WARMUP] = tm / frames / unit_ns;
-        }
-    }
+    raw_side = moving(NULL, raw_pos, raw_vel, n, &raw_frames_done);
+    query_side = moving(query, NULL, NULL, n, &ecs_frames_done);
+    col_side = moving(NULL, col_pos, col_vel, n, &ecs_frames_done);
+    s = sampling(frames, unit_ns);
+    s.baseline = looped(move_frames, &raw_side);
+    s.measured = looped(move_frames, &query_side);
+    if (!sample_row(row, &s, &med)) goto done;
     /* A separate pass, so that the measured pass above alternates over two data sets only
        (with 1M entities, which data a cache keeps depends on the order of the passes). */
-    for (r = 0; col_pos && r < WARMUP + REPS; r++) {
-        double tb, tc;
-        t0 = now_ns();
-        raw_frames(raw_pos, raw_vel, n, frames);
-        tb = now_ns() - t0;
-        t0 = now_ns();
-        raw_frames(col_pos, col_vel, n, frames);
-        tc = now_ns() - t0;
-        raw_frames_done += frames;
-        ecs_frames_done += frames;
-        if (r >= WARMUP) {
-            base2[r - WARMUP] = tb / frames / unit_ns;
-            cols[r - WARMUP] = tc / frames / unit_ns;
-        }
-    }
+    s.measured = looped(move_frames, &col_side);
+    if (col_pos && !bench_sample(row, &s, &diag)) goto done;
 
     raw_sum = position_checksum(raw_pos, n);
     ecs_sum = query_checksum(query);
     bench_sink = raw_sum + ecs_sum;
     ok = raw_sum == expected_checksum(n, raw_frames_done) &&
          ecs_sum == expected_checksum(n, ecs_frames_done);
-    row->value = median(meas, REPS);
-    row->baseline = median(base, REPS);
     row->measured = ok;
     appendf(row, "%d frame(s) per sample; checksums %.0f (raw) and %.0f (query) %s", frames,
             raw_sum, ecs_sum, ok ? "as expected" : "WRONG: figure withheld");
     if (col_pos) {
-        double c = median(cols, REPS) / median(base2, REPS);
+        double c = diag.value / diag.baseline;
         appendf(row, "; diagnostic (a second interleaved pass): the same raw loop on the world's "
                 "own columns takes %.3f x the baseline, so of the ratio, column placement accounts "
                 "for about %.3f x and iterating for %.3f x; start of Velocity minus start of "
@@ -403,6 +535,22 @@ static int check_value(ecs_sched_world *world, ecs_sched_entity e, ecs_sched_id 
     return p && v && p->x == wp.x && p->y == wp.y && v->x == wv.x && v->y == wv.y;
 }
 
+/* What the sides of the spawning rows work on: the values to spawn, room for the handles, and
+   a world (and a command buffer) kept across samples; a side given no world makes a fresh one
+   per sample, untimed. A repetition of these sides is one pass over SPAWN_COUNT entities, a
+   constant the compiler sees, as it would in a plain program. */
+typedef struct spawn_job {
+    const Position *pv;
+    const Velocity *vv;
+    ecs_sched_entity *ents;
+    unsigned char **blocks;          /* the malloc baseline's blocks */
+    ecs_sched_world *world;
+    ecs_sched_commands *commands;
+    ecs_sched_id pos, vel;
+    int separate_inserts;
+    const char *what;                /* what a failure of the side says */
+} spawn_job;
+
 /* Spawns n entities with ecs_sched_spawn_with, then despawns them; the nanoseconds of both
    phases, or -1 on failure. */
 static double time_direct(ecs_sched_world *world, ecs_sched_id pos, ecs_sched_id vel,
@@ -429,6 +577,21 @@ static double time_direct(ecs_sched_world *world, ecs_sched_id pos, ecs_sched_id
     despawn_ns = now_ns() - t0;
     if (ecs_sched_entity_count(world) != 0) return -1.0;
     return spawn_ns + despawn_ns;
+}
+
+static double direct_side(bench_row *row, void *state) {
+    const spawn_job *job = (const spawn_job *)state;
+    ecs_sched_world *world = job->world;
+    ecs_sched_id pos = job->pos, vel = job->vel;
+    double ns;
+    if (!world && !(world = make_world(NULL, &pos, &vel))) {
+        fail(row, "world creation", NULL);
+        return -1.0;
+    }
+    ns = time_direct(world, pos, vel, job->pv, job->vv, job->ents, SPAWN_COUNT);
+    if (ns < 0) fail(row, job->what, world);
+    if (world != job->world) ecs_sched_world_destroy(world);
+    return ns;
 }
 
 /* The same through a command buffer: spawn + two inserts each, apply; despawns, apply. */
@@ -471,110 +634,208 @@ static double time_commands(ecs_sched_world *world, ecs_sched_commands *commands
     return spawn_ns + despawn_ns;
 }
 
+static double commands_side(bench_row *row, void *state) {
+    const spawn_job *job = (const spawn_job *)state;
+    double ns = time_commands(job->world, job->commands, job->pos, job->vel, job->pv, job->vv,
+                              job->ents, SPAWN_COUNT, job->separate_inserts);
+    if (ns < 0) fail(row, job->what, job->world);
+    return ns;
+}
+
+/* A 16-byte block per entity with the values copied in, then a free of each. restrict: the
+   arrays are separate malloc blocks, which a plain program that made them next to this loop
+   would let the compiler see; knowing it, the compiler merges the two copies into one store. */
+static double malloc_blocks(bench_row *row, const Position *restrict pv,
+                            const Velocity *restrict vv, unsigned char **restrict blocks) {
+    const int32_t n = SPAWN_COUNT;
+    double t0 = now_ns();
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        unsigned char *b = (unsigned char *)malloc(sizeof(Position) + sizeof(Velocity));
+        if (!b) { fail(row, "malloc in the baseline", NULL); return -1.0; }
+        memcpy(b, &pv[i], sizeof(Position));
+        memcpy(b + sizeof(Position), &vv[i], sizeof(Velocity));
+        blocks[i] = b;
+    }
+    BENCH_CLOBBER(blocks);
+    bench_sink = blocks[n - 1][0];
+    for (i = 0; i < n; i++) free(blocks[i]);
+    return now_ns() - t0;
+}
+
+static double malloc_side(bench_row *row, void *state) {
+    const spawn_job *job = (const spawn_job *)state;
+    return malloc_blocks(row, job->pv, job->vv, job->blocks);
+}
+
 static void run_spawn_despawn(bench_row *row) {
     const int32_t n = SPAWN_COUNT;
     Position *pv = (Position *)xmalloc((size_t)n * sizeof *pv);
     Velocity *vv = (Velocity *)xmalloc((size_t)n * sizeof *vv);
     ecs_sched_entity *ents = (ecs_sched_entity *)xmalloc((size_t)n * sizeof *ents);
     unsigned char **blocks = (unsigned char **)xmalloc((size_t)n * sizeof *blocks);
-    double base[MAX_SAMPLES], meas[MAX_SAMPLES];
-    int r;
+    spawn_job job;
+    bench_sampling s = sampling(1, n);
+    bench_medians m;
     fill_values(pv, vv, n);
-    for (r = 0; r < WARMUP + REPS; r++) {
-        ecs_sched_world *world;
-        ecs_sched_id pos, vel;
-        double t0, tb, tm;
-        int32_t i;
-
-        t0 = now_ns();
-        for (i = 0; i < n; i++) {
-            unsigned char *b = (unsigned char *)malloc(sizeof(Position) + sizeof(Velocity));
-            if (!b) { fail(row, "malloc in the baseline", NULL); goto done; }
-            memcpy(b, &pv[i], sizeof(Position));
-            memcpy(b + sizeof(Position), &vv[i], sizeof(Velocity));
-            blocks[i] = b;
-        }
-        BENCH_CLOBBER(blocks);
-        bench_sink = blocks[n - 1][0];
-        for (i = 0; i < n; i++) free(blocks[i]);
-        tb = now_ns() - t0;
-
-        world = make_world(NULL, &pos, &vel);
-        if (!world) { fail(row, "world creation", NULL); goto done; }
-        tm = time_direct(world, pos, vel, pv, vv, ents, n);
-        if (tm < 0) { fail(row, "spawn_with/despawn", world); ecs_sched_world_destroy(world); goto done; }
-        ecs_sched_world_destroy(world);
-        if (r >= WARMUP) {
-            base[r - WARMUP] = tb / n;
-            meas[r - WARMUP] = tm / n;
-        }
+    memset(&job, 0, sizeof job);
+    job.pv = pv;
+    job.vv = vv;
+    job.ents = ents;
+    job.blocks = blocks;
+    job.what = "spawn_with/despawn";
+    s.baseline = timed(malloc_side, &job);
+    s.measured = timed(direct_side, &job);
+    if (sample_row(row, &s, &m)) {
+        appendf(row, "%d entities, ecs_sched_spawn_with then ecs_sched_despawn, a fresh world per "
+                "sample", n);
     }
-    row->value = median(meas, REPS);
-    row->baseline = median(base, REPS);
-    row->measured = 1;
-    appendf(row, "%d entities, ecs_sched_spawn_with then ecs_sched_despawn, a fresh world per sample",
-            n);
-done:
     free(pv); free(vv); free(ents); free(blocks);
+}
+
+/* malloc of two fresh arrays and a copy of the values into them; read back and freed untimed. */
+static double copy_side(bench_row *row, void *state) {
+    const spawn_job *job = (const spawn_job *)state;
+    const int32_t n = SPAWN_COUNT;
+    Position *cp;
+    Velocity *cv;
+    double t0 = now_ns(), ns;
+    cp = (Position *)malloc((size_t)n * sizeof *cp);
+    cv = (Velocity *)malloc((size_t)n * sizeof *cv);
+    if (!cp || !cv) { free(cp); free(cv); fail(row, "malloc in the baseline", NULL); return -1.0; }
+    memcpy(cp, job->pv, (size_t)n * sizeof *cp);
+    memcpy(cv, job->vv, (size_t)n * sizeof *cv);
+    ns = now_ns() - t0;
+    bench_sink = position_checksum(cp, n) + (double)cv[n - 1].x;
+    free(cp);
+    free(cv);
+    return ns;
+}
+
+/* One ecs_sched_spawn_batch into a fresh world, made, checked and destroyed untimed. */
+static double batch_side(bench_row *row, void *state) {
+    const spawn_job *job = (const spawn_job *)state;
+    const int32_t n = SPAWN_COUNT;
+    ecs_sched_world *world;
+    ecs_sched_query *query;
+    ecs_sched_id pos, vel, ids[2];
+    const void *arrays[2];
+    double t0, ns = -1.0;
+    world = make_world(NULL, &pos, &vel);
+    if (!world) { fail(row, "world creation", NULL); return -1.0; }
+    ids[0] = pos; ids[1] = vel;
+    arrays[0] = job->pv; arrays[1] = job->vv;
+    t0 = now_ns();
+    if (ecs_sched_spawn_batch(world, n, 2, ids, arrays, NULL) != ECS_SCHED_OK) {
+        fail(row, "ecs_sched_spawn_batch", world);
+        goto done;
+    }
+    ns = now_ns() - t0;
+    query = make_move_query(world, pos, vel);
+    if (ecs_sched_entity_count(world) != n || !query ||
+        query_checksum(query) != expected_checksum(n, 0.0)) {
+        fail(row, "the batch did not spawn the right entities", world);
+        ns = -1.0;
+    }
+done:
+    ecs_sched_world_destroy(world);
+    return ns;
 }
 
 static void run_spawn_batch(bench_row *row) {
     const int32_t n = SPAWN_COUNT;
     Position *pv = (Position *)xmalloc((size_t)n * sizeof *pv);
     Velocity *vv = (Velocity *)xmalloc((size_t)n * sizeof *vv);
-    double base[MAX_SAMPLES], meas[MAX_SAMPLES], want = expected_checksum(n, 0.0);
-    int r;
+    spawn_job job;
+    bench_sampling s = sampling(1, n);
+    bench_medians m;
     fill_values(pv, vv, n);
-    for (r = 0; r < WARMUP + REPS; r++) {
-        ecs_sched_world *world;
-        ecs_sched_query *query;
-        ecs_sched_id pos, vel, ids[2];
-        const void *arrays[2];
-        Position *cp;
-        Velocity *cv;
-        double t0, tb, tm;
+    memset(&job, 0, sizeof job);
+    job.pv = pv;
+    job.vv = vv;
+    s.baseline = timed(copy_side, &job);
+    s.measured = timed(batch_side, &job);
+    if (sample_row(row, &s, &m)) {
+        appendf(row, "%d entities in one call, handles not requested, a fresh world per sample "
+                "(created and destroyed untimed); values checked", n);
+    }
+    free(pv); free(vv);
+}
 
-        t0 = now_ns();
-        cp = (Position *)malloc((size_t)n * sizeof *cp);
-        cv = (Velocity *)malloc((size_t)n * sizeof *cv);
-        if (!cp || !cv) { free(cp); free(cv); fail(row, "malloc in the baseline", NULL); goto done; }
-        memcpy(cp, pv, (size_t)n * sizeof *cp);
-        memcpy(cv, vv, (size_t)n * sizeof *cv);
-        tb = now_ns() - t0;
-        bench_sink = position_checksum(cp, n) + (double)cv[n - 1].x;
-        free(cp);
-        free(cv);
+typedef struct add_remove_job {
+    ecs_sched_world *world;
+    const ecs_sched_entity *ents;
+    ecs_sched_id pos, vel, mass;
+    Mass *masses;                    /* the baseline's values and presence flags */
+    unsigned char *present;
+} add_remove_job;
 
-        world = make_world(NULL, &pos, &vel);
-        if (!world) { fail(row, "world creation", NULL); goto done; }
-        ids[0] = pos; ids[1] = vel;
-        arrays[0] = pv; arrays[1] = vv;
-        t0 = now_ns();
-        if (ecs_sched_spawn_batch(world, n, 2, ids, arrays, NULL) != ECS_SCHED_OK) {
-            fail(row, "ecs_sched_spawn_batch", world);
-            ecs_sched_world_destroy(world);
-            goto done;
-        }
-        tm = now_ns() - t0;
-        query = make_move_query(world, pos, vel);
-        if (ecs_sched_entity_count(world) != n || !query || query_checksum(query) != want) {
-            fail(row, "the batch did not spawn the right entities", world);
-            ecs_sched_world_destroy(world);
-            goto done;
-        }
-        ecs_sched_world_destroy(world);
-        if (r >= WARMUP) {
-            base[r - WARMUP] = tb / n;
-            meas[r - WARMUP] = tm / n;
+/* restrict: the masses and the flags are separate malloc blocks, which a plain program that
+   made them next to these loops would let the compiler see; knowing it, the compiler
+   vectorizes the first loop. */
+static double set_and_clear_flags(Mass *restrict masses, unsigned char *restrict present) {
+    const int32_t n = SPAWN_COUNT;
+    double t0 = now_ns(), ns;
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        masses[i].value = (float)i;
+        present[i] = 1;
+    }
+    BENCH_CLOBBER(present);
+    for (i = 0; i < n; i++) present[i] = 0;
+    BENCH_CLOBBER(present);
+    ns = now_ns() - t0;
+    bench_sink = (double)masses[n - 1].value + (double)present[n / 2];
+    return ns;
+}
+
+/* A value and a presence flag written per entity, then the flags cleared. */
+static double flag_side(bench_row *row, void *state) {
+    const add_remove_job *job = (const add_remove_job *)state;
+    (void)row;
+    return set_and_clear_flags(job->masses, job->present);
+}
+
+/* ecs_sched_insert of Mass on each entity, then ecs_sched_remove on each; checked untimed. */
+static double insert_remove_side(bench_row *row, void *state) {
+    const add_remove_job *job = (const add_remove_job *)state;
+    const int32_t n = SPAWN_COUNT;
+    ecs_sched_world *world = job->world;
+    const ecs_sched_entity *ents = job->ents;
+    ecs_sched_id mass = job->mass;
+    const Mass *got;
+    double t0, ns;
+    int32_t i;
+    t0 = now_ns();
+    for (i = 0; i < n; i++) {
+        Mass m;
+        m.value = (float)i;
+        if (ecs_sched_insert(world, ents[i], mass, &m) != ECS_SCHED_OK) {
+            fail(row, "ecs_sched_insert", world);
+            return -1.0;
         }
     }
-    row->value = median(meas, REPS);
-    row->baseline = median(base, REPS);
-    row->measured = 1;
-    appendf(row, "%d entities in one call, handles not requested, a fresh world per sample "
-            "(created and destroyed untimed); values checked", n);
-done:
-    free(pv); free(vv);
+    ns = now_ns() - t0;
+    got = (const Mass *)ecs_sched_get(world, ents[n / 3], mass);
+    if (!got || got->value != (float)(n / 3) ||
+        !check_value(world, ents[n / 3], job->pos, job->vel, n / 3)) {
+        fail(row, "inserted value not found", world);
+        return -1.0;
+    }
+    t0 = now_ns();
+    for (i = 0; i < n; i++) {
+        if (ecs_sched_remove(world, ents[i], mass) != ECS_SCHED_OK) {
+            fail(row, "ecs_sched_remove", world);
+            return -1.0;
+        }
+    }
+    ns += now_ns() - t0;
+    if (ecs_sched_has(world, ents[n / 3], mass) ||
+        !check_value(world, ents[n / 3], job->pos, job->vel, n / 3)) {
+        fail(row, "removal not seen", world);
+        return -1.0;
+    }
+    return ns;
 }
 
 static void run_add_remove(bench_row *row) {
@@ -584,79 +845,36 @@ static void run_add_remove(bench_row *row) {
     ecs_sched_entity *ents = (ecs_sched_entity *)xmalloc((size_t)n * sizeof *ents);
     Mass *masses = (Mass *)xmalloc((size_t)n * sizeof *masses);
     unsigned char *present = (unsigned char *)xmalloc((size_t)n);
-    double base[MAX_SAMPLES], meas[MAX_SAMPLES];
-    ecs_sched_world *world;
-    ecs_sched_id pos, vel, mass, ids[2];
+    add_remove_job job;
+    bench_sampling s = sampling(1, 2.0 * n);   /* two operations per entity */
+    bench_medians m;
+    ecs_sched_id ids[2];
     const void *arrays[2];
-    int r;
 
     fill_values(pv, vv, n);
     memset(masses, 0, (size_t)n * sizeof *masses);
     memset(present, 0, (size_t)n);
-    world = make_world(NULL, &pos, &vel);
-    if (!world) { fail(row, "world creation", NULL); goto done; }
-    mass = ECS_SCHED_COMPONENT(world, Mass);
-    ids[0] = pos; ids[1] = vel;
+    memset(&job, 0, sizeof job);
+    job.ents = ents;
+    job.masses = masses;
+    job.present = present;
+    job.world = make_world(NULL, &job.pos, &job.vel);
+    if (!job.world) { fail(row, "world creation", NULL); goto done; }
+    job.mass = ECS_SCHED_COMPONENT(job.world, Mass);
+    ids[0] = job.pos; ids[1] = job.vel;
     arrays[0] = pv; arrays[1] = vv;
-    if (!mass || ecs_sched_spawn_batch(world, n, 2, ids, arrays, ents) != ECS_SCHED_OK) {
-        fail(row, "setup", world);
+    if (!job.mass || ecs_sched_spawn_batch(job.world, n, 2, ids, arrays, ents) != ECS_SCHED_OK) {
+        fail(row, "setup", job.world);
         goto done;
     }
-    for (r = 0; r < WARMUP + REPS; r++) {
-        double t0, tb, tm;
-        int32_t i;
-        const Mass *got;
-
-        t0 = now_ns();
-        for (i = 0; i < n; i++) {
-            masses[i].value = (float)i;
-            present[i] = 1;
-        }
-        BENCH_CLOBBER(present);
-        for (i = 0; i < n; i++) present[i] = 0;
-        BENCH_CLOBBER(present);
-        tb = now_ns() - t0;
-        bench_sink = (double)masses[n - 1].value + (double)present[n / 2];
-
-        t0 = now_ns();
-        for (i = 0; i < n; i++) {
-            Mass m;
-            m.value = (float)i;
-            if (ecs_sched_insert(world, ents[i], mass, &m) != ECS_SCHED_OK) {
-                fail(row, "ecs_sched_insert", world);
-                goto done;
-            }
-        }
-        tm = now_ns() - t0;
-        got = (const Mass *)ecs_sched_get(world, ents[n / 3], mass);
-        if (!got || got->value != (float)(n / 3) || !check_value(world, ents[n / 3], pos, vel, n / 3)) {
-            fail(row, "inserted value not found", world);
-            goto done;
-        }
-        t0 = now_ns();
-        for (i = 0; i < n; i++) {
-            if (ecs_sched_remove(world, ents[i], mass) != ECS_SCHED_OK) {
-                fail(row, "ecs_sched_remove", world);
-                goto done;
-            }
-        }
-        tm += now_ns() - t0;
-        if (ecs_sched_has(world, ents[n / 3], mass) || !check_value(world, ents[n / 3], pos, vel, n / 3)) {
-            fail(row, "removal not seen", world);
-            goto done;
-        }
-        if (r >= WARMUP) {
-            base[r - WARMUP] = tb / (2.0 * n);
-            meas[r - WARMUP] = tm / (2.0 * n);
-        }
+    s.baseline = timed(flag_side, &job);
+    s.measured = timed(insert_remove_side, &job);
+    if (sample_row(row, &s, &m)) {
+        appendf(row, "%d entities: ecs_sched_insert of Mass on each, then ecs_sched_remove on "
+                "each; the same world throughout", n);
     }
-    row->value = median(meas, REPS);
-    row->baseline = median(base, REPS);
-    row->measured = 1;
-    appendf(row, "%d entities: ecs_sched_insert of Mass on each, then ecs_sched_remove on each; "
-            "the same world throughout", n);
 done:
-    if (world) ecs_sched_world_destroy(world);
+    if (job.world) ecs_sched_world_destroy(job.world);
     free(pv); free(vv); free(ents); free(masses); free(present);
 }
 
@@ -665,45 +883,39 @@ static void run_commands(bench_row *row) {
     Position *pv = (Position *)xmalloc((size_t)n * sizeof *pv);
     Velocity *vv = (Velocity *)xmalloc((size_t)n * sizeof *vv);
     ecs_sched_entity *ents = (ecs_sched_entity *)xmalloc((size_t)n * sizeof *ents);
-    double base[MAX_SAMPLES], meas[MAX_SAMPLES];
-    int r;
-    ecs_sched_world *direct_world = NULL, *world = NULL;
-    ecs_sched_commands *commands = NULL;
-    double separate[MAX_SAMPLES];
-    ecs_sched_id pos, vel, dpos, dvel;
+    spawn_job direct, together, separate;
+    bench_sampling s = sampling(1, n);
+    bench_medians m;
     fill_values(pv, vv, n);
+    memset(&direct, 0, sizeof direct);
+    direct.pv = pv;
+    direct.vv = vv;
+    direct.ents = ents;
+    together = direct;
     /* Both sides run in a world (and buffer) that lives across samples, as a game's world and
        its systems' buffers live across frames; the warm-up samples grow them first. */
-    direct_world = make_world(NULL, &dpos, &dvel);
-    world = make_world(NULL, &pos, &vel);
-    if (!direct_world || !world) { fail(row, "world creation", NULL); goto done; }
-    commands = ecs_sched_commands_create(world);
-    if (!commands) { fail(row, "ecs_sched_commands_create", world); goto done; }
-    for (r = 0; r < WARMUP + REPS; r++) {
-        double tb, tm, ts;
-        tb = time_direct(direct_world, dpos, dvel, pv, vv, ents, n);
-        if (tb < 0) { fail(row, "spawn_with/despawn (baseline)", direct_world); goto done; }
-        tm = time_commands(world, commands, pos, vel, pv, vv, ents, n, 0);
-        if (tm < 0) { fail(row, "command buffer spawn/despawn", world); goto done; }
-        ts = time_commands(world, commands, pos, vel, pv, vv, ents, n, 1);
-        if (ts < 0) { fail(row, "command buffer spawn + inserts/despawn", world); goto done; }
-        if (r >= WARMUP) {
-            base[r - WARMUP] = tb / n;
-            meas[r - WARMUP] = tm / n;
-            separate[r - WARMUP] = ts / n;
-        }
+    direct.world = make_world(NULL, &direct.pos, &direct.vel);
+    together.world = make_world(NULL, &together.pos, &together.vel);
+    if (!direct.world || !together.world) { fail(row, "world creation", NULL); goto done; }
+    together.commands = ecs_sched_commands_create(together.world);
+    if (!together.commands) { fail(row, "ecs_sched_commands_create", together.world); goto done; }
+    direct.what = "spawn_with/despawn (baseline)";
+    together.what = "command buffer spawn/despawn";
+    separate = together;
+    separate.separate_inserts = 1;
+    separate.what = "command buffer spawn + inserts/despawn";
+    s.baseline = timed(direct_side, &direct);
+    s.measured = timed(commands_side, &together);
+    s.extras[0] = timed(commands_side, &separate);
+    if (sample_row(row, &s, &m)) {
+        appendf(row, "%d entities: commands_spawn_with (both values) each, apply; commands_despawn "
+                "each, apply; one world and buffer across samples (a world of its own for the "
+                "direct calls), warmed up first; with commands_spawn + 2 commands_insert instead: "
+                "%.1f ns/entity, ratio %.2f", n, m.extras[0], m.extras[0] / row->baseline);
     }
-    row->value = median(meas, REPS);
-    row->baseline = median(base, REPS);
-    row->measured = 1;
-    appendf(row, "%d entities: commands_spawn_with (both values) each, apply; commands_despawn "
-            "each, apply; one world and buffer across samples (a world of its own for the "
-            "direct calls), warmed up first; with commands_spawn + 2 commands_insert instead: "
-            "%.1f ns/entity, ratio %.2f", n, median(separate, REPS),
-            median(separate, REPS) / row->baseline);
 done:
-    if (direct_world) ecs_sched_world_destroy(direct_world);
-    if (world) ecs_sched_world_destroy(world);
+    if (direct.world) ecs_sched_world_destroy(direct.world);
+    if (together.world) ecs_sched_world_destroy(together.world);
     free(pv); free(vv); free(ents);
 }
 
@@ -820,24 +1032,36 @@ static int write_text(const char *path, const char *text) {
     return fclose(f) == 0;
 }
 
-/* Seconds the command took, or -1 when it failed. */
-static double time_command(const char *command) {
-    double t0 = now_ns();
-    int status = system(command);
-    double t1 = now_ns();
-    return status == 0 ? (t1 - t0) / 1e9 : -1.0;
+/* One compile; the sampler times the whole call, process start included. */
+typedef struct compile_job {
+    const char *command;
+    const char *failure;
+} compile_job;
+
+static int compile_side(bench_row *row, void *state, int32_t reps) {
+    const compile_job *job = (const compile_job *)state;
+    int32_t r;
+    for (r = 0; r < reps; r++) {
+        if (system(job->command) != 0) {
+            fail(row, job->failure, NULL);
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static void run_compile(bench_row *row) {
-    static const char impl_cmd[] =
+    static compile_job impl = {
         "gcc -std=c99 -O2 -c -I. -I/usr/include/stb build/bench_compile_impl.c "
-        "-o build/bench_compile_impl.o";
-    static const char api_cmd[] =
+        "-o build/bench_compile_impl.o",
+        "compiling build/bench_compile_impl.c failed"};
+    static compile_job api = {
         "gcc -std=c99 -O2 -c -I. -I/usr/include/stb build/bench_compile_api.c "
-        "-o build/bench_compile_api.o";
-    double base[MAX_SAMPLES], meas[MAX_SAMPLES];
+        "-o build/bench_compile_api.o",
+        "compiling build/bench_compile_api.c failed"};
+    bench_sampling s = sampling(1, 1e9);
+    bench_medians m;
     FILE *header = fopen("ecs_sched.h", "r");
-    int r;
     if (!header) {
         fail(row, "ecs_sched.h not found: run from the repository root", NULL);
         return;
@@ -849,24 +1073,13 @@ static void run_compile(bench_row *row) {
         fail(row, "cannot write build/bench_compile_*.c", NULL);
         return;
     }
-    for (r = 0; r < 1 + COMPILE_REPS; r++) {
-        double tb = time_command(api_cmd);
-        double tm = time_command(impl_cmd);
-        if (tb < 0 || tm < 0) {
-            fail(row, tb < 0 ? "compiling build/bench_compile_api.c failed"
-                             : "compiling build/bench_compile_impl.c failed", NULL);
-            return;
-        }
-        if (r >= 1) {
-            base[r - 1] = tb;
-            meas[r - 1] = tm;
-        }
-    }
+    s.warmup = 1;
+    s.samples = COMPILE_REPS;
+    s.baseline = looped(compile_side, &api);
+    s.measured = looped(compile_side, &impl);
+    if (!sample_row(row, &s, &m)) return;
     remove("build/bench_compile_impl.o");
     remove("build/bench_compile_api.o");
-    row->value = median(meas, COMPILE_REPS);
-    row->baseline = median(base, COMPILE_REPS);
-    row->measured = 1;
     appendf(row, "median of %d compiles each after one untimed pair; process start included",
             COMPILE_REPS);
 }

@@ -102,7 +102,7 @@ static void schedule_frame(void *state) {
 static int time_frames(bench_row *row, ecs_sched_world *measured, baseline_fn baseline,
                        void *baseline_state, double min_sample_ns, double per,
                        int64_t *frames_run) {
-    double t0, probe, wanted;
+    double t0, probe;
     int32_t frames, f;
     if (ecs_sched_run_schedule(measured, "Update") != ECS_SCHED_OK) {
         fail(row, "run_schedule", measured);
@@ -112,11 +112,10 @@ static int time_frames(bench_row *row, ecs_sched_world *measured, baseline_fn ba
     for (f = 0; f < 3; f++) ecs_sched_run_schedule(measured, "Update");
     probe = (now_ns() - t0) / 3;
     for (f = 0; f < 4; f++) baseline(baseline_state);   /* both sides run as many frames */
-    wanted = min_sample_ns / (probe > 1 ? probe : 1);
-    frames = wanted < 1 ? 1 : wanted > 1e6 ? 1000000 : (int32_t)wanted;
+    frames = frames_for(min_sample_ns, probe);
     *frames_run = 4 + (int64_t)frames * (WARMUP + REPS);   /* on each side */
     baseline_schedule_result = ECS_SCHED_OK;
-    if (!sample_alternating(row, measured, "Update", baseline, baseline_state, frames, per))
+    if (!sample_schedule(row, measured, "Update", baseline, baseline_state, frames, per))
         return 0;
     if (baseline_schedule_result != ECS_SCHED_OK) {
         fail(row, "run_schedule (baseline world)", NULL);
@@ -515,14 +514,6 @@ static void call_tasks(task_fn fn, int32_t n) {
     for (i = 0; i < n; i++) fn(&i);
 }
 
-static double pool_sample(ecs_sched_pool *pool, ecs_sched_task_group *group) {
-    double t0 = now_ns();
-    int32_t i;
-    for (i = 0; i < POOL_TASKS; i++) ecs_sched_pool_submit(pool, group, empty_task, &i);
-    ecs_sched_pool_wait(pool, group);
-    return (now_ns() - t0) / POOL_TASKS;
-}
-
 /* Where the tasks of a counting pass ran: on worker 0 inside a submit (its deque was full),
    on worker 0 during the wait (taken back from its deque), on another worker (stolen), on a
    thread that is not a worker (never, when all is well). Each count has cache lines of its
@@ -598,10 +589,30 @@ static void append_census(bench_row *row, const bench_pool *p) {
             p->share[RAN_AT_SUBMIT], p->share[RAN_AT_WAIT], p->share[RAN_STOLEN]);
 }
 
+/* reps calls of the empty task through a function pointer, on this thread. */
+static int task_calls(bench_row *row, void *state, int32_t reps) {
+    (void)row;
+    (void)state;
+    call_tasks(empty_task, reps);
+    return 1;
+}
+
+/* reps empty tasks submitted into the pool's group from worker 0, then a wait. */
+static int pool_tasks(bench_row *row, void *state, int32_t reps) {
+    const bench_pool *p = (const bench_pool *)state;
+    ecs_sched_pool *pool = p->pool;  /* in registers: nothing to reload between submits */
+    ecs_sched_task_group *group = p->group;
+    int32_t i;
+    (void)row;
+    for (i = 0; i < reps; i++) ecs_sched_pool_submit(pool, group, empty_task, &i);
+    ecs_sched_pool_wait(pool, group);
+    return 1;
+}
+
 static void run_pool_overhead(bench_row *row) {
     bench_pool shallow, deep, alone;
-    double base[MAX_SAMPLES], meas[MAX_SAMPLES], deep_ns[MAX_SAMPLES], alone_ns[MAX_SAMPLES];
-    int r;
+    bench_sampling s = sampling(POOL_TASKS, 1.0);
+    bench_medians m;
     memset(&shallow, 0, sizeof shallow);
     memset(&deep, 0, sizeof deep);
     memset(&alone, 0, sizeof alone);
@@ -612,33 +623,21 @@ static void run_pool_overhead(bench_row *row) {
                   "once on a worker", NULL);
         goto done;
     }
-    for (r = 0; r < WARMUP + REPS; r++) {
-        double t0 = now_ns(), tb, tm, td, ta;
-        call_tasks(empty_task, POOL_TASKS);
-        tb = (now_ns() - t0) / POOL_TASKS;
-        tm = pool_sample(shallow.pool, shallow.group);
-        td = pool_sample(deep.pool, deep.group);
-        ta = pool_sample(alone.pool, alone.group);
-        if (r >= WARMUP) {
-            base[r - WARMUP] = tb;
-            meas[r - WARMUP] = tm;
-            deep_ns[r - WARMUP] = td;
-            alone_ns[r - WARMUP] = ta;
-        }
-    }
-    row->value = median(meas, REPS);
-    row->baseline = median(base, REPS);
-    row->measured = 1;
+    s.baseline = looped(task_calls, NULL);
+    s.measured = looped(pool_tasks, &shallow);
+    s.extras[0] = looped(pool_tasks, &deep);
+    s.extras[1] = looped(pool_tasks, &alone);
+    if (!sample_row(row, &s, &m)) goto done;
     appendf(row, "1M empty tasks submitted from worker 0 into one group, then a wait, on a "
                  "%d-thread pool as created by default (a deque of 4096 tasks per worker, and "
                  "submitting to a full deque runs the task at once); in an untimed pass of "
                  "counting tasks submitted the same way, ", BENCH_THREADS);
     append_census(row, &shallow);
     appendf(row, "; with queue_capacity 2^20, so that every task can queue: %.1f ns per task (",
-            median(deep_ns, REPS));
+            m.extras[0]);
     append_census(row, &deep);
     appendf(row, "); on a 1-thread pool as created by default: %.1f ns per task",
-            median(alone_ns, REPS));
+            m.extras[1]);
 done:
     bench_pool_destroy(&alone);
     bench_pool_destroy(&deep);

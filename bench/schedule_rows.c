@@ -36,48 +36,69 @@ static void quiet_log(ecs_sched_log_level level, ecs_sched_result result, const 
     (void)user_data;
 }
 
-/* Frames per sample so that a sample of `ns_per_frame` lasts long enough. */
-static int32_t frames_for(double ns_per_frame) {
-    double frames = SYSTEMS_MIN_SAMPLE_NS / (ns_per_frame > 1 ? ns_per_frame : 1);
+/* Frames per sample so that a sample of frames of `ns_per_frame` lasts min_sample_ns. */
+static int32_t frames_for(double min_sample_ns, double ns_per_frame) {
+    double frames = min_sample_ns / (ns_per_frame > 1 ? ns_per_frame : 1);
     return frames < 1 ? 1 : frames > 1e6 ? 1000000 : (int32_t)frames;
 }
 
 typedef void (*baseline_fn)(void *state);
 
-/* Alternates samples of `frames` baseline frames and `frames` runs of the schedule, the first
-   WARMUP of each untimed, and keeps the medians, in ns per frame divided by `per`, as the
-   row's figures; fails the row instead when a run of the schedule failed. */
-static int sample_alternating(bench_row *row, ecs_sched_world *w, const char *label,
-                              baseline_fn baseline, void *state, int32_t frames, double per) {
-    double base[MAX_SAMPLES], meas[MAX_SAMPLES], t0;
-    int32_t f, r;
+/* The baseline side of a schedule row: a frame function called through its pointer, as a
+   plain program calls its systems. */
+typedef struct frame_calls {
+    baseline_fn frame;
+    void *state;
+} frame_calls;
+
+static int call_frames(bench_row *row, void *state, int32_t reps) {
+    const frame_calls *calls = (const frame_calls *)state;
+    baseline_fn frame = calls->frame;   /* in registers: nothing to reload between frames */
+    void *arg = calls->state;
+    int32_t f;
+    (void)row;
+    for (f = 0; f < reps; f++) frame(arg);
+    return 1;
+}
+
+typedef struct schedule_runs {
+    ecs_sched_world *world;
+    const char *label;
+} schedule_runs;
+
+static int run_schedule_frames(bench_row *row, void *state, int32_t reps) {
+    const schedule_runs *runs = (const schedule_runs *)state;
+    ecs_sched_world *w = runs->world;
+    const char *label = runs->label;
+    int32_t f;
     int failures = 0;   /* results ORed together: one OR per frame, nothing worth timing */
-    for (r = 0; r < WARMUP + REPS; r++) {
-        double tb, tm;
-        t0 = now_ns();
-        for (f = 0; f < frames; f++) baseline(state);
-        tb = now_ns() - t0;
-        t0 = now_ns();
-        for (f = 0; f < frames; f++) failures |= (int)ecs_sched_run_schedule(w, label);
-        tm = now_ns() - t0;
-        if (r >= WARMUP) {
-            base[r - WARMUP] = tb / frames / per;
-            meas[r - WARMUP] = tm / frames / per;
-        }
-    }
+    for (f = 0; f < reps; f++) failures |= (int)ecs_sched_run_schedule(w, label);
     if (failures) {
         fail(row, "run_schedule", w);
         return 0;
     }
-    row->value = median(meas, REPS);
-    row->baseline = median(base, REPS);
-    row->measured = 1;
     return 1;
+}
+
+/* Samples `frames` runs of the schedule against `frames` baseline frames, in turn, and takes
+   the medians, in ns per frame divided by `per`, as the row's figures. */
+static int sample_schedule(bench_row *row, ecs_sched_world *w, const char *label,
+                           baseline_fn baseline, void *state, int32_t frames, double per) {
+    schedule_runs runs;
+    frame_calls calls;
+    bench_sampling s = sampling(frames, per);
+    bench_medians m;
+    runs.world = w;
+    runs.label = label;
+    calls.frame = baseline;
+    calls.state = state;
+    s.baseline = looped(call_frames, &calls);
+    s.measured = looped(run_schedule_frames, &runs);
+    return sample_row(row, &s, &m);
 }
 
 /* Times runs of a schedule against plain loops over function pointers, interleaved; fills
    per-system figures. */
-
 static int time_schedule(bench_row *row, ecs_sched_world *w, const char *label, int32_t systems,
                          baseline_fn baseline, void *state) {
     double t0, probe;
@@ -89,8 +110,8 @@ static int time_schedule(bench_row *row, ecs_sched_world *w, const char *label, 
     t0 = now_ns();
     for (f = 0; f < 100; f++) ecs_sched_run_schedule(w, label);
     probe = (now_ns() - t0) / 100;
-    frames = frames_for(probe);
-    if (!sample_alternating(row, w, label, baseline, state, frames, systems)) return 0;
+    frames = frames_for(SYSTEMS_MIN_SAMPLE_NS, probe);
+    if (!sample_schedule(row, w, label, baseline, state, frames, systems)) return 0;
     appendf(row, "%d systems, %d frame(s) per sample", (int)systems, (int)frames);
     return 1;
 }
@@ -290,47 +311,60 @@ static ecs_sched_world *dense_schedule(int32_t n, bool constrained) {
     return w;
 }
 
-/* Milliseconds to build, median of samples; each sample configures a fresh world untimed. */
-static double time_build(bench_row *row, ecs_sched_world *(*make)(int32_t, bool), int32_t n,
-                         bool constrained, int samples) {
-    double ms[MAX_SAMPLES];
-    int r;
-    for (r = 0; r < samples; r++) {
-        ecs_sched_world *w = make(n, constrained);
-        double t0;
-        ecs_sched_result result;
-        if (!w) { fail(row, "world creation", NULL); return -1; }
-        t0 = now_ns();
-        result = ecs_sched_schedule_build(w, "Build");
-        ms[r] = (now_ns() - t0) / 1e6;
-        if (result != ECS_SCHED_OK) {
-            fail(row, "schedule_build", w);
-            ecs_sched_world_destroy(w);
-            return -1;
-        }
-        ecs_sched_world_destroy(w);
-    }
-    return median(ms, samples);
+/* Builds of a schedule, each in a fresh world configured and destroyed untimed. */
+typedef struct build_job {
+    ecs_sched_world *(*make)(int32_t, bool);
+    int32_t n;
+    bool constrained;
+} build_job;
+
+static build_job build_of(ecs_sched_world *(*make)(int32_t, bool), int32_t n, bool constrained) {
+    build_job job;
+    job.make = make;
+    job.n = n;
+    job.constrained = constrained;
+    return job;
+}
+
+static double build_side(bench_row *row, void *state) {
+    const build_job *job = (const build_job *)state;
+    ecs_sched_world *w = job->make(job->n, job->constrained);
+    double t0, ns;
+    ecs_sched_result result;
+    if (!w) { fail(row, "world creation", NULL); return -1.0; }
+    t0 = now_ns();
+    result = ecs_sched_schedule_build(w, "Build");
+    ns = now_ns() - t0;
+    if (result != ECS_SCHED_OK) fail(row, "schedule_build", w);
+    ecs_sched_world_destroy(w);
+    return result == ECS_SCHED_OK ? ns : -1.0;
+}
+
+/* Milliseconds to build, median of 5 builds a side; all of measured first, then all of the
+   baseline, each build from a fresh world. */
+static int time_builds(bench_row *row, build_job measured, build_job baseline) {
+    bench_sampling s = sampling(1, 1e6);
+    bench_medians m;
+    s.warmup = 0;
+    s.samples = 5;
+    s.interleaved = 0;
+    s.measured = timed(build_side, &measured);
+    s.baseline = timed(build_side, &baseline);
+    return sample_row(row, &s, &m);
 }
 
 static void run_build_dense(bench_row *row, int32_t n, int32_t baseline_n) {
-    double value = time_build(row, dense_schedule, n, true, 5), baseline;
-    if (value < 0) return;
+    build_job measured = build_of(dense_schedule, n, true);
     if (baseline_n > 0) {
-        baseline = time_build(row, dense_schedule, baseline_n, true, 5);
-        if (baseline < 0) return;
+        if (!time_builds(row, measured, build_of(dense_schedule, baseline_n, true))) return;
         appendf(row, "about %d edges; baseline: the same build with %d systems (about %d edges), "
                      "so the ratio shows the growth",
                 (int)(n * (n - 1) / 2), (int)baseline_n, (int)(baseline_n * (baseline_n - 1) / 2));
     } else {
-        baseline = time_build(row, dense_schedule, n, false, 5);
-        if (baseline < 0) return;
+        if (!time_builds(row, measured, build_of(dense_schedule, n, false))) return;
         appendf(row, "about %d edges; baseline: %d systems without sets or ordering",
                 (int)(n * (n - 1) / 2), (int)n);
     }
-    row->value = value;
-    row->baseline = baseline;
-    row->measured = 1;
     appendf(row, "; median of 5 builds, ambiguity detection on");
 }
 
@@ -377,13 +411,9 @@ static ecs_sched_world *random_access_schedule(int32_t n, bool unused) {
 }
 
 static void run_build_no_constraints(bench_row *row) {
-    double value = time_build(row, random_access_schedule, 1000, false, 5), baseline;
-    if (value < 0) return;
-    baseline = time_build(row, dense_schedule, 1000, false, 5);
-    if (baseline < 0) return;
-    row->value = value;
-    row->baseline = baseline;
-    row->measured = 1;
+    if (!time_builds(row, build_of(random_access_schedule, 1000, false),
+                     build_of(dense_schedule, 1000, false)))
+        return;
     appendf(row, "1000 systems, each a query of up to 4 random terms (read or write) over 64 "
                  "components; baseline: 1000 systems without access; median of 5 builds; the "
                  "ambiguities found are reported as a warning");
