@@ -140,9 +140,12 @@ CHECK_stb_routed  := stb_ds allocations routed through the library's hooks
 
 RUN_CHECKS     := cxx_impl two_tu static_api stb_own stb_lib threads_c99 threads_cxx \
                   pool_fenced stb_routed
-# Checks that only compile: the implementation optimized (-O2 -Werror), and the benchmarks
+# Checks that only compile: the implementation optimized (-O2 -Werror); the examples, which
+# pass values of known size into the inlined copies, at -O3 -Werror (where gcc's object-size
+# warnings are at their most eager), as C99 and as C11 with threads; and the benchmarks
 # with threads (C11) and as C99 without.
-COMPILE_ONLY   := impl_o2.o bench_c11_threads.o bench_c99.o
+COMPILE_ONLY   := impl_o2.o examples_o3_c99.o examples_o3_c11_threads.o bench_c11_threads.o \
+                  bench_c99.o
 COMPILE_STAMPS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
                     $(addsuffix .ok,$(RUN_CHECKS)) $(COMPILE_ONLY)))
 COMPILE_BUILDS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
@@ -169,6 +172,19 @@ $(COMPILE)/$(1)/impl_o2.o: tests/compile/two_tu_impl.c ecs_sched.h
 	@mkdir -p $$(@D)
 	@echo "== $(1): the implementation optimized (-O2 -Werror)"
 	$(1) $(STRICT) -O2 -I. $(STB_CFLAGS) -c $$< -o $$@
+
+# Every example, one after another, into one stamp-like object (the last one compiled).
+$(COMPILE)/$(1)/examples_o3_c99.o: $(wildcard examples/*.c) ecs_sched.h
+	@mkdir -p $$(@D)
+	@echo "== $(1): the examples at -O3 -Werror (C99)"
+	@for ex in $(wildcard examples/*.c); do \
+	  $(1) $(STRICT) -O3 -I. $(STB_CFLAGS) -c $$$$ex -o $$@ || exit 1; done
+
+$(COMPILE)/$(1)/examples_o3_c11_threads.o: $(wildcard examples/*.c) ecs_sched.h
+	@mkdir -p $$(@D)
+	@echo "== $(1): the examples at -O3 -Werror (C11, ECS_SCHED_THREADS)"
+	@for ex in $(wildcard examples/*.c); do \
+	  $(1) $(THREADED) -O3 -I. $(STB_CFLAGS) -c $$$$ex -o $$@ || exit 1; done
 
 $(COMPILE)/$(1)/static_api: tests/compile/static_api.c ecs_sched.h
 	@mkdir -p $$(@D)
@@ -284,11 +300,13 @@ check-doc: ecs_sched.h
 
 # ---- examples ----
 
-# Every examples/*.c built by gcc and clang under the sanitizers (C99, warnings as errors) and
-# by tcc, each run; all three print the same thing. build/examples/<compiler>/<example> and
-# its .out; build/examples/<example>.same when the outputs agree.
+# Every examples/*.c built by gcc and clang under the sanitizers (C99, warnings as errors), by
+# tcc, and by gcc as C11 with ECS_SCHED_THREADS (the parallel executor and the thread pool,
+# under the sanitizers), each run; all four print the same thing, as the library promises.
+# build/examples/<build>/<example> and its .out; build/examples/<example>.same when the
+# outputs agree.
 EXAMPLES       := $(basename $(notdir $(wildcard examples/*.c)))
-EXAMPLE_CCS    := $(COMPILERS) tcc
+EXAMPLE_CCS    := $(COMPILERS) tcc gcc-threads
 EXAMPLE_BUILDS := $(foreach c,$(EXAMPLE_CCS),$(addprefix $(BUILD)/examples/$(c)/,$(EXAMPLES)))
 
 EXAMPLE_OUTS   := $(addsuffix .out,$(EXAMPLE_BUILDS))
@@ -309,6 +327,10 @@ $(BUILD)/examples/tcc/%: examples/%.c ecs_sched.h
 	@mkdir -p $(@D)
 	$(TCC) -std=c99 -I. $(STB_CFLAGS) $< $(STB_LIBS) -o $@
 
+$(BUILD)/examples/gcc-threads/%: examples/%.c ecs_sched.h
+	@mkdir -p $(@D)
+	gcc $(THREADED) $(SANITIZE) -I. $(STB_CFLAGS) $< $(STB_LIBS) -lpthread -o $@
+
 $(BUILD)/examples/%.out: $(BUILD)/examples/%
 	@echo "== $(*D): examples/$(*F).c"
 	./$< > $@
@@ -316,6 +338,7 @@ $(BUILD)/examples/%.out: $(BUILD)/examples/%
 $(BUILD)/examples/%.same: $(foreach c,$(EXAMPLE_CCS),$(BUILD)/examples/$(c)/%.out)
 	cmp $(BUILD)/examples/gcc/$*.out $(BUILD)/examples/clang/$*.out
 	cmp $(BUILD)/examples/gcc/$*.out $(BUILD)/examples/tcc/$*.out
+	cmp $(BUILD)/examples/gcc/$*.out $(BUILD)/examples/gcc-threads/$*.out
 	@touch $@
 
 # ---- what make test builds first ----

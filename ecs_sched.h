@@ -388,7 +388,10 @@
      Graphviz. ecs_sched_schedule_write_dot(w, label, write, user_data) writes the built
      schedule as a DOT digraph through write(text, user_data): sets as boxes, systems with their
      conditions, sync points as gold octagons, orderings as arrows (those no other path
-     implies), ambiguous pairs as dashed red lines. `dot -Tsvg` renders it.
+     implies), ambiguous pairs as dashed red lines. `dot -Tsvg` renders it. It builds the
+     schedule if needed (reporting as a run would), then once more for itself, quietly: what
+     only a drawing needs (clusters, the configured edges without those that bind a parallel
+     order) is worked out there and not kept by every build.
 
    THREADS
 
@@ -1024,7 +1027,8 @@ ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
    pointing at the piece's first row. Pieces are disjoint; several run at once. */
 typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
 /* Iterates a query in pieces of at most `grain` rows spread over the pool, and returns when
-   every piece is done (grain 0: see ECS_SCHED_DEFAULT_GRAIN). Structural changes are not allowed meanwhile. */
+   every piece is done (grain 0: see ECS_SCHED_DEFAULT_GRAIN). Structural changes are not
+   allowed meanwhile. */
 ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
                                             int32_t grain, ecs_sched_chunk_fn fn, void *arg);
 
@@ -1709,6 +1713,13 @@ static int32_t ecs_sched__lowest_bit(uint64_t word) {
     while (!((word >> bit) & 1u)) bit++;
     return bit;
 #endif
+}
+
+/* How many bits of a word are set. */
+static int32_t ecs_sched__popcount(uint64_t word) {
+    int32_t n = 0;
+    for (; word; word &= word - 1) n++;
+    return n;
 }
 
 /* ---- name maps: text -> index, on stb_ds's string hash map ----
@@ -2751,7 +2762,19 @@ static size_t ecs_sched__default_alignment(size_t size) {
 }
 
 /* memcpy of one small value: fixed sizes let the compiler use plain moves instead of a call,
-   which matters on the per-entity paths. */
+   which matters on the per-entity paths.
+   Inlined where the caller passes a value of known size (say an 8-byte Position), gcc 12 at
+   -O3 checks every case against that object, and warns (-Warray-bounds, -Wstringop-overread)
+   that the 12- and 16-byte copies would read past it: it cannot know that `size` is the
+   component's registered size, which the value has. Those warnings are off for these lines
+   only. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#if __GNUC__ >= 11
+#pragma GCC diagnostic ignored "-Wstringop-overread"
+#endif
+#endif
 static inline void ecs_sched__copy_value(void *dst, const void *src, size_t size) {
     switch (size) {
     case 4: memcpy(dst, src, 4); break;
@@ -2761,6 +2784,9 @@ static inline void ecs_sched__copy_value(void *dst, const void *src, size_t size
     default: memcpy(dst, src, size); break;
     }
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /* Constructs `n` values at dst from src (n values), or default values when src is NULL. */
 static inline void ecs_sched__construct(const ecs_sched__component *c, void *dst, const void *src,
@@ -4731,8 +4757,6 @@ ecs_sched_condition ecs_sched_condition_run_once(void) {
     return ecs_sched__condition_of(ECS_SCHED_CONDITION_RUN_ONCE);
 }
 
-/* A run_if slot is used when it names a function or is anything but a plain function. */
-
 static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind kind) {
     switch (kind) {
     case ECS_SCHED_CONDITION_AND: return "and";
@@ -5573,35 +5597,50 @@ typedef struct ecs_sched__csr {
     int32_t *adj;
 } ecs_sched__csr;
 
+/* Everything one build works out, grouped by the pass that fills it; all of it lives in
+   `tmp` and goes when the build ends. Nodes 0 .. S-1 are the systems, S .. S+T-1 the sets. */
 typedef struct ecs_sched__build {
     ecs_sched_world *w;
     ecs_sched__schedule *s;
     ecs_sched__arena tmp;
     ecs_sched__text text;         /* the message being written */
-    int32_t system_count;         /* nodes 0 .. S-1 are systems */
-    int32_t set_count;            /* nodes S .. S+T-1 are sets */
+    bool quiet;                   /* warnings not logged: a rebuild made only to draw */
+    int32_t system_count;
+    int32_t set_count;
     int32_t node_count;
+
+    /* resolve_names */
     int32_t *set_of_name;         /* name -> set number, or -1 */
     int32_t *name_of_set;
     int32_t *instance;            /* system -> its number among systems of the same name */
     int32_t *instances;           /* systems grouped by name (CSR by name) */
     int32_t *instances_start;
-    ecs_sched__csr parents;       /* node -> the sets it is directly in */
+
+    /* build_hierarchy */
+    ecs_sched__csr parents;       /* node -> the sets it is directly in, first given first */
     int32_t *child_count;         /* set -> direct members */
     int32_t set_words;
     uint64_t *ancestors;          /* node -> bitset of the sets it is in, at any depth */
     int32_t *depth;               /* set -> nesting depth, 0 at the top */
     ecs_sched__csr members;       /* set -> systems under it, at any depth */
+
+    /* collect_dependencies */
     int32_t dep_count;            /* node-level dependencies */
     int32_t *dep_from, *dep_to;
     uint8_t *dep_ignore;
+
+    /* flatten */
     int32_t edge_count;           /* flattened system-level dependencies */
     int32_t *edge_from, *edge_to;
     uint8_t *edge_ignore;
     ecs_sched__csr successors;    /* systems -> systems, deduplicated */
     uint8_t *successor_ignore;
+
+    /* order_systems */
     int32_t *order;               /* systems in topological order */
     int32_t *key;                 /* tie-break key of each system */
+
+    /* compute_access, check_ambiguities (access.h) */
     int32_t access_words;
     uint64_t *access;             /* system -> 4 bitsets: comp read, comp write, res read, write */
     int32_t ambiguous_count;
@@ -5609,6 +5648,16 @@ typedef struct ecs_sched__build {
     uint32_t serial_count;        /* unordered pairs that must not overlap: conflicting access */
     uint32_t serial_capacity;     /* (silenced or not), or both recording commands */
     int32_t *serial;              /* pairs of systems; owned, freed after the build */
+
+    /* make_plan (plan.h): plan nodes are the systems, then the automatic sync points */
+    int32_t plan_node_count;
+    int32_t *sync_distance;       /* system -> how many sync points must run before it */
+    int32_t *sync_of_distance;    /* distance -> the sync point node for it, or -1 */
+    ecs_sched__csr plan_edges;    /* the dependencies between plan nodes, sync points included */
+    ecs_sched__csr plan_bound;    /* plan_edges and those that bind the order (or the same) */
+    int32_t *plan_order;          /* plan position -> node */
+    int32_t *plan_position;       /* node -> plan position */
+    int32_t *plan_set_of;         /* set -> its plan set (a set with conditions), or -1 */
 } ecs_sched__build;
 
 static void ecs_sched__build_begin(ecs_sched__build *b, ecs_sched_world *w,
@@ -5644,6 +5693,65 @@ static bool ecs_sched__csr_build(ecs_sched__build *b, ecs_sched__csr *g, int32_t
     return true;
 }
 
+/* Edges gathered one by one (room for all of them made first), then made into rows. */
+typedef struct ecs_sched__edges {
+    int32_t count;
+    int32_t capacity;
+    int32_t *from;
+    int32_t *to;
+} ecs_sched__edges;
+
+static bool ecs_sched__edges_begin(ecs_sched__build *b, ecs_sched__edges *list, int64_t capacity) {
+    if (capacity > INT32_MAX) return false;
+    list->count = 0;
+    list->capacity = (int32_t)capacity;
+    list->from = ECS_SCHED__ALLOC_N(b, int32_t, capacity);
+    list->to = ECS_SCHED__ALLOC_N(b, int32_t, capacity);
+    return list->from && list->to;
+}
+
+static void ecs_sched__edge_add(ecs_sched__edges *list, int32_t from, int32_t to) {
+    ECS_SCHED_ASSERT(list->count < list->capacity);
+    list->from[list->count] = from;
+    list->to[list->count++] = to;
+}
+
+/* Adds every edge of g, or of g reversed. */
+static void ecs_sched__edges_add_graph(ecs_sched__edges *list, const ecs_sched__csr *g,
+                                       bool reversed) {
+    int32_t v, e;
+    for (v = 0; v < g->n; v++) {
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            if (reversed) ecs_sched__edge_add(list, g->adj[e], v);
+            else ecs_sched__edge_add(list, v, g->adj[e]);
+        }
+    }
+}
+
+static bool ecs_sched__edges_end(ecs_sched__build *b, const ecs_sched__edges *list, int32_t n,
+                                 ecs_sched__csr *g) {
+    return ecs_sched__csr_build(b, g, n, list->count, list->from, list->to);
+}
+
+/* Drops the repeated edges of each row, keeping the first of each in place. */
+static bool ecs_sched__csr_drop_duplicates(ecs_sched__build *b, ecs_sched__csr *g) {
+    int32_t *seen_from = ECS_SCHED__ALLOC_N(b, int32_t, g->n), out = 0, v, e;
+    if (!seen_from) return false;
+    for (v = 0; v < g->n; v++) seen_from[v] = -1;
+    for (v = 0; v < g->n; v++) {
+        int32_t first = g->start[v];
+        g->start[v] = out;
+        for (e = first; e < g->start[v + 1]; e++) {
+            int32_t t = g->adj[e];
+            if (seen_from[t] == v) continue;
+            seen_from[t] = v;
+            g->adj[out++] = t;
+        }
+    }
+    g->start[g->n] = out;
+    return true;
+}
+
 /* "system 'x'", "system 'x' #2" (when several share the name) or "set 'y'". */
 static const char *ecs_sched__node_label(ecs_sched__build *b, int32_t node, char *buf, size_t n) {
     const ecs_sched__schedule *s = b->s;
@@ -5674,7 +5782,7 @@ static void ecs_sched__text_begin(ecs_sched__build *b) {
 static ecs_sched_result ecs_sched__report(ecs_sched__build *b, ecs_sched_report level,
                                           ecs_sched_result code) {
     if (level == ECS_SCHED_REPORT_ERROR) return ecs_sched__build_fail(b, code);
-    if (level == ECS_SCHED_REPORT_WARN) {
+    if (level == ECS_SCHED_REPORT_WARN && !b->quiet) {
         ecs_sched__log(&b->w->env, ECS_SCHED_LOG_WARN, code, ecs_sched__text_get(&b->text));
     }
     return ECS_SCHED_OK;
@@ -5852,13 +5960,16 @@ static void ecs_sched__print_path(ecs_sched__build *b, const int32_t *path, int3
     }
 }
 
-static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
+/* The "is in" edges, node -> set: each in_set relation, and the default set of every system
+   given none. The same in_set given twice is one membership. */
+static ecs_sched_result ecs_sched__collect_memberships(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
-    int32_t count = 0, i, j, k, n, *from, *to, *path, *order, *pending;
+    ecs_sched__edges in_set;
+    int32_t i;
     uint32_t r;
-    from = ECS_SCHED__ALLOC_N(b, int32_t, s->relation_count + s->system_count);
-    to = ECS_SCHED__ALLOC_N(b, int32_t, s->relation_count + s->system_count);
-    if (!from || !to) return ecs_sched__oom(b);
+    if (!ecs_sched__edges_begin(b, &in_set, (int64_t)s->relation_count + s->system_count)) {
+        return ecs_sched__oom(b);
+    }
     for (r = 0; r < s->relation_count; r++) {
         const ecs_sched__relation *rel = &s->relations[r];
         int32_t single_a, single_b;
@@ -5866,106 +5977,85 @@ static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
         if (rel->kind != ECS_SCHED__REL_IN_SET) continue;
         ecs_sched__ref_nodes(b, rel->subject, &single_a, &subject);
         ecs_sched__ref_nodes(b, rel->object, &single_b, &object);
-        from[count] = subject[0];
-        to[count++] = object[0];
+        ecs_sched__edge_add(&in_set, subject[0], object[0]);
     }
     if (s->default_set >= 0) {
         for (i = 0; i < b->system_count; i++) {
             if (s->systems[i]->explicit_set) continue;
-            from[count] = i;
-            to[count++] = b->system_count + b->set_of_name[s->default_set];
+            ecs_sched__edge_add(&in_set, i, b->system_count + b->set_of_name[s->default_set]);
         }
     }
-    if (!ecs_sched__csr_build(b, &b->parents, b->node_count, count, from, to)) return ecs_sched__oom(b);
-    /* the same in_set given twice is one membership */
-    for (i = 0; i < b->node_count; i++) {
-        int32_t *p = b->parents.adj + b->parents.start[i], m = b->parents.start[i + 1] - b->parents.start[i];
-        for (j = 0; j < m; j++) {
-            for (k = j + 1; k < m; k++) {
-                if (p[k] == p[j]) p[k] = -1;
-            }
-        }
+    if (!ecs_sched__edges_end(b, &in_set, b->node_count, &b->parents) ||
+        !ecs_sched__csr_drop_duplicates(b, &b->parents)) {
+        return ecs_sched__oom(b);
     }
-    path = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count + 1);
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__check_hierarchy_cycle(ecs_sched__build *b) {
+    int32_t *path = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count + 1), n;
     if (!path) return ecs_sched__oom(b);
-    {
-        /* a cycle check on the "is in" graph, without the removed duplicates */
-        ecs_sched__csr clean;
-        int32_t *cf = ECS_SCHED__ALLOC_N(b, int32_t, count), *ct = ECS_SCHED__ALLOC_N(b, int32_t, count), c = 0;
-        if (!cf || !ct) return ecs_sched__oom(b);
-        for (i = 0; i < b->node_count; i++) {
-            for (j = b->parents.start[i]; j < b->parents.start[i + 1]; j++) {
-                if (b->parents.adj[j] < 0) continue;
-                cf[c] = i;
-                ct[c++] = b->parents.adj[j];
-            }
-        }
-        if (!ecs_sched__csr_build(b, &clean, b->node_count, c, cf, ct)) return ecs_sched__oom(b);
-        b->parents = clean;
-        n = ecs_sched__find_cycle(b, &b->parents, path);
-        if (n < 0) return ecs_sched__oom(b);
-        if (n > 0) {
-            ecs_sched__text_begin(b);
-            ecs_sched__text_printf(&b->text, "the sets contain each other in a cycle: ");
-            ecs_sched__print_path(b, path, n, " is in ");
-            ecs_sched__text_printf(&b->text, ". Remove one of these in_set relations");
-            return ecs_sched__build_fail(b, ECS_SCHED_ERR_HIERARCHY_CYCLE);
-        }
-    }
-    /* ancestors and depth, parents before children */
+    n = ecs_sched__find_cycle(b, &b->parents, path);
+    if (n < 0) return ecs_sched__oom(b);
+    if (n == 0) return ECS_SCHED_OK;
+    ecs_sched__text_begin(b);
+    ecs_sched__text_printf(&b->text, "the sets contain each other in a cycle: ");
+    ecs_sched__print_path(b, path, n, " is in ");
+    ecs_sched__text_printf(&b->text, ". Remove one of these in_set relations");
+    return ecs_sched__build_fail(b, ECS_SCHED_ERR_HIERARCHY_CYCLE);
+}
+
+/* Ancestors, depth and direct member counts, parents before children: Kahn's order over the
+   memberships reversed, a node being ready once all its parents are. */
+static ecs_sched_result ecs_sched__compute_ancestors(ecs_sched__build *b) {
+    ecs_sched__edges reversed;
+    ecs_sched__csr children;
+    int32_t N = b->node_count, S = b->system_count, head = 0, tail = 0, i, j, k;
+    int32_t *ready = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    int32_t *pending = ECS_SCHED__ALLOC_N(b, int32_t, N);
     b->set_words = (b->set_count + 63) / 64;
-    b->ancestors = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)b->node_count * b->set_words);
+    b->ancestors = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)N * b->set_words);
     b->depth = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
     b->child_count = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
-    order = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count);
-    pending = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count);
-    if (!b->ancestors || !b->depth || !b->child_count || !order || !pending) return ecs_sched__oom(b);
-    {
-        /* Kahn over child -> parent edges reversed: a node is ready once its parents are */
-        ecs_sched__csr children;
-        int32_t head = 0, tail = 0;
-        {
-            int32_t e = 0, total = b->parents.start[b->node_count];
-            int32_t *pf = ECS_SCHED__ALLOC_N(b, int32_t, total), *pt = ECS_SCHED__ALLOC_N(b, int32_t, total);
-            if (!pf || !pt) return ecs_sched__oom(b);
-            for (i = 0; i < b->node_count; i++) {
-                for (j = b->parents.start[i]; j < b->parents.start[i + 1]; j++) {
-                    pf[e] = b->parents.adj[j];
-                    pt[e++] = i;
-                }
-            }
-            if (!ecs_sched__csr_build(b, &children, b->node_count, total, pf, pt)) return ecs_sched__oom(b);
-        }
-        for (i = 0; i < b->node_count; i++) {
-            pending[i] = b->parents.start[i + 1] - b->parents.start[i];
-            if (pending[i] == 0) order[tail++] = i;
-            if (i >= b->system_count) b->child_count[i - b->system_count] = children.start[i + 1] - children.start[i];
-        }
-        while (head < tail) {
-            int32_t v = order[head++];
-            for (j = children.start[v]; j < children.start[v + 1]; j++) {
-                int32_t c = children.adj[j];
-                uint64_t *ca = b->ancestors + (size_t)c * b->set_words;
-                const uint64_t *va = b->ancestors + (size_t)v * b->set_words;
-                int32_t set = v - b->system_count;
-                for (k = 0; k < b->set_words; k++) ca[k] |= va[k];
-                ecs_sched__set_bit(ca, set);
-                if (c >= b->system_count && b->depth[c - b->system_count] < b->depth[set] + 1) {
-                    b->depth[c - b->system_count] = b->depth[set] + 1;
-                }
-                if (--pending[c] == 0) order[tail++] = c;
-            }
+    if (!b->ancestors || !b->depth || !b->child_count || !ready || !pending ||
+        !ecs_sched__edges_begin(b, &reversed, b->parents.start[N])) {
+        return ecs_sched__oom(b);
+    }
+    ecs_sched__edges_add_graph(&reversed, &b->parents, true);
+    if (!ecs_sched__edges_end(b, &reversed, N, &children)) return ecs_sched__oom(b);
+    for (i = 0; i < N; i++) {
+        pending[i] = b->parents.start[i + 1] - b->parents.start[i];
+        if (pending[i] == 0) ready[tail++] = i;
+        if (i >= S) b->child_count[i - S] = children.start[i + 1] - children.start[i];
+    }
+    while (head < tail) {
+        int32_t v = ready[head++], set = v - S;
+        const uint64_t *va = b->ancestors + (size_t)v * b->set_words;
+        for (j = children.start[v]; j < children.start[v + 1]; j++) {
+            int32_t c = children.adj[j];
+            uint64_t *ca = b->ancestors + (size_t)c * b->set_words;
+            for (k = 0; k < b->set_words; k++) ca[k] |= va[k];
+            ecs_sched__set_bit(ca, set);
+            if (c >= S && b->depth[c - S] < b->depth[set] + 1) b->depth[c - S] = b->depth[set] + 1;
+            if (--pending[c] == 0) ready[tail++] = c;
         }
     }
-    /* a direct membership that another membership already implies */
+    return ECS_SCHED_OK;
+}
+
+/* Refuses a direct membership that another membership already implies. A group's own
+   (anonymous) set repeats the sets its members are in, and is let through. */
+static ecs_sched_result ecs_sched__check_redundant_memberships(ecs_sched__build *b) {
+    const ecs_sched__schedule *s = b->s;
+    const ecs_sched__csr *p = &b->parents;
+    int32_t S = b->system_count, i, j, k;
     for (i = 0; i < b->node_count; i++) {
-        for (j = b->parents.start[i]; j < b->parents.start[i + 1]; j++) {
-            for (k = b->parents.start[i]; k < b->parents.start[i + 1]; k++) {
-                int32_t outer = b->parents.adj[j], inner = b->parents.adj[k];
-                char a[160], p[160], q[160];
-                /* a group's own set repeats the sets its members are in */
-                if (j == k || s->names[b->name_of_set[inner - b->system_count]].anonymous) continue;
-                if (!ecs_sched__bit(b->ancestors + (size_t)inner * b->set_words, outer - b->system_count)) {
+        for (j = p->start[i]; j < p->start[i + 1]; j++) {
+            for (k = p->start[i]; k < p->start[i + 1]; k++) {
+                int32_t outer = p->adj[j], inner = p->adj[k];
+                char a[160], o[160], q[160];
+                if (j == k || s->names[b->name_of_set[inner - S]].anonymous) continue;
+                if (!ecs_sched__bit(b->ancestors + (size_t)inner * b->set_words, outer - S)) {
                     continue;
                 }
                 ecs_sched__text_begin(b);
@@ -5973,41 +6063,46 @@ static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
                                        "%s is in %s directly and also through %s, which is in it "
                                        "already: remove the direct in_set of %s",
                                        ecs_sched__node_label(b, i, a, sizeof a),
-                                       ecs_sched__node_label(b, outer, p, sizeof p),
-                                       ecs_sched__node_label(b, inner, q, sizeof q), p);
+                                       ecs_sched__node_label(b, outer, o, sizeof o),
+                                       ecs_sched__node_label(b, inner, q, sizeof q), o);
                 return ecs_sched__build_fail(b, ECS_SCHED_ERR_HIERARCHY_REDUNDANT);
             }
         }
     }
-    /* the systems under each set */
-    {
-        int32_t total = 0, e = 0;
-        int32_t *mf, *mt;
-        for (i = 0; i < b->system_count; i++) {
-            const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
-            for (k = 0; k < b->set_words; k++) {
-                uint64_t word = bits[k];
-                for (; word; word &= word - 1) total++;
-            }
-        }
-        mf = ECS_SCHED__ALLOC_N(b, int32_t, total);
-        mt = ECS_SCHED__ALLOC_N(b, int32_t, total);
-        if (!mf || !mt) return ecs_sched__oom(b);
-        for (i = 0; i < b->system_count; i++) {
-            const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
-            for (k = 0; k < b->set_words; k++) {
-                uint64_t word = bits[k];
-                while (word) {
-                    int32_t bit = ecs_sched__lowest_bit(word);
-                    word &= word - 1;
-                    mf[e] = k * 64 + bit;
-                    mt[e++] = i;
-                }
-            }
-        }
-        if (!ecs_sched__csr_build(b, &b->members, b->set_count, total, mf, mt)) return ecs_sched__oom(b);
-    }
     return ECS_SCHED_OK;
+}
+
+/* The systems under each set, at any depth, read from their ancestor bits. */
+static ecs_sched_result ecs_sched__collect_members(ecs_sched__build *b) {
+    ecs_sched__edges under;
+    int64_t total = 0;
+    int32_t i, k;
+    for (i = 0; i < b->system_count; i++) {
+        const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
+        for (k = 0; k < b->set_words; k++) total += ecs_sched__popcount(bits[k]);
+    }
+    if (!ecs_sched__edges_begin(b, &under, total)) return ecs_sched__oom(b);
+    for (i = 0; i < b->system_count; i++) {
+        const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
+        for (k = 0; k < b->set_words; k++) {
+            uint64_t word;
+            for (word = bits[k]; word; word &= word - 1) {
+                ecs_sched__edge_add(&under, k * 64 + ecs_sched__lowest_bit(word), i);
+            }
+        }
+    }
+    if (!ecs_sched__edges_end(b, &under, b->set_count, &b->members)) return ecs_sched__oom(b);
+    return ECS_SCHED_OK;
+}
+
+/* The set hierarchy: who is in what, checked, with ancestors, depths and members. */
+static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
+    ecs_sched_result result = ecs_sched__collect_memberships(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_hierarchy_cycle(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__compute_ancestors(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_redundant_memberships(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__collect_members(b);
+    return result;
 }
 
 static bool ecs_sched__node_under(const ecs_sched__build *b, int32_t node, int32_t set_node) {
@@ -6670,8 +6765,6 @@ struct ecs_sched__plan {
     int32_t node_count;
     ecs_sched__plan_node *nodes;
     int32_t *successors;          /* those no other path implies, binding edges included */
-    int32_t drawn_count;          /* the configured edges no other of them implies, for drawing */
-    int32_t *drawn;               /* pairs of plan positions */
     int32_t *guard_sets;
     int32_t *conds;
     int32_t set_count;
@@ -6683,10 +6776,6 @@ struct ecs_sched__plan {
     ecs_sched__plan_node **writers;
     int32_t ambiguous_count;     /* unordered conflicting pairs, as plan positions */
     int32_t *ambiguous;
-    int32_t cluster_count;       /* every set, for drawing: its name and first parent */
-    int32_t *cluster_name;
-    int32_t *cluster_parent;
-    int32_t *node_cluster;       /* per plan node: the first set it is in, or -1 */
     ecs_sched__run *run_state;   /* the parallel executor's, one block, made on first use */
 };
 
@@ -6697,47 +6786,7 @@ static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
     ecs_sched__free(env, plan);
 }
 
-
-/* ---- sync points and the plan ---- */
-
-/* Inserts automatic sync points: a system that records commands, ordered before another,
-   gets a sync point between them. Each system is given the number of sync points that must
-   precede it (its distance); all edges that need the sync point for distance d share one. */
-static ecs_sched_result ecs_sched__plan_nodes(ecs_sched__build *b, int32_t *node_count,
-                                              int32_t **sync_of_distance, int32_t **distance,
-                                              int32_t *extra_edges) {
-    ecs_sched__schedule *s = b->s;
-    int32_t S = b->system_count, i, e;
-    *distance = ECS_SCHED__ALLOC_N(b, int32_t, S);
-    *sync_of_distance = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
-    if (!*distance || !*sync_of_distance) return ecs_sched__oom(b);
-    *node_count = S;
-    *extra_edges = 0;
-    if (s->settings.no_auto_sync) return ECS_SCHED_OK;
-    for (i = 0; i < S; i++) {
-        int32_t v = b->order[i];
-        bool writes = s->systems[v]->ctx.commands != NULL;
-        for (e = b->successors.start[v]; e < b->successors.start[v + 1]; e++) {
-            int32_t t = b->successors.adj[e];
-            bool needs = writes && !b->successor_ignore[e] && !s->systems[t]->is_apply_deferred;
-            int32_t d = (*distance)[v] + (needs ? 1 : 0);
-            if (d > (*distance)[t]) (*distance)[t] = d;
-            if (needs) *extra_edges += 2;
-        }
-    }
-    for (i = 0; i <= S; i++) (*sync_of_distance)[i] = -1;
-    for (i = 0; i < S; i++) {
-        int32_t v = b->order[i];
-        for (e = b->successors.start[v]; e < b->successors.start[v + 1]; e++) {
-            int32_t t = b->successors.adj[e];
-            if (s->systems[v]->ctx.commands && !b->successor_ignore[e] &&
-                !s->systems[t]->is_apply_deferred && (*sync_of_distance)[(*distance)[t]] < 0) {
-                (*sync_of_distance)[(*distance)[t]] = (*node_count)++;
-            }
-        }
-    }
-    return ECS_SCHED_OK;
-}
+/* ---- helpers of the plan ---- */
 
 static int ecs_sched__compare_guard_sets(const void *pa, const void *pb, const int32_t *depth) {
     int32_t a = *(const int32_t *)pa, c = *(const int32_t *)pb;
@@ -6801,250 +6850,293 @@ static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__c
     return keep;
 }
 
+/* ---- the plan, step by step ----
+
+   make_plan turns the ordered systems into the plan the executors run: automatic sync points
+   placed, the order fixed and (for the parallel executor) made binding, conditions, guarding
+   sets, access and the reduced edges copied out in plan order. Its steps fill the plan_ part
+   of the build, which the DOT export reads too. */
+
+/* Whether successor edge e of system v needs an automatic sync point: v records commands, the
+   edge does not ignore them, and the successor is not an apply_deferred of its own. */
+static bool ecs_sched__needs_sync(const ecs_sched__build *b, int32_t v, int32_t e) {
+    const ecs_sched__schedule *s = b->s;
+    return !s->settings.no_auto_sync && s->systems[v]->ctx.commands != NULL &&
+           !b->successor_ignore[e] && !s->systems[b->successors.adj[e]]->is_apply_deferred;
+}
+
+/* Each system gets the number of sync points that must run before it (its distance); all the
+   edges that need a sync point for distance d share one, numbered after the systems. */
+static ecs_sched_result ecs_sched__place_sync_points(ecs_sched__build *b) {
+    const ecs_sched__csr *g = &b->successors;
+    int32_t S = b->system_count, i, e;
+    b->sync_distance = ECS_SCHED__ALLOC_N(b, int32_t, S);
+    b->sync_of_distance = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
+    if (!b->sync_distance || !b->sync_of_distance) return ecs_sched__oom(b);
+    b->plan_node_count = S;
+    for (i = 0; i < S; i++) {
+        int32_t v = b->order[i];
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            int32_t t = g->adj[e], d = b->sync_distance[v] + (ecs_sched__needs_sync(b, v, e) ? 1 : 0);
+            if (d > b->sync_distance[t]) b->sync_distance[t] = d;
+        }
+    }
+    for (i = 0; i <= S; i++) b->sync_of_distance[i] = -1;
+    for (i = 0; i < S; i++) {
+        int32_t v = b->order[i];
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            int32_t d = b->sync_distance[g->adj[e]];
+            if (ecs_sched__needs_sync(b, v, e) && b->sync_of_distance[d] < 0) {
+                b->sync_of_distance[d] = b->plan_node_count++;
+            }
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The dependencies between plan nodes: each one between systems, and the same through the
+   sync point it needs. Many edges share a sync point: the repeats are dropped. */
+static ecs_sched_result ecs_sched__connect_plan_nodes(ecs_sched__build *b) {
+    const ecs_sched__csr *g = &b->successors;
+    ecs_sched__edges list;
+    int64_t count = 0;
+    int32_t v, e;
+    for (v = 0; v < b->system_count; v++) {
+        for (e = g->start[v]; e < g->start[v + 1]; e++) count += ecs_sched__needs_sync(b, v, e) ? 3 : 1;
+    }
+    if (!ecs_sched__edges_begin(b, &list, count)) return ecs_sched__oom(b);
+    for (v = 0; v < b->system_count; v++) {
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            int32_t t = g->adj[e];
+            ecs_sched__edge_add(&list, v, t);
+            if (ecs_sched__needs_sync(b, v, e)) {
+                int32_t sync = b->sync_of_distance[b->sync_distance[t]];
+                ecs_sched__edge_add(&list, v, sync);
+                ecs_sched__edge_add(&list, sync, t);
+            }
+        }
+    }
+    if (!ecs_sched__edges_end(b, &list, b->plan_node_count, &b->plan_edges) ||
+        !ecs_sched__csr_drop_duplicates(b, &b->plan_edges)) {
+        return ecs_sched__oom(b);
+    }
+    return ECS_SCHED_OK;
+}
+
 static bool ecs_sched__plan_node_exclusive(const ecs_sched__build *b, int32_t node) {
     return node >= b->system_count || b->s->systems[node]->ctx.exclusive;
 }
 
-/* Adds the edges that make the plan's order binding wherever running at once could change the
-   result: each serial pair in plan order, and each exclusive node (exclusive systems,
-   apply_deferred, sync points) after everything before it and before everything after it. The
-   order does not change. A parallel executor then needs no access checks at run time and
-   gives the single-threaded result. The added edges come after the declared ones in g. */
-static bool ecs_sched__bind_plan_order(ecs_sched__build *b, ecs_sched__csr *g,
-                                       const int32_t *order, const int32_t *position, int32_t N) {
-    int64_t exclusive = 0, total;
-    int32_t i, e, q, count = 0, *from, *to;
+/* plan_bound: plan_edges and the edges that make the plan's order binding wherever running at
+   once could change the result: each serial pair in plan order, and each exclusive node
+   (exclusive systems, apply_deferred, sync points) after everything before it and before
+   everything after it. The order does not change. A parallel executor then needs no access
+   checks at run time and gives the single-threaded result. */
+static bool ecs_sched__bind_plan_order(ecs_sched__build *b) {
+    const int32_t *order = b->plan_order, *position = b->plan_position;
+    int32_t N = b->plan_node_count, i, q;
+    int64_t exclusive = 0;
     uint32_t k;
+    ecs_sched__edges list;
     for (i = 0; i < N; i++) exclusive += ecs_sched__plan_node_exclusive(b, i);
     if (exclusive == 0 && b->serial_count == 0) return true;  /* nothing to bind */
-    total = (int64_t)g->start[N] + b->serial_count + exclusive * N;
-    if (total > INT32_MAX) return false;
-    from = ECS_SCHED__ALLOC_N(b, int32_t, total);
-    to = ECS_SCHED__ALLOC_N(b, int32_t, total);
-    if (!from || !to) return false;
-    for (i = 0; i < N; i++) {
-        for (e = g->start[i]; e < g->start[i + 1]; e++) {
-            from[count] = i;
-            to[count++] = g->adj[e];
-        }
+    if (!ecs_sched__edges_begin(b, &list, (int64_t)b->plan_edges.start[N] + b->serial_count +
+                                              exclusive * N)) {
+        return false;
     }
+    ecs_sched__edges_add_graph(&list, &b->plan_edges, false);
     for (k = 0; k < b->serial_count; k++) {
         int32_t x = b->serial[2 * k], y = b->serial[2 * k + 1];
         bool x_first = position[x] < position[y];
-        from[count] = x_first ? x : y;
-        to[count++] = x_first ? y : x;
+        ecs_sched__edge_add(&list, x_first ? x : y, x_first ? y : x);
     }
     for (i = 0; i < N; i++) {
         if (!ecs_sched__plan_node_exclusive(b, i)) continue;
         for (q = 0; q < N; q++) {
-            if (q == position[i]) continue;
-            from[count] = q < position[i] ? order[q] : i;
-            to[count++] = q < position[i] ? i : order[q];
+            if (q < position[i]) ecs_sched__edge_add(&list, order[q], i);
+            if (q > position[i]) ecs_sched__edge_add(&list, i, order[q]);
         }
     }
-    return ecs_sched__csr_build(b, g, N, count, from, to);
+    return ecs_sched__edges_end(b, &list, N, &b->plan_bound);
 }
 
-static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
-    ecs_sched__schedule *s = b->s;
-    ecs_sched__arena *pa = &plan->arena;
-    int32_t S = b->system_count, N = 0, i, e, k, extra = 0, edge = 0;
-    int32_t *sync_of_distance, *distance, *from, *to, *key, *order, *position;
-    int32_t *plan_set_of, cond_total = 0, guard_total = 0;
-    ecs_sched__csr g, declared;
-    ecs_sched_result result = ecs_sched__plan_nodes(b, &N, &sync_of_distance, &distance, &extra);
-    if (result != ECS_SCHED_OK) return result;
-    from = ECS_SCHED__ALLOC_N(b, int32_t, b->successors.start[S] + extra);
-    to = ECS_SCHED__ALLOC_N(b, int32_t, b->successors.start[S] + extra);
-    key = ECS_SCHED__ALLOC_N(b, int32_t, N);
-    order = ECS_SCHED__ALLOC_N(b, int32_t, N);
-    position = ECS_SCHED__ALLOC_N(b, int32_t, N);
-    plan_set_of = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
-    if (!from || !to || !key || !order || !position || !plan_set_of) return ecs_sched__oom(b);
-    for (i = 0; i < S; i++) {
-        for (e = b->successors.start[i]; e < b->successors.start[i + 1]; e++) {
-            int32_t t = b->successors.adj[e];
-            from[edge] = i;
-            to[edge++] = t;
-            if (N > S && s->systems[i]->ctx.commands && !b->successor_ignore[e] &&
-                !s->systems[t]->is_apply_deferred) {
-                int32_t sync = sync_of_distance[distance[t]];
-                from[edge] = i;
-                to[edge++] = sync;
-                from[edge] = sync;
-                to[edge++] = t;
-            }
-        }
-    }
+/* The plan's order: the systems' tie-break keys, the sync points after them in the order
+   they were numbered; then, when the executor may run nodes at once, the binding edges. */
+static ecs_sched_result ecs_sched__order_plan(ecs_sched__build *b) {
+    int32_t N = b->plan_node_count, S = b->system_count, i;
+    int32_t *key = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    b->plan_order = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    b->plan_position = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    if (!key || !b->plan_order || !b->plan_position) return ecs_sched__oom(b);
     for (i = 0; i < S; i++) key[i] = b->key[i];
     for (i = S; i < N; i++) key[i] = S + i;
-    if (!ecs_sched__csr_build(b, &g, N, edge, from, to)) return ecs_sched__oom(b);
-    {
-        /* drop the duplicate sync edges */
-        int32_t *stamp = ECS_SCHED__ALLOC_N(b, int32_t, N), out = 0, *start = ECS_SCHED__ALLOC_N(b, int32_t, N + 1);
-        if (!stamp || !start) return ecs_sched__oom(b);
-        for (i = 0; i < N; i++) stamp[i] = -1;
-        for (i = 0; i < N; i++) {
-            start[i] = out;
-            for (e = g.start[i]; e < g.start[i + 1]; e++) {
-                if (stamp[g.adj[e]] == i) continue;
-                stamp[g.adj[e]] = i;
-                g.adj[out++] = g.adj[e];
-            }
-        }
-        start[N] = out;
-        g.start = start;
-    }
-    if (ecs_sched__toposort(b, &g, key, order) != N) return ecs_sched__oom(b);
-    for (i = 0; i < N; i++) position[order[i]] = i;
-    declared = g;
-    if (ecs_sched__binds_order(b) && !ecs_sched__bind_plan_order(b, &g, order, position, N)) {
-        return ecs_sched__oom(b);
-    }
+    if (ecs_sched__toposort(b, &b->plan_edges, key, b->plan_order) != N) return ecs_sched__oom(b);
+    for (i = 0; i < N; i++) b->plan_position[b->plan_order[i]] = i;
+    b->plan_bound = b->plan_edges;
+    if (ecs_sched__binds_order(b) && !ecs_sched__bind_plan_order(b)) return ecs_sched__oom(b);
+    return ECS_SCHED_OK;
+}
 
-    /* sets with conditions become plan sets */
-    for (i = 0; i < b->set_count; i++) plan_set_of[i] = -1;
-    for (k = 0; k < (int32_t)s->guard_count; k++) {
+/* The sets with conditions become the plan's sets, numbered in the order their first
+   condition was added. */
+static ecs_sched_result ecs_sched__number_plan_sets(ecs_sched__build *b, ecs_sched__plan *plan) {
+    const ecs_sched__schedule *s = b->s;
+    int32_t S = b->system_count, i;
+    uint32_t k;
+    b->plan_set_of = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
+    if (!b->plan_set_of) return ecs_sched__oom(b);
+    for (i = 0; i < b->set_count; i++) b->plan_set_of[i] = -1;
+    for (k = 0; k < s->guard_count; k++) {
         int32_t single;
         const int32_t *node;
         ecs_sched__ref_nodes(b, s->guards[k].subject, &single, &node);
-        cond_total++;
-        if (node[0] >= S && plan_set_of[node[0] - S] < 0) plan_set_of[node[0] - S] = plan->set_count++;
+        if (node[0] >= S && b->plan_set_of[node[0] - S] < 0) {
+            b->plan_set_of[node[0] - S] = plan->set_count++;
+        }
     }
+    return ECS_SCHED_OK;
+}
+
+/* n items of type in the plan's own arena (the plan outlives the build), zeroed. */
+#define ECS_SCHED__PLAN_ALLOC_N(plan, type, n) \
+    ((type *)ecs_sched__arena_alloc(&(plan)->arena, sizeof(type) * ((size_t)(n) + 1)))
+
+static ecs_sched_result ecs_sched__allocate_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
+    int32_t N = b->plan_node_count;
     plan->node_count = N;
-    plan->nodes = (ecs_sched__plan_node *)ecs_sched__arena_alloc(pa, sizeof *plan->nodes * (size_t)N + 1);
-    plan->successors = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)g.start[N] + 1));
-    plan->sets = (ecs_sched__plan_set *)ecs_sched__arena_alloc(pa, sizeof *plan->sets * ((size_t)plan->set_count + 1));
-    plan->set_state = (uint8_t *)ecs_sched__arena_alloc(pa, (size_t)plan->set_count + 1);
-    plan->conds = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)cond_total + 1));
+    plan->nodes = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_node, N);
+    plan->successors = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, b->plan_bound.start[N]);
+    plan->sets = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_set, plan->set_count);
+    plan->set_state = ECS_SCHED__PLAN_ALLOC_N(plan, uint8_t, plan->set_count);
+    plan->conds = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, b->s->guard_count);
     plan->access_words = b->access_words;
-    plan->access = (uint64_t *)ecs_sched__arena_alloc(pa, sizeof(uint64_t) * 4 * (size_t)b->access_words * (size_t)N + 1);
-    plan->writers = (ecs_sched__plan_node **)ecs_sched__arena_alloc(pa, sizeof(void *) * ((size_t)S + 1));
-    plan->ambiguous = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * (2 * (size_t)b->ambiguous_count + 1));
+    plan->access = ECS_SCHED__PLAN_ALLOC_N(plan, uint64_t, (size_t)4 * b->access_words * N);
+    plan->writers = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_node *, b->system_count);
+    plan->ambiguous = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, 2 * (size_t)b->ambiguous_count);
     if (!plan->nodes || !plan->successors || !plan->sets || !plan->set_state || !plan->conds ||
         !plan->access || !plan->writers || !plan->ambiguous) {
         return ecs_sched__oom(b);
     }
-    /* conditions: those of plan sets first, grouped per set, then per system */
-    {
-        int32_t at = 0, set;
-        for (set = 0; set < b->set_count; set++) {
-            ecs_sched__plan_set *ps;
-            if (plan_set_of[set] < 0) continue;
-            ps = &plan->sets[plan_set_of[set]];
-            ps->name = b->name_of_set[set];
-            ps->cond_start = at;
-            for (k = 0; k < (int32_t)s->guard_count; k++) {
-                int32_t single;
-                const int32_t *node;
-                ecs_sched__ref_nodes(b, s->guards[k].subject, &single, &node);
-                if (node[0] == S + set) plan->conds[at++] = s->guards[k].cond;
-            }
-            ps->cond_count = at - ps->cond_start;
+    return ECS_SCHED_OK;
+}
+
+/* The conditions, in one array: those of the plan sets first, grouped per set, then each
+   system's own. Each node gets its system, its flags and its access. */
+static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_sched__build *b, ecs_sched__plan *plan) {
+    const ecs_sched__schedule *s = b->s;
+    int32_t S = b->system_count, at = 0, set, i;
+    size_t words = 4 * (size_t)b->access_words;   /* per node */
+    uint32_t k;
+    for (set = 0; set < b->set_count; set++) {
+        ecs_sched__plan_set *ps;
+        if (b->plan_set_of[set] < 0) continue;
+        ps = &plan->sets[b->plan_set_of[set]];
+        ps->name = b->name_of_set[set];
+        ps->cond_start = at;
+        for (k = 0; k < s->guard_count; k++) {
+            int32_t single;
+            const int32_t *node;
+            ecs_sched__ref_nodes(b, s->guards[k].subject, &single, &node);
+            if (node[0] == S + set) plan->conds[at++] = s->guards[k].cond;
         }
-        for (i = 0; i < N; i++) {
-            ecs_sched__plan_node *pn = &plan->nodes[position[i]];
-            int32_t p = 0;
-            if (i >= S) {
-                pn->sync = true;
-                pn->exclusive = true;
-                continue;
-            }
-            pn->system = s->systems[i];
-            pn->sync = pn->system->is_apply_deferred;
-            pn->exclusive = pn->system->ctx.exclusive;
-            pn->cond_start = at;
-            for (k = 0; k < (int32_t)s->guard_count; k++) {
-                if (s->guards[k].subject == i) plan->conds[at++] = s->guards[k].cond;
-            }
-            pn->cond_count = at - pn->cond_start;
-            for (set = 0; set < b->set_count; set++) {
-                if (plan_set_of[set] >= 0 && ecs_sched__node_under(b, i, S + set)) p++;
-            }
-            pn->guard_set_count = p;
-            guard_total += p;
-            memcpy(plan->access + (size_t)position[i] * 4 * (size_t)b->access_words,
-                   b->access + (size_t)i * 4 * (size_t)b->access_words,
-                   sizeof(uint64_t) * 4 * (size_t)b->access_words);
-        }
+        ps->cond_count = at - ps->cond_start;
     }
-    plan->guard_sets = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)guard_total + 1));
-    if (!plan->guard_sets) return ecs_sched__oom(b);
-    {
-        int32_t at = 0, set, *depth_of_plan_set = ECS_SCHED__ALLOC_N(b, int32_t, plan->set_count);
-        if (!depth_of_plan_set) return ecs_sched__oom(b);
-        for (set = 0; set < b->set_count; set++) {
-            if (plan_set_of[set] >= 0) depth_of_plan_set[plan_set_of[set]] = b->depth[set];
+    for (i = 0; i < b->plan_node_count; i++) {
+        int32_t p = b->plan_position[i];
+        ecs_sched__plan_node *pn = &plan->nodes[p];
+        if (i >= S) {   /* an automatic sync point */
+            pn->sync = true;
+            pn->exclusive = true;
+            continue;
         }
-        for (i = 0; i < S; i++) {
-            ecs_sched__plan_node *pn = &plan->nodes[position[i]];
-            pn->guard_set_start = at;
-            for (set = 0; set < b->set_count; set++) {
-                if (plan_set_of[set] >= 0 && ecs_sched__node_under(b, i, S + set)) {
-                    plan->guard_sets[at++] = plan_set_of[set];
-                }
-            }
-            ecs_sched__sort_guard_sets(plan->guard_sets + pn->guard_set_start, pn->guard_set_count,
-                                       depth_of_plan_set);
+        pn->system = s->systems[i];
+        pn->sync = pn->system->is_apply_deferred;
+        pn->exclusive = pn->system->ctx.exclusive;
+        pn->cond_start = at;
+        for (k = 0; k < s->guard_count; k++) {
+            if (s->guards[k].subject == i) plan->conds[at++] = s->guards[k].cond;
         }
-    }
-    /* edges, as plan positions */
-    {
-        int32_t at = 0, p;
-        const uint8_t *keep = ecs_sched__reduced_edges(b, &g, order, position, N);
-        const uint8_t *drawn = declared.adj == g.adj
-                                   ? keep
-                                   : ecs_sched__reduced_edges(b, &declared, order, position, N);
-        if (!keep || !drawn) return ecs_sched__oom(b);
-        for (e = 0; e < declared.start[N]; e++) plan->drawn_count += drawn[e];
-        plan->drawn = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * (2 * (size_t)plan->drawn_count + 1));
-        if (!plan->drawn) return ecs_sched__oom(b);
-        for (p = 0, at = 0; p < N; p++) {
-            int32_t v = order[p];
-            for (e = declared.start[v]; e < declared.start[v + 1]; e++) {
-                if (!drawn[e]) continue;
-                plan->drawn[at++] = p;
-                plan->drawn[at++] = position[declared.adj[e]];
-            }
-        }
-        for (p = 0, at = 0; p < N; p++) {
-            int32_t v = order[p];
-            ecs_sched__plan_node *pn = &plan->nodes[p];
-            pn->successor_start = at;
-            for (e = g.start[v]; e < g.start[v + 1]; e++) {
-                int32_t t = position[g.adj[e]];
-                if (!keep[e]) continue;
-                plan->successors[at++] = t;
-                plan->nodes[t].dependency_count++;
-            }
-            pn->successor_count = at - pn->successor_start;
-            if (pn->system && pn->system->ctx.commands) plan->writers[plan->writer_count++] = pn;
-        }
-    }
-    for (i = 0; i < b->ambiguous_count; i++) {
-        plan->ambiguous[2 * i] = position[b->ambiguous[2 * i]];
-        plan->ambiguous[2 * i + 1] = position[b->ambiguous[2 * i + 1]];
-    }
-    plan->ambiguous_count = b->ambiguous_count;
-    /* the hierarchy, as a tree of first parents, for drawing */
-    plan->cluster_count = b->set_count;
-    plan->cluster_name = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)b->set_count + 1));
-    plan->cluster_parent = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)b->set_count + 1));
-    plan->node_cluster = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)N + 1));
-    if (!plan->cluster_name || !plan->cluster_parent || !plan->node_cluster) return ecs_sched__oom(b);
-    for (i = 0; i < b->set_count; i++) {
-        int32_t node = S + i;
-        plan->cluster_name[i] = b->name_of_set[i];
-        plan->cluster_parent[i] = b->parents.start[node] < b->parents.start[node + 1]
-                                      ? b->parents.adj[b->parents.start[node]] - S
-                                      : -1;
-    }
-    for (i = 0; i < N; i++) {
-        plan->node_cluster[position[i]] =
-            i < S && b->parents.start[i] < b->parents.start[i + 1] ? b->parents.adj[b->parents.start[i]] - S
-                                                                    : -1;
+        pn->cond_count = at - pn->cond_start;
+        memcpy(plan->access + (size_t)p * words, b->access + (size_t)i * words,
+               sizeof(uint64_t) * words);
     }
     return ECS_SCHED_OK;
+}
+
+/* Each system's guarding plan sets (the sets with conditions it is under), outermost first. */
+static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b, ecs_sched__plan *plan) {
+    int32_t S = b->system_count, total = 0, at = 0, set, i;
+    int32_t *depth_of_plan_set = ECS_SCHED__ALLOC_N(b, int32_t, plan->set_count);
+    if (!depth_of_plan_set) return ecs_sched__oom(b);
+    for (set = 0; set < b->set_count; set++) {
+        if (b->plan_set_of[set] >= 0) depth_of_plan_set[b->plan_set_of[set]] = b->depth[set];
+    }
+    for (i = 0; i < S; i++) {
+        for (set = 0; set < b->set_count; set++) {
+            total += b->plan_set_of[set] >= 0 && ecs_sched__node_under(b, i, S + set);
+        }
+    }
+    plan->guard_sets = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, total);
+    if (!plan->guard_sets) return ecs_sched__oom(b);
+    for (i = 0; i < S; i++) {
+        ecs_sched__plan_node *pn = &plan->nodes[b->plan_position[i]];
+        pn->guard_set_start = at;
+        for (set = 0; set < b->set_count; set++) {
+            if (b->plan_set_of[set] >= 0 && ecs_sched__node_under(b, i, S + set)) {
+                plan->guard_sets[at++] = b->plan_set_of[set];
+            }
+        }
+        pn->guard_set_count = at - pn->guard_set_start;
+        ecs_sched__sort_guard_sets(plan->guard_sets + pn->guard_set_start, pn->guard_set_count,
+                                   depth_of_plan_set);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The bound edges no other path implies, as plan positions, and each node's dependency count;
+   the systems with command buffers, in plan order. */
+static ecs_sched_result ecs_sched__plan_successors(ecs_sched__build *b, ecs_sched__plan *plan) {
+    const ecs_sched__csr *g = &b->plan_bound;
+    const uint8_t *keep = ecs_sched__reduced_edges(b, g, b->plan_order, b->plan_position,
+                                                   b->plan_node_count);
+    int32_t at = 0, p, e;
+    if (!keep) return ecs_sched__oom(b);
+    for (p = 0; p < plan->node_count; p++) {
+        int32_t v = b->plan_order[p];
+        ecs_sched__plan_node *pn = &plan->nodes[p];
+        pn->successor_start = at;
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            int32_t t = b->plan_position[g->adj[e]];
+            if (!keep[e]) continue;
+            plan->successors[at++] = t;
+            plan->nodes[t].dependency_count++;
+        }
+        pn->successor_count = at - pn->successor_start;
+        if (pn->system && pn->system->ctx.commands) plan->writers[plan->writer_count++] = pn;
+    }
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__plan_ambiguities(ecs_sched__build *b, ecs_sched__plan *plan) {
+    int32_t i;
+    for (i = 0; i < 2 * b->ambiguous_count; i++) {
+        plan->ambiguous[i] = b->plan_position[b->ambiguous[i]];
+    }
+    plan->ambiguous_count = b->ambiguous_count;
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
+    ecs_sched_result result = ecs_sched__place_sync_points(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__connect_plan_nodes(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__order_plan(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__number_plan_sets(b, plan);
+    if (result == ECS_SCHED_OK) result = ecs_sched__allocate_plan(b, plan);
+    if (result == ECS_SCHED_OK) result = ecs_sched__describe_plan_nodes(b, plan);
+    if (result == ECS_SCHED_OK) result = ecs_sched__plan_guard_sets(b, plan);
+    if (result == ECS_SCHED_OK) result = ecs_sched__plan_successors(b, plan);
+    if (result == ECS_SCHED_OK) result = ecs_sched__plan_ambiguities(b, plan);
+    return result;
 }
 
 /* Every pass of a build, in order, ending with the plan. */
@@ -7129,10 +7221,67 @@ int32_t ecs_sched_schedule_order(ecs_sched_world *w, const char *label, const ch
 
 /* ---- Graphviz export ---- */
 
+/* What only a drawing needs, worked out by the export from a build of its own: the set
+   hierarchy as clusters (a tree of first parents) and the configured edges no other of them
+   implies (without the edges that only bind the parallel order). */
+typedef struct ecs_sched__drawing {
+    int32_t cluster_count;        /* every set: its name and first parent, or -1 */
+    int32_t *cluster_name;
+    int32_t *cluster_parent;
+    int32_t *node_cluster;        /* per plan position: the first set it is in, or -1 */
+    int32_t edge_count;
+    int32_t *edges;               /* pairs of plan positions */
+} ecs_sched__drawing;
+
 typedef struct ecs_sched__dot {
     void (*write)(const char *text, void *user_data);
     void *user_data;
+    const ecs_sched__schedule *s;
+    const ecs_sched__plan *plan;
+    ecs_sched__drawing drawing;
 } ecs_sched__dot;
+
+/* The first set node v is directly in, as a set number, or -1. */
+static int32_t ecs_sched__first_parent(const ecs_sched__build *b, int32_t v) {
+    const ecs_sched__csr *p = &b->parents;
+    return p->start[v] < p->start[v + 1] ? p->adj[p->start[v]] - b->system_count : -1;
+}
+
+static bool ecs_sched__draw_clusters(ecs_sched__build *b, ecs_sched__drawing *d) {
+    int32_t S = b->system_count, i;
+    d->cluster_count = b->set_count;
+    d->cluster_name = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
+    d->cluster_parent = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
+    d->node_cluster = ECS_SCHED__ALLOC_N(b, int32_t, b->plan_node_count);
+    if (!d->cluster_name || !d->cluster_parent || !d->node_cluster) return false;
+    for (i = 0; i < b->set_count; i++) {
+        d->cluster_name[i] = b->name_of_set[i];
+        d->cluster_parent[i] = ecs_sched__first_parent(b, S + i);
+    }
+    for (i = 0; i < b->plan_node_count; i++) {
+        d->node_cluster[b->plan_position[i]] = i < S ? ecs_sched__first_parent(b, i) : -1;
+    }
+    return true;
+}
+
+static bool ecs_sched__draw_edges(ecs_sched__build *b, ecs_sched__drawing *d) {
+    const ecs_sched__csr *g = &b->plan_edges;
+    int32_t N = b->plan_node_count, at = 0, p, e;
+    const uint8_t *keep = ecs_sched__reduced_edges(b, g, b->plan_order, b->plan_position, N);
+    if (!keep) return false;
+    for (e = 0; e < g->start[N]; e++) d->edge_count += keep[e];
+    d->edges = ECS_SCHED__ALLOC_N(b, int32_t, 2 * (int64_t)d->edge_count);
+    if (!d->edges) return false;
+    for (p = 0; p < N; p++) {
+        int32_t v = b->plan_order[p];
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            if (!keep[e]) continue;
+            d->edges[at++] = p;
+            d->edges[at++] = b->plan_position[g->adj[e]];
+        }
+    }
+    return true;
+}
 
 static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...) {
     char text[512];
@@ -7154,19 +7303,18 @@ static const char *ecs_sched__dot_escape(const char *name, char *out, size_t n) 
     return out;
 }
 
-static void ecs_sched__dot_conditions(ecs_sched__dot *d, const ecs_sched__schedule *s,
-                                      int32_t start, int32_t count) {
+static void ecs_sched__dot_conditions(ecs_sched__dot *d, int32_t start, int32_t count) {
     char name[128];
     int32_t i;
     for (i = 0; i < count; i++) {
+        const ecs_sched__cond *c = d->s->conds.items[d->plan->conds[start + i]];
         ecs_sched__dot_printf(d, "%s%s", i ? ", " : "\\nrun_if: ",
-                              ecs_sched__dot_escape(s->conds.items[s->plan->conds[start + i]]->name,
-                                                    name, sizeof name));
+                              ecs_sched__dot_escape(c->name, name, sizeof name));
     }
 }
 
-static void ecs_sched__dot_node(ecs_sched__dot *d, const ecs_sched__schedule *s, int32_t p) {
-    const ecs_sched__plan_node *pn = &s->plan->nodes[p];
+static void ecs_sched__dot_node(ecs_sched__dot *d, int32_t p) {
+    const ecs_sched__plan_node *pn = &d->plan->nodes[p];
     char name[128];
     if (!pn->system) {
         ecs_sched__dot_printf(d, "    n%d [label=\"apply_deferred\\n(automatic sync point)\", "
@@ -7177,43 +7325,73 @@ static void ecs_sched__dot_node(ecs_sched__dot *d, const ecs_sched__schedule *s,
                           ecs_sched__dot_escape(pn->system->ctx.name, name, sizeof name));
     if (pn->exclusive && !pn->sync) ecs_sched__dot_printf(d, "\\n(exclusive)");
     if (pn->system->ctx.commands) ecs_sched__dot_printf(d, "\\n(records commands)");
-    ecs_sched__dot_conditions(d, s, pn->cond_start, pn->cond_count);
+    ecs_sched__dot_conditions(d, pn->cond_start, pn->cond_count);
     ecs_sched__dot_printf(d, "\"%s];\n", pn->sync ? ", shape=octagon, style=filled, fillcolor=gold"
                                                   : "");
 }
 
-static void ecs_sched__dot_cluster(ecs_sched__dot *d, const ecs_sched__schedule *s, int32_t c,
-                                   int depth) {
-    const ecs_sched__plan *plan = s->plan;
+static void ecs_sched__dot_cluster(ecs_sched__dot *d, int32_t c, int depth) {
+    const ecs_sched__schedule *s = d->s;
+    const ecs_sched__plan *plan = d->plan;
+    const ecs_sched__drawing *drawing = &d->drawing;
     char name[128];
     int32_t i, k;
     if (depth > 64) return;
     ecs_sched__dot_printf(d, "  subgraph cluster_%d {\n    label=\"%s", (int)c,
-                          ecs_sched__dot_escape(s->names[plan->cluster_name[c]].text, name,
+                          ecs_sched__dot_escape(s->names[drawing->cluster_name[c]].text, name,
                                                 sizeof name));
     for (k = 0; k < plan->set_count; k++) {
-        if (plan->sets[k].name == plan->cluster_name[c]) {
-            ecs_sched__dot_conditions(d, s, plan->sets[k].cond_start, plan->sets[k].cond_count);
+        if (plan->sets[k].name == drawing->cluster_name[c]) {
+            ecs_sched__dot_conditions(d, plan->sets[k].cond_start, plan->sets[k].cond_count);
         }
     }
     ecs_sched__dot_printf(d, "\";\n    style=rounded;\n");
-    for (i = 0; i < plan->cluster_count; i++) {
-        if (plan->cluster_parent[i] == c) ecs_sched__dot_cluster(d, s, i, depth + 1);
+    for (i = 0; i < drawing->cluster_count; i++) {
+        if (drawing->cluster_parent[i] == c) ecs_sched__dot_cluster(d, i, depth + 1);
     }
     for (i = 0; i < plan->node_count; i++) {
-        if (plan->node_cluster[i] == c) ecs_sched__dot_node(d, s, i);
+        if (drawing->node_cluster[i] == c) ecs_sched__dot_node(d, i);
     }
     ecs_sched__dot_printf(d, "  }\n");
 }
 
+static void ecs_sched__dot_write(ecs_sched__dot *d) {
+    const ecs_sched__plan *plan = d->plan;
+    const ecs_sched__drawing *drawing = &d->drawing;
+    char name[128];
+    int32_t i;
+    ecs_sched__dot_printf(d, "digraph \"%s\" {\n  compound=true;\n  rankdir=LR;\n"
+                             "  node [shape=box, fontname=\"Helvetica\"];\n",
+                          ecs_sched__dot_escape(d->s->label, name, sizeof name));
+    for (i = 0; i < drawing->cluster_count; i++) {
+        if (drawing->cluster_parent[i] < 0) ecs_sched__dot_cluster(d, i, 0);
+    }
+    for (i = 0; i < plan->node_count; i++) {
+        if (drawing->node_cluster[i] < 0) ecs_sched__dot_node(d, i);
+    }
+    for (i = 0; i < drawing->edge_count; i++) {
+        ecs_sched__dot_printf(d, "  n%d -> n%d;\n", (int)drawing->edges[2 * i],
+                              (int)drawing->edges[2 * i + 1]);
+    }
+    for (i = 0; i < plan->ambiguous_count; i++) {
+        ecs_sched__dot_printf(d, "  n%d -> n%d [dir=none, style=dashed, color=red, "
+                                 "constraint=false, label=\"ambiguous\", fontcolor=red];\n",
+                              (int)plan->ambiguous[2 * i], (int)plan->ambiguous[2 * i + 1]);
+    }
+    ecs_sched__dot_printf(d, "}\n");
+}
+
+/* The schedule is built first, as by a run, so that its errors and warnings come as usual.
+   The drawing then comes from a second build of its own, quiet, whose plan is the same:
+   what only a drawing needs is not kept by every build. */
 ecs_sched_result ecs_sched_schedule_write_dot(ecs_sched_world *w, const char *label,
                                               void (*write)(const char *text, void *user_data),
                                               void *user_data) {
     ecs_sched__schedule *s;
-    const ecs_sched__plan *plan;
+    ecs_sched__plan *plan;
+    ecs_sched__build b;
     ecs_sched__dot d;
-    char name[128];
-    int32_t i, e;
+    ecs_sched_result result;
     ECS_SCHED__CHECK_WORLD(w);
     if (!write) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -7222,29 +7400,26 @@ ecs_sched_result ecs_sched_schedule_write_dot(ecs_sched_world *w, const char *la
     s = ecs_sched__schedule_known(w, label);
     if (!s) return w->env.last_result;
     if (ecs_sched__ensure_built(w, s) != ECS_SCHED_OK) return w->env.last_result;
-    plan = s->plan;
-    d.write = write;
-    d.user_data = user_data;
-    ecs_sched__dot_printf(&d, "digraph \"%s\" {\n  compound=true;\n  rankdir=LR;\n"
-                              "  node [shape=box, fontname=\"Helvetica\"];\n",
-                          ecs_sched__dot_escape(s->label, name, sizeof name));
-    for (i = 0; i < plan->cluster_count; i++) {
-        if (plan->cluster_parent[i] < 0) ecs_sched__dot_cluster(&d, s, i, 0);
+    plan = ecs_sched__plan_create(w);
+    if (!plan) return ecs_sched__out_of_memory(w, "drawing a schedule");
+    ecs_sched__build_begin(&b, w, s);
+    b.quiet = true;
+    result = ecs_sched__build_passes(&b, plan);
+    memset(&d, 0, sizeof d);
+    if (result == ECS_SCHED_OK &&
+        (!ecs_sched__draw_clusters(&b, &d.drawing) || !ecs_sched__draw_edges(&b, &d.drawing))) {
+        result = ecs_sched__out_of_memory(w, "drawing a schedule");
     }
-    for (i = 0; i < plan->node_count; i++) {
-        if (plan->node_cluster[i] < 0) ecs_sched__dot_node(&d, s, i);
+    if (result == ECS_SCHED_OK) {
+        d.write = write;
+        d.user_data = user_data;
+        d.s = s;
+        d.plan = plan;
+        ecs_sched__dot_write(&d);
     }
-    for (e = 0; e < plan->drawn_count; e++) {
-        ecs_sched__dot_printf(&d, "  n%d -> n%d;\n", (int)plan->drawn[2 * e],
-                              (int)plan->drawn[2 * e + 1]);
-    }
-    for (i = 0; i < plan->ambiguous_count; i++) {
-        ecs_sched__dot_printf(&d, "  n%d -> n%d [dir=none, style=dashed, color=red, "
-                                  "constraint=false, label=\"ambiguous\", fontcolor=red];\n",
-                              (int)plan->ambiguous[2 * i], (int)plan->ambiguous[2 * i + 1]);
-    }
-    ecs_sched__dot_printf(&d, "}\n");
-    return ECS_SCHED_OK;
+    ecs_sched__build_end(&b);
+    ecs_sched__plan_free(&w->env, plan);
+    return result;
 }
 
 /*============================= src/executor.h (implementation) ==============================*/
@@ -7263,34 +7438,35 @@ static void ecs_sched__apply_pending(ecs_sched__plan *plan, ecs_sched_result *fi
     }
 }
 
-/* All of a node's conditions are evaluated (each at most once per run), then combined. */
-static bool ecs_sched__conditions_hold(const ecs_sched__schedule *s, int32_t start, int32_t count,
-                                       ecs_sched_result *violation) {
+/* All of a node's conditions (`count` indexes into the schedule's conditions) are evaluated,
+   each at most once per run, then combined. */
+static bool ecs_sched__conditions_hold(const ecs_sched__schedule *s, const int32_t *conds,
+                                       int32_t count, ecs_sched_result *violation) {
     bool all = true;
     int32_t i;
     for (i = 0; i < count; i++) {
-        if (!ecs_sched__cond_eval(&s->conds, s->plan->conds[start + i], violation)) all = false;
+        if (!ecs_sched__cond_eval(&s->conds, conds[i], violation)) all = false;
     }
     return all;
 }
 
 /* Whether a node runs: the conditions of its sets, outermost first and each set once per run,
    then its own. */
-static bool ecs_sched__node_may_run(ecs_sched__schedule *s, const ecs_sched__plan_node *pn,
-                                    ecs_sched_result *violation) {
-    ecs_sched__plan *plan = s->plan;
+static bool ecs_sched__node_may_run(ecs_sched__schedule *s, ecs_sched__plan *plan,
+                                    const ecs_sched__plan_node *pn, ecs_sched_result *violation) {
     int32_t i;
     for (i = 0; i < pn->guard_set_count; i++) {
         int32_t set = plan->guard_sets[pn->guard_set_start + i];
         if (plan->set_state[set] == 0) {
             const ecs_sched__plan_set *ps = &plan->sets[set];
             plan->set_state[set] =
-                ecs_sched__conditions_hold(s, ps->cond_start, ps->cond_count, violation) ? 1 : 2;
+                ecs_sched__conditions_hold(s, plan->conds + ps->cond_start, ps->cond_count,
+                                           violation) ? 1 : 2;
         }
         if (plan->set_state[set] == 2) return false;
     }
     return pn->cond_count == 0 ||
-           ecs_sched__conditions_hold(s, pn->cond_start, pn->cond_count, violation);
+           ecs_sched__conditions_hold(s, plan->conds + pn->cond_start, pn->cond_count, violation);
 }
 
 static void ecs_sched__take_violation(ecs_sched_system_ctx *ctx, ecs_sched_result *violation) {
@@ -7313,7 +7489,7 @@ static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedu
             ecs_sched__apply_pending(plan, &error);
             continue;
         }
-        if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__node_may_run(s, pn, &violation)) {
+        if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__node_may_run(s, plan, pn, &violation)) {
             continue;
         }
         if (pn->sync) {
@@ -7399,9 +7575,11 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set) {
     if (seen < 2 &&
         atomic_compare_exchange_strong_explicit(state, &expected, 1, memory_order_acq_rel,
                                                 memory_order_acquire)) {
-        const ecs_sched__plan_set *ps = &r->s->plan->sets[set];
+        const ecs_sched__plan *plan = r->s->plan;
+        const ecs_sched__plan_set *ps = &plan->sets[set];
         ecs_sched_result violation = ECS_SCHED_OK;
-        bool holds = ecs_sched__conditions_hold(r->s, ps->cond_start, ps->cond_count, &violation);
+        bool holds = ecs_sched__conditions_hold(r->s, plan->conds + ps->cond_start, ps->cond_count,
+                                                &violation);
         ecs_sched__run_note_violation(r, violation);
         atomic_store_explicit(state, holds ? 2 : 3, memory_order_release);
         return holds;
@@ -7419,7 +7597,8 @@ static bool ecs_sched__run_node_may_run(ecs_sched__run *r, const ecs_sched__plan
         if (!ecs_sched__run_set_holds(r, plan->guard_sets[pn->guard_set_start + i])) return false;
     }
     if (pn->cond_count == 0) return true;
-    holds = ecs_sched__conditions_hold(r->s, pn->cond_start, pn->cond_count, &violation);
+    holds = ecs_sched__conditions_hold(r->s, plan->conds + pn->cond_start, pn->cond_count,
+                                       &violation);
     ecs_sched__run_note_violation(r, violation);
     return holds;
 }

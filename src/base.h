@@ -554,6 +554,13 @@ static int32_t ecs_sched__lowest_bit(uint64_t word) {
 #endif
 }
 
+/* How many bits of a word are set. */
+static int32_t ecs_sched__popcount(uint64_t word) {
+    int32_t n = 0;
+    for (; word; word &= word - 1) n++;
+    return n;
+}
+
 /* ---- name maps: text -> index, on stb_ds's string hash map ----
 
    The only place stb_ds is used. Its maps keep their header just before the entries and reach

@@ -12,35 +12,50 @@ typedef struct ecs_sched__csr {
     int32_t *adj;
 } ecs_sched__csr;
 
+/* Everything one build works out, grouped by the pass that fills it; all of it lives in
+   `tmp` and goes when the build ends. Nodes 0 .. S-1 are the systems, S .. S+T-1 the sets. */
 typedef struct ecs_sched__build {
     ecs_sched_world *w;
     ecs_sched__schedule *s;
     ecs_sched__arena tmp;
     ecs_sched__text text;         /* the message being written */
-    int32_t system_count;         /* nodes 0 .. S-1 are systems */
-    int32_t set_count;            /* nodes S .. S+T-1 are sets */
+    bool quiet;                   /* warnings not logged: a rebuild made only to draw */
+    int32_t system_count;
+    int32_t set_count;
     int32_t node_count;
+
+    /* resolve_names */
     int32_t *set_of_name;         /* name -> set number, or -1 */
     int32_t *name_of_set;
     int32_t *instance;            /* system -> its number among systems of the same name */
     int32_t *instances;           /* systems grouped by name (CSR by name) */
     int32_t *instances_start;
-    ecs_sched__csr parents;       /* node -> the sets it is directly in */
+
+    /* build_hierarchy */
+    ecs_sched__csr parents;       /* node -> the sets it is directly in, first given first */
     int32_t *child_count;         /* set -> direct members */
     int32_t set_words;
     uint64_t *ancestors;          /* node -> bitset of the sets it is in, at any depth */
     int32_t *depth;               /* set -> nesting depth, 0 at the top */
     ecs_sched__csr members;       /* set -> systems under it, at any depth */
+
+    /* collect_dependencies */
     int32_t dep_count;            /* node-level dependencies */
     int32_t *dep_from, *dep_to;
     uint8_t *dep_ignore;
+
+    /* flatten */
     int32_t edge_count;           /* flattened system-level dependencies */
     int32_t *edge_from, *edge_to;
     uint8_t *edge_ignore;
     ecs_sched__csr successors;    /* systems -> systems, deduplicated */
     uint8_t *successor_ignore;
+
+    /* order_systems */
     int32_t *order;               /* systems in topological order */
     int32_t *key;                 /* tie-break key of each system */
+
+    /* compute_access, check_ambiguities (access.h) */
     int32_t access_words;
     uint64_t *access;             /* system -> 4 bitsets: comp read, comp write, res read, write */
     int32_t ambiguous_count;
@@ -48,6 +63,16 @@ typedef struct ecs_sched__build {
     uint32_t serial_count;        /* unordered pairs that must not overlap: conflicting access */
     uint32_t serial_capacity;     /* (silenced or not), or both recording commands */
     int32_t *serial;              /* pairs of systems; owned, freed after the build */
+
+    /* make_plan (plan.h): plan nodes are the systems, then the automatic sync points */
+    int32_t plan_node_count;
+    int32_t *sync_distance;       /* system -> how many sync points must run before it */
+    int32_t *sync_of_distance;    /* distance -> the sync point node for it, or -1 */
+    ecs_sched__csr plan_edges;    /* the dependencies between plan nodes, sync points included */
+    ecs_sched__csr plan_bound;    /* plan_edges and those that bind the order (or the same) */
+    int32_t *plan_order;          /* plan position -> node */
+    int32_t *plan_position;       /* node -> plan position */
+    int32_t *plan_set_of;         /* set -> its plan set (a set with conditions), or -1 */
 } ecs_sched__build;
 
 static void ecs_sched__build_begin(ecs_sched__build *b, ecs_sched_world *w,
@@ -83,6 +108,65 @@ static bool ecs_sched__csr_build(ecs_sched__build *b, ecs_sched__csr *g, int32_t
     return true;
 }
 
+/* Edges gathered one by one (room for all of them made first), then made into rows. */
+typedef struct ecs_sched__edges {
+    int32_t count;
+    int32_t capacity;
+    int32_t *from;
+    int32_t *to;
+} ecs_sched__edges;
+
+static bool ecs_sched__edges_begin(ecs_sched__build *b, ecs_sched__edges *list, int64_t capacity) {
+    if (capacity > INT32_MAX) return false;
+    list->count = 0;
+    list->capacity = (int32_t)capacity;
+    list->from = ECS_SCHED__ALLOC_N(b, int32_t, capacity);
+    list->to = ECS_SCHED__ALLOC_N(b, int32_t, capacity);
+    return list->from && list->to;
+}
+
+static void ecs_sched__edge_add(ecs_sched__edges *list, int32_t from, int32_t to) {
+    ECS_SCHED_ASSERT(list->count < list->capacity);
+    list->from[list->count] = from;
+    list->to[list->count++] = to;
+}
+
+/* Adds every edge of g, or of g reversed. */
+static void ecs_sched__edges_add_graph(ecs_sched__edges *list, const ecs_sched__csr *g,
+                                       bool reversed) {
+    int32_t v, e;
+    for (v = 0; v < g->n; v++) {
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            if (reversed) ecs_sched__edge_add(list, g->adj[e], v);
+            else ecs_sched__edge_add(list, v, g->adj[e]);
+        }
+    }
+}
+
+static bool ecs_sched__edges_end(ecs_sched__build *b, const ecs_sched__edges *list, int32_t n,
+                                 ecs_sched__csr *g) {
+    return ecs_sched__csr_build(b, g, n, list->count, list->from, list->to);
+}
+
+/* Drops the repeated edges of each row, keeping the first of each in place. */
+static bool ecs_sched__csr_drop_duplicates(ecs_sched__build *b, ecs_sched__csr *g) {
+    int32_t *seen_from = ECS_SCHED__ALLOC_N(b, int32_t, g->n), out = 0, v, e;
+    if (!seen_from) return false;
+    for (v = 0; v < g->n; v++) seen_from[v] = -1;
+    for (v = 0; v < g->n; v++) {
+        int32_t first = g->start[v];
+        g->start[v] = out;
+        for (e = first; e < g->start[v + 1]; e++) {
+            int32_t t = g->adj[e];
+            if (seen_from[t] == v) continue;
+            seen_from[t] = v;
+            g->adj[out++] = t;
+        }
+    }
+    g->start[g->n] = out;
+    return true;
+}
+
 /* "system 'x'", "system 'x' #2" (when several share the name) or "set 'y'". */
 static const char *ecs_sched__node_label(ecs_sched__build *b, int32_t node, char *buf, size_t n) {
     const ecs_sched__schedule *s = b->s;
@@ -113,7 +197,7 @@ static void ecs_sched__text_begin(ecs_sched__build *b) {
 static ecs_sched_result ecs_sched__report(ecs_sched__build *b, ecs_sched_report level,
                                           ecs_sched_result code) {
     if (level == ECS_SCHED_REPORT_ERROR) return ecs_sched__build_fail(b, code);
-    if (level == ECS_SCHED_REPORT_WARN) {
+    if (level == ECS_SCHED_REPORT_WARN && !b->quiet) {
         ecs_sched__log(&b->w->env, ECS_SCHED_LOG_WARN, code, ecs_sched__text_get(&b->text));
     }
     return ECS_SCHED_OK;
@@ -291,13 +375,16 @@ static void ecs_sched__print_path(ecs_sched__build *b, const int32_t *path, int3
     }
 }
 
-static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
+/* The "is in" edges, node -> set: each in_set relation, and the default set of every system
+   given none. The same in_set given twice is one membership. */
+static ecs_sched_result ecs_sched__collect_memberships(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
-    int32_t count = 0, i, j, k, n, *from, *to, *path, *order, *pending;
+    ecs_sched__edges in_set;
+    int32_t i;
     uint32_t r;
-    from = ECS_SCHED__ALLOC_N(b, int32_t, s->relation_count + s->system_count);
-    to = ECS_SCHED__ALLOC_N(b, int32_t, s->relation_count + s->system_count);
-    if (!from || !to) return ecs_sched__oom(b);
+    if (!ecs_sched__edges_begin(b, &in_set, (int64_t)s->relation_count + s->system_count)) {
+        return ecs_sched__oom(b);
+    }
     for (r = 0; r < s->relation_count; r++) {
         const ecs_sched__relation *rel = &s->relations[r];
         int32_t single_a, single_b;
@@ -305,106 +392,85 @@ static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
         if (rel->kind != ECS_SCHED__REL_IN_SET) continue;
         ecs_sched__ref_nodes(b, rel->subject, &single_a, &subject);
         ecs_sched__ref_nodes(b, rel->object, &single_b, &object);
-        from[count] = subject[0];
-        to[count++] = object[0];
+        ecs_sched__edge_add(&in_set, subject[0], object[0]);
     }
     if (s->default_set >= 0) {
         for (i = 0; i < b->system_count; i++) {
             if (s->systems[i]->explicit_set) continue;
-            from[count] = i;
-            to[count++] = b->system_count + b->set_of_name[s->default_set];
+            ecs_sched__edge_add(&in_set, i, b->system_count + b->set_of_name[s->default_set]);
         }
     }
-    if (!ecs_sched__csr_build(b, &b->parents, b->node_count, count, from, to)) return ecs_sched__oom(b);
-    /* the same in_set given twice is one membership */
-    for (i = 0; i < b->node_count; i++) {
-        int32_t *p = b->parents.adj + b->parents.start[i], m = b->parents.start[i + 1] - b->parents.start[i];
-        for (j = 0; j < m; j++) {
-            for (k = j + 1; k < m; k++) {
-                if (p[k] == p[j]) p[k] = -1;
-            }
-        }
+    if (!ecs_sched__edges_end(b, &in_set, b->node_count, &b->parents) ||
+        !ecs_sched__csr_drop_duplicates(b, &b->parents)) {
+        return ecs_sched__oom(b);
     }
-    path = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count + 1);
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__check_hierarchy_cycle(ecs_sched__build *b) {
+    int32_t *path = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count + 1), n;
     if (!path) return ecs_sched__oom(b);
-    {
-        /* a cycle check on the "is in" graph, without the removed duplicates */
-        ecs_sched__csr clean;
-        int32_t *cf = ECS_SCHED__ALLOC_N(b, int32_t, count), *ct = ECS_SCHED__ALLOC_N(b, int32_t, count), c = 0;
-        if (!cf || !ct) return ecs_sched__oom(b);
-        for (i = 0; i < b->node_count; i++) {
-            for (j = b->parents.start[i]; j < b->parents.start[i + 1]; j++) {
-                if (b->parents.adj[j] < 0) continue;
-                cf[c] = i;
-                ct[c++] = b->parents.adj[j];
-            }
-        }
-        if (!ecs_sched__csr_build(b, &clean, b->node_count, c, cf, ct)) return ecs_sched__oom(b);
-        b->parents = clean;
-        n = ecs_sched__find_cycle(b, &b->parents, path);
-        if (n < 0) return ecs_sched__oom(b);
-        if (n > 0) {
-            ecs_sched__text_begin(b);
-            ecs_sched__text_printf(&b->text, "the sets contain each other in a cycle: ");
-            ecs_sched__print_path(b, path, n, " is in ");
-            ecs_sched__text_printf(&b->text, ". Remove one of these in_set relations");
-            return ecs_sched__build_fail(b, ECS_SCHED_ERR_HIERARCHY_CYCLE);
-        }
-    }
-    /* ancestors and depth, parents before children */
+    n = ecs_sched__find_cycle(b, &b->parents, path);
+    if (n < 0) return ecs_sched__oom(b);
+    if (n == 0) return ECS_SCHED_OK;
+    ecs_sched__text_begin(b);
+    ecs_sched__text_printf(&b->text, "the sets contain each other in a cycle: ");
+    ecs_sched__print_path(b, path, n, " is in ");
+    ecs_sched__text_printf(&b->text, ". Remove one of these in_set relations");
+    return ecs_sched__build_fail(b, ECS_SCHED_ERR_HIERARCHY_CYCLE);
+}
+
+/* Ancestors, depth and direct member counts, parents before children: Kahn's order over the
+   memberships reversed, a node being ready once all its parents are. */
+static ecs_sched_result ecs_sched__compute_ancestors(ecs_sched__build *b) {
+    ecs_sched__edges reversed;
+    ecs_sched__csr children;
+    int32_t N = b->node_count, S = b->system_count, head = 0, tail = 0, i, j, k;
+    int32_t *ready = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    int32_t *pending = ECS_SCHED__ALLOC_N(b, int32_t, N);
     b->set_words = (b->set_count + 63) / 64;
-    b->ancestors = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)b->node_count * b->set_words);
+    b->ancestors = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)N * b->set_words);
     b->depth = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
     b->child_count = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
-    order = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count);
-    pending = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count);
-    if (!b->ancestors || !b->depth || !b->child_count || !order || !pending) return ecs_sched__oom(b);
-    {
-        /* Kahn over child -> parent edges reversed: a node is ready once its parents are */
-        ecs_sched__csr children;
-        int32_t head = 0, tail = 0;
-        {
-            int32_t e = 0, total = b->parents.start[b->node_count];
-            int32_t *pf = ECS_SCHED__ALLOC_N(b, int32_t, total), *pt = ECS_SCHED__ALLOC_N(b, int32_t, total);
-            if (!pf || !pt) return ecs_sched__oom(b);
-            for (i = 0; i < b->node_count; i++) {
-                for (j = b->parents.start[i]; j < b->parents.start[i + 1]; j++) {
-                    pf[e] = b->parents.adj[j];
-                    pt[e++] = i;
-                }
-            }
-            if (!ecs_sched__csr_build(b, &children, b->node_count, total, pf, pt)) return ecs_sched__oom(b);
-        }
-        for (i = 0; i < b->node_count; i++) {
-            pending[i] = b->parents.start[i + 1] - b->parents.start[i];
-            if (pending[i] == 0) order[tail++] = i;
-            if (i >= b->system_count) b->child_count[i - b->system_count] = children.start[i + 1] - children.start[i];
-        }
-        while (head < tail) {
-            int32_t v = order[head++];
-            for (j = children.start[v]; j < children.start[v + 1]; j++) {
-                int32_t c = children.adj[j];
-                uint64_t *ca = b->ancestors + (size_t)c * b->set_words;
-                const uint64_t *va = b->ancestors + (size_t)v * b->set_words;
-                int32_t set = v - b->system_count;
-                for (k = 0; k < b->set_words; k++) ca[k] |= va[k];
-                ecs_sched__set_bit(ca, set);
-                if (c >= b->system_count && b->depth[c - b->system_count] < b->depth[set] + 1) {
-                    b->depth[c - b->system_count] = b->depth[set] + 1;
-                }
-                if (--pending[c] == 0) order[tail++] = c;
-            }
+    if (!b->ancestors || !b->depth || !b->child_count || !ready || !pending ||
+        !ecs_sched__edges_begin(b, &reversed, b->parents.start[N])) {
+        return ecs_sched__oom(b);
+    }
+    ecs_sched__edges_add_graph(&reversed, &b->parents, true);
+    if (!ecs_sched__edges_end(b, &reversed, N, &children)) return ecs_sched__oom(b);
+    for (i = 0; i < N; i++) {
+        pending[i] = b->parents.start[i + 1] - b->parents.start[i];
+        if (pending[i] == 0) ready[tail++] = i;
+        if (i >= S) b->child_count[i - S] = children.start[i + 1] - children.start[i];
+    }
+    while (head < tail) {
+        int32_t v = ready[head++], set = v - S;
+        const uint64_t *va = b->ancestors + (size_t)v * b->set_words;
+        for (j = children.start[v]; j < children.start[v + 1]; j++) {
+            int32_t c = children.adj[j];
+            uint64_t *ca = b->ancestors + (size_t)c * b->set_words;
+            for (k = 0; k < b->set_words; k++) ca[k] |= va[k];
+            ecs_sched__set_bit(ca, set);
+            if (c >= S && b->depth[c - S] < b->depth[set] + 1) b->depth[c - S] = b->depth[set] + 1;
+            if (--pending[c] == 0) ready[tail++] = c;
         }
     }
-    /* a direct membership that another membership already implies */
+    return ECS_SCHED_OK;
+}
+
+/* Refuses a direct membership that another membership already implies. A group's own
+   (anonymous) set repeats the sets its members are in, and is let through. */
+static ecs_sched_result ecs_sched__check_redundant_memberships(ecs_sched__build *b) {
+    const ecs_sched__schedule *s = b->s;
+    const ecs_sched__csr *p = &b->parents;
+    int32_t S = b->system_count, i, j, k;
     for (i = 0; i < b->node_count; i++) {
-        for (j = b->parents.start[i]; j < b->parents.start[i + 1]; j++) {
-            for (k = b->parents.start[i]; k < b->parents.start[i + 1]; k++) {
-                int32_t outer = b->parents.adj[j], inner = b->parents.adj[k];
-                char a[160], p[160], q[160];
-                /* a group's own set repeats the sets its members are in */
-                if (j == k || s->names[b->name_of_set[inner - b->system_count]].anonymous) continue;
-                if (!ecs_sched__bit(b->ancestors + (size_t)inner * b->set_words, outer - b->system_count)) {
+        for (j = p->start[i]; j < p->start[i + 1]; j++) {
+            for (k = p->start[i]; k < p->start[i + 1]; k++) {
+                int32_t outer = p->adj[j], inner = p->adj[k];
+                char a[160], o[160], q[160];
+                if (j == k || s->names[b->name_of_set[inner - S]].anonymous) continue;
+                if (!ecs_sched__bit(b->ancestors + (size_t)inner * b->set_words, outer - S)) {
                     continue;
                 }
                 ecs_sched__text_begin(b);
@@ -412,41 +478,46 @@ static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
                                        "%s is in %s directly and also through %s, which is in it "
                                        "already: remove the direct in_set of %s",
                                        ecs_sched__node_label(b, i, a, sizeof a),
-                                       ecs_sched__node_label(b, outer, p, sizeof p),
-                                       ecs_sched__node_label(b, inner, q, sizeof q), p);
+                                       ecs_sched__node_label(b, outer, o, sizeof o),
+                                       ecs_sched__node_label(b, inner, q, sizeof q), o);
                 return ecs_sched__build_fail(b, ECS_SCHED_ERR_HIERARCHY_REDUNDANT);
             }
         }
     }
-    /* the systems under each set */
-    {
-        int32_t total = 0, e = 0;
-        int32_t *mf, *mt;
-        for (i = 0; i < b->system_count; i++) {
-            const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
-            for (k = 0; k < b->set_words; k++) {
-                uint64_t word = bits[k];
-                for (; word; word &= word - 1) total++;
-            }
-        }
-        mf = ECS_SCHED__ALLOC_N(b, int32_t, total);
-        mt = ECS_SCHED__ALLOC_N(b, int32_t, total);
-        if (!mf || !mt) return ecs_sched__oom(b);
-        for (i = 0; i < b->system_count; i++) {
-            const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
-            for (k = 0; k < b->set_words; k++) {
-                uint64_t word = bits[k];
-                while (word) {
-                    int32_t bit = ecs_sched__lowest_bit(word);
-                    word &= word - 1;
-                    mf[e] = k * 64 + bit;
-                    mt[e++] = i;
-                }
-            }
-        }
-        if (!ecs_sched__csr_build(b, &b->members, b->set_count, total, mf, mt)) return ecs_sched__oom(b);
-    }
     return ECS_SCHED_OK;
+}
+
+/* The systems under each set, at any depth, read from their ancestor bits. */
+static ecs_sched_result ecs_sched__collect_members(ecs_sched__build *b) {
+    ecs_sched__edges under;
+    int64_t total = 0;
+    int32_t i, k;
+    for (i = 0; i < b->system_count; i++) {
+        const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
+        for (k = 0; k < b->set_words; k++) total += ecs_sched__popcount(bits[k]);
+    }
+    if (!ecs_sched__edges_begin(b, &under, total)) return ecs_sched__oom(b);
+    for (i = 0; i < b->system_count; i++) {
+        const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
+        for (k = 0; k < b->set_words; k++) {
+            uint64_t word;
+            for (word = bits[k]; word; word &= word - 1) {
+                ecs_sched__edge_add(&under, k * 64 + ecs_sched__lowest_bit(word), i);
+            }
+        }
+    }
+    if (!ecs_sched__edges_end(b, &under, b->set_count, &b->members)) return ecs_sched__oom(b);
+    return ECS_SCHED_OK;
+}
+
+/* The set hierarchy: who is in what, checked, with ancestors, depths and members. */
+static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
+    ecs_sched_result result = ecs_sched__collect_memberships(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_hierarchy_cycle(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__compute_ancestors(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_redundant_memberships(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__collect_members(b);
+    return result;
 }
 
 static bool ecs_sched__node_under(const ecs_sched__build *b, int32_t node, int32_t set_node) {

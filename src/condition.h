@@ -145,8 +145,6 @@ ecs_sched_condition ecs_sched_condition_run_once(void) {
     return ecs_sched__condition_of(ECS_SCHED_CONDITION_RUN_ONCE);
 }
 
-/* A run_if slot is used when it names a function or is anything but a plain function. */
-
 static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind kind) {
     switch (kind) {
     case ECS_SCHED_CONDITION_AND: return "and";

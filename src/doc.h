@@ -388,7 +388,10 @@
      Graphviz. ecs_sched_schedule_write_dot(w, label, write, user_data) writes the built
      schedule as a DOT digraph through write(text, user_data): sets as boxes, systems with their
      conditions, sync points as gold octagons, orderings as arrows (those no other path
-     implies), ambiguous pairs as dashed red lines. `dot -Tsvg` renders it.
+     implies), ambiguous pairs as dashed red lines. `dot -Tsvg` renders it. It builds the
+     schedule if needed (reporting as a run would), then once more for itself, quietly: what
+     only a drawing needs (clusters, the configured edges without those that bind a parallel
+     order) is worked out there and not kept by every build.
 
    THREADS
 

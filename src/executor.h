@@ -25,34 +25,35 @@ static void ecs_sched__apply_pending(ecs_sched__plan *plan, ecs_sched_result *fi
     }
 }
 
-/* All of a node's conditions are evaluated (each at most once per run), then combined. */
-static bool ecs_sched__conditions_hold(const ecs_sched__schedule *s, int32_t start, int32_t count,
-                                       ecs_sched_result *violation) {
+/* All of a node's conditions (`count` indexes into the schedule's conditions) are evaluated,
+   each at most once per run, then combined. */
+static bool ecs_sched__conditions_hold(const ecs_sched__schedule *s, const int32_t *conds,
+                                       int32_t count, ecs_sched_result *violation) {
     bool all = true;
     int32_t i;
     for (i = 0; i < count; i++) {
-        if (!ecs_sched__cond_eval(&s->conds, s->plan->conds[start + i], violation)) all = false;
+        if (!ecs_sched__cond_eval(&s->conds, conds[i], violation)) all = false;
     }
     return all;
 }
 
 /* Whether a node runs: the conditions of its sets, outermost first and each set once per run,
    then its own. */
-static bool ecs_sched__node_may_run(ecs_sched__schedule *s, const ecs_sched__plan_node *pn,
-                                    ecs_sched_result *violation) {
-    ecs_sched__plan *plan = s->plan;
+static bool ecs_sched__node_may_run(ecs_sched__schedule *s, ecs_sched__plan *plan,
+                                    const ecs_sched__plan_node *pn, ecs_sched_result *violation) {
     int32_t i;
     for (i = 0; i < pn->guard_set_count; i++) {
         int32_t set = plan->guard_sets[pn->guard_set_start + i];
         if (plan->set_state[set] == 0) {
             const ecs_sched__plan_set *ps = &plan->sets[set];
             plan->set_state[set] =
-                ecs_sched__conditions_hold(s, ps->cond_start, ps->cond_count, violation) ? 1 : 2;
+                ecs_sched__conditions_hold(s, plan->conds + ps->cond_start, ps->cond_count,
+                                           violation) ? 1 : 2;
         }
         if (plan->set_state[set] == 2) return false;
     }
     return pn->cond_count == 0 ||
-           ecs_sched__conditions_hold(s, pn->cond_start, pn->cond_count, violation);
+           ecs_sched__conditions_hold(s, plan->conds + pn->cond_start, pn->cond_count, violation);
 }
 
 static void ecs_sched__take_violation(ecs_sched_system_ctx *ctx, ecs_sched_result *violation) {
@@ -75,7 +76,7 @@ static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedu
             ecs_sched__apply_pending(plan, &error);
             continue;
         }
-        if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__node_may_run(s, pn, &violation)) {
+        if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__node_may_run(s, plan, pn, &violation)) {
             continue;
         }
         if (pn->sync) {
@@ -161,9 +162,11 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set) {
     if (seen < 2 &&
         atomic_compare_exchange_strong_explicit(state, &expected, 1, memory_order_acq_rel,
                                                 memory_order_acquire)) {
-        const ecs_sched__plan_set *ps = &r->s->plan->sets[set];
+        const ecs_sched__plan *plan = r->s->plan;
+        const ecs_sched__plan_set *ps = &plan->sets[set];
         ecs_sched_result violation = ECS_SCHED_OK;
-        bool holds = ecs_sched__conditions_hold(r->s, ps->cond_start, ps->cond_count, &violation);
+        bool holds = ecs_sched__conditions_hold(r->s, plan->conds + ps->cond_start, ps->cond_count,
+                                                &violation);
         ecs_sched__run_note_violation(r, violation);
         atomic_store_explicit(state, holds ? 2 : 3, memory_order_release);
         return holds;
@@ -181,7 +184,8 @@ static bool ecs_sched__run_node_may_run(ecs_sched__run *r, const ecs_sched__plan
         if (!ecs_sched__run_set_holds(r, plan->guard_sets[pn->guard_set_start + i])) return false;
     }
     if (pn->cond_count == 0) return true;
-    holds = ecs_sched__conditions_hold(r->s, pn->cond_start, pn->cond_count, &violation);
+    holds = ecs_sched__conditions_hold(r->s, plan->conds + pn->cond_start, pn->cond_count,
+                                       &violation);
     ecs_sched__run_note_violation(r, violation);
     return holds;
 }

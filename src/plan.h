@@ -43,8 +43,6 @@ struct ecs_sched__plan {
     int32_t node_count;
     ecs_sched__plan_node *nodes;
     int32_t *successors;          /* those no other path implies, binding edges included */
-    int32_t drawn_count;          /* the configured edges no other of them implies, for drawing */
-    int32_t *drawn;               /* pairs of plan positions */
     int32_t *guard_sets;
     int32_t *conds;
     int32_t set_count;
@@ -56,10 +54,6 @@ struct ecs_sched__plan {
     ecs_sched__plan_node **writers;
     int32_t ambiguous_count;     /* unordered conflicting pairs, as plan positions */
     int32_t *ambiguous;
-    int32_t cluster_count;       /* every set, for drawing: its name and first parent */
-    int32_t *cluster_name;
-    int32_t *cluster_parent;
-    int32_t *node_cluster;       /* per plan node: the first set it is in, or -1 */
     ecs_sched__run *run_state;   /* the parallel executor's, one block, made on first use */
 };
 
@@ -70,47 +64,7 @@ static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
     ecs_sched__free(env, plan);
 }
 
-
-/* ---- sync points and the plan ---- */
-
-/* Inserts automatic sync points: a system that records commands, ordered before another,
-   gets a sync point between them. Each system is given the number of sync points that must
-   precede it (its distance); all edges that need the sync point for distance d share one. */
-static ecs_sched_result ecs_sched__plan_nodes(ecs_sched__build *b, int32_t *node_count,
-                                              int32_t **sync_of_distance, int32_t **distance,
-                                              int32_t *extra_edges) {
-    ecs_sched__schedule *s = b->s;
-    int32_t S = b->system_count, i, e;
-    *distance = ECS_SCHED__ALLOC_N(b, int32_t, S);
-    *sync_of_distance = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
-    if (!*distance || !*sync_of_distance) return ecs_sched__oom(b);
-    *node_count = S;
-    *extra_edges = 0;
-    if (s->settings.no_auto_sync) return ECS_SCHED_OK;
-    for (i = 0; i < S; i++) {
-        int32_t v = b->order[i];
-        bool writes = s->systems[v]->ctx.commands != NULL;
-        for (e = b->successors.start[v]; e < b->successors.start[v + 1]; e++) {
-            int32_t t = b->successors.adj[e];
-            bool needs = writes && !b->successor_ignore[e] && !s->systems[t]->is_apply_deferred;
-            int32_t d = (*distance)[v] + (needs ? 1 : 0);
-            if (d > (*distance)[t]) (*distance)[t] = d;
-            if (needs) *extra_edges += 2;
-        }
-    }
-    for (i = 0; i <= S; i++) (*sync_of_distance)[i] = -1;
-    for (i = 0; i < S; i++) {
-        int32_t v = b->order[i];
-        for (e = b->successors.start[v]; e < b->successors.start[v + 1]; e++) {
-            int32_t t = b->successors.adj[e];
-            if (s->systems[v]->ctx.commands && !b->successor_ignore[e] &&
-                !s->systems[t]->is_apply_deferred && (*sync_of_distance)[(*distance)[t]] < 0) {
-                (*sync_of_distance)[(*distance)[t]] = (*node_count)++;
-            }
-        }
-    }
-    return ECS_SCHED_OK;
-}
+/* ---- helpers of the plan ---- */
 
 static int ecs_sched__compare_guard_sets(const void *pa, const void *pb, const int32_t *depth) {
     int32_t a = *(const int32_t *)pa, c = *(const int32_t *)pb;
@@ -174,250 +128,293 @@ static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__c
     return keep;
 }
 
+/* ---- the plan, step by step ----
+
+   make_plan turns the ordered systems into the plan the executors run: automatic sync points
+   placed, the order fixed and (for the parallel executor) made binding, conditions, guarding
+   sets, access and the reduced edges copied out in plan order. Its steps fill the plan_ part
+   of the build, which the DOT export reads too. */
+
+/* Whether successor edge e of system v needs an automatic sync point: v records commands, the
+   edge does not ignore them, and the successor is not an apply_deferred of its own. */
+static bool ecs_sched__needs_sync(const ecs_sched__build *b, int32_t v, int32_t e) {
+    const ecs_sched__schedule *s = b->s;
+    return !s->settings.no_auto_sync && s->systems[v]->ctx.commands != NULL &&
+           !b->successor_ignore[e] && !s->systems[b->successors.adj[e]]->is_apply_deferred;
+}
+
+/* Each system gets the number of sync points that must run before it (its distance); all the
+   edges that need a sync point for distance d share one, numbered after the systems. */
+static ecs_sched_result ecs_sched__place_sync_points(ecs_sched__build *b) {
+    const ecs_sched__csr *g = &b->successors;
+    int32_t S = b->system_count, i, e;
+    b->sync_distance = ECS_SCHED__ALLOC_N(b, int32_t, S);
+    b->sync_of_distance = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
+    if (!b->sync_distance || !b->sync_of_distance) return ecs_sched__oom(b);
+    b->plan_node_count = S;
+    for (i = 0; i < S; i++) {
+        int32_t v = b->order[i];
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            int32_t t = g->adj[e], d = b->sync_distance[v] + (ecs_sched__needs_sync(b, v, e) ? 1 : 0);
+            if (d > b->sync_distance[t]) b->sync_distance[t] = d;
+        }
+    }
+    for (i = 0; i <= S; i++) b->sync_of_distance[i] = -1;
+    for (i = 0; i < S; i++) {
+        int32_t v = b->order[i];
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            int32_t d = b->sync_distance[g->adj[e]];
+            if (ecs_sched__needs_sync(b, v, e) && b->sync_of_distance[d] < 0) {
+                b->sync_of_distance[d] = b->plan_node_count++;
+            }
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The dependencies between plan nodes: each one between systems, and the same through the
+   sync point it needs. Many edges share a sync point: the repeats are dropped. */
+static ecs_sched_result ecs_sched__connect_plan_nodes(ecs_sched__build *b) {
+    const ecs_sched__csr *g = &b->successors;
+    ecs_sched__edges list;
+    int64_t count = 0;
+    int32_t v, e;
+    for (v = 0; v < b->system_count; v++) {
+        for (e = g->start[v]; e < g->start[v + 1]; e++) count += ecs_sched__needs_sync(b, v, e) ? 3 : 1;
+    }
+    if (!ecs_sched__edges_begin(b, &list, count)) return ecs_sched__oom(b);
+    for (v = 0; v < b->system_count; v++) {
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            int32_t t = g->adj[e];
+            ecs_sched__edge_add(&list, v, t);
+            if (ecs_sched__needs_sync(b, v, e)) {
+                int32_t sync = b->sync_of_distance[b->sync_distance[t]];
+                ecs_sched__edge_add(&list, v, sync);
+                ecs_sched__edge_add(&list, sync, t);
+            }
+        }
+    }
+    if (!ecs_sched__edges_end(b, &list, b->plan_node_count, &b->plan_edges) ||
+        !ecs_sched__csr_drop_duplicates(b, &b->plan_edges)) {
+        return ecs_sched__oom(b);
+    }
+    return ECS_SCHED_OK;
+}
+
 static bool ecs_sched__plan_node_exclusive(const ecs_sched__build *b, int32_t node) {
     return node >= b->system_count || b->s->systems[node]->ctx.exclusive;
 }
 
-/* Adds the edges that make the plan's order binding wherever running at once could change the
-   result: each serial pair in plan order, and each exclusive node (exclusive systems,
-   apply_deferred, sync points) after everything before it and before everything after it. The
-   order does not change. A parallel executor then needs no access checks at run time and
-   gives the single-threaded result. The added edges come after the declared ones in g. */
-static bool ecs_sched__bind_plan_order(ecs_sched__build *b, ecs_sched__csr *g,
-                                       const int32_t *order, const int32_t *position, int32_t N) {
-    int64_t exclusive = 0, total;
-    int32_t i, e, q, count = 0, *from, *to;
+/* plan_bound: plan_edges and the edges that make the plan's order binding wherever running at
+   once could change the result: each serial pair in plan order, and each exclusive node
+   (exclusive systems, apply_deferred, sync points) after everything before it and before
+   everything after it. The order does not change. A parallel executor then needs no access
+   checks at run time and gives the single-threaded result. */
+static bool ecs_sched__bind_plan_order(ecs_sched__build *b) {
+    const int32_t *order = b->plan_order, *position = b->plan_position;
+    int32_t N = b->plan_node_count, i, q;
+    int64_t exclusive = 0;
     uint32_t k;
+    ecs_sched__edges list;
     for (i = 0; i < N; i++) exclusive += ecs_sched__plan_node_exclusive(b, i);
     if (exclusive == 0 && b->serial_count == 0) return true;  /* nothing to bind */
-    total = (int64_t)g->start[N] + b->serial_count + exclusive * N;
-    if (total > INT32_MAX) return false;
-    from = ECS_SCHED__ALLOC_N(b, int32_t, total);
-    to = ECS_SCHED__ALLOC_N(b, int32_t, total);
-    if (!from || !to) return false;
-    for (i = 0; i < N; i++) {
-        for (e = g->start[i]; e < g->start[i + 1]; e++) {
-            from[count] = i;
-            to[count++] = g->adj[e];
-        }
+    if (!ecs_sched__edges_begin(b, &list, (int64_t)b->plan_edges.start[N] + b->serial_count +
+                                              exclusive * N)) {
+        return false;
     }
+    ecs_sched__edges_add_graph(&list, &b->plan_edges, false);
     for (k = 0; k < b->serial_count; k++) {
         int32_t x = b->serial[2 * k], y = b->serial[2 * k + 1];
         bool x_first = position[x] < position[y];
-        from[count] = x_first ? x : y;
-        to[count++] = x_first ? y : x;
+        ecs_sched__edge_add(&list, x_first ? x : y, x_first ? y : x);
     }
     for (i = 0; i < N; i++) {
         if (!ecs_sched__plan_node_exclusive(b, i)) continue;
         for (q = 0; q < N; q++) {
-            if (q == position[i]) continue;
-            from[count] = q < position[i] ? order[q] : i;
-            to[count++] = q < position[i] ? i : order[q];
+            if (q < position[i]) ecs_sched__edge_add(&list, order[q], i);
+            if (q > position[i]) ecs_sched__edge_add(&list, i, order[q]);
         }
     }
-    return ecs_sched__csr_build(b, g, N, count, from, to);
+    return ecs_sched__edges_end(b, &list, N, &b->plan_bound);
 }
 
-static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
-    ecs_sched__schedule *s = b->s;
-    ecs_sched__arena *pa = &plan->arena;
-    int32_t S = b->system_count, N = 0, i, e, k, extra = 0, edge = 0;
-    int32_t *sync_of_distance, *distance, *from, *to, *key, *order, *position;
-    int32_t *plan_set_of, cond_total = 0, guard_total = 0;
-    ecs_sched__csr g, declared;
-    ecs_sched_result result = ecs_sched__plan_nodes(b, &N, &sync_of_distance, &distance, &extra);
-    if (result != ECS_SCHED_OK) return result;
-    from = ECS_SCHED__ALLOC_N(b, int32_t, b->successors.start[S] + extra);
-    to = ECS_SCHED__ALLOC_N(b, int32_t, b->successors.start[S] + extra);
-    key = ECS_SCHED__ALLOC_N(b, int32_t, N);
-    order = ECS_SCHED__ALLOC_N(b, int32_t, N);
-    position = ECS_SCHED__ALLOC_N(b, int32_t, N);
-    plan_set_of = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
-    if (!from || !to || !key || !order || !position || !plan_set_of) return ecs_sched__oom(b);
-    for (i = 0; i < S; i++) {
-        for (e = b->successors.start[i]; e < b->successors.start[i + 1]; e++) {
-            int32_t t = b->successors.adj[e];
-            from[edge] = i;
-            to[edge++] = t;
-            if (N > S && s->systems[i]->ctx.commands && !b->successor_ignore[e] &&
-                !s->systems[t]->is_apply_deferred) {
-                int32_t sync = sync_of_distance[distance[t]];
-                from[edge] = i;
-                to[edge++] = sync;
-                from[edge] = sync;
-                to[edge++] = t;
-            }
-        }
-    }
+/* The plan's order: the systems' tie-break keys, the sync points after them in the order
+   they were numbered; then, when the executor may run nodes at once, the binding edges. */
+static ecs_sched_result ecs_sched__order_plan(ecs_sched__build *b) {
+    int32_t N = b->plan_node_count, S = b->system_count, i;
+    int32_t *key = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    b->plan_order = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    b->plan_position = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    if (!key || !b->plan_order || !b->plan_position) return ecs_sched__oom(b);
     for (i = 0; i < S; i++) key[i] = b->key[i];
     for (i = S; i < N; i++) key[i] = S + i;
-    if (!ecs_sched__csr_build(b, &g, N, edge, from, to)) return ecs_sched__oom(b);
-    {
-        /* drop the duplicate sync edges */
-        int32_t *stamp = ECS_SCHED__ALLOC_N(b, int32_t, N), out = 0, *start = ECS_SCHED__ALLOC_N(b, int32_t, N + 1);
-        if (!stamp || !start) return ecs_sched__oom(b);
-        for (i = 0; i < N; i++) stamp[i] = -1;
-        for (i = 0; i < N; i++) {
-            start[i] = out;
-            for (e = g.start[i]; e < g.start[i + 1]; e++) {
-                if (stamp[g.adj[e]] == i) continue;
-                stamp[g.adj[e]] = i;
-                g.adj[out++] = g.adj[e];
-            }
-        }
-        start[N] = out;
-        g.start = start;
-    }
-    if (ecs_sched__toposort(b, &g, key, order) != N) return ecs_sched__oom(b);
-    for (i = 0; i < N; i++) position[order[i]] = i;
-    declared = g;
-    if (ecs_sched__binds_order(b) && !ecs_sched__bind_plan_order(b, &g, order, position, N)) {
-        return ecs_sched__oom(b);
-    }
+    if (ecs_sched__toposort(b, &b->plan_edges, key, b->plan_order) != N) return ecs_sched__oom(b);
+    for (i = 0; i < N; i++) b->plan_position[b->plan_order[i]] = i;
+    b->plan_bound = b->plan_edges;
+    if (ecs_sched__binds_order(b) && !ecs_sched__bind_plan_order(b)) return ecs_sched__oom(b);
+    return ECS_SCHED_OK;
+}
 
-    /* sets with conditions become plan sets */
-    for (i = 0; i < b->set_count; i++) plan_set_of[i] = -1;
-    for (k = 0; k < (int32_t)s->guard_count; k++) {
+/* The sets with conditions become the plan's sets, numbered in the order their first
+   condition was added. */
+static ecs_sched_result ecs_sched__number_plan_sets(ecs_sched__build *b, ecs_sched__plan *plan) {
+    const ecs_sched__schedule *s = b->s;
+    int32_t S = b->system_count, i;
+    uint32_t k;
+    b->plan_set_of = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
+    if (!b->plan_set_of) return ecs_sched__oom(b);
+    for (i = 0; i < b->set_count; i++) b->plan_set_of[i] = -1;
+    for (k = 0; k < s->guard_count; k++) {
         int32_t single;
         const int32_t *node;
         ecs_sched__ref_nodes(b, s->guards[k].subject, &single, &node);
-        cond_total++;
-        if (node[0] >= S && plan_set_of[node[0] - S] < 0) plan_set_of[node[0] - S] = plan->set_count++;
+        if (node[0] >= S && b->plan_set_of[node[0] - S] < 0) {
+            b->plan_set_of[node[0] - S] = plan->set_count++;
+        }
     }
+    return ECS_SCHED_OK;
+}
+
+/* n items of type in the plan's own arena (the plan outlives the build), zeroed. */
+#define ECS_SCHED__PLAN_ALLOC_N(plan, type, n) \
+    ((type *)ecs_sched__arena_alloc(&(plan)->arena, sizeof(type) * ((size_t)(n) + 1)))
+
+static ecs_sched_result ecs_sched__allocate_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
+    int32_t N = b->plan_node_count;
     plan->node_count = N;
-    plan->nodes = (ecs_sched__plan_node *)ecs_sched__arena_alloc(pa, sizeof *plan->nodes * (size_t)N + 1);
-    plan->successors = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)g.start[N] + 1));
-    plan->sets = (ecs_sched__plan_set *)ecs_sched__arena_alloc(pa, sizeof *plan->sets * ((size_t)plan->set_count + 1));
-    plan->set_state = (uint8_t *)ecs_sched__arena_alloc(pa, (size_t)plan->set_count + 1);
-    plan->conds = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)cond_total + 1));
+    plan->nodes = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_node, N);
+    plan->successors = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, b->plan_bound.start[N]);
+    plan->sets = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_set, plan->set_count);
+    plan->set_state = ECS_SCHED__PLAN_ALLOC_N(plan, uint8_t, plan->set_count);
+    plan->conds = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, b->s->guard_count);
     plan->access_words = b->access_words;
-    plan->access = (uint64_t *)ecs_sched__arena_alloc(pa, sizeof(uint64_t) * 4 * (size_t)b->access_words * (size_t)N + 1);
-    plan->writers = (ecs_sched__plan_node **)ecs_sched__arena_alloc(pa, sizeof(void *) * ((size_t)S + 1));
-    plan->ambiguous = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * (2 * (size_t)b->ambiguous_count + 1));
+    plan->access = ECS_SCHED__PLAN_ALLOC_N(plan, uint64_t, (size_t)4 * b->access_words * N);
+    plan->writers = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_node *, b->system_count);
+    plan->ambiguous = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, 2 * (size_t)b->ambiguous_count);
     if (!plan->nodes || !plan->successors || !plan->sets || !plan->set_state || !plan->conds ||
         !plan->access || !plan->writers || !plan->ambiguous) {
         return ecs_sched__oom(b);
     }
-    /* conditions: those of plan sets first, grouped per set, then per system */
-    {
-        int32_t at = 0, set;
-        for (set = 0; set < b->set_count; set++) {
-            ecs_sched__plan_set *ps;
-            if (plan_set_of[set] < 0) continue;
-            ps = &plan->sets[plan_set_of[set]];
-            ps->name = b->name_of_set[set];
-            ps->cond_start = at;
-            for (k = 0; k < (int32_t)s->guard_count; k++) {
-                int32_t single;
-                const int32_t *node;
-                ecs_sched__ref_nodes(b, s->guards[k].subject, &single, &node);
-                if (node[0] == S + set) plan->conds[at++] = s->guards[k].cond;
-            }
-            ps->cond_count = at - ps->cond_start;
+    return ECS_SCHED_OK;
+}
+
+/* The conditions, in one array: those of the plan sets first, grouped per set, then each
+   system's own. Each node gets its system, its flags and its access. */
+static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_sched__build *b, ecs_sched__plan *plan) {
+    const ecs_sched__schedule *s = b->s;
+    int32_t S = b->system_count, at = 0, set, i;
+    size_t words = 4 * (size_t)b->access_words;   /* per node */
+    uint32_t k;
+    for (set = 0; set < b->set_count; set++) {
+        ecs_sched__plan_set *ps;
+        if (b->plan_set_of[set] < 0) continue;
+        ps = &plan->sets[b->plan_set_of[set]];
+        ps->name = b->name_of_set[set];
+        ps->cond_start = at;
+        for (k = 0; k < s->guard_count; k++) {
+            int32_t single;
+            const int32_t *node;
+            ecs_sched__ref_nodes(b, s->guards[k].subject, &single, &node);
+            if (node[0] == S + set) plan->conds[at++] = s->guards[k].cond;
         }
-        for (i = 0; i < N; i++) {
-            ecs_sched__plan_node *pn = &plan->nodes[position[i]];
-            int32_t p = 0;
-            if (i >= S) {
-                pn->sync = true;
-                pn->exclusive = true;
-                continue;
-            }
-            pn->system = s->systems[i];
-            pn->sync = pn->system->is_apply_deferred;
-            pn->exclusive = pn->system->ctx.exclusive;
-            pn->cond_start = at;
-            for (k = 0; k < (int32_t)s->guard_count; k++) {
-                if (s->guards[k].subject == i) plan->conds[at++] = s->guards[k].cond;
-            }
-            pn->cond_count = at - pn->cond_start;
-            for (set = 0; set < b->set_count; set++) {
-                if (plan_set_of[set] >= 0 && ecs_sched__node_under(b, i, S + set)) p++;
-            }
-            pn->guard_set_count = p;
-            guard_total += p;
-            memcpy(plan->access + (size_t)position[i] * 4 * (size_t)b->access_words,
-                   b->access + (size_t)i * 4 * (size_t)b->access_words,
-                   sizeof(uint64_t) * 4 * (size_t)b->access_words);
-        }
+        ps->cond_count = at - ps->cond_start;
     }
-    plan->guard_sets = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)guard_total + 1));
-    if (!plan->guard_sets) return ecs_sched__oom(b);
-    {
-        int32_t at = 0, set, *depth_of_plan_set = ECS_SCHED__ALLOC_N(b, int32_t, plan->set_count);
-        if (!depth_of_plan_set) return ecs_sched__oom(b);
-        for (set = 0; set < b->set_count; set++) {
-            if (plan_set_of[set] >= 0) depth_of_plan_set[plan_set_of[set]] = b->depth[set];
+    for (i = 0; i < b->plan_node_count; i++) {
+        int32_t p = b->plan_position[i];
+        ecs_sched__plan_node *pn = &plan->nodes[p];
+        if (i >= S) {   /* an automatic sync point */
+            pn->sync = true;
+            pn->exclusive = true;
+            continue;
         }
-        for (i = 0; i < S; i++) {
-            ecs_sched__plan_node *pn = &plan->nodes[position[i]];
-            pn->guard_set_start = at;
-            for (set = 0; set < b->set_count; set++) {
-                if (plan_set_of[set] >= 0 && ecs_sched__node_under(b, i, S + set)) {
-                    plan->guard_sets[at++] = plan_set_of[set];
-                }
-            }
-            ecs_sched__sort_guard_sets(plan->guard_sets + pn->guard_set_start, pn->guard_set_count,
-                                       depth_of_plan_set);
+        pn->system = s->systems[i];
+        pn->sync = pn->system->is_apply_deferred;
+        pn->exclusive = pn->system->ctx.exclusive;
+        pn->cond_start = at;
+        for (k = 0; k < s->guard_count; k++) {
+            if (s->guards[k].subject == i) plan->conds[at++] = s->guards[k].cond;
         }
-    }
-    /* edges, as plan positions */
-    {
-        int32_t at = 0, p;
-        const uint8_t *keep = ecs_sched__reduced_edges(b, &g, order, position, N);
-        const uint8_t *drawn = declared.adj == g.adj
-                                   ? keep
-                                   : ecs_sched__reduced_edges(b, &declared, order, position, N);
-        if (!keep || !drawn) return ecs_sched__oom(b);
-        for (e = 0; e < declared.start[N]; e++) plan->drawn_count += drawn[e];
-        plan->drawn = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * (2 * (size_t)plan->drawn_count + 1));
-        if (!plan->drawn) return ecs_sched__oom(b);
-        for (p = 0, at = 0; p < N; p++) {
-            int32_t v = order[p];
-            for (e = declared.start[v]; e < declared.start[v + 1]; e++) {
-                if (!drawn[e]) continue;
-                plan->drawn[at++] = p;
-                plan->drawn[at++] = position[declared.adj[e]];
-            }
-        }
-        for (p = 0, at = 0; p < N; p++) {
-            int32_t v = order[p];
-            ecs_sched__plan_node *pn = &plan->nodes[p];
-            pn->successor_start = at;
-            for (e = g.start[v]; e < g.start[v + 1]; e++) {
-                int32_t t = position[g.adj[e]];
-                if (!keep[e]) continue;
-                plan->successors[at++] = t;
-                plan->nodes[t].dependency_count++;
-            }
-            pn->successor_count = at - pn->successor_start;
-            if (pn->system && pn->system->ctx.commands) plan->writers[plan->writer_count++] = pn;
-        }
-    }
-    for (i = 0; i < b->ambiguous_count; i++) {
-        plan->ambiguous[2 * i] = position[b->ambiguous[2 * i]];
-        plan->ambiguous[2 * i + 1] = position[b->ambiguous[2 * i + 1]];
-    }
-    plan->ambiguous_count = b->ambiguous_count;
-    /* the hierarchy, as a tree of first parents, for drawing */
-    plan->cluster_count = b->set_count;
-    plan->cluster_name = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)b->set_count + 1));
-    plan->cluster_parent = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)b->set_count + 1));
-    plan->node_cluster = (int32_t *)ecs_sched__arena_alloc(pa, sizeof(int32_t) * ((size_t)N + 1));
-    if (!plan->cluster_name || !plan->cluster_parent || !plan->node_cluster) return ecs_sched__oom(b);
-    for (i = 0; i < b->set_count; i++) {
-        int32_t node = S + i;
-        plan->cluster_name[i] = b->name_of_set[i];
-        plan->cluster_parent[i] = b->parents.start[node] < b->parents.start[node + 1]
-                                      ? b->parents.adj[b->parents.start[node]] - S
-                                      : -1;
-    }
-    for (i = 0; i < N; i++) {
-        plan->node_cluster[position[i]] =
-            i < S && b->parents.start[i] < b->parents.start[i + 1] ? b->parents.adj[b->parents.start[i]] - S
-                                                                    : -1;
+        pn->cond_count = at - pn->cond_start;
+        memcpy(plan->access + (size_t)p * words, b->access + (size_t)i * words,
+               sizeof(uint64_t) * words);
     }
     return ECS_SCHED_OK;
+}
+
+/* Each system's guarding plan sets (the sets with conditions it is under), outermost first. */
+static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b, ecs_sched__plan *plan) {
+    int32_t S = b->system_count, total = 0, at = 0, set, i;
+    int32_t *depth_of_plan_set = ECS_SCHED__ALLOC_N(b, int32_t, plan->set_count);
+    if (!depth_of_plan_set) return ecs_sched__oom(b);
+    for (set = 0; set < b->set_count; set++) {
+        if (b->plan_set_of[set] >= 0) depth_of_plan_set[b->plan_set_of[set]] = b->depth[set];
+    }
+    for (i = 0; i < S; i++) {
+        for (set = 0; set < b->set_count; set++) {
+            total += b->plan_set_of[set] >= 0 && ecs_sched__node_under(b, i, S + set);
+        }
+    }
+    plan->guard_sets = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, total);
+    if (!plan->guard_sets) return ecs_sched__oom(b);
+    for (i = 0; i < S; i++) {
+        ecs_sched__plan_node *pn = &plan->nodes[b->plan_position[i]];
+        pn->guard_set_start = at;
+        for (set = 0; set < b->set_count; set++) {
+            if (b->plan_set_of[set] >= 0 && ecs_sched__node_under(b, i, S + set)) {
+                plan->guard_sets[at++] = b->plan_set_of[set];
+            }
+        }
+        pn->guard_set_count = at - pn->guard_set_start;
+        ecs_sched__sort_guard_sets(plan->guard_sets + pn->guard_set_start, pn->guard_set_count,
+                                   depth_of_plan_set);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The bound edges no other path implies, as plan positions, and each node's dependency count;
+   the systems with command buffers, in plan order. */
+static ecs_sched_result ecs_sched__plan_successors(ecs_sched__build *b, ecs_sched__plan *plan) {
+    const ecs_sched__csr *g = &b->plan_bound;
+    const uint8_t *keep = ecs_sched__reduced_edges(b, g, b->plan_order, b->plan_position,
+                                                   b->plan_node_count);
+    int32_t at = 0, p, e;
+    if (!keep) return ecs_sched__oom(b);
+    for (p = 0; p < plan->node_count; p++) {
+        int32_t v = b->plan_order[p];
+        ecs_sched__plan_node *pn = &plan->nodes[p];
+        pn->successor_start = at;
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            int32_t t = b->plan_position[g->adj[e]];
+            if (!keep[e]) continue;
+            plan->successors[at++] = t;
+            plan->nodes[t].dependency_count++;
+        }
+        pn->successor_count = at - pn->successor_start;
+        if (pn->system && pn->system->ctx.commands) plan->writers[plan->writer_count++] = pn;
+    }
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__plan_ambiguities(ecs_sched__build *b, ecs_sched__plan *plan) {
+    int32_t i;
+    for (i = 0; i < 2 * b->ambiguous_count; i++) {
+        plan->ambiguous[i] = b->plan_position[b->ambiguous[i]];
+    }
+    plan->ambiguous_count = b->ambiguous_count;
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
+    ecs_sched_result result = ecs_sched__place_sync_points(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__connect_plan_nodes(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__order_plan(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__number_plan_sets(b, plan);
+    if (result == ECS_SCHED_OK) result = ecs_sched__allocate_plan(b, plan);
+    if (result == ECS_SCHED_OK) result = ecs_sched__describe_plan_nodes(b, plan);
+    if (result == ECS_SCHED_OK) result = ecs_sched__plan_guard_sets(b, plan);
+    if (result == ECS_SCHED_OK) result = ecs_sched__plan_successors(b, plan);
+    if (result == ECS_SCHED_OK) result = ecs_sched__plan_ambiguities(b, plan);
+    return result;
 }
 
 /* Every pass of a build, in order, ending with the plan. */

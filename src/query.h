@@ -73,7 +73,8 @@ ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
    pointing at the piece's first row. Pieces are disjoint; several run at once. */
 typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
 /* Iterates a query in pieces of at most `grain` rows spread over the pool, and returns when
-   every piece is done (grain 0: see ECS_SCHED_DEFAULT_GRAIN). Structural changes are not allowed meanwhile. */
+   every piece is done (grain 0: see ECS_SCHED_DEFAULT_GRAIN). Structural changes are not
+   allowed meanwhile. */
 ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
                                             int32_t grain, ecs_sched_chunk_fn fn, void *arg);
 

@@ -260,6 +260,46 @@ static void automatic_sync_point_is_drawn_between_writer_and_reader(void **state
     check_and_destroy(w);
 }
 
+#ifdef ECS_SCHED_THREADS
+/* A parallel plan binds its order with edges of its own (an exclusive system after all that
+   comes before it, and before all that follows); the drawing shows the configured order. */
+static void edges_that_only_bind_the_parallel_order_are_not_drawn(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_schedule_desc parallel;
+    const char *dot;
+    (void)state;
+    memset(&parallel, 0, sizeof parallel);
+    parallel.executor = ECS_SCHED_EXECUTOR_PARALLEL;
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &parallel), ECS_SCHED_OK);
+    ADD_SYSTEM(w, .name = "load", .fn = record);
+    ADD_SYSTEM(w, .name = "save_game", .fn = record, .exclusive = true);
+    ADD_SYSTEM(w, .name = "simulate", .fn = record);
+    ADD_SYSTEM(w, .name = "render", .fn = record, .after = {"simulate"});
+    dot = dot_of(w);
+    assert_non_null(edge_line(dot, "simulate", "render"));
+    /* unordered against everything, the exclusive system is in three ambiguous pairs */
+    assert_int_equal(count_of(dot, "dashed"), 3);
+    assert_int_equal(count_of(dot, " -> ") - count_of(dot, "dashed"), 1);
+    check_and_destroy(w);
+}
+#endif
+
+/* The export builds again to draw; what that build finds was reported by the schedule's own
+   build, once. */
+static void drawing_repeats_no_warning_of_the_build(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_components(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "mover", .fn = record, .queries = {{{ecs_sched_write(c.position)}}});
+    ADD_SYSTEM(w, .name = "teleporter", .fn = record, .queries = {{{ecs_sched_write(c.position)}}});
+    dot_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "system 'mover' and system 'teleporter'");
+    dot_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    check_and_destroy(w);
+}
+
 static void quotes_in_names_are_escaped(void **state) {
     ecs_sched_world *w = new_world();
     const char *dot;
@@ -298,6 +338,10 @@ int main(void) {
         cmocka_unit_test(ambiguous_pair_is_a_dashed_red_edge),
         cmocka_unit_test(run_conditions_are_named_on_systems_and_sets),
         cmocka_unit_test(automatic_sync_point_is_drawn_between_writer_and_reader),
+#ifdef ECS_SCHED_THREADS
+        cmocka_unit_test(edges_that_only_bind_the_parallel_order_are_not_drawn),
+#endif
+        cmocka_unit_test(drawing_repeats_no_warning_of_the_build),
         cmocka_unit_test(quotes_in_names_are_escaped),
         cmocka_unit_test(drawing_a_schedule_that_cannot_build_writes_nothing),
     };

@@ -154,7 +154,7 @@ static void the_same_shuffle_seed_gives_the_same_order(void **state) {
 
 static void some_shuffle_seed_changes_the_unconstrained_order(void **state) {
     ecs_sched_world *w = new_world();
-    const char *names[16];
+    const char *names[16] = {NULL};
     uint64_t seed;
     int changed = 0, i;
     (void)state;
