@@ -1085,6 +1085,7 @@ static void run_compile(bench_row *row) {
 }
 
 #include "schedule_rows.c"
+#include "state_rows.c"
 #ifdef ECS_SCHED_THREADS
 #include "parallel_rows.c"
 #endif
@@ -1135,6 +1136,12 @@ static bench_row rows[] = {
      "see the note", run_condition_no_1000, 0, 0, 0, 0, ""},
     {"run_condition_yes_1000", "ns/system", GOAL_VALUE, 10.0,
      "see the note", run_condition_yes_1000, 0, 0, 0, 0, ""},
+    {"state_transition", "ns/transition", GOAL_RATIO, 1.5,
+     "two runs of schedules of one empty system, interleaved",
+     run_state_transition, 0, 0, 0, 0, ""},
+    {"in_state_condition", "ns/system", GOAL_RATIO, 1.2,
+     "the run_condition_yes_1000 schedule, interleaved",
+     run_in_state_condition, 0, 0, 0, 0, ""},
     {"build_schedule_100", "ms", GOAL_NONE, 0,
      "see the note", run_build_schedule_100, 0, 0, 0, 0, ""},
     {"build_schedule_500", "ms", GOAL_NONE, 0,

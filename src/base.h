@@ -22,6 +22,7 @@
      ECS_SCHED_MAX_RESOURCES   resources read, and written, per system/condition  default 8
      ECS_SCHED_MAX_CONDITIONS  run_if entries per system, set or group            default 4
      ECS_SCHED_MAX_REFS        names per in_set / before / after / ambiguous_with default 8
+     ECS_SCHED_MAX_STATE_VALUES values of one state machine                       default 32
    Fixed:
      ECS_SCHED_MAX_ALIGNMENT   the largest component alignment storage honours    64
      ECS_SCHED_DEFAULT_GRAIN   the largest piece a parallel iteration with grain 0 makes: 4096
@@ -58,6 +59,9 @@
 #endif
 #ifndef ECS_SCHED_MAX_REFS
 #define ECS_SCHED_MAX_REFS 8
+#endif
+#ifndef ECS_SCHED_MAX_STATE_VALUES
+#define ECS_SCHED_MAX_STATE_VALUES 32
 #endif
 #define ECS_SCHED_MAX_ALIGNMENT 64
 #define ECS_SCHED_DEFAULT_GRAIN 4096
@@ -96,7 +100,9 @@
     X(ERR_UNKNOWN_SET,        "a set is referenced but nothing configures or fills it") \
     X(ERR_AMBIGUITY,          "systems with conflicting access have no order")          \
     X(ERR_CONDITION_WRITES,   "a run condition asks for write access")              \
-    X(ERR_SCHEDULE_RUNNING,   "the schedule is running and cannot be rebuilt now")
+    X(ERR_SCHEDULE_RUNNING,   "the schedule is running and cannot be rebuilt now")      \
+    X(ERR_UNKNOWN_STATE,      "id is not a registered state machine")                   \
+    X(ERR_STATE_MISMATCH,     "state machine name registered again with other values")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,

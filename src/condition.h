@@ -17,7 +17,10 @@ typedef enum ecs_sched_condition_kind {
     ECS_SCHED_CONDITION_NOT,              /* !operands[0] */
     ECS_SCHED_CONDITION_RESOURCE_EXISTS,  /* the resource `resource` exists */
     ECS_SCHED_CONDITION_RESOURCE_EQUALS,  /* it exists and equals `value` */
-    ECS_SCHED_CONDITION_RUN_ONCE          /* true the first time it is evaluated only */
+    ECS_SCHED_CONDITION_RUN_ONCE,         /* true the first time it is evaluated only */
+    ECS_SCHED_CONDITION_IN_STATE,         /* state machine `resource` is at `state_value` */
+    ECS_SCHED_CONDITION_STATE_EXISTS,     /* state machine `resource` has a value */
+    ECS_SCHED_CONDITION_STATE_CHANGED     /* its value changed since this instance last looked */
 } ecs_sched_condition_kind;
 
 /* A condition, by value. Adding it to a system or set copies it (operands, value bytes and
@@ -32,7 +35,8 @@ typedef struct ecs_sched_condition {
     ecs_sched_query_desc queries[ECS_SCHED_MAX_QUERIES];
     ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];   /* must stay empty */
-    ecs_sched_id resource;            /* RESOURCE_EXISTS, RESOURCE_EQUALS */
+    ecs_sched_id resource;            /* RESOURCE_EXISTS, RESOURCE_EQUALS; the machine of STATE_* */
+    int32_t state_value;              /* IN_STATE */
     const void *value;                /* RESOURCE_EQUALS: value_size bytes, copied */
     size_t value_size;
     ecs_sched_equals_fn equals;       /* RESOURCE_EQUALS: NULL compares bytes */
@@ -71,6 +75,8 @@ typedef struct ecs_sched__cond {
     int32_t operands[2];
     ecs_sched_condition_fn fn;
     ecs_sched_id resource;
+    int32_t state_value;
+    uint32_t seen_changes;            /* STATE_CHANGED: the machine's change count last seen */
     ecs_sched_id first_write;         /* a write it asked for, refused at build */
     bool first_write_is_resource;
     bool has_run;
@@ -87,6 +93,12 @@ typedef struct ecs_sched__conds {
     uint32_t count;
     uint32_t capacity;
 } ecs_sched__conds;
+
+/* The state conditions ask the state module (state.h), defined there. */
+static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
+                                                        const ecs_sched_condition *c);
+static bool ecs_sched__state_is(const ecs_sched_world *w, ecs_sched_id machine, int32_t value);
+static uint32_t ecs_sched__state_changes(const ecs_sched_world *w, ecs_sched_id machine);
 
 static ecs_sched_condition ecs_sched__condition_of(ecs_sched_condition_kind kind) {
     ecs_sched_condition c;
@@ -185,6 +197,7 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
     node->kind = c->kind;
     node->fn = c->fn;
     node->resource = c->resource;
+    node->state_value = c->state_value;
     node->equals = c->equals;
     node->operands[0] = node->operands[1] = -1;
     node->name = ecs_sched__strdup(&w->env, name);
@@ -202,6 +215,11 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
          c->kind == ECS_SCHED_CONDITION_RESOURCE_EQUALS) &&
         !ecs_sched__component_valid(w, c->resource)) {
         return ecs_sched__unknown_component(w, c->resource, name);
+    }
+    if (c->kind == ECS_SCHED_CONDITION_IN_STATE || c->kind == ECS_SCHED_CONDITION_STATE_EXISTS ||
+        c->kind == ECS_SCHED_CONDITION_STATE_CHANGED) {
+        ecs_sched_result result = ecs_sched__state_condition_fill(w, node, c);
+        if (result != ECS_SCHED_OK) return result;
     }
     if (c->kind == ECS_SCHED_CONDITION_RESOURCE_EQUALS) {
         if (!c->value || c->value_size != w->components[c->resource].size || c->value_size == 0) {
@@ -339,6 +357,18 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
         result = !c->has_run;
         c->has_run = true;
         break;
+    case ECS_SCHED_CONDITION_IN_STATE:
+        result = ecs_sched__state_is(w, c->resource, c->state_value);
+        break;
+    case ECS_SCHED_CONDITION_STATE_EXISTS:
+        result = ecs_sched_resource_exists(w, c->resource);
+        break;
+    case ECS_SCHED_CONDITION_STATE_CHANGED: {
+        uint32_t changes = ecs_sched__state_changes(w, c->resource);
+        result = changes != c->seen_changes;
+        c->seen_changes = changes;
+        break;
+    }
     }
     return result;
 }

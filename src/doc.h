@@ -32,6 +32,8 @@
      Command buffers ..... deferred structural changes
      Schedules ........... systems, sets, order, building and checking, conditions, sync points,
                            the executor, Graphviz export
+     States .............. state machines, transitions, OnEnter/OnExit/OnTransition schedules,
+                           state conditions
      Threads ............. ECS_SCHED_THREADS, the pool, the parallel executor, parallel queries
      Errors .............. the error rule: what each kind of call returns, what asserts
      API index ........... every public function, by module
@@ -131,7 +133,10 @@
          The most names in one in_set, before, after, before_ignore_deferred,
          after_ignore_deferred or ambiguous_with list; default 8.
 
-     The five MAX macros size arrays in public structs, so every file of a program that
+     ECS_SCHED_MAX_STATE_VALUES
+         The most values of one state machine (see STATES); default 32.
+
+     The six MAX macros size arrays in public structs, so every file of a program that
      includes ecs_sched.h must see the same values: define them on the compiler's command line.
 
      At run time, ecs_sched_world_desc gives a world its own hooks. A zeroed desc, or a NULL
@@ -393,6 +398,71 @@
      only a drawing needs (clusters, the configured edges without those that bind a parallel
      order) is worked out there and not kept by every build.
 
+   STATES
+
+     A world has any number of state machines. Each has a name, named values (small integers:
+     an enum in your code) and an initial value:
+
+         enum { MENU, PLAYING, PAUSED };
+         ecs_sched_id game = ecs_sched_state_register(w, &(ecs_sched_state_desc){
+             .name = "GameState", .values = {"Menu", "Playing", "Paused"}});
+
+     The id is that of a resource, State(GameState), an ecs_sched_state_current holding the
+     current value: a system or condition that looks at the machine lists the id in its
+     .reads, and the ambiguity check and the parallel executor see it like any resource. The
+     pending value lives in a second resource, NextState(GameState), whose id
+     ecs_sched_state_next_id(w, game) gives; a system that queues values lists it in .writes.
+
+       ecs_sched_state_get(w, game)              current value, or ECS_SCHED_STATE_NONE
+       ecs_sched_state_set(w, game, PLAYING)     queue a value (the last queued wins)
+       ecs_sched_state_set_reenter(w, game, v)   the same, but queuing the current value exits
+                                                 and enters it again (plain set does nothing)
+       ecs_sched_ctx_state(ctx, game), ecs_sched_ctx_state_set(ctx, game, v),
+       ecs_sched_ctx_state_set_reenter(...)      the same from a running system, checked
+                                                 against its declared access
+
+     Transitions are applied by an exclusive system, ecs_sched_apply_state_transitions (every
+     machine), or the desc ecs_sched_state_transitions_system(game) gives (one machine; 0 for
+     every machine), placed in any schedule, any number of times: in the frame's
+     StateTransition step, inside a fixed-update loop, after a turn. One apply takes what is
+     queued when it starts; then, for every machine that moves, OnExit(old) runs (the machine
+     registered last first), the value changes, OnTransition(old, new) runs, and OnEnter(new)
+     (the machine registered first first). A value queued by those schedules waits for the
+     next apply: transitions never recurse (an apply system inside a transition schedule
+     applies nothing, and registering a machine there is refused). A failing transition
+     schedule does not stop the others; the run that applied them returns its error.
+
+     The first apply enters each machine's initial value: until then the machine has no value
+     (ECS_SCHED_STATE_NONE, State(...) does not exist), and a value queued before it waits for
+     the second apply. If you run schedules by hand, run an apply once before the first frame.
+
+     OnEnter, OnExit and OnTransition are ordinary schedules (sets, conditions, commands,
+     nested runs) whose labels name the machine and values:
+
+         ecs_sched_add_system(w, ecs_sched_on_enter(w, game, PLAYING), &spawn_level);
+
+         ecs_sched_on_enter(w, game, PLAYING)             "OnEnter(GameState::Playing)"
+         ecs_sched_on_exit(w, game, MENU)                 "OnExit(GameState::Menu)"
+         ecs_sched_on_transition(w, game, MENU, PLAYING)  "OnTransition(GameState::Menu,
+                                                          GameState::Playing)"
+
+     A schedule nobody added systems to is skipped. ecs_sched_state_last_transition (and
+     ecs_sched_ctx_state_last_transition from a system) gives the last transition: from (NONE
+     for the initial enter), to, and this_run, true during the top-level schedule run that
+     applied it: "we just entered Playing".
+
+     Conditions (each declares a read of the machine): ecs_sched_condition_in_state(game, v),
+     ecs_sched_condition_state_exists(game) (true from the first apply), and
+     ecs_sched_condition_state_changed(game) (true when the machine changed value, or was
+     re-entered, since this instance last looked; the initial enter counts). Their names in
+     messages and graphs read "in_state(GameState::Playing)", "state_changed(GameState)".
+
+     Errors: an unknown machine id is ECS_SCHED_ERR_UNKNOWN_STATE, a value out of range
+     ECS_SCHED_ERR_INVALID_ARGUMENT, and a name registered again with other values
+     ECS_SCHED_ERR_STATE_MISMATCH (the same values give the same id); each message names the
+     machine and the value, and nothing changes. At most ECS_SCHED_MAX_STATE_VALUES values
+     (32) per machine.
+
    THREADS
 
      With ECS_SCHED_THREADS defined in the implementation file, each world owns a thread pool,
@@ -520,6 +590,14 @@
      plan       ecs_sched_schedule_build, ecs_sched_schedule_order
      dot        ecs_sched_schedule_write_dot
      executor   ecs_sched_run_schedule
+     state      ecs_sched_state_register, ecs_sched_state_next_id, ecs_sched_state_get,
+                ecs_sched_state_value_name, ecs_sched_state_set, ecs_sched_state_set_reenter,
+                ecs_sched_ctx_state, ecs_sched_ctx_state_set, ecs_sched_ctx_state_set_reenter,
+                ecs_sched_on_enter, ecs_sched_on_exit, ecs_sched_on_transition,
+                ecs_sched_apply_state_transitions, ecs_sched_state_transitions_system,
+                ecs_sched_state_last_transition, ecs_sched_ctx_state_last_transition,
+                ecs_sched_condition_in_state, ecs_sched_condition_state_exists,
+                ecs_sched_condition_state_changed
 
      (build and access, between graph and plan, have no public functions: they are the
      passes of a schedule build.) `make test` checks that this index names every function

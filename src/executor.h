@@ -319,14 +319,10 @@ static ecs_sched_result ecs_sched__execute_chosen(ecs_sched_world *w, ecs_sched_
     return ecs_sched__execute(w, s);
 }
 
-ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
-    ecs_sched__schedules *all;
-    ecs_sched__schedule *s;
+/* Runs a stored schedule found already (state transitions keep theirs). */
+static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__schedule *s) {
+    ecs_sched__schedules *all = w->schedules;
     ecs_sched_result result;
-    ECS_SCHED__CHECK_WORLD(w);
-    s = ecs_sched__schedule_known(w, label);
-    if (!s) return w->env.last_result;
-    all = (ecs_sched__schedules *)w->schedules;
     if (s->running) {
         ecs_sched__text text;
         int32_t i;
@@ -349,9 +345,18 @@ ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
     result = ecs_sched__ensure_built(w, s);
     if (result != ECS_SCHED_OK) return result;
     s->running = true;
+    if (all->depth == 0) all->top_runs++;
     all->stack[all->depth++] = s;
     result = ecs_sched__execute_chosen(w, s);
     all->depth--;
     s->running = false;
     return result;
+}
+
+ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
+    ecs_sched__schedule *s;
+    ECS_SCHED__CHECK_WORLD(w);
+    s = ecs_sched__schedule_known(w, label);
+    if (!s) return w->env.last_result;
+    return ecs_sched__run_schedule(w, s);
 }

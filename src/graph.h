@@ -176,6 +176,7 @@ struct ecs_sched__schedules {
     ecs_sched__name_map by_label;        /* label -> items[] */
     ecs_sched__schedule *stack[ECS_SCHED__MAX_NESTED_RUNS];  /* schedules now running */
     int32_t depth;
+    uint64_t top_runs;                   /* runs started with no other schedule running */
 };
 
 /* ---- storage ---- */

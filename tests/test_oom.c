@@ -164,6 +164,43 @@ static void schedule_scenario(ecs_sched_id *ids, ecs_sched_id mass) {
     }
 }
 
+/* A state machine registered, its transition schedules filled, and two applies. A failed
+   call must report out of memory and leave the world consistent. */
+static void state_scenario(void) {
+    ecs_sched_state_desc desc;
+    ecs_sched_system_desc apply = ecs_sched_state_transitions_system(0), enter;
+    ecs_sched_id game;
+    ecs_sched_result r;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "GameState";
+    desc.values[0] = "Menu";
+    desc.values[1] = "Playing";
+    game = ecs_sched_state_register(world, &desc);
+    if (!game) {
+        expect_clean_failure("state_register");
+        return;
+    }
+    memset(&enter, 0, sizeof enter);
+    enter.name = "enter";
+    enter.fn = noop;
+    check_result(ecs_sched_add_system(world, "StateTransition", &apply), "add apply");
+    if (ecs_sched_on_enter(world, game, 1)) {
+        check_result(ecs_sched_add_system(world, ecs_sched_on_enter(world, game, 1), &enter),
+                     "add to OnEnter");
+    }
+    if (ecs_sched_on_transition(world, game, 0, 1)) {
+        check_result(ecs_sched_add_system(world, ecs_sched_on_transition(world, game, 0, 1),
+                                          &enter), "add to OnTransition");
+    } else {
+        expect_clean_failure("on_transition");
+    }
+    r = ecs_sched_run_schedule(world, "StateTransition");
+    if (r != ECS_SCHED_OK && r != ECS_SCHED_ERR_UNKNOWN_SCHEDULE) expect_clean_failure("apply");
+    check_result(ecs_sched_state_set(world, game, 1), "state_set");
+    r = ecs_sched_run_schedule(world, "StateTransition");
+    if (r != ECS_SCHED_OK && r != ECS_SCHED_ERR_UNKNOWN_SCHEDULE) expect_clean_failure("apply");
+}
+
 static void run_scenario(void) {
     ecs_sched_world_desc desc;
     ecs_sched_component_desc counted_desc;
@@ -312,6 +349,7 @@ static void run_scenario(void) {
         schedule_scenario(ids, mass);
         if (moving) check_values(moving);
     }
+    state_scenario();
     if (ecs_sched_world_check(world) != ECS_SCHED_OK) {
         fprintf(stderr, "world inconsistent at the end: %s\n", ecs_sched_last_error(world));
         exit(CHILD_WRONG);

@@ -1,0 +1,775 @@
+/* State machines: registration, queuing, applying transitions (OnExit, OnTransition,
+   OnEnter), the state conditions, and the errors that name the machine and the value. */
+#define ECS_SCHED_IMPLEMENTATION
+#include "ecs_sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "schedule_fixture.h"
+
+enum { MENU, PLAYING, PAUSED };
+enum { DAY, NIGHT };
+
+#define TRANSITIONS "StateTransition"
+
+static ecs_sched_id game_state(ecs_sched_world *w) {
+    ecs_sched_id id = ecs_sched_state_register(
+        w, &(ecs_sched_state_desc){.name = "GameState", .values = {"Menu", "Playing", "Paused"}});
+    assert_true(id != 0);
+    return id;
+}
+
+static ecs_sched_id daylight(ecs_sched_world *w) {
+    ecs_sched_id id = ecs_sched_state_register(
+        w, &(ecs_sched_state_desc){.name = "Daylight", .values = {"Day", "Night"}, .initial = NIGHT});
+    assert_true(id != 0);
+    return id;
+}
+
+/* The schedule "StateTransition" with one apply system for every machine. */
+static void add_apply(ecs_sched_world *w) {
+    ecs_sched_system_desc apply = ecs_sched_state_transitions_system(0);
+    assert_int_equal(ecs_sched_add_system(w, TRANSITIONS, &apply), ECS_SCHED_OK);
+}
+
+static void apply(ecs_sched_world *w) {
+    assert_int_equal(ecs_sched_run_schedule(w, TRANSITIONS), ECS_SCHED_OK);
+}
+
+/* A system in `schedule` that writes `word` to the trace. */
+static void trace_in(ecs_sched_world *w, const char *schedule, const char *word) {
+    assert_non_null(schedule);
+    assert_int_equal(ecs_sched_add_system(w, schedule,
+                                          &(ecs_sched_system_desc){.name = word, .fn = record}),
+                     ECS_SCHED_OK);
+}
+
+/* ---- registration ---- */
+
+static void a_registered_machine_has_no_value_before_the_first_apply(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    assert_int_equal(ecs_sched_state_get(w, game), ECS_SCHED_STATE_NONE);
+    assert_false(ecs_sched_resource_exists(w, game));
+    assert_true(ecs_sched_state_next_id(w, game) != 0);
+    assert_true(ecs_sched_state_next_id(w, game) != game);
+    assert_string_equal(ecs_sched_state_value_name(w, game, PAUSED), "Paused");
+    assert_string_equal(ecs_sched_component_name(w, game), "State(GameState)");
+    check_and_destroy(w);
+}
+
+static void registering_the_same_machine_again_gives_the_same_id(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    assert_int_equal(game_state(w), game);
+    assert_true(daylight(w) != game);
+    check_and_destroy(w);
+}
+
+static void a_name_registered_again_with_other_values_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    game_state(w);
+    assert_int_equal(ecs_sched_state_register(w, &(ecs_sched_state_desc){
+                                                     .name = "GameState",
+                                                     .values = {"Menu", "Playing"}}),
+                     0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_STATE_MISMATCH);
+    assert_contains(ecs_sched_last_error(w), "'GameState'");
+    check_and_destroy(w);
+}
+
+static void bad_descs_are_refused_with_what_is_wrong(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_state_register(w, NULL), 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_state_register(w, &(ecs_sched_state_desc){.name = "Empty"}), 0);
+    assert_contains(ecs_sched_last_error(w), "'Empty'");
+    assert_int_equal(ecs_sched_state_register(
+                         w, &(ecs_sched_state_desc){.name = "Gap", .values = {"A", NULL, "C"}}),
+                     0);
+    assert_contains(ecs_sched_last_error(w), "without gaps");
+    assert_int_equal(ecs_sched_state_register(
+                         w, &(ecs_sched_state_desc){.name = "Twice", .values = {"A", "A"}}),
+                     0);
+    assert_contains(ecs_sched_last_error(w), "both named 'A'");
+    assert_int_equal(ecs_sched_state_register(w, &(ecs_sched_state_desc){
+                                                     .name = "Far", .values = {"A", "B"},
+                                                     .initial = 2}),
+                     0);
+    assert_contains(ecs_sched_last_error(w), "initial value 2");
+    assert_int_equal(ecs_sched_component_lookup(w, "State(Far)"), 0);
+    check_and_destroy(w);
+}
+
+/* ---- applying ---- */
+
+static void the_first_apply_enters_the_initial_value(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    ecs_sched_state_transition t;
+    (void)state;
+    add_apply(w);
+    trace_in(w, ecs_sched_on_enter(w, game, MENU), "enter_menu");
+    trace_in(w, ecs_sched_on_enter(w, game, PLAYING), "enter_playing");
+    apply(w);
+    assert_string_equal(g_trace, "enter_menu");
+    assert_int_equal(ecs_sched_state_get(w, game), MENU);
+    assert_int_equal(ecs_sched_state_last_transition(w, game, &t), ECS_SCHED_OK);
+    assert_int_equal(t.from, ECS_SCHED_STATE_NONE);
+    assert_int_equal(t.to, MENU);
+    apply(w);
+    assert_string_equal(g_trace, "enter_menu");
+    check_and_destroy(w);
+}
+
+static void a_value_queued_before_the_first_apply_waits_for_the_second(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    add_apply(w);
+    assert_int_equal(ecs_sched_state_set(w, game, PLAYING), ECS_SCHED_OK);
+    apply(w);
+    assert_int_equal(ecs_sched_state_get(w, game), MENU);
+    apply(w);
+    assert_int_equal(ecs_sched_state_get(w, game), PLAYING);
+    check_and_destroy(w);
+}
+
+static ecs_sched_id g_machine;
+
+/* Writes "<its name>:<the machine's value>" to the trace. */
+static void record_value(ecs_sched_system_ctx *ctx) {
+    char word[64];
+    snprintf(word, sizeof word, "%s:%d", ecs_sched_ctx_name(ctx),
+             (int)ecs_sched_ctx_state(ctx, g_machine));
+    trace_add(word);
+}
+
+static void a_transition_runs_exit_then_transition_then_enter(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    g_machine = game;
+    add_apply(w);
+    apply(w);
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_enter(w, game, PLAYING),
+                                          &(ecs_sched_system_desc){.name = "enter", .fn = record_value,
+                                                                   .reads = {game}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_exit(w, game, MENU),
+                                          &(ecs_sched_system_desc){.name = "exit", .fn = record_value,
+                                                                   .reads = {game}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_transition(w, game, MENU, PLAYING),
+                                          &(ecs_sched_system_desc){.name = "transition",
+                                                                   .fn = record_value,
+                                                                   .reads = {game}}),
+                     ECS_SCHED_OK);
+    trace_in(w, ecs_sched_on_transition(w, game, PLAYING, MENU), "wrong_way");
+    assert_int_equal(ecs_sched_state_set(w, game, PLAYING), ECS_SCHED_OK);
+    apply(w);
+    /* the value changes between OnExit and OnTransition */
+    assert_string_equal(g_trace, "exit:0 transition:1 enter:1");
+    check_and_destroy(w);
+}
+
+static void queuing_the_current_value_runs_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    ecs_sched_state_current before;
+    (void)state;
+    add_apply(w);
+    apply(w);
+    trace_in(w, ecs_sched_on_exit(w, game, MENU), "exit_menu");
+    trace_in(w, ecs_sched_on_enter(w, game, MENU), "enter_menu");
+    before = *(const ecs_sched_state_current *)ecs_sched_resource_get(w, game);
+    assert_int_equal(ecs_sched_state_set(w, game, MENU), ECS_SCHED_OK);
+    apply(w);
+    assert_string_equal(g_trace, "");
+    assert_int_equal(((const ecs_sched_state_current *)ecs_sched_resource_get(w, game))->changes,
+                     before.changes);
+    check_and_destroy(w);
+}
+
+static void reentering_runs_exit_and_enter_of_the_same_value(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    ecs_sched_state_transition t;
+    (void)state;
+    add_apply(w);
+    apply(w);
+    trace_in(w, ecs_sched_on_exit(w, game, MENU), "exit_menu");
+    trace_in(w, ecs_sched_on_transition(w, game, MENU, MENU), "menu_to_menu");
+    trace_in(w, ecs_sched_on_enter(w, game, MENU), "enter_menu");
+    assert_int_equal(ecs_sched_state_set_reenter(w, game, MENU), ECS_SCHED_OK);
+    apply(w);
+    assert_string_equal(g_trace, "exit_menu menu_to_menu enter_menu");
+    assert_int_equal(ecs_sched_state_last_transition(w, game, &t), ECS_SCHED_OK);
+    assert_int_equal(t.from, MENU);
+    assert_int_equal(t.to, MENU);
+    check_and_destroy(w);
+}
+
+static void queuing_twice_keeps_the_last_value(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    add_apply(w);
+    apply(w);
+    trace_in(w, ecs_sched_on_enter(w, game, PLAYING), "enter_playing");
+    trace_in(w, ecs_sched_on_enter(w, game, PAUSED), "enter_paused");
+    assert_int_equal(ecs_sched_state_set(w, game, PLAYING), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_set(w, game, PAUSED), ECS_SCHED_OK);
+    apply(w);
+    assert_string_equal(g_trace, "enter_paused");
+    assert_int_equal(ecs_sched_state_get(w, game), PAUSED);
+    check_and_destroy(w);
+}
+
+/* An OnEnter system that moves on to Paused at once. */
+static void pause_at_once(ecs_sched_system_ctx *ctx) {
+    trace_add("enter_playing");
+    assert_int_equal(ecs_sched_ctx_state_set(ctx, g_machine, PAUSED), ECS_SCHED_OK);
+}
+
+static void a_value_queued_during_an_apply_waits_for_the_next_apply(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    g_machine = game;
+    add_apply(w);
+    apply(w);
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_enter(w, game, PLAYING),
+                                          &(ecs_sched_system_desc){
+                                              .name = "pause_at_once", .fn = pause_at_once,
+                                              .writes = {ecs_sched_state_next_id(w, game)}}),
+                     ECS_SCHED_OK);
+    trace_in(w, ecs_sched_on_enter(w, game, PAUSED), "enter_paused");
+    assert_int_equal(ecs_sched_state_set(w, game, PLAYING), ECS_SCHED_OK);
+    apply(w);
+    assert_string_equal(g_trace, "enter_playing");
+    assert_int_equal(ecs_sched_state_get(w, game), PLAYING);
+    apply(w);
+    assert_string_equal(g_trace, "enter_playing enter_paused");
+    assert_int_equal(ecs_sched_state_get(w, game), PAUSED);
+    check_and_destroy(w);
+}
+
+static void exits_run_last_machine_first_and_enters_first_machine_first(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w), light = daylight(w);
+    (void)state;
+    add_apply(w);
+    apply(w);
+    trace_in(w, ecs_sched_on_exit(w, game, MENU), "exit_menu");
+    trace_in(w, ecs_sched_on_enter(w, game, PLAYING), "enter_playing");
+    trace_in(w, ecs_sched_on_exit(w, light, NIGHT), "exit_night");
+    trace_in(w, ecs_sched_on_enter(w, light, DAY), "enter_day");
+    assert_int_equal(ecs_sched_state_set(w, light, DAY), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_set(w, game, PLAYING), ECS_SCHED_OK);
+    apply(w);
+    assert_string_equal(g_trace, "exit_night exit_menu enter_playing enter_day");
+    check_and_destroy(w);
+}
+
+static void an_apply_for_one_machine_leaves_the_others_queued(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w), light = daylight(w);
+    ecs_sched_system_desc only_game = ecs_sched_state_transitions_system(game);
+    (void)state;
+    assert_int_equal(ecs_sched_add_system(w, "GameOnly", &only_game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, "GameOnly"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_get(w, game), MENU);
+    assert_int_equal(ecs_sched_state_get(w, light), ECS_SCHED_STATE_NONE);
+    add_apply(w);
+    apply(w);
+    assert_int_equal(ecs_sched_state_get(w, light), NIGHT);
+    check_and_destroy(w);
+}
+
+/* An exclusive system that runs "Fixed" three times, like a fixed-timestep runner. */
+static void run_fixed_three_times(ecs_sched_system_ctx *ctx) {
+    int i;
+    for (i = 0; i < 3; i++) {
+        assert_int_equal(ecs_sched_run_schedule(ecs_sched_ctx_world(ctx), "Fixed"), ECS_SCHED_OK);
+    }
+}
+
+static int g_fixed_step;
+
+/* Counts fixed steps; at the second it queues Playing. */
+static void step_and_start(ecs_sched_system_ctx *ctx) {
+    char word[32];
+    g_fixed_step++;
+    snprintf(word, sizeof word, "step%d:%d", g_fixed_step, (int)ecs_sched_ctx_state(ctx, g_machine));
+    trace_add(word);
+    if (g_fixed_step == 2) ecs_sched_ctx_state_set(ctx, g_machine, PLAYING);
+}
+
+static void transitions_apply_inside_a_schedule_run_several_times_per_frame(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    ecs_sched_system_desc apply_in_fixed = ecs_sched_state_transitions_system(game);
+    (void)state;
+    g_machine = game;
+    g_fixed_step = 0;
+    apply_in_fixed.name = "apply_in_fixed";
+    apply_in_fixed.before[0] = "step";
+    assert_int_equal(ecs_sched_add_system(w, "Fixed", &apply_in_fixed), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, "Fixed", &(ecs_sched_system_desc){
+                                                           .name = "step", .fn = step_and_start,
+                                                           .reads = {game},
+                                                           .writes = {ecs_sched_state_next_id(w, game)}}),
+                     ECS_SCHED_OK);
+    trace_in(w, ecs_sched_on_enter(w, game, PLAYING), "enter_playing");
+    ADD_SYSTEM(w, .name = "fixed_runner", .fn = run_fixed_three_times, .exclusive = true);
+    assert_run_traces(w, "step1:0 step2:0 enter_playing step3:1");
+    check_and_destroy(w);
+}
+
+/* ---- conditions ---- */
+
+static void in_state_on_a_set_gates_all_its_systems(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    add_apply(w);
+    CONFIGURE_SET(w, .name = "gameplay",
+                  .run_if = {ECS_SCHED_COND(ecs_sched_condition_in_state(game, PLAYING))});
+    ADD_SYSTEM(w, .name = "move", .fn = record, .in_set = {"gameplay"});
+    ADD_SYSTEM(w, .name = "shoot", .fn = record, .in_set = {"gameplay"});
+    ADD_SYSTEM(w, .name = "always", .fn = record);
+    assert_run_traces(w, "always");
+    apply(w);
+    g_trace[0] = '\0';
+    assert_run_traces(w, "always");
+    ecs_sched_state_set(w, game, PLAYING);
+    apply(w);
+    g_trace[0] = '\0';
+    assert_run_traces(w, "move shoot always");
+    check_and_destroy(w);
+}
+
+static void state_exists_is_true_from_the_first_apply(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    add_apply(w);
+    ADD_SYSTEM(w, .name = "menu_music", .fn = record,
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_state_exists(game))});
+    assert_run_traces(w, "");
+    apply(w);
+    assert_run_traces(w, "menu_music");
+    check_and_destroy(w);
+}
+
+static void state_changed_is_true_once_after_each_change(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    add_apply(w);
+    ADD_SYSTEM(w, .name = "changed", .fn = record,
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_state_changed(game))});
+    assert_run_traces(w, "");
+    apply(w);                                    /* the initial enter is a change */
+    assert_run_traces(w, "changed");
+    assert_run_traces(w, "changed");             /* nothing new: no run */
+    ecs_sched_state_set(w, game, MENU);          /* the same value: no change */
+    apply(w);
+    assert_run_traces(w, "changed");
+    ecs_sched_state_set_reenter(w, game, MENU);  /* re-entering counts */
+    apply(w);
+    assert_run_traces(w, "changed changed");
+    check_and_destroy(w);
+}
+
+static char g_dot[8192];
+
+static void append_dot(const char *text, void *user_data) {
+    (void)user_data;
+    strncat(g_dot, text, sizeof g_dot - strlen(g_dot) - 1);
+}
+
+static void state_conditions_are_named_after_the_machine_and_value(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "hud", .fn = record,
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_in_state(game, PAUSED)),
+                          ECS_SCHED_COND(ecs_sched_condition_state_changed(game)),
+                          ECS_SCHED_COND(ecs_sched_condition_state_exists(game))});
+    g_dot[0] = '\0';
+    assert_int_equal(ecs_sched_schedule_write_dot(w, UPDATE, append_dot, NULL), ECS_SCHED_OK);
+    assert_contains(g_dot, "in_state(GameState::Paused)");
+    assert_contains(g_dot, "state_changed(GameState)");
+    assert_contains(g_dot, "state_exists(GameState)");
+    check_and_destroy(w);
+}
+
+static void a_condition_on_an_unknown_machine_or_value_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                                                         .name = "x", .fn = record,
+                                                         .run_if = {ECS_SCHED_COND(ecs_sched_condition_in_state(game, 7))}}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "7 is not a value of state machine 'GameState'");
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+                                                         .name = "y", .fn = record,
+                                                         .run_if = {ECS_SCHED_COND(ecs_sched_condition_state_exists(game + 100))}}),
+                     ECS_SCHED_ERR_UNKNOWN_STATE);
+    assert_false(ecs_sched_schedule_exists(w, UPDATE) &&
+                 ecs_sched_schedule_order(w, UPDATE, NULL, 0) > 0);
+    check_and_destroy(w);
+}
+
+/* ---- access from systems ---- */
+
+static ecs_sched_result g_set_result;
+static int32_t g_read;
+
+static void try_to_queue(ecs_sched_system_ctx *ctx) {
+    g_set_result = ecs_sched_ctx_state_set(ctx, g_machine, PLAYING);
+}
+
+static void try_to_read(ecs_sched_system_ctx *ctx) {
+    g_read = ecs_sched_ctx_state(ctx, g_machine);
+}
+
+static void queuing_from_a_system_needs_the_write_of_the_pending_slot(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    g_machine = game;
+    add_apply(w);
+    apply(w);
+    ADD_SYSTEM(w, .name = "undeclared", .fn = try_to_queue);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_int_equal(g_set_result, ECS_SCHED_ERR_ACCESS);
+    apply(w);
+    assert_int_equal(ecs_sched_state_get(w, game), MENU);
+    ecs_sched_world_destroy(w);
+    g_world = NULL;
+
+    w = new_world();
+    game = game_state(w);
+    g_machine = game;
+    add_apply(w);
+    apply(w);
+    ADD_SYSTEM(w, .name = "declared", .fn = try_to_queue, .writes = {ecs_sched_state_next_id(w, game)});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_set_result, ECS_SCHED_OK);
+    apply(w);
+    assert_int_equal(ecs_sched_state_get(w, game), PLAYING);
+    check_and_destroy(w);
+}
+
+static void reading_from_a_system_needs_the_read_of_the_machine(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    g_machine = game;
+    add_apply(w);
+    apply(w);
+    ADD_SYSTEM(w, .name = "undeclared", .fn = try_to_read);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_int_equal(g_read, ECS_SCHED_STATE_NONE);
+    check_and_destroy(w);
+}
+
+/* ---- errors ---- */
+
+static void calls_on_an_unknown_machine_or_value_name_it(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    ecs_sched_state_transition t;
+    (void)state;
+    assert_int_equal(ecs_sched_state_set(w, game + 100, 0), ECS_SCHED_ERR_UNKNOWN_STATE);
+    assert_contains(ecs_sched_last_error(w), "state_set");
+    assert_int_equal(ecs_sched_state_set(w, game, 3), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "3 is not a value of state machine 'GameState'");
+    assert_contains(ecs_sched_last_error(w), "'Menu' to 'Paused'");
+    assert_int_equal(ecs_sched_state_set(w, game, -1), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_null(ecs_sched_on_enter(w, game, 3));
+    assert_null(ecs_sched_on_exit(w, 0, MENU));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_UNKNOWN_STATE);
+    assert_null(ecs_sched_on_transition(w, game, MENU, 9));
+    assert_int_equal(ecs_sched_state_get(w, game + 100), ECS_SCHED_STATE_NONE);
+    assert_int_equal(ecs_sched_state_last_transition(w, game, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_state_last_transition(w, game, &t), ECS_SCHED_OK);
+    assert_int_equal(t.to, ECS_SCHED_STATE_NONE);
+    assert_false(t.this_run);
+    check_and_destroy(w);
+}
+
+static void a_refused_value_leaves_the_queued_one(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    add_apply(w);
+    apply(w);
+    assert_int_equal(ecs_sched_state_set(w, game, PAUSED), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_set(w, game, 42), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    apply(w);
+    assert_int_equal(ecs_sched_state_get(w, game), PAUSED);
+    check_and_destroy(w);
+}
+
+/* ---- labels and the last transition ---- */
+
+static void transition_schedules_have_readable_labels(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    assert_string_equal(ecs_sched_on_enter(w, game, PLAYING), "OnEnter(GameState::Playing)");
+    assert_string_equal(ecs_sched_on_exit(w, game, MENU), "OnExit(GameState::Menu)");
+    assert_string_equal(ecs_sched_on_transition(w, game, MENU, PLAYING),
+                        "OnTransition(GameState::Menu, GameState::Playing)");
+    assert_ptr_equal(ecs_sched_on_transition(w, game, MENU, PLAYING),
+                     ecs_sched_on_transition(w, game, MENU, PLAYING));
+    check_and_destroy(w);
+}
+
+static bool g_just_entered;
+
+static void notice_entry(ecs_sched_system_ctx *ctx) {
+    ecs_sched_state_transition t;
+    assert_int_equal(ecs_sched_ctx_state_last_transition(ctx, g_machine, &t), ECS_SCHED_OK);
+    g_just_entered = t.this_run && t.to == PLAYING;
+}
+
+static void the_last_transition_says_whether_it_happened_in_this_run(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    ecs_sched_system_desc apply_first = ecs_sched_state_transitions_system(0);
+    (void)state;
+    g_machine = game;
+    apply_first.before[0] = "notice";
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &apply_first), ECS_SCHED_OK);
+    ADD_SYSTEM(w, .name = "notice", .fn = notice_entry, .reads = {game});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_false(g_just_entered);                /* entered Menu */
+    ecs_sched_state_set(w, game, PLAYING);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_true(g_just_entered);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_false(g_just_entered);                /* still Playing, but entered a run ago */
+    check_and_destroy(w);
+}
+
+/* A transition schedule that fails makes the run that applied it fail. */
+static void a_failing_transition_schedule_fails_the_applying_run(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    add_apply(w);
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_enter(w, game, MENU),
+                                          &(ecs_sched_system_desc){.name = "loop", .fn = record,
+                                                                   .before = {"loop"}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, TRANSITIONS), ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    assert_int_equal(ecs_sched_state_get(w, game), MENU);
+    check_and_destroy(w);
+}
+
+static void apply_from_inside(ecs_sched_system_ctx *ctx) {
+    ecs_sched_apply_state_transitions(ctx);
+    trace_add("inner_apply");
+}
+
+static void register_from_inside(ecs_sched_system_ctx *ctx) {
+    ecs_sched_id id = ecs_sched_state_register(
+        ecs_sched_ctx_world(ctx), &(ecs_sched_state_desc){.name = "Late", .values = {"X"}});
+    trace_add(id == 0 ? "refused" : "registered");
+}
+
+static void an_apply_inside_a_transition_schedule_applies_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    g_machine = game;
+    add_apply(w);
+    apply(w);
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_enter(w, game, PLAYING),
+                                          &(ecs_sched_system_desc){
+                                              .name = "pause_at_once", .fn = pause_at_once,
+                                              .writes = {ecs_sched_state_next_id(w, game)}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_enter(w, game, PLAYING),
+                                          &(ecs_sched_system_desc){
+                                              .name = "inner", .fn = apply_from_inside,
+                                              .exclusive = true, .after = {"pause_at_once"}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_enter(w, game, PLAYING),
+                                          &(ecs_sched_system_desc){
+                                              .name = "late", .fn = register_from_inside,
+                                              .exclusive = true, .after = {"inner"}}),
+                     ECS_SCHED_OK);
+    ecs_sched_state_set(w, game, PLAYING);
+    apply(w);
+    assert_string_equal(g_trace, "enter_playing inner_apply refused");
+    assert_int_equal(ecs_sched_state_get(w, game), PLAYING);
+    apply(w);
+    assert_int_equal(ecs_sched_state_get(w, game), PAUSED);
+    check_and_destroy(w);
+}
+
+/* ---- both executors ---- */
+
+typedef struct frame_ids {
+    ecs_sched_id game, score, health, position;
+} frame_ids;
+
+static frame_ids g_ids;
+
+static void tick(ecs_sched_system_ctx *ctx) {           /* Playing: the score goes up */
+    Score *score = (Score *)ecs_sched_ctx_resource_mut(ctx, g_ids.score);
+    if (score) score->value++;
+}
+
+static void drift(ecs_sched_system_ctx *ctx) {          /* Playing: entities move */
+    ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 0);
+    while (ecs_sched_iter_next(&it)) {
+        Position *p = ECS_SCHED_FIELD(&it, Position, 0);
+        int32_t i;
+        for (i = 0; i < it.count; i++) p[i].x += 1.0f;
+    }
+}
+
+static void rest(ecs_sched_system_ctx *ctx) {           /* Paused: health comes back */
+    Health *health = (Health *)ecs_sched_ctx_resource_mut(ctx, g_ids.health);
+    if (health) health->hp += 1;
+}
+
+static void direct(ecs_sched_system_ctx *ctx) {         /* pauses and resumes the game */
+    const Score *score = (const Score *)ecs_sched_ctx_resource(ctx, g_ids.score);
+    const Health *health = (const Health *)ecs_sched_ctx_resource(ctx, g_ids.health);
+    int32_t now = ecs_sched_ctx_state(ctx, g_ids.game);
+    if (now == MENU) ecs_sched_ctx_state_set(ctx, g_ids.game, PLAYING);
+    if (now == PLAYING && score && score->value % 4 == 3) ecs_sched_ctx_state_set(ctx, g_ids.game, PAUSED);
+    if (now == PAUSED && health && health->hp % 3 == 2) ecs_sched_ctx_state_set(ctx, g_ids.game, PLAYING);
+}
+
+static void bonus(ecs_sched_system_ctx *ctx) {          /* OnExit(Playing) */
+    Score *score = (Score *)ecs_sched_ctx_resource_mut(ctx, g_ids.score);
+    if (score) score->value += 100;
+}
+
+/* 30 frames of a small game whose state changes every few frames; returns what each frame
+   left, as text. */
+static void play_frames(ecs_sched_world *w, char *out, size_t size) {
+    ecs_sched_system_desc apply = ecs_sched_state_transitions_system(0);
+    ecs_sched_query *positions;
+    ecs_sched_id next;
+    Score zero = {0};
+    Health full = {0};
+    size_t length = 0;
+    int frame, i;
+    g_ids.game = game_state(w);
+    g_ids.score = ECS_SCHED_COMPONENT(w, Score);
+    g_ids.health = ECS_SCHED_COMPONENT(w, Health);
+    g_ids.position = ECS_SCHED_COMPONENT(w, Position);
+    next = ecs_sched_state_next_id(w, g_ids.game);
+    assert_int_equal(ecs_sched_resource_insert(w, g_ids.score, &zero), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_resource_insert(w, g_ids.health, &full), ECS_SCHED_OK);
+    for (i = 0; i < 64; i++) {
+        Position p = {(float)i, 0.0f};
+        assert_true(ecs_sched_spawn_with(w, 1, &g_ids.position, (const void *const[]){&p}) != 0);
+    }
+    apply.before[0] = "direct";
+    assert_int_equal(ecs_sched_add_system(w, "Main", &apply), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, "Main", &(ecs_sched_system_desc){
+        .name = "direct", .fn = direct, .reads = {g_ids.game, g_ids.score, g_ids.health},
+        .writes = {next}}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_configure_set(w, "Main", &(ecs_sched_set_desc){
+        .name = "playing", .after = {"direct"},
+        .run_if = {ECS_SCHED_COND(ecs_sched_condition_in_state(g_ids.game, PLAYING))}}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, "Main", &(ecs_sched_system_desc){
+        .name = "tick", .fn = tick, .writes = {g_ids.score}, .in_set = {"playing"}}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, "Main", &(ecs_sched_system_desc){
+        .name = "drift", .fn = drift, .in_set = {"playing"},
+        .queries = {{{ecs_sched_write(g_ids.position)}}}}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, "Main", &(ecs_sched_system_desc){
+        .name = "rest", .fn = rest, .writes = {g_ids.health}, .after = {"direct"},
+        .run_if = {ECS_SCHED_COND(ecs_sched_condition_in_state(g_ids.game, PAUSED))}}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_exit(w, g_ids.game, PLAYING),
+                                          &(ecs_sched_system_desc){.name = "bonus", .fn = bonus,
+                                                                   .writes = {g_ids.score}}),
+                     ECS_SCHED_OK);
+    positions = QUERY(w, ecs_sched_read(g_ids.position));
+    for (frame = 0; frame < 30; frame++) {
+        ecs_sched_iter it;
+        double sum = 0.0;
+        assert_int_equal(ecs_sched_run_schedule(w, "Main"), ECS_SCHED_OK);
+        it = ecs_sched_query_iter(positions);
+        while (ecs_sched_iter_next(&it)) {
+            const Position *p = ECS_SCHED_FIELD(&it, const Position, 0);
+            for (i = 0; i < it.count; i++) sum += p[i].x;
+        }
+        length += (size_t)snprintf(out + length, size - length, "%d:%d/%d/%.0f ",
+                                   (int)ecs_sched_state_get(w, g_ids.game),
+                                   ((const Score *)ecs_sched_resource_get(w, g_ids.score))->value,
+                                   ((const Health *)ecs_sched_resource_get(w, g_ids.health))->hp,
+                                   sum);
+        assert_true(length < size);
+    }
+}
+
+static void both_executors_leave_the_same_world_with_transitions_in_the_schedule(void **state) {
+    static char single[4096], parallel[4096];
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    (void)state;
+    play_frames(w, single, sizeof single);
+    ecs_sched_world_destroy(w);
+    w = world_on(ECS_SCHED_EXECUTOR_PARALLEL, 2);
+    play_frames(w, parallel, sizeof parallel);
+    ecs_sched_world_destroy(w);
+    assert_string_equal(single, parallel);
+    assert_contains(single, "2:");   /* it did pause */
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_registered_machine_has_no_value_before_the_first_apply),
+        cmocka_unit_test(registering_the_same_machine_again_gives_the_same_id),
+        cmocka_unit_test(a_name_registered_again_with_other_values_is_refused),
+        cmocka_unit_test(bad_descs_are_refused_with_what_is_wrong),
+        cmocka_unit_test(the_first_apply_enters_the_initial_value),
+        cmocka_unit_test(a_value_queued_before_the_first_apply_waits_for_the_second),
+        cmocka_unit_test(a_transition_runs_exit_then_transition_then_enter),
+        cmocka_unit_test(queuing_the_current_value_runs_nothing),
+        cmocka_unit_test(reentering_runs_exit_and_enter_of_the_same_value),
+        cmocka_unit_test(queuing_twice_keeps_the_last_value),
+        cmocka_unit_test(a_value_queued_during_an_apply_waits_for_the_next_apply),
+        cmocka_unit_test(exits_run_last_machine_first_and_enters_first_machine_first),
+        cmocka_unit_test(an_apply_for_one_machine_leaves_the_others_queued),
+        cmocka_unit_test(transitions_apply_inside_a_schedule_run_several_times_per_frame),
+        cmocka_unit_test(in_state_on_a_set_gates_all_its_systems),
+        cmocka_unit_test(state_exists_is_true_from_the_first_apply),
+        cmocka_unit_test(state_changed_is_true_once_after_each_change),
+        cmocka_unit_test(state_conditions_are_named_after_the_machine_and_value),
+        cmocka_unit_test(a_condition_on_an_unknown_machine_or_value_is_refused),
+        cmocka_unit_test(queuing_from_a_system_needs_the_write_of_the_pending_slot),
+        cmocka_unit_test(reading_from_a_system_needs_the_read_of_the_machine),
+        cmocka_unit_test(calls_on_an_unknown_machine_or_value_name_it),
+        cmocka_unit_test(a_refused_value_leaves_the_queued_one),
+        cmocka_unit_test(transition_schedules_have_readable_labels),
+        cmocka_unit_test(the_last_transition_says_whether_it_happened_in_this_run),
+        cmocka_unit_test(a_failing_transition_schedule_fails_the_applying_run),
+        cmocka_unit_test(an_apply_inside_a_transition_schedule_applies_nothing),
+        cmocka_unit_test(both_executors_leave_the_same_world_with_transitions_in_the_schedule),
+    };
+    return cmocka_run_group_tests_name("state machines", tests, NULL, destroy_leftover_world);
+}
