@@ -1,13 +1,13 @@
 /* tour_states.c - state machines in ecs_sched.h: values, transitions and the schedules that
-   run on them, state conditions, and transitions inside a loop that runs several times a
-   frame.
+   run on them, state conditions, the state stack, and transitions inside a loop that runs
+   several times a frame.
 
    The tour has five files; read them in this order:
      tour_world.c      the world: components, entities, resources, queries
      tour_commands.c   command buffers, errors, allocator and logger hooks, stb_ds
      tour_schedules.c  systems, sets, order, run conditions, sync points, the executor
      tour_threads.c    the thread pool, the parallel executor, parallel queries
-     tour_states.c     state machines (this file)
+     tour_states.c     state machines, the state stack, state-scoped entities (this file)
 
    It prints what it shows and exits with status 1 if something it claims does not hold.
    Build and run from the repository root (the header, and stb_ds.h from libstb-dev):
@@ -142,6 +142,58 @@ static void conditions(ecs_sched_world *w) {
     CHECK(ecs_sched_run_schedule(w, "Update") == ECS_SCHED_OK);
 }
 
+/* ==== The stack ====
+
+   A push covers the current value (OnPause of it, OnEnter of the pushed one); a pop goes back
+   (OnExit of the top, OnResume of the revealed one). The covered value is never exited:
+   whatever Playing set up stays while the pause menu is open. */
+static void stack(ecs_sched_world *w) {
+    section("The stack");
+    add_say(w, ecs_sched_on_pause(w, game, PLAYING), "pause_playing");
+    add_say(w, ecs_sched_on_resume(w, game, PLAYING), "resume_playing");
+    add_say(w, ecs_sched_on_exit(w, game, PAUSED), "exit_paused");
+    add_say(w, ecs_sched_on_enter(w, game, PAUSED), "enter_paused");
+    CHECK(ecs_sched_state_set(w, game, PLAYING) == ECS_SCHED_OK);
+    CHECK(ecs_sched_run_schedule(w, "StateTransition") == ECS_SCHED_OK);
+    printf("Paused pushed over Playing:\n");
+    CHECK(ecs_sched_state_push(w, game, PAUSED) == ECS_SCHED_OK);
+    CHECK(ecs_sched_run_schedule(w, "StateTransition") == ECS_SCHED_OK);
+    CHECK(ecs_sched_state_depth(w, game) == 1);
+    printf("Update while Paused covers Playing:\n");
+    CHECK(ecs_sched_run_schedule(w, "Update") == ECS_SCHED_OK);
+    printf("popped:\n");
+    CHECK(ecs_sched_state_pop(w, game) == ECS_SCHED_OK);
+    CHECK(ecs_sched_run_schedule(w, "StateTransition") == ECS_SCHED_OK);
+    CHECK(ecs_sched_state_get(w, game) == PLAYING && ecs_sched_state_depth(w, game) == 0);
+}
+
+/* ==== State-scoped entities ====
+
+   An entity carrying the machine's StateScoped component goes when its value is exited (or,
+   with ecs_sched_despawn_on_enter, when one is entered), during the transition. */
+static void scoped(ecs_sched_world *w) {
+    ecs_sched_id scope = ecs_sched_state_scope_id(w, game);
+    ecs_sched_state_scoped level = ecs_sched_despawn_on_exit(PLAYING);
+    ecs_sched_entity e = ecs_sched_spawn_with(w, 1, &scope, (const void *const[]){&level});
+    section("State-scoped entities");
+    CHECK(e != 0 && ecs_sched_state_get(w, game) == PLAYING);
+    printf("a level entity, scoped to Playing: %s\n", ecs_sched_is_alive(w, e) ? "alive" : "gone");
+    CHECK(ecs_sched_state_push(w, game, PAUSED) == ECS_SCHED_OK);
+    CHECK(ecs_sched_run_schedule(w, "StateTransition") == ECS_SCHED_OK);
+    printf("with Paused pushed over Playing: %s\n", ecs_sched_is_alive(w, e) ? "alive" : "gone");
+    CHECK(ecs_sched_is_alive(w, e));
+    CHECK(ecs_sched_state_set(w, game, MENU) == ECS_SCHED_OK);   /* replaces the top */
+    CHECK(ecs_sched_run_schedule(w, "StateTransition") == ECS_SCHED_OK);
+    CHECK(ecs_sched_state_pop(w, game) == ECS_SCHED_OK);         /* back to Playing */
+    CHECK(ecs_sched_run_schedule(w, "StateTransition") == ECS_SCHED_OK);
+    CHECK(ecs_sched_state_set(w, game, MENU) == ECS_SCHED_OK);   /* Playing exited */
+    CHECK(ecs_sched_run_schedule(w, "StateTransition") == ECS_SCHED_OK);
+    printf("after Playing was exited: %s\n", ecs_sched_is_alive(w, e) ? "alive" : "gone");
+    CHECK(!ecs_sched_is_alive(w, e));
+    CHECK(ecs_sched_state_set(w, game, PLAYING) == ECS_SCHED_OK);
+    CHECK(ecs_sched_run_schedule(w, "StateTransition") == ECS_SCHED_OK);
+}
+
 /* ==== Transitions inside a loop ====
 
    An apply system can sit in a schedule that runs several times per frame, such as a fixed
@@ -185,6 +237,8 @@ int main(void) {
     state_machines(w);
     transitions(w);
     conditions(w);
+    stack(w);
+    scoped(w);
     loops(w);
     ecs_sched_world_destroy(w);
     printf("\n%s\n", failures ? "SOME CHECKS FAILED" : "all checks passed");

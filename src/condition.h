@@ -20,7 +20,8 @@ typedef enum ecs_sched_condition_kind {
     ECS_SCHED_CONDITION_RUN_ONCE,         /* true the first time it is evaluated only */
     ECS_SCHED_CONDITION_IN_STATE,         /* state machine `resource` is at `state_value` */
     ECS_SCHED_CONDITION_STATE_EXISTS,     /* state machine `resource` has a value */
-    ECS_SCHED_CONDITION_STATE_CHANGED     /* its value changed since this instance last looked */
+    ECS_SCHED_CONDITION_STATE_CHANGED,    /* its value changed since this instance last looked */
+    ECS_SCHED_CONDITION_STATE_IN_STACK    /* `state_value` is current or covered by a push */
 } ecs_sched_condition_kind;
 
 /* A condition, by value. Adding it to a system or set copies it (operands, value bytes and
@@ -36,7 +37,7 @@ typedef struct ecs_sched_condition {
     ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];   /* must stay empty */
     ecs_sched_id resource;            /* RESOURCE_EXISTS, RESOURCE_EQUALS; the machine of STATE_* */
-    int32_t state_value;              /* IN_STATE */
+    int32_t state_value;              /* IN_STATE, STATE_IN_STACK */
     const void *value;                /* RESOURCE_EQUALS: value_size bytes, copied */
     size_t value_size;
     ecs_sched_equals_fn equals;       /* RESOURCE_EQUALS: NULL compares bytes */
@@ -99,6 +100,8 @@ static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_
                                                         const ecs_sched_condition *c);
 static bool ecs_sched__state_is(const ecs_sched_world *w, ecs_sched_id machine, int32_t value);
 static uint32_t ecs_sched__state_changes(const ecs_sched_world *w, ecs_sched_id machine);
+static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id machine,
+                                      int32_t value);
 
 static ecs_sched_condition ecs_sched__condition_of(ecs_sched_condition_kind kind) {
     ecs_sched_condition c;
@@ -217,7 +220,8 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
         return ecs_sched__unknown_component(w, c->resource, name);
     }
     if (c->kind == ECS_SCHED_CONDITION_IN_STATE || c->kind == ECS_SCHED_CONDITION_STATE_EXISTS ||
-        c->kind == ECS_SCHED_CONDITION_STATE_CHANGED) {
+        c->kind == ECS_SCHED_CONDITION_STATE_CHANGED ||
+        c->kind == ECS_SCHED_CONDITION_STATE_IN_STACK) {
         ecs_sched_result result = ecs_sched__state_condition_fill(w, node, c);
         if (result != ECS_SCHED_OK) return result;
     }
@@ -362,6 +366,9 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
         break;
     case ECS_SCHED_CONDITION_STATE_EXISTS:
         result = ecs_sched_resource_exists(w, c->resource);
+        break;
+    case ECS_SCHED_CONDITION_STATE_IN_STACK:
+        result = ecs_sched__state_in_stack(w, c->resource, c->state_value);
         break;
     case ECS_SCHED_CONDITION_STATE_CHANGED: {
         uint32_t changes = ecs_sched__state_changes(w, c->resource);

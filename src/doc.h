@@ -446,6 +446,23 @@
          ecs_sched_on_transition(w, game, MENU, PLAYING)  "OnTransition(GameState::Menu,
                                                           GameState::Playing)"
 
+     The stack, for a pause menu over a running game: ecs_sched_state_push(w, game, PAUSED)
+     queues covering the current value: the apply runs OnPause(Playing), then
+     OnEnter(Paused); ecs_sched_state_pop(w, game) queues going back: OnExit(Paused), then
+     OnResume(Playing). A covered value is neither exited nor entered again; a set while
+     values are covered replaces the top only. ecs_sched_state_depth gives how many values
+     are covered; ecs_sched_ctx_state_push/_pop queue from systems (the pending slot's write,
+     as for set). At most .stack_capacity values (default 8) are covered at once: one more
+     push is ECS_SCHED_ERR_LIMIT, a pop with nothing covered ECS_SCHED_ERR_INVALID_ARGUMENT.
+     Labels: ecs_sched_on_pause(w, game, v), ecs_sched_on_resume(w, game, v).
+
+     State-scoped entities: an entity with the machine's component StateScoped(GameState)
+     (id: ecs_sched_state_scope_id(w, game); value: ecs_sched_despawn_on_exit(PLAYING) or
+     ecs_sched_despawn_on_enter(MENU), an ecs_sched_state_scoped {on_exit, on_enter}) is
+     despawned by the apply: right after OnExit of its on_exit value, or right before OnEnter
+     of its on_enter value. A covered value is not exited, so its entities stay while a
+     pushed value is on top. Insert it like any component (through commands from a system).
+
      A schedule nobody added systems to is skipped. ecs_sched_state_last_transition (and
      ecs_sched_ctx_state_last_transition from a system) gives the last transition: from (NONE
      for the initial enter), to, and this_run, true during the top-level schedule run that
@@ -454,7 +471,9 @@
      Conditions (each declares a read of the machine): ecs_sched_condition_in_state(game, v),
      ecs_sched_condition_state_exists(game) (true from the first apply), and
      ecs_sched_condition_state_changed(game) (true when the machine changed value, or was
-     re-entered, since this instance last looked; the initial enter counts). Their names in
+     re-entered, since this instance last looked; the initial enter counts), and
+     ecs_sched_condition_state_in_stack(game, v) (v is the current value or a covered one;
+     in_state sees only the top). Their names in
      messages and graphs read "in_state(GameState::Playing)", "state_changed(GameState)".
 
      Errors: an unknown machine id is ECS_SCHED_ERR_UNKNOWN_STATE, a value out of range
@@ -597,7 +616,10 @@
                 ecs_sched_apply_state_transitions, ecs_sched_state_transitions_system,
                 ecs_sched_state_last_transition, ecs_sched_ctx_state_last_transition,
                 ecs_sched_condition_in_state, ecs_sched_condition_state_exists,
-                ecs_sched_condition_state_changed
+                ecs_sched_condition_state_changed, ecs_sched_state_push, ecs_sched_state_pop,
+                ecs_sched_state_depth, ecs_sched_ctx_state_push, ecs_sched_ctx_state_pop,
+                ecs_sched_on_pause, ecs_sched_on_resume, ecs_sched_condition_state_in_stack,
+                ecs_sched_despawn_on_exit, ecs_sched_despawn_on_enter, ecs_sched_state_scope_id
 
      (build and access, between graph and plan, have no public functions: they are the
      passes of a schedule build.) `make test` checks that this index names every function

@@ -9,6 +9,7 @@ typedef struct ecs_sched_state_desc {
     const char *name;                                 /* required, e.g. "GameState" */
     const char *values[ECS_SCHED_MAX_STATE_VALUES];   /* required: value i is named values[i] */
     int32_t initial;                                  /* entered at the first apply; default 0 */
+    int32_t stack_capacity;           /* how many values pushes may cover at once; default 8 */
 } ecs_sched_state_desc;
 
 /* The resource that holds a machine's current value; its id is the machine's id. It exists
@@ -43,6 +44,16 @@ ECS_SCHED_API ecs_sched_result ecs_sched_state_set(ecs_sched_world *world, ecs_s
                                                    int32_t value);
 ECS_SCHED_API ecs_sched_result ecs_sched_state_set_reenter(ecs_sched_world *world,
                                                            ecs_sched_id machine, int32_t value);
+/* The stack: queues pushing `value` over the current one (OnPause(current), then
+   OnEnter(value)), or popping back (OnExit(top), then OnResume(revealed)). A covered value is
+   neither exited nor entered again. A push past stack_capacity is ECS_SCHED_ERR_LIMIT, a pop
+   with nothing covered ECS_SCHED_ERR_INVALID_ARGUMENT; a queued push, pop or set replaces the
+   one queued before. */
+ECS_SCHED_API ecs_sched_result ecs_sched_state_push(ecs_sched_world *world, ecs_sched_id machine,
+                                                    int32_t value);
+ECS_SCHED_API ecs_sched_result ecs_sched_state_pop(ecs_sched_world *world, ecs_sched_id machine);
+/* How many values pushes cover now (0: none), or -1 for an unknown machine. */
+ECS_SCHED_API int32_t ecs_sched_state_depth(ecs_sched_world *world, ecs_sched_id machine);
 /* The same from a running system: reading needs the machine's id in `reads`, queuing its
    ecs_sched_state_next_id in `writes` (else ECS_SCHED_ERR_ACCESS). */
 ECS_SCHED_API int32_t ecs_sched_ctx_state(ecs_sched_system_ctx *ctx, ecs_sched_id machine);
@@ -51,6 +62,10 @@ ECS_SCHED_API ecs_sched_result ecs_sched_ctx_state_set(ecs_sched_system_ctx *ctx
 ECS_SCHED_API ecs_sched_result ecs_sched_ctx_state_set_reenter(ecs_sched_system_ctx *ctx,
                                                                ecs_sched_id machine,
                                                                int32_t value);
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_state_push(ecs_sched_system_ctx *ctx,
+                                                        ecs_sched_id machine, int32_t value);
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_state_pop(ecs_sched_system_ctx *ctx,
+                                                       ecs_sched_id machine);
 /* The labels of a machine's transition schedules, owned by the world:
    "OnEnter(GameState::Playing)", "OnExit(GameState::Playing)",
    "OnTransition(GameState::Menu, GameState::Playing)". NULL for an unknown machine or a
@@ -61,6 +76,11 @@ ECS_SCHED_API const char *ecs_sched_on_exit(ecs_sched_world *world, ecs_sched_id
                                             int32_t value);
 ECS_SCHED_API const char *ecs_sched_on_transition(ecs_sched_world *world, ecs_sched_id machine,
                                                   int32_t from, int32_t to);
+/* "OnPause(GameState::Playing)", "OnResume(GameState::Playing)": the stack's schedules. */
+ECS_SCHED_API const char *ecs_sched_on_pause(ecs_sched_world *world, ecs_sched_id machine,
+                                             int32_t value);
+ECS_SCHED_API const char *ecs_sched_on_resume(ecs_sched_world *world, ecs_sched_id machine,
+                                              int32_t value);
 /* The exclusive system that applies the queued transitions of every machine: use it as a
    system's fn (with .exclusive = true), in any schedule, as many times as needed. */
 ECS_SCHED_API void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx);
@@ -73,12 +93,29 @@ ECS_SCHED_API ecs_sched_result ecs_sched_state_last_transition(ecs_sched_world *
 /* The same from a running system, which declares the machine's id in `reads`. */
 ECS_SCHED_API ecs_sched_result ecs_sched_ctx_state_last_transition(
     ecs_sched_system_ctx *ctx, ecs_sched_id machine, ecs_sched_state_transition *out);
+/* State-scoped entities: an entity with a machine's scope component (ecs_sched_state_scope_id)
+   is despawned when the machine exits `on_exit` (right after OnExit of it; a value covered by
+   a push is not exited) or enters `on_enter` (right before OnEnter of it); either may be
+   ECS_SCHED_STATE_NONE. Insert it like any component, from systems through commands. */
+typedef struct ecs_sched_state_scoped {
+    int32_t on_exit;
+    int32_t on_enter;
+} ecs_sched_state_scoped;
+
+ECS_SCHED_API ecs_sched_state_scoped ecs_sched_despawn_on_exit(int32_t value);
+ECS_SCHED_API ecs_sched_state_scoped ecs_sched_despawn_on_enter(int32_t value);
+/* The id of the component "StateScoped(GameState)", or 0 for an unknown machine. */
+ECS_SCHED_API ecs_sched_id ecs_sched_state_scope_id(ecs_sched_world *world, ecs_sched_id machine);
+
 /* Conditions on a machine; each declares a read of the machine's id. state_changed is true
    when the machine changed value (or was re-entered) since this instance last looked. */
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_in_state(ecs_sched_id machine,
                                                                int32_t value);
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_exists(ecs_sched_id machine);
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_changed(ecs_sched_id machine);
+/* True when `value` is the current value or one a push covers. */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine,
+                                                                     int32_t value);
 
 /*@@ implementation @@*/
 /* state: state machines, their transitions and the schedules that run on them. */
@@ -92,8 +129,24 @@ typedef struct ecs_sched__state_next {
 enum {
     ECS_SCHED__STATE_REQUEST_NONE,
     ECS_SCHED__STATE_REQUEST_SET,     /* nothing happens when it is the current value */
-    ECS_SCHED__STATE_REQUEST_REENTER  /* exit and enter again when it is the current value */
+    ECS_SCHED__STATE_REQUEST_REENTER, /* exit and enter again when it is the current value */
+    ECS_SCHED__STATE_REQUEST_PUSH,    /* cover the current value with `value` */
+    ECS_SCHED__STATE_REQUEST_POP      /* back to the value the top covers */
 };
+
+/* The schedules each value has, and how their labels start. */
+enum {
+    ECS_SCHED__ON_ENTER,
+    ECS_SCHED__ON_EXIT,
+    ECS_SCHED__ON_PAUSE,
+    ECS_SCHED__ON_RESUME,
+    ECS_SCHED__VALUE_SCHEDULES
+};
+
+static const char *const ecs_sched__value_schedule_names[ECS_SCHED__VALUE_SCHEDULES] = {
+    "OnEnter", "OnExit", "OnPause", "OnResume"};
+
+#define ECS_SCHED__DEFAULT_STATE_STACK 8
 
 /* Where a transition schedule is, found once: schedules are never removed, so a schedule
    found stays; a label not found is looked up again only after new schedules appear. */
@@ -106,13 +159,18 @@ typedef struct ecs_sched__state_machine {
     char *name;
     ecs_sched_id id;                  /* its current value's resource */
     ecs_sched_id next;                /* its pending slot's resource */
+    ecs_sched_id scope;               /* its StateScoped component */
+    ecs_sched_query *scoped;          /* the entities that have it */
     int32_t value_count;
     int32_t initial;
     char **value_names;               /* value_count of each */
-    char **enter_labels;
-    char **exit_labels;
+    char **labels[ECS_SCHED__VALUE_SCHEDULES];   /* per value: "OnEnter(GameState::Menu)", ... */
+    ecs_sched__schedule_ref *refs[ECS_SCHED__VALUE_SCHEDULES];
     char **transition_labels;         /* value_count * value_count, made when first asked */
-    ecs_sched__schedule_ref *enter_refs, *exit_refs, *transition_refs;   /* the same shapes */
+    ecs_sched__schedule_ref *transition_refs;
+    int32_t *stack;                   /* the values pushes cover, bottom first */
+    int32_t depth;
+    int32_t stack_capacity;
     bool entered;                     /* the first apply has entered the initial value */
     ecs_sched_state_transition last;
     uint64_t last_run;                /* the top-level run of the last transition */
@@ -123,6 +181,7 @@ typedef struct ecs_sched__state_step {
     ecs_sched__state_machine *m;
     int32_t from;                     /* ECS_SCHED_STATE_NONE: the initial enter */
     int32_t to;
+    int request;                      /* ECS_SCHED__STATE_REQUEST_SET, _PUSH or _POP */
     bool moves;                       /* something runs for this machine */
 } ecs_sched__state_step;
 
@@ -197,12 +256,15 @@ static void ecs_sched__strings_free(ecs_sched_world *w, char **strings, int32_t 
 
 static void ecs_sched__state_machine_free(ecs_sched_world *w, ecs_sched__state_machine *m) {
     ecs_sched__strings_free(w, m->value_names, m->value_count);
-    ecs_sched__strings_free(w, m->enter_labels, m->value_count);
-    ecs_sched__strings_free(w, m->exit_labels, m->value_count);
+    int k;
+    for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
+        ecs_sched__strings_free(w, m->labels[k], m->value_count);
+        ecs_sched__free(&w->env, m->refs[k]);
+    }
     ecs_sched__strings_free(w, m->transition_labels, m->value_count * m->value_count);
-    ecs_sched__free(&w->env, m->enter_refs);
-    ecs_sched__free(&w->env, m->exit_refs);
     ecs_sched__free(&w->env, m->transition_refs);
+    ecs_sched__free(&w->env, m->stack);
+    if (m->scoped && w->queries) ecs_sched_query_destroy(m->scoped);
     ecs_sched__free(&w->env, m->name);
 }
 
@@ -232,11 +294,18 @@ static int32_t ecs_sched__state_desc_value_count(const ecs_sched_state_desc *des
     return n;
 }
 
-/* Whether an existing machine has exactly the values of desc. */
+static int32_t ecs_sched__state_stack_capacity(const ecs_sched_state_desc *desc) {
+    return desc->stack_capacity > 0 ? desc->stack_capacity : ECS_SCHED__DEFAULT_STATE_STACK;
+}
+
+/* Whether an existing machine has exactly the values (and settings) of desc. */
 static bool ecs_sched__state_same_values(const ecs_sched__state_machine *m,
                                          const ecs_sched_state_desc *desc, int32_t count) {
     int32_t i;
-    if (count != m->value_count || desc->initial != m->initial) return false;
+    if (count != m->value_count || desc->initial != m->initial ||
+        ecs_sched__state_stack_capacity(desc) != m->stack_capacity) {
+        return false;
+    }
     for (i = 0; i < count; i++) {
         if (strcmp(desc->values[i], m->value_names[i]) != 0) return false;
     }
@@ -278,6 +347,12 @@ static ecs_sched_result ecs_sched__state_desc_check(ecs_sched_world *w,
             }
         }
     }
+    if (desc->stack_capacity < 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "state_register('%s'): stack_capacity %d is negative (0 means "
+                               "the default, %d)", desc->name, (int)desc->stack_capacity,
+                               ECS_SCHED__DEFAULT_STATE_STACK);
+    }
     if (desc->initial < 0 || desc->initial >= count) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "state_register('%s'): initial value %d is not one of its %d "
@@ -290,33 +365,38 @@ static ecs_sched_result ecs_sched__state_desc_check(ecs_sched_world *w,
    ecs_sched__state_machine_free). */
 static bool ecs_sched__state_machine_fill(ecs_sched_world *w, ecs_sched__state_machine *m,
                                           const ecs_sched_state_desc *desc, int32_t count) {
-    int32_t i;
+    ecs_sched__env *env = &w->env;
+    size_t n = (size_t)count;
+    int32_t i, k;
     m->value_count = count;
     m->initial = desc->initial;
+    m->stack_capacity = ecs_sched__state_stack_capacity(desc);
     m->last.from = m->last.to = ECS_SCHED_STATE_NONE;
-    m->name = ecs_sched__strdup(&w->env, desc->name);
-    m->value_names = (char **)ecs_sched__calloc(&w->env, sizeof(char *) * (size_t)count);
-    m->enter_labels = (char **)ecs_sched__calloc(&w->env, sizeof(char *) * (size_t)count);
-    m->exit_labels = (char **)ecs_sched__calloc(&w->env, sizeof(char *) * (size_t)count);
-    m->transition_labels =
-        (char **)ecs_sched__calloc(&w->env, sizeof(char *) * (size_t)count * (size_t)count);
-    m->enter_refs = (ecs_sched__schedule_ref *)ecs_sched__calloc(
-        &w->env, sizeof(ecs_sched__schedule_ref) * (size_t)count);
-    m->exit_refs = (ecs_sched__schedule_ref *)ecs_sched__calloc(
-        &w->env, sizeof(ecs_sched__schedule_ref) * (size_t)count);
-    m->transition_refs = (ecs_sched__schedule_ref *)ecs_sched__calloc(
-        &w->env, sizeof(ecs_sched__schedule_ref) * (size_t)count * (size_t)count);
-    if (!m->name || !m->value_names || !m->enter_labels || !m->exit_labels ||
-        !m->transition_labels || !m->enter_refs || !m->exit_refs || !m->transition_refs) {
+    m->name = ecs_sched__strdup(env, desc->name);
+    m->value_names = (char **)ecs_sched__calloc(env, sizeof(char *) * n);
+    m->transition_labels = (char **)ecs_sched__calloc(env, sizeof(char *) * n * n);
+    m->transition_refs =
+        (ecs_sched__schedule_ref *)ecs_sched__calloc(env, sizeof(ecs_sched__schedule_ref) * n * n);
+    m->stack = (int32_t *)ecs_sched__calloc(env, sizeof(int32_t) * (size_t)m->stack_capacity);
+    if (!m->name || !m->value_names || !m->transition_labels || !m->transition_refs ||
+        !m->stack) {
         return false;
     }
+    for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
+        m->labels[k] = (char **)ecs_sched__calloc(env, sizeof(char *) * n);
+        m->refs[k] = (ecs_sched__schedule_ref *)ecs_sched__calloc(
+            env, sizeof(ecs_sched__schedule_ref) * n);
+        if (!m->labels[k] || !m->refs[k]) return false;
+    }
     for (i = 0; i < count; i++) {
-        m->value_names[i] = ecs_sched__strdup(&w->env, desc->values[i]);
-        m->enter_labels[i] = ecs_sched__state_format(w, "OnEnter(%s::%s)", desc->name,
-                                                     desc->values[i]);
-        m->exit_labels[i] = ecs_sched__state_format(w, "OnExit(%s::%s)", desc->name,
-                                                    desc->values[i]);
-        if (!m->value_names[i] || !m->enter_labels[i] || !m->exit_labels[i]) return false;
+        m->value_names[i] = ecs_sched__strdup(env, desc->values[i]);
+        if (!m->value_names[i]) return false;
+        for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
+            m->labels[k][i] = ecs_sched__state_format(w, "%s(%s::%s)",
+                                                      ecs_sched__value_schedule_names[k],
+                                                      desc->name, desc->values[i]);
+            if (!m->labels[k][i]) return false;
+        }
     }
     return true;
 }
@@ -333,7 +413,16 @@ static bool ecs_sched__state_register_types(ecs_sched_world *w, ecs_sched__state
     snprintf(name, sizeof name, "NextState(%s)", m->name);
     c.size = sizeof(ecs_sched__state_next);
     m->next = m->id ? ecs_sched_component_register(w, &c) : 0;
-    return m->id && m->next && ecs_sched_resource_insert(w, m->next, NULL) == ECS_SCHED_OK;
+    snprintf(name, sizeof name, "StateScoped(%s)", m->name);
+    c.size = sizeof(ecs_sched_state_scoped);
+    m->scope = m->next ? ecs_sched_component_register(w, &c) : 0;
+    if (m->scope) {
+        ecs_sched_query_desc q;
+        memset(&q, 0, sizeof q);
+        q.terms[0] = ecs_sched_read(m->scope);
+        m->scoped = ecs_sched_query_create(w, &q);
+    }
+    return m->scoped && ecs_sched_resource_insert(w, m->next, NULL) == ECS_SCHED_OK;
 }
 
 static ecs_sched__state_machine *ecs_sched__state_find_name(const ecs_sched_world *w,
@@ -364,8 +453,9 @@ ecs_sched_id ecs_sched_state_register(ecs_sched_world *w, const ecs_sched_state_
         if (ecs_sched__state_same_values(existing, desc, count)) return existing->id;
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_STATE_MISMATCH,
                         "state_register('%s'): a state machine of that name is registered with "
-                        "other values or another initial value; register it once, or give "
-                        "the other machine another name", desc->name);
+                        "other values, another initial value or another stack capacity; "
+                        "register it once, or give the other machine another name",
+                        desc->name);
         return 0;
     }
     if (!w->states) {
@@ -418,13 +508,37 @@ const char *ecs_sched_state_value_name(ecs_sched_world *w, ecs_sched_id machine,
     return m->value_names[value];
 }
 
+/* Whether the stack allows the request, as it will stand at the next apply (only applies
+   change it, and the request replaces any queued before). */
+static bool ecs_sched__state_stack_allows(ecs_sched_world *w, const ecs_sched__state_machine *m,
+                                          int request, const char *operation) {
+    if (request == ECS_SCHED__STATE_REQUEST_PUSH && m->depth >= m->stack_capacity) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                        "%s: state machine '%s' already covers %d values, its stack_capacity; "
+                        "pop first, or register it with a larger .stack_capacity",
+                        operation, m->name, (int)m->depth);
+        return false;
+    }
+    if (request == ECS_SCHED__STATE_REQUEST_POP && m->depth == 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "%s: state machine '%s' has nothing pushed to pop back from", operation,
+                        m->name);
+        return false;
+    }
+    return true;
+}
+
 /* Writes a request into the pending slot `next` (already reached with the right access). */
 static ecs_sched_result ecs_sched__state_queue(ecs_sched_world *w, ecs_sched_id machine,
                                                ecs_sched__state_next *next, int32_t value,
                                                int request, const char *operation) {
     const ecs_sched__state_machine *m = ecs_sched__state_known(w, machine, operation);
     if (!m) return w->env.last_result;
-    if (!ecs_sched__state_value_valid(w, m, value, operation)) return w->env.last_result;
+    if (request != ECS_SCHED__STATE_REQUEST_POP &&
+        !ecs_sched__state_value_valid(w, m, value, operation)) {
+        return w->env.last_result;
+    }
+    if (!ecs_sched__state_stack_allows(w, m, request, operation)) return w->env.last_result;
     next->value = value;
     next->request = request;
     return ECS_SCHED_OK;
@@ -465,6 +579,23 @@ static bool ecs_sched__ctx_reads_state(ecs_sched_system_ctx *ctx,
     return false;
 }
 
+ecs_sched_result ecs_sched_state_push(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
+    return ecs_sched__state_queue_world(w, machine, value, ECS_SCHED__STATE_REQUEST_PUSH,
+                                        "state_push");
+}
+
+ecs_sched_result ecs_sched_state_pop(ecs_sched_world *w, ecs_sched_id machine) {
+    return ecs_sched__state_queue_world(w, machine, 0, ECS_SCHED__STATE_REQUEST_POP,
+                                        "state_pop");
+}
+
+int32_t ecs_sched_state_depth(ecs_sched_world *w, ecs_sched_id machine) {
+    const ecs_sched__state_machine *m;
+    ECS_SCHED__CHECK_WORLD(w);
+    m = ecs_sched__state_known(w, machine, "state_depth");
+    return m ? m->depth : -1;
+}
+
 int32_t ecs_sched_ctx_state(ecs_sched_system_ctx *ctx, ecs_sched_id machine) {
     const ecs_sched__state_machine *m;
     const ecs_sched_state_current *current;
@@ -500,6 +631,17 @@ ecs_sched_result ecs_sched_ctx_state_set_reenter(ecs_sched_system_ctx *ctx, ecs_
                                       "ctx_state_set_reenter");
 }
 
+ecs_sched_result ecs_sched_ctx_state_push(ecs_sched_system_ctx *ctx, ecs_sched_id machine,
+                                          int32_t value) {
+    return ecs_sched__state_queue_ctx(ctx, machine, value, ECS_SCHED__STATE_REQUEST_PUSH,
+                                      "ctx_state_push");
+}
+
+ecs_sched_result ecs_sched_ctx_state_pop(ecs_sched_system_ctx *ctx, ecs_sched_id machine) {
+    return ecs_sched__state_queue_ctx(ctx, machine, 0, ECS_SCHED__STATE_REQUEST_POP,
+                                      "ctx_state_pop");
+}
+
 ecs_sched_result ecs_sched_state_last_transition(ecs_sched_world *w, ecs_sched_id machine,
                                                  ecs_sched_state_transition *out) {
     const ecs_sched__state_machine *m;
@@ -530,20 +672,30 @@ ecs_sched_result ecs_sched_ctx_state_last_transition(ecs_sched_system_ctx *ctx,
 
 /* ---- labels ---- */
 
-const char *ecs_sched_on_enter(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
+/* The label of one of a value's schedules (ECS_SCHED__ON_*), or NULL. */
+static const char *ecs_sched__value_schedule(ecs_sched_world *w, ecs_sched_id machine,
+                                             int32_t value, int kind, const char *operation) {
     const ecs_sched__state_machine *m;
     ECS_SCHED__CHECK_WORLD(w);
-    m = ecs_sched__state_known(w, machine, "on_enter");
-    if (!m || !ecs_sched__state_value_valid(w, m, value, "on_enter")) return NULL;
-    return m->enter_labels[value];
+    m = ecs_sched__state_known(w, machine, operation);
+    if (!m || !ecs_sched__state_value_valid(w, m, value, operation)) return NULL;
+    return m->labels[kind][value];
+}
+
+const char *ecs_sched_on_enter(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
+    return ecs_sched__value_schedule(w, machine, value, ECS_SCHED__ON_ENTER, "on_enter");
 }
 
 const char *ecs_sched_on_exit(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
-    const ecs_sched__state_machine *m;
-    ECS_SCHED__CHECK_WORLD(w);
-    m = ecs_sched__state_known(w, machine, "on_exit");
-    if (!m || !ecs_sched__state_value_valid(w, m, value, "on_exit")) return NULL;
-    return m->exit_labels[value];
+    return ecs_sched__value_schedule(w, machine, value, ECS_SCHED__ON_EXIT, "on_exit");
+}
+
+const char *ecs_sched_on_pause(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
+    return ecs_sched__value_schedule(w, machine, value, ECS_SCHED__ON_PAUSE, "on_pause");
+}
+
+const char *ecs_sched_on_resume(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
+    return ecs_sched__value_schedule(w, machine, value, ECS_SCHED__ON_RESUME, "on_resume");
 }
 
 const char *ecs_sched_on_transition(ecs_sched_world *w, ecs_sched_id machine, int32_t from,
@@ -578,6 +730,10 @@ static ecs_sched__schedule *ecs_sched__schedule_of(ecs_sched_world *w, const cha
     return ref->schedule;
 }
 
+static void ecs_sched__keep_first(ecs_sched_result *first, ecs_sched_result result) {
+    if (result != ECS_SCHED_OK && *first == ECS_SCHED_OK) *first = result;
+}
+
 /* Runs a transition schedule if anything was ever added to it; keeps the first failure. */
 static void ecs_sched__state_run(ecs_sched_world *w, const char *label,
                                  ecs_sched__schedule_ref *ref, ecs_sched_result *first) {
@@ -597,10 +753,18 @@ static ecs_sched__state_step ecs_sched__state_take(ecs_sched_world *w,
     step.m = m;
     step.from = current ? current->value : ECS_SCHED_STATE_NONE;
     step.to = step.from;
+    step.request = ECS_SCHED__STATE_REQUEST_SET;
     step.moves = false;
     if (!m->entered) {   /* marked entered once the value is in place */
         step.to = m->initial;
         step.moves = true;
+    } else if (next->request == ECS_SCHED__STATE_REQUEST_PUSH ||
+               next->request == ECS_SCHED__STATE_REQUEST_POP) {
+        step.request = next->request;
+        step.to = next->request == ECS_SCHED__STATE_REQUEST_PUSH ? next->value
+                                                                 : m->stack[m->depth - 1];
+        step.moves = true;
+        next->request = ECS_SCHED__STATE_REQUEST_NONE;
     } else if (next->request != ECS_SCHED__STATE_REQUEST_NONE) {
         step.to = next->value;
         step.moves = step.to != step.from || next->request == ECS_SCHED__STATE_REQUEST_REENTER;
@@ -619,6 +783,8 @@ static ecs_sched_result ecs_sched__state_change(ecs_sched_world *w, ecs_sched__s
         if (result != ECS_SCHED_OK) return result;
         current = (ecs_sched_state_current *)w->resources[m->id];
     }
+    if (step->request == ECS_SCHED__STATE_REQUEST_PUSH) m->stack[m->depth++] = step->from;
+    if (step->request == ECS_SCHED__STATE_REQUEST_POP) m->depth--;
     current->value = step->to;
     current->changes++;
     m->entered = true;
@@ -628,10 +794,44 @@ static ecs_sched_result ecs_sched__state_change(ecs_sched_world *w, ecs_sched__s
     return ECS_SCHED_OK;
 }
 
+/* Despawns the entities scoped to leaving (on_exit) or reaching (on_enter) `value`. The
+   matches are gathered first: despawning while iterating would move rows under the
+   iterator. */
+static ecs_sched_result ecs_sched__despawn_scoped(ecs_sched_world *w,
+                                                 const ecs_sched__state_machine *m,
+                                                 int32_t value, bool on_exit) {
+    ecs_sched_entity *doomed;
+    ecs_sched_iter it;
+    int32_t count = 0, n = ecs_sched_query_count(m->scoped), i;
+    ecs_sched_result result = ECS_SCHED_OK;
+    if (n == 0) return ECS_SCHED_OK;
+    doomed = (ecs_sched_entity *)ecs_sched__alloc(&w->env, sizeof *doomed * (size_t)n);
+    if (!doomed) return ecs_sched__out_of_memory(w, "despawning state-scoped entities");
+    it = ecs_sched_query_iter(m->scoped);
+    while (ecs_sched_iter_next(&it)) {
+        const ecs_sched_state_scoped *scope = ECS_SCHED_FIELD(&it, const ecs_sched_state_scoped, 0);
+        for (i = 0; i < it.count; i++) {
+            if ((on_exit ? scope[i].on_exit : scope[i].on_enter) == value) {
+                doomed[count++] = it.entities[i];
+            }
+        }
+    }
+    for (i = 0; i < count && result == ECS_SCHED_OK; i++) result = ecs_sched_despawn(w, doomed[i]);
+    ecs_sched__free(&w->env, doomed);
+    return result;
+}
+
+/* Runs one of a value's schedules (ECS_SCHED__ON_*). */
+static void ecs_sched__state_run_value(ecs_sched_world *w, ecs_sched__state_machine *m, int kind,
+                                       int32_t value, ecs_sched_result *first) {
+    ecs_sched__state_run(w, m->labels[kind][value], &m->refs[kind][value], first);
+}
+
 /* Applies the transitions queued when it starts, for one machine or all (NULL): the exits of
-   every moving machine, last registered first; then each one's new value and OnTransition;
-   then the enters, first registered first. A value queued meanwhile waits for the next apply.
-   Returns the first failure of a transition schedule; the others still run. */
+   every moving machine (OnExit, or OnPause for a push), last registered first; then each
+   one's new value and, for a set, OnTransition; then the enters (OnEnter, or OnResume after a
+   pop), first registered first. A value queued meanwhile waits for the next apply. Returns the
+   first failure of a transition schedule; the others still run. */
 static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
                                                      const ecs_sched__state_machine *only) {
     ecs_sched__states *states = w->states;
@@ -650,26 +850,38 @@ static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
         if (steps[count].moves) count++;
     }
     for (i = count - 1; i >= 0; i--) {
-        ecs_sched__state_machine *m = steps[i].m;
+        bool exits = steps[i].request != ECS_SCHED__STATE_REQUEST_PUSH;
         if (steps[i].from == ECS_SCHED_STATE_NONE) continue;
-        ecs_sched__state_run(w, m->exit_labels[steps[i].from], &m->exit_refs[steps[i].from],
-                             &first);
+        ecs_sched__state_run_value(w, steps[i].m, exits ? ECS_SCHED__ON_EXIT : ECS_SCHED__ON_PAUSE,
+                                   steps[i].from, &first);
+        if (exits) {
+            ecs_sched__keep_first(&first, ecs_sched__despawn_scoped(w, steps[i].m, steps[i].from,
+                                                                    true));
+        }
     }
     for (i = 0; i < count; i++) {
         ecs_sched__state_machine *m = steps[i].m;
         ecs_sched_result result = ecs_sched__state_change(w, &steps[i]);
         int32_t pair = steps[i].from * m->value_count + steps[i].to;
         if (result != ECS_SCHED_OK && first == ECS_SCHED_OK) first = result;
-        if (steps[i].from == ECS_SCHED_STATE_NONE) continue;
+        if (steps[i].from == ECS_SCHED_STATE_NONE ||
+            steps[i].request != ECS_SCHED__STATE_REQUEST_SET) {
+            continue;
+        }
         if (!m->transition_refs[pair].schedule) {   /* the label is made the first time */
             ecs_sched_on_transition(w, m->id, steps[i].from, steps[i].to);
         }
         ecs_sched__state_run(w, m->transition_labels[pair], &m->transition_refs[pair], &first);
     }
     for (i = 0; i < count; i++) {
-        ecs_sched__state_machine *m = steps[i].m;
-        ecs_sched__state_run(w, m->enter_labels[steps[i].to], &m->enter_refs[steps[i].to],
-                             &first);
+        bool enters = steps[i].request != ECS_SCHED__STATE_REQUEST_POP;
+        if (enters) {
+            ecs_sched__keep_first(&first, ecs_sched__despawn_scoped(w, steps[i].m, steps[i].to,
+                                                                    false));
+        }
+        ecs_sched__state_run_value(w, steps[i].m, enters ? ECS_SCHED__ON_ENTER
+                                                         : ECS_SCHED__ON_RESUME,
+                                   steps[i].to, &first);
     }
     states->applying = false;
     return first;
@@ -705,6 +917,29 @@ ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine) {
     return desc;
 }
 
+/* ---- state-scoped entities ---- */
+
+ecs_sched_state_scoped ecs_sched_despawn_on_exit(int32_t value) {
+    ecs_sched_state_scoped scope;
+    scope.on_exit = value;
+    scope.on_enter = ECS_SCHED_STATE_NONE;
+    return scope;
+}
+
+ecs_sched_state_scoped ecs_sched_despawn_on_enter(int32_t value) {
+    ecs_sched_state_scoped scope;
+    scope.on_exit = ECS_SCHED_STATE_NONE;
+    scope.on_enter = value;
+    return scope;
+}
+
+ecs_sched_id ecs_sched_state_scope_id(ecs_sched_world *w, ecs_sched_id machine) {
+    const ecs_sched__state_machine *m;
+    ECS_SCHED__CHECK_WORLD(w);
+    m = ecs_sched__state_known(w, machine, "state_scope_id");
+    return m ? m->scope : 0;
+}
+
 /* ---- conditions ---- */
 
 static ecs_sched_condition ecs_sched__state_condition(ecs_sched_condition_kind kind,
@@ -729,6 +964,22 @@ ecs_sched_condition ecs_sched_condition_state_changed(ecs_sched_id machine) {
     return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_CHANGED, machine, 0);
 }
 
+ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine, int32_t value) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_IN_STACK, machine, value);
+}
+
+static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id machine,
+                                      int32_t value) {
+    const ecs_sched__state_machine *m;
+    int32_t i;
+    if (ecs_sched__state_is(w, machine, value)) return true;
+    m = ecs_sched__state_find(w, machine);
+    for (i = 0; m && i < m->depth; i++) {
+        if (m->stack[i] == value) return true;
+    }
+    return false;
+}
+
 /* Checks a state condition's machine (and value) and names it, unless it has a name:
    "in_state(GameState::Playing)", "state_exists(GameState)", "state_changed(GameState)". */
 static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
@@ -736,14 +987,17 @@ static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_
     const ecs_sched__state_machine *m = ecs_sched__state_known(w, c->resource, "a state condition");
     char *name;
     if (!m) return w->env.last_result;
-    if (c->kind == ECS_SCHED_CONDITION_IN_STATE &&
-        !ecs_sched__state_value_valid(w, m, c->state_value, "condition in_state")) {
+    bool valued = c->kind == ECS_SCHED_CONDITION_IN_STATE ||
+                  c->kind == ECS_SCHED_CONDITION_STATE_IN_STACK;
+    if (valued && !ecs_sched__state_value_valid(w, m, c->state_value, "a state condition")) {
         return w->env.last_result;
     }
     if (c->name) return ECS_SCHED_OK;
-    if (c->kind == ECS_SCHED_CONDITION_IN_STATE) {
-        name = ecs_sched__state_format(w, "in_state(%s::%s)", m->name,
-                                       m->value_names[c->state_value]);
+    if (valued) {
+        name = ecs_sched__state_format(w, "%s(%s::%s)",
+                                       c->kind == ECS_SCHED_CONDITION_IN_STATE ? "in_state"
+                                                                                : "state_in_stack",
+                                       m->name, m->value_names[c->state_value]);
     } else {
         name = ecs_sched__state_format(w, "%s(%s)",
                                        c->kind == ECS_SCHED_CONDITION_STATE_EXISTS

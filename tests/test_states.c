@@ -626,6 +626,288 @@ static void an_apply_inside_a_transition_schedule_applies_nothing(void **state) 
     check_and_destroy(w);
 }
 
+/* ---- the stack ---- */
+
+/* Playing entered, with every schedule of Playing and Paused tracing its name. */
+static ecs_sched_id playing_with_traces(ecs_sched_world *w) {
+    ecs_sched_id game = game_state(w);
+    int32_t v;
+    static const char *const names[][4] = {
+        {"enter_playing", "exit_playing", "pause_playing", "resume_playing"},
+        {"enter_paused", "exit_paused", "pause_paused", "resume_paused"}};
+    add_apply(w);
+    apply(w);
+    ecs_sched_state_set(w, game, PLAYING);
+    apply(w);
+    for (v = PLAYING; v <= PAUSED; v++) {
+        trace_in(w, ecs_sched_on_enter(w, game, v), names[v - PLAYING][0]);
+        trace_in(w, ecs_sched_on_exit(w, game, v), names[v - PLAYING][1]);
+        trace_in(w, ecs_sched_on_pause(w, game, v), names[v - PLAYING][2]);
+        trace_in(w, ecs_sched_on_resume(w, game, v), names[v - PLAYING][3]);
+    }
+    return game;
+}
+
+static void a_push_pauses_the_covered_value_and_enters_the_pushed_one(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = playing_with_traces(w);
+    ecs_sched_state_transition t;
+    (void)state;
+    assert_int_equal(ecs_sched_state_push(w, game, PAUSED), ECS_SCHED_OK);
+    apply(w);
+    assert_string_equal(g_trace, "pause_playing enter_paused");
+    assert_int_equal(ecs_sched_state_get(w, game), PAUSED);
+    assert_int_equal(ecs_sched_state_depth(w, game), 1);
+    assert_int_equal(ecs_sched_state_last_transition(w, game, &t), ECS_SCHED_OK);
+    assert_int_equal(t.from, PLAYING);
+    assert_int_equal(t.to, PAUSED);
+    check_and_destroy(w);
+}
+
+static void a_pop_exits_the_top_and_resumes_the_revealed_value(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = playing_with_traces(w);
+    (void)state;
+    ecs_sched_state_push(w, game, PAUSED);
+    apply(w);
+    g_trace[0] = '\0';
+    assert_int_equal(ecs_sched_state_pop(w, game), ECS_SCHED_OK);
+    apply(w);
+    assert_string_equal(g_trace, "exit_paused resume_playing");
+    assert_int_equal(ecs_sched_state_get(w, game), PLAYING);
+    assert_int_equal(ecs_sched_state_depth(w, game), 0);
+    check_and_destroy(w);
+}
+
+static void a_set_while_pushed_replaces_only_the_top(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = playing_with_traces(w);
+    (void)state;
+    trace_in(w, ecs_sched_on_enter(w, game, MENU), "enter_menu");
+    trace_in(w, ecs_sched_on_exit(w, game, MENU), "exit_menu");
+    ecs_sched_state_push(w, game, PAUSED);
+    apply(w);
+    g_trace[0] = '\0';
+    ecs_sched_state_set(w, game, MENU);
+    apply(w);
+    assert_string_equal(g_trace, "exit_paused enter_menu");
+    assert_int_equal(ecs_sched_state_depth(w, game), 1);
+    ecs_sched_state_pop(w, game);
+    apply(w);
+    assert_string_equal(g_trace, "exit_paused enter_menu exit_menu resume_playing");
+    check_and_destroy(w);
+}
+
+static void in_state_sees_the_top_and_in_stack_sees_covered_values(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    add_apply(w);
+    ADD_SYSTEM(w, .name = "in_playing", .fn = record,
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_in_state(game, PLAYING))});
+    ADD_SYSTEM(w, .name = "playing_in_stack", .fn = record,
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_state_in_stack(game, PLAYING))});
+    ADD_SYSTEM(w, .name = "menu_in_stack", .fn = record,
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_state_in_stack(game, MENU))});
+    apply(w);
+    ecs_sched_state_set(w, game, PLAYING);
+    apply(w);
+    assert_run_traces(w, "in_playing playing_in_stack");
+    ecs_sched_state_push(w, game, PAUSED);
+    apply(w);
+    g_trace[0] = '\0';
+    assert_run_traces(w, "playing_in_stack");
+    check_and_destroy(w);
+}
+
+static void a_push_past_the_capacity_is_refused_and_changes_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = ecs_sched_state_register(
+        w, &(ecs_sched_state_desc){.name = "Shallow", .values = {"A", "B", "C"},
+                                   .stack_capacity = 1});
+    (void)state;
+    add_apply(w);
+    apply(w);
+    assert_int_equal(ecs_sched_state_push(w, game, 1), ECS_SCHED_OK);
+    apply(w);
+    assert_int_equal(ecs_sched_state_push(w, game, 2), ECS_SCHED_ERR_LIMIT);
+    assert_contains(ecs_sched_last_error(w), "'Shallow'");
+    assert_contains(ecs_sched_last_error(w), "stack_capacity");
+    apply(w);
+    assert_int_equal(ecs_sched_state_get(w, game), 1);
+    assert_int_equal(ecs_sched_state_depth(w, game), 1);
+    check_and_destroy(w);
+}
+
+static void a_pop_with_nothing_pushed_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    add_apply(w);
+    apply(w);
+    assert_int_equal(ecs_sched_state_pop(w, game), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "'GameState' has nothing pushed");
+    assert_int_equal(ecs_sched_state_depth(w, game + 100), -1);
+    assert_int_equal(ecs_sched_state_register(
+                         w, &(ecs_sched_state_desc){.name = "Neg", .values = {"A"},
+                                                    .stack_capacity = -1}),
+                     0);
+    assert_contains(ecs_sched_last_error(w), "stack_capacity -1");
+    check_and_destroy(w);
+}
+
+static void push_from_a_system(ecs_sched_system_ctx *ctx) {
+    assert_int_equal(ecs_sched_ctx_state_push(ctx, g_machine, PAUSED), ECS_SCHED_OK);
+}
+
+static void pop_from_a_system(ecs_sched_system_ctx *ctx) {
+    assert_int_equal(ecs_sched_ctx_state_pop(ctx, g_machine), ECS_SCHED_OK);
+}
+
+static void systems_push_and_pop_through_the_pending_slot(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = playing_with_traces(w);
+    ecs_sched_id next = ecs_sched_state_next_id(w, game);
+    (void)state;
+    g_machine = game;
+    assert_int_equal(ecs_sched_add_system(w, "Push", &(ecs_sched_system_desc){
+                                                         .name = "push", .fn = push_from_a_system,
+                                                         .writes = {next}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, "Pop", &(ecs_sched_system_desc){
+                                                        .name = "pop", .fn = pop_from_a_system,
+                                                        .writes = {next}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, "Push"), ECS_SCHED_OK);
+    apply(w);
+    assert_int_equal(ecs_sched_run_schedule(w, "Pop"), ECS_SCHED_OK);
+    apply(w);
+    assert_string_equal(g_trace, "pause_playing enter_paused exit_paused resume_playing");
+    check_and_destroy(w);
+}
+
+static void stack_labels_name_the_machine_and_value(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    assert_string_equal(ecs_sched_on_pause(w, game, PLAYING), "OnPause(GameState::Playing)");
+    assert_string_equal(ecs_sched_on_resume(w, game, MENU), "OnResume(GameState::Menu)");
+    assert_null(ecs_sched_on_pause(w, game, 5));
+    check_and_destroy(w);
+}
+
+/* ---- state-scoped entities ---- */
+
+static ecs_sched_entity g_scoped;
+
+/* An exclusive system that traces whether g_scoped is still alive. */
+static void trace_scoped(ecs_sched_system_ctx *ctx) {
+    char word[64];
+    snprintf(word, sizeof word, "%s:%s", ecs_sched_ctx_name(ctx),
+             ecs_sched_is_alive(ecs_sched_ctx_world(ctx), g_scoped) ? "alive" : "gone");
+    trace_add(word);
+}
+
+static void watch(ecs_sched_world *w, const char *schedule, const char *name) {
+    assert_int_equal(ecs_sched_add_system(w, schedule, &(ecs_sched_system_desc){
+                                                           .name = name, .fn = trace_scoped,
+                                                           .exclusive = true}),
+                     ECS_SCHED_OK);
+}
+
+static ecs_sched_entity spawn_scoped(ecs_sched_world *w, ecs_sched_id game,
+                                     ecs_sched_state_scoped scope) {
+    ecs_sched_id id = ecs_sched_state_scope_id(w, game);
+    ecs_sched_entity e = ecs_sched_spawn_with(w, 1, &id, (const void *const[]){&scope});
+    assert_true(e != 0);
+    return e;
+}
+
+static void an_entity_scoped_to_a_value_goes_when_the_value_is_exited(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    add_apply(w);
+    apply(w);
+    g_scoped = spawn_scoped(w, game, ecs_sched_despawn_on_exit(PLAYING));
+    watch(w, ecs_sched_on_exit(w, game, PLAYING), "exit_playing");
+    watch(w, ecs_sched_on_enter(w, game, MENU), "enter_menu");
+    ecs_sched_state_set(w, game, PLAYING);
+    apply(w);
+    assert_true(ecs_sched_is_alive(w, g_scoped));
+    ecs_sched_state_set(w, game, MENU);
+    apply(w);
+    /* after OnExit(Playing), before OnEnter(Menu) */
+    assert_string_equal(g_trace, "exit_playing:alive enter_menu:gone");
+    check_and_destroy(w);
+}
+
+static void an_entity_scoped_to_entering_a_value_goes_before_its_on_enter(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    add_apply(w);
+    apply(w);
+    g_scoped = spawn_scoped(w, game, ecs_sched_despawn_on_enter(PAUSED));
+    watch(w, ecs_sched_on_exit(w, game, MENU), "exit_menu");
+    watch(w, ecs_sched_on_enter(w, game, PAUSED), "enter_paused");
+    ecs_sched_state_set(w, game, PAUSED);
+    apply(w);
+    assert_string_equal(g_trace, "exit_menu:alive enter_paused:gone");
+    check_and_destroy(w);
+}
+
+static void a_covered_value_keeps_its_scoped_entities(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    ecs_sched_entity in_menu, paused_overlay;
+    (void)state;
+    add_apply(w);
+    apply(w);
+    in_menu = spawn_scoped(w, game, ecs_sched_despawn_on_exit(MENU));
+    paused_overlay = spawn_scoped(w, game, ecs_sched_despawn_on_exit(PAUSED));
+    ecs_sched_state_push(w, game, PAUSED);
+    apply(w);
+    assert_true(ecs_sched_is_alive(w, in_menu));        /* Menu is covered, not exited */
+    ecs_sched_state_pop(w, game);
+    apply(w);
+    assert_false(ecs_sched_is_alive(w, paused_overlay)); /* Paused was exited */
+    assert_true(ecs_sched_is_alive(w, in_menu));        /* Menu resumed, not entered */
+    check_and_destroy(w);
+}
+
+static ecs_sched_id g_scope_id;
+
+static void spawn_level_entity(ecs_sched_system_ctx *ctx) {
+    ecs_sched_state_scoped scope = ecs_sched_despawn_on_exit(PLAYING);
+    ecs_sched_commands *cmd = ecs_sched_ctx_commands(ctx);
+    ecs_sched_entity e = ecs_sched_commands_spawn(cmd);
+    assert_int_equal(ecs_sched_commands_insert(cmd, e, g_scope_id, &scope), ECS_SCHED_OK);
+}
+
+static void systems_scope_entities_through_commands(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    g_scope_id = ecs_sched_state_scope_id(w, game);
+    assert_string_equal(ecs_sched_component_name(w, g_scope_id), "StateScoped(GameState)");
+    add_apply(w);
+    apply(w);
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_enter(w, game, PLAYING),
+                                          &(ecs_sched_system_desc){
+                                              .name = "spawn_level", .fn = spawn_level_entity,
+                                              .commands = true}),
+                     ECS_SCHED_OK);
+    ecs_sched_state_set(w, game, PLAYING);
+    apply(w);
+    assert_int_equal(ecs_sched_entity_count(w), 1);
+    ecs_sched_state_set(w, game, MENU);
+    apply(w);
+    assert_int_equal(ecs_sched_entity_count(w), 0);
+    assert_int_equal(ecs_sched_state_scope_id(w, game + 100), 0);
+    check_and_destroy(w);
+}
+
 /* ---- both executors ---- */
 
 typedef struct frame_ids {
@@ -769,6 +1051,18 @@ int main(void) {
         cmocka_unit_test(the_last_transition_says_whether_it_happened_in_this_run),
         cmocka_unit_test(a_failing_transition_schedule_fails_the_applying_run),
         cmocka_unit_test(an_apply_inside_a_transition_schedule_applies_nothing),
+        cmocka_unit_test(a_push_pauses_the_covered_value_and_enters_the_pushed_one),
+        cmocka_unit_test(a_pop_exits_the_top_and_resumes_the_revealed_value),
+        cmocka_unit_test(a_set_while_pushed_replaces_only_the_top),
+        cmocka_unit_test(in_state_sees_the_top_and_in_stack_sees_covered_values),
+        cmocka_unit_test(a_push_past_the_capacity_is_refused_and_changes_nothing),
+        cmocka_unit_test(a_pop_with_nothing_pushed_is_refused),
+        cmocka_unit_test(systems_push_and_pop_through_the_pending_slot),
+        cmocka_unit_test(stack_labels_name_the_machine_and_value),
+        cmocka_unit_test(an_entity_scoped_to_a_value_goes_when_the_value_is_exited),
+        cmocka_unit_test(an_entity_scoped_to_entering_a_value_goes_before_its_on_enter),
+        cmocka_unit_test(a_covered_value_keeps_its_scoped_entities),
+        cmocka_unit_test(systems_scope_entities_through_commands),
         cmocka_unit_test(both_executors_leave_the_same_world_with_transitions_in_the_schedule),
     };
     return cmocka_run_group_tests_name("state machines", tests, NULL, destroy_leftover_world);
