@@ -8451,12 +8451,11 @@ static bool ecs_sched__state_stack_allows(ecs_sched_world *w, const ecs_sched__s
     return true;
 }
 
-/* Writes a request into the pending slot `next` (already reached with the right access). */
-static ecs_sched_result ecs_sched__state_queue(ecs_sched_world *w, ecs_sched_id machine,
+/* Writes a request into m's pending slot `next` (already reached with the right access). */
+static ecs_sched_result ecs_sched__state_queue(ecs_sched_world *w,
+                                               const ecs_sched__state_machine *m,
                                                ecs_sched__state_next *next, int32_t value,
                                                int request, const char *operation) {
-    const ecs_sched__state_machine *m = ecs_sched__state_known(w, machine, operation);
-    if (!m) return w->env.last_result;
     if (request != ECS_SCHED__STATE_REQUEST_POP &&
         !ecs_sched__state_value_valid(w, m, value, operation)) {
         return w->env.last_result;
@@ -8474,7 +8473,7 @@ static ecs_sched_result ecs_sched__state_queue_world(ecs_sched_world *w, ecs_sch
     ECS_SCHED__CHECK_WORLD(w);
     m = ecs_sched__state_known(w, machine, operation);
     if (!m) return w->env.last_result;
-    return ecs_sched__state_queue(w, machine,
+    return ecs_sched__state_queue(w, m,
                                   (ecs_sched__state_next *)w->resources[m->next], value,
                                   request, operation);
 }
@@ -8539,7 +8538,7 @@ static ecs_sched_result ecs_sched__state_queue_ctx(ecs_sched_system_ctx *ctx,
     if (!m) return ctx->world->env.last_result;
     next = (ecs_sched__state_next *)ecs_sched_ctx_resource_mut(ctx, m->next);
     if (!next) return ECS_SCHED_ERR_ACCESS;
-    return ecs_sched__state_queue(ctx->world, machine, next, value, request, operation);
+    return ecs_sched__state_queue(ctx->world, m, next, value, request, operation);
 }
 
 ecs_sched_result ecs_sched_ctx_state_set(ecs_sched_system_ctx *ctx, ecs_sched_id machine,
@@ -8725,8 +8724,10 @@ static ecs_sched_result ecs_sched__despawn_scoped(ecs_sched_world *w,
                                                  int32_t value, bool on_exit) {
     ecs_sched_entity *doomed;
     ecs_sched_iter it;
-    int32_t count = 0, n = ecs_sched_query_count(m->scoped), i;
+    int32_t count = 0, n, i;
     ecs_sched_result result = ECS_SCHED_OK;
+    if (m->scoped->match_count == 0) return ECS_SCHED_OK;   /* the component is on no entity */
+    n = ecs_sched_query_count(m->scoped);
     if (n == 0) return ECS_SCHED_OK;
     doomed = (ecs_sched_entity *)ecs_sched__alloc(&w->env, sizeof *doomed * (size_t)n);
     if (!doomed) return ecs_sched__out_of_memory(w, "despawning state-scoped entities");
@@ -8791,7 +8792,7 @@ static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
             steps[i].request != ECS_SCHED__STATE_REQUEST_SET) {
             continue;
         }
-        if (!m->transition_refs[pair].schedule) {   /* the label is made the first time */
+        if (!m->transition_labels[pair]) {   /* the label is made the first time */
             ecs_sched_on_transition(w, m->id, steps[i].from, steps[i].to);
         }
         ecs_sched__state_run(w, m->transition_labels[pair], &m->transition_refs[pair], &first);
