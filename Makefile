@@ -72,6 +72,8 @@ example:
 	./$(BUILD)/world_demo
 	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) examples/physics_plugin.c $(STB_LIBS) -o $(BUILD)/physics_plugin
 	./$(BUILD)/physics_plugin
+	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) examples/pause_menu.c $(STB_LIBS) -o $(BUILD)/pause_menu
+	./$(BUILD)/pause_menu
 
 graphs: deps ecs_sched.h
 	sh tools/graph.sh
