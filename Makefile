@@ -144,10 +144,9 @@ RUN_CHECKS     := cxx_impl two_tu static_api stb_own stb_lib threads_c99 threads
                   pool_fenced stb_routed
 # Checks that only compile: the implementation optimized (-O2 -Werror); the examples, which
 # pass values of known size into the inlined copies, at -O3 -Werror (where gcc's object-size
-# warnings are at their most eager), as C99 and as C11 with threads; and the benchmarks
-# with threads (C11) and as C99 without.
-COMPILE_ONLY   := impl_o2.o examples_o3_c99.o examples_o3_c11_threads.o bench_c11_threads.o \
-                  bench_c99.o
+# warnings are at their most eager; the copies are the same with threads); and the
+# benchmarks with threads (C11) and as C99 without.
+COMPILE_ONLY   := impl_o2.o examples_o3_c99.o bench_c11_threads.o bench_c99.o
 COMPILE_STAMPS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
                     $(addsuffix .ok,$(RUN_CHECKS)) $(COMPILE_ONLY)))
 COMPILE_BUILDS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
@@ -181,12 +180,6 @@ $(COMPILE)/$(1)/examples_o3_c99.o: $(wildcard examples/*.c) ecs_sched.h
 	@echo "== $(1): the examples at -O3 -Werror (C99)"
 	@for ex in $(wildcard examples/*.c); do \
 	  $(1) $(STRICT) -O3 -I. $(STB_CFLAGS) -c $$$$ex -o $$@ || exit 1; done
-
-$(COMPILE)/$(1)/examples_o3_c11_threads.o: $(wildcard examples/*.c) ecs_sched.h
-	@mkdir -p $$(@D)
-	@echo "== $(1): the examples at -O3 -Werror (C11, ECS_SCHED_THREADS)"
-	@for ex in $(wildcard examples/*.c); do \
-	  $(1) $(THREADED) -O3 -I. $(STB_CFLAGS) -c $$$$ex -o $$@ || exit 1; done
 
 $(COMPILE)/$(1)/static_api: tests/compile/static_api.c ecs_sched.h
 	@mkdir -p $$(@D)
