@@ -240,16 +240,13 @@ static void guarded_baseline(void *state) {
     }
 }
 
-static void run_condition(bench_row *row, bool value) {
-    static guarded_state raw;
-    ecs_sched_world *w = quiet_world();
+/* MAX_SYSTEMS empty systems in "Update", in groups of 5 (ecs_sched_add_systems), each group
+   gated by its own copy of `condition`; false (the row failed) when an add fails. */
+static bool add_gated_groups(bench_row *row, ecs_sched_world *w,
+                             const ecs_sched_condition *condition) {
     ecs_sched_system_desc systems[5];
     ecs_sched_systems_desc group;
-    ecs_sched_condition condition;
     int32_t g, i;
-    if (!w) { fail(row, "world creation", NULL); return; }
-    memset(&condition, 0, sizeof condition);
-    condition.fn = value ? always_true : always_false;
     memset(systems, 0, sizeof systems);
     for (i = 0; i < 5; i++) {
         systems[i].name = "empty";
@@ -259,12 +256,28 @@ static void run_condition(bench_row *row, bool value) {
         memset(&group, 0, sizeof group);
         group.systems = systems;
         group.count = 5;
-        group.run_if[0] = &condition;
+        group.run_if[0] = condition;
         if (ecs_sched_add_systems(w, "Update", &group) != ECS_SCHED_OK) {
             fail(row, "add_systems", w);
-            ecs_sched_world_destroy(w);
-            return;
+            return false;
         }
+    }
+    return true;
+}
+
+static void run_condition(bench_row *row, bool value) {
+    static guarded_state raw;
+    ecs_sched_world *w = quiet_world();
+    ecs_sched_condition condition;
+    int32_t g, i;
+    if (!w) { fail(row, "world creation", NULL); return; }
+    memset(&condition, 0, sizeof condition);
+    condition.fn = value ? always_true : always_false;
+    if (!add_gated_groups(row, w, &condition)) {
+        ecs_sched_world_destroy(w);
+        return;
+    }
+    for (g = 0; g < MAX_SYSTEMS / 5; g++) {
         raw.conditions[g] = value ? always_true : always_false;
         for (i = 0; i < 5; i++) raw.fns[5 * g + i] = empty_system;
     }

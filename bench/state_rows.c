@@ -99,14 +99,12 @@ done:
 
 /* ---- in_state_condition ---- */
 
-/* The run_condition_yes_1000 schedule, its groups gated by `condition`. */
+/* The run_condition_yes_1000 schedule, its groups gated by `condition` (or, given `machine`,
+   by in_state of a machine made for it). */
 static ecs_sched_world *gated_schedule(bench_row *row, const ecs_sched_condition *condition,
                                        ecs_sched_id *machine) {
     ecs_sched_world *w = quiet_world();
-    ecs_sched_system_desc systems[5];
-    ecs_sched_systems_desc group;
     ecs_sched_condition in_state;
-    int32_t g, i;
     if (!w) { fail(row, "world creation", NULL); return NULL; }
     if (machine) {   /* a machine in its value 1, and in_state(machine, 1) as the condition */
         ecs_sched_state_desc desc;
@@ -126,21 +124,9 @@ static ecs_sched_world *gated_schedule(bench_row *row, const ecs_sched_condition
         in_state = ecs_sched_condition_in_state(*machine, 1);
         condition = &in_state;
     }
-    memset(systems, 0, sizeof systems);
-    for (i = 0; i < 5; i++) {
-        systems[i].name = "empty";
-        systems[i].fn = empty_system;
-    }
-    for (g = 0; g < MAX_SYSTEMS / 5; g++) {
-        memset(&group, 0, sizeof group);
-        group.systems = systems;
-        group.count = 5;
-        group.run_if[0] = condition;
-        if (ecs_sched_add_systems(w, "Update", &group) != ECS_SCHED_OK) {
-            fail(row, "add_systems", w);
-            ecs_sched_world_destroy(w);
-            return NULL;
-        }
+    if (!add_gated_groups(row, w, condition)) {
+        ecs_sched_world_destroy(w);
+        return NULL;
     }
     return w;
 }
