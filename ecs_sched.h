@@ -735,6 +735,7 @@ extern "C" {
      ECS_SCHED_MAX_CONDITIONS  run_if entries per system, set or group            default 4
      ECS_SCHED_MAX_REFS        names per in_set / before / after / ambiguous_with default 8
      ECS_SCHED_MAX_STATE_VALUES values of one state machine                       default 32
+     ECS_SCHED_MAX_STATE_SOURCES machines a computed state is computed from        default 8
    Fixed:
      ECS_SCHED_MAX_ALIGNMENT   the largest component alignment storage honours    64
      ECS_SCHED_DEFAULT_GRAIN   the largest piece a parallel iteration with grain 0 makes: 4096
@@ -775,6 +776,9 @@ extern "C" {
 #ifndef ECS_SCHED_MAX_STATE_VALUES
 #define ECS_SCHED_MAX_STATE_VALUES 32
 #endif
+#ifndef ECS_SCHED_MAX_STATE_SOURCES
+#define ECS_SCHED_MAX_STATE_SOURCES 8
+#endif
 #define ECS_SCHED_MAX_ALIGNMENT 64
 #define ECS_SCHED_DEFAULT_GRAIN 4096
 
@@ -814,7 +818,9 @@ extern "C" {
     X(ERR_CONDITION_WRITES,   "a run condition asks for write access")              \
     X(ERR_SCHEDULE_RUNNING,   "the schedule is running and cannot be rebuilt now")      \
     X(ERR_UNKNOWN_STATE,      "id is not a registered state machine")                   \
-    X(ERR_STATE_MISMATCH,     "state machine name registered again with other values")
+    X(ERR_STATE_MISMATCH,     "state machine name registered again with other values")  \
+    X(ERR_STATE_ABSENT,       "the state machine does not exist now (a sub-state)")     \
+    X(ERR_STATE_CYCLE,        "state machines would be computed from each other")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,
@@ -1404,11 +1410,27 @@ ECS_SCHED_API ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *world,
 /* No value: the machine does not exist (yet). */
 #define ECS_SCHED_STATE_NONE (-1)
 
+/* A computed state's value from the current values of its sources (in the order of
+   .sources; ECS_SCHED_STATE_NONE for a source that has no value): one of its own values, or
+   ECS_SCHED_STATE_NONE for "does not exist". It must depend on those values only. */
+typedef int32_t (*ecs_sched_state_compute_fn)(const int32_t *source_values, void *user_data);
+
 typedef struct ecs_sched_state_desc {
     const char *name;                                 /* required, e.g. "GameState" */
     const char *values[ECS_SCHED_MAX_STATE_VALUES];   /* required: value i is named values[i] */
-    int32_t initial;                                  /* entered at the first apply; default 0 */
+    int32_t initial;              /* entered at the first apply (a sub-state: each time it
+                                     starts to exist); default 0; a computed state has none */
     int32_t stack_capacity;           /* how many values pushes may cover at once; default 8 */
+    /* A computed state: its value is compute(values of .sources) and follows them; it cannot
+       be queued. The sources are machines registered before, listed without gaps. */
+    ecs_sched_id sources[ECS_SCHED_MAX_STATE_SOURCES];
+    ecs_sched_state_compute_fn compute;
+    void *user_data;                  /* passed to compute */
+    /* A sub-state: it exists only while machine .parent has a value v with parent_values[v]
+       true; it starts at .initial when the parent reaches one of them, and stops existing
+       when the parent leaves them. */
+    ecs_sched_id parent;
+    bool parent_values[ECS_SCHED_MAX_STATE_VALUES];
 } ecs_sched_state_desc;
 
 /* The resource that holds a machine's current value; its id is the machine's id. It exists
@@ -1418,12 +1440,14 @@ typedef struct ecs_sched_state_current {
     uint32_t changes;         /* transitions applied so far, the initial enter included */
 } ecs_sched_state_current;
 
-/* A machine's last transition. */
+/* A machine's last transition. Both values ECS_SCHED_STATE_NONE: none yet. */
 typedef struct ecs_sched_state_transition {
-    int32_t from;             /* ECS_SCHED_STATE_NONE for the initial enter */
-    int32_t to;               /* ECS_SCHED_STATE_NONE: no transition yet */
+    int32_t from;             /* ECS_SCHED_STATE_NONE: the machine started to exist */
+    int32_t to;               /* ECS_SCHED_STATE_NONE: it stopped existing (a sub-state, a
+                                 computed state) */
     bool this_run;            /* it happened during the current top-level schedule run (or,
-                                 between runs, during the last one) */
+                                 between runs, during the last one); one applied outside any
+                                 run (ecs_sched_state_apply) counts for the next run */
 } ecs_sched_state_transition;
 
 /* Registers a state machine; returns its id, or 0. The same name with the same values gives
@@ -1480,12 +1504,7 @@ ECS_SCHED_API const char *ecs_sched_on_pause(ecs_sched_world *world, ecs_sched_i
                                              int32_t value);
 ECS_SCHED_API const char *ecs_sched_on_resume(ecs_sched_world *world, ecs_sched_id machine,
                                               int32_t value);
-/* The exclusive system that applies the queued transitions of every machine: use it as a
-   system's fn (with .exclusive = true), in any schedule, as many times as needed. */
-ECS_SCHED_API void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx);
-/* A system desc for it, named "apply_state_transitions", for one machine (0: every machine);
-   set its ordering fields and add it. */
-ECS_SCHED_API ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine);
+/* The machine's last transition, into *out. */
 ECS_SCHED_API ecs_sched_result ecs_sched_state_last_transition(ecs_sched_world *world,
                                                                ecs_sched_id machine,
                                                                ecs_sched_state_transition *out);
@@ -1515,6 +1534,21 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_changed(ecs_sched_id
 /* True when `value` is the current value or one a push covers. */
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine,
                                                                      int32_t value);
+
+/*================================ src/transition.h (public) =================================*/
+/* transition: applying queued state transitions, and the schedules that run on them. */
+
+/* The exclusive system that applies the queued transitions of every machine: use it as a
+   system's fn (with .exclusive = true), in any schedule, as many times as needed. */
+ECS_SCHED_API void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx);
+/* A system desc for it, named "apply_state_transitions", for one machine (0: every machine);
+   set its ordering fields and add it. */
+ECS_SCHED_API ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine);
+/* Applies the queued transitions from outside any schedule (for a user who runs schedules by
+   hand, or a loader), for one machine and the machines that depend on it (0: every machine).
+   Returns the first failure of a transition schedule. A transition applied outside any run
+   counts as "this run" for the next one (ecs_sched_state_transition.this_run). */
+ECS_SCHED_API ecs_sched_result ecs_sched_state_apply(ecs_sched_world *world, ecs_sched_id machine);
 
 #ifdef __cplusplus
 }
@@ -4940,6 +4974,7 @@ static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_
                                                         const ecs_sched_condition *c);
 static bool ecs_sched__state_is(const ecs_sched_world *w, ecs_sched_id machine, int32_t value);
 static uint32_t ecs_sched__state_changes(const ecs_sched_world *w, ecs_sched_id machine);
+static bool ecs_sched__state_exists(const ecs_sched_world *w, ecs_sched_id machine);
 static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id machine,
                                       int32_t value);
 
@@ -5188,7 +5223,7 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
         result = !ecs_sched__cond_eval(conds, c->operands[0], violation);
         break;
     case ECS_SCHED_CONDITION_RESOURCE_EXISTS:
-        result = ecs_sched_resource_exists(w, c->resource);
+        result = ecs_sched__state_exists(w, c->resource);
         break;
     case ECS_SCHED_CONDITION_RESOURCE_EQUALS:
         if (ecs_sched_resource_exists(w, c->resource)) {
@@ -5205,7 +5240,7 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
         result = ecs_sched__state_is(w, c->resource, c->state_value);
         break;
     case ECS_SCHED_CONDITION_STATE_EXISTS:
-        result = ecs_sched_resource_exists(w, c->resource);
+        result = ecs_sched__state_exists(w, c->resource);
         break;
     case ECS_SCHED_CONDITION_STATE_IN_STACK:
         result = ecs_sched__state_in_stack(w, c->resource, c->state_value);
@@ -8078,6 +8113,13 @@ typedef struct ecs_sched__schedule_ref {
     uint32_t looked_at;               /* the schedule count when looked up, plus 1; 0: never */
 } ecs_sched__schedule_ref;
 
+/* What decides a machine's value. */
+enum {
+    ECS_SCHED__STATE_ROOT,            /* queued values */
+    ECS_SCHED__STATE_COMPUTED,        /* compute(its sources' values) */
+    ECS_SCHED__STATE_SUB              /* queued values, while its parent is in parent_values */
+};
+
 typedef struct ecs_sched__state_machine {
     char *name;
     ecs_sched_id id;                  /* its current value's resource */
@@ -8094,25 +8136,34 @@ typedef struct ecs_sched__state_machine {
     int32_t *stack;                   /* the values pushes cover, bottom first */
     int32_t depth;
     int32_t stack_capacity;
-    bool entered;                     /* the first apply has entered the initial value */
+    bool entered;                     /* the first apply has given it its value */
     ecs_sched_state_transition last;
     uint64_t last_run;                /* the top-level run of the last transition */
+    int kind;                         /* ECS_SCHED__STATE_ROOT, _COMPUTED or _SUB */
+    /* the machines it depends on, as indexes into the registration order (always earlier):
+       a computed state's sources, a sub-state's parent */
+    uint32_t sources[ECS_SCHED_MAX_STATE_SOURCES];
+    int32_t source_count;
+    ecs_sched_state_compute_fn compute;
+    void *user_data;
+    bool parent_values[ECS_SCHED_MAX_STATE_VALUES];
 } ecs_sched__state_machine;
 
 /* What one apply does to one machine, decided before anything runs. */
 typedef struct ecs_sched__state_step {
-    ecs_sched__state_machine *m;
-    int32_t from;                     /* ECS_SCHED_STATE_NONE: the initial enter */
-    int32_t to;
+    int32_t from;                     /* ECS_SCHED_STATE_NONE: it starts to exist */
+    int32_t to;                       /* ECS_SCHED_STATE_NONE: it stops existing */
     int request;                      /* ECS_SCHED__STATE_REQUEST_SET, _PUSH or _POP */
     bool moves;                       /* something runs for this machine */
+    bool unwinds;                     /* the values its stack covers are exited too */
 } ecs_sched__state_step;
 
 struct ecs_sched__states {
     ecs_sched__state_machine *items;  /* in registration order */
     uint32_t count;
     uint32_t capacity;
-    ecs_sched__state_step *steps;     /* one per machine: what an apply does, made ahead */
+    ecs_sched__state_step *steps;     /* per machine, in registration order: what an apply
+                                         does, decided ahead */
     uint32_t step_capacity;
     bool applying;                    /* an apply is running its transition schedules */
 };
@@ -8161,6 +8212,11 @@ static const ecs_sched_state_current *ecs_sched__state_current(const ecs_sched_w
 static bool ecs_sched__state_is(const ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
     const ecs_sched_state_current *current = ecs_sched__state_current(w, machine);
     return current && current->value == value;
+}
+
+static bool ecs_sched__state_exists(const ecs_sched_world *w, ecs_sched_id machine) {
+    const ecs_sched_state_current *current = ecs_sched__state_current(w, machine);
+    return current && current->value != ECS_SCHED_STATE_NONE;
 }
 
 static uint32_t ecs_sched__state_changes(const ecs_sched_world *w, ecs_sched_id machine) {
@@ -8358,12 +8414,204 @@ static ecs_sched__state_machine *ecs_sched__state_find_name(const ecs_sched_worl
     return NULL;
 }
 
+/* ---- computed states and sub-states ---- */
+
+/* The machines desc depends on, as ids: a computed state's sources, a sub-state's parent. */
+static int32_t ecs_sched__state_desc_dependencies(const ecs_sched_state_desc *desc,
+                                                  ecs_sched_id *out) {
+    int32_t n = 0;
+    if (desc->parent) {
+        out[0] = desc->parent;
+        return 1;
+    }
+    while (n < ECS_SCHED_MAX_STATE_SOURCES && desc->sources[n]) {
+        out[n] = desc->sources[n];
+        n++;
+    }
+    return n;
+}
+
+static int32_t ecs_sched__state_index(const ecs_sched_world *w, const ecs_sched__state_machine *m) {
+    return (int32_t)(m - w->states->items);
+}
+
+static ecs_sched_result ecs_sched__state_computed_check(ecs_sched_world *w,
+                                                        const ecs_sched_state_desc *desc) {
+    ecs_sched_id sources[ECS_SCHED_MAX_STATE_SOURCES];
+    int32_t n = ecs_sched__state_desc_dependencies(desc, sources), i;
+    if (!desc->compute) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "state_register('%s'): .sources is given without .compute; a "
+                               "computed state needs the function that computes its value",
+                               desc->name);
+    }
+    if (n == 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "state_register('%s'): .compute is given without .sources; list "
+                               "the machines its value is computed from", desc->name);
+    }
+    for (i = n; i < ECS_SCHED_MAX_STATE_SOURCES; i++) {
+        if (desc->sources[i]) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                   "state_register('%s'): .sources[%d] is 0 but .sources[%d] is "
+                                   "not; list the sources without gaps",
+                                   desc->name, (int)n, (int)i);
+        }
+    }
+    for (i = 0; i < n; i++) {
+        if (!ecs_sched__state_find(w, sources[i])) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_STATE,
+                                   "state_register('%s'): .sources[%d], id %u, is not a state "
+                                   "machine; register the sources before the states computed "
+                                   "from them", desc->name, (int)i, (unsigned)sources[i]);
+        }
+    }
+    if (desc->parent || desc->initial != 0 || desc->stack_capacity != 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "state_register('%s'): a computed state takes no .parent, "
+                               ".initial or .stack_capacity: its value is always what .compute "
+                               "makes of its sources' values", desc->name);
+    }
+    return ECS_SCHED_OK;
+}
+
+static bool ecs_sched__state_any_parent_value(const ecs_sched_state_desc *desc) {
+    int32_t i;
+    for (i = 0; i < ECS_SCHED_MAX_STATE_VALUES; i++) {
+        if (desc->parent_values[i]) return true;
+    }
+    return false;
+}
+
+static ecs_sched_result ecs_sched__state_sub_check(ecs_sched_world *w,
+                                                   const ecs_sched_state_desc *desc) {
+    const ecs_sched__state_machine *parent = ecs_sched__state_find(w, desc->parent);
+    int32_t i;
+    if (!parent) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_STATE,
+                               "state_register('%s'): .parent, id %u, is not a state machine; "
+                               "register the parent before its sub-states", desc->name,
+                               (unsigned)desc->parent);
+    }
+    if (!ecs_sched__state_any_parent_value(desc)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "state_register('%s'): a sub-state needs .parent_values: set "
+                               ".parent_values[v] = true for each value v of '%s' it exists in",
+                               desc->name, parent->name);
+    }
+    for (i = parent->value_count; i < ECS_SCHED_MAX_STATE_VALUES; i++) {
+        if (desc->parent_values[i]) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                   "state_register('%s'): .parent_values[%d] is set, but parent "
+                                   "'%s' has only %d values", desc->name, (int)i, parent->name,
+                                   (int)parent->value_count);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Checks what makes desc a computed state or a sub-state, if anything does. */
+static ecs_sched_result ecs_sched__state_derived_check(ecs_sched_world *w,
+                                                       const ecs_sched_state_desc *desc) {
+    int32_t i;
+    bool sources = desc->compute != NULL;
+    for (i = 0; i < ECS_SCHED_MAX_STATE_SOURCES; i++) sources = sources || desc->sources[i];
+    if (sources) return ecs_sched__state_computed_check(w, desc);
+    if (desc->parent) return ecs_sched__state_sub_check(w, desc);
+    if (ecs_sched__state_any_parent_value(desc)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "state_register('%s'): .parent_values is given without .parent; "
+                               "a sub-state names its parent machine", desc->name);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Whether machine `from` depends on machine `target` (or is it), through its sources. */
+static bool ecs_sched__state_depends(const ecs_sched_world *w, uint32_t from, uint32_t target) {
+    const ecs_sched__state_machine *m = &w->states->items[from];
+    int32_t i;
+    if (from == target) return true;
+    for (i = 0; i < m->source_count; i++) {
+        if (ecs_sched__state_depends(w, m->sources[i], target)) return true;
+    }
+    return false;
+}
+
+/* Registering desc again under the name of `existing` must not make it depend on itself
+   (machines depend on machines registered before them, so that is the only way to a cycle).
+   The message follows one path of the cycle. */
+static ecs_sched_result ecs_sched__state_cycle_check(ecs_sched_world *w,
+                                                     const ecs_sched_state_desc *desc,
+                                                     const ecs_sched__state_machine *existing) {
+    ecs_sched_id deps[ECS_SCHED_MAX_STATE_SOURCES];
+    uint32_t target = (uint32_t)ecs_sched__state_index(w, existing), at = target;
+    int32_t n = ecs_sched__state_desc_dependencies(desc, deps), i, k;
+    ecs_sched__text text;
+    ecs_sched_result result;
+    for (i = 0; i < n; i++) {
+        at = (uint32_t)ecs_sched__state_index(w, ecs_sched__state_find(w, deps[i]));
+        if (ecs_sched__state_depends(w, at, target)) break;
+    }
+    if (i == n) return ECS_SCHED_OK;
+    ecs_sched__text_init(&text, &w->env);
+    ecs_sched__text_printf(&text, "state_register('%s'): the state machines would be computed "
+                                  "from each other: %s", desc->name, desc->name);
+    for (;;) {
+        const ecs_sched__state_machine *m = &w->states->items[at];
+        ecs_sched__text_printf(&text, " -> %s", m->name);
+        if (at == target) break;
+        for (k = 0; !ecs_sched__state_depends(w, m->sources[k], target); k++) continue;
+        at = m->sources[k];
+    }
+    ecs_sched__text_printf(&text, " (each depends on the next); a machine can depend only on "
+                                  "machines registered before it");
+    result = ecs_sched__fail_text(&w->env, ECS_SCHED_ERR_STATE_CYCLE,
+                                  text.data ? text.data : "state machines in a cycle");
+    ecs_sched__text_free(&text);
+    return result;
+}
+
+/* Whether an existing machine depends on the same machines, the same way, as desc. */
+static bool ecs_sched__state_same_dependencies(const ecs_sched_world *w,
+                                               const ecs_sched__state_machine *m,
+                                               const ecs_sched_state_desc *desc) {
+    ecs_sched_id deps[ECS_SCHED_MAX_STATE_SOURCES];
+    int32_t n = ecs_sched__state_desc_dependencies(desc, deps), i;
+    if (n != m->source_count || m->compute != desc->compute || m->user_data != desc->user_data ||
+        memcmp(m->parent_values, desc->parent_values, sizeof m->parent_values) != 0) {
+        return false;
+    }
+    for (i = 0; i < n; i++) {
+        if (w->states->items[m->sources[i]].id != deps[i]) return false;
+    }
+    return true;
+}
+
+/* What decides m's value, from desc (already checked). */
+static void ecs_sched__state_machine_link(const ecs_sched_world *w, ecs_sched__state_machine *m,
+                                          const ecs_sched_state_desc *desc) {
+    ecs_sched_id deps[ECS_SCHED_MAX_STATE_SOURCES];
+    int32_t i;
+    m->kind = desc->compute ? ECS_SCHED__STATE_COMPUTED
+              : desc->parent ? ECS_SCHED__STATE_SUB : ECS_SCHED__STATE_ROOT;
+    m->source_count = ecs_sched__state_desc_dependencies(desc, deps);
+    for (i = 0; i < m->source_count; i++) {
+        m->sources[i] = (uint32_t)ecs_sched__state_index(w, ecs_sched__state_find(w, deps[i]));
+    }
+    m->compute = desc->compute;
+    m->user_data = desc->user_data;
+    memcpy(m->parent_values, desc->parent_values, sizeof m->parent_values);
+}
+
 ecs_sched_id ecs_sched_state_register(ecs_sched_world *w, const ecs_sched_state_desc *desc) {
     ecs_sched__state_machine m, *existing;
     int32_t count;
     ECS_SCHED__CHECK_WORLD(w);
     count = desc ? ecs_sched__state_desc_value_count(desc) : 0;
-    if (ecs_sched__state_desc_check(w, desc, count) != ECS_SCHED_OK) return 0;
+    if (ecs_sched__state_desc_check(w, desc, count) != ECS_SCHED_OK ||
+        ecs_sched__state_derived_check(w, desc) != ECS_SCHED_OK) {
+        return 0;
+    }
     if (w->states && w->states->applying) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                         "state_register('%s'): state transitions are being applied; register "
@@ -8373,12 +8621,16 @@ ecs_sched_id ecs_sched_state_register(ecs_sched_world *w, const ecs_sched_state_
     }
     existing = ecs_sched__state_find_name(w, desc->name);
     if (existing) {
-        if (ecs_sched__state_same_values(existing, desc, count)) return existing->id;
+        if (ecs_sched__state_cycle_check(w, desc, existing) != ECS_SCHED_OK) return 0;
+        if (ecs_sched__state_same_values(existing, desc, count) &&
+            ecs_sched__state_same_dependencies(w, existing, desc)) {
+            return existing->id;
+        }
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_STATE_MISMATCH,
                         "state_register('%s'): a state machine of that name is registered with "
-                        "other values, another initial value or another stack capacity; "
-                        "register it once, or give the other machine another name",
-                        desc->name);
+                        "other values, another initial value, another stack capacity or other "
+                        "sources, parent or compute function; register it once, or give the "
+                        "other machine another name", desc->name);
         return 0;
     }
     if (!w->states) {
@@ -8402,6 +8654,7 @@ ecs_sched_id ecs_sched_state_register(ecs_sched_world *w, const ecs_sched_state_
         ecs_sched__state_machine_free(w, &m);  /* the world's error says why */
         return 0;
     }
+    ecs_sched__state_machine_link(w, &m, desc);
     w->states->items[w->states->count++] = m;
     return m.id;
 }
@@ -8451,6 +8704,45 @@ static bool ecs_sched__state_stack_allows(ecs_sched_world *w, const ecs_sched__s
     return true;
 }
 
+/* Whether m takes queued values now: a computed state never does, a sub-state only while it
+   exists. */
+static bool ecs_sched__state_queueable(ecs_sched_world *w, const ecs_sched__state_machine *m,
+                                       int32_t value, int request, const char *operation) {
+    const ecs_sched__state_machine *parent;
+    ecs_sched__text text;
+    char what[160];
+    int32_t v;
+    const char *separator = " ";
+    if (m->kind == ECS_SCHED__STATE_ROOT) return true;
+    if (m->kind == ECS_SCHED__STATE_SUB && ecs_sched__state_exists(w, m->id)) return true;
+    if (request == ECS_SCHED__STATE_REQUEST_POP) {
+        snprintf(what, sizeof what, "%s(%s)", operation, m->name);
+    } else {
+        snprintf(what, sizeof what, "%s(%s::%s)", operation, m->name, m->value_names[value]);
+    }
+    if (m->kind == ECS_SCHED__STATE_COMPUTED) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "%s: '%s' is a computed state, its value follows its sources; queue "
+                        "values for them instead", what, m->name);
+        return false;
+    }
+    parent = &w->states->items[m->sources[0]];
+    ecs_sched__text_init(&text, &w->env);
+    ecs_sched__text_printf(&text, "%s: sub-state '%s' does not exist now; it exists while '%s' "
+                                  "is", what, m->name, parent->name);
+    for (v = 0; v < parent->value_count; v++) {
+        if (!m->parent_values[v]) continue;
+        ecs_sched__text_printf(&text, "%s%s", separator, parent->value_names[v]);
+        separator = " or ";
+    }
+    ecs_sched__text_printf(&text, " (after the apply that enters one of them); queue its values "
+                                  "while it exists, or the parent's value first");
+    ecs_sched__fail_text(&w->env, ECS_SCHED_ERR_STATE_ABSENT,
+                         text.data ? text.data : "the sub-state does not exist now");
+    ecs_sched__text_free(&text);
+    return false;
+}
+
 /* Writes a request into m's pending slot `next` (already reached with the right access). */
 static ecs_sched_result ecs_sched__state_queue(ecs_sched_world *w,
                                                const ecs_sched__state_machine *m,
@@ -8460,7 +8752,10 @@ static ecs_sched_result ecs_sched__state_queue(ecs_sched_world *w,
         !ecs_sched__state_value_valid(w, m, value, operation)) {
         return w->env.last_result;
     }
-    if (!ecs_sched__state_stack_allows(w, m, request, operation)) return w->env.last_result;
+    if (!ecs_sched__state_queueable(w, m, value, request, operation) ||
+        !ecs_sched__state_stack_allows(w, m, request, operation)) {
+        return w->env.last_result;
+    }
     next->value = value;
     next->request = request;
     return ECS_SCHED_OK;
@@ -8564,10 +8859,21 @@ ecs_sched_result ecs_sched_ctx_state_pop(ecs_sched_system_ctx *ctx, ecs_sched_id
                                       "ctx_state_pop");
 }
 
+/* The number of the current top-level schedule run (between runs: of the last one). */
+static uint64_t ecs_sched__top_run(const ecs_sched_world *w) {
+    return w->schedules ? w->schedules->top_runs : 0;
+}
+
+/* The run a transition applied now counts for: the current one, or, outside any run, the
+   next. */
+static uint64_t ecs_sched__transition_run(const ecs_sched_world *w) {
+    bool running = w->schedules && w->schedules->depth > 0;
+    return ecs_sched__top_run(w) + (running ? 0 : 1);
+}
+
 ecs_sched_result ecs_sched_state_last_transition(ecs_sched_world *w, ecs_sched_id machine,
                                                  ecs_sched_state_transition *out) {
     const ecs_sched__state_machine *m;
-    const ecs_sched__schedules *all;
     ECS_SCHED__CHECK_WORLD(w);
     m = ecs_sched__state_known(w, machine, "state_last_transition");
     if (!m) return w->env.last_result;
@@ -8575,9 +8881,10 @@ ecs_sched_result ecs_sched_state_last_transition(ecs_sched_world *w, ecs_sched_i
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "state_last_transition('%s'): needs somewhere to write", m->name);
     }
-    all = w->schedules;
     *out = m->last;
-    out->this_run = m->last.to != ECS_SCHED_STATE_NONE && all && m->last_run == all->top_runs;
+    out->this_run = (m->last.from != ECS_SCHED_STATE_NONE || m->last.to != ECS_SCHED_STATE_NONE) &&
+                    (m->last_run == ecs_sched__top_run(w) ||
+                     m->last_run == ecs_sched__transition_run(w));
     return ECS_SCHED_OK;
 }
 
@@ -8637,208 +8944,6 @@ const char *ecs_sched_on_transition(ecs_sched_world *w, ecs_sched_id machine, in
         if (!*label) ecs_sched__out_of_memory(w, "naming a transition schedule");
     }
     return *label;
-}
-
-/* ---- applying transitions ---- */
-
-/* The schedule of `label`, or NULL while nobody has added anything to it. */
-static ecs_sched__schedule *ecs_sched__schedule_of(ecs_sched_world *w, const char *label,
-                                                   ecs_sched__schedule_ref *ref) {
-    const ecs_sched__schedules *all = w->schedules;
-    uint32_t count = all ? all->count : 0;
-    if (ref->schedule || ref->looked_at == count + 1) return ref->schedule;
-    ref->schedule = label ? ecs_sched__schedule_find(w, label) : NULL;
-    ref->looked_at = count + 1;
-    return ref->schedule;
-}
-
-static void ecs_sched__keep_first(ecs_sched_result *first, ecs_sched_result result) {
-    if (result != ECS_SCHED_OK && *first == ECS_SCHED_OK) *first = result;
-}
-
-/* Runs a transition schedule if anything was ever added to it; keeps the first failure. */
-static void ecs_sched__state_run(ecs_sched_world *w, const char *label,
-                                 ecs_sched__schedule_ref *ref, ecs_sched_result *first) {
-    ecs_sched__schedule *s = ecs_sched__schedule_of(w, label, ref);
-    ecs_sched_result result;
-    if (!s) return;
-    result = ecs_sched__run_schedule(w, s);
-    if (result != ECS_SCHED_OK && *first == ECS_SCHED_OK) *first = result;
-}
-
-/* Takes m's request (the first apply: the initial value, the request waiting for the next). */
-static ecs_sched__state_step ecs_sched__state_take(ecs_sched_world *w,
-                                                   ecs_sched__state_machine *m) {
-    ecs_sched__state_step step;
-    ecs_sched__state_next *next = (ecs_sched__state_next *)w->resources[m->next];
-    const ecs_sched_state_current *current = ecs_sched__state_current(w, m->id);
-    step.m = m;
-    step.from = current ? current->value : ECS_SCHED_STATE_NONE;
-    step.to = step.from;
-    step.request = ECS_SCHED__STATE_REQUEST_SET;
-    step.moves = false;
-    if (!m->entered) {   /* marked entered once the value is in place */
-        step.to = m->initial;
-        step.moves = true;
-    } else if (next->request == ECS_SCHED__STATE_REQUEST_PUSH ||
-               next->request == ECS_SCHED__STATE_REQUEST_POP) {
-        step.request = next->request;
-        step.to = next->request == ECS_SCHED__STATE_REQUEST_PUSH ? next->value
-                                                                 : m->stack[m->depth - 1];
-        step.moves = true;
-        next->request = ECS_SCHED__STATE_REQUEST_NONE;
-    } else if (next->request != ECS_SCHED__STATE_REQUEST_NONE) {
-        step.to = next->value;
-        step.moves = step.to != step.from || next->request == ECS_SCHED__STATE_REQUEST_REENTER;
-        next->request = ECS_SCHED__STATE_REQUEST_NONE;
-    }
-    return step;
-}
-
-/* The new value in place, counted, and remembered as the last transition. */
-static ecs_sched_result ecs_sched__state_change(ecs_sched_world *w, ecs_sched__state_step *step) {
-    ecs_sched__state_machine *m = step->m;
-    ecs_sched_state_current *current = (ecs_sched_state_current *)w->resources[m->id];
-    const ecs_sched__schedules *all = w->schedules;
-    if (!current) {
-        ecs_sched_result result = ecs_sched_resource_insert(w, m->id, NULL);
-        if (result != ECS_SCHED_OK) return result;
-        current = (ecs_sched_state_current *)w->resources[m->id];
-    }
-    if (step->request == ECS_SCHED__STATE_REQUEST_PUSH) m->stack[m->depth++] = step->from;
-    if (step->request == ECS_SCHED__STATE_REQUEST_POP) m->depth--;
-    current->value = step->to;
-    current->changes++;
-    m->entered = true;
-    m->last.from = step->from;
-    m->last.to = step->to;
-    m->last_run = all ? all->top_runs : 0;
-    return ECS_SCHED_OK;
-}
-
-/* Despawns the entities scoped to leaving (on_exit) or reaching (on_enter) `value`. The
-   matches are gathered first: despawning while iterating would move rows under the
-   iterator. */
-static ecs_sched_result ecs_sched__despawn_scoped(ecs_sched_world *w,
-                                                 const ecs_sched__state_machine *m,
-                                                 int32_t value, bool on_exit) {
-    ecs_sched_entity *doomed;
-    ecs_sched_iter it;
-    int32_t count = 0, n, i;
-    ecs_sched_result result = ECS_SCHED_OK;
-    if (m->scoped->match_count == 0) return ECS_SCHED_OK;   /* the component is on no entity */
-    n = ecs_sched_query_count(m->scoped);
-    if (n == 0) return ECS_SCHED_OK;
-    doomed = (ecs_sched_entity *)ecs_sched__alloc(&w->env, sizeof *doomed * (size_t)n);
-    if (!doomed) return ecs_sched__out_of_memory(w, "despawning state-scoped entities");
-    it = ecs_sched_query_iter(m->scoped);
-    while (ecs_sched_iter_next(&it)) {
-        const ecs_sched_state_scoped *scope = ECS_SCHED_FIELD(&it, const ecs_sched_state_scoped, 0);
-        for (i = 0; i < it.count; i++) {
-            if ((on_exit ? scope[i].on_exit : scope[i].on_enter) == value) {
-                doomed[count++] = it.entities[i];
-            }
-        }
-    }
-    for (i = 0; i < count && result == ECS_SCHED_OK; i++) result = ecs_sched_despawn(w, doomed[i]);
-    ecs_sched__free(&w->env, doomed);
-    return result;
-}
-
-/* Runs one of a value's schedules (ECS_SCHED__ON_*). */
-static void ecs_sched__state_run_value(ecs_sched_world *w, ecs_sched__state_machine *m, int kind,
-                                       int32_t value, ecs_sched_result *first) {
-    ecs_sched__state_run(w, m->labels[kind][value], &m->refs[kind][value], first);
-}
-
-/* Applies the transitions queued when it starts, for one machine or all (NULL): the exits of
-   every moving machine (OnExit, or OnPause for a push), last registered first; then each
-   one's new value and, for a set, OnTransition; then the enters (OnEnter, or OnResume after a
-   pop), first registered first. A value queued meanwhile waits for the next apply. Returns the
-   first failure of a transition schedule; the others still run. */
-static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
-                                                     const ecs_sched__state_machine *only) {
-    ecs_sched__states *states = w->states;
-    ecs_sched__state_step *steps;
-    ecs_sched_result first = ECS_SCHED_OK;
-    int32_t count = 0, i;
-    /* an apply inside a transition schedule applies nothing: what was queued meanwhile waits
-       for the next apply, as everywhere else */
-    if (!states || states->count == 0 || states->applying) return ECS_SCHED_OK;
-    steps = states->steps;
-    states->applying = true;
-    for (i = 0; i < (int32_t)states->count; i++) {
-        ecs_sched__state_machine *m = &states->items[i];
-        if (only && m != only) continue;
-        steps[count] = ecs_sched__state_take(w, m);
-        if (steps[count].moves) count++;
-    }
-    for (i = count - 1; i >= 0; i--) {
-        bool exits = steps[i].request != ECS_SCHED__STATE_REQUEST_PUSH;
-        if (steps[i].from == ECS_SCHED_STATE_NONE) continue;
-        ecs_sched__state_run_value(w, steps[i].m, exits ? ECS_SCHED__ON_EXIT : ECS_SCHED__ON_PAUSE,
-                                   steps[i].from, &first);
-        if (exits) {
-            ecs_sched__keep_first(&first, ecs_sched__despawn_scoped(w, steps[i].m, steps[i].from,
-                                                                    true));
-        }
-    }
-    for (i = 0; i < count; i++) {
-        ecs_sched__state_machine *m = steps[i].m;
-        ecs_sched_result result = ecs_sched__state_change(w, &steps[i]);
-        int32_t pair = steps[i].from * m->value_count + steps[i].to;
-        if (result != ECS_SCHED_OK && first == ECS_SCHED_OK) first = result;
-        if (steps[i].from == ECS_SCHED_STATE_NONE ||
-            steps[i].request != ECS_SCHED__STATE_REQUEST_SET) {
-            continue;
-        }
-        if (!m->transition_labels[pair]) {   /* the label is made the first time */
-            ecs_sched_on_transition(w, m->id, steps[i].from, steps[i].to);
-        }
-        ecs_sched__state_run(w, m->transition_labels[pair], &m->transition_refs[pair], &first);
-    }
-    for (i = 0; i < count; i++) {
-        bool enters = steps[i].request != ECS_SCHED__STATE_REQUEST_POP;
-        if (enters) {
-            ecs_sched__keep_first(&first, ecs_sched__despawn_scoped(w, steps[i].m, steps[i].to,
-                                                                    false));
-        }
-        ecs_sched__state_run_value(w, steps[i].m, enters ? ECS_SCHED__ON_ENTER
-                                                         : ECS_SCHED__ON_RESUME,
-                                   steps[i].to, &first);
-    }
-    states->applying = false;
-    return first;
-}
-
-/* A failure inside the transition schedules becomes the result of the run that applied them. */
-static void ecs_sched__state_report(ecs_sched_system_ctx *ctx, ecs_sched_result result) {
-    if (result != ECS_SCHED_OK && ctx->violation == ECS_SCHED_OK) ctx->violation = result;
-}
-
-void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx) {
-    ECS_SCHED_ASSERT(ctx != NULL);
-    ecs_sched__state_report(ctx, ecs_sched__apply_transitions(ctx->world, NULL));
-}
-
-static void ecs_sched__apply_state_transitions_of(ecs_sched_system_ctx *ctx) {
-    ecs_sched_world *w;
-    const ecs_sched__state_machine *m;
-    ECS_SCHED_ASSERT(ctx != NULL);
-    w = ctx->world;
-    m = ecs_sched__state_known(w, (ecs_sched_id)(uintptr_t)ctx->user_data,
-                               "apply_state_transitions");
-    ecs_sched__state_report(ctx, m ? ecs_sched__apply_transitions(w, m) : w->env.last_result);
-}
-
-ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine) {
-    ecs_sched_system_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.name = "apply_state_transitions";
-    desc.exclusive = true;
-    desc.fn = machine ? ecs_sched__apply_state_transitions_of : ecs_sched_apply_state_transitions;
-    desc.user_data = (void *)(uintptr_t)machine;
-    return desc;
 }
 
 /* ---- state-scoped entities ---- */
@@ -8932,6 +9037,340 @@ static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_
     node->name = name;
     node->ctx.name = name;
     return ECS_SCHED_OK;
+}
+
+/*============================ src/transition.h (implementation) =============================*/
+/* transition: applying queued state transitions, and the schedules that run on them. */
+
+/* ---- applying transitions ---- */
+
+/* The schedule of `label`, or NULL while nobody has added anything to it. */
+static ecs_sched__schedule *ecs_sched__schedule_of(ecs_sched_world *w, const char *label,
+                                                   ecs_sched__schedule_ref *ref) {
+    const ecs_sched__schedules *all = w->schedules;
+    uint32_t count = all ? all->count : 0;
+    if (ref->schedule || ref->looked_at == count + 1) return ref->schedule;
+    ref->schedule = label ? ecs_sched__schedule_find(w, label) : NULL;
+    ref->looked_at = count + 1;
+    return ref->schedule;
+}
+
+static void ecs_sched__keep_first(ecs_sched_result *first, ecs_sched_result result) {
+    if (result != ECS_SCHED_OK && *first == ECS_SCHED_OK) *first = result;
+}
+
+/* Runs a transition schedule if anything was ever added to it; keeps the first failure. */
+static void ecs_sched__state_run(ecs_sched_world *w, const char *label,
+                                 ecs_sched__schedule_ref *ref, ecs_sched_result *first) {
+    ecs_sched__schedule *s = ecs_sched__schedule_of(w, label, ref);
+    ecs_sched_result result;
+    if (!s) return;
+    result = ecs_sched__run_schedule(w, s);
+    if (result != ECS_SCHED_OK && *first == ECS_SCHED_OK) *first = result;
+}
+
+/* ---- deciding what an apply does ---- */
+
+/* m as it is: nothing moves. */
+static ecs_sched__state_step ecs_sched__state_stays(const ecs_sched_world *w,
+                                                    const ecs_sched__state_machine *m) {
+    ecs_sched__state_step step;
+    const ecs_sched_state_current *current = ecs_sched__state_current(w, m->id);
+    step.from = current ? current->value : ECS_SCHED_STATE_NONE;
+    step.to = step.from;
+    step.request = ECS_SCHED__STATE_REQUEST_SET;
+    step.moves = false;
+    step.unwinds = false;
+    return step;
+}
+
+static ecs_sched__state_next *ecs_sched__state_pending(const ecs_sched_world *w,
+                                                       const ecs_sched__state_machine *m) {
+    return (ecs_sched__state_next *)w->resources[m->next];
+}
+
+/* Takes the request waiting in m's pending slot, if any. */
+static void ecs_sched__state_take(const ecs_sched_world *w, const ecs_sched__state_machine *m,
+                                  ecs_sched__state_step *step) {
+    ecs_sched__state_next *next = ecs_sched__state_pending(w, m);
+    if (next->request == ECS_SCHED__STATE_REQUEST_PUSH ||
+        next->request == ECS_SCHED__STATE_REQUEST_POP) {
+        step->request = next->request;
+        step->to = next->request == ECS_SCHED__STATE_REQUEST_PUSH ? next->value
+                                                                  : m->stack[m->depth - 1];
+        step->moves = true;
+    } else if (next->request != ECS_SCHED__STATE_REQUEST_NONE) {
+        step->to = next->value;
+        step->moves = step->to != step->from || next->request == ECS_SCHED__STATE_REQUEST_REENTER;
+    }
+    next->request = ECS_SCHED__STATE_REQUEST_NONE;
+}
+
+/* Whether a step exits a value and enters it again (a re-enter, or a sub-state restarting at
+   the value it was in): the machines that depend on it start again too. */
+static bool ecs_sched__state_step_restarts(const ecs_sched__state_step *step) {
+    return step->moves && step->request == ECS_SCHED__STATE_REQUEST_SET &&
+           step->from == step->to && step->from != ECS_SCHED_STATE_NONE;
+}
+
+/* A root machine: its initial value at the first apply, then what is queued (a request
+   queued before the first apply waits for the second). */
+static void ecs_sched__state_plan_root(const ecs_sched_world *w, ecs_sched__state_machine *m,
+                                       ecs_sched__state_step *step) {
+    if (m->entered) {
+        ecs_sched__state_take(w, m, step);
+        return;
+    }
+    step->to = m->initial;   /* m is marked entered once the value is in place */
+    step->moves = true;
+}
+
+/* A computed state: compute() of its sources' new values, when one of them moves (or at the
+   first apply). A value out of range is refused and the machine keeps its value. */
+static void ecs_sched__state_plan_computed(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                           const ecs_sched__state_step *steps,
+                                           ecs_sched__state_step *step, ecs_sched_result *first) {
+    int32_t values[ECS_SCHED_MAX_STATE_SOURCES], to, i;
+    bool moved = false, restarted = false;
+    for (i = 0; i < m->source_count; i++) {
+        const ecs_sched__state_step *source = &steps[m->sources[i]];
+        values[i] = source->to;
+        moved = moved || source->moves;
+        restarted = restarted || ecs_sched__state_step_restarts(source);
+    }
+    if (m->entered && !moved) return;
+    m->entered = true;
+    to = m->compute(values, m->user_data);
+    if (to != ECS_SCHED_STATE_NONE && (to < 0 || to >= m->value_count)) {
+        ecs_sched__keep_first(first, ecs_sched__fail(
+            &w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+            "computed state '%s': its compute function returned %d, which is neither one of "
+            "its values (0 to %d) nor ECS_SCHED_STATE_NONE; it keeps its value", m->name,
+            (int)to, (int)m->value_count - 1));
+        return;
+    }
+    step->to = to;
+    step->moves = to != step->from || (restarted && to != ECS_SCHED_STATE_NONE);
+}
+
+/* A sub-state: it takes its own requests while its parent stays among its parent values; it
+   starts at its initial value when the parent reaches them (or is re-entered), and stops
+   existing when the parent leaves them. Starting or stopping drops a queued request and
+   exits the values its stack covers. */
+static void ecs_sched__state_plan_sub(const ecs_sched_world *w, ecs_sched__state_machine *m,
+                                      const ecs_sched__state_step *steps,
+                                      ecs_sched__state_step *step) {
+    const ecs_sched__state_step *parent = &steps[m->sources[0]];
+    bool exists = parent->to != ECS_SCHED_STATE_NONE && m->parent_values[parent->to];
+    if (exists && step->from != ECS_SCHED_STATE_NONE && !ecs_sched__state_step_restarts(parent)) {
+        ecs_sched__state_take(w, m, step);
+        return;
+    }
+    ecs_sched__state_pending(w, m)->request = ECS_SCHED__STATE_REQUEST_NONE;
+    step->to = exists ? m->initial : ECS_SCHED_STATE_NONE;
+    step->moves = exists || step->from != ECS_SCHED_STATE_NONE;
+    step->unwinds = step->moves && m->depth > 0;
+}
+
+/* Decides every machine's step, sources before the machines that depend on them (the
+   registration order), so that each sees its sources' new values. `only` limits the apply to
+   one machine and those that depend on it. */
+static void ecs_sched__plan_transitions(ecs_sched_world *w, const ecs_sched__state_machine *only,
+                                        ecs_sched_result *first) {
+    ecs_sched__states *states = w->states;
+    uint32_t i;
+    for (i = 0; i < states->count; i++) {
+        ecs_sched__state_machine *m = &states->items[i];
+        ecs_sched__state_step *step = &states->steps[i];
+        *step = ecs_sched__state_stays(w, m);
+        if (only && !ecs_sched__state_depends(w, i, (uint32_t)ecs_sched__state_index(w, only))) {
+            continue;
+        }
+        if (m->kind == ECS_SCHED__STATE_ROOT) ecs_sched__state_plan_root(w, m, step);
+        if (m->kind == ECS_SCHED__STATE_COMPUTED) {
+            ecs_sched__state_plan_computed(w, m, states->steps, step, first);
+        }
+        if (m->kind == ECS_SCHED__STATE_SUB) ecs_sched__state_plan_sub(w, m, states->steps, step);
+    }
+}
+
+/* ---- carrying it out ---- */
+
+/* The new value in place, counted, and remembered as the last transition. */
+static ecs_sched_result ecs_sched__state_change(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                                const ecs_sched__state_step *step) {
+    ecs_sched_state_current *current = (ecs_sched_state_current *)w->resources[m->id];
+    if (!current) {
+        ecs_sched_result result = ecs_sched_resource_insert(w, m->id, NULL);
+        if (result != ECS_SCHED_OK) return result;
+        current = (ecs_sched_state_current *)w->resources[m->id];
+    }
+    if (step->request == ECS_SCHED__STATE_REQUEST_PUSH) m->stack[m->depth++] = step->from;
+    if (step->request == ECS_SCHED__STATE_REQUEST_POP) m->depth--;
+    if (step->unwinds) m->depth = 0;
+    current->value = step->to;
+    current->changes++;
+    m->entered = true;
+    m->last.from = step->from;
+    m->last.to = step->to;
+    m->last_run = ecs_sched__transition_run(w);
+    return ECS_SCHED_OK;
+}
+
+/* Despawns the entities scoped to leaving (on_exit) or reaching (on_enter) `value`. The
+   matches are gathered first: despawning while iterating would move rows under the
+   iterator. */
+static ecs_sched_result ecs_sched__despawn_scoped(ecs_sched_world *w,
+                                                 const ecs_sched__state_machine *m,
+                                                 int32_t value, bool on_exit) {
+    ecs_sched_entity *doomed;
+    ecs_sched_iter it;
+    int32_t count = 0, n, i;
+    ecs_sched_result result = ECS_SCHED_OK;
+    if (m->scoped->match_count == 0) return ECS_SCHED_OK;   /* the component is on no entity */
+    n = ecs_sched_query_count(m->scoped);
+    if (n == 0) return ECS_SCHED_OK;
+    doomed = (ecs_sched_entity *)ecs_sched__alloc(&w->env, sizeof *doomed * (size_t)n);
+    if (!doomed) return ecs_sched__out_of_memory(w, "despawning state-scoped entities");
+    it = ecs_sched_query_iter(m->scoped);
+    while (ecs_sched_iter_next(&it)) {
+        const ecs_sched_state_scoped *scope = ECS_SCHED_FIELD(&it, const ecs_sched_state_scoped, 0);
+        for (i = 0; i < it.count; i++) {
+            if ((on_exit ? scope[i].on_exit : scope[i].on_enter) == value) {
+                doomed[count++] = it.entities[i];
+            }
+        }
+    }
+    for (i = 0; i < count && result == ECS_SCHED_OK; i++) result = ecs_sched_despawn(w, doomed[i]);
+    ecs_sched__free(&w->env, doomed);
+    return result;
+}
+
+/* Runs one of a value's schedules (ECS_SCHED__ON_*). */
+static void ecs_sched__state_run_value(ecs_sched_world *w, ecs_sched__state_machine *m, int kind,
+                                       int32_t value, ecs_sched_result *first) {
+    ecs_sched__state_run(w, m->labels[kind][value], &m->refs[kind][value], first);
+}
+
+/* Leaving a value: OnExit and the despawns of its scoped entities (then, when the stack
+   unwinds, the same for each covered value, top first), or OnPause for a push. */
+static void ecs_sched__state_leave(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                   const ecs_sched__state_step *step, ecs_sched_result *first) {
+    int32_t d;
+    if (step->from == ECS_SCHED_STATE_NONE) return;
+    if (step->request == ECS_SCHED__STATE_REQUEST_PUSH) {
+        ecs_sched__state_run_value(w, m, ECS_SCHED__ON_PAUSE, step->from, first);
+        return;
+    }
+    ecs_sched__state_run_value(w, m, ECS_SCHED__ON_EXIT, step->from, first);
+    ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, step->from, true));
+    for (d = step->unwinds ? m->depth - 1 : -1; d >= 0; d--) {
+        ecs_sched__state_run_value(w, m, ECS_SCHED__ON_EXIT, m->stack[d], first);
+        ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, m->stack[d], true));
+    }
+}
+
+/* The new value, then OnTransition for a set between two values. */
+static void ecs_sched__state_move(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                  const ecs_sched__state_step *step, ecs_sched_result *first) {
+    int32_t pair = step->from * m->value_count + step->to;
+    ecs_sched__keep_first(first, ecs_sched__state_change(w, m, step));
+    if (step->from == ECS_SCHED_STATE_NONE || step->to == ECS_SCHED_STATE_NONE ||
+        step->request != ECS_SCHED__STATE_REQUEST_SET) {
+        return;
+    }
+    if (!m->transition_labels[pair]) {   /* the label is made the first time */
+        ecs_sched_on_transition(w, m->id, step->from, step->to);
+    }
+    ecs_sched__state_run(w, m->transition_labels[pair], &m->transition_refs[pair], first);
+}
+
+/* Reaching a value: the despawns of entities scoped to entering it, then OnEnter; or
+   OnResume after a pop. */
+static void ecs_sched__state_reach(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                   const ecs_sched__state_step *step, ecs_sched_result *first) {
+    if (step->to == ECS_SCHED_STATE_NONE) return;
+    if (step->request == ECS_SCHED__STATE_REQUEST_POP) {
+        ecs_sched__state_run_value(w, m, ECS_SCHED__ON_RESUME, step->to, first);
+        return;
+    }
+    ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, step->to, false));
+    ecs_sched__state_run_value(w, m, ECS_SCHED__ON_ENTER, step->to, first);
+}
+
+/* Applies the transitions queued when it starts, for one machine and those that depend on
+   it, or for all (NULL). Every step is decided first; then the exits of all moving machines,
+   the most dependent first (the reverse registration order); then each one's new value and
+   OnTransition, sources first; then the enters, sources first. A value queued meanwhile
+   waits for the next apply. Returns the first failure; the rest still runs. */
+static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
+                                                     const ecs_sched__state_machine *only) {
+    ecs_sched__states *states = w->states;
+    ecs_sched_result first = ECS_SCHED_OK;
+    int32_t count, i;
+    /* an apply inside a transition schedule applies nothing: what was queued meanwhile waits
+       for the next apply, as everywhere else */
+    if (!states || states->count == 0 || states->applying) return ECS_SCHED_OK;
+    count = (int32_t)states->count;
+    states->applying = true;
+    ecs_sched__plan_transitions(w, only, &first);
+    for (i = count - 1; i >= 0; i--) {
+        if (states->steps[i].moves) {
+            ecs_sched__state_leave(w, &states->items[i], &states->steps[i], &first);
+        }
+    }
+    for (i = 0; i < count; i++) {
+        if (states->steps[i].moves) {
+            ecs_sched__state_move(w, &states->items[i], &states->steps[i], &first);
+        }
+    }
+    for (i = 0; i < count; i++) {
+        if (states->steps[i].moves) {
+            ecs_sched__state_reach(w, &states->items[i], &states->steps[i], &first);
+        }
+    }
+    states->applying = false;
+    return first;
+}
+
+/* A failure inside the transition schedules becomes the result of the run that applied them. */
+static void ecs_sched__state_report(ecs_sched_system_ctx *ctx, ecs_sched_result result) {
+    if (result != ECS_SCHED_OK && ctx->violation == ECS_SCHED_OK) ctx->violation = result;
+}
+
+void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx) {
+    ECS_SCHED_ASSERT(ctx != NULL);
+    ecs_sched__state_report(ctx, ecs_sched__apply_transitions(ctx->world, NULL));
+}
+
+static void ecs_sched__apply_state_transitions_of(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *w;
+    const ecs_sched__state_machine *m;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    w = ctx->world;
+    m = ecs_sched__state_known(w, (ecs_sched_id)(uintptr_t)ctx->user_data,
+                               "apply_state_transitions");
+    ecs_sched__state_report(ctx, m ? ecs_sched__apply_transitions(w, m) : w->env.last_result);
+}
+
+ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine) {
+    ecs_sched_system_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "apply_state_transitions";
+    desc.exclusive = true;
+    desc.fn = machine ? ecs_sched__apply_state_transitions_of : ecs_sched_apply_state_transitions;
+    desc.user_data = (void *)(uintptr_t)machine;
+    return desc;
+}
+
+ecs_sched_result ecs_sched_state_apply(ecs_sched_world *w, ecs_sched_id machine) {
+    const ecs_sched__state_machine *m = NULL;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (machine) {
+        m = ecs_sched__state_known(w, machine, "state_apply");
+        if (!m) return w->env.last_result;
+    }
+    return ecs_sched__apply_transitions(w, m);
 }
 
 #if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))

@@ -23,6 +23,7 @@
      ECS_SCHED_MAX_CONDITIONS  run_if entries per system, set or group            default 4
      ECS_SCHED_MAX_REFS        names per in_set / before / after / ambiguous_with default 8
      ECS_SCHED_MAX_STATE_VALUES values of one state machine                       default 32
+     ECS_SCHED_MAX_STATE_SOURCES machines a computed state is computed from        default 8
    Fixed:
      ECS_SCHED_MAX_ALIGNMENT   the largest component alignment storage honours    64
      ECS_SCHED_DEFAULT_GRAIN   the largest piece a parallel iteration with grain 0 makes: 4096
@@ -63,6 +64,9 @@
 #ifndef ECS_SCHED_MAX_STATE_VALUES
 #define ECS_SCHED_MAX_STATE_VALUES 32
 #endif
+#ifndef ECS_SCHED_MAX_STATE_SOURCES
+#define ECS_SCHED_MAX_STATE_SOURCES 8
+#endif
 #define ECS_SCHED_MAX_ALIGNMENT 64
 #define ECS_SCHED_DEFAULT_GRAIN 4096
 
@@ -102,7 +106,9 @@
     X(ERR_CONDITION_WRITES,   "a run condition asks for write access")              \
     X(ERR_SCHEDULE_RUNNING,   "the schedule is running and cannot be rebuilt now")      \
     X(ERR_UNKNOWN_STATE,      "id is not a registered state machine")                   \
-    X(ERR_STATE_MISMATCH,     "state machine name registered again with other values")
+    X(ERR_STATE_MISMATCH,     "state machine name registered again with other values")  \
+    X(ERR_STATE_ABSENT,       "the state machine does not exist now (a sub-state)")     \
+    X(ERR_STATE_CYCLE,        "state machines would be computed from each other")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,

@@ -100,6 +100,7 @@ static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_
                                                         const ecs_sched_condition *c);
 static bool ecs_sched__state_is(const ecs_sched_world *w, ecs_sched_id machine, int32_t value);
 static uint32_t ecs_sched__state_changes(const ecs_sched_world *w, ecs_sched_id machine);
+static bool ecs_sched__state_exists(const ecs_sched_world *w, ecs_sched_id machine);
 static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id machine,
                                       int32_t value);
 
@@ -348,7 +349,7 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
         result = !ecs_sched__cond_eval(conds, c->operands[0], violation);
         break;
     case ECS_SCHED_CONDITION_RESOURCE_EXISTS:
-        result = ecs_sched_resource_exists(w, c->resource);
+        result = ecs_sched__state_exists(w, c->resource);
         break;
     case ECS_SCHED_CONDITION_RESOURCE_EQUALS:
         if (ecs_sched_resource_exists(w, c->resource)) {
@@ -365,7 +366,7 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
         result = ecs_sched__state_is(w, c->resource, c->state_value);
         break;
     case ECS_SCHED_CONDITION_STATE_EXISTS:
-        result = ecs_sched_resource_exists(w, c->resource);
+        result = ecs_sched__state_exists(w, c->resource);
         break;
     case ECS_SCHED_CONDITION_STATE_IN_STACK:
         result = ecs_sched__state_in_stack(w, c->resource, c->state_value);
