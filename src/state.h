@@ -494,6 +494,14 @@ static ecs_sched_result ecs_sched__state_computed_check(ecs_sched_world *w,
                                                         const ecs_sched_state_desc *desc) {
     ecs_sched_id sources[ECS_SCHED_MAX_STATE_SOURCES];
     int32_t n = ecs_sched__state_desc_dependencies(desc, sources), i;
+    for (i = n; i < ECS_SCHED_MAX_STATE_SOURCES; i++) {
+        if (desc->sources[i]) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                   "state_register('%s'): .sources[%d] is 0 but .sources[%d] is "
+                                   "not; list the sources without gaps",
+                                   desc->name, (int)n, (int)i);
+        }
+    }
     if (!desc->compute) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "state_register('%s'): .sources is given without .compute; a "
@@ -504,14 +512,6 @@ static ecs_sched_result ecs_sched__state_computed_check(ecs_sched_world *w,
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "state_register('%s'): .compute is given without .sources; list "
                                "the machines its value is computed from", desc->name);
-    }
-    for (i = n; i < ECS_SCHED_MAX_STATE_SOURCES; i++) {
-        if (desc->sources[i]) {
-            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "state_register('%s'): .sources[%d] is 0 but .sources[%d] is "
-                                   "not; list the sources without gaps",
-                                   desc->name, (int)n, (int)i);
-        }
     }
     for (i = 0; i < n; i++) {
         if (!ecs_sched__state_find(w, sources[i])) {
