@@ -164,6 +164,66 @@ static void schedule_scenario(ecs_sched_id *ids, ecs_sched_id mass) {
     }
 }
 
+static int32_t in_game_of(const int32_t *sources, void *user_data) {
+    (void)user_data;
+    return sources[0] == 1 ? 0 : ECS_SCHED_STATE_NONE;
+}
+
+static void apply_states(const char *what) {
+    ecs_sched_result r = ecs_sched_state_apply(world, 0);
+    if (r != ECS_SCHED_OK) expect_clean_failure(what);
+}
+
+/* A computed state and a sub-state of `game` (in its value 0), a push on the sub-state and
+   an entity scoped to it; game then moves to 1 and back, which makes both exist and go. */
+static void dependent_state_scenario(ecs_sched_id game) {
+    ecs_sched_state_desc computed, sub;
+    ecs_sched_system_desc enter;
+    ecs_sched_state_scoped scope = ecs_sched_despawn_on_exit(0);
+    ecs_sched_id in_game, phase;
+    ecs_sched_entity e;
+    memset(&computed, 0, sizeof computed);
+    computed.name = "InGame";
+    computed.values[0] = "Yes";
+    computed.sources[0] = game;
+    computed.compute = in_game_of;
+    in_game = ecs_sched_state_register(world, &computed);
+    if (!in_game) {
+        expect_clean_failure("state_register (computed)");
+        return;
+    }
+    memset(&sub, 0, sizeof sub);
+    sub.name = "Phase";
+    sub.values[0] = "Move";
+    sub.values[1] = "Attack";
+    sub.parent = game;
+    sub.parent_values[1] = true;
+    phase = ecs_sched_state_register(world, &sub);
+    if (!phase) {
+        expect_clean_failure("state_register (sub-state)");
+        return;
+    }
+    memset(&enter, 0, sizeof enter);
+    enter.name = "enter_in_game";
+    enter.fn = noop;
+    if (ecs_sched_on_enter(world, in_game, 0)) {
+        check_result(ecs_sched_add_system(world, ecs_sched_on_enter(world, in_game, 0), &enter),
+                     "add to OnEnter (computed)");
+    }
+    check_result(ecs_sched_state_set(world, game, 1), "state_set");
+    apply_states("state_apply (sub-state starts)");
+    if (ecs_sched_state_get(world, phase) != 0) return;   /* that apply failed */
+    e = ecs_sched_spawn(world);
+    if (e && ecs_sched_insert(world, e, ecs_sched_state_scope_id(world, phase), &scope) !=
+                    ECS_SCHED_OK) {
+        expect_clean_failure("insert StateScoped");
+    }
+    check_result(ecs_sched_state_push(world, phase, 1), "state_push (sub-state)");
+    apply_states("state_apply (push)");
+    check_result(ecs_sched_state_set(world, game, 0), "state_set");
+    apply_states("state_apply (sub-state ends)");
+}
+
 /* A state machine registered, its transition schedules filled, and two applies. A failed
    call must report out of memory and leave the world consistent. */
 static void state_scenario(void) {
@@ -199,6 +259,9 @@ static void state_scenario(void) {
     check_result(ecs_sched_state_set(world, game, 1), "state_set");
     r = ecs_sched_run_schedule(world, "StateTransition");
     if (r != ECS_SCHED_OK && r != ECS_SCHED_ERR_UNKNOWN_SCHEDULE) expect_clean_failure("apply");
+    check_result(ecs_sched_state_set(world, game, 0), "state_set");
+    apply_states("state_apply");
+    dependent_state_scenario(game);
 }
 
 static void run_scenario(void) {
