@@ -8728,15 +8728,15 @@ static bool ecs_sched__state_queueable(ecs_sched_world *w, const ecs_sched__stat
     }
     parent = &w->states->items[m->sources[0]];
     ecs_sched__text_init(&text, &w->env);
-    ecs_sched__text_printf(&text, "%s: sub-state '%s' does not exist now; it exists while '%s' "
-                                  "is", what, m->name, parent->name);
+    ecs_sched__text_printf(&text, "%s: sub-state '%s' does not exist now: it exists only "
+                                  "while '%s' is", what, m->name, parent->name);
     for (v = 0; v < parent->value_count; v++) {
         if (!m->parent_values[v]) continue;
         ecs_sched__text_printf(&text, "%s%s", separator, parent->value_names[v]);
         separator = " or ";
     }
-    ecs_sched__text_printf(&text, " (after the apply that enters one of them); queue its values "
-                                  "while it exists, or the parent's value first");
+    ecs_sched__text_printf(&text, ", from the apply that gets it there on; queue its values "
+                                  "while it exists");
     ecs_sched__fail_text(&w->env, ECS_SCHED_ERR_STATE_ABSENT,
                          text.data ? text.data : "the sub-state does not exist now");
     ecs_sched__text_free(&text);

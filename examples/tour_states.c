@@ -1,13 +1,14 @@
 /* tour_states.c - state machines in ecs_sched.h: values, transitions and the schedules that
-   run on them, state conditions, the state stack, and transitions inside a loop that runs
-   several times a frame.
+   run on them, state conditions, the state stack, transitions inside a loop that runs
+   several times a frame, computed states and sub-states.
 
    The tour has five files; read them in this order:
      tour_world.c      the world: components, entities, resources, queries
      tour_commands.c   command buffers, errors, allocator and logger hooks, stb_ds
      tour_schedules.c  systems, sets, order, run conditions, sync points, the executor
      tour_threads.c    the thread pool, the parallel executor, parallel queries
-     tour_states.c     state machines, the state stack, state-scoped entities (this file)
+     tour_states.c     state machines, the state stack, state-scoped entities, computed
+                       states and sub-states (this file)
 
    It prints what it shows and exits with status 1 if something it claims does not hold.
    Build and run from the repository root (the header, and stb_ds.h from libstb-dev):
@@ -230,6 +231,93 @@ static void loops(ecs_sched_world *w) {
     CHECK(steps == 3 && ecs_sched_state_get(w, game) == MENU);
 }
 
+/* ==== Computed states ====
+
+   A computed state's value is a function of other machines' values (its sources), or "does
+   not exist"; it is recomputed when a source moves, and has OnEnter and OnExit like any
+   machine. InGame exists while GameState is Playing or Paused: going from one to the other
+   leaves it alone. It cannot be queued. */
+enum { IN_GAME };
+static ecs_sched_id in_game;
+
+static int32_t in_game_of(const int32_t *sources, void *user_data) {
+    (void)user_data;
+    return sources[0] == PLAYING || sources[0] == PAUSED ? IN_GAME : ECS_SCHED_STATE_NONE;
+}
+
+static void announce(ecs_sched_system_ctx *ctx) {
+    printf("  %s\n", ecs_sched_ctx_name(ctx));
+}
+
+static void add_announce(ecs_sched_world *w, const char *schedule, const char *name) {
+    ecs_sched_system_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.name = name;
+    desc.fn = announce;
+    CHECK(ecs_sched_add_system(w, schedule, &desc) == ECS_SCHED_OK);
+}
+
+static void computed(ecs_sched_world *w) {
+    section("Computed states");
+    in_game = ecs_sched_state_register(w, &(ecs_sched_state_desc){
+                                              .name = "InGame", .values = {"InGame"},
+                                              .sources = {game}, .compute = in_game_of});
+    CHECK(in_game != 0);
+    add_announce(w, ecs_sched_on_enter(w, in_game, IN_GAME), "enter_in_game");
+    add_announce(w, ecs_sched_on_exit(w, in_game, IN_GAME), "exit_in_game");
+    printf("Menu -> Playing:\n");
+    CHECK(ecs_sched_state_set(w, game, PLAYING) == ECS_SCHED_OK);
+    CHECK(ecs_sched_run_schedule(w, "StateTransition") == ECS_SCHED_OK);
+    CHECK(ecs_sched_state_get(w, in_game) == IN_GAME);
+    printf("Playing -> Paused (InGame stays):\n");
+    CHECK(ecs_sched_state_set(w, game, PAUSED) == ECS_SCHED_OK);
+    CHECK(ecs_sched_run_schedule(w, "StateTransition") == ECS_SCHED_OK);
+    printf("queuing InGame itself: %s\n",
+           ecs_sched_result_string(ecs_sched_state_set(w, in_game, IN_GAME)));
+    printf("  %s\n", ecs_sched_last_error(w));
+    printf("Paused -> Menu:\n");
+    CHECK(ecs_sched_state_set(w, game, MENU) == ECS_SCHED_OK);
+    CHECK(ecs_sched_run_schedule(w, "StateTransition") == ECS_SCHED_OK);
+    CHECK(ecs_sched_state_get(w, in_game) == ECS_SCHED_STATE_NONE);
+}
+
+/* ==== Sub-states ====
+
+   A sub-state exists only while its parent has one of given values. TurnPhase exists while
+   GameState is Playing: it starts at its initial value when Playing is entered, takes queued
+   values while it exists, and is exited when Playing is left. In one apply, exits run from
+   the most dependent machine to its sources, enters the other way. ecs_sched_state_apply
+   applies the queue from outside any schedule. */
+enum { MOVE, ATTACK };
+
+static void sub_states(ecs_sched_world *w) {
+    ecs_sched_id phase;
+    section("Sub-states");
+    phase = ecs_sched_state_register(w, &(ecs_sched_state_desc){
+                                            .name = "TurnPhase", .values = {"Move", "Attack"},
+                                            .parent = game, .parent_values = {[PLAYING] = true}});
+    CHECK(phase != 0);
+    add_announce(w, ecs_sched_on_enter(w, phase, MOVE), "enter_move");
+    add_announce(w, ecs_sched_on_exit(w, phase, MOVE), "exit_move");
+    add_announce(w, ecs_sched_on_enter(w, phase, ATTACK), "enter_attack");
+    add_announce(w, ecs_sched_on_exit(w, phase, ATTACK), "exit_attack");
+    add_announce(w, ecs_sched_on_exit(w, game, PLAYING), "exit_playing");
+    printf("TurnPhase while in the Menu: %s\n",
+           ecs_sched_result_string(ecs_sched_state_set(w, phase, ATTACK)));
+    printf("  %s\n", ecs_sched_last_error(w));
+    printf("Menu -> Playing:\n");
+    CHECK(ecs_sched_state_set(w, game, PLAYING) == ECS_SCHED_OK);
+    CHECK(ecs_sched_state_apply(w, 0) == ECS_SCHED_OK);
+    CHECK(ecs_sched_state_get(w, phase) == MOVE);
+    printf("Move -> Attack:\n");
+    CHECK(ecs_sched_state_set(w, phase, ATTACK) == ECS_SCHED_OK);
+    CHECK(ecs_sched_state_apply(w, 0) == ECS_SCHED_OK);
+    printf("Playing -> Menu (TurnPhase, then InGame, then GameState exit):\n");
+    CHECK(ecs_sched_state_set(w, game, MENU) == ECS_SCHED_OK);
+    CHECK(ecs_sched_state_apply(w, 0) == ECS_SCHED_OK);
+    CHECK(ecs_sched_state_get(w, phase) == ECS_SCHED_STATE_NONE);
+}
+
 int main(void) {
     ecs_sched_world *w = world = ecs_sched_world_create(NULL);
     printf("ecs_sched %s: a tour of states\n", ECS_SCHED_VERSION_STRING);
@@ -240,6 +328,8 @@ int main(void) {
     stack(w);
     scoped(w);
     loops(w);
+    computed(w);
+    sub_states(w);
     ecs_sched_world_destroy(w);
     printf("\n%s\n", failures ? "SOME CHECKS FAILED" : "all checks passed");
     return failures ? 1 : 0;
