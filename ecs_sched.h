@@ -33,7 +33,7 @@
      Schedules ........... systems, sets, order, building and checking, conditions, sync points,
                            the executor, Graphviz export
      States .............. state machines, transitions, OnEnter/OnExit/OnTransition schedules,
-                           state conditions
+                           state conditions, the stack, computed states, sub-states
      Threads ............. ECS_SCHED_THREADS, the pool, the parallel executor, parallel queries
      Errors .............. the error rule: what each kind of call returns, what asserts
      API index ........... every public function, by module
@@ -136,7 +136,10 @@
      ECS_SCHED_MAX_STATE_VALUES
          The most values of one state machine (see STATES); default 32.
 
-     The six MAX macros size arrays in public structs, so every file of a program that
+     ECS_SCHED_MAX_STATE_SOURCES
+         The most machines one computed state is computed from; default 8.
+
+     The seven MAX macros size arrays in public structs, so every file of a program that
      includes ecs_sched.h must see the same values: define them on the compiler's command line.
 
      At run time, ecs_sched_world_desc gives a world its own hooks. A zeroed desc, or a NULL
@@ -434,7 +437,10 @@
 
      The first apply enters each machine's initial value: until then the machine has no value
      (ECS_SCHED_STATE_NONE, State(...) does not exist), and a value queued before it waits for
-     the second apply. If you run schedules by hand, run an apply once before the first frame.
+     the second apply. If you run schedules by hand, run an apply once before the first frame:
+     a schedule holding the apply system, or ecs_sched_state_apply(w, 0) (0: every machine;
+     an id: that machine and the machines that depend on it), which applies from outside any
+     schedule and returns the first failure.
 
      OnEnter, OnExit and OnTransition are ordinary schedules (sets, conditions, commands,
      nested runs) whose labels name the machine and values:
@@ -465,8 +471,52 @@
 
      A schedule nobody added systems to is skipped. ecs_sched_state_last_transition (and
      ecs_sched_ctx_state_last_transition from a system) gives the last transition: from (NONE
-     for the initial enter), to, and this_run, true during the top-level schedule run that
-     applied it: "we just entered Playing".
+     when the machine started to exist), to (NONE when it stopped), and this_run, true during
+     the top-level schedule run that applied it ("we just entered Playing"); a transition
+     applied outside any run counts for the next one.
+
+     Computed states. A machine whose value is a function of other machines' values: give
+     .sources (machines registered before it) and .compute, which gets their current values
+     in that order (NONE for one that does not exist) and returns a value of its own, or
+     ECS_SCHED_STATE_NONE for "does not exist":
+
+         static int32_t in_game_of(const int32_t *sources, void *user_data) {
+             return sources[0] == PLAYING || sources[0] == PAUSED ? 0 : ECS_SCHED_STATE_NONE;
+         }
+         ecs_sched_id in_game = ecs_sched_state_register(w, &(ecs_sched_state_desc){
+             .name = "InGame", .values = {"InGame"}, .sources = {game},
+             .compute = in_game_of});
+
+     It is computed again whenever a source moves (and at the first apply), and moves only
+     when the result differs: Playing -> Paused leaves InGame alone, Menu -> Playing enters
+     it, Paused -> Menu exits it. It has OnEnter, OnExit and OnTransition like any machine,
+     and no queue (queuing is ECS_SCHED_ERR_INVALID_ARGUMENT), .initial or stack. A result
+     that is not one of its values is reported (ECS_SCHED_ERR_INVALID_ARGUMENT from the
+     apply) and the machine keeps its value.
+
+     Sub-states. A machine that exists only while its parent has one of given values:
+
+         ecs_sched_id phase = ecs_sched_state_register(w, &(ecs_sched_state_desc){
+             .name = "TurnPhase", .values = {"Move", "Attack", "End"},
+             .parent = game, .parent_values = {[PLAYING] = true, [PAUSED] = true}});
+
+     When the parent reaches one of those values, the sub-state starts at its .initial value
+     (OnEnter runs); while the parent moves among them it keeps its value and takes queued
+     values and pushes like any machine; when the parent leaves them it is exited (each
+     value its stack covers too, top first) and has no value again. Queuing for it while it
+     does not exist is ECS_SCHED_ERR_STATE_ABSENT; a request queued while it exists is
+     dropped if the parent leaves in the same apply.
+
+     Machines that depend on each other move in one apply: every machine's new value is
+     decided first, sources before the machines computed from them; then the exits run from
+     the most dependent machine to its sources, and the enters from sources to dependents
+     (the registration order is such an order, since a machine's sources are registered
+     before it). A source that is re-entered (set_reenter) restarts what depends on it: a
+     computed state whose value stays is exited and entered again, a sub-state goes back to
+     its initial value. An apply for one machine also applies the machines that depend on
+     it. A machine cannot depend on itself: registering a name again with sources that lead
+     back to it is ECS_SCHED_ERR_STATE_CYCLE, and the message gives the path
+     ("AppState -> TurnPhase -> AppState").
 
      Conditions (each declares a read of the machine): ecs_sched_condition_in_state(game, v),
      ecs_sched_condition_state_exists(game) (true from the first apply), and
@@ -477,9 +527,11 @@
      messages and graphs read "in_state(GameState::Playing)", "state_changed(GameState)".
 
      Errors: an unknown machine id is ECS_SCHED_ERR_UNKNOWN_STATE, a value out of range
-     ECS_SCHED_ERR_INVALID_ARGUMENT, and a name registered again with other values
-     ECS_SCHED_ERR_STATE_MISMATCH (the same values give the same id); each message names the
-     machine and the value, and nothing changes. At most ECS_SCHED_MAX_STATE_VALUES values
+     ECS_SCHED_ERR_INVALID_ARGUMENT, a name registered again with other values (or other
+     sources, parent or compute function) ECS_SCHED_ERR_STATE_MISMATCH (the same desc gives
+     the same id), a dependency cycle ECS_SCHED_ERR_STATE_CYCLE, and queuing for a sub-state
+     that does not exist ECS_SCHED_ERR_STATE_ABSENT; each message names the machine and the
+     value, and nothing changes. At most ECS_SCHED_MAX_STATE_VALUES values
      (32) per machine.
 
    THREADS
@@ -613,13 +665,14 @@
                 ecs_sched_state_value_name, ecs_sched_state_set, ecs_sched_state_set_reenter,
                 ecs_sched_ctx_state, ecs_sched_ctx_state_set, ecs_sched_ctx_state_set_reenter,
                 ecs_sched_on_enter, ecs_sched_on_exit, ecs_sched_on_transition,
-                ecs_sched_apply_state_transitions, ecs_sched_state_transitions_system,
                 ecs_sched_state_last_transition, ecs_sched_ctx_state_last_transition,
                 ecs_sched_condition_in_state, ecs_sched_condition_state_exists,
                 ecs_sched_condition_state_changed, ecs_sched_state_push, ecs_sched_state_pop,
                 ecs_sched_state_depth, ecs_sched_ctx_state_push, ecs_sched_ctx_state_pop,
                 ecs_sched_on_pause, ecs_sched_on_resume, ecs_sched_condition_state_in_stack,
                 ecs_sched_despawn_on_exit, ecs_sched_despawn_on_enter, ecs_sched_state_scope_id
+     transition ecs_sched_apply_state_transitions, ecs_sched_state_transitions_system,
+                ecs_sched_state_apply
 
      (build and access, between graph and plan, have no public functions: they are the
      passes of a schedule build.) `make test` checks that this index names every function
