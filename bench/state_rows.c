@@ -7,10 +7,12 @@ typedef struct transition_job {
     ecs_sched_world *world;
     ecs_sched_id machine;
     int32_t value;                    /* the value the machine is in */
+    bool scheduled;                   /* applied by the apply system in a schedule run */
 } transition_job;
 
-/* reps transitions A -> B -> A ...: a value queued, then a run of the schedule holding the
-   apply system, which runs OnExit(old) and OnEnter(new), one empty system each. */
+/* reps transitions A -> B -> A ...: a value queued, then an apply (ecs_sched_state_apply, or
+   a run of the schedule holding the apply system), which runs OnExit(old) and OnEnter(new),
+   one empty system each. */
 static int run_transitions(bench_row *row, void *state, int32_t reps) {
     transition_job *job = (transition_job *)state;
     int failures = 0;   /* results ORed together, as in run_schedule_frames */
@@ -18,7 +20,8 @@ static int run_transitions(bench_row *row, void *state, int32_t reps) {
     for (r = 0; r < reps; r++) {
         job->value = 1 - job->value;
         failures |= (int)ecs_sched_state_set(job->world, job->machine, job->value);
-        failures |= (int)ecs_sched_run_schedule(job->world, "StateTransition");
+        failures |= (int)(job->scheduled ? ecs_sched_run_schedule(job->world, "StateTransition")
+                                         : ecs_sched_state_apply(job->world, 0));
     }
     if (failures || ecs_sched_state_get(job->world, job->machine) != job->value) {
         fail(row, "a transition", job->world);
@@ -51,7 +54,7 @@ static bool add_empty_system(ecs_sched_world *w, const char *schedule) {
     return schedule && ecs_sched_add_system(w, schedule, &desc) == ECS_SCHED_OK;
 }
 
-static void run_state_transition(bench_row *row) {
+static void measure_state_transition(bench_row *row, bool scheduled) {
     static const int32_t reps = 20000;
     ecs_sched_world *measured = quiet_world(), *baseline = quiet_world();
     ecs_sched_system_desc apply = ecs_sched_state_transitions_system(0);
@@ -66,6 +69,7 @@ static void run_state_transition(bench_row *row) {
     desc.values[1] = "B";
     memset(&job, 0, sizeof job);
     job.world = measured;
+    job.scheduled = scheduled;
     if (!measured || !baseline) { fail(row, "world creation", NULL); goto done; }
     job.machine = ecs_sched_state_register(measured, &desc);
     if (!job.machine || ecs_sched_add_system(measured, "StateTransition", &apply) != ECS_SCHED_OK) {
@@ -88,13 +92,23 @@ static void run_state_transition(bench_row *row) {
     s.measured = looped(run_transitions, &job);
     if (sample_row(row, &s, &m)) {
         appendf(row, "%d transitions a sample between two values, each ecs_sched_state_set then "
-                     "a run of the schedule holding the apply system, whose OnExit and OnEnter "
-                     "schedules hold one empty system each; baseline: runs of two schedules of "
-                     "one empty system each", (int)reps);
+                     "%s; OnExit and OnEnter hold one empty system each; baseline: runs of two "
+                     "schedules of one empty system each", (int)reps,
+                scheduled ? "a run of the schedule holding the apply system (three schedule "
+                            "runs in all)"
+                          : "ecs_sched_state_apply");
     }
 done:
     if (measured) ecs_sched_world_destroy(measured);
     if (baseline) ecs_sched_world_destroy(baseline);
+}
+
+static void run_state_transition(bench_row *row) {
+    measure_state_transition(row, false);
+}
+
+static void run_state_transition_scheduled(bench_row *row) {
+    measure_state_transition(row, true);
 }
 
 /* ---- in_state_condition ---- */
