@@ -911,7 +911,7 @@ static void systems_scope_entities_through_commands(void **state) {
 /* ---- both executors ---- */
 
 typedef struct frame_ids {
-    ecs_sched_id game, score, health, position;
+    ecs_sched_id game, in_game, phase, score, health, position;
 } frame_ids;
 
 static frame_ids g_ids;
@@ -949,6 +949,25 @@ static void bonus(ecs_sched_system_ctx *ctx) {          /* OnExit(Playing) */
     if (score) score->value += 100;
 }
 
+static void welcome(ecs_sched_system_ctx *ctx) {        /* OnEnter(InGame): once per game */
+    Score *score = (Score *)ecs_sched_ctx_resource_mut(ctx, g_ids.score);
+    if (score) score->value += 10;
+}
+
+static void flip(ecs_sched_system_ctx *ctx) {           /* Phase A: move on to B */
+    ecs_sched_ctx_state_set(ctx, g_ids.phase, 1);
+}
+
+static void heal(ecs_sched_system_ctx *ctx) {           /* OnExit(Phase::B) */
+    Health *health = (Health *)ecs_sched_ctx_resource_mut(ctx, g_ids.health);
+    if (health) health->hp += 5;
+}
+
+static int32_t in_game_of(const int32_t *sources, void *user_data) {
+    (void)user_data;
+    return sources[0] == PLAYING || sources[0] == PAUSED ? 0 : ECS_SCHED_STATE_NONE;
+}
+
 /* 30 frames of a small game whose state changes every few frames; returns what each frame
    left, as text. */
 static void play_frames(ecs_sched_world *w, char *out, size_t size) {
@@ -960,6 +979,12 @@ static void play_frames(ecs_sched_world *w, char *out, size_t size) {
     size_t length = 0;
     int frame, i;
     g_ids.game = game_state(w);
+    g_ids.in_game = ecs_sched_state_register(w, &(ecs_sched_state_desc){
+        .name = "InGame", .values = {"InGame"}, .sources = {g_ids.game}, .compute = in_game_of});
+    g_ids.phase = ecs_sched_state_register(w, &(ecs_sched_state_desc){
+        .name = "Phase", .values = {"A", "B"}, .parent = g_ids.game,
+        .parent_values = {[PLAYING] = true}});
+    assert_true(g_ids.in_game != 0 && g_ids.phase != 0);
     g_ids.score = ECS_SCHED_COMPONENT(w, Score);
     g_ids.health = ECS_SCHED_COMPONENT(w, Health);
     g_ids.position = ECS_SCHED_COMPONENT(w, Position);
@@ -990,6 +1015,17 @@ static void play_frames(ecs_sched_world *w, char *out, size_t size) {
                                           &(ecs_sched_system_desc){.name = "bonus", .fn = bonus,
                                                                    .writes = {g_ids.score}}),
                      ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_enter(w, g_ids.in_game, 0),
+                                          &(ecs_sched_system_desc){.name = "welcome", .fn = welcome,
+                                                                   .writes = {g_ids.score}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, "Main", &(ecs_sched_system_desc){
+        .name = "flip", .fn = flip, .writes = {ecs_sched_state_next_id(w, g_ids.phase)},
+        .run_if = {ECS_SCHED_COND(ecs_sched_condition_in_state(g_ids.phase, 0))}}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_exit(w, g_ids.phase, 1),
+                                          &(ecs_sched_system_desc){.name = "heal", .fn = heal,
+                                                                   .writes = {g_ids.health}}),
+                     ECS_SCHED_OK);
     positions = QUERY(w, ecs_sched_read(g_ids.position));
     for (frame = 0; frame < 30; frame++) {
         ecs_sched_iter it;
@@ -1000,8 +1036,10 @@ static void play_frames(ecs_sched_world *w, char *out, size_t size) {
             const Position *p = ECS_SCHED_FIELD(&it, const Position, 0);
             for (i = 0; i < it.count; i++) sum += p[i].x;
         }
-        length += (size_t)snprintf(out + length, size - length, "%d:%d/%d/%.0f ",
+        length += (size_t)snprintf(out + length, size - length, "%d%d%d:%d/%d/%.0f ",
                                    (int)ecs_sched_state_get(w, g_ids.game),
+                                   (int)ecs_sched_state_get(w, g_ids.in_game),
+                                   (int)ecs_sched_state_get(w, g_ids.phase),
                                    ((const Score *)ecs_sched_resource_get(w, g_ids.score))->value,
                                    ((const Health *)ecs_sched_resource_get(w, g_ids.health))->hp,
                                    sum);
@@ -1019,7 +1057,8 @@ static void both_executors_leave_the_same_world_with_transitions_in_the_schedule
     play_frames(w, parallel, sizeof parallel);
     ecs_sched_world_destroy(w);
     assert_string_equal(single, parallel);
-    assert_contains(single, "2:");   /* it did pause */
+    assert_contains(single, "20-1:");   /* it did pause: in game, no phase */
+    assert_contains(single, "101:");    /* playing, in game, phase B */
 }
 
 int main(void) {
