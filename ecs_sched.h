@@ -1503,8 +1503,10 @@ typedef struct ecs_sched_state_transition {
                                  run (ecs_sched_state_apply) counts for the next run */
 } ecs_sched_state_transition;
 
-/* Registers a state machine; returns its id, or 0. The same name with the same values gives
-   the same id again; with other values it is ECS_SCHED_ERR_STATE_MISMATCH. */
+/* Registers a state machine; returns its id, or 0. The same name with the same desc gives
+   the same id again; with other values (or sources, parent, compute function) it is
+   ECS_SCHED_ERR_STATE_MISMATCH, and with sources that lead back to it
+   ECS_SCHED_ERR_STATE_CYCLE. Register a machine's sources or parent before it. */
 ECS_SCHED_API ecs_sched_id ecs_sched_state_register(ecs_sched_world *world,
                                                     const ecs_sched_state_desc *desc);
 /* The id of a machine's pending slot, to declare as a write by systems that queue values. */
@@ -1594,8 +1596,8 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_i
 /* The exclusive system that applies the queued transitions of every machine: use it as a
    system's fn (with .exclusive = true), in any schedule, as many times as needed. */
 ECS_SCHED_API void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx);
-/* A system desc for it, named "apply_state_transitions", for one machine (0: every machine);
-   set its ordering fields and add it. */
+/* A system desc for it, named "apply_state_transitions", for one machine and the machines
+   that depend on it (0: every machine); set its ordering fields and add it. */
 ECS_SCHED_API ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine);
 /* Applies the queued transitions from outside any schedule (for a user who runs schedules by
    hand, or a loader), for one machine and the machines that depend on it (0: every machine).

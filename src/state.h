@@ -45,8 +45,10 @@ typedef struct ecs_sched_state_transition {
                                  run (ecs_sched_state_apply) counts for the next run */
 } ecs_sched_state_transition;
 
-/* Registers a state machine; returns its id, or 0. The same name with the same values gives
-   the same id again; with other values it is ECS_SCHED_ERR_STATE_MISMATCH. */
+/* Registers a state machine; returns its id, or 0. The same name with the same desc gives
+   the same id again; with other values (or sources, parent, compute function) it is
+   ECS_SCHED_ERR_STATE_MISMATCH, and with sources that lead back to it
+   ECS_SCHED_ERR_STATE_CYCLE. Register a machine's sources or parent before it. */
 ECS_SCHED_API ecs_sched_id ecs_sched_state_register(ecs_sched_world *world,
                                                     const ecs_sched_state_desc *desc);
 /* The id of a machine's pending slot, to declare as a write by systems that queue values. */

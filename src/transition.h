@@ -5,8 +5,8 @@
 /* The exclusive system that applies the queued transitions of every machine: use it as a
    system's fn (with .exclusive = true), in any schedule, as many times as needed. */
 ECS_SCHED_API void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx);
-/* A system desc for it, named "apply_state_transitions", for one machine (0: every machine);
-   set its ordering fields and add it. */
+/* A system desc for it, named "apply_state_transitions", for one machine and the machines
+   that depend on it (0: every machine); set its ordering fields and add it. */
 ECS_SCHED_API ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine);
 /* Applies the queued transitions from outside any schedule (for a user who runs schedules by
    hand, or a loader), for one machine and the machines that depend on it (0: every machine).
