@@ -5278,7 +5278,7 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
         result = !ecs_sched__cond_eval(conds, c->operands[0], violation);
         break;
     case ECS_SCHED_CONDITION_RESOURCE_EXISTS:
-        result = ecs_sched__state_exists(w, c->resource);
+        result = ecs_sched_resource_exists(w, c->resource);
         break;
     case ECS_SCHED_CONDITION_RESOURCE_EQUALS:
         if (ecs_sched_resource_exists(w, c->resource)) {

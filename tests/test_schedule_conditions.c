@@ -390,6 +390,24 @@ static void resource_exists_follows_the_resource(void **state) {
     check_and_destroy(w);
 }
 
+static void resource_exists_does_not_look_at_the_value(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_components(w);
+    Score minus_one = {-1};
+    ecs_sched_id flag = ecs_sched_component_register(
+        w, &(ecs_sched_component_desc){.name = "Flag", .size = 1});
+    char on = 1;
+    (void)state;
+    ADD_SYSTEM(w, .name = "scorer", .fn = record,
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_exists(c.score))});
+    ADD_SYSTEM(w, .name = "flagged", .fn = record, .after = {"scorer"},
+               .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_exists(flag))});
+    assert_int_equal(ecs_sched_resource_insert(w, c.score, &minus_one), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_resource_insert(w, flag, &on), ECS_SCHED_OK);
+    assert_run_traces(w, "scorer flagged");
+    check_and_destroy(w);
+}
+
 static void resource_equals_compares_the_bytes(void **state) {
     ecs_sched_world *w = new_world();
     ids c = register_components(w);
@@ -693,6 +711,7 @@ int main(void) {
         cmocka_unit_test(combinators_nest),
         cmocka_unit_test(combined_conditions_are_copied_when_added),
         cmocka_unit_test(resource_exists_follows_the_resource),
+        cmocka_unit_test(resource_exists_does_not_look_at_the_value),
         cmocka_unit_test(resource_equals_compares_the_bytes),
         cmocka_unit_test(resource_equals_is_false_without_the_resource),
         cmocka_unit_test(resource_equals_keeps_its_own_copy_of_the_value),
