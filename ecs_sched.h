@@ -5395,6 +5395,8 @@ struct ecs_sched__schedules {
     ecs_sched__schedule *stack[ECS_SCHED__MAX_NESTED_RUNS];  /* schedules now running */
     int32_t depth;
     uint64_t top_runs;                   /* runs started with no other schedule running */
+    bool top_runs_held;                  /* an apply of state transitions outside any run is
+                                            running: its schedules are not counted (state.h) */
 };
 
 /* ---- storage ---- */
@@ -8114,7 +8116,7 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
     result = ecs_sched__ensure_built(w, s);
     if (result != ECS_SCHED_OK) return result;
     s->running = true;
-    if (all->depth == 0) all->top_runs++;
+    if (all->depth == 0 && !all->top_runs_held) all->top_runs++;
     all->stack[all->depth++] = s;
     result = ecs_sched__execute_chosen(w, s);
     all->depth--;
@@ -8211,6 +8213,9 @@ typedef struct ecs_sched__state_step {
     int request;                      /* ECS_SCHED__STATE_REQUEST_SET, _PUSH or _POP */
     bool moves;                       /* something runs for this machine */
     bool unwinds;                     /* the values its stack covers are exited too */
+    bool restarts;                    /* exited and entered afresh: a re-enter, or a restart
+                                         of a dependent machine; its dependents restart too */
+    bool included;                    /* the apply is for this machine (or one it depends on) */
 } ecs_sched__state_step;
 
 struct ecs_sched__states {
@@ -8221,6 +8226,7 @@ struct ecs_sched__states {
                                          does, decided ahead */
     uint32_t step_capacity;
     bool applying;                    /* an apply is running its transition schedules */
+    uint64_t run;                     /* the top-level run the running apply counts for */
 };
 
 /* ---- lookups ---- */
@@ -8490,6 +8496,14 @@ static int32_t ecs_sched__state_index(const ecs_sched_world *w, const ecs_sched_
     return (int32_t)(m - w->states->items);
 }
 
+static bool ecs_sched__state_any_parent_value(const ecs_sched_state_desc *desc) {
+    int32_t i;
+    for (i = 0; i < ECS_SCHED_MAX_STATE_VALUES; i++) {
+        if (desc->parent_values[i]) return true;
+    }
+    return false;
+}
+
 static ecs_sched_result ecs_sched__state_computed_check(ecs_sched_world *w,
                                                         const ecs_sched_state_desc *desc) {
     ecs_sched_id sources[ECS_SCHED_MAX_STATE_SOURCES];
@@ -8521,21 +8535,14 @@ static ecs_sched_result ecs_sched__state_computed_check(ecs_sched_world *w,
                                    "from them", desc->name, (int)i, (unsigned)sources[i]);
         }
     }
-    if (desc->parent || desc->initial != 0 || desc->stack_capacity != 0) {
+    if (desc->parent || ecs_sched__state_any_parent_value(desc) || desc->initial != 0 ||
+        desc->stack_capacity != 0) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "state_register('%s'): a computed state takes no .parent, "
-                               ".initial or .stack_capacity: its value is always what .compute "
-                               "makes of its sources' values", desc->name);
+                               ".parent_values, .initial or .stack_capacity: its value is always "
+                               "what .compute makes of its sources' values", desc->name);
     }
     return ECS_SCHED_OK;
-}
-
-static bool ecs_sched__state_any_parent_value(const ecs_sched_state_desc *desc) {
-    int32_t i;
-    for (i = 0; i < ECS_SCHED_MAX_STATE_VALUES; i++) {
-        if (desc->parent_values[i]) return true;
-    }
-    return false;
 }
 
 static ecs_sched_result ecs_sched__state_sub_check(ecs_sched_world *w,
@@ -8939,7 +8946,8 @@ ecs_sched_result ecs_sched_state_last_transition(ecs_sched_world *w, ecs_sched_i
     *out = m->last;
     out->this_run = (m->last.from != ECS_SCHED_STATE_NONE || m->last.to != ECS_SCHED_STATE_NONE) &&
                     (m->last_run == ecs_sched__top_run(w) ||
-                     m->last_run == ecs_sched__transition_run(w));
+                     m->last_run == ecs_sched__transition_run(w) ||
+                     (w->states->applying && m->last_run == w->states->run));
     return ECS_SCHED_OK;
 }
 
@@ -9136,6 +9144,8 @@ static ecs_sched__state_step ecs_sched__state_stays(const ecs_sched_world *w,
     step.request = ECS_SCHED__STATE_REQUEST_SET;
     step.moves = false;
     step.unwinds = false;
+    step.restarts = false;
+    step.included = false;
     return step;
 }
 
@@ -9144,10 +9154,36 @@ static ecs_sched__state_next *ecs_sched__state_pending(const ecs_sched_world *w,
     return (ecs_sched__state_next *)w->resources[m->next];
 }
 
+/* Whether a push or pop queued earlier still fits the stack: one queued by a transition
+   schedule was checked against the stack as it stood before that apply changed it. */
+static bool ecs_sched__state_request_fits(ecs_sched_world *w, const ecs_sched__state_machine *m,
+                                          int request, ecs_sched_result *first) {
+    if (request == ECS_SCHED__STATE_REQUEST_PUSH && m->depth >= m->stack_capacity) {
+        ecs_sched__keep_first(first, ecs_sched__fail(
+            &w->env, ECS_SCHED_ERR_LIMIT,
+            "state machine '%s': a push queued during the previous apply no longer fits (the "
+            "stack covers %d values, its stack_capacity) and is dropped", m->name,
+            (int)m->depth));
+        return false;
+    }
+    if (request == ECS_SCHED__STATE_REQUEST_POP && m->depth == 0) {
+        ecs_sched__keep_first(first, ecs_sched__fail(
+            &w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+            "state machine '%s': a pop queued during the previous apply has nothing to pop "
+            "back from now (that apply emptied the stack) and is dropped", m->name));
+        return false;
+    }
+    return true;
+}
+
 /* Takes the request waiting in m's pending slot, if any. */
-static void ecs_sched__state_take(const ecs_sched_world *w, const ecs_sched__state_machine *m,
-                                  ecs_sched__state_step *step) {
+static void ecs_sched__state_take(ecs_sched_world *w, const ecs_sched__state_machine *m,
+                                  ecs_sched__state_step *step, ecs_sched_result *first) {
     ecs_sched__state_next *next = ecs_sched__state_pending(w, m);
+    if (!ecs_sched__state_request_fits(w, m, next->request, first)) {
+        next->request = ECS_SCHED__STATE_REQUEST_NONE;
+        return;
+    }
     if (next->request == ECS_SCHED__STATE_REQUEST_PUSH ||
         next->request == ECS_SCHED__STATE_REQUEST_POP) {
         step->request = next->request;
@@ -9157,23 +9193,17 @@ static void ecs_sched__state_take(const ecs_sched_world *w, const ecs_sched__sta
     } else if (next->request != ECS_SCHED__STATE_REQUEST_NONE) {
         step->to = next->value;
         step->moves = step->to != step->from || next->request == ECS_SCHED__STATE_REQUEST_REENTER;
+        step->restarts = step->to == step->from && step->moves;
     }
     next->request = ECS_SCHED__STATE_REQUEST_NONE;
 }
 
-/* Whether a step exits a value and enters it again (a re-enter, or a sub-state restarting at
-   the value it was in): the machines that depend on it start again too. */
-static bool ecs_sched__state_step_restarts(const ecs_sched__state_step *step) {
-    return step->moves && step->request == ECS_SCHED__STATE_REQUEST_SET &&
-           step->from == step->to && step->from != ECS_SCHED_STATE_NONE;
-}
-
 /* A root machine: its initial value at the first apply, then what is queued (a request
    queued before the first apply waits for the second). */
-static void ecs_sched__state_plan_root(const ecs_sched_world *w, ecs_sched__state_machine *m,
-                                       ecs_sched__state_step *step) {
+static void ecs_sched__state_plan_root(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                       ecs_sched__state_step *step, ecs_sched_result *first) {
     if (m->entered) {
-        ecs_sched__state_take(w, m, step);
+        ecs_sched__state_take(w, m, step, first);
         return;
     }
     step->to = m->initial;   /* m is marked entered once the value is in place */
@@ -9191,7 +9221,7 @@ static void ecs_sched__state_plan_computed(ecs_sched_world *w, ecs_sched__state_
         const ecs_sched__state_step *source = &steps[m->sources[i]];
         values[i] = source->to;
         moved = moved || source->moves;
-        restarted = restarted || ecs_sched__state_step_restarts(source);
+        restarted = restarted || source->restarts;
     }
     if (m->entered && !moved) return;
     m->entered = true;
@@ -9205,26 +9235,40 @@ static void ecs_sched__state_plan_computed(ecs_sched_world *w, ecs_sched__state_
         return;
     }
     step->to = to;
-    step->moves = to != step->from || (restarted && to != ECS_SCHED_STATE_NONE);
+    step->restarts = restarted && to == step->from && to != ECS_SCHED_STATE_NONE;
+    step->moves = to != step->from || step->restarts;
 }
 
 /* A sub-state: it takes its own requests while its parent stays among its parent values; it
-   starts at its initial value when the parent reaches them (or is re-entered), and stops
-   existing when the parent leaves them. Starting or stopping drops a queued request and
-   exits the values its stack covers. */
-static void ecs_sched__state_plan_sub(const ecs_sched_world *w, ecs_sched__state_machine *m,
+   starts at its initial value when the parent reaches them, restarts there when the parent
+   restarts, and stops existing when the parent leaves them. Starting, restarting or stopping
+   drops a queued request and exits the values its stack covers. */
+static void ecs_sched__state_plan_sub(ecs_sched_world *w, ecs_sched__state_machine *m,
                                       const ecs_sched__state_step *steps,
-                                      ecs_sched__state_step *step) {
+                                      ecs_sched__state_step *step, ecs_sched_result *first) {
     const ecs_sched__state_step *parent = &steps[m->sources[0]];
     bool exists = parent->to != ECS_SCHED_STATE_NONE && m->parent_values[parent->to];
-    if (exists && step->from != ECS_SCHED_STATE_NONE && !ecs_sched__state_step_restarts(parent)) {
-        ecs_sched__state_take(w, m, step);
+    if (exists && step->from != ECS_SCHED_STATE_NONE && !parent->restarts) {
+        ecs_sched__state_take(w, m, step, first);
         return;
     }
     ecs_sched__state_pending(w, m)->request = ECS_SCHED__STATE_REQUEST_NONE;
     step->to = exists ? m->initial : ECS_SCHED_STATE_NONE;
     step->moves = exists || step->from != ECS_SCHED_STATE_NONE;
+    step->restarts = exists && step->from != ECS_SCHED_STATE_NONE;
     step->unwinds = step->moves && m->depth > 0;
+}
+
+/* Whether the apply is for m: every machine, `only`, or one that depends on it. */
+static bool ecs_sched__state_included(const ecs_sched__state_machine *m,
+                                      const ecs_sched__state_step *steps,
+                                      const ecs_sched__state_machine *only) {
+    int32_t i;
+    if (!only || m == only) return true;
+    for (i = 0; i < m->source_count; i++) {
+        if (steps[m->sources[i]].included) return true;
+    }
+    return false;
 }
 
 /* Decides every machine's step, sources before the machines that depend on them (the
@@ -9238,14 +9282,15 @@ static void ecs_sched__plan_transitions(ecs_sched_world *w, const ecs_sched__sta
         ecs_sched__state_machine *m = &states->items[i];
         ecs_sched__state_step *step = &states->steps[i];
         *step = ecs_sched__state_stays(w, m);
-        if (only && !ecs_sched__state_depends(w, i, (uint32_t)ecs_sched__state_index(w, only))) {
-            continue;
-        }
-        if (m->kind == ECS_SCHED__STATE_ROOT) ecs_sched__state_plan_root(w, m, step);
+        step->included = ecs_sched__state_included(m, states->steps, only);
+        if (!step->included) continue;
+        if (m->kind == ECS_SCHED__STATE_ROOT) ecs_sched__state_plan_root(w, m, step, first);
         if (m->kind == ECS_SCHED__STATE_COMPUTED) {
             ecs_sched__state_plan_computed(w, m, states->steps, step, first);
         }
-        if (m->kind == ECS_SCHED__STATE_SUB) ecs_sched__state_plan_sub(w, m, states->steps, step);
+        if (m->kind == ECS_SCHED__STATE_SUB) {
+            ecs_sched__state_plan_sub(w, m, states->steps, step, first);
+        }
     }
 }
 
@@ -9257,7 +9302,10 @@ static ecs_sched_result ecs_sched__state_change(ecs_sched_world *w, ecs_sched__s
     ecs_sched_state_current *current = (ecs_sched_state_current *)w->resources[m->id];
     if (!current) {
         ecs_sched_result result = ecs_sched_resource_insert(w, m->id, NULL);
-        if (result != ECS_SCHED_OK) return result;
+        if (result != ECS_SCHED_OK) {
+            m->entered = false;   /* it has no value yet: the next apply tries again */
+            return result;
+        }
         current = (ecs_sched_state_current *)w->resources[m->id];
     }
     if (step->request == ECS_SCHED__STATE_REQUEST_PUSH) m->stack[m->depth++] = step->from;
@@ -9268,7 +9316,7 @@ static ecs_sched_result ecs_sched__state_change(ecs_sched_world *w, ecs_sched__s
     m->entered = true;
     m->last.from = step->from;
     m->last.to = step->to;
-    m->last_run = ecs_sched__transition_run(w);
+    m->last_run = w->states->run;
     return ECS_SCHED_OK;
 }
 
@@ -9325,11 +9373,17 @@ static void ecs_sched__state_leave(ecs_sched_world *w, ecs_sched__state_machine 
     }
 }
 
-/* The new value, then OnTransition for a set between two values. */
+/* The new value, then OnTransition for a set between two values. A value that cannot be put
+   in place (out of memory) enters nothing. */
 static void ecs_sched__state_move(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                  const ecs_sched__state_step *step, ecs_sched_result *first) {
+                                  ecs_sched__state_step *step, ecs_sched_result *first) {
     int32_t pair = step->from * m->value_count + step->to;
-    ecs_sched__keep_first(first, ecs_sched__state_change(w, m, step));
+    ecs_sched_result result = ecs_sched__state_change(w, m, step);
+    if (result != ECS_SCHED_OK) {
+        ecs_sched__keep_first(first, result);
+        step->moves = false;
+        return;
+    }
     if (step->from == ECS_SCHED_STATE_NONE || step->to == ECS_SCHED_STATE_NONE ||
         step->request != ECS_SCHED__STATE_REQUEST_SET) {
         return;
@@ -9361,13 +9415,19 @@ static void ecs_sched__state_reach(ecs_sched_world *w, ecs_sched__state_machine 
 static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
                                                      const ecs_sched__state_machine *only) {
     ecs_sched__states *states = w->states;
+    ecs_sched__schedules *held;
     ecs_sched_result first = ECS_SCHED_OK;
     int32_t count, i;
     /* an apply inside a transition schedule applies nothing: what was queued meanwhile waits
        for the next apply, as everywhere else */
     if (!states || states->count == 0 || states->applying) return ECS_SCHED_OK;
     count = (int32_t)states->count;
+    /* outside any run, the transitions count for the next run, and the transition schedules
+       they run are part of them rather than runs of their own */
+    held = w->schedules && w->schedules->depth == 0 ? w->schedules : NULL;
     states->applying = true;
+    states->run = ecs_sched__transition_run(w);
+    if (held) held->top_runs_held = true;
     ecs_sched__plan_transitions(w, only, &first);
     for (i = count - 1; i >= 0; i--) {
         if (states->steps[i].moves) {
@@ -9385,6 +9445,7 @@ static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
         }
     }
     states->applying = false;
+    if (held) held->top_runs_held = false;
     return first;
 }
 

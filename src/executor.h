@@ -345,7 +345,7 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
     result = ecs_sched__ensure_built(w, s);
     if (result != ECS_SCHED_OK) return result;
     s->running = true;
-    if (all->depth == 0) all->top_runs++;
+    if (all->depth == 0 && !all->top_runs_held) all->top_runs++;
     all->stack[all->depth++] = s;
     result = ecs_sched__execute_chosen(w, s);
     all->depth--;

@@ -177,6 +177,8 @@ struct ecs_sched__schedules {
     ecs_sched__schedule *stack[ECS_SCHED__MAX_NESTED_RUNS];  /* schedules now running */
     int32_t depth;
     uint64_t top_runs;                   /* runs started with no other schedule running */
+    bool top_runs_held;                  /* an apply of state transitions outside any run is
+                                            running: its schedules are not counted (state.h) */
 };
 
 /* ---- storage ---- */

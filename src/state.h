@@ -213,6 +213,9 @@ typedef struct ecs_sched__state_step {
     int request;                      /* ECS_SCHED__STATE_REQUEST_SET, _PUSH or _POP */
     bool moves;                       /* something runs for this machine */
     bool unwinds;                     /* the values its stack covers are exited too */
+    bool restarts;                    /* exited and entered afresh: a re-enter, or a restart
+                                         of a dependent machine; its dependents restart too */
+    bool included;                    /* the apply is for this machine (or one it depends on) */
 } ecs_sched__state_step;
 
 struct ecs_sched__states {
@@ -223,6 +226,7 @@ struct ecs_sched__states {
                                          does, decided ahead */
     uint32_t step_capacity;
     bool applying;                    /* an apply is running its transition schedules */
+    uint64_t run;                     /* the top-level run the running apply counts for */
 };
 
 /* ---- lookups ---- */
@@ -492,6 +496,14 @@ static int32_t ecs_sched__state_index(const ecs_sched_world *w, const ecs_sched_
     return (int32_t)(m - w->states->items);
 }
 
+static bool ecs_sched__state_any_parent_value(const ecs_sched_state_desc *desc) {
+    int32_t i;
+    for (i = 0; i < ECS_SCHED_MAX_STATE_VALUES; i++) {
+        if (desc->parent_values[i]) return true;
+    }
+    return false;
+}
+
 static ecs_sched_result ecs_sched__state_computed_check(ecs_sched_world *w,
                                                         const ecs_sched_state_desc *desc) {
     ecs_sched_id sources[ECS_SCHED_MAX_STATE_SOURCES];
@@ -523,21 +535,14 @@ static ecs_sched_result ecs_sched__state_computed_check(ecs_sched_world *w,
                                    "from them", desc->name, (int)i, (unsigned)sources[i]);
         }
     }
-    if (desc->parent || desc->initial != 0 || desc->stack_capacity != 0) {
+    if (desc->parent || ecs_sched__state_any_parent_value(desc) || desc->initial != 0 ||
+        desc->stack_capacity != 0) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "state_register('%s'): a computed state takes no .parent, "
-                               ".initial or .stack_capacity: its value is always what .compute "
-                               "makes of its sources' values", desc->name);
+                               ".parent_values, .initial or .stack_capacity: its value is always "
+                               "what .compute makes of its sources' values", desc->name);
     }
     return ECS_SCHED_OK;
-}
-
-static bool ecs_sched__state_any_parent_value(const ecs_sched_state_desc *desc) {
-    int32_t i;
-    for (i = 0; i < ECS_SCHED_MAX_STATE_VALUES; i++) {
-        if (desc->parent_values[i]) return true;
-    }
-    return false;
 }
 
 static ecs_sched_result ecs_sched__state_sub_check(ecs_sched_world *w,
@@ -941,7 +946,8 @@ ecs_sched_result ecs_sched_state_last_transition(ecs_sched_world *w, ecs_sched_i
     *out = m->last;
     out->this_run = (m->last.from != ECS_SCHED_STATE_NONE || m->last.to != ECS_SCHED_STATE_NONE) &&
                     (m->last_run == ecs_sched__top_run(w) ||
-                     m->last_run == ecs_sched__transition_run(w));
+                     m->last_run == ecs_sched__transition_run(w) ||
+                     (w->states->applying && m->last_run == w->states->run));
     return ECS_SCHED_OK;
 }
 

@@ -174,6 +174,20 @@ static void apply_states(const char *what) {
     if (r != ECS_SCHED_OK) expect_clean_failure(what);
 }
 
+/* After a failure, one more apply brings the dependent machines in line with their source. */
+static void check_dependents_follow(ecs_sched_id game, ecs_sched_id in_game, ecs_sched_id phase) {
+    bool playing;
+    apply_states("state_apply (after the scenario)");
+    playing = ecs_sched_state_get(world, game) == 1;
+    if (ecs_sched_state_get(world, in_game) != (playing ? 0 : ECS_SCHED_STATE_NONE) ||
+        (ecs_sched_state_get(world, phase) != ECS_SCHED_STATE_NONE) != playing) {
+        fprintf(stderr, "after an allocation failure, InGame (%d) and Phase (%d) do not follow "
+                        "GameState (%d)\n", (int)ecs_sched_state_get(world, in_game),
+                (int)ecs_sched_state_get(world, phase), (int)ecs_sched_state_get(world, game));
+        exit(CHILD_WRONG);
+    }
+}
+
 /* A computed state and a sub-state of `game` (in its value 0), a push on the sub-state and
    an entity scoped to it; game then moves to 1 and back, which makes both exist and go. */
 static void dependent_state_scenario(ecs_sched_id game) {
@@ -222,6 +236,7 @@ static void dependent_state_scenario(ecs_sched_id game) {
     apply_states("state_apply (push)");
     check_result(ecs_sched_state_set(world, game, 0), "state_set");
     apply_states("state_apply (sub-state ends)");
+    check_dependents_follow(game, in_game, phase);
 }
 
 /* A state machine registered, its transition schedules filled, and two applies. A failed

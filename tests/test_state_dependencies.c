@@ -36,7 +36,8 @@ static ecs_sched_id daylight(ecs_sched_world *w) {
     return id;
 }
 
-static int g_computes;   /* calls of the compute functions below */
+static int g_computes;        /* calls of the compute functions below */
+static ecs_sched_id g_machine;   /* the machine the systems below look at */
 
 static int32_t in_game_of(const int32_t *sources, void *user_data) {
     (void)user_data;
@@ -480,14 +481,28 @@ static void the_apply_system_applies_dependent_machines_inside_a_schedule(void *
     check_and_destroy(w);
 }
 
+/* Traces "fresh" when the machine's last transition happened in this run. */
+static void trace_fresh(ecs_sched_system_ctx *ctx) {
+    ecs_sched_state_transition t;
+    assert_int_equal(ecs_sched_ctx_state_last_transition(ctx, g_machine, &t), ECS_SCHED_OK);
+    trace_add(t.this_run ? "fresh" : "old");
+}
+
 static void a_transition_applied_outside_any_run_counts_for_the_next_run(void **state) {
     ecs_sched_world *w = new_world();
     ecs_sched_id app = app_state(w);
     ecs_sched_state_transition t;
     (void)state;
+    g_machine = app;
     ADD_SYSTEM(w, .name = "frame", .fn = noop);
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_enter(w, app, MENU),
+                                          &(ecs_sched_system_desc){.name = "enter", .fn = trace_fresh,
+                                                                   .reads = {app}}),
+                     ECS_SCHED_OK);
     assert_run_traces(w, "");
-    apply(w);
+    apply(w);   /* its OnEnter(Menu) run sees the transition as this run's */
+    assert_string_equal(g_trace, "fresh");
+    g_trace[0] = '\0';
     assert_int_equal(ecs_sched_state_last_transition(w, app, &t), ECS_SCHED_OK);
     assert_true(t.this_run);
     assert_run_traces(w, "");
@@ -496,6 +511,66 @@ static void a_transition_applied_outside_any_run_counts_for_the_next_run(void **
     assert_run_traces(w, "");
     assert_int_equal(ecs_sched_state_last_transition(w, app, &t), ECS_SCHED_OK);
     assert_false(t.this_run);
+    check_and_destroy(w);
+}
+
+/* OnExit(AppState::Playing): pops TurnPhase while the apply is running. */
+static void pop_phase(ecs_sched_system_ctx *ctx) {
+    assert_int_equal(ecs_sched_state_pop(ecs_sched_ctx_world(ctx), g_machine), ECS_SCHED_OK);
+}
+
+static void a_pop_queued_before_a_restart_emptied_the_stack_is_dropped_and_reported(
+    void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id app = app_state(w), phase = turn_phase(w, app);
+    (void)state;
+    g_machine = phase;
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_exit(w, app, PLAYING),
+                                          &(ecs_sched_system_desc){.name = "pop", .fn = pop_phase,
+                                                                   .exclusive = true}),
+                     ECS_SCHED_OK);
+    apply(w);
+    set_and_apply(w, app, PLAYING);
+    assert_int_equal(ecs_sched_state_push(w, phase, ATTACK), ECS_SCHED_OK);
+    apply(w);
+    assert_int_equal(ecs_sched_state_set_reenter(w, app, PLAYING), ECS_SCHED_OK);
+    apply(w);   /* the pop is queued by OnExit(Playing); the restart empties the stack */
+    assert_int_equal(ecs_sched_state_depth(w, phase), 0);
+    assert_int_equal(ecs_sched_state_apply(w, 0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "'TurnPhase': a pop queued during the previous apply");
+    assert_int_equal(ecs_sched_state_get(w, phase), MOVE);
+    assert_int_equal(ecs_sched_state_depth(w, phase), 0);
+    apply(w);   /* dropped: nothing is left queued */
+    check_and_destroy(w);
+}
+
+/* A source re-entered restarts everything below it, whatever value each was in. */
+static int32_t follow_phase(const int32_t *sources, void *user_data) {
+    (void)user_data;
+    return sources[0] == ECS_SCHED_STATE_NONE ? ECS_SCHED_STATE_NONE : 0;
+}
+
+static void a_restart_reaches_every_machine_below_the_restarted_one(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id app = app_state(w), phase = turn_phase(w, app);
+    ecs_sched_id target = ecs_sched_state_register(
+        w, &(ecs_sched_state_desc){.name = "Target", .values = {"Near", "Far"}, .parent = phase,
+                                   .parent_values = {[MOVE] = true, [ATTACK] = true}});
+    ecs_sched_id shown = ecs_sched_state_register(
+        w, &(ecs_sched_state_desc){.name = "Shown", .values = {"Shown"}, .sources = {phase},
+                                   .compute = follow_phase});
+    (void)state;
+    assert_true(target != 0 && shown != 0);
+    apply(w);
+    set_and_apply(w, app, PLAYING);
+    set_and_apply(w, phase, ATTACK);
+    set_and_apply(w, target, 1);
+    trace_enters_and_exits(w, phase, 3);
+    trace_enters_and_exits(w, target, 2);
+    trace_enters_and_exits(w, shown, 1);
+    assert_int_equal(ecs_sched_state_set_reenter(w, app, PLAYING), ECS_SCHED_OK);
+    apply(w);
+    assert_string_equal(g_trace, "-Shown -Far -Attack +Move +Near +Shown");
     check_and_destroy(w);
 }
 
@@ -575,6 +650,9 @@ static void bad_dependent_machines_are_refused_with_what_is_wrong(void **state) 
     REFUSED(w, ECS_SCHED_ERR_INVALID_ARGUMENT, "('C'): a computed state takes no .parent",
             .name = "C", .values = {"A"}, .sources = {app}, .compute = in_game_of, .parent = app,
             .parent_values = {true});
+    REFUSED(w, ECS_SCHED_ERR_INVALID_ARGUMENT, "('C'): a computed state takes no .parent",
+            .name = "C", .values = {"A"}, .sources = {app}, .compute = in_game_of,
+            .parent_values = {true});
     REFUSED(w, ECS_SCHED_ERR_UNKNOWN_STATE, "('S'): .parent, id 999",
             .name = "S", .values = {"A"}, .parent = 999, .parent_values = {true});
     REFUSED(w, ECS_SCHED_ERR_INVALID_ARGUMENT, "('S'): a sub-state needs .parent_values",
@@ -613,6 +691,8 @@ int main(void) {
         cmocka_unit_test(dependencies_chain_through_several_machines),
         cmocka_unit_test(the_apply_system_applies_dependent_machines_inside_a_schedule),
         cmocka_unit_test(a_transition_applied_outside_any_run_counts_for_the_next_run),
+        cmocka_unit_test(a_pop_queued_before_a_restart_emptied_the_stack_is_dropped_and_reported),
+        cmocka_unit_test(a_restart_reaches_every_machine_below_the_restarted_one),
         cmocka_unit_test(registering_a_dependent_machine_again_gives_the_same_id),
         cmocka_unit_test(a_dependency_cycle_is_refused_with_its_path),
         cmocka_unit_test(bad_dependent_machines_are_refused_with_what_is_wrong),

@@ -739,6 +739,37 @@ static void a_push_past_the_capacity_is_refused_and_changes_nothing(void **state
     check_and_destroy(w);
 }
 
+/* OnPause(A): pushes again while the push that covers A is being applied. */
+static void push_again(ecs_sched_system_ctx *ctx) {
+    assert_int_equal(ecs_sched_state_push(ecs_sched_ctx_world(ctx), g_machine, 2), ECS_SCHED_OK);
+}
+
+static void a_push_queued_during_an_apply_that_fills_the_stack_is_dropped_and_reported(
+    void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = ecs_sched_state_register(
+        w, &(ecs_sched_state_desc){.name = "Shallow", .values = {"A", "B", "C"},
+                                   .stack_capacity = 1});
+    (void)state;
+    g_machine = game;
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_pause(w, game, 0),
+                                          &(ecs_sched_system_desc){.name = "push_again",
+                                                                   .fn = push_again,
+                                                                   .exclusive = true}),
+                     ECS_SCHED_OK);
+    add_apply(w);
+    apply(w);
+    assert_int_equal(ecs_sched_state_push(w, game, 1), ECS_SCHED_OK);
+    apply(w);   /* covers A; OnPause(A) queues a second push, checked against depth 0 */
+    assert_int_equal(ecs_sched_state_depth(w, game), 1);
+    assert_int_equal(ecs_sched_run_schedule(w, TRANSITIONS), ECS_SCHED_ERR_LIMIT);
+    assert_contains(ecs_sched_last_error(w), "'Shallow': a push queued during the previous apply");
+    assert_int_equal(ecs_sched_state_get(w, game), 1);
+    assert_int_equal(ecs_sched_state_depth(w, game), 1);
+    apply(w);   /* dropped: nothing is left queued */
+    check_and_destroy(w);
+}
+
 static void a_pop_with_nothing_pushed_is_refused(void **state) {
     ecs_sched_world *w = new_world();
     ecs_sched_id game = game_state(w);
@@ -1095,6 +1126,7 @@ int main(void) {
         cmocka_unit_test(a_set_while_pushed_replaces_only_the_top),
         cmocka_unit_test(in_state_sees_the_top_and_in_stack_sees_covered_values),
         cmocka_unit_test(a_push_past_the_capacity_is_refused_and_changes_nothing),
+        cmocka_unit_test(a_push_queued_during_an_apply_that_fills_the_stack_is_dropped_and_reported),
         cmocka_unit_test(a_pop_with_nothing_pushed_is_refused),
         cmocka_unit_test(systems_push_and_pop_through_the_pending_slot),
         cmocka_unit_test(stack_labels_name_the_machine_and_value),
