@@ -226,7 +226,8 @@ static void dependent_state_scenario(ecs_sched_id game) {
     }
     check_result(ecs_sched_state_set(world, game, 1), "state_set");
     apply_states("state_apply (sub-state starts)");
-    if (ecs_sched_state_get(world, phase) != 0) return;   /* that apply failed */
+    check_dependents_follow(game, in_game, phase);
+    if (ecs_sched_state_get(world, phase) != 0) return;   /* an apply failed */
     e = ecs_sched_spawn(world);
     if (e && ecs_sched_insert(world, e, ecs_sched_state_scope_id(world, phase), &scope) !=
                     ECS_SCHED_OK) {
