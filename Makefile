@@ -107,16 +107,24 @@ unit-threads: $(THREADS_BINARIES)
 unit-tsan: $(TSAN_BINARIES)
 	@set -e; for t in $(TSAN_BINARIES); do echo "== $$t"; ./$$t; done
 
+# The tests that compile the implementation themselves, because they set its hooks (assert,
+# log, allocator); every other test links the implementation built once per configuration.
+OWN_IMPL_TESTS := test_error_rule test_errors test_oom test_pool
+impl_for = $(if $(filter $(1),$(OWN_IMPL_TESTS)),,$(2)/impl.o)
+
+# $(1): the compiler; $(2): the configuration's directory; $(3): its flags; $(4): its libraries.
+define unit_config
+$(2)/impl.o: tests/impl.c ecs_sched.h
+	@mkdir -p $$(@D)
+	$(1) $(3) -I. $(STB_CFLAGS) -c $$< -o $$@
+$(2)/%: tests/%.c ecs_sched.h $(TEST_HEADERS) $(2)/impl.o
+	@mkdir -p $$(@D)
+	$(1) $(3) -I. $(STB_CFLAGS) $$< $$(call impl_for,$$*,$(2)) $(STB_LIBS) -lcmocka $(4) -o $$@
+endef
 define unit_rule
-$(BUILD)/$(1)/%: tests/%.c ecs_sched.h $(TEST_HEADERS)
-	@mkdir -p $$(@D)
-	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -lcmocka -o $$@
-$(BUILD)/$(1)-mt/%: tests/%.c ecs_sched.h $(TEST_HEADERS)
-	@mkdir -p $$(@D)
-	$(1) $(THREADED) $(SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -lcmocka -lpthread -o $$@
-$(BUILD)/$(1)-tsan/%: tests/%.c ecs_sched.h $(TEST_HEADERS)
-	@mkdir -p $$(@D)
-	$(1) $(THREADED) $(TSAN) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -lcmocka -lpthread -o $$@
+$(call unit_config,$(1),$(BUILD)/$(1),$(STRICT) $(SANITIZE),)
+$(call unit_config,$(1),$(BUILD)/$(1)-mt,$(THREADED) $(SANITIZE),-lpthread)
+$(call unit_config,$(1),$(BUILD)/$(1)-tsan,$(THREADED) $(TSAN),-lpthread)
 endef
 $(foreach c,$(COMPILERS),$(eval $(call unit_rule,$(c))))
 

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <ctype.h>
 
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include <cmocka.h>

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include <cmocka.h>

@@ -19,7 +19,6 @@
 #include <time.h>
 #include <cmocka.h>
 
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include "fixture.h"

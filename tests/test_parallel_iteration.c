@@ -13,7 +13,6 @@
 #include <string.h>
 #include <cmocka.h>
 
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include "fixture.h"

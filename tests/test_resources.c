@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include <cmocka.h>

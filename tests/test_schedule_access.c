@@ -2,7 +2,6 @@
    component or resource, or an exclusive system against anything) and that no path orders. The
    report names both systems and the data, groups pairs by set, counts what conditions read as
    read by the systems they guard, and can be silenced per pair, per set, or for everything. */
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include <setjmp.h>

@@ -2,7 +2,6 @@
    sync point applies them: an apply_deferred system, the final flush of the run, or a sync point
    the build inserts between a system with commands and a system ordered after it. Edges can opt
    out (before/after_ignore_deferred, chain_ignore_deferred), and a schedule can turn it off. */
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include <setjmp.h>

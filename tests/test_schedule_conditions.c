@@ -2,7 +2,6 @@
    node's conditions must hold; each is evaluated at most once per run, right before the first
    system it guards would run, set conditions outermost first, and a false one skips everything
    under it. Combinators short-circuit; the built-ins test resources and the first run. */
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include <setjmp.h>

@@ -2,7 +2,6 @@
    declares, its command buffer when it declares one, and the whole world when it is exclusive.
    Anything else is refused with NULL and ERR_ACCESS, the message names the system and what it
    asked for, and the run finishes before returning ERR_ACCESS. */
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include <setjmp.h>

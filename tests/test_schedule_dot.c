@@ -1,7 +1,6 @@
 /* Graphviz export of a built schedule: a digraph with a labelled cluster per set (nested like
    the sets), a node per system and per automatic sync point, an edge per dependency, a dashed
    red edge per ambiguous pair, and run conditions named in the labels. */
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include <setjmp.h>

@@ -3,7 +3,6 @@
    systems share) fail the build; cross-set dependencies, unknown sets and ambiguities warn by
    default and can be ignored or made errors. A failed build runs nothing and changes nothing;
    the message names the culprits. */
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include <setjmp.h>

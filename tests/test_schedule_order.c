@@ -1,7 +1,6 @@
 /* The order a schedule runs its systems in: insertion order for systems nothing orders,
    before/after otherwise; a shuffle seed moves only what nothing orders. Schedules are stored
    by label and can be run by exclusive systems, but never inside their own run. */
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include <setjmp.h>

@@ -2,7 +2,6 @@
    plugin's nested, ordered sets; the projectile chain with apply_deferred; ordering against a
    name several instances share and the fixes the RFC suggests; the listed build errors; the
    conditions examples; exclusive systems that loop over schedules and run state transitions. */
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include <setjmp.h>

@@ -2,7 +2,6 @@
    order applies to everything under it, and configuration only ever adds and may come in any
    order. Bulk-added systems share configuration through an anonymous set; chain orders them one
    after the other. */
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include <setjmp.h>

@@ -1,7 +1,6 @@
 /* Machines that depend on others: computed states (a value computed from other machines'
    values) and sub-states (a machine that exists only while its parent is in given values),
    the order of transitions across dependent machines, and the errors of both. */
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include <setjmp.h>

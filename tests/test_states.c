@@ -1,6 +1,5 @@
 /* State machines: registration, queuing, applying transitions (OnExit, OnTransition,
    OnEnter), the state conditions, and the errors that name the machine and the value. */
-#define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include <setjmp.h>
