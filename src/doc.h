@@ -460,7 +460,9 @@
      are covered; ecs_sched_ctx_state_push/_pop queue from systems (the pending slot's write,
      as for set). At most .stack_capacity values (default 8) are covered at once: one more
      push is ECS_SCHED_ERR_LIMIT, a pop with nothing covered ECS_SCHED_ERR_INVALID_ARGUMENT.
-     Labels: ecs_sched_on_pause(w, game, v), ecs_sched_on_resume(w, game, v).
+     A push or pop queued by a transition schedule is checked against the stack as it was;
+     if the apply that ran it changed the stack so that it no longer fits, the next apply
+     drops it and returns the same error. Labels: ecs_sched_on_pause(w, game, v), ecs_sched_on_resume(w, game, v).
 
      State-scoped entities: an entity with the machine's component StateScoped(GameState)
      (id: ecs_sched_state_scope_id(w, game); value: ecs_sched_despawn_on_exit(PLAYING) or
@@ -503,23 +505,31 @@
      When the parent reaches one of those values, the sub-state starts at its .initial value
      (OnEnter runs); while the parent moves among them it keeps its value and takes queued
      values and pushes like any machine; when the parent leaves them it is exited (each
-     value its stack covers too, top first) and has no value again. Queuing for it while it
-     does not exist is ECS_SCHED_ERR_STATE_ABSENT; a request queued while it exists is
-     dropped if the parent leaves in the same apply.
+     value its stack covers too, top first) and has no value again. The parent's value is
+     its top: a value pushed over the parent that is not one of parent_values ends the
+     sub-state, and the pop starts it again at .initial. Queuing for it while it does not
+     exist is ECS_SCHED_ERR_STATE_ABSENT (so a sub-state that starts in an apply takes
+     values from its OnEnter on, not from the parent's OnExit); a request queued while it
+     exists is dropped when the parent leaves or restarts in the same apply. A sub-state or
+     computed state that stops existing keeps its State(...) resource, holding
+     ECS_SCHED_STATE_NONE: ask ecs_sched_state_get or the state_exists condition, not
+     ecs_sched_resource_exists.
 
      Machines that depend on each other move in one apply: every machine's new value is
      decided first, sources before the machines computed from them; then the exits run from
      the most dependent machine to its sources, and the enters from sources to dependents
      (the registration order is such an order, since a machine's sources are registered
-     before it). A source that is re-entered (set_reenter) restarts what depends on it: a
-     computed state whose value stays is exited and entered again, a sub-state goes back to
-     its initial value. An apply for one machine also applies the machines that depend on
+     before it). A source that is re-entered (set_reenter) restarts what depends on it, and
+     what depends on that: a computed state whose value stays is exited and entered again,
+     a sub-state goes back to its initial value (OnExit(v), OnTransition(v, initial),
+     OnEnter(initial)). An apply for one machine also applies the machines that depend on
      it. A machine cannot depend on itself: registering a name again with sources that lead
      back to it is ECS_SCHED_ERR_STATE_CYCLE, and the message gives the path
      ("AppState -> TurnPhase -> AppState").
 
      Conditions (each declares a read of the machine): ecs_sched_condition_in_state(game, v),
-     ecs_sched_condition_state_exists(game) (true from the first apply), and
+     ecs_sched_condition_state_exists(game) (true while the machine has a value: from the
+     first apply on for a plain machine), and
      ecs_sched_condition_state_changed(game) (true when the machine changed value, or was
      re-entered, since this instance last looked; the initial enter counts), and
      ecs_sched_condition_state_in_stack(game, v) (v is the current value or a covered one;

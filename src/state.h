@@ -29,7 +29,8 @@ typedef struct ecs_sched_state_desc {
 } ecs_sched_state_desc;
 
 /* The resource that holds a machine's current value; its id is the machine's id. It exists
-   from the first apply of transitions on (ecs_sched_condition_state_exists). */
+   from the machine's first value on; a sub-state or computed state that stops existing keeps
+   it with value ECS_SCHED_STATE_NONE (ecs_sched_condition_state_exists tells). */
 typedef struct ecs_sched_state_current {
     int32_t value;
     uint32_t changes;         /* transitions applied so far, the initial enter included */
