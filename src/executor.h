@@ -112,7 +112,8 @@ struct ecs_sched__run {
     char pad0[ECS_SCHED__CACHE_LINE];    /* the shared words each on a line of their own */
     atomic_int exclusive_ready;      /* an exclusive node for the calling thread, or -1 */
     char pad1[ECS_SCHED__CACHE_LINE];
-    atomic_int violation;            /* a system or condition used what it did not declare */
+    atomic_int violation;            /* the first failure a system or condition reported (an
+                                        undeclared access, a failing nested run), or 0 */
 };
 
 /* The run state of a plan, one block, made on the plan's first parallel run. */
@@ -151,7 +152,10 @@ static ecs_sched__run *ecs_sched__run_state(ecs_sched_world *w, ecs_sched__sched
 }
 
 static void ecs_sched__run_note_violation(ecs_sched__run *r, ecs_sched_result violation) {
-    if (violation != ECS_SCHED_OK) atomic_store_explicit(&r->violation, 1, memory_order_relaxed);
+    int none = ECS_SCHED_OK;
+    if (violation == ECS_SCHED_OK) return;
+    atomic_compare_exchange_strong_explicit(&r->violation, &none, (int)violation,
+                                            memory_order_relaxed, memory_order_relaxed);
 }
 
 /* A set's conditions, evaluated by the first thread that needs them; the others wait for the
@@ -301,8 +305,7 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched_world *w, ecs_sche
     }
     ecs_sched__apply_pending(plan, &error);
     if (error != ECS_SCHED_OK) return error;
-    return atomic_load_explicit(&r->violation, memory_order_relaxed) ? ECS_SCHED_ERR_ACCESS
-                                                                     : ECS_SCHED_OK;
+    return (ecs_sched_result)atomic_load_explicit(&r->violation, memory_order_relaxed);
 }
 
 #endif /* ECS_SCHED_THREADS */

@@ -583,6 +583,26 @@ static void a_failing_transition_schedule_fails_the_applying_run(void **state) {
     check_and_destroy(w);
 }
 
+static void the_parallel_executor_reports_the_same_failure_of_a_transition_schedule(
+    void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_PARALLEL, 2);
+    ecs_sched_id game = game_state(w);
+    ecs_sched_system_desc apply_system = ecs_sched_state_transitions_system(0);
+    (void)state;
+    assert_int_equal(ecs_sched_add_system(w, TRANSITIONS, &apply_system), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, TRANSITIONS, &(ecs_sched_system_desc){
+                                              .name = "other", .fn = noop}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, ecs_sched_on_enter(w, game, MENU),
+                                          &(ecs_sched_system_desc){.name = "loop", .fn = record,
+                                                                   .before = {"loop"}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, TRANSITIONS), ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    assert_int_equal(ecs_sched_state_get(w, game), MENU);
+    assert_int_equal(ecs_sched_world_check(w), ECS_SCHED_OK);
+    ecs_sched_world_destroy(w);
+}
+
 static void apply_from_inside(ecs_sched_system_ctx *ctx) {
     ecs_sched_apply_state_transitions(ctx);
     trace_add("inner_apply");
@@ -1119,6 +1139,7 @@ int main(void) {
         cmocka_unit_test(transition_schedules_have_readable_labels),
         cmocka_unit_test(the_last_transition_says_whether_it_happened_in_this_run),
         cmocka_unit_test(a_failing_transition_schedule_fails_the_applying_run),
+        cmocka_unit_test(the_parallel_executor_reports_the_same_failure_of_a_transition_schedule),
         cmocka_unit_test(an_apply_inside_a_transition_schedule_applies_nothing),
         cmocka_unit_test(a_push_pauses_the_covered_value_and_enters_the_pushed_one),
         cmocka_unit_test(a_pop_exits_the_top_and_resumes_the_revealed_value),
