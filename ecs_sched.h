@@ -389,7 +389,9 @@
      The executor. The single-threaded executor runs a schedule on the calling thread, in plan
      order: for each step the guarding conditions, then the system or the sync point, then the
      final flush. The parallel one is in THREADS. Either way a run returns the first command
-     error, else ECS_SCHED_ERR_ACCESS if something undeclared was used, else ECS_SCHED_OK.
+     error, else the failure a system reported (ECS_SCHED_ERR_ACCESS if something undeclared
+     was used; the error of a state transition schedule that an apply system ran), else
+     ECS_SCHED_OK.
      ecs_sched_schedule_order(w, label, names, capacity) lists the plan ("apply_deferred" for
      automatic sync points) and returns its length (-1: no build).
 
