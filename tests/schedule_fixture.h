@@ -52,6 +52,14 @@ static inline void record(ecs_sched_system_ctx *ctx) {
     trace_add(label ? label : ecs_sched_ctx_name(ctx));
 }
 
+/* A system in `schedule` that writes `word` to the trace (names are copied). */
+static inline void trace_in(ecs_sched_world *w, const char *schedule, const char *word) {
+    assert_non_null(schedule);
+    assert_int_equal(ecs_sched_add_system(w, schedule,
+                                          &(ecs_sched_system_desc){.name = word, .fn = record}),
+                     ECS_SCHED_OK);
+}
+
 #define ADD_SYSTEM(world, ...)                                                                  \
     assert_int_equal(ecs_sched_add_system((world), UPDATE, &(ecs_sched_system_desc){__VA_ARGS__}), \
                      ECS_SCHED_OK)

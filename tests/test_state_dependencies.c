@@ -70,14 +70,6 @@ static void set_and_apply(ecs_sched_world *w, ecs_sched_id machine, int32_t valu
     apply(w);
 }
 
-/* A system in `schedule` that writes `word` to the trace. */
-static void trace_in(ecs_sched_world *w, const char *schedule, const char *word) {
-    assert_non_null(schedule);
-    assert_int_equal(ecs_sched_add_system(w, schedule,
-                                          &(ecs_sched_system_desc){.name = word, .fn = record}),
-                     ECS_SCHED_OK);
-}
-
 /* Traces OnEnter and OnExit of every value of a machine: "+Name" and "-Name". */
 static void trace_enters_and_exits(ecs_sched_world *w, ecs_sched_id machine, int32_t count) {
     char word[64];   /* system names are copied */

@@ -42,14 +42,6 @@ static void apply(ecs_sched_world *w) {
     assert_int_equal(ecs_sched_run_schedule(w, TRANSITIONS), ECS_SCHED_OK);
 }
 
-/* A system in `schedule` that writes `word` to the trace. */
-static void trace_in(ecs_sched_world *w, const char *schedule, const char *word) {
-    assert_non_null(schedule);
-    assert_int_equal(ecs_sched_add_system(w, schedule,
-                                          &(ecs_sched_system_desc){.name = word, .fn = record}),
-                     ECS_SCHED_OK);
-}
-
 /* ---- registration ---- */
 
 static void a_registered_machine_has_no_value_before_the_first_apply(void **state) {
