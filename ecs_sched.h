@@ -885,7 +885,8 @@ extern "C" {
     X(ERR_UNKNOWN_STATE,      "id is not a registered state machine")                   \
     X(ERR_STATE_MISMATCH,     "state machine name registered again with other values")  \
     X(ERR_STATE_ABSENT,       "the state machine does not exist now (a sub-state)")     \
-    X(ERR_STATE_CYCLE,        "state machines would be computed from each other")
+    X(ERR_STATE_CYCLE,        "state machines would be computed from each other")      \
+    X(ERR_PLUGIN_CYCLE,       "plugins need each other in a cycle")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,
@@ -1297,7 +1298,11 @@ typedef enum ecs_sched_condition_kind {
     ECS_SCHED_CONDITION_IN_STATE,         /* state machine `resource` is at `state_value` */
     ECS_SCHED_CONDITION_STATE_EXISTS,     /* state machine `resource` has a value */
     ECS_SCHED_CONDITION_STATE_CHANGED,    /* its value changed since this instance last looked */
-    ECS_SCHED_CONDITION_STATE_IN_STACK    /* `state_value` is current or covered by a push */
+    ECS_SCHED_CONDITION_STATE_IN_STACK,   /* `state_value` is current or covered by a push */
+    ECS_SCHED_CONDITION_ON_TIMER,         /* time.h: each time `duration_ns` elapses */
+    ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, /* time.h: once, when `duration_ns` has elapsed */
+    ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, /* time.h: always, once `duration_ns` elapsed */
+    ECS_SCHED_CONDITION_TIME_PAUSED       /* time.h: the virtual clock is paused */
 } ecs_sched_condition_kind;
 
 /* A condition, by value. Adding it to a system or set copies it (operands, value bytes and
@@ -1314,6 +1319,7 @@ typedef struct ecs_sched_condition {
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];   /* must stay empty */
     ecs_sched_id resource;            /* RESOURCE_EXISTS, RESOURCE_EQUALS; the machine of STATE_* */
     int32_t state_value;              /* IN_STATE, STATE_IN_STACK */
+    int64_t duration_ns;              /* ON_TIMER, ONCE_AFTER_DELAY, REPEATING_AFTER_DELAY */
     const void *value;                /* RESOURCE_EQUALS: value_size bytes, copied */
     size_t value_size;
     ecs_sched_equals_fn equals;       /* RESOURCE_EQUALS: NULL compares bytes */
@@ -1451,14 +1457,6 @@ ECS_SCHED_API ecs_sched_result ecs_sched_schedule_build(ecs_sched_world *world,
 ECS_SCHED_API int32_t ecs_sched_schedule_order(ecs_sched_world *world, const char *schedule,
                                               const char **names, int32_t capacity);
 
-/*==================================== src/dot.h (public) ====================================*/
-/* dot: Graphviz export of a built schedule. */
-
-/* Writes the built schedule as a Graphviz digraph, piece by piece, through `write`. */
-ECS_SCHED_API ecs_sched_result ecs_sched_schedule_write_dot(
-    ecs_sched_world *world, const char *schedule,
-    void (*write)(const char *text, void *user_data), void *user_data);
-
 /*================================= src/executor.h (public) ==================================*/
 /* executor: running a built plan on a world, single-threaded and parallel. */
 
@@ -1468,6 +1466,138 @@ ECS_SCHED_API ecs_sched_result ecs_sched_schedule_write_dot(
    run while it is already running. */
 ECS_SCHED_API ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *world,
                                                      const char *schedule);
+
+/*=================================== src/time.h (public) ====================================*/
+/* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
+
+#define ECS_SCHED_NS_PER_SECOND INT64_C(1000000000)
+/* Durations in integer nanoseconds: ECS_SCHED_MILLISECONDS(250), ECS_SCHED_SECONDS(2). */
+#define ECS_SCHED_MILLISECONDS(ms) ((int64_t)(ms) * INT64_C(1000000))
+#define ECS_SCHED_SECONDS(s) ((int64_t)(s) * ECS_SCHED_NS_PER_SECOND)
+/* The step of a rate: ECS_SCHED_HZ(64) is 15 625 000 ns exactly (a rate that does not divide
+   a second is rounded down to whole nanoseconds: ECS_SCHED_HZ(60) is 16 666 666). */
+#define ECS_SCHED_HZ(rate) (ECS_SCHED_NS_PER_SECOND / (int64_t)(rate))
+
+/* The schedule the fixed-timestep runner runs once per step. */
+#define ECS_SCHED_FIXED_MAIN "FixedMain"
+
+/* What a clock reads. Times are kept in integer nanoseconds, so that sums are exact; the
+   seconds are the same values as doubles, for arithmetic. */
+typedef struct ecs_sched_time {
+    int64_t delta_ns;             /* since the clock's previous advance (fixed: one step) */
+    int64_t elapsed_ns;           /* since the clock started: the sum of its deltas */
+    double delta_seconds;
+    double elapsed_seconds;
+} ecs_sched_time;
+
+/* Resource "Time<Real>": the wall clock as the clock hook reads it, unaffected by pause,
+   speed or the cap on a frame's delta. */
+typedef struct ecs_sched_time_real {
+    ecs_sched_time time;
+    int64_t last_reading_ns;      /* the clock hook's reading at the last advance; -1: none */
+} ecs_sched_time_real;
+
+/* Resource "Time<Virtual>": the game's clock. Its delta is the real delta, capped at
+   max_delta_ns, times relative_speed, or 0 while paused. A system may change the settings
+   through ecs_sched_ctx_resource_mut (declaring the write); the next advance checks them. */
+typedef struct ecs_sched_time_virtual {
+    ecs_sched_time time;
+    bool paused;
+    double relative_speed;        /* 1: real time; 2: twice as fast; 0: stopped; never < 0 */
+    int64_t max_delta_ns;         /* a frame advances the game by at most this; > 0 */
+} ecs_sched_time_virtual;
+
+/* Resource "Time<Fixed>": the fixed-timestep clock. Virtual time accumulates in overstep_ns;
+   the runner takes whole steps from it, one run of FixedMain each, and leaves the rest. */
+typedef struct ecs_sched_time_fixed {
+    ecs_sched_time time;          /* delta_ns is one step; elapsed_ns counts steps run */
+    int64_t step_ns;              /* > 0; default ECS_SCHED_HZ(64) */
+    int64_t overstep_ns;          /* accumulated virtual time not stepped yet */
+    double overstep_fraction;     /* overstep_ns / step_ns: in [0, 1) after each runner run;
+                                     how far the present is past the last step, for
+                                     interpolating between the last two fixed states */
+    int32_t max_steps_per_frame;  /* 0: no cap; else whole steps beyond it are dropped */
+    int32_t steps_this_frame;     /* the steps the runner's last run took */
+    int64_t dropped_steps;        /* whole steps dropped by the cap, in total */
+} ecs_sched_time_fixed;
+
+/* The clock hook: a monotonic reading in nanoseconds (any origin). */
+typedef int64_t (*ecs_sched_clock_fn)(void *user_data);
+/* The sleep hook used to pace frames (ecs_sched_app_run). */
+typedef void (*ecs_sched_sleep_fn)(int64_t duration_ns, void *user_data);
+
+typedef struct ecs_sched_time_desc {
+    ecs_sched_clock_fn clock;     /* default: the system's monotonic clock */
+    ecs_sched_sleep_fn sleep;     /* default: the system's sleep */
+    void *clock_user_data;        /* passed to both */
+    int64_t fixed_step_ns;        /* default ECS_SCHED_HZ(64) */
+    int64_t max_delta_ns;         /* default ECS_SCHED_MILLISECONDS(250) */
+    int32_t max_steps_per_frame;  /* default 0: no cap */
+} ecs_sched_time_desc;
+
+/* Creates the four clock resources ("Time", "Time<Real>", "Time<Virtual>", "Time<Fixed>"),
+   all at zero. An app does it when it is created; call it yourself to use the clocks in a
+   world without an app. Calling it again changes nothing and returns
+   ECS_SCHED_ERR_INVALID_ARGUMENT. */
+ECS_SCHED_API ecs_sched_result ecs_sched_time_setup(ecs_sched_world *world,
+                                                   const ecs_sched_time_desc *desc);
+/* Resource "Time": the clock a system reads. In the main schedules it holds the virtual
+   clock; while the fixed-timestep runner runs FixedMain, the fixed clock. Declare it in
+   .reads and read it with ecs_sched_ctx_time. 0 before ecs_sched_time_setup. */
+ECS_SCHED_API ecs_sched_id ecs_sched_time_id(const ecs_sched_world *world);
+ECS_SCHED_API ecs_sched_id ecs_sched_time_real_id(const ecs_sched_world *world);
+ECS_SCHED_API ecs_sched_id ecs_sched_time_virtual_id(const ecs_sched_world *world);
+ECS_SCHED_API ecs_sched_id ecs_sched_time_fixed_id(const ecs_sched_world *world);
+/* The current clock (resource "Time"), or NULL (the read is not declared: ERR_ACCESS). */
+ECS_SCHED_API const ecs_sched_time *ecs_sched_ctx_time(ecs_sched_system_ctx *ctx);
+
+/* Advances real and virtual time: by the clock hook's reading since the last advance (0 the
+   first time), or by `real_delta_ns`. "Time" becomes the virtual clock. Fails with
+   ECS_SCHED_ERR_INVALID_ARGUMENT, advancing nothing, when a delta or a setting of
+   Time<Virtual> is out of range. An app does this at the start of each update. */
+ECS_SCHED_API ecs_sched_result ecs_sched_time_advance(ecs_sched_world *world);
+ECS_SCHED_API ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *world,
+                                                        int64_t real_delta_ns);
+/* The clock hook's reading now, in nanoseconds; and a sleep through the sleep hook. */
+ECS_SCHED_API int64_t ecs_sched_time_now(const ecs_sched_world *world);
+ECS_SCHED_API void ecs_sched_time_sleep(const ecs_sched_world *world, int64_t duration_ns);
+
+/* Settings, checked: a bad value is ECS_SCHED_ERR_INVALID_ARGUMENT and changes nothing. */
+ECS_SCHED_API ecs_sched_result ecs_sched_time_set_paused(ecs_sched_world *world, bool paused);
+ECS_SCHED_API ecs_sched_result ecs_sched_time_set_speed(ecs_sched_world *world,
+                                                       double relative_speed);
+ECS_SCHED_API ecs_sched_result ecs_sched_time_set_max_delta(ecs_sched_world *world,
+                                                           int64_t max_delta_ns);
+/* The accumulated overstep is kept as time (it is virtual time not simulated yet), so a new
+   step takes effect at the next runner run, which steps that time in the new unit. */
+ECS_SCHED_API ecs_sched_result ecs_sched_time_set_fixed_step(ecs_sched_world *world,
+                                                            int64_t step_ns);
+ECS_SCHED_API ecs_sched_result ecs_sched_time_set_max_steps_per_frame(ecs_sched_world *world,
+                                                                     int32_t max_steps);
+/* Forgets the accumulated overstep (after a loading screen, say), so the next frames do not
+   catch up on it. */
+ECS_SCHED_API ecs_sched_result ecs_sched_time_discard_overstep(ecs_sched_world *world);
+
+/* The fixed-timestep runner, an exclusive system: adds the virtual delta to the overstep,
+   then runs schedule ECS_SCHED_FIXED_MAIN once per whole step in it, with "Time" holding the
+   fixed clock, and leaves the rest as overstep. The app puts it in RunFixedMainLoop. */
+ECS_SCHED_API void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx);
+/* The runner as a system desc (exclusive, named "run_fixed_main_loop"), to add somewhere. */
+ECS_SCHED_API ecs_sched_system_desc ecs_sched_fixed_main_loop_system(void);
+
+/* ---- conditions on time (each instance keeps its own timer, fed by "Time"'s delta each
+   time it is evaluated: the virtual clock in the main schedules, the fixed clock in the
+   fixed ones) ---- */
+
+/* True once each time `period_ns` elapses, like a repeating timer: when several periods
+   elapse between two evaluations it is still true once. period_ns > 0. */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_on_timer(int64_t period_ns);
+/* True once, at the first evaluation at which delay_ns has elapsed. */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_once_after_delay(int64_t delay_ns);
+/* True at every evaluation from the one at which delay_ns has elapsed on. */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_repeating_after_delay(int64_t delay_ns);
+/* True while the virtual clock is paused. */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_time_paused(void);
 
 /*=================================== src/state.h (public) ===================================*/
 /* state: state machines, their transitions and the schedules that run on them. */
@@ -1617,6 +1747,145 @@ ECS_SCHED_API ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched
    Returns the first failure of a transition schedule. A transition applied outside any run
    counts as "this run" for the next one (ecs_sched_state_transition.this_run). */
 ECS_SCHED_API ecs_sched_result ecs_sched_state_apply(ecs_sched_world *world, ecs_sched_id machine);
+
+/*==================================== src/app.h (public) ====================================*/
+/* app: an app's default schedules and their order, the frame loop, plugins. */
+
+/* The default schedule labels. Main runs the main order each update; FixedMain (time.h) runs
+   the fixed order once per fixed step. */
+#define ECS_SCHED_MAIN "Main"
+#define ECS_SCHED_PRE_STARTUP "PreStartup"
+#define ECS_SCHED_STARTUP "Startup"
+#define ECS_SCHED_POST_STARTUP "PostStartup"
+#define ECS_SCHED_FIRST "First"
+#define ECS_SCHED_PRE_UPDATE "PreUpdate"
+#define ECS_SCHED_STATE_TRANSITION "StateTransition"
+#define ECS_SCHED_RUN_FIXED_MAIN_LOOP "RunFixedMainLoop"
+#define ECS_SCHED_UPDATE "Update"
+#define ECS_SCHED_POST_UPDATE "PostUpdate"
+#define ECS_SCHED_LAST "Last"
+#define ECS_SCHED_FIXED_FIRST "FixedFirst"
+#define ECS_SCHED_FIXED_PRE_UPDATE "FixedPreUpdate"
+#define ECS_SCHED_FIXED_UPDATE "FixedUpdate"
+#define ECS_SCHED_FIXED_POST_UPDATE "FixedPostUpdate"
+#define ECS_SCHED_FIXED_LAST "FixedLast"
+
+typedef struct ecs_sched_app ecs_sched_app;
+
+typedef struct ecs_sched_app_desc {
+    ecs_sched_world_desc world;       /* the world the app creates and owns */
+    ecs_sched_time_desc time;         /* its clocks */
+} ecs_sched_app_desc;
+
+/* The three orders of schedule labels an app runs. */
+typedef enum ecs_sched_app_order {
+    ECS_SCHED_ORDER_STARTUP = 0,      /* once, in the first update: PreStartup .. PostStartup */
+    ECS_SCHED_ORDER_MAIN,             /* each update: First .. Last */
+    ECS_SCHED_ORDER_FIXED             /* each fixed step: FixedFirst .. FixedLast */
+} ecs_sched_app_order;
+
+/* Creates an app: its world (with the clocks of time.h), the default schedules (empty, but
+   for the systems that run the orders, StateTransition's apply_state_transitions for every
+   machine and RunFixedMainLoop's run_fixed_main_loop), and resource "AppExit". NULL when out
+   of memory. desc NULL: defaults. */
+ECS_SCHED_API ecs_sched_app *ecs_sched_app_create(const ecs_sched_app_desc *desc);
+/* Destroys the app and its world. */
+ECS_SCHED_API void ecs_sched_app_destroy(ecs_sched_app *app);
+ECS_SCHED_API ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app);
+
+/* One frame: real and virtual time advance (by the clock hook's reading, or by exactly
+   delta_ns), then schedule Main runs. In the first update Main first runs StateTransition
+   (the initial states are entered) and the startup order, then the main order. An update
+   stops at the first schedule run that fails and returns its code; ecs_sched_last_error
+   says what failed. */
+ECS_SCHED_API ecs_sched_result ecs_sched_app_update(ecs_sched_app *app);
+ECS_SCHED_API ecs_sched_result ecs_sched_app_update_by(ecs_sched_app *app, int64_t delta_ns);
+/* Updates completed so far. */
+ECS_SCHED_API uint64_t ecs_sched_app_frame_count(const ecs_sched_app *app);
+
+typedef struct ecs_sched_app_run_desc {
+    int64_t frame_ns;       /* pace: an update starts at most every frame_ns, sleeping the rest
+                               (ECS_SCHED_HZ(30) for 30 frames a second); 0: back to back */
+    int64_t delta_ns;       /* nonzero: each update advances time by exactly this, whatever the
+                               clock says (headless, replays, tests) */
+    int64_t max_frames;     /* nonzero: stop after this many updates */
+} ecs_sched_app_run_desc;
+
+/* Updates until exit is requested (or max_frames). Returns ECS_SCHED_OK then, with the exit
+   code in *exit_code (0 when none was requested; exit_code may be NULL), or the first failing
+   update's code. desc NULL: defaults. */
+ECS_SCHED_API ecs_sched_result ecs_sched_app_run(ecs_sched_app *app,
+                                                const ecs_sched_app_run_desc *desc,
+                                                int32_t *exit_code);
+
+/* Resource "AppExit": whether exit was requested, and with which code. */
+typedef struct ecs_sched_app_exit {
+    bool requested;
+    int32_t code;
+} ecs_sched_app_exit;
+/* Its id: declare it in .writes of a system that requests exit. 0 without an app. */
+ECS_SCHED_API ecs_sched_id ecs_sched_app_exit_id(const ecs_sched_world *world);
+/* Requests exit: ecs_sched_app_run returns after the current update. A second request keeps
+   the first code (and says so at debug log level). */
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_request_exit(ecs_sched_system_ctx *ctx, int32_t code);
+ECS_SCHED_API ecs_sched_result ecs_sched_app_request_exit(ecs_sched_app *app, int32_t code);
+/* Whether exit was requested; its code in *code (may be NULL). */
+ECS_SCHED_API bool ecs_sched_app_exit_requested(const ecs_sched_app *app, int32_t *code);
+
+/* Inserts a new schedule label into the order that holds `anchor` (startup, main or fixed),
+   right before or after it, and creates the schedule. A label already in an order (or Main,
+   FixedMain) is ECS_SCHED_ERR_INVALID_ARGUMENT; an anchor in no order is
+   ECS_SCHED_ERR_UNKNOWN_SCHEDULE; during an update, ECS_SCHED_ERR_SCHEDULE_RUNNING. */
+ECS_SCHED_API ecs_sched_result ecs_sched_app_insert_schedule_before(ecs_sched_app *app,
+                                                                   const char *anchor,
+                                                                   const char *label);
+ECS_SCHED_API ecs_sched_result ecs_sched_app_insert_schedule_after(ecs_sched_app *app,
+                                                                  const char *anchor,
+                                                                  const char *label);
+/* Copies up to `capacity` labels of an order into `labels`; returns how many it holds. */
+ECS_SCHED_API int32_t ecs_sched_app_schedule_order(const ecs_sched_app *app,
+                                                  ecs_sched_app_order order,
+                                                  const char **labels, int32_t capacity);
+
+/* ---- plugins ---- */
+
+/* A set a plugin makes public: users order their systems against it. */
+typedef struct ecs_sched_plugin_set {
+    const char *schedule;
+    const char *set;
+} ecs_sched_plugin_set;
+
+/* A plugin: a named build function that adds systems, sets, resources, states (and other
+   plugins) to the app. Its name identifies it: adding a name the app has is a no-op. The
+   plugins in .needs are added before it when missing, so a plugin that only needs others
+   (no build) is a plugin group, adding them in order. The sets in .exports are configured in
+   their schedules before build runs, so they exist even while nothing fills them. */
+typedef struct ecs_sched_plugin {
+    const char *name;                 /* required */
+    ecs_sched_result (*build)(ecs_sched_app *app, void *user_data);   /* may be NULL */
+    void *user_data;
+    const struct ecs_sched_plugin *needs[ECS_SCHED_MAX_REFS];
+    ecs_sched_plugin_set exports[ECS_SCHED_MAX_REFS];
+} ecs_sched_plugin;
+
+/* Adds a plugin: its needs first, then its exported sets, then its build. A build that fails
+   makes this fail with the plugin's name in the message; the plugin is not recorded as added
+   (what its build added stays). */
+ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugin(ecs_sched_app *app,
+                                                       const ecs_sched_plugin *plugin);
+/* Adds several in order; all are checked (names, needs) before any is added. */
+ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
+                                                        const ecs_sched_plugin *const *plugins,
+                                                        int32_t count);
+ECS_SCHED_API bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char *name);
+
+/*==================================== src/dot.h (public) ====================================*/
+/* dot: Graphviz export of a built schedule. */
+
+/* Writes the built schedule as a Graphviz digraph, piece by piece, through `write`. */
+ECS_SCHED_API ecs_sched_result ecs_sched_schedule_write_dot(
+    ecs_sched_world *world, const char *schedule,
+    void (*write)(const char *text, void *user_data), void *user_data);
 
 #ifdef __cplusplus
 }
@@ -1828,6 +2097,16 @@ static void ecs_sched__log(ecs_sched__env *env, ecs_sched_log_level level,
     } else {
         ECS_SCHED_LOG(level, result, message);
     }
+}
+
+static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
+                            ecs_sched_result result, const char *fmt, ...) {
+    char message[ECS_SCHED__ERROR_CAPACITY];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
+    ecs_sched__log(env, level, result, message);
 }
 
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. */
@@ -2932,6 +3211,7 @@ typedef struct ecs_sched__map {
 
 typedef struct ecs_sched__schedules ecs_sched__schedules;
 typedef struct ecs_sched__states ecs_sched__states;
+typedef struct ecs_sched__clocks ecs_sched__clocks;
 
 struct ecs_sched_world {
     ecs_sched__env env;
@@ -2960,6 +3240,8 @@ struct ecs_sched_world {
     uint32_t buffer_capacity;
     ecs_sched__schedules *schedules;     /* graph.h; NULL until the first schedule */
     ecs_sched__states *states;           /* state.h; NULL until the first state machine */
+    ecs_sched__clocks *clocks;           /* time.h; NULL until ecs_sched_time_setup */
+    struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     ecs_sched_pool *pool;                /* created on first use */
     int32_t thread_count;
     ecs_sched_executor executor;
@@ -2968,7 +3250,7 @@ struct ecs_sched_world {
 
 /* What the world asks of the modules that keep state in it, defined there: queries keep a
    cache of matching tables (query.h), command buffers and schedules belong to the world and
-   go with it (commands.h, graph.h), and so do state machines (state.h). */
+   go with it (commands.h, graph.h), and so do state machines (state.h) and clocks (time.h). */
 static bool ecs_sched__queries_reserve_match(ecs_sched_world *w);
 static void ecs_sched__queries_add_table(ecs_sched_world *w, ecs_sched__table *t);
 static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w);
@@ -2976,6 +3258,7 @@ static void ecs_sched__queries_free(ecs_sched_world *w);
 static void ecs_sched__buffers_free(ecs_sched_world *w);
 static void ecs_sched__schedules_free(ecs_sched_world *w);
 static void ecs_sched__states_free(ecs_sched_world *w);
+static void ecs_sched__time_free(ecs_sched_world *w);
 
 /* ---- small helpers ---- */
 
@@ -3622,6 +3905,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     uint32_t i;
     if (!w) return;
     ecs_sched__states_free(w);
+    ecs_sched__time_free(w);
     ecs_sched__schedules_free(w);
     ecs_sched_pool_destroy(w->pool);
     ecs_sched__buffers_free(w);
@@ -4903,12 +5187,17 @@ struct ecs_sched_system_ctx {
     ecs_sched_result violation;       /* the first refused access since the executor looked */
 };
 
+/* Keeps the first failure a system reports; the run that ran it returns that code. */
+static void ecs_sched__ctx_report(ecs_sched_system_ctx *ctx, ecs_sched_result result) {
+    if (result != ECS_SCHED_OK && ctx->violation == ECS_SCHED_OK) ctx->violation = result;
+}
+
 static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, const char *what) {
     char detail[200];
     snprintf(detail, sizeof detail, fmt, what);
     ecs_sched__fail(&ctx->world->env, ECS_SCHED_ERR_ACCESS, "%s '%s' %s", ctx->kind, ctx->name,
                     detail);
-    if (ctx->violation == ECS_SCHED_OK) ctx->violation = ECS_SCHED_ERR_ACCESS;
+    ecs_sched__ctx_report(ctx, ECS_SCHED_ERR_ACCESS);
     return NULL;
 }
 
@@ -5020,6 +5309,8 @@ typedef struct ecs_sched__cond {
     ecs_sched_id resource;
     int32_t state_value;
     uint32_t seen_changes;            /* STATE_CHANGED: the machine's change count last seen */
+    int64_t duration_ns;              /* the time conditions: their period or delay */
+    int64_t timer_ns;                 /* and the time they have seen elapse */
     ecs_sched_id first_write;         /* a write it asked for, refused at build */
     bool first_write_is_resource;
     bool has_run;
@@ -5045,6 +5336,15 @@ static uint32_t ecs_sched__state_changes(const ecs_sched_world *w, ecs_sched_id 
 static bool ecs_sched__state_exists(const ecs_sched_world *w, ecs_sched_id machine);
 static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id machine,
                                       int32_t value);
+/* So do the time conditions the time module (time.h). */
+static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
+                                                       const ecs_sched_condition *c);
+static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *c);
+static const char *ecs_sched__time_condition_name(ecs_sched_condition_kind kind);
+
+static bool ecs_sched__is_time_condition(ecs_sched_condition_kind kind) {
+    return kind >= ECS_SCHED_CONDITION_ON_TIMER && kind <= ECS_SCHED_CONDITION_TIME_PAUSED;
+}
 
 static ecs_sched_condition ecs_sched__condition_of(ecs_sched_condition_kind kind) {
     ecs_sched_condition c;
@@ -5111,7 +5411,9 @@ static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind ki
     case ECS_SCHED_CONDITION_RESOURCE_EXISTS: return "resource_exists";
     case ECS_SCHED_CONDITION_RESOURCE_EQUALS: return "resource_equals";
     case ECS_SCHED_CONDITION_RUN_ONCE: return "run_once";
-    default: return "condition";
+    default:
+        return ecs_sched__is_time_condition(kind) ? ecs_sched__time_condition_name(kind)
+                                                  : "condition";
     }
 }
 
@@ -5166,6 +5468,10 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
         c->kind == ECS_SCHED_CONDITION_STATE_CHANGED ||
         c->kind == ECS_SCHED_CONDITION_STATE_IN_STACK) {
         ecs_sched_result result = ecs_sched__state_condition_fill(w, node, c);
+        if (result != ECS_SCHED_OK) return result;
+    }
+    if (ecs_sched__is_time_condition(c->kind)) {
+        ecs_sched_result result = ecs_sched__time_condition_fill(w, node, c);
         if (result != ECS_SCHED_OK) return result;
     }
     if (c->kind == ECS_SCHED_CONDITION_RESOURCE_EQUALS) {
@@ -5319,6 +5625,12 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
         c->seen_changes = changes;
         break;
     }
+    case ECS_SCHED_CONDITION_ON_TIMER:
+    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY:
+    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY:
+    case ECS_SCHED_CONDITION_TIME_PAUSED:
+        result = ecs_sched__time_condition_eval(w, c);
+        break;
     }
     return result;
 }
@@ -7587,212 +7899,6 @@ int32_t ecs_sched_schedule_order(ecs_sched_world *w, const char *label, const ch
     return s->plan->node_count;
 }
 
-/*================================ src/dot.h (implementation) ================================*/
-/* dot: Graphviz export of a built schedule. */
-
-/* ---- Graphviz export ---- */
-
-/* What only a drawing needs, worked out by the export from a build of its own: the set
-   hierarchy as clusters (a tree of first parents) and the configured edges no other of them
-   implies (without the edges that only bind the parallel order). */
-typedef struct ecs_sched__drawing {
-    int32_t cluster_count;        /* every set: its name and first parent, or -1 */
-    int32_t *cluster_name;
-    int32_t *cluster_parent;
-    int32_t *node_cluster;        /* per plan position: the first set it is in, or -1 */
-    int32_t edge_count;
-    int32_t *edges;               /* pairs of plan positions */
-} ecs_sched__drawing;
-
-typedef struct ecs_sched__dot {
-    void (*write)(const char *text, void *user_data);
-    void *user_data;
-    const ecs_sched__schedule *s;
-    const ecs_sched__plan *plan;
-    ecs_sched__drawing drawing;
-} ecs_sched__dot;
-
-/* The first set node v is directly in, as a set number, or -1. */
-static int32_t ecs_sched__first_parent(const ecs_sched__build *b, int32_t v) {
-    const ecs_sched__csr *p = &b->parents;
-    return p->start[v] < p->start[v + 1] ? p->adj[p->start[v]] - b->system_count : -1;
-}
-
-static bool ecs_sched__draw_clusters(ecs_sched__build *b, ecs_sched__drawing *d) {
-    int32_t S = b->system_count, i;
-    d->cluster_count = b->set_count;
-    d->cluster_name = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
-    d->cluster_parent = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
-    d->node_cluster = ECS_SCHED__ALLOC_N(b, int32_t, b->plan_node_count);
-    if (!d->cluster_name || !d->cluster_parent || !d->node_cluster) return false;
-    for (i = 0; i < b->set_count; i++) {
-        d->cluster_name[i] = b->name_of_set[i];
-        d->cluster_parent[i] = ecs_sched__first_parent(b, S + i);
-    }
-    for (i = 0; i < b->plan_node_count; i++) {
-        d->node_cluster[b->plan_position[i]] = i < S ? ecs_sched__first_parent(b, i) : -1;
-    }
-    return true;
-}
-
-static bool ecs_sched__draw_edges(ecs_sched__build *b, ecs_sched__drawing *d) {
-    const ecs_sched__csr *g = &b->plan_edges;
-    int32_t N = b->plan_node_count, at = 0, p, e;
-    const uint8_t *keep = ecs_sched__reduced_edges(b, g, b->plan_order, b->plan_position, N);
-    if (!keep) return false;
-    for (e = 0; e < g->start[N]; e++) d->edge_count += keep[e];
-    d->edges = ECS_SCHED__ALLOC_N(b, int32_t, 2 * (int64_t)d->edge_count);
-    if (!d->edges) return false;
-    for (p = 0; p < N; p++) {
-        int32_t v = b->plan_order[p];
-        for (e = g->start[v]; e < g->start[v + 1]; e++) {
-            if (!keep[e]) continue;
-            d->edges[at++] = p;
-            d->edges[at++] = b->plan_position[g->adj[e]];
-        }
-    }
-    return true;
-}
-
-static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...) {
-    char text[512];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(text, sizeof text, fmt, args);
-    va_end(args);
-    d->write(text, d->user_data);
-}
-
-/* A name as a DOT string body: quotes and backslashes escaped. */
-static const char *ecs_sched__dot_escape(const char *name, char *out, size_t n) {
-    size_t o = 0;
-    for (; *name && o + 2 < n; name++) {
-        if (*name == '"' || *name == '\\') out[o++] = '\\';
-        out[o++] = *name;
-    }
-    out[o] = '\0';
-    return out;
-}
-
-static void ecs_sched__dot_conditions(ecs_sched__dot *d, int32_t start, int32_t count) {
-    char name[128];
-    int32_t i;
-    for (i = 0; i < count; i++) {
-        const ecs_sched__cond *c = d->s->conds.items[d->plan->conds[start + i]];
-        ecs_sched__dot_printf(d, "%s%s", i ? ", " : "\\nrun_if: ",
-                              ecs_sched__dot_escape(c->name, name, sizeof name));
-    }
-}
-
-static void ecs_sched__dot_node(ecs_sched__dot *d, int32_t p) {
-    const ecs_sched__plan_node *pn = &d->plan->nodes[p];
-    char name[128];
-    if (!pn->system) {
-        ecs_sched__dot_printf(d, "    n%d [label=\"apply_deferred\\n(automatic sync point)\", "
-                                 "shape=octagon, style=filled, fillcolor=gold];\n", (int)p);
-        return;
-    }
-    ecs_sched__dot_printf(d, "    n%d [label=\"%s", (int)p,
-                          ecs_sched__dot_escape(pn->system->ctx.name, name, sizeof name));
-    if (pn->exclusive && !pn->sync) ecs_sched__dot_printf(d, "\\n(exclusive)");
-    if (pn->system->ctx.commands) ecs_sched__dot_printf(d, "\\n(records commands)");
-    ecs_sched__dot_conditions(d, pn->cond_start, pn->cond_count);
-    ecs_sched__dot_printf(d, "\"%s];\n", pn->sync ? ", shape=octagon, style=filled, fillcolor=gold"
-                                                  : "");
-}
-
-static void ecs_sched__dot_cluster(ecs_sched__dot *d, int32_t c, int depth) {
-    const ecs_sched__schedule *s = d->s;
-    const ecs_sched__plan *plan = d->plan;
-    const ecs_sched__drawing *drawing = &d->drawing;
-    char name[128];
-    int32_t i, k;
-    if (depth > 64) return;
-    ecs_sched__dot_printf(d, "  subgraph cluster_%d {\n    label=\"%s", (int)c,
-                          ecs_sched__dot_escape(s->names[drawing->cluster_name[c]].text, name,
-                                                sizeof name));
-    for (k = 0; k < plan->set_count; k++) {
-        if (plan->sets[k].name == drawing->cluster_name[c]) {
-            ecs_sched__dot_conditions(d, plan->sets[k].cond_start, plan->sets[k].cond_count);
-        }
-    }
-    ecs_sched__dot_printf(d, "\";\n    style=rounded;\n");
-    for (i = 0; i < drawing->cluster_count; i++) {
-        if (drawing->cluster_parent[i] == c) ecs_sched__dot_cluster(d, i, depth + 1);
-    }
-    for (i = 0; i < plan->node_count; i++) {
-        if (drawing->node_cluster[i] == c) ecs_sched__dot_node(d, i);
-    }
-    ecs_sched__dot_printf(d, "  }\n");
-}
-
-static void ecs_sched__dot_write(ecs_sched__dot *d) {
-    const ecs_sched__plan *plan = d->plan;
-    const ecs_sched__drawing *drawing = &d->drawing;
-    char name[128];
-    int32_t i;
-    ecs_sched__dot_printf(d, "digraph \"%s\" {\n  compound=true;\n  rankdir=LR;\n"
-                             "  node [shape=box, fontname=\"Helvetica\"];\n",
-                          ecs_sched__dot_escape(d->s->label, name, sizeof name));
-    for (i = 0; i < drawing->cluster_count; i++) {
-        if (drawing->cluster_parent[i] < 0) ecs_sched__dot_cluster(d, i, 0);
-    }
-    for (i = 0; i < plan->node_count; i++) {
-        if (drawing->node_cluster[i] < 0) ecs_sched__dot_node(d, i);
-    }
-    for (i = 0; i < drawing->edge_count; i++) {
-        ecs_sched__dot_printf(d, "  n%d -> n%d;\n", (int)drawing->edges[2 * i],
-                              (int)drawing->edges[2 * i + 1]);
-    }
-    for (i = 0; i < plan->ambiguous_count; i++) {
-        ecs_sched__dot_printf(d, "  n%d -> n%d [dir=none, style=dashed, color=red, "
-                                 "constraint=false, label=\"ambiguous\", fontcolor=red];\n",
-                              (int)plan->ambiguous[2 * i], (int)plan->ambiguous[2 * i + 1]);
-    }
-    ecs_sched__dot_printf(d, "}\n");
-}
-
-/* The schedule is built first, as by a run, so that its errors and warnings come as usual.
-   The drawing then comes from a second build of its own, quiet, whose plan is the same:
-   what only a drawing needs is not kept by every build. */
-ecs_sched_result ecs_sched_schedule_write_dot(ecs_sched_world *w, const char *label,
-                                              void (*write)(const char *text, void *user_data),
-                                              void *user_data) {
-    ecs_sched__schedule *s;
-    ecs_sched__plan *plan;
-    ecs_sched__build b;
-    ecs_sched__dot d;
-    ecs_sched_result result;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!write) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "schedule_write_dot: needs a write function");
-    }
-    s = ecs_sched__schedule_known(w, label);
-    if (!s) return w->env.last_result;
-    if (ecs_sched__ensure_built(w, s) != ECS_SCHED_OK) return w->env.last_result;
-    plan = ecs_sched__plan_create(w);
-    if (!plan) return ecs_sched__out_of_memory(w, "drawing a schedule");
-    ecs_sched__build_begin(&b, w, s);
-    b.quiet = true;
-    result = ecs_sched__build_passes(&b, plan);
-    memset(&d, 0, sizeof d);
-    if (result == ECS_SCHED_OK &&
-        (!ecs_sched__draw_clusters(&b, &d.drawing) || !ecs_sched__draw_edges(&b, &d.drawing))) {
-        result = ecs_sched__out_of_memory(w, "drawing a schedule");
-    }
-    if (result == ECS_SCHED_OK) {
-        d.write = write;
-        d.user_data = user_data;
-        d.s = s;
-        d.plan = plan;
-        ecs_sched__dot_write(&d);
-    }
-    ecs_sched__build_end(&b);
-    ecs_sched__plan_free(&w->env, plan);
-    return result;
-}
-
 /*============================= src/executor.h (implementation) ==============================*/
 /* executor: running a built plan on a world, single-threaded and parallel. */
 
@@ -8146,6 +8252,549 @@ ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
     s = ecs_sched__schedule_known(w, label);
     if (!s) return w->env.last_result;
     return ecs_sched__run_schedule(w, s);
+}
+
+/*=============================== src/time.h (implementation) ================================*/
+/* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
+
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+#else
+#include <time.h>
+#include <sys/time.h>
+#include <sys/select.h>
+#endif
+
+/* What the world keeps for its clocks. */
+struct ecs_sched__clocks {
+    ecs_sched_id time, real, virtual_, fixed;
+    ecs_sched_clock_fn clock;
+    ecs_sched_sleep_fn sleep;
+    void *user_data;
+    ecs_sched__schedule *fixed_main;     /* found at the runner's first run */
+};
+
+/* ---- the default clock and sleep ---- */
+
+#if defined(_WIN32)
+static int64_t ecs_sched__system_clock(void *user_data) {
+    LARGE_INTEGER frequency, counter;
+    (void)user_data;
+    QueryPerformanceFrequency(&frequency);
+    QueryPerformanceCounter(&counter);
+    return (int64_t)((double)counter.QuadPart * 1e9 / (double)frequency.QuadPart);
+}
+
+static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
+    (void)user_data;
+    if (duration_ns > 0) Sleep((DWORD)((duration_ns + 999999) / 1000000));
+}
+#else
+/* Under strict ISO C (-std=c99 with glibc) <time.h> hides clock_gettime; the fallback,
+   gettimeofday, follows changes of the system clock. Compile the implementation with
+   -D_POSIX_C_SOURCE=199309L (or gnu99) or set a clock hook to avoid it. */
+static int64_t ecs_sched__system_clock(void *user_data) {
+    (void)user_data;
+#if defined(CLOCK_MONOTONIC)
+    {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (int64_t)ts.tv_sec * ECS_SCHED_NS_PER_SECOND + (int64_t)ts.tv_nsec;
+    }
+#else
+    {
+        struct timeval tv;
+        gettimeofday(&tv, NULL);
+        return (int64_t)tv.tv_sec * ECS_SCHED_NS_PER_SECOND + (int64_t)tv.tv_usec * 1000;
+    }
+#endif
+}
+
+static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
+    struct timeval tv;
+    (void)user_data;
+    if (duration_ns <= 0) return;
+    tv.tv_sec = (time_t)(duration_ns / ECS_SCHED_NS_PER_SECOND);
+    tv.tv_usec = (long)(duration_ns % ECS_SCHED_NS_PER_SECOND / 1000);
+    select(0, NULL, NULL, NULL, &tv);
+}
+#endif
+
+/* ---- the clocks ---- */
+
+static void ecs_sched__time_free(ecs_sched_world *w) {
+    ecs_sched__free(&w->env, w->clocks);
+    w->clocks = NULL;
+}
+
+static void ecs_sched__clock_advance(ecs_sched_time *t, int64_t delta_ns) {
+    t->delta_ns = delta_ns;
+    t->elapsed_ns += delta_ns;
+    t->delta_seconds = (double)delta_ns / 1e9;
+    t->elapsed_seconds = (double)t->elapsed_ns / 1e9;
+}
+
+/* The clocks, or NULL with `operation`'s failure recorded. */
+static ecs_sched__clocks *ecs_sched__clocks_known(ecs_sched_world *w, const char *operation) {
+    if (!w->clocks) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "%s: this world has no clocks (create an app, or call "
+                        "ecs_sched_time_setup first)", operation);
+    }
+    return w->clocks;
+}
+
+/* A resource the library made (a clock), or NULL with `operation`'s failure recorded (it was
+   removed). */
+static void *ecs_sched__required_resource(ecs_sched_world *w, ecs_sched_id id,
+                                          const char *operation) {
+    void *value = ecs_sched_resource_get_mut(w, id);
+    if (!value) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "%s: resource '%s' was removed; the library made it and needs it",
+                        operation, ecs_sched__component_label(w, id));
+    }
+    return value;
+}
+
+static ecs_sched_time_virtual *ecs_sched__virtual_clock(ecs_sched_world *w, const char *operation) {
+    return ecs_sched__clocks_known(w, operation)
+               ? (ecs_sched_time_virtual *)ecs_sched__required_resource(w, w->clocks->virtual_,
+                                                                     operation)
+               : NULL;
+}
+
+static ecs_sched_time_fixed *ecs_sched__fixed_clock(ecs_sched_world *w, const char *operation) {
+    return ecs_sched__clocks_known(w, operation)
+               ? (ecs_sched_time_fixed *)ecs_sched__required_resource(w, w->clocks->fixed, operation)
+               : NULL;
+}
+
+static ecs_sched_id ecs_sched__register_clock(ecs_sched_world *w, const char *name, size_t size,
+                                              const void *initial) {
+    ecs_sched_id id = ecs_sched_component_register_type(w, name, size, 8);
+    if (id && ecs_sched_resource_insert(w, id, initial) != ECS_SCHED_OK) return 0;
+    return id;
+}
+
+static bool ecs_sched__speed_valid(double speed) {
+    return speed >= 0 && speed <= 1e9;    /* false for NaN too */
+}
+
+static ecs_sched_result ecs_sched__bad_setting(ecs_sched_world *w, const char *what,
+                                               const char *rule, double value) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "%s is %g; it must be %s",
+                           what, value, rule);
+}
+
+static ecs_sched_result ecs_sched__check_time_desc(ecs_sched_world *w,
+                                                   const ecs_sched_time_desc *d) {
+    if (d->fixed_step_ns < 0) {
+        return ecs_sched__bad_setting(w, "time_setup: fixed_step_ns", "> 0 (0: 1/64 s)",
+                                      (double)d->fixed_step_ns);
+    }
+    if (d->max_delta_ns < 0) {
+        return ecs_sched__bad_setting(w, "time_setup: max_delta_ns", "> 0 (0: 250 ms)",
+                                      (double)d->max_delta_ns);
+    }
+    if (d->max_steps_per_frame < 0) {
+        return ecs_sched__bad_setting(w, "time_setup: max_steps_per_frame", ">= 0 (0: no cap)",
+                                      (double)d->max_steps_per_frame);
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_setup(ecs_sched_world *w, const ecs_sched_time_desc *desc) {
+    ecs_sched_time_desc d;
+    ecs_sched__clocks *clocks;
+    ecs_sched_time_real real;
+    ecs_sched_time_virtual virt;
+    ecs_sched_time_fixed fixed;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->clocks) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "time_setup: this world has its clocks already (an app sets them "
+                               "up; change them with the ecs_sched_time_set_... functions)");
+    }
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    result = ecs_sched__check_time_desc(w, &d);
+    if (result != ECS_SCHED_OK) return result;
+    clocks = (ecs_sched__clocks *)ecs_sched__calloc(&w->env, sizeof *clocks);
+    if (!clocks) return ecs_sched__out_of_memory(w, "setting up the clocks");
+    clocks->clock = d.clock ? d.clock : ecs_sched__system_clock;
+    clocks->sleep = d.sleep ? d.sleep : ecs_sched__system_sleep;
+    clocks->user_data = d.clock_user_data;
+    memset(&real, 0, sizeof real);
+    real.last_reading_ns = -1;
+    memset(&virt, 0, sizeof virt);
+    virt.relative_speed = 1.0;
+    virt.max_delta_ns = d.max_delta_ns ? d.max_delta_ns : ECS_SCHED_MILLISECONDS(250);
+    memset(&fixed, 0, sizeof fixed);
+    fixed.step_ns = d.fixed_step_ns ? d.fixed_step_ns : ECS_SCHED_HZ(64);
+    fixed.time.delta_ns = fixed.step_ns;
+    fixed.time.delta_seconds = (double)fixed.step_ns / 1e9;
+    fixed.max_steps_per_frame = d.max_steps_per_frame;
+    if (!(clocks->time = ecs_sched__register_clock(w, "Time", sizeof(ecs_sched_time), NULL)) ||
+        !(clocks->real = ecs_sched__register_clock(w, "Time<Real>", sizeof real, &real)) ||
+        !(clocks->virtual_ =
+              ecs_sched__register_clock(w, "Time<Virtual>", sizeof virt, &virt)) ||
+        !(clocks->fixed = ecs_sched__register_clock(w, "Time<Fixed>", sizeof fixed, &fixed))) {
+        result = w->env.last_result;
+        if (clocks->time) ecs_sched_resource_remove(w, clocks->time);
+        if (clocks->real) ecs_sched_resource_remove(w, clocks->real);
+        if (clocks->virtual_) ecs_sched_resource_remove(w, clocks->virtual_);
+        ecs_sched__free(&w->env, clocks);
+        return result != ECS_SCHED_OK ? result : ECS_SCHED_ERR_OUT_OF_MEMORY;
+    }
+    w->clocks = clocks;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_id ecs_sched_time_id(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->clocks ? w->clocks->time : 0;
+}
+
+ecs_sched_id ecs_sched_time_real_id(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->clocks ? w->clocks->real : 0;
+}
+
+ecs_sched_id ecs_sched_time_virtual_id(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->clocks ? w->clocks->virtual_ : 0;
+}
+
+ecs_sched_id ecs_sched_time_fixed_id(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->clocks ? w->clocks->fixed : 0;
+}
+
+const ecs_sched_time *ecs_sched_ctx_time(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *w = ctx->world;
+    if (!w->clocks) {
+        ecs_sched__ctx_report(ctx, ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                                                   "%s '%s' reads the time, but this world has "
+                                                   "no clocks (create an app, or call "
+                                                   "ecs_sched_time_setup first)",
+                                                   ctx->kind, ctx->name));
+        return NULL;
+    }
+    return (const ecs_sched_time *)ecs_sched_ctx_resource(ctx, w->clocks->time);
+}
+
+int64_t ecs_sched_time_now(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!w->clocks) return ecs_sched__system_clock(NULL);
+    return w->clocks->clock(w->clocks->user_data);
+}
+
+void ecs_sched_time_sleep(const ecs_sched_world *w, int64_t duration_ns) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!w->clocks) {
+        ecs_sched__system_sleep(duration_ns, NULL);
+        return;
+    }
+    w->clocks->sleep(duration_ns, w->clocks->user_data);
+}
+
+/* The settings a system may have written into Time<Virtual>, checked before they are used. */
+static ecs_sched_result ecs_sched__check_virtual(ecs_sched_world *w,
+                                                 const ecs_sched_time_virtual *v) {
+    if (!ecs_sched__speed_valid(v->relative_speed)) {
+        return ecs_sched__bad_setting(w, "Time<Virtual>.relative_speed",
+                                      "between 0 and 1e9 (set it with ecs_sched_time_set_speed)",
+                                      v->relative_speed);
+    }
+    if (v->max_delta_ns <= 0) {
+        return ecs_sched__bad_setting(w, "Time<Virtual>.max_delta_ns",
+                                      "> 0 (set it with ecs_sched_time_set_max_delta)",
+                                      (double)v->max_delta_ns);
+    }
+    return ECS_SCHED_OK;
+}
+
+static int64_t ecs_sched__virtual_delta(const ecs_sched_time_virtual *v, int64_t real_delta) {
+    int64_t clamped = real_delta < v->max_delta_ns ? real_delta : v->max_delta_ns;
+    if (v->paused) return 0;
+    if (v->relative_speed == 1.0) return clamped;
+    return (int64_t)((double)clamped * v->relative_speed + 0.5);
+}
+
+ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delta_ns) {
+    const char *operation = "time_advance";
+    ecs_sched_time_real *real;
+    ecs_sched_time_virtual *virt;
+    ecs_sched_time *now;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__clocks_known(w, operation)) return w->env.last_result;
+    if (real_delta_ns < 0) {
+        return ecs_sched__bad_setting(w, "time_advance: the delta", ">= 0 (in nanoseconds)",
+                                      (double)real_delta_ns);
+    }
+    if (!(real = (ecs_sched_time_real *)ecs_sched__required_resource(w, w->clocks->real, operation)) ||
+        !(virt = ecs_sched__virtual_clock(w, operation)) ||
+        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time, operation))) {
+        return w->env.last_result;
+    }
+    result = ecs_sched__check_virtual(w, virt);
+    if (result != ECS_SCHED_OK) return result;
+    ecs_sched__clock_advance(&real->time, real_delta_ns);
+    ecs_sched__clock_advance(&virt->time, ecs_sched__virtual_delta(virt, real_delta_ns));
+    *now = virt->time;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
+    ecs_sched_time_real *real;
+    int64_t reading, delta;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__clocks_known(w, "time_advance")) return w->env.last_result;
+    real = (ecs_sched_time_real *)ecs_sched__required_resource(w, w->clocks->real, "time_advance");
+    if (!real) return w->env.last_result;
+    reading = w->clocks->clock(w->clocks->user_data);
+    delta = real->last_reading_ns < 0 || reading < real->last_reading_ns
+                ? 0 : reading - real->last_reading_ns;
+    result = ecs_sched_time_advance_by(w, delta);
+    if (result == ECS_SCHED_OK) real->last_reading_ns = reading;
+    return result;
+}
+
+ecs_sched_result ecs_sched_time_set_paused(ecs_sched_world *w, bool paused) {
+    ecs_sched_time_virtual *virt;
+    ECS_SCHED__CHECK_WORLD(w);
+    virt = ecs_sched__virtual_clock(w, "time_set_paused");
+    if (!virt) return w->env.last_result;
+    virt->paused = paused;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_set_speed(ecs_sched_world *w, double relative_speed) {
+    ecs_sched_time_virtual *virt;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__speed_valid(relative_speed)) {
+        return ecs_sched__bad_setting(w, "time_set_speed: the relative speed",
+                                      "between 0 and 1e9 (1: real time; pause with "
+                                      "ecs_sched_time_set_paused)", relative_speed);
+    }
+    virt = ecs_sched__virtual_clock(w, "time_set_speed");
+    if (!virt) return w->env.last_result;
+    virt->relative_speed = relative_speed;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_set_max_delta(ecs_sched_world *w, int64_t max_delta_ns) {
+    ecs_sched_time_virtual *virt;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (max_delta_ns <= 0) {
+        return ecs_sched__bad_setting(w, "time_set_max_delta: the maximum delta",
+                                      "> 0 nanoseconds (default 250 ms)", (double)max_delta_ns);
+    }
+    virt = ecs_sched__virtual_clock(w, "time_set_max_delta");
+    if (!virt) return w->env.last_result;
+    virt->max_delta_ns = max_delta_ns;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_set_fixed_step(ecs_sched_world *w, int64_t step_ns) {
+    ecs_sched_time_fixed *fixed;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (step_ns <= 0) {
+        return ecs_sched__bad_setting(w, "time_set_fixed_step: the step",
+                                      "> 0 nanoseconds (ECS_SCHED_HZ(64) is 1/64 s)",
+                                      (double)step_ns);
+    }
+    fixed = ecs_sched__fixed_clock(w, "time_set_fixed_step");
+    if (!fixed) return w->env.last_result;
+    fixed->step_ns = step_ns;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_set_max_steps_per_frame(ecs_sched_world *w, int32_t max_steps) {
+    ecs_sched_time_fixed *fixed;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (max_steps < 0) {
+        return ecs_sched__bad_setting(w, "time_set_max_steps_per_frame: the cap",
+                                      ">= 0 (0: no cap)", (double)max_steps);
+    }
+    fixed = ecs_sched__fixed_clock(w, "time_set_max_steps_per_frame");
+    if (!fixed) return w->env.last_result;
+    fixed->max_steps_per_frame = max_steps;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_discard_overstep(ecs_sched_world *w) {
+    ecs_sched_time_fixed *fixed;
+    ECS_SCHED__CHECK_WORLD(w);
+    fixed = ecs_sched__fixed_clock(w, "time_discard_overstep");
+    if (!fixed) return w->env.last_result;
+    fixed->overstep_ns = 0;
+    fixed->overstep_fraction = 0;
+    return ECS_SCHED_OK;
+}
+
+/* ---- the fixed-timestep runner ---- */
+
+static void ecs_sched__update_overstep_fraction(ecs_sched_time_fixed *fixed) {
+    fixed->overstep_fraction = (double)fixed->overstep_ns / (double)fixed->step_ns;
+}
+
+/* Drops the whole steps left when the cap stopped the runner; the part of a step stays. */
+static void ecs_sched__drop_whole_steps(ecs_sched_time_fixed *fixed) {
+    int64_t whole = fixed->overstep_ns / fixed->step_ns;
+    fixed->overstep_ns -= whole * fixed->step_ns;
+    fixed->dropped_steps += whole;
+}
+
+/* One step: the fixed clock advances, "Time" shows it, and FixedMain runs. */
+static ecs_sched_result ecs_sched__fixed_step(ecs_sched_world *w, ecs_sched_time_fixed *fixed,
+                                              ecs_sched_time *now) {
+    ecs_sched__clocks *clocks = w->clocks;
+    fixed->overstep_ns -= fixed->step_ns;
+    ecs_sched__clock_advance(&fixed->time, fixed->step_ns);
+    ecs_sched__update_overstep_fraction(fixed);
+    *now = fixed->time;
+    if (!clocks->fixed_main) {
+        clocks->fixed_main = ecs_sched__schedule_known(w, ECS_SCHED_FIXED_MAIN);
+        if (!clocks->fixed_main) return w->env.last_result;
+    }
+    return ecs_sched__run_schedule(w, clocks->fixed_main);
+}
+
+void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
+    const char *operation = "run_fixed_main_loop";
+    ecs_sched_world *w = ctx->world;
+    ecs_sched_time_virtual *virt;
+    ecs_sched_time_fixed *fixed;
+    ecs_sched_time *now;
+    ecs_sched_result result = ECS_SCHED_OK;
+    int32_t steps = 0;
+    if (!(virt = ecs_sched__virtual_clock(w, operation)) ||
+        !(fixed = ecs_sched__fixed_clock(w, operation)) ||
+        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time, operation))) {
+        ecs_sched__ctx_report(ctx, w->env.last_result);
+        return;
+    }
+    if (fixed->step_ns <= 0 || fixed->max_steps_per_frame < 0) {
+        ecs_sched__ctx_report(ctx, ecs_sched__bad_setting(
+                                   w, fixed->step_ns <= 0 ? "Time<Fixed>.step_ns"
+                                                          : "Time<Fixed>.max_steps_per_frame",
+                                   fixed->step_ns <= 0 ? "> 0 (set it with "
+                                                         "ecs_sched_time_set_fixed_step)"
+                                                       : ">= 0",
+                                   fixed->step_ns <= 0 ? (double)fixed->step_ns
+                                                       : (double)fixed->max_steps_per_frame));
+        return;
+    }
+    fixed->overstep_ns += virt->time.delta_ns;
+    while (fixed->overstep_ns >= fixed->step_ns) {
+        if (fixed->max_steps_per_frame && steps == fixed->max_steps_per_frame) {
+            ecs_sched__drop_whole_steps(fixed);
+            break;
+        }
+        steps++;
+        result = ecs_sched__fixed_step(w, fixed, now);
+        if (result != ECS_SCHED_OK) break;
+    }
+    ecs_sched__update_overstep_fraction(fixed);
+    fixed->steps_this_frame = steps;
+    *now = virt->time;
+    ecs_sched__ctx_report(ctx, result);
+}
+
+ecs_sched_system_desc ecs_sched_fixed_main_loop_system(void) {
+    ecs_sched_system_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = "run_fixed_main_loop";
+    d.fn = ecs_sched_run_fixed_main_loop;
+    d.exclusive = true;
+    return d;
+}
+
+/* ---- conditions on time ---- */
+
+static ecs_sched_condition ecs_sched__time_condition(ecs_sched_condition_kind kind,
+                                                     int64_t duration_ns) {
+    ecs_sched_condition c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.duration_ns = duration_ns;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_on_timer(int64_t period_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ON_TIMER, period_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_once_after_delay(int64_t delay_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, delay_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_repeating_after_delay(int64_t delay_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, delay_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_time_paused(void) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_TIME_PAUSED, 0);
+}
+
+static const char *ecs_sched__time_condition_name(ecs_sched_condition_kind kind) {
+    switch (kind) {
+    case ECS_SCHED_CONDITION_ON_TIMER: return "on_timer";
+    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY: return "once_after_delay";
+    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY: return "repeating_after_delay";
+    default: return "time_paused";
+    }
+}
+
+/* Checks a time condition as it is added and points it at the clock it reads. */
+static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
+                                                       const ecs_sched_condition *c) {
+    const char *name = ecs_sched__time_condition_name(c->kind);
+    bool periodic = c->kind == ECS_SCHED_CONDITION_ON_TIMER;
+    if (!w->clocks) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                               "condition '%s' reads the time, but this world has no clocks "
+                               "(create an app, or call ecs_sched_time_setup first)",
+                               c->name ? c->name : name);
+    }
+    if (c->duration_ns < 0 || (periodic && c->duration_ns == 0)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "condition '%s': its duration is %lld ns; it must be %s",
+                               c->name ? c->name : name, (long long)c->duration_ns,
+                               periodic ? "> 0" : ">= 0");
+    }
+    node->resource = c->kind == ECS_SCHED_CONDITION_TIME_PAUSED ? w->clocks->virtual_
+                                                                : w->clocks->time;
+    node->duration_ns = c->duration_ns;
+    return ECS_SCHED_OK;
+}
+
+/* Feeds the condition's timer with the current delta and says whether it fires. */
+static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *c) {
+    const void *clock = c->resource < w->component_count ? w->resources[c->resource] : NULL;
+    if (!clock) return false;
+    if (c->kind == ECS_SCHED_CONDITION_TIME_PAUSED) {
+        return ((const ecs_sched_time_virtual *)clock)->paused;
+    }
+    if (c->kind != ECS_SCHED_CONDITION_ON_TIMER && c->has_run) {
+        return c->kind == ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY;
+    }
+    c->timer_ns += ((const ecs_sched_time *)clock)->delta_ns;
+    if (c->timer_ns < c->duration_ns) return false;
+    if (c->kind == ECS_SCHED_CONDITION_ON_TIMER) {
+        c->timer_ns %= c->duration_ns;
+    } else {
+        c->has_run = true;
+    }
+    return true;
 }
 
 /*=============================== src/state.h (implementation) ===============================*/
@@ -9465,14 +10114,9 @@ static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
     return first;
 }
 
-/* A failure inside the transition schedules becomes the result of the run that applied them. */
-static void ecs_sched__state_report(ecs_sched_system_ctx *ctx, ecs_sched_result result) {
-    if (result != ECS_SCHED_OK && ctx->violation == ECS_SCHED_OK) ctx->violation = result;
-}
-
 void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    ecs_sched__state_report(ctx, ecs_sched__apply_transitions(ctx->world, NULL));
+    ecs_sched__ctx_report(ctx, ecs_sched__apply_transitions(ctx->world, NULL));
 }
 
 static void ecs_sched__apply_state_transitions_of(ecs_sched_system_ctx *ctx) {
@@ -9482,7 +10126,7 @@ static void ecs_sched__apply_state_transitions_of(ecs_sched_system_ctx *ctx) {
     w = ctx->world;
     m = ecs_sched__state_known(w, (ecs_sched_id)(uintptr_t)ctx->user_data,
                                "apply_state_transitions");
-    ecs_sched__state_report(ctx, m ? ecs_sched__apply_transitions(w, m) : w->env.last_result);
+    ecs_sched__ctx_report(ctx, m ? ecs_sched__apply_transitions(w, m) : w->env.last_result);
 }
 
 ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine) {
@@ -9503,6 +10147,779 @@ ecs_sched_result ecs_sched_state_apply(ecs_sched_world *w, ecs_sched_id machine)
         if (!m) return w->env.last_result;
     }
     return ecs_sched__apply_transitions(w, m);
+}
+
+/*================================ src/app.h (implementation) ================================*/
+/* app: an app's default schedules and their order, the frame loop, plugins. */
+
+#define ECS_SCHED__PLUGIN_DEPTH 32
+
+typedef struct ecs_sched__order_entry {
+    char *label;
+    ecs_sched__schedule *schedule;
+} ecs_sched__order_entry;
+
+typedef struct ecs_sched__label_order {
+    ecs_sched__order_entry *items;
+    uint32_t count;
+    uint32_t capacity;
+} ecs_sched__label_order;
+
+struct ecs_sched_app {
+    ecs_sched_world *world;
+    ecs_sched__label_order orders[3];    /* by ecs_sched_app_order */
+    ecs_sched__schedule *main;
+    ecs_sched__schedule *state_transition;
+    ecs_sched_id exit;
+    char **plugins;                      /* names of the plugins added */
+    uint32_t plugin_count;
+    uint32_t plugin_capacity;
+    const ecs_sched_plugin *building[ECS_SCHED__PLUGIN_DEPTH];   /* being added, outermost first */
+    int32_t building_count;
+    uint64_t frames;
+    bool started;
+    bool updating;
+};
+
+static const char *const ecs_sched__default_orders[3][8] = {
+    {ECS_SCHED_PRE_STARTUP, ECS_SCHED_STARTUP, ECS_SCHED_POST_STARTUP, NULL},
+    {ECS_SCHED_FIRST, ECS_SCHED_PRE_UPDATE, ECS_SCHED_STATE_TRANSITION,
+     ECS_SCHED_RUN_FIXED_MAIN_LOOP, ECS_SCHED_UPDATE, ECS_SCHED_POST_UPDATE, ECS_SCHED_LAST, NULL},
+    {ECS_SCHED_FIXED_FIRST, ECS_SCHED_FIXED_PRE_UPDATE, ECS_SCHED_FIXED_UPDATE,
+     ECS_SCHED_FIXED_POST_UPDATE, ECS_SCHED_FIXED_LAST, NULL},
+};
+
+static const char *const ecs_sched__order_names[3] = {"startup", "main", "fixed"};
+
+/* ---- the orders ---- */
+
+static ecs_sched_result ecs_sched__run_order(ecs_sched_world *w, const ecs_sched__label_order *o) {
+    uint32_t i;
+    for (i = 0; i < o->count; i++) {
+        ecs_sched_result result = ecs_sched__run_schedule(w, o->items[i].schedule);
+        if (result != ECS_SCHED_OK) return result;
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Main's system. The first time: the initial states, then the startup order. */
+static void ecs_sched__run_main_order(ecs_sched_system_ctx *ctx) {
+    ecs_sched_app *app = (ecs_sched_app *)ctx->user_data;
+    ecs_sched_result result = ECS_SCHED_OK;
+    if (!app->started) {
+        app->started = true;
+        result = ecs_sched__run_schedule(ctx->world, app->state_transition);
+        if (result == ECS_SCHED_OK) {
+            result = ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_STARTUP]);
+        }
+    }
+    if (result == ECS_SCHED_OK) {
+        result = ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_MAIN]);
+    }
+    ecs_sched__ctx_report(ctx, result);
+}
+
+/* FixedMain's system. */
+static void ecs_sched__run_fixed_order(ecs_sched_system_ctx *ctx) {
+    ecs_sched_app *app = (ecs_sched_app *)ctx->user_data;
+    ecs_sched__ctx_report(ctx, ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_FIXED]));
+}
+
+/* Where `label` is in the orders: *order and *index, or false. */
+static bool ecs_sched__order_find(const ecs_sched_app *app, const char *label, int *order,
+                                  uint32_t *index) {
+    int o;
+    uint32_t i;
+    for (o = 0; o < 3; o++) {
+        for (i = 0; i < app->orders[o].count; i++) {
+            if (strcmp(app->orders[o].items[i].label, label) == 0) {
+                *order = o;
+                *index = i;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Puts `label` at `index` of order `o`, creating its schedule. */
+static ecs_sched_result ecs_sched__order_insert(ecs_sched_app *app, int o, uint32_t index,
+                                                const char *label) {
+    ecs_sched_world *w = app->world;
+    ecs_sched__label_order *order = &app->orders[o];
+    ecs_sched__order_entry entry;
+    entry.schedule = ecs_sched__schedule_get(w, label);
+    if (!entry.schedule) return w->env.last_result;
+    if (!ECS_SCHED__GROW(&w->env, order->items, &order->capacity, order->count + 1) ||
+        !(entry.label = ecs_sched__strdup(&w->env, label))) {
+        return ecs_sched__out_of_memory(w, "inserting a schedule label");
+    }
+    memmove(order->items + index + 1, order->items + index,
+            (order->count - index) * sizeof *order->items);
+    order->items[index] = entry;
+    order->count++;
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__insert_schedule(ecs_sched_app *app, const char *anchor,
+                                                   const char *label, bool after) {
+    ecs_sched_world *w;
+    const char *operation = after ? "app_insert_schedule_after" : "app_insert_schedule_before";
+    int o, existing_order;
+    uint32_t index, existing_index;
+    ECS_SCHED_ASSERT(app != NULL);
+    w = app->world;
+    if (!label || !label[0] || !anchor || !anchor[0]) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "%s: both the anchor and the new label are required", operation);
+    }
+    if (app->updating) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
+                               "%s: cannot insert '%s' while the app is updating; insert it "
+                               "before the first update (a plugin's build is a good place)",
+                               operation, label);
+    }
+    if (strcmp(label, ECS_SCHED_MAIN) == 0 || strcmp(label, ECS_SCHED_FIXED_MAIN) == 0 ||
+        ecs_sched__order_find(app, label, &existing_order, &existing_index)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "%s: schedule '%s' is already run by the app%s%s%s; a label "
+                               "can be in the orders once",
+                               operation, label,
+                               strcmp(label, ECS_SCHED_MAIN) == 0 ||
+                                       strcmp(label, ECS_SCHED_FIXED_MAIN) == 0
+                                   ? "" : " (in the ",
+                               strcmp(label, ECS_SCHED_MAIN) == 0 ||
+                                       strcmp(label, ECS_SCHED_FIXED_MAIN) == 0
+                                   ? "" : ecs_sched__order_names[existing_order],
+                               strcmp(label, ECS_SCHED_MAIN) == 0 ||
+                                       strcmp(label, ECS_SCHED_FIXED_MAIN) == 0
+                                   ? "" : " order)");
+    }
+    if (!ecs_sched__order_find(app, anchor, &o, &index)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_SCHEDULE,
+                               "%s: '%s' is in none of the app's orders, so '%s' cannot go %s "
+                               "it (ecs_sched_app_schedule_order lists them)",
+                               operation, anchor, label, after ? "after" : "before");
+    }
+    return ecs_sched__order_insert(app, o, after ? index + 1 : index, label);
+}
+
+ecs_sched_result ecs_sched_app_insert_schedule_before(ecs_sched_app *app, const char *anchor,
+                                                      const char *label) {
+    return ecs_sched__insert_schedule(app, anchor, label, false);
+}
+
+ecs_sched_result ecs_sched_app_insert_schedule_after(ecs_sched_app *app, const char *anchor,
+                                                     const char *label) {
+    return ecs_sched__insert_schedule(app, anchor, label, true);
+}
+
+int32_t ecs_sched_app_schedule_order(const ecs_sched_app *app, ecs_sched_app_order order,
+                                     const char **labels, int32_t capacity) {
+    const ecs_sched__label_order *o;
+    int32_t i;
+    ECS_SCHED_ASSERT(app != NULL);
+    if ((int)order < 0 || (int)order > 2) return 0;
+    o = &app->orders[order];
+    for (i = 0; i < capacity && i < (int32_t)o->count; i++) labels[i] = o->items[i].label;
+    return (int32_t)o->count;
+}
+
+/* ---- creation ---- */
+
+/* Adds one of the systems that run the orders. */
+static ecs_sched_result ecs_sched__add_runner(ecs_sched_app *app, const char *schedule,
+                                             const char *name, ecs_sched_system_fn fn) {
+    ecs_sched_system_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.fn = fn;
+    d.user_data = app;
+    d.exclusive = true;
+    return ecs_sched_add_system(app->world, schedule, &d);
+}
+
+static ecs_sched_result ecs_sched__app_fill(ecs_sched_app *app, const ecs_sched_time_desc *time) {
+    ecs_sched_world *w = app->world;
+    ecs_sched_system_desc apply = ecs_sched_state_transitions_system(0);
+    ecs_sched_system_desc fixed = ecs_sched_fixed_main_loop_system();
+    int o, i;
+    ecs_sched_result result = ecs_sched_time_setup(w, time);
+    if (result != ECS_SCHED_OK) return result;
+    app->exit = ecs_sched_component_register_type(w, "AppExit", sizeof(ecs_sched_app_exit),
+                                                  ECS_SCHED_ALIGNOF(ecs_sched_app_exit));
+    if (!app->exit) return w->env.last_result;
+    if ((result = ecs_sched_resource_insert(w, app->exit, NULL)) != ECS_SCHED_OK) return result;
+    for (o = 0; o < 3; o++) {
+        for (i = 0; ecs_sched__default_orders[o][i]; i++) {
+            result = ecs_sched__order_insert(app, o, (uint32_t)i, ecs_sched__default_orders[o][i]);
+            if (result != ECS_SCHED_OK) return result;
+        }
+    }
+    if ((result = ecs_sched__add_runner(app, ECS_SCHED_MAIN, "run_main_order",
+                                        ecs_sched__run_main_order)) != ECS_SCHED_OK ||
+        (result = ecs_sched__add_runner(app, ECS_SCHED_FIXED_MAIN, "run_fixed_order",
+                                        ecs_sched__run_fixed_order)) != ECS_SCHED_OK ||
+        (result = ecs_sched_add_system(w, ECS_SCHED_STATE_TRANSITION, &apply)) != ECS_SCHED_OK ||
+        (result = ecs_sched_add_system(w, ECS_SCHED_RUN_FIXED_MAIN_LOOP, &fixed)) != ECS_SCHED_OK) {
+        return result;
+    }
+    app->main = ecs_sched__schedule_find(w, ECS_SCHED_MAIN);
+    app->state_transition = ecs_sched__schedule_find(w, ECS_SCHED_STATE_TRANSITION);
+    return ECS_SCHED_OK;
+}
+
+static void ecs_sched__app_free(ecs_sched_app *app) {
+    ecs_sched_world *w = app->world;
+    ecs_sched_allocator allocator = w->env.allocator;
+    uint32_t i;
+    int o;
+    for (o = 0; o < 3; o++) {
+        for (i = 0; i < app->orders[o].count; i++) ecs_sched__free(&w->env, app->orders[o].items[i].label);
+        ecs_sched__free(&w->env, app->orders[o].items);
+    }
+    for (i = 0; i < app->plugin_count; i++) ecs_sched__free(&w->env, app->plugins[i]);
+    ecs_sched__free(&w->env, app->plugins);
+    ecs_sched_world_destroy(w);
+    allocator.free_fn(app, allocator.user_data);
+}
+
+ecs_sched_app *ecs_sched_app_create(const ecs_sched_app_desc *desc) {
+    ecs_sched_app_desc d;
+    ecs_sched_world *w;
+    ecs_sched_app *app;
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    w = ecs_sched_world_create(&d.world);
+    if (!w) return NULL;
+    app = (ecs_sched_app *)ecs_sched__calloc(&w->env, sizeof *app);
+    if (!app) {
+        ecs_sched__out_of_memory(w, "creating an app");
+        ecs_sched_world_destroy(w);
+        return NULL;
+    }
+    app->world = w;
+    w->app = app;
+    if (ecs_sched__app_fill(app, &d.time) != ECS_SCHED_OK) {
+        ecs_sched__log(&w->env, ECS_SCHED_LOG_ERROR, w->env.last_result,
+                       "app_create: the app could not be made (see the error above)");
+        ecs_sched__app_free(app);
+        return NULL;
+    }
+    return app;
+}
+
+void ecs_sched_app_destroy(ecs_sched_app *app) {
+    if (app) ecs_sched__app_free(app);
+}
+
+ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app) {
+    ECS_SCHED_ASSERT(app != NULL);
+    return app->world;
+}
+
+/* ---- the frame loop ---- */
+
+static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock, int64_t delta_ns) {
+    ecs_sched_world *w;
+    ecs_sched_result result;
+    ECS_SCHED_ASSERT(app != NULL);
+    w = app->world;
+    if (app->updating) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RECURSIVE_RUN,
+                               "app_update: the app is updating already (a system cannot run "
+                               "a frame of its own app)");
+    }
+    result = by_clock ? ecs_sched_time_advance(w) : ecs_sched_time_advance_by(w, delta_ns);
+    if (result != ECS_SCHED_OK) return result;
+    app->updating = true;
+    result = ecs_sched__run_schedule(w, app->main);
+    app->updating = false;
+    app->frames++;
+    return result;
+}
+
+ecs_sched_result ecs_sched_app_update(ecs_sched_app *app) {
+    return ecs_sched__app_update(app, true, 0);
+}
+
+ecs_sched_result ecs_sched_app_update_by(ecs_sched_app *app, int64_t delta_ns) {
+    return ecs_sched__app_update(app, false, delta_ns);
+}
+
+uint64_t ecs_sched_app_frame_count(const ecs_sched_app *app) {
+    ECS_SCHED_ASSERT(app != NULL);
+    return app->frames;
+}
+
+static ecs_sched_result ecs_sched__check_run_desc(ecs_sched_world *w,
+                                                  const ecs_sched_app_run_desc *d) {
+    const char *field = d->frame_ns < 0 ? "frame_ns" : d->delta_ns < 0 ? "delta_ns"
+                        : d->max_frames < 0 ? "max_frames" : NULL;
+    if (!field) return ECS_SCHED_OK;
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "app_run: %s is negative; it must be >= 0 (0: the default)", field);
+}
+
+ecs_sched_result ecs_sched_app_run(ecs_sched_app *app, const ecs_sched_app_run_desc *desc,
+                                   int32_t *exit_code) {
+    ecs_sched_app_run_desc d;
+    ecs_sched_world *w;
+    ecs_sched_result result = ECS_SCHED_OK;
+    int64_t frames;
+    ECS_SCHED_ASSERT(app != NULL);
+    w = app->world;
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    if (exit_code) *exit_code = 0;
+    result = ecs_sched__check_run_desc(w, &d);
+    if (result != ECS_SCHED_OK) return result;
+    for (frames = 0; !d.max_frames || frames < d.max_frames; frames++) {
+        int64_t start = d.frame_ns ? ecs_sched_time_now(w) : 0;
+        if (ecs_sched_app_exit_requested(app, exit_code)) break;
+        result = d.delta_ns ? ecs_sched_app_update_by(app, d.delta_ns) : ecs_sched_app_update(app);
+        if (result != ECS_SCHED_OK) break;
+        if (d.frame_ns) {
+            int64_t spent = ecs_sched_time_now(w) - start;
+            if (spent < d.frame_ns) ecs_sched_time_sleep(w, d.frame_ns - spent);
+        }
+    }
+    ecs_sched_app_exit_requested(app, exit_code);
+    return result;
+}
+
+/* ---- exit ---- */
+
+ecs_sched_id ecs_sched_app_exit_id(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->app ? w->app->exit : 0;
+}
+
+static ecs_sched_result ecs_sched__request_exit(ecs_sched_world *w, ecs_sched_app_exit *exit_,
+                                                int32_t code) {
+    if (exit_->requested) {
+        ecs_sched__logf(&w->env, ECS_SCHED_LOG_DEBUG, ECS_SCHED_OK,
+                       "exit requested again (code %d); keeping the first code, %d", (int)code,
+                       (int)exit_->code);
+        return ECS_SCHED_OK;
+    }
+    exit_->requested = true;
+    exit_->code = code;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_ctx_request_exit(ecs_sched_system_ctx *ctx, int32_t code) {
+    ecs_sched_world *w;
+    ecs_sched_app_exit *exit_;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    w = ctx->world;
+    if (!w->app) {
+        ecs_sched_result result = ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                                                  "%s '%s' requests exit, but its world has no "
+                                                  "app", ctx->kind, ctx->name);
+        ecs_sched__ctx_report(ctx, result);
+        return result;
+    }
+    exit_ = (ecs_sched_app_exit *)ecs_sched_ctx_resource_mut(ctx, w->app->exit);
+    if (!exit_) return w->env.last_result;
+    return ecs_sched__request_exit(w, exit_, code);
+}
+
+ecs_sched_result ecs_sched_app_request_exit(ecs_sched_app *app, int32_t code) {
+    ecs_sched_app_exit *exit_;
+    ECS_SCHED_ASSERT(app != NULL);
+    exit_ = (ecs_sched_app_exit *)ecs_sched__required_resource(app->world, app->exit,
+                                                               "app_request_exit");
+    if (!exit_) return app->world->env.last_result;
+    return ecs_sched__request_exit(app->world, exit_, code);
+}
+
+bool ecs_sched_app_exit_requested(const ecs_sched_app *app, int32_t *code) {
+    const ecs_sched_app_exit *exit_;
+    ECS_SCHED_ASSERT(app != NULL);
+    exit_ = (const ecs_sched_app_exit *)ecs_sched_resource_get(app->world, app->exit);
+    if (!exit_ || !exit_->requested) return false;
+    if (code) *code = exit_->code;
+    return true;
+}
+
+/* ---- plugins ---- */
+
+bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char *name) {
+    uint32_t i;
+    ECS_SCHED_ASSERT(app != NULL);
+    if (!name) return false;
+    for (i = 0; i < app->plugin_count; i++) {
+        if (strcmp(app->plugins[i], name) == 0) return true;
+    }
+    return false;
+}
+
+/* The path of plugins being added or checked, outermost first. */
+typedef struct ecs_sched__plugin_path {
+    const ecs_sched_plugin *items[ECS_SCHED__PLUGIN_DEPTH + 1];
+    int32_t count;
+} ecs_sched__plugin_path;
+
+static ecs_sched_result ecs_sched__plugin_cycle(ecs_sched_app *app,
+                                                const ecs_sched__plugin_path *path,
+                                                const ecs_sched_plugin *p) {
+    ecs_sched__text text;
+    ecs_sched_result result;
+    int32_t i, from = 0;
+    for (i = 0; i < path->count; i++) {
+        if (strcmp(path->items[i]->name, p->name) == 0) from = i;
+    }
+    ecs_sched__text_init(&text, &app->world->env);
+    ecs_sched__text_printf(&text, "plugins need each other in a cycle: ");
+    for (i = from; i < path->count; i++) ecs_sched__text_printf(&text, "%s -> ", path->items[i]->name);
+    ecs_sched__text_printf(&text, "%s; remove one of these needs", p->name);
+    result = ecs_sched__fail_text(&app->world->env, ECS_SCHED_ERR_PLUGIN_CYCLE,
+                                  text.data ? text.data : "plugins need each other in a cycle");
+    ecs_sched__text_free(&text);
+    return result;
+}
+
+static bool ecs_sched__plugin_on_path(const ecs_sched__plugin_path *path, const char *name) {
+    int32_t i;
+    for (i = 0; i < path->count; i++) {
+        if (strcmp(path->items[i]->name, name) == 0) return true;
+    }
+    return false;
+}
+
+static ecs_sched_result ecs_sched__plugin_check_export(ecs_sched_world *w,
+                                                       const ecs_sched_plugin *p, int i) {
+    const ecs_sched_plugin_set *e = &p->exports[i];
+    if ((e->schedule && e->schedule[0]) == (e->set && e->set[0])) return ECS_SCHED_OK;
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "plugin '%s': export %d names %s but no %s", p->name, i,
+                           e->set ? "a set" : "a schedule", e->set ? "schedule" : "set");
+}
+
+/* Checks a plugin and everything it needs that the app does not have, before anything is
+   added: names, exports, and needs that lead back to a plugin on the path. */
+static ecs_sched_result ecs_sched__plugin_check(ecs_sched_app *app, ecs_sched__plugin_path *path,
+                                                const ecs_sched_plugin *p) {
+    ecs_sched_world *w = app->world;
+    ecs_sched_result result = ECS_SCHED_OK;
+    int i;
+    if (!p || !p->name || !p->name[0]) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "app_add_plugin: a plugin needs a name (it identifies the plugin, "
+                               "so that adding it twice adds it once)%s%s",
+                               path->count ? "; it is needed by plugin " : "",
+                               path->count ? path->items[path->count - 1]->name : "");
+    }
+    if (ecs_sched__plugin_on_path(path, p->name)) return ecs_sched__plugin_cycle(app, path, p);
+    if (path->count >= ECS_SCHED__PLUGIN_DEPTH) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                               "app_add_plugin: plugin '%s' is more than %d needs deep",
+                               p->name, ECS_SCHED__PLUGIN_DEPTH);
+    }
+    for (i = 0; i < ECS_SCHED_MAX_REFS && result == ECS_SCHED_OK; i++) {
+        result = ecs_sched__plugin_check_export(w, p, i);
+    }
+    path->items[path->count++] = p;
+    for (i = 0; i < ECS_SCHED_MAX_REFS && result == ECS_SCHED_OK; i++) {
+        if (p->needs[i] && !ecs_sched_app_has_plugin(app, p->needs[i]->name)) {
+            result = ecs_sched__plugin_check(app, path, p->needs[i]);
+        }
+    }
+    path->count--;
+    return result;
+}
+
+/* The plugins being added now: the base of every check's path. */
+static void ecs_sched__plugin_path_of_app(const ecs_sched_app *app, ecs_sched__plugin_path *path) {
+    int32_t i;
+    for (i = 0; i < app->building_count; i++) path->items[i] = app->building[i];
+    path->count = app->building_count;
+}
+
+static ecs_sched_result ecs_sched__plugin_record(ecs_sched_app *app, const char *name) {
+    ecs_sched_world *w = app->world;
+    char *copy;
+    if (!ECS_SCHED__GROW(&w->env, app->plugins, &app->plugin_capacity, app->plugin_count + 1) ||
+        !(copy = ecs_sched__strdup(&w->env, name))) {
+        return ecs_sched__out_of_memory(w, "recording a plugin");
+    }
+    app->plugins[app->plugin_count++] = copy;
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__plugin_build(ecs_sched_app *app, const ecs_sched_plugin *p) {
+    ecs_sched_world *w = app->world;
+    ecs_sched_result result = ECS_SCHED_OK;
+    int i;
+    for (i = 0; i < ECS_SCHED_MAX_REFS && result == ECS_SCHED_OK; i++) {
+        if (p->needs[i]) result = ecs_sched_app_add_plugin(app, p->needs[i]);
+    }
+    for (i = 0; i < ECS_SCHED_MAX_REFS && result == ECS_SCHED_OK; i++) {
+        ecs_sched_set_desc set;
+        if (!p->exports[i].set) continue;
+        memset(&set, 0, sizeof set);
+        set.name = p->exports[i].set;
+        result = ecs_sched_configure_set(w, p->exports[i].schedule, &set);
+    }
+    if (result != ECS_SCHED_OK || !p->build) return result;
+    result = p->build(app, p->user_data);
+    if (result != ECS_SCHED_OK) {
+        char cause[256];
+        snprintf(cause, sizeof cause, "%s", ecs_sched_last_error(w));
+        ecs_sched__fail(&w->env, result, "plugin '%s' failed to build (%s): %s", p->name,
+                        ecs_sched_result_string(result), cause);
+    }
+    return result;
+}
+
+ecs_sched_result ecs_sched_app_add_plugin(ecs_sched_app *app, const ecs_sched_plugin *plugin) {
+    ecs_sched_result result;
+    ecs_sched__plugin_path path;
+    ECS_SCHED_ASSERT(app != NULL);
+    if (plugin && plugin->name && ecs_sched_app_has_plugin(app, plugin->name)) {
+        ecs_sched__logf(&app->world->env, ECS_SCHED_LOG_DEBUG, ECS_SCHED_OK,
+                       "plugin '%s' is added already; adding it again does nothing",
+                       plugin->name);
+        return ECS_SCHED_OK;
+    }
+    ecs_sched__plugin_path_of_app(app, &path);
+    result = ecs_sched__plugin_check(app, &path, plugin);
+    if (result != ECS_SCHED_OK) return result;
+    app->building[app->building_count++] = plugin;
+    result = ecs_sched__plugin_build(app, plugin);
+    app->building_count--;
+    if (result != ECS_SCHED_OK) return result;
+    return ecs_sched__plugin_record(app, plugin->name);
+}
+
+ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
+                                           const ecs_sched_plugin *const *plugins, int32_t count) {
+    int32_t i;
+    ecs_sched_result result;
+    ecs_sched__plugin_path path;
+    ECS_SCHED_ASSERT(app != NULL);
+    if (count < 0 || (count > 0 && !plugins)) {
+        return ecs_sched__fail(&app->world->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "app_add_plugins: %d plugins at %p", (int)count, (const void *)plugins);
+    }
+    for (i = 0; i < count; i++) {
+        if (plugins[i] && plugins[i]->name && ecs_sched_app_has_plugin(app, plugins[i]->name)) continue;
+        ecs_sched__plugin_path_of_app(app, &path);
+        result = ecs_sched__plugin_check(app, &path, plugins[i]);
+        if (result != ECS_SCHED_OK) return result;
+    }
+    for (i = 0; i < count; i++) {
+        result = ecs_sched_app_add_plugin(app, plugins[i]);
+        if (result != ECS_SCHED_OK) return result;
+    }
+    return ECS_SCHED_OK;
+}
+
+/*================================ src/dot.h (implementation) ================================*/
+/* dot: Graphviz export of a built schedule. */
+
+/* ---- Graphviz export ---- */
+
+/* What only a drawing needs, worked out by the export from a build of its own: the set
+   hierarchy as clusters (a tree of first parents) and the configured edges no other of them
+   implies (without the edges that only bind the parallel order). */
+typedef struct ecs_sched__drawing {
+    int32_t cluster_count;        /* every set: its name and first parent, or -1 */
+    int32_t *cluster_name;
+    int32_t *cluster_parent;
+    int32_t *node_cluster;        /* per plan position: the first set it is in, or -1 */
+    int32_t edge_count;
+    int32_t *edges;               /* pairs of plan positions */
+} ecs_sched__drawing;
+
+typedef struct ecs_sched__dot {
+    void (*write)(const char *text, void *user_data);
+    void *user_data;
+    const ecs_sched__schedule *s;
+    const ecs_sched__plan *plan;
+    ecs_sched__drawing drawing;
+} ecs_sched__dot;
+
+/* The first set node v is directly in, as a set number, or -1. */
+static int32_t ecs_sched__first_parent(const ecs_sched__build *b, int32_t v) {
+    const ecs_sched__csr *p = &b->parents;
+    return p->start[v] < p->start[v + 1] ? p->adj[p->start[v]] - b->system_count : -1;
+}
+
+static bool ecs_sched__draw_clusters(ecs_sched__build *b, ecs_sched__drawing *d) {
+    int32_t S = b->system_count, i;
+    d->cluster_count = b->set_count;
+    d->cluster_name = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
+    d->cluster_parent = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
+    d->node_cluster = ECS_SCHED__ALLOC_N(b, int32_t, b->plan_node_count);
+    if (!d->cluster_name || !d->cluster_parent || !d->node_cluster) return false;
+    for (i = 0; i < b->set_count; i++) {
+        d->cluster_name[i] = b->name_of_set[i];
+        d->cluster_parent[i] = ecs_sched__first_parent(b, S + i);
+    }
+    for (i = 0; i < b->plan_node_count; i++) {
+        d->node_cluster[b->plan_position[i]] = i < S ? ecs_sched__first_parent(b, i) : -1;
+    }
+    return true;
+}
+
+static bool ecs_sched__draw_edges(ecs_sched__build *b, ecs_sched__drawing *d) {
+    const ecs_sched__csr *g = &b->plan_edges;
+    int32_t N = b->plan_node_count, at = 0, p, e;
+    const uint8_t *keep = ecs_sched__reduced_edges(b, g, b->plan_order, b->plan_position, N);
+    if (!keep) return false;
+    for (e = 0; e < g->start[N]; e++) d->edge_count += keep[e];
+    d->edges = ECS_SCHED__ALLOC_N(b, int32_t, 2 * (int64_t)d->edge_count);
+    if (!d->edges) return false;
+    for (p = 0; p < N; p++) {
+        int32_t v = b->plan_order[p];
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            if (!keep[e]) continue;
+            d->edges[at++] = p;
+            d->edges[at++] = b->plan_position[g->adj[e]];
+        }
+    }
+    return true;
+}
+
+static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...) {
+    char text[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    d->write(text, d->user_data);
+}
+
+/* A name as a DOT string body: quotes and backslashes escaped. */
+static const char *ecs_sched__dot_escape(const char *name, char *out, size_t n) {
+    size_t o = 0;
+    for (; *name && o + 2 < n; name++) {
+        if (*name == '"' || *name == '\\') out[o++] = '\\';
+        out[o++] = *name;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+static void ecs_sched__dot_conditions(ecs_sched__dot *d, int32_t start, int32_t count) {
+    char name[128];
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        const ecs_sched__cond *c = d->s->conds.items[d->plan->conds[start + i]];
+        ecs_sched__dot_printf(d, "%s%s", i ? ", " : "\\nrun_if: ",
+                              ecs_sched__dot_escape(c->name, name, sizeof name));
+    }
+}
+
+static void ecs_sched__dot_node(ecs_sched__dot *d, int32_t p) {
+    const ecs_sched__plan_node *pn = &d->plan->nodes[p];
+    char name[128];
+    if (!pn->system) {
+        ecs_sched__dot_printf(d, "    n%d [label=\"apply_deferred\\n(automatic sync point)\", "
+                                 "shape=octagon, style=filled, fillcolor=gold];\n", (int)p);
+        return;
+    }
+    ecs_sched__dot_printf(d, "    n%d [label=\"%s", (int)p,
+                          ecs_sched__dot_escape(pn->system->ctx.name, name, sizeof name));
+    if (pn->exclusive && !pn->sync) ecs_sched__dot_printf(d, "\\n(exclusive)");
+    if (pn->system->ctx.commands) ecs_sched__dot_printf(d, "\\n(records commands)");
+    ecs_sched__dot_conditions(d, pn->cond_start, pn->cond_count);
+    ecs_sched__dot_printf(d, "\"%s];\n", pn->sync ? ", shape=octagon, style=filled, fillcolor=gold"
+                                                  : "");
+}
+
+static void ecs_sched__dot_cluster(ecs_sched__dot *d, int32_t c, int depth) {
+    const ecs_sched__schedule *s = d->s;
+    const ecs_sched__plan *plan = d->plan;
+    const ecs_sched__drawing *drawing = &d->drawing;
+    char name[128];
+    int32_t i, k;
+    if (depth > 64) return;
+    ecs_sched__dot_printf(d, "  subgraph cluster_%d {\n    label=\"%s", (int)c,
+                          ecs_sched__dot_escape(s->names[drawing->cluster_name[c]].text, name,
+                                                sizeof name));
+    for (k = 0; k < plan->set_count; k++) {
+        if (plan->sets[k].name == drawing->cluster_name[c]) {
+            ecs_sched__dot_conditions(d, plan->sets[k].cond_start, plan->sets[k].cond_count);
+        }
+    }
+    ecs_sched__dot_printf(d, "\";\n    style=rounded;\n");
+    for (i = 0; i < drawing->cluster_count; i++) {
+        if (drawing->cluster_parent[i] == c) ecs_sched__dot_cluster(d, i, depth + 1);
+    }
+    for (i = 0; i < plan->node_count; i++) {
+        if (drawing->node_cluster[i] == c) ecs_sched__dot_node(d, i);
+    }
+    ecs_sched__dot_printf(d, "  }\n");
+}
+
+static void ecs_sched__dot_write(ecs_sched__dot *d) {
+    const ecs_sched__plan *plan = d->plan;
+    const ecs_sched__drawing *drawing = &d->drawing;
+    char name[128];
+    int32_t i;
+    ecs_sched__dot_printf(d, "digraph \"%s\" {\n  compound=true;\n  rankdir=LR;\n"
+                             "  node [shape=box, fontname=\"Helvetica\"];\n",
+                          ecs_sched__dot_escape(d->s->label, name, sizeof name));
+    for (i = 0; i < drawing->cluster_count; i++) {
+        if (drawing->cluster_parent[i] < 0) ecs_sched__dot_cluster(d, i, 0);
+    }
+    for (i = 0; i < plan->node_count; i++) {
+        if (drawing->node_cluster[i] < 0) ecs_sched__dot_node(d, i);
+    }
+    for (i = 0; i < drawing->edge_count; i++) {
+        ecs_sched__dot_printf(d, "  n%d -> n%d;\n", (int)drawing->edges[2 * i],
+                              (int)drawing->edges[2 * i + 1]);
+    }
+    for (i = 0; i < plan->ambiguous_count; i++) {
+        ecs_sched__dot_printf(d, "  n%d -> n%d [dir=none, style=dashed, color=red, "
+                                 "constraint=false, label=\"ambiguous\", fontcolor=red];\n",
+                              (int)plan->ambiguous[2 * i], (int)plan->ambiguous[2 * i + 1]);
+    }
+    ecs_sched__dot_printf(d, "}\n");
+}
+
+/* The schedule is built first, as by a run, so that its errors and warnings come as usual.
+   The drawing then comes from a second build of its own, quiet, whose plan is the same:
+   what only a drawing needs is not kept by every build. */
+ecs_sched_result ecs_sched_schedule_write_dot(ecs_sched_world *w, const char *label,
+                                              void (*write)(const char *text, void *user_data),
+                                              void *user_data) {
+    ecs_sched__schedule *s;
+    ecs_sched__plan *plan;
+    ecs_sched__build b;
+    ecs_sched__dot d;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!write) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "schedule_write_dot: needs a write function");
+    }
+    s = ecs_sched__schedule_known(w, label);
+    if (!s) return w->env.last_result;
+    if (ecs_sched__ensure_built(w, s) != ECS_SCHED_OK) return w->env.last_result;
+    plan = ecs_sched__plan_create(w);
+    if (!plan) return ecs_sched__out_of_memory(w, "drawing a schedule");
+    ecs_sched__build_begin(&b, w, s);
+    b.quiet = true;
+    result = ecs_sched__build_passes(&b, plan);
+    memset(&d, 0, sizeof d);
+    if (result == ECS_SCHED_OK &&
+        (!ecs_sched__draw_clusters(&b, &d.drawing) || !ecs_sched__draw_edges(&b, &d.drawing))) {
+        result = ecs_sched__out_of_memory(w, "drawing a schedule");
+    }
+    if (result == ECS_SCHED_OK) {
+        d.write = write;
+        d.user_data = user_data;
+        d.s = s;
+        d.plan = plan;
+        ecs_sched__dot_write(&d);
+    }
+    ecs_sched__build_end(&b);
+    ecs_sched__plan_free(&w->env, plan);
+    return result;
 }
 
 #if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))

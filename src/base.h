@@ -108,7 +108,8 @@
     X(ERR_UNKNOWN_STATE,      "id is not a registered state machine")                   \
     X(ERR_STATE_MISMATCH,     "state machine name registered again with other values")  \
     X(ERR_STATE_ABSENT,       "the state machine does not exist now (a sub-state)")     \
-    X(ERR_STATE_CYCLE,        "state machines would be computed from each other")
+    X(ERR_STATE_CYCLE,        "state machines would be computed from each other")      \
+    X(ERR_PLUGIN_CYCLE,       "plugins need each other in a cycle")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,
@@ -348,6 +349,16 @@ static void ecs_sched__log(ecs_sched__env *env, ecs_sched_log_level level,
     } else {
         ECS_SCHED_LOG(level, result, message);
     }
+}
+
+static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
+                            ecs_sched_result result, const char *fmt, ...) {
+    char message[ECS_SCHED__ERROR_CAPACITY];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
+    ecs_sched__log(env, level, result, message);
 }
 
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. */

@@ -21,7 +21,11 @@ typedef enum ecs_sched_condition_kind {
     ECS_SCHED_CONDITION_IN_STATE,         /* state machine `resource` is at `state_value` */
     ECS_SCHED_CONDITION_STATE_EXISTS,     /* state machine `resource` has a value */
     ECS_SCHED_CONDITION_STATE_CHANGED,    /* its value changed since this instance last looked */
-    ECS_SCHED_CONDITION_STATE_IN_STACK    /* `state_value` is current or covered by a push */
+    ECS_SCHED_CONDITION_STATE_IN_STACK,   /* `state_value` is current or covered by a push */
+    ECS_SCHED_CONDITION_ON_TIMER,         /* time.h: each time `duration_ns` elapses */
+    ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, /* time.h: once, when `duration_ns` has elapsed */
+    ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, /* time.h: always, once `duration_ns` elapsed */
+    ECS_SCHED_CONDITION_TIME_PAUSED       /* time.h: the virtual clock is paused */
 } ecs_sched_condition_kind;
 
 /* A condition, by value. Adding it to a system or set copies it (operands, value bytes and
@@ -38,6 +42,7 @@ typedef struct ecs_sched_condition {
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];   /* must stay empty */
     ecs_sched_id resource;            /* RESOURCE_EXISTS, RESOURCE_EQUALS; the machine of STATE_* */
     int32_t state_value;              /* IN_STATE, STATE_IN_STACK */
+    int64_t duration_ns;              /* ON_TIMER, ONCE_AFTER_DELAY, REPEATING_AFTER_DELAY */
     const void *value;                /* RESOURCE_EQUALS: value_size bytes, copied */
     size_t value_size;
     ecs_sched_equals_fn equals;       /* RESOURCE_EQUALS: NULL compares bytes */
@@ -78,6 +83,8 @@ typedef struct ecs_sched__cond {
     ecs_sched_id resource;
     int32_t state_value;
     uint32_t seen_changes;            /* STATE_CHANGED: the machine's change count last seen */
+    int64_t duration_ns;              /* the time conditions: their period or delay */
+    int64_t timer_ns;                 /* and the time they have seen elapse */
     ecs_sched_id first_write;         /* a write it asked for, refused at build */
     bool first_write_is_resource;
     bool has_run;
@@ -103,6 +110,15 @@ static uint32_t ecs_sched__state_changes(const ecs_sched_world *w, ecs_sched_id 
 static bool ecs_sched__state_exists(const ecs_sched_world *w, ecs_sched_id machine);
 static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id machine,
                                       int32_t value);
+/* So do the time conditions the time module (time.h). */
+static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
+                                                       const ecs_sched_condition *c);
+static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *c);
+static const char *ecs_sched__time_condition_name(ecs_sched_condition_kind kind);
+
+static bool ecs_sched__is_time_condition(ecs_sched_condition_kind kind) {
+    return kind >= ECS_SCHED_CONDITION_ON_TIMER && kind <= ECS_SCHED_CONDITION_TIME_PAUSED;
+}
 
 static ecs_sched_condition ecs_sched__condition_of(ecs_sched_condition_kind kind) {
     ecs_sched_condition c;
@@ -169,7 +185,9 @@ static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind ki
     case ECS_SCHED_CONDITION_RESOURCE_EXISTS: return "resource_exists";
     case ECS_SCHED_CONDITION_RESOURCE_EQUALS: return "resource_equals";
     case ECS_SCHED_CONDITION_RUN_ONCE: return "run_once";
-    default: return "condition";
+    default:
+        return ecs_sched__is_time_condition(kind) ? ecs_sched__time_condition_name(kind)
+                                                  : "condition";
     }
 }
 
@@ -224,6 +242,10 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
         c->kind == ECS_SCHED_CONDITION_STATE_CHANGED ||
         c->kind == ECS_SCHED_CONDITION_STATE_IN_STACK) {
         ecs_sched_result result = ecs_sched__state_condition_fill(w, node, c);
+        if (result != ECS_SCHED_OK) return result;
+    }
+    if (ecs_sched__is_time_condition(c->kind)) {
+        ecs_sched_result result = ecs_sched__time_condition_fill(w, node, c);
         if (result != ECS_SCHED_OK) return result;
     }
     if (c->kind == ECS_SCHED_CONDITION_RESOURCE_EQUALS) {
@@ -377,6 +399,12 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
         c->seen_changes = changes;
         break;
     }
+    case ECS_SCHED_CONDITION_ON_TIMER:
+    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY:
+    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY:
+    case ECS_SCHED_CONDITION_TIME_PAUSED:
+        result = ecs_sched__time_condition_eval(w, c);
+        break;
     }
     return result;
 }

@@ -50,12 +50,17 @@ struct ecs_sched_system_ctx {
     ecs_sched_result violation;       /* the first refused access since the executor looked */
 };
 
+/* Keeps the first failure a system reports; the run that ran it returns that code. */
+static void ecs_sched__ctx_report(ecs_sched_system_ctx *ctx, ecs_sched_result result) {
+    if (result != ECS_SCHED_OK && ctx->violation == ECS_SCHED_OK) ctx->violation = result;
+}
+
 static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, const char *what) {
     char detail[200];
     snprintf(detail, sizeof detail, fmt, what);
     ecs_sched__fail(&ctx->world->env, ECS_SCHED_ERR_ACCESS, "%s '%s' %s", ctx->kind, ctx->name,
                     detail);
-    if (ctx->violation == ECS_SCHED_OK) ctx->violation = ECS_SCHED_ERR_ACCESS;
+    ecs_sched__ctx_report(ctx, ECS_SCHED_ERR_ACCESS);
     return NULL;
 }
 

@@ -361,14 +361,9 @@ static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
     return first;
 }
 
-/* A failure inside the transition schedules becomes the result of the run that applied them. */
-static void ecs_sched__state_report(ecs_sched_system_ctx *ctx, ecs_sched_result result) {
-    if (result != ECS_SCHED_OK && ctx->violation == ECS_SCHED_OK) ctx->violation = result;
-}
-
 void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    ecs_sched__state_report(ctx, ecs_sched__apply_transitions(ctx->world, NULL));
+    ecs_sched__ctx_report(ctx, ecs_sched__apply_transitions(ctx->world, NULL));
 }
 
 static void ecs_sched__apply_state_transitions_of(ecs_sched_system_ctx *ctx) {
@@ -378,7 +373,7 @@ static void ecs_sched__apply_state_transitions_of(ecs_sched_system_ctx *ctx) {
     w = ctx->world;
     m = ecs_sched__state_known(w, (ecs_sched_id)(uintptr_t)ctx->user_data,
                                "apply_state_transitions");
-    ecs_sched__state_report(ctx, m ? ecs_sched__apply_transitions(w, m) : w->env.last_result);
+    ecs_sched__ctx_report(ctx, m ? ecs_sched__apply_transitions(w, m) : w->env.last_result);
 }
 
 ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine) {

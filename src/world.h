@@ -204,6 +204,7 @@ typedef struct ecs_sched__map {
 
 typedef struct ecs_sched__schedules ecs_sched__schedules;
 typedef struct ecs_sched__states ecs_sched__states;
+typedef struct ecs_sched__clocks ecs_sched__clocks;
 
 struct ecs_sched_world {
     ecs_sched__env env;
@@ -232,6 +233,8 @@ struct ecs_sched_world {
     uint32_t buffer_capacity;
     ecs_sched__schedules *schedules;     /* graph.h; NULL until the first schedule */
     ecs_sched__states *states;           /* state.h; NULL until the first state machine */
+    ecs_sched__clocks *clocks;           /* time.h; NULL until ecs_sched_time_setup */
+    struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     ecs_sched_pool *pool;                /* created on first use */
     int32_t thread_count;
     ecs_sched_executor executor;
@@ -240,7 +243,7 @@ struct ecs_sched_world {
 
 /* What the world asks of the modules that keep state in it, defined there: queries keep a
    cache of matching tables (query.h), command buffers and schedules belong to the world and
-   go with it (commands.h, graph.h), and so do state machines (state.h). */
+   go with it (commands.h, graph.h), and so do state machines (state.h) and clocks (time.h). */
 static bool ecs_sched__queries_reserve_match(ecs_sched_world *w);
 static void ecs_sched__queries_add_table(ecs_sched_world *w, ecs_sched__table *t);
 static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w);
@@ -248,6 +251,7 @@ static void ecs_sched__queries_free(ecs_sched_world *w);
 static void ecs_sched__buffers_free(ecs_sched_world *w);
 static void ecs_sched__schedules_free(ecs_sched_world *w);
 static void ecs_sched__states_free(ecs_sched_world *w);
+static void ecs_sched__time_free(ecs_sched_world *w);
 
 /* ---- small helpers ---- */
 
@@ -894,6 +898,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     uint32_t i;
     if (!w) return;
     ecs_sched__states_free(w);
+    ecs_sched__time_free(w);
     ecs_sched__schedules_free(w);
     ecs_sched_pool_destroy(w->pool);
     ecs_sched__buffers_free(w);

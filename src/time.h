@@ -1,0 +1,675 @@
+/* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
+#pragma once
+#include "executor.h"
+
+#define ECS_SCHED_NS_PER_SECOND INT64_C(1000000000)
+/* Durations in integer nanoseconds: ECS_SCHED_MILLISECONDS(250), ECS_SCHED_SECONDS(2). */
+#define ECS_SCHED_MILLISECONDS(ms) ((int64_t)(ms) * INT64_C(1000000))
+#define ECS_SCHED_SECONDS(s) ((int64_t)(s) * ECS_SCHED_NS_PER_SECOND)
+/* The step of a rate: ECS_SCHED_HZ(64) is 15 625 000 ns exactly (a rate that does not divide
+   a second is rounded down to whole nanoseconds: ECS_SCHED_HZ(60) is 16 666 666). */
+#define ECS_SCHED_HZ(rate) (ECS_SCHED_NS_PER_SECOND / (int64_t)(rate))
+
+/* The schedule the fixed-timestep runner runs once per step. */
+#define ECS_SCHED_FIXED_MAIN "FixedMain"
+
+/* What a clock reads. Times are kept in integer nanoseconds, so that sums are exact; the
+   seconds are the same values as doubles, for arithmetic. */
+typedef struct ecs_sched_time {
+    int64_t delta_ns;             /* since the clock's previous advance (fixed: one step) */
+    int64_t elapsed_ns;           /* since the clock started: the sum of its deltas */
+    double delta_seconds;
+    double elapsed_seconds;
+} ecs_sched_time;
+
+/* Resource "Time<Real>": the wall clock as the clock hook reads it, unaffected by pause,
+   speed or the cap on a frame's delta. */
+typedef struct ecs_sched_time_real {
+    ecs_sched_time time;
+    int64_t last_reading_ns;      /* the clock hook's reading at the last advance; -1: none */
+} ecs_sched_time_real;
+
+/* Resource "Time<Virtual>": the game's clock. Its delta is the real delta, capped at
+   max_delta_ns, times relative_speed, or 0 while paused. A system may change the settings
+   through ecs_sched_ctx_resource_mut (declaring the write); the next advance checks them. */
+typedef struct ecs_sched_time_virtual {
+    ecs_sched_time time;
+    bool paused;
+    double relative_speed;        /* 1: real time; 2: twice as fast; 0: stopped; never < 0 */
+    int64_t max_delta_ns;         /* a frame advances the game by at most this; > 0 */
+} ecs_sched_time_virtual;
+
+/* Resource "Time<Fixed>": the fixed-timestep clock. Virtual time accumulates in overstep_ns;
+   the runner takes whole steps from it, one run of FixedMain each, and leaves the rest. */
+typedef struct ecs_sched_time_fixed {
+    ecs_sched_time time;          /* delta_ns is one step; elapsed_ns counts steps run */
+    int64_t step_ns;              /* > 0; default ECS_SCHED_HZ(64) */
+    int64_t overstep_ns;          /* accumulated virtual time not stepped yet */
+    double overstep_fraction;     /* overstep_ns / step_ns: in [0, 1) after each runner run;
+                                     how far the present is past the last step, for
+                                     interpolating between the last two fixed states */
+    int32_t max_steps_per_frame;  /* 0: no cap; else whole steps beyond it are dropped */
+    int32_t steps_this_frame;     /* the steps the runner's last run took */
+    int64_t dropped_steps;        /* whole steps dropped by the cap, in total */
+} ecs_sched_time_fixed;
+
+/* The clock hook: a monotonic reading in nanoseconds (any origin). */
+typedef int64_t (*ecs_sched_clock_fn)(void *user_data);
+/* The sleep hook used to pace frames (ecs_sched_app_run). */
+typedef void (*ecs_sched_sleep_fn)(int64_t duration_ns, void *user_data);
+
+typedef struct ecs_sched_time_desc {
+    ecs_sched_clock_fn clock;     /* default: the system's monotonic clock */
+    ecs_sched_sleep_fn sleep;     /* default: the system's sleep */
+    void *clock_user_data;        /* passed to both */
+    int64_t fixed_step_ns;        /* default ECS_SCHED_HZ(64) */
+    int64_t max_delta_ns;         /* default ECS_SCHED_MILLISECONDS(250) */
+    int32_t max_steps_per_frame;  /* default 0: no cap */
+} ecs_sched_time_desc;
+
+/* Creates the four clock resources ("Time", "Time<Real>", "Time<Virtual>", "Time<Fixed>"),
+   all at zero. An app does it when it is created; call it yourself to use the clocks in a
+   world without an app. Calling it again changes nothing and returns
+   ECS_SCHED_ERR_INVALID_ARGUMENT. */
+ECS_SCHED_API ecs_sched_result ecs_sched_time_setup(ecs_sched_world *world,
+                                                   const ecs_sched_time_desc *desc);
+/* Resource "Time": the clock a system reads. In the main schedules it holds the virtual
+   clock; while the fixed-timestep runner runs FixedMain, the fixed clock. Declare it in
+   .reads and read it with ecs_sched_ctx_time. 0 before ecs_sched_time_setup. */
+ECS_SCHED_API ecs_sched_id ecs_sched_time_id(const ecs_sched_world *world);
+ECS_SCHED_API ecs_sched_id ecs_sched_time_real_id(const ecs_sched_world *world);
+ECS_SCHED_API ecs_sched_id ecs_sched_time_virtual_id(const ecs_sched_world *world);
+ECS_SCHED_API ecs_sched_id ecs_sched_time_fixed_id(const ecs_sched_world *world);
+/* The current clock (resource "Time"), or NULL (the read is not declared: ERR_ACCESS). */
+ECS_SCHED_API const ecs_sched_time *ecs_sched_ctx_time(ecs_sched_system_ctx *ctx);
+
+/* Advances real and virtual time: by the clock hook's reading since the last advance (0 the
+   first time), or by `real_delta_ns`. "Time" becomes the virtual clock. Fails with
+   ECS_SCHED_ERR_INVALID_ARGUMENT, advancing nothing, when a delta or a setting of
+   Time<Virtual> is out of range. An app does this at the start of each update. */
+ECS_SCHED_API ecs_sched_result ecs_sched_time_advance(ecs_sched_world *world);
+ECS_SCHED_API ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *world,
+                                                        int64_t real_delta_ns);
+/* The clock hook's reading now, in nanoseconds; and a sleep through the sleep hook. */
+ECS_SCHED_API int64_t ecs_sched_time_now(const ecs_sched_world *world);
+ECS_SCHED_API void ecs_sched_time_sleep(const ecs_sched_world *world, int64_t duration_ns);
+
+/* Settings, checked: a bad value is ECS_SCHED_ERR_INVALID_ARGUMENT and changes nothing. */
+ECS_SCHED_API ecs_sched_result ecs_sched_time_set_paused(ecs_sched_world *world, bool paused);
+ECS_SCHED_API ecs_sched_result ecs_sched_time_set_speed(ecs_sched_world *world,
+                                                       double relative_speed);
+ECS_SCHED_API ecs_sched_result ecs_sched_time_set_max_delta(ecs_sched_world *world,
+                                                           int64_t max_delta_ns);
+/* The accumulated overstep is kept as time (it is virtual time not simulated yet), so a new
+   step takes effect at the next runner run, which steps that time in the new unit. */
+ECS_SCHED_API ecs_sched_result ecs_sched_time_set_fixed_step(ecs_sched_world *world,
+                                                            int64_t step_ns);
+ECS_SCHED_API ecs_sched_result ecs_sched_time_set_max_steps_per_frame(ecs_sched_world *world,
+                                                                     int32_t max_steps);
+/* Forgets the accumulated overstep (after a loading screen, say), so the next frames do not
+   catch up on it. */
+ECS_SCHED_API ecs_sched_result ecs_sched_time_discard_overstep(ecs_sched_world *world);
+
+/* The fixed-timestep runner, an exclusive system: adds the virtual delta to the overstep,
+   then runs schedule ECS_SCHED_FIXED_MAIN once per whole step in it, with "Time" holding the
+   fixed clock, and leaves the rest as overstep. The app puts it in RunFixedMainLoop. */
+ECS_SCHED_API void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx);
+/* The runner as a system desc (exclusive, named "run_fixed_main_loop"), to add somewhere. */
+ECS_SCHED_API ecs_sched_system_desc ecs_sched_fixed_main_loop_system(void);
+
+/* ---- conditions on time (each instance keeps its own timer, fed by "Time"'s delta each
+   time it is evaluated: the virtual clock in the main schedules, the fixed clock in the
+   fixed ones) ---- */
+
+/* True once each time `period_ns` elapses, like a repeating timer: when several periods
+   elapse between two evaluations it is still true once. period_ns > 0. */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_on_timer(int64_t period_ns);
+/* True once, at the first evaluation at which delay_ns has elapsed. */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_once_after_delay(int64_t delay_ns);
+/* True at every evaluation from the one at which delay_ns has elapsed on. */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_repeating_after_delay(int64_t delay_ns);
+/* True while the virtual clock is paused. */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_time_paused(void);
+
+/*@@ implementation @@*/
+/* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
+
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+#else
+#include <time.h>
+#include <sys/time.h>
+#include <sys/select.h>
+#endif
+
+/* What the world keeps for its clocks. */
+struct ecs_sched__clocks {
+    ecs_sched_id time, real, virtual_, fixed;
+    ecs_sched_clock_fn clock;
+    ecs_sched_sleep_fn sleep;
+    void *user_data;
+    ecs_sched__schedule *fixed_main;     /* found at the runner's first run */
+};
+
+/* ---- the default clock and sleep ---- */
+
+#if defined(_WIN32)
+static int64_t ecs_sched__system_clock(void *user_data) {
+    LARGE_INTEGER frequency, counter;
+    (void)user_data;
+    QueryPerformanceFrequency(&frequency);
+    QueryPerformanceCounter(&counter);
+    return (int64_t)((double)counter.QuadPart * 1e9 / (double)frequency.QuadPart);
+}
+
+static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
+    (void)user_data;
+    if (duration_ns > 0) Sleep((DWORD)((duration_ns + 999999) / 1000000));
+}
+#else
+/* Under strict ISO C (-std=c99 with glibc) <time.h> hides clock_gettime; the fallback,
+   gettimeofday, follows changes of the system clock. Compile the implementation with
+   -D_POSIX_C_SOURCE=199309L (or gnu99) or set a clock hook to avoid it. */
+static int64_t ecs_sched__system_clock(void *user_data) {
+    (void)user_data;
+#if defined(CLOCK_MONOTONIC)
+    {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (int64_t)ts.tv_sec * ECS_SCHED_NS_PER_SECOND + (int64_t)ts.tv_nsec;
+    }
+#else
+    {
+        struct timeval tv;
+        gettimeofday(&tv, NULL);
+        return (int64_t)tv.tv_sec * ECS_SCHED_NS_PER_SECOND + (int64_t)tv.tv_usec * 1000;
+    }
+#endif
+}
+
+static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
+    struct timeval tv;
+    (void)user_data;
+    if (duration_ns <= 0) return;
+    tv.tv_sec = (time_t)(duration_ns / ECS_SCHED_NS_PER_SECOND);
+    tv.tv_usec = (long)(duration_ns % ECS_SCHED_NS_PER_SECOND / 1000);
+    select(0, NULL, NULL, NULL, &tv);
+}
+#endif
+
+/* ---- the clocks ---- */
+
+static void ecs_sched__time_free(ecs_sched_world *w) {
+    ecs_sched__free(&w->env, w->clocks);
+    w->clocks = NULL;
+}
+
+static void ecs_sched__clock_advance(ecs_sched_time *t, int64_t delta_ns) {
+    t->delta_ns = delta_ns;
+    t->elapsed_ns += delta_ns;
+    t->delta_seconds = (double)delta_ns / 1e9;
+    t->elapsed_seconds = (double)t->elapsed_ns / 1e9;
+}
+
+/* The clocks, or NULL with `operation`'s failure recorded. */
+static ecs_sched__clocks *ecs_sched__clocks_known(ecs_sched_world *w, const char *operation) {
+    if (!w->clocks) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "%s: this world has no clocks (create an app, or call "
+                        "ecs_sched_time_setup first)", operation);
+    }
+    return w->clocks;
+}
+
+/* A resource the library made (a clock), or NULL with `operation`'s failure recorded (it was
+   removed). */
+static void *ecs_sched__required_resource(ecs_sched_world *w, ecs_sched_id id,
+                                          const char *operation) {
+    void *value = ecs_sched_resource_get_mut(w, id);
+    if (!value) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "%s: resource '%s' was removed; the library made it and needs it",
+                        operation, ecs_sched__component_label(w, id));
+    }
+    return value;
+}
+
+static ecs_sched_time_virtual *ecs_sched__virtual_clock(ecs_sched_world *w, const char *operation) {
+    return ecs_sched__clocks_known(w, operation)
+               ? (ecs_sched_time_virtual *)ecs_sched__required_resource(w, w->clocks->virtual_,
+                                                                     operation)
+               : NULL;
+}
+
+static ecs_sched_time_fixed *ecs_sched__fixed_clock(ecs_sched_world *w, const char *operation) {
+    return ecs_sched__clocks_known(w, operation)
+               ? (ecs_sched_time_fixed *)ecs_sched__required_resource(w, w->clocks->fixed, operation)
+               : NULL;
+}
+
+static ecs_sched_id ecs_sched__register_clock(ecs_sched_world *w, const char *name, size_t size,
+                                              const void *initial) {
+    ecs_sched_id id = ecs_sched_component_register_type(w, name, size, 8);
+    if (id && ecs_sched_resource_insert(w, id, initial) != ECS_SCHED_OK) return 0;
+    return id;
+}
+
+static bool ecs_sched__speed_valid(double speed) {
+    return speed >= 0 && speed <= 1e9;    /* false for NaN too */
+}
+
+static ecs_sched_result ecs_sched__bad_setting(ecs_sched_world *w, const char *what,
+                                               const char *rule, double value) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "%s is %g; it must be %s",
+                           what, value, rule);
+}
+
+static ecs_sched_result ecs_sched__check_time_desc(ecs_sched_world *w,
+                                                   const ecs_sched_time_desc *d) {
+    if (d->fixed_step_ns < 0) {
+        return ecs_sched__bad_setting(w, "time_setup: fixed_step_ns", "> 0 (0: 1/64 s)",
+                                      (double)d->fixed_step_ns);
+    }
+    if (d->max_delta_ns < 0) {
+        return ecs_sched__bad_setting(w, "time_setup: max_delta_ns", "> 0 (0: 250 ms)",
+                                      (double)d->max_delta_ns);
+    }
+    if (d->max_steps_per_frame < 0) {
+        return ecs_sched__bad_setting(w, "time_setup: max_steps_per_frame", ">= 0 (0: no cap)",
+                                      (double)d->max_steps_per_frame);
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_setup(ecs_sched_world *w, const ecs_sched_time_desc *desc) {
+    ecs_sched_time_desc d;
+    ecs_sched__clocks *clocks;
+    ecs_sched_time_real real;
+    ecs_sched_time_virtual virt;
+    ecs_sched_time_fixed fixed;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->clocks) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "time_setup: this world has its clocks already (an app sets them "
+                               "up; change them with the ecs_sched_time_set_... functions)");
+    }
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    result = ecs_sched__check_time_desc(w, &d);
+    if (result != ECS_SCHED_OK) return result;
+    clocks = (ecs_sched__clocks *)ecs_sched__calloc(&w->env, sizeof *clocks);
+    if (!clocks) return ecs_sched__out_of_memory(w, "setting up the clocks");
+    clocks->clock = d.clock ? d.clock : ecs_sched__system_clock;
+    clocks->sleep = d.sleep ? d.sleep : ecs_sched__system_sleep;
+    clocks->user_data = d.clock_user_data;
+    memset(&real, 0, sizeof real);
+    real.last_reading_ns = -1;
+    memset(&virt, 0, sizeof virt);
+    virt.relative_speed = 1.0;
+    virt.max_delta_ns = d.max_delta_ns ? d.max_delta_ns : ECS_SCHED_MILLISECONDS(250);
+    memset(&fixed, 0, sizeof fixed);
+    fixed.step_ns = d.fixed_step_ns ? d.fixed_step_ns : ECS_SCHED_HZ(64);
+    fixed.time.delta_ns = fixed.step_ns;
+    fixed.time.delta_seconds = (double)fixed.step_ns / 1e9;
+    fixed.max_steps_per_frame = d.max_steps_per_frame;
+    if (!(clocks->time = ecs_sched__register_clock(w, "Time", sizeof(ecs_sched_time), NULL)) ||
+        !(clocks->real = ecs_sched__register_clock(w, "Time<Real>", sizeof real, &real)) ||
+        !(clocks->virtual_ =
+              ecs_sched__register_clock(w, "Time<Virtual>", sizeof virt, &virt)) ||
+        !(clocks->fixed = ecs_sched__register_clock(w, "Time<Fixed>", sizeof fixed, &fixed))) {
+        result = w->env.last_result;
+        if (clocks->time) ecs_sched_resource_remove(w, clocks->time);
+        if (clocks->real) ecs_sched_resource_remove(w, clocks->real);
+        if (clocks->virtual_) ecs_sched_resource_remove(w, clocks->virtual_);
+        ecs_sched__free(&w->env, clocks);
+        return result != ECS_SCHED_OK ? result : ECS_SCHED_ERR_OUT_OF_MEMORY;
+    }
+    w->clocks = clocks;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_id ecs_sched_time_id(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->clocks ? w->clocks->time : 0;
+}
+
+ecs_sched_id ecs_sched_time_real_id(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->clocks ? w->clocks->real : 0;
+}
+
+ecs_sched_id ecs_sched_time_virtual_id(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->clocks ? w->clocks->virtual_ : 0;
+}
+
+ecs_sched_id ecs_sched_time_fixed_id(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->clocks ? w->clocks->fixed : 0;
+}
+
+const ecs_sched_time *ecs_sched_ctx_time(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *w = ctx->world;
+    if (!w->clocks) {
+        ecs_sched__ctx_report(ctx, ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                                                   "%s '%s' reads the time, but this world has "
+                                                   "no clocks (create an app, or call "
+                                                   "ecs_sched_time_setup first)",
+                                                   ctx->kind, ctx->name));
+        return NULL;
+    }
+    return (const ecs_sched_time *)ecs_sched_ctx_resource(ctx, w->clocks->time);
+}
+
+int64_t ecs_sched_time_now(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!w->clocks) return ecs_sched__system_clock(NULL);
+    return w->clocks->clock(w->clocks->user_data);
+}
+
+void ecs_sched_time_sleep(const ecs_sched_world *w, int64_t duration_ns) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!w->clocks) {
+        ecs_sched__system_sleep(duration_ns, NULL);
+        return;
+    }
+    w->clocks->sleep(duration_ns, w->clocks->user_data);
+}
+
+/* The settings a system may have written into Time<Virtual>, checked before they are used. */
+static ecs_sched_result ecs_sched__check_virtual(ecs_sched_world *w,
+                                                 const ecs_sched_time_virtual *v) {
+    if (!ecs_sched__speed_valid(v->relative_speed)) {
+        return ecs_sched__bad_setting(w, "Time<Virtual>.relative_speed",
+                                      "between 0 and 1e9 (set it with ecs_sched_time_set_speed)",
+                                      v->relative_speed);
+    }
+    if (v->max_delta_ns <= 0) {
+        return ecs_sched__bad_setting(w, "Time<Virtual>.max_delta_ns",
+                                      "> 0 (set it with ecs_sched_time_set_max_delta)",
+                                      (double)v->max_delta_ns);
+    }
+    return ECS_SCHED_OK;
+}
+
+static int64_t ecs_sched__virtual_delta(const ecs_sched_time_virtual *v, int64_t real_delta) {
+    int64_t clamped = real_delta < v->max_delta_ns ? real_delta : v->max_delta_ns;
+    if (v->paused) return 0;
+    if (v->relative_speed == 1.0) return clamped;
+    return (int64_t)((double)clamped * v->relative_speed + 0.5);
+}
+
+ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delta_ns) {
+    const char *operation = "time_advance";
+    ecs_sched_time_real *real;
+    ecs_sched_time_virtual *virt;
+    ecs_sched_time *now;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__clocks_known(w, operation)) return w->env.last_result;
+    if (real_delta_ns < 0) {
+        return ecs_sched__bad_setting(w, "time_advance: the delta", ">= 0 (in nanoseconds)",
+                                      (double)real_delta_ns);
+    }
+    if (!(real = (ecs_sched_time_real *)ecs_sched__required_resource(w, w->clocks->real, operation)) ||
+        !(virt = ecs_sched__virtual_clock(w, operation)) ||
+        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time, operation))) {
+        return w->env.last_result;
+    }
+    result = ecs_sched__check_virtual(w, virt);
+    if (result != ECS_SCHED_OK) return result;
+    ecs_sched__clock_advance(&real->time, real_delta_ns);
+    ecs_sched__clock_advance(&virt->time, ecs_sched__virtual_delta(virt, real_delta_ns));
+    *now = virt->time;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
+    ecs_sched_time_real *real;
+    int64_t reading, delta;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__clocks_known(w, "time_advance")) return w->env.last_result;
+    real = (ecs_sched_time_real *)ecs_sched__required_resource(w, w->clocks->real, "time_advance");
+    if (!real) return w->env.last_result;
+    reading = w->clocks->clock(w->clocks->user_data);
+    delta = real->last_reading_ns < 0 || reading < real->last_reading_ns
+                ? 0 : reading - real->last_reading_ns;
+    result = ecs_sched_time_advance_by(w, delta);
+    if (result == ECS_SCHED_OK) real->last_reading_ns = reading;
+    return result;
+}
+
+ecs_sched_result ecs_sched_time_set_paused(ecs_sched_world *w, bool paused) {
+    ecs_sched_time_virtual *virt;
+    ECS_SCHED__CHECK_WORLD(w);
+    virt = ecs_sched__virtual_clock(w, "time_set_paused");
+    if (!virt) return w->env.last_result;
+    virt->paused = paused;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_set_speed(ecs_sched_world *w, double relative_speed) {
+    ecs_sched_time_virtual *virt;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__speed_valid(relative_speed)) {
+        return ecs_sched__bad_setting(w, "time_set_speed: the relative speed",
+                                      "between 0 and 1e9 (1: real time; pause with "
+                                      "ecs_sched_time_set_paused)", relative_speed);
+    }
+    virt = ecs_sched__virtual_clock(w, "time_set_speed");
+    if (!virt) return w->env.last_result;
+    virt->relative_speed = relative_speed;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_set_max_delta(ecs_sched_world *w, int64_t max_delta_ns) {
+    ecs_sched_time_virtual *virt;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (max_delta_ns <= 0) {
+        return ecs_sched__bad_setting(w, "time_set_max_delta: the maximum delta",
+                                      "> 0 nanoseconds (default 250 ms)", (double)max_delta_ns);
+    }
+    virt = ecs_sched__virtual_clock(w, "time_set_max_delta");
+    if (!virt) return w->env.last_result;
+    virt->max_delta_ns = max_delta_ns;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_set_fixed_step(ecs_sched_world *w, int64_t step_ns) {
+    ecs_sched_time_fixed *fixed;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (step_ns <= 0) {
+        return ecs_sched__bad_setting(w, "time_set_fixed_step: the step",
+                                      "> 0 nanoseconds (ECS_SCHED_HZ(64) is 1/64 s)",
+                                      (double)step_ns);
+    }
+    fixed = ecs_sched__fixed_clock(w, "time_set_fixed_step");
+    if (!fixed) return w->env.last_result;
+    fixed->step_ns = step_ns;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_set_max_steps_per_frame(ecs_sched_world *w, int32_t max_steps) {
+    ecs_sched_time_fixed *fixed;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (max_steps < 0) {
+        return ecs_sched__bad_setting(w, "time_set_max_steps_per_frame: the cap",
+                                      ">= 0 (0: no cap)", (double)max_steps);
+    }
+    fixed = ecs_sched__fixed_clock(w, "time_set_max_steps_per_frame");
+    if (!fixed) return w->env.last_result;
+    fixed->max_steps_per_frame = max_steps;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_discard_overstep(ecs_sched_world *w) {
+    ecs_sched_time_fixed *fixed;
+    ECS_SCHED__CHECK_WORLD(w);
+    fixed = ecs_sched__fixed_clock(w, "time_discard_overstep");
+    if (!fixed) return w->env.last_result;
+    fixed->overstep_ns = 0;
+    fixed->overstep_fraction = 0;
+    return ECS_SCHED_OK;
+}
+
+/* ---- the fixed-timestep runner ---- */
+
+static void ecs_sched__update_overstep_fraction(ecs_sched_time_fixed *fixed) {
+    fixed->overstep_fraction = (double)fixed->overstep_ns / (double)fixed->step_ns;
+}
+
+/* Drops the whole steps left when the cap stopped the runner; the part of a step stays. */
+static void ecs_sched__drop_whole_steps(ecs_sched_time_fixed *fixed) {
+    int64_t whole = fixed->overstep_ns / fixed->step_ns;
+    fixed->overstep_ns -= whole * fixed->step_ns;
+    fixed->dropped_steps += whole;
+}
+
+/* One step: the fixed clock advances, "Time" shows it, and FixedMain runs. */
+static ecs_sched_result ecs_sched__fixed_step(ecs_sched_world *w, ecs_sched_time_fixed *fixed,
+                                              ecs_sched_time *now) {
+    ecs_sched__clocks *clocks = w->clocks;
+    fixed->overstep_ns -= fixed->step_ns;
+    ecs_sched__clock_advance(&fixed->time, fixed->step_ns);
+    ecs_sched__update_overstep_fraction(fixed);
+    *now = fixed->time;
+    if (!clocks->fixed_main) {
+        clocks->fixed_main = ecs_sched__schedule_known(w, ECS_SCHED_FIXED_MAIN);
+        if (!clocks->fixed_main) return w->env.last_result;
+    }
+    return ecs_sched__run_schedule(w, clocks->fixed_main);
+}
+
+void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
+    const char *operation = "run_fixed_main_loop";
+    ecs_sched_world *w = ctx->world;
+    ecs_sched_time_virtual *virt;
+    ecs_sched_time_fixed *fixed;
+    ecs_sched_time *now;
+    ecs_sched_result result = ECS_SCHED_OK;
+    int32_t steps = 0;
+    if (!(virt = ecs_sched__virtual_clock(w, operation)) ||
+        !(fixed = ecs_sched__fixed_clock(w, operation)) ||
+        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time, operation))) {
+        ecs_sched__ctx_report(ctx, w->env.last_result);
+        return;
+    }
+    if (fixed->step_ns <= 0 || fixed->max_steps_per_frame < 0) {
+        ecs_sched__ctx_report(ctx, ecs_sched__bad_setting(
+                                   w, fixed->step_ns <= 0 ? "Time<Fixed>.step_ns"
+                                                          : "Time<Fixed>.max_steps_per_frame",
+                                   fixed->step_ns <= 0 ? "> 0 (set it with "
+                                                         "ecs_sched_time_set_fixed_step)"
+                                                       : ">= 0",
+                                   fixed->step_ns <= 0 ? (double)fixed->step_ns
+                                                       : (double)fixed->max_steps_per_frame));
+        return;
+    }
+    fixed->overstep_ns += virt->time.delta_ns;
+    while (fixed->overstep_ns >= fixed->step_ns) {
+        if (fixed->max_steps_per_frame && steps == fixed->max_steps_per_frame) {
+            ecs_sched__drop_whole_steps(fixed);
+            break;
+        }
+        steps++;
+        result = ecs_sched__fixed_step(w, fixed, now);
+        if (result != ECS_SCHED_OK) break;
+    }
+    ecs_sched__update_overstep_fraction(fixed);
+    fixed->steps_this_frame = steps;
+    *now = virt->time;
+    ecs_sched__ctx_report(ctx, result);
+}
+
+ecs_sched_system_desc ecs_sched_fixed_main_loop_system(void) {
+    ecs_sched_system_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = "run_fixed_main_loop";
+    d.fn = ecs_sched_run_fixed_main_loop;
+    d.exclusive = true;
+    return d;
+}
+
+/* ---- conditions on time ---- */
+
+static ecs_sched_condition ecs_sched__time_condition(ecs_sched_condition_kind kind,
+                                                     int64_t duration_ns) {
+    ecs_sched_condition c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.duration_ns = duration_ns;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_on_timer(int64_t period_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ON_TIMER, period_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_once_after_delay(int64_t delay_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, delay_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_repeating_after_delay(int64_t delay_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, delay_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_time_paused(void) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_TIME_PAUSED, 0);
+}
+
+static const char *ecs_sched__time_condition_name(ecs_sched_condition_kind kind) {
+    switch (kind) {
+    case ECS_SCHED_CONDITION_ON_TIMER: return "on_timer";
+    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY: return "once_after_delay";
+    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY: return "repeating_after_delay";
+    default: return "time_paused";
+    }
+}
+
+/* Checks a time condition as it is added and points it at the clock it reads. */
+static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
+                                                       const ecs_sched_condition *c) {
+    const char *name = ecs_sched__time_condition_name(c->kind);
+    bool periodic = c->kind == ECS_SCHED_CONDITION_ON_TIMER;
+    if (!w->clocks) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                               "condition '%s' reads the time, but this world has no clocks "
+                               "(create an app, or call ecs_sched_time_setup first)",
+                               c->name ? c->name : name);
+    }
+    if (c->duration_ns < 0 || (periodic && c->duration_ns == 0)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "condition '%s': its duration is %lld ns; it must be %s",
+                               c->name ? c->name : name, (long long)c->duration_ns,
+                               periodic ? "> 0" : ">= 0");
+    }
+    node->resource = c->kind == ECS_SCHED_CONDITION_TIME_PAUSED ? w->clocks->virtual_
+                                                                : w->clocks->time;
+    node->duration_ns = c->duration_ns;
+    return ECS_SCHED_OK;
+}
+
+/* Feeds the condition's timer with the current delta and says whether it fires. */
+static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *c) {
+    const void *clock = c->resource < w->component_count ? w->resources[c->resource] : NULL;
+    if (!clock) return false;
+    if (c->kind == ECS_SCHED_CONDITION_TIME_PAUSED) {
+        return ((const ecs_sched_time_virtual *)clock)->paused;
+    }
+    if (c->kind != ECS_SCHED_CONDITION_ON_TIMER && c->has_run) {
+        return c->kind == ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY;
+    }
+    c->timer_ns += ((const ecs_sched_time *)clock)->delta_ns;
+    if (c->timer_ns < c->duration_ns) return false;
+    if (c->kind == ECS_SCHED_CONDITION_ON_TIMER) {
+        c->timer_ns %= c->duration_ns;
+    } else {
+        c->has_run = true;
+    }
+    return true;
+}
