@@ -1,0 +1,577 @@
+/* Time: the real, virtual and fixed clocks an app keeps, the fixed-timestep runner (how many
+   steps each frame takes, the overstep, pause, speed, the caps), the "Time" a system reads in
+   the main and the fixed schedules, the time conditions, and bad settings. */
+#include "ecs_sched.h"
+
+#include <math.h>   /* NAN */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "app_fixture.h"
+
+#define STEP ECS_SCHED_HZ(64)            /* the default step: 15 625 000 ns */
+
+static ecs_sched_world *world_of(ecs_sched_app *app) {
+    return ecs_sched_app_world(app);
+}
+
+static const ecs_sched_time_fixed *fixed_clock(ecs_sched_app *app) {
+    ecs_sched_world *w = world_of(app);
+    return (const ecs_sched_time_fixed *)ecs_sched_resource_get(w, ecs_sched_time_fixed_id(w));
+}
+
+static const ecs_sched_time_virtual *virtual_clock(ecs_sched_app *app) {
+    ecs_sched_world *w = world_of(app);
+    return (const ecs_sched_time_virtual *)ecs_sched_resource_get(w, ecs_sched_time_virtual_id(w));
+}
+
+static const ecs_sched_time_real *real_clock(ecs_sched_app *app) {
+    ecs_sched_world *w = world_of(app);
+    return (const ecs_sched_time_real *)ecs_sched_resource_get(w, ecs_sched_time_real_id(w));
+}
+
+static void update_by(ecs_sched_app *app, int64_t delta_ns) {
+    assert_int_equal(ecs_sched_app_update_by(app, delta_ns), ECS_SCHED_OK);
+}
+
+/* ---- steps per frame ---- */
+
+static int g_fixed_runs;
+
+static void count_fixed_run(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    g_fixed_runs++;
+}
+
+static void count_fixed_updates(ecs_sched_app *app) {
+    g_fixed_runs = 0;
+    assert_int_equal(ecs_sched_add_system(world_of(app), ECS_SCHED_FIXED_UPDATE,
+                                          &(ecs_sched_system_desc){.name = "count",
+                                                                   .fn = count_fixed_run}),
+                     ECS_SCHED_OK);
+}
+
+static void frames_of_a_tenth_of_a_second_take_six_or_seven_steps_summing_exactly(void **state) {
+    ecs_sched_app *app = new_app();
+    int64_t frame, total = 0;
+    (void)state;
+    count_fixed_updates(app);
+    for (frame = 1; frame <= 100; frame++) {
+        /* after k frames, k * 0.1 s hold floor(k * 6.4) whole steps */
+        int64_t expected = frame * ECS_SCHED_MILLISECONDS(100) / STEP - total;
+        int before = g_fixed_runs;
+        update_by(app, ECS_SCHED_MILLISECONDS(100));
+        assert_true(expected == 6 || expected == 7);
+        assert_int_equal(g_fixed_runs - before, expected);
+        assert_int_equal(fixed_clock(app)->steps_this_frame, expected);
+        total += expected;
+        assert_int_equal(fixed_clock(app)->overstep_ns,
+                         frame * ECS_SCHED_MILLISECONDS(100) - total * STEP);
+    }
+    assert_int_equal(total, 640);                 /* 10 s at 64 Hz, exactly */
+    assert_int_equal(fixed_clock(app)->time.elapsed_ns, ECS_SCHED_SECONDS(10));
+    assert_int_equal(fixed_clock(app)->overstep_ns, 0);
+    destroy_app(app);
+}
+
+static void sixty_frames_a_second_alternate_one_and_two_steps_at_64_hz(void **state) {
+    ecs_sched_app *app = new_app();
+    int frame, ones = 0, twos = 0;
+    (void)state;
+    count_fixed_updates(app);
+    for (frame = 0; frame < 60; frame++) {
+        update_by(app, ECS_SCHED_HZ(60));
+        if (fixed_clock(app)->steps_this_frame == 1) ones++;
+        if (fixed_clock(app)->steps_this_frame == 2) twos++;
+    }
+    assert_int_equal(ones + twos, 60);            /* 16.67 ms: one step, now and then two */
+    assert_int_equal(twos, 3);
+    assert_int_equal(g_fixed_runs, 63);           /* 60 * 16 666 666 ns / 15 625 000 ns */
+    destroy_app(app);
+}
+
+static void a_ten_second_frame_advances_the_game_by_the_250_ms_cap(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    count_fixed_updates(app);
+    update_by(app, ECS_SCHED_SECONDS(10));
+    assert_int_equal(real_clock(app)->time.delta_ns, ECS_SCHED_SECONDS(10));
+    assert_int_equal(virtual_clock(app)->time.delta_ns, ECS_SCHED_MILLISECONDS(250));
+    assert_int_equal(g_fixed_runs, 16);           /* 250 ms / 15.625 ms */
+    destroy_app(app);
+}
+
+static void the_cap_on_a_frame_is_a_setting(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    assert_int_equal(ecs_sched_time_set_max_delta(world_of(app), ECS_SCHED_MILLISECONDS(50)),
+                     ECS_SCHED_OK);
+    update_by(app, ECS_SCHED_MILLISECONDS(80));
+    assert_int_equal(virtual_clock(app)->time.delta_ns, ECS_SCHED_MILLISECONDS(50));
+    assert_int_equal(real_clock(app)->time.delta_ns, ECS_SCHED_MILLISECONDS(80));
+    destroy_app(app);
+}
+
+static void paused_virtual_time_runs_no_fixed_steps_while_real_time_goes_on(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    count_fixed_updates(app);
+    assert_int_equal(ecs_sched_time_set_paused(world_of(app), true), ECS_SCHED_OK);
+    update_by(app, ECS_SCHED_MILLISECONDS(100));
+    update_by(app, ECS_SCHED_MILLISECONDS(100));
+    assert_int_equal(g_fixed_runs, 0);
+    assert_int_equal(virtual_clock(app)->time.elapsed_ns, 0);
+    assert_int_equal(real_clock(app)->time.elapsed_ns, ECS_SCHED_MILLISECONDS(200));
+    assert_int_equal(ecs_sched_time_set_paused(world_of(app), false), ECS_SCHED_OK);
+    update_by(app, ECS_SCHED_MILLISECONDS(100));
+    assert_int_equal(g_fixed_runs, 6);
+    destroy_app(app);
+}
+
+static void relative_speed_two_runs_twice_as_many_steps(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    count_fixed_updates(app);
+    assert_int_equal(ecs_sched_time_set_speed(world_of(app), 2.0), ECS_SCHED_OK);
+    update_by(app, ECS_SCHED_MILLISECONDS(125));
+    assert_int_equal(virtual_clock(app)->time.delta_ns, ECS_SCHED_MILLISECONDS(250));
+    assert_int_equal(g_fixed_runs, 16);           /* 125 ms at speed 1 would be 8 */
+    destroy_app(app);
+}
+
+static void the_speed_applies_after_the_cap(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    assert_int_equal(ecs_sched_time_set_speed(world_of(app), 0.5), ECS_SCHED_OK);
+    update_by(app, ECS_SCHED_SECONDS(1));
+    assert_int_equal(virtual_clock(app)->time.delta_ns, ECS_SCHED_MILLISECONDS(125));
+    destroy_app(app);
+}
+
+/* ---- overstep ---- */
+
+static void the_overstep_fraction_says_how_far_the_present_is_past_the_last_step(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    update_by(app, ECS_SCHED_MILLISECONDS(20));   /* one step, 4.375 ms left */
+    assert_int_equal(fixed_clock(app)->steps_this_frame, 1);
+    assert_int_equal(fixed_clock(app)->overstep_ns, ECS_SCHED_MILLISECONDS(20) - STEP);
+    assert_true(fixed_clock(app)->overstep_fraction > 0.28 - 1e-12 &&
+                fixed_clock(app)->overstep_fraction < 0.28 + 1e-12);
+    update_by(app, ECS_SCHED_MILLISECONDS(11) + 250000);  /* exactly one more step: 0 left */
+    assert_int_equal(fixed_clock(app)->steps_this_frame, 1);
+    assert_true(fixed_clock(app)->overstep_fraction == 0.0);
+    destroy_app(app);
+}
+
+static void discarding_the_overstep_forgets_the_accumulated_time(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    count_fixed_updates(app);
+    update_by(app, ECS_SCHED_MILLISECONDS(30));   /* one step, 14.375 ms left */
+    assert_int_equal(ecs_sched_time_discard_overstep(world_of(app)), ECS_SCHED_OK);
+    assert_int_equal(fixed_clock(app)->overstep_ns, 0);
+    update_by(app, ECS_SCHED_MILLISECONDS(10));   /* would have made a step without discard */
+    assert_int_equal(g_fixed_runs, 1);
+    destroy_app(app);
+}
+
+static void the_cap_on_steps_per_frame_drops_whole_steps_and_keeps_the_part(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    count_fixed_updates(app);
+    assert_int_equal(ecs_sched_time_set_max_steps_per_frame(world_of(app), 4), ECS_SCHED_OK);
+    update_by(app, ECS_SCHED_MILLISECONDS(100));  /* 6 steps and 6.25 ms */
+    assert_int_equal(g_fixed_runs, 4);
+    assert_int_equal(fixed_clock(app)->dropped_steps, 2);
+    assert_int_equal(fixed_clock(app)->overstep_ns, ECS_SCHED_MILLISECONDS(100) - 6 * STEP);
+    assert_true(fixed_clock(app)->overstep_fraction < 1.0);
+    destroy_app(app);
+}
+
+static void a_new_step_keeps_the_overstep_as_time(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    count_fixed_updates(app);
+    update_by(app, ECS_SCHED_MILLISECONDS(30));   /* 1 step of 15.625 ms, 14.375 ms left */
+    assert_int_equal(ecs_sched_time_set_fixed_step(world_of(app), ECS_SCHED_MILLISECONDS(5)),
+                     ECS_SCHED_OK);
+    assert_int_equal(fixed_clock(app)->overstep_ns, ECS_SCHED_MILLISECONDS(30) - STEP);
+    update_by(app, ECS_SCHED_MILLISECONDS(1));    /* 15.375 ms: three steps of 5 ms */
+    assert_int_equal(g_fixed_runs, 4);
+    assert_int_equal(fixed_clock(app)->overstep_ns, 375000);
+    assert_int_equal(fixed_clock(app)->time.delta_ns, ECS_SCHED_MILLISECONDS(5));
+    destroy_app(app);
+}
+
+/* ---- what a system reads ---- */
+
+static int64_t g_seen[2][8];                /* [0]: in Update, [1]: in FixedUpdate */
+static int g_seen_count[2];
+
+static void remember_time(ecs_sched_system_ctx *ctx) {
+    int where = ecs_sched_ctx_user_data(ctx) != NULL;
+    const ecs_sched_time *t = ecs_sched_ctx_time(ctx);
+    assert_non_null(t);
+    if (g_seen_count[where] < 8) g_seen[where][g_seen_count[where]++] = t->delta_ns;
+}
+
+static void one_system_reads_the_virtual_clock_in_update_and_the_fixed_clock_in_fixed_update(
+    void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_world *w = world_of(app);
+    static int fixed_marker;
+    ecs_sched_system_desc reader = {.name = "reader", .fn = remember_time,
+                                    .reads = {ecs_sched_time_id(w)}};
+    (void)state;
+    memset(g_seen_count, 0, sizeof g_seen_count);
+    assert_int_equal(ecs_sched_add_system(w, ECS_SCHED_UPDATE, &reader), ECS_SCHED_OK);
+    reader.user_data = &fixed_marker;
+    assert_int_equal(ecs_sched_add_system(w, ECS_SCHED_FIXED_UPDATE, &reader), ECS_SCHED_OK);
+    update_by(app, ECS_SCHED_MILLISECONDS(40));   /* two steps */
+    assert_int_equal(g_seen_count[0], 1);
+    assert_int_equal(g_seen[0][0], ECS_SCHED_MILLISECONDS(40));
+    assert_int_equal(g_seen_count[1], 2);
+    assert_int_equal(g_seen[1][0], STEP);
+    assert_int_equal(g_seen[1][1], STEP);
+    /* and after the fixed loop, "Time" is the virtual clock again */
+    assert_int_equal(((const ecs_sched_time *)ecs_sched_resource_get(w, ecs_sched_time_id(w)))
+                         ->delta_ns,
+                     ECS_SCHED_MILLISECONDS(40));
+    destroy_app(app);
+}
+
+static bool g_time_was_null;
+
+static void read_time_undeclared(ecs_sched_system_ctx *ctx) {
+    g_time_was_null = ecs_sched_ctx_time(ctx) == NULL;
+}
+
+static void reading_the_time_without_declaring_it_is_an_access_error(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    g_time_was_null = false;
+    assert_int_equal(ecs_sched_add_system(world_of(app), ECS_SCHED_UPDATE,
+                                          &(ecs_sched_system_desc){.name = "sneaky",
+                                                                   .fn = read_time_undeclared}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_app_update_by(app, ECS_SCHED_MILLISECONDS(10)), ECS_SCHED_ERR_ACCESS);
+    assert_true(g_time_was_null);
+    assert_non_null(strstr(ecs_sched_last_error(world_of(app)), "sneaky"));
+    assert_non_null(strstr(ecs_sched_last_error(world_of(app)), "Time"));
+    destroy_app(app);
+}
+
+static void seconds_are_the_nanoseconds_as_doubles(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    update_by(app, ECS_SCHED_MILLISECONDS(250));
+    update_by(app, ECS_SCHED_MILLISECONDS(500));
+    assert_true(virtual_clock(app)->time.delta_seconds == 0.25);
+    assert_true(virtual_clock(app)->time.elapsed_seconds == 0.5);  /* capped at 250 ms */
+    assert_true(real_clock(app)->time.elapsed_seconds == 0.75);
+    destroy_app(app);
+}
+
+static void the_clock_hook_drives_update_and_the_first_update_has_no_delta(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    g_clock_ns += ECS_SCHED_SECONDS(3);           /* before the first update: not counted */
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    assert_int_equal(real_clock(app)->time.delta_ns, 0);
+    g_clock_ns += ECS_SCHED_MILLISECONDS(16);
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    assert_int_equal(real_clock(app)->time.delta_ns, ECS_SCHED_MILLISECONDS(16));
+    g_clock_ns += ECS_SCHED_MILLISECONDS(7);
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    assert_int_equal(virtual_clock(app)->time.delta_ns, ECS_SCHED_MILLISECONDS(7));
+    assert_int_equal(virtual_clock(app)->time.elapsed_ns, ECS_SCHED_MILLISECONDS(23));
+    destroy_app(app);
+}
+
+static void the_clocks_work_in_a_world_without_an_app(void **state) {
+    ecs_sched_world *w = new_world();
+    const ecs_sched_time_fixed *fixed;
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, &(ecs_sched_time_desc){
+                                                 .fixed_step_ns = ECS_SCHED_MILLISECONDS(10)}),
+                     ECS_SCHED_OK);
+    trace_in(w, ECS_SCHED_FIXED_MAIN, "step");
+    {
+        ecs_sched_system_desc runner = ecs_sched_fixed_main_loop_system();
+        assert_int_equal(ecs_sched_add_system(w, "Frame", &runner), ECS_SCHED_OK);
+    }
+    assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_MILLISECONDS(25)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, "Frame"), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "step step");
+    fixed = (const ecs_sched_time_fixed *)ecs_sched_resource_get(w, ecs_sched_time_fixed_id(w));
+    assert_int_equal(fixed->overstep_ns, ECS_SCHED_MILLISECONDS(5));
+    check_and_destroy(w);
+}
+
+/* ---- bad settings ---- */
+
+static void bad_settings_are_refused_and_change_nothing(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_world *w = world_of(app);
+    (void)state;
+    assert_int_equal(ecs_sched_time_set_fixed_step(w, 0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "step"));
+    assert_int_equal(ecs_sched_time_set_fixed_step(w, -5), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fixed_clock(app)->step_ns, STEP);
+    assert_int_equal(ecs_sched_time_set_speed(w, -1.0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "speed"));
+    assert_int_equal(ecs_sched_time_set_speed(w, NAN), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_true(virtual_clock(app)->relative_speed == 1.0);
+    assert_int_equal(ecs_sched_time_set_max_delta(w, 0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "maximum delta"));
+    assert_int_equal(virtual_clock(app)->max_delta_ns, ECS_SCHED_MILLISECONDS(250));
+    assert_int_equal(ecs_sched_time_set_max_steps_per_frame(w, -1), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fixed_clock(app)->max_steps_per_frame, 0);
+    assert_int_equal(ecs_sched_app_update_by(app, -1), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(real_clock(app)->time.elapsed_ns, 0);
+    assert_int_equal(ecs_sched_app_frame_count(app), 0);
+    destroy_app(app);
+}
+
+static ecs_sched_id g_virtual_id;
+
+static void set_a_negative_speed(ecs_sched_system_ctx *ctx) {
+    ecs_sched_time_virtual *v =
+        (ecs_sched_time_virtual *)ecs_sched_ctx_resource_mut(ctx, g_virtual_id);
+    v->relative_speed = -3.0;
+}
+
+static void a_bad_setting_written_by_a_system_fails_the_next_update_before_anything_runs(
+    void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_world *w = world_of(app);
+    (void)state;
+    g_virtual_id = ecs_sched_time_virtual_id(w);
+    assert_int_equal(ecs_sched_add_system(w, ECS_SCHED_UPDATE,
+                                          &(ecs_sched_system_desc){
+                                              .name = "saboteur", .fn = set_a_negative_speed,
+                                              .writes = {ecs_sched_time_virtual_id(w)}}),
+                     ECS_SCHED_OK);
+    update_by(app, ECS_SCHED_MILLISECONDS(10));
+    app_trace_in(app, ECS_SCHED_FIRST, "first");
+    assert_int_equal(ecs_sched_app_update_by(app, ECS_SCHED_MILLISECONDS(10)),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "Time<Virtual>.relative_speed is -3"));
+    assert_string_equal(g_trace, "");
+    assert_int_equal(virtual_clock(app)->time.elapsed_ns, ECS_SCHED_MILLISECONDS(10));
+    destroy_app(app);
+}
+
+static void setting_up_the_clocks_twice_is_refused(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(world_of(app), NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(world_of(app)), "clocks already"));
+    destroy_app(app);
+}
+
+static void a_bad_time_desc_is_refused_with_the_field_named(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, &(ecs_sched_time_desc){.fixed_step_ns = -1}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "fixed_step_ns"));
+    assert_int_equal(ecs_sched_time_id(w), 0);
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    assert_true(ecs_sched_time_id(w) != 0);
+    check_and_destroy(w);
+}
+
+/* ---- time conditions ---- */
+
+/* A system in Update that traces its word when its condition holds. */
+static void traced_if(ecs_sched_app *app, const char *word, const ecs_sched_condition *c) {
+    assert_int_equal(ecs_sched_add_system(world_of(app), ECS_SCHED_UPDATE,
+                                          &(ecs_sched_system_desc){.name = word, .fn = record,
+                                                                   .run_if = {c}}),
+                     ECS_SCHED_OK);
+}
+
+/* Runs frames of the given milliseconds; the trace gets "|" between frames. */
+static void run_frames(ecs_sched_app *app, const int *ms, int count) {
+    int i;
+    for (i = 0; i < count; i++) {
+        if (i) trace_add("|");
+        update_by(app, ECS_SCHED_MILLISECONDS(ms[i]));
+    }
+}
+
+static void on_timer_is_true_once_each_time_its_period_elapses(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_condition every_100ms = ecs_sched_condition_on_timer(ECS_SCHED_MILLISECONDS(100));
+    static const int ms[] = {0, 30, 30, 30, 30, 30, 30, 30};   /* 0 30 60 90 120 ... 210 */
+    (void)state;
+    traced_if(app, "tick", &every_100ms);
+    run_frames(app, ms, 8);
+    assert_string_equal(g_trace, "| | | | tick | | | tick");
+    destroy_app(app);
+}
+
+static void on_timer_gives_one_true_when_several_periods_elapse_in_one_frame(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_condition every_50ms = ecs_sched_condition_on_timer(ECS_SCHED_MILLISECONDS(50));
+    static const int ms[] = {175, 10, 15, 10};     /* 175: three periods; then 185, 200 */
+    (void)state;
+    traced_if(app, "tick", &every_50ms);
+    run_frames(app, ms, 4);
+    assert_string_equal(g_trace, "tick | | tick |");
+    destroy_app(app);
+}
+
+static void once_after_delay_is_true_exactly_once(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_condition after = ecs_sched_condition_once_after_delay(ECS_SCHED_MILLISECONDS(50));
+    static const int ms[] = {20, 20, 20, 20, 200};
+    (void)state;
+    traced_if(app, "once", &after);
+    run_frames(app, ms, 5);
+    assert_string_equal(g_trace, "| | once | |");
+    destroy_app(app);
+}
+
+static void repeating_after_delay_is_true_from_the_delay_on(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_condition after =
+        ecs_sched_condition_repeating_after_delay(ECS_SCHED_MILLISECONDS(50));
+    static const int ms[] = {20, 20, 20, 20, 20};
+    (void)state;
+    traced_if(app, "on", &after);
+    run_frames(app, ms, 5);
+    assert_string_equal(g_trace, "| | on | on | on");
+    destroy_app(app);
+}
+
+static void time_paused_follows_the_virtual_clock(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_condition paused = ecs_sched_condition_time_paused();
+    (void)state;
+    traced_if(app, "paused", &paused);
+    update_by(app, 10);
+    assert_int_equal(ecs_sched_time_set_paused(world_of(app), true), ECS_SCHED_OK);
+    trace_add("|");
+    update_by(app, 10);
+    assert_string_equal(g_trace, "| paused");
+    destroy_app(app);
+}
+
+static void each_timer_condition_keeps_its_own_timer(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_condition every_40ms = ecs_sched_condition_on_timer(ECS_SCHED_MILLISECONDS(40));
+    (void)state;
+    traced_if(app, "a", &every_40ms);
+    update_by(app, ECS_SCHED_MILLISECONDS(30));
+    traced_if(app, "b", &every_40ms);              /* starts from zero now */
+    trace_add("|");
+    update_by(app, ECS_SCHED_MILLISECONDS(30));    /* a at 60 fires; b at 30 does not */
+    trace_add("|");
+    update_by(app, ECS_SCHED_MILLISECONDS(15));    /* a at 35 into its period; b at 45 fires */
+    assert_string_equal(g_trace, "| a | b");
+    destroy_app(app);
+}
+
+static void a_timer_condition_in_fixed_update_counts_fixed_steps(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_condition every_other_step = ecs_sched_condition_on_timer(2 * STEP);
+    (void)state;
+    assert_int_equal(ecs_sched_add_system(world_of(app), ECS_SCHED_FIXED_UPDATE,
+                                          &(ecs_sched_system_desc){.name = "tick", .fn = record,
+                                                                   .run_if = {&every_other_step}}),
+                     ECS_SCHED_OK);
+    update_by(app, 5 * STEP);                      /* five steps in one frame */
+    assert_string_equal(g_trace, "tick tick");
+    destroy_app(app);
+}
+
+static void time_conditions_are_checked_when_added(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_world *plain = new_world();
+    ecs_sched_condition zero = ecs_sched_condition_on_timer(0);
+    ecs_sched_condition negative = ecs_sched_condition_once_after_delay(-1);
+    ecs_sched_condition fine = ecs_sched_condition_on_timer(10);
+    (void)state;
+    assert_int_equal(ecs_sched_add_system(world_of(app), ECS_SCHED_UPDATE,
+                                          &(ecs_sched_system_desc){.name = "z", .fn = record,
+                                                                   .run_if = {&zero}}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(world_of(app)), "on_timer"));
+    assert_int_equal(ecs_sched_add_system(world_of(app), ECS_SCHED_UPDATE,
+                                          &(ecs_sched_system_desc){.name = "n", .fn = record,
+                                                                   .run_if = {&negative}}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_add_system(plain, UPDATE,
+                                          &(ecs_sched_system_desc){.name = "f", .fn = record,
+                                                                   .run_if = {&fine}}),
+                     ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(plain), "no clocks"));
+    update_by(app, 10);
+    assert_string_equal(g_trace, "");             /* nothing half-added */
+    check_and_destroy(plain);
+    destroy_app(app);
+}
+
+static void a_timer_condition_counts_as_a_read_of_the_time(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_world *w = world_of(app);
+    ecs_sched_condition every = ecs_sched_condition_on_timer(10);
+    (void)state;
+    assert_int_equal(ecs_sched_schedule_configure(w, ECS_SCHED_UPDATE,
+                                                  &(ecs_sched_schedule_desc){
+                                                      .ambiguities = ECS_SCHED_REPORT_ERROR}),
+                     ECS_SCHED_OK);
+    traced_if(app, "timed", &every);
+    assert_int_equal(ecs_sched_add_system(w, ECS_SCHED_UPDATE,
+                                          &(ecs_sched_system_desc){
+                                              .name = "slow_down", .fn = record,
+                                              .writes = {ecs_sched_time_id(w)}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_app_update_by(app, 10), ECS_SCHED_ERR_AMBIGUITY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'Time'"));
+    destroy_app(app);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(frames_of_a_tenth_of_a_second_take_six_or_seven_steps_summing_exactly),
+        cmocka_unit_test(sixty_frames_a_second_alternate_one_and_two_steps_at_64_hz),
+        cmocka_unit_test(a_ten_second_frame_advances_the_game_by_the_250_ms_cap),
+        cmocka_unit_test(the_cap_on_a_frame_is_a_setting),
+        cmocka_unit_test(paused_virtual_time_runs_no_fixed_steps_while_real_time_goes_on),
+        cmocka_unit_test(relative_speed_two_runs_twice_as_many_steps),
+        cmocka_unit_test(the_speed_applies_after_the_cap),
+        cmocka_unit_test(the_overstep_fraction_says_how_far_the_present_is_past_the_last_step),
+        cmocka_unit_test(discarding_the_overstep_forgets_the_accumulated_time),
+        cmocka_unit_test(the_cap_on_steps_per_frame_drops_whole_steps_and_keeps_the_part),
+        cmocka_unit_test(a_new_step_keeps_the_overstep_as_time),
+        cmocka_unit_test(one_system_reads_the_virtual_clock_in_update_and_the_fixed_clock_in_fixed_update),
+        cmocka_unit_test(reading_the_time_without_declaring_it_is_an_access_error),
+        cmocka_unit_test(seconds_are_the_nanoseconds_as_doubles),
+        cmocka_unit_test(the_clock_hook_drives_update_and_the_first_update_has_no_delta),
+        cmocka_unit_test(the_clocks_work_in_a_world_without_an_app),
+        cmocka_unit_test(bad_settings_are_refused_and_change_nothing),
+        cmocka_unit_test(a_bad_setting_written_by_a_system_fails_the_next_update_before_anything_runs),
+        cmocka_unit_test(setting_up_the_clocks_twice_is_refused),
+        cmocka_unit_test(a_bad_time_desc_is_refused_with_the_field_named),
+        cmocka_unit_test(on_timer_is_true_once_each_time_its_period_elapses),
+        cmocka_unit_test(on_timer_gives_one_true_when_several_periods_elapse_in_one_frame),
+        cmocka_unit_test(once_after_delay_is_true_exactly_once),
+        cmocka_unit_test(repeating_after_delay_is_true_from_the_delay_on),
+        cmocka_unit_test(time_paused_follows_the_virtual_clock),
+        cmocka_unit_test(each_timer_condition_keeps_its_own_timer),
+        cmocka_unit_test(a_timer_condition_in_fixed_update_counts_fixed_steps),
+        cmocka_unit_test(time_conditions_are_checked_when_added),
+        cmocka_unit_test(a_timer_condition_counts_as_a_read_of_the_time),
+    };
+    return cmocka_run_group_tests(tests, NULL, destroy_leftover_app);
+}
