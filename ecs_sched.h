@@ -10588,13 +10588,20 @@ static bool ecs_sched__plugin_on_path(const ecs_sched__plugin_path *path, const 
     return false;
 }
 
+static bool ecs_sched__named(const char *name) {
+    return name && name[0];
+}
+
+/* An export names both a schedule and a set, or neither (an unused slot). */
 static ecs_sched_result ecs_sched__plugin_check_export(ecs_sched_world *w,
                                                        const ecs_sched_plugin *p, int i) {
     const ecs_sched_plugin_set *e = &p->exports[i];
-    if ((e->schedule && e->schedule[0]) == (e->set && e->set[0])) return ECS_SCHED_OK;
+    bool has_set = ecs_sched__named(e->set);
+    if (ecs_sched__named(e->schedule) == has_set) return ECS_SCHED_OK;
     return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                           "plugin '%s': export %d names %s but no %s", p->name, i,
-                           e->set ? "a set" : "a schedule", e->set ? "schedule" : "set");
+                           "plugin '%s': export %d names %s '%s' but no %s", p->name, i,
+                           has_set ? "set" : "schedule", has_set ? e->set : e->schedule,
+                           has_set ? "schedule" : "set");
 }
 
 /* Checks a plugin and everything it needs that the app does not have, before anything is
@@ -10657,16 +10664,19 @@ static ecs_sched_result ecs_sched__plugin_build(ecs_sched_app *app, const ecs_sc
     }
     for (i = 0; i < ECS_SCHED_MAX_REFS && result == ECS_SCHED_OK; i++) {
         ecs_sched_set_desc set;
-        if (!p->exports[i].set) continue;
+        if (!ecs_sched__named(p->exports[i].set)) continue;
         memset(&set, 0, sizeof set);
         set.name = p->exports[i].set;
         result = ecs_sched_configure_set(w, p->exports[i].schedule, &set);
     }
     if (result != ECS_SCHED_OK || !p->build) return result;
+    ecs_sched_clear_error(w);        /* so that a failure recorded by the build tells */
     result = p->build(app, p->user_data);
     if (result != ECS_SCHED_OK) {
         char cause[256];
-        snprintf(cause, sizeof cause, "%s", ecs_sched_last_error(w));
+        snprintf(cause, sizeof cause, "%s",
+                 ecs_sched_last_result(w) != ECS_SCHED_OK ? ecs_sched_last_error(w)
+                                                          : "it recorded no message");
         ecs_sched__fail(&w->env, result, "plugin '%s' failed to build (%s): %s", p->name,
                         ecs_sched_result_string(result), cause);
     }
