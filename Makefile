@@ -68,6 +68,8 @@ check-amalgamation:
 example:
 	@sh tools/install_deps.sh example
 	@mkdir -p $(BUILD)
+	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) examples/game_loop.c $(STB_LIBS) -o $(BUILD)/game_loop
+	./$(BUILD)/game_loop
 	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) examples/world_demo.c $(STB_LIBS) -o $(BUILD)/world_demo
 	./$(BUILD)/world_demo
 	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) examples/physics_plugin.c $(STB_LIBS) -o $(BUILD)/physics_plugin

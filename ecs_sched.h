@@ -34,6 +34,8 @@
                            the executor, Graphviz export
      States .............. state machines, transitions, OnEnter/OnExit/OnTransition schedules,
                            state conditions, the stack, computed states, sub-states
+     The app ............. default schedules and their order, the frame loop, exit, plugins
+     Time ................ real, virtual and fixed clocks, the fixed step, time conditions
      Threads ............. ECS_SCHED_THREADS, the pool, the parallel executor, parallel queries
      Errors .............. the error rule: what each kind of call returns, what asserts
      API index ........... every public function, by module
@@ -546,6 +548,110 @@
      value, and nothing changes. At most ECS_SCHED_MAX_STATE_VALUES values
      (32) per machine.
 
+   THE APP
+
+     An app owns a world (ecs_sched_app_world) and runs it frame by frame, in the shape Bevy
+     users know:
+
+         ecs_sched_app *app = ecs_sched_app_create(NULL);     // desc: .world, .time
+         ecs_sched_world *w = ecs_sched_app_world(app);
+         ecs_sched_add_system(w, ECS_SCHED_UPDATE, &(ecs_sched_system_desc){...});
+         int32_t code;
+         ecs_sched_result r = ecs_sched_app_run(app, NULL, &code);  // until exit
+         ecs_sched_app_destroy(app);                         // and its world
+
+     Each update advances the clocks (see TIME), then runs schedule Main. Main's one system
+     runs, the first time, StateTransition (which enters the initial states) and the startup
+     order, PreStartup, Startup, PostStartup; then, every time, the main order: First,
+     PreUpdate, StateTransition, RunFixedMainLoop, Update, PostUpdate, Last. StateTransition
+     holds an apply_state_transitions for every machine; RunFixedMainLoop holds
+     run_fixed_main_loop, which runs FixedMain once per fixed step, and FixedMain runs the
+     fixed order: FixedFirst, FixedPreUpdate, FixedUpdate, FixedPostUpdate, FixedLast. The
+     labels are macros (ECS_SCHED_UPDATE is "Update"); the schedules exist from the start, so
+     add systems to any of them.
+
+     The orders are data: ecs_sched_app_insert_schedule_after(app, ECS_SCHED_FIXED_UPDATE,
+     "PhysicsSync") (and _before) puts a new label into the order that holds the anchor and
+     creates its schedule; ecs_sched_app_schedule_order lists an order. A label can be in the
+     orders once; inserting is refused while the app updates.
+
+       ecs_sched_app_update(app)             one frame, time from the clock hook
+       ecs_sched_app_update_by(app, ns)      one frame that advances time by exactly ns
+       ecs_sched_app_run(app, &desc, &code)  frames until exit is requested: .delta_ns (fixed
+                                             frame time), .frame_ns (pace: sleep what is left
+                                             of each frame), .max_frames
+       ecs_sched_app_frame_count(app)        updates completed
+
+     An update stops at the first schedule run that fails and returns its code (a build error,
+     an undeclared access, a failing transition schedule); ecs_sched_last_error says what
+     failed; run returns it too. A system asks to stop with ecs_sched_ctx_request_exit(ctx,
+     code), declaring resource AppExit (ecs_sched_app_exit_id(w)) in .writes; the frame
+     completes, then run returns ECS_SCHED_OK with the code. A second request keeps the first
+     code. From outside: ecs_sched_app_request_exit, ecs_sched_app_exit_requested.
+
+     Plugins are named build functions that add systems, sets, resources and states:
+
+         static ecs_sched_result build_physics(ecs_sched_app *app, void *user_data) {
+             return ecs_sched_add_system(ecs_sched_app_world(app), ECS_SCHED_FIXED_UPDATE,
+                                         &(ecs_sched_system_desc){.name = "integrate", ...,
+                                                                  .in_set = {"physics"}});
+         }
+         static const ecs_sched_plugin physics = {.name = "physics", .build = build_physics,
+             .exports = {{ECS_SCHED_FIXED_UPDATE, "physics"}}};
+         ecs_sched_app_add_plugin(app, &physics);
+
+     The name identifies a plugin: adding it again does nothing (and says so at debug log
+     level). The plugins in .needs are added first when the app lacks them, so a plugin with
+     needs and no build is a plugin group; ecs_sched_app_add_plugins adds an array in order,
+     checking all of it first. .exports are the plugin's public sets, configured before its
+     build, so users order against them (.after = {"physics"}) even before anything fills
+     them. A plugin without a name is ECS_SCHED_ERR_INVALID_ARGUMENT; needs in a cycle
+     ECS_SCHED_ERR_PLUGIN_CYCLE with the path ("A -> B -> A"); both are found before anything
+     is added. A build that fails makes the add fail with the plugin's name; what it added
+     stays, and the plugin is not recorded, so adding it again builds it again.
+
+   TIME
+
+     Time is kept in integer nanoseconds, so sums are exact (a 1/64 s step is 15 625 000 ns);
+     every clock also gives seconds as doubles. ECS_SCHED_MILLISECONDS(ms), ECS_SCHED_SECONDS(s)
+     and ECS_SCHED_HZ(rate) make durations. Four resources hold the clocks (an app creates
+     them; ecs_sched_time_setup does it for a world without an app):
+
+       Time<Real>     ecs_sched_time_real: the clock hook's time, whatever the game does
+       Time<Virtual>  ecs_sched_time_virtual: the game's clock. Its delta is the real delta
+                      capped at .max_delta_ns (250 ms: a frame that took 10 s moves the game
+                      by 250 ms, no spiral), times .relative_speed, or 0 while .paused
+       Time<Fixed>    ecs_sched_time_fixed: .step_ns (ECS_SCHED_HZ(64)), .overstep_ns,
+                      .overstep_fraction, .steps_this_frame, .max_steps_per_frame, .dropped_steps
+       Time           ecs_sched_time: the clock a system reads. It is the virtual clock in
+                      the main schedules and the fixed clock inside FixedMain, so one system
+                      works in both. Declare ecs_sched_time_id(w) in .reads and read it with
+                      ecs_sched_ctx_time(ctx)
+
+     run_fixed_main_loop adds the virtual delta to the overstep, runs FixedMain once per whole
+     step in it, and keeps the rest: at 60 frames a second a 64 Hz step runs once a frame and
+     now and then twice; a paused clock runs no step; speed 2 runs twice as many. For drawing
+     between fixed states, blend the last two by .overstep_fraction (in [0, 1) after the
+     loop). Settings, checked (a bad value is ECS_SCHED_ERR_INVALID_ARGUMENT and changes
+     nothing): ecs_sched_time_set_paused, _set_speed (>= 0), _set_max_delta (> 0),
+     _set_fixed_step (> 0; the overstep is kept as time, so a new step applies to it at the
+     next loop), _set_max_steps_per_frame (0: no cap; else whole steps beyond it are dropped
+     and counted), ecs_sched_time_discard_overstep (after a loading screen). A system may
+     write the settings into Time<Virtual> (declaring it); the next update checks them and
+     fails, advancing nothing, when one is out of range.
+
+     The clock is a hook: ecs_sched_time_desc .clock returns a monotonic reading in
+     nanoseconds and .sleep waits (both default to the system's; with strict -std=c99 on
+     glibc the default clock falls back to gettimeofday unless the implementation file is
+     compiled with _POSIX_C_SOURCE >= 199309L). A test or a server drives time exactly with
+     ecs_sched_app_update_by or a clock of its own. The first clock-driven update has delta 0.
+
+     Conditions on time, each instance with its own timer fed by Time's delta each time it is
+     evaluated (the virtual clock in the main schedules, the fixed clock in the fixed ones):
+     ecs_sched_condition_on_timer(period) (true once each time the period elapses; several
+     periods in one frame still give one true), _once_after_delay(d), _repeating_after_delay(d)
+     (true from d on), _time_paused(). They count as reads of Time (or Time<Virtual>).
+
    THREADS
 
      With ECS_SCHED_THREADS defined in the implementation file, each world owns a thread pool,
@@ -685,6 +791,22 @@
                 ecs_sched_despawn_on_exit, ecs_sched_despawn_on_enter, ecs_sched_state_scope_id
      transition ecs_sched_apply_state_transitions, ecs_sched_state_transitions_system,
                 ecs_sched_state_apply
+     time       ecs_sched_time_setup, ecs_sched_time_id, ecs_sched_time_real_id,
+                ecs_sched_time_virtual_id, ecs_sched_time_fixed_id, ecs_sched_ctx_time,
+                ecs_sched_time_advance, ecs_sched_time_advance_by, ecs_sched_time_now,
+                ecs_sched_time_sleep, ecs_sched_time_set_paused, ecs_sched_time_set_speed,
+                ecs_sched_time_set_max_delta, ecs_sched_time_set_fixed_step,
+                ecs_sched_time_set_max_steps_per_frame, ecs_sched_time_discard_overstep,
+                ecs_sched_run_fixed_main_loop, ecs_sched_fixed_main_loop_system,
+                ecs_sched_condition_on_timer, ecs_sched_condition_once_after_delay,
+                ecs_sched_condition_repeating_after_delay, ecs_sched_condition_time_paused
+     app        ecs_sched_app_create, ecs_sched_app_destroy, ecs_sched_app_world,
+                ecs_sched_app_update, ecs_sched_app_update_by, ecs_sched_app_frame_count,
+                ecs_sched_app_run, ecs_sched_app_exit_id, ecs_sched_ctx_request_exit,
+                ecs_sched_app_request_exit, ecs_sched_app_exit_requested,
+                ecs_sched_app_insert_schedule_before, ecs_sched_app_insert_schedule_after,
+                ecs_sched_app_schedule_order, ecs_sched_app_add_plugin,
+                ecs_sched_app_add_plugins, ecs_sched_app_has_plugin
 
      (build and access, between graph and plan, have no public functions: they are the
      passes of a schedule build.) `make test` checks that this index names every function
