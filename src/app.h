@@ -87,7 +87,8 @@ ECS_SCHED_API bool ecs_sched_app_exit_requested(const ecs_sched_app *app, int32_
 /* Inserts a new schedule label into the order that holds `anchor` (startup, main or fixed),
    right before or after it, and creates the schedule. A label already in an order (or Main,
    FixedMain) is ECS_SCHED_ERR_INVALID_ARGUMENT; an anchor in no order is
-   ECS_SCHED_ERR_UNKNOWN_SCHEDULE; during an update, ECS_SCHED_ERR_SCHEDULE_RUNNING. */
+   ECS_SCHED_ERR_UNKNOWN_SCHEDULE; during an update, ECS_SCHED_ERR_SCHEDULE_RUNNING; into the
+   startup order after the first update, ECS_SCHED_ERR_INVALID_ARGUMENT. */
 ECS_SCHED_API ecs_sched_result ecs_sched_app_insert_schedule_before(ecs_sched_app *app,
                                                                    const char *anchor,
                                                                    const char *label);
@@ -159,7 +160,8 @@ struct ecs_sched_app {
     const ecs_sched_plugin *building[ECS_SCHED__PLUGIN_DEPTH];   /* being added, outermost first */
     int32_t building_count;
     uint64_t frames;
-    bool started;
+    uint32_t startup_done;               /* startup schedules run: StateTransition, then the
+                                            startup order */
     bool updating;
 };
 
@@ -184,17 +186,25 @@ static ecs_sched_result ecs_sched__run_order(ecs_sched_world *w, const ecs_sched
     return ECS_SCHED_OK;
 }
 
-/* Main's system. The first time: the initial states, then the startup order. */
+/* The initial states, then the startup order, each schedule once. One that fails is run
+   again by the next update, and the rest after it. */
+static ecs_sched_result ecs_sched__run_startup(ecs_sched_app *app) {
+    const ecs_sched__label_order *startup = &app->orders[ECS_SCHED_ORDER_STARTUP];
+    while (app->startup_done <= startup->count) {
+        ecs_sched__schedule *s = app->startup_done == 0
+                                     ? app->state_transition
+                                     : startup->items[app->startup_done - 1].schedule;
+        ecs_sched_result result = ecs_sched__run_schedule(app->world, s);
+        if (result != ECS_SCHED_OK) return result;
+        app->startup_done++;
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Main's system: startup the first time, then the main order. */
 static void ecs_sched__run_main_order(ecs_sched_system_ctx *ctx) {
     ecs_sched_app *app = (ecs_sched_app *)ctx->user_data;
-    ecs_sched_result result = ECS_SCHED_OK;
-    if (!app->started) {
-        app->started = true;
-        result = ecs_sched__run_schedule(ctx->world, app->state_transition);
-        if (result == ECS_SCHED_OK) {
-            result = ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_STARTUP]);
-        }
-    }
+    ecs_sched_result result = ecs_sched__run_startup(app);
     if (result == ECS_SCHED_OK) {
         result = ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_MAIN]);
     }
@@ -282,6 +292,12 @@ static ecs_sched_result ecs_sched__insert_schedule(ecs_sched_app *app, const cha
                                "%s: '%s' is in none of the app's orders, so '%s' cannot go %s "
                                "it (ecs_sched_app_schedule_order lists them)",
                                operation, anchor, label, after ? "after" : "before");
+    }
+    if (o == ECS_SCHED_ORDER_STARTUP && app->startup_done > 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "%s: the startup order ran in the first update; '%s' would "
+                               "never run (insert startup schedules before the first update)",
+                               operation, label);
     }
     return ecs_sched__order_insert(app, o, after ? index + 1 : index, label);
 }

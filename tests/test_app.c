@@ -218,6 +218,56 @@ static void inserting_a_label_the_app_runs_already_is_refused(void **state) {
     destroy_app(app);
 }
 
+static void a_startup_label_cannot_be_inserted_once_startup_ran(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    update_by(app, 1);
+    assert_int_equal(ecs_sched_app_insert_schedule_before(app, ECS_SCHED_STARTUP, "Late"),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(world_of(app)), "would never run"));
+    assert_string_equal(order_of(app, ECS_SCHED_ORDER_STARTUP), "PreStartup Startup PostStartup");
+    destroy_app(app);
+}
+
+static int g_startup_runs, g_flaky_calls;
+static ecs_sched_id g_undeclared;
+
+static void count_startup(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    g_startup_runs++;
+}
+
+/* Fails its first run: it reads a resource it did not declare. */
+static void flaky(ecs_sched_system_ctx *ctx) {
+    if (++g_flaky_calls == 1) (void)ecs_sched_ctx_resource(ctx, g_undeclared);
+}
+
+static void a_startup_schedule_that_fails_runs_again_at_the_next_update_and_the_rest_once(
+    void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_world *w = world_of(app);
+    (void)state;
+    g_startup_runs = g_flaky_calls = 0;
+    g_undeclared = ECS_SCHED_COMPONENT(w, Score);
+    assert_int_equal(ecs_sched_resource_insert(w, g_undeclared, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, ECS_SCHED_PRE_STARTUP,
+                                          &(ecs_sched_system_desc){.name = "count",
+                                                                   .fn = count_startup}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, ECS_SCHED_STARTUP,
+                                          &(ecs_sched_system_desc){.name = "flaky", .fn = flaky}),
+                     ECS_SCHED_OK);
+    app_trace_in(app, ECS_SCHED_POST_STARTUP, "post");
+    assert_int_equal(ecs_sched_app_update_by(app, 1), ECS_SCHED_ERR_ACCESS);
+    assert_string_equal(g_trace, "");
+    update_by(app, 1);
+    update_by(app, 1);
+    assert_int_equal(g_startup_runs, 1);
+    assert_int_equal(g_flaky_calls, 2);
+    assert_string_equal(g_trace, "post");
+    destroy_app(app);
+}
+
 static void inserting_next_to_a_label_in_no_order_is_refused(void **state) {
     ecs_sched_app *app = new_app();
     ecs_sched_world *w = world_of(app);
@@ -677,6 +727,8 @@ int main(void) {
         cmocka_unit_test(a_transition_queued_in_startup_applies_in_the_same_first_frame),
         cmocka_unit_test(inserted_labels_run_where_they_were_put),
         cmocka_unit_test(inserting_a_label_the_app_runs_already_is_refused),
+        cmocka_unit_test(a_startup_label_cannot_be_inserted_once_startup_ran),
+        cmocka_unit_test(a_startup_schedule_that_fails_runs_again_at_the_next_update_and_the_rest_once),
         cmocka_unit_test(inserting_next_to_a_label_in_no_order_is_refused),
         cmocka_unit_test(the_order_cannot_change_and_no_update_can_start_during_an_update),
         cmocka_unit_test(a_failing_schedule_stops_the_update_and_its_error_reaches_the_caller),

@@ -280,6 +280,61 @@ static void state_scenario(void) {
     dependent_state_scenario(game);
 }
 
+static ecs_sched_result physics_build(ecs_sched_app *app, void *user_data) {
+    ecs_sched_system_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = "integrate";
+    d.fn = mover;
+    d.queries[0].terms[0] = ecs_sched_write(*(ecs_sched_id *)user_data);
+    d.in_set[0] = "physics";
+    return ecs_sched_add_system(ecs_sched_app_world(app), ECS_SCHED_FIXED_UPDATE, &d);
+}
+
+/* An app: created, a state, a plugin with an export, a timer condition, an inserted label,
+   then frames with fixed steps. A failed call must report out of memory and leave the world
+   consistent; later updates go on. */
+static void app_scenario(void) {
+    ecs_sched_app_desc desc;
+    ecs_sched_app *app;
+    ecs_sched_plugin physics;
+    ecs_sched_system_desc timed;
+    ecs_sched_condition every = ecs_sched_condition_on_timer(ECS_SCHED_MILLISECONDS(40));
+    ecs_sched_state_desc state;
+    ecs_sched_id pos;
+    int frame;
+    memset(&desc, 0, sizeof desc);
+    desc.world.logger.fn = quiet;
+    app = ecs_sched_app_create(&desc);
+    if (!app) return;               /* a failed creation leaves nothing behind */
+    world = ecs_sched_app_world(app);
+    pos = ECS_SCHED_COMPONENT(world, Position);
+    if (!pos) expect_clean_failure("register");
+    memset(&state, 0, sizeof state);
+    state.name = "Mode";
+    state.values[0] = "Calm";
+    state.values[1] = "Busy";
+    if (!ecs_sched_state_register(world, &state)) expect_clean_failure("state_register");
+    memset(&physics, 0, sizeof physics);
+    physics.name = "physics";
+    physics.build = physics_build;
+    physics.user_data = &pos;
+    physics.exports[0].schedule = ECS_SCHED_FIXED_UPDATE;
+    physics.exports[0].set = "physics";
+    if (pos) check_result(ecs_sched_app_add_plugin(app, &physics), "add_plugin");
+    memset(&timed, 0, sizeof timed);
+    timed.name = "timed";
+    timed.fn = noop;
+    timed.run_if[0] = &every;
+    check_result(ecs_sched_add_system(world, ECS_SCHED_UPDATE, &timed), "add timed");
+    check_result(ecs_sched_app_insert_schedule_after(app, ECS_SCHED_FIXED_UPDATE, "Sync"),
+                 "insert_schedule");
+    for (frame = 0; frame < 4; frame++) {
+        check_result(ecs_sched_app_update_by(app, ECS_SCHED_MILLISECONDS(35)), "update");
+        if (ecs_sched_world_check(world) != ECS_SCHED_OK) expect_clean_failure("update");
+    }
+    ecs_sched_app_destroy(app);
+}
+
 static void run_scenario(void) {
     ecs_sched_world_desc desc;
     ecs_sched_component_desc counted_desc;
@@ -438,6 +493,7 @@ static void run_scenario(void) {
         fprintf(stderr, "%d values constructed but never destroyed\n", live_counted);
         exit(CHILD_WRONG);
     }
+    app_scenario();
 }
 
 typedef enum { OUTCOME_RECOVERED, OUTCOME_ORDERLY_STOP, OUTCOME_BROKEN } outcome;
