@@ -238,14 +238,16 @@ $(COMPILE)/$(1)/pool_fenced.ok: $(COMPILE)/$(1)/pool_fenced
 	@tail -n 1 $$<.out
 	@touch $$@
 
-$(COMPILE)/$(1)/bench_c11_threads.o: bench/bench.c $(wildcard bench/*.c) ecs_sched.h
+$(COMPILE)/$(1)/bench_c11_threads.o: bench/bench.c $(wildcard bench/*.c bench/*.h) examples/game_loop.c ecs_sched.h
 	@mkdir -p $$(@D)
 	@echo "== $(1): the benchmarks compile with threads (C11)"
+	$(1) $(THREADED) -O2 -I. $(STB_CFLAGS) -c bench/game_loop_row.c -o $$(@:.o=_game_loop.o)
 	$(1) $(THREADED) -O2 -I. $(STB_CFLAGS) -c $$< -o $$@
 
-$(COMPILE)/$(1)/bench_c99.o: bench/bench.c $(wildcard bench/*.c) ecs_sched.h
+$(COMPILE)/$(1)/bench_c99.o: bench/bench.c $(wildcard bench/*.c bench/*.h) examples/game_loop.c ecs_sched.h
 	@mkdir -p $$(@D)
 	@echo "== $(1): the benchmarks compile as C99 without threads"
+	$(1) $(STRICT) -O2 -I. $(STB_CFLAGS) -c bench/game_loop_row.c -o $$(@:.o=_game_loop.o)
 	$(1) $(STRICT) -O2 -I. $(STB_CFLAGS) -c $$< -o $$@
 
 $(COMPILE)/$(1)/stb_routed: tests/compile/stb_routed.c ecs_sched.h
@@ -357,7 +359,7 @@ test-binaries: $(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES) \
 
 bench: deps ecs_sched.h
 	@mkdir -p $(BUILD)
-	cc -std=c11 -O2 -Wall -Wextra -Wpedantic -DECS_SCHED_THREADS -I. $(STB_CFLAGS) bench/bench.c $(STB_LIBS) -lpthread -o $(BUILD)/bench
+	cc -std=c11 -O2 -Wall -Wextra -Wpedantic -DECS_SCHED_THREADS -I. $(STB_CFLAGS) bench/bench.c bench/game_loop_row.c $(STB_LIBS) -lpthread -o $(BUILD)/bench
 	./$(BUILD)/bench
 
 clean:

@@ -1525,7 +1525,7 @@ typedef struct ecs_sched_systems_desc {
     const ecs_sched_system_desc *systems;
     int32_t count;
     bool chain;
-    bool chain_ignore_deferred;      /* chain without automatic sync points */
+    bool chain_ignore_deferred;      /* chain without automatic sync points (implies chain) */
     ECS_SCHED__NODE_CONFIG;
 } ecs_sched_systems_desc;
 
@@ -6278,7 +6278,8 @@ ecs_sched_result ecs_sched_add_systems(ecs_sched_world *w, const char *label,
             result = w->env.last_result;
         }
     }
-    for (i = 1; i < desc->count && result == ECS_SCHED_OK && desc->chain; i++) {
+    for (i = 1; i < desc->count && result == ECS_SCHED_OK &&
+                (desc->chain || desc->chain_ignore_deferred); i++) {
         if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_BEFORE, (ecs_sched__ref)(first + i - 1),
                                      (ecs_sched__ref)(first + i), desc->chain_ignore_deferred)) {
             result = w->env.last_result;
@@ -10811,10 +10812,10 @@ static ecs_sched_result ecs_sched__plugin_build(ecs_sched_app *app, const ecs_sc
     ecs_sched_clear_error(w);        /* so that a failure recorded by the build tells */
     result = p->build(app, p->user_data);
     if (result != ECS_SCHED_OK) {
-        char cause[256];
-        snprintf(cause, sizeof cause, "%s",
-                 ecs_sched_last_result(w) != ECS_SCHED_OK ? ecs_sched_last_error(w)
-                                                          : "it recorded no message");
+        char cause[ECS_SCHED__ERROR_CAPACITY] = "it recorded no message";
+        if (ecs_sched_last_result(w) != ECS_SCHED_OK) {
+            memcpy(cause, w->env.last_error, sizeof cause);
+        }
         ecs_sched__fail(&w->env, result, "plugin '%s' failed to build (%s): %s", p->name,
                         ecs_sched_result_string(result), cause);
     }

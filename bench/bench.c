@@ -2,8 +2,8 @@
 
    Build and run from the repository root (without ECS_SCHED_THREADS, as C99 and without
    -lpthread, it builds too, with every row but the thread rows):
-       gcc -std=c11 -O2 -DECS_SCHED_THREADS -I. -I/usr/include/stb bench/bench.c -lstb -lpthread \
-           -o build/bench
+       gcc -std=c11 -O2 -DECS_SCHED_THREADS -I. -I/usr/include/stb bench/bench.c \
+           bench/game_loop_row.c -lstb -lpthread -o build/bench
        ./build/bench [FILTER...]
    With FILTER arguments only the rows whose name contains one of them run.
 
@@ -1086,6 +1086,7 @@ static void run_compile(bench_row *row) {
 
 #include "schedule_rows.c"
 #include "state_rows.c"
+#include "app_rows.c"
 #ifdef ECS_SCHED_THREADS
 #include "parallel_rows.c"
 #endif
@@ -1139,6 +1140,15 @@ static bench_row rows[] = {
     {"state_transition", "ns/transition", GOAL_RATIO, 1.5,
      "two runs of schedules of one empty system, interleaved",
      run_state_transition, 0, 0, 0, 0, ""},
+    {"app_update_empty", "ns/update", GOAL_VALUE, 1000,
+     "the same number of runs of empty schedules by label (14)",
+     run_app_update_empty, 0, 0, 0, 0, ""},
+    {"fixed_step", "ns/step", GOAL_VALUE, 300,
+     "one run of an empty schedule by label",
+     run_fixed_step, 0, 0, 0, 0, ""},
+    {"game_loop_frame", "us/frame", GOAL_RATIO, 1.5,
+     "the example's kernels over the same queries on the same world, by hand",
+     run_game_loop_frame, 0, 0, 0, 0, ""},
     {"state_transition_scheduled", "ns/transition", GOAL_NONE, 0,
      "two runs of schedules of one empty system, interleaved",
      run_state_transition_scheduled, 0, 0, 0, 0, ""},

@@ -671,10 +671,10 @@ static ecs_sched_result ecs_sched__plugin_build(ecs_sched_app *app, const ecs_sc
     ecs_sched_clear_error(w);        /* so that a failure recorded by the build tells */
     result = p->build(app, p->user_data);
     if (result != ECS_SCHED_OK) {
-        char cause[256];
-        snprintf(cause, sizeof cause, "%s",
-                 ecs_sched_last_result(w) != ECS_SCHED_OK ? ecs_sched_last_error(w)
-                                                          : "it recorded no message");
+        char cause[ECS_SCHED__ERROR_CAPACITY] = "it recorded no message";
+        if (ecs_sched_last_result(w) != ECS_SCHED_OK) {
+            memcpy(cause, w->env.last_error, sizeof cause);
+        }
         ecs_sched__fail(&w->env, result, "plugin '%s' failed to build (%s): %s", p->name,
                         ecs_sched_result_string(result), cause);
     }

@@ -55,7 +55,7 @@ typedef struct ecs_sched_systems_desc {
     const ecs_sched_system_desc *systems;
     int32_t count;
     bool chain;
-    bool chain_ignore_deferred;      /* chain without automatic sync points */
+    bool chain_ignore_deferred;      /* chain without automatic sync points (implies chain) */
     ECS_SCHED__NODE_CONFIG;
 } ecs_sched_systems_desc;
 
@@ -612,7 +612,8 @@ ecs_sched_result ecs_sched_add_systems(ecs_sched_world *w, const char *label,
             result = w->env.last_result;
         }
     }
-    for (i = 1; i < desc->count && result == ECS_SCHED_OK && desc->chain; i++) {
+    for (i = 1; i < desc->count && result == ECS_SCHED_OK &&
+                (desc->chain || desc->chain_ignore_deferred); i++) {
         if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_BEFORE, (ecs_sched__ref)(first + i - 1),
                                      (ecs_sched__ref)(first + i), desc->chain_ignore_deferred)) {
             result = w->env.last_result;

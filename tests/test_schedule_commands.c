@@ -289,6 +289,20 @@ static void chain_ignore_deferred_adds_no_sync_point(void **state) {
     check_and_destroy(w);
 }
 
+static void chain_ignore_deferred_alone_chains_too(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    g_c = register_components(w);
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &(ecs_sched_schedule_desc){
+                         .ambiguities = ECS_SCHED_REPORT_ERROR}), ECS_SCHED_OK);
+    /* both write Score: only an order between them lets the schedule build */
+    ADD_SYSTEMS(w, .systems = SYSTEMS({.name = "a", .fn = record, .writes = {g_c.score}},
+                                      {.name = "b", .fn = record, .writes = {g_c.score}}),
+                .count = 2, .chain_ignore_deferred = true);
+    assert_run_traces(w, "a b");
+    check_and_destroy(w);
+}
+
 static void plain_chain_gets_a_sync_point(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
@@ -369,6 +383,7 @@ int main(void) {
         cmocka_unit_test(before_ignore_deferred_adds_no_sync_point),
         cmocka_unit_test(after_ignore_deferred_adds_no_sync_point),
         cmocka_unit_test(chain_ignore_deferred_adds_no_sync_point),
+        cmocka_unit_test(chain_ignore_deferred_alone_chains_too),
         cmocka_unit_test(plain_chain_gets_a_sync_point),
         cmocka_unit_test(chain_sets_ignoring_deferred_adds_no_sync_point),
         cmocka_unit_test(chain_sets_gets_a_sync_point),
