@@ -10,10 +10,12 @@
 
 #include <stdio.h>
 
-typedef struct { int count; } Frames;
+typedef struct { int count; } Frames;     /* a resource */
+
+static ecs_sched_id frames_id;
 
 static void say_hello(ecs_sched_system_ctx *ctx) {
-    Frames *frames = (Frames *)ecs_sched_ctx_resource_mut(ctx, *(ecs_sched_id *)ecs_sched_ctx_user_data(ctx));
+    Frames *frames = (Frames *)ecs_sched_ctx_resource_mut(ctx, frames_id);
     printf("hello, frame %d\n", ++frames->count);
     if (frames->count == 3) ecs_sched_ctx_request_exit(ctx, 0);
 }
@@ -21,15 +23,16 @@ static void say_hello(ecs_sched_system_ctx *ctx) {
 int main(void) {
     ecs_sched_app *app = ecs_sched_app_create(NULL);
     ecs_sched_world *w = ecs_sched_app_world(app);
-    ecs_sched_id frames = ECS_SCHED_COMPONENT(w, Frames);
     int32_t exit_code = 1;
-    ecs_sched_resource_insert(w, frames, NULL);
+    frames_id = ECS_SCHED_COMPONENT(w, Frames);
+    ecs_sched_resource_insert(w, frames_id, NULL);
     ecs_sched_add_system(w, ECS_SCHED_UPDATE, &(ecs_sched_system_desc){
-        .name = "say_hello", .fn = say_hello, .user_data = &frames,
-        .writes = {frames, ecs_sched_app_exit_id(w)},
+        .name = "say_hello", .fn = say_hello,
+        .writes = {frames_id, ecs_sched_app_exit_id(w)},   /* what it touches */
     });
     if (ecs_sched_app_run(app, NULL, &exit_code) != ECS_SCHED_OK) {
-        fprintf(stderr, "%s\n", ecs_sched_last_error(w));
+        fprintf(stderr, "hello: %s\n", ecs_sched_last_error(w));
+        exit_code = 1;
     }
     ecs_sched_app_destroy(app);
     return exit_code;

@@ -3,13 +3,14 @@
    building and checking (cycles, ambiguities, report levels), run conditions, commands and
    sync points, the executor, and the Graphviz export.
 
-   The tour has five files; read them in this order:
+   The tour has six files; read them in this order:
      tour_world.c      the world: components, entities, resources, queries
      tour_commands.c   command buffers, errors, allocator and logger hooks, stb_ds
      tour_schedules.c  systems, sets, order, run conditions, sync points, the executor
                        (this file)
      tour_threads.c    the thread pool, the parallel executor, parallel queries
      tour_states.c     state machines
+     tour_app.c        the app, time, the fixed step, plugins
 
    Each prints what it shows and exits with status 1 if something it claims does not hold.
    Give this one a file name (./tour_schedules Frame.dot) and it also writes the "Frame"

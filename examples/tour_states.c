@@ -2,13 +2,14 @@
    run on them, state conditions, the state stack, transitions inside a loop that runs
    several times a frame, computed states and sub-states.
 
-   The tour has five files; read them in this order:
+   The tour has six files; read them in this order:
      tour_world.c      the world: components, entities, resources, queries
      tour_commands.c   command buffers, errors, allocator and logger hooks, stb_ds
      tour_schedules.c  systems, sets, order, run conditions, sync points, the executor
      tour_threads.c    the thread pool, the parallel executor, parallel queries
      tour_states.c     state machines, the state stack, state-scoped entities, computed
                        states and sub-states (this file)
+     tour_app.c        the app, time, the fixed step, plugins
 
    It prints what it shows and exits with status 1 if something it claims does not hold.
    Build and run from the repository root (the header, and stb_ds.h from libstb-dev):

@@ -1,12 +1,13 @@
 /* tour_threads.c - threads in ecs_sched.h: the parallel executor and what makes it safe,
    parallel queries, and the work-stealing thread pool on its own.
 
-   The tour has five files; read them in this order:
+   The tour has six files; read them in this order:
      tour_world.c      the world: components, entities, resources, queries
      tour_commands.c   command buffers, errors, allocator and logger hooks, stb_ds
      tour_schedules.c  systems, sets, order, run conditions, sync points, the executor
      tour_threads.c    the thread pool, the parallel executor, parallel queries (this file)
      tour_states.c     state machines
+     tour_app.c        the app, time, the fixed step, plugins
 
    Each prints what it shows and exits with status 1 if something it claims does not hold.
 

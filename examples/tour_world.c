@@ -3,12 +3,13 @@
    entities one at a time and in batches, changing them, resources, queries, and what a query
    says it touches.
 
-   The tour has five files; read them in this order:
+   The tour has six files; read them in this order:
      tour_world.c      the world: components, entities, resources, queries (this file)
      tour_commands.c   command buffers, errors, allocator and logger hooks, stb_ds
      tour_schedules.c  systems, sets, order, run conditions, sync points, the executor
      tour_threads.c    the thread pool, the parallel executor, parallel queries
      tour_states.c     state machines
+     tour_app.c        the app, time, the fixed step, plugins
 
    Each prints what it shows and exits with status 1 if something it claims does not hold.
 
