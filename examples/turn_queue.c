@@ -270,7 +270,6 @@ static bool add_turn_systems(ecs_sched_world *w, Ids *ids) {
             {.name = "log_turn", .fn = log_turn, .user_data = ids, .reads = {ids->turn}},
         },
         .count = 5,
-        .chain = true,                    /* chain_ignore_deferred alone orders nothing */
         .chain_ignore_deferred = true}) == ECS_SCHED_OK;   /* commands wait for the turn's end */
 }
 

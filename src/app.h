@@ -39,7 +39,7 @@ typedef enum ecs_sched_app_order {
 /* Creates an app: its world (with the clocks of time.h), the default schedules (empty, but
    for the systems that run the orders, StateTransition's apply_state_transitions for every
    machine and RunFixedMainLoop's run_fixed_main_loop), and resource "AppExit". NULL when out
-   of memory. desc NULL: defaults. */
+   of memory or when desc->time is out of range (the log says which). desc NULL: defaults. */
 ECS_SCHED_API ecs_sched_app *ecs_sched_app_create(const ecs_sched_app_desc *desc);
 /* Destroys the app and its world. */
 ECS_SCHED_API void ecs_sched_app_destroy(ecs_sched_app *app);
@@ -518,6 +518,13 @@ ecs_sched_result ecs_sched_ctx_request_exit(ecs_sched_system_ctx *ctx, int32_t c
         ecs_sched__ctx_report(ctx, result);
         return result;
     }
+    if (!ecs_sched_resource_exists(w, w->app->exit)) {
+        ecs_sched_result result = ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                                                  "%s '%s' requests exit, but resource "
+                                                  "'AppExit' was removed", ctx->kind, ctx->name);
+        ecs_sched__ctx_report(ctx, result);
+        return result;
+    }
     exit_ = (ecs_sched_app_exit *)ecs_sched_ctx_resource_mut(ctx, w->app->exit);
     if (!exit_) return w->env.last_result;
     return ecs_sched__request_exit(w, exit_, code);
@@ -535,8 +542,9 @@ ecs_sched_result ecs_sched_app_request_exit(ecs_sched_app *app, int32_t code) {
 bool ecs_sched_app_exit_requested(const ecs_sched_app *app, int32_t *code) {
     const ecs_sched_app_exit *exit_;
     ECS_SCHED_ASSERT(app != NULL);
+    if (!ecs_sched_resource_exists(app->world, app->exit)) return false;   /* removed */
     exit_ = (const ecs_sched_app_exit *)ecs_sched_resource_get(app->world, app->exit);
-    if (!exit_ || !exit_->requested) return false;
+    if (!exit_->requested) return false;
     if (code) *code = exit_->code;
     return true;
 }

@@ -26,7 +26,8 @@ typedef struct ecs_sched_time {
    speed or the cap on a frame's delta. */
 typedef struct ecs_sched_time_real {
     ecs_sched_time time;
-    int64_t last_reading_ns;      /* the clock hook's reading at the last advance; -1: none */
+    int64_t last_reading_ns;      /* the clock hook's reading at the last clock-driven advance
+                                     (ecs_sched_time_advance); 0 before the first */
 } ecs_sched_time_real;
 
 /* Resource "Time<Virtual>": the game's clock. Its delta is the real delta, capped at
@@ -152,6 +153,7 @@ struct ecs_sched__clocks {
     ecs_sched_sleep_fn sleep;
     void *user_data;
     ecs_sched__schedule *fixed_main;     /* found at the runner's first run */
+    bool has_reading;                    /* the clock hook was read by an advance */
 };
 
 /* ---- the default clock and sleep ---- */
@@ -207,9 +209,14 @@ static void ecs_sched__time_free(ecs_sched_world *w) {
     w->clocks = NULL;
 }
 
+/* a + b for b >= 0, stopping at INT64_MAX: clocks and timers saturate rather than wrap. */
+static int64_t ecs_sched__add_saturated(int64_t a, int64_t b) {
+    return b > 0 && a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 static void ecs_sched__clock_advance(ecs_sched_time *t, int64_t delta_ns) {
     t->delta_ns = delta_ns;
-    t->elapsed_ns += delta_ns;
+    t->elapsed_ns = ecs_sched__add_saturated(t->elapsed_ns, delta_ns);
     t->delta_seconds = (double)delta_ns / 1e9;
     t->elapsed_seconds = (double)t->elapsed_ns / 1e9;
 }
@@ -307,7 +314,6 @@ ecs_sched_result ecs_sched_time_setup(ecs_sched_world *w, const ecs_sched_time_d
     clocks->sleep = d.sleep ? d.sleep : ecs_sched__system_sleep;
     clocks->user_data = d.clock_user_data;
     memset(&real, 0, sizeof real);
-    real.last_reading_ns = -1;
     memset(&virt, 0, sizeof virt);
     virt.relative_speed = 1.0;
     virt.max_delta_ns = d.max_delta_ns ? d.max_delta_ns : ECS_SCHED_MILLISECONDS(250);
@@ -362,6 +368,12 @@ const ecs_sched_time *ecs_sched_ctx_time(ecs_sched_system_ctx *ctx) {
                                                    ctx->kind, ctx->name));
         return NULL;
     }
+    if (!ecs_sched_resource_exists(w, w->clocks->time)) {
+        ecs_sched__ctx_report(ctx, ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                                                   "%s '%s' reads the time, but resource "
+                                                   "'Time' was removed", ctx->kind, ctx->name));
+        return NULL;
+    }
     return (const ecs_sched_time *)ecs_sched_ctx_resource(ctx, w->clocks->time);
 }
 
@@ -399,8 +411,10 @@ static ecs_sched_result ecs_sched__check_virtual(ecs_sched_world *w,
 static int64_t ecs_sched__virtual_delta(const ecs_sched_time_virtual *v, int64_t real_delta) {
     int64_t clamped = real_delta < v->max_delta_ns ? real_delta : v->max_delta_ns;
     if (v->paused) return 0;
+    double scaled;
     if (v->relative_speed == 1.0) return clamped;
-    return (int64_t)((double)clamped * v->relative_speed + 0.5);
+    scaled = (double)clamped * v->relative_speed + 0.5;
+    return scaled >= 9.2e18 ? INT64_MAX : (int64_t)scaled;
 }
 
 ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delta_ns) {
@@ -437,10 +451,13 @@ ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
     real = (ecs_sched_time_real *)ecs_sched__required_resource(w, w->clocks->real, "time_advance");
     if (!real) return w->env.last_result;
     reading = w->clocks->clock(w->clocks->user_data);
-    delta = real->last_reading_ns < 0 || reading < real->last_reading_ns
+    delta = !w->clocks->has_reading || reading < real->last_reading_ns
                 ? 0 : reading - real->last_reading_ns;
     result = ecs_sched_time_advance_by(w, delta);
-    if (result == ECS_SCHED_OK) real->last_reading_ns = reading;
+    if (result == ECS_SCHED_OK) {
+        real->last_reading_ns = reading;
+        w->clocks->has_reading = true;
+    }
     return result;
 }
 
@@ -519,70 +536,91 @@ ecs_sched_result ecs_sched_time_discard_overstep(ecs_sched_world *w) {
 
 /* ---- the fixed-timestep runner ---- */
 
-static void ecs_sched__update_overstep_fraction(ecs_sched_time_fixed *fixed) {
-    fixed->overstep_fraction = (double)fixed->overstep_ns / (double)fixed->step_ns;
-}
-
-/* Drops the whole steps left when the cap stopped the runner; the part of a step stays. */
-static void ecs_sched__drop_whole_steps(ecs_sched_time_fixed *fixed) {
-    int64_t whole = fixed->overstep_ns / fixed->step_ns;
-    fixed->overstep_ns -= whole * fixed->step_ns;
-    fixed->dropped_steps += whole;
-}
-
-/* One step: the fixed clock advances, "Time" shows it, and FixedMain runs. */
-static ecs_sched_result ecs_sched__fixed_step(ecs_sched_world *w, ecs_sched_time_fixed *fixed,
-                                              ecs_sched_time *now) {
-    ecs_sched__clocks *clocks = w->clocks;
-    fixed->overstep_ns -= fixed->step_ns;
-    ecs_sched__clock_advance(&fixed->time, fixed->step_ns);
-    ecs_sched__update_overstep_fraction(fixed);
-    *now = fixed->time;
-    if (!clocks->fixed_main) {
-        clocks->fixed_main = ecs_sched__schedule_known(w, ECS_SCHED_FIXED_MAIN);
-        if (!clocks->fixed_main) return w->env.last_result;
-    }
-    return ecs_sched__run_schedule(w, clocks->fixed_main);
-}
-
-void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
-    const char *operation = "run_fixed_main_loop";
-    ecs_sched_world *w = ctx->world;
+/* The clocks the runner works on, looked up again after each step: a system of FixedMain may
+   have removed one (then NULL, with the failure recorded). */
+typedef struct ecs_sched__runner_clocks {
     ecs_sched_time_virtual *virt;
     ecs_sched_time_fixed *fixed;
     ecs_sched_time *now;
-    ecs_sched_result result = ECS_SCHED_OK;
+} ecs_sched__runner_clocks;
+
+static bool ecs_sched__runner_clocks_find(ecs_sched_world *w, ecs_sched__runner_clocks *c) {
+    const char *operation = "run_fixed_main_loop";
+    return (c->virt = ecs_sched__virtual_clock(w, operation)) != NULL &&
+           (c->fixed = ecs_sched__fixed_clock(w, operation)) != NULL &&
+           (c->now = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time,
+                                                                    operation)) != NULL;
+}
+
+/* What the runner needs before it takes any time: its clocks, FixedMain, valid settings. */
+static ecs_sched_result ecs_sched__runner_ready(ecs_sched_world *w, ecs_sched__runner_clocks *c) {
+    const ecs_sched_time_fixed *fixed;
+    if (!ecs_sched__runner_clocks_find(w, c)) return w->env.last_result;
+    if (!w->clocks->fixed_main) {
+        w->clocks->fixed_main = ecs_sched__schedule_known(w, ECS_SCHED_FIXED_MAIN);
+        if (!w->clocks->fixed_main) return w->env.last_result;
+    }
+    fixed = c->fixed;
+    if (fixed->step_ns <= 0) {
+        return ecs_sched__bad_setting(w, "Time<Fixed>.step_ns",
+                                      "> 0 (set it with ecs_sched_time_set_fixed_step)",
+                                      (double)fixed->step_ns);
+    }
+    if (fixed->max_steps_per_frame < 0) {
+        return ecs_sched__bad_setting(w, "Time<Fixed>.max_steps_per_frame", ">= 0",
+                                      (double)fixed->max_steps_per_frame);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Drops the whole steps left when the cap stopped the runner; the part of a step stays. */
+static void ecs_sched__drop_whole_steps(ecs_sched_time_fixed *fixed, int64_t step) {
+    int64_t whole = fixed->overstep_ns / step;
+    fixed->overstep_ns -= whole * step;
+    fixed->dropped_steps = ecs_sched__add_saturated(fixed->dropped_steps, whole);
+}
+
+/* One step: the fixed clock advances, "Time" shows it, and FixedMain runs. */
+static ecs_sched_result ecs_sched__fixed_step(ecs_sched_world *w, ecs_sched__runner_clocks *c,
+                                              int64_t step) {
+    ecs_sched_time_fixed *fixed = c->fixed;
+    fixed->overstep_ns -= step;
+    ecs_sched__clock_advance(&fixed->time, step);
+    fixed->overstep_fraction = (double)fixed->overstep_ns / (double)step;
+    *c->now = fixed->time;
+    return ecs_sched__run_schedule(w, w->clocks->fixed_main);
+}
+
+/* The step is read once per run: a step set while FixedMain runs applies from the next run. */
+void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *w = ctx->world;
+    ecs_sched__runner_clocks c;
+    ecs_sched_result result = ecs_sched__runner_ready(w, &c);
+    int64_t step;
     int32_t steps = 0;
-    if (!(virt = ecs_sched__virtual_clock(w, operation)) ||
-        !(fixed = ecs_sched__fixed_clock(w, operation)) ||
-        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time, operation))) {
-        ecs_sched__ctx_report(ctx, w->env.last_result);
+    if (result != ECS_SCHED_OK) {
+        ecs_sched__ctx_report(ctx, result);
         return;
     }
-    if (fixed->step_ns <= 0 || fixed->max_steps_per_frame < 0) {
-        ecs_sched__ctx_report(ctx, ecs_sched__bad_setting(
-                                   w, fixed->step_ns <= 0 ? "Time<Fixed>.step_ns"
-                                                          : "Time<Fixed>.max_steps_per_frame",
-                                   fixed->step_ns <= 0 ? "> 0 (set it with "
-                                                         "ecs_sched_time_set_fixed_step)"
-                                                       : ">= 0",
-                                   fixed->step_ns <= 0 ? (double)fixed->step_ns
-                                                       : (double)fixed->max_steps_per_frame));
-        return;
-    }
-    fixed->overstep_ns += virt->time.delta_ns;
-    while (fixed->overstep_ns >= fixed->step_ns) {
-        if (fixed->max_steps_per_frame && steps == fixed->max_steps_per_frame) {
-            ecs_sched__drop_whole_steps(fixed);
+    step = c.fixed->step_ns;
+    c.fixed->overstep_ns = ecs_sched__add_saturated(c.fixed->overstep_ns, c.virt->time.delta_ns);
+    while (c.fixed->overstep_ns >= step) {
+        if (c.fixed->max_steps_per_frame && steps >= c.fixed->max_steps_per_frame) {
+            ecs_sched__drop_whole_steps(c.fixed, step);
             break;
         }
         steps++;
-        result = ecs_sched__fixed_step(w, fixed, now);
+        result = ecs_sched__fixed_step(w, &c, step);
+        if (result == ECS_SCHED_OK && !ecs_sched__runner_clocks_find(w, &c)) {
+            result = w->env.last_result;
+        }
         if (result != ECS_SCHED_OK) break;
     }
-    ecs_sched__update_overstep_fraction(fixed);
-    fixed->steps_this_frame = steps;
-    *now = virt->time;
+    if (result == ECS_SCHED_OK || ecs_sched__runner_clocks_find(w, &c)) {
+        c.fixed->overstep_fraction = (double)c.fixed->overstep_ns / (double)step;
+        c.fixed->steps_this_frame = steps;
+        *c.now = c.virt->time;
+    }
     ecs_sched__ctx_report(ctx, result);
 }
 
@@ -664,7 +702,7 @@ static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *
     if (c->kind != ECS_SCHED_CONDITION_ON_TIMER && c->has_run) {
         return c->kind == ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY;
     }
-    c->timer_ns += ((const ecs_sched_time *)clock)->delta_ns;
+    c->timer_ns = ecs_sched__add_saturated(c->timer_ns, ((const ecs_sched_time *)clock)->delta_ns);
     if (c->timer_ns < c->duration_ns) return false;
     if (c->kind == ECS_SCHED_CONDITION_ON_TIMER) {
         c->timer_ns %= c->duration_ns;

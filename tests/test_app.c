@@ -443,6 +443,24 @@ static void requesting_exit_needs_the_write_of_app_exit(void **state) {
     destroy_app(app);
 }
 
+static void exit_always(ecs_sched_system_ctx *ctx) {
+    ecs_sched_ctx_request_exit(ctx, 5);
+}
+
+static void requesting_exit_without_app_exit_fails_the_update(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_system_desc d = exit_system(app, exit_always);
+    int32_t code = -1;
+    (void)state;
+    assert_int_equal(ecs_sched_add_system(world_of(app), ECS_SCHED_UPDATE, &d), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_resource_remove(world_of(app), g_exit), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_app_run(app, &(ecs_sched_app_run_desc){.max_frames = 50}, &code),
+                     ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(world_of(app)), "'AppExit' was removed"));
+    assert_int_equal(ecs_sched_app_frame_count(app), 1);
+    destroy_app(app);
+}
+
 static void run_stops_after_max_frames_without_an_exit_request(void **state) {
     ecs_sched_app *app = new_app();
     int32_t code = -1;
@@ -736,6 +754,7 @@ int main(void) {
         cmocka_unit_test(run_returns_the_exit_code_a_system_requested_after_that_frame),
         cmocka_unit_test(a_second_exit_request_keeps_the_first_code),
         cmocka_unit_test(requesting_exit_needs_the_write_of_app_exit),
+        cmocka_unit_test(requesting_exit_without_app_exit_fails_the_update),
         cmocka_unit_test(run_stops_after_max_frames_without_an_exit_request),
         cmocka_unit_test(run_paces_frames_by_sleeping_what_is_left_of_each),
         cmocka_unit_test(bad_run_settings_are_refused_before_any_frame),

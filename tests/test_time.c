@@ -315,6 +315,125 @@ static void the_clocks_work_in_a_world_without_an_app(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- what systems may do to the clocks while the fixed loop runs ---- */
+
+static ecs_sched_id g_fixed_id;
+static int g_calls;
+
+static void remove_the_fixed_clock(ecs_sched_system_ctx *ctx) {
+    ecs_sched_resource_remove(ecs_sched_ctx_world(ctx), g_fixed_id);
+}
+
+static void a_clock_removed_during_the_fixed_loop_fails_the_update_cleanly(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_world *w = world_of(app);
+    (void)state;
+    g_fixed_id = ecs_sched_time_fixed_id(w);
+    assert_int_equal(ecs_sched_add_system(w, ECS_SCHED_FIXED_UPDATE, &(ecs_sched_system_desc){
+                         .name = "vandal", .fn = remove_the_fixed_clock, .exclusive = true}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_app_update_by(app, ECS_SCHED_MILLISECONDS(100)),
+                     ECS_SCHED_ERR_MISSING_RESOURCE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "Time<Fixed>"));
+    destroy_app(app);
+}
+
+static void zero_the_step_once(ecs_sched_system_ctx *ctx) {
+    ecs_sched_time_fixed *f = (ecs_sched_time_fixed *)ecs_sched_ctx_resource_mut(ctx, g_fixed_id);
+    if (++g_calls == 1) f->step_ns = 0;
+}
+
+static void a_step_written_during_the_fixed_loop_applies_from_the_next_frame(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_world *w = world_of(app);
+    (void)state;
+    g_calls = 0;
+    g_fixed_id = ecs_sched_time_fixed_id(w);
+    assert_int_equal(ecs_sched_add_system(w, ECS_SCHED_FIXED_UPDATE, &(ecs_sched_system_desc){
+                         .name = "zero", .fn = zero_the_step_once, .writes = {g_fixed_id}}),
+                     ECS_SCHED_OK);
+    update_by(app, 3 * STEP);                     /* this frame keeps the step it started with */
+    assert_int_equal(g_calls, 3);
+    assert_int_equal(fixed_clock(app)->overstep_ns, 0);
+    assert_int_equal(ecs_sched_app_update_by(app, STEP), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "Time<Fixed>.step_ns is 0"));
+    assert_int_equal(g_calls, 3);
+    destroy_app(app);
+}
+
+static void cap_at_one(ecs_sched_system_ctx *ctx) {
+    if (++g_calls == 2) ecs_sched_time_set_max_steps_per_frame(ecs_sched_ctx_world(ctx), 1);
+}
+
+static void a_cap_lowered_during_the_fixed_loop_stops_it(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    g_calls = 0;
+    assert_int_equal(ecs_sched_add_system(world_of(app), ECS_SCHED_FIXED_UPDATE,
+                                          &(ecs_sched_system_desc){.name = "cap", .fn = cap_at_one,
+                                                                   .exclusive = true}),
+                     ECS_SCHED_OK);
+    update_by(app, 6 * STEP);
+    assert_int_equal(fixed_clock(app)->steps_this_frame, 2);
+    assert_int_equal(fixed_clock(app)->dropped_steps, 4);
+    destroy_app(app);
+}
+
+static void the_runner_without_fixed_main_fails_and_takes_no_time(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_system_desc runner = ecs_sched_fixed_main_loop_system();
+    const ecs_sched_time_fixed *fixed;
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, "Frame", &runner), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_MILLISECONDS(20)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, "Frame"), ECS_SCHED_ERR_UNKNOWN_SCHEDULE);
+    fixed = (const ecs_sched_time_fixed *)ecs_sched_resource_get(w, ecs_sched_time_fixed_id(w));
+    assert_int_equal(fixed->time.elapsed_ns, 0);
+    assert_int_equal(fixed->overstep_ns, 0);
+    check_and_destroy(w);
+}
+
+static void huge_speeds_and_deltas_saturate_instead_of_wrapping(void **state) {
+    ecs_sched_world *w = new_world();
+    const ecs_sched_time_virtual *v;
+    const ecs_sched_time_real *r;
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_set_speed(w, 1e9), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_set_max_delta(w, ECS_SCHED_SECONDS(10)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_SECONDS(10)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, INT64_MAX), ECS_SCHED_OK);
+    v = (const ecs_sched_time_virtual *)ecs_sched_resource_get(w, ecs_sched_time_virtual_id(w));
+    r = (const ecs_sched_time_real *)ecs_sched_resource_get(w, ecs_sched_time_real_id(w));
+    assert_true(v->time.delta_ns == INT64_MAX && v->time.elapsed_ns == INT64_MAX);
+    assert_true(r->time.elapsed_ns == INT64_MAX);
+    check_and_destroy(w);
+}
+
+static int64_t g_negative_clock;
+
+static int64_t negative_clock(void *user_data) {
+    (void)user_data;
+    return g_negative_clock;
+}
+
+static void a_clock_with_negative_readings_works(void **state) {
+    ecs_sched_app_desc desc = test_app_desc(ECS_SCHED_EXECUTOR_SINGLE_THREADED);
+    ecs_sched_app *app;
+    int i;
+    (void)state;
+    desc.time.clock = negative_clock;
+    app = new_app_with(&desc);
+    g_negative_clock = -ECS_SCHED_SECONDS(100);
+    for (i = 0; i < 4; i++) {
+        assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+        g_negative_clock += ECS_SCHED_MILLISECONDS(16);
+    }
+    assert_int_equal(real_clock(app)->time.elapsed_ns, 3 * ECS_SCHED_MILLISECONDS(16));
+    destroy_app(app);
+}
+
 /* ---- bad settings ---- */
 
 static void bad_settings_are_refused_and_change_nothing(void **state) {
@@ -559,6 +678,12 @@ int main(void) {
         cmocka_unit_test(seconds_are_the_nanoseconds_as_doubles),
         cmocka_unit_test(the_clock_hook_drives_update_and_the_first_update_has_no_delta),
         cmocka_unit_test(the_clocks_work_in_a_world_without_an_app),
+        cmocka_unit_test(a_clock_removed_during_the_fixed_loop_fails_the_update_cleanly),
+        cmocka_unit_test(a_step_written_during_the_fixed_loop_applies_from_the_next_frame),
+        cmocka_unit_test(a_cap_lowered_during_the_fixed_loop_stops_it),
+        cmocka_unit_test(the_runner_without_fixed_main_fails_and_takes_no_time),
+        cmocka_unit_test(huge_speeds_and_deltas_saturate_instead_of_wrapping),
+        cmocka_unit_test(a_clock_with_negative_readings_works),
         cmocka_unit_test(bad_settings_are_refused_and_change_nothing),
         cmocka_unit_test(a_bad_setting_written_by_a_system_fails_the_next_update_before_anything_runs),
         cmocka_unit_test(setting_up_the_clocks_twice_is_refused),
