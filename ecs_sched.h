@@ -10438,6 +10438,7 @@ static ecs_sched_result ecs_sched__insert_schedule(ecs_sched_app *app, const cha
     const char *operation = after ? "app_insert_schedule_after" : "app_insert_schedule_before";
     int o, existing_order;
     uint32_t index, existing_index;
+    bool runner;
     ECS_SCHED_ASSERT(app != NULL);
     w = app->world;
     if (!label || !label[0] || !anchor || !anchor[0]) {
@@ -10450,21 +10451,16 @@ static ecs_sched_result ecs_sched__insert_schedule(ecs_sched_app *app, const cha
                                "before the first update (a plugin's build is a good place)",
                                operation, label);
     }
-    if (strcmp(label, ECS_SCHED_MAIN) == 0 || strcmp(label, ECS_SCHED_FIXED_MAIN) == 0 ||
-        ecs_sched__order_find(app, label, &existing_order, &existing_index)) {
+    runner = strcmp(label, ECS_SCHED_MAIN) == 0 || strcmp(label, ECS_SCHED_FIXED_MAIN) == 0;
+    if (runner || ecs_sched__order_find(app, label, &existing_order, &existing_index)) {
+        char where[32] = "";
+        if (!runner) {
+            snprintf(where, sizeof where, " (in the %s order)",
+                     ecs_sched__order_names[existing_order]);
+        }
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "%s: schedule '%s' is already run by the app%s%s%s; a label "
-                               "can be in the orders once",
-                               operation, label,
-                               strcmp(label, ECS_SCHED_MAIN) == 0 ||
-                                       strcmp(label, ECS_SCHED_FIXED_MAIN) == 0
-                                   ? "" : " (in the ",
-                               strcmp(label, ECS_SCHED_MAIN) == 0 ||
-                                       strcmp(label, ECS_SCHED_FIXED_MAIN) == 0
-                                   ? "" : ecs_sched__order_names[existing_order],
-                               strcmp(label, ECS_SCHED_MAIN) == 0 ||
-                                       strcmp(label, ECS_SCHED_FIXED_MAIN) == 0
-                                   ? "" : " order)");
+                               "%s: schedule '%s' is already run by the app%s; a label can be "
+                               "in the orders once", operation, label, where);
     }
     if (!ecs_sched__order_find(app, anchor, &o, &index)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_SCHEDULE,
