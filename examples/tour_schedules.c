@@ -182,6 +182,12 @@ int main(int argc, char **argv) {
 
     ecs_sched_world_desc desc = {0};
     desc.logger.fn = print_warnings;
+    /* The systems of this tour share one string to write their names in, and nothing in
+       their descs says so; on the parallel executor (the default with ECS_SCHED_THREADS) two
+       of them could write it at once. So this world runs everything on the calling thread,
+       in plan order. Shared data you want to touch from systems on the parallel executor
+       is declared: a resource in .reads/.writes (tour_threads.c). */
+    desc.executor = ECS_SCHED_EXECUTOR_SINGLE_THREADED;
     ecs_sched_world *w = ecs_sched_world_create(&desc);
     if (!w) return 1;
     ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
