@@ -111,7 +111,7 @@ unit-tsan: $(TSAN_BINARIES)
 
 # The tests that compile the implementation themselves, because they set its hooks (assert,
 # log, allocator); every other test links the implementation built once per configuration.
-OWN_IMPL_TESTS := test_error_rule test_errors test_oom test_pool
+OWN_IMPL_TESTS := test_error_rule test_errors test_oom test_pool test_parallel_adaptive
 impl_for = $(if $(filter $(1),$(OWN_IMPL_TESTS)),,$(2)/impl.o)
 
 # $(1): the compiler; $(2): the configuration's directory; $(3): its flags; $(4): its libraries.

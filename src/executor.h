@@ -63,92 +63,178 @@ static void ecs_sched__take_violation(ecs_sched_system_ctx *ctx, ecs_sched_resul
     }
 }
 
+static void ecs_sched__execute_begin(ecs_sched__plan *plan) {
+    if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
+}
+
+/* One node of the plan on the calling thread: a sync point applies the pending commands; a
+   system runs if its conditions hold. */
+static void ecs_sched__execute_step(ecs_sched__schedule *s, const ecs_sched__plan_node *pn,
+                                    ecs_sched_result *error, ecs_sched_result *violation) {
+    ecs_sched__system *sys = pn->system;
+    if (!sys) {
+        ecs_sched__apply_pending(s->plan, error);
+        return;
+    }
+    if ((pn->guard_set_count || pn->cond_count) &&
+        !ecs_sched__node_may_run(s, s->plan, pn, violation)) {
+        return;
+    }
+    if (pn->sync) {
+        ecs_sched__apply_pending(s->plan, error);
+        return;
+    }
+    sys->fn(&sys->ctx);
+    ecs_sched__take_violation(&sys->ctx, violation);
+}
+
 static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedule *s) {
     ecs_sched__plan *plan = s->plan;
     ecs_sched_result error = ECS_SCHED_OK, violation = ECS_SCHED_OK;
     int32_t p;
     (void)w;
-    if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
+    ecs_sched__execute_begin(plan);
     for (p = 0; p < plan->node_count; p++) {
-        const ecs_sched__plan_node *pn = &plan->nodes[p];
-        ecs_sched__system *sys = pn->system;
-        if (!sys) {
-            ecs_sched__apply_pending(plan, &error);
-            continue;
-        }
-        if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__node_may_run(s, plan, pn, &violation)) {
-            continue;
-        }
-        if (pn->sync) {
-            ecs_sched__apply_pending(plan, &error);
-            continue;
-        }
-        sys->fn(&sys->ctx);
-        ecs_sched__take_violation(&sys->ctx, &violation);
+        ecs_sched__execute_step(s, &plan->nodes[p], &error, &violation);
     }
     ecs_sched__apply_pending(plan, &error);
     return error != ECS_SCHED_OK ? error : violation;
 }
 
-/* ---- the parallel executor ---- */
+/* ---- the parallel executor ----
+
+   How it decides where a system runs. A schedule whose measured cost is small (the time its
+   non-exclusive systems and their conditions take, below ECS_SCHED_PARALLEL_MIN_NS) runs on
+   the calling thread in plan order, as on the single-threaded executor, and is timed once
+   every ECS_SCHED__SAMPLE_EVERY runs: handing work to another thread would cost more than it
+   saves. Above, each thread keeps the nodes it made ready in a list of its own and runs them
+   itself, newest first. When what is left in its list is worth ECS_SCHED_OFFER_MIN_NS or
+   more, it offers the oldest part of the list, about half of all the work it holds, as one
+   task: a worker that is awake takes it (and offers half of that in turn when it is worth
+   it); if none is, the thread takes it back once its own list is empty. A sleeping worker is
+   woken only for an offer worth ECS_SCHED_WAKE_MIN_NS. A node's cost is what its conditions
+   and system took, averaged: measured on its first parallel run, on every run once it costs
+   ECS_SCHED__TIMED_ALWAYS_NS, and one run in ECS_SCHED__SAMPLE_EVERY otherwise. Where a node
+   runs never changes what it sees: every edge that could change the result is in the plan
+   (ecs_sched__bind_plan_order), and a node runs only once its predecessors are done. */
 
 #ifdef ECS_SCHED_THREADS
 
-typedef struct ecs_sched__run ecs_sched__run;
+#ifndef ECS_SCHED_PARALLEL_MIN_NS
+#define ECS_SCHED_PARALLEL_MIN_NS 4000
+#endif
+#ifndef ECS_SCHED_OFFER_MIN_NS
+#define ECS_SCHED_OFFER_MIN_NS 2000
+#endif
+#ifndef ECS_SCHED_WAKE_MIN_NS
+#define ECS_SCHED_WAKE_MIN_NS 20000
+#endif
+#define ECS_SCHED__TIMED_ALWAYS_NS 1000
+#define ECS_SCHED__SAMPLE_EVERY 32u   /* a power of two */
 
-/* One run of a plan on the pool. Every edge that could change the result when ignored is in
-   the plan (see ecs_sched__bind_plan_order), so a node runs as soon as its predecessors are
-   done, with no access check. The thread that finishes a node's last predecessor runs it, and
-   waits for whatever it starts, so when the roots' run returns, every node has run except
-   an exclusive one that was left for the calling thread; an exclusive node is a barrier, so
-   there is at most one. */
+/* A node's part of the run state; it is also the task argument of a batch it heads. */
+typedef struct ecs_sched__run_slot {
+    ecs_sched__run *run;
+    int32_t node;
+    int32_t newer, older;        /* its neighbours in the ready list that holds it, or -1 */
+    int32_t cost_ns;             /* estimated cost; 0 until measured */
+    int32_t batch_newest;        /* when it is the oldest node of an offered batch: the batch */
+    int32_t batch_count;
+    int64_t batch_cost;
+} ecs_sched__run_slot;
+
+/* Ready nodes held by one thread, linked through their slots. */
+typedef struct ecs_sched__ready {
+    int32_t newest, oldest, count;
+    int64_t cost;                /* the sum of their estimates */
+} ecs_sched__ready;
+
+/* The state of a plan's parallel runs, one block, made on its first parallel run. Every
+   edge that could change the result when ignored is in the plan, so a node runs as soon as
+   its predecessors are done, with no access check. An exclusive node (sync points too) is
+   left for the calling thread; it is ordered against every other node, so when it is ready,
+   nothing else is. */
 struct ecs_sched__run {
     ecs_sched__schedule *s;
     ecs_sched_pool *pool;
+    ecs_sched__run_slot *slots;      /* per node */
     int32_t *roots;                  /* the nodes without predecessors */
     int32_t root_count;
-    atomic_int *pending;             /* per node: predecessors not done yet */
+    int32_t *joins;                  /* the nodes with several: they count them down */
+    int32_t join_count;
+    atomic_int *pending;             /* per node: predecessors not done yet (joins only) */
     atomic_uchar *set_state;         /* per plan set: 0 unknown, 1 evaluating, 2 true, 3 false */
+    struct ecs_sched_task_group group;   /* the batches offered during a run */
     char pad0[ECS_SCHED__CACHE_LINE];    /* the shared words each on a line of their own */
     atomic_int exclusive_ready;      /* an exclusive node for the calling thread, or -1 */
     char pad1[ECS_SCHED__CACHE_LINE];
     atomic_int violation;            /* the first failure a system or condition reported (an
                                         undeclared access, a failing nested run), or 0 */
+    char pad2[ECS_SCHED__CACHE_LINE];
+    atomic_int_least64_t cost_ns;    /* the estimates of the nodes run, summed per batch */
 };
 
-/* The run state of a plan, one block, made on the plan's first parallel run. */
+#define ECS_SCHED__RUN_ALIGN(size) (((size) + 15) & ~(size_t)15)
+
+static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block, ecs_sched__schedule *s,
+                                                 ecs_sched_pool *pool) {
+    ecs_sched__plan *plan = s->plan;
+    size_t n = (size_t)plan->node_count;
+    size_t slots_at = ECS_SCHED__RUN_ALIGN(sizeof(ecs_sched__run));
+    size_t roots_at = slots_at + ECS_SCHED__RUN_ALIGN(sizeof(ecs_sched__run_slot) * n);
+    size_t joins_at = roots_at + sizeof(int32_t) * n;
+    size_t pending_at = ECS_SCHED__RUN_ALIGN(joins_at + sizeof(int32_t) * n);
+    ecs_sched__run *r = (ecs_sched__run *)block;
+    size_t i;
+    r->s = s;
+    r->pool = pool;
+    r->slots = (ecs_sched__run_slot *)(block + slots_at);
+    r->roots = (int32_t *)(block + roots_at);
+    r->joins = (int32_t *)(block + joins_at);
+    r->pending = (atomic_int *)(block + pending_at);
+    r->set_state = (atomic_uchar *)(block + pending_at + sizeof(atomic_int) * n);
+    r->root_count = r->join_count = 0;
+    for (i = 0; i < n; i++) {
+        int32_t deps = plan->nodes[i].dependency_count;
+        ecs_sched__run_slot *slot = &r->slots[i];
+        memset(slot, 0, sizeof *slot);
+        slot->run = r;
+        slot->node = (int32_t)i;
+        if (deps == 0) r->roots[r->root_count++] = (int32_t)i;
+        if (deps > 1) r->joins[r->join_count++] = (int32_t)i;
+        atomic_init(&r->pending[i], 0);
+    }
+    for (i = 0; i < (size_t)plan->set_count; i++) atomic_init(&r->set_state[i], 0);
+    atomic_init(&r->group.pending, 0);
+    r->group.slots = NULL;
+    r->group.slot_count = 0;
+    atomic_init(&r->exclusive_ready, -1);
+    atomic_init(&r->violation, 0);
+    atomic_init(&r->cost_ns, 0);
+    return r;
+}
+
+static size_t ecs_sched__run_state_size(const ecs_sched__plan *plan) {
+    size_t n = (size_t)plan->node_count;
+    size_t before_pending = ECS_SCHED__RUN_ALIGN(sizeof(ecs_sched__run)) +
+                            ECS_SCHED__RUN_ALIGN(sizeof(ecs_sched__run_slot) * n) +
+                            2 * sizeof(int32_t) * n;
+    return ECS_SCHED__RUN_ALIGN(before_pending) + sizeof(atomic_int) * n +
+           sizeof(atomic_uchar) * (size_t)plan->set_count + 1;
+}
+
 static ecs_sched__run *ecs_sched__run_state(ecs_sched_world *w, ecs_sched__schedule *s,
                                             ecs_sched_pool *pool) {
     ecs_sched__plan *plan = s->plan;
-    size_t n = (size_t)plan->node_count, sets = (size_t)plan->set_count;
-    size_t roots_at = (sizeof(ecs_sched__run) + 15) & ~(size_t)15;
-    size_t pending_at = roots_at + sizeof(int32_t) * n;
-    size_t sets_at = pending_at + sizeof(atomic_int) * n;
     unsigned char *block;
-    ecs_sched__run *r;
-    size_t i;
-    if (plan->run_state) return (ecs_sched__run *)plan->run_state;
-    block = (unsigned char *)ecs_sched__alloc(&w->env, sets_at + sizeof(atomic_uchar) * sets + 1);
+    if (plan->run_state) return plan->run_state;
+    block = (unsigned char *)ecs_sched__alloc(&w->env, ecs_sched__run_state_size(plan));
     if (!block) {
         ecs_sched__out_of_memory(w, "preparing a parallel run");
         return NULL;
     }
-    r = (ecs_sched__run *)block;
-    r->s = s;
-    r->pool = pool;
-    r->roots = (int32_t *)(block + roots_at);
-    r->root_count = 0;
-    r->pending = (atomic_int *)(block + pending_at);
-    r->set_state = (atomic_uchar *)(block + sets_at);
-    for (i = 0; i < n; i++) {
-        if (plan->nodes[i].dependency_count == 0) r->roots[r->root_count++] = (int32_t)i;
-        atomic_init(&r->pending[i], 0);
-    }
-    for (i = 0; i < sets; i++) atomic_init(&r->set_state[i], 0);
-    atomic_init(&r->exclusive_ready, -1);
-    atomic_init(&r->violation, 0);
-    plan->run_state = r;
-    return r;
+    plan->run_state = ecs_sched__run_state_init(block, s, pool);
+    return plan->run_state;
 }
 
 static void ecs_sched__run_note_violation(ecs_sched__run *r, ecs_sched_result violation) {
@@ -184,6 +270,7 @@ static bool ecs_sched__run_node_may_run(ecs_sched__run *r, const ecs_sched__plan
     ecs_sched_result violation = ECS_SCHED_OK;
     bool holds;
     int32_t i;
+    if (!(pn->guard_set_count || pn->cond_count)) return true;
     for (i = 0; i < pn->guard_set_count; i++) {
         if (!ecs_sched__run_set_holds(r, plan->guard_sets[pn->guard_set_start + i])) return false;
     }
@@ -194,118 +281,236 @@ static bool ecs_sched__run_node_may_run(ecs_sched__run *r, const ecs_sched__plan
     return holds;
 }
 
-#define ECS_SCHED__READY_BATCH 64
+/* ---- ready lists ---- */
 
-static void ecs_sched__run_ready(ecs_sched__run *r, const int32_t *nodes, int32_t count);
+static void ecs_sched__ready_clear(ecs_sched__ready *list) {
+    list->newest = list->oldest = -1;
+    list->count = 0;
+    list->cost = 0;
+}
 
-/* A node is done: its successors lose a predecessor. Those left with none are returned in
-   next[0..*count) when they fit, else run from here in batches. */
-static void ecs_sched__run_successors(ecs_sched__run *r, int32_t node, int32_t *next,
-                                      int32_t *count) {
+static void ecs_sched__ready_push(ecs_sched__run *r, ecs_sched__ready *list, int32_t node) {
+    ecs_sched__run_slot *slot = &r->slots[node];
+    slot->older = list->newest;
+    slot->newer = -1;
+    if (list->newest >= 0) r->slots[list->newest].newer = node;
+    else list->oldest = node;
+    list->newest = node;
+    list->count++;
+    list->cost += slot->cost_ns;
+}
+
+static int32_t ecs_sched__ready_pop(ecs_sched__run *r, ecs_sched__ready *list) {
+    int32_t node = list->newest;
+    const ecs_sched__run_slot *slot = &r->slots[node];
+    list->newest = slot->older;
+    if (list->newest >= 0) r->slots[list->newest].newer = -1;
+    else list->oldest = -1;
+    list->count--;
+    list->cost -= slot->cost_ns;
+    return node;
+}
+
+/* A node is done: its successors lose a predecessor; those left with none join the list, the
+   first successor on top, so that it runs next. */
+static void ecs_sched__run_successors(ecs_sched__run *r, int32_t node, ecs_sched__ready *list) {
     const ecs_sched__plan *plan = r->s->plan;
     const ecs_sched__plan_node *pn = &plan->nodes[node];
-    int32_t e;
-    for (e = pn->successor_start; e < pn->successor_start + pn->successor_count; e++) {
+    int32_t e = pn->successor_start + pn->successor_count;
+    while (e-- > pn->successor_start) {
         int32_t t = plan->successors[e];
-        if (atomic_fetch_sub_explicit(&r->pending[t], 1, memory_order_acq_rel) != 1) continue;
-        if (*count == ECS_SCHED__READY_BATCH) {
-            ecs_sched__run_ready(r, next, *count);
-            *count = 0;
+        if (plan->nodes[t].dependency_count == 1 ||
+            atomic_fetch_sub_explicit(&r->pending[t], 1, memory_order_acq_rel) == 1) {
+            ecs_sched__ready_push(r, list, t);
         }
-        next[(*count)++] = t;
     }
 }
 
-/* Runs a ready node and then, on the same thread, whatever it alone makes ready, until a node
-   makes none or several ready (those go to the pool, and are waited for) or is exclusive (it
-   is left for the calling thread). Conditions are evaluated here; a skipped node is done
-   without being called. */
-static void ecs_sched__run_chain(ecs_sched__run *r, int32_t node) {
+/* ---- running nodes ---- */
+
+static bool ecs_sched__time_this(int32_t cost_ns, uint32_t turn) {
+    return cost_ns == 0 || cost_ns >= ECS_SCHED__TIMED_ALWAYS_NS ||
+           (turn & (ECS_SCHED__SAMPLE_EVERY - 1u)) == 0;
+}
+
+/* The estimate after one more measurement: the first one as it is, then a running average
+   that gives the new one half the weight. */
+static int32_t ecs_sched__averaged_cost(int32_t estimate, int64_t measured) {
+    int64_t sample = measured < 1 ? 1 : measured > INT32_MAX / 4 ? INT32_MAX / 4 : measured;
+    return estimate == 0 ? (int32_t)sample : (int32_t)(((int64_t)estimate + sample) / 2);
+}
+
+/* Runs a ready node (its conditions, then its system) and adds the nodes it makes ready to
+   the list. An exclusive node whose conditions hold is left for the calling thread. Returns
+   the node's estimate. */
+static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__ready *list) {
     const ecs_sched__plan *plan = r->s->plan;
-    int32_t next[ECS_SCHED__READY_BATCH], count;
-    for (;;) {
-        const ecs_sched__plan_node *pn = &plan->nodes[node];
-        bool runs = !(pn->guard_set_count || pn->cond_count) || ecs_sched__run_node_may_run(r, pn);
-        if (runs && pn->exclusive) {
+    const ecs_sched__plan_node *pn = &plan->nodes[node];
+    ecs_sched__run_slot *slot = &r->slots[node];
+    bool timed;
+    int64_t start;
+    if (pn->exclusive) {
+        if (ecs_sched__run_node_may_run(r, pn)) {
             atomic_store_explicit(&r->exclusive_ready, node, memory_order_release);
-            break;
+        } else {
+            ecs_sched__run_successors(r, node, list);
         }
-        if (runs) {
-            ecs_sched_result violation = ECS_SCHED_OK;
-            pn->system->fn(&pn->system->ctx);
-            ecs_sched__take_violation(&pn->system->ctx, &violation);
-            ecs_sched__run_note_violation(r, violation);
+        return 0;
+    }
+    timed = ecs_sched__time_this(slot->cost_ns, plan->runs + (uint32_t)node);
+    start = timed ? ecs_sched__now_ns() : 0;
+    if (ecs_sched__run_node_may_run(r, pn)) {
+        ecs_sched_result violation = ECS_SCHED_OK;
+        pn->system->fn(&pn->system->ctx);
+        ecs_sched__take_violation(&pn->system->ctx, &violation);
+        ecs_sched__run_note_violation(r, violation);
+    }
+    if (timed) slot->cost_ns = ecs_sched__averaged_cost(slot->cost_ns, ecs_sched__now_ns() - start);
+    ecs_sched__run_successors(r, node, list);
+    return slot->cost_ns;
+}
+
+static void ecs_sched__run_batch(void *arg);
+
+/* Offers the oldest nodes of the list, about half of the work the thread holds (the list and
+   the node it runs next, `running_ns`), as one task. */
+static void ecs_sched__offer_half(ecs_sched__run *r, ecs_sched__ready *list, int32_t running_ns) {
+    ecs_sched__run_slot *first = &r->slots[list->oldest];
+    int64_t target = (list->cost + running_ns) / 2, cost = first->cost_ns;
+    int32_t last = list->oldest, count = 1;
+    while (cost < target && r->slots[last].newer >= 0) {
+        last = r->slots[last].newer;
+        cost += r->slots[last].cost_ns;
+        count++;
+    }
+    list->oldest = r->slots[last].newer;
+    if (list->oldest >= 0) r->slots[list->oldest].older = -1;
+    else list->newest = -1;
+    list->count -= count;
+    list->cost -= cost;
+    r->slots[last].newer = -1;
+    first->batch_newest = last;
+    first->batch_count = count;
+    first->batch_cost = cost;
+    ecs_sched__pool_offer(r->pool, &r->group, ecs_sched__run_batch, first,
+                          cost >= ECS_SCHED_WAKE_MIN_NS);
+}
+
+/* Runs the list to its end, offering part of it whenever that is worth a hand-off. */
+static void ecs_sched__run_list(ecs_sched__run *r, ecs_sched__ready *list) {
+    bool may_offer = r->pool->count > 1;
+    int64_t spent = 0;
+    while (list->count > 0) {
+        int32_t node = ecs_sched__ready_pop(r, list);
+        if (may_offer && list->count > 0 && list->cost >= ECS_SCHED_OFFER_MIN_NS) {
+            ecs_sched__offer_half(r, list, r->slots[node].cost_ns);
         }
-        count = 0;
-        ecs_sched__run_successors(r, node, next, &count);
-        if (count != 1) {
-            if (count > 1) ecs_sched__run_ready(r, next, count);
-            break;
-        }
-        node = next[0];
+        spent += ecs_sched__run_node(r, node, list);
+    }
+    if (spent) atomic_fetch_add_explicit(&r->cost_ns, spent, memory_order_relaxed);
+}
+
+static void ecs_sched__run_batch(void *arg) {
+    ecs_sched__run_slot *first = (ecs_sched__run_slot *)arg;
+    ecs_sched__ready list;
+    list.newest = first->batch_newest;
+    list.oldest = first->node;
+    list.count = first->batch_count;
+    list.cost = first->batch_cost;
+    ecs_sched__run_list(first->run, &list);
+}
+
+/* Runs the exclusive node a thread left for the calling thread, whose conditions held. */
+static void ecs_sched__run_exclusive(ecs_sched__run *r, int32_t node, ecs_sched_result *error) {
+    const ecs_sched__plan_node *pn = &r->s->plan->nodes[node];
+    if (pn->sync) {
+        ecs_sched__apply_pending(r->s->plan, error);
+    } else {
+        ecs_sched_result violation = ECS_SCHED_OK;
+        pn->system->fn(&pn->system->ctx);
+        ecs_sched__take_violation(&pn->system->ctx, &violation);
+        ecs_sched__run_note_violation(r, violation);
     }
 }
 
-typedef struct ecs_sched__ready_list {
-    ecs_sched__run *run;
-    const int32_t *nodes;
-} ecs_sched__ready_list;
-
-static void ecs_sched__run_ready_range(int64_t begin, int64_t end, void *arg) {
-    const ecs_sched__ready_list *list = (const ecs_sched__ready_list *)arg;
-    int64_t i;
-    for (i = begin; i < end; i++) ecs_sched__run_chain(list->run, list->nodes[i]);
-}
-
-/* Runs nodes that are ready at once: split over the pool in pieces, so that many small
-   systems share a task while large ones each get their own. Returns when all are done. */
-static void ecs_sched__run_ready(ecs_sched__run *r, const int32_t *nodes, int32_t count) {
-    ecs_sched__ready_list list;
-    int64_t grain = count / ((int64_t)r->pool->count * 8);
-    if (count == 1) {
-        ecs_sched__run_chain(r, nodes[0]);
-        return;
-    }
-    list.run = r;
-    list.nodes = nodes;
-    ecs_sched_pool_parallel_for(r->pool, 0, count, grain > 0 ? grain : 1,
-                                ecs_sched__run_ready_range, &list);
-}
-
-static ecs_sched_result ecs_sched__execute_parallel(ecs_sched_world *w, ecs_sched__schedule *s,
-                                                    ecs_sched_pool *pool) {
-    ecs_sched__plan *plan = s->plan;
-    ecs_sched__run *r = ecs_sched__run_state(w, s, pool);
-    ecs_sched_result error = ECS_SCHED_OK;
-    int32_t i, node;
-    if (!r) return w->env.last_result;
-    if (plan->node_count == 0) return ECS_SCHED_OK;
-    for (i = 0; i < plan->node_count; i++) {
-        atomic_store_explicit(&r->pending[i], plan->nodes[i].dependency_count, memory_order_relaxed);
+static void ecs_sched__run_reset(ecs_sched__run *r, ecs_sched__ready *roots) {
+    const ecs_sched__plan *plan = r->s->plan;
+    int32_t i;
+    for (i = 0; i < r->join_count; i++) {
+        int32_t node = r->joins[i];
+        atomic_store_explicit(&r->pending[node], plan->nodes[node].dependency_count,
+                              memory_order_relaxed);
     }
     for (i = 0; i < plan->set_count; i++) {
         atomic_store_explicit(&r->set_state[i], 0, memory_order_relaxed);
     }
     atomic_store_explicit(&r->exclusive_ready, -1, memory_order_relaxed);
     atomic_store_explicit(&r->violation, 0, memory_order_relaxed);
-    ecs_sched__run_ready(r, r->roots, r->root_count);
-    while ((node = atomic_exchange_explicit(&r->exclusive_ready, -1, memory_order_acq_rel)) >= 0) {
-        const ecs_sched__plan_node *pn = &plan->nodes[node];
-        int32_t next[ECS_SCHED__READY_BATCH], count = 0;
-        if (pn->sync) {
-            ecs_sched__apply_pending(plan, &error);
-        } else {
-            ecs_sched_result violation = ECS_SCHED_OK;
-            pn->system->fn(&pn->system->ctx);
-            ecs_sched__take_violation(&pn->system->ctx, &violation);
-            ecs_sched__run_note_violation(r, violation);
-        }
-        ecs_sched__run_successors(r, node, next, &count);
-        if (count > 0) ecs_sched__run_ready(r, next, count);
+    atomic_store_explicit(&r->cost_ns, 0, memory_order_relaxed);
+    ecs_sched__ready_clear(roots);
+    for (i = r->root_count - 1; i >= 0; i--) ecs_sched__ready_push(r, roots, r->roots[i]);
+}
+
+static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
+    ecs_sched__plan *plan = r->s->plan;
+    ecs_sched_result error = ECS_SCHED_OK;
+    ecs_sched__ready list;
+    int32_t node;
+    ecs_sched__run_reset(r, &list);
+    for (;;) {
+        ecs_sched__run_list(r, &list);
+        ecs_sched_pool_wait(r->pool, &r->group);
+        node = atomic_exchange_explicit(&r->exclusive_ready, -1, memory_order_acq_rel);
+        if (node < 0) break;
+        ecs_sched__run_exclusive(r, node, &error);
+        ecs_sched__run_successors(r, node, &list);
     }
     ecs_sched__apply_pending(plan, &error);
+    plan->cost_ns = atomic_load_explicit(&r->cost_ns, memory_order_relaxed);
     if (error != ECS_SCHED_OK) return error;
     return (ecs_sched_result)atomic_load_explicit(&r->violation, memory_order_relaxed);
+}
+
+/* A run on the calling thread that measures what the parallel executor could spread: the
+   whole run but its exclusive nodes. */
+static ecs_sched_result ecs_sched__execute_measured(ecs_sched__schedule *s) {
+    ecs_sched__plan *plan = s->plan;
+    ecs_sched_result error = ECS_SCHED_OK, violation = ECS_SCHED_OK;
+    int64_t start = ecs_sched__now_ns(), exclusive_ns = 0;
+    int32_t p;
+    ecs_sched__execute_begin(plan);
+    for (p = 0; p < plan->node_count; p++) {
+        if (plan->nodes[p].exclusive) {
+            int64_t t = ecs_sched__now_ns();
+            ecs_sched__execute_step(s, &plan->nodes[p], &error, &violation);
+            exclusive_ns += ecs_sched__now_ns() - t;
+        } else {
+            ecs_sched__execute_step(s, &plan->nodes[p], &error, &violation);
+        }
+    }
+    plan->cost_ns = ecs_sched__now_ns() - start - exclusive_ns;
+    if (plan->cost_ns < 1) plan->cost_ns = 1;
+    ecs_sched__apply_pending(plan, &error);
+    return error != ECS_SCHED_OK ? error : violation;
+}
+
+/* Whether this run of a schedule set to the parallel executor is worth spreading, else
+   whether to measure it. */
+static ecs_sched_result ecs_sched__execute_adaptive(ecs_sched_world *w, ecs_sched__schedule *s) {
+    ecs_sched__plan *plan = s->plan;
+    uint32_t turn = ++plan->runs;
+    if (plan->node_count == 0) return ECS_SCHED_OK;
+    /* made on the first run, whichever way it goes, so that what a run allocates does not
+       depend on how long systems took */
+    if (!plan->run_state) {
+        ecs_sched_pool *pool = ecs_sched_world_pool(w);
+        if (!pool || !ecs_sched__run_state(w, s, pool)) return w->env.last_result;
+    }
+    if (plan->cost_ns >= ECS_SCHED_PARALLEL_MIN_NS) {
+        return ecs_sched__execute_parallel(plan->run_state);
+    }
+    if ((turn & (ECS_SCHED__SAMPLE_EVERY - 1u)) == 1u) return ecs_sched__execute_measured(s);
+    return ecs_sched__execute(w, s);
 }
 
 #endif /* ECS_SCHED_THREADS */
@@ -313,11 +518,7 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched_world *w, ecs_sche
 /* Runs a built schedule with the executor its settings ask for. */
 static ecs_sched_result ecs_sched__execute_chosen(ecs_sched_world *w, ecs_sched__schedule *s) {
 #ifdef ECS_SCHED_THREADS
-    if (ecs_sched__runs_in_parallel(s)) {
-        ecs_sched_pool *pool = ecs_sched_world_pool(w);
-        if (!pool) return w->env.last_result;
-        return ecs_sched__execute_parallel(w, s, pool);
-    }
+    if (ecs_sched__runs_in_parallel(s)) return ecs_sched__execute_adaptive(w, s);
 #endif
     return ecs_sched__execute(w, s);
 }

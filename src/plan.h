@@ -55,6 +55,8 @@ struct ecs_sched__plan {
     int32_t ambiguous_count;     /* unordered conflicting pairs, as plan positions */
     int32_t *ambiguous;
     ecs_sched__run *run_state;   /* the parallel executor's, one block, made on first use */
+    int64_t cost_ns;             /* what a run costs, as last measured; 0 until then */
+    uint32_t runs;               /* runs so far: measurements are taken on some of them */
 };
 
 static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {

@@ -178,6 +178,7 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 #else /* ECS_SCHED_THREADS */
 
 #include <pthread.h>
+#include <time.h>
 #include <unistd.h>
 #if defined(__linux__) && !defined(ECS_SCHED_NO_MEMBARRIER)
 #include <linux/membarrier.h>
@@ -296,6 +297,18 @@ struct ecs_sched_task_group {
 static _Thread_local uint64_t ecs_sched__tls_pool_id;   /* 0: none */
 static _Thread_local int32_t ecs_sched__tls_index;
 static atomic_uint_least64_t ecs_sched__pool_ids;        /* pools made so far: ids never repeat */
+
+/* Nanoseconds on a clock that only goes forward where the system has one (under strict ISO
+   C, glibc hides CLOCK_MONOTONIC and the C11 wall clock stands in). For cost estimates. */
+static int64_t ecs_sched__now_ns(void) {
+    struct timespec ts;
+#if defined(CLOCK_MONOTONIC)
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+#else
+    timespec_get(&ts, TIME_UTC);
+#endif
+    return (int64_t)ts.tv_sec * 1000000000 + (int64_t)ts.tv_nsec;
+}
 
 /* ---- deque ---- */
 
@@ -735,12 +748,12 @@ void ecs_sched_pool_group_destroy(ecs_sched_pool *pool, ecs_sched_task_group *gr
     ecs_sched__free(&pool->env, group);
 }
 
-void ecs_sched_pool_submit(ecs_sched_pool *pool, ecs_sched_task_group *group,
-                           ecs_sched_task_fn fn, void *arg) {
-    int32_t self;
+/* Submits a task; a sleeping worker is woken only with `wake` (the executor leaves small
+   offers to the workers that are awake, and takes them back itself when none is). */
+static void ecs_sched__pool_offer(ecs_sched_pool *pool, ecs_sched_task_group *group,
+                                  ecs_sched_task_fn fn, void *arg, bool wake) {
+    int32_t self = ecs_sched__self(pool);
     ecs_sched__task task;
-    ECS_SCHED_ASSERT(pool != NULL && fn != NULL);
-    self = ecs_sched__self(pool);
     task.fn = fn;
     task.arg = arg;
     task.group = group;
@@ -755,10 +768,16 @@ void ecs_sched_pool_submit(ecs_sched_pool *pool, ecs_sched_task_group *group,
         atomic_fetch_add_explicit(&group->pending, 1, memory_order_relaxed);
     }
     if (self >= 0 && ecs_sched__deque_push(&pool->workers[self].deque, &task)) {
-        ecs_sched__event_notify(&pool->idle, false);
+        if (wake) ecs_sched__event_notify(&pool->idle, false);
         return;
     }
     ecs_sched__task_run(pool, self, &task);  /* a full deque, or a thread outside the pool */
+}
+
+void ecs_sched_pool_submit(ecs_sched_pool *pool, ecs_sched_task_group *group,
+                           ecs_sched_task_fn fn, void *arg) {
+    ECS_SCHED_ASSERT(pool != NULL && fn != NULL);
+    ecs_sched__pool_offer(pool, group, fn, arg, true);
 }
 
 /* Completions are read before submissions: equal sums then mean that every task submitted

@@ -1,0 +1,205 @@
+/* The parallel executor's default tuning: a schedule too cheap to gain from threads runs on the
+   calling thread, one whose systems are worth spreading is spread, and the choice follows the
+   measured cost as it changes.
+
+   Compiles the implementation itself, with the default tuning (the other tests link one tuned
+   to spread everything). Built without ECS_SCHED_THREADS too, where everything runs on the
+   calling thread; with it, also under ThreadSanitizer. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <time.h>
+#include <cmocka.h>
+
+#define ECS_SCHED_IMPLEMENTATION
+#include "ecs_sched.h"
+
+#include "fixture.h"
+
+static double seconds_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void spin_for(double seconds) {
+    double until = seconds_now() + seconds;
+    while (seconds_now() < until) {
+    }
+}
+
+/* What the systems of a test do on a run. */
+typedef enum behaviour { CHEAP, HEAVY, MEET } behaviour;
+
+typedef struct shared {
+    ecs_sched_pool *pool;
+    behaviour now;
+    int64_t off_caller;   /* runs of a system on a thread other than the caller's */
+    int64_t arrived;      /* MEET: systems that arrived */
+    int64_t timeouts;     /* MEET: systems that gave up waiting for the other */
+} shared;
+
+/* Heavy: 300 us of work. Meet: wait (up to 5 s) until both systems have started, which
+   happens only when they run at the same time. */
+static void behave(ecs_sched_system_ctx *ctx) {
+    shared *sh = (shared *)ecs_sched_ctx_user_data(ctx);
+    if (ecs_sched_pool_worker_index(sh->pool) != 0) {
+        __atomic_add_fetch(&sh->off_caller, 1, __ATOMIC_ACQ_REL);
+    }
+    if (sh->now == HEAVY) spin_for(300e-6);
+    if (sh->now == MEET) {
+        double deadline = seconds_now() + 5.0;
+        __atomic_add_fetch(&sh->arrived, 1, __ATOMIC_ACQ_REL);
+        while (__atomic_load_n(&sh->arrived, __ATOMIC_ACQUIRE) < 2) {
+            if (seconds_now() > deadline) {
+                __atomic_add_fetch(&sh->timeouts, 1, __ATOMIC_ACQ_REL);
+                return;
+            }
+            sched_yield();
+        }
+    }
+}
+
+/* A parallel world of 2 threads with `count` independent systems that behave as sh says. */
+static ecs_sched_world *world_of_independent_systems(shared *sh, int count) {
+    static const char *const names[] = {"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"};
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_PARALLEL, 2);
+    ecs_sched_system_desc desc;
+    int i;
+    memset(sh, 0, sizeof *sh);
+    sh->pool = ecs_sched_world_pool(w);
+    assert_non_null(sh->pool);
+    memset(&desc, 0, sizeof desc);
+    desc.fn = behave;
+    desc.user_data = sh;
+    for (i = 0; i < count; i++) {
+        desc.name = names[i];
+        assert_int_equal(ecs_sched_add_system(w, UPDATE, &desc), ECS_SCHED_OK);
+    }
+    return w;
+}
+
+static void run_times(ecs_sched_world *w, int times) {
+    int i;
+    for (i = 0; i < times; i++) assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+}
+
+static void spin_range(int64_t begin, int64_t end, void *arg) {
+    (void)arg;
+    spin_for(1e-4 * (double)(end - begin));
+}
+
+/* Runs the schedule right after the pool's workers had work, so that they are awake and
+   looking for more while it runs: any work offered would be taken. */
+static void run_times_with_workers_awake(ecs_sched_world *w, ecs_sched_pool *pool, int times) {
+    int i;
+    for (i = 0; i < times; i++) {
+        ecs_sched_pool_parallel_for(pool, 0, ecs_sched_pool_thread_count(pool), 1, spin_range, NULL);
+        assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    }
+}
+
+static void cheap_schedules_stay_on_the_calling_thread(void **state) {
+    shared sh;
+    ecs_sched_world *w = world_of_independent_systems(&sh, 8);
+    (void)state;
+    sh.now = CHEAP;
+    run_times_with_workers_awake(w, sh.pool, 200);
+    assert_int_equal(sh.off_caller, 0);
+    ecs_sched_world_destroy(w);
+}
+
+#ifdef ECS_SCHED_THREADS
+/* The run where both meet: it ends (each waits for the other) only if they run at once. */
+static void assert_they_meet(ecs_sched_world *w, shared *sh) {
+    sh->now = MEET;
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(sh->timeouts, 0);
+    assert_int_equal(sh->arrived, 2);
+}
+
+static void independent_systems_worth_spreading_run_at_the_same_time(void **state) {
+    shared sh;
+    ecs_sched_world *w = world_of_independent_systems(&sh, 2);
+    (void)state;
+    sh.now = HEAVY;
+    run_times(w, 3);   /* measured: on the calling thread, then system by system */
+    assert_they_meet(w, &sh);
+    ecs_sched_world_destroy(w);
+}
+
+static void a_schedule_that_becomes_heavy_is_spread(void **state) {
+    shared sh;
+    ecs_sched_world *w = world_of_independent_systems(&sh, 2);
+    (void)state;
+    sh.now = CHEAP;
+    run_times(w, 50);
+    assert_int_equal(sh.off_caller, 0);
+    sh.now = HEAVY;
+    run_times(w, 40);   /* a cheap schedule is measured again once every 32 runs */
+    assert_they_meet(w, &sh);
+    ecs_sched_world_destroy(w);
+}
+
+static void a_schedule_that_becomes_cheap_returns_to_the_calling_thread(void **state) {
+    shared sh;
+    ecs_sched_world *w = world_of_independent_systems(&sh, 4);
+    (void)state;
+    sh.now = HEAVY;
+    run_times(w, 10);
+    assert_true(sh.off_caller > 0);
+    sh.now = CHEAP;
+    run_times(w, 100);
+    sh.off_caller = 0;
+    run_times_with_workers_awake(w, sh.pool, 100);
+    assert_int_equal(sh.off_caller, 0);
+    ecs_sched_world_destroy(w);
+}
+
+/* A chain of heavy systems: each waits for the one before, so nothing is offered. */
+static void a_heavy_chain_runs_on_the_calling_thread(void **state) {
+    shared sh;
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_PARALLEL, 2);
+    ecs_sched_systems_desc many;
+    ecs_sched_system_desc descs[4];
+    static const char *const names[] = {"c0", "c1", "c2", "c3"};
+    int i;
+    (void)state;
+    memset(&sh, 0, sizeof sh);
+    sh.pool = ecs_sched_world_pool(w);
+    memset(descs, 0, sizeof descs);
+    for (i = 0; i < 4; i++) {
+        descs[i].name = names[i];
+        descs[i].fn = behave;
+        descs[i].user_data = &sh;
+    }
+    memset(&many, 0, sizeof many);
+    many.systems = descs;
+    many.count = 4;
+    many.chain = true;
+    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &many), ECS_SCHED_OK);
+    sh.now = HEAVY;
+    run_times(w, 10);
+    assert_int_equal(sh.off_caller, 0);
+    ecs_sched_world_destroy(w);
+}
+#endif
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cheap_schedules_stay_on_the_calling_thread),
+#ifdef ECS_SCHED_THREADS
+        cmocka_unit_test(independent_systems_worth_spreading_run_at_the_same_time),
+        cmocka_unit_test(a_schedule_that_becomes_heavy_is_spread),
+        cmocka_unit_test(a_schedule_that_becomes_cheap_returns_to_the_calling_thread),
+        cmocka_unit_test(a_heavy_chain_runs_on_the_calling_thread),
+#endif
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
