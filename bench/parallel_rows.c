@@ -643,3 +643,281 @@ done:
     bench_pool_destroy(&deep);
     bench_pool_destroy(&shallow);
 }
+
+/* ---- query_systems_mt_1000: the query_systems_1000 schedule on the parallel executor ---- */
+
+/* Each system counts into its own slot, a cache line apart, so that systems running at once
+   share nothing. */
+typedef struct count_slot {
+    int64_t count;
+    char pad[56];
+} count_slot;
+
+static void count_into_slot(ecs_sched_system_ctx *ctx) {
+    count_slot *slot = (count_slot *)ecs_sched_ctx_user_data(ctx);
+    ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 0);
+    int64_t n = 0;
+    while (ecs_sched_iter_next(&it)) n += it.count;
+    slot->count += n;
+}
+
+/* 1000 tags, one entity each, and a system per tag that counts its query's entities. */
+static int make_query_systems(ecs_sched_world *w, count_slot *slots) {
+    int32_t i;
+    for (i = 0; i < MAX_SYSTEMS; i++) {
+        char name[32];
+        ecs_sched_id tag;
+        ecs_sched_system_desc desc;
+        snprintf(name, sizeof name, "Tag%d", (int)i);
+        tag = ecs_sched_component_register_type(w, name, 0, 0);
+        if (!tag || ecs_sched_spawn_with(w, 1, &tag, NULL) == ECS_SCHED_NULL_ENTITY) return 0;
+        memset(&desc, 0, sizeof desc);
+        desc.name = name;
+        desc.fn = count_into_slot;
+        desc.user_data = &slots[i];
+        desc.queries[0].terms[0] = ecs_sched_read(tag);
+        if (ecs_sched_add_system(w, "Update", &desc) != ECS_SCHED_OK) return 0;
+    }
+    return 1;
+}
+
+static int64_t slot_total(const count_slot *slots) {
+    int64_t total = 0;
+    int32_t i;
+    for (i = 0; i < MAX_SYSTEMS; i++) total += slots[i].count;
+    return total;
+}
+
+static void run_query_systems_mt_1000(bench_row *row) {
+    ecs_sched_world *parallel = quiet_world_on(ECS_SCHED_EXECUTOR_PARALLEL, BENCH_THREADS);
+    ecs_sched_world *single = quiet_world();
+    count_slot *slots = (count_slot *)calloc(2 * MAX_SYSTEMS, sizeof *slots);
+    int64_t frames = 0;
+    if (!parallel || !single || !slots) {
+        fail(row, "setup", NULL);
+    } else if (!make_query_systems(parallel, slots) ||
+               !make_query_systems(single, slots + MAX_SYSTEMS)) {
+        fail(row, "building the worlds", NULL);
+    } else if (ecs_sched_run_schedule(single, "Update") != ECS_SCHED_OK) {
+        fail(row, "run_schedule", single);
+    } else if (time_frames(row, parallel, schedule_frame, single, SYSTEMS_MIN_SAMPLE_NS,
+                           MAX_SYSTEMS, &frames)) {
+        /* the single-threaded world ran one frame more, before time_frames */
+        if (slot_total(slots) != frames * MAX_SYSTEMS ||
+            slot_total(slots + MAX_SYSTEMS) != (frames + 1) * MAX_SYSTEMS) {
+            fail(row, "wrong counts after the run", NULL);
+        } else {
+            appendf(row, "; the query_systems_1000 schedule (1000 systems, each a query over "
+                         "its own tag's one entity), each counting into a slot of its own; "
+                         "counts checked on both sides");
+        }
+    }
+    free(slots);
+    if (parallel) ecs_sched_world_destroy(parallel);
+    if (single) ecs_sched_world_destroy(single);
+}
+
+/* ---- mixed_frame: 190 tiny systems and 10 heavy ones, none conflicting ---- */
+
+#define MIXED_SYSTEMS 200
+#define MIXED_HEAVY 10
+#define MIXED_SHARED 8        /* read-only components the tiny systems read at random */
+#define MIXED_TINY_ENTITIES 4
+
+typedef struct { float v; } Tiny;
+
+typedef struct mixed_world {
+    ecs_sched_world *world;
+    ecs_sched_id lanes[MIXED_HEAVY];
+    ecs_sched_id tiny[MIXED_SYSTEMS];
+    ecs_sched_id shared[MIXED_SHARED];
+} mixed_world;
+
+/* Tiny: x = x + r over its few entities, x its own component, r a shared one. */
+static void tiny_system(ecs_sched_system_ctx *ctx) {
+    ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 0);
+    while (ecs_sched_iter_next(&it)) {
+        Tiny *x = ECS_SCHED_FIELD(&it, Tiny, 0);
+        const Tiny *r = ECS_SCHED_FIELD(&it, const Tiny, 1);
+        int32_t i;
+        for (i = 0; i < it.count; i++) x[i].v += r[i].v;
+    }
+}
+
+static uint64_t mixed_random(uint64_t *state) {
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return *state >> 33;
+}
+
+static int mixed_components(mixed_world *mw) {
+    static char names[MIXED_SYSTEMS + MIXED_HEAVY + MIXED_SHARED][12];
+    int32_t i, n = 0;
+    for (i = 0; i < MIXED_HEAVY; i++, n++) {
+        snprintf(names[n], sizeof names[n], "Lane%d", (int)i);
+        mw->lanes[i] = ecs_sched_component_register_type(mw->world, names[n], sizeof(Lane),
+                                                         ECS_SCHED_ALIGNOF(Lane));
+    }
+    for (i = 0; i < MIXED_SHARED; i++, n++) {
+        snprintf(names[n], sizeof names[n], "R%d", (int)i);
+        mw->shared[i] = ecs_sched_component_register_type(mw->world, names[n], sizeof(Tiny),
+                                                          ECS_SCHED_ALIGNOF(Tiny));
+    }
+    for (i = 0; i < MIXED_SYSTEMS; i++, n++) {
+        snprintf(names[n], sizeof names[n], "T%d", (int)i);
+        mw->tiny[i] = ecs_sched_component_register_type(mw->world, names[n], sizeof(Tiny),
+                                                        ECS_SCHED_ALIGNOF(Tiny));
+    }
+    return 1;
+}
+
+/* The heavy systems' 50k entities with all the lanes; per tiny system, a few entities with
+   its own component and one shared one (drawn from seed). */
+static int mixed_entities(mixed_world *mw, const int32_t *reads) {
+    Lane *values = (Lane *)xmalloc(sizeof(Lane) * LANE_ENTITIES * MIXED_HEAVY);
+    const void *arrays[MIXED_HEAVY];
+    int32_t l, i, k, ok;
+    for (l = 0; l < MIXED_HEAVY; l++) {
+        for (i = 0; i < LANE_ENTITIES; i++)
+            for (k = 0; k < 4; k++) values[l * LANE_ENTITIES + i].v[k] = lane_initial(l, i);
+        arrays[l] = &values[l * LANE_ENTITIES];
+    }
+    ok = ecs_sched_spawn_batch(mw->world, LANE_ENTITIES, MIXED_HEAVY, mw->lanes, arrays, NULL) ==
+         ECS_SCHED_OK;
+    free(values);
+    for (i = 0; ok && i < MIXED_SYSTEMS - MIXED_HEAVY; i++) {
+        ecs_sched_id ids[2];
+        Tiny own = {0.0f}, shared = {1.0f};
+        const void *both[2];
+        ids[0] = mw->tiny[i];
+        ids[1] = mw->shared[reads[i]];
+        both[0] = &own;
+        both[1] = &shared;
+        for (k = 0; ok && k < MIXED_TINY_ENTITIES; k++)
+            ok = ecs_sched_spawn_with(mw->world, 2, ids, both) != ECS_SCHED_NULL_ENTITY;
+    }
+    return ok;
+}
+
+/* The 200 systems, heavy ones at random places among the tiny ones: same seed, same world. */
+static int make_mixed_world(mixed_world *mw, ecs_sched_executor executor) {
+    uint64_t seed = 12345;
+    int32_t reads[MIXED_SYSTEMS], heavy_at[MIXED_SYSTEMS], i, tiny = 0, heavy = 0;
+    memset(mw, 0, sizeof *mw);
+    mw->world = quiet_world_on(executor, BENCH_THREADS);
+    if (!mw->world || !mixed_components(mw)) return 0;
+    for (i = 0; i < MIXED_SYSTEMS; i++) {
+        reads[i] = (int32_t)(mixed_random(&seed) % MIXED_SHARED);
+        heavy_at[i] = 0;
+    }
+    for (i = 0; i < MIXED_HEAVY;) {
+        int32_t at = (int32_t)(mixed_random(&seed) % MIXED_SYSTEMS);
+        if (!heavy_at[at]) heavy_at[at] = 1, i++;
+    }
+    if (!mixed_entities(mw, reads)) return 0;
+    for (i = 0; i < MIXED_SYSTEMS; i++) {
+        ecs_sched_system_desc desc;
+        char name[16];
+        memset(&desc, 0, sizeof desc);
+        desc.name = name;
+        if (heavy_at[i]) {
+            snprintf(name, sizeof name, "heavy%d", (int)heavy);
+            desc.fn = lane_system;
+            desc.queries[0].terms[0] = ecs_sched_write(mw->lanes[heavy++]);
+        } else {
+            snprintf(name, sizeof name, "tiny%d", (int)tiny);
+            desc.fn = tiny_system;
+            desc.queries[0].terms[0] = ecs_sched_write(mw->tiny[tiny]);
+            desc.queries[0].terms[1] = ecs_sched_read(mw->shared[reads[tiny]]);
+            tiny++;
+        }
+        if (ecs_sched_add_system(mw->world, "Update", &desc) != ECS_SCHED_OK) return 0;
+    }
+    return 1;
+}
+
+/* The sum of the lanes and of the tiny systems' own values. */
+static double mixed_sum(const mixed_world *mw) {
+    ecs_sched_query_desc desc;
+    double sum = 0.0;
+    int32_t c, i, k;
+    for (c = 0; c < MIXED_HEAVY + MIXED_SYSTEMS - MIXED_HEAVY; c++) {
+        bool lane = c < MIXED_HEAVY;
+        ecs_sched_query *q;
+        ecs_sched_iter it;
+        memset(&desc, 0, sizeof desc);
+        desc.terms[0] = ecs_sched_read(lane ? mw->lanes[c] : mw->tiny[c - MIXED_HEAVY]);
+        q = ecs_sched_query_create(mw->world, &desc);
+        if (!q) return -1.0;
+        it = ecs_sched_query_iter(q);
+        while (ecs_sched_iter_next(&it)) {
+            for (i = 0; i < it.count; i++) {
+                if (lane) {
+                    for (k = 0; k < 4; k++) sum += ECS_SCHED_FIELD(&it, const Lane, 0)[i].v[k];
+                } else {
+                    sum += ECS_SCHED_FIELD(&it, const Tiny, 0)[i].v;
+                }
+            }
+        }
+        ecs_sched_query_destroy(q);
+    }
+    return sum;
+}
+
+static void run_mixed_frame(bench_row *row) {
+    mixed_world parallel, single;
+    int64_t frames = 0;
+    int ok_parallel = make_mixed_world(&parallel, ECS_SCHED_EXECUTOR_PARALLEL);
+    int ok_single = make_mixed_world(&single, ECS_SCHED_EXECUTOR_SINGLE_THREADED);
+    if (!ok_parallel || !ok_single) {
+        fail(row, "building the worlds", ok_parallel ? single.world : parallel.world);
+    } else if (time_frames(row, parallel.world, schedule_frame, single.world,
+                           PARALLEL_MIN_SAMPLE_NS, 1e3, &frames)) {
+        double a = mixed_sum(&parallel), b = mixed_sum(&single);
+        if (a != b || a < 0) {
+            fail(row, "the two worlds differ after the run", NULL);
+        } else {
+            appendf(row, "; 200 systems in random order: 190 tiny ones (x += r over %d entities "
+                         "of their own, r one of %d shared read-only components drawn at "
+                         "random) and 10 heavy ones (the busy_systems kernel over 50k "
+                         "entities, each its own lane); nothing conflicts; both worlds "
+                         "checked equal", MIXED_TINY_ENTITIES, MIXED_SHARED);
+        }
+    }
+    if (parallel.world) ecs_sched_world_destroy(parallel.world);
+    if (single.world) ecs_sched_world_destroy(single.world);
+}
+
+/* ---- app_update_empty_mt: app_update_empty on the parallel executor ---- */
+
+static ecs_sched_app *quiet_app_on(ecs_sched_executor executor) {
+    ecs_sched_app_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.world.executor = executor;
+    desc.world.thread_count = BENCH_THREADS;
+    desc.world.logger.fn = quiet_log;
+    return ecs_sched_app_create(&desc);
+}
+
+static void run_app_update_empty_mt(bench_row *row) {
+    static const int32_t reps = 20000;
+    app_updates parallel, single;
+    bench_sampling s = sampling(reps, 1.0);
+    bench_medians m;
+    parallel.app = quiet_app_on(ECS_SCHED_EXECUTOR_PARALLEL);
+    single.app = quiet_app_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED);
+    parallel.delta_ns = single.delta_ns = ECS_SCHED_HZ(64);
+    if (!parallel.app || !single.app) {
+        fail(row, "creation", NULL);
+    } else if (run_app_updates(row, &parallel, 2) && run_app_updates(row, &single, 2)) {
+        s.baseline = looped(run_app_updates, &single);
+        s.measured = looped(run_app_updates, &parallel);
+        if (sample_row(row, &s, &m)) {
+            appendf(row, "%d updates a sample, each of 1/64 s, the app_update_empty update "
+                         "(14 schedule runs, all empty but the app's own systems) with the "
+                         "world on the parallel executor, %d threads", (int)reps,
+                    BENCH_THREADS);
+        }
+    }
+    if (parallel.app) ecs_sched_app_destroy(parallel.app);
+    if (single.app) ecs_sched_app_destroy(single.app);
+}

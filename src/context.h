@@ -33,21 +33,23 @@ ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx,
 /*@@ implementation @@*/
 /* context: what a running system or condition can reach. */
 
+/* What a run of a typical system touches (its queries, its user data, the violation the
+   executor looks at after it) comes first. */
 struct ecs_sched_system_ctx {
+    ecs_sched_query *queries[ECS_SCHED_MAX_QUERIES];
+    void *user_data;
+    int32_t query_count;
+    ecs_sched_result violation;       /* the first refused access since the executor looked */
     ecs_sched_world *world;
+    ecs_sched_commands *commands;
     const char *name;
     const char *kind;                 /* "system" or "condition", for messages */
-    void *user_data;
-    ecs_sched_query *queries[ECS_SCHED_MAX_QUERIES];
-    int32_t query_count;
     int32_t read_count;
     int32_t write_count;
     ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];
-    ecs_sched_commands *commands;
     bool exclusive;
     bool read_only;                   /* conditions */
-    ecs_sched_result violation;       /* the first refused access since the executor looked */
 };
 
 /* Keeps the first failure a system reports; the run that ran it returns that code. */

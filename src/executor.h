@@ -63,40 +63,37 @@ static void ecs_sched__take_violation(ecs_sched_system_ctx *ctx, ecs_sched_resul
     }
 }
 
-static void ecs_sched__execute_begin(ecs_sched__plan *plan) {
-    if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
-}
-
-/* One node of the plan on the calling thread: a sync point applies the pending commands; a
-   system runs if its conditions hold. */
-static void ecs_sched__execute_step(ecs_sched__schedule *s, const ecs_sched__plan_node *pn,
-                                    ecs_sched_result *error, ecs_sched_result *violation) {
-    ecs_sched__system *sys = pn->system;
-    if (!sys) {
-        ecs_sched__apply_pending(s->plan, error);
-        return;
+/* Runs plan nodes [from, to) on the calling thread: a sync point applies the pending
+   commands; a system runs if its conditions hold. */
+static void ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32_t to,
+                                     ecs_sched_result *error, ecs_sched_result *violation) {
+    ecs_sched__plan *plan = s->plan;
+    int32_t p;
+    for (p = from; p < to; p++) {
+        const ecs_sched__plan_node *pn = &plan->nodes[p];
+        ecs_sched__system *sys = pn->system;
+        if (!sys) {
+            ecs_sched__apply_pending(plan, error);
+            continue;
+        }
+        if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__node_may_run(s, plan, pn, violation)) {
+            continue;
+        }
+        if (pn->sync) {
+            ecs_sched__apply_pending(plan, error);
+            continue;
+        }
+        sys->fn(&sys->ctx);
+        ecs_sched__take_violation(&sys->ctx, violation);
     }
-    if ((pn->guard_set_count || pn->cond_count) &&
-        !ecs_sched__node_may_run(s, s->plan, pn, violation)) {
-        return;
-    }
-    if (pn->sync) {
-        ecs_sched__apply_pending(s->plan, error);
-        return;
-    }
-    sys->fn(&sys->ctx);
-    ecs_sched__take_violation(&sys->ctx, violation);
 }
 
 static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedule *s) {
     ecs_sched__plan *plan = s->plan;
     ecs_sched_result error = ECS_SCHED_OK, violation = ECS_SCHED_OK;
-    int32_t p;
     (void)w;
-    ecs_sched__execute_begin(plan);
-    for (p = 0; p < plan->node_count; p++) {
-        ecs_sched__execute_step(s, &plan->nodes[p], &error, &violation);
-    }
+    if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
+    ecs_sched__execute_range(s, 0, plan->node_count, &error, &violation);
     ecs_sched__apply_pending(plan, &error);
     return error != ECS_SCHED_OK ? error : violation;
 }
@@ -107,16 +104,19 @@ static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedu
    non-exclusive systems and their conditions take, below ECS_SCHED_PARALLEL_MIN_NS) runs on
    the calling thread in plan order, as on the single-threaded executor, and is timed once
    every ECS_SCHED__SAMPLE_EVERY runs: handing work to another thread would cost more than it
-   saves. Above, each thread keeps the nodes it made ready in a list of its own and runs them
-   itself, newest first. When what is left in its list is worth ECS_SCHED_OFFER_MIN_NS or
-   more, it offers the oldest part of the list, about half of all the work it holds, as one
-   task: a worker that is awake takes it (and offers half of that in turn when it is worth
-   it); if none is, the thread takes it back once its own list is empty. A sleeping worker is
-   woken only for an offer worth ECS_SCHED_WAKE_MIN_NS. A node's cost is what its conditions
-   and system took, averaged: measured on its first parallel run, on every run once it costs
-   ECS_SCHED__TIMED_ALWAYS_NS, and one run in ECS_SCHED__SAMPLE_EVERY otherwise. Where a node
-   runs never changes what it sees: every edge that could change the result is in the plan
-   (ecs_sched__bind_plan_order), and a node runs only once its predecessors are done. */
+   saves. Above, the calling thread starts with every node that has no predecessor (the
+   roots, in plan order), and each thread runs what it holds itself: first the nodes it made
+   ready, newest first, then its roots in order. Whenever what it holds beyond the node it
+   runs next is worth ECS_SCHED_OFFER_MIN_NS, it offers about half of all its work as one
+   task: the last of its roots (found by cost, from running sums of the roots' estimates), or
+   when it has no roots left the oldest of its ready nodes. A worker that is awake takes the
+   offer (and offers half of it in turn when that is worth it); if none is, the thread takes
+   it back once it has run the rest. A sleeping worker is woken only for an offer worth
+   ECS_SCHED_WAKE_MIN_NS. A node's cost is what its conditions and system took, averaged:
+   measured on its first parallel run, on every run once it costs ECS_SCHED__TIMED_ALWAYS_NS,
+   and one run in ECS_SCHED__SAMPLE_EVERY otherwise. Where a node runs never changes what it
+   sees: every edge that could change the result is in the plan (ecs_sched__bind_plan_order),
+   and a node runs only once its predecessors are done. */
 
 #ifdef ECS_SCHED_THREADS
 
@@ -132,22 +132,26 @@ static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedu
 #define ECS_SCHED__TIMED_ALWAYS_NS 1000
 #define ECS_SCHED__SAMPLE_EVERY 32u   /* a power of two */
 
-/* A node's part of the run state; it is also the task argument of a batch it heads. */
+/* A node's part of the run state. The first node of an offered batch also holds the batch,
+   and is the task's argument. */
 typedef struct ecs_sched__run_slot {
     ecs_sched__run *run;
     int32_t node;
     int32_t newer, older;        /* its neighbours in the ready list that holds it, or -1 */
     int32_t cost_ns;             /* estimated cost; 0 until measured */
-    int32_t batch_newest;        /* when it is the oldest node of an offered batch: the batch */
-    int32_t batch_count;
+    int32_t batch_first;         /* a batch of roots: their positions in run->roots, [first, */
+    int32_t batch_last;          /* last); a batch of ready nodes: the oldest and newest */
+    int32_t batch_count;         /* ready nodes in the batch; -1 for a batch of roots */
     int64_t batch_cost;
 } ecs_sched__run_slot;
 
-/* Ready nodes held by one thread, linked through their slots. */
-typedef struct ecs_sched__ready {
+/* What one thread holds: roots not started yet, and the nodes it made ready, linked through
+   their slots. */
+typedef struct ecs_sched__work {
+    int32_t first, end;          /* run->roots[first, end) */
     int32_t newest, oldest, count;
-    int64_t cost;                /* the sum of their estimates */
-} ecs_sched__ready;
+    int64_t ready_cost;          /* the sum of the ready nodes' estimates */
+} ecs_sched__work;
 
 /* The state of a plan's parallel runs, one block, made on its first parallel run. Every
    edge that could change the result when ignored is in the plan, so a node runs as soon as
@@ -158,12 +162,14 @@ struct ecs_sched__run {
     ecs_sched__schedule *s;
     ecs_sched_pool *pool;
     ecs_sched__run_slot *slots;      /* per node */
-    int32_t *roots;                  /* the nodes without predecessors */
+    int32_t *roots;                  /* the nodes without predecessors, in plan order */
+    int64_t *root_sums;              /* root_sums[i]: the estimates of roots[0, i) */
     int32_t root_count;
     int32_t *joins;                  /* the nodes with several: they count them down */
     int32_t join_count;
     atomic_int *pending;             /* per node: predecessors not done yet (joins only) */
     atomic_uchar *set_state;         /* per plan set: 0 unknown, 1 evaluating, 2 true, 3 false */
+    int64_t clock_ns;                /* what reading the clock costs: taken off each timing */
     struct ecs_sched_task_group group;   /* the batches offered during a run */
     char pad0[ECS_SCHED__CACHE_LINE];    /* the shared words each on a line of their own */
     atomic_int exclusive_ready;      /* an exclusive node for the calling thread, or -1 */
@@ -172,27 +178,55 @@ struct ecs_sched__run {
                                         undeclared access, a failing nested run), or 0 */
     char pad2[ECS_SCHED__CACHE_LINE];
     atomic_int_least64_t cost_ns;    /* the estimates of the nodes run, summed per batch */
+    atomic_bool root_sums_stale;     /* a root's estimate changed since they were summed */
 };
+
+/* ---- the run state ---- */
 
 #define ECS_SCHED__RUN_ALIGN(size) (((size) + 15) & ~(size_t)15)
 
-static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block, ecs_sched__schedule *s,
-                                                 ecs_sched_pool *pool) {
-    ecs_sched__plan *plan = s->plan;
+/* The least time seen between two readings of the clock: a timing of a system includes it,
+   which would make a tiny system look several times its cost. */
+static int64_t ecs_sched__clock_cost_ns(void) {
+    int64_t least = INT64_MAX;
+    int i;
+    for (i = 0; i < 16; i++) {
+        int64_t a = ecs_sched__now_ns(), b = ecs_sched__now_ns();
+        if (b - a < least) least = b - a;
+    }
+    return least > 0 ? least : 0;
+}
+
+/* Where each part of the block goes; returns its size. */
+typedef struct ecs_sched__run_layout {
+    size_t slots, sums, roots, joins, pending, sets;
+} ecs_sched__run_layout;
+
+static size_t ecs_sched__run_layout_of(const ecs_sched__plan *plan, ecs_sched__run_layout *at) {
     size_t n = (size_t)plan->node_count;
-    size_t slots_at = ECS_SCHED__RUN_ALIGN(sizeof(ecs_sched__run));
-    size_t roots_at = slots_at + ECS_SCHED__RUN_ALIGN(sizeof(ecs_sched__run_slot) * n);
-    size_t joins_at = roots_at + sizeof(int32_t) * n;
-    size_t pending_at = ECS_SCHED__RUN_ALIGN(joins_at + sizeof(int32_t) * n);
+    at->slots = ECS_SCHED__RUN_ALIGN(sizeof(ecs_sched__run));
+    at->sums = at->slots + ECS_SCHED__RUN_ALIGN(sizeof(ecs_sched__run_slot) * n);
+    at->roots = at->sums + sizeof(int64_t) * (n + 1);
+    at->joins = at->roots + sizeof(int32_t) * n;
+    at->pending = ECS_SCHED__RUN_ALIGN(at->joins + sizeof(int32_t) * n);
+    at->sets = at->pending + sizeof(atomic_int) * n;
+    return at->sets + sizeof(atomic_uchar) * (size_t)plan->set_count + 1;
+}
+
+static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block,
+                                                 const ecs_sched__run_layout *at,
+                                                 ecs_sched__schedule *s, ecs_sched_pool *pool) {
+    ecs_sched__plan *plan = s->plan;
+    size_t n = (size_t)plan->node_count, i;
     ecs_sched__run *r = (ecs_sched__run *)block;
-    size_t i;
     r->s = s;
     r->pool = pool;
-    r->slots = (ecs_sched__run_slot *)(block + slots_at);
-    r->roots = (int32_t *)(block + roots_at);
-    r->joins = (int32_t *)(block + joins_at);
-    r->pending = (atomic_int *)(block + pending_at);
-    r->set_state = (atomic_uchar *)(block + pending_at + sizeof(atomic_int) * n);
+    r->slots = (ecs_sched__run_slot *)(block + at->slots);
+    r->root_sums = (int64_t *)(block + at->sums);
+    r->roots = (int32_t *)(block + at->roots);
+    r->joins = (int32_t *)(block + at->joins);
+    r->pending = (atomic_int *)(block + at->pending);
+    r->set_state = (atomic_uchar *)(block + at->sets);
     r->root_count = r->join_count = 0;
     for (i = 0; i < n; i++) {
         int32_t deps = plan->nodes[i].dependency_count;
@@ -204,36 +238,31 @@ static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block, ecs_sched
         if (deps > 1) r->joins[r->join_count++] = (int32_t)i;
         atomic_init(&r->pending[i], 0);
     }
+    memset(r->root_sums, 0, sizeof(int64_t) * (n + 1));
     for (i = 0; i < (size_t)plan->set_count; i++) atomic_init(&r->set_state[i], 0);
+    r->clock_ns = ecs_sched__clock_cost_ns();
     atomic_init(&r->group.pending, 0);
     r->group.slots = NULL;
     r->group.slot_count = 0;
     atomic_init(&r->exclusive_ready, -1);
     atomic_init(&r->violation, 0);
     atomic_init(&r->cost_ns, 0);
+    atomic_init(&r->root_sums_stale, true);
     return r;
-}
-
-static size_t ecs_sched__run_state_size(const ecs_sched__plan *plan) {
-    size_t n = (size_t)plan->node_count;
-    size_t before_pending = ECS_SCHED__RUN_ALIGN(sizeof(ecs_sched__run)) +
-                            ECS_SCHED__RUN_ALIGN(sizeof(ecs_sched__run_slot) * n) +
-                            2 * sizeof(int32_t) * n;
-    return ECS_SCHED__RUN_ALIGN(before_pending) + sizeof(atomic_int) * n +
-           sizeof(atomic_uchar) * (size_t)plan->set_count + 1;
 }
 
 static ecs_sched__run *ecs_sched__run_state(ecs_sched_world *w, ecs_sched__schedule *s,
                                             ecs_sched_pool *pool) {
     ecs_sched__plan *plan = s->plan;
+    ecs_sched__run_layout at;
     unsigned char *block;
     if (plan->run_state) return plan->run_state;
-    block = (unsigned char *)ecs_sched__alloc(&w->env, ecs_sched__run_state_size(plan));
+    block = (unsigned char *)ecs_sched__alloc(&w->env, ecs_sched__run_layout_of(plan, &at));
     if (!block) {
         ecs_sched__out_of_memory(w, "preparing a parallel run");
         return NULL;
     }
-    plan->run_state = ecs_sched__run_state_init(block, s, pool);
+    plan->run_state = ecs_sched__run_state_init(block, &at, s, pool);
     return plan->run_state;
 }
 
@@ -243,6 +272,8 @@ static void ecs_sched__run_note_violation(ecs_sched__run *r, ecs_sched_result vi
     atomic_compare_exchange_strong_explicit(&r->violation, &none, (int)violation,
                                             memory_order_relaxed, memory_order_relaxed);
 }
+
+/* ---- conditions ---- */
 
 /* A set's conditions, evaluated by the first thread that needs them; the others wait for the
    answer. */
@@ -270,7 +301,6 @@ static bool ecs_sched__run_node_may_run(ecs_sched__run *r, const ecs_sched__plan
     ecs_sched_result violation = ECS_SCHED_OK;
     bool holds;
     int32_t i;
-    if (!(pn->guard_set_count || pn->cond_count)) return true;
     for (i = 0; i < pn->guard_set_count; i++) {
         if (!ecs_sched__run_set_holds(r, plan->guard_sets[pn->guard_set_start + i])) return false;
     }
@@ -281,39 +311,51 @@ static bool ecs_sched__run_node_may_run(ecs_sched__run *r, const ecs_sched__plan
     return holds;
 }
 
-/* ---- ready lists ---- */
+/* ---- what a thread holds ---- */
 
-static void ecs_sched__ready_clear(ecs_sched__ready *list) {
-    list->newest = list->oldest = -1;
-    list->count = 0;
-    list->cost = 0;
+static void ecs_sched__work_clear(ecs_sched__work *work) {
+    work->first = work->end = 0;
+    work->newest = work->oldest = -1;
+    work->count = 0;
+    work->ready_cost = 0;
 }
 
-static void ecs_sched__ready_push(ecs_sched__run *r, ecs_sched__ready *list, int32_t node) {
+static void ecs_sched__work_push(ecs_sched__run *r, ecs_sched__work *work, int32_t node) {
     ecs_sched__run_slot *slot = &r->slots[node];
-    slot->older = list->newest;
+    slot->older = work->newest;
     slot->newer = -1;
-    if (list->newest >= 0) r->slots[list->newest].newer = node;
-    else list->oldest = node;
-    list->newest = node;
-    list->count++;
-    list->cost += slot->cost_ns;
+    if (work->newest >= 0) r->slots[work->newest].newer = node;
+    else work->oldest = node;
+    work->newest = node;
+    work->count++;
+    work->ready_cost += slot->cost_ns;
 }
 
-static int32_t ecs_sched__ready_pop(ecs_sched__run *r, ecs_sched__ready *list) {
-    int32_t node = list->newest;
-    const ecs_sched__run_slot *slot = &r->slots[node];
-    list->newest = slot->older;
-    if (list->newest >= 0) r->slots[list->newest].newer = -1;
-    else list->oldest = -1;
-    list->count--;
-    list->cost -= slot->cost_ns;
+/* The newest ready node, else the first root; -1 when nothing is left. */
+static int32_t ecs_sched__work_take(ecs_sched__run *r, ecs_sched__work *work) {
+    int32_t node = work->newest;
+    const ecs_sched__run_slot *slot;
+    if (node < 0) return work->first < work->end ? r->roots[work->first++] : -1;
+    slot = &r->slots[node];
+    work->newest = slot->older;
+    if (work->newest >= 0) r->slots[work->newest].newer = -1;
+    else work->oldest = -1;
+    work->count--;
+    work->ready_cost -= slot->cost_ns;
     return node;
 }
 
-/* A node is done: its successors lose a predecessor; those left with none join the list, the
+static int64_t ecs_sched__roots_cost(const ecs_sched__run *r, int32_t first, int32_t end) {
+    return r->root_sums[end] - r->root_sums[first];
+}
+
+static int64_t ecs_sched__work_cost(const ecs_sched__run *r, const ecs_sched__work *work) {
+    return work->ready_cost + ecs_sched__roots_cost(r, work->first, work->end);
+}
+
+/* A node is done: its successors lose a predecessor; those left with none join the work, the
    first successor on top, so that it runs next. */
-static void ecs_sched__run_successors(ecs_sched__run *r, int32_t node, ecs_sched__ready *list) {
+static void ecs_sched__run_successors(ecs_sched__run *r, int32_t node, ecs_sched__work *work) {
     const ecs_sched__plan *plan = r->s->plan;
     const ecs_sched__plan_node *pn = &plan->nodes[node];
     int32_t e = pn->successor_start + pn->successor_count;
@@ -321,9 +363,67 @@ static void ecs_sched__run_successors(ecs_sched__run *r, int32_t node, ecs_sched
         int32_t t = plan->successors[e];
         if (plan->nodes[t].dependency_count == 1 ||
             atomic_fetch_sub_explicit(&r->pending[t], 1, memory_order_acq_rel) == 1) {
-            ecs_sched__ready_push(r, list, t);
+            ecs_sched__work_push(r, work, t);
         }
     }
+}
+
+/* ---- offering work ---- */
+
+static void ecs_sched__run_batch(void *arg);
+
+static void ecs_sched__offer(ecs_sched__run *r, ecs_sched__run_slot *first, int64_t cost) {
+    first->batch_cost = cost;
+    ecs_sched__pool_offer(r->pool, &r->group, ecs_sched__run_batch, first,
+                          cost >= ECS_SCHED_WAKE_MIN_NS);
+}
+
+/* Offers the last roots, from the one after which the rest costs no more than `target`
+   (at least one root). */
+static void ecs_sched__offer_roots(ecs_sched__run *r, ecs_sched__work *work, int64_t target) {
+    int32_t low = work->first, high = work->end - 1;
+    ecs_sched__run_slot *first;
+    while (low < high) {   /* the first position p in [first, end) with sums[end] - sums[p] <= target */
+        int32_t mid = low + (high - low) / 2;
+        if (ecs_sched__roots_cost(r, mid, work->end) <= target) high = mid;
+        else low = mid + 1;
+    }
+    first = &r->slots[r->roots[low]];
+    first->batch_first = low;
+    first->batch_last = work->end;
+    first->batch_count = -1;
+    work->end = low;
+    ecs_sched__offer(r, first, ecs_sched__roots_cost(r, low, first->batch_last));
+}
+
+/* Offers the oldest ready nodes, up to about `target` (at least one node). */
+static void ecs_sched__offer_ready(ecs_sched__run *r, ecs_sched__work *work, int64_t target) {
+    ecs_sched__run_slot *first = &r->slots[work->oldest];
+    int64_t cost = first->cost_ns;
+    int32_t last = work->oldest, count = 1;
+    while (cost < target && r->slots[last].newer >= 0) {
+        last = r->slots[last].newer;
+        cost += r->slots[last].cost_ns;
+        count++;
+    }
+    work->oldest = r->slots[last].newer;
+    if (work->oldest >= 0) r->slots[work->oldest].older = -1;
+    else work->newest = -1;
+    work->count -= count;
+    work->ready_cost -= cost;
+    r->slots[last].newer = -1;
+    first->batch_first = first->node;
+    first->batch_last = last;
+    first->batch_count = count;
+    ecs_sched__offer(r, first, cost);
+}
+
+/* Offers about half of all the thread's work: the work left and the node it runs next,
+   which costs `running_ns`. Roots go first: they are the oldest. */
+static void ecs_sched__offer_half(ecs_sched__run *r, ecs_sched__work *work, int32_t running_ns) {
+    int64_t target = (ecs_sched__work_cost(r, work) + running_ns) / 2;
+    if (work->first < work->end) ecs_sched__offer_roots(r, work, target);
+    else ecs_sched__offer_ready(r, work, target);
 }
 
 /* ---- running nodes ---- */
@@ -340,87 +440,79 @@ static int32_t ecs_sched__averaged_cost(int32_t estimate, int64_t measured) {
     return estimate == 0 ? (int32_t)sample : (int32_t)(((int64_t)estimate + sample) / 2);
 }
 
+/* An exclusive node whose conditions hold is left for the calling thread. */
+static void ecs_sched__leave_exclusive(ecs_sched__run *r, int32_t node, ecs_sched__work *work) {
+    const ecs_sched__plan_node *pn = &r->s->plan->nodes[node];
+    if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__run_node_may_run(r, pn)) {
+        ecs_sched__run_successors(r, node, work);
+    } else {
+        atomic_store_explicit(&r->exclusive_ready, node, memory_order_release);
+    }
+}
+
 /* Runs a ready node (its conditions, then its system) and adds the nodes it makes ready to
-   the list. An exclusive node whose conditions hold is left for the calling thread. Returns
-   the node's estimate. */
-static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__ready *list) {
+   the work. Returns the node's estimate. */
+static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__work *work) {
     const ecs_sched__plan *plan = r->s->plan;
     const ecs_sched__plan_node *pn = &plan->nodes[node];
     ecs_sched__run_slot *slot = &r->slots[node];
     bool timed;
     int64_t start;
     if (pn->exclusive) {
-        if (ecs_sched__run_node_may_run(r, pn)) {
-            atomic_store_explicit(&r->exclusive_ready, node, memory_order_release);
-        } else {
-            ecs_sched__run_successors(r, node, list);
-        }
+        ecs_sched__leave_exclusive(r, node, work);
         return 0;
     }
     timed = ecs_sched__time_this(slot->cost_ns, plan->runs + (uint32_t)node);
     start = timed ? ecs_sched__now_ns() : 0;
-    if (ecs_sched__run_node_may_run(r, pn)) {
+    if (!(pn->guard_set_count || pn->cond_count) || ecs_sched__run_node_may_run(r, pn)) {
         ecs_sched_result violation = ECS_SCHED_OK;
         pn->system->fn(&pn->system->ctx);
         ecs_sched__take_violation(&pn->system->ctx, &violation);
         ecs_sched__run_note_violation(r, violation);
     }
-    if (timed) slot->cost_ns = ecs_sched__averaged_cost(slot->cost_ns, ecs_sched__now_ns() - start);
-    ecs_sched__run_successors(r, node, list);
+    if (timed) {
+        int32_t was = slot->cost_ns;
+        slot->cost_ns = ecs_sched__averaged_cost(was, ecs_sched__now_ns() - start - r->clock_ns);
+        if (pn->dependency_count == 0 && slot->cost_ns != was) {
+            atomic_store_explicit(&r->root_sums_stale, true, memory_order_relaxed);
+        }
+    }
+    ecs_sched__run_successors(r, node, work);
     return slot->cost_ns;
 }
 
-static void ecs_sched__run_batch(void *arg);
-
-/* Offers the oldest nodes of the list, about half of the work the thread holds (the list and
-   the node it runs next, `running_ns`), as one task. */
-static void ecs_sched__offer_half(ecs_sched__run *r, ecs_sched__ready *list, int32_t running_ns) {
-    ecs_sched__run_slot *first = &r->slots[list->oldest];
-    int64_t target = (list->cost + running_ns) / 2, cost = first->cost_ns;
-    int32_t last = list->oldest, count = 1;
-    while (cost < target && r->slots[last].newer >= 0) {
-        last = r->slots[last].newer;
-        cost += r->slots[last].cost_ns;
-        count++;
-    }
-    list->oldest = r->slots[last].newer;
-    if (list->oldest >= 0) r->slots[list->oldest].older = -1;
-    else list->newest = -1;
-    list->count -= count;
-    list->cost -= cost;
-    r->slots[last].newer = -1;
-    first->batch_newest = last;
-    first->batch_count = count;
-    first->batch_cost = cost;
-    ecs_sched__pool_offer(r->pool, &r->group, ecs_sched__run_batch, first,
-                          cost >= ECS_SCHED_WAKE_MIN_NS);
-}
-
-/* Runs the list to its end, offering part of it whenever that is worth a hand-off. */
-static void ecs_sched__run_list(ecs_sched__run *r, ecs_sched__ready *list) {
+/* Runs the work to its end, offering half of it whenever that is worth a hand-off. */
+static void ecs_sched__run_work(ecs_sched__run *r, ecs_sched__work *work) {
     bool may_offer = r->pool->count > 1;
     int64_t spent = 0;
-    while (list->count > 0) {
-        int32_t node = ecs_sched__ready_pop(r, list);
-        if (may_offer && list->count > 0 && list->cost >= ECS_SCHED_OFFER_MIN_NS) {
-            ecs_sched__offer_half(r, list, r->slots[node].cost_ns);
+    int32_t node;
+    while ((node = ecs_sched__work_take(r, work)) >= 0) {
+        if (may_offer && (work->count > 0 || work->first < work->end) &&
+            ecs_sched__work_cost(r, work) >= ECS_SCHED_OFFER_MIN_NS) {
+            ecs_sched__offer_half(r, work, r->slots[node].cost_ns);
         }
-        spent += ecs_sched__run_node(r, node, list);
+        spent += ecs_sched__run_node(r, node, work);
     }
     if (spent) atomic_fetch_add_explicit(&r->cost_ns, spent, memory_order_relaxed);
 }
 
 static void ecs_sched__run_batch(void *arg) {
     ecs_sched__run_slot *first = (ecs_sched__run_slot *)arg;
-    ecs_sched__ready list;
-    list.newest = first->batch_newest;
-    list.oldest = first->node;
-    list.count = first->batch_count;
-    list.cost = first->batch_cost;
-    ecs_sched__run_list(first->run, &list);
+    ecs_sched__work work;
+    ecs_sched__work_clear(&work);
+    if (first->batch_count < 0) {
+        work.first = first->batch_first;
+        work.end = first->batch_last;
+    } else {
+        work.oldest = first->batch_first;
+        work.newest = first->batch_last;
+        work.count = first->batch_count;
+        work.ready_cost = first->batch_cost;
+    }
+    ecs_sched__run_work(first->run, &work);
 }
 
-/* Runs the exclusive node a thread left for the calling thread, whose conditions held. */
+/* Runs the exclusive node a thread left for the calling thread. */
 static void ecs_sched__run_exclusive(ecs_sched__run *r, int32_t node, ecs_sched_result *error) {
     const ecs_sched__plan_node *pn = &r->s->plan->nodes[node];
     if (pn->sync) {
@@ -433,7 +525,18 @@ static void ecs_sched__run_exclusive(ecs_sched__run *r, int32_t node, ecs_sched_
     }
 }
 
-static void ecs_sched__run_reset(ecs_sched__run *r, ecs_sched__ready *roots) {
+static void ecs_sched__sum_root_costs(ecs_sched__run *r) {
+    int64_t sum = 0;
+    int32_t i;
+    for (i = 0; i < r->root_count; i++) {
+        r->root_sums[i] = sum;
+        sum += r->slots[r->roots[i]].cost_ns;
+    }
+    r->root_sums[r->root_count] = sum;
+}
+
+/* Gets the run state ready for a run; the work of the calling thread: all the roots. */
+static void ecs_sched__run_reset(ecs_sched__run *r, ecs_sched__work *work) {
     const ecs_sched__plan *plan = r->s->plan;
     int32_t i;
     for (i = 0; i < r->join_count; i++) {
@@ -444,26 +547,29 @@ static void ecs_sched__run_reset(ecs_sched__run *r, ecs_sched__ready *roots) {
     for (i = 0; i < plan->set_count; i++) {
         atomic_store_explicit(&r->set_state[i], 0, memory_order_relaxed);
     }
+    if (atomic_exchange_explicit(&r->root_sums_stale, false, memory_order_relaxed)) {
+        ecs_sched__sum_root_costs(r);
+    }
     atomic_store_explicit(&r->exclusive_ready, -1, memory_order_relaxed);
     atomic_store_explicit(&r->violation, 0, memory_order_relaxed);
     atomic_store_explicit(&r->cost_ns, 0, memory_order_relaxed);
-    ecs_sched__ready_clear(roots);
-    for (i = r->root_count - 1; i >= 0; i--) ecs_sched__ready_push(r, roots, r->roots[i]);
+    ecs_sched__work_clear(work);
+    work->end = r->root_count;
 }
 
 static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
     ecs_sched__plan *plan = r->s->plan;
     ecs_sched_result error = ECS_SCHED_OK;
-    ecs_sched__ready list;
+    ecs_sched__work work;
     int32_t node;
-    ecs_sched__run_reset(r, &list);
+    ecs_sched__run_reset(r, &work);
     for (;;) {
-        ecs_sched__run_list(r, &list);
+        ecs_sched__run_work(r, &work);
         ecs_sched_pool_wait(r->pool, &r->group);
         node = atomic_exchange_explicit(&r->exclusive_ready, -1, memory_order_acq_rel);
         if (node < 0) break;
         ecs_sched__run_exclusive(r, node, &error);
-        ecs_sched__run_successors(r, node, &list);
+        ecs_sched__run_successors(r, node, &work);
     }
     ecs_sched__apply_pending(plan, &error);
     plan->cost_ns = atomic_load_explicit(&r->cost_ns, memory_order_relaxed);
@@ -475,21 +581,25 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
    whole run but its exclusive nodes. */
 static ecs_sched_result ecs_sched__execute_measured(ecs_sched__schedule *s) {
     ecs_sched__plan *plan = s->plan;
+    const ecs_sched__plan_node *nodes = plan->nodes;
     ecs_sched_result error = ECS_SCHED_OK, violation = ECS_SCHED_OK;
-    int64_t start = ecs_sched__now_ns(), exclusive_ns = 0;
-    int32_t p;
-    ecs_sched__execute_begin(plan);
-    for (p = 0; p < plan->node_count; p++) {
-        if (plan->nodes[p].exclusive) {
-            int64_t t = ecs_sched__now_ns();
-            ecs_sched__execute_step(s, &plan->nodes[p], &error, &violation);
-            exclusive_ns += ecs_sched__now_ns() - t;
+    int64_t cost = 0;
+    int32_t p = 0, end;
+    if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
+    while (p < plan->node_count) {
+        if (nodes[p].exclusive) {
+            ecs_sched__execute_range(s, p, p + 1, &error, &violation);
+            p++;
         } else {
-            ecs_sched__execute_step(s, &plan->nodes[p], &error, &violation);
+            int64_t start = ecs_sched__now_ns();
+            for (end = p; end < plan->node_count && !nodes[end].exclusive; end++) {
+            }
+            ecs_sched__execute_range(s, p, end, &error, &violation);
+            cost += ecs_sched__now_ns() - start;
+            p = end;
         }
     }
-    plan->cost_ns = ecs_sched__now_ns() - start - exclusive_ns;
-    if (plan->cost_ns < 1) plan->cost_ns = 1;
+    plan->cost_ns = cost > 1 ? cost : 1;
     ecs_sched__apply_pending(plan, &error);
     return error != ECS_SCHED_OK ? error : violation;
 }

@@ -136,12 +136,12 @@ typedef struct ecs_sched__name {
 } ecs_sched__name;
 
 typedef struct ecs_sched__system {
+    ecs_sched_system_fn fn;   /* next to the start of ctx, which a run reads */
+    ecs_sched_system_ctx ctx;
     int32_t name;
-    ecs_sched_system_fn fn;
     bool is_apply_deferred;
     bool ambiguous_with_all;
     bool explicit_set;        /* its desc (or its group's) named a set */
-    ecs_sched_system_ctx ctx;
 } ecs_sched__system;
 
 

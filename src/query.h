@@ -86,17 +86,18 @@ typedef struct ecs_sched__match {
     int16_t column[ECS_SCHED_MAX_TERMS];  /* column per term, -1 when the field is NULL */
 } ecs_sched__match;
 
+/* What iteration reads comes first, on one cache line. */
 struct ecs_sched_query {
-    ecs_sched_world *world;
+    ecs_sched__match *matches;
+    uint32_t match_count;
     int32_t term_count;
+    ecs_sched_world *world;
+    uint32_t match_capacity;
     int32_t read_count;
     int32_t write_count;
-    uint32_t match_count;
-    uint32_t match_capacity;
     ecs_sched_term terms[ECS_SCHED_MAX_TERMS];
     ecs_sched_id reads[ECS_SCHED_MAX_TERMS];
     ecs_sched_id writes[ECS_SCHED_MAX_TERMS];
-    ecs_sched__match *matches;
 };
 
 static bool ecs_sched__query_matches(const ecs_sched_query *q, const ecs_sched__table *t,
@@ -262,11 +263,15 @@ int32_t ecs_sched_query_count(const ecs_sched_query *q) {
     return total;
 }
 
+/* The fields are filled by each ecs_sched_iter_next; they are not zeroed here, which costs
+   more than the rest of a small query's iteration. */
 ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
     ecs_sched_iter it;
     ECS_SCHED_ASSERT(q != NULL);
-    memset(&it, 0, sizeof it);
+    it.count = 0;
+    it.entities = NULL;
     it.query_ = q;
+    it.next_ = 0;
     return it;
 }
 
