@@ -119,6 +119,14 @@
          worker going to sleep never interrupts the other threads of the process; submitting
          and finishing tasks then pay an ordinary memory fence each.
 
+     ECS_SCHED_PARALLEL_MIN_NS, ECS_SCHED_OFFER_MIN_NS, ECS_SCHED_WAKE_MIN_NS           (impl)
+         With ECS_SCHED_THREADS: how the parallel executor decides (see THREADS). A schedule
+         whose systems take less than PARALLEL_MIN_NS in all runs on the calling thread
+         (default 4000); a thread offers half of its work to the others when that work is
+         worth OFFER_MIN_NS (default 2000), and wakes a sleeping worker for an offer worth
+         WAKE_MIN_NS (default 20000). Nanoseconds. 0, 0, 0 spreads every run as far as it
+         goes, which is slower but shows, in tests, every way systems can overlap.
+
      ECS_SCHED_MAX_TERMS
          The most terms a query can have, and the number of fields of an iterator; default 16.
 
@@ -667,6 +675,20 @@
      Exclusive systems, apply_deferred and automatic sync points run on the calling thread,
      alone.
 
+     Threads pay off when a schedule holds independent systems whose work adds up to several
+     microseconds: a hand-off between threads costs about a microsecond, a tiny system a few
+     nanoseconds. So the parallel executor measures and decides on every run. A schedule whose
+     systems took less than ECS_SCHED_PARALLEL_MIN_NS in all (4 us; exclusive systems aside)
+     runs on the calling thread in plan order, exactly as the single-threaded executor would,
+     and is timed again once every 32 runs. Above, each thread runs the systems it finds ready
+     itself, and offers half of its work to the other threads, as one task, whenever what it
+     holds beyond the next system is estimated at ECS_SCHED_OFFER_MIN_NS (2 us) or more; a
+     sleeping worker is woken only for an offer of ECS_SCHED_WAKE_MIN_NS (20 us) or more. A
+     system's estimate is what it took, averaged, timed on its first parallel run, on every
+     run once it takes 1 us, and one run in 32 below. The first run of a schedule is timed on
+     the calling thread. None of this changes what a system sees: the decision moves work
+     between threads, never across an edge of the plan.
+
      The guarantee: after every run, the world is the one the single-threaded executor leaves,
      byte for byte. The build makes the plan's order binding wherever it could matter: two
      systems whose access conflicts (even when declared ambiguous_with each other) and that
@@ -688,7 +710,8 @@
 
      The pool. ecs_sched_pool_create(&(ecs_sched_pool_desc){.thread_count = n}) makes one of
      your own: each worker keeps its tasks in a Chase-Lev deque (a bounded ring; a full deque
-     runs the task at once), idle workers steal from random others, spin briefly, then sleep on
+     runs the task at once), idle workers steal from random others, spin briefly (with more
+     threads than the hardware runs at once: very briefly, yielding the core), then sleep on
      an event count (on Linux the sleeper's fence is a membarrier call, so submitting and
      finishing tasks need none). ecs_sched_pool_submit(pool, group, fn, arg) queues fn(arg)
      (call it from the creating thread or from a task), ecs_sched_pool_wait(pool, group) runs
@@ -2629,6 +2652,7 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 #else /* ECS_SCHED_THREADS */
 
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__linux__) && !defined(ECS_SCHED_NO_MEMBARRIER)
@@ -2651,6 +2675,10 @@ long syscall(long number, ...);   /* <unistd.h> declares it only for _DEFAULT_SO
 #define ECS_SCHED__SPIN_ROUNDS 1024    /* looks for work this many times (some 40 us) before
                                           sleeping, so that workers stay awake across the small
                                           gaps between the parts of a frame */
+/* With more threads than the machine runs at once, an idle worker's spinning takes a core
+   from one with work: it looks for work less long, and yields the core between looks. */
+#define ECS_SCHED__CROWDED_SPIN_ROUNDS 64
+#define ECS_SCHED__CROWDED_YIELD_EVERY 8
 #define ECS_SCHED__CACHE_LINE 64
 #define ECS_SCHED__FULL_PUSHES 32      /* see ecs_sched__deque_push */
 
@@ -2722,6 +2750,7 @@ struct ecs_sched_pool {
     ecs_sched__event idle;
     atomic_bool stopping;
     atomic_int group_waiters;        /* ecs_sched_pool_wait calls on counted groups */
+    bool crowded;                    /* more threads than the hardware runs at once */
     pthread_t creator;               /* worker 0 */
     uint64_t id;                     /* unique in the process, unlike the pool's address */
 };
@@ -3022,8 +3051,9 @@ static void ecs_sched__pool_work_until(ecs_sched_pool *pool, int32_t self,
             idle_rounds = 0;
             continue;
         }
-        if (++idle_rounds < ECS_SCHED__SPIN_ROUNDS) {
-            ECS_SCHED__CPU_RELAX();
+        if (++idle_rounds < (pool->crowded ? ECS_SCHED__CROWDED_SPIN_ROUNDS : ECS_SCHED__SPIN_ROUNDS)) {
+            if (pool->crowded && idle_rounds % ECS_SCHED__CROWDED_YIELD_EVERY == 0) sched_yield();
+            else ECS_SCHED__CPU_RELAX();
             continue;
         }
         epoch = ecs_sched__event_prepare(&pool->idle);
@@ -3100,6 +3130,7 @@ ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *given) {
     }
     pool->env = env;
     pool->count = count;
+    pool->crowded = count > ecs_sched__hardware_threads();
     atomic_init(&pool->stopping, false);
     atomic_init(&pool->group_waiters, 0);
     pool->workers = (ecs_sched__worker *)ecs_sched__calloc(&env, sizeof *pool->workers * (size_t)count);

@@ -214,7 +214,8 @@ static void lane_mix_system(ecs_sched_system_ctx *ctx) {
 
 /* 50k entities that each have all 16 lanes; system i writes lane i, and with `chained` also
    reads lane i + 1 (wrapping), so that each system conflicts with its two neighbours. */
-static int make_lane_world(lane_world *lw, ecs_sched_executor executor, bool chained) {
+static int make_lane_world(lane_world *lw, ecs_sched_executor executor, bool chained,
+                           int32_t threads) {
     static char names[LANES][8];
     Lane *values = (Lane *)xmalloc(sizeof(Lane) * LANE_ENTITIES * LANES);
     const void *arrays[LANES];
@@ -222,7 +223,7 @@ static int make_lane_world(lane_world *lw, ecs_sched_executor executor, bool cha
     ecs_sched_world_desc wd;
     memset(&wd, 0, sizeof wd);
     wd.executor = executor;
-    wd.thread_count = BENCH_THREADS;
+    wd.thread_count = threads;
     wd.logger.fn = quiet_log;   /* the chain's conflicts are unordered on purpose: no warning */
     lw->world = ecs_sched_world_create(&wd);
     if (!lw->world) {
@@ -364,7 +365,7 @@ static void run_busy_systems(bench_row *row) {
     if (!duo_start(&raw->threads)) {
         fail(row, "pthread_create", NULL);
     } else {
-        if (!make_lane_world(&lw, ECS_SCHED_EXECUTOR_PARALLEL, false)) {
+        if (!make_lane_world(&lw, ECS_SCHED_EXECUTOR_PARALLEL, false, BENCH_THREADS)) {
             fail(row, "building the world", lw.world);
         } else if (time_frames(row, lw.world, raw_lanes_frame, raw, PARALLEL_MIN_SAMPLE_NS, 1e3,
                                &frames)) {
@@ -387,8 +388,8 @@ static void run_busy_systems(bench_row *row) {
 static void run_lanes_against_single(bench_row *row, bool chained) {
     lane_world parallel, single;
     int64_t frames = 0;
-    int ok_parallel = make_lane_world(&parallel, ECS_SCHED_EXECUTOR_PARALLEL, chained);
-    int ok_single = make_lane_world(&single, ECS_SCHED_EXECUTOR_SINGLE_THREADED, chained);
+    int ok_parallel = make_lane_world(&parallel, ECS_SCHED_EXECUTOR_PARALLEL, chained, BENCH_THREADS);
+    int ok_single = make_lane_world(&single, ECS_SCHED_EXECUTOR_SINGLE_THREADED, chained, 1);
     if (!ok_parallel || !ok_single) {
         fail(row, "building the worlds", ok_parallel ? single.world : parallel.world);
     } else if (time_frames(row, parallel.world, schedule_frame, single.world,
@@ -413,6 +414,30 @@ static void run_lanes_against_single(bench_row *row, bool chained) {
 }
 
 static void run_busy_systems_speedup(bench_row *row) { run_lanes_against_single(row, false); }
+
+/* busy_systems on a pool of twice as many threads as the machine has cores, against the same
+   world with BENCH_THREADS threads. */
+static void run_busy_systems_oversubscribed(bench_row *row) {
+    lane_world crowded, fitting;
+    int64_t frames = 0;
+    int ok_crowded = make_lane_world(&crowded, ECS_SCHED_EXECUTOR_PARALLEL, false, 2 * BENCH_THREADS);
+    int ok_fitting = make_lane_world(&fitting, ECS_SCHED_EXECUTOR_PARALLEL, false, BENCH_THREADS);
+    if (!ok_crowded || !ok_fitting) {
+        fail(row, "building the worlds", ok_crowded ? fitting.world : crowded.world);
+    } else if (time_frames(row, crowded.world, schedule_frame, fitting.world,
+                           PARALLEL_MIN_SAMPLE_NS, 1e3, &frames)) {
+        double a = lane_world_sum(&crowded), b = lane_world_sum(&fitting);
+        if (a != b || a != lane_expected_sum(frames)) {
+            fail(row, "wrong lane values after the run", NULL);
+        } else {
+            appendf(row, "; the systems of busy_systems, in a world of %d threads (on %d cores) "
+                         "against one of %d; both checked equal to the expected sum",
+                    2 * BENCH_THREADS, BENCH_THREADS, BENCH_THREADS);
+        }
+    }
+    if (crowded.world) ecs_sched_world_destroy(crowded.world);
+    if (fitting.world) ecs_sched_world_destroy(fitting.world);
+}
 static void run_contended(bench_row *row) { run_lanes_against_single(row, true); }
 
 /* ---- par_iter_1m ---- */

@@ -119,6 +119,14 @@
          worker going to sleep never interrupts the other threads of the process; submitting
          and finishing tasks then pay an ordinary memory fence each.
 
+     ECS_SCHED_PARALLEL_MIN_NS, ECS_SCHED_OFFER_MIN_NS, ECS_SCHED_WAKE_MIN_NS           (impl)
+         With ECS_SCHED_THREADS: how the parallel executor decides (see THREADS). A schedule
+         whose systems take less than PARALLEL_MIN_NS in all runs on the calling thread
+         (default 4000); a thread offers half of its work to the others when that work is
+         worth OFFER_MIN_NS (default 2000), and wakes a sleeping worker for an offer worth
+         WAKE_MIN_NS (default 20000). Nanoseconds. 0, 0, 0 spreads every run as far as it
+         goes, which is slower but shows, in tests, every way systems can overlap.
+
      ECS_SCHED_MAX_TERMS
          The most terms a query can have, and the number of fields of an iterator; default 16.
 
@@ -667,6 +675,20 @@
      Exclusive systems, apply_deferred and automatic sync points run on the calling thread,
      alone.
 
+     Threads pay off when a schedule holds independent systems whose work adds up to several
+     microseconds: a hand-off between threads costs about a microsecond, a tiny system a few
+     nanoseconds. So the parallel executor measures and decides on every run. A schedule whose
+     systems took less than ECS_SCHED_PARALLEL_MIN_NS in all (4 us; exclusive systems aside)
+     runs on the calling thread in plan order, exactly as the single-threaded executor would,
+     and is timed again once every 32 runs. Above, each thread runs the systems it finds ready
+     itself, and offers half of its work to the other threads, as one task, whenever what it
+     holds beyond the next system is estimated at ECS_SCHED_OFFER_MIN_NS (2 us) or more; a
+     sleeping worker is woken only for an offer of ECS_SCHED_WAKE_MIN_NS (20 us) or more. A
+     system's estimate is what it took, averaged, timed on its first parallel run, on every
+     run once it takes 1 us, and one run in 32 below. The first run of a schedule is timed on
+     the calling thread. None of this changes what a system sees: the decision moves work
+     between threads, never across an edge of the plan.
+
      The guarantee: after every run, the world is the one the single-threaded executor leaves,
      byte for byte. The build makes the plan's order binding wherever it could matter: two
      systems whose access conflicts (even when declared ambiguous_with each other) and that
@@ -688,7 +710,8 @@
 
      The pool. ecs_sched_pool_create(&(ecs_sched_pool_desc){.thread_count = n}) makes one of
      your own: each worker keeps its tasks in a Chase-Lev deque (a bounded ring; a full deque
-     runs the task at once), idle workers steal from random others, spin briefly, then sleep on
+     runs the task at once), idle workers steal from random others, spin briefly (with more
+     threads than the hardware runs at once: very briefly, yielding the core), then sleep on
      an event count (on Linux the sleeper's fence is a membarrier call, so submitting and
      finishing tasks need none). ecs_sched_pool_submit(pool, group, fn, arg) queues fn(arg)
      (call it from the creating thread or from a task), ecs_sched_pool_wait(pool, group) runs

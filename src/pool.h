@@ -178,6 +178,7 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 #else /* ECS_SCHED_THREADS */
 
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__linux__) && !defined(ECS_SCHED_NO_MEMBARRIER)
@@ -200,6 +201,10 @@ long syscall(long number, ...);   /* <unistd.h> declares it only for _DEFAULT_SO
 #define ECS_SCHED__SPIN_ROUNDS 1024    /* looks for work this many times (some 40 us) before
                                           sleeping, so that workers stay awake across the small
                                           gaps between the parts of a frame */
+/* With more threads than the machine runs at once, an idle worker's spinning takes a core
+   from one with work: it looks for work less long, and yields the core between looks. */
+#define ECS_SCHED__CROWDED_SPIN_ROUNDS 64
+#define ECS_SCHED__CROWDED_YIELD_EVERY 8
 #define ECS_SCHED__CACHE_LINE 64
 #define ECS_SCHED__FULL_PUSHES 32      /* see ecs_sched__deque_push */
 
@@ -271,6 +276,7 @@ struct ecs_sched_pool {
     ecs_sched__event idle;
     atomic_bool stopping;
     atomic_int group_waiters;        /* ecs_sched_pool_wait calls on counted groups */
+    bool crowded;                    /* more threads than the hardware runs at once */
     pthread_t creator;               /* worker 0 */
     uint64_t id;                     /* unique in the process, unlike the pool's address */
 };
@@ -571,8 +577,9 @@ static void ecs_sched__pool_work_until(ecs_sched_pool *pool, int32_t self,
             idle_rounds = 0;
             continue;
         }
-        if (++idle_rounds < ECS_SCHED__SPIN_ROUNDS) {
-            ECS_SCHED__CPU_RELAX();
+        if (++idle_rounds < (pool->crowded ? ECS_SCHED__CROWDED_SPIN_ROUNDS : ECS_SCHED__SPIN_ROUNDS)) {
+            if (pool->crowded && idle_rounds % ECS_SCHED__CROWDED_YIELD_EVERY == 0) sched_yield();
+            else ECS_SCHED__CPU_RELAX();
             continue;
         }
         epoch = ecs_sched__event_prepare(&pool->idle);
@@ -649,6 +656,7 @@ ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *given) {
     }
     pool->env = env;
     pool->count = count;
+    pool->crowded = count > ecs_sched__hardware_threads();
     atomic_init(&pool->stopping, false);
     atomic_init(&pool->group_waiters, 0);
     pool->workers = (ecs_sched__worker *)ecs_sched__calloc(&env, sizeof *pool->workers * (size_t)count);
