@@ -274,6 +274,9 @@
              for (int32_t i = 0; i < it.count; i++) ...   // it.entities[i] is the entity
          }
 
+     The fields describe the table the last ecs_sched_iter_next returned true for; before the
+     first call, and for fields past the query's terms, they are unspecified.
+
      Do not spawn, despawn, insert or remove while iterating: record those changes in a
      command buffer and apply it afterwards. ecs_sched_query_count gives the number of matching
      entities; ecs_sched_query_access lists the ids a query reads and the ids it writes, the
