@@ -7645,8 +7645,14 @@ struct ecs_sched__plan {
     int32_t ambiguous_count;     /* unordered conflicting pairs, as plan positions */
     int32_t *ambiguous;
     ecs_sched__run *run_state;   /* the parallel executor's, one block, made on first use */
-    int64_t cost_ns;             /* what a run costs, as last measured; 0 until then */
+    /* how the parallel executor chooses (executor.h); nanoseconds, 0 until measured */
+    int64_t work_ns;             /* what its non-exclusive nodes take, run in plan order */
+    int64_t single_ns;           /* a whole run on the calling thread, averaged */
+    int64_t parallel_ns;         /* a whole parallel run, averaged */
     uint32_t runs;               /* runs so far: measurements are taken on some of them */
+    uint32_t parallel_runs;
+    uint32_t retry_at;           /* the run that tries again the way that lost */
+    uint32_t retry_every;
 };
 
 static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
@@ -8649,18 +8655,27 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
         ecs_sched__run_successors(r, node, &work);
     }
     ecs_sched__apply_pending(plan, &error);
-    plan->cost_ns = atomic_load_explicit(&r->cost_ns, memory_order_relaxed);
     if (error != ECS_SCHED_OK) return error;
     return (ecs_sched_result)atomic_load_explicit(&r->violation, memory_order_relaxed);
 }
 
-/* A run on the calling thread that measures what the parallel executor could spread: the
-   whole run but its exclusive nodes. */
-static ecs_sched_result ecs_sched__execute_measured(ecs_sched__schedule *s) {
+/* ---- choosing, run by run ---- */
+
+#define ECS_SCHED__RETRY_FIRST 16u
+#define ECS_SCHED__RETRY_MOST 4096u
+
+static int64_t ecs_sched__averaged_ns(int64_t average, int64_t sample) {
+    if (sample < 1) sample = 1;
+    return average == 0 ? sample : (average + sample) / 2;
+}
+
+/* A run on the calling thread, timed: the part a parallel run could spread (all but the
+   exclusive nodes) goes to plan->work_ns, the whole run to *took. */
+static ecs_sched_result ecs_sched__execute_measured(ecs_sched__schedule *s, int64_t *took) {
     ecs_sched__plan *plan = s->plan;
     const ecs_sched__plan_node *nodes = plan->nodes;
     ecs_sched_result error = ECS_SCHED_OK, violation = ECS_SCHED_OK;
-    int64_t cost = 0;
+    int64_t began = ecs_sched__now_ns(), work = 0;
     int32_t p = 0, end;
     if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
     while (p < plan->node_count) {
@@ -8672,17 +8687,75 @@ static ecs_sched_result ecs_sched__execute_measured(ecs_sched__schedule *s) {
             for (end = p; end < plan->node_count && !nodes[end].exclusive; end++) {
             }
             ecs_sched__execute_range(s, p, end, &error, &violation);
-            cost += ecs_sched__now_ns() - start;
+            work += ecs_sched__now_ns() - start;
             p = end;
         }
     }
-    plan->cost_ns = cost > 1 ? cost : 1;
     ecs_sched__apply_pending(plan, &error);
+    plan->work_ns = work > 1 ? work : 1;
+    *took = ecs_sched__now_ns() - began;
     return error != ECS_SCHED_OK ? error : violation;
 }
 
-/* Whether this run of a schedule set to the parallel executor is worth spreading, else
-   whether to measure it. */
+/* A parallel run, timed. Its first one, made before any system had an estimate, offered
+   nothing, so it says nothing about what threads gain. When the estimates of the systems it
+   ran add up to less than ECS_SCHED_PARALLEL_MIN_NS, the schedule is cheap again. */
+static ecs_sched_result ecs_sched__execute_parallel_measured(ecs_sched__run *r) {
+    ecs_sched__plan *plan = r->s->plan;
+    int64_t began = ecs_sched__now_ns(), took, estimates;
+    ecs_sched_result result = ecs_sched__execute_parallel(r);
+    took = ecs_sched__now_ns() - began;
+    if (plan->parallel_runs++ > 0) plan->parallel_ns = ecs_sched__averaged_ns(plan->parallel_ns, took);
+    estimates = atomic_load_explicit(&r->cost_ns, memory_order_relaxed);
+    if (estimates < ECS_SCHED_PARALLEL_MIN_NS) plan->work_ns = estimates > 1 ? estimates : 1;
+    return result;
+}
+
+static bool ecs_sched__parallel_wins(const ecs_sched__plan *plan) {
+    return plan->parallel_ns > 0 && plan->parallel_ns < plan->single_ns;
+}
+
+/* Runs the way that has been faster; now and then, the other way, to see whether that has
+   changed: soon after a change of winner, less and less often while the winner stays. */
+static ecs_sched_result ecs_sched__execute_faster(ecs_sched__plan *plan, ecs_sched__schedule *s,
+                                                  uint32_t turn) {
+    bool parallel_won = ecs_sched__parallel_wins(plan);
+    bool retry = plan->parallel_ns == 0 || turn >= plan->retry_at;
+    ecs_sched_result result;
+    if (parallel_won != retry) {
+        result = ecs_sched__execute_parallel_measured(plan->run_state);
+    } else {
+        int64_t took;
+        result = ecs_sched__execute_measured(s, &took);
+        plan->single_ns = ecs_sched__averaged_ns(plan->single_ns, took);
+    }
+    if (retry) {
+        bool changed = ecs_sched__parallel_wins(plan) != parallel_won;
+        uint32_t every = plan->retry_every ? plan->retry_every : ECS_SCHED__RETRY_FIRST;
+        plan->retry_every = changed ? ECS_SCHED__RETRY_FIRST
+                          : every < ECS_SCHED__RETRY_MOST ? 2 * every : every;
+        plan->retry_at = turn + plan->retry_every;
+    }
+    return result;
+}
+
+/* A cheap schedule's run on the calling thread, timed. When it is cheap no more, both ways
+   are measured afresh. */
+static ecs_sched_result ecs_sched__execute_cheap_measured(ecs_sched__plan *plan,
+                                                         ecs_sched__schedule *s) {
+    int64_t took;
+    ecs_sched_result result = ecs_sched__execute_measured(s, &took);
+    if (plan->work_ns >= ECS_SCHED_PARALLEL_MIN_NS) {
+        plan->single_ns = took;
+        plan->parallel_ns = 0;
+        plan->retry_every = 0;
+    }
+    return result;
+}
+
+/* A schedule set to the parallel executor: on the calling thread while it is cheap (timed
+   once every ECS_SCHED__SAMPLE_EVERY runs), else the faster way. With
+   ECS_SCHED_PARALLEL_MIN_NS 0, every run is parallel. */
 static ecs_sched_result ecs_sched__execute_adaptive(ecs_sched_world *w, ecs_sched__schedule *s) {
     ecs_sched__plan *plan = s->plan;
     uint32_t turn = ++plan->runs;
@@ -8693,10 +8766,11 @@ static ecs_sched_result ecs_sched__execute_adaptive(ecs_sched_world *w, ecs_sche
         ecs_sched_pool *pool = ecs_sched_world_pool(w);
         if (!pool || !ecs_sched__run_state(w, s, pool)) return w->env.last_result;
     }
-    if (plan->cost_ns >= ECS_SCHED_PARALLEL_MIN_NS) {
-        return ecs_sched__execute_parallel(plan->run_state);
+    if (ECS_SCHED_PARALLEL_MIN_NS <= 0) return ecs_sched__execute_parallel(plan->run_state);
+    if (plan->work_ns >= ECS_SCHED_PARALLEL_MIN_NS) return ecs_sched__execute_faster(plan, s, turn);
+    if (plan->work_ns == 0 || (turn & (ECS_SCHED__SAMPLE_EVERY - 1u)) == 1u) {
+        return ecs_sched__execute_cheap_measured(plan, s);
     }
-    if ((turn & (ECS_SCHED__SAMPLE_EVERY - 1u)) == 1u) return ecs_sched__execute_measured(s);
     return ecs_sched__execute(w, s);
 }
 

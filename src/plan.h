@@ -55,8 +55,14 @@ struct ecs_sched__plan {
     int32_t ambiguous_count;     /* unordered conflicting pairs, as plan positions */
     int32_t *ambiguous;
     ecs_sched__run *run_state;   /* the parallel executor's, one block, made on first use */
-    int64_t cost_ns;             /* what a run costs, as last measured; 0 until then */
+    /* how the parallel executor chooses (executor.h); nanoseconds, 0 until measured */
+    int64_t work_ns;             /* what its non-exclusive nodes take, run in plan order */
+    int64_t single_ns;           /* a whole run on the calling thread, averaged */
+    int64_t parallel_ns;         /* a whole parallel run, averaged */
     uint32_t runs;               /* runs so far: measurements are taken on some of them */
+    uint32_t parallel_runs;
+    uint32_t retry_at;           /* the run that tries again the way that lost */
+    uint32_t retry_every;
 };
 
 static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
