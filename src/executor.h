@@ -579,7 +579,7 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
 /* ---- choosing, run by run ---- */
 
 #define ECS_SCHED__RETRY_FIRST 16u
-#define ECS_SCHED__RETRY_MOST 4096u
+#define ECS_SCHED__RETRY_MOST 256u
 
 static int64_t ecs_sched__averaged_ns(int64_t average, int64_t sample) {
     if (sample < 1) sample = 1;
