@@ -1200,6 +1200,9 @@ static bench_row rows[] = {
     {"pool_overhead", "ns/task", GOAL_VALUE, 30.0,
      "1M calls of the same empty task through a function pointer on one thread",
      run_pool_overhead, 0, 0, 0, 0, ""},
+    {"pool_overhead_queued", "ns/task", GOAL_VALUE, 30.0,
+     "1M calls of the same empty task through a function pointer on one thread",
+     run_pool_overhead_queued, 0, 0, 0, 0, ""},
 #endif
 };
 

@@ -946,3 +946,27 @@ static void run_app_update_empty_mt(bench_row *row) {
     if (parallel.app) ecs_sched_app_destroy(parallel.app);
     if (single.app) ecs_sched_app_destroy(single.app);
 }
+
+/* ---- pool_overhead_queued: pool_overhead with a deque deep enough for every task ---- */
+
+static void run_pool_overhead_queued(bench_row *row) {
+    bench_pool deep;
+    bench_sampling s = sampling(POOL_TASKS, 1.0);
+    bench_medians m;
+    memset(&deep, 0, sizeof deep);
+    if (!bench_pool_create(&deep, BENCH_THREADS, POOL_DEEP_CAPACITY)) {
+        fail(row, "pool or group creation, or a counting pass that did not run every task "
+                  "once on a worker", NULL);
+    } else {
+        s.baseline = looped(task_calls, NULL);
+        s.measured = looped(pool_tasks, &deep);
+        if (sample_row(row, &s, &m)) {
+            appendf(row, "1M empty tasks submitted from worker 0 into one group, then a wait, "
+                         "on a %d-thread pool whose deques hold 2^20 tasks, so that every task "
+                         "queues; in an untimed pass of counting tasks submitted the same way, ",
+                    BENCH_THREADS);
+            append_census(row, &deep);
+        }
+    }
+    bench_pool_destroy(&deep);
+}
