@@ -88,11 +88,6 @@ static ecs_sched_world *world_of_independent_systems(shared *sh, int count) {
     return w;
 }
 
-static void run_times(ecs_sched_world *w, int times) {
-    int i;
-    for (i = 0; i < times; i++) assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-}
-
 static void spin_range(int64_t begin, int64_t end, void *arg) {
     (void)arg;
     spin_for(1e-4 * (double)(end - begin));
@@ -119,6 +114,11 @@ static void cheap_schedules_stay_on_the_calling_thread(void **state) {
 }
 
 #ifdef ECS_SCHED_THREADS
+static void run_times(ecs_sched_world *w, int times) {
+    int i;
+    for (i = 0; i < times; i++) assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+}
+
 /* Runs the two systems of w as meeting ones, up to `runs` times, until a run where they
    met; returns how many runs that took, or 0 when they never did. */
 static int runs_until_they_meet(ecs_sched_world *w, shared *sh, int runs) {
