@@ -2438,6 +2438,10 @@ static void ecs_sched__set_bit(uint64_t *bits, int32_t i) {
     bits[i >> 6] |= (uint64_t)1 << (i & 63);
 }
 
+static void ecs_sched__clear_bit(uint64_t *bits, int32_t i) {
+    bits[i >> 6] &= ~((uint64_t)1 << (i & 63));
+}
+
 /* The index of the lowest set bit of a non-zero word. */
 static int32_t ecs_sched__lowest_bit(uint64_t word) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -2445,6 +2449,17 @@ static int32_t ecs_sched__lowest_bit(uint64_t word) {
 #else
     int32_t bit = 0;
     while (!((word >> bit) & 1u)) bit++;
+    return bit;
+#endif
+}
+
+/* The index of the highest set bit of a non-zero word. */
+static int32_t ecs_sched__highest_bit(uint64_t word) {
+#if defined(__GNUC__) || defined(__clang__)
+    return 63 - (int32_t)__builtin_clzll(word);
+#else
+    int32_t bit = 63;
+    while (!((word >> bit) & 1u)) bit--;
     return bit;
 #endif
 }
@@ -6432,16 +6447,19 @@ typedef struct ecs_sched__build {
     int32_t *depth;               /* set -> nesting depth, 0 at the top */
     ecs_sched__csr members;       /* set -> systems under it, at any depth */
 
-    /* collect_dependencies */
-    int32_t dep_count;            /* node-level dependencies */
-    int32_t *dep_from, *dep_to;
-    uint8_t *dep_ignore;
+    /* collect_dependencies: the dependencies between nodes, flattened to systems as bitsets */
+    int32_t system_words;         /* words of a bitset over the systems */
+    uint64_t *flat;               /* system -> the systems it runs before */
+    uint64_t *plain;              /* the same, by a dependency that keeps the sync point; NULL
+                                     while no dependency ignores it (flat then says it all) */
+    int32_t *flat_in;             /* system -> how many systems run before it */
+    int32_t flat_ordered;         /* systems in flat_order: all of them unless flat has a cycle */
+    int32_t *flat_order;          /* a topological order of flat */
+    uint64_t *flat_preds;         /* system -> the positions in flat_order of its predecessors */
 
     /* flatten */
-    int32_t edge_count;           /* flattened system-level dependencies */
-    int32_t *edge_from, *edge_to;
-    uint8_t *edge_ignore;
-    ecs_sched__csr successors;    /* systems -> systems, deduplicated */
+    ecs_sched__csr successors;    /* systems -> systems, deduplicated; without the edges that
+                                     other paths imply and no sync point needs */
     uint8_t *successor_ignore;
 
     /* order_systems */
@@ -6774,8 +6792,9 @@ static ecs_sched_result ecs_sched__collect_memberships(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     ecs_sched__edges in_set;
     int32_t i;
-    uint32_t r;
-    if (!ecs_sched__edges_begin(b, &in_set, (int64_t)s->relation_count + s->system_count)) {
+    uint32_t r, count = 0;
+    for (r = 0; r < s->relation_count; r++) count += s->relations[r].kind == ECS_SCHED__REL_IN_SET;
+    if (!ecs_sched__edges_begin(b, &in_set, (int64_t)count + s->system_count)) {
         return ecs_sched__oom(b);
     }
     for (r = 0; r < s->relation_count; r++) {
@@ -6913,8 +6932,10 @@ static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
     return result;
 }
 
+/* Whether node is in set_node at any depth. A node in no set is the common case, and needs no
+   look at the ancestors. */
 static bool ecs_sched__node_under(const ecs_sched__build *b, int32_t node, int32_t set_node) {
-    return set_node >= b->system_count &&
+    return set_node >= b->system_count && b->parents.start[node] < b->parents.start[node + 1] &&
            ecs_sched__bit(b->ancestors + (size_t)node * b->set_words, set_node - b->system_count);
 }
 
@@ -6931,80 +6952,221 @@ static bool ecs_sched__siblings(const ecs_sched__build *b, int32_t x, int32_t y)
     return false;
 }
 
-static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
-    ecs_sched__schedule *s = b->s;
-    uint32_t r;
-    int32_t count = 0, n, *path;
-    ecs_sched__csr g;
-    char x[160], y[160];
-    for (r = 0; r < s->relation_count; r++) {
-        int32_t sa, sb;
-        const int32_t *a, *c;
-        if (s->relations[r].kind != ECS_SCHED__REL_BEFORE) continue;
-        count += ecs_sched__ref_nodes(b, s->relations[r].subject, &sa, &a) *
-                 ecs_sched__ref_nodes(b, s->relations[r].object, &sb, &c);
+/* The node-level dependencies, one at a time, in the order they were configured: relation by
+   relation, each node the subject stands for against each node the object stands for. Every
+   pass over them walks them the same way, so that what comes first is the same for all. */
+typedef struct ecs_sched__dep {
+    int32_t from;
+    int32_t to;
+    bool ignore_deferred;
+} ecs_sched__dep;
+
+typedef struct ecs_sched__dep_walk {
+    uint32_t relation;            /* the next relation to read */
+    int32_t i, j;                 /* the next pair of the current relation */
+    int32_t subject_count, object_count;
+    const int32_t *subjects, *objects;
+    int32_t single_subject, single_object;
+    bool ignore_deferred;
+} ecs_sched__dep_walk;
+
+static void ecs_sched__dep_walk_begin(ecs_sched__dep_walk *walk) {
+    memset(walk, 0, sizeof *walk);
+}
+
+static bool ecs_sched__next_dep(const ecs_sched__build *b, ecs_sched__dep_walk *walk,
+                                ecs_sched__dep *dep) {
+    const ecs_sched__schedule *s = b->s;
+    while (walk->i >= walk->subject_count) {
+        const ecs_sched__relation *r;
+        if (walk->relation >= s->relation_count) return false;
+        r = &s->relations[walk->relation++];
+        if (r->kind != ECS_SCHED__REL_BEFORE) continue;
+        walk->subject_count = ecs_sched__ref_nodes(b, r->subject, &walk->single_subject,
+                                                   &walk->subjects);
+        walk->object_count = ecs_sched__ref_nodes(b, r->object, &walk->single_object,
+                                                  &walk->objects);
+        walk->ignore_deferred = r->ignore_deferred;
+        walk->i = walk->object_count > 0 ? 0 : walk->subject_count;
+        walk->j = 0;
     }
-    b->dep_from = ECS_SCHED__ALLOC_N(b, int32_t, count);
-    b->dep_to = ECS_SCHED__ALLOC_N(b, int32_t, count);
-    b->dep_ignore = ECS_SCHED__ALLOC_N(b, uint8_t, count);
-    path = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count + 1);
-    if (!b->dep_from || !b->dep_to || !b->dep_ignore || !path) return ecs_sched__oom(b);
-    for (r = 0; r < s->relation_count; r++) {
-        const ecs_sched__relation *rel = &s->relations[r];
-        int32_t sa, sb, na, nb, i, j;
-        const int32_t *a, *c;
-        if (rel->kind != ECS_SCHED__REL_BEFORE) continue;
-        na = ecs_sched__ref_nodes(b, rel->subject, &sa, &a);
-        nb = ecs_sched__ref_nodes(b, rel->object, &sb, &c);
-        for (i = 0; i < na; i++) {
-            for (j = 0; j < nb; j++) {
-                int32_t from = a[i], to = c[j];
-                ecs_sched_result result;
-                if (ecs_sched__node_under(b, from, to) || ecs_sched__node_under(b, to, from)) {
-                    int32_t inner = ecs_sched__node_under(b, from, to) ? from : to;
-                    int32_t outer = inner == from ? to : from;
-                    ecs_sched__text_begin(b);
-                    ecs_sched__text_printf(&b->text,
-                                           "%s is ordered %s %s, which contains it; a set's "
-                                           "members cannot run before or after the set itself. "
-                                           "Order it against a sibling instead",
-                                           ecs_sched__node_label(b, inner, x, sizeof x),
-                                           inner == from ? "before" : "after",
-                                           ecs_sched__node_label(b, outer, y, sizeof y));
-                    return ecs_sched__build_fail(b, ECS_SCHED_ERR_ORDER_AGAINST_PARENT);
-                }
-                if (!ecs_sched__siblings(b, from, to)) {
-                    ecs_sched__text_begin(b);
-                    ecs_sched__text_printf(&b->text,
-                                           "%s runs before %s, but they are not in a common set, "
-                                           "so this order also ties together the sets around "
-                                           "them. Order their sets instead, or put both in one "
-                                           "set",
-                                           ecs_sched__node_label(b, from, x, sizeof x),
-                                           ecs_sched__node_label(b, to, y, sizeof y));
-                    result = ecs_sched__report(b, s->settings.cross_set_dependencies,
-                                               ECS_SCHED_ERR_CROSS_SET_DEPENDENCY);
-                    if (result != ECS_SCHED_OK) return result;
-                }
-                b->dep_from[b->dep_count] = from;
-                b->dep_to[b->dep_count] = to;
-                b->dep_ignore[b->dep_count++] = rel->ignore_deferred;
+    dep->from = walk->subjects[walk->i];
+    dep->to = walk->objects[walk->j];
+    dep->ignore_deferred = walk->ignore_deferred;
+    if (++walk->j == walk->object_count) {
+        walk->j = 0;
+        walk->i++;
+    }
+    return true;
+}
+
+/* The systems a node stands for once sets are replaced by the systems under them. */
+static int32_t ecs_sched__systems_of(const ecs_sched__build *b, const int32_t *node,
+                                     const int32_t **systems) {
+    int32_t set = *node - b->system_count;
+    if (set < 0) {
+        *systems = node;
+        return 1;
+    }
+    *systems = b->members.adj + b->members.start[set];
+    return b->members.start[set + 1] - b->members.start[set];
+}
+
+static uint64_t *ecs_sched__row(uint64_t *bits, int32_t words, int32_t i) {
+    return bits + (size_t)i * (size_t)words;
+}
+
+/* Refuses a dependency on a node's own set; warns (as set) of one that crosses sets. */
+static ecs_sched_result ecs_sched__check_dependency(ecs_sched__build *b, const ecs_sched__dep *dep) {
+    int32_t from = dep->from, to = dep->to;
+    char x[160], y[160];
+    if (ecs_sched__node_under(b, from, to) || ecs_sched__node_under(b, to, from)) {
+        int32_t inner = ecs_sched__node_under(b, from, to) ? from : to;
+        int32_t outer = inner == from ? to : from;
+        ecs_sched__text_begin(b);
+        ecs_sched__text_printf(&b->text,
+                               "%s is ordered %s %s, which contains it; a set's members cannot "
+                               "run before or after the set itself. Order it against a sibling "
+                               "instead",
+                               ecs_sched__node_label(b, inner, x, sizeof x),
+                               inner == from ? "before" : "after",
+                               ecs_sched__node_label(b, outer, y, sizeof y));
+        return ecs_sched__build_fail(b, ECS_SCHED_ERR_ORDER_AGAINST_PARENT);
+    }
+    if (!ecs_sched__siblings(b, from, to)) {
+        ecs_sched__text_begin(b);
+        ecs_sched__text_printf(&b->text,
+                               "%s runs before %s, but they are not in a common set, so this "
+                               "order also ties together the sets around them. Order their sets "
+                               "instead, or put both in one set",
+                               ecs_sched__node_label(b, from, x, sizeof x),
+                               ecs_sched__node_label(b, to, y, sizeof y));
+        return ecs_sched__report(b, b->s->settings.cross_set_dependencies,
+                                 ECS_SCHED_ERR_CROSS_SET_DEPENDENCY);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* plain starts as a copy of flat: every dependency before the first that ignores deferred
+   commands kept them. */
+static bool ecs_sched__begin_plain(ecs_sched__build *b) {
+    size_t words = (size_t)b->system_count * (size_t)b->system_words;
+    b->plain = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)words);
+    if (!b->plain) return false;
+    memcpy(b->plain, b->flat, sizeof(uint64_t) * words);
+    return true;
+}
+
+/* Every system under dep->from runs before every system under dep->to. Bits, not edges: the
+   same pair given by many dependencies (sets ordered against sets) costs nothing more. */
+static bool ecs_sched__flatten_dep(ecs_sched__build *b, const ecs_sched__dep *dep) {
+    const int32_t *froms, *tos;
+    int32_t nf = ecs_sched__systems_of(b, &dep->from, &froms);
+    int32_t nt = ecs_sched__systems_of(b, &dep->to, &tos), W = b->system_words, i, j;
+    if (dep->ignore_deferred && !b->plain && !ecs_sched__begin_plain(b)) return false;
+    for (i = 0; i < nf; i++) {
+        uint64_t *row = ecs_sched__row(b->flat, W, froms[i]);
+        uint64_t *plain = dep->ignore_deferred || !b->plain ? NULL
+                                                             : ecs_sched__row(b->plain, W, froms[i]);
+        for (j = 0; j < nt; j++) {
+            int32_t t = tos[j];
+            if (!ecs_sched__bit(row, t)) {
+                ecs_sched__set_bit(row, t);
+                b->flat_in[t]++;
+            }
+            if (plain) ecs_sched__set_bit(plain, t);
+        }
+    }
+    return true;
+}
+
+/* Kahn's order of flat; each system also gets the positions of its predecessors in it.
+   Returns how many systems it ordered (fewer when flat has a cycle), or -1. */
+static int32_t ecs_sched__order_flat(ecs_sched__build *b) {
+    int32_t S = b->system_count, W = b->system_words, head = 0, tail = 0, i;
+    int32_t *pending = ECS_SCHED__ALLOC_N(b, int32_t, S);
+    b->flat_order = ECS_SCHED__ALLOC_N(b, int32_t, S);
+    b->flat_preds = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * W);
+    if (!pending || !b->flat_order || !b->flat_preds) return -1;
+    for (i = 0; i < S; i++) {
+        pending[i] = b->flat_in[i];
+        if (pending[i] == 0) b->flat_order[tail++] = i;
+    }
+    for (head = 0; head < tail; head++) {
+        const uint64_t *row = ecs_sched__row(b->flat, W, b->flat_order[head]);
+        int32_t k;
+        for (k = 0; k < W; k++) {
+            uint64_t word;
+            for (word = row[k]; word; word &= word - 1) {
+                int32_t t = k * 64 + ecs_sched__lowest_bit(word);
+                ecs_sched__set_bit(ecs_sched__row(b->flat_preds, W, t), head);
+                if (--pending[t] == 0) b->flat_order[tail++] = t;
             }
         }
     }
-    if (!ecs_sched__csr_build(b, &g, b->node_count, b->dep_count, b->dep_from, b->dep_to)) {
-        return ecs_sched__oom(b);
-    }
-    n = ecs_sched__find_cycle(b, &g, path);
+    return tail;
+}
+
+/* The dependencies between nodes as a graph, an edge for each in the order configured, and
+   the first cycle a search finds in it; 0 when there is none, -1 when out of memory. */
+static int32_t ecs_sched__find_node_cycle(ecs_sched__build *b, int32_t *path) {
+    ecs_sched__dep_walk walk;
+    ecs_sched__dep dep;
+    ecs_sched__edges list;
+    ecs_sched__csr g;
+    int64_t count = 0;
+    ecs_sched__dep_walk_begin(&walk);
+    while (ecs_sched__next_dep(b, &walk, &dep)) count++;
+    if (!ecs_sched__edges_begin(b, &list, count)) return -1;
+    ecs_sched__dep_walk_begin(&walk);
+    while (ecs_sched__next_dep(b, &walk, &dep)) ecs_sched__edge_add(&list, dep.from, dep.to);
+    if (!ecs_sched__edges_end(b, &list, b->node_count, &g)) return -1;
+    return ecs_sched__find_cycle(b, &g, path);
+}
+
+/* A cycle between nodes shows as one between the systems under them, unless it passes through
+   a set with none: only then, or when the systems have a cycle, are the nodes searched, which
+   names the cycle as configured. */
+static ecs_sched_result ecs_sched__check_dependency_cycle(ecs_sched__build *b, bool empty_set) {
+    int32_t *path, n;
+    b->flat_ordered = ecs_sched__order_flat(b);
+    if (b->flat_ordered < 0) return ecs_sched__oom(b);
+    if (b->flat_ordered == b->system_count && !empty_set) return ECS_SCHED_OK;
+    path = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count + 1);
+    if (!path) return ecs_sched__oom(b);
+    n = ecs_sched__find_node_cycle(b, path);
     if (n < 0) return ecs_sched__oom(b);
-    if (n > 0) {
-        ecs_sched__text_begin(b);
-        ecs_sched__text_printf(&b->text, "the before/after constraints form a cycle: ");
-        ecs_sched__print_path(b, path, n, " runs before ");
-        ecs_sched__text_printf(&b->text, ". Remove one of these orderings");
-        return ecs_sched__build_fail(b, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    if (n == 0) return ECS_SCHED_OK;
+    ecs_sched__text_begin(b);
+    ecs_sched__text_printf(&b->text, "the before/after constraints form a cycle: ");
+    ecs_sched__print_path(b, path, n, " runs before ");
+    ecs_sched__text_printf(&b->text, ". Remove one of these orderings");
+    return ecs_sched__build_fail(b, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+}
+
+static bool ecs_sched__is_empty_set(const ecs_sched__build *b, int32_t node) {
+    const int32_t *systems;
+    return node >= b->system_count && ecs_sched__systems_of(b, &node, &systems) == 0;
+}
+
+/* Checks each dependency and flattens it into flat, then looks for cycles. */
+static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
+    ecs_sched__dep_walk walk;
+    ecs_sched__dep dep;
+    bool empty_set = false;
+    b->system_words = (b->system_count + 63) / 64;
+    b->flat = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)b->system_count * b->system_words);
+    b->flat_in = ECS_SCHED__ALLOC_N(b, int32_t, b->system_count);
+    if (!b->flat || !b->flat_in) return ecs_sched__oom(b);
+    ecs_sched__dep_walk_begin(&walk);
+    while (ecs_sched__next_dep(b, &walk, &dep)) {
+        ecs_sched_result result = ecs_sched__check_dependency(b, &dep);
+        if (result != ECS_SCHED_OK) return result;
+        if (!ecs_sched__flatten_dep(b, &dep)) return ecs_sched__oom(b);
+        empty_set = empty_set || ecs_sched__is_empty_set(b, dep.from) ||
+                    ecs_sched__is_empty_set(b, dep.to);
     }
-    return ECS_SCHED_OK;
+    return ecs_sched__check_dependency_cycle(b, empty_set);
 }
 
 static ecs_sched_result ecs_sched__check_unknown_sets(ecs_sched__build *b) {
@@ -7026,73 +7188,127 @@ static ecs_sched_result ecs_sched__check_unknown_sets(ecs_sched__build *b) {
     return ECS_SCHED_OK;
 }
 
-/* Node-level dependencies become system-level ones: every system under the first node runs
-   before every system under the second. Duplicates are dropped. */
-static ecs_sched_result ecs_sched__flatten(ecs_sched__build *b) {
-    int32_t i, count = 0, S = b->system_count;
-    int32_t *stamp;
-    ecs_sched__csr all;
-    for (i = 0; i < b->dep_count; i++) {
-        int32_t f = b->dep_from[i], t = b->dep_to[i];
-        int32_t nf = f < S ? 1 : b->members.start[f - S + 1] - b->members.start[f - S];
-        int32_t nt = t < S ? 1 : b->members.start[t - S + 1] - b->members.start[t - S];
-        count += nf * nt;
+/* Whether the edges of system v keep their automatic sync points (see ecs_sched__needs_sync):
+   those edges stay in the plan even where another path implies them, because the sync point
+   they place can differ from the one of that path. */
+static bool ecs_sched__syncs_after(const ecs_sched__build *b, int32_t v) {
+    return !b->s->settings.no_auto_sync && b->s->systems[v]->ctx.commands != NULL;
+}
+
+/* Leaves in each row of flat only the edges that need a sync point of their own. */
+static bool ecs_sched__keep_sync_edges(ecs_sched__build *b) {
+    int32_t S = b->system_count, W = b->system_words, v, k;
+    uint64_t *deferred = ECS_SCHED__ALLOC_N(b, uint64_t, W);   /* apply_deferred systems */
+    if (!deferred) return false;
+    for (v = 0; v < S; v++) {
+        if (b->s->systems[v]->is_apply_deferred) ecs_sched__set_bit(deferred, v);
     }
-    b->edge_from = ECS_SCHED__ALLOC_N(b, int32_t, count);
-    b->edge_to = ECS_SCHED__ALLOC_N(b, int32_t, count);
-    b->edge_ignore = ECS_SCHED__ALLOC_N(b, uint8_t, count);
-    stamp = ECS_SCHED__ALLOC_N(b, int32_t, S);
-    if (!b->edge_from || !b->edge_to || !b->edge_ignore || !stamp) return ecs_sched__oom(b);
-    for (i = 0; i < b->dep_count; i++) {
-        int32_t f = b->dep_from[i], t = b->dep_to[i], a, c;
-        const int32_t *fs = f < S ? &b->dep_from[i] : b->members.adj + b->members.start[f - S];
-        const int32_t *ts = t < S ? &b->dep_to[i] : b->members.adj + b->members.start[t - S];
-        int32_t nf = f < S ? 1 : b->members.start[f - S + 1] - b->members.start[f - S];
-        int32_t nt = t < S ? 1 : b->members.start[t - S + 1] - b->members.start[t - S];
-        for (a = 0; a < nf; a++) {
-            for (c = 0; c < nt; c++) {
-                b->edge_from[b->edge_count] = fs[a];
-                b->edge_to[b->edge_count] = ts[c];
-                b->edge_ignore[b->edge_count++] = b->dep_ignore[i];
+    for (v = 0; v < S; v++) {
+        uint64_t *row = ecs_sched__row(b->flat, W, v);
+        const uint64_t *plain = b->plain ? ecs_sched__row(b->plain, W, v) : row;
+        bool syncs = ecs_sched__syncs_after(b, v);
+        for (k = 0; k < W; k++) row[k] = syncs ? row[k] & plain[k] & ~deferred[k] : 0;
+    }
+    return true;
+}
+
+/* Adds to flat the edges no other path implies (the transitive reduction). The systems go in
+   flat_order; a system's predecessors from the latest back, so that one an ancestor of a later
+   predecessor reaches is seen to be implied. Each row of flat_preds becomes the positions of
+   the system's ancestors, which the systems after it read. */
+static bool ecs_sched__keep_unimplied_edges(ecs_sched__build *b) {
+    int32_t S = b->system_count, W = b->system_words, q, k, j;
+    uint64_t *reached = ECS_SCHED__ALLOC_N(b, uint64_t, W);
+    if (!reached) return false;
+    for (q = 0; q < S; q++) {
+        int32_t t = b->flat_order[q];
+        uint64_t *row = ecs_sched__row(b->flat_preds, W, t);
+        memset(reached, 0, sizeof(uint64_t) * (size_t)W);
+        for (k = q / 64; k >= 0; k--) {
+            uint64_t fresh;
+            while ((fresh = row[k] & ~reached[k]) != 0) {
+                int32_t p = k * 64 + ecs_sched__highest_bit(fresh), u = b->flat_order[p];
+                const uint64_t *theirs = ecs_sched__row(b->flat_preds, W, u);
+                ecs_sched__set_bit(ecs_sched__row(b->flat, W, u), t);
+                for (j = 0; j <= k; j++) reached[j] |= theirs[j];
+                ecs_sched__set_bit(reached, p);
             }
         }
+        memcpy(row, reached, sizeof(uint64_t) * (size_t)W);
     }
-    if (!ecs_sched__csr_build(b, &all, S, b->edge_count, b->edge_from, b->edge_to)) {
-        return ecs_sched__oom(b);
-    }
-    {
-        /* the ignore flag of an edge: ignored only if every duplicate ignores it */
-        uint8_t *flags = ECS_SCHED__ALLOC_N(b, uint8_t, b->edge_count);
-        int32_t *fill = ECS_SCHED__ALLOC_N(b, int32_t, S), *where = ECS_SCHED__ALLOC_N(b, int32_t, S);
-        int32_t e, out = 0;
-        if (!flags || !fill || !where) return ecs_sched__oom(b);
-        for (e = 0; e < b->edge_count; e++) {
-            int32_t f = b->edge_from[e];
-            flags[all.start[f] + fill[f]++] = b->edge_ignore[e];
+    return true;
+}
+
+/* Places successor y of system x, the edge left in flat, at the next place of x's row. */
+static void ecs_sched__place_successor(ecs_sched__build *b, int32_t *fill, int32_t x, int32_t y) {
+    int32_t W = b->system_words, e = b->successors.start[x] + fill[x]++;
+    ecs_sched__clear_bit(ecs_sched__row(b->flat, W, x), y);
+    b->successors.adj[e] = y;
+    /* ignored only when every dependency giving the edge ignores it */
+    b->successor_ignore[e] = b->plain && !ecs_sched__bit(ecs_sched__row(b->plain, W, x), y);
+}
+
+/* How many edges of row v are left in flat. */
+static int32_t ecs_sched__flat_count(const ecs_sched__build *b, int32_t v) {
+    const uint64_t *row = ecs_sched__row(b->flat, b->system_words, v);
+    int32_t k, n = 0;
+    for (k = 0; k < b->system_words; k++) n += ecs_sched__popcount(row[k]);
+    return n;
+}
+
+/* The edges left in flat become the successors, each row in the order the dependencies that
+   give them come: an edge takes the place of its first. A row of one edge needs no walk over
+   the dependencies, and a walk ends once every longer row is placed. */
+static ecs_sched_result ecs_sched__successors_from_flat(ecs_sched__build *b) {
+    int32_t S = b->system_count, W = b->system_words, v, k, remaining = 0;
+    int32_t *fill = ECS_SCHED__ALLOC_N(b, int32_t, S);
+    ecs_sched__csr *g = &b->successors;
+    ecs_sched__dep_walk walk;
+    ecs_sched__dep dep;
+    g->n = S;
+    g->start = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
+    if (!fill || !g->start) return ecs_sched__oom(b);
+    for (v = 0; v < S; v++) g->start[v + 1] = g->start[v] + ecs_sched__flat_count(b, v);
+    g->adj = ECS_SCHED__ALLOC_N(b, int32_t, g->start[S]);
+    b->successor_ignore = ECS_SCHED__ALLOC_N(b, uint8_t, g->start[S]);
+    if (!g->adj || !b->successor_ignore) return ecs_sched__oom(b);
+    for (v = 0; v < S; v++) {
+        const uint64_t *row = ecs_sched__row(b->flat, W, v);
+        int32_t count = g->start[v + 1] - g->start[v];
+        if (count != 1) remaining += count;
+        for (k = 0; count == 1 && k < W; k++) {
+            if (row[k]) ecs_sched__place_successor(b, fill, v, k * 64 + ecs_sched__lowest_bit(row[k]));
         }
-        b->successors.n = S;
-        b->successors.start = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
-        b->successors.adj = ECS_SCHED__ALLOC_N(b, int32_t, b->edge_count);
-        b->successor_ignore = ECS_SCHED__ALLOC_N(b, uint8_t, b->edge_count);
-        if (!b->successors.start || !b->successors.adj || !b->successor_ignore) return ecs_sched__oom(b);
-        for (i = 0; i < S; i++) stamp[i] = -1;
-        for (i = 0; i < S; i++) {
-            b->successors.start[i] = out;
-            for (e = all.start[i]; e < all.start[i + 1]; e++) {
-                int32_t t = all.adj[e];
-                if (stamp[t] == i) {
-                    b->successor_ignore[where[t]] &= flags[e];
-                    continue;
-                }
-                stamp[t] = i;
-                where[t] = out;
-                b->successors.adj[out] = t;
-                b->successor_ignore[out++] = flags[e];
+    }
+    ecs_sched__dep_walk_begin(&walk);
+    while (remaining > 0 && ecs_sched__next_dep(b, &walk, &dep)) {
+        const int32_t *froms, *tos;
+        int32_t nf = ecs_sched__systems_of(b, &dep.from, &froms);
+        int32_t nt = ecs_sched__systems_of(b, &dep.to, &tos), i, j;
+        for (i = 0; i < nf; i++) {
+            int32_t x = froms[i];
+            const uint64_t *row = ecs_sched__row(b->flat, W, x);
+            for (j = 0; j < nt && fill[x] < g->start[x + 1] - g->start[x]; j++) {
+                if (!ecs_sched__bit(row, tos[j])) continue;
+                ecs_sched__place_successor(b, fill, x, tos[j]);
+                remaining--;
             }
         }
-        b->successors.start[S] = out;
     }
     return ECS_SCHED_OK;
+}
+
+/* Node-level dependencies become system-level ones: every system under the first node runs
+   before every system under the second. Duplicates are dropped, and so is every edge that
+   another path implies and that places no sync point of its own: the order, the sync points
+   and the plan's edges come out the same, and dense orderings (each set after all the earlier
+   ones) stay small. With a cycle every edge is kept, for the search that names it. */
+static ecs_sched_result ecs_sched__flatten(ecs_sched__build *b) {
+    if (b->flat_ordered == b->system_count &&
+        (!ecs_sched__keep_sync_edges(b) || !ecs_sched__keep_unimplied_edges(b))) {
+        return ecs_sched__oom(b);
+    }
+    return ecs_sched__successors_from_flat(b);
 }
 
 /* A min-heap of node numbers ordered by key. */
