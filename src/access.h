@@ -287,15 +287,17 @@ static bool ecs_sched__add_serial_pair(ecs_sched__build *b, int32_t x, int32_t y
 static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     int32_t S = b->system_count, words = (S + 63) / 64, i, j, e, k, found = 0;
+    int32_t writer_count = 0, next_writer = 0;
     uint32_t capacity = 0;
     uint64_t *reach;
+    int32_t *writers = ECS_SCHED__ALLOC_N(b, int32_t, S);   /* systems that write, ascending */
     int32_t *pairs = NULL;   /* group x, group y, x, y */
     ecs_sched__conflict_table table;
     ecs_sched_report level = s->settings.ambiguities;
     ecs_sched_result result;
     bool serial = ecs_sched__binds_order(b);
     reach = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * words);
-    if (!reach || !ecs_sched__conflict_table_make(b, &table)) return ecs_sched__oom(b);
+    if (!reach || !writers || !ecs_sched__conflict_table_make(b, &table)) return ecs_sched__oom(b);
     /* reach[v]: every system some path from v leads to */
     for (i = S - 1; i >= 0; i--) {
         int32_t v = b->order[i];
@@ -307,12 +309,26 @@ static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
             ecs_sched__set_bit(rv, t);
         }
     }
+    /* a system that only reads (or touches nothing) conflicts only with writers, and a
+       schedule of many such systems has few writers: those are all its row need look at */
+    for (j = 0; j < S; j++) {
+        if (table.kind[j]) writers[writer_count++] = j;
+    }
     for (i = 0; i < S; i++) {
         const uint64_t *ri = reach + (size_t)i * words;
         bool commands_i = serial && s->systems[i]->ctx.commands != NULL;
-        for (j = i + 1; j < S; j++) {
+        bool writers_only = table.kind[i] == 0 && !commands_i;
+        int32_t at = i + 1, end = S;
+        if (writers_only) {
+            while (next_writer < writer_count && writers[next_writer] <= i) next_writer++;
+            at = next_writer;
+            end = writer_count;
+        }
+        for (; at < end; at++) {
             int32_t *p;
-            bool conflict = ecs_sched__conflict(&table, i, j);
+            bool conflict;
+            j = writers_only ? writers[at] : at;
+            conflict = ecs_sched__conflict(&table, i, j);
             /* buffers reserve entities in the world as they record, so writers of commands
                take turns too; that is not reported as an ambiguity */
             if (!conflict && !(commands_i && s->systems[j]->ctx.commands)) continue;

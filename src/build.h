@@ -30,6 +30,8 @@ typedef struct ecs_sched__build {
     int32_t *instance;            /* system -> its number among systems of the same name */
     int32_t *instances;           /* systems grouped by name (CSR by name) */
     int32_t *instances_start;
+    uint32_t in_set_count;        /* in_set relations */
+    bool orders_shared_name;      /* a before/after names a name several systems carry */
 
     /* build_hierarchy */
     ecs_sched__csr parents;       /* node -> the sets it is directly in, first given first */
@@ -210,7 +212,13 @@ static ecs_sched_result ecs_sched__oom(ecs_sched__build *b) {
     return ecs_sched__out_of_memory(b->w, "building a schedule");
 }
 
-/* Numbers the sets, groups systems by name, and refuses a name used for both. */
+/* Whether a reference is a name that several systems carry. */
+static bool ecs_sched__ref_shared(const ecs_sched__schedule *s, ecs_sched__ref ref) {
+    return ref < 0 && s->names[-ref - 1].system_count > 1;
+}
+
+/* Numbers the sets, groups systems by name, and refuses a name used for both. Notes what
+   later passes look for in the relations, so that they need not read them all again. */
 static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     uint32_t i;
@@ -231,6 +239,11 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
         }
         if (r->object < 0 && s->names[-r->object - 1].system_count == 0) {
             implicit_set[-r->object - 1] = 1;
+        }
+        b->in_set_count += r->kind == ECS_SCHED__REL_IN_SET;
+        if (r->kind == ECS_SCHED__REL_BEFORE &&
+            (ecs_sched__ref_shared(s, r->subject) || ecs_sched__ref_shared(s, r->object))) {
+            b->orders_shared_name = true;
         }
     }
     b->set_of_name = ECS_SCHED__ALLOC_N(b, int32_t, s->name_count);
@@ -270,7 +283,7 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
 }
 
 /* The nodes a reference stands for: one system, one set, or every system of a name. */
-static int32_t ecs_sched__ref_nodes(const ecs_sched__build *b, ecs_sched__ref ref,
+static inline int32_t ecs_sched__ref_nodes(const ecs_sched__build *b, ecs_sched__ref ref,
                                     int32_t *single, const int32_t **nodes) {
     int32_t name;
     if (ref >= 0) {
@@ -292,7 +305,7 @@ static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     uint32_t i;
     char label[160];
-    for (i = 0; i < s->relation_count; i++) {
+    for (i = 0; b->orders_shared_name && i < s->relation_count; i++) {
         const ecs_sched__relation *r = &s->relations[i];
         ecs_sched__ref refs[2];
         int k;
@@ -304,7 +317,7 @@ static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
             int32_t j, single;
             const int32_t *other;
             ecs_sched_result result;
-            if (refs[k] >= 0 || s->names[-refs[k] - 1].system_count < 2) continue;
+            if (!ecs_sched__ref_shared(s, refs[k])) continue;
             n = &s->names[-refs[k] - 1];
             ecs_sched__ref_nodes(b, refs[1 - k], &single, &other);
             ecs_sched__text_begin(b);
@@ -384,9 +397,8 @@ static ecs_sched_result ecs_sched__collect_memberships(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     ecs_sched__edges in_set;
     int32_t i;
-    uint32_t r, count = 0;
-    for (r = 0; r < s->relation_count; r++) count += s->relations[r].kind == ECS_SCHED__REL_IN_SET;
-    if (!ecs_sched__edges_begin(b, &in_set, (int64_t)count + s->system_count)) {
+    uint32_t r;
+    if (!ecs_sched__edges_begin(b, &in_set, (int64_t)b->in_set_count + s->system_count)) {
         return ecs_sched__oom(b);
     }
     for (r = 0; r < s->relation_count; r++) {
@@ -566,7 +578,7 @@ static void ecs_sched__dep_walk_begin(ecs_sched__dep_walk *walk) {
     memset(walk, 0, sizeof *walk);
 }
 
-static bool ecs_sched__next_dep(const ecs_sched__build *b, ecs_sched__dep_walk *walk,
+static inline bool ecs_sched__next_dep(const ecs_sched__build *b, ecs_sched__dep_walk *walk,
                                 ecs_sched__dep *dep) {
     const ecs_sched__schedule *s = b->s;
     while (walk->i >= walk->subject_count) {
@@ -610,8 +622,13 @@ static uint64_t *ecs_sched__row(uint64_t *bits, int32_t words, int32_t i) {
 
 /* Refuses a dependency on a node's own set; warns (as set) of one that crosses sets. */
 static ecs_sched_result ecs_sched__check_dependency(ecs_sched__build *b, const ecs_sched__dep *dep) {
+    const ecs_sched__csr *p = &b->parents;
     int32_t from = dep->from, to = dep->to;
     char x[160], y[160];
+    /* two nodes in no set: neither holds the other, and both are at the top */
+    if (p->start[from] == p->start[from + 1] && p->start[to] == p->start[to + 1]) {
+        return ECS_SCHED_OK;
+    }
     if (ecs_sched__node_under(b, from, to) || ecs_sched__node_under(b, to, from)) {
         int32_t inner = ecs_sched__node_under(b, from, to) ? from : to;
         int32_t outer = inner == from ? to : from;
@@ -650,11 +667,14 @@ static bool ecs_sched__begin_plain(ecs_sched__build *b) {
 }
 
 /* Every system under dep->from runs before every system under dep->to. Bits, not edges: the
-   same pair given by many dependencies (sets ordered against sets) costs nothing more. */
-static bool ecs_sched__flatten_dep(ecs_sched__build *b, const ecs_sched__dep *dep) {
+   same pair given by many dependencies (sets ordered against sets) costs nothing more. Notes
+   a set with no systems in *empty_set. */
+static bool ecs_sched__flatten_dep(ecs_sched__build *b, const ecs_sched__dep *dep,
+                                   bool *empty_set) {
     const int32_t *froms, *tos;
     int32_t nf = ecs_sched__systems_of(b, &dep->from, &froms);
     int32_t nt = ecs_sched__systems_of(b, &dep->to, &tos), W = b->system_words, i, j;
+    if (nf == 0 || nt == 0) *empty_set = true;
     if (dep->ignore_deferred && !b->plain && !ecs_sched__begin_plain(b)) return false;
     for (i = 0; i < nf; i++) {
         uint64_t *row = ecs_sched__row(b->flat, W, froms[i]);
@@ -736,11 +756,6 @@ static ecs_sched_result ecs_sched__check_dependency_cycle(ecs_sched__build *b, b
     return ecs_sched__build_fail(b, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
 }
 
-static bool ecs_sched__is_empty_set(const ecs_sched__build *b, int32_t node) {
-    const int32_t *systems;
-    return node >= b->system_count && ecs_sched__systems_of(b, &node, &systems) == 0;
-}
-
 /* Checks each dependency and flattens it into flat, then looks for cycles. */
 static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
     ecs_sched__dep_walk walk;
@@ -754,9 +769,7 @@ static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
     while (ecs_sched__next_dep(b, &walk, &dep)) {
         ecs_sched_result result = ecs_sched__check_dependency(b, &dep);
         if (result != ECS_SCHED_OK) return result;
-        if (!ecs_sched__flatten_dep(b, &dep)) return ecs_sched__oom(b);
-        empty_set = empty_set || ecs_sched__is_empty_set(b, dep.from) ||
-                    ecs_sched__is_empty_set(b, dep.to);
+        if (!ecs_sched__flatten_dep(b, &dep, &empty_set)) return ecs_sched__oom(b);
     }
     return ecs_sched__check_dependency_cycle(b, empty_set);
 }
