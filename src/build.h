@@ -556,56 +556,39 @@ static bool ecs_sched__siblings(const ecs_sched__build *b, int32_t x, int32_t y)
     return false;
 }
 
-/* The node-level dependencies, one at a time, in the order they were configured: relation by
-   relation, each node the subject stands for against each node the object stands for. Every
-   pass over them walks them the same way, so that what comes first is the same for all. */
-typedef struct ecs_sched__dep {
-    int32_t from;
-    int32_t to;
-    bool ignore_deferred;
-} ecs_sched__dep;
-
-typedef struct ecs_sched__dep_walk {
-    uint32_t relation;            /* the next relation to read */
-    int32_t i, j;                 /* the next pair of the current relation */
+/* A before relation as the nodes on each side: each subject node runs before each object
+   node, a dependency each. Every pass over the dependencies reads the relations in the order
+   configured and the pairs subject by subject, so that what comes first is the same for all. */
+typedef struct ecs_sched__before {
+    uint32_t next;                /* the relation to read next */
     int32_t subject_count, object_count;
     const int32_t *subjects, *objects;
     int32_t single_subject, single_object;
     bool ignore_deferred;
-} ecs_sched__dep_walk;
+} ecs_sched__before;
 
-static void ecs_sched__dep_walk_begin(ecs_sched__dep_walk *walk) {
-    memset(walk, 0, sizeof *walk);
+static void ecs_sched__before_begin(ecs_sched__before *rel) {
+    memset(rel, 0, sizeof *rel);
 }
 
-static inline bool ecs_sched__next_dep(const ecs_sched__build *b, ecs_sched__dep_walk *walk,
-                                ecs_sched__dep *dep) {
+/* Reads the next before relation into rel; false after the last. */
+static inline bool ecs_sched__next_before(const ecs_sched__build *b, ecs_sched__before *rel) {
     const ecs_sched__schedule *s = b->s;
-    while (walk->i >= walk->subject_count) {
-        const ecs_sched__relation *r;
-        if (walk->relation >= s->relation_count) return false;
-        r = &s->relations[walk->relation++];
+    while (rel->next < s->relation_count) {
+        const ecs_sched__relation *r = &s->relations[rel->next++];
         if (r->kind != ECS_SCHED__REL_BEFORE) continue;
-        walk->subject_count = ecs_sched__ref_nodes(b, r->subject, &walk->single_subject,
-                                                   &walk->subjects);
-        walk->object_count = ecs_sched__ref_nodes(b, r->object, &walk->single_object,
-                                                  &walk->objects);
-        walk->ignore_deferred = r->ignore_deferred;
-        walk->i = walk->object_count > 0 ? 0 : walk->subject_count;
-        walk->j = 0;
+        rel->subject_count = ecs_sched__ref_nodes(b, r->subject, &rel->single_subject,
+                                                  &rel->subjects);
+        rel->object_count = ecs_sched__ref_nodes(b, r->object, &rel->single_object,
+                                                 &rel->objects);
+        rel->ignore_deferred = r->ignore_deferred;
+        return true;
     }
-    dep->from = walk->subjects[walk->i];
-    dep->to = walk->objects[walk->j];
-    dep->ignore_deferred = walk->ignore_deferred;
-    if (++walk->j == walk->object_count) {
-        walk->j = 0;
-        walk->i++;
-    }
-    return true;
+    return false;
 }
 
 /* The systems a node stands for once sets are replaced by the systems under them. */
-static int32_t ecs_sched__systems_of(const ecs_sched__build *b, const int32_t *node,
+static inline int32_t ecs_sched__systems_of(const ecs_sched__build *b, const int32_t *node,
                                      const int32_t **systems) {
     int32_t set = *node - b->system_count;
     if (set < 0) {
@@ -620,15 +603,15 @@ static uint64_t *ecs_sched__row(uint64_t *bits, int32_t words, int32_t i) {
     return bits + (size_t)i * (size_t)words;
 }
 
-/* Refuses a dependency on a node's own set; warns (as set) of one that crosses sets. */
-static ecs_sched_result ecs_sched__check_dependency(ecs_sched__build *b, const ecs_sched__dep *dep) {
+/* Two nodes in no set: neither holds the other, and they are siblings at the top. */
+static inline bool ecs_sched__both_at_top(const ecs_sched__build *b, int32_t x, int32_t y) {
     const ecs_sched__csr *p = &b->parents;
-    int32_t from = dep->from, to = dep->to;
+    return p->start[x] == p->start[x + 1] && p->start[y] == p->start[y + 1];
+}
+
+/* Refuses a dependency on a node's own set; warns (as set) of one that crosses sets. */
+static ecs_sched_result ecs_sched__check_dependency(ecs_sched__build *b, int32_t from, int32_t to) {
     char x[160], y[160];
-    /* two nodes in no set: neither holds the other, and both are at the top */
-    if (p->start[from] == p->start[from + 1] && p->start[to] == p->start[to + 1]) {
-        return ECS_SCHED_OK;
-    }
     if (ecs_sched__node_under(b, from, to) || ecs_sched__node_under(b, to, from)) {
         int32_t inner = ecs_sched__node_under(b, from, to) ? from : to;
         int32_t outer = inner == from ? to : from;
@@ -666,30 +649,29 @@ static bool ecs_sched__begin_plain(ecs_sched__build *b) {
     return true;
 }
 
-/* Every system under dep->from runs before every system under dep->to. Bits, not edges: the
-   same pair given by many dependencies (sets ordered against sets) costs nothing more. Notes
-   a set with no systems in *empty_set. */
-static bool ecs_sched__flatten_dep(ecs_sched__build *b, const ecs_sched__dep *dep,
-                                   bool *empty_set) {
+/* Every system under node `from` runs before every system under node `to`. Bits, not edges:
+   the same pair given by many dependencies (sets ordered against sets) costs nothing more.
+   Returns false when either node is a set with no systems. */
+static inline bool ecs_sched__flatten_dep(ecs_sched__build *b, const int32_t *from,
+                                          const int32_t *to, bool ignore_deferred) {
     const int32_t *froms, *tos;
-    int32_t nf = ecs_sched__systems_of(b, &dep->from, &froms);
-    int32_t nt = ecs_sched__systems_of(b, &dep->to, &tos), W = b->system_words, i, j;
-    if (nf == 0 || nt == 0) *empty_set = true;
-    if (dep->ignore_deferred && !b->plain && !ecs_sched__begin_plain(b)) return false;
+    int32_t nf = ecs_sched__systems_of(b, from, &froms);
+    int32_t nt = ecs_sched__systems_of(b, to, &tos), W = b->system_words, i, j;
+    bool plain = b->plain && !ignore_deferred;
     for (i = 0; i < nf; i++) {
         uint64_t *row = ecs_sched__row(b->flat, W, froms[i]);
-        uint64_t *plain = dep->ignore_deferred || !b->plain ? NULL
-                                                             : ecs_sched__row(b->plain, W, froms[i]);
         for (j = 0; j < nt; j++) {
             int32_t t = tos[j];
             if (!ecs_sched__bit(row, t)) {
                 ecs_sched__set_bit(row, t);
                 b->flat_in[t]++;
             }
-            if (plain) ecs_sched__set_bit(plain, t);
+        }
+        for (j = 0; plain && j < nt; j++) {
+            ecs_sched__set_bit(ecs_sched__row(b->plain, W, froms[i]), tos[j]);
         }
     }
-    return true;
+    return nf > 0 && nt > 0;
 }
 
 /* Kahn's order of flat; each system also gets the positions of its predecessors in it.
@@ -722,16 +704,22 @@ static int32_t ecs_sched__order_flat(ecs_sched__build *b) {
 /* The dependencies between nodes as a graph, an edge for each in the order configured, and
    the first cycle a search finds in it; 0 when there is none, -1 when out of memory. */
 static int32_t ecs_sched__find_node_cycle(ecs_sched__build *b, int32_t *path) {
-    ecs_sched__dep_walk walk;
-    ecs_sched__dep dep;
+    ecs_sched__before rel;
     ecs_sched__edges list;
     ecs_sched__csr g;
     int64_t count = 0;
-    ecs_sched__dep_walk_begin(&walk);
-    while (ecs_sched__next_dep(b, &walk, &dep)) count++;
+    int32_t i, j;
+    ecs_sched__before_begin(&rel);
+    while (ecs_sched__next_before(b, &rel)) count += (int64_t)rel.subject_count * rel.object_count;
     if (!ecs_sched__edges_begin(b, &list, count)) return -1;
-    ecs_sched__dep_walk_begin(&walk);
-    while (ecs_sched__next_dep(b, &walk, &dep)) ecs_sched__edge_add(&list, dep.from, dep.to);
+    ecs_sched__before_begin(&rel);
+    while (ecs_sched__next_before(b, &rel)) {
+        for (i = 0; i < rel.subject_count; i++) {
+            for (j = 0; j < rel.object_count; j++) {
+                ecs_sched__edge_add(&list, rel.subjects[i], rel.objects[j]);
+            }
+        }
+    }
     if (!ecs_sched__edges_end(b, &list, b->node_count, &g)) return -1;
     return ecs_sched__find_cycle(b, &g, path);
 }
@@ -756,20 +744,32 @@ static ecs_sched_result ecs_sched__check_dependency_cycle(ecs_sched__build *b, b
     return ecs_sched__build_fail(b, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
 }
 
-/* Checks each dependency and flattens it into flat, then looks for cycles. */
+/* Checks each dependency and flattens it into flat, then looks for cycles. Half a million
+   dependencies are nothing unusual (each set after every earlier one), so this loop is kept
+   tight: the checks only for nodes in sets, plain only once something ignores deferred. */
 static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
-    ecs_sched__dep_walk walk;
-    ecs_sched__dep dep;
+    ecs_sched__before rel;
     bool empty_set = false;
+    int32_t i, j;
     b->system_words = (b->system_count + 63) / 64;
     b->flat = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)b->system_count * b->system_words);
     b->flat_in = ECS_SCHED__ALLOC_N(b, int32_t, b->system_count);
     if (!b->flat || !b->flat_in) return ecs_sched__oom(b);
-    ecs_sched__dep_walk_begin(&walk);
-    while (ecs_sched__next_dep(b, &walk, &dep)) {
-        ecs_sched_result result = ecs_sched__check_dependency(b, &dep);
-        if (result != ECS_SCHED_OK) return result;
-        if (!ecs_sched__flatten_dep(b, &dep, &empty_set)) return ecs_sched__oom(b);
+    ecs_sched__before_begin(&rel);
+    while (ecs_sched__next_before(b, &rel)) {
+        if (rel.ignore_deferred && !b->plain && !ecs_sched__begin_plain(b)) {
+            return ecs_sched__oom(b);
+        }
+        for (i = 0; i < rel.subject_count; i++) {
+            for (j = 0; j < rel.object_count; j++) {
+                const int32_t *from = &rel.subjects[i], *to = &rel.objects[j];
+                if (!ecs_sched__both_at_top(b, *from, *to)) {
+                    ecs_sched_result result = ecs_sched__check_dependency(b, *from, *to);
+                    if (result != ECS_SCHED_OK) return result;
+                }
+                if (!ecs_sched__flatten_dep(b, from, to, rel.ignore_deferred)) empty_set = true;
+            }
+        }
     }
     return ecs_sched__check_dependency_cycle(b, empty_set);
 }
@@ -853,6 +853,26 @@ static void ecs_sched__place_successor(ecs_sched__build *b, int32_t *fill, int32
     b->successor_ignore[e] = b->plain && !ecs_sched__bit(ecs_sched__row(b->plain, W, x), y);
 }
 
+/* Places the edges left in flat that the dependency between nodes `from` and `to` gives, in
+   the rows not yet complete; returns how many. */
+static int32_t ecs_sched__place_dep(ecs_sched__build *b, int32_t *fill, const int32_t *from,
+                                    const int32_t *to) {
+    const ecs_sched__csr *g = &b->successors;
+    const int32_t *froms, *tos;
+    int32_t nf = ecs_sched__systems_of(b, from, &froms);
+    int32_t nt = ecs_sched__systems_of(b, to, &tos), placed = 0, i, j;
+    for (i = 0; i < nf; i++) {
+        int32_t x = froms[i];
+        const uint64_t *row = ecs_sched__row(b->flat, b->system_words, x);
+        for (j = 0; j < nt && fill[x] < g->start[x + 1] - g->start[x]; j++) {
+            if (!ecs_sched__bit(row, tos[j])) continue;
+            ecs_sched__place_successor(b, fill, x, tos[j]);
+            placed++;
+        }
+    }
+    return placed;
+}
+
 /* How many edges of row v are left in flat. */
 static int32_t ecs_sched__flat_count(const ecs_sched__build *b, int32_t v) {
     const uint64_t *row = ecs_sched__row(b->flat, b->system_words, v);
@@ -865,11 +885,10 @@ static int32_t ecs_sched__flat_count(const ecs_sched__build *b, int32_t v) {
    give them come: an edge takes the place of its first. A row of one edge needs no walk over
    the dependencies, and a walk ends once every longer row is placed. */
 static ecs_sched_result ecs_sched__successors_from_flat(ecs_sched__build *b) {
-    int32_t S = b->system_count, W = b->system_words, v, k, remaining = 0;
+    int32_t S = b->system_count, W = b->system_words, v, k, i, j, remaining = 0;
     int32_t *fill = ECS_SCHED__ALLOC_N(b, int32_t, S);
     ecs_sched__csr *g = &b->successors;
-    ecs_sched__dep_walk walk;
-    ecs_sched__dep dep;
+    ecs_sched__before rel;
     g->n = S;
     g->start = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
     if (!fill || !g->start) return ecs_sched__oom(b);
@@ -882,21 +901,16 @@ static ecs_sched_result ecs_sched__successors_from_flat(ecs_sched__build *b) {
         int32_t count = g->start[v + 1] - g->start[v];
         if (count != 1) remaining += count;
         for (k = 0; count == 1 && k < W; k++) {
-            if (row[k]) ecs_sched__place_successor(b, fill, v, k * 64 + ecs_sched__lowest_bit(row[k]));
+            if (row[k]) {
+                ecs_sched__place_successor(b, fill, v, k * 64 + ecs_sched__lowest_bit(row[k]));
+            }
         }
     }
-    ecs_sched__dep_walk_begin(&walk);
-    while (remaining > 0 && ecs_sched__next_dep(b, &walk, &dep)) {
-        const int32_t *froms, *tos;
-        int32_t nf = ecs_sched__systems_of(b, &dep.from, &froms);
-        int32_t nt = ecs_sched__systems_of(b, &dep.to, &tos), i, j;
-        for (i = 0; i < nf; i++) {
-            int32_t x = froms[i];
-            const uint64_t *row = ecs_sched__row(b->flat, W, x);
-            for (j = 0; j < nt && fill[x] < g->start[x + 1] - g->start[x]; j++) {
-                if (!ecs_sched__bit(row, tos[j])) continue;
-                ecs_sched__place_successor(b, fill, x, tos[j]);
-                remaining--;
+    ecs_sched__before_begin(&rel);
+    while (remaining > 0 && ecs_sched__next_before(b, &rel)) {
+        for (i = 0; i < rel.subject_count; i++) {
+            for (j = 0; j < rel.object_count; j++) {
+                remaining -= ecs_sched__place_dep(b, fill, &rel.subjects[i], &rel.objects[j]);
             }
         }
     }
