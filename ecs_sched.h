@@ -2369,8 +2369,14 @@ static void *ecs_sched__arena_alloc(ecs_sched__arena *a, size_t size) {
         if (!b) return NULL;
         b->capacity = capacity;
         b->used = 0;
-        b->next = a->blocks;
-        a->blocks = b;
+        if (capacity == size && a->blocks) {
+            /* a block of its own, full at once: the current block keeps taking small ones */
+            b->next = a->blocks->next;
+            a->blocks->next = b;
+        } else {
+            b->next = a->blocks;
+            a->blocks = b;
+        }
     }
     p = (unsigned char *)b + header + b->used;
     b->used += size;
@@ -5786,7 +5792,8 @@ static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan);
 enum {
     ECS_SCHED__REL_IN_SET,
     ECS_SCHED__REL_BEFORE,
-    ECS_SCHED__REL_AMBIGUOUS
+    ECS_SCHED__REL_AMBIGUOUS,
+    ECS_SCHED__REL_KINDS
 };
 
 /* A reference to a node before the build resolves names: a system instance (>= 0), or a name
@@ -5798,9 +5805,16 @@ typedef int32_t ecs_sched__ref;
 typedef struct ecs_sched__relation {
     ecs_sched__ref subject;
     ecs_sched__ref object;
-    uint8_t kind;
     bool ignore_deferred;
 } ecs_sched__relation;
+
+/* The relations of one kind, in the order configured. Each pass of a build reads one kind,
+   and a schedule can hold hundreds of thousands of orderings against a few in_set. */
+typedef struct ecs_sched__relations {
+    ecs_sched__relation *items;
+    uint32_t count;
+    uint32_t capacity;
+} ecs_sched__relations;
 
 /* A run condition instance attached to a system or a set. */
 typedef struct ecs_sched__guard {
@@ -5815,6 +5829,11 @@ typedef struct ecs_sched__name {
     bool ambiguous_with_all;
     int32_t system_count;     /* systems with this name */
     int32_t first_system;
+    /* relations naming it, counted as they come and go so that a build need not read them
+       all to tell which names are sets */
+    int32_t references;       /* as subject or object, of any kind */
+    int32_t set_references;   /* as the set of an in_set */
+    int32_t orderings;        /* in a before/after */
 } ecs_sched__name;
 
 typedef struct ecs_sched__system {
@@ -5838,9 +5857,7 @@ typedef struct ecs_sched__schedule {
     uint32_t name_count;
     uint32_t name_capacity;
     ecs_sched__name_map name_index;      /* name text -> names[] */
-    ecs_sched__relation *relations;
-    uint32_t relation_count;
-    uint32_t relation_capacity;
+    ecs_sched__relations relations[ECS_SCHED__REL_KINDS];
     ecs_sched__guard *guards;
     uint32_t guard_count;
     uint32_t guard_capacity;
@@ -5911,7 +5928,7 @@ static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s)
     ecs_sched__conds_free(w, &s->conds);
     ecs_sched__free(&w->env, s->systems);
     ecs_sched__free(&w->env, s->names);
-    ecs_sched__free(&w->env, s->relations);
+    for (i = 0; i < ECS_SCHED__REL_KINDS; i++) ecs_sched__free(&w->env, s->relations[i].items);
     ecs_sched__free(&w->env, s->guards);
     ecs_sched__free(&w->env, s->label);
     ecs_sched__free(&w->env, s);
@@ -6003,24 +6020,41 @@ static ecs_sched__ref ecs_sched__name_ref(int32_t name) {
     return -name - 1;
 }
 
-static bool ecs_sched__add_relation(ecs_sched_world *w, ecs_sched__schedule *s, uint8_t kind,
+/* Counts the names a relation refers to (delta 1), or stops counting them (-1). */
+static void ecs_sched__count_references(ecs_sched__schedule *s, int kind,
+                                        const ecs_sched__relation *r, int32_t delta) {
+    if (r->subject < 0) {
+        ecs_sched__name *n = &s->names[-r->subject - 1];
+        n->references += delta;
+        if (kind == ECS_SCHED__REL_BEFORE) n->orderings += delta;
+    }
+    if (r->object < 0) {
+        ecs_sched__name *n = &s->names[-r->object - 1];
+        n->references += delta;
+        if (kind == ECS_SCHED__REL_BEFORE) n->orderings += delta;
+        if (kind == ECS_SCHED__REL_IN_SET) n->set_references += delta;
+    }
+}
+
+static bool ecs_sched__add_relation(ecs_sched_world *w, ecs_sched__schedule *s, int kind,
                                     ecs_sched__ref subject, ecs_sched__ref object,
                                     bool ignore_deferred) {
+    ecs_sched__relations *list = &s->relations[kind];
     ecs_sched__relation *r;
-    if (!ECS_SCHED__GROW(&w->env, s->relations, &s->relation_capacity, s->relation_count + 1)) {
+    if (!ECS_SCHED__GROW(&w->env, list->items, &list->capacity, list->count + 1)) {
         ecs_sched__out_of_memory(w, "configuring a schedule");
         return false;
     }
-    r = &s->relations[s->relation_count++];
-    r->kind = kind;
+    r = &list->items[list->count++];
     r->subject = subject;
     r->object = object;
     r->ignore_deferred = ignore_deferred;
+    ecs_sched__count_references(s, kind, r, 1);
     return true;
 }
 
 /* Adds "subject <kind> name" for each name of a list. */
-static bool ecs_sched__relate_names(ecs_sched_world *w, ecs_sched__schedule *s, uint8_t kind,
+static bool ecs_sched__relate_names(ecs_sched_world *w, ecs_sched__schedule *s, int kind,
                                     ecs_sched__ref subject, const char *const *names,
                                     bool reversed, bool ignore_deferred) {
     int32_t i;
@@ -6110,26 +6144,35 @@ static bool ecs_sched__apply_config(ecs_sched_world *w, ecs_sched__schedule *s,
 
 /* What add/configure calls leave behind when they fail half way: the counts to return to. */
 typedef struct ecs_sched__mark {
-    uint32_t systems, relations, guards, conds;
+    uint32_t systems, relations[ECS_SCHED__REL_KINDS], guards, conds;
 } ecs_sched__mark;
 
 static ecs_sched__mark ecs_sched__mark_of(const ecs_sched__schedule *s) {
     ecs_sched__mark m;
+    int kind;
     m.systems = s->system_count;
-    m.relations = s->relation_count;
+    for (kind = 0; kind < ECS_SCHED__REL_KINDS; kind++) {
+        m.relations[kind] = s->relations[kind].count;
+    }
     m.guards = s->guard_count;
     m.conds = s->conds.count;
     return m;
 }
 
 static void ecs_sched__rollback(ecs_sched_world *w, ecs_sched__schedule *s, ecs_sched__mark m) {
+    int kind;
+    for (kind = 0; kind < ECS_SCHED__REL_KINDS; kind++) {
+        ecs_sched__relations *list = &s->relations[kind];
+        while (list->count > m.relations[kind]) {
+            ecs_sched__count_references(s, kind, &list->items[--list->count], -1);
+        }
+    }
     while (s->system_count > m.systems) {
         ecs_sched__system *sys = s->systems[--s->system_count];
         ecs_sched__name *n = &s->names[sys->name];
         if (--n->system_count == 0) n->first_system = -1;
         ecs_sched__system_free(w, sys);
     }
-    s->relation_count = m.relations;
     s->guard_count = m.guards;
     ecs_sched__conds_truncate(w, &s->conds, m.conds);
 }
@@ -6438,7 +6481,6 @@ typedef struct ecs_sched__build {
     int32_t *instance;            /* system -> its number among systems of the same name */
     int32_t *instances;           /* systems grouped by name (CSR by name) */
     int32_t *instances_start;
-    uint32_t in_set_count;        /* in_set relations */
     bool orders_shared_name;      /* a before/after names a name several systems carry */
 
     /* build_hierarchy */
@@ -6451,7 +6493,7 @@ typedef struct ecs_sched__build {
 
     /* collect_dependencies: the dependencies between nodes, flattened to systems as bitsets */
     int32_t system_words;         /* words of a bitset over the systems */
-    uint64_t *flat;               /* system -> the systems it runs before */
+    uint64_t *flat;               /* system -> the systems it runs before; NULL without any */
     uint64_t *plain;              /* the same, by a dependency that keeps the sync point; NULL
                                      while no dependency ignores it (flat then says it all) */
     int32_t *flat_in;             /* system -> how many systems run before it */
@@ -6625,35 +6667,24 @@ static bool ecs_sched__ref_shared(const ecs_sched__schedule *s, ecs_sched__ref r
     return ref < 0 && s->names[-ref - 1].system_count > 1;
 }
 
-/* Numbers the sets, groups systems by name, and refuses a name used for both. Notes what
-   later passes look for in the relations, so that they need not read them all again. */
+/* Which names are sets is decided afresh at each build, from the configuration that stands:
+   a name is declared a set by configuring it, by something in it, or by being the default
+   set; a name only ordered against (or otherwise named by a relation) is a set while no
+   system carries it. */
+static bool ecs_sched__declared_set(const ecs_sched__schedule *s, int32_t name) {
+    return s->names[name].configured || s->names[name].set_references > 0 ||
+           name == s->default_set;
+}
+
+static bool ecs_sched__implicit_set(const ecs_sched__schedule *s, int32_t name) {
+    return s->names[name].references > 0 && s->names[name].system_count == 0;
+}
+
+/* Numbers the sets, groups systems by name, and refuses a name used for both. */
 static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     uint32_t i;
     int32_t *fill;
-    /* Which names are sets is decided afresh at each build, from the configuration that
-       stands: a name is declared a set by configuring it, by something in it, or by being the
-       default set; a name only ordered against is a set while no system carries it. */
-    uint8_t *declared_set = ECS_SCHED__ALLOC_N(b, uint8_t, s->name_count);
-    uint8_t *implicit_set = ECS_SCHED__ALLOC_N(b, uint8_t, s->name_count);
-    if (!declared_set || !implicit_set) return ecs_sched__oom(b);
-    for (i = 0; i < s->name_count; i++) declared_set[i] = s->names[i].configured;
-    if (s->default_set >= 0) declared_set[s->default_set] = 1;
-    for (i = 0; i < s->relation_count; i++) {
-        const ecs_sched__relation *r = &s->relations[i];
-        if (r->kind == ECS_SCHED__REL_IN_SET && r->object < 0) declared_set[-r->object - 1] = 1;
-        if (r->subject < 0 && s->names[-r->subject - 1].system_count == 0) {
-            implicit_set[-r->subject - 1] = 1;
-        }
-        if (r->object < 0 && s->names[-r->object - 1].system_count == 0) {
-            implicit_set[-r->object - 1] = 1;
-        }
-        b->in_set_count += r->kind == ECS_SCHED__REL_IN_SET;
-        if (r->kind == ECS_SCHED__REL_BEFORE &&
-            (ecs_sched__ref_shared(s, r->subject) || ecs_sched__ref_shared(s, r->object))) {
-            b->orders_shared_name = true;
-        }
-    }
     b->set_of_name = ECS_SCHED__ALLOC_N(b, int32_t, s->name_count);
     b->name_of_set = ECS_SCHED__ALLOC_N(b, int32_t, s->name_count);
     b->instances_start = ECS_SCHED__ALLOC_N(b, int32_t, s->name_count + 1);
@@ -6666,8 +6697,9 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
     }
     for (i = 0; i < s->name_count; i++) {
         const ecs_sched__name *n = &s->names[i];
+        bool declared = ecs_sched__declared_set(s, (int32_t)i);
         b->set_of_name[i] = -1;
-        if (declared_set[i] && n->system_count > 0) {
+        if (declared && n->system_count > 0) {
             ecs_sched__text_begin(b);
             ecs_sched__text_printf(&b->text,
                                    "'%s' names %d system(s) and also a set; systems and sets "
@@ -6675,7 +6707,8 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
                                    n->text, (int)n->system_count);
             return ecs_sched__build_fail(b, ECS_SCHED_ERR_NAME_CONFLICT);
         }
-        if (declared_set[i] || implicit_set[i]) {
+        if (n->orderings > 0 && n->system_count > 1) b->orders_shared_name = true;
+        if (declared || ecs_sched__implicit_set(s, (int32_t)i)) {
             b->name_of_set[b->set_count] = (int32_t)i;
             b->set_of_name[i] = b->set_count++;
         }
@@ -6711,13 +6744,13 @@ static inline int32_t ecs_sched__ref_nodes(const ecs_sched__build *b, ecs_sched_
 
 static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
+    const ecs_sched__relations *list = &s->relations[ECS_SCHED__REL_BEFORE];
     uint32_t i;
     char label[160];
-    for (i = 0; b->orders_shared_name && i < s->relation_count; i++) {
-        const ecs_sched__relation *r = &s->relations[i];
+    for (i = 0; b->orders_shared_name && i < list->count; i++) {
+        const ecs_sched__relation *r = &list->items[i];
         ecs_sched__ref refs[2];
         int k;
-        if (r->kind != ECS_SCHED__REL_BEFORE) continue;
         refs[0] = r->subject;
         refs[1] = r->object;
         for (k = 0; k < 2; k++) {
@@ -6805,15 +6838,15 @@ static ecs_sched_result ecs_sched__collect_memberships(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     ecs_sched__edges in_set;
     int32_t i;
+    const ecs_sched__relations *list = &s->relations[ECS_SCHED__REL_IN_SET];
     uint32_t r;
-    if (!ecs_sched__edges_begin(b, &in_set, (int64_t)b->in_set_count + s->system_count)) {
+    if (!ecs_sched__edges_begin(b, &in_set, (int64_t)list->count + s->system_count)) {
         return ecs_sched__oom(b);
     }
-    for (r = 0; r < s->relation_count; r++) {
-        const ecs_sched__relation *rel = &s->relations[r];
+    for (r = 0; r < list->count; r++) {
+        const ecs_sched__relation *rel = &list->items[r];
         int32_t single_a, single_b;
         const int32_t *subject, *object;
-        if (rel->kind != ECS_SCHED__REL_IN_SET) continue;
         ecs_sched__ref_nodes(b, rel->subject, &single_a, &subject);
         ecs_sched__ref_nodes(b, rel->object, &single_b, &object);
         ecs_sched__edge_add(&in_set, subject[0], object[0]);
@@ -6981,18 +7014,15 @@ static void ecs_sched__before_begin(ecs_sched__before *rel) {
 
 /* Reads the next before relation into rel; false after the last. */
 static inline bool ecs_sched__next_before(const ecs_sched__build *b, ecs_sched__before *rel) {
-    const ecs_sched__schedule *s = b->s;
-    while (rel->next < s->relation_count) {
-        const ecs_sched__relation *r = &s->relations[rel->next++];
-        if (r->kind != ECS_SCHED__REL_BEFORE) continue;
-        rel->subject_count = ecs_sched__ref_nodes(b, r->subject, &rel->single_subject,
-                                                  &rel->subjects);
-        rel->object_count = ecs_sched__ref_nodes(b, r->object, &rel->single_object,
-                                                 &rel->objects);
-        rel->ignore_deferred = r->ignore_deferred;
-        return true;
-    }
-    return false;
+    const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_BEFORE];
+    const ecs_sched__relation *r;
+    if (rel->next >= list->count) return false;
+    r = &list->items[rel->next++];
+    rel->subject_count = ecs_sched__ref_nodes(b, r->subject, &rel->single_subject,
+                                              &rel->subjects);
+    rel->object_count = ecs_sched__ref_nodes(b, r->object, &rel->single_object, &rel->objects);
+    rel->ignore_deferred = r->ignore_deferred;
+    return true;
 }
 
 /* The systems a node stands for once sets are replaced by the systems under them. */
@@ -7160,6 +7190,8 @@ static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
     bool empty_set = false;
     int32_t i, j;
     b->system_words = (b->system_count + 63) / 64;
+    b->flat_ordered = b->system_count;
+    if (b->s->relations[ECS_SCHED__REL_BEFORE].count == 0) return ECS_SCHED_OK;
     b->flat = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)b->system_count * b->system_words);
     b->flat_in = ECS_SCHED__ALLOC_N(b, int32_t, b->system_count);
     if (!b->flat || !b->flat_in) return ecs_sched__oom(b);
@@ -7283,8 +7315,10 @@ static int32_t ecs_sched__place_dep(ecs_sched__build *b, int32_t *fill, const in
 
 /* How many edges of row v are left in flat. */
 static int32_t ecs_sched__flat_count(const ecs_sched__build *b, int32_t v) {
-    const uint64_t *row = ecs_sched__row(b->flat, b->system_words, v);
+    const uint64_t *row;
     int32_t k, n = 0;
+    if (!b->flat) return 0;
+    row = ecs_sched__row(b->flat, b->system_words, v);
     for (k = 0; k < b->system_words; k++) n += ecs_sched__popcount(row[k]);
     return n;
 }
@@ -7305,10 +7339,14 @@ static ecs_sched_result ecs_sched__successors_from_flat(ecs_sched__build *b) {
     b->successor_ignore = ECS_SCHED__ALLOC_N(b, uint8_t, g->start[S]);
     if (!g->adj || !b->successor_ignore) return ecs_sched__oom(b);
     for (v = 0; v < S; v++) {
-        const uint64_t *row = ecs_sched__row(b->flat, W, v);
         int32_t count = g->start[v + 1] - g->start[v];
-        if (count != 1) remaining += count;
-        for (k = 0; count == 1 && k < W; k++) {
+        const uint64_t *row;
+        if (count != 1) {
+            remaining += count;
+            continue;
+        }
+        row = ecs_sched__row(b->flat, W, v);
+        for (k = 0; k < W; k++) {
             if (row[k]) {
                 ecs_sched__place_successor(b, fill, v, k * 64 + ecs_sched__lowest_bit(row[k]));
             }
@@ -7331,7 +7369,7 @@ static ecs_sched_result ecs_sched__successors_from_flat(ecs_sched__build *b) {
    and the plan's edges come out the same, and dense orderings (each set after all the earlier
    ones) stay small. With a cycle every edge is kept, for the search that names it. */
 static ecs_sched_result ecs_sched__flatten(ecs_sched__build *b) {
-    if (b->flat_ordered == b->system_count &&
+    if (b->flat && b->flat_ordered == b->system_count &&
         (!ecs_sched__keep_sync_edges(b) || !ecs_sched__keep_unimplied_edges(b))) {
         return ecs_sched__oom(b);
     }
@@ -7594,14 +7632,13 @@ static bool ecs_sched__is_or_under(const ecs_sched__build *b, int32_t system, in
 
 /* Declared harmless with ambiguous_with: a pair, a system or a whole set. */
 static bool ecs_sched__silenced(const ecs_sched__build *b, int32_t x, int32_t y) {
-    const ecs_sched__schedule *s = b->s;
+    const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_AMBIGUOUS];
     uint32_t r;
     if (ecs_sched__ambiguous_with_all(b, x) || ecs_sched__ambiguous_with_all(b, y)) return true;
-    for (r = 0; r < s->relation_count; r++) {
-        const ecs_sched__relation *rel = &s->relations[r];
+    for (r = 0; r < list->count; r++) {
+        const ecs_sched__relation *rel = &list->items[r];
         int32_t sa, sb, na, nb, i, j;
         const int32_t *a, *c;
-        if (rel->kind != ECS_SCHED__REL_AMBIGUOUS) continue;
         na = ecs_sched__ref_nodes(b, rel->subject, &sa, &a);
         nb = ecs_sched__ref_nodes(b, rel->object, &sb, &c);
         for (i = 0; i < na; i++) {

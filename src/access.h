@@ -159,14 +159,13 @@ static bool ecs_sched__is_or_under(const ecs_sched__build *b, int32_t system, in
 
 /* Declared harmless with ambiguous_with: a pair, a system or a whole set. */
 static bool ecs_sched__silenced(const ecs_sched__build *b, int32_t x, int32_t y) {
-    const ecs_sched__schedule *s = b->s;
+    const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_AMBIGUOUS];
     uint32_t r;
     if (ecs_sched__ambiguous_with_all(b, x) || ecs_sched__ambiguous_with_all(b, y)) return true;
-    for (r = 0; r < s->relation_count; r++) {
-        const ecs_sched__relation *rel = &s->relations[r];
+    for (r = 0; r < list->count; r++) {
+        const ecs_sched__relation *rel = &list->items[r];
         int32_t sa, sb, na, nb, i, j;
         const int32_t *a, *c;
-        if (rel->kind != ECS_SCHED__REL_AMBIGUOUS) continue;
         na = ecs_sched__ref_nodes(b, rel->subject, &sa, &a);
         nb = ecs_sched__ref_nodes(b, rel->object, &sb, &c);
         for (i = 0; i < na; i++) {

@@ -30,7 +30,6 @@ typedef struct ecs_sched__build {
     int32_t *instance;            /* system -> its number among systems of the same name */
     int32_t *instances;           /* systems grouped by name (CSR by name) */
     int32_t *instances_start;
-    uint32_t in_set_count;        /* in_set relations */
     bool orders_shared_name;      /* a before/after names a name several systems carry */
 
     /* build_hierarchy */
@@ -43,7 +42,7 @@ typedef struct ecs_sched__build {
 
     /* collect_dependencies: the dependencies between nodes, flattened to systems as bitsets */
     int32_t system_words;         /* words of a bitset over the systems */
-    uint64_t *flat;               /* system -> the systems it runs before */
+    uint64_t *flat;               /* system -> the systems it runs before; NULL without any */
     uint64_t *plain;              /* the same, by a dependency that keeps the sync point; NULL
                                      while no dependency ignores it (flat then says it all) */
     int32_t *flat_in;             /* system -> how many systems run before it */
@@ -217,35 +216,24 @@ static bool ecs_sched__ref_shared(const ecs_sched__schedule *s, ecs_sched__ref r
     return ref < 0 && s->names[-ref - 1].system_count > 1;
 }
 
-/* Numbers the sets, groups systems by name, and refuses a name used for both. Notes what
-   later passes look for in the relations, so that they need not read them all again. */
+/* Which names are sets is decided afresh at each build, from the configuration that stands:
+   a name is declared a set by configuring it, by something in it, or by being the default
+   set; a name only ordered against (or otherwise named by a relation) is a set while no
+   system carries it. */
+static bool ecs_sched__declared_set(const ecs_sched__schedule *s, int32_t name) {
+    return s->names[name].configured || s->names[name].set_references > 0 ||
+           name == s->default_set;
+}
+
+static bool ecs_sched__implicit_set(const ecs_sched__schedule *s, int32_t name) {
+    return s->names[name].references > 0 && s->names[name].system_count == 0;
+}
+
+/* Numbers the sets, groups systems by name, and refuses a name used for both. */
 static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     uint32_t i;
     int32_t *fill;
-    /* Which names are sets is decided afresh at each build, from the configuration that
-       stands: a name is declared a set by configuring it, by something in it, or by being the
-       default set; a name only ordered against is a set while no system carries it. */
-    uint8_t *declared_set = ECS_SCHED__ALLOC_N(b, uint8_t, s->name_count);
-    uint8_t *implicit_set = ECS_SCHED__ALLOC_N(b, uint8_t, s->name_count);
-    if (!declared_set || !implicit_set) return ecs_sched__oom(b);
-    for (i = 0; i < s->name_count; i++) declared_set[i] = s->names[i].configured;
-    if (s->default_set >= 0) declared_set[s->default_set] = 1;
-    for (i = 0; i < s->relation_count; i++) {
-        const ecs_sched__relation *r = &s->relations[i];
-        if (r->kind == ECS_SCHED__REL_IN_SET && r->object < 0) declared_set[-r->object - 1] = 1;
-        if (r->subject < 0 && s->names[-r->subject - 1].system_count == 0) {
-            implicit_set[-r->subject - 1] = 1;
-        }
-        if (r->object < 0 && s->names[-r->object - 1].system_count == 0) {
-            implicit_set[-r->object - 1] = 1;
-        }
-        b->in_set_count += r->kind == ECS_SCHED__REL_IN_SET;
-        if (r->kind == ECS_SCHED__REL_BEFORE &&
-            (ecs_sched__ref_shared(s, r->subject) || ecs_sched__ref_shared(s, r->object))) {
-            b->orders_shared_name = true;
-        }
-    }
     b->set_of_name = ECS_SCHED__ALLOC_N(b, int32_t, s->name_count);
     b->name_of_set = ECS_SCHED__ALLOC_N(b, int32_t, s->name_count);
     b->instances_start = ECS_SCHED__ALLOC_N(b, int32_t, s->name_count + 1);
@@ -258,8 +246,9 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
     }
     for (i = 0; i < s->name_count; i++) {
         const ecs_sched__name *n = &s->names[i];
+        bool declared = ecs_sched__declared_set(s, (int32_t)i);
         b->set_of_name[i] = -1;
-        if (declared_set[i] && n->system_count > 0) {
+        if (declared && n->system_count > 0) {
             ecs_sched__text_begin(b);
             ecs_sched__text_printf(&b->text,
                                    "'%s' names %d system(s) and also a set; systems and sets "
@@ -267,7 +256,8 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
                                    n->text, (int)n->system_count);
             return ecs_sched__build_fail(b, ECS_SCHED_ERR_NAME_CONFLICT);
         }
-        if (declared_set[i] || implicit_set[i]) {
+        if (n->orderings > 0 && n->system_count > 1) b->orders_shared_name = true;
+        if (declared || ecs_sched__implicit_set(s, (int32_t)i)) {
             b->name_of_set[b->set_count] = (int32_t)i;
             b->set_of_name[i] = b->set_count++;
         }
@@ -303,13 +293,13 @@ static inline int32_t ecs_sched__ref_nodes(const ecs_sched__build *b, ecs_sched_
 
 static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
+    const ecs_sched__relations *list = &s->relations[ECS_SCHED__REL_BEFORE];
     uint32_t i;
     char label[160];
-    for (i = 0; b->orders_shared_name && i < s->relation_count; i++) {
-        const ecs_sched__relation *r = &s->relations[i];
+    for (i = 0; b->orders_shared_name && i < list->count; i++) {
+        const ecs_sched__relation *r = &list->items[i];
         ecs_sched__ref refs[2];
         int k;
-        if (r->kind != ECS_SCHED__REL_BEFORE) continue;
         refs[0] = r->subject;
         refs[1] = r->object;
         for (k = 0; k < 2; k++) {
@@ -397,15 +387,15 @@ static ecs_sched_result ecs_sched__collect_memberships(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     ecs_sched__edges in_set;
     int32_t i;
+    const ecs_sched__relations *list = &s->relations[ECS_SCHED__REL_IN_SET];
     uint32_t r;
-    if (!ecs_sched__edges_begin(b, &in_set, (int64_t)b->in_set_count + s->system_count)) {
+    if (!ecs_sched__edges_begin(b, &in_set, (int64_t)list->count + s->system_count)) {
         return ecs_sched__oom(b);
     }
-    for (r = 0; r < s->relation_count; r++) {
-        const ecs_sched__relation *rel = &s->relations[r];
+    for (r = 0; r < list->count; r++) {
+        const ecs_sched__relation *rel = &list->items[r];
         int32_t single_a, single_b;
         const int32_t *subject, *object;
-        if (rel->kind != ECS_SCHED__REL_IN_SET) continue;
         ecs_sched__ref_nodes(b, rel->subject, &single_a, &subject);
         ecs_sched__ref_nodes(b, rel->object, &single_b, &object);
         ecs_sched__edge_add(&in_set, subject[0], object[0]);
@@ -573,18 +563,15 @@ static void ecs_sched__before_begin(ecs_sched__before *rel) {
 
 /* Reads the next before relation into rel; false after the last. */
 static inline bool ecs_sched__next_before(const ecs_sched__build *b, ecs_sched__before *rel) {
-    const ecs_sched__schedule *s = b->s;
-    while (rel->next < s->relation_count) {
-        const ecs_sched__relation *r = &s->relations[rel->next++];
-        if (r->kind != ECS_SCHED__REL_BEFORE) continue;
-        rel->subject_count = ecs_sched__ref_nodes(b, r->subject, &rel->single_subject,
-                                                  &rel->subjects);
-        rel->object_count = ecs_sched__ref_nodes(b, r->object, &rel->single_object,
-                                                 &rel->objects);
-        rel->ignore_deferred = r->ignore_deferred;
-        return true;
-    }
-    return false;
+    const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_BEFORE];
+    const ecs_sched__relation *r;
+    if (rel->next >= list->count) return false;
+    r = &list->items[rel->next++];
+    rel->subject_count = ecs_sched__ref_nodes(b, r->subject, &rel->single_subject,
+                                              &rel->subjects);
+    rel->object_count = ecs_sched__ref_nodes(b, r->object, &rel->single_object, &rel->objects);
+    rel->ignore_deferred = r->ignore_deferred;
+    return true;
 }
 
 /* The systems a node stands for once sets are replaced by the systems under them. */
@@ -752,6 +739,8 @@ static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
     bool empty_set = false;
     int32_t i, j;
     b->system_words = (b->system_count + 63) / 64;
+    b->flat_ordered = b->system_count;
+    if (b->s->relations[ECS_SCHED__REL_BEFORE].count == 0) return ECS_SCHED_OK;
     b->flat = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)b->system_count * b->system_words);
     b->flat_in = ECS_SCHED__ALLOC_N(b, int32_t, b->system_count);
     if (!b->flat || !b->flat_in) return ecs_sched__oom(b);
@@ -875,8 +864,10 @@ static int32_t ecs_sched__place_dep(ecs_sched__build *b, int32_t *fill, const in
 
 /* How many edges of row v are left in flat. */
 static int32_t ecs_sched__flat_count(const ecs_sched__build *b, int32_t v) {
-    const uint64_t *row = ecs_sched__row(b->flat, b->system_words, v);
+    const uint64_t *row;
     int32_t k, n = 0;
+    if (!b->flat) return 0;
+    row = ecs_sched__row(b->flat, b->system_words, v);
     for (k = 0; k < b->system_words; k++) n += ecs_sched__popcount(row[k]);
     return n;
 }
@@ -897,10 +888,14 @@ static ecs_sched_result ecs_sched__successors_from_flat(ecs_sched__build *b) {
     b->successor_ignore = ECS_SCHED__ALLOC_N(b, uint8_t, g->start[S]);
     if (!g->adj || !b->successor_ignore) return ecs_sched__oom(b);
     for (v = 0; v < S; v++) {
-        const uint64_t *row = ecs_sched__row(b->flat, W, v);
         int32_t count = g->start[v + 1] - g->start[v];
-        if (count != 1) remaining += count;
-        for (k = 0; count == 1 && k < W; k++) {
+        const uint64_t *row;
+        if (count != 1) {
+            remaining += count;
+            continue;
+        }
+        row = ecs_sched__row(b->flat, W, v);
+        for (k = 0; k < W; k++) {
             if (row[k]) {
                 ecs_sched__place_successor(b, fill, v, k * 64 + ecs_sched__lowest_bit(row[k]));
             }
@@ -923,7 +918,7 @@ static ecs_sched_result ecs_sched__successors_from_flat(ecs_sched__build *b) {
    and the plan's edges come out the same, and dense orderings (each set after all the earlier
    ones) stay small. With a cycle every edge is kept, for the search that names it. */
 static ecs_sched_result ecs_sched__flatten(ecs_sched__build *b) {
-    if (b->flat_ordered == b->system_count &&
+    if (b->flat && b->flat_ordered == b->system_count &&
         (!ecs_sched__keep_sync_edges(b) || !ecs_sched__keep_unimplied_edges(b))) {
         return ecs_sched__oom(b);
     }

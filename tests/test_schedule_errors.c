@@ -497,6 +497,24 @@ static void filling_an_unknown_set_fixes_a_failed_build(void **state) {
     check_and_destroy(w);
 }
 
+/* A refused call adds nothing: the names its relations gave (a set to join, a set to run
+   after) are not sets because of it, so the first can still name a system and the second is
+   not an unknown set. */
+static void refused_group_leaves_no_sets_behind(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    configure_levels(w, 0, ECS_SCHED_REPORT_ERROR, 0, 0);
+    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
+                         .systems = SYSTEMS({.name = "first", .fn = record, .in_set = {"joined"},
+                                             .after = {"awaited"}},
+                                            {.name = "without_fn"}),
+                         .count = 2}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    ADD_SYSTEM(w, .name = "joined", .fn = record);
+    assert_run_traces(w, "joined");
+    check_and_destroy(w);
+}
+
 static void breaking_a_built_schedule_stops_it_from_running_the_old_plan(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
@@ -563,6 +581,7 @@ int main(void) {
         cmocka_unit_test(failed_build_fails_again_on_every_run),
         cmocka_unit_test(more_configuration_fixes_a_failed_build),
         cmocka_unit_test(filling_an_unknown_set_fixes_a_failed_build),
+        cmocka_unit_test(refused_group_leaves_no_sets_behind),
         cmocka_unit_test(breaking_a_built_schedule_stops_it_from_running_the_old_plan),
         cmocka_unit_test(plan_queries_report_a_failed_build),
     };
