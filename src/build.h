@@ -12,6 +12,16 @@ typedef struct ecs_sched__csr {
     int32_t *adj;
 } ecs_sched__csr;
 
+/* What one side of a before relation stands for once sets are replaced by the systems under
+   them: its systems (those under its set, those of its name, or the system itself), and
+   whether every node it names is in no set. A name's side is worked out once per build, since
+   thousands of relations can name it; every subject system runs before every object system. */
+typedef struct ecs_sched__side {
+    const int32_t *systems;
+    int32_t count;
+    bool at_top;
+} ecs_sched__side;
+
 /* Everything one build works out, grouped by the pass that fills it; all of it lives in
    `tmp` and goes when the build ends. Nodes 0 .. S-1 are the systems, S .. S+T-1 the sets. */
 typedef struct ecs_sched__build {
@@ -41,6 +51,7 @@ typedef struct ecs_sched__build {
     ecs_sched__csr members;       /* set -> systems under it, at any depth */
 
     /* collect_dependencies: the dependencies between nodes, flattened to systems as bitsets */
+    ecs_sched__side *name_sides;  /* name -> what it stands for, flattened */
     int32_t system_words;         /* words of a bitset over the systems */
     uint64_t *flat;               /* system -> the systems it runs before; NULL without any */
     uint64_t *plain;              /* the same, by a dependency that keeps the sync point; NULL
@@ -546,54 +557,47 @@ static bool ecs_sched__siblings(const ecs_sched__build *b, int32_t x, int32_t y)
     return false;
 }
 
-/* A before relation as the nodes on each side: each subject node runs before each object
-   node, a dependency each. Every pass over the dependencies reads the relations in the order
-   configured and the pairs subject by subject, so that what comes first is the same for all. */
-typedef struct ecs_sched__before {
-    uint32_t next;                /* the relation to read next */
-    int32_t subject_count, object_count;
-    const int32_t *subjects, *objects;
-    int32_t single_subject, single_object;
-    bool ignore_deferred;
-} ecs_sched__before;
-
-static void ecs_sched__before_begin(ecs_sched__before *rel) {
-    memset(rel, 0, sizeof *rel);
+static bool ecs_sched__at_top(const ecs_sched__build *b, int32_t node) {
+    return b->parents.start[node] == b->parents.start[node + 1];
 }
 
-/* Reads the next before relation into rel; false after the last. */
-static inline bool ecs_sched__next_before(const ecs_sched__build *b, ecs_sched__before *rel) {
-    const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_BEFORE];
-    const ecs_sched__relation *r;
-    if (rel->next >= list->count) return false;
-    r = &list->items[rel->next++];
-    rel->subject_count = ecs_sched__ref_nodes(b, r->subject, &rel->single_subject,
-                                              &rel->subjects);
-    rel->object_count = ecs_sched__ref_nodes(b, r->object, &rel->single_object, &rel->objects);
-    rel->ignore_deferred = r->ignore_deferred;
+static bool ecs_sched__side_names(ecs_sched__build *b) {
+    const ecs_sched__schedule *s = b->s;
+    uint32_t name;
+    b->name_sides = ECS_SCHED__ALLOC_N(b, ecs_sched__side, s->name_count);
+    if (!b->name_sides) return false;
+    for (name = 0; name < s->name_count; name++) {
+        ecs_sched__side *side = &b->name_sides[name];
+        int32_t set = b->set_of_name[name], k;
+        side->at_top = true;
+        if (set >= 0) {
+            side->systems = b->members.adj + b->members.start[set];
+            side->count = b->members.start[set + 1] - b->members.start[set];
+            side->at_top = ecs_sched__at_top(b, b->system_count + set);
+            continue;
+        }
+        side->systems = b->instances + b->instances_start[name];
+        side->count = b->instances_start[name + 1] - b->instances_start[name];
+        for (k = 0; k < side->count; k++) {
+            side->at_top = side->at_top && ecs_sched__at_top(b, side->systems[k]);
+        }
+    }
     return true;
 }
 
-/* The systems a node stands for once sets are replaced by the systems under them. */
-static inline int32_t ecs_sched__systems_of(const ecs_sched__build *b, const int32_t *node,
-                                     const int32_t **systems) {
-    int32_t set = *node - b->system_count;
-    if (set < 0) {
-        *systems = node;
-        return 1;
-    }
-    *systems = b->members.adj + b->members.start[set];
-    return b->members.start[set + 1] - b->members.start[set];
+/* The side of a relation's subject or object, which ref points at. */
+static inline ecs_sched__side ecs_sched__side_of(const ecs_sched__build *b,
+                                                const ecs_sched__ref *ref) {
+    ecs_sched__side side;
+    if (*ref < 0) return b->name_sides[-*ref - 1];
+    side.systems = ref;
+    side.count = 1;
+    side.at_top = ecs_sched__at_top(b, *ref);
+    return side;
 }
 
 static uint64_t *ecs_sched__row(uint64_t *bits, int32_t words, int32_t i) {
     return bits + (size_t)i * (size_t)words;
-}
-
-/* Two nodes in no set: neither holds the other, and they are siblings at the top. */
-static inline bool ecs_sched__both_at_top(const ecs_sched__build *b, int32_t x, int32_t y) {
-    const ecs_sched__csr *p = &b->parents;
-    return p->start[x] == p->start[x + 1] && p->start[y] == p->start[y + 1];
 }
 
 /* Refuses a dependency on a node's own set; warns (as set) of one that crosses sets. */
@@ -626,6 +630,25 @@ static ecs_sched_result ecs_sched__check_dependency(ecs_sched__build *b, int32_t
     return ECS_SCHED_OK;
 }
 
+/* Checks the dependencies a relation gives, one for each subject node and object node. Two
+   nodes in no set need none: neither holds the other, and they are siblings at the top. */
+static ecs_sched_result ecs_sched__check_relation(ecs_sched__build *b,
+                                                 const ecs_sched__relation *r) {
+    int32_t single_subject, single_object, subject_count, object_count, i, j;
+    const int32_t *subjects, *objects;
+    subject_count = ecs_sched__ref_nodes(b, r->subject, &single_subject, &subjects);
+    object_count = ecs_sched__ref_nodes(b, r->object, &single_object, &objects);
+    for (i = 0; i < subject_count; i++) {
+        for (j = 0; j < object_count; j++) {
+            ecs_sched_result result;
+            if (ecs_sched__at_top(b, subjects[i]) && ecs_sched__at_top(b, objects[j])) continue;
+            result = ecs_sched__check_dependency(b, subjects[i], objects[j]);
+            if (result != ECS_SCHED_OK) return result;
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
 /* plain starts as a copy of flat: every dependency before the first that ignores deferred
    commands kept them. */
 static bool ecs_sched__begin_plain(ecs_sched__build *b) {
@@ -636,29 +659,25 @@ static bool ecs_sched__begin_plain(ecs_sched__build *b) {
     return true;
 }
 
-/* Every system under node `from` runs before every system under node `to`. Bits, not edges:
-   the same pair given by many dependencies (sets ordered against sets) costs nothing more.
-   Returns false when either node is a set with no systems. */
-static inline bool ecs_sched__flatten_dep(ecs_sched__build *b, const int32_t *from,
-                                          const int32_t *to, bool ignore_deferred) {
-    const int32_t *froms, *tos;
-    int32_t nf = ecs_sched__systems_of(b, from, &froms);
-    int32_t nt = ecs_sched__systems_of(b, to, &tos), W = b->system_words, i, j;
+/* Every system of one side runs before every system of the other. Bits, not edges: the same
+   pair given by many relations (sets ordered against sets) costs nothing more. */
+static inline void ecs_sched__flatten_relation(ecs_sched__build *b, const ecs_sched__side *from,
+                                               const ecs_sched__side *to, bool ignore_deferred) {
+    int32_t W = b->system_words, i, j;
     bool plain = b->plain && !ignore_deferred;
-    for (i = 0; i < nf; i++) {
-        uint64_t *row = ecs_sched__row(b->flat, W, froms[i]);
-        for (j = 0; j < nt; j++) {
-            int32_t t = tos[j];
+    for (i = 0; i < from->count; i++) {
+        uint64_t *row = ecs_sched__row(b->flat, W, from->systems[i]);
+        for (j = 0; j < to->count; j++) {
+            int32_t t = to->systems[j];
             if (!ecs_sched__bit(row, t)) {
                 ecs_sched__set_bit(row, t);
                 b->flat_in[t]++;
             }
         }
-        for (j = 0; plain && j < nt; j++) {
-            ecs_sched__set_bit(ecs_sched__row(b->plain, W, froms[i]), tos[j]);
+        for (j = 0; plain && j < to->count; j++) {
+            ecs_sched__set_bit(ecs_sched__row(b->plain, W, from->systems[i]), to->systems[j]);
         }
     }
-    return nf > 0 && nt > 0;
 }
 
 /* Kahn's order of flat; each system also gets the positions of its predecessors in it.
@@ -688,26 +707,31 @@ static int32_t ecs_sched__order_flat(ecs_sched__build *b) {
     return tail;
 }
 
-/* The dependencies between nodes as a graph, an edge for each in the order configured, and
-   the first cycle a search finds in it; 0 when there is none, -1 when out of memory. */
+/* The dependencies between nodes as a graph, an edge for each in the order configured (each
+   subject node against each object node, relation by relation), and the first cycle a search
+   finds in it; 0 when there is none, -1 when out of memory. */
 static int32_t ecs_sched__find_node_cycle(ecs_sched__build *b, int32_t *path) {
-    ecs_sched__before rel;
-    ecs_sched__edges list;
+    const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_BEFORE];
+    ecs_sched__edges edges;
     ecs_sched__csr g;
     int64_t count = 0;
-    int32_t i, j;
-    ecs_sched__before_begin(&rel);
-    while (ecs_sched__next_before(b, &rel)) count += (int64_t)rel.subject_count * rel.object_count;
-    if (!ecs_sched__edges_begin(b, &list, count)) return -1;
-    ecs_sched__before_begin(&rel);
-    while (ecs_sched__next_before(b, &rel)) {
-        for (i = 0; i < rel.subject_count; i++) {
-            for (j = 0; j < rel.object_count; j++) {
-                ecs_sched__edge_add(&list, rel.subjects[i], rel.objects[j]);
-            }
+    int32_t single_subject, single_object, subject_count, object_count, i, j;
+    const int32_t *subjects, *objects;
+    uint32_t r;
+    for (r = 0; r < list->count; r++) {
+        subject_count = ecs_sched__ref_nodes(b, list->items[r].subject, &single_subject, &subjects);
+        object_count = ecs_sched__ref_nodes(b, list->items[r].object, &single_object, &objects);
+        count += (int64_t)subject_count * object_count;
+    }
+    if (!ecs_sched__edges_begin(b, &edges, count)) return -1;
+    for (r = 0; r < list->count; r++) {
+        subject_count = ecs_sched__ref_nodes(b, list->items[r].subject, &single_subject, &subjects);
+        object_count = ecs_sched__ref_nodes(b, list->items[r].object, &single_object, &objects);
+        for (i = 0; i < subject_count; i++) {
+            for (j = 0; j < object_count; j++) ecs_sched__edge_add(&edges, subjects[i], objects[j]);
         }
     }
-    if (!ecs_sched__edges_end(b, &list, b->node_count, &g)) return -1;
+    if (!ecs_sched__edges_end(b, &edges, b->node_count, &g)) return -1;
     return ecs_sched__find_cycle(b, &g, path);
 }
 
@@ -732,33 +756,31 @@ static ecs_sched_result ecs_sched__check_dependency_cycle(ecs_sched__build *b, b
 }
 
 /* Checks each dependency and flattens it into flat, then looks for cycles. Half a million
-   dependencies are nothing unusual (each set after every earlier one), so this loop is kept
-   tight: the checks only for nodes in sets, plain only once something ignores deferred. */
+   relations are nothing unusual (each set after every earlier one), so this loop is kept
+   tight: a relation at a time, the checks only where a node is in a set. */
 static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
-    ecs_sched__before rel;
+    const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_BEFORE];
     bool empty_set = false;
-    int32_t i, j;
+    uint32_t r;
     b->system_words = (b->system_count + 63) / 64;
     b->flat_ordered = b->system_count;
-    if (b->s->relations[ECS_SCHED__REL_BEFORE].count == 0) return ECS_SCHED_OK;
+    if (list->count == 0) return ECS_SCHED_OK;
     b->flat = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)b->system_count * b->system_words);
     b->flat_in = ECS_SCHED__ALLOC_N(b, int32_t, b->system_count);
-    if (!b->flat || !b->flat_in) return ecs_sched__oom(b);
-    ecs_sched__before_begin(&rel);
-    while (ecs_sched__next_before(b, &rel)) {
-        if (rel.ignore_deferred && !b->plain && !ecs_sched__begin_plain(b)) {
+    if (!b->flat || !b->flat_in || !ecs_sched__side_names(b)) return ecs_sched__oom(b);
+    for (r = 0; r < list->count; r++) {
+        const ecs_sched__relation *rel = &list->items[r];
+        ecs_sched__side from = ecs_sched__side_of(b, &rel->subject);
+        ecs_sched__side to = ecs_sched__side_of(b, &rel->object);
+        if (!from.at_top || !to.at_top) {
+            ecs_sched_result result = ecs_sched__check_relation(b, rel);
+            if (result != ECS_SCHED_OK) return result;
+        }
+        if (rel->ignore_deferred && !b->plain && !ecs_sched__begin_plain(b)) {
             return ecs_sched__oom(b);
         }
-        for (i = 0; i < rel.subject_count; i++) {
-            for (j = 0; j < rel.object_count; j++) {
-                const int32_t *from = &rel.subjects[i], *to = &rel.objects[j];
-                if (!ecs_sched__both_at_top(b, *from, *to)) {
-                    ecs_sched_result result = ecs_sched__check_dependency(b, *from, *to);
-                    if (result != ECS_SCHED_OK) return result;
-                }
-                if (!ecs_sched__flatten_dep(b, from, to, rel.ignore_deferred)) empty_set = true;
-            }
-        }
+        if (from.count == 0 || to.count == 0) empty_set = true;
+        ecs_sched__flatten_relation(b, &from, &to, rel->ignore_deferred);
     }
     return ecs_sched__check_dependency_cycle(b, empty_set);
 }
@@ -842,20 +864,21 @@ static void ecs_sched__place_successor(ecs_sched__build *b, int32_t *fill, int32
     b->successor_ignore[e] = b->plain && !ecs_sched__bit(ecs_sched__row(b->plain, W, x), y);
 }
 
-/* Places the edges left in flat that the dependency between nodes `from` and `to` gives, in
-   the rows not yet complete; returns how many. */
-static int32_t ecs_sched__place_dep(ecs_sched__build *b, int32_t *fill, const int32_t *from,
-                                    const int32_t *to) {
+/* Places the edges left in flat that a relation gives, in the rows not yet complete; returns
+   how many. Each row sees its edges in the order of the object's systems, as it would
+   dependency by dependency. */
+static int32_t ecs_sched__place_relation(ecs_sched__build *b, int32_t *fill,
+                                         const ecs_sched__relation *r) {
     const ecs_sched__csr *g = &b->successors;
-    const int32_t *froms, *tos;
-    int32_t nf = ecs_sched__systems_of(b, from, &froms);
-    int32_t nt = ecs_sched__systems_of(b, to, &tos), placed = 0, i, j;
-    for (i = 0; i < nf; i++) {
-        int32_t x = froms[i];
+    ecs_sched__side from = ecs_sched__side_of(b, &r->subject);
+    ecs_sched__side to = ecs_sched__side_of(b, &r->object);
+    int32_t placed = 0, i, j;
+    for (i = 0; i < from.count; i++) {
+        int32_t x = from.systems[i];
         const uint64_t *row = ecs_sched__row(b->flat, b->system_words, x);
-        for (j = 0; j < nt && fill[x] < g->start[x + 1] - g->start[x]; j++) {
-            if (!ecs_sched__bit(row, tos[j])) continue;
-            ecs_sched__place_successor(b, fill, x, tos[j]);
+        for (j = 0; j < to.count && fill[x] < g->start[x + 1] - g->start[x]; j++) {
+            if (!ecs_sched__bit(row, to.systems[j])) continue;
+            ecs_sched__place_successor(b, fill, x, to.systems[j]);
             placed++;
         }
     }
@@ -876,10 +899,11 @@ static int32_t ecs_sched__flat_count(const ecs_sched__build *b, int32_t v) {
    give them come: an edge takes the place of its first. A row of one edge needs no walk over
    the dependencies, and a walk ends once every longer row is placed. */
 static ecs_sched_result ecs_sched__successors_from_flat(ecs_sched__build *b) {
-    int32_t S = b->system_count, W = b->system_words, v, k, i, j, remaining = 0;
+    const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_BEFORE];
+    int32_t S = b->system_count, W = b->system_words, v, k, remaining = 0;
     int32_t *fill = ECS_SCHED__ALLOC_N(b, int32_t, S);
     ecs_sched__csr *g = &b->successors;
-    ecs_sched__before rel;
+    uint32_t r;
     g->n = S;
     g->start = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
     if (!fill || !g->start) return ecs_sched__oom(b);
@@ -901,13 +925,8 @@ static ecs_sched_result ecs_sched__successors_from_flat(ecs_sched__build *b) {
             }
         }
     }
-    ecs_sched__before_begin(&rel);
-    while (remaining > 0 && ecs_sched__next_before(b, &rel)) {
-        for (i = 0; i < rel.subject_count; i++) {
-            for (j = 0; j < rel.object_count; j++) {
-                remaining -= ecs_sched__place_dep(b, fill, &rel.subjects[i], &rel.objects[j]);
-            }
-        }
+    for (r = 0; remaining > 0 && r < list->count; r++) {
+        remaining -= ecs_sched__place_relation(b, fill, &list->items[r]);
     }
     return ECS_SCHED_OK;
 }
