@@ -537,10 +537,8 @@ static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
     return result;
 }
 
-/* Whether node is in set_node at any depth. A node in no set is the common case, and needs no
-   look at the ancestors. */
 static bool ecs_sched__node_under(const ecs_sched__build *b, int32_t node, int32_t set_node) {
-    return set_node >= b->system_count && b->parents.start[node] < b->parents.start[node + 1] &&
+    return set_node >= b->system_count &&
            ecs_sched__bit(b->ancestors + (size_t)node * b->set_words, set_node - b->system_count);
 }
 
