@@ -6510,7 +6510,9 @@ typedef struct ecs_sched__build {
     int32_t *flat_in;             /* system -> how many systems run before it */
     int32_t flat_ordered;         /* systems in flat_order: all of them unless flat has a cycle */
     int32_t *flat_order;          /* a topological order of flat */
-    uint64_t *flat_preds;         /* system -> the positions in flat_order of its predecessors */
+    int32_t *flat_position;       /* system -> its position in flat_order */
+    uint64_t *flat_preds;         /* system -> the positions in flat_order of its predecessors;
+                                     of all its ancestors once flatten has run */
 
     /* flatten */
     ecs_sched__csr successors;    /* systems -> systems, deduplicated; without the edges that
@@ -7135,8 +7137,9 @@ static int32_t ecs_sched__order_flat(ecs_sched__build *b) {
     int32_t S = b->system_count, W = b->system_words, head = 0, tail = 0, i;
     int32_t *pending = ECS_SCHED__ALLOC_N(b, int32_t, S);
     b->flat_order = ECS_SCHED__ALLOC_N(b, int32_t, S);
+    b->flat_position = ECS_SCHED__ALLOC_N(b, int32_t, S);
     b->flat_preds = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * W);
-    if (!pending || !b->flat_order || !b->flat_preds) return -1;
+    if (!pending || !b->flat_order || !b->flat_position || !b->flat_preds) return -1;
     for (i = 0; i < S; i++) {
         pending[i] = b->flat_in[i];
         if (pending[i] == 0) b->flat_order[tail++] = i;
@@ -7153,6 +7156,7 @@ static int32_t ecs_sched__order_flat(ecs_sched__build *b) {
             }
         }
     }
+    for (i = 0; i < tail; i++) b->flat_position[b->flat_order[i]] = i;
     return tail;
 }
 
@@ -7378,6 +7382,17 @@ static ecs_sched_result ecs_sched__successors_from_flat(ecs_sched__build *b) {
         remaining -= ecs_sched__place_relation(b, fill, &list->items[r]);
     }
     return ECS_SCHED_OK;
+}
+
+/* Whether some path leads from system x to system y or back (once the edges are flattened,
+   and in a schedule without a cycle). */
+static bool ecs_sched__ordered(const ecs_sched__build *b, int32_t x, int32_t y) {
+    const uint64_t *ancestors_x, *ancestors_y;
+    if (!b->flat) return false;
+    ancestors_x = b->flat_preds + (size_t)x * (size_t)b->system_words;
+    ancestors_y = b->flat_preds + (size_t)y * (size_t)b->system_words;
+    return ecs_sched__bit(ancestors_y, b->flat_position[x]) ||
+           ecs_sched__bit(ancestors_x, b->flat_position[y]);
 }
 
 /* Node-level dependencies become system-level ones: every system under the first node runs
@@ -7629,18 +7644,23 @@ static inline bool ecs_sched__conflict(const ecs_sched__conflict_table *t, int32
     return any != 0;
 }
 
-/* A node, or any set it is in, is ambiguous with everything. */
-static bool ecs_sched__ambiguous_with_all(const ecs_sched__build *b, int32_t system) {
-    const ecs_sched__system *sys = b->s->systems[system];
-    int32_t set;
-    if (sys->ambiguous_with_all || sys->is_apply_deferred) return true;
-    for (set = 0; set < b->set_count; set++) {
-        if (b->s->names[b->name_of_set[set]].ambiguous_with_all &&
-            ecs_sched__node_under(b, system, b->system_count + set)) {
-            return true;
-        }
+/* Whether each system is ambiguous with everything: marked so itself (an apply_deferred
+   is), or in a set marked so, at any depth. NULL when out of memory. */
+static uint8_t *ecs_sched__ambiguous_with_all(ecs_sched__build *b) {
+    const ecs_sched__schedule *s = b->s;
+    int32_t S = b->system_count, W = b->set_words, i, k;
+    uint8_t *with_all = ECS_SCHED__ALLOC_N(b, uint8_t, S);
+    uint64_t *marked = ECS_SCHED__ALLOC_N(b, uint64_t, W);   /* sets */
+    if (!with_all || !marked) return NULL;
+    for (i = 0; i < b->set_count; i++) {
+        if (s->names[b->name_of_set[i]].ambiguous_with_all) ecs_sched__set_bit(marked, i);
     }
-    return false;
+    for (i = 0; i < S; i++) {
+        const uint64_t *sets = b->ancestors + (size_t)i * (size_t)W;
+        with_all[i] = s->systems[i]->ambiguous_with_all || s->systems[i]->is_apply_deferred;
+        for (k = 0; k < W && !with_all[i]; k++) with_all[i] = (sets[k] & marked[k]) != 0;
+    }
+    return with_all;
 }
 
 static bool ecs_sched__is_or_under(const ecs_sched__build *b, int32_t system, int32_t node) {
@@ -7776,28 +7796,12 @@ static bool ecs_sched__add_serial_pair(ecs_sched__build *b, int32_t x, int32_t y
 /* The pairwise check as it goes: what it reads, and the ambiguous pairs found so far. */
 typedef struct ecs_sched__pair_scan {
     ecs_sched__conflict_table table;
-    uint64_t *reach;              /* system -> every system some path from it leads to */
-    int32_t words;
     uint8_t *with_all;            /* system -> ambiguous with everything */
     bool serial;                  /* unordered pairs that must not overlap are kept too */
     int32_t *pairs;               /* group x, group y, x, y; owned */
     uint32_t capacity;
     int32_t found;
 } ecs_sched__pair_scan;
-
-static void ecs_sched__compute_reach(ecs_sched__build *b, ecs_sched__pair_scan *scan) {
-    int32_t i, e, k;
-    for (i = b->system_count - 1; i >= 0; i--) {
-        int32_t v = b->order[i];
-        uint64_t *rv = scan->reach + (size_t)v * scan->words;
-        for (e = b->successors.start[v]; e < b->successors.start[v + 1]; e++) {
-            int32_t t = b->successors.adj[e];
-            const uint64_t *rt = scan->reach + (size_t)t * scan->words;
-            for (k = 0; k < scan->words; k++) rv[k] |= rt[k];
-            ecs_sched__set_bit(rv, t);
-        }
-    }
-}
 
 /* Whether systems x and y must not run at once: their access conflicts, or both record
    commands where that matters (commands_x: x does, and the order binds). Buffers reserve
@@ -7814,10 +7818,7 @@ static bool ecs_sched__keep_pair(ecs_sched__build *b, ecs_sched__pair_scan *scan
                                  int32_t y) {
     bool conflict = ecs_sched__conflict(&scan->table, x, y);
     int32_t *p;
-    if (ecs_sched__bit(scan->reach + (size_t)x * scan->words, y) ||
-        ecs_sched__bit(scan->reach + (size_t)y * scan->words, x)) {
-        return true;
-    }
+    if (ecs_sched__ordered(b, x, y)) return true;
     if (scan->serial && !ecs_sched__add_serial_pair(b, x, y)) return false;
     if (!conflict || ecs_sched__silenced(b, scan->with_all, x, y)) return true;
     if (!ECS_SCHED__GROW(&b->w->env, scan->pairs, &scan->capacity,
@@ -7870,17 +7871,13 @@ static bool ecs_sched__scan_pairs(ecs_sched__build *b, ecs_sched__pair_scan *sca
 static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
     ecs_sched__pair_scan scan;
     ecs_sched_result result;
-    int32_t S = b->system_count, k;
+    int32_t k;
     memset(&scan, 0, sizeof scan);
-    scan.words = (S + 63) / 64;
     scan.serial = ecs_sched__binds_order(b);
-    scan.reach = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * scan.words);
-    scan.with_all = ECS_SCHED__ALLOC_N(b, uint8_t, S);
-    if (!scan.reach || !scan.with_all || !ecs_sched__conflict_table_make(b, &scan.table)) {
+    scan.with_all = ecs_sched__ambiguous_with_all(b);
+    if (!scan.with_all || !ecs_sched__conflict_table_make(b, &scan.table)) {
         return ecs_sched__oom(b);
     }
-    for (k = 0; k < S; k++) scan.with_all[k] = ecs_sched__ambiguous_with_all(b, k);
-    ecs_sched__compute_reach(b, &scan);
     if (!ecs_sched__scan_pairs(b, &scan) ||
         !(b->ambiguous = ECS_SCHED__ALLOC_N(b, int32_t, scan.found * 2))) {
         ecs_sched__free(&b->w->env, scan.pairs);

@@ -139,18 +139,23 @@ static inline bool ecs_sched__conflict(const ecs_sched__conflict_table *t, int32
     return any != 0;
 }
 
-/* A node, or any set it is in, is ambiguous with everything. */
-static bool ecs_sched__ambiguous_with_all(const ecs_sched__build *b, int32_t system) {
-    const ecs_sched__system *sys = b->s->systems[system];
-    int32_t set;
-    if (sys->ambiguous_with_all || sys->is_apply_deferred) return true;
-    for (set = 0; set < b->set_count; set++) {
-        if (b->s->names[b->name_of_set[set]].ambiguous_with_all &&
-            ecs_sched__node_under(b, system, b->system_count + set)) {
-            return true;
-        }
+/* Whether each system is ambiguous with everything: marked so itself (an apply_deferred
+   is), or in a set marked so, at any depth. NULL when out of memory. */
+static uint8_t *ecs_sched__ambiguous_with_all(ecs_sched__build *b) {
+    const ecs_sched__schedule *s = b->s;
+    int32_t S = b->system_count, W = b->set_words, i, k;
+    uint8_t *with_all = ECS_SCHED__ALLOC_N(b, uint8_t, S);
+    uint64_t *marked = ECS_SCHED__ALLOC_N(b, uint64_t, W);   /* sets */
+    if (!with_all || !marked) return NULL;
+    for (i = 0; i < b->set_count; i++) {
+        if (s->names[b->name_of_set[i]].ambiguous_with_all) ecs_sched__set_bit(marked, i);
     }
-    return false;
+    for (i = 0; i < S; i++) {
+        const uint64_t *sets = b->ancestors + (size_t)i * (size_t)W;
+        with_all[i] = s->systems[i]->ambiguous_with_all || s->systems[i]->is_apply_deferred;
+        for (k = 0; k < W && !with_all[i]; k++) with_all[i] = (sets[k] & marked[k]) != 0;
+    }
+    return with_all;
 }
 
 static bool ecs_sched__is_or_under(const ecs_sched__build *b, int32_t system, int32_t node) {
@@ -286,28 +291,12 @@ static bool ecs_sched__add_serial_pair(ecs_sched__build *b, int32_t x, int32_t y
 /* The pairwise check as it goes: what it reads, and the ambiguous pairs found so far. */
 typedef struct ecs_sched__pair_scan {
     ecs_sched__conflict_table table;
-    uint64_t *reach;              /* system -> every system some path from it leads to */
-    int32_t words;
     uint8_t *with_all;            /* system -> ambiguous with everything */
     bool serial;                  /* unordered pairs that must not overlap are kept too */
     int32_t *pairs;               /* group x, group y, x, y; owned */
     uint32_t capacity;
     int32_t found;
 } ecs_sched__pair_scan;
-
-static void ecs_sched__compute_reach(ecs_sched__build *b, ecs_sched__pair_scan *scan) {
-    int32_t i, e, k;
-    for (i = b->system_count - 1; i >= 0; i--) {
-        int32_t v = b->order[i];
-        uint64_t *rv = scan->reach + (size_t)v * scan->words;
-        for (e = b->successors.start[v]; e < b->successors.start[v + 1]; e++) {
-            int32_t t = b->successors.adj[e];
-            const uint64_t *rt = scan->reach + (size_t)t * scan->words;
-            for (k = 0; k < scan->words; k++) rv[k] |= rt[k];
-            ecs_sched__set_bit(rv, t);
-        }
-    }
-}
 
 /* Whether systems x and y must not run at once: their access conflicts, or both record
    commands where that matters (commands_x: x does, and the order binds). Buffers reserve
@@ -324,10 +313,7 @@ static bool ecs_sched__keep_pair(ecs_sched__build *b, ecs_sched__pair_scan *scan
                                  int32_t y) {
     bool conflict = ecs_sched__conflict(&scan->table, x, y);
     int32_t *p;
-    if (ecs_sched__bit(scan->reach + (size_t)x * scan->words, y) ||
-        ecs_sched__bit(scan->reach + (size_t)y * scan->words, x)) {
-        return true;
-    }
+    if (ecs_sched__ordered(b, x, y)) return true;
     if (scan->serial && !ecs_sched__add_serial_pair(b, x, y)) return false;
     if (!conflict || ecs_sched__silenced(b, scan->with_all, x, y)) return true;
     if (!ECS_SCHED__GROW(&b->w->env, scan->pairs, &scan->capacity,
@@ -380,17 +366,13 @@ static bool ecs_sched__scan_pairs(ecs_sched__build *b, ecs_sched__pair_scan *sca
 static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
     ecs_sched__pair_scan scan;
     ecs_sched_result result;
-    int32_t S = b->system_count, k;
+    int32_t k;
     memset(&scan, 0, sizeof scan);
-    scan.words = (S + 63) / 64;
     scan.serial = ecs_sched__binds_order(b);
-    scan.reach = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * scan.words);
-    scan.with_all = ECS_SCHED__ALLOC_N(b, uint8_t, S);
-    if (!scan.reach || !scan.with_all || !ecs_sched__conflict_table_make(b, &scan.table)) {
+    scan.with_all = ecs_sched__ambiguous_with_all(b);
+    if (!scan.with_all || !ecs_sched__conflict_table_make(b, &scan.table)) {
         return ecs_sched__oom(b);
     }
-    for (k = 0; k < S; k++) scan.with_all[k] = ecs_sched__ambiguous_with_all(b, k);
-    ecs_sched__compute_reach(b, &scan);
     if (!ecs_sched__scan_pairs(b, &scan) ||
         !(b->ambiguous = ECS_SCHED__ALLOC_N(b, int32_t, scan.found * 2))) {
         ecs_sched__free(&b->w->env, scan.pairs);

@@ -59,7 +59,9 @@ typedef struct ecs_sched__build {
     int32_t *flat_in;             /* system -> how many systems run before it */
     int32_t flat_ordered;         /* systems in flat_order: all of them unless flat has a cycle */
     int32_t *flat_order;          /* a topological order of flat */
-    uint64_t *flat_preds;         /* system -> the positions in flat_order of its predecessors */
+    int32_t *flat_position;       /* system -> its position in flat_order */
+    uint64_t *flat_preds;         /* system -> the positions in flat_order of its predecessors;
+                                     of all its ancestors once flatten has run */
 
     /* flatten */
     ecs_sched__csr successors;    /* systems -> systems, deduplicated; without the edges that
@@ -684,8 +686,9 @@ static int32_t ecs_sched__order_flat(ecs_sched__build *b) {
     int32_t S = b->system_count, W = b->system_words, head = 0, tail = 0, i;
     int32_t *pending = ECS_SCHED__ALLOC_N(b, int32_t, S);
     b->flat_order = ECS_SCHED__ALLOC_N(b, int32_t, S);
+    b->flat_position = ECS_SCHED__ALLOC_N(b, int32_t, S);
     b->flat_preds = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * W);
-    if (!pending || !b->flat_order || !b->flat_preds) return -1;
+    if (!pending || !b->flat_order || !b->flat_position || !b->flat_preds) return -1;
     for (i = 0; i < S; i++) {
         pending[i] = b->flat_in[i];
         if (pending[i] == 0) b->flat_order[tail++] = i;
@@ -702,6 +705,7 @@ static int32_t ecs_sched__order_flat(ecs_sched__build *b) {
             }
         }
     }
+    for (i = 0; i < tail; i++) b->flat_position[b->flat_order[i]] = i;
     return tail;
 }
 
@@ -927,6 +931,17 @@ static ecs_sched_result ecs_sched__successors_from_flat(ecs_sched__build *b) {
         remaining -= ecs_sched__place_relation(b, fill, &list->items[r]);
     }
     return ECS_SCHED_OK;
+}
+
+/* Whether some path leads from system x to system y or back (once the edges are flattened,
+   and in a schedule without a cycle). */
+static bool ecs_sched__ordered(const ecs_sched__build *b, int32_t x, int32_t y) {
+    const uint64_t *ancestors_x, *ancestors_y;
+    if (!b->flat) return false;
+    ancestors_x = b->flat_preds + (size_t)x * (size_t)b->system_words;
+    ancestors_y = b->flat_preds + (size_t)y * (size_t)b->system_words;
+    return ecs_sched__bit(ancestors_y, b->flat_position[x]) ||
+           ecs_sched__bit(ancestors_x, b->flat_position[y]);
 }
 
 /* Node-level dependencies become system-level ones: every system under the first node runs
