@@ -286,7 +286,7 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
 }
 
 /* The nodes a reference stands for: one system, one set, or every system of a name. */
-static inline int32_t ecs_sched__ref_nodes(const ecs_sched__build *b, ecs_sched__ref ref,
+static int32_t ecs_sched__ref_nodes(const ecs_sched__build *b, ecs_sched__ref ref,
                                     int32_t *single, const int32_t **nodes) {
     int32_t name;
     if (ref >= 0) {
@@ -561,6 +561,7 @@ static bool ecs_sched__at_top(const ecs_sched__build *b, int32_t node) {
     return b->parents.start[node] == b->parents.start[node + 1];
 }
 
+/* The side of every name, for ecs_sched__side_of. */
 static bool ecs_sched__side_names(ecs_sched__build *b) {
     const ecs_sched__schedule *s = b->s;
     uint32_t name;
@@ -600,7 +601,8 @@ static uint64_t *ecs_sched__row(uint64_t *bits, int32_t words, int32_t i) {
     return bits + (size_t)i * (size_t)words;
 }
 
-/* Refuses a dependency on a node's own set; warns (as set) of one that crosses sets. */
+/* Refuses a dependency on a node's own set; reports one that crosses sets, as the setting
+   asks. */
 static ecs_sched_result ecs_sched__check_dependency(ecs_sched__build *b, int32_t from, int32_t to) {
     char x[160], y[160];
     if (ecs_sched__node_under(b, from, to) || ecs_sched__node_under(b, to, from)) {
