@@ -78,6 +78,20 @@ static void cycle_between_sets_fails_and_names_them(void **state) {
     check_and_destroy(w);
 }
 
+/* Sets with no systems in them leave no trace once flattened: the cycle is found between the
+   sets as configured. */
+static void cycle_between_sets_without_systems_fails_and_names_them(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    CONFIGURE_SET(w, .name = "loading", .before = {"saving"});
+    CONFIGURE_SET(w, .name = "saving", .before = {"loading"});
+    ADD_SYSTEM(w, .name = "bystander", .fn = record);
+    expect_build_failure(w, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    assert_contains(ecs_sched_last_error(w), "set 'loading' runs before set 'saving'");
+    assert_contains(ecs_sched_last_error(w), "set 'saving' runs before set 'loading'");
+    check_and_destroy(w);
+}
+
 static void cycle_that_appears_once_sets_are_flattened_fails(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
@@ -549,6 +563,7 @@ int main(void) {
         cmocka_unit_test(dependency_cycle_fails_and_shows_the_path),
         cmocka_unit_test(system_ordered_before_and_after_another_is_a_cycle),
         cmocka_unit_test(cycle_between_sets_fails_and_names_them),
+        cmocka_unit_test(cycle_between_sets_without_systems_fails_and_names_them),
         cmocka_unit_test(cycle_that_appears_once_sets_are_flattened_fails),
         cmocka_unit_test(system_in_two_sets_ordered_against_each_other_is_a_cycle),
         cmocka_unit_test(hierarchy_cycle_fails_and_names_the_sets),
