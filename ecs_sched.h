@@ -2369,14 +2369,8 @@ static void *ecs_sched__arena_alloc(ecs_sched__arena *a, size_t size) {
         if (!b) return NULL;
         b->capacity = capacity;
         b->used = 0;
-        if (capacity == size && a->blocks) {
-            /* a block of its own, full at once: the current block keeps taking small ones */
-            b->next = a->blocks->next;
-            a->blocks->next = b;
-        } else {
-            b->next = a->blocks;
-            a->blocks = b;
-        }
+        b->next = a->blocks;
+        a->blocks = b;
     }
     p = (unsigned char *)b + header + b->used;
     b->used += size;
