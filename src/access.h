@@ -128,7 +128,7 @@ static bool ecs_sched__conflict_table_make(ecs_sched__build *b, ecs_sched__confl
     return true;
 }
 
-static bool ecs_sched__conflict(const ecs_sched__conflict_table *t, int32_t x, int32_t y) {
+static inline bool ecs_sched__conflict(const ecs_sched__conflict_table *t, int32_t x, int32_t y) {
     const uint64_t *wx = t->writes + (size_t)x * t->words, *wy = t->writes + (size_t)y * t->words;
     const uint64_t *tx = t->touches + (size_t)x * t->words, *ty = t->touches + (size_t)y * t->words;
     uint64_t any = 0;
@@ -139,34 +139,40 @@ static bool ecs_sched__conflict(const ecs_sched__conflict_table *t, int32_t x, i
     return any != 0;
 }
 
-/* A node, or any set it is in, is ambiguous with everything. */
-static bool ecs_sched__ambiguous_with_all(const ecs_sched__build *b, int32_t system) {
-    const ecs_sched__system *sys = b->s->systems[system];
-    int32_t set;
-    if (sys->ambiguous_with_all || sys->is_apply_deferred) return true;
-    for (set = 0; set < b->set_count; set++) {
-        if (b->s->names[b->name_of_set[set]].ambiguous_with_all &&
-            ecs_sched__node_under(b, system, b->system_count + set)) {
-            return true;
-        }
+/* Whether each system is ambiguous with everything: marked so itself (an apply_deferred
+   is), or in a set marked so, at any depth. NULL when out of memory. */
+static uint8_t *ecs_sched__ambiguous_with_all(ecs_sched__build *b) {
+    const ecs_sched__schedule *s = b->s;
+    int32_t S = b->system_count, W = b->set_words, i, k;
+    uint8_t *with_all = ECS_SCHED__ALLOC_N(b, uint8_t, S);
+    uint64_t *marked = ECS_SCHED__ALLOC_N(b, uint64_t, W);   /* sets */
+    if (!with_all || !marked) return NULL;
+    for (i = 0; i < b->set_count; i++) {
+        if (s->names[b->name_of_set[i]].ambiguous_with_all) ecs_sched__set_bit(marked, i);
     }
-    return false;
+    for (i = 0; i < S; i++) {
+        const uint64_t *sets = b->ancestors + (size_t)i * (size_t)W;
+        with_all[i] = s->systems[i]->ambiguous_with_all || s->systems[i]->is_apply_deferred;
+        for (k = 0; k < W && !with_all[i]; k++) with_all[i] = (sets[k] & marked[k]) != 0;
+    }
+    return with_all;
 }
 
 static bool ecs_sched__is_or_under(const ecs_sched__build *b, int32_t system, int32_t node) {
     return system == node || ecs_sched__node_under(b, system, node);
 }
 
-/* Declared harmless with ambiguous_with: a pair, a system or a whole set. */
-static bool ecs_sched__silenced(const ecs_sched__build *b, int32_t x, int32_t y) {
-    const ecs_sched__schedule *s = b->s;
+/* Declared harmless with ambiguous_with: a pair, a system or a whole set (with_all: whether
+   each system is ambiguous with everything). */
+static bool ecs_sched__silenced(const ecs_sched__build *b, const uint8_t *with_all, int32_t x,
+                                int32_t y) {
+    const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_AMBIGUOUS];
     uint32_t r;
-    if (ecs_sched__ambiguous_with_all(b, x) || ecs_sched__ambiguous_with_all(b, y)) return true;
-    for (r = 0; r < s->relation_count; r++) {
-        const ecs_sched__relation *rel = &s->relations[r];
+    if (with_all[x] || with_all[y]) return true;
+    for (r = 0; r < list->count; r++) {
+        const ecs_sched__relation *rel = &list->items[r];
         int32_t sa, sb, na, nb, i, j;
         const int32_t *a, *c;
-        if (rel->kind != ECS_SCHED__REL_AMBIGUOUS) continue;
         na = ecs_sched__ref_nodes(b, rel->subject, &sa, &a);
         nb = ecs_sched__ref_nodes(b, rel->object, &sb, &c);
         for (i = 0; i < na; i++) {
@@ -282,68 +288,102 @@ static bool ecs_sched__add_serial_pair(ecs_sched__build *b, int32_t x, int32_t y
     return true;
 }
 
+/* The pairwise check as it goes: what it reads, and the ambiguous pairs found so far. */
+typedef struct ecs_sched__pair_scan {
+    ecs_sched__conflict_table table;
+    uint8_t *with_all;            /* system -> ambiguous with everything */
+    bool serial;                  /* unordered pairs that must not overlap are kept too */
+    int32_t *pairs;               /* group x, group y, x, y; owned */
+    uint32_t capacity;
+    int32_t found;
+} ecs_sched__pair_scan;
+
+/* Whether systems x and y must not run at once: their access conflicts, or both record
+   commands where that matters (commands_x: x does, and the order binds). Buffers reserve
+   entities in the world as they record, so writers of commands take turns too; that is not
+   reported as an ambiguity. */
+static inline bool ecs_sched__clash(const ecs_sched__build *b, const ecs_sched__conflict_table *t,
+                                    int32_t x, int32_t y, bool commands_x) {
+    return ecs_sched__conflict(t, x, y) || (commands_x && b->s->systems[y]->ctx.commands);
+}
+
+/* Systems x < y clash: keeps them as a serial pair and as an ambiguity as they qualify.
+   False when out of memory. */
+static bool ecs_sched__keep_pair(ecs_sched__build *b, ecs_sched__pair_scan *scan, int32_t x,
+                                 int32_t y) {
+    bool conflict = ecs_sched__conflict(&scan->table, x, y);
+    int32_t *p;
+    if (ecs_sched__ordered(b, x, y)) return true;
+    if (scan->serial && !ecs_sched__add_serial_pair(b, x, y)) return false;
+    if (!conflict || ecs_sched__silenced(b, scan->with_all, x, y)) return true;
+    if (!ECS_SCHED__GROW(&b->w->env, scan->pairs, &scan->capacity,
+                         4 * (uint32_t)(scan->found + 1))) {
+        return false;
+    }
+    p = scan->pairs + 4 * scan->found++;
+    p[0] = ecs_sched__group_of(b, x, y);
+    p[1] = ecs_sched__group_of(b, y, x);
+    p[2] = x;
+    p[3] = y;
+    return true;
+}
+
+/* Every pair of systems, each looked at once. A system that only reads (or touches nothing)
+   conflicts only with writers, and a schedule of many such systems has few writers: those are
+   all its row need look at. */
+static bool ecs_sched__scan_pairs(ecs_sched__build *b, ecs_sched__pair_scan *scan) {
+    const ecs_sched__conflict_table table = scan->table;   /* a copy the calls cannot change */
+    int32_t S = b->system_count, writer_count = 0, next_writer = 0, i, j;
+    int32_t *writers = ECS_SCHED__ALLOC_N(b, int32_t, S);   /* ascending */
+    if (!writers) return false;
+    for (j = 0; j < S; j++) {
+        if (table.kind[j]) writers[writer_count++] = j;
+    }
+    for (i = 0; i < S; i++) {
+        bool commands_i = scan->serial && b->s->systems[i]->ctx.commands != NULL;
+        while (next_writer < writer_count && writers[next_writer] <= i) next_writer++;
+        if (table.kind[i] == 0 && !commands_i) {
+            for (j = next_writer; j < writer_count; j++) {
+                if (ecs_sched__clash(b, &table, i, writers[j], false) &&
+                    !ecs_sched__keep_pair(b, scan, i, writers[j])) {
+                    return false;
+                }
+            }
+            continue;
+        }
+        for (j = i + 1; j < S; j++) {
+            if (ecs_sched__clash(b, &table, i, j, commands_i) &&
+                !ecs_sched__keep_pair(b, scan, i, j)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 /* Finds the pairs of systems that no path orders and that must not run at once; reports those
    whose access conflicts as ambiguities, unless silenced. */
 static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
-    ecs_sched__schedule *s = b->s;
-    int32_t S = b->system_count, words = (S + 63) / 64, i, j, e, k, found = 0;
-    uint32_t capacity = 0;
-    uint64_t *reach;
-    int32_t *pairs = NULL;   /* group x, group y, x, y */
-    ecs_sched__conflict_table table;
-    ecs_sched_report level = s->settings.ambiguities;
+    ecs_sched__pair_scan scan;
     ecs_sched_result result;
-    bool serial = ecs_sched__binds_order(b);
-    reach = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * words);
-    if (!reach || !ecs_sched__conflict_table_make(b, &table)) return ecs_sched__oom(b);
-    /* reach[v]: every system some path from v leads to */
-    for (i = S - 1; i >= 0; i--) {
-        int32_t v = b->order[i];
-        uint64_t *rv = reach + (size_t)v * words;
-        for (e = b->successors.start[v]; e < b->successors.start[v + 1]; e++) {
-            int32_t t = b->successors.adj[e];
-            const uint64_t *rt = reach + (size_t)t * words;
-            for (k = 0; k < words; k++) rv[k] |= rt[k];
-            ecs_sched__set_bit(rv, t);
-        }
-    }
-    for (i = 0; i < S; i++) {
-        const uint64_t *ri = reach + (size_t)i * words;
-        bool commands_i = serial && s->systems[i]->ctx.commands != NULL;
-        for (j = i + 1; j < S; j++) {
-            int32_t *p;
-            bool conflict = ecs_sched__conflict(&table, i, j);
-            /* buffers reserve entities in the world as they record, so writers of commands
-               take turns too; that is not reported as an ambiguity */
-            if (!conflict && !(commands_i && s->systems[j]->ctx.commands)) continue;
-            if (ecs_sched__bit(ri, j) || ecs_sched__bit(reach + (size_t)j * words, i)) continue;
-            if (serial && !ecs_sched__add_serial_pair(b, i, j)) {
-                ecs_sched__free(&b->w->env, pairs);
-                return ecs_sched__oom(b);
-            }
-            if (!conflict || ecs_sched__silenced(b, i, j)) continue;
-            if (!ECS_SCHED__GROW(&b->w->env, pairs, &capacity, 4 * (uint32_t)(found + 1))) {
-                ecs_sched__free(&b->w->env, pairs);
-                return ecs_sched__oom(b);
-            }
-            p = pairs + 4 * found++;
-            p[0] = ecs_sched__group_of(b, i, j);
-            p[1] = ecs_sched__group_of(b, j, i);
-            p[2] = i;
-            p[3] = j;
-        }
-    }
-    b->ambiguous_count = found;
-    b->ambiguous = ECS_SCHED__ALLOC_N(b, int32_t, found * 2);
-    if (!b->ambiguous) {
-        ecs_sched__free(&b->w->env, pairs);
+    int32_t k;
+    memset(&scan, 0, sizeof scan);
+    scan.serial = ecs_sched__binds_order(b);
+    scan.with_all = ecs_sched__ambiguous_with_all(b);
+    if (!scan.with_all || !ecs_sched__conflict_table_make(b, &scan.table)) {
         return ecs_sched__oom(b);
     }
-    for (k = 0; k < found; k++) {
-        b->ambiguous[2 * k] = pairs[4 * k + 2];
-        b->ambiguous[2 * k + 1] = pairs[4 * k + 3];
+    if (!ecs_sched__scan_pairs(b, &scan) ||
+        !(b->ambiguous = ECS_SCHED__ALLOC_N(b, int32_t, scan.found * 2))) {
+        ecs_sched__free(&b->w->env, scan.pairs);
+        return ecs_sched__oom(b);
     }
-    result = ecs_sched__report_ambiguities(b, pairs, found, level);
-    ecs_sched__free(&b->w->env, pairs);
+    b->ambiguous_count = scan.found;
+    for (k = 0; k < scan.found; k++) {
+        b->ambiguous[2 * k] = scan.pairs[4 * k + 2];
+        b->ambiguous[2 * k + 1] = scan.pairs[4 * k + 3];
+    }
+    result = ecs_sched__report_ambiguities(b, scan.pairs, scan.found, b->s->settings.ambiguities);
+    ecs_sched__free(&b->w->env, scan.pairs);
     return result;
 }

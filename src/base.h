@@ -566,6 +566,10 @@ static void ecs_sched__set_bit(uint64_t *bits, int32_t i) {
     bits[i >> 6] |= (uint64_t)1 << (i & 63);
 }
 
+static void ecs_sched__clear_bit(uint64_t *bits, int32_t i) {
+    bits[i >> 6] &= ~((uint64_t)1 << (i & 63));
+}
+
 /* The index of the lowest set bit of a non-zero word. */
 static int32_t ecs_sched__lowest_bit(uint64_t word) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -573,6 +577,17 @@ static int32_t ecs_sched__lowest_bit(uint64_t word) {
 #else
     int32_t bit = 0;
     while (!((word >> bit) & 1u)) bit++;
+    return bit;
+#endif
+}
+
+/* The index of the highest set bit of a non-zero word. */
+static int32_t ecs_sched__highest_bit(uint64_t word) {
+#if defined(__GNUC__) || defined(__clang__)
+    return 63 - (int32_t)__builtin_clzll(word);
+#else
+    int32_t bit = 63;
+    while (!((word >> bit) & 1u)) bit--;
     return bit;
 #endif
 }

@@ -12,6 +12,16 @@ typedef struct ecs_sched__csr {
     int32_t *adj;
 } ecs_sched__csr;
 
+/* What one side of a before relation stands for once sets are replaced by the systems under
+   them: its systems (those under its set, those of its name, or the system itself), and
+   whether every node it names is in no set. A name's side is worked out once per build, since
+   thousands of relations can name it; every subject system runs before every object system. */
+typedef struct ecs_sched__side {
+    const int32_t *systems;
+    int32_t count;
+    bool at_top;
+} ecs_sched__side;
+
 /* Everything one build works out, grouped by the pass that fills it; all of it lives in
    `tmp` and goes when the build ends. Nodes 0 .. S-1 are the systems, S .. S+T-1 the sets. */
 typedef struct ecs_sched__build {
@@ -30,6 +40,7 @@ typedef struct ecs_sched__build {
     int32_t *instance;            /* system -> its number among systems of the same name */
     int32_t *instances;           /* systems grouped by name (CSR by name) */
     int32_t *instances_start;
+    bool orders_shared_name;      /* a before/after names a name several systems carry */
 
     /* build_hierarchy */
     ecs_sched__csr parents;       /* node -> the sets it is directly in, first given first */
@@ -39,16 +50,22 @@ typedef struct ecs_sched__build {
     int32_t *depth;               /* set -> nesting depth, 0 at the top */
     ecs_sched__csr members;       /* set -> systems under it, at any depth */
 
-    /* collect_dependencies */
-    int32_t dep_count;            /* node-level dependencies */
-    int32_t *dep_from, *dep_to;
-    uint8_t *dep_ignore;
+    /* collect_dependencies: the dependencies between nodes, flattened to systems as bitsets */
+    ecs_sched__side *name_sides;  /* name -> what it stands for, flattened */
+    int32_t system_words;         /* words of a bitset over the systems */
+    uint64_t *flat;               /* system -> the systems it runs before; NULL without any */
+    uint64_t *plain;              /* the same, by a dependency that keeps the sync point; NULL
+                                     while no dependency ignores it (flat then says it all) */
+    int32_t *flat_in;             /* system -> how many systems run before it */
+    int32_t flat_ordered;         /* systems in flat_order: all of them unless flat has a cycle */
+    int32_t *flat_order;          /* a topological order of flat */
+    int32_t *flat_position;       /* system -> its position in flat_order */
+    uint64_t *flat_preds;         /* system -> the positions in flat_order of its predecessors;
+                                     of all its ancestors once flatten has run */
 
     /* flatten */
-    int32_t edge_count;           /* flattened system-level dependencies */
-    int32_t *edge_from, *edge_to;
-    uint8_t *edge_ignore;
-    ecs_sched__csr successors;    /* systems -> systems, deduplicated */
+    ecs_sched__csr successors;    /* systems -> systems, deduplicated; without the edges that
+                                     other paths imply and no sync point needs */
     uint8_t *successor_ignore;
 
     /* order_systems */
@@ -207,29 +224,29 @@ static ecs_sched_result ecs_sched__oom(ecs_sched__build *b) {
     return ecs_sched__out_of_memory(b->w, "building a schedule");
 }
 
+/* Whether a reference is a name that several systems carry. */
+static bool ecs_sched__ref_shared(const ecs_sched__schedule *s, ecs_sched__ref ref) {
+    return ref < 0 && s->names[-ref - 1].system_count > 1;
+}
+
+/* Which names are sets is decided afresh at each build, from the configuration that stands:
+   a name is declared a set by configuring it, by something in it, or by being the default
+   set; a name only ordered against (or otherwise named by a relation) is a set while no
+   system carries it. */
+static bool ecs_sched__declared_set(const ecs_sched__schedule *s, int32_t name) {
+    return s->names[name].configured || s->names[name].set_references > 0 ||
+           name == s->default_set;
+}
+
+static bool ecs_sched__implicit_set(const ecs_sched__schedule *s, int32_t name) {
+    return s->names[name].references > 0 && s->names[name].system_count == 0;
+}
+
 /* Numbers the sets, groups systems by name, and refuses a name used for both. */
 static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     uint32_t i;
     int32_t *fill;
-    /* Which names are sets is decided afresh at each build, from the configuration that
-       stands: a name is declared a set by configuring it, by something in it, or by being the
-       default set; a name only ordered against is a set while no system carries it. */
-    uint8_t *declared_set = ECS_SCHED__ALLOC_N(b, uint8_t, s->name_count);
-    uint8_t *implicit_set = ECS_SCHED__ALLOC_N(b, uint8_t, s->name_count);
-    if (!declared_set || !implicit_set) return ecs_sched__oom(b);
-    for (i = 0; i < s->name_count; i++) declared_set[i] = s->names[i].configured;
-    if (s->default_set >= 0) declared_set[s->default_set] = 1;
-    for (i = 0; i < s->relation_count; i++) {
-        const ecs_sched__relation *r = &s->relations[i];
-        if (r->kind == ECS_SCHED__REL_IN_SET && r->object < 0) declared_set[-r->object - 1] = 1;
-        if (r->subject < 0 && s->names[-r->subject - 1].system_count == 0) {
-            implicit_set[-r->subject - 1] = 1;
-        }
-        if (r->object < 0 && s->names[-r->object - 1].system_count == 0) {
-            implicit_set[-r->object - 1] = 1;
-        }
-    }
     b->set_of_name = ECS_SCHED__ALLOC_N(b, int32_t, s->name_count);
     b->name_of_set = ECS_SCHED__ALLOC_N(b, int32_t, s->name_count);
     b->instances_start = ECS_SCHED__ALLOC_N(b, int32_t, s->name_count + 1);
@@ -242,8 +259,9 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
     }
     for (i = 0; i < s->name_count; i++) {
         const ecs_sched__name *n = &s->names[i];
+        bool declared = ecs_sched__declared_set(s, (int32_t)i);
         b->set_of_name[i] = -1;
-        if (declared_set[i] && n->system_count > 0) {
+        if (declared && n->system_count > 0) {
             ecs_sched__text_begin(b);
             ecs_sched__text_printf(&b->text,
                                    "'%s' names %d system(s) and also a set; systems and sets "
@@ -251,7 +269,8 @@ static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
                                    n->text, (int)n->system_count);
             return ecs_sched__build_fail(b, ECS_SCHED_ERR_NAME_CONFLICT);
         }
-        if (declared_set[i] || implicit_set[i]) {
+        if (n->orderings > 0 && n->system_count > 1) b->orders_shared_name = true;
+        if (declared || ecs_sched__implicit_set(s, (int32_t)i)) {
             b->name_of_set[b->set_count] = (int32_t)i;
             b->set_of_name[i] = b->set_count++;
         }
@@ -287,13 +306,13 @@ static int32_t ecs_sched__ref_nodes(const ecs_sched__build *b, ecs_sched__ref re
 
 static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
+    const ecs_sched__relations *list = &s->relations[ECS_SCHED__REL_BEFORE];
     uint32_t i;
     char label[160];
-    for (i = 0; i < s->relation_count; i++) {
-        const ecs_sched__relation *r = &s->relations[i];
+    for (i = 0; b->orders_shared_name && i < list->count; i++) {
+        const ecs_sched__relation *r = &list->items[i];
         ecs_sched__ref refs[2];
         int k;
-        if (r->kind != ECS_SCHED__REL_BEFORE) continue;
         refs[0] = r->subject;
         refs[1] = r->object;
         for (k = 0; k < 2; k++) {
@@ -301,7 +320,7 @@ static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
             int32_t j, single;
             const int32_t *other;
             ecs_sched_result result;
-            if (refs[k] >= 0 || s->names[-refs[k] - 1].system_count < 2) continue;
+            if (!ecs_sched__ref_shared(s, refs[k])) continue;
             n = &s->names[-refs[k] - 1];
             ecs_sched__ref_nodes(b, refs[1 - k], &single, &other);
             ecs_sched__text_begin(b);
@@ -381,15 +400,15 @@ static ecs_sched_result ecs_sched__collect_memberships(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     ecs_sched__edges in_set;
     int32_t i;
+    const ecs_sched__relations *list = &s->relations[ECS_SCHED__REL_IN_SET];
     uint32_t r;
-    if (!ecs_sched__edges_begin(b, &in_set, (int64_t)s->relation_count + s->system_count)) {
+    if (!ecs_sched__edges_begin(b, &in_set, (int64_t)list->count + s->system_count)) {
         return ecs_sched__oom(b);
     }
-    for (r = 0; r < s->relation_count; r++) {
-        const ecs_sched__relation *rel = &s->relations[r];
+    for (r = 0; r < list->count; r++) {
+        const ecs_sched__relation *rel = &list->items[r];
         int32_t single_a, single_b;
         const int32_t *subject, *object;
-        if (rel->kind != ECS_SCHED__REL_IN_SET) continue;
         ecs_sched__ref_nodes(b, rel->subject, &single_a, &subject);
         ecs_sched__ref_nodes(b, rel->object, &single_b, &object);
         ecs_sched__edge_add(&in_set, subject[0], object[0]);
@@ -538,80 +557,236 @@ static bool ecs_sched__siblings(const ecs_sched__build *b, int32_t x, int32_t y)
     return false;
 }
 
-static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
-    ecs_sched__schedule *s = b->s;
-    uint32_t r;
-    int32_t count = 0, n, *path;
-    ecs_sched__csr g;
-    char x[160], y[160];
-    for (r = 0; r < s->relation_count; r++) {
-        int32_t sa, sb;
-        const int32_t *a, *c;
-        if (s->relations[r].kind != ECS_SCHED__REL_BEFORE) continue;
-        count += ecs_sched__ref_nodes(b, s->relations[r].subject, &sa, &a) *
-                 ecs_sched__ref_nodes(b, s->relations[r].object, &sb, &c);
+static bool ecs_sched__at_top(const ecs_sched__build *b, int32_t node) {
+    return b->parents.start[node] == b->parents.start[node + 1];
+}
+
+/* The side of every name, for ecs_sched__side_of. */
+static bool ecs_sched__side_names(ecs_sched__build *b) {
+    const ecs_sched__schedule *s = b->s;
+    uint32_t name;
+    b->name_sides = ECS_SCHED__ALLOC_N(b, ecs_sched__side, s->name_count);
+    if (!b->name_sides) return false;
+    for (name = 0; name < s->name_count; name++) {
+        ecs_sched__side *side = &b->name_sides[name];
+        int32_t set = b->set_of_name[name], k;
+        side->at_top = true;
+        if (set >= 0) {
+            side->systems = b->members.adj + b->members.start[set];
+            side->count = b->members.start[set + 1] - b->members.start[set];
+            side->at_top = ecs_sched__at_top(b, b->system_count + set);
+            continue;
+        }
+        side->systems = b->instances + b->instances_start[name];
+        side->count = b->instances_start[name + 1] - b->instances_start[name];
+        for (k = 0; k < side->count; k++) {
+            side->at_top = side->at_top && ecs_sched__at_top(b, side->systems[k]);
+        }
     }
-    b->dep_from = ECS_SCHED__ALLOC_N(b, int32_t, count);
-    b->dep_to = ECS_SCHED__ALLOC_N(b, int32_t, count);
-    b->dep_ignore = ECS_SCHED__ALLOC_N(b, uint8_t, count);
-    path = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count + 1);
-    if (!b->dep_from || !b->dep_to || !b->dep_ignore || !path) return ecs_sched__oom(b);
-    for (r = 0; r < s->relation_count; r++) {
-        const ecs_sched__relation *rel = &s->relations[r];
-        int32_t sa, sb, na, nb, i, j;
-        const int32_t *a, *c;
-        if (rel->kind != ECS_SCHED__REL_BEFORE) continue;
-        na = ecs_sched__ref_nodes(b, rel->subject, &sa, &a);
-        nb = ecs_sched__ref_nodes(b, rel->object, &sb, &c);
-        for (i = 0; i < na; i++) {
-            for (j = 0; j < nb; j++) {
-                int32_t from = a[i], to = c[j];
-                ecs_sched_result result;
-                if (ecs_sched__node_under(b, from, to) || ecs_sched__node_under(b, to, from)) {
-                    int32_t inner = ecs_sched__node_under(b, from, to) ? from : to;
-                    int32_t outer = inner == from ? to : from;
-                    ecs_sched__text_begin(b);
-                    ecs_sched__text_printf(&b->text,
-                                           "%s is ordered %s %s, which contains it; a set's "
-                                           "members cannot run before or after the set itself. "
-                                           "Order it against a sibling instead",
-                                           ecs_sched__node_label(b, inner, x, sizeof x),
-                                           inner == from ? "before" : "after",
-                                           ecs_sched__node_label(b, outer, y, sizeof y));
-                    return ecs_sched__build_fail(b, ECS_SCHED_ERR_ORDER_AGAINST_PARENT);
-                }
-                if (!ecs_sched__siblings(b, from, to)) {
-                    ecs_sched__text_begin(b);
-                    ecs_sched__text_printf(&b->text,
-                                           "%s runs before %s, but they are not in a common set, "
-                                           "so this order also ties together the sets around "
-                                           "them. Order their sets instead, or put both in one "
-                                           "set",
-                                           ecs_sched__node_label(b, from, x, sizeof x),
-                                           ecs_sched__node_label(b, to, y, sizeof y));
-                    result = ecs_sched__report(b, s->settings.cross_set_dependencies,
-                                               ECS_SCHED_ERR_CROSS_SET_DEPENDENCY);
-                    if (result != ECS_SCHED_OK) return result;
-                }
-                b->dep_from[b->dep_count] = from;
-                b->dep_to[b->dep_count] = to;
-                b->dep_ignore[b->dep_count++] = rel->ignore_deferred;
+    return true;
+}
+
+/* The side of a relation's subject or object, which ref points at. */
+static inline ecs_sched__side ecs_sched__side_of(const ecs_sched__build *b,
+                                                const ecs_sched__ref *ref) {
+    ecs_sched__side side;
+    if (*ref < 0) return b->name_sides[-*ref - 1];
+    side.systems = ref;
+    side.count = 1;
+    side.at_top = ecs_sched__at_top(b, *ref);
+    return side;
+}
+
+static uint64_t *ecs_sched__row(uint64_t *bits, int32_t words, int32_t i) {
+    return bits + (size_t)i * (size_t)words;
+}
+
+/* Refuses a dependency on a node's own set; reports one that crosses sets, as the setting
+   asks. */
+static ecs_sched_result ecs_sched__check_dependency(ecs_sched__build *b, int32_t from, int32_t to) {
+    char x[160], y[160];
+    if (ecs_sched__node_under(b, from, to) || ecs_sched__node_under(b, to, from)) {
+        int32_t inner = ecs_sched__node_under(b, from, to) ? from : to;
+        int32_t outer = inner == from ? to : from;
+        ecs_sched__text_begin(b);
+        ecs_sched__text_printf(&b->text,
+                               "%s is ordered %s %s, which contains it; a set's members cannot "
+                               "run before or after the set itself. Order it against a sibling "
+                               "instead",
+                               ecs_sched__node_label(b, inner, x, sizeof x),
+                               inner == from ? "before" : "after",
+                               ecs_sched__node_label(b, outer, y, sizeof y));
+        return ecs_sched__build_fail(b, ECS_SCHED_ERR_ORDER_AGAINST_PARENT);
+    }
+    if (!ecs_sched__siblings(b, from, to)) {
+        ecs_sched__text_begin(b);
+        ecs_sched__text_printf(&b->text,
+                               "%s runs before %s, but they are not in a common set, so this "
+                               "order also ties together the sets around them. Order their sets "
+                               "instead, or put both in one set",
+                               ecs_sched__node_label(b, from, x, sizeof x),
+                               ecs_sched__node_label(b, to, y, sizeof y));
+        return ecs_sched__report(b, b->s->settings.cross_set_dependencies,
+                                 ECS_SCHED_ERR_CROSS_SET_DEPENDENCY);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Checks the dependencies a relation gives, one for each subject node and object node. Two
+   nodes in no set need none: neither holds the other, and they are siblings at the top. */
+static ecs_sched_result ecs_sched__check_relation(ecs_sched__build *b,
+                                                 const ecs_sched__relation *r) {
+    int32_t single_subject, single_object, subject_count, object_count, i, j;
+    const int32_t *subjects, *objects;
+    subject_count = ecs_sched__ref_nodes(b, r->subject, &single_subject, &subjects);
+    object_count = ecs_sched__ref_nodes(b, r->object, &single_object, &objects);
+    for (i = 0; i < subject_count; i++) {
+        for (j = 0; j < object_count; j++) {
+            ecs_sched_result result;
+            if (ecs_sched__at_top(b, subjects[i]) && ecs_sched__at_top(b, objects[j])) continue;
+            result = ecs_sched__check_dependency(b, subjects[i], objects[j]);
+            if (result != ECS_SCHED_OK) return result;
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* plain starts as a copy of flat: every dependency before the first that ignores deferred
+   commands kept them. */
+static bool ecs_sched__begin_plain(ecs_sched__build *b) {
+    size_t words = (size_t)b->system_count * (size_t)b->system_words;
+    b->plain = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)words);
+    if (!b->plain) return false;
+    memcpy(b->plain, b->flat, sizeof(uint64_t) * words);
+    return true;
+}
+
+/* Every system of one side runs before every system of the other. Bits, not edges: the same
+   pair given by many relations (sets ordered against sets) costs nothing more. */
+static inline void ecs_sched__flatten_relation(ecs_sched__build *b, const ecs_sched__side *from,
+                                               const ecs_sched__side *to, bool ignore_deferred) {
+    int32_t W = b->system_words, i, j;
+    bool plain = b->plain && !ignore_deferred;
+    for (i = 0; i < from->count; i++) {
+        uint64_t *row = ecs_sched__row(b->flat, W, from->systems[i]);
+        for (j = 0; j < to->count; j++) {
+            int32_t t = to->systems[j];
+            if (!ecs_sched__bit(row, t)) {
+                ecs_sched__set_bit(row, t);
+                b->flat_in[t]++;
+            }
+        }
+        for (j = 0; plain && j < to->count; j++) {
+            ecs_sched__set_bit(ecs_sched__row(b->plain, W, from->systems[i]), to->systems[j]);
+        }
+    }
+}
+
+/* Kahn's order of flat; each system also gets the positions of its predecessors in it.
+   Returns how many systems it ordered (fewer when flat has a cycle), or -1. */
+static int32_t ecs_sched__order_flat(ecs_sched__build *b) {
+    int32_t S = b->system_count, W = b->system_words, head = 0, tail = 0, i;
+    int32_t *pending = ECS_SCHED__ALLOC_N(b, int32_t, S);
+    b->flat_order = ECS_SCHED__ALLOC_N(b, int32_t, S);
+    b->flat_position = ECS_SCHED__ALLOC_N(b, int32_t, S);
+    b->flat_preds = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)S * W);
+    if (!pending || !b->flat_order || !b->flat_position || !b->flat_preds) return -1;
+    for (i = 0; i < S; i++) {
+        pending[i] = b->flat_in[i];
+        if (pending[i] == 0) b->flat_order[tail++] = i;
+    }
+    for (head = 0; head < tail; head++) {
+        const uint64_t *row = ecs_sched__row(b->flat, W, b->flat_order[head]);
+        int32_t k;
+        for (k = 0; k < W; k++) {
+            uint64_t word;
+            for (word = row[k]; word; word &= word - 1) {
+                int32_t t = k * 64 + ecs_sched__lowest_bit(word);
+                ecs_sched__set_bit(ecs_sched__row(b->flat_preds, W, t), head);
+                if (--pending[t] == 0) b->flat_order[tail++] = t;
             }
         }
     }
-    if (!ecs_sched__csr_build(b, &g, b->node_count, b->dep_count, b->dep_from, b->dep_to)) {
-        return ecs_sched__oom(b);
+    for (i = 0; i < tail; i++) b->flat_position[b->flat_order[i]] = i;
+    return tail;
+}
+
+/* The dependencies between nodes as a graph, an edge for each in the order configured (each
+   subject node against each object node, relation by relation), and the first cycle a search
+   finds in it; 0 when there is none, -1 when out of memory. */
+static int32_t ecs_sched__find_node_cycle(ecs_sched__build *b, int32_t *path) {
+    const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_BEFORE];
+    ecs_sched__edges edges;
+    ecs_sched__csr g;
+    int64_t count = 0;
+    int32_t single_subject, single_object, subject_count, object_count, i, j;
+    const int32_t *subjects, *objects;
+    uint32_t r;
+    for (r = 0; r < list->count; r++) {
+        subject_count = ecs_sched__ref_nodes(b, list->items[r].subject, &single_subject, &subjects);
+        object_count = ecs_sched__ref_nodes(b, list->items[r].object, &single_object, &objects);
+        count += (int64_t)subject_count * object_count;
     }
-    n = ecs_sched__find_cycle(b, &g, path);
+    if (!ecs_sched__edges_begin(b, &edges, count)) return -1;
+    for (r = 0; r < list->count; r++) {
+        subject_count = ecs_sched__ref_nodes(b, list->items[r].subject, &single_subject, &subjects);
+        object_count = ecs_sched__ref_nodes(b, list->items[r].object, &single_object, &objects);
+        for (i = 0; i < subject_count; i++) {
+            for (j = 0; j < object_count; j++) ecs_sched__edge_add(&edges, subjects[i], objects[j]);
+        }
+    }
+    if (!ecs_sched__edges_end(b, &edges, b->node_count, &g)) return -1;
+    return ecs_sched__find_cycle(b, &g, path);
+}
+
+/* A cycle between nodes shows as one between the systems under them, unless it passes through
+   a set with none: only then, or when the systems have a cycle, are the nodes searched, which
+   names the cycle as configured. */
+static ecs_sched_result ecs_sched__check_dependency_cycle(ecs_sched__build *b, bool empty_set) {
+    int32_t *path, n;
+    b->flat_ordered = ecs_sched__order_flat(b);
+    if (b->flat_ordered < 0) return ecs_sched__oom(b);
+    if (b->flat_ordered == b->system_count && !empty_set) return ECS_SCHED_OK;
+    path = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count + 1);
+    if (!path) return ecs_sched__oom(b);
+    n = ecs_sched__find_node_cycle(b, path);
     if (n < 0) return ecs_sched__oom(b);
-    if (n > 0) {
-        ecs_sched__text_begin(b);
-        ecs_sched__text_printf(&b->text, "the before/after constraints form a cycle: ");
-        ecs_sched__print_path(b, path, n, " runs before ");
-        ecs_sched__text_printf(&b->text, ". Remove one of these orderings");
-        return ecs_sched__build_fail(b, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    if (n == 0) return ECS_SCHED_OK;
+    ecs_sched__text_begin(b);
+    ecs_sched__text_printf(&b->text, "the before/after constraints form a cycle: ");
+    ecs_sched__print_path(b, path, n, " runs before ");
+    ecs_sched__text_printf(&b->text, ". Remove one of these orderings");
+    return ecs_sched__build_fail(b, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+}
+
+/* Checks each dependency and flattens it into flat, then looks for cycles. Half a million
+   relations are nothing unusual (each set after every earlier one), so this loop is kept
+   tight: a relation at a time, the checks only where a node is in a set. */
+static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
+    const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_BEFORE];
+    bool empty_set = false;
+    uint32_t r;
+    b->system_words = (b->system_count + 63) / 64;
+    b->flat_ordered = b->system_count;
+    if (list->count == 0) return ECS_SCHED_OK;
+    b->flat = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)b->system_count * b->system_words);
+    b->flat_in = ECS_SCHED__ALLOC_N(b, int32_t, b->system_count);
+    if (!b->flat || !b->flat_in || !ecs_sched__side_names(b)) return ecs_sched__oom(b);
+    for (r = 0; r < list->count; r++) {
+        const ecs_sched__relation *rel = &list->items[r];
+        ecs_sched__side from = ecs_sched__side_of(b, &rel->subject);
+        ecs_sched__side to = ecs_sched__side_of(b, &rel->object);
+        if (!from.at_top || !to.at_top) {
+            ecs_sched_result result = ecs_sched__check_relation(b, rel);
+            if (result != ECS_SCHED_OK) return result;
+        }
+        if (rel->ignore_deferred && !b->plain && !ecs_sched__begin_plain(b)) {
+            return ecs_sched__oom(b);
+        }
+        if (from.count == 0 || to.count == 0) empty_set = true;
+        ecs_sched__flatten_relation(b, &from, &to, rel->ignore_deferred);
     }
-    return ECS_SCHED_OK;
+    return ecs_sched__check_dependency_cycle(b, empty_set);
 }
 
 static ecs_sched_result ecs_sched__check_unknown_sets(ecs_sched__build *b) {
@@ -633,73 +808,155 @@ static ecs_sched_result ecs_sched__check_unknown_sets(ecs_sched__build *b) {
     return ECS_SCHED_OK;
 }
 
-/* Node-level dependencies become system-level ones: every system under the first node runs
-   before every system under the second. Duplicates are dropped. */
-static ecs_sched_result ecs_sched__flatten(ecs_sched__build *b) {
-    int32_t i, count = 0, S = b->system_count;
-    int32_t *stamp;
-    ecs_sched__csr all;
-    for (i = 0; i < b->dep_count; i++) {
-        int32_t f = b->dep_from[i], t = b->dep_to[i];
-        int32_t nf = f < S ? 1 : b->members.start[f - S + 1] - b->members.start[f - S];
-        int32_t nt = t < S ? 1 : b->members.start[t - S + 1] - b->members.start[t - S];
-        count += nf * nt;
+/* Whether the edges of system v keep their automatic sync points (see ecs_sched__needs_sync):
+   those edges stay in the plan even where another path implies them, because the sync point
+   they place can differ from the one of that path. */
+static bool ecs_sched__syncs_after(const ecs_sched__build *b, int32_t v) {
+    return !b->s->settings.no_auto_sync && b->s->systems[v]->ctx.commands != NULL;
+}
+
+/* Leaves in each row of flat only the edges that need a sync point of their own. */
+static bool ecs_sched__keep_sync_edges(ecs_sched__build *b) {
+    int32_t S = b->system_count, W = b->system_words, v, k;
+    uint64_t *deferred = ECS_SCHED__ALLOC_N(b, uint64_t, W);   /* apply_deferred systems */
+    if (!deferred) return false;
+    for (v = 0; v < S; v++) {
+        if (b->s->systems[v]->is_apply_deferred) ecs_sched__set_bit(deferred, v);
     }
-    b->edge_from = ECS_SCHED__ALLOC_N(b, int32_t, count);
-    b->edge_to = ECS_SCHED__ALLOC_N(b, int32_t, count);
-    b->edge_ignore = ECS_SCHED__ALLOC_N(b, uint8_t, count);
-    stamp = ECS_SCHED__ALLOC_N(b, int32_t, S);
-    if (!b->edge_from || !b->edge_to || !b->edge_ignore || !stamp) return ecs_sched__oom(b);
-    for (i = 0; i < b->dep_count; i++) {
-        int32_t f = b->dep_from[i], t = b->dep_to[i], a, c;
-        const int32_t *fs = f < S ? &b->dep_from[i] : b->members.adj + b->members.start[f - S];
-        const int32_t *ts = t < S ? &b->dep_to[i] : b->members.adj + b->members.start[t - S];
-        int32_t nf = f < S ? 1 : b->members.start[f - S + 1] - b->members.start[f - S];
-        int32_t nt = t < S ? 1 : b->members.start[t - S + 1] - b->members.start[t - S];
-        for (a = 0; a < nf; a++) {
-            for (c = 0; c < nt; c++) {
-                b->edge_from[b->edge_count] = fs[a];
-                b->edge_to[b->edge_count] = ts[c];
-                b->edge_ignore[b->edge_count++] = b->dep_ignore[i];
+    for (v = 0; v < S; v++) {
+        uint64_t *row = ecs_sched__row(b->flat, W, v);
+        const uint64_t *plain = b->plain ? ecs_sched__row(b->plain, W, v) : row;
+        bool syncs = ecs_sched__syncs_after(b, v);
+        for (k = 0; k < W; k++) row[k] = syncs ? row[k] & plain[k] & ~deferred[k] : 0;
+    }
+    return true;
+}
+
+/* Adds to flat the edges no other path implies (the transitive reduction). The systems go in
+   flat_order; a system's predecessors from the latest back, so that one an ancestor of a later
+   predecessor reaches is seen to be implied. Each row of flat_preds becomes the positions of
+   the system's ancestors, which the systems after it read. */
+static bool ecs_sched__keep_unimplied_edges(ecs_sched__build *b) {
+    int32_t S = b->system_count, W = b->system_words, q, k, j;
+    uint64_t *reached = ECS_SCHED__ALLOC_N(b, uint64_t, W);
+    if (!reached) return false;
+    for (q = 0; q < S; q++) {
+        int32_t t = b->flat_order[q];
+        uint64_t *row = ecs_sched__row(b->flat_preds, W, t);
+        memset(reached, 0, sizeof(uint64_t) * (size_t)W);
+        for (k = q / 64; k >= 0; k--) {
+            uint64_t fresh;
+            while ((fresh = row[k] & ~reached[k]) != 0) {
+                int32_t p = k * 64 + ecs_sched__highest_bit(fresh), u = b->flat_order[p];
+                const uint64_t *theirs = ecs_sched__row(b->flat_preds, W, u);
+                ecs_sched__set_bit(ecs_sched__row(b->flat, W, u), t);
+                for (j = 0; j <= k; j++) reached[j] |= theirs[j];
+                ecs_sched__set_bit(reached, p);
+            }
+        }
+        memcpy(row, reached, sizeof(uint64_t) * (size_t)W);
+    }
+    return true;
+}
+
+/* Places successor y of system x, the edge left in flat, at the next place of x's row. */
+static void ecs_sched__place_successor(ecs_sched__build *b, int32_t *fill, int32_t x, int32_t y) {
+    int32_t W = b->system_words, e = b->successors.start[x] + fill[x]++;
+    ecs_sched__clear_bit(ecs_sched__row(b->flat, W, x), y);
+    b->successors.adj[e] = y;
+    /* ignored only when every dependency giving the edge ignores it */
+    b->successor_ignore[e] = b->plain && !ecs_sched__bit(ecs_sched__row(b->plain, W, x), y);
+}
+
+/* Places the edges left in flat that a relation gives, in the rows not yet complete; returns
+   how many. Each row sees its edges in the order of the object's systems, as it would
+   dependency by dependency. */
+static int32_t ecs_sched__place_relation(ecs_sched__build *b, int32_t *fill,
+                                         const ecs_sched__relation *r) {
+    const ecs_sched__csr *g = &b->successors;
+    ecs_sched__side from = ecs_sched__side_of(b, &r->subject);
+    ecs_sched__side to = ecs_sched__side_of(b, &r->object);
+    int32_t placed = 0, i, j;
+    for (i = 0; i < from.count; i++) {
+        int32_t x = from.systems[i];
+        const uint64_t *row = ecs_sched__row(b->flat, b->system_words, x);
+        for (j = 0; j < to.count && fill[x] < g->start[x + 1] - g->start[x]; j++) {
+            if (!ecs_sched__bit(row, to.systems[j])) continue;
+            ecs_sched__place_successor(b, fill, x, to.systems[j]);
+            placed++;
+        }
+    }
+    return placed;
+}
+
+/* How many edges of row v are left in flat. */
+static int32_t ecs_sched__flat_count(const ecs_sched__build *b, int32_t v) {
+    const uint64_t *row;
+    int32_t k, n = 0;
+    if (!b->flat) return 0;
+    row = ecs_sched__row(b->flat, b->system_words, v);
+    for (k = 0; k < b->system_words; k++) n += ecs_sched__popcount(row[k]);
+    return n;
+}
+
+/* The edges left in flat become the successors, each row in the order the dependencies that
+   give them come: an edge takes the place of its first. A row of one edge needs no walk over
+   the dependencies, and a walk ends once every longer row is placed. */
+static ecs_sched_result ecs_sched__successors_from_flat(ecs_sched__build *b) {
+    const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_BEFORE];
+    int32_t S = b->system_count, W = b->system_words, v, k, remaining = 0;
+    int32_t *fill = ECS_SCHED__ALLOC_N(b, int32_t, S);
+    ecs_sched__csr *g = &b->successors;
+    uint32_t r;
+    g->n = S;
+    g->start = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
+    if (!fill || !g->start) return ecs_sched__oom(b);
+    for (v = 0; v < S; v++) g->start[v + 1] = g->start[v] + ecs_sched__flat_count(b, v);
+    g->adj = ECS_SCHED__ALLOC_N(b, int32_t, g->start[S]);
+    b->successor_ignore = ECS_SCHED__ALLOC_N(b, uint8_t, g->start[S]);
+    if (!g->adj || !b->successor_ignore) return ecs_sched__oom(b);
+    for (v = 0; v < S; v++) {
+        int32_t count = g->start[v + 1] - g->start[v];
+        const uint64_t *row;
+        if (count != 1) {
+            remaining += count;
+            continue;
+        }
+        row = ecs_sched__row(b->flat, W, v);
+        for (k = 0; k < W; k++) {
+            if (row[k]) {
+                ecs_sched__place_successor(b, fill, v, k * 64 + ecs_sched__lowest_bit(row[k]));
             }
         }
     }
-    if (!ecs_sched__csr_build(b, &all, S, b->edge_count, b->edge_from, b->edge_to)) {
-        return ecs_sched__oom(b);
-    }
-    {
-        /* the ignore flag of an edge: ignored only if every duplicate ignores it */
-        uint8_t *flags = ECS_SCHED__ALLOC_N(b, uint8_t, b->edge_count);
-        int32_t *fill = ECS_SCHED__ALLOC_N(b, int32_t, S), *where = ECS_SCHED__ALLOC_N(b, int32_t, S);
-        int32_t e, out = 0;
-        if (!flags || !fill || !where) return ecs_sched__oom(b);
-        for (e = 0; e < b->edge_count; e++) {
-            int32_t f = b->edge_from[e];
-            flags[all.start[f] + fill[f]++] = b->edge_ignore[e];
-        }
-        b->successors.n = S;
-        b->successors.start = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
-        b->successors.adj = ECS_SCHED__ALLOC_N(b, int32_t, b->edge_count);
-        b->successor_ignore = ECS_SCHED__ALLOC_N(b, uint8_t, b->edge_count);
-        if (!b->successors.start || !b->successors.adj || !b->successor_ignore) return ecs_sched__oom(b);
-        for (i = 0; i < S; i++) stamp[i] = -1;
-        for (i = 0; i < S; i++) {
-            b->successors.start[i] = out;
-            for (e = all.start[i]; e < all.start[i + 1]; e++) {
-                int32_t t = all.adj[e];
-                if (stamp[t] == i) {
-                    b->successor_ignore[where[t]] &= flags[e];
-                    continue;
-                }
-                stamp[t] = i;
-                where[t] = out;
-                b->successors.adj[out] = t;
-                b->successor_ignore[out++] = flags[e];
-            }
-        }
-        b->successors.start[S] = out;
+    for (r = 0; remaining > 0 && r < list->count; r++) {
+        remaining -= ecs_sched__place_relation(b, fill, &list->items[r]);
     }
     return ECS_SCHED_OK;
+}
+
+/* Whether some path leads from system x to system y or back (once the edges are flattened,
+   and in a schedule without a cycle). */
+static bool ecs_sched__ordered(const ecs_sched__build *b, int32_t x, int32_t y) {
+    const uint64_t *ancestors_x, *ancestors_y;
+    if (!b->flat) return false;
+    ancestors_x = b->flat_preds + (size_t)x * (size_t)b->system_words;
+    ancestors_y = b->flat_preds + (size_t)y * (size_t)b->system_words;
+    return ecs_sched__bit(ancestors_y, b->flat_position[x]) ||
+           ecs_sched__bit(ancestors_x, b->flat_position[y]);
+}
+
+/* Node-level dependencies become system-level ones: every system under the first node runs
+   before every system under the second. Duplicates are dropped, and so is every edge that
+   another path implies and that places no sync point of its own: the order, the sync points
+   and the plan's edges come out the same, and dense orderings (each set after all the earlier
+   ones) stay small. With a cycle every edge is kept, for the search that names it. */
+static ecs_sched_result ecs_sched__flatten(ecs_sched__build *b) {
+    if (b->flat && b->flat_ordered == b->system_count &&
+        (!ecs_sched__keep_sync_edges(b) || !ecs_sched__keep_unimplied_edges(b))) {
+        return ecs_sched__oom(b);
+    }
+    return ecs_sched__successors_from_flat(b);
 }
 
 /* A min-heap of node numbers ordered by key. */

@@ -104,7 +104,8 @@ static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan);
 enum {
     ECS_SCHED__REL_IN_SET,
     ECS_SCHED__REL_BEFORE,
-    ECS_SCHED__REL_AMBIGUOUS
+    ECS_SCHED__REL_AMBIGUOUS,
+    ECS_SCHED__REL_KINDS
 };
 
 /* A reference to a node before the build resolves names: a system instance (>= 0), or a name
@@ -116,9 +117,16 @@ typedef int32_t ecs_sched__ref;
 typedef struct ecs_sched__relation {
     ecs_sched__ref subject;
     ecs_sched__ref object;
-    uint8_t kind;
     bool ignore_deferred;
 } ecs_sched__relation;
+
+/* The relations of one kind, in the order configured. Each pass of a build reads one kind,
+   and a schedule can hold hundreds of thousands of orderings against a few in_set. */
+typedef struct ecs_sched__relations {
+    ecs_sched__relation *items;
+    uint32_t count;
+    uint32_t capacity;
+} ecs_sched__relations;
 
 /* A run condition instance attached to a system or a set. */
 typedef struct ecs_sched__guard {
@@ -133,6 +141,11 @@ typedef struct ecs_sched__name {
     bool ambiguous_with_all;
     int32_t system_count;     /* systems with this name */
     int32_t first_system;
+    /* relations naming it, counted as they come and go so that a build need not read them
+       all to tell which names are sets */
+    int32_t references;       /* as subject or object, of any kind */
+    int32_t set_references;   /* as the set of an in_set */
+    int32_t orderings;        /* in a before/after */
 } ecs_sched__name;
 
 typedef struct ecs_sched__system {
@@ -156,9 +169,7 @@ typedef struct ecs_sched__schedule {
     uint32_t name_count;
     uint32_t name_capacity;
     ecs_sched__name_map name_index;      /* name text -> names[] */
-    ecs_sched__relation *relations;
-    uint32_t relation_count;
-    uint32_t relation_capacity;
+    ecs_sched__relations relations[ECS_SCHED__REL_KINDS];
     ecs_sched__guard *guards;
     uint32_t guard_count;
     uint32_t guard_capacity;
@@ -229,7 +240,7 @@ static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s)
     ecs_sched__conds_free(w, &s->conds);
     ecs_sched__free(&w->env, s->systems);
     ecs_sched__free(&w->env, s->names);
-    ecs_sched__free(&w->env, s->relations);
+    for (i = 0; i < ECS_SCHED__REL_KINDS; i++) ecs_sched__free(&w->env, s->relations[i].items);
     ecs_sched__free(&w->env, s->guards);
     ecs_sched__free(&w->env, s->label);
     ecs_sched__free(&w->env, s);
@@ -321,24 +332,41 @@ static ecs_sched__ref ecs_sched__name_ref(int32_t name) {
     return -name - 1;
 }
 
-static bool ecs_sched__add_relation(ecs_sched_world *w, ecs_sched__schedule *s, uint8_t kind,
+/* Counts the names a relation refers to (delta 1), or stops counting them (-1). */
+static void ecs_sched__count_references(ecs_sched__schedule *s, int kind,
+                                        const ecs_sched__relation *r, int32_t delta) {
+    if (r->subject < 0) {
+        ecs_sched__name *n = &s->names[-r->subject - 1];
+        n->references += delta;
+        if (kind == ECS_SCHED__REL_BEFORE) n->orderings += delta;
+    }
+    if (r->object < 0) {
+        ecs_sched__name *n = &s->names[-r->object - 1];
+        n->references += delta;
+        if (kind == ECS_SCHED__REL_BEFORE) n->orderings += delta;
+        if (kind == ECS_SCHED__REL_IN_SET) n->set_references += delta;
+    }
+}
+
+static bool ecs_sched__add_relation(ecs_sched_world *w, ecs_sched__schedule *s, int kind,
                                     ecs_sched__ref subject, ecs_sched__ref object,
                                     bool ignore_deferred) {
+    ecs_sched__relations *list = &s->relations[kind];
     ecs_sched__relation *r;
-    if (!ECS_SCHED__GROW(&w->env, s->relations, &s->relation_capacity, s->relation_count + 1)) {
+    if (!ECS_SCHED__GROW(&w->env, list->items, &list->capacity, list->count + 1)) {
         ecs_sched__out_of_memory(w, "configuring a schedule");
         return false;
     }
-    r = &s->relations[s->relation_count++];
-    r->kind = kind;
+    r = &list->items[list->count++];
     r->subject = subject;
     r->object = object;
     r->ignore_deferred = ignore_deferred;
+    ecs_sched__count_references(s, kind, r, 1);
     return true;
 }
 
 /* Adds "subject <kind> name" for each name of a list. */
-static bool ecs_sched__relate_names(ecs_sched_world *w, ecs_sched__schedule *s, uint8_t kind,
+static bool ecs_sched__relate_names(ecs_sched_world *w, ecs_sched__schedule *s, int kind,
                                     ecs_sched__ref subject, const char *const *names,
                                     bool reversed, bool ignore_deferred) {
     int32_t i;
@@ -428,26 +456,35 @@ static bool ecs_sched__apply_config(ecs_sched_world *w, ecs_sched__schedule *s,
 
 /* What add/configure calls leave behind when they fail half way: the counts to return to. */
 typedef struct ecs_sched__mark {
-    uint32_t systems, relations, guards, conds;
+    uint32_t systems, relations[ECS_SCHED__REL_KINDS], guards, conds;
 } ecs_sched__mark;
 
 static ecs_sched__mark ecs_sched__mark_of(const ecs_sched__schedule *s) {
     ecs_sched__mark m;
+    int kind;
     m.systems = s->system_count;
-    m.relations = s->relation_count;
+    for (kind = 0; kind < ECS_SCHED__REL_KINDS; kind++) {
+        m.relations[kind] = s->relations[kind].count;
+    }
     m.guards = s->guard_count;
     m.conds = s->conds.count;
     return m;
 }
 
 static void ecs_sched__rollback(ecs_sched_world *w, ecs_sched__schedule *s, ecs_sched__mark m) {
+    int kind;
+    for (kind = 0; kind < ECS_SCHED__REL_KINDS; kind++) {
+        ecs_sched__relations *list = &s->relations[kind];
+        while (list->count > m.relations[kind]) {
+            ecs_sched__count_references(s, kind, &list->items[--list->count], -1);
+        }
+    }
     while (s->system_count > m.systems) {
         ecs_sched__system *sys = s->systems[--s->system_count];
         ecs_sched__name *n = &s->names[sys->name];
         if (--n->system_count == 0) n->first_system = -1;
         ecs_sched__system_free(w, sys);
     }
-    s->relation_count = m.relations;
     s->guard_count = m.guards;
     ecs_sched__conds_truncate(w, &s->conds, m.conds);
 }

@@ -349,7 +349,24 @@ static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_sched__build *b, ecs_
     return ECS_SCHED_OK;
 }
 
-/* Each system's guarding plan sets (the sets with conditions it is under), outermost first. */
+/* The plan sets that guard system i (the sets with conditions it is under) in set order, read
+   from its ancestor bits; written to out unless it is NULL. Returns how many. */
+static int32_t ecs_sched__guard_sets_of(const ecs_sched__build *b, int32_t i, int32_t *out) {
+    const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
+    int32_t n = 0, k;
+    for (k = 0; k < b->set_words; k++) {
+        uint64_t word;
+        for (word = bits[k]; word; word &= word - 1) {
+            int32_t plan_set = b->plan_set_of[k * 64 + ecs_sched__lowest_bit(word)];
+            if (plan_set < 0) continue;
+            if (out) out[n] = plan_set;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Each system's guarding plan sets, outermost first. */
 static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b, ecs_sched__plan *plan) {
     int32_t S = b->system_count, total = 0, at = 0, set, i;
     int32_t *depth_of_plan_set = ECS_SCHED__ALLOC_N(b, int32_t, plan->set_count);
@@ -357,22 +374,14 @@ static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b, ecs_sche
     for (set = 0; set < b->set_count; set++) {
         if (b->plan_set_of[set] >= 0) depth_of_plan_set[b->plan_set_of[set]] = b->depth[set];
     }
-    for (i = 0; i < S; i++) {
-        for (set = 0; set < b->set_count; set++) {
-            total += b->plan_set_of[set] >= 0 && ecs_sched__node_under(b, i, S + set);
-        }
-    }
+    for (i = 0; i < S; i++) total += ecs_sched__guard_sets_of(b, i, NULL);
     plan->guard_sets = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, total);
     if (!plan->guard_sets) return ecs_sched__oom(b);
     for (i = 0; i < S; i++) {
         ecs_sched__plan_node *pn = &plan->nodes[b->plan_position[i]];
         pn->guard_set_start = at;
-        for (set = 0; set < b->set_count; set++) {
-            if (b->plan_set_of[set] >= 0 && ecs_sched__node_under(b, i, S + set)) {
-                plan->guard_sets[at++] = b->plan_set_of[set];
-            }
-        }
-        pn->guard_set_count = at - pn->guard_set_start;
+        pn->guard_set_count = ecs_sched__guard_sets_of(b, i, plan->guard_sets + at);
+        at += pn->guard_set_count;
         ecs_sched__sort_guard_sets(plan->guard_sets + pn->guard_set_start, pn->guard_set_count,
                                    depth_of_plan_set);
     }

@@ -350,6 +350,20 @@ static void an_ordering_that_also_wants_the_commands_keeps_its_sync_point(void *
     check_and_destroy(w);
 }
 
+/* spawn -> count is implied by spawn -> relay -> count, but only it wants the commands: the
+   sync point it places is kept. */
+static void an_implied_ordering_that_wants_the_commands_keeps_its_sync_point(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    g_c = register_components(w);
+    ADD_SYSTEM(w, SPAWNER("spawn", .before_ignore_deferred = {"relay"}));
+    ADD_SYSTEM(w, .name = "relay", .fn = record);
+    ADD_SYSTEM(w, CENSUS("count", .after = {"relay", "spawn"}));
+    assert_string_equal(plan_of(w, UPDATE), "spawn relay apply_deferred count");
+    assert_run_traces(w, "spawn relay count=1");
+    check_and_destroy(w);
+}
+
 static void no_auto_sync_disables_automatic_sync_points(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
@@ -388,6 +402,7 @@ int main(void) {
         cmocka_unit_test(chain_sets_ignoring_deferred_adds_no_sync_point),
         cmocka_unit_test(chain_sets_gets_a_sync_point),
         cmocka_unit_test(an_ordering_that_also_wants_the_commands_keeps_its_sync_point),
+        cmocka_unit_test(an_implied_ordering_that_wants_the_commands_keeps_its_sync_point),
         cmocka_unit_test(no_auto_sync_disables_automatic_sync_points),
     };
     return cmocka_run_group_tests_name("schedule commands", tests, NULL, destroy_leftover_world);

@@ -192,6 +192,26 @@ static void an_edge_that_another_path_implies_is_not_drawn(void **state) {
     check_and_destroy(w);
 }
 
+/* The edges leaving a system come in the order its orderings were configured, not in the
+   order of the systems they lead to. */
+static void edges_leaving_a_system_come_in_the_order_configured(void **state) {
+    ecs_sched_world *w = new_world();
+    const char *dot, *line, *to_c, *to_b;
+    (void)state;
+    ADD_SYSTEM(w, .name = "a", .fn = record, .before = {"c", "b"});
+    ADD_SYSTEM(w, .name = "b", .fn = record);
+    ADD_SYSTEM(w, .name = "c", .fn = record);
+    dot = dot_of(w);
+    line = edge_line(dot, "a", "c");
+    assert_non_null(line);
+    to_c = strstr(dot, line);
+    line = edge_line(dot, "a", "b");
+    assert_non_null(line);
+    to_b = strstr(dot, line);
+    assert_true(to_c < to_b);
+    check_and_destroy(w);
+}
+
 static void set_orderings_are_drawn_between_their_systems(void **state) {
     ecs_sched_world *w = new_world();
     const char *dot;
@@ -333,6 +353,7 @@ int main(void) {
         cmocka_unit_test(nested_set_is_drawn_inside_its_parent),
         cmocka_unit_test(every_dependency_is_an_edge),
         cmocka_unit_test(an_edge_that_another_path_implies_is_not_drawn),
+        cmocka_unit_test(edges_leaving_a_system_come_in_the_order_configured),
         cmocka_unit_test(set_orderings_are_drawn_between_their_systems),
         cmocka_unit_test(ambiguous_pair_is_a_dashed_red_edge),
         cmocka_unit_test(run_conditions_are_named_on_systems_and_sets),

@@ -78,6 +78,20 @@ static void cycle_between_sets_fails_and_names_them(void **state) {
     check_and_destroy(w);
 }
 
+/* Sets with no systems in them leave no trace once flattened: the cycle is found between the
+   sets as configured. */
+static void cycle_between_sets_without_systems_fails_and_names_them(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    CONFIGURE_SET(w, .name = "loading", .before = {"saving"});
+    CONFIGURE_SET(w, .name = "saving", .before = {"loading"});
+    ADD_SYSTEM(w, .name = "bystander", .fn = record);
+    expect_build_failure(w, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    assert_contains(ecs_sched_last_error(w), "set 'loading' runs before set 'saving'");
+    assert_contains(ecs_sched_last_error(w), "set 'saving' runs before set 'loading'");
+    check_and_destroy(w);
+}
+
 static void cycle_that_appears_once_sets_are_flattened_fails(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
@@ -497,6 +511,24 @@ static void filling_an_unknown_set_fixes_a_failed_build(void **state) {
     check_and_destroy(w);
 }
 
+/* A refused call adds nothing: the names its relations gave (a set to join, a set to run
+   after) are not sets because of it, so the first can still name a system and the second is
+   not an unknown set. */
+static void refused_group_leaves_no_sets_behind(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    configure_levels(w, 0, ECS_SCHED_REPORT_ERROR, 0, 0);
+    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &(ecs_sched_systems_desc){
+                         .systems = SYSTEMS({.name = "first", .fn = record, .in_set = {"joined"},
+                                             .after = {"awaited"}},
+                                            {.name = "without_fn"}),
+                         .count = 2}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    ADD_SYSTEM(w, .name = "joined", .fn = record);
+    assert_run_traces(w, "joined");
+    check_and_destroy(w);
+}
+
 static void breaking_a_built_schedule_stops_it_from_running_the_old_plan(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
@@ -531,6 +563,7 @@ int main(void) {
         cmocka_unit_test(dependency_cycle_fails_and_shows_the_path),
         cmocka_unit_test(system_ordered_before_and_after_another_is_a_cycle),
         cmocka_unit_test(cycle_between_sets_fails_and_names_them),
+        cmocka_unit_test(cycle_between_sets_without_systems_fails_and_names_them),
         cmocka_unit_test(cycle_that_appears_once_sets_are_flattened_fails),
         cmocka_unit_test(system_in_two_sets_ordered_against_each_other_is_a_cycle),
         cmocka_unit_test(hierarchy_cycle_fails_and_names_the_sets),
@@ -563,6 +596,7 @@ int main(void) {
         cmocka_unit_test(failed_build_fails_again_on_every_run),
         cmocka_unit_test(more_configuration_fixes_a_failed_build),
         cmocka_unit_test(filling_an_unknown_set_fixes_a_failed_build),
+        cmocka_unit_test(refused_group_leaves_no_sets_behind),
         cmocka_unit_test(breaking_a_built_schedule_stops_it_from_running_the_old_plan),
         cmocka_unit_test(plan_queries_report_a_failed_build),
     };
