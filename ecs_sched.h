@@ -8869,6 +8869,14 @@ static void ecs_sched__offer_half(ecs_sched__run *r, ecs_sched__work *work, int3
 
 /* ---- running nodes ---- */
 
+/* Calls a system and keeps the first failure it reported for the run. */
+static void ecs_sched__run_system(ecs_sched__run *r, ecs_sched__system *sys) {
+    ecs_sched_result violation = ECS_SCHED_OK;
+    sys->fn(&sys->ctx);
+    ecs_sched__take_violation(&sys->ctx, &violation);
+    ecs_sched__run_note_violation(r, violation);
+}
+
 static bool ecs_sched__time_this(int32_t cost_ns, uint32_t turn) {
     return cost_ns == 0 || cost_ns >= ECS_SCHED__TIMED_ALWAYS_NS ||
            (turn & (ECS_SCHED__SAMPLE_EVERY - 1u)) == 0;
@@ -8906,10 +8914,7 @@ static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__w
     timed = ecs_sched__time_this(slot->cost_ns, plan->runs + (uint32_t)node);
     start = timed ? ecs_sched__now_ns() : 0;
     if (!(pn->guard_set_count || pn->cond_count) || ecs_sched__run_node_may_run(r, pn)) {
-        ecs_sched_result violation = ECS_SCHED_OK;
-        pn->system->fn(&pn->system->ctx);
-        ecs_sched__take_violation(&pn->system->ctx, &violation);
-        ecs_sched__run_note_violation(r, violation);
+        ecs_sched__run_system(r, pn->system);
     }
     if (timed) {
         int32_t was = slot->cost_ns;
@@ -8959,10 +8964,7 @@ static void ecs_sched__run_exclusive(ecs_sched__run *r, int32_t node, ecs_sched_
     if (pn->sync) {
         ecs_sched__apply_pending(r->s->plan, error);
     } else {
-        ecs_sched_result violation = ECS_SCHED_OK;
-        pn->system->fn(&pn->system->ctx);
-        ecs_sched__take_violation(&pn->system->ctx, &violation);
-        ecs_sched__run_note_violation(r, violation);
+        ecs_sched__run_system(r, pn->system);
     }
 }
 
