@@ -2699,6 +2699,8 @@ long syscall(long number, ...);   /* <unistd.h> declares it only for _DEFAULT_SO
 #define ECS_SCHED__CROWDED_YIELD_EVERY 8
 #define ECS_SCHED__CACHE_LINE 64
 #define ECS_SCHED__FULL_PUSHES 32      /* see ecs_sched__deque_push */
+#define ECS_SCHED__RUNS_PER_DONE_CHECK 8  /* see ecs_sched__pool_work_until */
+#define ECS_SCHED__STEAL_BATCH 16      /* most tasks one steal takes: see ecs_sched__deque_take */
 
 #if defined(__x86_64__) || defined(__i386__)
 #define ECS_SCHED__CPU_RELAX() __builtin_ia32_pause()
@@ -2721,9 +2723,10 @@ typedef struct ecs_sched__task {
 } ecs_sched__task;
 
 /* The Chase-Lev deque with the memory orders of Le, Pop, Cohen and Zappa Nardelli (PPoPP 2013),
-   on a bounded ring: the owner pushes and takes at bottom, thieves steal at top. The one change
-   is push's "release fence, relaxed store of bottom", made a release store of bottom, which
-   orders the same and lets ThreadSanitizer see the publication. */
+   on a bounded ring: the owner pushes and takes at bottom, thieves steal at top. Push's
+   "release fence, relaxed store of bottom" is made a release store of bottom, which orders the
+   same and lets ThreadSanitizer see the publication. Thieves take a batch (half, as in Go's
+   and Tokio's schedulers), which changes take: see ecs_sched__deque_take. */
 typedef struct ecs_sched__deque {
     atomic_int_least64_t top;        /* thieves' end, on a cache line of its own */
     char pad0[ECS_SCHED__CACHE_LINE];
@@ -2794,6 +2797,7 @@ struct ecs_sched_task_group {
    also recognised by its id, since it may have created other pools since. */
 static _Thread_local uint64_t ecs_sched__tls_pool_id;   /* 0: none */
 static _Thread_local int32_t ecs_sched__tls_index;
+static _Thread_local int32_t ecs_sched__tls_task_depth;  /* tasks running on this thread */
 static atomic_uint_least64_t ecs_sched__pool_ids;        /* pools made so far: ids never repeat */
 
 /* Nanoseconds on a clock that only goes forward where the system has one (under strict ISO
@@ -2827,6 +2831,32 @@ static bool ecs_sched__deque_init(ecs_sched__env *env, ecs_sched__deque *q, int6
     return true;
 }
 
+static void ecs_sched__slot_read(ecs_sched__slot *slot, ecs_sched__task *task) {
+    task->fn = atomic_load_explicit(&slot->fn, memory_order_relaxed);
+    task->arg = atomic_load_explicit(&slot->arg, memory_order_relaxed);
+    task->group = atomic_load_explicit(&slot->group, memory_order_relaxed);
+}
+
+static void ecs_sched__slot_write(ecs_sched__slot *slot, const ecs_sched__task *task) {
+    atomic_store_explicit(&slot->fn, task->fn, memory_order_relaxed);
+    atomic_store_explicit(&slot->arg, task->arg, memory_order_relaxed);
+    atomic_store_explicit(&slot->group, task->group, memory_order_relaxed);
+}
+
+/* Owner only, after claiming [t, b] by moving top to b + 1 (bottom is b): the tasks t..b-1
+   go back on the deque above b, oldest first. Copying in order is safe in place: a target
+   slot that wraps onto a source slot was read already. */
+static void ecs_sched__deque_requeue(ecs_sched__deque *q, int64_t t, int64_t b) {
+    int64_t count = b - t, i;
+    for (i = 0; i < count; i++) {
+        ecs_sched__task task;
+        ecs_sched__slot_read(&q->ring[(t + i) & q->mask], &task);
+        ecs_sched__slot_write(&q->ring[(b + 1 + i) & q->mask], &task);
+    }
+    q->top_seen = b + 1;
+    atomic_store_explicit(&q->bottom, b + 1 + count, memory_order_release);
+}
+
 /* Owner only. False when the ring is full. top is read only when the last reading says the
    ring may be full: thieves only raise it, so the cached value errs on the safe side, and the
    owner stays off the line the thieves write. A ring found full means the thieves are behind;
@@ -2834,7 +2864,6 @@ static bool ecs_sched__deque_init(ecs_sched__env *env, ecs_sched__deque *q, int6
    line away from a thief for one task's worth of work. */
 static bool ecs_sched__deque_push(ecs_sched__deque *q, const ecs_sched__task *task) {
     int64_t b = atomic_load_explicit(&q->bottom, memory_order_relaxed);
-    ecs_sched__slot *slot;
     if (b - q->top_seen > q->mask) {
         if (q->full_pushes_left > 0) {
             q->full_pushes_left--;
@@ -2846,52 +2875,73 @@ static bool ecs_sched__deque_push(ecs_sched__deque *q, const ecs_sched__task *ta
             return false;
         }
     }
-    slot = &q->ring[b & q->mask];
-    atomic_store_explicit(&slot->fn, task->fn, memory_order_relaxed);
-    atomic_store_explicit(&slot->arg, task->arg, memory_order_relaxed);
-    atomic_store_explicit(&slot->group, task->group, memory_order_relaxed);
+    ecs_sched__slot_write(&q->ring[b & q->mask], task);
     atomic_store_explicit(&q->bottom, b + 1, memory_order_release);
     return true;
 }
 
-static void ecs_sched__slot_read(ecs_sched__slot *slot, ecs_sched__task *task) {
-    task->fn = atomic_load_explicit(&slot->fn, memory_order_relaxed);
-    task->arg = atomic_load_explicit(&slot->arg, memory_order_relaxed);
-    task->group = atomic_load_explicit(&slot->group, memory_order_relaxed);
-}
+/* Owner only: the newest task.
 
-/* Owner only: the newest task. */
+   Thieves take up to ECS_SCHED__STEAL_BATCH of the oldest tasks at once, so the classic rule
+   (only the last task is contested) no longer holds by itself: a thief that read top before the
+   owner's fence may have read bottom before the owner lowered it, and claim from that stale
+   view. Only one such claim can succeed (it must find top unchanged), it starts at the top the
+   owner reads, and it spans at most STEAL_BATCH tasks; thieves that read top after the fence
+   see the lowered bottom. So the newest task is the owner's without a CAS while STEAL_BATCH or
+   more tasks lie below it. Closer to top, the owner claims them all with one CAS, keeps the
+   newest and queues the others again above it, in the same order. */
 static bool ecs_sched__deque_take(ecs_sched__deque *q, ecs_sched__task *task) {
-    int64_t b = atomic_load_explicit(&q->bottom, memory_order_relaxed) - 1;
-    int64_t t;
-    bool found = true;
-    atomic_store_explicit(&q->bottom, b, memory_order_relaxed);
-    atomic_thread_fence(memory_order_seq_cst);
-    t = atomic_load_explicit(&q->top, memory_order_relaxed);
-    if (t > b) {
-        atomic_store_explicit(&q->bottom, b + 1, memory_order_relaxed);
-        return false;
+    for (;;) {
+        int64_t b = atomic_load_explicit(&q->bottom, memory_order_relaxed) - 1;
+        int64_t t;
+        atomic_store_explicit(&q->bottom, b, memory_order_relaxed);
+        atomic_thread_fence(memory_order_seq_cst);
+        t = atomic_load_explicit(&q->top, memory_order_relaxed);
+        if (t > b) {
+            atomic_store_explicit(&q->bottom, b + 1, memory_order_relaxed);
+            return false;
+        }
+        ecs_sched__slot_read(&q->ring[b & q->mask], task);
+        if (b - t >= ECS_SCHED__STEAL_BATCH) return true;
+        if (atomic_compare_exchange_strong_explicit(&q->top, &t, b + 1, memory_order_seq_cst,
+                                                    memory_order_relaxed)) {
+            ecs_sched__deque_requeue(q, t, b);
+            return true;
+        }
+        atomic_store_explicit(&q->bottom, b + 1, memory_order_relaxed);  /* a thief won: again */
     }
-    ecs_sched__slot_read(&q->ring[b & q->mask], task);
-    if (t == b) {
-        /* the last task: a thief may be taking it too */
-        found = atomic_compare_exchange_strong_explicit(&q->top, &t, t + 1, memory_order_seq_cst,
-                                                        memory_order_relaxed);
-        atomic_store_explicit(&q->bottom, b + 1, memory_order_relaxed);
-    }
-    return found;
 }
 
-/* Any thread: the oldest task. False when empty or when another thief won the race. */
-static bool ecs_sched__deque_steal(ecs_sched__deque *q, ecs_sched__task *task) {
+/* Any thread: about half of the tasks queued, oldest first, at most `most` (and at most
+   ECS_SCHED__STEAL_BATCH), into out. 0 when empty or when another thread won the race. */
+static int32_t ecs_sched__deque_steal(ecs_sched__deque *q, ecs_sched__task *out, int32_t most) {
     int64_t t = atomic_load_explicit(&q->top, memory_order_acquire);
-    int64_t b;
+    int64_t b, queued, count, i;
     atomic_thread_fence(memory_order_seq_cst);
     b = atomic_load_explicit(&q->bottom, memory_order_acquire);
-    if (t >= b) return false;
-    ecs_sched__slot_read(&q->ring[t & q->mask], task);
-    return atomic_compare_exchange_strong_explicit(&q->top, &t, t + 1, memory_order_seq_cst,
-                                                   memory_order_relaxed);
+    queued = b - t;
+    if (queued <= 0) return 0;
+    count = queued - queued / 2;
+    if (count > most) count = most;
+    if (count > ECS_SCHED__STEAL_BATCH) count = ECS_SCHED__STEAL_BATCH;
+    for (i = 0; i < count; i++) ecs_sched__slot_read(&q->ring[(t + i) & q->mask], &out[i]);
+    if (!atomic_compare_exchange_strong_explicit(&q->top, &t, t + count, memory_order_seq_cst,
+                                                 memory_order_relaxed)) {
+        return 0;
+    }
+    return (int32_t)count;
+}
+
+/* Owner only, on its empty deque: queues tasks a steal brought (no more than the capacity). */
+static void ecs_sched__deque_refill(ecs_sched__deque *q, const ecs_sched__task *tasks,
+                                    int32_t count) {
+    int64_t b = atomic_load_explicit(&q->bottom, memory_order_relaxed);
+    int32_t i;
+    q->top_seen = atomic_load_explicit(&q->top, memory_order_acquire);
+    ECS_SCHED_ASSERT(q->top_seen == b && count <= q->mask + 1);
+    q->full_pushes_left = 0;
+    for (i = 0; i < count; i++) ecs_sched__slot_write(&q->ring[(b + i) & q->mask], &tasks[i]);
+    atomic_store_explicit(&q->bottom, b + count, memory_order_release);
 }
 
 static bool ecs_sched__deque_looks_empty(ecs_sched__deque *q) {
@@ -2998,7 +3048,9 @@ static void ecs_sched__event_notify(ecs_sched__event *e, bool everyone) {
    is not touched once counted: its waiter may return and free it. */
 static void ecs_sched__task_run(ecs_sched_pool *pool, int32_t self, const ecs_sched__task *task) {
     ecs_sched_task_group *group = task->group;
+    ecs_sched__tls_task_depth++;
     task->fn(task->arg);
+    ecs_sched__tls_task_depth--;
     if (!group) return;
     if (group->slots) {
         if (self < 0) return;  /* run at once on an outside thread: never counted */
@@ -3023,20 +3075,27 @@ static uint64_t ecs_sched__next_random(uint64_t *state) {
     return *state = x;
 }
 
-/* A task from the worker's own deque, else one stolen from the others, starting at a random
-   victim. */
+/* A task from the worker's own deque, else stolen from the others, starting at a random
+   victim. A worker steals about half of a victim's tasks at once: it runs the oldest and
+   queues the rest on its own deque, where others may steal them in turn. */
 static bool ecs_sched__find_task(ecs_sched_pool *pool, int32_t self, ecs_sched__task *task) {
-    int32_t n = pool->count, i, start = 0;
+    ecs_sched__task stolen[ECS_SCHED__STEAL_BATCH];
+    int32_t n = pool->count, i, start = 0, most = 1;
     if (self >= 0) {
-        if (ecs_sched__deque_take(&pool->workers[self].deque, task)) return true;
+        ecs_sched__deque *own = &pool->workers[self].deque;
+        if (ecs_sched__deque_take(own, task)) return true;
         if (n == 1) return false;
         start = (int32_t)(ecs_sched__next_random(&pool->workers[self].random) % (uint64_t)n);
+        most = own->mask < ECS_SCHED__STEAL_BATCH ? (int32_t)own->mask + 1 : ECS_SCHED__STEAL_BATCH;
     }
     for (i = 0; i < n; i++) {
-        int32_t victim = (start + i) % n;
-        if (victim != self && ecs_sched__deque_steal(&pool->workers[victim].deque, task)) {
-            return true;
-        }
+        int32_t victim = (start + i) % n, count;
+        if (victim == self) continue;
+        count = ecs_sched__deque_steal(&pool->workers[victim].deque, stolen, most);
+        if (count == 0) continue;
+        *task = stolen[0];
+        if (count > 1) ecs_sched__deque_refill(&pool->workers[self].deque, stolen + 1, count - 1);
+        return true;
     }
     return false;
 }
@@ -3058,17 +3117,25 @@ static bool ecs_sched__pool_help(ecs_sched_pool *pool, int32_t self) {
 }
 
 /* Runs tasks until done(arg) holds; spins a little when idle, then sleeps until notified.
+   While tasks keep coming, done() is asked only every few of them: it reads counters other
+   workers write, and reading them after every tiny task cost more than the task. Not inside
+   a task, though: a wait there that ran past its end would nest other tasks' waits deeper
+   and deeper (a parallel_for overflowed its stack that way).
    Whoever makes done() true must notify pool->idle. self is -1 on a thread outside the pool,
    which only steals. */
 static void ecs_sched__pool_work_until(ecs_sched_pool *pool, int32_t self,
                                        bool (*done)(void *arg), void *arg) {
-    int32_t idle_rounds = 0;
-    while (!done(arg)) {
+    int32_t idle_rounds = 0, ran_unchecked = 0;
+    int32_t check_every = ecs_sched__tls_task_depth == 0 ? ECS_SCHED__RUNS_PER_DONE_CHECK : 1;
+    for (;;) {
         unsigned epoch;
+        if (ran_unchecked == 0 && done(arg)) return;
         if (ecs_sched__pool_help(pool, self)) {
             idle_rounds = 0;
+            ran_unchecked = (ran_unchecked + 1) % check_every;
             continue;
         }
+        ran_unchecked = 0;
         if (++idle_rounds < (pool->crowded ? ECS_SCHED__CROWDED_SPIN_ROUNDS : ECS_SCHED__SPIN_ROUNDS)) {
             if (pool->crowded && idle_rounds % ECS_SCHED__CROWDED_YIELD_EVERY == 0) sched_yield();
             else ECS_SCHED__CPU_RELAX();

@@ -660,6 +660,198 @@ static void destroy_right_after_create_returns(void **state) {
     ecs_sched_pool_destroy(NULL);
 }
 
+/* ---- tests: the deque's batch steals (the implementation's own functions) ---- */
+
+#ifdef ECS_SCHED_THREADS
+
+static void noop_task(void *arg) {
+    (void)arg;
+}
+
+/* Task number i carries i in its argument, so order and identity can be checked. */
+static ecs_sched__task numbered_task(intptr_t i) {
+    ecs_sched__task task;
+    task.fn = noop_task;
+    task.arg = (void *)i;
+    task.group = NULL;
+    return task;
+}
+
+static intptr_t task_number(const ecs_sched__task *task) {
+    return (intptr_t)task->arg;
+}
+
+static ecs_sched__env test_env(void) {
+    ecs_sched__env env;
+    ecs_sched__env_init(&env, NULL, NULL);
+    return env;
+}
+
+static void deque_with_tasks(ecs_sched__env *env, ecs_sched__deque *q, int64_t capacity,
+                             intptr_t count) {
+    intptr_t i;
+    assert_true(ecs_sched__deque_init(env, q, capacity));
+    for (i = 0; i < count; i++) {
+        ecs_sched__task task = numbered_task(i);
+        assert_true(ecs_sched__deque_push(q, &task));
+    }
+}
+
+static void a_steal_takes_about_half_of_the_queued_tasks_oldest_first(void **state) {
+    ecs_sched__env env = test_env();
+    ecs_sched__deque q;
+    ecs_sched__task got[ECS_SCHED__STEAL_BATCH];
+    (void)state;
+    deque_with_tasks(&env, &q, 64, 10);
+    assert_int_equal(ecs_sched__deque_steal(&q, got, ECS_SCHED__STEAL_BATCH), 5);
+    assert_int_equal(task_number(&got[0]), 0);
+    assert_int_equal(task_number(&got[4]), 4);
+    assert_int_equal(ecs_sched__deque_steal(&q, got, ECS_SCHED__STEAL_BATCH), 3);
+    assert_int_equal(task_number(&got[0]), 5);
+    assert_int_equal(ecs_sched__deque_steal(&q, got, ECS_SCHED__STEAL_BATCH), 1);
+    assert_int_equal(ecs_sched__deque_steal(&q, got, ECS_SCHED__STEAL_BATCH), 1);
+    assert_int_equal(task_number(&got[0]), 9);
+    assert_int_equal(ecs_sched__deque_steal(&q, got, ECS_SCHED__STEAL_BATCH), 0);
+    ecs_sched__free(&env, q.ring);
+}
+
+static void a_steal_takes_no_more_than_the_batch_or_the_thief_asks(void **state) {
+    ecs_sched__env env = test_env();
+    ecs_sched__deque q;
+    ecs_sched__task got[ECS_SCHED__STEAL_BATCH];
+    (void)state;
+    deque_with_tasks(&env, &q, 256, 200);
+    assert_int_equal(ecs_sched__deque_steal(&q, got, 100), ECS_SCHED__STEAL_BATCH);
+    assert_int_equal(task_number(&got[ECS_SCHED__STEAL_BATCH - 1]), ECS_SCHED__STEAL_BATCH - 1);
+    assert_int_equal(ecs_sched__deque_steal(&q, got, 3), 3);
+    assert_int_equal(task_number(&got[0]), ECS_SCHED__STEAL_BATCH);
+    ecs_sched__free(&env, q.ring);
+}
+
+/* Far from top the owner takes without claiming; near it, it claims everything and queues
+   the rest again: the order seen is newest first all the way down either way. */
+static void the_owner_takes_newest_first_near_the_top_and_far_from_it(void **state) {
+    ecs_sched__env env = test_env();
+    ecs_sched__deque q;
+    ecs_sched__task got[ECS_SCHED__STEAL_BATCH], task;
+    intptr_t expected;
+    (void)state;
+    deque_with_tasks(&env, &q, 64, 3 * ECS_SCHED__STEAL_BATCH);
+    assert_int_equal(ecs_sched__deque_steal(&q, got, 2), 2);
+    for (expected = 3 * ECS_SCHED__STEAL_BATCH - 1; expected >= 2; expected--) {
+        assert_true(ecs_sched__deque_take(&q, &task));
+        assert_int_equal(task_number(&task), expected);
+    }
+    assert_false(ecs_sched__deque_take(&q, &task));
+    ecs_sched__free(&env, q.ring);
+}
+
+/* With a ring of 4 the requeued tasks land on the slots they came from. */
+static void the_owner_takes_newest_first_from_a_full_small_ring(void **state) {
+    ecs_sched__env env = test_env();
+    ecs_sched__deque q;
+    ecs_sched__task got[1], task;
+    ecs_sched__task extra = numbered_task(4);
+    (void)state;
+    deque_with_tasks(&env, &q, 4, 4);
+    assert_false(ecs_sched__deque_push(&q, &extra));
+    assert_true(ecs_sched__deque_take(&q, &task));
+    assert_int_equal(task_number(&task), 3);
+    assert_true(ecs_sched__deque_push(&q, &extra));
+    assert_int_equal(ecs_sched__deque_steal(&q, got, 1), 1);
+    assert_int_equal(task_number(&got[0]), 0);
+    assert_true(ecs_sched__deque_take(&q, &task));
+    assert_int_equal(task_number(&task), 4);
+    assert_true(ecs_sched__deque_take(&q, &task));
+    assert_int_equal(task_number(&task), 2);
+    assert_true(ecs_sched__deque_take(&q, &task));
+    assert_int_equal(task_number(&task), 1);
+    assert_false(ecs_sched__deque_take(&q, &task));
+    ecs_sched__free(&env, q.ring);
+}
+
+static void tasks_a_steal_brought_can_be_stolen_again(void **state) {
+    ecs_sched__env env = test_env();
+    ecs_sched__deque victim, thief;
+    ecs_sched__task got[ECS_SCHED__STEAL_BATCH], task;
+    int32_t count;
+    (void)state;
+    deque_with_tasks(&env, &victim, 64, 12);
+    assert_true(ecs_sched__deque_init(&env, &thief, 64));
+    count = ecs_sched__deque_steal(&victim, got, ECS_SCHED__STEAL_BATCH);
+    assert_int_equal(count, 6);
+    ecs_sched__deque_refill(&thief, got + 1, count - 1);
+    assert_int_equal(ecs_sched__deque_steal(&thief, got, ECS_SCHED__STEAL_BATCH), 3);
+    assert_int_equal(task_number(&got[0]), 1);
+    assert_int_equal(task_number(&got[2]), 3);
+    assert_true(ecs_sched__deque_take(&thief, &task));
+    assert_int_equal(task_number(&task), 5);
+    ecs_sched__free(&env, victim.ring);
+    ecs_sched__free(&env, thief.ring);
+}
+
+/* One owner pushing in bursts and taking, three thieves stealing batches: every task is taken
+   exactly once, and batches of more than one did happen. */
+#define RACE_TASKS 200000
+#define RACE_BURST 300
+#define RACE_THIEVES 3
+
+typedef struct deque_race {
+    ecs_sched__deque q;
+    atomic_int taken[RACE_TASKS];
+    atomic_bool done;
+    atomic_long batches;             /* steals that brought more than one task */
+} deque_race;
+
+static void race_count(deque_race *race, const ecs_sched__task *task) {
+    atomic_fetch_add_explicit(&race->taken[task_number(task)], 1, memory_order_relaxed);
+}
+
+static void *race_thief(void *arg) {
+    deque_race *race = (deque_race *)arg;
+    ecs_sched__task got[ECS_SCHED__STEAL_BATCH];
+    for (;;) {
+        bool finished = atomic_load_explicit(&race->done, memory_order_acquire);
+        int32_t count = ecs_sched__deque_steal(&race->q, got, ECS_SCHED__STEAL_BATCH), i;
+        for (i = 0; i < count; i++) race_count(race, &got[i]);
+        if (count > 1) atomic_fetch_add_explicit(&race->batches, 1, memory_order_relaxed);
+        if (finished && count == 0 && ecs_sched__deque_looks_empty(&race->q)) return NULL;
+    }
+}
+
+static void batch_steals_and_owner_takes_see_every_task_exactly_once(void **state) {
+    static deque_race race;
+    ecs_sched__env env = test_env();
+    pthread_t thieves[RACE_THIEVES];
+    ecs_sched__task task;
+    intptr_t next = 0;
+    int i, wrong = 0;
+    (void)state;
+    assert_true(ecs_sched__deque_init(&env, &race.q, 1024));
+    for (i = 0; i < RACE_TASKS; i++) atomic_init(&race.taken[i], 0);
+    atomic_init(&race.done, false);
+    atomic_init(&race.batches, 0);
+    for (i = 0; i < RACE_THIEVES; i++) {
+        assert_int_equal(pthread_create(&thieves[i], NULL, race_thief, &race), 0);
+    }
+    while (next < RACE_TASKS) {
+        intptr_t burst_end = next + RACE_BURST < RACE_TASKS ? next + RACE_BURST : RACE_TASKS;
+        for (; next < burst_end; next++) {
+            task = numbered_task(next);
+            if (!ecs_sched__deque_push(&race.q, &task)) race_count(&race, &task);
+        }
+        while (ecs_sched__deque_take(&race.q, &task)) race_count(&race, &task);
+    }
+    atomic_store_explicit(&race.done, true, memory_order_release);
+    for (i = 0; i < RACE_THIEVES; i++) pthread_join(thieves[i], NULL);
+    for (i = 0; i < RACE_TASKS; i++) wrong += atomic_load(&race.taken[i]) != 1;
+    assert_int_equal(wrong, 0);
+    assert_true(atomic_load(&race.batches) > 0);
+    ecs_sched__free(&env, race.q.ring);
+}
+
+#endif /* ECS_SCHED_THREADS */
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(pool_has_the_thread_count_asked_for, arm_watchdog, disarm_watchdog),
@@ -688,6 +880,14 @@ int main(void) {
         cmocka_unit_test_setup_teardown(destroy_runs_every_pending_task_first, arm_watchdog, disarm_watchdog),
         cmocka_unit_test_setup_teardown(destroy_runs_the_tasks_pending_tasks_submit, arm_watchdog, disarm_watchdog),
         cmocka_unit_test_setup_teardown(destroy_right_after_create_returns, arm_watchdog, disarm_watchdog),
+#ifdef ECS_SCHED_THREADS
+        cmocka_unit_test(a_steal_takes_about_half_of_the_queued_tasks_oldest_first),
+        cmocka_unit_test(a_steal_takes_no_more_than_the_batch_or_the_thief_asks),
+        cmocka_unit_test(the_owner_takes_newest_first_near_the_top_and_far_from_it),
+        cmocka_unit_test(the_owner_takes_newest_first_from_a_full_small_ring),
+        cmocka_unit_test(tasks_a_steal_brought_can_be_stolen_again),
+        cmocka_unit_test_setup_teardown(batch_steals_and_owner_takes_see_every_task_exactly_once, arm_watchdog, disarm_watchdog),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
