@@ -149,6 +149,7 @@ CHECK_threads_c99 := threads: implementation as C11 with ECS_SCHED_THREADS, API 
 CHECK_threads_cxx := threads: implementation as C11 with ECS_SCHED_THREADS, API used from C++
 CHECK_pool_fenced := the pool with ordinary fences only (ECS_SCHED_NO_MEMBARRIER)
 CHECK_stb_routed  := stb_ds allocations routed through the library's hooks
+CHECK_config_mismatch := a file whose MAX macros differ from the implementation's does not link
 
 RUN_CHECKS     := cxx_impl two_tu static_api stb_own stb_lib threads_c99 threads_cxx \
                   pool_fenced stb_routed
@@ -157,8 +158,10 @@ RUN_CHECKS     := cxx_impl two_tu static_api stb_own stb_lib threads_c99 threads
 # warnings are at their most eager; the copies are the same with threads); and the
 # benchmarks with threads (C11) and as C99 without.
 COMPILE_ONLY   := impl_o2.o examples_o3_c99.o bench_c11_threads.o bench_c99.o
+# Checks whose point is a link that fails: their recipe builds, links and runs by itself.
+LINK_CHECKS    := config_mismatch
 COMPILE_STAMPS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
-                    $(addsuffix .ok,$(RUN_CHECKS)) $(COMPILE_ONLY)))
+                    $(addsuffix .ok,$(RUN_CHECKS) $(LINK_CHECKS)) $(COMPILE_ONLY)))
 COMPILE_BUILDS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
                     $(RUN_CHECKS) $(COMPILE_ONLY)))
 
@@ -253,7 +256,28 @@ $(COMPILE)/$(1)/bench_c99.o: bench/bench.c $(wildcard bench/*.c bench/*.h) examp
 $(COMPILE)/$(1)/stb_routed: tests/compile/stb_routed.c ecs_sched.h
 	@mkdir -p $$(@D)
 	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) $$< -o $$@
+
+# Against the default implementation the link must fail, naming the configuration the file
+# wants, even optimized with unused sections collected; against an implementation with the
+# same MAX_REFS it links and runs.
+$(COMPILE)/$(1)/config_mismatch.ok: tests/compile/config_mismatch.c tests/compile/two_tu_impl.c \
+                                    ecs_sched.h
+	@mkdir -p $$(@D)
+	@echo "== $(1): $(CHECK_config_mismatch)"
+	@if $(1) $(STRICT) -O2 -ffunction-sections -fdata-sections -Wl,--gc-sections -I. \
+	    $(STB_CFLAGS) $$(filter %.c,$$^) $(STB_LIBS) -o $$(@D)/config_mismatch \
+	    > $$(@D)/config_mismatch.log 2>&1; then \
+	  echo "config_mismatch: linked although its ECS_SCHED_MAX_REFS differs"; exit 1; fi
+	@grep -q "undefined reference to .$(CONFIG_MAX_REFS_2)" $$(@D)/config_mismatch.log || \
+	  { cat $$(@D)/config_mismatch.log; \
+	    echo "config_mismatch: the link failed without naming $(CONFIG_MAX_REFS_2)"; exit 1; }
+	@sed -n 's/.*\(undefined reference to .*\)/  the linker: \1/p' $$(@D)/config_mismatch.log
+	$(1) $(STRICT) $(SANITIZE) -DECS_SCHED_MAX_REFS=2 -I. $(STB_CFLAGS) $$(filter %.c,$$^) \
+	  $(STB_LIBS) -o $$(@D)/config_match
+	./$$(@D)/config_match
+	@touch $$@
 endef
+CONFIG_MAX_REFS_2 := ecs_sched_implementation_with_MAX_TERMS_16_MAX_QUERIES_4_MAX_RESOURCES_8_MAX_CONDITIONS_4_MAX_REFS_2_MAX_STATE_VALUES_32_MAX_STATE_SOURCES_8
 $(foreach c,$(COMPILERS),$(eval $(call compile_checks,$(c),$(CXX_$(c)))))
 
 # The implementation under gcc's strictest (and noisiest) aliasing warning, as C99 and as C11

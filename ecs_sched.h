@@ -150,7 +150,18 @@
          The most machines one computed state is computed from; default 8.
 
      The seven MAX macros size arrays in public structs, so every file of a program that
-     includes ecs_sched.h must see the same values: define them on the compiler's command line.
+     includes ecs_sched.h must see the same values: define them on the compiler's command line,
+     as plain integer literals (2, not (2)). A file that sees other values than the
+     implementation's does not link (gcc, clang and tcc): each file refers to a function whose
+     name spells out the values it saw, and only the implementation's exists. The linker then
+     names what the file wanted, e.g.
+
+         undefined reference to `ecs_sched_implementation_with_MAX_TERMS_16_MAX_QUERIES_4_
+             MAX_RESOURCES_8_MAX_CONDITIONS_4_MAX_REFS_2_MAX_STATE_VALUES_32_MAX_STATE_SOURCES_8'
+
+     (one name, split here): this file has ECS_SCHED_MAX_REFS 2, the implementation another
+     value. Give every file the same values. ECS_SCHED_THREADS changes no public struct, so
+     files may differ on it (a C++ or C99 file can use a threaded implementation).
 
      At run time, ecs_sched_world_desc gives a world its own hooks. A zeroed desc, or a NULL
      pointer, means the defaults above:
@@ -713,7 +724,9 @@
 
      The pool. ecs_sched_pool_create(&(ecs_sched_pool_desc){.thread_count = n}) makes one of
      your own: each worker keeps its tasks in a Chase-Lev deque (a bounded ring; a full deque
-     runs the task at once), idle workers steal from random others, spin briefly (with more
+     runs the task at once), idle workers steal from random others (half of a victim's tasks, up
+     to 16, in one steal, so that a burst of tiny tasks is not handed over one at a time),
+     spin briefly (with more
      threads than the hardware runs at once: very briefly, yielding the core), then sleep on
      an event count (on Linux the sleeper's fence is a membarrier call, so submitting and
      finishing tasks need none). ecs_sched_pool_submit(pool, group, fn, arg) queues fn(arg)
@@ -1003,6 +1016,40 @@ extern "C" {
 #endif
 #endif
 
+/* The MAX macros size arrays in public structs, so a file that saw other values than the
+   implementation passes structs of another layout. To make that a link error instead of
+   memory corruption, every file refers to a function whose name spells out the values it
+   saw; the implementation defines the one for its own values. A file that disagrees fails to
+   link with "undefined reference to `ecs_sched_implementation_with_MAX_TERMS_16_..._MAX_REFS_2
+   _...'": the values that file wants. (`retain` keeps the reference through --gc-sections.)
+   The values must therefore be plain integer literals, such as 2, not (2). */
+#define ECS_SCHED__CONFIG_PASTE(terms, queries, resources, conditions, refs, values, sources) \
+    ecs_sched_implementation_with_MAX_TERMS_##terms##_MAX_QUERIES_##queries##                \
+        _MAX_RESOURCES_##resources##_MAX_CONDITIONS_##conditions##_MAX_REFS_##refs##          \
+            _MAX_STATE_VALUES_##values##_MAX_STATE_SOURCES_##sources
+#define ECS_SCHED__CONFIG_NAME(terms, queries, resources, conditions, refs, values, sources) \
+    ECS_SCHED__CONFIG_PASTE(terms, queries, resources, conditions, refs, values, sources)
+#define ECS_SCHED__CONFIGURATION                                                          \
+    ECS_SCHED__CONFIG_NAME(ECS_SCHED_MAX_TERMS, ECS_SCHED_MAX_QUERIES, ECS_SCHED_MAX_RESOURCES, \
+                           ECS_SCHED_MAX_CONDITIONS, ECS_SCHED_MAX_REFS,                      \
+                           ECS_SCHED_MAX_STATE_VALUES, ECS_SCHED_MAX_STATE_SOURCES)
+
+#ifndef ECS_SCHED_STATIC   /* a private copy is compiled with the one file that uses it */
+ECS_SCHED_API int ECS_SCHED__CONFIGURATION(void);
+#if defined(__GNUC__) || defined(__clang__) || defined(__TINYC__)
+#if defined(__has_attribute)
+#if __has_attribute(retain)
+#define ECS_SCHED__RETAIN retain,
+#endif
+#endif
+#ifndef ECS_SCHED__RETAIN
+#define ECS_SCHED__RETAIN
+#endif
+static int (*const ecs_sched__configuration)(void) __attribute__((ECS_SCHED__RETAIN used)) =
+    ECS_SCHED__CONFIGURATION;
+#endif
+#endif
+
 /* Every result code and its text, in one list. */
 #define ECS_SCHED__RESULT_LIST(X)                                                       \
     X(OK,                     "ok")                                                     \
@@ -1085,8 +1132,9 @@ ECS_SCHED_API void ecs_sched_stbds_free(void *context, void *ptr);
 
 /* A pool of worker threads that run small tasks. The thread that creates the pool is worker 0
    and works while it waits; the pool starts thread_count - 1 more threads. Each worker keeps
-   its tasks in its own deque and takes the newest; an idle worker steals the oldest task of a
-   random other worker, and sleeps when there is nothing to steal.
+   its tasks in its own deque and takes the newest; an idle worker steals from a random other
+   worker about half of its tasks (up to 16, oldest first) at once, runs one and queues the
+   rest as its own, and sleeps when there is nothing to steal.
 
    Without ECS_SCHED_THREADS the same API runs everything inline on the calling thread: submit
    calls the task at once, and the pool has one worker. */
@@ -2098,6 +2146,13 @@ ECS_SCHED_API ecs_sched_result ecs_sched_schedule_write_dot(
 #undef STBDS_NO_SHORT_NAMES
 #undef ECS_SCHED__UNDEF_STBDS_NO_SHORT_NAMES
 #endif
+#endif
+
+#ifndef ECS_SCHED_STATIC
+/* See ECS_SCHED__CONFIGURATION: the name files with this configuration link against. */
+int ECS_SCHED__CONFIGURATION(void) {
+    return 1;
+}
 #endif
 
 #define ECS_SCHED__ERROR_CAPACITY 512

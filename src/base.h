@@ -78,6 +78,40 @@
 #endif
 #endif
 
+/* The MAX macros size arrays in public structs, so a file that saw other values than the
+   implementation passes structs of another layout. To make that a link error instead of
+   memory corruption, every file refers to a function whose name spells out the values it
+   saw; the implementation defines the one for its own values. A file that disagrees fails to
+   link with "undefined reference to `ecs_sched_implementation_with_MAX_TERMS_16_..._MAX_REFS_2
+   _...'": the values that file wants. (`retain` keeps the reference through --gc-sections.)
+   The values must therefore be plain integer literals, such as 2, not (2). */
+#define ECS_SCHED__CONFIG_PASTE(terms, queries, resources, conditions, refs, values, sources) \
+    ecs_sched_implementation_with_MAX_TERMS_##terms##_MAX_QUERIES_##queries##                \
+        _MAX_RESOURCES_##resources##_MAX_CONDITIONS_##conditions##_MAX_REFS_##refs##          \
+            _MAX_STATE_VALUES_##values##_MAX_STATE_SOURCES_##sources
+#define ECS_SCHED__CONFIG_NAME(terms, queries, resources, conditions, refs, values, sources) \
+    ECS_SCHED__CONFIG_PASTE(terms, queries, resources, conditions, refs, values, sources)
+#define ECS_SCHED__CONFIGURATION                                                          \
+    ECS_SCHED__CONFIG_NAME(ECS_SCHED_MAX_TERMS, ECS_SCHED_MAX_QUERIES, ECS_SCHED_MAX_RESOURCES, \
+                           ECS_SCHED_MAX_CONDITIONS, ECS_SCHED_MAX_REFS,                      \
+                           ECS_SCHED_MAX_STATE_VALUES, ECS_SCHED_MAX_STATE_SOURCES)
+
+#ifndef ECS_SCHED_STATIC   /* a private copy is compiled with the one file that uses it */
+ECS_SCHED_API int ECS_SCHED__CONFIGURATION(void);
+#if defined(__GNUC__) || defined(__clang__) || defined(__TINYC__)
+#if defined(__has_attribute)
+#if __has_attribute(retain)
+#define ECS_SCHED__RETAIN retain,
+#endif
+#endif
+#ifndef ECS_SCHED__RETAIN
+#define ECS_SCHED__RETAIN
+#endif
+static int (*const ecs_sched__configuration)(void) __attribute__((ECS_SCHED__RETAIN used)) =
+    ECS_SCHED__CONFIGURATION;
+#endif
+#endif
+
 /* Every result code and its text, in one list. */
 #define ECS_SCHED__RESULT_LIST(X)                                                       \
     X(OK,                     "ok")                                                     \
@@ -200,6 +234,13 @@ ECS_SCHED_API void ecs_sched_stbds_free(void *context, void *ptr);
 #undef STBDS_NO_SHORT_NAMES
 #undef ECS_SCHED__UNDEF_STBDS_NO_SHORT_NAMES
 #endif
+#endif
+
+#ifndef ECS_SCHED_STATIC
+/* See ECS_SCHED__CONFIGURATION: the name files with this configuration link against. */
+int ECS_SCHED__CONFIGURATION(void) {
+    return 1;
+}
 #endif
 
 #define ECS_SCHED__ERROR_CAPACITY 512

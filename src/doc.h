@@ -150,7 +150,18 @@
          The most machines one computed state is computed from; default 8.
 
      The seven MAX macros size arrays in public structs, so every file of a program that
-     includes ecs_sched.h must see the same values: define them on the compiler's command line.
+     includes ecs_sched.h must see the same values: define them on the compiler's command line,
+     as plain integer literals (2, not (2)). A file that sees other values than the
+     implementation's does not link (gcc, clang and tcc): each file refers to a function whose
+     name spells out the values it saw, and only the implementation's exists. The linker then
+     names what the file wanted, e.g.
+
+         undefined reference to `ecs_sched_implementation_with_MAX_TERMS_16_MAX_QUERIES_4_
+             MAX_RESOURCES_8_MAX_CONDITIONS_4_MAX_REFS_2_MAX_STATE_VALUES_32_MAX_STATE_SOURCES_8'
+
+     (one name, split here): this file has ECS_SCHED_MAX_REFS 2, the implementation another
+     value. Give every file the same values. ECS_SCHED_THREADS changes no public struct, so
+     files may differ on it (a C++ or C99 file can use a threaded implementation).
 
      At run time, ecs_sched_world_desc gives a world its own hooks. A zeroed desc, or a NULL
      pointer, means the defaults above:
@@ -713,7 +724,9 @@
 
      The pool. ecs_sched_pool_create(&(ecs_sched_pool_desc){.thread_count = n}) makes one of
      your own: each worker keeps its tasks in a Chase-Lev deque (a bounded ring; a full deque
-     runs the task at once), idle workers steal from random others, spin briefly (with more
+     runs the task at once), idle workers steal from random others (half of a victim's tasks, up
+     to 16, in one steal, so that a burst of tiny tasks is not handed over one at a time),
+     spin briefly (with more
      threads than the hardware runs at once: very briefly, yielding the core), then sleep on
      an event count (on Linux the sleeper's fence is a membarrier call, so submitting and
      finishing tasks need none). ecs_sched_pool_submit(pool, group, fn, arg) queues fn(arg)

@@ -4,8 +4,9 @@
 
 /* A pool of worker threads that run small tasks. The thread that creates the pool is worker 0
    and works while it waits; the pool starts thread_count - 1 more threads. Each worker keeps
-   its tasks in its own deque and takes the newest; an idle worker steals the oldest task of a
-   random other worker, and sleeps when there is nothing to steal.
+   its tasks in its own deque and takes the newest; an idle worker steals from a random other
+   worker about half of its tasks (up to 16, oldest first) at once, runs one and queues the
+   rest as its own, and sleeps when there is nothing to steal.
 
    Without ECS_SCHED_THREADS the same API runs everything inline on the calling thread: submit
    calls the task at once, and the pool has one worker. */
