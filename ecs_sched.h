@@ -694,9 +694,13 @@
      nanoseconds. So the parallel executor measures and decides on every run. A schedule whose
      systems took less than ECS_SCHED_PARALLEL_MIN_NS in all (4 us; exclusive systems aside)
      runs on the calling thread in plan order, exactly as the single-threaded executor would,
-     and is timed again once every 32 runs. Above, each thread runs the systems it finds ready
-     itself, and offers half of its work to the other threads, as one task, whenever what it
-     holds beyond the next system is estimated at ECS_SCHED_OFFER_MIN_NS (2 us) or more; a
+     and is timed again once every 32 runs. Above, whole runs are timed both ways and the
+     faster way is used, judged by the least of its last four runs (noise only adds time); the
+     other way is tried again 16 runs later, then less often (up to 1 run in 256) while it
+     keeps losing. A parallel run: each thread runs the systems it finds ready itself, and
+     offers half of its work to the other threads, as one task, whenever what it holds beyond
+     the next system is estimated at ECS_SCHED_OFFER_MIN_NS (2 us) or more and its last offer
+     was taken (an offer still waiting means no thread is looking for work); a
      sleeping worker is woken only for an offer of ECS_SCHED_WAKE_MIN_NS (20 us) or more. A
      system's estimate is what it took, averaged, timed on its first parallel run, on every
      run once it takes 1 us, and one run in 32 below. The first run of a schedule is timed on
@@ -3368,6 +3372,12 @@ void ecs_sched_pool_group_destroy(ecs_sched_pool *pool, ecs_sched_task_group *gr
     if (!group) return;
     ecs_sched__free(&pool->env, group->slots);
     ecs_sched__free(&pool->env, group);
+}
+
+/* Whether the calling worker's deque still holds tasks nobody has taken (false on a thread
+   outside the pool). Reads the worker's own ends only. */
+static bool ecs_sched__pool_holds_tasks(ecs_sched_pool *pool, int32_t self) {
+    return self >= 0 && !ecs_sched__deque_looks_empty(&pool->workers[self].deque);
 }
 
 /* Submits a task; a sleeping worker is woken only with `wake` (the executor leaves small
@@ -8099,6 +8109,14 @@ typedef struct ecs_sched__plan_set {
 /* The parallel executor's state for a plan (executor.h). */
 typedef struct ecs_sched__run ecs_sched__run;
 
+/* The last few times of whole runs made one way. The parallel executor compares the least of
+   each way's: noise (another process, a late wake-up) only ever adds time. */
+#define ECS_SCHED__RECENT_RUNS 4
+typedef struct ecs_sched__run_times {
+    int64_t recent[ECS_SCHED__RECENT_RUNS];  /* nanoseconds; 0: not measured */
+    int32_t next;
+} ecs_sched__run_times;
+
 struct ecs_sched__plan {
     ecs_sched__arena arena;
     int32_t node_count;
@@ -8118,8 +8136,8 @@ struct ecs_sched__plan {
     ecs_sched__run *run_state;   /* the parallel executor's, one block, made on first use */
     /* how the parallel executor chooses (executor.h); nanoseconds, 0 until measured */
     int64_t work_ns;             /* what its non-exclusive nodes take, run in plan order */
-    int64_t single_ns;           /* a whole run on the calling thread, averaged */
-    int64_t parallel_ns;         /* a whole parallel run, averaged */
+    ecs_sched__run_times single;    /* whole runs on the calling thread */
+    ecs_sched__run_times parallel;  /* whole parallel runs */
     uint32_t runs;               /* runs so far: measurements are taken on some of them */
     uint32_t parallel_runs;
     uint32_t retry_at;           /* the run that tries again the way that lost */
@@ -9049,13 +9067,18 @@ static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__w
     return slot->cost_ns;
 }
 
-/* Runs the work to its end, offering half of it whenever that is worth a hand-off. */
+/* Runs the work to its end, offering half of it whenever that is worth a hand-off and the
+   last offer was taken: while an offer waits in this thread's deque, no other thread is
+   looking for work, and another offer would only cost a push now and a take back later
+   (lazy binary splitting). */
 static void ecs_sched__run_work(ecs_sched__run *r, ecs_sched__work *work) {
+    int32_t self = ecs_sched__self(r->pool);
     bool may_offer = r->pool->count > 1;
     int64_t spent = 0;
     int32_t node;
     while ((node = ecs_sched__work_take(r, work)) >= 0) {
         if (may_offer && (work->count > 0 || work->first < work->end) &&
+            !ecs_sched__pool_holds_tasks(r->pool, self) &&
             ecs_sched__work_cost(r, work) >= ECS_SCHED_OFFER_MIN_NS) {
             ecs_sched__offer_half(r, work, r->slots[node].cost_ns);
         }
@@ -9146,9 +9169,19 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
 #define ECS_SCHED__RETRY_FIRST 16u
 #define ECS_SCHED__RETRY_MOST 256u
 
-static int64_t ecs_sched__averaged_ns(int64_t average, int64_t sample) {
-    if (sample < 1) sample = 1;
-    return average == 0 ? sample : (average + sample) / 2;
+static void ecs_sched__run_times_add(ecs_sched__run_times *t, int64_t took) {
+    t->recent[t->next] = took > 1 ? took : 1;
+    t->next = (t->next + 1) % ECS_SCHED__RECENT_RUNS;
+}
+
+/* The least recent time; 0 when there is none. */
+static int64_t ecs_sched__run_times_best(const ecs_sched__run_times *t) {
+    int64_t best = 0;
+    int32_t i;
+    for (i = 0; i < ECS_SCHED__RECENT_RUNS; i++) {
+        if (t->recent[i] > 0 && (best == 0 || t->recent[i] < best)) best = t->recent[i];
+    }
+    return best;
 }
 
 /* A run on the calling thread, timed: the part a parallel run could spread (all but the
@@ -9187,31 +9220,37 @@ static ecs_sched_result ecs_sched__execute_parallel_measured(ecs_sched__run *r) 
     int64_t began = ecs_sched__now_ns(), took, estimates;
     ecs_sched_result result = ecs_sched__execute_parallel(r);
     took = ecs_sched__now_ns() - began;
-    if (plan->parallel_runs++ > 0) plan->parallel_ns = ecs_sched__averaged_ns(plan->parallel_ns, took);
+    if (plan->parallel_runs++ > 0) ecs_sched__run_times_add(&plan->parallel, took);
     estimates = atomic_load_explicit(&r->cost_ns, memory_order_relaxed);
     if (estimates < ECS_SCHED_PARALLEL_MIN_NS) plan->work_ns = estimates > 1 ? estimates : 1;
     return result;
 }
 
 static bool ecs_sched__parallel_wins(const ecs_sched__plan *plan) {
-    return plan->parallel_ns > 0 && plan->parallel_ns < plan->single_ns;
+    int64_t parallel = ecs_sched__run_times_best(&plan->parallel);
+    return parallel > 0 && parallel < ecs_sched__run_times_best(&plan->single);
 }
 
 /* Runs the way that has been faster; now and then, the other way, to see whether that has
-   changed: soon after a change of winner, less and less often while the winner stays. */
+   changed: soon after a change of winner, less and less often while the winner stays. Until
+   a parallel run has been timed, every run is parallel. */
 static ecs_sched_result ecs_sched__execute_faster(ecs_sched__plan *plan, ecs_sched__schedule *s,
                                                   uint32_t turn) {
+    bool parallel_known = ecs_sched__run_times_best(&plan->parallel) > 0;
     bool parallel_won = ecs_sched__parallel_wins(plan);
-    bool retry = plan->parallel_ns == 0 || turn >= plan->retry_at;
+    bool retry = !parallel_known || turn >= plan->retry_at;
     ecs_sched_result result;
     if (parallel_won != retry) {
         result = ecs_sched__execute_parallel_measured(plan->run_state);
     } else {
         int64_t took;
         result = ecs_sched__execute_measured(s, &took);
-        plan->single_ns = ecs_sched__averaged_ns(plan->single_ns, took);
+        ecs_sched__run_times_add(&plan->single, took);
     }
-    if (retry) {
+    if (!parallel_known) {
+        plan->retry_every = ECS_SCHED__RETRY_FIRST;
+        plan->retry_at = turn + ECS_SCHED__RETRY_FIRST;
+    } else if (retry) {
         bool changed = ecs_sched__parallel_wins(plan) != parallel_won;
         uint32_t every = plan->retry_every ? plan->retry_every : ECS_SCHED__RETRY_FIRST;
         plan->retry_every = changed ? ECS_SCHED__RETRY_FIRST
@@ -9228,8 +9267,9 @@ static ecs_sched_result ecs_sched__execute_cheap_measured(ecs_sched__plan *plan,
     int64_t took;
     ecs_sched_result result = ecs_sched__execute_measured(s, &took);
     if (plan->work_ns >= ECS_SCHED_PARALLEL_MIN_NS) {
-        plan->single_ns = took;
-        plan->parallel_ns = 0;
+        memset(&plan->single, 0, sizeof plan->single);
+        memset(&plan->parallel, 0, sizeof plan->parallel);
+        ecs_sched__run_times_add(&plan->single, took);
         plan->retry_every = 0;
     }
     return result;

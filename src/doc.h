@@ -694,9 +694,13 @@
      nanoseconds. So the parallel executor measures and decides on every run. A schedule whose
      systems took less than ECS_SCHED_PARALLEL_MIN_NS in all (4 us; exclusive systems aside)
      runs on the calling thread in plan order, exactly as the single-threaded executor would,
-     and is timed again once every 32 runs. Above, each thread runs the systems it finds ready
-     itself, and offers half of its work to the other threads, as one task, whenever what it
-     holds beyond the next system is estimated at ECS_SCHED_OFFER_MIN_NS (2 us) or more; a
+     and is timed again once every 32 runs. Above, whole runs are timed both ways and the
+     faster way is used, judged by the least of its last four runs (noise only adds time); the
+     other way is tried again 16 runs later, then less often (up to 1 run in 256) while it
+     keeps losing. A parallel run: each thread runs the systems it finds ready itself, and
+     offers half of its work to the other threads, as one task, whenever what it holds beyond
+     the next system is estimated at ECS_SCHED_OFFER_MIN_NS (2 us) or more and its last offer
+     was taken (an offer still waiting means no thread is looking for work); a
      sleeping worker is woken only for an offer of ECS_SCHED_WAKE_MIN_NS (20 us) or more. A
      system's estimate is what it took, averaged, timed on its first parallel run, on every
      run once it takes 1 us, and one run in 32 below. The first run of a schedule is timed on

@@ -486,13 +486,18 @@ static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__w
     return slot->cost_ns;
 }
 
-/* Runs the work to its end, offering half of it whenever that is worth a hand-off. */
+/* Runs the work to its end, offering half of it whenever that is worth a hand-off and the
+   last offer was taken: while an offer waits in this thread's deque, no other thread is
+   looking for work, and another offer would only cost a push now and a take back later
+   (lazy binary splitting). */
 static void ecs_sched__run_work(ecs_sched__run *r, ecs_sched__work *work) {
+    int32_t self = ecs_sched__self(r->pool);
     bool may_offer = r->pool->count > 1;
     int64_t spent = 0;
     int32_t node;
     while ((node = ecs_sched__work_take(r, work)) >= 0) {
         if (may_offer && (work->count > 0 || work->first < work->end) &&
+            !ecs_sched__pool_holds_tasks(r->pool, self) &&
             ecs_sched__work_cost(r, work) >= ECS_SCHED_OFFER_MIN_NS) {
             ecs_sched__offer_half(r, work, r->slots[node].cost_ns);
         }
@@ -583,9 +588,19 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
 #define ECS_SCHED__RETRY_FIRST 16u
 #define ECS_SCHED__RETRY_MOST 256u
 
-static int64_t ecs_sched__averaged_ns(int64_t average, int64_t sample) {
-    if (sample < 1) sample = 1;
-    return average == 0 ? sample : (average + sample) / 2;
+static void ecs_sched__run_times_add(ecs_sched__run_times *t, int64_t took) {
+    t->recent[t->next] = took > 1 ? took : 1;
+    t->next = (t->next + 1) % ECS_SCHED__RECENT_RUNS;
+}
+
+/* The least recent time; 0 when there is none. */
+static int64_t ecs_sched__run_times_best(const ecs_sched__run_times *t) {
+    int64_t best = 0;
+    int32_t i;
+    for (i = 0; i < ECS_SCHED__RECENT_RUNS; i++) {
+        if (t->recent[i] > 0 && (best == 0 || t->recent[i] < best)) best = t->recent[i];
+    }
+    return best;
 }
 
 /* A run on the calling thread, timed: the part a parallel run could spread (all but the
@@ -624,31 +639,37 @@ static ecs_sched_result ecs_sched__execute_parallel_measured(ecs_sched__run *r) 
     int64_t began = ecs_sched__now_ns(), took, estimates;
     ecs_sched_result result = ecs_sched__execute_parallel(r);
     took = ecs_sched__now_ns() - began;
-    if (plan->parallel_runs++ > 0) plan->parallel_ns = ecs_sched__averaged_ns(plan->parallel_ns, took);
+    if (plan->parallel_runs++ > 0) ecs_sched__run_times_add(&plan->parallel, took);
     estimates = atomic_load_explicit(&r->cost_ns, memory_order_relaxed);
     if (estimates < ECS_SCHED_PARALLEL_MIN_NS) plan->work_ns = estimates > 1 ? estimates : 1;
     return result;
 }
 
 static bool ecs_sched__parallel_wins(const ecs_sched__plan *plan) {
-    return plan->parallel_ns > 0 && plan->parallel_ns < plan->single_ns;
+    int64_t parallel = ecs_sched__run_times_best(&plan->parallel);
+    return parallel > 0 && parallel < ecs_sched__run_times_best(&plan->single);
 }
 
 /* Runs the way that has been faster; now and then, the other way, to see whether that has
-   changed: soon after a change of winner, less and less often while the winner stays. */
+   changed: soon after a change of winner, less and less often while the winner stays. Until
+   a parallel run has been timed, every run is parallel. */
 static ecs_sched_result ecs_sched__execute_faster(ecs_sched__plan *plan, ecs_sched__schedule *s,
                                                   uint32_t turn) {
+    bool parallel_known = ecs_sched__run_times_best(&plan->parallel) > 0;
     bool parallel_won = ecs_sched__parallel_wins(plan);
-    bool retry = plan->parallel_ns == 0 || turn >= plan->retry_at;
+    bool retry = !parallel_known || turn >= plan->retry_at;
     ecs_sched_result result;
     if (parallel_won != retry) {
         result = ecs_sched__execute_parallel_measured(plan->run_state);
     } else {
         int64_t took;
         result = ecs_sched__execute_measured(s, &took);
-        plan->single_ns = ecs_sched__averaged_ns(plan->single_ns, took);
+        ecs_sched__run_times_add(&plan->single, took);
     }
-    if (retry) {
+    if (!parallel_known) {
+        plan->retry_every = ECS_SCHED__RETRY_FIRST;
+        plan->retry_at = turn + ECS_SCHED__RETRY_FIRST;
+    } else if (retry) {
         bool changed = ecs_sched__parallel_wins(plan) != parallel_won;
         uint32_t every = plan->retry_every ? plan->retry_every : ECS_SCHED__RETRY_FIRST;
         plan->retry_every = changed ? ECS_SCHED__RETRY_FIRST
@@ -665,8 +686,9 @@ static ecs_sched_result ecs_sched__execute_cheap_measured(ecs_sched__plan *plan,
     int64_t took;
     ecs_sched_result result = ecs_sched__execute_measured(s, &took);
     if (plan->work_ns >= ECS_SCHED_PARALLEL_MIN_NS) {
-        plan->single_ns = took;
-        plan->parallel_ns = 0;
+        memset(&plan->single, 0, sizeof plan->single);
+        memset(&plan->parallel, 0, sizeof plan->parallel);
+        ecs_sched__run_times_add(&plan->single, took);
         plan->retry_every = 0;
     }
     return result;

@@ -38,6 +38,14 @@ typedef struct ecs_sched__plan_set {
 /* The parallel executor's state for a plan (executor.h). */
 typedef struct ecs_sched__run ecs_sched__run;
 
+/* The last few times of whole runs made one way. The parallel executor compares the least of
+   each way's: noise (another process, a late wake-up) only ever adds time. */
+#define ECS_SCHED__RECENT_RUNS 4
+typedef struct ecs_sched__run_times {
+    int64_t recent[ECS_SCHED__RECENT_RUNS];  /* nanoseconds; 0: not measured */
+    int32_t next;
+} ecs_sched__run_times;
+
 struct ecs_sched__plan {
     ecs_sched__arena arena;
     int32_t node_count;
@@ -57,8 +65,8 @@ struct ecs_sched__plan {
     ecs_sched__run *run_state;   /* the parallel executor's, one block, made on first use */
     /* how the parallel executor chooses (executor.h); nanoseconds, 0 until measured */
     int64_t work_ns;             /* what its non-exclusive nodes take, run in plan order */
-    int64_t single_ns;           /* a whole run on the calling thread, averaged */
-    int64_t parallel_ns;         /* a whole parallel run, averaged */
+    ecs_sched__run_times single;    /* whole runs on the calling thread */
+    ecs_sched__run_times parallel;  /* whole parallel runs */
     uint32_t runs;               /* runs so far: measurements are taken on some of them */
     uint32_t parallel_runs;
     uint32_t retry_at;           /* the run that tries again the way that lost */

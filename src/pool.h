@@ -824,6 +824,12 @@ void ecs_sched_pool_group_destroy(ecs_sched_pool *pool, ecs_sched_task_group *gr
     ecs_sched__free(&pool->env, group);
 }
 
+/* Whether the calling worker's deque still holds tasks nobody has taken (false on a thread
+   outside the pool). Reads the worker's own ends only. */
+static bool ecs_sched__pool_holds_tasks(ecs_sched_pool *pool, int32_t self) {
+    return self >= 0 && !ecs_sched__deque_looks_empty(&pool->workers[self].deque);
+}
+
 /* Submits a task; a sleeping worker is woken only with `wake` (the executor leaves small
    offers to the workers that are awake, and takes them back itself when none is). */
 static void ecs_sched__pool_offer(ecs_sched_pool *pool, ecs_sched_task_group *group,

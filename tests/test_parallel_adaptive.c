@@ -145,7 +145,11 @@ static void independent_systems_worth_spreading_run_at_the_same_time(void **stat
     ecs_sched_world_destroy(w);
 }
 
-/* A cheap schedule is measured again once every 32 runs. */
+/* A cheap schedule is measured again once every 32 runs. It then meets by the 17th run of
+   the meeting kind, unless the worker could not take the first offer in time (a loaded
+   machine): if that parallel run then looks no faster than the measured one, parallel runs
+   are tried again 16 runs later, and the bound allows two such misses. Without the
+   measuring again, the systems never meet. */
 static void a_schedule_that_becomes_heavy_is_spread(void **state) {
     shared sh;
     ecs_sched_world *w = world_of_independent_systems(&sh, 2);
@@ -154,8 +158,8 @@ static void a_schedule_that_becomes_heavy_is_spread(void **state) {
     sh.now = CHEAP;
     run_times(w, 50);
     assert_int_equal(sh.off_caller, 0);
-    met = runs_until_they_meet(w, &sh, 40);
-    assert_true(met >= 1 && met <= 34);
+    met = runs_until_they_meet(w, &sh, 60);
+    assert_true(met >= 1 && met <= 50);
     ecs_sched_world_destroy(w);
 }
 
