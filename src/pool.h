@@ -398,8 +398,10 @@ static bool ecs_sched__deque_push(ecs_sched__deque *q, const ecs_sched__task *ta
    owner reads, and it spans at most STEAL_BATCH tasks; thieves that read top after the fence
    see the lowered bottom. So the newest task is the owner's without a CAS while STEAL_BATCH or
    more tasks lie below it. Closer to top, the owner claims them all with one CAS, keeps the
-   newest and queues the others again above it, in the same order. */
-static bool ecs_sched__deque_take(ecs_sched__deque *q, ecs_sched__task *task) {
+   newest and queues the others again above it, in the same order; *requeued says it did, for
+   those tasks looked gone for a moment (a worker deciding to sleep may have missed them). */
+static bool ecs_sched__deque_take(ecs_sched__deque *q, ecs_sched__task *task, bool *requeued) {
+    *requeued = false;
     for (;;) {
         int64_t b = atomic_load_explicit(&q->bottom, memory_order_relaxed) - 1;
         int64_t t;
@@ -415,6 +417,7 @@ static bool ecs_sched__deque_take(ecs_sched__deque *q, ecs_sched__task *task) {
         if (atomic_compare_exchange_strong_explicit(&q->top, &t, b + 1, memory_order_seq_cst,
                                                     memory_order_relaxed)) {
             ecs_sched__deque_requeue(q, t, b);
+            *requeued = t < b;
             return true;
         }
         atomic_store_explicit(&q->bottom, b + 1, memory_order_relaxed);  /* a thief won: again */
@@ -586,13 +589,16 @@ static uint64_t ecs_sched__next_random(uint64_t *state) {
 
 /* A task from the worker's own deque, else stolen from the others, starting at a random
    victim. A worker steals about half of a victim's tasks at once: it runs the oldest and
-   queues the rest on its own deque, where others may steal them in turn. */
-static bool ecs_sched__find_task(ecs_sched_pool *pool, int32_t self, ecs_sched__task *task) {
+   queues the rest on its own deque, where others may steal them in turn. *moved_others says
+   that other tasks changed place (queued here, or queued again by the take). */
+static bool ecs_sched__find_task(ecs_sched_pool *pool, int32_t self, ecs_sched__task *task,
+                                 bool *moved_others) {
     ecs_sched__task stolen[ECS_SCHED__STEAL_BATCH];
     int32_t n = pool->count, i, start = 0, most = 1;
+    *moved_others = false;
     if (self >= 0) {
         ecs_sched__deque *own = &pool->workers[self].deque;
-        if (ecs_sched__deque_take(own, task)) return true;
+        if (ecs_sched__deque_take(own, task, moved_others)) return true;
         if (n == 1) return false;
         start = (int32_t)(ecs_sched__next_random(&pool->workers[self].random) % (uint64_t)n);
         most = own->mask < ECS_SCHED__STEAL_BATCH ? (int32_t)own->mask + 1 : ECS_SCHED__STEAL_BATCH;
@@ -603,7 +609,10 @@ static bool ecs_sched__find_task(ecs_sched_pool *pool, int32_t self, ecs_sched__
         count = ecs_sched__deque_steal(&pool->workers[victim].deque, stolen, most);
         if (count == 0) continue;
         *task = stolen[0];
-        if (count > 1) ecs_sched__deque_refill(&pool->workers[self].deque, stolen + 1, count - 1);
+        if (count > 1) {
+            ecs_sched__deque_refill(&pool->workers[self].deque, stolen + 1, count - 1);
+            *moved_others = true;
+        }
         return true;
     }
     return false;
@@ -617,10 +626,14 @@ static bool ecs_sched__any_task_visible(ecs_sched_pool *pool) {
     return false;
 }
 
-/* Runs one task if there is one. */
+/* Runs one task if there is one. Tasks that changed place may have been missed by a worker
+   that looked for work and went to sleep meanwhile: one sleeper is woken for them, as for a
+   submit (with nobody asleep, that costs a fence and a load). */
 static bool ecs_sched__pool_help(ecs_sched_pool *pool, int32_t self) {
     ecs_sched__task task;
-    if (!ecs_sched__find_task(pool, self, &task)) return false;
+    bool moved_others;
+    if (!ecs_sched__find_task(pool, self, &task, &moved_others)) return false;
+    if (moved_others) ecs_sched__event_notify(&pool->idle, false);
     ecs_sched__task_run(pool, self, &task);
     return true;
 }

@@ -729,20 +729,21 @@ static void a_steal_takes_no_more_than_the_batch_or_the_thief_asks(void **state)
 }
 
 /* Far from top the owner takes without claiming; near it, it claims everything and queues
-   the rest again: the order seen is newest first all the way down either way. */
+   the rest again (and says so): the order seen is newest first all the way down. */
 static void the_owner_takes_newest_first_near_the_top_and_far_from_it(void **state) {
     ecs_sched__env env = test_env();
     ecs_sched__deque q;
     ecs_sched__task got[ECS_SCHED__STEAL_BATCH], task;
     intptr_t expected;
+    bool requeued;
     (void)state;
     deque_with_tasks(&env, &q, 64, 3 * ECS_SCHED__STEAL_BATCH);
     assert_int_equal(ecs_sched__deque_steal(&q, got, 2), 2);
     for (expected = 3 * ECS_SCHED__STEAL_BATCH - 1; expected >= 2; expected--) {
-        assert_true(ecs_sched__deque_take(&q, &task));
+        assert_true(ecs_sched__deque_take(&q, &task, &requeued));
         assert_int_equal(task_number(&task), expected);
     }
-    assert_false(ecs_sched__deque_take(&q, &task));
+    assert_false(ecs_sched__deque_take(&q, &task, &requeued));
     ecs_sched__free(&env, q.ring);
 }
 
@@ -752,21 +753,24 @@ static void the_owner_takes_newest_first_from_a_full_small_ring(void **state) {
     ecs_sched__deque q;
     ecs_sched__task got[1], task;
     ecs_sched__task extra = numbered_task(4);
+    bool requeued;
     (void)state;
     deque_with_tasks(&env, &q, 4, 4);
     assert_false(ecs_sched__deque_push(&q, &extra));
-    assert_true(ecs_sched__deque_take(&q, &task));
+    assert_true(ecs_sched__deque_take(&q, &task, &requeued));
     assert_int_equal(task_number(&task), 3);
+    assert_true(requeued);
     assert_true(ecs_sched__deque_push(&q, &extra));
     assert_int_equal(ecs_sched__deque_steal(&q, got, 1), 1);
     assert_int_equal(task_number(&got[0]), 0);
-    assert_true(ecs_sched__deque_take(&q, &task));
+    assert_true(ecs_sched__deque_take(&q, &task, &requeued));
     assert_int_equal(task_number(&task), 4);
-    assert_true(ecs_sched__deque_take(&q, &task));
+    assert_true(ecs_sched__deque_take(&q, &task, &requeued));
     assert_int_equal(task_number(&task), 2);
-    assert_true(ecs_sched__deque_take(&q, &task));
+    assert_true(ecs_sched__deque_take(&q, &task, &requeued));
     assert_int_equal(task_number(&task), 1);
-    assert_false(ecs_sched__deque_take(&q, &task));
+    assert_false(requeued);
+    assert_false(ecs_sched__deque_take(&q, &task, &requeued));
     ecs_sched__free(&env, q.ring);
 }
 
@@ -775,6 +779,7 @@ static void tasks_a_steal_brought_can_be_stolen_again(void **state) {
     ecs_sched__deque victim, thief;
     ecs_sched__task got[ECS_SCHED__STEAL_BATCH], task;
     int32_t count;
+    bool requeued;
     (void)state;
     deque_with_tasks(&env, &victim, 64, 12);
     assert_true(ecs_sched__deque_init(&env, &thief, 64));
@@ -784,7 +789,7 @@ static void tasks_a_steal_brought_can_be_stolen_again(void **state) {
     assert_int_equal(ecs_sched__deque_steal(&thief, got, ECS_SCHED__STEAL_BATCH), 3);
     assert_int_equal(task_number(&got[0]), 1);
     assert_int_equal(task_number(&got[2]), 3);
-    assert_true(ecs_sched__deque_take(&thief, &task));
+    assert_true(ecs_sched__deque_take(&thief, &task, &requeued));
     assert_int_equal(task_number(&task), 5);
     ecs_sched__free(&env, victim.ring);
     ecs_sched__free(&env, thief.ring);
@@ -826,6 +831,7 @@ static void batch_steals_and_owner_takes_see_every_task_exactly_once(void **stat
     ecs_sched__task task;
     intptr_t next = 0;
     int i, wrong = 0;
+    bool requeued;
     (void)state;
     assert_true(ecs_sched__deque_init(&env, &race.q, 1024));
     for (i = 0; i < RACE_TASKS; i++) atomic_init(&race.taken[i], 0);
@@ -840,7 +846,7 @@ static void batch_steals_and_owner_takes_see_every_task_exactly_once(void **stat
             task = numbered_task(next);
             if (!ecs_sched__deque_push(&race.q, &task)) race_count(&race, &task);
         }
-        while (ecs_sched__deque_take(&race.q, &task)) race_count(&race, &task);
+        while (ecs_sched__deque_take(&race.q, &task, &requeued)) race_count(&race, &task);
     }
     atomic_store_explicit(&race.done, true, memory_order_release);
     for (i = 0; i < RACE_THIEVES; i++) pthread_join(thieves[i], NULL);
