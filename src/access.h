@@ -35,7 +35,27 @@ static uint64_t *ecs_sched__access_of(const ecs_sched__build *b, int32_t system,
     return b->access + ((size_t)system * 4 + (size_t)kind) * (size_t)b->access_words;
 }
 
-static void ecs_sched__add_ctx_access(ecs_sched__build *b, int32_t system,
+static bool ecs_sched__query_excludes(const ecs_sched_query *query) {
+    int32_t i;
+    for (i = 0; i < query->term_count; i++) {
+        if (query->terms[i].kind == ECS_SCHED_TERM_WITHOUT) return true;
+    }
+    return false;
+}
+
+/* Keeps the query for the check of disjoint queries; false when out of memory. */
+static bool ecs_sched__add_query_use(ecs_sched__build *b, int32_t system,
+                                     const ecs_sched_query *query, bool reads_only) {
+    ecs_sched__query_use *use;
+    if (!ECS_SCHED__GROW(&b->w->env, b->uses, &b->use_capacity, b->use_count + 1)) return false;
+    use = &b->uses[b->use_count++];
+    use->system = system;
+    use->reads_only = reads_only;
+    use->query = query;
+    return true;
+}
+
+static bool ecs_sched__add_ctx_access(ecs_sched__build *b, int32_t system,
                                       const ecs_sched_system_ctx *ctx, bool reads_only) {
     int32_t i, q;
     for (i = 0; i < ctx->read_count; i++) {
@@ -48,6 +68,7 @@ static void ecs_sched__add_ctx_access(ecs_sched__build *b, int32_t system,
     }
     for (q = 0; q < ctx->query_count; q++) {
         ecs_sched_access a = ecs_sched_query_access(ctx->queries[q]);
+        if (!ecs_sched__add_query_use(b, system, ctx->queries[q], reads_only)) return false;
         for (i = 0; i < a.read_count; i++) {
             ecs_sched__set_bit(ecs_sched__access_of(b, system, ECS_SCHED__COMP_READ), (int32_t)a.reads[i]);
         }
@@ -57,18 +78,53 @@ static void ecs_sched__add_ctx_access(ecs_sched__build *b, int32_t system,
                                (int32_t)a.writes[i]);
         }
     }
+    return true;
 }
 
-static void ecs_sched__add_cond_access(ecs_sched__build *b, int32_t system, int32_t cond) {
+static bool ecs_sched__add_cond_access(ecs_sched__build *b, int32_t system, int32_t cond) {
     const ecs_sched__cond *c = b->s->conds.items[cond];
     int32_t i;
-    ecs_sched__add_ctx_access(b, system, &c->ctx, true);
+    if (!ecs_sched__add_ctx_access(b, system, &c->ctx, true)) return false;
     if (c->resource) {
         ecs_sched__set_bit(ecs_sched__access_of(b, system, ECS_SCHED__RES_READ), (int32_t)c->resource);
     }
     for (i = 0; i < 2; i++) {
-        if (c->operands[i] >= 0) ecs_sched__add_cond_access(b, system, c->operands[i]);
+        if (c->operands[i] >= 0 && !ecs_sched__add_cond_access(b, system, c->operands[i])) {
+            return false;
+        }
     }
+    return true;
+}
+
+/* Groups the uses by system (a counting sort into the arena), when a query somewhere has a
+   without term; otherwise no two queries can be disjoint and the uses are dropped. */
+static bool ecs_sched__group_query_uses(ecs_sched__build *b) {
+    int32_t S = b->system_count, i;
+    uint32_t u;
+    bool any = false;
+    ecs_sched__query_use *grouped;
+    int32_t *next;
+    for (u = 0; u < b->use_count && !any; u++) any = ecs_sched__query_excludes(b->uses[u].query);
+    if (!any) {
+        b->use_count = 0;
+        return true;
+    }
+    b->use_start = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
+    b->excludes = ECS_SCHED__ALLOC_N(b, uint8_t, S);
+    next = ECS_SCHED__ALLOC_N(b, int32_t, S);
+    grouped = ECS_SCHED__ALLOC_N(b, ecs_sched__query_use, b->use_count);
+    if (!b->use_start || !b->excludes || !next || !grouped) return false;
+    memset(b->use_start, 0, sizeof *b->use_start * (size_t)(S + 1));
+    memset(b->excludes, 0, (size_t)S);
+    for (u = 0; u < b->use_count; u++) {
+        b->use_start[b->uses[u].system + 1]++;
+        if (ecs_sched__query_excludes(b->uses[u].query)) b->excludes[b->uses[u].system] = 1;
+    }
+    for (i = 0; i < S; i++) b->use_start[i + 1] += b->use_start[i];
+    memcpy(next, b->use_start, sizeof *next * (size_t)S);
+    for (u = 0; u < b->use_count; u++) grouped[next[b->uses[u].system]++] = b->uses[u];
+    memcpy(b->uses, grouped, sizeof *grouped * b->use_count);
+    return true;
 }
 
 /* What each system touches, its conditions and those of its sets included. */
@@ -79,23 +135,29 @@ static ecs_sched_result ecs_sched__compute_access(ecs_sched__build *b) {
     b->access_words = (int32_t)((b->w->component_count + 63) / 64);
     b->access = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)b->system_count * 4 * b->access_words);
     if (!b->access) return ecs_sched__oom(b);
-    for (i = 0; i < b->system_count; i++) ecs_sched__add_ctx_access(b, i, &s->systems[i]->ctx, false);
+    for (i = 0; i < b->system_count; i++) {
+        if (!ecs_sched__add_ctx_access(b, i, &s->systems[i]->ctx, false)) return ecs_sched__oom(b);
+    }
     for (g = 0; g < s->guard_count; g++) {
         int32_t single, n, k;
         const int32_t *node;
         n = ecs_sched__ref_nodes(b, s->guards[g].subject, &single, &node);
         for (k = 0; k < n; k++) {
             if (node[k] < b->system_count) {
-                ecs_sched__add_cond_access(b, node[k], s->guards[g].cond);
+                if (!ecs_sched__add_cond_access(b, node[k], s->guards[g].cond)) {
+                    return ecs_sched__oom(b);
+                }
             } else {
                 int32_t set = node[k] - b->system_count, m;
                 for (m = b->members.start[set]; m < b->members.start[set + 1]; m++) {
-                    ecs_sched__add_cond_access(b, b->members.adj[m], s->guards[g].cond);
+                    if (!ecs_sched__add_cond_access(b, b->members.adj[m], s->guards[g].cond)) {
+                        return ecs_sched__oom(b);
+                    }
                 }
             }
         }
     }
-    return ECS_SCHED_OK;
+    return ecs_sched__group_query_uses(b) ? ECS_SCHED_OK : ecs_sched__oom(b);
 }
 
 /* Per system, for the pairwise check: its writes and everything it touches, components and
@@ -105,6 +167,9 @@ typedef struct ecs_sched__conflict_table {
     uint64_t *writes;
     uint64_t *touches;
     uint8_t *kind;        /* 0 reads only (or nothing), 1 writes, 2 exclusive */
+    const ecs_sched__query_use *uses;  /* the build's, when some query has a without term */
+    const int32_t *use_start;
+    const uint8_t *excludes;
 } ecs_sched__conflict_table;
 
 static bool ecs_sched__conflict_table_make(ecs_sched__build *b, ecs_sched__conflict_table *t) {
@@ -125,18 +190,84 @@ static bool ecs_sched__conflict_table_make(ecs_sched__build *b, ecs_sched__confl
         }
         if (b->s->systems[i]->ctx.exclusive) t->kind[i] = 2;
     }
+    t->uses = b->use_start ? b->uses : NULL;
+    t->use_start = b->use_start;
+    t->excludes = b->excludes;
     return true;
 }
 
+/* Whether every entity `a` matches has a component that `b` excludes. */
+static bool ecs_sched__query_rules_out(const ecs_sched_query *a, const ecs_sched_query *b) {
+    int32_t i, j;
+    for (i = 0; i < a->term_count; i++) {
+        ecs_sched_term_kind kind = a->terms[i].kind;
+        if (kind != ECS_SCHED_TERM_READ && kind != ECS_SCHED_TERM_WRITE) continue;
+        for (j = 0; j < b->term_count; j++) {
+            if (b->terms[j].kind == ECS_SCHED_TERM_WITHOUT && b->terms[j].id == a->terms[i].id) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static bool ecs_sched__term_written(const ecs_sched__query_use *use, int32_t term) {
+    return !use->reads_only && ecs_sched__term_writes(use->query->terms[term].kind);
+}
+
+/* Two queries touch the same data in conflicting ways: no entity can match both unless
+   neither requires what the other excludes, and then one writes a component the other
+   touches. */
+static bool ecs_sched__queries_conflict(const ecs_sched__query_use *a,
+                                        const ecs_sched__query_use *b) {
+    int32_t i, j;
+    if (ecs_sched__query_rules_out(a->query, b->query) ||
+        ecs_sched__query_rules_out(b->query, a->query)) {
+        return false;
+    }
+    for (i = 0; i < a->query->term_count; i++) {
+        if (a->query->terms[i].kind == ECS_SCHED_TERM_WITHOUT) continue;
+        for (j = 0; j < b->query->term_count; j++) {
+            if (b->query->terms[j].kind == ECS_SCHED_TERM_WITHOUT ||
+                b->query->terms[j].id != a->query->terms[i].id) {
+                continue;
+            }
+            if (ecs_sched__term_written(a, i) || ecs_sched__term_written(b, j)) return true;
+        }
+    }
+    return false;
+}
+
+/* The components' side of a conflict, query by query (components are only touched through
+   queries). */
+static bool ecs_sched__queries_of_conflict(const ecs_sched__conflict_table *t, int32_t x,
+                                           int32_t y) {
+    int32_t i, j;
+    for (i = t->use_start[x]; i < t->use_start[x + 1]; i++) {
+        for (j = t->use_start[y]; j < t->use_start[y + 1]; j++) {
+            if (ecs_sched__queries_conflict(&t->uses[i], &t->uses[j])) return true;
+        }
+    }
+    return false;
+}
+
+/* Whether systems x and y conflict: either is exclusive, or one writes a resource the other
+   touches, or a pair of their queries conflicts. The union of each system's components
+   answers first; only when it says yes and a query of either has a without term are the
+   queries compared pair by pair. */
 static inline bool ecs_sched__conflict(const ecs_sched__conflict_table *t, int32_t x, int32_t y) {
     const uint64_t *wx = t->writes + (size_t)x * t->words, *wy = t->writes + (size_t)y * t->words;
     const uint64_t *tx = t->touches + (size_t)x * t->words, *ty = t->touches + (size_t)y * t->words;
-    uint64_t any = 0;
-    int32_t k;
+    uint64_t components = 0, resources = 0;
+    int32_t k, half = t->words / 2;
     if ((t->kind[x] | t->kind[y]) == 0) return false;
     if (t->kind[x] == 2 || t->kind[y] == 2) return true;
-    for (k = 0; k < t->words; k++) any |= (wx[k] & ty[k]) | (wy[k] & tx[k]);
-    return any != 0;
+    for (k = 0; k < half; k++) components |= (wx[k] & ty[k]) | (wy[k] & tx[k]);
+    for (k = half; k < t->words; k++) resources |= (wx[k] & ty[k]) | (wy[k] & tx[k]);
+    if (resources) return true;
+    if (!components) return false;
+    if (!t->uses || !(t->excludes[x] || t->excludes[y])) return true;
+    return ecs_sched__queries_of_conflict(t, x, y);
 }
 
 /* Whether each system is ambiguous with everything: marked so itself (an apply_deferred

@@ -24,6 +24,13 @@ typedef struct ecs_sched__side {
 
 /* Everything one build works out, grouped by the pass that fills it; all of it lives in
    `tmp` and goes when the build ends. Nodes 0 .. S-1 are the systems, S .. S+T-1 the sets. */
+/* One query a system runs under, its own or a condition's (which only reads). */
+typedef struct ecs_sched__query_use {
+    int32_t system;
+    bool reads_only;
+    const ecs_sched_query *query;
+} ecs_sched__query_use;
+
 typedef struct ecs_sched__build {
     ecs_sched_world *w;
     ecs_sched__schedule *s;
@@ -77,6 +84,11 @@ typedef struct ecs_sched__build {
     uint64_t *access;             /* system -> 4 bitsets: comp read, comp write, res read, write */
     int32_t ambiguous_count;
     int32_t *ambiguous;           /* pairs of systems */
+    uint32_t use_count;           /* the queries of every system and of its conditions, */
+    uint32_t use_capacity;        /* grouped by system; kept only when some query has a */
+    ecs_sched__query_use *uses;   /* without term (owned, freed after the build) */
+    int32_t *use_start;           /* system -> its first use, or NULL */
+    uint8_t *excludes;            /* system -> one of its uses has a without term */
     uint32_t serial_count;        /* unordered pairs that must not overlap: conflicting access */
     uint32_t serial_capacity;     /* (silenced or not), or both recording commands */
     int32_t *serial;              /* pairs of systems; owned, freed after the build */
@@ -106,6 +118,7 @@ static void ecs_sched__build_end(ecs_sched__build *b) {
     ecs_sched__text_free(&b->text);
     ecs_sched__arena_free(&b->tmp);
     ecs_sched__free(&b->w->env, b->serial);
+    ecs_sched__free(&b->w->env, b->uses);
 }
 
 #define ECS_SCHED__ALLOC_N(b, type, n) \

@@ -77,6 +77,8 @@ typedef struct system_spec {
     unsigned reads, writes;            /* components, a bit each */
     unsigned res_reads, res_writes;    /* resources, a bit each */
     bool commands;
+    int lane;                          /* -1: none; 1: its query requires the Marked tag,
+                                          0: excludes it (lanes 0 and 1 are disjoint) */
     int set;                           /* -1: none */
     int cond;                          /* index into conds, -1: none */
     int after[ECS_SCHED_MAX_REFS];     /* systems it runs after */
@@ -140,10 +142,14 @@ static inline void draw_schedule(schedule_spec *spec, uint64_t seed, int system_
         s->kind = roll < 4 ? KIND_EXCLUSIVE : roll < 7 ? KIND_SYNC : KIND_QUERY;
         s->set = chance(&rng, 60) ? i * SETS / system_count : -1;
         s->cond = -1;
+        s->lane = -1;
         if (s->kind == KIND_QUERY) {
+            int lane_roll;
             draw_access(s, &rng);
             s->commands = chance(&rng, 30);
             if (chance(&rng, 25)) s->cond = add_cond(spec, &rng);
+            lane_roll = random_below(&rng, 10);
+            s->lane = lane_roll < 3 ? 1 : lane_roll < 6 ? 0 : -1;
         }
         for (k = 0; k < i && s->after_count < ECS_SCHED_MAX_REFS; k++) {
             if (chance(&rng, 6)) {
@@ -175,6 +181,7 @@ struct fixture {
     const schedule_spec *spec;
     ecs_sched_world *world;
     ecs_sched_id components[COMPONENTS];
+    ecs_sched_id marked;                        /* a tag on half the starting population */
     ecs_sched_id resources[RESOURCES];
     ecs_sched_query *by_component[COMPONENTS];  /* for reading the world out */
     system_instance systems[MAX_SYSTEMS];
@@ -382,6 +389,9 @@ static inline void fill_query(fixture *fx, const system_spec *s, ecs_sched_query
         if (t == 0) q->terms[t] = writes ? ecs_sched_write(id) : ecs_sched_read(id);
         else q->terms[t] = writes ? ecs_sched_optional_write(id) : ecs_sched_optional_read(id);
     }
+    /* last, so the fields the system works on keep their numbers */
+    if (s->lane == 1) q->terms[n] = ecs_sched_read(fx->marked);
+    else if (s->lane == 0) q->terms[n] = ecs_sched_without(fx->marked);
 }
 
 static inline void add_drawn_system(fixture *fx, int i) {
@@ -457,6 +467,8 @@ static inline void fixture_init(fixture *fx, const schedule_spec *spec,
         fx->components[i] = ecs_sched_component_register_type(fx->world, type_name, sizeof(Value), 4);
         assert_true(fx->components[i] != 0);
     }
+    fx->marked = ECS_SCHED_TAG(fx->world, Marked);
+    assert_true(fx->marked != 0);
     for (i = 0; i < RESOURCES; i++) {
         Value v;
         snprintf(type_name, sizeof type_name, "R%d", i);
@@ -472,6 +484,7 @@ static inline void fixture_init(fixture *fx, const schedule_spec *spec,
         assert_non_null(fx->by_component[i]);
     }
     for (i = 0; i < 120; i++) {   /* a starting population over several archetypes */
+        ecs_sched_entity e;
         Value v[2];
         ecs_sched_id ids[2];
         const void *ptrs[2];
@@ -481,7 +494,9 @@ static inline void fixture_init(fixture *fx, const schedule_spec *spec,
         ids[1] = fx->components[(i / COMPONENTS) % COMPONENTS];
         ptrs[0] = &v[0];
         ptrs[1] = &v[1];
-        assert_true(ecs_sched_spawn_with(fx->world, ids[0] == ids[1] ? 1 : 2, ids, ptrs) != ECS_SCHED_NULL_ENTITY);
+        e = ecs_sched_spawn_with(fx->world, ids[0] == ids[1] ? 1 : 2, ids, ptrs);
+        assert_true(e != ECS_SCHED_NULL_ENTITY);
+        if (i % 2) assert_int_equal(ecs_sched_insert(fx->world, e, fx->marked, NULL), ECS_SCHED_OK);
     }
     for (i = 0; i < MAX_CONDS; i++) {
         fx->conds[i].fx = fx;
@@ -564,8 +579,10 @@ static inline bool same_snapshot(const snapshot *a, const snapshot *b) {
 
 /* ---- checking one frame's events against the rules ---- */
 
+/* Queries of the two lanes match no entity in common: only resources can make them conflict. */
 static inline bool conflicts(const system_spec *a, const system_spec *b) {
-    return (a->writes & (b->reads | b->writes)) || (b->writes & a->reads) ||
+    bool disjoint = a->lane >= 0 && b->lane >= 0 && a->lane != b->lane;
+    return (!disjoint && ((a->writes & (b->reads | b->writes)) || (b->writes & a->reads))) ||
            (a->res_writes & (b->res_reads | b->res_writes)) || (b->res_writes & a->res_reads);
 }
 

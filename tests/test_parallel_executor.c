@@ -166,6 +166,33 @@ static void independent_systems_run_at_the_same_time(void **state) {
     assert_int_equal(m.arrived, 2);
     ecs_sched_world_destroy(w);
 }
+
+/* Both write Position, but one only on entities with Player and the other only on those
+   without: they run at the same time (and the build reports nothing at error level). */
+static void disjoint_writers_run_at_the_same_time(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_PARALLEL, 2);
+    ecs_sched_id position = ecs_sched_component_register_type(w, "Position", 8, 4);
+    ecs_sched_id player = ECS_SCHED_TAG(w, Player);
+    ecs_sched_system_desc desc;
+    meeting m = {0, 0};
+    (void)state;
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &(ecs_sched_schedule_desc){
+                         .ambiguities = ECS_SCHED_REPORT_ERROR}), ECS_SCHED_OK);
+    memset(&desc, 0, sizeof desc);
+    desc.fn = meet;
+    desc.user_data = &m;
+    desc.name = "move_player";
+    desc.queries[0].terms[0] = ecs_sched_write(position);
+    desc.queries[0].terms[1] = ecs_sched_read(player);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &desc), ECS_SCHED_OK);
+    desc.name = "move_others";
+    desc.queries[0].terms[1] = ecs_sched_without(player);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &desc), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(m.timeouts, 0);
+    assert_int_equal(m.arrived, 2);
+    ecs_sched_world_destroy(w);
+}
 #endif
 
 /* Which thread ran each system, as a worker index of the world's pool. */
@@ -320,6 +347,7 @@ int main(void) {
         cmocka_unit_test(both_executors_build_the_same_plan),
 #ifdef ECS_SCHED_THREADS
         cmocka_unit_test(independent_systems_run_at_the_same_time),
+        cmocka_unit_test(disjoint_writers_run_at_the_same_time),
 #endif
         cmocka_unit_test(a_schedule_can_choose_the_single_threaded_executor),
         cmocka_unit_test(exclusive_systems_run_on_the_calling_thread),

@@ -145,6 +145,113 @@ static void a_without_term_is_no_access(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- disjoint queries: no entity can match both ---- */
+
+static void error_on_ambiguity(ecs_sched_world *w) {
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &(ecs_sched_schedule_desc){
+                         .ambiguities = ECS_SCHED_REPORT_ERROR}), ECS_SCHED_OK);
+}
+
+/* The pair from the README: one moves the player, the other everything else. */
+static void writers_of_a_component_on_disjoint_entities_build_clean_at_error_level(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_components(w);
+    ecs_sched_id player = ECS_SCHED_TAG(w, Player);
+    (void)state;
+    error_on_ambiguity(w);
+    ADD_SYSTEM(w, .name = "move_player", .fn = record,
+               .queries = {{{ecs_sched_write(c.position), ecs_sched_read(player)}}});
+    ADD_SYSTEM(w, .name = "move_others", .fn = record,
+               .queries = {{{ecs_sched_write(c.position), ecs_sched_without(player)}}});
+    assert_int_equal(ecs_sched_schedule_build(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_log.count, 0);
+    check_and_destroy(w);
+}
+
+static void read_instead_of_without_makes_them_conflict_again(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_components(w);
+    ecs_sched_id player = ECS_SCHED_TAG(w, Player);
+    (void)state;
+    error_on_ambiguity(w);
+    ADD_SYSTEM(w, .name = "move_player", .fn = record,
+               .queries = {{{ecs_sched_write(c.position), ecs_sched_read(player)}}});
+    ADD_SYSTEM(w, .name = "move_others", .fn = record,
+               .queries = {{{ecs_sched_write(c.position), ecs_sched_read(c.velocity)}}});
+    assert_int_equal(ecs_sched_schedule_build(w, UPDATE), ECS_SCHED_ERR_AMBIGUITY);
+    assert_contains(ecs_sched_last_error(w), "system 'move_player' and system 'move_others'");
+    assert_contains(ecs_sched_last_error(w), "component 'Position' (both write)");
+    check_and_destroy(w);
+}
+
+static void a_required_component_the_other_excludes_makes_queries_disjoint_either_way(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_components(w);
+    (void)state;
+    error_on_ambiguity(w);
+    /* the excluded id need not be a tag, and the writer may be the excluding side */
+    ADD_SYSTEM(w, .name = "moving", .fn = record,
+               .queries = {{{ecs_sched_read(c.position), ecs_sched_read(c.velocity)}}});
+    ADD_SYSTEM(w, .name = "place_still", .fn = record,
+               .queries = {{{ecs_sched_write(c.position), ecs_sched_without(c.velocity)}}});
+    assert_int_equal(ecs_sched_schedule_build(w, UPDATE), ECS_SCHED_OK);
+    check_and_destroy(w);
+}
+
+static void a_system_with_one_disjoint_and_one_conflicting_query_still_conflicts(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_components(w);
+    ecs_sched_id player = ECS_SCHED_TAG(w, Player);
+    (void)state;
+    ADD_SYSTEM(w, .name = "move_player", .fn = record,
+               .queries = {{{ecs_sched_write(c.position), ecs_sched_read(player)}},
+                           {{ecs_sched_read(c.velocity)}}});
+    ADD_SYSTEM(w, .name = "move_others", .fn = record,
+               .queries = {{{ecs_sched_write(c.position), ecs_sched_without(player)}},
+                           {{ecs_sched_write(c.velocity)}}});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "system 'move_player' and system 'move_others'");
+    assert_contains(g_log.text, "component 'Velocity' (first reads, second writes)");
+    check_and_destroy(w);
+}
+
+static void optional_terms_never_make_queries_disjoint(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_components(w);
+    ecs_sched_id player = ECS_SCHED_TAG(w, Player);
+    (void)state;
+    ADD_SYSTEM(w, .name = "maybe_player", .fn = record,
+               .queries = {{{ecs_sched_write(c.position), ecs_sched_optional_read(player)}}});
+    ADD_SYSTEM(w, .name = "move_others", .fn = record,
+               .queries = {{{ecs_sched_write(c.position), ecs_sched_without(player)}}});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "component 'Position' (both write)");
+    check_and_destroy(w);
+}
+
+/* A condition's query is a read of the system it guards, and disjoint by the same rule. */
+static void a_condition_query_is_disjoint_by_the_same_rule(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_components(w);
+    ecs_sched_id player = ECS_SCHED_TAG(w, Player);
+    (void)state;
+    ADD_SYSTEM(w, .name = "hud", .fn = record,
+               .run_if = {&(ecs_sched_condition){.name = "player_moved", .fn = always_true,
+                           .queries = {{{ecs_sched_read(c.position), ecs_sched_read(player)}}}}});
+    ADD_SYSTEM(w, .name = "move_others", .fn = record,
+               .queries = {{{ecs_sched_write(c.position), ecs_sched_without(player)}}});
+    ADD_SYSTEM(w, .name = "radar", .fn = record,
+               .run_if = {&(ecs_sched_condition){.name = "anything_moved", .fn = always_true,
+                           .queries = {{{ecs_sched_read(c.position)}}}}});
+    report_of(w);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "system 'move_others' and system 'radar'");
+    assert_lacks(g_log.text, "'hud'");
+    check_and_destroy(w);
+}
+
 static void ordered_pair_is_not_reported(void **state) {
     ecs_sched_world *w = new_world();
     ids c = register_components(w);
@@ -437,6 +544,12 @@ int main(void) {
         cmocka_unit_test(readers_of_the_same_data_are_not_reported),
         cmocka_unit_test(writers_of_different_data_are_not_reported),
         cmocka_unit_test(a_without_term_is_no_access),
+        cmocka_unit_test(writers_of_a_component_on_disjoint_entities_build_clean_at_error_level),
+        cmocka_unit_test(read_instead_of_without_makes_them_conflict_again),
+        cmocka_unit_test(a_required_component_the_other_excludes_makes_queries_disjoint_either_way),
+        cmocka_unit_test(a_system_with_one_disjoint_and_one_conflicting_query_still_conflicts),
+        cmocka_unit_test(optional_terms_never_make_queries_disjoint),
+        cmocka_unit_test(a_condition_query_is_disjoint_by_the_same_rule),
         cmocka_unit_test(ordered_pair_is_not_reported),
         cmocka_unit_test(pair_ordered_through_another_system_is_not_reported),
         cmocka_unit_test(pair_ordered_through_their_sets_is_not_reported),
