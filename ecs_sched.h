@@ -379,7 +379,13 @@
      ecs_sched_schedule_configure sets all of these at once (a second call replaces the first).
      Two systems conflict when one writes a component or resource the other reads or writes,
      or when either is exclusive; the reads of the conditions guarding a system count as its
-     own. Declare a harmless pair with ambiguous_with (system or set names) or
+     own. Components are compared query by query: two queries are disjoint, and never
+     conflict, when one requires a component (a read, write or tag term; optional terms
+     require nothing) that the other excludes with a without term, since no entity can match
+     both. So a system writing Position on entities with Player and one writing Position on
+     entities without Player neither conflict nor are kept apart by the parallel executor; a
+     system with several queries conflicts when any pair of them does. Declare a harmless
+     pair with ambiguous_with (system or set names) or
      ambiguous_with_all. A nonzero shuffle_seed shuffles the order of what nothing orders
      (every constraint still holds), to find systems that depend on an unwritten order.
 
