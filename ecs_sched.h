@@ -263,7 +263,12 @@
      point into the world: copy it out first.
 
      Resources are one value per component type, owned by the world rather than by an entity:
-     ecs_sched_resource_insert, _get, _get_mut, _remove, _exists.
+     ecs_sched_resource_insert, _get, _get_mut, _remove, _exists. One inserted with
+     ecs_sched_resource_insert_non_send is main-thread-only (a window, a GL context; asked with
+     ecs_sched_resource_is_non_send): the systems that declare it, and those a condition
+     reading it guards, run on the thread that runs the schedule, and a system context refuses
+     it (ECS_SCHED_ERR_ACCESS) on any other thread. Insert it before the schedules that use it
+     are built.
 
    QUERIES
 
@@ -327,6 +332,7 @@
              .reads = {gravity_id},            // resources read; .writes: resources written
              .commands = false,                // true: a command buffer of its own
              .exclusive = false,               // true: the whole world, conflicts with all
+             .main_thread = false,             // true: on the thread that runs the schedule
              .in_set = {"physics"}, .after = {"input"}});
 
      Inside, the context gives what was declared: ecs_sched_ctx_query / ecs_sched_ctx_iter
@@ -398,6 +404,8 @@
      condition; declaring writes fails the build), or a built-in:
      ecs_sched_condition_resource_exists(id), _resource_equals(id, &value, size) (size must be
      the resource's; bytes compared), _resource_equals_with(..., equals, user_data),
+     _non_send_resource_exists(id), _non_send_resource_equals(id, &value, size) (the same,
+     for main-thread-only resources, evaluated on the thread that runs the schedule),
      _run_once(); combined with ecs_sched_condition_and(&a, &b), _or, _not, which
      short-circuit. A condition is copied when added (operands and value too). Each run_if
      entry is evaluated at most once per run, right before the first system it guards would
@@ -713,6 +721,12 @@
      the calling thread. None of this changes what a system sees: the decision moves work
      between threads, never across an edge of the plan.
 
+     Main-thread systems (.main_thread = true, or declaring a resource inserted with
+     ecs_sched_resource_insert_non_send, or guarded by a condition reading one) run on the
+     thread that called ecs_sched_run_schedule, and their conditions are evaluated there; a
+     worker that finds one ready hands it to that thread, which takes it between its own
+     systems or while it waits. Others keep running beside them.
+
      The guarantee: after every run, the world is the one the single-threaded executor leaves,
      byte for byte. The build makes the plan's order binding wherever it could matter: two
      systems whose access conflicts (even when declared ambiguous_with each other) and that
@@ -806,7 +820,8 @@
                 ecs_sched_insert, ecs_sched_insert_many, ecs_sched_remove, ecs_sched_get,
                 ecs_sched_get_mut, ecs_sched_has, ecs_sched_resource_insert,
                 ecs_sched_resource_get, ecs_sched_resource_get_mut,
-                ecs_sched_resource_remove, ecs_sched_resource_exists
+                ecs_sched_resource_remove, ecs_sched_resource_exists,
+                ecs_sched_resource_insert_non_send, ecs_sched_resource_is_non_send
      query      ecs_sched_query_create, ecs_sched_query_destroy, ecs_sched_query_access,
                 ecs_sched_query_count, ecs_sched_query_iter, ecs_sched_iter_next,
                 ecs_sched_query_par_iter
@@ -821,7 +836,9 @@
                 ecs_sched_ctx_commands, ecs_sched_ctx_world, ecs_sched_ctx_par_iter
      condition  ecs_sched_condition_and, ecs_sched_condition_or, ecs_sched_condition_not,
                 ecs_sched_condition_resource_exists, ecs_sched_condition_resource_equals,
-                ecs_sched_condition_resource_equals_with, ecs_sched_condition_run_once
+                ecs_sched_condition_resource_equals_with, ecs_sched_condition_run_once,
+                ecs_sched_condition_non_send_resource_exists,
+                ecs_sched_condition_non_send_resource_equals
      graph      ecs_sched_schedule_configure, ecs_sched_add_system, ecs_sched_add_systems,
                 ecs_sched_configure_set, ecs_sched_chain_sets, ecs_sched_schedule_exists,
                 ecs_sched_apply_deferred
@@ -1332,6 +1349,15 @@ ECS_SCHED_API const void *ecs_sched_resource_get(ecs_sched_world *world, ecs_sch
 ECS_SCHED_API void *ecs_sched_resource_get_mut(ecs_sched_world *world, ecs_sched_id id);
 ECS_SCHED_API ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *world, ecs_sched_id id);
 ECS_SCHED_API bool ecs_sched_resource_exists(const ecs_sched_world *world, ecs_sched_id id);
+/* Inserts a resource (or sets it) and makes it main-thread-only ("non-send": a window, a GL
+   context): a system that declares it in .reads or .writes, or that a condition reading it
+   guards, runs on the thread that runs the schedule, as if it asked for .main_thread. Reading
+   it through a system context on any other thread is refused with ECS_SCHED_ERR_ACCESS.
+   Make it so before the schedules that use it are built (they are built at their first run). */
+ECS_SCHED_API ecs_sched_result ecs_sched_resource_insert_non_send(ecs_sched_world *world,
+                                                                 ecs_sched_id id,
+                                                                 const void *value);
+ECS_SCHED_API bool ecs_sched_resource_is_non_send(const ecs_sched_world *world, ecs_sched_id id);
 
 /* The world's thread pool, created on first use with ecs_sched_world_desc.thread_count
    workers (the thread that first asks is worker 0). NULL when it cannot be created. */
@@ -1545,6 +1571,12 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_equals(ecs_sched_
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_equals_with(
     ecs_sched_id resource, const void *value, size_t value_size, ecs_sched_equals_fn equals,
     void *user_data);
+/* The same for a main-thread-only resource (ecs_sched_resource_insert_non_send): they are
+   evaluated on the thread that runs the schedule, as every condition that reads one is. */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_non_send_resource_exists(ecs_sched_id resource);
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_non_send_resource_equals(ecs_sched_id resource,
+                                                                              const void *value,
+                                                                              size_t value_size);
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_run_once(void);
 
 /* (C99) The address of a condition made by an expression, for run_if lists:
@@ -1593,6 +1625,9 @@ typedef struct ecs_sched_system_desc {
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];   /* resources written */
     bool exclusive;                  /* gets the whole world, runs alone */
     bool commands;                   /* records commands in its own buffer */
+    bool main_thread;                /* runs on the thread that runs the schedule (for APIs
+                                        bound to the thread that made a window or context);
+                                        unlike exclusive, others run meanwhile */
     ECS_SCHED__NODE_CONFIG;
 } ecs_sched_system_desc;
 
@@ -3455,6 +3490,31 @@ void ecs_sched_pool_wait(ecs_sched_pool *pool, ecs_sched_task_group *group) {
     if (counted) atomic_fetch_sub_explicit(&pool->group_waiters, 1, memory_order_relaxed);
 }
 
+/* A wait for a group that also stops when also(arg) holds (checked first). Whoever makes
+   also() true must notify pool->idle. */
+typedef struct ecs_sched__wait_or {
+    ecs_sched_task_group *group;
+    bool (*also)(void *arg);
+    void *arg;
+} ecs_sched__wait_or;
+
+static bool ecs_sched__wait_or_done(void *p) {
+    ecs_sched__wait_or *w = (ecs_sched__wait_or *)p;
+    return w->also(w->arg) || ecs_sched__group_done(w->group);
+}
+
+static void ecs_sched__pool_wait_or(ecs_sched_pool *pool, ecs_sched_task_group *group,
+                                    bool (*also)(void *arg), void *arg) {
+    ecs_sched__wait_or w;
+    bool counted = group->slots != NULL;
+    w.group = group;
+    w.also = also;
+    w.arg = arg;
+    if (counted) atomic_fetch_add_explicit(&pool->group_waiters, 1, memory_order_seq_cst);
+    ecs_sched__pool_work_until(pool, ecs_sched__self(pool), ecs_sched__wait_or_done, &w);
+    if (counted) atomic_fetch_sub_explicit(&pool->group_waiters, 1, memory_order_relaxed);
+}
+
 typedef struct ecs_sched__range {
     ecs_sched_pool *pool;
     int64_t begin, end, grain;
@@ -3520,6 +3580,7 @@ typedef struct ecs_sched__component {
     uint32_t size;
     uint32_t alignment;
     ecs_sched_type_hooks hooks;
+    bool non_send;                 /* as a resource: main-thread-only */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -3586,6 +3647,9 @@ struct ecs_sched_world {
     ecs_sched__clocks *clocks;           /* time.h; NULL until ecs_sched_time_setup */
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     ecs_sched_pool *pool;                /* created on first use */
+#ifdef ECS_SCHED_THREADS
+    pthread_t schedule_thread;           /* the one running the outermost schedule */
+#endif
     int32_t thread_count;
     ecs_sched_executor executor;
 };
@@ -4628,6 +4692,18 @@ bool ecs_sched_resource_exists(const ecs_sched_world *w, ecs_sched_id id) {
     return ecs_sched__component_valid(w, id) && w->resources[id] != NULL;
 }
 
+ecs_sched_result ecs_sched_resource_insert_non_send(ecs_sched_world *w, ecs_sched_id id,
+                                                   const void *value) {
+    ecs_sched_result result = ecs_sched_resource_insert(w, id, value);
+    if (result == ECS_SCHED_OK) w->components[id].non_send = true;
+    return result;
+}
+
+bool ecs_sched_resource_is_non_send(const ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__component_valid(w, id) && w->components[id].non_send;
+}
+
 
 /* ---- consistency check ---- */
 
@@ -5586,6 +5662,26 @@ static bool ecs_sched__ids_contain(const ecs_sched_id *ids, int32_t count, ecs_s
     return false;
 }
 
+/* A main-thread-only resource asked for on another thread than the one running the
+   schedule. */
+static bool ecs_sched__off_main_thread(const ecs_sched_world *w, ecs_sched_id id) {
+#ifdef ECS_SCHED_THREADS
+    return ecs_sched__component_valid(w, id) && w->components[id].non_send &&
+           !pthread_equal(pthread_self(), w->schedule_thread);
+#else
+    (void)w;
+    (void)id;
+    return false;
+#endif
+}
+
+static void *ecs_sched__ctx_refuse_off_main_thread(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    return ecs_sched__ctx_refuse(ctx, "asks for main-thread-only resource '%s' on another thread "
+                                      "than the one running the schedule: use it in the system "
+                                      "itself (declaring it keeps the system on that thread)",
+                                 ecs_sched__component_label(ctx->world, id));
+}
+
 const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
     ECS_SCHED_ASSERT(ctx != NULL);
     if (!ecs_sched__ids_contain(ctx->reads, ctx->read_count, id) &&
@@ -5593,6 +5689,9 @@ const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
         return ecs_sched__ctx_refuse(ctx, "reads resource '%s' without declaring it: add it to "
                                           "the desc's .reads",
                                      ecs_sched__component_label(ctx->world, id));
+    }
+    if (ecs_sched__off_main_thread(ctx->world, id)) {
+        return ecs_sched__ctx_refuse_off_main_thread(ctx, id);
     }
     return ecs_sched_resource_get(ctx->world, id);
 }
@@ -5608,6 +5707,9 @@ void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
         return ecs_sched__ctx_refuse(ctx, "writes resource '%s' without declaring it: add it to "
                                           "the desc's .writes",
                                      ecs_sched__component_label(ctx->world, id));
+    }
+    if (ecs_sched__off_main_thread(ctx->world, id)) {
+        return ecs_sched__ctx_refuse_off_main_thread(ctx, id);
     }
     return ecs_sched_resource_get_mut(ctx->world, id);
 }
@@ -5734,6 +5836,17 @@ ecs_sched_condition ecs_sched_condition_resource_exists(ecs_sched_id resource) {
 ecs_sched_condition ecs_sched_condition_resource_equals(ecs_sched_id resource, const void *value,
                                                         size_t value_size) {
     return ecs_sched_condition_resource_equals_with(resource, value, value_size, NULL, NULL);
+}
+
+/* The resource's mark, not the condition, keeps these on the calling thread. */
+ecs_sched_condition ecs_sched_condition_non_send_resource_exists(ecs_sched_id resource) {
+    return ecs_sched_condition_resource_exists(resource);
+}
+
+ecs_sched_condition ecs_sched_condition_non_send_resource_equals(ecs_sched_id resource,
+                                                                const void *value,
+                                                                size_t value_size) {
+    return ecs_sched_condition_resource_equals(resource, value, value_size);
 }
 
 ecs_sched_condition ecs_sched_condition_resource_equals_with(ecs_sched_id resource,
@@ -6048,6 +6161,7 @@ typedef struct ecs_sched__system {
     bool is_apply_deferred;
     bool ambiguous_with_all;
     bool explicit_set;        /* its desc (or its group's) named a set */
+    bool main_thread;         /* asked for; a non-send resource in its access also makes it so */
 } ecs_sched__system;
 
 
@@ -6428,6 +6542,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
     sys->ctx.kind = "system";
     sys->ctx.user_data = d->user_data;
     sys->ctx.exclusive = d->exclusive || sys->is_apply_deferred;
+    sys->main_thread = d->main_thread;
     for (i = 0; i < ECS_SCHED_MAX_RESOURCES; i++) {
         if (d->reads[i]) sys->ctx.reads[sys->ctx.read_count++] = d->reads[i];
         if (d->writes[i]) sys->ctx.writes[sys->ctx.write_count++] = d->writes[i];
@@ -8258,6 +8373,7 @@ typedef struct ecs_sched__plan_node {
     int32_t cond_count;
     bool sync;                   /* applies pending commands: automatic, or apply_deferred */
     bool exclusive;
+    bool main_thread;            /* runs (and its conditions are evaluated) on the calling thread */
 } ecs_sched__plan_node;
 
 typedef struct ecs_sched__plan_set {
@@ -8451,6 +8567,23 @@ static ecs_sched_result ecs_sched__connect_plan_nodes(ecs_sched__build *b) {
     return ECS_SCHED_OK;
 }
 
+/* Asked for, or a main-thread-only resource among what it (or a condition guarding it)
+   declares. */
+static bool ecs_sched__runs_on_main_thread(const ecs_sched__build *b, int32_t system) {
+    const ecs_sched_world *w = b->w;
+    const uint64_t *reads = ecs_sched__access_of(b, system, ECS_SCHED__RES_READ);
+    const uint64_t *writes = ecs_sched__access_of(b, system, ECS_SCHED__RES_WRITE);
+    uint32_t id;
+    if (b->s->systems[system]->main_thread) return true;
+    for (id = 1; id < w->component_count; id++) {
+        if (w->components[id].non_send &&
+            (ecs_sched__bit(reads, (int32_t)id) || ecs_sched__bit(writes, (int32_t)id))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool ecs_sched__plan_node_exclusive(const ecs_sched__build *b, int32_t node) {
     return node >= b->system_count || b->s->systems[node]->ctx.exclusive;
 }
@@ -8580,6 +8713,7 @@ static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_sched__build *b, ecs_
         pn->system = s->systems[i];
         pn->sync = pn->system->is_apply_deferred;
         pn->exclusive = pn->system->ctx.exclusive;
+        pn->main_thread = ecs_sched__runs_on_main_thread(b, i);
         pn->cond_start = at;
         for (k = 0; k < s->guard_count; k++) {
             if (s->guards[k].subject == i) plan->conds[at++] = s->guards[k].cond;
@@ -8887,6 +9021,7 @@ typedef struct ecs_sched__run_slot {
     int32_t batch_last;          /* last); a batch of ready nodes: the oldest and newest */
     int32_t batch_count;         /* ready nodes in the batch; -1 for a batch of roots */
     int64_t batch_cost;
+    int32_t main_next;           /* in run->main_ready: the node handed over before it, or -1 */
 } ecs_sched__run_slot;
 
 /* What one thread holds: roots not started yet, and the nodes it made ready, linked through
@@ -8918,6 +9053,11 @@ struct ecs_sched__run {
     char pad0[ECS_SCHED__CACHE_LINE];    /* the shared words each on a line of their own */
     atomic_int exclusive_ready;      /* an exclusive node for the calling thread, or -1 */
     char pad1[ECS_SCHED__CACHE_LINE];
+    atomic_int main_ready;           /* main-thread nodes other threads found ready, newest
+                                        first through their slots' main_next; -1: none */
+    int32_t caller;                  /* the calling thread's worker index (-1: outside) */
+    bool has_main;                   /* the plan has main-thread nodes */
+    char pad3[ECS_SCHED__CACHE_LINE];
     atomic_int violation;            /* the first failure a system or condition reported (an
                                         undeclared access, a failing nested run), or 0 */
     char pad2[ECS_SCHED__CACHE_LINE];
@@ -8957,6 +9097,19 @@ static size_t ecs_sched__run_layout_of(const ecs_sched__plan *plan, ecs_sched__r
     return at->sets + sizeof(atomic_uchar) * (size_t)plan->set_count + 1;
 }
 
+/* The calling thread starts with the roots in plan order and offers the last ones: with the
+   main-thread roots first (in plan order still), what it offers can run elsewhere. The order
+   of roots is free: edges alone decide what may run when. */
+static void ecs_sched__main_thread_roots_first(ecs_sched__run *r, const ecs_sched__plan *plan) {
+    int32_t i, at = 0, moved;
+    for (i = 0; i < r->root_count; i++) {
+        int32_t node = r->roots[i];
+        if (!plan->nodes[node].main_thread) continue;
+        for (moved = i; moved > at; moved--) r->roots[moved] = r->roots[moved - 1];
+        r->roots[at++] = node;
+    }
+}
+
 static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block,
                                                  const ecs_sched__run_layout *at,
                                                  ecs_sched__schedule *s, ecs_sched_pool *pool) {
@@ -8982,6 +9135,7 @@ static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block,
         if (deps > 1) r->joins[r->join_count++] = (int32_t)i;
         atomic_init(&r->pending[i], 0);
     }
+    ecs_sched__main_thread_roots_first(r, plan);
     memset(r->root_sums, 0, sizeof(int64_t) * (n + 1));
     for (i = 0; i < (size_t)plan->set_count; i++) atomic_init(&r->set_state[i], 0);
     r->clock_ns = ecs_sched__clock_cost_ns();
@@ -8989,6 +9143,10 @@ static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block,
     r->group.slots = NULL;
     r->group.slot_count = 0;
     atomic_init(&r->exclusive_ready, -1);
+    atomic_init(&r->main_ready, -1);
+    r->caller = -1;
+    r->has_main = false;
+    for (i = 0; i < n; i++) r->has_main = r->has_main || plan->nodes[i].main_thread;
     atomic_init(&r->violation, 0);
     atomic_init(&r->cost_ns, 0);
     atomic_init(&r->root_sums_stale, true);
@@ -9192,14 +9350,41 @@ static int32_t ecs_sched__averaged_cost(int32_t estimate, int64_t measured) {
     return estimate == 0 ? (int32_t)sample : (int32_t)(((int64_t)estimate + sample) / 2);
 }
 
-/* An exclusive node whose conditions hold is left for the calling thread. */
+/* An exclusive node whose conditions hold is left for the calling thread (a main-thread
+   one with its conditions unevaluated: the calling thread evaluates them). */
 static void ecs_sched__leave_exclusive(ecs_sched__run *r, int32_t node, ecs_sched__work *work) {
     const ecs_sched__plan_node *pn = &r->s->plan->nodes[node];
-    if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__run_node_may_run(r, pn)) {
+    if (!pn->main_thread && (pn->guard_set_count || pn->cond_count) &&
+        !ecs_sched__run_node_may_run(r, pn)) {
         ecs_sched__run_successors(r, node, work);
     } else {
         atomic_store_explicit(&r->exclusive_ready, node, memory_order_release);
     }
+}
+
+/* A main-thread node another thread found ready: the calling thread runs it (and evaluates
+   its conditions), when it next looks (between nodes, or while it waits). */
+static void ecs_sched__hand_to_caller(ecs_sched__run *r, int32_t node) {
+    ecs_sched__run_slot *slot = &r->slots[node];
+    int32_t head = atomic_load_explicit(&r->main_ready, memory_order_relaxed);
+    do {
+        slot->main_next = head;
+    } while (!atomic_compare_exchange_weak_explicit(&r->main_ready, &head, node,
+                                                    memory_order_release, memory_order_relaxed));
+    ecs_sched__event_notify(&r->pool->idle, true);  /* the caller may sleep in its wait */
+}
+
+/* The calling thread takes the main-thread nodes handed to it into its work. */
+static bool ecs_sched__take_main_ready(ecs_sched__run *r, ecs_sched__work *work) {
+    int32_t node;
+    if (atomic_load_explicit(&r->main_ready, memory_order_relaxed) < 0) return false;
+    node = atomic_exchange_explicit(&r->main_ready, -1, memory_order_acquire);
+    while (node >= 0) {
+        int32_t next = r->slots[node].main_next;
+        ecs_sched__work_push(r, work, node);
+        node = next;
+    }
+    return true;
 }
 
 /* Runs a ready node (its conditions, then its system) and adds the nodes it makes ready to
@@ -9212,6 +9397,10 @@ static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__w
     int64_t start;
     if (pn->exclusive) {
         ecs_sched__leave_exclusive(r, node, work);
+        return 0;
+    }
+    if (pn->main_thread && ecs_sched__self(r->pool) != r->caller) {
+        ecs_sched__hand_to_caller(r, node);
         return 0;
     }
     timed = ecs_sched__time_this(slot->cost_ns, plan->runs + (uint32_t)node);
@@ -9236,10 +9425,12 @@ static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__w
    (lazy binary splitting). */
 static void ecs_sched__run_work(ecs_sched__run *r, ecs_sched__work *work) {
     int32_t self = ecs_sched__self(r->pool);
-    bool may_offer = r->pool->count > 1;
+    bool may_offer = r->pool->count > 1, gathers_main = r->has_main && self == r->caller;
     int64_t spent = 0;
     int32_t node;
-    while ((node = ecs_sched__work_take(r, work)) >= 0) {
+    for (;;) {
+        if (gathers_main) ecs_sched__take_main_ready(r, work);
+        if ((node = ecs_sched__work_take(r, work)) < 0) break;
         if (may_offer && (work->count > 0 || work->first < work->end) &&
             !ecs_sched__pool_holds_tasks(r->pool, self) &&
             ecs_sched__work_cost(r, work) >= ECS_SCHED_OFFER_MIN_NS) {
@@ -9308,17 +9499,36 @@ static void ecs_sched__run_reset(ecs_sched__run *r, ecs_sched__work *work) {
     work->end = r->root_count;
 }
 
+/* Whether a main-thread node waits for the calling thread: its wait stops for it. */
+static bool ecs_sched__main_waits(void *arg) {
+    ecs_sched__run *r = (ecs_sched__run *)arg;
+    return atomic_load_explicit(&r->main_ready, memory_order_acquire) >= 0;
+}
+
 static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
     ecs_sched__plan *plan = r->s->plan;
     ecs_sched_result error = ECS_SCHED_OK;
     ecs_sched__work work;
     int32_t node;
     ecs_sched__run_reset(r, &work);
+    r->caller = ecs_sched__self(r->pool);
     for (;;) {
+        const ecs_sched__plan_node *pn;
         ecs_sched__run_work(r, &work);
-        ecs_sched_pool_wait(r->pool, &r->group);
+        if (r->has_main) {
+            ecs_sched__pool_wait_or(r->pool, &r->group, ecs_sched__main_waits, r);
+            if (ecs_sched__take_main_ready(r, &work)) continue;
+        } else {
+            ecs_sched_pool_wait(r->pool, &r->group);
+        }
         node = atomic_exchange_explicit(&r->exclusive_ready, -1, memory_order_acq_rel);
         if (node < 0) break;
+        pn = &plan->nodes[node];
+        if (pn->main_thread && (pn->guard_set_count || pn->cond_count) &&
+            !ecs_sched__run_node_may_run(r, pn)) {
+            ecs_sched__run_successors(r, node, &work);
+            continue;
+        }
         ecs_sched__run_exclusive(r, node, &error);
         ecs_sched__run_successors(r, node, &work);
     }
@@ -9495,6 +9705,9 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
     result = ecs_sched__ensure_built(w, s);
     if (result != ECS_SCHED_OK) return result;
     s->running = true;
+#ifdef ECS_SCHED_THREADS
+    if (all->depth == 0) w->schedule_thread = pthread_self();
+#endif
     if (all->depth == 0 && !all->top_runs_held) all->top_runs++;
     all->stack[all->depth++] = s;
     result = ecs_sched__execute_chosen(w, s);

@@ -62,6 +62,12 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_equals(ecs_sched_
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_equals_with(
     ecs_sched_id resource, const void *value, size_t value_size, ecs_sched_equals_fn equals,
     void *user_data);
+/* The same for a main-thread-only resource (ecs_sched_resource_insert_non_send): they are
+   evaluated on the thread that runs the schedule, as every condition that reads one is. */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_non_send_resource_exists(ecs_sched_id resource);
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_non_send_resource_equals(ecs_sched_id resource,
+                                                                              const void *value,
+                                                                              size_t value_size);
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_run_once(void);
 
 /* (C99) The address of a condition made by an expression, for run_if lists:
@@ -158,6 +164,17 @@ ecs_sched_condition ecs_sched_condition_resource_exists(ecs_sched_id resource) {
 ecs_sched_condition ecs_sched_condition_resource_equals(ecs_sched_id resource, const void *value,
                                                         size_t value_size) {
     return ecs_sched_condition_resource_equals_with(resource, value, value_size, NULL, NULL);
+}
+
+/* The resource's mark, not the condition, keeps these on the calling thread. */
+ecs_sched_condition ecs_sched_condition_non_send_resource_exists(ecs_sched_id resource) {
+    return ecs_sched_condition_resource_exists(resource);
+}
+
+ecs_sched_condition ecs_sched_condition_non_send_resource_equals(ecs_sched_id resource,
+                                                                const void *value,
+                                                                size_t value_size) {
+    return ecs_sched_condition_resource_equals(resource, value, value_size);
 }
 
 ecs_sched_condition ecs_sched_condition_resource_equals_with(ecs_sched_id resource,

@@ -101,6 +101,26 @@ static bool ecs_sched__ids_contain(const ecs_sched_id *ids, int32_t count, ecs_s
     return false;
 }
 
+/* A main-thread-only resource asked for on another thread than the one running the
+   schedule. */
+static bool ecs_sched__off_main_thread(const ecs_sched_world *w, ecs_sched_id id) {
+#ifdef ECS_SCHED_THREADS
+    return ecs_sched__component_valid(w, id) && w->components[id].non_send &&
+           !pthread_equal(pthread_self(), w->schedule_thread);
+#else
+    (void)w;
+    (void)id;
+    return false;
+#endif
+}
+
+static void *ecs_sched__ctx_refuse_off_main_thread(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    return ecs_sched__ctx_refuse(ctx, "asks for main-thread-only resource '%s' on another thread "
+                                      "than the one running the schedule: use it in the system "
+                                      "itself (declaring it keeps the system on that thread)",
+                                 ecs_sched__component_label(ctx->world, id));
+}
+
 const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
     ECS_SCHED_ASSERT(ctx != NULL);
     if (!ecs_sched__ids_contain(ctx->reads, ctx->read_count, id) &&
@@ -108,6 +128,9 @@ const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
         return ecs_sched__ctx_refuse(ctx, "reads resource '%s' without declaring it: add it to "
                                           "the desc's .reads",
                                      ecs_sched__component_label(ctx->world, id));
+    }
+    if (ecs_sched__off_main_thread(ctx->world, id)) {
+        return ecs_sched__ctx_refuse_off_main_thread(ctx, id);
     }
     return ecs_sched_resource_get(ctx->world, id);
 }
@@ -123,6 +146,9 @@ void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
         return ecs_sched__ctx_refuse(ctx, "writes resource '%s' without declaring it: add it to "
                                           "the desc's .writes",
                                      ecs_sched__component_label(ctx->world, id));
+    }
+    if (ecs_sched__off_main_thread(ctx->world, id)) {
+        return ecs_sched__ctx_refuse_off_main_thread(ctx, id);
     }
     return ecs_sched_resource_get_mut(ctx->world, id);
 }

@@ -263,7 +263,12 @@
      point into the world: copy it out first.
 
      Resources are one value per component type, owned by the world rather than by an entity:
-     ecs_sched_resource_insert, _get, _get_mut, _remove, _exists.
+     ecs_sched_resource_insert, _get, _get_mut, _remove, _exists. One inserted with
+     ecs_sched_resource_insert_non_send is main-thread-only (a window, a GL context; asked with
+     ecs_sched_resource_is_non_send): the systems that declare it, and those a condition
+     reading it guards, run on the thread that runs the schedule, and a system context refuses
+     it (ECS_SCHED_ERR_ACCESS) on any other thread. Insert it before the schedules that use it
+     are built.
 
    QUERIES
 
@@ -327,6 +332,7 @@
              .reads = {gravity_id},            // resources read; .writes: resources written
              .commands = false,                // true: a command buffer of its own
              .exclusive = false,               // true: the whole world, conflicts with all
+             .main_thread = false,             // true: on the thread that runs the schedule
              .in_set = {"physics"}, .after = {"input"}});
 
      Inside, the context gives what was declared: ecs_sched_ctx_query / ecs_sched_ctx_iter
@@ -398,6 +404,8 @@
      condition; declaring writes fails the build), or a built-in:
      ecs_sched_condition_resource_exists(id), _resource_equals(id, &value, size) (size must be
      the resource's; bytes compared), _resource_equals_with(..., equals, user_data),
+     _non_send_resource_exists(id), _non_send_resource_equals(id, &value, size) (the same,
+     for main-thread-only resources, evaluated on the thread that runs the schedule),
      _run_once(); combined with ecs_sched_condition_and(&a, &b), _or, _not, which
      short-circuit. A condition is copied when added (operands and value too). Each run_if
      entry is evaluated at most once per run, right before the first system it guards would
@@ -713,6 +721,12 @@
      the calling thread. None of this changes what a system sees: the decision moves work
      between threads, never across an edge of the plan.
 
+     Main-thread systems (.main_thread = true, or declaring a resource inserted with
+     ecs_sched_resource_insert_non_send, or guarded by a condition reading one) run on the
+     thread that called ecs_sched_run_schedule, and their conditions are evaluated there; a
+     worker that finds one ready hands it to that thread, which takes it between its own
+     systems or while it waits. Others keep running beside them.
+
      The guarantee: after every run, the world is the one the single-threaded executor leaves,
      byte for byte. The build makes the plan's order binding wherever it could matter: two
      systems whose access conflicts (even when declared ambiguous_with each other) and that
@@ -806,7 +820,8 @@
                 ecs_sched_insert, ecs_sched_insert_many, ecs_sched_remove, ecs_sched_get,
                 ecs_sched_get_mut, ecs_sched_has, ecs_sched_resource_insert,
                 ecs_sched_resource_get, ecs_sched_resource_get_mut,
-                ecs_sched_resource_remove, ecs_sched_resource_exists
+                ecs_sched_resource_remove, ecs_sched_resource_exists,
+                ecs_sched_resource_insert_non_send, ecs_sched_resource_is_non_send
      query      ecs_sched_query_create, ecs_sched_query_destroy, ecs_sched_query_access,
                 ecs_sched_query_count, ecs_sched_query_iter, ecs_sched_iter_next,
                 ecs_sched_query_par_iter
@@ -821,7 +836,9 @@
                 ecs_sched_ctx_commands, ecs_sched_ctx_world, ecs_sched_ctx_par_iter
      condition  ecs_sched_condition_and, ecs_sched_condition_or, ecs_sched_condition_not,
                 ecs_sched_condition_resource_exists, ecs_sched_condition_resource_equals,
-                ecs_sched_condition_resource_equals_with, ecs_sched_condition_run_once
+                ecs_sched_condition_resource_equals_with, ecs_sched_condition_run_once,
+                ecs_sched_condition_non_send_resource_exists,
+                ecs_sched_condition_non_send_resource_equals
      graph      ecs_sched_schedule_configure, ecs_sched_add_system, ecs_sched_add_systems,
                 ecs_sched_configure_set, ecs_sched_chain_sets, ecs_sched_schedule_exists,
                 ecs_sched_apply_deferred

@@ -143,6 +143,7 @@ typedef struct ecs_sched__run_slot {
     int32_t batch_last;          /* last); a batch of ready nodes: the oldest and newest */
     int32_t batch_count;         /* ready nodes in the batch; -1 for a batch of roots */
     int64_t batch_cost;
+    int32_t main_next;           /* in run->main_ready: the node handed over before it, or -1 */
 } ecs_sched__run_slot;
 
 /* What one thread holds: roots not started yet, and the nodes it made ready, linked through
@@ -174,6 +175,11 @@ struct ecs_sched__run {
     char pad0[ECS_SCHED__CACHE_LINE];    /* the shared words each on a line of their own */
     atomic_int exclusive_ready;      /* an exclusive node for the calling thread, or -1 */
     char pad1[ECS_SCHED__CACHE_LINE];
+    atomic_int main_ready;           /* main-thread nodes other threads found ready, newest
+                                        first through their slots' main_next; -1: none */
+    int32_t caller;                  /* the calling thread's worker index (-1: outside) */
+    bool has_main;                   /* the plan has main-thread nodes */
+    char pad3[ECS_SCHED__CACHE_LINE];
     atomic_int violation;            /* the first failure a system or condition reported (an
                                         undeclared access, a failing nested run), or 0 */
     char pad2[ECS_SCHED__CACHE_LINE];
@@ -213,6 +219,19 @@ static size_t ecs_sched__run_layout_of(const ecs_sched__plan *plan, ecs_sched__r
     return at->sets + sizeof(atomic_uchar) * (size_t)plan->set_count + 1;
 }
 
+/* The calling thread starts with the roots in plan order and offers the last ones: with the
+   main-thread roots first (in plan order still), what it offers can run elsewhere. The order
+   of roots is free: edges alone decide what may run when. */
+static void ecs_sched__main_thread_roots_first(ecs_sched__run *r, const ecs_sched__plan *plan) {
+    int32_t i, at = 0, moved;
+    for (i = 0; i < r->root_count; i++) {
+        int32_t node = r->roots[i];
+        if (!plan->nodes[node].main_thread) continue;
+        for (moved = i; moved > at; moved--) r->roots[moved] = r->roots[moved - 1];
+        r->roots[at++] = node;
+    }
+}
+
 static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block,
                                                  const ecs_sched__run_layout *at,
                                                  ecs_sched__schedule *s, ecs_sched_pool *pool) {
@@ -238,6 +257,7 @@ static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block,
         if (deps > 1) r->joins[r->join_count++] = (int32_t)i;
         atomic_init(&r->pending[i], 0);
     }
+    ecs_sched__main_thread_roots_first(r, plan);
     memset(r->root_sums, 0, sizeof(int64_t) * (n + 1));
     for (i = 0; i < (size_t)plan->set_count; i++) atomic_init(&r->set_state[i], 0);
     r->clock_ns = ecs_sched__clock_cost_ns();
@@ -245,6 +265,10 @@ static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block,
     r->group.slots = NULL;
     r->group.slot_count = 0;
     atomic_init(&r->exclusive_ready, -1);
+    atomic_init(&r->main_ready, -1);
+    r->caller = -1;
+    r->has_main = false;
+    for (i = 0; i < n; i++) r->has_main = r->has_main || plan->nodes[i].main_thread;
     atomic_init(&r->violation, 0);
     atomic_init(&r->cost_ns, 0);
     atomic_init(&r->root_sums_stale, true);
@@ -448,14 +472,41 @@ static int32_t ecs_sched__averaged_cost(int32_t estimate, int64_t measured) {
     return estimate == 0 ? (int32_t)sample : (int32_t)(((int64_t)estimate + sample) / 2);
 }
 
-/* An exclusive node whose conditions hold is left for the calling thread. */
+/* An exclusive node whose conditions hold is left for the calling thread (a main-thread
+   one with its conditions unevaluated: the calling thread evaluates them). */
 static void ecs_sched__leave_exclusive(ecs_sched__run *r, int32_t node, ecs_sched__work *work) {
     const ecs_sched__plan_node *pn = &r->s->plan->nodes[node];
-    if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__run_node_may_run(r, pn)) {
+    if (!pn->main_thread && (pn->guard_set_count || pn->cond_count) &&
+        !ecs_sched__run_node_may_run(r, pn)) {
         ecs_sched__run_successors(r, node, work);
     } else {
         atomic_store_explicit(&r->exclusive_ready, node, memory_order_release);
     }
+}
+
+/* A main-thread node another thread found ready: the calling thread runs it (and evaluates
+   its conditions), when it next looks (between nodes, or while it waits). */
+static void ecs_sched__hand_to_caller(ecs_sched__run *r, int32_t node) {
+    ecs_sched__run_slot *slot = &r->slots[node];
+    int32_t head = atomic_load_explicit(&r->main_ready, memory_order_relaxed);
+    do {
+        slot->main_next = head;
+    } while (!atomic_compare_exchange_weak_explicit(&r->main_ready, &head, node,
+                                                    memory_order_release, memory_order_relaxed));
+    ecs_sched__event_notify(&r->pool->idle, true);  /* the caller may sleep in its wait */
+}
+
+/* The calling thread takes the main-thread nodes handed to it into its work. */
+static bool ecs_sched__take_main_ready(ecs_sched__run *r, ecs_sched__work *work) {
+    int32_t node;
+    if (atomic_load_explicit(&r->main_ready, memory_order_relaxed) < 0) return false;
+    node = atomic_exchange_explicit(&r->main_ready, -1, memory_order_acquire);
+    while (node >= 0) {
+        int32_t next = r->slots[node].main_next;
+        ecs_sched__work_push(r, work, node);
+        node = next;
+    }
+    return true;
 }
 
 /* Runs a ready node (its conditions, then its system) and adds the nodes it makes ready to
@@ -468,6 +519,10 @@ static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__w
     int64_t start;
     if (pn->exclusive) {
         ecs_sched__leave_exclusive(r, node, work);
+        return 0;
+    }
+    if (pn->main_thread && ecs_sched__self(r->pool) != r->caller) {
+        ecs_sched__hand_to_caller(r, node);
         return 0;
     }
     timed = ecs_sched__time_this(slot->cost_ns, plan->runs + (uint32_t)node);
@@ -492,10 +547,12 @@ static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__w
    (lazy binary splitting). */
 static void ecs_sched__run_work(ecs_sched__run *r, ecs_sched__work *work) {
     int32_t self = ecs_sched__self(r->pool);
-    bool may_offer = r->pool->count > 1;
+    bool may_offer = r->pool->count > 1, gathers_main = r->has_main && self == r->caller;
     int64_t spent = 0;
     int32_t node;
-    while ((node = ecs_sched__work_take(r, work)) >= 0) {
+    for (;;) {
+        if (gathers_main) ecs_sched__take_main_ready(r, work);
+        if ((node = ecs_sched__work_take(r, work)) < 0) break;
         if (may_offer && (work->count > 0 || work->first < work->end) &&
             !ecs_sched__pool_holds_tasks(r->pool, self) &&
             ecs_sched__work_cost(r, work) >= ECS_SCHED_OFFER_MIN_NS) {
@@ -564,17 +621,36 @@ static void ecs_sched__run_reset(ecs_sched__run *r, ecs_sched__work *work) {
     work->end = r->root_count;
 }
 
+/* Whether a main-thread node waits for the calling thread: its wait stops for it. */
+static bool ecs_sched__main_waits(void *arg) {
+    ecs_sched__run *r = (ecs_sched__run *)arg;
+    return atomic_load_explicit(&r->main_ready, memory_order_acquire) >= 0;
+}
+
 static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
     ecs_sched__plan *plan = r->s->plan;
     ecs_sched_result error = ECS_SCHED_OK;
     ecs_sched__work work;
     int32_t node;
     ecs_sched__run_reset(r, &work);
+    r->caller = ecs_sched__self(r->pool);
     for (;;) {
+        const ecs_sched__plan_node *pn;
         ecs_sched__run_work(r, &work);
-        ecs_sched_pool_wait(r->pool, &r->group);
+        if (r->has_main) {
+            ecs_sched__pool_wait_or(r->pool, &r->group, ecs_sched__main_waits, r);
+            if (ecs_sched__take_main_ready(r, &work)) continue;
+        } else {
+            ecs_sched_pool_wait(r->pool, &r->group);
+        }
         node = atomic_exchange_explicit(&r->exclusive_ready, -1, memory_order_acq_rel);
         if (node < 0) break;
+        pn = &plan->nodes[node];
+        if (pn->main_thread && (pn->guard_set_count || pn->cond_count) &&
+            !ecs_sched__run_node_may_run(r, pn)) {
+            ecs_sched__run_successors(r, node, &work);
+            continue;
+        }
         ecs_sched__run_exclusive(r, node, &error);
         ecs_sched__run_successors(r, node, &work);
     }
@@ -751,6 +827,9 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
     result = ecs_sched__ensure_built(w, s);
     if (result != ECS_SCHED_OK) return result;
     s->running = true;
+#ifdef ECS_SCHED_THREADS
+    if (all->depth == 0) w->schedule_thread = pthread_self();
+#endif
     if (all->depth == 0 && !all->top_runs_held) all->top_runs++;
     all->stack[all->depth++] = s;
     result = ecs_sched__execute_chosen(w, s);

@@ -39,6 +39,9 @@ typedef struct ecs_sched_system_desc {
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];   /* resources written */
     bool exclusive;                  /* gets the whole world, runs alone */
     bool commands;                   /* records commands in its own buffer */
+    bool main_thread;                /* runs on the thread that runs the schedule (for APIs
+                                        bound to the thread that made a window or context);
+                                        unlike exclusive, others run meanwhile */
     ECS_SCHED__NODE_CONFIG;
 } ecs_sched_system_desc;
 
@@ -155,6 +158,7 @@ typedef struct ecs_sched__system {
     bool is_apply_deferred;
     bool ambiguous_with_all;
     bool explicit_set;        /* its desc (or its group's) named a set */
+    bool main_thread;         /* asked for; a non-send resource in its access also makes it so */
 } ecs_sched__system;
 
 
@@ -535,6 +539,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
     sys->ctx.kind = "system";
     sys->ctx.user_data = d->user_data;
     sys->ctx.exclusive = d->exclusive || sys->is_apply_deferred;
+    sys->main_thread = d->main_thread;
     for (i = 0; i < ECS_SCHED_MAX_RESOURCES; i++) {
         if (d->reads[i]) sys->ctx.reads[sys->ctx.read_count++] = d->reads[i];
         if (d->writes[i]) sys->ctx.writes[sys->ctx.write_count++] = d->writes[i];

@@ -24,6 +24,7 @@ typedef struct ecs_sched__plan_node {
     int32_t cond_count;
     bool sync;                   /* applies pending commands: automatic, or apply_deferred */
     bool exclusive;
+    bool main_thread;            /* runs (and its conditions are evaluated) on the calling thread */
 } ecs_sched__plan_node;
 
 typedef struct ecs_sched__plan_set {
@@ -217,6 +218,23 @@ static ecs_sched_result ecs_sched__connect_plan_nodes(ecs_sched__build *b) {
     return ECS_SCHED_OK;
 }
 
+/* Asked for, or a main-thread-only resource among what it (or a condition guarding it)
+   declares. */
+static bool ecs_sched__runs_on_main_thread(const ecs_sched__build *b, int32_t system) {
+    const ecs_sched_world *w = b->w;
+    const uint64_t *reads = ecs_sched__access_of(b, system, ECS_SCHED__RES_READ);
+    const uint64_t *writes = ecs_sched__access_of(b, system, ECS_SCHED__RES_WRITE);
+    uint32_t id;
+    if (b->s->systems[system]->main_thread) return true;
+    for (id = 1; id < w->component_count; id++) {
+        if (w->components[id].non_send &&
+            (ecs_sched__bit(reads, (int32_t)id) || ecs_sched__bit(writes, (int32_t)id))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool ecs_sched__plan_node_exclusive(const ecs_sched__build *b, int32_t node) {
     return node >= b->system_count || b->s->systems[node]->ctx.exclusive;
 }
@@ -346,6 +364,7 @@ static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_sched__build *b, ecs_
         pn->system = s->systems[i];
         pn->sync = pn->system->is_apply_deferred;
         pn->exclusive = pn->system->ctx.exclusive;
+        pn->main_thread = ecs_sched__runs_on_main_thread(b, i);
         pn->cond_start = at;
         for (k = 0; k < s->guard_count; k++) {
             if (s->guards[k].subject == i) plan->conds[at++] = s->guards[k].cond;

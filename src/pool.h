@@ -899,6 +899,31 @@ void ecs_sched_pool_wait(ecs_sched_pool *pool, ecs_sched_task_group *group) {
     if (counted) atomic_fetch_sub_explicit(&pool->group_waiters, 1, memory_order_relaxed);
 }
 
+/* A wait for a group that also stops when also(arg) holds (checked first). Whoever makes
+   also() true must notify pool->idle. */
+typedef struct ecs_sched__wait_or {
+    ecs_sched_task_group *group;
+    bool (*also)(void *arg);
+    void *arg;
+} ecs_sched__wait_or;
+
+static bool ecs_sched__wait_or_done(void *p) {
+    ecs_sched__wait_or *w = (ecs_sched__wait_or *)p;
+    return w->also(w->arg) || ecs_sched__group_done(w->group);
+}
+
+static void ecs_sched__pool_wait_or(ecs_sched_pool *pool, ecs_sched_task_group *group,
+                                    bool (*also)(void *arg), void *arg) {
+    ecs_sched__wait_or w;
+    bool counted = group->slots != NULL;
+    w.group = group;
+    w.also = also;
+    w.arg = arg;
+    if (counted) atomic_fetch_add_explicit(&pool->group_waiters, 1, memory_order_seq_cst);
+    ecs_sched__pool_work_until(pool, ecs_sched__self(pool), ecs_sched__wait_or_done, &w);
+    if (counted) atomic_fetch_sub_explicit(&pool->group_waiters, 1, memory_order_relaxed);
+}
+
 typedef struct ecs_sched__range {
     ecs_sched_pool *pool;
     int64_t begin, end, grain;

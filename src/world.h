@@ -142,6 +142,15 @@ ECS_SCHED_API const void *ecs_sched_resource_get(ecs_sched_world *world, ecs_sch
 ECS_SCHED_API void *ecs_sched_resource_get_mut(ecs_sched_world *world, ecs_sched_id id);
 ECS_SCHED_API ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *world, ecs_sched_id id);
 ECS_SCHED_API bool ecs_sched_resource_exists(const ecs_sched_world *world, ecs_sched_id id);
+/* Inserts a resource (or sets it) and makes it main-thread-only ("non-send": a window, a GL
+   context): a system that declares it in .reads or .writes, or that a condition reading it
+   guards, runs on the thread that runs the schedule, as if it asked for .main_thread. Reading
+   it through a system context on any other thread is refused with ECS_SCHED_ERR_ACCESS.
+   Make it so before the schedules that use it are built (they are built at their first run). */
+ECS_SCHED_API ecs_sched_result ecs_sched_resource_insert_non_send(ecs_sched_world *world,
+                                                                 ecs_sched_id id,
+                                                                 const void *value);
+ECS_SCHED_API bool ecs_sched_resource_is_non_send(const ecs_sched_world *world, ecs_sched_id id);
 
 /* The world's thread pool, created on first use with ecs_sched_world_desc.thread_count
    workers (the thread that first asks is worker 0). NULL when it cannot be created. */
@@ -170,6 +179,7 @@ typedef struct ecs_sched__component {
     uint32_t size;
     uint32_t alignment;
     ecs_sched_type_hooks hooks;
+    bool non_send;                 /* as a resource: main-thread-only */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -236,6 +246,9 @@ struct ecs_sched_world {
     ecs_sched__clocks *clocks;           /* time.h; NULL until ecs_sched_time_setup */
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     ecs_sched_pool *pool;                /* created on first use */
+#ifdef ECS_SCHED_THREADS
+    pthread_t schedule_thread;           /* the one running the outermost schedule */
+#endif
     int32_t thread_count;
     ecs_sched_executor executor;
 };
@@ -1276,6 +1289,18 @@ ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *w, ecs_sched_id id) 
 bool ecs_sched_resource_exists(const ecs_sched_world *w, ecs_sched_id id) {
     ECS_SCHED__CHECK_WORLD(w);
     return ecs_sched__component_valid(w, id) && w->resources[id] != NULL;
+}
+
+ecs_sched_result ecs_sched_resource_insert_non_send(ecs_sched_world *w, ecs_sched_id id,
+                                                   const void *value) {
+    ecs_sched_result result = ecs_sched_resource_insert(w, id, value);
+    if (result == ECS_SCHED_OK) w->components[id].non_send = true;
+    return result;
+}
+
+bool ecs_sched_resource_is_non_send(const ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__component_valid(w, id) && w->components[id].non_send;
 }
 
 

@@ -77,6 +77,7 @@ typedef struct system_spec {
     unsigned reads, writes;            /* components, a bit each */
     unsigned res_reads, res_writes;    /* resources, a bit each */
     bool commands;
+    bool main_thread;                  /* asks to run on the thread running the schedule */
     int lane;                          /* -1: none; 1: its query requires the Marked tag,
                                           0: excludes it (lanes 0 and 1 are disjoint) */
     int set;                           /* -1: none */
@@ -150,6 +151,7 @@ static inline void draw_schedule(schedule_spec *spec, uint64_t seed, int system_
             if (chance(&rng, 25)) s->cond = add_cond(spec, &rng);
             lane_roll = random_below(&rng, 10);
             s->lane = lane_roll < 3 ? 1 : lane_roll < 6 ? 0 : -1;
+            s->main_thread = chance(&rng, 15);
         }
         for (k = 0; k < i && s->after_count < ECS_SCHED_MAX_REFS; k++) {
             if (chance(&rng, 6)) {
@@ -168,6 +170,7 @@ typedef struct event {
     int64_t start, end;
     int runs;
     bool result;           /* conditions: what the evaluation returned */
+    bool off_main;         /* ran on another thread than the one running the schedule */
 } event;
 
 typedef struct fixture fixture;
@@ -182,6 +185,7 @@ struct fixture {
     ecs_sched_world *world;
     ecs_sched_id components[COMPONENTS];
     ecs_sched_id marked;                        /* a tag on half the starting population */
+    ecs_sched_pool *pool;                       /* parallel worlds: where systems run */
     ecs_sched_id resources[RESOURCES];
     ecs_sched_query *by_component[COMPONENTS];  /* for reading the world out */
     system_instance systems[MAX_SYSTEMS];
@@ -201,6 +205,10 @@ static inline void record_start(event *e) {
 
 static inline void record_end(event *e) {
     e->end = tick();
+}
+
+static inline void note_thread(const fixture *fx, event *e) {
+    e->off_main = fx->pool && ecs_sched_pool_worker_index(fx->pool) != 0;
 }
 
 /* Folds what a system may read into a number; writes the components it may write. Every
@@ -290,6 +298,7 @@ static inline void query_system(ecs_sched_system_ctx *ctx) {
     int term_component[COMPONENTS], term_count = query_terms(s, term_component), r;
     uint32_t acc = 2166136261u + (uint32_t)self->index;
     record_start(e);
+    note_thread(fx, e);
     for (r = 0; r < RESOURCES; r++) {
         if ((s->res_reads | s->res_writes) >> r & 1u) {
             const Value *value = (const Value *)ecs_sched_ctx_resource(ctx, fx->resources[r]);
@@ -352,6 +361,7 @@ static inline bool condition_fn(ecs_sched_system_ctx *ctx) {
     event *e = &fx->cond_events[self->index];
     bool result = false;
     record_start(e);
+    note_thread(fx, e);
     if (c->kind == COND_RESOURCE_BIT) {
         const Value *value = (const Value *)ecs_sched_ctx_resource(ctx, fx->resources[c->resource]);
         if (!value) fx->violations++;
@@ -411,6 +421,7 @@ static inline void add_drawn_system(fixture *fx, int i) {
     } else {
         desc.fn = query_system;
         desc.commands = s->commands;
+        desc.main_thread = s->main_thread;
         fill_query(fx, s, &desc.queries[0]);
         for (r = 0; r < RESOURCES; r++) {
             if (s->res_writes >> r & 1u) desc.writes[n++] = fx->resources[r];
@@ -462,6 +473,7 @@ static inline void fixture_init(fixture *fx, const schedule_spec *spec,
     memset(fx, 0, sizeof *fx);
     fx->spec = spec;
     fx->world = world_on(executor, threads);
+    fx->pool = executor == ECS_SCHED_EXECUTOR_PARALLEL ? ecs_sched_world_pool(fx->world) : NULL;
     for (i = 0; i < COMPONENTS; i++) {
         snprintf(type_name, sizeof type_name, "C%d", i);
         fx->components[i] = ecs_sched_component_register_type(fx->world, type_name, sizeof(Value), 4);
@@ -474,7 +486,11 @@ static inline void fixture_init(fixture *fx, const schedule_spec *spec,
         snprintf(type_name, sizeof type_name, "R%d", i);
         fx->resources[i] = ecs_sched_component_register_type(fx->world, type_name, sizeof(Value), 4);
         v.v = (uint32_t)(i * 977 + (int)spec->seed);
-        assert_int_equal(ecs_sched_resource_insert(fx->world, fx->resources[i], &v), ECS_SCHED_OK);
+        /* R0 is main-thread-only: whatever declares it, or is guarded by a condition on it,
+           runs on the thread that runs the schedule */
+        assert_int_equal(i == 0 ? ecs_sched_resource_insert_non_send(fx->world, fx->resources[i], &v)
+                                : ecs_sched_resource_insert(fx->world, fx->resources[i], &v),
+                         ECS_SCHED_OK);
     }
     for (i = 0; i < COMPONENTS; i++) {
         ecs_sched_query_desc q;
@@ -625,6 +641,16 @@ static inline bool guard_held(fixture *fx, int frame, int cond, bool reached, co
     return c->runs == 1 && c->result;
 }
 
+static inline bool cond_reads_non_send(const fixture *fx, int c) {
+    return c >= 0 && fx->spec->conds[c].kind == COND_RESOURCE_BIT && fx->spec->conds[c].resource == 0;
+}
+
+/* Asked for, declares R0, or a condition guarding it reads R0. */
+static inline bool must_run_on_main(const fixture *fx, const system_spec *s) {
+    return s->main_thread || ((s->res_reads | s->res_writes) & 1u) || cond_reads_non_send(fx, s->cond) ||
+           (s->set >= 0 && cond_reads_non_send(fx, fx->spec->set_cond[s->set]));
+}
+
 /* The set's condition is evaluated first; the system's own only when the set's held. */
 static inline void check_guards(fixture *fx, int frame, int i) {
     const system_spec *s = &fx->spec->systems[i];
@@ -640,6 +666,9 @@ static inline void check_guards(fixture *fx, int frame, int i) {
         report(frame, "a system started before its condition was evaluated", s, NULL);
     }
     if (s->kind == KIND_SYNC) return;
+    if (e->runs && e->off_main && s->kind == KIND_QUERY && must_run_on_main(fx, s)) {
+        report(frame, "a main-thread system ran on another thread", s, NULL);
+    }
     if (e->runs > 1) report(frame, "a system ran twice in one run", s, NULL);
     if (e->runs && !holds) report(frame, "a system ran though a condition did not hold", s, NULL);
     if (!e->runs && holds) report(frame, "a system did not run though its conditions held", s, NULL);
@@ -669,6 +698,10 @@ static inline void check_condition_access(const fixture *fx, int frame) {
     int c, i;
     for (c = 0; c < fx->spec->cond_count; c++) {
         const event *ec = &fx->cond_events[c];
+        if (ec->runs && ec->off_main && cond_reads_non_send(fx, c)) {
+            fail_msg("frame %d: a condition reading a main-thread-only resource ran on another "
+                     "thread", frame);
+        }
         for (i = 0; i < fx->spec->system_count; i++) {
             const system_spec *s = &fx->spec->systems[i];
             const event *es = &fx->system_events[i];
