@@ -3483,15 +3483,8 @@ static bool ecs_sched__group_done(void *arg) {
     return completed == submitted;
 }
 
-void ecs_sched_pool_wait(ecs_sched_pool *pool, ecs_sched_task_group *group) {
-    bool counted = group->slots != NULL;
-    if (counted) atomic_fetch_add_explicit(&pool->group_waiters, 1, memory_order_seq_cst);
-    ecs_sched__pool_work_until(pool, ecs_sched__self(pool), ecs_sched__group_done, group);
-    if (counted) atomic_fetch_sub_explicit(&pool->group_waiters, 1, memory_order_relaxed);
-}
-
-/* A wait for a group that also stops when also(arg) holds (checked first). Whoever makes
-   also() true must notify pool->idle. */
+/* A wait for a group that also stops when also(arg) holds (checked first; `also` may be
+   NULL). Whoever makes also() true must notify pool->idle. */
 typedef struct ecs_sched__wait_or {
     ecs_sched_task_group *group;
     bool (*also)(void *arg);
@@ -3500,7 +3493,7 @@ typedef struct ecs_sched__wait_or {
 
 static bool ecs_sched__wait_or_done(void *p) {
     ecs_sched__wait_or *w = (ecs_sched__wait_or *)p;
-    return w->also(w->arg) || ecs_sched__group_done(w->group);
+    return (w->also && w->also(w->arg)) || ecs_sched__group_done(w->group);
 }
 
 static void ecs_sched__pool_wait_or(ecs_sched_pool *pool, ecs_sched_task_group *group,
@@ -3513,6 +3506,10 @@ static void ecs_sched__pool_wait_or(ecs_sched_pool *pool, ecs_sched_task_group *
     if (counted) atomic_fetch_add_explicit(&pool->group_waiters, 1, memory_order_seq_cst);
     ecs_sched__pool_work_until(pool, ecs_sched__self(pool), ecs_sched__wait_or_done, &w);
     if (counted) atomic_fetch_sub_explicit(&pool->group_waiters, 1, memory_order_relaxed);
+}
+
+void ecs_sched_pool_wait(ecs_sched_pool *pool, ecs_sched_task_group *group) {
+    ecs_sched__pool_wait_or(pool, group, NULL, NULL);
 }
 
 typedef struct ecs_sched__range {
@@ -9515,12 +9512,8 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
     for (;;) {
         const ecs_sched__plan_node *pn;
         ecs_sched__run_work(r, &work);
-        if (r->has_main) {
-            ecs_sched__pool_wait_or(r->pool, &r->group, ecs_sched__main_waits, r);
-            if (ecs_sched__take_main_ready(r, &work)) continue;
-        } else {
-            ecs_sched_pool_wait(r->pool, &r->group);
-        }
+        ecs_sched__pool_wait_or(r->pool, &r->group, r->has_main ? ecs_sched__main_waits : NULL, r);
+        if (ecs_sched__take_main_ready(r, &work)) continue;
         node = atomic_exchange_explicit(&r->exclusive_ready, -1, memory_order_acq_rel);
         if (node < 0) break;
         pn = &plan->nodes[node];

@@ -637,12 +637,8 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
     for (;;) {
         const ecs_sched__plan_node *pn;
         ecs_sched__run_work(r, &work);
-        if (r->has_main) {
-            ecs_sched__pool_wait_or(r->pool, &r->group, ecs_sched__main_waits, r);
-            if (ecs_sched__take_main_ready(r, &work)) continue;
-        } else {
-            ecs_sched_pool_wait(r->pool, &r->group);
-        }
+        ecs_sched__pool_wait_or(r->pool, &r->group, r->has_main ? ecs_sched__main_waits : NULL, r);
+        if (ecs_sched__take_main_ready(r, &work)) continue;
         node = atomic_exchange_explicit(&r->exclusive_ready, -1, memory_order_acq_rel);
         if (node < 0) break;
         pn = &plan->nodes[node];

@@ -179,4 +179,37 @@ static inline void assert_lacks_at(const char *text, const char *needle, const c
     }
 }
 
+/* ---- systems that must run at the same time ---- */
+
+#ifdef ECS_SCHED_THREADS
+#include <sched.h>
+#include <time.h>
+
+/* Systems running meet() with the same meeting as user data each wait (up to 20 s) for the
+   other to have started: they finish without a timeout only when they run at the same time. */
+typedef struct meeting {
+    int64_t arrived;
+    int64_t timeouts;
+} meeting;
+
+static inline double meeting_clock(void) {
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline void meet(ecs_sched_system_ctx *ctx) {
+    meeting *m = (meeting *)ecs_sched_ctx_user_data(ctx);
+    double deadline = meeting_clock() + 20.0;
+    __atomic_add_fetch(&m->arrived, 1, __ATOMIC_ACQ_REL);
+    while (__atomic_load_n(&m->arrived, __ATOMIC_ACQUIRE) < 2) {
+        if (meeting_clock() > deadline) {
+            __atomic_add_fetch(&m->timeouts, 1, __ATOMIC_ACQ_REL);
+            return;
+        }
+        sched_yield();
+    }
+}
+#endif
+
 #endif

@@ -125,26 +125,6 @@ static void both_executors_build_the_same_plan(void **state) {
 /* ---- tests: what runs at once ---- */
 
 #ifdef ECS_SCHED_THREADS
-/* Two systems that each wait for the other to have started: they finish only when they run
-   at the same time. */
-typedef struct meeting {
-    int64_t arrived;
-    int64_t timeouts;
-} meeting;
-
-static void meet(ecs_sched_system_ctx *ctx) {
-    meeting *m = (meeting *)ecs_sched_ctx_user_data(ctx);
-    double deadline = now_seconds() + 20.0;
-    __atomic_add_fetch(&m->arrived, 1, __ATOMIC_ACQ_REL);
-    while (__atomic_load_n(&m->arrived, __ATOMIC_ACQUIRE) < 2) {
-        if (now_seconds() > deadline) {
-            __atomic_add_fetch(&m->timeouts, 1, __ATOMIC_ACQ_REL);
-            return;
-        }
-        sched_yield();
-    }
-}
-
 static void independent_systems_run_at_the_same_time(void **state) {
     ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_PARALLEL, 2);
     ecs_sched_id a = ecs_sched_component_register_type(w, "A", 4, 4);

@@ -216,25 +216,6 @@ static void non_send_resource_conditions_hold_like_the_resource_ones(void **stat
 }
 
 #ifdef ECS_SCHED_THREADS
-/* Two systems that finish only when they run at the same time. */
-typedef struct meeting {
-    int64_t arrived;
-    int64_t timeouts;
-} meeting;
-
-static void meet(ecs_sched_system_ctx *ctx) {
-    meeting *m = (meeting *)ecs_sched_ctx_user_data(ctx);
-    double deadline = seconds_now() + 20.0;
-    __atomic_add_fetch(&m->arrived, 1, __ATOMIC_ACQ_REL);
-    while (__atomic_load_n(&m->arrived, __ATOMIC_ACQUIRE) < 2) {
-        if (seconds_now() > deadline) {
-            __atomic_add_fetch(&m->timeouts, 1, __ATOMIC_ACQ_REL);
-            return;
-        }
-        sched_yield();
-    }
-}
-
 static void a_main_thread_system_still_runs_beside_others(void **state) {
     ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_PARALLEL, 2);
     ecs_sched_system_desc desc;
