@@ -2870,7 +2870,7 @@ struct ecs_sched_pool {
     ecs_sched__worker *workers;
     ecs_sched__event idle;
     atomic_bool stopping;
-    atomic_int group_waiters;        /* ecs_sched_pool_wait calls on counted groups */
+    atomic_int group_waiters;        /* group waits going to sleep or asleep */
     bool crowded;                    /* more threads than the hardware runs at once */
     pthread_t creator;               /* worker 0 */
     uint64_t id;                     /* unique in the process, unlike the pool's address */
@@ -3166,7 +3166,10 @@ static void ecs_sched__task_run(ecs_sched_pool *pool, int32_t self, const ecs_sc
             ecs_sched__event_notify(&pool->idle, true);  /* a waiter may sleep on it */
         }
     } else if (atomic_fetch_sub_explicit(&group->pending, 1, memory_order_acq_rel) == 1) {
-        ecs_sched__event_notify(&pool->idle, true);
+        ecs_sched__light_fence(&pool->idle);
+        if (atomic_load_explicit(&pool->group_waiters, memory_order_relaxed) > 0) {
+            ecs_sched__event_notify(&pool->idle, true);
+        }
     }
 }
 
@@ -3234,10 +3237,14 @@ static bool ecs_sched__pool_help(ecs_sched_pool *pool, int32_t self) {
    workers write, and reading them after every tiny task cost more than the task. Not inside
    a task, though: a wait there that ran past its end would nest other tasks' waits deeper
    and deeper (a parallel_for overflowed its stack that way).
-   Whoever makes done() true must notify pool->idle. self is -1 on a thread outside the pool,
-   which only steals. */
+   Whoever makes done() true must notify pool->idle; when `sleeping` is not NULL, it is
+   counted up while this thread goes to sleep, and whoever makes done() true may skip the
+   notify while it reads 0 (a waiter that is awake needs none: waking a sleeping worker for
+   it cost a futex call, and that worker's later sleep a membarrier that interrupts the
+   waiter). self is -1 on a thread outside the pool, which only steals. */
 static void ecs_sched__pool_work_until(ecs_sched_pool *pool, int32_t self,
-                                       bool (*done)(void *arg), void *arg) {
+                                       bool (*done)(void *arg), void *arg,
+                                       atomic_int *sleeping) {
     int32_t idle_rounds = 0, ran_unchecked = 0;
     int32_t check_every = ecs_sched__tls_task_depth == 0 ? ECS_SCHED__RUNS_PER_DONE_CHECK : 1;
     for (;;) {
@@ -3254,12 +3261,14 @@ static void ecs_sched__pool_work_until(ecs_sched_pool *pool, int32_t self,
             else ECS_SCHED__CPU_RELAX();
             continue;
         }
-        epoch = ecs_sched__event_prepare(&pool->idle);
+        if (sleeping) atomic_fetch_add_explicit(sleeping, 1, memory_order_seq_cst);
+        epoch = ecs_sched__event_prepare(&pool->idle);   /* its fence orders the count too */
         if (done(arg) || ecs_sched__any_task_visible(pool)) {
             ecs_sched__event_cancel(&pool->idle);
         } else {
             ecs_sched__event_sleep(&pool->idle, epoch);
         }
+        if (sleeping) atomic_fetch_sub_explicit(sleeping, 1, memory_order_relaxed);
         idle_rounds = 0;
     }
 }
@@ -3274,7 +3283,8 @@ static void *ecs_sched__worker_main(void *arg) {
     ecs_sched__worker *worker = (ecs_sched__worker *)arg;
     ecs_sched__tls_pool_id = worker->pool->id;
     ecs_sched__tls_index = worker->index;
-    ecs_sched__pool_work_until(worker->pool, worker->index, ecs_sched__pool_stopping, worker->pool);
+    ecs_sched__pool_work_until(worker->pool, worker->index, ecs_sched__pool_stopping, worker->pool,
+                               NULL);
     return NULL;
 }
 
@@ -3381,7 +3391,7 @@ void ecs_sched_pool_destroy(ecs_sched_pool *pool) {
     int32_t self;
     if (!pool) return;
     self = ecs_sched__self(pool);
-    ecs_sched__pool_work_until(pool, self, ecs_sched__no_task_left, pool);
+    ecs_sched__pool_work_until(pool, self, ecs_sched__no_task_left, pool, NULL);
     ecs_sched__pool_join(pool);
     /* the workers drained their own deques before leaving; anything left is worker 0's */
     while (ecs_sched__pool_help(pool, self)) {
@@ -3499,13 +3509,11 @@ static bool ecs_sched__wait_or_done(void *p) {
 static void ecs_sched__pool_wait_or(ecs_sched_pool *pool, ecs_sched_task_group *group,
                                     bool (*also)(void *arg), void *arg) {
     ecs_sched__wait_or w;
-    bool counted = group->slots != NULL;
     w.group = group;
     w.also = also;
     w.arg = arg;
-    if (counted) atomic_fetch_add_explicit(&pool->group_waiters, 1, memory_order_seq_cst);
-    ecs_sched__pool_work_until(pool, ecs_sched__self(pool), ecs_sched__wait_or_done, &w);
-    if (counted) atomic_fetch_sub_explicit(&pool->group_waiters, 1, memory_order_relaxed);
+    ecs_sched__pool_work_until(pool, ecs_sched__self(pool), ecs_sched__wait_or_done, &w,
+                               &pool->group_waiters);
 }
 
 void ecs_sched_pool_wait(ecs_sched_pool *pool, ecs_sched_task_group *group) {
@@ -8405,6 +8413,8 @@ struct ecs_sched__plan {
     uint8_t *set_state;          /* per run: 0 not evaluated, 1 true, 2 false */
     int32_t access_words;        /* per node: component reads, writes, resource reads, writes */
     uint64_t *access;
+    int32_t exclusive_count;     /* exclusive nodes (sync points too), their positions in */
+    int32_t *exclusive_at;       /* plan order: the runs between them can be spread */
     int32_t writer_count;        /* systems with command buffers, in plan order */
     ecs_sched__plan_node **writers;
     int32_t ambiguous_count;     /* unordered conflicting pairs, as plan positions */
@@ -8670,9 +8680,10 @@ static ecs_sched_result ecs_sched__allocate_plan(ecs_sched__build *b, ecs_sched_
     plan->access_words = b->access_words;
     plan->access = ECS_SCHED__PLAN_ALLOC_N(plan, uint64_t, (size_t)4 * b->access_words * N);
     plan->writers = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_node *, b->system_count);
+    plan->exclusive_at = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, N);
     plan->ambiguous = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, 2 * (size_t)b->ambiguous_count);
     if (!plan->nodes || !plan->successors || !plan->sets || !plan->set_state || !plan->conds ||
-        !plan->access || !plan->writers || !plan->ambiguous) {
+        !plan->access || !plan->writers || !plan->exclusive_at || !plan->ambiguous) {
         return ecs_sched__oom(b);
     }
     return ECS_SCHED_OK;
@@ -8718,6 +8729,10 @@ static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_sched__build *b, ecs_
         pn->cond_count = at - pn->cond_start;
         memcpy(plan->access + (size_t)p * words, b->access + (size_t)i * words,
                sizeof(uint64_t) * words);
+    }
+    plan->exclusive_count = 0;
+    for (i = 0; i < plan->node_count; i++) {
+        if (plan->nodes[i].exclusive) plan->exclusive_at[plan->exclusive_count++] = i;
     }
     return ECS_SCHED_OK;
 }
@@ -9554,27 +9569,25 @@ static int64_t ecs_sched__run_times_best(const ecs_sched__run_times *t) {
    exclusive nodes) goes to plan->work_ns, the whole run to *took. */
 static ecs_sched_result ecs_sched__execute_measured(ecs_sched__schedule *s, int64_t *took) {
     ecs_sched__plan *plan = s->plan;
-    const ecs_sched__plan_node *nodes = plan->nodes;
     ecs_sched_result error = ECS_SCHED_OK, violation = ECS_SCHED_OK;
+    bool whole = plan->exclusive_count == 0;   /* all of it could be spread: one timing */
     int64_t began = ecs_sched__now_ns(), work = 0;
-    int32_t p = 0, end;
+    int32_t p = 0, k;
     if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
-    while (p < plan->node_count) {
-        if (nodes[p].exclusive) {
-            ecs_sched__execute_range(s, p, p + 1, &error, &violation);
-            p++;
-        } else {
-            int64_t start = ecs_sched__now_ns();
-            for (end = p; end < plan->node_count && !nodes[end].exclusive; end++) {
-            }
+    for (k = 0; k <= plan->exclusive_count; k++) {
+        int32_t end = k < plan->exclusive_count ? plan->exclusive_at[k] : plan->node_count;
+        if (p < end) {
+            int64_t start = whole ? 0 : ecs_sched__now_ns();
             ecs_sched__execute_range(s, p, end, &error, &violation);
-            work += ecs_sched__now_ns() - start;
-            p = end;
+            if (!whole) work += ecs_sched__now_ns() - start;
         }
+        if (end < plan->node_count) ecs_sched__execute_range(s, end, end + 1, &error, &violation);
+        p = end + 1;
     }
     ecs_sched__apply_pending(plan, &error);
-    plan->work_ns = work > 1 ? work : 1;
     *took = ecs_sched__now_ns() - began;
+    if (whole) work = *took;
+    plan->work_ns = work > 1 ? work : 1;
     return error != ECS_SCHED_OK ? error : violation;
 }
 
@@ -9592,6 +9605,28 @@ static ecs_sched_result ecs_sched__execute_parallel_measured(ecs_sched__run *r) 
     return result;
 }
 
+/* Before a parallel run that follows runs on the calling thread: node estimates change only
+   in parallel runs, so while the calling thread wins they can drift far from what the nodes
+   now take (the first ones, made on cold caches, stay for thousands of runs). Their total is
+   brought back to the last timing of the whole work when it is off by more than half (too
+   high, a run would wake workers for work that is not there; too low, it would keep work it
+   should share). */
+static void ecs_sched__rescale_estimates(ecs_sched__run *r, int64_t work_ns) {
+    const ecs_sched__plan *plan = r->s->plan;
+    int64_t total = 0;
+    int32_t i;
+    for (i = 0; i < plan->node_count; i++) total += r->slots[i].cost_ns;
+    if (total <= 0 || (total <= 2 * work_ns && 2 * total >= work_ns)) return;
+    for (i = 0; i < plan->node_count; i++) {
+        ecs_sched__run_slot *slot = &r->slots[i];
+        if (slot->cost_ns > 0) {
+            int64_t scaled = (int64_t)((double)slot->cost_ns * (double)work_ns / (double)total);
+            slot->cost_ns = scaled > 1 ? (int32_t)scaled : 1;
+        }
+    }
+    atomic_store_explicit(&r->root_sums_stale, true, memory_order_relaxed);
+}
+
 static bool ecs_sched__parallel_wins(const ecs_sched__plan *plan) {
     int64_t parallel = ecs_sched__run_times_best(&plan->parallel);
     return parallel > 0 && parallel < ecs_sched__run_times_best(&plan->single);
@@ -9607,6 +9642,7 @@ static ecs_sched_result ecs_sched__execute_faster(ecs_sched__plan *plan, ecs_sch
     bool retry = !parallel_known || turn >= plan->retry_at;
     ecs_sched_result result;
     if (parallel_won != retry) {
+        if (retry && parallel_known) ecs_sched__rescale_estimates(plan->run_state, plan->work_ns);
         result = ecs_sched__execute_parallel_measured(plan->run_state);
     } else {
         int64_t took;

@@ -679,27 +679,25 @@ static int64_t ecs_sched__run_times_best(const ecs_sched__run_times *t) {
    exclusive nodes) goes to plan->work_ns, the whole run to *took. */
 static ecs_sched_result ecs_sched__execute_measured(ecs_sched__schedule *s, int64_t *took) {
     ecs_sched__plan *plan = s->plan;
-    const ecs_sched__plan_node *nodes = plan->nodes;
     ecs_sched_result error = ECS_SCHED_OK, violation = ECS_SCHED_OK;
+    bool whole = plan->exclusive_count == 0;   /* all of it could be spread: one timing */
     int64_t began = ecs_sched__now_ns(), work = 0;
-    int32_t p = 0, end;
+    int32_t p = 0, k;
     if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
-    while (p < plan->node_count) {
-        if (nodes[p].exclusive) {
-            ecs_sched__execute_range(s, p, p + 1, &error, &violation);
-            p++;
-        } else {
-            int64_t start = ecs_sched__now_ns();
-            for (end = p; end < plan->node_count && !nodes[end].exclusive; end++) {
-            }
+    for (k = 0; k <= plan->exclusive_count; k++) {
+        int32_t end = k < plan->exclusive_count ? plan->exclusive_at[k] : plan->node_count;
+        if (p < end) {
+            int64_t start = whole ? 0 : ecs_sched__now_ns();
             ecs_sched__execute_range(s, p, end, &error, &violation);
-            work += ecs_sched__now_ns() - start;
-            p = end;
+            if (!whole) work += ecs_sched__now_ns() - start;
         }
+        if (end < plan->node_count) ecs_sched__execute_range(s, end, end + 1, &error, &violation);
+        p = end + 1;
     }
     ecs_sched__apply_pending(plan, &error);
-    plan->work_ns = work > 1 ? work : 1;
     *took = ecs_sched__now_ns() - began;
+    if (whole) work = *took;
+    plan->work_ns = work > 1 ? work : 1;
     return error != ECS_SCHED_OK ? error : violation;
 }
 
@@ -717,6 +715,28 @@ static ecs_sched_result ecs_sched__execute_parallel_measured(ecs_sched__run *r) 
     return result;
 }
 
+/* Before a parallel run that follows runs on the calling thread: node estimates change only
+   in parallel runs, so while the calling thread wins they can drift far from what the nodes
+   now take (the first ones, made on cold caches, stay for thousands of runs). Their total is
+   brought back to the last timing of the whole work when it is off by more than half (too
+   high, a run would wake workers for work that is not there; too low, it would keep work it
+   should share). */
+static void ecs_sched__rescale_estimates(ecs_sched__run *r, int64_t work_ns) {
+    const ecs_sched__plan *plan = r->s->plan;
+    int64_t total = 0;
+    int32_t i;
+    for (i = 0; i < plan->node_count; i++) total += r->slots[i].cost_ns;
+    if (total <= 0 || (total <= 2 * work_ns && 2 * total >= work_ns)) return;
+    for (i = 0; i < plan->node_count; i++) {
+        ecs_sched__run_slot *slot = &r->slots[i];
+        if (slot->cost_ns > 0) {
+            int64_t scaled = (int64_t)((double)slot->cost_ns * (double)work_ns / (double)total);
+            slot->cost_ns = scaled > 1 ? (int32_t)scaled : 1;
+        }
+    }
+    atomic_store_explicit(&r->root_sums_stale, true, memory_order_relaxed);
+}
+
 static bool ecs_sched__parallel_wins(const ecs_sched__plan *plan) {
     int64_t parallel = ecs_sched__run_times_best(&plan->parallel);
     return parallel > 0 && parallel < ecs_sched__run_times_best(&plan->single);
@@ -732,6 +752,7 @@ static ecs_sched_result ecs_sched__execute_faster(ecs_sched__plan *plan, ecs_sch
     bool retry = !parallel_known || turn >= plan->retry_at;
     ecs_sched_result result;
     if (parallel_won != retry) {
+        if (retry && parallel_known) ecs_sched__rescale_estimates(plan->run_state, plan->work_ns);
         result = ecs_sched__execute_parallel_measured(plan->run_state);
     } else {
         int64_t took;

@@ -59,6 +59,8 @@ struct ecs_sched__plan {
     uint8_t *set_state;          /* per run: 0 not evaluated, 1 true, 2 false */
     int32_t access_words;        /* per node: component reads, writes, resource reads, writes */
     uint64_t *access;
+    int32_t exclusive_count;     /* exclusive nodes (sync points too), their positions in */
+    int32_t *exclusive_at;       /* plan order: the runs between them can be spread */
     int32_t writer_count;        /* systems with command buffers, in plan order */
     ecs_sched__plan_node **writers;
     int32_t ambiguous_count;     /* unordered conflicting pairs, as plan positions */
@@ -324,9 +326,10 @@ static ecs_sched_result ecs_sched__allocate_plan(ecs_sched__build *b, ecs_sched_
     plan->access_words = b->access_words;
     plan->access = ECS_SCHED__PLAN_ALLOC_N(plan, uint64_t, (size_t)4 * b->access_words * N);
     plan->writers = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_node *, b->system_count);
+    plan->exclusive_at = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, N);
     plan->ambiguous = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, 2 * (size_t)b->ambiguous_count);
     if (!plan->nodes || !plan->successors || !plan->sets || !plan->set_state || !plan->conds ||
-        !plan->access || !plan->writers || !plan->ambiguous) {
+        !plan->access || !plan->writers || !plan->exclusive_at || !plan->ambiguous) {
         return ecs_sched__oom(b);
     }
     return ECS_SCHED_OK;
@@ -372,6 +375,10 @@ static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_sched__build *b, ecs_
         pn->cond_count = at - pn->cond_start;
         memcpy(plan->access + (size_t)p * words, b->access + (size_t)i * words,
                sizeof(uint64_t) * words);
+    }
+    plan->exclusive_count = 0;
+    for (i = 0; i < plan->node_count; i++) {
+        if (plan->nodes[i].exclusive) plan->exclusive_at[plan->exclusive_count++] = i;
     }
     return ECS_SCHED_OK;
 }

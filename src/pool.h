@@ -279,7 +279,7 @@ struct ecs_sched_pool {
     ecs_sched__worker *workers;
     ecs_sched__event idle;
     atomic_bool stopping;
-    atomic_int group_waiters;        /* ecs_sched_pool_wait calls on counted groups */
+    atomic_int group_waiters;        /* group waits going to sleep or asleep */
     bool crowded;                    /* more threads than the hardware runs at once */
     pthread_t creator;               /* worker 0 */
     uint64_t id;                     /* unique in the process, unlike the pool's address */
@@ -575,7 +575,10 @@ static void ecs_sched__task_run(ecs_sched_pool *pool, int32_t self, const ecs_sc
             ecs_sched__event_notify(&pool->idle, true);  /* a waiter may sleep on it */
         }
     } else if (atomic_fetch_sub_explicit(&group->pending, 1, memory_order_acq_rel) == 1) {
-        ecs_sched__event_notify(&pool->idle, true);
+        ecs_sched__light_fence(&pool->idle);
+        if (atomic_load_explicit(&pool->group_waiters, memory_order_relaxed) > 0) {
+            ecs_sched__event_notify(&pool->idle, true);
+        }
     }
 }
 
@@ -643,10 +646,14 @@ static bool ecs_sched__pool_help(ecs_sched_pool *pool, int32_t self) {
    workers write, and reading them after every tiny task cost more than the task. Not inside
    a task, though: a wait there that ran past its end would nest other tasks' waits deeper
    and deeper (a parallel_for overflowed its stack that way).
-   Whoever makes done() true must notify pool->idle. self is -1 on a thread outside the pool,
-   which only steals. */
+   Whoever makes done() true must notify pool->idle; when `sleeping` is not NULL, it is
+   counted up while this thread goes to sleep, and whoever makes done() true may skip the
+   notify while it reads 0 (a waiter that is awake needs none: waking a sleeping worker for
+   it cost a futex call, and that worker's later sleep a membarrier that interrupts the
+   waiter). self is -1 on a thread outside the pool, which only steals. */
 static void ecs_sched__pool_work_until(ecs_sched_pool *pool, int32_t self,
-                                       bool (*done)(void *arg), void *arg) {
+                                       bool (*done)(void *arg), void *arg,
+                                       atomic_int *sleeping) {
     int32_t idle_rounds = 0, ran_unchecked = 0;
     int32_t check_every = ecs_sched__tls_task_depth == 0 ? ECS_SCHED__RUNS_PER_DONE_CHECK : 1;
     for (;;) {
@@ -663,12 +670,14 @@ static void ecs_sched__pool_work_until(ecs_sched_pool *pool, int32_t self,
             else ECS_SCHED__CPU_RELAX();
             continue;
         }
-        epoch = ecs_sched__event_prepare(&pool->idle);
+        if (sleeping) atomic_fetch_add_explicit(sleeping, 1, memory_order_seq_cst);
+        epoch = ecs_sched__event_prepare(&pool->idle);   /* its fence orders the count too */
         if (done(arg) || ecs_sched__any_task_visible(pool)) {
             ecs_sched__event_cancel(&pool->idle);
         } else {
             ecs_sched__event_sleep(&pool->idle, epoch);
         }
+        if (sleeping) atomic_fetch_sub_explicit(sleeping, 1, memory_order_relaxed);
         idle_rounds = 0;
     }
 }
@@ -683,7 +692,8 @@ static void *ecs_sched__worker_main(void *arg) {
     ecs_sched__worker *worker = (ecs_sched__worker *)arg;
     ecs_sched__tls_pool_id = worker->pool->id;
     ecs_sched__tls_index = worker->index;
-    ecs_sched__pool_work_until(worker->pool, worker->index, ecs_sched__pool_stopping, worker->pool);
+    ecs_sched__pool_work_until(worker->pool, worker->index, ecs_sched__pool_stopping, worker->pool,
+                               NULL);
     return NULL;
 }
 
@@ -790,7 +800,7 @@ void ecs_sched_pool_destroy(ecs_sched_pool *pool) {
     int32_t self;
     if (!pool) return;
     self = ecs_sched__self(pool);
-    ecs_sched__pool_work_until(pool, self, ecs_sched__no_task_left, pool);
+    ecs_sched__pool_work_until(pool, self, ecs_sched__no_task_left, pool, NULL);
     ecs_sched__pool_join(pool);
     /* the workers drained their own deques before leaving; anything left is worker 0's */
     while (ecs_sched__pool_help(pool, self)) {
@@ -908,13 +918,11 @@ static bool ecs_sched__wait_or_done(void *p) {
 static void ecs_sched__pool_wait_or(ecs_sched_pool *pool, ecs_sched_task_group *group,
                                     bool (*also)(void *arg), void *arg) {
     ecs_sched__wait_or w;
-    bool counted = group->slots != NULL;
     w.group = group;
     w.also = also;
     w.arg = arg;
-    if (counted) atomic_fetch_add_explicit(&pool->group_waiters, 1, memory_order_seq_cst);
-    ecs_sched__pool_work_until(pool, ecs_sched__self(pool), ecs_sched__wait_or_done, &w);
-    if (counted) atomic_fetch_sub_explicit(&pool->group_waiters, 1, memory_order_relaxed);
+    ecs_sched__pool_work_until(pool, ecs_sched__self(pool), ecs_sched__wait_or_done, &w,
+                               &pool->group_waiters);
 }
 
 void ecs_sched_pool_wait(ecs_sched_pool *pool, ecs_sched_task_group *group) {

@@ -204,6 +204,107 @@ static void a_heavy_chain_runs_on_the_calling_thread(void **state) {
     assert_int_equal(sh.off_caller, 0);
     ecs_sched_world_destroy(w);
 }
+
+static char trace[512];
+
+static void note_letter(ecs_sched_system_ctx *ctx) {
+    size_t n = strlen(trace);
+    if (n + 1 < sizeof trace) trace[n] = *(const char *)ecs_sched_ctx_user_data(ctx);
+}
+
+/* A cheap schedule runs on the calling thread, timed every 32nd run between its exclusive
+   nodes: those runs, like the others, run every node once, in plan order. */
+static void cheap_runs_with_exclusive_systems_run_every_node_in_order(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_PARALLEL, 2);
+    static const char letters[] = "aXbc";
+    ecs_sched_system_desc descs[5];
+    ecs_sched_systems_desc many;
+    char expected[512] = "";
+    int i;
+    (void)state;
+    memset(descs, 0, sizeof descs);
+    descs[0].name = "a";
+    descs[1].name = "X";
+    descs[1].exclusive = true;
+    descs[2].name = "b";
+    descs[3].fn = ecs_sched_apply_deferred;
+    descs[4].name = "c";
+    for (i = 0; i < 5; i++) {
+        if (i == 3) continue;
+        descs[i].fn = note_letter;
+        descs[i].user_data = (void *)&letters[i < 3 ? i : 3];
+    }
+    memset(&many, 0, sizeof many);
+    many.systems = descs;
+    many.count = 5;
+    many.chain = true;
+    assert_int_equal(ecs_sched_add_systems(w, UPDATE, &many), ECS_SCHED_OK);
+    trace[0] = '\0';
+    for (i = 0; i < 100; i++) {
+        assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+        strcat(expected, letters);
+    }
+    assert_string_equal(trace, expected);
+    ecs_sched_world_destroy(w);
+}
+
+/* The run state of w's Update schedule, made by a parallel run of heavy systems: each has an
+   estimate of about 2 ms. */
+static ecs_sched__run *run_state_after_heavy_runs(ecs_sched_world *w, shared *sh) {
+    ecs_sched__schedule *s;
+    sh->now = HEAVY;
+    run_times(w, 3);
+    s = ecs_sched__schedule_known(w, UPDATE);
+    assert_non_null(s);
+    assert_non_null(s->plan->run_state);
+    return s->plan->run_state;
+}
+
+static int64_t estimates_total(const ecs_sched__run *r) {
+    int64_t total = 0;
+    int32_t i;
+    for (i = 0; i < r->s->plan->node_count; i++) total += r->slots[i].cost_ns;
+    return total;
+}
+
+/* Estimates change only in parallel runs. While the calling thread wins they can stay far
+   from what the systems take now; before the next parallel run they are scaled to the
+   calling thread's timing of the whole work, keeping their proportions. */
+static void estimates_far_from_the_measured_work_are_scaled_to_it(void **state) {
+    shared sh;
+    ecs_sched_world *w = world_of_independent_systems(&sh, 4);
+    ecs_sched__run *r = run_state_after_heavy_runs(w, &sh);
+    int32_t first, second;
+    (void)state;
+    r->slots[0].cost_ns = 3000000;
+    r->slots[1].cost_ns = 1000000;
+    r->slots[2].cost_ns = 1000000;
+    r->slots[3].cost_ns = 1000000;
+    ecs_sched__rescale_estimates(r, 60000);   /* the systems take 60 us now, not 6 ms */
+    first = r->slots[0].cost_ns;
+    second = r->slots[1].cost_ns;
+    assert_true(estimates_total(r) >= 59990 && estimates_total(r) <= 60010);
+    assert_true(first >= 29990 && first <= 30010);
+    assert_true(second >= 9990 && second <= 10010);
+    ecs_sched__rescale_estimates(r, 600000);  /* and the other way */
+    assert_true(estimates_total(r) >= 599900 && estimates_total(r) <= 600100);
+    ecs_sched_world_destroy(w);
+}
+
+/* Within a factor of two they are left as they are: per-system timings are noisier than a
+   whole run's, but the split they give is still worth more than an even one. */
+static void estimates_near_the_measured_work_are_kept(void **state) {
+    shared sh;
+    ecs_sched_world *w = world_of_independent_systems(&sh, 4);
+    ecs_sched__run *r = run_state_after_heavy_runs(w, &sh);
+    int64_t before = estimates_total(r);
+    (void)state;
+    ecs_sched__rescale_estimates(r, before * 3 / 2);
+    assert_true(estimates_total(r) == before);
+    ecs_sched__rescale_estimates(r, before * 2 / 3);
+    assert_true(estimates_total(r) == before);
+    ecs_sched_world_destroy(w);
+}
 #endif
 
 int main(void) {
@@ -214,6 +315,9 @@ int main(void) {
         cmocka_unit_test(a_schedule_that_becomes_heavy_is_spread),
         cmocka_unit_test(a_schedule_that_becomes_cheap_returns_to_the_calling_thread),
         cmocka_unit_test(a_heavy_chain_runs_on_the_calling_thread),
+        cmocka_unit_test(cheap_runs_with_exclusive_systems_run_every_node_in_order),
+        cmocka_unit_test(estimates_far_from_the_measured_work_are_scaled_to_it),
+        cmocka_unit_test(estimates_near_the_measured_work_are_kept),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
