@@ -616,14 +616,17 @@
        ecs_sched_app_run(app, &desc, &code)  frames until exit is requested: .delta_ns (fixed
                                              frame time), .frame_ns (pace: sleep what is left
                                              of each frame), .max_frames
-       ecs_sched_app_frame_count(app)        updates completed
+       ecs_sched_app_frame_count(app)        updates made (failed ones too)
 
      An update stops at the first schedule run that fails and returns its code (a build error,
      an undeclared access, a failing transition schedule); ecs_sched_last_error says what
-     failed; run returns it too. A system asks to stop with ecs_sched_ctx_request_exit(ctx,
-     code), declaring resource AppExit (ecs_sched_app_exit_id(w)) in .writes; the frame
-     completes, then run returns ECS_SCHED_OK with the code. A second request keeps the first
-     code. From outside: ecs_sched_app_request_exit, ecs_sched_app_exit_requested.
+     failed; run returns it too. A startup schedule that failed runs again in the next
+     update, with those after it in the startup order. A system asks to stop with
+     ecs_sched_ctx_request_exit(ctx, code), declaring resource AppExit
+     (ecs_sched_app_exit_id(w)) in .writes; the frame completes, then run returns
+     ECS_SCHED_OK with the code. A second request keeps the first code. The request stays
+     (a later run returns before its first update) until AppExit's `requested` is set back
+     to false. From outside: ecs_sched_app_request_exit, ecs_sched_app_exit_requested.
 
      Plugins are named build functions that add systems, sets, resources and states:
 
@@ -677,9 +680,9 @@
      fails, advancing nothing, when one is out of range.
 
      The clock is a hook: ecs_sched_time_desc .clock returns a monotonic reading in
-     nanoseconds and .sleep waits (both default to the system's; with strict -std=c99 on
-     glibc the default clock falls back to gettimeofday unless the implementation file is
-     compiled with _POSIX_C_SOURCE >= 199309L). A test or a server drives time exactly with
+     nanoseconds and .sleep waits (both default to the system's: the monotonic clock, on
+     Linux under strict -std=c99 too; only where no monotonic clock can be reached does the
+     default fall back to gettimeofday). A test or a server drives time exactly with
      ecs_sched_app_update_by or a clock of its own. The first clock-driven update has delta 0.
 
      Conditions on time, each instance with its own timer fed by Time's delta each time it is
@@ -2039,10 +2042,11 @@ ECS_SCHED_API ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app);
    delta_ns), then schedule Main runs. In the first update Main first runs StateTransition
    (the initial states are entered) and the startup order, then the main order. An update
    stops at the first schedule run that fails and returns its code; ecs_sched_last_error
-   says what failed. */
+   says what failed. A startup schedule that failed runs again in the next update, with the
+   startup schedules after it (not those before it), before the main order. */
 ECS_SCHED_API ecs_sched_result ecs_sched_app_update(ecs_sched_app *app);
 ECS_SCHED_API ecs_sched_result ecs_sched_app_update_by(ecs_sched_app *app, int64_t delta_ns);
-/* Updates completed so far. */
+/* Updates made so far, failed ones included (their clocks advanced). */
 ECS_SCHED_API uint64_t ecs_sched_app_frame_count(const ecs_sched_app *app);
 
 typedef struct ecs_sched_app_run_desc {
@@ -2068,7 +2072,9 @@ typedef struct ecs_sched_app_exit {
 /* Its id: declare it in .writes of a system that requests exit. 0 without an app. */
 ECS_SCHED_API ecs_sched_id ecs_sched_app_exit_id(const ecs_sched_world *world);
 /* Requests exit: ecs_sched_app_run returns after the current update. A second request keeps
-   the first code (and says so at debug log level). */
+   the first code (and says so at debug log level). The request stays, so a later
+   ecs_sched_app_run returns before its first update; to go on, set `requested` of resource
+   AppExit (ecs_sched_app_exit_id) back to false. */
 ECS_SCHED_API ecs_sched_result ecs_sched_ctx_request_exit(ecs_sched_system_ctx *ctx, int32_t code);
 ECS_SCHED_API ecs_sched_result ecs_sched_app_request_exit(ecs_sched_app *app, int32_t code);
 /* Whether exit was requested; its code in *code (may be NULL). */
@@ -9765,6 +9771,15 @@ ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
 #include <time.h>
 #include <sys/time.h>
 #include <sys/select.h>
+#if !defined(CLOCK_MONOTONIC) && defined(__linux__)
+/* Strict ISO C (-std=c99 with glibc): <time.h> hides clock_gettime and <unistd.h> hides
+   syscall, but the system call itself is there. */
+#include <sys/syscall.h>
+#if defined(SYS_clock_gettime)
+#define ECS_SCHED__CLOCK_BY_SYSCALL 1
+long syscall(long number, ...);
+#endif
+#endif
 #endif
 
 /* What the world keeps for its clocks. */
@@ -9793,9 +9808,8 @@ static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
     if (duration_ns > 0) Sleep((DWORD)((duration_ns + 999999) / 1000000));
 }
 #else
-/* Under strict ISO C (-std=c99 with glibc) <time.h> hides clock_gettime; the fallback,
-   gettimeofday, follows changes of the system clock. Compile the implementation with
-   -D_POSIX_C_SOURCE=199309L (or gnu99) or set a clock hook to avoid it. */
+/* The monotonic clock. Where neither clock_gettime nor its system call can be reached, the
+   fallback, gettimeofday, follows changes of the system clock: set a clock hook there. */
 static int64_t ecs_sched__system_clock(void *user_data) {
     (void)user_data;
 #if defined(CLOCK_MONOTONIC)
@@ -9803,6 +9817,12 @@ static int64_t ecs_sched__system_clock(void *user_data) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         return (int64_t)ts.tv_sec * ECS_SCHED_NS_PER_SECOND + (int64_t)ts.tv_nsec;
+    }
+#elif defined(ECS_SCHED__CLOCK_BY_SYSCALL)
+    {
+        long ts[2];   /* what this call fills on Linux: seconds and nanoseconds, both long */
+        syscall(SYS_clock_gettime, 1L /* CLOCK_MONOTONIC */, ts);
+        return (int64_t)ts[0] * ECS_SCHED_NS_PER_SECOND + (int64_t)ts[1];
     }
 #else
     {
@@ -11787,17 +11807,21 @@ static bool ecs_sched__order_find(const ecs_sched_app *app, const char *label, i
     return false;
 }
 
-/* Puts `label` at `index` of order `o`, creating its schedule. */
+/* Puts `label` at `index` of order `o`, creating its schedule: the schedule comes last, so
+   that a failure leaves no schedule that is in no order. */
 static ecs_sched_result ecs_sched__order_insert(ecs_sched_app *app, int o, uint32_t index,
                                                 const char *label) {
     ecs_sched_world *w = app->world;
     ecs_sched__label_order *order = &app->orders[o];
     ecs_sched__order_entry entry;
-    entry.schedule = ecs_sched__schedule_get(w, label);
-    if (!entry.schedule) return w->env.last_result;
     if (!ECS_SCHED__GROW(&w->env, order->items, &order->capacity, order->count + 1) ||
         !(entry.label = ecs_sched__strdup(&w->env, label))) {
         return ecs_sched__out_of_memory(w, "inserting a schedule label");
+    }
+    entry.schedule = ecs_sched__schedule_get(w, label);
+    if (!entry.schedule) {
+        ecs_sched__free(&w->env, entry.label);
+        return w->env.last_result;
     }
     memmove(order->items + index + 1, order->items + index,
             (order->count - index) * sizeof *order->items);

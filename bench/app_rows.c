@@ -165,9 +165,11 @@ static void run_game_loop_frame(bench_row *row) {
     s.measured = looped(run_game_frames, b);
     if (sample_row(row, &s, &m)) {
         appendf(row, "examples/game_loop.c with 10 000 crates, playing, frames of 1/64 s (one "
-                     "fixed step each), %d frames a sample; baseline: the example's kernels "
-                     "(fall, move, land, blend) over the same queries on the same world, in "
-                     "the app's order", (int)reps);
+                     "fixed step each), single-threaded executor, %d frames a sample; "
+                     "baseline: what each of the example's systems does (fall, move, land, "
+                     "ball_out, blend, report's sums; printing silenced on both sides), by "
+                     "hand over the same queries on the same world, in the app's order",
+                (int)reps);
     }
     game_loop_bench_destroy(b);
 }

@@ -22,6 +22,7 @@ struct game_loop_bench {
     ecs_sched_app *app;
     Game game;
     ecs_sched_query *falling, *moving, *landing, *drawing, *balls;
+    ecs_sched_query *ball_positions, *drawn_balls, *drawn_crates;
 };
 
 static ecs_sched_query *query_of(ecs_sched_world *w, ecs_sched_term a, ecs_sched_term b,
@@ -48,8 +49,12 @@ game_loop_bench *game_loop_bench_create(int crates) {
     game_loop_bench *b = (game_loop_bench *)calloc(1, sizeof *b);
     ecs_sched_world *w;
     Game *g;
+    ecs_sched_app_desc desc;
+    memset(&desc, 0, sizeof desc);
+    /* not a row about threads: the single-threaded executor, as the by-hand frame */
+    desc.world.executor = ECS_SCHED_EXECUTOR_SINGLE_THREADED;
     if (!b) return NULL;
-    b->app = ecs_sched_app_create(NULL);
+    b->app = ecs_sched_app_create(&desc);
     if (!b->app || setup_game(b->app, &b->game, crates) != ECS_SCHED_OK) {
         game_loop_bench_destroy(b);
         return NULL;
@@ -64,7 +69,14 @@ game_loop_bench *game_loop_bench_create(int crates) {
     b->drawing = query_of(w, ecs_sched_write(g->drawn), ecs_sched_read(g->position),
                           ecs_sched_read(g->previous));
     b->balls = query_of(w, ecs_sched_read(g->ball), (ecs_sched_term){0}, (ecs_sched_term){0});
-    if (!b->falling || !b->moving || !b->landing || !b->drawing || !b->balls) {
+    b->ball_positions = query_of(w, ecs_sched_read(g->position), ecs_sched_read(g->ball),
+                                 (ecs_sched_term){0});
+    b->drawn_balls = query_of(w, ecs_sched_read(g->drawn), ecs_sched_read(g->ball),
+                              (ecs_sched_term){0});
+    b->drawn_crates = query_of(w, ecs_sched_read(g->drawn), ecs_sched_read(g->crate),
+                               (ecs_sched_term){0});
+    if (!b->falling || !b->moving || !b->landing || !b->drawing || !b->balls ||
+        !b->ball_positions || !b->drawn_balls || !b->drawn_crates) {
         game_loop_bench_destroy(b);
         return NULL;
     }
@@ -82,13 +94,37 @@ int game_loop_bench_frame(game_loop_bench *b) {
     return ecs_sched_app_update_by(b->app, ECS_SCHED_HZ(64)) == ECS_SCHED_OK;
 }
 
+/* What report does, but the printing (silenced in both). */
+static void report_by_hand(game_loop_bench *b, const ecs_sched_time_fixed *fixed) {
+    Drawn ball = {0.0f, 0.0f};
+    float crates = 0.0f;
+    int count = 0, i;
+    ecs_sched_iter it = ecs_sched_query_iter(b->drawn_balls);
+    while (ecs_sched_iter_next(&it)) ball = ECS_SCHED_FIELD(&it, const Drawn, 0)[0];
+    it = ecs_sched_query_iter(b->drawn_crates);
+    while (ecs_sched_iter_next(&it)) {
+        const Drawn *d = ECS_SCHED_FIELD(&it, const Drawn, 0);
+        for (i = 0; i < it.count; i++, count++) crates += d[i].y;
+    }
+    game_loop_quiet_printf("%d %d %f %f %f", b->game.frame, (int)fixed->steps_this_frame,
+                           ball.x, ball.y, count ? crates / (float)count : 0.0f);
+}
+
+/* What ball_out looks at (the ball was removed, as in the app's world). */
+static void ball_out_by_hand(game_loop_bench *b) {
+    ecs_sched_iter it = ecs_sched_query_iter(b->ball_positions);
+    while (ecs_sched_iter_next(&it)) {
+        if (ECS_SCHED_FIELD(&it, const Position, 0)[0].y < 0.0f) b->game.frame = -1;
+    }
+}
+
 void game_loop_bench_by_hand(game_loop_bench *b) {
     const float dt = (float)ECS_SCHED_HZ(64) / 1e9f;
     ecs_sched_world *w = ecs_sched_app_world(b->app);
     const ecs_sched_time_fixed *fixed =
         (const ecs_sched_time_fixed *)ecs_sched_resource_get(w, b->game.fixed_time);
     ecs_sched_iter it;
-    b->game.frame++;
+    b->game.frame++;   /* next_frame; read_input does nothing past its script */
     it = ecs_sched_query_iter(b->falling);
     while (ecs_sched_iter_next(&it)) fall(ECS_SCHED_FIELD(&it, Velocity, 0), it.count, dt);
     it = ecs_sched_query_iter(b->moving);
@@ -100,11 +136,13 @@ void game_loop_bench_by_hand(game_loop_bench *b) {
     while (ecs_sched_iter_next(&it)) {
         land(ECS_SCHED_FIELD(&it, Position, 0), ECS_SCHED_FIELD(&it, Velocity, 1), it.count);
     }
+    ball_out_by_hand(b);
     it = ecs_sched_query_iter(b->drawing);
     while (ecs_sched_iter_next(&it)) {
         blend(ECS_SCHED_FIELD(&it, Drawn, 0), ECS_SCHED_FIELD(&it, const Position, 1),
               ECS_SCHED_FIELD(&it, const Previous, 2), it.count, (float)fixed->overstep_fraction);
     }
+    report_by_hand(b, fixed);
 }
 
 void game_loop_bench_destroy(game_loop_bench *b) {
@@ -114,6 +152,9 @@ void game_loop_bench_destroy(game_loop_bench *b) {
     if (b->landing) ecs_sched_query_destroy(b->landing);
     if (b->drawing) ecs_sched_query_destroy(b->drawing);
     if (b->balls) ecs_sched_query_destroy(b->balls);
+    if (b->ball_positions) ecs_sched_query_destroy(b->ball_positions);
+    if (b->drawn_balls) ecs_sched_query_destroy(b->drawn_balls);
+    if (b->drawn_crates) ecs_sched_query_destroy(b->drawn_crates);
     ecs_sched_app_destroy(b->app);
     free(b);
 }

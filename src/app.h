@@ -49,10 +49,11 @@ ECS_SCHED_API ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app);
    delta_ns), then schedule Main runs. In the first update Main first runs StateTransition
    (the initial states are entered) and the startup order, then the main order. An update
    stops at the first schedule run that fails and returns its code; ecs_sched_last_error
-   says what failed. */
+   says what failed. A startup schedule that failed runs again in the next update, with the
+   startup schedules after it (not those before it), before the main order. */
 ECS_SCHED_API ecs_sched_result ecs_sched_app_update(ecs_sched_app *app);
 ECS_SCHED_API ecs_sched_result ecs_sched_app_update_by(ecs_sched_app *app, int64_t delta_ns);
-/* Updates completed so far. */
+/* Updates made so far, failed ones included (their clocks advanced). */
 ECS_SCHED_API uint64_t ecs_sched_app_frame_count(const ecs_sched_app *app);
 
 typedef struct ecs_sched_app_run_desc {
@@ -78,7 +79,9 @@ typedef struct ecs_sched_app_exit {
 /* Its id: declare it in .writes of a system that requests exit. 0 without an app. */
 ECS_SCHED_API ecs_sched_id ecs_sched_app_exit_id(const ecs_sched_world *world);
 /* Requests exit: ecs_sched_app_run returns after the current update. A second request keeps
-   the first code (and says so at debug log level). */
+   the first code (and says so at debug log level). The request stays, so a later
+   ecs_sched_app_run returns before its first update; to go on, set `requested` of resource
+   AppExit (ecs_sched_app_exit_id) back to false. */
 ECS_SCHED_API ecs_sched_result ecs_sched_ctx_request_exit(ecs_sched_system_ctx *ctx, int32_t code);
 ECS_SCHED_API ecs_sched_result ecs_sched_app_request_exit(ecs_sched_app *app, int32_t code);
 /* Whether exit was requested; its code in *code (may be NULL). */
@@ -234,17 +237,21 @@ static bool ecs_sched__order_find(const ecs_sched_app *app, const char *label, i
     return false;
 }
 
-/* Puts `label` at `index` of order `o`, creating its schedule. */
+/* Puts `label` at `index` of order `o`, creating its schedule: the schedule comes last, so
+   that a failure leaves no schedule that is in no order. */
 static ecs_sched_result ecs_sched__order_insert(ecs_sched_app *app, int o, uint32_t index,
                                                 const char *label) {
     ecs_sched_world *w = app->world;
     ecs_sched__label_order *order = &app->orders[o];
     ecs_sched__order_entry entry;
-    entry.schedule = ecs_sched__schedule_get(w, label);
-    if (!entry.schedule) return w->env.last_result;
     if (!ECS_SCHED__GROW(&w->env, order->items, &order->capacity, order->count + 1) ||
         !(entry.label = ecs_sched__strdup(&w->env, label))) {
         return ecs_sched__out_of_memory(w, "inserting a schedule label");
+    }
+    entry.schedule = ecs_sched__schedule_get(w, label);
+    if (!entry.schedule) {
+        ecs_sched__free(&w->env, entry.label);
+        return w->env.last_result;
     }
     memmove(order->items + index + 1, order->items + index,
             (order->count - index) * sizeof *order->items);

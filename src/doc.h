@@ -616,14 +616,17 @@
        ecs_sched_app_run(app, &desc, &code)  frames until exit is requested: .delta_ns (fixed
                                              frame time), .frame_ns (pace: sleep what is left
                                              of each frame), .max_frames
-       ecs_sched_app_frame_count(app)        updates completed
+       ecs_sched_app_frame_count(app)        updates made (failed ones too)
 
      An update stops at the first schedule run that fails and returns its code (a build error,
      an undeclared access, a failing transition schedule); ecs_sched_last_error says what
-     failed; run returns it too. A system asks to stop with ecs_sched_ctx_request_exit(ctx,
-     code), declaring resource AppExit (ecs_sched_app_exit_id(w)) in .writes; the frame
-     completes, then run returns ECS_SCHED_OK with the code. A second request keeps the first
-     code. From outside: ecs_sched_app_request_exit, ecs_sched_app_exit_requested.
+     failed; run returns it too. A startup schedule that failed runs again in the next
+     update, with those after it in the startup order. A system asks to stop with
+     ecs_sched_ctx_request_exit(ctx, code), declaring resource AppExit
+     (ecs_sched_app_exit_id(w)) in .writes; the frame completes, then run returns
+     ECS_SCHED_OK with the code. A second request keeps the first code. The request stays
+     (a later run returns before its first update) until AppExit's `requested` is set back
+     to false. From outside: ecs_sched_app_request_exit, ecs_sched_app_exit_requested.
 
      Plugins are named build functions that add systems, sets, resources and states:
 
@@ -677,9 +680,9 @@
      fails, advancing nothing, when one is out of range.
 
      The clock is a hook: ecs_sched_time_desc .clock returns a monotonic reading in
-     nanoseconds and .sleep waits (both default to the system's; with strict -std=c99 on
-     glibc the default clock falls back to gettimeofday unless the implementation file is
-     compiled with _POSIX_C_SOURCE >= 199309L). A test or a server drives time exactly with
+     nanoseconds and .sleep waits (both default to the system's: the monotonic clock, on
+     Linux under strict -std=c99 too; only where no monotonic clock can be reached does the
+     default fall back to gettimeofday). A test or a server drives time exactly with
      ecs_sched_app_update_by or a clock of its own. The first clock-driven update has delta 0.
 
      Conditions on time, each instance with its own timer fed by Time's delta each time it is

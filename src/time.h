@@ -144,6 +144,15 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_time_paused(void);
 #include <time.h>
 #include <sys/time.h>
 #include <sys/select.h>
+#if !defined(CLOCK_MONOTONIC) && defined(__linux__)
+/* Strict ISO C (-std=c99 with glibc): <time.h> hides clock_gettime and <unistd.h> hides
+   syscall, but the system call itself is there. */
+#include <sys/syscall.h>
+#if defined(SYS_clock_gettime)
+#define ECS_SCHED__CLOCK_BY_SYSCALL 1
+long syscall(long number, ...);
+#endif
+#endif
 #endif
 
 /* What the world keeps for its clocks. */
@@ -172,9 +181,8 @@ static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
     if (duration_ns > 0) Sleep((DWORD)((duration_ns + 999999) / 1000000));
 }
 #else
-/* Under strict ISO C (-std=c99 with glibc) <time.h> hides clock_gettime; the fallback,
-   gettimeofday, follows changes of the system clock. Compile the implementation with
-   -D_POSIX_C_SOURCE=199309L (or gnu99) or set a clock hook to avoid it. */
+/* The monotonic clock. Where neither clock_gettime nor its system call can be reached, the
+   fallback, gettimeofday, follows changes of the system clock: set a clock hook there. */
 static int64_t ecs_sched__system_clock(void *user_data) {
     (void)user_data;
 #if defined(CLOCK_MONOTONIC)
@@ -182,6 +190,12 @@ static int64_t ecs_sched__system_clock(void *user_data) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         return (int64_t)ts.tv_sec * ECS_SCHED_NS_PER_SECOND + (int64_t)ts.tv_nsec;
+    }
+#elif defined(ECS_SCHED__CLOCK_BY_SYSCALL)
+    {
+        long ts[2];   /* what this call fills on Linux: seconds and nanoseconds, both long */
+        syscall(SYS_clock_gettime, 1L /* CLOCK_MONOTONIC */, ts);
+        return (int64_t)ts[0] * ECS_SCHED_NS_PER_SECOND + (int64_t)ts[1];
     }
 #else
     {

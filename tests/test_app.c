@@ -426,6 +426,31 @@ static void a_second_exit_request_keeps_the_first_code(void **state) {
     destroy_app(app);
 }
 
+/* The request stays after run returns: the next run makes no update until AppExit's
+   `requested` is set back, and then goes on to the next request. */
+static void an_exit_request_stays_until_app_exit_is_cleared(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_system_desc d = exit_system(app, exit_at_frame_five);
+    ecs_sched_app_exit *exit_;
+    int32_t code = -1;
+    (void)state;
+    g_frames_seen = 0;
+    assert_int_equal(ecs_sched_add_system(world_of(app), ECS_SCHED_UPDATE, &d), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_app_run(app, NULL, &code), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_app_frame_count(app), 5);
+    code = -1;
+    assert_int_equal(ecs_sched_app_run(app, NULL, &code), ECS_SCHED_OK);
+    assert_int_equal(code, 3);
+    assert_int_equal(ecs_sched_app_frame_count(app), 5);
+    exit_ = (ecs_sched_app_exit *)ecs_sched_resource_get_mut(world_of(app), g_exit);
+    assert_non_null(exit_);
+    exit_->requested = false;
+    g_frames_seen = 0;
+    assert_int_equal(ecs_sched_app_run(app, NULL, &code), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_app_frame_count(app), 10);
+    destroy_app(app);
+}
+
 static void exit_undeclared(ecs_sched_system_ctx *ctx) {
     ecs_sched_ctx_request_exit(ctx, 1);
 }
@@ -753,6 +778,7 @@ int main(void) {
         cmocka_unit_test(a_failing_fixed_step_stops_the_fixed_loop_and_the_update),
         cmocka_unit_test(run_returns_the_exit_code_a_system_requested_after_that_frame),
         cmocka_unit_test(a_second_exit_request_keeps_the_first_code),
+        cmocka_unit_test(an_exit_request_stays_until_app_exit_is_cleared),
         cmocka_unit_test(requesting_exit_needs_the_write_of_app_exit),
         cmocka_unit_test(requesting_exit_without_app_exit_fails_the_update),
         cmocka_unit_test(run_stops_after_max_frames_without_an_exit_request),

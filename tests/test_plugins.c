@@ -387,9 +387,9 @@ static void a_plugin_may_add_resources_and_states_that_the_first_update_enters(v
     destroy_app(g_app);
 }
 
-/* ---- bugs: these specify what the library should do, and fail until it does ---- */
+/* ---- exports with empty names, a build failing without a message ---- */
 
-/* {UPDATE, ""}: the check treats "" as no set, but the message says the opposite. */
+/* {UPDATE, ""}: an empty set name is no set, and the message says so. */
 static void an_export_with_a_schedule_and_an_empty_set_says_it_names_no_set(void **state) {
     static const ecs_sched_plugin broken = {.name = "Broken", .exports = {{UPDATE, ""}}};
     (void)state;
@@ -400,8 +400,8 @@ static void an_export_with_a_schedule_and_an_empty_set_says_it_names_no_set(void
     destroy_app(g_app);
 }
 
-/* {"", ""}: the check lets it through as an unused slot (empty names count as none), but the
-   build hands the empty set name to configure_set, after the needs were added. */
+/* {"", ""}: empty names count as none, so this is an unused slot, and nothing is configured
+   for it. */
 static void an_export_whose_names_are_both_empty_is_an_unused_slot(void **state) {
     static const ecs_sched_plugin odd = {.name = "Odd", .build = trace_build, .user_data = "Odd",
                                          .needs = {&audio}, .exports = {{"", ""}}};
@@ -413,8 +413,8 @@ static void an_export_whose_names_are_both_empty_is_an_unused_slot(void **state)
     destroy_app(g_app);
 }
 
-/* A build that returns an error without recording one gets the world's previous, unrelated
-   error appended as its cause. */
+/* A build that returns an error without recording one is reported as failing, without the
+   world's previous, unrelated error given as its cause. */
 static void a_build_failing_without_a_message_is_not_blamed_on_an_earlier_error(void **state) {
     static const ecs_sched_plugin nameless = {.name = NULL};
     static const ecs_sched_plugin quiet_failure = {.name = "QuietFailure",

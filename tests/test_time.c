@@ -1,6 +1,7 @@
 /* Time: the real, virtual and fixed clocks an app keeps, the fixed-timestep runner (how many
    steps each frame takes, the overstep, pause, speed, the caps), the "Time" a system reads in
    the main and the fixed schedules, the time conditions, and bad settings. */
+#define _POSIX_C_SOURCE 199309L   /* clock_gettime here; the implementation is built strict */
 #include "ecs_sched.h"
 
 #include <math.h>   /* NAN */
@@ -10,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -277,6 +279,28 @@ static void seconds_are_the_nanoseconds_as_doubles(void **state) {
     assert_true(virtual_clock(app)->time.elapsed_seconds == 0.5);  /* capped at 250 ms */
     assert_true(real_clock(app)->time.elapsed_seconds == 0.75);
     destroy_app(app);
+}
+
+static int64_t monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Without a clock hook, the system's monotonic clock, also where the implementation is
+   compiled as strict ISO C (this test's is), which hides clock_gettime from it. */
+static void the_default_clock_is_the_monotonic_clock(void **state) {
+    ecs_sched_app_desc desc = test_app_desc(ECS_SCHED_EXECUTOR_SINGLE_THREADED);
+    int64_t before, reading, after;
+    (void)state;
+    desc.time.clock = NULL;
+    desc.time.sleep = NULL;
+    new_app_with(&desc);
+    before = monotonic_ns();
+    reading = ecs_sched_time_now(ecs_sched_app_world(g_app));
+    after = monotonic_ns();
+    assert_true(reading >= before && reading <= after);
+    destroy_app(g_app);
 }
 
 static void the_clock_hook_drives_update_and_the_first_update_has_no_delta(void **state) {
@@ -676,6 +700,7 @@ int main(void) {
         cmocka_unit_test(one_system_reads_the_virtual_clock_in_update_and_the_fixed_clock_in_fixed_update),
         cmocka_unit_test(reading_the_time_without_declaring_it_is_an_access_error),
         cmocka_unit_test(seconds_are_the_nanoseconds_as_doubles),
+        cmocka_unit_test(the_default_clock_is_the_monotonic_clock),
         cmocka_unit_test(the_clock_hook_drives_update_and_the_first_update_has_no_delta),
         cmocka_unit_test(the_clocks_work_in_a_world_without_an_app),
         cmocka_unit_test(a_clock_removed_during_the_fixed_loop_fails_the_update_cleanly),
