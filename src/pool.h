@@ -255,7 +255,9 @@ typedef struct ecs_sched__deque {
    may miss the other. Work is published on every submit and sleeping is rare, so where Linux
    offers membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) the fence is made asymmetric: the
    notifier's is a compiler barrier only, and the sleeper's is a membarrier call, which runs a
-   full fence on every thread of the process that is running at that moment. */
+   full fence on every thread of the process that is running at that moment. Not in a pool
+   with more threads than cores, whose workers sleep often: there each membarrier (tens of
+   microseconds in a virtual machine) interrupted the threads doing the work. */
 typedef struct ecs_sched__event {
     atomic_int waiters;
     atomic_uint epoch;
@@ -503,10 +505,13 @@ static void ecs_sched__heavy_fence(const ecs_sched__event *e) {
 
 /* ---- event count ---- */
 
-static bool ecs_sched__event_init(ecs_sched__event *e) {
+/* `sleeps_often`: threads will sleep about as often as others notify (a crowded pool), so
+   the fences are made symmetric: a membarrier per sleep would cost more than a fence per
+   notify, and it interrupts every running thread. */
+static bool ecs_sched__event_init(ecs_sched__event *e, bool sleeps_often) {
     atomic_init(&e->waiters, 0);
     atomic_init(&e->epoch, 0u);
-    e->asymmetric = ecs_sched__membarrier_available();
+    e->asymmetric = !sleeps_often && ecs_sched__membarrier_available();
     if (pthread_mutex_init(&e->lock, NULL) != 0) return false;
     if (pthread_cond_init(&e->wake, NULL) != 0) {
         pthread_mutex_destroy(&e->lock);
@@ -543,15 +548,23 @@ static void ecs_sched__event_sleep(ecs_sched__event *e, unsigned epoch) {
     atomic_fetch_sub_explicit(&e->waiters, 1, memory_order_relaxed);
 }
 
-/* Wakes one sleeper (all with `everyone`), if any. Call after publishing what they wait for. */
-static void ecs_sched__event_notify(ecs_sched__event *e, bool everyone) {
+/* The threads asleep or going to sleep, as seen after publishing what they wait for. */
+static int32_t ecs_sched__event_sleepers(const ecs_sched__event *e) {
     ecs_sched__light_fence(e);
-    if (atomic_load_explicit(&e->waiters, memory_order_relaxed) == 0) return;
+    return atomic_load_explicit(&e->waiters, memory_order_relaxed);
+}
+
+static void ecs_sched__event_wake(ecs_sched__event *e, bool everyone) {
     pthread_mutex_lock(&e->lock);
     atomic_fetch_add_explicit(&e->epoch, 1u, memory_order_relaxed);
     if (everyone) pthread_cond_broadcast(&e->wake);
     else pthread_cond_signal(&e->wake);
     pthread_mutex_unlock(&e->lock);
+}
+
+/* Wakes one sleeper (all with `everyone`), if any. Call after publishing what they wait for. */
+static void ecs_sched__event_notify(ecs_sched__event *e, bool everyone) {
+    if (ecs_sched__event_sleepers(e) > 0) ecs_sched__event_wake(e, everyone);
 }
 
 /* ---- running tasks ---- */
@@ -767,7 +780,7 @@ ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *given) {
             return NULL;
         }
     }
-    if (!ecs_sched__event_init(&pool->idle)) {
+    if (!ecs_sched__event_init(&pool->idle, pool->crowded)) {
         ecs_sched__pool_free(pool);
         ecs_sched__fail(&env, ECS_SCHED_ERR_OUT_OF_MEMORY, "pool_create: no mutex for the pool");
         return NULL;

@@ -774,6 +774,23 @@ static void the_owner_takes_newest_first_from_a_full_small_ring(void **state) {
     ecs_sched__free(&env, q.ring);
 }
 
+
+/* A pool with more threads than the hardware runs at once has workers going to sleep about as
+   often as work comes: both sides of the sleep handshake then pay a fence, and none a
+   membarrier (which would interrupt every running thread at each sleep). A pool that fits
+   uses the asymmetric pair where the system offers it. */
+static void a_crowded_pool_fences_both_sides_of_the_sleep_handshake(void **state) {
+    int32_t hardware = (int32_t)sysconf(_SC_NPROCESSORS_ONLN);
+    ecs_sched_pool *crowded = new_pool(hardware + 2);
+    ecs_sched_pool *fitting = new_pool(hardware);
+    (void)state;
+    assert_true(crowded->crowded);
+    assert_false(crowded->idle.asymmetric);
+    assert_false(fitting->crowded);
+    assert_true(fitting->idle.asymmetric == ecs_sched__membarrier_available());
+    ecs_sched_pool_destroy(fitting);
+    ecs_sched_pool_destroy(crowded);
+}
 static void tasks_a_steal_brought_can_be_stolen_again(void **state) {
     ecs_sched__env env = test_env();
     ecs_sched__deque victim, thief;
@@ -892,6 +909,7 @@ int main(void) {
         cmocka_unit_test(the_owner_takes_newest_first_near_the_top_and_far_from_it),
         cmocka_unit_test(the_owner_takes_newest_first_from_a_full_small_ring),
         cmocka_unit_test(tasks_a_steal_brought_can_be_stolen_again),
+        cmocka_unit_test(a_crowded_pool_fences_both_sides_of_the_sleep_handshake),
         cmocka_unit_test_setup_teardown(batch_steals_and_owner_takes_see_every_task_exactly_once, arm_watchdog, disarm_watchdog),
 #endif
     };
