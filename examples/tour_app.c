@@ -110,10 +110,16 @@ static void quit_on_frame_three(ecs_sched_system_ctx *ctx) {
     if (++frames == 3) ecs_sched_ctx_request_exit(ctx, 42);
 }
 
+/* Forgot AppExit in .writes: the request is an undeclared access, an error. */
+static void quit_undeclared(ecs_sched_system_ctx *ctx) {
+    ecs_sched_ctx_request_exit(ctx, 7);
+}
+
 static void running_and_exit(void) {
     ecs_sched_app *app = new_app();
     ecs_sched_world *w = ecs_sched_app_world(app);
     int32_t code = -1;
+    int64_t start, took;
     ecs_sched_result r;
     section("Running and exit");
     exit_id = ecs_sched_app_exit_id(w);
@@ -123,6 +129,37 @@ static void running_and_exit(void) {
     printf("  run returned '%s' with exit code %d after %d frames\n", ecs_sched_result_string(r),
            (int)code, (int)ecs_sched_app_frame_count(app));
     CHECK(r == ECS_SCHED_OK && code == 42 && ecs_sched_app_frame_count(app) == 3);
+    ecs_sched_app_destroy(app);
+
+    /* Pacing sleeps what is left of each frame, so 3 frames at 100 Hz take 30 ms or more.
+       Only the lower bound is checked (a busy machine is slower, never faster), less a
+       microsecond per sleep for rounding; nothing measured is printed. */
+    app = new_app();
+    w = ecs_sched_app_world(app);
+    start = ecs_sched_time_now(w);
+    r = ecs_sched_app_run(app, &(ecs_sched_app_run_desc){.frame_ns = ECS_SCHED_HZ(100),
+                                                          .max_frames = 3}, &code);
+    took = ecs_sched_time_now(w) - start;
+    printf("  3 frames paced at 100 Hz: '%s', after 30 ms of real time or more\n",
+           ecs_sched_result_string(r));
+    CHECK(r == ECS_SCHED_OK && code == 0 && ecs_sched_app_frame_count(app) == 3);
+    CHECK(took >= ECS_SCHED_MILLISECONDS(30) - 3 * 1000);
+    ecs_sched_app_destroy(app);
+
+    /* A failing schedule stops the update, which returns the code; run stops at it too. */
+    app = new_app();
+    w = ecs_sched_app_world(app);
+    CHECK(ecs_sched_add_system(w, ECS_SCHED_UPDATE, &(ecs_sched_system_desc){
+              .name = "quit", .fn = quit_undeclared}) == ECS_SCHED_OK);
+    r = ecs_sched_app_update_by(app, ECS_SCHED_HZ(60));
+    printf("  a quit without AppExit in .writes: update returned '%s'\n",
+           ecs_sched_result_string(r));
+    printf("    %s\n", ecs_sched_last_error(w));
+    CHECK(r == ECS_SCHED_ERR_ACCESS && !ecs_sched_app_exit_requested(app, NULL));
+    r = ecs_sched_app_run(app, NULL, &code);
+    printf("  and run returned '%s' after its first frame (exit code %d)\n",
+           ecs_sched_result_string(r), (int)code);
+    CHECK(r == ECS_SCHED_ERR_ACCESS && code == 0 && ecs_sched_app_frame_count(app) == 2);
     ecs_sched_app_destroy(app);
 }
 
@@ -192,25 +229,63 @@ static void time_and_the_fixed_step(void) {
 }
 
 /* ==== Conditions on time ====
-   on_timer(period) is true once each time the period elapses (a long frame still gives one
-   true); once_after_delay once; repeating_after_delay from the delay on; time_paused while
-   the virtual clock is paused. Each instance has its own timer. */
+   on_timer(period) is true once each time the period elapses; once_after_delay once;
+   repeating_after_delay from the delay on; time_paused while the virtual clock is paused.
+   Each instance has its own timer, fed with Time's delta each time it is evaluated: in Update
+   that is the virtual clock, which stops while paused, and the timers with it. A timer that
+   fires keeps the rest modulo the period, so a long frame that spans two periods gives one
+   true, and the next fire comes on time. */
 static void conditions_on_time(void) {
+    /* Each frame: its length, whether the game is paused, what runs. */
+    static const struct {
+        int ms;
+        bool paused;
+        const char *ran;
+    } frames[] = {
+        {40, false, ""},
+        {40, false, ""},
+        {40, false, "spawn_wave"},                 /* game at 120 ms: 100 elapsed, 20 kept */
+        {40, false, ""},
+        {40, false, "spawn_wave"},                 /* 200 ms: 20 + 80 */
+        {40, true, "pause_menu"},                  /* the game clock stops, the timers too */
+        {40, true, "pause_menu"},
+        {40, false, ""},
+        {40, false, "show_hint hurry_music"},      /* 280 ms: 250 passed */
+        {40, false, "spawn_wave hurry_music"},     /* 320 ms: 300 passed */
+        {40, false, "hurry_music"},
+        {40, false, "spawn_wave hurry_music"},     /* 400 ms */
+        {250, false, "spawn_wave hurry_music"},    /* 650 ms: 500 and 600 passed, one true */
+        {50, false, "spawn_wave hurry_music"},     /* 700 ms: the 50 kept + 50 */
+    };
     ecs_sched_app *app = new_app();
     ecs_sched_world *w = ecs_sched_app_world(app);
-    ecs_sched_condition every_100ms = ecs_sched_condition_on_timer(ECS_SCHED_MILLISECONDS(100));
-    ecs_sched_condition after_250ms =
-        ecs_sched_condition_once_after_delay(ECS_SCHED_MILLISECONDS(250));
-    int frame;
+    const ecs_sched_time_virtual *virt =
+        (const ecs_sched_time_virtual *)ecs_sched_resource_get(w, ecs_sched_time_virtual_id(w));
+    int i;
     section("Conditions on time");
-    CHECK(ecs_sched_add_system(w, ECS_SCHED_UPDATE, &(ecs_sched_system_desc){
-              .name = "spawn_wave", .fn = note, .run_if = {&every_100ms}}) == ECS_SCHED_OK);
-    CHECK(ecs_sched_add_system(w, ECS_SCHED_UPDATE, &(ecs_sched_system_desc){
-              .name = "show_hint", .fn = note, .run_if = {&after_250ms}}) == ECS_SCHED_OK);
-    for (frame = 1; frame <= 8; frame++) {
+    printf("  spawn_wave on_timer(100 ms), show_hint once_after_delay(250 ms),\n"
+           "  hurry_music repeating_after_delay(250 ms), pause_menu time_paused()\n");
+    /* chained, so that the trace has one order (and one writer at a time) with threads too */
+    CHECK(ecs_sched_add_systems(w, ECS_SCHED_UPDATE, &(ecs_sched_systems_desc){
+        .systems = (ecs_sched_system_desc[]){
+            {.name = "spawn_wave", .fn = note, .run_if = {ECS_SCHED_COND(
+                 ecs_sched_condition_on_timer(ECS_SCHED_MILLISECONDS(100)))}},
+            {.name = "show_hint", .fn = note, .run_if = {ECS_SCHED_COND(
+                 ecs_sched_condition_once_after_delay(ECS_SCHED_MILLISECONDS(250)))}},
+            {.name = "hurry_music", .fn = note, .run_if = {ECS_SCHED_COND(
+                 ecs_sched_condition_repeating_after_delay(ECS_SCHED_MILLISECONDS(250)))}},
+            {.name = "pause_menu", .fn = note, .run_if = {ECS_SCHED_COND(
+                 ecs_sched_condition_time_paused())}}},
+        .count = 4, .chain = true}) == ECS_SCHED_OK);
+    for (i = 0; i < (int)(sizeof frames / sizeof frames[0]); i++) {
         trace[0] = '\0';
-        CHECK(ecs_sched_app_update_by(app, ECS_SCHED_MILLISECONDS(40)) == ECS_SCHED_OK);
-        printf("  %3d ms: %s\n", frame * 40, trace);
+        CHECK(ecs_sched_time_set_paused(w, frames[i].paused) == ECS_SCHED_OK);
+        CHECK(ecs_sched_app_update_by(app, ECS_SCHED_MILLISECONDS(frames[i].ms)) ==
+              ECS_SCHED_OK);
+        printf("  frame %2d, %3d ms%-7s -> game clock at %3d ms: %s\n", i + 1, frames[i].ms,
+               frames[i].paused ? " paused" : "", (int)(virt->time.elapsed_ns / 1000000),
+               trace[0] ? trace : "-");
+        CHECK(strcmp(trace, frames[i].ran) == 0);
     }
     ecs_sched_app_destroy(app);
 }
