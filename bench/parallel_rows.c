@@ -175,14 +175,14 @@ typedef struct { float v[4]; } Lane;
 static volatile float lane_scale = 1.0f, lane_step = 1.0f;
 static volatile float chain_scale = 0.0f, chain_mix = 1.0f;
 
-static void lane_kernel(Lane *x, int32_t n, float scale, float step) {
+static BENCH_KERNEL void lane_kernel(Lane *x, int32_t n, float scale, float step) {
     int32_t i, k;
     for (i = 0; i < n; i++)
         for (k = 0; k < 4; k++) x[i].v[k] = x[i].v[k] * scale + step;
 }
 
 /* The contended form: x = x * scale + y * mix + step, y being the next lane. */
-static void lane_mix_kernel(Lane *x, const Lane *y, int32_t n, float scale, float mix,
+static BENCH_KERNEL void lane_mix_kernel(Lane *x, const Lane *y, int32_t n, float scale, float mix,
                             float step) {
     int32_t i, k;
     for (i = 0; i < n; i++)

@@ -669,6 +669,11 @@ static ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__ta
     return next;
 }
 
+/* Columns start on a cache line whatever their component's alignment: a kernel's vector
+   loads and stores then never straddle two lines (a column of 16-byte values starting 8
+   bytes into a line made x = x * a + b over it some 10 % slower). */
+#define ECS_SCHED__COLUMN_ALIGNMENT 64
+
 /* Makes room for `extra` more rows; on failure the table is unchanged. */
 static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32_t extra) {
     unsigned char *data[ECS_SCHED__MAX_TYPE];
@@ -682,9 +687,11 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
     if (!entities) return false;
     for (i = 0; i < t->column_count; i++) {
         const ecs_sched__component *c = &w->components[t->columns[i].id];
-        size_t skew = (size_t)(i % 13) * 320;  /* distinct page offsets per column */
+        size_t skew = (size_t)(i % 13) * 320;  /* distinct page offsets, whole cache lines */
+        size_t alignment = c->alignment > ECS_SCHED__COLUMN_ALIGNMENT ? c->alignment
+                                                                      : ECS_SCHED__COLUMN_ALIGNMENT;
         data[i] = (unsigned char *)ecs_sched__aligned_alloc_skewed(
-            &w->env, (size_t)capacity * c->size, c->alignment, skew);
+            &w->env, (size_t)capacity * c->size, alignment, skew);
         if (!data[i]) {
             while (i-- > 0) ecs_sched__aligned_free(&w->env, data[i]);
             ecs_sched__free(&w->env, entities);
