@@ -720,8 +720,10 @@
      was taken (an offer still waiting means no thread is looking for work); a
      sleeping worker is woken only for an offer of ECS_SCHED_WAKE_MIN_NS (20 us) or more. A
      system's estimate is what it took, averaged, timed on its first parallel run, on every
-     run once it takes 1 us, and one run in 32 below. The first run of a schedule is timed on
-     the calling thread. None of this changes what a system sees: the decision moves work
+     run once it takes 1 us, and one run in 32 below; before a parallel run that follows runs
+     on the calling thread, the estimates are scaled to that thread's timing of the whole work
+     when their total is off by more than half. The first run of a schedule is timed on the
+     calling thread. None of this changes what a system sees: the decision moves work
      between threads, never across an edge of the plan.
 
      Main-thread systems (.main_thread = true, or declaring a resource inserted with
