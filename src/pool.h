@@ -202,9 +202,10 @@ long syscall(long number, ...);   /* <unistd.h> declares it only for _DEFAULT_SO
 #define ECS_SCHED__SPIN_ROUNDS 1024    /* looks for work this many times (some 40 us) before
                                           sleeping, so that workers stay awake across the small
                                           gaps between the parts of a frame */
-/* With more threads than the machine runs at once, an idle worker's spinning takes a core
-   from one with work: it looks for work less long, and yields the core between looks. */
-#define ECS_SCHED__CROWDED_SPIN_ROUNDS 64
+/* With more threads than the machine runs at once, an idle worker yields its core between
+   looks, so that one with work gets it. It looks as long as in a pool that fits: going to
+   sleep sooner made each frame pay more wake-ups than the yields cost (4 threads on 2 cores,
+   busy_systems: 64 looks 158-178 us a frame, 1024 looks 143-149 us, 2 threads 131-140). */
 #define ECS_SCHED__CROWDED_YIELD_EVERY 8
 #define ECS_SCHED__CACHE_LINE 64
 #define ECS_SCHED__FULL_PUSHES 32      /* see ecs_sched__deque_push */
@@ -678,7 +679,7 @@ static void ecs_sched__pool_work_until(ecs_sched_pool *pool, int32_t self,
             continue;
         }
         ran_unchecked = 0;
-        if (++idle_rounds < (pool->crowded ? ECS_SCHED__CROWDED_SPIN_ROUNDS : ECS_SCHED__SPIN_ROUNDS)) {
+        if (++idle_rounds < ECS_SCHED__SPIN_ROUNDS) {
             if (pool->crowded && idle_rounds % ECS_SCHED__CROWDED_YIELD_EVERY == 0) sched_yield();
             else ECS_SCHED__CPU_RELAX();
             continue;
