@@ -714,7 +714,8 @@
      and is timed again once every 32 runs. Above, whole runs are timed both ways and the
      faster way is used, judged by the least of its last four runs (noise only adds time); the
      other way is tried again 16 runs later, then less often (up to 1 run in 256) while it
-     keeps losing. A parallel run: each thread runs the systems it finds ready itself, and
+     keeps losing; trying the parallel way again takes two runs, and only the second is
+     timed (the first wakes the workers). A parallel run: each thread runs the systems it finds ready itself, and
      offers half of its work to the other threads, as one task, whenever what it holds beyond
      the next system is estimated at ECS_SCHED_OFFER_MIN_NS (2 us) or more and its last offer
      was taken (an offer still waiting means no thread is looking for work); a
@@ -8457,6 +8458,7 @@ struct ecs_sched__plan {
     uint32_t parallel_runs;
     uint32_t retry_at;           /* the run that tries again the way that lost */
     uint32_t retry_every;
+    uint32_t warmed_at;          /* the run that woke the workers for a parallel retry */
 };
 
 static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
@@ -9623,12 +9625,12 @@ static ecs_sched_result ecs_sched__execute_measured(ecs_sched__schedule *s, int6
 /* A parallel run, timed. Its first one, made before any system had an estimate, offered
    nothing, so it says nothing about what threads gain. When the estimates of the systems it
    ran add up to less than ECS_SCHED_PARALLEL_MIN_NS, the schedule is cheap again. */
-static ecs_sched_result ecs_sched__execute_parallel_measured(ecs_sched__run *r) {
+static ecs_sched_result ecs_sched__execute_parallel_measured(ecs_sched__run *r, bool counts) {
     ecs_sched__plan *plan = r->s->plan;
     int64_t began = ecs_sched__now_ns(), took, estimates;
     ecs_sched_result result = ecs_sched__execute_parallel(r);
     took = ecs_sched__now_ns() - began;
-    if (plan->parallel_runs++ > 0) ecs_sched__run_times_add(&plan->parallel, took);
+    if (plan->parallel_runs++ > 0 && counts) ecs_sched__run_times_add(&plan->parallel, took);
     estimates = atomic_load_explicit(&r->cost_ns, memory_order_relaxed);
     if (estimates < ECS_SCHED_PARALLEL_MIN_NS) plan->work_ns = estimates > 1 ? estimates : 1;
     return result;
@@ -9663,16 +9665,24 @@ static bool ecs_sched__parallel_wins(const ecs_sched__plan *plan) {
 
 /* Runs the way that has been faster; now and then, the other way, to see whether that has
    changed: soon after a change of winner, less and less often while the winner stays. Until
-   a parallel run has been timed, every run is parallel. */
+   a parallel run has been timed, every run is parallel. Trying the parallel way again takes
+   two runs, and only the second counts: after many runs on the calling thread the workers
+   sleep, and the first run pays for waking them (hundreds of microseconds in some virtual
+   machines), which runs back to back would not pay again. */
 static ecs_sched_result ecs_sched__execute_faster(ecs_sched__plan *plan, ecs_sched__schedule *s,
                                                   uint32_t turn) {
     bool parallel_known = ecs_sched__run_times_best(&plan->parallel) > 0;
     bool parallel_won = ecs_sched__parallel_wins(plan);
     bool retry = !parallel_known || turn >= plan->retry_at;
+    bool warm_up = retry && parallel_known && !parallel_won && plan->warmed_at != turn - 1u;
     ecs_sched_result result;
     if (parallel_won != retry) {
-        if (retry && parallel_known) ecs_sched__rescale_estimates(plan->run_state, plan->work_ns);
-        result = ecs_sched__execute_parallel_measured(plan->run_state);
+        if (warm_up) ecs_sched__rescale_estimates(plan->run_state, plan->work_ns);
+        result = ecs_sched__execute_parallel_measured(plan->run_state, !warm_up);
+        if (warm_up) {
+            plan->warmed_at = turn;
+            return result;
+        }
     } else {
         int64_t took;
         result = ecs_sched__execute_measured(s, &took);

@@ -714,7 +714,8 @@
      and is timed again once every 32 runs. Above, whole runs are timed both ways and the
      faster way is used, judged by the least of its last four runs (noise only adds time); the
      other way is tried again 16 runs later, then less often (up to 1 run in 256) while it
-     keeps losing. A parallel run: each thread runs the systems it finds ready itself, and
+     keeps losing; trying the parallel way again takes two runs, and only the second is
+     timed (the first wakes the workers). A parallel run: each thread runs the systems it finds ready itself, and
      offers half of its work to the other threads, as one task, whenever what it holds beyond
      the next system is estimated at ECS_SCHED_OFFER_MIN_NS (2 us) or more and its last offer
      was taken (an offer still waiting means no thread is looking for work); a

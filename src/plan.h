@@ -74,6 +74,7 @@ struct ecs_sched__plan {
     uint32_t parallel_runs;
     uint32_t retry_at;           /* the run that tries again the way that lost */
     uint32_t retry_every;
+    uint32_t warmed_at;          /* the run that woke the workers for a parallel retry */
 };
 
 static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {

@@ -291,6 +291,35 @@ static void estimates_far_from_the_measured_work_are_scaled_to_it(void **state) 
     ecs_sched_world_destroy(w);
 }
 
+/* While the calling thread wins, trying the parallel way again takes two runs: the first
+   wakes the workers (and is not counted: runs back to back would not pay for that again),
+   the second is timed against the calling thread's. */
+static void trying_parallel_again_counts_only_the_second_of_two_parallel_runs(void **state) {
+    shared sh;
+    ecs_sched_world *w = world_of_independent_systems(&sh, 4);
+    ecs_sched__plan *plan;
+    int32_t i;
+    (void)state;
+    (void)run_state_after_heavy_runs(w, &sh);
+    plan = ecs_sched__schedule_known(w, UPDATE)->plan;
+    for (i = 0; i < ECS_SCHED__RECENT_RUNS; i++) {     /* parallel lost: 1 s against 1 ns */
+        plan->parallel.recent[i] = 1000000000;
+        plan->single.recent[i] = 1;
+    }
+    plan->retry_at = plan->runs + 1;                   /* the next run tries again */
+    sh.off_caller = 0;
+    run_times(w, 1);
+    assert_int_equal(plan->warmed_at, plan->runs);
+    for (i = 0; i < ECS_SCHED__RECENT_RUNS; i++) assert_true(plan->parallel.recent[i] == 1000000000);
+    run_times(w, 1);
+    for (i = 0; i < ECS_SCHED__RECENT_RUNS; i++) {
+        if (plan->parallel.recent[i] != 1000000000) break;
+    }
+    assert_true(i < ECS_SCHED__RECENT_RUNS);           /* the second run was timed */
+    assert_true(plan->retry_at > plan->runs);          /* and the next try is scheduled */
+    ecs_sched_world_destroy(w);
+}
+
 /* Within a factor of two they are left as they are: per-system timings are noisier than a
    whole run's, but the split they give is still worth more than an even one. */
 static void estimates_near_the_measured_work_are_kept(void **state) {
@@ -318,6 +347,7 @@ int main(void) {
         cmocka_unit_test(cheap_runs_with_exclusive_systems_run_every_node_in_order),
         cmocka_unit_test(estimates_far_from_the_measured_work_are_scaled_to_it),
         cmocka_unit_test(estimates_near_the_measured_work_are_kept),
+        cmocka_unit_test(trying_parallel_again_counts_only_the_second_of_two_parallel_runs),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
