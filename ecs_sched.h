@@ -756,10 +756,11 @@
      your own: each worker keeps its tasks in a Chase-Lev deque (a bounded ring; a full deque
      runs the task at once), idle workers steal from random others (half of a victim's tasks, up
      to 16, in one steal, so that a burst of tiny tasks is not handed over one at a time),
-     spin briefly (with more
-     threads than the hardware runs at once: very briefly, yielding the core), then sleep on
-     an event count (on Linux the sleeper's fence is a membarrier call, so submitting and
-     finishing tasks need none). ecs_sched_pool_submit(pool, group, fn, arg) queues fn(arg)
+     spin briefly (about 40 us; with more threads than the hardware runs at once, yielding
+     the core between looks), then sleep on an event count (on Linux, in a pool that fits the
+     hardware, the sleeper's fence is a membarrier call, so submitting and finishing tasks
+     need none; a crowded pool, whose workers sleep often, fences both sides instead). A
+     finished group wakes its waiter only when the waiter went to sleep. ecs_sched_pool_submit(pool, group, fn, arg) queues fn(arg)
      (call it from the creating thread or from a task), ecs_sched_pool_wait(pool, group) runs
      tasks until the group's are done, ecs_sched_pool_parallel_for(pool, begin, end, grain,
      fn, arg) covers a range in pieces, ecs_sched_pool_worker_index(pool) numbers the calling
