@@ -549,13 +549,10 @@ static void ecs_sched__event_sleep(ecs_sched__event *e, unsigned epoch) {
     atomic_fetch_sub_explicit(&e->waiters, 1, memory_order_relaxed);
 }
 
-/* The threads asleep or going to sleep, as seen after publishing what they wait for. */
-static int32_t ecs_sched__event_sleepers(const ecs_sched__event *e) {
+/* Wakes one sleeper (all with `everyone`), if any. Call after publishing what they wait for. */
+static void ecs_sched__event_notify(ecs_sched__event *e, bool everyone) {
     ecs_sched__light_fence(e);
-    return atomic_load_explicit(&e->waiters, memory_order_relaxed);
-}
-
-static void ecs_sched__event_wake(ecs_sched__event *e, bool everyone) {
+    if (atomic_load_explicit(&e->waiters, memory_order_relaxed) == 0) return;
     pthread_mutex_lock(&e->lock);
     atomic_fetch_add_explicit(&e->epoch, 1u, memory_order_relaxed);
     if (everyone) pthread_cond_broadcast(&e->wake);
@@ -563,12 +560,16 @@ static void ecs_sched__event_wake(ecs_sched__event *e, bool everyone) {
     pthread_mutex_unlock(&e->lock);
 }
 
-/* Wakes one sleeper (all with `everyone`), if any. Call after publishing what they wait for. */
-static void ecs_sched__event_notify(ecs_sched__event *e, bool everyone) {
-    if (ecs_sched__event_sleepers(e) > 0) ecs_sched__event_wake(e, everyone);
-}
-
 /* ---- running tasks ---- */
+
+/* After a group's task is counted done: a waiter that went to sleep on it is woken (the
+   waiter's heavy fence is in event_prepare, after it counted itself in group_waiters). */
+static void ecs_sched__wake_group_waiters(ecs_sched_pool *pool) {
+    ecs_sched__light_fence(&pool->idle);
+    if (atomic_load_explicit(&pool->group_waiters, memory_order_relaxed) > 0) {
+        ecs_sched__event_notify(&pool->idle, true);
+    }
+}
 
 /* Runs a task on worker self (-1: a thread outside the pool) and counts it done. The group
    is not touched once counted: its waiter may return and free it. */
@@ -584,15 +585,9 @@ static void ecs_sched__task_run(ecs_sched_pool *pool, int32_t self, const ecs_sc
                               atomic_load_explicit(&group->slots[self].completed,
                                                    memory_order_relaxed) + 1,
                               memory_order_release);
-        ecs_sched__light_fence(&pool->idle);   /* the waiter's heavy fence is in event_prepare */
-        if (atomic_load_explicit(&pool->group_waiters, memory_order_relaxed) > 0) {
-            ecs_sched__event_notify(&pool->idle, true);  /* a waiter may sleep on it */
-        }
+        ecs_sched__wake_group_waiters(pool);
     } else if (atomic_fetch_sub_explicit(&group->pending, 1, memory_order_acq_rel) == 1) {
-        ecs_sched__light_fence(&pool->idle);
-        if (atomic_load_explicit(&pool->group_waiters, memory_order_relaxed) > 0) {
-            ecs_sched__event_notify(&pool->idle, true);
-        }
+        ecs_sched__wake_group_waiters(pool);
     }
 }
 
