@@ -725,12 +725,10 @@ static int32_t ecs_sched__order_flat(ecs_sched__build *b) {
 }
 
 /* The dependencies between nodes as a graph, an edge for each in the order configured (each
-   subject node against each object node, relation by relation), and the first cycle a search
-   finds in it; 0 when there is none, -1 when out of memory. */
-static int32_t ecs_sched__find_node_cycle(ecs_sched__build *b, int32_t *path) {
+   subject node against each object node, relation by relation). */
+static bool ecs_sched__node_graph(ecs_sched__build *b, ecs_sched__csr *g) {
     const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_BEFORE];
     ecs_sched__edges edges;
-    ecs_sched__csr g;
     int64_t count = 0;
     int32_t single_subject, single_object, subject_count, object_count, i, j;
     const int32_t *subjects, *objects;
@@ -740,7 +738,7 @@ static int32_t ecs_sched__find_node_cycle(ecs_sched__build *b, int32_t *path) {
         object_count = ecs_sched__ref_nodes(b, list->items[r].object, &single_object, &objects);
         count += (int64_t)subject_count * object_count;
     }
-    if (!ecs_sched__edges_begin(b, &edges, count)) return -1;
+    if (!ecs_sched__edges_begin(b, &edges, count)) return false;
     for (r = 0; r < list->count; r++) {
         subject_count = ecs_sched__ref_nodes(b, list->items[r].subject, &single_subject, &subjects);
         object_count = ecs_sched__ref_nodes(b, list->items[r].object, &single_object, &objects);
@@ -748,21 +746,172 @@ static int32_t ecs_sched__find_node_cycle(ecs_sched__build *b, int32_t *path) {
             for (j = 0; j < object_count; j++) ecs_sched__edge_add(&edges, subjects[i], objects[j]);
         }
     }
-    if (!ecs_sched__edges_end(b, &edges, b->node_count, &g)) return -1;
+    return ecs_sched__edges_end(b, &edges, b->node_count, g);
+}
+
+/* The first cycle a search finds among the nodes' dependencies; 0 when there is none, -1 when
+   out of memory. */
+static int32_t ecs_sched__find_node_cycle(ecs_sched__build *b, int32_t *path) {
+    ecs_sched__csr g;
+    if (!ecs_sched__node_graph(b, &g)) return -1;
     return ecs_sched__find_cycle(b, &g, path);
 }
 
+static bool ecs_sched__empty_set(const ecs_sched__build *b, int32_t node) {
+    int32_t set = node - b->system_count;
+    return set >= 0 && b->members.start[set] == b->members.start[set + 1];
+}
+
+/* ---- orderings through sets without systems ----
+
+   A set with no system under it (a plugin's set nobody filled, a feature switched off) still
+   orders what comes before it against what comes after it: each system that runs before it
+   runs before each system that runs after it, through any number of such sets in a row. The
+   edge keeps its sync point unless both halves ignore it. An empty set's predecessors are
+   gathered as bits (`all`, and `plain`: those reaching it by a path that keeps the sync point),
+   the empty sets taken in an order where each comes after the empty sets before it. */
+typedef struct ecs_sched__through {
+    int32_t count;                /* empty sets named by a relation */
+    int32_t *index;               /* set -> its number among them, or -1 */
+    int32_t *order;               /* their numbers, each after those it follows */
+    uint64_t *all;                /* number -> the systems that run before it */
+    uint64_t *plain;              /* number -> those of them that keep the sync point */
+    ecs_sched__csr next;          /* number -> the relations from it, by relation number */
+} ecs_sched__through;
+
+/* The empty side of a relation as its number in t, or -1 when the side has systems. */
+static int32_t ecs_sched__through_index(const ecs_sched__build *b, const ecs_sched__through *t,
+                                        ecs_sched__ref ref) {
+    int32_t name;
+    if (ref >= 0) return -1;
+    name = -ref - 1;
+    return b->set_of_name[name] >= 0 ? t->index[b->set_of_name[name]] : -1;
+}
+
+static bool ecs_sched__through_begin(ecs_sched__build *b, ecs_sched__through *t) {
+    const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_BEFORE];
+    int32_t i, words = b->system_words, *from, *to, *in, head, tail = 0;
+    uint32_t r, n = 0;
+    t->count = 0;
+    t->index = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
+    if (!t->index) return false;
+    for (i = 0; i < b->set_count; i++) {
+        t->index[i] = ecs_sched__empty_set(b, b->system_count + i) ? t->count++ : -1;
+    }
+    t->order = ECS_SCHED__ALLOC_N(b, int32_t, t->count);
+    t->all = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)t->count * words);
+    t->plain = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)t->count * words);
+    from = ECS_SCHED__ALLOC_N(b, int32_t, list->count);
+    to = ECS_SCHED__ALLOC_N(b, int32_t, list->count);
+    in = ECS_SCHED__ALLOC_N(b, int32_t, t->count);
+    if (!t->order || !t->all || !t->plain || !from || !to || !in) return false;
+    for (r = 0; r < list->count; r++) {
+        int32_t x = ecs_sched__through_index(b, t, list->items[r].subject);
+        int32_t y = ecs_sched__through_index(b, t, list->items[r].object);
+        if (x < 0) continue;
+        from[n] = x;
+        to[n++] = (int32_t)r;
+        if (y >= 0) in[y]++;
+    }
+    if (!ecs_sched__csr_build(b, &t->next, t->count, (int32_t)n, from, to)) return false;
+    for (i = 0; i < t->count; i++) {
+        if (in[i] == 0) t->order[tail++] = i;
+    }
+    for (head = 0; head < tail; head++) {   /* no cycle among them: it was looked for first */
+        int32_t e, x = t->order[head];
+        for (e = t->next.start[x]; e < t->next.start[x + 1]; e++) {
+            int32_t y = ecs_sched__through_index(b, t, list->items[t->next.adj[e]].object);
+            if (y >= 0 && --in[y] == 0) t->order[tail++] = y;
+        }
+    }
+    return tail == t->count;
+}
+
+/* Each system in `systems` (bits) runs before each system of `to`; `plain` says which of
+   them keep the sync point. */
+static void ecs_sched__flatten_bits(ecs_sched__build *b, const uint64_t *systems,
+                                    const uint64_t *plain, const ecs_sched__side *to) {
+    int32_t W = b->system_words, k, j;
+    for (k = 0; k < W; k++) {
+        uint64_t word;
+        for (word = systems[k]; word; word &= word - 1) {
+            int32_t u = k * 64 + ecs_sched__lowest_bit(word);
+            uint64_t *row = ecs_sched__row(b->flat, W, u);
+            bool keeps = b->plain && ecs_sched__bit(plain, u);
+            for (j = 0; j < to->count; j++) {
+                int32_t v = to->systems[j];
+                if (!ecs_sched__bit(row, v)) {
+                    ecs_sched__set_bit(row, v);
+                    b->flat_in[v]++;
+                }
+                if (keeps) ecs_sched__set_bit(ecs_sched__row(b->plain, W, u), v);
+            }
+        }
+    }
+}
+
+static void ecs_sched__bits_or(uint64_t *into, const uint64_t *bits, int32_t words) {
+    int32_t k;
+    for (k = 0; k < words; k++) into[k] |= bits[k];
+}
+
+/* Joins the systems before each empty set to the systems after it. */
+static ecs_sched_result ecs_sched__order_through_empty_sets(ecs_sched__build *b) {
+    const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_BEFORE];
+    int32_t W = b->system_words, q, e, k;
+    ecs_sched__through t;
+    uint32_t r;
+    if (!ecs_sched__through_begin(b, &t)) return ecs_sched__oom(b);
+    for (r = 0; r < list->count; r++) {   /* systems straight before an empty set */
+        const ecs_sched__relation *rel = &list->items[r];
+        int32_t y = ecs_sched__through_index(b, &t, rel->object);
+        ecs_sched__side from = ecs_sched__side_of(b, &rel->subject);
+        for (k = 0; y >= 0 && k < from.count; k++) {
+            ecs_sched__set_bit(ecs_sched__row(t.all, W, y), from.systems[k]);
+            if (!rel->ignore_deferred) ecs_sched__set_bit(ecs_sched__row(t.plain, W, y), from.systems[k]);
+        }
+    }
+    for (q = 0; q < t.count; q++) {
+        int32_t x = t.order[q];
+        const uint64_t *all = ecs_sched__row(t.all, W, x), *plain = ecs_sched__row(t.plain, W, x);
+        for (e = t.next.start[x]; e < t.next.start[x + 1]; e++) {
+            const ecs_sched__relation *rel = &list->items[t.next.adj[e]];
+            int32_t y = ecs_sched__through_index(b, &t, rel->object);
+            const uint64_t *kept = rel->ignore_deferred ? plain : all;
+            if (y >= 0) {
+                ecs_sched__bits_or(ecs_sched__row(t.all, W, y), all, W);
+                ecs_sched__bits_or(ecs_sched__row(t.plain, W, y), kept, W);
+            } else {
+                ecs_sched__side to = ecs_sched__side_of(b, &rel->object);
+                ecs_sched__flatten_bits(b, all, kept, &to);
+            }
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
 /* A cycle between nodes shows as one between the systems under them, unless it passes through
-   a set with none: only then, or when the systems have a cycle, are the nodes searched, which
-   names the cycle as configured. */
+   a set with none: the nodes are searched first when there is such a set (the orderings
+   through it need a graph without cycles among those sets), else only once the systems have a
+   cycle, which names the cycle as configured. A cycle that only shows among the systems (one in
+   two sets ordered against each other) is named when the systems are ordered. */
 static ecs_sched_result ecs_sched__check_dependency_cycle(ecs_sched__build *b, bool empty_set) {
-    int32_t *path, n;
-    b->flat_ordered = ecs_sched__order_flat(b);
-    if (b->flat_ordered < 0) return ecs_sched__oom(b);
-    if (b->flat_ordered == b->system_count && !empty_set) return ECS_SCHED_OK;
+    int32_t *path, n = 0;
     path = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count + 1);
     if (!path) return ecs_sched__oom(b);
-    n = ecs_sched__find_node_cycle(b, path);
+    if (empty_set) {
+        n = ecs_sched__find_node_cycle(b, path);
+        if (n == 0) {
+            ecs_sched_result result = ecs_sched__order_through_empty_sets(b);
+            if (result != ECS_SCHED_OK) return result;
+        }
+    }
+    if (n == 0) {
+        b->flat_ordered = ecs_sched__order_flat(b);
+        if (b->flat_ordered < 0) return ecs_sched__oom(b);
+        if (b->flat_ordered == b->system_count || empty_set) return ECS_SCHED_OK;
+        n = ecs_sched__find_node_cycle(b, path);
+    }
     if (n < 0) return ecs_sched__oom(b);
     if (n == 0) return ECS_SCHED_OK;
     ecs_sched__text_begin(b);
@@ -913,13 +1062,15 @@ static int32_t ecs_sched__flat_count(const ecs_sched__build *b, int32_t v) {
 }
 
 /* The edges left in flat become the successors, each row in the order the dependencies that
-   give them come: an edge takes the place of its first. A row of one edge needs no walk over
-   the dependencies, and a walk ends once every longer row is placed. */
+   give them come: an edge takes the place of its first; the edges only an empty set gives
+   come last, by system number. A row of one edge needs no walk over the dependencies, and a
+   walk ends once every longer row is placed. */
 static ecs_sched_result ecs_sched__successors_from_flat(ecs_sched__build *b) {
     const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_BEFORE];
     int32_t S = b->system_count, W = b->system_words, v, k, remaining = 0;
     int32_t *fill = ECS_SCHED__ALLOC_N(b, int32_t, S);
     ecs_sched__csr *g = &b->successors;
+    const uint64_t *row;
     uint32_t r;
     g->n = S;
     g->start = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
@@ -930,7 +1081,6 @@ static ecs_sched_result ecs_sched__successors_from_flat(ecs_sched__build *b) {
     if (!g->adj || !b->successor_ignore) return ecs_sched__oom(b);
     for (v = 0; v < S; v++) {
         int32_t count = g->start[v + 1] - g->start[v];
-        const uint64_t *row;
         if (count != 1) {
             remaining += count;
             continue;
@@ -944,6 +1094,14 @@ static ecs_sched_result ecs_sched__successors_from_flat(ecs_sched__build *b) {
     }
     for (r = 0; remaining > 0 && r < list->count; r++) {
         remaining -= ecs_sched__place_relation(b, fill, &list->items[r]);
+    }
+    for (v = 0; remaining > 0 && v < S; v++) {   /* edges through empty sets, by number */
+        row = ecs_sched__row(b->flat, W, v);
+        for (k = 0; k < W; k++) {
+            for (; row[k]; remaining--) {
+                ecs_sched__place_successor(b, fill, v, k * 64 + ecs_sched__lowest_bit(row[k]));
+            }
+        }
     }
     return ECS_SCHED_OK;
 }
@@ -1046,6 +1204,106 @@ static void ecs_sched__make_keys(ecs_sched__build *b) {
     }
 }
 
+/* Whether node stands for system v: it is v, or a set v is in. */
+static bool ecs_sched__holds(const ecs_sched__build *b, int32_t node, int32_t v) {
+    return node == v || ecs_sched__node_under(b, v, node);
+}
+
+/* The shortest chain of orderings from system x (or a set it is in) to system y (or a set it
+   is in) whose inner nodes are sets without systems: how the build came to order x before y.
+   Writes its nodes to path and returns how many, or 0 (-1 when out of memory). */
+static int32_t ecs_sched__ordering_path(ecs_sched__build *b, const ecs_sched__csr *g, int32_t x,
+                                        int32_t y, int32_t *path) {
+    int32_t N = b->node_count, head = 0, tail = 0, v, e, n;
+    int32_t *from = ECS_SCHED__ALLOC_N(b, int32_t, N), *queue = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    if (!from || !queue) return -1;
+    for (v = 0; v < N; v++) {
+        from[v] = -2;   /* not reached */
+        if (ecs_sched__holds(b, v, x)) {
+            from[v] = -1;
+            queue[tail++] = v;
+        }
+    }
+    for (head = 0; head < tail; head++) {
+        v = queue[head];
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            int32_t u = g->adj[e];
+            if (ecs_sched__holds(b, u, y)) {
+                for (n = 1, path[0] = u; v >= 0; v = from[v]) path[n++] = v;
+                for (e = 0; e < n / 2; e++) {
+                    int32_t t = path[e];
+                    path[e] = path[n - 1 - e];
+                    path[n - 1 - e] = t;
+                }
+                return n;
+            }
+            if (from[u] == -2 && ecs_sched__empty_set(b, u)) {
+                from[u] = v;
+                queue[tail++] = u;
+            }
+        }
+    }
+    return 0;
+}
+
+/* "system 'x' is in set 'A', set 'A' runs before set 'B' (which has no systems), ...". */
+static void ecs_sched__print_ordering(ecs_sched__build *b, const int32_t *path, int32_t n,
+                                      int32_t x, int32_t y) {
+    char one[160], two[160];
+    int32_t i;
+    if (n == 0) {
+        ecs_sched__text_printf(&b->text, "%s runs before %s",
+                               ecs_sched__node_label(b, x, one, sizeof one),
+                               ecs_sched__node_label(b, y, two, sizeof two));
+        return;
+    }
+    if (path[0] != x) {
+        ecs_sched__text_printf(&b->text, "%s is in %s, ", ecs_sched__node_label(b, x, one, sizeof one),
+                               ecs_sched__node_label(b, path[0], two, sizeof two));
+    }
+    for (i = 0; i + 1 < n; i++) {
+        ecs_sched__text_printf(&b->text, "%s%s runs before %s%s", i ? ", " : "",
+                               ecs_sched__node_label(b, path[i], one, sizeof one),
+                               ecs_sched__node_label(b, path[i + 1], two, sizeof two),
+                               ecs_sched__empty_set(b, path[i + 1]) ? " (which has no systems)" : "");
+    }
+    if (path[n - 1] != y) {
+        ecs_sched__text_printf(&b->text, ", %s is in %s", ecs_sched__node_label(b, y, one, sizeof one),
+                               ecs_sched__node_label(b, path[n - 1], two, sizeof two));
+    }
+}
+
+/* A cycle among the systems that no cycle among the nodes shows: each step of it explained by
+   the orderings and memberships that give it. */
+static ecs_sched_result ecs_sched__report_flattened_cycle(ecs_sched__build *b, const int32_t *cycle,
+                                                          int32_t length) {
+    int32_t *path = ECS_SCHED__ALLOC_N(b, int32_t, b->node_count + 1), i, n;
+    ecs_sched__csr g;
+    char label[160];
+    if (!path || !ecs_sched__node_graph(b, &g)) return ecs_sched__oom(b);
+    ecs_sched__text_begin(b);
+    ecs_sched__text_printf(&b->text, "once sets are replaced by their systems, the order has a "
+                                     "cycle: ");
+    for (i = 0; i + 1 < length; i++) {
+        n = ecs_sched__ordering_path(b, &g, cycle[i], cycle[i + 1], path);
+        if (n < 0) return ecs_sched__oom(b);
+        if (i) ecs_sched__text_printf(&b->text, "; ");
+        ecs_sched__print_ordering(b, path, n, cycle[i], cycle[i + 1]);
+    }
+    if (length == 2) {
+        ecs_sched__text_printf(&b->text, "; so %s must run after itself",
+                               ecs_sched__node_label(b, cycle[0], label, sizeof label));
+    } else {
+        ecs_sched__text_printf(&b->text, "; so ");
+        ecs_sched__print_path(b, cycle, length, " runs before ");
+    }
+    ecs_sched__text_printf(&b->text, ". A system in two sets that are ordered against each other "
+                                     "(directly or through sets without systems), or a system "
+                                     "ordered against a set it shares members with, causes this; "
+                                     "remove one of the orderings or memberships");
+    return ecs_sched__build_fail(b, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+}
+
 static ecs_sched_result ecs_sched__order_systems(ecs_sched__build *b) {
     int32_t n, *path;
     b->order = ECS_SCHED__ALLOC_N(b, int32_t, b->system_count);
@@ -1058,15 +1316,7 @@ static ecs_sched_result ecs_sched__order_systems(ecs_sched__build *b) {
     if (n < b->system_count) {
         int32_t len = ecs_sched__find_cycle(b, &b->successors, path);
         if (len < 0) return ecs_sched__oom(b);
-        ecs_sched__text_begin(b);
-        ecs_sched__text_printf(&b->text, "once sets are replaced by their systems, the order has a "
-                                         "cycle: ");
-        ecs_sched__print_path(b, path, len, " runs before ");
-        ecs_sched__text_printf(&b->text, ". A system in two sets that are ordered against each "
-                                         "other, or a system ordered against a set it shares "
-                                         "members with, causes this; remove one of the orderings "
-                                         "or memberships");
-        return ecs_sched__build_fail(b, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+        return ecs_sched__report_flattened_cycle(b, path, len);
     }
     return ECS_SCHED_OK;
 }
