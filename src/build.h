@@ -74,6 +74,8 @@ typedef struct ecs_sched__build {
     ecs_sched__csr successors;    /* systems -> systems, deduplicated; without the edges that
                                      other paths imply and no sync point needs */
     uint8_t *successor_ignore;
+    uint8_t *explicit_sync;       /* system -> an apply_deferred that always runs */
+    uint8_t *carries;             /* system -> leaves commands pending for its successors */
 
     /* order_systems */
     int32_t *order;               /* systems in topological order */
@@ -970,26 +972,73 @@ static ecs_sched_result ecs_sched__check_unknown_sets(ecs_sched__build *b) {
     return ECS_SCHED_OK;
 }
 
-/* Whether the edges of system v keep their automatic sync points (see ecs_sched__needs_sync):
-   those edges stay in the plan even where another path implies them, because the sync point
-   they place can differ from the one of that path. */
-static bool ecs_sched__syncs_after(const ecs_sched__build *b, int32_t v) {
-    return !b->s->settings.no_auto_sync && b->s->systems[v]->ctx.commands != NULL;
+/* An apply_deferred that runs whenever the schedule does: no condition on it or on a set it is
+   in. Such a sync point counts like an automatic one, and serves where one would go. */
+static bool ecs_sched__explicit_sync(const ecs_sched__build *b, int32_t v) {
+    const ecs_sched__schedule *s = b->s;
+    uint32_t k;
+    if (!s->systems[v]->is_apply_deferred) return false;
+    for (k = 0; k < s->guard_count; k++) {
+        int32_t single, i;
+        const int32_t *nodes;
+        int32_t n = ecs_sched__ref_nodes(b, s->guards[k].subject, &single, &nodes);
+        for (i = 0; i < n; i++) {
+            if (nodes[i] == v || ecs_sched__node_under(b, v, nodes[i])) return false;
+        }
+    }
+    return true;
 }
 
-/* Leaves in each row of flat only the edges that need a sync point of their own. */
+/* Which systems leave commands pending for what runs after them: their own (.commands), or
+   those an ordering that ignores deferred commands passed on to them. Ignoring them only spares
+   that ordering a sync point: what runs after through an ordering that keeps them (or any
+   exclusive system) still gets one. An explicit sync point leaves nothing pending. Worked out
+   over every edge of flat, in its order, before the implied edges go. */
+static bool ecs_sched__find_carriers(ecs_sched__build *b) {
+    int32_t S = b->system_count, W = b->system_words, q, k;
+    uint64_t *ends = ECS_SCHED__ALLOC_N(b, uint64_t, W);   /* exclusive systems, apply_deferred */
+    b->explicit_sync = ECS_SCHED__ALLOC_N(b, uint8_t, S);
+    b->carries = ECS_SCHED__ALLOC_N(b, uint8_t, S);
+    if (!ends || !b->explicit_sync || !b->carries) return false;
+    for (q = 0; q < S; q++) {
+        const ecs_sched__system *system = b->s->systems[q];
+        b->explicit_sync[q] = (uint8_t)ecs_sched__explicit_sync(b, q);
+        b->carries[q] = !b->s->settings.no_auto_sync && system->ctx.commands != NULL;
+        if (system->ctx.exclusive || system->is_apply_deferred) ecs_sched__set_bit(ends, q);
+    }
+    if (!b->flat || !b->plain || b->flat_ordered != S) return true;
+    for (q = 0; q < S; q++) {
+        int32_t v = b->flat_order[q];
+        const uint64_t *row = ecs_sched__row(b->flat, W, v), *plain = ecs_sched__row(b->plain, W, v);
+        if (b->explicit_sync[v]) b->carries[v] = 0;
+        if (!b->carries[v]) continue;
+        for (k = 0; k < W; k++) {
+            uint64_t word;
+            for (word = row[k] & ~plain[k] & ~ends[k]; word; word &= word - 1) {
+                b->carries[k * 64 + ecs_sched__lowest_bit(word)] = 1;
+            }
+        }
+    }
+    return true;
+}
+
+/* Leaves in each row of flat only the edges that need a sync point of their own (the rule of
+   ecs_sched__needs_sync, by rows of bits). */
 static bool ecs_sched__keep_sync_edges(ecs_sched__build *b) {
     int32_t S = b->system_count, W = b->system_words, v, k;
     uint64_t *deferred = ECS_SCHED__ALLOC_N(b, uint64_t, W);   /* apply_deferred systems */
-    if (!deferred) return false;
+    uint64_t *exclusive = ECS_SCHED__ALLOC_N(b, uint64_t, W);  /* see commands regardless */
+    if (!deferred || !exclusive) return false;
     for (v = 0; v < S; v++) {
         if (b->s->systems[v]->is_apply_deferred) ecs_sched__set_bit(deferred, v);
+        if (b->s->systems[v]->ctx.exclusive) ecs_sched__set_bit(exclusive, v);
     }
     for (v = 0; v < S; v++) {
         uint64_t *row = ecs_sched__row(b->flat, W, v);
         const uint64_t *plain = b->plain ? ecs_sched__row(b->plain, W, v) : row;
-        bool syncs = ecs_sched__syncs_after(b, v);
-        for (k = 0; k < W; k++) row[k] = syncs ? row[k] & plain[k] & ~deferred[k] : 0;
+        for (k = 0; k < W; k++) {
+            row[k] = b->carries[v] ? row[k] & (plain[k] | exclusive[k]) & ~deferred[k] : 0;
+        }
     }
     return true;
 }
@@ -1123,6 +1172,7 @@ static bool ecs_sched__ordered(const ecs_sched__build *b, int32_t x, int32_t y) 
    and the plan's edges come out the same, and dense orderings (each set after all the earlier
    ones) stay small. With a cycle every edge is kept, for the search that names it. */
 static ecs_sched_result ecs_sched__flatten(ecs_sched__build *b) {
+    if (!ecs_sched__find_carriers(b)) return ecs_sched__oom(b);
     if (b->flat && b->flat_ordered == b->system_count &&
         (!ecs_sched__keep_sync_edges(b) || !ecs_sched__keep_unimplied_edges(b))) {
         return ecs_sched__oom(b);

@@ -155,19 +155,23 @@ static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__c
    sets, access and the reduced edges copied out in plan order. Its steps fill the plan_ part
    of the build, which the DOT export reads too. */
 
-/* Whether successor edge e of system v needs an automatic sync point: v records commands, the
-   edge does not ignore them, and the successor is not an apply_deferred of its own. */
+/* Whether successor edge e of system v needs an automatic sync point: v leaves commands
+   pending (ecs_sched__find_carriers), the edge keeps them (or leads to an exclusive system,
+   which has the whole world and so must see them), and the successor is not an apply_deferred
+   of its own. */
 static bool ecs_sched__needs_sync(const ecs_sched__build *b, int32_t v, int32_t e) {
-    const ecs_sched__schedule *s = b->s;
-    return !s->settings.no_auto_sync && s->systems[v]->ctx.commands != NULL &&
-           !b->successor_ignore[e] && !s->systems[b->successors.adj[e]]->is_apply_deferred;
+    const ecs_sched__system *t = b->s->systems[b->successors.adj[e]];
+    return b->carries[v] && !t->is_apply_deferred && (!b->successor_ignore[e] || t->ctx.exclusive);
 }
 
-/* Each system gets the number of sync points that must run before it (its distance); all the
-   edges that need a sync point for distance d share one, numbered after the systems. */
+/* Each system gets the number of sync points that must run before it (its distance): one more
+   than a predecessor whose edge needs a sync point, or that it is itself an explicit sync
+   point. The edges that need a sync point for distance d share one: the first explicit sync
+   point at that distance, else an automatic one, numbered after the systems. */
 static ecs_sched_result ecs_sched__place_sync_points(ecs_sched__build *b) {
     const ecs_sched__csr *g = &b->successors;
     int32_t S = b->system_count, i, e;
+    const uint8_t *explicit_sync = b->explicit_sync;
     b->sync_distance = ECS_SCHED__ALLOC_N(b, int32_t, S);
     b->sync_of_distance = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
     if (!b->sync_distance || !b->sync_of_distance) return ecs_sched__oom(b);
@@ -175,11 +179,18 @@ static ecs_sched_result ecs_sched__place_sync_points(ecs_sched__build *b) {
     for (i = 0; i < S; i++) {
         int32_t v = b->order[i];
         for (e = g->start[v]; e < g->start[v + 1]; e++) {
-            int32_t t = g->adj[e], d = b->sync_distance[v] + (ecs_sched__needs_sync(b, v, e) ? 1 : 0);
+            int32_t t = g->adj[e];
+            int32_t d = b->sync_distance[v] + (ecs_sched__needs_sync(b, v, e) || explicit_sync[t]);
             if (d > b->sync_distance[t]) b->sync_distance[t] = d;
         }
     }
     for (i = 0; i <= S; i++) b->sync_of_distance[i] = -1;
+    for (i = 0; i < S; i++) {
+        int32_t v = b->order[i];
+        if (explicit_sync[v] && b->sync_of_distance[b->sync_distance[v]] < 0) {
+            b->sync_of_distance[b->sync_distance[v]] = v;
+        }
+    }
     for (i = 0; i < S; i++) {
         int32_t v = b->order[i];
         for (e = g->start[v]; e < g->start[v + 1]; e++) {

@@ -145,6 +145,58 @@ static void explicit_apply_deferred_between_writer_and_reader_needs_no_automatic
     check_and_destroy(w);
 }
 
+/* An apply_deferred that always runs serves where an automatic sync point would go: spawn is
+   ordered before both the explicit sync point and count, and the sync point count needs is the
+   explicit one. */
+static void explicit_apply_deferred_serves_where_an_automatic_one_would_go(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    g_c = register_components(w);
+    ADD_SYSTEM(w, SPAWNER("spawn", .before = {"sync", "count"}));
+    ADD_SYSTEM(w, .name = "sync", .fn = ecs_sched_apply_deferred);
+    ADD_SYSTEM(w, CENSUS("count"));
+    assert_string_equal(plan_of(w, UPDATE), "spawn sync count");
+    assert_run_traces(w, "spawn count=1");
+    check_and_destroy(w);
+}
+
+static void reused_explicit_sync_point_keeps_the_order_of_what_follows_it(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    g_c = register_components(w);
+    /* first writes before the explicit sync; second writes after it, and its reader needs a
+       sync point of its own after that */
+    ADD_SYSTEM(w, SPAWNER("first", .before = {"sync", "reader"}));
+    ADD_SYSTEM(w, .name = "sync", .fn = ecs_sched_apply_deferred);
+    ADD_SYSTEM(w, SPAWNER("second", .after = {"sync"}, .before = {"reader"}));
+    ADD_SYSTEM(w, CENSUS("reader"));
+    assert_string_equal(plan_of(w, UPDATE), "first sync second apply_deferred reader");
+    assert_run_traces(w, "first second reader=2");
+    check_and_destroy(w);
+}
+
+static bool never(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    return false;
+}
+
+/* A guarded apply_deferred may not run, so it cannot stand in for an automatic one. */
+static void guarded_apply_deferred_does_not_serve_as_an_automatic_one(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_condition off;
+    (void)state;
+    memset(&off, 0, sizeof off);
+    off.kind = ECS_SCHED_CONDITION_FN;
+    off.fn = never;
+    g_c = register_components(w);
+    ADD_SYSTEM(w, SPAWNER("spawn", .before = {"sync", "count"}));
+    ADD_SYSTEM(w, .name = "sync", .fn = ecs_sched_apply_deferred, .run_if = {&off});
+    ADD_SYSTEM(w, CENSUS("count"));
+    assert_string_equal(plan_of(w, UPDATE), "spawn sync apply_deferred count");
+    assert_run_traces(w, "spawn count=1");
+    check_and_destroy(w);
+}
+
 /* ---- automatic sync points ---- */
 
 static void later_system_sees_entities_spawned_by_commands_of_an_earlier_one(void **state) {
@@ -232,6 +284,33 @@ static void exclusive_system_after_a_writer_sees_its_commands(void **state) {
     ADD_SYSTEM(w, SPAWNER("spawn"));
     ADD_SYSTEM(w, .name = "inspect", .fn = count_in_world, .exclusive = true, .after = {"spawn"});
     assert_run_traces(w, "spawn inspect=1");
+    check_and_destroy(w);
+}
+
+/* An exclusive system has the whole world: an ordering that ignores deferred commands still
+   gets a sync point before one, so it never sees a world with commands half-way. */
+static void exclusive_system_gets_a_sync_point_even_through_an_ignore_deferred_ordering(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    g_c = register_components(w);
+    ADD_SYSTEMS(w, .systems = SYSTEMS({SPAWNER("spawn")},
+                                      {.name = "inspect", .fn = count_in_world, .exclusive = true}),
+                .count = 2, .chain_ignore_deferred = true);
+    assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred inspect");
+    assert_run_traces(w, "spawn inspect=1");
+    check_and_destroy(w);
+}
+
+static void ignore_deferred_ordering_before_a_plain_system_still_adds_none(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    g_c = register_components(w);
+    ADD_SYSTEMS(w, .systems = SYSTEMS({SPAWNER("spawn")}, {CENSUS("count")},
+                                      {.name = "inspect", .fn = count_in_world, .exclusive = true}),
+                .count = 3, .chain_ignore_deferred = true);
+    /* count ignores the commands; the exclusive system after it still gets them applied */
+    assert_string_equal(plan_of(w, UPDATE), "spawn count apply_deferred inspect");
+    assert_run_traces(w, "spawn count=0 inspect=1");
     check_and_destroy(w);
 }
 
@@ -364,6 +443,20 @@ static void an_implied_ordering_that_wants_the_commands_keeps_its_sync_point(voi
     check_and_destroy(w);
 }
 
+/* Ignoring deferred commands spares one ordering its sync point; it does not drop them: relay
+   passes them on to what is ordered after it. */
+static void commands_an_ignore_deferred_ordering_passes_on_reach_the_next_plain_ordering(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    g_c = register_components(w);
+    ADD_SYSTEM(w, SPAWNER("spawn", .before_ignore_deferred = {"relay"}));
+    ADD_SYSTEM(w, .name = "relay", .fn = record);
+    ADD_SYSTEM(w, CENSUS("count", .after = {"relay"}));
+    assert_string_equal(plan_of(w, UPDATE), "spawn relay apply_deferred count");
+    assert_run_traces(w, "spawn relay count=1");
+    check_and_destroy(w);
+}
+
 static void no_auto_sync_disables_automatic_sync_points(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
@@ -386,6 +479,9 @@ int main(void) {
         cmocka_unit_test(apply_deferred_applies_the_commands_of_systems_that_ran_before_it),
         cmocka_unit_test(commands_recorded_after_apply_deferred_wait_for_the_next_sync),
         cmocka_unit_test(explicit_apply_deferred_between_writer_and_reader_needs_no_automatic_one),
+        cmocka_unit_test(explicit_apply_deferred_serves_where_an_automatic_one_would_go),
+        cmocka_unit_test(reused_explicit_sync_point_keeps_the_order_of_what_follows_it),
+        cmocka_unit_test(guarded_apply_deferred_does_not_serve_as_an_automatic_one),
         cmocka_unit_test(later_system_sees_entities_spawned_by_commands_of_an_earlier_one),
         cmocka_unit_test(unordered_systems_get_no_sync_point),
         cmocka_unit_test(systems_without_commands_get_no_sync_point),
@@ -394,6 +490,8 @@ int main(void) {
         cmocka_unit_test(sync_point_is_inserted_between_ordered_sets),
         cmocka_unit_test(exclusive_system_after_a_writer_sees_its_commands),
         cmocka_unit_test(nested_run_applies_its_commands_before_returning),
+        cmocka_unit_test(exclusive_system_gets_a_sync_point_even_through_an_ignore_deferred_ordering),
+        cmocka_unit_test(ignore_deferred_ordering_before_a_plain_system_still_adds_none),
         cmocka_unit_test(before_ignore_deferred_adds_no_sync_point),
         cmocka_unit_test(after_ignore_deferred_adds_no_sync_point),
         cmocka_unit_test(chain_ignore_deferred_adds_no_sync_point),
@@ -403,6 +501,7 @@ int main(void) {
         cmocka_unit_test(chain_sets_gets_a_sync_point),
         cmocka_unit_test(an_ordering_that_also_wants_the_commands_keeps_its_sync_point),
         cmocka_unit_test(an_implied_ordering_that_wants_the_commands_keeps_its_sync_point),
+        cmocka_unit_test(commands_an_ignore_deferred_ordering_passes_on_reach_the_next_plain_ordering),
         cmocka_unit_test(no_auto_sync_disables_automatic_sync_points),
     };
     return cmocka_run_group_tests_name("schedule commands", tests, NULL, destroy_leftover_world);
