@@ -340,14 +340,20 @@
      .writes), ecs_sched_ctx_resource_mut (.writes), ecs_sched_ctx_commands (.commands),
      ecs_sched_ctx_world (.exclusive), ecs_sched_ctx_name, ecs_sched_ctx_user_data. Anything
      undeclared returns NULL and records ECS_SCHED_ERR_ACCESS with a message naming the system;
-     the run goes on and returns ECS_SCHED_ERR_ACCESS. A desc naming an unregistered resource
-     is refused when added, and a refused call adds nothing.
+     the run goes on and returns ECS_SCHED_ERR_ACCESS. A declared resource that is not in the
+     world gives NULL and a logged ECS_SCHED_ERR_MISSING_RESOURCE message naming the system (a
+     condition's names the condition and the system or set it guards). A desc naming an
+     unregistered resource is refused when added, and a refused call adds nothing.
 
      Sets and order. in_set puts a system or set in sets (sets nest); before/after name systems
      or sets; an ordering against a set applies to every system under it (sets are flattened
      into system-to-system orderings at build). Systems and sets share one namespace per
      schedule. A name in in_set, or in before/after while no system carries it, is a set, made
-     by that mention; ecs_sched_configure_set gives a set configuration of its own.
+     by that mention; ecs_sched_configure_set gives a set configuration of its own. A set with
+     no system under it (a plugin's set nobody filled, a feature switched off) still orders
+     through itself: with A before B before C and B empty, A's systems run before C's, through
+     any number of empty sets in a row. A contradiction that only shows this way (a system in A
+     and in C) is a _DEPENDENCY_CYCLE whose message gives the path through the empty set.
      Configuration only adds (configuring a set again adds to it) and the order of the calls
      does not matter. Systems nothing orders run in the order they were added. Order siblings
      (nodes in a common set, or both at the top level). ecs_sched_schedule_desc.default_set
@@ -380,7 +386,8 @@
          cross_set_dependencies   warn    an ordering between nodes that are not siblings
          unknown_sets             warn    a set with no members that is never configured
          ambiguities              warn    conflicting systems that nothing orders
-         duplicate_names          error   an ordering names several systems of one name
+         duplicate_names          error   an ordering or ambiguous_with entry names several
+                                          systems of one name
 
      ecs_sched_schedule_configure sets all of these at once (a second call replaces the first).
      Two systems conflict when one writes a component or resource the other reads or writes,
@@ -420,9 +427,15 @@
      before another system (directly, after flattening sets), a sync point goes between them,
      unless that ordering is ignore-deferred (before_ignore_deferred, after_ignore_deferred,
      chain_ignore_deferred, ecs_sched_chain_sets with ignore_deferred) or the later system is
-     an ecs_sched_apply_deferred. All orderings that can share a sync point share one: one per
-     step of the longest chain that needs them. ecs_sched_schedule_desc.no_auto_sync = true
-     turns the rule off. A failed apply does not stop the run, which returns its error.
+     an ecs_sched_apply_deferred. Two refinements: an exclusive system gets its sync point even
+     after an ignore-deferred ordering (it has the whole world, so it never sees commands
+     half-way); and ignoring spares one ordering only: the system after it passes the pending
+     commands on, so what follows it through an ordering that keeps them gets a sync point. All
+     orderings that can share a sync point share one: one per step of the longest chain that
+     needs them, and an ecs_sched_apply_deferred without run conditions (on it or its sets)
+     counts as a step and serves where an automatic one would go. An ordering through an empty
+     set keeps its sync point unless both halves ignore it. ecs_sched_schedule_desc.no_auto_sync
+     = true turns the rule off. A failed apply does not stop the run, which returns its error.
 
      The executor. The single-threaded executor runs a schedule on the calling thread, in plan
      order: for each step the guarding conditions, then the system or the sync point, then the
@@ -1104,7 +1117,7 @@ static int (*const ecs_sched__configuration)(void) __attribute__((ECS_SCHED__RET
     X(ERR_HIERARCHY_CYCLE,    "the in_set relations form a cycle")                      \
     X(ERR_HIERARCHY_REDUNDANT, "a node is in a set both directly and through another")  \
     X(ERR_ORDER_AGAINST_PARENT, "a node is ordered against a set that contains it")     \
-    X(ERR_DUPLICATE_NAME,     "ordering names a system that has several instances")     \
+    X(ERR_DUPLICATE_NAME,     "ordering or ambiguous_with names several systems")       \
     X(ERR_NAME_CONFLICT,      "a name is used both for systems and for a set")          \
     X(ERR_CROSS_SET_DEPENDENCY, "a dependency joins nodes that are not siblings")       \
     X(ERR_UNKNOWN_SET,        "a set is referenced but nothing configures or fills it") \
@@ -5636,6 +5649,8 @@ struct ecs_sched_system_ctx {
     ecs_sched_commands *commands;
     const char *name;
     const char *kind;                 /* "system" or "condition", for messages */
+    const char *guards_kind;          /* conditions: "system" or "set", what they guard, */
+    const char *guards_name;          /* and its name */
     int32_t read_count;
     int32_t write_count;
     ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];
@@ -5713,6 +5728,21 @@ static void *ecs_sched__ctx_refuse_off_main_thread(ecs_sched_system_ctx *ctx, ec
                                  ecs_sched__component_label(ctx->world, id));
 }
 
+/* A declared resource that is not in the world: the message names the system, or the
+   condition and what it guards, since the call itself says nothing about who made it. */
+static void *ecs_sched__ctx_missing_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    char guards[200] = "";
+    if (ctx->guards_name) {
+        snprintf(guards, sizeof guards, " (guarding %s '%s')", ctx->guards_kind, ctx->guards_name);
+    }
+    ecs_sched__fail(&ctx->world->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                    "%s '%s'%s reads resource '%s', which does not exist: insert it before the "
+                    "schedule runs, or guard %s with ecs_sched_condition_resource_exists",
+                    ctx->kind, ctx->name, guards, ecs_sched__component_label(ctx->world, id),
+                    ctx->read_only ? "what it guards" : "the system");
+    return NULL;
+}
+
 const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
     ECS_SCHED_ASSERT(ctx != NULL);
     if (!ecs_sched__ids_contain(ctx->reads, ctx->read_count, id) &&
@@ -5724,7 +5754,8 @@ const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
     if (ecs_sched__off_main_thread(ctx->world, id)) {
         return ecs_sched__ctx_refuse_off_main_thread(ctx, id);
     }
-    return ecs_sched_resource_get(ctx->world, id);
+    if (!ctx->world->resources[id]) return ecs_sched__ctx_missing_resource(ctx, id);
+    return ctx->world->resources[id];
 }
 
 void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
@@ -5742,7 +5773,8 @@ void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
     if (ecs_sched__off_main_thread(ctx->world, id)) {
         return ecs_sched__ctx_refuse_off_main_thread(ctx, id);
     }
-    return ecs_sched_resource_get_mut(ctx->world, id);
+    if (!ctx->world->resources[id]) return ecs_sched__ctx_missing_resource(ctx, id);
+    return ctx->world->resources[id];
 }
 
 ecs_sched_commands *ecs_sched_ctx_commands(ecs_sched_system_ctx *ctx) {
@@ -5925,6 +5957,16 @@ static void ecs_sched__conds_free(ecs_sched_world *w, ecs_sched__conds *conds) {
     for (i = 0; i < conds->count; i++) ecs_sched__cond_free(w, conds->items[i]);
     ecs_sched__free(&w->env, conds->items);
     memset(conds, 0, sizeof *conds);
+}
+
+/* Tells the nodes from `first` on (one condition tree) what they guard, for messages. */
+static void ecs_sched__conds_guard(ecs_sched__conds *conds, uint32_t first, const char *kind,
+                                   const char *name) {
+    uint32_t i;
+    for (i = first; i < conds->count; i++) {
+        conds->items[i]->ctx.guards_kind = kind;
+        conds->items[i]->ctx.guards_name = name;
+    }
 }
 
 /* Drops the nodes added after `count` (a half-copied tree). */
@@ -6182,7 +6224,7 @@ typedef struct ecs_sched__name {
        all to tell which names are sets */
     int32_t references;       /* as subject or object, of any kind */
     int32_t set_references;   /* as the set of an in_set */
-    int32_t orderings;        /* in a before/after */
+    int32_t orderings;        /* in a before/after or an ambiguous_with */
 } ecs_sched__name;
 
 typedef struct ecs_sched__system {
@@ -6376,12 +6418,12 @@ static void ecs_sched__count_references(ecs_sched__schedule *s, int kind,
     if (r->subject < 0) {
         ecs_sched__name *n = &s->names[-r->subject - 1];
         n->references += delta;
-        if (kind == ECS_SCHED__REL_BEFORE) n->orderings += delta;
+        if (kind != ECS_SCHED__REL_IN_SET) n->orderings += delta;
     }
     if (r->object < 0) {
         ecs_sched__name *n = &s->names[-r->object - 1];
         n->references += delta;
-        if (kind == ECS_SCHED__REL_BEFORE) n->orderings += delta;
+        if (kind != ECS_SCHED__REL_IN_SET) n->orderings += delta;
         if (kind == ECS_SCHED__REL_IN_SET) n->set_references += delta;
     }
 }
@@ -6461,6 +6503,7 @@ static bool ecs_sched__config_is_empty(const ecs_sched__node_config *c) {
 static bool ecs_sched__apply_config(ecs_sched_world *w, ecs_sched__schedule *s,
                                     ecs_sched__ref subject, const ecs_sched__node_config *c) {
     int32_t i;
+    uint32_t first;
     if (!ecs_sched__relate_names(w, s, ECS_SCHED__REL_IN_SET, subject, c->in_set, false, false) ||
         !ecs_sched__relate_names(w, s, ECS_SCHED__REL_BEFORE, subject, c->before, false, false) ||
         !ecs_sched__relate_names(w, s, ECS_SCHED__REL_BEFORE, subject, c->after, true, false) ||
@@ -6479,8 +6522,11 @@ static bool ecs_sched__apply_config(ecs_sched_world *w, ecs_sched__schedule *s,
             ecs_sched__out_of_memory(w, "adding a run condition");
             return false;
         }
+        first = s->conds.count;
         cond = ecs_sched__cond_copy(w, &s->conds, c->run_if[i]);
         if (cond < 0) return false;
+        ecs_sched__conds_guard(&s->conds, first, subject >= 0 ? "system" : "set",
+                               s->names[subject >= 0 ? s->systems[subject]->name : -subject - 1].text);
         s->guards[s->guard_count].subject = subject;
         s->guards[s->guard_count].cond = cond;
         s->guard_count++;
@@ -6849,7 +6895,8 @@ typedef struct ecs_sched__build {
     int32_t *instance;            /* system -> its number among systems of the same name */
     int32_t *instances;           /* systems grouped by name (CSR by name) */
     int32_t *instances_start;
-    bool orders_shared_name;      /* a before/after names a name several systems carry */
+    bool orders_shared_name;      /* a before/after or ambiguous_with names a name several
+                                     systems carry */
 
     /* build_hierarchy */
     ecs_sched__csr parents;       /* node -> the sets it is directly in, first given first */
@@ -7121,41 +7168,67 @@ static int32_t ecs_sched__ref_nodes(const ecs_sched__build *b, ecs_sched__ref re
     return b->instances_start[name + 1] - b->instances_start[name];
 }
 
+/* The instances of a shared name, "#1, #2, ...", after what names them. */
+static void ecs_sched__print_instances(ecs_sched__build *b, const ecs_sched__name *n) {
+    int32_t j;
+    ecs_sched__text_printf(&b->text, "%d systems are named '%s' (", (int)n->system_count, n->text);
+    for (j = 0; j < n->system_count; j++) {
+        ecs_sched__text_printf(&b->text, "%s#%d", j ? ", " : "", (int)j + 1);
+    }
+    ecs_sched__text_printf(&b->text, ")");
+}
+
+/* Refuses (as the setting asks) an ordering or an ambiguous_with entry that names several
+   systems at once: it ties what names it to every one of them, which is rarely what was
+   meant. */
 static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
-    const ecs_sched__relations *list = &s->relations[ECS_SCHED__REL_BEFORE];
-    uint32_t i;
+    int kind;
     char label[160];
-    for (i = 0; b->orders_shared_name && i < list->count; i++) {
-        const ecs_sched__relation *r = &list->items[i];
-        ecs_sched__ref refs[2];
-        int k;
-        refs[0] = r->subject;
-        refs[1] = r->object;
-        for (k = 0; k < 2; k++) {
-            const ecs_sched__name *n;
-            int32_t j, single;
-            const int32_t *other;
-            ecs_sched_result result;
-            if (!ecs_sched__ref_shared(s, refs[k])) continue;
-            n = &s->names[-refs[k] - 1];
-            ecs_sched__ref_nodes(b, refs[1 - k], &single, &other);
-            ecs_sched__text_begin(b);
-            ecs_sched__text_printf(&b->text, "%s is ordered %s '%s', but %d systems are named "
-                                   "'%s' (",
-                                   ecs_sched__node_label(b, other[0], label, sizeof label),
-                                   k == 0 ? "after" : "before", n->text, (int)n->system_count,
-                                   n->text);
-            for (j = 0; j < n->system_count; j++) {
-                ecs_sched__text_printf(&b->text, "%s#%d", j ? ", " : "", (int)j + 1);
+    for (kind = ECS_SCHED__REL_BEFORE; b->orders_shared_name && kind <= ECS_SCHED__REL_AMBIGUOUS;
+         kind++) {
+        const ecs_sched__relations *list = &s->relations[kind];
+        bool ordering = kind == ECS_SCHED__REL_BEFORE;
+        uint32_t i;
+        for (i = 0; i < list->count; i++) {
+            const ecs_sched__relation *r = &list->items[i];
+            ecs_sched__ref refs[2];
+            int k;
+            refs[0] = r->subject;
+            refs[1] = r->object;
+            for (k = ordering ? 0 : 1; k < 2; k++) {
+                const ecs_sched__name *n;
+                int32_t single;
+                const int32_t *other;
+                ecs_sched_result result;
+                if (!ecs_sched__ref_shared(s, refs[k])) continue;
+                n = &s->names[-refs[k] - 1];
+                ecs_sched__ref_nodes(b, refs[1 - k], &single, &other);
+                ecs_sched__text_begin(b);
+                ecs_sched__text_printf(&b->text, "%s is %s '%s', but ",
+                                       ecs_sched__node_label(b, other[0], label, sizeof label),
+                                       !ordering ? "declared ambiguous_with"
+                                       : k == 0  ? "ordered after"
+                                                 : "ordered before",
+                                       n->text);
+                ecs_sched__print_instances(b, n);
+                if (ordering) {
+                    ecs_sched__text_printf(&b->text,
+                                           ", so the order would tie it to all of them. Put the "
+                                           "instance you mean in a set and order against the "
+                                           "set, or order from that instance's side (its own "
+                                           "before/after), or chain them");
+                } else {
+                    ecs_sched__text_printf(&b->text,
+                                           ", so the allowance would cover all of them. Put the "
+                                           "instance you mean in a set and name the set, or "
+                                           "declare it from that instance's side (its own "
+                                           "ambiguous_with)");
+                }
+                result = ecs_sched__report(b, s->settings.duplicate_names,
+                                           ECS_SCHED_ERR_DUPLICATE_NAME);
+                if (result != ECS_SCHED_OK) return result;
             }
-            ecs_sched__text_printf(&b->text,
-                                   "), so the order would tie it to all of them. Put the instance "
-                                   "you mean in a set and order against the set, or order from "
-                                   "that instance's side (its own before/after), or chain them");
-            result = ecs_sched__report(b, s->settings.duplicate_names,
-                                       ECS_SCHED_ERR_DUPLICATE_NAME);
-            if (result != ECS_SCHED_OK) return result;
         }
     }
     return ECS_SCHED_OK;

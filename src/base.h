@@ -132,7 +132,7 @@ static int (*const ecs_sched__configuration)(void) __attribute__((ECS_SCHED__RET
     X(ERR_HIERARCHY_CYCLE,    "the in_set relations form a cycle")                      \
     X(ERR_HIERARCHY_REDUNDANT, "a node is in a set both directly and through another")  \
     X(ERR_ORDER_AGAINST_PARENT, "a node is ordered against a set that contains it")     \
-    X(ERR_DUPLICATE_NAME,     "ordering names a system that has several instances")     \
+    X(ERR_DUPLICATE_NAME,     "ordering or ambiguous_with names several systems")       \
     X(ERR_NAME_CONFLICT,      "a name is used both for systems and for a set")          \
     X(ERR_CROSS_SET_DEPENDENCY, "a dependency joins nodes that are not siblings")       \
     X(ERR_UNKNOWN_SET,        "a set is referenced but nothing configures or fills it") \

@@ -47,7 +47,8 @@ typedef struct ecs_sched__build {
     int32_t *instance;            /* system -> its number among systems of the same name */
     int32_t *instances;           /* systems grouped by name (CSR by name) */
     int32_t *instances_start;
-    bool orders_shared_name;      /* a before/after names a name several systems carry */
+    bool orders_shared_name;      /* a before/after or ambiguous_with names a name several
+                                     systems carry */
 
     /* build_hierarchy */
     ecs_sched__csr parents;       /* node -> the sets it is directly in, first given first */
@@ -319,41 +320,67 @@ static int32_t ecs_sched__ref_nodes(const ecs_sched__build *b, ecs_sched__ref re
     return b->instances_start[name + 1] - b->instances_start[name];
 }
 
+/* The instances of a shared name, "#1, #2, ...", after what names them. */
+static void ecs_sched__print_instances(ecs_sched__build *b, const ecs_sched__name *n) {
+    int32_t j;
+    ecs_sched__text_printf(&b->text, "%d systems are named '%s' (", (int)n->system_count, n->text);
+    for (j = 0; j < n->system_count; j++) {
+        ecs_sched__text_printf(&b->text, "%s#%d", j ? ", " : "", (int)j + 1);
+    }
+    ecs_sched__text_printf(&b->text, ")");
+}
+
+/* Refuses (as the setting asks) an ordering or an ambiguous_with entry that names several
+   systems at once: it ties what names it to every one of them, which is rarely what was
+   meant. */
 static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
-    const ecs_sched__relations *list = &s->relations[ECS_SCHED__REL_BEFORE];
-    uint32_t i;
+    int kind;
     char label[160];
-    for (i = 0; b->orders_shared_name && i < list->count; i++) {
-        const ecs_sched__relation *r = &list->items[i];
-        ecs_sched__ref refs[2];
-        int k;
-        refs[0] = r->subject;
-        refs[1] = r->object;
-        for (k = 0; k < 2; k++) {
-            const ecs_sched__name *n;
-            int32_t j, single;
-            const int32_t *other;
-            ecs_sched_result result;
-            if (!ecs_sched__ref_shared(s, refs[k])) continue;
-            n = &s->names[-refs[k] - 1];
-            ecs_sched__ref_nodes(b, refs[1 - k], &single, &other);
-            ecs_sched__text_begin(b);
-            ecs_sched__text_printf(&b->text, "%s is ordered %s '%s', but %d systems are named "
-                                   "'%s' (",
-                                   ecs_sched__node_label(b, other[0], label, sizeof label),
-                                   k == 0 ? "after" : "before", n->text, (int)n->system_count,
-                                   n->text);
-            for (j = 0; j < n->system_count; j++) {
-                ecs_sched__text_printf(&b->text, "%s#%d", j ? ", " : "", (int)j + 1);
+    for (kind = ECS_SCHED__REL_BEFORE; b->orders_shared_name && kind <= ECS_SCHED__REL_AMBIGUOUS;
+         kind++) {
+        const ecs_sched__relations *list = &s->relations[kind];
+        bool ordering = kind == ECS_SCHED__REL_BEFORE;
+        uint32_t i;
+        for (i = 0; i < list->count; i++) {
+            const ecs_sched__relation *r = &list->items[i];
+            ecs_sched__ref refs[2];
+            int k;
+            refs[0] = r->subject;
+            refs[1] = r->object;
+            for (k = ordering ? 0 : 1; k < 2; k++) {
+                const ecs_sched__name *n;
+                int32_t single;
+                const int32_t *other;
+                ecs_sched_result result;
+                if (!ecs_sched__ref_shared(s, refs[k])) continue;
+                n = &s->names[-refs[k] - 1];
+                ecs_sched__ref_nodes(b, refs[1 - k], &single, &other);
+                ecs_sched__text_begin(b);
+                ecs_sched__text_printf(&b->text, "%s is %s '%s', but ",
+                                       ecs_sched__node_label(b, other[0], label, sizeof label),
+                                       !ordering ? "declared ambiguous_with"
+                                       : k == 0  ? "ordered after"
+                                                 : "ordered before",
+                                       n->text);
+                ecs_sched__print_instances(b, n);
+                if (ordering) {
+                    ecs_sched__text_printf(&b->text,
+                                           ", so the order would tie it to all of them. Put the "
+                                           "instance you mean in a set and order against the "
+                                           "set, or order from that instance's side (its own "
+                                           "before/after), or chain them");
+                } else {
+                    ecs_sched__text_printf(&b->text,
+                                           ", so the allowance would cover all of them. Put the "
+                                           "instance you mean in a set and name the set, or "
+                                           "declare it from that instance's side (its own "
+                                           "ambiguous_with)");
+                }
+                result = ecs_sched__report(b, s->settings.duplicate_names,
+                                           ECS_SCHED_ERR_DUPLICATE_NAME);
+                if (result != ECS_SCHED_OK) return result;
             }
-            ecs_sched__text_printf(&b->text,
-                                   "), so the order would tie it to all of them. Put the instance "
-                                   "you mean in a set and order against the set, or order from "
-                                   "that instance's side (its own before/after), or chain them");
-            result = ecs_sched__report(b, s->settings.duplicate_names,
-                                       ECS_SCHED_ERR_DUPLICATE_NAME);
-            if (result != ECS_SCHED_OK) return result;
         }
     }
     return ECS_SCHED_OK;

@@ -224,6 +224,16 @@ static void ecs_sched__conds_free(ecs_sched_world *w, ecs_sched__conds *conds) {
     memset(conds, 0, sizeof *conds);
 }
 
+/* Tells the nodes from `first` on (one condition tree) what they guard, for messages. */
+static void ecs_sched__conds_guard(ecs_sched__conds *conds, uint32_t first, const char *kind,
+                                   const char *name) {
+    uint32_t i;
+    for (i = first; i < conds->count; i++) {
+        conds->items[i]->ctx.guards_kind = kind;
+        conds->items[i]->ctx.guards_name = name;
+    }
+}
+
 /* Drops the nodes added after `count` (a half-copied tree). */
 static void ecs_sched__conds_truncate(ecs_sched_world *w, ecs_sched__conds *conds, uint32_t count) {
     while (conds->count > count) ecs_sched__cond_free(w, conds->items[--conds->count]);

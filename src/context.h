@@ -44,6 +44,8 @@ struct ecs_sched_system_ctx {
     ecs_sched_commands *commands;
     const char *name;
     const char *kind;                 /* "system" or "condition", for messages */
+    const char *guards_kind;          /* conditions: "system" or "set", what they guard, */
+    const char *guards_name;          /* and its name */
     int32_t read_count;
     int32_t write_count;
     ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];
@@ -121,6 +123,21 @@ static void *ecs_sched__ctx_refuse_off_main_thread(ecs_sched_system_ctx *ctx, ec
                                  ecs_sched__component_label(ctx->world, id));
 }
 
+/* A declared resource that is not in the world: the message names the system, or the
+   condition and what it guards, since the call itself says nothing about who made it. */
+static void *ecs_sched__ctx_missing_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    char guards[200] = "";
+    if (ctx->guards_name) {
+        snprintf(guards, sizeof guards, " (guarding %s '%s')", ctx->guards_kind, ctx->guards_name);
+    }
+    ecs_sched__fail(&ctx->world->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                    "%s '%s'%s reads resource '%s', which does not exist: insert it before the "
+                    "schedule runs, or guard %s with ecs_sched_condition_resource_exists",
+                    ctx->kind, ctx->name, guards, ecs_sched__component_label(ctx->world, id),
+                    ctx->read_only ? "what it guards" : "the system");
+    return NULL;
+}
+
 const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
     ECS_SCHED_ASSERT(ctx != NULL);
     if (!ecs_sched__ids_contain(ctx->reads, ctx->read_count, id) &&
@@ -132,7 +149,8 @@ const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
     if (ecs_sched__off_main_thread(ctx->world, id)) {
         return ecs_sched__ctx_refuse_off_main_thread(ctx, id);
     }
-    return ecs_sched_resource_get(ctx->world, id);
+    if (!ctx->world->resources[id]) return ecs_sched__ctx_missing_resource(ctx, id);
+    return ctx->world->resources[id];
 }
 
 void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
@@ -150,7 +168,8 @@ void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
     if (ecs_sched__off_main_thread(ctx->world, id)) {
         return ecs_sched__ctx_refuse_off_main_thread(ctx, id);
     }
-    return ecs_sched_resource_get_mut(ctx->world, id);
+    if (!ctx->world->resources[id]) return ecs_sched__ctx_missing_resource(ctx, id);
+    return ctx->world->resources[id];
 }
 
 ecs_sched_commands *ecs_sched_ctx_commands(ecs_sched_system_ctx *ctx) {

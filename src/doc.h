@@ -340,14 +340,20 @@
      .writes), ecs_sched_ctx_resource_mut (.writes), ecs_sched_ctx_commands (.commands),
      ecs_sched_ctx_world (.exclusive), ecs_sched_ctx_name, ecs_sched_ctx_user_data. Anything
      undeclared returns NULL and records ECS_SCHED_ERR_ACCESS with a message naming the system;
-     the run goes on and returns ECS_SCHED_ERR_ACCESS. A desc naming an unregistered resource
-     is refused when added, and a refused call adds nothing.
+     the run goes on and returns ECS_SCHED_ERR_ACCESS. A declared resource that is not in the
+     world gives NULL and a logged ECS_SCHED_ERR_MISSING_RESOURCE message naming the system (a
+     condition's names the condition and the system or set it guards). A desc naming an
+     unregistered resource is refused when added, and a refused call adds nothing.
 
      Sets and order. in_set puts a system or set in sets (sets nest); before/after name systems
      or sets; an ordering against a set applies to every system under it (sets are flattened
      into system-to-system orderings at build). Systems and sets share one namespace per
      schedule. A name in in_set, or in before/after while no system carries it, is a set, made
-     by that mention; ecs_sched_configure_set gives a set configuration of its own.
+     by that mention; ecs_sched_configure_set gives a set configuration of its own. A set with
+     no system under it (a plugin's set nobody filled, a feature switched off) still orders
+     through itself: with A before B before C and B empty, A's systems run before C's, through
+     any number of empty sets in a row. A contradiction that only shows this way (a system in A
+     and in C) is a _DEPENDENCY_CYCLE whose message gives the path through the empty set.
      Configuration only adds (configuring a set again adds to it) and the order of the calls
      does not matter. Systems nothing orders run in the order they were added. Order siblings
      (nodes in a common set, or both at the top level). ecs_sched_schedule_desc.default_set
@@ -380,7 +386,8 @@
          cross_set_dependencies   warn    an ordering between nodes that are not siblings
          unknown_sets             warn    a set with no members that is never configured
          ambiguities              warn    conflicting systems that nothing orders
-         duplicate_names          error   an ordering names several systems of one name
+         duplicate_names          error   an ordering or ambiguous_with entry names several
+                                          systems of one name
 
      ecs_sched_schedule_configure sets all of these at once (a second call replaces the first).
      Two systems conflict when one writes a component or resource the other reads or writes,
@@ -420,9 +427,15 @@
      before another system (directly, after flattening sets), a sync point goes between them,
      unless that ordering is ignore-deferred (before_ignore_deferred, after_ignore_deferred,
      chain_ignore_deferred, ecs_sched_chain_sets with ignore_deferred) or the later system is
-     an ecs_sched_apply_deferred. All orderings that can share a sync point share one: one per
-     step of the longest chain that needs them. ecs_sched_schedule_desc.no_auto_sync = true
-     turns the rule off. A failed apply does not stop the run, which returns its error.
+     an ecs_sched_apply_deferred. Two refinements: an exclusive system gets its sync point even
+     after an ignore-deferred ordering (it has the whole world, so it never sees commands
+     half-way); and ignoring spares one ordering only: the system after it passes the pending
+     commands on, so what follows it through an ordering that keeps them gets a sync point. All
+     orderings that can share a sync point share one: one per step of the longest chain that
+     needs them, and an ecs_sched_apply_deferred without run conditions (on it or its sets)
+     counts as a step and serves where an automatic one would go. An ordering through an empty
+     set keeps its sync point unless both halves ignore it. ecs_sched_schedule_desc.no_auto_sync
+     = true turns the rule off. A failed apply does not stop the run, which returns its error.
 
      The executor. The single-threaded executor runs a schedule on the calling thread, in plan
      order: for each step the guarding conditions, then the system or the sync point, then the

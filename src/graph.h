@@ -148,7 +148,7 @@ typedef struct ecs_sched__name {
        all to tell which names are sets */
     int32_t references;       /* as subject or object, of any kind */
     int32_t set_references;   /* as the set of an in_set */
-    int32_t orderings;        /* in a before/after */
+    int32_t orderings;        /* in a before/after or an ambiguous_with */
 } ecs_sched__name;
 
 typedef struct ecs_sched__system {
@@ -342,12 +342,12 @@ static void ecs_sched__count_references(ecs_sched__schedule *s, int kind,
     if (r->subject < 0) {
         ecs_sched__name *n = &s->names[-r->subject - 1];
         n->references += delta;
-        if (kind == ECS_SCHED__REL_BEFORE) n->orderings += delta;
+        if (kind != ECS_SCHED__REL_IN_SET) n->orderings += delta;
     }
     if (r->object < 0) {
         ecs_sched__name *n = &s->names[-r->object - 1];
         n->references += delta;
-        if (kind == ECS_SCHED__REL_BEFORE) n->orderings += delta;
+        if (kind != ECS_SCHED__REL_IN_SET) n->orderings += delta;
         if (kind == ECS_SCHED__REL_IN_SET) n->set_references += delta;
     }
 }
@@ -427,6 +427,7 @@ static bool ecs_sched__config_is_empty(const ecs_sched__node_config *c) {
 static bool ecs_sched__apply_config(ecs_sched_world *w, ecs_sched__schedule *s,
                                     ecs_sched__ref subject, const ecs_sched__node_config *c) {
     int32_t i;
+    uint32_t first;
     if (!ecs_sched__relate_names(w, s, ECS_SCHED__REL_IN_SET, subject, c->in_set, false, false) ||
         !ecs_sched__relate_names(w, s, ECS_SCHED__REL_BEFORE, subject, c->before, false, false) ||
         !ecs_sched__relate_names(w, s, ECS_SCHED__REL_BEFORE, subject, c->after, true, false) ||
@@ -445,8 +446,11 @@ static bool ecs_sched__apply_config(ecs_sched_world *w, ecs_sched__schedule *s,
             ecs_sched__out_of_memory(w, "adding a run condition");
             return false;
         }
+        first = s->conds.count;
         cond = ecs_sched__cond_copy(w, &s->conds, c->run_if[i]);
         if (cond < 0) return false;
+        ecs_sched__conds_guard(&s->conds, first, subject >= 0 ? "system" : "set",
+                               s->names[subject >= 0 ? s->systems[subject]->name : -subject - 1].text);
         s->guards[s->guard_count].subject = subject;
         s->guards[s->guard_count].cond = cond;
         s->guard_count++;

@@ -638,6 +638,36 @@ static void condition_reading_an_undeclared_resource_gets_null(void **state) {
     check_and_destroy(w);
 }
 
+static bool flag_is_on(ecs_sched_system_ctx *ctx) {
+    const Flag *flag = (const Flag *)ecs_sched_ctx_resource(ctx, g_flag_id);
+    return flag && flag->on;
+}
+
+static void condition_reading_a_missing_resource_names_itself_and_its_system(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id flag = register_flag(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "guarded", .fn = record,
+               .run_if = {&(ecs_sched_condition){.name = "flag_on", .fn = flag_is_on, .reads = {flag}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "");
+    assert_contains(g_log.text, "condition 'flag_on' (guarding system 'guarded') reads resource "
+                                "'Flag', which does not exist");
+    check_and_destroy(w);
+}
+
+static void condition_of_a_set_reading_a_missing_resource_names_the_set(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id flag = register_flag(w);
+    (void)state;
+    CONFIGURE_SET(w, .name = "gameplay",
+                  .run_if = {&(ecs_sched_condition){.name = "flag_on", .fn = flag_is_on, .reads = {flag}}});
+    ADD_SYSTEM(w, .name = "member", .fn = record, .in_set = {"gameplay"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_contains(g_log.text, "condition 'flag_on' (guarding set 'gameplay')");
+    check_and_destroy(w);
+}
+
 static bool grab_more(ecs_sched_system_ctx *ctx) {
     g_condition_saw.commands = ecs_sched_ctx_commands(ctx);
     g_condition_saw.world = ecs_sched_ctx_world(ctx);
@@ -725,6 +755,8 @@ int main(void) {
         cmocka_unit_test(writing_condition_on_a_set_names_the_set),
         cmocka_unit_test(condition_asking_to_write_a_resource_gets_null),
         cmocka_unit_test(condition_reading_an_undeclared_resource_gets_null),
+        cmocka_unit_test(condition_reading_a_missing_resource_names_itself_and_its_system),
+        cmocka_unit_test(condition_of_a_set_reading_a_missing_resource_names_the_set),
         cmocka_unit_test(condition_gets_neither_commands_nor_the_world),
         cmocka_unit_test(condition_reads_through_its_queries_and_resources),
     };

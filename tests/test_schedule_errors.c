@@ -301,6 +301,34 @@ static void shared_name_at_ignore_level_builds_silently(void **state) {
     check_and_destroy(w);
 }
 
+static void ambiguous_with_a_name_several_systems_share_fails(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_components(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "foo", .fn = record, .writes = {c.score});
+    ADD_SYSTEM(w, .name = "foo", .fn = record, .writes = {c.score});
+    ADD_SYSTEM(w, .name = "bar", .fn = record, .writes = {c.score}, .ambiguous_with = {"foo"});
+    expect_build_failure(w, ECS_SCHED_ERR_DUPLICATE_NAME);
+    assert_contains(ecs_sched_last_error(w), "system 'bar' is declared ambiguous_with 'foo', but 2 "
+                                             "systems are named 'foo' (#1, #2)");
+    assert_contains(ecs_sched_last_error(w), "name the set");
+    check_and_destroy(w);
+}
+
+static void ambiguous_with_a_shared_name_at_warn_level_covers_every_instance(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_components(w);
+    (void)state;
+    configure_levels(w, 0, 0, ECS_SCHED_REPORT_ERROR, ECS_SCHED_REPORT_WARN);
+    ADD_SYSTEM(w, .name = "foo", .fn = record, .reads = {c.score});
+    ADD_SYSTEM(w, .name = "foo", .fn = record, .reads = {c.score});
+    ADD_SYSTEM(w, .name = "bar", .fn = record, .writes = {c.score}, .ambiguous_with = {"foo"});
+    assert_int_equal(ecs_sched_schedule_build(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_log.warnings, 1);
+    assert_contains(g_log.text, "ambiguous_with 'foo'");
+    check_and_destroy(w);
+}
+
 static void name_configured_as_a_set_and_given_to_a_system_conflicts(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
@@ -581,6 +609,8 @@ int main(void) {
         cmocka_unit_test(ordering_from_the_instance_side_works),
         cmocka_unit_test(shared_name_at_warn_level_orders_against_every_instance),
         cmocka_unit_test(shared_name_at_ignore_level_builds_silently),
+        cmocka_unit_test(ambiguous_with_a_name_several_systems_share_fails),
+        cmocka_unit_test(ambiguous_with_a_shared_name_at_warn_level_covers_every_instance),
         cmocka_unit_test(name_configured_as_a_set_and_given_to_a_system_conflicts),
         cmocka_unit_test(system_name_used_as_a_set_to_join_conflicts),
         cmocka_unit_test(cross_set_dependency_warns_by_default_and_builds),
