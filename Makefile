@@ -157,7 +157,8 @@ RUN_CHECKS     := cxx_impl two_tu static_api stb_own stb_lib threads_c99 threads
 # pass values of known size into the inlined copies, at -O3 -Werror (where gcc's object-size
 # warnings are at their most eager; the copies are the same with threads); and the
 # benchmarks with threads (C11) and as C99 without.
-COMPILE_ONLY   := impl_o2.o examples_o3_c99.o bench_c11_threads.o bench_c99.o
+COMPILE_ONLY   := impl_o2.o examples_o3_c99.o bench_c11_threads.o bench_c99.o \
+                  release_c99.o release_c11_threads.o release_cxx.o
 # Checks whose point is a link that fails: their recipe builds, links and runs by itself.
 LINK_CHECKS    := config_mismatch
 COMPILE_STAMPS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
@@ -193,6 +194,29 @@ $(COMPILE)/$(1)/examples_o3_c99.o: $(wildcard examples/*.c) ecs_sched.h
 	@echo "== $(1): the examples at -O3 -Werror (C99)"
 	@for ex in $(wildcard examples/*.c); do \
 	  $(1) $(STRICT) -O3 -I. $(STB_CFLAGS) -c $$$$ex -o $$@ || exit 1; done
+
+# Release builds (-DNDEBUG, which turns the asserts off, -O2 -Werror) of every example and
+# every compile check's source, as C99, as C11 with ECS_SCHED_THREADS, and as C++: nothing
+# used only by an assert may warn.
+RELEASE_C_SOURCES := $(wildcard examples/*.c) $(filter-out tests/compile/config_mismatch.c,\
+                       $(wildcard tests/compile/*.c))
+$(COMPILE)/$(1)/release_c99.o: $$(RELEASE_C_SOURCES) ecs_sched.h
+	@mkdir -p $$(@D)
+	@echo "== $(1): release builds, -DNDEBUG -O2 -Werror (C99): examples and compile checks"
+	@for f in $$(RELEASE_C_SOURCES); do \
+	  $(1) $(STRICT) -DNDEBUG -O2 -I. $(STB_CFLAGS) -c $$$$f -o $$@ || exit 1; done
+
+$(COMPILE)/$(1)/release_c11_threads.o: $$(RELEASE_C_SOURCES) ecs_sched.h
+	@mkdir -p $$(@D)
+	@echo "== $(1): release builds, -DNDEBUG -O2 -Werror (C11, ECS_SCHED_THREADS)"
+	@for f in $$(RELEASE_C_SOURCES); do \
+	  $(1) $(THREADED) -DNDEBUG -O2 -I. $(STB_CFLAGS) -c $$$$f -o $$@ || exit 1; done
+
+$(COMPILE)/$(1)/release_cxx.o: $(wildcard examples/*.cpp tests/compile/*.cpp) ecs_sched.h
+	@mkdir -p $$(@D)
+	@echo "== $(2): release builds, -DNDEBUG -O2 -Werror (C++11)"
+	@for f in $(wildcard examples/*.cpp tests/compile/*.cpp); do \
+	  $(2) $(STRICTXX) -DNDEBUG -O2 -I. $(STB_CFLAGS) -c $$$$f -o $$@ || exit 1; done
 
 $(COMPILE)/$(1)/static_api: tests/compile/static_api.c ecs_sched.h
 	@mkdir -p $$(@D)
@@ -363,7 +387,7 @@ $(BUILD)/examples/gcc-threads/%: examples/%.c ecs_sched.h
 	gcc $(THREADED) $(SANITIZE) -I. $(STB_CFLAGS) $< $(STB_LIBS) -lpthread -o $@
 
 $(BUILD)/examples/%.out: $(BUILD)/examples/%
-	@echo "== $(*D): examples/$(*F).c"
+	@echo "== $(*D): examples/$(*F)"
 	./$< > $@
 
 $(BUILD)/examples/%.same: $(foreach c,$(EXAMPLE_CCS),$(BUILD)/examples/$(c)/%.out)
@@ -372,12 +396,34 @@ $(BUILD)/examples/%.same: $(foreach c,$(EXAMPLE_CCS),$(BUILD)/examples/$(c)/%.ou
 	cmp $(BUILD)/examples/gcc/$*.out $(BUILD)/examples/gcc-threads/$*.out
 	@touch $@
 
+# Every examples/*.cpp built by g++ and clang++ (C++11, warnings as errors, the sanitizers)
+# and run: each prints what the C example of the same name prints.
+CXX_EXAMPLES       := $(basename $(notdir $(wildcard examples/*.cpp)))
+CXX_EXAMPLE_CCS    := $(foreach c,$(COMPILERS),$(CXX_$(c)))
+CXX_EXAMPLE_BUILDS := $(foreach c,$(CXX_EXAMPLE_CCS),$(addprefix $(BUILD)/examples/$(c)/,$(CXX_EXAMPLES)))
+
+examples-check: $(addprefix $(BUILD)/examples/,$(addsuffix .cxx-same,$(CXX_EXAMPLES)))
+
+.SECONDARY: $(CXX_EXAMPLE_BUILDS) $(addsuffix .out,$(CXX_EXAMPLE_BUILDS))
+
+define cxx_example_rule
+$(BUILD)/examples/$(1)/%: examples/%.cpp ecs_sched.h
+	@mkdir -p $$(@D)
+	$(1) $(STRICTXX) -Wpedantic $(SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -o $$@
+endef
+$(foreach c,$(CXX_EXAMPLE_CCS),$(eval $(call cxx_example_rule,$(c))))
+
+$(BUILD)/examples/%.cxx-same: $(foreach c,$(CXX_EXAMPLE_CCS),$(BUILD)/examples/$(c)/%.out) \
+                              $(BUILD)/examples/gcc/%.out
+	@set -e; for c in $(CXX_EXAMPLE_CCS); do cmp $(BUILD)/examples/gcc/$*.out $(BUILD)/examples/$$c/$*.out; done
+	@touch $@
+
 # ---- what make test builds first ----
 
 # Every program and object the tests need (after the lists above: a rule's prerequisites are
 # read where it stands); running them is left to unit, compile-checks, examples-check...
 test-binaries: $(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES) \
-               $(COMPILE_BUILDS) $(EXAMPLE_BUILDS)
+               $(COMPILE_BUILDS) $(EXAMPLE_BUILDS) $(CXX_EXAMPLE_BUILDS)
 
 # ---- benchmarks ----
 
