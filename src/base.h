@@ -192,6 +192,7 @@ ECS_SCHED_API void ecs_sched_stbds_free(void *context, void *ptr);
 /*@@ implementation @@*/
 /* base: hooks, result texts, the environment of a world, and shared tools. */
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

@@ -980,20 +980,102 @@ static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
     return ecs_sched__check_dependency_cycle(b, empty_set);
 }
 
+/* The edit distance between two names, letters compared without case, or a large number
+   when either is too long to be a likely typo of the other. */
+static int32_t ecs_sched__name_distance(const char *x, const char *y) {
+    int32_t row[65], n = (int32_t)strlen(x), m = (int32_t)strlen(y), i, j;
+    if (n > 64 || m > 64) return 1000;
+    for (j = 0; j <= m; j++) row[j] = j;
+    for (i = 1; i <= n; i++) {
+        int32_t diagonal = row[0];
+        row[0] = i;
+        for (j = 1; j <= m; j++) {
+            int32_t above = row[j];
+            int32_t cost = tolower((unsigned char)x[i - 1]) != tolower((unsigned char)y[j - 1]);
+            int32_t best = diagonal + cost;
+            if (above + 1 < best) best = above + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diagonal = above;
+        }
+    }
+    return row[m];
+}
+
+/* The name of the schedule closest to `name` (a system's, or a set that exists because it
+   is configured or has members), when it is close enough to be what was meant; or NULL. */
+static const char *ecs_sched__closest_name(const ecs_sched__build *b, int32_t name) {
+    const ecs_sched__schedule *s = b->s;
+    const char *text = s->names[name].text, *best = NULL;
+    int32_t length = (int32_t)strlen(text), limit = length <= 4 ? 1 : length <= 8 ? 2 : 3;
+    int32_t best_distance = limit + 1;
+    uint32_t i;
+    for (i = 0; i < s->name_count; i++) {
+        const ecs_sched__name *n = &s->names[i];
+        int32_t set = b->set_of_name[i], distance;
+        bool real = n->system_count > 0 ||
+                    (set >= 0 && (n->configured || b->child_count[set] > 0));
+        if ((int32_t)i == name || n->anonymous || !real) continue;
+        distance = ecs_sched__name_distance(text, n->text);
+        if (distance < best_distance) {
+            best_distance = distance;
+            best = n->text;
+        }
+    }
+    return best;
+}
+
+/* What first names `name` in an ordering or an ambiguous_with: "system 'x' is ordered after". */
+static void ecs_sched__print_first_mention(ecs_sched__build *b, int32_t name) {
+    static const char *const verbs[2][2] = {{"is ordered before", "is ordered after"},
+                                            {"is declared ambiguous_with", "is named by"}};
+    ecs_sched__ref ref = -name - 1;
+    char label[160];
+    int kind;
+    for (kind = ECS_SCHED__REL_BEFORE; kind <= ECS_SCHED__REL_AMBIGUOUS; kind++) {
+        const ecs_sched__relations *list = &b->s->relations[kind];
+        uint32_t r;
+        for (r = 0; r < list->count; r++) {
+            const ecs_sched__relation *rel = &list->items[r];
+            int32_t single;
+            const int32_t *nodes;
+            bool object = rel->object == ref;
+            if (!object && rel->subject != ref) continue;
+            ecs_sched__ref_nodes(b, object ? rel->subject : rel->object, &single, &nodes);
+            ecs_sched__text_printf(&b->text, "%s %s ",
+                                   ecs_sched__node_label(b, nodes[0], label, sizeof label),
+                                   verbs[kind == ECS_SCHED__REL_AMBIGUOUS][!object]);
+            return;
+        }
+    }
+    ecs_sched__text_printf(&b->text, "something names ");
+}
+
+/* A name that an ordering or ambiguous_with gives, but that nothing in the schedule carries:
+   no system has it, no system or set is in it, and it is never configured. Most often a
+   typo, which would silently drop the ordering. */
 static ecs_sched_result ecs_sched__check_unknown_sets(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     int32_t set;
     for (set = 0; set < b->set_count; set++) {
-        const ecs_sched__name *n = &s->names[b->name_of_set[set]];
+        int32_t name = b->name_of_set[set];
+        const ecs_sched__name *n = &s->names[name];
+        const char *closest;
         ecs_sched_result result;
         if (n->configured || b->child_count[set] > 0) continue;
         ecs_sched__text_begin(b);
-        ecs_sched__text_printf(&b->text,
-                               "set '%s' is referenced, but nothing is in it and it is never "
-                               "configured (a misspelled name?)",
+        ecs_sched__print_first_mention(b, name);
+        ecs_sched__text_printf(&b->text, "'%s', which names nothing in this schedule: no system "
+                                         "has that name, and no set of that name is configured "
+                                         "or has members",
                                n->text);
-        result = ecs_sched__report(b, s->settings.unknown_sets,
-                                   ECS_SCHED_ERR_UNKNOWN_SET);
+        closest = ecs_sched__closest_name(b, name);
+        if (closest) ecs_sched__text_printf(&b->text, ". Did you mean '%s'?", closest);
+        else ecs_sched__text_printf(&b->text, " (a misspelled name?)");
+        ecs_sched__text_printf(&b->text, " For a set meant to stay empty for now, configure it "
+                                         "(ecs_sched_configure_set); the schedule's unknown_sets "
+                                         "setting lowers this error to a warning");
+        result = ecs_sched__report(b, s->settings.unknown_sets, ECS_SCHED_ERR_UNKNOWN_SET);
         if (result != ECS_SCHED_OK) return result;
     }
     return ECS_SCHED_OK;

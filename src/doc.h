@@ -384,7 +384,10 @@
      the build goes on, _ERROR; zero means the default):
 
          cross_set_dependencies   warn    an ordering between nodes that are not siblings
-         unknown_sets             warn    a set with no members that is never configured
+         unknown_sets             error   a name in before/after/ambiguous_with that names
+                                          nothing: no system, no set configured or with
+                                          members (a typo; the message suggests the closest
+                                          name)
          ambiguities              warn    conflicting systems that nothing orders
          duplicate_names          error   an ordering or ambiguous_with entry names several
                                           systems of one name

@@ -65,7 +65,7 @@ typedef struct ecs_sched_systems_desc {
 typedef struct ecs_sched_schedule_desc {
     const char *default_set;         /* systems added without in_set go in this set */
     ecs_sched_report cross_set_dependencies;  /* default warn */
-    ecs_sched_report unknown_sets;            /* default warn */
+    ecs_sched_report unknown_sets;            /* default error */
     ecs_sched_report ambiguities;             /* default warn */
     ecs_sched_report duplicate_names;         /* default error */
     bool no_auto_sync;               /* do not insert sync points after command writers */
@@ -207,7 +207,7 @@ static ecs_sched_schedule_desc ecs_sched__schedule_desc_defaults(
     else memset(&d, 0, sizeof d);
     d.default_set = NULL;
     if (!d.cross_set_dependencies) d.cross_set_dependencies = ECS_SCHED_REPORT_WARN;
-    if (!d.unknown_sets) d.unknown_sets = ECS_SCHED_REPORT_WARN;
+    if (!d.unknown_sets) d.unknown_sets = ECS_SCHED_REPORT_ERROR;
     if (!d.ambiguities) d.ambiguities = ECS_SCHED_REPORT_WARN;
     if (!d.duplicate_names) d.duplicate_names = ECS_SCHED_REPORT_ERROR;
     if (!d.executor) d.executor = w->executor;

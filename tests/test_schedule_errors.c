@@ -1,7 +1,8 @@
 /* Schedule build errors. Contradictions (cycles, hierarchy cycles and redundancy, ordering
    against a containing set, a name used for systems and a set, ordering against a name several
-   systems share) fail the build; cross-set dependencies, unknown sets and ambiguities warn by
-   default and can be ignored or made errors. A failed build runs nothing and changes nothing;
+   systems share, ordering against a name that names nothing) fail the build by default;
+   cross-set dependencies and ambiguities warn by default; each reported rule can be ignored,
+   made a warning or an error. A failed build runs nothing and changes nothing;
    the message names the culprits. */
 #include "ecs_sched.h"
 
@@ -390,9 +391,45 @@ static void cross_set_dependency_at_ignore_level_logs_nothing(void **state) {
     check_and_destroy(w);
 }
 
-static void unknown_set_warns_by_default_and_builds(void **state) {
+static void ordering_against_a_name_that_names_nothing_fails_by_default(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
+    ADD_SYSTEM(w, .name = "tick", .fn = record);
+    ADD_SYSTEM(w, .name = "render", .fn = record, .after = {"tik"});
+    expect_build_failure(w, ECS_SCHED_ERR_UNKNOWN_SET);
+    assert_contains(ecs_sched_last_error(w), "system 'render' is ordered after 'tik', which names "
+                                             "nothing in this schedule");
+    assert_contains(ecs_sched_last_error(w), "Did you mean 'tick'?");
+    check_and_destroy(w);
+}
+
+static void unknown_name_suggests_a_configured_set_too(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    CONFIGURE_SET(w, .name = "Physics");
+    ADD_SYSTEM(w, .name = "draw", .fn = record, .before_ignore_deferred = {"physic"});
+    expect_build_failure(w, ECS_SCHED_ERR_UNKNOWN_SET);
+    assert_contains(ecs_sched_last_error(w), "system 'draw' is ordered before 'physic'");
+    assert_contains(ecs_sched_last_error(w), "Did you mean 'Physics'?");
+    check_and_destroy(w);
+}
+
+static void unknown_name_far_from_every_name_suggests_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "tick", .fn = record);
+    ADD_SYSTEM(w, .name = "render", .fn = record, .ambiguous_with = {"completely_else"});
+    expect_build_failure(w, ECS_SCHED_ERR_UNKNOWN_SET);
+    assert_contains(ecs_sched_last_error(w), "system 'render' is declared ambiguous_with "
+                                             "'completely_else'");
+    assert_null(strstr(ecs_sched_last_error(w), "Did you mean"));
+    check_and_destroy(w);
+}
+
+static void unknown_set_at_warn_level_builds(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    configure_levels(w, 0, ECS_SCHED_REPORT_WARN, 0, 0);
     ADD_SYSTEM(w, .name = "consumer", .fn = record, .after = {"misspelled_set"});
     ADD_SYSTEM(w, .name = "other", .fn = record);
     assert_run_traces(w, "consumer other");
@@ -616,7 +653,10 @@ int main(void) {
         cmocka_unit_test(cross_set_dependency_warns_by_default_and_builds),
         cmocka_unit_test(cross_set_dependency_at_error_level_fails),
         cmocka_unit_test(cross_set_dependency_at_ignore_level_logs_nothing),
-        cmocka_unit_test(unknown_set_warns_by_default_and_builds),
+        cmocka_unit_test(ordering_against_a_name_that_names_nothing_fails_by_default),
+        cmocka_unit_test(unknown_name_suggests_a_configured_set_too),
+        cmocka_unit_test(unknown_name_far_from_every_name_suggests_nothing),
+        cmocka_unit_test(unknown_set_at_warn_level_builds),
         cmocka_unit_test(unknown_set_at_error_level_fails),
         cmocka_unit_test(unknown_set_at_ignore_level_logs_nothing),
         cmocka_unit_test(configured_set_without_members_is_not_unknown),
