@@ -593,9 +593,12 @@
      messages and graphs read "in_state(GameState::Playing)", "state_changed(GameState)".
 
      Errors: an unknown machine id is ECS_SCHED_ERR_UNKNOWN_STATE, a value out of range
-     ECS_SCHED_ERR_INVALID_ARGUMENT, a name registered again with other values (or other
-     sources, parent or compute function) ECS_SCHED_ERR_STATE_MISMATCH (the same desc gives
-     the same id), a dependency cycle ECS_SCHED_ERR_STATE_CYCLE, and queuing for a sub-state
+     ECS_SCHED_ERR_INVALID_ARGUMENT, a name registered again with other values (or another
+     stack capacity, other sources, parent or compute function, or another initial value once
+     the machine has had a value) ECS_SCHED_ERR_STATE_MISMATCH (the same desc gives the same
+     id; another .initial before the machine's first value replaces the initial value, so a
+     game can override a plugin's default), a dependency cycle ECS_SCHED_ERR_STATE_CYCLE, and
+     queuing for a sub-state
      that does not exist ECS_SCHED_ERR_STATE_ABSENT; each message names the machine and the
      value, and nothing changes. At most ECS_SCHED_MAX_STATE_VALUES values
      (32) per machine.
@@ -1912,9 +1915,11 @@ typedef struct ecs_sched_state_transition {
 } ecs_sched_state_transition;
 
 /* Registers a state machine; returns its id, or 0. The same name with the same desc gives
-   the same id again; with other values (or sources, parent, compute function) it is
-   ECS_SCHED_ERR_STATE_MISMATCH, and with sources that lead back to it
-   ECS_SCHED_ERR_STATE_CYCLE. Register a machine's sources or parent before it. */
+   the same id again; with another .initial it replaces the initial value until the machine's
+   first value (then ECS_SCHED_ERR_STATE_MISMATCH); with other values, stack capacity,
+   sources, parent or compute function it is ECS_SCHED_ERR_STATE_MISMATCH, and with sources
+   that lead back to it ECS_SCHED_ERR_STATE_CYCLE. Register a machine's sources or parent
+   before it. */
 ECS_SCHED_API ecs_sched_id ecs_sched_state_register(ecs_sched_world *world,
                                                     const ecs_sched_state_desc *desc);
 /* The id of a machine's pending slot, to declare as a write by systems that queue values. */
@@ -11070,12 +11075,12 @@ static int32_t ecs_sched__state_stack_capacity(const ecs_sched_state_desc *desc)
     return desc->stack_capacity > 0 ? desc->stack_capacity : ECS_SCHED__DEFAULT_STATE_STACK;
 }
 
-/* Whether an existing machine has exactly the values (and settings) of desc. */
+/* Whether an existing machine has exactly the values (and stack capacity) of desc; its
+   initial value may differ. */
 static bool ecs_sched__state_same_values(const ecs_sched__state_machine *m,
                                          const ecs_sched_state_desc *desc, int32_t count) {
     int32_t i;
-    if (count != m->value_count || desc->initial != m->initial ||
-        ecs_sched__state_stack_capacity(desc) != m->stack_capacity) {
+    if (count != m->value_count || ecs_sched__state_stack_capacity(desc) != m->stack_capacity) {
         return false;
     }
     for (i = 0; i < count; i++) {
@@ -11418,13 +11423,25 @@ ecs_sched_id ecs_sched_state_register(ecs_sched_world *w, const ecs_sched_state_
         if (ecs_sched__state_cycle_check(w, desc, existing) != ECS_SCHED_OK) return 0;
         if (ecs_sched__state_same_values(existing, desc, count) &&
             ecs_sched__state_same_dependencies(w, existing, desc)) {
-            return existing->id;
+            /* another initial value replaces the first until the machine has had a value,
+               so a game can override a plugin's default */
+            if (desc->initial == existing->initial || !existing->entered) {
+                existing->initial = desc->initial;
+                return existing->id;
+            }
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_STATE_MISMATCH,
+                            "state_register('%s'): another initial value (%s, was %s) comes "
+                            "too late: the machine has had its first value; register it again "
+                            "before the first apply", desc->name,
+                            existing->value_names[desc->initial],
+                            existing->value_names[existing->initial]);
+            return 0;
         }
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_STATE_MISMATCH,
                         "state_register('%s'): a state machine of that name is registered with "
-                        "other values, another initial value, another stack capacity or other "
-                        "sources, parent or compute function; register it once, or give the "
-                        "other machine another name", desc->name);
+                        "other values, another stack capacity or other sources, parent or "
+                        "compute function; register it once, or give the other machine another "
+                        "name", desc->name);
         return 0;
     }
     if (!w->states) {

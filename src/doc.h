@@ -593,9 +593,12 @@
      messages and graphs read "in_state(GameState::Playing)", "state_changed(GameState)".
 
      Errors: an unknown machine id is ECS_SCHED_ERR_UNKNOWN_STATE, a value out of range
-     ECS_SCHED_ERR_INVALID_ARGUMENT, a name registered again with other values (or other
-     sources, parent or compute function) ECS_SCHED_ERR_STATE_MISMATCH (the same desc gives
-     the same id), a dependency cycle ECS_SCHED_ERR_STATE_CYCLE, and queuing for a sub-state
+     ECS_SCHED_ERR_INVALID_ARGUMENT, a name registered again with other values (or another
+     stack capacity, other sources, parent or compute function, or another initial value once
+     the machine has had a value) ECS_SCHED_ERR_STATE_MISMATCH (the same desc gives the same
+     id; another .initial before the machine's first value replaces the initial value, so a
+     game can override a plugin's default), a dependency cycle ECS_SCHED_ERR_STATE_CYCLE, and
+     queuing for a sub-state
      that does not exist ECS_SCHED_ERR_STATE_ABSENT; each message names the machine and the
      value, and nothing changes. At most ECS_SCHED_MAX_STATE_VALUES values
      (32) per machine.

@@ -79,6 +79,42 @@ static void a_name_registered_again_with_other_values_is_refused(void **state) {
     check_and_destroy(w);
 }
 
+static void registering_again_with_another_initial_value_replaces_it_before_the_first_apply(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    add_apply(w);
+    trace_in(w, ecs_sched_on_enter(w, game, MENU), "enter_menu");
+    trace_in(w, ecs_sched_on_enter(w, game, PLAYING), "enter_playing");
+    assert_int_equal(ecs_sched_state_register(w, &(ecs_sched_state_desc){
+                                                     .name = "GameState",
+                                                     .values = {"Menu", "Playing", "Paused"},
+                                                     .initial = PLAYING}),
+                     game);
+    apply(w);
+    assert_string_equal(g_trace, "enter_playing");
+    assert_int_equal(ecs_sched_state_get(w, game), PLAYING);
+    check_and_destroy(w);
+}
+
+static void another_initial_value_after_the_first_apply_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id game = game_state(w);
+    (void)state;
+    add_apply(w);
+    apply(w);
+    assert_int_equal(ecs_sched_state_register(w, &(ecs_sched_state_desc){
+                                                     .name = "GameState",
+                                                     .values = {"Menu", "Playing", "Paused"},
+                                                     .initial = PAUSED}),
+                     0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_STATE_MISMATCH);
+    assert_contains(ecs_sched_last_error(w), "another initial value (Paused, was Menu)");
+    assert_int_equal(ecs_sched_state_get(w, game), MENU);
+    assert_int_equal(game_state(w), game);   /* the initial value it has is still accepted */
+    check_and_destroy(w);
+}
+
 static void bad_descs_are_refused_with_what_is_wrong(void **state) {
     ecs_sched_world *w = new_world();
     (void)state;
@@ -1109,6 +1145,8 @@ int main(void) {
         cmocka_unit_test(registering_the_same_machine_again_gives_the_same_id),
         cmocka_unit_test(a_name_registered_again_with_other_values_is_refused),
         cmocka_unit_test(bad_descs_are_refused_with_what_is_wrong),
+        cmocka_unit_test(registering_again_with_another_initial_value_replaces_it_before_the_first_apply),
+        cmocka_unit_test(another_initial_value_after_the_first_apply_is_refused),
         cmocka_unit_test(the_first_apply_enters_the_initial_value),
         cmocka_unit_test(a_value_queued_before_the_first_apply_waits_for_the_second),
         cmocka_unit_test(a_transition_runs_exit_then_transition_then_enter),
