@@ -11,16 +11,21 @@
      with before/after/in_set, run conditions, states, a fixed timestep, and an executor that
      runs a schedule on one thread or on a work-stealing thread pool.
 
-     This version holds the WORLD (entities, components and tags registered at run time,
-     archetype tables, resources, cached queries, deferred command buffers) and the SCHEDULER:
-     schedules stored by label, systems that declare their access, nested sets, before/after
-     and chains, validation at build time, run conditions, exclusive systems, sync points,
-     Graphviz export, a single-threaded executor, and, with ECS_SCHED_THREADS, a work-stealing
-     thread pool, a parallel executor whose result is the single-threaded one to the byte, and
-     parallel query iteration. States, time and the fixed timestep, and the app are the next
-     modules. Without
-     ECS_SCHED_THREADS there is no thread code at all. Either way, a world must not be used by
-     two of your threads at once: the library's own threads work inside a schedule run.
+     It holds the WORLD (entities, components and tags registered at run time, archetype
+     tables, resources, cached queries, deferred command buffers); the SCHEDULER (schedules
+     stored by label, systems that declare their access, nested sets, before/after and chains,
+     validation at build time, run conditions, exclusive systems, sync points, Graphviz
+     export, a single-threaded executor, and, with ECS_SCHED_THREADS, a work-stealing thread
+     pool, a parallel executor whose result is the single-threaded one to the byte, and
+     parallel query iteration); STATES (state machines with OnEnter/OnExit/OnTransition
+     schedules, a stack, computed states and sub-states); TIME (real, virtual and fixed clocks,
+     the fixed timestep, time conditions); and THE APP (default schedules, the frame loop,
+     plugins). Without ECS_SCHED_THREADS there is no thread code at all. Either way, a world
+     must not be used by two of your threads at once: the library's own threads work inside a
+     schedule run.
+
+     Besides this file it needs stb_ds.h (Debian: libstb-dev; see INCLUDING IT), whose code
+     is compiled once in your program: link -lstb, or define STB_DS_IMPLEMENTATION in one file.
 
    CONTENTS
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks that the documentation block of ecs_sched.h names every public function.
+"""Checks that the documentation block of ecs_sched.h names every public function and
+promises nothing it already has.
 
     python3 tools/check_doc.py [path/to/ecs_sched.h]
 
@@ -9,7 +10,9 @@ its `#endif`) declares with ECS_SCHED_API. The documentation block is everything
 
   - a public function is not named anywhere in the block (its API index lists them all), or
   - the block calls a function `ecs_sched_xxx(` that the public part does not declare (not a
-    function, macro or type there): most likely a name the API has since lost or renamed.
+    function, macro or type there): most likely a name the API has since lost or renamed, or
+  - a sentence speaks of something as still to come ("the next modules", "to come",
+    "planned"...) and names a topic the block's CONTENTS has a section for (States, Time...).
 
 Exit status 0 when the block and the API agree, 1 otherwise.
 """
@@ -49,6 +52,31 @@ def line_of(text, pattern, start=0):
     return text.count("\n", 0, m.start()) + 1 if m else 0
 
 
+# Wording that speaks of something as not there yet.
+FUTURE = re.compile(r"\b(to come|next modules?|coming (?:soon|next)|not yet (?:available|"
+                    r"implemented|supported)|planned|a future version|later versions?)\b", re.I)
+
+
+def promises_kept(doc):
+    """(sentence, topic) for each sentence of the block that speaks of a topic as still to come
+    although the block's CONTENTS lists a section for it (States, Time, The app...)."""
+    contents = re.search(r"^\s*CONTENTS\s*$(.*?)^\s*[A-Z][A-Z ]+$", doc, re.M | re.S)
+    topics = []
+    for line in (contents.group(1) if contents else "").splitlines():
+        m = re.match(r"\s+([A-Za-z_][A-Za-z_ ]*?)\s*\.{2,}", line)
+        if m:
+            topics.append(re.sub(r"^The ", "", m.group(1)))
+    text = re.sub(r"\s+", " ", doc)
+    found = []
+    for sentence in re.split(r"(?<=[.;])\s", text):
+        if not FUTURE.search(sentence):
+            continue
+        for topic in topics:
+            if re.search(r"\b%s\b" % re.escape(topic), sentence, re.I):
+                found.append((sentence.strip(), topic))
+    return found
+
+
 def main(argv):
     path = pathlib.Path(argv[1]) if len(argv) > 1 else ROOT / "ecs_sched.h"
     header = path.read_text(encoding="utf-8")
@@ -83,6 +111,13 @@ def main(argv):
 
     missing = sorted(set(api) - named)
     stale = sorted(called - set(api) - known)
+    promised = promises_kept(doc)
+    for sentence, topic in promised:
+        print(f"check_doc: the block speaks of '{topic}' as still to come, but the header has "
+              f"its section:\n  {sentence}")
+    if promised:
+        print("  -> say what the header holds now, in src/doc.h, then `make amalgamate`")
+        return 1
 
     where = "the documentation block of %s (generated from src/doc.h)" % path.name
     if not missing and not stale:
