@@ -32,6 +32,8 @@
      Including it ........ one implementation file, and where stb_ds's implementation comes from
      Configuration ....... compile-time macros and run-time hooks
      stb_ds .............. how the library shares stb_ds with your code
+     Desc structs ........ every desc at a glance
+     From C++ ............ descs without compound literals; threads from C++
      The world ........... entities, components, tags, tables, resources
      Queries ............. terms, iteration, access
      Command buffers ..... deferred structural changes
@@ -73,7 +75,9 @@
 
              cc -std=c99 -O2 -I path/to/stb game.c stb_ds_impl.c
 
-     Nothing else is needed at build or run time: the library uses the C99 standard library.
+     A link that fails with "undefined reference to stbds_hmget_key" (or another stbds_
+     function) means neither was done. Nothing else is needed at build or run time: the
+     library uses the C99 standard library.
 
    CONFIGURATION
 
@@ -230,6 +234,130 @@
      hmget with non-string keys need `typeof`: compile with -std=gnu99, or define typeof as
      __typeof__ before including stb_ds.h. Neither affects the library, which uses only
      string maps.
+
+   DESC STRUCTS
+
+     Every desc at a glance (the world's is under CONFIGURATION); the declarations further
+     down carry the same comments. Zero means the default; arrays end at the first zero entry.
+
+         typedef struct ecs_sched_component_desc {   // ecs_sched_component_register
+             const char *name;                       // required, unique in the world
+             size_t size;                            // 0 registers a tag
+             size_t alignment;                       // 0: largest power of two dividing
+                                                     // size, at most 16
+             ecs_sched_type_hooks hooks;             // ctor, dtor, copy, move, ctx
+         } ecs_sched_component_desc;
+
+         typedef struct ecs_sched_query_desc {       // ecs_sched_query_create, .queries
+             ecs_sched_term terms[ECS_SCHED_MAX_TERMS];  // ecs_sched_read(id), _write,
+         } ecs_sched_query_desc;                         // _optional_read/_write, _without
+
+         typedef void (*ecs_sched_system_fn)(ecs_sched_system_ctx *ctx);
+
+         typedef struct ecs_sched_system_desc {      // ecs_sched_add_system
+             const char *name;                       // default "system"
+             ecs_sched_system_fn fn;                 // required
+             void *user_data;                        // ecs_sched_ctx_user_data
+             ecs_sched_query_desc queries[ECS_SCHED_MAX_QUERIES];
+             ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES], writes[...];   // resources
+             bool exclusive, commands, main_thread;
+             bool ambiguous_with_all;                // and, as in every node desc below:
+             const char *in_set[ECS_SCHED_MAX_REFS], *before[...], *after[...],
+                        *before_ignore_deferred[...], *after_ignore_deferred[...],
+                        *ambiguous_with[...];        // names of systems or sets
+             const ecs_sched_condition *run_if[ECS_SCHED_MAX_CONDITIONS];
+         } ecs_sched_system_desc;
+
+         typedef struct ecs_sched_set_desc {         // ecs_sched_configure_set
+             const char *name;                       // required
+             /* in_set, before, after, ..., run_if, ambiguous_with as above */
+         } ecs_sched_set_desc;
+
+         typedef struct ecs_sched_systems_desc {     // ecs_sched_add_systems
+             const ecs_sched_system_desc *systems;
+             int32_t count;
+             bool chain, chain_ignore_deferred;
+             /* in_set, before, after, ..., shared by the group, as above */
+         } ecs_sched_systems_desc;
+
+         typedef struct ecs_sched_schedule_desc {    // ecs_sched_schedule_configure
+             const char *default_set;                // systems added without in_set
+             ecs_sched_report cross_set_dependencies, unknown_sets, ambiguities,
+                              duplicate_names;       // IGNORE, WARN, ERROR (see SCHEDULES)
+             bool no_auto_sync;
+             uint64_t shuffle_seed;
+             ecs_sched_executor executor;            // default: the world's
+         } ecs_sched_schedule_desc;
+
+         typedef struct ecs_sched_condition {        // a run condition, by value
+             ecs_sched_condition_kind kind;          // FN (0) or a built-in (use the
+             const char *name;                       // ecs_sched_condition_... makers)
+             bool (*fn)(ecs_sched_system_ctx *ctx);  // FN: reads only
+             void *user_data;
+             ecs_sched_query_desc queries[ECS_SCHED_MAX_QUERIES];
+             ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES], writes[...];   // writes: refused
+             /* resource, state_value, duration_ns, value, value_size, equals, operands:
+                filled by the makers */
+         } ecs_sched_condition;
+
+         typedef struct ecs_sched_state_desc {       // ecs_sched_state_register
+             const char *name;                       // required
+             const char *values[ECS_SCHED_MAX_STATE_VALUES];   // required, value i's name
+             int32_t initial, stack_capacity;        // 0 and 8
+             ecs_sched_id sources[ECS_SCHED_MAX_STATE_SOURCES];  // computed states:
+             ecs_sched_state_compute_fn compute;                 // compute(source values)
+             void *user_data;
+             ecs_sched_id parent;                    // sub-states: exists while parent's
+             bool parent_values[ECS_SCHED_MAX_STATE_VALUES];   // value is marked here
+         } ecs_sched_state_desc;
+
+         typedef struct ecs_sched_app_desc {         // ecs_sched_app_create
+             ecs_sched_world_desc world;
+             ecs_sched_time_desc time;               // clock, sleep, clock_user_data,
+         } ecs_sched_app_desc;                       // fixed_step_ns, max_delta_ns,
+                                                     // max_steps_per_frame
+         typedef struct ecs_sched_app_run_desc {     // ecs_sched_app_run
+             int64_t frame_ns, delta_ns, max_frames; // pace, fixed delta, frame limit
+         } ecs_sched_app_run_desc;
+
+         typedef struct ecs_sched_plugin {           // ecs_sched_app_add_plugin
+             const char *name;                       // required
+             ecs_sched_result (*build)(ecs_sched_app *app, void *user_data);
+             void *user_data;
+             const struct ecs_sched_plugin *needs[ECS_SCHED_MAX_REFS];
+             ecs_sched_plugin_set exports[ECS_SCHED_MAX_REFS];   // {schedule, set}
+         } ecs_sched_plugin;
+
+         typedef struct ecs_sched_pool_desc {        // ecs_sched_pool_create
+             int32_t thread_count, queue_capacity;   // 0: hardware threads, 4096
+             ecs_sched_allocator allocator;
+             ecs_sched_logger logger;
+         } ecs_sched_pool_desc;
+
+     In C, fill one with a compound literal and designated initializers, as the examples do;
+     in C++, see FROM C++.
+
+   FROM C++
+
+     The header and its implementation compile as C++11 and later (g++, clang++). C++ has no
+     compound literals, and before C++20 no designated initializers, so declare a desc zeroed
+     with {} and assign its fields; cast the void * results:
+
+         ecs_sched_system_desc desc{};              // every field its default
+         desc.name = "move";
+         desc.fn = move;
+         desc.queries[0].terms[0] = ecs_sched_write(pos);
+         desc.queries[0].terms[1] = ecs_sched_read(vel);
+         desc.after[0] = "input";
+         ecs_sched_add_system(w, "Update", &desc);
+         Frames *f = static_cast<Frames *>(ecs_sched_ctx_resource_mut(ctx, frames_id));
+
+     C++20 designated initializers work in declaration order (name before fn before
+     queries...): ecs_sched_system_desc desc{.name = "move", .fn = move}; g++ then warns about
+     every field left out under -Wextra: add -Wno-missing-field-initializers. With
+     ECS_SCHED_THREADS, compile the implementation in a C11 file (a .c built with -std=c11) and
+     include the header without the implementation in your C++ files; examples/hello.cpp is a
+     complete program.
 
    THE WORLD
 
