@@ -270,14 +270,14 @@
 
          typedef struct ecs_sched_set_desc {         // ecs_sched_configure_set
              const char *name;                       // required
-             /* in_set, before, after, ..., run_if, ambiguous_with as above */
+             // in_set, before, after, ..., run_if, ambiguous_with as above
          } ecs_sched_set_desc;
 
          typedef struct ecs_sched_systems_desc {     // ecs_sched_add_systems
              const ecs_sched_system_desc *systems;
              int32_t count;
              bool chain, chain_ignore_deferred;
-             /* in_set, before, after, ..., shared by the group, as above */
+             // in_set, before, after, ..., shared by the group, as above
          } ecs_sched_systems_desc;
 
          typedef struct ecs_sched_schedule_desc {    // ecs_sched_schedule_configure
@@ -296,8 +296,8 @@
              void *user_data;
              ecs_sched_query_desc queries[ECS_SCHED_MAX_QUERIES];
              ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES], writes[...];   // writes: refused
-             /* resource, state_value, duration_ns, value, value_size, equals, operands:
-                filled by the makers */
+             // resource, state_value, duration_ns, value, value_size, equals,
+             // operands: filled by the makers
          } ecs_sched_condition;
 
          typedef struct ecs_sched_state_desc {       // ecs_sched_state_register

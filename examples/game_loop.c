@@ -10,9 +10,11 @@
      physics_plugin   exports set "physics" in FixedUpdate: apply_gravity, then integrate
                       (64 steps a second, whatever the frame rate), running only while Playing
      game_plugin      needs physics_plugin. First: next_frame. OnEnter/OnExit(Paused): stop
-                      and start the virtual clock. Update: read_input (a script of keys) and
-                      interpolate (where to draw each body: between its last two fixed states,
-                      by Time<Fixed>'s overstep fraction). FixedUpdate: ball_out, after
+                      and start the virtual clock. Update: read_input (a script of keys), an
+                      apply_state_transitions right after it (so a pause stops the clock
+                      before the next frame's time), and interpolate (where to draw each body:
+                      between its last two fixed states, by Time<Fixed>'s overstep
+                      fraction). FixedUpdate: ball_out, after
                       "physics", queues GameOver when the ball falls, and an
                       apply_state_transitions right after applies it at that very step.
                       Last: report, one line per frame. OnEnter(GameOver): request exit.
@@ -203,52 +205,75 @@ static void game_over(ecs_sched_system_ctx *ctx) {
     ecs_sched_ctx_request_exit(ctx, 0);
 }
 
+/* A system and the schedule it goes in. */
+typedef struct placed_system {
+    const char *schedule;
+    ecs_sched_system_desc desc;
+} placed_system;
+
+/* Adds each system to its schedule; stops at the first that fails. */
+static ecs_sched_result add_placed(ecs_sched_world *w, const placed_system *list, int count) {
+    int i;
+    for (i = 0; i < count; i++) {
+        ecs_sched_result r = ecs_sched_add_system(w, list[i].schedule, &list[i].desc);
+        if (r != ECS_SCHED_OK) return r;
+    }
+    return ECS_SCHED_OK;
+}
+
 static ecs_sched_result build_game(ecs_sched_app *app, void *user_data) {
     Game *g = (Game *)user_data;
     ecs_sched_world *w = ecs_sched_app_world(app);
     ecs_sched_id next = ecs_sched_state_next_id(w, g->app_state);
     ecs_sched_condition playing = ecs_sched_condition_in_state(g->app_state, PLAYING);
-    ecs_sched_system_desc apply = ecs_sched_state_transitions_system(g->app_state);
+    ecs_sched_system_desc apply_at_step = ecs_sched_state_transitions_system(g->app_state);
+    ecs_sched_system_desc apply_at_input = ecs_sched_state_transitions_system(g->app_state);
     ecs_sched_result r;
-    apply.after[0] = "ball_out";
-    /* the game orders itself against the plugin's public set, and gates it */
-    if ((r = ecs_sched_configure_set(w, ECS_SCHED_FIXED_UPDATE, &(ecs_sched_set_desc){
-             .name = "physics", .run_if = {&playing}})) != ECS_SCHED_OK ||
-        (r = ecs_sched_add_system(w, ECS_SCHED_FIXED_UPDATE, &(ecs_sched_system_desc){
-             .name = "ball_out", .fn = ball_out, .user_data = g, .after = {"physics"},
-             .reads = {g->app_state}, .writes = {next},
-             .queries = {{{ecs_sched_read(g->position), ecs_sched_read(g->ball)}}}})) !=
-            ECS_SCHED_OK ||
-        (r = ecs_sched_add_system(w, ECS_SCHED_FIXED_UPDATE, &apply)) != ECS_SCHED_OK ||
-        (r = ecs_sched_add_system(w, ECS_SCHED_FIRST, &(ecs_sched_system_desc){
-             .name = "next_frame", .fn = next_frame, .user_data = g})) != ECS_SCHED_OK ||
-        (r = ecs_sched_add_system(w, ecs_sched_on_enter(w, g->app_state, PAUSED),
-                                  &(ecs_sched_system_desc){
-             .name = "stop_clock", .fn = stop_clock, .user_data = g,
-             .writes = {g->virtual_time}})) != ECS_SCHED_OK ||
-        (r = ecs_sched_add_system(w, ecs_sched_on_exit(w, g->app_state, PAUSED),
-                                  &(ecs_sched_system_desc){
-             .name = "start_clock", .fn = start_clock, .user_data = g,
-             .writes = {g->virtual_time}})) != ECS_SCHED_OK ||
-        (r = ecs_sched_add_system(w, ECS_SCHED_UPDATE, &(ecs_sched_system_desc){
-             .name = "read_input", .fn = read_input, .user_data = g, .writes = {next}})) !=
-            ECS_SCHED_OK ||
-        (r = ecs_sched_add_system(w, ECS_SCHED_UPDATE, &(ecs_sched_system_desc){
-             .name = "interpolate", .fn = interpolate, .user_data = g,
-             .reads = {g->fixed_time}, .after = {"read_input"},
-             .queries = {{{ecs_sched_write(g->drawn), ecs_sched_read(g->position),
-                           ecs_sched_read(g->previous)}}}})) != ECS_SCHED_OK ||
-        (r = ecs_sched_add_system(w, ECS_SCHED_LAST, &(ecs_sched_system_desc){
-             .name = "report", .fn = report, .user_data = g,
-             .reads = {g->time, g->fixed_time, g->app_state},
-             .queries = {{{ecs_sched_read(g->drawn), ecs_sched_read(g->ball)}},
-                         {{ecs_sched_read(g->drawn), ecs_sched_read(g->crate)}}}})) !=
-            ECS_SCHED_OK) {
-        return r;
+    apply_at_step.after[0] = "ball_out";     /* game over at the very step the ball fell */
+    /* A pause has to act before the next frame's time is taken: an update advances the
+       clocks first, so a clock stopped in that frame's StateTransition would let the frame's
+       time through (fixed steps with the physics gated off, and the drawn bodies sliding back
+       as the overstep fraction moves on). So the key's transition is applied right where the
+       key is read, and the picture freezes from the next frame on. */
+    apply_at_input.after[0] = "read_input";
+    {
+        const placed_system systems[] = {
+            {ECS_SCHED_FIRST, {.name = "next_frame", .fn = next_frame, .user_data = g}},
+            {ECS_SCHED_UPDATE, {.name = "read_input", .fn = read_input, .user_data = g,
+                                .writes = {next}}},
+            {ECS_SCHED_UPDATE, apply_at_input},
+            {ECS_SCHED_UPDATE, {.name = "interpolate", .fn = interpolate, .user_data = g,
+                                .reads = {g->fixed_time},
+                                .after = {"apply_state_transitions"},
+                                .queries = {{{ecs_sched_write(g->drawn),
+                                              ecs_sched_read(g->position),
+                                              ecs_sched_read(g->previous)}}}}},
+            {ECS_SCHED_FIXED_UPDATE, {.name = "ball_out", .fn = ball_out, .user_data = g,
+                                      .after = {"physics"}, .reads = {g->app_state},
+                                      .writes = {next},
+                                      .queries = {{{ecs_sched_read(g->position),
+                                                    ecs_sched_read(g->ball)}}}}},
+            {ECS_SCHED_FIXED_UPDATE, apply_at_step},
+            {ECS_SCHED_LAST, {.name = "report", .fn = report, .user_data = g,
+                              .reads = {g->time, g->fixed_time, g->app_state},
+                              .queries = {{{ecs_sched_read(g->drawn), ecs_sched_read(g->ball)}},
+                                          {{ecs_sched_read(g->drawn),
+                                            ecs_sched_read(g->crate)}}}}},
+            {ecs_sched_on_enter(w, g->app_state, PAUSED),
+             {.name = "stop_clock", .fn = stop_clock, .user_data = g,
+              .writes = {g->virtual_time}}},
+            {ecs_sched_on_exit(w, g->app_state, PAUSED),
+             {.name = "start_clock", .fn = start_clock, .user_data = g,
+              .writes = {g->virtual_time}}},
+            {ecs_sched_on_enter(w, g->app_state, GAME_OVER),
+             {.name = "game_over", .fn = game_over, .user_data = g, .writes = {g->exit}}},
+        };
+        /* the game orders itself against the plugin's public set, and gates it */
+        r = ecs_sched_configure_set(w, ECS_SCHED_FIXED_UPDATE, &(ecs_sched_set_desc){
+            .name = "physics", .run_if = {&playing}});
+        if (r != ECS_SCHED_OK) return r;
+        return add_placed(w, systems, (int)(sizeof systems / sizeof systems[0]));
     }
-    return ecs_sched_add_system(w, ecs_sched_on_enter(w, g->app_state, GAME_OVER),
-                                &(ecs_sched_system_desc){.name = "game_over", .fn = game_over,
-                                                         .user_data = g, .writes = {g->exit}});
 }
 
 /* ---- the world ---- */

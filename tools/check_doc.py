@@ -109,6 +109,12 @@ def main(argv):
     named = set(re.findall(r"\b(%s)\b" % NAME, doc))
     called = set(re.findall(r"\b(%s)\s*\(" % NAME, doc))
 
+    comment = doc.strip()
+    if not comment.startswith("/*") or comment.count("/*") != 1 or comment.count("*/") != 1:
+        print(f"check_doc: the documentation block of {path.name} must be one comment: it has "
+              f"{comment.count('/*')} '/*' and {comment.count('*/')} '*/' (write comments "
+              "inside it with //)")
+        return 1
     missing = sorted(set(api) - named)
     stale = sorted(called - set(api) - known)
     promised = promises_kept(doc)
