@@ -158,7 +158,8 @@ RUN_CHECKS     := cxx_impl two_tu static_api stb_own stb_lib threads_c99 threads
 # warnings are at their most eager; the copies are the same with threads); and the
 # benchmarks with threads (C11) and as C99 without.
 COMPILE_ONLY   := impl_o2.o examples_o3_c99.o bench_c11_threads.o bench_c99.o \
-                  release_c99.o release_c11_threads.o release_cxx.o
+                  release_c99.o release_c11_threads.o release_cxx.o \
+                  warnings_c99.o warnings_c11_threads.o warnings_cxx.o
 # Checks whose point is a link that fails: their recipe builds, links and runs by itself.
 LINK_CHECKS    := config_mismatch
 COMPILE_STAMPS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
@@ -172,6 +173,26 @@ $(COMPILE)/%.ok: $(COMPILE)/%
 	@echo "== $(*D): $(CHECK_$(*F))"
 	./$<
 	@touch $@
+
+# The warnings game projects turn on, documented in the README: the header, the
+# implementation and a file that uses it build clean under them as C99, as C11 with threads
+# and as C++ (stb_ds.h, which is not ours, from -isystem); clang adds -Weverything but for
+# padding, casts to a stricter alignment (the executor carves one aligned block), C++98 and
+# declarations after statements (C99 allows them; the test program that uses the API has some).
+USER_WARNINGS := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-qual \
+                 -Wswitch-enum -Wformat-nonliteral -Wshadow -Wundef -Wdouble-promotion \
+                 -Wpointer-arith -Wvla -Wwrite-strings -Wredundant-decls -Werror
+USER_WARNINGS_C := $(USER_WARNINGS) -Wstrict-prototypes -Wmissing-prototypes
+EVERYTHING_clang := -Weverything -Wno-padded -Wno-cast-align -Wno-c++98-compat \
+                    -Wno-declaration-after-statement
+STB_SYSTEM     = $(patsubst -I%,-isystem %,$(STB_CFLAGS))
+WARNING_C_SOURCES := tests/compile/two_tu_impl.c tests/compile/two_tu_main.c
+
+# Release builds (-DNDEBUG, which turns the asserts off, -O2 -Werror) of every example and
+# every compile check's source, as C99, as C11 with ECS_SCHED_THREADS, and as C++: nothing
+# used only by an assert may warn.
+RELEASE_C_SOURCES := $(wildcard examples/*.c) $(filter-out tests/compile/config_mismatch.c,\
+                     $(wildcard tests/compile/*.c))
 
 # $(1): the C compiler, $(2): its C++ driver.
 define compile_checks
@@ -195,21 +216,16 @@ $(COMPILE)/$(1)/examples_o3_c99.o: $(wildcard examples/*.c) ecs_sched.h
 	@for ex in $(wildcard examples/*.c); do \
 	  $(1) $(STRICT) -O3 -I. $(STB_CFLAGS) -c $$$$ex -o $$@ || exit 1; done
 
-# Release builds (-DNDEBUG, which turns the asserts off, -O2 -Werror) of every example and
-# every compile check's source, as C99, as C11 with ECS_SCHED_THREADS, and as C++: nothing
-# used only by an assert may warn.
-RELEASE_C_SOURCES := $(wildcard examples/*.c) $(filter-out tests/compile/config_mismatch.c,\
-                       $(wildcard tests/compile/*.c))
-$(COMPILE)/$(1)/release_c99.o: $$(RELEASE_C_SOURCES) ecs_sched.h
+$(COMPILE)/$(1)/release_c99.o: $(RELEASE_C_SOURCES) ecs_sched.h
 	@mkdir -p $$(@D)
 	@echo "== $(1): release builds, -DNDEBUG -O2 -Werror (C99): examples and compile checks"
-	@for f in $$(RELEASE_C_SOURCES); do \
+	@for f in $(RELEASE_C_SOURCES); do \
 	  $(1) $(STRICT) -DNDEBUG -O2 -I. $(STB_CFLAGS) -c $$$$f -o $$@ || exit 1; done
 
-$(COMPILE)/$(1)/release_c11_threads.o: $$(RELEASE_C_SOURCES) ecs_sched.h
+$(COMPILE)/$(1)/release_c11_threads.o: $(RELEASE_C_SOURCES) ecs_sched.h
 	@mkdir -p $$(@D)
 	@echo "== $(1): release builds, -DNDEBUG -O2 -Werror (C11, ECS_SCHED_THREADS)"
-	@for f in $$(RELEASE_C_SOURCES); do \
+	@for f in $(RELEASE_C_SOURCES); do \
 	  $(1) $(THREADED) -DNDEBUG -O2 -I. $(STB_CFLAGS) -c $$$$f -o $$@ || exit 1; done
 
 $(COMPILE)/$(1)/release_cxx.o: $(wildcard examples/*.cpp tests/compile/*.cpp) ecs_sched.h
@@ -217,6 +233,25 @@ $(COMPILE)/$(1)/release_cxx.o: $(wildcard examples/*.cpp tests/compile/*.cpp) ec
 	@echo "== $(2): release builds, -DNDEBUG -O2 -Werror (C++11)"
 	@for f in $(wildcard examples/*.cpp tests/compile/*.cpp); do \
 	  $(2) $(STRICTXX) -DNDEBUG -O2 -I. $(STB_CFLAGS) -c $$$$f -o $$@ || exit 1; done
+
+$(COMPILE)/$(1)/warnings_c99.o: $(WARNING_C_SOURCES) ecs_sched.h
+	@mkdir -p $$(@D)
+	@echo "== $(1): the warnings users turn on (C99): $(USER_WARNINGS_C) $(EVERYTHING_$(1))"
+	@for f in $(WARNING_C_SOURCES); do \
+	  $(1) -std=c99 $(USER_WARNINGS_C) $(EVERYTHING_$(1)) -I. $(STB_SYSTEM) -c $$$$f -o $$@ \
+	  || exit 1; done
+
+$(COMPILE)/$(1)/warnings_c11_threads.o: $(WARNING_C_SOURCES) ecs_sched.h
+	@mkdir -p $$(@D)
+	@echo "== $(1): the warnings users turn on (C11, ECS_SCHED_THREADS)"
+	@for f in $(WARNING_C_SOURCES); do \
+	  $(1) -std=c11 -DECS_SCHED_THREADS $(USER_WARNINGS_C) $(EVERYTHING_$(1)) -I. \
+	    $(STB_SYSTEM) -c $$$$f -o $$@ || exit 1; done
+
+$(COMPILE)/$(1)/warnings_cxx.o: tests/compile/cxx_impl.cpp ecs_sched.h
+	@mkdir -p $$(@D)
+	@echo "== $(2): the warnings users turn on (C++11)"
+	$(2) -std=c++11 $(USER_WARNINGS) -I. $(STB_SYSTEM) -c $$< -o $$@
 
 $(COMPILE)/$(1)/static_api: tests/compile/static_api.c ecs_sched.h
 	@mkdir -p $$(@D)

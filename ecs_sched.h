@@ -2378,6 +2378,14 @@ int ECS_SCHED__CONFIGURATION(void) {
 
 #define ECS_SCHED__ERROR_CAPACITY 512
 
+/* A printf-like function: its callers' formats are checked against their arguments, and its
+   own use of the format it is given is not a non-literal format. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ECS_SCHED__PRINTF(fmt_at, args_at) __attribute__((format(printf, fmt_at, args_at)))
+#else
+#define ECS_SCHED__PRINTF(fmt_at, args_at)
+#endif
+
 #ifdef ECS_SCHED_THREADS
 #if defined(__cplusplus)
 #error "ECS_SCHED_THREADS: compile the implementation in a C11 file (a .c with -std=c11 and ECS_SCHED_THREADS), and include ecs_sched.h without ECS_SCHED_IMPLEMENTATION in your C++ files; the threads use C11 atomics, which C++ compilers do not provide"
@@ -2527,6 +2535,9 @@ static void ecs_sched__log(ecs_sched__env *env, ecs_sched_log_level level,
 }
 
 static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
+                            ecs_sched_result result, const char *fmt, ...)
+    ECS_SCHED__PRINTF(4, 5);
+static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
                             ecs_sched_result result, const char *fmt, ...) {
     char message[ECS_SCHED__ERROR_CAPACITY];
     va_list args;
@@ -2537,6 +2548,8 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
 }
 
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. */
+static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result code,
+                                        const char *fmt, ...) ECS_SCHED__PRINTF(3, 4);
 static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result code,
                                         const char *fmt, ...) {
     char message[ECS_SCHED__ERROR_CAPACITY];
@@ -2597,6 +2610,8 @@ static void ecs_sched__text_free(ecs_sched__text *t) {
     t->length = t->capacity = 0;
 }
 
+static void ecs_sched__text_printf(ecs_sched__text *t, const char *fmt, ...)
+    ECS_SCHED__PRINTF(2, 3);
 static void ecs_sched__text_printf(ecs_sched__text *t, const char *fmt, ...) {
     va_list args;
     int needed;
@@ -2745,6 +2760,11 @@ static void ecs_sched__clear_bit(uint64_t *bits, int32_t i) {
     bits[i >> 6] &= ~((uint64_t)1 << (i & 63));
 }
 
+/* Row i of a matrix of bits, `words` words a row. */
+static uint64_t *ecs_sched__row(uint64_t *bits, int32_t words, int32_t i) {
+    return bits + (size_t)i * (size_t)words;
+}
+
 /* The index of the lowest set bit of a non-zero word. */
 static int32_t ecs_sched__lowest_bit(uint64_t word) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -2800,9 +2820,11 @@ typedef struct ecs_sched__name_map {
    header, hence the copy of the pointer; the entries are unchanged.) */
 static int32_t ecs_sched__name_map_get(const ecs_sched__name_map *m, const char *key) {
     ecs_sched__name_entry *entries = m->entries;
+    char *lookup;   /* stb_ds takes the key as void *, though it only reads it */
     ptrdiff_t i;
     if (!entries || !key) return -1;
-    i = stbds_shgeti(entries, key);
+    memcpy(&lookup, &key, sizeof lookup);
+    i = stbds_shgeti(entries, lookup);
     return i < 0 ? -1 : entries[i].value;
 }
 
@@ -2955,7 +2977,10 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 #include <sys/syscall.h>
 #if defined(SYS_membarrier)
 #define ECS_SCHED__MEMBARRIER 1
+#ifndef ECS_SCHED__SYSCALL_DECLARED
+#define ECS_SCHED__SYSCALL_DECLARED
 long syscall(long number, ...);   /* <unistd.h> declares it only for _DEFAULT_SOURCE */
+#endif
 #endif
 #endif
 
@@ -3267,7 +3292,7 @@ static void ecs_sched__heavy_fence(const ecs_sched__event *e) {
     atomic_thread_fence(memory_order_seq_cst);
 #ifdef ECS_SCHED__MEMBARRIER
     if (e->asymmetric && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) != 0) {
-        ECS_SCHED_ASSERT(!"membarrier failed after it was registered");
+        ECS_SCHED_ASSERT(0 && "membarrier failed after it was registered");
     }
 #endif
 }
@@ -3537,7 +3562,7 @@ ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *given) {
         ecs_sched__worker *worker = &pool->workers[i];
         worker->pool = pool;
         worker->index = i;
-        worker->random = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1);
+        worker->random = UINT64_C(0x9E3779B97F4A7C15) * (uint64_t)(i + 1);
         if (!ecs_sched__deque_init(&env, &worker->deque, capacity)) {
             ecs_sched__pool_free(pool);
             ecs_sched__fail(&env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory creating a pool");
@@ -4925,7 +4950,9 @@ static ecs_sched_result ecs_sched__check_tables(ecs_sched_world *w) {
             return ecs_sched__inconsistent(w, "table missing from the type map", i, 0);
         }
         for (k = 1; k < t->type_count; k++) {
-            if (t->type[k - 1] >= t->type[k]) return ecs_sched__inconsistent(w, "unsorted type", i, k);
+            if (t->type[k - 1] >= t->type[k]) {
+                return ecs_sched__inconsistent(w, "unsorted type", i, (unsigned)k);
+            }
         }
         for (k = 0; k < t->column_count; k++) {
             if ((uintptr_t)t->columns[k].data % w->components[t->columns[k].id].alignment) {
@@ -5010,7 +5037,7 @@ struct ecs_sched_query {
     ecs_sched_id writes[ECS_SCHED_MAX_TERMS];
 };
 
-static bool ecs_sched__query_matches(const ecs_sched_query *q, const ecs_sched__table *t,
+static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table *t,
                                      ecs_sched__match *out) {
     int32_t i;
     for (i = 0; i < q->term_count; i++) {
@@ -5024,7 +5051,8 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, const ecs_sched__
         case ECS_SCHED_TERM_WITHOUT:
             if (present) return false;
             break;
-        default:
+        case ECS_SCHED_TERM_OPTIONAL_READ:
+        case ECS_SCHED_TERM_OPTIONAL_WRITE:
             break;
         }
         if (out) {
@@ -5033,7 +5061,7 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, const ecs_sched__
             out->column[i] = (int16_t)column;
         }
     }
-    if (out) out->table = (ecs_sched__table *)t;
+    if (out) out->table = t;
     return true;
 }
 
@@ -5380,7 +5408,7 @@ static inline void ecs_sched__command_read(const ecs_sched_world *w,
 
 /* Walks the unapplied commands, from the read cursor given in block and at. */
 static bool ecs_sched__command_step(const ecs_sched_commands *cmd,
-                                    const ecs_sched__command_block **block, size_t *at) {
+                                    ecs_sched__command_block **block, size_t *at) {
     while (*block && *at >= (*block)->used) {
         if (*block == cmd->write) return false;
         *block = (*block)->next;
@@ -5392,7 +5420,7 @@ static bool ecs_sched__command_step(const ecs_sched_commands *cmd,
 /* Releases the handles that unapplied spawn commands reserved, and empties the buffer. */
 static void ecs_sched__release_reserved(ecs_sched_commands *cmd) {
     ecs_sched_world *w = cmd->world;
-    const ecs_sched__command_block *block = cmd->read;
+    ecs_sched__command_block *block = cmd->read;
     ecs_sched__command_block *b;
     ecs_sched_entity previous = cmd->read_entity;
     size_t at = cmd->read_at;
@@ -5774,13 +5802,13 @@ skipped:
 }
 
 ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
-    const ecs_sched__command_block *block;
+    ecs_sched__command_block *block;
     ECS_SCHED_ASSERT(cmd != NULL);
     cmd->skipped = 0;
     block = cmd->read;
     while (ecs_sched__command_step(cmd, &block, &cmd->read_at)) {
         int32_t consumed;
-        cmd->read = (ecs_sched__command_block *)block;
+        cmd->read = block;
         consumed = ecs_sched__apply_one(cmd);
         if (consumed < 0) return cmd->world->env.last_result;
         cmd->pending -= consumed;
@@ -5818,9 +5846,15 @@ static void ecs_sched__ctx_report(ecs_sched_system_ctx *ctx, ecs_sched_result re
     if (result != ECS_SCHED_OK && ctx->violation == ECS_SCHED_OK) ctx->violation = result;
 }
 
-static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, const char *what) {
+/* Refuses what a system asked for: fmt and what follows say what it asked. */
+static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, ...)
+    ECS_SCHED__PRINTF(2, 3);
+static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, ...) {
     char detail[200];
-    snprintf(detail, sizeof detail, fmt, what);
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(detail, sizeof detail, fmt, args);
+    va_end(args);
     ecs_sched__fail(&ctx->world->env, ECS_SCHED_ERR_ACCESS, "%s '%s' %s", ctx->kind, ctx->name,
                     detail);
     ecs_sched__ctx_report(ctx, ECS_SCHED_ERR_ACCESS);
@@ -6009,7 +6043,6 @@ static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id mac
 static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
                                                        const ecs_sched_condition *c);
 static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *c);
-static const char *ecs_sched__time_condition_name(ecs_sched_condition_kind kind);
 
 static bool ecs_sched__is_time_condition(ecs_sched_condition_kind kind) {
     return kind >= ECS_SCHED_CONDITION_ON_TIMER && kind <= ECS_SCHED_CONDITION_TIME_PAUSED;
@@ -6083,18 +6116,16 @@ ecs_sched_condition ecs_sched_condition_run_once(void) {
     return ecs_sched__condition_of(ECS_SCHED_CONDITION_RUN_ONCE);
 }
 
+/* A condition's name when it is given none, by kind (the state conditions get theirs from
+   their machine and value, in state.h). */
 static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind kind) {
-    switch (kind) {
-    case ECS_SCHED_CONDITION_AND: return "and";
-    case ECS_SCHED_CONDITION_OR: return "or";
-    case ECS_SCHED_CONDITION_NOT: return "not";
-    case ECS_SCHED_CONDITION_RESOURCE_EXISTS: return "resource_exists";
-    case ECS_SCHED_CONDITION_RESOURCE_EQUALS: return "resource_equals";
-    case ECS_SCHED_CONDITION_RUN_ONCE: return "run_once";
-    default:
-        return ecs_sched__is_time_condition(kind) ? ecs_sched__time_condition_name(kind)
-                                                  : "condition";
-    }
+    static const char *const names[] = {
+        "condition", "and", "or", "not", "resource_exists", "resource_equals", "run_once",
+        "condition", "condition", "condition", "condition",
+        "on_timer", "once_after_delay", "repeating_after_delay", "time_paused"};
+    int index = (int)kind;
+    return index >= 0 && index < (int)(sizeof names / sizeof names[0]) ? names[index]
+                                                                       : "condition";
 }
 
 static void ecs_sched__cond_free(ecs_sched_world *w, ecs_sched__cond *c) {
@@ -6839,7 +6870,7 @@ static ecs_sched_result ecs_sched__add_group_set(ecs_sched_world *w, ecs_sched__
     if (group < 0) return w->env.last_result;
     s->names[group].configured = s->names[group].anonymous = true;
     for (i = 0; i < count; i++) {
-        if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_IN_SET, (ecs_sched__ref)(first + i),
+        if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_IN_SET, (ecs_sched__ref)first + i,
                                      ecs_sched__name_ref(group), false)) {
             return w->env.last_result;
         }
@@ -6883,15 +6914,15 @@ ecs_sched_result ecs_sched_add_systems(ecs_sched_world *w, const char *label,
                                            ecs_sched__refs_present(desc->in_set));
         /* the group's sets are each member's own, so a member may also name one of them */
         if (result == ECS_SCHED_OK &&
-            !ecs_sched__relate_names(w, s, ECS_SCHED__REL_IN_SET, (ecs_sched__ref)(first + i),
+            !ecs_sched__relate_names(w, s, ECS_SCHED__REL_IN_SET, (ecs_sched__ref)first + i,
                                      desc->in_set, false, false)) {
             result = w->env.last_result;
         }
     }
     for (i = 1; i < desc->count && result == ECS_SCHED_OK &&
                 (desc->chain || desc->chain_ignore_deferred); i++) {
-        if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_BEFORE, (ecs_sched__ref)(first + i - 1),
-                                     (ecs_sched__ref)(first + i), desc->chain_ignore_deferred)) {
+        if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_BEFORE, (ecs_sched__ref)first + i - 1,
+                                     (ecs_sched__ref)first + i, desc->chain_ignore_deferred)) {
             result = w->env.last_result;
         }
     }
@@ -7508,10 +7539,10 @@ static ecs_sched_result ecs_sched__compute_ancestors(ecs_sched__build *b) {
     }
     while (head < tail) {
         int32_t v = ready[head++], set = v - S;
-        const uint64_t *va = b->ancestors + (size_t)v * b->set_words;
+        const uint64_t *va = ecs_sched__row(b->ancestors, b->set_words, v);
         for (j = children.start[v]; j < children.start[v + 1]; j++) {
             int32_t c = children.adj[j];
-            uint64_t *ca = b->ancestors + (size_t)c * b->set_words;
+            uint64_t *ca = ecs_sched__row(b->ancestors, b->set_words, c);
             for (k = 0; k < b->set_words; k++) ca[k] |= va[k];
             ecs_sched__set_bit(ca, set);
             if (c >= S && b->depth[c - S] < b->depth[set] + 1) b->depth[c - S] = b->depth[set] + 1;
@@ -7533,7 +7564,7 @@ static ecs_sched_result ecs_sched__check_redundant_memberships(ecs_sched__build 
                 int32_t outer = p->adj[j], inner = p->adj[k];
                 char a[160], o[160], q[160];
                 if (j == k || s->names[b->name_of_set[inner - S]].anonymous) continue;
-                if (!ecs_sched__bit(b->ancestors + (size_t)inner * b->set_words, outer - S)) {
+                if (!ecs_sched__bit(ecs_sched__row(b->ancestors, b->set_words, inner), outer - S)) {
                     continue;
                 }
                 ecs_sched__text_begin(b);
@@ -7556,12 +7587,12 @@ static ecs_sched_result ecs_sched__collect_members(ecs_sched__build *b) {
     int64_t total = 0;
     int32_t i, k;
     for (i = 0; i < b->system_count; i++) {
-        const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
+        const uint64_t *bits = ecs_sched__row(b->ancestors, b->set_words, i);
         for (k = 0; k < b->set_words; k++) total += ecs_sched__popcount(bits[k]);
     }
     if (!ecs_sched__edges_begin(b, &under, total)) return ecs_sched__oom(b);
     for (i = 0; i < b->system_count; i++) {
-        const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
+        const uint64_t *bits = ecs_sched__row(b->ancestors, b->set_words, i);
         for (k = 0; k < b->set_words; k++) {
             uint64_t word;
             for (word = bits[k]; word; word &= word - 1) {
@@ -7585,7 +7616,7 @@ static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
 
 static bool ecs_sched__node_under(const ecs_sched__build *b, int32_t node, int32_t set_node) {
     return set_node >= b->system_count &&
-           ecs_sched__bit(b->ancestors + (size_t)node * b->set_words, set_node - b->system_count);
+           ecs_sched__bit(ecs_sched__row(b->ancestors, b->set_words, node), set_node - b->system_count);
 }
 
 /* Siblings share a parent set, or both are at the top. */
@@ -7639,10 +7670,6 @@ static inline ecs_sched__side ecs_sched__side_of(const ecs_sched__build *b,
     side.count = 1;
     side.at_top = ecs_sched__at_top(b, *ref);
     return side;
-}
-
-static uint64_t *ecs_sched__row(uint64_t *bits, int32_t words, int32_t i) {
-    return bits + (size_t)i * (size_t)words;
 }
 
 /* Refuses a dependency on a node's own set; reports one that crosses sets, as the setting
@@ -8113,7 +8140,7 @@ static bool ecs_sched__find_carriers(ecs_sched__build *b) {
     if (!ends || !b->explicit_sync || !b->carries) return false;
     for (q = 0; q < S; q++) {
         const ecs_sched__system *system = b->s->systems[q];
-        b->explicit_sync[q] = (uint8_t)ecs_sched__explicit_sync(b, q);
+        b->explicit_sync[q] = ecs_sched__explicit_sync(b, q) ? 1 : 0;
         b->carries[q] = !b->s->settings.no_auto_sync && system->ctx.commands != NULL;
         if (system->ctx.exclusive || system->is_apply_deferred) ecs_sched__set_bit(ends, q);
     }
@@ -8660,7 +8687,7 @@ static bool ecs_sched__conflict_table_make(ecs_sched__build *b, ecs_sched__confl
     t->kind = ECS_SCHED__ALLOC_N(b, uint8_t, S);
     if (!t->writes || !t->touches || !t->kind) return false;
     for (i = 0; i < S; i++) {
-        uint64_t *wr = t->writes + (size_t)i * t->words, *to = t->touches + (size_t)i * t->words;
+        uint64_t *wr = ecs_sched__row(t->writes, t->words, i), *to = ecs_sched__row(t->touches, t->words, i);
         for (k = 0; k < W; k++) {
             wr[k] = ecs_sched__access_of(b, i, ECS_SCHED__COMP_WRITE)[k];
             wr[W + k] = ecs_sched__access_of(b, i, ECS_SCHED__RES_WRITE)[k];
@@ -8736,8 +8763,8 @@ static bool ecs_sched__queries_of_conflict(const ecs_sched__conflict_table *t, i
    answers first; only when it says yes and a query of either has a without term are the
    queries compared pair by pair. */
 static inline bool ecs_sched__conflict(const ecs_sched__conflict_table *t, int32_t x, int32_t y) {
-    const uint64_t *wx = t->writes + (size_t)x * t->words, *wy = t->writes + (size_t)y * t->words;
-    const uint64_t *tx = t->touches + (size_t)x * t->words, *ty = t->touches + (size_t)y * t->words;
+    const uint64_t *wx = ecs_sched__row(t->writes, t->words, x), *wy = ecs_sched__row(t->writes, t->words, y);
+    const uint64_t *tx = ecs_sched__row(t->touches, t->words, x), *ty = ecs_sched__row(t->touches, t->words, y);
     uint64_t components = 0, resources = 0;
     int32_t k, half = t->words / 2;
     if ((t->kind[x] | t->kind[y]) == 0) return false;
@@ -9117,7 +9144,7 @@ static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__c
     if (!reach || !next || !edge_of) return NULL;
     for (p = N - 1; p >= 0; p--) {
         int32_t v = order[p];
-        uint64_t *mine = reach + (size_t)p * words;
+        uint64_t *mine = ecs_sched__row(reach, words, p);
         for (e = g->start[v + 1] - 1; e >= g->start[v]; e--) {  /* the first of duplicates wins */
             ecs_sched__set_bit(next, position[g->adj[e]]);
             edge_of[position[g->adj[e]]] = e;
@@ -9125,7 +9152,7 @@ static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__c
         for (k = 0; k < words; k++) {
             while (next[k]) {
                 int32_t t = k * 64 + ecs_sched__lowest_bit(next[k]), j;
-                const uint64_t *theirs = reach + (size_t)t * words;
+                const uint64_t *theirs = ecs_sched__row(reach, words, t);
                 next[k] &= next[k] - 1;
                 if (ecs_sched__bit(mine, t)) continue;
                 keep[edge_of[t]] = 1;
@@ -9325,7 +9352,7 @@ static ecs_sched_result ecs_sched__allocate_plan(ecs_sched__build *b, ecs_sched_
     plan->set_state = ECS_SCHED__PLAN_ALLOC_N(plan, uint8_t, plan->set_count);
     plan->conds = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, b->s->guard_count);
     plan->access_words = b->access_words;
-    plan->access = ECS_SCHED__PLAN_ALLOC_N(plan, uint64_t, (size_t)4 * b->access_words * N);
+    plan->access = ECS_SCHED__PLAN_ALLOC_N(plan, uint64_t, 4 * (size_t)b->access_words * (size_t)N);
     plan->writers = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_node *, b->system_count);
     plan->exclusive_at = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, N);
     plan->ambiguous = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, 2 * (size_t)b->ambiguous_count);
@@ -9387,7 +9414,7 @@ static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_sched__build *b, ecs_
 /* The plan sets that guard system i (the sets with conditions it is under) in set order, read
    from its ancestor bits; written to out unless it is NULL. Returns how many. */
 static int32_t ecs_sched__guard_sets_of(const ecs_sched__build *b, int32_t i, int32_t *out) {
-    const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
+    const uint64_t *bits = ecs_sched__row(b->ancestors, b->set_words, i);
     int32_t n = 0, k;
     for (k = 0; k < b->set_words; k++) {
         uint64_t word;
@@ -10426,7 +10453,10 @@ ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
 #include <sys/syscall.h>
 #if defined(SYS_clock_gettime)
 #define ECS_SCHED__CLOCK_BY_SYSCALL 1
+#ifndef ECS_SCHED__SYSCALL_DECLARED
+#define ECS_SCHED__SYSCALL_DECLARED
 long syscall(long number, ...);
+#endif
 #endif
 #endif
 #endif
@@ -10700,8 +10730,8 @@ static ecs_sched_result ecs_sched__check_virtual(ecs_sched_world *w,
 
 static int64_t ecs_sched__virtual_delta(const ecs_sched_time_virtual *v, int64_t real_delta) {
     int64_t clamped = real_delta < v->max_delta_ns ? real_delta : v->max_delta_ns;
-    if (v->paused) return 0;
     double scaled;
+    if (v->paused) return 0;
     if (v->relative_speed == 1.0) return clamped;
     scaled = (double)clamped * v->relative_speed + 0.5;
     return scaled >= 9.2e18 ? INT64_MAX : (int64_t)scaled;
@@ -10950,19 +10980,10 @@ ecs_sched_condition ecs_sched_condition_time_paused(void) {
     return ecs_sched__time_condition(ECS_SCHED_CONDITION_TIME_PAUSED, 0);
 }
 
-static const char *ecs_sched__time_condition_name(ecs_sched_condition_kind kind) {
-    switch (kind) {
-    case ECS_SCHED_CONDITION_ON_TIMER: return "on_timer";
-    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY: return "once_after_delay";
-    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY: return "repeating_after_delay";
-    default: return "time_paused";
-    }
-}
-
 /* Checks a time condition as it is added and points it at the clock it reads. */
 static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
                                                        const ecs_sched_condition *c) {
-    const char *name = ecs_sched__time_condition_name(c->kind);
+    const char *name = ecs_sched__condition_default_name(c->kind);
     bool periodic = c->kind == ECS_SCHED_CONDITION_ON_TIMER;
     if (!w->clocks) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
@@ -11165,8 +11186,8 @@ static void ecs_sched__strings_free(ecs_sched_world *w, char **strings, int32_t 
 }
 
 static void ecs_sched__state_machine_free(ecs_sched_world *w, ecs_sched__state_machine *m) {
-    ecs_sched__strings_free(w, m->value_names, m->value_count);
     int k;
+    ecs_sched__strings_free(w, m->value_names, m->value_count);
     for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
         ecs_sched__strings_free(w, m->labels[k], m->value_count);
         ecs_sched__free(&w->env, m->refs[k]);
@@ -11189,6 +11210,8 @@ static void ecs_sched__states_free(ecs_sched_world *w) {
 }
 
 /* A string made by printf, owned by the world's allocator; NULL when out of memory. */
+static char *ecs_sched__state_format(ecs_sched_world *w, const char *fmt, ...)
+    ECS_SCHED__PRINTF(2, 3);
 static char *ecs_sched__state_format(ecs_sched_world *w, const char *fmt, ...) {
     char buffer[512];
     va_list args;
@@ -11959,10 +11982,10 @@ static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id mac
 static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
                                                         const ecs_sched_condition *c) {
     const ecs_sched__state_machine *m = ecs_sched__state_known(w, c->resource, "a state condition");
-    char *name;
-    if (!m) return w->env.last_result;
     bool valued = c->kind == ECS_SCHED_CONDITION_IN_STATE ||
                   c->kind == ECS_SCHED_CONDITION_STATE_IN_STACK;
+    char *name;
+    if (!m) return w->env.last_result;
     if (valued && !ecs_sched__state_value_valid(w, m, c->state_value, "a state condition")) {
         return w->env.last_result;
     }
@@ -12495,7 +12518,7 @@ static ecs_sched_result ecs_sched__insert_schedule(ecs_sched_app *app, const cha
                                                    const char *label, bool after) {
     ecs_sched_world *w;
     const char *operation = after ? "app_insert_schedule_after" : "app_insert_schedule_before";
-    int o, existing_order;
+    int o, existing_order = 0;
     uint32_t index, existing_index;
     bool runner;
     ECS_SCHED_ASSERT(app != NULL);
@@ -13033,6 +13056,8 @@ static bool ecs_sched__draw_edges(ecs_sched__build *b, ecs_sched__drawing *d) {
     return true;
 }
 
+static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...)
+    ECS_SCHED__PRINTF(2, 3);
 static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...) {
     char text[512];
     va_list args;

@@ -180,7 +180,7 @@ static bool ecs_sched__conflict_table_make(ecs_sched__build *b, ecs_sched__confl
     t->kind = ECS_SCHED__ALLOC_N(b, uint8_t, S);
     if (!t->writes || !t->touches || !t->kind) return false;
     for (i = 0; i < S; i++) {
-        uint64_t *wr = t->writes + (size_t)i * t->words, *to = t->touches + (size_t)i * t->words;
+        uint64_t *wr = ecs_sched__row(t->writes, t->words, i), *to = ecs_sched__row(t->touches, t->words, i);
         for (k = 0; k < W; k++) {
             wr[k] = ecs_sched__access_of(b, i, ECS_SCHED__COMP_WRITE)[k];
             wr[W + k] = ecs_sched__access_of(b, i, ECS_SCHED__RES_WRITE)[k];
@@ -256,8 +256,8 @@ static bool ecs_sched__queries_of_conflict(const ecs_sched__conflict_table *t, i
    answers first; only when it says yes and a query of either has a without term are the
    queries compared pair by pair. */
 static inline bool ecs_sched__conflict(const ecs_sched__conflict_table *t, int32_t x, int32_t y) {
-    const uint64_t *wx = t->writes + (size_t)x * t->words, *wy = t->writes + (size_t)y * t->words;
-    const uint64_t *tx = t->touches + (size_t)x * t->words, *ty = t->touches + (size_t)y * t->words;
+    const uint64_t *wx = ecs_sched__row(t->writes, t->words, x), *wy = ecs_sched__row(t->writes, t->words, y);
+    const uint64_t *tx = ecs_sched__row(t->touches, t->words, x), *ty = ecs_sched__row(t->touches, t->words, y);
     uint64_t components = 0, resources = 0;
     int32_t k, half = t->words / 2;
     if ((t->kind[x] | t->kind[y]) == 0) return false;

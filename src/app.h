@@ -264,7 +264,7 @@ static ecs_sched_result ecs_sched__insert_schedule(ecs_sched_app *app, const cha
                                                    const char *label, bool after) {
     ecs_sched_world *w;
     const char *operation = after ? "app_insert_schedule_after" : "app_insert_schedule_before";
-    int o, existing_order;
+    int o, existing_order = 0;
     uint32_t index, existing_index;
     bool runner;
     ECS_SCHED_ASSERT(app != NULL);

@@ -257,6 +257,14 @@ int ECS_SCHED__CONFIGURATION(void) {
 
 #define ECS_SCHED__ERROR_CAPACITY 512
 
+/* A printf-like function: its callers' formats are checked against their arguments, and its
+   own use of the format it is given is not a non-literal format. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ECS_SCHED__PRINTF(fmt_at, args_at) __attribute__((format(printf, fmt_at, args_at)))
+#else
+#define ECS_SCHED__PRINTF(fmt_at, args_at)
+#endif
+
 #ifdef ECS_SCHED_THREADS
 #if defined(__cplusplus)
 #error "ECS_SCHED_THREADS: compile the implementation in a C11 file (a .c with -std=c11 and ECS_SCHED_THREADS), and include ecs_sched.h without ECS_SCHED_IMPLEMENTATION in your C++ files; the threads use C11 atomics, which C++ compilers do not provide"
@@ -406,6 +414,9 @@ static void ecs_sched__log(ecs_sched__env *env, ecs_sched_log_level level,
 }
 
 static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
+                            ecs_sched_result result, const char *fmt, ...)
+    ECS_SCHED__PRINTF(4, 5);
+static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
                             ecs_sched_result result, const char *fmt, ...) {
     char message[ECS_SCHED__ERROR_CAPACITY];
     va_list args;
@@ -416,6 +427,8 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
 }
 
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. */
+static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result code,
+                                        const char *fmt, ...) ECS_SCHED__PRINTF(3, 4);
 static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result code,
                                         const char *fmt, ...) {
     char message[ECS_SCHED__ERROR_CAPACITY];
@@ -476,6 +489,8 @@ static void ecs_sched__text_free(ecs_sched__text *t) {
     t->length = t->capacity = 0;
 }
 
+static void ecs_sched__text_printf(ecs_sched__text *t, const char *fmt, ...)
+    ECS_SCHED__PRINTF(2, 3);
 static void ecs_sched__text_printf(ecs_sched__text *t, const char *fmt, ...) {
     va_list args;
     int needed;
@@ -624,6 +639,11 @@ static void ecs_sched__clear_bit(uint64_t *bits, int32_t i) {
     bits[i >> 6] &= ~((uint64_t)1 << (i & 63));
 }
 
+/* Row i of a matrix of bits, `words` words a row. */
+static uint64_t *ecs_sched__row(uint64_t *bits, int32_t words, int32_t i) {
+    return bits + (size_t)i * (size_t)words;
+}
+
 /* The index of the lowest set bit of a non-zero word. */
 static int32_t ecs_sched__lowest_bit(uint64_t word) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -679,9 +699,11 @@ typedef struct ecs_sched__name_map {
    header, hence the copy of the pointer; the entries are unchanged.) */
 static int32_t ecs_sched__name_map_get(const ecs_sched__name_map *m, const char *key) {
     ecs_sched__name_entry *entries = m->entries;
+    char *lookup;   /* stb_ds takes the key as void *, though it only reads it */
     ptrdiff_t i;
     if (!entries || !key) return -1;
-    i = stbds_shgeti(entries, key);
+    memcpy(&lookup, &key, sizeof lookup);
+    i = stbds_shgeti(entries, lookup);
     return i < 0 ? -1 : entries[i].value;
 }
 

@@ -506,10 +506,10 @@ static ecs_sched_result ecs_sched__compute_ancestors(ecs_sched__build *b) {
     }
     while (head < tail) {
         int32_t v = ready[head++], set = v - S;
-        const uint64_t *va = b->ancestors + (size_t)v * b->set_words;
+        const uint64_t *va = ecs_sched__row(b->ancestors, b->set_words, v);
         for (j = children.start[v]; j < children.start[v + 1]; j++) {
             int32_t c = children.adj[j];
-            uint64_t *ca = b->ancestors + (size_t)c * b->set_words;
+            uint64_t *ca = ecs_sched__row(b->ancestors, b->set_words, c);
             for (k = 0; k < b->set_words; k++) ca[k] |= va[k];
             ecs_sched__set_bit(ca, set);
             if (c >= S && b->depth[c - S] < b->depth[set] + 1) b->depth[c - S] = b->depth[set] + 1;
@@ -531,7 +531,7 @@ static ecs_sched_result ecs_sched__check_redundant_memberships(ecs_sched__build 
                 int32_t outer = p->adj[j], inner = p->adj[k];
                 char a[160], o[160], q[160];
                 if (j == k || s->names[b->name_of_set[inner - S]].anonymous) continue;
-                if (!ecs_sched__bit(b->ancestors + (size_t)inner * b->set_words, outer - S)) {
+                if (!ecs_sched__bit(ecs_sched__row(b->ancestors, b->set_words, inner), outer - S)) {
                     continue;
                 }
                 ecs_sched__text_begin(b);
@@ -554,12 +554,12 @@ static ecs_sched_result ecs_sched__collect_members(ecs_sched__build *b) {
     int64_t total = 0;
     int32_t i, k;
     for (i = 0; i < b->system_count; i++) {
-        const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
+        const uint64_t *bits = ecs_sched__row(b->ancestors, b->set_words, i);
         for (k = 0; k < b->set_words; k++) total += ecs_sched__popcount(bits[k]);
     }
     if (!ecs_sched__edges_begin(b, &under, total)) return ecs_sched__oom(b);
     for (i = 0; i < b->system_count; i++) {
-        const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
+        const uint64_t *bits = ecs_sched__row(b->ancestors, b->set_words, i);
         for (k = 0; k < b->set_words; k++) {
             uint64_t word;
             for (word = bits[k]; word; word &= word - 1) {
@@ -583,7 +583,7 @@ static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
 
 static bool ecs_sched__node_under(const ecs_sched__build *b, int32_t node, int32_t set_node) {
     return set_node >= b->system_count &&
-           ecs_sched__bit(b->ancestors + (size_t)node * b->set_words, set_node - b->system_count);
+           ecs_sched__bit(ecs_sched__row(b->ancestors, b->set_words, node), set_node - b->system_count);
 }
 
 /* Siblings share a parent set, or both are at the top. */
@@ -637,10 +637,6 @@ static inline ecs_sched__side ecs_sched__side_of(const ecs_sched__build *b,
     side.count = 1;
     side.at_top = ecs_sched__at_top(b, *ref);
     return side;
-}
-
-static uint64_t *ecs_sched__row(uint64_t *bits, int32_t words, int32_t i) {
-    return bits + (size_t)i * (size_t)words;
 }
 
 /* Refuses a dependency on a node's own set; reports one that crosses sets, as the setting
@@ -1111,7 +1107,7 @@ static bool ecs_sched__find_carriers(ecs_sched__build *b) {
     if (!ends || !b->explicit_sync || !b->carries) return false;
     for (q = 0; q < S; q++) {
         const ecs_sched__system *system = b->s->systems[q];
-        b->explicit_sync[q] = (uint8_t)ecs_sched__explicit_sync(b, q);
+        b->explicit_sync[q] = ecs_sched__explicit_sync(b, q) ? 1 : 0;
         b->carries[q] = !b->s->settings.no_auto_sync && system->ctx.commands != NULL;
         if (system->ctx.exclusive || system->is_apply_deferred) ecs_sched__set_bit(ends, q);
     }

@@ -122,7 +122,7 @@ static inline void ecs_sched__command_read(const ecs_sched_world *w,
 
 /* Walks the unapplied commands, from the read cursor given in block and at. */
 static bool ecs_sched__command_step(const ecs_sched_commands *cmd,
-                                    const ecs_sched__command_block **block, size_t *at) {
+                                    ecs_sched__command_block **block, size_t *at) {
     while (*block && *at >= (*block)->used) {
         if (*block == cmd->write) return false;
         *block = (*block)->next;
@@ -134,7 +134,7 @@ static bool ecs_sched__command_step(const ecs_sched_commands *cmd,
 /* Releases the handles that unapplied spawn commands reserved, and empties the buffer. */
 static void ecs_sched__release_reserved(ecs_sched_commands *cmd) {
     ecs_sched_world *w = cmd->world;
-    const ecs_sched__command_block *block = cmd->read;
+    ecs_sched__command_block *block = cmd->read;
     ecs_sched__command_block *b;
     ecs_sched_entity previous = cmd->read_entity;
     size_t at = cmd->read_at;
@@ -516,13 +516,13 @@ skipped:
 }
 
 ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
-    const ecs_sched__command_block *block;
+    ecs_sched__command_block *block;
     ECS_SCHED_ASSERT(cmd != NULL);
     cmd->skipped = 0;
     block = cmd->read;
     while (ecs_sched__command_step(cmd, &block, &cmd->read_at)) {
         int32_t consumed;
-        cmd->read = (ecs_sched__command_block *)block;
+        cmd->read = block;
         consumed = ecs_sched__apply_one(cmd);
         if (consumed < 0) return cmd->world->env.last_result;
         cmd->pending -= consumed;

@@ -120,7 +120,6 @@ static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id mac
 static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
                                                        const ecs_sched_condition *c);
 static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *c);
-static const char *ecs_sched__time_condition_name(ecs_sched_condition_kind kind);
 
 static bool ecs_sched__is_time_condition(ecs_sched_condition_kind kind) {
     return kind >= ECS_SCHED_CONDITION_ON_TIMER && kind <= ECS_SCHED_CONDITION_TIME_PAUSED;
@@ -194,18 +193,16 @@ ecs_sched_condition ecs_sched_condition_run_once(void) {
     return ecs_sched__condition_of(ECS_SCHED_CONDITION_RUN_ONCE);
 }
 
+/* A condition's name when it is given none, by kind (the state conditions get theirs from
+   their machine and value, in state.h). */
 static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind kind) {
-    switch (kind) {
-    case ECS_SCHED_CONDITION_AND: return "and";
-    case ECS_SCHED_CONDITION_OR: return "or";
-    case ECS_SCHED_CONDITION_NOT: return "not";
-    case ECS_SCHED_CONDITION_RESOURCE_EXISTS: return "resource_exists";
-    case ECS_SCHED_CONDITION_RESOURCE_EQUALS: return "resource_equals";
-    case ECS_SCHED_CONDITION_RUN_ONCE: return "run_once";
-    default:
-        return ecs_sched__is_time_condition(kind) ? ecs_sched__time_condition_name(kind)
-                                                  : "condition";
-    }
+    static const char *const names[] = {
+        "condition", "and", "or", "not", "resource_exists", "resource_equals", "run_once",
+        "condition", "condition", "condition", "condition",
+        "on_timer", "once_after_delay", "repeating_after_delay", "time_paused"};
+    int index = (int)kind;
+    return index >= 0 && index < (int)(sizeof names / sizeof names[0]) ? names[index]
+                                                                       : "condition";
 }
 
 static void ecs_sched__cond_free(ecs_sched_world *w, ecs_sched__cond *c) {

@@ -59,9 +59,15 @@ static void ecs_sched__ctx_report(ecs_sched_system_ctx *ctx, ecs_sched_result re
     if (result != ECS_SCHED_OK && ctx->violation == ECS_SCHED_OK) ctx->violation = result;
 }
 
-static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, const char *what) {
+/* Refuses what a system asked for: fmt and what follows say what it asked. */
+static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, ...)
+    ECS_SCHED__PRINTF(2, 3);
+static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, ...) {
     char detail[200];
-    snprintf(detail, sizeof detail, fmt, what);
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(detail, sizeof detail, fmt, args);
+    va_end(args);
     ecs_sched__fail(&ctx->world->env, ECS_SCHED_ERR_ACCESS, "%s '%s' %s", ctx->kind, ctx->name,
                     detail);
     ecs_sched__ctx_report(ctx, ECS_SCHED_ERR_ACCESS);

@@ -74,6 +74,8 @@ static bool ecs_sched__draw_edges(ecs_sched__build *b, ecs_sched__drawing *d) {
     return true;
 }
 
+static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...)
+    ECS_SCHED__PRINTF(2, 3);
 static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...) {
     char text[512];
     va_list args;

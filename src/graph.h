@@ -609,7 +609,7 @@ static ecs_sched_result ecs_sched__add_group_set(ecs_sched_world *w, ecs_sched__
     if (group < 0) return w->env.last_result;
     s->names[group].configured = s->names[group].anonymous = true;
     for (i = 0; i < count; i++) {
-        if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_IN_SET, (ecs_sched__ref)(first + i),
+        if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_IN_SET, (ecs_sched__ref)first + i,
                                      ecs_sched__name_ref(group), false)) {
             return w->env.last_result;
         }
@@ -653,15 +653,15 @@ ecs_sched_result ecs_sched_add_systems(ecs_sched_world *w, const char *label,
                                            ecs_sched__refs_present(desc->in_set));
         /* the group's sets are each member's own, so a member may also name one of them */
         if (result == ECS_SCHED_OK &&
-            !ecs_sched__relate_names(w, s, ECS_SCHED__REL_IN_SET, (ecs_sched__ref)(first + i),
+            !ecs_sched__relate_names(w, s, ECS_SCHED__REL_IN_SET, (ecs_sched__ref)first + i,
                                      desc->in_set, false, false)) {
             result = w->env.last_result;
         }
     }
     for (i = 1; i < desc->count && result == ECS_SCHED_OK &&
                 (desc->chain || desc->chain_ignore_deferred); i++) {
-        if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_BEFORE, (ecs_sched__ref)(first + i - 1),
-                                     (ecs_sched__ref)(first + i), desc->chain_ignore_deferred)) {
+        if (!ecs_sched__add_relation(w, s, ECS_SCHED__REL_BEFORE, (ecs_sched__ref)first + i - 1,
+                                     (ecs_sched__ref)first + i, desc->chain_ignore_deferred)) {
             result = w->env.last_result;
         }
     }

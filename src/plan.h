@@ -128,7 +128,7 @@ static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__c
     if (!reach || !next || !edge_of) return NULL;
     for (p = N - 1; p >= 0; p--) {
         int32_t v = order[p];
-        uint64_t *mine = reach + (size_t)p * words;
+        uint64_t *mine = ecs_sched__row(reach, words, p);
         for (e = g->start[v + 1] - 1; e >= g->start[v]; e--) {  /* the first of duplicates wins */
             ecs_sched__set_bit(next, position[g->adj[e]]);
             edge_of[position[g->adj[e]]] = e;
@@ -136,7 +136,7 @@ static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__c
         for (k = 0; k < words; k++) {
             while (next[k]) {
                 int32_t t = k * 64 + ecs_sched__lowest_bit(next[k]), j;
-                const uint64_t *theirs = reach + (size_t)t * words;
+                const uint64_t *theirs = ecs_sched__row(reach, words, t);
                 next[k] &= next[k] - 1;
                 if (ecs_sched__bit(mine, t)) continue;
                 keep[edge_of[t]] = 1;
@@ -336,7 +336,7 @@ static ecs_sched_result ecs_sched__allocate_plan(ecs_sched__build *b, ecs_sched_
     plan->set_state = ECS_SCHED__PLAN_ALLOC_N(plan, uint8_t, plan->set_count);
     plan->conds = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, b->s->guard_count);
     plan->access_words = b->access_words;
-    plan->access = ECS_SCHED__PLAN_ALLOC_N(plan, uint64_t, (size_t)4 * b->access_words * N);
+    plan->access = ECS_SCHED__PLAN_ALLOC_N(plan, uint64_t, 4 * (size_t)b->access_words * (size_t)N);
     plan->writers = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_node *, b->system_count);
     plan->exclusive_at = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, N);
     plan->ambiguous = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, 2 * (size_t)b->ambiguous_count);
@@ -398,7 +398,7 @@ static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_sched__build *b, ecs_
 /* The plan sets that guard system i (the sets with conditions it is under) in set order, read
    from its ancestor bits; written to out unless it is NULL. Returns how many. */
 static int32_t ecs_sched__guard_sets_of(const ecs_sched__build *b, int32_t i, int32_t *out) {
-    const uint64_t *bits = b->ancestors + (size_t)i * b->set_words;
+    const uint64_t *bits = ecs_sched__row(b->ancestors, b->set_words, i);
     int32_t n = 0, k;
     for (k = 0; k < b->set_words; k++) {
         uint64_t word;

@@ -187,7 +187,10 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 #include <sys/syscall.h>
 #if defined(SYS_membarrier)
 #define ECS_SCHED__MEMBARRIER 1
+#ifndef ECS_SCHED__SYSCALL_DECLARED
+#define ECS_SCHED__SYSCALL_DECLARED
 long syscall(long number, ...);   /* <unistd.h> declares it only for _DEFAULT_SOURCE */
+#endif
 #endif
 #endif
 
@@ -499,7 +502,7 @@ static void ecs_sched__heavy_fence(const ecs_sched__event *e) {
     atomic_thread_fence(memory_order_seq_cst);
 #ifdef ECS_SCHED__MEMBARRIER
     if (e->asymmetric && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) != 0) {
-        ECS_SCHED_ASSERT(!"membarrier failed after it was registered");
+        ECS_SCHED_ASSERT(0 && "membarrier failed after it was registered");
     }
 #endif
 }
@@ -769,7 +772,7 @@ ecs_sched_pool *ecs_sched_pool_create(const ecs_sched_pool_desc *given) {
         ecs_sched__worker *worker = &pool->workers[i];
         worker->pool = pool;
         worker->index = i;
-        worker->random = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1);
+        worker->random = UINT64_C(0x9E3779B97F4A7C15) * (uint64_t)(i + 1);
         if (!ecs_sched__deque_init(&env, &worker->deque, capacity)) {
             ecs_sched__pool_free(pool);
             ecs_sched__fail(&env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory creating a pool");

@@ -100,7 +100,7 @@ struct ecs_sched_query {
     ecs_sched_id writes[ECS_SCHED_MAX_TERMS];
 };
 
-static bool ecs_sched__query_matches(const ecs_sched_query *q, const ecs_sched__table *t,
+static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table *t,
                                      ecs_sched__match *out) {
     int32_t i;
     for (i = 0; i < q->term_count; i++) {
@@ -114,7 +114,8 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, const ecs_sched__
         case ECS_SCHED_TERM_WITHOUT:
             if (present) return false;
             break;
-        default:
+        case ECS_SCHED_TERM_OPTIONAL_READ:
+        case ECS_SCHED_TERM_OPTIONAL_WRITE:
             break;
         }
         if (out) {
@@ -123,7 +124,7 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, const ecs_sched__
             out->column[i] = (int16_t)column;
         }
     }
-    if (out) out->table = (ecs_sched__table *)t;
+    if (out) out->table = t;
     return true;
 }
 

@@ -298,8 +298,8 @@ static void ecs_sched__strings_free(ecs_sched_world *w, char **strings, int32_t 
 }
 
 static void ecs_sched__state_machine_free(ecs_sched_world *w, ecs_sched__state_machine *m) {
-    ecs_sched__strings_free(w, m->value_names, m->value_count);
     int k;
+    ecs_sched__strings_free(w, m->value_names, m->value_count);
     for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
         ecs_sched__strings_free(w, m->labels[k], m->value_count);
         ecs_sched__free(&w->env, m->refs[k]);
@@ -322,6 +322,8 @@ static void ecs_sched__states_free(ecs_sched_world *w) {
 }
 
 /* A string made by printf, owned by the world's allocator; NULL when out of memory. */
+static char *ecs_sched__state_format(ecs_sched_world *w, const char *fmt, ...)
+    ECS_SCHED__PRINTF(2, 3);
 static char *ecs_sched__state_format(ecs_sched_world *w, const char *fmt, ...) {
     char buffer[512];
     va_list args;
@@ -1092,10 +1094,10 @@ static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id mac
 static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
                                                         const ecs_sched_condition *c) {
     const ecs_sched__state_machine *m = ecs_sched__state_known(w, c->resource, "a state condition");
-    char *name;
-    if (!m) return w->env.last_result;
     bool valued = c->kind == ECS_SCHED_CONDITION_IN_STATE ||
                   c->kind == ECS_SCHED_CONDITION_STATE_IN_STACK;
+    char *name;
+    if (!m) return w->env.last_result;
     if (valued && !ecs_sched__state_value_valid(w, m, c->state_value, "a state condition")) {
         return w->env.last_result;
     }

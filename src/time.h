@@ -150,7 +150,10 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_time_paused(void);
 #include <sys/syscall.h>
 #if defined(SYS_clock_gettime)
 #define ECS_SCHED__CLOCK_BY_SYSCALL 1
+#ifndef ECS_SCHED__SYSCALL_DECLARED
+#define ECS_SCHED__SYSCALL_DECLARED
 long syscall(long number, ...);
+#endif
 #endif
 #endif
 #endif
@@ -424,8 +427,8 @@ static ecs_sched_result ecs_sched__check_virtual(ecs_sched_world *w,
 
 static int64_t ecs_sched__virtual_delta(const ecs_sched_time_virtual *v, int64_t real_delta) {
     int64_t clamped = real_delta < v->max_delta_ns ? real_delta : v->max_delta_ns;
-    if (v->paused) return 0;
     double scaled;
+    if (v->paused) return 0;
     if (v->relative_speed == 1.0) return clamped;
     scaled = (double)clamped * v->relative_speed + 0.5;
     return scaled >= 9.2e18 ? INT64_MAX : (int64_t)scaled;
@@ -674,19 +677,10 @@ ecs_sched_condition ecs_sched_condition_time_paused(void) {
     return ecs_sched__time_condition(ECS_SCHED_CONDITION_TIME_PAUSED, 0);
 }
 
-static const char *ecs_sched__time_condition_name(ecs_sched_condition_kind kind) {
-    switch (kind) {
-    case ECS_SCHED_CONDITION_ON_TIMER: return "on_timer";
-    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY: return "once_after_delay";
-    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY: return "repeating_after_delay";
-    default: return "time_paused";
-    }
-}
-
 /* Checks a time condition as it is added and points it at the clock it reads. */
 static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
                                                        const ecs_sched_condition *c) {
-    const char *name = ecs_sched__time_condition_name(c->kind);
+    const char *name = ecs_sched__condition_default_name(c->kind);
     bool periodic = c->kind == ECS_SCHED_CONDITION_ON_TIMER;
     if (!w->clocks) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,

@@ -1333,7 +1333,9 @@ static ecs_sched_result ecs_sched__check_tables(ecs_sched_world *w) {
             return ecs_sched__inconsistent(w, "table missing from the type map", i, 0);
         }
         for (k = 1; k < t->type_count; k++) {
-            if (t->type[k - 1] >= t->type[k]) return ecs_sched__inconsistent(w, "unsorted type", i, k);
+            if (t->type[k - 1] >= t->type[k]) {
+                return ecs_sched__inconsistent(w, "unsorted type", i, (unsigned)k);
+            }
         }
         for (k = 0; k < t->column_count; k++) {
             if ((uintptr_t)t->columns[k].data % w->components[t->columns[k].id].alignment) {
