@@ -1,5 +1,6 @@
 # ecs_sched.h: build, test and benchmark.
-#   make example                install what is missing, build and run the examples
+#   make example                install what is missing, build (what changed) and run the
+#                               main examples
 #   make test                   the whole suite: gcc and clang, without and with threads, under
 #                               ASan+UBSan, the threaded tests under TSan, compile checks,
 #                               the examples (gcc, clang, tcc), modules, doc block, aliasing
@@ -45,7 +46,7 @@ export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
 # A recipe that fails leaves no target behind (no half-written output, no stamp).
 .DELETE_ON_ERROR:
 
-.PHONY: all deps example examples-check graphs test test-binaries unit unit-threads unit-tsan \
+.PHONY: all deps example main-examples examples-check graphs test test-binaries unit unit-threads unit-tsan \
         compile-checks check-strict-aliasing check-modules check-doc \
         bench amalgamate check-amalgamation clean
 
@@ -54,8 +55,10 @@ all: test
 deps:
 	@sh tools/install_deps.sh test
 
+ifndef NO_AMALGAMATE
 ecs_sched.h: $(SOURCES)
 	$(PYTHON) tools/amalgamate.py
+endif
 
 amalgamate:
 	$(PYTHON) tools/amalgamate.py
@@ -65,17 +68,23 @@ check-amalgamation:
 
 # ---- example ----
 
+# The examples `make example` runs, in order. Each binary is a file target: only what changed
+# is built again. The build runs in a second make, which sees the packages just installed
+# (pkg-config's flags for stb), and which does not regenerate ecs_sched.h (that needs python3,
+# which `make example` does not install).
+MAIN_EXAMPLES := game_loop world_demo physics_plugin pause_menu
+
 example:
 	@sh tools/install_deps.sh example
-	@mkdir -p $(BUILD)
-	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) examples/game_loop.c $(STB_LIBS) -o $(BUILD)/game_loop
-	./$(BUILD)/game_loop
-	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) examples/world_demo.c $(STB_LIBS) -o $(BUILD)/world_demo
-	./$(BUILD)/world_demo
-	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) examples/physics_plugin.c $(STB_LIBS) -o $(BUILD)/physics_plugin
-	./$(BUILD)/physics_plugin
-	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) examples/pause_menu.c $(STB_LIBS) -o $(BUILD)/pause_menu
-	./$(BUILD)/pause_menu
+	@$(MAKE) --no-print-directory NO_AMALGAMATE=1 main-examples
+	@set -e; for e in $(MAIN_EXAMPLES); do echo "== examples/$$e.c"; ./$(BUILD)/$$e; done
+
+main-examples: $(addprefix $(BUILD)/,$(MAIN_EXAMPLES))
+	@:
+
+$(addprefix $(BUILD)/,$(MAIN_EXAMPLES)): $(BUILD)/%: examples/%.c ecs_sched.h
+	@mkdir -p $(@D)
+	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) $< $(STB_LIBS) -o $@
 
 graphs: deps ecs_sched.h
 	sh tools/graph.sh

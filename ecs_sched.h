@@ -778,7 +778,10 @@
      (ecs_sched_app_exit_id(w)) in .writes; the frame completes, then run returns
      ECS_SCHED_OK with the code. A second request keeps the first code. The request stays
      (a later run returns before its first update) until AppExit's `requested` is set back
-     to false. From outside: ecs_sched_app_request_exit, ecs_sched_app_exit_requested.
+     to false. ecs_sched_app_update and _update_by do not look at it (as in Bevy, where the
+     runner does): called after a request, they run a whole frame, so a loop of your own
+     checks ecs_sched_app_exit_requested between updates. From outside:
+     ecs_sched_app_request_exit.
 
      Plugins are named build functions that add systems, sets, resources and states:
 

@@ -426,6 +426,20 @@ static void a_second_exit_request_keeps_the_first_code(void **state) {
     destroy_app(app);
 }
 
+/* Only the runner looks at the request: an update made after it runs a whole frame, as
+   Bevy's App::update does. */
+static void an_update_after_an_exit_request_runs_a_whole_frame(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    trace_in(world_of(app), ECS_SCHED_LAST, "last");
+    assert_int_equal(ecs_sched_app_request_exit(app, 4), ECS_SCHED_OK);
+    update_by(app, STEP);
+    assert_string_equal(g_trace, "last");
+    assert_int_equal(ecs_sched_app_frame_count(app), 1);
+    assert_true(ecs_sched_app_exit_requested(app, NULL));
+    destroy_app(app);
+}
+
 /* The request stays after run returns: the next run makes no update until AppExit's
    `requested` is set back, and then goes on to the next request. */
 static void an_exit_request_stays_until_app_exit_is_cleared(void **state) {
@@ -778,6 +792,7 @@ int main(void) {
         cmocka_unit_test(a_failing_fixed_step_stops_the_fixed_loop_and_the_update),
         cmocka_unit_test(run_returns_the_exit_code_a_system_requested_after_that_frame),
         cmocka_unit_test(a_second_exit_request_keeps_the_first_code),
+        cmocka_unit_test(an_update_after_an_exit_request_runs_a_whole_frame),
         cmocka_unit_test(an_exit_request_stays_until_app_exit_is_cleared),
         cmocka_unit_test(requesting_exit_needs_the_write_of_app_exit),
         cmocka_unit_test(requesting_exit_without_app_exit_fails_the_update),
