@@ -258,9 +258,10 @@ int ECS_SCHED__CONFIGURATION(void) {
 #define ECS_SCHED__ERROR_CAPACITY 512
 
 /* A printf-like function: its callers' formats are checked against their arguments, and its
-   own use of the format it is given is not a non-literal format. */
+   own use of the format it is given is not a non-literal format. (The reserved spellings, so
+   that a program defining a printf macro does not change it.) */
 #if defined(__GNUC__) || defined(__clang__)
-#define ECS_SCHED__PRINTF(fmt_at, args_at) __attribute__((format(printf, fmt_at, args_at)))
+#define ECS_SCHED__PRINTF(fmt_at, args_at) __attribute__((__format__(__printf__, fmt_at, args_at)))
 #else
 #define ECS_SCHED__PRINTF(fmt_at, args_at)
 #endif
