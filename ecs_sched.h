@@ -1270,7 +1270,8 @@ static int (*const ecs_sched__configuration)(void) __attribute__((ECS_SCHED__RET
     X(ERR_STATE_MISMATCH,     "state machine name registered again with other values")  \
     X(ERR_STATE_ABSENT,       "the state machine does not exist now (a sub-state)")     \
     X(ERR_STATE_CYCLE,        "state machines would be computed from each other")      \
-    X(ERR_PLUGIN_CYCLE,       "plugins need each other in a cycle")
+    X(ERR_PLUGIN_CYCLE,       "plugins need each other in a cycle")                     \
+    X(ERR_SYSTEM_FAILED,      "a system reported a failure")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,
@@ -1298,6 +1299,39 @@ typedef struct ecs_sched_logger {
                void *user_data);
     void *user_data;
 } ecs_sched_logger;
+
+/* A failure inside a schedule run, as the error hook gets it. */
+typedef struct ecs_sched_failure {
+    ecs_sched_result code;
+    const char *kind;           /* "system", or "condition" */
+    const char *name;           /* the system's (or condition's) name */
+    const char *schedule;       /* the schedule it ran in */
+    const char *message;        /* whole, e.g. "system 'spawn' in schedule 'Update': insert:
+                                   entity 12v3 is stale" */
+} ecs_sched_failure;
+
+/* What a run does when a system fails (see ERRORS in the documentation block). */
+typedef enum ecs_sched_error_policy {
+    ECS_SCHED_ON_ERROR_DEFAULT = 0,  /* a schedule: the world's; a world: HOOK when it has an
+                                        error hook, else STOP */
+    ECS_SCHED_ON_ERROR_STOP,         /* no further system of the run starts */
+    ECS_SCHED_ON_ERROR_CONTINUE,     /* every system runs */
+    ECS_SCHED_ON_ERROR_HOOK          /* the world's error hook decides, failure by failure */
+} ecs_sched_error_policy;
+
+typedef enum ecs_sched_error_action {
+    ECS_SCHED_ERROR_STOP,            /* as ECS_SCHED_ON_ERROR_STOP, from this failure on */
+    ECS_SCHED_ERROR_CONTINUE,        /* the run goes on, and returns the failure */
+    ECS_SCHED_ERROR_IGNORE           /* the run goes on as if it had not failed */
+} ecs_sched_error_action;
+
+/* Gets every failure of every run of the world (also under the STOP and CONTINUE policies,
+   where what it returns is not asked). It may be called on a worker thread, never by two
+   threads at once. */
+typedef struct ecs_sched_error_hook {
+    ecs_sched_error_action (*fn)(const ecs_sched_failure *failure, void *user_data);
+    void *user_data;
+} ecs_sched_error_hook;
 
 /* A run-time allocator. realloc_fn(NULL, n) allocates; it is never called with size 0;
    returning NULL is an allocation failure the library recovers from. */
@@ -1419,6 +1453,9 @@ typedef struct ecs_sched_world_desc {
     int32_t thread_count;             /* workers of the world's pool, this thread included;
                                          0: one per hardware thread (ECS_SCHED_THREADS only) */
     ecs_sched_executor executor;      /* for schedules that do not choose one */
+    ecs_sched_error_policy on_error;  /* what a run does when a system fails; 0: HOOK with an
+                                         error hook, else STOP (see ERRORS) */
+    ecs_sched_error_hook error_hook;  /* gets every failure of the world's runs */
 } ecs_sched_world_desc;
 
 /* ---- world ---- */
@@ -1524,6 +1561,11 @@ ECS_SCHED_API bool ecs_sched_resource_is_non_send(const ecs_sched_world *world, 
 /* The world's thread pool, created on first use with ecs_sched_world_desc.thread_count
    workers (the thread that first asks is worker 0). NULL when it cannot be created. */
 ECS_SCHED_API ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *world);
+/* Replaces the world's error policy and hook (ecs_sched_world_desc.on_error, .error_hook);
+   DEFAULT means HOOK with a hook, else STOP. Schedules that chose their own keep it. */
+ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world *world,
+                                                               ecs_sched_error_policy policy,
+                                                               ecs_sched_error_hook hook);
 
 /*=================================== src/query.h (public) ===================================*/
 /* query: queries, their cached tables, iteration and parallel iteration. */
@@ -1655,14 +1697,39 @@ ECS_SCHED_API ecs_sched_query *ecs_sched_ctx_query(ecs_sched_system_ctx *ctx, in
 /* Shorthand for ecs_sched_query_iter(ecs_sched_ctx_query(ctx, index)). */
 ECS_SCHED_API ecs_sched_iter ecs_sched_ctx_iter(ecs_sched_system_ctx *ctx, int32_t index);
 /* A resource the system declared in .reads or .writes. Anything else is refused with
-   ERR_ACCESS, and the schedule run that called the system returns ERR_ACCESS. */
+   ERR_ACCESS, a failure of the system. A declared resource that does not exist gives NULL
+   and ERR_MISSING_RESOURCE, a failure of the system too. */
 ECS_SCHED_API const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id);
 /* A resource the system declared in .writes. */
 ECS_SCHED_API void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id);
+/* The same for a resource the system can live without: NULL, and no failure, when it does
+   not exist (Bevy's Option<Res<T>>). It is declared in .reads or .writes all the same. */
+ECS_SCHED_API const void *ecs_sched_ctx_optional_resource(ecs_sched_system_ctx *ctx,
+                                                         ecs_sched_id id);
+ECS_SCHED_API void *ecs_sched_ctx_optional_resource_mut(ecs_sched_system_ctx *ctx,
+                                                       ecs_sched_id id);
 /* The system's command buffer: the system must declare .commands = true. */
 ECS_SCHED_API ecs_sched_commands *ecs_sched_ctx_commands(ecs_sched_system_ctx *ctx);
 /* The whole world: exclusive systems only. */
 ECS_SCHED_API ecs_sched_world *ecs_sched_ctx_world(ecs_sched_system_ctx *ctx);
+
+/* ---- failures (see ERRORS in the documentation block) ----
+
+   A system fails by calling ecs_sched_ctx_fail, or by leaving a failed library call it made
+   while it ran unhandled: the first failure of a run of the system is recorded on its
+   context, and counts when the system returns unless it called ecs_sched_ctx_clear_error.
+   (A refused access, ERR_ACCESS, cannot be cleared.) The same holds for a condition. */
+
+/* Records a failure of the running system: `code` (not ECS_SCHED_OK; ECS_SCHED_ERR_SYSTEM_FAILED
+   when nothing fits better) and a printf-style message, which gets the system's and the
+   schedule's names in front. Returns code. */
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_fail(ecs_sched_system_ctx *ctx, ecs_sched_result code,
+                                                 const char *format, ...);
+/* The failure recorded on the running system so far, or ECS_SCHED_OK. */
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_error(const ecs_sched_system_ctx *ctx);
+/* The system handled what failed: the failure recorded so far does not count (a refused
+   access stays). */
+ECS_SCHED_API void ecs_sched_ctx_clear_error(ecs_sched_system_ctx *ctx);
 /* The same for query `index` of a system, on the world's pool, within the system's declared
    access. ECS_SCHED_ERR_ACCESS for an undeclared query; ECS_SCHED_ERR_OUT_OF_MEMORY when the
    pool cannot be created (then nothing ran). */
@@ -1819,6 +1886,7 @@ typedef struct ecs_sched_schedule_desc {
     bool no_auto_sync;               /* do not insert sync points after command writers */
     uint64_t shuffle_seed;           /* nonzero: shuffle the unconstrained order with it */
     ecs_sched_executor executor;     /* default: the world's (ecs_sched_world_desc.executor) */
+    ecs_sched_error_policy on_error; /* default: the world's; HOOK uses the world's hook */
 } ecs_sched_schedule_desc;
 
 /* The sync-point system: use it as a system's fn. When it runs, the pending commands of every
@@ -2410,6 +2478,64 @@ typedef struct ecs_sched__env {
 #endif
 } ecs_sched__env;
 
+/* ---- what is running ----
+
+   A system (or condition) runs with a record of its own on the executor's stack, which this
+   thread's ecs_sched__running points at. A library call that fails while it runs is recorded
+   on it (the first one), with its name and schedule in front of the message; the executor
+   looks at the record when the system returns. Nested runs chain the records. */
+#ifdef ECS_SCHED_THREADS
+#define ECS_SCHED__THREAD_LOCAL _Thread_local
+#else
+#define ECS_SCHED__THREAD_LOCAL
+#endif
+
+typedef struct ecs_sched__running {
+    const ecs_sched__env *env;        /* its world's */
+    void *ctx;                        /* its context (an ecs_sched_system_ctx) */
+    const char *kind;                 /* "system" or "condition" */
+    const char *name;
+    const char *guards_kind;          /* a condition: what it guards ("system", "set") */
+    const char *guards_name;
+    const char *schedule;
+    bool exclusive;                   /* may change the world directly */
+    bool sticky;                      /* the failure is a refused access: not clearable */
+    ecs_sched_result code;            /* its failure so far; OK while none */
+    struct ecs_sched__running *outer;
+    char message[ECS_SCHED__ERROR_CAPACITY];
+} ecs_sched__running;
+
+static ECS_SCHED__THREAD_LOCAL ecs_sched__running *ecs_sched__running_now;
+
+/* The record of what runs on this thread for the world of env, or NULL. */
+static ecs_sched__running *ecs_sched__running_in(const ecs_sched__env *env) {
+    ecs_sched__running *r = ecs_sched__running_now;
+    return r && r->env == env ? r : NULL;
+}
+
+/* "system 'x' in schedule 'S': " or "condition 'c' (guarding set 's') in schedule 'S': ";
+   returns its length. */
+static size_t ecs_sched__running_prefix(const ecs_sched__running *r, char *out, size_t n) {
+    int k;
+    if (r->guards_name) {
+        k = snprintf(out, n, "%s '%s' (guarding %s '%s') in schedule '%s': ", r->kind, r->name,
+                     r->guards_kind, r->guards_name, r->schedule);
+    } else {
+        k = snprintf(out, n, "%s '%s' in schedule '%s': ", r->kind, r->name, r->schedule);
+    }
+    return k < 0 ? 0 : (size_t)k >= n ? n - 1 : (size_t)k;
+}
+
+/* Keeps a failure on the running record: the first one, or a refused access over one that
+   is not. */
+static void ecs_sched__running_keep(ecs_sched__running *r, ecs_sched_result code,
+                                    const char *message, bool sticky) {
+    if (r->code != ECS_SCHED_OK && (r->sticky || !sticky)) return;
+    r->code = code;
+    r->sticky = sticky;
+    snprintf(r->message, sizeof r->message, "%s", message);
+}
+
 #ifdef ECS_SCHED_THREADS
 static void ecs_sched__error_lock(ecs_sched__env *env) {
     while (atomic_exchange_explicit(&env->error_lock, 1, memory_order_acquire)) {
@@ -2551,21 +2677,48 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
     ecs_sched__log(env, level, result, message);
 }
 
-/* Records a failure: the code, a message naming the culprit, and a copy to the log. */
-static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result code,
-                                        const char *fmt, ...) ECS_SCHED__PRINTF(3, 4);
-static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result code,
-                                        const char *fmt, ...) {
+/* Records a failure: the code, a message naming the culprit, and a copy to the log. Inside a
+   system, the failure is also the system's (refused: one it cannot clear). */
+static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, ecs_sched__running *running,
+                                            ecs_sched_result code, bool refused, const char *fmt,
+                                            va_list args) {
     char message[ECS_SCHED__ERROR_CAPACITY];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(message, sizeof message, fmt, args);
-    va_end(args);
+    size_t at = running ? ecs_sched__running_prefix(running, message, sizeof message) : 0;
+    vsnprintf(message + at, sizeof message - at, fmt, args);
+    if (running) ecs_sched__running_keep(running, code, message, refused);
     ecs_sched__error_lock(env);
     memcpy(env->last_error, message, sizeof message);
     env->last_result = code;
     ecs_sched__error_unlock(env);
     ecs_sched__log(env, ECS_SCHED_LOG_ERROR, code, message);
+    return code;
+}
+
+static ecs_sched_result ecs_sched__vfail(ecs_sched__env *env, ecs_sched_result code, bool refused,
+                                         const char *fmt, va_list args) {
+    return ecs_sched__vfail_on(env, ecs_sched__running_in(env), code, refused, fmt, args);
+}
+
+static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result code,
+                                        const char *fmt, ...) ECS_SCHED__PRINTF(3, 4);
+static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result code,
+                                        const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    code = ecs_sched__vfail(env, code, false, fmt, args);
+    va_end(args);
+    return code;
+}
+
+/* A failure that is a refused access: inside a system, one it cannot clear. */
+static ecs_sched_result ecs_sched__refuse(ecs_sched__env *env, ecs_sched_result code,
+                                          const char *fmt, ...) ECS_SCHED__PRINTF(3, 4);
+static ecs_sched_result ecs_sched__refuse(ecs_sched__env *env, ecs_sched_result code,
+                                          const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    code = ecs_sched__vfail(env, code, true, fmt, args);
+    va_end(args);
     return code;
 }
 
@@ -2646,7 +2799,16 @@ static const char *ecs_sched__text_get(const ecs_sched__text *t) {
    fits. */
 static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_result code,
                                              const char *text) {
-    size_t n = strlen(text);
+    char whole[4 * ECS_SCHED__ERROR_CAPACITY];
+    ecs_sched__running *running = ecs_sched__running_in(env);
+    size_t n;
+    if (running) {   /* the system's name in front, as ecs_sched__fail does */
+        size_t at = ecs_sched__running_prefix(running, whole, sizeof whole);
+        snprintf(whole + at, sizeof whole - at, "%s", text);
+        ecs_sched__running_keep(running, code, whole, false);
+        text = whole;
+    }
+    n = strlen(text);
     ecs_sched__error_lock(env);
     if (n >= sizeof env->last_error) {
         memcpy(env->last_error, text, sizeof env->last_error - 4);
@@ -3872,6 +4034,11 @@ struct ecs_sched_world {
 #endif
     int32_t thread_count;
     ecs_sched_executor executor;
+    ecs_sched_error_policy on_error;     /* resolved: never DEFAULT */
+    ecs_sched_error_hook error_hook;
+#ifdef ECS_SCHED_THREADS
+    atomic_int failure_lock;             /* systems running at once may fail at once */
+#endif
 };
 
 
@@ -3890,6 +4057,19 @@ static void ecs_sched__time_free(ecs_sched_world *w);
 /* ---- small helpers ---- */
 
 #define ECS_SCHED__CHECK_WORLD(world) ECS_SCHED_ASSERT((world) != NULL)
+
+/* A structural change through the world pointer while a system that is not exclusive runs:
+   with threads a data race, and on one thread a change under the feet of the systems that
+   hold pointers into the world. Refused, as the system's failure. */
+static bool ecs_sched__change_refused(ecs_sched_world *w, const char *what) {
+    const ecs_sched__running *r = ecs_sched__running_in(&w->env);
+    if (!r || r->exclusive) return false;
+    ecs_sched__refuse(&w->env, ECS_SCHED_ERR_ACCESS,
+                      "%s through the world while the schedule runs, but only exclusive systems "
+                      "change the world directly: record it in the system's commands instead "
+                      "(declare .commands = true, then ecs_sched_ctx_commands)", what);
+    return true;
+}
 
 static ecs_sched_result ecs_sched__out_of_memory(ecs_sched_world *w, const char *what) {
     return ecs_sched__fail(&w->env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory while %s", what);
@@ -4479,6 +4659,9 @@ static ecs_sched_world_desc ecs_sched__world_desc_defaults(const ecs_sched_world
     if (d.entity_capacity < 0) d.entity_capacity = 0;
     if (d.thread_count == 0) d.thread_count = ecs_sched__hardware_threads();
     if (d.executor == ECS_SCHED_EXECUTOR_DEFAULT) d.executor = ecs_sched__default_executor();
+    if (d.on_error == ECS_SCHED_ON_ERROR_DEFAULT) {
+        d.on_error = d.error_hook.fn ? ECS_SCHED_ON_ERROR_HOOK : ECS_SCHED_ON_ERROR_STOP;
+    }
     return d;
 }
 
@@ -4494,6 +4677,13 @@ static bool ecs_sched__world_desc_valid(ecs_sched__env *env, const ecs_sched_wor
         ecs_sched__log(env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_INVALID_ARGUMENT,
                        "world_create: executor is not one of ECS_SCHED_EXECUTOR_DEFAULT, "
                        "_SINGLE_THREADED or _PARALLEL");
+        return false;
+    }
+    if ((unsigned)desc->on_error > (unsigned)ECS_SCHED_ON_ERROR_HOOK ||
+        (desc->on_error == ECS_SCHED_ON_ERROR_HOOK && !desc->error_hook.fn)) {
+        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                       "world_create: on_error is not one of ECS_SCHED_ON_ERROR_DEFAULT, _STOP, "
+                       "_CONTINUE or _HOOK, or is _HOOK without error_hook.fn");
         return false;
     }
     return true;
@@ -4515,6 +4705,8 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     w->env = env;
     w->thread_count = desc.thread_count;
     w->executor = desc.executor;
+    w->on_error = desc.on_error;
+    w->error_hook = desc.error_hook;
     w->component_count = 1;
     w->record_count = 1;
     w->free_head = ECS_SCHED__NONE;
@@ -4583,6 +4775,25 @@ int32_t ecs_sched_entity_count(const ecs_sched_world *w) {
 int32_t ecs_sched_archetype_count(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
     return (int32_t)w->table_count;
+}
+
+ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world *w,
+                                                  ecs_sched_error_policy policy,
+                                                  ecs_sched_error_hook hook) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if ((unsigned)policy > (unsigned)ECS_SCHED_ON_ERROR_HOOK ||
+        (policy == ECS_SCHED_ON_ERROR_HOOK && !hook.fn)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "world_set_error_policy: the policy is not one of "
+                               "ECS_SCHED_ON_ERROR_DEFAULT, _STOP, _CONTINUE or _HOOK, or is "
+                               "_HOOK without hook.fn");
+    }
+    if (policy == ECS_SCHED_ON_ERROR_DEFAULT) {
+        policy = hook.fn ? ECS_SCHED_ON_ERROR_HOOK : ECS_SCHED_ON_ERROR_STOP;
+    }
+    w->on_error = policy;
+    w->error_hook = hook;
+    return ECS_SCHED_OK;
 }
 
 ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *w) {
@@ -4673,6 +4884,7 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     ecs_sched__table *t;
     uint32_t index;
     ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "spawn")) return ECS_SCHED_NULL_ENTITY;
     if (ecs_sched__check_ids(w, count, ids, "spawn") != ECS_SCHED_OK) return ECS_SCHED_NULL_ENTITY;
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
     if (!t) return ECS_SCHED_NULL_ENTITY;
@@ -4692,6 +4904,7 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     ecs_sched_result result;
     int32_t first, i, c;
     ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "spawn_batch")) return ECS_SCHED_ERR_ACCESS;
     if (entity_count < 0) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "spawn_batch: negative entity count %d", (int)entity_count);
@@ -4743,6 +4956,7 @@ static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
 
 ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
     ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
     return ECS_SCHED_OK;
@@ -4781,6 +4995,7 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
     ecs_sched__table *src, *dst;
     ecs_sched_result result;
     ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "insert");
     result = ecs_sched__check_ids(w, count, ids, "insert");
     if (result != ECS_SCHED_OK) return result;
@@ -4803,6 +5018,7 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     ecs_sched__table *src, *dst;
     ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "remove")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "remove");
     if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "remove");
     src = w->tables[w->records[index].table];
@@ -4863,6 +5079,7 @@ ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *w, ecs_sched_id id, 
     const ecs_sched__component *c;
     void *data;
     ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "resource_insert")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__component_valid(w, id)) {
         return ecs_sched__unknown_component(w, id, "resource_insert");
     }
@@ -4900,6 +5117,7 @@ const void *ecs_sched_resource_get(ecs_sched_world *w, ecs_sched_id id) {
 
 ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *w, ecs_sched_id id) {
     ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "resource_remove")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__component_valid(w, id)) {
         return ecs_sched__unknown_component(w, id, "resource_remove");
     }
@@ -5582,11 +5800,20 @@ static inline ecs_sched_result ecs_sched__check_target(ecs_sched_commands *cmd, 
     return ecs_sched__stale(w, e, operation);
 }
 
+/* What ecs_sched_ctx_commands gives a system that did not declare .commands: NULL, and a
+   refused access that is already its failure. Recording into it does nothing more. Outside a
+   running system a NULL buffer is a programmer error. */
+static bool ecs_sched__no_buffer(const ecs_sched_commands *cmd) {
+    if (cmd) return false;
+    ECS_SCHED_ASSERT(ecs_sched__running_now != NULL);
+    return true;
+}
+
 ecs_sched_entity ecs_sched_commands_spawn(ecs_sched_commands *cmd) {
     ecs_sched_world *w;
     uint32_t index;
     ecs_sched_entity e;
-    ECS_SCHED_ASSERT(cmd != NULL);
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
     w = cmd->world;
     if (!ecs_sched__reserve_indices(w, 1)) {
         ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
@@ -5611,7 +5838,7 @@ ecs_sched_entity ecs_sched_commands_spawn_with(ecs_sched_commands *cmd, int32_t 
     ecs_sched_entity e;
     uint32_t index;
     int32_t i;
-    ECS_SCHED_ASSERT(cmd != NULL);
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
     w = cmd->world;
     if (ecs_sched__check_ids(w, count, ids, "commands_spawn_with") != ECS_SCHED_OK) {
         return ECS_SCHED_NULL_ENTITY;
@@ -5645,7 +5872,7 @@ ecs_sched_entity ecs_sched_commands_spawn_with(ecs_sched_commands *cmd, int32_t 
 
 ecs_sched_result ecs_sched_commands_despawn(ecs_sched_commands *cmd, ecs_sched_entity e) {
     ecs_sched_result result;
-    ECS_SCHED_ASSERT(cmd != NULL);
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_ERR_ACCESS;
     result = ecs_sched__check_target(cmd, e, "commands_despawn");
     if (result != ECS_SCHED_OK) return result;
     return ecs_sched__record_command(cmd, ECS_SCHED__CMD_DESPAWN, e, 0, NULL);
@@ -5654,7 +5881,7 @@ ecs_sched_result ecs_sched_commands_despawn(ecs_sched_commands *cmd, ecs_sched_e
 ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *cmd, ecs_sched_entity e,
                                            ecs_sched_id id, const void *value) {
     ecs_sched_result result;
-    ECS_SCHED_ASSERT(cmd != NULL);
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_ERR_ACCESS;
     result = ecs_sched__check_target(cmd, e, "commands_insert");
     if (result != ECS_SCHED_OK) return result;
     if (!ecs_sched__component_valid(cmd->world, id)) {
@@ -5666,7 +5893,7 @@ ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *cmd, ecs_sched_en
 ecs_sched_result ecs_sched_commands_remove(ecs_sched_commands *cmd, ecs_sched_entity e,
                                            ecs_sched_id id) {
     ecs_sched_result result;
-    ECS_SCHED_ASSERT(cmd != NULL);
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_ERR_ACCESS;
     result = ecs_sched__check_target(cmd, e, "commands_remove");
     if (result != ECS_SCHED_OK) return result;
     if (!ecs_sched__component_valid(cmd->world, id)) {
@@ -5677,7 +5904,7 @@ ecs_sched_result ecs_sched_commands_remove(ecs_sched_commands *cmd, ecs_sched_en
 
 ecs_sched_result ecs_sched_commands_set_resource(ecs_sched_commands *cmd, ecs_sched_id id,
                                                  const void *value) {
-    ECS_SCHED_ASSERT(cmd != NULL);
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__component_valid(cmd->world, id)) {
         return ecs_sched__unknown_component(cmd->world, id, "commands_set_resource");
     }
@@ -5830,7 +6057,6 @@ struct ecs_sched_system_ctx {
     ecs_sched_query *queries[ECS_SCHED_MAX_QUERIES];
     void *user_data;
     int32_t query_count;
-    ecs_sched_result violation;       /* the first refused access since the executor looked */
     ecs_sched_world *world;
     ecs_sched_commands *commands;
     const char *name;
@@ -5843,26 +6069,99 @@ struct ecs_sched_system_ctx {
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];
     bool exclusive;
     bool read_only;                   /* conditions */
+    ecs_sched__running *running;      /* its record while it runs (whichever thread it hands
+                                         itself to), else NULL */
 };
 
-/* Keeps the first failure a system reports; the run that ran it returns that code. */
-static void ecs_sched__ctx_report(ecs_sched_system_ctx *ctx, ecs_sched_result result) {
-    if (result != ECS_SCHED_OK && ctx->violation == ECS_SCHED_OK) ctx->violation = result;
+/* ctx starts to run on this thread, in a run of `schedule`: r is its record until
+   ecs_sched__running_end. */
+static void ecs_sched__running_begin(ecs_sched__running *r, ecs_sched_system_ctx *ctx,
+                                     const char *schedule) {
+    r->env = &ctx->world->env;
+    r->ctx = ctx;
+    r->kind = ctx->kind;
+    r->name = ctx->name;
+    r->guards_kind = ctx->guards_kind;
+    r->guards_name = ctx->guards_name;
+    r->schedule = schedule;
+    r->exclusive = ctx->exclusive;
+    r->sticky = false;
+    r->code = ECS_SCHED_OK;
+    r->outer = ecs_sched__running_now;
+    ecs_sched__running_now = r;
+    ctx->running = r;
+}
+
+static void ecs_sched__running_end(ecs_sched__running *r) {
+    ecs_sched__running_now = r->outer;
+    ((ecs_sched_system_ctx *)r->ctx)->running = NULL;
+}
+
+/* The record of ctx's run, or NULL (a context used outside its run). */
+static ecs_sched__running *ecs_sched__ctx_running(const ecs_sched_system_ctx *ctx) {
+    return ctx->running;
+}
+
+/* A failure of what ctx belongs to, on its record (from any thread it was handed to). */
+static ecs_sched_result ecs_sched__ctx_vfail(const ecs_sched_system_ctx *ctx,
+                                             ecs_sched_result code, bool refused,
+                                             const char *fmt, ...) ECS_SCHED__PRINTF(4, 5);
+static ecs_sched_result ecs_sched__ctx_vfail(const ecs_sched_system_ctx *ctx,
+                                             ecs_sched_result code, bool refused,
+                                             const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    code = ecs_sched__vfail_on(&ctx->world->env, ctx->running, code, refused, fmt, args);
+    va_end(args);
+    return code;
+}
+
+/* Who a message is about when no running record names it: "system 'x' ". */
+static const char *ecs_sched__ctx_who(const ecs_sched_system_ctx *ctx, char *buf, size_t n) {
+    if (ecs_sched__ctx_running(ctx)) return "";
+    snprintf(buf, n, "%s '%s' ", ctx->kind, ctx->name);
+    return buf;
 }
 
 /* Refuses what a system asked for: fmt and what follows say what it asked. */
 static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, ...)
     ECS_SCHED__PRINTF(2, 3);
 static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, ...) {
-    char detail[200];
+    char detail[400], who[160];
     va_list args;
     va_start(args, fmt);
     vsnprintf(detail, sizeof detail, fmt, args);
     va_end(args);
-    ecs_sched__fail(&ctx->world->env, ECS_SCHED_ERR_ACCESS, "%s '%s' %s", ctx->kind, ctx->name,
-                    detail);
-    ecs_sched__ctx_report(ctx, ECS_SCHED_ERR_ACCESS);
+    ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_ACCESS, true, "%s%s",
+                         ecs_sched__ctx_who(ctx, who, sizeof who), detail);
     return NULL;
+}
+
+ecs_sched_result ecs_sched_ctx_fail(ecs_sched_system_ctx *ctx, ecs_sched_result code,
+                                    const char *format, ...) {
+    char message[ECS_SCHED__ERROR_CAPACITY], who[160];
+    va_list args;
+    ECS_SCHED_ASSERT(ctx != NULL && format != NULL);
+    if (code == ECS_SCHED_OK) return ECS_SCHED_OK;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    return ecs_sched__ctx_vfail(ctx, code, false, "%s%s",
+                                ecs_sched__ctx_who(ctx, who, sizeof who), message);
+}
+
+ecs_sched_result ecs_sched_ctx_error(const ecs_sched_system_ctx *ctx) {
+    const ecs_sched__running *r;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    r = ecs_sched__ctx_running(ctx);
+    return r ? r->code : ECS_SCHED_OK;
+}
+
+void ecs_sched_ctx_clear_error(ecs_sched_system_ctx *ctx) {
+    ecs_sched__running *r;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    r = ecs_sched__ctx_running(ctx);
+    if (r && !r->sticky) r->code = ECS_SCHED_OK;
 }
 
 const char *ecs_sched_ctx_name(const ecs_sched_system_ctx *ctx) {
@@ -5920,53 +6219,79 @@ static void *ecs_sched__ctx_refuse_off_main_thread(ecs_sched_system_ctx *ctx, ec
                                  ecs_sched__component_label(ctx->world, id));
 }
 
-/* A declared resource that is not in the world: the message names the system, or the
-   condition and what it guards, since the call itself says nothing about who made it. */
+/* A declared resource that is not in the world: the system's failure, named (and, outside
+   its run, a condition's message names what it guards). */
 static void *ecs_sched__ctx_missing_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
-    char guards[200] = "";
-    if (ctx->guards_name) {
-        snprintf(guards, sizeof guards, " (guarding %s '%s')", ctx->guards_kind, ctx->guards_name);
+    char who[400] = "";
+    if (!ecs_sched__ctx_running(ctx)) {
+        if (ctx->guards_name) {
+            snprintf(who, sizeof who, "%s '%s' (guarding %s '%s') ", ctx->kind, ctx->name,
+                     ctx->guards_kind, ctx->guards_name);
+        } else {
+            snprintf(who, sizeof who, "%s '%s' ", ctx->kind, ctx->name);
+        }
     }
-    ecs_sched__fail(&ctx->world->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                    "%s '%s'%s reads resource '%s', which does not exist: insert it before the "
-                    "schedule runs, or guard %s with ecs_sched_condition_resource_exists",
-                    ctx->kind, ctx->name, guards, ecs_sched__component_label(ctx->world, id),
+    ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
+                    "%sreads resource '%s', which does not exist: insert it before the "
+                    "schedule runs, guard %s with ecs_sched_condition_resource_exists, or read "
+                    "it with ecs_sched_ctx_optional_resource if it can do without",
+                    who, ecs_sched__component_label(ctx->world, id),
                     ctx->read_only ? "what it guards" : "the system");
     return NULL;
 }
 
-const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
-    ECS_SCHED_ASSERT(ctx != NULL);
-    if (!ecs_sched__ids_contain(ctx->reads, ctx->read_count, id) &&
-        !ecs_sched__ids_contain(ctx->writes, ctx->write_count, id)) {
-        return ecs_sched__ctx_refuse(ctx, "reads resource '%s' without declaring it: add it to "
-                                          "the desc's .reads",
-                                     ecs_sched__component_label(ctx->world, id));
-    }
-    if (ecs_sched__off_main_thread(ctx->world, id)) {
-        return ecs_sched__ctx_refuse_off_main_thread(ctx, id);
-    }
-    if (!ctx->world->resources[id]) return ecs_sched__ctx_missing_resource(ctx, id);
-    return ctx->world->resources[id];
-}
-
-void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
-    ECS_SCHED_ASSERT(ctx != NULL);
-    if (ctx->read_only) {
+/* A declared resource, or NULL (and a refusal) for one it did not declare or may not reach
+   on this thread; *declared tells which. */
+static void *ecs_sched__ctx_reach(ecs_sched_system_ctx *ctx, ecs_sched_id id, bool write,
+                                  bool *declared) {
+    bool reads = ecs_sched__ids_contain(ctx->reads, ctx->read_count, id);
+    bool writes = ecs_sched__ids_contain(ctx->writes, ctx->write_count, id);
+    *declared = false;
+    if (write && ctx->read_only) {
         return ecs_sched__ctx_refuse(ctx, "asks to write resource '%s', but conditions are "
                                           "read-only",
                                      ecs_sched__component_label(ctx->world, id));
     }
-    if (!ecs_sched__ids_contain(ctx->writes, ctx->write_count, id)) {
-        return ecs_sched__ctx_refuse(ctx, "writes resource '%s' without declaring it: add it to "
-                                          "the desc's .writes",
-                                     ecs_sched__component_label(ctx->world, id));
+    if (write ? !writes : !reads && !writes) {
+        return ecs_sched__ctx_refuse(ctx, "%s resource '%s' without declaring it: add it to "
+                                          "the desc's .%s",
+                                     write ? "writes" : "reads",
+                                     ecs_sched__component_label(ctx->world, id),
+                                     write ? "writes" : "reads");
     }
     if (ecs_sched__off_main_thread(ctx->world, id)) {
         return ecs_sched__ctx_refuse_off_main_thread(ctx, id);
     }
-    if (!ctx->world->resources[id]) return ecs_sched__ctx_missing_resource(ctx, id);
+    *declared = true;
     return ctx->world->resources[id];
+}
+
+const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    bool declared;
+    void *value;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    value = ecs_sched__ctx_reach(ctx, id, false, &declared);
+    return value || !declared ? value : ecs_sched__ctx_missing_resource(ctx, id);
+}
+
+void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    bool declared;
+    void *value;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    value = ecs_sched__ctx_reach(ctx, id, true, &declared);
+    return value || !declared ? value : ecs_sched__ctx_missing_resource(ctx, id);
+}
+
+const void *ecs_sched_ctx_optional_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    bool declared;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    return ecs_sched__ctx_reach(ctx, id, false, &declared);
+}
+
+void *ecs_sched_ctx_optional_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    bool declared;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    return ecs_sched__ctx_reach(ctx, id, true, &declared);
 }
 
 ecs_sched_commands *ecs_sched_ctx_commands(ecs_sched_system_ctx *ctx) {
@@ -6295,31 +6620,32 @@ static const ecs_sched__cond *ecs_sched__cond_find_write(const ecs_sched__conds 
     return NULL;
 }
 
-/* Evaluates a condition tree; AND and OR short-circuit. Access violations are reported into
-   *violation. */
+/* Evaluates a condition tree; AND and OR short-circuit. The first condition function that
+   fails (see ecs_sched_ctx_fail) is copied into *failed, whose code is OK until then. */
 static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
-                                 ecs_sched_result *violation) {
+                                 const char *schedule, ecs_sched__running *failed) {
     ecs_sched__cond *c = conds->items[index];
     ecs_sched_world *w = c->ctx.world;
     bool result = false;
     switch (c->kind) {
-    case ECS_SCHED_CONDITION_FN:
+    case ECS_SCHED_CONDITION_FN: {
+        ecs_sched__running running;
+        ecs_sched__running_begin(&running, &c->ctx, schedule);
         result = c->fn(&c->ctx);
-        if (c->ctx.violation != ECS_SCHED_OK) {
-            if (*violation == ECS_SCHED_OK) *violation = c->ctx.violation;
-            c->ctx.violation = ECS_SCHED_OK;
-        }
+        ecs_sched__running_end(&running);
+        if (running.code != ECS_SCHED_OK && failed->code == ECS_SCHED_OK) *failed = running;
         break;
+    }
     case ECS_SCHED_CONDITION_AND:
-        result = ecs_sched__cond_eval(conds, c->operands[0], violation) &&
-                 ecs_sched__cond_eval(conds, c->operands[1], violation);
+        result = ecs_sched__cond_eval(conds, c->operands[0], schedule, failed) &&
+                 ecs_sched__cond_eval(conds, c->operands[1], schedule, failed);
         break;
     case ECS_SCHED_CONDITION_OR:
-        result = ecs_sched__cond_eval(conds, c->operands[0], violation) ||
-                 ecs_sched__cond_eval(conds, c->operands[1], violation);
+        result = ecs_sched__cond_eval(conds, c->operands[0], schedule, failed) ||
+                 ecs_sched__cond_eval(conds, c->operands[1], schedule, failed);
         break;
     case ECS_SCHED_CONDITION_NOT:
-        result = !ecs_sched__cond_eval(conds, c->operands[0], violation);
+        result = !ecs_sched__cond_eval(conds, c->operands[0], schedule, failed);
         break;
     case ECS_SCHED_CONDITION_RESOURCE_EXISTS:
         result = ecs_sched_resource_exists(w, c->resource);
@@ -6447,6 +6773,11 @@ typedef struct ecs_sched__schedule {
     bool built;                          /* the plan matches the configuration */
     bool running;
     ecs_sched__plan *plan;
+    /* the failures of the current (or last) run, kept by executor.h */
+    int32_t failure_at;                  /* plan position of the first in plan order */
+    ecs_sched_result failure_code;       /* OK: none */
+    bool stopped;                        /* the run stopped at a failure */
+    char failure_message[ECS_SCHED__ERROR_CAPACITY];
 } ecs_sched__schedule;
 
 struct ecs_sched__schedules {
@@ -7011,6 +7342,12 @@ ecs_sched_result ecs_sched_schedule_configure(ecs_sched_world *w, const char *la
                                "schedule_configure(\"%s\"): executor %d is not one of "
                                "ECS_SCHED_EXECUTOR_DEFAULT, _SINGLE_THREADED or _PARALLEL",
                                label ? label : "(null)", (int)desc->executor);
+    }
+    if (desc && (unsigned)desc->on_error > (unsigned)ECS_SCHED_ON_ERROR_HOOK) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "schedule_configure(\"%s\"): on_error %d is not one of "
+                               "ECS_SCHED_ON_ERROR_DEFAULT, _STOP, _CONTINUE or _HOOK",
+                               label ? label : "(null)", (int)desc->on_error);
     }
     s = ecs_sched__schedule_get(w, label);
     if (!s) return w->env.last_result;
@@ -9051,6 +9388,8 @@ typedef struct ecs_sched__plan_set {
     int32_t name;
     int32_t cond_start;
     int32_t cond_count;
+    int32_t first_node;          /* the first plan position it guards: where a failure of its
+                                    conditions counts, whichever node had them evaluated */
 } ecs_sched__plan_set;
 
 /* A built schedule, in an order that respects every dependency. Per node: dependency count,
@@ -9443,10 +9782,16 @@ static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b, ecs_sche
     for (i = 0; i < S; i++) total += ecs_sched__guard_sets_of(b, i, NULL);
     plan->guard_sets = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, total);
     if (!plan->guard_sets) return ecs_sched__oom(b);
+    for (set = 0; set < plan->set_count; set++) plan->sets[set].first_node = INT32_MAX;
     for (i = 0; i < S; i++) {
-        ecs_sched__plan_node *pn = &plan->nodes[b->plan_position[i]];
+        int32_t p = b->plan_position[i], k;
+        ecs_sched__plan_node *pn = &plan->nodes[p];
         pn->guard_set_start = at;
         pn->guard_set_count = ecs_sched__guard_sets_of(b, i, plan->guard_sets + at);
+        for (k = 0; k < pn->guard_set_count; k++) {
+            ecs_sched__plan_set *ps = &plan->sets[plan->guard_sets[at + k]];
+            if (p < ps->first_node) ps->first_node = p;
+        }
         at += pn->guard_set_count;
         ecs_sched__sort_guard_sets(plan->guard_sets + pn->guard_set_start, pn->guard_set_count,
                                    depth_of_plan_set);
@@ -9580,35 +9925,126 @@ int32_t ecs_sched_schedule_order(ecs_sched_world *w, const char *label, const ch
 /*============================= src/executor.h (implementation) ==============================*/
 /* executor: running a built plan on a world, single-threaded and parallel. */
 
-/* Applies the pending commands of the schedule's systems, in plan order. The first failure is
-   kept in *first_error; the commands it left stay pending for the next sync point. */
-static void ecs_sched__apply_pending(ecs_sched__plan *plan, ecs_sched_result *first_error) {
+/* ---- failures ----
+
+   A node fails when its system, a condition guarding it, or a command it recorded fails (see
+   ERRORS in the documentation block). The run keeps the failure first in plan order, so that
+   the parallel executor returns what the single-threaded one does, and the policy (or the
+   hook) says whether the run stops. */
+
+static ecs_sched_error_policy ecs_sched__error_policy(const ecs_sched_world *w,
+                                                      const ecs_sched__schedule *s) {
+    ecs_sched_error_policy policy = s->settings.on_error ? s->settings.on_error : w->on_error;
+    return policy == ECS_SCHED_ON_ERROR_HOOK && !w->error_hook.fn ? ECS_SCHED_ON_ERROR_STOP
+                                                                 : policy;
+}
+
+#ifdef ECS_SCHED_THREADS
+static void ecs_sched__failure_lock(ecs_sched_world *w) {
+    while (atomic_exchange_explicit(&w->failure_lock, 1, memory_order_acquire)) {
+        ECS_SCHED__CPU_RELAX();
+    }
+}
+static void ecs_sched__failure_unlock(ecs_sched_world *w) {
+    atomic_store_explicit(&w->failure_lock, 0, memory_order_release);
+}
+#else
+#define ecs_sched__failure_lock(w) ((void)(w))
+#define ecs_sched__failure_unlock(w) ((void)(w))
+#endif
+
+/* The node at plan position `at` failed, as record r says. The hook hears of it (outside any
+   system's record: what fails in the hook is nobody's failure) and, under the HOOK policy,
+   decides. Returns whether the run stops. */
+static bool ecs_sched__node_failed(ecs_sched_world *w, ecs_sched__schedule *s, int32_t at,
+                                   const ecs_sched__running *r) {
+    ecs_sched_error_policy policy = ecs_sched__error_policy(w, s);
+    ecs_sched_error_action action =
+        policy == ECS_SCHED_ON_ERROR_CONTINUE ? ECS_SCHED_ERROR_CONTINUE : ECS_SCHED_ERROR_STOP;
+    ecs_sched__failure_lock(w);
+    if (w->error_hook.fn) {
+        ecs_sched__running *running = ecs_sched__running_now;
+        ecs_sched_failure failure;
+        ecs_sched_error_action said;
+        failure.code = r->code;
+        failure.kind = r->kind;
+        failure.name = r->name;
+        failure.schedule = s->label;
+        failure.message = r->message;
+        ecs_sched__running_now = NULL;
+        said = w->error_hook.fn(&failure, w->error_hook.user_data);
+        ecs_sched__running_now = running;
+        if (policy == ECS_SCHED_ON_ERROR_HOOK) action = said;
+    }
+    if (action != ECS_SCHED_ERROR_IGNORE && at < s->failure_at) {
+        s->failure_at = at;
+        s->failure_code = r->code;
+        memcpy(s->failure_message, r->message, sizeof s->failure_message);
+    }
+    if (action == ECS_SCHED_ERROR_STOP) s->stopped = true;
+    ecs_sched__failure_unlock(w);
+    return action == ECS_SCHED_ERROR_STOP;
+}
+
+/* Calls the system at plan position `at` with a record of its own; returns whether the run
+   stops. */
+static bool ecs_sched__call_system(ecs_sched__schedule *s, ecs_sched__system *sys, int32_t at) {
+    ecs_sched__running r;
+    ecs_sched__running_begin(&r, &sys->ctx, s->label);
+    sys->fn(&sys->ctx);
+    ecs_sched__running_end(&r);
+    return r.code != ECS_SCHED_OK && ecs_sched__node_failed(sys->ctx.world, s, at, &r);
+}
+
+/* Applies the pending commands of the schedule's systems, in plan order, each buffer as its
+   system's: a command that cannot be applied fails that system (the commands after it stay
+   pending for the next sync point). Applying is exclusive, so the records say so. Returns
+   whether the run stops. */
+static bool ecs_sched__apply_pending(ecs_sched__schedule *s) {
+    ecs_sched__plan *plan = s->plan;
+    bool stop = false;
     int32_t i;
     for (i = 0; i < plan->writer_count; i++) {
-        ecs_sched_commands *cmd = plan->writers[i]->system->ctx.commands;
-        ecs_sched_result result;
-        if (ecs_sched_commands_pending(cmd) == 0) continue;
-        result = ecs_sched_commands_apply(cmd);
-        if (result != ECS_SCHED_OK && *first_error == ECS_SCHED_OK) *first_error = result;
+        ecs_sched__plan_node *writer = plan->writers[i];
+        ecs_sched_system_ctx *ctx = &writer->system->ctx;
+        ecs_sched__running r;
+        if (ecs_sched_commands_pending(ctx->commands) == 0) continue;
+        ecs_sched__running_begin(&r, ctx, s->label);
+        r.exclusive = true;
+        ecs_sched_commands_apply(ctx->commands);
+        ecs_sched__running_end(&r);
+        if (r.code != ECS_SCHED_OK &&
+            ecs_sched__node_failed(ctx->world, s, (int32_t)(writer - plan->nodes), &r)) {
+            stop = true;
+        }
     }
+    return stop;
 }
 
 /* All of a node's conditions (`count` indexes into the schedule's conditions) are evaluated,
-   each at most once per run, then combined. */
-static bool ecs_sched__conditions_hold(const ecs_sched__schedule *s, const int32_t *conds,
-                                       int32_t count, ecs_sched_result *violation) {
+   each at most once per run, then combined. A failing one fails the node at `at`; *stop
+   says whether the run stops. */
+static bool ecs_sched__conditions_hold(ecs_sched__schedule *s, const int32_t *conds,
+                                       int32_t count, int32_t at, bool *stop) {
+    ecs_sched__running failed;
     bool all = true;
     int32_t i;
+    failed.code = ECS_SCHED_OK;
     for (i = 0; i < count; i++) {
-        if (!ecs_sched__cond_eval(&s->conds, conds[i], violation)) all = false;
+        if (!ecs_sched__cond_eval(&s->conds, conds[i], s->label, &failed)) all = false;
+    }
+    if (failed.code != ECS_SCHED_OK &&
+        ecs_sched__node_failed(s->conds.items[conds[0]]->ctx.world, s, at, &failed)) {
+        *stop = true;
     }
     return all;
 }
 
 /* Whether a node runs: the conditions of its sets, outermost first and each set once per run,
    then its own. */
-static bool ecs_sched__node_may_run(ecs_sched__schedule *s, ecs_sched__plan *plan,
-                                    const ecs_sched__plan_node *pn, ecs_sched_result *violation) {
+static bool ecs_sched__node_may_run(ecs_sched__schedule *s, ecs_sched__plan *plan, int32_t at,
+                                    bool *stop) {
+    const ecs_sched__plan_node *pn = &plan->nodes[at];
     int32_t i;
     for (i = 0; i < pn->guard_set_count; i++) {
         int32_t set = plan->guard_sets[pn->guard_set_start + i];
@@ -9616,54 +10052,71 @@ static bool ecs_sched__node_may_run(ecs_sched__schedule *s, ecs_sched__plan *pla
             const ecs_sched__plan_set *ps = &plan->sets[set];
             plan->set_state[set] =
                 ecs_sched__conditions_hold(s, plan->conds + ps->cond_start, ps->cond_count,
-                                           violation) ? 1 : 2;
+                                           ps->first_node, stop) ? 1 : 2;
         }
         if (plan->set_state[set] == 2) return false;
     }
     return pn->cond_count == 0 ||
-           ecs_sched__conditions_hold(s, plan->conds + pn->cond_start, pn->cond_count, violation);
-}
-
-static void ecs_sched__take_violation(ecs_sched_system_ctx *ctx, ecs_sched_result *violation) {
-    if (ctx->violation != ECS_SCHED_OK) {
-        if (*violation == ECS_SCHED_OK) *violation = ctx->violation;
-        ctx->violation = ECS_SCHED_OK;
-    }
+           ecs_sched__conditions_hold(s, plan->conds + pn->cond_start, pn->cond_count, at, stop);
 }
 
 /* Runs plan nodes [from, to) on the calling thread: a sync point applies the pending
-   commands; a system runs if its conditions hold. */
-static void ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32_t to,
-                                     ecs_sched_result *error, ecs_sched_result *violation) {
+   commands; a system runs if its conditions hold. Returns whether the run stops (a failure
+   under the STOP policy): then no further node starts. */
+static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32_t to) {
     ecs_sched__plan *plan = s->plan;
     int32_t p;
     for (p = from; p < to; p++) {
         const ecs_sched__plan_node *pn = &plan->nodes[p];
         ecs_sched__system *sys = pn->system;
+        bool stop = false;
         if (!sys) {
-            ecs_sched__apply_pending(plan, error);
+            if (ecs_sched__apply_pending(s)) return true;
             continue;
         }
-        if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__node_may_run(s, plan, pn, violation)) {
+        if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__node_may_run(s, plan, p, &stop)) {
+            if (stop) return true;
             continue;
         }
+        if (stop) return true;
         if (pn->sync) {
-            ecs_sched__apply_pending(plan, error);
+            if (ecs_sched__apply_pending(s)) return true;
             continue;
         }
-        sys->fn(&sys->ctx);
-        ecs_sched__take_violation(&sys->ctx, violation);
+        if (ecs_sched__call_system(s, sys, p)) return true;
     }
+    return false;
+}
+
+/* What a failed run leaves: the world's last error is its first failure (later ones, and the
+   sync point that applied the last commands, wrote theirs since), and a system running it
+   (an exclusive system that ran this schedule) fails with it in turn, its name in front. */
+static ecs_sched_result ecs_sched__run_failed(ecs_sched_world *w, ecs_sched__schedule *s,
+                                              ecs_sched_result result) {
+    ecs_sched__running *outer = ecs_sched__running_in(&w->env);
+    if (s->failure_code == ECS_SCHED_OK) return result;   /* the pool could not be made */
+    if (outer) return ecs_sched__fail_text(&w->env, s->failure_code, s->failure_message);
+    ecs_sched__error_lock(&w->env);
+    memcpy(w->env.last_error, s->failure_message, sizeof w->env.last_error);
+    w->env.last_result = s->failure_code;
+    ecs_sched__error_unlock(&w->env);
+    return s->failure_code;
+}
+
+/* A run's failures start afresh. */
+static void ecs_sched__failures_reset(ecs_sched__schedule *s) {
+    s->failure_at = INT32_MAX;
+    s->failure_code = ECS_SCHED_OK;
+    s->stopped = false;
 }
 
 static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedule *s) {
     ecs_sched__plan *plan = s->plan;
-    ecs_sched_result error = ECS_SCHED_OK, violation = ECS_SCHED_OK;
     (void)w;
     if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
-    ecs_sched__execute_range(s, 0, plan->node_count, &error, &violation);
-    ecs_sched__apply_pending(plan, &error);
-    return error != ECS_SCHED_OK ? error : violation;
+    ecs_sched__execute_range(s, 0, plan->node_count);
+    ecs_sched__apply_pending(s);
+    return s->failure_code;
 }
 
 /* ---- the parallel executor ----
@@ -9748,8 +10201,8 @@ struct ecs_sched__run {
     int32_t caller;                  /* the calling thread's worker index (-1: outside) */
     bool has_main;                   /* the plan has main-thread nodes */
     char pad3[ECS_SCHED__CACHE_LINE];
-    atomic_int violation;            /* the first failure a system or condition reported (an
-                                        undeclared access, a failing nested run), or 0 */
+    atomic_int stop_at;              /* after a failure that stops the run: no node after this
+                                        plan position starts; INT32_MAX while none */
     char pad2[ECS_SCHED__CACHE_LINE];
     atomic_int_least64_t cost_ns;    /* the estimates of the nodes run, summed per batch */
     atomic_bool root_sums_stale;     /* a root's estimate changed since they were summed */
@@ -9837,7 +10290,7 @@ static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block,
     r->caller = -1;
     r->has_main = false;
     for (i = 0; i < n; i++) r->has_main = r->has_main || plan->nodes[i].main_thread;
-    atomic_init(&r->violation, 0);
+    atomic_init(&r->stop_at, INT32_MAX);
     atomic_init(&r->cost_ns, 0);
     atomic_init(&r->root_sums_stale, true);
     return r;
@@ -9858,18 +10311,25 @@ static ecs_sched__run *ecs_sched__run_state(ecs_sched_world *w, ecs_sched__sched
     return plan->run_state;
 }
 
-static void ecs_sched__run_note_violation(ecs_sched__run *r, ecs_sched_result violation) {
-    int none = ECS_SCHED_OK;
-    if (violation == ECS_SCHED_OK) return;
-    atomic_compare_exchange_strong_explicit(&r->violation, &none, (int)violation,
-                                            memory_order_relaxed, memory_order_relaxed);
+/* A failure at plan position `at` stops the run: no node after it starts (those before it
+   still run, as they would on one thread). */
+static void ecs_sched__run_stop(ecs_sched__run *r, int32_t at) {
+    int seen = atomic_load_explicit(&r->stop_at, memory_order_relaxed);
+    while (at < seen &&
+           !atomic_compare_exchange_weak_explicit(&r->stop_at, &seen, at, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+    }
+}
+
+static bool ecs_sched__run_stopped_before(ecs_sched__run *r, int32_t node) {
+    return node > atomic_load_explicit(&r->stop_at, memory_order_relaxed);
 }
 
 /* ---- conditions ---- */
 
-/* A set's conditions, evaluated by the first thread that needs them; the others wait for the
-   answer. */
-static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set) {
+/* A set's conditions, evaluated by the first thread that needs them (for node `node`); the
+   others wait for the answer. */
+static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set, int32_t node) {
     atomic_uchar *state = &r->set_state[set];
     unsigned char seen = atomic_load_explicit(state, memory_order_acquire), expected = 0;
     if (seen < 2 &&
@@ -9877,10 +10337,10 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set) {
                                                 memory_order_acquire)) {
         const ecs_sched__plan *plan = r->s->plan;
         const ecs_sched__plan_set *ps = &plan->sets[set];
-        ecs_sched_result violation = ECS_SCHED_OK;
+        bool stop = false;
         bool holds = ecs_sched__conditions_hold(r->s, plan->conds + ps->cond_start, ps->cond_count,
-                                                &violation);
-        ecs_sched__run_note_violation(r, violation);
+                                                ps->first_node, &stop);
+        if (stop) ecs_sched__run_stop(r, node);
         atomic_store_explicit(state, holds ? 2 : 3, memory_order_release);
         return holds;
     }
@@ -9888,19 +10348,21 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set) {
     return seen == 2;
 }
 
-static bool ecs_sched__run_node_may_run(ecs_sched__run *r, const ecs_sched__plan_node *pn) {
+static bool ecs_sched__run_node_may_run(ecs_sched__run *r, int32_t node) {
     const ecs_sched__plan *plan = r->s->plan;
-    ecs_sched_result violation = ECS_SCHED_OK;
-    bool holds;
+    const ecs_sched__plan_node *pn = &plan->nodes[node];
+    bool holds, stop = false;
     int32_t i;
     for (i = 0; i < pn->guard_set_count; i++) {
-        if (!ecs_sched__run_set_holds(r, plan->guard_sets[pn->guard_set_start + i])) return false;
+        if (!ecs_sched__run_set_holds(r, plan->guard_sets[pn->guard_set_start + i], node)) {
+            return false;
+        }
     }
     if (pn->cond_count == 0) return true;
-    holds = ecs_sched__conditions_hold(r->s, plan->conds + pn->cond_start, pn->cond_count,
-                                       &violation);
-    ecs_sched__run_note_violation(r, violation);
-    return holds;
+    holds = ecs_sched__conditions_hold(r->s, plan->conds + pn->cond_start, pn->cond_count, node,
+                                       &stop);
+    if (stop) ecs_sched__run_stop(r, node);
+    return holds && !stop;
 }
 
 /* ---- what a thread holds ---- */
@@ -10020,12 +10482,9 @@ static void ecs_sched__offer_half(ecs_sched__run *r, ecs_sched__work *work, int3
 
 /* ---- running nodes ---- */
 
-/* Calls a system and keeps the first failure it reported for the run. */
-static void ecs_sched__run_system(ecs_sched__run *r, ecs_sched__system *sys) {
-    ecs_sched_result violation = ECS_SCHED_OK;
-    sys->fn(&sys->ctx);
-    ecs_sched__take_violation(&sys->ctx, &violation);
-    ecs_sched__run_note_violation(r, violation);
+/* Calls the system of node `node`; a failure that stops the run stops it there. */
+static void ecs_sched__run_system(ecs_sched__run *r, ecs_sched__system *sys, int32_t node) {
+    if (ecs_sched__call_system(r->s, sys, node)) ecs_sched__run_stop(r, node);
 }
 
 static bool ecs_sched__time_this(int32_t cost_ns, uint32_t turn) {
@@ -10045,7 +10504,7 @@ static int32_t ecs_sched__averaged_cost(int32_t estimate, int64_t measured) {
 static void ecs_sched__leave_exclusive(ecs_sched__run *r, int32_t node, ecs_sched__work *work) {
     const ecs_sched__plan_node *pn = &r->s->plan->nodes[node];
     if (!pn->main_thread && (pn->guard_set_count || pn->cond_count) &&
-        !ecs_sched__run_node_may_run(r, pn)) {
+        !ecs_sched__run_stopped_before(r, node) && !ecs_sched__run_node_may_run(r, node)) {
         ecs_sched__run_successors(r, node, work);
     } else {
         atomic_store_explicit(&r->exclusive_ready, node, memory_order_release);
@@ -10095,8 +10554,9 @@ static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__w
     }
     timed = ecs_sched__time_this(slot->cost_ns, plan->runs + (uint32_t)node);
     start = timed ? ecs_sched__now_ns() : 0;
-    if (!(pn->guard_set_count || pn->cond_count) || ecs_sched__run_node_may_run(r, pn)) {
-        ecs_sched__run_system(r, pn->system);
+    if (!ecs_sched__run_stopped_before(r, node) &&
+        (!(pn->guard_set_count || pn->cond_count) || ecs_sched__run_node_may_run(r, node))) {
+        ecs_sched__run_system(r, pn->system, node);
     }
     if (timed) {
         int32_t was = slot->cost_ns;
@@ -10148,12 +10608,13 @@ static void ecs_sched__run_batch(void *arg) {
 }
 
 /* Runs the exclusive node a thread left for the calling thread. */
-static void ecs_sched__run_exclusive(ecs_sched__run *r, int32_t node, ecs_sched_result *error) {
+static void ecs_sched__run_exclusive(ecs_sched__run *r, int32_t node) {
     const ecs_sched__plan_node *pn = &r->s->plan->nodes[node];
+    if (ecs_sched__run_stopped_before(r, node)) return;
     if (pn->sync) {
-        ecs_sched__apply_pending(r->s->plan, error);
+        if (ecs_sched__apply_pending(r->s)) ecs_sched__run_stop(r, node);
     } else {
-        ecs_sched__run_system(r, pn->system);
+        ecs_sched__run_system(r, pn->system, node);
     }
 }
 
@@ -10183,7 +10644,7 @@ static void ecs_sched__run_reset(ecs_sched__run *r, ecs_sched__work *work) {
         ecs_sched__sum_root_costs(r);
     }
     atomic_store_explicit(&r->exclusive_ready, -1, memory_order_relaxed);
-    atomic_store_explicit(&r->violation, 0, memory_order_relaxed);
+    atomic_store_explicit(&r->stop_at, INT32_MAX, memory_order_relaxed);
     atomic_store_explicit(&r->cost_ns, 0, memory_order_relaxed);
     ecs_sched__work_clear(work);
     work->end = r->root_count;
@@ -10197,7 +10658,6 @@ static bool ecs_sched__main_waits(void *arg) {
 
 static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
     ecs_sched__plan *plan = r->s->plan;
-    ecs_sched_result error = ECS_SCHED_OK;
     ecs_sched__work work;
     int32_t node;
     ecs_sched__run_reset(r, &work);
@@ -10211,16 +10671,15 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
         if (node < 0) break;
         pn = &plan->nodes[node];
         if (pn->main_thread && (pn->guard_set_count || pn->cond_count) &&
-            !ecs_sched__run_node_may_run(r, pn)) {
+            !ecs_sched__run_stopped_before(r, node) && !ecs_sched__run_node_may_run(r, node)) {
             ecs_sched__run_successors(r, node, &work);
             continue;
         }
-        ecs_sched__run_exclusive(r, node, &error);
+        ecs_sched__run_exclusive(r, node);
         ecs_sched__run_successors(r, node, &work);
     }
-    ecs_sched__apply_pending(plan, &error);
-    if (error != ECS_SCHED_OK) return error;
-    return (ecs_sched_result)atomic_load_explicit(&r->violation, memory_order_relaxed);
+    ecs_sched__apply_pending(r->s);
+    return r->s->failure_code;
 }
 
 /* ---- choosing, run by run ---- */
@@ -10247,26 +10706,26 @@ static int64_t ecs_sched__run_times_best(const ecs_sched__run_times *t) {
    exclusive nodes) goes to plan->work_ns, the whole run to *took. */
 static ecs_sched_result ecs_sched__execute_measured(ecs_sched__schedule *s, int64_t *took) {
     ecs_sched__plan *plan = s->plan;
-    ecs_sched_result error = ECS_SCHED_OK, violation = ECS_SCHED_OK;
     bool whole = plan->exclusive_count == 0;   /* all of it could be spread: one timing */
+    bool stopped = false;
     int64_t began = ecs_sched__now_ns(), work = 0;
     int32_t p = 0, k;
     if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
-    for (k = 0; k <= plan->exclusive_count; k++) {
+    for (k = 0; k <= plan->exclusive_count && !stopped; k++) {
         int32_t end = k < plan->exclusive_count ? plan->exclusive_at[k] : plan->node_count;
         if (p < end) {
             int64_t start = whole ? 0 : ecs_sched__now_ns();
-            ecs_sched__execute_range(s, p, end, &error, &violation);
+            stopped = ecs_sched__execute_range(s, p, end);
             if (!whole) work += ecs_sched__now_ns() - start;
         }
-        if (end < plan->node_count) ecs_sched__execute_range(s, end, end + 1, &error, &violation);
+        if (!stopped && end < plan->node_count) stopped = ecs_sched__execute_range(s, end, end + 1);
         p = end + 1;
     }
-    ecs_sched__apply_pending(plan, &error);
+    ecs_sched__apply_pending(s);
     *took = ecs_sched__now_ns() - began;
     if (whole) work = *took;
     plan->work_ns = work > 1 ? work : 1;
-    return error != ECS_SCHED_OK ? error : violation;
+    return s->failure_code;
 }
 
 /* A parallel run, timed. Its first one, made before any system had an estimate, offered
@@ -10425,10 +10884,12 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
 #endif
     if (all->depth == 0 && !all->top_runs_held) all->top_runs++;
     all->stack[all->depth++] = s;
+    ecs_sched__failures_reset(s);
     result = ecs_sched__execute_chosen(w, s);
     all->depth--;
     s->running = false;
-    return result;
+    if (result == ECS_SCHED_OK) return ECS_SCHED_OK;
+    return ecs_sched__run_failed(w, s, result);
 }
 
 ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
@@ -10684,18 +11145,18 @@ ecs_sched_id ecs_sched_time_fixed_id(const ecs_sched_world *w) {
 
 const ecs_sched_time *ecs_sched_ctx_time(ecs_sched_system_ctx *ctx) {
     ecs_sched_world *w = ctx->world;
+    char who[160];
     if (!w->clocks) {
-        ecs_sched__ctx_report(ctx, ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                                                   "%s '%s' reads the time, but this world has "
-                                                   "no clocks (create an app, or call "
-                                                   "ecs_sched_time_setup first)",
-                                                   ctx->kind, ctx->name));
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "%sreads the time, but this world has no clocks (create an app, or "
+                        "call ecs_sched_time_setup first)",
+                        ecs_sched__ctx_who(ctx, who, sizeof who));
         return NULL;
     }
     if (!ecs_sched_resource_exists(w, w->clocks->time)) {
-        ecs_sched__ctx_report(ctx, ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                                                   "%s '%s' reads the time, but resource "
-                                                   "'Time' was removed", ctx->kind, ctx->name));
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "%sreads the time, but resource 'Time' was removed",
+                        ecs_sched__ctx_who(ctx, who, sizeof who));
         return NULL;
     }
     return (const ecs_sched_time *)ecs_sched_ctx_resource(ctx, w->clocks->time);
@@ -10922,10 +11383,7 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
     ecs_sched_result result = ecs_sched__runner_ready(w, &c);
     int64_t step;
     int32_t steps = 0;
-    if (result != ECS_SCHED_OK) {
-        ecs_sched__ctx_report(ctx, result);
-        return;
-    }
+    if (result != ECS_SCHED_OK) return;   /* the system's failure already */
     step = c.fixed->step_ns;
     c.fixed->overstep_ns = ecs_sched__add_saturated(c.fixed->overstep_ns, c.virt->time.delta_ns);
     while (c.fixed->overstep_ns >= step) {
@@ -10935,17 +11393,14 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
         }
         steps++;
         result = ecs_sched__fixed_step(w, &c, step);
-        if (result == ECS_SCHED_OK && !ecs_sched__runner_clocks_find(w, &c)) {
-            result = w->env.last_result;
-        }
-        if (result != ECS_SCHED_OK) break;
+        if (!ecs_sched__runner_clocks_find(w, &c)) return;   /* a step removed the clocks */
+        /* a step that failed is this system's failure already; the steps left run unless
+           FixedMain's run stopped at it */
+        if (result != ECS_SCHED_OK && w->clocks->fixed_main->stopped) break;
     }
-    if (result == ECS_SCHED_OK || ecs_sched__runner_clocks_find(w, &c)) {
-        c.fixed->overstep_fraction = (double)c.fixed->overstep_ns / (double)step;
-        c.fixed->steps_this_frame = steps;
-        *c.now = c.virt->time;
-    }
-    ecs_sched__ctx_report(ctx, result);
+    c.fixed->overstep_fraction = (double)c.fixed->overstep_ns / (double)step;
+    c.fixed->steps_this_frame = steps;
+    *c.now = c.virt->time;
 }
 
 ecs_sched_system_desc ecs_sched_fixed_main_loop_system(void) {
@@ -12358,9 +12813,10 @@ static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
     return first;
 }
 
+/* A failing transition schedule is this system's failure already (a nested run). */
 void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    ecs_sched__ctx_report(ctx, ecs_sched__apply_transitions(ctx->world, NULL));
+    ecs_sched__apply_transitions(ctx->world, NULL);
 }
 
 static void ecs_sched__apply_state_transitions_of(ecs_sched_system_ctx *ctx) {
@@ -12370,7 +12826,7 @@ static void ecs_sched__apply_state_transitions_of(ecs_sched_system_ctx *ctx) {
     w = ctx->world;
     m = ecs_sched__state_known(w, (ecs_sched_id)(uintptr_t)ctx->user_data,
                                "apply_state_transitions");
-    ecs_sched__ctx_report(ctx, m ? ecs_sched__apply_transitions(w, m) : w->env.last_result);
+    if (m) ecs_sched__apply_transitions(w, m);
 }
 
 ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine) {
@@ -12438,13 +12894,18 @@ static const char *const ecs_sched__order_names[3] = {"startup", "main", "fixed"
 
 /* ---- the orders ---- */
 
+/* Runs the schedules of an order; one that failed stops the order only if its run stopped
+   (its policy said so). Returns the first failure. */
 static ecs_sched_result ecs_sched__run_order(ecs_sched_world *w, const ecs_sched__label_order *o) {
+    ecs_sched_result first = ECS_SCHED_OK;
     uint32_t i;
     for (i = 0; i < o->count; i++) {
-        ecs_sched_result result = ecs_sched__run_schedule(w, o->items[i].schedule);
-        if (result != ECS_SCHED_OK) return result;
+        ecs_sched__schedule *s = o->items[i].schedule;
+        ecs_sched_result result = ecs_sched__run_schedule(w, s);
+        if (result != ECS_SCHED_OK && first == ECS_SCHED_OK) first = result;
+        if (result != ECS_SCHED_OK && (s->stopped || s->failure_code == ECS_SCHED_OK)) break;
     }
-    return ECS_SCHED_OK;
+    return first;
 }
 
 /* The initial states, then the startup order, each schedule once. One that fails is run
@@ -12465,17 +12926,15 @@ static ecs_sched_result ecs_sched__run_startup(ecs_sched_app *app) {
 /* Main's system: startup the first time, then the main order. */
 static void ecs_sched__run_main_order(ecs_sched_system_ctx *ctx) {
     ecs_sched_app *app = (ecs_sched_app *)ctx->user_data;
-    ecs_sched_result result = ecs_sched__run_startup(app);
-    if (result == ECS_SCHED_OK) {
-        result = ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_MAIN]);
+    if (ecs_sched__run_startup(app) == ECS_SCHED_OK) {   /* a failure is this system's already */
+        ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_MAIN]);
     }
-    ecs_sched__ctx_report(ctx, result);
 }
 
 /* FixedMain's system. */
 static void ecs_sched__run_fixed_order(ecs_sched_system_ctx *ctx) {
     ecs_sched_app *app = (ecs_sched_app *)ctx->user_data;
-    ecs_sched__ctx_report(ctx, ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_FIXED]));
+    ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_FIXED]);
 }
 
 /* Where `label` is in the orders: *order and *index, or false. */
@@ -12773,18 +13232,16 @@ ecs_sched_result ecs_sched_ctx_request_exit(ecs_sched_system_ctx *ctx, int32_t c
     ECS_SCHED_ASSERT(ctx != NULL);
     w = ctx->world;
     if (!w->app) {
-        ecs_sched_result result = ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                                                  "%s '%s' requests exit, but its world has no "
-                                                  "app", ctx->kind, ctx->name);
-        ecs_sched__ctx_report(ctx, result);
-        return result;
+        char who[160];
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                               "%srequests exit, but its world has no app",
+                               ecs_sched__ctx_who(ctx, who, sizeof who));
     }
     if (!ecs_sched_resource_exists(w, w->app->exit)) {
-        ecs_sched_result result = ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                                                  "%s '%s' requests exit, but resource "
-                                                  "'AppExit' was removed", ctx->kind, ctx->name);
-        ecs_sched__ctx_report(ctx, result);
-        return result;
+        char who[160];
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                               "%srequests exit, but resource 'AppExit' was removed",
+                               ecs_sched__ctx_who(ctx, who, sizeof who));
     }
     exit_ = (ecs_sched_app_exit *)ecs_sched_ctx_resource_mut(ctx, w->app->exit);
     if (!exit_) return w->env.last_result;

@@ -180,13 +180,18 @@ static const char *const ecs_sched__order_names[3] = {"startup", "main", "fixed"
 
 /* ---- the orders ---- */
 
+/* Runs the schedules of an order; one that failed stops the order only if its run stopped
+   (its policy said so). Returns the first failure. */
 static ecs_sched_result ecs_sched__run_order(ecs_sched_world *w, const ecs_sched__label_order *o) {
+    ecs_sched_result first = ECS_SCHED_OK;
     uint32_t i;
     for (i = 0; i < o->count; i++) {
-        ecs_sched_result result = ecs_sched__run_schedule(w, o->items[i].schedule);
-        if (result != ECS_SCHED_OK) return result;
+        ecs_sched__schedule *s = o->items[i].schedule;
+        ecs_sched_result result = ecs_sched__run_schedule(w, s);
+        if (result != ECS_SCHED_OK && first == ECS_SCHED_OK) first = result;
+        if (result != ECS_SCHED_OK && (s->stopped || s->failure_code == ECS_SCHED_OK)) break;
     }
-    return ECS_SCHED_OK;
+    return first;
 }
 
 /* The initial states, then the startup order, each schedule once. One that fails is run
@@ -207,17 +212,15 @@ static ecs_sched_result ecs_sched__run_startup(ecs_sched_app *app) {
 /* Main's system: startup the first time, then the main order. */
 static void ecs_sched__run_main_order(ecs_sched_system_ctx *ctx) {
     ecs_sched_app *app = (ecs_sched_app *)ctx->user_data;
-    ecs_sched_result result = ecs_sched__run_startup(app);
-    if (result == ECS_SCHED_OK) {
-        result = ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_MAIN]);
+    if (ecs_sched__run_startup(app) == ECS_SCHED_OK) {   /* a failure is this system's already */
+        ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_MAIN]);
     }
-    ecs_sched__ctx_report(ctx, result);
 }
 
 /* FixedMain's system. */
 static void ecs_sched__run_fixed_order(ecs_sched_system_ctx *ctx) {
     ecs_sched_app *app = (ecs_sched_app *)ctx->user_data;
-    ecs_sched__ctx_report(ctx, ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_FIXED]));
+    ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_FIXED]);
 }
 
 /* Where `label` is in the orders: *order and *index, or false. */
@@ -515,18 +518,16 @@ ecs_sched_result ecs_sched_ctx_request_exit(ecs_sched_system_ctx *ctx, int32_t c
     ECS_SCHED_ASSERT(ctx != NULL);
     w = ctx->world;
     if (!w->app) {
-        ecs_sched_result result = ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                                                  "%s '%s' requests exit, but its world has no "
-                                                  "app", ctx->kind, ctx->name);
-        ecs_sched__ctx_report(ctx, result);
-        return result;
+        char who[160];
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                               "%srequests exit, but its world has no app",
+                               ecs_sched__ctx_who(ctx, who, sizeof who));
     }
     if (!ecs_sched_resource_exists(w, w->app->exit)) {
-        ecs_sched_result result = ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                                                  "%s '%s' requests exit, but resource "
-                                                  "'AppExit' was removed", ctx->kind, ctx->name);
-        ecs_sched__ctx_report(ctx, result);
-        return result;
+        char who[160];
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                               "%srequests exit, but resource 'AppExit' was removed",
+                               ecs_sched__ctx_who(ctx, who, sizeof who));
     }
     exit_ = (ecs_sched_app_exit *)ecs_sched_ctx_resource_mut(ctx, w->app->exit);
     if (!exit_) return w->env.last_result;

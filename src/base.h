@@ -143,7 +143,8 @@ static int (*const ecs_sched__configuration)(void) __attribute__((ECS_SCHED__RET
     X(ERR_STATE_MISMATCH,     "state machine name registered again with other values")  \
     X(ERR_STATE_ABSENT,       "the state machine does not exist now (a sub-state)")     \
     X(ERR_STATE_CYCLE,        "state machines would be computed from each other")      \
-    X(ERR_PLUGIN_CYCLE,       "plugins need each other in a cycle")
+    X(ERR_PLUGIN_CYCLE,       "plugins need each other in a cycle")                     \
+    X(ERR_SYSTEM_FAILED,      "a system reported a failure")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,
@@ -171,6 +172,39 @@ typedef struct ecs_sched_logger {
                void *user_data);
     void *user_data;
 } ecs_sched_logger;
+
+/* A failure inside a schedule run, as the error hook gets it. */
+typedef struct ecs_sched_failure {
+    ecs_sched_result code;
+    const char *kind;           /* "system", or "condition" */
+    const char *name;           /* the system's (or condition's) name */
+    const char *schedule;       /* the schedule it ran in */
+    const char *message;        /* whole, e.g. "system 'spawn' in schedule 'Update': insert:
+                                   entity 12v3 is stale" */
+} ecs_sched_failure;
+
+/* What a run does when a system fails (see ERRORS in the documentation block). */
+typedef enum ecs_sched_error_policy {
+    ECS_SCHED_ON_ERROR_DEFAULT = 0,  /* a schedule: the world's; a world: HOOK when it has an
+                                        error hook, else STOP */
+    ECS_SCHED_ON_ERROR_STOP,         /* no further system of the run starts */
+    ECS_SCHED_ON_ERROR_CONTINUE,     /* every system runs */
+    ECS_SCHED_ON_ERROR_HOOK          /* the world's error hook decides, failure by failure */
+} ecs_sched_error_policy;
+
+typedef enum ecs_sched_error_action {
+    ECS_SCHED_ERROR_STOP,            /* as ECS_SCHED_ON_ERROR_STOP, from this failure on */
+    ECS_SCHED_ERROR_CONTINUE,        /* the run goes on, and returns the failure */
+    ECS_SCHED_ERROR_IGNORE           /* the run goes on as if it had not failed */
+} ecs_sched_error_action;
+
+/* Gets every failure of every run of the world (also under the STOP and CONTINUE policies,
+   where what it returns is not asked). It may be called on a worker thread, never by two
+   threads at once. */
+typedef struct ecs_sched_error_hook {
+    ecs_sched_error_action (*fn)(const ecs_sched_failure *failure, void *user_data);
+    void *user_data;
+} ecs_sched_error_hook;
 
 /* A run-time allocator. realloc_fn(NULL, n) allocates; it is never called with size 0;
    returning NULL is an allocation failure the library recovers from. */
@@ -285,6 +319,64 @@ typedef struct ecs_sched__env {
     atomic_int error_lock;     /* systems running at once may fail at once */
 #endif
 } ecs_sched__env;
+
+/* ---- what is running ----
+
+   A system (or condition) runs with a record of its own on the executor's stack, which this
+   thread's ecs_sched__running points at. A library call that fails while it runs is recorded
+   on it (the first one), with its name and schedule in front of the message; the executor
+   looks at the record when the system returns. Nested runs chain the records. */
+#ifdef ECS_SCHED_THREADS
+#define ECS_SCHED__THREAD_LOCAL _Thread_local
+#else
+#define ECS_SCHED__THREAD_LOCAL
+#endif
+
+typedef struct ecs_sched__running {
+    const ecs_sched__env *env;        /* its world's */
+    void *ctx;                        /* its context (an ecs_sched_system_ctx) */
+    const char *kind;                 /* "system" or "condition" */
+    const char *name;
+    const char *guards_kind;          /* a condition: what it guards ("system", "set") */
+    const char *guards_name;
+    const char *schedule;
+    bool exclusive;                   /* may change the world directly */
+    bool sticky;                      /* the failure is a refused access: not clearable */
+    ecs_sched_result code;            /* its failure so far; OK while none */
+    struct ecs_sched__running *outer;
+    char message[ECS_SCHED__ERROR_CAPACITY];
+} ecs_sched__running;
+
+static ECS_SCHED__THREAD_LOCAL ecs_sched__running *ecs_sched__running_now;
+
+/* The record of what runs on this thread for the world of env, or NULL. */
+static ecs_sched__running *ecs_sched__running_in(const ecs_sched__env *env) {
+    ecs_sched__running *r = ecs_sched__running_now;
+    return r && r->env == env ? r : NULL;
+}
+
+/* "system 'x' in schedule 'S': " or "condition 'c' (guarding set 's') in schedule 'S': ";
+   returns its length. */
+static size_t ecs_sched__running_prefix(const ecs_sched__running *r, char *out, size_t n) {
+    int k;
+    if (r->guards_name) {
+        k = snprintf(out, n, "%s '%s' (guarding %s '%s') in schedule '%s': ", r->kind, r->name,
+                     r->guards_kind, r->guards_name, r->schedule);
+    } else {
+        k = snprintf(out, n, "%s '%s' in schedule '%s': ", r->kind, r->name, r->schedule);
+    }
+    return k < 0 ? 0 : (size_t)k >= n ? n - 1 : (size_t)k;
+}
+
+/* Keeps a failure on the running record: the first one, or a refused access over one that
+   is not. */
+static void ecs_sched__running_keep(ecs_sched__running *r, ecs_sched_result code,
+                                    const char *message, bool sticky) {
+    if (r->code != ECS_SCHED_OK && (r->sticky || !sticky)) return;
+    r->code = code;
+    r->sticky = sticky;
+    snprintf(r->message, sizeof r->message, "%s", message);
+}
 
 #ifdef ECS_SCHED_THREADS
 static void ecs_sched__error_lock(ecs_sched__env *env) {
@@ -427,21 +519,48 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
     ecs_sched__log(env, level, result, message);
 }
 
-/* Records a failure: the code, a message naming the culprit, and a copy to the log. */
-static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result code,
-                                        const char *fmt, ...) ECS_SCHED__PRINTF(3, 4);
-static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result code,
-                                        const char *fmt, ...) {
+/* Records a failure: the code, a message naming the culprit, and a copy to the log. Inside a
+   system, the failure is also the system's (refused: one it cannot clear). */
+static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, ecs_sched__running *running,
+                                            ecs_sched_result code, bool refused, const char *fmt,
+                                            va_list args) {
     char message[ECS_SCHED__ERROR_CAPACITY];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(message, sizeof message, fmt, args);
-    va_end(args);
+    size_t at = running ? ecs_sched__running_prefix(running, message, sizeof message) : 0;
+    vsnprintf(message + at, sizeof message - at, fmt, args);
+    if (running) ecs_sched__running_keep(running, code, message, refused);
     ecs_sched__error_lock(env);
     memcpy(env->last_error, message, sizeof message);
     env->last_result = code;
     ecs_sched__error_unlock(env);
     ecs_sched__log(env, ECS_SCHED_LOG_ERROR, code, message);
+    return code;
+}
+
+static ecs_sched_result ecs_sched__vfail(ecs_sched__env *env, ecs_sched_result code, bool refused,
+                                         const char *fmt, va_list args) {
+    return ecs_sched__vfail_on(env, ecs_sched__running_in(env), code, refused, fmt, args);
+}
+
+static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result code,
+                                        const char *fmt, ...) ECS_SCHED__PRINTF(3, 4);
+static ecs_sched_result ecs_sched__fail(ecs_sched__env *env, ecs_sched_result code,
+                                        const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    code = ecs_sched__vfail(env, code, false, fmt, args);
+    va_end(args);
+    return code;
+}
+
+/* A failure that is a refused access: inside a system, one it cannot clear. */
+static ecs_sched_result ecs_sched__refuse(ecs_sched__env *env, ecs_sched_result code,
+                                          const char *fmt, ...) ECS_SCHED__PRINTF(3, 4);
+static ecs_sched_result ecs_sched__refuse(ecs_sched__env *env, ecs_sched_result code,
+                                          const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    code = ecs_sched__vfail(env, code, true, fmt, args);
+    va_end(args);
     return code;
 }
 
@@ -522,7 +641,16 @@ static const char *ecs_sched__text_get(const ecs_sched__text *t) {
    fits. */
 static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_result code,
                                              const char *text) {
-    size_t n = strlen(text);
+    char whole[4 * ECS_SCHED__ERROR_CAPACITY];
+    ecs_sched__running *running = ecs_sched__running_in(env);
+    size_t n;
+    if (running) {   /* the system's name in front, as ecs_sched__fail does */
+        size_t at = ecs_sched__running_prefix(running, whole, sizeof whole);
+        snprintf(whole + at, sizeof whole - at, "%s", text);
+        ecs_sched__running_keep(running, code, whole, false);
+        text = whole;
+    }
+    n = strlen(text);
     ecs_sched__error_lock(env);
     if (n >= sizeof env->last_error) {
         memcpy(env->last_error, text, sizeof env->last_error - 4);

@@ -292,11 +292,20 @@ static inline ecs_sched_result ecs_sched__check_target(ecs_sched_commands *cmd, 
     return ecs_sched__stale(w, e, operation);
 }
 
+/* What ecs_sched_ctx_commands gives a system that did not declare .commands: NULL, and a
+   refused access that is already its failure. Recording into it does nothing more. Outside a
+   running system a NULL buffer is a programmer error. */
+static bool ecs_sched__no_buffer(const ecs_sched_commands *cmd) {
+    if (cmd) return false;
+    ECS_SCHED_ASSERT(ecs_sched__running_now != NULL);
+    return true;
+}
+
 ecs_sched_entity ecs_sched_commands_spawn(ecs_sched_commands *cmd) {
     ecs_sched_world *w;
     uint32_t index;
     ecs_sched_entity e;
-    ECS_SCHED_ASSERT(cmd != NULL);
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
     w = cmd->world;
     if (!ecs_sched__reserve_indices(w, 1)) {
         ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
@@ -321,7 +330,7 @@ ecs_sched_entity ecs_sched_commands_spawn_with(ecs_sched_commands *cmd, int32_t 
     ecs_sched_entity e;
     uint32_t index;
     int32_t i;
-    ECS_SCHED_ASSERT(cmd != NULL);
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
     w = cmd->world;
     if (ecs_sched__check_ids(w, count, ids, "commands_spawn_with") != ECS_SCHED_OK) {
         return ECS_SCHED_NULL_ENTITY;
@@ -355,7 +364,7 @@ ecs_sched_entity ecs_sched_commands_spawn_with(ecs_sched_commands *cmd, int32_t 
 
 ecs_sched_result ecs_sched_commands_despawn(ecs_sched_commands *cmd, ecs_sched_entity e) {
     ecs_sched_result result;
-    ECS_SCHED_ASSERT(cmd != NULL);
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_ERR_ACCESS;
     result = ecs_sched__check_target(cmd, e, "commands_despawn");
     if (result != ECS_SCHED_OK) return result;
     return ecs_sched__record_command(cmd, ECS_SCHED__CMD_DESPAWN, e, 0, NULL);
@@ -364,7 +373,7 @@ ecs_sched_result ecs_sched_commands_despawn(ecs_sched_commands *cmd, ecs_sched_e
 ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *cmd, ecs_sched_entity e,
                                            ecs_sched_id id, const void *value) {
     ecs_sched_result result;
-    ECS_SCHED_ASSERT(cmd != NULL);
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_ERR_ACCESS;
     result = ecs_sched__check_target(cmd, e, "commands_insert");
     if (result != ECS_SCHED_OK) return result;
     if (!ecs_sched__component_valid(cmd->world, id)) {
@@ -376,7 +385,7 @@ ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *cmd, ecs_sched_en
 ecs_sched_result ecs_sched_commands_remove(ecs_sched_commands *cmd, ecs_sched_entity e,
                                            ecs_sched_id id) {
     ecs_sched_result result;
-    ECS_SCHED_ASSERT(cmd != NULL);
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_ERR_ACCESS;
     result = ecs_sched__check_target(cmd, e, "commands_remove");
     if (result != ECS_SCHED_OK) return result;
     if (!ecs_sched__component_valid(cmd->world, id)) {
@@ -387,7 +396,7 @@ ecs_sched_result ecs_sched_commands_remove(ecs_sched_commands *cmd, ecs_sched_en
 
 ecs_sched_result ecs_sched_commands_set_resource(ecs_sched_commands *cmd, ecs_sched_id id,
                                                  const void *value) {
-    ECS_SCHED_ASSERT(cmd != NULL);
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__component_valid(cmd->world, id)) {
         return ecs_sched__unknown_component(cmd->world, id, "commands_set_resource");
     }

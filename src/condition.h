@@ -368,31 +368,32 @@ static const ecs_sched__cond *ecs_sched__cond_find_write(const ecs_sched__conds 
     return NULL;
 }
 
-/* Evaluates a condition tree; AND and OR short-circuit. Access violations are reported into
-   *violation. */
+/* Evaluates a condition tree; AND and OR short-circuit. The first condition function that
+   fails (see ecs_sched_ctx_fail) is copied into *failed, whose code is OK until then. */
 static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
-                                 ecs_sched_result *violation) {
+                                 const char *schedule, ecs_sched__running *failed) {
     ecs_sched__cond *c = conds->items[index];
     ecs_sched_world *w = c->ctx.world;
     bool result = false;
     switch (c->kind) {
-    case ECS_SCHED_CONDITION_FN:
+    case ECS_SCHED_CONDITION_FN: {
+        ecs_sched__running running;
+        ecs_sched__running_begin(&running, &c->ctx, schedule);
         result = c->fn(&c->ctx);
-        if (c->ctx.violation != ECS_SCHED_OK) {
-            if (*violation == ECS_SCHED_OK) *violation = c->ctx.violation;
-            c->ctx.violation = ECS_SCHED_OK;
-        }
+        ecs_sched__running_end(&running);
+        if (running.code != ECS_SCHED_OK && failed->code == ECS_SCHED_OK) *failed = running;
         break;
+    }
     case ECS_SCHED_CONDITION_AND:
-        result = ecs_sched__cond_eval(conds, c->operands[0], violation) &&
-                 ecs_sched__cond_eval(conds, c->operands[1], violation);
+        result = ecs_sched__cond_eval(conds, c->operands[0], schedule, failed) &&
+                 ecs_sched__cond_eval(conds, c->operands[1], schedule, failed);
         break;
     case ECS_SCHED_CONDITION_OR:
-        result = ecs_sched__cond_eval(conds, c->operands[0], violation) ||
-                 ecs_sched__cond_eval(conds, c->operands[1], violation);
+        result = ecs_sched__cond_eval(conds, c->operands[0], schedule, failed) ||
+                 ecs_sched__cond_eval(conds, c->operands[1], schedule, failed);
         break;
     case ECS_SCHED_CONDITION_NOT:
-        result = !ecs_sched__cond_eval(conds, c->operands[0], violation);
+        result = !ecs_sched__cond_eval(conds, c->operands[0], schedule, failed);
         break;
     case ECS_SCHED_CONDITION_RESOURCE_EXISTS:
         result = ecs_sched_resource_exists(w, c->resource);

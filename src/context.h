@@ -15,14 +15,39 @@ ECS_SCHED_API ecs_sched_query *ecs_sched_ctx_query(ecs_sched_system_ctx *ctx, in
 /* Shorthand for ecs_sched_query_iter(ecs_sched_ctx_query(ctx, index)). */
 ECS_SCHED_API ecs_sched_iter ecs_sched_ctx_iter(ecs_sched_system_ctx *ctx, int32_t index);
 /* A resource the system declared in .reads or .writes. Anything else is refused with
-   ERR_ACCESS, and the schedule run that called the system returns ERR_ACCESS. */
+   ERR_ACCESS, a failure of the system. A declared resource that does not exist gives NULL
+   and ERR_MISSING_RESOURCE, a failure of the system too. */
 ECS_SCHED_API const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id);
 /* A resource the system declared in .writes. */
 ECS_SCHED_API void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id);
+/* The same for a resource the system can live without: NULL, and no failure, when it does
+   not exist (Bevy's Option<Res<T>>). It is declared in .reads or .writes all the same. */
+ECS_SCHED_API const void *ecs_sched_ctx_optional_resource(ecs_sched_system_ctx *ctx,
+                                                         ecs_sched_id id);
+ECS_SCHED_API void *ecs_sched_ctx_optional_resource_mut(ecs_sched_system_ctx *ctx,
+                                                       ecs_sched_id id);
 /* The system's command buffer: the system must declare .commands = true. */
 ECS_SCHED_API ecs_sched_commands *ecs_sched_ctx_commands(ecs_sched_system_ctx *ctx);
 /* The whole world: exclusive systems only. */
 ECS_SCHED_API ecs_sched_world *ecs_sched_ctx_world(ecs_sched_system_ctx *ctx);
+
+/* ---- failures (see ERRORS in the documentation block) ----
+
+   A system fails by calling ecs_sched_ctx_fail, or by leaving a failed library call it made
+   while it ran unhandled: the first failure of a run of the system is recorded on its
+   context, and counts when the system returns unless it called ecs_sched_ctx_clear_error.
+   (A refused access, ERR_ACCESS, cannot be cleared.) The same holds for a condition. */
+
+/* Records a failure of the running system: `code` (not ECS_SCHED_OK; ECS_SCHED_ERR_SYSTEM_FAILED
+   when nothing fits better) and a printf-style message, which gets the system's and the
+   schedule's names in front. Returns code. */
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_fail(ecs_sched_system_ctx *ctx, ecs_sched_result code,
+                                                 const char *format, ...);
+/* The failure recorded on the running system so far, or ECS_SCHED_OK. */
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_error(const ecs_sched_system_ctx *ctx);
+/* The system handled what failed: the failure recorded so far does not count (a refused
+   access stays). */
+ECS_SCHED_API void ecs_sched_ctx_clear_error(ecs_sched_system_ctx *ctx);
 /* The same for query `index` of a system, on the world's pool, within the system's declared
    access. ECS_SCHED_ERR_ACCESS for an undeclared query; ECS_SCHED_ERR_OUT_OF_MEMORY when the
    pool cannot be created (then nothing ran). */
@@ -39,7 +64,6 @@ struct ecs_sched_system_ctx {
     ecs_sched_query *queries[ECS_SCHED_MAX_QUERIES];
     void *user_data;
     int32_t query_count;
-    ecs_sched_result violation;       /* the first refused access since the executor looked */
     ecs_sched_world *world;
     ecs_sched_commands *commands;
     const char *name;
@@ -52,26 +76,99 @@ struct ecs_sched_system_ctx {
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];
     bool exclusive;
     bool read_only;                   /* conditions */
+    ecs_sched__running *running;      /* its record while it runs (whichever thread it hands
+                                         itself to), else NULL */
 };
 
-/* Keeps the first failure a system reports; the run that ran it returns that code. */
-static void ecs_sched__ctx_report(ecs_sched_system_ctx *ctx, ecs_sched_result result) {
-    if (result != ECS_SCHED_OK && ctx->violation == ECS_SCHED_OK) ctx->violation = result;
+/* ctx starts to run on this thread, in a run of `schedule`: r is its record until
+   ecs_sched__running_end. */
+static void ecs_sched__running_begin(ecs_sched__running *r, ecs_sched_system_ctx *ctx,
+                                     const char *schedule) {
+    r->env = &ctx->world->env;
+    r->ctx = ctx;
+    r->kind = ctx->kind;
+    r->name = ctx->name;
+    r->guards_kind = ctx->guards_kind;
+    r->guards_name = ctx->guards_name;
+    r->schedule = schedule;
+    r->exclusive = ctx->exclusive;
+    r->sticky = false;
+    r->code = ECS_SCHED_OK;
+    r->outer = ecs_sched__running_now;
+    ecs_sched__running_now = r;
+    ctx->running = r;
+}
+
+static void ecs_sched__running_end(ecs_sched__running *r) {
+    ecs_sched__running_now = r->outer;
+    ((ecs_sched_system_ctx *)r->ctx)->running = NULL;
+}
+
+/* The record of ctx's run, or NULL (a context used outside its run). */
+static ecs_sched__running *ecs_sched__ctx_running(const ecs_sched_system_ctx *ctx) {
+    return ctx->running;
+}
+
+/* A failure of what ctx belongs to, on its record (from any thread it was handed to). */
+static ecs_sched_result ecs_sched__ctx_vfail(const ecs_sched_system_ctx *ctx,
+                                             ecs_sched_result code, bool refused,
+                                             const char *fmt, ...) ECS_SCHED__PRINTF(4, 5);
+static ecs_sched_result ecs_sched__ctx_vfail(const ecs_sched_system_ctx *ctx,
+                                             ecs_sched_result code, bool refused,
+                                             const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    code = ecs_sched__vfail_on(&ctx->world->env, ctx->running, code, refused, fmt, args);
+    va_end(args);
+    return code;
+}
+
+/* Who a message is about when no running record names it: "system 'x' ". */
+static const char *ecs_sched__ctx_who(const ecs_sched_system_ctx *ctx, char *buf, size_t n) {
+    if (ecs_sched__ctx_running(ctx)) return "";
+    snprintf(buf, n, "%s '%s' ", ctx->kind, ctx->name);
+    return buf;
 }
 
 /* Refuses what a system asked for: fmt and what follows say what it asked. */
 static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, ...)
     ECS_SCHED__PRINTF(2, 3);
 static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, ...) {
-    char detail[200];
+    char detail[400], who[160];
     va_list args;
     va_start(args, fmt);
     vsnprintf(detail, sizeof detail, fmt, args);
     va_end(args);
-    ecs_sched__fail(&ctx->world->env, ECS_SCHED_ERR_ACCESS, "%s '%s' %s", ctx->kind, ctx->name,
-                    detail);
-    ecs_sched__ctx_report(ctx, ECS_SCHED_ERR_ACCESS);
+    ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_ACCESS, true, "%s%s",
+                         ecs_sched__ctx_who(ctx, who, sizeof who), detail);
     return NULL;
+}
+
+ecs_sched_result ecs_sched_ctx_fail(ecs_sched_system_ctx *ctx, ecs_sched_result code,
+                                    const char *format, ...) {
+    char message[ECS_SCHED__ERROR_CAPACITY], who[160];
+    va_list args;
+    ECS_SCHED_ASSERT(ctx != NULL && format != NULL);
+    if (code == ECS_SCHED_OK) return ECS_SCHED_OK;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    return ecs_sched__ctx_vfail(ctx, code, false, "%s%s",
+                                ecs_sched__ctx_who(ctx, who, sizeof who), message);
+}
+
+ecs_sched_result ecs_sched_ctx_error(const ecs_sched_system_ctx *ctx) {
+    const ecs_sched__running *r;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    r = ecs_sched__ctx_running(ctx);
+    return r ? r->code : ECS_SCHED_OK;
+}
+
+void ecs_sched_ctx_clear_error(ecs_sched_system_ctx *ctx) {
+    ecs_sched__running *r;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    r = ecs_sched__ctx_running(ctx);
+    if (r && !r->sticky) r->code = ECS_SCHED_OK;
 }
 
 const char *ecs_sched_ctx_name(const ecs_sched_system_ctx *ctx) {
@@ -129,53 +226,79 @@ static void *ecs_sched__ctx_refuse_off_main_thread(ecs_sched_system_ctx *ctx, ec
                                  ecs_sched__component_label(ctx->world, id));
 }
 
-/* A declared resource that is not in the world: the message names the system, or the
-   condition and what it guards, since the call itself says nothing about who made it. */
+/* A declared resource that is not in the world: the system's failure, named (and, outside
+   its run, a condition's message names what it guards). */
 static void *ecs_sched__ctx_missing_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
-    char guards[200] = "";
-    if (ctx->guards_name) {
-        snprintf(guards, sizeof guards, " (guarding %s '%s')", ctx->guards_kind, ctx->guards_name);
+    char who[400] = "";
+    if (!ecs_sched__ctx_running(ctx)) {
+        if (ctx->guards_name) {
+            snprintf(who, sizeof who, "%s '%s' (guarding %s '%s') ", ctx->kind, ctx->name,
+                     ctx->guards_kind, ctx->guards_name);
+        } else {
+            snprintf(who, sizeof who, "%s '%s' ", ctx->kind, ctx->name);
+        }
     }
-    ecs_sched__fail(&ctx->world->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                    "%s '%s'%s reads resource '%s', which does not exist: insert it before the "
-                    "schedule runs, or guard %s with ecs_sched_condition_resource_exists",
-                    ctx->kind, ctx->name, guards, ecs_sched__component_label(ctx->world, id),
+    ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
+                    "%sreads resource '%s', which does not exist: insert it before the "
+                    "schedule runs, guard %s with ecs_sched_condition_resource_exists, or read "
+                    "it with ecs_sched_ctx_optional_resource if it can do without",
+                    who, ecs_sched__component_label(ctx->world, id),
                     ctx->read_only ? "what it guards" : "the system");
     return NULL;
 }
 
-const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
-    ECS_SCHED_ASSERT(ctx != NULL);
-    if (!ecs_sched__ids_contain(ctx->reads, ctx->read_count, id) &&
-        !ecs_sched__ids_contain(ctx->writes, ctx->write_count, id)) {
-        return ecs_sched__ctx_refuse(ctx, "reads resource '%s' without declaring it: add it to "
-                                          "the desc's .reads",
-                                     ecs_sched__component_label(ctx->world, id));
-    }
-    if (ecs_sched__off_main_thread(ctx->world, id)) {
-        return ecs_sched__ctx_refuse_off_main_thread(ctx, id);
-    }
-    if (!ctx->world->resources[id]) return ecs_sched__ctx_missing_resource(ctx, id);
-    return ctx->world->resources[id];
-}
-
-void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
-    ECS_SCHED_ASSERT(ctx != NULL);
-    if (ctx->read_only) {
+/* A declared resource, or NULL (and a refusal) for one it did not declare or may not reach
+   on this thread; *declared tells which. */
+static void *ecs_sched__ctx_reach(ecs_sched_system_ctx *ctx, ecs_sched_id id, bool write,
+                                  bool *declared) {
+    bool reads = ecs_sched__ids_contain(ctx->reads, ctx->read_count, id);
+    bool writes = ecs_sched__ids_contain(ctx->writes, ctx->write_count, id);
+    *declared = false;
+    if (write && ctx->read_only) {
         return ecs_sched__ctx_refuse(ctx, "asks to write resource '%s', but conditions are "
                                           "read-only",
                                      ecs_sched__component_label(ctx->world, id));
     }
-    if (!ecs_sched__ids_contain(ctx->writes, ctx->write_count, id)) {
-        return ecs_sched__ctx_refuse(ctx, "writes resource '%s' without declaring it: add it to "
-                                          "the desc's .writes",
-                                     ecs_sched__component_label(ctx->world, id));
+    if (write ? !writes : !reads && !writes) {
+        return ecs_sched__ctx_refuse(ctx, "%s resource '%s' without declaring it: add it to "
+                                          "the desc's .%s",
+                                     write ? "writes" : "reads",
+                                     ecs_sched__component_label(ctx->world, id),
+                                     write ? "writes" : "reads");
     }
     if (ecs_sched__off_main_thread(ctx->world, id)) {
         return ecs_sched__ctx_refuse_off_main_thread(ctx, id);
     }
-    if (!ctx->world->resources[id]) return ecs_sched__ctx_missing_resource(ctx, id);
+    *declared = true;
     return ctx->world->resources[id];
+}
+
+const void *ecs_sched_ctx_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    bool declared;
+    void *value;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    value = ecs_sched__ctx_reach(ctx, id, false, &declared);
+    return value || !declared ? value : ecs_sched__ctx_missing_resource(ctx, id);
+}
+
+void *ecs_sched_ctx_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    bool declared;
+    void *value;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    value = ecs_sched__ctx_reach(ctx, id, true, &declared);
+    return value || !declared ? value : ecs_sched__ctx_missing_resource(ctx, id);
+}
+
+const void *ecs_sched_ctx_optional_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    bool declared;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    return ecs_sched__ctx_reach(ctx, id, false, &declared);
+}
+
+void *ecs_sched_ctx_optional_resource_mut(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    bool declared;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    return ecs_sched__ctx_reach(ctx, id, true, &declared);
 }
 
 ecs_sched_commands *ecs_sched_ctx_commands(ecs_sched_system_ctx *ctx) {

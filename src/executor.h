@@ -12,35 +12,126 @@ ECS_SCHED_API ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *world,
 /*@@ implementation @@*/
 /* executor: running a built plan on a world, single-threaded and parallel. */
 
-/* Applies the pending commands of the schedule's systems, in plan order. The first failure is
-   kept in *first_error; the commands it left stay pending for the next sync point. */
-static void ecs_sched__apply_pending(ecs_sched__plan *plan, ecs_sched_result *first_error) {
+/* ---- failures ----
+
+   A node fails when its system, a condition guarding it, or a command it recorded fails (see
+   ERRORS in the documentation block). The run keeps the failure first in plan order, so that
+   the parallel executor returns what the single-threaded one does, and the policy (or the
+   hook) says whether the run stops. */
+
+static ecs_sched_error_policy ecs_sched__error_policy(const ecs_sched_world *w,
+                                                      const ecs_sched__schedule *s) {
+    ecs_sched_error_policy policy = s->settings.on_error ? s->settings.on_error : w->on_error;
+    return policy == ECS_SCHED_ON_ERROR_HOOK && !w->error_hook.fn ? ECS_SCHED_ON_ERROR_STOP
+                                                                 : policy;
+}
+
+#ifdef ECS_SCHED_THREADS
+static void ecs_sched__failure_lock(ecs_sched_world *w) {
+    while (atomic_exchange_explicit(&w->failure_lock, 1, memory_order_acquire)) {
+        ECS_SCHED__CPU_RELAX();
+    }
+}
+static void ecs_sched__failure_unlock(ecs_sched_world *w) {
+    atomic_store_explicit(&w->failure_lock, 0, memory_order_release);
+}
+#else
+#define ecs_sched__failure_lock(w) ((void)(w))
+#define ecs_sched__failure_unlock(w) ((void)(w))
+#endif
+
+/* The node at plan position `at` failed, as record r says. The hook hears of it (outside any
+   system's record: what fails in the hook is nobody's failure) and, under the HOOK policy,
+   decides. Returns whether the run stops. */
+static bool ecs_sched__node_failed(ecs_sched_world *w, ecs_sched__schedule *s, int32_t at,
+                                   const ecs_sched__running *r) {
+    ecs_sched_error_policy policy = ecs_sched__error_policy(w, s);
+    ecs_sched_error_action action =
+        policy == ECS_SCHED_ON_ERROR_CONTINUE ? ECS_SCHED_ERROR_CONTINUE : ECS_SCHED_ERROR_STOP;
+    ecs_sched__failure_lock(w);
+    if (w->error_hook.fn) {
+        ecs_sched__running *running = ecs_sched__running_now;
+        ecs_sched_failure failure;
+        ecs_sched_error_action said;
+        failure.code = r->code;
+        failure.kind = r->kind;
+        failure.name = r->name;
+        failure.schedule = s->label;
+        failure.message = r->message;
+        ecs_sched__running_now = NULL;
+        said = w->error_hook.fn(&failure, w->error_hook.user_data);
+        ecs_sched__running_now = running;
+        if (policy == ECS_SCHED_ON_ERROR_HOOK) action = said;
+    }
+    if (action != ECS_SCHED_ERROR_IGNORE && at < s->failure_at) {
+        s->failure_at = at;
+        s->failure_code = r->code;
+        memcpy(s->failure_message, r->message, sizeof s->failure_message);
+    }
+    if (action == ECS_SCHED_ERROR_STOP) s->stopped = true;
+    ecs_sched__failure_unlock(w);
+    return action == ECS_SCHED_ERROR_STOP;
+}
+
+/* Calls the system at plan position `at` with a record of its own; returns whether the run
+   stops. */
+static bool ecs_sched__call_system(ecs_sched__schedule *s, ecs_sched__system *sys, int32_t at) {
+    ecs_sched__running r;
+    ecs_sched__running_begin(&r, &sys->ctx, s->label);
+    sys->fn(&sys->ctx);
+    ecs_sched__running_end(&r);
+    return r.code != ECS_SCHED_OK && ecs_sched__node_failed(sys->ctx.world, s, at, &r);
+}
+
+/* Applies the pending commands of the schedule's systems, in plan order, each buffer as its
+   system's: a command that cannot be applied fails that system (the commands after it stay
+   pending for the next sync point). Applying is exclusive, so the records say so. Returns
+   whether the run stops. */
+static bool ecs_sched__apply_pending(ecs_sched__schedule *s) {
+    ecs_sched__plan *plan = s->plan;
+    bool stop = false;
     int32_t i;
     for (i = 0; i < plan->writer_count; i++) {
-        ecs_sched_commands *cmd = plan->writers[i]->system->ctx.commands;
-        ecs_sched_result result;
-        if (ecs_sched_commands_pending(cmd) == 0) continue;
-        result = ecs_sched_commands_apply(cmd);
-        if (result != ECS_SCHED_OK && *first_error == ECS_SCHED_OK) *first_error = result;
+        ecs_sched__plan_node *writer = plan->writers[i];
+        ecs_sched_system_ctx *ctx = &writer->system->ctx;
+        ecs_sched__running r;
+        if (ecs_sched_commands_pending(ctx->commands) == 0) continue;
+        ecs_sched__running_begin(&r, ctx, s->label);
+        r.exclusive = true;
+        ecs_sched_commands_apply(ctx->commands);
+        ecs_sched__running_end(&r);
+        if (r.code != ECS_SCHED_OK &&
+            ecs_sched__node_failed(ctx->world, s, (int32_t)(writer - plan->nodes), &r)) {
+            stop = true;
+        }
     }
+    return stop;
 }
 
 /* All of a node's conditions (`count` indexes into the schedule's conditions) are evaluated,
-   each at most once per run, then combined. */
-static bool ecs_sched__conditions_hold(const ecs_sched__schedule *s, const int32_t *conds,
-                                       int32_t count, ecs_sched_result *violation) {
+   each at most once per run, then combined. A failing one fails the node at `at`; *stop
+   says whether the run stops. */
+static bool ecs_sched__conditions_hold(ecs_sched__schedule *s, const int32_t *conds,
+                                       int32_t count, int32_t at, bool *stop) {
+    ecs_sched__running failed;
     bool all = true;
     int32_t i;
+    failed.code = ECS_SCHED_OK;
     for (i = 0; i < count; i++) {
-        if (!ecs_sched__cond_eval(&s->conds, conds[i], violation)) all = false;
+        if (!ecs_sched__cond_eval(&s->conds, conds[i], s->label, &failed)) all = false;
+    }
+    if (failed.code != ECS_SCHED_OK &&
+        ecs_sched__node_failed(s->conds.items[conds[0]]->ctx.world, s, at, &failed)) {
+        *stop = true;
     }
     return all;
 }
 
 /* Whether a node runs: the conditions of its sets, outermost first and each set once per run,
    then its own. */
-static bool ecs_sched__node_may_run(ecs_sched__schedule *s, ecs_sched__plan *plan,
-                                    const ecs_sched__plan_node *pn, ecs_sched_result *violation) {
+static bool ecs_sched__node_may_run(ecs_sched__schedule *s, ecs_sched__plan *plan, int32_t at,
+                                    bool *stop) {
+    const ecs_sched__plan_node *pn = &plan->nodes[at];
     int32_t i;
     for (i = 0; i < pn->guard_set_count; i++) {
         int32_t set = plan->guard_sets[pn->guard_set_start + i];
@@ -48,54 +139,71 @@ static bool ecs_sched__node_may_run(ecs_sched__schedule *s, ecs_sched__plan *pla
             const ecs_sched__plan_set *ps = &plan->sets[set];
             plan->set_state[set] =
                 ecs_sched__conditions_hold(s, plan->conds + ps->cond_start, ps->cond_count,
-                                           violation) ? 1 : 2;
+                                           ps->first_node, stop) ? 1 : 2;
         }
         if (plan->set_state[set] == 2) return false;
     }
     return pn->cond_count == 0 ||
-           ecs_sched__conditions_hold(s, plan->conds + pn->cond_start, pn->cond_count, violation);
-}
-
-static void ecs_sched__take_violation(ecs_sched_system_ctx *ctx, ecs_sched_result *violation) {
-    if (ctx->violation != ECS_SCHED_OK) {
-        if (*violation == ECS_SCHED_OK) *violation = ctx->violation;
-        ctx->violation = ECS_SCHED_OK;
-    }
+           ecs_sched__conditions_hold(s, plan->conds + pn->cond_start, pn->cond_count, at, stop);
 }
 
 /* Runs plan nodes [from, to) on the calling thread: a sync point applies the pending
-   commands; a system runs if its conditions hold. */
-static void ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32_t to,
-                                     ecs_sched_result *error, ecs_sched_result *violation) {
+   commands; a system runs if its conditions hold. Returns whether the run stops (a failure
+   under the STOP policy): then no further node starts. */
+static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32_t to) {
     ecs_sched__plan *plan = s->plan;
     int32_t p;
     for (p = from; p < to; p++) {
         const ecs_sched__plan_node *pn = &plan->nodes[p];
         ecs_sched__system *sys = pn->system;
+        bool stop = false;
         if (!sys) {
-            ecs_sched__apply_pending(plan, error);
+            if (ecs_sched__apply_pending(s)) return true;
             continue;
         }
-        if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__node_may_run(s, plan, pn, violation)) {
+        if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__node_may_run(s, plan, p, &stop)) {
+            if (stop) return true;
             continue;
         }
+        if (stop) return true;
         if (pn->sync) {
-            ecs_sched__apply_pending(plan, error);
+            if (ecs_sched__apply_pending(s)) return true;
             continue;
         }
-        sys->fn(&sys->ctx);
-        ecs_sched__take_violation(&sys->ctx, violation);
+        if (ecs_sched__call_system(s, sys, p)) return true;
     }
+    return false;
+}
+
+/* What a failed run leaves: the world's last error is its first failure (later ones, and the
+   sync point that applied the last commands, wrote theirs since), and a system running it
+   (an exclusive system that ran this schedule) fails with it in turn, its name in front. */
+static ecs_sched_result ecs_sched__run_failed(ecs_sched_world *w, ecs_sched__schedule *s,
+                                              ecs_sched_result result) {
+    ecs_sched__running *outer = ecs_sched__running_in(&w->env);
+    if (s->failure_code == ECS_SCHED_OK) return result;   /* the pool could not be made */
+    if (outer) return ecs_sched__fail_text(&w->env, s->failure_code, s->failure_message);
+    ecs_sched__error_lock(&w->env);
+    memcpy(w->env.last_error, s->failure_message, sizeof w->env.last_error);
+    w->env.last_result = s->failure_code;
+    ecs_sched__error_unlock(&w->env);
+    return s->failure_code;
+}
+
+/* A run's failures start afresh. */
+static void ecs_sched__failures_reset(ecs_sched__schedule *s) {
+    s->failure_at = INT32_MAX;
+    s->failure_code = ECS_SCHED_OK;
+    s->stopped = false;
 }
 
 static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedule *s) {
     ecs_sched__plan *plan = s->plan;
-    ecs_sched_result error = ECS_SCHED_OK, violation = ECS_SCHED_OK;
     (void)w;
     if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
-    ecs_sched__execute_range(s, 0, plan->node_count, &error, &violation);
-    ecs_sched__apply_pending(plan, &error);
-    return error != ECS_SCHED_OK ? error : violation;
+    ecs_sched__execute_range(s, 0, plan->node_count);
+    ecs_sched__apply_pending(s);
+    return s->failure_code;
 }
 
 /* ---- the parallel executor ----
@@ -180,8 +288,8 @@ struct ecs_sched__run {
     int32_t caller;                  /* the calling thread's worker index (-1: outside) */
     bool has_main;                   /* the plan has main-thread nodes */
     char pad3[ECS_SCHED__CACHE_LINE];
-    atomic_int violation;            /* the first failure a system or condition reported (an
-                                        undeclared access, a failing nested run), or 0 */
+    atomic_int stop_at;              /* after a failure that stops the run: no node after this
+                                        plan position starts; INT32_MAX while none */
     char pad2[ECS_SCHED__CACHE_LINE];
     atomic_int_least64_t cost_ns;    /* the estimates of the nodes run, summed per batch */
     atomic_bool root_sums_stale;     /* a root's estimate changed since they were summed */
@@ -269,7 +377,7 @@ static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block,
     r->caller = -1;
     r->has_main = false;
     for (i = 0; i < n; i++) r->has_main = r->has_main || plan->nodes[i].main_thread;
-    atomic_init(&r->violation, 0);
+    atomic_init(&r->stop_at, INT32_MAX);
     atomic_init(&r->cost_ns, 0);
     atomic_init(&r->root_sums_stale, true);
     return r;
@@ -290,18 +398,25 @@ static ecs_sched__run *ecs_sched__run_state(ecs_sched_world *w, ecs_sched__sched
     return plan->run_state;
 }
 
-static void ecs_sched__run_note_violation(ecs_sched__run *r, ecs_sched_result violation) {
-    int none = ECS_SCHED_OK;
-    if (violation == ECS_SCHED_OK) return;
-    atomic_compare_exchange_strong_explicit(&r->violation, &none, (int)violation,
-                                            memory_order_relaxed, memory_order_relaxed);
+/* A failure at plan position `at` stops the run: no node after it starts (those before it
+   still run, as they would on one thread). */
+static void ecs_sched__run_stop(ecs_sched__run *r, int32_t at) {
+    int seen = atomic_load_explicit(&r->stop_at, memory_order_relaxed);
+    while (at < seen &&
+           !atomic_compare_exchange_weak_explicit(&r->stop_at, &seen, at, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+    }
+}
+
+static bool ecs_sched__run_stopped_before(ecs_sched__run *r, int32_t node) {
+    return node > atomic_load_explicit(&r->stop_at, memory_order_relaxed);
 }
 
 /* ---- conditions ---- */
 
-/* A set's conditions, evaluated by the first thread that needs them; the others wait for the
-   answer. */
-static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set) {
+/* A set's conditions, evaluated by the first thread that needs them (for node `node`); the
+   others wait for the answer. */
+static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set, int32_t node) {
     atomic_uchar *state = &r->set_state[set];
     unsigned char seen = atomic_load_explicit(state, memory_order_acquire), expected = 0;
     if (seen < 2 &&
@@ -309,10 +424,10 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set) {
                                                 memory_order_acquire)) {
         const ecs_sched__plan *plan = r->s->plan;
         const ecs_sched__plan_set *ps = &plan->sets[set];
-        ecs_sched_result violation = ECS_SCHED_OK;
+        bool stop = false;
         bool holds = ecs_sched__conditions_hold(r->s, plan->conds + ps->cond_start, ps->cond_count,
-                                                &violation);
-        ecs_sched__run_note_violation(r, violation);
+                                                ps->first_node, &stop);
+        if (stop) ecs_sched__run_stop(r, node);
         atomic_store_explicit(state, holds ? 2 : 3, memory_order_release);
         return holds;
     }
@@ -320,19 +435,21 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set) {
     return seen == 2;
 }
 
-static bool ecs_sched__run_node_may_run(ecs_sched__run *r, const ecs_sched__plan_node *pn) {
+static bool ecs_sched__run_node_may_run(ecs_sched__run *r, int32_t node) {
     const ecs_sched__plan *plan = r->s->plan;
-    ecs_sched_result violation = ECS_SCHED_OK;
-    bool holds;
+    const ecs_sched__plan_node *pn = &plan->nodes[node];
+    bool holds, stop = false;
     int32_t i;
     for (i = 0; i < pn->guard_set_count; i++) {
-        if (!ecs_sched__run_set_holds(r, plan->guard_sets[pn->guard_set_start + i])) return false;
+        if (!ecs_sched__run_set_holds(r, plan->guard_sets[pn->guard_set_start + i], node)) {
+            return false;
+        }
     }
     if (pn->cond_count == 0) return true;
-    holds = ecs_sched__conditions_hold(r->s, plan->conds + pn->cond_start, pn->cond_count,
-                                       &violation);
-    ecs_sched__run_note_violation(r, violation);
-    return holds;
+    holds = ecs_sched__conditions_hold(r->s, plan->conds + pn->cond_start, pn->cond_count, node,
+                                       &stop);
+    if (stop) ecs_sched__run_stop(r, node);
+    return holds && !stop;
 }
 
 /* ---- what a thread holds ---- */
@@ -452,12 +569,9 @@ static void ecs_sched__offer_half(ecs_sched__run *r, ecs_sched__work *work, int3
 
 /* ---- running nodes ---- */
 
-/* Calls a system and keeps the first failure it reported for the run. */
-static void ecs_sched__run_system(ecs_sched__run *r, ecs_sched__system *sys) {
-    ecs_sched_result violation = ECS_SCHED_OK;
-    sys->fn(&sys->ctx);
-    ecs_sched__take_violation(&sys->ctx, &violation);
-    ecs_sched__run_note_violation(r, violation);
+/* Calls the system of node `node`; a failure that stops the run stops it there. */
+static void ecs_sched__run_system(ecs_sched__run *r, ecs_sched__system *sys, int32_t node) {
+    if (ecs_sched__call_system(r->s, sys, node)) ecs_sched__run_stop(r, node);
 }
 
 static bool ecs_sched__time_this(int32_t cost_ns, uint32_t turn) {
@@ -477,7 +591,7 @@ static int32_t ecs_sched__averaged_cost(int32_t estimate, int64_t measured) {
 static void ecs_sched__leave_exclusive(ecs_sched__run *r, int32_t node, ecs_sched__work *work) {
     const ecs_sched__plan_node *pn = &r->s->plan->nodes[node];
     if (!pn->main_thread && (pn->guard_set_count || pn->cond_count) &&
-        !ecs_sched__run_node_may_run(r, pn)) {
+        !ecs_sched__run_stopped_before(r, node) && !ecs_sched__run_node_may_run(r, node)) {
         ecs_sched__run_successors(r, node, work);
     } else {
         atomic_store_explicit(&r->exclusive_ready, node, memory_order_release);
@@ -527,8 +641,9 @@ static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__w
     }
     timed = ecs_sched__time_this(slot->cost_ns, plan->runs + (uint32_t)node);
     start = timed ? ecs_sched__now_ns() : 0;
-    if (!(pn->guard_set_count || pn->cond_count) || ecs_sched__run_node_may_run(r, pn)) {
-        ecs_sched__run_system(r, pn->system);
+    if (!ecs_sched__run_stopped_before(r, node) &&
+        (!(pn->guard_set_count || pn->cond_count) || ecs_sched__run_node_may_run(r, node))) {
+        ecs_sched__run_system(r, pn->system, node);
     }
     if (timed) {
         int32_t was = slot->cost_ns;
@@ -580,12 +695,13 @@ static void ecs_sched__run_batch(void *arg) {
 }
 
 /* Runs the exclusive node a thread left for the calling thread. */
-static void ecs_sched__run_exclusive(ecs_sched__run *r, int32_t node, ecs_sched_result *error) {
+static void ecs_sched__run_exclusive(ecs_sched__run *r, int32_t node) {
     const ecs_sched__plan_node *pn = &r->s->plan->nodes[node];
+    if (ecs_sched__run_stopped_before(r, node)) return;
     if (pn->sync) {
-        ecs_sched__apply_pending(r->s->plan, error);
+        if (ecs_sched__apply_pending(r->s)) ecs_sched__run_stop(r, node);
     } else {
-        ecs_sched__run_system(r, pn->system);
+        ecs_sched__run_system(r, pn->system, node);
     }
 }
 
@@ -615,7 +731,7 @@ static void ecs_sched__run_reset(ecs_sched__run *r, ecs_sched__work *work) {
         ecs_sched__sum_root_costs(r);
     }
     atomic_store_explicit(&r->exclusive_ready, -1, memory_order_relaxed);
-    atomic_store_explicit(&r->violation, 0, memory_order_relaxed);
+    atomic_store_explicit(&r->stop_at, INT32_MAX, memory_order_relaxed);
     atomic_store_explicit(&r->cost_ns, 0, memory_order_relaxed);
     ecs_sched__work_clear(work);
     work->end = r->root_count;
@@ -629,7 +745,6 @@ static bool ecs_sched__main_waits(void *arg) {
 
 static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
     ecs_sched__plan *plan = r->s->plan;
-    ecs_sched_result error = ECS_SCHED_OK;
     ecs_sched__work work;
     int32_t node;
     ecs_sched__run_reset(r, &work);
@@ -643,16 +758,15 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
         if (node < 0) break;
         pn = &plan->nodes[node];
         if (pn->main_thread && (pn->guard_set_count || pn->cond_count) &&
-            !ecs_sched__run_node_may_run(r, pn)) {
+            !ecs_sched__run_stopped_before(r, node) && !ecs_sched__run_node_may_run(r, node)) {
             ecs_sched__run_successors(r, node, &work);
             continue;
         }
-        ecs_sched__run_exclusive(r, node, &error);
+        ecs_sched__run_exclusive(r, node);
         ecs_sched__run_successors(r, node, &work);
     }
-    ecs_sched__apply_pending(plan, &error);
-    if (error != ECS_SCHED_OK) return error;
-    return (ecs_sched_result)atomic_load_explicit(&r->violation, memory_order_relaxed);
+    ecs_sched__apply_pending(r->s);
+    return r->s->failure_code;
 }
 
 /* ---- choosing, run by run ---- */
@@ -679,26 +793,26 @@ static int64_t ecs_sched__run_times_best(const ecs_sched__run_times *t) {
    exclusive nodes) goes to plan->work_ns, the whole run to *took. */
 static ecs_sched_result ecs_sched__execute_measured(ecs_sched__schedule *s, int64_t *took) {
     ecs_sched__plan *plan = s->plan;
-    ecs_sched_result error = ECS_SCHED_OK, violation = ECS_SCHED_OK;
     bool whole = plan->exclusive_count == 0;   /* all of it could be spread: one timing */
+    bool stopped = false;
     int64_t began = ecs_sched__now_ns(), work = 0;
     int32_t p = 0, k;
     if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
-    for (k = 0; k <= plan->exclusive_count; k++) {
+    for (k = 0; k <= plan->exclusive_count && !stopped; k++) {
         int32_t end = k < plan->exclusive_count ? plan->exclusive_at[k] : plan->node_count;
         if (p < end) {
             int64_t start = whole ? 0 : ecs_sched__now_ns();
-            ecs_sched__execute_range(s, p, end, &error, &violation);
+            stopped = ecs_sched__execute_range(s, p, end);
             if (!whole) work += ecs_sched__now_ns() - start;
         }
-        if (end < plan->node_count) ecs_sched__execute_range(s, end, end + 1, &error, &violation);
+        if (!stopped && end < plan->node_count) stopped = ecs_sched__execute_range(s, end, end + 1);
         p = end + 1;
     }
-    ecs_sched__apply_pending(plan, &error);
+    ecs_sched__apply_pending(s);
     *took = ecs_sched__now_ns() - began;
     if (whole) work = *took;
     plan->work_ns = work > 1 ? work : 1;
-    return error != ECS_SCHED_OK ? error : violation;
+    return s->failure_code;
 }
 
 /* A parallel run, timed. Its first one, made before any system had an estimate, offered
@@ -857,10 +971,12 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
 #endif
     if (all->depth == 0 && !all->top_runs_held) all->top_runs++;
     all->stack[all->depth++] = s;
+    ecs_sched__failures_reset(s);
     result = ecs_sched__execute_chosen(w, s);
     all->depth--;
     s->running = false;
-    return result;
+    if (result == ECS_SCHED_OK) return ECS_SCHED_OK;
+    return ecs_sched__run_failed(w, s, result);
 }
 
 ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {

@@ -71,6 +71,7 @@ typedef struct ecs_sched_schedule_desc {
     bool no_auto_sync;               /* do not insert sync points after command writers */
     uint64_t shuffle_seed;           /* nonzero: shuffle the unconstrained order with it */
     ecs_sched_executor executor;     /* default: the world's (ecs_sched_world_desc.executor) */
+    ecs_sched_error_policy on_error; /* default: the world's; HOOK uses the world's hook */
 } ecs_sched_schedule_desc;
 
 /* The sync-point system: use it as a system's fn. When it runs, the pending commands of every
@@ -182,6 +183,11 @@ typedef struct ecs_sched__schedule {
     bool built;                          /* the plan matches the configuration */
     bool running;
     ecs_sched__plan *plan;
+    /* the failures of the current (or last) run, kept by executor.h */
+    int32_t failure_at;                  /* plan position of the first in plan order */
+    ecs_sched_result failure_code;       /* OK: none */
+    bool stopped;                        /* the run stopped at a failure */
+    char failure_message[ECS_SCHED__ERROR_CAPACITY];
 } ecs_sched__schedule;
 
 struct ecs_sched__schedules {
@@ -746,6 +752,12 @@ ecs_sched_result ecs_sched_schedule_configure(ecs_sched_world *w, const char *la
                                "schedule_configure(\"%s\"): executor %d is not one of "
                                "ECS_SCHED_EXECUTOR_DEFAULT, _SINGLE_THREADED or _PARALLEL",
                                label ? label : "(null)", (int)desc->executor);
+    }
+    if (desc && (unsigned)desc->on_error > (unsigned)ECS_SCHED_ON_ERROR_HOOK) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "schedule_configure(\"%s\"): on_error %d is not one of "
+                               "ECS_SCHED_ON_ERROR_DEFAULT, _STOP, _CONTINUE or _HOOK",
+                               label ? label : "(null)", (int)desc->on_error);
     }
     s = ecs_sched__schedule_get(w, label);
     if (!s) return w->env.last_result;

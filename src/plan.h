@@ -31,6 +31,8 @@ typedef struct ecs_sched__plan_set {
     int32_t name;
     int32_t cond_start;
     int32_t cond_count;
+    int32_t first_node;          /* the first plan position it guards: where a failure of its
+                                    conditions counts, whichever node had them evaluated */
 } ecs_sched__plan_set;
 
 /* A built schedule, in an order that respects every dependency. Per node: dependency count,
@@ -423,10 +425,16 @@ static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b, ecs_sche
     for (i = 0; i < S; i++) total += ecs_sched__guard_sets_of(b, i, NULL);
     plan->guard_sets = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, total);
     if (!plan->guard_sets) return ecs_sched__oom(b);
+    for (set = 0; set < plan->set_count; set++) plan->sets[set].first_node = INT32_MAX;
     for (i = 0; i < S; i++) {
-        ecs_sched__plan_node *pn = &plan->nodes[b->plan_position[i]];
+        int32_t p = b->plan_position[i], k;
+        ecs_sched__plan_node *pn = &plan->nodes[p];
         pn->guard_set_start = at;
         pn->guard_set_count = ecs_sched__guard_sets_of(b, i, plan->guard_sets + at);
+        for (k = 0; k < pn->guard_set_count; k++) {
+            ecs_sched__plan_set *ps = &plan->sets[plan->guard_sets[at + k]];
+            if (p < ps->first_node) ps->first_node = p;
+        }
         at += pn->guard_set_count;
         ecs_sched__sort_guard_sets(plan->guard_sets + pn->guard_set_start, pn->guard_set_count,
                                    depth_of_plan_set);

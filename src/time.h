@@ -377,18 +377,18 @@ ecs_sched_id ecs_sched_time_fixed_id(const ecs_sched_world *w) {
 
 const ecs_sched_time *ecs_sched_ctx_time(ecs_sched_system_ctx *ctx) {
     ecs_sched_world *w = ctx->world;
+    char who[160];
     if (!w->clocks) {
-        ecs_sched__ctx_report(ctx, ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                                                   "%s '%s' reads the time, but this world has "
-                                                   "no clocks (create an app, or call "
-                                                   "ecs_sched_time_setup first)",
-                                                   ctx->kind, ctx->name));
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "%sreads the time, but this world has no clocks (create an app, or "
+                        "call ecs_sched_time_setup first)",
+                        ecs_sched__ctx_who(ctx, who, sizeof who));
         return NULL;
     }
     if (!ecs_sched_resource_exists(w, w->clocks->time)) {
-        ecs_sched__ctx_report(ctx, ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                                                   "%s '%s' reads the time, but resource "
-                                                   "'Time' was removed", ctx->kind, ctx->name));
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "%sreads the time, but resource 'Time' was removed",
+                        ecs_sched__ctx_who(ctx, who, sizeof who));
         return NULL;
     }
     return (const ecs_sched_time *)ecs_sched_ctx_resource(ctx, w->clocks->time);
@@ -615,10 +615,7 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
     ecs_sched_result result = ecs_sched__runner_ready(w, &c);
     int64_t step;
     int32_t steps = 0;
-    if (result != ECS_SCHED_OK) {
-        ecs_sched__ctx_report(ctx, result);
-        return;
-    }
+    if (result != ECS_SCHED_OK) return;   /* the system's failure already */
     step = c.fixed->step_ns;
     c.fixed->overstep_ns = ecs_sched__add_saturated(c.fixed->overstep_ns, c.virt->time.delta_ns);
     while (c.fixed->overstep_ns >= step) {
@@ -628,17 +625,14 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
         }
         steps++;
         result = ecs_sched__fixed_step(w, &c, step);
-        if (result == ECS_SCHED_OK && !ecs_sched__runner_clocks_find(w, &c)) {
-            result = w->env.last_result;
-        }
-        if (result != ECS_SCHED_OK) break;
+        if (!ecs_sched__runner_clocks_find(w, &c)) return;   /* a step removed the clocks */
+        /* a step that failed is this system's failure already; the steps left run unless
+           FixedMain's run stopped at it */
+        if (result != ECS_SCHED_OK && w->clocks->fixed_main->stopped) break;
     }
-    if (result == ECS_SCHED_OK || ecs_sched__runner_clocks_find(w, &c)) {
-        c.fixed->overstep_fraction = (double)c.fixed->overstep_ns / (double)step;
-        c.fixed->steps_this_frame = steps;
-        *c.now = c.virt->time;
-    }
-    ecs_sched__ctx_report(ctx, result);
+    c.fixed->overstep_fraction = (double)c.fixed->overstep_ns / (double)step;
+    c.fixed->steps_this_frame = steps;
+    *c.now = c.virt->time;
 }
 
 ecs_sched_system_desc ecs_sched_fixed_main_loop_system(void) {

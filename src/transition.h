@@ -361,9 +361,10 @@ static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
     return first;
 }
 
+/* A failing transition schedule is this system's failure already (a nested run). */
 void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    ecs_sched__ctx_report(ctx, ecs_sched__apply_transitions(ctx->world, NULL));
+    ecs_sched__apply_transitions(ctx->world, NULL);
 }
 
 static void ecs_sched__apply_state_transitions_of(ecs_sched_system_ctx *ctx) {
@@ -373,7 +374,7 @@ static void ecs_sched__apply_state_transitions_of(ecs_sched_system_ctx *ctx) {
     w = ctx->world;
     m = ecs_sched__state_known(w, (ecs_sched_id)(uintptr_t)ctx->user_data,
                                "apply_state_transitions");
-    ecs_sched__ctx_report(ctx, m ? ecs_sched__apply_transitions(w, m) : w->env.last_result);
+    if (m) ecs_sched__apply_transitions(w, m);
 }
 
 ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine) {

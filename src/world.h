@@ -50,6 +50,9 @@ typedef struct ecs_sched_world_desc {
     int32_t thread_count;             /* workers of the world's pool, this thread included;
                                          0: one per hardware thread (ECS_SCHED_THREADS only) */
     ecs_sched_executor executor;      /* for schedules that do not choose one */
+    ecs_sched_error_policy on_error;  /* what a run does when a system fails; 0: HOOK with an
+                                         error hook, else STOP (see ERRORS) */
+    ecs_sched_error_hook error_hook;  /* gets every failure of the world's runs */
 } ecs_sched_world_desc;
 
 /* ---- world ---- */
@@ -155,6 +158,11 @@ ECS_SCHED_API bool ecs_sched_resource_is_non_send(const ecs_sched_world *world, 
 /* The world's thread pool, created on first use with ecs_sched_world_desc.thread_count
    workers (the thread that first asks is worker 0). NULL when it cannot be created. */
 ECS_SCHED_API ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *world);
+/* Replaces the world's error policy and hook (ecs_sched_world_desc.on_error, .error_hook);
+   DEFAULT means HOOK with a hook, else STOP. Schedules that chose their own keep it. */
+ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world *world,
+                                                               ecs_sched_error_policy policy,
+                                                               ecs_sched_error_hook hook);
 
 
 /*@@ implementation @@*/
@@ -251,6 +259,11 @@ struct ecs_sched_world {
 #endif
     int32_t thread_count;
     ecs_sched_executor executor;
+    ecs_sched_error_policy on_error;     /* resolved: never DEFAULT */
+    ecs_sched_error_hook error_hook;
+#ifdef ECS_SCHED_THREADS
+    atomic_int failure_lock;             /* systems running at once may fail at once */
+#endif
 };
 
 
@@ -269,6 +282,19 @@ static void ecs_sched__time_free(ecs_sched_world *w);
 /* ---- small helpers ---- */
 
 #define ECS_SCHED__CHECK_WORLD(world) ECS_SCHED_ASSERT((world) != NULL)
+
+/* A structural change through the world pointer while a system that is not exclusive runs:
+   with threads a data race, and on one thread a change under the feet of the systems that
+   hold pointers into the world. Refused, as the system's failure. */
+static bool ecs_sched__change_refused(ecs_sched_world *w, const char *what) {
+    const ecs_sched__running *r = ecs_sched__running_in(&w->env);
+    if (!r || r->exclusive) return false;
+    ecs_sched__refuse(&w->env, ECS_SCHED_ERR_ACCESS,
+                      "%s through the world while the schedule runs, but only exclusive systems "
+                      "change the world directly: record it in the system's commands instead "
+                      "(declare .commands = true, then ecs_sched_ctx_commands)", what);
+    return true;
+}
 
 static ecs_sched_result ecs_sched__out_of_memory(ecs_sched_world *w, const char *what) {
     return ecs_sched__fail(&w->env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory while %s", what);
@@ -858,6 +884,9 @@ static ecs_sched_world_desc ecs_sched__world_desc_defaults(const ecs_sched_world
     if (d.entity_capacity < 0) d.entity_capacity = 0;
     if (d.thread_count == 0) d.thread_count = ecs_sched__hardware_threads();
     if (d.executor == ECS_SCHED_EXECUTOR_DEFAULT) d.executor = ecs_sched__default_executor();
+    if (d.on_error == ECS_SCHED_ON_ERROR_DEFAULT) {
+        d.on_error = d.error_hook.fn ? ECS_SCHED_ON_ERROR_HOOK : ECS_SCHED_ON_ERROR_STOP;
+    }
     return d;
 }
 
@@ -873,6 +902,13 @@ static bool ecs_sched__world_desc_valid(ecs_sched__env *env, const ecs_sched_wor
         ecs_sched__log(env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_INVALID_ARGUMENT,
                        "world_create: executor is not one of ECS_SCHED_EXECUTOR_DEFAULT, "
                        "_SINGLE_THREADED or _PARALLEL");
+        return false;
+    }
+    if ((unsigned)desc->on_error > (unsigned)ECS_SCHED_ON_ERROR_HOOK ||
+        (desc->on_error == ECS_SCHED_ON_ERROR_HOOK && !desc->error_hook.fn)) {
+        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                       "world_create: on_error is not one of ECS_SCHED_ON_ERROR_DEFAULT, _STOP, "
+                       "_CONTINUE or _HOOK, or is _HOOK without error_hook.fn");
         return false;
     }
     return true;
@@ -894,6 +930,8 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     w->env = env;
     w->thread_count = desc.thread_count;
     w->executor = desc.executor;
+    w->on_error = desc.on_error;
+    w->error_hook = desc.error_hook;
     w->component_count = 1;
     w->record_count = 1;
     w->free_head = ECS_SCHED__NONE;
@@ -962,6 +1000,25 @@ int32_t ecs_sched_entity_count(const ecs_sched_world *w) {
 int32_t ecs_sched_archetype_count(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
     return (int32_t)w->table_count;
+}
+
+ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world *w,
+                                                  ecs_sched_error_policy policy,
+                                                  ecs_sched_error_hook hook) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if ((unsigned)policy > (unsigned)ECS_SCHED_ON_ERROR_HOOK ||
+        (policy == ECS_SCHED_ON_ERROR_HOOK && !hook.fn)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "world_set_error_policy: the policy is not one of "
+                               "ECS_SCHED_ON_ERROR_DEFAULT, _STOP, _CONTINUE or _HOOK, or is "
+                               "_HOOK without hook.fn");
+    }
+    if (policy == ECS_SCHED_ON_ERROR_DEFAULT) {
+        policy = hook.fn ? ECS_SCHED_ON_ERROR_HOOK : ECS_SCHED_ON_ERROR_STOP;
+    }
+    w->on_error = policy;
+    w->error_hook = hook;
+    return ECS_SCHED_OK;
 }
 
 ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *w) {
@@ -1052,6 +1109,7 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     ecs_sched__table *t;
     uint32_t index;
     ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "spawn")) return ECS_SCHED_NULL_ENTITY;
     if (ecs_sched__check_ids(w, count, ids, "spawn") != ECS_SCHED_OK) return ECS_SCHED_NULL_ENTITY;
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
     if (!t) return ECS_SCHED_NULL_ENTITY;
@@ -1071,6 +1129,7 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     ecs_sched_result result;
     int32_t first, i, c;
     ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "spawn_batch")) return ECS_SCHED_ERR_ACCESS;
     if (entity_count < 0) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "spawn_batch: negative entity count %d", (int)entity_count);
@@ -1122,6 +1181,7 @@ static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
 
 ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
     ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
     return ECS_SCHED_OK;
@@ -1160,6 +1220,7 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
     ecs_sched__table *src, *dst;
     ecs_sched_result result;
     ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "insert");
     result = ecs_sched__check_ids(w, count, ids, "insert");
     if (result != ECS_SCHED_OK) return result;
@@ -1182,6 +1243,7 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     ecs_sched__table *src, *dst;
     ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "remove")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "remove");
     if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "remove");
     src = w->tables[w->records[index].table];
@@ -1242,6 +1304,7 @@ ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *w, ecs_sched_id id, 
     const ecs_sched__component *c;
     void *data;
     ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "resource_insert")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__component_valid(w, id)) {
         return ecs_sched__unknown_component(w, id, "resource_insert");
     }
@@ -1279,6 +1342,7 @@ const void *ecs_sched_resource_get(ecs_sched_world *w, ecs_sched_id id) {
 
 ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *w, ecs_sched_id id) {
     ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "resource_remove")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__component_valid(w, id)) {
         return ecs_sched__unknown_component(w, id, "resource_remove");
     }

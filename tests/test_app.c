@@ -288,14 +288,16 @@ static void inserting_next_to_a_label_in_no_order_is_refused(void **state) {
 static ecs_sched_app *g_inner_app;
 static ecs_sched_result g_inner_result;
 
+/* These two keep the result for the test to look at: they handle it, so it is not their
+   failure. */
 static void insert_during_update(ecs_sched_system_ctx *ctx) {
-    (void)ctx;
     g_inner_result = ecs_sched_app_insert_schedule_after(g_inner_app, ECS_SCHED_LAST, "Late");
+    ecs_sched_ctx_clear_error(ctx);
 }
 
 static void update_during_update(ecs_sched_system_ctx *ctx) {
-    (void)ctx;
     g_inner_result = ecs_sched_app_update_by(g_inner_app, 1);
+    ecs_sched_ctx_clear_error(ctx);
 }
 
 static void the_order_cannot_change_and_no_update_can_start_during_an_update(void **state) {
