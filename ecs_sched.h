@@ -2530,10 +2530,13 @@ static size_t ecs_sched__running_prefix(const ecs_sched__running *r, char *out, 
    is not. */
 static void ecs_sched__running_keep(ecs_sched__running *r, ecs_sched_result code,
                                     const char *message, bool sticky) {
+    size_t n = strlen(message);
     if (r->code != ECS_SCHED_OK && (r->sticky || !sticky)) return;
+    if (n >= sizeof r->message) n = sizeof r->message - 1;   /* as much as fits */
     r->code = code;
     r->sticky = sticky;
-    snprintf(r->message, sizeof r->message, "%s", message);
+    memcpy(r->message, message, n);
+    r->message[n] = '\0';
 }
 
 #ifdef ECS_SCHED_THREADS
