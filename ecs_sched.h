@@ -1573,7 +1573,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world 
 /* ---- queries ---- */
 
 typedef enum ecs_sched_term_kind {
-    ECS_SCHED_TERM_READ = 0,       /* required, read */
+    ECS_SCHED_TERM_DEFAULT = 0,    /* as READ; with id 0, the zero term that ends the list */
+    ECS_SCHED_TERM_READ,           /* required, read */
     ECS_SCHED_TERM_WRITE,          /* required, written */
     ECS_SCHED_TERM_OPTIONAL_READ,  /* field NULL where absent */
     ECS_SCHED_TERM_OPTIONAL_WRITE,
@@ -2475,6 +2476,7 @@ typedef struct ecs_sched__env {
     char last_error[ECS_SCHED__ERROR_CAPACITY];
 #ifdef ECS_SCHED_THREADS
     atomic_int error_lock;     /* systems running at once may fail at once */
+    atomic_int log_lock;       /* and the logger hears them one at a time */
 #endif
 } ecs_sched__env;
 
@@ -2598,6 +2600,7 @@ static void ecs_sched__env_init(ecs_sched__env *env, const ecs_sched_allocator *
     memset(env, 0, sizeof *env);
 #ifdef ECS_SCHED_THREADS
     atomic_init(&env->error_lock, 0);
+    atomic_init(&env->log_lock, 0);
 #endif
     env->allocator = ecs_sched__allocator_defaults(allocator);
     if (logger) env->logger = *logger;
@@ -2658,13 +2661,30 @@ static char *ecs_sched__strdup(ecs_sched__env *env, const char *text) {
     return copy;
 }
 
+/* The logger hears one message at a time, whichever threads fail at once; a logger that
+   makes the library log again (on its own thread) is not held up by itself. */
 static void ecs_sched__log(ecs_sched__env *env, ecs_sched_log_level level,
                            ecs_sched_result result, const char *message) {
+#ifdef ECS_SCHED_THREADS
+    static _Thread_local bool logging;
+    bool serialize = env && !logging;
+    if (serialize) {
+        while (atomic_exchange_explicit(&env->log_lock, 1, memory_order_acquire)) {
+        }
+        logging = true;
+    }
+#endif
     if (env && env->logger.fn) {
         env->logger.fn(level, result, message, env->logger.user_data);
     } else {
         ECS_SCHED_LOG(level, result, message);
     }
+#ifdef ECS_SCHED_THREADS
+    if (serialize) {
+        logging = false;
+        atomic_store_explicit(&env->log_lock, 0, memory_order_release);
+    }
+#endif
 }
 
 static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
@@ -4074,6 +4094,14 @@ static bool ecs_sched__change_refused(ecs_sched_world *w, const char *what) {
     return true;
 }
 
+/* The world's last failure again, with who it concerns in front ("add_system('move'), query
+   0: "), for a failure found by a call made on someone's behalf. */
+static ecs_sched_result ecs_sched__fail_again_for(ecs_sched_world *w, const char *who) {
+    char message[ECS_SCHED__ERROR_CAPACITY];
+    memcpy(message, w->env.last_error, sizeof message);
+    return ecs_sched__fail(&w->env, w->env.last_result, "%s: %s", who, message);
+}
+
 static ecs_sched_result ecs_sched__out_of_memory(ecs_sched_world *w, const char *what) {
     return ecs_sched__fail(&w->env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory while %s", what);
 }
@@ -5269,6 +5297,7 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         const ecs_sched_term *term = &q->terms[i];
         bool present = ecs_sched__type_find(t, term->id) >= 0;
         switch (term->kind) {
+        case ECS_SCHED_TERM_DEFAULT:
         case ECS_SCHED_TERM_READ:
         case ECS_SCHED_TERM_WRITE:
             if (!present) return false;
@@ -5296,9 +5325,45 @@ static bool ecs_sched__term_writes(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE;
 }
 
+/* Whether a term is the zero term, which ends a query's list (and a query whose first term
+   is, ends a list of queries). */
+static bool ecs_sched__term_ends(const ecs_sched_term *term) {
+    return term->id == 0 && term->kind == ECS_SCHED_TERM_DEFAULT;
+}
+
+/* A term with id 0 that is not the zero term names a component that was never registered (or
+   an id not set yet); a term after the zero term was meant to count. Either would end the list
+   early without a word, and the system would read a field that is not there. */
+static ecs_sched_result ecs_sched__check_term_list(ecs_sched_world *w,
+                                                  const ecs_sched_query_desc *desc) {
+    int32_t i, end = -1;
+    for (i = 0; i < ECS_SCHED_MAX_TERMS; i++) {
+        const ecs_sched_term *term = &desc->terms[i];
+        if (ecs_sched__term_ends(term)) {
+            if (end < 0) end = i;
+            continue;
+        }
+        if (term->id == 0) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
+                                   "query_create: term %d has component id 0, a component that "
+                                   "was never registered or an id not set yet; register the "
+                                   "component before making the query", (int)i);
+        }
+        if (end >= 0) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                   "query_create: term %d comes after the end of the list (term "
+                                   "%d is the zero term); list the terms without gaps",
+                                   (int)i, (int)end);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
 static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sched_query *q,
                                                    const ecs_sched_query_desc *desc) {
     int32_t i, j;
+    ecs_sched_result result = ecs_sched__check_term_list(w, desc);
+    if (result != ECS_SCHED_OK) return result;
     for (i = 0; i < ECS_SCHED_MAX_TERMS && desc->terms[i].id; i++) {
         const ecs_sched_term *term = &desc->terms[i];
         if (!ecs_sched__component_valid(w, term->id)) {
@@ -5318,6 +5383,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
             }
         }
         q->terms[i] = *term;
+        if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
         if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
         if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
         else q->reads[q->read_count++] = term->id;
@@ -6551,9 +6617,13 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
             node->first_write_is_resource = true;
         }
     }
-    for (i = 0; i < ECS_SCHED_MAX_QUERIES && c->queries[i].terms[0].id; i++) {
+    for (i = 0; i < ECS_SCHED_MAX_QUERIES && !ecs_sched__term_ends(&c->queries[i].terms[0]); i++) {
         ecs_sched_query *q = ecs_sched_query_create(w, &c->queries[i]);
-        if (!q) return w->env.last_result;
+        if (!q) {
+            char who[200];
+            snprintf(who, sizeof who, "condition '%s', query %d", name, (int)i);
+            return ecs_sched__fail_again_for(w, who);
+        }
         node->ctx.queries[node->ctx.query_count++] = q;
         for (t = 0; t < q->term_count; t++) {
             if (ecs_sched__term_writes(q->terms[t].kind) && !node->first_write) {
@@ -7147,9 +7217,12 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
         if (d->reads[i]) sys->ctx.reads[sys->ctx.read_count++] = d->reads[i];
         if (d->writes[i]) sys->ctx.writes[sys->ctx.write_count++] = d->writes[i];
     }
-    for (i = 0; i < ECS_SCHED_MAX_QUERIES && d->queries[i].terms[0].id; i++) {
+    for (i = 0; i < ECS_SCHED_MAX_QUERIES && !ecs_sched__term_ends(&d->queries[i].terms[0]); i++) {
         ecs_sched_query *q = ecs_sched_query_create(w, &d->queries[i]);
         if (!q) {
+            char who[200];
+            snprintf(who, sizeof who, "add_system('%s'), query %d", name, (int)i);
+            ecs_sched__fail_again_for(w, who);
             ecs_sched__system_free(w, sys);
             return NULL;
         }

@@ -317,6 +317,7 @@ typedef struct ecs_sched__env {
     char last_error[ECS_SCHED__ERROR_CAPACITY];
 #ifdef ECS_SCHED_THREADS
     atomic_int error_lock;     /* systems running at once may fail at once */
+    atomic_int log_lock;       /* and the logger hears them one at a time */
 #endif
 } ecs_sched__env;
 
@@ -440,6 +441,7 @@ static void ecs_sched__env_init(ecs_sched__env *env, const ecs_sched_allocator *
     memset(env, 0, sizeof *env);
 #ifdef ECS_SCHED_THREADS
     atomic_init(&env->error_lock, 0);
+    atomic_init(&env->log_lock, 0);
 #endif
     env->allocator = ecs_sched__allocator_defaults(allocator);
     if (logger) env->logger = *logger;
@@ -500,13 +502,30 @@ static char *ecs_sched__strdup(ecs_sched__env *env, const char *text) {
     return copy;
 }
 
+/* The logger hears one message at a time, whichever threads fail at once; a logger that
+   makes the library log again (on its own thread) is not held up by itself. */
 static void ecs_sched__log(ecs_sched__env *env, ecs_sched_log_level level,
                            ecs_sched_result result, const char *message) {
+#ifdef ECS_SCHED_THREADS
+    static _Thread_local bool logging;
+    bool serialize = env && !logging;
+    if (serialize) {
+        while (atomic_exchange_explicit(&env->log_lock, 1, memory_order_acquire)) {
+        }
+        logging = true;
+    }
+#endif
     if (env && env->logger.fn) {
         env->logger.fn(level, result, message, env->logger.user_data);
     } else {
         ECS_SCHED_LOG(level, result, message);
     }
+#ifdef ECS_SCHED_THREADS
+    if (serialize) {
+        logging = false;
+        atomic_store_explicit(&env->log_lock, 0, memory_order_release);
+    }
+#endif
 }
 
 static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,

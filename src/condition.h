@@ -296,9 +296,13 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
             node->first_write_is_resource = true;
         }
     }
-    for (i = 0; i < ECS_SCHED_MAX_QUERIES && c->queries[i].terms[0].id; i++) {
+    for (i = 0; i < ECS_SCHED_MAX_QUERIES && !ecs_sched__term_ends(&c->queries[i].terms[0]); i++) {
         ecs_sched_query *q = ecs_sched_query_create(w, &c->queries[i]);
-        if (!q) return w->env.last_result;
+        if (!q) {
+            char who[200];
+            snprintf(who, sizeof who, "condition '%s', query %d", name, (int)i);
+            return ecs_sched__fail_again_for(w, who);
+        }
         node->ctx.queries[node->ctx.query_count++] = q;
         for (t = 0; t < q->term_count; t++) {
             if (ecs_sched__term_writes(q->terms[t].kind) && !node->first_write) {

@@ -554,9 +554,12 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
         if (d->reads[i]) sys->ctx.reads[sys->ctx.read_count++] = d->reads[i];
         if (d->writes[i]) sys->ctx.writes[sys->ctx.write_count++] = d->writes[i];
     }
-    for (i = 0; i < ECS_SCHED_MAX_QUERIES && d->queries[i].terms[0].id; i++) {
+    for (i = 0; i < ECS_SCHED_MAX_QUERIES && !ecs_sched__term_ends(&d->queries[i].terms[0]); i++) {
         ecs_sched_query *q = ecs_sched_query_create(w, &d->queries[i]);
         if (!q) {
+            char who[200];
+            snprintf(who, sizeof who, "add_system('%s'), query %d", name, (int)i);
+            ecs_sched__fail_again_for(w, who);
             ecs_sched__system_free(w, sys);
             return NULL;
         }

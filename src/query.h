@@ -5,7 +5,8 @@
 /* ---- queries ---- */
 
 typedef enum ecs_sched_term_kind {
-    ECS_SCHED_TERM_READ = 0,       /* required, read */
+    ECS_SCHED_TERM_DEFAULT = 0,    /* as READ; with id 0, the zero term that ends the list */
+    ECS_SCHED_TERM_READ,           /* required, read */
     ECS_SCHED_TERM_WRITE,          /* required, written */
     ECS_SCHED_TERM_OPTIONAL_READ,  /* field NULL where absent */
     ECS_SCHED_TERM_OPTIONAL_WRITE,
@@ -107,6 +108,7 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         const ecs_sched_term *term = &q->terms[i];
         bool present = ecs_sched__type_find(t, term->id) >= 0;
         switch (term->kind) {
+        case ECS_SCHED_TERM_DEFAULT:
         case ECS_SCHED_TERM_READ:
         case ECS_SCHED_TERM_WRITE:
             if (!present) return false;
@@ -134,9 +136,45 @@ static bool ecs_sched__term_writes(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE;
 }
 
+/* Whether a term is the zero term, which ends a query's list (and a query whose first term
+   is, ends a list of queries). */
+static bool ecs_sched__term_ends(const ecs_sched_term *term) {
+    return term->id == 0 && term->kind == ECS_SCHED_TERM_DEFAULT;
+}
+
+/* A term with id 0 that is not the zero term names a component that was never registered (or
+   an id not set yet); a term after the zero term was meant to count. Either would end the list
+   early without a word, and the system would read a field that is not there. */
+static ecs_sched_result ecs_sched__check_term_list(ecs_sched_world *w,
+                                                  const ecs_sched_query_desc *desc) {
+    int32_t i, end = -1;
+    for (i = 0; i < ECS_SCHED_MAX_TERMS; i++) {
+        const ecs_sched_term *term = &desc->terms[i];
+        if (ecs_sched__term_ends(term)) {
+            if (end < 0) end = i;
+            continue;
+        }
+        if (term->id == 0) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
+                                   "query_create: term %d has component id 0, a component that "
+                                   "was never registered or an id not set yet; register the "
+                                   "component before making the query", (int)i);
+        }
+        if (end >= 0) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                   "query_create: term %d comes after the end of the list (term "
+                                   "%d is the zero term); list the terms without gaps",
+                                   (int)i, (int)end);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
 static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sched_query *q,
                                                    const ecs_sched_query_desc *desc) {
     int32_t i, j;
+    ecs_sched_result result = ecs_sched__check_term_list(w, desc);
+    if (result != ECS_SCHED_OK) return result;
     for (i = 0; i < ECS_SCHED_MAX_TERMS && desc->terms[i].id; i++) {
         const ecs_sched_term *term = &desc->terms[i];
         if (!ecs_sched__component_valid(w, term->id)) {
@@ -156,6 +194,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
             }
         }
         q->terms[i] = *term;
+        if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
         if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
         if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
         else q->reads[q->read_count++] = term->id;

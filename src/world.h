@@ -296,6 +296,14 @@ static bool ecs_sched__change_refused(ecs_sched_world *w, const char *what) {
     return true;
 }
 
+/* The world's last failure again, with who it concerns in front ("add_system('move'), query
+   0: "), for a failure found by a call made on someone's behalf. */
+static ecs_sched_result ecs_sched__fail_again_for(ecs_sched_world *w, const char *who) {
+    char message[ECS_SCHED__ERROR_CAPACITY];
+    memcpy(message, w->env.last_error, sizeof message);
+    return ecs_sched__fail(&w->env, w->env.last_result, "%s: %s", who, message);
+}
+
 static ecs_sched_result ecs_sched__out_of_memory(ecs_sched_world *w, const char *what) {
     return ecs_sched__fail(&w->env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory while %s", what);
 }
