@@ -2482,63 +2482,31 @@ typedef struct ecs_sched__env {
 
 /* ---- what is running ----
 
-   A system (or condition) runs with a record of its own on the executor's stack, which this
-   thread's ecs_sched__running points at. A library call that fails while it runs is recorded
-   on it (the first one), with its name and schedule in front of the message; the executor
-   looks at the record when the system returns. Nested runs chain the records. */
+   The system (or condition) running on this thread, as its context (an ecs_sched_system_ctx,
+   which context.h defines), or NULL. A library call that fails while it runs is recorded on
+   that context (the first failure, with its name and schedule in front of the message), and
+   the executor looks there when the system returns. A nested run saves and restores it. What
+   a run of a system costs is two stores and a load more than a plain call. */
 #ifdef ECS_SCHED_THREADS
 #define ECS_SCHED__THREAD_LOCAL _Thread_local
 #else
 #define ECS_SCHED__THREAD_LOCAL
 #endif
 
-typedef struct ecs_sched__running {
-    const ecs_sched__env *env;        /* its world's */
-    void *ctx;                        /* its context (an ecs_sched_system_ctx) */
-    const char *kind;                 /* "system" or "condition" */
-    const char *name;
-    const char *guards_kind;          /* a condition: what it guards ("system", "set") */
-    const char *guards_name;
-    const char *schedule;
-    bool exclusive;                   /* may change the world directly */
-    bool sticky;                      /* the failure is a refused access: not clearable */
-    ecs_sched_result code;            /* its failure so far; OK while none */
-    struct ecs_sched__running *outer;
-    char message[ECS_SCHED__ERROR_CAPACITY];
-} ecs_sched__running;
+static ECS_SCHED__THREAD_LOCAL void *ecs_sched__running_now;
 
-static ECS_SCHED__THREAD_LOCAL ecs_sched__running *ecs_sched__running_now;
+/* context.h: a running context's world; its "system 'x' in schedule 'S': " (returns the
+   length); whether it may change the world directly; keeping a failure on it. */
+static const ecs_sched__env *ecs_sched__running_env(const void *ctx);
+static size_t ecs_sched__running_prefix(const void *ctx, char *out, size_t n);
+static bool ecs_sched__running_may_change(const void *ctx);
+static void ecs_sched__running_keep(void *ctx, ecs_sched_result code, const char *message,
+                                    bool refused);
 
-/* The record of what runs on this thread for the world of env, or NULL. */
-static ecs_sched__running *ecs_sched__running_in(const ecs_sched__env *env) {
-    ecs_sched__running *r = ecs_sched__running_now;
-    return r && r->env == env ? r : NULL;
-}
-
-/* "system 'x' in schedule 'S': " or "condition 'c' (guarding set 's') in schedule 'S': ";
-   returns its length. */
-static size_t ecs_sched__running_prefix(const ecs_sched__running *r, char *out, size_t n) {
-    int k;
-    if (r->guards_name) {
-        k = snprintf(out, n, "%s '%s' (guarding %s '%s') in schedule '%s': ", r->kind, r->name,
-                     r->guards_kind, r->guards_name, r->schedule);
-    } else {
-        k = snprintf(out, n, "%s '%s' in schedule '%s': ", r->kind, r->name, r->schedule);
-    }
-    return k < 0 ? 0 : (size_t)k >= n ? n - 1 : (size_t)k;
-}
-
-/* Keeps a failure on the running record: the first one, or a refused access over one that
-   is not. */
-static void ecs_sched__running_keep(ecs_sched__running *r, ecs_sched_result code,
-                                    const char *message, bool sticky) {
-    size_t n = strlen(message);
-    if (r->code != ECS_SCHED_OK && (r->sticky || !sticky)) return;
-    if (n >= sizeof r->message) n = sizeof r->message - 1;   /* as much as fits */
-    r->code = code;
-    r->sticky = sticky;
-    memcpy(r->message, message, n);
-    r->message[n] = '\0';
+/* What runs on this thread for the world of env, or NULL. */
+static void *ecs_sched__running_in(const ecs_sched__env *env) {
+    void *ctx = ecs_sched__running_now;
+    return ctx && ecs_sched__running_env(ctx) == env ? ctx : NULL;
 }
 
 #ifdef ECS_SCHED_THREADS
@@ -2702,7 +2670,7 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
 
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. Inside a
    system, the failure is also the system's (refused: one it cannot clear). */
-static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, ecs_sched__running *running,
+static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
                                             ecs_sched_result code, bool refused, const char *fmt,
                                             va_list args) {
     char message[ECS_SCHED__ERROR_CAPACITY];
@@ -2823,7 +2791,7 @@ static const char *ecs_sched__text_get(const ecs_sched__text *t) {
 static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_result code,
                                              const char *text) {
     char whole[4 * ECS_SCHED__ERROR_CAPACITY];
-    ecs_sched__running *running = ecs_sched__running_in(env);
+    void *running = ecs_sched__running_in(env);
     size_t n;
     if (running) {   /* the system's name in front, as ecs_sched__fail does */
         size_t at = ecs_sched__running_prefix(running, whole, sizeof whole);
@@ -4085,8 +4053,8 @@ static void ecs_sched__time_free(ecs_sched_world *w);
    with threads a data race, and on one thread a change under the feet of the systems that
    hold pointers into the world. Refused, as the system's failure. */
 static bool ecs_sched__change_refused(ecs_sched_world *w, const char *what) {
-    const ecs_sched__running *r = ecs_sched__running_in(&w->env);
-    if (!r || r->exclusive) return false;
+    const void *running = ecs_sched__running_in(&w->env);
+    if (!running || ecs_sched__running_may_change(running)) return false;
     ecs_sched__refuse(&w->env, ECS_SCHED_ERR_ACCESS,
                       "%s through the world while the schedule runs, but only exclusive systems "
                       "change the world directly: record it in the system's commands instead "
@@ -6123,6 +6091,10 @@ ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
 /* What a run of a typical system touches (its queries, its user data, the violation the
    executor looks at after it) comes first. */
 struct ecs_sched_system_ctx {
+    ecs_sched_result failure;         /* the first failure of its run so far; OK while none
+                                         (set before the run, on the line of the system's fn) */
+    bool failure_refused;             /* with failure: a refused access, not clearable */
+    bool applying;                    /* its commands are applied at a sync point right now */
     ecs_sched_query *queries[ECS_SCHED_MAX_QUERIES];
     void *user_data;
     int32_t query_count;
@@ -6130,107 +6102,132 @@ struct ecs_sched_system_ctx {
     ecs_sched_commands *commands;
     const char *name;
     const char *kind;                 /* "system" or "condition", for messages */
+    const char *schedule;             /* the label of its schedule, for messages */
     const char *guards_kind;          /* conditions: "system" or "set", what they guard, */
     const char *guards_name;          /* and its name */
+    char *failure_message;            /* made at its first failure, kept for the next */
     int32_t read_count;
     int32_t write_count;
     ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];
     bool exclusive;
     bool read_only;                   /* conditions */
-    ecs_sched__running *running;      /* its record while it runs (whichever thread it hands
-                                         itself to), else NULL */
 };
 
-/* ctx starts to run on this thread, in a run of `schedule`: r is its record until
-   ecs_sched__running_end. */
-static void ecs_sched__running_begin(ecs_sched__running *r, ecs_sched_system_ctx *ctx,
-                                     const char *schedule) {
-    r->env = &ctx->world->env;
-    r->ctx = ctx;
-    r->kind = ctx->kind;
-    r->name = ctx->name;
-    r->guards_kind = ctx->guards_kind;
-    r->guards_name = ctx->guards_name;
-    r->schedule = schedule;
-    r->exclusive = ctx->exclusive;
-    r->sticky = false;
-    r->code = ECS_SCHED_OK;
-    r->outer = ecs_sched__running_now;
-    ecs_sched__running_now = r;
-    ctx->running = r;
+/* ---- the running context (see base.h) ---- */
+
+static const ecs_sched__env *ecs_sched__running_env(const void *running) {
+    return &((const ecs_sched_system_ctx *)running)->world->env;
 }
 
-static void ecs_sched__running_end(ecs_sched__running *r) {
-    ecs_sched__running_now = r->outer;
-    ((ecs_sched_system_ctx *)r->ctx)->running = NULL;
+/* "system 'x' in schedule 'S': " or "condition 'c' (guarding set 's') in schedule 'S': ". */
+static size_t ecs_sched__running_prefix(const void *running, char *out, size_t n) {
+    const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
+    const char *schedule = ctx->schedule ? ctx->schedule : "(none)";
+    int k;
+    if (ctx->guards_name) {
+        k = snprintf(out, n, "%s '%s' (guarding %s '%s') in schedule '%s': ", ctx->kind,
+                     ctx->name, ctx->guards_kind, ctx->guards_name, schedule);
+    } else {
+        k = snprintf(out, n, "%s '%s' in schedule '%s': ", ctx->kind, ctx->name, schedule);
+    }
+    return k < 0 ? 0 : (size_t)k >= n ? n - 1 : (size_t)k;
 }
 
-/* The record of ctx's run, or NULL (a context used outside its run). */
-static ecs_sched__running *ecs_sched__ctx_running(const ecs_sched_system_ctx *ctx) {
-    return ctx->running;
+static bool ecs_sched__running_may_change(const void *running) {
+    const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
+    return ctx->exclusive || ctx->applying;
 }
 
-/* A failure of what ctx belongs to, on its record (from any thread it was handed to). */
-static ecs_sched_result ecs_sched__ctx_vfail(const ecs_sched_system_ctx *ctx,
-                                             ecs_sched_result code, bool refused,
-                                             const char *fmt, ...) ECS_SCHED__PRINTF(4, 5);
-static ecs_sched_result ecs_sched__ctx_vfail(const ecs_sched_system_ctx *ctx,
-                                             ecs_sched_result code, bool refused,
-                                             const char *fmt, ...) {
+/* Keeps a failure on the context: the first one, or a refused access over one that is not.
+   Without room for the message (out of memory), the code alone is kept. */
+static void ecs_sched__running_keep(void *running, ecs_sched_result code, const char *message,
+                                    bool refused) {
+    ecs_sched_system_ctx *ctx = (ecs_sched_system_ctx *)running;
+    size_t n = strlen(message);
+    if (ctx->failure != ECS_SCHED_OK && (ctx->failure_refused || !refused)) return;
+    ctx->failure = code;
+    ctx->failure_refused = refused;
+    if (!ctx->failure_message) {
+        ctx->failure_message = (char *)ecs_sched__alloc(&ctx->world->env, ECS_SCHED__ERROR_CAPACITY);
+        if (!ctx->failure_message) return;
+    }
+    if (n >= ECS_SCHED__ERROR_CAPACITY) n = ECS_SCHED__ERROR_CAPACITY - 1;   /* what fits */
+    memcpy(ctx->failure_message, message, n);
+    ctx->failure_message[n] = '\0';
+}
+
+/* The message of the failure kept on ctx; when there was no memory to keep it, its names
+   and code, written into buf. */
+static const char *ecs_sched__ctx_failure_message(const ecs_sched_system_ctx *ctx, char *buf,
+                                                  size_t n) {
+    size_t at;
+    if (ctx->failure_message) return ctx->failure_message;
+    at = ecs_sched__running_prefix(ctx, buf, n);
+    snprintf(buf + at, n - at, "%s (out of memory keeping the whole message)",
+             ecs_sched_result_string(ctx->failure));
+    return buf;
+}
+
+/* ctx runs on this thread from here to ecs_sched__running_end; returns what ran before. */
+static void *ecs_sched__running_begin(ecs_sched_system_ctx *ctx) {
+    void *outer = ecs_sched__running_now;
+    ctx->failure = ECS_SCHED_OK;
+    ecs_sched__running_now = ctx;
+    return outer;
+}
+
+static void ecs_sched__running_end(void *outer) {
+    ecs_sched__running_now = outer;
+}
+
+/* A failure of what ctx belongs to, kept on ctx (from whichever thread it was handed to),
+   its names in front of the message. */
+static ecs_sched_result ecs_sched__ctx_vfail(ecs_sched_system_ctx *ctx, ecs_sched_result code,
+                                             bool refused, const char *fmt, ...)
+    ECS_SCHED__PRINTF(4, 5);
+static ecs_sched_result ecs_sched__ctx_vfail(ecs_sched_system_ctx *ctx, ecs_sched_result code,
+                                             bool refused, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
-    code = ecs_sched__vfail_on(&ctx->world->env, ctx->running, code, refused, fmt, args);
+    code = ecs_sched__vfail_on(&ctx->world->env, ctx, code, refused, fmt, args);
     va_end(args);
     return code;
-}
-
-/* Who a message is about when no running record names it: "system 'x' ". */
-static const char *ecs_sched__ctx_who(const ecs_sched_system_ctx *ctx, char *buf, size_t n) {
-    if (ecs_sched__ctx_running(ctx)) return "";
-    snprintf(buf, n, "%s '%s' ", ctx->kind, ctx->name);
-    return buf;
 }
 
 /* Refuses what a system asked for: fmt and what follows say what it asked. */
 static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, ...)
     ECS_SCHED__PRINTF(2, 3);
 static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, ...) {
-    char detail[400], who[160];
+    char detail[400];
     va_list args;
     va_start(args, fmt);
     vsnprintf(detail, sizeof detail, fmt, args);
     va_end(args);
-    ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_ACCESS, true, "%s%s",
-                         ecs_sched__ctx_who(ctx, who, sizeof who), detail);
+    ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_ACCESS, true, "%s", detail);
     return NULL;
 }
 
 ecs_sched_result ecs_sched_ctx_fail(ecs_sched_system_ctx *ctx, ecs_sched_result code,
                                     const char *format, ...) {
-    char message[ECS_SCHED__ERROR_CAPACITY], who[160];
+    char message[ECS_SCHED__ERROR_CAPACITY];
     va_list args;
     ECS_SCHED_ASSERT(ctx != NULL && format != NULL);
     if (code == ECS_SCHED_OK) return ECS_SCHED_OK;
     va_start(args, format);
     vsnprintf(message, sizeof message, format, args);
     va_end(args);
-    return ecs_sched__ctx_vfail(ctx, code, false, "%s%s",
-                                ecs_sched__ctx_who(ctx, who, sizeof who), message);
+    return ecs_sched__ctx_vfail(ctx, code, false, "%s", message);
 }
 
 ecs_sched_result ecs_sched_ctx_error(const ecs_sched_system_ctx *ctx) {
-    const ecs_sched__running *r;
     ECS_SCHED_ASSERT(ctx != NULL);
-    r = ecs_sched__ctx_running(ctx);
-    return r ? r->code : ECS_SCHED_OK;
+    return ctx->failure;
 }
 
 void ecs_sched_ctx_clear_error(ecs_sched_system_ctx *ctx) {
-    ecs_sched__running *r;
     ECS_SCHED_ASSERT(ctx != NULL);
-    r = ecs_sched__ctx_running(ctx);
-    if (r && !r->sticky) r->code = ECS_SCHED_OK;
+    if (!ctx->failure_refused) ctx->failure = ECS_SCHED_OK;
 }
 
 const char *ecs_sched_ctx_name(const ecs_sched_system_ctx *ctx) {
@@ -6288,24 +6285,14 @@ static void *ecs_sched__ctx_refuse_off_main_thread(ecs_sched_system_ctx *ctx, ec
                                  ecs_sched__component_label(ctx->world, id));
 }
 
-/* A declared resource that is not in the world: the system's failure, named (and, outside
-   its run, a condition's message names what it guards). */
+/* A declared resource that is not in the world: the system's failure. */
 static void *ecs_sched__ctx_missing_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
-    char who[400] = "";
-    if (!ecs_sched__ctx_running(ctx)) {
-        if (ctx->guards_name) {
-            snprintf(who, sizeof who, "%s '%s' (guarding %s '%s') ", ctx->kind, ctx->name,
-                     ctx->guards_kind, ctx->guards_name);
-        } else {
-            snprintf(who, sizeof who, "%s '%s' ", ctx->kind, ctx->name);
-        }
-    }
     ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
-                    "%sreads resource '%s', which does not exist: insert it before the "
-                    "schedule runs, guard %s with ecs_sched_condition_resource_exists, or read "
-                    "it with ecs_sched_ctx_optional_resource if it can do without",
-                    who, ecs_sched__component_label(ctx->world, id),
-                    ctx->read_only ? "what it guards" : "the system");
+                         "reads resource '%s', which does not exist: insert it before the "
+                         "schedule runs, guard %s with ecs_sched_condition_resource_exists, or "
+                         "read it with ecs_sched_ctx_optional_resource if it can do without",
+                         ecs_sched__component_label(ctx->world, id),
+                         ctx->read_only ? "what it guards" : "the system");
     return NULL;
 }
 
@@ -6530,6 +6517,7 @@ static void ecs_sched__cond_free(ecs_sched_world *w, ecs_sched__cond *c) {
     int32_t i;
     if (!c) return;
     for (i = 0; i < c->ctx.query_count; i++) ecs_sched_query_destroy(c->ctx.queries[i]);
+    ecs_sched__free(&w->env, c->ctx.failure_message);
     ecs_sched__free(&w->env, c->value);
     ecs_sched__free(&w->env, c->name);
     ecs_sched__free(&w->env, c);
@@ -6544,11 +6532,12 @@ static void ecs_sched__conds_free(ecs_sched_world *w, ecs_sched__conds *conds) {
 
 /* Tells the nodes from `first` on (one condition tree) what they guard, for messages. */
 static void ecs_sched__conds_guard(ecs_sched__conds *conds, uint32_t first, const char *kind,
-                                   const char *name) {
+                                   const char *name, const char *schedule) {
     uint32_t i;
     for (i = first; i < conds->count; i++) {
         conds->items[i]->ctx.guards_kind = kind;
         conds->items[i]->ctx.guards_name = name;
+        conds->items[i]->ctx.schedule = schedule;
     }
 }
 
@@ -6693,32 +6682,31 @@ static const ecs_sched__cond *ecs_sched__cond_find_write(const ecs_sched__conds 
     return NULL;
 }
 
-/* Evaluates a condition tree; AND and OR short-circuit. The first condition function that
-   fails (see ecs_sched_ctx_fail) is copied into *failed, whose code is OK until then. */
+/* Evaluates a condition tree; AND and OR short-circuit. The context of the first condition
+   function that fails (see ecs_sched_ctx_fail) goes to *failed, NULL until then. */
 static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
-                                 const char *schedule, ecs_sched__running *failed) {
+                                 ecs_sched_system_ctx **failed) {
     ecs_sched__cond *c = conds->items[index];
     ecs_sched_world *w = c->ctx.world;
     bool result = false;
     switch (c->kind) {
     case ECS_SCHED_CONDITION_FN: {
-        ecs_sched__running running;
-        ecs_sched__running_begin(&running, &c->ctx, schedule);
+        void *outer = ecs_sched__running_begin(&c->ctx);
         result = c->fn(&c->ctx);
-        ecs_sched__running_end(&running);
-        if (running.code != ECS_SCHED_OK && failed->code == ECS_SCHED_OK) *failed = running;
+        ecs_sched__running_end(outer);
+        if (c->ctx.failure != ECS_SCHED_OK && !*failed) *failed = &c->ctx;
         break;
     }
     case ECS_SCHED_CONDITION_AND:
-        result = ecs_sched__cond_eval(conds, c->operands[0], schedule, failed) &&
-                 ecs_sched__cond_eval(conds, c->operands[1], schedule, failed);
+        result = ecs_sched__cond_eval(conds, c->operands[0], failed) &&
+                 ecs_sched__cond_eval(conds, c->operands[1], failed);
         break;
     case ECS_SCHED_CONDITION_OR:
-        result = ecs_sched__cond_eval(conds, c->operands[0], schedule, failed) ||
-                 ecs_sched__cond_eval(conds, c->operands[1], schedule, failed);
+        result = ecs_sched__cond_eval(conds, c->operands[0], failed) ||
+                 ecs_sched__cond_eval(conds, c->operands[1], failed);
         break;
     case ECS_SCHED_CONDITION_NOT:
-        result = !ecs_sched__cond_eval(conds, c->operands[0], schedule, failed);
+        result = !ecs_sched__cond_eval(conds, c->operands[0], failed);
         break;
     case ECS_SCHED_CONDITION_RESOURCE_EXISTS:
         result = ecs_sched_resource_exists(w, c->resource);
@@ -6901,6 +6889,7 @@ static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
     int32_t i;
     for (i = 0; i < s->ctx.query_count; i++) ecs_sched_query_destroy(s->ctx.queries[i]);
     ecs_sched_commands_destroy(s->ctx.commands);
+    ecs_sched__free(&w->env, s->ctx.failure_message);
     ecs_sched__free(&w->env, s);
 }
 
@@ -7119,7 +7108,8 @@ static bool ecs_sched__apply_config(ecs_sched_world *w, ecs_sched__schedule *s,
         cond = ecs_sched__cond_copy(w, &s->conds, c->run_if[i]);
         if (cond < 0) return false;
         ecs_sched__conds_guard(&s->conds, first, subject >= 0 ? "system" : "set",
-                               s->names[subject >= 0 ? s->systems[subject]->name : -subject - 1].text);
+                               s->names[subject >= 0 ? s->systems[subject]->name : -subject - 1].text,
+                               s->label);
         s->guards[s->guard_count].subject = subject;
         s->guards[s->guard_count].cond = cond;
         s->guard_count++;
@@ -7210,6 +7200,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
     sys->is_apply_deferred = d->fn == ecs_sched_apply_deferred;
     sys->ctx.world = w;
     sys->ctx.kind = "system";
+    sys->ctx.schedule = s->label;
     sys->ctx.user_data = d->user_data;
     sys->ctx.exclusive = d->exclusive || sys->is_apply_deferred;
     sys->main_thread = d->main_thread;
@@ -10029,53 +10020,59 @@ static void ecs_sched__failure_unlock(ecs_sched_world *w) {
 #define ecs_sched__failure_unlock(w) ((void)(w))
 #endif
 
-/* The node at plan position `at` failed, as record r says. The hook hears of it (outside any
-   system's record: what fails in the hook is nobody's failure) and, under the HOOK policy,
-   decides. Returns whether the run stops. */
-static bool ecs_sched__node_failed(ecs_sched_world *w, ecs_sched__schedule *s, int32_t at,
-                                   const ecs_sched__running *r) {
+/* The node at plan position `at` failed, as the context kept (its system's, a condition's
+   guarding it, or its commands'). The hook hears of it (outside any running context: what
+   fails in the hook is nobody's failure) and, under the HOOK policy, decides. The context's
+   failure is then taken. Returns whether the run stops. */
+static bool ecs_sched__node_failed(ecs_sched__schedule *s, int32_t at, ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *w = ctx->world;
     ecs_sched_error_policy policy = ecs_sched__error_policy(w, s);
     ecs_sched_error_action action =
         policy == ECS_SCHED_ON_ERROR_CONTINUE ? ECS_SCHED_ERROR_CONTINUE : ECS_SCHED_ERROR_STOP;
+    char fallback[ECS_SCHED__ERROR_CAPACITY];
+    const char *message = ecs_sched__ctx_failure_message(ctx, fallback, sizeof fallback);
     ecs_sched__failure_lock(w);
     if (w->error_hook.fn) {
-        ecs_sched__running *running = ecs_sched__running_now;
+        void *running = ecs_sched__running_now;
         ecs_sched_failure failure;
         ecs_sched_error_action said;
-        failure.code = r->code;
-        failure.kind = r->kind;
-        failure.name = r->name;
+        failure.code = ctx->failure;
+        failure.kind = ctx->kind;
+        failure.name = ctx->name;
         failure.schedule = s->label;
-        failure.message = r->message;
+        failure.message = message;
         ecs_sched__running_now = NULL;
         said = w->error_hook.fn(&failure, w->error_hook.user_data);
         ecs_sched__running_now = running;
         if (policy == ECS_SCHED_ON_ERROR_HOOK) action = said;
     }
     if (action != ECS_SCHED_ERROR_IGNORE && at < s->failure_at) {
+        size_t n = strlen(message);
+        if (n >= sizeof s->failure_message) n = sizeof s->failure_message - 1;
         s->failure_at = at;
-        s->failure_code = r->code;
-        memcpy(s->failure_message, r->message, sizeof s->failure_message);
+        s->failure_code = ctx->failure;
+        memcpy(s->failure_message, message, n);
+        s->failure_message[n] = '\0';
     }
     if (action == ECS_SCHED_ERROR_STOP) s->stopped = true;
     ecs_sched__failure_unlock(w);
+    ctx->failure = ECS_SCHED_OK;
     return action == ECS_SCHED_ERROR_STOP;
 }
 
-/* Calls the system at plan position `at` with a record of its own; returns whether the run
-   stops. */
+/* Calls the system at plan position `at`, running on this thread meanwhile; returns whether
+   the run stops. */
 static bool ecs_sched__call_system(ecs_sched__schedule *s, ecs_sched__system *sys, int32_t at) {
-    ecs_sched__running r;
-    ecs_sched__running_begin(&r, &sys->ctx, s->label);
+    void *outer = ecs_sched__running_begin(&sys->ctx);
     sys->fn(&sys->ctx);
-    ecs_sched__running_end(&r);
-    return r.code != ECS_SCHED_OK && ecs_sched__node_failed(sys->ctx.world, s, at, &r);
+    ecs_sched__running_end(outer);
+    return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, at, &sys->ctx);
 }
 
 /* Applies the pending commands of the schedule's systems, in plan order, each buffer as its
    system's: a command that cannot be applied fails that system (the commands after it stay
-   pending for the next sync point). Applying is exclusive, so the records say so. Returns
-   whether the run stops. */
+   pending for the next sync point). Applying changes the world, which the system's context
+   is allowed meanwhile. Returns whether the run stops. */
 static bool ecs_sched__apply_pending(ecs_sched__schedule *s) {
     ecs_sched__plan *plan = s->plan;
     bool stop = false;
@@ -10083,14 +10080,15 @@ static bool ecs_sched__apply_pending(ecs_sched__schedule *s) {
     for (i = 0; i < plan->writer_count; i++) {
         ecs_sched__plan_node *writer = plan->writers[i];
         ecs_sched_system_ctx *ctx = &writer->system->ctx;
-        ecs_sched__running r;
+        void *outer;
         if (ecs_sched_commands_pending(ctx->commands) == 0) continue;
-        ecs_sched__running_begin(&r, ctx, s->label);
-        r.exclusive = true;
+        outer = ecs_sched__running_begin(ctx);
+        ctx->applying = true;
         ecs_sched_commands_apply(ctx->commands);
-        ecs_sched__running_end(&r);
-        if (r.code != ECS_SCHED_OK &&
-            ecs_sched__node_failed(ctx->world, s, (int32_t)(writer - plan->nodes), &r)) {
+        ctx->applying = false;
+        ecs_sched__running_end(outer);
+        if (ctx->failure != ECS_SCHED_OK &&
+            ecs_sched__node_failed(s, (int32_t)(writer - plan->nodes), ctx)) {
             stop = true;
         }
     }
@@ -10102,17 +10100,13 @@ static bool ecs_sched__apply_pending(ecs_sched__schedule *s) {
    says whether the run stops. */
 static bool ecs_sched__conditions_hold(ecs_sched__schedule *s, const int32_t *conds,
                                        int32_t count, int32_t at, bool *stop) {
-    ecs_sched__running failed;
+    ecs_sched_system_ctx *failed = NULL;
     bool all = true;
     int32_t i;
-    failed.code = ECS_SCHED_OK;
     for (i = 0; i < count; i++) {
-        if (!ecs_sched__cond_eval(&s->conds, conds[i], s->label, &failed)) all = false;
+        if (!ecs_sched__cond_eval(&s->conds, conds[i], &failed)) all = false;
     }
-    if (failed.code != ECS_SCHED_OK &&
-        ecs_sched__node_failed(s->conds.items[conds[0]]->ctx.world, s, at, &failed)) {
-        *stop = true;
-    }
+    if (failed && ecs_sched__node_failed(s, at, failed)) *stop = true;
     return all;
 }
 
@@ -10169,7 +10163,7 @@ static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32
    (an exclusive system that ran this schedule) fails with it in turn, its name in front. */
 static ecs_sched_result ecs_sched__run_failed(ecs_sched_world *w, ecs_sched__schedule *s,
                                               ecs_sched_result result) {
-    ecs_sched__running *outer = ecs_sched__running_in(&w->env);
+    void *outer = ecs_sched__running_in(&w->env);
     if (s->failure_code == ECS_SCHED_OK) return result;   /* the pool could not be made */
     if (outer) return ecs_sched__fail_text(&w->env, s->failure_code, s->failure_message);
     ecs_sched__error_lock(&w->env);
@@ -11221,18 +11215,15 @@ ecs_sched_id ecs_sched_time_fixed_id(const ecs_sched_world *w) {
 
 const ecs_sched_time *ecs_sched_ctx_time(ecs_sched_system_ctx *ctx) {
     ecs_sched_world *w = ctx->world;
-    char who[160];
     if (!w->clocks) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                        "%sreads the time, but this world has no clocks (create an app, or "
-                        "call ecs_sched_time_setup first)",
-                        ecs_sched__ctx_who(ctx, who, sizeof who));
+        ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
+                             "reads the time, but this world has no clocks (create an app, or "
+                             "call ecs_sched_time_setup first)");
         return NULL;
     }
     if (!ecs_sched_resource_exists(w, w->clocks->time)) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                        "%sreads the time, but resource 'Time' was removed",
-                        ecs_sched__ctx_who(ctx, who, sizeof who));
+        ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
+                             "reads the time, but resource 'Time' was removed");
         return NULL;
     }
     return (const ecs_sched_time *)ecs_sched_ctx_resource(ctx, w->clocks->time);
@@ -13308,16 +13299,12 @@ ecs_sched_result ecs_sched_ctx_request_exit(ecs_sched_system_ctx *ctx, int32_t c
     ECS_SCHED_ASSERT(ctx != NULL);
     w = ctx->world;
     if (!w->app) {
-        char who[160];
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                               "%srequests exit, but its world has no app",
-                               ecs_sched__ctx_who(ctx, who, sizeof who));
+        return ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
+                                    "requests exit, but its world has no app");
     }
     if (!ecs_sched_resource_exists(w, w->app->exit)) {
-        char who[160];
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                               "%srequests exit, but resource 'AppExit' was removed",
-                               ecs_sched__ctx_who(ctx, who, sizeof who));
+        return ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
+                                    "requests exit, but resource 'AppExit' was removed");
     }
     exit_ = (ecs_sched_app_exit *)ecs_sched_ctx_resource_mut(ctx, w->app->exit);
     if (!exit_) return w->env.last_result;

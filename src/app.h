@@ -518,16 +518,12 @@ ecs_sched_result ecs_sched_ctx_request_exit(ecs_sched_system_ctx *ctx, int32_t c
     ECS_SCHED_ASSERT(ctx != NULL);
     w = ctx->world;
     if (!w->app) {
-        char who[160];
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                               "%srequests exit, but its world has no app",
-                               ecs_sched__ctx_who(ctx, who, sizeof who));
+        return ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
+                                    "requests exit, but its world has no app");
     }
     if (!ecs_sched_resource_exists(w, w->app->exit)) {
-        char who[160];
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                               "%srequests exit, but resource 'AppExit' was removed",
-                               ecs_sched__ctx_who(ctx, who, sizeof who));
+        return ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
+                                    "requests exit, but resource 'AppExit' was removed");
     }
     exit_ = (ecs_sched_app_exit *)ecs_sched_ctx_resource_mut(ctx, w->app->exit);
     if (!exit_) return w->env.last_result;

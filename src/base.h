@@ -323,63 +323,31 @@ typedef struct ecs_sched__env {
 
 /* ---- what is running ----
 
-   A system (or condition) runs with a record of its own on the executor's stack, which this
-   thread's ecs_sched__running points at. A library call that fails while it runs is recorded
-   on it (the first one), with its name and schedule in front of the message; the executor
-   looks at the record when the system returns. Nested runs chain the records. */
+   The system (or condition) running on this thread, as its context (an ecs_sched_system_ctx,
+   which context.h defines), or NULL. A library call that fails while it runs is recorded on
+   that context (the first failure, with its name and schedule in front of the message), and
+   the executor looks there when the system returns. A nested run saves and restores it. What
+   a run of a system costs is two stores and a load more than a plain call. */
 #ifdef ECS_SCHED_THREADS
 #define ECS_SCHED__THREAD_LOCAL _Thread_local
 #else
 #define ECS_SCHED__THREAD_LOCAL
 #endif
 
-typedef struct ecs_sched__running {
-    const ecs_sched__env *env;        /* its world's */
-    void *ctx;                        /* its context (an ecs_sched_system_ctx) */
-    const char *kind;                 /* "system" or "condition" */
-    const char *name;
-    const char *guards_kind;          /* a condition: what it guards ("system", "set") */
-    const char *guards_name;
-    const char *schedule;
-    bool exclusive;                   /* may change the world directly */
-    bool sticky;                      /* the failure is a refused access: not clearable */
-    ecs_sched_result code;            /* its failure so far; OK while none */
-    struct ecs_sched__running *outer;
-    char message[ECS_SCHED__ERROR_CAPACITY];
-} ecs_sched__running;
+static ECS_SCHED__THREAD_LOCAL void *ecs_sched__running_now;
 
-static ECS_SCHED__THREAD_LOCAL ecs_sched__running *ecs_sched__running_now;
+/* context.h: a running context's world; its "system 'x' in schedule 'S': " (returns the
+   length); whether it may change the world directly; keeping a failure on it. */
+static const ecs_sched__env *ecs_sched__running_env(const void *ctx);
+static size_t ecs_sched__running_prefix(const void *ctx, char *out, size_t n);
+static bool ecs_sched__running_may_change(const void *ctx);
+static void ecs_sched__running_keep(void *ctx, ecs_sched_result code, const char *message,
+                                    bool refused);
 
-/* The record of what runs on this thread for the world of env, or NULL. */
-static ecs_sched__running *ecs_sched__running_in(const ecs_sched__env *env) {
-    ecs_sched__running *r = ecs_sched__running_now;
-    return r && r->env == env ? r : NULL;
-}
-
-/* "system 'x' in schedule 'S': " or "condition 'c' (guarding set 's') in schedule 'S': ";
-   returns its length. */
-static size_t ecs_sched__running_prefix(const ecs_sched__running *r, char *out, size_t n) {
-    int k;
-    if (r->guards_name) {
-        k = snprintf(out, n, "%s '%s' (guarding %s '%s') in schedule '%s': ", r->kind, r->name,
-                     r->guards_kind, r->guards_name, r->schedule);
-    } else {
-        k = snprintf(out, n, "%s '%s' in schedule '%s': ", r->kind, r->name, r->schedule);
-    }
-    return k < 0 ? 0 : (size_t)k >= n ? n - 1 : (size_t)k;
-}
-
-/* Keeps a failure on the running record: the first one, or a refused access over one that
-   is not. */
-static void ecs_sched__running_keep(ecs_sched__running *r, ecs_sched_result code,
-                                    const char *message, bool sticky) {
-    size_t n = strlen(message);
-    if (r->code != ECS_SCHED_OK && (r->sticky || !sticky)) return;
-    if (n >= sizeof r->message) n = sizeof r->message - 1;   /* as much as fits */
-    r->code = code;
-    r->sticky = sticky;
-    memcpy(r->message, message, n);
-    r->message[n] = '\0';
+/* What runs on this thread for the world of env, or NULL. */
+static void *ecs_sched__running_in(const ecs_sched__env *env) {
+    void *ctx = ecs_sched__running_now;
+    return ctx && ecs_sched__running_env(ctx) == env ? ctx : NULL;
 }
 
 #ifdef ECS_SCHED_THREADS
@@ -543,7 +511,7 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
 
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. Inside a
    system, the failure is also the system's (refused: one it cannot clear). */
-static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, ecs_sched__running *running,
+static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
                                             ecs_sched_result code, bool refused, const char *fmt,
                                             va_list args) {
     char message[ECS_SCHED__ERROR_CAPACITY];
@@ -664,7 +632,7 @@ static const char *ecs_sched__text_get(const ecs_sched__text *t) {
 static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_result code,
                                              const char *text) {
     char whole[4 * ECS_SCHED__ERROR_CAPACITY];
-    ecs_sched__running *running = ecs_sched__running_in(env);
+    void *running = ecs_sched__running_in(env);
     size_t n;
     if (running) {   /* the system's name in front, as ecs_sched__fail does */
         size_t at = ecs_sched__running_prefix(running, whole, sizeof whole);

@@ -209,6 +209,7 @@ static void ecs_sched__cond_free(ecs_sched_world *w, ecs_sched__cond *c) {
     int32_t i;
     if (!c) return;
     for (i = 0; i < c->ctx.query_count; i++) ecs_sched_query_destroy(c->ctx.queries[i]);
+    ecs_sched__free(&w->env, c->ctx.failure_message);
     ecs_sched__free(&w->env, c->value);
     ecs_sched__free(&w->env, c->name);
     ecs_sched__free(&w->env, c);
@@ -223,11 +224,12 @@ static void ecs_sched__conds_free(ecs_sched_world *w, ecs_sched__conds *conds) {
 
 /* Tells the nodes from `first` on (one condition tree) what they guard, for messages. */
 static void ecs_sched__conds_guard(ecs_sched__conds *conds, uint32_t first, const char *kind,
-                                   const char *name) {
+                                   const char *name, const char *schedule) {
     uint32_t i;
     for (i = first; i < conds->count; i++) {
         conds->items[i]->ctx.guards_kind = kind;
         conds->items[i]->ctx.guards_name = name;
+        conds->items[i]->ctx.schedule = schedule;
     }
 }
 
@@ -372,32 +374,31 @@ static const ecs_sched__cond *ecs_sched__cond_find_write(const ecs_sched__conds 
     return NULL;
 }
 
-/* Evaluates a condition tree; AND and OR short-circuit. The first condition function that
-   fails (see ecs_sched_ctx_fail) is copied into *failed, whose code is OK until then. */
+/* Evaluates a condition tree; AND and OR short-circuit. The context of the first condition
+   function that fails (see ecs_sched_ctx_fail) goes to *failed, NULL until then. */
 static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
-                                 const char *schedule, ecs_sched__running *failed) {
+                                 ecs_sched_system_ctx **failed) {
     ecs_sched__cond *c = conds->items[index];
     ecs_sched_world *w = c->ctx.world;
     bool result = false;
     switch (c->kind) {
     case ECS_SCHED_CONDITION_FN: {
-        ecs_sched__running running;
-        ecs_sched__running_begin(&running, &c->ctx, schedule);
+        void *outer = ecs_sched__running_begin(&c->ctx);
         result = c->fn(&c->ctx);
-        ecs_sched__running_end(&running);
-        if (running.code != ECS_SCHED_OK && failed->code == ECS_SCHED_OK) *failed = running;
+        ecs_sched__running_end(outer);
+        if (c->ctx.failure != ECS_SCHED_OK && !*failed) *failed = &c->ctx;
         break;
     }
     case ECS_SCHED_CONDITION_AND:
-        result = ecs_sched__cond_eval(conds, c->operands[0], schedule, failed) &&
-                 ecs_sched__cond_eval(conds, c->operands[1], schedule, failed);
+        result = ecs_sched__cond_eval(conds, c->operands[0], failed) &&
+                 ecs_sched__cond_eval(conds, c->operands[1], failed);
         break;
     case ECS_SCHED_CONDITION_OR:
-        result = ecs_sched__cond_eval(conds, c->operands[0], schedule, failed) ||
-                 ecs_sched__cond_eval(conds, c->operands[1], schedule, failed);
+        result = ecs_sched__cond_eval(conds, c->operands[0], failed) ||
+                 ecs_sched__cond_eval(conds, c->operands[1], failed);
         break;
     case ECS_SCHED_CONDITION_NOT:
-        result = !ecs_sched__cond_eval(conds, c->operands[0], schedule, failed);
+        result = !ecs_sched__cond_eval(conds, c->operands[0], failed);
         break;
     case ECS_SCHED_CONDITION_RESOURCE_EXISTS:
         result = ecs_sched_resource_exists(w, c->resource);

@@ -61,6 +61,10 @@ ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx,
 /* What a run of a typical system touches (its queries, its user data, the violation the
    executor looks at after it) comes first. */
 struct ecs_sched_system_ctx {
+    ecs_sched_result failure;         /* the first failure of its run so far; OK while none
+                                         (set before the run, on the line of the system's fn) */
+    bool failure_refused;             /* with failure: a refused access, not clearable */
+    bool applying;                    /* its commands are applied at a sync point right now */
     ecs_sched_query *queries[ECS_SCHED_MAX_QUERIES];
     void *user_data;
     int32_t query_count;
@@ -68,107 +72,132 @@ struct ecs_sched_system_ctx {
     ecs_sched_commands *commands;
     const char *name;
     const char *kind;                 /* "system" or "condition", for messages */
+    const char *schedule;             /* the label of its schedule, for messages */
     const char *guards_kind;          /* conditions: "system" or "set", what they guard, */
     const char *guards_name;          /* and its name */
+    char *failure_message;            /* made at its first failure, kept for the next */
     int32_t read_count;
     int32_t write_count;
     ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];
     bool exclusive;
     bool read_only;                   /* conditions */
-    ecs_sched__running *running;      /* its record while it runs (whichever thread it hands
-                                         itself to), else NULL */
 };
 
-/* ctx starts to run on this thread, in a run of `schedule`: r is its record until
-   ecs_sched__running_end. */
-static void ecs_sched__running_begin(ecs_sched__running *r, ecs_sched_system_ctx *ctx,
-                                     const char *schedule) {
-    r->env = &ctx->world->env;
-    r->ctx = ctx;
-    r->kind = ctx->kind;
-    r->name = ctx->name;
-    r->guards_kind = ctx->guards_kind;
-    r->guards_name = ctx->guards_name;
-    r->schedule = schedule;
-    r->exclusive = ctx->exclusive;
-    r->sticky = false;
-    r->code = ECS_SCHED_OK;
-    r->outer = ecs_sched__running_now;
-    ecs_sched__running_now = r;
-    ctx->running = r;
+/* ---- the running context (see base.h) ---- */
+
+static const ecs_sched__env *ecs_sched__running_env(const void *running) {
+    return &((const ecs_sched_system_ctx *)running)->world->env;
 }
 
-static void ecs_sched__running_end(ecs_sched__running *r) {
-    ecs_sched__running_now = r->outer;
-    ((ecs_sched_system_ctx *)r->ctx)->running = NULL;
+/* "system 'x' in schedule 'S': " or "condition 'c' (guarding set 's') in schedule 'S': ". */
+static size_t ecs_sched__running_prefix(const void *running, char *out, size_t n) {
+    const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
+    const char *schedule = ctx->schedule ? ctx->schedule : "(none)";
+    int k;
+    if (ctx->guards_name) {
+        k = snprintf(out, n, "%s '%s' (guarding %s '%s') in schedule '%s': ", ctx->kind,
+                     ctx->name, ctx->guards_kind, ctx->guards_name, schedule);
+    } else {
+        k = snprintf(out, n, "%s '%s' in schedule '%s': ", ctx->kind, ctx->name, schedule);
+    }
+    return k < 0 ? 0 : (size_t)k >= n ? n - 1 : (size_t)k;
 }
 
-/* The record of ctx's run, or NULL (a context used outside its run). */
-static ecs_sched__running *ecs_sched__ctx_running(const ecs_sched_system_ctx *ctx) {
-    return ctx->running;
+static bool ecs_sched__running_may_change(const void *running) {
+    const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
+    return ctx->exclusive || ctx->applying;
 }
 
-/* A failure of what ctx belongs to, on its record (from any thread it was handed to). */
-static ecs_sched_result ecs_sched__ctx_vfail(const ecs_sched_system_ctx *ctx,
-                                             ecs_sched_result code, bool refused,
-                                             const char *fmt, ...) ECS_SCHED__PRINTF(4, 5);
-static ecs_sched_result ecs_sched__ctx_vfail(const ecs_sched_system_ctx *ctx,
-                                             ecs_sched_result code, bool refused,
-                                             const char *fmt, ...) {
+/* Keeps a failure on the context: the first one, or a refused access over one that is not.
+   Without room for the message (out of memory), the code alone is kept. */
+static void ecs_sched__running_keep(void *running, ecs_sched_result code, const char *message,
+                                    bool refused) {
+    ecs_sched_system_ctx *ctx = (ecs_sched_system_ctx *)running;
+    size_t n = strlen(message);
+    if (ctx->failure != ECS_SCHED_OK && (ctx->failure_refused || !refused)) return;
+    ctx->failure = code;
+    ctx->failure_refused = refused;
+    if (!ctx->failure_message) {
+        ctx->failure_message = (char *)ecs_sched__alloc(&ctx->world->env, ECS_SCHED__ERROR_CAPACITY);
+        if (!ctx->failure_message) return;
+    }
+    if (n >= ECS_SCHED__ERROR_CAPACITY) n = ECS_SCHED__ERROR_CAPACITY - 1;   /* what fits */
+    memcpy(ctx->failure_message, message, n);
+    ctx->failure_message[n] = '\0';
+}
+
+/* The message of the failure kept on ctx; when there was no memory to keep it, its names
+   and code, written into buf. */
+static const char *ecs_sched__ctx_failure_message(const ecs_sched_system_ctx *ctx, char *buf,
+                                                  size_t n) {
+    size_t at;
+    if (ctx->failure_message) return ctx->failure_message;
+    at = ecs_sched__running_prefix(ctx, buf, n);
+    snprintf(buf + at, n - at, "%s (out of memory keeping the whole message)",
+             ecs_sched_result_string(ctx->failure));
+    return buf;
+}
+
+/* ctx runs on this thread from here to ecs_sched__running_end; returns what ran before. */
+static void *ecs_sched__running_begin(ecs_sched_system_ctx *ctx) {
+    void *outer = ecs_sched__running_now;
+    ctx->failure = ECS_SCHED_OK;
+    ecs_sched__running_now = ctx;
+    return outer;
+}
+
+static void ecs_sched__running_end(void *outer) {
+    ecs_sched__running_now = outer;
+}
+
+/* A failure of what ctx belongs to, kept on ctx (from whichever thread it was handed to),
+   its names in front of the message. */
+static ecs_sched_result ecs_sched__ctx_vfail(ecs_sched_system_ctx *ctx, ecs_sched_result code,
+                                             bool refused, const char *fmt, ...)
+    ECS_SCHED__PRINTF(4, 5);
+static ecs_sched_result ecs_sched__ctx_vfail(ecs_sched_system_ctx *ctx, ecs_sched_result code,
+                                             bool refused, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
-    code = ecs_sched__vfail_on(&ctx->world->env, ctx->running, code, refused, fmt, args);
+    code = ecs_sched__vfail_on(&ctx->world->env, ctx, code, refused, fmt, args);
     va_end(args);
     return code;
-}
-
-/* Who a message is about when no running record names it: "system 'x' ". */
-static const char *ecs_sched__ctx_who(const ecs_sched_system_ctx *ctx, char *buf, size_t n) {
-    if (ecs_sched__ctx_running(ctx)) return "";
-    snprintf(buf, n, "%s '%s' ", ctx->kind, ctx->name);
-    return buf;
 }
 
 /* Refuses what a system asked for: fmt and what follows say what it asked. */
 static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, ...)
     ECS_SCHED__PRINTF(2, 3);
 static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, ...) {
-    char detail[400], who[160];
+    char detail[400];
     va_list args;
     va_start(args, fmt);
     vsnprintf(detail, sizeof detail, fmt, args);
     va_end(args);
-    ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_ACCESS, true, "%s%s",
-                         ecs_sched__ctx_who(ctx, who, sizeof who), detail);
+    ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_ACCESS, true, "%s", detail);
     return NULL;
 }
 
 ecs_sched_result ecs_sched_ctx_fail(ecs_sched_system_ctx *ctx, ecs_sched_result code,
                                     const char *format, ...) {
-    char message[ECS_SCHED__ERROR_CAPACITY], who[160];
+    char message[ECS_SCHED__ERROR_CAPACITY];
     va_list args;
     ECS_SCHED_ASSERT(ctx != NULL && format != NULL);
     if (code == ECS_SCHED_OK) return ECS_SCHED_OK;
     va_start(args, format);
     vsnprintf(message, sizeof message, format, args);
     va_end(args);
-    return ecs_sched__ctx_vfail(ctx, code, false, "%s%s",
-                                ecs_sched__ctx_who(ctx, who, sizeof who), message);
+    return ecs_sched__ctx_vfail(ctx, code, false, "%s", message);
 }
 
 ecs_sched_result ecs_sched_ctx_error(const ecs_sched_system_ctx *ctx) {
-    const ecs_sched__running *r;
     ECS_SCHED_ASSERT(ctx != NULL);
-    r = ecs_sched__ctx_running(ctx);
-    return r ? r->code : ECS_SCHED_OK;
+    return ctx->failure;
 }
 
 void ecs_sched_ctx_clear_error(ecs_sched_system_ctx *ctx) {
-    ecs_sched__running *r;
     ECS_SCHED_ASSERT(ctx != NULL);
-    r = ecs_sched__ctx_running(ctx);
-    if (r && !r->sticky) r->code = ECS_SCHED_OK;
+    if (!ctx->failure_refused) ctx->failure = ECS_SCHED_OK;
 }
 
 const char *ecs_sched_ctx_name(const ecs_sched_system_ctx *ctx) {
@@ -226,24 +255,14 @@ static void *ecs_sched__ctx_refuse_off_main_thread(ecs_sched_system_ctx *ctx, ec
                                  ecs_sched__component_label(ctx->world, id));
 }
 
-/* A declared resource that is not in the world: the system's failure, named (and, outside
-   its run, a condition's message names what it guards). */
+/* A declared resource that is not in the world: the system's failure. */
 static void *ecs_sched__ctx_missing_resource(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
-    char who[400] = "";
-    if (!ecs_sched__ctx_running(ctx)) {
-        if (ctx->guards_name) {
-            snprintf(who, sizeof who, "%s '%s' (guarding %s '%s') ", ctx->kind, ctx->name,
-                     ctx->guards_kind, ctx->guards_name);
-        } else {
-            snprintf(who, sizeof who, "%s '%s' ", ctx->kind, ctx->name);
-        }
-    }
     ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
-                    "%sreads resource '%s', which does not exist: insert it before the "
-                    "schedule runs, guard %s with ecs_sched_condition_resource_exists, or read "
-                    "it with ecs_sched_ctx_optional_resource if it can do without",
-                    who, ecs_sched__component_label(ctx->world, id),
-                    ctx->read_only ? "what it guards" : "the system");
+                         "reads resource '%s', which does not exist: insert it before the "
+                         "schedule runs, guard %s with ecs_sched_condition_resource_exists, or "
+                         "read it with ecs_sched_ctx_optional_resource if it can do without",
+                         ecs_sched__component_label(ctx->world, id),
+                         ctx->read_only ? "what it guards" : "the system");
     return NULL;
 }
 

@@ -40,53 +40,59 @@ static void ecs_sched__failure_unlock(ecs_sched_world *w) {
 #define ecs_sched__failure_unlock(w) ((void)(w))
 #endif
 
-/* The node at plan position `at` failed, as record r says. The hook hears of it (outside any
-   system's record: what fails in the hook is nobody's failure) and, under the HOOK policy,
-   decides. Returns whether the run stops. */
-static bool ecs_sched__node_failed(ecs_sched_world *w, ecs_sched__schedule *s, int32_t at,
-                                   const ecs_sched__running *r) {
+/* The node at plan position `at` failed, as the context kept (its system's, a condition's
+   guarding it, or its commands'). The hook hears of it (outside any running context: what
+   fails in the hook is nobody's failure) and, under the HOOK policy, decides. The context's
+   failure is then taken. Returns whether the run stops. */
+static bool ecs_sched__node_failed(ecs_sched__schedule *s, int32_t at, ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *w = ctx->world;
     ecs_sched_error_policy policy = ecs_sched__error_policy(w, s);
     ecs_sched_error_action action =
         policy == ECS_SCHED_ON_ERROR_CONTINUE ? ECS_SCHED_ERROR_CONTINUE : ECS_SCHED_ERROR_STOP;
+    char fallback[ECS_SCHED__ERROR_CAPACITY];
+    const char *message = ecs_sched__ctx_failure_message(ctx, fallback, sizeof fallback);
     ecs_sched__failure_lock(w);
     if (w->error_hook.fn) {
-        ecs_sched__running *running = ecs_sched__running_now;
+        void *running = ecs_sched__running_now;
         ecs_sched_failure failure;
         ecs_sched_error_action said;
-        failure.code = r->code;
-        failure.kind = r->kind;
-        failure.name = r->name;
+        failure.code = ctx->failure;
+        failure.kind = ctx->kind;
+        failure.name = ctx->name;
         failure.schedule = s->label;
-        failure.message = r->message;
+        failure.message = message;
         ecs_sched__running_now = NULL;
         said = w->error_hook.fn(&failure, w->error_hook.user_data);
         ecs_sched__running_now = running;
         if (policy == ECS_SCHED_ON_ERROR_HOOK) action = said;
     }
     if (action != ECS_SCHED_ERROR_IGNORE && at < s->failure_at) {
+        size_t n = strlen(message);
+        if (n >= sizeof s->failure_message) n = sizeof s->failure_message - 1;
         s->failure_at = at;
-        s->failure_code = r->code;
-        memcpy(s->failure_message, r->message, sizeof s->failure_message);
+        s->failure_code = ctx->failure;
+        memcpy(s->failure_message, message, n);
+        s->failure_message[n] = '\0';
     }
     if (action == ECS_SCHED_ERROR_STOP) s->stopped = true;
     ecs_sched__failure_unlock(w);
+    ctx->failure = ECS_SCHED_OK;
     return action == ECS_SCHED_ERROR_STOP;
 }
 
-/* Calls the system at plan position `at` with a record of its own; returns whether the run
-   stops. */
+/* Calls the system at plan position `at`, running on this thread meanwhile; returns whether
+   the run stops. */
 static bool ecs_sched__call_system(ecs_sched__schedule *s, ecs_sched__system *sys, int32_t at) {
-    ecs_sched__running r;
-    ecs_sched__running_begin(&r, &sys->ctx, s->label);
+    void *outer = ecs_sched__running_begin(&sys->ctx);
     sys->fn(&sys->ctx);
-    ecs_sched__running_end(&r);
-    return r.code != ECS_SCHED_OK && ecs_sched__node_failed(sys->ctx.world, s, at, &r);
+    ecs_sched__running_end(outer);
+    return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, at, &sys->ctx);
 }
 
 /* Applies the pending commands of the schedule's systems, in plan order, each buffer as its
    system's: a command that cannot be applied fails that system (the commands after it stay
-   pending for the next sync point). Applying is exclusive, so the records say so. Returns
-   whether the run stops. */
+   pending for the next sync point). Applying changes the world, which the system's context
+   is allowed meanwhile. Returns whether the run stops. */
 static bool ecs_sched__apply_pending(ecs_sched__schedule *s) {
     ecs_sched__plan *plan = s->plan;
     bool stop = false;
@@ -94,14 +100,15 @@ static bool ecs_sched__apply_pending(ecs_sched__schedule *s) {
     for (i = 0; i < plan->writer_count; i++) {
         ecs_sched__plan_node *writer = plan->writers[i];
         ecs_sched_system_ctx *ctx = &writer->system->ctx;
-        ecs_sched__running r;
+        void *outer;
         if (ecs_sched_commands_pending(ctx->commands) == 0) continue;
-        ecs_sched__running_begin(&r, ctx, s->label);
-        r.exclusive = true;
+        outer = ecs_sched__running_begin(ctx);
+        ctx->applying = true;
         ecs_sched_commands_apply(ctx->commands);
-        ecs_sched__running_end(&r);
-        if (r.code != ECS_SCHED_OK &&
-            ecs_sched__node_failed(ctx->world, s, (int32_t)(writer - plan->nodes), &r)) {
+        ctx->applying = false;
+        ecs_sched__running_end(outer);
+        if (ctx->failure != ECS_SCHED_OK &&
+            ecs_sched__node_failed(s, (int32_t)(writer - plan->nodes), ctx)) {
             stop = true;
         }
     }
@@ -113,17 +120,13 @@ static bool ecs_sched__apply_pending(ecs_sched__schedule *s) {
    says whether the run stops. */
 static bool ecs_sched__conditions_hold(ecs_sched__schedule *s, const int32_t *conds,
                                        int32_t count, int32_t at, bool *stop) {
-    ecs_sched__running failed;
+    ecs_sched_system_ctx *failed = NULL;
     bool all = true;
     int32_t i;
-    failed.code = ECS_SCHED_OK;
     for (i = 0; i < count; i++) {
-        if (!ecs_sched__cond_eval(&s->conds, conds[i], s->label, &failed)) all = false;
+        if (!ecs_sched__cond_eval(&s->conds, conds[i], &failed)) all = false;
     }
-    if (failed.code != ECS_SCHED_OK &&
-        ecs_sched__node_failed(s->conds.items[conds[0]]->ctx.world, s, at, &failed)) {
-        *stop = true;
-    }
+    if (failed && ecs_sched__node_failed(s, at, failed)) *stop = true;
     return all;
 }
 
@@ -180,7 +183,7 @@ static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32
    (an exclusive system that ran this schedule) fails with it in turn, its name in front. */
 static ecs_sched_result ecs_sched__run_failed(ecs_sched_world *w, ecs_sched__schedule *s,
                                               ecs_sched_result result) {
-    ecs_sched__running *outer = ecs_sched__running_in(&w->env);
+    void *outer = ecs_sched__running_in(&w->env);
     if (s->failure_code == ECS_SCHED_OK) return result;   /* the pool could not be made */
     if (outer) return ecs_sched__fail_text(&w->env, s->failure_code, s->failure_message);
     ecs_sched__error_lock(&w->env);

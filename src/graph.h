@@ -238,6 +238,7 @@ static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
     int32_t i;
     for (i = 0; i < s->ctx.query_count; i++) ecs_sched_query_destroy(s->ctx.queries[i]);
     ecs_sched_commands_destroy(s->ctx.commands);
+    ecs_sched__free(&w->env, s->ctx.failure_message);
     ecs_sched__free(&w->env, s);
 }
 
@@ -456,7 +457,8 @@ static bool ecs_sched__apply_config(ecs_sched_world *w, ecs_sched__schedule *s,
         cond = ecs_sched__cond_copy(w, &s->conds, c->run_if[i]);
         if (cond < 0) return false;
         ecs_sched__conds_guard(&s->conds, first, subject >= 0 ? "system" : "set",
-                               s->names[subject >= 0 ? s->systems[subject]->name : -subject - 1].text);
+                               s->names[subject >= 0 ? s->systems[subject]->name : -subject - 1].text,
+                               s->label);
         s->guards[s->guard_count].subject = subject;
         s->guards[s->guard_count].cond = cond;
         s->guard_count++;
@@ -547,6 +549,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
     sys->is_apply_deferred = d->fn == ecs_sched_apply_deferred;
     sys->ctx.world = w;
     sys->ctx.kind = "system";
+    sys->ctx.schedule = s->label;
     sys->ctx.user_data = d->user_data;
     sys->ctx.exclusive = d->exclusive || sys->is_apply_deferred;
     sys->main_thread = d->main_thread;

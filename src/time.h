@@ -377,18 +377,15 @@ ecs_sched_id ecs_sched_time_fixed_id(const ecs_sched_world *w) {
 
 const ecs_sched_time *ecs_sched_ctx_time(ecs_sched_system_ctx *ctx) {
     ecs_sched_world *w = ctx->world;
-    char who[160];
     if (!w->clocks) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                        "%sreads the time, but this world has no clocks (create an app, or "
-                        "call ecs_sched_time_setup first)",
-                        ecs_sched__ctx_who(ctx, who, sizeof who));
+        ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
+                             "reads the time, but this world has no clocks (create an app, or "
+                             "call ecs_sched_time_setup first)");
         return NULL;
     }
     if (!ecs_sched_resource_exists(w, w->clocks->time)) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                        "%sreads the time, but resource 'Time' was removed",
-                        ecs_sched__ctx_who(ctx, who, sizeof who));
+        ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
+                             "reads the time, but resource 'Time' was removed");
         return NULL;
     }
     return (const ecs_sched_time *)ecs_sched_ctx_resource(ctx, w->clocks->time);

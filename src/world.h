@@ -287,8 +287,8 @@ static void ecs_sched__time_free(ecs_sched_world *w);
    with threads a data race, and on one thread a change under the feet of the systems that
    hold pointers into the world. Refused, as the system's failure. */
 static bool ecs_sched__change_refused(ecs_sched_world *w, const char *what) {
-    const ecs_sched__running *r = ecs_sched__running_in(&w->env);
-    if (!r || r->exclusive) return false;
+    const void *running = ecs_sched__running_in(&w->env);
+    if (!running || ecs_sched__running_may_change(running)) return false;
     ecs_sched__refuse(&w->env, ECS_SCHED_ERR_ACCESS,
                       "%s through the world while the schedule runs, but only exclusive systems "
                       "change the world directly: record it in the system's commands instead "
