@@ -183,11 +183,14 @@
              int32_t entity_capacity;        // entities to make room for up front
              int32_t thread_count;           // the world's pool; 0: hardware threads
              ecs_sched_executor executor;    // for schedules that do not choose one
+             ecs_sched_error_policy on_error; // STOP, CONTINUE or HOOK (see ERRORS)
+             ecs_sched_error_hook error_hook; // fn(failure, user_data), user_data
          } ecs_sched_world_desc;
 
      The allocator is used only when both realloc_fn and free_fn are set. realloc_fn(NULL, n)
      allocates, it is never asked for 0 bytes, and it may return NULL. The logger receives
-     every message of that world, including a copy of every error, with its result code: the
+     every message of that world (one at a time, from a worker thread too), including a copy
+     of every error, with its result code: the
      failure's code for errors, the rule's code for warnings (a build that warns about an
      ambiguity passes ECS_SCHED_ERR_AMBIGUITY), ECS_SCHED_OK for other messages. (Before v0.3
      the logger had no `result` parameter: add one to existing loggers.)
@@ -287,6 +290,7 @@
              bool no_auto_sync;
              uint64_t shuffle_seed;
              ecs_sched_executor executor;            // default: the world's
+             ecs_sched_error_policy on_error;        // default: the world's (see ERRORS)
          } ecs_sched_schedule_desc;
 
          typedef struct ecs_sched_condition {        // a run condition, by value
@@ -472,11 +476,24 @@
      (query i of the desc; the schedule owns the queries), ecs_sched_ctx_resource (.reads or
      .writes), ecs_sched_ctx_resource_mut (.writes), ecs_sched_ctx_commands (.commands),
      ecs_sched_ctx_world (.exclusive), ecs_sched_ctx_name, ecs_sched_ctx_user_data. Anything
-     undeclared returns NULL and records ECS_SCHED_ERR_ACCESS with a message naming the system;
-     the run goes on and returns ECS_SCHED_ERR_ACCESS. A declared resource that is not in the
-     world gives NULL and a logged ECS_SCHED_ERR_MISSING_RESOURCE message naming the system (a
-     condition's names the condition and the system or set it guards). A desc naming an
-     unregistered resource is refused when added, and a refused call adds nothing.
+     undeclared returns NULL and is a failure of the system, ECS_SCHED_ERR_ACCESS with a
+     message naming it; so is a declared resource that is not in the world
+     (ECS_SCHED_ERR_MISSING_RESOURCE), unless read with ecs_sched_ctx_optional_resource. A
+     system fails on its own account with ecs_sched_ctx_fail; what a run does with failures
+     is under ERRORS:
+
+         static void fire(ecs_sched_system_ctx *ctx) {
+             Ammo *ammo = (Ammo *)ecs_sched_ctx_resource_mut(ctx, ammo_id);
+             if (!ammo) return;                       // the failure is recorded already
+             if (ammo->count == 0) {
+                 ecs_sched_ctx_fail(ctx, ECS_SCHED_ERR_SYSTEM_FAILED, "out of ammo");
+                 return;
+             }
+             ...
+         }
+
+     A desc naming an unregistered resource is refused when added, and a refused call adds
+     nothing.
 
      Sets and order. in_set puts a system or set in sets (sets nest); before/after name systems
      or sets; an ordering against a set applies to every system under it (sets are flattened
@@ -955,13 +972,69 @@
           bad argument (NULL desc, NULL or empty name, unknown id, out-of-range value) is a
           failure of rule 5.
        7. Inside a running system, an access the system did not declare is refused at the
-          call (NULL or ECS_SCHED_ERR_ACCESS), and the run of the schedule returns
-          ECS_SCHED_ERR_ACCESS. Changing a schedule from one of its own systems is allowed:
-          it is rebuilt when its next run starts; asking to build it before then gives
+          call (NULL or ECS_SCHED_ERR_ACCESS), and is a failure of the system (below).
+          Changing a schedule from one of its own systems is allowed: it is rebuilt when its
+          next run starts; asking to build it before then gives
           ECS_SCHED_ERR_SCHEDULE_RUNNING.
 
      A call that fails, out of memory included, leaves the world as it was and usable.
      ecs_sched_world_check cross-checks the world's internal structures, for tests.
+
+     Failures inside a schedule run. Systems (and conditions) are void functions, so a
+     failure is recorded on the running system's context rather than returned (existing
+     systems keep compiling, and a system can fail from a helper deep in its code):
+
+       - A system fails by calling ecs_sched_ctx_fail(ctx, code, "format", ...), or by
+         leaving a failed library call unhandled: a call that fails while the system runs
+         (through its context or the world) is recorded on it, the first one of the run.
+         ecs_sched_ctx_error(ctx) tells what is recorded; ecs_sched_ctx_clear_error(ctx) says
+         the system handled it, and then it does not count. A refused access (undeclared
+         data, a structural change through the world from a system that is not exclusive,
+         a command buffer not declared) cannot be cleared. A condition fails the same way,
+         and then the node it guards does not run.
+       - Misuse is a failure, never silence: a declared resource that does not exist
+         (ECS_SCHED_ERR_MISSING_RESOURCE; ecs_sched_ctx_optional_resource and
+         ecs_sched_ctx_optional_resource_mut read one the system can do without), spawn,
+         insert, remove, despawn or resource_insert through the world pointer from a system
+         that is not exclusive (ECS_SCHED_ERR_ACCESS: record it in commands instead),
+         ecs_sched_ctx_commands without .commands (ECS_SCHED_ERR_ACCESS; it returns NULL, and
+         recording into NULL does nothing), a query term with id 0 that is not the zero term
+         that ends the list (refused when the query or the system is made, naming the term).
+       - A command that cannot be applied at a sync point or at the final flush is a failure
+         of the system that recorded it. A command skipped because its entity is dead is not
+         (it is counted: ecs_sched_commands_skipped).
+       - The message names the system and the schedule: "system 'spawn_bullets' in schedule
+         'Update': insert: entity 12v3 is stale"; a condition's also names what it guards.
+       - The run returns the failure first in plan order (the order ecs_sched_schedule_order
+         lists), so both executors return the same one, and ecs_sched_last_error holds its
+         message when the run returns. The logger gets every failure as it happens (from a
+         worker thread too, one message at a time): none is lost when several fail.
+       - A policy says what the run does meanwhile: the world's (ecs_sched_world_desc
+         .on_error, or ecs_sched_world_set_error_policy), which a schedule may override
+         (ecs_sched_schedule_desc.on_error):
+
+             ECS_SCHED_ON_ERROR_STOP      the default: no node after the failing one (in plan
+                                          order) starts; systems already running finish; the
+                                          final flush still applies the commands of the
+                                          systems that ran, the failing one's included
+             ECS_SCHED_ON_ERROR_CONTINUE  every system runs; the run returns the first failure
+             ECS_SCHED_ON_ERROR_HOOK      the world's error hook decides, failure by failure:
+                                          ECS_SCHED_ERROR_STOP, _CONTINUE, or _IGNORE (the run
+                                          goes on as if it had not failed)
+
+         The hook (ecs_sched_world_desc.error_hook, an ecs_sched_error_hook) hears every
+         failure of every run under any policy, with its code, kind, name, schedule and
+         message; it may be called on a worker thread, never by two threads at once. A world
+         given a hook and no policy uses HOOK. On the parallel executor, "no node after it
+         starts" is about plan order too: nodes before the failing one still run, and nodes
+         after it that had started finish.
+       - Nested runs: a schedule that a system runs (the fixed update, a transition schedule,
+         a run of your own) and that fails is a failure of that system in turn, with its name
+         in front ("system 'runner' in schedule 'Update': system 'deep' in schedule 'Inner':
+         ..."), unless it clears it. The fixed-step runner skips the frame's remaining steps
+         when FixedMain's run stopped; an app's order of schedules goes on after a failed
+         schedule unless that run stopped; ecs_sched_app_update and _run return the failure.
+
 
    API INDEX
 
@@ -975,6 +1048,7 @@
      world      ecs_sched_world_create, ecs_sched_world_destroy, ecs_sched_last_error,
                 ecs_sched_last_result, ecs_sched_clear_error, ecs_sched_world_check,
                 ecs_sched_entity_count, ecs_sched_archetype_count, ecs_sched_world_pool,
+                ecs_sched_world_set_error_policy,
                 ecs_sched_component_register, ecs_sched_component_register_type,
                 ecs_sched_component_lookup, ecs_sched_component_name,
                 ecs_sched_component_size, ecs_sched_spawn, ecs_sched_spawn_with,
@@ -995,7 +1069,9 @@
                 ecs_sched_commands_skipped
      context    ecs_sched_ctx_name, ecs_sched_ctx_user_data, ecs_sched_ctx_query,
                 ecs_sched_ctx_iter, ecs_sched_ctx_resource, ecs_sched_ctx_resource_mut,
-                ecs_sched_ctx_commands, ecs_sched_ctx_world, ecs_sched_ctx_par_iter
+                ecs_sched_ctx_optional_resource, ecs_sched_ctx_optional_resource_mut,
+                ecs_sched_ctx_commands, ecs_sched_ctx_world, ecs_sched_ctx_par_iter,
+                ecs_sched_ctx_fail, ecs_sched_ctx_error, ecs_sched_ctx_clear_error
      condition  ecs_sched_condition_and, ecs_sched_condition_or, ecs_sched_condition_not,
                 ecs_sched_condition_resource_exists, ecs_sched_condition_resource_equals,
                 ecs_sched_condition_resource_equals_with, ecs_sched_condition_run_once,
