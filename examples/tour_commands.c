@@ -124,6 +124,43 @@ static void nothing(ecs_sched_system_ctx *ctx) {
     (void)ctx;
 }
 
+/* ---- Failures inside systems (the systems) ---- */
+
+static ecs_sched_entity doomed;
+static ecs_sched_id doomed_pos;
+
+static void cleanup(ecs_sched_system_ctx *ctx) {            /* exclusive */
+    ecs_sched_despawn(ecs_sched_ctx_world(ctx), doomed);
+}
+
+static void late_insert(ecs_sched_system_ctx *ctx) {        /* exclusive, after cleanup */
+    ecs_sched_insert(ecs_sched_ctx_world(ctx), doomed, doomed_pos, &(Position){0, 0});
+    /* the result is ignored, as most game code would: the failure is this system's */
+}
+
+static void careful_insert(ecs_sched_system_ctx *ctx) {     /* the same, handled */
+    if (ecs_sched_insert(ecs_sched_ctx_world(ctx), doomed, doomed_pos, &(Position){0, 0}) !=
+        ECS_SCHED_OK) {
+        ecs_sched_ctx_clear_error(ctx);   /* "I dealt with it": not a failure of the system */
+    }
+}
+
+static void out_of_ammo(ecs_sched_system_ctx *ctx) {
+    ecs_sched_ctx_fail(ctx, ECS_SCHED_ERR_SYSTEM_FAILED, "no ammo left for %s", "the cannon");
+}
+
+static void reload(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    printf("  reload runs\n");
+}
+
+/* An error hook, as a game would have one: log, and go on. */
+static ecs_sched_error_action log_and_go_on(const ecs_sched_failure *failure, void *user_data) {
+    (void)user_data;
+    printf("  hook: [%s] %s\n", ecs_sched_result_string(failure->code), failure->message);
+    return ECS_SCHED_ERROR_IGNORE;
+}
+
 int main(void) {
     printf("ecs_sched %s: a tour of commands, errors and hooks\n", ECS_SCHED_VERSION_STRING);
 
@@ -264,8 +301,8 @@ int main(void) {
        6. Programmer errors with nothing to report assert (ECS_SCHED_ASSERT): a NULL world,
           query, command buffer, context or pool, or a NULL function given to the pool or a
           par_iter call. Every other bad argument is a failure of rule 5.
-       7. A system's undeclared access is refused at the call, and the schedule run returns
-          ECS_SCHED_ERR_ACCESS (tour_schedules.c shows it).
+       7. A system's undeclared access is refused at the call, and is a failure of the
+          system (below; tour_schedules.c shows one).
 
        A failed call, out of memory included, leaves the world as it was. */
     section("Errors");
@@ -322,6 +359,53 @@ int main(void) {
        _INVALID_QUERY, _LIMIT, _INCONSISTENT (from ecs_sched_world_check, which cross-checks
        the world's internal structures). Those of scheduling: _ACCESS, _UNKNOWN_SCHEDULE,
        _RECURSIVE_RUN, _SCHEDULE_RUNNING, and the build errors (tour_schedules.c). */
+
+    /* ==== Failures inside systems ========================================================
+
+       A system is a void function; it fails by leaving a failed call unhandled (the call is
+       recorded on its context), or with ecs_sched_ctx_fail. ecs_sched_ctx_clear_error says
+       it handled a failure. The run returns the failure first in plan order, its message
+       naming the system and the schedule, whichever executor ran it; the policy decides
+       what the run does meanwhile (the header's ERRORS section has the whole rule). */
+    section("Failures inside systems");
+    doomed = ecs_sched_spawn(w);
+    doomed_pos = pos;
+    ecs_sched_add_system(w, "Frame", &(ecs_sched_system_desc){
+        .name = "cleanup", .fn = cleanup, .exclusive = true});
+    ecs_sched_add_system(w, "Frame", &(ecs_sched_system_desc){
+        .name = "late_insert", .fn = late_insert, .exclusive = true, .after = {"cleanup"}});
+    ecs_sched_add_system(w, "Frame", &(ecs_sched_system_desc){
+        .name = "reload", .fn = reload, .after = {"late_insert"}});
+    printf("a system inserts on an entity despawned earlier in the frame:\n");
+    ecs_sched_result r = ecs_sched_run_schedule(w, "Frame");
+    CHECK(r == ECS_SCHED_ERR_STALE_ENTITY);   /* and reload did not run: the policy is STOP */
+    printf("the run returns: %s\n", ecs_sched_last_error(w));
+    CHECK(strstr(ecs_sched_last_error(w), "system 'late_insert' in schedule 'Frame'") != NULL);
+
+    doomed = ecs_sched_spawn(w);
+    ecs_sched_add_system(w, "Careful", &(ecs_sched_system_desc){
+        .name = "cleanup", .fn = cleanup, .exclusive = true});
+    ecs_sched_add_system(w, "Careful", &(ecs_sched_system_desc){
+        .name = "careful_insert", .fn = careful_insert, .exclusive = true,
+        .after = {"cleanup"}});
+    CHECK(ecs_sched_run_schedule(w, "Careful") == ECS_SCHED_OK);   /* handled: no failure */
+
+    /* CONTINUE runs every system and returns the first failure; a schedule can choose its
+       own policy. An error hook sees every failure and decides (stop, continue, ignore). */
+    ecs_sched_schedule_configure(w, "Armory", &(ecs_sched_schedule_desc){
+        .on_error = ECS_SCHED_ON_ERROR_CONTINUE});
+    ecs_sched_add_systems(w, "Armory", &(ecs_sched_systems_desc){
+        .systems = (ecs_sched_system_desc[]){{.name = "fire", .fn = out_of_ammo},
+                                             {.name = "reload", .fn = reload}},
+        .count = 2, .chain = true});
+    printf("under CONTINUE:\n");
+    CHECK(ecs_sched_run_schedule(w, "Armory") == ECS_SCHED_ERR_SYSTEM_FAILED);
+    CHECK(ecs_sched_world_set_error_policy(w, ECS_SCHED_ON_ERROR_HOOK,
+                                           (ecs_sched_error_hook){log_and_go_on, NULL}) ==
+          ECS_SCHED_OK);
+    ecs_sched_schedule_configure(w, "Armory", &(ecs_sched_schedule_desc){0});   /* the world's */
+    printf("with a hook that logs and goes on:\n");
+    CHECK(ecs_sched_run_schedule(w, "Armory") == ECS_SCHED_OK);
     ecs_sched_world_destroy(w);   /* the command buffer and the query go with it */
 
     /* ==== Allocator and logger hooks =====================================================

@@ -140,6 +140,7 @@ static void run_named(ecs_sched_system_ctx *ctx) {
     if (r != ECS_SCHED_OK) {
         nested_result = r;
         snprintf(nested_error, sizeof nested_error, "%s", ecs_sched_last_error(world));
+        ecs_sched_ctx_clear_error(ctx);   /* handled: not a failure of this system */
     }
 }
 
@@ -236,17 +237,18 @@ int main(int argc, char **argv) {
     /* What a system declares is all it may use. Ask the context for anything else (a
        resource missing from .reads and .writes, a write to a resource only in .reads, a query
        index past those of the desc, a command buffer without .commands, the world without
-       .exclusive) and the accessor returns NULL (or an empty iterator); the world records
-       ECS_SCHED_ERR_ACCESS with a message that names the system and the missing declaration,
-       the other systems run as usual, and that run of ecs_sched_run_schedule returns
-       ECS_SCHED_ERR_ACCESS. */
+       .exclusive) and the accessor returns NULL (or an empty iterator); that is a failure of
+       the system, ECS_SCHED_ERR_ACCESS with a message that names the system, its schedule
+       and the missing declaration, and that run of ecs_sched_run_schedule returns it (by
+       default no system after it starts; tour_commands.c shows failures in full). */
     ecs_sched_add_system(w, "Peek", &(ecs_sched_system_desc){
         .name = "peek", .fn = peek, .user_data = &ids});
     if (ecs_sched_run_schedule(w, "Peek") == ECS_SCHED_ERR_ACCESS)
         printf("%s\n", ecs_sched_last_error(w));
     CHECK(ecs_sched_last_result(w) == ECS_SCHED_ERR_ACCESS);
-    CHECK(strcmp(ecs_sched_last_error(w), "system 'peek' reads resource 'Gravity' without "
-                                          "declaring it: add it to the desc's .reads") == 0);
+    CHECK(strcmp(ecs_sched_last_error(w), "system 'peek' in schedule 'Peek': reads resource "
+                                          "'Gravity' without declaring it: add it to the "
+                                          "desc's .reads") == 0);
     CHECK(ecs_sched_run_schedule(w, "Update") == ECS_SCHED_OK);   /* that run only */
 
     /* The declarations are also what the build compares to find conflicting systems that
@@ -369,8 +371,9 @@ int main(int argc, char **argv) {
          schedules: that inner ecs_sched_run_schedule returns ECS_SCHED_ERR_RECURSIVE_RUN (its
          message shows the chain) and runs nothing; the runs already under way go on. Nested
          runs are limited to a depth of 64 (ECS_SCHED_ERR_LIMIT).
-       - A system's function returns nothing, so an error inside it does not fail the run
-         that called it: handle it there, as run_fixed does.
+       - A call that fails inside a system is that system's failure, and fails the run,
+         unless the system handles it and says so with ecs_sched_ctx_clear_error, as
+         run_named does (tour_commands.c: Failures inside systems).
        - An exclusive system may change the world directly (spawn, insert, despawn...)
          through the world API; its changes are visible to every system after it. Its context
          accessors follow the same rules as any system's.
@@ -380,7 +383,7 @@ int main(int argc, char **argv) {
         .name = "outer", .fn = run_named, .user_data = "Inner", .exclusive = true});
     ecs_sched_add_system(w, "Inner", &(ecs_sched_system_desc){
         .name = "inner", .fn = run_named, .user_data = "Outer", .exclusive = true});
-    CHECK(run(w, "Outer") == ECS_SCHED_OK);   /* the inner failure is inner's to handle */
+    CHECK(run(w, "Outer") == ECS_SCHED_OK);   /* inner handled the refused run */
     printf("inner's run of Outer: %s\n", nested_error);
     CHECK(nested_result == ECS_SCHED_ERR_RECURSIVE_RUN);
     CHECK(strstr(nested_error, "(Outer -> Inner -> Outer)") != NULL);
