@@ -113,6 +113,15 @@ static int (*const ecs_sched__configuration)(void) __attribute__((ECS_SCHED__RET
 #endif
 
 /* Every result code and its text, in one list. */
+/* A printf-like function: its callers' formats are checked against their arguments, and its
+   own use of the format it is given is not a non-literal format. (The reserved spellings, so
+   that a program defining a printf macro does not change it.) */
+#if defined(__GNUC__) || defined(__clang__)
+#define ECS_SCHED__PRINTF(fmt_at, args_at) __attribute__((__format__(__printf__, fmt_at, args_at)))
+#else
+#define ECS_SCHED__PRINTF(fmt_at, args_at)
+#endif
+
 #define ECS_SCHED__RESULT_LIST(X)                                                       \
     X(OK,                     "ok")                                                     \
     X(ERR_OUT_OF_MEMORY,      "out of memory")                                          \
@@ -291,14 +300,6 @@ int ECS_SCHED__CONFIGURATION(void) {
 
 #define ECS_SCHED__ERROR_CAPACITY 512
 
-/* A printf-like function: its callers' formats are checked against their arguments, and its
-   own use of the format it is given is not a non-literal format. (The reserved spellings, so
-   that a program defining a printf macro does not change it.) */
-#if defined(__GNUC__) || defined(__clang__)
-#define ECS_SCHED__PRINTF(fmt_at, args_at) __attribute__((__format__(__printf__, fmt_at, args_at)))
-#else
-#define ECS_SCHED__PRINTF(fmt_at, args_at)
-#endif
 
 #ifdef ECS_SCHED_THREADS
 #if defined(__cplusplus)
@@ -519,7 +520,7 @@ static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
     vsnprintf(message + at, sizeof message - at, fmt, args);
     if (running) ecs_sched__running_keep(running, code, message, refused);
     ecs_sched__error_lock(env);
-    memcpy(env->last_error, message, sizeof message);
+    memcpy(env->last_error, message, strlen(message) + 1);
     env->last_result = code;
     ecs_sched__error_unlock(env);
     ecs_sched__log(env, ECS_SCHED_LOG_ERROR, code, message);

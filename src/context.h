@@ -42,7 +42,7 @@ ECS_SCHED_API ecs_sched_world *ecs_sched_ctx_world(ecs_sched_system_ctx *ctx);
    when nothing fits better) and a printf-style message, which gets the system's and the
    schedule's names in front. Returns code. */
 ECS_SCHED_API ecs_sched_result ecs_sched_ctx_fail(ecs_sched_system_ctx *ctx, ecs_sched_result code,
-                                                 const char *format, ...);
+                                                 const char *format, ...) ECS_SCHED__PRINTF(3, 4);
 /* The failure recorded on the running system so far, or ECS_SCHED_OK. */
 ECS_SCHED_API ecs_sched_result ecs_sched_ctx_error(const ecs_sched_system_ctx *ctx);
 /* The system handled what failed: the failure recorded so far does not count (a refused
@@ -90,18 +90,36 @@ static const ecs_sched__env *ecs_sched__running_env(const void *running) {
     return &((const ecs_sched_system_ctx *)running)->world->env;
 }
 
-/* "system 'x' in schedule 'S': " or "condition 'c' (guarding set 's') in schedule 'S': ". */
+/* Appends text at out[at], as far as it fits in n (always terminated); returns the end. */
+static size_t ecs_sched__append(char *out, size_t n, size_t at, const char *text) {
+    size_t k = strlen(text);
+    if (at >= n) return at;
+    if (k > n - 1 - at) k = n - 1 - at;
+    memcpy(out + at, text, k);
+    out[at + k] = '\0';
+    return at + k;
+}
+
+/* "system 'x' in schedule 'S': " or "condition 'c' (guarding set 's') in schedule 'S': ".
+   (Put together piece by piece: a system that fails every frame pays for it each time.) */
 static size_t ecs_sched__running_prefix(const void *running, char *out, size_t n) {
     const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
-    const char *schedule = ctx->schedule ? ctx->schedule : "(none)";
-    int k;
+    size_t at = 0;
+    at = ecs_sched__append(out, n, at, ctx->kind);
+    at = ecs_sched__append(out, n, at, " '");
+    at = ecs_sched__append(out, n, at, ctx->name);
     if (ctx->guards_name) {
-        k = snprintf(out, n, "%s '%s' (guarding %s '%s') in schedule '%s': ", ctx->kind,
-                     ctx->name, ctx->guards_kind, ctx->guards_name, schedule);
+        at = ecs_sched__append(out, n, at, "' (guarding ");
+        at = ecs_sched__append(out, n, at, ctx->guards_kind);
+        at = ecs_sched__append(out, n, at, " '");
+        at = ecs_sched__append(out, n, at, ctx->guards_name);
+        at = ecs_sched__append(out, n, at, "')");
     } else {
-        k = snprintf(out, n, "%s '%s' in schedule '%s': ", ctx->kind, ctx->name, schedule);
+        at = ecs_sched__append(out, n, at, "'");
     }
-    return k < 0 ? 0 : (size_t)k >= n ? n - 1 : (size_t)k;
+    at = ecs_sched__append(out, n, at, " in schedule '");
+    at = ecs_sched__append(out, n, at, ctx->schedule ? ctx->schedule : "(none)");
+    return ecs_sched__append(out, n, at, "': ");
 }
 
 static bool ecs_sched__running_may_change(const void *running) {
@@ -180,14 +198,13 @@ static void *ecs_sched__ctx_refuse(ecs_sched_system_ctx *ctx, const char *fmt, .
 
 ecs_sched_result ecs_sched_ctx_fail(ecs_sched_system_ctx *ctx, ecs_sched_result code,
                                     const char *format, ...) {
-    char message[ECS_SCHED__ERROR_CAPACITY];
     va_list args;
     ECS_SCHED_ASSERT(ctx != NULL && format != NULL);
     if (code == ECS_SCHED_OK) return ECS_SCHED_OK;
     va_start(args, format);
-    vsnprintf(message, sizeof message, format, args);
+    code = ecs_sched__vfail_on(&ctx->world->env, ctx, code, false, format, args);
     va_end(args);
-    return ecs_sched__ctx_vfail(ctx, code, false, "%s", message);
+    return code;
 }
 
 ecs_sched_result ecs_sched_ctx_error(const ecs_sched_system_ctx *ctx) {

@@ -187,7 +187,7 @@ static ecs_sched_result ecs_sched__run_failed(ecs_sched_world *w, ecs_sched__sch
     if (s->failure_code == ECS_SCHED_OK) return result;   /* the pool could not be made */
     if (outer) return ecs_sched__fail_text(&w->env, s->failure_code, s->failure_message);
     ecs_sched__error_lock(&w->env);
-    memcpy(w->env.last_error, s->failure_message, sizeof w->env.last_error);
+    memcpy(w->env.last_error, s->failure_message, strlen(s->failure_message) + 1);
     w->env.last_result = s->failure_code;
     ecs_sched__error_unlock(&w->env);
     return s->failure_code;
