@@ -11540,7 +11540,7 @@ static ecs_sched_result ecs_sched__fixed_step(ecs_sched_world *w, ecs_sched__run
 /* The step is read once per run: a step set while FixedMain runs applies from the next run. */
 void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
     ecs_sched_world *w = ctx->world;
-    ecs_sched__runner_clocks c;
+    ecs_sched__runner_clocks c = {NULL, NULL, NULL};
     ecs_sched_result result = ecs_sched__runner_ready(w, &c);
     int64_t step;
     int32_t steps = 0;

@@ -345,6 +345,36 @@ static void app_scenario(void) {
     ecs_sched_app_destroy(app);
 }
 
+/* A system that fails on every run: the failure (its message kept on the system's context,
+   the run's first failure, the world's record) must reach the run whatever allocation
+   fails, with the system's name even when its message could not be kept. */
+static void fail_on_purpose(ecs_sched_system_ctx *ctx) {
+    ecs_sched_ctx_fail(ctx, ECS_SCHED_ERR_SYSTEM_FAILED, "on purpose");
+}
+
+static void failure_scenario(void) {
+    ecs_sched_system_desc d;
+    ecs_sched_result r;
+    memset(&d, 0, sizeof d);
+    d.name = "fails";
+    d.fn = fail_on_purpose;
+    if (ecs_sched_add_system(world, "Failing", &d) != ECS_SCHED_OK) {
+        expect_clean_failure("add_system (failing)");
+        return;
+    }
+    r = ecs_sched_run_schedule(world, "Failing");
+    if (r == ECS_SCHED_ERR_OUT_OF_MEMORY) {   /* the build */
+        expect_clean_failure("run_schedule (failing)");
+        r = ecs_sched_run_schedule(world, "Failing");
+    }
+    if (r != ECS_SCHED_ERR_SYSTEM_FAILED ||
+        !strstr(ecs_sched_last_error(world), "system 'fails' in schedule 'Failing'")) {
+        fprintf(stderr, "a failing system gave '%s' (%s)\n", ecs_sched_result_string(r),
+                ecs_sched_last_error(world));
+        exit(CHILD_WRONG);
+    }
+}
+
 static void run_scenario(void) {
     ecs_sched_world_desc desc;
     ecs_sched_component_desc counted_desc;
@@ -494,6 +524,7 @@ static void run_scenario(void) {
         if (moving) check_values(moving);
     }
     state_scenario();
+    failure_scenario();
     if (ecs_sched_world_check(world) != ECS_SCHED_OK) {
         fprintf(stderr, "world inconsistent at the end: %s\n", ecs_sched_last_error(world));
         exit(CHILD_WRONG);
