@@ -417,7 +417,10 @@
          ecs_sched_optional_write(id)   not required          field NULL where absent
          ecs_sched_without(id)          must be absent        field always NULL
 
-     The list ends at ECS_SCHED_MAX_TERMS or at the first term with id 0. The world owns the
+     The list ends at ECS_SCHED_MAX_TERMS or at the zero term (what a zeroed term is: id 0,
+     kind ECS_SCHED_TERM_DEFAULT, which reads). A term with id 0 and a kind, such as
+     ecs_sched_read(id) of an id never registered, or a term after the zero term, is refused
+     when the query (or the system) is made, naming the term's position. The world owns the
      query and keeps its list of matching tables up to date as tables appear. Iteration visits
      one table at a time; fields are numbered as the terms are, and a tag's field is NULL:
 
@@ -2564,8 +2567,16 @@ typedef struct ecs_sched__env {
    that context (the first failure, with its name and schedule in front of the message), and
    the executor looks there when the system returns. A nested run saves and restores it. What
    a run of a system costs is two stores and a load more than a plain call. */
-#ifdef ECS_SCHED_THREADS
+/* Thread-local wherever the compiler can: without ECS_SCHED_THREADS the library has no
+   threads of its own, but a program may still run separate worlds on separate threads. */
+#if defined(ECS_SCHED_THREADS)
 #define ECS_SCHED__THREAD_LOCAL _Thread_local
+#elif defined(__cplusplus) && __cplusplus >= 201103L
+#define ECS_SCHED__THREAD_LOCAL thread_local
+#elif defined(__GNUC__) || defined(__clang__)
+#define ECS_SCHED__THREAD_LOCAL __thread
+#elif defined(_MSC_VER)
+#define ECS_SCHED__THREAD_LOCAL __declspec(thread)
 #else
 #define ECS_SCHED__THREAD_LOCAL
 #endif
@@ -2749,12 +2760,15 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
    system, the failure is also the system's (refused: one it cannot clear). */
 static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
                                             ecs_sched_result code, bool refused, const char *fmt,
+                                            va_list args) ECS_SCHED__PRINTF(5, 0);
+static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
+                                            ecs_sched_result code, bool refused, const char *fmt,
                                             va_list args) {
     char message[ECS_SCHED__ERROR_CAPACITY];
     size_t at = running ? ecs_sched__running_prefix(running, message, sizeof message) : 0;
     vsnprintf(message + at, sizeof message - at, fmt, args);
+    ecs_sched__error_lock(env);   /* the pieces of a parallel query may fail at once */
     if (running) ecs_sched__running_keep(running, code, message, refused);
-    ecs_sched__error_lock(env);
     memcpy(env->last_error, message, strlen(message) + 1);
     env->last_result = code;
     ecs_sched__error_unlock(env);
@@ -2762,6 +2776,8 @@ static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
     return code;
 }
 
+static ecs_sched_result ecs_sched__vfail(ecs_sched__env *env, ecs_sched_result code, bool refused,
+                                         const char *fmt, va_list args) ECS_SCHED__PRINTF(4, 0);
 static ecs_sched_result ecs_sched__vfail(ecs_sched__env *env, ecs_sched_result code, bool refused,
                                          const char *fmt, va_list args) {
     return ecs_sched__vfail_on(env, ecs_sched__running_in(env), code, refused, fmt, args);
@@ -2873,11 +2889,11 @@ static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_resu
     if (running) {   /* the system's name in front, as ecs_sched__fail does */
         size_t at = ecs_sched__running_prefix(running, whole, sizeof whole);
         snprintf(whole + at, sizeof whole - at, "%s", text);
-        ecs_sched__running_keep(running, code, whole, false);
         text = whole;
     }
     n = strlen(text);
     ecs_sched__error_lock(env);
+    if (running) ecs_sched__running_keep(running, code, text, false);
     if (n >= sizeof env->last_error) {
         memcpy(env->last_error, text, sizeof env->last_error - 4);
         memcpy(env->last_error + sizeof env->last_error - 4, "...", 4);
@@ -4142,9 +4158,15 @@ static bool ecs_sched__change_refused(ecs_sched_world *w, const char *what) {
 /* The world's last failure again, with who it concerns in front ("add_system('move'), query
    0: "), for a failure found by a call made on someone's behalf. */
 static ecs_sched_result ecs_sched__fail_again_for(ecs_sched_world *w, const char *who) {
-    char message[ECS_SCHED__ERROR_CAPACITY];
+    char message[ECS_SCHED__ERROR_CAPACITY], prefix[ECS_SCHED__ERROR_CAPACITY];
+    const void *running = ecs_sched__running_in(&w->env);
+    size_t skip = 0;
     memcpy(message, w->env.last_error, sizeof message);
-    return ecs_sched__fail(&w->env, w->env.last_result, "%s: %s", who, message);
+    if (running) {   /* the running system's name goes in front once, not twice */
+        size_t n = ecs_sched__running_prefix(running, prefix, sizeof prefix);
+        if (strncmp(message, prefix, n) == 0) skip = n;
+    }
+    return ecs_sched__fail(&w->env, w->env.last_result, "%s: %s", who, message + skip);
 }
 
 static ecs_sched_result ecs_sched__out_of_memory(ecs_sched_world *w, const char *what) {
@@ -6465,16 +6487,36 @@ ecs_sched_world *ecs_sched_ctx_world(ecs_sched_system_ctx *ctx) {
     return ctx->world;
 }
 
+/* A piece of a system's parallel query runs as the system, on whichever thread runs it: what
+   fails there is the system's, and what the system may not do there is refused. */
+typedef struct ecs_sched__ctx_piece {
+    ecs_sched_system_ctx *ctx;
+    ecs_sched_chunk_fn fn;
+    void *arg;
+} ecs_sched__ctx_piece;
+
+static void ecs_sched__ctx_run_piece(ecs_sched_iter *it, void *arg) {
+    const ecs_sched__ctx_piece *piece = (const ecs_sched__ctx_piece *)arg;
+    void *outer = ecs_sched__running_now;
+    ecs_sched__running_now = piece->ctx;
+    piece->fn(it, piece->arg);
+    ecs_sched__running_now = outer;
+}
+
 ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index, int32_t grain,
                                         ecs_sched_chunk_fn fn, void *arg) {
     ecs_sched_query *q;
     ecs_sched_pool *pool;
+    ecs_sched__ctx_piece piece;
     ECS_SCHED_ASSERT(ctx != NULL && fn != NULL);
     q = ecs_sched_ctx_query(ctx, index);
     if (!q) return ECS_SCHED_ERR_ACCESS;
     pool = ecs_sched_world_pool(ctx->world);
     if (!pool) return ECS_SCHED_ERR_OUT_OF_MEMORY;
-    ecs_sched_query_par_iter(q, pool, grain, fn, arg);
+    piece.ctx = ctx;
+    piece.fn = fn;
+    piece.arg = arg;
+    ecs_sched_query_par_iter(q, pool, grain, ecs_sched__ctx_run_piece, &piece);
     return ECS_SCHED_OK;
 }
 
@@ -10114,32 +10156,52 @@ static void ecs_sched__failure_unlock(ecs_sched_world *w) {
 #define ecs_sched__failure_unlock(w) ((void)(w))
 #endif
 
+/* What the hook says of a failure. Hooks hear one failure at a time, and a hook that makes
+   something fail again (on its own thread) does not wait for itself; outside any running
+   context, so that what fails inside it is nobody's failure. */
+static ecs_sched_error_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched__schedule *s,
+                                                  ecs_sched_system_ctx *ctx, const char *message) {
+    static ECS_SCHED__THREAD_LOCAL bool hearing;
+    void *running = ecs_sched__running_now;
+    bool serialize = !hearing;
+    ecs_sched_failure failure;
+    ecs_sched_error_action said;
+    failure.code = ctx->failure;
+    failure.kind = ctx->kind;
+    failure.name = ctx->name;
+    failure.schedule = s->label;
+    failure.message = message;
+    if (serialize) {
+        ecs_sched__failure_lock(w);
+        hearing = true;
+    }
+    ecs_sched__running_now = NULL;
+    said = w->error_hook.fn(&failure, w->error_hook.user_data);
+    ecs_sched__running_now = running;
+    if (serialize) {
+        hearing = false;
+        ecs_sched__failure_unlock(w);
+    }
+    return said;
+}
+
 /* The node at plan position `at` failed, as the context kept (its system's, a condition's
-   guarding it, or its commands'). The hook hears of it (outside any running context: what
-   fails in the hook is nobody's failure) and, under the HOOK policy, decides. The context's
-   failure is then taken. Returns whether the run stops. */
-static bool ecs_sched__node_failed(ecs_sched__schedule *s, int32_t at, ecs_sched_system_ctx *ctx) {
+   guarding it, or its commands'). The hook hears of it and, under the HOOK policy, decides;
+   unless ignored, the run keeps it when it is the first in plan order. The context's failure
+   is taken. */
+static ecs_sched_error_action ecs_sched__node_failed_as(ecs_sched__schedule *s, int32_t at,
+                                                        ecs_sched_system_ctx *ctx) {
     ecs_sched_world *w = ctx->world;
     ecs_sched_error_policy policy = ecs_sched__error_policy(w, s);
     ecs_sched_error_action action =
         policy == ECS_SCHED_ON_ERROR_CONTINUE ? ECS_SCHED_ERROR_CONTINUE : ECS_SCHED_ERROR_STOP;
     char fallback[ECS_SCHED__ERROR_CAPACITY];
     const char *message = ecs_sched__ctx_failure_message(ctx, fallback, sizeof fallback);
-    ecs_sched__failure_lock(w);
     if (w->error_hook.fn) {
-        void *running = ecs_sched__running_now;
-        ecs_sched_failure failure;
-        ecs_sched_error_action said;
-        failure.code = ctx->failure;
-        failure.kind = ctx->kind;
-        failure.name = ctx->name;
-        failure.schedule = s->label;
-        failure.message = message;
-        ecs_sched__running_now = NULL;
-        said = w->error_hook.fn(&failure, w->error_hook.user_data);
-        ecs_sched__running_now = running;
+        ecs_sched_error_action said = ecs_sched__ask_hook(w, s, ctx, message);
         if (policy == ECS_SCHED_ON_ERROR_HOOK) action = said;
     }
+    ecs_sched__error_lock(&w->env);
     if (action != ECS_SCHED_ERROR_IGNORE && at < s->failure_at) {
         size_t n = strlen(message);
         if (n >= sizeof s->failure_message) n = sizeof s->failure_message - 1;
@@ -10149,9 +10211,14 @@ static bool ecs_sched__node_failed(ecs_sched__schedule *s, int32_t at, ecs_sched
         s->failure_message[n] = '\0';
     }
     if (action == ECS_SCHED_ERROR_STOP) s->stopped = true;
-    ecs_sched__failure_unlock(w);
+    ecs_sched__error_unlock(&w->env);
     ctx->failure = ECS_SCHED_OK;
-    return action == ECS_SCHED_ERROR_STOP;
+    return action;
+}
+
+/* The same; returns whether the run stops. */
+static bool ecs_sched__node_failed(ecs_sched__schedule *s, int32_t at, ecs_sched_system_ctx *ctx) {
+    return ecs_sched__node_failed_as(s, at, ctx) == ECS_SCHED_ERROR_STOP;
 }
 
 /* Calls the system at plan position `at`, running on this thread meanwhile; returns whether
@@ -10189,6 +10256,37 @@ static bool ecs_sched__apply_pending(ecs_sched__schedule *s) {
     return stop;
 }
 
+/* Reports every condition function of these trees that failed in this evaluation (in tree
+   order). Returns whether one of them was not ignored: then what they guard does not run,
+   since a condition that failed could not tell. */
+static bool ecs_sched__report_condition_tree(ecs_sched__schedule *s, int32_t index, int32_t at,
+                                             bool *stop) {
+    ecs_sched__cond *c = s->conds.items[index];
+    bool counted = false;
+    int32_t k;
+    for (k = 0; k < 2; k++) {
+        if (c->operands[k] >= 0 && ecs_sched__report_condition_tree(s, c->operands[k], at, stop)) {
+            counted = true;
+        }
+    }
+    if (c->kind == ECS_SCHED_CONDITION_FN && c->ctx.failure != ECS_SCHED_OK) {
+        ecs_sched_error_action action = ecs_sched__node_failed_as(s, at, &c->ctx);
+        if (action == ECS_SCHED_ERROR_STOP) *stop = true;
+        if (action != ECS_SCHED_ERROR_IGNORE) counted = true;
+    }
+    return counted;
+}
+
+static bool ecs_sched__report_condition_failures(ecs_sched__schedule *s, const int32_t *conds,
+                                                 int32_t count, int32_t at, bool *stop) {
+    bool counted = false;
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        if (ecs_sched__report_condition_tree(s, conds[i], at, stop)) counted = true;
+    }
+    return counted;
+}
+
 /* All of a node's conditions (`count` indexes into the schedule's conditions) are evaluated,
    each at most once per run, then combined. A failing one fails the node at `at`; *stop
    says whether the run stops. */
@@ -10200,7 +10298,7 @@ static bool ecs_sched__conditions_hold(ecs_sched__schedule *s, const int32_t *co
     for (i = 0; i < count; i++) {
         if (!ecs_sched__cond_eval(&s->conds, conds[i], &failed)) all = false;
     }
-    if (failed && ecs_sched__node_failed(s, at, failed)) *stop = true;
+    if (failed && ecs_sched__report_condition_failures(s, conds, count, at, stop)) all = false;
     return all;
 }
 
@@ -10265,6 +10363,13 @@ static ecs_sched_result ecs_sched__run_failed(ecs_sched_world *w, ecs_sched__sch
     w->env.last_result = s->failure_code;
     ecs_sched__error_unlock(&w->env);
     return s->failure_code;
+}
+
+/* Whether a run that returned `result` did not go through: it stopped at a failure, or it
+   could not start (a build error, a recursive run). Runners of several schedules (an app's
+   orders, the fixed steps) stop there; after a failure under CONTINUE they go on. */
+static bool ecs_sched__run_cut_short(const ecs_sched__schedule *s, ecs_sched_result result) {
+    return result != ECS_SCHED_OK && (s->stopped || s->failure_code == ECS_SCHED_OK);
 }
 
 /* A run's failures start afresh. */
@@ -10504,7 +10609,9 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set, int32_t nod
         bool stop = false;
         bool holds = ecs_sched__conditions_hold(r->s, plan->conds + ps->cond_start, ps->cond_count,
                                                 ps->first_node, &stop);
-        if (stop) ecs_sched__run_stop(r, node);
+        /* as on one thread, where the set's first node stops the run: nothing from it on */
+        if (stop) ecs_sched__run_stop(r, ps->first_node - 1);
+        (void)node;
         atomic_store_explicit(state, holds ? 2 : 3, memory_order_release);
         return holds;
     }
@@ -11035,6 +11142,7 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
         ecs_sched__text_free(&text);
         return result;
     }
+    ecs_sched__failures_reset(s);   /* a run that fails to start has none either */
     if (all->depth >= ECS_SCHED__MAX_NESTED_RUNS) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
                                "running schedule '%s' would nest more than %d schedule runs",
@@ -11048,7 +11156,6 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
 #endif
     if (all->depth == 0 && !all->top_runs_held) all->top_runs++;
     all->stack[all->depth++] = s;
-    ecs_sched__failures_reset(s);
     result = ecs_sched__execute_chosen(w, s);
     all->depth--;
     s->running = false;
@@ -11557,7 +11664,7 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
         if (!ecs_sched__runner_clocks_find(w, &c)) return;   /* a step removed the clocks */
         /* a step that failed is this system's failure already; the steps left run unless
            FixedMain's run stopped at it */
-        if (result != ECS_SCHED_OK && w->clocks->fixed_main->stopped) break;
+        if (ecs_sched__run_cut_short(w->clocks->fixed_main, result)) break;
     }
     c.fixed->overstep_fraction = (double)c.fixed->overstep_ns / (double)step;
     c.fixed->steps_this_frame = steps;
@@ -13064,7 +13171,7 @@ static ecs_sched_result ecs_sched__run_order(ecs_sched_world *w, const ecs_sched
         ecs_sched__schedule *s = o->items[i].schedule;
         ecs_sched_result result = ecs_sched__run_schedule(w, s);
         if (result != ECS_SCHED_OK && first == ECS_SCHED_OK) first = result;
-        if (result != ECS_SCHED_OK && (s->stopped || s->failure_code == ECS_SCHED_OK)) break;
+        if (ecs_sched__run_cut_short(s, result)) break;
     }
     return first;
 }

@@ -189,7 +189,7 @@ static ecs_sched_result ecs_sched__run_order(ecs_sched_world *w, const ecs_sched
         ecs_sched__schedule *s = o->items[i].schedule;
         ecs_sched_result result = ecs_sched__run_schedule(w, s);
         if (result != ECS_SCHED_OK && first == ECS_SCHED_OK) first = result;
-        if (result != ECS_SCHED_OK && (s->stopped || s->failure_code == ECS_SCHED_OK)) break;
+        if (ecs_sched__run_cut_short(s, result)) break;
     }
     return first;
 }

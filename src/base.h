@@ -329,8 +329,16 @@ typedef struct ecs_sched__env {
    that context (the first failure, with its name and schedule in front of the message), and
    the executor looks there when the system returns. A nested run saves and restores it. What
    a run of a system costs is two stores and a load more than a plain call. */
-#ifdef ECS_SCHED_THREADS
+/* Thread-local wherever the compiler can: without ECS_SCHED_THREADS the library has no
+   threads of its own, but a program may still run separate worlds on separate threads. */
+#if defined(ECS_SCHED_THREADS)
 #define ECS_SCHED__THREAD_LOCAL _Thread_local
+#elif defined(__cplusplus) && __cplusplus >= 201103L
+#define ECS_SCHED__THREAD_LOCAL thread_local
+#elif defined(__GNUC__) || defined(__clang__)
+#define ECS_SCHED__THREAD_LOCAL __thread
+#elif defined(_MSC_VER)
+#define ECS_SCHED__THREAD_LOCAL __declspec(thread)
 #else
 #define ECS_SCHED__THREAD_LOCAL
 #endif
@@ -514,12 +522,15 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
    system, the failure is also the system's (refused: one it cannot clear). */
 static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
                                             ecs_sched_result code, bool refused, const char *fmt,
+                                            va_list args) ECS_SCHED__PRINTF(5, 0);
+static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
+                                            ecs_sched_result code, bool refused, const char *fmt,
                                             va_list args) {
     char message[ECS_SCHED__ERROR_CAPACITY];
     size_t at = running ? ecs_sched__running_prefix(running, message, sizeof message) : 0;
     vsnprintf(message + at, sizeof message - at, fmt, args);
+    ecs_sched__error_lock(env);   /* the pieces of a parallel query may fail at once */
     if (running) ecs_sched__running_keep(running, code, message, refused);
-    ecs_sched__error_lock(env);
     memcpy(env->last_error, message, strlen(message) + 1);
     env->last_result = code;
     ecs_sched__error_unlock(env);
@@ -527,6 +538,8 @@ static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
     return code;
 }
 
+static ecs_sched_result ecs_sched__vfail(ecs_sched__env *env, ecs_sched_result code, bool refused,
+                                         const char *fmt, va_list args) ECS_SCHED__PRINTF(4, 0);
 static ecs_sched_result ecs_sched__vfail(ecs_sched__env *env, ecs_sched_result code, bool refused,
                                          const char *fmt, va_list args) {
     return ecs_sched__vfail_on(env, ecs_sched__running_in(env), code, refused, fmt, args);
@@ -638,11 +651,11 @@ static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_resu
     if (running) {   /* the system's name in front, as ecs_sched__fail does */
         size_t at = ecs_sched__running_prefix(running, whole, sizeof whole);
         snprintf(whole + at, sizeof whole - at, "%s", text);
-        ecs_sched__running_keep(running, code, whole, false);
         text = whole;
     }
     n = strlen(text);
     ecs_sched__error_lock(env);
+    if (running) ecs_sched__running_keep(running, code, text, false);
     if (n >= sizeof env->last_error) {
         memcpy(env->last_error, text, sizeof env->last_error - 4);
         memcpy(env->last_error + sizeof env->last_error - 4, "...", 4);

@@ -417,7 +417,10 @@
          ecs_sched_optional_write(id)   not required          field NULL where absent
          ecs_sched_without(id)          must be absent        field always NULL
 
-     The list ends at ECS_SCHED_MAX_TERMS or at the first term with id 0. The world owns the
+     The list ends at ECS_SCHED_MAX_TERMS or at the zero term (what a zeroed term is: id 0,
+     kind ECS_SCHED_TERM_DEFAULT, which reads). A term with id 0 and a kind, such as
+     ecs_sched_read(id) of an id never registered, or a term after the zero term, is refused
+     when the query (or the system) is made, naming the term's position. The world owns the
      query and keeps its list of matching tables up to date as tables appear. Iteration visits
      one table at a time; fields are numbered as the terms are, and a tag's field is NULL:
 

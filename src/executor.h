@@ -40,32 +40,52 @@ static void ecs_sched__failure_unlock(ecs_sched_world *w) {
 #define ecs_sched__failure_unlock(w) ((void)(w))
 #endif
 
+/* What the hook says of a failure. Hooks hear one failure at a time, and a hook that makes
+   something fail again (on its own thread) does not wait for itself; outside any running
+   context, so that what fails inside it is nobody's failure. */
+static ecs_sched_error_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched__schedule *s,
+                                                  ecs_sched_system_ctx *ctx, const char *message) {
+    static ECS_SCHED__THREAD_LOCAL bool hearing;
+    void *running = ecs_sched__running_now;
+    bool serialize = !hearing;
+    ecs_sched_failure failure;
+    ecs_sched_error_action said;
+    failure.code = ctx->failure;
+    failure.kind = ctx->kind;
+    failure.name = ctx->name;
+    failure.schedule = s->label;
+    failure.message = message;
+    if (serialize) {
+        ecs_sched__failure_lock(w);
+        hearing = true;
+    }
+    ecs_sched__running_now = NULL;
+    said = w->error_hook.fn(&failure, w->error_hook.user_data);
+    ecs_sched__running_now = running;
+    if (serialize) {
+        hearing = false;
+        ecs_sched__failure_unlock(w);
+    }
+    return said;
+}
+
 /* The node at plan position `at` failed, as the context kept (its system's, a condition's
-   guarding it, or its commands'). The hook hears of it (outside any running context: what
-   fails in the hook is nobody's failure) and, under the HOOK policy, decides. The context's
-   failure is then taken. Returns whether the run stops. */
-static bool ecs_sched__node_failed(ecs_sched__schedule *s, int32_t at, ecs_sched_system_ctx *ctx) {
+   guarding it, or its commands'). The hook hears of it and, under the HOOK policy, decides;
+   unless ignored, the run keeps it when it is the first in plan order. The context's failure
+   is taken. */
+static ecs_sched_error_action ecs_sched__node_failed_as(ecs_sched__schedule *s, int32_t at,
+                                                        ecs_sched_system_ctx *ctx) {
     ecs_sched_world *w = ctx->world;
     ecs_sched_error_policy policy = ecs_sched__error_policy(w, s);
     ecs_sched_error_action action =
         policy == ECS_SCHED_ON_ERROR_CONTINUE ? ECS_SCHED_ERROR_CONTINUE : ECS_SCHED_ERROR_STOP;
     char fallback[ECS_SCHED__ERROR_CAPACITY];
     const char *message = ecs_sched__ctx_failure_message(ctx, fallback, sizeof fallback);
-    ecs_sched__failure_lock(w);
     if (w->error_hook.fn) {
-        void *running = ecs_sched__running_now;
-        ecs_sched_failure failure;
-        ecs_sched_error_action said;
-        failure.code = ctx->failure;
-        failure.kind = ctx->kind;
-        failure.name = ctx->name;
-        failure.schedule = s->label;
-        failure.message = message;
-        ecs_sched__running_now = NULL;
-        said = w->error_hook.fn(&failure, w->error_hook.user_data);
-        ecs_sched__running_now = running;
+        ecs_sched_error_action said = ecs_sched__ask_hook(w, s, ctx, message);
         if (policy == ECS_SCHED_ON_ERROR_HOOK) action = said;
     }
+    ecs_sched__error_lock(&w->env);
     if (action != ECS_SCHED_ERROR_IGNORE && at < s->failure_at) {
         size_t n = strlen(message);
         if (n >= sizeof s->failure_message) n = sizeof s->failure_message - 1;
@@ -75,9 +95,14 @@ static bool ecs_sched__node_failed(ecs_sched__schedule *s, int32_t at, ecs_sched
         s->failure_message[n] = '\0';
     }
     if (action == ECS_SCHED_ERROR_STOP) s->stopped = true;
-    ecs_sched__failure_unlock(w);
+    ecs_sched__error_unlock(&w->env);
     ctx->failure = ECS_SCHED_OK;
-    return action == ECS_SCHED_ERROR_STOP;
+    return action;
+}
+
+/* The same; returns whether the run stops. */
+static bool ecs_sched__node_failed(ecs_sched__schedule *s, int32_t at, ecs_sched_system_ctx *ctx) {
+    return ecs_sched__node_failed_as(s, at, ctx) == ECS_SCHED_ERROR_STOP;
 }
 
 /* Calls the system at plan position `at`, running on this thread meanwhile; returns whether
@@ -115,6 +140,37 @@ static bool ecs_sched__apply_pending(ecs_sched__schedule *s) {
     return stop;
 }
 
+/* Reports every condition function of these trees that failed in this evaluation (in tree
+   order). Returns whether one of them was not ignored: then what they guard does not run,
+   since a condition that failed could not tell. */
+static bool ecs_sched__report_condition_tree(ecs_sched__schedule *s, int32_t index, int32_t at,
+                                             bool *stop) {
+    ecs_sched__cond *c = s->conds.items[index];
+    bool counted = false;
+    int32_t k;
+    for (k = 0; k < 2; k++) {
+        if (c->operands[k] >= 0 && ecs_sched__report_condition_tree(s, c->operands[k], at, stop)) {
+            counted = true;
+        }
+    }
+    if (c->kind == ECS_SCHED_CONDITION_FN && c->ctx.failure != ECS_SCHED_OK) {
+        ecs_sched_error_action action = ecs_sched__node_failed_as(s, at, &c->ctx);
+        if (action == ECS_SCHED_ERROR_STOP) *stop = true;
+        if (action != ECS_SCHED_ERROR_IGNORE) counted = true;
+    }
+    return counted;
+}
+
+static bool ecs_sched__report_condition_failures(ecs_sched__schedule *s, const int32_t *conds,
+                                                 int32_t count, int32_t at, bool *stop) {
+    bool counted = false;
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        if (ecs_sched__report_condition_tree(s, conds[i], at, stop)) counted = true;
+    }
+    return counted;
+}
+
 /* All of a node's conditions (`count` indexes into the schedule's conditions) are evaluated,
    each at most once per run, then combined. A failing one fails the node at `at`; *stop
    says whether the run stops. */
@@ -126,7 +182,7 @@ static bool ecs_sched__conditions_hold(ecs_sched__schedule *s, const int32_t *co
     for (i = 0; i < count; i++) {
         if (!ecs_sched__cond_eval(&s->conds, conds[i], &failed)) all = false;
     }
-    if (failed && ecs_sched__node_failed(s, at, failed)) *stop = true;
+    if (failed && ecs_sched__report_condition_failures(s, conds, count, at, stop)) all = false;
     return all;
 }
 
@@ -191,6 +247,13 @@ static ecs_sched_result ecs_sched__run_failed(ecs_sched_world *w, ecs_sched__sch
     w->env.last_result = s->failure_code;
     ecs_sched__error_unlock(&w->env);
     return s->failure_code;
+}
+
+/* Whether a run that returned `result` did not go through: it stopped at a failure, or it
+   could not start (a build error, a recursive run). Runners of several schedules (an app's
+   orders, the fixed steps) stop there; after a failure under CONTINUE they go on. */
+static bool ecs_sched__run_cut_short(const ecs_sched__schedule *s, ecs_sched_result result) {
+    return result != ECS_SCHED_OK && (s->stopped || s->failure_code == ECS_SCHED_OK);
 }
 
 /* A run's failures start afresh. */
@@ -430,7 +493,9 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set, int32_t nod
         bool stop = false;
         bool holds = ecs_sched__conditions_hold(r->s, plan->conds + ps->cond_start, ps->cond_count,
                                                 ps->first_node, &stop);
-        if (stop) ecs_sched__run_stop(r, node);
+        /* as on one thread, where the set's first node stops the run: nothing from it on */
+        if (stop) ecs_sched__run_stop(r, ps->first_node - 1);
+        (void)node;
         atomic_store_explicit(state, holds ? 2 : 3, memory_order_release);
         return holds;
     }
@@ -961,6 +1026,7 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
         ecs_sched__text_free(&text);
         return result;
     }
+    ecs_sched__failures_reset(s);   /* a run that fails to start has none either */
     if (all->depth >= ECS_SCHED__MAX_NESTED_RUNS) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
                                "running schedule '%s' would nest more than %d schedule runs",
@@ -974,7 +1040,6 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
 #endif
     if (all->depth == 0 && !all->top_runs_held) all->top_runs++;
     all->stack[all->depth++] = s;
-    ecs_sched__failures_reset(s);
     result = ecs_sched__execute_chosen(w, s);
     all->depth--;
     s->running = false;

@@ -625,7 +625,7 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
         if (!ecs_sched__runner_clocks_find(w, &c)) return;   /* a step removed the clocks */
         /* a step that failed is this system's failure already; the steps left run unless
            FixedMain's run stopped at it */
-        if (result != ECS_SCHED_OK && w->clocks->fixed_main->stopped) break;
+        if (ecs_sched__run_cut_short(w->clocks->fixed_main, result)) break;
     }
     c.fixed->overstep_fraction = (double)c.fixed->overstep_ns / (double)step;
     c.fixed->steps_this_frame = steps;

@@ -299,9 +299,15 @@ static bool ecs_sched__change_refused(ecs_sched_world *w, const char *what) {
 /* The world's last failure again, with who it concerns in front ("add_system('move'), query
    0: "), for a failure found by a call made on someone's behalf. */
 static ecs_sched_result ecs_sched__fail_again_for(ecs_sched_world *w, const char *who) {
-    char message[ECS_SCHED__ERROR_CAPACITY];
+    char message[ECS_SCHED__ERROR_CAPACITY], prefix[ECS_SCHED__ERROR_CAPACITY];
+    const void *running = ecs_sched__running_in(&w->env);
+    size_t skip = 0;
     memcpy(message, w->env.last_error, sizeof message);
-    return ecs_sched__fail(&w->env, w->env.last_result, "%s: %s", who, message);
+    if (running) {   /* the running system's name goes in front once, not twice */
+        size_t n = ecs_sched__running_prefix(running, prefix, sizeof prefix);
+        if (strncmp(message, prefix, n) == 0) skip = n;
+    }
+    return ecs_sched__fail(&w->env, w->env.last_result, "%s: %s", who, message + skip);
 }
 
 static ecs_sched_result ecs_sched__out_of_memory(ecs_sched_world *w, const char *what) {

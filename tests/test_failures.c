@@ -181,6 +181,54 @@ static void a_condition_can_fail_and_its_node_does_not_run(void **state) {
     check_and_destroy(w);
 }
 
+static bool failing_true_condition(ecs_sched_system_ctx *ctx) {
+    ecs_sched_ctx_fail(ctx, ECS_SCHED_ERR_SYSTEM_FAILED, "cannot tell");
+    return true;
+}
+
+static void a_failing_condition_keeps_its_node_off_under_continue_too(void **state) {
+    ecs_sched_world *w = world_continuing();
+    (void)state;
+    ADD_SYSTEM(w, .name = "guarded", .fn = record,
+               .run_if = {&(ecs_sched_condition){.name = "unsure", .fn = failing_true_condition}});
+    ADD_SYSTEM(w, .name = "other", .fn = record, .after = {"guarded"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SYSTEM_FAILED);
+    assert_string_equal(g_trace, "other");
+    check_and_destroy(w);
+}
+
+typedef struct hook_count {
+    int calls;
+} hook_count;
+
+static ecs_sched_error_action count_and_continue(const ecs_sched_failure *failure, void *user_data) {
+    (void)failure;
+    ((hook_count *)user_data)->calls++;
+    return ECS_SCHED_ERROR_CONTINUE;
+}
+
+static void the_hook_hears_every_failing_condition_of_a_node(void **state) {
+    hook_count count = {0};
+    ecs_sched_error_hook hook;
+    ecs_sched_world *w;
+    ecs_sched_condition a, b, both;
+    (void)state;
+    hook.fn = count_and_continue;
+    hook.user_data = &count;
+    w = world_with(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 1, ECS_SCHED_ON_ERROR_DEFAULT, hook);
+    memset(&a, 0, sizeof a);
+    a.fn = failing_true_condition;
+    a.name = "a";
+    b = a;
+    b.name = "b";
+    both = ecs_sched_condition_and(&a, &b);
+    ADD_SYSTEM(w, .name = "guarded", .fn = record, .run_if = {&both, &a});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SYSTEM_FAILED);
+    assert_int_equal(count.calls, 3);   /* a and b under the and, and the second a */
+    assert_string_equal(g_trace, "");
+    check_and_destroy(w);
+}
+
 /* ---- 2. misuse inside a system is a failure ---- */
 
 static ecs_sched_id g_score;
@@ -743,6 +791,86 @@ static void the_first_failure_in_plan_order_is_returned_by_both_executors(void *
     assert_true(failures > 60);   /* most drawn schedules have a failure */
 }
 
+/* ---- a set's failing condition stops both executors at the same place ---- */
+
+static int g_ran[16];
+
+static void mark_ran(ecs_sched_system_ctx *ctx) {
+    int *slot = (int *)ecs_sched_ctx_user_data(ctx);
+    (*slot)++;
+}
+
+static int count_set_members_run(ecs_sched_executor executor, int32_t threads) {
+    ecs_sched_error_hook none = {NULL, NULL};
+    ecs_sched_world *w = world_with(executor, threads, ECS_SCHED_ON_ERROR_STOP, none);
+    int i, total = 0;
+    memset(g_ran, 0, sizeof g_ran);
+    CONFIGURE_SET(w, .name = "Guarded",
+                  .run_if = {&(ecs_sched_condition){.name = "unsure", .fn = failing_true_condition}});
+    for (i = 0; i < 8; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "m%d", i);
+        ADD_SYSTEM(w, .name = name, .fn = mark_ran, .user_data = &g_ran[i],
+                   .in_set = {"Guarded"});
+    }
+    for (i = 8; i < 12; i++) {   /* after every member in plan order */
+        char name[16];
+        snprintf(name, sizeof name, "late%d", i);
+        ADD_SYSTEM(w, .name = name, .fn = mark_ran, .user_data = &g_ran[i]);
+    }
+    for (i = 0; i < 4; i++) {
+        assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SYSTEM_FAILED);
+        assert_contains(ecs_sched_last_error(w), "condition 'unsure' (guarding set 'Guarded')");
+    }
+    for (i = 0; i < 12; i++) total += g_ran[i];
+    check_and_destroy(w);
+    return total;
+}
+
+static void a_failing_set_condition_runs_no_member_on_either_executor(void **state) {
+    (void)state;
+    assert_int_equal(count_set_members_run(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 1), 0);
+    assert_int_equal(count_set_members_run(ECS_SCHED_EXECUTOR_PARALLEL, 2), 0);
+    assert_int_equal(count_set_members_run(ECS_SCHED_EXECUTOR_PARALLEL, 4), 0);
+}
+
+#ifdef ECS_SCHED_THREADS
+/* ---- the pieces of a parallel query run as their system ---- */
+
+static ecs_sched_world *g_piece_world;
+
+static void despawn_in_piece(ecs_sched_iter *it, void *arg) {
+    int32_t i;
+    (void)arg;
+    for (i = 0; i < it->count; i++) ecs_sched_despawn(g_piece_world, it->entities[i]);
+}
+
+static void spread_despawns(ecs_sched_system_ctx *ctx) {
+    ecs_sched_ctx_par_iter(ctx, 0, 1, despawn_in_piece, NULL);
+}
+
+static void a_refused_change_in_a_piece_of_a_parallel_query_fails_its_system(void **state) {
+    ecs_sched_error_hook none = {NULL, NULL};
+    ecs_sched_world *w = world_with(ECS_SCHED_EXECUTOR_PARALLEL, 2, ECS_SCHED_ON_ERROR_STOP, none);
+    int i;
+    (void)state;
+    g_piece_world = w;
+    g_position = ECS_SCHED_COMPONENT(w, Position);
+    for (i = 0; i < 64; i++) {
+        ecs_sched_id ids[2];
+        ids[0] = g_position;
+        ids[1] = ecs_sched_component_register_type(w, i % 2 ? "A" : "B", 4, 4);
+        assert_true(ecs_sched_spawn_with(w, 2, ids, NULL) != ECS_SCHED_NULL_ENTITY);
+    }
+    ADD_SYSTEM(w, .name = "spread", .fn = spread_despawns,
+               .queries = {{{ecs_sched_read(g_position)}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_contains(ecs_sched_last_error(w), "system 'spread' in schedule 'Update': despawn");
+    assert_int_equal(ecs_sched_entity_count(w), 64);   /* refused on every thread */
+    check_and_destroy(w);
+}
+#endif
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(an_ignored_failing_call_fails_the_system_and_the_run),
@@ -751,6 +879,8 @@ int main(void) {
         cmocka_unit_test(ctx_fail_with_ok_records_nothing),
         cmocka_unit_test(a_failure_cleared_and_a_later_one_counts_the_later),
         cmocka_unit_test(a_condition_can_fail_and_its_node_does_not_run),
+        cmocka_unit_test(a_failing_condition_keeps_its_node_off_under_continue_too),
+        cmocka_unit_test(the_hook_hears_every_failing_condition_of_a_node),
         cmocka_unit_test(a_declared_resource_that_does_not_exist_fails_the_system),
         cmocka_unit_test(an_optional_resource_that_does_not_exist_is_no_failure),
         cmocka_unit_test(an_optional_resource_must_still_be_declared),
@@ -776,6 +906,10 @@ int main(void) {
         cmocka_unit_test(a_failing_fixed_step_stops_the_steps_left_in_that_frame),
         cmocka_unit_test(under_continue_every_fixed_step_runs),
         cmocka_unit_test(the_first_failure_in_plan_order_is_returned_by_both_executors),
+        cmocka_unit_test(a_failing_set_condition_runs_no_member_on_either_executor),
+#ifdef ECS_SCHED_THREADS
+        cmocka_unit_test(a_refused_change_in_a_piece_of_a_parallel_query_fails_its_system),
+#endif
     };
     return cmocka_run_group_tests_name("failures", tests, NULL, destroy_leftover_world);
 }
