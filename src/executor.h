@@ -86,6 +86,10 @@ static ecs_sched_error_action ecs_sched__node_failed_as(ecs_sched__schedule *s, 
         if (policy == ECS_SCHED_ON_ERROR_HOOK) action = said;
     }
     ecs_sched__error_lock(&w->env);
+    if (action != ECS_SCHED_ERROR_IGNORE && s->failure_code == ECS_SCHED_OK) {
+        s->failure_at = INT32_MAX;   /* the run's first failure */
+        s->stopped = false;
+    }
     if (action != ECS_SCHED_ERROR_IGNORE && at < s->failure_at) {
         size_t n = strlen(message);
         if (n >= sizeof s->failure_message) n = sizeof s->failure_message - 1;
@@ -256,11 +260,10 @@ static bool ecs_sched__run_cut_short(const ecs_sched__schedule *s, ecs_sched_res
     return result != ECS_SCHED_OK && (s->stopped || s->failure_code == ECS_SCHED_OK);
 }
 
-/* A run's failures start afresh. */
+/* A run's failures start afresh: the rest of the record is reset by its first failure
+   (ecs_sched__node_failed_as), so that a run without one pays a single store. */
 static void ecs_sched__failures_reset(ecs_sched__schedule *s) {
-    s->failure_at = INT32_MAX;
     s->failure_code = ECS_SCHED_OK;
-    s->stopped = false;
 }
 
 static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedule *s) {
