@@ -22,6 +22,24 @@
 
 #include "fixture.h"
 
+/* What these tests assert about time (how soon the executor spreads a run, that a cheap one
+   stays put) holds on a machine running at its speed. ThreadSanitizer slows every memory
+   access several times over, unevenly, and a run now and then crosses the thresholds it
+   should not: under it, this file looks for data races only, and the timing is checked by
+   the same tests in the other builds (gcc and clang with threads, under ASan+UBSan). */
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+#ifdef UNDER_TSAN
+#define assert_timing(cond) ((void)(cond))
+#else
+#define assert_timing(cond) assert_true(cond)
+#endif
+
 static double seconds_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -109,7 +127,7 @@ static void cheap_schedules_stay_on_the_calling_thread(void **state) {
     (void)state;
     sh.now = CHEAP;
     run_times_with_workers_awake(w, sh.pool, 200);
-    assert_int_equal(sh.off_caller, 0);
+    assert_timing(sh.off_caller == 0);
     ecs_sched_world_destroy(w);
 }
 
@@ -141,7 +159,7 @@ static void independent_systems_worth_spreading_run_at_the_same_time(void **stat
     int met;
     (void)state;
     met = runs_until_they_meet(w, &sh, 10);
-    assert_true(met >= 1 && met <= 3);
+    assert_timing(met >= 1 && met <= 3);
     ecs_sched_world_destroy(w);
 }
 
@@ -157,9 +175,9 @@ static void a_schedule_that_becomes_heavy_is_spread(void **state) {
     (void)state;
     sh.now = CHEAP;
     run_times(w, 50);
-    assert_int_equal(sh.off_caller, 0);
+    assert_timing(sh.off_caller == 0);
     met = runs_until_they_meet(w, &sh, 60);
-    assert_true(met >= 1 && met <= 50);
+    assert_timing(met >= 1 && met <= 50);
     ecs_sched_world_destroy(w);
 }
 
@@ -167,13 +185,13 @@ static void a_schedule_that_becomes_cheap_returns_to_the_calling_thread(void **s
     shared sh;
     ecs_sched_world *w = world_of_independent_systems(&sh, 2);
     (void)state;
-    assert_true(runs_until_they_meet(w, &sh, 10) > 0);
-    assert_true(sh.off_caller > 0);
+    assert_timing(runs_until_they_meet(w, &sh, 10) > 0);
+    assert_timing(sh.off_caller > 0);
     sh.now = CHEAP;
     run_times(w, 100);
     sh.off_caller = 0;
     run_times_with_workers_awake(w, sh.pool, 100);
-    assert_int_equal(sh.off_caller, 0);
+    assert_timing(sh.off_caller == 0);
     ecs_sched_world_destroy(w);
 }
 
@@ -201,7 +219,7 @@ static void a_heavy_chain_runs_on_the_calling_thread(void **state) {
     assert_int_equal(ecs_sched_add_systems(w, UPDATE, &many), ECS_SCHED_OK);
     sh.now = HEAVY;
     run_times(w, 10);
-    assert_int_equal(sh.off_caller, 0);
+    assert_timing(sh.off_caller == 0);
     ecs_sched_world_destroy(w);
 }
 
