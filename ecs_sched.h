@@ -6261,7 +6261,6 @@ static bool ecs_sched__running_may_change(const void *running) {
 static void ecs_sched__running_keep(void *running, ecs_sched_result code, const char *message,
                                     bool refused) {
     ecs_sched_system_ctx *ctx = (ecs_sched_system_ctx *)running;
-    size_t n = strlen(message);
     if (ctx->failure != ECS_SCHED_OK && (ctx->failure_refused || !refused)) return;
     ctx->failure = code;
     ctx->failure_refused = refused;
@@ -6269,9 +6268,7 @@ static void ecs_sched__running_keep(void *running, ecs_sched_result code, const 
         ctx->failure_message = (char *)ecs_sched__alloc(&ctx->world->env, ECS_SCHED__ERROR_CAPACITY);
         if (!ctx->failure_message) return;
     }
-    if (n >= ECS_SCHED__ERROR_CAPACITY) n = ECS_SCHED__ERROR_CAPACITY - 1;   /* what fits */
-    memcpy(ctx->failure_message, message, n);
-    ctx->failure_message[n] = '\0';
+    ecs_sched__append(ctx->failure_message, ECS_SCHED__ERROR_CAPACITY, 0, message);
 }
 
 /* The message of the failure kept on ctx; when there was no memory to keep it, its names
@@ -10207,12 +10204,9 @@ static ecs_sched_error_action ecs_sched__node_failed_as(ecs_sched__schedule *s, 
         s->stopped = false;
     }
     if (action != ECS_SCHED_ERROR_IGNORE && at < s->failure_at) {
-        size_t n = strlen(message);
-        if (n >= sizeof s->failure_message) n = sizeof s->failure_message - 1;
         s->failure_at = at;
         s->failure_code = ctx->failure;
-        memcpy(s->failure_message, message, n);
-        s->failure_message[n] = '\0';
+        ecs_sched__append(s->failure_message, sizeof s->failure_message, 0, message);
     }
     if (action == ECS_SCHED_ERROR_STOP) s->stopped = true;
     ecs_sched__error_unlock(&w->env);

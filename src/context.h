@@ -132,7 +132,6 @@ static bool ecs_sched__running_may_change(const void *running) {
 static void ecs_sched__running_keep(void *running, ecs_sched_result code, const char *message,
                                     bool refused) {
     ecs_sched_system_ctx *ctx = (ecs_sched_system_ctx *)running;
-    size_t n = strlen(message);
     if (ctx->failure != ECS_SCHED_OK && (ctx->failure_refused || !refused)) return;
     ctx->failure = code;
     ctx->failure_refused = refused;
@@ -140,9 +139,7 @@ static void ecs_sched__running_keep(void *running, ecs_sched_result code, const 
         ctx->failure_message = (char *)ecs_sched__alloc(&ctx->world->env, ECS_SCHED__ERROR_CAPACITY);
         if (!ctx->failure_message) return;
     }
-    if (n >= ECS_SCHED__ERROR_CAPACITY) n = ECS_SCHED__ERROR_CAPACITY - 1;   /* what fits */
-    memcpy(ctx->failure_message, message, n);
-    ctx->failure_message[n] = '\0';
+    ecs_sched__append(ctx->failure_message, ECS_SCHED__ERROR_CAPACITY, 0, message);
 }
 
 /* The message of the failure kept on ctx; when there was no memory to keep it, its names

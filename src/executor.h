@@ -91,12 +91,9 @@ static ecs_sched_error_action ecs_sched__node_failed_as(ecs_sched__schedule *s, 
         s->stopped = false;
     }
     if (action != ECS_SCHED_ERROR_IGNORE && at < s->failure_at) {
-        size_t n = strlen(message);
-        if (n >= sizeof s->failure_message) n = sizeof s->failure_message - 1;
         s->failure_at = at;
         s->failure_code = ctx->failure;
-        memcpy(s->failure_message, message, n);
-        s->failure_message[n] = '\0';
+        ecs_sched__append(s->failure_message, sizeof s->failure_message, 0, message);
     }
     if (action == ECS_SCHED_ERROR_STOP) s->stopped = true;
     ecs_sched__error_unlock(&w->env);
