@@ -345,6 +345,16 @@ typedef struct ecs_sched__env {
 
 static ECS_SCHED__THREAD_LOCAL void *ecs_sched__running_now;
 
+/* Keeps a function that is rarely worth its call (a loop behind a test that usually fails)
+   out of its caller, so that the caller's common case stays a test. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ECS_SCHED__NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define ECS_SCHED__NOINLINE __declspec(noinline)
+#else
+#define ECS_SCHED__NOINLINE
+#endif
+
 /* context.h: a running context's world; its "system 'x' in schedule 'S': " (returns the
    length); whether it may change the world directly; keeping a failure on it. */
 static const ecs_sched__env *ecs_sched__running_env(const void *ctx);

@@ -61,8 +61,9 @@ ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx,
 /* What a run of a typical system touches (its queries, its user data, the violation the
    executor looks at after it) comes first. */
 struct ecs_sched_system_ctx {
-    ecs_sched_result failure;         /* the first failure of its run so far; OK while none
-                                         (set before the run, on the line of the system's fn) */
+    ecs_sched_result failure;         /* the first failure of its run so far; OK while none,
+                                         and whenever it is not running: whoever runs it takes
+                                         the failure after (on the line of the system's fn) */
     bool failure_refused;             /* with failure: a refused access, not clearable */
     bool applying;                    /* its commands are applied at a sync point right now */
     ecs_sched_query *queries[ECS_SCHED_MAX_QUERIES];

@@ -127,6 +127,28 @@ static void a_system_that_handles_its_failing_call_is_not_failed(void **state) {
     check_and_destroy(w);
 }
 
+/* Fails on its first run only: user_data counts its runs. */
+static void fail_the_first_time(ecs_sched_system_ctx *ctx) {
+    int *runs = (int *)ecs_sched_ctx_user_data(ctx);
+    trace_add(ecs_sched_ctx_name(ctx));
+    if ((*runs)++ == 0) ecs_sched_ctx_fail(ctx, ECS_SCHED_ERR_SYSTEM_FAILED, "first run");
+}
+
+static void a_failure_is_taken_by_its_run_and_the_next_run_starts_clean(void **state) {
+    ecs_sched_world *w = world_stopping();
+    int runs = 0;
+    (void)state;
+    ADD_SYSTEM(w, .name = "flaky", .fn = fail_the_first_time, .user_data = &runs);
+    ADD_SYSTEM(w, .name = "after", .fn = record, .after = {"flaky"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SYSTEM_FAILED);
+    assert_string_equal(g_trace, "flaky");
+    g_trace[0] = '\0';
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "flaky after");
+    assert_int_equal(runs, 2);
+    check_and_destroy(w);
+}
+
 static void ctx_fail_reports_a_code_and_a_message_naming_system_and_schedule(void **state) {
     ecs_sched_world *w = world_stopping();
     (void)state;
@@ -461,6 +483,18 @@ static void add_two_failures(ecs_sched_world *w) {
                                        .user_data = (void *)&g_invalid},
                                       {.name = "three", .fn = record}),
                 .count = 3, .chain = true);
+}
+
+static void an_ignored_failure_is_taken_too(void **state) {
+    hook_log log;
+    ecs_sched_world *w = world_with_hook(&log, ECS_SCHED_ERROR_IGNORE);
+    int runs = 0;
+    (void)state;
+    ADD_SYSTEM(w, .name = "flaky", .fn = fail_the_first_time, .user_data = &runs);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(log.calls, 1);
+    check_and_destroy(w);
 }
 
 static void a_hook_that_ignores_lets_the_run_succeed(void **state) {
@@ -875,6 +909,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(an_ignored_failing_call_fails_the_system_and_the_run),
         cmocka_unit_test(a_system_that_handles_its_failing_call_is_not_failed),
+        cmocka_unit_test(a_failure_is_taken_by_its_run_and_the_next_run_starts_clean),
         cmocka_unit_test(ctx_fail_reports_a_code_and_a_message_naming_system_and_schedule),
         cmocka_unit_test(ctx_fail_with_ok_records_nothing),
         cmocka_unit_test(a_failure_cleared_and_a_later_one_counts_the_later),
@@ -894,6 +929,7 @@ int main(void) {
         cmocka_unit_test(continue_runs_every_system_and_returns_the_first_failure),
         cmocka_unit_test(a_schedule_policy_overrides_the_worlds),
         cmocka_unit_test(a_hook_that_ignores_lets_the_run_succeed),
+        cmocka_unit_test(an_ignored_failure_is_taken_too),
         cmocka_unit_test(a_hook_that_continues_sees_every_failure_and_the_run_returns_the_first),
         cmocka_unit_test(a_hook_that_stops_stops_the_run),
         cmocka_unit_test(the_hook_hears_of_failures_under_the_stop_policy_too),
