@@ -1525,6 +1525,9 @@ typedef struct ecs_sched_component_desc {
     size_t size;          /* 0 registers a tag */
     size_t alignment;     /* 0: the largest power of two dividing size, at most 16 */
     ecs_sched_type_hooks hooks;
+    bool tracked;         /* keep, per entity, when it was added and last changed, for
+                             added/changed query terms (see CHANGE DETECTION); fixed at
+                             registration */
 } ecs_sched_component_desc;
 
 /* How a schedule's systems are run. */
@@ -1590,6 +1593,15 @@ ECS_SCHED_API size_t ecs_sched_component_size(const ecs_sched_world *world, ecs_
     ecs_sched_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
 /* Registers a tag (a component without data): ECS_SCHED_TAG(world, Enemy). */
 #define ECS_SCHED_TAG(world, Name) ecs_sched_component_register_type((world), #Name, 0, 0)
+/* The same with .tracked set: ECS_SCHED_TRACKED_COMPONENT(world, Position). */
+ECS_SCHED_API ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *world,
+                                                                     const char *name,
+                                                                     size_t size,
+                                                                     size_t alignment);
+#define ECS_SCHED_TRACKED_COMPONENT(world, T) \
+    ecs_sched_tracked_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
+/* Whether the component was registered with .tracked. */
+ECS_SCHED_API bool ecs_sched_component_is_tracked(const ecs_sched_world *world, ecs_sched_id id);
 
 /* ---- entities ---- */
 
@@ -1666,7 +1678,13 @@ typedef enum ecs_sched_term_kind {
     ECS_SCHED_TERM_WRITE,          /* required, written */
     ECS_SCHED_TERM_OPTIONAL_READ,  /* field NULL where absent */
     ECS_SCHED_TERM_OPTIONAL_WRITE,
-    ECS_SCHED_TERM_WITHOUT         /* only entities without it; field always NULL */
+    ECS_SCHED_TERM_WITHOUT,        /* only entities without it; field always NULL */
+    /* change detection (tracked components only; see CHANGE DETECTION): */
+    ECS_SCHED_TERM_ADDED,          /* required, read; rows added since the last look */
+    ECS_SCHED_TERM_CHANGED,        /* required, read; rows changed since the last look */
+    ECS_SCHED_TERM_WRITE_MANUAL    /* required, written; marks no row changed by itself:
+                                      the loop marks what it changes, with
+                                      ecs_sched_iter_mark_changed */
 } ecs_sched_term_kind;
 
 typedef struct ecs_sched_term {
@@ -1689,6 +1707,15 @@ static inline ecs_sched_term ecs_sched_optional_write(ecs_sched_id id) {
 static inline ecs_sched_term ecs_sched_without(ecs_sched_id id) {
     ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_WITHOUT; return t;
 }
+static inline ecs_sched_term ecs_sched_added(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_ADDED; return t;
+}
+static inline ecs_sched_term ecs_sched_changed(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_CHANGED; return t;
+}
+static inline ecs_sched_term ecs_sched_write_manual(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_WRITE_MANUAL; return t;
+}
 
 typedef struct ecs_sched_query_desc {
     ecs_sched_term terms[ECS_SCHED_MAX_TERMS];  /* up to the first term with id 0 */
@@ -1703,13 +1730,17 @@ typedef struct ecs_sched_access {
 } ecs_sched_access;
 
 /* One matching table at a time: `count` rows, their entities, and per term index a pointer
-   to the first value of its column (NULL for tags, absent optionals and without-terms). */
+   to the first value of its column (NULL for tags, absent optionals and without-terms). A
+   query with added or changed terms, or one that writes a tracked component, hands out runs
+   of rows instead: the rows of a table that pass its filters, in table order. */
 typedef struct ecs_sched_iter {
     int32_t count;
     const ecs_sched_entity *entities;
     void *fields[ECS_SCHED_MAX_TERMS];
     const ecs_sched_query *query_;   /* private */
     int32_t next_;                   /* private */
+    int32_t row_;                    /* private: the row after this run */
+    uint32_t last_run_, this_run_;   /* private: the window of changes it sees */
 } ecs_sched_iter;
 
 #define ECS_SCHED_FIELD(it, T, index) ((T *)(it)->fields[(index)])
@@ -1725,6 +1756,11 @@ ECS_SCHED_API int32_t ecs_sched_query_count(const ecs_sched_query *query);  /* m
    record them in a command buffer instead. */
 ECS_SCHED_API ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *query);
 ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
+/* Marks row `row` (0 .. it->count - 1) of the current run changed, in the component of term
+   `term`: a written term of a tracked component (what an ECS_SCHED_TERM_WRITE_MANUAL loop
+   calls for each row it changes). */
+ECS_SCHED_API ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term,
+                                                           int32_t row);
 
 /* Receives one piece of a query: it->count rows of one table, it->entities and it->fields
    pointing at the piece's first row. Pieces are disjoint; several run at once. */
@@ -1852,7 +1888,9 @@ typedef enum ecs_sched_condition_kind {
     ECS_SCHED_CONDITION_ON_TIMER,         /* time.h: each time `duration_ns` elapses */
     ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, /* time.h: once, when `duration_ns` has elapsed */
     ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, /* time.h: always, once `duration_ns` elapsed */
-    ECS_SCHED_CONDITION_TIME_PAUSED       /* time.h: the virtual clock is paused */
+    ECS_SCHED_CONDITION_TIME_PAUSED,      /* time.h: the virtual clock is paused */
+    ECS_SCHED_CONDITION_RESOURCE_ADDED,   /* `resource` was added since this instance looked */
+    ECS_SCHED_CONDITION_RESOURCE_CHANGED  /* it exists and changed (or was added) since */
 } ecs_sched_condition_kind;
 
 /* A condition, by value. Adding it to a system or set copies it (operands, value bytes and
@@ -1867,7 +1905,7 @@ typedef struct ecs_sched_condition {
     ecs_sched_query_desc queries[ECS_SCHED_MAX_QUERIES];
     ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];   /* must stay empty */
-    ecs_sched_id resource;            /* RESOURCE_EXISTS, RESOURCE_EQUALS; the machine of STATE_* */
+    ecs_sched_id resource;            /* RESOURCE_*; the machine of STATE_* */
     int32_t state_value;              /* IN_STATE, STATE_IN_STACK */
     int64_t duration_ns;              /* ON_TIMER, ONCE_AFTER_DELAY, REPEATING_AFTER_DELAY */
     const void *value;                /* RESOURCE_EQUALS: value_size bytes, copied */
@@ -1896,6 +1934,12 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_non_send_resource_equals(e
                                                                               const void *value,
                                                                               size_t value_size);
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_run_once(void);
+/* True when the resource was inserted (added), or written through resource_insert,
+   resource_get_mut, ecs_sched_ctx_resource_mut or a command (changed), since this
+   condition's previous evaluation; false while it does not exist. The first evaluation sees
+   everything before it. (CHANGE DETECTION) */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_added(ecs_sched_id resource);
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_changed(ecs_sched_id resource);
 
 /* (C99) The address of a condition made by an expression, for run_if lists:
        .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_exists(score_id))}
@@ -2016,6 +2060,18 @@ ECS_SCHED_API ecs_sched_result ecs_sched_schedule_build(ecs_sched_world *world,
    automatic sync points). Returns the number of entries in the plan, or -1 on failure. */
 ECS_SCHED_API int32_t ecs_sched_schedule_order(ecs_sched_world *world, const char *schedule,
                                               const char **names, int32_t capacity);
+
+/*================================== src/change.h (public) ===================================*/
+/* change: change ticks, iteration by what changed, and keeping old ticks meaningful. */
+
+/* The last change tick handed out: systems and conditions take one each time they run (while
+   something in the world tracks changes), and so does a query with added or changed terms
+   iterated outside systems. */
+ECS_SCHED_API uint32_t ecs_sched_change_tick(const ecs_sched_world *world);
+/* Moves the change tick on by `ticks`, as if that many systems had run, keeping every tick in
+   the world meaningful on the way (see CHANGE DETECTION). For tests of programs that run for
+   a long time: a 32-bit tick wraps after about four billion system runs. */
+ECS_SCHED_API void ecs_sched_change_tick_advance(ecs_sched_world *world, uint32_t ticks);
 
 /*================================= src/executor.h (public) ==================================*/
 /* executor: running a built plan on a world, single-threaded and parallel. */
@@ -4057,6 +4113,7 @@ typedef struct ecs_sched__component {
     uint32_t alignment;
     ecs_sched_type_hooks hooks;
     bool non_send;                 /* as a resource: main-thread-only */
+    bool tracked;                  /* keeps change ticks per entity */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -4065,6 +4122,27 @@ typedef struct ecs_sched__column {
     ecs_sched_id id;
 } ecs_sched__column;
 
+/* When a value was added and last changed (ticks). */
+typedef struct ecs_sched__stamp {
+    uint32_t added;
+    uint32_t changed;
+} ecs_sched__stamp;
+
+/* Rows per entry of a tick column's `newest`. */
+#define ECS_SCHED__TICK_BLOCK 64
+
+/* A tracked component's change ticks in one table (see change.h for what a tick is). A row
+   changed at least as recently as `bulk` when has_bulk is set: a query that hands out the
+   whole table for writing marks it so, in one store instead of one per row. */
+typedef struct ecs_sched__ticks {
+    uint32_t *added;        /* per row: the tick its component was added */
+    uint32_t *changed;      /* per row: the tick its value last changed */
+    uint32_t *newest;       /* per block of rows: no older than any changed tick in it */
+    uint32_t bulk;
+    ecs_sched_id id;
+    bool has_bulk;
+} ecs_sched__ticks;
+
 /* An archetype: every entity with exactly this sorted set of components. */
 typedef struct ecs_sched__table {
     uint32_t index;
@@ -4072,10 +4150,12 @@ typedef struct ecs_sched__table {
     int32_t column_count;
     int32_t count;
     int32_t capacity;
+    int32_t tick_count;
     uint64_t hash;
     ecs_sched_id *type;               /* sorted */
     ecs_sched__column *columns;       /* the sized components, sorted by id */
     ecs_sched_entity *entities;
+    ecs_sched__ticks *ticks;          /* the tracked components, sorted by id */
 } ecs_sched__table;
 
 /* Open addressing from a 64-bit key to a table index. Keys may repeat (type hashes can
@@ -4096,6 +4176,15 @@ typedef struct ecs_sched__clocks ecs_sched__clocks;
 struct ecs_sched_world {
     ecs_sched__env env;
     ecs_sched__component *components;    /* by id; slot 0 unused */
+#ifdef ECS_SCHED_THREADS
+    atomic_uint tick;                    /* the last change tick handed out (change.h) */
+#else
+    uint32_t tick;
+#endif
+    bool ticks_on;                       /* something tracks changes: systems take ticks */
+    uint32_t tick_checked;               /* the tick at the last check for old ticks */
+    ecs_sched__stamp *resource_stamps;   /* by component id (kept while ticks_on) */
+    uint32_t resource_stamp_capacity;
     uint32_t component_count;
     uint32_t component_capacity;
     ecs_sched__name_map component_names;
@@ -4181,6 +4270,101 @@ static ecs_sched_result ecs_sched__fail_again_for(ecs_sched_world *w, const char
 
 static ecs_sched_result ecs_sched__out_of_memory(ecs_sched_world *w, const char *what) {
     return ecs_sched__fail(&w->env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory while %s", what);
+}
+
+/* ---- change ticks (what they mean, and the rest of change detection: change.h) ---- */
+
+static uint32_t ecs_sched__running_tick(const void *running);  /* context.h */
+
+static inline uint32_t ecs_sched__tick_load(const ecs_sched_world *w) {
+#ifdef ECS_SCHED_THREADS
+    return atomic_load_explicit((atomic_uint *)(uintptr_t)&w->tick, memory_order_relaxed);
+#else
+    return w->tick;
+#endif
+}
+
+/* Hands out the next tick: to a system or condition that runs, to a query iterated outside
+   systems. Systems that run at once take theirs from any thread. */
+static inline uint32_t ecs_sched__tick_take(ecs_sched_world *w) {
+#ifdef ECS_SCHED_THREADS
+    return atomic_fetch_add_explicit(&w->tick, 1u, memory_order_relaxed) + 1u;
+#else
+    return ++w->tick;
+#endif
+}
+
+/* The tick of a change made now: the running system's, else (outside systems, or commands
+   being applied) the next one to be handed out, so that every system that runs from now on
+   sees the change and none that ran before saw it. */
+static inline uint32_t ecs_sched__tick_now(const ecs_sched_world *w) {
+    const void *running = ecs_sched__running_in(&w->env);
+    return running ? ecs_sched__running_tick(running) : ecs_sched__tick_load(w) + 1u;
+}
+
+/* From now on systems take ticks and resources keep theirs; the resources there are count
+   as added and changed now. */
+static void ecs_sched__ticks_turn_on(ecs_sched_world *w) {
+    uint32_t i, now = ecs_sched__tick_load(w) + 1u;
+    if (w->ticks_on) return;
+    for (i = 1; i < w->component_count; i++) {
+        w->resource_stamps[i].added = w->resource_stamps[i].changed = now;
+    }
+    w->ticks_on = true;
+}
+
+/* Whether `tick` is newer than `than`, seen from `now`: ticks wrap, so what counts is their
+   age, now - tick. */
+static inline bool ecs_sched__tick_newer(uint32_t tick, uint32_t than, uint32_t now) {
+    return (uint32_t)(now - tick) < (uint32_t)(now - than);
+}
+
+static inline uint32_t ecs_sched__tick_newest(uint32_t a, uint32_t b, uint32_t now) {
+    return ecs_sched__tick_newer(a, b, now) ? a : b;
+}
+
+static inline ecs_sched__ticks *ecs_sched__ticks_find(const ecs_sched__table *t, ecs_sched_id id) {
+    int32_t i;
+    for (i = 0; i < t->tick_count; i++) {
+        if (t->ticks[i].id == id) return &t->ticks[i];
+    }
+    return NULL;
+}
+
+/* Row `row` changed at `tick`: its block's newest keeps up. */
+static inline void ecs_sched__ticks_note(ecs_sched__ticks *k, int32_t row, uint32_t tick,
+                                         uint32_t now) {
+    uint32_t *newest = &k->newest[row / ECS_SCHED__TICK_BLOCK];
+    *newest = ecs_sched__tick_newest(*newest, tick, now);
+}
+
+static inline void ecs_sched__ticks_set(ecs_sched__ticks *k, int32_t row, uint32_t added,
+                                        uint32_t changed, uint32_t now) {
+    k->added[row] = added;
+    k->changed[row] = changed;
+    ecs_sched__ticks_note(k, row, changed, now);
+}
+
+/* Every row of a table with a bulk mark gets it for its own, so that a row can join the
+   table without inheriting a change it did not have. */
+static void ecs_sched__ticks_flush(ecs_sched__ticks *k, int32_t count, uint32_t now) {
+    int32_t r;
+    if (!k->has_bulk) return;
+    for (r = 0; r < count; r++) k->changed[r] = ecs_sched__tick_newest(k->changed[r], k->bulk, now);
+    for (r = 0; r < (count + ECS_SCHED__TICK_BLOCK - 1) / ECS_SCHED__TICK_BLOCK; r++) {
+        k->newest[r] = ecs_sched__tick_newest(k->newest[r], k->bulk, now);
+    }
+    k->has_bulk = false;
+}
+
+/* The new rows [first, first + n) of t were added (and changed) at `tick`. */
+static void ecs_sched__ticks_stamp_new(ecs_sched_world *w, ecs_sched__table *t, int32_t first,
+                                       int32_t n, uint32_t tick) {
+    uint32_t now = ecs_sched__tick_load(w) + 1u;
+    int32_t i, r;
+    for (i = 0; i < t->tick_count; i++) {
+        for (r = first; r < first + n; r++) ecs_sched__ticks_set(&t->ticks[i], r, tick, tick, now);
+    }
 }
 
 /* Makes room for `needed` elements; on failure the array is unchanged. */
@@ -4378,6 +4562,15 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
     id = ecs_sched_component_lookup(w, desc->name);
     if (id) {
         c = &w->components[id];
+        if (c->tracked != desc->tracked) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                            "component '%s' is already registered %s change tracking; whether "
+                            "a component is tracked is fixed when it is first registered "
+                            "(register it with .tracked = %s everywhere)",
+                            desc->name, c->tracked ? "with" : "without",
+                            c->tracked ? "true" : "false");
+            return 0;
+        }
         if (c->size != desc->size || c->alignment != alignment) {
             ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
                             "component '%s' is already registered with size %u and alignment "
@@ -4397,7 +4590,9 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
         return 0;
     }
     if (!ECS_SCHED__GROW(&w->env, w->components, &w->component_capacity, w->component_count + 1) ||
-        !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, w->component_count + 1)) {
+        !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, w->component_count + 1) ||
+        !ECS_SCHED__GROW(&w->env, w->resource_stamps, &w->resource_stamp_capacity,
+                         w->component_count + 1)) {
         ecs_sched__out_of_memory(w, "registering a component");
         return 0;
     }
@@ -4412,6 +4607,8 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
     c->size = (uint32_t)desc->size;
     c->alignment = (uint32_t)alignment;
     c->hooks = desc->hooks;
+    c->tracked = desc->tracked;
+    if (c->tracked) ecs_sched__ticks_turn_on(w);
     w->resources[id] = NULL;
     ecs_sched__name_map_put(&w->component_names, c->name, (int32_t)id);
     w->component_count++;
@@ -4426,6 +4623,22 @@ ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *w, const char *n
     desc.size = size;
     desc.alignment = alignment;
     return ecs_sched_component_register(w, &desc);
+}
+
+ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *w, const char *name,
+                                                       size_t size, size_t alignment) {
+    ecs_sched_component_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.name = name;
+    desc.size = size;
+    desc.alignment = alignment;
+    desc.tracked = true;
+    return ecs_sched_component_register(w, &desc);
+}
+
+bool ecs_sched_component_is_tracked(const ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__component_valid(w, id) && w->components[id].tracked;
 }
 
 ecs_sched_id ecs_sched_component_lookup(const ecs_sched_world *w, const char *name) {
@@ -4474,6 +4687,7 @@ static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t) {
         ecs_sched__destruct(&w->components[col->id], col->data, t->count);
         ecs_sched__aligned_free(&w->env, col->data);
     }
+    for (i = 0; i < t->tick_count; i++) ecs_sched__free(&w->env, t->ticks[i].added);
     ecs_sched__free(&w->env, t->entities);
     ecs_sched__free(&w->env, t);
 }
@@ -4496,10 +4710,13 @@ static ecs_sched__table *ecs_sched__table_find(ecs_sched_world *w, const ecs_sch
 static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_sched_id *type,
                                                  int32_t count, uint64_t hash) {
     ecs_sched__table *t;
-    int32_t i, columns = 0;
+    int32_t i, columns = 0, tracked = 0;
     size_t bytes;
     unsigned char *block;
-    for (i = 0; i < count; i++) columns += w->components[type[i]].size > 0;
+    for (i = 0; i < count; i++) {
+        columns += w->components[type[i]].size > 0;
+        tracked += w->components[type[i]].tracked;
+    }
     if (!ECS_SCHED__GROW(&w->env, w->tables, &w->table_capacity, w->table_count + 1) ||
         !ecs_sched__map_reserve(&w->env, &w->types, 1)) {
         ecs_sched__out_of_memory(w, "creating an archetype table");
@@ -4510,21 +4727,23 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
         return NULL;
     }
     bytes = sizeof *t + (size_t)columns * sizeof(ecs_sched__column) +
-            (size_t)count * sizeof(ecs_sched_id);
+            (size_t)tracked * sizeof(ecs_sched__ticks) + (size_t)count * sizeof(ecs_sched_id);
     block = (unsigned char *)ecs_sched__calloc(&w->env, bytes);
     if (!block) {
         ecs_sched__out_of_memory(w, "creating an archetype table");
         return NULL;
     }
-    /* one block: the table, then its columns, then its type */
+    /* one block: the table, then its columns, its tick columns, and its type */
     t = (ecs_sched__table *)(void *)block;
     t->columns = (ecs_sched__column *)(void *)(block + sizeof *t);
-    t->type = (ecs_sched_id *)(void *)(block + sizeof *t + (size_t)columns * sizeof *t->columns);
+    t->ticks = (ecs_sched__ticks *)(void *)(t->columns + columns);
+    t->type = (ecs_sched_id *)(void *)(t->ticks + tracked);
     t->type_count = count;
     t->hash = hash;
     if (count) memcpy(t->type, type, (size_t)count * sizeof *type);
     for (i = 0; i < count; i++) {
         uint32_t size = w->components[type[i]].size;
+        if (w->components[type[i]].tracked) t->ticks[t->tick_count++].id = type[i];
         if (size == 0) continue;
         t->columns[t->column_count].id = type[i];
         t->columns[t->column_count].size = size;
@@ -4583,9 +4802,31 @@ static ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__ta
    bytes into a line made x = x * a + b over it some 10 % slower). */
 #define ECS_SCHED__COLUMN_ALIGNMENT 64
 
+static int32_t ecs_sched__tick_blocks(int32_t rows) {
+    return (rows + ECS_SCHED__TICK_BLOCK - 1) / ECS_SCHED__TICK_BLOCK;
+}
+
+/* Moves a tick column into `fresh`, room for `capacity` rows: added, changed, newest. */
+static void ecs_sched__ticks_move(ecs_sched_world *w, ecs_sched__ticks *k, uint32_t *fresh,
+                                  int32_t count, int32_t capacity) {
+    uint32_t *added = fresh, *changed = fresh + capacity, *newest = fresh + 2 * (size_t)capacity;
+    int32_t blocks = ecs_sched__tick_blocks(capacity), used = ecs_sched__tick_blocks(count);
+    if (count) {
+        memcpy(added, k->added, (size_t)count * sizeof *added);
+        memcpy(changed, k->changed, (size_t)count * sizeof *changed);
+        memcpy(newest, k->newest, (size_t)used * sizeof *newest);
+    }
+    memset(newest + used, 0, (size_t)(blocks - used) * sizeof *newest);
+    ecs_sched__free(&w->env, k->added);
+    k->added = added;
+    k->changed = changed;
+    k->newest = newest;
+}
+
 /* Makes room for `extra` more rows; on failure the table is unchanged. */
 static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32_t extra) {
     unsigned char *data[ECS_SCHED__MAX_TYPE];
+    uint32_t *ticks[ECS_SCHED__MAX_TYPE];
     ecs_sched_entity *entities;
     int64_t needed = (int64_t)t->count + extra;
     int32_t i, capacity;
@@ -4607,6 +4848,16 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
             return false;
         }
     }
+    for (i = 0; i < t->tick_count; i++) {
+        size_t words = 2 * (size_t)capacity + (size_t)ecs_sched__tick_blocks(capacity);
+        ticks[i] = (uint32_t *)ecs_sched__alloc(&w->env, words * sizeof(uint32_t));
+        if (!ticks[i]) {
+            while (i-- > 0) ecs_sched__free(&w->env, ticks[i]);
+            for (i = 0; i < t->column_count; i++) ecs_sched__aligned_free(&w->env, data[i]);
+            ecs_sched__free(&w->env, entities);
+            return false;
+        }
+    }
     if (t->count) memcpy(entities, t->entities, (size_t)t->count * sizeof *entities);
     ecs_sched__free(&w->env, t->entities);
     t->entities = entities;
@@ -4616,6 +4867,7 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
         ecs_sched__aligned_free(&w->env, col->data);
         col->data = data[i];
     }
+    for (i = 0; i < t->tick_count; i++) ecs_sched__ticks_move(w, &t->ticks[i], ticks[i], t->count, capacity);
     t->capacity = capacity;
     return true;
 }
@@ -4623,6 +4875,29 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
 static inline bool ecs_sched__table_reserve(ecs_sched_world *w, ecs_sched__table *t,
                                             int32_t extra) {
     return (int64_t)t->count + extra <= t->capacity || ecs_sched__table_grow(w, t, extra);
+}
+
+/* The ticks of src's row `from` become dst's row `to`'s, for the tracked components both
+   tables have. */
+static void ecs_sched__ticks_move_row(ecs_sched_world *w, ecs_sched__table *dst, int32_t to,
+                                      const ecs_sched__table *src, int32_t from) {
+    uint32_t now = ecs_sched__tick_load(w) + 1u;
+    int32_t i = 0, j = 0;
+    while (i < src->tick_count && j < dst->tick_count) {
+        const ecs_sched__ticks *s = &src->ticks[i];
+        ecs_sched__ticks *d = &dst->ticks[j];
+        if (s->id == d->id) {
+            uint32_t changed = s->changed[from];
+            if (s->has_bulk) changed = ecs_sched__tick_newest(changed, s->bulk, now);
+            ecs_sched__ticks_set(d, to, s->added[from], changed, now);
+            i++;
+            j++;
+        } else if (s->id < d->id) {
+            i++;
+        } else {
+            j++;
+        }
+    }
 }
 
 /* Removes a row whose values were already moved out or destroyed, by moving the last row
@@ -4638,6 +4913,7 @@ static void ecs_sched__table_delete_row(ecs_sched_world *w, ecs_sched__table *t,
         }
         t->entities[row] = moved;
         w->records[ECS_SCHED_ENTITY_INDEX(moved)].row = (uint32_t)row;
+        if (t->tick_count) ecs_sched__ticks_move_row(w, t, row, t, last);
     }
     t->count = last;
 }
@@ -4649,8 +4925,14 @@ static bool ecs_sched__move_entity(ecs_sched_world *w, uint32_t index, ecs_sched
     ecs_sched__table *src = w->tables[r->table];
     int32_t row = (int32_t)r->row, dst_row, i = 0, j = 0;
     if (!ecs_sched__table_reserve(w, dst, 1)) return false;
+    if (dst->tick_count) {
+        uint32_t now = ecs_sched__tick_load(w) + 1u;
+        for (i = 0; i < dst->tick_count; i++) ecs_sched__ticks_flush(&dst->ticks[i], dst->count, now);
+        i = 0;
+    }
     dst_row = dst->count++;
     dst->entities[dst_row] = src->entities[row];
+    if (dst->tick_count) ecs_sched__ticks_move_row(w, dst, dst_row, src, row);
     while (i < src->column_count || j < dst->column_count) {
         ecs_sched__column *s = i < src->column_count ? &src->columns[i] : NULL;
         ecs_sched__column *d = j < dst->column_count ? &dst->columns[j] : NULL;
@@ -4820,6 +5102,7 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     w->free_head = ECS_SCHED__NONE;
     if (!ECS_SCHED__GROW(&w->env, w->components, &w->component_capacity, 1) ||
         !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, 1) ||
+        !ECS_SCHED__GROW(&w->env, w->resource_stamps, &w->resource_stamp_capacity, 1) ||
         !ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity,
                          1 + (uint32_t)desc.entity_capacity) ||
         !ecs_sched__table_create(w, NULL, 0, ecs_sched__hash_type(NULL, 0))) {
@@ -4852,6 +5135,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
     ecs_sched__free(&w->env, w->components);
     ecs_sched__free(&w->env, w->resources);
+    ecs_sched__free(&w->env, w->resource_stamps);
     ecs_sched__free(&w->env, w->records);
     ecs_sched__free(&w->env, w->tables);
     ecs_sched__map_free(&w->env, &w->types);
@@ -4979,6 +5263,7 @@ static bool ecs_sched__place(ecs_sched_world *w, uint32_t index, ecs_sched__tabl
         }
         ecs_sched__construct(&w->components[col->id], col->data + (size_t)row * col->size, value, 1);
     }
+    if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, row, 1, ecs_sched__tick_now(w));
     w->alive_count++;
     return true;
 }
@@ -5045,6 +5330,7 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
         ecs_sched__construct(&w->components[col->id], col->data + (size_t)first * col->size,
                              values, entity_count);
     }
+    if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, first, entity_count, ecs_sched__tick_now(w));
     t->count += entity_count;
     w->alive_count += entity_count;
     return ECS_SCHED_OK;
@@ -5075,18 +5361,29 @@ bool ecs_sched_is_alive(const ecs_sched_world *w, ecs_sched_entity e) {
     return ecs_sched__is_live_record(w, e);
 }
 
+/* A tracked component was inserted on row `row` of t: added now unless `before` had it, and
+   changed now either way. */
+static void ecs_sched__ticks_inserted(ecs_sched_world *w, ecs_sched__table *t, int32_t row,
+                                      const ecs_sched__table *before, ecs_sched_id id) {
+    ecs_sched__ticks *k = ecs_sched__ticks_find(t, id);
+    uint32_t tick = ecs_sched__tick_now(w), now = ecs_sched__tick_load(w) + 1u;
+    bool had = ecs_sched__type_find(before, id) >= 0;
+    ecs_sched__ticks_set(k, row, had ? k->added[row] : tick, tick, now);
+}
+
 /* Writes values into the entity's current row: constructs the components that `before` did
    not have (they are raw after a move) and assigns the others. */
 static void ecs_sched__write_values(ecs_sched_world *w, uint32_t index,
                                     const ecs_sched__table *before, int32_t count,
                                     const ecs_sched_id *ids, const void *const *values) {
     const ecs_sched__record *r = &w->records[index];
-    const ecs_sched__table *t = w->tables[r->table];
+    ecs_sched__table *t = w->tables[r->table];
     int32_t i;
     for (i = 0; i < count; i++) {
         const ecs_sched__component *c = &w->components[ids[i]];
         const void *value = values ? values[i] : NULL;
         int32_t column;
+        if (c->tracked) ecs_sched__ticks_inserted(w, t, (int32_t)r->row, before, ids[i]);
         if (c->size == 0) continue;
         column = ecs_sched__column_find(t, ids[i]);
         if (ecs_sched__type_find(before, ids[i]) < 0) {
@@ -5139,7 +5436,8 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     return ECS_SCHED_OK;
 }
 
-void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+/* The entity's value of the component, or NULL with the reason as the last error. */
+static void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     const ecs_sched__record *r;
     const ecs_sched__table *t;
     int32_t column;
@@ -5171,8 +5469,26 @@ void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id)
     return ecs_sched__cell(t, column, r->row);
 }
 
+/* The entity's value of a tracked component changed now (the caller may write it). */
+static void ecs_sched__value_changed(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
+    ecs_sched__ticks *k = ecs_sched__ticks_find(w->tables[r->table], id);
+    uint32_t tick = ecs_sched__tick_now(w);
+    k->changed[r->row] = tick;
+    ecs_sched__ticks_note(k, (int32_t)r->row, tick, ecs_sched__tick_load(w) + 1u);
+}
+
+void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    void *value;
+    ECS_SCHED__CHECK_WORLD(w);
+    value = ecs_sched__value(w, e, id);
+    if (value && w->components[id].tracked) ecs_sched__value_changed(w, e, id);
+    return value;
+}
+
 const void *ecs_sched_get(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    return ecs_sched_get_mut(w, e, id);
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__value(w, e, id);
 }
 
 bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
@@ -5194,17 +5510,21 @@ ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *w, ecs_sched_id id, 
     c = &w->components[id];
     if (w->resources[id]) {
         ecs_sched__assign(c, w->resources[id], value);
+        if (w->ticks_on) w->resource_stamps[id].changed = ecs_sched__tick_now(w);
         return ECS_SCHED_OK;
     }
     data = ecs_sched__aligned_alloc(&w->env, c->size ? c->size : 1, c->alignment);
     if (!data) return ecs_sched__out_of_memory(w, "inserting a resource");
     ecs_sched__construct(c, data, value, 1);
     w->resources[id] = data;
+    if (w->ticks_on) {
+        w->resource_stamps[id].added = w->resource_stamps[id].changed = ecs_sched__tick_now(w);
+    }
     return ECS_SCHED_OK;
 }
 
-void *ecs_sched_resource_get_mut(ecs_sched_world *w, ecs_sched_id id) {
-    ECS_SCHED__CHECK_WORLD(w);
+/* The resource's value, or NULL with the reason as the last error. */
+static void *ecs_sched__resource_value(ecs_sched_world *w, ecs_sched_id id) {
     if (!ecs_sched__component_valid(w, id)) {
         ecs_sched__unknown_component(w, id, "resource_get");
         return NULL;
@@ -5219,8 +5539,17 @@ void *ecs_sched_resource_get_mut(ecs_sched_world *w, ecs_sched_id id) {
     return w->resources[id];
 }
 
+void *ecs_sched_resource_get_mut(ecs_sched_world *w, ecs_sched_id id) {
+    void *value;
+    ECS_SCHED__CHECK_WORLD(w);
+    value = ecs_sched__resource_value(w, id);
+    if (value && w->ticks_on) w->resource_stamps[id].changed = ecs_sched__tick_now(w);
+    return value;
+}
+
 const void *ecs_sched_resource_get(ecs_sched_world *w, ecs_sched_id id) {
-    return ecs_sched_resource_get_mut(w, id);
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__resource_value(w, id);
 }
 
 ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *w, ecs_sched_id id) {
@@ -5351,6 +5680,7 @@ ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
 typedef struct ecs_sched__match {
     ecs_sched__table *table;
     int16_t column[ECS_SCHED_MAX_TERMS];  /* column per term, -1 when the field is NULL */
+    int16_t ticks[ECS_SCHED_MAX_TERMS];   /* tick column per term, -1 when untracked */
 } ecs_sched__match;
 
 /* What iteration reads comes first, on one cache line. */
@@ -5359,6 +5689,9 @@ struct ecs_sched_query {
     uint32_t match_count;
     int32_t term_count;
     ecs_sched_world *world;
+    bool ticked;                      /* filters on ticks, or marks changes: see change.h */
+    bool filtered;                    /* has added or changed terms */
+    uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
     int32_t read_count;
     int32_t write_count;
@@ -5377,6 +5710,9 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         case ECS_SCHED_TERM_DEFAULT:
         case ECS_SCHED_TERM_READ:
         case ECS_SCHED_TERM_WRITE:
+        case ECS_SCHED_TERM_ADDED:
+        case ECS_SCHED_TERM_CHANGED:
+        case ECS_SCHED_TERM_WRITE_MANUAL:
             if (!present) return false;
             break;
         case ECS_SCHED_TERM_WITHOUT:
@@ -5387,9 +5723,12 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
             break;
         }
         if (out) {
+            const ecs_sched__ticks *ticks = ecs_sched__ticks_find(t, term->id);
             int32_t column = term->kind == ECS_SCHED_TERM_WITHOUT ? -1
                                                                  : ecs_sched__column_find(t, term->id);
             out->column[i] = (int16_t)column;
+            out->ticks[i] = (int16_t)(ticks && term->kind != ECS_SCHED_TERM_WITHOUT
+                                          ? ticks - t->ticks : -1);
         }
     }
     if (out) out->table = t;
@@ -5399,6 +5738,23 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
 /* ---- queries ---- */
 
 static bool ecs_sched__term_writes(ecs_sched_term_kind kind) {
+    return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE ||
+           kind == ECS_SCHED_TERM_WRITE_MANUAL;
+}
+
+/* Whether an entity must have the term's component to match. */
+static bool ecs_sched__term_required(ecs_sched_term_kind kind) {
+    return kind == ECS_SCHED_TERM_READ || kind == ECS_SCHED_TERM_WRITE ||
+           kind == ECS_SCHED_TERM_ADDED || kind == ECS_SCHED_TERM_CHANGED ||
+           kind == ECS_SCHED_TERM_WRITE_MANUAL;
+}
+
+static bool ecs_sched__term_filters(ecs_sched_term_kind kind) {
+    return kind == ECS_SCHED_TERM_ADDED || kind == ECS_SCHED_TERM_CHANGED;
+}
+
+/* Written terms other than WRITE_MANUAL mark each row they hand out changed. */
+static bool ecs_sched__term_marks(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE;
 }
 
@@ -5446,10 +5802,19 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (!ecs_sched__component_valid(w, term->id)) {
             return ecs_sched__unknown_component(w, term->id, "query_create");
         }
-        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_WITHOUT) {
+        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_WRITE_MANUAL) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "query_create: term %d ('%s') has an unknown kind %d", (int)i,
                                    w->components[term->id].name, (int)term->kind);
+        }
+        if (ecs_sched__term_filters(term->kind) && !w->components[term->id].tracked) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                   "query_create: term %d asks for entities whose '%s' was %s, "
+                                   "but '%s' is not tracked; register it with .tracked = true "
+                                   "(ECS_SCHED_TRACKED_COMPONENT) to keep its change ticks",
+                                   (int)i, w->components[term->id].name,
+                                   term->kind == ECS_SCHED_TERM_ADDED ? "added" : "changed",
+                                   w->components[term->id].name);
         }
         for (j = 0; j < i; j++) {
             if (q->terms[j].id == term->id) {
@@ -5461,6 +5826,11 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         }
         q->terms[i] = *term;
         if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
+        if (ecs_sched__term_filters(term->kind)) q->filtered = true;
+        if (ecs_sched__term_filters(term->kind) ||
+            (ecs_sched__term_writes(term->kind) && w->components[term->id].tracked)) {
+            q->ticked = true;
+        }
         if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
         if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
         else q->reads[q->read_count++] = term->id;
@@ -5569,6 +5939,11 @@ int32_t ecs_sched_query_count(const ecs_sched_query *q) {
     return total;
 }
 
+/* change.h: the window of changes an iteration sees, and iteration by runs of rows. */
+static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
+                                   uint32_t *this_run);
+static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it);
+
 /* The fields are filled by each ecs_sched_iter_next; they are not zeroed here, which costs
    more than the rest of a small query's iteration. */
 ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
@@ -5578,12 +5953,16 @@ ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
     it.entities = NULL;
     it.query_ = q;
     it.next_ = 0;
+    it.row_ = 0;
+    it.last_run_ = it.this_run_ = 0;
+    if (q->ticked) ecs_sched__iter_window(q, &it.last_run_, &it.this_run_);
     return it;
 }
 
 bool ecs_sched_iter_next(ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
     if (!q) return false;
+    if (q->ticked) return ecs_sched__iter_next_ticked(it);
     while ((uint32_t)it->next_ < q->match_count) {
         const ecs_sched__match *m = &q->matches[it->next_++];
         const ecs_sched__table *t = m->table;
@@ -5639,11 +6018,19 @@ typedef struct ecs_sched__par_query {
     int64_t grain;
     ecs_sched_chunk_fn fn;
     void *arg;
+    uint32_t last_run, this_run;   /* a ticked query's window */
 } ecs_sched__par_query;
+
+/* change.h: a piece of a query with added or changed terms, run by run; written rows of
+   tracked components marked before the pieces run. */
+static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
+                                         const ecs_sched__match *m, int32_t begin, int32_t end);
+static void ecs_sched__par_mark_tables(const ecs_sched__par_query *pq);
 
 typedef struct ecs_sched__par_table {
     const ecs_sched__par_query *pq;
     const ecs_sched__match *match;
+    int64_t unit;                  /* rows per item: 1, or a tick block for a ticked query */
 } ecs_sched__par_table;
 
 static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
@@ -5652,6 +6039,12 @@ static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
     const ecs_sched__table *t = pt->match->table;
     ecs_sched_iter it;
     int32_t i;
+    begin *= pt->unit;
+    end = end * pt->unit < t->count ? end * pt->unit : t->count;
+    if (q->filtered) {
+        ecs_sched__par_rows_filtered(pt->pq, pt->match, (int32_t)begin, (int32_t)end);
+        return;
+    }
     memset(&it, 0, sizeof it);
     it.count = (int32_t)(end - begin);
     it.entities = t->entities + begin;
@@ -5667,10 +6060,14 @@ static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
     int64_t m;
     for (m = begin; m < end; m++) {
         ecs_sched__par_table pt;
+        int64_t items;
         pt.pq = pq;
         pt.match = &pq->query->matches[m];
-        if (pt.match->table->count == 0) continue;
-        ecs_sched_pool_parallel_for(pq->pool, 0, pt.match->table->count, pq->grain,
+        /* a ticked query's pieces hold whole tick blocks, so that no two mark the same one */
+        pt.unit = pq->query->ticked ? ECS_SCHED__TICK_BLOCK : 1;
+        items = (pt.match->table->count + pt.unit - 1) / pt.unit;
+        if (items == 0) continue;
+        ecs_sched_pool_parallel_for(pq->pool, 0, items, (pq->grain + pt.unit - 1) / pt.unit,
                                     ecs_sched__par_rows, &pt);
     }
 }
@@ -5686,6 +6083,11 @@ void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int3
                                                     ecs_sched_query_count(query));
     pq.fn = fn;
     pq.arg = arg;
+    pq.last_run = pq.this_run = 0;
+    if (query->ticked) {
+        ecs_sched__iter_window(query, &pq.last_run, &pq.this_run);
+        ecs_sched__par_mark_tables(&pq);
+    }
     ecs_sched_pool_parallel_for(pool, 0, query->match_count, 1, ecs_sched__par_tables, &pq);
 }
 
@@ -6222,6 +6624,8 @@ struct ecs_sched_system_ctx {
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];
     bool exclusive;
     bool read_only;                   /* conditions */
+    uint32_t last_run;                /* change ticks: of its previous run, and of this one */
+    uint32_t this_run;                /* (or the last), taken while ticks_on (change.h) */
 };
 
 /* ---- the running context (see base.h) ---- */
@@ -6292,6 +6696,17 @@ static const char *ecs_sched__ctx_failure_message(const ecs_sched_system_ctx *ct
     snprintf(buf + at, n - at, "%s (out of memory keeping the whole message)",
              ecs_sched_result_string(ctx->failure));
     return buf;
+}
+
+static uint32_t ecs_sched__running_tick(const void *running) {
+    const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
+    return ctx->applying ? ecs_sched__tick_load(ctx->world) + 1u : ctx->this_run;
+}
+
+/* ctx runs once more: its window of changes moves on (while something tracks changes). */
+static void ecs_sched__ctx_take_tick(ecs_sched_system_ctx *ctx) {
+    ctx->last_run = ctx->this_run;
+    ctx->this_run = ecs_sched__tick_take(ctx->world);
 }
 
 /* ctx runs on this thread from here to ecs_sched__running_end; returns what ran before. */
@@ -6443,6 +6858,9 @@ static void *ecs_sched__ctx_reach(ecs_sched_system_ctx *ctx, ecs_sched_id id, bo
         return ecs_sched__ctx_refuse_off_main_thread(ctx, id);
     }
     *declared = true;
+    if (write && ctx->world->ticks_on && ctx->world->resources[id]) {
+        ctx->world->resource_stamps[id].changed = ctx->this_run;
+    }
     return ctx->world->resources[id];
 }
 
@@ -6645,13 +7063,26 @@ ecs_sched_condition ecs_sched_condition_run_once(void) {
     return ecs_sched__condition_of(ECS_SCHED_CONDITION_RUN_ONCE);
 }
 
+ecs_sched_condition ecs_sched_condition_resource_added(ecs_sched_id resource) {
+    ecs_sched_condition c = ecs_sched__condition_of(ECS_SCHED_CONDITION_RESOURCE_ADDED);
+    c.resource = resource;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_resource_changed(ecs_sched_id resource) {
+    ecs_sched_condition c = ecs_sched__condition_of(ECS_SCHED_CONDITION_RESOURCE_CHANGED);
+    c.resource = resource;
+    return c;
+}
+
 /* A condition's name when it is given none, by kind (the state conditions get theirs from
    their machine and value, in state.h). */
 static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind kind) {
     static const char *const names[] = {
         "condition", "and", "or", "not", "resource_exists", "resource_equals", "run_once",
         "condition", "condition", "condition", "condition",
-        "on_timer", "once_after_delay", "repeating_after_delay", "time_paused"};
+        "on_timer", "once_after_delay", "repeating_after_delay", "time_paused",
+        "resource_added", "resource_changed"};
     int index = (int)kind;
     return index >= 0 && index < (int)(sizeof names / sizeof names[0]) ? names[index]
                                                                        : "condition";
@@ -6712,9 +7143,15 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
                                "condition '%s' has no function", name);
     }
     if ((c->kind == ECS_SCHED_CONDITION_RESOURCE_EXISTS ||
-         c->kind == ECS_SCHED_CONDITION_RESOURCE_EQUALS) &&
+         c->kind == ECS_SCHED_CONDITION_RESOURCE_EQUALS ||
+         c->kind == ECS_SCHED_CONDITION_RESOURCE_ADDED ||
+         c->kind == ECS_SCHED_CONDITION_RESOURCE_CHANGED) &&
         !ecs_sched__component_valid(w, c->resource)) {
         return ecs_sched__unknown_component(w, c->resource, name);
+    }
+    if (c->kind == ECS_SCHED_CONDITION_RESOURCE_ADDED ||
+        c->kind == ECS_SCHED_CONDITION_RESOURCE_CHANGED) {
+        ecs_sched__ticks_turn_on(w);
     }
     if (c->kind == ECS_SCHED_CONDITION_IN_STATE || c->kind == ECS_SCHED_CONDITION_STATE_EXISTS ||
         c->kind == ECS_SCHED_CONDITION_STATE_CHANGED ||
@@ -6833,6 +7270,7 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
     ecs_sched__cond *c = conds->items[index];
     ecs_sched_world *w = c->ctx.world;
     bool result = false;
+    if (w->ticks_on) ecs_sched__ctx_take_tick(&c->ctx);
     switch (c->kind) {
     case ECS_SCHED_CONDITION_FN: {
         void *outer = ecs_sched__running_begin(&c->ctx);
@@ -6860,6 +7298,15 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
             const void *current = w->resources[c->resource];
             result = c->equals ? c->equals(current, c->value, c->ctx.user_data)
                                : memcmp(current, c->value, c->value_size) == 0;
+        }
+        break;
+    case ECS_SCHED_CONDITION_RESOURCE_ADDED:
+    case ECS_SCHED_CONDITION_RESOURCE_CHANGED:
+        if (ecs_sched_resource_exists(w, c->resource)) {
+            const ecs_sched__stamp *stamp = &w->resource_stamps[c->resource];
+            uint32_t tick = c->kind == ECS_SCHED_CONDITION_RESOURCE_ADDED ? stamp->added
+                                                                           : stamp->changed;
+            result = ecs_sched__tick_newer(tick, c->ctx.last_run, c->ctx.this_run);
         }
         break;
     case ECS_SCHED_CONDITION_RUN_ONCE:
@@ -6960,6 +7407,7 @@ typedef struct ecs_sched__system {
 
 typedef struct ecs_sched__schedule {
     char *label;
+    ecs_sched_world *world;
     ecs_sched_schedule_desc settings;
     int32_t default_set;                 /* name index, -1 for none */
     ecs_sched__system **systems;
@@ -7099,6 +7547,7 @@ static ecs_sched__schedule *ecs_sched__schedule_get(ecs_sched_world *w, const ch
         ecs_sched__out_of_memory(w, "creating a schedule");
         return NULL;
     }
+    s->world = w;
     s->default_set = -1;
     s->settings = ecs_sched__schedule_desc_defaults(w, NULL);
     all->items[all->count] = s;
@@ -9259,8 +9708,7 @@ static bool ecs_sched__conflict_table_make(ecs_sched__build *b, ecs_sched__confl
 static bool ecs_sched__query_rules_out(const ecs_sched_query *a, const ecs_sched_query *b) {
     int32_t i, j;
     for (i = 0; i < a->term_count; i++) {
-        ecs_sched_term_kind kind = a->terms[i].kind;
-        if (kind != ECS_SCHED_TERM_READ && kind != ECS_SCHED_TERM_WRITE) continue;
+        if (!ecs_sched__term_required(a->terms[i].kind)) continue;
         for (j = 0; j < b->term_count; j++) {
             if (b->terms[j].kind == ECS_SCHED_TERM_WITHOUT && b->terms[j].id == a->terms[i].id) {
                 return true;
@@ -10133,6 +10581,433 @@ int32_t ecs_sched_schedule_order(ecs_sched_world *w, const char *label, const ch
     return s->plan->node_count;
 }
 
+/*============================== src/change.h (implementation) ===============================*/
+/* change: change ticks, iteration by what changed, and keeping old ticks meaningful.
+
+   A tick is a 32-bit count that wraps. A tracked component keeps, per entity, the tick it was
+   added and the tick it last changed (world.h); a resource keeps the same. A reader (a system
+   or condition, through its context, or a query outside systems) sees a change when the
+   change is newer than the reader's previous look and no newer than this one: what counts is
+   age, now - tick, so that wrapping does not matter as long as no age passes 2^32. Ages are
+   kept below that by a check at the start of schedule runs, once every
+   ECS_SCHED__TICK_CHECK_EVERY ticks: every tick older than ECS_SCHED__TICK_MAX_AGE is moved
+   up to just past that age, in an order that keeps every comparison between a change and a
+   reader as it was (the readers' old ticks are ranked, and each old change is placed between
+   the ranks it fell between). So a system that has not run for a very long time still sees
+   exactly the changes made since it last ran. */
+
+#define ECS_SCHED__TICK_CHECK_EVERY (UINT32_C(1) << 29)
+#define ECS_SCHED__TICK_MAX_AGE (UINT32_MAX - (UINT32_C(1) << 30) - (UINT32_C(1) << 20))
+#define ECS_SCHED__TICK_MAX_READERS (UINT32_C(1) << 18)   /* old readers the check can rank */
+
+uint32_t ecs_sched_change_tick(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__tick_load(w);
+}
+
+/* ---- the window an iteration sees ---- */
+
+/* Inside a system or condition: the changes since its previous run. Outside: since this
+   query's previous iteration, which takes a tick of its own. */
+static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
+                                   uint32_t *this_run) {
+    ecs_sched_query *own = (ecs_sched_query *)(uintptr_t)q;   /* its own window moves on */
+    const ecs_sched_system_ctx *ctx =
+        (const ecs_sched_system_ctx *)ecs_sched__running_in(&q->world->env);
+    if (ctx && !ctx->applying) {
+        *last_run = ctx->last_run;
+        *this_run = ctx->this_run;
+        return;
+    }
+    *last_run = own->last_iter;
+    *this_run = own->last_iter = ecs_sched__tick_take(own->world);
+}
+
+/* ---- iteration by runs of rows ---- */
+
+/* What an iteration compares ticks with. */
+typedef struct ecs_sched__window {
+    uint32_t this_run;
+    uint32_t span;       /* this_run - last_run: a tick is newer when this_run - tick < span */
+} ecs_sched__window;
+
+static inline bool ecs_sched__in_window(ecs_sched__window win, uint32_t tick) {
+    return (uint32_t)(win.this_run - tick) < win.span;
+}
+
+/* The rows of block `block` (from `first` on, below `count`) whose tick passes, as bits. */
+static uint64_t ecs_sched__block_bits(const uint32_t *ticks, int32_t block, int32_t first,
+                                      int32_t count, ecs_sched__window win) {
+    int32_t base = block * ECS_SCHED__TICK_BLOCK, end = base + ECS_SCHED__TICK_BLOCK, r;
+    uint64_t bits = 0;
+    if (end > count) end = count;
+    for (r = base; r < end; r++) {
+        bits |= (uint64_t)ecs_sched__in_window(win, ticks[r]) << (r - base);
+    }
+    return bits & (~(uint64_t)0 << (first - base));
+}
+
+/* The rows of a block that pass every filter term of the query, from `first` on. */
+static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sched__match *m,
+                                         int32_t block, int32_t first, ecs_sched__window win) {
+    const ecs_sched__table *t = m->table;
+    uint64_t bits = ~(uint64_t)0 << (first - block * ECS_SCHED__TICK_BLOCK);
+    int32_t i, rows = t->count - block * ECS_SCHED__TICK_BLOCK;
+    if (rows < ECS_SCHED__TICK_BLOCK) bits &= ((uint64_t)1 << rows) - 1u;
+    for (i = 0; i < q->term_count && bits; i++) {
+        const ecs_sched__ticks *k;
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        if (!ecs_sched__term_filters(kind)) continue;
+        k = &t->ticks[m->ticks[i]];
+        if (kind == ECS_SCHED_TERM_CHANGED) {
+            if (k->has_bulk && ecs_sched__in_window(win, k->bulk)) continue;
+            if (!ecs_sched__in_window(win, k->newest[block])) return 0;
+            bits &= ecs_sched__block_bits(k->changed, block, first, t->count, win);
+        } else {
+            /* a row is changed whenever it is added, so changed ticks bound added ones */
+            if (!(k->has_bulk && ecs_sched__in_window(win, k->bulk)) &&
+                !ecs_sched__in_window(win, k->newest[block])) {
+                return 0;
+            }
+            bits &= ecs_sched__block_bits(k->added, block, first, t->count, win);
+        }
+    }
+    return bits;
+}
+
+/* The next run [*begin, *end) of rows of the match's table at or after `from` that pass the
+   query's filters; false when none is left. */
+static bool ecs_sched__next_rows(const ecs_sched_query *q, const ecs_sched__match *m,
+                                 int32_t from, ecs_sched__window win, int32_t *begin,
+                                 int32_t *end) {
+    int32_t count = m->table->count, block;
+    uint64_t bits;
+    if (!q->filtered) {
+        *begin = from;
+        *end = count;
+        return from < count;
+    }
+    for (;;) {
+        if (from >= count) return false;
+        block = from / ECS_SCHED__TICK_BLOCK;
+        bits = ecs_sched__filtered_bits(q, m, block, from, win);
+        if (bits) break;
+        from = (block + 1) * ECS_SCHED__TICK_BLOCK;
+    }
+    *begin = block * ECS_SCHED__TICK_BLOCK + ecs_sched__lowest_bit(bits);
+    /* the run goes on while the rows after it pass, into the next blocks if need be */
+    for (;;) {
+        uint64_t gaps = ~bits & (~(uint64_t)0 << (*begin > block * ECS_SCHED__TICK_BLOCK
+                                                      ? *begin - block * ECS_SCHED__TICK_BLOCK
+                                                      : 0));
+        if (gaps) {
+            *end = block * ECS_SCHED__TICK_BLOCK + ecs_sched__lowest_bit(gaps);
+            break;
+        }
+        block++;
+        if (block * ECS_SCHED__TICK_BLOCK >= count) {
+            *end = count;
+            break;
+        }
+        bits = ecs_sched__filtered_bits(q, m, block, block * ECS_SCHED__TICK_BLOCK, win);
+        if (!(bits & 1u)) {
+            *end = block * ECS_SCHED__TICK_BLOCK;
+            break;
+        }
+    }
+    if (*end > count) *end = count;
+    return true;
+}
+
+/* Rows [begin, end) of a tick column changed at `tick`. */
+static void ecs_sched__ticks_mark(ecs_sched__ticks *k, int32_t begin, int32_t end, uint32_t tick,
+                                  uint32_t now) {
+    int32_t r, block;
+    for (r = begin; r < end; r++) k->changed[r] = tick;
+    for (block = begin / ECS_SCHED__TICK_BLOCK; block * ECS_SCHED__TICK_BLOCK < end; block++) {
+        k->newest[block] = ecs_sched__tick_newest(k->newest[block], tick, now);
+    }
+}
+
+/* The rows handed out for writing are changed: the whole table at once by a bulk mark, a run
+   row by row. */
+static void ecs_sched__mark_written(const ecs_sched_query *q, const ecs_sched__match *m,
+                                    int32_t begin, int32_t end, uint32_t tick) {
+    ecs_sched__table *t = m->table;
+    uint32_t now = ecs_sched__tick_load(q->world) + 1u;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        ecs_sched__ticks *k;
+        if (m->ticks[i] < 0 || !ecs_sched__term_marks(q->terms[i].kind)) continue;
+        k = &t->ticks[m->ticks[i]];
+        if (begin == 0 && end == t->count) {
+            k->bulk = k->has_bulk ? ecs_sched__tick_newest(k->bulk, tick, now) : tick;
+            k->has_bulk = true;
+        } else {
+            ecs_sched__ticks_mark(k, begin, end, tick, now);
+        }
+    }
+}
+
+static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
+    const ecs_sched_query *q = it->query_;
+    ecs_sched__window win;
+    win.this_run = it->this_run_;
+    win.span = it->this_run_ - it->last_run_;
+    for (;;) {
+        const ecs_sched__match *m;
+        const ecs_sched__table *t;
+        int32_t begin, end, i;
+        if (it->next_ == 0 || it->row_ >= q->matches[it->next_ - 1].table->count) {
+            if ((uint32_t)it->next_ >= q->match_count) break;
+            it->next_++;
+            it->row_ = 0;
+            continue;
+        }
+        m = &q->matches[it->next_ - 1];
+        t = m->table;
+        if (!ecs_sched__next_rows(q, m, it->row_, win, &begin, &end)) {
+            it->row_ = t->count;
+            continue;
+        }
+        it->row_ = end;
+        it->count = end - begin;
+        it->entities = t->entities + begin;
+        for (i = 0; i < q->term_count; i++) {
+            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
+            it->fields[i] = col ? col->data + (size_t)begin * col->size : NULL;
+        }
+        ecs_sched__mark_written(q, m, begin, end, it->this_run_);
+        return true;
+    }
+    it->count = 0;
+    return false;
+}
+
+/* ---- parallel iteration ---- */
+
+/* A query without filters hands out every row: its written tables are marked whole first. */
+static void ecs_sched__par_mark_tables(const ecs_sched__par_query *pq) {
+    const ecs_sched_query *q = pq->query;
+    uint32_t i;
+    if (q->filtered) return;
+    for (i = 0; i < q->match_count; i++) {
+        const ecs_sched__match *m = &q->matches[i];
+        if (m->table->count) ecs_sched__mark_written(q, m, 0, m->table->count, pq->this_run);
+    }
+}
+
+/* One piece [begin, end) of a table, its rows that pass the filters run by run; pieces hold
+   whole tick blocks, so the marks of one never touch another's. */
+static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
+                                         const ecs_sched__match *m, int32_t begin, int32_t end) {
+    const ecs_sched_query *q = pq->query;
+    const ecs_sched__table *t = m->table;
+    ecs_sched__window win;
+    ecs_sched_iter it;
+    int32_t from = begin, first, last, i;
+    win.this_run = pq->this_run;
+    win.span = pq->this_run - pq->last_run;
+    memset(&it, 0, sizeof it);
+    while (from < end && ecs_sched__next_rows(q, m, from, win, &first, &last) && first < end) {
+        if (last > end) last = end;
+        it.count = last - first;
+        it.entities = t->entities + first;
+        for (i = 0; i < q->term_count; i++) {
+            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
+            it.fields[i] = col ? col->data + (size_t)first * col->size : NULL;
+        }
+        ecs_sched__mark_written(q, m, first, last, pq->this_run);
+        pq->fn(&it, pq->arg);
+        from = last;
+    }
+}
+
+ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, int32_t row) {
+    const ecs_sched_query *q;
+    const ecs_sched__match *m;
+    ecs_sched_world *w;
+    ECS_SCHED_ASSERT(it != NULL && it->query_ != NULL);
+    q = it->query_;
+    w = q->world;
+    if (term < 0 || term >= q->term_count || !ecs_sched__term_writes(q->terms[term].kind) ||
+        !w->components[q->terms[term].id].tracked) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "iter_mark_changed: term %d is not a written term of a tracked "
+                               "component (write, optional write or write_manual, and a "
+                               "component registered with .tracked = true)", (int)term);
+    }
+    if (it->next_ == 0 || row < 0 || row >= it->count) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "iter_mark_changed: row %d is not a row of the current run "
+                               "(0 to %d)", (int)row, (int)it->count - 1);
+    }
+    m = &q->matches[it->next_ - 1];
+    if (m->ticks[term] >= 0) {
+        ecs_sched__ticks *k = &m->table->ticks[m->ticks[term]];
+        int32_t at = it->row_ - it->count + row;
+        ecs_sched__ticks_mark(k, at, at + 1, it->this_run_, ecs_sched__tick_load(w) + 1u);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* ---- keeping old ticks meaningful ---- */
+
+/* The old ages of the readers, oldest first, each once. */
+typedef struct ecs_sched__old_readers {
+    uint32_t *ages;
+    uint32_t count;
+    uint32_t capacity;
+    uint32_t now;
+    bool overflow;
+} ecs_sched__old_readers;
+
+static uint32_t ecs_sched__age(uint32_t tick, uint32_t now) {
+    return now - tick;
+}
+
+static void ecs_sched__old_reader_add(ecs_sched_world *w, ecs_sched__old_readers *r, uint32_t tick) {
+    uint32_t age = ecs_sched__age(tick, r->now);
+    if (age <= ECS_SCHED__TICK_MAX_AGE) return;
+    if (r->count >= ECS_SCHED__TICK_MAX_READERS ||
+        !ECS_SCHED__GROW(&w->env, r->ages, &r->capacity, r->count + 1)) {
+        r->overflow = true;
+        return;
+    }
+    r->ages[r->count++] = age;
+}
+
+static void ecs_sched__ctx_readers(ecs_sched_world *w, ecs_sched__old_readers *r,
+                                   const ecs_sched_system_ctx *ctx) {
+    ecs_sched__old_reader_add(w, r, ctx->last_run);
+    ecs_sched__old_reader_add(w, r, ctx->this_run);
+}
+
+/* Every reader's ticks: systems' and conditions' contexts, queries iterated outside. */
+static void ecs_sched__gather_readers(ecs_sched_world *w, ecs_sched__old_readers *r) {
+    uint32_t i, j;
+    for (i = 0; i < w->query_count; i++) ecs_sched__old_reader_add(w, r, w->queries[i]->last_iter);
+    if (!w->schedules) return;
+    for (i = 0; i < w->schedules->count; i++) {
+        const ecs_sched__schedule *s = w->schedules->items[i];
+        for (j = 0; j < s->system_count; j++) ecs_sched__ctx_readers(w, r, &s->systems[j]->ctx);
+        for (j = 0; j < s->conds.count; j++) ecs_sched__ctx_readers(w, r, &s->conds.items[j]->ctx);
+    }
+}
+
+static int ecs_sched__older_first(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x > y ? -1 : x < y ? 1 : 0;
+}
+
+/* The age an old tick moves to. Readers of rank i (1 for the oldest) move to base - (2i - 1);
+   a change to base - 2r, r the number of readers older than it: so a change stays newer than
+   exactly the readers it was newer than. Ticks that are not old stay. */
+static uint32_t ecs_sched__moved_tick(const ecs_sched__old_readers *r, uint32_t tick,
+                                      bool reader) {
+    uint32_t age = ecs_sched__age(tick, r->now), base = ECS_SCHED__TICK_MAX_AGE + 2u * r->count + 2u;
+    uint32_t lo = 0, hi = r->count;
+    if (age <= ECS_SCHED__TICK_MAX_AGE) return tick;
+    while (lo < hi) {   /* readers strictly older than this age */
+        uint32_t mid = (lo + hi) / 2;
+        if (r->ages[mid] > age) lo = mid + 1;
+        else hi = mid;
+    }
+    if (reader) return r->now - (base - (2u * (lo + 1u) - 1u));   /* lo is its own rank - 1 */
+    return r->now - (base - 2u * lo);
+}
+
+static void ecs_sched__move_ticks(const ecs_sched__old_readers *r, uint32_t *ticks, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) ticks[i] = ecs_sched__moved_tick(r, ticks[i], false);
+}
+
+static void ecs_sched__move_ctx(const ecs_sched__old_readers *r, ecs_sched_system_ctx *ctx) {
+    ctx->last_run = ecs_sched__moved_tick(r, ctx->last_run, true);
+    ctx->this_run = ecs_sched__moved_tick(r, ctx->this_run, true);
+}
+
+static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
+    uint32_t i;
+    int32_t k;
+    for (i = 0; i < w->table_count; i++) {
+        ecs_sched__table *t = w->tables[i];
+        for (k = 0; k < t->tick_count; k++) {
+            ecs_sched__ticks *ticks = &t->ticks[k];
+            ecs_sched__move_ticks(r, ticks->added, (size_t)t->count);
+            ecs_sched__move_ticks(r, ticks->changed, (size_t)t->count);
+            ecs_sched__move_ticks(r, ticks->newest, (size_t)ecs_sched__tick_blocks(t->count));
+            ticks->bulk = ecs_sched__moved_tick(r, ticks->bulk, false);
+        }
+    }
+    for (i = 1; i < w->component_count; i++) {
+        w->resource_stamps[i].added = ecs_sched__moved_tick(r, w->resource_stamps[i].added, false);
+        w->resource_stamps[i].changed = ecs_sched__moved_tick(r, w->resource_stamps[i].changed, false);
+    }
+}
+
+static void ecs_sched__move_reader_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
+    uint32_t i, j;
+    for (i = 0; i < w->query_count; i++) {
+        w->queries[i]->last_iter = ecs_sched__moved_tick(r, w->queries[i]->last_iter, true);
+    }
+    if (!w->schedules) return;
+    for (i = 0; i < w->schedules->count; i++) {
+        ecs_sched__schedule *s = w->schedules->items[i];
+        for (j = 0; j < s->system_count; j++) ecs_sched__move_ctx(r, &s->systems[j]->ctx);
+        for (j = 0; j < s->conds.count; j++) ecs_sched__move_ctx(r, &s->conds.items[j]->ctx);
+    }
+}
+
+/* Moves every old tick up (see the top of this module). Without memory to rank the readers,
+   old readers and old changes all move to the same age instead: a reader that has not run for
+   that long then misses the old changes it had not seen, and says so in the log. */
+static void ecs_sched__ticks_check(ecs_sched_world *w) {
+    ecs_sched__old_readers r;
+    uint32_t i, unique = 0;
+    memset(&r, 0, sizeof r);
+    r.now = ecs_sched__tick_load(w);
+    ecs_sched__gather_readers(w, &r);
+    if (r.overflow) {
+        ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                       "change ticks: too many readers (or no memory) to keep the order of "
+                       "very old ticks; readers that have not run for over %lu ticks may miss "
+                       "changes older than that",
+                       (unsigned long)ECS_SCHED__TICK_MAX_AGE);
+        r.count = 0;
+    }
+    if (r.count) qsort(r.ages, r.count, sizeof *r.ages, ecs_sched__older_first);
+    for (i = 0; i < r.count; i++) {
+        if (unique == 0 || r.ages[unique - 1] != r.ages[i]) r.ages[unique++] = r.ages[i];
+    }
+    r.count = unique;
+    ecs_sched__move_change_ticks(w, &r);
+    ecs_sched__move_reader_ticks(w, &r);
+    ecs_sched__free(&w->env, r.ages);
+    w->tick_checked = r.now;
+}
+
+/* Called where a schedule run starts. */
+static inline void ecs_sched__ticks_maybe_check(ecs_sched_world *w) {
+    if (w->ticks_on && (uint32_t)(ecs_sched__tick_load(w) - w->tick_checked) >= ECS_SCHED__TICK_CHECK_EVERY) {
+        ecs_sched__ticks_check(w);
+    }
+}
+
+void ecs_sched_change_tick_advance(ecs_sched_world *w, uint32_t ticks) {
+    ECS_SCHED__CHECK_WORLD(w);
+    while (ticks > 0) {
+        uint32_t step = ticks < ECS_SCHED__TICK_CHECK_EVERY / 2 ? ticks : ECS_SCHED__TICK_CHECK_EVERY / 2;
+#ifdef ECS_SCHED_THREADS
+        atomic_fetch_add_explicit(&w->tick, step, memory_order_relaxed);
+#else
+        w->tick += step;
+#endif
+        ticks -= step;
+        ecs_sched__ticks_maybe_check(w);
+    }
+}
+
 /*============================= src/executor.h (implementation) ==============================*/
 /* executor: running a built plan on a world, single-threaded and parallel. */
 
@@ -10233,7 +11108,9 @@ static bool ecs_sched__node_failed(ecs_sched__schedule *s, int32_t at, ecs_sched
 /* Calls the system at plan position `at`, running on this thread meanwhile; returns whether
    the run stops. */
 static bool ecs_sched__call_system(ecs_sched__schedule *s, ecs_sched__system *sys, int32_t at) {
-    void *outer = ecs_sched__running_begin(&sys->ctx);
+    void *outer;
+    if (s->world->ticks_on) ecs_sched__ctx_take_tick(&sys->ctx);
+    outer = ecs_sched__running_begin(&sys->ctx);
     sys->fn(&sys->ctx);
     ecs_sched__running_end(outer);
     return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, at, &sys->ctx);
@@ -10353,17 +11230,18 @@ static bool ecs_sched__execute_node(ecs_sched__schedule *s, int32_t p) {
 }
 
 /* Runs plan nodes [from, to) on the calling thread. Returns whether the run stops (a failure
-   under the STOP policy): then no further node starts. A system with no condition is the
-   common node; it is called here, what ran before read once for the whole range, and its
+   under the STOP policy): then no further node starts. A system with no condition, in a world
+   that tracks no changes, is the common node; it is called here, what ran before read once for the whole range, and its
    context's failure not reset (a store before the call costs a fifth of an empty system). */
 static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32_t to) {
     const ecs_sched__plan_node *nodes = s->plan->nodes;
+    const ecs_sched_world *w = s->world;
     void *outer = ecs_sched__running_now;
     int32_t p;
     for (p = from; p < to; p++) {
         const ecs_sched__plan_node *pn = &nodes[p];
         ecs_sched__system *sys = pn->system;
-        if (sys && !(pn->guard_set_count | pn->cond_count | pn->sync)) {
+        if (sys && !(pn->guard_set_count | pn->cond_count | pn->sync) && !w->ticks_on) {
             ecs_sched__running_now = &sys->ctx;   /* its failure is OK: see failure */
             sys->fn(&sys->ctx);
             ecs_sched__running_now = outer;
@@ -11176,6 +12054,7 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
     }
     result = ecs_sched__ensure_built(w, s);
     if (result != ECS_SCHED_OK) return result;
+    ecs_sched__ticks_maybe_check(w);
     s->running = true;
 #ifdef ECS_SCHED_THREADS
     if (all->depth == 0) w->schedule_thread = pthread_self();

@@ -200,8 +200,7 @@ static bool ecs_sched__conflict_table_make(ecs_sched__build *b, ecs_sched__confl
 static bool ecs_sched__query_rules_out(const ecs_sched_query *a, const ecs_sched_query *b) {
     int32_t i, j;
     for (i = 0; i < a->term_count; i++) {
-        ecs_sched_term_kind kind = a->terms[i].kind;
-        if (kind != ECS_SCHED_TERM_READ && kind != ECS_SCHED_TERM_WRITE) continue;
+        if (!ecs_sched__term_required(a->terms[i].kind)) continue;
         for (j = 0; j < b->term_count; j++) {
             if (b->terms[j].kind == ECS_SCHED_TERM_WITHOUT && b->terms[j].id == a->terms[i].id) {
                 return true;

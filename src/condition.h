@@ -25,7 +25,9 @@ typedef enum ecs_sched_condition_kind {
     ECS_SCHED_CONDITION_ON_TIMER,         /* time.h: each time `duration_ns` elapses */
     ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, /* time.h: once, when `duration_ns` has elapsed */
     ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, /* time.h: always, once `duration_ns` elapsed */
-    ECS_SCHED_CONDITION_TIME_PAUSED       /* time.h: the virtual clock is paused */
+    ECS_SCHED_CONDITION_TIME_PAUSED,      /* time.h: the virtual clock is paused */
+    ECS_SCHED_CONDITION_RESOURCE_ADDED,   /* `resource` was added since this instance looked */
+    ECS_SCHED_CONDITION_RESOURCE_CHANGED  /* it exists and changed (or was added) since */
 } ecs_sched_condition_kind;
 
 /* A condition, by value. Adding it to a system or set copies it (operands, value bytes and
@@ -40,7 +42,7 @@ typedef struct ecs_sched_condition {
     ecs_sched_query_desc queries[ECS_SCHED_MAX_QUERIES];
     ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];   /* must stay empty */
-    ecs_sched_id resource;            /* RESOURCE_EXISTS, RESOURCE_EQUALS; the machine of STATE_* */
+    ecs_sched_id resource;            /* RESOURCE_*; the machine of STATE_* */
     int32_t state_value;              /* IN_STATE, STATE_IN_STACK */
     int64_t duration_ns;              /* ON_TIMER, ONCE_AFTER_DELAY, REPEATING_AFTER_DELAY */
     const void *value;                /* RESOURCE_EQUALS: value_size bytes, copied */
@@ -69,6 +71,12 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_non_send_resource_equals(e
                                                                               const void *value,
                                                                               size_t value_size);
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_run_once(void);
+/* True when the resource was inserted (added), or written through resource_insert,
+   resource_get_mut, ecs_sched_ctx_resource_mut or a command (changed), since this
+   condition's previous evaluation; false while it does not exist. The first evaluation sees
+   everything before it. (CHANGE DETECTION) */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_added(ecs_sched_id resource);
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_changed(ecs_sched_id resource);
 
 /* (C99) The address of a condition made by an expression, for run_if lists:
        .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_exists(score_id))}
@@ -193,13 +201,26 @@ ecs_sched_condition ecs_sched_condition_run_once(void) {
     return ecs_sched__condition_of(ECS_SCHED_CONDITION_RUN_ONCE);
 }
 
+ecs_sched_condition ecs_sched_condition_resource_added(ecs_sched_id resource) {
+    ecs_sched_condition c = ecs_sched__condition_of(ECS_SCHED_CONDITION_RESOURCE_ADDED);
+    c.resource = resource;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_resource_changed(ecs_sched_id resource) {
+    ecs_sched_condition c = ecs_sched__condition_of(ECS_SCHED_CONDITION_RESOURCE_CHANGED);
+    c.resource = resource;
+    return c;
+}
+
 /* A condition's name when it is given none, by kind (the state conditions get theirs from
    their machine and value, in state.h). */
 static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind kind) {
     static const char *const names[] = {
         "condition", "and", "or", "not", "resource_exists", "resource_equals", "run_once",
         "condition", "condition", "condition", "condition",
-        "on_timer", "once_after_delay", "repeating_after_delay", "time_paused"};
+        "on_timer", "once_after_delay", "repeating_after_delay", "time_paused",
+        "resource_added", "resource_changed"};
     int index = (int)kind;
     return index >= 0 && index < (int)(sizeof names / sizeof names[0]) ? names[index]
                                                                        : "condition";
@@ -260,9 +281,15 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
                                "condition '%s' has no function", name);
     }
     if ((c->kind == ECS_SCHED_CONDITION_RESOURCE_EXISTS ||
-         c->kind == ECS_SCHED_CONDITION_RESOURCE_EQUALS) &&
+         c->kind == ECS_SCHED_CONDITION_RESOURCE_EQUALS ||
+         c->kind == ECS_SCHED_CONDITION_RESOURCE_ADDED ||
+         c->kind == ECS_SCHED_CONDITION_RESOURCE_CHANGED) &&
         !ecs_sched__component_valid(w, c->resource)) {
         return ecs_sched__unknown_component(w, c->resource, name);
+    }
+    if (c->kind == ECS_SCHED_CONDITION_RESOURCE_ADDED ||
+        c->kind == ECS_SCHED_CONDITION_RESOURCE_CHANGED) {
+        ecs_sched__ticks_turn_on(w);
     }
     if (c->kind == ECS_SCHED_CONDITION_IN_STATE || c->kind == ECS_SCHED_CONDITION_STATE_EXISTS ||
         c->kind == ECS_SCHED_CONDITION_STATE_CHANGED ||
@@ -381,6 +408,7 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
     ecs_sched__cond *c = conds->items[index];
     ecs_sched_world *w = c->ctx.world;
     bool result = false;
+    if (w->ticks_on) ecs_sched__ctx_take_tick(&c->ctx);
     switch (c->kind) {
     case ECS_SCHED_CONDITION_FN: {
         void *outer = ecs_sched__running_begin(&c->ctx);
@@ -408,6 +436,15 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
             const void *current = w->resources[c->resource];
             result = c->equals ? c->equals(current, c->value, c->ctx.user_data)
                                : memcmp(current, c->value, c->value_size) == 0;
+        }
+        break;
+    case ECS_SCHED_CONDITION_RESOURCE_ADDED:
+    case ECS_SCHED_CONDITION_RESOURCE_CHANGED:
+        if (ecs_sched_resource_exists(w, c->resource)) {
+            const ecs_sched__stamp *stamp = &w->resource_stamps[c->resource];
+            uint32_t tick = c->kind == ECS_SCHED_CONDITION_RESOURCE_ADDED ? stamp->added
+                                                                           : stamp->changed;
+            result = ecs_sched__tick_newer(tick, c->ctx.last_run, c->ctx.this_run);
         }
         break;
     case ECS_SCHED_CONDITION_RUN_ONCE:

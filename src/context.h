@@ -83,6 +83,8 @@ struct ecs_sched_system_ctx {
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];
     bool exclusive;
     bool read_only;                   /* conditions */
+    uint32_t last_run;                /* change ticks: of its previous run, and of this one */
+    uint32_t this_run;                /* (or the last), taken while ticks_on (change.h) */
 };
 
 /* ---- the running context (see base.h) ---- */
@@ -153,6 +155,17 @@ static const char *ecs_sched__ctx_failure_message(const ecs_sched_system_ctx *ct
     snprintf(buf + at, n - at, "%s (out of memory keeping the whole message)",
              ecs_sched_result_string(ctx->failure));
     return buf;
+}
+
+static uint32_t ecs_sched__running_tick(const void *running) {
+    const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
+    return ctx->applying ? ecs_sched__tick_load(ctx->world) + 1u : ctx->this_run;
+}
+
+/* ctx runs once more: its window of changes moves on (while something tracks changes). */
+static void ecs_sched__ctx_take_tick(ecs_sched_system_ctx *ctx) {
+    ctx->last_run = ctx->this_run;
+    ctx->this_run = ecs_sched__tick_take(ctx->world);
 }
 
 /* ctx runs on this thread from here to ecs_sched__running_end; returns what ran before. */
@@ -304,6 +317,9 @@ static void *ecs_sched__ctx_reach(ecs_sched_system_ctx *ctx, ecs_sched_id id, bo
         return ecs_sched__ctx_refuse_off_main_thread(ctx, id);
     }
     *declared = true;
+    if (write && ctx->world->ticks_on && ctx->world->resources[id]) {
+        ctx->world->resource_stamps[id].changed = ctx->this_run;
+    }
     return ctx->world->resources[id];
 }
 

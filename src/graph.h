@@ -165,6 +165,7 @@ typedef struct ecs_sched__system {
 
 typedef struct ecs_sched__schedule {
     char *label;
+    ecs_sched_world *world;
     ecs_sched_schedule_desc settings;
     int32_t default_set;                 /* name index, -1 for none */
     ecs_sched__system **systems;
@@ -304,6 +305,7 @@ static ecs_sched__schedule *ecs_sched__schedule_get(ecs_sched_world *w, const ch
         ecs_sched__out_of_memory(w, "creating a schedule");
         return NULL;
     }
+    s->world = w;
     s->default_set = -1;
     s->settings = ecs_sched__schedule_desc_defaults(w, NULL);
     all->items[all->count] = s;

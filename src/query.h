@@ -10,7 +10,13 @@ typedef enum ecs_sched_term_kind {
     ECS_SCHED_TERM_WRITE,          /* required, written */
     ECS_SCHED_TERM_OPTIONAL_READ,  /* field NULL where absent */
     ECS_SCHED_TERM_OPTIONAL_WRITE,
-    ECS_SCHED_TERM_WITHOUT         /* only entities without it; field always NULL */
+    ECS_SCHED_TERM_WITHOUT,        /* only entities without it; field always NULL */
+    /* change detection (tracked components only; see CHANGE DETECTION): */
+    ECS_SCHED_TERM_ADDED,          /* required, read; rows added since the last look */
+    ECS_SCHED_TERM_CHANGED,        /* required, read; rows changed since the last look */
+    ECS_SCHED_TERM_WRITE_MANUAL    /* required, written; marks no row changed by itself:
+                                      the loop marks what it changes, with
+                                      ecs_sched_iter_mark_changed */
 } ecs_sched_term_kind;
 
 typedef struct ecs_sched_term {
@@ -33,6 +39,15 @@ static inline ecs_sched_term ecs_sched_optional_write(ecs_sched_id id) {
 static inline ecs_sched_term ecs_sched_without(ecs_sched_id id) {
     ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_WITHOUT; return t;
 }
+static inline ecs_sched_term ecs_sched_added(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_ADDED; return t;
+}
+static inline ecs_sched_term ecs_sched_changed(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_CHANGED; return t;
+}
+static inline ecs_sched_term ecs_sched_write_manual(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_WRITE_MANUAL; return t;
+}
 
 typedef struct ecs_sched_query_desc {
     ecs_sched_term terms[ECS_SCHED_MAX_TERMS];  /* up to the first term with id 0 */
@@ -47,13 +62,17 @@ typedef struct ecs_sched_access {
 } ecs_sched_access;
 
 /* One matching table at a time: `count` rows, their entities, and per term index a pointer
-   to the first value of its column (NULL for tags, absent optionals and without-terms). */
+   to the first value of its column (NULL for tags, absent optionals and without-terms). A
+   query with added or changed terms, or one that writes a tracked component, hands out runs
+   of rows instead: the rows of a table that pass its filters, in table order. */
 typedef struct ecs_sched_iter {
     int32_t count;
     const ecs_sched_entity *entities;
     void *fields[ECS_SCHED_MAX_TERMS];
     const ecs_sched_query *query_;   /* private */
     int32_t next_;                   /* private */
+    int32_t row_;                    /* private: the row after this run */
+    uint32_t last_run_, this_run_;   /* private: the window of changes it sees */
 } ecs_sched_iter;
 
 #define ECS_SCHED_FIELD(it, T, index) ((T *)(it)->fields[(index)])
@@ -69,6 +88,11 @@ ECS_SCHED_API int32_t ecs_sched_query_count(const ecs_sched_query *query);  /* m
    record them in a command buffer instead. */
 ECS_SCHED_API ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *query);
 ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
+/* Marks row `row` (0 .. it->count - 1) of the current run changed, in the component of term
+   `term`: a written term of a tracked component (what an ECS_SCHED_TERM_WRITE_MANUAL loop
+   calls for each row it changes). */
+ECS_SCHED_API ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term,
+                                                           int32_t row);
 
 /* Receives one piece of a query: it->count rows of one table, it->entities and it->fields
    pointing at the piece's first row. Pieces are disjoint; several run at once. */
@@ -85,6 +109,7 @@ ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_po
 typedef struct ecs_sched__match {
     ecs_sched__table *table;
     int16_t column[ECS_SCHED_MAX_TERMS];  /* column per term, -1 when the field is NULL */
+    int16_t ticks[ECS_SCHED_MAX_TERMS];   /* tick column per term, -1 when untracked */
 } ecs_sched__match;
 
 /* What iteration reads comes first, on one cache line. */
@@ -93,6 +118,9 @@ struct ecs_sched_query {
     uint32_t match_count;
     int32_t term_count;
     ecs_sched_world *world;
+    bool ticked;                      /* filters on ticks, or marks changes: see change.h */
+    bool filtered;                    /* has added or changed terms */
+    uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
     int32_t read_count;
     int32_t write_count;
@@ -111,6 +139,9 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         case ECS_SCHED_TERM_DEFAULT:
         case ECS_SCHED_TERM_READ:
         case ECS_SCHED_TERM_WRITE:
+        case ECS_SCHED_TERM_ADDED:
+        case ECS_SCHED_TERM_CHANGED:
+        case ECS_SCHED_TERM_WRITE_MANUAL:
             if (!present) return false;
             break;
         case ECS_SCHED_TERM_WITHOUT:
@@ -121,9 +152,12 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
             break;
         }
         if (out) {
+            const ecs_sched__ticks *ticks = ecs_sched__ticks_find(t, term->id);
             int32_t column = term->kind == ECS_SCHED_TERM_WITHOUT ? -1
                                                                  : ecs_sched__column_find(t, term->id);
             out->column[i] = (int16_t)column;
+            out->ticks[i] = (int16_t)(ticks && term->kind != ECS_SCHED_TERM_WITHOUT
+                                          ? ticks - t->ticks : -1);
         }
     }
     if (out) out->table = t;
@@ -133,6 +167,23 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
 /* ---- queries ---- */
 
 static bool ecs_sched__term_writes(ecs_sched_term_kind kind) {
+    return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE ||
+           kind == ECS_SCHED_TERM_WRITE_MANUAL;
+}
+
+/* Whether an entity must have the term's component to match. */
+static bool ecs_sched__term_required(ecs_sched_term_kind kind) {
+    return kind == ECS_SCHED_TERM_READ || kind == ECS_SCHED_TERM_WRITE ||
+           kind == ECS_SCHED_TERM_ADDED || kind == ECS_SCHED_TERM_CHANGED ||
+           kind == ECS_SCHED_TERM_WRITE_MANUAL;
+}
+
+static bool ecs_sched__term_filters(ecs_sched_term_kind kind) {
+    return kind == ECS_SCHED_TERM_ADDED || kind == ECS_SCHED_TERM_CHANGED;
+}
+
+/* Written terms other than WRITE_MANUAL mark each row they hand out changed. */
+static bool ecs_sched__term_marks(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE;
 }
 
@@ -180,10 +231,19 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (!ecs_sched__component_valid(w, term->id)) {
             return ecs_sched__unknown_component(w, term->id, "query_create");
         }
-        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_WITHOUT) {
+        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_WRITE_MANUAL) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "query_create: term %d ('%s') has an unknown kind %d", (int)i,
                                    w->components[term->id].name, (int)term->kind);
+        }
+        if (ecs_sched__term_filters(term->kind) && !w->components[term->id].tracked) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                   "query_create: term %d asks for entities whose '%s' was %s, "
+                                   "but '%s' is not tracked; register it with .tracked = true "
+                                   "(ECS_SCHED_TRACKED_COMPONENT) to keep its change ticks",
+                                   (int)i, w->components[term->id].name,
+                                   term->kind == ECS_SCHED_TERM_ADDED ? "added" : "changed",
+                                   w->components[term->id].name);
         }
         for (j = 0; j < i; j++) {
             if (q->terms[j].id == term->id) {
@@ -195,6 +255,11 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         }
         q->terms[i] = *term;
         if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
+        if (ecs_sched__term_filters(term->kind)) q->filtered = true;
+        if (ecs_sched__term_filters(term->kind) ||
+            (ecs_sched__term_writes(term->kind) && w->components[term->id].tracked)) {
+            q->ticked = true;
+        }
         if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
         if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
         else q->reads[q->read_count++] = term->id;
@@ -303,6 +368,11 @@ int32_t ecs_sched_query_count(const ecs_sched_query *q) {
     return total;
 }
 
+/* change.h: the window of changes an iteration sees, and iteration by runs of rows. */
+static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
+                                   uint32_t *this_run);
+static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it);
+
 /* The fields are filled by each ecs_sched_iter_next; they are not zeroed here, which costs
    more than the rest of a small query's iteration. */
 ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
@@ -312,12 +382,16 @@ ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
     it.entities = NULL;
     it.query_ = q;
     it.next_ = 0;
+    it.row_ = 0;
+    it.last_run_ = it.this_run_ = 0;
+    if (q->ticked) ecs_sched__iter_window(q, &it.last_run_, &it.this_run_);
     return it;
 }
 
 bool ecs_sched_iter_next(ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
     if (!q) return false;
+    if (q->ticked) return ecs_sched__iter_next_ticked(it);
     while ((uint32_t)it->next_ < q->match_count) {
         const ecs_sched__match *m = &q->matches[it->next_++];
         const ecs_sched__table *t = m->table;
@@ -373,11 +447,19 @@ typedef struct ecs_sched__par_query {
     int64_t grain;
     ecs_sched_chunk_fn fn;
     void *arg;
+    uint32_t last_run, this_run;   /* a ticked query's window */
 } ecs_sched__par_query;
+
+/* change.h: a piece of a query with added or changed terms, run by run; written rows of
+   tracked components marked before the pieces run. */
+static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
+                                         const ecs_sched__match *m, int32_t begin, int32_t end);
+static void ecs_sched__par_mark_tables(const ecs_sched__par_query *pq);
 
 typedef struct ecs_sched__par_table {
     const ecs_sched__par_query *pq;
     const ecs_sched__match *match;
+    int64_t unit;                  /* rows per item: 1, or a tick block for a ticked query */
 } ecs_sched__par_table;
 
 static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
@@ -386,6 +468,12 @@ static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
     const ecs_sched__table *t = pt->match->table;
     ecs_sched_iter it;
     int32_t i;
+    begin *= pt->unit;
+    end = end * pt->unit < t->count ? end * pt->unit : t->count;
+    if (q->filtered) {
+        ecs_sched__par_rows_filtered(pt->pq, pt->match, (int32_t)begin, (int32_t)end);
+        return;
+    }
     memset(&it, 0, sizeof it);
     it.count = (int32_t)(end - begin);
     it.entities = t->entities + begin;
@@ -401,10 +489,14 @@ static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
     int64_t m;
     for (m = begin; m < end; m++) {
         ecs_sched__par_table pt;
+        int64_t items;
         pt.pq = pq;
         pt.match = &pq->query->matches[m];
-        if (pt.match->table->count == 0) continue;
-        ecs_sched_pool_parallel_for(pq->pool, 0, pt.match->table->count, pq->grain,
+        /* a ticked query's pieces hold whole tick blocks, so that no two mark the same one */
+        pt.unit = pq->query->ticked ? ECS_SCHED__TICK_BLOCK : 1;
+        items = (pt.match->table->count + pt.unit - 1) / pt.unit;
+        if (items == 0) continue;
+        ecs_sched_pool_parallel_for(pq->pool, 0, items, (pq->grain + pt.unit - 1) / pt.unit,
                                     ecs_sched__par_rows, &pt);
     }
 }
@@ -420,5 +512,10 @@ void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int3
                                                     ecs_sched_query_count(query));
     pq.fn = fn;
     pq.arg = arg;
+    pq.last_run = pq.this_run = 0;
+    if (query->ticked) {
+        ecs_sched__iter_window(query, &pq.last_run, &pq.this_run);
+        ecs_sched__par_mark_tables(&pq);
+    }
     ecs_sched_pool_parallel_for(pool, 0, query->match_count, 1, ecs_sched__par_tables, &pq);
 }

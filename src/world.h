@@ -34,6 +34,9 @@ typedef struct ecs_sched_component_desc {
     size_t size;          /* 0 registers a tag */
     size_t alignment;     /* 0: the largest power of two dividing size, at most 16 */
     ecs_sched_type_hooks hooks;
+    bool tracked;         /* keep, per entity, when it was added and last changed, for
+                             added/changed query terms (see CHANGE DETECTION); fixed at
+                             registration */
 } ecs_sched_component_desc;
 
 /* How a schedule's systems are run. */
@@ -99,6 +102,15 @@ ECS_SCHED_API size_t ecs_sched_component_size(const ecs_sched_world *world, ecs_
     ecs_sched_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
 /* Registers a tag (a component without data): ECS_SCHED_TAG(world, Enemy). */
 #define ECS_SCHED_TAG(world, Name) ecs_sched_component_register_type((world), #Name, 0, 0)
+/* The same with .tracked set: ECS_SCHED_TRACKED_COMPONENT(world, Position). */
+ECS_SCHED_API ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *world,
+                                                                     const char *name,
+                                                                     size_t size,
+                                                                     size_t alignment);
+#define ECS_SCHED_TRACKED_COMPONENT(world, T) \
+    ecs_sched_tracked_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
+/* Whether the component was registered with .tracked. */
+ECS_SCHED_API bool ecs_sched_component_is_tracked(const ecs_sched_world *world, ecs_sched_id id);
 
 /* ---- entities ---- */
 
@@ -188,6 +200,7 @@ typedef struct ecs_sched__component {
     uint32_t alignment;
     ecs_sched_type_hooks hooks;
     bool non_send;                 /* as a resource: main-thread-only */
+    bool tracked;                  /* keeps change ticks per entity */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -196,6 +209,27 @@ typedef struct ecs_sched__column {
     ecs_sched_id id;
 } ecs_sched__column;
 
+/* When a value was added and last changed (ticks). */
+typedef struct ecs_sched__stamp {
+    uint32_t added;
+    uint32_t changed;
+} ecs_sched__stamp;
+
+/* Rows per entry of a tick column's `newest`. */
+#define ECS_SCHED__TICK_BLOCK 64
+
+/* A tracked component's change ticks in one table (see change.h for what a tick is). A row
+   changed at least as recently as `bulk` when has_bulk is set: a query that hands out the
+   whole table for writing marks it so, in one store instead of one per row. */
+typedef struct ecs_sched__ticks {
+    uint32_t *added;        /* per row: the tick its component was added */
+    uint32_t *changed;      /* per row: the tick its value last changed */
+    uint32_t *newest;       /* per block of rows: no older than any changed tick in it */
+    uint32_t bulk;
+    ecs_sched_id id;
+    bool has_bulk;
+} ecs_sched__ticks;
+
 /* An archetype: every entity with exactly this sorted set of components. */
 typedef struct ecs_sched__table {
     uint32_t index;
@@ -203,10 +237,12 @@ typedef struct ecs_sched__table {
     int32_t column_count;
     int32_t count;
     int32_t capacity;
+    int32_t tick_count;
     uint64_t hash;
     ecs_sched_id *type;               /* sorted */
     ecs_sched__column *columns;       /* the sized components, sorted by id */
     ecs_sched_entity *entities;
+    ecs_sched__ticks *ticks;          /* the tracked components, sorted by id */
 } ecs_sched__table;
 
 /* Open addressing from a 64-bit key to a table index. Keys may repeat (type hashes can
@@ -227,6 +263,15 @@ typedef struct ecs_sched__clocks ecs_sched__clocks;
 struct ecs_sched_world {
     ecs_sched__env env;
     ecs_sched__component *components;    /* by id; slot 0 unused */
+#ifdef ECS_SCHED_THREADS
+    atomic_uint tick;                    /* the last change tick handed out (change.h) */
+#else
+    uint32_t tick;
+#endif
+    bool ticks_on;                       /* something tracks changes: systems take ticks */
+    uint32_t tick_checked;               /* the tick at the last check for old ticks */
+    ecs_sched__stamp *resource_stamps;   /* by component id (kept while ticks_on) */
+    uint32_t resource_stamp_capacity;
     uint32_t component_count;
     uint32_t component_capacity;
     ecs_sched__name_map component_names;
@@ -312,6 +357,101 @@ static ecs_sched_result ecs_sched__fail_again_for(ecs_sched_world *w, const char
 
 static ecs_sched_result ecs_sched__out_of_memory(ecs_sched_world *w, const char *what) {
     return ecs_sched__fail(&w->env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory while %s", what);
+}
+
+/* ---- change ticks (what they mean, and the rest of change detection: change.h) ---- */
+
+static uint32_t ecs_sched__running_tick(const void *running);  /* context.h */
+
+static inline uint32_t ecs_sched__tick_load(const ecs_sched_world *w) {
+#ifdef ECS_SCHED_THREADS
+    return atomic_load_explicit((atomic_uint *)(uintptr_t)&w->tick, memory_order_relaxed);
+#else
+    return w->tick;
+#endif
+}
+
+/* Hands out the next tick: to a system or condition that runs, to a query iterated outside
+   systems. Systems that run at once take theirs from any thread. */
+static inline uint32_t ecs_sched__tick_take(ecs_sched_world *w) {
+#ifdef ECS_SCHED_THREADS
+    return atomic_fetch_add_explicit(&w->tick, 1u, memory_order_relaxed) + 1u;
+#else
+    return ++w->tick;
+#endif
+}
+
+/* The tick of a change made now: the running system's, else (outside systems, or commands
+   being applied) the next one to be handed out, so that every system that runs from now on
+   sees the change and none that ran before saw it. */
+static inline uint32_t ecs_sched__tick_now(const ecs_sched_world *w) {
+    const void *running = ecs_sched__running_in(&w->env);
+    return running ? ecs_sched__running_tick(running) : ecs_sched__tick_load(w) + 1u;
+}
+
+/* From now on systems take ticks and resources keep theirs; the resources there are count
+   as added and changed now. */
+static void ecs_sched__ticks_turn_on(ecs_sched_world *w) {
+    uint32_t i, now = ecs_sched__tick_load(w) + 1u;
+    if (w->ticks_on) return;
+    for (i = 1; i < w->component_count; i++) {
+        w->resource_stamps[i].added = w->resource_stamps[i].changed = now;
+    }
+    w->ticks_on = true;
+}
+
+/* Whether `tick` is newer than `than`, seen from `now`: ticks wrap, so what counts is their
+   age, now - tick. */
+static inline bool ecs_sched__tick_newer(uint32_t tick, uint32_t than, uint32_t now) {
+    return (uint32_t)(now - tick) < (uint32_t)(now - than);
+}
+
+static inline uint32_t ecs_sched__tick_newest(uint32_t a, uint32_t b, uint32_t now) {
+    return ecs_sched__tick_newer(a, b, now) ? a : b;
+}
+
+static inline ecs_sched__ticks *ecs_sched__ticks_find(const ecs_sched__table *t, ecs_sched_id id) {
+    int32_t i;
+    for (i = 0; i < t->tick_count; i++) {
+        if (t->ticks[i].id == id) return &t->ticks[i];
+    }
+    return NULL;
+}
+
+/* Row `row` changed at `tick`: its block's newest keeps up. */
+static inline void ecs_sched__ticks_note(ecs_sched__ticks *k, int32_t row, uint32_t tick,
+                                         uint32_t now) {
+    uint32_t *newest = &k->newest[row / ECS_SCHED__TICK_BLOCK];
+    *newest = ecs_sched__tick_newest(*newest, tick, now);
+}
+
+static inline void ecs_sched__ticks_set(ecs_sched__ticks *k, int32_t row, uint32_t added,
+                                        uint32_t changed, uint32_t now) {
+    k->added[row] = added;
+    k->changed[row] = changed;
+    ecs_sched__ticks_note(k, row, changed, now);
+}
+
+/* Every row of a table with a bulk mark gets it for its own, so that a row can join the
+   table without inheriting a change it did not have. */
+static void ecs_sched__ticks_flush(ecs_sched__ticks *k, int32_t count, uint32_t now) {
+    int32_t r;
+    if (!k->has_bulk) return;
+    for (r = 0; r < count; r++) k->changed[r] = ecs_sched__tick_newest(k->changed[r], k->bulk, now);
+    for (r = 0; r < (count + ECS_SCHED__TICK_BLOCK - 1) / ECS_SCHED__TICK_BLOCK; r++) {
+        k->newest[r] = ecs_sched__tick_newest(k->newest[r], k->bulk, now);
+    }
+    k->has_bulk = false;
+}
+
+/* The new rows [first, first + n) of t were added (and changed) at `tick`. */
+static void ecs_sched__ticks_stamp_new(ecs_sched_world *w, ecs_sched__table *t, int32_t first,
+                                       int32_t n, uint32_t tick) {
+    uint32_t now = ecs_sched__tick_load(w) + 1u;
+    int32_t i, r;
+    for (i = 0; i < t->tick_count; i++) {
+        for (r = first; r < first + n; r++) ecs_sched__ticks_set(&t->ticks[i], r, tick, tick, now);
+    }
 }
 
 /* Makes room for `needed` elements; on failure the array is unchanged. */
@@ -509,6 +649,15 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
     id = ecs_sched_component_lookup(w, desc->name);
     if (id) {
         c = &w->components[id];
+        if (c->tracked != desc->tracked) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                            "component '%s' is already registered %s change tracking; whether "
+                            "a component is tracked is fixed when it is first registered "
+                            "(register it with .tracked = %s everywhere)",
+                            desc->name, c->tracked ? "with" : "without",
+                            c->tracked ? "true" : "false");
+            return 0;
+        }
         if (c->size != desc->size || c->alignment != alignment) {
             ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
                             "component '%s' is already registered with size %u and alignment "
@@ -528,7 +677,9 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
         return 0;
     }
     if (!ECS_SCHED__GROW(&w->env, w->components, &w->component_capacity, w->component_count + 1) ||
-        !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, w->component_count + 1)) {
+        !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, w->component_count + 1) ||
+        !ECS_SCHED__GROW(&w->env, w->resource_stamps, &w->resource_stamp_capacity,
+                         w->component_count + 1)) {
         ecs_sched__out_of_memory(w, "registering a component");
         return 0;
     }
@@ -543,6 +694,8 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
     c->size = (uint32_t)desc->size;
     c->alignment = (uint32_t)alignment;
     c->hooks = desc->hooks;
+    c->tracked = desc->tracked;
+    if (c->tracked) ecs_sched__ticks_turn_on(w);
     w->resources[id] = NULL;
     ecs_sched__name_map_put(&w->component_names, c->name, (int32_t)id);
     w->component_count++;
@@ -557,6 +710,22 @@ ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *w, const char *n
     desc.size = size;
     desc.alignment = alignment;
     return ecs_sched_component_register(w, &desc);
+}
+
+ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *w, const char *name,
+                                                       size_t size, size_t alignment) {
+    ecs_sched_component_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.name = name;
+    desc.size = size;
+    desc.alignment = alignment;
+    desc.tracked = true;
+    return ecs_sched_component_register(w, &desc);
+}
+
+bool ecs_sched_component_is_tracked(const ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__component_valid(w, id) && w->components[id].tracked;
 }
 
 ecs_sched_id ecs_sched_component_lookup(const ecs_sched_world *w, const char *name) {
@@ -605,6 +774,7 @@ static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t) {
         ecs_sched__destruct(&w->components[col->id], col->data, t->count);
         ecs_sched__aligned_free(&w->env, col->data);
     }
+    for (i = 0; i < t->tick_count; i++) ecs_sched__free(&w->env, t->ticks[i].added);
     ecs_sched__free(&w->env, t->entities);
     ecs_sched__free(&w->env, t);
 }
@@ -627,10 +797,13 @@ static ecs_sched__table *ecs_sched__table_find(ecs_sched_world *w, const ecs_sch
 static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_sched_id *type,
                                                  int32_t count, uint64_t hash) {
     ecs_sched__table *t;
-    int32_t i, columns = 0;
+    int32_t i, columns = 0, tracked = 0;
     size_t bytes;
     unsigned char *block;
-    for (i = 0; i < count; i++) columns += w->components[type[i]].size > 0;
+    for (i = 0; i < count; i++) {
+        columns += w->components[type[i]].size > 0;
+        tracked += w->components[type[i]].tracked;
+    }
     if (!ECS_SCHED__GROW(&w->env, w->tables, &w->table_capacity, w->table_count + 1) ||
         !ecs_sched__map_reserve(&w->env, &w->types, 1)) {
         ecs_sched__out_of_memory(w, "creating an archetype table");
@@ -641,21 +814,23 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
         return NULL;
     }
     bytes = sizeof *t + (size_t)columns * sizeof(ecs_sched__column) +
-            (size_t)count * sizeof(ecs_sched_id);
+            (size_t)tracked * sizeof(ecs_sched__ticks) + (size_t)count * sizeof(ecs_sched_id);
     block = (unsigned char *)ecs_sched__calloc(&w->env, bytes);
     if (!block) {
         ecs_sched__out_of_memory(w, "creating an archetype table");
         return NULL;
     }
-    /* one block: the table, then its columns, then its type */
+    /* one block: the table, then its columns, its tick columns, and its type */
     t = (ecs_sched__table *)(void *)block;
     t->columns = (ecs_sched__column *)(void *)(block + sizeof *t);
-    t->type = (ecs_sched_id *)(void *)(block + sizeof *t + (size_t)columns * sizeof *t->columns);
+    t->ticks = (ecs_sched__ticks *)(void *)(t->columns + columns);
+    t->type = (ecs_sched_id *)(void *)(t->ticks + tracked);
     t->type_count = count;
     t->hash = hash;
     if (count) memcpy(t->type, type, (size_t)count * sizeof *type);
     for (i = 0; i < count; i++) {
         uint32_t size = w->components[type[i]].size;
+        if (w->components[type[i]].tracked) t->ticks[t->tick_count++].id = type[i];
         if (size == 0) continue;
         t->columns[t->column_count].id = type[i];
         t->columns[t->column_count].size = size;
@@ -714,9 +889,31 @@ static ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__ta
    bytes into a line made x = x * a + b over it some 10 % slower). */
 #define ECS_SCHED__COLUMN_ALIGNMENT 64
 
+static int32_t ecs_sched__tick_blocks(int32_t rows) {
+    return (rows + ECS_SCHED__TICK_BLOCK - 1) / ECS_SCHED__TICK_BLOCK;
+}
+
+/* Moves a tick column into `fresh`, room for `capacity` rows: added, changed, newest. */
+static void ecs_sched__ticks_move(ecs_sched_world *w, ecs_sched__ticks *k, uint32_t *fresh,
+                                  int32_t count, int32_t capacity) {
+    uint32_t *added = fresh, *changed = fresh + capacity, *newest = fresh + 2 * (size_t)capacity;
+    int32_t blocks = ecs_sched__tick_blocks(capacity), used = ecs_sched__tick_blocks(count);
+    if (count) {
+        memcpy(added, k->added, (size_t)count * sizeof *added);
+        memcpy(changed, k->changed, (size_t)count * sizeof *changed);
+        memcpy(newest, k->newest, (size_t)used * sizeof *newest);
+    }
+    memset(newest + used, 0, (size_t)(blocks - used) * sizeof *newest);
+    ecs_sched__free(&w->env, k->added);
+    k->added = added;
+    k->changed = changed;
+    k->newest = newest;
+}
+
 /* Makes room for `extra` more rows; on failure the table is unchanged. */
 static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32_t extra) {
     unsigned char *data[ECS_SCHED__MAX_TYPE];
+    uint32_t *ticks[ECS_SCHED__MAX_TYPE];
     ecs_sched_entity *entities;
     int64_t needed = (int64_t)t->count + extra;
     int32_t i, capacity;
@@ -738,6 +935,16 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
             return false;
         }
     }
+    for (i = 0; i < t->tick_count; i++) {
+        size_t words = 2 * (size_t)capacity + (size_t)ecs_sched__tick_blocks(capacity);
+        ticks[i] = (uint32_t *)ecs_sched__alloc(&w->env, words * sizeof(uint32_t));
+        if (!ticks[i]) {
+            while (i-- > 0) ecs_sched__free(&w->env, ticks[i]);
+            for (i = 0; i < t->column_count; i++) ecs_sched__aligned_free(&w->env, data[i]);
+            ecs_sched__free(&w->env, entities);
+            return false;
+        }
+    }
     if (t->count) memcpy(entities, t->entities, (size_t)t->count * sizeof *entities);
     ecs_sched__free(&w->env, t->entities);
     t->entities = entities;
@@ -747,6 +954,7 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
         ecs_sched__aligned_free(&w->env, col->data);
         col->data = data[i];
     }
+    for (i = 0; i < t->tick_count; i++) ecs_sched__ticks_move(w, &t->ticks[i], ticks[i], t->count, capacity);
     t->capacity = capacity;
     return true;
 }
@@ -754,6 +962,29 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
 static inline bool ecs_sched__table_reserve(ecs_sched_world *w, ecs_sched__table *t,
                                             int32_t extra) {
     return (int64_t)t->count + extra <= t->capacity || ecs_sched__table_grow(w, t, extra);
+}
+
+/* The ticks of src's row `from` become dst's row `to`'s, for the tracked components both
+   tables have. */
+static void ecs_sched__ticks_move_row(ecs_sched_world *w, ecs_sched__table *dst, int32_t to,
+                                      const ecs_sched__table *src, int32_t from) {
+    uint32_t now = ecs_sched__tick_load(w) + 1u;
+    int32_t i = 0, j = 0;
+    while (i < src->tick_count && j < dst->tick_count) {
+        const ecs_sched__ticks *s = &src->ticks[i];
+        ecs_sched__ticks *d = &dst->ticks[j];
+        if (s->id == d->id) {
+            uint32_t changed = s->changed[from];
+            if (s->has_bulk) changed = ecs_sched__tick_newest(changed, s->bulk, now);
+            ecs_sched__ticks_set(d, to, s->added[from], changed, now);
+            i++;
+            j++;
+        } else if (s->id < d->id) {
+            i++;
+        } else {
+            j++;
+        }
+    }
 }
 
 /* Removes a row whose values were already moved out or destroyed, by moving the last row
@@ -769,6 +1000,7 @@ static void ecs_sched__table_delete_row(ecs_sched_world *w, ecs_sched__table *t,
         }
         t->entities[row] = moved;
         w->records[ECS_SCHED_ENTITY_INDEX(moved)].row = (uint32_t)row;
+        if (t->tick_count) ecs_sched__ticks_move_row(w, t, row, t, last);
     }
     t->count = last;
 }
@@ -780,8 +1012,14 @@ static bool ecs_sched__move_entity(ecs_sched_world *w, uint32_t index, ecs_sched
     ecs_sched__table *src = w->tables[r->table];
     int32_t row = (int32_t)r->row, dst_row, i = 0, j = 0;
     if (!ecs_sched__table_reserve(w, dst, 1)) return false;
+    if (dst->tick_count) {
+        uint32_t now = ecs_sched__tick_load(w) + 1u;
+        for (i = 0; i < dst->tick_count; i++) ecs_sched__ticks_flush(&dst->ticks[i], dst->count, now);
+        i = 0;
+    }
     dst_row = dst->count++;
     dst->entities[dst_row] = src->entities[row];
+    if (dst->tick_count) ecs_sched__ticks_move_row(w, dst, dst_row, src, row);
     while (i < src->column_count || j < dst->column_count) {
         ecs_sched__column *s = i < src->column_count ? &src->columns[i] : NULL;
         ecs_sched__column *d = j < dst->column_count ? &dst->columns[j] : NULL;
@@ -951,6 +1189,7 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     w->free_head = ECS_SCHED__NONE;
     if (!ECS_SCHED__GROW(&w->env, w->components, &w->component_capacity, 1) ||
         !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, 1) ||
+        !ECS_SCHED__GROW(&w->env, w->resource_stamps, &w->resource_stamp_capacity, 1) ||
         !ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity,
                          1 + (uint32_t)desc.entity_capacity) ||
         !ecs_sched__table_create(w, NULL, 0, ecs_sched__hash_type(NULL, 0))) {
@@ -983,6 +1222,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
     ecs_sched__free(&w->env, w->components);
     ecs_sched__free(&w->env, w->resources);
+    ecs_sched__free(&w->env, w->resource_stamps);
     ecs_sched__free(&w->env, w->records);
     ecs_sched__free(&w->env, w->tables);
     ecs_sched__map_free(&w->env, &w->types);
@@ -1110,6 +1350,7 @@ static bool ecs_sched__place(ecs_sched_world *w, uint32_t index, ecs_sched__tabl
         }
         ecs_sched__construct(&w->components[col->id], col->data + (size_t)row * col->size, value, 1);
     }
+    if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, row, 1, ecs_sched__tick_now(w));
     w->alive_count++;
     return true;
 }
@@ -1176,6 +1417,7 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
         ecs_sched__construct(&w->components[col->id], col->data + (size_t)first * col->size,
                              values, entity_count);
     }
+    if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, first, entity_count, ecs_sched__tick_now(w));
     t->count += entity_count;
     w->alive_count += entity_count;
     return ECS_SCHED_OK;
@@ -1206,18 +1448,29 @@ bool ecs_sched_is_alive(const ecs_sched_world *w, ecs_sched_entity e) {
     return ecs_sched__is_live_record(w, e);
 }
 
+/* A tracked component was inserted on row `row` of t: added now unless `before` had it, and
+   changed now either way. */
+static void ecs_sched__ticks_inserted(ecs_sched_world *w, ecs_sched__table *t, int32_t row,
+                                      const ecs_sched__table *before, ecs_sched_id id) {
+    ecs_sched__ticks *k = ecs_sched__ticks_find(t, id);
+    uint32_t tick = ecs_sched__tick_now(w), now = ecs_sched__tick_load(w) + 1u;
+    bool had = ecs_sched__type_find(before, id) >= 0;
+    ecs_sched__ticks_set(k, row, had ? k->added[row] : tick, tick, now);
+}
+
 /* Writes values into the entity's current row: constructs the components that `before` did
    not have (they are raw after a move) and assigns the others. */
 static void ecs_sched__write_values(ecs_sched_world *w, uint32_t index,
                                     const ecs_sched__table *before, int32_t count,
                                     const ecs_sched_id *ids, const void *const *values) {
     const ecs_sched__record *r = &w->records[index];
-    const ecs_sched__table *t = w->tables[r->table];
+    ecs_sched__table *t = w->tables[r->table];
     int32_t i;
     for (i = 0; i < count; i++) {
         const ecs_sched__component *c = &w->components[ids[i]];
         const void *value = values ? values[i] : NULL;
         int32_t column;
+        if (c->tracked) ecs_sched__ticks_inserted(w, t, (int32_t)r->row, before, ids[i]);
         if (c->size == 0) continue;
         column = ecs_sched__column_find(t, ids[i]);
         if (ecs_sched__type_find(before, ids[i]) < 0) {
@@ -1270,7 +1523,8 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     return ECS_SCHED_OK;
 }
 
-void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+/* The entity's value of the component, or NULL with the reason as the last error. */
+static void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     const ecs_sched__record *r;
     const ecs_sched__table *t;
     int32_t column;
@@ -1302,8 +1556,26 @@ void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id)
     return ecs_sched__cell(t, column, r->row);
 }
 
+/* The entity's value of a tracked component changed now (the caller may write it). */
+static void ecs_sched__value_changed(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
+    ecs_sched__ticks *k = ecs_sched__ticks_find(w->tables[r->table], id);
+    uint32_t tick = ecs_sched__tick_now(w);
+    k->changed[r->row] = tick;
+    ecs_sched__ticks_note(k, (int32_t)r->row, tick, ecs_sched__tick_load(w) + 1u);
+}
+
+void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    void *value;
+    ECS_SCHED__CHECK_WORLD(w);
+    value = ecs_sched__value(w, e, id);
+    if (value && w->components[id].tracked) ecs_sched__value_changed(w, e, id);
+    return value;
+}
+
 const void *ecs_sched_get(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    return ecs_sched_get_mut(w, e, id);
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__value(w, e, id);
 }
 
 bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
@@ -1325,17 +1597,21 @@ ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *w, ecs_sched_id id, 
     c = &w->components[id];
     if (w->resources[id]) {
         ecs_sched__assign(c, w->resources[id], value);
+        if (w->ticks_on) w->resource_stamps[id].changed = ecs_sched__tick_now(w);
         return ECS_SCHED_OK;
     }
     data = ecs_sched__aligned_alloc(&w->env, c->size ? c->size : 1, c->alignment);
     if (!data) return ecs_sched__out_of_memory(w, "inserting a resource");
     ecs_sched__construct(c, data, value, 1);
     w->resources[id] = data;
+    if (w->ticks_on) {
+        w->resource_stamps[id].added = w->resource_stamps[id].changed = ecs_sched__tick_now(w);
+    }
     return ECS_SCHED_OK;
 }
 
-void *ecs_sched_resource_get_mut(ecs_sched_world *w, ecs_sched_id id) {
-    ECS_SCHED__CHECK_WORLD(w);
+/* The resource's value, or NULL with the reason as the last error. */
+static void *ecs_sched__resource_value(ecs_sched_world *w, ecs_sched_id id) {
     if (!ecs_sched__component_valid(w, id)) {
         ecs_sched__unknown_component(w, id, "resource_get");
         return NULL;
@@ -1350,8 +1626,17 @@ void *ecs_sched_resource_get_mut(ecs_sched_world *w, ecs_sched_id id) {
     return w->resources[id];
 }
 
+void *ecs_sched_resource_get_mut(ecs_sched_world *w, ecs_sched_id id) {
+    void *value;
+    ECS_SCHED__CHECK_WORLD(w);
+    value = ecs_sched__resource_value(w, id);
+    if (value && w->ticks_on) w->resource_stamps[id].changed = ecs_sched__tick_now(w);
+    return value;
+}
+
 const void *ecs_sched_resource_get(ecs_sched_world *w, ecs_sched_id id) {
-    return ecs_sched_resource_get_mut(w, id);
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__resource_value(w, id);
 }
 
 ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *w, ecs_sched_id id) {

@@ -1,0 +1,439 @@
+/* change: change ticks, iteration by what changed, and keeping old ticks meaningful. */
+#pragma once
+#include "graph.h"
+
+/* The last change tick handed out: systems and conditions take one each time they run (while
+   something in the world tracks changes), and so does a query with added or changed terms
+   iterated outside systems. */
+ECS_SCHED_API uint32_t ecs_sched_change_tick(const ecs_sched_world *world);
+/* Moves the change tick on by `ticks`, as if that many systems had run, keeping every tick in
+   the world meaningful on the way (see CHANGE DETECTION). For tests of programs that run for
+   a long time: a 32-bit tick wraps after about four billion system runs. */
+ECS_SCHED_API void ecs_sched_change_tick_advance(ecs_sched_world *world, uint32_t ticks);
+
+/*@@ implementation @@*/
+/* change: change ticks, iteration by what changed, and keeping old ticks meaningful.
+
+   A tick is a 32-bit count that wraps. A tracked component keeps, per entity, the tick it was
+   added and the tick it last changed (world.h); a resource keeps the same. A reader (a system
+   or condition, through its context, or a query outside systems) sees a change when the
+   change is newer than the reader's previous look and no newer than this one: what counts is
+   age, now - tick, so that wrapping does not matter as long as no age passes 2^32. Ages are
+   kept below that by a check at the start of schedule runs, once every
+   ECS_SCHED__TICK_CHECK_EVERY ticks: every tick older than ECS_SCHED__TICK_MAX_AGE is moved
+   up to just past that age, in an order that keeps every comparison between a change and a
+   reader as it was (the readers' old ticks are ranked, and each old change is placed between
+   the ranks it fell between). So a system that has not run for a very long time still sees
+   exactly the changes made since it last ran. */
+
+#define ECS_SCHED__TICK_CHECK_EVERY (UINT32_C(1) << 29)
+#define ECS_SCHED__TICK_MAX_AGE (UINT32_MAX - (UINT32_C(1) << 30) - (UINT32_C(1) << 20))
+#define ECS_SCHED__TICK_MAX_READERS (UINT32_C(1) << 18)   /* old readers the check can rank */
+
+uint32_t ecs_sched_change_tick(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__tick_load(w);
+}
+
+/* ---- the window an iteration sees ---- */
+
+/* Inside a system or condition: the changes since its previous run. Outside: since this
+   query's previous iteration, which takes a tick of its own. */
+static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
+                                   uint32_t *this_run) {
+    ecs_sched_query *own = (ecs_sched_query *)(uintptr_t)q;   /* its own window moves on */
+    const ecs_sched_system_ctx *ctx =
+        (const ecs_sched_system_ctx *)ecs_sched__running_in(&q->world->env);
+    if (ctx && !ctx->applying) {
+        *last_run = ctx->last_run;
+        *this_run = ctx->this_run;
+        return;
+    }
+    *last_run = own->last_iter;
+    *this_run = own->last_iter = ecs_sched__tick_take(own->world);
+}
+
+/* ---- iteration by runs of rows ---- */
+
+/* What an iteration compares ticks with. */
+typedef struct ecs_sched__window {
+    uint32_t this_run;
+    uint32_t span;       /* this_run - last_run: a tick is newer when this_run - tick < span */
+} ecs_sched__window;
+
+static inline bool ecs_sched__in_window(ecs_sched__window win, uint32_t tick) {
+    return (uint32_t)(win.this_run - tick) < win.span;
+}
+
+/* The rows of block `block` (from `first` on, below `count`) whose tick passes, as bits. */
+static uint64_t ecs_sched__block_bits(const uint32_t *ticks, int32_t block, int32_t first,
+                                      int32_t count, ecs_sched__window win) {
+    int32_t base = block * ECS_SCHED__TICK_BLOCK, end = base + ECS_SCHED__TICK_BLOCK, r;
+    uint64_t bits = 0;
+    if (end > count) end = count;
+    for (r = base; r < end; r++) {
+        bits |= (uint64_t)ecs_sched__in_window(win, ticks[r]) << (r - base);
+    }
+    return bits & (~(uint64_t)0 << (first - base));
+}
+
+/* The rows of a block that pass every filter term of the query, from `first` on. */
+static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sched__match *m,
+                                         int32_t block, int32_t first, ecs_sched__window win) {
+    const ecs_sched__table *t = m->table;
+    uint64_t bits = ~(uint64_t)0 << (first - block * ECS_SCHED__TICK_BLOCK);
+    int32_t i, rows = t->count - block * ECS_SCHED__TICK_BLOCK;
+    if (rows < ECS_SCHED__TICK_BLOCK) bits &= ((uint64_t)1 << rows) - 1u;
+    for (i = 0; i < q->term_count && bits; i++) {
+        const ecs_sched__ticks *k;
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        if (!ecs_sched__term_filters(kind)) continue;
+        k = &t->ticks[m->ticks[i]];
+        if (kind == ECS_SCHED_TERM_CHANGED) {
+            if (k->has_bulk && ecs_sched__in_window(win, k->bulk)) continue;
+            if (!ecs_sched__in_window(win, k->newest[block])) return 0;
+            bits &= ecs_sched__block_bits(k->changed, block, first, t->count, win);
+        } else {
+            /* a row is changed whenever it is added, so changed ticks bound added ones */
+            if (!(k->has_bulk && ecs_sched__in_window(win, k->bulk)) &&
+                !ecs_sched__in_window(win, k->newest[block])) {
+                return 0;
+            }
+            bits &= ecs_sched__block_bits(k->added, block, first, t->count, win);
+        }
+    }
+    return bits;
+}
+
+/* The next run [*begin, *end) of rows of the match's table at or after `from` that pass the
+   query's filters; false when none is left. */
+static bool ecs_sched__next_rows(const ecs_sched_query *q, const ecs_sched__match *m,
+                                 int32_t from, ecs_sched__window win, int32_t *begin,
+                                 int32_t *end) {
+    int32_t count = m->table->count, block;
+    uint64_t bits;
+    if (!q->filtered) {
+        *begin = from;
+        *end = count;
+        return from < count;
+    }
+    for (;;) {
+        if (from >= count) return false;
+        block = from / ECS_SCHED__TICK_BLOCK;
+        bits = ecs_sched__filtered_bits(q, m, block, from, win);
+        if (bits) break;
+        from = (block + 1) * ECS_SCHED__TICK_BLOCK;
+    }
+    *begin = block * ECS_SCHED__TICK_BLOCK + ecs_sched__lowest_bit(bits);
+    /* the run goes on while the rows after it pass, into the next blocks if need be */
+    for (;;) {
+        uint64_t gaps = ~bits & (~(uint64_t)0 << (*begin > block * ECS_SCHED__TICK_BLOCK
+                                                      ? *begin - block * ECS_SCHED__TICK_BLOCK
+                                                      : 0));
+        if (gaps) {
+            *end = block * ECS_SCHED__TICK_BLOCK + ecs_sched__lowest_bit(gaps);
+            break;
+        }
+        block++;
+        if (block * ECS_SCHED__TICK_BLOCK >= count) {
+            *end = count;
+            break;
+        }
+        bits = ecs_sched__filtered_bits(q, m, block, block * ECS_SCHED__TICK_BLOCK, win);
+        if (!(bits & 1u)) {
+            *end = block * ECS_SCHED__TICK_BLOCK;
+            break;
+        }
+    }
+    if (*end > count) *end = count;
+    return true;
+}
+
+/* Rows [begin, end) of a tick column changed at `tick`. */
+static void ecs_sched__ticks_mark(ecs_sched__ticks *k, int32_t begin, int32_t end, uint32_t tick,
+                                  uint32_t now) {
+    int32_t r, block;
+    for (r = begin; r < end; r++) k->changed[r] = tick;
+    for (block = begin / ECS_SCHED__TICK_BLOCK; block * ECS_SCHED__TICK_BLOCK < end; block++) {
+        k->newest[block] = ecs_sched__tick_newest(k->newest[block], tick, now);
+    }
+}
+
+/* The rows handed out for writing are changed: the whole table at once by a bulk mark, a run
+   row by row. */
+static void ecs_sched__mark_written(const ecs_sched_query *q, const ecs_sched__match *m,
+                                    int32_t begin, int32_t end, uint32_t tick) {
+    ecs_sched__table *t = m->table;
+    uint32_t now = ecs_sched__tick_load(q->world) + 1u;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        ecs_sched__ticks *k;
+        if (m->ticks[i] < 0 || !ecs_sched__term_marks(q->terms[i].kind)) continue;
+        k = &t->ticks[m->ticks[i]];
+        if (begin == 0 && end == t->count) {
+            k->bulk = k->has_bulk ? ecs_sched__tick_newest(k->bulk, tick, now) : tick;
+            k->has_bulk = true;
+        } else {
+            ecs_sched__ticks_mark(k, begin, end, tick, now);
+        }
+    }
+}
+
+static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
+    const ecs_sched_query *q = it->query_;
+    ecs_sched__window win;
+    win.this_run = it->this_run_;
+    win.span = it->this_run_ - it->last_run_;
+    for (;;) {
+        const ecs_sched__match *m;
+        const ecs_sched__table *t;
+        int32_t begin, end, i;
+        if (it->next_ == 0 || it->row_ >= q->matches[it->next_ - 1].table->count) {
+            if ((uint32_t)it->next_ >= q->match_count) break;
+            it->next_++;
+            it->row_ = 0;
+            continue;
+        }
+        m = &q->matches[it->next_ - 1];
+        t = m->table;
+        if (!ecs_sched__next_rows(q, m, it->row_, win, &begin, &end)) {
+            it->row_ = t->count;
+            continue;
+        }
+        it->row_ = end;
+        it->count = end - begin;
+        it->entities = t->entities + begin;
+        for (i = 0; i < q->term_count; i++) {
+            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
+            it->fields[i] = col ? col->data + (size_t)begin * col->size : NULL;
+        }
+        ecs_sched__mark_written(q, m, begin, end, it->this_run_);
+        return true;
+    }
+    it->count = 0;
+    return false;
+}
+
+/* ---- parallel iteration ---- */
+
+/* A query without filters hands out every row: its written tables are marked whole first. */
+static void ecs_sched__par_mark_tables(const ecs_sched__par_query *pq) {
+    const ecs_sched_query *q = pq->query;
+    uint32_t i;
+    if (q->filtered) return;
+    for (i = 0; i < q->match_count; i++) {
+        const ecs_sched__match *m = &q->matches[i];
+        if (m->table->count) ecs_sched__mark_written(q, m, 0, m->table->count, pq->this_run);
+    }
+}
+
+/* One piece [begin, end) of a table, its rows that pass the filters run by run; pieces hold
+   whole tick blocks, so the marks of one never touch another's. */
+static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
+                                         const ecs_sched__match *m, int32_t begin, int32_t end) {
+    const ecs_sched_query *q = pq->query;
+    const ecs_sched__table *t = m->table;
+    ecs_sched__window win;
+    ecs_sched_iter it;
+    int32_t from = begin, first, last, i;
+    win.this_run = pq->this_run;
+    win.span = pq->this_run - pq->last_run;
+    memset(&it, 0, sizeof it);
+    while (from < end && ecs_sched__next_rows(q, m, from, win, &first, &last) && first < end) {
+        if (last > end) last = end;
+        it.count = last - first;
+        it.entities = t->entities + first;
+        for (i = 0; i < q->term_count; i++) {
+            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
+            it.fields[i] = col ? col->data + (size_t)first * col->size : NULL;
+        }
+        ecs_sched__mark_written(q, m, first, last, pq->this_run);
+        pq->fn(&it, pq->arg);
+        from = last;
+    }
+}
+
+ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, int32_t row) {
+    const ecs_sched_query *q;
+    const ecs_sched__match *m;
+    ecs_sched_world *w;
+    ECS_SCHED_ASSERT(it != NULL && it->query_ != NULL);
+    q = it->query_;
+    w = q->world;
+    if (term < 0 || term >= q->term_count || !ecs_sched__term_writes(q->terms[term].kind) ||
+        !w->components[q->terms[term].id].tracked) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "iter_mark_changed: term %d is not a written term of a tracked "
+                               "component (write, optional write or write_manual, and a "
+                               "component registered with .tracked = true)", (int)term);
+    }
+    if (it->next_ == 0 || row < 0 || row >= it->count) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "iter_mark_changed: row %d is not a row of the current run "
+                               "(0 to %d)", (int)row, (int)it->count - 1);
+    }
+    m = &q->matches[it->next_ - 1];
+    if (m->ticks[term] >= 0) {
+        ecs_sched__ticks *k = &m->table->ticks[m->ticks[term]];
+        int32_t at = it->row_ - it->count + row;
+        ecs_sched__ticks_mark(k, at, at + 1, it->this_run_, ecs_sched__tick_load(w) + 1u);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* ---- keeping old ticks meaningful ---- */
+
+/* The old ages of the readers, oldest first, each once. */
+typedef struct ecs_sched__old_readers {
+    uint32_t *ages;
+    uint32_t count;
+    uint32_t capacity;
+    uint32_t now;
+    bool overflow;
+} ecs_sched__old_readers;
+
+static uint32_t ecs_sched__age(uint32_t tick, uint32_t now) {
+    return now - tick;
+}
+
+static void ecs_sched__old_reader_add(ecs_sched_world *w, ecs_sched__old_readers *r, uint32_t tick) {
+    uint32_t age = ecs_sched__age(tick, r->now);
+    if (age <= ECS_SCHED__TICK_MAX_AGE) return;
+    if (r->count >= ECS_SCHED__TICK_MAX_READERS ||
+        !ECS_SCHED__GROW(&w->env, r->ages, &r->capacity, r->count + 1)) {
+        r->overflow = true;
+        return;
+    }
+    r->ages[r->count++] = age;
+}
+
+static void ecs_sched__ctx_readers(ecs_sched_world *w, ecs_sched__old_readers *r,
+                                   const ecs_sched_system_ctx *ctx) {
+    ecs_sched__old_reader_add(w, r, ctx->last_run);
+    ecs_sched__old_reader_add(w, r, ctx->this_run);
+}
+
+/* Every reader's ticks: systems' and conditions' contexts, queries iterated outside. */
+static void ecs_sched__gather_readers(ecs_sched_world *w, ecs_sched__old_readers *r) {
+    uint32_t i, j;
+    for (i = 0; i < w->query_count; i++) ecs_sched__old_reader_add(w, r, w->queries[i]->last_iter);
+    if (!w->schedules) return;
+    for (i = 0; i < w->schedules->count; i++) {
+        const ecs_sched__schedule *s = w->schedules->items[i];
+        for (j = 0; j < s->system_count; j++) ecs_sched__ctx_readers(w, r, &s->systems[j]->ctx);
+        for (j = 0; j < s->conds.count; j++) ecs_sched__ctx_readers(w, r, &s->conds.items[j]->ctx);
+    }
+}
+
+static int ecs_sched__older_first(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x > y ? -1 : x < y ? 1 : 0;
+}
+
+/* The age an old tick moves to. Readers of rank i (1 for the oldest) move to base - (2i - 1);
+   a change to base - 2r, r the number of readers older than it: so a change stays newer than
+   exactly the readers it was newer than. Ticks that are not old stay. */
+static uint32_t ecs_sched__moved_tick(const ecs_sched__old_readers *r, uint32_t tick,
+                                      bool reader) {
+    uint32_t age = ecs_sched__age(tick, r->now), base = ECS_SCHED__TICK_MAX_AGE + 2u * r->count + 2u;
+    uint32_t lo = 0, hi = r->count;
+    if (age <= ECS_SCHED__TICK_MAX_AGE) return tick;
+    while (lo < hi) {   /* readers strictly older than this age */
+        uint32_t mid = (lo + hi) / 2;
+        if (r->ages[mid] > age) lo = mid + 1;
+        else hi = mid;
+    }
+    if (reader) return r->now - (base - (2u * (lo + 1u) - 1u));   /* lo is its own rank - 1 */
+    return r->now - (base - 2u * lo);
+}
+
+static void ecs_sched__move_ticks(const ecs_sched__old_readers *r, uint32_t *ticks, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) ticks[i] = ecs_sched__moved_tick(r, ticks[i], false);
+}
+
+static void ecs_sched__move_ctx(const ecs_sched__old_readers *r, ecs_sched_system_ctx *ctx) {
+    ctx->last_run = ecs_sched__moved_tick(r, ctx->last_run, true);
+    ctx->this_run = ecs_sched__moved_tick(r, ctx->this_run, true);
+}
+
+static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
+    uint32_t i;
+    int32_t k;
+    for (i = 0; i < w->table_count; i++) {
+        ecs_sched__table *t = w->tables[i];
+        for (k = 0; k < t->tick_count; k++) {
+            ecs_sched__ticks *ticks = &t->ticks[k];
+            ecs_sched__move_ticks(r, ticks->added, (size_t)t->count);
+            ecs_sched__move_ticks(r, ticks->changed, (size_t)t->count);
+            ecs_sched__move_ticks(r, ticks->newest, (size_t)ecs_sched__tick_blocks(t->count));
+            ticks->bulk = ecs_sched__moved_tick(r, ticks->bulk, false);
+        }
+    }
+    for (i = 1; i < w->component_count; i++) {
+        w->resource_stamps[i].added = ecs_sched__moved_tick(r, w->resource_stamps[i].added, false);
+        w->resource_stamps[i].changed = ecs_sched__moved_tick(r, w->resource_stamps[i].changed, false);
+    }
+}
+
+static void ecs_sched__move_reader_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
+    uint32_t i, j;
+    for (i = 0; i < w->query_count; i++) {
+        w->queries[i]->last_iter = ecs_sched__moved_tick(r, w->queries[i]->last_iter, true);
+    }
+    if (!w->schedules) return;
+    for (i = 0; i < w->schedules->count; i++) {
+        ecs_sched__schedule *s = w->schedules->items[i];
+        for (j = 0; j < s->system_count; j++) ecs_sched__move_ctx(r, &s->systems[j]->ctx);
+        for (j = 0; j < s->conds.count; j++) ecs_sched__move_ctx(r, &s->conds.items[j]->ctx);
+    }
+}
+
+/* Moves every old tick up (see the top of this module). Without memory to rank the readers,
+   old readers and old changes all move to the same age instead: a reader that has not run for
+   that long then misses the old changes it had not seen, and says so in the log. */
+static void ecs_sched__ticks_check(ecs_sched_world *w) {
+    ecs_sched__old_readers r;
+    uint32_t i, unique = 0;
+    memset(&r, 0, sizeof r);
+    r.now = ecs_sched__tick_load(w);
+    ecs_sched__gather_readers(w, &r);
+    if (r.overflow) {
+        ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                       "change ticks: too many readers (or no memory) to keep the order of "
+                       "very old ticks; readers that have not run for over %lu ticks may miss "
+                       "changes older than that",
+                       (unsigned long)ECS_SCHED__TICK_MAX_AGE);
+        r.count = 0;
+    }
+    if (r.count) qsort(r.ages, r.count, sizeof *r.ages, ecs_sched__older_first);
+    for (i = 0; i < r.count; i++) {
+        if (unique == 0 || r.ages[unique - 1] != r.ages[i]) r.ages[unique++] = r.ages[i];
+    }
+    r.count = unique;
+    ecs_sched__move_change_ticks(w, &r);
+    ecs_sched__move_reader_ticks(w, &r);
+    ecs_sched__free(&w->env, r.ages);
+    w->tick_checked = r.now;
+}
+
+/* Called where a schedule run starts. */
+static inline void ecs_sched__ticks_maybe_check(ecs_sched_world *w) {
+    if (w->ticks_on && (uint32_t)(ecs_sched__tick_load(w) - w->tick_checked) >= ECS_SCHED__TICK_CHECK_EVERY) {
+        ecs_sched__ticks_check(w);
+    }
+}
+
+void ecs_sched_change_tick_advance(ecs_sched_world *w, uint32_t ticks) {
+    ECS_SCHED__CHECK_WORLD(w);
+    while (ticks > 0) {
+        uint32_t step = ticks < ECS_SCHED__TICK_CHECK_EVERY / 2 ? ticks : ECS_SCHED__TICK_CHECK_EVERY / 2;
+#ifdef ECS_SCHED_THREADS
+        atomic_fetch_add_explicit(&w->tick, step, memory_order_relaxed);
+#else
+        w->tick += step;
+#endif
+        ticks -= step;
+        ecs_sched__ticks_maybe_check(w);
+    }
+}

@@ -1,0 +1,400 @@
+/* Change detection. A tracked component keeps, per entity, the tick it was added and the tick
+   it last changed; added and changed query terms hand out the rows added or changed since the
+   querying system's previous run (outside systems: since the query's previous iteration).
+   Inserts, overwrites, get_mut, commands and written query fields count as changes; a
+   WRITE_MANUAL term marks only the rows the loop marks. Resources have the same through the
+   resource_added and resource_changed conditions. Ticks wrap; old ones are moved so that
+   every comparison keeps its answer. */
+#include "ecs_sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "schedule_fixture.h"
+
+static ecs_sched_id g_pos, g_vel, g_plain;
+
+static ecs_sched_world *tracked_world(void) {
+    ecs_sched_world *w = new_world();
+    g_pos = ECS_SCHED_TRACKED_COMPONENT(w, Position);
+    g_vel = ECS_SCHED_COMPONENT(w, Velocity);
+    g_plain = ECS_SCHED_COMPONENT(w, Score);
+    assert_true(g_pos && g_vel && g_plain);
+    return w;
+}
+
+static ecs_sched_entity spawn_at(ecs_sched_world *w, float x) {
+    Position p = {x, 0};
+    Velocity v = {1, 0};
+    ecs_sched_id ids[2];
+    const void *values[2];
+    ids[0] = g_pos;
+    ids[1] = g_vel;
+    values[0] = &p;
+    values[1] = &v;
+    return ecs_sched_spawn_with(w, 2, ids, values);
+}
+
+/* The x of every row a query hands out, in order, as "1 2 3". */
+static const char *xs_of(ecs_sched_iter it) {
+    static char text[1024];
+    size_t n = 0;
+    text[0] = '\0';
+    while (ecs_sched_iter_next(&it)) {
+        const Position *p = ECS_SCHED_FIELD(&it, Position, 0);
+        int32_t i;
+        for (i = 0; i < it.count && n < sizeof text - 16; i++) {
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s%g", n ? " " : "", (double)p[i].x);
+        }
+    }
+    return text;
+}
+
+static ecs_sched_query *query_of(ecs_sched_world *w, ecs_sched_term a, ecs_sched_term b) {
+    ecs_sched_query_desc desc;
+    ecs_sched_query *q;
+    memset(&desc, 0, sizeof desc);
+    desc.terms[0] = a;
+    desc.terms[1] = b;
+    q = ecs_sched_query_create(w, &desc);
+    assert_non_null(q);
+    return q;
+}
+
+/* ---- outside systems: since the query's previous iteration ---- */
+
+static void a_changed_query_first_sees_every_entity_then_only_changes(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *q = query_of(w, ecs_sched_changed(g_pos), (ecs_sched_term){0});
+    ecs_sched_entity a, b;
+    Position moved = {5, 0};
+    (void)state;
+    a = spawn_at(w, 1);
+    b = spawn_at(w, 2);
+    assert_string_equal(xs_of(ecs_sched_query_iter(q)), "1 2");
+    assert_string_equal(xs_of(ecs_sched_query_iter(q)), "");
+    assert_int_equal(ecs_sched_insert(w, b, g_pos, &moved), ECS_SCHED_OK);
+    assert_string_equal(xs_of(ecs_sched_query_iter(q)), "5");
+    ((Position *)ecs_sched_get_mut(w, a, g_pos))->x = 7;
+    assert_string_equal(xs_of(ecs_sched_query_iter(q)), "7");
+    assert_non_null(ecs_sched_get(w, a, g_pos));
+    assert_string_equal(xs_of(ecs_sched_query_iter(q)), "");
+    check_and_destroy(w);
+}
+
+static void an_added_query_sees_new_components_not_overwrites(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *q = query_of(w, ecs_sched_added(g_pos), (ecs_sched_term){0});
+    ecs_sched_entity a, b;
+    Position p = {3, 0};
+    (void)state;
+    a = spawn_at(w, 1);
+    assert_string_equal(xs_of(ecs_sched_query_iter(q)), "1");
+    assert_int_equal(ecs_sched_insert(w, a, g_pos, &p), ECS_SCHED_OK);   /* overwrite */
+    assert_string_equal(xs_of(ecs_sched_query_iter(q)), "");
+    b = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, b, g_pos, &p), ECS_SCHED_OK);   /* added */
+    assert_string_equal(xs_of(ecs_sched_query_iter(q)), "3");
+    check_and_destroy(w);
+}
+
+static void a_changed_term_on_an_untracked_component_is_refused(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query_desc desc;
+    (void)state;
+    memset(&desc, 0, sizeof desc);
+    desc.terms[0] = ecs_sched_changed(g_plain);
+    assert_null(ecs_sched_query_create(w, &desc));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_QUERY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'Score' is not tracked"));
+    check_and_destroy(w);
+}
+
+static void registering_a_name_again_with_other_tracking_is_refused(void **state) {
+    ecs_sched_world *w = tracked_world();
+    (void)state;
+    assert_int_equal(ECS_SCHED_COMPONENT(w, Position), 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_COMPONENT_MISMATCH);
+    assert_non_null(strstr(ecs_sched_last_error(w), "already registered with change tracking"));
+    assert_int_equal(ECS_SCHED_TRACKED_COMPONENT(w, Position), g_pos);
+    check_and_destroy(w);
+}
+
+/* ---- rows of a table: runs, and moves between tables ---- */
+
+static void changed_rows_come_as_runs_in_table_order(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *q = query_of(w, ecs_sched_changed(g_pos), (ecs_sched_term){0});
+    ecs_sched_entity e[200];
+    ecs_sched_iter it;
+    int32_t i, runs = 0, rows = 0;
+    (void)state;
+    for (i = 0; i < 200; i++) e[i] = spawn_at(w, (float)i);
+    assert_int_equal(ecs_sched_query_count(q), 200);
+    (void)xs_of(ecs_sched_query_iter(q));
+    for (i = 60; i < 70; i++) ecs_sched_get_mut(w, e[i], g_pos);   /* across a block edge */
+    ecs_sched_get_mut(w, e[130], g_pos);
+    ecs_sched_get_mut(w, e[199], g_pos);
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) {
+        runs++;
+        rows += it.count;
+    }
+    assert_int_equal(runs, 3);
+    assert_int_equal(rows, 12);
+    assert_string_equal(xs_of(ecs_sched_query_iter(q)), "");
+    check_and_destroy(w);
+}
+
+static void a_change_moves_with_its_entity_to_another_table(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *q = query_of(w, ecs_sched_changed(g_pos), (ecs_sched_term){0});
+    ecs_sched_entity a, b;
+    (void)state;
+    a = spawn_at(w, 1);
+    b = spawn_at(w, 2);
+    (void)xs_of(ecs_sched_query_iter(q));
+    ecs_sched_get_mut(w, a, g_pos);
+    assert_int_equal(ecs_sched_insert(w, a, g_plain, NULL), ECS_SCHED_OK);   /* a moves */
+    assert_int_equal(ecs_sched_insert(w, b, g_plain, NULL), ECS_SCHED_OK);   /* b too, unchanged */
+    assert_string_equal(xs_of(ecs_sched_query_iter(q)), "1");
+    check_and_destroy(w);
+}
+
+static void a_despawn_moves_the_last_rows_ticks_into_the_hole(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *q = query_of(w, ecs_sched_changed(g_pos), (ecs_sched_term){0});
+    ecs_sched_entity a, c;
+    (void)state;
+    a = spawn_at(w, 1);
+    spawn_at(w, 2);
+    c = spawn_at(w, 3);
+    (void)xs_of(ecs_sched_query_iter(q));
+    ecs_sched_get_mut(w, c, g_pos);
+    assert_int_equal(ecs_sched_despawn(w, a), ECS_SCHED_OK);   /* c moves to row 0 */
+    assert_string_equal(xs_of(ecs_sched_query_iter(q)), "3");
+    check_and_destroy(w);
+}
+
+/* ---- systems: since the system's previous run ---- */
+
+static char g_seen[1024];
+
+static void note_changed(ecs_sched_system_ctx *ctx) {
+    size_t n = strlen(g_seen);
+    snprintf(g_seen + n, sizeof g_seen - n, "%s[%s]", n ? " " : "",
+             xs_of(ecs_sched_ctx_iter(ctx, 0)));
+}
+
+static void move_every_position(ecs_sched_system_ctx *ctx) {
+    ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 0);
+    while (ecs_sched_iter_next(&it)) {
+        Position *p = ECS_SCHED_FIELD(&it, Position, 0);
+        int32_t i;
+        for (i = 0; i < it.count; i++) p[i].x += 10;
+    }
+}
+
+/* Moves only the rows whose x is below 15, marking just those. */
+static void move_small_positions(ecs_sched_system_ctx *ctx) {
+    ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 0);
+    while (ecs_sched_iter_next(&it)) {
+        Position *p = ECS_SCHED_FIELD(&it, Position, 0);
+        int32_t i;
+        for (i = 0; i < it.count; i++) {
+            if (p[i].x >= 15) continue;
+            p[i].x += 10;
+            assert_int_equal(ecs_sched_iter_mark_changed(&it, 0, i), ECS_SCHED_OK);
+        }
+    }
+}
+
+static bool g_gate;
+static bool gate(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    return g_gate;
+}
+
+static void a_written_field_marks_every_row_the_system_iterates(void **state) {
+    ecs_sched_world *w = tracked_world();
+    (void)state;
+    g_seen[0] = '\0';
+    spawn_at(w, 1);
+    spawn_at(w, 2);
+    ADD_SYSTEM(w, .name = "watch", .fn = note_changed,
+               .queries = {{.terms = {ecs_sched_changed(g_pos)}}});
+    ADD_SYSTEM(w, .name = "move", .fn = move_every_position, .after = {"watch"},
+               .queries = {{.terms = {ecs_sched_write(g_pos)}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_seen, "[1 2] [11 12]");
+    check_and_destroy(w);
+}
+
+static void a_manual_write_marks_only_the_rows_the_loop_marks(void **state) {
+    ecs_sched_world *w = tracked_world();
+    (void)state;
+    g_seen[0] = '\0';
+    spawn_at(w, 1);
+    spawn_at(w, 20);
+    ADD_SYSTEM(w, .name = "move", .fn = move_small_positions,
+               .queries = {{.terms = {ecs_sched_write_manual(g_pos)}}});
+    ADD_SYSTEM(w, .name = "watch", .fn = note_changed, .after = {"move"},
+               .queries = {{.terms = {ecs_sched_changed(g_pos)}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* first run: all */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* 11 < 15: moved */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* none moved */
+    assert_string_equal(g_seen, "[11 20] [21] []");
+    check_and_destroy(w);
+}
+
+static void a_system_sees_its_own_changes_once_and_changes_after_it_next_run(void **state) {
+    ecs_sched_world *w = tracked_world();
+    (void)state;
+    g_seen[0] = '\0';
+    spawn_at(w, 1);
+    ADD_SYSTEM(w, .name = "watch", .fn = note_changed,
+               .queries = {{.terms = {ecs_sched_changed(g_pos)}}});
+    ADD_SYSTEM(w, .name = "move", .fn = move_every_position, .after = {"watch"},
+               .queries = {{.terms = {ecs_sched_write(g_pos)}}});
+    ADD_SYSTEM(w, .name = "watch_after", .fn = note_changed, .after = {"move"},
+               .queries = {{.terms = {ecs_sched_changed(g_pos)}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    /* run 1: watch sees the spawn, watch_after the spawn and the move; run 2: each sees the
+       move made since its previous run, once */
+    assert_string_equal(g_seen, "[1] [11] [11] [21]");
+    check_and_destroy(w);
+}
+
+static void a_system_skipped_by_its_condition_then_sees_every_change_since_it_last_ran(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *all = query_of(w, ecs_sched_read(g_pos), (ecs_sched_term){0});
+    ecs_sched_entity a, b, c;
+    (void)state;
+    (void)all;
+    g_seen[0] = '\0';
+    a = spawn_at(w, 1);
+    b = spawn_at(w, 2);
+    c = spawn_at(w, 3);
+    g_gate = true;
+    ADD_SYSTEM(w, .name = "watch", .fn = note_changed, .run_if = {&(ecs_sched_condition){.fn = gate}},
+               .queries = {{.terms = {ecs_sched_changed(g_pos)}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* [1 2 3] */
+    g_gate = false;
+    ((Position *)ecs_sched_get_mut(w, a, g_pos))->x = 10;
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* skipped */
+    ((Position *)ecs_sched_get_mut(w, c, g_pos))->x = 30;
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* skipped */
+    g_gate = true;
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* both, once */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* none */
+    (void)b;
+    assert_string_equal(g_seen, "[1 2 3] [10 30] []");
+    check_and_destroy(w);
+}
+
+/* ---- wrapping and very old ticks ---- */
+
+static void ticks_wrap_without_losing_or_inventing_changes(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_entity a;
+    (void)state;
+    g_seen[0] = '\0';
+    ecs_sched_change_tick_advance(w, UINT32_MAX - 2u);   /* two ticks before wrapping */
+    a = spawn_at(w, 1);
+    spawn_at(w, 2);
+    ADD_SYSTEM(w, .name = "watch", .fn = note_changed,
+               .queries = {{.terms = {ecs_sched_changed(g_pos)}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_true(ecs_sched_change_tick(w) < 10u || ecs_sched_change_tick(w) > UINT32_MAX - 10u);
+    ecs_sched_get_mut(w, a, g_pos);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    ecs_sched_get_mut(w, a, g_pos);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_true(ecs_sched_change_tick(w) < 10u);   /* it wrapped meanwhile */
+    assert_string_equal(g_seen, "[1 2] [1] [1] []");
+    check_and_destroy(w);
+}
+
+static void a_system_that_has_not_run_for_ages_sees_exactly_what_changed_since(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_entity before, after;
+    (void)state;
+    g_seen[0] = '\0';
+    g_gate = true;
+    before = spawn_at(w, 1);
+    after = spawn_at(w, 2);
+    spawn_at(w, 3);
+    ADD_SYSTEM(w, .name = "watch", .fn = note_changed, .run_if = {&(ecs_sched_condition){.fn = gate}},
+               .queries = {{.terms = {ecs_sched_changed(g_pos)}}});
+    ecs_sched_get_mut(w, before, g_pos);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* [1 2 3] */
+    ecs_sched_get_mut(w, after, g_pos);
+    /* far longer than a tick's range: old ticks are moved several times on the way */
+    ecs_sched_change_tick_advance(w, UINT32_MAX);
+    ecs_sched_change_tick_advance(w, UINT32_MAX);
+    ecs_sched_change_tick_advance(w, 123456789u);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* [2] */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* [] */
+    assert_string_equal(g_seen, "[1 2 3] [2] []");
+    check_and_destroy(w);
+}
+
+/* ---- resources ---- */
+
+static int g_guarded_runs;
+static void count_run(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    g_guarded_runs++;
+}
+
+static void resource_changed_is_true_once_per_change_and_added_once(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_condition changed = ecs_sched_condition_resource_changed(g_plain);
+    ecs_sched_condition added = ecs_sched_condition_resource_added(g_plain);
+    int score = 1;
+    (void)state;
+    g_guarded_runs = 0;
+    ADD_SYSTEM(w, .name = "on_change", .fn = count_run, .run_if = {&changed});
+    ADD_SYSTEM(w, .name = "on_add", .fn = record, .run_if = {&added});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* no resource */
+    assert_int_equal(ecs_sched_resource_insert(w, g_plain, &score), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* added */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* nothing */
+    assert_non_null(ecs_sched_resource_get_mut(w, g_plain));
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* changed */
+    assert_non_null(ecs_sched_resource_get(w, g_plain));
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* read only */
+    assert_int_equal(g_guarded_runs, 2);
+    assert_string_equal(g_trace, "on_add");
+    check_and_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_changed_query_first_sees_every_entity_then_only_changes),
+        cmocka_unit_test(an_added_query_sees_new_components_not_overwrites),
+        cmocka_unit_test(a_changed_term_on_an_untracked_component_is_refused),
+        cmocka_unit_test(registering_a_name_again_with_other_tracking_is_refused),
+        cmocka_unit_test(changed_rows_come_as_runs_in_table_order),
+        cmocka_unit_test(a_change_moves_with_its_entity_to_another_table),
+        cmocka_unit_test(a_despawn_moves_the_last_rows_ticks_into_the_hole),
+        cmocka_unit_test(a_written_field_marks_every_row_the_system_iterates),
+        cmocka_unit_test(a_manual_write_marks_only_the_rows_the_loop_marks),
+        cmocka_unit_test(a_system_sees_its_own_changes_once_and_changes_after_it_next_run),
+        cmocka_unit_test(a_system_skipped_by_its_condition_then_sees_every_change_since_it_last_ran),
+        cmocka_unit_test(ticks_wrap_without_losing_or_inventing_changes),
+        cmocka_unit_test(a_system_that_has_not_run_for_ages_sees_exactly_what_changed_since),
+        cmocka_unit_test(resource_changed_is_true_once_per_change_and_added_once),
+    };
+    return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
+}
