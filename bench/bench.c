@@ -270,21 +270,28 @@ static void fill_values(Position *pos, Velocity *vel, int32_t n) {
     }
 }
 
-static ecs_sched_world *make_world(const ecs_sched_allocator *allocator, ecs_sched_id *pos,
-                                   ecs_sched_id *vel) {
+/* A world with Position (tracked: with change ticks) and Velocity. */
+static ecs_sched_world *make_world_tracking(const ecs_sched_allocator *allocator, int tracked,
+                                            ecs_sched_id *pos, ecs_sched_id *vel) {
     ecs_sched_world_desc desc;
     ecs_sched_world *world;
     memset(&desc, 0, sizeof desc);
     if (allocator) desc.allocator = *allocator;
     world = ecs_sched_world_create(&desc);
     if (!world) return NULL;
-    *pos = ECS_SCHED_COMPONENT(world, Position);
+    *pos = tracked ? ECS_SCHED_TRACKED_COMPONENT(world, Position)
+                   : ECS_SCHED_COMPONENT(world, Position);
     *vel = ECS_SCHED_COMPONENT(world, Velocity);
     if (!*pos || !*vel) {
         ecs_sched_world_destroy(world);
         return NULL;
     }
     return world;
+}
+
+static ecs_sched_world *make_world(const ecs_sched_allocator *allocator, ecs_sched_id *pos,
+                                   ecs_sched_id *vel) {
+    return make_world_tracking(allocator, 0, pos, vel);
 }
 
 static ecs_sched_query *make_move_query(ecs_sched_world *world, ecs_sched_id pos,
@@ -392,10 +399,12 @@ static long offset_mod_4k(const void *p, const void *v) {
     return (long)(((uintptr_t)v - (uintptr_t)p) & 4095u);
 }
 
-/* n entities, spread round-robin over `archetypes` tag archetypes when above 1. unit_ns
-   converts a frame's nanoseconds into the row's unit. The two baseline arrays are carved
-   from one malloc block, so where they sit does not depend on the state of the heap. */
-static void run_iteration(bench_row *row, int32_t n, int archetypes, double unit_ns) {
+/* n entities, spread round-robin over `archetypes` tag archetypes when above 1, Position
+   tracked or not. unit_ns converts a frame's nanoseconds into the row's unit. The two
+   baseline arrays are carved from one malloc block, so where they sit does not depend on the
+   state of the heap. */
+static void run_iteration_of(bench_row *row, int32_t n, int archetypes, int tracked,
+                             double unit_ns) {
     static char tag_names[FRAGMENTS][16];
     unsigned char *block = (unsigned char *)xmalloc((size_t)n * (sizeof(Position) + sizeof(Velocity)));
     Position *raw_pos = (Position *)block;
@@ -412,7 +421,7 @@ static void run_iteration(bench_row *row, int32_t n, int archetypes, double unit
     int frames, ok;
 
     fill_values(raw_pos, raw_vel, n);
-    world = make_world(NULL, &pos, &vel);
+    world = make_world_tracking(NULL, tracked, &pos, &vel);
     if (!world) {
         fail(row, "world creation", NULL);
         goto done;
@@ -524,6 +533,10 @@ static void run_iteration(bench_row *row, int32_t n, int archetypes, double unit
 done:
     if (world) ecs_sched_world_destroy(world);
     free(block);
+}
+
+static void run_iteration(bench_row *row, int32_t n, int archetypes, double unit_ns) {
+    run_iteration_of(row, n, archetypes, 0, unit_ns);
 }
 
 static void run_iter_1m(bench_row *row) { run_iteration(row, 1000000, 1, 1e6); }
@@ -1093,6 +1106,7 @@ static void run_compile(bench_row *row) {
 #include "schedule_rows.c"
 #include "state_rows.c"
 #include "app_rows.c"
+#include "change_rows.c"
 #ifdef ECS_SCHED_THREADS
 #include "parallel_rows.c"
 #endif
@@ -1110,6 +1124,15 @@ static bench_row rows[] = {
      "raw loop over two malloc'd arrays of 1M structs, same kernel, interleaved; the world "
      "spreads the 1M entities over 64 tag archetypes",
      run_iter_fragmented, 0, 0, 0, 0, ""},
+    {"iter_1m_tracked", "ms/frame", GOAL_RATIO, 1.15,
+     "raw loop over two malloc'd arrays of 1M structs, same kernel, interleaved",
+     run_iter_1m_tracked, 0, 0, 0, 0, ""},
+    {"iter_1m_tracked_manual", "ms/frame", GOAL_NONE, 0,
+     "raw loop over two malloc'd arrays of 1M structs, same kernel, interleaved",
+     run_iter_1m_tracked_manual, 0, 0, 0, 0, ""},
+    {"changed_query_sparse", "ns/changed", GOAL_VALUE, 5.0,
+     "a plain query over all 1M entities, per changed entity",
+     run_changed_query_sparse, 0, 0, 0, 0, ""},
     {"spawn_despawn", "ns/entity", GOAL_VALUE, 60.0,
      "malloc of a 16-byte block per entity (values copied in), then free of each",
      run_spawn_despawn, 0, 0, 0, 0, ""},
