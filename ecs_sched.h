@@ -1740,6 +1740,7 @@ typedef struct ecs_sched_iter {
     const ecs_sched_query *query_;   /* private */
     int32_t next_;                   /* private */
     int32_t row_;                    /* private: the row after this run */
+    int32_t at_;                     /* private: the next change-log entry, or -1 */
     uint32_t last_run_, this_run_;   /* private: the window of changes it sees */
 } ecs_sched_iter;
 
@@ -4131,16 +4132,42 @@ typedef struct ecs_sched__stamp {
 /* Rows per entry of a tick column's `newest`. */
 #define ECS_SCHED__TICK_BLOCK 64
 
+/* An entry of a change log: row `row` changed. A row has at most one live entry, found
+   through its `logged` serial: a newer change kills the old entry, a row that moves within
+   its table takes its entry along, and a row that leaves kills it. */
+#define ECS_SCHED__DEAD_ROW UINT32_MAX
+typedef struct ecs_sched__change {
+    uint32_t row;           /* ECS_SCHED__DEAD_ROW: the entry stands for nothing */
+    uint32_t seq;           /* the world's tick when it was logged: entries are in its order */
+    uint32_t serial;        /* the log's count of entries when it was logged */
+    uint32_t changed;       /* the row's changed tick then (and still, while it stands) */
+} ecs_sched__change;
+
+/* The rows of a tick column that changed, in the order they did, so that a query for the
+   few that changed among many visits those only. A ring of bounded size: when it is full the
+   oldest quarter goes, and readers whose window starts before what is left look at every
+   row instead (change.h). */
+typedef struct ecs_sched__change_log {
+    ecs_sched__change *items;
+    uint32_t start, count, capacity;   /* capacity: 0 or a power of two */
+    uint32_t serial;                   /* entries logged so far */
+    uint32_t first_serial;             /* the serial of the entry at start */
+    uint32_t since;                    /* with truncated: it holds every change logged from */
+    bool truncated;                    /* this tick on (else, every change ever) */
+} ecs_sched__change_log;
+
 /* A tracked component's change ticks in one table (see change.h for what a tick is). A row
    changed at least as recently as `bulk` when has_bulk is set: a query that hands out the
    whole table for writing marks it so, in one store instead of one per row. */
 typedef struct ecs_sched__ticks {
     uint32_t *added;        /* per row: the tick its component was added */
     uint32_t *changed;      /* per row: the tick its value last changed */
+    uint32_t *logged;       /* per row: the serial of its entry in the log */
     uint32_t *newest;       /* per block of rows: no older than any changed tick in it */
     uint32_t bulk;
     ecs_sched_id id;
     bool has_bulk;
+    ecs_sched__change_log log;
 } ecs_sched__ticks;
 
 /* An archetype: every entity with exactly this sorted set of components. */
@@ -4338,16 +4365,111 @@ static inline void ecs_sched__ticks_note(ecs_sched__ticks *k, int32_t row, uint3
     *newest = ecs_sched__tick_newest(*newest, tick, now);
 }
 
-static inline void ecs_sched__ticks_set(ecs_sched__ticks *k, int32_t row, uint32_t added,
-                                        uint32_t changed, uint32_t now) {
+/* The entry with this serial, while the log holds it. */
+static inline ecs_sched__change *ecs_sched__log_entry(const ecs_sched__change_log *log,
+                                                      uint32_t serial) {
+    uint32_t at = serial - log->first_serial;
+    return at < log->count ? &log->items[(log->start + at) & (log->capacity - 1)] : NULL;
+}
+
+/* The live entry of row `row`, or NULL (its `logged` may be anything for a row never
+   logged: the entry found must name the row). */
+static inline ecs_sched__change *ecs_sched__row_entry(const ecs_sched__ticks *k, uint32_t row) {
+    ecs_sched__change *e = ecs_sched__log_entry(&k->log, k->logged[row]);
+    return e && e->row == row ? e : NULL;
+}
+
+/* The log no longer holds changes logged before now (or it could not keep one). */
+static void ecs_sched__change_log_cut(ecs_sched_world *w, ecs_sched__change_log *log) {
+    log->first_serial = log->serial + 1u;
+    log->start = log->count = 0;
+    log->truncated = true;
+    log->since = ecs_sched__tick_load(w) + 1u;
+}
+
+/* The most entries a table's log keeps: a quarter of its rows, and at least 256. */
+static uint32_t ecs_sched__change_log_limit(const ecs_sched__table *t) {
+    uint32_t limit = 256;
+    while (limit < (uint32_t)t->count / 4u && limit < (UINT32_C(1) << 30)) limit *= 2;
+    return limit;
+}
+
+/* Room for one more entry: a bigger ring, or the oldest quarter dropped. */
+static bool ecs_sched__change_log_room(ecs_sched_world *w, const ecs_sched__table *t,
+                                       ecs_sched__change_log *log) {
+    uint32_t dropped, i;
+    if (log->count < log->capacity) return true;
+    if (log->capacity < ecs_sched__change_log_limit(t)) {
+        uint32_t capacity = log->capacity ? log->capacity * 2 : 64;
+        ecs_sched__change *items =
+            (ecs_sched__change *)ecs_sched__alloc(&w->env, capacity * sizeof *items);
+        if (items) {
+            for (i = 0; i < log->count; i++) {
+                items[i] = log->items[(log->start + i) & (log->capacity - 1)];
+            }
+            ecs_sched__free(&w->env, log->items);
+            log->items = items;
+            log->capacity = capacity;
+            log->start = 0;
+            return true;
+        }
+    }
+    if (log->capacity == 0) return false;
+    dropped = log->count / 4 ? log->count / 4 : 1;
+    log->since = log->items[(log->start + dropped - 1) & (log->capacity - 1)].seq + 1u;
+    log->truncated = true;
+    log->start = (log->start + dropped) & (log->capacity - 1);
+    log->count -= dropped;
+    log->first_serial += dropped;
+    return true;
+}
+
+/* Row `row` of t changed: its entry in the log. */
+static void ecs_sched__log_change(ecs_sched_world *w, const ecs_sched__table *t,
+                                  ecs_sched__ticks *k, int32_t row) {
+    ecs_sched__change_log *log = &k->log;
+    ecs_sched__change *entry = ecs_sched__row_entry(k, (uint32_t)row);
+    if (entry) entry->row = ECS_SCHED__DEAD_ROW;
+    if (!ecs_sched__change_log_room(w, t, log)) {
+        ecs_sched__change_log_cut(w, log);
+        return;
+    }
+    if (log->count == 0) log->first_serial = log->serial + 1u;
+    entry = &log->items[(log->start + log->count++) & (log->capacity - 1)];
+    entry->row = (uint32_t)row;
+    entry->changed = k->changed[row];
+    entry->seq = ecs_sched__tick_load(w);
+    entry->serial = ++log->serial;
+    k->logged[row] = entry->serial;
+}
+
+/* Every tick of row `row`, which holds another entity than before (a new row, or one that
+   moved here). */
+static void ecs_sched__ticks_set(ecs_sched_world *w, const ecs_sched__table *t,
+                                 ecs_sched__ticks *k, int32_t row, uint32_t added,
+                                 uint32_t changed, uint32_t now) {
     k->added[row] = added;
     k->changed[row] = changed;
     ecs_sched__ticks_note(k, row, changed, now);
+    ecs_sched__log_change(w, t, k, row);
+}
+
+/* The value of row `row` changed at `tick`. Once per tick is enough for the log: a row
+   changed at that tick already has its entry (or the log was cut since). */
+static void ecs_sched__ticks_change(ecs_sched_world *w, const ecs_sched__table *t,
+                                    ecs_sched__ticks *k, int32_t row, uint32_t tick,
+                                    uint32_t now) {
+    if (k->changed[row] == tick) return;
+    k->changed[row] = tick;
+    ecs_sched__ticks_note(k, row, tick, now);
+    ecs_sched__log_change(w, t, k, row);
 }
 
 /* Every row of a table with a bulk mark gets it for its own, so that a row can join the
-   table without inheriting a change it did not have. */
-static void ecs_sched__ticks_flush(ecs_sched__ticks *k, int32_t count, uint32_t now) {
+   table without inheriting a change it did not have. The log never had those changes: it
+   starts again. */
+static void ecs_sched__ticks_flush(ecs_sched_world *w, ecs_sched__ticks *k, int32_t count,
+                                   uint32_t now) {
     int32_t r;
     if (!k->has_bulk) return;
     for (r = 0; r < count; r++) k->changed[r] = ecs_sched__tick_newest(k->changed[r], k->bulk, now);
@@ -4355,6 +4477,7 @@ static void ecs_sched__ticks_flush(ecs_sched__ticks *k, int32_t count, uint32_t 
         k->newest[r] = ecs_sched__tick_newest(k->newest[r], k->bulk, now);
     }
     k->has_bulk = false;
+    ecs_sched__change_log_cut(w, &k->log);
 }
 
 /* The new rows [first, first + n) of t were added (and changed) at `tick`. */
@@ -4363,7 +4486,7 @@ static void ecs_sched__ticks_stamp_new(ecs_sched_world *w, ecs_sched__table *t, 
     uint32_t now = ecs_sched__tick_load(w) + 1u;
     int32_t i, r;
     for (i = 0; i < t->tick_count; i++) {
-        for (r = first; r < first + n; r++) ecs_sched__ticks_set(&t->ticks[i], r, tick, tick, now);
+        for (r = first; r < first + n; r++) ecs_sched__ticks_set(w, t, &t->ticks[i], r, tick, tick, now);
     }
 }
 
@@ -4687,7 +4810,10 @@ static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t) {
         ecs_sched__destruct(&w->components[col->id], col->data, t->count);
         ecs_sched__aligned_free(&w->env, col->data);
     }
-    for (i = 0; i < t->tick_count; i++) ecs_sched__free(&w->env, t->ticks[i].added);
+    for (i = 0; i < t->tick_count; i++) {
+        ecs_sched__free(&w->env, t->ticks[i].added);
+        ecs_sched__free(&w->env, t->ticks[i].log.items);
+    }
     ecs_sched__free(&w->env, t->entities);
     ecs_sched__free(&w->env, t);
 }
@@ -4806,20 +4932,28 @@ static int32_t ecs_sched__tick_blocks(int32_t rows) {
     return (rows + ECS_SCHED__TICK_BLOCK - 1) / ECS_SCHED__TICK_BLOCK;
 }
 
-/* Moves a tick column into `fresh`, room for `capacity` rows: added, changed, newest. */
+/* Words of a tick column with room for `capacity` rows: added, changed, logged, newest. */
+static size_t ecs_sched__tick_words(int32_t capacity) {
+    return 3 * (size_t)capacity + (size_t)ecs_sched__tick_blocks(capacity);
+}
+
+/* Moves a tick column into `fresh`, with room for `capacity` rows. */
 static void ecs_sched__ticks_move(ecs_sched_world *w, ecs_sched__ticks *k, uint32_t *fresh,
                                   int32_t count, int32_t capacity) {
-    uint32_t *added = fresh, *changed = fresh + capacity, *newest = fresh + 2 * (size_t)capacity;
+    uint32_t *added = fresh, *changed = fresh + capacity, *logged = fresh + 2 * (size_t)capacity;
+    uint32_t *newest = fresh + 3 * (size_t)capacity;
     int32_t blocks = ecs_sched__tick_blocks(capacity), used = ecs_sched__tick_blocks(count);
     if (count) {
         memcpy(added, k->added, (size_t)count * sizeof *added);
         memcpy(changed, k->changed, (size_t)count * sizeof *changed);
+        memcpy(logged, k->logged, (size_t)count * sizeof *logged);
         memcpy(newest, k->newest, (size_t)used * sizeof *newest);
     }
     memset(newest + used, 0, (size_t)(blocks - used) * sizeof *newest);
     ecs_sched__free(&w->env, k->added);
     k->added = added;
     k->changed = changed;
+    k->logged = logged;
     k->newest = newest;
 }
 
@@ -4849,8 +4983,8 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
         }
     }
     for (i = 0; i < t->tick_count; i++) {
-        size_t words = 2 * (size_t)capacity + (size_t)ecs_sched__tick_blocks(capacity);
-        ticks[i] = (uint32_t *)ecs_sched__alloc(&w->env, words * sizeof(uint32_t));
+        ticks[i] = (uint32_t *)ecs_sched__alloc(&w->env,
+                                                 ecs_sched__tick_words(capacity) * sizeof(uint32_t));
         if (!ticks[i]) {
             while (i-- > 0) ecs_sched__free(&w->env, ticks[i]);
             for (i = 0; i < t->column_count; i++) ecs_sched__aligned_free(&w->env, data[i]);
@@ -4889,7 +5023,7 @@ static void ecs_sched__ticks_move_row(ecs_sched_world *w, ecs_sched__table *dst,
         if (s->id == d->id) {
             uint32_t changed = s->changed[from];
             if (s->has_bulk) changed = ecs_sched__tick_newest(changed, s->bulk, now);
-            ecs_sched__ticks_set(d, to, s->added[from], changed, now);
+            ecs_sched__ticks_set(w, dst, d, to, s->added[from], changed, now);
             i++;
             j++;
         } else if (s->id < d->id) {
@@ -4897,6 +5031,26 @@ static void ecs_sched__ticks_move_row(ecs_sched_world *w, ecs_sched__table *dst,
         } else {
             j++;
         }
+    }
+}
+
+/* Row `row` leaves its table and the last row takes its place: the ticks follow, and so
+   does the last row's log entry; the leaving row's entry dies. */
+static void ecs_sched__ticks_delete_row(ecs_sched_world *w, ecs_sched__table *t, int32_t row,
+                                        int32_t last) {
+    uint32_t now = ecs_sched__tick_load(w) + 1u;
+    int32_t i;
+    for (i = 0; i < t->tick_count; i++) {
+        ecs_sched__ticks *k = &t->ticks[i];
+        ecs_sched__change *gone = ecs_sched__row_entry(k, (uint32_t)row), *moved;
+        if (gone) gone->row = ECS_SCHED__DEAD_ROW;
+        if (row == last) continue;
+        moved = ecs_sched__row_entry(k, (uint32_t)last);
+        if (moved) moved->row = (uint32_t)row;
+        k->added[row] = k->added[last];
+        k->changed[row] = k->changed[last];
+        k->logged[row] = k->logged[last];
+        ecs_sched__ticks_note(k, row, k->changed[row], now);
     }
 }
 
@@ -4913,8 +5067,8 @@ static void ecs_sched__table_delete_row(ecs_sched_world *w, ecs_sched__table *t,
         }
         t->entities[row] = moved;
         w->records[ECS_SCHED_ENTITY_INDEX(moved)].row = (uint32_t)row;
-        if (t->tick_count) ecs_sched__ticks_move_row(w, t, row, t, last);
     }
+    if (t->tick_count) ecs_sched__ticks_delete_row(w, t, row, last);
     t->count = last;
 }
 
@@ -4927,7 +5081,7 @@ static bool ecs_sched__move_entity(ecs_sched_world *w, uint32_t index, ecs_sched
     if (!ecs_sched__table_reserve(w, dst, 1)) return false;
     if (dst->tick_count) {
         uint32_t now = ecs_sched__tick_load(w) + 1u;
-        for (i = 0; i < dst->tick_count; i++) ecs_sched__ticks_flush(&dst->ticks[i], dst->count, now);
+        for (i = 0; i < dst->tick_count; i++) ecs_sched__ticks_flush(w, &dst->ticks[i], dst->count, now);
         i = 0;
     }
     dst_row = dst->count++;
@@ -5368,7 +5522,8 @@ static void ecs_sched__ticks_inserted(ecs_sched_world *w, ecs_sched__table *t, i
     ecs_sched__ticks *k = ecs_sched__ticks_find(t, id);
     uint32_t tick = ecs_sched__tick_now(w), now = ecs_sched__tick_load(w) + 1u;
     bool had = ecs_sched__type_find(before, id) >= 0;
-    ecs_sched__ticks_set(k, row, had ? k->added[row] : tick, tick, now);
+    if (had) ecs_sched__ticks_change(w, t, k, row, tick, now);
+    else ecs_sched__ticks_set(w, t, k, row, tick, tick, now);
 }
 
 /* Writes values into the entity's current row: constructs the components that `before` did
@@ -5472,10 +5627,9 @@ static void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_
 /* The entity's value of a tracked component changed now (the caller may write it). */
 static void ecs_sched__value_changed(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
-    ecs_sched__ticks *k = ecs_sched__ticks_find(w->tables[r->table], id);
-    uint32_t tick = ecs_sched__tick_now(w);
-    k->changed[r->row] = tick;
-    ecs_sched__ticks_note(k, (int32_t)r->row, tick, ecs_sched__tick_load(w) + 1u);
+    ecs_sched__table *t = w->tables[r->table];
+    ecs_sched__ticks_change(w, t, ecs_sched__ticks_find(t, id), (int32_t)r->row,
+                            ecs_sched__tick_now(w), ecs_sched__tick_load(w) + 1u);
 }
 
 void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
@@ -5690,7 +5844,10 @@ struct ecs_sched_query {
     int32_t term_count;
     ecs_sched_world *world;
     bool ticked;                      /* filters on ticks, or marks changes: see change.h */
-    bool filtered;                    /* has added or changed terms */
+    bool filtered;                    /* has added or changed terms: */
+    int16_t filter_count;             /* how many, */
+    int16_t log_term;                 /* and the first, whose change log it follows */
+    bool marks;                       /* writes a tracked component, marking what it hands out */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
     int32_t read_count;
@@ -5826,11 +5983,16 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         }
         q->terms[i] = *term;
         if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
-        if (ecs_sched__term_filters(term->kind)) q->filtered = true;
+        if (ecs_sched__term_filters(term->kind)) {
+            if (!q->filtered) q->log_term = (int16_t)i;
+            q->filtered = true;
+            q->filter_count++;
+        }
         if (ecs_sched__term_filters(term->kind) ||
             (ecs_sched__term_writes(term->kind) && w->components[term->id].tracked)) {
             q->ticked = true;
         }
+        if (ecs_sched__term_marks(term->kind) && w->components[term->id].tracked) q->marks = true;
         if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
         if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
         else q->reads[q->read_count++] = term->id;
@@ -5954,6 +6116,7 @@ ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
     it.query_ = q;
     it.next_ = 0;
     it.row_ = 0;
+    it.at_ = -1;
     it.last_run_ = it.this_run_ = 0;
     if (q->ticked) ecs_sched__iter_window(q, &it.last_run_, &it.this_run_);
     return it;
@@ -10719,14 +10882,12 @@ static bool ecs_sched__next_rows(const ecs_sched_query *q, const ecs_sched__matc
     return true;
 }
 
-/* Rows [begin, end) of a tick column changed at `tick`. */
-static void ecs_sched__ticks_mark(ecs_sched__ticks *k, int32_t begin, int32_t end, uint32_t tick,
-                                  uint32_t now) {
-    int32_t r, block;
-    for (r = begin; r < end; r++) k->changed[r] = tick;
-    for (block = begin / ECS_SCHED__TICK_BLOCK; block * ECS_SCHED__TICK_BLOCK < end; block++) {
-        k->newest[block] = ecs_sched__tick_newest(k->newest[block], tick, now);
-    }
+/* Rows [begin, end) of a tick column of t changed at `tick`. */
+static void ecs_sched__ticks_mark(ecs_sched_world *w, const ecs_sched__table *t,
+                                  ecs_sched__ticks *k, int32_t begin, int32_t end, uint32_t tick) {
+    uint32_t now = ecs_sched__tick_load(w) + 1u;
+    int32_t r;
+    for (r = begin; r < end; r++) ecs_sched__ticks_change(w, t, k, r, tick, now);
 }
 
 /* The rows handed out for writing are changed: the whole table at once by a bulk mark, a run
@@ -10734,8 +10895,11 @@ static void ecs_sched__ticks_mark(ecs_sched__ticks *k, int32_t begin, int32_t en
 static void ecs_sched__mark_written(const ecs_sched_query *q, const ecs_sched__match *m,
                                     int32_t begin, int32_t end, uint32_t tick) {
     ecs_sched__table *t = m->table;
-    uint32_t now = ecs_sched__tick_load(q->world) + 1u;
+    ecs_sched_world *w = q->world;
+    uint32_t now;
     int32_t i;
+    if (!q->marks) return;
+    now = ecs_sched__tick_load(w) + 1u;
     for (i = 0; i < q->term_count; i++) {
         ecs_sched__ticks *k;
         if (m->ticks[i] < 0 || !ecs_sched__term_marks(q->terms[i].kind)) continue;
@@ -10744,9 +10908,113 @@ static void ecs_sched__mark_written(const ecs_sched_query *q, const ecs_sched__m
             k->bulk = k->has_bulk ? ecs_sched__tick_newest(k->bulk, tick, now) : tick;
             k->has_bulk = true;
         } else {
-            ecs_sched__ticks_mark(k, begin, end, tick, now);
+            ecs_sched__ticks_mark(w, t, k, begin, end, tick);
         }
     }
+}
+
+/* ---- iteration by the change log ---- */
+
+/* The tick column whose log a filtered query follows: that of its first filter term. */
+static inline ecs_sched__ticks *ecs_sched__log_column(const ecs_sched_query *q,
+                                                      const ecs_sched__match *m) {
+    return &m->table->ticks[m->ticks[q->log_term]];
+}
+
+/* Where in the log of the match's table an iteration with this window starts, or -1 when the
+   log cannot tell every row the window needs (it was cut after the window opened, or a whole
+   table mark in the window never went into it): then every row is looked at. */
+static int32_t ecs_sched__log_start(const ecs_sched_query *q, const ecs_sched__match *m,
+                                    ecs_sched__window win) {
+    const ecs_sched__ticks *k = ecs_sched__log_column(q, m);
+    const ecs_sched__change_log *log = &k->log;
+    uint32_t lo = 0, hi = log->count, last_age = win.span;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched__ticks *f;
+        if (!ecs_sched__term_filters(q->terms[i].kind)) continue;
+        f = &m->table->ticks[m->ticks[i]];
+        if (f->has_bulk && ecs_sched__in_window(win, f->bulk)) return -1;
+    }
+    if (log->truncated && (uint32_t)(win.this_run - log->since) < last_age) return -1;
+    while (lo < hi) {   /* the first entry logged since the window opened */
+        uint32_t mid = (lo + hi) / 2;
+        const ecs_sched__change *e = &log->items[(log->start + mid) & (log->capacity - 1)];
+        if ((uint32_t)(win.this_run - e->seq) > last_age) lo = mid + 1;
+        else hi = mid;
+    }
+    return (int32_t)lo;
+}
+
+/* Whether a log entry still stands for a row, and the row passes every filter. A live entry
+   knows its row's changed tick: a query whose only filter is changed on the log's column
+   reads no other tick. */
+static inline bool ecs_sched__entry_passes(const ecs_sched_query *q, const ecs_sched__match *m,
+                                           const ecs_sched__change *e, ecs_sched__window win) {
+    int32_t i, row = (int32_t)e->row;
+    if (e->row == ECS_SCHED__DEAD_ROW) return false;
+    if (q->filter_count == 1 && q->terms[q->log_term].kind == ECS_SCHED_TERM_CHANGED) {
+        return ecs_sched__in_window(win, e->changed);
+    }
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched__ticks *f;
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        if (!ecs_sched__term_filters(kind)) continue;
+        f = &m->table->ticks[m->ticks[i]];
+        if (!ecs_sched__in_window(win, kind == ECS_SCHED_TERM_ADDED ? f->added[row] : f->changed[row])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Readers of the log go through its entries in order; what they will look at next is
+   fetched this many entries ahead, so that the misses of a sparse walk overlap. */
+#define ECS_SCHED__LOG_LOOKAHEAD 32
+
+static inline void ecs_sched__log_prefetch(const ecs_sched_query *q, const ecs_sched__match *m,
+                                           const ecs_sched__change *e) {
+#if defined(__GNUC__) || defined(__clang__)
+    const ecs_sched__table *t = m->table;
+    int32_t i;
+    if (e->row == ECS_SCHED__DEAD_ROW) return;
+    for (i = 0; i < q->term_count; i++) {
+        if (m->column[i] >= 0) {
+            const ecs_sched__column *col = &t->columns[m->column[i]];
+            __builtin_prefetch(col->data + (size_t)e->row * col->size);
+        }
+    }
+#else
+    (void)q; (void)m; (void)e;
+#endif
+}
+
+/* The next run of rows from the log, entries from *at on: rows that pass, consecutive in the
+   table and in the log. */
+static bool ecs_sched__log_rows(const ecs_sched_query *q, const ecs_sched__match *m,
+                                int32_t *at, ecs_sched__window win, int32_t *begin, int32_t *end) {
+    const ecs_sched__ticks *k = ecs_sched__log_column(q, m);
+    const ecs_sched__change_log *log = &k->log;
+    uint32_t mask = log->capacity - 1, i = (uint32_t)*at;
+    while (i < log->count) {
+        const ecs_sched__change *e = &log->items[(log->start + i++) & mask];
+        if (i + ECS_SCHED__LOG_LOOKAHEAD < log->count) {
+            ecs_sched__log_prefetch(q, m, &log->items[(log->start + i + ECS_SCHED__LOG_LOOKAHEAD) & mask]);
+        }
+        if (!ecs_sched__entry_passes(q, m, e, win)) continue;
+        *begin = (int32_t)e->row;
+        *end = *begin + 1;
+        while (i < log->count) {
+            const ecs_sched__change *next = &log->items[(log->start + i) & mask];
+            if (next->row != (uint32_t)*end || !ecs_sched__entry_passes(q, m, next, win)) break;
+            (*end)++;
+            i++;
+        }
+        *at = (int32_t)i;
+        return true;
+    }
+    *at = (int32_t)i;
+    return false;
 }
 
 static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
@@ -10758,16 +11026,21 @@ static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
         const ecs_sched__match *m;
         const ecs_sched__table *t;
         int32_t begin, end, i;
-        if (it->next_ == 0 || it->row_ >= q->matches[it->next_ - 1].table->count) {
+        bool found;
+        if (it->next_ == 0 || (it->at_ < 0 && it->row_ >= q->matches[it->next_ - 1].table->count)) {
             if ((uint32_t)it->next_ >= q->match_count) break;
-            it->next_++;
+            m = &q->matches[it->next_++];
             it->row_ = 0;
+            it->at_ = q->filtered && m->table->count ? ecs_sched__log_start(q, m, win) : -1;
             continue;
         }
         m = &q->matches[it->next_ - 1];
         t = m->table;
-        if (!ecs_sched__next_rows(q, m, it->row_, win, &begin, &end)) {
+        found = it->at_ >= 0 ? ecs_sched__log_rows(q, m, &it->at_, win, &begin, &end)
+                             : ecs_sched__next_rows(q, m, it->row_, win, &begin, &end);
+        if (!found) {
             it->row_ = t->count;
+            it->at_ = -1;
             continue;
         }
         it->row_ = end;
@@ -10846,7 +11119,7 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
     if (m->ticks[term] >= 0) {
         ecs_sched__ticks *k = &m->table->ticks[m->ticks[term]];
         int32_t at = it->row_ - it->count + row;
-        ecs_sched__ticks_mark(k, at, at + 1, it->this_run_, ecs_sched__tick_load(w) + 1u);
+        ecs_sched__ticks_mark(w, m->table, k, at, at + 1, it->this_run_);
     }
     return ECS_SCHED_OK;
 }
@@ -10900,31 +11173,50 @@ static int ecs_sched__older_first(const void *a, const void *b) {
     return x > y ? -1 : x < y ? 1 : 0;
 }
 
+/* What an old tick is to the readers' ticks: a reader's own, a change (newer than the
+   readers strictly older), or the tick an entry was logged at (from the readers as old or
+   older on: a reader looks at the entries logged since its tick, that tick included). */
+typedef enum ecs_sched__tick_role {
+    ECS_SCHED__TICK_READER,
+    ECS_SCHED__TICK_CHANGE,
+    ECS_SCHED__TICK_LOGGED
+} ecs_sched__tick_role;
+
 /* The age an old tick moves to. Readers of rank i (1 for the oldest) move to base - (2i - 1);
-   a change to base - 2r, r the number of readers older than it: so a change stays newer than
-   exactly the readers it was newer than. Ticks that are not old stay. */
+   a change to base - 2r, r the number of readers strictly older than it (a logged tick: as
+   old or older): so each compares with every reader as it did. Ticks that are not old stay. */
 static uint32_t ecs_sched__moved_tick(const ecs_sched__old_readers *r, uint32_t tick,
-                                      bool reader) {
+                                      ecs_sched__tick_role role) {
     uint32_t age = ecs_sched__age(tick, r->now), base = ECS_SCHED__TICK_MAX_AGE + 2u * r->count + 2u;
     uint32_t lo = 0, hi = r->count;
     if (age <= ECS_SCHED__TICK_MAX_AGE) return tick;
-    while (lo < hi) {   /* readers strictly older than this age */
+    while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (r->ages[mid] > age) lo = mid + 1;
+        bool before = role == ECS_SCHED__TICK_LOGGED ? r->ages[mid] >= age : r->ages[mid] > age;
+        if (before) lo = mid + 1;
         else hi = mid;
     }
-    if (reader) return r->now - (base - (2u * (lo + 1u) - 1u));   /* lo is its own rank - 1 */
+    if (role == ECS_SCHED__TICK_READER) return r->now - (base - (2u * lo + 1u));   /* rank lo + 1 */
     return r->now - (base - 2u * lo);
 }
 
 static void ecs_sched__move_ticks(const ecs_sched__old_readers *r, uint32_t *ticks, size_t n) {
     size_t i;
-    for (i = 0; i < n; i++) ticks[i] = ecs_sched__moved_tick(r, ticks[i], false);
+    for (i = 0; i < n; i++) ticks[i] = ecs_sched__moved_tick(r, ticks[i], ECS_SCHED__TICK_CHANGE);
+}
+
+static void ecs_sched__move_log_ticks(const ecs_sched__old_readers *r, ecs_sched__change_log *log) {
+    uint32_t i;
+    for (i = 0; i < log->count; i++) {
+        ecs_sched__change *e = &log->items[(log->start + i) & (log->capacity - 1)];
+        e->seq = ecs_sched__moved_tick(r, e->seq, ECS_SCHED__TICK_LOGGED);
+    }
+    log->since = ecs_sched__moved_tick(r, log->since, ECS_SCHED__TICK_CHANGE);
 }
 
 static void ecs_sched__move_ctx(const ecs_sched__old_readers *r, ecs_sched_system_ctx *ctx) {
-    ctx->last_run = ecs_sched__moved_tick(r, ctx->last_run, true);
-    ctx->this_run = ecs_sched__moved_tick(r, ctx->this_run, true);
+    ctx->last_run = ecs_sched__moved_tick(r, ctx->last_run, ECS_SCHED__TICK_READER);
+    ctx->this_run = ecs_sched__moved_tick(r, ctx->this_run, ECS_SCHED__TICK_READER);
 }
 
 static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
@@ -10937,19 +11229,20 @@ static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__ol
             ecs_sched__move_ticks(r, ticks->added, (size_t)t->count);
             ecs_sched__move_ticks(r, ticks->changed, (size_t)t->count);
             ecs_sched__move_ticks(r, ticks->newest, (size_t)ecs_sched__tick_blocks(t->count));
-            ticks->bulk = ecs_sched__moved_tick(r, ticks->bulk, false);
+            ticks->bulk = ecs_sched__moved_tick(r, ticks->bulk, ECS_SCHED__TICK_CHANGE);
+            ecs_sched__move_log_ticks(r, &ticks->log);
         }
     }
     for (i = 1; i < w->component_count; i++) {
-        w->resource_stamps[i].added = ecs_sched__moved_tick(r, w->resource_stamps[i].added, false);
-        w->resource_stamps[i].changed = ecs_sched__moved_tick(r, w->resource_stamps[i].changed, false);
+        w->resource_stamps[i].added = ecs_sched__moved_tick(r, w->resource_stamps[i].added, ECS_SCHED__TICK_CHANGE);
+        w->resource_stamps[i].changed = ecs_sched__moved_tick(r, w->resource_stamps[i].changed, ECS_SCHED__TICK_CHANGE);
     }
 }
 
 static void ecs_sched__move_reader_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
     uint32_t i, j;
     for (i = 0; i < w->query_count; i++) {
-        w->queries[i]->last_iter = ecs_sched__moved_tick(r, w->queries[i]->last_iter, true);
+        w->queries[i]->last_iter = ecs_sched__moved_tick(r, w->queries[i]->last_iter, ECS_SCHED__TICK_READER);
     }
     if (!w->schedules) return;
     for (i = 0; i < w->schedules->count; i++) {

@@ -149,14 +149,12 @@ static bool ecs_sched__next_rows(const ecs_sched_query *q, const ecs_sched__matc
     return true;
 }
 
-/* Rows [begin, end) of a tick column changed at `tick`. */
-static void ecs_sched__ticks_mark(ecs_sched__ticks *k, int32_t begin, int32_t end, uint32_t tick,
-                                  uint32_t now) {
-    int32_t r, block;
-    for (r = begin; r < end; r++) k->changed[r] = tick;
-    for (block = begin / ECS_SCHED__TICK_BLOCK; block * ECS_SCHED__TICK_BLOCK < end; block++) {
-        k->newest[block] = ecs_sched__tick_newest(k->newest[block], tick, now);
-    }
+/* Rows [begin, end) of a tick column of t changed at `tick`. */
+static void ecs_sched__ticks_mark(ecs_sched_world *w, const ecs_sched__table *t,
+                                  ecs_sched__ticks *k, int32_t begin, int32_t end, uint32_t tick) {
+    uint32_t now = ecs_sched__tick_load(w) + 1u;
+    int32_t r;
+    for (r = begin; r < end; r++) ecs_sched__ticks_change(w, t, k, r, tick, now);
 }
 
 /* The rows handed out for writing are changed: the whole table at once by a bulk mark, a run
@@ -164,8 +162,11 @@ static void ecs_sched__ticks_mark(ecs_sched__ticks *k, int32_t begin, int32_t en
 static void ecs_sched__mark_written(const ecs_sched_query *q, const ecs_sched__match *m,
                                     int32_t begin, int32_t end, uint32_t tick) {
     ecs_sched__table *t = m->table;
-    uint32_t now = ecs_sched__tick_load(q->world) + 1u;
+    ecs_sched_world *w = q->world;
+    uint32_t now;
     int32_t i;
+    if (!q->marks) return;
+    now = ecs_sched__tick_load(w) + 1u;
     for (i = 0; i < q->term_count; i++) {
         ecs_sched__ticks *k;
         if (m->ticks[i] < 0 || !ecs_sched__term_marks(q->terms[i].kind)) continue;
@@ -174,9 +175,113 @@ static void ecs_sched__mark_written(const ecs_sched_query *q, const ecs_sched__m
             k->bulk = k->has_bulk ? ecs_sched__tick_newest(k->bulk, tick, now) : tick;
             k->has_bulk = true;
         } else {
-            ecs_sched__ticks_mark(k, begin, end, tick, now);
+            ecs_sched__ticks_mark(w, t, k, begin, end, tick);
         }
     }
+}
+
+/* ---- iteration by the change log ---- */
+
+/* The tick column whose log a filtered query follows: that of its first filter term. */
+static inline ecs_sched__ticks *ecs_sched__log_column(const ecs_sched_query *q,
+                                                      const ecs_sched__match *m) {
+    return &m->table->ticks[m->ticks[q->log_term]];
+}
+
+/* Where in the log of the match's table an iteration with this window starts, or -1 when the
+   log cannot tell every row the window needs (it was cut after the window opened, or a whole
+   table mark in the window never went into it): then every row is looked at. */
+static int32_t ecs_sched__log_start(const ecs_sched_query *q, const ecs_sched__match *m,
+                                    ecs_sched__window win) {
+    const ecs_sched__ticks *k = ecs_sched__log_column(q, m);
+    const ecs_sched__change_log *log = &k->log;
+    uint32_t lo = 0, hi = log->count, last_age = win.span;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched__ticks *f;
+        if (!ecs_sched__term_filters(q->terms[i].kind)) continue;
+        f = &m->table->ticks[m->ticks[i]];
+        if (f->has_bulk && ecs_sched__in_window(win, f->bulk)) return -1;
+    }
+    if (log->truncated && (uint32_t)(win.this_run - log->since) < last_age) return -1;
+    while (lo < hi) {   /* the first entry logged since the window opened */
+        uint32_t mid = (lo + hi) / 2;
+        const ecs_sched__change *e = &log->items[(log->start + mid) & (log->capacity - 1)];
+        if ((uint32_t)(win.this_run - e->seq) > last_age) lo = mid + 1;
+        else hi = mid;
+    }
+    return (int32_t)lo;
+}
+
+/* Whether a log entry still stands for a row, and the row passes every filter. A live entry
+   knows its row's changed tick: a query whose only filter is changed on the log's column
+   reads no other tick. */
+static inline bool ecs_sched__entry_passes(const ecs_sched_query *q, const ecs_sched__match *m,
+                                           const ecs_sched__change *e, ecs_sched__window win) {
+    int32_t i, row = (int32_t)e->row;
+    if (e->row == ECS_SCHED__DEAD_ROW) return false;
+    if (q->filter_count == 1 && q->terms[q->log_term].kind == ECS_SCHED_TERM_CHANGED) {
+        return ecs_sched__in_window(win, e->changed);
+    }
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched__ticks *f;
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        if (!ecs_sched__term_filters(kind)) continue;
+        f = &m->table->ticks[m->ticks[i]];
+        if (!ecs_sched__in_window(win, kind == ECS_SCHED_TERM_ADDED ? f->added[row] : f->changed[row])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Readers of the log go through its entries in order; what they will look at next is
+   fetched this many entries ahead, so that the misses of a sparse walk overlap. */
+#define ECS_SCHED__LOG_LOOKAHEAD 32
+
+static inline void ecs_sched__log_prefetch(const ecs_sched_query *q, const ecs_sched__match *m,
+                                           const ecs_sched__change *e) {
+#if defined(__GNUC__) || defined(__clang__)
+    const ecs_sched__table *t = m->table;
+    int32_t i;
+    if (e->row == ECS_SCHED__DEAD_ROW) return;
+    for (i = 0; i < q->term_count; i++) {
+        if (m->column[i] >= 0) {
+            const ecs_sched__column *col = &t->columns[m->column[i]];
+            __builtin_prefetch(col->data + (size_t)e->row * col->size);
+        }
+    }
+#else
+    (void)q; (void)m; (void)e;
+#endif
+}
+
+/* The next run of rows from the log, entries from *at on: rows that pass, consecutive in the
+   table and in the log. */
+static bool ecs_sched__log_rows(const ecs_sched_query *q, const ecs_sched__match *m,
+                                int32_t *at, ecs_sched__window win, int32_t *begin, int32_t *end) {
+    const ecs_sched__ticks *k = ecs_sched__log_column(q, m);
+    const ecs_sched__change_log *log = &k->log;
+    uint32_t mask = log->capacity - 1, i = (uint32_t)*at;
+    while (i < log->count) {
+        const ecs_sched__change *e = &log->items[(log->start + i++) & mask];
+        if (i + ECS_SCHED__LOG_LOOKAHEAD < log->count) {
+            ecs_sched__log_prefetch(q, m, &log->items[(log->start + i + ECS_SCHED__LOG_LOOKAHEAD) & mask]);
+        }
+        if (!ecs_sched__entry_passes(q, m, e, win)) continue;
+        *begin = (int32_t)e->row;
+        *end = *begin + 1;
+        while (i < log->count) {
+            const ecs_sched__change *next = &log->items[(log->start + i) & mask];
+            if (next->row != (uint32_t)*end || !ecs_sched__entry_passes(q, m, next, win)) break;
+            (*end)++;
+            i++;
+        }
+        *at = (int32_t)i;
+        return true;
+    }
+    *at = (int32_t)i;
+    return false;
 }
 
 static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
@@ -188,16 +293,21 @@ static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
         const ecs_sched__match *m;
         const ecs_sched__table *t;
         int32_t begin, end, i;
-        if (it->next_ == 0 || it->row_ >= q->matches[it->next_ - 1].table->count) {
+        bool found;
+        if (it->next_ == 0 || (it->at_ < 0 && it->row_ >= q->matches[it->next_ - 1].table->count)) {
             if ((uint32_t)it->next_ >= q->match_count) break;
-            it->next_++;
+            m = &q->matches[it->next_++];
             it->row_ = 0;
+            it->at_ = q->filtered && m->table->count ? ecs_sched__log_start(q, m, win) : -1;
             continue;
         }
         m = &q->matches[it->next_ - 1];
         t = m->table;
-        if (!ecs_sched__next_rows(q, m, it->row_, win, &begin, &end)) {
+        found = it->at_ >= 0 ? ecs_sched__log_rows(q, m, &it->at_, win, &begin, &end)
+                             : ecs_sched__next_rows(q, m, it->row_, win, &begin, &end);
+        if (!found) {
             it->row_ = t->count;
+            it->at_ = -1;
             continue;
         }
         it->row_ = end;
@@ -276,7 +386,7 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
     if (m->ticks[term] >= 0) {
         ecs_sched__ticks *k = &m->table->ticks[m->ticks[term]];
         int32_t at = it->row_ - it->count + row;
-        ecs_sched__ticks_mark(k, at, at + 1, it->this_run_, ecs_sched__tick_load(w) + 1u);
+        ecs_sched__ticks_mark(w, m->table, k, at, at + 1, it->this_run_);
     }
     return ECS_SCHED_OK;
 }
@@ -330,31 +440,50 @@ static int ecs_sched__older_first(const void *a, const void *b) {
     return x > y ? -1 : x < y ? 1 : 0;
 }
 
+/* What an old tick is to the readers' ticks: a reader's own, a change (newer than the
+   readers strictly older), or the tick an entry was logged at (from the readers as old or
+   older on: a reader looks at the entries logged since its tick, that tick included). */
+typedef enum ecs_sched__tick_role {
+    ECS_SCHED__TICK_READER,
+    ECS_SCHED__TICK_CHANGE,
+    ECS_SCHED__TICK_LOGGED
+} ecs_sched__tick_role;
+
 /* The age an old tick moves to. Readers of rank i (1 for the oldest) move to base - (2i - 1);
-   a change to base - 2r, r the number of readers older than it: so a change stays newer than
-   exactly the readers it was newer than. Ticks that are not old stay. */
+   a change to base - 2r, r the number of readers strictly older than it (a logged tick: as
+   old or older): so each compares with every reader as it did. Ticks that are not old stay. */
 static uint32_t ecs_sched__moved_tick(const ecs_sched__old_readers *r, uint32_t tick,
-                                      bool reader) {
+                                      ecs_sched__tick_role role) {
     uint32_t age = ecs_sched__age(tick, r->now), base = ECS_SCHED__TICK_MAX_AGE + 2u * r->count + 2u;
     uint32_t lo = 0, hi = r->count;
     if (age <= ECS_SCHED__TICK_MAX_AGE) return tick;
-    while (lo < hi) {   /* readers strictly older than this age */
+    while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (r->ages[mid] > age) lo = mid + 1;
+        bool before = role == ECS_SCHED__TICK_LOGGED ? r->ages[mid] >= age : r->ages[mid] > age;
+        if (before) lo = mid + 1;
         else hi = mid;
     }
-    if (reader) return r->now - (base - (2u * (lo + 1u) - 1u));   /* lo is its own rank - 1 */
+    if (role == ECS_SCHED__TICK_READER) return r->now - (base - (2u * lo + 1u));   /* rank lo + 1 */
     return r->now - (base - 2u * lo);
 }
 
 static void ecs_sched__move_ticks(const ecs_sched__old_readers *r, uint32_t *ticks, size_t n) {
     size_t i;
-    for (i = 0; i < n; i++) ticks[i] = ecs_sched__moved_tick(r, ticks[i], false);
+    for (i = 0; i < n; i++) ticks[i] = ecs_sched__moved_tick(r, ticks[i], ECS_SCHED__TICK_CHANGE);
+}
+
+static void ecs_sched__move_log_ticks(const ecs_sched__old_readers *r, ecs_sched__change_log *log) {
+    uint32_t i;
+    for (i = 0; i < log->count; i++) {
+        ecs_sched__change *e = &log->items[(log->start + i) & (log->capacity - 1)];
+        e->seq = ecs_sched__moved_tick(r, e->seq, ECS_SCHED__TICK_LOGGED);
+    }
+    log->since = ecs_sched__moved_tick(r, log->since, ECS_SCHED__TICK_CHANGE);
 }
 
 static void ecs_sched__move_ctx(const ecs_sched__old_readers *r, ecs_sched_system_ctx *ctx) {
-    ctx->last_run = ecs_sched__moved_tick(r, ctx->last_run, true);
-    ctx->this_run = ecs_sched__moved_tick(r, ctx->this_run, true);
+    ctx->last_run = ecs_sched__moved_tick(r, ctx->last_run, ECS_SCHED__TICK_READER);
+    ctx->this_run = ecs_sched__moved_tick(r, ctx->this_run, ECS_SCHED__TICK_READER);
 }
 
 static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
@@ -367,19 +496,20 @@ static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__ol
             ecs_sched__move_ticks(r, ticks->added, (size_t)t->count);
             ecs_sched__move_ticks(r, ticks->changed, (size_t)t->count);
             ecs_sched__move_ticks(r, ticks->newest, (size_t)ecs_sched__tick_blocks(t->count));
-            ticks->bulk = ecs_sched__moved_tick(r, ticks->bulk, false);
+            ticks->bulk = ecs_sched__moved_tick(r, ticks->bulk, ECS_SCHED__TICK_CHANGE);
+            ecs_sched__move_log_ticks(r, &ticks->log);
         }
     }
     for (i = 1; i < w->component_count; i++) {
-        w->resource_stamps[i].added = ecs_sched__moved_tick(r, w->resource_stamps[i].added, false);
-        w->resource_stamps[i].changed = ecs_sched__moved_tick(r, w->resource_stamps[i].changed, false);
+        w->resource_stamps[i].added = ecs_sched__moved_tick(r, w->resource_stamps[i].added, ECS_SCHED__TICK_CHANGE);
+        w->resource_stamps[i].changed = ecs_sched__moved_tick(r, w->resource_stamps[i].changed, ECS_SCHED__TICK_CHANGE);
     }
 }
 
 static void ecs_sched__move_reader_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
     uint32_t i, j;
     for (i = 0; i < w->query_count; i++) {
-        w->queries[i]->last_iter = ecs_sched__moved_tick(r, w->queries[i]->last_iter, true);
+        w->queries[i]->last_iter = ecs_sched__moved_tick(r, w->queries[i]->last_iter, ECS_SCHED__TICK_READER);
     }
     if (!w->schedules) return;
     for (i = 0; i < w->schedules->count; i++) {

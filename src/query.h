@@ -72,6 +72,7 @@ typedef struct ecs_sched_iter {
     const ecs_sched_query *query_;   /* private */
     int32_t next_;                   /* private */
     int32_t row_;                    /* private: the row after this run */
+    int32_t at_;                     /* private: the next change-log entry, or -1 */
     uint32_t last_run_, this_run_;   /* private: the window of changes it sees */
 } ecs_sched_iter;
 
@@ -119,7 +120,10 @@ struct ecs_sched_query {
     int32_t term_count;
     ecs_sched_world *world;
     bool ticked;                      /* filters on ticks, or marks changes: see change.h */
-    bool filtered;                    /* has added or changed terms */
+    bool filtered;                    /* has added or changed terms: */
+    int16_t filter_count;             /* how many, */
+    int16_t log_term;                 /* and the first, whose change log it follows */
+    bool marks;                       /* writes a tracked component, marking what it hands out */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
     int32_t read_count;
@@ -255,11 +259,16 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         }
         q->terms[i] = *term;
         if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
-        if (ecs_sched__term_filters(term->kind)) q->filtered = true;
+        if (ecs_sched__term_filters(term->kind)) {
+            if (!q->filtered) q->log_term = (int16_t)i;
+            q->filtered = true;
+            q->filter_count++;
+        }
         if (ecs_sched__term_filters(term->kind) ||
             (ecs_sched__term_writes(term->kind) && w->components[term->id].tracked)) {
             q->ticked = true;
         }
+        if (ecs_sched__term_marks(term->kind) && w->components[term->id].tracked) q->marks = true;
         if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
         if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
         else q->reads[q->read_count++] = term->id;
@@ -383,6 +392,7 @@ ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
     it.query_ = q;
     it.next_ = 0;
     it.row_ = 0;
+    it.at_ = -1;
     it.last_run_ = it.this_run_ = 0;
     if (q->ticked) ecs_sched__iter_window(q, &it.last_run_, &it.this_run_);
     return it;

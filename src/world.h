@@ -218,16 +218,42 @@ typedef struct ecs_sched__stamp {
 /* Rows per entry of a tick column's `newest`. */
 #define ECS_SCHED__TICK_BLOCK 64
 
+/* An entry of a change log: row `row` changed. A row has at most one live entry, found
+   through its `logged` serial: a newer change kills the old entry, a row that moves within
+   its table takes its entry along, and a row that leaves kills it. */
+#define ECS_SCHED__DEAD_ROW UINT32_MAX
+typedef struct ecs_sched__change {
+    uint32_t row;           /* ECS_SCHED__DEAD_ROW: the entry stands for nothing */
+    uint32_t seq;           /* the world's tick when it was logged: entries are in its order */
+    uint32_t serial;        /* the log's count of entries when it was logged */
+    uint32_t changed;       /* the row's changed tick then (and still, while it stands) */
+} ecs_sched__change;
+
+/* The rows of a tick column that changed, in the order they did, so that a query for the
+   few that changed among many visits those only. A ring of bounded size: when it is full the
+   oldest quarter goes, and readers whose window starts before what is left look at every
+   row instead (change.h). */
+typedef struct ecs_sched__change_log {
+    ecs_sched__change *items;
+    uint32_t start, count, capacity;   /* capacity: 0 or a power of two */
+    uint32_t serial;                   /* entries logged so far */
+    uint32_t first_serial;             /* the serial of the entry at start */
+    uint32_t since;                    /* with truncated: it holds every change logged from */
+    bool truncated;                    /* this tick on (else, every change ever) */
+} ecs_sched__change_log;
+
 /* A tracked component's change ticks in one table (see change.h for what a tick is). A row
    changed at least as recently as `bulk` when has_bulk is set: a query that hands out the
    whole table for writing marks it so, in one store instead of one per row. */
 typedef struct ecs_sched__ticks {
     uint32_t *added;        /* per row: the tick its component was added */
     uint32_t *changed;      /* per row: the tick its value last changed */
+    uint32_t *logged;       /* per row: the serial of its entry in the log */
     uint32_t *newest;       /* per block of rows: no older than any changed tick in it */
     uint32_t bulk;
     ecs_sched_id id;
     bool has_bulk;
+    ecs_sched__change_log log;
 } ecs_sched__ticks;
 
 /* An archetype: every entity with exactly this sorted set of components. */
@@ -425,16 +451,111 @@ static inline void ecs_sched__ticks_note(ecs_sched__ticks *k, int32_t row, uint3
     *newest = ecs_sched__tick_newest(*newest, tick, now);
 }
 
-static inline void ecs_sched__ticks_set(ecs_sched__ticks *k, int32_t row, uint32_t added,
-                                        uint32_t changed, uint32_t now) {
+/* The entry with this serial, while the log holds it. */
+static inline ecs_sched__change *ecs_sched__log_entry(const ecs_sched__change_log *log,
+                                                      uint32_t serial) {
+    uint32_t at = serial - log->first_serial;
+    return at < log->count ? &log->items[(log->start + at) & (log->capacity - 1)] : NULL;
+}
+
+/* The live entry of row `row`, or NULL (its `logged` may be anything for a row never
+   logged: the entry found must name the row). */
+static inline ecs_sched__change *ecs_sched__row_entry(const ecs_sched__ticks *k, uint32_t row) {
+    ecs_sched__change *e = ecs_sched__log_entry(&k->log, k->logged[row]);
+    return e && e->row == row ? e : NULL;
+}
+
+/* The log no longer holds changes logged before now (or it could not keep one). */
+static void ecs_sched__change_log_cut(ecs_sched_world *w, ecs_sched__change_log *log) {
+    log->first_serial = log->serial + 1u;
+    log->start = log->count = 0;
+    log->truncated = true;
+    log->since = ecs_sched__tick_load(w) + 1u;
+}
+
+/* The most entries a table's log keeps: a quarter of its rows, and at least 256. */
+static uint32_t ecs_sched__change_log_limit(const ecs_sched__table *t) {
+    uint32_t limit = 256;
+    while (limit < (uint32_t)t->count / 4u && limit < (UINT32_C(1) << 30)) limit *= 2;
+    return limit;
+}
+
+/* Room for one more entry: a bigger ring, or the oldest quarter dropped. */
+static bool ecs_sched__change_log_room(ecs_sched_world *w, const ecs_sched__table *t,
+                                       ecs_sched__change_log *log) {
+    uint32_t dropped, i;
+    if (log->count < log->capacity) return true;
+    if (log->capacity < ecs_sched__change_log_limit(t)) {
+        uint32_t capacity = log->capacity ? log->capacity * 2 : 64;
+        ecs_sched__change *items =
+            (ecs_sched__change *)ecs_sched__alloc(&w->env, capacity * sizeof *items);
+        if (items) {
+            for (i = 0; i < log->count; i++) {
+                items[i] = log->items[(log->start + i) & (log->capacity - 1)];
+            }
+            ecs_sched__free(&w->env, log->items);
+            log->items = items;
+            log->capacity = capacity;
+            log->start = 0;
+            return true;
+        }
+    }
+    if (log->capacity == 0) return false;
+    dropped = log->count / 4 ? log->count / 4 : 1;
+    log->since = log->items[(log->start + dropped - 1) & (log->capacity - 1)].seq + 1u;
+    log->truncated = true;
+    log->start = (log->start + dropped) & (log->capacity - 1);
+    log->count -= dropped;
+    log->first_serial += dropped;
+    return true;
+}
+
+/* Row `row` of t changed: its entry in the log. */
+static void ecs_sched__log_change(ecs_sched_world *w, const ecs_sched__table *t,
+                                  ecs_sched__ticks *k, int32_t row) {
+    ecs_sched__change_log *log = &k->log;
+    ecs_sched__change *entry = ecs_sched__row_entry(k, (uint32_t)row);
+    if (entry) entry->row = ECS_SCHED__DEAD_ROW;
+    if (!ecs_sched__change_log_room(w, t, log)) {
+        ecs_sched__change_log_cut(w, log);
+        return;
+    }
+    if (log->count == 0) log->first_serial = log->serial + 1u;
+    entry = &log->items[(log->start + log->count++) & (log->capacity - 1)];
+    entry->row = (uint32_t)row;
+    entry->changed = k->changed[row];
+    entry->seq = ecs_sched__tick_load(w);
+    entry->serial = ++log->serial;
+    k->logged[row] = entry->serial;
+}
+
+/* Every tick of row `row`, which holds another entity than before (a new row, or one that
+   moved here). */
+static void ecs_sched__ticks_set(ecs_sched_world *w, const ecs_sched__table *t,
+                                 ecs_sched__ticks *k, int32_t row, uint32_t added,
+                                 uint32_t changed, uint32_t now) {
     k->added[row] = added;
     k->changed[row] = changed;
     ecs_sched__ticks_note(k, row, changed, now);
+    ecs_sched__log_change(w, t, k, row);
+}
+
+/* The value of row `row` changed at `tick`. Once per tick is enough for the log: a row
+   changed at that tick already has its entry (or the log was cut since). */
+static void ecs_sched__ticks_change(ecs_sched_world *w, const ecs_sched__table *t,
+                                    ecs_sched__ticks *k, int32_t row, uint32_t tick,
+                                    uint32_t now) {
+    if (k->changed[row] == tick) return;
+    k->changed[row] = tick;
+    ecs_sched__ticks_note(k, row, tick, now);
+    ecs_sched__log_change(w, t, k, row);
 }
 
 /* Every row of a table with a bulk mark gets it for its own, so that a row can join the
-   table without inheriting a change it did not have. */
-static void ecs_sched__ticks_flush(ecs_sched__ticks *k, int32_t count, uint32_t now) {
+   table without inheriting a change it did not have. The log never had those changes: it
+   starts again. */
+static void ecs_sched__ticks_flush(ecs_sched_world *w, ecs_sched__ticks *k, int32_t count,
+                                   uint32_t now) {
     int32_t r;
     if (!k->has_bulk) return;
     for (r = 0; r < count; r++) k->changed[r] = ecs_sched__tick_newest(k->changed[r], k->bulk, now);
@@ -442,6 +563,7 @@ static void ecs_sched__ticks_flush(ecs_sched__ticks *k, int32_t count, uint32_t 
         k->newest[r] = ecs_sched__tick_newest(k->newest[r], k->bulk, now);
     }
     k->has_bulk = false;
+    ecs_sched__change_log_cut(w, &k->log);
 }
 
 /* The new rows [first, first + n) of t were added (and changed) at `tick`. */
@@ -450,7 +572,7 @@ static void ecs_sched__ticks_stamp_new(ecs_sched_world *w, ecs_sched__table *t, 
     uint32_t now = ecs_sched__tick_load(w) + 1u;
     int32_t i, r;
     for (i = 0; i < t->tick_count; i++) {
-        for (r = first; r < first + n; r++) ecs_sched__ticks_set(&t->ticks[i], r, tick, tick, now);
+        for (r = first; r < first + n; r++) ecs_sched__ticks_set(w, t, &t->ticks[i], r, tick, tick, now);
     }
 }
 
@@ -774,7 +896,10 @@ static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t) {
         ecs_sched__destruct(&w->components[col->id], col->data, t->count);
         ecs_sched__aligned_free(&w->env, col->data);
     }
-    for (i = 0; i < t->tick_count; i++) ecs_sched__free(&w->env, t->ticks[i].added);
+    for (i = 0; i < t->tick_count; i++) {
+        ecs_sched__free(&w->env, t->ticks[i].added);
+        ecs_sched__free(&w->env, t->ticks[i].log.items);
+    }
     ecs_sched__free(&w->env, t->entities);
     ecs_sched__free(&w->env, t);
 }
@@ -893,20 +1018,28 @@ static int32_t ecs_sched__tick_blocks(int32_t rows) {
     return (rows + ECS_SCHED__TICK_BLOCK - 1) / ECS_SCHED__TICK_BLOCK;
 }
 
-/* Moves a tick column into `fresh`, room for `capacity` rows: added, changed, newest. */
+/* Words of a tick column with room for `capacity` rows: added, changed, logged, newest. */
+static size_t ecs_sched__tick_words(int32_t capacity) {
+    return 3 * (size_t)capacity + (size_t)ecs_sched__tick_blocks(capacity);
+}
+
+/* Moves a tick column into `fresh`, with room for `capacity` rows. */
 static void ecs_sched__ticks_move(ecs_sched_world *w, ecs_sched__ticks *k, uint32_t *fresh,
                                   int32_t count, int32_t capacity) {
-    uint32_t *added = fresh, *changed = fresh + capacity, *newest = fresh + 2 * (size_t)capacity;
+    uint32_t *added = fresh, *changed = fresh + capacity, *logged = fresh + 2 * (size_t)capacity;
+    uint32_t *newest = fresh + 3 * (size_t)capacity;
     int32_t blocks = ecs_sched__tick_blocks(capacity), used = ecs_sched__tick_blocks(count);
     if (count) {
         memcpy(added, k->added, (size_t)count * sizeof *added);
         memcpy(changed, k->changed, (size_t)count * sizeof *changed);
+        memcpy(logged, k->logged, (size_t)count * sizeof *logged);
         memcpy(newest, k->newest, (size_t)used * sizeof *newest);
     }
     memset(newest + used, 0, (size_t)(blocks - used) * sizeof *newest);
     ecs_sched__free(&w->env, k->added);
     k->added = added;
     k->changed = changed;
+    k->logged = logged;
     k->newest = newest;
 }
 
@@ -936,8 +1069,8 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
         }
     }
     for (i = 0; i < t->tick_count; i++) {
-        size_t words = 2 * (size_t)capacity + (size_t)ecs_sched__tick_blocks(capacity);
-        ticks[i] = (uint32_t *)ecs_sched__alloc(&w->env, words * sizeof(uint32_t));
+        ticks[i] = (uint32_t *)ecs_sched__alloc(&w->env,
+                                                 ecs_sched__tick_words(capacity) * sizeof(uint32_t));
         if (!ticks[i]) {
             while (i-- > 0) ecs_sched__free(&w->env, ticks[i]);
             for (i = 0; i < t->column_count; i++) ecs_sched__aligned_free(&w->env, data[i]);
@@ -976,7 +1109,7 @@ static void ecs_sched__ticks_move_row(ecs_sched_world *w, ecs_sched__table *dst,
         if (s->id == d->id) {
             uint32_t changed = s->changed[from];
             if (s->has_bulk) changed = ecs_sched__tick_newest(changed, s->bulk, now);
-            ecs_sched__ticks_set(d, to, s->added[from], changed, now);
+            ecs_sched__ticks_set(w, dst, d, to, s->added[from], changed, now);
             i++;
             j++;
         } else if (s->id < d->id) {
@@ -984,6 +1117,26 @@ static void ecs_sched__ticks_move_row(ecs_sched_world *w, ecs_sched__table *dst,
         } else {
             j++;
         }
+    }
+}
+
+/* Row `row` leaves its table and the last row takes its place: the ticks follow, and so
+   does the last row's log entry; the leaving row's entry dies. */
+static void ecs_sched__ticks_delete_row(ecs_sched_world *w, ecs_sched__table *t, int32_t row,
+                                        int32_t last) {
+    uint32_t now = ecs_sched__tick_load(w) + 1u;
+    int32_t i;
+    for (i = 0; i < t->tick_count; i++) {
+        ecs_sched__ticks *k = &t->ticks[i];
+        ecs_sched__change *gone = ecs_sched__row_entry(k, (uint32_t)row), *moved;
+        if (gone) gone->row = ECS_SCHED__DEAD_ROW;
+        if (row == last) continue;
+        moved = ecs_sched__row_entry(k, (uint32_t)last);
+        if (moved) moved->row = (uint32_t)row;
+        k->added[row] = k->added[last];
+        k->changed[row] = k->changed[last];
+        k->logged[row] = k->logged[last];
+        ecs_sched__ticks_note(k, row, k->changed[row], now);
     }
 }
 
@@ -1000,8 +1153,8 @@ static void ecs_sched__table_delete_row(ecs_sched_world *w, ecs_sched__table *t,
         }
         t->entities[row] = moved;
         w->records[ECS_SCHED_ENTITY_INDEX(moved)].row = (uint32_t)row;
-        if (t->tick_count) ecs_sched__ticks_move_row(w, t, row, t, last);
     }
+    if (t->tick_count) ecs_sched__ticks_delete_row(w, t, row, last);
     t->count = last;
 }
 
@@ -1014,7 +1167,7 @@ static bool ecs_sched__move_entity(ecs_sched_world *w, uint32_t index, ecs_sched
     if (!ecs_sched__table_reserve(w, dst, 1)) return false;
     if (dst->tick_count) {
         uint32_t now = ecs_sched__tick_load(w) + 1u;
-        for (i = 0; i < dst->tick_count; i++) ecs_sched__ticks_flush(&dst->ticks[i], dst->count, now);
+        for (i = 0; i < dst->tick_count; i++) ecs_sched__ticks_flush(w, &dst->ticks[i], dst->count, now);
         i = 0;
     }
     dst_row = dst->count++;
@@ -1455,7 +1608,8 @@ static void ecs_sched__ticks_inserted(ecs_sched_world *w, ecs_sched__table *t, i
     ecs_sched__ticks *k = ecs_sched__ticks_find(t, id);
     uint32_t tick = ecs_sched__tick_now(w), now = ecs_sched__tick_load(w) + 1u;
     bool had = ecs_sched__type_find(before, id) >= 0;
-    ecs_sched__ticks_set(k, row, had ? k->added[row] : tick, tick, now);
+    if (had) ecs_sched__ticks_change(w, t, k, row, tick, now);
+    else ecs_sched__ticks_set(w, t, k, row, tick, tick, now);
 }
 
 /* Writes values into the entity's current row: constructs the components that `before` did
@@ -1559,10 +1713,9 @@ static void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_
 /* The entity's value of a tracked component changed now (the caller may write it). */
 static void ecs_sched__value_changed(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
-    ecs_sched__ticks *k = ecs_sched__ticks_find(w->tables[r->table], id);
-    uint32_t tick = ecs_sched__tick_now(w);
-    k->changed[r->row] = tick;
-    ecs_sched__ticks_note(k, (int32_t)r->row, tick, ecs_sched__tick_load(w) + 1u);
+    ecs_sched__table *t = w->tables[r->table];
+    ecs_sched__ticks_change(w, t, ecs_sched__ticks_find(t, id), (int32_t)r->row,
+                            ecs_sched__tick_now(w), ecs_sched__tick_load(w) + 1u);
 }
 
 void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
