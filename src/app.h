@@ -436,6 +436,9 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
     }
     result = by_clock ? ecs_sched_time_advance(w) : ecs_sched_time_advance_by(w, delta_ns);
     if (result != ECS_SCHED_OK) return result;
+    /* messages live two updates, counted in frames that ran a fixed step: a reader in
+       FixedUpdate then misses none, however many frames pass between two steps */
+    if (w->messages && w->fixed_step_since_update) ecs_sched_messages_update(w);
     app->updating = true;
     result = ecs_sched__run_schedule(w, app->main);
     app->updating = false;

@@ -1,7 +1,7 @@
 /* condition: run conditions, their combinators, and the built-in conditions. */
 
 #pragma once
-#include "context.h"
+#include "message.h"
 
 /* A condition reads the world through its context (its queries and declared resources) and
    says whether what it guards runs. It must not write: a condition that declares write
@@ -27,7 +27,10 @@ typedef enum ecs_sched_condition_kind {
     ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, /* time.h: always, once `duration_ns` elapsed */
     ECS_SCHED_CONDITION_TIME_PAUSED,      /* time.h: the virtual clock is paused */
     ECS_SCHED_CONDITION_RESOURCE_ADDED,   /* `resource` was added since this instance looked */
-    ECS_SCHED_CONDITION_RESOURCE_CHANGED  /* it exists and changed (or was added) since */
+    ECS_SCHED_CONDITION_RESOURCE_CHANGED, /* it exists and changed (or was added) since */
+    ECS_SCHED_CONDITION_ON_MESSAGE,       /* messages of type `resource` came since it looked */
+    ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED /* tracked component `resource` was removed
+                                                 from an entity since it looked */
 } ecs_sched_condition_kind;
 
 /* A condition, by value. Adding it to a system or set copies it (operands, value bytes and
@@ -77,6 +80,12 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_run_once(void);
    everything before it. (CHANGE DETECTION) */
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_added(ecs_sched_id resource);
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_resource_changed(ecs_sched_id resource);
+/* True when messages of the type were sent since this condition last looked (it reads them
+   with a cursor of its own, so a system it guards still reads them all). */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_on_message(ecs_sched_id message);
+/* True when a tracked component was removed from an entity (or despawned with it) since this
+   condition last looked. */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_any_component_removed(ecs_sched_id component);
 
 /* (C99) The address of a condition made by an expression, for run_if lists:
        .run_if = {ECS_SCHED_COND(ecs_sched_condition_resource_exists(score_id))}
@@ -213,6 +222,18 @@ ecs_sched_condition ecs_sched_condition_resource_changed(ecs_sched_id resource) 
     return c;
 }
 
+ecs_sched_condition ecs_sched_condition_on_message(ecs_sched_id message) {
+    ecs_sched_condition c = ecs_sched__condition_of(ECS_SCHED_CONDITION_ON_MESSAGE);
+    c.resource = message;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_any_component_removed(ecs_sched_id component) {
+    ecs_sched_condition c = ecs_sched__condition_of(ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED);
+    c.resource = component;
+    return c;
+}
+
 /* A condition's name when it is given none, by kind (the state conditions get theirs from
    their machine and value, in state.h). */
 static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind kind) {
@@ -220,7 +241,7 @@ static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind ki
         "condition", "and", "or", "not", "resource_exists", "resource_equals", "run_once",
         "condition", "condition", "condition", "condition",
         "on_timer", "once_after_delay", "repeating_after_delay", "time_paused",
-        "resource_added", "resource_changed"};
+        "resource_added", "resource_changed", "on_message", "any_component_removed"};
     int index = (int)kind;
     return index >= 0 && index < (int)(sizeof names / sizeof names[0]) ? names[index]
                                                                        : "condition";
@@ -231,6 +252,7 @@ static void ecs_sched__cond_free(ecs_sched_world *w, ecs_sched__cond *c) {
     if (!c) return;
     for (i = 0; i < c->ctx.query_count; i++) ecs_sched_query_destroy(c->ctx.queries[i]);
     ecs_sched__free(&w->env, c->ctx.failure_message);
+    ecs_sched__free(&w->env, c->ctx.cursors);
     ecs_sched__free(&w->env, c->value);
     ecs_sched__free(&w->env, c->name);
     ecs_sched__free(&w->env, c);
@@ -290,6 +312,13 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
     if (c->kind == ECS_SCHED_CONDITION_RESOURCE_ADDED ||
         c->kind == ECS_SCHED_CONDITION_RESOURCE_CHANGED) {
         ecs_sched__ticks_turn_on(w);
+    }
+    if (c->kind == ECS_SCHED_CONDITION_ON_MESSAGE && !ecs_sched_is_message(w, c->resource)) {
+        return ecs_sched__not_a_message(w, c->resource, name);
+    }
+    if (c->kind == ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED &&
+        (!ecs_sched__component_valid(w, c->resource) || !w->components[c->resource].removals)) {
+        return ecs_sched__removals_of_untracked(w, c->resource, name);
     }
     if (c->kind == ECS_SCHED_CONDITION_IN_STATE || c->kind == ECS_SCHED_CONDITION_STATE_EXISTS ||
         c->kind == ECS_SCHED_CONDITION_STATE_CHANGED ||
@@ -446,6 +475,12 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
                                                                            : stamp->changed;
             result = ecs_sched__tick_newer(tick, c->ctx.last_run, c->ctx.this_run);
         }
+        break;
+    case ECS_SCHED_CONDITION_ON_MESSAGE:
+        result = ecs_sched__ctx_take_unread(&c->ctx, w->components[c->resource].queue);
+        break;
+    case ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED:
+        result = ecs_sched__ctx_take_unread(&c->ctx, w->components[c->resource].removals);
         break;
     case ECS_SCHED_CONDITION_RUN_ONCE:
         result = !c->has_run;

@@ -83,6 +83,9 @@ struct ecs_sched_system_ctx {
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];
     bool exclusive;
     bool read_only;                   /* conditions */
+    struct ecs_sched__cursor *cursors;    /* its places in message queues (message.h) */
+    int32_t cursor_count;
+    uint32_t cursor_capacity;
     uint32_t last_run;                /* change ticks: of its previous run, and of this one */
     uint32_t this_run;                /* (or the last), taken while ticks_on (change.h) */
 };

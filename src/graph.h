@@ -240,6 +240,7 @@ static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
     for (i = 0; i < s->ctx.query_count; i++) ecs_sched_query_destroy(s->ctx.queries[i]);
     ecs_sched_commands_destroy(s->ctx.commands);
     ecs_sched__free(&w->env, s->ctx.failure_message);
+    ecs_sched__free(&w->env, s->ctx.cursors);
     ecs_sched__free(&w->env, s);
 }
 

@@ -622,6 +622,7 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
         }
         steps++;
         result = ecs_sched__fixed_step(w, &c, step);
+        w->fixed_step_since_update = true;
         if (!ecs_sched__runner_clocks_find(w, &c)) return;   /* a step removed the clocks */
         /* a step that failed is this system's failure already; the steps left run unless
            FixedMain's run stopped at it */

@@ -279,9 +279,11 @@ static void ecs_sched__state_leave(ecs_sched_world *w, ecs_sched__state_machine 
     }
     ecs_sched__state_run_value(w, m, ECS_SCHED__ON_EXIT, step->from, first);
     ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, step->from, true));
+    ecs_sched__messages_state_moved(w, m->id, step->from, false);
     for (d = step->unwinds ? m->depth - 1 : -1; d >= 0; d--) {
         ecs_sched__state_run_value(w, m, ECS_SCHED__ON_EXIT, m->stack[d], first);
         ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, m->stack[d], true));
+        ecs_sched__messages_state_moved(w, m->id, m->stack[d], false);
     }
 }
 
@@ -316,7 +318,21 @@ static void ecs_sched__state_reach(ecs_sched_world *w, ecs_sched__state_machine 
         return;
     }
     ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, step->to, false));
+    ecs_sched__messages_state_moved(w, m->id, step->to, true);
     ecs_sched__state_run_value(w, m, ECS_SCHED__ON_ENTER, step->to, first);
+}
+
+ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *w, ecs_sched_id message,
+                                                  ecs_sched_id machine, int32_t value,
+                                                  bool on_enter) {
+    const ecs_sched__state_machine *m;
+    const char *operation = "message_scope_to_state";
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched_is_message(w, message)) return ecs_sched__not_a_message(w, message, operation);
+    m = ecs_sched__state_known(w, machine, operation);
+    if (!m) return w->env.last_result;
+    if (!ecs_sched__state_value_valid(w, m, value, operation)) return w->env.last_result;
+    return ecs_sched__message_scope_add(w, message, machine, value, on_enter);
 }
 
 /* Applies the transitions queued when it starts, for one machine and those that depend on

@@ -201,6 +201,8 @@ typedef struct ecs_sched__component {
     ecs_sched_type_hooks hooks;
     bool non_send;                 /* as a resource: main-thread-only */
     bool tracked;                  /* keeps change ticks per entity */
+    uint32_t queue;                /* a message type: its queue + 1 (message.h), else 0 */
+    uint32_t removals;             /* tracked: the queue of its removals + 1 */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -285,6 +287,7 @@ typedef struct ecs_sched__map {
 typedef struct ecs_sched__schedules ecs_sched__schedules;
 typedef struct ecs_sched__states ecs_sched__states;
 typedef struct ecs_sched__clocks ecs_sched__clocks;
+typedef struct ecs_sched__messages ecs_sched__messages;
 
 struct ecs_sched_world {
     ecs_sched__env env;
@@ -323,6 +326,9 @@ struct ecs_sched_world {
     ecs_sched__schedules *schedules;     /* graph.h; NULL until the first schedule */
     ecs_sched__states *states;           /* state.h; NULL until the first state machine */
     ecs_sched__clocks *clocks;           /* time.h; NULL until ecs_sched_time_setup */
+    ecs_sched__messages *messages;       /* message.h; NULL until a message type or tracked
+                                            component is registered */
+    bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     ecs_sched_pool *pool;                /* created on first use */
 #ifdef ECS_SCHED_THREADS
@@ -349,6 +355,10 @@ static void ecs_sched__buffers_free(ecs_sched_world *w);
 static void ecs_sched__schedules_free(ecs_sched_world *w);
 static void ecs_sched__states_free(ecs_sched_world *w);
 static void ecs_sched__time_free(ecs_sched_world *w);
+/* message.h: the queues of messages and removals. */
+static void ecs_sched__messages_free(ecs_sched_world *w);
+static bool ecs_sched__removals_create(ecs_sched_world *w, ecs_sched_id id);
+static void ecs_sched__removed(ecs_sched_world *w, ecs_sched_id id, ecs_sched_entity e);
 
 /* ---- small helpers ---- */
 
@@ -817,10 +827,18 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
     c->alignment = (uint32_t)alignment;
     c->hooks = desc->hooks;
     c->tracked = desc->tracked;
-    if (c->tracked) ecs_sched__ticks_turn_on(w);
     w->resources[id] = NULL;
     ecs_sched__name_map_put(&w->component_names, c->name, (int32_t)id);
     w->component_count++;
+    if (c->tracked) {
+        ecs_sched__ticks_turn_on(w);
+        if (!ecs_sched__removals_create(w, id)) {
+            ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                            "component_register: '%s' is tracked, but the list of its removals "
+                            "could not be made (out of memory): its removals are not kept",
+                            c->name);
+        }
+    }
     return id;
 }
 
@@ -1367,6 +1385,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched_pool_destroy(w->pool);
     ecs_sched__buffers_free(w);
     ecs_sched__queries_free(w);
+    ecs_sched__messages_free(w);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
     for (i = 1; i < w->component_count; i++) {
         if (w->resources[i]) ecs_sched_resource_remove(w, i);
@@ -1580,6 +1599,9 @@ static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
     ecs_sched__record *r = &w->records[index];
     ecs_sched__table *t = w->tables[r->table];
     int32_t i;
+    for (i = 0; i < t->tick_count; i++) {
+        ecs_sched__removed(w, t->ticks[i].id, ecs_sched__make_entity(index, r->generation));
+    }
     for (i = 0; i < t->column_count; i++) {
         ecs_sched__destruct(&w->components[t->columns[i].id], ecs_sched__cell(t, i, r->row), 1);
     }
@@ -1674,6 +1696,7 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     if (!ecs_sched__move_entity(w, index, dst)) {
         return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
     }
+    if (w->components[id].tracked) ecs_sched__removed(w, id, e);
     return ECS_SCHED_OK;
 }
 

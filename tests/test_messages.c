@@ -1,0 +1,507 @@
+/* Messages between systems, and the lists of removed components. A sender declares the
+   message type in .writes, a reader in .reads; every reader gets every message once, in send
+   order, with a cursor of its own. A message lives for two updates of the queues (an app
+   updates them at the start of a frame once a fixed step ran since the last update); a
+   reader that falls behind counts what it missed. A tracked component's removals are read
+   the same way. */
+#include "ecs_sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "app_fixture.h"
+
+typedef struct Hit {
+    int32_t target;
+    int32_t damage;
+} Hit;
+
+static ecs_sched_id g_hit;
+
+static ecs_sched_world *message_world(void) {
+    ecs_sched_world *w = new_world();
+    g_hit = ECS_SCHED_MESSAGE(w, Hit);
+    assert_true(g_hit != 0);
+    return w;
+}
+
+static void send_hits(ecs_sched_world *w, int32_t first, int32_t count) {
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        Hit h;
+        h.target = first + i;
+        h.damage = 1;
+        assert_int_equal(ecs_sched_send(w, g_hit, &h), ECS_SCHED_OK);
+    }
+}
+
+/* The targets a read hands out, as "1 2 3", appended to `out`. */
+static void targets_of(ecs_sched_messages read, char *out, size_t n) {
+    size_t at = strlen(out);
+    while (ecs_sched_messages_next(&read)) {
+        const Hit *h = (const Hit *)read.data;
+        int32_t i;
+        for (i = 0; i < read.count && at < n - 16; i++) {
+            at += (size_t)snprintf(out + at, n - at, "%s%d", at ? " " : "", (int)h[i].target);
+        }
+    }
+}
+
+static const char *read_all(ecs_sched_world *w, ecs_sched_message_cursor *cursor) {
+    static char text[1024];
+    text[0] = '\0';
+    targets_of(ecs_sched_message_read(w, cursor), text, sizeof text);
+    return text;
+}
+
+/* ---- outside systems ---- */
+
+static void each_cursor_reads_every_message_once_in_send_order(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_message_cursor fast, slow;
+    (void)state;
+    fast = ecs_sched_message_cursor_make(w, g_hit);
+    slow = ecs_sched_message_cursor_make(w, g_hit);
+    send_hits(w, 1, 3);
+    assert_string_equal(read_all(w, &fast), "1 2 3");
+    send_hits(w, 4, 2);
+    assert_int_equal(ecs_sched_message_unread(w, &slow), 5);
+    assert_string_equal(read_all(w, &fast), "4 5");
+    assert_string_equal(read_all(w, &fast), "");
+    assert_string_equal(read_all(w, &slow), "1 2 3 4 5");
+    assert_int_equal(slow.missed, 0);
+    check_and_destroy(w);
+}
+
+static void a_message_lives_for_two_updates_and_a_slow_reader_counts_what_it_missed(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_message_cursor every, late;
+    ecs_sched_messages read;
+    (void)state;
+    every = ecs_sched_message_cursor_make(w, g_hit);
+    late = ecs_sched_message_cursor_make(w, g_hit);
+    send_hits(w, 1, 2);                      /* update 0 */
+    ecs_sched_messages_update(w);
+    send_hits(w, 3, 1);                      /* update 1 */
+    assert_string_equal(read_all(w, &every), "1 2 3");
+    ecs_sched_messages_update(w);            /* 1 and 2 go */
+    send_hits(w, 4, 1);
+    assert_string_equal(read_all(w, &every), "4");
+    read = ecs_sched_message_read(w, &late);
+    assert_int_equal(read.missed, 2);
+    assert_int_equal(read.total, 2);
+    {
+        char text[64] = "";
+        targets_of(read, text, sizeof text);
+        assert_string_equal(text, "3 4");
+    }
+    assert_int_equal(late.missed, 2);
+    check_and_destroy(w);
+}
+
+static void a_new_cursor_starts_at_the_oldest_message_kept(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_message_cursor c;
+    (void)state;
+    send_hits(w, 1, 1);
+    ecs_sched_messages_update(w);
+    send_hits(w, 2, 1);
+    ecs_sched_messages_update(w);            /* 1 goes */
+    c = ecs_sched_message_cursor_make(w, g_hit);
+    assert_string_equal(read_all(w, &c), "2");
+    assert_int_equal(c.missed, 0);
+    check_and_destroy(w);
+}
+
+static int g_dropped;
+static void count_drops(void *ptr, int32_t count, void *ctx) {
+    (void)ptr;
+    (void)ctx;
+    g_dropped += count;
+}
+
+static void a_dropped_message_gets_its_types_dtor(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_message_desc desc;
+    ecs_sched_id owned;
+    Hit h = {1, 2};
+    (void)state;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "Owned";
+    desc.size = sizeof(Hit);
+    desc.hooks.dtor = count_drops;
+    owned = ecs_sched_message_register(w, &desc);
+    assert_true(owned != 0);
+    g_dropped = 0;
+    assert_int_equal(ecs_sched_send(w, owned, &h), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_send(w, owned, &h), ECS_SCHED_OK);
+    ecs_sched_messages_update(w);
+    assert_int_equal(g_dropped, 0);
+    assert_int_equal(ecs_sched_send(w, owned, &h), ECS_SCHED_OK);
+    ecs_sched_messages_update(w);
+    assert_int_equal(g_dropped, 2);
+    check_and_destroy(w);
+    assert_int_equal(g_dropped, 3);          /* the world takes the rest along */
+}
+
+static void sending_something_that_is_not_a_message_type_is_refused(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_id position = ECS_SCHED_COMPONENT(w, Position);
+    Position p = {0, 0};
+    (void)state;
+    assert_int_equal(ecs_sched_send(w, position, &p), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'Position' is a component, not a message type"));
+    assert_int_equal(ecs_sched_send(w, 999, &p), ECS_SCHED_ERR_UNKNOWN_COMPONENT);
+    assert_int_equal(ecs_sched_message_register_type(w, "Position", sizeof p, 0), 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_COMPONENT_MISMATCH);
+    check_and_destroy(w);
+}
+
+/* ---- systems ---- */
+
+static char g_read[1024];
+
+static void send_two(ecs_sched_system_ctx *ctx) {
+    Hit hits[2] = {{10, 1}, {11, 1}};
+    ecs_sched_ctx_send_batch(ctx, g_hit, 2, hits);
+}
+
+static void read_hits(ecs_sched_system_ctx *ctx) {
+    size_t n = strlen(g_read);
+    char text[512] = "";
+    targets_of(ecs_sched_ctx_messages(ctx, g_hit), text, sizeof text);
+    snprintf(g_read + n, sizeof g_read - n, "%s%s[%s]", n ? " " : "", ecs_sched_ctx_name(ctx), text);
+}
+
+static void a_reader_after_the_sender_sees_its_messages_in_the_same_run(void **state) {
+    ecs_sched_world *w = message_world();
+    (void)state;
+    g_read[0] = '\0';
+    ADD_SYSTEM(w, .name = "before", .fn = read_hits, .reads = {g_hit});
+    ADD_SYSTEM(w, .name = "send", .fn = send_two, .writes = {g_hit}, .after = {"before"});
+    ADD_SYSTEM(w, .name = "after", .fn = read_hits, .reads = {g_hit}, .after = {"send"});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_read, "before[] after[10 11] before[10 11] after[10 11]");
+    check_and_destroy(w);
+}
+
+static void sending_without_declaring_the_write_fails_the_system(void **state) {
+    ecs_sched_world *w = message_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "sneaky", .fn = send_two, .reads = {g_hit});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(w), "system 'sneaky'"));
+    assert_non_null(strstr(ecs_sched_last_error(w), "sends messages of 'Hit' without declaring"));
+    check_and_destroy(w);
+}
+
+static void reading_without_declaring_fails_the_system(void **state) {
+    ecs_sched_world *w = message_world();
+    (void)state;
+    g_read[0] = '\0';
+    ADD_SYSTEM(w, .name = "nosy", .fn = read_hits);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(w), "system 'nosy'"));
+    assert_non_null(strstr(ecs_sched_last_error(w), "reads messages of 'Hit' without declaring"));
+    check_and_destroy(w);
+}
+
+static void a_sender_and_a_reader_conflict_like_a_writer_and_a_reader(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_schedule_desc desc;
+    (void)state;
+    memset(&desc, 0, sizeof desc);
+    desc.ambiguities = ECS_SCHED_REPORT_ERROR;
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &desc), ECS_SCHED_OK);
+    ADD_SYSTEM(w, .name = "send", .fn = send_two, .writes = {g_hit});
+    ADD_SYSTEM(w, .name = "read", .fn = read_hits, .reads = {g_hit});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_AMBIGUITY);
+    assert_non_null(strstr(ecs_sched_last_error(w), "Hit"));
+    check_and_destroy(w);
+}
+
+static int g_guarded;
+static void count_guarded(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    g_guarded++;
+}
+
+static void on_message_is_true_once_for_each_batch_of_new_messages(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_condition when = ecs_sched_condition_on_message(g_hit);
+    (void)state;
+    g_guarded = 0;
+    g_read[0] = '\0';
+    ADD_SYSTEM(w, .name = "react", .fn = read_hits, .reads = {g_hit}, .run_if = {&when});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* none */
+    send_hits(w, 1, 2);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* runs, reads both */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* none new */
+    send_hits(w, 3, 1);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_read, "react[1 2] react[3]");
+    check_and_destroy(w);
+}
+
+static void on_message_of_a_component_is_refused(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_id position = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_condition when = ecs_sched_condition_on_message(position);
+    (void)state;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE,
+                                          &(ecs_sched_system_desc){.name = "x", .fn = count_guarded,
+                                                                   .run_if = {&when}}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "not a message type"));
+    check_and_destroy(w);
+}
+
+/* ---- state-scoped messages ---- */
+
+enum { MENU, GAME };
+
+static void messages_scoped_to_a_state_are_dropped_when_it_exits(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_state_desc sd;
+    ecs_sched_id screen;
+    ecs_sched_message_cursor game;
+    (void)state;
+    memset(&sd, 0, sizeof sd);
+    sd.name = "Screen";
+    sd.values[MENU] = "Menu";
+    sd.values[GAME] = "Game";
+    sd.initial = MENU;
+    screen = ecs_sched_state_register(w, &sd);
+    assert_true(screen != 0);
+    assert_int_equal(ecs_sched_state_apply(w, screen), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_message_scope_to_state(w, g_hit, screen, MENU, false), ECS_SCHED_OK);
+    game = ecs_sched_message_cursor_make(w, g_hit);
+    send_hits(w, 1, 2);                      /* clicks in the menu */
+    assert_int_equal(ecs_sched_state_set(w, screen, GAME), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_apply(w, screen), ECS_SCHED_OK);
+    send_hits(w, 3, 1);
+    assert_string_equal(read_all(w, &game), "3");
+    assert_int_equal(game.missed, 0);        /* dropped on purpose: not missed */
+    assert_int_equal(ecs_sched_message_scope_to_state(w, g_hit, screen, 7, false),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    check_and_destroy(w);
+}
+
+/* ---- in an app: Update and FixedUpdate ---- */
+
+static int g_sent;
+static void send_one_numbered(ecs_sched_system_ctx *ctx) {
+    Hit h;
+    h.target = ++g_sent;
+    h.damage = 0;
+    ecs_sched_ctx_send(ctx, g_hit, &h);
+}
+
+/* One frame of 1/64 s per fixed step asked for: frames[i] steps in frame i. The fixed reader
+   must read every message sent in Update once, whatever the number of steps. */
+static void run_frames(const int *steps, int frames, bool send_in_fixed) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_world *w = ecs_sched_app_world(app);
+    char expected[1024] = "";
+    int f, i;
+    g_hit = ECS_SCHED_MESSAGE(w, Hit);
+    g_sent = 0;
+    g_read[0] = '\0';
+    assert_int_equal(ecs_sched_add_system(w, send_in_fixed ? "FixedUpdate" : "Update",
+                                          &(ecs_sched_system_desc){.name = "s", .fn = send_one_numbered,
+                                                                   .writes = {g_hit}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, send_in_fixed ? "Update" : "FixedUpdate",
+                                          &(ecs_sched_system_desc){.name = "r", .fn = read_hits,
+                                                                   .reads = {g_hit}}),
+                     ECS_SCHED_OK);
+    for (f = 0; f < frames; f++) {
+        assert_int_equal(ecs_sched_app_update_by(app, (int64_t)steps[f] * ECS_SCHED_HZ(64)),
+                         ECS_SCHED_OK);
+    }
+    /* one more frame with a step: FixedUpdate runs before Update in a frame, so a message
+       sent in this frame's Update is the only one not read yet */
+    assert_int_equal(ecs_sched_app_update_by(app, ECS_SCHED_HZ(64)), ECS_SCHED_OK);
+    {
+        /* every message sent, exactly once, in order, across the reader's runs */
+        char seen[1024] = "";
+        const char *p = g_read;
+        int last = send_in_fixed ? g_sent : g_sent - 1;
+        while (*p) {
+            if (*p >= '0' && *p <= '9') {
+                char *end;
+                long v = strtol(p, &end, 10);
+                size_t at = strlen(seen);
+                snprintf(seen + at, sizeof seen - at, "%s%ld", at ? " " : "", v);
+                p = end;
+            } else {
+                p++;
+            }
+        }
+        for (i = 1; i <= last; i++) {
+            size_t at = strlen(expected);
+            snprintf(expected + at, sizeof expected - at, "%s%d", i > 1 ? " " : "", i);
+        }
+        assert_string_equal(seen, expected);
+    }
+    destroy_app(app);
+}
+
+static void a_fixed_reader_reads_update_messages_once_with_no_fixed_step_for_frames(void **state) {
+    static const int steps[] = {0, 0, 0, 0, 1, 0, 0, 0};
+    (void)state;
+    run_frames(steps, 8, false);
+}
+
+static void a_fixed_reader_reads_update_messages_once_with_one_step_a_frame(void **state) {
+    static const int steps[] = {1, 1, 1, 1};
+    (void)state;
+    run_frames(steps, 4, false);
+}
+
+static void a_fixed_reader_reads_update_messages_once_with_five_steps_a_frame(void **state) {
+    static const int steps[] = {5, 5, 5};
+    (void)state;
+    run_frames(steps, 3, false);
+}
+
+static void an_update_reader_reads_fixed_messages_once_with_zero_one_and_five_steps(void **state) {
+    static const int steps[] = {0, 1, 5, 0, 0, 5, 1};
+    (void)state;
+    run_frames(steps, 7, true);
+}
+
+/* ---- removed components ---- */
+
+static ecs_sched_id g_tracked;
+
+static char g_removed[512];
+static void note_removed(ecs_sched_system_ctx *ctx) {
+    ecs_sched_messages read = ecs_sched_ctx_removed(ctx, g_tracked);
+    size_t n = strlen(g_removed);
+    n += (size_t)snprintf(g_removed + n, sizeof g_removed - n, "%s[", n ? " " : "");
+    while (ecs_sched_messages_next(&read)) {
+        const ecs_sched_entity *e = (const ecs_sched_entity *)read.data;
+        int32_t i;
+        for (i = 0; i < read.count; i++) {
+            n += (size_t)snprintf(g_removed + n, sizeof g_removed - n, "%s%u",
+                                  g_removed[n - 1] == '[' ? "" : " ",
+                                  (unsigned)ECS_SCHED_ENTITY_INDEX(e[i]));
+        }
+    }
+    snprintf(g_removed + n, sizeof g_removed - n, "]");
+}
+
+static void a_system_reads_the_entities_that_lost_a_tracked_component_once(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity a, b, c;
+    (void)state;
+    g_removed[0] = '\0';
+    g_tracked = ECS_SCHED_TRACKED_COMPONENT(w, Position);
+    a = ecs_sched_spawn_with(w, 1, &g_tracked, NULL);
+    b = ecs_sched_spawn_with(w, 1, &g_tracked, NULL);
+    c = ecs_sched_spawn_with(w, 1, &g_tracked, NULL);
+    ADD_SYSTEM(w, .name = "watch", .fn = note_removed);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_remove(w, b, g_tracked), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, c), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, b), ECS_SCHED_OK);   /* b no longer has it */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    {
+        char expected[64];
+        snprintf(expected, sizeof expected, "[] [%u %u] []", (unsigned)ECS_SCHED_ENTITY_INDEX(b),
+                 (unsigned)ECS_SCHED_ENTITY_INDEX(c));
+        assert_string_equal(g_removed, expected);
+    }
+    (void)a;
+    check_and_destroy(w);
+}
+
+static void removals_live_two_updates_for_a_system_that_stops_running(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_message_cursor cursor;
+    ecs_sched_entity a, b;
+    ecs_sched_messages read;
+    (void)state;
+    g_tracked = ECS_SCHED_TRACKED_COMPONENT(w, Position);
+    cursor = ecs_sched_removed_cursor_make(w, g_tracked);
+    a = ecs_sched_spawn_with(w, 1, &g_tracked, NULL);
+    b = ecs_sched_spawn_with(w, 1, &g_tracked, NULL);
+    assert_int_equal(ecs_sched_despawn(w, a), ECS_SCHED_OK);
+    ecs_sched_messages_update(w);
+    assert_int_equal(ecs_sched_despawn(w, b), ECS_SCHED_OK);
+    ecs_sched_messages_update(w);            /* a's removal goes */
+    read = ecs_sched_message_read(w, &cursor);
+    assert_int_equal(read.total, 1);
+    assert_int_equal(read.missed, 1);
+    assert_true(ecs_sched_messages_next(&read));
+    assert_true(((const ecs_sched_entity *)read.data)[0] == b);
+    check_and_destroy(w);
+}
+
+static void any_component_removed_is_true_once_per_removal_batch(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_condition when;
+    ecs_sched_entity a;
+    (void)state;
+    g_guarded = 0;
+    g_tracked = ECS_SCHED_TRACKED_COMPONENT(w, Position);
+    when = ecs_sched_condition_any_component_removed(g_tracked);
+    a = ecs_sched_spawn_with(w, 1, &g_tracked, NULL);
+    ADD_SYSTEM(w, .name = "react", .fn = count_guarded, .run_if = {&when});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_remove(w, a, g_tracked), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_guarded, 1);
+    check_and_destroy(w);
+}
+
+static void removals_of_an_untracked_component_are_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id plain = ECS_SCHED_COMPONENT(w, Velocity);
+    ecs_sched_message_cursor cursor;
+    (void)state;
+    cursor = ecs_sched_removed_cursor_make(w, plain);
+    assert_int_equal(cursor.id, 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'Velocity' is not tracked"));
+    check_and_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(each_cursor_reads_every_message_once_in_send_order),
+        cmocka_unit_test(a_message_lives_for_two_updates_and_a_slow_reader_counts_what_it_missed),
+        cmocka_unit_test(a_new_cursor_starts_at_the_oldest_message_kept),
+        cmocka_unit_test(a_dropped_message_gets_its_types_dtor),
+        cmocka_unit_test(sending_something_that_is_not_a_message_type_is_refused),
+        cmocka_unit_test(a_reader_after_the_sender_sees_its_messages_in_the_same_run),
+        cmocka_unit_test(sending_without_declaring_the_write_fails_the_system),
+        cmocka_unit_test(reading_without_declaring_fails_the_system),
+        cmocka_unit_test(a_sender_and_a_reader_conflict_like_a_writer_and_a_reader),
+        cmocka_unit_test(on_message_is_true_once_for_each_batch_of_new_messages),
+        cmocka_unit_test(on_message_of_a_component_is_refused),
+        cmocka_unit_test(messages_scoped_to_a_state_are_dropped_when_it_exits),
+        cmocka_unit_test(a_fixed_reader_reads_update_messages_once_with_no_fixed_step_for_frames),
+        cmocka_unit_test(a_fixed_reader_reads_update_messages_once_with_one_step_a_frame),
+        cmocka_unit_test(a_fixed_reader_reads_update_messages_once_with_five_steps_a_frame),
+        cmocka_unit_test(an_update_reader_reads_fixed_messages_once_with_zero_one_and_five_steps),
+        cmocka_unit_test(a_system_reads_the_entities_that_lost_a_tracked_component_once),
+        cmocka_unit_test(removals_live_two_updates_for_a_system_that_stops_running),
+        cmocka_unit_test(any_component_removed_is_true_once_per_removal_batch),
+        cmocka_unit_test(removals_of_an_untracked_component_are_refused),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
+    destroy_leftover_app(NULL);
+    return failed;
+}
