@@ -2191,6 +2191,66 @@ ECS_SCHED_API uint32_t ecs_sched_change_tick(const ecs_sched_world *world);
    a long time: a 32-bit tick wraps after about four billion system runs. */
 ECS_SCHED_API void ecs_sched_change_tick_advance(ecs_sched_world *world, uint32_t ticks);
 
+/*================================= src/observer.h (public) ==================================*/
+/* observer: code that runs the moment a component is added, written or removed. */
+
+/* ---- observers ----
+
+   An observer is a function called for an event on a component, right where the change
+   happens: in a direct world call, in the application of a command buffer (on the thread
+   that applies it), in a batch spawn. Several observers of an event run in the order they
+   were added. Inside one, the world can be read and values written (ecs_sched_get_mut);
+   structural changes (spawn, insert, remove, despawn, resource insert) made through the world
+   are deferred: recorded in the observer's own command buffer and applied once the
+   operation that triggered it is complete (a spawn returns a handle that comes alive then).
+   Running a schedule, applying commands or state transitions, adding or removing observers
+   and removing a resource are refused inside an observer (ECS_SCHED_ERR_ACCESS). An observer
+   fails like a system (ecs_sched_ctx_fail, or an unhandled failed call); the failure, named
+   after the observer, becomes the failure of the system that made the change, or the
+   world's last error outside systems. */
+
+typedef enum ecs_sched_observer_event {
+    ECS_SCHED_ON_ADD = 1,      /* the entity gains the component */
+    ECS_SCHED_ON_INSERT,       /* a value is written by an insert (new or over an old one),
+                                  a spawn with it, or a command; after ON_ADD */
+    ECS_SCHED_ON_REMOVE,       /* the entity is about to lose it (remove, despawn, the world's
+                                  destruction); its value can still be read */
+    ECS_SCHED_ON_DESPAWN       /* the entity is about to be despawned (component 0), before
+                                  the ON_REMOVE of its components */
+} ecs_sched_observer_event;
+
+/* What happened. */
+typedef struct ecs_sched_trigger {
+    ecs_sched_observer_event event;
+    ecs_sched_entity entity;
+    ecs_sched_id component;    /* 0 for ON_DESPAWN */
+} ecs_sched_trigger;
+
+/* Gets the observer's context: ecs_sched_ctx_world, ecs_sched_ctx_user_data,
+   ecs_sched_ctx_commands, ecs_sched_ctx_fail work as in an exclusive system. */
+typedef void (*ecs_sched_observer_fn)(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger);
+
+#ifndef ECS_SCHED_MAX_OBSERVER_FILTER
+#define ECS_SCHED_MAX_OBSERVER_FILTER 4
+#endif
+
+typedef struct ecs_sched_observer_desc {
+    const char *name;                                 /* for messages; default "observer" */
+    ecs_sched_observer_event event;                   /* required */
+    ecs_sched_id component;                           /* required, but 0 for ON_DESPAWN */
+    ecs_sched_observer_fn fn;                         /* required */
+    void *user_data;
+    ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];    /* only entities that have these */
+    ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER]; /* and none of these */
+} ecs_sched_observer_desc;
+
+/* Adds an observer; returns its id (never 0 and never reused), or 0 on failure. */
+ECS_SCHED_API uint32_t ecs_sched_observer_add(ecs_sched_world *world,
+                                              const ecs_sched_observer_desc *desc);
+/* Removes it; an id that is not an observer of the world (removed already) is
+   ECS_SCHED_ERR_INVALID_ARGUMENT. */
+ECS_SCHED_API ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *world, uint32_t id);
+
 /*================================= src/executor.h (public) ==================================*/
 /* executor: running a built plan on a world, single-threaded and parallel. */
 
@@ -4234,6 +4294,7 @@ typedef struct ecs_sched__component {
     bool tracked;                  /* keeps change ticks per entity */
     uint32_t queue;                /* a message type: its queue + 1 (message.h), else 0 */
     uint32_t removals;             /* tracked: the queue of its removals + 1 */
+    uint32_t observed;             /* observers watching it (observer.h) */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -4319,6 +4380,7 @@ typedef struct ecs_sched__schedules ecs_sched__schedules;
 typedef struct ecs_sched__states ecs_sched__states;
 typedef struct ecs_sched__clocks ecs_sched__clocks;
 typedef struct ecs_sched__messages ecs_sched__messages;
+typedef struct ecs_sched__observers ecs_sched__observers;
 
 struct ecs_sched_world {
     ecs_sched__env env;
@@ -4360,6 +4422,7 @@ struct ecs_sched_world {
     ecs_sched__messages *messages;       /* message.h; NULL until a message type or tracked
                                             component is registered */
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
+    ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     ecs_sched_pool *pool;                /* created on first use */
 #ifdef ECS_SCHED_THREADS
@@ -4390,6 +4453,17 @@ static void ecs_sched__time_free(ecs_sched_world *w);
 static void ecs_sched__messages_free(ecs_sched_world *w);
 static bool ecs_sched__removals_create(ecs_sched_world *w, ecs_sched_id id);
 static void ecs_sched__removed(ecs_sched_world *w, ecs_sched_id id, ecs_sched_entity e);
+/* observer.h: calling observers, and the changes they defer. The world calls them only while
+   it has observers (w->observers). */
+static void ecs_sched__observers_free(ecs_sched_world *w);
+static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
+                                        const ecs_sched__table *before, int32_t count,
+                                        const ecs_sched_id *ids);
+static void ecs_sched__observe_removing(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id);
+static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e);
+static void ecs_sched__observers_flush(ecs_sched_world *w);
+static ecs_sched_commands *ecs_sched__deferring(const ecs_sched_world *w);
+static bool ecs_sched__refused_in_observer(ecs_sched_world *w, const char *what);
 
 /* ---- small helpers ---- */
 
@@ -5407,13 +5481,28 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     return w;
 }
 
+/* The world goes: the observers of ON_REMOVE hear of every component of every entity (what
+   they defer is dropped with the world). */
+static void ecs_sched__observe_world_end(ecs_sched_world *w) {
+    uint32_t i;
+    int32_t row, k;
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        for (row = 0; row < t->count; row++) {
+            for (k = 0; k < t->type_count; k++) ecs_sched__observe_removing(w, t->entities[row], t->type[k]);
+        }
+    }
+}
+
 void ecs_sched_world_destroy(ecs_sched_world *w) {
     uint32_t i;
     if (!w) return;
+    if (w->observers) ecs_sched__observe_world_end(w);
     ecs_sched__states_free(w);
     ecs_sched__time_free(w);
     ecs_sched__schedules_free(w);
     ecs_sched_pool_destroy(w->pool);
+    ecs_sched__observers_free(w);
     ecs_sched__buffers_free(w);
     ecs_sched__queries_free(w);
     ecs_sched__messages_free(w);
@@ -5565,8 +5654,12 @@ ecs_sched_entity ecs_sched_spawn(ecs_sched_world *w) {
 ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
                                       const void *const *values) {
     ecs_sched__table *t;
+    ecs_sched_entity e;
     uint32_t index;
     ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_spawn_with(ecs_sched__deferring(w), count, ids, values);
+    }
     if (ecs_sched__change_refused(w, "spawn")) return ECS_SCHED_NULL_ENTITY;
     if (ecs_sched__check_ids(w, count, ids, "spawn") != ECS_SCHED_OK) return ECS_SCHED_NULL_ENTITY;
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
@@ -5577,7 +5670,34 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     }
     index = ecs_sched__take_index(w);
     ecs_sched__place(w, index, t, count, ids, values);
-    return ecs_sched__make_entity(index, w->records[index].generation);
+    e = ecs_sched__make_entity(index, w->records[index].generation);
+    if (w->observers) {
+        ecs_sched__observe_inserted(w, e, NULL, count, ids);
+        ecs_sched__observers_flush(w);
+    }
+    return e;
+}
+
+/* spawn_batch inside an observer: a deferred spawn per entity. */
+static ecs_sched_result ecs_sched__defer_spawn_batch(ecs_sched_world *w, int32_t entity_count,
+                                                     int32_t count, const ecs_sched_id *ids,
+                                                     const void *const *arrays,
+                                                     ecs_sched_entity *out_entities) {
+    const void *values[ECS_SCHED__MAX_TYPE];
+    ecs_sched_result result = ecs_sched__check_ids(w, count, ids, "spawn_batch");
+    int32_t i, k;
+    if (result != ECS_SCHED_OK) return result;
+    for (i = 0; i < entity_count; i++) {
+        ecs_sched_entity e;
+        for (k = 0; k < count; k++) {
+            const unsigned char *array = arrays ? (const unsigned char *)arrays[k] : NULL;
+            values[k] = array ? array + (size_t)i * w->components[ids[k]].size : NULL;
+        }
+        e = ecs_sched_commands_spawn_with(ecs_sched__deferring(w), count, ids, values);
+        if (e == ECS_SCHED_NULL_ENTITY) return w->env.last_result;
+        if (out_entities) out_entities[i] = e;
+    }
+    return ECS_SCHED_OK;
 }
 
 ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count, int32_t count,
@@ -5587,6 +5707,9 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     ecs_sched_result result;
     int32_t first, i, c;
     ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched__defer_spawn_batch(w, entity_count, count, ids, arrays, out_entities);
+    }
     if (ecs_sched__change_refused(w, "spawn_batch")) return ECS_SCHED_ERR_ACCESS;
     if (entity_count < 0) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -5623,6 +5746,12 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, first, entity_count, ecs_sched__tick_now(w));
     t->count += entity_count;
     w->alive_count += entity_count;
+    if (w->observers) {
+        for (i = 0; i < entity_count; i++) {
+            ecs_sched__observe_inserted(w, t->entities[first + i], NULL, count, ids);
+        }
+        ecs_sched__observers_flush(w);
+    }
     return ECS_SCHED_OK;
 }
 
@@ -5643,9 +5772,14 @@ static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
 
 ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_despawn(ecs_sched__deferring(w), e);
+    }
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
+    if (w->observers) ecs_sched__observe_despawning(w, e);
     ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
+    if (w->observers) ecs_sched__observers_flush(w);
     return ECS_SCHED_OK;
 }
 
@@ -5688,12 +5822,25 @@ static void ecs_sched__write_values(ecs_sched_world *w, uint32_t index,
     }
 }
 
+/* insert_many inside an observer: deferred inserts. */
+static ecs_sched_result ecs_sched__defer_inserts(ecs_sched_world *w, ecs_sched_entity e,
+                                                 int32_t count, const ecs_sched_id *ids,
+                                                 const void *const *values) {
+    ecs_sched_result result = ecs_sched__check_ids(w, count, ids, "insert");
+    int32_t i;
+    for (i = 0; i < count && result == ECS_SCHED_OK; i++) {
+        result = ecs_sched_commands_insert(ecs_sched__deferring(w), e, ids[i], values ? values[i] : NULL);
+    }
+    return result;
+}
+
 ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
                                        const ecs_sched_id *ids, const void *const *values) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     ecs_sched__table *src, *dst;
     ecs_sched_result result;
     ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) return ecs_sched__defer_inserts(w, e, count, ids, values);
     if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "insert");
     result = ecs_sched__check_ids(w, count, ids, "insert");
@@ -5705,6 +5852,10 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
         return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
     }
     ecs_sched__write_values(w, index, src, count, ids, values);
+    if (w->observers) {
+        ecs_sched__observe_inserted(w, e, src, count, ids);
+        ecs_sched__observers_flush(w);
+    }
     return ECS_SCHED_OK;
 }
 
@@ -5717,17 +5868,22 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     ecs_sched__table *src, *dst;
     ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_remove(ecs_sched__deferring(w), e, id);
+    }
     if (ecs_sched__change_refused(w, "remove")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "remove");
     if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "remove");
     src = w->tables[w->records[index].table];
     if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
+    if (w->observers) ecs_sched__observe_removing(w, e, id);
     dst = ecs_sched__table_step(w, src, id, true);
     if (!dst) return w->env.last_result;
     if (!ecs_sched__move_entity(w, index, dst)) {
         return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
     }
     if (w->components[id].tracked) ecs_sched__removed(w, id, e);
+    if (w->observers) ecs_sched__observers_flush(w);
     return ECS_SCHED_OK;
 }
 
@@ -5797,6 +5953,9 @@ ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *w, ecs_sched_id id, 
     const ecs_sched__component *c;
     void *data;
     ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_set_resource(ecs_sched__deferring(w), id, value);
+    }
     if (ecs_sched__change_refused(w, "resource_insert")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__component_valid(w, id)) {
         return ecs_sched__unknown_component(w, id, "resource_insert");
@@ -5848,6 +6007,9 @@ const void *ecs_sched_resource_get(ecs_sched_world *w, ecs_sched_id id) {
 
 ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *w, ecs_sched_id id) {
     ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__refused_in_observer(w, "removing a resource")) {
+        return ECS_SCHED_ERR_ACCESS;
+    }
     if (ecs_sched__change_refused(w, "resource_remove")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__component_valid(w, id)) {
         return ecs_sched__unknown_component(w, id, "resource_remove");
@@ -6837,6 +6999,10 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
             ecs_sched__table *t = ecs_sched__spawn_table(cmd, n, ids);
             ok = t && ecs_sched__place(w, ECS_SCHED_ENTITY_INDEX(c.entity), t, n, ids, values);
             if (t && !ok) ecs_sched__out_of_memory(w, "applying a spawn command");
+            if (ok && w->observers) {
+                ecs_sched__observe_inserted(w, c.entity, NULL, n, ids);
+                ecs_sched__observers_flush(w);
+            }
         }
         break;
     case ECS_SCHED__CMD_INSERT:
@@ -6853,7 +7019,9 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
         for (;;) {
             ecs_sched__command next;
             if (ecs_sched__is_live_record(w, c.entity)) {
+                if (w->observers) ecs_sched__observe_despawning(w, c.entity);
                 ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(c.entity));
+                if (w->observers) ecs_sched__observers_flush(w);
             } else {
                 cmd->skipped++;
             }
@@ -6886,6 +7054,9 @@ skipped:
 ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
     ecs_sched__command_block *block;
     ECS_SCHED_ASSERT(cmd != NULL);
+    if (cmd->world->observers && ecs_sched__refused_in_observer(cmd->world, "applying commands")) {
+        return ECS_SCHED_ERR_ACCESS;
+    }
     cmd->skipped = 0;
     block = cmd->read;
     while (ecs_sched__command_step(cmd, &block, &cmd->read_at)) {
@@ -6927,6 +7098,7 @@ struct ecs_sched_system_ctx {
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];
     bool exclusive;
     bool read_only;                   /* conditions */
+    bool observer;                    /* an observer's (observer.h) */
     struct ecs_sched__cursor *cursors;    /* its places in message queues (message.h) */
     int32_t cursor_count;
     uint32_t cursor_capacity;
@@ -6967,8 +7139,9 @@ static size_t ecs_sched__running_prefix(const void *running, char *out, size_t n
     } else {
         at = ecs_sched__append(out, n, at, "'");
     }
+    if (!ctx->schedule) return ecs_sched__append(out, n, at, ": ");   /* an observer */
     at = ecs_sched__append(out, n, at, " in schedule '");
-    at = ecs_sched__append(out, n, at, ctx->schedule ? ctx->schedule : "(none)");
+    at = ecs_sched__append(out, n, at, ctx->schedule);
     return ecs_sched__append(out, n, at, "': ");
 }
 
@@ -11999,6 +12172,299 @@ void ecs_sched_change_tick_advance(ecs_sched_world *w, uint32_t ticks) {
     }
 }
 
+/*============================= src/observer.h (implementation) ==============================*/
+/* observer: code that runs the moment a component is added, written or removed. */
+
+#define ECS_SCHED__OBSERVER_ROUNDS 1000   /* rounds of deferred changes before giving up */
+
+typedef struct ecs_sched__observer {
+    uint32_t id;
+    ecs_sched_observer_event event;
+    ecs_sched_id component;
+    ecs_sched_observer_fn fn;
+    ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];
+    ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER];
+    char *name;
+    ecs_sched_system_ctx ctx;        /* kind "observer", with a command buffer of its own */
+} ecs_sched__observer;
+
+struct ecs_sched__observers {
+    ecs_sched__observer **items;     /* in the order they were added */
+    uint32_t count;
+    uint32_t capacity;
+    uint32_t next_id;
+    int32_t dispatching;             /* observers are being called (nesting depth) */
+    bool flushing;                   /* their deferred changes are being applied */
+};
+
+static void ecs_sched__observer_free(ecs_sched_world *w, ecs_sched__observer *o) {
+    ecs_sched_commands_destroy(o->ctx.commands);
+    ecs_sched__free(&w->env, o->ctx.failure_message);
+    ecs_sched__free(&w->env, o->ctx.cursors);
+    ecs_sched__free(&w->env, o->name);
+    ecs_sched__free(&w->env, o);
+}
+
+/* The world's side (declared in world.h): observers go with the world (before its command
+   buffers). */
+static void ecs_sched__observers_free(ecs_sched_world *w) {
+    uint32_t i;
+    if (!w->observers) return;
+    for (i = 0; i < w->observers->count; i++) ecs_sched__observer_free(w, w->observers->items[i]);
+    ecs_sched__free(&w->env, w->observers->items);
+    ecs_sched__free(&w->env, w->observers);
+    w->observers = NULL;
+}
+
+/* The observer running on this thread for w, or NULL. */
+static ecs_sched_system_ctx *ecs_sched__observer_running(const ecs_sched_world *w) {
+    ecs_sched_system_ctx *ctx;
+    if (!w->observers || !w->observers->dispatching) return NULL;
+    ctx = (ecs_sched_system_ctx *)ecs_sched__running_in(&w->env);
+    return ctx && ctx->observer ? ctx : NULL;
+}
+
+/* For what an observer may not do: refuses it (its failure) when one is running. */
+static bool ecs_sched__refused_in_observer(ecs_sched_world *w, const char *what) {
+    if (!ecs_sched__observer_running(w)) return false;
+    ecs_sched__refuse(&w->env, ECS_SCHED_ERR_ACCESS,
+                      "%s inside an observer: an observer runs in the middle of a change to the "
+                      "world; do it from a system (or record what it needs in a command)", what);
+    return true;
+}
+
+/* ---- adding and removing ---- */
+
+static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
+                                                  const ecs_sched_observer_desc *d) {
+    const char *name = d && d->name ? d->name : "observer";
+    int32_t i;
+    if (!d || !d->fn) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "observer_add: observer '%s' has no function", name);
+    }
+    if (d->event < ECS_SCHED_ON_ADD || d->event > ECS_SCHED_ON_DESPAWN) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "observer_add: observer '%s' has no event (ECS_SCHED_ON_ADD, "
+                               "_ON_INSERT, _ON_REMOVE or _ON_DESPAWN)", name);
+    }
+    if (d->event == ECS_SCHED_ON_DESPAWN ? d->component != 0
+                                         : !ecs_sched__component_valid(w, d->component)) {
+        if (d->event == ECS_SCHED_ON_DESPAWN) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                   "observer_add: observer '%s' watches ON_DESPAWN, an event of "
+                                   "entities: leave .component 0", name);
+        }
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
+                               "observer_add: observer '%s' watches component id %u, which is "
+                               "not registered in this world", name, (unsigned)d->component);
+    }
+    if (w->components[d->component].queue) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "observer_add: observer '%s' watches '%s', a message type; "
+                               "read messages with ecs_sched_ctx_messages", name,
+                               w->components[d->component].name);
+    }
+    for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) {
+        ecs_sched_id id = d->with[i] ? d->with[i] : d->without[i];
+        if ((d->with[i] && !ecs_sched__component_valid(w, d->with[i])) ||
+            (d->without[i] && !ecs_sched__component_valid(w, d->without[i]))) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
+                                   "observer_add: observer '%s' filters on component id %u, "
+                                   "which is not registered in this world", name,
+                                   (unsigned)(d->with[i] && !ecs_sched__component_valid(w, d->with[i])
+                                                  ? d->with[i] : d->without[i]));
+        }
+        (void)id;
+    }
+    return ECS_SCHED_OK;
+}
+
+uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_desc *desc) {
+    ecs_sched__observers *all;
+    ecs_sched__observer *o;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__refused_in_observer(w, "adding an observer")) return 0;
+    if (ecs_sched__observer_check(w, desc) != ECS_SCHED_OK) return 0;
+    if (!w->observers &&
+        !(w->observers = (ecs_sched__observers *)ecs_sched__calloc(&w->env, sizeof *w->observers))) {
+        ecs_sched__out_of_memory(w, "adding an observer");
+        return 0;
+    }
+    all = w->observers;
+    if (!ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ||
+        !(o = (ecs_sched__observer *)ecs_sched__calloc(&w->env, sizeof *o))) {
+        ecs_sched__out_of_memory(w, "adding an observer");
+        return 0;
+    }
+    o->name = ecs_sched__strdup(&w->env, desc->name ? desc->name : "observer");
+    o->ctx.commands = o->name ? ecs_sched_commands_create(w) : NULL;
+    if (!o->name || !o->ctx.commands) {
+        ecs_sched__free(&w->env, o->name);
+        ecs_sched__free(&w->env, o);
+        ecs_sched__out_of_memory(w, "adding an observer");
+        return 0;
+    }
+    o->id = ++all->next_id;
+    o->event = desc->event;
+    o->component = desc->component;
+    o->fn = desc->fn;
+    memcpy(o->with, desc->with, sizeof o->with);
+    memcpy(o->without, desc->without, sizeof o->without);
+    o->ctx.world = w;
+    o->ctx.name = o->name;
+    o->ctx.kind = "observer";
+    o->ctx.user_data = desc->user_data;
+    o->ctx.exclusive = true;
+    o->ctx.observer = true;
+    all->items[all->count++] = o;
+    if (o->component) w->components[o->component].observed++;
+    return o->id;
+}
+
+ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *w, uint32_t id) {
+    ecs_sched__observers *all;
+    uint32_t i;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__refused_in_observer(w, "removing an observer")) return ECS_SCHED_ERR_ACCESS;
+    all = w->observers;
+    for (i = 0; all && i < all->count; i++) {
+        ecs_sched__observer *o = all->items[i];
+        if (o->id != id) continue;
+        if (o->component) w->components[o->component].observed--;
+        memmove(&all->items[i], &all->items[i + 1], (all->count - i - 1) * sizeof *all->items);
+        all->count--;
+        ecs_sched__observer_free(w, o);
+        return ECS_SCHED_OK;
+    }
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "observer_remove: %u is not an observer of this world (was it "
+                           "removed already?)", (unsigned)id);
+}
+
+/* ---- calling them ---- */
+
+static bool ecs_sched__observer_filters_pass(const ecs_sched_world *w, const ecs_sched__observer *o,
+                                             ecs_sched_entity e) {
+    const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    int32_t i;
+    for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) {
+        if (o->with[i] && ecs_sched__type_find(t, o->with[i]) < 0) return false;
+        if (o->without[i] && ecs_sched__type_find(t, o->without[i]) >= 0) return false;
+    }
+    return true;
+}
+
+/* A failure of an observer: the failure of what made the change (a system, a command
+   applier), or the world's last error. */
+static void ecs_sched__observer_failed(ecs_sched_world *w, ecs_sched__observer *o) {
+    char fallback[ECS_SCHED__ERROR_CAPACITY];
+    const char *message = ecs_sched__ctx_failure_message(&o->ctx, fallback, sizeof fallback);
+    ecs_sched_result code = o->ctx.failure;
+    o->ctx.failure = ECS_SCHED_OK;
+    o->ctx.failure_refused = false;
+    ecs_sched__fail_text(&w->env, code, message);
+}
+
+/* Calls the observers of `event` on `component` for entity e, in the order they were added. */
+static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event event,
+                               ecs_sched_entity e, ecs_sched_id component) {
+    ecs_sched__observers *all = w->observers;
+    ecs_sched_trigger trigger;
+    uint32_t i;
+    trigger.event = event;
+    trigger.entity = e;
+    trigger.component = component;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched__observer *o = all->items[i];
+        uint32_t tick;
+        void *outer;
+        if (o->event != event || o->component != component || !ecs_sched__observer_filters_pass(w, o, e)) {
+            continue;
+        }
+        tick = ecs_sched__tick_now(w);   /* its changes carry the tick of the one it observes */
+        o->ctx.last_run = o->ctx.this_run;
+        o->ctx.this_run = tick;
+        all->dispatching++;
+        outer = ecs_sched__running_begin(&o->ctx);
+        o->fn(&o->ctx, &trigger);
+        ecs_sched__running_end(outer);
+        all->dispatching--;
+        if (o->ctx.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
+    }
+}
+
+/* The world's side (declared in world.h). An entity got components `ids` (those `before`
+   lacked are new): ON_ADD for the new ones, then ON_INSERT for all. */
+static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
+                                        const ecs_sched__table *before, int32_t count,
+                                        const ecs_sched_id *ids) {
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        if (w->components[ids[i]].observed && (!before || ecs_sched__type_find(before, ids[i]) < 0)) {
+            ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, ids[i]);
+        }
+    }
+    for (i = 0; i < count; i++) {
+        if (w->components[ids[i]].observed) ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, ids[i]);
+    }
+}
+
+/* An entity is about to lose component `id`. */
+static void ecs_sched__observe_removing(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    if (w->components[id].observed) ecs_sched__observe(w, ECS_SCHED_ON_REMOVE, e, id);
+}
+
+/* An entity is about to be despawned: ON_DESPAWN, then ON_REMOVE for each component. The
+   type is copied: an observer may register components (which moves nothing), but the type
+   is read between calls. */
+static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched_id type[ECS_SCHED__MAX_TYPE];
+    const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    int32_t i, n = t->type_count;
+    memcpy(type, t->type, (size_t)n * sizeof *type);
+    ecs_sched__observe(w, ECS_SCHED_ON_DESPAWN, e, 0);
+    for (i = 0; i < n; i++) ecs_sched__observe_removing(w, e, type[i]);
+}
+
+/* Applies the observers' deferred changes, which may call observers again; until none is
+   left (or, for observers that keep triggering each other, ECS_SCHED__OBSERVER_ROUNDS
+   rounds). Called at the end of each operation that may call observers. */
+static void ecs_sched__observers_flush(ecs_sched_world *w) {
+    ecs_sched__observers *all = w->observers;
+    int32_t round;
+    if (!all || all->flushing || all->dispatching) return;
+    all->flushing = true;
+    for (round = 0; round < ECS_SCHED__OBSERVER_ROUNDS; round++) {
+        bool pending = false;
+        uint32_t i;
+        for (i = 0; i < all->count; i++) {
+            ecs_sched_commands *cmd = all->items[i]->ctx.commands;
+            if (ecs_sched_commands_pending(cmd) == 0) continue;
+            pending = true;
+            if (ecs_sched_commands_apply(cmd) != ECS_SCHED_OK) {
+                ecs_sched__fail_again_for(w, all->items[i]->name);
+            }
+        }
+        if (!pending) break;
+    }
+    if (round == ECS_SCHED__OBSERVER_ROUNDS) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                        "observers kept making changes that called observers again, %d rounds "
+                        "in a row; the changes still pending are left for the next operation "
+                        "(do two observers undo each other?)", ECS_SCHED__OBSERVER_ROUNDS);
+    }
+    all->flushing = false;
+}
+
+/* ---- what an observer does through the world: deferred into its buffer ---- */
+
+/* The buffer deferred changes go to, when an observer runs; NULL otherwise. */
+static ecs_sched_commands *ecs_sched__deferring(const ecs_sched_world *w) {
+    ecs_sched_system_ctx *ctx = ecs_sched__observer_running(w);
+    return ctx ? ctx->commands : NULL;
+}
+
 /*============================= src/executor.h (implementation) ==============================*/
 /* executor: running a built plan on a world, single-threaded and parallel. */
 
@@ -13023,6 +13489,9 @@ static ecs_sched_result ecs_sched__execute_chosen(ecs_sched_world *w, ecs_sched_
 static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__schedule *s) {
     ecs_sched__schedules *all = w->schedules;
     ecs_sched_result result;
+    if (w->observers && ecs_sched__refused_in_observer(w, "running a schedule")) {
+        return ECS_SCHED_ERR_ACCESS;
+    }
     if (s->running) {
         ecs_sched__text text;
         int32_t i;
@@ -15023,6 +15492,9 @@ ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine) {
 ecs_sched_result ecs_sched_state_apply(ecs_sched_world *w, ecs_sched_id machine) {
     const ecs_sched__state_machine *m = NULL;
     ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__refused_in_observer(w, "applying state transitions")) {
+        return ECS_SCHED_ERR_ACCESS;
+    }
     if (machine) {
         m = ecs_sched__state_known(w, machine, "state_apply");
         if (!m) return w->env.last_result;

@@ -478,6 +478,10 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
             ecs_sched__table *t = ecs_sched__spawn_table(cmd, n, ids);
             ok = t && ecs_sched__place(w, ECS_SCHED_ENTITY_INDEX(c.entity), t, n, ids, values);
             if (t && !ok) ecs_sched__out_of_memory(w, "applying a spawn command");
+            if (ok && w->observers) {
+                ecs_sched__observe_inserted(w, c.entity, NULL, n, ids);
+                ecs_sched__observers_flush(w);
+            }
         }
         break;
     case ECS_SCHED__CMD_INSERT:
@@ -494,7 +498,9 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
         for (;;) {
             ecs_sched__command next;
             if (ecs_sched__is_live_record(w, c.entity)) {
+                if (w->observers) ecs_sched__observe_despawning(w, c.entity);
                 ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(c.entity));
+                if (w->observers) ecs_sched__observers_flush(w);
             } else {
                 cmd->skipped++;
             }
@@ -527,6 +533,9 @@ skipped:
 ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
     ecs_sched__command_block *block;
     ECS_SCHED_ASSERT(cmd != NULL);
+    if (cmd->world->observers && ecs_sched__refused_in_observer(cmd->world, "applying commands")) {
+        return ECS_SCHED_ERR_ACCESS;
+    }
     cmd->skipped = 0;
     block = cmd->read;
     while (ecs_sched__command_step(cmd, &block, &cmd->read_at)) {

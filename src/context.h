@@ -83,6 +83,7 @@ struct ecs_sched_system_ctx {
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];
     bool exclusive;
     bool read_only;                   /* conditions */
+    bool observer;                    /* an observer's (observer.h) */
     struct ecs_sched__cursor *cursors;    /* its places in message queues (message.h) */
     int32_t cursor_count;
     uint32_t cursor_capacity;
@@ -123,8 +124,9 @@ static size_t ecs_sched__running_prefix(const void *running, char *out, size_t n
     } else {
         at = ecs_sched__append(out, n, at, "'");
     }
+    if (!ctx->schedule) return ecs_sched__append(out, n, at, ": ");   /* an observer */
     at = ecs_sched__append(out, n, at, " in schedule '");
-    at = ecs_sched__append(out, n, at, ctx->schedule ? ctx->schedule : "(none)");
+    at = ecs_sched__append(out, n, at, ctx->schedule);
     return ecs_sched__append(out, n, at, "': ");
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 #include "plan.h"
 #include "change.h"
+#include "observer.h"
 
 /* Runs a stored schedule: builds it first when it is new or changed, then runs its systems in
    plan order, evaluating conditions as it goes, applying commands at sync points and once
@@ -1034,6 +1035,9 @@ static ecs_sched_result ecs_sched__execute_chosen(ecs_sched_world *w, ecs_sched_
 static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__schedule *s) {
     ecs_sched__schedules *all = w->schedules;
     ecs_sched_result result;
+    if (w->observers && ecs_sched__refused_in_observer(w, "running a schedule")) {
+        return ECS_SCHED_ERR_ACCESS;
+    }
     if (s->running) {
         ecs_sched__text text;
         int32_t i;

@@ -203,6 +203,7 @@ typedef struct ecs_sched__component {
     bool tracked;                  /* keeps change ticks per entity */
     uint32_t queue;                /* a message type: its queue + 1 (message.h), else 0 */
     uint32_t removals;             /* tracked: the queue of its removals + 1 */
+    uint32_t observed;             /* observers watching it (observer.h) */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -288,6 +289,7 @@ typedef struct ecs_sched__schedules ecs_sched__schedules;
 typedef struct ecs_sched__states ecs_sched__states;
 typedef struct ecs_sched__clocks ecs_sched__clocks;
 typedef struct ecs_sched__messages ecs_sched__messages;
+typedef struct ecs_sched__observers ecs_sched__observers;
 
 struct ecs_sched_world {
     ecs_sched__env env;
@@ -329,6 +331,7 @@ struct ecs_sched_world {
     ecs_sched__messages *messages;       /* message.h; NULL until a message type or tracked
                                             component is registered */
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
+    ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     ecs_sched_pool *pool;                /* created on first use */
 #ifdef ECS_SCHED_THREADS
@@ -359,6 +362,17 @@ static void ecs_sched__time_free(ecs_sched_world *w);
 static void ecs_sched__messages_free(ecs_sched_world *w);
 static bool ecs_sched__removals_create(ecs_sched_world *w, ecs_sched_id id);
 static void ecs_sched__removed(ecs_sched_world *w, ecs_sched_id id, ecs_sched_entity e);
+/* observer.h: calling observers, and the changes they defer. The world calls them only while
+   it has observers (w->observers). */
+static void ecs_sched__observers_free(ecs_sched_world *w);
+static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
+                                        const ecs_sched__table *before, int32_t count,
+                                        const ecs_sched_id *ids);
+static void ecs_sched__observe_removing(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id);
+static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e);
+static void ecs_sched__observers_flush(ecs_sched_world *w);
+static ecs_sched_commands *ecs_sched__deferring(const ecs_sched_world *w);
+static bool ecs_sched__refused_in_observer(ecs_sched_world *w, const char *what);
 
 /* ---- small helpers ---- */
 
@@ -1376,13 +1390,28 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     return w;
 }
 
+/* The world goes: the observers of ON_REMOVE hear of every component of every entity (what
+   they defer is dropped with the world). */
+static void ecs_sched__observe_world_end(ecs_sched_world *w) {
+    uint32_t i;
+    int32_t row, k;
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        for (row = 0; row < t->count; row++) {
+            for (k = 0; k < t->type_count; k++) ecs_sched__observe_removing(w, t->entities[row], t->type[k]);
+        }
+    }
+}
+
 void ecs_sched_world_destroy(ecs_sched_world *w) {
     uint32_t i;
     if (!w) return;
+    if (w->observers) ecs_sched__observe_world_end(w);
     ecs_sched__states_free(w);
     ecs_sched__time_free(w);
     ecs_sched__schedules_free(w);
     ecs_sched_pool_destroy(w->pool);
+    ecs_sched__observers_free(w);
     ecs_sched__buffers_free(w);
     ecs_sched__queries_free(w);
     ecs_sched__messages_free(w);
@@ -1534,8 +1563,12 @@ ecs_sched_entity ecs_sched_spawn(ecs_sched_world *w) {
 ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
                                       const void *const *values) {
     ecs_sched__table *t;
+    ecs_sched_entity e;
     uint32_t index;
     ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_spawn_with(ecs_sched__deferring(w), count, ids, values);
+    }
     if (ecs_sched__change_refused(w, "spawn")) return ECS_SCHED_NULL_ENTITY;
     if (ecs_sched__check_ids(w, count, ids, "spawn") != ECS_SCHED_OK) return ECS_SCHED_NULL_ENTITY;
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
@@ -1546,7 +1579,34 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     }
     index = ecs_sched__take_index(w);
     ecs_sched__place(w, index, t, count, ids, values);
-    return ecs_sched__make_entity(index, w->records[index].generation);
+    e = ecs_sched__make_entity(index, w->records[index].generation);
+    if (w->observers) {
+        ecs_sched__observe_inserted(w, e, NULL, count, ids);
+        ecs_sched__observers_flush(w);
+    }
+    return e;
+}
+
+/* spawn_batch inside an observer: a deferred spawn per entity. */
+static ecs_sched_result ecs_sched__defer_spawn_batch(ecs_sched_world *w, int32_t entity_count,
+                                                     int32_t count, const ecs_sched_id *ids,
+                                                     const void *const *arrays,
+                                                     ecs_sched_entity *out_entities) {
+    const void *values[ECS_SCHED__MAX_TYPE];
+    ecs_sched_result result = ecs_sched__check_ids(w, count, ids, "spawn_batch");
+    int32_t i, k;
+    if (result != ECS_SCHED_OK) return result;
+    for (i = 0; i < entity_count; i++) {
+        ecs_sched_entity e;
+        for (k = 0; k < count; k++) {
+            const unsigned char *array = arrays ? (const unsigned char *)arrays[k] : NULL;
+            values[k] = array ? array + (size_t)i * w->components[ids[k]].size : NULL;
+        }
+        e = ecs_sched_commands_spawn_with(ecs_sched__deferring(w), count, ids, values);
+        if (e == ECS_SCHED_NULL_ENTITY) return w->env.last_result;
+        if (out_entities) out_entities[i] = e;
+    }
+    return ECS_SCHED_OK;
 }
 
 ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count, int32_t count,
@@ -1556,6 +1616,9 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     ecs_sched_result result;
     int32_t first, i, c;
     ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched__defer_spawn_batch(w, entity_count, count, ids, arrays, out_entities);
+    }
     if (ecs_sched__change_refused(w, "spawn_batch")) return ECS_SCHED_ERR_ACCESS;
     if (entity_count < 0) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -1592,6 +1655,12 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, first, entity_count, ecs_sched__tick_now(w));
     t->count += entity_count;
     w->alive_count += entity_count;
+    if (w->observers) {
+        for (i = 0; i < entity_count; i++) {
+            ecs_sched__observe_inserted(w, t->entities[first + i], NULL, count, ids);
+        }
+        ecs_sched__observers_flush(w);
+    }
     return ECS_SCHED_OK;
 }
 
@@ -1612,9 +1681,14 @@ static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
 
 ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_despawn(ecs_sched__deferring(w), e);
+    }
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
+    if (w->observers) ecs_sched__observe_despawning(w, e);
     ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
+    if (w->observers) ecs_sched__observers_flush(w);
     return ECS_SCHED_OK;
 }
 
@@ -1657,12 +1731,25 @@ static void ecs_sched__write_values(ecs_sched_world *w, uint32_t index,
     }
 }
 
+/* insert_many inside an observer: deferred inserts. */
+static ecs_sched_result ecs_sched__defer_inserts(ecs_sched_world *w, ecs_sched_entity e,
+                                                 int32_t count, const ecs_sched_id *ids,
+                                                 const void *const *values) {
+    ecs_sched_result result = ecs_sched__check_ids(w, count, ids, "insert");
+    int32_t i;
+    for (i = 0; i < count && result == ECS_SCHED_OK; i++) {
+        result = ecs_sched_commands_insert(ecs_sched__deferring(w), e, ids[i], values ? values[i] : NULL);
+    }
+    return result;
+}
+
 ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
                                        const ecs_sched_id *ids, const void *const *values) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     ecs_sched__table *src, *dst;
     ecs_sched_result result;
     ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) return ecs_sched__defer_inserts(w, e, count, ids, values);
     if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "insert");
     result = ecs_sched__check_ids(w, count, ids, "insert");
@@ -1674,6 +1761,10 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
         return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
     }
     ecs_sched__write_values(w, index, src, count, ids, values);
+    if (w->observers) {
+        ecs_sched__observe_inserted(w, e, src, count, ids);
+        ecs_sched__observers_flush(w);
+    }
     return ECS_SCHED_OK;
 }
 
@@ -1686,17 +1777,22 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     ecs_sched__table *src, *dst;
     ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_remove(ecs_sched__deferring(w), e, id);
+    }
     if (ecs_sched__change_refused(w, "remove")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "remove");
     if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "remove");
     src = w->tables[w->records[index].table];
     if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
+    if (w->observers) ecs_sched__observe_removing(w, e, id);
     dst = ecs_sched__table_step(w, src, id, true);
     if (!dst) return w->env.last_result;
     if (!ecs_sched__move_entity(w, index, dst)) {
         return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
     }
     if (w->components[id].tracked) ecs_sched__removed(w, id, e);
+    if (w->observers) ecs_sched__observers_flush(w);
     return ECS_SCHED_OK;
 }
 
@@ -1766,6 +1862,9 @@ ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *w, ecs_sched_id id, 
     const ecs_sched__component *c;
     void *data;
     ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_set_resource(ecs_sched__deferring(w), id, value);
+    }
     if (ecs_sched__change_refused(w, "resource_insert")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__component_valid(w, id)) {
         return ecs_sched__unknown_component(w, id, "resource_insert");
@@ -1817,6 +1916,9 @@ const void *ecs_sched_resource_get(ecs_sched_world *w, ecs_sched_id id) {
 
 ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *w, ecs_sched_id id) {
     ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__refused_in_observer(w, "removing a resource")) {
+        return ECS_SCHED_ERR_ACCESS;
+    }
     if (ecs_sched__change_refused(w, "resource_remove")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__component_valid(w, id)) {
         return ecs_sched__unknown_component(w, id, "resource_remove");

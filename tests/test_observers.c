@@ -1,0 +1,370 @@
+/* Observers: functions called the moment a component is added (ON_ADD), written by an insert
+   (ON_INSERT), about to be removed (ON_REMOVE), or an entity about to be despawned
+   (ON_DESPAWN); in direct world calls, command application and batch spawns, in the order
+   they were added. Structural changes inside one are deferred to the end of the operation
+   that called it; what cannot be deferred is refused; a failure names the observer. */
+#include "ecs_sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "schedule_fixture.h"
+
+static ecs_sched_id g_pos, g_vel, g_tag;
+
+static ecs_sched_world *observed_world(void) {
+    ecs_sched_world *w = new_world();
+    g_pos = ECS_SCHED_COMPONENT(w, Position);
+    g_vel = ECS_SCHED_COMPONENT(w, Velocity);
+    g_tag = ECS_SCHED_TAG(w, Frozen);
+    return w;
+}
+
+static const char *event_name(ecs_sched_observer_event e) {
+    return e == ECS_SCHED_ON_ADD ? "add" : e == ECS_SCHED_ON_INSERT ? "insert"
+           : e == ECS_SCHED_ON_REMOVE ? "remove" : "despawn";
+}
+
+/* Traces "<name>:<event>" and, for a Position still there, its x. */
+static void trace_event(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    char word[96];
+    ecs_sched_world *w = ecs_sched_ctx_world(ctx);
+    const Position *p = t->component == g_pos && ecs_sched_has(w, t->entity, g_pos)
+                            ? (const Position *)ecs_sched_get(w, t->entity, g_pos) : NULL;
+    if (p) snprintf(word, sizeof word, "%s:%s=%g", ecs_sched_ctx_name(ctx), event_name(t->event), (double)p->x);
+    else snprintf(word, sizeof word, "%s:%s", ecs_sched_ctx_name(ctx), event_name(t->event));
+    trace_add(word);
+}
+
+static uint32_t observe(ecs_sched_world *w, const char *name, ecs_sched_observer_event event,
+                        ecs_sched_id component, ecs_sched_observer_fn fn) {
+    ecs_sched_observer_desc d;
+    uint32_t id;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.event = event;
+    d.component = component;
+    d.fn = fn;
+    id = ecs_sched_observer_add(w, &d);
+    assert_true(id != 0);
+    return id;
+}
+
+static void adding_a_component_calls_on_add_then_on_insert_and_an_overwrite_on_insert(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_entity e;
+    Position p = {1, 0}, q = {2, 0};
+    (void)state;
+    observe(w, "i", ECS_SCHED_ON_INSERT, g_pos, trace_event);
+    observe(w, "a", ECS_SCHED_ON_ADD, g_pos, trace_event);
+    e = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, e, g_pos, &p), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, e, g_pos, &q), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "a:add=1 i:insert=1 i:insert=2");
+    check_and_destroy(w);
+}
+
+static void on_remove_runs_before_the_value_goes_and_despawn_comes_first(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_entity e, f;
+    Position p = {3, 0};
+    ecs_sched_id both[2];
+    const void *values[2];
+    (void)state;
+    observe(w, "r", ECS_SCHED_ON_REMOVE, g_pos, trace_event);
+    observe(w, "d", ECS_SCHED_ON_DESPAWN, 0, trace_event);
+    e = ecs_sched_spawn_with(w, 1, &g_pos, (const void *const[]){&p});
+    assert_int_equal(ecs_sched_remove(w, e, g_pos), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_remove(w, e, g_pos), ECS_SCHED_OK);   /* not there: nothing */
+    both[0] = g_vel;
+    both[1] = g_pos;
+    values[0] = NULL;
+    values[1] = &p;
+    f = ecs_sched_spawn_with(w, 2, both, values);
+    assert_int_equal(ecs_sched_despawn(w, f), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "r:remove=3 d:despawn r:remove=3");
+    check_and_destroy(w);
+}
+
+static void observers_of_one_event_run_in_the_order_they_were_added(void **state) {
+    ecs_sched_world *w = observed_world();
+    (void)state;
+    observe(w, "first", ECS_SCHED_ON_ADD, g_pos, trace_event);
+    observe(w, "second", ECS_SCHED_ON_ADD, g_pos, trace_event);
+    observe(w, "third", ECS_SCHED_ON_ADD, g_pos, trace_event);
+    ecs_sched_spawn_with(w, 1, &g_pos, NULL);
+    assert_string_equal(g_trace, "first:add=0 second:add=0 third:add=0");
+    check_and_destroy(w);
+}
+
+static void with_and_without_filter_the_entities_an_observer_hears_of(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d;
+    ecs_sched_entity moving, frozen;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "moving";
+    d.event = ECS_SCHED_ON_INSERT;
+    d.component = g_pos;
+    d.fn = trace_event;
+    d.with[0] = g_vel;
+    d.without[0] = g_tag;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    moving = ecs_sched_spawn_with(w, 1, &g_vel, NULL);
+    frozen = ecs_sched_spawn_with(w, 2, (const ecs_sched_id[]){g_vel, g_tag}, NULL);
+    assert_int_equal(ecs_sched_insert(w, moving, g_pos, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, frozen, g_pos, NULL), ECS_SCHED_OK);
+    ecs_sched_spawn_with(w, 1, &g_pos, NULL);                 /* no Velocity */
+    assert_string_equal(g_trace, "moving:insert=0");
+    check_and_destroy(w);
+}
+
+static void a_batch_spawn_calls_the_observers_for_each_entity(void **state) {
+    ecs_sched_world *w = observed_world();
+    Position values[3] = {{1, 0}, {2, 0}, {3, 0}};
+    const void *arrays[1];
+    (void)state;
+    arrays[0] = values;
+    observe(w, "a", ECS_SCHED_ON_ADD, g_pos, trace_event);
+    assert_int_equal(ecs_sched_spawn_batch(w, 3, 1, &g_pos, arrays, NULL), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "a:add=1 a:add=2 a:add=3");
+    check_and_destroy(w);
+}
+
+/* ---- deferred changes ---- */
+
+static ecs_sched_entity g_spawned;
+static bool g_alive_inside;
+
+/* Gives every new Position a Velocity and spawns a marker entity, through the world. */
+static void add_velocity_directly(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    ecs_sched_world *w = ecs_sched_ctx_world(ctx);
+    trace_add("observer");
+    assert_int_equal(ecs_sched_insert(w, t->entity, g_vel, NULL), ECS_SCHED_OK);
+    g_spawned = ecs_sched_spawn(w);
+    g_alive_inside = ecs_sched_is_alive(w, g_spawned);
+    assert_false(ecs_sched_has(w, t->entity, g_vel));      /* not yet: deferred */
+}
+
+static void structural_changes_inside_an_observer_happen_after_the_operation(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_entity e;
+    (void)state;
+    observe(w, "o", ECS_SCHED_ON_ADD, g_pos, add_velocity_directly);
+    e = ecs_sched_spawn_with(w, 1, &g_pos, NULL);
+    assert_true(ecs_sched_has(w, e, g_vel));
+    assert_false(g_alive_inside);
+    assert_true(ecs_sched_is_alive(w, g_spawned));
+    assert_int_equal(ecs_sched_entity_count(w), 2);
+    check_and_destroy(w);
+}
+
+/* Removes Velocity when Position is added, with its commands. */
+static void remove_velocity_by_command(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    assert_int_equal(ecs_sched_commands_remove(ecs_sched_ctx_commands(ctx), t->entity, g_vel),
+                     ECS_SCHED_OK);
+}
+
+static void an_observers_commands_are_applied_after_the_operation(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_entity e;
+    (void)state;
+    observe(w, "o", ECS_SCHED_ON_ADD, g_pos, remove_velocity_by_command);
+    e = ecs_sched_spawn_with(w, 1, &g_vel, NULL);
+    assert_int_equal(ecs_sched_insert(w, e, g_pos, NULL), ECS_SCHED_OK);
+    assert_false(ecs_sched_has(w, e, g_vel));
+    assert_true(ecs_sched_has(w, e, g_pos));
+    check_and_destroy(w);
+}
+
+/* Observers chained through deferred changes: adding Velocity removes Frozen. */
+static void unfreeze(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    trace_add("unfreeze");
+    ecs_sched_remove(ecs_sched_ctx_world(ctx), t->entity, g_tag);
+}
+
+static void deferred_changes_call_observers_in_turn(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_entity e;
+    (void)state;
+    observe(w, "o", ECS_SCHED_ON_ADD, g_pos, add_velocity_directly);
+    observe(w, "u", ECS_SCHED_ON_ADD, g_vel, unfreeze);
+    observe(w, "r", ECS_SCHED_ON_REMOVE, g_tag, trace_event);
+    e = ecs_sched_spawn_with(w, 1, &g_tag, NULL);
+    assert_int_equal(ecs_sched_insert(w, e, g_pos, NULL), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "observer unfreeze r:remove");
+    assert_false(ecs_sched_has(w, e, g_tag));
+    check_and_destroy(w);
+}
+
+/* ---- inside schedules: commands at sync points ---- */
+
+static ecs_sched_entity g_target;
+
+static void add_then_remove(ecs_sched_system_ctx *ctx) {
+    ecs_sched_commands *cmd = ecs_sched_ctx_commands(ctx);
+    Position p = {5, 0};
+    ecs_sched_commands_insert(cmd, g_target, g_pos, &p);
+    ecs_sched_commands_remove(cmd, g_target, g_pos);
+    ecs_sched_commands_insert(cmd, g_target, g_pos, &p);
+}
+
+static void observers_hear_each_command_of_a_buffer_in_order(void **state) {
+    ecs_sched_world *w = observed_world();
+    (void)state;
+    g_target = ecs_sched_spawn(w);
+    observe(w, "a", ECS_SCHED_ON_ADD, g_pos, trace_event);
+    observe(w, "i", ECS_SCHED_ON_INSERT, g_pos, trace_event);
+    observe(w, "r", ECS_SCHED_ON_REMOVE, g_pos, trace_event);
+    ADD_SYSTEM(w, .name = "flip", .fn = add_then_remove, .commands = true);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "a:add=5 i:insert=5 r:remove=5 a:add=5 i:insert=5");
+    check_and_destroy(w);
+}
+
+/* ---- what an observer may not do, and failures ---- */
+
+static ecs_sched_result g_inner;
+static void run_a_schedule(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)t;
+    g_inner = ecs_sched_run_schedule(ecs_sched_ctx_world(ctx), UPDATE);
+    ecs_sched_ctx_clear_error(ctx);
+}
+
+static void running_a_schedule_inside_an_observer_is_refused(void **state) {
+    ecs_sched_world *w = observed_world();
+    (void)state;
+    observe(w, "runner", ECS_SCHED_ON_ADD, g_pos, run_a_schedule);
+    ADD_SYSTEM(w, .name = "s", .fn = record);
+    ecs_sched_spawn_with(w, 1, &g_pos, NULL);
+    assert_int_equal(g_inner, ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(w), "observer 'runner': running a schedule inside an observer"));
+    check_and_destroy(w);
+}
+
+static void add_an_observer(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    ecs_sched_observer_desc d;
+    (void)t;
+    memset(&d, 0, sizeof d);
+    d.event = ECS_SCHED_ON_ADD;
+    d.component = g_vel;
+    d.fn = trace_event;
+    assert_int_equal(ecs_sched_observer_add(ecs_sched_ctx_world(ctx), &d), 0);
+    ecs_sched_ctx_clear_error(ctx);
+}
+
+static void adding_an_observer_while_observers_run_is_refused(void **state) {
+    ecs_sched_world *w = observed_world();
+    (void)state;
+    observe(w, "adder", ECS_SCHED_ON_ADD, g_pos, add_an_observer);
+    ecs_sched_spawn_with(w, 1, &g_pos, NULL);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_ACCESS);
+    assert_non_null(strstr(ecs_sched_last_error(w), "adding an observer inside an observer"));
+    check_and_destroy(w);
+}
+
+static void fail_on_purpose(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)t;
+    ecs_sched_ctx_fail(ctx, ECS_SCHED_ERR_SYSTEM_FAILED, "no room for it");
+}
+
+static void a_failing_observer_outside_systems_leaves_its_name_in_the_last_error(void **state) {
+    ecs_sched_world *w = observed_world();
+    (void)state;
+    observe(w, "picky", ECS_SCHED_ON_ADD, g_pos, fail_on_purpose);
+    assert_true(ecs_sched_spawn_with(w, 1, &g_pos, NULL) != ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_SYSTEM_FAILED);
+    assert_string_equal(ecs_sched_last_error(w), "observer 'picky': no room for it");
+    check_and_destroy(w);
+}
+
+static void spawn_a_position(ecs_sched_system_ctx *ctx) {
+    ecs_sched_spawn_with(ecs_sched_ctx_world(ctx), 1, &g_pos, NULL);
+}
+
+static void a_failing_observer_fails_the_system_that_made_the_change(void **state) {
+    ecs_sched_world *w = observed_world();
+    (void)state;
+    observe(w, "picky", ECS_SCHED_ON_ADD, g_pos, fail_on_purpose);
+    ADD_SYSTEM(w, .name = "spawner", .fn = spawn_a_position, .exclusive = true);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SYSTEM_FAILED);
+    assert_string_equal(ecs_sched_last_error(w),
+                        "system 'spawner' in schedule 'Update': observer 'picky': no room for it");
+    check_and_destroy(w);
+}
+
+static void removing_an_observer_twice_is_an_error(void **state) {
+    ecs_sched_world *w = observed_world();
+    uint32_t id;
+    (void)state;
+    id = observe(w, "o", ECS_SCHED_ON_ADD, g_pos, trace_event);
+    assert_int_equal(ecs_sched_observer_remove(w, id), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_observer_remove(w, id), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "removed already"));
+    ecs_sched_spawn_with(w, 1, &g_pos, NULL);
+    assert_string_equal(g_trace, "");
+    check_and_destroy(w);
+}
+
+static void an_observer_of_an_unknown_component_is_refused(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "ghost";
+    d.event = ECS_SCHED_ON_ADD;
+    d.component = 12345;
+    d.fn = trace_event;
+    assert_int_equal(ecs_sched_observer_add(w, &d), 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_UNKNOWN_COMPONENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "observer 'ghost' watches component id 12345"));
+    check_and_destroy(w);
+}
+
+static int g_removed_at_end;
+static void count_removal(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)ctx;
+    (void)t;
+    g_removed_at_end++;
+}
+
+static void destroying_the_world_calls_on_remove_for_what_is_left(void **state) {
+    ecs_sched_world *w = observed_world();
+    (void)state;
+    g_removed_at_end = 0;
+    observe(w, "end", ECS_SCHED_ON_REMOVE, g_pos, count_removal);
+    ecs_sched_spawn_with(w, 1, &g_pos, NULL);
+    ecs_sched_spawn_with(w, 2, (const ecs_sched_id[]){g_pos, g_vel}, NULL);
+    ecs_sched_spawn_with(w, 1, &g_vel, NULL);
+    check_and_destroy(w);
+    assert_int_equal(g_removed_at_end, 2);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(adding_a_component_calls_on_add_then_on_insert_and_an_overwrite_on_insert),
+        cmocka_unit_test(on_remove_runs_before_the_value_goes_and_despawn_comes_first),
+        cmocka_unit_test(observers_of_one_event_run_in_the_order_they_were_added),
+        cmocka_unit_test(with_and_without_filter_the_entities_an_observer_hears_of),
+        cmocka_unit_test(a_batch_spawn_calls_the_observers_for_each_entity),
+        cmocka_unit_test(structural_changes_inside_an_observer_happen_after_the_operation),
+        cmocka_unit_test(an_observers_commands_are_applied_after_the_operation),
+        cmocka_unit_test(deferred_changes_call_observers_in_turn),
+        cmocka_unit_test(observers_hear_each_command_of_a_buffer_in_order),
+        cmocka_unit_test(running_a_schedule_inside_an_observer_is_refused),
+        cmocka_unit_test(adding_an_observer_while_observers_run_is_refused),
+        cmocka_unit_test(a_failing_observer_outside_systems_leaves_its_name_in_the_last_error),
+        cmocka_unit_test(a_failing_observer_fails_the_system_that_made_the_change),
+        cmocka_unit_test(removing_an_observer_twice_is_an_error),
+        cmocka_unit_test(an_observer_of_an_unknown_component_is_refused),
+        cmocka_unit_test(destroying_the_world_calls_on_remove_for_what_is_left),
+    };
+    return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
+}
