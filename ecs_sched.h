@@ -1897,6 +1897,10 @@ ECS_SCHED_API bool ecs_sched_is_message(const ecs_sched_world *world, ecs_sched_
    type in .writes. */
 ECS_SCHED_API ecs_sched_result ecs_sched_ctx_send(ecs_sched_system_ctx *ctx, ecs_sched_id id,
                                                   const void *message);
+/* Sends a new message, zeroed, and returns it for the system to fill in (NULL on failure):
+   no copy, for systems that send many. It stays valid until the system sends the next
+   message of that type. */
+ECS_SCHED_API void *ecs_sched_ctx_send_new(ecs_sched_system_ctx *ctx, ecs_sched_id id);
 /* Sends `count` messages from an array of them. */
 ECS_SCHED_API ecs_sched_result ecs_sched_ctx_send_batch(ecs_sched_system_ctx *ctx,
                                                         ecs_sched_id id, int32_t count,
@@ -7099,6 +7103,8 @@ struct ecs_sched_system_ctx {
     bool exclusive;
     bool read_only;                   /* conditions */
     bool observer;                    /* an observer's (observer.h) */
+    ecs_sched_id sending_id;          /* the message type it sent last, checked, */
+    void *sending;                    /* and its queue (message.h) */
     struct ecs_sched__cursor *cursors;    /* its places in message queues (message.h) */
     int32_t cursor_count;
     uint32_t cursor_capacity;
@@ -7439,8 +7445,8 @@ typedef struct ecs_sched__queue {
     unsigned char *data[2];           /* [0] the older, [1] the newer */
     int32_t count[2];
     int32_t capacity[2];
-    uint64_t first[2];                /* the sequence number of each buffer's first message */
-    uint64_t next;                    /* of the next message sent */
+    uint64_t first[2];                /* the sequence number of each buffer's first message
+                                         (the next one sent: first[1] + count[1]) */
     uint64_t cleared;                 /* those before it were dropped on purpose */
 } ecs_sched__queue;
 
@@ -7468,6 +7474,11 @@ typedef struct ecs_sched__cursor {
 
 static ecs_sched__queue *ecs_sched__queue_at(const ecs_sched_world *w, uint32_t index) {
     return w->messages->queues[index];
+}
+
+/* The sequence number of the next message sent. */
+static inline uint64_t ecs_sched__queue_end(const ecs_sched__queue *q) {
+    return q->first[1] + (uint64_t)q->count[1];
 }
 
 static void ecs_sched__queue_drop(ecs_sched__queue *q, int b) {
@@ -7554,7 +7565,6 @@ static bool ecs_sched__queue_push(ecs_sched_world *w, ecs_sched__queue *q, int32
         }
     }
     q->count[1] += n;
-    q->next += (uint64_t)n;
     return true;
 }
 
@@ -7569,15 +7579,16 @@ static void ecs_sched__queue_update(ecs_sched__queue *q) {
     q->data[1] = data;              /* the dropped buffer is reused */
     q->capacity[1] = capacity;
     q->count[1] = 0;
-    q->first[1] = q->next;
+    q->first[1] = q->first[0] + (uint64_t)q->count[0];
 }
 
 /* Drops every message kept (a state-scoped clear): readers skip them without counting them
    missed. */
 static void ecs_sched__queue_clear(ecs_sched__queue *q) {
+    uint64_t end = ecs_sched__queue_end(q);
     ecs_sched__queue_drop(q, 0);
     ecs_sched__queue_drop(q, 1);
-    q->first[0] = q->first[1] = q->cleared = q->next;
+    q->first[0] = q->first[1] = q->cleared = end;
 }
 
 void ecs_sched_messages_update(ecs_sched_world *w) {
@@ -7724,9 +7735,45 @@ ecs_sched_result ecs_sched_ctx_send_batch(ecs_sched_system_ctx *ctx, ecs_sched_i
     return ecs_sched__send(ctx->world, id, count, messages, "send");
 }
 
+/* The first send of a type by a context checks it, and keeps its queue for the next ones. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__ctx_send_first(ecs_sched_system_ctx *ctx,
+                                                                      ecs_sched_id id,
+                                                                      const void *message) {
+    ecs_sched_result result = ecs_sched_ctx_send_batch(ctx, id, 1, message);
+    if (result == ECS_SCHED_OK) {
+        ctx->sending_id = id;
+        ctx->sending = ecs_sched__queue_at(ctx->world, ctx->world->components[id].queue - 1);
+    }
+    return result;
+}
+
+void *ecs_sched_ctx_send_new(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    ecs_sched__queue *q;
+    unsigned char *slot;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    q = (ecs_sched__queue *)ctx->sending;
+    if (id != ctx->sending_id || q->count[1] >= q->capacity[1]) {
+        if (ecs_sched__ctx_send_first(ctx, id, NULL) != ECS_SCHED_OK) return NULL;
+        q = (ecs_sched__queue *)ctx->sending;
+        return q->data[1] + (size_t)(q->count[1] - 1) * q->size;
+    }
+    slot = q->data[1] + (size_t)q->count[1]++ * q->size;
+    memset(slot, 0, q->size);
+    return slot;
+}
+
 ecs_sched_result ecs_sched_ctx_send(ecs_sched_system_ctx *ctx, ecs_sched_id id,
                                     const void *message) {
-    return ecs_sched_ctx_send_batch(ctx, id, 1, message);
+    ecs_sched__queue *q;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    q = (ecs_sched__queue *)ctx->sending;
+    /* the common case: the type it sent last, room in its buffer, a plain value */
+    if (id == ctx->sending_id && message && !q->hooks.copy && q->count[1] < q->capacity[1]) {
+        ecs_sched__copy_value(q->data[1] + (size_t)q->count[1] * q->size, message, q->size);
+        q->count[1]++;
+        return ECS_SCHED_OK;
+    }
+    return ecs_sched__ctx_send_first(ctx, id, message);
 }
 
 ecs_sched_result ecs_sched_send_batch(ecs_sched_world *w, ecs_sched_id id, int32_t count,
@@ -7762,10 +7809,10 @@ static ecs_sched_messages ecs_sched__read_from(const ecs_sched__queue *q, uint64
     }
     read.queue_ = q;
     read.from_ = from;
-    read.to_ = q->next;
-    read.total = (int32_t)(q->next - from);
+    read.to_ = ecs_sched__queue_end(q);
+    read.total = (int32_t)(ecs_sched__queue_end(q) - from);
     read.part_ = 0;
-    *next = q->next;
+    *next = ecs_sched__queue_end(q);
     return read;
 }
 
@@ -7905,7 +7952,7 @@ int32_t ecs_sched_message_unread(ecs_sched_world *w, const ecs_sched_message_cur
     q = ecs_sched__cursor_queue(w, cursor);
     if (!q) return 0;
     from = cursor->next_ > ecs_sched__queue_oldest(q) ? cursor->next_ : ecs_sched__queue_oldest(q);
-    return (int32_t)(q->next - from);
+    return (int32_t)(ecs_sched__queue_end(q) - from);
 }
 
 /* The context's unread messages in a queue, taken (for the on_message and
@@ -7917,8 +7964,8 @@ static bool ecs_sched__ctx_take_unread(ecs_sched_system_ctx *ctx, uint32_t queue
     if (!c) return false;
     q = ecs_sched__queue_at(ctx->world, queue - 1);
     from = c->next > ecs_sched__queue_oldest(q) ? c->next : ecs_sched__queue_oldest(q);
-    c->next = q->next;
-    return from < q->next;
+    c->next = ecs_sched__queue_end(q);
+    return from < ecs_sched__queue_end(q);
 }
 
 /* ---- state-scoped messages ---- */
@@ -12184,6 +12231,7 @@ typedef struct ecs_sched__observer {
     ecs_sched_observer_fn fn;
     ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];
     ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER];
+    bool filtered;                   /* has with or without */
     char *name;
     ecs_sched_system_ctx ctx;        /* kind "observer", with a command buffer of its own */
 } ecs_sched__observer;
@@ -12194,6 +12242,7 @@ struct ecs_sched__observers {
     uint32_t capacity;
     uint32_t next_id;
     int32_t dispatching;             /* observers are being called (nesting depth) */
+    bool called;                     /* some were called since their changes were applied */
     bool flushing;                   /* their deferred changes are being applied */
 };
 
@@ -12311,6 +12360,11 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     o->fn = desc->fn;
     memcpy(o->with, desc->with, sizeof o->with);
     memcpy(o->without, desc->without, sizeof o->without);
+    o->filtered = desc->with[0] || desc->without[0];
+    {
+        int32_t i;
+        for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) o->filtered |= desc->with[i] || desc->without[i];
+    }
     o->ctx.world = w;
     o->ctx.name = o->name;
     o->ctx.kind = "observer";
@@ -12377,14 +12431,17 @@ static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event even
     trigger.component = component;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
-        uint32_t tick;
         void *outer;
-        if (o->event != event || o->component != component || !ecs_sched__observer_filters_pass(w, o, e)) {
+        if (o->event != event || o->component != component ||
+            (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
             continue;
         }
-        tick = ecs_sched__tick_now(w);   /* its changes carry the tick of the one it observes */
-        o->ctx.last_run = o->ctx.this_run;
-        o->ctx.this_run = tick;
+        if (w->ticks_on) {   /* its changes carry the tick of the one it observes */
+            uint32_t tick = ecs_sched__tick_now(w);
+            o->ctx.last_run = o->ctx.this_run;
+            o->ctx.this_run = tick;
+        }
+        all->called = true;
         all->dispatching++;
         outer = ecs_sched__running_begin(&o->ctx);
         o->fn(&o->ctx, &trigger);
@@ -12433,7 +12490,7 @@ static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e
 static void ecs_sched__observers_flush(ecs_sched_world *w) {
     ecs_sched__observers *all = w->observers;
     int32_t round;
-    if (!all || all->flushing || all->dispatching) return;
+    if (!all || !all->called || all->flushing || all->dispatching) return;
     all->flushing = true;
     for (round = 0; round < ECS_SCHED__OBSERVER_ROUNDS; round++) {
         bool pending = false;
@@ -12448,6 +12505,7 @@ static void ecs_sched__observers_flush(ecs_sched_world *w) {
         }
         if (!pending) break;
     }
+    all->called = false;
     if (round == ECS_SCHED__OBSERVER_ROUNDS) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
                         "observers kept making changes that called observers again, %d rounds "

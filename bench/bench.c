@@ -1106,7 +1106,7 @@ static void run_compile(bench_row *row) {
 #include "schedule_rows.c"
 #include "state_rows.c"
 #include "app_rows.c"
-#include "change_rows.c"
+#include "event_rows.c"
 #ifdef ECS_SCHED_THREADS
 #include "parallel_rows.c"
 #endif
@@ -1133,6 +1133,12 @@ static bench_row rows[] = {
     {"changed_query_sparse", "ns/changed", GOAL_VALUE, 5.0,
      "a plain query over all 1M entities, per changed entity",
      run_changed_query_sparse, 0, 0, 0, 0, ""},
+    {"observer_insert", "ns/insert", GOAL_RATIO, 1.3,
+     "the same inserts in a world without observers, interleaved",
+     run_observer_insert, 0, 0, 0, 0, ""},
+    {"messages_send_read", "ms/frame", GOAL_RATIO, 2.0,
+     "1M appends of the same 16 bytes to a growing array kept across frames, then two loops over it",
+     run_messages_send_read, 0, 0, 0, 0, ""},
     {"spawn_despawn", "ns/entity", GOAL_VALUE, 60.0,
      "malloc of a 16-byte block per entity (values copied in), then free of each",
      run_spawn_despawn, 0, 0, 0, 0, ""},

@@ -84,6 +84,8 @@ struct ecs_sched_system_ctx {
     bool exclusive;
     bool read_only;                   /* conditions */
     bool observer;                    /* an observer's (observer.h) */
+    ecs_sched_id sending_id;          /* the message type it sent last, checked, */
+    void *sending;                    /* and its queue (message.h) */
     struct ecs_sched__cursor *cursors;    /* its places in message queues (message.h) */
     int32_t cursor_count;
     uint32_t cursor_capacity;

@@ -33,6 +33,10 @@ ECS_SCHED_API bool ecs_sched_is_message(const ecs_sched_world *world, ecs_sched_
    type in .writes. */
 ECS_SCHED_API ecs_sched_result ecs_sched_ctx_send(ecs_sched_system_ctx *ctx, ecs_sched_id id,
                                                   const void *message);
+/* Sends a new message, zeroed, and returns it for the system to fill in (NULL on failure):
+   no copy, for systems that send many. It stays valid until the system sends the next
+   message of that type. */
+ECS_SCHED_API void *ecs_sched_ctx_send_new(ecs_sched_system_ctx *ctx, ecs_sched_id id);
 /* Sends `count` messages from an array of them. */
 ECS_SCHED_API ecs_sched_result ecs_sched_ctx_send_batch(ecs_sched_system_ctx *ctx,
                                                         ecs_sched_id id, int32_t count,
@@ -121,8 +125,8 @@ typedef struct ecs_sched__queue {
     unsigned char *data[2];           /* [0] the older, [1] the newer */
     int32_t count[2];
     int32_t capacity[2];
-    uint64_t first[2];                /* the sequence number of each buffer's first message */
-    uint64_t next;                    /* of the next message sent */
+    uint64_t first[2];                /* the sequence number of each buffer's first message
+                                         (the next one sent: first[1] + count[1]) */
     uint64_t cleared;                 /* those before it were dropped on purpose */
 } ecs_sched__queue;
 
@@ -150,6 +154,11 @@ typedef struct ecs_sched__cursor {
 
 static ecs_sched__queue *ecs_sched__queue_at(const ecs_sched_world *w, uint32_t index) {
     return w->messages->queues[index];
+}
+
+/* The sequence number of the next message sent. */
+static inline uint64_t ecs_sched__queue_end(const ecs_sched__queue *q) {
+    return q->first[1] + (uint64_t)q->count[1];
 }
 
 static void ecs_sched__queue_drop(ecs_sched__queue *q, int b) {
@@ -236,7 +245,6 @@ static bool ecs_sched__queue_push(ecs_sched_world *w, ecs_sched__queue *q, int32
         }
     }
     q->count[1] += n;
-    q->next += (uint64_t)n;
     return true;
 }
 
@@ -251,15 +259,16 @@ static void ecs_sched__queue_update(ecs_sched__queue *q) {
     q->data[1] = data;              /* the dropped buffer is reused */
     q->capacity[1] = capacity;
     q->count[1] = 0;
-    q->first[1] = q->next;
+    q->first[1] = q->first[0] + (uint64_t)q->count[0];
 }
 
 /* Drops every message kept (a state-scoped clear): readers skip them without counting them
    missed. */
 static void ecs_sched__queue_clear(ecs_sched__queue *q) {
+    uint64_t end = ecs_sched__queue_end(q);
     ecs_sched__queue_drop(q, 0);
     ecs_sched__queue_drop(q, 1);
-    q->first[0] = q->first[1] = q->cleared = q->next;
+    q->first[0] = q->first[1] = q->cleared = end;
 }
 
 void ecs_sched_messages_update(ecs_sched_world *w) {
@@ -406,9 +415,45 @@ ecs_sched_result ecs_sched_ctx_send_batch(ecs_sched_system_ctx *ctx, ecs_sched_i
     return ecs_sched__send(ctx->world, id, count, messages, "send");
 }
 
+/* The first send of a type by a context checks it, and keeps its queue for the next ones. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__ctx_send_first(ecs_sched_system_ctx *ctx,
+                                                                      ecs_sched_id id,
+                                                                      const void *message) {
+    ecs_sched_result result = ecs_sched_ctx_send_batch(ctx, id, 1, message);
+    if (result == ECS_SCHED_OK) {
+        ctx->sending_id = id;
+        ctx->sending = ecs_sched__queue_at(ctx->world, ctx->world->components[id].queue - 1);
+    }
+    return result;
+}
+
+void *ecs_sched_ctx_send_new(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    ecs_sched__queue *q;
+    unsigned char *slot;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    q = (ecs_sched__queue *)ctx->sending;
+    if (id != ctx->sending_id || q->count[1] >= q->capacity[1]) {
+        if (ecs_sched__ctx_send_first(ctx, id, NULL) != ECS_SCHED_OK) return NULL;
+        q = (ecs_sched__queue *)ctx->sending;
+        return q->data[1] + (size_t)(q->count[1] - 1) * q->size;
+    }
+    slot = q->data[1] + (size_t)q->count[1]++ * q->size;
+    memset(slot, 0, q->size);
+    return slot;
+}
+
 ecs_sched_result ecs_sched_ctx_send(ecs_sched_system_ctx *ctx, ecs_sched_id id,
                                     const void *message) {
-    return ecs_sched_ctx_send_batch(ctx, id, 1, message);
+    ecs_sched__queue *q;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    q = (ecs_sched__queue *)ctx->sending;
+    /* the common case: the type it sent last, room in its buffer, a plain value */
+    if (id == ctx->sending_id && message && !q->hooks.copy && q->count[1] < q->capacity[1]) {
+        ecs_sched__copy_value(q->data[1] + (size_t)q->count[1] * q->size, message, q->size);
+        q->count[1]++;
+        return ECS_SCHED_OK;
+    }
+    return ecs_sched__ctx_send_first(ctx, id, message);
 }
 
 ecs_sched_result ecs_sched_send_batch(ecs_sched_world *w, ecs_sched_id id, int32_t count,
@@ -444,10 +489,10 @@ static ecs_sched_messages ecs_sched__read_from(const ecs_sched__queue *q, uint64
     }
     read.queue_ = q;
     read.from_ = from;
-    read.to_ = q->next;
-    read.total = (int32_t)(q->next - from);
+    read.to_ = ecs_sched__queue_end(q);
+    read.total = (int32_t)(ecs_sched__queue_end(q) - from);
     read.part_ = 0;
-    *next = q->next;
+    *next = ecs_sched__queue_end(q);
     return read;
 }
 
@@ -587,7 +632,7 @@ int32_t ecs_sched_message_unread(ecs_sched_world *w, const ecs_sched_message_cur
     q = ecs_sched__cursor_queue(w, cursor);
     if (!q) return 0;
     from = cursor->next_ > ecs_sched__queue_oldest(q) ? cursor->next_ : ecs_sched__queue_oldest(q);
-    return (int32_t)(q->next - from);
+    return (int32_t)(ecs_sched__queue_end(q) - from);
 }
 
 /* The context's unread messages in a queue, taken (for the on_message and
@@ -599,8 +644,8 @@ static bool ecs_sched__ctx_take_unread(ecs_sched_system_ctx *ctx, uint32_t queue
     if (!c) return false;
     q = ecs_sched__queue_at(ctx->world, queue - 1);
     from = c->next > ecs_sched__queue_oldest(q) ? c->next : ecs_sched__queue_oldest(q);
-    c->next = q->next;
-    return from < q->next;
+    c->next = ecs_sched__queue_end(q);
+    return from < ecs_sched__queue_end(q);
 }
 
 /* ---- state-scoped messages ---- */

@@ -71,6 +71,7 @@ typedef struct ecs_sched__observer {
     ecs_sched_observer_fn fn;
     ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];
     ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER];
+    bool filtered;                   /* has with or without */
     char *name;
     ecs_sched_system_ctx ctx;        /* kind "observer", with a command buffer of its own */
 } ecs_sched__observer;
@@ -81,6 +82,7 @@ struct ecs_sched__observers {
     uint32_t capacity;
     uint32_t next_id;
     int32_t dispatching;             /* observers are being called (nesting depth) */
+    bool called;                     /* some were called since their changes were applied */
     bool flushing;                   /* their deferred changes are being applied */
 };
 
@@ -198,6 +200,11 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     o->fn = desc->fn;
     memcpy(o->with, desc->with, sizeof o->with);
     memcpy(o->without, desc->without, sizeof o->without);
+    o->filtered = desc->with[0] || desc->without[0];
+    {
+        int32_t i;
+        for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) o->filtered |= desc->with[i] || desc->without[i];
+    }
     o->ctx.world = w;
     o->ctx.name = o->name;
     o->ctx.kind = "observer";
@@ -264,14 +271,17 @@ static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event even
     trigger.component = component;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
-        uint32_t tick;
         void *outer;
-        if (o->event != event || o->component != component || !ecs_sched__observer_filters_pass(w, o, e)) {
+        if (o->event != event || o->component != component ||
+            (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
             continue;
         }
-        tick = ecs_sched__tick_now(w);   /* its changes carry the tick of the one it observes */
-        o->ctx.last_run = o->ctx.this_run;
-        o->ctx.this_run = tick;
+        if (w->ticks_on) {   /* its changes carry the tick of the one it observes */
+            uint32_t tick = ecs_sched__tick_now(w);
+            o->ctx.last_run = o->ctx.this_run;
+            o->ctx.this_run = tick;
+        }
+        all->called = true;
         all->dispatching++;
         outer = ecs_sched__running_begin(&o->ctx);
         o->fn(&o->ctx, &trigger);
@@ -320,7 +330,7 @@ static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e
 static void ecs_sched__observers_flush(ecs_sched_world *w) {
     ecs_sched__observers *all = w->observers;
     int32_t round;
-    if (!all || all->flushing || all->dispatching) return;
+    if (!all || !all->called || all->flushing || all->dispatching) return;
     all->flushing = true;
     for (round = 0; round < ECS_SCHED__OBSERVER_ROUNDS; round++) {
         bool pending = false;
@@ -335,6 +345,7 @@ static void ecs_sched__observers_flush(ecs_sched_world *w) {
         }
         if (!pending) break;
     }
+    all->called = false;
     if (round == ECS_SCHED__OBSERVER_ROUNDS) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
                         "observers kept making changes that called observers again, %d rounds "

@@ -173,6 +173,16 @@ static void send_two(ecs_sched_system_ctx *ctx) {
     ecs_sched_ctx_send_batch(ctx, g_hit, 2, hits);
 }
 
+static void send_in_place(ecs_sched_system_ctx *ctx) {
+    int32_t i;
+    for (i = 0; i < 40; i++) {   /* past the first buffer's room */
+        Hit *h = (Hit *)ecs_sched_ctx_send_new(ctx, g_hit);
+        assert_non_null(h);
+        assert_int_equal(h->target, 0);
+        h->target = 100 + i;
+    }
+}
+
 static void read_hits(ecs_sched_system_ctx *ctx) {
     size_t n = strlen(g_read);
     char text[512] = "";
@@ -190,6 +200,27 @@ static void a_reader_after_the_sender_sees_its_messages_in_the_same_run(void **s
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_read, "before[] after[10 11] before[10 11] after[10 11]");
+    check_and_destroy(w);
+}
+
+static void a_message_sent_in_place_is_read_like_any(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_message_cursor c;
+    (void)state;
+    c = ecs_sched_message_cursor_make(w, g_hit);
+    ADD_SYSTEM(w, .name = "send", .fn = send_in_place, .writes = {g_hit});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    {
+        ecs_sched_messages read = ecs_sched_message_read(w, &c);
+        int32_t seen = 0;
+        assert_int_equal(read.total, 40);
+        while (ecs_sched_messages_next(&read)) {
+            const Hit *h = (const Hit *)read.data;
+            int32_t i;
+            for (i = 0; i < read.count; i++, seen++) assert_int_equal(h[i].target, 100 + seen);
+        }
+        assert_int_equal(seen, 40);
+    }
     check_and_destroy(w);
 }
 
@@ -486,6 +517,7 @@ int main(void) {
         cmocka_unit_test(a_dropped_message_gets_its_types_dtor),
         cmocka_unit_test(sending_something_that_is_not_a_message_type_is_refused),
         cmocka_unit_test(a_reader_after_the_sender_sees_its_messages_in_the_same_run),
+        cmocka_unit_test(a_message_sent_in_place_is_read_like_any),
         cmocka_unit_test(sending_without_declaring_the_write_fails_the_system),
         cmocka_unit_test(reading_without_declaring_fails_the_system),
         cmocka_unit_test(a_sender_and_a_reader_conflict_like_a_writer_and_a_reader),
