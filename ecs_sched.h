@@ -37,6 +37,7 @@
      The world ........... entities, components, tags, tables, resources
      Queries ............. terms, iteration, access
      Command buffers ..... deferred structural changes
+     The world's events .. change detection, removed components, observers, messages
      Schedules ........... systems, sets, order, building and checking, conditions, sync points,
                            the executor, Graphviz export
      States .............. state machines, transitions, OnEnter/OnExit/OnTransition schedules,
@@ -416,6 +417,11 @@
          ecs_sched_optional_read(id)    not required          field NULL where absent
          ecs_sched_optional_write(id)   not required          field NULL where absent
          ecs_sched_without(id)          must be absent        field always NULL
+         ecs_sched_added(id)            required, read        rows added since the last look
+         ecs_sched_changed(id)          required, read        rows changed since the last look
+         ecs_sched_write_manual(id)     required, written     marks only the rows it marks
+
+     (the last three: see THE WORLD'S EVENTS)
 
      The list ends at ECS_SCHED_MAX_TERMS or at the zero term (what a zeroed term is: id 0,
      kind ECS_SCHED_TERM_DEFAULT, which reads). A term with id 0 and a kind, such as
@@ -455,6 +461,88 @@
          yet applied stay pending and the next apply continues there; no command is ever
          applied twice. ecs_sched_commands_pending counts what is left.
        - Destroying a buffer drops its pending commands and releases the handles they reserved.
+
+   THE WORLD'S EVENTS
+
+     Change detection. A component registered with .tracked = true
+     (ECS_SCHED_TRACKED_COMPONENT(w, T)) keeps, per entity, the change tick it was added and
+     the tick it last changed; untracked components pay nothing. The world's tick moves on as
+     systems run: each system and condition takes one per run (while anything is tracked) and
+     remembers the one before. What counts as a change: an insert (added and changed), an
+     insert over a present value, ecs_sched_get_mut, a command applied, and handing out a row
+     through a written query term (ecs_sched_write, ecs_sched_optional_write): every row a
+     loop is handed counts as changed. A loop that writes only some rows uses
+     ecs_sched_write_manual(id) instead and marks each row it changes with
+     ecs_sched_iter_mark_changed(&it, term, row). Query filters:
+
+         ecs_sched_added(id)      required, read; the rows whose component was added
+         ecs_sched_changed(id)    required, read; the rows whose value changed (or was added)
+
+     since the querying system's previous run (its first run sees every row), or, outside
+     systems, since the query's previous iteration (which takes a tick of its own). They count
+     as reads for access and ambiguity, and ask for a tracked component (else the query is
+     refused, ECS_SCHED_ERR_INVALID_QUERY). A filtered query hands out runs of rows (it.count
+     may be 1), in the order the rows changed when the component's change log covers the
+     window, else in table order. A system that a condition skips keeps its window: when it
+     runs again it sees every change since it last ran, once. Resources: the conditions
+     ecs_sched_condition_resource_added and _resource_changed, each since its own previous
+     evaluation. Ticks are 32-bit and wrap; at the start of schedule runs, once every 2^29
+     ticks, ticks older than about 3 billion are moved up in an order that keeps every answer,
+     so a system that has not run for any time sees exactly what changed since it did
+     (ecs_sched_change_tick reads the tick; ecs_sched_change_tick_advance moves it on, for
+     tests).
+
+     Removed components. A tracked component also keeps the entities that lost it (removed,
+     or despawned with it), read like messages: ecs_sched_ctx_removed(ctx, id) in a system
+     (nothing to declare), or a cursor from ecs_sched_removed_cursor_make read with
+     ecs_sched_message_read. They live as messages do (two updates), so a system that stops
+     running for two updates or more loses the oldest, and its read counts them as missed.
+     The condition ecs_sched_condition_any_component_removed(id) is true when some came since
+     it last looked.
+
+     Observers. ecs_sched_observer_add(w, &desc) registers a function for an event on a
+     component: ECS_SCHED_ON_ADD (the entity gains it), ECS_SCHED_ON_INSERT (a value is
+     written: an insert, new or over an old value, a spawn with it, a command; after ON_ADD),
+     ECS_SCHED_ON_REMOVE (about to lose it: remove, despawn, the world's destruction; the value
+     is still readable), or ECS_SCHED_ON_DESPAWN (component 0, about to be despawned, before
+     the ON_REMOVEs), filtered by .with and .without. Observers run where the change happens
+     (a direct call, the application of a command buffer on the thread applying it, a batch
+     spawn, once per entity), in the order they were added; the parallel executor makes
+     structural changes on one thread only, so they run as on the single-threaded one. An
+     observer gets a context like an exclusive system's (ecs_sched_ctx_world, _user_data,
+     _commands, _fail) and the trigger (event, entity, component). Inside it, reading the
+     world and writing values (ecs_sched_get_mut) happen at once; spawn, insert, remove,
+     despawn and resource inserts through the world are deferred into the observer's command
+     buffer, applied when the operation that called it is complete (a spawn returns a handle
+     that comes alive then), which may call observers in turn (at most 1000 rounds). Running a
+     schedule, applying commands or state transitions, adding or removing observers and
+     removing a resource are refused inside an observer (ECS_SCHED_ERR_ACCESS). A failing
+     observer (ecs_sched_ctx_fail, or a failed call left unhandled) fails the system that made
+     the change, its message "system 'x' in schedule 'S': observer 'o': ...", or, outside
+     systems, sets the world's last error ("observer 'o': ..."). ecs_sched_observer_remove
+     takes an observer away (its id again: ECS_SCHED_ERR_INVALID_ARGUMENT).
+
+     Messages. A message type is registered like a component (ecs_sched_message_register,
+     ECS_SCHED_MESSAGE(w, Hit)); its id goes in .writes of a system that sends
+     (ecs_sched_ctx_send copies one, ecs_sched_ctx_send_new hands out a zeroed one to fill,
+     ecs_sched_ctx_send_batch copies an array) and in .reads of a system that reads
+     (ecs_sched_ctx_messages): a sender and a reader conflict as a writer and a reader do, and
+     two senders as two writers (the executor never runs them at once; order them, or accept
+     the ambiguity). A reader gets every message sent since it last read, in send order, once,
+     in at most two runs (ecs_sched_messages_next); readers run after a sender in the same run
+     see its messages. Outside systems: ecs_sched_send, ecs_sched_send_batch, and a cursor of
+     your own (ecs_sched_message_cursor_make, ecs_sched_message_read,
+     ecs_sched_message_unread). Messages are double-buffered: ecs_sched_messages_update drops
+     those sent before the previous update, so a message lives for two updates; a reader that
+     falls further behind loses the oldest and its read's `missed` counts them (it never reads
+     anything else). An app updates the queues at the start of a frame when a fixed step ran
+     since the last update: a reader in FixedUpdate then misses nothing however many frames
+     pass without a step, and a reader reads each message once however many steps run. A
+     world without an app calls ecs_sched_messages_update itself, once a frame. The condition
+     ecs_sched_condition_on_message(id) is true when messages came since it last looked (it
+     has a cursor of its own). ecs_sched_message_scope_to_state drops a type's messages when a
+     state machine leaves (or reaches) a value; readers do not count them missed. A type's dtor
+     hook runs on the messages dropped.
 
    SCHEDULES
 
@@ -1060,10 +1148,11 @@
                 ecs_sched_get_mut, ecs_sched_has, ecs_sched_resource_insert,
                 ecs_sched_resource_get, ecs_sched_resource_get_mut,
                 ecs_sched_resource_remove, ecs_sched_resource_exists,
-                ecs_sched_resource_insert_non_send, ecs_sched_resource_is_non_send
+                ecs_sched_resource_insert_non_send, ecs_sched_resource_is_non_send,
+                ecs_sched_tracked_component_register_type, ecs_sched_component_is_tracked
      query      ecs_sched_query_create, ecs_sched_query_destroy, ecs_sched_query_access,
                 ecs_sched_query_count, ecs_sched_query_iter, ecs_sched_iter_next,
-                ecs_sched_query_par_iter
+                ecs_sched_iter_mark_changed, ecs_sched_query_par_iter
      commands   ecs_sched_commands_create, ecs_sched_commands_destroy,
                 ecs_sched_commands_spawn, ecs_sched_commands_spawn_with,
                 ecs_sched_commands_despawn, ecs_sched_commands_insert,
@@ -1075,16 +1164,28 @@
                 ecs_sched_ctx_optional_resource, ecs_sched_ctx_optional_resource_mut,
                 ecs_sched_ctx_commands, ecs_sched_ctx_world, ecs_sched_ctx_par_iter,
                 ecs_sched_ctx_fail, ecs_sched_ctx_error, ecs_sched_ctx_clear_error
+     message    ecs_sched_message_register, ecs_sched_message_register_type,
+                ecs_sched_is_message, ecs_sched_ctx_send, ecs_sched_ctx_send_new,
+                ecs_sched_ctx_send_batch, ecs_sched_send, ecs_sched_send_batch,
+                ecs_sched_messages_next, ecs_sched_ctx_messages,
+                ecs_sched_message_cursor_make, ecs_sched_message_read,
+                ecs_sched_message_unread, ecs_sched_messages_update,
+                ecs_sched_message_scope_to_state (defined with the states),
+                ecs_sched_ctx_removed, ecs_sched_removed_cursor_make
      condition  ecs_sched_condition_and, ecs_sched_condition_or, ecs_sched_condition_not,
                 ecs_sched_condition_resource_exists, ecs_sched_condition_resource_equals,
                 ecs_sched_condition_resource_equals_with, ecs_sched_condition_run_once,
                 ecs_sched_condition_non_send_resource_exists,
-                ecs_sched_condition_non_send_resource_equals
+                ecs_sched_condition_non_send_resource_equals,
+                ecs_sched_condition_resource_added, ecs_sched_condition_resource_changed,
+                ecs_sched_condition_on_message, ecs_sched_condition_any_component_removed
      graph      ecs_sched_schedule_configure, ecs_sched_add_system, ecs_sched_add_systems,
                 ecs_sched_configure_set, ecs_sched_chain_sets, ecs_sched_schedule_exists,
                 ecs_sched_apply_deferred
      plan       ecs_sched_schedule_build, ecs_sched_schedule_order
      dot        ecs_sched_schedule_write_dot
+     change     ecs_sched_change_tick, ecs_sched_change_tick_advance
+     observer   ecs_sched_observer_add, ecs_sched_observer_remove
      executor   ecs_sched_run_schedule
      state      ecs_sched_state_register, ecs_sched_state_next_id, ecs_sched_state_get,
                 ecs_sched_state_value_name, ecs_sched_state_set, ecs_sched_state_set_reenter,
