@@ -4760,12 +4760,13 @@ static void ecs_sched__ticks_set(ecs_sched_world *w, const ecs_sched__table *t,
     ecs_sched__log_change(w, t, k, row);
 }
 
-/* The value of row `row` changed at `tick`. Once per tick is enough for the log: a row
-   changed at that tick already has its entry (or the log was cut since). */
+/* The value of row `row` changed at `tick`. Its entry moves to the end of the log even when
+   the tick is the one it had: the log's order is the order of the changes, whatever ticks
+   the executor handed out (so that both executors hand out the same rows in the same
+   order). */
 static void ecs_sched__ticks_change(ecs_sched_world *w, const ecs_sched__table *t,
                                     ecs_sched__ticks *k, int32_t row, uint32_t tick,
                                     uint32_t now) {
-    if (k->changed[row] == tick) return;
     k->changed[row] = tick;
     ecs_sched__ticks_note(k, row, tick, now);
     ecs_sched__log_change(w, t, k, row);
@@ -11824,7 +11825,8 @@ static uint64_t ecs_sched__block_bits(const uint32_t *ticks, int32_t block, int3
     uint64_t bits = 0;
     if (end > count) end = count;
     for (r = base; r < end; r++) {
-        bits |= (uint64_t)ecs_sched__in_window(win, ticks[r]) << (r - base);
+        uint64_t in = ecs_sched__in_window(win, ticks[r]) ? 1u : 0u;
+        bits |= in << (r - base);
     }
     return bits & (~(uint64_t)0 << (first - base));
 }

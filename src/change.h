@@ -72,7 +72,8 @@ static uint64_t ecs_sched__block_bits(const uint32_t *ticks, int32_t block, int3
     uint64_t bits = 0;
     if (end > count) end = count;
     for (r = base; r < end; r++) {
-        bits |= (uint64_t)ecs_sched__in_window(win, ticks[r]) << (r - base);
+        uint64_t in = ecs_sched__in_window(win, ticks[r]) ? 1u : 0u;
+        bits |= in << (r - base);
     }
     return bits & (~(uint64_t)0 << (first - base));
 }

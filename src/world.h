@@ -564,12 +564,13 @@ static void ecs_sched__ticks_set(ecs_sched_world *w, const ecs_sched__table *t,
     ecs_sched__log_change(w, t, k, row);
 }
 
-/* The value of row `row` changed at `tick`. Once per tick is enough for the log: a row
-   changed at that tick already has its entry (or the log was cut since). */
+/* The value of row `row` changed at `tick`. Its entry moves to the end of the log even when
+   the tick is the one it had: the log's order is the order of the changes, whatever ticks
+   the executor handed out (so that both executors hand out the same rows in the same
+   order). */
 static void ecs_sched__ticks_change(ecs_sched_world *w, const ecs_sched__table *t,
                                     ecs_sched__ticks *k, int32_t row, uint32_t tick,
                                     uint32_t now) {
-    if (k->changed[row] == tick) return;
     k->changed[row] = tick;
     ecs_sched__ticks_note(k, row, tick, now);
     ecs_sched__log_change(w, t, k, row);

@@ -375,6 +375,81 @@ static void failure_scenario(void) {
     }
 }
 
+/* The world's events: tracked components (ticks, the change log, removals), a changed
+   query, observers that defer changes, messages. */
+static int observed_adds;
+
+static void count_and_tag(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    ecs_sched_id *tag = (ecs_sched_id *)ecs_sched_ctx_user_data(ctx);
+    observed_adds++;
+    /* deferred: recorded in the observer's buffer (which may fail: then it is not recorded) */
+    if (ecs_sched_insert(ecs_sched_ctx_world(ctx), t->entity, *tag, NULL) != ECS_SCHED_OK) {
+        ecs_sched_ctx_clear_error(ctx);
+    }
+}
+
+static void events_scenario(void) {
+    static ecs_sched_id tag;
+    ecs_sched_id tracked, message;
+    ecs_sched_observer_desc od;
+    ecs_sched_query_desc qd;
+    ecs_sched_query *changed = NULL;
+    ecs_sched_message_cursor cursor, removals;
+    ecs_sched_entity e[40];
+    uint32_t observer;
+    int32_t i, n = 0;
+    tracked = ECS_SCHED_TRACKED_COMPONENT(world, Mass);   /* Mass is registered: a mismatch */
+    if (tracked) exit(CHILD_WRONG);
+    tracked = ecs_sched_tracked_component_register_type(world, "Tracked", sizeof(Mass), 0);
+    tag = ecs_sched_component_register_type(world, "Seen", 0, 0);
+    message = ecs_sched_message_register_type(world, "Ping", sizeof(int), 0);
+    if (!tracked || !tag || !message) {
+        expect_clean_failure("register (events)");
+        return;
+    }
+    memset(&od, 0, sizeof od);
+    od.name = "count_and_tag";
+    od.event = ECS_SCHED_ON_ADD;
+    od.component = tracked;
+    od.fn = count_and_tag;
+    od.user_data = &tag;
+    observer = ecs_sched_observer_add(world, &od);
+    if (!observer) expect_clean_failure("observer_add");
+    memset(&qd, 0, sizeof qd);
+    qd.terms[0] = ecs_sched_changed(tracked);
+    changed = ecs_sched_query_create(world, &qd);
+    if (!changed) expect_clean_failure("query_create (changed)");
+    cursor = ecs_sched_message_cursor_make(world, message);
+    removals = ecs_sched_removed_cursor_make(world, tracked);
+    for (i = 0; i < 40; i++) {
+        Mass m;
+        m.kg = (float)i;
+        e[n] = ecs_sched_spawn_with(world, 1, &tracked, (const void *const[]){&m});
+        if (e[n] == ECS_SCHED_NULL_ENTITY) expect_clean_failure("spawn_with (tracked)");
+        else n++;
+    }
+    if (changed) {
+        ecs_sched_iter it = ecs_sched_query_iter(changed);
+        while (ecs_sched_iter_next(&it)) (void)it.count;
+    }
+    for (i = 0; i < n; i += 3) {
+        if (!ecs_sched_get_mut(world, e[i], tracked)) expect_clean_failure("get_mut (tracked)");
+    }
+    for (i = 0; i < 10; i++) check_result(ecs_sched_send(world, message, &i), "send");
+    ecs_sched_messages_update(world);
+    {
+        ecs_sched_messages read = ecs_sched_message_read(world, &cursor);
+        while (ecs_sched_messages_next(&read)) (void)read.count;
+    }
+    for (i = 1; i < n; i += 4) check_result(ecs_sched_despawn(world, e[i]), "despawn (tracked)");
+    for (i = 2; i < n; i += 4) check_result(ecs_sched_remove(world, e[i], tracked), "remove (tracked)");
+    {
+        ecs_sched_messages read = ecs_sched_message_read(world, &removals);
+        while (ecs_sched_messages_next(&read)) (void)read.count;
+    }
+    if (observer) check_result(ecs_sched_observer_remove(world, observer), "observer_remove");
+}
+
 static void run_scenario(void) {
     ecs_sched_world_desc desc;
     ecs_sched_component_desc counted_desc;
@@ -525,6 +600,7 @@ static void run_scenario(void) {
     }
     state_scenario();
     failure_scenario();
+    events_scenario();
     if (ecs_sched_world_check(world) != ECS_SCHED_OK) {
         fprintf(stderr, "world inconsistent at the end: %s\n", ecs_sched_last_error(world));
         exit(CHILD_WRONG);
