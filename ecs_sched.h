@@ -4569,6 +4569,20 @@ static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e
 static void ecs_sched__observers_flush(ecs_sched_world *w);
 static ecs_sched_commands *ecs_sched__deferring(const ecs_sched_world *w);
 static bool ecs_sched__refused_in_observer(ecs_sched_world *w, const char *what);
+/* commands.h: where an observer's deferred changes go (declared again here, for the modules
+   that parse before it). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_commands_spawn_with(ecs_sched_commands *commands,
+                                                             int32_t count, const ecs_sched_id *ids,
+                                                             const void *const *values);
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_despawn(ecs_sched_commands *commands,
+                                                          ecs_sched_entity entity);
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *commands,
+                                                         ecs_sched_entity entity, ecs_sched_id id,
+                                                         const void *value);
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_remove(ecs_sched_commands *commands,
+                                                         ecs_sched_entity entity, ecs_sched_id id);
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_resource(ecs_sched_commands *commands,
+                                                               ecs_sched_id id, const void *value);
 
 /* ---- small helpers ---- */
 
