@@ -362,3 +362,28 @@ static ecs_sched_commands *ecs_sched__deferring(const ecs_sched_world *w) {
     ecs_sched_system_ctx *ctx = ecs_sched__observer_running(w);
     return ctx ? ctx->commands : NULL;
 }
+
+static ecs_sched_entity ecs_sched__defer_spawn_with(ecs_sched_world *w, int32_t count,
+                                                    const ecs_sched_id *ids,
+                                                    const void *const *values) {
+    return ecs_sched_commands_spawn_with(ecs_sched__deferring(w), count, ids, values);
+}
+
+static ecs_sched_result ecs_sched__defer_despawn(ecs_sched_world *w, ecs_sched_entity e) {
+    return ecs_sched_commands_despawn(ecs_sched__deferring(w), e);
+}
+
+static ecs_sched_result ecs_sched__defer_insert(ecs_sched_world *w, ecs_sched_entity e,
+                                                ecs_sched_id id, const void *value) {
+    return ecs_sched_commands_insert(ecs_sched__deferring(w), e, id, value);
+}
+
+static ecs_sched_result ecs_sched__defer_remove(ecs_sched_world *w, ecs_sched_entity e,
+                                                ecs_sched_id id) {
+    return ecs_sched_commands_remove(ecs_sched__deferring(w), e, id);
+}
+
+static ecs_sched_result ecs_sched__defer_set_resource(ecs_sched_world *w, ecs_sched_id id,
+                                                      const void *value) {
+    return ecs_sched_commands_set_resource(ecs_sched__deferring(w), id, value);
+}

@@ -373,20 +373,17 @@ static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e
 static void ecs_sched__observers_flush(ecs_sched_world *w);
 static ecs_sched_commands *ecs_sched__deferring(const ecs_sched_world *w);
 static bool ecs_sched__refused_in_observer(ecs_sched_world *w, const char *what);
-/* commands.h: where an observer's deferred changes go (declared again here, for the modules
-   that parse before it). */
-ECS_SCHED_API ecs_sched_entity ecs_sched_commands_spawn_with(ecs_sched_commands *commands,
-                                                             int32_t count, const ecs_sched_id *ids,
-                                                             const void *const *values);
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_despawn(ecs_sched_commands *commands,
-                                                          ecs_sched_entity entity);
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *commands,
-                                                         ecs_sched_entity entity, ecs_sched_id id,
-                                                         const void *value);
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_remove(ecs_sched_commands *commands,
-                                                         ecs_sched_entity entity, ecs_sched_id id);
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_resource(ecs_sched_commands *commands,
-                                                               ecs_sched_id id, const void *value);
+/* observer.h: an observer's structural changes, recorded in its buffer. */
+static ecs_sched_entity ecs_sched__defer_spawn_with(ecs_sched_world *w, int32_t count,
+                                                    const ecs_sched_id *ids,
+                                                    const void *const *values);
+static ecs_sched_result ecs_sched__defer_despawn(ecs_sched_world *w, ecs_sched_entity e);
+static ecs_sched_result ecs_sched__defer_insert(ecs_sched_world *w, ecs_sched_entity e,
+                                                ecs_sched_id id, const void *value);
+static ecs_sched_result ecs_sched__defer_remove(ecs_sched_world *w, ecs_sched_entity e,
+                                                ecs_sched_id id);
+static ecs_sched_result ecs_sched__defer_set_resource(ecs_sched_world *w, ecs_sched_id id,
+                                                      const void *value);
 
 /* ---- small helpers ---- */
 
@@ -1582,7 +1579,7 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     uint32_t index;
     ECS_SCHED__CHECK_WORLD(w);
     if (w->observers && ecs_sched__deferring(w)) {
-        return ecs_sched_commands_spawn_with(ecs_sched__deferring(w), count, ids, values);
+        return ecs_sched__defer_spawn_with(w, count, ids, values);
     }
     if (ecs_sched__change_refused(w, "spawn")) return ECS_SCHED_NULL_ENTITY;
     if (ecs_sched__check_ids(w, count, ids, "spawn") != ECS_SCHED_OK) return ECS_SCHED_NULL_ENTITY;
@@ -1617,7 +1614,7 @@ static ecs_sched_result ecs_sched__defer_spawn_batch(ecs_sched_world *w, int32_t
             const unsigned char *array = arrays ? (const unsigned char *)arrays[k] : NULL;
             values[k] = array ? array + (size_t)i * w->components[ids[k]].size : NULL;
         }
-        e = ecs_sched_commands_spawn_with(ecs_sched__deferring(w), count, ids, values);
+        e = ecs_sched__defer_spawn_with(w, count, ids, values);
         if (e == ECS_SCHED_NULL_ENTITY) return w->env.last_result;
         if (out_entities) out_entities[i] = e;
     }
@@ -1697,7 +1694,7 @@ static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
 ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
     if (w->observers && ecs_sched__deferring(w)) {
-        return ecs_sched_commands_despawn(ecs_sched__deferring(w), e);
+        return ecs_sched__defer_despawn(w, e);
     }
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
@@ -1753,7 +1750,7 @@ static ecs_sched_result ecs_sched__defer_inserts(ecs_sched_world *w, ecs_sched_e
     ecs_sched_result result = ecs_sched__check_ids(w, count, ids, "insert");
     int32_t i;
     for (i = 0; i < count && result == ECS_SCHED_OK; i++) {
-        result = ecs_sched_commands_insert(ecs_sched__deferring(w), e, ids[i], values ? values[i] : NULL);
+        result = ecs_sched__defer_insert(w, e, ids[i], values ? values[i] : NULL);
     }
     return result;
 }
@@ -1793,7 +1790,7 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     ecs_sched__table *src, *dst;
     ECS_SCHED__CHECK_WORLD(w);
     if (w->observers && ecs_sched__deferring(w)) {
-        return ecs_sched_commands_remove(ecs_sched__deferring(w), e, id);
+        return ecs_sched__defer_remove(w, e, id);
     }
     if (ecs_sched__change_refused(w, "remove")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "remove");
@@ -1878,7 +1875,7 @@ ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *w, ecs_sched_id id, 
     void *data;
     ECS_SCHED__CHECK_WORLD(w);
     if (w->observers && ecs_sched__deferring(w)) {
-        return ecs_sched_commands_set_resource(ecs_sched__deferring(w), id, value);
+        return ecs_sched__defer_set_resource(w, id, value);
     }
     if (ecs_sched__change_refused(w, "resource_insert")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__component_valid(w, id)) {

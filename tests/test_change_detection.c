@@ -301,6 +301,46 @@ static void a_system_skipped_by_its_condition_then_sees_every_change_since_it_la
     check_and_destroy(w);
 }
 
+/* ---- parallel iteration ---- */
+
+static int32_t g_par_rows;
+static double g_par_sum;
+
+static void sum_piece(ecs_sched_iter *it, void *arg) {
+    const Position *p = ECS_SCHED_FIELD(it, const Position, 0);
+    int32_t i;
+    (void)arg;
+    for (i = 0; i < it->count; i++) g_par_sum += p[i].x;
+    g_par_rows += it->count;
+}
+
+static void a_changed_query_iterated_in_pieces_hands_out_the_same_rows(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *q = query_of(w, ecs_sched_changed(g_pos), (ecs_sched_term){0});
+    ecs_sched_pool *pool;
+    ecs_sched_entity e[300];
+    int32_t i;
+    (void)state;
+    for (i = 0; i < 300; i++) e[i] = spawn_at(w, (float)i);
+    (void)xs_of(ecs_sched_query_iter(q));
+    for (i = 0; i < 300; i += 7) ecs_sched_get_mut(w, e[i], g_pos);
+    {
+        ecs_sched_pool_desc pd;
+        memset(&pd, 0, sizeof pd);
+        pd.thread_count = 1;   /* the pieces on this thread: sum_piece needs no lock */
+        pool = ecs_sched_pool_create(&pd);
+    }
+    assert_non_null(pool);
+    g_par_rows = 0;
+    g_par_sum = 0;
+    ecs_sched_query_par_iter(q, pool, 10, sum_piece, NULL);
+    ecs_sched_pool_destroy(pool);
+    assert_int_equal(g_par_rows, 43);
+    assert_true(g_par_sum == 43.0 * 147.0);   /* 0, 7, ..., 294 */
+    assert_string_equal(xs_of(ecs_sched_query_iter(q)), "");   /* the window moved on */
+    check_and_destroy(w);
+}
+
 /* ---- wrapping and very old ticks ---- */
 
 static void ticks_wrap_without_losing_or_inventing_changes(void **state) {
@@ -392,6 +432,7 @@ int main(void) {
         cmocka_unit_test(a_manual_write_marks_only_the_rows_the_loop_marks),
         cmocka_unit_test(a_system_sees_its_own_changes_once_and_changes_after_it_next_run),
         cmocka_unit_test(a_system_skipped_by_its_condition_then_sees_every_change_since_it_last_ran),
+        cmocka_unit_test(a_changed_query_iterated_in_pieces_hands_out_the_same_rows),
         cmocka_unit_test(ticks_wrap_without_losing_or_inventing_changes),
         cmocka_unit_test(a_system_that_has_not_run_for_ages_sees_exactly_what_changed_since),
         cmocka_unit_test(resource_changed_is_true_once_per_change_and_added_once),
