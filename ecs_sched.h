@@ -5188,8 +5188,10 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     /* one block: the table, then its columns, its tick columns, and its type */
     t = (ecs_sched__table *)(void *)block;
     t->columns = (ecs_sched__column *)(void *)(block + sizeof *t);
-    t->ticks = (ecs_sched__ticks *)(void *)(t->columns + columns);
-    t->type = (ecs_sched_id *)(void *)(t->ticks + tracked);
+    t->ticks = (ecs_sched__ticks *)(void *)(block + sizeof *t +
+                                            (size_t)columns * sizeof *t->columns);
+    t->type = (ecs_sched_id *)(void *)(block + sizeof *t + (size_t)columns * sizeof *t->columns +
+                                       (size_t)tracked * sizeof *t->ticks);
     t->type_count = count;
     t->hash = hash;
     if (count) memcpy(t->type, type, (size_t)count * sizeof *type);
