@@ -1840,7 +1840,8 @@ typedef struct ecs_sched_iter {
     void *fields[ECS_SCHED_MAX_TERMS];
     const ecs_sched_query *query_;   /* private */
     int32_t next_;                   /* private */
-    int32_t row_;                    /* private: the row after this run */
+    int32_t row_;                    /* private: the row after this run (-1 before the
+                                        first ecs_sched_iter_next) */
     int32_t at_;                     /* private: the next change-log entry, or -1 */
     uint32_t last_run_, this_run_;   /* private: the window of changes it sees */
 } ecs_sched_iter;
@@ -6255,8 +6256,13 @@ ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
 typedef struct ecs_sched__match {
     ecs_sched__table *table;
     int16_t column[ECS_SCHED_MAX_TERMS];  /* column per term, -1 when the field is NULL */
-    int16_t ticks[ECS_SCHED_MAX_TERMS];   /* tick column per term, -1 when untracked */
 } ecs_sched__match;
+
+/* A ticked query's tick column per term of each match (-1 when untracked), apart from the
+   matches, which every iteration reads. */
+typedef struct ecs_sched__match_ticks {
+    int16_t of[ECS_SCHED_MAX_TERMS];
+} ecs_sched__match_ticks;
 
 /* What iteration reads comes first, on one cache line. */
 struct ecs_sched_query {
@@ -6271,6 +6277,8 @@ struct ecs_sched_query {
     bool marks;                       /* writes a tracked component, marking what it hands out */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
+    ecs_sched__match_ticks *match_ticks;  /* ticked queries: per match */
+    uint32_t match_ticks_capacity;
     int32_t read_count;
     int32_t write_count;
     ecs_sched_term terms[ECS_SCHED_MAX_TERMS];
@@ -6301,16 +6309,38 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
             break;
         }
         if (out) {
-            const ecs_sched__ticks *ticks = ecs_sched__ticks_find(t, term->id);
             int32_t column = term->kind == ECS_SCHED_TERM_WITHOUT ? -1
                                                                  : ecs_sched__column_find(t, term->id);
             out->column[i] = (int16_t)column;
-            out->ticks[i] = (int16_t)(ticks && term->kind != ECS_SCHED_TERM_WITHOUT
-                                          ? ticks - t->ticks : -1);
         }
     }
     if (out) out->table = t;
     return true;
+}
+
+/* A ticked query's tick columns of a table it matches, by term. */
+static void ecs_sched__match_ticks_fill(const ecs_sched_query *q, const ecs_sched__table *t,
+                                        ecs_sched__match_ticks *out) {
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched__ticks *ticks = q->terms[i].kind == ECS_SCHED_TERM_WITHOUT
+                                            ? NULL : ecs_sched__ticks_find(t, q->terms[i].id);
+        out->of[i] = (int16_t)(ticks ? ticks - t->ticks : -1);
+    }
+}
+
+/* Room for one more match (and its ticks, for a ticked query). */
+static bool ecs_sched__query_reserve_match(ecs_sched_world *w, ecs_sched_query *q) {
+    return ECS_SCHED__GROW(&w->env, q->matches, &q->match_capacity, q->match_count + 1) &&
+           (!q->ticked || ECS_SCHED__GROW(&w->env, q->match_ticks, &q->match_ticks_capacity,
+                                          q->match_count + 1));
+}
+
+/* Adds table t as the query's next match when it matches. */
+static void ecs_sched__query_add_match(ecs_sched_query *q, ecs_sched__table *t) {
+    if (!ecs_sched__query_matches(q, t, &q->matches[q->match_count])) return;
+    if (q->ticked) ecs_sched__match_ticks_fill(q, t, &q->match_ticks[q->match_count]);
+    q->match_count++;
 }
 
 /* ---- queries ---- */
@@ -6446,13 +6476,14 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
     }
     for (i = 0; i < w->table_count; i++) {
         if (!ecs_sched__query_matches(q, w->tables[i], NULL)) continue;
-        if (!ECS_SCHED__GROW(&w->env, q->matches, &q->match_capacity, q->match_count + 1)) {
+        if (!ecs_sched__query_reserve_match(w, q)) {
             ecs_sched__free(&w->env, q->matches);
+            ecs_sched__free(&w->env, q->match_ticks);
             ecs_sched__free(&w->env, q);
             ecs_sched__out_of_memory(w, "creating a query");
             return NULL;
         }
-        ecs_sched__query_matches(q, w->tables[i], &q->matches[q->match_count++]);
+        ecs_sched__query_add_match(q, w->tables[i]);
     }
     w->queries[w->query_count++] = q;
     return q;
@@ -6470,6 +6501,7 @@ void ecs_sched_query_destroy(ecs_sched_query *q) {
         }
     }
     ecs_sched__free(&w->env, q->matches);
+    ecs_sched__free(&w->env, q->match_ticks);
     ecs_sched__free(&w->env, q);
 }
 
@@ -6478,23 +6510,14 @@ void ecs_sched_query_destroy(ecs_sched_query *q) {
 static bool ecs_sched__queries_reserve_match(ecs_sched_world *w) {
     uint32_t q;
     for (q = 0; q < w->query_count; q++) {
-        ecs_sched_query *query = w->queries[q];
-        if (!ECS_SCHED__GROW(&w->env, query->matches, &query->match_capacity,
-                             query->match_count + 1)) {
-            return false;
-        }
+        if (!ecs_sched__query_reserve_match(w, w->queries[q])) return false;
     }
     return true;
 }
 
 static void ecs_sched__queries_add_table(ecs_sched_world *w, ecs_sched__table *t) {
     uint32_t q;
-    for (q = 0; q < w->query_count; q++) {
-        ecs_sched_query *query = w->queries[q];
-        if (ecs_sched__query_matches(query, t, &query->matches[query->match_count])) {
-            query->match_count++;
-        }
-    }
+    for (q = 0; q < w->query_count; q++) ecs_sched__query_add_match(w->queries[q], t);
 }
 
 static void ecs_sched__queries_free(ecs_sched_world *w) {
@@ -6525,22 +6548,26 @@ int32_t ecs_sched_query_count(const ecs_sched_query *q) {
 /* change.h: the window of changes an iteration sees, and iteration by runs of rows. */
 static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
                                    uint32_t *this_run);
-static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it);
+ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it);
 
 /* The fields are filled by each ecs_sched_iter_next; they are not zeroed here, which costs
    more than the rest of a small query's iteration. */
-ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
+/* An iterator at the start of q (NULL: one that hands out nothing). */
+static inline ecs_sched_iter ecs_sched__iter_of(const ecs_sched_query *q) {
     ecs_sched_iter it;
-    ECS_SCHED_ASSERT(q != NULL);
     it.count = 0;
     it.entities = NULL;
     it.query_ = q;
     it.next_ = 0;
-    it.row_ = 0;
+    it.row_ = -1;   /* a ticked query takes its window at the first ecs_sched_iter_next */
     it.at_ = -1;
     it.last_run_ = it.this_run_ = 0;
-    if (q->ticked) ecs_sched__iter_window(q, &it.last_run_, &it.this_run_);
     return it;
+}
+
+ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
+    ECS_SCHED_ASSERT(q != NULL);
+    return ecs_sched__iter_of(q);
 }
 
 bool ecs_sched_iter_next(ecs_sched_iter *it) {
@@ -7389,11 +7416,7 @@ ecs_sched_query *ecs_sched_ctx_query(ecs_sched_system_ctx *ctx, int32_t index) {
 }
 
 ecs_sched_iter ecs_sched_ctx_iter(ecs_sched_system_ctx *ctx, int32_t index) {
-    ecs_sched_query *q = ecs_sched_ctx_query(ctx, index);
-    ecs_sched_iter it;
-    if (q) return ecs_sched_query_iter(q);
-    memset(&it, 0, sizeof it);
-    return it;
+    return ecs_sched__iter_of(ecs_sched_ctx_query(ctx, index));   /* NULL: nothing */
 }
 
 static bool ecs_sched__ids_contain(const ecs_sched_id *ids, int32_t count, ecs_sched_id id) {
@@ -11821,6 +11844,12 @@ static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
 
 /* ---- iteration by runs of rows ---- */
 
+/* The tick column of term `term` in the table of match m (-1: untracked). */
+static inline int32_t ecs_sched__tick_index(const ecs_sched_query *q, const ecs_sched__match *m,
+                                            int32_t term) {
+    return q->match_ticks[m - q->matches].of[term];
+}
+
 /* What an iteration compares ticks with. */
 typedef struct ecs_sched__window {
     uint32_t this_run;
@@ -11855,7 +11884,7 @@ static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sch
         const ecs_sched__ticks *k;
         ecs_sched_term_kind kind = q->terms[i].kind;
         if (!ecs_sched__term_filters(kind)) continue;
-        k = &t->ticks[m->ticks[i]];
+        k = &t->ticks[ecs_sched__tick_index(q, m, i)];
         if (kind == ECS_SCHED_TERM_CHANGED) {
             if (k->has_bulk && ecs_sched__in_window(win, k->bulk)) continue;
             if (!ecs_sched__in_window(win, k->newest[block])) return 0;
@@ -11936,8 +11965,8 @@ static void ecs_sched__mark_written(const ecs_sched_query *q, const ecs_sched__m
     now = ecs_sched__tick_load(w) + 1u;
     for (i = 0; i < q->term_count; i++) {
         ecs_sched__ticks *k;
-        if (m->ticks[i] < 0 || !ecs_sched__term_marks(q->terms[i].kind)) continue;
-        k = &t->ticks[m->ticks[i]];
+        if (ecs_sched__tick_index(q, m, i) < 0 || !ecs_sched__term_marks(q->terms[i].kind)) continue;
+        k = &t->ticks[ecs_sched__tick_index(q, m, i)];
         if (begin == 0 && end == t->count) {
             k->bulk = k->has_bulk ? ecs_sched__tick_newest(k->bulk, tick, now) : tick;
             k->has_bulk = true;
@@ -11952,7 +11981,7 @@ static void ecs_sched__mark_written(const ecs_sched_query *q, const ecs_sched__m
 /* The tick column whose log a filtered query follows: that of its first filter term. */
 static inline ecs_sched__ticks *ecs_sched__log_column(const ecs_sched_query *q,
                                                       const ecs_sched__match *m) {
-    return &m->table->ticks[m->ticks[q->log_term]];
+    return &m->table->ticks[ecs_sched__tick_index(q, m, q->log_term)];
 }
 
 /* Where in the log of the match's table an iteration with this window starts, or -1 when the
@@ -11967,7 +11996,7 @@ static int32_t ecs_sched__log_start(const ecs_sched_query *q, const ecs_sched__m
     for (i = 0; i < q->term_count; i++) {
         const ecs_sched__ticks *f;
         if (!ecs_sched__term_filters(q->terms[i].kind)) continue;
-        f = &m->table->ticks[m->ticks[i]];
+        f = &m->table->ticks[ecs_sched__tick_index(q, m, i)];
         if (f->has_bulk && ecs_sched__in_window(win, f->bulk)) return -1;
     }
     if (log->truncated && (uint32_t)(win.this_run - log->since) < last_age) return -1;
@@ -11994,7 +12023,7 @@ static inline bool ecs_sched__entry_passes(const ecs_sched_query *q, const ecs_s
         const ecs_sched__ticks *f;
         ecs_sched_term_kind kind = q->terms[i].kind;
         if (!ecs_sched__term_filters(kind)) continue;
-        f = &m->table->ticks[m->ticks[i]];
+        f = &m->table->ticks[ecs_sched__tick_index(q, m, i)];
         if (!ecs_sched__in_window(win, kind == ECS_SCHED_TERM_ADDED ? f->added[row] : f->changed[row])) {
             return false;
         }
@@ -12051,9 +12080,14 @@ static bool ecs_sched__log_rows(const ecs_sched_query *q, const ecs_sched__match
     return false;
 }
 
-static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
+/* Kept out of ecs_sched_iter_next, whose common case stays small. */
+ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
     ecs_sched__window win;
+    if (it->row_ < 0) {   /* the first call: the window opens now */
+        ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+        it->row_ = 0;
+    }
     win.this_run = it->this_run_;
     win.span = it->this_run_ - it->last_run_;
     for (;;) {
@@ -12150,8 +12184,8 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
                                "(0 to %d)", (int)row, (int)it->count - 1);
     }
     m = &q->matches[it->next_ - 1];
-    if (m->ticks[term] >= 0) {
-        ecs_sched__ticks *k = &m->table->ticks[m->ticks[term]];
+    if (ecs_sched__tick_index(q, m, term) >= 0) {
+        ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
         int32_t at = it->row_ - it->count + row;
         ecs_sched__ticks_mark(w, m->table, k, at, at + 1, it->this_run_);
     }
@@ -12871,8 +12905,9 @@ static bool ecs_sched__node_may_run(ecs_sched__schedule *s, ecs_sched__plan *pla
 }
 
 /* Runs plan node `p` that is not a plain system: a sync point applies the pending commands; a
-   guarded system runs if its conditions hold. Returns whether the run stops. */
-static bool ecs_sched__execute_node(ecs_sched__schedule *s, int32_t p) {
+   guarded system runs if its conditions hold. Returns whether the run stops. Kept out of the
+   loop below, whose common case then keeps its variables in registers. */
+ECS_SCHED__NOINLINE static bool ecs_sched__execute_node(ecs_sched__schedule *s, int32_t p) {
     ecs_sched__plan *plan = s->plan;
     const ecs_sched__plan_node *pn = &plan->nodes[p];
     bool stop = false;

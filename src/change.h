@@ -55,6 +55,12 @@ static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
 
 /* ---- iteration by runs of rows ---- */
 
+/* The tick column of term `term` in the table of match m (-1: untracked). */
+static inline int32_t ecs_sched__tick_index(const ecs_sched_query *q, const ecs_sched__match *m,
+                                            int32_t term) {
+    return q->match_ticks[m - q->matches].of[term];
+}
+
 /* What an iteration compares ticks with. */
 typedef struct ecs_sched__window {
     uint32_t this_run;
@@ -89,7 +95,7 @@ static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sch
         const ecs_sched__ticks *k;
         ecs_sched_term_kind kind = q->terms[i].kind;
         if (!ecs_sched__term_filters(kind)) continue;
-        k = &t->ticks[m->ticks[i]];
+        k = &t->ticks[ecs_sched__tick_index(q, m, i)];
         if (kind == ECS_SCHED_TERM_CHANGED) {
             if (k->has_bulk && ecs_sched__in_window(win, k->bulk)) continue;
             if (!ecs_sched__in_window(win, k->newest[block])) return 0;
@@ -170,8 +176,8 @@ static void ecs_sched__mark_written(const ecs_sched_query *q, const ecs_sched__m
     now = ecs_sched__tick_load(w) + 1u;
     for (i = 0; i < q->term_count; i++) {
         ecs_sched__ticks *k;
-        if (m->ticks[i] < 0 || !ecs_sched__term_marks(q->terms[i].kind)) continue;
-        k = &t->ticks[m->ticks[i]];
+        if (ecs_sched__tick_index(q, m, i) < 0 || !ecs_sched__term_marks(q->terms[i].kind)) continue;
+        k = &t->ticks[ecs_sched__tick_index(q, m, i)];
         if (begin == 0 && end == t->count) {
             k->bulk = k->has_bulk ? ecs_sched__tick_newest(k->bulk, tick, now) : tick;
             k->has_bulk = true;
@@ -186,7 +192,7 @@ static void ecs_sched__mark_written(const ecs_sched_query *q, const ecs_sched__m
 /* The tick column whose log a filtered query follows: that of its first filter term. */
 static inline ecs_sched__ticks *ecs_sched__log_column(const ecs_sched_query *q,
                                                       const ecs_sched__match *m) {
-    return &m->table->ticks[m->ticks[q->log_term]];
+    return &m->table->ticks[ecs_sched__tick_index(q, m, q->log_term)];
 }
 
 /* Where in the log of the match's table an iteration with this window starts, or -1 when the
@@ -201,7 +207,7 @@ static int32_t ecs_sched__log_start(const ecs_sched_query *q, const ecs_sched__m
     for (i = 0; i < q->term_count; i++) {
         const ecs_sched__ticks *f;
         if (!ecs_sched__term_filters(q->terms[i].kind)) continue;
-        f = &m->table->ticks[m->ticks[i]];
+        f = &m->table->ticks[ecs_sched__tick_index(q, m, i)];
         if (f->has_bulk && ecs_sched__in_window(win, f->bulk)) return -1;
     }
     if (log->truncated && (uint32_t)(win.this_run - log->since) < last_age) return -1;
@@ -228,7 +234,7 @@ static inline bool ecs_sched__entry_passes(const ecs_sched_query *q, const ecs_s
         const ecs_sched__ticks *f;
         ecs_sched_term_kind kind = q->terms[i].kind;
         if (!ecs_sched__term_filters(kind)) continue;
-        f = &m->table->ticks[m->ticks[i]];
+        f = &m->table->ticks[ecs_sched__tick_index(q, m, i)];
         if (!ecs_sched__in_window(win, kind == ECS_SCHED_TERM_ADDED ? f->added[row] : f->changed[row])) {
             return false;
         }
@@ -285,9 +291,14 @@ static bool ecs_sched__log_rows(const ecs_sched_query *q, const ecs_sched__match
     return false;
 }
 
-static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
+/* Kept out of ecs_sched_iter_next, whose common case stays small. */
+ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
     ecs_sched__window win;
+    if (it->row_ < 0) {   /* the first call: the window opens now */
+        ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+        it->row_ = 0;
+    }
     win.this_run = it->this_run_;
     win.span = it->this_run_ - it->last_run_;
     for (;;) {
@@ -384,8 +395,8 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
                                "(0 to %d)", (int)row, (int)it->count - 1);
     }
     m = &q->matches[it->next_ - 1];
-    if (m->ticks[term] >= 0) {
-        ecs_sched__ticks *k = &m->table->ticks[m->ticks[term]];
+    if (ecs_sched__tick_index(q, m, term) >= 0) {
+        ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
         int32_t at = it->row_ - it->count + row;
         ecs_sched__ticks_mark(w, m->table, k, at, at + 1, it->this_run_);
     }

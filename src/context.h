@@ -255,11 +255,7 @@ ecs_sched_query *ecs_sched_ctx_query(ecs_sched_system_ctx *ctx, int32_t index) {
 }
 
 ecs_sched_iter ecs_sched_ctx_iter(ecs_sched_system_ctx *ctx, int32_t index) {
-    ecs_sched_query *q = ecs_sched_ctx_query(ctx, index);
-    ecs_sched_iter it;
-    if (q) return ecs_sched_query_iter(q);
-    memset(&it, 0, sizeof it);
-    return it;
+    return ecs_sched__iter_of(ecs_sched_ctx_query(ctx, index));   /* NULL: nothing */
 }
 
 static bool ecs_sched__ids_contain(const ecs_sched_id *ids, int32_t count, ecs_sched_id id) {

@@ -218,8 +218,9 @@ static bool ecs_sched__node_may_run(ecs_sched__schedule *s, ecs_sched__plan *pla
 }
 
 /* Runs plan node `p` that is not a plain system: a sync point applies the pending commands; a
-   guarded system runs if its conditions hold. Returns whether the run stops. */
-static bool ecs_sched__execute_node(ecs_sched__schedule *s, int32_t p) {
+   guarded system runs if its conditions hold. Returns whether the run stops. Kept out of the
+   loop below, whose common case then keeps its variables in registers. */
+ECS_SCHED__NOINLINE static bool ecs_sched__execute_node(ecs_sched__schedule *s, int32_t p) {
     ecs_sched__plan *plan = s->plan;
     const ecs_sched__plan_node *pn = &plan->nodes[p];
     bool stop = false;

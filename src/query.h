@@ -71,7 +71,8 @@ typedef struct ecs_sched_iter {
     void *fields[ECS_SCHED_MAX_TERMS];
     const ecs_sched_query *query_;   /* private */
     int32_t next_;                   /* private */
-    int32_t row_;                    /* private: the row after this run */
+    int32_t row_;                    /* private: the row after this run (-1 before the
+                                        first ecs_sched_iter_next) */
     int32_t at_;                     /* private: the next change-log entry, or -1 */
     uint32_t last_run_, this_run_;   /* private: the window of changes it sees */
 } ecs_sched_iter;
@@ -110,8 +111,13 @@ ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_po
 typedef struct ecs_sched__match {
     ecs_sched__table *table;
     int16_t column[ECS_SCHED_MAX_TERMS];  /* column per term, -1 when the field is NULL */
-    int16_t ticks[ECS_SCHED_MAX_TERMS];   /* tick column per term, -1 when untracked */
 } ecs_sched__match;
+
+/* A ticked query's tick column per term of each match (-1 when untracked), apart from the
+   matches, which every iteration reads. */
+typedef struct ecs_sched__match_ticks {
+    int16_t of[ECS_SCHED_MAX_TERMS];
+} ecs_sched__match_ticks;
 
 /* What iteration reads comes first, on one cache line. */
 struct ecs_sched_query {
@@ -126,6 +132,8 @@ struct ecs_sched_query {
     bool marks;                       /* writes a tracked component, marking what it hands out */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
+    ecs_sched__match_ticks *match_ticks;  /* ticked queries: per match */
+    uint32_t match_ticks_capacity;
     int32_t read_count;
     int32_t write_count;
     ecs_sched_term terms[ECS_SCHED_MAX_TERMS];
@@ -156,16 +164,38 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
             break;
         }
         if (out) {
-            const ecs_sched__ticks *ticks = ecs_sched__ticks_find(t, term->id);
             int32_t column = term->kind == ECS_SCHED_TERM_WITHOUT ? -1
                                                                  : ecs_sched__column_find(t, term->id);
             out->column[i] = (int16_t)column;
-            out->ticks[i] = (int16_t)(ticks && term->kind != ECS_SCHED_TERM_WITHOUT
-                                          ? ticks - t->ticks : -1);
         }
     }
     if (out) out->table = t;
     return true;
+}
+
+/* A ticked query's tick columns of a table it matches, by term. */
+static void ecs_sched__match_ticks_fill(const ecs_sched_query *q, const ecs_sched__table *t,
+                                        ecs_sched__match_ticks *out) {
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched__ticks *ticks = q->terms[i].kind == ECS_SCHED_TERM_WITHOUT
+                                            ? NULL : ecs_sched__ticks_find(t, q->terms[i].id);
+        out->of[i] = (int16_t)(ticks ? ticks - t->ticks : -1);
+    }
+}
+
+/* Room for one more match (and its ticks, for a ticked query). */
+static bool ecs_sched__query_reserve_match(ecs_sched_world *w, ecs_sched_query *q) {
+    return ECS_SCHED__GROW(&w->env, q->matches, &q->match_capacity, q->match_count + 1) &&
+           (!q->ticked || ECS_SCHED__GROW(&w->env, q->match_ticks, &q->match_ticks_capacity,
+                                          q->match_count + 1));
+}
+
+/* Adds table t as the query's next match when it matches. */
+static void ecs_sched__query_add_match(ecs_sched_query *q, ecs_sched__table *t) {
+    if (!ecs_sched__query_matches(q, t, &q->matches[q->match_count])) return;
+    if (q->ticked) ecs_sched__match_ticks_fill(q, t, &q->match_ticks[q->match_count]);
+    q->match_count++;
 }
 
 /* ---- queries ---- */
@@ -301,13 +331,14 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
     }
     for (i = 0; i < w->table_count; i++) {
         if (!ecs_sched__query_matches(q, w->tables[i], NULL)) continue;
-        if (!ECS_SCHED__GROW(&w->env, q->matches, &q->match_capacity, q->match_count + 1)) {
+        if (!ecs_sched__query_reserve_match(w, q)) {
             ecs_sched__free(&w->env, q->matches);
+            ecs_sched__free(&w->env, q->match_ticks);
             ecs_sched__free(&w->env, q);
             ecs_sched__out_of_memory(w, "creating a query");
             return NULL;
         }
-        ecs_sched__query_matches(q, w->tables[i], &q->matches[q->match_count++]);
+        ecs_sched__query_add_match(q, w->tables[i]);
     }
     w->queries[w->query_count++] = q;
     return q;
@@ -325,6 +356,7 @@ void ecs_sched_query_destroy(ecs_sched_query *q) {
         }
     }
     ecs_sched__free(&w->env, q->matches);
+    ecs_sched__free(&w->env, q->match_ticks);
     ecs_sched__free(&w->env, q);
 }
 
@@ -333,23 +365,14 @@ void ecs_sched_query_destroy(ecs_sched_query *q) {
 static bool ecs_sched__queries_reserve_match(ecs_sched_world *w) {
     uint32_t q;
     for (q = 0; q < w->query_count; q++) {
-        ecs_sched_query *query = w->queries[q];
-        if (!ECS_SCHED__GROW(&w->env, query->matches, &query->match_capacity,
-                             query->match_count + 1)) {
-            return false;
-        }
+        if (!ecs_sched__query_reserve_match(w, w->queries[q])) return false;
     }
     return true;
 }
 
 static void ecs_sched__queries_add_table(ecs_sched_world *w, ecs_sched__table *t) {
     uint32_t q;
-    for (q = 0; q < w->query_count; q++) {
-        ecs_sched_query *query = w->queries[q];
-        if (ecs_sched__query_matches(query, t, &query->matches[query->match_count])) {
-            query->match_count++;
-        }
-    }
+    for (q = 0; q < w->query_count; q++) ecs_sched__query_add_match(w->queries[q], t);
 }
 
 static void ecs_sched__queries_free(ecs_sched_world *w) {
@@ -380,22 +403,26 @@ int32_t ecs_sched_query_count(const ecs_sched_query *q) {
 /* change.h: the window of changes an iteration sees, and iteration by runs of rows. */
 static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
                                    uint32_t *this_run);
-static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it);
+ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it);
 
 /* The fields are filled by each ecs_sched_iter_next; they are not zeroed here, which costs
    more than the rest of a small query's iteration. */
-ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
+/* An iterator at the start of q (NULL: one that hands out nothing). */
+static inline ecs_sched_iter ecs_sched__iter_of(const ecs_sched_query *q) {
     ecs_sched_iter it;
-    ECS_SCHED_ASSERT(q != NULL);
     it.count = 0;
     it.entities = NULL;
     it.query_ = q;
     it.next_ = 0;
-    it.row_ = 0;
+    it.row_ = -1;   /* a ticked query takes its window at the first ecs_sched_iter_next */
     it.at_ = -1;
     it.last_run_ = it.this_run_ = 0;
-    if (q->ticked) ecs_sched__iter_window(q, &it.last_run_, &it.this_run_);
     return it;
+}
+
+ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
+    ECS_SCHED_ASSERT(q != NULL);
+    return ecs_sched__iter_of(q);
 }
 
 bool ecs_sched_iter_next(ecs_sched_iter *it) {
