@@ -1592,7 +1592,7 @@ ECS_SCHED_API void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t beg
                                                int64_t grain, ecs_sched_range_fn fn, void *arg);
 
 /*=================================== src/world.h (public) ===================================*/
-/* world: entities, components, archetype tables, resources. */
+/* world: entities, components, archetype tables. */
 
 /* An entity handle: index in the low 32 bits, generation in the high 32 bits. */
 typedef uint64_t ecs_sched_entity;
@@ -1740,25 +1740,6 @@ ECS_SCHED_API void *ecs_sched_get_mut(ecs_sched_world *world, ecs_sched_entity e
 ECS_SCHED_API bool ecs_sched_has(const ecs_sched_world *world, ecs_sched_entity entity,
                                  ecs_sched_id id);
 
-/* ---- resources: one value per component type, owned by the world ---- */
-
-/* Creates or overwrites. value NULL: default value. */
-ECS_SCHED_API ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *world, ecs_sched_id id,
-                                                         const void *value);
-ECS_SCHED_API const void *ecs_sched_resource_get(ecs_sched_world *world, ecs_sched_id id);
-ECS_SCHED_API void *ecs_sched_resource_get_mut(ecs_sched_world *world, ecs_sched_id id);
-ECS_SCHED_API ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *world, ecs_sched_id id);
-ECS_SCHED_API bool ecs_sched_resource_exists(const ecs_sched_world *world, ecs_sched_id id);
-/* Inserts a resource (or sets it) and makes it main-thread-only ("non-send": a window, a GL
-   context): a system that declares it in .reads or .writes, or that a condition reading it
-   guards, runs on the thread that runs the schedule, as if it asked for .main_thread. Reading
-   it through a system context on any other thread is refused with ECS_SCHED_ERR_ACCESS.
-   Make it so before the schedules that use it are built (they are built at their first run). */
-ECS_SCHED_API ecs_sched_result ecs_sched_resource_insert_non_send(ecs_sched_world *world,
-                                                                 ecs_sched_id id,
-                                                                 const void *value);
-ECS_SCHED_API bool ecs_sched_resource_is_non_send(const ecs_sched_world *world, ecs_sched_id id);
-
 /* The world's thread pool, created on first use with ecs_sched_world_desc.thread_count
    workers (the thread that first asks is worker 0). NULL when it cannot be created. */
 ECS_SCHED_API ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *world);
@@ -1767,6 +1748,9 @@ ECS_SCHED_API ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *world);
 ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world *world,
                                                                ecs_sched_error_policy policy,
                                                                ecs_sched_error_hook hook);
+
+/*=================================== src/ticks.h (public) ===================================*/
+/* ticks: the change ticks of tracked components, kept beside the rows of their tables. */
 
 /*=================================== src/query.h (public) ===================================*/
 /* query: queries, their cached tables, iteration and parallel iteration. */
@@ -1873,6 +1857,26 @@ typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
    allowed meanwhile. */
 ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
                                             int32_t grain, ecs_sched_chunk_fn fn, void *arg);
+
+/*================================= src/resource.h (public) ==================================*/
+/* resource: one value per component type, owned by the world. */
+
+/* Creates or overwrites. value NULL: default value. */
+ECS_SCHED_API ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *world, ecs_sched_id id,
+                                                         const void *value);
+ECS_SCHED_API const void *ecs_sched_resource_get(ecs_sched_world *world, ecs_sched_id id);
+ECS_SCHED_API void *ecs_sched_resource_get_mut(ecs_sched_world *world, ecs_sched_id id);
+ECS_SCHED_API ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *world, ecs_sched_id id);
+ECS_SCHED_API bool ecs_sched_resource_exists(const ecs_sched_world *world, ecs_sched_id id);
+/* Inserts a resource (or sets it) and makes it main-thread-only ("non-send": a window, a GL
+   context): a system that declares it in .reads or .writes, or that a condition reading it
+   guards, runs on the thread that runs the schedule, as if it asked for .main_thread. Reading
+   it through a system context on any other thread is refused with ECS_SCHED_ERR_ACCESS.
+   Make it so before the schedules that use it are built (they are built at their first run). */
+ECS_SCHED_API ecs_sched_result ecs_sched_resource_insert_non_send(ecs_sched_world *world,
+                                                                 ecs_sched_id id,
+                                                                 const void *value);
+ECS_SCHED_API bool ecs_sched_resource_is_non_send(const ecs_sched_world *world, ecs_sched_id id);
 
 /*================================= src/commands.h (public) ==================================*/
 /* commands: command buffers and their application. */
@@ -4375,7 +4379,8 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 #endif /* ECS_SCHED_THREADS */
 
 /*=============================== src/world.h (implementation) ===============================*/
-/* world: entities, components, archetype tables, resources. */
+/* world: entities, components, archetype tables (their change ticks: ticks.h; resources:
+   resource.h). */
 
 #define ECS_SCHED__NONE UINT32_MAX
 #define ECS_SCHED__DEAD UINT32_MAX             /* record.table of a free index */
@@ -4555,6 +4560,24 @@ static void ecs_sched__buffers_free(ecs_sched_world *w);
 static void ecs_sched__schedules_free(ecs_sched_world *w);
 static void ecs_sched__states_free(ecs_sched_world *w);
 static void ecs_sched__time_free(ecs_sched_world *w);
+/* ticks.h: the change ticks of tracked components, kept beside their tables' rows. */
+static inline uint32_t ecs_sched__tick_now(const ecs_sched_world *w);
+static void ecs_sched__ticks_turn_on(ecs_sched_world *w);
+static size_t ecs_sched__tick_words(int32_t capacity);
+static void ecs_sched__ticks_move(ecs_sched_world *w, ecs_sched__ticks *k, uint32_t *fresh,
+                                  int32_t count, int32_t capacity);
+static void ecs_sched__ticks_free(ecs_sched_world *w, ecs_sched__table *t);
+static void ecs_sched__ticks_stamp_new(ecs_sched_world *w, ecs_sched__table *t, int32_t first,
+                                       int32_t n, uint32_t tick);
+static void ecs_sched__ticks_move_row(ecs_sched_world *w, ecs_sched__table *dst, int32_t to,
+                                      const ecs_sched__table *src, int32_t from);
+static void ecs_sched__ticks_delete_row(ecs_sched_world *w, ecs_sched__table *t, int32_t row,
+                                        int32_t last);
+static void ecs_sched__ticks_inserted(ecs_sched_world *w, ecs_sched__table *t, int32_t row,
+                                      const ecs_sched__table *before, ecs_sched_id id);
+static void ecs_sched__value_changed(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id);
+/* resource.h: the world's resources go with it. */
+static void ecs_sched__resources_free(ecs_sched_world *w);
 /* message.h: the queues of messages and removals. */
 static void ecs_sched__messages_free(ecs_sched_world *w);
 static bool ecs_sched__removals_create(ecs_sched_world *w, ecs_sched_id id);
@@ -4617,199 +4640,6 @@ static ecs_sched_result ecs_sched__out_of_memory(ecs_sched_world *w, const char 
     return ecs_sched__fail(&w->env, ECS_SCHED_ERR_OUT_OF_MEMORY, "out of memory while %s", what);
 }
 
-/* ---- change ticks (what they mean, and the rest of change detection: change.h) ---- */
-
-static uint32_t ecs_sched__running_tick(const void *running);  /* context.h */
-
-static inline uint32_t ecs_sched__tick_load(const ecs_sched_world *w) {
-#ifdef ECS_SCHED_THREADS
-    return atomic_load_explicit((atomic_uint *)(uintptr_t)&w->tick, memory_order_relaxed);
-#else
-    return w->tick;
-#endif
-}
-
-/* Hands out the next tick: to a system or condition that runs, to a query iterated outside
-   systems. Systems that run at once take theirs from any thread. */
-static inline uint32_t ecs_sched__tick_take(ecs_sched_world *w) {
-#ifdef ECS_SCHED_THREADS
-    return atomic_fetch_add_explicit(&w->tick, 1u, memory_order_relaxed) + 1u;
-#else
-    return ++w->tick;
-#endif
-}
-
-/* The tick of a change made now: the running system's, else (outside systems, or commands
-   being applied) the next one to be handed out, so that every system that runs from now on
-   sees the change and none that ran before saw it. */
-static inline uint32_t ecs_sched__tick_now(const ecs_sched_world *w) {
-    const void *running = ecs_sched__running_in(&w->env);
-    return running ? ecs_sched__running_tick(running) : ecs_sched__tick_load(w) + 1u;
-}
-
-/* From now on systems take ticks and resources keep theirs; the resources there are count
-   as added and changed now. */
-static void ecs_sched__ticks_turn_on(ecs_sched_world *w) {
-    uint32_t i, now = ecs_sched__tick_load(w) + 1u;
-    if (w->ticks_on) return;
-    for (i = 1; i < w->component_count; i++) {
-        w->resource_stamps[i].added = w->resource_stamps[i].changed = now;
-    }
-    w->ticks_on = true;
-}
-
-/* Whether `tick` is newer than `than`, seen from `now`: ticks wrap, so what counts is their
-   age, now - tick. */
-static inline bool ecs_sched__tick_newer(uint32_t tick, uint32_t than, uint32_t now) {
-    return (uint32_t)(now - tick) < (uint32_t)(now - than);
-}
-
-static inline uint32_t ecs_sched__tick_newest(uint32_t a, uint32_t b, uint32_t now) {
-    return ecs_sched__tick_newer(a, b, now) ? a : b;
-}
-
-static inline ecs_sched__ticks *ecs_sched__ticks_find(const ecs_sched__table *t, ecs_sched_id id) {
-    int32_t i;
-    for (i = 0; i < t->tick_count; i++) {
-        if (t->ticks[i].id == id) return &t->ticks[i];
-    }
-    return NULL;
-}
-
-/* Row `row` changed at `tick`: its block's newest keeps up. */
-static inline void ecs_sched__ticks_note(ecs_sched__ticks *k, int32_t row, uint32_t tick,
-                                         uint32_t now) {
-    uint32_t *newest = &k->newest[row / ECS_SCHED__TICK_BLOCK];
-    *newest = ecs_sched__tick_newest(*newest, tick, now);
-}
-
-/* The entry with this serial, while the log holds it. */
-static inline ecs_sched__change *ecs_sched__log_entry(const ecs_sched__change_log *log,
-                                                      uint32_t serial) {
-    uint32_t at = serial - log->first_serial;
-    return at < log->count ? &log->items[(log->start + at) & (log->capacity - 1)] : NULL;
-}
-
-/* The live entry of row `row`, or NULL (its `logged` may be anything for a row never
-   logged: the entry found must name the row). */
-static inline ecs_sched__change *ecs_sched__row_entry(const ecs_sched__ticks *k, uint32_t row) {
-    ecs_sched__change *e = ecs_sched__log_entry(&k->log, k->logged[row]);
-    return e && e->row == row ? e : NULL;
-}
-
-/* The log no longer holds changes logged before now (or it could not keep one). */
-static void ecs_sched__change_log_cut(ecs_sched_world *w, ecs_sched__change_log *log) {
-    log->first_serial = log->serial + 1u;
-    log->start = log->count = 0;
-    log->truncated = true;
-    log->since = ecs_sched__tick_load(w) + 1u;
-}
-
-/* The most entries a table's log keeps: a quarter of its rows, and at least 256. */
-static uint32_t ecs_sched__change_log_limit(const ecs_sched__table *t) {
-    uint32_t limit = 256;
-    while (limit < (uint32_t)t->count / 4u && limit < (UINT32_C(1) << 30)) limit *= 2;
-    return limit;
-}
-
-/* Room for one more entry: a bigger ring, or the oldest quarter dropped. */
-static bool ecs_sched__change_log_room(ecs_sched_world *w, const ecs_sched__table *t,
-                                       ecs_sched__change_log *log) {
-    uint32_t dropped, i;
-    if (log->count < log->capacity) return true;
-    if (log->capacity < ecs_sched__change_log_limit(t)) {
-        uint32_t capacity = log->capacity ? log->capacity * 2 : 64;
-        ecs_sched__change *items =
-            (ecs_sched__change *)ecs_sched__alloc(&w->env, capacity * sizeof *items);
-        if (items) {
-            for (i = 0; i < log->count; i++) {
-                items[i] = log->items[(log->start + i) & (log->capacity - 1)];
-            }
-            ecs_sched__free(&w->env, log->items);
-            log->items = items;
-            log->capacity = capacity;
-            log->start = 0;
-            return true;
-        }
-    }
-    if (log->capacity == 0) return false;
-    dropped = log->count / 4 ? log->count / 4 : 1;
-    log->since = log->items[(log->start + dropped - 1) & (log->capacity - 1)].seq + 1u;
-    log->truncated = true;
-    log->start = (log->start + dropped) & (log->capacity - 1);
-    log->count -= dropped;
-    log->first_serial += dropped;
-    return true;
-}
-
-/* Row `row` of t changed: its entry in the log. */
-static void ecs_sched__log_change(ecs_sched_world *w, const ecs_sched__table *t,
-                                  ecs_sched__ticks *k, int32_t row) {
-    ecs_sched__change_log *log = &k->log;
-    ecs_sched__change *entry = ecs_sched__row_entry(k, (uint32_t)row);
-    if (entry) entry->row = ECS_SCHED__DEAD_ROW;
-    if (!ecs_sched__change_log_room(w, t, log)) {
-        ecs_sched__change_log_cut(w, log);
-        return;
-    }
-    if (log->count == 0) log->first_serial = log->serial + 1u;
-    entry = &log->items[(log->start + log->count++) & (log->capacity - 1)];
-    entry->row = (uint32_t)row;
-    entry->changed = k->changed[row];
-    entry->seq = ecs_sched__tick_load(w);
-    entry->serial = ++log->serial;
-    k->logged[row] = entry->serial;
-}
-
-/* Every tick of row `row`, which holds another entity than before (a new row, or one that
-   moved here). */
-static void ecs_sched__ticks_set(ecs_sched_world *w, const ecs_sched__table *t,
-                                 ecs_sched__ticks *k, int32_t row, uint32_t added,
-                                 uint32_t changed, uint32_t now) {
-    k->added[row] = added;
-    k->changed[row] = changed;
-    ecs_sched__ticks_note(k, row, changed, now);
-    ecs_sched__log_change(w, t, k, row);
-}
-
-/* The value of row `row` changed at `tick`. Its entry moves to the end of the log even when
-   the tick is the one it had: the log's order is the order of the changes, whatever ticks
-   the executor handed out (so that both executors hand out the same rows in the same
-   order). */
-static void ecs_sched__ticks_change(ecs_sched_world *w, const ecs_sched__table *t,
-                                    ecs_sched__ticks *k, int32_t row, uint32_t tick,
-                                    uint32_t now) {
-    k->changed[row] = tick;
-    ecs_sched__ticks_note(k, row, tick, now);
-    ecs_sched__log_change(w, t, k, row);
-}
-
-/* Every row of a table with a bulk mark gets it for its own, so that a row can join the
-   table without inheriting a change it did not have. The log never had those changes: it
-   starts again. */
-static void ecs_sched__ticks_flush(ecs_sched_world *w, ecs_sched__ticks *k, int32_t count,
-                                   uint32_t now) {
-    int32_t r;
-    if (!k->has_bulk) return;
-    for (r = 0; r < count; r++) k->changed[r] = ecs_sched__tick_newest(k->changed[r], k->bulk, now);
-    for (r = 0; r < (count + ECS_SCHED__TICK_BLOCK - 1) / ECS_SCHED__TICK_BLOCK; r++) {
-        k->newest[r] = ecs_sched__tick_newest(k->newest[r], k->bulk, now);
-    }
-    k->has_bulk = false;
-    ecs_sched__change_log_cut(w, &k->log);
-}
-
-/* The new rows [first, first + n) of t were added (and changed) at `tick`. */
-static void ecs_sched__ticks_stamp_new(ecs_sched_world *w, ecs_sched__table *t, int32_t first,
-                                       int32_t n, uint32_t tick) {
-    uint32_t now = ecs_sched__tick_load(w) + 1u;
-    int32_t i, r;
-    for (i = 0; i < t->tick_count; i++) {
-        for (r = first; r < first + n; r++) ecs_sched__ticks_set(w, t, &t->ticks[i], r, tick, tick, now);
-    }
-}
-
-/* Makes room for `needed` elements; on failure the array is unchanged. */
 static inline ecs_sched_entity ecs_sched__make_entity(uint32_t index, uint32_t generation) {
     return (ecs_sched_entity)index | ((ecs_sched_entity)generation << 32);
 }
@@ -5137,10 +4967,7 @@ static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t) {
         ecs_sched__destruct(&w->components[col->id], col->data, t->count);
         ecs_sched__aligned_free(&w->env, col->data);
     }
-    for (i = 0; i < t->tick_count; i++) {
-        ecs_sched__free(&w->env, t->ticks[i].added);
-        ecs_sched__free(&w->env, t->ticks[i].log.items);
-    }
+    ecs_sched__ticks_free(w, t);
     ecs_sched__free(&w->env, t->entities);
     ecs_sched__free(&w->env, t);
 }
@@ -5257,35 +5084,6 @@ static ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__ta
    bytes into a line made x = x * a + b over it some 10 % slower). */
 #define ECS_SCHED__COLUMN_ALIGNMENT 64
 
-static int32_t ecs_sched__tick_blocks(int32_t rows) {
-    return (rows + ECS_SCHED__TICK_BLOCK - 1) / ECS_SCHED__TICK_BLOCK;
-}
-
-/* Words of a tick column with room for `capacity` rows: added, changed, logged, newest. */
-static size_t ecs_sched__tick_words(int32_t capacity) {
-    return 3 * (size_t)capacity + (size_t)ecs_sched__tick_blocks(capacity);
-}
-
-/* Moves a tick column into `fresh`, with room for `capacity` rows. */
-static void ecs_sched__ticks_move(ecs_sched_world *w, ecs_sched__ticks *k, uint32_t *fresh,
-                                  int32_t count, int32_t capacity) {
-    uint32_t *added = fresh, *changed = fresh + capacity, *logged = fresh + 2 * (size_t)capacity;
-    uint32_t *newest = fresh + 3 * (size_t)capacity;
-    int32_t blocks = ecs_sched__tick_blocks(capacity), used = ecs_sched__tick_blocks(count);
-    if (count) {
-        memcpy(added, k->added, (size_t)count * sizeof *added);
-        memcpy(changed, k->changed, (size_t)count * sizeof *changed);
-        memcpy(logged, k->logged, (size_t)count * sizeof *logged);
-        memcpy(newest, k->newest, (size_t)used * sizeof *newest);
-    }
-    memset(newest + used, 0, (size_t)(blocks - used) * sizeof *newest);
-    ecs_sched__free(&w->env, k->added);
-    k->added = added;
-    k->changed = changed;
-    k->logged = logged;
-    k->newest = newest;
-}
-
 /* Makes room for `extra` more rows; on failure the table is unchanged. */
 static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32_t extra) {
     unsigned char *data[ECS_SCHED__MAX_TYPE];
@@ -5340,49 +5138,6 @@ static inline bool ecs_sched__table_reserve(ecs_sched_world *w, ecs_sched__table
     return (int64_t)t->count + extra <= t->capacity || ecs_sched__table_grow(w, t, extra);
 }
 
-/* The ticks of src's row `from` become dst's row `to`'s, for the tracked components both
-   tables have. */
-static void ecs_sched__ticks_move_row(ecs_sched_world *w, ecs_sched__table *dst, int32_t to,
-                                      const ecs_sched__table *src, int32_t from) {
-    uint32_t now = ecs_sched__tick_load(w) + 1u;
-    int32_t i = 0, j = 0;
-    while (i < src->tick_count && j < dst->tick_count) {
-        const ecs_sched__ticks *s = &src->ticks[i];
-        ecs_sched__ticks *d = &dst->ticks[j];
-        if (s->id == d->id) {
-            uint32_t changed = s->changed[from];
-            if (s->has_bulk) changed = ecs_sched__tick_newest(changed, s->bulk, now);
-            ecs_sched__ticks_set(w, dst, d, to, s->added[from], changed, now);
-            i++;
-            j++;
-        } else if (s->id < d->id) {
-            i++;
-        } else {
-            j++;
-        }
-    }
-}
-
-/* Row `row` leaves its table and the last row takes its place: the ticks follow, and so
-   does the last row's log entry; the leaving row's entry dies. */
-static void ecs_sched__ticks_delete_row(ecs_sched_world *w, ecs_sched__table *t, int32_t row,
-                                        int32_t last) {
-    uint32_t now = ecs_sched__tick_load(w) + 1u;
-    int32_t i;
-    for (i = 0; i < t->tick_count; i++) {
-        ecs_sched__ticks *k = &t->ticks[i];
-        ecs_sched__change *gone = ecs_sched__row_entry(k, (uint32_t)row), *moved;
-        if (gone) gone->row = ECS_SCHED__DEAD_ROW;
-        if (row == last) continue;
-        moved = ecs_sched__row_entry(k, (uint32_t)last);
-        if (moved) moved->row = (uint32_t)row;
-        k->added[row] = k->added[last];
-        k->changed[row] = k->changed[last];
-        k->logged[row] = k->logged[last];
-        ecs_sched__ticks_note(k, row, k->changed[row], now);
-    }
-}
-
 /* Removes a row whose values were already moved out or destroyed, by moving the last row
    into the hole. */
 static void ecs_sched__table_delete_row(ecs_sched_world *w, ecs_sched__table *t, int32_t row) {
@@ -5408,11 +5163,6 @@ static bool ecs_sched__move_entity(ecs_sched_world *w, uint32_t index, ecs_sched
     ecs_sched__table *src = w->tables[r->table];
     int32_t row = (int32_t)r->row, dst_row, i = 0, j = 0;
     if (!ecs_sched__table_reserve(w, dst, 1)) return false;
-    if (dst->tick_count) {
-        uint32_t now = ecs_sched__tick_load(w) + 1u;
-        for (i = 0; i < dst->tick_count; i++) ecs_sched__ticks_flush(w, &dst->ticks[i], dst->count, now);
-        i = 0;
-    }
     dst_row = dst->count++;
     dst->entities[dst_row] = src->entities[row];
     if (dst->tick_count) ecs_sched__ticks_move_row(w, dst, dst_row, src, row);
@@ -5627,9 +5377,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__queries_free(w);
     ecs_sched__messages_free(w);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
-    for (i = 1; i < w->component_count; i++) {
-        if (w->resources[i]) ecs_sched_resource_remove(w, i);
-    }
+    ecs_sched__resources_free(w);
     ecs_sched__name_map_free(&w->component_names);
     for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
     ecs_sched__free(&w->env, w->components);
@@ -5908,17 +5656,6 @@ bool ecs_sched_is_alive(const ecs_sched_world *w, ecs_sched_entity e) {
     return ecs_sched__is_live_record(w, e);
 }
 
-/* A tracked component was inserted on row `row` of t: added now unless `before` had it, and
-   changed now either way. */
-static void ecs_sched__ticks_inserted(ecs_sched_world *w, ecs_sched__table *t, int32_t row,
-                                      const ecs_sched__table *before, ecs_sched_id id) {
-    ecs_sched__ticks *k = ecs_sched__ticks_find(t, id);
-    uint32_t tick = ecs_sched__tick_now(w), now = ecs_sched__tick_load(w) + 1u;
-    bool had = ecs_sched__type_find(before, id) >= 0;
-    if (had) ecs_sched__ticks_change(w, t, k, row, tick, now);
-    else ecs_sched__ticks_set(w, t, k, row, tick, tick, now);
-}
-
 /* Writes values into the entity's current row: constructs the components that `before` did
    not have (they are raw after a move) and assigns the others. */
 static void ecs_sched__write_values(ecs_sched_world *w, uint32_t index,
@@ -6040,14 +5777,6 @@ static void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_
     return ecs_sched__cell(t, column, r->row);
 }
 
-/* The entity's value of a tracked component changed now (the caller may write it). */
-static void ecs_sched__value_changed(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
-    ecs_sched__table *t = w->tables[r->table];
-    ecs_sched__ticks_change(w, t, ecs_sched__ticks_find(t, id), (int32_t)r->row,
-                            ecs_sched__tick_now(w), ecs_sched__tick_load(w) + 1u);
-}
-
 void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     void *value;
     ECS_SCHED__CHECK_WORLD(w);
@@ -6066,102 +5795,6 @@ bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id
     if (!ecs_sched__is_live_record(w, e)) return false;
     return ecs_sched__type_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id) >= 0;
 }
-
-/* ---- resources ---- */
-
-ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *w, ecs_sched_id id, const void *value) {
-    const ecs_sched__component *c;
-    void *data;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
-        return ecs_sched__defer_set_resource(w, id, value);
-    }
-    if (ecs_sched__change_refused(w, "resource_insert")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__component_valid(w, id)) {
-        return ecs_sched__unknown_component(w, id, "resource_insert");
-    }
-    c = &w->components[id];
-    if (w->resources[id]) {
-        ecs_sched__assign(c, w->resources[id], value);
-        if (w->ticks_on) w->resource_stamps[id].changed = ecs_sched__tick_now(w);
-        return ECS_SCHED_OK;
-    }
-    data = ecs_sched__aligned_alloc(&w->env, c->size ? c->size : 1, c->alignment);
-    if (!data) return ecs_sched__out_of_memory(w, "inserting a resource");
-    ecs_sched__construct(c, data, value, 1);
-    w->resources[id] = data;
-    if (w->ticks_on) {
-        w->resource_stamps[id].added = w->resource_stamps[id].changed = ecs_sched__tick_now(w);
-    }
-    return ECS_SCHED_OK;
-}
-
-/* The resource's value, or NULL with the reason as the last error. */
-static void *ecs_sched__resource_value(ecs_sched_world *w, ecs_sched_id id) {
-    if (!ecs_sched__component_valid(w, id)) {
-        ecs_sched__unknown_component(w, id, "resource_get");
-        return NULL;
-    }
-    if (!w->resources[id]) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                        "resource_get: there is no resource '%s' (insert it with "
-                        "ecs_sched_resource_insert)",
-                        w->components[id].name);
-        return NULL;
-    }
-    return w->resources[id];
-}
-
-void *ecs_sched_resource_get_mut(ecs_sched_world *w, ecs_sched_id id) {
-    void *value;
-    ECS_SCHED__CHECK_WORLD(w);
-    value = ecs_sched__resource_value(w, id);
-    if (value && w->ticks_on) w->resource_stamps[id].changed = ecs_sched__tick_now(w);
-    return value;
-}
-
-const void *ecs_sched_resource_get(ecs_sched_world *w, ecs_sched_id id) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__resource_value(w, id);
-}
-
-ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *w, ecs_sched_id id) {
-    ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__refused_in_observer(w, "removing a resource")) {
-        return ECS_SCHED_ERR_ACCESS;
-    }
-    if (ecs_sched__change_refused(w, "resource_remove")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__component_valid(w, id)) {
-        return ecs_sched__unknown_component(w, id, "resource_remove");
-    }
-    if (!w->resources[id]) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                               "resource_remove: there is no resource '%s'",
-                               w->components[id].name);
-    }
-    ecs_sched__destruct(&w->components[id], w->resources[id], 1);
-    ecs_sched__aligned_free(&w->env, w->resources[id]);
-    w->resources[id] = NULL;
-    return ECS_SCHED_OK;
-}
-
-bool ecs_sched_resource_exists(const ecs_sched_world *w, ecs_sched_id id) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__component_valid(w, id) && w->resources[id] != NULL;
-}
-
-ecs_sched_result ecs_sched_resource_insert_non_send(ecs_sched_world *w, ecs_sched_id id,
-                                                   const void *value) {
-    ecs_sched_result result = ecs_sched_resource_insert(w, id, value);
-    if (result == ECS_SCHED_OK) w->components[id].non_send = true;
-    return result;
-}
-
-bool ecs_sched_resource_is_non_send(const ecs_sched_world *w, ecs_sched_id id) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__component_valid(w, id) && w->components[id].non_send;
-}
-
 
 /* ---- consistency check ---- */
 
@@ -6248,6 +5881,306 @@ ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
     if (result == ECS_SCHED_OK) result = ecs_sched__check_records(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_queries(w);
     return result;
+}
+
+/*=============================== src/ticks.h (implementation) ===============================*/
+/* ticks: the change ticks of tracked components, kept beside the rows of their tables.
+
+   A table keeps, for each tracked component in its type, a tick column (ecs_sched__ticks,
+   world.h): per row the tick the component was added and the tick it last changed, per block
+   of ECS_SCHED__TICK_BLOCK rows the newest change in it, and a log of the rows that changed in
+   the order they did. The world's table code calls in here whenever rows are made, moved or
+   deleted; what a tick means to a reader, and the iteration by what changed, are change.h's. */
+
+static uint32_t ecs_sched__running_tick(const void *running);  /* context.h */
+
+static inline uint32_t ecs_sched__tick_load(const ecs_sched_world *w) {
+#ifdef ECS_SCHED_THREADS
+    return atomic_load_explicit((atomic_uint *)(uintptr_t)&w->tick, memory_order_relaxed);
+#else
+    return w->tick;
+#endif
+}
+
+/* Hands out the next tick: to a system or condition that runs, to a query iterated outside
+   systems. Systems that run at once take theirs from any thread. */
+static inline uint32_t ecs_sched__tick_take(ecs_sched_world *w) {
+#ifdef ECS_SCHED_THREADS
+    return atomic_fetch_add_explicit(&w->tick, 1u, memory_order_relaxed) + 1u;
+#else
+    return ++w->tick;
+#endif
+}
+
+/* The tick of a change made now: the running system's, else (outside systems, or commands
+   being applied) the next one to be handed out, so that every system that runs from now on
+   sees the change and none that ran before saw it. */
+static inline uint32_t ecs_sched__tick_now(const ecs_sched_world *w) {
+    const void *running = ecs_sched__running_in(&w->env);
+    return running ? ecs_sched__running_tick(running) : ecs_sched__tick_load(w) + 1u;
+}
+
+/* From now on systems take ticks and resources keep theirs; the resources there are count
+   as added and changed now. */
+static void ecs_sched__ticks_turn_on(ecs_sched_world *w) {
+    uint32_t i, now = ecs_sched__tick_load(w) + 1u;
+    if (w->ticks_on) return;
+    for (i = 1; i < w->component_count; i++) {
+        w->resource_stamps[i].added = w->resource_stamps[i].changed = now;
+    }
+    w->ticks_on = true;
+}
+
+/* Whether `tick` is newer than `than`, seen from `now`: ticks wrap, so what counts is their
+   age, now - tick. */
+static inline bool ecs_sched__tick_newer(uint32_t tick, uint32_t than, uint32_t now) {
+    return (uint32_t)(now - tick) < (uint32_t)(now - than);
+}
+
+static inline uint32_t ecs_sched__tick_newest(uint32_t a, uint32_t b, uint32_t now) {
+    return ecs_sched__tick_newer(a, b, now) ? a : b;
+}
+
+static inline ecs_sched__ticks *ecs_sched__ticks_find(const ecs_sched__table *t, ecs_sched_id id) {
+    int32_t i;
+    for (i = 0; i < t->tick_count; i++) {
+        if (t->ticks[i].id == id) return &t->ticks[i];
+    }
+    return NULL;
+}
+
+/* Row `row` changed at `tick`: its block's newest keeps up. */
+static inline void ecs_sched__ticks_note(ecs_sched__ticks *k, int32_t row, uint32_t tick,
+                                         uint32_t now) {
+    uint32_t *newest = &k->newest[row / ECS_SCHED__TICK_BLOCK];
+    *newest = ecs_sched__tick_newest(*newest, tick, now);
+}
+
+/* The entry with this serial, while the log holds it. */
+static inline ecs_sched__change *ecs_sched__log_entry(const ecs_sched__change_log *log,
+                                                      uint32_t serial) {
+    uint32_t at = serial - log->first_serial;
+    return at < log->count ? &log->items[(log->start + at) & (log->capacity - 1)] : NULL;
+}
+
+/* The live entry of row `row`, or NULL (its `logged` may be anything for a row never
+   logged: the entry found must name the row). */
+static inline ecs_sched__change *ecs_sched__row_entry(const ecs_sched__ticks *k, uint32_t row) {
+    ecs_sched__change *e = ecs_sched__log_entry(&k->log, k->logged[row]);
+    return e && e->row == row ? e : NULL;
+}
+
+/* The log no longer holds changes logged before now (or it could not keep one). */
+static void ecs_sched__change_log_cut(ecs_sched_world *w, ecs_sched__change_log *log) {
+    log->first_serial = log->serial + 1u;
+    log->start = log->count = 0;
+    log->truncated = true;
+    log->since = ecs_sched__tick_load(w) + 1u;
+}
+
+/* The most entries a table's log keeps: a quarter of its rows, and at least 256. */
+static uint32_t ecs_sched__change_log_limit(const ecs_sched__table *t) {
+    uint32_t limit = 256;
+    while (limit < (uint32_t)t->count / 4u && limit < (UINT32_C(1) << 30)) limit *= 2;
+    return limit;
+}
+
+/* Room for one more entry: a bigger ring, or the oldest quarter dropped. */
+static bool ecs_sched__change_log_room(ecs_sched_world *w, const ecs_sched__table *t,
+                                       ecs_sched__change_log *log) {
+    uint32_t dropped, i;
+    if (log->count < log->capacity) return true;
+    if (log->capacity < ecs_sched__change_log_limit(t)) {
+        uint32_t capacity = log->capacity ? log->capacity * 2 : 64;
+        ecs_sched__change *items =
+            (ecs_sched__change *)ecs_sched__alloc(&w->env, capacity * sizeof *items);
+        if (items) {
+            for (i = 0; i < log->count; i++) {
+                items[i] = log->items[(log->start + i) & (log->capacity - 1)];
+            }
+            ecs_sched__free(&w->env, log->items);
+            log->items = items;
+            log->capacity = capacity;
+            log->start = 0;
+            return true;
+        }
+    }
+    if (log->capacity == 0) return false;
+    dropped = log->count / 4 ? log->count / 4 : 1;
+    log->since = log->items[(log->start + dropped - 1) & (log->capacity - 1)].seq + 1u;
+    log->truncated = true;
+    log->start = (log->start + dropped) & (log->capacity - 1);
+    log->count -= dropped;
+    log->first_serial += dropped;
+    return true;
+}
+
+/* Row `row` of t changed: its entry in the log. */
+static void ecs_sched__log_change(ecs_sched_world *w, const ecs_sched__table *t,
+                                  ecs_sched__ticks *k, int32_t row) {
+    ecs_sched__change_log *log = &k->log;
+    ecs_sched__change *entry = ecs_sched__row_entry(k, (uint32_t)row);
+    if (entry) entry->row = ECS_SCHED__DEAD_ROW;
+    if (!ecs_sched__change_log_room(w, t, log)) {
+        ecs_sched__change_log_cut(w, log);
+        return;
+    }
+    if (log->count == 0) log->first_serial = log->serial + 1u;
+    entry = &log->items[(log->start + log->count++) & (log->capacity - 1)];
+    entry->row = (uint32_t)row;
+    entry->changed = k->changed[row];
+    entry->seq = ecs_sched__tick_load(w);
+    entry->serial = ++log->serial;
+    k->logged[row] = entry->serial;
+}
+
+/* Every tick of row `row`, which holds another entity than before (a new row, or one that
+   moved here). */
+static void ecs_sched__ticks_set(ecs_sched_world *w, const ecs_sched__table *t,
+                                 ecs_sched__ticks *k, int32_t row, uint32_t added,
+                                 uint32_t changed, uint32_t now) {
+    k->added[row] = added;
+    k->changed[row] = changed;
+    ecs_sched__ticks_note(k, row, changed, now);
+    ecs_sched__log_change(w, t, k, row);
+}
+
+/* The value of row `row` changed at `tick`. Its entry moves to the end of the log even when
+   the tick is the one it had: the log's order is the order of the changes, whatever ticks
+   the executor handed out (so that both executors hand out the same rows in the same
+   order). */
+static void ecs_sched__ticks_change(ecs_sched_world *w, const ecs_sched__table *t,
+                                    ecs_sched__ticks *k, int32_t row, uint32_t tick,
+                                    uint32_t now) {
+    k->changed[row] = tick;
+    ecs_sched__ticks_note(k, row, tick, now);
+    ecs_sched__log_change(w, t, k, row);
+}
+
+/* Every row of a table with a bulk mark gets it for its own, so that a row can join the
+   table without inheriting a change it did not have. The log never had those changes: it
+   starts again. */
+static void ecs_sched__ticks_flush(ecs_sched_world *w, ecs_sched__ticks *k, int32_t count,
+                                   uint32_t now) {
+    int32_t r;
+    if (!k->has_bulk) return;
+    for (r = 0; r < count; r++) k->changed[r] = ecs_sched__tick_newest(k->changed[r], k->bulk, now);
+    for (r = 0; r < (count + ECS_SCHED__TICK_BLOCK - 1) / ECS_SCHED__TICK_BLOCK; r++) {
+        k->newest[r] = ecs_sched__tick_newest(k->newest[r], k->bulk, now);
+    }
+    k->has_bulk = false;
+    ecs_sched__change_log_cut(w, &k->log);
+}
+
+/* The new rows [first, first + n) of t were added (and changed) at `tick`. */
+static void ecs_sched__ticks_stamp_new(ecs_sched_world *w, ecs_sched__table *t, int32_t first,
+                                       int32_t n, uint32_t tick) {
+    uint32_t now = ecs_sched__tick_load(w) + 1u;
+    int32_t i, r;
+    for (i = 0; i < t->tick_count; i++) {
+        for (r = first; r < first + n; r++) ecs_sched__ticks_set(w, t, &t->ticks[i], r, tick, tick, now);
+    }
+}
+
+static int32_t ecs_sched__tick_blocks(int32_t rows) {
+    return (rows + ECS_SCHED__TICK_BLOCK - 1) / ECS_SCHED__TICK_BLOCK;
+}
+
+/* Words of a tick column with room for `capacity` rows: added, changed, logged, newest. */
+static size_t ecs_sched__tick_words(int32_t capacity) {
+    return 3 * (size_t)capacity + (size_t)ecs_sched__tick_blocks(capacity);
+}
+
+/* Moves a tick column into `fresh`, with room for `capacity` rows. */
+static void ecs_sched__ticks_move(ecs_sched_world *w, ecs_sched__ticks *k, uint32_t *fresh,
+                                  int32_t count, int32_t capacity) {
+    uint32_t *added = fresh, *changed = fresh + capacity, *logged = fresh + 2 * (size_t)capacity;
+    uint32_t *newest = fresh + 3 * (size_t)capacity;
+    int32_t blocks = ecs_sched__tick_blocks(capacity), used = ecs_sched__tick_blocks(count);
+    if (count) {
+        memcpy(added, k->added, (size_t)count * sizeof *added);
+        memcpy(changed, k->changed, (size_t)count * sizeof *changed);
+        memcpy(logged, k->logged, (size_t)count * sizeof *logged);
+        memcpy(newest, k->newest, (size_t)used * sizeof *newest);
+    }
+    memset(newest + used, 0, (size_t)(blocks - used) * sizeof *newest);
+    ecs_sched__free(&w->env, k->added);
+    k->added = added;
+    k->changed = changed;
+    k->logged = logged;
+    k->newest = newest;
+}
+
+/* The ticks of src's row `from` become those of dst's new last row `to`, for the tracked
+   components both tables have. dst's older rows first take its bulk marks for their own. */
+static void ecs_sched__ticks_move_row(ecs_sched_world *w, ecs_sched__table *dst, int32_t to,
+                                      const ecs_sched__table *src, int32_t from) {
+    uint32_t now = ecs_sched__tick_load(w) + 1u;
+    int32_t i = 0, j = 0;
+    for (j = 0; j < dst->tick_count; j++) ecs_sched__ticks_flush(w, &dst->ticks[j], to, now);
+    j = 0;
+    while (i < src->tick_count && j < dst->tick_count) {
+        const ecs_sched__ticks *s = &src->ticks[i];
+        ecs_sched__ticks *d = &dst->ticks[j];
+        if (s->id == d->id) {
+            uint32_t changed = s->changed[from];
+            if (s->has_bulk) changed = ecs_sched__tick_newest(changed, s->bulk, now);
+            ecs_sched__ticks_set(w, dst, d, to, s->added[from], changed, now);
+            i++;
+            j++;
+        } else if (s->id < d->id) {
+            i++;
+        } else {
+            j++;
+        }
+    }
+}
+
+/* Row `row` leaves its table and the last row takes its place: the ticks follow, and so
+   does the last row's log entry; the leaving row's entry dies. */
+static void ecs_sched__ticks_delete_row(ecs_sched_world *w, ecs_sched__table *t, int32_t row,
+                                        int32_t last) {
+    uint32_t now = ecs_sched__tick_load(w) + 1u;
+    int32_t i;
+    for (i = 0; i < t->tick_count; i++) {
+        ecs_sched__ticks *k = &t->ticks[i];
+        ecs_sched__change *gone = ecs_sched__row_entry(k, (uint32_t)row), *moved;
+        if (gone) gone->row = ECS_SCHED__DEAD_ROW;
+        if (row == last) continue;
+        moved = ecs_sched__row_entry(k, (uint32_t)last);
+        if (moved) moved->row = (uint32_t)row;
+        k->added[row] = k->added[last];
+        k->changed[row] = k->changed[last];
+        k->logged[row] = k->logged[last];
+        ecs_sched__ticks_note(k, row, k->changed[row], now);
+    }
+}
+
+/* A tracked component was inserted on row `row` of t: added now unless `before` had it, and
+   changed now either way. */
+static void ecs_sched__ticks_inserted(ecs_sched_world *w, ecs_sched__table *t, int32_t row,
+                                      const ecs_sched__table *before, ecs_sched_id id) {
+    ecs_sched__ticks *k = ecs_sched__ticks_find(t, id);
+    uint32_t tick = ecs_sched__tick_now(w), now = ecs_sched__tick_load(w) + 1u;
+    bool had = ecs_sched__type_find(before, id) >= 0;
+    if (had) ecs_sched__ticks_change(w, t, k, row, tick, now);
+    else ecs_sched__ticks_set(w, t, k, row, tick, tick, now);
+}
+
+static void ecs_sched__ticks_free(ecs_sched_world *w, ecs_sched__table *t) {
+    int32_t i;
+    for (i = 0; i < t->tick_count; i++) {
+        ecs_sched__free(&w->env, t->ticks[i].added);
+        ecs_sched__free(&w->env, t->ticks[i].log.items);
+    }
+}
+
+/* The entity's value of a tracked component changed now (the caller may write it). */
+static void ecs_sched__value_changed(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
+    ecs_sched__table *t = w->tables[r->table];
+    ecs_sched__ticks_change(w, t, ecs_sched__ticks_find(t, id), (int32_t)r->row,
+                            ecs_sched__tick_now(w), ecs_sched__tick_load(w) + 1u);
 }
 
 /*=============================== src/query.h (implementation) ===============================*/
@@ -6700,6 +6633,111 @@ void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int3
         ecs_sched__par_mark_tables(&pq);
     }
     ecs_sched_pool_parallel_for(pool, 0, query->match_count, 1, ecs_sched__par_tables, &pq);
+}
+
+/*============================= src/resource.h (implementation) ==============================*/
+/* resource: one value per component type, owned by the world (freed with it, world.h). A
+   resource keeps when it was added and last changed while the world tracks changes. */
+
+ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *w, ecs_sched_id id, const void *value) {
+    const ecs_sched__component *c;
+    void *data;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched__defer_set_resource(w, id, value);
+    }
+    if (ecs_sched__change_refused(w, "resource_insert")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__component_valid(w, id)) {
+        return ecs_sched__unknown_component(w, id, "resource_insert");
+    }
+    c = &w->components[id];
+    if (w->resources[id]) {
+        ecs_sched__assign(c, w->resources[id], value);
+        if (w->ticks_on) w->resource_stamps[id].changed = ecs_sched__tick_now(w);
+        return ECS_SCHED_OK;
+    }
+    data = ecs_sched__aligned_alloc(&w->env, c->size ? c->size : 1, c->alignment);
+    if (!data) return ecs_sched__out_of_memory(w, "inserting a resource");
+    ecs_sched__construct(c, data, value, 1);
+    w->resources[id] = data;
+    if (w->ticks_on) {
+        w->resource_stamps[id].added = w->resource_stamps[id].changed = ecs_sched__tick_now(w);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The resource's value, or NULL with the reason as the last error. */
+static void *ecs_sched__resource_value(ecs_sched_world *w, ecs_sched_id id) {
+    if (!ecs_sched__component_valid(w, id)) {
+        ecs_sched__unknown_component(w, id, "resource_get");
+        return NULL;
+    }
+    if (!w->resources[id]) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "resource_get: there is no resource '%s' (insert it with "
+                        "ecs_sched_resource_insert)",
+                        w->components[id].name);
+        return NULL;
+    }
+    return w->resources[id];
+}
+
+void *ecs_sched_resource_get_mut(ecs_sched_world *w, ecs_sched_id id) {
+    void *value;
+    ECS_SCHED__CHECK_WORLD(w);
+    value = ecs_sched__resource_value(w, id);
+    if (value && w->ticks_on) w->resource_stamps[id].changed = ecs_sched__tick_now(w);
+    return value;
+}
+
+const void *ecs_sched_resource_get(ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__resource_value(w, id);
+}
+
+ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__refused_in_observer(w, "removing a resource")) {
+        return ECS_SCHED_ERR_ACCESS;
+    }
+    if (ecs_sched__change_refused(w, "resource_remove")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__component_valid(w, id)) {
+        return ecs_sched__unknown_component(w, id, "resource_remove");
+    }
+    if (!w->resources[id]) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                               "resource_remove: there is no resource '%s'",
+                               w->components[id].name);
+    }
+    ecs_sched__destruct(&w->components[id], w->resources[id], 1);
+    ecs_sched__aligned_free(&w->env, w->resources[id]);
+    w->resources[id] = NULL;
+    return ECS_SCHED_OK;
+}
+
+bool ecs_sched_resource_exists(const ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__component_valid(w, id) && w->resources[id] != NULL;
+}
+
+ecs_sched_result ecs_sched_resource_insert_non_send(ecs_sched_world *w, ecs_sched_id id,
+                                                   const void *value) {
+    ecs_sched_result result = ecs_sched_resource_insert(w, id, value);
+    if (result == ECS_SCHED_OK) w->components[id].non_send = true;
+    return result;
+}
+
+bool ecs_sched_resource_is_non_send(const ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__component_valid(w, id) && w->components[id].non_send;
+}
+
+/* The world's side (declared in world.h): its resources go with it. */
+static void ecs_sched__resources_free(ecs_sched_world *w) {
+    uint32_t i;
+    for (i = 1; i < w->component_count; i++) {
+        if (w->resources[i]) ecs_sched_resource_remove(w, i);
+    }
 }
 
 /*============================= src/commands.h (implementation) ==============================*/
@@ -11804,7 +11842,7 @@ int32_t ecs_sched_schedule_order(ecs_sched_world *w, const char *label, const ch
 /* change: change ticks, iteration by what changed, and keeping old ticks meaningful.
 
    A tick is a 32-bit count that wraps. A tracked component keeps, per entity, the tick it was
-   added and the tick it last changed (world.h); a resource keeps the same. A reader (a system
+   added and the tick it last changed (ticks.h); a resource keeps the same. A reader (a system
    or condition, through its context, or a query outside systems) sees a change when the
    change is newer than the reader's previous look and no newer than this one: what counts is
    age, now - tick, so that wrapping does not matter as long as no age passes 2^32. Ages are

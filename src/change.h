@@ -15,7 +15,7 @@ ECS_SCHED_API void ecs_sched_change_tick_advance(ecs_sched_world *world, uint32_
 /* change: change ticks, iteration by what changed, and keeping old ticks meaningful.
 
    A tick is a 32-bit count that wraps. A tracked component keeps, per entity, the tick it was
-   added and the tick it last changed (world.h); a resource keeps the same. A reader (a system
+   added and the tick it last changed (ticks.h); a resource keeps the same. A reader (a system
    or condition, through its context, or a query outside systems) sees a change when the
    change is newer than the reader's previous look and no newer than this one: what counts is
    age, now - tick, so that wrapping does not matter as long as no age passes 2^32. Ages are

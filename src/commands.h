@@ -1,6 +1,6 @@
 /* commands: command buffers and their application. */
 #pragma once
-#include "world.h"
+#include "resource.h"
 
 /* ---- command buffers ---- */
 
