@@ -483,7 +483,18 @@
      as reads for access and ambiguity, and ask for a tracked component (else the query is
      refused, ECS_SCHED_ERR_INVALID_QUERY). A filtered query hands out runs of rows (it.count
      may be 1), in the order the rows changed when the component's change log covers the
-     window, else in table order. A system that a condition skips keeps its window: when it
+     window, else in table order. When few rows of many change, a run is often one row, and
+     a call per row costs more than the row: read such a query by index instead, up to
+     ECS_SCHED_ITER_ROWS rows of a table per call, with no call per row:
+
+         while (ecs_sched_iter_next_rows(&it)) {
+             Position *p = ECS_SCHED_FIELD(&it, Position, 0);   // the table's first row
+             for (int32_t i = 0; i < it.count; i++) p[it.rows[i]].x += 1;
+         }
+
+     (it.entities[it.rows[i]] is the row's entity; ecs_sched_iter_mark_changed's row is then
+     i, the index into it.rows.) Any query can be read so. A system that a condition skips
+     keeps its window: when it
      runs again it sees every change since it last ran, once. Resources: the conditions
      ecs_sched_condition_resource_added and _resource_changed, each since its own previous
      evaluation. Ticks are 32-bit and wrap; at the start of schedule runs, once every 2^29
@@ -1152,7 +1163,7 @@
                 ecs_sched_tracked_component_register_type, ecs_sched_component_is_tracked
      query      ecs_sched_query_create, ecs_sched_query_destroy, ecs_sched_query_access,
                 ecs_sched_query_count, ecs_sched_query_iter, ecs_sched_iter_next,
-                ecs_sched_iter_mark_changed, ecs_sched_query_par_iter
+                ecs_sched_iter_next_rows, ecs_sched_iter_mark_changed, ecs_sched_query_par_iter
      commands   ecs_sched_commands_create, ecs_sched_commands_destroy,
                 ecs_sched_commands_spawn, ecs_sched_commands_spawn_with,
                 ecs_sched_commands_despawn, ecs_sched_commands_insert,
@@ -1331,6 +1342,7 @@ extern "C" {
      ECS_SCHED_MAX_REFS        names per in_set / before / after / ambiguous_with default 8
      ECS_SCHED_MAX_STATE_VALUES values of one state machine                       default 32
      ECS_SCHED_MAX_STATE_SOURCES machines a computed state is computed from        default 8
+     ECS_SCHED_ITER_ROWS       rows per call of ecs_sched_iter_next_rows          default 64
    Fixed:
      ECS_SCHED_MAX_ALIGNMENT   the largest component alignment storage honours    64
      ECS_SCHED_DEFAULT_GRAIN   the largest piece a parallel iteration with grain 0 makes: 4096
@@ -1355,6 +1367,9 @@ extern "C" {
 
 #ifndef ECS_SCHED_MAX_TERMS
 #define ECS_SCHED_MAX_TERMS 16
+#endif
+#ifndef ECS_SCHED_ITER_ROWS
+#define ECS_SCHED_ITER_ROWS 64
 #endif
 #ifndef ECS_SCHED_MAX_QUERIES
 #define ECS_SCHED_MAX_QUERIES 4
@@ -1828,6 +1843,8 @@ typedef struct ecs_sched_iter {
                                         first ecs_sched_iter_next) */
     int32_t at_;                     /* private: the next change-log entry, or -1 */
     uint32_t last_run_, this_run_;   /* private: the window of changes it sees */
+    bool by_rows_;                   /* private: advanced by ecs_sched_iter_next_rows */
+    int32_t rows[ECS_SCHED_ITER_ROWS];   /* ecs_sched_iter_next_rows: the rows handed out */
 } ecs_sched_iter;
 
 #define ECS_SCHED_FIELD(it, T, index) ((T *)(it)->fields[(index)])
@@ -1843,9 +1860,17 @@ ECS_SCHED_API int32_t ecs_sched_query_count(const ecs_sched_query *query);  /* m
    record them in a command buffer instead. */
 ECS_SCHED_API ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *query);
 ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
+/* The same rows as ecs_sched_iter_next, handed out by index: up to ECS_SCHED_ITER_ROWS rows
+   of one table at a time, it->rows[0 .. it->count - 1], with it->fields and it->entities
+   pointing at the table's first row (the i-th row's value is field[it->rows[i]]). For a query
+   with added or changed terms that matches few rows of many: the rows come from the table's
+   change log, in the order they changed, with no call per row (see CHANGE DETECTION). An
+   iterator is advanced by one of the two functions only. */
+ECS_SCHED_API bool ecs_sched_iter_next_rows(ecs_sched_iter *it);
 /* Marks row `row` (0 .. it->count - 1) of the current run changed, in the component of term
    `term`: a written term of a tracked component (what an ECS_SCHED_TERM_WRITE_MANUAL loop
-   calls for each row it changes). */
+   calls for each row it changes). After ecs_sched_iter_next_rows, `row` is an index into
+   it->rows. */
 ECS_SCHED_API ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term,
                                                            int32_t row);
 
@@ -6495,6 +6520,7 @@ static inline ecs_sched_iter ecs_sched__iter_of(const ecs_sched_query *q) {
     it.row_ = -1;   /* a ticked query takes its window at the first ecs_sched_iter_next */
     it.at_ = -1;
     it.last_run_ = it.this_run_ = 0;
+    it.by_rows_ = false;
     return it;
 }
 
@@ -6589,7 +6615,7 @@ static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
         ecs_sched__par_rows_filtered(pt->pq, pt->match, (int32_t)begin, (int32_t)end);
         return;
     }
-    memset(&it, 0, sizeof it);
+    it = ecs_sched__iter_of(NULL);
     it.count = (int32_t)(end - begin);
     it.entities = t->entities + begin;
     for (i = 0; i < q->term_count; i++) {
@@ -12118,6 +12144,13 @@ static bool ecs_sched__log_rows(const ecs_sched_query *q, const ecs_sched__match
     return false;
 }
 
+static inline ecs_sched__window ecs_sched__iter_window_of(const ecs_sched_iter *it) {
+    ecs_sched__window win;
+    win.this_run = it->this_run_;
+    win.span = it->this_run_ - it->last_run_;
+    return win;
+}
+
 /* Kept out of ecs_sched_iter_next, whose common case stays small. */
 ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
@@ -12126,8 +12159,7 @@ ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) 
         ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         it->row_ = 0;
     }
-    win.this_run = it->this_run_;
-    win.span = it->this_run_ - it->last_run_;
+    win = ecs_sched__iter_window_of(it);
     for (;;) {
         const ecs_sched__match *m;
         const ecs_sched__table *t;
@@ -12163,6 +12195,84 @@ ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) 
     return false;
 }
 
+/* ---- iteration by index ---- */
+
+/* Up to ECS_SCHED_ITER_ROWS rows from the log, entries from *at on, into `rows`: one test
+   per entry and no call per row, which is what a sparse reader pays for. */
+static int32_t ecs_sched__log_gather(const ecs_sched_query *q, const ecs_sched__match *m,
+                                     int32_t *at, ecs_sched__window win, int32_t *rows) {
+    const ecs_sched__change_log *log = &ecs_sched__log_column(q, m)->log;
+    uint32_t mask = log->capacity - 1, i = (uint32_t)*at;
+    int32_t n = 0;
+    while (i < log->count && n < ECS_SCHED_ITER_ROWS) {
+        const ecs_sched__change *e = &log->items[(log->start + i++) & mask];
+        if (i + ECS_SCHED__LOG_LOOKAHEAD < log->count) {
+            ecs_sched__log_prefetch(q, m, &log->items[(log->start + i + ECS_SCHED__LOG_LOOKAHEAD) & mask]);
+        }
+        if (ecs_sched__entry_passes(q, m, e, win)) rows[n++] = (int32_t)e->row;
+    }
+    *at = (int32_t)i;
+    return n;
+}
+
+/* Up to ECS_SCHED_ITER_ROWS rows that pass, from row *from on, into `rows`. */
+static int32_t ecs_sched__scan_gather(const ecs_sched_query *q, const ecs_sched__match *m,
+                                      int32_t *from, ecs_sched__window win, int32_t *rows) {
+    int32_t n = 0, begin, end;
+    while (n < ECS_SCHED_ITER_ROWS && ecs_sched__next_rows(q, m, *from, win, &begin, &end)) {
+        if (end - begin > ECS_SCHED_ITER_ROWS - n) end = begin + (ECS_SCHED_ITER_ROWS - n);
+        while (begin < end) rows[n++] = begin++;
+        *from = end;
+    }
+    return n;
+}
+
+bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
+    const ecs_sched_query *q;
+    ecs_sched__window win;
+    ECS_SCHED_ASSERT(it != NULL);
+    q = it->query_;
+    if (!q) return false;
+    it->by_rows_ = true;
+    if (it->row_ < 0) {   /* the first call: a ticked query's window opens now */
+        if (q->ticked) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+        it->row_ = 0;
+    }
+    win = ecs_sched__iter_window_of(it);
+    for (;;) {
+        const ecs_sched__match *m;
+        const ecs_sched__table *t;
+        int32_t n, i;
+        if (it->next_ == 0 || (it->at_ < 0 && it->row_ >= q->matches[it->next_ - 1].table->count)) {
+            if ((uint32_t)it->next_ >= q->match_count) break;
+            m = &q->matches[it->next_++];
+            it->row_ = 0;
+            it->at_ = q->filtered && m->table->count ? ecs_sched__log_start(q, m, win) : -1;
+            continue;
+        }
+        m = &q->matches[it->next_ - 1];
+        t = m->table;
+        n = it->at_ >= 0 ? ecs_sched__log_gather(q, m, &it->at_, win, it->rows)
+                         : ecs_sched__scan_gather(q, m, &it->row_, win, it->rows);
+        if (n == 0) {
+            it->row_ = t->count;
+            it->at_ = -1;
+            continue;
+        }
+        it->count = n;
+        it->entities = t->entities;
+        for (i = 0; i < q->term_count; i++) {
+            it->fields[i] = m->column[i] >= 0 ? t->columns[m->column[i]].data : NULL;
+        }
+        if (q->marks) {
+            for (i = 0; i < n; i++) ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
+        }
+        return true;
+    }
+    it->count = 0;
+    return false;
+}
+
 /* ---- parallel iteration ---- */
 
 /* A query without filters hands out every row: its written tables are marked whole first. */
@@ -12187,7 +12297,7 @@ static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
     int32_t from = begin, first, last, i;
     win.this_run = pq->this_run;
     win.span = pq->this_run - pq->last_run;
-    memset(&it, 0, sizeof it);
+    it = ecs_sched__iter_of(NULL);
     while (from < end && ecs_sched__next_rows(q, m, from, win, &first, &last) && first < end) {
         if (last > end) last = end;
         it.count = last - first;
@@ -12224,7 +12334,7 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
     m = &q->matches[it->next_ - 1];
     if (ecs_sched__tick_index(q, m, term) >= 0) {
         ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
-        int32_t at = it->row_ - it->count + row;
+        int32_t at = it->by_rows_ ? it->rows[row] : it->row_ - it->count + row;
         ecs_sched__ticks_mark(w, m->table, k, at, at + 1, it->this_run_);
     }
     return ECS_SCHED_OK;

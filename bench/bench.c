@@ -142,7 +142,7 @@ typedef struct bench_side {
     void *state;
 } bench_side;
 
-#define BENCH_EXTRAS 2
+#define BENCH_EXTRAS 3
 
 typedef struct bench_sampling {
     bench_side baseline, measured;

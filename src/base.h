@@ -24,6 +24,7 @@
      ECS_SCHED_MAX_REFS        names per in_set / before / after / ambiguous_with default 8
      ECS_SCHED_MAX_STATE_VALUES values of one state machine                       default 32
      ECS_SCHED_MAX_STATE_SOURCES machines a computed state is computed from        default 8
+     ECS_SCHED_ITER_ROWS       rows per call of ecs_sched_iter_next_rows          default 64
    Fixed:
      ECS_SCHED_MAX_ALIGNMENT   the largest component alignment storage honours    64
      ECS_SCHED_DEFAULT_GRAIN   the largest piece a parallel iteration with grain 0 makes: 4096
@@ -48,6 +49,9 @@
 
 #ifndef ECS_SCHED_MAX_TERMS
 #define ECS_SCHED_MAX_TERMS 16
+#endif
+#ifndef ECS_SCHED_ITER_ROWS
+#define ECS_SCHED_ITER_ROWS 64
 #endif
 #ifndef ECS_SCHED_MAX_QUERIES
 #define ECS_SCHED_MAX_QUERIES 4

@@ -291,6 +291,13 @@ static bool ecs_sched__log_rows(const ecs_sched_query *q, const ecs_sched__match
     return false;
 }
 
+static inline ecs_sched__window ecs_sched__iter_window_of(const ecs_sched_iter *it) {
+    ecs_sched__window win;
+    win.this_run = it->this_run_;
+    win.span = it->this_run_ - it->last_run_;
+    return win;
+}
+
 /* Kept out of ecs_sched_iter_next, whose common case stays small. */
 ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
@@ -299,8 +306,7 @@ ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) 
         ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         it->row_ = 0;
     }
-    win.this_run = it->this_run_;
-    win.span = it->this_run_ - it->last_run_;
+    win = ecs_sched__iter_window_of(it);
     for (;;) {
         const ecs_sched__match *m;
         const ecs_sched__table *t;
@@ -336,6 +342,84 @@ ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) 
     return false;
 }
 
+/* ---- iteration by index ---- */
+
+/* Up to ECS_SCHED_ITER_ROWS rows from the log, entries from *at on, into `rows`: one test
+   per entry and no call per row, which is what a sparse reader pays for. */
+static int32_t ecs_sched__log_gather(const ecs_sched_query *q, const ecs_sched__match *m,
+                                     int32_t *at, ecs_sched__window win, int32_t *rows) {
+    const ecs_sched__change_log *log = &ecs_sched__log_column(q, m)->log;
+    uint32_t mask = log->capacity - 1, i = (uint32_t)*at;
+    int32_t n = 0;
+    while (i < log->count && n < ECS_SCHED_ITER_ROWS) {
+        const ecs_sched__change *e = &log->items[(log->start + i++) & mask];
+        if (i + ECS_SCHED__LOG_LOOKAHEAD < log->count) {
+            ecs_sched__log_prefetch(q, m, &log->items[(log->start + i + ECS_SCHED__LOG_LOOKAHEAD) & mask]);
+        }
+        if (ecs_sched__entry_passes(q, m, e, win)) rows[n++] = (int32_t)e->row;
+    }
+    *at = (int32_t)i;
+    return n;
+}
+
+/* Up to ECS_SCHED_ITER_ROWS rows that pass, from row *from on, into `rows`. */
+static int32_t ecs_sched__scan_gather(const ecs_sched_query *q, const ecs_sched__match *m,
+                                      int32_t *from, ecs_sched__window win, int32_t *rows) {
+    int32_t n = 0, begin, end;
+    while (n < ECS_SCHED_ITER_ROWS && ecs_sched__next_rows(q, m, *from, win, &begin, &end)) {
+        if (end - begin > ECS_SCHED_ITER_ROWS - n) end = begin + (ECS_SCHED_ITER_ROWS - n);
+        while (begin < end) rows[n++] = begin++;
+        *from = end;
+    }
+    return n;
+}
+
+bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
+    const ecs_sched_query *q;
+    ecs_sched__window win;
+    ECS_SCHED_ASSERT(it != NULL);
+    q = it->query_;
+    if (!q) return false;
+    it->by_rows_ = true;
+    if (it->row_ < 0) {   /* the first call: a ticked query's window opens now */
+        if (q->ticked) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+        it->row_ = 0;
+    }
+    win = ecs_sched__iter_window_of(it);
+    for (;;) {
+        const ecs_sched__match *m;
+        const ecs_sched__table *t;
+        int32_t n, i;
+        if (it->next_ == 0 || (it->at_ < 0 && it->row_ >= q->matches[it->next_ - 1].table->count)) {
+            if ((uint32_t)it->next_ >= q->match_count) break;
+            m = &q->matches[it->next_++];
+            it->row_ = 0;
+            it->at_ = q->filtered && m->table->count ? ecs_sched__log_start(q, m, win) : -1;
+            continue;
+        }
+        m = &q->matches[it->next_ - 1];
+        t = m->table;
+        n = it->at_ >= 0 ? ecs_sched__log_gather(q, m, &it->at_, win, it->rows)
+                         : ecs_sched__scan_gather(q, m, &it->row_, win, it->rows);
+        if (n == 0) {
+            it->row_ = t->count;
+            it->at_ = -1;
+            continue;
+        }
+        it->count = n;
+        it->entities = t->entities;
+        for (i = 0; i < q->term_count; i++) {
+            it->fields[i] = m->column[i] >= 0 ? t->columns[m->column[i]].data : NULL;
+        }
+        if (q->marks) {
+            for (i = 0; i < n; i++) ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
+        }
+        return true;
+    }
+    it->count = 0;
+    return false;
+}
+
 /* ---- parallel iteration ---- */
 
 /* A query without filters hands out every row: its written tables are marked whole first. */
@@ -360,7 +444,7 @@ static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
     int32_t from = begin, first, last, i;
     win.this_run = pq->this_run;
     win.span = pq->this_run - pq->last_run;
-    memset(&it, 0, sizeof it);
+    it = ecs_sched__iter_of(NULL);
     while (from < end && ecs_sched__next_rows(q, m, from, win, &first, &last) && first < end) {
         if (last > end) last = end;
         it.count = last - first;
@@ -397,7 +481,7 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
     m = &q->matches[it->next_ - 1];
     if (ecs_sched__tick_index(q, m, term) >= 0) {
         ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
-        int32_t at = it->row_ - it->count + row;
+        int32_t at = it->by_rows_ ? it->rows[row] : it->row_ - it->count + row;
         ecs_sched__ticks_mark(w, m->table, k, at, at + 1, it->this_run_);
     }
     return ECS_SCHED_OK;

@@ -483,7 +483,18 @@
      as reads for access and ambiguity, and ask for a tracked component (else the query is
      refused, ECS_SCHED_ERR_INVALID_QUERY). A filtered query hands out runs of rows (it.count
      may be 1), in the order the rows changed when the component's change log covers the
-     window, else in table order. A system that a condition skips keeps its window: when it
+     window, else in table order. When few rows of many change, a run is often one row, and
+     a call per row costs more than the row: read such a query by index instead, up to
+     ECS_SCHED_ITER_ROWS rows of a table per call, with no call per row:
+
+         while (ecs_sched_iter_next_rows(&it)) {
+             Position *p = ECS_SCHED_FIELD(&it, Position, 0);   // the table's first row
+             for (int32_t i = 0; i < it.count; i++) p[it.rows[i]].x += 1;
+         }
+
+     (it.entities[it.rows[i]] is the row's entity; ecs_sched_iter_mark_changed's row is then
+     i, the index into it.rows.) Any query can be read so. A system that a condition skips
+     keeps its window: when it
      runs again it sees every change since it last ran, once. Resources: the conditions
      ecs_sched_condition_resource_added and _resource_changed, each since its own previous
      evaluation. Ticks are 32-bit and wrap; at the start of schedule runs, once every 2^29
@@ -1152,7 +1163,7 @@
                 ecs_sched_tracked_component_register_type, ecs_sched_component_is_tracked
      query      ecs_sched_query_create, ecs_sched_query_destroy, ecs_sched_query_access,
                 ecs_sched_query_count, ecs_sched_query_iter, ecs_sched_iter_next,
-                ecs_sched_iter_mark_changed, ecs_sched_query_par_iter
+                ecs_sched_iter_next_rows, ecs_sched_iter_mark_changed, ecs_sched_query_par_iter
      commands   ecs_sched_commands_create, ecs_sched_commands_destroy,
                 ecs_sched_commands_spawn, ecs_sched_commands_spawn_with,
                 ecs_sched_commands_despawn, ecs_sched_commands_insert,

@@ -75,6 +75,8 @@ typedef struct ecs_sched_iter {
                                         first ecs_sched_iter_next) */
     int32_t at_;                     /* private: the next change-log entry, or -1 */
     uint32_t last_run_, this_run_;   /* private: the window of changes it sees */
+    bool by_rows_;                   /* private: advanced by ecs_sched_iter_next_rows */
+    int32_t rows[ECS_SCHED_ITER_ROWS];   /* ecs_sched_iter_next_rows: the rows handed out */
 } ecs_sched_iter;
 
 #define ECS_SCHED_FIELD(it, T, index) ((T *)(it)->fields[(index)])
@@ -90,9 +92,17 @@ ECS_SCHED_API int32_t ecs_sched_query_count(const ecs_sched_query *query);  /* m
    record them in a command buffer instead. */
 ECS_SCHED_API ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *query);
 ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
+/* The same rows as ecs_sched_iter_next, handed out by index: up to ECS_SCHED_ITER_ROWS rows
+   of one table at a time, it->rows[0 .. it->count - 1], with it->fields and it->entities
+   pointing at the table's first row (the i-th row's value is field[it->rows[i]]). For a query
+   with added or changed terms that matches few rows of many: the rows come from the table's
+   change log, in the order they changed, with no call per row (see CHANGE DETECTION). An
+   iterator is advanced by one of the two functions only. */
+ECS_SCHED_API bool ecs_sched_iter_next_rows(ecs_sched_iter *it);
 /* Marks row `row` (0 .. it->count - 1) of the current run changed, in the component of term
    `term`: a written term of a tracked component (what an ECS_SCHED_TERM_WRITE_MANUAL loop
-   calls for each row it changes). */
+   calls for each row it changes). After ecs_sched_iter_next_rows, `row` is an index into
+   it->rows. */
 ECS_SCHED_API ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term,
                                                            int32_t row);
 
@@ -417,6 +427,7 @@ static inline ecs_sched_iter ecs_sched__iter_of(const ecs_sched_query *q) {
     it.row_ = -1;   /* a ticked query takes its window at the first ecs_sched_iter_next */
     it.at_ = -1;
     it.last_run_ = it.this_run_ = 0;
+    it.by_rows_ = false;
     return it;
 }
 
@@ -511,7 +522,7 @@ static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
         ecs_sched__par_rows_filtered(pt->pq, pt->match, (int32_t)begin, (int32_t)end);
         return;
     }
-    memset(&it, 0, sizeof it);
+    it = ecs_sched__iter_of(NULL);
     it.count = (int32_t)(end - begin);
     it.entities = t->entities + begin;
     for (i = 0; i < q->term_count; i++) {

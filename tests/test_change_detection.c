@@ -341,6 +341,171 @@ static void a_changed_query_iterated_in_pieces_hands_out_the_same_rows(void **st
     check_and_destroy(w);
 }
 
+/* ---- iteration by index ---- */
+
+/* The x of every row a query hands out by index, as "1 2 3"; also checks that each call
+   hands out at most ECS_SCHED_ITER_ROWS rows and that it.entities lines up with the rows. */
+static const char *xs_by_rows(ecs_sched_world *w, ecs_sched_iter it) {
+    static char text[4096];
+    size_t n = 0;
+    text[0] = '\0';
+    while (ecs_sched_iter_next_rows(&it)) {
+        const Position *p = ECS_SCHED_FIELD(&it, Position, 0);
+        int32_t i;
+        assert_true(it.count > 0 && it.count <= ECS_SCHED_ITER_ROWS);
+        for (i = 0; i < it.count; i++) {
+            const Position *own = (const Position *)ecs_sched_get(w, it.entities[it.rows[i]], g_pos);
+            assert_non_null(own);
+            assert_true(own->x == p[it.rows[i]].x);
+            if (n < sizeof text - 16) {
+                n += (size_t)snprintf(text + n, sizeof text - n, "%s%g", n ? " " : "",
+                                      (double)p[it.rows[i]].x);
+            }
+        }
+    }
+    return text;
+}
+
+static void by_index_a_changed_query_hands_out_the_changed_rows_in_the_order_they_changed(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *q = query_of(w, ecs_sched_changed(g_pos), (ecs_sched_term){0});
+    ecs_sched_entity e[200];
+    int32_t i;
+    (void)state;
+    for (i = 0; i < 200; i++) e[i] = spawn_at(w, (float)i);
+    (void)xs_by_rows(w, ecs_sched_query_iter(q));
+    ecs_sched_get_mut(w, e[150], g_pos);
+    ecs_sched_get_mut(w, e[3], g_pos);
+    ecs_sched_get_mut(w, e[77], g_pos);
+    ecs_sched_get_mut(w, e[3], g_pos);   /* again: it now counts as changed after 77 */
+    assert_string_equal(xs_by_rows(w, ecs_sched_query_iter(q)), "150 77 3");
+    assert_string_equal(xs_by_rows(w, ecs_sched_query_iter(q)), "");
+    check_and_destroy(w);
+}
+
+static void by_index_a_plain_query_hands_out_every_row_a_bounded_number_at_a_time(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *q = query_of(w, ecs_sched_read(g_pos), (ecs_sched_term){0});
+    ecs_sched_iter it;
+    int32_t i, calls = 0, rows = 0;
+    double sum = 0;
+    (void)state;
+    for (i = 0; i < 3 * ECS_SCHED_ITER_ROWS + 5; i++) spawn_at(w, (float)i);
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next_rows(&it)) {
+        const Position *p = ECS_SCHED_FIELD(&it, Position, 0);
+        for (i = 0; i < it.count; i++) {
+            assert_int_equal(it.rows[i], rows + i);   /* in table order */
+            sum += p[it.rows[i]].x;
+        }
+        rows += it.count;
+        calls++;
+    }
+    assert_int_equal(rows, 3 * ECS_SCHED_ITER_ROWS + 5);
+    assert_int_equal(calls, 4);
+    assert_true(sum == (double)rows * (rows - 1) / 2);
+    check_and_destroy(w);
+}
+
+static void by_index_a_marked_row_is_the_one_its_index_names(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *writer = query_of(w, ecs_sched_write_manual(g_pos), (ecs_sched_term){0});
+    ecs_sched_query *watch = query_of(w, ecs_sched_changed(g_pos), (ecs_sched_term){0});
+    ecs_sched_iter it;
+    int32_t i;
+    (void)state;
+    for (i = 0; i < 10; i++) spawn_at(w, (float)i);
+    (void)xs_of(ecs_sched_query_iter(watch));
+    it = ecs_sched_query_iter(writer);
+    while (ecs_sched_iter_next_rows(&it)) {
+        for (i = 0; i < it.count; i++) {
+            if (it.rows[i] % 4 == 1) {
+                assert_int_equal(ecs_sched_iter_mark_changed(&it, 0, i), ECS_SCHED_OK);
+            }
+        }
+    }
+    assert_string_equal(xs_of(ecs_sched_query_iter(watch)), "1 5 9");
+    check_and_destroy(w);
+}
+
+static void by_index_a_written_field_marks_the_rows_handed_out(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_id mass = ecs_sched_tracked_component_register_type(w, "Mass", sizeof(float),
+                                                                   sizeof(float));
+    ecs_sched_query *watch_pos = query_of(w, ecs_sched_changed(g_pos), (ecs_sched_term){0});
+    ecs_sched_query *mover = query_of(w, ecs_sched_changed(g_pos), ecs_sched_write(mass));
+    ecs_sched_query *watch_mass = query_of(w, ecs_sched_read(g_pos), ecs_sched_changed(mass));
+    ecs_sched_entity e[100];
+    int32_t i, handed = 0;
+    ecs_sched_iter it;
+    (void)state;
+    for (i = 0; i < 100; i++) {
+        e[i] = spawn_at(w, (float)i);
+        assert_int_equal(ecs_sched_insert(w, e[i], mass, NULL), ECS_SCHED_OK);
+    }
+    (void)xs_of(ecs_sched_query_iter(watch_pos));
+    (void)xs_of(ecs_sched_query_iter(mover));
+    (void)xs_of(ecs_sched_query_iter(watch_mass));
+    ecs_sched_get_mut(w, e[42], g_pos);
+    ecs_sched_get_mut(w, e[7], g_pos);
+    it = ecs_sched_query_iter(mover);
+    while (ecs_sched_iter_next_rows(&it)) handed += it.count;
+    assert_int_equal(handed, 2);
+    assert_string_equal(xs_by_rows(w, ecs_sched_query_iter(watch_mass)), "42 7");
+    check_and_destroy(w);
+}
+
+/* Every round changes random rows (sometimes more than a table's change log keeps, sometimes
+   whole tables through a written query, sometimes with moves between tables); a query read by
+   index sees the same entities as its twin read run by run. */
+static void by_index_and_by_runs_hand_out_the_same_entities(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *runs = query_of(w, ecs_sched_changed(g_pos), (ecs_sched_term){0});
+    ecs_sched_query *rows = query_of(w, ecs_sched_changed(g_pos), (ecs_sched_term){0});
+    ecs_sched_query *all = query_of(w, ecs_sched_write(g_pos), (ecs_sched_term){0});
+    enum { N = 3000 };
+    static ecs_sched_entity e[N];
+    static unsigned char seen[N + 1];
+    uint32_t seed = 99u;
+    int32_t round, i;
+    (void)state;
+    for (i = 0; i < N; i++) e[i] = spawn_at(w, (float)i);
+    for (round = 0; round < 40; round++) {
+        ecs_sched_iter it;
+        int32_t changes = (round % 5 == 0) ? 2500 : (int32_t)(round * 7 % 50);
+        int32_t from_runs = 0, from_rows = 0;
+        for (i = 0; i < changes; i++) {
+            seed = seed * 1664525u + 1013904223u;
+            ecs_sched_get_mut(w, e[(seed >> 8) % N], g_pos);
+        }
+        if (round % 7 == 3) (void)xs_of(ecs_sched_query_iter(all));   /* every row, in bulk */
+        if (round % 6 == 2) {   /* a few move to another table */
+            for (i = round; i < N; i += 97) {
+                if (ecs_sched_has(w, e[i], g_plain)) ecs_sched_remove(w, e[i], g_plain);
+                else ecs_sched_insert(w, e[i], g_plain, NULL);
+            }
+        }
+        memset(seen, 0, sizeof seen);
+        it = ecs_sched_query_iter(runs);
+        while (ecs_sched_iter_next(&it)) {
+            for (i = 0; i < it.count; i++) {
+                seen[ECS_SCHED_ENTITY_INDEX(it.entities[i]) % (N + 1)] |= 1;
+                from_runs++;
+            }
+        }
+        it = ecs_sched_query_iter(rows);
+        while (ecs_sched_iter_next_rows(&it)) {
+            for (i = 0; i < it.count; i++) {
+                seen[ECS_SCHED_ENTITY_INDEX(it.entities[it.rows[i]]) % (N + 1)] |= 2;
+                from_rows++;
+            }
+        }
+        assert_int_equal(from_rows, from_runs);
+        for (i = 0; i <= N; i++) assert_true(seen[i] == 0 || seen[i] == 3);
+    }
+    check_and_destroy(w);
+}
+
 /* ---- wrapping and very old ticks ---- */
 
 static void ticks_wrap_without_losing_or_inventing_changes(void **state) {
@@ -433,6 +598,11 @@ int main(void) {
         cmocka_unit_test(a_system_sees_its_own_changes_once_and_changes_after_it_next_run),
         cmocka_unit_test(a_system_skipped_by_its_condition_then_sees_every_change_since_it_last_ran),
         cmocka_unit_test(a_changed_query_iterated_in_pieces_hands_out_the_same_rows),
+        cmocka_unit_test(by_index_a_changed_query_hands_out_the_changed_rows_in_the_order_they_changed),
+        cmocka_unit_test(by_index_a_plain_query_hands_out_every_row_a_bounded_number_at_a_time),
+        cmocka_unit_test(by_index_a_marked_row_is_the_one_its_index_names),
+        cmocka_unit_test(by_index_a_written_field_marks_the_rows_handed_out),
+        cmocka_unit_test(by_index_and_by_runs_hand_out_the_same_entities),
         cmocka_unit_test(ticks_wrap_without_losing_or_inventing_changes),
         cmocka_unit_test(a_system_that_has_not_run_for_ages_sees_exactly_what_changed_since),
         cmocka_unit_test(resource_changed_is_true_once_per_change_and_added_once),
