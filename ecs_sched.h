@@ -4486,7 +4486,9 @@ typedef struct ecs_sched__ticks {
     ecs_sched__change_log log;
 } ecs_sched__ticks;
 
-/* An archetype: every entity with exactly this sorted set of components. */
+/* An archetype: every entity with exactly this sorted set of components. Kept small: a
+   schedule of many small queries misses the cache on every table it visits, and tables
+   allocated close together share the lines fetched. */
 typedef struct ecs_sched__table {
     uint32_t index;
     int32_t type_count;
@@ -4494,7 +4496,6 @@ typedef struct ecs_sched__table {
     int32_t count;
     int32_t capacity;
     int32_t tick_count;
-    uint64_t hash;
     ecs_sched_id *type;               /* sorted */
     ecs_sched__column *columns;       /* the sized components, sorted by id */
     ecs_sched_entity *entities;
@@ -5046,7 +5047,6 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     t->type = (ecs_sched_id *)(void *)(block + sizeof *t + (size_t)columns * sizeof *t->columns +
                                        (size_t)tracked * sizeof *t->ticks);
     t->type_count = count;
-    t->hash = hash;
     if (count) memcpy(t->type, type, (size_t)count * sizeof *type);
     for (i = 0; i < count; i++) {
         uint32_t size = w->components[type[i]].size;
@@ -5839,7 +5839,8 @@ static ecs_sched_result ecs_sched__check_tables(ecs_sched_world *w) {
         if (t->count < 0 || t->count > t->capacity) {
             return ecs_sched__inconsistent(w, "table count exceeds capacity", i, (unsigned)t->count);
         }
-        if (ecs_sched__table_find(w, t->type, t->type_count, t->hash) != t) {
+        if (ecs_sched__table_find(w, t->type, t->type_count,
+                                  ecs_sched__hash_type(t->type, t->type_count)) != t) {
             return ecs_sched__inconsistent(w, "table missing from the type map", i, 0);
         }
         for (k = 1; k < t->type_count; k++) {
@@ -6517,10 +6518,7 @@ static inline ecs_sched_iter ecs_sched__iter_of(const ecs_sched_query *q) {
     it.entities = NULL;
     it.query_ = q;
     it.next_ = 0;
-    it.row_ = -1;   /* a ticked query takes its window at the first ecs_sched_iter_next */
-    it.at_ = -1;
-    it.last_run_ = it.this_run_ = 0;
-    it.by_rows_ = false;
+    it.row_ = -1;   /* a ticked query takes its window, and sets the rest, at its first next */
     return it;
 }
 
@@ -12158,6 +12156,8 @@ ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) 
     if (it->row_ < 0) {   /* the first call: the window opens now */
         ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         it->row_ = 0;
+        it->at_ = -1;
+        it->by_rows_ = false;
     }
     win = ecs_sched__iter_window_of(it);
     for (;;) {
@@ -12236,7 +12236,9 @@ bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
     it->by_rows_ = true;
     if (it->row_ < 0) {   /* the first call: a ticked query's window opens now */
         if (q->ticked) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+        else it->last_run_ = it->this_run_ = 0;
         it->row_ = 0;
+        it->at_ = -1;
     }
     win = ecs_sched__iter_window_of(it);
     for (;;) {
@@ -13070,17 +13072,21 @@ ECS_SCHED__NOINLINE static bool ecs_sched__execute_node(ecs_sched__schedule *s, 
 
 /* Runs plan nodes [from, to) on the calling thread. Returns whether the run stops (a failure
    under the STOP policy): then no further node starts. A system with no condition, in a world
-   that tracks no changes, is the common node; it is called here, what ran before read once for the whole range, and its
-   context's failure not reset (a store before the call costs a fifth of an empty system). */
+   that tracks no changes, is the common node; it is called here, with what ran before and
+   whether the world tracks changes read once for the whole range, and its context's failure
+   not reset (a store before the call costs a fifth of an empty system). A world that starts
+   tracking changes in the middle of a range runs the rest of it as before: those systems take
+   their first tick at their next run, whose window then opens at the start, as a first
+   run's does. */
 static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32_t to) {
     const ecs_sched__plan_node *nodes = s->plan->nodes;
-    const ecs_sched_world *w = s->world;
+    bool untracked = !s->world->ticks_on;
     void *outer = ecs_sched__running_now;
     int32_t p;
     for (p = from; p < to; p++) {
         const ecs_sched__plan_node *pn = &nodes[p];
         ecs_sched__system *sys = pn->system;
-        if (sys && !(pn->guard_set_count | pn->cond_count | pn->sync) && !w->ticks_on) {
+        if (sys && !(pn->guard_set_count | pn->cond_count | pn->sync) && untracked) {
             ecs_sched__running_now = &sys->ctx;   /* its failure is OK: see failure */
             sys->fn(&sys->ctx);
             ecs_sched__running_now = outer;

@@ -305,6 +305,8 @@ ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) 
     if (it->row_ < 0) {   /* the first call: the window opens now */
         ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         it->row_ = 0;
+        it->at_ = -1;
+        it->by_rows_ = false;
     }
     win = ecs_sched__iter_window_of(it);
     for (;;) {
@@ -383,7 +385,9 @@ bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
     it->by_rows_ = true;
     if (it->row_ < 0) {   /* the first call: a ticked query's window opens now */
         if (q->ticked) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+        else it->last_run_ = it->this_run_ = 0;
         it->row_ = 0;
+        it->at_ = -1;
     }
     win = ecs_sched__iter_window_of(it);
     for (;;) {

@@ -235,17 +235,21 @@ ECS_SCHED__NOINLINE static bool ecs_sched__execute_node(ecs_sched__schedule *s, 
 
 /* Runs plan nodes [from, to) on the calling thread. Returns whether the run stops (a failure
    under the STOP policy): then no further node starts. A system with no condition, in a world
-   that tracks no changes, is the common node; it is called here, what ran before read once for the whole range, and its
-   context's failure not reset (a store before the call costs a fifth of an empty system). */
+   that tracks no changes, is the common node; it is called here, with what ran before and
+   whether the world tracks changes read once for the whole range, and its context's failure
+   not reset (a store before the call costs a fifth of an empty system). A world that starts
+   tracking changes in the middle of a range runs the rest of it as before: those systems take
+   their first tick at their next run, whose window then opens at the start, as a first
+   run's does. */
 static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32_t to) {
     const ecs_sched__plan_node *nodes = s->plan->nodes;
-    const ecs_sched_world *w = s->world;
+    bool untracked = !s->world->ticks_on;
     void *outer = ecs_sched__running_now;
     int32_t p;
     for (p = from; p < to; p++) {
         const ecs_sched__plan_node *pn = &nodes[p];
         ecs_sched__system *sys = pn->system;
-        if (sys && !(pn->guard_set_count | pn->cond_count | pn->sync) && !w->ticks_on) {
+        if (sys && !(pn->guard_set_count | pn->cond_count | pn->sync) && untracked) {
             ecs_sched__running_now = &sys->ctx;   /* its failure is OK: see failure */
             sys->fn(&sys->ctx);
             ecs_sched__running_now = outer;

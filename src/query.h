@@ -424,10 +424,7 @@ static inline ecs_sched_iter ecs_sched__iter_of(const ecs_sched_query *q) {
     it.entities = NULL;
     it.query_ = q;
     it.next_ = 0;
-    it.row_ = -1;   /* a ticked query takes its window at the first ecs_sched_iter_next */
-    it.at_ = -1;
-    it.last_run_ = it.this_run_ = 0;
-    it.by_rows_ = false;
+    it.row_ = -1;   /* a ticked query takes its window, and sets the rest, at its first next */
     return it;
 }
 

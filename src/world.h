@@ -241,7 +241,9 @@ typedef struct ecs_sched__ticks {
     ecs_sched__change_log log;
 } ecs_sched__ticks;
 
-/* An archetype: every entity with exactly this sorted set of components. */
+/* An archetype: every entity with exactly this sorted set of components. Kept small: a
+   schedule of many small queries misses the cache on every table it visits, and tables
+   allocated close together share the lines fetched. */
 typedef struct ecs_sched__table {
     uint32_t index;
     int32_t type_count;
@@ -249,7 +251,6 @@ typedef struct ecs_sched__table {
     int32_t count;
     int32_t capacity;
     int32_t tick_count;
-    uint64_t hash;
     ecs_sched_id *type;               /* sorted */
     ecs_sched__column *columns;       /* the sized components, sorted by id */
     ecs_sched_entity *entities;
@@ -801,7 +802,6 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     t->type = (ecs_sched_id *)(void *)(block + sizeof *t + (size_t)columns * sizeof *t->columns +
                                        (size_t)tracked * sizeof *t->ticks);
     t->type_count = count;
-    t->hash = hash;
     if (count) memcpy(t->type, type, (size_t)count * sizeof *type);
     for (i = 0; i < count; i++) {
         uint32_t size = w->components[type[i]].size;
@@ -1594,7 +1594,8 @@ static ecs_sched_result ecs_sched__check_tables(ecs_sched_world *w) {
         if (t->count < 0 || t->count > t->capacity) {
             return ecs_sched__inconsistent(w, "table count exceeds capacity", i, (unsigned)t->count);
         }
-        if (ecs_sched__table_find(w, t->type, t->type_count, t->hash) != t) {
+        if (ecs_sched__table_find(w, t->type, t->type_count,
+                                  ecs_sched__hash_type(t->type, t->type_count)) != t) {
             return ecs_sched__inconsistent(w, "table missing from the type map", i, 0);
         }
         for (k = 1; k < t->type_count; k++) {
