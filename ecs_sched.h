@@ -4430,7 +4430,7 @@ typedef struct ecs_sched__component {
     bool tracked;                  /* keeps change ticks per entity */
     uint32_t queue;                /* a message type: its queue + 1 (message.h), else 0 */
     uint32_t removals;             /* tracked: the queue of its removals + 1 */
-    uint32_t observed;             /* observers watching it (observer.h) */
+    uint32_t observed[5];          /* observers watching it, by event (observer.h) */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -4796,6 +4796,17 @@ static inline void ecs_sched__copy_value(void *dst, const void *src, size_t size
     case 12: memcpy(dst, src, 12); break;
     case 16: memcpy(dst, src, 16); break;
     default: memcpy(dst, src, size); break;
+    }
+}
+
+/* The same for zeroing a value. */
+static inline void ecs_sched__zero_value(void *dst, size_t size) {
+    switch (size) {
+    case 4: memset(dst, 0, 4); break;
+    case 8: memset(dst, 0, 8); break;
+    case 12: memset(dst, 0, 12); break;
+    case 16: memset(dst, 0, 16); break;
+    default: memset(dst, 0, size); break;
     }
 }
 #if defined(__GNUC__) && !defined(__clang__)
@@ -7958,7 +7969,7 @@ void *ecs_sched_ctx_send_new(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
         return q->data[1] + (size_t)(q->count[1] - 1) * q->size;
     }
     slot = q->data[1] + (size_t)q->count[1]++ * q->size;
-    memset(slot, 0, q->size);
+    ecs_sched__zero_value(slot, q->size);
     return slot;
 }
 
@@ -12672,7 +12683,7 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     o->ctx.exclusive = true;
     o->ctx.observer = true;
     all->items[all->count++] = o;
-    if (o->component) w->components[o->component].observed++;
+    if (o->component) w->components[o->component].observed[o->event]++;
     return o->id;
 }
 
@@ -12685,7 +12696,7 @@ ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *w, uint32_t id) {
     for (i = 0; all && i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         if (o->id != id) continue;
-        if (o->component) w->components[o->component].observed--;
+        if (o->component) w->components[o->component].observed[o->event]--;
         memmove(&all->items[i], &all->items[i + 1], (all->count - i - 1) * sizeof *all->items);
         all->count--;
         ecs_sched__observer_free(w, o);
@@ -12758,18 +12769,23 @@ static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
                                         const ecs_sched_id *ids) {
     int32_t i;
     for (i = 0; i < count; i++) {
-        if (w->components[ids[i]].observed && (!before || ecs_sched__type_find(before, ids[i]) < 0)) {
+        if (w->components[ids[i]].observed[ECS_SCHED_ON_ADD] &&
+            (!before || ecs_sched__type_find(before, ids[i]) < 0)) {
             ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, ids[i]);
         }
     }
     for (i = 0; i < count; i++) {
-        if (w->components[ids[i]].observed) ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, ids[i]);
+        if (w->components[ids[i]].observed[ECS_SCHED_ON_INSERT]) {
+            ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, ids[i]);
+        }
     }
 }
 
 /* An entity is about to lose component `id`. */
 static void ecs_sched__observe_removing(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    if (w->components[id].observed) ecs_sched__observe(w, ECS_SCHED_ON_REMOVE, e, id);
+    if (w->components[id].observed[ECS_SCHED_ON_REMOVE]) {
+        ecs_sched__observe(w, ECS_SCHED_ON_REMOVE, e, id);
+    }
 }
 
 /* An entity is about to be despawned: ON_DESPAWN, then ON_REMOVE for each component. The

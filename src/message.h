@@ -438,7 +438,7 @@ void *ecs_sched_ctx_send_new(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
         return q->data[1] + (size_t)(q->count[1] - 1) * q->size;
     }
     slot = q->data[1] + (size_t)q->count[1]++ * q->size;
-    memset(slot, 0, q->size);
+    ecs_sched__zero_value(slot, q->size);
     return slot;
 }
 

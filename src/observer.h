@@ -212,7 +212,7 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     o->ctx.exclusive = true;
     o->ctx.observer = true;
     all->items[all->count++] = o;
-    if (o->component) w->components[o->component].observed++;
+    if (o->component) w->components[o->component].observed[o->event]++;
     return o->id;
 }
 
@@ -225,7 +225,7 @@ ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *w, uint32_t id) {
     for (i = 0; all && i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         if (o->id != id) continue;
-        if (o->component) w->components[o->component].observed--;
+        if (o->component) w->components[o->component].observed[o->event]--;
         memmove(&all->items[i], &all->items[i + 1], (all->count - i - 1) * sizeof *all->items);
         all->count--;
         ecs_sched__observer_free(w, o);
@@ -298,18 +298,23 @@ static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
                                         const ecs_sched_id *ids) {
     int32_t i;
     for (i = 0; i < count; i++) {
-        if (w->components[ids[i]].observed && (!before || ecs_sched__type_find(before, ids[i]) < 0)) {
+        if (w->components[ids[i]].observed[ECS_SCHED_ON_ADD] &&
+            (!before || ecs_sched__type_find(before, ids[i]) < 0)) {
             ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, ids[i]);
         }
     }
     for (i = 0; i < count; i++) {
-        if (w->components[ids[i]].observed) ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, ids[i]);
+        if (w->components[ids[i]].observed[ECS_SCHED_ON_INSERT]) {
+            ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, ids[i]);
+        }
     }
 }
 
 /* An entity is about to lose component `id`. */
 static void ecs_sched__observe_removing(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    if (w->components[id].observed) ecs_sched__observe(w, ECS_SCHED_ON_REMOVE, e, id);
+    if (w->components[id].observed[ECS_SCHED_ON_REMOVE]) {
+        ecs_sched__observe(w, ECS_SCHED_ON_REMOVE, e, id);
+    }
 }
 
 /* An entity is about to be despawned: ON_DESPAWN, then ON_REMOVE for each component. The

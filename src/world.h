@@ -185,7 +185,7 @@ typedef struct ecs_sched__component {
     bool tracked;                  /* keeps change ticks per entity */
     uint32_t queue;                /* a message type: its queue + 1 (message.h), else 0 */
     uint32_t removals;             /* tracked: the queue of its removals + 1 */
-    uint32_t observed;             /* observers watching it (observer.h) */
+    uint32_t observed[5];          /* observers watching it, by event (observer.h) */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -551,6 +551,17 @@ static inline void ecs_sched__copy_value(void *dst, const void *src, size_t size
     case 12: memcpy(dst, src, 12); break;
     case 16: memcpy(dst, src, 16); break;
     default: memcpy(dst, src, size); break;
+    }
+}
+
+/* The same for zeroing a value. */
+static inline void ecs_sched__zero_value(void *dst, size_t size) {
+    switch (size) {
+    case 4: memset(dst, 0, 4); break;
+    case 8: memset(dst, 0, 8); break;
+    case 12: memset(dst, 0, 12); break;
+    case 16: memset(dst, 0, 16); break;
+    default: memset(dst, 0, size); break;
     }
 }
 #if defined(__GNUC__) && !defined(__clang__)
