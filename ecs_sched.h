@@ -4421,16 +4421,16 @@ typedef struct ecs_sched__record {
     uint32_t generation;
 } ecs_sched__record;
 
+/* Kept to one cache line: spawns, moves and despawns read one per column. */
 typedef struct ecs_sched__component {
     char *name;
-    uint32_t size;
-    uint32_t alignment;
     ecs_sched_type_hooks hooks;
-    bool non_send;                 /* as a resource: main-thread-only */
-    bool tracked;                  /* keeps change ticks per entity */
+    uint32_t size;
     uint32_t queue;                /* a message type: its queue + 1 (message.h), else 0 */
     uint32_t removals;             /* tracked: the queue of its removals + 1 */
-    uint32_t observed[5];          /* observers watching it, by event (observer.h) */
+    uint8_t alignment;             /* at most ECS_SCHED_MAX_ALIGNMENT */
+    bool non_send;                 /* as a resource: main-thread-only */
+    bool tracked;                  /* keeps change ticks per entity */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -4914,7 +4914,7 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
         return 0;
     }
     c->size = (uint32_t)desc->size;
-    c->alignment = (uint32_t)alignment;
+    c->alignment = (uint8_t)alignment;   /* at most 64: checked above */
     c->hooks = desc->hooks;
     c->tracked = desc->tracked;
     w->resources[id] = NULL;
@@ -5674,16 +5674,24 @@ static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
     w->alive_count--;
 }
 
-ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
-    ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
-        return ecs_sched__defer_despawn(w, e);
-    }
+/* A despawn in a world with observers, kept out of the plain one. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_observed(ecs_sched_world *w,
+                                                                       ecs_sched_entity e) {
+    if (ecs_sched__deferring(w)) return ecs_sched__defer_despawn(w, e);
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
-    if (w->observers) ecs_sched__observe_despawning(w, e);
+    ecs_sched__observe_despawning(w, e);
     ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
-    if (w->observers) ecs_sched__observers_flush(w);
+    ecs_sched__observers_flush(w);
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers) return ecs_sched__despawn_observed(w, e);
+    if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
+    ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
     return ECS_SCHED_OK;
 }
 
@@ -12547,6 +12555,11 @@ typedef struct ecs_sched__observer {
     ecs_sched_system_ctx ctx;        /* kind "observer", with a command buffer of its own */
 } ecs_sched__observer;
 
+/* How many observers watch a component, by event (ON_DESPAWN watches no component). */
+typedef struct ecs_sched__watchers {
+    uint32_t count[ECS_SCHED_ON_REMOVE + 1];
+} ecs_sched__watchers;
+
 struct ecs_sched__observers {
     ecs_sched__observer **items;     /* in the order they were added */
     uint32_t count;
@@ -12555,6 +12568,8 @@ struct ecs_sched__observers {
     int32_t dispatching;             /* observers are being called (nesting depth) */
     bool called;                     /* some were called since their changes were applied */
     bool flushing;                   /* their deferred changes are being applied */
+    ecs_sched__watchers *watchers;   /* by component id, below watcher_capacity */
+    uint32_t watcher_capacity;
 };
 
 static void ecs_sched__observer_free(ecs_sched_world *w, ecs_sched__observer *o) {
@@ -12572,6 +12587,7 @@ static void ecs_sched__observers_free(ecs_sched_world *w) {
     if (!w->observers) return;
     for (i = 0; i < w->observers->count; i++) ecs_sched__observer_free(w, w->observers->items[i]);
     ecs_sched__free(&w->env, w->observers->items);
+    ecs_sched__free(&w->env, w->observers->watchers);
     ecs_sched__free(&w->env, w->observers);
     w->observers = NULL;
 }
@@ -12640,6 +12656,23 @@ static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
     return ECS_SCHED_OK;
 }
 
+/* Room in the watcher counts for component `id` (new counts are zero). */
+static bool ecs_sched__watchers_reserve(ecs_sched_world *w, ecs_sched__observers *all,
+                                        ecs_sched_id id) {
+    uint32_t had = all->watcher_capacity;
+    if (id < had) return true;
+    if (!ECS_SCHED__GROW(&w->env, all->watchers, &all->watcher_capacity, id + 1)) return false;
+    memset(all->watchers + had, 0, (all->watcher_capacity - had) * sizeof *all->watchers);
+    return true;
+}
+
+/* Whether some observer watches `event` on component `id`. */
+static inline bool ecs_sched__watched(const ecs_sched_world *w, ecs_sched_id id,
+                                      ecs_sched_observer_event event) {
+    const ecs_sched__observers *all = w->observers;
+    return id < all->watcher_capacity && all->watchers[id].count[event] != 0;
+}
+
 uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_desc *desc) {
     ecs_sched__observers *all;
     ecs_sched__observer *o;
@@ -12652,7 +12685,8 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
         return 0;
     }
     all = w->observers;
-    if (!ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ||
+    if (!ecs_sched__watchers_reserve(w, all, desc->component) ||
+        !ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ||
         !(o = (ecs_sched__observer *)ecs_sched__calloc(&w->env, sizeof *o))) {
         ecs_sched__out_of_memory(w, "adding an observer");
         return 0;
@@ -12683,7 +12717,7 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     o->ctx.exclusive = true;
     o->ctx.observer = true;
     all->items[all->count++] = o;
-    if (o->component) w->components[o->component].observed[o->event]++;
+    if (o->component) all->watchers[o->component].count[o->event]++;
     return o->id;
 }
 
@@ -12696,7 +12730,7 @@ ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *w, uint32_t id) {
     for (i = 0; all && i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         if (o->id != id) continue;
-        if (o->component) w->components[o->component].observed[o->event]--;
+        if (o->component) all->watchers[o->component].count[o->event]--;
         memmove(&all->items[i], &all->items[i + 1], (all->count - i - 1) * sizeof *all->items);
         all->count--;
         ecs_sched__observer_free(w, o);
@@ -12769,13 +12803,13 @@ static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
                                         const ecs_sched_id *ids) {
     int32_t i;
     for (i = 0; i < count; i++) {
-        if (w->components[ids[i]].observed[ECS_SCHED_ON_ADD] &&
+        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_ADD) &&
             (!before || ecs_sched__type_find(before, ids[i]) < 0)) {
             ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, ids[i]);
         }
     }
     for (i = 0; i < count; i++) {
-        if (w->components[ids[i]].observed[ECS_SCHED_ON_INSERT]) {
+        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_INSERT)) {
             ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, ids[i]);
         }
     }
@@ -12783,7 +12817,7 @@ static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
 
 /* An entity is about to lose component `id`. */
 static void ecs_sched__observe_removing(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    if (w->components[id].observed[ECS_SCHED_ON_REMOVE]) {
+    if (ecs_sched__watched(w, id, ECS_SCHED_ON_REMOVE)) {
         ecs_sched__observe(w, ECS_SCHED_ON_REMOVE, e, id);
     }
 }
@@ -13103,10 +13137,11 @@ static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32
         const ecs_sched__plan_node *pn = &nodes[p];
         ecs_sched__system *sys = pn->system;
         if (sys && !(pn->guard_set_count | pn->cond_count | pn->sync) && untracked) {
-            ecs_sched__running_now = &sys->ctx;   /* its failure is OK: see failure */
-            sys->fn(&sys->ctx);
+            ecs_sched_system_ctx *ctx = &sys->ctx;
+            ecs_sched__running_now = ctx;   /* its failure is OK: see failure */
+            sys->fn(ctx);
             ecs_sched__running_now = outer;
-            if (sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, &sys->ctx)) {
+            if (ctx->failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, ctx)) {
                 return true;
             }
         } else if (ecs_sched__execute_node(s, p)) {

@@ -250,10 +250,11 @@ static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32
         const ecs_sched__plan_node *pn = &nodes[p];
         ecs_sched__system *sys = pn->system;
         if (sys && !(pn->guard_set_count | pn->cond_count | pn->sync) && untracked) {
-            ecs_sched__running_now = &sys->ctx;   /* its failure is OK: see failure */
-            sys->fn(&sys->ctx);
+            ecs_sched_system_ctx *ctx = &sys->ctx;
+            ecs_sched__running_now = ctx;   /* its failure is OK: see failure */
+            sys->fn(ctx);
             ecs_sched__running_now = outer;
-            if (sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, &sys->ctx)) {
+            if (ctx->failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, ctx)) {
                 return true;
             }
         } else if (ecs_sched__execute_node(s, p)) {

@@ -76,6 +76,11 @@ typedef struct ecs_sched__observer {
     ecs_sched_system_ctx ctx;        /* kind "observer", with a command buffer of its own */
 } ecs_sched__observer;
 
+/* How many observers watch a component, by event (ON_DESPAWN watches no component). */
+typedef struct ecs_sched__watchers {
+    uint32_t count[ECS_SCHED_ON_REMOVE + 1];
+} ecs_sched__watchers;
+
 struct ecs_sched__observers {
     ecs_sched__observer **items;     /* in the order they were added */
     uint32_t count;
@@ -84,6 +89,8 @@ struct ecs_sched__observers {
     int32_t dispatching;             /* observers are being called (nesting depth) */
     bool called;                     /* some were called since their changes were applied */
     bool flushing;                   /* their deferred changes are being applied */
+    ecs_sched__watchers *watchers;   /* by component id, below watcher_capacity */
+    uint32_t watcher_capacity;
 };
 
 static void ecs_sched__observer_free(ecs_sched_world *w, ecs_sched__observer *o) {
@@ -101,6 +108,7 @@ static void ecs_sched__observers_free(ecs_sched_world *w) {
     if (!w->observers) return;
     for (i = 0; i < w->observers->count; i++) ecs_sched__observer_free(w, w->observers->items[i]);
     ecs_sched__free(&w->env, w->observers->items);
+    ecs_sched__free(&w->env, w->observers->watchers);
     ecs_sched__free(&w->env, w->observers);
     w->observers = NULL;
 }
@@ -169,6 +177,23 @@ static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
     return ECS_SCHED_OK;
 }
 
+/* Room in the watcher counts for component `id` (new counts are zero). */
+static bool ecs_sched__watchers_reserve(ecs_sched_world *w, ecs_sched__observers *all,
+                                        ecs_sched_id id) {
+    uint32_t had = all->watcher_capacity;
+    if (id < had) return true;
+    if (!ECS_SCHED__GROW(&w->env, all->watchers, &all->watcher_capacity, id + 1)) return false;
+    memset(all->watchers + had, 0, (all->watcher_capacity - had) * sizeof *all->watchers);
+    return true;
+}
+
+/* Whether some observer watches `event` on component `id`. */
+static inline bool ecs_sched__watched(const ecs_sched_world *w, ecs_sched_id id,
+                                      ecs_sched_observer_event event) {
+    const ecs_sched__observers *all = w->observers;
+    return id < all->watcher_capacity && all->watchers[id].count[event] != 0;
+}
+
 uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_desc *desc) {
     ecs_sched__observers *all;
     ecs_sched__observer *o;
@@ -181,7 +206,8 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
         return 0;
     }
     all = w->observers;
-    if (!ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ||
+    if (!ecs_sched__watchers_reserve(w, all, desc->component) ||
+        !ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ||
         !(o = (ecs_sched__observer *)ecs_sched__calloc(&w->env, sizeof *o))) {
         ecs_sched__out_of_memory(w, "adding an observer");
         return 0;
@@ -212,7 +238,7 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     o->ctx.exclusive = true;
     o->ctx.observer = true;
     all->items[all->count++] = o;
-    if (o->component) w->components[o->component].observed[o->event]++;
+    if (o->component) all->watchers[o->component].count[o->event]++;
     return o->id;
 }
 
@@ -225,7 +251,7 @@ ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *w, uint32_t id) {
     for (i = 0; all && i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         if (o->id != id) continue;
-        if (o->component) w->components[o->component].observed[o->event]--;
+        if (o->component) all->watchers[o->component].count[o->event]--;
         memmove(&all->items[i], &all->items[i + 1], (all->count - i - 1) * sizeof *all->items);
         all->count--;
         ecs_sched__observer_free(w, o);
@@ -298,13 +324,13 @@ static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
                                         const ecs_sched_id *ids) {
     int32_t i;
     for (i = 0; i < count; i++) {
-        if (w->components[ids[i]].observed[ECS_SCHED_ON_ADD] &&
+        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_ADD) &&
             (!before || ecs_sched__type_find(before, ids[i]) < 0)) {
             ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, ids[i]);
         }
     }
     for (i = 0; i < count; i++) {
-        if (w->components[ids[i]].observed[ECS_SCHED_ON_INSERT]) {
+        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_INSERT)) {
             ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, ids[i]);
         }
     }
@@ -312,7 +338,7 @@ static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
 
 /* An entity is about to lose component `id`. */
 static void ecs_sched__observe_removing(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    if (w->components[id].observed[ECS_SCHED_ON_REMOVE]) {
+    if (ecs_sched__watched(w, id, ECS_SCHED_ON_REMOVE)) {
         ecs_sched__observe(w, ECS_SCHED_ON_REMOVE, e, id);
     }
 }

@@ -176,16 +176,16 @@ typedef struct ecs_sched__record {
     uint32_t generation;
 } ecs_sched__record;
 
+/* Kept to one cache line: spawns, moves and despawns read one per column. */
 typedef struct ecs_sched__component {
     char *name;
-    uint32_t size;
-    uint32_t alignment;
     ecs_sched_type_hooks hooks;
-    bool non_send;                 /* as a resource: main-thread-only */
-    bool tracked;                  /* keeps change ticks per entity */
+    uint32_t size;
     uint32_t queue;                /* a message type: its queue + 1 (message.h), else 0 */
     uint32_t removals;             /* tracked: the queue of its removals + 1 */
-    uint32_t observed[5];          /* observers watching it, by event (observer.h) */
+    uint8_t alignment;             /* at most ECS_SCHED_MAX_ALIGNMENT */
+    bool non_send;                 /* as a resource: main-thread-only */
+    bool tracked;                  /* keeps change ticks per entity */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -669,7 +669,7 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
         return 0;
     }
     c->size = (uint32_t)desc->size;
-    c->alignment = (uint32_t)alignment;
+    c->alignment = (uint8_t)alignment;   /* at most 64: checked above */
     c->hooks = desc->hooks;
     c->tracked = desc->tracked;
     w->resources[id] = NULL;
@@ -1429,16 +1429,24 @@ static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
     w->alive_count--;
 }
 
-ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
-    ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
-        return ecs_sched__defer_despawn(w, e);
-    }
+/* A despawn in a world with observers, kept out of the plain one. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_observed(ecs_sched_world *w,
+                                                                       ecs_sched_entity e) {
+    if (ecs_sched__deferring(w)) return ecs_sched__defer_despawn(w, e);
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
-    if (w->observers) ecs_sched__observe_despawning(w, e);
+    ecs_sched__observe_despawning(w, e);
     ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
-    if (w->observers) ecs_sched__observers_flush(w);
+    ecs_sched__observers_flush(w);
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers) return ecs_sched__despawn_observed(w, e);
+    if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
+    ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
     return ECS_SCHED_OK;
 }
 
