@@ -87,7 +87,7 @@ struct ecs_sched__observers {
     uint32_t capacity;
     uint32_t next_id;
     int32_t dispatching;             /* observers are being called (nesting depth) */
-    bool called;                     /* some were called since their changes were applied */
+    bool deferred;                   /* some left changes that no flush applied yet */
     bool flushing;                   /* their deferred changes are being applied */
     ecs_sched__watchers *watchers;   /* by component id, below watcher_capacity */
     uint32_t watcher_capacity;
@@ -307,12 +307,12 @@ static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event even
             o->ctx.last_run = o->ctx.this_run;
             o->ctx.this_run = tick;
         }
-        all->called = true;
         all->dispatching++;
         outer = ecs_sched__running_begin(&o->ctx);
         o->fn(&o->ctx, &trigger);
         ecs_sched__running_end(outer);
         all->dispatching--;
+        if (o->ctx.commands->pending) all->deferred = true;   /* a flush has work */
         if (o->ctx.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
     }
 }
@@ -361,7 +361,7 @@ static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e
 static void ecs_sched__observers_flush(ecs_sched_world *w) {
     ecs_sched__observers *all = w->observers;
     int32_t round;
-    if (!all || !all->called || all->flushing || all->dispatching) return;
+    if (!all || !all->deferred || all->flushing || all->dispatching) return;
     all->flushing = true;
     for (round = 0; round < ECS_SCHED__OBSERVER_ROUNDS; round++) {
         bool pending = false;
@@ -376,7 +376,7 @@ static void ecs_sched__observers_flush(ecs_sched_world *w) {
         }
         if (!pending) break;
     }
-    all->called = false;
+    all->deferred = false;
     if (round == ECS_SCHED__OBSERVER_ROUNDS) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
                         "observers kept making changes that called observers again, %d rounds "
