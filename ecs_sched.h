@@ -12168,6 +12168,20 @@ static inline ecs_sched__window ecs_sched__iter_window_of(const ecs_sched_iter *
     return win;
 }
 
+/* The match an iteration is in, moving on to the next one when this one is done (and
+   finding where in its log to start); NULL when every match is done. */
+static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sched__window win) {
+    const ecs_sched_query *q = it->query_;
+    while (it->next_ == 0 || (it->at_ < 0 && it->row_ >= q->matches[it->next_ - 1].table->count)) {
+        const ecs_sched__match *m;
+        if ((uint32_t)it->next_ >= q->match_count) return NULL;
+        m = &q->matches[it->next_++];
+        it->row_ = 0;
+        it->at_ = q->filtered && m->table->count ? ecs_sched__log_start(q, m, win) : -1;
+    }
+    return &q->matches[it->next_ - 1];
+}
+
 /* Kept out of ecs_sched_iter_next, whose common case stays small. */
 ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
@@ -12180,18 +12194,11 @@ ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) 
     }
     win = ecs_sched__iter_window_of(it);
     for (;;) {
-        const ecs_sched__match *m;
+        const ecs_sched__match *m = ecs_sched__iter_match(it, win);
         const ecs_sched__table *t;
         int32_t begin, end, i;
         bool found;
-        if (it->next_ == 0 || (it->at_ < 0 && it->row_ >= q->matches[it->next_ - 1].table->count)) {
-            if ((uint32_t)it->next_ >= q->match_count) break;
-            m = &q->matches[it->next_++];
-            it->row_ = 0;
-            it->at_ = q->filtered && m->table->count ? ecs_sched__log_start(q, m, win) : -1;
-            continue;
-        }
-        m = &q->matches[it->next_ - 1];
+        if (!m) break;
         t = m->table;
         found = it->at_ >= 0 ? ecs_sched__log_rows(q, m, &it->at_, win, &begin, &end)
                              : ecs_sched__next_rows(q, m, it->row_, win, &begin, &end);
@@ -12261,17 +12268,10 @@ bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
     }
     win = ecs_sched__iter_window_of(it);
     for (;;) {
-        const ecs_sched__match *m;
+        const ecs_sched__match *m = ecs_sched__iter_match(it, win);
         const ecs_sched__table *t;
         int32_t n, i;
-        if (it->next_ == 0 || (it->at_ < 0 && it->row_ >= q->matches[it->next_ - 1].table->count)) {
-            if ((uint32_t)it->next_ >= q->match_count) break;
-            m = &q->matches[it->next_++];
-            it->row_ = 0;
-            it->at_ = q->filtered && m->table->count ? ecs_sched__log_start(q, m, win) : -1;
-            continue;
-        }
-        m = &q->matches[it->next_ - 1];
+        if (!m) break;
         t = m->table;
         n = it->at_ >= 0 ? ecs_sched__log_gather(q, m, &it->at_, win, it->rows)
                          : ecs_sched__scan_gather(q, m, &it->row_, win, it->rows);

@@ -150,21 +150,38 @@ static int change_one_percent(bench_row *row, sparse_frames *f) {
     return 1;
 }
 
-/* Sums x over what a query hands out; the nanoseconds of the iteration, -1 on failure. */
-static double time_sum(bench_row *row, const ecs_sched_query *query, int32_t expected) {
+static float sum_runs(ecs_sched_iter *it, int32_t *rows) {
+    float sum = 0.0f;
+    while (ecs_sched_iter_next(it)) {
+        const Position *p = ECS_SCHED_FIELD(it, const Position, 0);
+        int32_t i;
+        for (i = 0; i < it->count; i++) sum += p[i].x;
+        *rows += it->count;
+    }
+    return sum;
+}
+
+static float sum_by_index(ecs_sched_iter *it, int32_t *rows) {
+    float sum = 0.0f;
+    while (ecs_sched_iter_next_rows(it)) {
+        const Position *p = ECS_SCHED_FIELD(it, const Position, 0);
+        int32_t i;
+        for (i = 0; i < it->count; i++) sum += p[it->rows[i]].x;
+        *rows += it->count;
+    }
+    return sum;
+}
+
+/* Sums x over what a query hands out, run by run or by index; the nanoseconds of the
+   iteration, -1 on failure. */
+static double time_sum_as(bench_row *row, const ecs_sched_query *query, int32_t expected,
+                          float (*sum_fn)(ecs_sched_iter *, int32_t *)) {
     ecs_sched_iter it;
     double t0 = now_ns(), t;
-    float sum = 0.0f;
     int32_t rows = 0;
     it = ecs_sched_query_iter(query);
-    while (ecs_sched_iter_next(&it)) {
-        const Position *p = ECS_SCHED_FIELD(&it, const Position, 0);
-        int32_t i;
-        for (i = 0; i < it.count; i++) sum += p[i].x;
-        rows += it.count;
-    }
+    bench_sink = sum_fn(&it, &rows);
     t = now_ns() - t0;
-    bench_sink = sum;
     if (rows != expected) {
         fail(row, "the query handed out a wrong number of rows", NULL);
         return -1.0;
@@ -172,26 +189,12 @@ static double time_sum(bench_row *row, const ecs_sched_query *query, int32_t exp
     return t;
 }
 
-/* The same by index (ecs_sched_iter_next_rows). */
+static double time_sum(bench_row *row, const ecs_sched_query *query, int32_t expected) {
+    return time_sum_as(row, query, expected, sum_runs);
+}
+
 static double time_sum_rows(bench_row *row, const ecs_sched_query *query, int32_t expected) {
-    ecs_sched_iter it;
-    double t0 = now_ns(), t;
-    float sum = 0.0f;
-    int32_t rows = 0;
-    it = ecs_sched_query_iter(query);
-    while (ecs_sched_iter_next_rows(&it)) {
-        const Position *p = ECS_SCHED_FIELD(&it, const Position, 0);
-        int32_t i;
-        for (i = 0; i < it.count; i++) sum += p[it.rows[i]].x;
-        rows += it.count;
-    }
-    t = now_ns() - t0;
-    bench_sink = sum;
-    if (rows != expected) {
-        fail(row, "the query handed out a wrong number of rows", NULL);
-        return -1.0;
-    }
-    return t;
+    return time_sum_as(row, query, expected, sum_by_index);
 }
 
 static double sparse_changed_side(bench_row *row, void *state) {
