@@ -13120,23 +13120,33 @@ ECS_SCHED__NOINLINE static bool ecs_sched__execute_node(ecs_sched__schedule *s, 
     return ecs_sched__call_system(s, pn->system, p);
 }
 
+/* Runs plan nodes [from, to) one by one, each as its kind asks. */
+ECS_SCHED__NOINLINE static bool ecs_sched__execute_nodes(ecs_sched__schedule *s, int32_t from,
+                                                         int32_t to) {
+    int32_t p;
+    for (p = from; p < to; p++) {
+        if (ecs_sched__execute_node(s, p)) return true;
+    }
+    return false;
+}
+
 /* Runs plan nodes [from, to) on the calling thread. Returns whether the run stops (a failure
    under the STOP policy): then no further node starts. A system with no condition, in a world
-   that tracks no changes, is the common node; it is called here, with what ran before and
-   whether the world tracks changes read once for the whole range, and its context's failure
-   not reset (a store before the call costs a fifth of an empty system). A world that starts
-   tracking changes in the middle of a range runs the rest of it as before: those systems take
-   their first tick at their next run, whose window then opens at the start, as a first
-   run's does. */
+   that tracks no changes, is the common node; it is called here, with what ran before read
+   once for the whole range, and its context's failure not reset (a store before the call
+   costs a fifth of an empty system). Whether the world tracks changes is read once too: one
+   that starts tracking them in the middle of a range runs the rest of it as before, and those
+   systems take their first tick at their next run, whose window then opens at the start, as a
+   first run's does. */
 static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32_t to) {
     const ecs_sched__plan_node *nodes = s->plan->nodes;
-    bool untracked = !s->world->ticks_on;
     void *outer = ecs_sched__running_now;
     int32_t p;
+    if (s->world->ticks_on) return ecs_sched__execute_nodes(s, from, to);
     for (p = from; p < to; p++) {
         const ecs_sched__plan_node *pn = &nodes[p];
         ecs_sched__system *sys = pn->system;
-        if (sys && !(pn->guard_set_count | pn->cond_count | pn->sync) && untracked) {
+        if (sys && !(pn->guard_set_count | pn->cond_count | pn->sync)) {
             ecs_sched_system_ctx *ctx = &sys->ctx;
             ecs_sched__running_now = ctx;   /* its failure is OK: see failure */
             sys->fn(ctx);
