@@ -359,6 +359,20 @@ static ECS_SCHED__THREAD_LOCAL void *ecs_sched__running_now;
 #define ECS_SCHED__NOINLINE
 #endif
 
+/* The other way round, for a small function that a hot loop must not call (compilers weigh
+   it against the header's size, which grows), and the common case of a branch, which the
+   compiler then lays out straight. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ECS_SCHED__ALWAYS_INLINE inline __attribute__((always_inline))
+#define ECS_SCHED__LIKELY(x) __builtin_expect(!!(x), 1)
+#elif defined(_MSC_VER)
+#define ECS_SCHED__ALWAYS_INLINE __forceinline
+#define ECS_SCHED__LIKELY(x) (x)
+#else
+#define ECS_SCHED__ALWAYS_INLINE inline
+#define ECS_SCHED__LIKELY(x) (x)
+#endif
+
 /* context.h: a running context's world; its "system 'x' in schedule 'S': " (returns the
    length); whether it may change the world directly; keeping a failure on it. */
 static const ecs_sched__env *ecs_sched__running_env(const void *ctx);

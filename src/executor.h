@@ -108,17 +108,6 @@ static bool ecs_sched__node_failed(ecs_sched__schedule *s, int32_t at, ecs_sched
     return ecs_sched__node_failed_as(s, at, ctx) == ECS_SCHED_ERROR_STOP;
 }
 
-/* Calls the system at plan position `at`, running on this thread meanwhile; returns whether
-   the run stops. */
-static bool ecs_sched__call_system(ecs_sched__schedule *s, ecs_sched__system *sys, int32_t at) {
-    void *outer;
-    if (s->world->ticks_on) ecs_sched__ctx_take_tick(&sys->ctx);
-    outer = ecs_sched__running_begin(&sys->ctx);
-    sys->fn(&sys->ctx);
-    ecs_sched__running_end(outer);
-    return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, at, &sys->ctx);
-}
-
 /* Applies the pending commands of the schedule's systems, in plan order, each buffer as its
    system's: a command that cannot be applied fails that system (the commands after it stay
    pending for the next sync point). Applying changes the world, which the system's context
@@ -199,8 +188,9 @@ static bool ecs_sched__conditions_hold(ecs_sched__schedule *s, const int32_t *co
 
 /* Whether a node runs: the conditions of its sets, outermost first and each set once per run,
    then its own. */
-static bool ecs_sched__node_may_run(ecs_sched__schedule *s, ecs_sched__plan *plan, int32_t at,
-                                    bool *stop) {
+static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__node_may_run(ecs_sched__schedule *s,
+                                                             ecs_sched__plan *plan, int32_t at,
+                                                             bool *stop) {
     const ecs_sched__plan_node *pn = &plan->nodes[at];
     int32_t i;
     for (i = 0; i < pn->guard_set_count; i++) {
@@ -218,30 +208,58 @@ static bool ecs_sched__node_may_run(ecs_sched__schedule *s, ecs_sched__plan *pla
 }
 
 /* Runs plan node `p` that is not a plain system: a sync point applies the pending commands; a
-   guarded system runs if its conditions hold. Returns whether the run stops. Kept out of the
-   loop below, whose common case then keeps its variables in registers. */
-ECS_SCHED__NOINLINE static bool ecs_sched__execute_node(ecs_sched__schedule *s, int32_t p) {
+   guarded system runs if its conditions hold. Returns whether the run stops. `tracked`: the
+   world tracks changes, and a system that runs takes a tick. */
+static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__execute_node_as(ecs_sched__schedule *s,
+                                                               int32_t p, bool tracked) {
     ecs_sched__plan *plan = s->plan;
     const ecs_sched__plan_node *pn = &plan->nodes[p];
+    ecs_sched__system *sys = pn->system;
     bool stop = false;
-    if (!pn->system) return ecs_sched__apply_pending(s);
+    void *outer;
+    if (!sys) return ecs_sched__apply_pending(s);
     if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__node_may_run(s, plan, p, &stop)) {
         return stop;
     }
     if (stop) return true;
     if (pn->sync) return ecs_sched__apply_pending(s);
-    return ecs_sched__call_system(s, pn->system, p);
+    if (tracked) ecs_sched__ctx_take_tick(&sys->ctx);
+    outer = ecs_sched__running_begin(&sys->ctx);
+    sys->fn(&sys->ctx);
+    ecs_sched__running_end(outer);
+    return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, &sys->ctx);
 }
 
-/* Runs plan nodes [from, to) one by one, each as its kind asks. */
+/* Runs plan nodes [from, to) one by one, each as its kind asks, in a world that tracks
+   changes. */
 ECS_SCHED__NOINLINE static bool ecs_sched__execute_nodes(ecs_sched__schedule *s, int32_t from,
                                                          int32_t to) {
     int32_t p;
     for (p = from; p < to; p++) {
-        if (ecs_sched__execute_node(s, p)) return true;
+        if (ecs_sched__execute_node_as(s, p, true)) return true;
     }
     return false;
 }
+
+/* Whether plan node `pn` is a plain system: one with no condition to evaluate. */
+static inline bool ecs_sched__plain_node(const ecs_sched__plan_node *pn) {
+    return pn->system && !(pn->guard_set_count | pn->cond_count | pn->sync);
+}
+
+/* Runs the nodes from `from` on that are not plain systems, up to the next plain system or
+   `to`, in a world that tracks no changes. Returns where it stopped, or -1 when the run
+   stops. Kept out of the loop of plain systems, whose registers it would otherwise take;
+   a group of systems guarded by conditions is run by one call. */
+ECS_SCHED__NOINLINE static int32_t ecs_sched__execute_others(ecs_sched__schedule *s,
+                                                             int32_t from, int32_t to) {
+    const ecs_sched__plan_node *nodes = s->plan->nodes;
+    int32_t p;
+    for (p = from; p < to && !ecs_sched__plain_node(&nodes[p]); p++) {
+        if (ecs_sched__execute_node_as(s, p, false)) return -1;
+    }
+    return p;
+}
+
 
 /* Runs plan nodes [from, to) on the calling thread. Returns whether the run stops (a failure
    under the STOP policy): then no further node starts. A system with no condition, in a world
@@ -259,16 +277,16 @@ static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32
     for (p = from; p < to; p++) {
         const ecs_sched__plan_node *pn = &nodes[p];
         ecs_sched__system *sys = pn->system;
-        if (sys && !(pn->guard_set_count | pn->cond_count | pn->sync)) {
+        if (ECS_SCHED__LIKELY(sys && !(pn->guard_set_count | pn->cond_count | pn->sync))) {
             ecs_sched_system_ctx *ctx = &sys->ctx;
             ecs_sched__running_now = ctx;   /* its failure is OK: see failure */
             sys->fn(ctx);
             ecs_sched__running_now = outer;
-            if (ctx->failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, ctx)) {
-                return true;
-            }
-        } else if (ecs_sched__execute_node(s, p)) {
-            return true;
+            if (ctx->failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, ctx)) return true;
+        } else {
+            int32_t next = ecs_sched__execute_others(s, p, to);
+            if (next < 0) return true;
+            p = next - 1;   /* on to the next plain system, or to */
         }
     }
     return false;
@@ -675,6 +693,17 @@ static void ecs_sched__offer_half(ecs_sched__run *r, ecs_sched__work *work, int3
 }
 
 /* ---- running nodes ---- */
+
+/* Calls the system at plan position `at`, running on this thread meanwhile; returns whether
+   the run stops. */
+static bool ecs_sched__call_system(ecs_sched__schedule *s, ecs_sched__system *sys, int32_t at) {
+    void *outer;
+    if (s->world->ticks_on) ecs_sched__ctx_take_tick(&sys->ctx);
+    outer = ecs_sched__running_begin(&sys->ctx);
+    sys->fn(&sys->ctx);
+    ecs_sched__running_end(outer);
+    return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, at, &sys->ctx);
+}
 
 /* Calls the system of node `node`; a failure that stops the run stops it there. */
 static void ecs_sched__run_system(ecs_sched__run *r, ecs_sched__system *sys, int32_t node) {
