@@ -166,8 +166,9 @@ static void independent_systems_worth_spreading_run_at_the_same_time(void **stat
 /* A cheap schedule is measured again once every 32 runs. It then meets by the 17th run of
    the meeting kind, unless the worker could not take the first offer in time (a loaded
    machine): if that parallel run then looks no faster than the measured one, parallel runs
-   are tried again 16 runs later. The bound allows six such misses (more than two were once
-   seen on a loaded machine). Without the measuring again, the systems never meet. */
+   are tried again 16 runs later. The bound allows some 24 such misses (more than two were
+   seen once on a loaded machine, and more than six once in a run of the whole suite).
+   Without the measuring again, the systems never meet. */
 static void a_schedule_that_becomes_heavy_is_spread(void **state) {
     shared sh;
     ecs_sched_world *w = world_of_independent_systems(&sh, 2);
@@ -176,8 +177,8 @@ static void a_schedule_that_becomes_heavy_is_spread(void **state) {
     sh.now = CHEAP;
     run_times(w, 50);
     assert_timing(sh.off_caller == 0);
-    met = runs_until_they_meet(w, &sh, 120);
-    assert_timing(met >= 1 && met <= 120);
+    met = runs_until_they_meet(w, &sh, 400);
+    assert_timing(met >= 1 && met <= 400);
     ecs_sched_world_destroy(w);
 }
 
