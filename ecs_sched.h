@@ -38,6 +38,7 @@
      Queries ............. terms, iteration, access
      Command buffers ..... deferred structural changes
      The world's events .. change detection, removed components, observers, messages
+     Disabled entities ... kept, with their components, out of the queries' sight
      Schedules ........... systems, sets, order, building and checking, conditions, sync points,
                            the executor, Graphviz export
      States .............. state machines, transitions, OnEnter/OnExit/OnTransition schedules,
@@ -554,6 +555,24 @@
      has a cursor of its own). ecs_sched_message_scope_to_state drops a type's messages when a
      state machine leaves (or reaches) a value; readers do not count them missed. A type's dtor
      hook runs on the messages dropped.
+
+   DISABLED ENTITIES
+
+     ecs_sched_disable(w, e) keeps an entity and its components but hides it from every query
+     (and so every system) that does not ask for disabled entities; ecs_sched_enable(w, e)
+     shows it again, ecs_sched_is_disabled(w, e) tells. A query asks by naming the Disabled
+     tag: an optional term sees disabled entities as well as the others, a required one only
+     them.
+
+         ecs_sched_id disabled = ecs_sched_disabled_tag(w);
+         .terms = {ecs_sched_read(pos), ecs_sched_optional_read(disabled)}   // every one
+         .terms = {ecs_sched_read(pos), ecs_sched_read(disabled)}            // disabled only
+
+     The tag is a component named "ecs_sched.Disabled", registered at its first use: disabling
+     moves the entity to other tables, so it is a structural change (from a system, record
+     ecs_sched_commands_disable / _enable), observers hear the tag's ON_ADD and ON_REMOVE, and
+     iteration costs nothing more. ecs_sched_get, ecs_sched_insert, commands and despawn work
+     on a disabled entity as on any other.
 
    SCHEDULES
 
@@ -1197,6 +1216,8 @@
      dot        ecs_sched_schedule_write_dot
      change     ecs_sched_change_tick, ecs_sched_change_tick_advance
      observer   ecs_sched_observer_add, ecs_sched_observer_remove
+     disable    ecs_sched_disable, ecs_sched_enable, ecs_sched_is_disabled,
+                ecs_sched_disabled_tag, ecs_sched_commands_disable, ecs_sched_commands_enable
      executor   ecs_sched_run_schedule
      state      ecs_sched_state_register, ecs_sched_state_next_id, ecs_sched_state_get,
                 ecs_sched_state_value_name, ecs_sched_state_set, ecs_sched_state_set_reenter,
@@ -2814,6 +2835,27 @@ ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
                                                         const ecs_sched_plugin *const *plugins,
                                                         int32_t count);
 ECS_SCHED_API bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char *name);
+
+/*================================== src/disable.h (public) ==================================*/
+/* disable: disabled entities, which keep their components and are hidden from queries. */
+
+/* The Disabled tag ("ecs_sched.Disabled"), registered at its first use; 0 only when that
+   fails. A query that names it sees disabled entities: only them with a required term
+   (ecs_sched_read), them and the others with an optional one (ecs_sched_optional_read). */
+ECS_SCHED_API ecs_sched_id ecs_sched_disabled_tag(ecs_sched_world *world);
+/* Hides the entity from every query that does not name the Disabled tag (see
+   ecs_sched_disabled_tag); it keeps its components, and ecs_sched_get, commands
+   and observers work on it as before. Disabling a disabled entity changes nothing. A
+   structural change: from a system, record it (ecs_sched_commands_disable). */
+ECS_SCHED_API ecs_sched_result ecs_sched_disable(ecs_sched_world *world, ecs_sched_entity entity);
+/* Shows it to every query again; enabling an enabled entity changes nothing. */
+ECS_SCHED_API ecs_sched_result ecs_sched_enable(ecs_sched_world *world, ecs_sched_entity entity);
+ECS_SCHED_API bool ecs_sched_is_disabled(const ecs_sched_world *world, ecs_sched_entity entity);
+/* The same, recorded in a command buffer. */
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_disable(ecs_sched_commands *commands,
+                                                          ecs_sched_entity entity);
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *commands,
+                                                         ecs_sched_entity entity);
 
 /*==================================== src/dot.h (public) ====================================*/
 /* dot: Graphviz export of a built schedule. */
@@ -4573,6 +4615,7 @@ struct ecs_sched_world {
     ecs_sched__messages *messages;       /* message.h; NULL until a message type or tracked
                                             component is registered */
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
+    ecs_sched_id disabled;               /* disable.h: the Disabled tag, 0 until first used */
     ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     ecs_sched_pool *pool;                /* created on first use */
@@ -6267,6 +6310,7 @@ struct ecs_sched_query {
     int16_t filter_count;             /* how many, */
     int16_t log_term;                 /* and the first, whose change log it follows */
     bool marks;                       /* writes a tracked component, marking what it hands out */
+    bool sees_disabled;               /* matches tables of disabled entities (disable.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
     ecs_sched__match_ticks *match_ticks;  /* ticked queries: per match */
@@ -6280,7 +6324,11 @@ struct ecs_sched_query {
 
 static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table *t,
                                      ecs_sched__match *out) {
+    ecs_sched_id disabled = q->world->disabled;
     int32_t i;
+    if (disabled && !q->sees_disabled && ecs_sched__type_find(t, disabled) >= 0) {
+        return false;   /* disabled entities are hidden unless asked for */
+    }
     for (i = 0; i < q->term_count; i++) {
         const ecs_sched_term *term = &q->terms[i];
         bool present = ecs_sched__type_find(t, term->id) >= 0;
@@ -6444,6 +6492,20 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
     return ECS_SCHED_OK;
 }
 
+/* Whether a term names the Disabled tag other than to leave it out: a query that does sees
+   disabled entities (all of them with a required term, as well as the others with an
+   optional one). */
+static bool ecs_sched__query_names_disabled(const ecs_sched_query *q) {
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        if (q->world->disabled && q->terms[i].id == q->world->disabled &&
+            q->terms[i].kind != ECS_SCHED_TERM_WITHOUT) {
+            return true;
+        }
+    }
+    return false;
+}
+
 ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_query_desc *desc) {
     ecs_sched_query *q;
     uint32_t i;
@@ -6466,6 +6528,7 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
         ecs_sched__free(&w->env, q);
         return NULL;
     }
+    q->sees_disabled = ecs_sched__query_names_disabled(q);
     for (i = 0; i < w->table_count; i++) {
         if (!ecs_sched__query_matches(q, w->tables[i], NULL)) continue;
         if (!ecs_sched__query_reserve_match(w, q)) {
@@ -16592,6 +16655,60 @@ ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
         if (result != ECS_SCHED_OK) return result;
     }
     return ECS_SCHED_OK;
+}
+
+/*============================== src/disable.h (implementation) ==============================*/
+/* disable: disabled entities. An entity is disabled by the Disabled tag, so that disabling
+   moves it to the tables of disabled entities, which queries leave out when they match
+   tables (query.h): iteration pays nothing for it, and a world that never disables pays one
+   test per table a query is offered. */
+
+#define ECS_SCHED__DISABLED_NAME "ecs_sched.Disabled"
+
+ecs_sched_id ecs_sched_disabled_tag(ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!w->disabled) {
+        w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
+    }
+    return w->disabled;
+}
+
+ecs_sched_result ecs_sched_disable(ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched_id tag;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "disable")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "disable");
+    tag = ecs_sched_disabled_tag(w);
+    if (!tag) return ecs_sched__fail_again_for(w, "disable");
+    if (ecs_sched_has(w, e, tag)) return ECS_SCHED_OK;
+    return ecs_sched_insert(w, e, tag, NULL);
+}
+
+ecs_sched_result ecs_sched_enable(ecs_sched_world *w, ecs_sched_entity e) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "enable")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "enable");
+    if (!w->disabled || !ecs_sched_has(w, e, w->disabled)) return ECS_SCHED_OK;
+    return ecs_sched_remove(w, e, w->disabled);
+}
+
+bool ecs_sched_is_disabled(const ecs_sched_world *w, ecs_sched_entity e) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->disabled && ecs_sched_has(w, e, w->disabled);
+}
+
+ecs_sched_result ecs_sched_commands_disable(ecs_sched_commands *cmd, ecs_sched_entity e) {
+    ecs_sched_id tag;
+    ECS_SCHED_ASSERT(cmd != NULL);
+    tag = ecs_sched_disabled_tag(cmd->world);
+    if (!tag) return ecs_sched__fail_again_for(cmd->world, "commands_disable");
+    return ecs_sched_commands_insert(cmd, e, tag, NULL);
+}
+
+ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *cmd, ecs_sched_entity e) {
+    ECS_SCHED_ASSERT(cmd != NULL);
+    if (!cmd->world->disabled) return ECS_SCHED_OK;   /* nothing was ever disabled */
+    return ecs_sched_commands_remove(cmd, e, cmd->world->disabled);
 }
 
 /*================================ src/dot.h (implementation) ================================*/

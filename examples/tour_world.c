@@ -355,6 +355,25 @@ int main(void) {
     CHECK(acc.read_count == 2 && acc.reads[0] == vel && acc.reads[1] == health);
     CHECK(acc.write_count == 1 && acc.writes[0] == pos);
 
+    /* ==== Disabled entities ==============================================================
+
+       A disabled entity keeps its components but no query sees it, unless the query names
+       the Disabled tag (ecs_sched_disabled_tag): optional, it sees every entity; required,
+       only the disabled ones. Enabling shows it again. Like an insert, it is a structural change: from a system, use a command
+       buffer (ecs_sched_commands_disable). */
+    section("Disabled entities");
+    CHECK(ecs_sched_disable(w, b) == ECS_SCHED_OK);
+    printf("b disabled: %d entities match, b still has Position: %s\n",
+           (int)ecs_sched_query_count(q), ecs_sched_has(w, b, pos) ? "yes" : "no");
+    CHECK(ecs_sched_query_count(q) == 100 && ecs_sched_is_disabled(w, b));
+    {
+        ecs_sched_query *all = ecs_sched_query_create(w, &(ecs_sched_query_desc){{
+            ecs_sched_read(pos), ecs_sched_optional_read(ecs_sched_disabled_tag(w))}});
+        CHECK(all != NULL && ecs_sched_query_count(all) == 101);
+        if (all) printf("a query that asks sees %d\n", (int)ecs_sched_query_count(all));
+    }
+    CHECK(ecs_sched_enable(w, b) == ECS_SCHED_OK && ecs_sched_query_count(q) == 101);
+
     /* ecs_sched_world_check cross-checks the world's internal structures (for tests). */
     CHECK(ecs_sched_world_check(w) == ECS_SCHED_OK);
     ecs_sched_world_destroy(w);   /* values (hero's name too), queries: all go with it */

@@ -38,6 +38,7 @@
      Queries ............. terms, iteration, access
      Command buffers ..... deferred structural changes
      The world's events .. change detection, removed components, observers, messages
+     Disabled entities ... kept, with their components, out of the queries' sight
      Schedules ........... systems, sets, order, building and checking, conditions, sync points,
                            the executor, Graphviz export
      States .............. state machines, transitions, OnEnter/OnExit/OnTransition schedules,
@@ -554,6 +555,24 @@
      has a cursor of its own). ecs_sched_message_scope_to_state drops a type's messages when a
      state machine leaves (or reaches) a value; readers do not count them missed. A type's dtor
      hook runs on the messages dropped.
+
+   DISABLED ENTITIES
+
+     ecs_sched_disable(w, e) keeps an entity and its components but hides it from every query
+     (and so every system) that does not ask for disabled entities; ecs_sched_enable(w, e)
+     shows it again, ecs_sched_is_disabled(w, e) tells. A query asks by naming the Disabled
+     tag: an optional term sees disabled entities as well as the others, a required one only
+     them.
+
+         ecs_sched_id disabled = ecs_sched_disabled_tag(w);
+         .terms = {ecs_sched_read(pos), ecs_sched_optional_read(disabled)}   // every one
+         .terms = {ecs_sched_read(pos), ecs_sched_read(disabled)}            // disabled only
+
+     The tag is a component named "ecs_sched.Disabled", registered at its first use: disabling
+     moves the entity to other tables, so it is a structural change (from a system, record
+     ecs_sched_commands_disable / _enable), observers hear the tag's ON_ADD and ON_REMOVE, and
+     iteration costs nothing more. ecs_sched_get, ecs_sched_insert, commands and despawn work
+     on a disabled entity as on any other.
 
    SCHEDULES
 
@@ -1197,6 +1216,8 @@
      dot        ecs_sched_schedule_write_dot
      change     ecs_sched_change_tick, ecs_sched_change_tick_advance
      observer   ecs_sched_observer_add, ecs_sched_observer_remove
+     disable    ecs_sched_disable, ecs_sched_enable, ecs_sched_is_disabled,
+                ecs_sched_disabled_tag, ecs_sched_commands_disable, ecs_sched_commands_enable
      executor   ecs_sched_run_schedule
      state      ecs_sched_state_register, ecs_sched_state_next_id, ecs_sched_state_get,
                 ecs_sched_state_value_name, ecs_sched_state_set, ecs_sched_state_set_reenter,

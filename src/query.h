@@ -140,6 +140,7 @@ struct ecs_sched_query {
     int16_t filter_count;             /* how many, */
     int16_t log_term;                 /* and the first, whose change log it follows */
     bool marks;                       /* writes a tracked component, marking what it hands out */
+    bool sees_disabled;               /* matches tables of disabled entities (disable.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
     ecs_sched__match_ticks *match_ticks;  /* ticked queries: per match */
@@ -153,7 +154,11 @@ struct ecs_sched_query {
 
 static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table *t,
                                      ecs_sched__match *out) {
+    ecs_sched_id disabled = q->world->disabled;
     int32_t i;
+    if (disabled && !q->sees_disabled && ecs_sched__type_find(t, disabled) >= 0) {
+        return false;   /* disabled entities are hidden unless asked for */
+    }
     for (i = 0; i < q->term_count; i++) {
         const ecs_sched_term *term = &q->terms[i];
         bool present = ecs_sched__type_find(t, term->id) >= 0;
@@ -317,6 +322,20 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
     return ECS_SCHED_OK;
 }
 
+/* Whether a term names the Disabled tag other than to leave it out: a query that does sees
+   disabled entities (all of them with a required term, as well as the others with an
+   optional one). */
+static bool ecs_sched__query_names_disabled(const ecs_sched_query *q) {
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        if (q->world->disabled && q->terms[i].id == q->world->disabled &&
+            q->terms[i].kind != ECS_SCHED_TERM_WITHOUT) {
+            return true;
+        }
+    }
+    return false;
+}
+
 ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_query_desc *desc) {
     ecs_sched_query *q;
     uint32_t i;
@@ -339,6 +358,7 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
         ecs_sched__free(&w->env, q);
         return NULL;
     }
+    q->sees_disabled = ecs_sched__query_names_disabled(q);
     for (i = 0; i < w->table_count; i++) {
         if (!ecs_sched__query_matches(q, w->tables[i], NULL)) continue;
         if (!ecs_sched__query_reserve_match(w, q)) {

@@ -314,6 +314,7 @@ struct ecs_sched_world {
     ecs_sched__messages *messages;       /* message.h; NULL until a message type or tracked
                                             component is registered */
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
+    ecs_sched_id disabled;               /* disable.h: the Disabled tag, 0 until first used */
     ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     ecs_sched_pool *pool;                /* created on first use */

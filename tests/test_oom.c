@@ -388,6 +388,31 @@ static void count_and_tag(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t)
     }
 }
 
+/* Disabling (the tag registered on first use, a table move) and enabling again, directly
+   and through a command buffer; a query that sees disabled entities. */
+static void disabled_scenario(const ecs_sched_entity *e, int32_t n) {
+    ecs_sched_commands *cmd;
+    ecs_sched_query_desc qd;
+    ecs_sched_query *all;
+    int32_t i;
+    for (i = 0; i < n; i += 4) {   /* alive: despawned and removed were the others */
+        check_result(ecs_sched_disable(world, e[i]), "disable");
+    }
+    memset(&qd, 0, sizeof qd);
+    qd.terms[0] = ecs_sched_optional_read(ecs_sched_disabled_tag(world));
+    all = qd.terms[0].id ? ecs_sched_query_create(world, &qd) : NULL;
+    if (!all) expect_clean_failure("query_create (disabled too)");
+    cmd = ecs_sched_commands_create(world);
+    if (!cmd) {
+        expect_clean_failure("commands_create (disabled)");
+        return;
+    }
+    for (i = 0; i < n; i += 4) check_result(ecs_sched_commands_enable(cmd, e[i]), "commands_enable");
+    if (n > 3) check_result(ecs_sched_commands_disable(cmd, e[3]), "commands_disable");
+    check_result(ecs_sched_commands_apply(cmd), "commands_apply (disabled)");
+    ecs_sched_commands_destroy(cmd);
+}
+
 static void events_scenario(void) {
     static ecs_sched_id tag;
     ecs_sched_id tracked, message;
@@ -448,6 +473,7 @@ static void events_scenario(void) {
         while (ecs_sched_messages_next(&read)) (void)read.count;
     }
     if (observer) check_result(ecs_sched_observer_remove(world, observer), "observer_remove");
+    disabled_scenario(e, n);
 }
 
 static void run_scenario(void) {
