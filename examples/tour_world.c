@@ -359,8 +359,8 @@ int main(void) {
 
        A disabled entity keeps its components but no query sees it, unless the query names
        the Disabled tag (ecs_sched_disabled_tag): optional, it sees every entity; required,
-       only the disabled ones. Enabling shows it again. Like an insert, it is a structural change: from a system, use a command
-       buffer (ecs_sched_commands_disable). */
+       only the disabled ones. Enabling shows it again. Like an insert, it is a structural
+       change: from a system, use a command buffer (ecs_sched_commands_disable). */
     section("Disabled entities");
     CHECK(ecs_sched_disable(w, b) == ECS_SCHED_OK);
     printf("b disabled: %d entities match, b still has Position: %s\n",

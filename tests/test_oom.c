@@ -407,7 +407,9 @@ static void disabled_scenario(const ecs_sched_entity *e, int32_t n) {
         expect_clean_failure("commands_create (disabled)");
         return;
     }
-    for (i = 0; i < n; i += 4) check_result(ecs_sched_commands_enable(cmd, e[i]), "commands_enable");
+    for (i = 0; i < n; i += 4) {
+        check_result(ecs_sched_commands_enable(cmd, e[i]), "commands_enable");
+    }
     if (n > 3) check_result(ecs_sched_commands_disable(cmd, e[3]), "commands_disable");
     check_result(ecs_sched_commands_apply(cmd), "commands_apply (disabled)");
     ecs_sched_commands_destroy(cmd);
