@@ -568,7 +568,7 @@
          .terms = {ecs_sched_read(pos), ecs_sched_optional_read(disabled)}   // every one
          .terms = {ecs_sched_read(pos), ecs_sched_read(disabled)}            // disabled only
 
-     The tag is a component named "ecs_sched.Disabled", registered at its first use: disabling
+     The tag is a component named "ecs_sched.Disabled" that every world registers: disabling
      moves the entity to other tables, so it is a structural change (from a system, record
      ecs_sched_commands_disable / _enable), observers hear the tag's ON_ADD and ON_REMOVE, and
      iteration costs nothing more. ecs_sched_get, ecs_sched_insert, commands and despawn work
@@ -2839,8 +2839,8 @@ ECS_SCHED_API bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char
 /*================================== src/disable.h (public) ==================================*/
 /* disable: disabled entities, which keep their components and are hidden from queries. */
 
-/* The Disabled tag ("ecs_sched.Disabled"), registered at its first use; 0 only when that
-   fails. A query that names it sees disabled entities: only them with a required term
+/* The Disabled tag ("ecs_sched.Disabled"), which every world registers when it is made. A
+   query that names it sees disabled entities: only them with a required term
    (ecs_sched_read), them and the others with an optional one (ecs_sched_optional_read). */
 ECS_SCHED_API ecs_sched_id ecs_sched_disabled_tag(ecs_sched_world *world);
 /* Hides the entity from every query that does not name the Disabled tag (see
@@ -4467,6 +4467,7 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 #define ECS_SCHED__DEAD UINT32_MAX             /* record.table of a free index */
 #define ECS_SCHED__RESERVED (UINT32_MAX - 1u)  /* record.table of a handle a buffer reserved */
 #define ECS_SCHED__MAX_TYPE 256                /* components on one entity */
+#define ECS_SCHED__DISABLED_NAME "ecs_sched.Disabled"   /* the tag of disabled entities */
 #define ECS_SCHED__MAX_BATCHED_INSERTS 32
 /* A recorded command keeps its component id in 27 bits (commands.h). */
 #define ECS_SCHED__MAX_COMPONENTS (1u << 27)
@@ -4615,7 +4616,7 @@ struct ecs_sched_world {
     ecs_sched__messages *messages;       /* message.h; NULL until a message type or tracked
                                             component is registered */
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
-    ecs_sched_id disabled;               /* disable.h: the Disabled tag, 0 until first used */
+    ecs_sched_id disabled;               /* disable.h: the Disabled tag */
     ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     ecs_sched_pool *pool;                /* created on first use */
@@ -5441,6 +5442,15 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     w->resources[0] = NULL;
     memset(&w->records[0], 0, sizeof w->records[0]);
     w->records[0].table = ECS_SCHED__DEAD;
+    /* registered now, not at its first use: that may be a command recorded by a system
+       running beside others, which must not grow the component array under them */
+    w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
+    if (!w->disabled) {
+        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                       "world_create: out of memory");
+        ecs_sched_world_destroy(w);
+        return NULL;
+    }
     return w;
 }
 
@@ -6326,7 +6336,7 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
                                      ecs_sched__match *out) {
     ecs_sched_id disabled = q->world->disabled;
     int32_t i;
-    if (disabled && !q->sees_disabled && ecs_sched__type_find(t, disabled) >= 0) {
+    if (!q->sees_disabled && ecs_sched__type_find(t, disabled) >= 0) {
         return false;   /* disabled entities are hidden unless asked for */
     }
     for (i = 0; i < q->term_count; i++) {
@@ -6498,7 +6508,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
 static bool ecs_sched__query_names_disabled(const ecs_sched_query *q) {
     int32_t i;
     for (i = 0; i < q->term_count; i++) {
-        if (q->world->disabled && q->terms[i].id == q->world->disabled &&
+        if (q->terms[i].id == q->world->disabled &&
             q->terms[i].kind != ECS_SCHED_TERM_WITHOUT) {
             return true;
         }
@@ -16658,18 +16668,12 @@ ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
 }
 
 /*============================== src/disable.h (implementation) ==============================*/
-/* disable: disabled entities. An entity is disabled by the Disabled tag, so that disabling
-   moves it to the tables of disabled entities, which queries leave out when they match
-   tables (query.h): iteration pays nothing for it, and a world that never disables pays one
-   test per table a query is offered. */
-
-#define ECS_SCHED__DISABLED_NAME "ecs_sched.Disabled"
+/* disable: disabled entities. An entity is disabled by the Disabled tag (registered by
+   world_create), so that disabling moves it to the tables of disabled entities, which
+   queries leave out when they match tables (query.h): iteration pays nothing for it. */
 
 ecs_sched_id ecs_sched_disabled_tag(ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (!w->disabled) {
-        w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
-    }
     return w->disabled;
 }
 
@@ -16678,8 +16682,7 @@ ecs_sched_result ecs_sched_disable(ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
     if (ecs_sched__change_refused(w, "disable")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "disable");
-    tag = ecs_sched_disabled_tag(w);
-    if (!tag) return ecs_sched__fail_again_for(w, "disable");
+    tag = w->disabled;
     if (ecs_sched_has(w, e, tag)) return ECS_SCHED_OK;
     return ecs_sched_insert(w, e, tag, NULL);
 }
@@ -16688,26 +16691,22 @@ ecs_sched_result ecs_sched_enable(ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
     if (ecs_sched__change_refused(w, "enable")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "enable");
-    if (!w->disabled || !ecs_sched_has(w, e, w->disabled)) return ECS_SCHED_OK;
+    if (!ecs_sched_has(w, e, w->disabled)) return ECS_SCHED_OK;
     return ecs_sched_remove(w, e, w->disabled);
 }
 
 bool ecs_sched_is_disabled(const ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
-    return w->disabled && ecs_sched_has(w, e, w->disabled);
+    return ecs_sched_has(w, e, w->disabled);
 }
 
 ecs_sched_result ecs_sched_commands_disable(ecs_sched_commands *cmd, ecs_sched_entity e) {
-    ecs_sched_id tag;
     ECS_SCHED_ASSERT(cmd != NULL);
-    tag = ecs_sched_disabled_tag(cmd->world);
-    if (!tag) return ecs_sched__fail_again_for(cmd->world, "commands_disable");
-    return ecs_sched_commands_insert(cmd, e, tag, NULL);
+    return ecs_sched_commands_insert(cmd, e, cmd->world->disabled, NULL);
 }
 
 ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *cmd, ecs_sched_entity e) {
     ECS_SCHED_ASSERT(cmd != NULL);
-    if (!cmd->world->disabled) return ECS_SCHED_OK;   /* nothing was ever disabled */
     return ecs_sched_commands_remove(cmd, e, cmd->world->disabled);
 }
 

@@ -2,8 +2,8 @@
 #pragma once
 #include "commands.h"
 
-/* The Disabled tag ("ecs_sched.Disabled"), registered at its first use; 0 only when that
-   fails. A query that names it sees disabled entities: only them with a required term
+/* The Disabled tag ("ecs_sched.Disabled"), which every world registers when it is made. A
+   query that names it sees disabled entities: only them with a required term
    (ecs_sched_read), them and the others with an optional one (ecs_sched_optional_read). */
 ECS_SCHED_API ecs_sched_id ecs_sched_disabled_tag(ecs_sched_world *world);
 /* Hides the entity from every query that does not name the Disabled tag (see
@@ -21,18 +21,12 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *com
                                                          ecs_sched_entity entity);
 
 /*@@ implementation @@*/
-/* disable: disabled entities. An entity is disabled by the Disabled tag, so that disabling
-   moves it to the tables of disabled entities, which queries leave out when they match
-   tables (query.h): iteration pays nothing for it, and a world that never disables pays one
-   test per table a query is offered. */
-
-#define ECS_SCHED__DISABLED_NAME "ecs_sched.Disabled"
+/* disable: disabled entities. An entity is disabled by the Disabled tag (registered by
+   world_create), so that disabling moves it to the tables of disabled entities, which
+   queries leave out when they match tables (query.h): iteration pays nothing for it. */
 
 ecs_sched_id ecs_sched_disabled_tag(ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (!w->disabled) {
-        w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
-    }
     return w->disabled;
 }
 
@@ -41,8 +35,7 @@ ecs_sched_result ecs_sched_disable(ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
     if (ecs_sched__change_refused(w, "disable")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "disable");
-    tag = ecs_sched_disabled_tag(w);
-    if (!tag) return ecs_sched__fail_again_for(w, "disable");
+    tag = w->disabled;
     if (ecs_sched_has(w, e, tag)) return ECS_SCHED_OK;
     return ecs_sched_insert(w, e, tag, NULL);
 }
@@ -51,25 +44,21 @@ ecs_sched_result ecs_sched_enable(ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
     if (ecs_sched__change_refused(w, "enable")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "enable");
-    if (!w->disabled || !ecs_sched_has(w, e, w->disabled)) return ECS_SCHED_OK;
+    if (!ecs_sched_has(w, e, w->disabled)) return ECS_SCHED_OK;
     return ecs_sched_remove(w, e, w->disabled);
 }
 
 bool ecs_sched_is_disabled(const ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
-    return w->disabled && ecs_sched_has(w, e, w->disabled);
+    return ecs_sched_has(w, e, w->disabled);
 }
 
 ecs_sched_result ecs_sched_commands_disable(ecs_sched_commands *cmd, ecs_sched_entity e) {
-    ecs_sched_id tag;
     ECS_SCHED_ASSERT(cmd != NULL);
-    tag = ecs_sched_disabled_tag(cmd->world);
-    if (!tag) return ecs_sched__fail_again_for(cmd->world, "commands_disable");
-    return ecs_sched_commands_insert(cmd, e, tag, NULL);
+    return ecs_sched_commands_insert(cmd, e, cmd->world->disabled, NULL);
 }
 
 ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *cmd, ecs_sched_entity e) {
     ECS_SCHED_ASSERT(cmd != NULL);
-    if (!cmd->world->disabled) return ECS_SCHED_OK;   /* nothing was ever disabled */
     return ecs_sched_commands_remove(cmd, e, cmd->world->disabled);
 }

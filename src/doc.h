@@ -568,7 +568,7 @@
          .terms = {ecs_sched_read(pos), ecs_sched_optional_read(disabled)}   // every one
          .terms = {ecs_sched_read(pos), ecs_sched_read(disabled)}            // disabled only
 
-     The tag is a component named "ecs_sched.Disabled", registered at its first use: disabling
+     The tag is a component named "ecs_sched.Disabled" that every world registers: disabling
      moves the entity to other tables, so it is a structural change (from a system, record
      ecs_sched_commands_disable / _enable), observers hear the tag's ON_ADD and ON_REMOVE, and
      iteration costs nothing more. ecs_sched_get, ecs_sched_insert, commands and despawn work

@@ -156,7 +156,7 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
                                      ecs_sched__match *out) {
     ecs_sched_id disabled = q->world->disabled;
     int32_t i;
-    if (disabled && !q->sees_disabled && ecs_sched__type_find(t, disabled) >= 0) {
+    if (!q->sees_disabled && ecs_sched__type_find(t, disabled) >= 0) {
         return false;   /* disabled entities are hidden unless asked for */
     }
     for (i = 0; i < q->term_count; i++) {
@@ -328,7 +328,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
 static bool ecs_sched__query_names_disabled(const ecs_sched_query *q) {
     int32_t i;
     for (i = 0; i < q->term_count; i++) {
-        if (q->world->disabled && q->terms[i].id == q->world->disabled &&
+        if (q->terms[i].id == q->world->disabled &&
             q->terms[i].kind != ECS_SCHED_TERM_WITHOUT) {
             return true;
         }

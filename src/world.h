@@ -166,6 +166,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world 
 #define ECS_SCHED__DEAD UINT32_MAX             /* record.table of a free index */
 #define ECS_SCHED__RESERVED (UINT32_MAX - 1u)  /* record.table of a handle a buffer reserved */
 #define ECS_SCHED__MAX_TYPE 256                /* components on one entity */
+#define ECS_SCHED__DISABLED_NAME "ecs_sched.Disabled"   /* the tag of disabled entities */
 #define ECS_SCHED__MAX_BATCHED_INSERTS 32
 /* A recorded command keeps its component id in 27 bits (commands.h). */
 #define ECS_SCHED__MAX_COMPONENTS (1u << 27)
@@ -314,7 +315,7 @@ struct ecs_sched_world {
     ecs_sched__messages *messages;       /* message.h; NULL until a message type or tracked
                                             component is registered */
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
-    ecs_sched_id disabled;               /* disable.h: the Disabled tag, 0 until first used */
+    ecs_sched_id disabled;               /* disable.h: the Disabled tag */
     ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     ecs_sched_pool *pool;                /* created on first use */
@@ -1140,6 +1141,15 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     w->resources[0] = NULL;
     memset(&w->records[0], 0, sizeof w->records[0]);
     w->records[0].table = ECS_SCHED__DEAD;
+    /* registered now, not at its first use: that may be a command recorded by a system
+       running beside others, which must not grow the component array under them */
+    w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
+    if (!w->disabled) {
+        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                       "world_create: out of memory");
+        ecs_sched_world_destroy(w);
+        return NULL;
+    }
     return w;
 }
 
