@@ -1628,7 +1628,7 @@ ECS_SCHED_API void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t beg
                                                int64_t grain, ecs_sched_range_fn fn, void *arg);
 
 /*=================================== src/world.h (public) ===================================*/
-/* world: entities, components, archetype tables. */
+/* world: components, archetype tables and the entity index. */
 
 /* An entity handle: index in the low 32 bits, generation in the high 32 bits. */
 typedef uint64_t ecs_sched_entity;
@@ -1739,42 +1739,6 @@ ECS_SCHED_API ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_w
     ecs_sched_tracked_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
 /* Whether the component was registered with .tracked. */
 ECS_SCHED_API bool ecs_sched_component_is_tracked(const ecs_sched_world *world, ecs_sched_id id);
-
-/* ---- entities ---- */
-
-ECS_SCHED_API ecs_sched_entity ecs_sched_spawn(ecs_sched_world *world);
-/* Spawns an entity with `count` components. values[i] (or the whole array) may be NULL for a
-   default-constructed value. Returns ECS_SCHED_NULL_ENTITY on failure. */
-ECS_SCHED_API ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *world, int32_t count,
-                                                    const ecs_sched_id *ids,
-                                                    const void *const *values);
-/* Spawns `entity_count` entities with the same components; arrays[i] holds entity_count
-   values of component ids[i] (or is NULL). out_entities (optional) receives the handles.
-   All or nothing. */
-ECS_SCHED_API ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *world, int32_t entity_count,
-                                                     int32_t count, const ecs_sched_id *ids,
-                                                     const void *const *arrays,
-                                                     ecs_sched_entity *out_entities);
-ECS_SCHED_API ecs_sched_result ecs_sched_despawn(ecs_sched_world *world, ecs_sched_entity entity);
-ECS_SCHED_API bool ecs_sched_is_alive(const ecs_sched_world *world, ecs_sched_entity entity);
-/* Adds the component, or overwrites its value when present. value NULL: default value for a
-   new component, no change for a present one. value must not point into the world. */
-ECS_SCHED_API ecs_sched_result ecs_sched_insert(ecs_sched_world *world, ecs_sched_entity entity,
-                                                ecs_sched_id id, const void *value);
-/* Several inserts with one archetype move. All or nothing. */
-ECS_SCHED_API ecs_sched_result ecs_sched_insert_many(ecs_sched_world *world,
-                                                     ecs_sched_entity entity, int32_t count,
-                                                     const ecs_sched_id *ids,
-                                                     const void *const *values);
-ECS_SCHED_API ecs_sched_result ecs_sched_remove(ecs_sched_world *world, ecs_sched_entity entity,
-                                                ecs_sched_id id);
-/* NULL (with last_error set) for a dead entity, a missing component, or a tag. */
-ECS_SCHED_API const void *ecs_sched_get(ecs_sched_world *world, ecs_sched_entity entity,
-                                        ecs_sched_id id);
-ECS_SCHED_API void *ecs_sched_get_mut(ecs_sched_world *world, ecs_sched_entity entity,
-                                      ecs_sched_id id);
-ECS_SCHED_API bool ecs_sched_has(const ecs_sched_world *world, ecs_sched_entity entity,
-                                 ecs_sched_id id);
 
 /* The world's thread pool, created on first use with ecs_sched_world_desc.thread_count
    workers (the thread that first asks is worker 0). NULL when it cannot be created. */
@@ -1923,6 +1887,43 @@ ECS_SCHED_API ecs_sched_result ecs_sched_resource_insert_non_send(ecs_sched_worl
                                                                  ecs_sched_id id,
                                                                  const void *value);
 ECS_SCHED_API bool ecs_sched_resource_is_non_send(const ecs_sched_world *world, ecs_sched_id id);
+
+/*================================== src/entity.h (public) ===================================*/
+/* entity: spawning, despawning, and the components of one entity. */
+
+ECS_SCHED_API ecs_sched_entity ecs_sched_spawn(ecs_sched_world *world);
+/* Spawns an entity with `count` components. values[i] (or the whole array) may be NULL for a
+   default-constructed value. Returns ECS_SCHED_NULL_ENTITY on failure. */
+ECS_SCHED_API ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *world, int32_t count,
+                                                    const ecs_sched_id *ids,
+                                                    const void *const *values);
+/* Spawns `entity_count` entities with the same components; arrays[i] holds entity_count
+   values of component ids[i] (or is NULL). out_entities (optional) receives the handles.
+   All or nothing. */
+ECS_SCHED_API ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *world, int32_t entity_count,
+                                                     int32_t count, const ecs_sched_id *ids,
+                                                     const void *const *arrays,
+                                                     ecs_sched_entity *out_entities);
+ECS_SCHED_API ecs_sched_result ecs_sched_despawn(ecs_sched_world *world, ecs_sched_entity entity);
+ECS_SCHED_API bool ecs_sched_is_alive(const ecs_sched_world *world, ecs_sched_entity entity);
+/* Adds the component, or overwrites its value when present. value NULL: default value for a
+   new component, no change for a present one. value must not point into the world. */
+ECS_SCHED_API ecs_sched_result ecs_sched_insert(ecs_sched_world *world, ecs_sched_entity entity,
+                                                ecs_sched_id id, const void *value);
+/* Several inserts with one archetype move. All or nothing. */
+ECS_SCHED_API ecs_sched_result ecs_sched_insert_many(ecs_sched_world *world,
+                                                     ecs_sched_entity entity, int32_t count,
+                                                     const ecs_sched_id *ids,
+                                                     const void *const *values);
+ECS_SCHED_API ecs_sched_result ecs_sched_remove(ecs_sched_world *world, ecs_sched_entity entity,
+                                                ecs_sched_id id);
+/* NULL (with last_error set) for a dead entity, a missing component, or a tag. */
+ECS_SCHED_API const void *ecs_sched_get(ecs_sched_world *world, ecs_sched_entity entity,
+                                        ecs_sched_id id);
+ECS_SCHED_API void *ecs_sched_get_mut(ecs_sched_world *world, ecs_sched_entity entity,
+                                      ecs_sched_id id);
+ECS_SCHED_API bool ecs_sched_has(const ecs_sched_world *world, ecs_sched_entity entity,
+                                 ecs_sched_id id);
 
 /*================================= src/commands.h (public) ==================================*/
 /* commands: command buffers and their application. */
@@ -4460,8 +4461,8 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 #endif /* ECS_SCHED_THREADS */
 
 /*=============================== src/world.h (implementation) ===============================*/
-/* world: entities, components, archetype tables (their change ticks: ticks.h; resources:
-   resource.h). */
+/* world: components, archetype tables and the entity index (what is done to one entity:
+   entity.h; change ticks: ticks.h; resources: resource.h). */
 
 #define ECS_SCHED__NONE UINT32_MAX
 #define ECS_SCHED__DEAD UINT32_MAX             /* record.table of a free index */
@@ -5556,357 +5557,6 @@ ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *w) {
     return w->pool;
 }
 
-/* ---- entities ---- */
-
-static ecs_sched_result ecs_sched__check_ids(ecs_sched_world *w, int32_t count,
-                                             const ecs_sched_id *ids, const char *operation) {
-    int32_t i, j;
-    if (count < 0 || (count > 0 && !ids) || count > ECS_SCHED__MAX_TYPE) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "%s: %d components (at most %d, and ids must not be NULL)",
-                               operation, (int)count, ECS_SCHED__MAX_TYPE);
-    }
-    for (i = 0; i < count; i++) {
-        if (!ecs_sched__component_valid(w, ids[i])) {
-            return ecs_sched__unknown_component(w, ids[i], operation);
-        }
-        for (j = 0; j < i; j++) {
-            if (ids[j] == ids[i]) {
-                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                       "%s: component '%s' is listed twice", operation,
-                                       w->components[ids[i]].name);
-            }
-        }
-    }
-    return ECS_SCHED_OK;
-}
-
-/* The table of `base` plus the given components. */
-static ecs_sched__table *ecs_sched__table_adding(ecs_sched_world *w, ecs_sched__table *base,
-                                                 int32_t count, const ecs_sched_id *ids) {
-    int32_t i;
-    for (i = 0; i < count && base; i++) {
-        if (ecs_sched__type_find(base, ids[i]) < 0) base = ecs_sched__table_step(w, base, ids[i], false);
-    }
-    return base;
-}
-
-/* Places an index handed out by ecs_sched__take_index (or reserved) in table t with values. */
-static bool ecs_sched__place(ecs_sched_world *w, uint32_t index, ecs_sched__table *t,
-                             int32_t count, const ecs_sched_id *ids, const void *const *values) {
-    ecs_sched__record *r = &w->records[index];
-    int32_t row, i;
-    if (!ecs_sched__table_reserve(w, t, 1)) return false;
-    row = t->count++;
-    t->entities[row] = ecs_sched__make_entity(index, r->generation);
-    r->table = t->index;
-    r->row = (uint32_t)row;
-    for (i = 0; i < t->column_count; i++) {
-        ecs_sched__column *col = &t->columns[i];
-        const void *value = NULL;
-        int32_t k;
-        for (k = 0; k < count; k++) {
-            if (ids[k] == col->id) {
-                value = values ? values[k] : NULL;
-                break;
-            }
-        }
-        ecs_sched__construct(&w->components[col->id], col->data + (size_t)row * col->size, value, 1);
-    }
-    if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, row, 1, ecs_sched__tick_now(w));
-    w->alive_count++;
-    return true;
-}
-
-ecs_sched_entity ecs_sched_spawn(ecs_sched_world *w) {
-    return ecs_sched_spawn_with(w, 0, NULL, NULL);
-}
-
-ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
-                                      const void *const *values) {
-    ecs_sched__table *t;
-    ecs_sched_entity e;
-    uint32_t index;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
-        return ecs_sched__defer_spawn_with(w, count, ids, values);
-    }
-    if (ecs_sched__change_refused(w, "spawn")) return ECS_SCHED_NULL_ENTITY;
-    if (ecs_sched__check_ids(w, count, ids, "spawn") != ECS_SCHED_OK) return ECS_SCHED_NULL_ENTITY;
-    t = ecs_sched__table_adding(w, w->tables[0], count, ids);
-    if (!t) return ECS_SCHED_NULL_ENTITY;
-    if (!ecs_sched__reserve_indices(w, 1) || !ecs_sched__table_reserve(w, t, 1)) {
-        ecs_sched__out_of_memory(w, "spawning an entity");
-        return ECS_SCHED_NULL_ENTITY;
-    }
-    index = ecs_sched__take_index(w);
-    ecs_sched__place(w, index, t, count, ids, values);
-    e = ecs_sched__make_entity(index, w->records[index].generation);
-    if (w->observers) {
-        ecs_sched__observe_inserted(w, e, NULL, count, ids);
-        ecs_sched__observers_flush(w);
-    }
-    return e;
-}
-
-/* spawn_batch inside an observer: a deferred spawn per entity. */
-static ecs_sched_result ecs_sched__defer_spawn_batch(ecs_sched_world *w, int32_t entity_count,
-                                                     int32_t count, const ecs_sched_id *ids,
-                                                     const void *const *arrays,
-                                                     ecs_sched_entity *out_entities) {
-    const void *values[ECS_SCHED__MAX_TYPE];
-    ecs_sched_result result = ecs_sched__check_ids(w, count, ids, "spawn_batch");
-    int32_t i, k;
-    if (result != ECS_SCHED_OK) return result;
-    for (i = 0; i < entity_count; i++) {
-        ecs_sched_entity e;
-        for (k = 0; k < count; k++) {
-            const unsigned char *array = arrays ? (const unsigned char *)arrays[k] : NULL;
-            values[k] = array ? array + (size_t)i * w->components[ids[k]].size : NULL;
-        }
-        e = ecs_sched__defer_spawn_with(w, count, ids, values);
-        if (e == ECS_SCHED_NULL_ENTITY) return w->env.last_result;
-        if (out_entities) out_entities[i] = e;
-    }
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count, int32_t count,
-                                       const ecs_sched_id *ids, const void *const *arrays,
-                                       ecs_sched_entity *out_entities) {
-    ecs_sched__table *t;
-    ecs_sched_result result;
-    int32_t first, i, c;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
-        return ecs_sched__defer_spawn_batch(w, entity_count, count, ids, arrays, out_entities);
-    }
-    if (ecs_sched__change_refused(w, "spawn_batch")) return ECS_SCHED_ERR_ACCESS;
-    if (entity_count < 0) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "spawn_batch: negative entity count %d", (int)entity_count);
-    }
-    result = ecs_sched__check_ids(w, count, ids, "spawn_batch");
-    if (result != ECS_SCHED_OK) return result;
-    t = ecs_sched__table_adding(w, w->tables[0], count, ids);
-    if (!t) return w->env.last_result;
-    if (!ecs_sched__reserve_indices(w, (uint32_t)entity_count) ||
-        !ecs_sched__table_reserve(w, t, entity_count)) {
-        return ecs_sched__out_of_memory(w, "spawning a batch of entities");
-    }
-    first = t->count;
-    for (i = 0; i < entity_count; i++) {
-        uint32_t index = ecs_sched__take_index(w);
-        ecs_sched__record *r = &w->records[index];
-        ecs_sched_entity e = ecs_sched__make_entity(index, r->generation);
-        r->table = t->index;
-        r->row = (uint32_t)(first + i);
-        t->entities[first + i] = e;
-        if (out_entities) out_entities[i] = e;
-    }
-    for (c = 0; c < t->column_count; c++) {
-        ecs_sched__column *col = &t->columns[c];
-        const void *values = NULL;
-        int32_t k;
-        for (k = 0; k < count; k++) {
-            if (ids[k] == col->id) values = arrays ? arrays[k] : NULL;
-        }
-        ecs_sched__construct(&w->components[col->id], col->data + (size_t)first * col->size,
-                             values, entity_count);
-    }
-    if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, first, entity_count, ecs_sched__tick_now(w));
-    t->count += entity_count;
-    w->alive_count += entity_count;
-    if (w->observers) {
-        for (i = 0; i < entity_count; i++) {
-            ecs_sched__observe_inserted(w, t->entities[first + i], NULL, count, ids);
-        }
-        ecs_sched__observers_flush(w);
-    }
-    return ECS_SCHED_OK;
-}
-
-static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
-    ecs_sched__record *r = &w->records[index];
-    ecs_sched__table *t = w->tables[r->table];
-    int32_t i;
-    for (i = 0; i < t->tick_count; i++) {
-        ecs_sched__removed(w, t->ticks[i].id, ecs_sched__make_entity(index, r->generation));
-    }
-    for (i = 0; i < t->column_count; i++) {
-        ecs_sched__destruct(&w->components[t->columns[i].id], ecs_sched__cell(t, i, r->row), 1);
-    }
-    ecs_sched__table_delete_row(w, t, (int32_t)r->row);
-    ecs_sched__release_index(w, index);
-    w->alive_count--;
-}
-
-/* A despawn in a world with observers, kept out of the plain one. */
-ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_observed(ecs_sched_world *w,
-                                                                       ecs_sched_entity e) {
-    if (ecs_sched__deferring(w)) return ecs_sched__defer_despawn(w, e);
-    if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
-    ecs_sched__observe_despawning(w, e);
-    ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
-    ecs_sched__observers_flush(w);
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
-    ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers) return ecs_sched__despawn_observed(w, e);
-    if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
-    ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
-    return ECS_SCHED_OK;
-}
-
-bool ecs_sched_is_alive(const ecs_sched_world *w, ecs_sched_entity e) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__is_live_record(w, e);
-}
-
-/* Writes values into the entity's current row: constructs the components that `before` did
-   not have (they are raw after a move) and assigns the others. */
-static void ecs_sched__write_values(ecs_sched_world *w, uint32_t index,
-                                    const ecs_sched__table *before, int32_t count,
-                                    const ecs_sched_id *ids, const void *const *values) {
-    const ecs_sched__record *r = &w->records[index];
-    ecs_sched__table *t = w->tables[r->table];
-    int32_t i;
-    for (i = 0; i < count; i++) {
-        const ecs_sched__component *c = &w->components[ids[i]];
-        const void *value = values ? values[i] : NULL;
-        int32_t column;
-        if (c->tracked) ecs_sched__ticks_inserted(w, t, (int32_t)r->row, before, ids[i]);
-        if (c->size == 0) continue;
-        column = ecs_sched__column_find(t, ids[i]);
-        if (ecs_sched__type_find(before, ids[i]) < 0) {
-            ecs_sched__construct(c, ecs_sched__cell(t, column, r->row), value, 1);
-        } else {
-            ecs_sched__assign(c, ecs_sched__cell(t, column, r->row), value);
-        }
-    }
-}
-
-/* insert_many inside an observer: deferred inserts. */
-static ecs_sched_result ecs_sched__defer_inserts(ecs_sched_world *w, ecs_sched_entity e,
-                                                 int32_t count, const ecs_sched_id *ids,
-                                                 const void *const *values) {
-    ecs_sched_result result = ecs_sched__check_ids(w, count, ids, "insert");
-    int32_t i;
-    for (i = 0; i < count && result == ECS_SCHED_OK; i++) {
-        result = ecs_sched__defer_insert(w, e, ids[i], values ? values[i] : NULL);
-    }
-    return result;
-}
-
-ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
-                                       const ecs_sched_id *ids, const void *const *values) {
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
-    ecs_sched__table *src, *dst;
-    ecs_sched_result result;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) return ecs_sched__defer_inserts(w, e, count, ids, values);
-    if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "insert");
-    result = ecs_sched__check_ids(w, count, ids, "insert");
-    if (result != ECS_SCHED_OK) return result;
-    src = w->tables[w->records[index].table];
-    dst = ecs_sched__table_adding(w, src, count, ids);
-    if (!dst) return w->env.last_result;
-    if (dst != src && !ecs_sched__move_entity(w, index, dst)) {
-        return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
-    }
-    ecs_sched__write_values(w, index, src, count, ids, values);
-    if (w->observers) {
-        ecs_sched__observe_inserted(w, e, src, count, ids);
-        ecs_sched__observers_flush(w);
-    }
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_insert(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
-                                  const void *value) {
-    return ecs_sched_insert_many(w, e, 1, &id, &value);
-}
-
-ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
-    ecs_sched__table *src, *dst;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
-        return ecs_sched__defer_remove(w, e, id);
-    }
-    if (ecs_sched__change_refused(w, "remove")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "remove");
-    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "remove");
-    src = w->tables[w->records[index].table];
-    if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
-    if (w->observers) ecs_sched__observe_removing(w, e, id);
-    dst = ecs_sched__table_step(w, src, id, true);
-    if (!dst) return w->env.last_result;
-    if (!ecs_sched__move_entity(w, index, dst)) {
-        return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
-    }
-    if (w->components[id].tracked) ecs_sched__removed(w, id, e);
-    if (w->observers) ecs_sched__observers_flush(w);
-    return ECS_SCHED_OK;
-}
-
-/* The entity's value of the component, or NULL with the reason as the last error. */
-static void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    const ecs_sched__record *r;
-    const ecs_sched__table *t;
-    int32_t column;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__is_live_record(w, e)) {
-        ecs_sched__stale(w, e, "get");
-        return NULL;
-    }
-    if (!ecs_sched__component_valid(w, id)) {
-        ecs_sched__unknown_component(w, id, "get");
-        return NULL;
-    }
-    r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
-    t = w->tables[r->table];
-    column = ecs_sched__column_find(t, id);
-    if (column < 0) {
-        if (w->components[id].size == 0 && ecs_sched__type_find(t, id) >= 0) {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                            "get: '%s' is a tag and has no value; use ecs_sched_has",
-                            w->components[id].name);
-        } else {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
-                            "get: entity %u (generation %u) has no component '%s'",
-                            (unsigned)ECS_SCHED_ENTITY_INDEX(e),
-                            (unsigned)ECS_SCHED_ENTITY_GENERATION(e), w->components[id].name);
-        }
-        return NULL;
-    }
-    return ecs_sched__cell(t, column, r->row);
-}
-
-void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    void *value;
-    ECS_SCHED__CHECK_WORLD(w);
-    value = ecs_sched__value(w, e, id);
-    if (value && w->components[id].tracked) ecs_sched__value_changed(w, e, id);
-    return value;
-}
-
-const void *ecs_sched_get(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__value(w, e, id);
-}
-
-bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__is_live_record(w, e)) return false;
-    return ecs_sched__type_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id) >= 0;
-}
-
 /* ---- consistency check ---- */
 
 static ecs_sched_result ecs_sched__inconsistent(ecs_sched_world *w, const char *what,
@@ -6868,6 +6518,360 @@ static void ecs_sched__resources_free(ecs_sched_world *w) {
     for (i = 1; i < w->component_count; i++) {
         if (w->resources[i]) ecs_sched_resource_remove(w, i);
     }
+}
+
+/*============================== src/entity.h (implementation) ===============================*/
+/* entity: spawning, despawning, and the components of one entity: each moves the entity
+   between the world's tables (world.h), keeps its change ticks (ticks.h) and calls the
+   observers watching it (observer.h). */
+
+static ecs_sched_result ecs_sched__check_ids(ecs_sched_world *w, int32_t count,
+                                             const ecs_sched_id *ids, const char *operation) {
+    int32_t i, j;
+    if (count < 0 || (count > 0 && !ids) || count > ECS_SCHED__MAX_TYPE) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "%s: %d components (at most %d, and ids must not be NULL)",
+                               operation, (int)count, ECS_SCHED__MAX_TYPE);
+    }
+    for (i = 0; i < count; i++) {
+        if (!ecs_sched__component_valid(w, ids[i])) {
+            return ecs_sched__unknown_component(w, ids[i], operation);
+        }
+        for (j = 0; j < i; j++) {
+            if (ids[j] == ids[i]) {
+                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                       "%s: component '%s' is listed twice", operation,
+                                       w->components[ids[i]].name);
+            }
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The table of `base` plus the given components. */
+static ecs_sched__table *ecs_sched__table_adding(ecs_sched_world *w, ecs_sched__table *base,
+                                                 int32_t count, const ecs_sched_id *ids) {
+    int32_t i;
+    for (i = 0; i < count && base; i++) {
+        if (ecs_sched__type_find(base, ids[i]) < 0) base = ecs_sched__table_step(w, base, ids[i], false);
+    }
+    return base;
+}
+
+/* Places an index handed out by ecs_sched__take_index (or reserved) in table t with values. */
+static bool ecs_sched__place(ecs_sched_world *w, uint32_t index, ecs_sched__table *t,
+                             int32_t count, const ecs_sched_id *ids, const void *const *values) {
+    ecs_sched__record *r = &w->records[index];
+    int32_t row, i;
+    if (!ecs_sched__table_reserve(w, t, 1)) return false;
+    row = t->count++;
+    t->entities[row] = ecs_sched__make_entity(index, r->generation);
+    r->table = t->index;
+    r->row = (uint32_t)row;
+    for (i = 0; i < t->column_count; i++) {
+        ecs_sched__column *col = &t->columns[i];
+        const void *value = NULL;
+        int32_t k;
+        for (k = 0; k < count; k++) {
+            if (ids[k] == col->id) {
+                value = values ? values[k] : NULL;
+                break;
+            }
+        }
+        ecs_sched__construct(&w->components[col->id], col->data + (size_t)row * col->size, value, 1);
+    }
+    if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, row, 1, ecs_sched__tick_now(w));
+    w->alive_count++;
+    return true;
+}
+
+ecs_sched_entity ecs_sched_spawn(ecs_sched_world *w) {
+    return ecs_sched_spawn_with(w, 0, NULL, NULL);
+}
+
+ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
+                                      const void *const *values) {
+    ecs_sched__table *t;
+    ecs_sched_entity e;
+    uint32_t index;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched__defer_spawn_with(w, count, ids, values);
+    }
+    if (ecs_sched__change_refused(w, "spawn")) return ECS_SCHED_NULL_ENTITY;
+    if (ecs_sched__check_ids(w, count, ids, "spawn") != ECS_SCHED_OK) return ECS_SCHED_NULL_ENTITY;
+    t = ecs_sched__table_adding(w, w->tables[0], count, ids);
+    if (!t) return ECS_SCHED_NULL_ENTITY;
+    if (!ecs_sched__reserve_indices(w, 1) || !ecs_sched__table_reserve(w, t, 1)) {
+        ecs_sched__out_of_memory(w, "spawning an entity");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    index = ecs_sched__take_index(w);
+    ecs_sched__place(w, index, t, count, ids, values);
+    e = ecs_sched__make_entity(index, w->records[index].generation);
+    if (w->observers) {
+        ecs_sched__observe_inserted(w, e, NULL, count, ids);
+        ecs_sched__observers_flush(w);
+    }
+    return e;
+}
+
+/* spawn_batch inside an observer: a deferred spawn per entity. */
+static ecs_sched_result ecs_sched__defer_spawn_batch(ecs_sched_world *w, int32_t entity_count,
+                                                     int32_t count, const ecs_sched_id *ids,
+                                                     const void *const *arrays,
+                                                     ecs_sched_entity *out_entities) {
+    const void *values[ECS_SCHED__MAX_TYPE];
+    ecs_sched_result result = ecs_sched__check_ids(w, count, ids, "spawn_batch");
+    int32_t i, k;
+    if (result != ECS_SCHED_OK) return result;
+    for (i = 0; i < entity_count; i++) {
+        ecs_sched_entity e;
+        for (k = 0; k < count; k++) {
+            const unsigned char *array = arrays ? (const unsigned char *)arrays[k] : NULL;
+            values[k] = array ? array + (size_t)i * w->components[ids[k]].size : NULL;
+        }
+        e = ecs_sched__defer_spawn_with(w, count, ids, values);
+        if (e == ECS_SCHED_NULL_ENTITY) return w->env.last_result;
+        if (out_entities) out_entities[i] = e;
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count, int32_t count,
+                                       const ecs_sched_id *ids, const void *const *arrays,
+                                       ecs_sched_entity *out_entities) {
+    ecs_sched__table *t;
+    ecs_sched_result result;
+    int32_t first, i, c;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched__defer_spawn_batch(w, entity_count, count, ids, arrays, out_entities);
+    }
+    if (ecs_sched__change_refused(w, "spawn_batch")) return ECS_SCHED_ERR_ACCESS;
+    if (entity_count < 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "spawn_batch: negative entity count %d", (int)entity_count);
+    }
+    result = ecs_sched__check_ids(w, count, ids, "spawn_batch");
+    if (result != ECS_SCHED_OK) return result;
+    t = ecs_sched__table_adding(w, w->tables[0], count, ids);
+    if (!t) return w->env.last_result;
+    if (!ecs_sched__reserve_indices(w, (uint32_t)entity_count) ||
+        !ecs_sched__table_reserve(w, t, entity_count)) {
+        return ecs_sched__out_of_memory(w, "spawning a batch of entities");
+    }
+    first = t->count;
+    for (i = 0; i < entity_count; i++) {
+        uint32_t index = ecs_sched__take_index(w);
+        ecs_sched__record *r = &w->records[index];
+        ecs_sched_entity e = ecs_sched__make_entity(index, r->generation);
+        r->table = t->index;
+        r->row = (uint32_t)(first + i);
+        t->entities[first + i] = e;
+        if (out_entities) out_entities[i] = e;
+    }
+    for (c = 0; c < t->column_count; c++) {
+        ecs_sched__column *col = &t->columns[c];
+        const void *values = NULL;
+        int32_t k;
+        for (k = 0; k < count; k++) {
+            if (ids[k] == col->id) values = arrays ? arrays[k] : NULL;
+        }
+        ecs_sched__construct(&w->components[col->id], col->data + (size_t)first * col->size,
+                             values, entity_count);
+    }
+    if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, first, entity_count, ecs_sched__tick_now(w));
+    t->count += entity_count;
+    w->alive_count += entity_count;
+    if (w->observers) {
+        for (i = 0; i < entity_count; i++) {
+            ecs_sched__observe_inserted(w, t->entities[first + i], NULL, count, ids);
+        }
+        ecs_sched__observers_flush(w);
+    }
+    return ECS_SCHED_OK;
+}
+
+static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
+    ecs_sched__record *r = &w->records[index];
+    ecs_sched__table *t = w->tables[r->table];
+    int32_t i;
+    for (i = 0; i < t->tick_count; i++) {
+        ecs_sched__removed(w, t->ticks[i].id, ecs_sched__make_entity(index, r->generation));
+    }
+    for (i = 0; i < t->column_count; i++) {
+        ecs_sched__destruct(&w->components[t->columns[i].id], ecs_sched__cell(t, i, r->row), 1);
+    }
+    ecs_sched__table_delete_row(w, t, (int32_t)r->row);
+    ecs_sched__release_index(w, index);
+    w->alive_count--;
+}
+
+/* A despawn in a world with observers, kept out of the plain one. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_observed(ecs_sched_world *w,
+                                                                       ecs_sched_entity e) {
+    if (ecs_sched__deferring(w)) return ecs_sched__defer_despawn(w, e);
+    if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
+    ecs_sched__observe_despawning(w, e);
+    ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
+    ecs_sched__observers_flush(w);
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers) return ecs_sched__despawn_observed(w, e);
+    if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
+    ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
+    return ECS_SCHED_OK;
+}
+
+bool ecs_sched_is_alive(const ecs_sched_world *w, ecs_sched_entity e) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__is_live_record(w, e);
+}
+
+/* Writes values into the entity's current row: constructs the components that `before` did
+   not have (they are raw after a move) and assigns the others. */
+static void ecs_sched__write_values(ecs_sched_world *w, uint32_t index,
+                                    const ecs_sched__table *before, int32_t count,
+                                    const ecs_sched_id *ids, const void *const *values) {
+    const ecs_sched__record *r = &w->records[index];
+    ecs_sched__table *t = w->tables[r->table];
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        const ecs_sched__component *c = &w->components[ids[i]];
+        const void *value = values ? values[i] : NULL;
+        int32_t column;
+        if (c->tracked) ecs_sched__ticks_inserted(w, t, (int32_t)r->row, before, ids[i]);
+        if (c->size == 0) continue;
+        column = ecs_sched__column_find(t, ids[i]);
+        if (ecs_sched__type_find(before, ids[i]) < 0) {
+            ecs_sched__construct(c, ecs_sched__cell(t, column, r->row), value, 1);
+        } else {
+            ecs_sched__assign(c, ecs_sched__cell(t, column, r->row), value);
+        }
+    }
+}
+
+/* insert_many inside an observer: deferred inserts. */
+static ecs_sched_result ecs_sched__defer_inserts(ecs_sched_world *w, ecs_sched_entity e,
+                                                 int32_t count, const ecs_sched_id *ids,
+                                                 const void *const *values) {
+    ecs_sched_result result = ecs_sched__check_ids(w, count, ids, "insert");
+    int32_t i;
+    for (i = 0; i < count && result == ECS_SCHED_OK; i++) {
+        result = ecs_sched__defer_insert(w, e, ids[i], values ? values[i] : NULL);
+    }
+    return result;
+}
+
+ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
+                                       const ecs_sched_id *ids, const void *const *values) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    ecs_sched__table *src, *dst;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) return ecs_sched__defer_inserts(w, e, count, ids, values);
+    if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "insert");
+    result = ecs_sched__check_ids(w, count, ids, "insert");
+    if (result != ECS_SCHED_OK) return result;
+    src = w->tables[w->records[index].table];
+    dst = ecs_sched__table_adding(w, src, count, ids);
+    if (!dst) return w->env.last_result;
+    if (dst != src && !ecs_sched__move_entity(w, index, dst)) {
+        return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
+    }
+    ecs_sched__write_values(w, index, src, count, ids, values);
+    if (w->observers) {
+        ecs_sched__observe_inserted(w, e, src, count, ids);
+        ecs_sched__observers_flush(w);
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_insert(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                                  const void *value) {
+    return ecs_sched_insert_many(w, e, 1, &id, &value);
+}
+
+ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    ecs_sched__table *src, *dst;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched__defer_remove(w, e, id);
+    }
+    if (ecs_sched__change_refused(w, "remove")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "remove");
+    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "remove");
+    src = w->tables[w->records[index].table];
+    if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
+    if (w->observers) ecs_sched__observe_removing(w, e, id);
+    dst = ecs_sched__table_step(w, src, id, true);
+    if (!dst) return w->env.last_result;
+    if (!ecs_sched__move_entity(w, index, dst)) {
+        return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
+    }
+    if (w->components[id].tracked) ecs_sched__removed(w, id, e);
+    if (w->observers) ecs_sched__observers_flush(w);
+    return ECS_SCHED_OK;
+}
+
+/* The entity's value of the component, or NULL with the reason as the last error. */
+static void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__record *r;
+    const ecs_sched__table *t;
+    int32_t column;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, e)) {
+        ecs_sched__stale(w, e, "get");
+        return NULL;
+    }
+    if (!ecs_sched__component_valid(w, id)) {
+        ecs_sched__unknown_component(w, id, "get");
+        return NULL;
+    }
+    r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
+    t = w->tables[r->table];
+    column = ecs_sched__column_find(t, id);
+    if (column < 0) {
+        if (w->components[id].size == 0 && ecs_sched__type_find(t, id) >= 0) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                            "get: '%s' is a tag and has no value; use ecs_sched_has",
+                            w->components[id].name);
+        } else {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
+                            "get: entity %u (generation %u) has no component '%s'",
+                            (unsigned)ECS_SCHED_ENTITY_INDEX(e),
+                            (unsigned)ECS_SCHED_ENTITY_GENERATION(e), w->components[id].name);
+        }
+        return NULL;
+    }
+    return ecs_sched__cell(t, column, r->row);
+}
+
+void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    void *value;
+    ECS_SCHED__CHECK_WORLD(w);
+    value = ecs_sched__value(w, e, id);
+    if (value && w->components[id].tracked) ecs_sched__value_changed(w, e, id);
+    return value;
+}
+
+const void *ecs_sched_get(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__value(w, e, id);
+}
+
+bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, e)) return false;
+    return ecs_sched__type_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id) >= 0;
 }
 
 /*============================= src/commands.h (implementation) ==============================*/

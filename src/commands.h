@@ -1,6 +1,7 @@
 /* commands: command buffers and their application. */
 #pragma once
 #include "resource.h"
+#include "entity.h"
 
 /* ---- command buffers ---- */
 
