@@ -1496,7 +1496,11 @@ static int (*const ecs_sched__configuration)(void) __attribute__((ECS_SCHED__RET
     X(ERR_STATE_ABSENT,       "the state machine does not exist now (a sub-state)")     \
     X(ERR_STATE_CYCLE,        "state machines would be computed from each other")      \
     X(ERR_PLUGIN_CYCLE,       "plugins need each other in a cycle")                     \
-    X(ERR_SYSTEM_FAILED,      "a system reported a failure")
+    X(ERR_SYSTEM_FAILED,      "a system reported a failure")                            \
+    X(ERR_RELATION_CYCLE,     "a relationship would make an entity its own ancestor")   \
+    X(ERR_REFUSED,            "a rule set at registration refuses the operation")       \
+    X(ERR_NAME_CLASH,         "two entities would have the same name in one scope")     \
+    X(ERR_NOT_FOUND,          "nothing has this name or path")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,
@@ -1767,39 +1771,64 @@ typedef enum ecs_sched_term_kind {
     /* change detection (tracked components only; see CHANGE DETECTION): */
     ECS_SCHED_TERM_ADDED,          /* required, read; rows added since the last look */
     ECS_SCHED_TERM_CHANGED,        /* required, read; rows changed since the last look */
-    ECS_SCHED_TERM_WRITE_MANUAL    /* required, written; marks no row changed by itself:
+    ECS_SCHED_TERM_WRITE_MANUAL,   /* required, written; marks no row changed by itself:
                                       the loop marks what it changes, with
                                       ecs_sched_iter_mark_changed */
+    /* relationships and hierarchies (see RELATIONSHIPS and HIERARCHY): */
+    ECS_SCHED_TERM_RELATED,        /* required, read: relationship kind `id` to `target` */
+    ECS_SCHED_TERM_FROM_PARENT,    /* required: component `id` of the entity's ChildOf
+                                      parent, read; the field holds one pointer per row */
+    ECS_SCHED_TERM_OPTIONAL_FROM_PARENT,  /* the same, the pointer NULL where the entity has
+                                             no parent or the parent lacks `id` */
+    ECS_SCHED_TERM_CASCADE         /* optional read of relationship `id` (ChildOf, or a kind
+                                      registered acyclic and exclusive), and iteration in
+                                      depth order: every target before its sources */
 } ecs_sched_term_kind;
 
 typedef struct ecs_sched_term {
     ecs_sched_id id;               /* 0 ends the term list */
     ecs_sched_term_kind kind;
+    ecs_sched_entity target;       /* ECS_SCHED_TERM_RELATED: the target */
 } ecs_sched_term;
 
 static inline ecs_sched_term ecs_sched_read(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_READ; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_READ; return t;
 }
 static inline ecs_sched_term ecs_sched_write(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_WRITE; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_WRITE; return t;
 }
 static inline ecs_sched_term ecs_sched_optional_read(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_OPTIONAL_READ; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_OPTIONAL_READ; return t;
 }
 static inline ecs_sched_term ecs_sched_optional_write(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_OPTIONAL_WRITE; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_OPTIONAL_WRITE; return t;
 }
 static inline ecs_sched_term ecs_sched_without(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_WITHOUT; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_WITHOUT; return t;
 }
 static inline ecs_sched_term ecs_sched_added(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_ADDED; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_ADDED; return t;
 }
 static inline ecs_sched_term ecs_sched_changed(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_CHANGED; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_CHANGED; return t;
 }
 static inline ecs_sched_term ecs_sched_write_manual(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_WRITE_MANUAL; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_WRITE_MANUAL; return t;
+}
+/* Entities with a relationship of kind `kind` to `target` (read(kind) asks for any target,
+   without(kind) for none). */
+static inline ecs_sched_term ecs_sched_related(ecs_sched_id kind, ecs_sched_entity target) {
+    ecs_sched_term t; t.id = kind; t.target = target; t.kind = ECS_SCHED_TERM_RELATED; return t;
+}
+static inline ecs_sched_term ecs_sched_from_parent(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_FROM_PARENT; return t;
+}
+static inline ecs_sched_term ecs_sched_optional_from_parent(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_OPTIONAL_FROM_PARENT;
+    return t;
+}
+static inline ecs_sched_term ecs_sched_cascade(ecs_sched_id kind) {
+    ecs_sched_term t; t.id = kind; t.target = 0; t.kind = ECS_SCHED_TERM_CASCADE; return t;
 }
 
 typedef struct ecs_sched_query_desc {
@@ -1833,6 +1862,8 @@ typedef struct ecs_sched_iter {
 } ecs_sched_iter;
 
 #define ECS_SCHED_FIELD(it, T, index) ((T *)(it)->fields[(index)])
+/* A from_parent term's field: per row, a pointer to the parent's value (or NULL). */
+#define ECS_SCHED_PARENT_FIELD(it, T, index) ((const T *const *)(it)->fields[(index)])
 
 /* The world owns the query; it is freed by ecs_sched_query_destroy or with the world.
    Returns NULL on failure. */
@@ -2381,6 +2412,7 @@ typedef struct ecs_sched_trigger {
     ecs_sched_observer_event event;
     ecs_sched_entity entity;
     ecs_sched_id component;    /* 0 for ON_DESPAWN */
+    ecs_sched_entity target;   /* for a relationship kind: the target (else 0) */
 } ecs_sched_trigger;
 
 /* Gets the observer's context: ecs_sched_ctx_world, ecs_sched_ctx_user_data,
@@ -2865,6 +2897,120 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *com
 ECS_SCHED_API ecs_sched_result ecs_sched_schedule_write_dot(
     ecs_sched_world *world, const char *schedule,
     void (*write)(const char *text, void *user_data), void *user_data);
+
+/*================================= src/relation.h (public) ==================================*/
+/* relation: relationships between entities: kinds, targets and the sources of a target. */
+
+/* What despawning a target does to the entities related to it. */
+typedef enum ecs_sched_target_despawn {
+    ECS_SCHED_TARGET_DEFAULT = 0,        /* REMOVE, except for ChildOf: DESPAWN_SOURCES */
+    ECS_SCHED_TARGET_REMOVE,             /* the sources lose the relationship */
+    ECS_SCHED_TARGET_DESPAWN_SOURCES,    /* the sources are despawned too, and theirs in turn */
+    ECS_SCHED_TARGET_REFUSE              /* the despawn fails while sources remain */
+} ecs_sched_target_despawn;
+
+typedef struct ecs_sched_relation_desc {
+    const char *name;                    /* required, unique among components */
+    size_t payload_size;                 /* 0: the relationship carries no data */
+    size_t payload_alignment;            /* 0: as for components */
+    bool exclusive;                      /* at most one target per source (ChildOf is) */
+    bool acyclic;                        /* relating an entity to its own descendant is
+                                            refused (ChildOf is); needed to cascade */
+    ecs_sched_target_despawn on_target_despawn;
+} ecs_sched_relation_desc;
+
+/* Registers a relationship kind, a component whose value is the target (an
+   ecs_sched_entity) followed by the payload: struct { ecs_sched_entity target; P payload; }.
+   Registering a name again with the same properties returns the existing id. 0 on failure. */
+ECS_SCHED_API ecs_sched_id ecs_sched_relation_register(ecs_sched_world *world,
+                                                       const ecs_sched_relation_desc *desc);
+ECS_SCHED_API bool ecs_sched_is_relation(const ecs_sched_world *world, ecs_sched_id id);
+/* ChildOf ("ecs_sched.ChildOf"), registered by every world: exclusive, acyclic, and despawning
+   a parent despawns its children (see HIERARCHY). */
+ECS_SCHED_API ecs_sched_id ecs_sched_child_of(const ecs_sched_world *world);
+/* Relates source to target with kind `kind`, with a copy of `payload` (NULL: zeroed for a new
+   relationship, unchanged for an existing one). For an exclusive kind this replaces the
+   source's target. A structural change: from a system, record it (ecs_sched_commands_relate). */
+ECS_SCHED_API ecs_sched_result ecs_sched_relate(ecs_sched_world *world, ecs_sched_entity source,
+                                                ecs_sched_id kind, ecs_sched_entity target,
+                                                const void *payload);
+/* Removes one relationship (nothing to do when there is none). ecs_sched_remove(world,
+   source, kind) removes every target of the kind. */
+ECS_SCHED_API ecs_sched_result ecs_sched_unrelate(ecs_sched_world *world, ecs_sched_entity source,
+                                                  ecs_sched_id kind, ecs_sched_entity target);
+/* Whether source relates to target with the kind (target ECS_SCHED_NULL_ENTITY: to any). */
+ECS_SCHED_API bool ecs_sched_has_relation(const ecs_sched_world *world, ecs_sched_entity source,
+                                          ecs_sched_id kind, ecs_sched_entity target);
+ECS_SCHED_API int32_t ecs_sched_target_count(const ecs_sched_world *world,
+                                             ecs_sched_entity source, ecs_sched_id kind);
+/* The index-th target (0 .. count - 1), or ECS_SCHED_NULL_ENTITY. The first is the one a
+   query's field holds; the order of the others changes when one is removed. */
+ECS_SCHED_API ecs_sched_entity ecs_sched_target(const ecs_sched_world *world,
+                                                ecs_sched_entity source, ecs_sched_id kind,
+                                                int32_t index);
+/* The payload of one relationship, or NULL (with last_error set). */
+ECS_SCHED_API void *ecs_sched_relation_payload(ecs_sched_world *world, ecs_sched_entity source,
+                                               ecs_sched_id kind, ecs_sched_entity target);
+/* The sources that relate to target with the kind, in the order they did (for ChildOf, the
+   children in their order); *count receives how many. Valid until the next structural change.
+   An entity that is no target gives NULL and 0. */
+ECS_SCHED_API const ecs_sched_entity *ecs_sched_sources(const ecs_sched_world *world,
+                                                        ecs_sched_id kind,
+                                                        ecs_sched_entity target, int32_t *count);
+/* The same, recorded in a command buffer; the payload is copied now. A relate whose target
+   is dead when the buffer is applied is skipped, like a command on a dead entity. */
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_relate(ecs_sched_commands *commands,
+                                                         ecs_sched_entity source,
+                                                         ecs_sched_id kind,
+                                                         ecs_sched_entity target,
+                                                         const void *payload);
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_unrelate(ecs_sched_commands *commands,
+                                                           ecs_sched_entity source,
+                                                           ecs_sched_id kind,
+                                                           ecs_sched_entity target);
+
+/*================================= src/hierarchy.h (public) =================================*/
+/* hierarchy: parents and children (the ChildOf relationship), and queries that read through
+   them: a parent's values, and the order of depth. */
+
+/* Makes child a child of parent, last among its children (parent ECS_SCHED_NULL_ENTITY: the
+   child becomes a root). Refused when parent is child or below it (ECS_SCHED_ERR_RELATION_CYCLE,
+   naming the path). A structural change: from a system, use ecs_sched_commands_set_parent. */
+ECS_SCHED_API ecs_sched_result ecs_sched_set_parent(ecs_sched_world *world, ecs_sched_entity child,
+                                                    ecs_sched_entity parent);
+/* The same, placed at `index` among the parent's children (past the end: last). A child of
+   that parent already moves to `index`. */
+ECS_SCHED_API ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *world,
+                                                       ecs_sched_entity child,
+                                                       ecs_sched_entity parent, int32_t index);
+/* The parent, or ECS_SCHED_NULL_ENTITY for a root (or a dead entity). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_parent_of(const ecs_sched_world *world,
+                                                   ecs_sched_entity entity);
+/* The children in their order; *count receives how many (NULL and 0 for none). Valid until
+   the next structural change. */
+ECS_SCHED_API const ecs_sched_entity *ecs_sched_children(const ecs_sched_world *world,
+                                                         ecs_sched_entity parent, int32_t *count);
+/* How many ancestors the entity has (0 for a root); -1 for a dead entity. */
+ECS_SCHED_API int32_t ecs_sched_depth(const ecs_sched_world *world, ecs_sched_entity entity);
+/* The entity's ancestors, its parent first: up to `capacity` into out; returns how many
+   there are (which may be more than capacity), or -1 for a dead entity. */
+ECS_SCHED_API int32_t ecs_sched_ancestors(const ecs_sched_world *world, ecs_sched_entity entity,
+                                          ecs_sched_entity *out, int32_t capacity);
+
+typedef enum ecs_sched_traversal {
+    ECS_SCHED_DEPTH_FIRST,       /* each entity, then its subtree, children in their order */
+    ECS_SCHED_BREADTH_FIRST      /* level by level, each level in the children's order */
+} ecs_sched_traversal;
+
+/* The entity's descendants (not itself) in the order asked: up to `capacity` into out;
+   returns how many there are (which may be more than capacity), or -1 for a dead entity or
+   when out of memory. */
+ECS_SCHED_API int32_t ecs_sched_descendants(ecs_sched_world *world, ecs_sched_entity entity,
+                                            ecs_sched_traversal order, ecs_sched_entity *out,
+                                            int32_t capacity);
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands *commands,
+                                                             ecs_sched_entity child,
+                                                             ecs_sched_entity parent);
 
 #ifdef __cplusplus
 }
@@ -4470,6 +4616,12 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 #define ECS_SCHED__MAX_TYPE 256                /* components on one entity */
 #define ECS_SCHED__DISABLED_NAME "ecs_sched.Disabled"   /* the tag of disabled entities */
 #define ECS_SCHED__MAX_BATCHED_INSERTS 32
+/* ecs_sched__component.relation: a relationship kind's properties (relation.h). */
+#define ECS_SCHED__KIND_RELATION 0x1u
+#define ECS_SCHED__KIND_EXCLUSIVE 0x2u
+#define ECS_SCHED__KIND_ACYCLIC 0x4u
+#define ECS_SCHED__KIND_POLICY_SHIFT 3    /* two bits: what a target's despawn does */
+#define ECS_SCHED__CHILD_OF_NAME "ecs_sched.ChildOf"
 /* A recorded command keeps its component id in 27 bits (commands.h). */
 #define ECS_SCHED__MAX_COMPONENTS (1u << 27)
 
@@ -4489,6 +4641,7 @@ typedef struct ecs_sched__component {
     uint8_t alignment;             /* at most ECS_SCHED_MAX_ALIGNMENT */
     bool non_send;                 /* as a resource: main-thread-only */
     bool tracked;                  /* keeps change ticks per entity */
+    uint8_t relation;              /* a relationship kind: ECS_SCHED__KIND_* flags (relation.h) */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -4576,6 +4729,7 @@ typedef struct ecs_sched__states ecs_sched__states;
 typedef struct ecs_sched__clocks ecs_sched__clocks;
 typedef struct ecs_sched__messages ecs_sched__messages;
 typedef struct ecs_sched__observers ecs_sched__observers;
+typedef struct ecs_sched__links ecs_sched__links;
 
 struct ecs_sched_world {
     ecs_sched__env env;
@@ -4618,6 +4772,11 @@ struct ecs_sched_world {
                                             component is registered */
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
     ecs_sched_id disabled;               /* disable.h: the Disabled tag */
+    ecs_sched_id child_of;               /* hierarchy.h: the ChildOf relationship */
+    ecs_sched__links *relations;     /* relation.h; made with ChildOf, the first kind */
+    bool relations_live;                 /* some entity was related: despawns look at them */
+    uint32_t rows_version;               /* moves on whenever a row joins or leaves a table,
+                                            or a relationship changes (hierarchy.h's caches) */
     ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     ecs_sched_pool *pool;                /* created on first use */
@@ -4689,6 +4848,21 @@ static ecs_sched_result ecs_sched__defer_remove(ecs_sched_world *w, ecs_sched_en
                                                 ecs_sched_id id);
 static ecs_sched_result ecs_sched__defer_set_resource(ecs_sched_world *w, ecs_sched_id id,
                                                       const void *value);
+/* relation.h: relationships go with their sources and targets; ChildOf comes with the
+   world. */
+static ecs_sched_id ecs_sched__register_child_of(ecs_sched_world *w);
+static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched_entity e);
+static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched_entity source,
+                                                   ecs_sched_id kind);
+static void ecs_sched__observe_relations_removing(ecs_sched_world *w, ecs_sched_entity e,
+                                                  ecs_sched_id kind);
+static bool ecs_sched__apply_relation(ecs_sched_world *w, uint32_t op, ecs_sched_entity source,
+                                      ecs_sched_id kind, const void *slot,
+                                      ecs_sched_result *result);
+static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w);
+static void ecs_sched__relations_free(ecs_sched_world *w);
+/* name.h: an entity's name, for messages (NULL when it has none). */
+static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched_entity e);
 
 /* ---- small helpers ---- */
 
@@ -5249,6 +5423,7 @@ static void ecs_sched__table_delete_row(ecs_sched_world *w, ecs_sched__table *t,
     }
     if (t->tick_count) ecs_sched__ticks_delete_row(w, t, row, last);
     t->count = last;
+    w->rows_version++;
 }
 
 /* Moves an entity's row from its table to dst: shared values are relocated, values dst lacks
@@ -5446,7 +5621,8 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     /* registered now, not at its first use: that may be a command recorded by a system
        running beside others, which must not grow the component array under them */
     w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
-    if (!w->disabled) {
+    w->child_of = w->disabled ? ecs_sched__register_child_of(w) : 0;
+    if (!w->child_of) {
         ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
                        "world_create: out of memory");
         ecs_sched_world_destroy(w);
@@ -5463,7 +5639,13 @@ static void ecs_sched__observe_world_end(ecs_sched_world *w) {
     for (i = 0; i < w->table_count; i++) {
         const ecs_sched__table *t = w->tables[i];
         for (row = 0; row < t->count; row++) {
-            for (k = 0; k < t->type_count; k++) ecs_sched__observe_removing(w, t->entities[row], t->type[k]);
+            for (k = 0; k < t->type_count; k++) {
+                if (w->components[t->type[k]].relation) {
+                    ecs_sched__observe_relations_removing(w, t->entities[row], t->type[k]);
+                } else {
+                    ecs_sched__observe_removing(w, t->entities[row], t->type[k]);
+                }
+            }
         }
     }
 }
@@ -5481,6 +5663,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__queries_free(w);
     ecs_sched__messages_free(w);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
+    ecs_sched__relations_free(w);
     ecs_sched__resources_free(w);
     ecs_sched__name_map_free(&w->component_names);
     for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
@@ -5642,6 +5825,7 @@ ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
     result = ecs_sched__check_tables(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_records(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_queries(w);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_relations(w);
     return result;
 }
 
@@ -5971,6 +6155,9 @@ struct ecs_sched_query {
     int16_t log_term;                 /* and the first, whose change log it follows */
     bool marks;                       /* writes a tracked component, marking what it hands out */
     bool sees_disabled;               /* matches tables of disabled entities (disable.h) */
+    bool related;                     /* has related terms: a filter on rows (relation.h) */
+    bool hierarchical;                /* has from_parent or cascade terms (hierarchy.h) */
+    struct ecs_sched__hier_cache *hier;   /* hierarchical: the rows in order (hierarchy.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
     ecs_sched__match_ticks *match_ticks;  /* ticked queries: per match */
@@ -5978,9 +6165,27 @@ struct ecs_sched_query {
     int32_t read_count;
     int32_t write_count;
     ecs_sched_term terms[ECS_SCHED_MAX_TERMS];
-    ecs_sched_id reads[ECS_SCHED_MAX_TERMS];
+    ecs_sched_id reads[ECS_SCHED_MAX_TERMS + 1];   /* + ChildOf, read by hierarchical terms */
     ecs_sched_id writes[ECS_SCHED_MAX_TERMS];
 };
+
+/* relation.h: whether a row has the targets of the query's related terms. */
+static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__match *m,
+                                   int32_t row);
+/* hierarchy.h: a hierarchical query's iteration, in the order it keeps, and its end. */
+static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows);
+static void ecs_sched__hier_free(ecs_sched_query *q);
+
+/* Whether a term's field is a column of the entity's own table (not of its parent, and not
+   a without-term). */
+static bool ecs_sched__term_on_parent(ecs_sched_term_kind kind) {
+    return kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT;
+}
+
+static bool ecs_sched__term_on_self(ecs_sched_term_kind kind) {
+    return kind != ECS_SCHED_TERM_WITHOUT && kind != ECS_SCHED_TERM_FROM_PARENT &&
+           kind != ECS_SCHED_TERM_OPTIONAL_FROM_PARENT;
+}
 
 static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table *t,
                                      ecs_sched__match *out) {
@@ -6004,13 +6209,21 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         case ECS_SCHED_TERM_WITHOUT:
             if (present) return false;
             break;
+        case ECS_SCHED_TERM_RELATED:
+            if (!present) return false;
+            break;
+        case ECS_SCHED_TERM_FROM_PARENT:
+            if (ecs_sched__type_find(t, q->world->child_of) < 0) return false;
+            break;
         case ECS_SCHED_TERM_OPTIONAL_READ:
         case ECS_SCHED_TERM_OPTIONAL_WRITE:
+        case ECS_SCHED_TERM_OPTIONAL_FROM_PARENT:
+        case ECS_SCHED_TERM_CASCADE:
             break;
         }
         if (out) {
-            int32_t column = term->kind == ECS_SCHED_TERM_WITHOUT ? -1
-                                                                 : ecs_sched__column_find(t, term->id);
+            int32_t column = ecs_sched__term_on_self(term->kind) ? ecs_sched__column_find(t, term->id)
+                                                                 : -1;
             out->column[i] = (int16_t)column;
         }
     }
@@ -6023,8 +6236,8 @@ static void ecs_sched__match_ticks_fill(const ecs_sched_query *q, const ecs_sche
                                         ecs_sched__match_ticks *out) {
     int32_t i;
     for (i = 0; i < q->term_count; i++) {
-        const ecs_sched__ticks *ticks = q->terms[i].kind == ECS_SCHED_TERM_WITHOUT
-                                            ? NULL : ecs_sched__ticks_find(t, q->terms[i].id);
+        const ecs_sched__ticks *ticks = ecs_sched__term_on_self(q->terms[i].kind)
+                                            ? ecs_sched__ticks_find(t, q->terms[i].id) : NULL;
         out->of[i] = (int16_t)(ticks ? ticks - t->ticks : -1);
     }
 }
@@ -6054,7 +6267,57 @@ static bool ecs_sched__term_writes(ecs_sched_term_kind kind) {
 static bool ecs_sched__term_required(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_READ || kind == ECS_SCHED_TERM_WRITE ||
            kind == ECS_SCHED_TERM_ADDED || kind == ECS_SCHED_TERM_CHANGED ||
-           kind == ECS_SCHED_TERM_WRITE_MANUAL;
+           kind == ECS_SCHED_TERM_WRITE_MANUAL || kind == ECS_SCHED_TERM_RELATED;
+}
+
+/* Terms that read through the hierarchy: the query hands out its rows in the order
+   hierarchy.h keeps for it. */
+static bool ecs_sched__term_hierarchical(ecs_sched_term_kind kind) {
+    return kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT ||
+           kind == ECS_SCHED_TERM_CASCADE;
+}
+
+/* What a relationship or hierarchy term asks of its component and target. */
+static ecs_sched_result ecs_sched__check_relational_term(ecs_sched_world *w,
+                                                        const ecs_sched_term *term, int32_t i) {
+    const ecs_sched__component *c = &w->components[term->id];
+    if (term->target && term->kind != ECS_SCHED_TERM_RELATED) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_create: term %d ('%s') has a target, but only a related "
+                               "term (ecs_sched_related) has one", (int)i, c->name);
+    }
+    if ((term->kind == ECS_SCHED_TERM_RELATED || term->kind == ECS_SCHED_TERM_CASCADE) &&
+        !c->relation) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_create: term %d names '%s' as a relationship, but it is a "
+                               "component; register relationship kinds with "
+                               "ecs_sched_relation_register", (int)i, c->name);
+    }
+    if (term->kind == ECS_SCHED_TERM_RELATED && !ecs_sched__is_live_record(w, term->target)) {
+        return ecs_sched__stale(w, term->target, "query_create: the target of a related term");
+    }
+    if (term->kind == ECS_SCHED_TERM_CASCADE &&
+        (c->relation & (ECS_SCHED__KIND_EXCLUSIVE | ECS_SCHED__KIND_ACYCLIC)) !=
+            (ECS_SCHED__KIND_EXCLUSIVE | ECS_SCHED__KIND_ACYCLIC)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_create: term %d cascades along '%s', which is not both "
+                               "exclusive and acyclic (ChildOf is); only such a kind gives each "
+                               "entity one depth", (int)i, c->name);
+    }
+    if ((term->kind == ECS_SCHED_TERM_FROM_PARENT ||
+         term->kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) && c->size == 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_create: term %d reads '%s' from the parent, but '%s' is a "
+                               "tag and has no value", (int)i, c->name, c->name);
+    }
+    if (c->relation && ecs_sched__term_writes(term->kind) &&
+        c->size == sizeof(ecs_sched_entity)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_create: term %d writes '%s', a relationship without a "
+                               "payload: its value is the target, which only ecs_sched_relate "
+                               "changes; read it instead", (int)i, c->name);
+    }
+    return ECS_SCHED_OK;
 }
 
 static bool ecs_sched__term_filters(ecs_sched_term_kind kind) {
@@ -6100,6 +6363,36 @@ static ecs_sched_result ecs_sched__check_term_list(ecs_sched_world *w,
     return ECS_SCHED_OK;
 }
 
+/* A hierarchical query reads ChildOf (for its order and its parents' values); it keeps one
+   order, which cannot follow changes as well. */
+static ecs_sched_result ecs_sched__check_hierarchical(ecs_sched_world *w, ecs_sched_query *q) {
+    int32_t i, cascade = -1, filter = -1;
+    if (!q->hierarchical) return ECS_SCHED_OK;
+    for (i = 0; i < q->term_count; i++) {
+        if (q->terms[i].kind == ECS_SCHED_TERM_CASCADE) {
+            if (cascade >= 0) {
+                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                       "query_create: terms %d and %d both cascade; a query "
+                                       "has one order", (int)cascade, (int)i);
+            }
+            cascade = i;
+        }
+        if (ecs_sched__term_filters(q->terms[i].kind) && filter < 0) filter = i;
+    }
+    if (filter >= 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_create: term %d asks for entities whose '%s' was %s, and "
+                               "the query reads through the hierarchy; one query cannot do "
+                               "both: use a second query for what changed", (int)filter,
+                               w->components[q->terms[filter].id].name,
+                               q->terms[filter].kind == ECS_SCHED_TERM_ADDED ? "added"
+                                                                             : "changed");
+    }
+    for (i = 0; i < q->read_count && q->reads[i] != w->child_of; i++) {}
+    if (i == q->read_count) q->reads[q->read_count++] = w->child_of;
+    return ECS_SCHED_OK;
+}
+
 static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sched_query *q,
                                                    const ecs_sched_query_desc *desc) {
     int32_t i, j;
@@ -6110,7 +6403,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (!ecs_sched__component_valid(w, term->id)) {
             return ecs_sched__unknown_component(w, term->id, "query_create");
         }
-        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_WRITE_MANUAL) {
+        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_CASCADE) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "query_create: term %d ('%s') has an unknown kind %d", (int)i,
                                    w->components[term->id].name, (int)term->kind);
@@ -6124,8 +6417,13 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
                                    term->kind == ECS_SCHED_TERM_ADDED ? "added" : "changed",
                                    w->components[term->id].name);
         }
+        result = ecs_sched__check_relational_term(w, term, i);
+        if (result != ECS_SCHED_OK) return result;
         for (j = 0; j < i; j++) {
-            if (q->terms[j].id == term->id) {
+            /* a component may be read both from the entity and from its parent */
+            if (q->terms[j].id == term->id &&
+                ecs_sched__term_on_parent(q->terms[j].kind) ==
+                    ecs_sched__term_on_parent(term->kind)) {
                 return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                        "query_create: component '%s' appears in terms %d and %d; "
                                        "name each component once (write access includes read)",
@@ -6144,12 +6442,14 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
             q->ticked = true;
         }
         if (ecs_sched__term_marks(term->kind) && w->components[term->id].tracked) q->marks = true;
+        if (term->kind == ECS_SCHED_TERM_RELATED) q->related = q->filtered = q->ticked = true;
+        if (ecs_sched__term_hierarchical(term->kind)) q->hierarchical = q->ticked = true;
         if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
         if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
         else q->reads[q->read_count++] = term->id;
     }
     q->term_count = i;
-    return ECS_SCHED_OK;
+    return ecs_sched__check_hierarchical(w, q);
 }
 
 /* Whether a term names the Disabled tag other than to leave it out: a query that does sees
@@ -6217,6 +6517,7 @@ void ecs_sched_query_destroy(ecs_sched_query *q) {
     }
     ecs_sched__free(&w->env, q->matches);
     ecs_sched__free(&w->env, q->match_ticks);
+    ecs_sched__hier_free(q);
     ecs_sched__free(&w->env, q);
 }
 
@@ -6400,6 +6701,11 @@ void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int3
                               ecs_sched_chunk_fn fn, void *arg) {
     ecs_sched__par_query pq;
     ECS_SCHED_ASSERT(query != NULL && pool != NULL && fn != NULL);
+    if (query->hierarchical) {   /* its order is its point: one piece after the other */
+        ecs_sched_iter it = ecs_sched_query_iter(query);
+        while (ecs_sched_iter_next(&it)) fn(&it, arg);
+        return;
+    }
     pq.query = query;
     pq.pool = pool;
     pq.grain = grain > 0 ? grain
@@ -6525,6 +6831,16 @@ static void ecs_sched__resources_free(ecs_sched_world *w) {
    between the world's tables (world.h), keeps its change ticks (ticks.h) and calls the
    observers watching it (observer.h). */
 
+/* A relationship kind's value is a target, which only relate gives (the lists of sources
+   must follow). */
+static ecs_sched_result ecs_sched__kind_inserted(ecs_sched_world *w, ecs_sched_id kind,
+                                                const char *operation) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: '%s' is a relationship kind, which needs a target: use "
+                           "ecs_sched_relate (or ecs_sched_commands_relate)", operation,
+                           w->components[kind].name);
+}
+
 static ecs_sched_result ecs_sched__check_ids(ecs_sched_world *w, int32_t count,
                                              const ecs_sched_id *ids, const char *operation) {
     int32_t i, j;
@@ -6537,6 +6853,7 @@ static ecs_sched_result ecs_sched__check_ids(ecs_sched_world *w, int32_t count,
         if (!ecs_sched__component_valid(w, ids[i])) {
             return ecs_sched__unknown_component(w, ids[i], operation);
         }
+        if (w->components[ids[i]].relation) return ecs_sched__kind_inserted(w, ids[i], operation);
         for (j = 0; j < i; j++) {
             if (ids[j] == ids[i]) {
                 return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -6582,6 +6899,7 @@ static bool ecs_sched__place(ecs_sched_world *w, uint32_t index, ecs_sched__tabl
     }
     if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, row, 1, ecs_sched__tick_now(w));
     w->alive_count++;
+    w->rows_version++;
     return true;
 }
 
@@ -6684,6 +7002,7 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, first, entity_count, ecs_sched__tick_now(w));
     t->count += entity_count;
     w->alive_count += entity_count;
+    w->rows_version++;
     if (w->observers) {
         for (i = 0; i < entity_count; i++) {
             ecs_sched__observe_inserted(w, t->entities[first + i], NULL, count, ids);
@@ -6708,21 +7027,26 @@ static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
     w->alive_count--;
 }
 
-/* A despawn in a world with observers, kept out of the plain one. */
+/* A despawn in a world with observers or relationships, kept out of the plain one. */
 ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_observed(ecs_sched_world *w,
                                                                        ecs_sched_entity e) {
-    if (ecs_sched__deferring(w)) return ecs_sched__defer_despawn(w, e);
+    ecs_sched_result result = ECS_SCHED_OK;
+    if (w->observers && ecs_sched__deferring(w)) return ecs_sched__defer_despawn(w, e);
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
-    ecs_sched__observe_despawning(w, e);
-    ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
-    ecs_sched__observers_flush(w);
-    return ECS_SCHED_OK;
+    if (w->relations_live) {
+        result = ecs_sched__despawn_related(w, e);
+    } else {
+        ecs_sched__observe_despawning(w, e);
+        ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
+    }
+    if (w->observers) ecs_sched__observers_flush(w);
+    return result;
 }
 
 ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers) return ecs_sched__despawn_observed(w, e);
+    if (w->observers || w->relations_live) return ecs_sched__despawn_observed(w, e);
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
     ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
@@ -6811,6 +7135,7 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "remove");
     src = w->tables[w->records[index].table];
     if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
+    if (w->components[id].relation) return ecs_sched__remove_relation(w, e, id);
     if (w->observers) ecs_sched__observe_removing(w, e, id);
     dst = ecs_sched__table_step(w, src, id, true);
     if (!dst) return w->env.last_result;
@@ -6883,7 +7208,10 @@ enum {
     ECS_SCHED__CMD_DESPAWN,
     ECS_SCHED__CMD_INSERT,
     ECS_SCHED__CMD_REMOVE,
-    ECS_SCHED__CMD_SET_RESOURCE
+    ECS_SCHED__CMD_SET_RESOURCE,
+    ECS_SCHED__CMD_RELATE,         /* value: the kind's slot, target and payload */
+    ECS_SCHED__CMD_UNRELATE,       /* value: a slot with the target */
+    ECS_SCHED__CMD_RELATE_KEEP     /* a relate without payload: an existing one stays */
 };
 
 /* A recorded command is one 32-bit word (operation, flags, component id), then the entity
@@ -7118,6 +7446,39 @@ static inline ecs_sched_result ecs_sched__record_command(ecs_sched_commands *cmd
     return ECS_SCHED_OK;
 }
 
+/* A relationship command: its value is a slot of the kind (relation.h), the target and then
+   `payload_size` bytes of payload (zeros when payload is NULL). */
+static ecs_sched_result ecs_sched__record_slot_command(ecs_sched_commands *cmd, uint32_t op,
+                                                      ecs_sched_entity source, ecs_sched_id kind,
+                                                      ecs_sched_entity target, const void *payload,
+                                                      size_t payload_size) {
+    ecs_sched_world *w = cmd->world;
+    const ecs_sched__component *c = &w->components[kind];
+    size_t offset = c->alignment > sizeof target ? c->alignment : sizeof target;
+    size_t worst = sizeof(uint32_t) + sizeof source + c->alignment + c->size, at;
+    uint32_t word = op | (kind << ECS_SCHED__CMD_ID_SHIFT) | ECS_SCHED__CMD_HAS_VALUE;
+    ecs_sched__command_block *block = ecs_sched__command_room(cmd, ecs_sched__align_up(worst, sizeof(uint32_t)));
+    bool same;
+    if (!block) return ecs_sched__out_of_memory(w, "recording a command");
+    same = block->used > 0 && source == cmd->write_entity;
+    if (same) word |= ECS_SCHED__CMD_SAME_ENTITY;
+    at = block->used;
+    memcpy(block->data + at, &word, sizeof word);
+    at += sizeof word;
+    if (!same) {
+        memcpy(block->data + at, &source, sizeof source);
+        at += sizeof source;
+    }
+    at = ecs_sched__align_up(at, c->alignment);
+    memset(block->data + at, 0, c->size);
+    memcpy(block->data + at, &target, sizeof target);
+    if (payload) memcpy(block->data + at + offset, payload, payload_size);
+    block->used = ecs_sched__align_up(at + c->size, sizeof word);
+    cmd->write_entity = source;
+    cmd->pending++;
+    return ECS_SCHED_OK;
+}
+
 /* Commands may name live entities and entities a buffer reserved. */
 static inline ecs_sched_result ecs_sched__check_target(ecs_sched_commands *cmd, ecs_sched_entity e,
                                                        const char *operation) {
@@ -7217,6 +7578,9 @@ ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *cmd, ecs_sched_en
     if (result != ECS_SCHED_OK) return result;
     if (!ecs_sched__component_valid(cmd->world, id)) {
         return ecs_sched__unknown_component(cmd->world, id, "commands_insert");
+    }
+    if (cmd->world->components[id].relation) {
+        return ecs_sched__kind_inserted(cmd->world, id, "commands_insert");
     }
     return ecs_sched__record_command(cmd, ECS_SCHED__CMD_INSERT, e, id, value);
 }
@@ -7336,7 +7700,12 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
         /* a run of despawns is applied here at once */
         for (;;) {
             ecs_sched__command next;
-            if (ecs_sched__is_live_record(w, c.entity)) {
+            if (ecs_sched__is_live_record(w, c.entity) && w->relations_live) {
+                /* a despawn a kind refuses is skipped; its reason is the last error */
+                ecs_sched_result result = ecs_sched_despawn(w, c.entity);
+                if (result == ECS_SCHED_ERR_REFUSED) cmd->skipped++;
+                else if (result != ECS_SCHED_OK) return -1;
+            } else if (ecs_sched__is_live_record(w, c.entity)) {
                 if (w->observers) ecs_sched__observe_despawning(w, c.entity);
                 ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(c.entity));
                 if (w->observers) ecs_sched__observers_flush(w);
@@ -7354,6 +7723,17 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
     case ECS_SCHED__CMD_SET_RESOURCE:
         ok = ecs_sched_resource_insert(w, c.id, c.value) == ECS_SCHED_OK;
         break;
+    case ECS_SCHED__CMD_RELATE:
+    case ECS_SCHED__CMD_UNRELATE:
+    case ECS_SCHED__CMD_RELATE_KEEP: {
+        ecs_sched_result result = ECS_SCHED_OK;
+        if (!ecs_sched__is_live_record(w, c.entity) ||
+            !ecs_sched__apply_relation(w, c.op, c.entity, c.id, c.value, &result)) {
+            goto skipped;
+        }
+        ok = result == ECS_SCHED_OK;
+        break;
+    }
     default:
         ECS_SCHED_ASSERT(0 && "corrupt command buffer");
         break;
@@ -11119,17 +11499,19 @@ static bool ecs_sched__term_written(const ecs_sched__query_use *use, int32_t ter
 static bool ecs_sched__queries_conflict(const ecs_sched__query_use *a,
                                         const ecs_sched__query_use *b) {
     int32_t i, j;
-    if (ecs_sched__query_rules_out(a->query, b->query) ||
-        ecs_sched__query_rules_out(b->query, a->query)) {
-        return false;
-    }
+    /* entities the two cannot share keep their data apart, but a term read from the parent
+       reaches entities its query does not match */
+    bool disjoint = ecs_sched__query_rules_out(a->query, b->query) ||
+                    ecs_sched__query_rules_out(b->query, a->query);
     for (i = 0; i < a->query->term_count; i++) {
-        if (a->query->terms[i].kind == ECS_SCHED_TERM_WITHOUT) continue;
+        ecs_sched_term_kind ka = a->query->terms[i].kind;
+        if (ka == ECS_SCHED_TERM_WITHOUT) continue;
         for (j = 0; j < b->query->term_count; j++) {
-            if (b->query->terms[j].kind == ECS_SCHED_TERM_WITHOUT ||
-                b->query->terms[j].id != a->query->terms[i].id) {
+            ecs_sched_term_kind kb = b->query->terms[j].kind;
+            if (kb == ECS_SCHED_TERM_WITHOUT || b->query->terms[j].id != a->query->terms[i].id) {
                 continue;
             }
+            if (disjoint && ecs_sched__term_on_self(ka) && ecs_sched__term_on_self(kb)) continue;
             if (ecs_sched__term_written(a, i) || ecs_sched__term_written(b, j)) return true;
         }
     }
@@ -12045,6 +12427,18 @@ static uint64_t ecs_sched__block_bits(const uint32_t *ticks, int32_t block, int3
     return bits & (~(uint64_t)0 << (first - base));
 }
 
+/* Of the rows `bits` of a block, those with the targets of the query's related terms. */
+static uint64_t ecs_sched__related_bits(const ecs_sched_query *q, const ecs_sched__match *m,
+                                        int32_t block, uint64_t bits) {
+    uint64_t out = 0;
+    while (bits) {
+        int32_t bit = ecs_sched__lowest_bit(bits);
+        if (ecs_sched__row_related(q, m, block * ECS_SCHED__TICK_BLOCK + bit)) out |= (uint64_t)1 << bit;
+        bits &= bits - 1u;
+    }
+    return out;
+}
+
 /* The rows of a block that pass every filter term of the query, from `first` on. */
 static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sched__match *m,
                                          int32_t block, int32_t first, ecs_sched__window win) {
@@ -12052,6 +12446,7 @@ static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sch
     uint64_t bits = ~(uint64_t)0 << (first - block * ECS_SCHED__TICK_BLOCK);
     int32_t i, rows = t->count - block * ECS_SCHED__TICK_BLOCK;
     if (rows < ECS_SCHED__TICK_BLOCK) bits &= ((uint64_t)1 << rows) - 1u;
+    if (q->related) bits &= ecs_sched__related_bits(q, m, block, bits);
     for (i = 0; i < q->term_count && bits; i++) {
         const ecs_sched__ticks *k;
         ecs_sched_term_kind kind = q->terms[i].kind;
@@ -12188,6 +12583,7 @@ static inline bool ecs_sched__entry_passes(const ecs_sched_query *q, const ecs_s
                                            const ecs_sched__change *e, ecs_sched__window win) {
     int32_t i, row = (int32_t)e->row;
     if (e->row == ECS_SCHED__DEAD_ROW) return false;
+    if (q->related && !ecs_sched__row_related(q, m, row)) return false;
     if (q->filter_count == 1 && q->terms[q->log_term].kind == ECS_SCHED_TERM_CHANGED) {
         return ecs_sched__in_window(win, e->changed);
     }
@@ -12268,7 +12664,7 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
         if ((uint32_t)it->next_ >= q->match_count) return NULL;
         m = &q->matches[it->next_++];
         it->row_ = 0;
-        it->at_ = q->filtered && m->table->count ? ecs_sched__log_start(q, m, win) : -1;
+        it->at_ = q->filter_count && m->table->count ? ecs_sched__log_start(q, m, win) : -1;
     }
     return &q->matches[it->next_ - 1];
 }
@@ -12277,6 +12673,7 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
 ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
     ecs_sched__window win;
+    if (q->hierarchical) return ecs_sched__iter_next_hier(it, false);
     if (it->row_ < 0) {   /* the first call: the window opens now */
         ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         it->row_ = 0;
@@ -12351,6 +12748,7 @@ bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
     q = it->query_;
     if (!q) return false;
     it->by_rows_ = true;
+    if (q->hierarchical) return ecs_sched__iter_next_hier(it, true);
     if (it->row_ < 0) {   /* the first call: a ticked query's window opens now */
         if (q->ticked) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         else it->last_run_ = it->this_run_ = 0;
@@ -12443,7 +12841,7 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
                                "iter_mark_changed: row %d is not a row of the current run "
                                "(0 to %d)", (int)row, (int)it->count - 1);
     }
-    m = &q->matches[it->next_ - 1];
+    m = q->hierarchical ? &q->matches[it->at_] : &q->matches[it->next_ - 1];
     if (ecs_sched__tick_index(q, m, term) >= 0) {
         ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
         int32_t at = it->by_rows_ ? it->rows[row] : it->row_ - it->count + row;
@@ -12856,15 +13254,18 @@ static void ecs_sched__observer_failed(ecs_sched_world *w, ecs_sched__observer *
     ecs_sched__fail_text(&w->env, code, message);
 }
 
-/* Calls the observers of `event` on `component` for entity e, in the order they were added. */
-static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event event,
-                               ecs_sched_entity e, ecs_sched_id component) {
+/* Calls the observers of `event` on `component` for entity e, in the order they were added
+   (target: of a relationship, else 0). */
+static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_event event,
+                                      ecs_sched_entity e, ecs_sched_id component,
+                                      ecs_sched_entity target) {
     ecs_sched__observers *all = w->observers;
     ecs_sched_trigger trigger;
     uint32_t i;
     trigger.event = event;
     trigger.entity = e;
     trigger.component = component;
+    trigger.target = target;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         void *outer;
@@ -12885,6 +13286,11 @@ static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event even
         if (o->ctx.commands->pending) all->deferred = true;   /* a flush has work */
         if (o->ctx.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
     }
+}
+
+static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event event,
+                               ecs_sched_entity e, ecs_sched_id component) {
+    ecs_sched__observe_target(w, event, e, component, ECS_SCHED_NULL_ENTITY);
 }
 
 /* The world's side (declared in world.h). An entity got components `ids` (those `before`
@@ -12922,7 +13328,10 @@ static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e
     int32_t i, n = t->type_count;
     memcpy(type, t->type, (size_t)n * sizeof *type);
     ecs_sched__observe(w, ECS_SCHED_ON_DESPAWN, e, 0);
-    for (i = 0; i < n; i++) ecs_sched__observe_removing(w, e, type[i]);
+    for (i = 0; i < n; i++) {
+        if (w->components[type[i]].relation) ecs_sched__observe_relations_removing(w, e, type[i]);
+        else ecs_sched__observe_removing(w, e, type[i]);
+    }
 }
 
 /* Applies the observers' deferred changes, which may call observers again; until none is
@@ -16920,6 +17329,1318 @@ ecs_sched_result ecs_sched_schedule_write_dot(ecs_sched_world *w, const char *la
     ecs_sched__build_end(&b);
     ecs_sched__plan_free(&w->env, plan);
     return result;
+}
+
+/*============================= src/relation.h (implementation) ==============================*/
+/* relation: relationships between entities.
+
+   A relationship kind is a component whose value starts with the target: an entity keeps its
+   first target of a kind in its table like any value, and queries read it in place, so a
+   world of many parents with few children each keeps one table per set of components, not
+   one per parent (measured: iterating 100k children of 100k parents took 8.8 times as long
+   with one table per parent as with the target in a column, which iterates like a flat
+   world). What the column cannot hold is kept beside it, by entity index: a source's further
+   targets of a kind that is not exclusive, and each target's list of sources, in the order
+   they were related (a parent's children). */
+
+typedef struct ecs_sched__sources {
+    ecs_sched_entity *items;
+    uint32_t count;
+    uint32_t capacity;
+} ecs_sched__sources;
+
+/* A source's targets after the first, as slots like the column's. */
+typedef struct ecs_sched__extra {
+    unsigned char *slots;
+    uint32_t count;
+    uint32_t capacity;
+} ecs_sched__extra;
+
+typedef struct ecs_sched__kind {
+    ecs_sched__sources *sources;    /* by target index */
+    uint32_t source_capacity;
+    ecs_sched__extra *extra;        /* by source index */
+    uint32_t extra_capacity;
+    uint32_t extra_count;           /* sources with further targets */
+    uint32_t payload_size;
+} ecs_sched__kind;
+
+struct ecs_sched__links {
+    ecs_sched__kind *kinds;         /* by component id, below kind_capacity */
+    uint32_t kind_capacity;
+    ecs_sched_id *kind_ids;         /* the kinds, in the order they were registered */
+    uint32_t kind_count;
+    uint32_t kind_id_capacity;
+    uint64_t pairs;                 /* (source, target) pairs related */
+    uint32_t *marks;                /* a despawn's entities, by index: the stamp of it */
+    uint32_t mark_capacity;
+    uint32_t mark_stamp;
+    ecs_sched_entity *doomed;       /* a despawn's entities, targets before sources */
+    uint32_t doomed_capacity;
+};
+
+/* ---- kinds ---- */
+
+static inline size_t ecs_sched__payload_offset(const ecs_sched__component *c) {
+    return c->alignment > sizeof(ecs_sched_entity) ? c->alignment : sizeof(ecs_sched_entity);
+}
+
+static inline ecs_sched__kind *ecs_sched__kind_of(const ecs_sched_world *w, ecs_sched_id kind) {
+    return &w->relations->kinds[kind];
+}
+
+static ecs_sched_target_despawn ecs_sched__kind_policy(const ecs_sched_world *w, ecs_sched_id kind) {
+    return (ecs_sched_target_despawn)((w->components[kind].relation >> ECS_SCHED__KIND_POLICY_SHIFT) & 3u);
+}
+
+static bool ecs_sched__is_kind(const ecs_sched_world *w, ecs_sched_id id) {
+    return ecs_sched__component_valid(w, id) && w->components[id].relation != 0;
+}
+
+static uint8_t ecs_sched__relation_flags(const ecs_sched_relation_desc *d, bool child_of) {
+    ecs_sched_target_despawn policy = d->on_target_despawn;
+    if (policy == ECS_SCHED_TARGET_DEFAULT) {
+        policy = child_of ? ECS_SCHED_TARGET_DESPAWN_SOURCES : ECS_SCHED_TARGET_REMOVE;
+    }
+    return (uint8_t)(ECS_SCHED__KIND_RELATION | (d->exclusive ? ECS_SCHED__KIND_EXCLUSIVE : 0u) |
+                     (d->acyclic ? ECS_SCHED__KIND_ACYCLIC : 0u) |
+                     ((unsigned)policy << ECS_SCHED__KIND_POLICY_SHIFT));
+}
+
+static ecs_sched_result ecs_sched__relation_desc_check(ecs_sched_world *w,
+                                                      const ecs_sched_relation_desc *d) {
+    if (!d || !d->name || !d->name[0]) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "relation_register: a relationship kind needs a name");
+    }
+    if ((unsigned)d->on_target_despawn > (unsigned)ECS_SCHED_TARGET_REFUSE) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "relation_register('%s'): on_target_despawn %d is not one of "
+                               "ECS_SCHED_TARGET_DEFAULT, _REMOVE, _DESPAWN_SOURCES or _REFUSE",
+                               d->name, (int)d->on_target_despawn);
+    }
+    if (d->payload_alignment & (d->payload_alignment - 1u) ||
+        d->payload_alignment > ECS_SCHED_MAX_ALIGNMENT) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "relation_register('%s'): payload alignment %zu is not a power of "
+                               "two up to %d", d->name, d->payload_alignment,
+                               (int)ECS_SCHED_MAX_ALIGNMENT);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The world's relationships, made with its first kind. */
+static bool ecs_sched__relations_reserve(ecs_sched_world *w, ecs_sched_id kind) {
+    ecs_sched__links *r = w->relations;
+    uint32_t had;
+    if (!r) {
+        r = (ecs_sched__links *)ecs_sched__calloc(&w->env, sizeof *r);
+        if (!r) return false;
+        w->relations = r;
+    }
+    if (!ECS_SCHED__GROW(&w->env, r->kind_ids, &r->kind_id_capacity, r->kind_count + 1)) {
+        return false;
+    }
+    had = r->kind_capacity;
+    if (kind < had) return true;
+    if (!ECS_SCHED__GROW(&w->env, r->kinds, &r->kind_capacity, kind + 1)) return false;
+    memset(r->kinds + had, 0, (r->kind_capacity - had) * sizeof *r->kinds);
+    return true;
+}
+
+ecs_sched_id ecs_sched_relation_register(ecs_sched_world *w, const ecs_sched_relation_desc *d) {
+    ecs_sched_component_desc cd;
+    size_t align, offset;
+    ecs_sched_id id;
+    uint8_t flags;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__relation_desc_check(w, d) != ECS_SCHED_OK) return 0;
+    flags = ecs_sched__relation_flags(d, strcmp(d->name, ECS_SCHED__CHILD_OF_NAME) == 0);
+    align = d->payload_alignment ? d->payload_alignment : ecs_sched__default_alignment(d->payload_size);
+    if (align < ECS_SCHED_ALIGNOF(ecs_sched_entity)) align = ECS_SCHED_ALIGNOF(ecs_sched_entity);
+    offset = align > sizeof(ecs_sched_entity) ? align : sizeof(ecs_sched_entity);
+    id = ecs_sched_component_lookup(w, d->name);
+    if (id && (w->components[id].relation != flags ||
+               (id < w->relations->kind_capacity &&
+                w->relations->kinds[id].payload_size != d->payload_size))) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                        "relation_register: '%s' is registered already, %s; register each kind "
+                        "once, with one set of properties", d->name,
+                        w->components[id].relation ? "as a relationship with other properties"
+                                                   : "as a component");
+        return 0;
+    }
+    memset(&cd, 0, sizeof cd);
+    cd.name = d->name;
+    cd.size = (offset + d->payload_size + align - 1u) & ~(align - 1u);
+    cd.alignment = align;
+    if (!ecs_sched__relations_reserve(w, w->component_count)) {
+        ecs_sched__out_of_memory(w, "registering a relationship kind");
+        return 0;
+    }
+    id = ecs_sched_component_register(w, &cd);
+    if (!id) return 0;
+    if (!w->components[id].relation) w->relations->kind_ids[w->relations->kind_count++] = id;
+    w->components[id].relation = flags;
+    w->relations->kinds[id].payload_size = (uint32_t)d->payload_size;
+    return id;
+}
+
+bool ecs_sched_is_relation(const ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__is_kind(w, id);
+}
+
+ecs_sched_id ecs_sched_child_of(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->child_of;
+}
+
+/* The world's side (declared in world.h): ChildOf is registered with the world. */
+static ecs_sched_id ecs_sched__register_child_of(ecs_sched_world *w) {
+    ecs_sched_relation_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = ECS_SCHED__CHILD_OF_NAME;
+    d.exclusive = true;
+    d.acyclic = true;
+    return ecs_sched_relation_register(w, &d);
+}
+
+/* ---- entity labels, for messages ---- */
+
+static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched_entity e) {
+    (void)w; (void)e;
+    return NULL;   /* NAMES-TODO */
+}
+
+typedef struct ecs_sched__label {
+    char text[96];
+} ecs_sched__label;
+
+/* "entity 5" (with its name in quotes when it has one). */
+static ecs_sched__label ecs_sched__entity_label(const ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched__label label;
+    const char *name = ecs_sched__entity_name_of(w, e);
+    if (name) {
+        snprintf(label.text, sizeof label.text, "entity %u '%s'", (unsigned)ECS_SCHED_ENTITY_INDEX(e),
+                 name);
+    } else {
+        snprintf(label.text, sizeof label.text, "entity %u", (unsigned)ECS_SCHED_ENTITY_INDEX(e));
+    }
+    return label;
+}
+
+/* ---- slots: a target and its payload ---- */
+
+/* The entity's first slot of the kind, or NULL when it has none. */
+static unsigned char *ecs_sched__first_slot(const ecs_sched_world *w, ecs_sched_entity source,
+                                            ecs_sched_id kind) {
+    const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(source)];
+    const ecs_sched__table *t = w->tables[r->table];
+    int32_t column = ecs_sched__column_find(t, kind);
+    return column < 0 ? NULL : (unsigned char *)ecs_sched__cell(t, column, r->row);
+}
+
+static inline ecs_sched_entity ecs_sched__slot_target(const unsigned char *slot) {
+    ecs_sched_entity target;
+    memcpy(&target, slot, sizeof target);
+    return target;
+}
+
+static ecs_sched__extra *ecs_sched__extra_of(const ecs_sched_world *w, ecs_sched_id kind,
+                                             ecs_sched_entity source) {
+    const ecs_sched__kind *k = ecs_sched__kind_of(w, kind);
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(source);
+    return k->extra_count && index < k->extra_capacity ? &k->extra[index] : NULL;
+}
+
+/* The slot of (source, kind, target), or NULL. */
+static unsigned char *ecs_sched__slot_of(const ecs_sched_world *w, ecs_sched_entity source,
+                                         ecs_sched_id kind, ecs_sched_entity target) {
+    unsigned char *slot = ecs_sched__first_slot(w, source, kind);
+    const ecs_sched__extra *x;
+    uint32_t i;
+    if (!slot || ecs_sched__slot_target(slot) == target) return slot;
+    x = ecs_sched__extra_of(w, kind, source);
+    for (i = 0; x && i < x->count; i++) {
+        unsigned char *s = x->slots + (size_t)i * w->components[kind].size;
+        if (ecs_sched__slot_target(s) == target) return s;
+    }
+    return NULL;
+}
+
+static void ecs_sched__slot_write(const ecs_sched_world *w, ecs_sched_id kind, unsigned char *slot,
+                                  ecs_sched_entity target, const void *payload, bool fresh) {
+    const ecs_sched__component *c = &w->components[kind];
+    size_t offset = ecs_sched__payload_offset(c);
+    if (fresh) memset(slot, 0, c->size);
+    memcpy(slot, &target, sizeof target);
+    if (payload) memcpy(slot + offset, payload, ecs_sched__kind_of(w, kind)->payload_size);
+}
+
+/* ---- the sources of a target ---- */
+
+static ecs_sched__sources *ecs_sched__sources_of(const ecs_sched_world *w, ecs_sched_id kind,
+                                                 ecs_sched_entity target) {
+    const ecs_sched__kind *k = ecs_sched__kind_of(w, kind);
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(target);
+    return index < k->source_capacity && k->sources[index].count ? &k->sources[index] : NULL;
+}
+
+/* Room for one more source of target (and the list itself); false when out of memory. */
+static bool ecs_sched__sources_reserve(ecs_sched_world *w, ecs_sched_id kind,
+                                       ecs_sched_entity target) {
+    ecs_sched__kind *k = ecs_sched__kind_of(w, kind);
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(target), had = k->source_capacity;
+    ecs_sched__sources *s;
+    if (index >= had) {
+        if (!ECS_SCHED__GROW(&w->env, k->sources, &k->source_capacity, index + 1)) return false;
+        memset(k->sources + had, 0, (k->source_capacity - had) * sizeof *k->sources);
+    }
+    s = &k->sources[index];
+    return ECS_SCHED__GROW(&w->env, s->items, &s->capacity, s->count + 1);
+}
+
+/* Inserts source at `at` (count: at the end) of a list with room. */
+static void ecs_sched__sources_insert(ecs_sched__sources *s, ecs_sched_entity source, uint32_t at) {
+    if (at > s->count) at = s->count;
+    memmove(s->items + at + 1, s->items + at, (s->count - at) * sizeof *s->items);
+    s->items[at] = source;
+    s->count++;
+}
+
+/* Takes source out of the list, keeping the others' order. Searched from the end: a tree
+   despawned leaves first takes each list's sources from the back. */
+static void ecs_sched__sources_drop(ecs_sched__sources *s, ecs_sched_entity source) {
+    uint32_t i = s->count;
+    while (i > 0 && s->items[i - 1] != source) i--;
+    if (i == 0) return;
+    memmove(s->items + i - 1, s->items + i, (s->count - i) * sizeof *s->items);
+    s->count--;
+}
+
+static void ecs_sched__link(ecs_sched_world *w, ecs_sched_id kind, ecs_sched_entity source,
+                            ecs_sched_entity target, uint32_t at) {
+    ecs_sched__sources_insert(&ecs_sched__kind_of(w, kind)->sources[ECS_SCHED_ENTITY_INDEX(target)],
+                              source, at);
+    w->relations->pairs++;
+    w->relations_live = true;
+    w->rows_version++;
+}
+
+static void ecs_sched__unlink(ecs_sched_world *w, ecs_sched_id kind, ecs_sched_entity source,
+                              ecs_sched_entity target) {
+    ecs_sched__sources *s = ecs_sched__sources_of(w, kind, target);
+    if (s) ecs_sched__sources_drop(s, source);
+    w->relations->pairs--;
+    w->rows_version++;
+}
+
+/* ---- checks ---- */
+
+static ecs_sched_result ecs_sched__not_a_kind(ecs_sched_world *w, ecs_sched_id kind,
+                                              const char *operation) {
+    if (!ecs_sched__component_valid(w, kind)) return ecs_sched__unknown_component(w, kind, operation);
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: '%s' is a component, not a relationship kind; register kinds "
+                           "with ecs_sched_relation_register", operation,
+                           w->components[kind].name);
+}
+
+/* Refuses relating source to target along an acyclic kind when target is source or one of
+   its descendants; the message gives the path. */
+static ecs_sched_result ecs_sched__check_acyclic(ecs_sched_world *w, ecs_sched_entity source,
+                                                 ecs_sched_id kind, ecs_sched_entity target,
+                                                 const char *operation) {
+    char path[ECS_SCHED__ERROR_CAPACITY];
+    ecs_sched_entity at = target;
+    size_t used = 0;
+    int32_t steps = 0;
+    while (at != source) {
+        const unsigned char *slot = ecs_sched__first_slot(w, at, kind);
+        if (!slot) return ECS_SCHED_OK;
+        at = ecs_sched__slot_target(slot);
+        steps++;
+    }
+    /* the path from source down to target: walk up from target, write in reverse */
+    path[0] = '\0';
+    at = target;
+    while (steps-- >= 0 && used < sizeof path) {
+        ecs_sched__label l = ecs_sched__entity_label(w, at);
+        int n = snprintf(path + used, sizeof path - used, "%s%s", used ? " -> " : "", l.text);
+        if (n < 0) break;
+        used += (size_t)n;
+        if (at == source) break;
+        at = ecs_sched__slot_target(ecs_sched__first_slot(w, at, kind));
+    }
+    if (target == source) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                               "%s: relating %s to itself with '%s' would make a cycle, and "
+                               "'%s' is acyclic", operation, ecs_sched__entity_label(w, source).text,
+                               w->components[kind].name, w->components[kind].name);
+    }
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                           "%s: relating %s to %s with '%s' would make a cycle: %s already "
+                           "reaches %s through it (%s), and '%s' is acyclic; relate them the "
+                           "other way, or detach one first", operation,
+                           ecs_sched__entity_label(w, source).text,
+                           ecs_sched__entity_label(w, target).text, w->components[kind].name,
+                           ecs_sched__entity_label(w, target).text,
+                           ecs_sched__entity_label(w, source).text, path, w->components[kind].name);
+}
+
+static ecs_sched_result ecs_sched__relate_check(ecs_sched_world *w, ecs_sched_entity source,
+                                                ecs_sched_id kind, ecs_sched_entity target,
+                                                const char *operation) {
+    if (!ecs_sched__is_live_record(w, source)) return ecs_sched__stale(w, source, operation);
+    if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, operation);
+    if (!ecs_sched__is_live_record(w, target)) {
+        char what[ECS_SCHED__ERROR_CAPACITY];
+        snprintf(what, sizeof what, "%s (the target of '%s' for %s)", operation,
+                 w->components[kind].name, ecs_sched__entity_label(w, source).text);
+        return ecs_sched__stale(w, target, what);
+    }
+    if (w->components[kind].relation & ECS_SCHED__KIND_ACYCLIC) {
+        return ecs_sched__check_acyclic(w, source, kind, target, operation);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* ---- relating ---- */
+
+static void ecs_sched__observe_relation(ecs_sched_world *w, ecs_sched_observer_event event,
+                                        ecs_sched_entity source, ecs_sched_id kind,
+                                        ecs_sched_entity target) {
+    if (w->observers && ecs_sched__watched(w, kind, event)) {
+        ecs_sched__observe_target(w, event, source, kind, target);
+    }
+}
+
+/* The entity gains the kind's column: its first slot, raw. NULL when out of memory. */
+static unsigned char *ecs_sched__gain_kind(ecs_sched_world *w, ecs_sched_entity source,
+                                           ecs_sched_id kind) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(source);
+    ecs_sched__table *src = w->tables[w->records[index].table];
+    ecs_sched__table *dst = ecs_sched__table_step(w, src, kind, false);
+    if (!dst || !ecs_sched__move_entity(w, index, dst)) return NULL;
+    return ecs_sched__first_slot(w, source, kind);
+}
+
+/* A further target of a kind that is not exclusive; false when out of memory. */
+static bool ecs_sched__extra_add(ecs_sched_world *w, ecs_sched_entity source, ecs_sched_id kind,
+                                 ecs_sched_entity target, const void *payload) {
+    ecs_sched__kind *k = ecs_sched__kind_of(w, kind);
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(source), had = k->extra_capacity, size;
+    ecs_sched__extra *x;
+    size_t bytes;
+    if (index >= had) {
+        if (!ECS_SCHED__GROW(&w->env, k->extra, &k->extra_capacity, index + 1)) return false;
+        memset(k->extra + had, 0, (k->extra_capacity - had) * sizeof *k->extra);
+    }
+    x = &k->extra[index];
+    size = w->components[kind].size;
+    if (x->count == x->capacity) {
+        uint32_t capacity = x->capacity ? x->capacity * 2 : 2;
+        unsigned char *slots;
+        bytes = (size_t)capacity * size;
+        slots = (unsigned char *)ecs_sched__realloc(&w->env, x->slots, bytes);
+        if (!slots) return false;
+        x->slots = slots;
+        x->capacity = capacity;
+    }
+    if (x->count == 0) k->extra_count++;
+    ecs_sched__slot_write(w, kind, x->slots + (size_t)x->count * size, target, payload, true);
+    x->count++;
+    return true;
+}
+
+static void ecs_sched__extra_drop(ecs_sched_world *w, ecs_sched_id kind, ecs_sched__extra *x,
+                                  uint32_t i) {
+    size_t size = w->components[kind].size;
+    memmove(x->slots + i * size, x->slots + (i + 1) * size, (x->count - i - 1) * size);
+    if (--x->count == 0) {
+        ecs_sched__free(&w->env, x->slots);
+        x->slots = NULL;
+        x->capacity = 0;
+        ecs_sched__kind_of(w, kind)->extra_count--;
+    }
+}
+
+/* Relates a checked source and target; `at` places source among target's sources (UINT32_MAX:
+   last). */
+static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_entity source,
+                                                  ecs_sched_id kind, ecs_sched_entity target,
+                                                  const void *payload, uint32_t at) {
+    unsigned char *slot = ecs_sched__first_slot(w, source, kind), *same;
+    bool exclusive = (w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE) != 0;
+    ecs_sched_entity old = slot ? ecs_sched__slot_target(slot) : ECS_SCHED_NULL_ENTITY;
+    same = slot ? ecs_sched__slot_of(w, source, kind, target) : NULL;
+    if (same) {   /* related already: a new payload, and no move among the sources */
+        if (payload) ecs_sched__slot_write(w, kind, same, target, payload, false);
+        ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, source, kind, target);
+        return ECS_SCHED_OK;
+    }
+    if (!ecs_sched__sources_reserve(w, kind, target)) {
+        return ecs_sched__out_of_memory(w, "relating two entities");
+    }
+    if (!slot) {
+        slot = ecs_sched__gain_kind(w, source, kind);
+        if (!slot) return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
+        ecs_sched__slot_write(w, kind, slot, target, payload, true);
+    } else if (exclusive) {
+        ecs_sched__observe_relation(w, ECS_SCHED_ON_REMOVE, source, kind, old);
+        ecs_sched__unlink(w, kind, source, old);
+        slot = ecs_sched__first_slot(w, source, kind);   /* an observer may have moved it */
+        ecs_sched__slot_write(w, kind, slot, target, payload, true);
+    } else if (!ecs_sched__extra_add(w, source, kind, target, payload)) {
+        return ecs_sched__out_of_memory(w, "relating two entities");
+    }
+    ecs_sched__link(w, kind, source, target, at);
+    ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, source, kind, target);
+    ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, source, kind, target);
+    return ECS_SCHED_OK;
+}
+
+/* What an observer does through the world is recorded in its buffer. */
+static ecs_sched_result ecs_sched__relate_at(ecs_sched_world *w, ecs_sched_entity source,
+                                             ecs_sched_id kind, ecs_sched_entity target,
+                                             const void *payload, uint32_t at,
+                                             const char *operation) {
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_relate(ecs_sched__deferring(w), source, kind, target, payload);
+    }
+    if (ecs_sched__change_refused(w, operation)) return ECS_SCHED_ERR_ACCESS;
+    result = ecs_sched__relate_check(w, source, kind, target, operation);
+    if (result != ECS_SCHED_OK) return result;
+    result = ecs_sched__relate_checked(w, source, kind, target, payload, at);
+    if (w->observers) ecs_sched__observers_flush(w);
+    return result;
+}
+
+ecs_sched_result ecs_sched_relate(ecs_sched_world *w, ecs_sched_entity source, ecs_sched_id kind,
+                                  ecs_sched_entity target, const void *payload) {
+    return ecs_sched__relate_at(w, source, kind, target, payload, UINT32_MAX, "relate");
+}
+
+/* Takes one relationship away; the entity loses the kind's column with its last target. */
+static ecs_sched_result ecs_sched__unrelate_checked(ecs_sched_world *w, ecs_sched_entity source,
+                                                    ecs_sched_id kind, ecs_sched_entity target) {
+    unsigned char *slot;
+    ecs_sched__extra *x;
+    ecs_sched__observe_relation(w, ECS_SCHED_ON_REMOVE, source, kind, target);
+    slot = ecs_sched__first_slot(w, source, kind);
+    if (!slot || !ecs_sched__slot_of(w, source, kind, target)) return ECS_SCHED_OK;
+    x = ecs_sched__extra_of(w, kind, source);
+    if (ecs_sched__slot_target(slot) == target) {
+        if (x && x->count) {   /* the last further target takes the column's place */
+            memcpy(slot, x->slots + (size_t)(x->count - 1) * w->components[kind].size,
+                   w->components[kind].size);
+            ecs_sched__extra_drop(w, kind, x, x->count - 1);
+        } else {
+            uint32_t index = ECS_SCHED_ENTITY_INDEX(source);
+            ecs_sched__table *src = w->tables[w->records[index].table];
+            ecs_sched__table *dst = ecs_sched__table_step(w, src, kind, true);
+            if (!dst || !ecs_sched__move_entity(w, index, dst)) {
+                return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
+            }
+        }
+    } else {
+        uint32_t i;
+        size_t size = w->components[kind].size;
+        for (i = 0; i < x->count && ecs_sched__slot_target(x->slots + i * size) != target; i++) {}
+        ecs_sched__extra_drop(w, kind, x, i);
+    }
+    ecs_sched__unlink(w, kind, source, target);
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_unrelate(ecs_sched_world *w, ecs_sched_entity source, ecs_sched_id kind,
+                                    ecs_sched_entity target) {
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_unrelate(ecs_sched__deferring(w), source, kind, target);
+    }
+    if (ecs_sched__change_refused(w, "unrelate")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, source)) return ecs_sched__stale(w, source, "unrelate");
+    if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "unrelate");
+    if (!ecs_sched__is_live_record(w, target)) return ecs_sched__stale(w, target, "unrelate (target)");
+    if (!ecs_sched__slot_of(w, source, kind, target)) return ECS_SCHED_OK;
+    result = ecs_sched__unrelate_checked(w, source, kind, target);
+    if (w->observers) ecs_sched__observers_flush(w);
+    return result;
+}
+
+/* The world's side (declared in world.h): ecs_sched_remove of a kind removes each target. */
+static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched_entity source,
+                                                   ecs_sched_id kind) {
+    const unsigned char *slot;
+    while ((slot = ecs_sched__first_slot(w, source, kind)) != NULL) {
+        const ecs_sched__extra *x = ecs_sched__extra_of(w, kind, source);
+        ecs_sched_entity target = x && x->count
+            ? ecs_sched__slot_target(x->slots + (size_t)(x->count - 1) * w->components[kind].size)
+            : ecs_sched__slot_target(slot);
+        ecs_sched_result result = ecs_sched__unrelate_checked(w, source, kind, target);
+        if (result != ECS_SCHED_OK) return result;
+    }
+    if (w->observers) ecs_sched__observers_flush(w);
+    return ECS_SCHED_OK;
+}
+
+/* ---- reading ---- */
+
+bool ecs_sched_has_relation(const ecs_sched_world *w, ecs_sched_entity source, ecs_sched_id kind,
+                            ecs_sched_entity target) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, source) || !ecs_sched__is_kind(w, kind)) return false;
+    if (target == ECS_SCHED_NULL_ENTITY) return ecs_sched__first_slot(w, source, kind) != NULL;
+    return ecs_sched__slot_of(w, source, kind, target) != NULL;
+}
+
+int32_t ecs_sched_target_count(const ecs_sched_world *w, ecs_sched_entity source,
+                               ecs_sched_id kind) {
+    const ecs_sched__extra *x;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, source) || !ecs_sched__is_kind(w, kind) ||
+        !ecs_sched__first_slot(w, source, kind)) {
+        return 0;
+    }
+    x = ecs_sched__extra_of(w, kind, source);
+    return 1 + (x ? (int32_t)x->count : 0);
+}
+
+ecs_sched_entity ecs_sched_target(const ecs_sched_world *w, ecs_sched_entity source,
+                                  ecs_sched_id kind, int32_t index) {
+    const unsigned char *slot;
+    const ecs_sched__extra *x;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (index < 0 || !ecs_sched__is_live_record(w, source) || !ecs_sched__is_kind(w, kind) ||
+        !(slot = ecs_sched__first_slot(w, source, kind))) {
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (index == 0) return ecs_sched__slot_target(slot);
+    x = ecs_sched__extra_of(w, kind, source);
+    if (!x || (uint32_t)index > x->count) return ECS_SCHED_NULL_ENTITY;
+    return ecs_sched__slot_target(x->slots + (size_t)(index - 1) * w->components[kind].size);
+}
+
+void *ecs_sched_relation_payload(ecs_sched_world *w, ecs_sched_entity source, ecs_sched_id kind,
+                                 ecs_sched_entity target) {
+    unsigned char *slot;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, source)) {
+        ecs_sched__stale(w, source, "relation_payload");
+        return NULL;
+    }
+    if (!ecs_sched__is_kind(w, kind)) {
+        ecs_sched__not_a_kind(w, kind, "relation_payload");
+        return NULL;
+    }
+    slot = ecs_sched__slot_of(w, source, kind, target);
+    if (!slot || ecs_sched__kind_of(w, kind)->payload_size == 0) {
+        ecs_sched__fail(&w->env, slot ? ECS_SCHED_ERR_INVALID_ARGUMENT : ECS_SCHED_ERR_MISSING_COMPONENT,
+                        "relation_payload: %s %s '%s' to %s", ecs_sched__entity_label(w, source).text,
+                        slot ? "has no payload in its" : "has no", w->components[kind].name,
+                        ecs_sched__entity_label(w, target).text);
+        return NULL;
+    }
+    return slot + ecs_sched__payload_offset(&w->components[kind]);
+}
+
+const ecs_sched_entity *ecs_sched_sources(const ecs_sched_world *w, ecs_sched_id kind,
+                                          ecs_sched_entity target, int32_t *count) {
+    const ecs_sched__sources *s;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (count) *count = 0;
+    if (!ecs_sched__is_kind(w, kind) || !ecs_sched__is_live_record(w, target)) return NULL;
+    s = ecs_sched__sources_of(w, kind, target);
+    if (!s) return NULL;
+    if (count) *count = (int32_t)s->count;
+    return s->items;
+}
+
+/* ---- commands ---- */
+
+ecs_sched_result ecs_sched_commands_relate(ecs_sched_commands *cmd, ecs_sched_entity source,
+                                           ecs_sched_id kind, ecs_sched_entity target,
+                                           const void *payload) {
+    ecs_sched_world *w;
+    ecs_sched_result result;
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_ERR_ACCESS;
+    w = cmd->world;
+    result = ecs_sched__check_target(cmd, source, "commands_relate");
+    if (result != ECS_SCHED_OK) return result;
+    if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "commands_relate");
+    result = ecs_sched__check_target(cmd, target, "commands_relate (target)");
+    if (result != ECS_SCHED_OK) return result;
+    return ecs_sched__record_slot_command(cmd, payload ? ECS_SCHED__CMD_RELATE
+                                                       : ECS_SCHED__CMD_RELATE_KEEP,
+                                          source, kind, target, payload,
+                                          ecs_sched__kind_of(w, kind)->payload_size);
+}
+
+ecs_sched_result ecs_sched_commands_unrelate(ecs_sched_commands *cmd, ecs_sched_entity source,
+                                             ecs_sched_id kind, ecs_sched_entity target) {
+    ecs_sched_world *w;
+    ecs_sched_result result;
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_ERR_ACCESS;
+    w = cmd->world;
+    result = ecs_sched__check_target(cmd, source, "commands_unrelate");
+    if (result != ECS_SCHED_OK) return result;
+    if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "commands_unrelate");
+    result = ecs_sched__check_target(cmd, target, "commands_unrelate (target)");
+    if (result != ECS_SCHED_OK) return result;
+    return ecs_sched__record_slot_command(cmd, ECS_SCHED__CMD_UNRELATE, source, kind, target,
+                                          NULL, 0);
+}
+
+/* The world's side (declared in world.h): a relate or unrelate command, applied. A command
+   whose target died meanwhile is skipped (false). */
+static bool ecs_sched__apply_relation(ecs_sched_world *w, uint32_t op, ecs_sched_entity source,
+                                      ecs_sched_id kind, const void *slot, ecs_sched_result *result) {
+    ecs_sched_entity target = ecs_sched__slot_target((const unsigned char *)slot);
+    if (!ecs_sched__is_live_record(w, target)) return false;
+    if (op == ECS_SCHED__CMD_UNRELATE) {
+        *result = ecs_sched_unrelate(w, source, kind, target);
+    } else {
+        const unsigned char *payload = (const unsigned char *)slot +
+                                       ecs_sched__payload_offset(&w->components[kind]);
+        *result = ecs_sched_relate(w, source, kind, target,
+                                   op == ECS_SCHED__CMD_RELATE ? payload : NULL);
+    }
+    return true;
+}
+
+/* ---- despawning ---- */
+
+/* Room to mark `count` more entities of a despawn. */
+static bool ecs_sched__doomed_reserve(ecs_sched_world *w, uint32_t count) {
+    ecs_sched__links *r = w->relations;
+    uint32_t had = r->mark_capacity;
+    if (w->record_count > had) {
+        if (!ECS_SCHED__GROW(&w->env, r->marks, &r->mark_capacity, w->record_count)) return false;
+        memset(r->marks + had, 0, (r->mark_capacity - had) * sizeof *r->marks);
+    }
+    return ECS_SCHED__GROW(&w->env, r->doomed, &r->doomed_capacity, count);
+}
+
+/* Gathers e and every entity its despawn takes along (through kinds that despawn sources),
+   targets before sources, into relations->doomed; returns how many, or -1 when out of
+   memory. */
+static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched__links *r = w->relations;
+    uint32_t n = 0, at, k;
+    if (++r->mark_stamp == 0) {   /* the stamp wrapped: old marks could match again */
+        if (r->marks) memset(r->marks, 0, r->mark_capacity * sizeof *r->marks);
+        r->mark_stamp = 1;
+    }
+    if (!ecs_sched__doomed_reserve(w, 1)) return -1;
+    r->doomed[n++] = e;
+    r->marks[ECS_SCHED_ENTITY_INDEX(e)] = r->mark_stamp;
+    for (at = 0; at < n; at++) {
+        for (k = 0; k < r->kind_count; k++) {
+            ecs_sched_id kind = r->kind_ids[k];
+            const ecs_sched__sources *s;
+            uint32_t i;
+            if (ecs_sched__kind_policy(w, kind) != ECS_SCHED_TARGET_DESPAWN_SOURCES) continue;
+            s = ecs_sched__sources_of(w, kind, r->doomed[at]);
+            if (!s) continue;
+            if (!ecs_sched__doomed_reserve(w, n + s->count)) return -1;
+            for (i = 0; i < s->count; i++) {
+                uint32_t index = ECS_SCHED_ENTITY_INDEX(s->items[i]);
+                if (r->marks[index] == r->mark_stamp) continue;
+                r->marks[index] = r->mark_stamp;
+                r->doomed[n++] = s->items[i];
+            }
+        }
+    }
+    return (int32_t)n;
+}
+
+/* A kind that refuses its targets' despawn, with a source that stays: the failure. */
+static ecs_sched_result ecs_sched__check_refusals(ecs_sched_world *w, int32_t n) {
+    const ecs_sched__links *r = w->relations;
+    uint32_t k;
+    int32_t i;
+    for (k = 0; k < r->kind_count; k++) {
+        ecs_sched_id kind = r->kind_ids[k];
+        if (ecs_sched__kind_policy(w, kind) != ECS_SCHED_TARGET_REFUSE) continue;
+        for (i = 0; i < n; i++) {
+            const ecs_sched__sources *s = ecs_sched__sources_of(w, kind, r->doomed[i]);
+            uint32_t j;
+            for (j = 0; s && j < s->count; j++) {
+                if (r->marks[ECS_SCHED_ENTITY_INDEX(s->items[j])] == r->mark_stamp) continue;
+                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_REFUSED,
+                                       "despawn: %s is the target of '%s' for %s, and '%s' "
+                                       "refuses the despawn of its targets; unrelate or despawn "
+                                       "the sources first", ecs_sched__entity_label(w, r->doomed[i]).text,
+                                       w->components[kind].name,
+                                       ecs_sched__entity_label(w, s->items[j]).text,
+                                       w->components[kind].name);
+            }
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The sources that stay lose their relationships to an entity that goes. */
+static ecs_sched_result ecs_sched__detach_sources(ecs_sched_world *w, ecs_sched_entity target) {
+    const ecs_sched__links *r = w->relations;
+    uint32_t k;
+    for (k = 0; k < r->kind_count; k++) {
+        ecs_sched_id kind = r->kind_ids[k];
+        const ecs_sched__sources *s;
+        while ((s = ecs_sched__sources_of(w, kind, target)) != NULL) {
+            ecs_sched_entity source = s->items[s->count - 1];
+            ecs_sched_result result = ecs_sched__unrelate_checked(w, source, kind, target);
+            if (result != ECS_SCHED_OK) return result;
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The entity's own relationships go (as a source), without moving it. */
+static void ecs_sched__drop_own_links(ecs_sched_world *w, ecs_sched_entity e) {
+    const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    int32_t i;
+    for (i = 0; i < t->type_count; i++) {
+        ecs_sched_id kind = t->type[i];
+        ecs_sched__extra *x;
+        if (!w->components[kind].relation) continue;
+        ecs_sched__unlink(w, kind, e, ecs_sched__slot_target(ecs_sched__first_slot(w, e, kind)));
+        x = ecs_sched__extra_of(w, kind, e);
+        while (x && x->count) {
+            ecs_sched__unlink(w, kind, e,
+                              ecs_sched__slot_target(x->slots + (size_t)(x->count - 1) *
+                                                                    w->components[kind].size));
+            ecs_sched__extra_drop(w, kind, x, x->count - 1);
+        }
+    }
+}
+
+/* The world's side (declared in world.h): despawns a live entity in a world with
+   relationships, with what its kinds' rules take along. All or nothing for the rules; an
+   entity whose sources lose their relationship (REMOVE) may have lost some of them when the
+   allocator fails midway. */
+static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched__links *r = w->relations;
+    ecs_sched_result result;
+    int32_t n = ecs_sched__gather_doomed(w, e), i;
+    if (n < 0) return ecs_sched__out_of_memory(w, "despawning an entity and its sources");
+    result = ecs_sched__check_refusals(w, n);
+    if (result != ECS_SCHED_OK) return result;
+    for (i = 0; i < n; i++) {
+        result = ecs_sched__detach_sources(w, r->doomed[i]);
+        if (result != ECS_SCHED_OK) return result;
+    }
+    /* sources before their targets, so each leaves its target's list from the back */
+    for (i = n - 1; i >= 0; i--) {
+        ecs_sched_entity d = w->relations->doomed[i];
+        if (!ecs_sched__is_live_record(w, d)) continue;   /* an observer's doing */
+        if (w->observers) ecs_sched__observe_despawning(w, d);
+        ecs_sched__drop_own_links(w, d);
+        ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(d));
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The world's side (declared in world.h): the ON_REMOVE of each target of a kind, for an
+   entity about to lose them all. */
+static void ecs_sched__observe_relations_removing(ecs_sched_world *w, ecs_sched_entity e,
+                                                  ecs_sched_id kind) {
+    const unsigned char *slot = ecs_sched__first_slot(w, e, kind);
+    const ecs_sched__extra *x = ecs_sched__extra_of(w, kind, e);
+    uint32_t i, n = x ? x->count : 0;
+    if (!ecs_sched__watched(w, kind, ECS_SCHED_ON_REMOVE) || !slot) return;
+    ecs_sched__observe_target(w, ECS_SCHED_ON_REMOVE, e, kind, ecs_sched__slot_target(slot));
+    for (i = 0; i < n; i++) {
+        x = ecs_sched__extra_of(w, kind, e);
+        if (!x || i >= x->count) break;
+        ecs_sched__observe_target(w, ECS_SCHED_ON_REMOVE, e, kind,
+                                  ecs_sched__slot_target(x->slots + (size_t)i * w->components[kind].size));
+    }
+}
+
+/* ---- queries ---- */
+
+/* The world's side (declared in query.h): whether a row has every related term's target. */
+static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__match *m,
+                                   int32_t row) {
+    const ecs_sched__table *t = m->table;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched_term *term = &q->terms[i];
+        const unsigned char *slot;
+        if (term->kind != ECS_SCHED_TERM_RELATED) continue;
+        slot = (const unsigned char *)ecs_sched__cell(t, m->column[i], (uint32_t)row);
+        if (ecs_sched__slot_target(slot) == term->target) continue;
+        if (!ecs_sched__slot_of(q->world, t->entities[row], term->id, term->target)) return false;
+    }
+    return true;
+}
+
+/* ---- consistency and cleanup ---- */
+
+/* Every relationship in a column or a source's further targets is in its target's list, and
+   the lists hold nothing else. */
+static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w) {
+    const ecs_sched__links *r = w->relations;
+    uint64_t links = 0, listed = 0;
+    uint32_t kind, i, j;
+    int32_t row, c;
+    if (!r) return ECS_SCHED_OK;
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        for (c = 0; c < t->column_count; c++) {
+            kind = t->columns[c].id;
+            if (!w->components[kind].relation) continue;
+            for (row = 0; row < t->count; row++) {
+                ecs_sched_entity source = t->entities[row];
+                ecs_sched_entity target = ecs_sched__slot_target((const unsigned char *)ecs_sched__cell(t, c, (uint32_t)row));
+                const ecs_sched__extra *x = ecs_sched__extra_of(w, kind, source);
+                uint32_t n = 1 + (x ? x->count : 0), k;
+                for (k = 0; k < n; k++) {
+                    const ecs_sched__sources *s;
+                    if (k > 0) target = ecs_sched__slot_target(x->slots + (size_t)(k - 1) * w->components[kind].size);
+                    s = ecs_sched__is_live_record(w, target) ? ecs_sched__sources_of(w, kind, target) : NULL;
+                    for (j = 0; s && j < s->count && s->items[j] != source; j++) {}
+                    if (!s || j == s->count) {
+                        return ecs_sched__inconsistent(w, "a relationship is missing from its target's sources",
+                                                       kind, ECS_SCHED_ENTITY_INDEX(source));
+                    }
+                    links++;
+                }
+            }
+        }
+    }
+    for (kind = 1; kind < r->kind_capacity; kind++) {
+        for (i = 0; i < r->kinds[kind].source_capacity; i++) listed += r->kinds[kind].sources[i].count;
+    }
+    if (links != listed || links != r->pairs) {
+        return ecs_sched__inconsistent(w, "the lists of sources hold relationships no source has",
+                                       (uint32_t)links, (uint32_t)listed);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The world's side (declared in world.h): the relationships go with the world. */
+static void ecs_sched__relations_free(ecs_sched_world *w) {
+    ecs_sched__links *r = w->relations;
+    uint32_t kind, i;
+    if (!r) return;
+    for (kind = 0; kind < r->kind_capacity; kind++) {
+        ecs_sched__kind *k = &r->kinds[kind];
+        for (i = 0; i < k->source_capacity; i++) ecs_sched__free(&w->env, k->sources[i].items);
+        for (i = 0; i < k->extra_capacity; i++) ecs_sched__free(&w->env, k->extra[i].slots);
+        ecs_sched__free(&w->env, k->sources);
+        ecs_sched__free(&w->env, k->extra);
+    }
+    ecs_sched__free(&w->env, r->kinds);
+    ecs_sched__free(&w->env, r->kind_ids);
+    ecs_sched__free(&w->env, r->marks);
+    ecs_sched__free(&w->env, r->doomed);
+    ecs_sched__free(&w->env, r);
+    w->relations = NULL;
+}
+
+/*============================= src/hierarchy.h (implementation) =============================*/
+/* hierarchy: parents and children.
+
+   A hierarchical query (with from_parent or cascade terms) keeps its rows in a list: in
+   depth order when it cascades (roots, then their children, and so on; within a depth in
+   table order), with a pointer to the parent's value for each from_parent term. The list is
+   made again at the first iteration after a row joined or left any table, or a relationship
+   changed (the world's rows_version): that costs a pass over the query's rows and their
+   ancestors, once. An iteration with nothing changed walks the list: runs of consecutive rows
+   of one table, the parent pointers beside them. */
+
+/* ---- parents and children ---- */
+
+ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *w, ecs_sched_entity child,
+                                         ecs_sched_entity parent, int32_t index) {
+    ecs_sched_entity old;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, child)) {
+        if (w->observers && ecs_sched__deferring(w)) {
+            return ecs_sched_commands_set_parent(ecs_sched__deferring(w), child, parent);
+        }
+        return ecs_sched__stale(w, child, "set_parent");
+    }
+    old = ecs_sched_parent_of(w, child);
+    if (parent == ECS_SCHED_NULL_ENTITY) {
+        return old ? ecs_sched_unrelate(w, child, w->child_of, old) : ECS_SCHED_OK;
+    }
+    if (old == parent && !(w->observers && ecs_sched__deferring(w)) &&
+        !ecs_sched__change_refused(w, "set_parent")) {
+        ecs_sched__sources *s = ecs_sched__sources_of(w, w->child_of, parent);
+        uint32_t at = index < 0 ? 0u : (uint32_t)index;
+        if (at >= s->count) at = s->count - 1u;
+        ecs_sched__sources_drop(s, child);
+        ecs_sched__sources_insert(s, child, at);
+        w->rows_version++;
+        return ECS_SCHED_OK;
+    }
+    if (old == parent) return w->env.last_result;
+    return ecs_sched__relate_at(w, child, w->child_of, parent, NULL,
+                                index < 0 ? 0u : (uint32_t)index, "set_parent");
+}
+
+ecs_sched_result ecs_sched_set_parent(ecs_sched_world *w, ecs_sched_entity child,
+                                      ecs_sched_entity parent) {
+    return ecs_sched_set_parent_at(w, child, parent, INT32_MAX);
+}
+
+ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands *cmd, ecs_sched_entity child,
+                                               ecs_sched_entity parent) {
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_ERR_ACCESS;
+    if (parent != ECS_SCHED_NULL_ENTITY) {
+        return ecs_sched_commands_relate(cmd, child, cmd->world->child_of, parent, NULL);
+    }
+    /* no parent: the child's ChildOf goes, whatever it is by then */
+    {
+        ecs_sched_result result = ecs_sched__check_target(cmd, child, "commands_set_parent");
+        if (result != ECS_SCHED_OK) return result;
+        return ecs_sched_commands_remove(cmd, child, cmd->world->child_of);
+    }
+}
+
+ecs_sched_entity ecs_sched_parent_of(const ecs_sched_world *w, ecs_sched_entity e) {
+    const unsigned char *slot;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, e)) return ECS_SCHED_NULL_ENTITY;
+    slot = ecs_sched__first_slot(w, e, w->child_of);
+    return slot ? ecs_sched__slot_target(slot) : ECS_SCHED_NULL_ENTITY;
+}
+
+const ecs_sched_entity *ecs_sched_children(const ecs_sched_world *w, ecs_sched_entity parent,
+                                           int32_t *count) {
+    return ecs_sched_sources(w, w->child_of, parent, count);
+}
+
+int32_t ecs_sched_ancestors(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_entity *out,
+                            int32_t capacity) {
+    int32_t n = 0;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, e)) return -1;
+    for (;;) {
+        const unsigned char *slot = ecs_sched__first_slot(w, e, w->child_of);
+        if (!slot) return n;
+        e = ecs_sched__slot_target(slot);
+        if (out && n < capacity) out[n] = e;
+        n++;
+    }
+}
+
+int32_t ecs_sched_depth(const ecs_sched_world *w, ecs_sched_entity e) {
+    return ecs_sched_ancestors(w, e, NULL, 0);
+}
+
+/* Pushes the children of e on a stack, last child first (so the first is popped first). */
+static bool ecs_sched__push_children(ecs_sched_world *w, ecs_sched_entity e,
+                                     ecs_sched_entity **stack, uint32_t *count,
+                                     uint32_t *capacity, bool reversed) {
+    int32_t n, i;
+    const ecs_sched_entity *children = ecs_sched_children(w, e, &n);
+    if (!children) return true;
+    if (!ECS_SCHED__GROW(&w->env, *stack, capacity, *count + (uint32_t)n)) return false;
+    for (i = 0; i < n; i++) (*stack)[(*count)++] = children[reversed ? n - 1 - i : i];
+    return true;
+}
+
+int32_t ecs_sched_descendants(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_traversal order,
+                              ecs_sched_entity *out, int32_t capacity) {
+    ecs_sched_entity *pending = NULL;
+    uint32_t count = 0, cap = 0, head = 0;
+    int32_t n = 0;
+    bool ok;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, e)) {
+        ecs_sched__stale(w, e, "descendants");
+        return -1;
+    }
+    /* depth first: a stack; breadth first: a queue read from `head` */
+    ok = ecs_sched__push_children(w, e, &pending, &count, &cap, order == ECS_SCHED_DEPTH_FIRST);
+    while (ok && head < count) {
+        ecs_sched_entity next = order == ECS_SCHED_DEPTH_FIRST ? pending[--count] : pending[head++];
+        if (out && n < capacity) out[n] = next;
+        n++;
+        ok = ecs_sched__push_children(w, next, &pending, &count, &cap, order == ECS_SCHED_DEPTH_FIRST);
+    }
+    ecs_sched__free(&w->env, pending);
+    if (!ok) {
+        ecs_sched__out_of_memory(w, "listing descendants");
+        return -1;
+    }
+    return n;
+}
+
+/* ---- hierarchical queries ---- */
+
+typedef struct ecs_sched__hier_row {
+    uint32_t match;
+    int32_t row;
+} ecs_sched__hier_row;
+
+typedef struct ecs_sched__hier_cache {
+    uint32_t version;              /* the world's rows_version it was made at */
+    bool made;
+    ecs_sched__hier_row *rows;     /* in iteration order */
+    uint32_t count;
+    uint32_t capacity;
+    const void **parents;          /* per from_parent term, `capacity` pointers */
+    uint32_t parents_capacity;
+    int16_t parent_slot[ECS_SCHED_MAX_TERMS];   /* the term's block of parents, or -1 */
+    int32_t parent_terms;
+    int32_t cascade;               /* the cascading term, or -1 */
+    uint32_t *depths;              /* scratch: per row, then per depth */
+    uint32_t depth_capacity;
+    uint32_t *memo;                /* by entity index: depth + 1 when memo_stamp matches */
+    uint32_t *memo_stamp;
+    uint32_t memo_capacity;
+    uint32_t stamp;
+    ecs_sched__hier_row *sorted;   /* scratch for the sort */
+    uint32_t sorted_capacity;
+} ecs_sched__hier_cache;
+
+static void ecs_sched__hier_free(ecs_sched_query *q) {
+    ecs_sched__hier_cache *c = q->hier;
+    ecs_sched__env *env = &q->world->env;
+    if (!c) return;
+    ecs_sched__free(env, c->rows);
+    ecs_sched__free(env, c->parents);
+    ecs_sched__free(env, c->depths);
+    ecs_sched__free(env, c->memo);
+    ecs_sched__free(env, c->memo_stamp);
+    ecs_sched__free(env, c->sorted);
+    ecs_sched__free(env, c);
+    q->hier = NULL;
+}
+
+static ecs_sched__hier_cache *ecs_sched__hier_create(ecs_sched_query *q) {
+    ecs_sched__hier_cache *c = (ecs_sched__hier_cache *)ecs_sched__calloc(&q->world->env, sizeof *c);
+    int32_t i;
+    if (!c) return NULL;
+    c->cascade = -1;
+    for (i = 0; i < q->term_count; i++) {
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        c->parent_slot[i] = -1;
+        if (kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
+            c->parent_slot[i] = (int16_t)c->parent_terms++;
+        }
+        if (kind == ECS_SCHED_TERM_CASCADE) c->cascade = i;
+    }
+    q->hier = c;
+    return c;
+}
+
+/* The target of e along `kind` (exclusive), or 0. */
+static inline ecs_sched_entity ecs_sched__up(const ecs_sched_world *w, ecs_sched_entity e,
+                                             ecs_sched_id kind) {
+    const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
+    const ecs_sched__table *t = w->tables[r->table];
+    int32_t column = ecs_sched__column_find(t, kind);
+    return column < 0 ? ECS_SCHED_NULL_ENTITY
+                      : ecs_sched__slot_target((const unsigned char *)ecs_sched__cell(t, column, r->row));
+}
+
+/* e's depth along `kind`, remembered for the entities on the way up. */
+static uint32_t ecs_sched__memo_depth(const ecs_sched_world *w, ecs_sched__hier_cache *c,
+                                      ecs_sched_entity e, ecs_sched_id kind) {
+    ecs_sched_entity at = e;
+    uint32_t steps = 0, depth, d;
+    /* up to a root or an entity whose depth is known */
+    while (at) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(at);
+        if (c->memo_stamp[index] == c->stamp) break;
+        at = ecs_sched__up(w, at, kind);
+        steps++;
+    }
+    depth = at ? c->memo[ECS_SCHED_ENTITY_INDEX(at)] - 1u + steps : steps - 1u;
+    /* down again, writing each depth */
+    for (at = e, d = depth; steps > 0; steps--, d--) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(at);
+        c->memo[index] = d + 1u;
+        c->memo_stamp[index] = c->stamp;
+        at = ecs_sched__up(w, at, kind);
+    }
+    return depth;
+}
+
+/* Room for the rows of every match, and the memo of depths by entity index. */
+static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+    ecs_sched_world *w = q->world;
+    uint32_t rows = 0, i, had = c->memo_capacity;
+    for (i = 0; i < q->match_count; i++) rows += (uint32_t)q->matches[i].table->count;
+    if (!ECS_SCHED__GROW(&w->env, c->rows, &c->capacity, rows) ||
+        !ECS_SCHED__GROW(&w->env, c->sorted, &c->sorted_capacity, rows) ||
+        !ECS_SCHED__GROW(&w->env, c->depths, &c->depth_capacity, rows + 1u) ||
+        !ECS_SCHED__GROW(&w->env, c->parents, &c->parents_capacity,
+                         rows * (uint32_t)c->parent_terms + 1u)) {
+        return false;
+    }
+    if (w->record_count > had) {
+        uint32_t cap = c->memo_capacity;
+        if (!ECS_SCHED__GROW(&w->env, c->memo, &cap, w->record_count)) return false;
+        if (!ECS_SCHED__GROW(&w->env, c->memo_stamp, &c->memo_capacity, w->record_count)) return false;
+        memset(c->memo_stamp + had, 0, (c->memo_capacity - had) * sizeof *c->memo_stamp);
+    }
+    return true;
+}
+
+/* Sorts the rows by depth, keeping table order within a depth (a counting sort). */
+static void ecs_sched__hier_sort(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+    ecs_sched_id kind = q->terms[c->cascade].id;
+    uint32_t i, max = 0, *count;
+    for (i = 0; i < c->count; i++) {
+        const ecs_sched__table *t = q->matches[c->rows[i].match].table;
+        c->sorted[i] = c->rows[i];
+        c->depths[i] = ecs_sched__memo_depth(q->world, c, t->entities[c->rows[i].row], kind);
+        if (c->depths[i] > max) max = c->depths[i];
+    }
+    count = (uint32_t *)ecs_sched__calloc(&q->world->env, ((size_t)max + 2u) * sizeof *count);
+    if (!count) {   /* out of memory: table order; every row is still handed out */
+        return;
+    }
+    for (i = 0; i < c->count; i++) count[c->depths[i] + 1u]++;
+    for (i = 1; i <= max + 1u; i++) count[i] += count[i - 1u];
+    for (i = 0; i < c->count; i++) c->rows[count[c->depths[i]]++] = c->sorted[i];
+    ecs_sched__free(&q->world->env, count);
+}
+
+/* The parent's value of each from_parent term for each row; rows whose required parent value
+   is missing are dropped. */
+static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+    const ecs_sched_world *w = q->world;
+    uint32_t i, kept = 0;
+    int32_t term;
+    for (i = 0; i < c->count; i++) {
+        const ecs_sched__table *t = q->matches[c->rows[i].match].table;
+        ecs_sched_entity parent = ecs_sched__up(w, t->entities[c->rows[i].row], w->child_of);
+        const ecs_sched__table *pt = NULL;
+        uint32_t prow = 0;
+        bool keep = true;
+        if (parent) {
+            const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(parent)];
+            pt = w->tables[r->table];
+            prow = r->row;
+        }
+        for (term = 0; term < q->term_count; term++) {
+            int32_t column;
+            const void *value = NULL;
+            if (c->parent_slot[term] < 0) continue;
+            column = pt ? ecs_sched__column_find(pt, q->terms[term].id) : -1;
+            if (column >= 0) value = ecs_sched__cell(pt, column, prow);
+            if (!value && q->terms[term].kind == ECS_SCHED_TERM_FROM_PARENT) keep = false;
+            c->parents[(size_t)c->parent_slot[term] * c->capacity + kept] = value;
+        }
+        if (keep) c->rows[kept++] = c->rows[i];
+    }
+    c->count = kept;
+}
+
+/* Makes the list again when the world's rows or relationships changed since. */
+static bool ecs_sched__hier_update(ecs_sched_query *q) {
+    ecs_sched__hier_cache *c = q->hier ? q->hier : ecs_sched__hier_create(q);
+    ecs_sched_world *w = q->world;
+    uint32_t m;
+    if (!c) return false;
+    if (c->made && c->version == w->rows_version) return true;
+    if (!ecs_sched__hier_reserve(q, c)) return false;
+    c->count = 0;
+    for (m = 0; m < q->match_count; m++) {
+        const ecs_sched__match *match = &q->matches[m];
+        int32_t row;
+        for (row = 0; row < match->table->count; row++) {
+            if (q->related && !ecs_sched__row_related(q, match, row)) continue;
+            c->rows[c->count].match = m;
+            c->rows[c->count].row = row;
+            c->count++;
+        }
+    }
+    if (++c->stamp == 0) {
+        memset(c->memo_stamp, 0, c->memo_capacity * sizeof *c->memo_stamp);
+        c->stamp = 1;
+    }
+    if (c->cascade >= 0) ecs_sched__hier_sort(q, c);
+    if (c->parent_terms) ecs_sched__hier_parents(q, c);
+    c->version = w->rows_version;
+    c->made = true;
+    return true;
+}
+
+static void ecs_sched__hier_fields(ecs_sched_iter *it, const ecs_sched__hier_cache *c,
+                                   const ecs_sched__match *m, int32_t first_row, uint32_t at) {
+    const ecs_sched_query *q = it->query_;
+    const ecs_sched__table *t = m->table;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        if (c->parent_slot[i] >= 0) {
+            it->fields[i] = (void *)(uintptr_t)&c->parents[(size_t)c->parent_slot[i] * c->capacity + at];
+        } else {
+            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
+            it->fields[i] = col ? col->data + (size_t)first_row * col->size : NULL;
+        }
+    }
+}
+
+/* The world's side (declared in query.h): the next run of rows of a hierarchical query, rows
+   consecutive in one table (by_rows: up to ECS_SCHED_ITER_ROWS rows of one table, by
+   index). it->next_ is the position in the list; it->at_ the match of the run. */
+static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
+    ecs_sched_query *q = (ecs_sched_query *)(uintptr_t)it->query_;
+    const ecs_sched__hier_cache *c;
+    const ecs_sched__match *m;
+    uint32_t at, end;
+    if (it->row_ < 0) {   /* the first call */
+        if (q->marks) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+        else it->last_run_ = it->this_run_ = 0;
+        it->row_ = 0;
+        it->by_rows_ = by_rows;
+        if (!ecs_sched__hier_update(q)) {
+            ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
+            it->next_ = INT32_MAX;
+        }
+    }
+    c = q->hier;
+    at = (uint32_t)it->next_;
+    if (!c || at >= c->count) {
+        it->count = 0;
+        return false;
+    }
+    m = &q->matches[c->rows[at].match];
+    end = at + 1;
+    if (by_rows) {
+        while (end < c->count && end - at < ECS_SCHED_ITER_ROWS &&
+               c->rows[end].match == c->rows[at].match) {
+            end++;
+        }
+        for (it->count = 0; at + (uint32_t)it->count < end; it->count++) {
+            it->rows[it->count] = c->rows[at + (uint32_t)it->count].row;
+        }
+        it->entities = m->table->entities;
+        ecs_sched__hier_fields(it, c, m, 0, at);
+        if (q->marks) {
+            int32_t i;
+            for (i = 0; i < it->count; i++) {
+                ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
+            }
+        }
+    } else {
+        while (end < c->count && c->rows[end].match == c->rows[at].match &&
+               c->rows[end].row == c->rows[end - 1].row + 1) {
+            end++;
+        }
+        it->count = (int32_t)(end - at);
+        it->entities = m->table->entities + c->rows[at].row;
+        it->row_ = c->rows[at].row + it->count;
+        ecs_sched__hier_fields(it, c, m, c->rows[at].row, at);
+        ecs_sched__mark_written(q, m, c->rows[at].row, it->row_, it->this_run_);
+    }
+    it->at_ = (int32_t)c->rows[at].match;
+    it->next_ = (int32_t)end;
+    return true;
 }
 
 #if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))

@@ -220,17 +220,19 @@ static bool ecs_sched__term_written(const ecs_sched__query_use *use, int32_t ter
 static bool ecs_sched__queries_conflict(const ecs_sched__query_use *a,
                                         const ecs_sched__query_use *b) {
     int32_t i, j;
-    if (ecs_sched__query_rules_out(a->query, b->query) ||
-        ecs_sched__query_rules_out(b->query, a->query)) {
-        return false;
-    }
+    /* entities the two cannot share keep their data apart, but a term read from the parent
+       reaches entities its query does not match */
+    bool disjoint = ecs_sched__query_rules_out(a->query, b->query) ||
+                    ecs_sched__query_rules_out(b->query, a->query);
     for (i = 0; i < a->query->term_count; i++) {
-        if (a->query->terms[i].kind == ECS_SCHED_TERM_WITHOUT) continue;
+        ecs_sched_term_kind ka = a->query->terms[i].kind;
+        if (ka == ECS_SCHED_TERM_WITHOUT) continue;
         for (j = 0; j < b->query->term_count; j++) {
-            if (b->query->terms[j].kind == ECS_SCHED_TERM_WITHOUT ||
-                b->query->terms[j].id != a->query->terms[i].id) {
+            ecs_sched_term_kind kb = b->query->terms[j].kind;
+            if (kb == ECS_SCHED_TERM_WITHOUT || b->query->terms[j].id != a->query->terms[i].id) {
                 continue;
             }
+            if (disjoint && ecs_sched__term_on_self(ka) && ecs_sched__term_on_self(kb)) continue;
             if (ecs_sched__term_written(a, i) || ecs_sched__term_written(b, j)) return true;
         }
     }

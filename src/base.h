@@ -157,7 +157,11 @@ static int (*const ecs_sched__configuration)(void) __attribute__((ECS_SCHED__RET
     X(ERR_STATE_ABSENT,       "the state machine does not exist now (a sub-state)")     \
     X(ERR_STATE_CYCLE,        "state machines would be computed from each other")      \
     X(ERR_PLUGIN_CYCLE,       "plugins need each other in a cycle")                     \
-    X(ERR_SYSTEM_FAILED,      "a system reported a failure")
+    X(ERR_SYSTEM_FAILED,      "a system reported a failure")                            \
+    X(ERR_RELATION_CYCLE,     "a relationship would make an entity its own ancestor")   \
+    X(ERR_REFUSED,            "a rule set at registration refuses the operation")       \
+    X(ERR_NAME_CLASH,         "two entities would have the same name in one scope")     \
+    X(ERR_NOT_FOUND,          "nothing has this name or path")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,

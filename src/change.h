@@ -84,6 +84,18 @@ static uint64_t ecs_sched__block_bits(const uint32_t *ticks, int32_t block, int3
     return bits & (~(uint64_t)0 << (first - base));
 }
 
+/* Of the rows `bits` of a block, those with the targets of the query's related terms. */
+static uint64_t ecs_sched__related_bits(const ecs_sched_query *q, const ecs_sched__match *m,
+                                        int32_t block, uint64_t bits) {
+    uint64_t out = 0;
+    while (bits) {
+        int32_t bit = ecs_sched__lowest_bit(bits);
+        if (ecs_sched__row_related(q, m, block * ECS_SCHED__TICK_BLOCK + bit)) out |= (uint64_t)1 << bit;
+        bits &= bits - 1u;
+    }
+    return out;
+}
+
 /* The rows of a block that pass every filter term of the query, from `first` on. */
 static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sched__match *m,
                                          int32_t block, int32_t first, ecs_sched__window win) {
@@ -91,6 +103,7 @@ static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sch
     uint64_t bits = ~(uint64_t)0 << (first - block * ECS_SCHED__TICK_BLOCK);
     int32_t i, rows = t->count - block * ECS_SCHED__TICK_BLOCK;
     if (rows < ECS_SCHED__TICK_BLOCK) bits &= ((uint64_t)1 << rows) - 1u;
+    if (q->related) bits &= ecs_sched__related_bits(q, m, block, bits);
     for (i = 0; i < q->term_count && bits; i++) {
         const ecs_sched__ticks *k;
         ecs_sched_term_kind kind = q->terms[i].kind;
@@ -227,6 +240,7 @@ static inline bool ecs_sched__entry_passes(const ecs_sched_query *q, const ecs_s
                                            const ecs_sched__change *e, ecs_sched__window win) {
     int32_t i, row = (int32_t)e->row;
     if (e->row == ECS_SCHED__DEAD_ROW) return false;
+    if (q->related && !ecs_sched__row_related(q, m, row)) return false;
     if (q->filter_count == 1 && q->terms[q->log_term].kind == ECS_SCHED_TERM_CHANGED) {
         return ecs_sched__in_window(win, e->changed);
     }
@@ -307,7 +321,7 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
         if ((uint32_t)it->next_ >= q->match_count) return NULL;
         m = &q->matches[it->next_++];
         it->row_ = 0;
-        it->at_ = q->filtered && m->table->count ? ecs_sched__log_start(q, m, win) : -1;
+        it->at_ = q->filter_count && m->table->count ? ecs_sched__log_start(q, m, win) : -1;
     }
     return &q->matches[it->next_ - 1];
 }
@@ -316,6 +330,7 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
 ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
     ecs_sched__window win;
+    if (q->hierarchical) return ecs_sched__iter_next_hier(it, false);
     if (it->row_ < 0) {   /* the first call: the window opens now */
         ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         it->row_ = 0;
@@ -390,6 +405,7 @@ bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
     q = it->query_;
     if (!q) return false;
     it->by_rows_ = true;
+    if (q->hierarchical) return ecs_sched__iter_next_hier(it, true);
     if (it->row_ < 0) {   /* the first call: a ticked query's window opens now */
         if (q->ticked) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         else it->last_run_ = it->this_run_ = 0;
@@ -482,7 +498,7 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
                                "iter_mark_changed: row %d is not a row of the current run "
                                "(0 to %d)", (int)row, (int)it->count - 1);
     }
-    m = &q->matches[it->next_ - 1];
+    m = q->hierarchical ? &q->matches[it->at_] : &q->matches[it->next_ - 1];
     if (ecs_sched__tick_index(q, m, term) >= 0) {
         ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
         int32_t at = it->by_rows_ ? it->rows[row] : it->row_ - it->count + row;

@@ -45,7 +45,10 @@ enum {
     ECS_SCHED__CMD_DESPAWN,
     ECS_SCHED__CMD_INSERT,
     ECS_SCHED__CMD_REMOVE,
-    ECS_SCHED__CMD_SET_RESOURCE
+    ECS_SCHED__CMD_SET_RESOURCE,
+    ECS_SCHED__CMD_RELATE,         /* value: the kind's slot, target and payload */
+    ECS_SCHED__CMD_UNRELATE,       /* value: a slot with the target */
+    ECS_SCHED__CMD_RELATE_KEEP     /* a relate without payload: an existing one stays */
 };
 
 /* A recorded command is one 32-bit word (operation, flags, component id), then the entity
@@ -280,6 +283,39 @@ static inline ecs_sched_result ecs_sched__record_command(ecs_sched_commands *cmd
     return ECS_SCHED_OK;
 }
 
+/* A relationship command: its value is a slot of the kind (relation.h), the target and then
+   `payload_size` bytes of payload (zeros when payload is NULL). */
+static ecs_sched_result ecs_sched__record_slot_command(ecs_sched_commands *cmd, uint32_t op,
+                                                      ecs_sched_entity source, ecs_sched_id kind,
+                                                      ecs_sched_entity target, const void *payload,
+                                                      size_t payload_size) {
+    ecs_sched_world *w = cmd->world;
+    const ecs_sched__component *c = &w->components[kind];
+    size_t offset = c->alignment > sizeof target ? c->alignment : sizeof target;
+    size_t worst = sizeof(uint32_t) + sizeof source + c->alignment + c->size, at;
+    uint32_t word = op | (kind << ECS_SCHED__CMD_ID_SHIFT) | ECS_SCHED__CMD_HAS_VALUE;
+    ecs_sched__command_block *block = ecs_sched__command_room(cmd, ecs_sched__align_up(worst, sizeof(uint32_t)));
+    bool same;
+    if (!block) return ecs_sched__out_of_memory(w, "recording a command");
+    same = block->used > 0 && source == cmd->write_entity;
+    if (same) word |= ECS_SCHED__CMD_SAME_ENTITY;
+    at = block->used;
+    memcpy(block->data + at, &word, sizeof word);
+    at += sizeof word;
+    if (!same) {
+        memcpy(block->data + at, &source, sizeof source);
+        at += sizeof source;
+    }
+    at = ecs_sched__align_up(at, c->alignment);
+    memset(block->data + at, 0, c->size);
+    memcpy(block->data + at, &target, sizeof target);
+    if (payload) memcpy(block->data + at + offset, payload, payload_size);
+    block->used = ecs_sched__align_up(at + c->size, sizeof word);
+    cmd->write_entity = source;
+    cmd->pending++;
+    return ECS_SCHED_OK;
+}
+
 /* Commands may name live entities and entities a buffer reserved. */
 static inline ecs_sched_result ecs_sched__check_target(ecs_sched_commands *cmd, ecs_sched_entity e,
                                                        const char *operation) {
@@ -379,6 +415,9 @@ ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *cmd, ecs_sched_en
     if (result != ECS_SCHED_OK) return result;
     if (!ecs_sched__component_valid(cmd->world, id)) {
         return ecs_sched__unknown_component(cmd->world, id, "commands_insert");
+    }
+    if (cmd->world->components[id].relation) {
+        return ecs_sched__kind_inserted(cmd->world, id, "commands_insert");
     }
     return ecs_sched__record_command(cmd, ECS_SCHED__CMD_INSERT, e, id, value);
 }
@@ -498,7 +537,12 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
         /* a run of despawns is applied here at once */
         for (;;) {
             ecs_sched__command next;
-            if (ecs_sched__is_live_record(w, c.entity)) {
+            if (ecs_sched__is_live_record(w, c.entity) && w->relations_live) {
+                /* a despawn a kind refuses is skipped; its reason is the last error */
+                ecs_sched_result result = ecs_sched_despawn(w, c.entity);
+                if (result == ECS_SCHED_ERR_REFUSED) cmd->skipped++;
+                else if (result != ECS_SCHED_OK) return -1;
+            } else if (ecs_sched__is_live_record(w, c.entity)) {
                 if (w->observers) ecs_sched__observe_despawning(w, c.entity);
                 ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(c.entity));
                 if (w->observers) ecs_sched__observers_flush(w);
@@ -516,6 +560,17 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
     case ECS_SCHED__CMD_SET_RESOURCE:
         ok = ecs_sched_resource_insert(w, c.id, c.value) == ECS_SCHED_OK;
         break;
+    case ECS_SCHED__CMD_RELATE:
+    case ECS_SCHED__CMD_UNRELATE:
+    case ECS_SCHED__CMD_RELATE_KEEP: {
+        ecs_sched_result result = ECS_SCHED_OK;
+        if (!ecs_sched__is_live_record(w, c.entity) ||
+            !ecs_sched__apply_relation(w, c.op, c.entity, c.id, c.value, &result)) {
+            goto skipped;
+        }
+        ok = result == ECS_SCHED_OK;
+        break;
+    }
     default:
         ECS_SCHED_ASSERT(0 && "corrupt command buffer");
         break;

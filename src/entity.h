@@ -41,6 +41,16 @@ ECS_SCHED_API bool ecs_sched_has(const ecs_sched_world *world, ecs_sched_entity 
    between the world's tables (world.h), keeps its change ticks (ticks.h) and calls the
    observers watching it (observer.h). */
 
+/* A relationship kind's value is a target, which only relate gives (the lists of sources
+   must follow). */
+static ecs_sched_result ecs_sched__kind_inserted(ecs_sched_world *w, ecs_sched_id kind,
+                                                const char *operation) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: '%s' is a relationship kind, which needs a target: use "
+                           "ecs_sched_relate (or ecs_sched_commands_relate)", operation,
+                           w->components[kind].name);
+}
+
 static ecs_sched_result ecs_sched__check_ids(ecs_sched_world *w, int32_t count,
                                              const ecs_sched_id *ids, const char *operation) {
     int32_t i, j;
@@ -53,6 +63,7 @@ static ecs_sched_result ecs_sched__check_ids(ecs_sched_world *w, int32_t count,
         if (!ecs_sched__component_valid(w, ids[i])) {
             return ecs_sched__unknown_component(w, ids[i], operation);
         }
+        if (w->components[ids[i]].relation) return ecs_sched__kind_inserted(w, ids[i], operation);
         for (j = 0; j < i; j++) {
             if (ids[j] == ids[i]) {
                 return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -98,6 +109,7 @@ static bool ecs_sched__place(ecs_sched_world *w, uint32_t index, ecs_sched__tabl
     }
     if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, row, 1, ecs_sched__tick_now(w));
     w->alive_count++;
+    w->rows_version++;
     return true;
 }
 
@@ -200,6 +212,7 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, first, entity_count, ecs_sched__tick_now(w));
     t->count += entity_count;
     w->alive_count += entity_count;
+    w->rows_version++;
     if (w->observers) {
         for (i = 0; i < entity_count; i++) {
             ecs_sched__observe_inserted(w, t->entities[first + i], NULL, count, ids);
@@ -224,21 +237,26 @@ static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
     w->alive_count--;
 }
 
-/* A despawn in a world with observers, kept out of the plain one. */
+/* A despawn in a world with observers or relationships, kept out of the plain one. */
 ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_observed(ecs_sched_world *w,
                                                                        ecs_sched_entity e) {
-    if (ecs_sched__deferring(w)) return ecs_sched__defer_despawn(w, e);
+    ecs_sched_result result = ECS_SCHED_OK;
+    if (w->observers && ecs_sched__deferring(w)) return ecs_sched__defer_despawn(w, e);
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
-    ecs_sched__observe_despawning(w, e);
-    ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
-    ecs_sched__observers_flush(w);
-    return ECS_SCHED_OK;
+    if (w->relations_live) {
+        result = ecs_sched__despawn_related(w, e);
+    } else {
+        ecs_sched__observe_despawning(w, e);
+        ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
+    }
+    if (w->observers) ecs_sched__observers_flush(w);
+    return result;
 }
 
 ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers) return ecs_sched__despawn_observed(w, e);
+    if (w->observers || w->relations_live) return ecs_sched__despawn_observed(w, e);
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
     ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
@@ -327,6 +345,7 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "remove");
     src = w->tables[w->records[index].table];
     if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
+    if (w->components[id].relation) return ecs_sched__remove_relation(w, e, id);
     if (w->observers) ecs_sched__observe_removing(w, e, id);
     dst = ecs_sched__table_step(w, src, id, true);
     if (!dst) return w->env.last_result;

@@ -32,6 +32,7 @@ typedef struct ecs_sched_trigger {
     ecs_sched_observer_event event;
     ecs_sched_entity entity;
     ecs_sched_id component;    /* 0 for ON_DESPAWN */
+    ecs_sched_entity target;   /* for a relationship kind: the target (else 0) */
 } ecs_sched_trigger;
 
 /* Gets the observer's context: ecs_sched_ctx_world, ecs_sched_ctx_user_data,
@@ -286,15 +287,18 @@ static void ecs_sched__observer_failed(ecs_sched_world *w, ecs_sched__observer *
     ecs_sched__fail_text(&w->env, code, message);
 }
 
-/* Calls the observers of `event` on `component` for entity e, in the order they were added. */
-static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event event,
-                               ecs_sched_entity e, ecs_sched_id component) {
+/* Calls the observers of `event` on `component` for entity e, in the order they were added
+   (target: of a relationship, else 0). */
+static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_event event,
+                                      ecs_sched_entity e, ecs_sched_id component,
+                                      ecs_sched_entity target) {
     ecs_sched__observers *all = w->observers;
     ecs_sched_trigger trigger;
     uint32_t i;
     trigger.event = event;
     trigger.entity = e;
     trigger.component = component;
+    trigger.target = target;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         void *outer;
@@ -315,6 +319,11 @@ static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event even
         if (o->ctx.commands->pending) all->deferred = true;   /* a flush has work */
         if (o->ctx.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
     }
+}
+
+static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event event,
+                               ecs_sched_entity e, ecs_sched_id component) {
+    ecs_sched__observe_target(w, event, e, component, ECS_SCHED_NULL_ENTITY);
 }
 
 /* The world's side (declared in world.h). An entity got components `ids` (those `before`
@@ -352,7 +361,10 @@ static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e
     int32_t i, n = t->type_count;
     memcpy(type, t->type, (size_t)n * sizeof *type);
     ecs_sched__observe(w, ECS_SCHED_ON_DESPAWN, e, 0);
-    for (i = 0; i < n; i++) ecs_sched__observe_removing(w, e, type[i]);
+    for (i = 0; i < n; i++) {
+        if (w->components[type[i]].relation) ecs_sched__observe_relations_removing(w, e, type[i]);
+        else ecs_sched__observe_removing(w, e, type[i]);
+    }
 }
 
 /* Applies the observers' deferred changes, which may call observers again; until none is

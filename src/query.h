@@ -14,39 +14,64 @@ typedef enum ecs_sched_term_kind {
     /* change detection (tracked components only; see CHANGE DETECTION): */
     ECS_SCHED_TERM_ADDED,          /* required, read; rows added since the last look */
     ECS_SCHED_TERM_CHANGED,        /* required, read; rows changed since the last look */
-    ECS_SCHED_TERM_WRITE_MANUAL    /* required, written; marks no row changed by itself:
+    ECS_SCHED_TERM_WRITE_MANUAL,   /* required, written; marks no row changed by itself:
                                       the loop marks what it changes, with
                                       ecs_sched_iter_mark_changed */
+    /* relationships and hierarchies (see RELATIONSHIPS and HIERARCHY): */
+    ECS_SCHED_TERM_RELATED,        /* required, read: relationship kind `id` to `target` */
+    ECS_SCHED_TERM_FROM_PARENT,    /* required: component `id` of the entity's ChildOf
+                                      parent, read; the field holds one pointer per row */
+    ECS_SCHED_TERM_OPTIONAL_FROM_PARENT,  /* the same, the pointer NULL where the entity has
+                                             no parent or the parent lacks `id` */
+    ECS_SCHED_TERM_CASCADE         /* optional read of relationship `id` (ChildOf, or a kind
+                                      registered acyclic and exclusive), and iteration in
+                                      depth order: every target before its sources */
 } ecs_sched_term_kind;
 
 typedef struct ecs_sched_term {
     ecs_sched_id id;               /* 0 ends the term list */
     ecs_sched_term_kind kind;
+    ecs_sched_entity target;       /* ECS_SCHED_TERM_RELATED: the target */
 } ecs_sched_term;
 
 static inline ecs_sched_term ecs_sched_read(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_READ; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_READ; return t;
 }
 static inline ecs_sched_term ecs_sched_write(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_WRITE; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_WRITE; return t;
 }
 static inline ecs_sched_term ecs_sched_optional_read(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_OPTIONAL_READ; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_OPTIONAL_READ; return t;
 }
 static inline ecs_sched_term ecs_sched_optional_write(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_OPTIONAL_WRITE; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_OPTIONAL_WRITE; return t;
 }
 static inline ecs_sched_term ecs_sched_without(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_WITHOUT; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_WITHOUT; return t;
 }
 static inline ecs_sched_term ecs_sched_added(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_ADDED; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_ADDED; return t;
 }
 static inline ecs_sched_term ecs_sched_changed(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_CHANGED; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_CHANGED; return t;
 }
 static inline ecs_sched_term ecs_sched_write_manual(ecs_sched_id id) {
-    ecs_sched_term t; t.id = id; t.kind = ECS_SCHED_TERM_WRITE_MANUAL; return t;
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_WRITE_MANUAL; return t;
+}
+/* Entities with a relationship of kind `kind` to `target` (read(kind) asks for any target,
+   without(kind) for none). */
+static inline ecs_sched_term ecs_sched_related(ecs_sched_id kind, ecs_sched_entity target) {
+    ecs_sched_term t; t.id = kind; t.target = target; t.kind = ECS_SCHED_TERM_RELATED; return t;
+}
+static inline ecs_sched_term ecs_sched_from_parent(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_FROM_PARENT; return t;
+}
+static inline ecs_sched_term ecs_sched_optional_from_parent(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_OPTIONAL_FROM_PARENT;
+    return t;
+}
+static inline ecs_sched_term ecs_sched_cascade(ecs_sched_id kind) {
+    ecs_sched_term t; t.id = kind; t.target = 0; t.kind = ECS_SCHED_TERM_CASCADE; return t;
 }
 
 typedef struct ecs_sched_query_desc {
@@ -80,6 +105,8 @@ typedef struct ecs_sched_iter {
 } ecs_sched_iter;
 
 #define ECS_SCHED_FIELD(it, T, index) ((T *)(it)->fields[(index)])
+/* A from_parent term's field: per row, a pointer to the parent's value (or NULL). */
+#define ECS_SCHED_PARENT_FIELD(it, T, index) ((const T *const *)(it)->fields[(index)])
 
 /* The world owns the query; it is freed by ecs_sched_query_destroy or with the world.
    Returns NULL on failure. */
@@ -141,6 +168,9 @@ struct ecs_sched_query {
     int16_t log_term;                 /* and the first, whose change log it follows */
     bool marks;                       /* writes a tracked component, marking what it hands out */
     bool sees_disabled;               /* matches tables of disabled entities (disable.h) */
+    bool related;                     /* has related terms: a filter on rows (relation.h) */
+    bool hierarchical;                /* has from_parent or cascade terms (hierarchy.h) */
+    struct ecs_sched__hier_cache *hier;   /* hierarchical: the rows in order (hierarchy.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
     ecs_sched__match_ticks *match_ticks;  /* ticked queries: per match */
@@ -148,9 +178,27 @@ struct ecs_sched_query {
     int32_t read_count;
     int32_t write_count;
     ecs_sched_term terms[ECS_SCHED_MAX_TERMS];
-    ecs_sched_id reads[ECS_SCHED_MAX_TERMS];
+    ecs_sched_id reads[ECS_SCHED_MAX_TERMS + 1];   /* + ChildOf, read by hierarchical terms */
     ecs_sched_id writes[ECS_SCHED_MAX_TERMS];
 };
+
+/* relation.h: whether a row has the targets of the query's related terms. */
+static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__match *m,
+                                   int32_t row);
+/* hierarchy.h: a hierarchical query's iteration, in the order it keeps, and its end. */
+static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows);
+static void ecs_sched__hier_free(ecs_sched_query *q);
+
+/* Whether a term's field is a column of the entity's own table (not of its parent, and not
+   a without-term). */
+static bool ecs_sched__term_on_parent(ecs_sched_term_kind kind) {
+    return kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT;
+}
+
+static bool ecs_sched__term_on_self(ecs_sched_term_kind kind) {
+    return kind != ECS_SCHED_TERM_WITHOUT && kind != ECS_SCHED_TERM_FROM_PARENT &&
+           kind != ECS_SCHED_TERM_OPTIONAL_FROM_PARENT;
+}
 
 static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table *t,
                                      ecs_sched__match *out) {
@@ -174,13 +222,21 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         case ECS_SCHED_TERM_WITHOUT:
             if (present) return false;
             break;
+        case ECS_SCHED_TERM_RELATED:
+            if (!present) return false;
+            break;
+        case ECS_SCHED_TERM_FROM_PARENT:
+            if (ecs_sched__type_find(t, q->world->child_of) < 0) return false;
+            break;
         case ECS_SCHED_TERM_OPTIONAL_READ:
         case ECS_SCHED_TERM_OPTIONAL_WRITE:
+        case ECS_SCHED_TERM_OPTIONAL_FROM_PARENT:
+        case ECS_SCHED_TERM_CASCADE:
             break;
         }
         if (out) {
-            int32_t column = term->kind == ECS_SCHED_TERM_WITHOUT ? -1
-                                                                 : ecs_sched__column_find(t, term->id);
+            int32_t column = ecs_sched__term_on_self(term->kind) ? ecs_sched__column_find(t, term->id)
+                                                                 : -1;
             out->column[i] = (int16_t)column;
         }
     }
@@ -193,8 +249,8 @@ static void ecs_sched__match_ticks_fill(const ecs_sched_query *q, const ecs_sche
                                         ecs_sched__match_ticks *out) {
     int32_t i;
     for (i = 0; i < q->term_count; i++) {
-        const ecs_sched__ticks *ticks = q->terms[i].kind == ECS_SCHED_TERM_WITHOUT
-                                            ? NULL : ecs_sched__ticks_find(t, q->terms[i].id);
+        const ecs_sched__ticks *ticks = ecs_sched__term_on_self(q->terms[i].kind)
+                                            ? ecs_sched__ticks_find(t, q->terms[i].id) : NULL;
         out->of[i] = (int16_t)(ticks ? ticks - t->ticks : -1);
     }
 }
@@ -224,7 +280,57 @@ static bool ecs_sched__term_writes(ecs_sched_term_kind kind) {
 static bool ecs_sched__term_required(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_READ || kind == ECS_SCHED_TERM_WRITE ||
            kind == ECS_SCHED_TERM_ADDED || kind == ECS_SCHED_TERM_CHANGED ||
-           kind == ECS_SCHED_TERM_WRITE_MANUAL;
+           kind == ECS_SCHED_TERM_WRITE_MANUAL || kind == ECS_SCHED_TERM_RELATED;
+}
+
+/* Terms that read through the hierarchy: the query hands out its rows in the order
+   hierarchy.h keeps for it. */
+static bool ecs_sched__term_hierarchical(ecs_sched_term_kind kind) {
+    return kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT ||
+           kind == ECS_SCHED_TERM_CASCADE;
+}
+
+/* What a relationship or hierarchy term asks of its component and target. */
+static ecs_sched_result ecs_sched__check_relational_term(ecs_sched_world *w,
+                                                        const ecs_sched_term *term, int32_t i) {
+    const ecs_sched__component *c = &w->components[term->id];
+    if (term->target && term->kind != ECS_SCHED_TERM_RELATED) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_create: term %d ('%s') has a target, but only a related "
+                               "term (ecs_sched_related) has one", (int)i, c->name);
+    }
+    if ((term->kind == ECS_SCHED_TERM_RELATED || term->kind == ECS_SCHED_TERM_CASCADE) &&
+        !c->relation) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_create: term %d names '%s' as a relationship, but it is a "
+                               "component; register relationship kinds with "
+                               "ecs_sched_relation_register", (int)i, c->name);
+    }
+    if (term->kind == ECS_SCHED_TERM_RELATED && !ecs_sched__is_live_record(w, term->target)) {
+        return ecs_sched__stale(w, term->target, "query_create: the target of a related term");
+    }
+    if (term->kind == ECS_SCHED_TERM_CASCADE &&
+        (c->relation & (ECS_SCHED__KIND_EXCLUSIVE | ECS_SCHED__KIND_ACYCLIC)) !=
+            (ECS_SCHED__KIND_EXCLUSIVE | ECS_SCHED__KIND_ACYCLIC)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_create: term %d cascades along '%s', which is not both "
+                               "exclusive and acyclic (ChildOf is); only such a kind gives each "
+                               "entity one depth", (int)i, c->name);
+    }
+    if ((term->kind == ECS_SCHED_TERM_FROM_PARENT ||
+         term->kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) && c->size == 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_create: term %d reads '%s' from the parent, but '%s' is a "
+                               "tag and has no value", (int)i, c->name, c->name);
+    }
+    if (c->relation && ecs_sched__term_writes(term->kind) &&
+        c->size == sizeof(ecs_sched_entity)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_create: term %d writes '%s', a relationship without a "
+                               "payload: its value is the target, which only ecs_sched_relate "
+                               "changes; read it instead", (int)i, c->name);
+    }
+    return ECS_SCHED_OK;
 }
 
 static bool ecs_sched__term_filters(ecs_sched_term_kind kind) {
@@ -270,6 +376,36 @@ static ecs_sched_result ecs_sched__check_term_list(ecs_sched_world *w,
     return ECS_SCHED_OK;
 }
 
+/* A hierarchical query reads ChildOf (for its order and its parents' values); it keeps one
+   order, which cannot follow changes as well. */
+static ecs_sched_result ecs_sched__check_hierarchical(ecs_sched_world *w, ecs_sched_query *q) {
+    int32_t i, cascade = -1, filter = -1;
+    if (!q->hierarchical) return ECS_SCHED_OK;
+    for (i = 0; i < q->term_count; i++) {
+        if (q->terms[i].kind == ECS_SCHED_TERM_CASCADE) {
+            if (cascade >= 0) {
+                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                       "query_create: terms %d and %d both cascade; a query "
+                                       "has one order", (int)cascade, (int)i);
+            }
+            cascade = i;
+        }
+        if (ecs_sched__term_filters(q->terms[i].kind) && filter < 0) filter = i;
+    }
+    if (filter >= 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_create: term %d asks for entities whose '%s' was %s, and "
+                               "the query reads through the hierarchy; one query cannot do "
+                               "both: use a second query for what changed", (int)filter,
+                               w->components[q->terms[filter].id].name,
+                               q->terms[filter].kind == ECS_SCHED_TERM_ADDED ? "added"
+                                                                             : "changed");
+    }
+    for (i = 0; i < q->read_count && q->reads[i] != w->child_of; i++) {}
+    if (i == q->read_count) q->reads[q->read_count++] = w->child_of;
+    return ECS_SCHED_OK;
+}
+
 static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sched_query *q,
                                                    const ecs_sched_query_desc *desc) {
     int32_t i, j;
@@ -280,7 +416,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (!ecs_sched__component_valid(w, term->id)) {
             return ecs_sched__unknown_component(w, term->id, "query_create");
         }
-        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_WRITE_MANUAL) {
+        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_CASCADE) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "query_create: term %d ('%s') has an unknown kind %d", (int)i,
                                    w->components[term->id].name, (int)term->kind);
@@ -294,8 +430,13 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
                                    term->kind == ECS_SCHED_TERM_ADDED ? "added" : "changed",
                                    w->components[term->id].name);
         }
+        result = ecs_sched__check_relational_term(w, term, i);
+        if (result != ECS_SCHED_OK) return result;
         for (j = 0; j < i; j++) {
-            if (q->terms[j].id == term->id) {
+            /* a component may be read both from the entity and from its parent */
+            if (q->terms[j].id == term->id &&
+                ecs_sched__term_on_parent(q->terms[j].kind) ==
+                    ecs_sched__term_on_parent(term->kind)) {
                 return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                        "query_create: component '%s' appears in terms %d and %d; "
                                        "name each component once (write access includes read)",
@@ -314,12 +455,14 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
             q->ticked = true;
         }
         if (ecs_sched__term_marks(term->kind) && w->components[term->id].tracked) q->marks = true;
+        if (term->kind == ECS_SCHED_TERM_RELATED) q->related = q->filtered = q->ticked = true;
+        if (ecs_sched__term_hierarchical(term->kind)) q->hierarchical = q->ticked = true;
         if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
         if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
         else q->reads[q->read_count++] = term->id;
     }
     q->term_count = i;
-    return ECS_SCHED_OK;
+    return ecs_sched__check_hierarchical(w, q);
 }
 
 /* Whether a term names the Disabled tag other than to leave it out: a query that does sees
@@ -387,6 +530,7 @@ void ecs_sched_query_destroy(ecs_sched_query *q) {
     }
     ecs_sched__free(&w->env, q->matches);
     ecs_sched__free(&w->env, q->match_ticks);
+    ecs_sched__hier_free(q);
     ecs_sched__free(&w->env, q);
 }
 
@@ -570,6 +714,11 @@ void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int3
                               ecs_sched_chunk_fn fn, void *arg) {
     ecs_sched__par_query pq;
     ECS_SCHED_ASSERT(query != NULL && pool != NULL && fn != NULL);
+    if (query->hierarchical) {   /* its order is its point: one piece after the other */
+        ecs_sched_iter it = ecs_sched_query_iter(query);
+        while (ecs_sched_iter_next(&it)) fn(&it, arg);
+        return;
+    }
     pq.query = query;
     pq.pool = pool;
     pq.grain = grain > 0 ? grain

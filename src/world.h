@@ -132,6 +132,12 @@ ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world 
 #define ECS_SCHED__MAX_TYPE 256                /* components on one entity */
 #define ECS_SCHED__DISABLED_NAME "ecs_sched.Disabled"   /* the tag of disabled entities */
 #define ECS_SCHED__MAX_BATCHED_INSERTS 32
+/* ecs_sched__component.relation: a relationship kind's properties (relation.h). */
+#define ECS_SCHED__KIND_RELATION 0x1u
+#define ECS_SCHED__KIND_EXCLUSIVE 0x2u
+#define ECS_SCHED__KIND_ACYCLIC 0x4u
+#define ECS_SCHED__KIND_POLICY_SHIFT 3    /* two bits: what a target's despawn does */
+#define ECS_SCHED__CHILD_OF_NAME "ecs_sched.ChildOf"
 /* A recorded command keeps its component id in 27 bits (commands.h). */
 #define ECS_SCHED__MAX_COMPONENTS (1u << 27)
 
@@ -151,6 +157,7 @@ typedef struct ecs_sched__component {
     uint8_t alignment;             /* at most ECS_SCHED_MAX_ALIGNMENT */
     bool non_send;                 /* as a resource: main-thread-only */
     bool tracked;                  /* keeps change ticks per entity */
+    uint8_t relation;              /* a relationship kind: ECS_SCHED__KIND_* flags (relation.h) */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -238,6 +245,7 @@ typedef struct ecs_sched__states ecs_sched__states;
 typedef struct ecs_sched__clocks ecs_sched__clocks;
 typedef struct ecs_sched__messages ecs_sched__messages;
 typedef struct ecs_sched__observers ecs_sched__observers;
+typedef struct ecs_sched__links ecs_sched__links;
 
 struct ecs_sched_world {
     ecs_sched__env env;
@@ -280,6 +288,11 @@ struct ecs_sched_world {
                                             component is registered */
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
     ecs_sched_id disabled;               /* disable.h: the Disabled tag */
+    ecs_sched_id child_of;               /* hierarchy.h: the ChildOf relationship */
+    ecs_sched__links *relations;     /* relation.h; made with ChildOf, the first kind */
+    bool relations_live;                 /* some entity was related: despawns look at them */
+    uint32_t rows_version;               /* moves on whenever a row joins or leaves a table,
+                                            or a relationship changes (hierarchy.h's caches) */
     ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     ecs_sched_pool *pool;                /* created on first use */
@@ -351,6 +364,21 @@ static ecs_sched_result ecs_sched__defer_remove(ecs_sched_world *w, ecs_sched_en
                                                 ecs_sched_id id);
 static ecs_sched_result ecs_sched__defer_set_resource(ecs_sched_world *w, ecs_sched_id id,
                                                       const void *value);
+/* relation.h: relationships go with their sources and targets; ChildOf comes with the
+   world. */
+static ecs_sched_id ecs_sched__register_child_of(ecs_sched_world *w);
+static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched_entity e);
+static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched_entity source,
+                                                   ecs_sched_id kind);
+static void ecs_sched__observe_relations_removing(ecs_sched_world *w, ecs_sched_entity e,
+                                                  ecs_sched_id kind);
+static bool ecs_sched__apply_relation(ecs_sched_world *w, uint32_t op, ecs_sched_entity source,
+                                      ecs_sched_id kind, const void *slot,
+                                      ecs_sched_result *result);
+static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w);
+static void ecs_sched__relations_free(ecs_sched_world *w);
+/* name.h: an entity's name, for messages (NULL when it has none). */
+static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched_entity e);
 
 /* ---- small helpers ---- */
 
@@ -911,6 +939,7 @@ static void ecs_sched__table_delete_row(ecs_sched_world *w, ecs_sched__table *t,
     }
     if (t->tick_count) ecs_sched__ticks_delete_row(w, t, row, last);
     t->count = last;
+    w->rows_version++;
 }
 
 /* Moves an entity's row from its table to dst: shared values are relocated, values dst lacks
@@ -1108,7 +1137,8 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     /* registered now, not at its first use: that may be a command recorded by a system
        running beside others, which must not grow the component array under them */
     w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
-    if (!w->disabled) {
+    w->child_of = w->disabled ? ecs_sched__register_child_of(w) : 0;
+    if (!w->child_of) {
         ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
                        "world_create: out of memory");
         ecs_sched_world_destroy(w);
@@ -1125,7 +1155,13 @@ static void ecs_sched__observe_world_end(ecs_sched_world *w) {
     for (i = 0; i < w->table_count; i++) {
         const ecs_sched__table *t = w->tables[i];
         for (row = 0; row < t->count; row++) {
-            for (k = 0; k < t->type_count; k++) ecs_sched__observe_removing(w, t->entities[row], t->type[k]);
+            for (k = 0; k < t->type_count; k++) {
+                if (w->components[t->type[k]].relation) {
+                    ecs_sched__observe_relations_removing(w, t->entities[row], t->type[k]);
+                } else {
+                    ecs_sched__observe_removing(w, t->entities[row], t->type[k]);
+                }
+            }
         }
     }
 }
@@ -1143,6 +1179,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__queries_free(w);
     ecs_sched__messages_free(w);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
+    ecs_sched__relations_free(w);
     ecs_sched__resources_free(w);
     ecs_sched__name_map_free(&w->component_names);
     for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
@@ -1304,5 +1341,6 @@ ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
     result = ecs_sched__check_tables(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_records(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_queries(w);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_relations(w);
     return result;
 }

@@ -138,7 +138,7 @@ static inline ecs_sched_query *make_query(ecs_sched_world *w, const ecs_sched_te
     for (i = 0; terms[i].id != 0; i++) desc.terms[i] = terms[i];
     return ecs_sched_query_create(w, &desc);
 }
-#define END_TERMS {0, ECS_SCHED_TERM_READ}
+#define END_TERMS {0, ECS_SCHED_TERM_READ, 0}
 /* QUERY(w, ecs_sched_read(position), ecs_sched_without(frozen)) */
 #define QUERY(w, ...) make_query((w), (const ecs_sched_term[]){__VA_ARGS__, END_TERMS})
 

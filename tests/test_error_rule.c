@@ -193,10 +193,11 @@ static void building_a_schedule_from_its_own_run_gives_err_schedule_running(void
 
 /* ---- desc size ---- */
 
-static void a_system_desc_with_default_limits_fits_in_one_kilobyte(void **state) {
+static void a_system_desc_with_default_limits_fits_in_two_kilobytes(void **state) {
     (void)state;
-    /* descs are built on the stack, often fifty at a time for add_systems */
-    assert_true(sizeof(ecs_sched_system_desc) <= 1024);
+    /* descs are built on the stack, often fifty at a time for add_systems; a term is 16 bytes
+       (a related term carries its target), so four queries of sixteen terms take 1 KiB */
+    assert_true(sizeof(ecs_sched_system_desc) <= 2048);
     assert_true(sizeof(ecs_sched_set_desc) <= 1024);
     assert_true(sizeof(ecs_sched_systems_desc) <= 1024);
 }
@@ -213,7 +214,7 @@ int main(void) {
         cmocka_unit_test(world_create_failures_reach_the_descs_logger_with_their_code),
         cmocka_unit_test(null_handles_and_missing_functions_hit_the_assert_hook),
         cmocka_unit_test(building_a_schedule_from_its_own_run_gives_err_schedule_running),
-        cmocka_unit_test(a_system_desc_with_default_limits_fits_in_one_kilobyte),
+        cmocka_unit_test(a_system_desc_with_default_limits_fits_in_two_kilobytes),
     };
     return cmocka_run_group_tests_name("error rule", tests, NULL, NULL);
 }

@@ -1,0 +1,442 @@
+/* hierarchy: parents and children (the ChildOf relationship), and queries that read through
+   them: a parent's values, and the order of depth. */
+#pragma once
+#include "change.h"
+#include "relation.h"
+
+/* Makes child a child of parent, last among its children (parent ECS_SCHED_NULL_ENTITY: the
+   child becomes a root). Refused when parent is child or below it (ECS_SCHED_ERR_RELATION_CYCLE,
+   naming the path). A structural change: from a system, use ecs_sched_commands_set_parent. */
+ECS_SCHED_API ecs_sched_result ecs_sched_set_parent(ecs_sched_world *world, ecs_sched_entity child,
+                                                    ecs_sched_entity parent);
+/* The same, placed at `index` among the parent's children (past the end: last). A child of
+   that parent already moves to `index`. */
+ECS_SCHED_API ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *world,
+                                                       ecs_sched_entity child,
+                                                       ecs_sched_entity parent, int32_t index);
+/* The parent, or ECS_SCHED_NULL_ENTITY for a root (or a dead entity). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_parent_of(const ecs_sched_world *world,
+                                                   ecs_sched_entity entity);
+/* The children in their order; *count receives how many (NULL and 0 for none). Valid until
+   the next structural change. */
+ECS_SCHED_API const ecs_sched_entity *ecs_sched_children(const ecs_sched_world *world,
+                                                         ecs_sched_entity parent, int32_t *count);
+/* How many ancestors the entity has (0 for a root); -1 for a dead entity. */
+ECS_SCHED_API int32_t ecs_sched_depth(const ecs_sched_world *world, ecs_sched_entity entity);
+/* The entity's ancestors, its parent first: up to `capacity` into out; returns how many
+   there are (which may be more than capacity), or -1 for a dead entity. */
+ECS_SCHED_API int32_t ecs_sched_ancestors(const ecs_sched_world *world, ecs_sched_entity entity,
+                                          ecs_sched_entity *out, int32_t capacity);
+
+typedef enum ecs_sched_traversal {
+    ECS_SCHED_DEPTH_FIRST,       /* each entity, then its subtree, children in their order */
+    ECS_SCHED_BREADTH_FIRST      /* level by level, each level in the children's order */
+} ecs_sched_traversal;
+
+/* The entity's descendants (not itself) in the order asked: up to `capacity` into out;
+   returns how many there are (which may be more than capacity), or -1 for a dead entity or
+   when out of memory. */
+ECS_SCHED_API int32_t ecs_sched_descendants(ecs_sched_world *world, ecs_sched_entity entity,
+                                            ecs_sched_traversal order, ecs_sched_entity *out,
+                                            int32_t capacity);
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands *commands,
+                                                             ecs_sched_entity child,
+                                                             ecs_sched_entity parent);
+
+/*@@ implementation @@*/
+/* hierarchy: parents and children.
+
+   A hierarchical query (with from_parent or cascade terms) keeps its rows in a list: in
+   depth order when it cascades (roots, then their children, and so on; within a depth in
+   table order), with a pointer to the parent's value for each from_parent term. The list is
+   made again at the first iteration after a row joined or left any table, or a relationship
+   changed (the world's rows_version): that costs a pass over the query's rows and their
+   ancestors, once. An iteration with nothing changed walks the list: runs of consecutive rows
+   of one table, the parent pointers beside them. */
+
+/* ---- parents and children ---- */
+
+ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *w, ecs_sched_entity child,
+                                         ecs_sched_entity parent, int32_t index) {
+    ecs_sched_entity old;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, child)) {
+        if (w->observers && ecs_sched__deferring(w)) {
+            return ecs_sched_commands_set_parent(ecs_sched__deferring(w), child, parent);
+        }
+        return ecs_sched__stale(w, child, "set_parent");
+    }
+    old = ecs_sched_parent_of(w, child);
+    if (parent == ECS_SCHED_NULL_ENTITY) {
+        return old ? ecs_sched_unrelate(w, child, w->child_of, old) : ECS_SCHED_OK;
+    }
+    if (old == parent && !(w->observers && ecs_sched__deferring(w)) &&
+        !ecs_sched__change_refused(w, "set_parent")) {
+        ecs_sched__sources *s = ecs_sched__sources_of(w, w->child_of, parent);
+        uint32_t at = index < 0 ? 0u : (uint32_t)index;
+        if (at >= s->count) at = s->count - 1u;
+        ecs_sched__sources_drop(s, child);
+        ecs_sched__sources_insert(s, child, at);
+        w->rows_version++;
+        return ECS_SCHED_OK;
+    }
+    if (old == parent) return w->env.last_result;
+    return ecs_sched__relate_at(w, child, w->child_of, parent, NULL,
+                                index < 0 ? 0u : (uint32_t)index, "set_parent");
+}
+
+ecs_sched_result ecs_sched_set_parent(ecs_sched_world *w, ecs_sched_entity child,
+                                      ecs_sched_entity parent) {
+    return ecs_sched_set_parent_at(w, child, parent, INT32_MAX);
+}
+
+ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands *cmd, ecs_sched_entity child,
+                                               ecs_sched_entity parent) {
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_ERR_ACCESS;
+    if (parent != ECS_SCHED_NULL_ENTITY) {
+        return ecs_sched_commands_relate(cmd, child, cmd->world->child_of, parent, NULL);
+    }
+    /* no parent: the child's ChildOf goes, whatever it is by then */
+    {
+        ecs_sched_result result = ecs_sched__check_target(cmd, child, "commands_set_parent");
+        if (result != ECS_SCHED_OK) return result;
+        return ecs_sched_commands_remove(cmd, child, cmd->world->child_of);
+    }
+}
+
+ecs_sched_entity ecs_sched_parent_of(const ecs_sched_world *w, ecs_sched_entity e) {
+    const unsigned char *slot;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, e)) return ECS_SCHED_NULL_ENTITY;
+    slot = ecs_sched__first_slot(w, e, w->child_of);
+    return slot ? ecs_sched__slot_target(slot) : ECS_SCHED_NULL_ENTITY;
+}
+
+const ecs_sched_entity *ecs_sched_children(const ecs_sched_world *w, ecs_sched_entity parent,
+                                           int32_t *count) {
+    return ecs_sched_sources(w, w->child_of, parent, count);
+}
+
+int32_t ecs_sched_ancestors(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_entity *out,
+                            int32_t capacity) {
+    int32_t n = 0;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, e)) return -1;
+    for (;;) {
+        const unsigned char *slot = ecs_sched__first_slot(w, e, w->child_of);
+        if (!slot) return n;
+        e = ecs_sched__slot_target(slot);
+        if (out && n < capacity) out[n] = e;
+        n++;
+    }
+}
+
+int32_t ecs_sched_depth(const ecs_sched_world *w, ecs_sched_entity e) {
+    return ecs_sched_ancestors(w, e, NULL, 0);
+}
+
+/* Pushes the children of e on a stack, last child first (so the first is popped first). */
+static bool ecs_sched__push_children(ecs_sched_world *w, ecs_sched_entity e,
+                                     ecs_sched_entity **stack, uint32_t *count,
+                                     uint32_t *capacity, bool reversed) {
+    int32_t n, i;
+    const ecs_sched_entity *children = ecs_sched_children(w, e, &n);
+    if (!children) return true;
+    if (!ECS_SCHED__GROW(&w->env, *stack, capacity, *count + (uint32_t)n)) return false;
+    for (i = 0; i < n; i++) (*stack)[(*count)++] = children[reversed ? n - 1 - i : i];
+    return true;
+}
+
+int32_t ecs_sched_descendants(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_traversal order,
+                              ecs_sched_entity *out, int32_t capacity) {
+    ecs_sched_entity *pending = NULL;
+    uint32_t count = 0, cap = 0, head = 0;
+    int32_t n = 0;
+    bool ok;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, e)) {
+        ecs_sched__stale(w, e, "descendants");
+        return -1;
+    }
+    /* depth first: a stack; breadth first: a queue read from `head` */
+    ok = ecs_sched__push_children(w, e, &pending, &count, &cap, order == ECS_SCHED_DEPTH_FIRST);
+    while (ok && head < count) {
+        ecs_sched_entity next = order == ECS_SCHED_DEPTH_FIRST ? pending[--count] : pending[head++];
+        if (out && n < capacity) out[n] = next;
+        n++;
+        ok = ecs_sched__push_children(w, next, &pending, &count, &cap, order == ECS_SCHED_DEPTH_FIRST);
+    }
+    ecs_sched__free(&w->env, pending);
+    if (!ok) {
+        ecs_sched__out_of_memory(w, "listing descendants");
+        return -1;
+    }
+    return n;
+}
+
+/* ---- hierarchical queries ---- */
+
+typedef struct ecs_sched__hier_row {
+    uint32_t match;
+    int32_t row;
+} ecs_sched__hier_row;
+
+typedef struct ecs_sched__hier_cache {
+    uint32_t version;              /* the world's rows_version it was made at */
+    bool made;
+    ecs_sched__hier_row *rows;     /* in iteration order */
+    uint32_t count;
+    uint32_t capacity;
+    const void **parents;          /* per from_parent term, `capacity` pointers */
+    uint32_t parents_capacity;
+    int16_t parent_slot[ECS_SCHED_MAX_TERMS];   /* the term's block of parents, or -1 */
+    int32_t parent_terms;
+    int32_t cascade;               /* the cascading term, or -1 */
+    uint32_t *depths;              /* scratch: per row, then per depth */
+    uint32_t depth_capacity;
+    uint32_t *memo;                /* by entity index: depth + 1 when memo_stamp matches */
+    uint32_t *memo_stamp;
+    uint32_t memo_capacity;
+    uint32_t stamp;
+    ecs_sched__hier_row *sorted;   /* scratch for the sort */
+    uint32_t sorted_capacity;
+} ecs_sched__hier_cache;
+
+static void ecs_sched__hier_free(ecs_sched_query *q) {
+    ecs_sched__hier_cache *c = q->hier;
+    ecs_sched__env *env = &q->world->env;
+    if (!c) return;
+    ecs_sched__free(env, c->rows);
+    ecs_sched__free(env, c->parents);
+    ecs_sched__free(env, c->depths);
+    ecs_sched__free(env, c->memo);
+    ecs_sched__free(env, c->memo_stamp);
+    ecs_sched__free(env, c->sorted);
+    ecs_sched__free(env, c);
+    q->hier = NULL;
+}
+
+static ecs_sched__hier_cache *ecs_sched__hier_create(ecs_sched_query *q) {
+    ecs_sched__hier_cache *c = (ecs_sched__hier_cache *)ecs_sched__calloc(&q->world->env, sizeof *c);
+    int32_t i;
+    if (!c) return NULL;
+    c->cascade = -1;
+    for (i = 0; i < q->term_count; i++) {
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        c->parent_slot[i] = -1;
+        if (kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
+            c->parent_slot[i] = (int16_t)c->parent_terms++;
+        }
+        if (kind == ECS_SCHED_TERM_CASCADE) c->cascade = i;
+    }
+    q->hier = c;
+    return c;
+}
+
+/* The target of e along `kind` (exclusive), or 0. */
+static inline ecs_sched_entity ecs_sched__up(const ecs_sched_world *w, ecs_sched_entity e,
+                                             ecs_sched_id kind) {
+    const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
+    const ecs_sched__table *t = w->tables[r->table];
+    int32_t column = ecs_sched__column_find(t, kind);
+    return column < 0 ? ECS_SCHED_NULL_ENTITY
+                      : ecs_sched__slot_target((const unsigned char *)ecs_sched__cell(t, column, r->row));
+}
+
+/* e's depth along `kind`, remembered for the entities on the way up. */
+static uint32_t ecs_sched__memo_depth(const ecs_sched_world *w, ecs_sched__hier_cache *c,
+                                      ecs_sched_entity e, ecs_sched_id kind) {
+    ecs_sched_entity at = e;
+    uint32_t steps = 0, depth, d;
+    /* up to a root or an entity whose depth is known */
+    while (at) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(at);
+        if (c->memo_stamp[index] == c->stamp) break;
+        at = ecs_sched__up(w, at, kind);
+        steps++;
+    }
+    depth = at ? c->memo[ECS_SCHED_ENTITY_INDEX(at)] - 1u + steps : steps - 1u;
+    /* down again, writing each depth */
+    for (at = e, d = depth; steps > 0; steps--, d--) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(at);
+        c->memo[index] = d + 1u;
+        c->memo_stamp[index] = c->stamp;
+        at = ecs_sched__up(w, at, kind);
+    }
+    return depth;
+}
+
+/* Room for the rows of every match, and the memo of depths by entity index. */
+static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+    ecs_sched_world *w = q->world;
+    uint32_t rows = 0, i, had = c->memo_capacity;
+    for (i = 0; i < q->match_count; i++) rows += (uint32_t)q->matches[i].table->count;
+    if (!ECS_SCHED__GROW(&w->env, c->rows, &c->capacity, rows) ||
+        !ECS_SCHED__GROW(&w->env, c->sorted, &c->sorted_capacity, rows) ||
+        !ECS_SCHED__GROW(&w->env, c->depths, &c->depth_capacity, rows + 1u) ||
+        !ECS_SCHED__GROW(&w->env, c->parents, &c->parents_capacity,
+                         rows * (uint32_t)c->parent_terms + 1u)) {
+        return false;
+    }
+    if (w->record_count > had) {
+        uint32_t cap = c->memo_capacity;
+        if (!ECS_SCHED__GROW(&w->env, c->memo, &cap, w->record_count)) return false;
+        if (!ECS_SCHED__GROW(&w->env, c->memo_stamp, &c->memo_capacity, w->record_count)) return false;
+        memset(c->memo_stamp + had, 0, (c->memo_capacity - had) * sizeof *c->memo_stamp);
+    }
+    return true;
+}
+
+/* Sorts the rows by depth, keeping table order within a depth (a counting sort). */
+static void ecs_sched__hier_sort(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+    ecs_sched_id kind = q->terms[c->cascade].id;
+    uint32_t i, max = 0, *count;
+    for (i = 0; i < c->count; i++) {
+        const ecs_sched__table *t = q->matches[c->rows[i].match].table;
+        c->sorted[i] = c->rows[i];
+        c->depths[i] = ecs_sched__memo_depth(q->world, c, t->entities[c->rows[i].row], kind);
+        if (c->depths[i] > max) max = c->depths[i];
+    }
+    count = (uint32_t *)ecs_sched__calloc(&q->world->env, ((size_t)max + 2u) * sizeof *count);
+    if (!count) {   /* out of memory: table order; every row is still handed out */
+        return;
+    }
+    for (i = 0; i < c->count; i++) count[c->depths[i] + 1u]++;
+    for (i = 1; i <= max + 1u; i++) count[i] += count[i - 1u];
+    for (i = 0; i < c->count; i++) c->rows[count[c->depths[i]]++] = c->sorted[i];
+    ecs_sched__free(&q->world->env, count);
+}
+
+/* The parent's value of each from_parent term for each row; rows whose required parent value
+   is missing are dropped. */
+static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+    const ecs_sched_world *w = q->world;
+    uint32_t i, kept = 0;
+    int32_t term;
+    for (i = 0; i < c->count; i++) {
+        const ecs_sched__table *t = q->matches[c->rows[i].match].table;
+        ecs_sched_entity parent = ecs_sched__up(w, t->entities[c->rows[i].row], w->child_of);
+        const ecs_sched__table *pt = NULL;
+        uint32_t prow = 0;
+        bool keep = true;
+        if (parent) {
+            const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(parent)];
+            pt = w->tables[r->table];
+            prow = r->row;
+        }
+        for (term = 0; term < q->term_count; term++) {
+            int32_t column;
+            const void *value = NULL;
+            if (c->parent_slot[term] < 0) continue;
+            column = pt ? ecs_sched__column_find(pt, q->terms[term].id) : -1;
+            if (column >= 0) value = ecs_sched__cell(pt, column, prow);
+            if (!value && q->terms[term].kind == ECS_SCHED_TERM_FROM_PARENT) keep = false;
+            c->parents[(size_t)c->parent_slot[term] * c->capacity + kept] = value;
+        }
+        if (keep) c->rows[kept++] = c->rows[i];
+    }
+    c->count = kept;
+}
+
+/* Makes the list again when the world's rows or relationships changed since. */
+static bool ecs_sched__hier_update(ecs_sched_query *q) {
+    ecs_sched__hier_cache *c = q->hier ? q->hier : ecs_sched__hier_create(q);
+    ecs_sched_world *w = q->world;
+    uint32_t m;
+    if (!c) return false;
+    if (c->made && c->version == w->rows_version) return true;
+    if (!ecs_sched__hier_reserve(q, c)) return false;
+    c->count = 0;
+    for (m = 0; m < q->match_count; m++) {
+        const ecs_sched__match *match = &q->matches[m];
+        int32_t row;
+        for (row = 0; row < match->table->count; row++) {
+            if (q->related && !ecs_sched__row_related(q, match, row)) continue;
+            c->rows[c->count].match = m;
+            c->rows[c->count].row = row;
+            c->count++;
+        }
+    }
+    if (++c->stamp == 0) {
+        memset(c->memo_stamp, 0, c->memo_capacity * sizeof *c->memo_stamp);
+        c->stamp = 1;
+    }
+    if (c->cascade >= 0) ecs_sched__hier_sort(q, c);
+    if (c->parent_terms) ecs_sched__hier_parents(q, c);
+    c->version = w->rows_version;
+    c->made = true;
+    return true;
+}
+
+static void ecs_sched__hier_fields(ecs_sched_iter *it, const ecs_sched__hier_cache *c,
+                                   const ecs_sched__match *m, int32_t first_row, uint32_t at) {
+    const ecs_sched_query *q = it->query_;
+    const ecs_sched__table *t = m->table;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        if (c->parent_slot[i] >= 0) {
+            it->fields[i] = (void *)(uintptr_t)&c->parents[(size_t)c->parent_slot[i] * c->capacity + at];
+        } else {
+            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
+            it->fields[i] = col ? col->data + (size_t)first_row * col->size : NULL;
+        }
+    }
+}
+
+/* The world's side (declared in query.h): the next run of rows of a hierarchical query, rows
+   consecutive in one table (by_rows: up to ECS_SCHED_ITER_ROWS rows of one table, by
+   index). it->next_ is the position in the list; it->at_ the match of the run. */
+static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
+    ecs_sched_query *q = (ecs_sched_query *)(uintptr_t)it->query_;
+    const ecs_sched__hier_cache *c;
+    const ecs_sched__match *m;
+    uint32_t at, end;
+    if (it->row_ < 0) {   /* the first call */
+        if (q->marks) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+        else it->last_run_ = it->this_run_ = 0;
+        it->row_ = 0;
+        it->by_rows_ = by_rows;
+        if (!ecs_sched__hier_update(q)) {
+            ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
+            it->next_ = INT32_MAX;
+        }
+    }
+    c = q->hier;
+    at = (uint32_t)it->next_;
+    if (!c || at >= c->count) {
+        it->count = 0;
+        return false;
+    }
+    m = &q->matches[c->rows[at].match];
+    end = at + 1;
+    if (by_rows) {
+        while (end < c->count && end - at < ECS_SCHED_ITER_ROWS &&
+               c->rows[end].match == c->rows[at].match) {
+            end++;
+        }
+        for (it->count = 0; at + (uint32_t)it->count < end; it->count++) {
+            it->rows[it->count] = c->rows[at + (uint32_t)it->count].row;
+        }
+        it->entities = m->table->entities;
+        ecs_sched__hier_fields(it, c, m, 0, at);
+        if (q->marks) {
+            int32_t i;
+            for (i = 0; i < it->count; i++) {
+                ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
+            }
+        }
+    } else {
+        while (end < c->count && c->rows[end].match == c->rows[at].match &&
+               c->rows[end].row == c->rows[end - 1].row + 1) {
+            end++;
+        }
+        it->count = (int32_t)(end - at);
+        it->entities = m->table->entities + c->rows[at].row;
+        it->row_ = c->rows[at].row + it->count;
+        ecs_sched__hier_fields(it, c, m, c->rows[at].row, at);
+        ecs_sched__mark_written(q, m, c->rows[at].row, it->row_, it->this_run_);
+    }
+    it->at_ = (int32_t)c->rows[at].match;
+    it->next_ = (int32_t)end;
+    return true;
+}
