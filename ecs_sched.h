@@ -17533,7 +17533,7 @@ static ecs_sched__label ecs_sched__entity_label(const ecs_sched_world *w, ecs_sc
 /* ---- slots: a target and its payload ---- */
 
 /* The entity's first slot of the kind, or NULL when it has none. */
-static unsigned char *ecs_sched__first_slot(const ecs_sched_world *w, ecs_sched_entity source,
+static unsigned char *ecs_sched__rel_first_slot(const ecs_sched_world *w, ecs_sched_entity source,
                                             ecs_sched_id kind) {
     const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(source)];
     const ecs_sched__table *t = w->tables[r->table];
@@ -17541,7 +17541,7 @@ static unsigned char *ecs_sched__first_slot(const ecs_sched_world *w, ecs_sched_
     return column < 0 ? NULL : (unsigned char *)ecs_sched__cell(t, column, r->row);
 }
 
-static inline ecs_sched_entity ecs_sched__slot_target(const unsigned char *slot) {
+static inline ecs_sched_entity ecs_sched__rel_slot_target(const unsigned char *slot) {
     ecs_sched_entity target;
     memcpy(&target, slot, sizeof target);
     return target;
@@ -17555,21 +17555,21 @@ static ecs_sched__extra *ecs_sched__extra_of(const ecs_sched_world *w, ecs_sched
 }
 
 /* The slot of (source, kind, target), or NULL. */
-static unsigned char *ecs_sched__slot_of(const ecs_sched_world *w, ecs_sched_entity source,
+static unsigned char *ecs_sched__rel_slot_of(const ecs_sched_world *w, ecs_sched_entity source,
                                          ecs_sched_id kind, ecs_sched_entity target) {
-    unsigned char *slot = ecs_sched__first_slot(w, source, kind);
+    unsigned char *slot = ecs_sched__rel_first_slot(w, source, kind);
     const ecs_sched__extra *x;
     uint32_t i;
-    if (!slot || ecs_sched__slot_target(slot) == target) return slot;
+    if (!slot || ecs_sched__rel_slot_target(slot) == target) return slot;
     x = ecs_sched__extra_of(w, kind, source);
     for (i = 0; x && i < x->count; i++) {
         unsigned char *s = x->slots + (size_t)i * w->components[kind].size;
-        if (ecs_sched__slot_target(s) == target) return s;
+        if (ecs_sched__rel_slot_target(s) == target) return s;
     }
     return NULL;
 }
 
-static void ecs_sched__slot_write(const ecs_sched_world *w, ecs_sched_id kind, unsigned char *slot,
+static void ecs_sched__rel_slot_write(const ecs_sched_world *w, ecs_sched_id kind, unsigned char *slot,
                                   ecs_sched_entity target, const void *payload, bool fresh) {
     const ecs_sched__component *c = &w->components[kind];
     size_t offset = ecs_sched__payload_offset(c);
@@ -17657,9 +17657,9 @@ static ecs_sched_result ecs_sched__check_acyclic(ecs_sched_world *w, ecs_sched_e
     size_t used = 0;
     int32_t steps = 0;
     while (at != source) {
-        const unsigned char *slot = ecs_sched__first_slot(w, at, kind);
+        const unsigned char *slot = ecs_sched__rel_first_slot(w, at, kind);
         if (!slot) return ECS_SCHED_OK;
-        at = ecs_sched__slot_target(slot);
+        at = ecs_sched__rel_slot_target(slot);
         steps++;
     }
     /* the path from source down to target: walk up from target, write in reverse */
@@ -17671,7 +17671,7 @@ static ecs_sched_result ecs_sched__check_acyclic(ecs_sched_world *w, ecs_sched_e
         if (n < 0) break;
         used += (size_t)n;
         if (at == source) break;
-        at = ecs_sched__slot_target(ecs_sched__first_slot(w, at, kind));
+        at = ecs_sched__rel_slot_target(ecs_sched__rel_first_slot(w, at, kind));
     }
     if (target == source) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
@@ -17723,7 +17723,7 @@ static unsigned char *ecs_sched__gain_kind(ecs_sched_world *w, ecs_sched_entity 
     ecs_sched__table *src = w->tables[w->records[index].table];
     ecs_sched__table *dst = ecs_sched__table_step(w, src, kind, false);
     if (!dst || !ecs_sched__move_entity(w, index, dst)) return NULL;
-    return ecs_sched__first_slot(w, source, kind);
+    return ecs_sched__rel_first_slot(w, source, kind);
 }
 
 /* A further target of a kind that is not exclusive; false when out of memory. */
@@ -17749,7 +17749,7 @@ static bool ecs_sched__extra_add(ecs_sched_world *w, ecs_sched_entity source, ec
         x->capacity = capacity;
     }
     if (x->count == 0) k->extra_count++;
-    ecs_sched__slot_write(w, kind, x->slots + (size_t)x->count * size, target, payload, true);
+    ecs_sched__rel_slot_write(w, kind, x->slots + (size_t)x->count * size, target, payload, true);
     x->count++;
     return true;
 }
@@ -17771,12 +17771,12 @@ static void ecs_sched__extra_drop(ecs_sched_world *w, ecs_sched_id kind, ecs_sch
 static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_entity source,
                                                   ecs_sched_id kind, ecs_sched_entity target,
                                                   const void *payload, uint32_t at) {
-    unsigned char *slot = ecs_sched__first_slot(w, source, kind), *same;
+    unsigned char *slot = ecs_sched__rel_first_slot(w, source, kind), *same;
     bool exclusive = (w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE) != 0;
-    ecs_sched_entity old = slot ? ecs_sched__slot_target(slot) : ECS_SCHED_NULL_ENTITY;
-    same = slot ? ecs_sched__slot_of(w, source, kind, target) : NULL;
+    ecs_sched_entity old = slot ? ecs_sched__rel_slot_target(slot) : ECS_SCHED_NULL_ENTITY;
+    same = slot ? ecs_sched__rel_slot_of(w, source, kind, target) : NULL;
     if (same) {   /* related already: a new payload, and no move among the sources */
-        if (payload) ecs_sched__slot_write(w, kind, same, target, payload, false);
+        if (payload) ecs_sched__rel_slot_write(w, kind, same, target, payload, false);
         ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, source, kind, target);
         return ECS_SCHED_OK;
     }
@@ -17786,12 +17786,12 @@ static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_
     if (!slot) {
         slot = ecs_sched__gain_kind(w, source, kind);
         if (!slot) return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
-        ecs_sched__slot_write(w, kind, slot, target, payload, true);
+        ecs_sched__rel_slot_write(w, kind, slot, target, payload, true);
     } else if (exclusive) {
         ecs_sched__observe_relation(w, ECS_SCHED_ON_REMOVE, source, kind, old);
         ecs_sched__unlink(w, kind, source, old);
-        slot = ecs_sched__first_slot(w, source, kind);   /* an observer may have moved it */
-        ecs_sched__slot_write(w, kind, slot, target, payload, true);
+        slot = ecs_sched__rel_first_slot(w, source, kind);   /* an observer may have moved it */
+        ecs_sched__rel_slot_write(w, kind, slot, target, payload, true);
     } else if (!ecs_sched__extra_add(w, source, kind, target, payload)) {
         return ecs_sched__out_of_memory(w, "relating two entities");
     }
@@ -17830,10 +17830,10 @@ static ecs_sched_result ecs_sched__unrelate_checked(ecs_sched_world *w, ecs_sche
     unsigned char *slot;
     ecs_sched__extra *x;
     ecs_sched__observe_relation(w, ECS_SCHED_ON_REMOVE, source, kind, target);
-    slot = ecs_sched__first_slot(w, source, kind);
-    if (!slot || !ecs_sched__slot_of(w, source, kind, target)) return ECS_SCHED_OK;
+    slot = ecs_sched__rel_first_slot(w, source, kind);
+    if (!slot || !ecs_sched__rel_slot_of(w, source, kind, target)) return ECS_SCHED_OK;
     x = ecs_sched__extra_of(w, kind, source);
-    if (ecs_sched__slot_target(slot) == target) {
+    if (ecs_sched__rel_slot_target(slot) == target) {
         if (x && x->count) {   /* the last further target takes the column's place */
             memcpy(slot, x->slots + (size_t)(x->count - 1) * w->components[kind].size,
                    w->components[kind].size);
@@ -17849,7 +17849,7 @@ static ecs_sched_result ecs_sched__unrelate_checked(ecs_sched_world *w, ecs_sche
     } else {
         uint32_t i;
         size_t size = w->components[kind].size;
-        for (i = 0; i < x->count && ecs_sched__slot_target(x->slots + i * size) != target; i++) {}
+        for (i = 0; i < x->count && ecs_sched__rel_slot_target(x->slots + i * size) != target; i++) {}
         ecs_sched__extra_drop(w, kind, x, i);
     }
     ecs_sched__unlink(w, kind, source, target);
@@ -17867,7 +17867,7 @@ ecs_sched_result ecs_sched_unrelate(ecs_sched_world *w, ecs_sched_entity source,
     if (!ecs_sched__is_live_record(w, source)) return ecs_sched__stale(w, source, "unrelate");
     if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "unrelate");
     if (!ecs_sched__is_live_record(w, target)) return ecs_sched__stale(w, target, "unrelate (target)");
-    if (!ecs_sched__slot_of(w, source, kind, target)) return ECS_SCHED_OK;
+    if (!ecs_sched__rel_slot_of(w, source, kind, target)) return ECS_SCHED_OK;
     result = ecs_sched__unrelate_checked(w, source, kind, target);
     if (w->observers) ecs_sched__observers_flush(w);
     return result;
@@ -17877,11 +17877,11 @@ ecs_sched_result ecs_sched_unrelate(ecs_sched_world *w, ecs_sched_entity source,
 static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched_entity source,
                                                    ecs_sched_id kind) {
     const unsigned char *slot;
-    while ((slot = ecs_sched__first_slot(w, source, kind)) != NULL) {
+    while ((slot = ecs_sched__rel_first_slot(w, source, kind)) != NULL) {
         const ecs_sched__extra *x = ecs_sched__extra_of(w, kind, source);
         ecs_sched_entity target = x && x->count
-            ? ecs_sched__slot_target(x->slots + (size_t)(x->count - 1) * w->components[kind].size)
-            : ecs_sched__slot_target(slot);
+            ? ecs_sched__rel_slot_target(x->slots + (size_t)(x->count - 1) * w->components[kind].size)
+            : ecs_sched__rel_slot_target(slot);
         ecs_sched_result result = ecs_sched__unrelate_checked(w, source, kind, target);
         if (result != ECS_SCHED_OK) return result;
     }
@@ -17895,8 +17895,8 @@ bool ecs_sched_has_relation(const ecs_sched_world *w, ecs_sched_entity source, e
                             ecs_sched_entity target) {
     ECS_SCHED__CHECK_WORLD(w);
     if (!ecs_sched__is_live_record(w, source) || !ecs_sched__is_kind(w, kind)) return false;
-    if (target == ECS_SCHED_NULL_ENTITY) return ecs_sched__first_slot(w, source, kind) != NULL;
-    return ecs_sched__slot_of(w, source, kind, target) != NULL;
+    if (target == ECS_SCHED_NULL_ENTITY) return ecs_sched__rel_first_slot(w, source, kind) != NULL;
+    return ecs_sched__rel_slot_of(w, source, kind, target) != NULL;
 }
 
 int32_t ecs_sched_target_count(const ecs_sched_world *w, ecs_sched_entity source,
@@ -17904,7 +17904,7 @@ int32_t ecs_sched_target_count(const ecs_sched_world *w, ecs_sched_entity source
     const ecs_sched__extra *x;
     ECS_SCHED__CHECK_WORLD(w);
     if (!ecs_sched__is_live_record(w, source) || !ecs_sched__is_kind(w, kind) ||
-        !ecs_sched__first_slot(w, source, kind)) {
+        !ecs_sched__rel_first_slot(w, source, kind)) {
         return 0;
     }
     x = ecs_sched__extra_of(w, kind, source);
@@ -17917,13 +17917,13 @@ ecs_sched_entity ecs_sched_target(const ecs_sched_world *w, ecs_sched_entity sou
     const ecs_sched__extra *x;
     ECS_SCHED__CHECK_WORLD(w);
     if (index < 0 || !ecs_sched__is_live_record(w, source) || !ecs_sched__is_kind(w, kind) ||
-        !(slot = ecs_sched__first_slot(w, source, kind))) {
+        !(slot = ecs_sched__rel_first_slot(w, source, kind))) {
         return ECS_SCHED_NULL_ENTITY;
     }
-    if (index == 0) return ecs_sched__slot_target(slot);
+    if (index == 0) return ecs_sched__rel_slot_target(slot);
     x = ecs_sched__extra_of(w, kind, source);
     if (!x || (uint32_t)index > x->count) return ECS_SCHED_NULL_ENTITY;
-    return ecs_sched__slot_target(x->slots + (size_t)(index - 1) * w->components[kind].size);
+    return ecs_sched__rel_slot_target(x->slots + (size_t)(index - 1) * w->components[kind].size);
 }
 
 void *ecs_sched_relation_payload(ecs_sched_world *w, ecs_sched_entity source, ecs_sched_id kind,
@@ -17938,7 +17938,7 @@ void *ecs_sched_relation_payload(ecs_sched_world *w, ecs_sched_entity source, ec
         ecs_sched__not_a_kind(w, kind, "relation_payload");
         return NULL;
     }
-    slot = ecs_sched__slot_of(w, source, kind, target);
+    slot = ecs_sched__rel_slot_of(w, source, kind, target);
     if (!slot || ecs_sched__kind_of(w, kind)->payload_size == 0) {
         ecs_sched__fail(&w->env, slot ? ECS_SCHED_ERR_INVALID_ARGUMENT : ECS_SCHED_ERR_MISSING_COMPONENT,
                         "relation_payload: %s %s '%s' to %s", ecs_sched__entity_label(w, source).text,
@@ -18000,7 +18000,7 @@ ecs_sched_result ecs_sched_commands_unrelate(ecs_sched_commands *cmd, ecs_sched_
    whose target died meanwhile is skipped (false). */
 static bool ecs_sched__apply_relation(ecs_sched_world *w, uint32_t op, ecs_sched_entity source,
                                       ecs_sched_id kind, const void *slot, ecs_sched_result *result) {
-    ecs_sched_entity target = ecs_sched__slot_target((const unsigned char *)slot);
+    ecs_sched_entity target = ecs_sched__rel_slot_target((const unsigned char *)slot);
     if (!ecs_sched__is_live_record(w, target)) return false;
     if (op == ECS_SCHED__CMD_UNRELATE) {
         *result = ecs_sched_unrelate(w, source, kind, target);
@@ -18109,11 +18109,11 @@ static void ecs_sched__drop_own_links(ecs_sched_world *w, ecs_sched_entity e) {
         ecs_sched_id kind = t->type[i];
         ecs_sched__extra *x;
         if (!w->components[kind].relation) continue;
-        ecs_sched__unlink(w, kind, e, ecs_sched__slot_target(ecs_sched__first_slot(w, e, kind)));
+        ecs_sched__unlink(w, kind, e, ecs_sched__rel_slot_target(ecs_sched__rel_first_slot(w, e, kind)));
         x = ecs_sched__extra_of(w, kind, e);
         while (x && x->count) {
             ecs_sched__unlink(w, kind, e,
-                              ecs_sched__slot_target(x->slots + (size_t)(x->count - 1) *
+                              ecs_sched__rel_slot_target(x->slots + (size_t)(x->count - 1) *
                                                                     w->components[kind].size));
             ecs_sched__extra_drop(w, kind, x, x->count - 1);
         }
@@ -18150,16 +18150,16 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
    entity about to lose them all. */
 static void ecs_sched__observe_relations_removing(ecs_sched_world *w, ecs_sched_entity e,
                                                   ecs_sched_id kind) {
-    const unsigned char *slot = ecs_sched__first_slot(w, e, kind);
+    const unsigned char *slot = ecs_sched__rel_first_slot(w, e, kind);
     const ecs_sched__extra *x = ecs_sched__extra_of(w, kind, e);
     uint32_t i, n = x ? x->count : 0;
     if (!ecs_sched__watched(w, kind, ECS_SCHED_ON_REMOVE) || !slot) return;
-    ecs_sched__observe_target(w, ECS_SCHED_ON_REMOVE, e, kind, ecs_sched__slot_target(slot));
+    ecs_sched__observe_target(w, ECS_SCHED_ON_REMOVE, e, kind, ecs_sched__rel_slot_target(slot));
     for (i = 0; i < n; i++) {
         x = ecs_sched__extra_of(w, kind, e);
         if (!x || i >= x->count) break;
         ecs_sched__observe_target(w, ECS_SCHED_ON_REMOVE, e, kind,
-                                  ecs_sched__slot_target(x->slots + (size_t)i * w->components[kind].size));
+                                  ecs_sched__rel_slot_target(x->slots + (size_t)i * w->components[kind].size));
     }
 }
 
@@ -18175,8 +18175,8 @@ static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__ma
         const unsigned char *slot;
         if (term->kind != ECS_SCHED_TERM_RELATED) continue;
         slot = (const unsigned char *)ecs_sched__cell(t, m->column[i], (uint32_t)row);
-        if (ecs_sched__slot_target(slot) == term->target) continue;
-        if (!ecs_sched__slot_of(q->world, t->entities[row], term->id, term->target)) return false;
+        if (ecs_sched__rel_slot_target(slot) == term->target) continue;
+        if (!ecs_sched__rel_slot_of(q->world, t->entities[row], term->id, term->target)) return false;
     }
     return true;
 }
@@ -18198,12 +18198,12 @@ static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w) {
             if (!w->components[kind].relation) continue;
             for (row = 0; row < t->count; row++) {
                 ecs_sched_entity source = t->entities[row];
-                ecs_sched_entity target = ecs_sched__slot_target((const unsigned char *)ecs_sched__cell(t, c, (uint32_t)row));
+                ecs_sched_entity target = ecs_sched__rel_slot_target((const unsigned char *)ecs_sched__cell(t, c, (uint32_t)row));
                 const ecs_sched__extra *x = ecs_sched__extra_of(w, kind, source);
                 uint32_t n = 1 + (x ? x->count : 0), k;
                 for (k = 0; k < n; k++) {
                     const ecs_sched__sources *s;
-                    if (k > 0) target = ecs_sched__slot_target(x->slots + (size_t)(k - 1) * w->components[kind].size);
+                    if (k > 0) target = ecs_sched__rel_slot_target(x->slots + (size_t)(k - 1) * w->components[kind].size);
                     s = ecs_sched__is_live_record(w, target) ? ecs_sched__sources_of(w, kind, target) : NULL;
                     for (j = 0; s && j < s->count && s->items[j] != source; j++) {}
                     if (!s || j == s->count) {
@@ -18310,8 +18310,8 @@ ecs_sched_entity ecs_sched_parent_of(const ecs_sched_world *w, ecs_sched_entity 
     const unsigned char *slot;
     ECS_SCHED__CHECK_WORLD(w);
     if (!ecs_sched__is_live_record(w, e)) return ECS_SCHED_NULL_ENTITY;
-    slot = ecs_sched__first_slot(w, e, w->child_of);
-    return slot ? ecs_sched__slot_target(slot) : ECS_SCHED_NULL_ENTITY;
+    slot = ecs_sched__rel_first_slot(w, e, w->child_of);
+    return slot ? ecs_sched__rel_slot_target(slot) : ECS_SCHED_NULL_ENTITY;
 }
 
 const ecs_sched_entity *ecs_sched_children(const ecs_sched_world *w, ecs_sched_entity parent,
@@ -18325,9 +18325,9 @@ int32_t ecs_sched_ancestors(const ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     ECS_SCHED__CHECK_WORLD(w);
     if (!ecs_sched__is_live_record(w, e)) return -1;
     for (;;) {
-        const unsigned char *slot = ecs_sched__first_slot(w, e, w->child_of);
+        const unsigned char *slot = ecs_sched__rel_first_slot(w, e, w->child_of);
         if (!slot) return n;
-        e = ecs_sched__slot_target(slot);
+        e = ecs_sched__rel_slot_target(slot);
         if (out && n < capacity) out[n] = e;
         n++;
     }
@@ -18442,7 +18442,7 @@ static inline ecs_sched_entity ecs_sched__up(const ecs_sched_world *w, ecs_sched
     const ecs_sched__table *t = w->tables[r->table];
     int32_t column = ecs_sched__column_find(t, kind);
     return column < 0 ? ECS_SCHED_NULL_ENTITY
-                      : ecs_sched__slot_target((const unsigned char *)ecs_sched__cell(t, column, r->row));
+                      : ecs_sched__rel_slot_target((const unsigned char *)ecs_sched__cell(t, column, r->row));
 }
 
 /* e's depth along `kind`, remembered for the entities on the way up. */

@@ -108,8 +108,8 @@ ecs_sched_entity ecs_sched_parent_of(const ecs_sched_world *w, ecs_sched_entity 
     const unsigned char *slot;
     ECS_SCHED__CHECK_WORLD(w);
     if (!ecs_sched__is_live_record(w, e)) return ECS_SCHED_NULL_ENTITY;
-    slot = ecs_sched__first_slot(w, e, w->child_of);
-    return slot ? ecs_sched__slot_target(slot) : ECS_SCHED_NULL_ENTITY;
+    slot = ecs_sched__rel_first_slot(w, e, w->child_of);
+    return slot ? ecs_sched__rel_slot_target(slot) : ECS_SCHED_NULL_ENTITY;
 }
 
 const ecs_sched_entity *ecs_sched_children(const ecs_sched_world *w, ecs_sched_entity parent,
@@ -123,9 +123,9 @@ int32_t ecs_sched_ancestors(const ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     ECS_SCHED__CHECK_WORLD(w);
     if (!ecs_sched__is_live_record(w, e)) return -1;
     for (;;) {
-        const unsigned char *slot = ecs_sched__first_slot(w, e, w->child_of);
+        const unsigned char *slot = ecs_sched__rel_first_slot(w, e, w->child_of);
         if (!slot) return n;
-        e = ecs_sched__slot_target(slot);
+        e = ecs_sched__rel_slot_target(slot);
         if (out && n < capacity) out[n] = e;
         n++;
     }
@@ -240,7 +240,7 @@ static inline ecs_sched_entity ecs_sched__up(const ecs_sched_world *w, ecs_sched
     const ecs_sched__table *t = w->tables[r->table];
     int32_t column = ecs_sched__column_find(t, kind);
     return column < 0 ? ECS_SCHED_NULL_ENTITY
-                      : ecs_sched__slot_target((const unsigned char *)ecs_sched__cell(t, column, r->row));
+                      : ecs_sched__rel_slot_target((const unsigned char *)ecs_sched__cell(t, column, r->row));
 }
 
 /* e's depth along `kind`, remembered for the entities on the way up. */

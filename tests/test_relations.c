@@ -1,0 +1,679 @@
+/* Relationships. A kind is registered like a component; a source relates to targets of a
+   kind (one at most for an exclusive kind); the first target sits in the source's table, the
+   target lists its sources. Queries ask for a target, any target or none; despawning a target
+   removes the relationship, despawns the sources or is refused, as the kind says; commands
+   and observers work on relationships; bad input changes nothing and names the culprits. */
+#include "ecs_sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "schedule_fixture.h"
+
+typedef struct { float weight; int tag; } Affinity;
+
+static ecs_sched_id kind_of(ecs_sched_world *w, const char *name, bool exclusive,
+                            ecs_sched_target_despawn policy) {
+    ecs_sched_relation_desc d;
+    ecs_sched_id id;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.exclusive = exclusive;
+    d.on_target_despawn = policy;
+    id = ecs_sched_relation_register(w, &d);
+    assert_true(id != 0);
+    return id;
+}
+
+static ecs_sched_id likes_kind(ecs_sched_world *w) {
+    return kind_of(w, "Likes", false, ECS_SCHED_TARGET_DEFAULT);
+}
+
+static ecs_sched_id affinity_kind(ecs_sched_world *w) {
+    ecs_sched_relation_desc d;
+    ecs_sched_id id;
+    memset(&d, 0, sizeof d);
+    d.name = "AffinityTo";
+    d.payload_size = sizeof(Affinity);
+    d.payload_alignment = ECS_SCHED_ALIGNOF(Affinity);
+    id = ecs_sched_relation_register(w, &d);
+    assert_true(id != 0);
+    return id;
+}
+
+static void spawn_n(ecs_sched_world *w, ecs_sched_entity *out, int n) {
+    int i;
+    for (i = 0; i < n; i++) out[i] = ecs_sched_spawn(w);
+}
+
+/* The sources of target as a list of indices into e[], "-" for none. */
+static void sources_text(ecs_sched_world *w, ecs_sched_id kind, ecs_sched_entity target,
+                         const ecs_sched_entity *e, int n, char *out) {
+    int32_t count, i;
+    const ecs_sched_entity *s = ecs_sched_sources(w, kind, target, &count);
+    out[0] = '\0';
+    if (!s) {
+        strcpy(out, "-");
+        return;
+    }
+    for (i = 0; i < count; i++) {
+        int k;
+        for (k = 0; k < n && e[k] != s[i]; k++) {}
+        sprintf(out + strlen(out), "%s%d", i ? " " : "", k);
+    }
+}
+
+static int32_t count_of_query(ecs_sched_query *q) {
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    int32_t n = 0;
+    while (ecs_sched_iter_next(&it)) n += it.count;
+    return n;
+}
+
+/* ---- relating ---- */
+
+static void relate_puts_the_target_in_the_sources_column_and_the_source_in_the_targets_list(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity e[3];
+    ecs_sched_query *q;
+    ecs_sched_iter it;
+    char text[64];
+    (void)state;
+    spawn_n(w, e, 3);
+    assert_int_equal(ecs_sched_relate(w, e[0], likes, e[2], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, e[1], likes, e[2], NULL), ECS_SCHED_OK);
+    assert_true(ecs_sched_has_relation(w, e[0], likes, e[2]));
+    assert_true(ecs_sched_has_relation(w, e[0], likes, ECS_SCHED_NULL_ENTITY));
+    assert_false(ecs_sched_has_relation(w, e[2], likes, ECS_SCHED_NULL_ENTITY));
+    assert_true(ecs_sched_has(w, e[0], likes));
+    assert_true(ecs_sched_target(w, e[0], likes, 0) == e[2]);
+    assert_int_equal(ecs_sched_target_count(w, e[0], likes), 1);
+    sources_text(w, likes, e[2], e, 3, text);
+    assert_string_equal(text, "0 1");
+    q = QUERY(w, ecs_sched_read(likes));
+    it = ecs_sched_query_iter(q);
+    assert_true(ecs_sched_iter_next(&it));
+    assert_int_equal(it.count, 2);
+    assert_true(ECS_SCHED_FIELD(&it, ecs_sched_entity, 0)[0] == e[2]);
+    assert_true(ECS_SCHED_FIELD(&it, ecs_sched_entity, 0)[1] == e[2]);
+    check_and_destroy(w);
+}
+
+static void an_exclusive_kind_replaces_the_target(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id follows = kind_of(w, "Follows", true, ECS_SCHED_TARGET_DEFAULT);
+    ecs_sched_entity e[3];
+    char text[64];
+    (void)state;
+    spawn_n(w, e, 3);
+    assert_int_equal(ecs_sched_relate(w, e[0], follows, e[1], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, e[0], follows, e[2], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_target_count(w, e[0], follows), 1);
+    assert_true(ecs_sched_target(w, e[0], follows, 0) == e[2]);
+    assert_false(ecs_sched_has_relation(w, e[0], follows, e[1]));
+    sources_text(w, follows, e[1], e, 3, text);
+    assert_string_equal(text, "-");
+    sources_text(w, follows, e[2], e, 3, text);
+    assert_string_equal(text, "0");
+    check_and_destroy(w);
+}
+
+static void a_kind_that_is_not_exclusive_keeps_every_target(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity e[4];
+    int32_t i;
+    bool seen[4] = {false, false, false, false};
+    (void)state;
+    spawn_n(w, e, 4);
+    for (i = 1; i < 4; i++) assert_int_equal(ecs_sched_relate(w, e[0], likes, e[i], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, e[0], likes, e[2], NULL), ECS_SCHED_OK);   /* again */
+    assert_int_equal(ecs_sched_target_count(w, e[0], likes), 3);
+    for (i = 0; i < 3; i++) {
+        ecs_sched_entity t = ecs_sched_target(w, e[0], likes, i);
+        int k;
+        for (k = 1; k < 4 && e[k] != t; k++) {}
+        assert_true(k < 4);
+        seen[k] = true;
+    }
+    assert_true(seen[1] && seen[2] && seen[3]);
+    assert_true(ecs_sched_target(w, e[0], likes, 3) == ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_unrelate(w, e[0], likes, e[1]), ECS_SCHED_OK);   /* the first */
+    assert_int_equal(ecs_sched_target_count(w, e[0], likes), 2);
+    assert_false(ecs_sched_has_relation(w, e[0], likes, e[1]));
+    assert_true(ecs_sched_has_relation(w, e[0], likes, e[2]));
+    assert_true(ecs_sched_has_relation(w, e[0], likes, e[3]));
+    check_and_destroy(w);
+}
+
+static void a_payload_is_kept_per_target_and_kept_by_a_relate_without_one(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id aff = affinity_kind(w);
+    ecs_sched_entity e[3];
+    Affinity a = {0.5f, 7}, b = {2.0f, 9};
+    const Affinity *got;
+    (void)state;
+    spawn_n(w, e, 3);
+    assert_int_equal(ecs_sched_relate(w, e[0], aff, e[1], &a), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, e[0], aff, e[2], &b), ECS_SCHED_OK);
+    got = (const Affinity *)ecs_sched_relation_payload(w, e[0], aff, e[1]);
+    assert_non_null(got);
+    assert_true(got->weight == 0.5f && got->tag == 7);
+    got = (const Affinity *)ecs_sched_relation_payload(w, e[0], aff, e[2]);
+    assert_true(got->weight == 2.0f && got->tag == 9);
+    assert_int_equal(ecs_sched_relate(w, e[0], aff, e[2], NULL), ECS_SCHED_OK);
+    got = (const Affinity *)ecs_sched_relation_payload(w, e[0], aff, e[2]);
+    assert_true(got->weight == 2.0f && got->tag == 9);
+    assert_int_equal(ecs_sched_relate(w, e[0], aff, e[2], &a), ECS_SCHED_OK);
+    got = (const Affinity *)ecs_sched_relation_payload(w, e[0], aff, e[2]);
+    assert_true(got->weight == 0.5f && got->tag == 7);
+    assert_null(ecs_sched_relation_payload(w, e[1], aff, e[2]));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_MISSING_COMPONENT);
+    check_and_destroy(w);
+}
+
+static void a_query_field_holds_the_target_then_the_payload(void **state) {
+    typedef struct { ecs_sched_entity target; Affinity payload; } AffinitySlot;
+    ecs_sched_world *w = new_world();
+    ecs_sched_id aff = affinity_kind(w);
+    ecs_sched_entity e[2];
+    Affinity a = {1.5f, 3};
+    ecs_sched_iter it;
+    const AffinitySlot *slot;
+    (void)state;
+    spawn_n(w, e, 2);
+    assert_int_equal(ecs_sched_component_size(w, aff), sizeof(AffinitySlot));
+    assert_int_equal(ecs_sched_relate(w, e[0], aff, e[1], &a), ECS_SCHED_OK);
+    it = ecs_sched_query_iter(QUERY(w, ecs_sched_read(aff)));
+    assert_true(ecs_sched_iter_next(&it));
+    slot = ECS_SCHED_FIELD(&it, const AffinitySlot, 0);
+    assert_true(slot[0].target == e[1]);
+    assert_true(slot[0].payload.weight == 1.5f && slot[0].payload.tag == 3);
+    check_and_destroy(w);
+}
+
+static void unrelating_the_last_target_takes_the_kind_away(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity e[2];
+    ecs_sched_query *q;
+    (void)state;
+    spawn_n(w, e, 2);
+    q = QUERY(w, ecs_sched_read(likes));
+    assert_int_equal(ecs_sched_relate(w, e[0], likes, e[1], NULL), ECS_SCHED_OK);
+    assert_int_equal(count_of_query(q), 1);
+    assert_int_equal(ecs_sched_unrelate(w, e[0], likes, e[1]), ECS_SCHED_OK);
+    assert_false(ecs_sched_has(w, e[0], likes));
+    assert_int_equal(count_of_query(q), 0);
+    assert_null(ecs_sched_sources(w, likes, e[1], NULL));
+    assert_int_equal(ecs_sched_unrelate(w, e[0], likes, e[1]), ECS_SCHED_OK);   /* none left */
+    check_and_destroy(w);
+}
+
+static void removing_the_kind_removes_every_target(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity e[4];
+    int i;
+    (void)state;
+    spawn_n(w, e, 4);
+    for (i = 1; i < 4; i++) assert_int_equal(ecs_sched_relate(w, e[0], likes, e[i], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_remove(w, e[0], likes), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_target_count(w, e[0], likes), 0);
+    for (i = 1; i < 4; i++) assert_null(ecs_sched_sources(w, likes, e[i], NULL));
+    check_and_destroy(w);
+}
+
+/* ---- queries ---- */
+
+static void a_related_term_matches_the_sources_of_that_target_only(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity e[6], bob, alice;
+    ecs_sched_query *q;
+    ecs_sched_iter it;
+    int i, seen = 0;
+    (void)state;
+    spawn_n(w, e, 6);
+    bob = e[4];
+    alice = e[5];
+    assert_int_equal(ecs_sched_relate(w, e[0], likes, bob, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, e[1], likes, alice, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, e[2], likes, alice, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, e[2], likes, bob, NULL), ECS_SCHED_OK);   /* second target */
+    assert_int_equal(ecs_sched_relate(w, e[3], likes, alice, NULL), ECS_SCHED_OK);
+    q = QUERY(w, ecs_sched_related(likes, bob));
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) {
+        for (i = 0; i < it.count; i++) {
+            assert_true(it.entities[i] == e[0] || it.entities[i] == e[2]);
+            seen++;
+        }
+    }
+    assert_int_equal(seen, 2);
+    seen = 0;
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next_rows(&it)) {
+        for (i = 0; i < it.count; i++) {
+            ecs_sched_entity s = it.entities[it.rows[i]];
+            assert_true(s == e[0] || s == e[2]);
+            seen++;
+        }
+    }
+    assert_int_equal(seen, 2);
+    assert_int_equal(count_of_query(QUERY(w, ecs_sched_related(likes, alice))), 3);
+    check_and_destroy(w);
+}
+
+static void a_without_term_matches_entities_with_no_target_of_the_kind(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    Position p = {1, 2};
+    ecs_sched_entity a = SPAWN(w, {pos, &p}), b = SPAWN(w, {pos, &p});
+    (void)state;
+    assert_int_equal(ecs_sched_relate(w, a, likes, b, NULL), ECS_SCHED_OK);
+    assert_int_equal(count_of_query(QUERY(w, ecs_sched_read(pos), ecs_sched_without(likes))), 1);
+    assert_int_equal(count_of_query(QUERY(w, ecs_sched_read(pos), ecs_sched_read(likes))), 1);
+    check_and_destroy(w);
+}
+
+static void a_related_term_on_a_component_or_a_dead_target_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_entity gone = ecs_sched_spawn(w);
+    (void)state;
+    assert_null(QUERY(w, ecs_sched_related(pos, gone)));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_QUERY);
+    assert_contains(ecs_sched_last_error(w), "'Position'");
+    assert_int_equal(ecs_sched_despawn(w, gone), ECS_SCHED_OK);
+    assert_null(QUERY(w, ecs_sched_related(likes, gone)));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_STALE_ENTITY);
+    check_and_destroy(w);
+}
+
+static void writing_a_kind_without_payload_is_refused_but_its_payload_may_be_written(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w), aff = affinity_kind(w);
+    (void)state;
+    assert_null(QUERY(w, ecs_sched_write(likes)));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_QUERY);
+    assert_contains(ecs_sched_last_error(w), "'Likes'");
+    assert_non_null(QUERY(w, ecs_sched_write(aff)));
+    check_and_destroy(w);
+}
+
+static void a_related_query_counts_as_reading_the_kind(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity bob = ecs_sched_spawn(w);
+    ecs_sched_access a;
+    (void)state;
+    a = ecs_sched_query_access(QUERY(w, ecs_sched_related(likes, bob)));
+    assert_int_equal(a.read_count, 1);
+    assert_int_equal(a.reads[0], likes);
+    assert_int_equal(a.write_count, 0);
+    check_and_destroy(w);
+}
+
+/* ---- despawning ---- */
+
+static void despawning_a_target_takes_the_relationship_away_by_default(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity e[3];
+    (void)state;
+    spawn_n(w, e, 3);
+    assert_int_equal(ecs_sched_relate(w, e[0], likes, e[1], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, e[0], likes, e[2], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, e[1]), ECS_SCHED_OK);
+    assert_true(ecs_sched_is_alive(w, e[0]));
+    assert_int_equal(ecs_sched_target_count(w, e[0], likes), 1);
+    assert_true(ecs_sched_target(w, e[0], likes, 0) == e[2]);
+    assert_int_equal(ecs_sched_despawn(w, e[2]), ECS_SCHED_OK);
+    assert_false(ecs_sched_has(w, e[0], likes));
+    check_and_destroy(w);
+}
+
+static void despawning_a_target_despawns_its_sources_when_the_kind_says_so(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id owned = kind_of(w, "OwnedBy", false, ECS_SCHED_TARGET_DESPAWN_SOURCES);
+    ecs_sched_entity e[5];
+    (void)state;
+    spawn_n(w, e, 5);
+    assert_int_equal(ecs_sched_relate(w, e[1], owned, e[0], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, e[2], owned, e[1], NULL), ECS_SCHED_OK);   /* in turn */
+    assert_int_equal(ecs_sched_relate(w, e[3], owned, e[4], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, e[0]), ECS_SCHED_OK);
+    assert_false(ecs_sched_is_alive(w, e[1]));
+    assert_false(ecs_sched_is_alive(w, e[2]));
+    assert_true(ecs_sched_is_alive(w, e[3]) && ecs_sched_is_alive(w, e[4]));
+    assert_int_equal(ecs_sched_entity_count(w), 2);
+    check_and_destroy(w);
+}
+
+static void a_kind_that_refuses_keeps_its_target_alive_and_names_both(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id guards = kind_of(w, "Guards", true, ECS_SCHED_TARGET_REFUSE);
+    ecs_sched_entity e[2];
+    char who[64];
+    (void)state;
+    spawn_n(w, e, 2);
+    assert_int_equal(ecs_sched_relate(w, e[0], guards, e[1], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, e[1]), ECS_SCHED_ERR_REFUSED);
+    assert_true(ecs_sched_is_alive(w, e[1]));
+    assert_true(ecs_sched_has_relation(w, e[0], guards, e[1]));
+    assert_contains(ecs_sched_last_error(w), "'Guards'");
+    snprintf(who, sizeof who, "entity %u", (unsigned)ECS_SCHED_ENTITY_INDEX(e[1]));
+    assert_contains(ecs_sched_last_error(w), who);
+    snprintf(who, sizeof who, "entity %u", (unsigned)ECS_SCHED_ENTITY_INDEX(e[0]));
+    assert_contains(ecs_sched_last_error(w), who);
+    /* the source goes first, then the target may go */
+    assert_int_equal(ecs_sched_despawn(w, e[0]), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, e[1]), ECS_SCHED_OK);
+    check_and_destroy(w);
+}
+
+static void a_source_that_goes_leaves_its_targets_lists(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity e[4];
+    char text[64];
+    (void)state;
+    spawn_n(w, e, 4);
+    assert_int_equal(ecs_sched_relate(w, e[0], likes, e[3], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, e[1], likes, e[3], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, e[2], likes, e[3], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, e[1], likes, e[0], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, e[1]), ECS_SCHED_OK);
+    sources_text(w, likes, e[3], e, 4, text);
+    assert_string_equal(text, "0 2");
+    sources_text(w, likes, e[0], e, 4, text);
+    assert_string_equal(text, "-");
+    check_and_destroy(w);
+}
+
+/* ---- bad input ---- */
+
+static void relating_to_a_dead_target_fails_and_changes_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity e[2];
+    (void)state;
+    spawn_n(w, e, 2);
+    assert_int_equal(ecs_sched_despawn(w, e[1]), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, e[0], likes, e[1], NULL), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_contains(ecs_sched_last_error(w), "'Likes'");
+    assert_false(ecs_sched_has(w, e[0], likes));
+    assert_int_equal(ecs_sched_relate(w, e[1], likes, e[0], NULL), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_null(ecs_sched_sources(w, likes, e[0], NULL));
+    check_and_destroy(w);
+}
+
+static void relating_with_a_component_that_is_no_kind_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_entity e[2];
+    (void)state;
+    spawn_n(w, e, 2);
+    assert_int_equal(ecs_sched_relate(w, e[0], pos, e[1], NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "'Position' is a component, not a relationship kind");
+    assert_false(ecs_sched_has(w, e[0], pos));
+    check_and_destroy(w);
+}
+
+static void inserting_a_kind_like_a_component_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity e[2];
+    ecs_sched_commands *cmd;
+    (void)state;
+    spawn_n(w, e, 2);
+    assert_int_equal(ecs_sched_insert(w, e[0], likes, &e[1]), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "'Likes' is a relationship kind");
+    assert_false(ecs_sched_has(w, e[0], likes));
+    assert_true(ecs_sched_spawn_with(w, 1, &likes, NULL) == ECS_SCHED_NULL_ENTITY);
+    cmd = new_commands(w);
+    assert_int_equal(ecs_sched_commands_insert(cmd, e[0], likes, &e[1]), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_commands_pending(cmd), 0);
+    check_and_destroy(w);
+}
+
+static void registering_a_kind_again_with_other_properties_fails(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_relation_desc d;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "Likes";
+    assert_int_equal(ecs_sched_relation_register(w, &d), likes);   /* the same: the same id */
+    d.exclusive = true;
+    assert_int_equal(ecs_sched_relation_register(w, &d), 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_COMPONENT_MISMATCH);
+    ECS_SCHED_COMPONENT(w, Position);
+    d.name = "Position";
+    assert_int_equal(ecs_sched_relation_register(w, &d), 0);
+    assert_contains(ecs_sched_last_error(w), "as a component");
+    assert_false(ecs_sched_is_relation(w, ecs_sched_component_lookup(w, "Position")));
+    assert_true(ecs_sched_is_relation(w, likes));
+    assert_true(ecs_sched_is_relation(w, ecs_sched_child_of(w)));
+    check_and_destroy(w);
+}
+
+/* ---- commands and observers ---- */
+
+static void commands_relate_and_unrelate_when_applied(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id aff = affinity_kind(w);
+    ecs_sched_entity e[3];
+    ecs_sched_commands *cmd = new_commands(w);
+    Affinity a = {4.0f, 1};
+    const Affinity *got;
+    (void)state;
+    spawn_n(w, e, 3);
+    assert_int_equal(ecs_sched_commands_relate(cmd, e[0], aff, e[1], &a), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_relate(cmd, e[0], aff, e[2], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_unrelate(cmd, e[0], aff, e[2]), ECS_SCHED_OK);
+    assert_false(ecs_sched_has(w, e[0], aff));
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_target_count(w, e[0], aff), 1);
+    got = (const Affinity *)ecs_sched_relation_payload(w, e[0], aff, e[1]);
+    assert_true(got && got->weight == 4.0f && got->tag == 1);
+    check_and_destroy(w);
+}
+
+static void a_relate_command_whose_target_died_is_skipped(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity e[2];
+    ecs_sched_commands *cmd = new_commands(w);
+    (void)state;
+    spawn_n(w, e, 2);
+    assert_int_equal(ecs_sched_commands_relate(cmd, e[0], likes, e[1], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, e[1]), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_skipped(cmd), 1);
+    assert_false(ecs_sched_has(w, e[0], likes));
+    check_and_destroy(w);
+}
+
+static void a_relate_command_may_name_an_entity_the_buffer_spawns(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_commands *cmd = new_commands(w);
+    ecs_sched_entity a, b;
+    (void)state;
+    a = ecs_sched_commands_spawn(cmd);
+    b = ecs_sched_commands_spawn(cmd);
+    assert_int_equal(ecs_sched_commands_relate(cmd, a, likes, b, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_true(ecs_sched_has_relation(w, a, likes, b));
+    check_and_destroy(w);
+}
+
+static char g_events[256];
+
+static void note_event(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    const ecs_sched_entity *e = (const ecs_sched_entity *)ecs_sched_ctx_user_data(ctx);
+    int s, k;
+    for (s = 0; e[s] != t->entity; s++) {}
+    for (k = 0; e[k] != t->target; k++) {}
+    sprintf(g_events + strlen(g_events), "%s%d>%d ",
+            t->event == ECS_SCHED_ON_ADD ? "add" : t->event == ECS_SCHED_ON_INSERT ? "ins" : "rem",
+            s, k);
+}
+
+static void observers_hear_each_relationship_with_its_target(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity e[4];
+    ecs_sched_observer_event ev[3] = {ECS_SCHED_ON_ADD, ECS_SCHED_ON_INSERT, ECS_SCHED_ON_REMOVE};
+    int i;
+    (void)state;
+    spawn_n(w, e, 4);
+    g_events[0] = '\0';
+    for (i = 0; i < 3; i++) {
+        ecs_sched_observer_desc d;
+        memset(&d, 0, sizeof d);
+        d.event = ev[i];
+        d.component = likes;
+        d.fn = note_event;
+        d.user_data = e;
+        assert_true(ecs_sched_observer_add(w, &d) != 0);
+    }
+    assert_int_equal(ecs_sched_relate(w, e[0], likes, e[1], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, e[0], likes, e[2], NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_unrelate(w, e[0], likes, e[1]), ECS_SCHED_OK);
+    assert_string_equal(g_events, "add0>1 ins0>1 add0>2 ins0>2 rem0>1 ");
+    g_events[0] = '\0';
+    assert_int_equal(ecs_sched_relate(w, e[0], likes, e[3], NULL), ECS_SCHED_OK);
+    g_events[0] = '\0';
+    assert_int_equal(ecs_sched_despawn(w, e[0]), ECS_SCHED_OK);   /* one ON_REMOVE per target */
+    assert_true(strstr(g_events, "rem0>2 ") != NULL);
+    assert_true(strstr(g_events, "rem0>3 ") != NULL);
+    assert_int_equal(count_of(g_events, "rem"), 2);
+    check_and_destroy(w);
+}
+
+static ecs_sched_id g_likes;
+static ecs_sched_entity g_fan, g_star;
+
+static void relate_fan_on_add(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    ecs_sched_world *w = ecs_sched_ctx_world(ctx);
+    (void)t;
+    assert_int_equal(ecs_sched_relate(w, g_fan, g_likes, g_star, NULL), ECS_SCHED_OK);
+    assert_false(ecs_sched_has(w, g_fan, g_likes));   /* deferred */
+}
+
+static void a_relationship_made_in_an_observer_is_applied_after_the_change(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_observer_desc d;
+    Position p = {0, 0};
+    (void)state;
+    g_likes = likes_kind(w);
+    g_fan = ecs_sched_spawn(w);
+    g_star = ecs_sched_spawn(w);
+    memset(&d, 0, sizeof d);
+    d.event = ECS_SCHED_ON_ADD;
+    d.component = pos;
+    d.fn = relate_fan_on_add;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    assert_int_equal(ecs_sched_insert(w, g_star, pos, &p), ECS_SCHED_OK);
+    assert_true(ecs_sched_has_relation(w, g_fan, g_likes, g_star));
+    check_and_destroy(w);
+}
+
+/* ---- systems ---- */
+
+static ecs_sched_entity g_bob;
+static int g_seen;
+
+static void count_bob_fans(ecs_sched_system_ctx *ctx) {
+    ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 0);
+    g_seen = 0;
+    while (ecs_sched_iter_next(&it)) g_seen += it.count;
+}
+
+static void relate_in_commands(ecs_sched_system_ctx *ctx) {
+    ecs_sched_entity fan = ecs_sched_commands_spawn(ecs_sched_ctx_commands(ctx));
+    assert_int_equal(ecs_sched_commands_relate(ecs_sched_ctx_commands(ctx), fan, g_likes, g_bob,
+                                               NULL), ECS_SCHED_OK);
+}
+
+static void systems_relate_through_commands_and_query_by_target(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    g_likes = likes_kind(w);
+    g_bob = ecs_sched_spawn(w);
+    ADD_SYSTEM(w, .name = "befriend", .fn = relate_in_commands, .commands = true);
+    ADD_SYSTEM(w, .name = "count", .fn = count_bob_fans, .after = {"befriend"},
+               .queries = {{{ecs_sched_related(g_likes, g_bob)}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_seen, 1);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_seen, 2);
+    check_and_destroy(w);
+}
+
+/* The world pointer, kept from before the run (a system that is not exclusive does not get
+   it from its context). */
+static void relate_directly(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *w = (ecs_sched_world *)ecs_sched_ctx_user_data(ctx);
+    g_seen = ecs_sched_relate(w, g_fan, g_likes, g_bob, NULL);
+}
+
+static void relating_directly_from_a_system_that_may_not_change_the_world_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    g_likes = likes_kind(w);
+    g_bob = ecs_sched_spawn(w);
+    g_fan = ecs_sched_spawn(w);
+    ADD_SYSTEM(w, .name = "sneaky", .fn = relate_directly, .user_data = w);
+    ecs_sched_run_schedule(w, UPDATE);
+    assert_int_equal(g_seen, ECS_SCHED_ERR_ACCESS);
+    assert_false(ecs_sched_has(w, g_fan, g_likes));
+    check_and_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(relate_puts_the_target_in_the_sources_column_and_the_source_in_the_targets_list),
+        cmocka_unit_test(an_exclusive_kind_replaces_the_target),
+        cmocka_unit_test(a_kind_that_is_not_exclusive_keeps_every_target),
+        cmocka_unit_test(a_payload_is_kept_per_target_and_kept_by_a_relate_without_one),
+        cmocka_unit_test(a_query_field_holds_the_target_then_the_payload),
+        cmocka_unit_test(unrelating_the_last_target_takes_the_kind_away),
+        cmocka_unit_test(removing_the_kind_removes_every_target),
+        cmocka_unit_test(a_related_term_matches_the_sources_of_that_target_only),
+        cmocka_unit_test(a_without_term_matches_entities_with_no_target_of_the_kind),
+        cmocka_unit_test(a_related_term_on_a_component_or_a_dead_target_is_refused),
+        cmocka_unit_test(writing_a_kind_without_payload_is_refused_but_its_payload_may_be_written),
+        cmocka_unit_test(a_related_query_counts_as_reading_the_kind),
+        cmocka_unit_test(despawning_a_target_takes_the_relationship_away_by_default),
+        cmocka_unit_test(despawning_a_target_despawns_its_sources_when_the_kind_says_so),
+        cmocka_unit_test(a_kind_that_refuses_keeps_its_target_alive_and_names_both),
+        cmocka_unit_test(a_source_that_goes_leaves_its_targets_lists),
+        cmocka_unit_test(relating_to_a_dead_target_fails_and_changes_nothing),
+        cmocka_unit_test(relating_with_a_component_that_is_no_kind_is_refused),
+        cmocka_unit_test(inserting_a_kind_like_a_component_is_refused),
+        cmocka_unit_test(registering_a_kind_again_with_other_properties_fails),
+        cmocka_unit_test(commands_relate_and_unrelate_when_applied),
+        cmocka_unit_test(a_relate_command_whose_target_died_is_skipped),
+        cmocka_unit_test(a_relate_command_may_name_an_entity_the_buffer_spawns),
+        cmocka_unit_test(observers_hear_each_relationship_with_its_target),
+        cmocka_unit_test(a_relationship_made_in_an_observer_is_applied_after_the_change),
+        cmocka_unit_test(systems_relate_through_commands_and_query_by_target),
+        cmocka_unit_test(relating_directly_from_a_system_that_may_not_change_the_world_is_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
+}
