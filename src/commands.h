@@ -537,7 +537,7 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
         /* a run of despawns is applied here at once */
         for (;;) {
             ecs_sched__command next;
-            if (ecs_sched__is_live_record(w, c.entity) && w->relations_live) {
+            if (ecs_sched__is_live_record(w, c.entity) && w->linked) {
                 /* a despawn a kind refuses is skipped; its reason is the last error */
                 ecs_sched_result result = ecs_sched_despawn(w, c.entity);
                 if (result == ECS_SCHED_ERR_REFUSED) cmd->skipped++;

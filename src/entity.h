@@ -244,7 +244,7 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_observed(ecs_sche
     if (w->observers && ecs_sched__deferring(w)) return ecs_sched__defer_despawn(w, e);
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
-    if (w->relations_live) {
+    if (w->linked) {
         result = ecs_sched__despawn_related(w, e);
     } else {
         ecs_sched__observe_despawning(w, e);
@@ -256,7 +256,7 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_observed(ecs_sche
 
 ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers || w->relations_live) return ecs_sched__despawn_observed(w, e);
+    if (w->observers || w->linked) return ecs_sched__despawn_observed(w, e);
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
     ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));

@@ -247,10 +247,6 @@ static ecs_sched_id ecs_sched__register_child_of(ecs_sched_world *w) {
 
 /* ---- entity labels, for messages ---- */
 
-static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched_entity e) {
-    (void)w; (void)e;
-    return NULL;   /* NAMES-TODO */
-}
 
 typedef struct ecs_sched__label {
     char text[96];
@@ -363,7 +359,7 @@ static void ecs_sched__link(ecs_sched_world *w, ecs_sched_id kind, ecs_sched_ent
     ecs_sched__sources_insert(&ecs_sched__kind_of(w, kind)->sources[ECS_SCHED_ENTITY_INDEX(target)],
                               source, at);
     w->relations->pairs++;
-    w->relations_live = true;
+    w->linked = true;
     w->rows_version++;
 }
 
@@ -519,6 +515,10 @@ static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_
         ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, source, kind, target);
         return ECS_SCHED_OK;
     }
+    if (kind == w->child_of) {   /* its name moves to the new parent's children */
+        ecs_sched_result result = ecs_sched__name_may_move(w, source, target, "relate");
+        if (result != ECS_SCHED_OK) return result;
+    }
     if (!ecs_sched__sources_reserve(w, kind, target)) {
         return ecs_sched__out_of_memory(w, "relating two entities");
     }
@@ -535,6 +535,7 @@ static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_
         return ecs_sched__out_of_memory(w, "relating two entities");
     }
     ecs_sched__link(w, kind, source, target, at);
+    if (kind == w->child_of) ecs_sched__name_refile(w, source);
     ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, source, kind, target);
     ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, source, kind, target);
     return ECS_SCHED_OK;
@@ -568,6 +569,10 @@ static ecs_sched_result ecs_sched__unrelate_checked(ecs_sched_world *w, ecs_sche
                                                     ecs_sched_id kind, ecs_sched_entity target) {
     unsigned char *slot;
     ecs_sched__extra *x;
+    if (kind == w->child_of) {   /* a root now: its name must be free among the roots */
+        ecs_sched_result result = ecs_sched__name_may_move(w, source, ECS_SCHED_NULL_ENTITY, "unrelate");
+        if (result != ECS_SCHED_OK) return result;
+    }
     ecs_sched__observe_relation(w, ECS_SCHED_ON_REMOVE, source, kind, target);
     slot = ecs_sched__rel_first_slot(w, source, kind);
     if (!slot || !ecs_sched__rel_slot_of(w, source, kind, target)) return ECS_SCHED_OK;
@@ -592,6 +597,7 @@ static ecs_sched_result ecs_sched__unrelate_checked(ecs_sched_world *w, ecs_sche
         ecs_sched__extra_drop(w, kind, x, i);
     }
     ecs_sched__unlink(w, kind, source, target);
+    if (kind == w->child_of) ecs_sched__name_refile(w, source);
     return ECS_SCHED_OK;
 }
 
@@ -880,6 +886,7 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
         if (!ecs_sched__is_live_record(w, d)) continue;   /* an observer's doing */
         if (w->observers) ecs_sched__observe_despawning(w, d);
         ecs_sched__drop_own_links(w, d);
+        ecs_sched__name_drop(w, ECS_SCHED_ENTITY_INDEX(d));
         ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(d));
     }
     return ECS_SCHED_OK;

@@ -246,6 +246,7 @@ typedef struct ecs_sched__clocks ecs_sched__clocks;
 typedef struct ecs_sched__messages ecs_sched__messages;
 typedef struct ecs_sched__observers ecs_sched__observers;
 typedef struct ecs_sched__links ecs_sched__links;
+typedef struct ecs_sched__names ecs_sched__names;
 
 struct ecs_sched_world {
     ecs_sched__env env;
@@ -290,7 +291,9 @@ struct ecs_sched_world {
     ecs_sched_id disabled;               /* disable.h: the Disabled tag */
     ecs_sched_id child_of;               /* hierarchy.h: the ChildOf relationship */
     ecs_sched__links *relations;     /* relation.h; made with ChildOf, the first kind */
-    bool relations_live;                 /* some entity was related: despawns look at them */
+    bool linked;                         /* some entity was related or named: despawns
+                                            look at relationships and names */
+    ecs_sched__names *names;             /* name.h; NULL until the first name */
     uint32_t rows_version;               /* moves on whenever a row joins or leaves a table,
                                             or a relationship changes (hierarchy.h's caches) */
     ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
@@ -377,8 +380,15 @@ static bool ecs_sched__apply_relation(ecs_sched_world *w, uint32_t op, ecs_sched
                                       ecs_sched_result *result);
 static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w);
 static void ecs_sched__relations_free(ecs_sched_world *w);
-/* name.h: an entity's name, for messages (NULL when it has none). */
+/* name.h: an entity's name, for messages (NULL when it has none); names follow their
+   entities' parents and go with them. */
 static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched_entity e);
+static ecs_sched_result ecs_sched__name_may_move(ecs_sched_world *w, ecs_sched_entity e,
+                                                 ecs_sched_entity new_scope, const char *operation);
+static void ecs_sched__name_refile(ecs_sched_world *w, ecs_sched_entity e);
+static void ecs_sched__name_drop(ecs_sched_world *w, uint32_t index);
+static void ecs_sched__names_free(ecs_sched_world *w);
+static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w);
 
 /* ---- small helpers ---- */
 
@@ -1180,6 +1190,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__messages_free(w);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
     ecs_sched__relations_free(w);
+    ecs_sched__names_free(w);
     ecs_sched__resources_free(w);
     ecs_sched__name_map_free(&w->component_names);
     for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
@@ -1342,5 +1353,6 @@ ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
     if (result == ECS_SCHED_OK) result = ecs_sched__check_records(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_queries(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_relations(w);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_names(w);
     return result;
 }

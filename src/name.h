@@ -1,0 +1,321 @@
+/* name: entity names, unique among siblings, found by name in a scope or by path. */
+#pragma once
+#include "hierarchy.h"
+
+/* Names the entity (a copy of `name` is kept; NULL takes the name away). Names are unique
+   among the children of one parent, and among roots: a name another sibling has is refused
+   with ECS_SCHED_ERR_NAME_CLASH, naming both. So is a set_parent that would bring two equal
+   names under one parent. An empty name is refused. Like a structural change, naming is for
+   code outside the schedule, or exclusive systems. */
+ECS_SCHED_API ecs_sched_result ecs_sched_set_name(ecs_sched_world *world, ecs_sched_entity entity,
+                                                  const char *name);
+/* The entity's name, or NULL. Valid until the name changes or the entity goes. */
+ECS_SCHED_API const char *ecs_sched_name(const ecs_sched_world *world, ecs_sched_entity entity);
+/* The child of `scope` with this name (scope ECS_SCHED_NULL_ENTITY: the root with it), or
+   ECS_SCHED_NULL_ENTITY. Hashed: no scan of the children. */
+ECS_SCHED_API ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *world,
+                                                ecs_sched_entity scope, const char *name);
+/* Follows a path of names from scope (ECS_SCHED_NULL_ENTITY: from the roots), each name
+   separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A name that does not
+   resolve gives ECS_SCHED_NULL_ENTITY, with ECS_SCHED_ERR_NOT_FOUND naming the part that did
+   not (ecs_sched_last_error). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
+                                                     ecs_sched_entity scope, const char *path,
+                                                     const char *separator);
+/* Writes the entity's path from its root (names joined by separator, NULL: "."; an entity
+   without a name appears as "#" and its index) into out, at most capacity bytes with the
+   terminating zero; returns the length of the whole path (snprintf's rule), or -1 for a dead
+   entity. */
+ECS_SCHED_API int32_t ecs_sched_path(const ecs_sched_world *world, ecs_sched_entity entity,
+                                     const char *separator, char *out, int32_t capacity);
+
+/*@@ implementation @@*/
+/* name: entity names. A name is kept by entity index, with the scope it was filed under (the
+   parent, or none); one hash map from (scope, name) to the entity finds it, so a lookup costs
+   a hash of the name and a probe, whatever the number of siblings. Reparenting files the
+   name under the new scope; a despawn takes it out. */
+
+typedef struct ecs_sched__entity_name {
+    char *text;                     /* NULL: no name */
+    ecs_sched_entity scope;         /* the parent it is filed under, or 0 for a root */
+    uint64_t key;
+} ecs_sched__entity_name;
+
+struct ecs_sched__names {
+    ecs_sched__entity_name *by_index;
+    uint32_t capacity;
+    ecs_sched__map map;             /* key -> entity index; keys may collide */
+};
+
+static uint64_t ecs_sched__name_key(ecs_sched_entity scope, const char *name, size_t length) {
+    uint64_t h = 14695981039346656037ull ^ scope;
+    size_t i;
+    for (i = 0; i < length; i++) {
+        h ^= (unsigned char)name[i];
+        h *= 1099511628211ull;
+    }
+    return h ^ (h >> 29);
+}
+
+static const ecs_sched__entity_name *ecs_sched__name_record(const ecs_sched_world *w, uint32_t index) {
+    const ecs_sched__names *n = w->names;
+    return n && index < n->capacity && n->by_index[index].text ? &n->by_index[index] : NULL;
+}
+
+/* The world's side (declared in world.h): the name, for messages. */
+static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched_entity e) {
+    const ecs_sched__entity_name *r = ecs_sched__name_record(w, ECS_SCHED_ENTITY_INDEX(e));
+    return r && ecs_sched__is_live_record(w, e) ? r->text : NULL;
+}
+
+/* The entity filed under scope with the name (length bytes), or 0. */
+static ecs_sched_entity ecs_sched__find_name(const ecs_sched_world *w, ecs_sched_entity scope,
+                                             const char *name, size_t length) {
+    const ecs_sched__names *n = w->names;
+    uint64_t key;
+    uint32_t slot = ECS_SCHED__NONE, index;
+    if (!n) return ECS_SCHED_NULL_ENTITY;
+    key = ecs_sched__name_key(scope, name, length);
+    while ((index = ecs_sched__map_next(&n->map, key, &slot)) != ECS_SCHED__NONE) {
+        const ecs_sched__entity_name *r = &n->by_index[index];
+        if (r->scope == scope && strncmp(r->text, name, length) == 0 && r->text[length] == '\0') {
+            return ecs_sched__make_entity(index, w->records[index].generation);
+        }
+    }
+    return ECS_SCHED_NULL_ENTITY;
+}
+
+/* Takes the entry of entity index out of the map (backward shift: no tombstones). */
+static void ecs_sched__name_unfile(ecs_sched__names *n, uint32_t index) {
+    ecs_sched__map *m = &n->map;
+    uint32_t mask = m->capacity - 1, slot = ECS_SCHED__NONE, hole, j;
+    while (ecs_sched__map_next(m, n->by_index[index].key, &slot) != index) {}
+    hole = slot;
+    m->values[hole] = ECS_SCHED__NONE;
+    m->count--;
+    for (j = (hole + 1) & mask; m->values[j] != ECS_SCHED__NONE; j = (j + 1) & mask) {
+        uint32_t home = ecs_sched__hash_slot(m->keys[j], m->capacity);
+        /* an entry moves into the hole unless its home lies cyclically in (hole, j] */
+        bool stays = hole < j ? (home > hole && home <= j) : (home > hole || home <= j);
+        if (stays) continue;
+        m->keys[hole] = m->keys[j];
+        m->values[hole] = m->values[j];
+        m->values[j] = ECS_SCHED__NONE;
+        hole = j;
+    }
+}
+
+/* Files entity index under scope (the map has room). */
+static void ecs_sched__name_file(ecs_sched__names *n, uint32_t index, ecs_sched_entity scope) {
+    ecs_sched__entity_name *r = &n->by_index[index];
+    r->scope = scope;
+    r->key = ecs_sched__name_key(scope, r->text, strlen(r->text));
+    ecs_sched__map_insert_unchecked(&n->map, r->key, index);
+}
+
+static ecs_sched_result ecs_sched__name_clash(ecs_sched_world *w, const char *operation,
+                                             ecs_sched_entity e, const char *name,
+                                             ecs_sched_entity scope, ecs_sched_entity other) {
+    char where[128];
+    if (scope) snprintf(where, sizeof where, "among the children of %s", ecs_sched__entity_label(w, scope).text);
+    else snprintf(where, sizeof where, "among the roots");
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_NAME_CLASH,
+                           "%s: %s cannot be named '%s' %s: %s has that name there already; "
+                           "names are unique among siblings", operation,
+                           ecs_sched__entity_label(w, e).text, name, where,
+                           ecs_sched__entity_label(w, other).text);
+}
+
+static bool ecs_sched__names_reserve(ecs_sched_world *w, uint32_t index) {
+    ecs_sched__names *n = w->names;
+    uint32_t had;
+    if (!n) {
+        n = (ecs_sched__names *)ecs_sched__calloc(&w->env, sizeof *n);
+        if (!n) return false;
+        w->names = n;
+    }
+    had = n->capacity;
+    if (index >= had) {
+        if (!ECS_SCHED__GROW(&w->env, n->by_index, &n->capacity, index + 1)) return false;
+        memset(n->by_index + had, 0, (n->capacity - had) * sizeof *n->by_index);
+    }
+    return ecs_sched__map_reserve(&w->env, &n->map, 1);
+}
+
+ecs_sched_result ecs_sched_set_name(ecs_sched_world *w, ecs_sched_entity e, const char *name) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    ecs_sched_entity scope, other;
+    ecs_sched__entity_name *r;
+    char *copy;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "set_name")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "set_name");
+    if (!name) {
+        if (ecs_sched__name_record(w, index)) {
+            r = &w->names->by_index[index];
+            ecs_sched__name_unfile(w->names, index);
+            ecs_sched__free(&w->env, r->text);
+            r->text = NULL;
+        }
+        return ECS_SCHED_OK;
+    }
+    if (!name[0]) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "set_name: %s cannot be given an empty name (NULL takes a name "
+                               "away)", ecs_sched__entity_label(w, e).text);
+    }
+    scope = ecs_sched_parent_of(w, e);
+    other = ecs_sched__find_name(w, scope, name, strlen(name));
+    if (other == e) return ECS_SCHED_OK;
+    if (other) return ecs_sched__name_clash(w, "set_name", e, name, scope, other);
+    copy = ecs_sched__strdup(&w->env, name);
+    if (!copy || !ecs_sched__names_reserve(w, index)) {
+        ecs_sched__free(&w->env, copy);
+        return ecs_sched__out_of_memory(w, "naming an entity");
+    }
+    r = &w->names->by_index[index];
+    if (r->text) {
+        ecs_sched__name_unfile(w->names, index);
+        ecs_sched__free(&w->env, r->text);
+    }
+    r->text = copy;
+    ecs_sched__name_file(w->names, index, scope);
+    w->linked = true;   /* despawns take names away */
+    return ECS_SCHED_OK;
+}
+
+const char *ecs_sched_name(const ecs_sched_world *w, ecs_sched_entity e) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__entity_name_of(w, e);
+}
+
+ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *w, ecs_sched_entity scope, const char *name) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!name) return ECS_SCHED_NULL_ENTITY;
+    return ecs_sched__find_name(w, scope, name, strlen(name));
+}
+
+ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scope, const char *path,
+                                       const char *separator) {
+    const char *at = path;
+    size_t sep_length;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!separator || !separator[0]) separator = ".";
+    sep_length = strlen(separator);
+    if (!path || !path[0]) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "lookup_path: the path is empty");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    for (;;) {
+        const char *end = strstr(at, separator);
+        size_t length = end ? (size_t)(end - at) : strlen(at);
+        ecs_sched_entity next = ecs_sched__find_name(w, scope, at, length);
+        if (!next) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
+                            "lookup_path('%s'): no entity named '%.*s' %s%s", path, (int)length,
+                            at, scope ? "among the children of " : "among the roots",
+                            scope ? ecs_sched__entity_label(w, scope).text : "");
+            return ECS_SCHED_NULL_ENTITY;
+        }
+        if (!end) return next;
+        scope = next;
+        at = end + sep_length;
+    }
+}
+
+/* Appends text to out as snprintf would, counting the whole length. */
+static void ecs_sched__path_put(char *out, int32_t capacity, int32_t *length, const char *text) {
+    size_t n = strlen(text);
+    if (out && *length < capacity) {
+        size_t room = (size_t)(capacity - *length);
+        memcpy(out + *length, text, n < room ? n : room);
+    }
+    *length += (int32_t)n;
+}
+
+int32_t ecs_sched_path(const ecs_sched_world *w, ecs_sched_entity e, const char *separator,
+                       char *out, int32_t capacity) {
+    ecs_sched_entity chain[64];
+    int32_t depth, length = 0, i;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, e)) return -1;
+    if (!separator) separator = ".";
+    depth = ecs_sched_ancestors(w, e, chain, 64);
+    if (depth > 64) depth = 64;   /* deeper: the path starts at the 64th ancestor */
+    for (i = depth; i >= 0; i--) {
+        ecs_sched_entity at = i == 0 ? e : chain[i - 1];
+        const char *name = ecs_sched__entity_name_of(w, at);
+        char number[16];
+        if (i != depth) ecs_sched__path_put(out, capacity, &length, separator);
+        if (!name) {
+            snprintf(number, sizeof number, "#%u", (unsigned)ECS_SCHED_ENTITY_INDEX(at));
+            name = number;
+        }
+        ecs_sched__path_put(out, capacity, &length, name);
+    }
+    if (out && capacity > 0) out[length < capacity ? length : capacity - 1] = '\0';
+    return length;
+}
+
+/* ---- the world's side (declared in world.h) ---- */
+
+/* Whether e may be filed under new_scope (its name, if any, is free there). */
+static ecs_sched_result ecs_sched__name_may_move(ecs_sched_world *w, ecs_sched_entity e,
+                                                 ecs_sched_entity new_scope, const char *operation) {
+    const ecs_sched__entity_name *r = ecs_sched__name_record(w, ECS_SCHED_ENTITY_INDEX(e));
+    ecs_sched_entity other;
+    if (!r || r->scope == new_scope) return ECS_SCHED_OK;
+    other = ecs_sched__find_name(w, new_scope, r->text, strlen(r->text));
+    if (!other || other == e) return ECS_SCHED_OK;
+    return ecs_sched__name_clash(w, operation, e, r->text, new_scope, other);
+}
+
+/* Files e's name under its parent now (after a ChildOf change). */
+static void ecs_sched__name_refile(ecs_sched_world *w, ecs_sched_entity e) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    if (!ecs_sched__name_record(w, index)) return;
+    ecs_sched__name_unfile(w->names, index);
+    ecs_sched__name_file(w->names, index, ecs_sched_parent_of(w, e));
+}
+
+/* A despawned entity's name goes. */
+static void ecs_sched__name_drop(ecs_sched_world *w, uint32_t index) {
+    ecs_sched__entity_name *r;
+    if (!ecs_sched__name_record(w, index)) return;
+    r = &w->names->by_index[index];
+    ecs_sched__name_unfile(w->names, index);
+    ecs_sched__free(&w->env, r->text);
+    r->text = NULL;
+}
+
+static void ecs_sched__names_free(ecs_sched_world *w) {
+    ecs_sched__names *n = w->names;
+    uint32_t i;
+    if (!n) return;
+    for (i = 0; i < n->capacity; i++) ecs_sched__free(&w->env, n->by_index[i].text);
+    ecs_sched__free(&w->env, n->by_index);
+    ecs_sched__map_free(&w->env, &n->map);
+    ecs_sched__free(&w->env, n);
+    w->names = NULL;
+}
+
+/* Every name is filed under its entity's parent, and the map holds nothing else. */
+static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w) {
+    const ecs_sched__names *n = w->names;
+    uint32_t i, named = 0;
+    if (!n) return ECS_SCHED_OK;
+    for (i = 0; i < n->capacity; i++) {
+        const ecs_sched__entity_name *r = &n->by_index[i];
+        ecs_sched_entity e;
+        if (!r->text) continue;
+        named++;
+        e = ecs_sched__make_entity(i, w->records[i].generation);
+        if (!ecs_sched__is_live_record(w, e) || r->scope != ecs_sched_parent_of(w, e) ||
+            ecs_sched__find_name(w, r->scope, r->text, strlen(r->text)) != e) {
+            return ecs_sched__inconsistent(w, "a name is not filed under its entity's parent", i,
+                                           named);
+        }
+    }
+    if (named != n->map.count) return ecs_sched__inconsistent(w, "the name map size", named, n->map.count);
+    return ECS_SCHED_OK;
+}

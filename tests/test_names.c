@@ -1,0 +1,234 @@
+/* Entity names. A name is unique among the children of one parent (and among the roots); it is
+   found by name in a scope, or by path from the roots with a separator of the caller's
+   choice; an entity's path is built from its ancestors' names. Reparenting files the name
+   under the new parent, a despawn takes it away, and names appear in error messages. */
+#include "ecs_sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "schedule_fixture.h"
+
+static ecs_sched_entity named(ecs_sched_world *w, const char *name, ecs_sched_entity parent) {
+    ecs_sched_entity e = ecs_sched_spawn(w);
+    if (parent) assert_int_equal(ecs_sched_set_parent(w, e, parent), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(w, e, name), ECS_SCHED_OK);
+    return e;
+}
+
+typedef struct ship {
+    ecs_sched_entity ship, left, right, left_barrel, right_barrel;
+} ship;
+
+static ship build_ship(ecs_sched_world *w) {
+    ship s;
+    s.ship = named(w, "ship", 0);
+    s.left = named(w, "turret_left", s.ship);
+    s.right = named(w, "turret_right", s.ship);
+    s.left_barrel = named(w, "barrel", s.left);
+    s.right_barrel = named(w, "barrel", s.right);   /* the same name under another parent */
+    return s;
+}
+
+static void a_name_is_kept_and_found_among_the_children_of_its_parent(void **state) {
+    ecs_sched_world *w = new_world();
+    ship s = build_ship(w);
+    (void)state;
+    assert_string_equal(ecs_sched_name(w, s.left), "turret_left");
+    assert_true(ecs_sched_lookup(w, s.ship, "turret_right") == s.right);
+    assert_true(ecs_sched_lookup(w, s.left, "barrel") == s.left_barrel);
+    assert_true(ecs_sched_lookup(w, s.right, "barrel") == s.right_barrel);
+    assert_true(ecs_sched_lookup(w, ECS_SCHED_NULL_ENTITY, "ship") == s.ship);
+    assert_true(ecs_sched_lookup(w, ECS_SCHED_NULL_ENTITY, "barrel") == ECS_SCHED_NULL_ENTITY);
+    assert_true(ecs_sched_lookup(w, s.ship, "barrel") == ECS_SCHED_NULL_ENTITY);
+    assert_null(ecs_sched_name(w, ecs_sched_spawn(w)));
+    check_and_destroy(w);
+}
+
+static void a_path_resolves_from_the_roots_with_any_separator(void **state) {
+    ecs_sched_world *w = new_world();
+    ship s = build_ship(w);
+    (void)state;
+    assert_true(ecs_sched_lookup_path(w, 0, "ship.turret_left.barrel", NULL) == s.left_barrel);
+    assert_true(ecs_sched_lookup_path(w, 0, "ship::turret_right::barrel", "::") == s.right_barrel);
+    assert_true(ecs_sched_lookup_path(w, s.ship, "turret_right/barrel", "/") == s.right_barrel);
+    assert_true(ecs_sched_lookup_path(w, 0, "ship", NULL) == s.ship);
+    check_and_destroy(w);
+}
+
+static void a_path_that_does_not_resolve_names_the_missing_part(void **state) {
+    ecs_sched_world *w = new_world();
+    ship s = build_ship(w);
+    (void)state;
+    (void)s;
+    assert_true(ecs_sched_lookup_path(w, 0, "ship.turret_middle.barrel", NULL) == ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_NOT_FOUND);
+    assert_contains(ecs_sched_last_error(w), "'turret_middle'");
+    assert_contains(ecs_sched_last_error(w), "'ship'");
+    assert_true(ecs_sched_lookup_path(w, 0, "boat", NULL) == ECS_SCHED_NULL_ENTITY);
+    assert_contains(ecs_sched_last_error(w), "among the roots");
+    check_and_destroy(w);
+}
+
+static void the_path_of_an_entity_joins_its_ancestors_names(void **state) {
+    ecs_sched_world *w = new_world();
+    ship s = build_ship(w);
+    ecs_sched_entity bolt = ecs_sched_spawn(w);
+    char path[64], small[8];
+    int32_t n;
+    (void)state;
+    n = ecs_sched_path(w, s.left_barrel, NULL, path, sizeof path);
+    assert_string_equal(path, "ship.turret_left.barrel");
+    assert_int_equal(n, (int32_t)strlen(path));
+    ecs_sched_path(w, s.right_barrel, "/", path, sizeof path);
+    assert_string_equal(path, "ship/turret_right/barrel");
+    assert_int_equal(ecs_sched_set_parent(w, bolt, s.left_barrel), ECS_SCHED_OK);
+    ecs_sched_path(w, bolt, NULL, path, sizeof path);
+    snprintf(small, sizeof small, "#%u", (unsigned)ECS_SCHED_ENTITY_INDEX(bolt));
+    assert_true(strstr(path, "ship.turret_left.barrel.#") == path);
+    assert_string_equal(path + strlen("ship.turret_left.barrel."), small);
+    /* too small: cut, zero-terminated, the whole length returned */
+    assert_int_equal(ecs_sched_path(w, s.left_barrel, NULL, small, sizeof small), n);
+    assert_string_equal(small, "ship.tu");
+    check_and_destroy(w);
+}
+
+static void a_sibling_with_the_same_name_is_refused_naming_both(void **state) {
+    ecs_sched_world *w = new_world();
+    ship s = build_ship(w);
+    ecs_sched_entity third = ecs_sched_spawn(w);
+    char who[64];
+    (void)state;
+    assert_int_equal(ecs_sched_set_parent(w, third, s.ship), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(w, third, "turret_left"), ECS_SCHED_ERR_NAME_CLASH);
+    snprintf(who, sizeof who, "entity %u 'turret_left'", (unsigned)ECS_SCHED_ENTITY_INDEX(s.left));
+    assert_contains(ecs_sched_last_error(w), who);
+    assert_contains(ecs_sched_last_error(w), "'ship'");
+    assert_null(ecs_sched_name(w, third));
+    assert_true(ecs_sched_lookup(w, s.ship, "turret_left") == s.left);
+    check_and_destroy(w);
+}
+
+static void reparenting_into_a_clash_is_refused_and_changes_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    ship s = build_ship(w);
+    (void)state;
+    /* the left barrel cannot join the right turret, which has a barrel */
+    assert_int_equal(ecs_sched_set_parent(w, s.left_barrel, s.right), ECS_SCHED_ERR_NAME_CLASH);
+    assert_true(ecs_sched_parent_of(w, s.left_barrel) == s.left);
+    assert_true(ecs_sched_lookup(w, s.left, "barrel") == s.left_barrel);
+    /* nor become a root next to another root "barrel" */
+    named(w, "barrel", 0);
+    assert_int_equal(ecs_sched_set_parent(w, s.left_barrel, ECS_SCHED_NULL_ENTITY),
+                     ECS_SCHED_ERR_NAME_CLASH);
+    assert_true(ecs_sched_parent_of(w, s.left_barrel) == s.left);
+    check_and_destroy(w);
+}
+
+static void a_reparented_entity_is_found_under_its_new_parent(void **state) {
+    ecs_sched_world *w = new_world();
+    ship s = build_ship(w);
+    ecs_sched_entity dock = named(w, "dock", 0);
+    (void)state;
+    assert_int_equal(ecs_sched_set_parent(w, s.left, dock), ECS_SCHED_OK);
+    assert_true(ecs_sched_lookup(w, s.ship, "turret_left") == ECS_SCHED_NULL_ENTITY);
+    assert_true(ecs_sched_lookup_path(w, 0, "dock.turret_left.barrel", NULL) == s.left_barrel);
+    assert_int_equal(ecs_sched_set_parent(w, s.left, ECS_SCHED_NULL_ENTITY), ECS_SCHED_OK);
+    assert_true(ecs_sched_lookup(w, 0, "turret_left") == s.left);
+    check_and_destroy(w);
+}
+
+static void a_despawned_entity_takes_its_name_and_its_subtrees_names_along(void **state) {
+    ecs_sched_world *w = new_world();
+    ship s = build_ship(w);
+    ecs_sched_entity again;
+    (void)state;
+    assert_int_equal(ecs_sched_despawn(w, s.left), ECS_SCHED_OK);
+    assert_true(ecs_sched_lookup(w, s.ship, "turret_left") == ECS_SCHED_NULL_ENTITY);
+    assert_null(ecs_sched_name(w, s.left_barrel));
+    again = named(w, "turret_left", s.ship);   /* the name is free again */
+    assert_true(ecs_sched_lookup(w, s.ship, "turret_left") == again);
+    check_and_destroy(w);
+}
+
+static void renaming_and_unnaming_update_the_lookup(void **state) {
+    ecs_sched_world *w = new_world();
+    ship s = build_ship(w);
+    (void)state;
+    assert_int_equal(ecs_sched_set_name(w, s.left, "port"), ECS_SCHED_OK);
+    assert_true(ecs_sched_lookup(w, s.ship, "port") == s.left);
+    assert_true(ecs_sched_lookup(w, s.ship, "turret_left") == ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_set_name(w, s.left, "port"), ECS_SCHED_OK);   /* the same */
+    assert_int_equal(ecs_sched_set_name(w, s.left, NULL), ECS_SCHED_OK);
+    assert_null(ecs_sched_name(w, s.left));
+    assert_true(ecs_sched_lookup(w, s.ship, "port") == ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_set_name(w, s.left, ""), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    check_and_destroy(w);
+}
+
+static void many_names_in_one_scope_are_each_found(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity root = named(w, "root", 0), kids[2000];
+    char name[32];
+    int i;
+    (void)state;
+    for (i = 0; i < 2000; i++) {
+        snprintf(name, sizeof name, "child_%d", i);
+        kids[i] = named(w, name, root);
+    }
+    for (i = 0; i < 2000; i += 3) {   /* some go: the map keeps the others findable */
+        assert_int_equal(ecs_sched_despawn(w, kids[i]), ECS_SCHED_OK);
+    }
+    for (i = 0; i < 2000; i++) {
+        snprintf(name, sizeof name, "child_%d", i);
+        assert_true(ecs_sched_lookup(w, root, name) == (i % 3 == 0 ? ECS_SCHED_NULL_ENTITY : kids[i]));
+    }
+    check_and_destroy(w);
+}
+
+static void error_messages_name_named_entities(void **state) {
+    ecs_sched_world *w = new_world();
+    ship s = build_ship(w);
+    (void)state;
+    assert_int_equal(ecs_sched_set_parent(w, s.ship, s.left_barrel), ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_contains(ecs_sched_last_error(w), "'ship'");
+    assert_contains(ecs_sched_last_error(w), "'turret_left'");
+    assert_contains(ecs_sched_last_error(w), "'barrel'");
+    check_and_destroy(w);
+}
+
+static void naming_a_dead_entity_fails(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity e = ecs_sched_spawn(w);
+    (void)state;
+    assert_int_equal(ecs_sched_despawn(w, e), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(w, e, "ghost"), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_true(ecs_sched_lookup(w, 0, "ghost") == ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_path(w, e, NULL, NULL, 0), -1);
+    check_and_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_name_is_kept_and_found_among_the_children_of_its_parent),
+        cmocka_unit_test(a_path_resolves_from_the_roots_with_any_separator),
+        cmocka_unit_test(a_path_that_does_not_resolve_names_the_missing_part),
+        cmocka_unit_test(the_path_of_an_entity_joins_its_ancestors_names),
+        cmocka_unit_test(a_sibling_with_the_same_name_is_refused_naming_both),
+        cmocka_unit_test(reparenting_into_a_clash_is_refused_and_changes_nothing),
+        cmocka_unit_test(a_reparented_entity_is_found_under_its_new_parent),
+        cmocka_unit_test(a_despawned_entity_takes_its_name_and_its_subtrees_names_along),
+        cmocka_unit_test(renaming_and_unnaming_update_the_lookup),
+        cmocka_unit_test(many_names_in_one_scope_are_each_found),
+        cmocka_unit_test(error_messages_name_named_entities),
+        cmocka_unit_test(naming_a_dead_entity_fails),
+    };
+    return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
+}
