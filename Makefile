@@ -72,7 +72,7 @@ check-amalgamation:
 # is built again. The build runs in a second make, which sees the packages just installed
 # (pkg-config's flags for stb), and which does not regenerate ecs_sched.h (that needs python3,
 # which `make example` does not install).
-MAIN_EXAMPLES := game_loop world_demo physics_plugin pause_menu
+MAIN_EXAMPLES := game_loop world_demo physics_plugin pause_menu scene_graph
 
 example:
 	@sh tools/install_deps.sh example
