@@ -6217,6 +6217,7 @@ static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__ma
 /* hierarchy.h: a hierarchical query's iteration, in the order it keeps, and its end. */
 static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows);
 static void ecs_sched__hier_free(ecs_sched_query *q);
+static int32_t ecs_sched__hier_count(ecs_sched_query *q);
 
 /* Whether a term's field is a column of the entity's own table (not of its parent, and not
    a without-term). */
@@ -6596,10 +6597,20 @@ ecs_sched_access ecs_sched_query_access(const ecs_sched_query *q) {
 }
 
 int32_t ecs_sched_query_count(const ecs_sched_query *q) {
-    int32_t total = 0;
+    int32_t total = 0, row;
     uint32_t i;
     ECS_SCHED_ASSERT(q != NULL);
-    for (i = 0; i < q->match_count; i++) total += q->matches[i].table->count;
+    /* a hierarchical query keeps the rows it hands out; a related one tests each row */
+    if (q->hierarchical) return ecs_sched__hier_count((ecs_sched_query *)(uintptr_t)q);
+    for (i = 0; i < q->match_count; i++) {
+        if (!q->related) {
+            total += q->matches[i].table->count;
+            continue;
+        }
+        for (row = 0; row < q->matches[i].table->count; row++) {
+            total += ecs_sched__row_related(q, &q->matches[i], row);
+        }
+    }
     return total;
 }
 
@@ -18133,16 +18144,23 @@ static ecs_sched_result ecs_sched__check_refusals(ecs_sched_world *w, int32_t n)
     return ECS_SCHED_OK;
 }
 
-/* The sources that stay lose their relationships to an entity that goes. */
+/* The sources that stay lose their relationships to an entity that goes (those that go too
+   leave with their own despawn). */
 static ecs_sched_result ecs_sched__detach_sources(ecs_sched_world *w, ecs_sched_entity target) {
     const ecs_sched__links *r = w->relations;
     uint32_t k;
     for (k = 0; k < r->kind_count; k++) {
         ecs_sched_id kind = r->kind_ids[k];
-        const ecs_sched__sources *s;
-        while ((s = ecs_sched__sources_of(w, kind, target)) != NULL) {
-            ecs_sched_entity source = s->items[s->count - 1];
-            ecs_sched_result result = ecs_sched__unrelate_checked(w, source, kind, target);
+        const ecs_sched__sources *s = ecs_sched__sources_of(w, kind, target);
+        uint32_t i = s ? s->count : 0;
+        while (i-- > 0) {
+            ecs_sched_entity source;
+            ecs_sched_result result;
+            s = ecs_sched__sources_of(w, kind, target);
+            if (!s || i >= s->count) continue;   /* an observer's doing */
+            source = s->items[i];
+            if (r->marks[ECS_SCHED_ENTITY_INDEX(source)] == r->mark_stamp) continue;
+            result = ecs_sched__unrelate_checked(w, source, kind, target);
             if (result != ECS_SCHED_OK) return result;
         }
     }
@@ -18617,6 +18635,16 @@ static bool ecs_sched__hier_update(ecs_sched_query *q) {
     c->version = w->rows_version;
     c->made = true;
     return true;
+}
+
+/* The world's side (declared in query.h): how many rows the query hands out (-1 when out of
+   memory). */
+static int32_t ecs_sched__hier_count(ecs_sched_query *q) {
+    if (!ecs_sched__hier_update(q)) {
+        ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
+        return -1;
+    }
+    return (int32_t)q->hier->count;
 }
 
 static void ecs_sched__hier_fields(ecs_sched_iter *it, const ecs_sched__hier_cache *c,

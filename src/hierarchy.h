@@ -368,6 +368,16 @@ static bool ecs_sched__hier_update(ecs_sched_query *q) {
     return true;
 }
 
+/* The world's side (declared in query.h): how many rows the query hands out (-1 when out of
+   memory). */
+static int32_t ecs_sched__hier_count(ecs_sched_query *q) {
+    if (!ecs_sched__hier_update(q)) {
+        ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
+        return -1;
+    }
+    return (int32_t)q->hier->count;
+}
+
 static void ecs_sched__hier_fields(ecs_sched_iter *it, const ecs_sched__hier_cache *c,
                                    const ecs_sched__match *m, int32_t first_row, uint32_t at) {
     const ecs_sched_query *q = it->query_;

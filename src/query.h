@@ -188,6 +188,7 @@ static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__ma
 /* hierarchy.h: a hierarchical query's iteration, in the order it keeps, and its end. */
 static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows);
 static void ecs_sched__hier_free(ecs_sched_query *q);
+static int32_t ecs_sched__hier_count(ecs_sched_query *q);
 
 /* Whether a term's field is a column of the entity's own table (not of its parent, and not
    a without-term). */
@@ -567,10 +568,20 @@ ecs_sched_access ecs_sched_query_access(const ecs_sched_query *q) {
 }
 
 int32_t ecs_sched_query_count(const ecs_sched_query *q) {
-    int32_t total = 0;
+    int32_t total = 0, row;
     uint32_t i;
     ECS_SCHED_ASSERT(q != NULL);
-    for (i = 0; i < q->match_count; i++) total += q->matches[i].table->count;
+    /* a hierarchical query keeps the rows it hands out; a related one tests each row */
+    if (q->hierarchical) return ecs_sched__hier_count((ecs_sched_query *)(uintptr_t)q);
+    for (i = 0; i < q->match_count; i++) {
+        if (!q->related) {
+            total += q->matches[i].table->count;
+            continue;
+        }
+        for (row = 0; row < q->matches[i].table->count; row++) {
+            total += ecs_sched__row_related(q, &q->matches[i], row);
+        }
+    }
     return total;
 }
 

@@ -830,16 +830,23 @@ static ecs_sched_result ecs_sched__check_refusals(ecs_sched_world *w, int32_t n)
     return ECS_SCHED_OK;
 }
 
-/* The sources that stay lose their relationships to an entity that goes. */
+/* The sources that stay lose their relationships to an entity that goes (those that go too
+   leave with their own despawn). */
 static ecs_sched_result ecs_sched__detach_sources(ecs_sched_world *w, ecs_sched_entity target) {
     const ecs_sched__links *r = w->relations;
     uint32_t k;
     for (k = 0; k < r->kind_count; k++) {
         ecs_sched_id kind = r->kind_ids[k];
-        const ecs_sched__sources *s;
-        while ((s = ecs_sched__sources_of(w, kind, target)) != NULL) {
-            ecs_sched_entity source = s->items[s->count - 1];
-            ecs_sched_result result = ecs_sched__unrelate_checked(w, source, kind, target);
+        const ecs_sched__sources *s = ecs_sched__sources_of(w, kind, target);
+        uint32_t i = s ? s->count : 0;
+        while (i-- > 0) {
+            ecs_sched_entity source;
+            ecs_sched_result result;
+            s = ecs_sched__sources_of(w, kind, target);
+            if (!s || i >= s->count) continue;   /* an observer's doing */
+            source = s->items[i];
+            if (r->marks[ECS_SCHED_ENTITY_INDEX(source)] == r->mark_stamp) continue;
+            result = ecs_sched__unrelate_checked(w, source, kind, target);
             if (result != ECS_SCHED_OK) return result;
         }
     }

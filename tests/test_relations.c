@@ -270,6 +270,7 @@ static void a_related_term_matches_the_sources_of_that_target_only(void **state)
     }
     assert_int_equal(seen, 2);
     assert_int_equal(count_of_query(QUERY(w, ecs_sched_related(likes, alice))), 3);
+    assert_int_equal(ecs_sched_query_count(q), 2);   /* what it hands out */
     check_and_destroy(w);
 }
 
