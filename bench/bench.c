@@ -1107,6 +1107,7 @@ static void run_compile(bench_row *row) {
 #include "state_rows.c"
 #include "app_rows.c"
 #include "event_rows.c"
+#include "hierarchy_rows.c"
 #ifdef ECS_SCHED_THREADS
 #include "parallel_rows.c"
 #endif
@@ -1139,6 +1140,21 @@ static bench_row rows[] = {
     {"messages_send_read", "ms/frame", GOAL_RATIO, 2.0,
      "1M appends of the same 16 bytes to a growing array kept across frames, then two loops over it",
      run_messages_send_read, 0, 0, 0, 0, ""},
+    {"iter_hierarchy", "ms/frame", GOAL_RATIO, 1.2,
+     "the same entities without the hierarchy, the same query and kernel, interleaved",
+     run_iter_hierarchy, 0, 0, 0, 0, ""},
+    {"propagate_transforms", "us/frame", GOAL_RATIO, 1.5,
+     "a hand-written loop over arrays in parent-before-child order with parent indices",
+     run_propagate_transforms, 0, 0, 0, 0, ""},
+    {"children_iter", "ns/parent", GOAL_RATIO, 2.0,
+     "the same sums over a plain array of children per parent, interleaved",
+     run_children_iter, 0, 0, 0, 0, ""},
+    {"despawn_recursive", "ns/entity", GOAL_RATIO, 1.5,
+     "ecs_sched_despawn of each of 100k flat entities, interleaved",
+     run_despawn_recursive, 0, 0, 0, 0, ""},
+    {"lookup_path", "ns/lookup", GOAL_VALUE, 150.0,
+     "one FNV-1a pass over each path string (the floor of a hashed lookup)",
+     run_lookup_path, 0, 0, 0, 0, ""},
     {"spawn_despawn", "ns/entity", GOAL_VALUE, 60.0,
      "malloc of a 16-byte block per entity (values copied in), then free of each",
      run_spawn_despawn, 0, 0, 0, 0, ""},

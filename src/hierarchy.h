@@ -46,9 +46,12 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands 
 /*@@ implementation @@*/
 /* hierarchy: parents and children.
 
-   A hierarchical query (with from_parent or cascade terms) keeps its rows in a list: in
-   depth order when it cascades (roots, then their children, and so on; within a depth in
-   table order), with a pointer to the parent's value for each from_parent term. The list is
+   A hierarchical query (with from_parent or cascade terms) keeps its rows in a list, with a
+   pointer to the parent's value for each from_parent term. When it cascades, the list hands
+   out every parent before its children: in table order when that already does (entities
+   parented in the order they were made, as scenes usually are: the runs are then as long as
+   the tables), else in depth order (roots, then their children, and so on; within a depth in
+   table order). The list is
    made again at the first iteration after a row joined or left any table, or a relationship
    changed (the world's rows_version): that costs a pass over the query's rows and their
    ancestors, once. An iteration with nothing changed walks the list: runs of consecutive rows
@@ -287,6 +290,31 @@ static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__hier_cache *c
     return true;
 }
 
+/* Whether table order already hands out every parent (that the query matches) before its
+   children: then it is kept, runs as long as the tables. */
+static bool ecs_sched__hier_table_order_fits(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+    const ecs_sched_world *w = q->world;
+    ecs_sched_id kind = q->terms[c->cascade].id;
+    uint32_t i;
+    for (i = 0; i < c->count; i++) {   /* 1: matched, not handed out yet */
+        const ecs_sched__table *t = q->matches[c->rows[i].match].table;
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(t->entities[c->rows[i].row]);
+        c->memo[index] = 1;
+        c->memo_stamp[index] = c->stamp;
+    }
+    for (i = 0; i < c->count; i++) {   /* 2: handed out */
+        const ecs_sched__table *t = q->matches[c->rows[i].match].table;
+        ecs_sched_entity e = t->entities[c->rows[i].row];
+        ecs_sched_entity parent = ecs_sched__up(w, e, kind);
+        if (parent) {
+            uint32_t p = ECS_SCHED_ENTITY_INDEX(parent);
+            if (c->memo_stamp[p] == c->stamp && c->memo[p] == 1) return false;
+        }
+        c->memo[ECS_SCHED_ENTITY_INDEX(e)] = 2;
+    }
+    return true;
+}
+
 /* Sorts the rows by depth, keeping table order within a depth (a counting sort). */
 static void ecs_sched__hier_sort(ecs_sched_query *q, ecs_sched__hier_cache *c) {
     ecs_sched_id kind = q->terms[c->cascade].id;
@@ -361,7 +389,13 @@ static bool ecs_sched__hier_update(ecs_sched_query *q) {
         memset(c->memo_stamp, 0, c->memo_capacity * sizeof *c->memo_stamp);
         c->stamp = 1;
     }
-    if (c->cascade >= 0) ecs_sched__hier_sort(q, c);
+    if (c->cascade >= 0 && !ecs_sched__hier_table_order_fits(q, c)) {
+        if (++c->stamp == 0) {
+            memset(c->memo_stamp, 0, c->memo_capacity * sizeof *c->memo_stamp);
+            c->stamp = 1;
+        }
+        ecs_sched__hier_sort(q, c);
+    }
     if (c->parent_terms) ecs_sched__hier_parents(q, c);
     c->version = w->rows_version;
     c->made = true;

@@ -102,6 +102,7 @@ typedef struct ecs_sched__kind {
     uint32_t extra_capacity;
     uint32_t extra_count;           /* sources with further targets */
     uint32_t payload_size;
+    uint64_t pairs;                 /* (source, target) pairs of this kind */
 } ecs_sched__kind;
 
 struct ecs_sched__links {
@@ -111,11 +112,16 @@ struct ecs_sched__links {
     uint32_t kind_count;
     uint32_t kind_id_capacity;
     uint64_t pairs;                 /* (source, target) pairs related */
+    uint64_t *targets;              /* by entity index, a bit: it may have sources (a despawn
+                                       looks no further for most entities) */
+    uint32_t target_words;
     uint32_t *marks;                /* a despawn's entities, by index: the stamp of it */
     uint32_t mark_capacity;
     uint32_t mark_stamp;
     ecs_sched_entity *doomed;       /* a despawn's entities, targets before sources */
+    ecs_sched_id *doomed_via;       /* the kind each was taken along by (0: the first) */
     uint32_t doomed_capacity;
+    uint32_t via_capacity;
 };
 
 /* ---- kinds ---- */
@@ -332,8 +338,22 @@ static bool ecs_sched__sources_reserve(ecs_sched_world *w, ecs_sched_id kind,
         if (!ECS_SCHED__GROW(&w->env, k->sources, &k->source_capacity, index + 1)) return false;
         memset(k->sources + had, 0, (k->source_capacity - had) * sizeof *k->sources);
     }
+    if (index / 64u >= w->relations->target_words) {
+        ecs_sched__links *r = w->relations;
+        uint32_t words = r->target_words;
+        if (!ECS_SCHED__GROW(&w->env, r->targets, &words, index / 64u + 1u)) return false;
+        memset(r->targets + r->target_words, 0, (words - r->target_words) * sizeof *r->targets);
+        r->target_words = words;
+    }
     s = &k->sources[index];
     return ECS_SCHED__GROW(&w->env, s->items, &s->capacity, s->count + 1);
+}
+
+/* Whether the entity may have sources of some kind (the bit is set by its first source and
+   cleared when it is despawned). */
+static inline bool ecs_sched__may_be_target(const ecs_sched__links *r, ecs_sched_entity e) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    return index / 64u < r->target_words && ((r->targets[index / 64u] >> (index % 64u)) & 1u);
 }
 
 /* Inserts source at `at` (count: at the end) of a list with room. */
@@ -359,6 +379,9 @@ static void ecs_sched__link(ecs_sched_world *w, ecs_sched_id kind, ecs_sched_ent
     ecs_sched__sources_insert(&ecs_sched__kind_of(w, kind)->sources[ECS_SCHED_ENTITY_INDEX(target)],
                               source, at);
     w->relations->pairs++;
+    w->relations->targets[ECS_SCHED_ENTITY_INDEX(target) / 64u] |=
+        (uint64_t)1 << (ECS_SCHED_ENTITY_INDEX(target) % 64u);
+    ecs_sched__kind_of(w, kind)->pairs++;
     w->linked = true;
     w->rows_version++;
 }
@@ -368,6 +391,7 @@ static void ecs_sched__unlink(ecs_sched_world *w, ecs_sched_id kind, ecs_sched_e
     ecs_sched__sources *s = ecs_sched__sources_of(w, kind, target);
     if (s) ecs_sched__sources_drop(s, source);
     w->relations->pairs--;
+    ecs_sched__kind_of(w, kind)->pairs--;
     w->rows_version++;
 }
 
@@ -758,46 +782,107 @@ static bool ecs_sched__apply_relation(ecs_sched_world *w, uint32_t op, ecs_sched
     return true;
 }
 
-/* ---- despawning ---- */
+/* ---- despawning ----
 
-/* Room to mark `count` more entities of a despawn. */
-static bool ecs_sched__doomed_reserve(ecs_sched_world *w, uint32_t count) {
+   A despawn gathers the entity and what its kinds' rules take along (targets before their
+   sources), checks the rules that refuse, detaches the sources that stay, then despawns the
+   gathered entities sources first. A source taken along by an exclusive kind does not leave
+   its target's list one by one: the target, despawned after it, drops the whole list. */
+
+/* Room for `count` entities of a despawn (and their marks, when `marking`). */
+static bool ecs_sched__doomed_reserve(ecs_sched_world *w, uint32_t count, bool marking) {
     ecs_sched__links *r = w->relations;
     uint32_t had = r->mark_capacity;
-    if (w->record_count > had) {
+    if (marking && w->record_count > had) {
         if (!ECS_SCHED__GROW(&w->env, r->marks, &r->mark_capacity, w->record_count)) return false;
         memset(r->marks + had, 0, (r->mark_capacity - had) * sizeof *r->marks);
     }
-    return ECS_SCHED__GROW(&w->env, r->doomed, &r->doomed_capacity, count);
+    return ECS_SCHED__GROW(&w->env, r->doomed, &r->doomed_capacity, count) &&
+           ECS_SCHED__GROW(&w->env, r->doomed_via, &r->via_capacity, count);
+}
+
+/* Whether the rules of kinds other than those that despawn sources have work: only then is
+   each gathered entity marked, to tell the sources that stay from those that go. */
+static bool ecs_sched__despawn_needs_marks(const ecs_sched_world *w) {
+    const ecs_sched__links *r = w->relations;
+    uint32_t k, taking = 0;
+    for (k = 0; k < r->kind_count; k++) {
+        ecs_sched_id kind = r->kind_ids[k];
+        if (r->kinds[kind].pairs == 0) continue;
+        if (ecs_sched__kind_policy(w, kind) != ECS_SCHED_TARGET_DESPAWN_SOURCES) return true;
+        /* two kinds that take sources along may reach one entity twice, and so may one that
+           is not exclusive */
+        if (++taking > 1 || !(w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE)) return true;
+    }
+    return false;
+}
+
+/* A tree's lists are scattered in memory: the walk asks for the lists of the entities a few
+   steps ahead (their entries first, then what the entries point to), so that the misses of
+   one wait overlap those of the next. */
+static inline void ecs_sched__prefetch_sources(const ecs_sched_world *w, const ecs_sched__links *r,
+                                               ecs_sched_entity e, bool items) {
+#if defined(__GNUC__) || defined(__clang__)
+    uint32_t k, index = ECS_SCHED_ENTITY_INDEX(e);
+    if (!e || !ecs_sched__may_be_target(r, e)) return;
+    for (k = 0; k < r->kind_count; k++) {
+        const ecs_sched__kind *kind = &r->kinds[r->kind_ids[k]];
+        if (index >= kind->source_capacity || !kind->pairs) continue;
+        if (!items) __builtin_prefetch(&kind->sources[index]);
+        else if (kind->sources[index].count) __builtin_prefetch(kind->sources[index].items);
+    }
+    (void)w;
+#else
+    (void)w; (void)r; (void)e; (void)items;
+#endif
 }
 
 /* Gathers e and every entity its despawn takes along (through kinds that despawn sources),
    targets before sources, into relations->doomed; returns how many, or -1 when out of
    memory. */
-static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e) {
+static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e, bool marking,
+                                       bool drop_lists) {
     ecs_sched__links *r = w->relations;
     uint32_t n = 0, at, k;
-    if (++r->mark_stamp == 0) {   /* the stamp wrapped: old marks could match again */
+    if (marking && ++r->mark_stamp == 0) {   /* the stamp wrapped: old marks could match */
         if (r->marks) memset(r->marks, 0, r->mark_capacity * sizeof *r->marks);
         r->mark_stamp = 1;
     }
-    if (!ecs_sched__doomed_reserve(w, 1)) return -1;
+    if (!ecs_sched__doomed_reserve(w, 1, marking)) return -1;
+    r->doomed_via[n] = 0;
     r->doomed[n++] = e;
-    r->marks[ECS_SCHED_ENTITY_INDEX(e)] = r->mark_stamp;
+    if (marking) r->marks[ECS_SCHED_ENTITY_INDEX(e)] = r->mark_stamp;
     for (at = 0; at < n; at++) {
+        ecs_sched__prefetch_sources(w, r, at + 8u < n ? r->doomed[at + 8u] : 0, false);
+        ecs_sched__prefetch_sources(w, r, at + 4u < n ? r->doomed[at + 4u] : 0, true);
         for (k = 0; k < r->kind_count; k++) {
             ecs_sched_id kind = r->kind_ids[k];
             const ecs_sched__sources *s;
             uint32_t i;
-            if (ecs_sched__kind_policy(w, kind) != ECS_SCHED_TARGET_DESPAWN_SOURCES) continue;
+            if (ecs_sched__kind_policy(w, kind) != ECS_SCHED_TARGET_DESPAWN_SOURCES ||
+                !ecs_sched__may_be_target(r, r->doomed[at])) {
+                continue;
+            }
             s = ecs_sched__sources_of(w, kind, r->doomed[at]);
             if (!s) continue;
-            if (!ecs_sched__doomed_reserve(w, n + s->count)) return -1;
+            if (!ecs_sched__doomed_reserve(w, n + s->count, false)) return -1;
+            s = ecs_sched__sources_of(w, kind, r->doomed[at]);
             for (i = 0; i < s->count; i++) {
-                uint32_t index = ECS_SCHED_ENTITY_INDEX(s->items[i]);
-                if (r->marks[index] == r->mark_stamp) continue;
-                r->marks[index] = r->mark_stamp;
+                if (marking) {
+                    uint32_t index = ECS_SCHED_ENTITY_INDEX(s->items[i]);
+                    if (r->marks[index] == r->mark_stamp) continue;
+                    r->marks[index] = r->mark_stamp;
+                }
+                r->doomed_via[n] = kind;
                 r->doomed[n++] = s->items[i];
+            }
+            if (drop_lists && (w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE)) {
+                /* every source goes, none leaves the list on its own: it goes now */
+                ecs_sched__sources *list = ecs_sched__sources_of(w, kind, r->doomed[at]);
+                ecs_sched__kind_of(w, kind)->pairs -= list->count;
+                r->pairs -= list->count;
+                list->count = 0;
+                w->rows_version++;
             }
         }
     }
@@ -811,7 +896,7 @@ static ecs_sched_result ecs_sched__check_refusals(ecs_sched_world *w, int32_t n)
     int32_t i;
     for (k = 0; k < r->kind_count; k++) {
         ecs_sched_id kind = r->kind_ids[k];
-        if (ecs_sched__kind_policy(w, kind) != ECS_SCHED_TARGET_REFUSE) continue;
+        if (ecs_sched__kind_policy(w, kind) != ECS_SCHED_TARGET_REFUSE || !r->kinds[kind].pairs) continue;
         for (i = 0; i < n; i++) {
             const ecs_sched__sources *s = ecs_sched__sources_of(w, kind, r->doomed[i]);
             uint32_t j;
@@ -853,14 +938,15 @@ static ecs_sched_result ecs_sched__detach_sources(ecs_sched_world *w, ecs_sched_
     return ECS_SCHED_OK;
 }
 
-/* The entity's own relationships go (as a source), without moving it. */
-static void ecs_sched__drop_own_links(ecs_sched_world *w, ecs_sched_entity e) {
+/* The entity's own relationships go (as a source), without moving it; `via` (an exclusive
+   kind it was taken along by, or 0) is left to its target, which goes after it. */
+static void ecs_sched__drop_own_links(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id via) {
     const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
     int32_t i;
     for (i = 0; i < t->type_count; i++) {
         ecs_sched_id kind = t->type[i];
         ecs_sched__extra *x;
-        if (!w->components[kind].relation) continue;
+        if (!w->components[kind].relation || kind == via) continue;
         ecs_sched__unlink(w, kind, e, ecs_sched__rel_slot_target(ecs_sched__rel_first_slot(w, e, kind)));
         x = ecs_sched__extra_of(w, kind, e);
         while (x && x->count) {
@@ -872,28 +958,74 @@ static void ecs_sched__drop_own_links(ecs_sched_world *w, ecs_sched_entity e) {
     }
 }
 
+/* The lists of an entity that goes: whoever is still in them went before it, without
+   leaving (see ecs_sched__drop_own_links). */
+static void ecs_sched__drop_sources(ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched__links *r = w->relations;
+    uint32_t k, index = ECS_SCHED_ENTITY_INDEX(e);
+    if (!ecs_sched__may_be_target(r, e)) return;
+    r->targets[index / 64u] &= ~((uint64_t)1 << (index % 64u));
+    for (k = 0; k < r->kind_count; k++) {
+        ecs_sched__kind *kind = &r->kinds[r->kind_ids[k]];
+        ecs_sched__sources *s;
+        if (!kind->pairs) continue;
+        s = ecs_sched__sources_of(w, r->kind_ids[k], e);
+        if (!s) continue;
+        kind->pairs -= s->count;
+        r->pairs -= s->count;
+        s->count = 0;
+        w->rows_version++;
+    }
+}
+
 /* The world's side (declared in world.h): despawns a live entity in a world with
-   relationships, with what its kinds' rules take along. All or nothing for the rules; an
-   entity whose sources lose their relationship (REMOVE) may have lost some of them when the
-   allocator fails midway. */
+   relationships or names, with what its kinds' rules take along. All or nothing for the
+   rules; an entity whose sources lose their relationship (REMOVE) may have lost some of them
+   when the allocator fails midway. */
+/* Whether entities of the table have relationships of their own. */
+static bool ecs_sched__table_relates(const ecs_sched_world *w, const ecs_sched__table *t) {
+    int32_t i;
+    for (i = 0; i < t->type_count; i++) {
+        if (w->components[t->type[i]].relation) return true;
+    }
+    return false;
+}
+
 static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched_entity e) {
     ecs_sched__links *r = w->relations;
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    bool marking;
     ecs_sched_result result;
-    int32_t n = ecs_sched__gather_doomed(w, e), i;
-    if (n < 0) return ecs_sched__out_of_memory(w, "despawning an entity and its sources");
-    result = ecs_sched__check_refusals(w, n);
-    if (result != ECS_SCHED_OK) return result;
-    for (i = 0; i < n; i++) {
-        result = ecs_sched__detach_sources(w, r->doomed[i]);
-        if (result != ECS_SCHED_OK) return result;
+    int32_t n, i;
+    if (!ecs_sched__may_be_target(r, e) &&
+        !ecs_sched__table_relates(w, w->tables[w->records[index].table])) {
+        /* neither source nor target: a plain despawn (and its name) */
+        if (w->observers) ecs_sched__observe_despawning(w, e);
+        if (w->names) ecs_sched__name_drop(w, index);
+        ecs_sched__despawn_live(w, index);
+        return ECS_SCHED_OK;
     }
-    /* sources before their targets, so each leaves its target's list from the back */
+    marking = ecs_sched__despawn_needs_marks(w);
+    n = ecs_sched__gather_doomed(w, e, marking, !marking && !w->observers);
+    if (n < 0) return ecs_sched__out_of_memory(w, "despawning an entity and its sources");
+    if (marking) {
+        result = ecs_sched__check_refusals(w, n);
+        if (result != ECS_SCHED_OK) return result;
+        for (i = 0; i < n; i++) {
+            result = ecs_sched__detach_sources(w, r->doomed[i]);
+            if (result != ECS_SCHED_OK) return result;
+        }
+    }
+    /* sources before their targets */
     for (i = n - 1; i >= 0; i--) {
-        ecs_sched_entity d = w->relations->doomed[i];
+        ecs_sched_entity d = r->doomed[i];
+        ecs_sched_id via = r->doomed_via[i];
         if (!ecs_sched__is_live_record(w, d)) continue;   /* an observer's doing */
         if (w->observers) ecs_sched__observe_despawning(w, d);
-        ecs_sched__drop_own_links(w, d);
-        ecs_sched__name_drop(w, ECS_SCHED_ENTITY_INDEX(d));
+        if (via && !(w->components[via].relation & ECS_SCHED__KIND_EXCLUSIVE)) via = 0;
+        ecs_sched__drop_own_links(w, d, via);
+        ecs_sched__drop_sources(w, d);
+        if (w->names) ecs_sched__name_drop(w, ECS_SCHED_ENTITY_INDEX(d));
         ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(d));
     }
     return ECS_SCHED_OK;
@@ -994,6 +1126,8 @@ static void ecs_sched__relations_free(ecs_sched_world *w) {
     ecs_sched__free(&w->env, r->kind_ids);
     ecs_sched__free(&w->env, r->marks);
     ecs_sched__free(&w->env, r->doomed);
+    ecs_sched__free(&w->env, r->doomed_via);
+    ecs_sched__free(&w->env, r->targets);
     ecs_sched__free(&w->env, r);
     w->relations = NULL;
 }
