@@ -3042,6 +3042,29 @@ ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
 ECS_SCHED_API int32_t ecs_sched_path(const ecs_sched_world *world, ecs_sched_entity entity,
                                      const char *separator, char *out, int32_t capacity);
 
+/*=================================== src/sort.h (public) ====================================*/
+/* sort: queries that hand out their rows sorted by a component, or grouped by a target. */
+
+/* Orders two entities by their values: negative when a comes first, positive when b does,
+   0 when either may (they then keep table order). */
+typedef int (*ecs_sched_order_fn)(ecs_sched_entity a, const void *value_a, ecs_sched_entity b,
+                                  const void *value_b);
+
+/* Hands out the query's rows in the order `compare` gives by `component`, which must be a
+   sized component one of its terms reads or writes on the entity itself. The query keeps the
+   sorted list, and sorts again only when a row joined or left a table, a relationship
+   changed, or the component's values changed: for a tracked component (see CHANGE
+   DETECTION) only then; an untracked one cannot tell, and is sorted at every iteration.
+   Not with a cascade term (a query has one order). */
+ECS_SCHED_API ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *query,
+                                                        ecs_sched_id component,
+                                                        ecs_sched_order_fn compare);
+/* Hands out the rows grouped by their target of `kind`, an exclusive relationship kind (all
+   children of one parent together, for ChildOf): groups in the order of their targets'
+   indices, the entities without a target first; within a group, order_by's order if set,
+   else table order. */
+ECS_SCHED_API ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *query, ecs_sched_id kind);
+
 #ifdef __cplusplus
 }
 #endif
@@ -6199,6 +6222,8 @@ struct ecs_sched_query {
     bool sees_disabled;               /* matches tables of disabled entities (disable.h) */
     bool related;                     /* has related terms: a filter on rows (relation.h) */
     bool hierarchical;                /* has from_parent or cascade terms (hierarchy.h) */
+    bool listed;                      /* hands out the rows of a list it keeps: hierarchical
+                                         or sorted (hierarchy.h, sort.h) */
     struct ecs_sched__hier_cache *hier;   /* hierarchical: the rows in order (hierarchy.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
@@ -6486,7 +6511,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         }
         if (ecs_sched__term_marks(term->kind) && w->components[term->id].tracked) q->marks = true;
         if (term->kind == ECS_SCHED_TERM_RELATED) q->related = q->filtered = q->ticked = true;
-        if (ecs_sched__term_hierarchical(term->kind)) q->hierarchical = q->ticked = true;
+        if (ecs_sched__term_hierarchical(term->kind)) q->hierarchical = q->listed = q->ticked = true;
         if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
         if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
         else q->reads[q->read_count++] = term->id;
@@ -6601,7 +6626,7 @@ int32_t ecs_sched_query_count(const ecs_sched_query *q) {
     uint32_t i;
     ECS_SCHED_ASSERT(q != NULL);
     /* a hierarchical query keeps the rows it hands out; a related one tests each row */
-    if (q->hierarchical) return ecs_sched__hier_count((ecs_sched_query *)(uintptr_t)q);
+    if (q->listed) return ecs_sched__hier_count((ecs_sched_query *)(uintptr_t)q);
     for (i = 0; i < q->match_count; i++) {
         if (!q->related) {
             total += q->matches[i].table->count;
@@ -6754,7 +6779,7 @@ void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int3
                               ecs_sched_chunk_fn fn, void *arg) {
     ecs_sched__par_query pq;
     ECS_SCHED_ASSERT(query != NULL && pool != NULL && fn != NULL);
-    if (query->hierarchical) {   /* its order is its point: one piece after the other */
+    if (query->listed) {   /* its order is its point: one piece after the other */
         ecs_sched_iter it = ecs_sched_query_iter(query);
         while (ecs_sched_iter_next(&it)) fn(&it, arg);
         return;
@@ -12726,7 +12751,7 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
 ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
     ecs_sched__window win;
-    if (q->hierarchical) return ecs_sched__iter_next_hier(it, false);
+    if (q->listed) return ecs_sched__iter_next_hier(it, false);
     if (it->row_ < 0) {   /* the first call: the window opens now */
         ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         it->row_ = 0;
@@ -12801,7 +12826,7 @@ bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
     q = it->query_;
     if (!q) return false;
     it->by_rows_ = true;
-    if (q->hierarchical) return ecs_sched__iter_next_hier(it, true);
+    if (q->listed) return ecs_sched__iter_next_hier(it, true);
     if (it->row_ < 0) {   /* the first call: a ticked query's window opens now */
         if (q->ticked) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         else it->last_run_ = it->this_run_ = 0;
@@ -12894,7 +12919,7 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
                                "iter_mark_changed: row %d is not a row of the current run "
                                "(0 to %d)", (int)row, (int)it->count - 1);
     }
-    m = q->hierarchical ? &q->matches[it->at_] : &q->matches[it->next_ - 1];
+    m = q->listed ? &q->matches[it->at_] : &q->matches[it->next_ - 1];
     if (ecs_sched__tick_index(q, m, term) >= 0) {
         ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
         int32_t at = it->by_rows_ ? it->rows[row] : it->row_ - it->count + row;
@@ -18606,7 +18631,17 @@ typedef struct ecs_sched__hier_cache {
     uint32_t stamp;
     ecs_sched__hier_row *sorted;   /* scratch for the sort */
     uint32_t sorted_capacity;
+    /* sort.h: */
+    int32_t order_term;            /* the term whose component orders the rows, or -1 */
+    int (*order)(ecs_sched_entity, const void *, ecs_sched_entity, const void *);
+    ecs_sched_id group_kind;       /* rows grouped by their target of this kind, or 0 */
+    struct ecs_sched__sort_seen *seen;   /* per match: the order column's changes seen */
+    uint32_t seen_capacity;
 } ecs_sched__hier_cache;
+
+/* sort.h: whether the order's values changed since the list was made, and the sort. */
+static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__hier_cache *c);
+static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__hier_cache *c);
 
 static void ecs_sched__hier_free(ecs_sched_query *q) {
     ecs_sched__hier_cache *c = q->hier;
@@ -18618,15 +18653,18 @@ static void ecs_sched__hier_free(ecs_sched_query *q) {
     ecs_sched__free(env, c->memo);
     ecs_sched__free(env, c->memo_stamp);
     ecs_sched__free(env, c->sorted);
+    ecs_sched__free(env, c->seen);
     ecs_sched__free(env, c);
     q->hier = NULL;
 }
 
+/* The list of a query, made empty at first. */
 static ecs_sched__hier_cache *ecs_sched__hier_create(ecs_sched_query *q) {
     ecs_sched__hier_cache *c = (ecs_sched__hier_cache *)ecs_sched__calloc(&q->world->env, sizeof *c);
     int32_t i;
     if (!c) return NULL;
     c->cascade = -1;
+    c->order_term = -1;
     for (i = 0; i < q->term_count; i++) {
         ecs_sched_term_kind kind = q->terms[i].kind;
         c->parent_slot[i] = -1;
@@ -18775,7 +18813,10 @@ static bool ecs_sched__hier_update(ecs_sched_query *q) {
     ecs_sched_world *w = q->world;
     uint32_t m;
     if (!c) return false;
-    if (c->made && c->version == w->rows_version) return true;
+    if (c->made && c->version == w->rows_version &&
+        !(c->order_term >= 0 && ecs_sched__sort_stale(q, c))) {
+        return true;
+    }
     if (!ecs_sched__hier_reserve(q, c)) return false;
     c->count = 0;
     for (m = 0; m < q->match_count; m++) {
@@ -18799,6 +18840,7 @@ static bool ecs_sched__hier_update(ecs_sched_query *q) {
         }
         ecs_sched__hier_sort(q, c);
     }
+    if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;
     if (c->parent_terms) ecs_sched__hier_parents(q, c);
     c->version = w->rows_version;
     c->made = true;
@@ -19177,6 +19219,188 @@ static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w) {
     }
     if (named != n->map.count) return ecs_sched__inconsistent(w, "the name map size", named, n->map.count);
     return ECS_SCHED_OK;
+}
+
+/*=============================== src/sort.h (implementation) ================================*/
+/* sort: sorted and grouped queries. The rows go into the list a hierarchical query keeps
+   (hierarchy.h), sorted by a stable merge sort; iterating an unchanged sorted query walks the
+   list, one call per run of rows consecutive in a table (or ECS_SCHED_ITER_ROWS rows by
+   index), so a sort that scatters a table's rows costs a call per row with
+   ecs_sched_iter_next: read such a query with ecs_sched_iter_next_rows. */
+
+/* What a match's order column had seen at the last sort. */
+typedef struct ecs_sched__sort_seen {
+    uint32_t serial;                 /* its change log's entries so far */
+    uint32_t bulk;
+    bool has_bulk;
+} ecs_sched__sort_seen;
+
+/* The query becomes one that keeps a list: its iterations take that path (query.h's
+   ticked), so each match needs its tick columns. */
+static ecs_sched_result ecs_sched__query_listed(ecs_sched_query *q, const char *operation) {
+    ecs_sched_world *w = q->world;
+    uint32_t i;
+    if (!q->hier && !ecs_sched__hier_create(q)) return ecs_sched__out_of_memory(w, operation);
+    if (!q->ticked) {
+        if (q->match_count &&
+            !ECS_SCHED__GROW(&w->env, q->match_ticks, &q->match_ticks_capacity, q->match_count)) {
+            return ecs_sched__out_of_memory(w, operation);
+        }
+        for (i = 0; i < q->match_count; i++) {
+            ecs_sched__match_ticks_fill(q, q->matches[i].table, &q->match_ticks[i]);
+        }
+        q->ticked = true;
+    }
+    q->listed = true;
+    q->hier->made = false;
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__check_no_cascade(ecs_sched_query *q, const char *operation) {
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        if (q->terms[i].kind == ECS_SCHED_TERM_CASCADE) {
+            return ecs_sched__fail(&q->world->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                   "%s: the query cascades (term %d) and has that order; a "
+                                   "query has one order", operation, (int)i);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *q, ecs_sched_id component,
+                                          ecs_sched_order_fn compare) {
+    ecs_sched_world *w;
+    ecs_sched_result result;
+    int32_t i;
+    ECS_SCHED_ASSERT(q != NULL);
+    w = q->world;
+    if (!compare) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "query_order_by: no compare function");
+    }
+    if (!ecs_sched__component_valid(w, component)) {
+        return ecs_sched__unknown_component(w, component, "query_order_by");
+    }
+    for (i = 0; i < q->term_count; i++) {
+        if (q->terms[i].id == component && ecs_sched__term_on_self(q->terms[i].kind)) break;
+    }
+    if (i == q->term_count || w->components[component].size == 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_order_by: the query %s '%s'; sort by a component with a "
+                               "value that a term reads or writes on the entity itself",
+                               i == q->term_count ? "has no term on the entity for" : "reads a tag,",
+                               w->components[component].name);
+    }
+    result = ecs_sched__check_no_cascade(q, "query_order_by");
+    if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_order_by");
+    if (result != ECS_SCHED_OK) return result;
+    q->hier->order_term = i;
+    q->hier->order = compare;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *q, ecs_sched_id kind) {
+    ecs_sched_world *w;
+    ecs_sched_result result;
+    ECS_SCHED_ASSERT(q != NULL);
+    w = q->world;
+    if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "query_group_by");
+    if (!(w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_group_by: '%s' is not exclusive, so an entity could be in "
+                               "several groups; group by an exclusive kind (ChildOf is)",
+                               w->components[kind].name);
+    }
+    result = ecs_sched__check_no_cascade(q, "query_group_by");
+    if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_group_by");
+    if (result != ECS_SCHED_OK) return result;
+    q->hier->group_kind = kind;
+    return ECS_SCHED_OK;
+}
+
+/* ---- the sort ---- */
+
+/* The order column's change state in a match's table (untracked: NULL). */
+static const ecs_sched__ticks *ecs_sched__order_ticks(const ecs_sched_query *q,
+                                                      const ecs_sched__hier_cache *c, uint32_t m) {
+    return ecs_sched__ticks_find(q->matches[m].table, q->terms[c->order_term].id);
+}
+
+/* The world's side (declared in hierarchy.h): whether the order's values may have changed
+   since the last sort. */
+static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+    uint32_t m;
+    if (!q->world->components[q->terms[c->order_term].id].tracked) return true;
+    if (c->seen_capacity < q->match_count) return true;
+    for (m = 0; m < q->match_count; m++) {
+        const ecs_sched__ticks *k = ecs_sched__order_ticks(q, c, m);
+        const ecs_sched__sort_seen *s = &c->seen[m];
+        if (k && (k->log.serial != s->serial || k->has_bulk != s->has_bulk ||
+                  (k->has_bulk && k->bulk != s->bulk))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void ecs_sched__sort_remember(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+    uint32_t m;
+    for (m = 0; m < q->match_count && m < c->seen_capacity; m++) {
+        const ecs_sched__ticks *k = ecs_sched__order_ticks(q, c, m);
+        ecs_sched__sort_seen *s = &c->seen[m];
+        s->serial = k ? k->log.serial : 0;
+        s->bulk = k ? k->bulk : 0;
+        s->has_bulk = k ? k->has_bulk : false;
+    }
+}
+
+/* Negative when row a comes before row b. */
+static int ecs_sched__compare_rows(const ecs_sched_query *q, const ecs_sched__hier_cache *c,
+                                   const ecs_sched__hier_row *a, const ecs_sched__hier_row *b) {
+    const ecs_sched__table *ta = q->matches[a->match].table, *tb = q->matches[b->match].table;
+    ecs_sched_entity ea = ta->entities[a->row], eb = tb->entities[b->row];
+    if (c->group_kind) {
+        uint32_t ga = ECS_SCHED_ENTITY_INDEX(ecs_sched__up(q->world, ea, c->group_kind));
+        uint32_t gb = ECS_SCHED_ENTITY_INDEX(ecs_sched__up(q->world, eb, c->group_kind));
+        if (ga != gb) return ga < gb ? -1 : 1;
+    }
+    if (c->order_term >= 0) {
+        int32_t ca = q->matches[a->match].column[c->order_term];
+        int32_t cb = q->matches[b->match].column[c->order_term];
+        return c->order(ea, ecs_sched__cell(ta, ca, (uint32_t)a->row), eb,
+                        ecs_sched__cell(tb, cb, (uint32_t)b->row));
+    }
+    return 0;
+}
+
+/* The world's side (declared in hierarchy.h): a stable merge sort of the list, bottom up,
+   through the scratch list. */
+static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+    ecs_sched__hier_row *from = c->rows, *to = c->sorted, *swap;
+    uint32_t n = c->count, width, i;
+    if (c->order_term >= 0 &&
+        !ECS_SCHED__GROW(&q->world->env, c->seen, &c->seen_capacity, q->match_count + 1u)) {
+        return false;
+    }
+    for (width = 1; width < n; width *= 2) {
+        for (i = 0; i < n; i += 2 * width) {
+            uint32_t left = i, mid = i + width < n ? i + width : n;
+            uint32_t right = mid, end = i + 2 * width < n ? i + 2 * width : n, out = i;
+            while (left < mid && right < end) {
+                if (ecs_sched__compare_rows(q, c, &from[right], &from[left]) < 0) to[out++] = from[right++];
+                else to[out++] = from[left++];
+            }
+            while (left < mid) to[out++] = from[left++];
+            while (right < end) to[out++] = from[right++];
+        }
+        swap = from;
+        from = to;
+        to = swap;
+    }
+    if (from != c->rows) memcpy(c->rows, from, (size_t)n * sizeof *from);
+    if (c->order_term >= 0) ecs_sched__sort_remember(q, c);
+    return true;
 }
 
 #if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))

@@ -330,7 +330,7 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
 ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
     ecs_sched__window win;
-    if (q->hierarchical) return ecs_sched__iter_next_hier(it, false);
+    if (q->listed) return ecs_sched__iter_next_hier(it, false);
     if (it->row_ < 0) {   /* the first call: the window opens now */
         ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         it->row_ = 0;
@@ -405,7 +405,7 @@ bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
     q = it->query_;
     if (!q) return false;
     it->by_rows_ = true;
-    if (q->hierarchical) return ecs_sched__iter_next_hier(it, true);
+    if (q->listed) return ecs_sched__iter_next_hier(it, true);
     if (it->row_ < 0) {   /* the first call: a ticked query's window opens now */
         if (q->ticked) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         else it->last_run_ = it->this_run_ = 0;
@@ -498,7 +498,7 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
                                "iter_mark_changed: row %d is not a row of the current run "
                                "(0 to %d)", (int)row, (int)it->count - 1);
     }
-    m = q->hierarchical ? &q->matches[it->at_] : &q->matches[it->next_ - 1];
+    m = q->listed ? &q->matches[it->at_] : &q->matches[it->next_ - 1];
     if (ecs_sched__tick_index(q, m, term) >= 0) {
         ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
         int32_t at = it->by_rows_ ? it->rows[row] : it->row_ - it->count + row;

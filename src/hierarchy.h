@@ -203,7 +203,17 @@ typedef struct ecs_sched__hier_cache {
     uint32_t stamp;
     ecs_sched__hier_row *sorted;   /* scratch for the sort */
     uint32_t sorted_capacity;
+    /* sort.h: */
+    int32_t order_term;            /* the term whose component orders the rows, or -1 */
+    int (*order)(ecs_sched_entity, const void *, ecs_sched_entity, const void *);
+    ecs_sched_id group_kind;       /* rows grouped by their target of this kind, or 0 */
+    struct ecs_sched__sort_seen *seen;   /* per match: the order column's changes seen */
+    uint32_t seen_capacity;
 } ecs_sched__hier_cache;
+
+/* sort.h: whether the order's values changed since the list was made, and the sort. */
+static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__hier_cache *c);
+static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__hier_cache *c);
 
 static void ecs_sched__hier_free(ecs_sched_query *q) {
     ecs_sched__hier_cache *c = q->hier;
@@ -215,15 +225,18 @@ static void ecs_sched__hier_free(ecs_sched_query *q) {
     ecs_sched__free(env, c->memo);
     ecs_sched__free(env, c->memo_stamp);
     ecs_sched__free(env, c->sorted);
+    ecs_sched__free(env, c->seen);
     ecs_sched__free(env, c);
     q->hier = NULL;
 }
 
+/* The list of a query, made empty at first. */
 static ecs_sched__hier_cache *ecs_sched__hier_create(ecs_sched_query *q) {
     ecs_sched__hier_cache *c = (ecs_sched__hier_cache *)ecs_sched__calloc(&q->world->env, sizeof *c);
     int32_t i;
     if (!c) return NULL;
     c->cascade = -1;
+    c->order_term = -1;
     for (i = 0; i < q->term_count; i++) {
         ecs_sched_term_kind kind = q->terms[i].kind;
         c->parent_slot[i] = -1;
@@ -372,7 +385,10 @@ static bool ecs_sched__hier_update(ecs_sched_query *q) {
     ecs_sched_world *w = q->world;
     uint32_t m;
     if (!c) return false;
-    if (c->made && c->version == w->rows_version) return true;
+    if (c->made && c->version == w->rows_version &&
+        !(c->order_term >= 0 && ecs_sched__sort_stale(q, c))) {
+        return true;
+    }
     if (!ecs_sched__hier_reserve(q, c)) return false;
     c->count = 0;
     for (m = 0; m < q->match_count; m++) {
@@ -396,6 +412,7 @@ static bool ecs_sched__hier_update(ecs_sched_query *q) {
         }
         ecs_sched__hier_sort(q, c);
     }
+    if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;
     if (c->parent_terms) ecs_sched__hier_parents(q, c);
     c->version = w->rows_version;
     c->made = true;

@@ -170,6 +170,8 @@ struct ecs_sched_query {
     bool sees_disabled;               /* matches tables of disabled entities (disable.h) */
     bool related;                     /* has related terms: a filter on rows (relation.h) */
     bool hierarchical;                /* has from_parent or cascade terms (hierarchy.h) */
+    bool listed;                      /* hands out the rows of a list it keeps: hierarchical
+                                         or sorted (hierarchy.h, sort.h) */
     struct ecs_sched__hier_cache *hier;   /* hierarchical: the rows in order (hierarchy.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
@@ -457,7 +459,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         }
         if (ecs_sched__term_marks(term->kind) && w->components[term->id].tracked) q->marks = true;
         if (term->kind == ECS_SCHED_TERM_RELATED) q->related = q->filtered = q->ticked = true;
-        if (ecs_sched__term_hierarchical(term->kind)) q->hierarchical = q->ticked = true;
+        if (ecs_sched__term_hierarchical(term->kind)) q->hierarchical = q->listed = q->ticked = true;
         if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
         if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
         else q->reads[q->read_count++] = term->id;
@@ -572,7 +574,7 @@ int32_t ecs_sched_query_count(const ecs_sched_query *q) {
     uint32_t i;
     ECS_SCHED_ASSERT(q != NULL);
     /* a hierarchical query keeps the rows it hands out; a related one tests each row */
-    if (q->hierarchical) return ecs_sched__hier_count((ecs_sched_query *)(uintptr_t)q);
+    if (q->listed) return ecs_sched__hier_count((ecs_sched_query *)(uintptr_t)q);
     for (i = 0; i < q->match_count; i++) {
         if (!q->related) {
             total += q->matches[i].table->count;
@@ -725,7 +727,7 @@ void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int3
                               ecs_sched_chunk_fn fn, void *arg) {
     ecs_sched__par_query pq;
     ECS_SCHED_ASSERT(query != NULL && pool != NULL && fn != NULL);
-    if (query->hierarchical) {   /* its order is its point: one piece after the other */
+    if (query->listed) {   /* its order is its point: one piece after the other */
         ecs_sched_iter it = ecs_sched_query_iter(query);
         while (ecs_sched_iter_next(&it)) fn(&it, arg);
         return;
