@@ -18616,8 +18616,10 @@ typedef struct ecs_sched__hier_cache {
     uint32_t version;              /* the world's rows_version it was made at */
     bool made;
     ecs_sched__hier_row *rows;     /* in iteration order */
+    uint32_t *run_end;             /* per row: where its run of consecutive rows ends */
     uint32_t count;
     uint32_t capacity;
+    uint32_t run_capacity;
     const void **parents;          /* per from_parent term, `capacity` pointers */
     uint32_t parents_capacity;
     int16_t parent_slot[ECS_SCHED_MAX_TERMS];   /* the term's block of parents, or -1 */
@@ -18648,6 +18650,7 @@ static void ecs_sched__hier_free(ecs_sched_query *q) {
     ecs_sched__env *env = &q->world->env;
     if (!c) return;
     ecs_sched__free(env, c->rows);
+    ecs_sched__free(env, c->run_end);
     ecs_sched__free(env, c->parents);
     ecs_sched__free(env, c->depths);
     ecs_sched__free(env, c->memo);
@@ -18716,6 +18719,7 @@ static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__hier_cache *c
     uint32_t rows = 0, i, had = c->memo_capacity;
     for (i = 0; i < q->match_count; i++) rows += (uint32_t)q->matches[i].table->count;
     if (!ECS_SCHED__GROW(&w->env, c->rows, &c->capacity, rows) ||
+        !ECS_SCHED__GROW(&w->env, c->run_end, &c->run_capacity, rows + 1u) ||
         !ECS_SCHED__GROW(&w->env, c->sorted, &c->sorted_capacity, rows) ||
         !ECS_SCHED__GROW(&w->env, c->depths, &c->depth_capacity, rows + 1u) ||
         !ECS_SCHED__GROW(&w->env, c->parents, &c->parents_capacity,
@@ -18807,6 +18811,17 @@ static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__hier_cache *c
     c->count = kept;
 }
 
+/* Where each row's run of rows consecutive in one table ends, so that an iteration hands
+   out a run without looking at its rows. */
+static void ecs_sched__hier_runs(ecs_sched__hier_cache *c) {
+    uint32_t i = c->count;
+    while (i-- > 0) {
+        bool joins = i + 1u < c->count && c->rows[i + 1u].match == c->rows[i].match &&
+                     c->rows[i + 1u].row == c->rows[i].row + 1;
+        c->run_end[i] = joins ? c->run_end[i + 1u] : i + 1u;
+    }
+}
+
 /* Makes the list again when the world's rows or relationships changed since. */
 static bool ecs_sched__hier_update(ecs_sched_query *q) {
     ecs_sched__hier_cache *c = q->hier ? q->hier : ecs_sched__hier_create(q);
@@ -18842,6 +18857,7 @@ static bool ecs_sched__hier_update(ecs_sched_query *q) {
     }
     if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;
     if (c->parent_terms) ecs_sched__hier_parents(q, c);
+    ecs_sched__hier_runs(c);
     c->version = w->rows_version;
     c->made = true;
     return true;
@@ -18915,10 +18931,7 @@ static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
             }
         }
     } else {
-        while (end < c->count && c->rows[end].match == c->rows[at].match &&
-               c->rows[end].row == c->rows[end - 1].row + 1) {
-            end++;
-        }
+        end = c->run_end[at];
         it->count = (int32_t)(end - at);
         it->entities = m->table->entities + c->rows[at].row;
         it->row_ = c->rows[at].row + it->count;
