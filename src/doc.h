@@ -39,6 +39,10 @@
      Command buffers ..... deferred structural changes
      The world's events .. change detection, removed components, observers, messages
      Disabled entities ... kept, with their components, out of the queries' sight
+     Relationships ....... kinds, targets, sources, queries by target, what a despawn does
+     Hierarchy ........... ChildOf, children in order, from_parent and cascade terms
+     Names ............... names unique among siblings, lookups by name and by path
+     Sorting ............. queries sorted by a component, grouped by a target
      Schedules ........... systems, sets, order, building and checking, conditions, sync points,
                            the executor, Graphviz export
      States .............. state machines, transitions, OnEnter/OnExit/OnTransition schedules,
@@ -573,6 +577,85 @@
      ecs_sched_commands_disable / _enable), observers hear the tag's ON_ADD and ON_REMOVE, and
      iteration costs nothing more. ecs_sched_get, ecs_sched_insert, commands and despawn work
      on a disabled entity as on any other.
+
+   RELATIONSHIPS
+
+     A relationship kind is a component whose value is a target entity (then an optional
+     payload): ecs_sched_relation_register(w, &(ecs_sched_relation_desc){.name = "Likes"}).
+     ecs_sched_relate(w, alice, likes, bob, payload) relates alice to bob; an exclusive kind
+     (.exclusive = true) keeps one target per source, and relating again replaces it.
+     ecs_sched_unrelate takes one away, ecs_sched_remove(w, e, kind) all of them.
+     ecs_sched_target, _target_count, _has_relation and _relation_payload read a source's
+     side; ecs_sched_sources(w, kind, bob, &n) lists who relates to bob, in order.
+
+         .terms = {ecs_sched_related(likes, bob)}   // the sources of bob only
+         .terms = {ecs_sched_read(likes)}           // any target: the field is the first
+         .terms = {ecs_sched_without(likes)}        // none
+
+     Storage: the first target sits in the source's table like any value (a column of
+     struct { ecs_sched_entity target; P payload; }), further targets and each target's list
+     of sources beside the tables. A world of many parents with few children each keeps one
+     table per set of components: measured on 100k parents of 1-3 children, one table per
+     parent (the other classic design) iterated 8.8 times slower, this one as fast as a flat
+     world. A related term tests each row of its tables; ecs_sched_sources is the cheap way
+     to a target's sources.
+
+     .on_target_despawn says what despawning a target does: ECS_SCHED_TARGET_REMOVE (the
+     default) takes the relationship from its sources, _DESPAWN_SOURCES despawns them (and
+     theirs, recursively), _REFUSE fails the despawn (ECS_SCHED_ERR_REFUSED, naming both)
+     while sources remain. .acyclic refuses relating an entity to its own descendant
+     (ECS_SCHED_ERR_RELATION_CYCLE, with the path). A kind counts as a component for access
+     and ambiguity; it cannot be inserted like one (relate gives the target); a query may
+     write a kind's payload, never its target. Observers of a kind hear ON_ADD, ON_INSERT and
+     ON_REMOVE per relationship, with trigger->target set. ecs_sched_commands_relate and
+     _unrelate record them; one whose target died by the time it is applied is skipped.
+
+   HIERARCHY
+
+     ChildOf (ecs_sched_child_of(w), "ecs_sched.ChildOf") is an exclusive, acyclic kind
+     registered by every world; despawning a parent despawns its subtree.
+     ecs_sched_set_parent(w, child, parent) (NULL parent: a root), ecs_sched_set_parent_at
+     (at an index among the children; for a child already there, a move), ecs_sched_parent_of,
+     ecs_sched_children (in their order), ecs_sched_depth, ecs_sched_ancestors (the parent
+     first) and ecs_sched_descendants (ECS_SCHED_DEPTH_FIRST or _BREADTH_FIRST) walk it.
+
+         .terms = {ecs_sched_write(global), ecs_sched_read(local),
+                   ecs_sched_optional_from_parent(global),   // the parent's value, per row
+                   ecs_sched_cascade(ecs_sched_child_of(w))}  // parents before children
+         const Global *const *parent = ECS_SCHED_PARENT_FIELD(&it, Global, 2);
+         global[i] = parent[i] ? compose(parent[i], &local[i]) : local[i];
+
+     A from_parent term's field holds one pointer per row (NULL where the row has no parent,
+     or the parent lacks the component; a required from_parent term skips those rows). A
+     cascade term hands out every parent before its children: in table order when that
+     already does (entities parented in the order they were made), else in depth order. Such
+     a query keeps the list of its rows with the parents' pointers, made again at its first
+     iteration after any row joined or left a table or a relationship changed (one pass over
+     its rows and their ancestors); an unchanged iteration walks the list in runs of
+     consecutive rows. ecs_sched_query_par_iter runs such a query's pieces one after the
+     other, in order. A hierarchical query cannot also filter on added or changed terms.
+
+   NAMES
+
+     ecs_sched_set_name(w, e, "turret") names an entity; names are unique among the children
+     of one parent and among the roots (ECS_SCHED_ERR_NAME_CLASH names both entities, and a
+     reparenting into a clash is refused the same way). ecs_sched_lookup(w, scope, name)
+     finds a child by name (scope 0: a root), ecs_sched_lookup_path(w, 0, "ship.turret.barrel",
+     NULL) follows a path (the separator is the last argument, "." by default;
+     ECS_SCHED_ERR_NOT_FOUND names the part that did not resolve), and ecs_sched_path writes
+     an entity's path. Lookups are hashed by (parent, name). Names appear in error messages:
+     "entity 5 'turret'".
+
+   SORTING
+
+     ecs_sched_query_order_by(q, health, compare) hands out the rows sorted by a component the
+     query has (compare gets both entities and values; equal keys keep table order), across
+     tables; ecs_sched_query_group_by(q, kind) keeps the rows of one target together (the
+     children of each parent, for ChildOf). The sorted list is kept: sorted again only when a
+     row joined or left a table, a relationship changed, or the key changed (a tracked key
+     tells; an untracked one is sorted at every iteration). An unchanged sorted query costs a
+     walk of its list: one call per run of rows consecutive in a table, so a sort that
+     scatters the rows is best read by index (ecs_sched_iter_next_rows).
 
    SCHEDULES
 
@@ -1218,6 +1301,16 @@
      observer   ecs_sched_observer_add, ecs_sched_observer_remove
      disable    ecs_sched_disable, ecs_sched_enable, ecs_sched_is_disabled,
                 ecs_sched_disabled_tag, ecs_sched_commands_disable, ecs_sched_commands_enable
+     relation   ecs_sched_relation_register, ecs_sched_is_relation, ecs_sched_child_of,
+                ecs_sched_relate, ecs_sched_unrelate, ecs_sched_has_relation,
+                ecs_sched_target_count, ecs_sched_target, ecs_sched_relation_payload,
+                ecs_sched_sources, ecs_sched_commands_relate, ecs_sched_commands_unrelate
+     hierarchy  ecs_sched_set_parent, ecs_sched_set_parent_at, ecs_sched_parent_of,
+                ecs_sched_children, ecs_sched_depth, ecs_sched_ancestors,
+                ecs_sched_descendants, ecs_sched_commands_set_parent
+     name       ecs_sched_set_name, ecs_sched_name, ecs_sched_lookup, ecs_sched_lookup_path,
+                ecs_sched_path
+     sort       ecs_sched_query_order_by, ecs_sched_query_group_by
      executor   ecs_sched_run_schedule
      state      ecs_sched_state_register, ecs_sched_state_next_id, ecs_sched_state_get,
                 ecs_sched_state_value_name, ecs_sched_state_set, ecs_sched_state_set_reenter,
