@@ -17798,12 +17798,13 @@ static void ecs_sched__sources_insert(ecs_sched__sources *s, ecs_sched_entity so
 
 /* Takes source out of the list, keeping the others' order. Searched from the end: a tree
    despawned leaves first takes each list's sources from the back. */
-static void ecs_sched__sources_drop(ecs_sched__sources *s, ecs_sched_entity source) {
+static bool ecs_sched__sources_drop(ecs_sched__sources *s, ecs_sched_entity source) {
     uint32_t i = s->count;
     while (i > 0 && s->items[i - 1] != source) i--;
-    if (i == 0) return;
+    if (i == 0) return false;
     memmove(s->items + i - 1, s->items + i, (s->count - i) * sizeof *s->items);
     s->count--;
+    return true;
 }
 
 static void ecs_sched__link(ecs_sched_world *w, ecs_sched_id kind, ecs_sched_entity source,
@@ -17818,13 +17819,14 @@ static void ecs_sched__link(ecs_sched_world *w, ecs_sched_id kind, ecs_sched_ent
     w->rows_version++;
 }
 
+/* (A target despawned before its source dropped its list whole: nothing is left to drop.) */
 static void ecs_sched__unlink(ecs_sched_world *w, ecs_sched_id kind, ecs_sched_entity source,
                               ecs_sched_entity target) {
     ecs_sched__sources *s = ecs_sched__sources_of(w, kind, target);
-    if (s) ecs_sched__sources_drop(s, source);
+    w->rows_version++;
+    if (!s || !ecs_sched__sources_drop(s, source)) return;
     w->relations->pairs--;
     ecs_sched__kind_of(w, kind)->pairs--;
-    w->rows_version++;
 }
 
 /* ---- checks ---- */

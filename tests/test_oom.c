@@ -415,6 +415,91 @@ static void disabled_scenario(const ecs_sched_entity *e, int32_t n) {
     ecs_sched_commands_destroy(cmd);
 }
 
+static int by_index(ecs_sched_entity a, const void *va, ecs_sched_entity b, const void *vb) {
+    (void)va;
+    (void)vb;
+    return (a > b) - (a < b);
+}
+
+/* Relationships, a hierarchy with names, a cascading and a sorted query, commands that
+   relate, and a recursive despawn. */
+static void relations_scenario(ecs_sched_id pos) {
+    ecs_sched_relation_desc rd;
+    ecs_sched_id likes, child_of = ecs_sched_child_of(world);
+    ecs_sched_entity node[12], found;
+    ecs_sched_query_desc qd;
+    ecs_sched_query *cascade, *sorted;
+    ecs_sched_commands *cmd;
+    ecs_sched_entity listed[16];
+    char name[16];
+    int32_t i;
+    memset(&rd, 0, sizeof rd);
+    rd.name = "Likes";
+    rd.payload_size = sizeof(float);
+    likes = ecs_sched_relation_register(world, &rd);
+    if (!likes) {
+        expect_clean_failure("relation_register");
+        return;
+    }
+    for (i = 0; i < 12; i++) {
+        Position p;
+        const void *values[1];
+        p.x = (float)i;
+        p.y = 0;
+        values[0] = &p;
+        node[i] = ecs_sched_spawn_with(world, 1, &pos, values);
+        if (!node[i]) {
+            expect_clean_failure("spawn (relations)");
+            return;
+        }
+        if (i > 0) check_result(ecs_sched_set_parent(world, node[i], node[(i - 1) / 2]), "set_parent");
+        snprintf(name, sizeof name, "n%d", (int)i);
+        check_result(ecs_sched_set_name(world, node[i], name), "set_name");
+    }
+    for (i = 1; i < 4; i++) {
+        float weight = (float)i;
+        check_result(ecs_sched_relate(world, node[0], likes, node[i], &weight), "relate");
+    }
+    check_result(ecs_sched_unrelate(world, node[0], likes, node[1]), "unrelate");
+    found = ecs_sched_lookup_path(world, 0, "n0.n1.n3", NULL);
+    if (!found && ecs_sched_last_result(world) != ECS_SCHED_ERR_NOT_FOUND) expect_clean_failure("lookup_path");
+    if (ecs_sched_descendants(world, node[0], ECS_SCHED_BREADTH_FIRST, listed, 16) < 0) {
+        expect_clean_failure("descendants");
+    }
+    memset(&qd, 0, sizeof qd);
+    qd.terms[0] = ecs_sched_read(pos);
+    qd.terms[1] = ecs_sched_optional_from_parent(pos);
+    qd.terms[2] = ecs_sched_cascade(child_of);
+    cascade = ecs_sched_query_create(world, &qd);
+    if (!cascade) expect_clean_failure("query_create (cascade)");
+    else if (ecs_sched_query_count(cascade) < 0) expect_clean_failure("cascade count");
+    memset(&qd, 0, sizeof qd);
+    qd.terms[0] = ecs_sched_read(pos);
+    qd.terms[1] = ecs_sched_related(likes, node[2]);
+    sorted = ecs_sched_query_create(world, &qd);
+    if (!sorted) {
+        expect_clean_failure("query_create (related)");
+    } else {
+        check_result(ecs_sched_query_order_by(sorted, pos, by_index), "order_by");
+        if (ecs_sched_query_count(sorted) < 0) expect_clean_failure("sorted count");
+    }
+    cmd = ecs_sched_commands_create(world);
+    if (!cmd) {
+        expect_clean_failure("commands_create (relations)");
+    } else {
+        check_result(ecs_sched_commands_relate(cmd, node[5], likes, node[6], NULL), "commands_relate");
+        check_result(ecs_sched_commands_set_parent(cmd, node[11], node[1]), "commands_set_parent");
+        check_result(ecs_sched_commands_unrelate(cmd, node[0], likes, node[3]), "commands_unrelate");
+        if (ecs_sched_commands_apply(cmd) != ECS_SCHED_OK) {
+            expect_clean_failure("commands_apply (relations)");
+            check_result(ecs_sched_commands_apply(cmd), "commands_apply (relations) again");
+        }
+        ecs_sched_commands_destroy(cmd);
+    }
+    check_result(ecs_sched_despawn(world, node[1]), "despawn (a subtree)");
+    check_result(ecs_sched_despawn(world, node[0]), "despawn (the tree)");
+}
+
 static void events_scenario(void) {
     static ecs_sched_id tag;
     ecs_sched_id tracked, message;
@@ -629,6 +714,7 @@ static void run_scenario(void) {
     state_scenario();
     failure_scenario();
     events_scenario();
+    relations_scenario(pos);
     if (ecs_sched_world_check(world) != ECS_SCHED_OK) {
         fprintf(stderr, "world inconsistent at the end: %s\n", ecs_sched_last_error(world));
         exit(CHILD_WRONG);

@@ -403,6 +403,22 @@ static void a_source_that_goes_leaves_its_targets_lists(void **state) {
     check_and_destroy(w);
 }
 
+static void a_parent_that_likes_its_child_despawns_cleanly_with_it(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity parent = ecs_sched_spawn(w), child = ecs_sched_spawn(w), fan = ecs_sched_spawn(w);
+    (void)state;
+    assert_int_equal(ecs_sched_set_parent(w, child, parent), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, parent, likes, child, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, fan, likes, child, NULL), ECS_SCHED_OK);
+    /* the child goes first and drops its list; the parent's own link then finds it gone */
+    assert_int_equal(ecs_sched_despawn(w, parent), ECS_SCHED_OK);
+    assert_false(ecs_sched_is_alive(w, child));
+    assert_false(ecs_sched_has(w, fan, likes));
+    assert_int_equal(ecs_sched_world_check(w), ECS_SCHED_OK);
+    check_and_destroy(w);
+}
+
 /* ---- bad input ---- */
 
 static void relating_to_a_dead_target_fails_and_changes_nothing(void **state) {
@@ -664,6 +680,7 @@ int main(void) {
         cmocka_unit_test(despawning_a_target_despawns_its_sources_when_the_kind_says_so),
         cmocka_unit_test(a_kind_that_refuses_keeps_its_target_alive_and_names_both),
         cmocka_unit_test(a_source_that_goes_leaves_its_targets_lists),
+        cmocka_unit_test(a_parent_that_likes_its_child_despawns_cleanly_with_it),
         cmocka_unit_test(relating_to_a_dead_target_fails_and_changes_nothing),
         cmocka_unit_test(relating_with_a_component_that_is_no_kind_is_refused),
         cmocka_unit_test(inserting_a_kind_like_a_component_is_refused),
