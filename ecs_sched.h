@@ -13012,7 +13012,7 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
                                "iter_mark_changed: row %d is not a row of the current run "
                                "(0 to %d)", (int)row, (int)it->count - 1);
     }
-    m = q->listed ? &q->matches[it->at_] : &q->matches[it->next_ - 1];
+    m = &q->matches[it->next_ - 1];
     if (ecs_sched__tick_index(q, m, term) >= 0) {
         ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
         int32_t at = it->by_rows_ ? it->rows[row] : it->row_ - it->count + row;
@@ -18985,7 +18985,8 @@ static void ecs_sched__hier_fields(ecs_sched_iter *it, const ecs_sched__hier_cac
 
 /* The world's side (declared in query.h): the next run of rows of a hierarchical query, rows
    consecutive in one table (by_rows: up to ECS_SCHED_ITER_ROWS rows of one table, by
-   index). it->next_ is the position in the list; it->at_ the match of the run. */
+   index). it->at_ is the position in the list; it->next_ the match of the run + 1, as in
+   the other iterations (ecs_sched_iter_mark_changed reads it). */
 static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
     ecs_sched_query *q = (ecs_sched_query *)(uintptr_t)it->query_;
     const ecs_sched__hier_cache *c;
@@ -18995,14 +18996,15 @@ static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
         if (q->marks) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         else it->last_run_ = it->this_run_ = 0;
         it->row_ = 0;
+        it->at_ = 0;
         it->by_rows_ = by_rows;
         if (!ecs_sched__hier_update(q)) {
             ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
-            it->next_ = INT32_MAX;
+            it->at_ = INT32_MAX;
         }
     }
     c = q->hier;
-    at = (uint32_t)it->next_;
+    at = (uint32_t)it->at_;
     if (!c || at >= c->count) {
         it->count = 0;
         return false;
@@ -19033,8 +19035,8 @@ static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
         ecs_sched__hier_fields(it, c, m, c->rows[at].row, at);
         ecs_sched__mark_written(q, m, c->rows[at].row, it->row_, it->this_run_);
     }
-    it->at_ = (int32_t)c->rows[at].match;
-    it->next_ = (int32_t)end;
+    it->next_ = (int32_t)c->rows[at].match + 1;
+    it->at_ = (int32_t)end;
     return true;
 }
 

@@ -498,7 +498,7 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
                                "iter_mark_changed: row %d is not a row of the current run "
                                "(0 to %d)", (int)row, (int)it->count - 1);
     }
-    m = q->listed ? &q->matches[it->at_] : &q->matches[it->next_ - 1];
+    m = &q->matches[it->next_ - 1];
     if (ecs_sched__tick_index(q, m, term) >= 0) {
         ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
         int32_t at = it->by_rows_ ? it->rows[row] : it->row_ - it->count + row;

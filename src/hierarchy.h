@@ -462,7 +462,8 @@ static void ecs_sched__hier_fields(ecs_sched_iter *it, const ecs_sched__hier_cac
 
 /* The world's side (declared in query.h): the next run of rows of a hierarchical query, rows
    consecutive in one table (by_rows: up to ECS_SCHED_ITER_ROWS rows of one table, by
-   index). it->next_ is the position in the list; it->at_ the match of the run. */
+   index). it->at_ is the position in the list; it->next_ the match of the run + 1, as in
+   the other iterations (ecs_sched_iter_mark_changed reads it). */
 static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
     ecs_sched_query *q = (ecs_sched_query *)(uintptr_t)it->query_;
     const ecs_sched__hier_cache *c;
@@ -472,14 +473,15 @@ static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
         if (q->marks) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         else it->last_run_ = it->this_run_ = 0;
         it->row_ = 0;
+        it->at_ = 0;
         it->by_rows_ = by_rows;
         if (!ecs_sched__hier_update(q)) {
             ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
-            it->next_ = INT32_MAX;
+            it->at_ = INT32_MAX;
         }
     }
     c = q->hier;
-    at = (uint32_t)it->next_;
+    at = (uint32_t)it->at_;
     if (!c || at >= c->count) {
         it->count = 0;
         return false;
@@ -510,7 +512,7 @@ static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
         ecs_sched__hier_fields(it, c, m, c->rows[at].row, at);
         ecs_sched__mark_written(q, m, c->rows[at].row, it->row_, it->this_run_);
     }
-    it->at_ = (int32_t)c->rows[at].match;
-    it->next_ = (int32_t)end;
+    it->next_ = (int32_t)c->rows[at].match + 1;
+    it->at_ = (int32_t)end;
     return true;
 }
