@@ -12754,7 +12754,6 @@ static inline bool ecs_sched__entry_passes(const ecs_sched_query *q, const ecs_s
                                            const ecs_sched__change *e, ecs_sched__window win) {
     int32_t i, row = (int32_t)e->row;
     if (e->row == ECS_SCHED__DEAD_ROW) return false;
-    if (q->related && !ecs_sched__row_related(q, m, row)) return false;
     if (q->filter_count == 1 && q->terms[q->log_term].kind == ECS_SCHED_TERM_CHANGED) {
         return ecs_sched__in_window(win, e->changed);
     }
@@ -12835,7 +12834,9 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
         if ((uint32_t)it->next_ >= q->match_count) return NULL;
         m = &q->matches[it->next_++];
         it->row_ = 0;
-        it->at_ = q->filter_count && m->table->count ? ecs_sched__log_start(q, m, win) : -1;
+        /* a related query scans its rows: the log cannot tell targets */
+        it->at_ = q->filter_count && !q->related && m->table->count ? ecs_sched__log_start(q, m, win)
+                                                                     : -1;
     }
     return &q->matches[it->next_ - 1];
 }

@@ -274,6 +274,35 @@ static void a_related_term_matches_the_sources_of_that_target_only(void **state)
     check_and_destroy(w);
 }
 
+static void a_related_term_and_a_changed_term_both_filter(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_id pos = ECS_SCHED_TRACKED_COMPONENT(w, Position);
+    Position p = {1, 2};
+    ecs_sched_entity e[4], bob = ecs_sched_spawn(w);
+    ecs_sched_query *q;
+    ecs_sched_iter it;
+    int i, seen = 0;
+    (void)state;
+    for (i = 0; i < 4; i++) {
+        e[i] = SPAWN(w, {pos, &p});
+        if (i < 2) assert_int_equal(ecs_sched_relate(w, e[i], likes, bob, NULL), ECS_SCHED_OK);
+    }
+    q = QUERY(w, ecs_sched_changed(pos), ecs_sched_related(likes, bob));
+    assert_int_equal(count_of_query(q), 2);   /* everything is new at the first look */
+    assert_non_null(ecs_sched_get_mut(w, e[1], pos));
+    assert_non_null(ecs_sched_get_mut(w, e[3], pos));   /* changed, but not bob's */
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) {
+        for (i = 0; i < it.count; i++) {
+            assert_true(it.entities[i] == e[1]);
+            seen++;
+        }
+    }
+    assert_int_equal(seen, 1);
+    check_and_destroy(w);
+}
+
 static void a_without_term_matches_entities_with_no_target_of_the_kind(void **state) {
     ecs_sched_world *w = new_world();
     ecs_sched_id likes = likes_kind(w);
@@ -672,6 +701,7 @@ int main(void) {
         cmocka_unit_test(unrelating_the_last_target_takes_the_kind_away),
         cmocka_unit_test(removing_the_kind_removes_every_target),
         cmocka_unit_test(a_related_term_matches_the_sources_of_that_target_only),
+        cmocka_unit_test(a_related_term_and_a_changed_term_both_filter),
         cmocka_unit_test(a_without_term_matches_entities_with_no_target_of_the_kind),
         cmocka_unit_test(a_related_term_on_a_component_or_a_dead_target_is_refused),
         cmocka_unit_test(writing_a_kind_without_payload_is_refused_but_its_payload_may_be_written),
