@@ -17553,8 +17553,10 @@ struct ecs_sched__links {
     uint32_t mark_stamp;
     ecs_sched_entity *doomed;       /* a despawn's entities, targets before sources */
     ecs_sched_id *doomed_via;       /* the kind each was taken along by (0: the first) */
+    uint32_t *order;                /* the order they are despawned in (see order_doomed) */
     uint32_t doomed_capacity;
     uint32_t via_capacity;
+    uint32_t order_capacity;
 };
 
 /* ---- kinds ---- */
@@ -18233,7 +18235,8 @@ static bool ecs_sched__doomed_reserve(ecs_sched_world *w, uint32_t count, bool m
         memset(r->marks + had, 0, (r->mark_capacity - had) * sizeof *r->marks);
     }
     return ECS_SCHED__GROW(&w->env, r->doomed, &r->doomed_capacity, count) &&
-           ECS_SCHED__GROW(&w->env, r->doomed_via, &r->via_capacity, count);
+           ECS_SCHED__GROW(&w->env, r->doomed_via, &r->via_capacity, count) &&
+           ECS_SCHED__GROW(&w->env, r->order, &r->order_capacity, count);
 }
 
 /* Whether the rules of kinds other than those that despawn sources have work: only then is
@@ -18288,8 +18291,8 @@ static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e, 
     r->doomed[n++] = e;
     if (marking) r->marks[ECS_SCHED_ENTITY_INDEX(e)] = r->mark_stamp;
     for (at = 0; at < n; at++) {
-        ecs_sched__prefetch_sources(w, r, at + 8u < n ? r->doomed[at + 8u] : 0, false);
-        ecs_sched__prefetch_sources(w, r, at + 4u < n ? r->doomed[at + 4u] : 0, true);
+        ecs_sched__prefetch_sources(w, r, at + 32u < n ? r->doomed[at + 32u] : 0, false);
+        ecs_sched__prefetch_sources(w, r, at + 16u < n ? r->doomed[at + 16u] : 0, true);
         for (k = 0; k < r->kind_count; k++) {
             ecs_sched_id kind = r->kind_ids[k];
             const ecs_sched__sources *s;
@@ -18417,6 +18420,33 @@ static void ecs_sched__drop_sources(ecs_sched_world *w, ecs_sched_entity e) {
    relationships or names, with what its kinds' rules take along. All or nothing for the
    rules; an entity whose sources lose their relationship (REMOVE) may have lost some of them
    when the allocator fails midway. */
+/* The order the gathered entities are despawned in, into relations->order (positions in
+   doomed). Sources before their targets (the reverse of the gathering), unless the targets'
+   lists went whole already (drop_lists): then, when the entities' indices are dense (a tree
+   made together), in the order of their indices, so that their records and rows are visited
+   as they lie in memory. */
+static void ecs_sched__order_doomed(ecs_sched_world *w, int32_t n, bool drop_lists) {
+    ecs_sched__links *r = w->relations;
+    uint32_t lo = UINT32_MAX, hi = 0, i, out = 0;
+    int32_t k;
+    for (k = 0; k < n; k++) r->order[k] = (uint32_t)(n - 1 - k);
+    if (!drop_lists || n < 16) return;
+    for (k = 0; k < n; k++) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(r->doomed[k]);
+        if (index < lo) lo = index;
+        if (index > hi) hi = index;
+    }
+    if (hi - lo > 4u * (uint32_t)n || !ecs_sched__doomed_reserve(w, (uint32_t)n, true)) return;
+    /* marks are free while nothing is marked: each index's position in doomed */
+    for (k = 0; k < n; k++) r->marks[ECS_SCHED_ENTITY_INDEX(r->doomed[k])] = (uint32_t)k;
+    for (i = lo; i <= hi; i++) {
+        uint32_t at = r->marks[i];
+        if (at < (uint32_t)n && ECS_SCHED_ENTITY_INDEX(r->doomed[at]) == i) r->order[out++] = at;
+    }
+    /* back to "not marked" (0 is never a stamp) */
+    memset(r->marks + lo, 0, (size_t)(hi - lo + 1u) * sizeof *r->marks);
+}
+
 /* Whether entities of the table have relationships of their own. */
 static bool ecs_sched__table_relates(const ecs_sched_world *w, const ecs_sched__table *t) {
     int32_t i;
@@ -18451,10 +18481,10 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
             if (result != ECS_SCHED_OK) return result;
         }
     }
-    /* sources before their targets */
-    for (i = n - 1; i >= 0; i--) {
-        ecs_sched_entity d = r->doomed[i];
-        ecs_sched_id via = r->doomed_via[i];
+    ecs_sched__order_doomed(w, n, !marking && !w->observers);
+    for (i = 0; i < n; i++) {
+        ecs_sched_entity d = r->doomed[r->order[i]];
+        ecs_sched_id via = r->doomed_via[r->order[i]];
         if (!ecs_sched__is_live_record(w, d)) continue;   /* an observer's doing */
         if (w->observers) ecs_sched__observe_despawning(w, d);
         if (via && !(w->components[via].relation & ECS_SCHED__KIND_EXCLUSIVE)) via = 0;
@@ -18562,6 +18592,7 @@ static void ecs_sched__relations_free(ecs_sched_world *w) {
     ecs_sched__free(&w->env, r->marks);
     ecs_sched__free(&w->env, r->doomed);
     ecs_sched__free(&w->env, r->doomed_via);
+    ecs_sched__free(&w->env, r->order);
     ecs_sched__free(&w->env, r->targets);
     ecs_sched__free(&w->env, r);
     w->relations = NULL;

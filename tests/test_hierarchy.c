@@ -1080,8 +1080,60 @@ static void query_create_refuses_cascade_or_from_parent_with_a_changed_term(void
     check_and_destroy(w);
 }
 
+/* Three trees of 40 (each node under a random earlier one of its tree), made one after the
+   other (dense indices) or interleaved; the middle one is despawned by its root. */
+static void despawn_middle_of_three_trees(int interleaved) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity e[3][40];
+    int32_t before[3][40], t, i, n;
+    unsigned seed = 1;
+    for (i = 0; i < 40; i++) {
+        for (t = 0; t < 3; t++) {
+            if (!interleaved && t > 0) continue;
+            e[t][i] = ecs_sched_spawn(w);
+        }
+    }
+    for (t = 1; t < 3 && !interleaved; t++) {
+        for (i = 0; i < 40; i++) e[t][i] = ecs_sched_spawn(w);
+    }
+    for (t = 0; t < 3; t++) {
+        for (i = 1; i < 40; i++) {
+            seed = seed * 1103515245u + 12345u;
+            assert_int_equal(ecs_sched_set_parent(w, e[t][i], e[t][(seed >> 8) % (unsigned)i]),
+                             ECS_SCHED_OK);
+        }
+        for (i = 0; i < 40; i++) {
+            ecs_sched_children(w, e[t][i], &n);
+            before[t][i] = n;
+        }
+    }
+    assert_int_equal(ecs_sched_despawn(w, e[1][0]), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(w), 80);
+    for (i = 0; i < 40; i++) {
+        assert_false(ecs_sched_is_alive(w, e[1][i]));
+        for (t = 0; t < 3; t += 2) {
+            ecs_sched_children(w, e[t][i], &n);
+            assert_int_equal(n, before[t][i]);
+            assert_int_equal(ecs_sched_depth(w, e[t][i]) >= 0, 1);
+        }
+    }
+    check_and_destroy(w);
+}
+
+static void despawning_a_tree_made_at_once_leaves_the_others_whole(void **state) {
+    (void)state;
+    despawn_middle_of_three_trees(0);
+}
+
+static void despawning_a_tree_made_interleaved_leaves_the_others_whole(void **state) {
+    (void)state;
+    despawn_middle_of_three_trees(1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(despawning_a_tree_made_at_once_leaves_the_others_whole),
+        cmocka_unit_test(despawning_a_tree_made_interleaved_leaves_the_others_whole),
         cmocka_unit_test(set_parent_makes_the_child_last_among_its_parents_children),
         cmocka_unit_test(set_parent_at_inserts_at_the_index_and_past_the_end_last),
         cmocka_unit_test(set_parent_at_moves_an_existing_child_keeping_the_others_order),
