@@ -691,6 +691,61 @@ static void relating_directly_from_a_system_that_may_not_change_the_world_is_ref
     check_and_destroy(w);
 }
 
+/* ---- access ---- */
+
+static void error_on_ambiguity(ecs_sched_world *w) {
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &(ecs_sched_schedule_desc){
+                         .ambiguities = ECS_SCHED_REPORT_ERROR}), ECS_SCHED_OK);
+}
+
+static void writing_a_payload_and_reading_the_kind_are_ambiguous(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id aff = affinity_kind(w);
+    ecs_sched_entity bob = ecs_sched_spawn(w);
+    (void)state;
+    error_on_ambiguity(w);
+    ADD_SYSTEM(w, .name = "tune", .fn = noop, .queries = {{{ecs_sched_write(aff)}}});
+    ADD_SYSTEM(w, .name = "fans", .fn = noop, .queries = {{{ecs_sched_related(aff, bob)}}});
+    assert_int_equal(ecs_sched_schedule_build(w, UPDATE), ECS_SCHED_ERR_AMBIGUITY);
+    assert_contains(ecs_sched_last_error(w), "'tune'");
+    assert_contains(ecs_sched_last_error(w), "'fans'");
+    assert_contains(ecs_sched_last_error(w), "'AffinityTo'");
+    check_and_destroy(w);
+}
+
+static void reading_from_parents_conflicts_with_writers_of_entities_the_query_does_not_match(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position), vel = ECS_SCHED_COMPONENT(w, Velocity);
+    ecs_sched_id child_of = ecs_sched_child_of(w);
+    (void)state;
+    error_on_ambiguity(w);
+    /* the roots (no ChildOf) and the children (ChildOf) never share an entity, but the
+       children read their parents' Position, which the first writes */
+    ADD_SYSTEM(w, .name = "move_roots", .fn = noop,
+               .queries = {{{ecs_sched_write(pos), ecs_sched_without(child_of)}}});
+    ADD_SYSTEM(w, .name = "follow", .fn = noop,
+               .queries = {{{ecs_sched_write(vel), ecs_sched_read(child_of),
+                             ecs_sched_from_parent(pos)}}});
+    assert_int_equal(ecs_sched_schedule_build(w, UPDATE), ECS_SCHED_ERR_AMBIGUITY);
+    assert_contains(ecs_sched_last_error(w), "'move_roots'");
+    assert_contains(ecs_sched_last_error(w), "'follow'");
+    check_and_destroy(w);
+}
+
+static void queries_of_disjoint_entities_reading_their_own_values_stay_apart(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_id child_of = ecs_sched_child_of(w);
+    (void)state;
+    error_on_ambiguity(w);
+    ADD_SYSTEM(w, .name = "move_roots", .fn = noop,
+               .queries = {{{ecs_sched_write(pos), ecs_sched_without(child_of)}}});
+    ADD_SYSTEM(w, .name = "move_children", .fn = noop,
+               .queries = {{{ecs_sched_write(pos), ecs_sched_read(child_of)}}});
+    assert_int_equal(ecs_sched_schedule_build(w, UPDATE), ECS_SCHED_OK);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(relate_puts_the_target_in_the_sources_column_and_the_source_in_the_targets_list),
@@ -722,6 +777,9 @@ int main(void) {
         cmocka_unit_test(a_relationship_made_in_an_observer_is_applied_after_the_change),
         cmocka_unit_test(systems_relate_through_commands_and_query_by_target),
         cmocka_unit_test(relating_directly_from_a_system_that_may_not_change_the_world_is_refused),
+        cmocka_unit_test(writing_a_payload_and_reading_the_kind_are_ambiguous),
+        cmocka_unit_test(reading_from_parents_conflicts_with_writers_of_entities_the_query_does_not_match),
+        cmocka_unit_test(queries_of_disjoint_entities_reading_their_own_values_stay_apart),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }
