@@ -436,11 +436,25 @@ static ecs_sched_result ecs_sched__check_acyclic(ecs_sched_world *w, ecs_sched_e
         if (at == source) break;
         at = ecs_sched__rel_slot_target(ecs_sched__rel_first_slot(w, at, kind));
     }
+    if (target == source && kind == w->child_of) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                               "%s: %s cannot be its own parent (a cycle)", operation,
+                               ecs_sched__entity_label(w, source).text);
+    }
     if (target == source) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
                                "%s: relating %s to itself with '%s' would make a cycle, and "
                                "'%s' is acyclic", operation, ecs_sched__entity_label(w, source).text,
                                w->components[kind].name, w->components[kind].name);
+    }
+    if (kind == w->child_of) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                               "%s: %s cannot become a child of %s, which is below it already "
+                               "(%s: each one a child of the next); that would make a cycle. "
+                               "Move %s elsewhere first, or choose another parent", operation,
+                               ecs_sched__entity_label(w, source).text,
+                               ecs_sched__entity_label(w, target).text, path,
+                               ecs_sched__entity_label(w, target).text);
     }
     return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
                            "%s: relating %s to %s with '%s' would make a cycle: %s already "
