@@ -673,6 +673,40 @@ static const char *ecs_sched__text_get(const ecs_sched__text *t) {
     return t->data ? t->data : "";
 }
 
+/* ---- printing into a caller's buffer, with snprintf's rule: what does not fit is cut, and
+   the length counts all of it ---- */
+
+typedef struct ecs_sched__printing {
+    char *out;
+    int32_t capacity;
+    int32_t length;
+} ecs_sched__printing;
+
+static void ecs_sched__printf_to(ecs_sched__printing *t, const char *format, ...)
+    ECS_SCHED__PRINTF(2, 3);
+static void ecs_sched__printf_to(ecs_sched__printing *t, const char *format, ...) {
+    char *at = t->out && t->length < t->capacity ? t->out + t->length : NULL;
+    va_list args;
+    int n;
+    va_start(args, format);
+    n = vsnprintf(at, at ? (size_t)(t->capacity - t->length) : 0, format, args);
+    va_end(args);
+    if (n > 0) t->length += n;
+}
+
+/* Ends the text with its zero (cut at the capacity). */
+static void ecs_sched__print_end(ecs_sched__printing *t) {
+    if (t->out && t->capacity > 0) t->out[t->length < t->capacity ? t->length : t->capacity - 1] = '\0';
+}
+
+static void ecs_sched__print_bytes(ecs_sched__printing *t, const char *text, size_t n) {
+    if (t->out && t->length < t->capacity) {
+        int32_t room = t->capacity - t->length;
+        memcpy(t->out + t->length, text, n < (size_t)room ? n : (size_t)room);
+    }
+    t->length += (int32_t)n;
+}
+
 /* Records a failure whose message may be long: the log gets all of it, last_error as much as
    fits. */
 static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_result code,

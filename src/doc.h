@@ -43,6 +43,7 @@
      Hierarchy ........... ChildOf, children in order, from_parent and cascade terms
      Names ............... names unique among siblings, lookups by name and by path
      Sorting ............. queries sorted by a component, grouped by a target
+     Reflection .......... fields of a type: print, read and write by path, compare, hash
      Schedules ........... systems, sets, order, building and checking, conditions, sync points,
                            the executor, Graphviz export
      States .............. state machines, transitions, OnEnter/OnExit/OnTransition schedules,
@@ -656,6 +657,36 @@
      tells; an untracked one is sorted at every iteration). An unchanged sorted query costs a
      walk of its list: one call per run of rows consecutive in a table, so a sort that
      scatters the rows is best read by index (ecs_sched_iter_next_rows).
+
+   REFLECTION
+
+     A component (or a type registered only to be described) may be described by its fields;
+     the ECS_SCHED_MEMBER macros take offsets and sizes from the compiler:
+
+         ecs_sched_field fields[] = {
+             ECS_SCHED_MEMBER(Unit, hp, ECS_SCHED_FIELD_I32),
+             ECS_SCHED_MEMBER(Unit, name, ECS_SCHED_FIELD_CHARS),        // char name[16]
+             ECS_SCHED_MEMBER_STRUCT(Unit, path, vec2),                 // Vec2 path[3]
+             ECS_SCHED_MEMBER_ENUM(Unit, gait, gaits, 3),               // named values
+         };
+         ecs_sched_describe(w, unit, fields, 4);
+
+     Kinds: bool, i8..i64, u8..u64, f32, f64, entity, chars (a zero-terminated string in a
+     fixed array), enum (1, 2, 4 or 8 bytes), struct (a described type; describe it first).
+     A field of a number, entity or struct kind that is larger than one element is a fixed
+     array. The fields must lie inside the type, not overlap, and cover it: a gap counts as
+     padding only when it is smaller than the next field's alignment (so padding cannot be
+     told from an undescribed field that small; describe every field). Describing again
+     replaces a description.
+
+     ecs_sched_value_print writes "{hp: 100, name: \"bob\", path: [{x: 0, y: 0}, ...],
+     gait: RUNNING}" (snprintf's rule; an undescribed type prints as "<Name: 8 bytes>").
+     ecs_sched_value_field resolves a path ("path[2].y") to an address and what it is;
+     ecs_sched_value_get_number, _set_number, _set_int and _set_string read and write through
+     a path, refusing what the field cannot hold (out of range, a fraction into an integer,
+     an unnamed enum value, text too long) and changing nothing then.
+     ecs_sched_value_compare and ecs_sched_value_hash go field by field: padding and the bytes
+     after a string's zero do not count, -0 equals 0, NaN equals NaN and follows every number.
 
    SCHEDULES
 
@@ -1310,6 +1341,10 @@
                 ecs_sched_descendants, ecs_sched_commands_set_parent
      name       ecs_sched_set_name, ecs_sched_name, ecs_sched_lookup, ecs_sched_lookup_path,
                 ecs_sched_path
+     reflect    ecs_sched_describe, ecs_sched_is_described, ecs_sched_value_print,
+                ecs_sched_value_field, ecs_sched_value_get_number, ecs_sched_value_set_number,
+                ecs_sched_value_set_int, ecs_sched_value_set_string, ecs_sched_value_compare,
+                ecs_sched_value_hash
      sort       ecs_sched_query_order_by, ecs_sched_query_group_by
      executor   ecs_sched_run_schedule
      state      ecs_sched_state_register, ecs_sched_state_next_id, ecs_sched_state_get,

@@ -223,38 +223,28 @@ ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scop
     }
 }
 
-/* Appends text to out as snprintf would, counting the whole length. */
-static void ecs_sched__path_put(char *out, int32_t capacity, int32_t *length, const char *text) {
-    size_t n = strlen(text);
-    if (out && *length < capacity) {
-        size_t room = (size_t)(capacity - *length);
-        memcpy(out + *length, text, n < room ? n : room);
-    }
-    *length += (int32_t)n;
-}
-
 int32_t ecs_sched_path(const ecs_sched_world *w, ecs_sched_entity e, const char *separator,
                        char *out, int32_t capacity) {
     ecs_sched_entity chain[64];
-    int32_t depth, length = 0, i;
+    ecs_sched__printing t;
+    int32_t depth, i;
     ECS_SCHED__CHECK_WORLD(w);
     if (!ecs_sched__is_live_record(w, e)) return -1;
     if (!separator) separator = ".";
+    t.out = capacity > 0 ? out : NULL;
+    t.capacity = capacity;
+    t.length = 0;
     depth = ecs_sched_ancestors(w, e, chain, 64);
     if (depth > 64) depth = 64;   /* deeper: the path starts at the 64th ancestor */
     for (i = depth; i >= 0; i--) {
         ecs_sched_entity at = i == 0 ? e : chain[i - 1];
         const char *name = ecs_sched__entity_name_of(w, at);
-        char number[16];
-        if (i != depth) ecs_sched__path_put(out, capacity, &length, separator);
-        if (!name) {
-            snprintf(number, sizeof number, "#%u", (unsigned)ECS_SCHED_ENTITY_INDEX(at));
-            name = number;
-        }
-        ecs_sched__path_put(out, capacity, &length, name);
+        if (i != depth) ecs_sched__print_bytes(&t, separator, strlen(separator));
+        if (name) ecs_sched__print_bytes(&t, name, strlen(name));
+        else ecs_sched__printf_to(&t, "#%u", (unsigned)ECS_SCHED_ENTITY_INDEX(at));
     }
-    if (out && capacity > 0) out[length < capacity ? length : capacity - 1] = '\0';
-    return length;
+    ecs_sched__print_end(&t);
+    return t.length;
 }
 
 /* ---- the world's side (declared in world.h) ---- */

@@ -247,6 +247,7 @@ typedef struct ecs_sched__messages ecs_sched__messages;
 typedef struct ecs_sched__observers ecs_sched__observers;
 typedef struct ecs_sched__links ecs_sched__links;
 typedef struct ecs_sched__names ecs_sched__names;
+typedef struct ecs_sched__descriptions ecs_sched__descriptions;
 
 struct ecs_sched_world {
     ecs_sched__env env;
@@ -294,6 +295,7 @@ struct ecs_sched_world {
     bool linked;                         /* some entity was related or named: despawns
                                             look at relationships and names */
     ecs_sched__names *names;             /* name.h; NULL until the first name */
+    ecs_sched__descriptions *descriptions;   /* reflect.h; NULL until the first description */
     uint32_t rows_version;               /* moves on whenever a row joins or leaves a table,
                                             or a relationship changes (hierarchy.h's caches) */
     ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
@@ -389,6 +391,8 @@ static void ecs_sched__name_refile(ecs_sched_world *w, ecs_sched_entity e);
 static void ecs_sched__name_drop(ecs_sched_world *w, uint32_t index);
 static void ecs_sched__names_free(ecs_sched_world *w);
 static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w);
+/* reflect.h: the descriptions of types go with the world. */
+static void ecs_sched__descriptions_free(ecs_sched_world *w);
 
 /* ---- small helpers ---- */
 
@@ -1191,6 +1195,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
     ecs_sched__relations_free(w);
     ecs_sched__names_free(w);
+    ecs_sched__descriptions_free(w);
     ecs_sched__resources_free(w);
     ecs_sched__name_map_free(&w->component_names);
     for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
