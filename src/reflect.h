@@ -612,26 +612,56 @@ ecs_sched_result ecs_sched_value_get_number(ecs_sched_world *w, ecs_sched_id id,
     const ecs_sched__field_desc *f;
     unsigned char *p = ecs_sched__number_field(w, id, (void *)(uintptr_t)value, path, &f, "value_get_number");
     if (!p) return w->env.last_result;
-    if (ecs_sched__is_float(f->kind)) *out = ecs_sched__load_float(p, f->kind);
-    else if (f->kind == ECS_SCHED_FIELD_U64) *out = (double)ecs_sched__load_u64(p);
-    else if (f->kind == ECS_SCHED_FIELD_ENTITY) *out = (double)ECS_SCHED_ENTITY_INDEX(ecs_sched__load_u64(p));
-    else *out = (double)ecs_sched__load_int(p, f->kind, f->element);
+    if (ecs_sched__is_float(f->kind)) {
+        *out = ecs_sched__load_float(p, f->kind);
+    } else if (f->kind == ECS_SCHED_FIELD_U64 || f->kind == ECS_SCHED_FIELD_ENTITY) {
+        uint64_t u = ecs_sched__load_u64(p);
+        if (f->kind == ECS_SCHED_FIELD_ENTITY) u = ECS_SCHED_ENTITY_INDEX(u);
+        *out = (double)u;
+    } else {
+        int64_t v = ecs_sched__load_int(p, f->kind, f->element);
+        *out = (double)v;
+    }
     return ECS_SCHED_OK;
 }
 
-/* The range of an integer kind (enum: of its storage). */
-static void ecs_sched__int_range(ecs_sched_field_kind kind, uint32_t size, double *lo, double *hi) {
+/* The range of an integer kind (enum: of its storage): lo <= x < end. */
+static void ecs_sched__int_range(ecs_sched_field_kind kind, uint32_t size, double *lo, double *end) {
     if (kind == ECS_SCHED_FIELD_ENUM) kind = ecs_sched__enum_storage(size);
     *lo = 0;
-    if (kind == ECS_SCHED_FIELD_BOOL) *hi = 1;
-    else if (kind == ECS_SCHED_FIELD_U8) *hi = 255.0;
-    else if (kind == ECS_SCHED_FIELD_U16) *hi = 65535.0;
-    else if (kind == ECS_SCHED_FIELD_U32) *hi = 4294967295.0;
-    else if (kind == ECS_SCHED_FIELD_U64) *hi = 18446744073709551615.0;
-    else if (kind == ECS_SCHED_FIELD_I8) *lo = -128.0, *hi = 127.0;
-    else if (kind == ECS_SCHED_FIELD_I16) *lo = -32768.0, *hi = 32767.0;
-    else if (kind == ECS_SCHED_FIELD_I32) *lo = -2147483648.0, *hi = 2147483647.0;
-    else *lo = -9223372036854775808.0, *hi = 9223372036854775807.0;
+    *end = 9223372036854775808.0;
+    if (kind == ECS_SCHED_FIELD_BOOL) {
+        *end = 2.0;
+    } else if (kind == ECS_SCHED_FIELD_U8) {
+        *end = 256.0;
+    } else if (kind == ECS_SCHED_FIELD_U16) {
+        *end = 65536.0;
+    } else if (kind == ECS_SCHED_FIELD_U32) {
+        *end = 4294967296.0;
+    } else if (kind == ECS_SCHED_FIELD_U64) {
+        *end = 18446744073709551616.0;
+    } else if (kind == ECS_SCHED_FIELD_I8) {
+        *lo = -128.0;
+        *end = 128.0;
+    } else if (kind == ECS_SCHED_FIELD_I16) {
+        *lo = -32768.0;
+        *end = 32768.0;
+    } else if (kind == ECS_SCHED_FIELD_I32) {
+        *lo = -2147483648.0;
+        *end = 2147483648.0;
+    } else {
+        *lo = -9223372036854775808.0;
+    }
+}
+
+/* Whether a number in range has a fraction (floats are not compared for equality: the
+   whole part is compared both ways). */
+static bool ecs_sched__has_fraction_u64(double number, uint64_t whole) {
+    return (double)whole < number || (double)whole > number;
+}
+
+static bool ecs_sched__has_fraction_i64(double number, int64_t whole) {
+    return (double)whole < number || (double)whole > number;
 }
 
 /* Stores an integer known to fit. */
@@ -670,15 +700,17 @@ ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id,
     const ecs_sched__field_desc *f;
     unsigned char *p = ecs_sched__number_field(w, id, value, path, &f, "value_set_number");
     char what[48];
-    double lo, hi;
+    double lo, end;
     if (!p) return w->env.last_result;
     snprintf(what, sizeof what, "%g", number);
     if (f->kind == ECS_SCHED_FIELD_F32) {
-        float x = (float)number;
-        if (number == number && (number > 3.4028234663852886e38 || number < -3.4028234663852886e38) &&
-            number * 0.0 == 0.0) {
+        /* a finite number beyond what a float holds; infinities and NaN pass as they are */
+        bool finite = number >= -1.7976931348623157e308 && number <= 1.7976931348623157e308;
+        float x;
+        if (finite && (number > 3.4028234663852886e38 || number < -3.4028234663852886e38)) {
             return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
         }
+        x = (float)number;
         memcpy(p, &x, 4);
         return ECS_SCHED_OK;
     }
@@ -692,20 +724,26 @@ ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id,
                                "the handle with ecs_sched_value_set_int", w->components[id].name,
                                path, f->name);
     }
-    ecs_sched__int_range(f->kind, f->element, &lo, &hi);
-    if (!(number >= lo && number <= hi) || number != (double)(int64_t)number ||
-        (f->kind == ECS_SCHED_FIELD_U64 && number >= 18446744073709551616.0)) {
-        if (!(f->kind == ECS_SCHED_FIELD_U64 && number >= 9223372036854775808.0 &&
-              number < 18446744073709551616.0 && number == (double)(uint64_t)number)) {
-            return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
-        }
-        ecs_sched__store_int(p, f->kind, f->element, 0, (uint64_t)number);
-        return ECS_SCHED_OK;
-    }
-    if (f->kind == ECS_SCHED_FIELD_ENUM && !ecs_sched__enum_name(f, (int64_t)number)) {
+    ecs_sched__int_range(f->kind, f->element, &lo, &end);
+    if (!(number >= lo && number < end)) {   /* NaN too */
         return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
     }
-    ecs_sched__store_int(p, f->kind, f->element, (int64_t)number, (uint64_t)(int64_t)number);
+    if (f->kind == ECS_SCHED_FIELD_U64) {
+        uint64_t whole = (uint64_t)number;
+        if (ecs_sched__has_fraction_u64(number, whole)) {
+            return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
+        }
+        ecs_sched__store_int(p, f->kind, f->element, 0, whole);
+        return ECS_SCHED_OK;
+    }
+    {
+        int64_t whole = (int64_t)number;
+        if (ecs_sched__has_fraction_i64(number, whole) ||
+            (f->kind == ECS_SCHED_FIELD_ENUM && !ecs_sched__enum_name(f, whole))) {
+            return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
+        }
+        ecs_sched__store_int(p, f->kind, f->element, whole, (uint64_t)whole);
+    }
     return ECS_SCHED_OK;
 }
 
@@ -714,7 +752,7 @@ ecs_sched_result ecs_sched_value_set_int(ecs_sched_world *w, ecs_sched_id id, vo
     const ecs_sched__field_desc *f;
     unsigned char *p = ecs_sched__number_field(w, id, value, path, &f, "value_set_int");
     char what[32];
-    double lo, hi;
+    double lo, end;
     if (!p) return w->env.last_result;
     snprintf(what, sizeof what, "%lld", (long long)number);
     if (ecs_sched__is_float(f->kind)) {
@@ -727,9 +765,8 @@ ecs_sched_result ecs_sched_value_set_int(ecs_sched_world *w, ecs_sched_id id, vo
         ecs_sched__store_int(p, f->kind, f->element, number, (uint64_t)number);
         return ECS_SCHED_OK;
     }
-    ecs_sched__int_range(f->kind, f->element, &lo, &hi);
-    if ((f->kind != ECS_SCHED_FIELD_I64 && (f->kind != ECS_SCHED_FIELD_ENUM || f->element != 8) &&
-         ((double)number < lo || (double)number > hi)) ||
+    ecs_sched__int_range(f->kind, f->element, &lo, &end);
+    if ((double)number < lo || (double)number >= end ||
         (f->kind == ECS_SCHED_FIELD_ENUM && !ecs_sched__enum_name(f, number))) {
         return ecs_sched__out_of_range(w, id, path, f, what, "value_set_int");
     }
@@ -780,7 +817,7 @@ ecs_sched_result ecs_sched_value_set_string(ecs_sched_world *w, ecs_sched_id id,
 
 /* Floats in a total order where -0 equals 0 and NaN equals NaN, after every number. */
 static int ecs_sched__compare_floats(double a, double b) {
-    bool na = a != a, nb = b != b;
+    bool na = !(a >= a), nb = !(b >= b);   /* NaN is the one value not >= itself */
     if (na || nb) return na == nb ? 0 : na ? 1 : -1;
     return (a > b) - (a < b);
 }
@@ -840,9 +877,9 @@ static uint64_t ecs_sched__hash_element(const ecs_sched_world *w, const ecs_sche
     ecs_sched_field_kind kind = f->kind;
     if (ecs_sched__is_float(kind)) {
         double x = ecs_sched__load_float(p, kind);
-        unsigned char nan = x != x;
+        unsigned char nan = !(x >= x);
         if (nan) return ecs_sched__hash_bytes(h, &nan, 1);   /* every NaN alike */
-        if (x == 0.0) x = 0.0;                                /* -0 as 0 */
+        if (!(x < 0.0) && !(x > 0.0)) x = 0.0;                /* -0 as 0 */
         h = ecs_sched__hash_bytes(h, &nan, 1);
         return ecs_sched__hash_bytes(h, &x, sizeof x);
     }

@@ -201,6 +201,11 @@ static void writes_are_checked_against_the_fields_range(void **state) {
     assert_int_equal(ecs_sched_value_set_string(w, g_unit, &u, "name", "a name far too long"),
                      ECS_SCHED_ERR_INVALID_ARGUMENT);
     assert_int_equal(ecs_sched_value_set_string(w, g_unit, &u, "gait", "FLYING"), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_value_set_number(w, g_unit, &u, "big", 1.5), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_value_set_number(w, g_unit, &u, "big", 18446744073709551616.0),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_value_set_number(w, g_unit, &u, "hp", 2147483648.0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_value_set_number(w, g_unit, &u, "position.x", 1e39), ECS_SCHED_ERR_INVALID_ARGUMENT);
     assert_memory_equal(&u, &before, sizeof u);   /* nothing written */
     assert_int_equal(ecs_sched_value_set_number(w, g_unit, &u, "level", 255), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_value_set_number(w, g_unit, &u, "gait", 1), ECS_SCHED_OK);
@@ -215,6 +220,10 @@ static void writes_are_checked_against_the_fields_range(void **state) {
     assert_string_equal(u.name, "alice");
     assert_int_equal(u.gait, IDLE);
     assert_true(u.big == 9007199254740992ull);
+    assert_int_equal(ecs_sched_value_set_number(w, g_unit, &u, "big", 18446744073709549568.0), ECS_SCHED_OK);
+    assert_true(u.big == 18446744073709549568ull);   /* above 2^63, still whole */
+    assert_int_equal(ecs_sched_value_set_number(w, g_unit, &u, "hp", -2147483648.0), ECS_SCHED_OK);
+    assert_int_equal(u.hp, INT32_MIN);
     check_and_destroy(w);
 }
 
