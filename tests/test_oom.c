@@ -498,6 +498,15 @@ static void relations_scenario(ecs_sched_id pos) {
     }
     check_result(ecs_sched_despawn(world, node[1]), "despawn (a subtree)");
     check_result(ecs_sched_despawn(world, node[0]), "despawn (the tree)");
+    {   /* a description, and a value printed through it */
+        ecs_sched_field fields[] = {ECS_SCHED_MEMBER(Position, x, ECS_SCHED_FIELD_F32),
+                                    ECS_SCHED_MEMBER(Position, y, ECS_SCHED_FIELD_F32)};
+        Position p = {1, 2};
+        char text[64];
+        check_result(ecs_sched_describe(world, pos, fields, 2), "describe");
+        check_result(ecs_sched_describe(world, pos, fields, 2), "describe again");
+        ecs_sched_value_print(world, pos, &p, text, sizeof text);
+    }
 }
 
 static void events_scenario(void) {

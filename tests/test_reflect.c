@@ -272,6 +272,29 @@ static void nan_equals_nan_and_follows_every_number(void **state) {
     check_and_destroy(w);
 }
 
+typedef struct { int32_t damage; uint8_t kind; } Hit;
+
+static void resources_and_message_types_are_described_like_components(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id hit = ecs_sched_message_register_type(w, "Hit", sizeof(Hit), ECS_SCHED_ALIGNOF(Hit));
+    ecs_sched_id gravity;
+    ecs_sched_field hit_fields[] = {ECS_SCHED_MEMBER(Hit, damage, ECS_SCHED_FIELD_I32),
+                                    ECS_SCHED_MEMBER(Hit, kind, ECS_SCHED_FIELD_U8)};
+    Hit h = {12, 3};
+    Vec2 g = {0, -9.5f};
+    char text[64];
+    (void)state;
+    describe_types(w);
+    gravity = g_vec2;
+    assert_int_equal(ecs_sched_describe(w, hit, hit_fields, 2), ECS_SCHED_OK);
+    ecs_sched_value_print(w, hit, &h, text, sizeof text);
+    assert_string_equal(text, "{damage: 12, kind: 3}");
+    assert_int_equal(ecs_sched_resource_insert(w, gravity, &g), ECS_SCHED_OK);
+    ecs_sched_value_print(w, gravity, ecs_sched_resource_get(w, gravity), text, sizeof text);
+    assert_string_equal(text, "{x: 0, y: -9.5}");
+    check_and_destroy(w);
+}
+
 /* ---- descriptions that do not hold ---- */
 
 typedef struct { int32_t a; int32_t b; int64_t c; } Three;
@@ -340,6 +363,7 @@ int main(void) {
         cmocka_unit_test(writes_are_checked_against_the_fields_range),
         cmocka_unit_test(equal_values_compare_equal_and_hash_alike_whatever_their_padding),
         cmocka_unit_test(nan_equals_nan_and_follows_every_number),
+        cmocka_unit_test(resources_and_message_types_are_described_like_components),
         cmocka_unit_test(a_description_must_cover_the_type_without_overlaps),
         cmocka_unit_test(a_struct_field_needs_a_described_type),
     };
