@@ -577,7 +577,8 @@
      moves the entity to other tables, so it is a structural change (from a system, record
      ecs_sched_commands_disable / _enable), observers hear the tag's ON_ADD and ON_REMOVE, and
      iteration costs nothing more. ecs_sched_get, ecs_sched_insert, commands and despawn work
-     on a disabled entity as on any other.
+     on a disabled entity as on any other. Prefabs (entities with the tag
+     ecs_sched_prefab_tag(w), "ecs_sched.Prefab") are hidden the same way.
 
    RELATIONSHIPS
 
@@ -1331,7 +1332,8 @@
      change     ecs_sched_change_tick, ecs_sched_change_tick_advance
      observer   ecs_sched_observer_add, ecs_sched_observer_remove
      disable    ecs_sched_disable, ecs_sched_enable, ecs_sched_is_disabled,
-                ecs_sched_disabled_tag, ecs_sched_commands_disable, ecs_sched_commands_enable
+                ecs_sched_disabled_tag, ecs_sched_prefab_tag, ecs_sched_commands_disable,
+                ecs_sched_commands_enable
      relation   ecs_sched_relation_register, ecs_sched_is_relation, ecs_sched_child_of,
                 ecs_sched_relate, ecs_sched_unrelate, ecs_sched_has_relation,
                 ecs_sched_target_count, ecs_sched_target, ecs_sched_relation_payload,
@@ -3004,6 +3006,10 @@ ECS_SCHED_API bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char
    query that names it sees disabled entities: only them with a required term
    (ecs_sched_read), them and the others with an optional one (ecs_sched_optional_read). */
 ECS_SCHED_API ecs_sched_id ecs_sched_disabled_tag(ecs_sched_world *world);
+/* The Prefab tag ("ecs_sched.Prefab"), which every world registers: an entity with it is a
+   prefab, a template for other entities, hidden from queries the way disabled entities are
+   (a query that names the tag sees them). Insert it like any tag. */
+ECS_SCHED_API ecs_sched_id ecs_sched_prefab_tag(ecs_sched_world *world);
 /* Hides the entity from every query that does not name the Disabled tag (see
    ecs_sched_disabled_tag); it keeps its components, and ecs_sched_get, commands
    and observers work on it as before. Disabling a disabled entity changes nothing. A
@@ -4927,6 +4933,7 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 #define ECS_SCHED__RESERVED (UINT32_MAX - 1u)  /* record.table of a handle a buffer reserved */
 #define ECS_SCHED__MAX_TYPE 256                /* components on one entity */
 #define ECS_SCHED__DISABLED_NAME "ecs_sched.Disabled"   /* the tag of disabled entities */
+#define ECS_SCHED__PREFAB_NAME "ecs_sched.Prefab"       /* the tag of prefabs */
 #define ECS_SCHED__MAX_BATCHED_INSERTS 32
 /* ecs_sched__component.relation: a relationship kind's properties (relation.h). */
 #define ECS_SCHED__KIND_RELATION 0x1u
@@ -5086,6 +5093,7 @@ struct ecs_sched_world {
                                             component is registered */
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
     ecs_sched_id disabled;               /* disable.h: the Disabled tag */
+    ecs_sched_id prefab;                 /* disable.h: the Prefab tag */
     ecs_sched_id child_of;               /* hierarchy.h: the ChildOf relationship */
     ecs_sched__links *relations;     /* relation.h; made with ChildOf, the first kind */
     bool linked;                         /* some entity was related or named: despawns
@@ -5948,7 +5956,8 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
        running beside others, which must not grow the component array under them */
     w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
     w->child_of = w->disabled ? ecs_sched__register_child_of(w) : 0;
-    if (!w->child_of) {
+    w->prefab = w->child_of ? ecs_sched_component_register_type(w, ECS_SCHED__PREFAB_NAME, 0, 0) : 0;
+    if (!w->prefab) {
         ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
                        "world_create: out of memory");
         ecs_sched_world_destroy(w);
@@ -6484,6 +6493,7 @@ struct ecs_sched_query {
     int16_t log_term;                 /* and the first, whose change log it follows */
     bool marks;                       /* writes a tracked component, marking what it hands out */
     bool sees_disabled;               /* matches tables of disabled entities (disable.h) */
+    bool sees_prefabs;                /* matches tables of prefabs (disable.h) */
     bool related;                     /* has related terms: a filter on rows (relation.h) */
     bool hierarchical;                /* has from_parent or cascade terms (hierarchy.h) */
     bool listed;                      /* hands out the rows of a list it keeps: hierarchical
@@ -6521,11 +6531,10 @@ static bool ecs_sched__term_on_self(ecs_sched_term_kind kind) {
 
 static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table *t,
                                      ecs_sched__match *out) {
-    ecs_sched_id disabled = q->world->disabled;
     int32_t i;
-    if (!q->sees_disabled && ecs_sched__type_find(t, disabled) >= 0) {
-        return false;   /* disabled entities are hidden unless asked for */
-    }
+    /* disabled entities and prefabs are hidden unless asked for */
+    if (!q->sees_disabled && ecs_sched__type_find(t, q->world->disabled) >= 0) return false;
+    if (!q->sees_prefabs && ecs_sched__type_find(t, q->world->prefab) >= 0) return false;
     for (i = 0; i < q->term_count; i++) {
         const ecs_sched_term *term = &q->terms[i];
         bool present = ecs_sched__type_find(t, term->id) >= 0;
@@ -6784,16 +6793,13 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
     return ecs_sched__check_hierarchical(w, q);
 }
 
-/* Whether a term names the Disabled tag other than to leave it out: a query that does sees
-   disabled entities (all of them with a required term, as well as the others with an
-   optional one). */
-static bool ecs_sched__query_names_disabled(const ecs_sched_query *q) {
+/* Whether a term names a hidden tag (Disabled, Prefab) other than to leave it out: a query
+   that does sees those entities (all of them with a required term, as well as the others
+   with an optional one). */
+static bool ecs_sched__query_names(const ecs_sched_query *q, ecs_sched_id tag) {
     int32_t i;
     for (i = 0; i < q->term_count; i++) {
-        if (q->terms[i].id == q->world->disabled &&
-            q->terms[i].kind != ECS_SCHED_TERM_WITHOUT) {
-            return true;
-        }
+        if (q->terms[i].id == tag && q->terms[i].kind != ECS_SCHED_TERM_WITHOUT) return true;
     }
     return false;
 }
@@ -6820,7 +6826,8 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
         ecs_sched__free(&w->env, q);
         return NULL;
     }
-    q->sees_disabled = ecs_sched__query_names_disabled(q);
+    q->sees_disabled = ecs_sched__query_names(q, w->disabled);
+    q->sees_prefabs = ecs_sched__query_names(q, w->prefab);
     for (i = 0; i < w->table_count; i++) {
         if (!ecs_sched__query_matches(q, w->tables[i], NULL)) continue;
         if (!ecs_sched__query_reserve_match(w, q)) {
@@ -17427,6 +17434,11 @@ ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
 /* disable: disabled entities. An entity is disabled by the Disabled tag (registered by
    world_create), so that disabling moves it to the tables of disabled entities, which
    queries leave out when they match tables (query.h): iteration pays nothing for it. */
+
+ecs_sched_id ecs_sched_prefab_tag(ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->prefab;
+}
 
 ecs_sched_id ecs_sched_disabled_tag(ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);

@@ -577,7 +577,8 @@
      moves the entity to other tables, so it is a structural change (from a system, record
      ecs_sched_commands_disable / _enable), observers hear the tag's ON_ADD and ON_REMOVE, and
      iteration costs nothing more. ecs_sched_get, ecs_sched_insert, commands and despawn work
-     on a disabled entity as on any other.
+     on a disabled entity as on any other. Prefabs (entities with the tag
+     ecs_sched_prefab_tag(w), "ecs_sched.Prefab") are hidden the same way.
 
    RELATIONSHIPS
 
@@ -1331,7 +1332,8 @@
      change     ecs_sched_change_tick, ecs_sched_change_tick_advance
      observer   ecs_sched_observer_add, ecs_sched_observer_remove
      disable    ecs_sched_disable, ecs_sched_enable, ecs_sched_is_disabled,
-                ecs_sched_disabled_tag, ecs_sched_commands_disable, ecs_sched_commands_enable
+                ecs_sched_disabled_tag, ecs_sched_prefab_tag, ecs_sched_commands_disable,
+                ecs_sched_commands_enable
      relation   ecs_sched_relation_register, ecs_sched_is_relation, ecs_sched_child_of,
                 ecs_sched_relate, ecs_sched_unrelate, ecs_sched_has_relation,
                 ecs_sched_target_count, ecs_sched_target, ecs_sched_relation_payload,

@@ -168,6 +168,7 @@ struct ecs_sched_query {
     int16_t log_term;                 /* and the first, whose change log it follows */
     bool marks;                       /* writes a tracked component, marking what it hands out */
     bool sees_disabled;               /* matches tables of disabled entities (disable.h) */
+    bool sees_prefabs;                /* matches tables of prefabs (disable.h) */
     bool related;                     /* has related terms: a filter on rows (relation.h) */
     bool hierarchical;                /* has from_parent or cascade terms (hierarchy.h) */
     bool listed;                      /* hands out the rows of a list it keeps: hierarchical
@@ -205,11 +206,10 @@ static bool ecs_sched__term_on_self(ecs_sched_term_kind kind) {
 
 static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table *t,
                                      ecs_sched__match *out) {
-    ecs_sched_id disabled = q->world->disabled;
     int32_t i;
-    if (!q->sees_disabled && ecs_sched__type_find(t, disabled) >= 0) {
-        return false;   /* disabled entities are hidden unless asked for */
-    }
+    /* disabled entities and prefabs are hidden unless asked for */
+    if (!q->sees_disabled && ecs_sched__type_find(t, q->world->disabled) >= 0) return false;
+    if (!q->sees_prefabs && ecs_sched__type_find(t, q->world->prefab) >= 0) return false;
     for (i = 0; i < q->term_count; i++) {
         const ecs_sched_term *term = &q->terms[i];
         bool present = ecs_sched__type_find(t, term->id) >= 0;
@@ -468,16 +468,13 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
     return ecs_sched__check_hierarchical(w, q);
 }
 
-/* Whether a term names the Disabled tag other than to leave it out: a query that does sees
-   disabled entities (all of them with a required term, as well as the others with an
-   optional one). */
-static bool ecs_sched__query_names_disabled(const ecs_sched_query *q) {
+/* Whether a term names a hidden tag (Disabled, Prefab) other than to leave it out: a query
+   that does sees those entities (all of them with a required term, as well as the others
+   with an optional one). */
+static bool ecs_sched__query_names(const ecs_sched_query *q, ecs_sched_id tag) {
     int32_t i;
     for (i = 0; i < q->term_count; i++) {
-        if (q->terms[i].id == q->world->disabled &&
-            q->terms[i].kind != ECS_SCHED_TERM_WITHOUT) {
-            return true;
-        }
+        if (q->terms[i].id == tag && q->terms[i].kind != ECS_SCHED_TERM_WITHOUT) return true;
     }
     return false;
 }
@@ -504,7 +501,8 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
         ecs_sched__free(&w->env, q);
         return NULL;
     }
-    q->sees_disabled = ecs_sched__query_names_disabled(q);
+    q->sees_disabled = ecs_sched__query_names(q, w->disabled);
+    q->sees_prefabs = ecs_sched__query_names(q, w->prefab);
     for (i = 0; i < w->table_count; i++) {
         if (!ecs_sched__query_matches(q, w->tables[i], NULL)) continue;
         if (!ecs_sched__query_reserve_match(w, q)) {

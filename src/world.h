@@ -131,6 +131,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world 
 #define ECS_SCHED__RESERVED (UINT32_MAX - 1u)  /* record.table of a handle a buffer reserved */
 #define ECS_SCHED__MAX_TYPE 256                /* components on one entity */
 #define ECS_SCHED__DISABLED_NAME "ecs_sched.Disabled"   /* the tag of disabled entities */
+#define ECS_SCHED__PREFAB_NAME "ecs_sched.Prefab"       /* the tag of prefabs */
 #define ECS_SCHED__MAX_BATCHED_INSERTS 32
 /* ecs_sched__component.relation: a relationship kind's properties (relation.h). */
 #define ECS_SCHED__KIND_RELATION 0x1u
@@ -290,6 +291,7 @@ struct ecs_sched_world {
                                             component is registered */
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
     ecs_sched_id disabled;               /* disable.h: the Disabled tag */
+    ecs_sched_id prefab;                 /* disable.h: the Prefab tag */
     ecs_sched_id child_of;               /* hierarchy.h: the ChildOf relationship */
     ecs_sched__links *relations;     /* relation.h; made with ChildOf, the first kind */
     bool linked;                         /* some entity was related or named: despawns
@@ -1152,7 +1154,8 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
        running beside others, which must not grow the component array under them */
     w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
     w->child_of = w->disabled ? ecs_sched__register_child_of(w) : 0;
-    if (!w->child_of) {
+    w->prefab = w->child_of ? ecs_sched_component_register_type(w, ECS_SCHED__PREFAB_NAME, 0, 0) : 0;
+    if (!w->prefab) {
         ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
                        "world_create: out of memory");
         ecs_sched_world_destroy(w);

@@ -205,8 +205,32 @@ static void every_world_has_the_disabled_tag_under_the_librarys_name(void **stat
     check_and_destroy(w);
 }
 
+static void a_prefab_is_hidden_from_queries_that_do_not_name_the_tag(void **state) {
+    ecs_sched_entity e[3];
+    ecs_sched_world *w = world_with_positions(e, 3);   /* x: 0 1 2 */
+    ecs_sched_query *plain = position_query(w, false), *prefabs;
+    ecs_sched_query_desc desc;
+    (void)state;
+    assert_int_equal(ecs_sched_insert(w, e[1], ecs_sched_prefab_tag(w), NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_query_count(plain), 2);
+    assert_true(sum_x(plain) == 2.0f);
+    memset(&desc, 0, sizeof desc);
+    desc.terms[0] = ecs_sched_read(g_pos);
+    desc.terms[1] = ecs_sched_read(ecs_sched_prefab_tag(w));
+    prefabs = ecs_sched_query_create(w, &desc);
+    assert_non_null(prefabs);
+    assert_int_equal(ecs_sched_query_count(prefabs), 1);
+    assert_true(sum_x(prefabs) == 1.0f);
+    /* a disabled prefab needs both tags named */
+    assert_int_equal(ecs_sched_disable(w, e[1]), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_query_count(prefabs), 0);
+    assert_true(ecs_sched_component_lookup(w, "ecs_sched.Prefab") == ecs_sched_prefab_tag(w));
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_prefab_is_hidden_from_queries_that_do_not_name_the_tag),
         cmocka_unit_test(a_disabled_entity_is_hidden_from_queries_and_keeps_its_components),
         cmocka_unit_test(an_enabled_entity_is_seen_again),
         cmocka_unit_test(a_query_naming_the_tag_sees_disabled_entities_too_or_only_them),
