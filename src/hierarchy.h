@@ -10,7 +10,8 @@
 ECS_SCHED_API ecs_sched_result ecs_sched_set_parent(ecs_sched_world *world, ecs_sched_entity child,
                                                     ecs_sched_entity parent);
 /* The same, placed at `index` among the parent's children (past the end: last). A child of
-   that parent already moves to `index`. */
+   that parent already moves to `index`. Inside an observer it is recorded, and the child
+   goes last. */
 ECS_SCHED_API ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *world,
                                                        ecs_sched_entity child,
                                                        ecs_sched_entity parent, int32_t index);
@@ -61,31 +62,27 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands 
 
 ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *w, ecs_sched_entity child,
                                          ecs_sched_entity parent, int32_t index) {
+    uint32_t at = index < 0 ? 0u : (uint32_t)index;
     ecs_sched_entity old;
+    ecs_sched__sources *s;
     ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__is_live_record(w, child)) {
-        if (w->observers && ecs_sched__deferring(w)) {
-            return ecs_sched_commands_set_parent(ecs_sched__deferring(w), child, parent);
-        }
-        return ecs_sched__stale(w, child, "set_parent");
+    if (w->observers && ecs_sched__deferring(w)) {   /* recorded: the child goes last */
+        return ecs_sched_commands_set_parent(ecs_sched__deferring(w), child, parent);
     }
+    if (!ecs_sched__is_live_record(w, child)) return ecs_sched__stale(w, child, "set_parent");
     old = ecs_sched_parent_of(w, child);
     if (parent == ECS_SCHED_NULL_ENTITY) {
         return old ? ecs_sched_unrelate(w, child, w->child_of, old) : ECS_SCHED_OK;
     }
-    if (old == parent && !(w->observers && ecs_sched__deferring(w)) &&
-        !ecs_sched__change_refused(w, "set_parent")) {
-        ecs_sched__sources *s = ecs_sched__sources_of(w, w->child_of, parent);
-        uint32_t at = index < 0 ? 0u : (uint32_t)index;
-        if (at >= s->count) at = s->count - 1u;
-        ecs_sched__sources_drop(s, child);
-        ecs_sched__sources_insert(s, child, at);
-        w->rows_version++;
-        return ECS_SCHED_OK;
-    }
-    if (old == parent) return w->env.last_result;
-    return ecs_sched__relate_at(w, child, w->child_of, parent, NULL,
-                                index < 0 ? 0u : (uint32_t)index, "set_parent");
+    if (old != parent) return ecs_sched__relate_at(w, child, w->child_of, parent, NULL, at, "set_parent");
+    /* a child of that parent already: a move among its siblings */
+    if (ecs_sched__change_refused(w, "set_parent")) return ECS_SCHED_ERR_ACCESS;
+    s = ecs_sched__sources_of(w, w->child_of, parent);
+    if (at >= s->count) at = s->count - 1u;
+    ecs_sched__sources_drop(s, child);
+    ecs_sched__sources_insert(s, child, at);
+    w->rows_version++;
+    return ECS_SCHED_OK;
 }
 
 ecs_sched_result ecs_sched_set_parent(ecs_sched_world *w, ecs_sched_entity child,

@@ -1130,8 +1130,47 @@ static void despawning_a_tree_made_interleaved_leaves_the_others_whole(void **st
     despawn_middle_of_three_trees(1);
 }
 
+static ecs_sched_entity g_obs_child, g_obs_parent;
+static ecs_sched_result g_obs_result;
+
+static void parent_on_add(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    ecs_sched_world *w = ecs_sched_ctx_world(ctx);
+    (void)t;
+    g_obs_result = ecs_sched_set_parent_at(w, g_obs_child, g_obs_parent, 0);
+    assert_true(ecs_sched_parent_of(w, g_obs_child) == ECS_SCHED_NULL_ENTITY);   /* not yet */
+}
+
+static void set_parent_inside_an_observer_is_recorded_and_applied_after(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id tag = ECS_SCHED_TAG(w, Trigger);
+    ecs_sched_observer_desc d;
+    ecs_sched_entity other;
+    (void)state;
+    g_obs_parent = ecs_sched_spawn(w);
+    other = ecs_sched_spawn(w);
+    g_obs_child = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_set_parent(w, other, g_obs_parent), ECS_SCHED_OK);
+    memset(&d, 0, sizeof d);
+    d.event = ECS_SCHED_ON_ADD;
+    d.component = tag;
+    d.fn = parent_on_add;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    g_obs_result = ECS_SCHED_ERR_LIMIT;
+    assert_int_equal(ecs_sched_insert(w, g_obs_child, tag, NULL), ECS_SCHED_OK);
+    assert_int_equal(g_obs_result, ECS_SCHED_OK);
+    assert_true(ecs_sched_parent_of(w, g_obs_child) == g_obs_parent);
+    {
+        int32_t n;
+        const ecs_sched_entity *kids = ecs_sched_children(w, g_obs_parent, &n);
+        assert_int_equal(n, 2);
+        assert_true(kids[1] == g_obs_child);   /* recorded: last, whatever the index */
+    }
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(set_parent_inside_an_observer_is_recorded_and_applied_after),
         cmocka_unit_test(despawning_a_tree_made_at_once_leaves_the_others_whole),
         cmocka_unit_test(despawning_a_tree_made_interleaved_leaves_the_others_whole),
         cmocka_unit_test(set_parent_makes_the_child_last_among_its_parents_children),
