@@ -43,6 +43,7 @@
      Hierarchy ........... ChildOf, children in order, from_parent and cascade terms
      Names ............... names unique among siblings, lookups by name and by path
      Sorting ............. queries sorted by a component, grouped by a target
+     Prefabs and inheritance  IsA, shared and overridden values, auto-override, instantiate
      Reflection .......... fields of a type: print, read and write by path, compare, hash
      Schedules ........... systems, sets, order, building and checking, conditions, sync points,
                            the executor, Graphviz export
@@ -647,6 +648,51 @@
      ECS_SCHED_ERR_NOT_FOUND names the part that did not resolve), and ecs_sched_path writes
      an entity's path. Lookups are hashed by (parent, name). Names appear in error messages:
      "entity 5 'turret'".
+
+   PREFABS AND INHERITANCE
+
+     A prefab is an entity with the Prefab tag (hidden from queries, like a disabled entity)
+     used as a template. IsA (ecs_sched_is_a(w), "ecs_sched.IsA") relates an instance to its
+     base: the instance sees every component of the base it does not own.
+
+         ecs_sched_entity orc = ecs_sched_spawn_with(w, 2, (ecs_sched_id[]){hp, prefab}, ...);
+         ecs_sched_entity grunt = ecs_sched_instantiate(w, orc);   // IsA orc, and its children
+         ecs_sched_get(w, grunt, hp);         // the orc's value, shared
+         ecs_sched_get_mut(w, grunt, hp);     // overrides: a copy the grunt owns, then writes
+         ecs_sched_remove(w, grunt, hp);      // shares the orc's value again
+
+     ecs_sched_has counts inherited components, ecs_sched_owns only the entity's own;
+     ecs_sched_owner says whose value an entity sees. Inserting a component overrides it too.
+     Bases nest (a base may have bases) and an instance may have several. The rule: the
+     entity's own value, else the nearest base with the component (fewest IsA steps up), and
+     among bases as near, the one that became a base first (whatever order they were given
+     in). Relationships, the Prefab and Disabled tags are never inherited: an instance of a
+     prefab is not a prefab. ecs_sched_auto_override(w, base, id) makes every instance made
+     from then on own a copy (each orc its own Health, but one shared Sprite).
+
+     ecs_sched_instantiate(w, prefab) makes one instance of the prefab and one of each of its
+     descendants, placed the same way under the new root (same order, same names; the root
+     gets no name and no parent), each an instance of its own prefab entity, in one step per
+     entity: all or nothing. ecs_sched_commands_instantiate records it; a prefab despawned
+     before the buffer is applied makes the command skipped. A base with instances cannot be
+     despawned (ECS_SCHED_ERR_REFUSED names them); an IsA cycle is refused
+     (ECS_SCHED_ERR_RELATION_CYCLE).
+
+     Queries: a term matches what the entity owns, as in Bevy, unless it asks for inherited
+     values (flecs matches both by default; here a plain query never reads another entity's
+     data behind the scheduler's back, and costs what it did):
+
+         .terms = {ecs_sched_inherited(hp), ecs_sched_write(pos)}
+         const Hp *h = ECS_SCHED_FIELD(&it, Hp, 0);
+         if (ecs_sched_field_is_shared(&it, 0)) ...   // one value for every row
+         ECS_SCHED_FIELD_AT(&it, Hp, 0, i)            // row i's value, shared or not
+
+     Instances of one base share a table (each base gives its instances a tag of its own, a
+     "mark"), so a base's value is one value per table, found once per iteration. A table
+     whose entities own the component hands out one value per row. An inherited term is
+     read-only (get_mut or a command overrides) and counts as a read of the component for the
+     scheduler: a system writing it, on the base or anywhere, is ordered against the reader.
+     It cannot be combined with hierarchical or sorted terms.
 
    SORTING
 
@@ -1347,6 +1393,8 @@
                 ecs_sched_value_field, ecs_sched_value_get_number, ecs_sched_value_set_number,
                 ecs_sched_value_set_int, ecs_sched_value_set_string, ecs_sched_value_compare,
                 ecs_sched_value_hash
+     inherit    ecs_sched_is_a, ecs_sched_instantiate, ecs_sched_commands_instantiate,
+                ecs_sched_auto_override, ecs_sched_owns, ecs_sched_owner
      sort       ecs_sched_query_order_by, ecs_sched_query_group_by
      executor   ecs_sched_run_schedule
      state      ecs_sched_state_register, ecs_sched_state_next_id, ecs_sched_state_get,
@@ -1910,9 +1958,13 @@ typedef enum ecs_sched_term_kind {
                                       parent, read; the field holds one pointer per row */
     ECS_SCHED_TERM_OPTIONAL_FROM_PARENT,  /* the same, the pointer NULL where the entity has
                                              no parent or the parent lacks `id` */
-    ECS_SCHED_TERM_CASCADE         /* optional read of relationship `id` (ChildOf, or a kind
+    ECS_SCHED_TERM_CASCADE,        /* optional read of relationship `id` (ChildOf, or a kind
                                       registered acyclic and exclusive), and iteration in
                                       depth order: every target before its sources */
+    /* prefabs and inheritance (see PREFABS AND INHERITANCE): */
+    ECS_SCHED_TERM_INHERITED       /* required, read: the entity's own value, or else the one
+                                      its nearest base has, one value for the whole table
+                                      (ecs_sched_field_is_shared tells which) */
 } ecs_sched_term_kind;
 
 typedef struct ecs_sched_term {
@@ -1960,6 +2012,10 @@ static inline ecs_sched_term ecs_sched_optional_from_parent(ecs_sched_id id) {
 static inline ecs_sched_term ecs_sched_cascade(ecs_sched_id kind) {
     ecs_sched_term t; t.id = kind; t.target = 0; t.kind = ECS_SCHED_TERM_CASCADE; return t;
 }
+/* Entities that own the component or inherit it from a base (IsA); read only. */
+static inline ecs_sched_term ecs_sched_inherited(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_INHERITED; return t;
+}
 
 typedef struct ecs_sched_query_desc {
     ecs_sched_term terms[ECS_SCHED_MAX_TERMS];  /* up to the first term with id 0 */
@@ -1981,6 +2037,8 @@ typedef struct ecs_sched_iter {
     int32_t count;
     const ecs_sched_entity *entities;
     void *fields[ECS_SCHED_MAX_TERMS];
+    uint32_t shared;                 /* bit i: field i is one value for every row (an
+                                        inherited term; see ecs_sched_field_is_shared) */
     const ecs_sched_query *query_;   /* private */
     int32_t next_;                   /* private */
     int32_t row_;                    /* private: the row after this run (-1 before the
@@ -1992,6 +2050,12 @@ typedef struct ecs_sched_iter {
 } ecs_sched_iter;
 
 #define ECS_SCHED_FIELD(it, T, index) ((T *)(it)->fields[(index)])
+/* Whether field `index` holds one value for all the rows handed out (a base's value, read
+   through an inherited term) rather than one per row. */
+#define ecs_sched_field_is_shared(it, index) ((((it)->shared >> (index)) & 1u) != 0)
+/* A pointer to row `row`'s value of field `index`, shared or not. */
+#define ECS_SCHED_FIELD_AT(it, T, index, row) \
+    (ECS_SCHED_FIELD(it, T, index) + (ecs_sched_field_is_shared(it, index) ? 0 : (row)))
 /* A from_parent term's field: per row, a pointer to the parent's value (or NULL). */
 #define ECS_SCHED_PARENT_FIELD(it, T, index) ((const T *const *)(it)->fields[(index)])
 
@@ -3176,6 +3240,41 @@ ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
    entity. */
 ECS_SCHED_API int32_t ecs_sched_path(const ecs_sched_world *world, ecs_sched_entity entity,
                                      const char *separator, char *out, int32_t capacity);
+
+/*================================== src/inherit.h (public) ==================================*/
+/* inherit: bases and instances (IsA), inherited values, overrides, and instantiating a prefab
+   with its children. */
+
+/* IsA ("ecs_sched.IsA"), registered by every world: ecs_sched_relate(w, instance,
+   ecs_sched_is_a(w), base, NULL) makes `instance` see the components of `base` that it does
+   not own (see PREFABS AND INHERITANCE). Not exclusive (an instance may have several bases),
+   acyclic (a base cannot be its own instance), and a base with instances cannot be despawned
+   (ECS_SCHED_ERR_REFUSED naming them). */
+ECS_SCHED_API ecs_sched_id ecs_sched_is_a(const ecs_sched_world *world);
+/* A new instance of `prefab` (IsA prefab), and for each descendant of the prefab a new
+   instance of it, placed the same way under the new root (ChildOf, the same order, the same
+   names). Each new entity owns a copy of what its prefab marked with
+   ecs_sched_auto_override and shares the rest. All or nothing: ECS_SCHED_NULL_ENTITY on
+   failure, with nothing made. A structural change: from a system, record it
+   (ecs_sched_commands_instantiate). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_instantiate(ecs_sched_world *world,
+                                                     ecs_sched_entity prefab);
+/* The same, recorded: the handle returned comes alive when the buffer is applied (a prefab
+   dead by then makes the command skipped). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_commands_instantiate(ecs_sched_commands *commands,
+                                                              ecs_sched_entity prefab);
+/* Every instance made of `base` from now on (directly or through further bases) gets its own
+   copy of component `id`, taken from what the base sees, instead of sharing it. The base
+   must own or inherit the component. */
+ECS_SCHED_API ecs_sched_result ecs_sched_auto_override(ecs_sched_world *world,
+                                                       ecs_sched_entity base, ecs_sched_id id);
+/* Whether the entity has the component itself (ecs_sched_has also counts what it inherits). */
+ECS_SCHED_API bool ecs_sched_owns(const ecs_sched_world *world, ecs_sched_entity entity,
+                                  ecs_sched_id id);
+/* Whose value of `id` the entity sees: itself when it owns it, else its nearest base with it
+   (see the rule in PREFABS AND INHERITANCE); ECS_SCHED_NULL_ENTITY when none has it. */
+ECS_SCHED_API ecs_sched_entity ecs_sched_owner(const ecs_sched_world *world,
+                                               ecs_sched_entity entity, ecs_sched_id id);
 
 /*================================== src/reflect.h (public) ==================================*/
 /* reflect: what the fields of a component are, and what can be done with them knowing that:
@@ -4942,8 +5041,9 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 #define ECS_SCHED__KIND_ACYCLIC 0x4u
 #define ECS_SCHED__KIND_POLICY_SHIFT 3    /* two bits: what a target's despawn does */
 #define ECS_SCHED__CHILD_OF_NAME "ecs_sched.ChildOf"
-/* A recorded command keeps its component id in 27 bits (commands.h). */
-#define ECS_SCHED__MAX_COMPONENTS (1u << 27)
+#define ECS_SCHED__IS_A_NAME "ecs_sched.IsA"
+/* A recorded command keeps its component id in 26 bits (commands.h). */
+#define ECS_SCHED__MAX_COMPONENTS (1u << 26)
 
 typedef struct ecs_sched__record {
     uint32_t table;       /* table index, ECS_SCHED__DEAD or ECS_SCHED__RESERVED */
@@ -5052,6 +5152,7 @@ typedef struct ecs_sched__observers ecs_sched__observers;
 typedef struct ecs_sched__links ecs_sched__links;
 typedef struct ecs_sched__names ecs_sched__names;
 typedef struct ecs_sched__descriptions ecs_sched__descriptions;
+typedef struct ecs_sched__inheritance ecs_sched__inheritance;
 
 struct ecs_sched_world {
     ecs_sched__env env;
@@ -5096,6 +5197,8 @@ struct ecs_sched_world {
     ecs_sched_id disabled;               /* disable.h: the Disabled tag */
     ecs_sched_id prefab;                 /* disable.h: the Prefab tag */
     ecs_sched_id child_of;               /* hierarchy.h: the ChildOf relationship */
+    ecs_sched_id is_a;                   /* inherit.h: the IsA relationship */
+    ecs_sched__inheritance *inherit;     /* inherit.h; NULL until the first base */
     ecs_sched__links *relations;     /* relation.h; made with ChildOf, the first kind */
     bool linked;                         /* some entity was related or named: despawns
                                             look at relationships and names */
@@ -5198,6 +5301,20 @@ static void ecs_sched__names_free(ecs_sched_world *w);
 static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w);
 /* reflect.h: the descriptions of types go with the world. */
 static void ecs_sched__descriptions_free(ecs_sched_world *w);
+/* inherit.h: IsA, the bases' marks, inherited values, instantiation by a command. */
+static ecs_sched_id ecs_sched__register_is_a(ecs_sched_world *w);
+static inline ecs_sched_entity ecs_sched__mark_base(const ecs_sched_world *w, ecs_sched_id id);
+static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sched__table *t,
+                                        ecs_sched_id id, bool *found);
+static ecs_sched_result ecs_sched__isa_prepare(ecs_sched_world *w, ecs_sched_entity base);
+static ecs_sched__table *ecs_sched__isa_table(ecs_sched_world *w, ecs_sched__table *from,
+                                              ecs_sched_entity base);
+static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source);
+static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
+                                   ecs_sched_entity base);
+static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made,
+                                         const void *slot, ecs_sched_result *result);
+static void ecs_sched__inheritance_free(ecs_sched_world *w);
 
 /* ---- small helpers ---- */
 
@@ -5958,7 +6075,8 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
     w->child_of = w->disabled ? ecs_sched__register_child_of(w) : 0;
     w->prefab = w->child_of ? ecs_sched_component_register_type(w, ECS_SCHED__PREFAB_NAME, 0, 0) : 0;
-    if (!w->prefab) {
+    w->is_a = w->prefab ? ecs_sched__register_is_a(w) : 0;
+    if (!w->is_a) {
         ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
                        "world_create: out of memory");
         ecs_sched_world_destroy(w);
@@ -6002,6 +6120,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__relations_free(w);
     ecs_sched__names_free(w);
     ecs_sched__descriptions_free(w);
+    ecs_sched__inheritance_free(w);
     ecs_sched__resources_free(w);
     ecs_sched__name_map_free(&w->component_names);
     for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
@@ -6473,8 +6592,13 @@ static void ecs_sched__value_changed(ecs_sched_world *w, ecs_sched_entity e, ecs
 
 typedef struct ecs_sched__match {
     ecs_sched__table *table;
-    int16_t column[ECS_SCHED_MAX_TERMS];  /* column per term, -1 when the field is NULL */
+    int16_t column[ECS_SCHED_MAX_TERMS];  /* column per term, -1 when the field is NULL,
+                                             ECS_SCHED__FROM_BASE for a value a base has */
 } ecs_sched__match;
+
+/* An inherited term's column in a table whose entities do not own the component: their
+   bases' value is looked up at each iteration (inherit.h). */
+#define ECS_SCHED__FROM_BASE (-2)
 
 /* A ticked query's tick column per term of each match (-1 when untracked), apart from the
    matches, which every iteration reads. */
@@ -6499,6 +6623,7 @@ struct ecs_sched_query {
     bool hierarchical;                /* has from_parent or cascade terms (hierarchy.h) */
     bool listed;                      /* hands out the rows of a list it keeps: hierarchical
                                          or sorted (hierarchy.h, sort.h) */
+    bool inherits;                    /* has inherited terms (inherit.h) */
     struct ecs_sched__hier_cache *hier;   /* hierarchical: the rows in order (hierarchy.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
@@ -6557,6 +6682,9 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         case ECS_SCHED_TERM_FROM_PARENT:
             if (ecs_sched__type_find(t, q->world->child_of) < 0) return false;
             break;
+        case ECS_SCHED_TERM_INHERITED:   /* which base has it is looked up when iterating */
+            if (!present && ecs_sched__type_find(t, q->world->is_a) < 0) return false;
+            break;
         case ECS_SCHED_TERM_OPTIONAL_READ:
         case ECS_SCHED_TERM_OPTIONAL_WRITE:
         case ECS_SCHED_TERM_OPTIONAL_FROM_PARENT:
@@ -6566,6 +6694,7 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         if (out) {
             int32_t column = ecs_sched__term_on_self(term->kind) ? ecs_sched__column_find(t, term->id)
                                                                  : -1;
+            if (term->kind == ECS_SCHED_TERM_INHERITED && !present) column = ECS_SCHED__FROM_BASE;
             out->column[i] = (int16_t)column;
         }
     }
@@ -6735,6 +6864,31 @@ static ecs_sched_result ecs_sched__check_hierarchical(ecs_sched_world *w, ecs_sc
     return ECS_SCHED_OK;
 }
 
+/* An inherited term reads a component bases share; a query keeping its own order of rows
+   cannot also hand out a table's shared value. */
+static ecs_sched_result ecs_sched__check_inherited(ecs_sched_world *w, const ecs_sched_query *q) {
+    int32_t i;
+    for (i = 0; q->inherits && i < q->term_count; i++) {
+        ecs_sched_id id = q->terms[i].id;
+        if (q->terms[i].kind != ECS_SCHED_TERM_INHERITED) continue;
+        if (w->components[id].relation || id == w->prefab || id == w->disabled) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                   "query_create: term %d asks for '%s' inherited, but "
+                                   "relationships and the Prefab and Disabled tags are never "
+                                   "inherited; read it with ecs_sched_read", (int)i,
+                                   w->components[id].name);
+        }
+        if (q->listed) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                   "query_create: term %d reads '%s' inherited, and the query "
+                                   "reads through the hierarchy; one query cannot do both: "
+                                   "use ecs_sched_read, or a second query", (int)i,
+                                   w->components[id].name);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
 static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sched_query *q,
                                                    const ecs_sched_query_desc *desc) {
     int32_t i, j;
@@ -6745,7 +6899,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (!ecs_sched__component_valid(w, term->id)) {
             return ecs_sched__unknown_component(w, term->id, "query_create");
         }
-        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_CASCADE) {
+        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_INHERITED) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "query_create: term %d ('%s') has an unknown kind %d", (int)i,
                                    w->components[term->id].name, (int)term->kind);
@@ -6786,12 +6940,14 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (ecs_sched__term_marks(term->kind) && w->components[term->id].tracked) q->marks = true;
         if (term->kind == ECS_SCHED_TERM_RELATED) q->related = q->filtered = q->ticked = true;
         if (ecs_sched__term_hierarchical(term->kind)) q->hierarchical = q->listed = q->ticked = true;
+        if (term->kind == ECS_SCHED_TERM_INHERITED) q->inherits = true;
         if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
         if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
         else q->reads[q->read_count++] = term->id;
     }
     q->term_count = i;
-    return ecs_sched__check_hierarchical(w, q);
+    result = ecs_sched__check_inherited(w, q);
+    return result != ECS_SCHED_OK ? result : ecs_sched__check_hierarchical(w, q);
 }
 
 /* Whether a term names a hidden tag (Disabled, Prefab) other than to leave it out: a query
@@ -6893,6 +7049,30 @@ ecs_sched_access ecs_sched_query_access(const ecs_sched_query *q) {
     return access;
 }
 
+/* An inheriting query's fields that its table's bases hold, and which they are; false when
+   a base no longer has what a term asks for (the table is passed over). */
+static bool ecs_sched__share_fields(const ecs_sched_query *q, const ecs_sched__match *m,
+                                    void **fields, uint32_t *shared) {
+    uint32_t bits = 0;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        bool found;
+        if (m->column[i] != ECS_SCHED__FROM_BASE) continue;
+        fields[i] = ecs_sched__inherited_value(q->world, m->table, q->terms[i].id, &found);
+        if (!found) return false;
+        bits |= 1u << i;
+    }
+    *shared = bits;
+    return true;
+}
+
+/* Whether an inheriting query hands out a matched table (its bases have what it asks). */
+static bool ecs_sched__match_resolves(const ecs_sched_query *q, const ecs_sched__match *m) {
+    void *fields[ECS_SCHED_MAX_TERMS];
+    uint32_t shared;
+    return !q->inherits || ecs_sched__share_fields(q, m, fields, &shared);
+}
+
 int32_t ecs_sched_query_count(const ecs_sched_query *q) {
     int32_t total = 0, row;
     uint32_t i;
@@ -6900,6 +7080,7 @@ int32_t ecs_sched_query_count(const ecs_sched_query *q) {
     /* a hierarchical query keeps the rows it hands out; a related one tests each row */
     if (q->listed) return ecs_sched__hier_count((ecs_sched_query *)(uintptr_t)q);
     for (i = 0; i < q->match_count; i++) {
+        if (!ecs_sched__match_resolves(q, &q->matches[i])) continue;
         if (!q->related) {
             total += q->matches[i].table->count;
             continue;
@@ -6923,6 +7104,7 @@ static inline ecs_sched_iter ecs_sched__iter_of(const ecs_sched_query *q) {
     ecs_sched_iter it;
     it.count = 0;
     it.entities = NULL;
+    it.shared = 0;
     it.query_ = q;
     it.next_ = 0;
     it.row_ = -1;   /* a ticked query takes its window, and sets the rest, at its first next */
@@ -6948,6 +7130,7 @@ bool ecs_sched_iter_next(ecs_sched_iter *it) {
         for (i = 0; i < q->term_count; i++) {
             it->fields[i] = m->column[i] >= 0 ? t->columns[m->column[i]].data : NULL;
         }
+        if (q->inherits && !ecs_sched__share_fields(q, m, it->fields, &it->shared)) continue;
         return true;
     }
     it->count = 0;
@@ -7027,6 +7210,7 @@ static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
         int32_t c = pt->match->column[i];
         it.fields[i] = c >= 0 ? t->columns[c].data + (size_t)begin * t->columns[c].size : NULL;
     }
+    if (q->inherits) ecs_sched__share_fields(q, pt->match, it.fields, &it.shared);
     pt->pq->fn(&it, pt->pq->arg);
 }
 
@@ -7041,7 +7225,7 @@ static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
         /* a ticked query's pieces hold whole tick blocks, so that no two mark the same one */
         pt.unit = pq->query->ticked ? ECS_SCHED__TICK_BLOCK : 1;
         items = (pt.match->table->count + pt.unit - 1) / pt.unit;
-        if (items == 0) continue;
+        if (items == 0 || !ecs_sched__match_resolves(pq->query, pt.match)) continue;
         ecs_sched_pool_parallel_for(pq->pool, 0, items, (pq->grain + pt.unit - 1) / pt.unit,
                                     ecs_sched__par_rows, &pt);
     }
@@ -7191,6 +7375,15 @@ static ecs_sched_result ecs_sched__kind_inserted(ecs_sched_world *w, ecs_sched_i
                            w->components[kind].name);
 }
 
+/* A base's mark follows its IsA relationships (inherit.h). */
+static ecs_sched_result ecs_sched__mark_touched(ecs_sched_world *w, ecs_sched_id mark,
+                                                const char *operation) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: '%s' marks the instances of a base and follows their IsA "
+                           "relationships: use ecs_sched_relate / ecs_sched_unrelate with "
+                           "ecs_sched_is_a", operation, w->components[mark].name);
+}
+
 static ecs_sched_result ecs_sched__check_ids(ecs_sched_world *w, int32_t count,
                                              const ecs_sched_id *ids, const char *operation) {
     int32_t i, j;
@@ -7204,6 +7397,7 @@ static ecs_sched_result ecs_sched__check_ids(ecs_sched_world *w, int32_t count,
             return ecs_sched__unknown_component(w, ids[i], operation);
         }
         if (w->components[ids[i]].relation) return ecs_sched__kind_inserted(w, ids[i], operation);
+        if (w->inherit && ecs_sched__mark_base(w, ids[i])) return ecs_sched__mark_touched(w, ids[i], operation);
         for (j = 0; j < i; j++) {
             if (ids[j] == ids[i]) {
                 return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -7486,6 +7680,7 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     src = w->tables[w->records[index].table];
     if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
     if (w->components[id].relation) return ecs_sched__remove_relation(w, e, id);
+    if (w->inherit && ecs_sched__mark_base(w, id)) return ecs_sched__mark_touched(w, id, "remove");
     if (w->observers) ecs_sched__observe_removing(w, e, id);
     dst = ecs_sched__table_step(w, src, id, true);
     if (!dst) return w->env.last_result;
@@ -7515,7 +7710,10 @@ static void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_
     t = w->tables[r->table];
     column = ecs_sched__column_find(t, id);
     if (column < 0) {
-        if (w->components[id].size == 0 && ecs_sched__type_find(t, id) >= 0) {
+        bool inherited = false;
+        void *value = w->inherit ? ecs_sched__inherited_value(w, t, id, &inherited) : NULL;
+        if (value) return value;
+        if (w->components[id].size == 0 && (inherited || ecs_sched__type_find(t, id) >= 0)) {
             ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                             "get: '%s' is a tag and has no value; use ecs_sched_has",
                             w->components[id].name);
@@ -7530,10 +7728,29 @@ static void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_
     return ecs_sched__cell(t, column, r->row);
 }
 
+/* get_mut of a value the entity inherits: it overrides it, with a copy of its base's. */
+static void *ecs_sched__override(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                                 const void *inherited) {
+    if (ecs_sched_insert(w, e, id, inherited) != ECS_SCHED_OK) return NULL;
+    if (ecs_sched__deferring(w)) {   /* recorded: it is the base's value until then */
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_ACCESS,
+                        "get_mut: entity %u inherits '%s'; inside an observer its override "
+                        "is recorded and applied after, so there is no value of its own to "
+                        "write yet (insert the value instead)",
+                        (unsigned)ECS_SCHED_ENTITY_INDEX(e), w->components[id].name);
+        return NULL;
+    }
+    return ecs_sched__value(w, e, id);
+}
+
 void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     void *value;
     ECS_SCHED__CHECK_WORLD(w);
     value = ecs_sched__value(w, e, id);
+    if (value && w->inherit &&
+        ecs_sched__type_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id) < 0) {
+        return ecs_sched__override(w, e, id, value);
+    }
     if (value && w->components[id].tracked) ecs_sched__value_changed(w, e, id);
     return value;
 }
@@ -7544,9 +7761,14 @@ const void *ecs_sched_get(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id i
 }
 
 bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__table *t;
+    bool inherited = false;
     ECS_SCHED__CHECK_WORLD(w);
     if (!ecs_sched__is_live_record(w, e)) return false;
-    return ecs_sched__type_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id) >= 0;
+    t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    if (ecs_sched__type_find(t, id) >= 0) return true;
+    if (w->inherit && ecs_sched__component_valid(w, id)) ecs_sched__inherited_value(w, t, id, &inherited);
+    return inherited;
 }
 
 /*============================= src/commands.h (implementation) ==============================*/
@@ -7561,17 +7783,19 @@ enum {
     ECS_SCHED__CMD_SET_RESOURCE,
     ECS_SCHED__CMD_RELATE,         /* value: the kind's slot, target and payload */
     ECS_SCHED__CMD_UNRELATE,       /* value: a slot with the target */
-    ECS_SCHED__CMD_RELATE_KEEP     /* a relate without payload: an existing one stays */
+    ECS_SCHED__CMD_RELATE_KEEP,    /* a relate without payload: an existing one stays */
+    ECS_SCHED__CMD_INSTANTIATE     /* entity: the reserved instance; value: an IsA slot
+                                      naming the prefab (inherit.h) */
 };
 
 /* A recorded command is one 32-bit word (operation, flags, component id), then the entity
    unless it is the same as the previous command's (a spawn followed by its inserts), then
    the value at the component's alignment. Small records keep recording and applying within
    the memory bandwidth a game can spare. */
-#define ECS_SCHED__CMD_OP_MASK 0x7u
-#define ECS_SCHED__CMD_HAS_VALUE 0x8u
-#define ECS_SCHED__CMD_SAME_ENTITY 0x10u
-#define ECS_SCHED__CMD_ID_SHIFT 5
+#define ECS_SCHED__CMD_OP_MASK 0xfu
+#define ECS_SCHED__CMD_HAS_VALUE 0x10u
+#define ECS_SCHED__CMD_SAME_ENTITY 0x20u
+#define ECS_SCHED__CMD_ID_SHIFT 6
 
 /* A command read back from a block. */
 typedef struct ecs_sched__command {
@@ -7658,7 +7882,8 @@ static void ecs_sched__release_reserved(ecs_sched_commands *cmd) {
     while (ecs_sched__command_step(cmd, &block, &at)) {
         ecs_sched__command c;
         ecs_sched__command_read(w, block, at, at == 0 ? 0 : previous, &c);
-        if (c.op == ECS_SCHED__CMD_SPAWN && ecs_sched__is_reserved(w, c.entity)) {
+        if ((c.op == ECS_SCHED__CMD_SPAWN || c.op == ECS_SCHED__CMD_INSTANTIATE) &&
+            ecs_sched__is_reserved(w, c.entity)) {
             ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(c.entity));
         }
         previous = c.entity;
@@ -8079,6 +8304,15 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
         ecs_sched_result result = ECS_SCHED_OK;
         if (!ecs_sched__is_live_record(w, c.entity) ||
             !ecs_sched__apply_relation(w, c.op, c.entity, c.id, c.value, &result)) {
+            goto skipped;
+        }
+        ok = result == ECS_SCHED_OK;
+        break;
+    }
+    case ECS_SCHED__CMD_INSTANTIATE: {
+        ecs_sched_result result = ECS_SCHED_OK;
+        if (!ecs_sched__is_reserved(w, c.entity) ||
+            !ecs_sched__apply_instantiate(w, c.entity, c.value, &result)) {
             goto skipped;
         }
         ok = result == ECS_SCHED_OK;
@@ -13013,6 +13247,11 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
         if ((uint32_t)it->next_ >= q->match_count) return NULL;
         m = &q->matches[it->next_++];
         it->row_ = 0;
+        if (!ecs_sched__match_resolves(q, m)) {   /* its bases lack an inherited term */
+            it->row_ = m->table->count;
+            it->at_ = -1;
+            continue;
+        }
         /* a related query scans its rows: the log cannot tell targets */
         it->at_ = q->filter_count && !q->related && m->table->count ? ecs_sched__log_start(q, m, win)
                                                                      : -1;
@@ -13053,6 +13292,7 @@ ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) 
             const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
             it->fields[i] = col ? col->data + (size_t)begin * col->size : NULL;
         }
+        if (q->inherits) ecs_sched__share_fields(q, m, it->fields, &it->shared);
         ecs_sched__mark_written(q, m, begin, end, it->this_run_);
         return true;
     }
@@ -13125,6 +13365,7 @@ bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
         for (i = 0; i < q->term_count; i++) {
             it->fields[i] = m->column[i] >= 0 ? t->columns[m->column[i]].data : NULL;
         }
+        if (q->inherits) ecs_sched__share_fields(q, m, it->fields, &it->shared);
         if (q->marks) {
             for (i = 0; i < n; i++) ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
         }
@@ -13143,7 +13384,9 @@ static void ecs_sched__par_mark_tables(const ecs_sched__par_query *pq) {
     if (q->filtered) return;
     for (i = 0; i < q->match_count; i++) {
         const ecs_sched__match *m = &q->matches[i];
-        if (m->table->count) ecs_sched__mark_written(q, m, 0, m->table->count, pq->this_run);
+        if (m->table->count && ecs_sched__match_resolves(q, m)) {
+            ecs_sched__mark_written(q, m, 0, m->table->count, pq->this_run);
+        }
     }
 }
 
@@ -13167,6 +13410,7 @@ static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
             const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
             it.fields[i] = col ? col->data + (size_t)first * col->size : NULL;
         }
+        if (q->inherits) ecs_sched__share_fields(q, m, it.fields, &it.shared);
         ecs_sched__mark_written(q, m, first, last, pq->this_run);
         pq->fn(&it, pq->arg);
         from = last;
@@ -17949,7 +18193,7 @@ static ecs_sched__sources *ecs_sched__sources_of(const ecs_sched_world *w, ecs_s
 
 /* Room for one more source of target (and the list itself); false when out of memory. */
 static bool ecs_sched__sources_reserve(ecs_sched_world *w, ecs_sched_id kind,
-                                       ecs_sched_entity target) {
+                                       ecs_sched_entity target, uint32_t extra) {
     ecs_sched__kind *k = ecs_sched__kind_of(w, kind);
     uint32_t index = ECS_SCHED_ENTITY_INDEX(target), had = k->source_capacity;
     ecs_sched__sources *s;
@@ -17965,7 +18209,7 @@ static bool ecs_sched__sources_reserve(ecs_sched_world *w, ecs_sched_id kind,
         r->target_words = words;
     }
     s = &k->sources[index];
-    return ECS_SCHED__GROW(&w->env, s->items, &s->capacity, s->count + 1);
+    return ECS_SCHED__GROW(&w->env, s->items, &s->capacity, s->count + extra);
 }
 
 /* Whether the entity may have sources of some kind (the bit is set by its first source and
@@ -18110,12 +18354,14 @@ static void ecs_sched__observe_relation(ecs_sched_world *w, ecs_sched_observer_e
     }
 }
 
-/* The entity gains the kind's column: its first slot, raw. NULL when out of memory. */
+/* The entity gains the kind's column (and for IsA the base's mark, inherit.h): its first
+   slot, raw. NULL when out of memory. */
 static unsigned char *ecs_sched__gain_kind(ecs_sched_world *w, ecs_sched_entity source,
-                                           ecs_sched_id kind) {
+                                           ecs_sched_id kind, ecs_sched_entity target) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(source);
     ecs_sched__table *src = w->tables[w->records[index].table];
-    ecs_sched__table *dst = ecs_sched__table_step(w, src, kind, false);
+    ecs_sched__table *dst = kind == w->is_a ? ecs_sched__isa_table(w, src, target)
+                                            : ecs_sched__table_step(w, src, kind, false);
     if (!dst || !ecs_sched__move_entity(w, index, dst)) return NULL;
     return ecs_sched__rel_first_slot(w, source, kind);
 }
@@ -18160,6 +18406,24 @@ static void ecs_sched__extra_drop(ecs_sched_world *w, ecs_sched_id kind, ecs_sch
     }
 }
 
+static ecs_sched_result ecs_sched__unrelate_checked(ecs_sched_world *w, ecs_sched_entity source,
+                                                    ecs_sched_id kind, ecs_sched_entity target);
+
+/* A further target of a kind that is not exclusive (for IsA, the entity moves to the table
+   with the base's mark first); false when out of memory, with nothing changed. */
+static bool ecs_sched__gain_further_target(ecs_sched_world *w, ecs_sched_entity source,
+                                           ecs_sched_id kind, ecs_sched_entity target,
+                                           const void *payload) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(source);
+    if (kind == w->is_a) {
+        ecs_sched__table *dst = ecs_sched__isa_table(w, w->tables[w->records[index].table], target);
+        if (!dst || !ecs_sched__move_entity(w, index, dst)) return false;
+    }
+    if (ecs_sched__extra_add(w, source, kind, target, payload)) return true;
+    if (kind == w->is_a) ecs_sched__isa_dropped(w, source, target);
+    return false;
+}
+
 /* Relates a checked source and target; `at` places source among target's sources (UINT32_MAX:
    last). */
 static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_entity source,
@@ -18178,11 +18442,12 @@ static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_
         ecs_sched_result result = ecs_sched__name_may_move(w, source, target, "relate");
         if (result != ECS_SCHED_OK) return result;
     }
-    if (!ecs_sched__sources_reserve(w, kind, target)) {
+    if ((kind == w->is_a && ecs_sched__isa_prepare(w, target) != ECS_SCHED_OK) ||
+        !ecs_sched__sources_reserve(w, kind, target, 1)) {
         return ecs_sched__out_of_memory(w, "relating two entities");
     }
     if (!slot) {
-        slot = ecs_sched__gain_kind(w, source, kind);
+        slot = ecs_sched__gain_kind(w, source, kind, target);
         if (!slot) return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
         ecs_sched__rel_slot_write(w, kind, slot, target, payload, true);
     } else if (exclusive) {
@@ -18190,13 +18455,20 @@ static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_
         ecs_sched__unlink(w, kind, source, old);
         slot = ecs_sched__rel_first_slot(w, source, kind);   /* an observer may have moved it */
         ecs_sched__rel_slot_write(w, kind, slot, target, payload, true);
-    } else if (!ecs_sched__extra_add(w, source, kind, target, payload)) {
+    } else if (!ecs_sched__gain_further_target(w, source, kind, target, payload)) {
         return ecs_sched__out_of_memory(w, "relating two entities");
     }
     ecs_sched__link(w, kind, source, target, at);
     if (kind == w->child_of) ecs_sched__name_refile(w, source);
     ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, source, kind, target);
     ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, source, kind, target);
+    if (kind == w->is_a) {   /* an instance owns what its new base marks to override */
+        ecs_sched_result result = ecs_sched__isa_copy_overrides(w, source);
+        if (result != ECS_SCHED_OK) {
+            ecs_sched__unrelate_checked(w, source, kind, target);
+            return result;
+        }
+    }
     return ECS_SCHED_OK;
 }
 
@@ -18235,6 +18507,12 @@ static ecs_sched_result ecs_sched__unrelate_checked(ecs_sched_world *w, ecs_sche
     ecs_sched__observe_relation(w, ECS_SCHED_ON_REMOVE, source, kind, target);
     slot = ecs_sched__rel_first_slot(w, source, kind);
     if (!slot || !ecs_sched__rel_slot_of(w, source, kind, target)) return ECS_SCHED_OK;
+    if (kind == w->is_a) {   /* the base's mark goes first: the entity stops inheriting */
+        if (!ecs_sched__isa_dropped(w, source, target)) {
+            return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
+        }
+        slot = ecs_sched__rel_first_slot(w, source, kind);
+    }
     x = ecs_sched__extra_of(w, kind, source);
     if (ecs_sched__rel_slot_target(slot) == target) {
         if (x && x->count) {   /* the last further target takes the column's place */
@@ -19545,6 +19823,535 @@ static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w) {
     }
     if (named != n->map.count) return ecs_sched__inconsistent(w, "the name map size", named, n->map.count);
     return ECS_SCHED_OK;
+}
+
+/*============================== src/inherit.h (implementation) ==============================*/
+/* inherit: bases and instances.
+
+   An instance keeps its bases twice: as IsA relationships (relation.h: the lists of instances
+   of a base, the refusal to despawn a base in use), and in its table's type, where each base
+   has a tag of its own, its mark, made when it first becomes a base. Instances of different
+   bases therefore live in different tables, so that a base's value is one value for a whole
+   table: a query hands it out once per table (a shared field), and finds it once per table
+   per iteration, whatever the number of rows. Queries that do not ask for inherited values
+   match as before, and pay nothing. */
+
+typedef struct ecs_sched__base {
+    ecs_sched_entity entity;        /* the base this id marks (0: the id is not a mark) */
+    ecs_sched_id *auto_ids;         /* copied into each new instance */
+    uint32_t auto_count;
+    uint32_t auto_capacity;
+} ecs_sched__base;
+
+struct ecs_sched__inheritance {
+    ecs_sched__base *by_id;         /* by component id, below capacity */
+    uint32_t capacity;
+    ecs_sched_id first_mark;        /* no smaller id is a mark */
+    ecs_sched__map mark_of;         /* base entity (the whole handle) -> its mark */
+};
+
+ecs_sched_id ecs_sched_is_a(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->is_a;
+}
+
+/* The world's side (declared in world.h): IsA is registered with the world. */
+static ecs_sched_id ecs_sched__register_is_a(ecs_sched_world *w) {
+    ecs_sched_relation_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = ECS_SCHED__IS_A_NAME;
+    d.acyclic = true;
+    d.on_target_despawn = ECS_SCHED_TARGET_REFUSE;
+    return ecs_sched_relation_register(w, &d);
+}
+
+/* ---- marks ---- */
+
+/* The base an id marks, or 0. */
+static inline ecs_sched_entity ecs_sched__mark_base(const ecs_sched_world *w, ecs_sched_id id) {
+    const ecs_sched__inheritance *h = w->inherit;
+    return h && id < h->capacity && id >= h->first_mark ? h->by_id[id].entity : 0;
+}
+
+static ecs_sched_id ecs_sched__base_mark(const ecs_sched_world *w, ecs_sched_entity base) {
+    uint32_t id;
+    if (!w->inherit) return 0;
+    id = ecs_sched__map_get(&w->inherit->mark_of, base);
+    return id == ECS_SCHED__NONE ? 0 : (ecs_sched_id)id;
+}
+
+/* The base's mark, made on first use; 0 when out of memory. */
+static ecs_sched_id ecs_sched__base_mark_make(ecs_sched_world *w, ecs_sched_entity base) {
+    ecs_sched__inheritance *h = w->inherit;
+    char name[64];
+    ecs_sched_id id = ecs_sched__base_mark(w, base);
+    uint32_t had;
+    if (id) return id;
+    if (!h) {
+        h = (ecs_sched__inheritance *)ecs_sched__calloc(&w->env, sizeof *h);
+        if (!h) return 0;
+        w->inherit = h;
+    }
+    snprintf(name, sizeof name, "ecs_sched.IsA(entity %u.%u)", (unsigned)ECS_SCHED_ENTITY_INDEX(base),
+             (unsigned)ECS_SCHED_ENTITY_GENERATION(base));
+    id = ecs_sched_component_register_type(w, name, 0, 0);
+    if (!id || !ecs_sched__map_reserve(&w->env, &h->mark_of, 1)) return 0;
+    had = h->capacity;
+    if (id >= had) {
+        if (!ECS_SCHED__GROW(&w->env, h->by_id, &h->capacity, id + 1)) return 0;
+        memset(h->by_id + had, 0, (h->capacity - had) * sizeof *h->by_id);
+    }
+    if (!h->first_mark || id < h->first_mark) h->first_mark = id;
+    h->by_id[id].entity = base;
+    ecs_sched__map_insert_unchecked(&h->mark_of, base, id);
+    return id;
+}
+
+/* What a base shares: its components, but not relationships, the hidden tags (an instance of
+   a prefab is no prefab) or marks. */
+static bool ecs_sched__inheritable(const ecs_sched_world *w, ecs_sched_id id) {
+    return !w->components[id].relation && id != w->prefab && id != w->disabled &&
+           !ecs_sched__mark_base(w, id);
+}
+
+/* ---- finding a base's value ---- */
+
+static inline const ecs_sched__table *ecs_sched__table_of(const ecs_sched_world *w,
+                                                         ecs_sched_entity e) {
+    return w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+}
+
+/* The first base exactly `depth` IsA steps above table t's entities (its marks in type order,
+   depth first) that owns `id`; *deeper says whether any base is that far up. */
+static ecs_sched_entity ecs_sched__base_at(const ecs_sched_world *w, const ecs_sched__table *t,
+                                           ecs_sched_id id, int32_t depth, bool *deeper) {
+    int32_t i;
+    for (i = t->type_count - 1; i >= 0 && t->type[i] >= w->inherit->first_mark; i--) {}
+    for (i++; i < t->type_count; i++) {
+        ecs_sched_entity base = ecs_sched__mark_base(w, t->type[i]), found;
+        const ecs_sched__table *bt;
+        if (!base) continue;
+        bt = ecs_sched__table_of(w, base);
+        if (depth == 1) {
+            *deeper = true;
+            if (ecs_sched__type_find(bt, id) >= 0) return base;
+            continue;
+        }
+        found = ecs_sched__base_at(w, bt, id, depth - 1, deeper);
+        if (found) return found;
+    }
+    return 0;
+}
+
+/* The nearest base of table t's entities owning `id`: the fewest IsA steps up, and among
+   bases as far up, the one whose mark comes first (the base that became a base first). */
+static ecs_sched_entity ecs_sched__nearest_base(const ecs_sched_world *w,
+                                                const ecs_sched__table *t, ecs_sched_id id) {
+    int32_t depth;
+    if (!w->inherit || ecs_sched__type_find(t, w->is_a) < 0 || !ecs_sched__inheritable(w, id)) {
+        return 0;
+    }
+    for (depth = 1;; depth++) {
+        bool deeper = false;
+        ecs_sched_entity found = ecs_sched__base_at(w, t, id, depth, &deeper);
+        if (found || !deeper) return found;
+    }
+}
+
+/* The value of `id` the entities of table t inherit, or NULL (also for a tag: see *found). */
+static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sched__table *t,
+                                        ecs_sched_id id, bool *found) {
+    ecs_sched_entity base = ecs_sched__nearest_base(w, t, id);
+    const ecs_sched__record *r;
+    int32_t column;
+    *found = base != 0;
+    if (!base) return NULL;
+    r = &w->records[ECS_SCHED_ENTITY_INDEX(base)];
+    column = ecs_sched__column_find(w->tables[r->table], id);
+    return column < 0 ? NULL : ecs_sched__cell(w->tables[r->table], column, r->row);
+}
+
+bool ecs_sched_owns(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__is_live_record(w, e) && ecs_sched__type_find(ecs_sched__table_of(w, e), id) >= 0;
+}
+
+ecs_sched_entity ecs_sched_owner(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__table *t;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, e) || !ecs_sched__component_valid(w, id)) return 0;
+    t = ecs_sched__table_of(w, e);
+    return ecs_sched__type_find(t, id) >= 0 ? e : ecs_sched__nearest_base(w, t, id);
+}
+
+/* ---- auto-override ---- */
+
+ecs_sched_result ecs_sched_auto_override(ecs_sched_world *w, ecs_sched_entity base,
+                                         ecs_sched_id id) {
+    ecs_sched__base *b;
+    ecs_sched_id mark;
+    uint32_t i;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "auto_override")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, base)) return ecs_sched__stale(w, base, "auto_override");
+    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "auto_override");
+    if (!ecs_sched__inheritable(w, id)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "auto_override: '%s' is not inherited (relationships, the "
+                               "Prefab and Disabled tags and bases' marks never are), so "
+                               "instances have nothing to copy", w->components[id].name);
+    }
+    if (!ecs_sched_owner(w, base, id)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
+                               "auto_override: %s has no component '%s' (neither its own nor "
+                               "inherited) for its instances to copy; insert it first",
+                               ecs_sched__entity_label(w, base).text, w->components[id].name);
+    }
+    mark = ecs_sched__base_mark_make(w, base);
+    if (!mark) return ecs_sched__out_of_memory(w, "making an entity a base");
+    b = &w->inherit->by_id[mark];
+    for (i = 0; i < b->auto_count; i++) {
+        if (b->auto_ids[i] == id) return ECS_SCHED_OK;
+    }
+    if (!ECS_SCHED__GROW(&w->env, b->auto_ids, &b->auto_capacity, b->auto_count + 1)) {
+        return ecs_sched__out_of_memory(w, "marking a component to override");
+    }
+    b->auto_ids[b->auto_count++] = id;
+    return ECS_SCHED_OK;
+}
+
+/* Adds to ids (n so far, at most `capacity`) the auto-overrides of table t's bases, theirs in
+   turn, each id once; returns the new count. */
+static int32_t ecs_sched__gather_auto(const ecs_sched_world *w, const ecs_sched__table *t,
+                                      ecs_sched_id *ids, int32_t n, int32_t capacity) {
+    int32_t i, k;
+    uint32_t a;
+    if (!w->inherit) return n;
+    for (i = 0; i < t->type_count; i++) {
+        ecs_sched_entity base = ecs_sched__mark_base(w, t->type[i]);
+        const ecs_sched__base *b;
+        if (!base) continue;
+        b = &w->inherit->by_id[t->type[i]];
+        for (a = 0; a < b->auto_count && n < capacity; a++) {
+            for (k = 0; k < n && ids[k] != b->auto_ids[a]; k++) {}
+            if (k == n) ids[n++] = b->auto_ids[a];
+        }
+        n = ecs_sched__gather_auto(w, ecs_sched__table_of(w, base), ids, n, capacity);
+    }
+    return n;
+}
+
+/* ---- relating to a base (relation.h's side) ---- */
+
+/* Before source relates to base with IsA: the base's mark exists. */
+static ecs_sched_result ecs_sched__isa_prepare(ecs_sched_world *w, ecs_sched_entity base) {
+    return ecs_sched__base_mark_make(w, base) ? ECS_SCHED_OK
+                                          : ecs_sched__out_of_memory(w, "making an entity a base");
+}
+
+/* The table source moves to when it relates to base: with the base's mark, and with IsA unless
+   it has it already. */
+static ecs_sched__table *ecs_sched__isa_table(ecs_sched_world *w, ecs_sched__table *from,
+                                              ecs_sched_entity base) {
+    ecs_sched__table *t = from;
+    if (ecs_sched__type_find(t, w->is_a) < 0) t = ecs_sched__table_step(w, t, w->is_a, false);
+    return t ? ecs_sched__table_step(w, t, ecs_sched__base_mark(w, base), false) : NULL;
+}
+
+/* After source related to base: it owns a copy of what its new bases mark to override, unless
+   it owns it already. */
+static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source) {
+    ecs_sched_id auto_ids[ECS_SCHED__MAX_TYPE], ids[ECS_SCHED__MAX_TYPE];
+    const void *values[ECS_SCHED__MAX_TYPE];
+    const ecs_sched__table *t = ecs_sched__table_of(w, source);
+    int32_t n = ecs_sched__gather_auto(w, t, auto_ids, 0, ECS_SCHED__MAX_TYPE), i, count = 0;
+    for (i = 0; i < n; i++) {
+        bool found;
+        const void *value;
+        if (ecs_sched__type_find(t, auto_ids[i]) >= 0) continue;
+        value = ecs_sched__inherited_value(w, t, auto_ids[i], &found);
+        if (!found) continue;
+        ids[count] = auto_ids[i];
+        values[count++] = value;
+    }
+    return count ? ecs_sched_insert_many(w, source, count, ids, values) : ECS_SCHED_OK;
+}
+
+/* After source stopped relating to base: its mark goes. */
+static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
+                                   ecs_sched_entity base) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(source);
+    ecs_sched__table *src = w->tables[w->records[index].table], *dst;
+    ecs_sched_id mark = ecs_sched__base_mark(w, base);
+    if (!mark || ecs_sched__type_find(src, mark) < 0) return true;
+    dst = ecs_sched__table_step(w, src, mark, true);
+    return dst && ecs_sched__move_entity(w, index, dst);
+}
+
+/* ---- instantiating ---- */
+
+/* One entity of a prefab's subtree and the one made of it. */
+typedef struct ecs_sched__copy {
+    ecs_sched_entity prefab;
+    ecs_sched_entity made;
+    int32_t parent;                 /* index of its parent's entry; -1 for the root */
+    ecs_sched__table *table;
+    char *name;
+} ecs_sched__copy;
+
+typedef struct ecs_sched__instancing {
+    ecs_sched__copy *copies;
+    int32_t count;
+    int32_t taken;                  /* copies given a handle so far */
+} ecs_sched__instancing;
+
+static void ecs_sched__instancing_free(ecs_sched_world *w, ecs_sched__instancing *in) {
+    int32_t i;
+    for (i = 0; i < in->count; i++) ecs_sched__free(&w->env, in->copies[i].name);
+    ecs_sched__free(&w->env, in->copies);
+}
+
+/* The prefab's subtree, depth first, each entry with the index of its parent's entry. */
+static ecs_sched_result ecs_sched__instancing_plan(ecs_sched_world *w, ecs_sched_entity prefab,
+                                                   ecs_sched__instancing *in) {
+    int32_t total = ecs_sched_descendants(w, prefab, ECS_SCHED_DEPTH_FIRST, NULL, 0), i, p;
+    ecs_sched_entity *order;
+    in->count = in->taken = 0;
+    in->copies = (ecs_sched__copy *)ecs_sched__calloc(&w->env, (size_t)(total + 1) * sizeof *in->copies);
+    order = (ecs_sched_entity *)ecs_sched__alloc(&w->env, (size_t)(total + 1) * sizeof *order);
+    if (!in->copies || !order) {
+        ecs_sched__free(&w->env, order);
+        return ecs_sched__out_of_memory(w, "instantiating a prefab");
+    }
+    order[0] = prefab;
+    ecs_sched_descendants(w, prefab, ECS_SCHED_DEPTH_FIRST, order + 1, total);
+    for (i = 0; i <= total; i++) {
+        ecs_sched__copy *c = &in->copies[in->count++];
+        const char *name = i ? ecs_sched_name(w, order[i]) : NULL;
+        ecs_sched_entity parent = i ? ecs_sched_parent_of(w, order[i]) : 0;
+        c->prefab = order[i];
+        c->parent = -1;
+        for (p = i - 1; parent && p >= 0; p--) {   /* depth first: the parent came before */
+            if (order[p] == parent) {
+                c->parent = p;
+                break;
+            }
+        }
+        if (name && !(c->name = ecs_sched__strdup(&w->env, name))) {
+            ecs_sched__free(&w->env, order);
+            return ecs_sched__out_of_memory(w, "instantiating a prefab");
+        }
+    }
+    ecs_sched__free(&w->env, order);
+    return ECS_SCHED_OK;
+}
+
+/* The table each copy is placed in: IsA, its prefab's mark, ChildOf below the root, and what
+   its prefab's bases mark to override. */
+static ecs_sched_result ecs_sched__instancing_tables(ecs_sched_world *w, ecs_sched__instancing *in) {
+    int32_t i;
+    for (i = 0; i < in->count; i++) {
+        ecs_sched__copy *c = &in->copies[i];
+        ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
+        ecs_sched__table *t;
+        int32_t n;
+        if (!ecs_sched__base_mark_make(w, c->prefab)) return ecs_sched__out_of_memory(w, "making an entity a base");
+        t = ecs_sched__isa_table(w, w->tables[0], c->prefab);
+        if (t && c->parent >= 0) t = ecs_sched__table_step(w, t, w->child_of, false);
+        if (!t) return w->env.last_result;
+        n = ecs_sched__gather_auto(w, t, ids, 0, ECS_SCHED__MAX_TYPE);
+        c->table = ecs_sched__table_adding(w, t, n, ids);
+        if (!c->table) return w->env.last_result;
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Everything placing the copies allocates, allocated first: rows, handles (taken now,
+   reserved until placed), the lists of sources, names. The root takes `root` when it is a
+   handle a command buffer reserved. */
+static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instancing *in,
+                                          ecs_sched_entity root) {
+    int32_t i, j, named = 0;
+    uint32_t top = 0;
+    for (i = 0; i < in->count; i++) {
+        int32_t same = 1;
+        for (j = 0; j < i; j++) same += in->copies[j].table == in->copies[i].table;
+        if (!ecs_sched__table_reserve(w, in->copies[i].table, same) ||
+            !ecs_sched__sources_reserve(w, w->is_a, in->copies[i].prefab, 1)) {
+            return false;
+        }
+        named += in->copies[i].name != NULL;
+    }
+    if (!ecs_sched__reserve_indices(w, (uint32_t)in->count)) return false;
+    for (i = 0; i < in->count; i++) {
+        uint32_t index = i == 0 && root ? ECS_SCHED_ENTITY_INDEX(root) : ecs_sched__take_index(w);
+        if (i > 0 || !root) w->records[index].table = ECS_SCHED__RESERVED;
+        in->copies[i].made = ecs_sched__make_entity(index, w->records[index].generation);
+        in->taken = i + 1;
+        if (index > top) top = index;
+    }
+    for (i = 0; i < in->count; i++) {
+        uint32_t children = 0;
+        for (j = i + 1; j < in->count; j++) children += in->copies[j].parent == i;
+        if (children && !ecs_sched__sources_reserve(w, w->child_of, in->copies[i].made, children)) {
+            return false;
+        }
+    }
+    return !named || (ecs_sched__names_reserve(w, top) &&
+                      ecs_sched__map_reserve(&w->env, &w->names->map, (uint32_t)named));
+}
+
+/* Gives back the handles taken for a failed instantiation (but not a buffer's). */
+static void ecs_sched__instancing_release(ecs_sched_world *w, ecs_sched__instancing *in,
+                                          ecs_sched_entity root) {
+    int32_t i;
+    for (i = in->taken - 1; i >= 0; i--) {
+        if (i == 0 && root) continue;
+        ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(in->copies[i].made));
+    }
+}
+
+/* What entity e sees of id: its own value or its nearest base's (NULL for a tag). */
+static const void *ecs_sched__seen_value(const ecs_sched_world *w, ecs_sched_entity e,
+                                         ecs_sched_id id) {
+    const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
+    const ecs_sched__table *t = w->tables[r->table];
+    int32_t column = ecs_sched__column_find(t, id);
+    bool found;
+    if (column >= 0) return ecs_sched__cell(t, column, r->row);
+    return ecs_sched__inherited_value(w, t, id, &found);
+}
+
+/* Places the copies (nothing fails any more) and tells the observers. */
+static void ecs_sched__instancing_place(ecs_sched_world *w, ecs_sched__instancing *in) {
+    int32_t i, k;
+    for (i = 0; i < in->count; i++) {
+        ecs_sched__copy *c = &in->copies[i];
+        ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
+        const void *values[ECS_SCHED__MAX_TYPE];
+        ecs_sched_entity parent = c->parent >= 0 ? in->copies[c->parent].made : 0;
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(c->made);
+        int32_t n = 0;
+        for (k = 0; k < c->table->type_count; k++) {
+            ecs_sched_id id = c->table->type[k];
+            ids[n] = id;
+            if (id == w->is_a) values[n++] = &c->prefab;
+            else if (id == w->child_of) values[n++] = &in->copies[c->parent].made;
+            else if (ecs_sched__mark_base(w, id)) values[n++] = NULL;
+            else values[n++] = ecs_sched__seen_value(w, c->prefab, id);
+        }
+        ecs_sched__place(w, index, c->table, n, ids, values);
+        ecs_sched__link(w, w->is_a, c->made, c->prefab, UINT32_MAX);
+        if (parent) ecs_sched__link(w, w->child_of, c->made, parent, UINT32_MAX);
+        if (c->name) {
+            w->names->by_index[index].text = c->name;
+            c->name = NULL;
+            ecs_sched__name_file(w->names, index, parent);
+        }
+    }
+    for (i = 0; w->observers && i < in->count; i++) {
+        const ecs_sched__copy *c = &in->copies[i];
+        ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
+        int32_t n = 0;
+        for (k = 0; k < c->table->type_count; k++) {
+            ecs_sched_id id = c->table->type[k];
+            if (!w->components[id].relation && !ecs_sched__mark_base(w, id)) ids[n++] = id;
+        }
+        ecs_sched__observe_inserted(w, c->made, NULL, n, ids);
+        ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, c->made, w->is_a, c->prefab);
+        ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, c->made, w->is_a, c->prefab);
+        if (c->parent >= 0) {
+            ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, c->made, w->child_of,
+                                        in->copies[c->parent].made);
+            ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, c->made, w->child_of,
+                                        in->copies[c->parent].made);
+        }
+    }
+}
+
+/* Instantiates a checked, live prefab; the root takes `root` when it is not 0 (a handle a
+   command buffer reserved). */
+static ecs_sched_entity ecs_sched__instantiate_checked(ecs_sched_world *w, ecs_sched_entity prefab,
+                                                       ecs_sched_entity root) {
+    ecs_sched__instancing in;
+    ecs_sched_entity made = 0;
+    ecs_sched_result result = ecs_sched__instancing_plan(w, prefab, &in);
+    if (result == ECS_SCHED_OK) result = ecs_sched__instancing_tables(w, &in);
+    if (result == ECS_SCHED_OK && !ecs_sched__instancing_reserve(w, &in, root)) {
+        ecs_sched__instancing_release(w, &in, root);
+        result = ecs_sched__out_of_memory(w, "instantiating a prefab");
+    }
+    if (result == ECS_SCHED_OK) {
+        ecs_sched__instancing_place(w, &in);
+        made = in.copies[0].made;
+    }
+    ecs_sched__instancing_free(w, &in);
+    if (w->observers) ecs_sched__observers_flush(w);
+    return made;
+}
+
+ecs_sched_entity ecs_sched_instantiate(ecs_sched_world *w, ecs_sched_entity prefab) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_instantiate(ecs_sched__deferring(w), prefab);
+    }
+    if (ecs_sched__change_refused(w, "instantiate")) return ECS_SCHED_NULL_ENTITY;
+    if (!ecs_sched__is_live_record(w, prefab)) {
+        ecs_sched__stale(w, prefab, "instantiate (the prefab)");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    return ecs_sched__instantiate_checked(w, prefab, 0);
+}
+
+ecs_sched_entity ecs_sched_commands_instantiate(ecs_sched_commands *cmd, ecs_sched_entity prefab) {
+    ecs_sched_world *w;
+    uint32_t index;
+    ecs_sched_entity e;
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
+    w = cmd->world;
+    if (ecs_sched__check_target(cmd, prefab, "commands_instantiate (the prefab)") != ECS_SCHED_OK ||
+        !ecs_sched__reserve_indices(w, 1)) {
+        if (w->env.last_result != ECS_SCHED_ERR_STALE_ENTITY) {
+            ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
+        }
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    index = ecs_sched__take_index(w);
+    e = ecs_sched__make_entity(index, w->records[index].generation);
+    w->records[index].table = ECS_SCHED__RESERVED;
+    if (ecs_sched__record_slot_command(cmd, ECS_SCHED__CMD_INSTANTIATE, e, w->is_a, prefab, NULL,
+                                       0) != ECS_SCHED_OK) {
+        ecs_sched__release_index(w, index);
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    return e;
+}
+
+/* The command's side (declared in world.h): applies a recorded instantiation of the prefab
+   into the handle the buffer reserved. False when the prefab is gone (the command is
+   skipped). */
+static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made,
+                                         const void *slot, ecs_sched_result *result) {
+    ecs_sched_entity prefab;
+    memcpy(&prefab, slot, sizeof prefab);
+    if (!ecs_sched__is_live_record(w, prefab)) {   /* skipped, and its handle given back */
+        ecs_sched__stale(w, prefab, "applying commands_instantiate (the prefab)");
+        ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(made));
+        return false;
+    }
+    *result = ecs_sched__instantiate_checked(w, prefab, made) ? ECS_SCHED_OK : w->env.last_result;
+    return true;
+}
+
+static void ecs_sched__inheritance_free(ecs_sched_world *w) {
+    ecs_sched__inheritance *h = w->inherit;
+    uint32_t i;
+    if (!h) return;
+    for (i = 0; i < h->capacity; i++) ecs_sched__free(&w->env, h->by_id[i].auto_ids);
+    ecs_sched__free(&w->env, h->by_id);
+    ecs_sched__map_free(&w->env, &h->mark_of);
+    ecs_sched__free(&w->env, h);
+    w->inherit = NULL;
 }
 
 /*============================== src/reflect.h (implementation) ==============================*/

@@ -320,6 +320,11 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
         if ((uint32_t)it->next_ >= q->match_count) return NULL;
         m = &q->matches[it->next_++];
         it->row_ = 0;
+        if (!ecs_sched__match_resolves(q, m)) {   /* its bases lack an inherited term */
+            it->row_ = m->table->count;
+            it->at_ = -1;
+            continue;
+        }
         /* a related query scans its rows: the log cannot tell targets */
         it->at_ = q->filter_count && !q->related && m->table->count ? ecs_sched__log_start(q, m, win)
                                                                      : -1;
@@ -360,6 +365,7 @@ ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) 
             const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
             it->fields[i] = col ? col->data + (size_t)begin * col->size : NULL;
         }
+        if (q->inherits) ecs_sched__share_fields(q, m, it->fields, &it->shared);
         ecs_sched__mark_written(q, m, begin, end, it->this_run_);
         return true;
     }
@@ -432,6 +438,7 @@ bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
         for (i = 0; i < q->term_count; i++) {
             it->fields[i] = m->column[i] >= 0 ? t->columns[m->column[i]].data : NULL;
         }
+        if (q->inherits) ecs_sched__share_fields(q, m, it->fields, &it->shared);
         if (q->marks) {
             for (i = 0; i < n; i++) ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
         }
@@ -450,7 +457,9 @@ static void ecs_sched__par_mark_tables(const ecs_sched__par_query *pq) {
     if (q->filtered) return;
     for (i = 0; i < q->match_count; i++) {
         const ecs_sched__match *m = &q->matches[i];
-        if (m->table->count) ecs_sched__mark_written(q, m, 0, m->table->count, pq->this_run);
+        if (m->table->count && ecs_sched__match_resolves(q, m)) {
+            ecs_sched__mark_written(q, m, 0, m->table->count, pq->this_run);
+        }
     }
 }
 
@@ -474,6 +483,7 @@ static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
             const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
             it.fields[i] = col ? col->data + (size_t)first * col->size : NULL;
         }
+        if (q->inherits) ecs_sched__share_fields(q, m, it.fields, &it.shared);
         ecs_sched__mark_written(q, m, first, last, pq->this_run);
         pq->fn(&it, pq->arg);
         from = last;

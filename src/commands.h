@@ -48,17 +48,19 @@ enum {
     ECS_SCHED__CMD_SET_RESOURCE,
     ECS_SCHED__CMD_RELATE,         /* value: the kind's slot, target and payload */
     ECS_SCHED__CMD_UNRELATE,       /* value: a slot with the target */
-    ECS_SCHED__CMD_RELATE_KEEP     /* a relate without payload: an existing one stays */
+    ECS_SCHED__CMD_RELATE_KEEP,    /* a relate without payload: an existing one stays */
+    ECS_SCHED__CMD_INSTANTIATE     /* entity: the reserved instance; value: an IsA slot
+                                      naming the prefab (inherit.h) */
 };
 
 /* A recorded command is one 32-bit word (operation, flags, component id), then the entity
    unless it is the same as the previous command's (a spawn followed by its inserts), then
    the value at the component's alignment. Small records keep recording and applying within
    the memory bandwidth a game can spare. */
-#define ECS_SCHED__CMD_OP_MASK 0x7u
-#define ECS_SCHED__CMD_HAS_VALUE 0x8u
-#define ECS_SCHED__CMD_SAME_ENTITY 0x10u
-#define ECS_SCHED__CMD_ID_SHIFT 5
+#define ECS_SCHED__CMD_OP_MASK 0xfu
+#define ECS_SCHED__CMD_HAS_VALUE 0x10u
+#define ECS_SCHED__CMD_SAME_ENTITY 0x20u
+#define ECS_SCHED__CMD_ID_SHIFT 6
 
 /* A command read back from a block. */
 typedef struct ecs_sched__command {
@@ -145,7 +147,8 @@ static void ecs_sched__release_reserved(ecs_sched_commands *cmd) {
     while (ecs_sched__command_step(cmd, &block, &at)) {
         ecs_sched__command c;
         ecs_sched__command_read(w, block, at, at == 0 ? 0 : previous, &c);
-        if (c.op == ECS_SCHED__CMD_SPAWN && ecs_sched__is_reserved(w, c.entity)) {
+        if ((c.op == ECS_SCHED__CMD_SPAWN || c.op == ECS_SCHED__CMD_INSTANTIATE) &&
+            ecs_sched__is_reserved(w, c.entity)) {
             ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(c.entity));
         }
         previous = c.entity;
@@ -566,6 +569,15 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
         ecs_sched_result result = ECS_SCHED_OK;
         if (!ecs_sched__is_live_record(w, c.entity) ||
             !ecs_sched__apply_relation(w, c.op, c.entity, c.id, c.value, &result)) {
+            goto skipped;
+        }
+        ok = result == ECS_SCHED_OK;
+        break;
+    }
+    case ECS_SCHED__CMD_INSTANTIATE: {
+        ecs_sched_result result = ECS_SCHED_OK;
+        if (!ecs_sched__is_reserved(w, c.entity) ||
+            !ecs_sched__apply_instantiate(w, c.entity, c.value, &result)) {
             goto skipped;
         }
         ok = result == ECS_SCHED_OK;

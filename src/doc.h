@@ -43,6 +43,7 @@
      Hierarchy ........... ChildOf, children in order, from_parent and cascade terms
      Names ............... names unique among siblings, lookups by name and by path
      Sorting ............. queries sorted by a component, grouped by a target
+     Prefabs and inheritance  IsA, shared and overridden values, auto-override, instantiate
      Reflection .......... fields of a type: print, read and write by path, compare, hash
      Schedules ........... systems, sets, order, building and checking, conditions, sync points,
                            the executor, Graphviz export
@@ -647,6 +648,51 @@
      ECS_SCHED_ERR_NOT_FOUND names the part that did not resolve), and ecs_sched_path writes
      an entity's path. Lookups are hashed by (parent, name). Names appear in error messages:
      "entity 5 'turret'".
+
+   PREFABS AND INHERITANCE
+
+     A prefab is an entity with the Prefab tag (hidden from queries, like a disabled entity)
+     used as a template. IsA (ecs_sched_is_a(w), "ecs_sched.IsA") relates an instance to its
+     base: the instance sees every component of the base it does not own.
+
+         ecs_sched_entity orc = ecs_sched_spawn_with(w, 2, (ecs_sched_id[]){hp, prefab}, ...);
+         ecs_sched_entity grunt = ecs_sched_instantiate(w, orc);   // IsA orc, and its children
+         ecs_sched_get(w, grunt, hp);         // the orc's value, shared
+         ecs_sched_get_mut(w, grunt, hp);     // overrides: a copy the grunt owns, then writes
+         ecs_sched_remove(w, grunt, hp);      // shares the orc's value again
+
+     ecs_sched_has counts inherited components, ecs_sched_owns only the entity's own;
+     ecs_sched_owner says whose value an entity sees. Inserting a component overrides it too.
+     Bases nest (a base may have bases) and an instance may have several. The rule: the
+     entity's own value, else the nearest base with the component (fewest IsA steps up), and
+     among bases as near, the one that became a base first (whatever order they were given
+     in). Relationships, the Prefab and Disabled tags are never inherited: an instance of a
+     prefab is not a prefab. ecs_sched_auto_override(w, base, id) makes every instance made
+     from then on own a copy (each orc its own Health, but one shared Sprite).
+
+     ecs_sched_instantiate(w, prefab) makes one instance of the prefab and one of each of its
+     descendants, placed the same way under the new root (same order, same names; the root
+     gets no name and no parent), each an instance of its own prefab entity, in one step per
+     entity: all or nothing. ecs_sched_commands_instantiate records it; a prefab despawned
+     before the buffer is applied makes the command skipped. A base with instances cannot be
+     despawned (ECS_SCHED_ERR_REFUSED names them); an IsA cycle is refused
+     (ECS_SCHED_ERR_RELATION_CYCLE).
+
+     Queries: a term matches what the entity owns, as in Bevy, unless it asks for inherited
+     values (flecs matches both by default; here a plain query never reads another entity's
+     data behind the scheduler's back, and costs what it did):
+
+         .terms = {ecs_sched_inherited(hp), ecs_sched_write(pos)}
+         const Hp *h = ECS_SCHED_FIELD(&it, Hp, 0);
+         if (ecs_sched_field_is_shared(&it, 0)) ...   // one value for every row
+         ECS_SCHED_FIELD_AT(&it, Hp, 0, i)            // row i's value, shared or not
+
+     Instances of one base share a table (each base gives its instances a tag of its own, a
+     "mark"), so a base's value is one value per table, found once per iteration. A table
+     whose entities own the component hands out one value per row. An inherited term is
+     read-only (get_mut or a command overrides) and counts as a read of the component for the
+     scheduler: a system writing it, on the base or anywhere, is ordered against the reader.
+     It cannot be combined with hierarchical or sorted terms.
 
    SORTING
 
@@ -1347,6 +1393,8 @@
                 ecs_sched_value_field, ecs_sched_value_get_number, ecs_sched_value_set_number,
                 ecs_sched_value_set_int, ecs_sched_value_set_string, ecs_sched_value_compare,
                 ecs_sched_value_hash
+     inherit    ecs_sched_is_a, ecs_sched_instantiate, ecs_sched_commands_instantiate,
+                ecs_sched_auto_override, ecs_sched_owns, ecs_sched_owner
      sort       ecs_sched_query_order_by, ecs_sched_query_group_by
      executor   ecs_sched_run_schedule
      state      ecs_sched_state_register, ecs_sched_state_next_id, ecs_sched_state_get,

@@ -51,6 +51,15 @@ static ecs_sched_result ecs_sched__kind_inserted(ecs_sched_world *w, ecs_sched_i
                            w->components[kind].name);
 }
 
+/* A base's mark follows its IsA relationships (inherit.h). */
+static ecs_sched_result ecs_sched__mark_touched(ecs_sched_world *w, ecs_sched_id mark,
+                                                const char *operation) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: '%s' marks the instances of a base and follows their IsA "
+                           "relationships: use ecs_sched_relate / ecs_sched_unrelate with "
+                           "ecs_sched_is_a", operation, w->components[mark].name);
+}
+
 static ecs_sched_result ecs_sched__check_ids(ecs_sched_world *w, int32_t count,
                                              const ecs_sched_id *ids, const char *operation) {
     int32_t i, j;
@@ -64,6 +73,7 @@ static ecs_sched_result ecs_sched__check_ids(ecs_sched_world *w, int32_t count,
             return ecs_sched__unknown_component(w, ids[i], operation);
         }
         if (w->components[ids[i]].relation) return ecs_sched__kind_inserted(w, ids[i], operation);
+        if (w->inherit && ecs_sched__mark_base(w, ids[i])) return ecs_sched__mark_touched(w, ids[i], operation);
         for (j = 0; j < i; j++) {
             if (ids[j] == ids[i]) {
                 return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -346,6 +356,7 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     src = w->tables[w->records[index].table];
     if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
     if (w->components[id].relation) return ecs_sched__remove_relation(w, e, id);
+    if (w->inherit && ecs_sched__mark_base(w, id)) return ecs_sched__mark_touched(w, id, "remove");
     if (w->observers) ecs_sched__observe_removing(w, e, id);
     dst = ecs_sched__table_step(w, src, id, true);
     if (!dst) return w->env.last_result;
@@ -375,7 +386,10 @@ static void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_
     t = w->tables[r->table];
     column = ecs_sched__column_find(t, id);
     if (column < 0) {
-        if (w->components[id].size == 0 && ecs_sched__type_find(t, id) >= 0) {
+        bool inherited = false;
+        void *value = w->inherit ? ecs_sched__inherited_value(w, t, id, &inherited) : NULL;
+        if (value) return value;
+        if (w->components[id].size == 0 && (inherited || ecs_sched__type_find(t, id) >= 0)) {
             ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                             "get: '%s' is a tag and has no value; use ecs_sched_has",
                             w->components[id].name);
@@ -390,10 +404,29 @@ static void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_
     return ecs_sched__cell(t, column, r->row);
 }
 
+/* get_mut of a value the entity inherits: it overrides it, with a copy of its base's. */
+static void *ecs_sched__override(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                                 const void *inherited) {
+    if (ecs_sched_insert(w, e, id, inherited) != ECS_SCHED_OK) return NULL;
+    if (ecs_sched__deferring(w)) {   /* recorded: it is the base's value until then */
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_ACCESS,
+                        "get_mut: entity %u inherits '%s'; inside an observer its override "
+                        "is recorded and applied after, so there is no value of its own to "
+                        "write yet (insert the value instead)",
+                        (unsigned)ECS_SCHED_ENTITY_INDEX(e), w->components[id].name);
+        return NULL;
+    }
+    return ecs_sched__value(w, e, id);
+}
+
 void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     void *value;
     ECS_SCHED__CHECK_WORLD(w);
     value = ecs_sched__value(w, e, id);
+    if (value && w->inherit &&
+        ecs_sched__type_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id) < 0) {
+        return ecs_sched__override(w, e, id, value);
+    }
     if (value && w->components[id].tracked) ecs_sched__value_changed(w, e, id);
     return value;
 }
@@ -404,7 +437,12 @@ const void *ecs_sched_get(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id i
 }
 
 bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__table *t;
+    bool inherited = false;
     ECS_SCHED__CHECK_WORLD(w);
     if (!ecs_sched__is_live_record(w, e)) return false;
-    return ecs_sched__type_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id) >= 0;
+    t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    if (ecs_sched__type_find(t, id) >= 0) return true;
+    if (w->inherit && ecs_sched__component_valid(w, id)) ecs_sched__inherited_value(w, t, id, &inherited);
+    return inherited;
 }

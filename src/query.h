@@ -23,9 +23,13 @@ typedef enum ecs_sched_term_kind {
                                       parent, read; the field holds one pointer per row */
     ECS_SCHED_TERM_OPTIONAL_FROM_PARENT,  /* the same, the pointer NULL where the entity has
                                              no parent or the parent lacks `id` */
-    ECS_SCHED_TERM_CASCADE         /* optional read of relationship `id` (ChildOf, or a kind
+    ECS_SCHED_TERM_CASCADE,        /* optional read of relationship `id` (ChildOf, or a kind
                                       registered acyclic and exclusive), and iteration in
                                       depth order: every target before its sources */
+    /* prefabs and inheritance (see PREFABS AND INHERITANCE): */
+    ECS_SCHED_TERM_INHERITED       /* required, read: the entity's own value, or else the one
+                                      its nearest base has, one value for the whole table
+                                      (ecs_sched_field_is_shared tells which) */
 } ecs_sched_term_kind;
 
 typedef struct ecs_sched_term {
@@ -73,6 +77,10 @@ static inline ecs_sched_term ecs_sched_optional_from_parent(ecs_sched_id id) {
 static inline ecs_sched_term ecs_sched_cascade(ecs_sched_id kind) {
     ecs_sched_term t; t.id = kind; t.target = 0; t.kind = ECS_SCHED_TERM_CASCADE; return t;
 }
+/* Entities that own the component or inherit it from a base (IsA); read only. */
+static inline ecs_sched_term ecs_sched_inherited(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_INHERITED; return t;
+}
 
 typedef struct ecs_sched_query_desc {
     ecs_sched_term terms[ECS_SCHED_MAX_TERMS];  /* up to the first term with id 0 */
@@ -94,6 +102,8 @@ typedef struct ecs_sched_iter {
     int32_t count;
     const ecs_sched_entity *entities;
     void *fields[ECS_SCHED_MAX_TERMS];
+    uint32_t shared;                 /* bit i: field i is one value for every row (an
+                                        inherited term; see ecs_sched_field_is_shared) */
     const ecs_sched_query *query_;   /* private */
     int32_t next_;                   /* private */
     int32_t row_;                    /* private: the row after this run (-1 before the
@@ -105,6 +115,12 @@ typedef struct ecs_sched_iter {
 } ecs_sched_iter;
 
 #define ECS_SCHED_FIELD(it, T, index) ((T *)(it)->fields[(index)])
+/* Whether field `index` holds one value for all the rows handed out (a base's value, read
+   through an inherited term) rather than one per row. */
+#define ecs_sched_field_is_shared(it, index) ((((it)->shared >> (index)) & 1u) != 0)
+/* A pointer to row `row`'s value of field `index`, shared or not. */
+#define ECS_SCHED_FIELD_AT(it, T, index, row) \
+    (ECS_SCHED_FIELD(it, T, index) + (ecs_sched_field_is_shared(it, index) ? 0 : (row)))
 /* A from_parent term's field: per row, a pointer to the parent's value (or NULL). */
 #define ECS_SCHED_PARENT_FIELD(it, T, index) ((const T *const *)(it)->fields[(index)])
 
@@ -147,8 +163,13 @@ ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_po
 
 typedef struct ecs_sched__match {
     ecs_sched__table *table;
-    int16_t column[ECS_SCHED_MAX_TERMS];  /* column per term, -1 when the field is NULL */
+    int16_t column[ECS_SCHED_MAX_TERMS];  /* column per term, -1 when the field is NULL,
+                                             ECS_SCHED__FROM_BASE for a value a base has */
 } ecs_sched__match;
+
+/* An inherited term's column in a table whose entities do not own the component: their
+   bases' value is looked up at each iteration (inherit.h). */
+#define ECS_SCHED__FROM_BASE (-2)
 
 /* A ticked query's tick column per term of each match (-1 when untracked), apart from the
    matches, which every iteration reads. */
@@ -173,6 +194,7 @@ struct ecs_sched_query {
     bool hierarchical;                /* has from_parent or cascade terms (hierarchy.h) */
     bool listed;                      /* hands out the rows of a list it keeps: hierarchical
                                          or sorted (hierarchy.h, sort.h) */
+    bool inherits;                    /* has inherited terms (inherit.h) */
     struct ecs_sched__hier_cache *hier;   /* hierarchical: the rows in order (hierarchy.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
@@ -231,6 +253,9 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         case ECS_SCHED_TERM_FROM_PARENT:
             if (ecs_sched__type_find(t, q->world->child_of) < 0) return false;
             break;
+        case ECS_SCHED_TERM_INHERITED:   /* which base has it is looked up when iterating */
+            if (!present && ecs_sched__type_find(t, q->world->is_a) < 0) return false;
+            break;
         case ECS_SCHED_TERM_OPTIONAL_READ:
         case ECS_SCHED_TERM_OPTIONAL_WRITE:
         case ECS_SCHED_TERM_OPTIONAL_FROM_PARENT:
@@ -240,6 +265,7 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         if (out) {
             int32_t column = ecs_sched__term_on_self(term->kind) ? ecs_sched__column_find(t, term->id)
                                                                  : -1;
+            if (term->kind == ECS_SCHED_TERM_INHERITED && !present) column = ECS_SCHED__FROM_BASE;
             out->column[i] = (int16_t)column;
         }
     }
@@ -409,6 +435,31 @@ static ecs_sched_result ecs_sched__check_hierarchical(ecs_sched_world *w, ecs_sc
     return ECS_SCHED_OK;
 }
 
+/* An inherited term reads a component bases share; a query keeping its own order of rows
+   cannot also hand out a table's shared value. */
+static ecs_sched_result ecs_sched__check_inherited(ecs_sched_world *w, const ecs_sched_query *q) {
+    int32_t i;
+    for (i = 0; q->inherits && i < q->term_count; i++) {
+        ecs_sched_id id = q->terms[i].id;
+        if (q->terms[i].kind != ECS_SCHED_TERM_INHERITED) continue;
+        if (w->components[id].relation || id == w->prefab || id == w->disabled) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                   "query_create: term %d asks for '%s' inherited, but "
+                                   "relationships and the Prefab and Disabled tags are never "
+                                   "inherited; read it with ecs_sched_read", (int)i,
+                                   w->components[id].name);
+        }
+        if (q->listed) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                   "query_create: term %d reads '%s' inherited, and the query "
+                                   "reads through the hierarchy; one query cannot do both: "
+                                   "use ecs_sched_read, or a second query", (int)i,
+                                   w->components[id].name);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
 static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sched_query *q,
                                                    const ecs_sched_query_desc *desc) {
     int32_t i, j;
@@ -419,7 +470,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (!ecs_sched__component_valid(w, term->id)) {
             return ecs_sched__unknown_component(w, term->id, "query_create");
         }
-        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_CASCADE) {
+        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_INHERITED) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "query_create: term %d ('%s') has an unknown kind %d", (int)i,
                                    w->components[term->id].name, (int)term->kind);
@@ -460,12 +511,14 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (ecs_sched__term_marks(term->kind) && w->components[term->id].tracked) q->marks = true;
         if (term->kind == ECS_SCHED_TERM_RELATED) q->related = q->filtered = q->ticked = true;
         if (ecs_sched__term_hierarchical(term->kind)) q->hierarchical = q->listed = q->ticked = true;
+        if (term->kind == ECS_SCHED_TERM_INHERITED) q->inherits = true;
         if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
         if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
         else q->reads[q->read_count++] = term->id;
     }
     q->term_count = i;
-    return ecs_sched__check_hierarchical(w, q);
+    result = ecs_sched__check_inherited(w, q);
+    return result != ECS_SCHED_OK ? result : ecs_sched__check_hierarchical(w, q);
 }
 
 /* Whether a term names a hidden tag (Disabled, Prefab) other than to leave it out: a query
@@ -567,6 +620,30 @@ ecs_sched_access ecs_sched_query_access(const ecs_sched_query *q) {
     return access;
 }
 
+/* An inheriting query's fields that its table's bases hold, and which they are; false when
+   a base no longer has what a term asks for (the table is passed over). */
+static bool ecs_sched__share_fields(const ecs_sched_query *q, const ecs_sched__match *m,
+                                    void **fields, uint32_t *shared) {
+    uint32_t bits = 0;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        bool found;
+        if (m->column[i] != ECS_SCHED__FROM_BASE) continue;
+        fields[i] = ecs_sched__inherited_value(q->world, m->table, q->terms[i].id, &found);
+        if (!found) return false;
+        bits |= 1u << i;
+    }
+    *shared = bits;
+    return true;
+}
+
+/* Whether an inheriting query hands out a matched table (its bases have what it asks). */
+static bool ecs_sched__match_resolves(const ecs_sched_query *q, const ecs_sched__match *m) {
+    void *fields[ECS_SCHED_MAX_TERMS];
+    uint32_t shared;
+    return !q->inherits || ecs_sched__share_fields(q, m, fields, &shared);
+}
+
 int32_t ecs_sched_query_count(const ecs_sched_query *q) {
     int32_t total = 0, row;
     uint32_t i;
@@ -574,6 +651,7 @@ int32_t ecs_sched_query_count(const ecs_sched_query *q) {
     /* a hierarchical query keeps the rows it hands out; a related one tests each row */
     if (q->listed) return ecs_sched__hier_count((ecs_sched_query *)(uintptr_t)q);
     for (i = 0; i < q->match_count; i++) {
+        if (!ecs_sched__match_resolves(q, &q->matches[i])) continue;
         if (!q->related) {
             total += q->matches[i].table->count;
             continue;
@@ -597,6 +675,7 @@ static inline ecs_sched_iter ecs_sched__iter_of(const ecs_sched_query *q) {
     ecs_sched_iter it;
     it.count = 0;
     it.entities = NULL;
+    it.shared = 0;
     it.query_ = q;
     it.next_ = 0;
     it.row_ = -1;   /* a ticked query takes its window, and sets the rest, at its first next */
@@ -622,6 +701,7 @@ bool ecs_sched_iter_next(ecs_sched_iter *it) {
         for (i = 0; i < q->term_count; i++) {
             it->fields[i] = m->column[i] >= 0 ? t->columns[m->column[i]].data : NULL;
         }
+        if (q->inherits && !ecs_sched__share_fields(q, m, it->fields, &it->shared)) continue;
         return true;
     }
     it->count = 0;
@@ -701,6 +781,7 @@ static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
         int32_t c = pt->match->column[i];
         it.fields[i] = c >= 0 ? t->columns[c].data + (size_t)begin * t->columns[c].size : NULL;
     }
+    if (q->inherits) ecs_sched__share_fields(q, pt->match, it.fields, &it.shared);
     pt->pq->fn(&it, pt->pq->arg);
 }
 
@@ -715,7 +796,7 @@ static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
         /* a ticked query's pieces hold whole tick blocks, so that no two mark the same one */
         pt.unit = pq->query->ticked ? ECS_SCHED__TICK_BLOCK : 1;
         items = (pt.match->table->count + pt.unit - 1) / pt.unit;
-        if (items == 0) continue;
+        if (items == 0 || !ecs_sched__match_resolves(pq->query, pt.match)) continue;
         ecs_sched_pool_parallel_for(pq->pool, 0, items, (pq->grain + pt.unit - 1) / pt.unit,
                                     ecs_sched__par_rows, &pt);
     }

@@ -332,7 +332,7 @@ static ecs_sched__sources *ecs_sched__sources_of(const ecs_sched_world *w, ecs_s
 
 /* Room for one more source of target (and the list itself); false when out of memory. */
 static bool ecs_sched__sources_reserve(ecs_sched_world *w, ecs_sched_id kind,
-                                       ecs_sched_entity target) {
+                                       ecs_sched_entity target, uint32_t extra) {
     ecs_sched__kind *k = ecs_sched__kind_of(w, kind);
     uint32_t index = ECS_SCHED_ENTITY_INDEX(target), had = k->source_capacity;
     ecs_sched__sources *s;
@@ -348,7 +348,7 @@ static bool ecs_sched__sources_reserve(ecs_sched_world *w, ecs_sched_id kind,
         r->target_words = words;
     }
     s = &k->sources[index];
-    return ECS_SCHED__GROW(&w->env, s->items, &s->capacity, s->count + 1);
+    return ECS_SCHED__GROW(&w->env, s->items, &s->capacity, s->count + extra);
 }
 
 /* Whether the entity may have sources of some kind (the bit is set by its first source and
@@ -493,12 +493,14 @@ static void ecs_sched__observe_relation(ecs_sched_world *w, ecs_sched_observer_e
     }
 }
 
-/* The entity gains the kind's column: its first slot, raw. NULL when out of memory. */
+/* The entity gains the kind's column (and for IsA the base's mark, inherit.h): its first
+   slot, raw. NULL when out of memory. */
 static unsigned char *ecs_sched__gain_kind(ecs_sched_world *w, ecs_sched_entity source,
-                                           ecs_sched_id kind) {
+                                           ecs_sched_id kind, ecs_sched_entity target) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(source);
     ecs_sched__table *src = w->tables[w->records[index].table];
-    ecs_sched__table *dst = ecs_sched__table_step(w, src, kind, false);
+    ecs_sched__table *dst = kind == w->is_a ? ecs_sched__isa_table(w, src, target)
+                                            : ecs_sched__table_step(w, src, kind, false);
     if (!dst || !ecs_sched__move_entity(w, index, dst)) return NULL;
     return ecs_sched__rel_first_slot(w, source, kind);
 }
@@ -543,6 +545,24 @@ static void ecs_sched__extra_drop(ecs_sched_world *w, ecs_sched_id kind, ecs_sch
     }
 }
 
+static ecs_sched_result ecs_sched__unrelate_checked(ecs_sched_world *w, ecs_sched_entity source,
+                                                    ecs_sched_id kind, ecs_sched_entity target);
+
+/* A further target of a kind that is not exclusive (for IsA, the entity moves to the table
+   with the base's mark first); false when out of memory, with nothing changed. */
+static bool ecs_sched__gain_further_target(ecs_sched_world *w, ecs_sched_entity source,
+                                           ecs_sched_id kind, ecs_sched_entity target,
+                                           const void *payload) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(source);
+    if (kind == w->is_a) {
+        ecs_sched__table *dst = ecs_sched__isa_table(w, w->tables[w->records[index].table], target);
+        if (!dst || !ecs_sched__move_entity(w, index, dst)) return false;
+    }
+    if (ecs_sched__extra_add(w, source, kind, target, payload)) return true;
+    if (kind == w->is_a) ecs_sched__isa_dropped(w, source, target);
+    return false;
+}
+
 /* Relates a checked source and target; `at` places source among target's sources (UINT32_MAX:
    last). */
 static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_entity source,
@@ -561,11 +581,12 @@ static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_
         ecs_sched_result result = ecs_sched__name_may_move(w, source, target, "relate");
         if (result != ECS_SCHED_OK) return result;
     }
-    if (!ecs_sched__sources_reserve(w, kind, target)) {
+    if ((kind == w->is_a && ecs_sched__isa_prepare(w, target) != ECS_SCHED_OK) ||
+        !ecs_sched__sources_reserve(w, kind, target, 1)) {
         return ecs_sched__out_of_memory(w, "relating two entities");
     }
     if (!slot) {
-        slot = ecs_sched__gain_kind(w, source, kind);
+        slot = ecs_sched__gain_kind(w, source, kind, target);
         if (!slot) return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
         ecs_sched__rel_slot_write(w, kind, slot, target, payload, true);
     } else if (exclusive) {
@@ -573,13 +594,20 @@ static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_
         ecs_sched__unlink(w, kind, source, old);
         slot = ecs_sched__rel_first_slot(w, source, kind);   /* an observer may have moved it */
         ecs_sched__rel_slot_write(w, kind, slot, target, payload, true);
-    } else if (!ecs_sched__extra_add(w, source, kind, target, payload)) {
+    } else if (!ecs_sched__gain_further_target(w, source, kind, target, payload)) {
         return ecs_sched__out_of_memory(w, "relating two entities");
     }
     ecs_sched__link(w, kind, source, target, at);
     if (kind == w->child_of) ecs_sched__name_refile(w, source);
     ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, source, kind, target);
     ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, source, kind, target);
+    if (kind == w->is_a) {   /* an instance owns what its new base marks to override */
+        ecs_sched_result result = ecs_sched__isa_copy_overrides(w, source);
+        if (result != ECS_SCHED_OK) {
+            ecs_sched__unrelate_checked(w, source, kind, target);
+            return result;
+        }
+    }
     return ECS_SCHED_OK;
 }
 
@@ -618,6 +646,12 @@ static ecs_sched_result ecs_sched__unrelate_checked(ecs_sched_world *w, ecs_sche
     ecs_sched__observe_relation(w, ECS_SCHED_ON_REMOVE, source, kind, target);
     slot = ecs_sched__rel_first_slot(w, source, kind);
     if (!slot || !ecs_sched__rel_slot_of(w, source, kind, target)) return ECS_SCHED_OK;
+    if (kind == w->is_a) {   /* the base's mark goes first: the entity stops inheriting */
+        if (!ecs_sched__isa_dropped(w, source, target)) {
+            return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
+        }
+        slot = ecs_sched__rel_first_slot(w, source, kind);
+    }
     x = ecs_sched__extra_of(w, kind, source);
     if (ecs_sched__rel_slot_target(slot) == target) {
         if (x && x->count) {   /* the last further target takes the column's place */

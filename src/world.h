@@ -139,8 +139,9 @@ ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world 
 #define ECS_SCHED__KIND_ACYCLIC 0x4u
 #define ECS_SCHED__KIND_POLICY_SHIFT 3    /* two bits: what a target's despawn does */
 #define ECS_SCHED__CHILD_OF_NAME "ecs_sched.ChildOf"
-/* A recorded command keeps its component id in 27 bits (commands.h). */
-#define ECS_SCHED__MAX_COMPONENTS (1u << 27)
+#define ECS_SCHED__IS_A_NAME "ecs_sched.IsA"
+/* A recorded command keeps its component id in 26 bits (commands.h). */
+#define ECS_SCHED__MAX_COMPONENTS (1u << 26)
 
 typedef struct ecs_sched__record {
     uint32_t table;       /* table index, ECS_SCHED__DEAD or ECS_SCHED__RESERVED */
@@ -249,6 +250,7 @@ typedef struct ecs_sched__observers ecs_sched__observers;
 typedef struct ecs_sched__links ecs_sched__links;
 typedef struct ecs_sched__names ecs_sched__names;
 typedef struct ecs_sched__descriptions ecs_sched__descriptions;
+typedef struct ecs_sched__inheritance ecs_sched__inheritance;
 
 struct ecs_sched_world {
     ecs_sched__env env;
@@ -293,6 +295,8 @@ struct ecs_sched_world {
     ecs_sched_id disabled;               /* disable.h: the Disabled tag */
     ecs_sched_id prefab;                 /* disable.h: the Prefab tag */
     ecs_sched_id child_of;               /* hierarchy.h: the ChildOf relationship */
+    ecs_sched_id is_a;                   /* inherit.h: the IsA relationship */
+    ecs_sched__inheritance *inherit;     /* inherit.h; NULL until the first base */
     ecs_sched__links *relations;     /* relation.h; made with ChildOf, the first kind */
     bool linked;                         /* some entity was related or named: despawns
                                             look at relationships and names */
@@ -395,6 +399,20 @@ static void ecs_sched__names_free(ecs_sched_world *w);
 static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w);
 /* reflect.h: the descriptions of types go with the world. */
 static void ecs_sched__descriptions_free(ecs_sched_world *w);
+/* inherit.h: IsA, the bases' marks, inherited values, instantiation by a command. */
+static ecs_sched_id ecs_sched__register_is_a(ecs_sched_world *w);
+static inline ecs_sched_entity ecs_sched__mark_base(const ecs_sched_world *w, ecs_sched_id id);
+static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sched__table *t,
+                                        ecs_sched_id id, bool *found);
+static ecs_sched_result ecs_sched__isa_prepare(ecs_sched_world *w, ecs_sched_entity base);
+static ecs_sched__table *ecs_sched__isa_table(ecs_sched_world *w, ecs_sched__table *from,
+                                              ecs_sched_entity base);
+static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source);
+static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
+                                   ecs_sched_entity base);
+static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made,
+                                         const void *slot, ecs_sched_result *result);
+static void ecs_sched__inheritance_free(ecs_sched_world *w);
 
 /* ---- small helpers ---- */
 
@@ -1155,7 +1173,8 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
     w->child_of = w->disabled ? ecs_sched__register_child_of(w) : 0;
     w->prefab = w->child_of ? ecs_sched_component_register_type(w, ECS_SCHED__PREFAB_NAME, 0, 0) : 0;
-    if (!w->prefab) {
+    w->is_a = w->prefab ? ecs_sched__register_is_a(w) : 0;
+    if (!w->is_a) {
         ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
                        "world_create: out of memory");
         ecs_sched_world_destroy(w);
@@ -1199,6 +1218,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__relations_free(w);
     ecs_sched__names_free(w);
     ecs_sched__descriptions_free(w);
+    ecs_sched__inheritance_free(w);
     ecs_sched__resources_free(w);
     ecs_sched__name_map_free(&w->component_names);
     for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);

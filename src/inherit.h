@@ -1,0 +1,564 @@
+/* inherit: bases and instances (IsA), inherited values, overrides, and instantiating a prefab
+   with its children. */
+#pragma once
+#include "name.h"
+
+/* IsA ("ecs_sched.IsA"), registered by every world: ecs_sched_relate(w, instance,
+   ecs_sched_is_a(w), base, NULL) makes `instance` see the components of `base` that it does
+   not own (see PREFABS AND INHERITANCE). Not exclusive (an instance may have several bases),
+   acyclic (a base cannot be its own instance), and a base with instances cannot be despawned
+   (ECS_SCHED_ERR_REFUSED naming them). */
+ECS_SCHED_API ecs_sched_id ecs_sched_is_a(const ecs_sched_world *world);
+/* A new instance of `prefab` (IsA prefab), and for each descendant of the prefab a new
+   instance of it, placed the same way under the new root (ChildOf, the same order, the same
+   names). Each new entity owns a copy of what its prefab marked with
+   ecs_sched_auto_override and shares the rest. All or nothing: ECS_SCHED_NULL_ENTITY on
+   failure, with nothing made. A structural change: from a system, record it
+   (ecs_sched_commands_instantiate). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_instantiate(ecs_sched_world *world,
+                                                     ecs_sched_entity prefab);
+/* The same, recorded: the handle returned comes alive when the buffer is applied (a prefab
+   dead by then makes the command skipped). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_commands_instantiate(ecs_sched_commands *commands,
+                                                              ecs_sched_entity prefab);
+/* Every instance made of `base` from now on (directly or through further bases) gets its own
+   copy of component `id`, taken from what the base sees, instead of sharing it. The base
+   must own or inherit the component. */
+ECS_SCHED_API ecs_sched_result ecs_sched_auto_override(ecs_sched_world *world,
+                                                       ecs_sched_entity base, ecs_sched_id id);
+/* Whether the entity has the component itself (ecs_sched_has also counts what it inherits). */
+ECS_SCHED_API bool ecs_sched_owns(const ecs_sched_world *world, ecs_sched_entity entity,
+                                  ecs_sched_id id);
+/* Whose value of `id` the entity sees: itself when it owns it, else its nearest base with it
+   (see the rule in PREFABS AND INHERITANCE); ECS_SCHED_NULL_ENTITY when none has it. */
+ECS_SCHED_API ecs_sched_entity ecs_sched_owner(const ecs_sched_world *world,
+                                               ecs_sched_entity entity, ecs_sched_id id);
+
+/*@@ implementation @@*/
+/* inherit: bases and instances.
+
+   An instance keeps its bases twice: as IsA relationships (relation.h: the lists of instances
+   of a base, the refusal to despawn a base in use), and in its table's type, where each base
+   has a tag of its own, its mark, made when it first becomes a base. Instances of different
+   bases therefore live in different tables, so that a base's value is one value for a whole
+   table: a query hands it out once per table (a shared field), and finds it once per table
+   per iteration, whatever the number of rows. Queries that do not ask for inherited values
+   match as before, and pay nothing. */
+
+typedef struct ecs_sched__base {
+    ecs_sched_entity entity;        /* the base this id marks (0: the id is not a mark) */
+    ecs_sched_id *auto_ids;         /* copied into each new instance */
+    uint32_t auto_count;
+    uint32_t auto_capacity;
+} ecs_sched__base;
+
+struct ecs_sched__inheritance {
+    ecs_sched__base *by_id;         /* by component id, below capacity */
+    uint32_t capacity;
+    ecs_sched_id first_mark;        /* no smaller id is a mark */
+    ecs_sched__map mark_of;         /* base entity (the whole handle) -> its mark */
+};
+
+ecs_sched_id ecs_sched_is_a(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->is_a;
+}
+
+/* The world's side (declared in world.h): IsA is registered with the world. */
+static ecs_sched_id ecs_sched__register_is_a(ecs_sched_world *w) {
+    ecs_sched_relation_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = ECS_SCHED__IS_A_NAME;
+    d.acyclic = true;
+    d.on_target_despawn = ECS_SCHED_TARGET_REFUSE;
+    return ecs_sched_relation_register(w, &d);
+}
+
+/* ---- marks ---- */
+
+/* The base an id marks, or 0. */
+static inline ecs_sched_entity ecs_sched__mark_base(const ecs_sched_world *w, ecs_sched_id id) {
+    const ecs_sched__inheritance *h = w->inherit;
+    return h && id < h->capacity && id >= h->first_mark ? h->by_id[id].entity : 0;
+}
+
+static ecs_sched_id ecs_sched__base_mark(const ecs_sched_world *w, ecs_sched_entity base) {
+    uint32_t id;
+    if (!w->inherit) return 0;
+    id = ecs_sched__map_get(&w->inherit->mark_of, base);
+    return id == ECS_SCHED__NONE ? 0 : (ecs_sched_id)id;
+}
+
+/* The base's mark, made on first use; 0 when out of memory. */
+static ecs_sched_id ecs_sched__base_mark_make(ecs_sched_world *w, ecs_sched_entity base) {
+    ecs_sched__inheritance *h = w->inherit;
+    char name[64];
+    ecs_sched_id id = ecs_sched__base_mark(w, base);
+    uint32_t had;
+    if (id) return id;
+    if (!h) {
+        h = (ecs_sched__inheritance *)ecs_sched__calloc(&w->env, sizeof *h);
+        if (!h) return 0;
+        w->inherit = h;
+    }
+    snprintf(name, sizeof name, "ecs_sched.IsA(entity %u.%u)", (unsigned)ECS_SCHED_ENTITY_INDEX(base),
+             (unsigned)ECS_SCHED_ENTITY_GENERATION(base));
+    id = ecs_sched_component_register_type(w, name, 0, 0);
+    if (!id || !ecs_sched__map_reserve(&w->env, &h->mark_of, 1)) return 0;
+    had = h->capacity;
+    if (id >= had) {
+        if (!ECS_SCHED__GROW(&w->env, h->by_id, &h->capacity, id + 1)) return 0;
+        memset(h->by_id + had, 0, (h->capacity - had) * sizeof *h->by_id);
+    }
+    if (!h->first_mark || id < h->first_mark) h->first_mark = id;
+    h->by_id[id].entity = base;
+    ecs_sched__map_insert_unchecked(&h->mark_of, base, id);
+    return id;
+}
+
+/* What a base shares: its components, but not relationships, the hidden tags (an instance of
+   a prefab is no prefab) or marks. */
+static bool ecs_sched__inheritable(const ecs_sched_world *w, ecs_sched_id id) {
+    return !w->components[id].relation && id != w->prefab && id != w->disabled &&
+           !ecs_sched__mark_base(w, id);
+}
+
+/* ---- finding a base's value ---- */
+
+static inline const ecs_sched__table *ecs_sched__table_of(const ecs_sched_world *w,
+                                                         ecs_sched_entity e) {
+    return w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+}
+
+/* The first base exactly `depth` IsA steps above table t's entities (its marks in type order,
+   depth first) that owns `id`; *deeper says whether any base is that far up. */
+static ecs_sched_entity ecs_sched__base_at(const ecs_sched_world *w, const ecs_sched__table *t,
+                                           ecs_sched_id id, int32_t depth, bool *deeper) {
+    int32_t i;
+    for (i = t->type_count - 1; i >= 0 && t->type[i] >= w->inherit->first_mark; i--) {}
+    for (i++; i < t->type_count; i++) {
+        ecs_sched_entity base = ecs_sched__mark_base(w, t->type[i]), found;
+        const ecs_sched__table *bt;
+        if (!base) continue;
+        bt = ecs_sched__table_of(w, base);
+        if (depth == 1) {
+            *deeper = true;
+            if (ecs_sched__type_find(bt, id) >= 0) return base;
+            continue;
+        }
+        found = ecs_sched__base_at(w, bt, id, depth - 1, deeper);
+        if (found) return found;
+    }
+    return 0;
+}
+
+/* The nearest base of table t's entities owning `id`: the fewest IsA steps up, and among
+   bases as far up, the one whose mark comes first (the base that became a base first). */
+static ecs_sched_entity ecs_sched__nearest_base(const ecs_sched_world *w,
+                                                const ecs_sched__table *t, ecs_sched_id id) {
+    int32_t depth;
+    if (!w->inherit || ecs_sched__type_find(t, w->is_a) < 0 || !ecs_sched__inheritable(w, id)) {
+        return 0;
+    }
+    for (depth = 1;; depth++) {
+        bool deeper = false;
+        ecs_sched_entity found = ecs_sched__base_at(w, t, id, depth, &deeper);
+        if (found || !deeper) return found;
+    }
+}
+
+/* The value of `id` the entities of table t inherit, or NULL (also for a tag: see *found). */
+static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sched__table *t,
+                                        ecs_sched_id id, bool *found) {
+    ecs_sched_entity base = ecs_sched__nearest_base(w, t, id);
+    const ecs_sched__record *r;
+    int32_t column;
+    *found = base != 0;
+    if (!base) return NULL;
+    r = &w->records[ECS_SCHED_ENTITY_INDEX(base)];
+    column = ecs_sched__column_find(w->tables[r->table], id);
+    return column < 0 ? NULL : ecs_sched__cell(w->tables[r->table], column, r->row);
+}
+
+bool ecs_sched_owns(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__is_live_record(w, e) && ecs_sched__type_find(ecs_sched__table_of(w, e), id) >= 0;
+}
+
+ecs_sched_entity ecs_sched_owner(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__table *t;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__is_live_record(w, e) || !ecs_sched__component_valid(w, id)) return 0;
+    t = ecs_sched__table_of(w, e);
+    return ecs_sched__type_find(t, id) >= 0 ? e : ecs_sched__nearest_base(w, t, id);
+}
+
+/* ---- auto-override ---- */
+
+ecs_sched_result ecs_sched_auto_override(ecs_sched_world *w, ecs_sched_entity base,
+                                         ecs_sched_id id) {
+    ecs_sched__base *b;
+    ecs_sched_id mark;
+    uint32_t i;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "auto_override")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, base)) return ecs_sched__stale(w, base, "auto_override");
+    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "auto_override");
+    if (!ecs_sched__inheritable(w, id)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "auto_override: '%s' is not inherited (relationships, the "
+                               "Prefab and Disabled tags and bases' marks never are), so "
+                               "instances have nothing to copy", w->components[id].name);
+    }
+    if (!ecs_sched_owner(w, base, id)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
+                               "auto_override: %s has no component '%s' (neither its own nor "
+                               "inherited) for its instances to copy; insert it first",
+                               ecs_sched__entity_label(w, base).text, w->components[id].name);
+    }
+    mark = ecs_sched__base_mark_make(w, base);
+    if (!mark) return ecs_sched__out_of_memory(w, "making an entity a base");
+    b = &w->inherit->by_id[mark];
+    for (i = 0; i < b->auto_count; i++) {
+        if (b->auto_ids[i] == id) return ECS_SCHED_OK;
+    }
+    if (!ECS_SCHED__GROW(&w->env, b->auto_ids, &b->auto_capacity, b->auto_count + 1)) {
+        return ecs_sched__out_of_memory(w, "marking a component to override");
+    }
+    b->auto_ids[b->auto_count++] = id;
+    return ECS_SCHED_OK;
+}
+
+/* Adds to ids (n so far, at most `capacity`) the auto-overrides of table t's bases, theirs in
+   turn, each id once; returns the new count. */
+static int32_t ecs_sched__gather_auto(const ecs_sched_world *w, const ecs_sched__table *t,
+                                      ecs_sched_id *ids, int32_t n, int32_t capacity) {
+    int32_t i, k;
+    uint32_t a;
+    if (!w->inherit) return n;
+    for (i = 0; i < t->type_count; i++) {
+        ecs_sched_entity base = ecs_sched__mark_base(w, t->type[i]);
+        const ecs_sched__base *b;
+        if (!base) continue;
+        b = &w->inherit->by_id[t->type[i]];
+        for (a = 0; a < b->auto_count && n < capacity; a++) {
+            for (k = 0; k < n && ids[k] != b->auto_ids[a]; k++) {}
+            if (k == n) ids[n++] = b->auto_ids[a];
+        }
+        n = ecs_sched__gather_auto(w, ecs_sched__table_of(w, base), ids, n, capacity);
+    }
+    return n;
+}
+
+/* ---- relating to a base (relation.h's side) ---- */
+
+/* Before source relates to base with IsA: the base's mark exists. */
+static ecs_sched_result ecs_sched__isa_prepare(ecs_sched_world *w, ecs_sched_entity base) {
+    return ecs_sched__base_mark_make(w, base) ? ECS_SCHED_OK
+                                          : ecs_sched__out_of_memory(w, "making an entity a base");
+}
+
+/* The table source moves to when it relates to base: with the base's mark, and with IsA unless
+   it has it already. */
+static ecs_sched__table *ecs_sched__isa_table(ecs_sched_world *w, ecs_sched__table *from,
+                                              ecs_sched_entity base) {
+    ecs_sched__table *t = from;
+    if (ecs_sched__type_find(t, w->is_a) < 0) t = ecs_sched__table_step(w, t, w->is_a, false);
+    return t ? ecs_sched__table_step(w, t, ecs_sched__base_mark(w, base), false) : NULL;
+}
+
+/* After source related to base: it owns a copy of what its new bases mark to override, unless
+   it owns it already. */
+static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source) {
+    ecs_sched_id auto_ids[ECS_SCHED__MAX_TYPE], ids[ECS_SCHED__MAX_TYPE];
+    const void *values[ECS_SCHED__MAX_TYPE];
+    const ecs_sched__table *t = ecs_sched__table_of(w, source);
+    int32_t n = ecs_sched__gather_auto(w, t, auto_ids, 0, ECS_SCHED__MAX_TYPE), i, count = 0;
+    for (i = 0; i < n; i++) {
+        bool found;
+        const void *value;
+        if (ecs_sched__type_find(t, auto_ids[i]) >= 0) continue;
+        value = ecs_sched__inherited_value(w, t, auto_ids[i], &found);
+        if (!found) continue;
+        ids[count] = auto_ids[i];
+        values[count++] = value;
+    }
+    return count ? ecs_sched_insert_many(w, source, count, ids, values) : ECS_SCHED_OK;
+}
+
+/* After source stopped relating to base: its mark goes. */
+static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
+                                   ecs_sched_entity base) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(source);
+    ecs_sched__table *src = w->tables[w->records[index].table], *dst;
+    ecs_sched_id mark = ecs_sched__base_mark(w, base);
+    if (!mark || ecs_sched__type_find(src, mark) < 0) return true;
+    dst = ecs_sched__table_step(w, src, mark, true);
+    return dst && ecs_sched__move_entity(w, index, dst);
+}
+
+/* ---- instantiating ---- */
+
+/* One entity of a prefab's subtree and the one made of it. */
+typedef struct ecs_sched__copy {
+    ecs_sched_entity prefab;
+    ecs_sched_entity made;
+    int32_t parent;                 /* index of its parent's entry; -1 for the root */
+    ecs_sched__table *table;
+    char *name;
+} ecs_sched__copy;
+
+typedef struct ecs_sched__instancing {
+    ecs_sched__copy *copies;
+    int32_t count;
+    int32_t taken;                  /* copies given a handle so far */
+} ecs_sched__instancing;
+
+static void ecs_sched__instancing_free(ecs_sched_world *w, ecs_sched__instancing *in) {
+    int32_t i;
+    for (i = 0; i < in->count; i++) ecs_sched__free(&w->env, in->copies[i].name);
+    ecs_sched__free(&w->env, in->copies);
+}
+
+/* The prefab's subtree, depth first, each entry with the index of its parent's entry. */
+static ecs_sched_result ecs_sched__instancing_plan(ecs_sched_world *w, ecs_sched_entity prefab,
+                                                   ecs_sched__instancing *in) {
+    int32_t total = ecs_sched_descendants(w, prefab, ECS_SCHED_DEPTH_FIRST, NULL, 0), i, p;
+    ecs_sched_entity *order;
+    in->count = in->taken = 0;
+    in->copies = (ecs_sched__copy *)ecs_sched__calloc(&w->env, (size_t)(total + 1) * sizeof *in->copies);
+    order = (ecs_sched_entity *)ecs_sched__alloc(&w->env, (size_t)(total + 1) * sizeof *order);
+    if (!in->copies || !order) {
+        ecs_sched__free(&w->env, order);
+        return ecs_sched__out_of_memory(w, "instantiating a prefab");
+    }
+    order[0] = prefab;
+    ecs_sched_descendants(w, prefab, ECS_SCHED_DEPTH_FIRST, order + 1, total);
+    for (i = 0; i <= total; i++) {
+        ecs_sched__copy *c = &in->copies[in->count++];
+        const char *name = i ? ecs_sched_name(w, order[i]) : NULL;
+        ecs_sched_entity parent = i ? ecs_sched_parent_of(w, order[i]) : 0;
+        c->prefab = order[i];
+        c->parent = -1;
+        for (p = i - 1; parent && p >= 0; p--) {   /* depth first: the parent came before */
+            if (order[p] == parent) {
+                c->parent = p;
+                break;
+            }
+        }
+        if (name && !(c->name = ecs_sched__strdup(&w->env, name))) {
+            ecs_sched__free(&w->env, order);
+            return ecs_sched__out_of_memory(w, "instantiating a prefab");
+        }
+    }
+    ecs_sched__free(&w->env, order);
+    return ECS_SCHED_OK;
+}
+
+/* The table each copy is placed in: IsA, its prefab's mark, ChildOf below the root, and what
+   its prefab's bases mark to override. */
+static ecs_sched_result ecs_sched__instancing_tables(ecs_sched_world *w, ecs_sched__instancing *in) {
+    int32_t i;
+    for (i = 0; i < in->count; i++) {
+        ecs_sched__copy *c = &in->copies[i];
+        ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
+        ecs_sched__table *t;
+        int32_t n;
+        if (!ecs_sched__base_mark_make(w, c->prefab)) return ecs_sched__out_of_memory(w, "making an entity a base");
+        t = ecs_sched__isa_table(w, w->tables[0], c->prefab);
+        if (t && c->parent >= 0) t = ecs_sched__table_step(w, t, w->child_of, false);
+        if (!t) return w->env.last_result;
+        n = ecs_sched__gather_auto(w, t, ids, 0, ECS_SCHED__MAX_TYPE);
+        c->table = ecs_sched__table_adding(w, t, n, ids);
+        if (!c->table) return w->env.last_result;
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Everything placing the copies allocates, allocated first: rows, handles (taken now,
+   reserved until placed), the lists of sources, names. The root takes `root` when it is a
+   handle a command buffer reserved. */
+static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instancing *in,
+                                          ecs_sched_entity root) {
+    int32_t i, j, named = 0;
+    uint32_t top = 0;
+    for (i = 0; i < in->count; i++) {
+        int32_t same = 1;
+        for (j = 0; j < i; j++) same += in->copies[j].table == in->copies[i].table;
+        if (!ecs_sched__table_reserve(w, in->copies[i].table, same) ||
+            !ecs_sched__sources_reserve(w, w->is_a, in->copies[i].prefab, 1)) {
+            return false;
+        }
+        named += in->copies[i].name != NULL;
+    }
+    if (!ecs_sched__reserve_indices(w, (uint32_t)in->count)) return false;
+    for (i = 0; i < in->count; i++) {
+        uint32_t index = i == 0 && root ? ECS_SCHED_ENTITY_INDEX(root) : ecs_sched__take_index(w);
+        if (i > 0 || !root) w->records[index].table = ECS_SCHED__RESERVED;
+        in->copies[i].made = ecs_sched__make_entity(index, w->records[index].generation);
+        in->taken = i + 1;
+        if (index > top) top = index;
+    }
+    for (i = 0; i < in->count; i++) {
+        uint32_t children = 0;
+        for (j = i + 1; j < in->count; j++) children += in->copies[j].parent == i;
+        if (children && !ecs_sched__sources_reserve(w, w->child_of, in->copies[i].made, children)) {
+            return false;
+        }
+    }
+    return !named || (ecs_sched__names_reserve(w, top) &&
+                      ecs_sched__map_reserve(&w->env, &w->names->map, (uint32_t)named));
+}
+
+/* Gives back the handles taken for a failed instantiation (but not a buffer's). */
+static void ecs_sched__instancing_release(ecs_sched_world *w, ecs_sched__instancing *in,
+                                          ecs_sched_entity root) {
+    int32_t i;
+    for (i = in->taken - 1; i >= 0; i--) {
+        if (i == 0 && root) continue;
+        ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(in->copies[i].made));
+    }
+}
+
+/* What entity e sees of id: its own value or its nearest base's (NULL for a tag). */
+static const void *ecs_sched__seen_value(const ecs_sched_world *w, ecs_sched_entity e,
+                                         ecs_sched_id id) {
+    const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
+    const ecs_sched__table *t = w->tables[r->table];
+    int32_t column = ecs_sched__column_find(t, id);
+    bool found;
+    if (column >= 0) return ecs_sched__cell(t, column, r->row);
+    return ecs_sched__inherited_value(w, t, id, &found);
+}
+
+/* Places the copies (nothing fails any more) and tells the observers. */
+static void ecs_sched__instancing_place(ecs_sched_world *w, ecs_sched__instancing *in) {
+    int32_t i, k;
+    for (i = 0; i < in->count; i++) {
+        ecs_sched__copy *c = &in->copies[i];
+        ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
+        const void *values[ECS_SCHED__MAX_TYPE];
+        ecs_sched_entity parent = c->parent >= 0 ? in->copies[c->parent].made : 0;
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(c->made);
+        int32_t n = 0;
+        for (k = 0; k < c->table->type_count; k++) {
+            ecs_sched_id id = c->table->type[k];
+            ids[n] = id;
+            if (id == w->is_a) values[n++] = &c->prefab;
+            else if (id == w->child_of) values[n++] = &in->copies[c->parent].made;
+            else if (ecs_sched__mark_base(w, id)) values[n++] = NULL;
+            else values[n++] = ecs_sched__seen_value(w, c->prefab, id);
+        }
+        ecs_sched__place(w, index, c->table, n, ids, values);
+        ecs_sched__link(w, w->is_a, c->made, c->prefab, UINT32_MAX);
+        if (parent) ecs_sched__link(w, w->child_of, c->made, parent, UINT32_MAX);
+        if (c->name) {
+            w->names->by_index[index].text = c->name;
+            c->name = NULL;
+            ecs_sched__name_file(w->names, index, parent);
+        }
+    }
+    for (i = 0; w->observers && i < in->count; i++) {
+        const ecs_sched__copy *c = &in->copies[i];
+        ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
+        int32_t n = 0;
+        for (k = 0; k < c->table->type_count; k++) {
+            ecs_sched_id id = c->table->type[k];
+            if (!w->components[id].relation && !ecs_sched__mark_base(w, id)) ids[n++] = id;
+        }
+        ecs_sched__observe_inserted(w, c->made, NULL, n, ids);
+        ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, c->made, w->is_a, c->prefab);
+        ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, c->made, w->is_a, c->prefab);
+        if (c->parent >= 0) {
+            ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, c->made, w->child_of,
+                                        in->copies[c->parent].made);
+            ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, c->made, w->child_of,
+                                        in->copies[c->parent].made);
+        }
+    }
+}
+
+/* Instantiates a checked, live prefab; the root takes `root` when it is not 0 (a handle a
+   command buffer reserved). */
+static ecs_sched_entity ecs_sched__instantiate_checked(ecs_sched_world *w, ecs_sched_entity prefab,
+                                                       ecs_sched_entity root) {
+    ecs_sched__instancing in;
+    ecs_sched_entity made = 0;
+    ecs_sched_result result = ecs_sched__instancing_plan(w, prefab, &in);
+    if (result == ECS_SCHED_OK) result = ecs_sched__instancing_tables(w, &in);
+    if (result == ECS_SCHED_OK && !ecs_sched__instancing_reserve(w, &in, root)) {
+        ecs_sched__instancing_release(w, &in, root);
+        result = ecs_sched__out_of_memory(w, "instantiating a prefab");
+    }
+    if (result == ECS_SCHED_OK) {
+        ecs_sched__instancing_place(w, &in);
+        made = in.copies[0].made;
+    }
+    ecs_sched__instancing_free(w, &in);
+    if (w->observers) ecs_sched__observers_flush(w);
+    return made;
+}
+
+ecs_sched_entity ecs_sched_instantiate(ecs_sched_world *w, ecs_sched_entity prefab) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_instantiate(ecs_sched__deferring(w), prefab);
+    }
+    if (ecs_sched__change_refused(w, "instantiate")) return ECS_SCHED_NULL_ENTITY;
+    if (!ecs_sched__is_live_record(w, prefab)) {
+        ecs_sched__stale(w, prefab, "instantiate (the prefab)");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    return ecs_sched__instantiate_checked(w, prefab, 0);
+}
+
+ecs_sched_entity ecs_sched_commands_instantiate(ecs_sched_commands *cmd, ecs_sched_entity prefab) {
+    ecs_sched_world *w;
+    uint32_t index;
+    ecs_sched_entity e;
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
+    w = cmd->world;
+    if (ecs_sched__check_target(cmd, prefab, "commands_instantiate (the prefab)") != ECS_SCHED_OK ||
+        !ecs_sched__reserve_indices(w, 1)) {
+        if (w->env.last_result != ECS_SCHED_ERR_STALE_ENTITY) {
+            ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
+        }
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    index = ecs_sched__take_index(w);
+    e = ecs_sched__make_entity(index, w->records[index].generation);
+    w->records[index].table = ECS_SCHED__RESERVED;
+    if (ecs_sched__record_slot_command(cmd, ECS_SCHED__CMD_INSTANTIATE, e, w->is_a, prefab, NULL,
+                                       0) != ECS_SCHED_OK) {
+        ecs_sched__release_index(w, index);
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    return e;
+}
+
+/* The command's side (declared in world.h): applies a recorded instantiation of the prefab
+   into the handle the buffer reserved. False when the prefab is gone (the command is
+   skipped). */
+static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made,
+                                         const void *slot, ecs_sched_result *result) {
+    ecs_sched_entity prefab;
+    memcpy(&prefab, slot, sizeof prefab);
+    if (!ecs_sched__is_live_record(w, prefab)) {   /* skipped, and its handle given back */
+        ecs_sched__stale(w, prefab, "applying commands_instantiate (the prefab)");
+        ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(made));
+        return false;
+    }
+    *result = ecs_sched__instantiate_checked(w, prefab, made) ? ECS_SCHED_OK : w->env.last_result;
+    return true;
+}
+
+static void ecs_sched__inheritance_free(ecs_sched_world *w) {
+    ecs_sched__inheritance *h = w->inherit;
+    uint32_t i;
+    if (!h) return;
+    for (i = 0; i < h->capacity; i++) ecs_sched__free(&w->env, h->by_id[i].auto_ids);
+    ecs_sched__free(&w->env, h->by_id);
+    ecs_sched__map_free(&w->env, &h->mark_of);
+    ecs_sched__free(&w->env, h);
+    w->inherit = NULL;
+}
