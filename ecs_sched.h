@@ -5315,6 +5315,7 @@ static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
 static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made,
                                          const void *slot, ecs_sched_result *result);
 static void ecs_sched__inheritance_free(ecs_sched_world *w);
+static ecs_sched_result ecs_sched__check_inheritance(ecs_sched_world *w);
 
 /* ---- small helpers ---- */
 
@@ -6284,6 +6285,7 @@ ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
     if (result == ECS_SCHED_OK) result = ecs_sched__check_queries(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_relations(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_names(w);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_inheritance(w);
     return result;
 }
 
@@ -12077,6 +12079,12 @@ static bool ecs_sched__term_written(const ecs_sched__query_use *use, int32_t ter
     return !use->reads_only && ecs_sched__term_writes(use->query->terms[term].kind);
 }
 
+/* Whether a term touches only the rows its query matches: not one read from the parent, nor
+   an inherited one, which reads a base the query may not match. */
+static bool ecs_sched__term_stays_on_row(ecs_sched_term_kind kind) {
+    return ecs_sched__term_on_self(kind) && kind != ECS_SCHED_TERM_INHERITED;
+}
+
 /* Two queries touch the same data in conflicting ways: no entity can match both unless
    neither requires what the other excludes, and then one writes a component the other
    touches. */
@@ -12084,7 +12092,7 @@ static bool ecs_sched__queries_conflict(const ecs_sched__query_use *a,
                                         const ecs_sched__query_use *b) {
     int32_t i, j;
     /* entities the two cannot share keep their data apart, but a term read from the parent
-       reaches entities its query does not match */
+       or inherited from a base reaches entities its query does not match */
     bool disjoint = ecs_sched__query_rules_out(a->query, b->query) ||
                     ecs_sched__query_rules_out(b->query, a->query);
     for (i = 0; i < a->query->term_count; i++) {
@@ -12095,7 +12103,9 @@ static bool ecs_sched__queries_conflict(const ecs_sched__query_use *a,
             if (kb == ECS_SCHED_TERM_WITHOUT || b->query->terms[j].id != a->query->terms[i].id) {
                 continue;
             }
-            if (disjoint && ecs_sched__term_on_self(ka) && ecs_sched__term_on_self(kb)) continue;
+            if (disjoint && ecs_sched__term_stays_on_row(ka) && ecs_sched__term_stays_on_row(kb)) {
+                continue;
+            }
             if (ecs_sched__term_written(a, i) || ecs_sched__term_written(b, j)) return true;
         }
     }
@@ -20117,14 +20127,16 @@ static ecs_sched_result ecs_sched__instancing_plan(ecs_sched_world *w, ecs_sched
     int32_t total = ecs_sched_descendants(w, prefab, ECS_SCHED_DEPTH_FIRST, NULL, 0), i, p;
     ecs_sched_entity *order;
     in->count = in->taken = 0;
+    in->copies = NULL;
+    if (total < 0) return w->env.last_result;   /* the walk ran out of memory */
     in->copies = (ecs_sched__copy *)ecs_sched__calloc(&w->env, (size_t)(total + 1) * sizeof *in->copies);
     order = (ecs_sched_entity *)ecs_sched__alloc(&w->env, (size_t)(total + 1) * sizeof *order);
-    if (!in->copies || !order) {
+    if (!in->copies || !order ||
+        ecs_sched_descendants(w, prefab, ECS_SCHED_DEPTH_FIRST, order + 1, total) != total) {
         ecs_sched__free(&w->env, order);
         return ecs_sched__out_of_memory(w, "instantiating a prefab");
     }
     order[0] = prefab;
-    ecs_sched_descendants(w, prefab, ECS_SCHED_DEPTH_FIRST, order + 1, total);
     for (i = 0; i <= total; i++) {
         ecs_sched__copy *c = &in->copies[in->count++];
         const char *name = i ? ecs_sched_name(w, order[i]) : NULL;
@@ -20352,6 +20364,32 @@ static void ecs_sched__inheritance_free(ecs_sched_world *w) {
     ecs_sched__map_free(&w->env, &h->mark_of);
     ecs_sched__free(&w->env, h);
     w->inherit = NULL;
+}
+
+/* The world's side (declared in world.h): an entity's table has the mark of each of its
+   bases, and no other. */
+static ecs_sched_result ecs_sched__check_inheritance(ecs_sched_world *w) {
+    uint32_t i;
+    int32_t row, k;
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        for (row = 0; row < t->count; row++) {
+            int32_t marks = 0;
+            for (k = 0; k < t->type_count; k++) {
+                ecs_sched_entity base = ecs_sched__mark_base(w, t->type[k]);
+                if (!base) continue;
+                marks++;
+                if (!ecs_sched__is_live_record(w, base) ||
+                    !ecs_sched_has_relation(w, t->entities[row], w->is_a, base)) {
+                    return ecs_sched__inconsistent(w, "a base's mark without its IsA", i, (uint32_t)row);
+                }
+            }
+            if (marks != ecs_sched_target_count(w, t->entities[row], w->is_a)) {
+                return ecs_sched__inconsistent(w, "an IsA without its base's mark", i, (uint32_t)row);
+            }
+        }
+    }
+    return ECS_SCHED_OK;
 }
 
 /*============================== src/reflect.h (implementation) ==============================*/

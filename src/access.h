@@ -214,6 +214,12 @@ static bool ecs_sched__term_written(const ecs_sched__query_use *use, int32_t ter
     return !use->reads_only && ecs_sched__term_writes(use->query->terms[term].kind);
 }
 
+/* Whether a term touches only the rows its query matches: not one read from the parent, nor
+   an inherited one, which reads a base the query may not match. */
+static bool ecs_sched__term_stays_on_row(ecs_sched_term_kind kind) {
+    return ecs_sched__term_on_self(kind) && kind != ECS_SCHED_TERM_INHERITED;
+}
+
 /* Two queries touch the same data in conflicting ways: no entity can match both unless
    neither requires what the other excludes, and then one writes a component the other
    touches. */
@@ -221,7 +227,7 @@ static bool ecs_sched__queries_conflict(const ecs_sched__query_use *a,
                                         const ecs_sched__query_use *b) {
     int32_t i, j;
     /* entities the two cannot share keep their data apart, but a term read from the parent
-       reaches entities its query does not match */
+       or inherited from a base reaches entities its query does not match */
     bool disjoint = ecs_sched__query_rules_out(a->query, b->query) ||
                     ecs_sched__query_rules_out(b->query, a->query);
     for (i = 0; i < a->query->term_count; i++) {
@@ -232,7 +238,9 @@ static bool ecs_sched__queries_conflict(const ecs_sched__query_use *a,
             if (kb == ECS_SCHED_TERM_WITHOUT || b->query->terms[j].id != a->query->terms[i].id) {
                 continue;
             }
-            if (disjoint && ecs_sched__term_on_self(ka) && ecs_sched__term_on_self(kb)) continue;
+            if (disjoint && ecs_sched__term_stays_on_row(ka) && ecs_sched__term_stays_on_row(kb)) {
+                continue;
+            }
             if (ecs_sched__term_written(a, i) || ecs_sched__term_written(b, j)) return true;
         }
     }

@@ -326,14 +326,16 @@ static ecs_sched_result ecs_sched__instancing_plan(ecs_sched_world *w, ecs_sched
     int32_t total = ecs_sched_descendants(w, prefab, ECS_SCHED_DEPTH_FIRST, NULL, 0), i, p;
     ecs_sched_entity *order;
     in->count = in->taken = 0;
+    in->copies = NULL;
+    if (total < 0) return w->env.last_result;   /* the walk ran out of memory */
     in->copies = (ecs_sched__copy *)ecs_sched__calloc(&w->env, (size_t)(total + 1) * sizeof *in->copies);
     order = (ecs_sched_entity *)ecs_sched__alloc(&w->env, (size_t)(total + 1) * sizeof *order);
-    if (!in->copies || !order) {
+    if (!in->copies || !order ||
+        ecs_sched_descendants(w, prefab, ECS_SCHED_DEPTH_FIRST, order + 1, total) != total) {
         ecs_sched__free(&w->env, order);
         return ecs_sched__out_of_memory(w, "instantiating a prefab");
     }
     order[0] = prefab;
-    ecs_sched_descendants(w, prefab, ECS_SCHED_DEPTH_FIRST, order + 1, total);
     for (i = 0; i <= total; i++) {
         ecs_sched__copy *c = &in->copies[in->count++];
         const char *name = i ? ecs_sched_name(w, order[i]) : NULL;
@@ -561,4 +563,30 @@ static void ecs_sched__inheritance_free(ecs_sched_world *w) {
     ecs_sched__map_free(&w->env, &h->mark_of);
     ecs_sched__free(&w->env, h);
     w->inherit = NULL;
+}
+
+/* The world's side (declared in world.h): an entity's table has the mark of each of its
+   bases, and no other. */
+static ecs_sched_result ecs_sched__check_inheritance(ecs_sched_world *w) {
+    uint32_t i;
+    int32_t row, k;
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        for (row = 0; row < t->count; row++) {
+            int32_t marks = 0;
+            for (k = 0; k < t->type_count; k++) {
+                ecs_sched_entity base = ecs_sched__mark_base(w, t->type[k]);
+                if (!base) continue;
+                marks++;
+                if (!ecs_sched__is_live_record(w, base) ||
+                    !ecs_sched_has_relation(w, t->entities[row], w->is_a, base)) {
+                    return ecs_sched__inconsistent(w, "a base's mark without its IsA", i, (uint32_t)row);
+                }
+            }
+            if (marks != ecs_sched_target_count(w, t->entities[row], w->is_a)) {
+                return ecs_sched__inconsistent(w, "an IsA without its base's mark", i, (uint32_t)row);
+            }
+        }
+    }
+    return ECS_SCHED_OK;
 }

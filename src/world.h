@@ -413,6 +413,7 @@ static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
 static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made,
                                          const void *slot, ecs_sched_result *result);
 static void ecs_sched__inheritance_free(ecs_sched_world *w);
+static ecs_sched_result ecs_sched__check_inheritance(ecs_sched_world *w);
 
 /* ---- small helpers ---- */
 
@@ -1382,5 +1383,6 @@ ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
     if (result == ECS_SCHED_OK) result = ecs_sched__check_queries(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_relations(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_names(w);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_inheritance(w);
     return result;
 }

@@ -576,6 +576,79 @@ static void marks_cannot_be_inserted_or_removed_by_hand(void **state) {
     check_and_destroy(s.world);
 }
 
+static void add_system(ecs_sched_world *w, const char *name, ecs_sched_term a, ecs_sched_term b) {
+    ecs_sched_system_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.fn = noop;
+    d.queries[0].terms[0] = a;
+    d.queries[0].terms[1] = b;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &d), ECS_SCHED_OK);
+}
+
+static void error_on_ambiguity(ecs_sched_world *w) {
+    ecs_sched_schedule_desc d;
+    memset(&d, 0, sizeof d);
+    d.ambiguities = ECS_SCHED_REPORT_ERROR;
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &d), ECS_SCHED_OK);
+}
+
+static void a_writer_of_the_base_conflicts_with_a_reader_of_inherited_values(void **state) {
+    world_setup s;
+    (void)state;
+    setup_world(&s);
+    error_on_ambiguity(s.world);
+    /* the writer touches only frozen entities, the reader none: but the reader's bases may
+       be frozen */
+    add_system(s.world, "tune_frozen", ecs_sched_write(s.position), ecs_sched_read(s.frozen));
+    add_system(s.world, "follow_base", ecs_sched_inherited(s.position), ecs_sched_without(s.frozen));
+    assert_int_equal(ecs_sched_schedule_build(s.world, UPDATE), ECS_SCHED_ERR_AMBIGUITY);
+    assert_non_null(strstr(ecs_sched_last_error(s.world), "'tune_frozen'"));
+    assert_non_null(strstr(ecs_sched_last_error(s.world), "'follow_base'"));
+    ecs_sched_world_destroy(s.world);
+}
+
+static void readers_of_owned_values_of_disjoint_entities_stay_apart(void **state) {
+    world_setup s;
+    (void)state;
+    setup_world(&s);
+    error_on_ambiguity(s.world);
+    add_system(s.world, "tune_frozen", ecs_sched_write(s.position), ecs_sched_read(s.frozen));
+    add_system(s.world, "move_others", ecs_sched_write(s.position), ecs_sched_without(s.frozen));
+    assert_int_equal(ecs_sched_schedule_build(s.world, UPDATE), ECS_SCHED_OK);
+    ecs_sched_world_destroy(s.world);
+}
+
+typedef struct piece_sums {
+    float sum;
+    int shared_pieces;
+} piece_sums;
+
+static void sum_inherited_x(ecs_sched_iter *it, void *arg) {
+    piece_sums *sums = (piece_sums *)arg;
+    int32_t i;
+    if (ecs_sched_field_is_shared(it, 0)) sums->shared_pieces++;
+    for (i = 0; i < it->count; i++) sums->sum += ECS_SCHED_FIELD_AT(it, Position, 0, i)->x;
+}
+
+static void parallel_iteration_hands_out_shared_fields_too(void **state) {
+    world_setup s;
+    ecs_sched_entity base;
+    ecs_sched_query *q;
+    piece_sums sums = {0.0f, 0};
+    int i;
+    (void)state;
+    setup_world(&s);
+    base = prefab_with_position(&s, 2.0f, 0.0f);
+    for (i = 0; i < 10; i++) make_instance(&s, ecs_sched_spawn(s.world), base);
+    spawn_position(&s, 1.0f, 0.0f);
+    q = query_of(&s, ecs_sched_inherited(s.position), no_term());
+    ecs_sched_query_par_iter(q, ecs_sched_world_pool(s.world), 1, sum_inherited_x, &sums);
+    assert_true(sums.sum > 20.5f && sums.sum < 21.5f);   /* ten shared 2s and one own 1 */
+    assert_int_equal(sums.shared_pieces, 10);             /* grain 1: a piece per row */
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(instance_reads_its_base_value_through_get),
@@ -596,6 +669,9 @@ int main(void) {
         cmocka_unit_test(an_inherited_term_hands_out_owned_values_row_by_row),
         cmocka_unit_test(a_table_whose_base_lost_the_component_is_passed_over),
         cmocka_unit_test(an_inherited_term_is_a_read_for_the_scheduler),
+        cmocka_unit_test(parallel_iteration_hands_out_shared_fields_too),
+        cmocka_unit_test(a_writer_of_the_base_conflicts_with_a_reader_of_inherited_values),
+        cmocka_unit_test(readers_of_owned_values_of_disjoint_entities_stay_apart),
         cmocka_unit_test(inheriting_a_relationship_or_a_hidden_tag_is_refused),
         cmocka_unit_test(an_isa_cycle_is_refused_and_changes_nothing),
         cmocka_unit_test(despawning_a_base_with_instances_is_refused),

@@ -509,6 +509,78 @@ static void relations_scenario(ecs_sched_id pos) {
     }
 }
 
+/* Prefabs: a prefab tree with names and an auto-override, instantiated directly and by a
+   command, an entity made an instance, an override, an inherited query. A failed
+   instantiation makes nothing. */
+static void inheritance_scenario(ecs_sched_id pos) {
+    ecs_sched_id prefab = ecs_sched_prefab_tag(world), is_a = ecs_sched_is_a(world);
+    ecs_sched_entity node[4], made, plain;
+    ecs_sched_query_desc qd;
+    ecs_sched_query *q;
+    ecs_sched_commands *cmd;
+    char name[16];
+    int32_t i, before;
+    for (i = 0; i < 4; i++) {
+        Position p;
+        const void *values[2];
+        ecs_sched_id ids[2];
+        p.x = (float)i;
+        p.y = 0;
+        ids[0] = pos;
+        ids[1] = prefab;
+        values[0] = &p;
+        values[1] = NULL;
+        node[i] = ecs_sched_spawn_with(world, 2, ids, values);
+        if (!node[i]) {
+            expect_clean_failure("spawn (prefab)");
+            return;
+        }
+        if (i > 0) check_result(ecs_sched_set_parent(world, node[i], node[(i - 1) / 2]), "set_parent (prefab)");
+        snprintf(name, sizeof name, "p%d", (int)i);
+        if (i > 0) check_result(ecs_sched_set_name(world, node[i], name), "set_name (prefab)");
+    }
+    check_result(ecs_sched_auto_override(world, node[1], pos), "auto_override");
+    for (i = 0; i < 3; i++) {
+        before = ecs_sched_entity_count(world);
+        made = ecs_sched_instantiate(world, node[0]);
+        if (!made) {
+            expect_clean_failure("instantiate");
+            if (ecs_sched_entity_count(world) != before) {
+                fprintf(stderr, "a failed instantiation made entities\n");
+                exit(CHILD_WRONG);
+            }
+        }
+    }
+    plain = ecs_sched_spawn(world);
+    if (!plain) {
+        expect_clean_failure("spawn (instance)");
+    } else {
+        if (ecs_sched_relate(world, plain, is_a, node[2], NULL) != ECS_SCHED_OK) {
+            expect_clean_failure("relate (IsA)");
+        } else if (!ecs_sched_get_mut(world, plain, pos)) {
+            expect_clean_failure("get_mut (override)");
+        }
+        check_result(ecs_sched_relate(world, plain, is_a, node[1], NULL), "relate (a second IsA)");
+        check_result(ecs_sched_unrelate(world, plain, is_a, node[2]), "unrelate (IsA)");
+    }
+    memset(&qd, 0, sizeof qd);
+    qd.terms[0] = ecs_sched_inherited(pos);
+    q = ecs_sched_query_create(world, &qd);
+    if (!q) expect_clean_failure("query_create (inherited)");
+    else if (ecs_sched_query_count(q) < 0) expect_clean_failure("inherited count");
+    cmd = ecs_sched_commands_create(world);
+    if (!cmd) {
+        expect_clean_failure("commands_create (prefabs)");
+    } else {
+        if (!ecs_sched_commands_instantiate(cmd, node[0])) expect_clean_failure("commands_instantiate");
+        if (ecs_sched_commands_apply(cmd) != ECS_SCHED_OK) {
+            expect_clean_failure("commands_apply (prefabs)");
+            check_result(ecs_sched_commands_apply(cmd), "commands_apply (prefabs) again");
+        }
+        ecs_sched_commands_destroy(cmd);
+    }
+}
+
 static void events_scenario(void) {
     static ecs_sched_id tag;
     ecs_sched_id tracked, message;
@@ -724,6 +796,7 @@ static void run_scenario(void) {
     failure_scenario();
     events_scenario();
     relations_scenario(pos);
+    inheritance_scenario(pos);
     if (ecs_sched_world_check(world) != ECS_SCHED_OK) {
         fprintf(stderr, "world inconsistent at the end: %s\n", ecs_sched_last_error(world));
         exit(CHILD_WRONG);
@@ -783,6 +856,11 @@ static void every_allocation_failure_is_recovered_or_an_orderly_stop(void **stat
     static char log[1 << 16];
     long total, n, recovered = 0, stopped = 0, broken = 0;
     (void)state;
+    if (getenv("OOM_AT")) {   /* one point, in this process: OOM_AT=n ./test_oom */
+        fail_at = atol(getenv("OOM_AT"));
+        run_scenario();
+        exit(CHILD_OK);
+    }
     fail_at = -1;
     allocations = 0;
     run_scenario();
