@@ -44,6 +44,7 @@
      Names ............... names unique among siblings, lookups by name and by path
      Sorting ............. queries sorted by a component, grouped by a target
      Prefabs and inheritance  IsA, shared and overridden values, auto-override, instantiate
+     Snapshots ........... a copy of the world's data, and a restore that brings it back
      Reflection .......... fields of a type: print, read and write by path, compare, hash
      Schedules ........... systems, sets, order, building and checking, conditions, sync points,
                            the executor, Graphviz export
@@ -664,9 +665,9 @@
      ecs_sched_has counts inherited components, ecs_sched_owns only the entity's own;
      ecs_sched_owner says whose value an entity sees. Inserting a component overrides it too.
      Bases nest (a base may have bases) and an instance may have several. The rule: the
-     entity's own value, else the nearest base with the component (fewest IsA steps up), and
-     among bases as near, the one that became a base first (whatever order they were given
-     in). Relationships, the Prefab and Disabled tags are never inherited: an instance of a
+     entity's own value, else the nearest base with the component (fewest IsA steps up);
+     at equal distance, the first found walking the entity's bases in the order they became
+     bases (whatever order they were given in), each base's own bases in the same order. Relationships, the Prefab and Disabled tags are never inherited: an instance of a
      prefab is not a prefab. ecs_sched_auto_override(w, base, id) makes every instance made
      from then on own a copy (each orc its own Health, but one shared Sprite).
 
@@ -693,6 +694,30 @@
      read-only (get_mut or a command overrides) and counts as a read of the component for the
      scheduler: a system writing it, on the base or anywhere, is ordered against the reader.
      It cannot be combined with hierarchical or sorted terms.
+
+   SNAPSHOTS
+
+     ecs_sched_snapshot_take(w) copies the world's data: every entity with its components
+     (through the copy hooks), the entity index (handles, generations, free list), the
+     resources (those of state machines and clocks too), the relationships, names and bases.
+     ecs_sched_snapshot_restore(w, snap) brings exactly that back, as often as asked: entities
+     made since are gone (their handles stale), entities despawned since are back under their
+     old handles, every value is the snapshot's. For undo, rollback and tests:
+
+         ecs_sched_snapshot *before = ecs_sched_snapshot_take(w);
+         ... simulate ahead ...
+         ecs_sched_snapshot_restore(w, before);   // and again, from the same snapshot
+         ecs_sched_snapshot_free(before);
+
+     What is not data stays as it is: components and kinds registered since, queries,
+     systems, schedules, observers, message queues. A restore runs no observer and no
+     OnEnter/OnExit schedule; a tracked component counts every restored value as added and
+     changed at the restore. A snapshot holds no pointer into its world (it may outlive it,
+     and is freed with the allocator it was made with) and restores into that world only
+     (ECS_SCHED_ERR_INVALID_ARGUMENT otherwise). Both calls are refused while a command buffer
+     holds handles it reserved (apply or destroy it first) and from a system that may not
+     change the world. A restore is all or nothing; ecs_sched_snapshot_bytes says what a
+     snapshot holds.
 
    SORTING
 
@@ -1395,6 +1420,8 @@
                 ecs_sched_value_hash
      inherit    ecs_sched_is_a, ecs_sched_instantiate, ecs_sched_commands_instantiate,
                 ecs_sched_auto_override, ecs_sched_owns, ecs_sched_owner
+     snapshot   ecs_sched_snapshot_take, ecs_sched_snapshot_restore, ecs_sched_snapshot_free,
+                ecs_sched_snapshot_bytes
      sort       ecs_sched_query_order_by, ecs_sched_query_group_by
      executor   ecs_sched_run_schedule
      state      ecs_sched_state_register, ecs_sched_state_next_id, ecs_sched_state_get,
@@ -3373,6 +3400,29 @@ ECS_SCHED_API int ecs_sched_value_compare(const ecs_sched_world *world, ecs_sche
 ECS_SCHED_API uint64_t ecs_sched_value_hash(const ecs_sched_world *world, ecs_sched_id id,
                                             const void *value);
 
+/*================================= src/snapshot.h (public) ==================================*/
+/* snapshot: a copy of a world's entities, components, resources, relationships, names and
+   bases, and its restore. */
+
+typedef struct ecs_sched_snapshot ecs_sched_snapshot;
+
+/* A copy of the world as it is: every entity with its components (copied with the copy
+   hooks), the entity index (handles and generations), the resources, the relationships, the
+   names and the bases. It holds no pointer into the world and outlives it; it restores into
+   this world only. NULL on failure. Refused while a command buffer holds reserved handles
+   (apply or destroy it first) and inside systems that may not change the world. */
+ECS_SCHED_API ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *world);
+/* Brings the world back to the snapshot exactly: entities made since are gone, entities
+   despawned since are back with the same handles, every value is the snapshot's. Components,
+   relationship kinds, queries, systems and schedules registered since stay (they are not
+   data); no observer hears anything; tracked components count every restored value as
+   added and changed now. All or nothing. */
+ECS_SCHED_API ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *world,
+                                                          const ecs_sched_snapshot *snapshot);
+ECS_SCHED_API void ecs_sched_snapshot_free(ecs_sched_snapshot *snapshot);
+/* The memory the snapshot holds, in bytes. */
+ECS_SCHED_API size_t ecs_sched_snapshot_bytes(const ecs_sched_snapshot *snapshot);
+
 /*=================================== src/sort.h (public) ====================================*/
 /* sort: queries that hand out their rows sorted by a component, or grouped by a target. */
 
@@ -5156,6 +5206,7 @@ typedef struct ecs_sched__inheritance ecs_sched__inheritance;
 
 struct ecs_sched_world {
     ecs_sched__env env;
+    uint64_t serial;                     /* tells worlds apart (snapshot.h) */
     ecs_sched__component *components;    /* by id; slot 0 unused */
 #ifdef ECS_SCHED_THREADS
     atomic_uint tick;                    /* the last change tick handed out (change.h) */
@@ -5309,7 +5360,8 @@ static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sche
 static ecs_sched_result ecs_sched__isa_prepare(ecs_sched_world *w, ecs_sched_entity base);
 static ecs_sched__table *ecs_sched__isa_table(ecs_sched_world *w, ecs_sched__table *from,
                                               ecs_sched_entity base);
-static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source);
+static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source,
+                                                      ecs_sched_entity base);
 static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
                                    ecs_sched_entity base);
 static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made,
@@ -6035,6 +6087,19 @@ static bool ecs_sched__world_desc_valid(ecs_sched__env *env, const ecs_sched_wor
     return true;
 }
 
+/* Worlds are numbered from 1 in the order they are made, so that a snapshot knows its own. */
+#ifdef ECS_SCHED_THREADS
+static atomic_ullong ecs_sched__world_serials;
+static uint64_t ecs_sched__next_world_serial(void) {
+    return (uint64_t)atomic_fetch_add(&ecs_sched__world_serials, 1ull) + 1u;
+}
+#else
+static uint64_t ecs_sched__world_serials;
+static uint64_t ecs_sched__next_world_serial(void) {
+    return ++ecs_sched__world_serials;
+}
+#endif
+
 ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     ecs_sched_world_desc desc;
     ecs_sched__env env;
@@ -6049,6 +6114,7 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
         return NULL;
     }
     w->env = env;
+    w->serial = ecs_sched__next_world_serial();
     w->thread_count = desc.thread_count;
     w->executor = desc.executor;
     w->on_error = desc.on_error;
@@ -7072,7 +7138,8 @@ static bool ecs_sched__share_fields(const ecs_sched_query *q, const ecs_sched__m
 static bool ecs_sched__match_resolves(const ecs_sched_query *q, const ecs_sched__match *m) {
     void *fields[ECS_SCHED_MAX_TERMS];
     uint32_t shared;
-    return !q->inherits || ecs_sched__share_fields(q, m, fields, &shared);
+    if (!q->inherits) return true;
+    return m->table->count > 0 && ecs_sched__share_fields(q, m, fields, &shared);
 }
 
 int32_t ecs_sched_query_count(const ecs_sched_query *q) {
@@ -8159,6 +8226,9 @@ ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *cmd, ecs_sched_en
     if (cmd->world->components[id].relation) {
         return ecs_sched__kind_inserted(cmd->world, id, "commands_insert");
     }
+    if (cmd->world->inherit && ecs_sched__mark_base(cmd->world, id)) {
+        return ecs_sched__mark_touched(cmd->world, id, "commands_insert");
+    }
     return ecs_sched__record_command(cmd, ECS_SCHED__CMD_INSERT, e, id, value);
 }
 
@@ -8170,6 +8240,9 @@ ecs_sched_result ecs_sched_commands_remove(ecs_sched_commands *cmd, ecs_sched_en
     if (result != ECS_SCHED_OK) return result;
     if (!ecs_sched__component_valid(cmd->world, id)) {
         return ecs_sched__unknown_component(cmd->world, id, "commands_remove");
+    }
+    if (cmd->world->inherit && ecs_sched__mark_base(cmd->world, id)) {
+        return ecs_sched__mark_touched(cmd->world, id, "commands_remove");
     }
     return ecs_sched__record_command(cmd, ECS_SCHED__CMD_REMOVE, e, id, NULL);
 }
@@ -18283,6 +18356,32 @@ static ecs_sched_result ecs_sched__not_a_kind(ecs_sched_world *w, ecs_sched_id k
 
 /* Refuses relating source to target along an acyclic kind when target is source or one of
    its descendants; the message gives the path. */
+/* Whether `from` reaches `to` along any of its targets of kind, theirs in turn. */
+static bool ecs_sched__reaches(const ecs_sched_world *w, ecs_sched_entity from, ecs_sched_id kind,
+                               ecs_sched_entity to) {
+    int32_t i, n = ecs_sched_target_count(w, from, kind);
+    for (i = 0; i < n; i++) {
+        ecs_sched_entity next = ecs_sched_target(w, from, kind, i);
+        if (next == to || ecs_sched__reaches(w, next, kind, to)) return true;
+    }
+    return false;
+}
+
+/* The same check for a kind with several targets per source (IsA): any path counts. */
+static ecs_sched_result ecs_sched__check_acyclic_any(ecs_sched_world *w, ecs_sched_entity source,
+                                                     ecs_sched_id kind, ecs_sched_entity target,
+                                                     const char *operation) {
+    if (target != source && !ecs_sched__reaches(w, target, kind, source)) return ECS_SCHED_OK;
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                           "%s: relating %s to %s with '%s' would make a cycle: %s %s, and "
+                           "'%s' is acyclic", operation, ecs_sched__entity_label(w, source).text,
+                           ecs_sched__entity_label(w, target).text, w->components[kind].name,
+                           ecs_sched__entity_label(w, target).text,
+                           target == source ? "is the same entity"
+                                            : "already reaches it through its own targets",
+                           w->components[kind].name);
+}
+
 static ecs_sched_result ecs_sched__check_acyclic(ecs_sched_world *w, ecs_sched_entity source,
                                                  ecs_sched_id kind, ecs_sched_entity target,
                                                  const char *operation) {
@@ -18290,6 +18389,9 @@ static ecs_sched_result ecs_sched__check_acyclic(ecs_sched_world *w, ecs_sched_e
     ecs_sched_entity at = target;
     size_t used = 0;
     int32_t steps = 0;
+    if (!(w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE)) {
+        return ecs_sched__check_acyclic_any(w, source, kind, target, operation);
+    }
     while (at != source) {
         const unsigned char *slot = ecs_sched__rel_first_slot(w, at, kind);
         if (!slot) return ECS_SCHED_OK;
@@ -18473,7 +18575,7 @@ static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_
     ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, source, kind, target);
     ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, source, kind, target);
     if (kind == w->is_a) {   /* an instance owns what its new base marks to override */
-        ecs_sched_result result = ecs_sched__isa_copy_overrides(w, source);
+        ecs_sched_result result = ecs_sched__isa_copy_overrides(w, source, target);
         if (result != ECS_SCHED_OK) {
             ecs_sched__unrelate_checked(w, source, kind, target);
             return result;
@@ -19940,7 +20042,8 @@ static ecs_sched_entity ecs_sched__base_at(const ecs_sched_world *w, const ecs_s
     for (i++; i < t->type_count; i++) {
         ecs_sched_entity base = ecs_sched__mark_base(w, t->type[i]), found;
         const ecs_sched__table *bt;
-        if (!base) continue;
+        /* the mark of a base despawned since lingers in empty tables */
+        if (!base || !ecs_sched__is_live_record(w, base)) continue;
         bt = ecs_sched__table_of(w, base);
         if (depth == 1) {
             *deeper = true;
@@ -19954,7 +20057,8 @@ static ecs_sched_entity ecs_sched__base_at(const ecs_sched_world *w, const ecs_s
 }
 
 /* The nearest base of table t's entities owning `id`: the fewest IsA steps up, and among
-   bases as far up, the one whose mark comes first (the base that became a base first). */
+   bases as far up, the first found walking the bases in the order of their marks (the order
+   they became bases), each base's own bases in the same order. */
 static ecs_sched_entity ecs_sched__nearest_base(const ecs_sched_world *w,
                                                 const ecs_sched__table *t, ecs_sched_id id) {
     int32_t depth;
@@ -20068,13 +20172,27 @@ static ecs_sched__table *ecs_sched__isa_table(ecs_sched_world *w, ecs_sched__tab
     return t ? ecs_sched__table_step(w, t, ecs_sched__base_mark(w, base), false) : NULL;
 }
 
-/* After source related to base: it owns a copy of what its new bases mark to override, unless
-   it owns it already. */
-static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source) {
+/* What `base` and its own bases mark to override, each id once. */
+static int32_t ecs_sched__auto_of(const ecs_sched_world *w, ecs_sched_entity base,
+                                  ecs_sched_id *ids, int32_t capacity) {
+    const ecs_sched__base *b = &w->inherit->by_id[ecs_sched__base_mark(w, base)];
+    int32_t n = 0, k;
+    uint32_t a;
+    for (a = 0; a < b->auto_count && n < capacity; a++) {
+        for (k = 0; k < n && ids[k] != b->auto_ids[a]; k++) {}
+        if (k == n) ids[n++] = b->auto_ids[a];
+    }
+    return ecs_sched__gather_auto(w, ecs_sched__table_of(w, base), ids, n, capacity);
+}
+
+/* After source related to base: it owns a copy of what its new base marks to override (and
+   the base's bases), unless it owns it already. */
+static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source,
+                                                      ecs_sched_entity base) {
     ecs_sched_id auto_ids[ECS_SCHED__MAX_TYPE], ids[ECS_SCHED__MAX_TYPE];
     const void *values[ECS_SCHED__MAX_TYPE];
     const ecs_sched__table *t = ecs_sched__table_of(w, source);
-    int32_t n = ecs_sched__gather_auto(w, t, auto_ids, 0, ECS_SCHED__MAX_TYPE), i, count = 0;
+    int32_t n = ecs_sched__auto_of(w, base, auto_ids, ECS_SCHED__MAX_TYPE), i, count = 0;
     for (i = 0; i < n; i++) {
         bool found;
         const void *value;
@@ -20161,7 +20279,7 @@ static ecs_sched_result ecs_sched__instancing_plan(ecs_sched_world *w, ecs_sched
 /* The table each copy is placed in: IsA, its prefab's mark, ChildOf below the root, and what
    its prefab's bases mark to override. */
 static ecs_sched_result ecs_sched__instancing_tables(ecs_sched_world *w, ecs_sched__instancing *in) {
-    int32_t i;
+    int32_t i, k;
     for (i = 0; i < in->count; i++) {
         ecs_sched__copy *c = &in->copies[i];
         ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
@@ -20172,6 +20290,9 @@ static ecs_sched_result ecs_sched__instancing_tables(ecs_sched_world *w, ecs_sch
         if (t && c->parent >= 0) t = ecs_sched__table_step(w, t, w->child_of, false);
         if (!t) return w->env.last_result;
         n = ecs_sched__gather_auto(w, t, ids, 0, ECS_SCHED__MAX_TYPE);
+        for (k = 0; k < n; k++) {   /* what the prefab no longer sees is not copied */
+            if (!ecs_sched_owner(w, c->prefab, ids[k])) ids[k--] = ids[--n];
+        }
         c->table = ecs_sched__table_adding(w, t, n, ids);
         if (!c->table) return w->env.last_result;
     }
@@ -20321,11 +20442,11 @@ ecs_sched_entity ecs_sched_commands_instantiate(ecs_sched_commands *cmd, ecs_sch
     ecs_sched_entity e;
     if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
     w = cmd->world;
-    if (ecs_sched__check_target(cmd, prefab, "commands_instantiate (the prefab)") != ECS_SCHED_OK ||
-        !ecs_sched__reserve_indices(w, 1)) {
-        if (w->env.last_result != ECS_SCHED_ERR_STALE_ENTITY) {
-            ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
-        }
+    if (ecs_sched__check_target(cmd, prefab, "commands_instantiate (the prefab)") != ECS_SCHED_OK) {
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (!ecs_sched__reserve_indices(w, 1)) {
+        ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
         return ECS_SCHED_NULL_ENTITY;
     }
     index = ecs_sched__take_index(w);
@@ -20347,7 +20468,6 @@ static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity ma
     ecs_sched_entity prefab;
     memcpy(&prefab, slot, sizeof prefab);
     if (!ecs_sched__is_live_record(w, prefab)) {   /* skipped, and its handle given back */
-        ecs_sched__stale(w, prefab, "applying commands_instantiate (the prefab)");
         ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(made));
         return false;
     }
@@ -21215,6 +21335,538 @@ uint64_t ecs_sched_value_hash(const ecs_sched_world *w, ecs_sched_id id, const v
     return h;
 }
 
+/*============================= src/snapshot.h (implementation) ==============================*/
+/* snapshot: copies of worlds. A snapshot keeps the non-empty tables' rows, column by column,
+   by table index: tables are never deleted, so a restore writes each table's rows back in
+   place, and the queries' caches of tables stay true. The structures beside the tables
+   (relationships, names, bases) are copied whole. */
+
+typedef struct ecs_sched__values {
+    ecs_sched_id id;
+    int32_t count;
+    ecs_sched__component type;      /* size, alignment and hooks, to destroy the copies */
+    unsigned char *data;            /* NULL for no values */
+} ecs_sched__values;
+
+typedef struct ecs_sched__rows_copy {
+    uint32_t table;
+    int32_t count;
+    ecs_sched_entity *entities;
+    ecs_sched__values *columns;     /* as the table's columns */
+} ecs_sched__rows_copy;
+
+struct ecs_sched_snapshot {
+    ecs_sched__env env;             /* the allocator it was made with */
+    uint64_t world;                 /* the serial of the world it was taken of */
+    uint32_t table_count;
+    ecs_sched__rows_copy *rows;     /* the non-empty tables */
+    uint32_t row_copies;
+    ecs_sched__record *records;
+    uint32_t record_count, free_head, free_count;
+    int32_t alive_count;
+    ecs_sched__values *resources;
+    uint32_t resource_count;
+    ecs_sched__links *relations;
+    ecs_sched__names *names;
+    ecs_sched__inheritance *inherit;
+    bool linked;
+    size_t bytes;
+};
+
+/* ---- values ---- */
+
+/* A copy of n values of component c (copy hooks); false when out of memory. */
+static bool ecs_sched__values_copy(ecs_sched__env *env, const ecs_sched__component *c,
+                                   ecs_sched_id id, const void *from, int32_t n,
+                                   ecs_sched__values *out, size_t *bytes) {
+    out->id = id;
+    out->count = n;
+    out->type = *c;
+    out->type.name = NULL;
+    out->data = NULL;
+    if (c->size == 0 || n == 0) return true;
+    out->data = (unsigned char *)ecs_sched__aligned_alloc(env, (size_t)n * c->size, c->alignment);
+    if (!out->data) return false;
+    ecs_sched__construct(c, out->data, from, n);
+    *bytes += (size_t)n * c->size;
+    return true;
+}
+
+static void ecs_sched__values_free(ecs_sched__env *env, ecs_sched__values *v) {
+    if (!v->data) return;
+    ecs_sched__destruct(&v->type, v->data, v->count);
+    ecs_sched__aligned_free(env, v->data);
+    v->data = NULL;
+}
+
+/* ---- the structures beside the tables ---- */
+
+static void *ecs_sched__clone_block(ecs_sched__env *env, const void *from, size_t bytes, bool *ok) {
+    void *to;
+    if (!from || bytes == 0) return NULL;
+    to = ecs_sched__alloc(env, bytes);
+    if (!to) {
+        *ok = false;
+        return NULL;
+    }
+    memcpy(to, from, bytes);
+    return to;
+}
+
+/* Relationships as `from` has them (NULL: none), for the kinds `now` has registered. */
+static ecs_sched__links *ecs_sched__links_clone(ecs_sched_world *w, const ecs_sched__links *from,
+                                                const ecs_sched__links *now) {
+    ecs_sched__links *r = (ecs_sched__links *)ecs_sched__calloc(&w->env, sizeof *r);
+    uint32_t k, i;
+    bool ok = r != NULL;
+    if (!r) return NULL;
+    r->kinds = (ecs_sched__kind *)ecs_sched__calloc(&w->env, (size_t)now->kind_capacity * sizeof *r->kinds);
+    r->kind_capacity = r->kinds ? now->kind_capacity : 0;
+    r->kind_ids = (ecs_sched_id *)ecs_sched__clone_block(&w->env, now->kind_ids,
+                                                         now->kind_count * sizeof *now->kind_ids, &ok);
+    r->kind_count = r->kind_id_capacity = now->kind_count;
+    if (!r->kinds) ok = false;
+    for (i = 0; ok && i < now->kind_count; i++) {
+        ecs_sched_id kind = now->kind_ids[i];
+        const ecs_sched__kind *src = from && kind < from->kind_capacity ? &from->kinds[kind] : NULL;
+        ecs_sched__kind *dst = &r->kinds[kind];
+        size_t slot = w->components[kind].size;
+        dst->payload_size = now->kinds[kind].payload_size;
+        if (!src) continue;
+        dst->pairs = src->pairs;
+        dst->extra_count = src->extra_count;
+        dst->sources = (ecs_sched__sources *)ecs_sched__clone_block(
+            &w->env, src->sources, src->source_capacity * sizeof *src->sources, &ok);
+        dst->source_capacity = ok ? src->source_capacity : 0;
+        for (k = 0; k < dst->source_capacity; k++) {   /* every entry, so none keeps the original's */
+            dst->sources[k].items = (ecs_sched_entity *)(ok ? ecs_sched__clone_block(
+                &w->env, src->sources[k].items, src->sources[k].count * sizeof(ecs_sched_entity), &ok) : NULL);
+            dst->sources[k].capacity = dst->sources[k].items ? dst->sources[k].count : 0;
+            if (!dst->sources[k].items) dst->sources[k].count = 0;
+        }
+        dst->extra = (ecs_sched__extra *)ecs_sched__clone_block(
+            &w->env, src->extra, src->extra_capacity * sizeof *src->extra, &ok);
+        dst->extra_capacity = ok ? src->extra_capacity : 0;
+        for (k = 0; k < dst->extra_capacity; k++) {
+            dst->extra[k].slots = (unsigned char *)(ok ? ecs_sched__clone_block(
+                &w->env, src->extra[k].slots, src->extra[k].count * slot, &ok) : NULL);
+            dst->extra[k].capacity = dst->extra[k].slots ? dst->extra[k].count : 0;
+            if (!dst->extra[k].slots) dst->extra[k].count = 0;
+        }
+    }
+    if (ok && from) {
+        r->pairs = from->pairs;
+        r->targets = (uint64_t *)ecs_sched__clone_block(&w->env, from->targets,
+                                                        from->target_words * sizeof *from->targets, &ok);
+        r->target_words = r->targets ? from->target_words : 0;
+    }
+    if (!ok) {   /* freed the way the world frees its own */
+        ecs_sched__links *kept = w->relations;
+        w->relations = r;
+        ecs_sched__relations_free(w);
+        w->relations = kept;
+        return NULL;
+    }
+    return r;
+}
+
+static ecs_sched__names *ecs_sched__names_clone(ecs_sched_world *w, const ecs_sched__names *from) {
+    ecs_sched__names *n;
+    uint32_t i;
+    bool ok = true;
+    if (!from) return NULL;
+    n = (ecs_sched__names *)ecs_sched__calloc(&w->env, sizeof *n);
+    if (!n) return NULL;
+    n->by_index = (ecs_sched__entity_name *)ecs_sched__clone_block(
+        &w->env, from->by_index, from->capacity * sizeof *from->by_index, &ok);
+    n->capacity = ok ? from->capacity : 0;
+    for (i = 0; i < n->capacity; i++) {
+        const char *text = n->by_index[i].text;
+        n->by_index[i].text = NULL;
+        if (ok && text && !(n->by_index[i].text = ecs_sched__strdup(&w->env, text))) ok = false;
+    }
+    n->map.keys = (uint64_t *)ecs_sched__clone_block(&w->env, from->map.keys,
+                                                     from->map.capacity * sizeof(uint64_t), &ok);
+    n->map.values = (uint32_t *)ecs_sched__clone_block(&w->env, from->map.values,
+                                                       from->map.capacity * sizeof(uint32_t), &ok);
+    if (ok) {
+        n->map.capacity = from->map.capacity;
+        n->map.count = from->map.count;
+        return n;
+    }
+    {
+        ecs_sched__names *kept = w->names;
+        w->names = n;
+        ecs_sched__names_free(w);
+        w->names = kept;
+    }
+    return NULL;
+}
+
+static ecs_sched__inheritance *ecs_sched__inheritance_clone(ecs_sched_world *w,
+                                                            const ecs_sched__inheritance *from) {
+    ecs_sched__inheritance *h;
+    uint32_t i;
+    bool ok = true;
+    if (!from) return NULL;
+    h = (ecs_sched__inheritance *)ecs_sched__calloc(&w->env, sizeof *h);
+    if (!h) return NULL;
+    h->first_mark = from->first_mark;
+    h->by_id = (ecs_sched__base *)ecs_sched__clone_block(&w->env, from->by_id,
+                                                         from->capacity * sizeof *from->by_id, &ok);
+    h->capacity = ok ? from->capacity : 0;
+    for (i = 0; i < h->capacity; i++) {
+        const ecs_sched_id *ids = h->by_id[i].auto_ids;
+        h->by_id[i].auto_ids = (ecs_sched_id *)(ok ? ecs_sched__clone_block(
+            &w->env, ids, h->by_id[i].auto_count * sizeof *ids, &ok) : NULL);
+        h->by_id[i].auto_capacity = h->by_id[i].auto_ids ? h->by_id[i].auto_count : 0;
+        if (!h->by_id[i].auto_ids) h->by_id[i].auto_count = 0;
+    }
+    h->mark_of.keys = (uint64_t *)ecs_sched__clone_block(&w->env, from->mark_of.keys,
+                                                         from->mark_of.capacity * sizeof(uint64_t), &ok);
+    h->mark_of.values = (uint32_t *)ecs_sched__clone_block(
+        &w->env, from->mark_of.values, from->mark_of.capacity * sizeof(uint32_t), &ok);
+    if (ok) {
+        h->mark_of.capacity = from->mark_of.capacity;
+        h->mark_of.count = from->mark_of.count;
+        return h;
+    }
+    {
+        ecs_sched__inheritance *kept = w->inherit;
+        w->inherit = h;
+        ecs_sched__inheritance_free(w);
+        w->inherit = kept;
+    }
+    return NULL;
+}
+
+/* Frees the structures a snapshot or a failed restore holds, with the world's functions. */
+static void ecs_sched__beside_free(ecs_sched_world *w, ecs_sched__links *relations,
+                                   ecs_sched__names *names, ecs_sched__inheritance *inherit) {
+    ecs_sched__links *r = w->relations;
+    ecs_sched__names *n = w->names;
+    ecs_sched__inheritance *h = w->inherit;
+    w->relations = relations;
+    w->names = names;
+    w->inherit = inherit;
+    ecs_sched__relations_free(w);
+    ecs_sched__names_free(w);
+    ecs_sched__inheritance_free(w);
+    w->relations = r;
+    w->names = n;
+    w->inherit = h;
+}
+
+/* ---- taking ---- */
+
+/* Handles reserved by command buffers belong to no snapshot: they would come back reserved
+   for a buffer that no longer holds them. */
+static ecs_sched_result ecs_sched__refuse_reserved(ecs_sched_world *w, const char *operation) {
+    uint32_t i, reserved = 0;
+    for (i = 1; i < w->record_count; i++) reserved += w->records[i].table == ECS_SCHED__RESERVED;
+    if (!reserved) return ECS_SCHED_OK;
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: %u entity handles are reserved by command buffers not applied "
+                           "yet; apply or destroy those buffers first", operation,
+                           (unsigned)reserved);
+}
+
+static ecs_sched_result ecs_sched__snapshot_check(ecs_sched_world *w, const char *operation) {
+    if (w->observers && ecs_sched__refused_in_observer(w, operation)) return ECS_SCHED_ERR_ACCESS;
+    if (ecs_sched__change_refused(w, operation)) return ECS_SCHED_ERR_ACCESS;
+    return ecs_sched__refuse_reserved(w, operation);
+}
+
+static bool ecs_sched__snapshot_rows(ecs_sched_world *w, ecs_sched_snapshot *s) {
+    uint32_t i;
+    int32_t c;
+    for (i = 0; i < w->table_count; i++) s->row_copies += w->tables[i]->count > 0;
+    s->rows = (ecs_sched__rows_copy *)ecs_sched__calloc(&w->env, (s->row_copies + 1) * sizeof *s->rows);
+    if (!s->rows) return false;
+    s->row_copies = 0;
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        ecs_sched__rows_copy *r;
+        bool ok = true;
+        if (t->count == 0) continue;
+        r = &s->rows[s->row_copies++];
+        r->table = i;
+        r->count = t->count;
+        r->entities = (ecs_sched_entity *)ecs_sched__clone_block(&w->env, t->entities,
+                                                                 (size_t)t->count * sizeof *t->entities, &ok);
+        r->columns = (ecs_sched__values *)ecs_sched__calloc(
+            &w->env, (size_t)(t->column_count + 1) * sizeof *r->columns);
+        if (!ok || !r->columns) return false;
+        s->bytes += (size_t)t->count * sizeof *t->entities;
+        for (c = 0; c < t->column_count; c++) {
+            const ecs_sched__column *col = &t->columns[c];
+            if (!ecs_sched__values_copy(&w->env, &w->components[col->id], col->id, col->data,
+                                        t->count, &r->columns[c], &s->bytes)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+static bool ecs_sched__snapshot_resources(ecs_sched_world *w, ecs_sched_snapshot *s) {
+    uint32_t id;
+    s->resources = (ecs_sched__values *)ecs_sched__calloc(&w->env, w->component_count * sizeof *s->resources);
+    if (!s->resources) return false;
+    for (id = 1; id < w->component_count; id++) {
+        ecs_sched__values *v;
+        if (!w->resources[id]) continue;
+        v = &s->resources[s->resource_count++];
+        if (!ecs_sched__values_copy(&w->env, &w->components[id], id, w->resources[id], 1, v, &s->bytes)) {
+            return false;
+        }
+        v->count = 1;   /* a tag resource is there with no bytes */
+    }
+    return true;
+}
+
+ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
+    ecs_sched_snapshot *s;
+    bool ok = true;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__snapshot_check(w, "snapshot_take") != ECS_SCHED_OK) return NULL;
+    s = (ecs_sched_snapshot *)ecs_sched__calloc(&w->env, sizeof *s);
+    if (!s) {
+        ecs_sched__out_of_memory(w, "taking a snapshot");
+        return NULL;
+    }
+    s->env.allocator = w->env.allocator;
+    s->world = w->serial;
+    s->table_count = w->table_count;
+    s->record_count = w->record_count;
+    s->free_head = w->free_head;
+    s->free_count = w->free_count;
+    s->alive_count = w->alive_count;
+    s->linked = w->linked;
+    s->records = (ecs_sched__record *)ecs_sched__clone_block(&w->env, w->records,
+                                                             w->record_count * sizeof *w->records, &ok);
+    s->bytes = sizeof *s + w->record_count * sizeof *w->records;
+    if (!ok || !ecs_sched__snapshot_rows(w, s) || !ecs_sched__snapshot_resources(w, s) ||
+        !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
+        (w->names && !(s->names = ecs_sched__names_clone(w, w->names))) ||
+        (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit)))) {
+        ecs_sched__beside_free(w, s->relations, s->names, s->inherit);
+        s->relations = NULL;
+        s->names = NULL;
+        s->inherit = NULL;
+        ecs_sched_snapshot_free(s);
+        ecs_sched__out_of_memory(w, "taking a snapshot");
+        return NULL;
+    }
+    return s;
+}
+
+size_t ecs_sched_snapshot_bytes(const ecs_sched_snapshot *s) {
+    return s ? s->bytes : 0;
+}
+
+/* ---- freeing ---- */
+
+/* The structures beside the tables, freed without a world: the same walk as the world's. */
+static void ecs_sched__snapshot_free_beside(ecs_sched_snapshot *s) {
+    ecs_sched__env *env = &s->env;
+    uint32_t kind, i;
+    if (s->relations) {
+        ecs_sched__links *r = s->relations;
+        for (kind = 0; kind < r->kind_capacity; kind++) {
+            ecs_sched__kind *k = &r->kinds[kind];
+            for (i = 0; i < k->source_capacity; i++) ecs_sched__free(env, k->sources[i].items);
+            for (i = 0; i < k->extra_capacity; i++) ecs_sched__free(env, k->extra[i].slots);
+            ecs_sched__free(env, k->sources);
+            ecs_sched__free(env, k->extra);
+        }
+        ecs_sched__free(env, r->kinds);
+        ecs_sched__free(env, r->kind_ids);
+        ecs_sched__free(env, r->targets);
+        ecs_sched__free(env, r);
+    }
+    if (s->names) {
+        for (i = 0; i < s->names->capacity; i++) ecs_sched__free(env, s->names->by_index[i].text);
+        ecs_sched__free(env, s->names->by_index);
+        ecs_sched__map_free(env, &s->names->map);
+        ecs_sched__free(env, s->names);
+    }
+    if (s->inherit) {
+        for (i = 0; i < s->inherit->capacity; i++) ecs_sched__free(env, s->inherit->by_id[i].auto_ids);
+        ecs_sched__free(env, s->inherit->by_id);
+        ecs_sched__map_free(env, &s->inherit->mark_of);
+        ecs_sched__free(env, s->inherit);
+    }
+}
+
+void ecs_sched_snapshot_free(ecs_sched_snapshot *s) {
+    ecs_sched__env *env;
+    uint32_t i;
+    int32_t c;
+    if (!s) return;
+    env = &s->env;
+    for (i = 0; s->rows && i < s->row_copies; i++) {
+        ecs_sched__rows_copy *r = &s->rows[i];
+        for (c = 0; r->columns && r->columns[c].id; c++) ecs_sched__values_free(env, &r->columns[c]);
+        ecs_sched__free(env, r->columns);
+        ecs_sched__free(env, r->entities);
+    }
+    for (i = 0; s->resources && i < s->resource_count; i++) ecs_sched__values_free(env, &s->resources[i]);
+    ecs_sched__free(env, s->rows);
+    ecs_sched__free(env, s->resources);
+    ecs_sched__free(env, s->records);
+    ecs_sched__snapshot_free_beside(s);
+    ecs_sched__free(env, s);
+}
+
+/* ---- restoring ---- */
+
+/* What a restore allocates, allocated before anything changes. */
+typedef struct ecs_sched__restoring {
+    ecs_sched__links *relations;
+    ecs_sched__names *names;
+    ecs_sched__inheritance *inherit;
+    void **blocks;                  /* by component id: a resource's new block */
+} ecs_sched__restoring;
+
+static bool ecs_sched__restore_reserve(ecs_sched_world *w, const ecs_sched_snapshot *s,
+                                       ecs_sched__restoring *r) {
+    uint32_t i;
+    memset(r, 0, sizeof *r);
+    if (!ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity, s->record_count)) return false;
+    for (i = 0; i < s->row_copies; i++) {
+        ecs_sched__table *t = w->tables[s->rows[i].table];
+        if (s->rows[i].count > t->count && !ecs_sched__table_reserve(w, t, s->rows[i].count - t->count)) {
+            return false;
+        }
+    }
+    r->blocks = (void **)ecs_sched__calloc(&w->env, w->component_count * sizeof *r->blocks);
+    if (!r->blocks) return false;
+    for (i = 0; i < s->resource_count; i++) {
+        const ecs_sched__component *c = &w->components[s->resources[i].id];
+        if (w->resources[s->resources[i].id]) continue;
+        r->blocks[s->resources[i].id] = ecs_sched__aligned_alloc(&w->env, c->size ? c->size : 1, c->alignment);
+        if (!r->blocks[s->resources[i].id]) return false;
+    }
+    r->relations = ecs_sched__links_clone(w, s->relations, w->relations);
+    if (!r->relations) return false;
+    if (s->names && !(r->names = ecs_sched__names_clone(w, s->names))) return false;
+    if (s->inherit && !(r->inherit = ecs_sched__inheritance_clone(w, s->inherit))) return false;
+    return true;
+}
+
+static void ecs_sched__restoring_free(ecs_sched_world *w, ecs_sched__restoring *r) {
+    uint32_t i;
+    for (i = 0; r->blocks && i < w->component_count; i++) ecs_sched__aligned_free(&w->env, r->blocks[i]);
+    ecs_sched__free(&w->env, r->blocks);
+    ecs_sched__beside_free(w, r->relations, r->names, r->inherit);
+}
+
+/* Every row of a tracked table was added and changed now; the log starts again. */
+static void ecs_sched__restamp(ecs_sched_world *w, ecs_sched__table *t) {
+    uint32_t tick = ecs_sched__tick_now(w), now = ecs_sched__tick_load(w) + 1u;
+    int32_t i, row;
+    for (i = 0; i < t->tick_count; i++) {
+        ecs_sched__ticks *k = &t->ticks[i];
+        k->has_bulk = false;
+        ecs_sched__change_log_cut(w, &k->log);
+        for (row = 0; row < t->count; row++) {
+            k->added[row] = k->changed[row] = tick;
+            ecs_sched__ticks_note(k, row, tick, now);
+        }
+    }
+}
+
+/* Table t's rows become the copy's (NULL: none). */
+static void ecs_sched__restore_table(ecs_sched_world *w, ecs_sched__table *t,
+                                     const ecs_sched__rows_copy *copy) {
+    int32_t c;
+    for (c = 0; c < t->column_count; c++) {
+        ecs_sched__destruct(&w->components[t->columns[c].id], t->columns[c].data, t->count);
+    }
+    t->count = copy ? copy->count : 0;
+    if (copy) {
+        memcpy(t->entities, copy->entities, (size_t)copy->count * sizeof *t->entities);
+        for (c = 0; c < t->column_count; c++) {
+            ecs_sched__construct(&w->components[t->columns[c].id], t->columns[c].data,
+                                 copy->columns[c].data, copy->count);
+        }
+    }
+    if (t->tick_count) ecs_sched__restamp(w, t);
+}
+
+static void ecs_sched__restore_resources(ecs_sched_world *w, const ecs_sched_snapshot *s,
+                                         ecs_sched__restoring *r) {
+    uint32_t id, i = 0;
+    for (id = 1; id < w->component_count; id++) {
+        const ecs_sched__values *v = i < s->resource_count && s->resources[i].id == id ? &s->resources[i++]
+                                                                                       : NULL;
+        const ecs_sched__component *c = &w->components[id];
+        if (w->resources[id]) {
+            ecs_sched__destruct(c, w->resources[id], 1);
+            if (!v) {
+                ecs_sched__aligned_free(&w->env, w->resources[id]);
+                w->resources[id] = NULL;
+                continue;
+            }
+        } else if (v) {
+            w->resources[id] = r->blocks[id];
+            r->blocks[id] = NULL;
+        }
+        if (!v) continue;
+        ecs_sched__construct(c, w->resources[id], v->data, 1);
+        if (w->ticks_on) w->resource_stamps[id].added = w->resource_stamps[id].changed = ecs_sched__tick_now(w);
+    }
+}
+
+ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_snapshot *s) {
+    ecs_sched__restoring r;
+    ecs_sched__links *relations;
+    ecs_sched__names *names;
+    ecs_sched__inheritance *inherit;
+    ecs_sched_result result;
+    uint32_t i, next = 0;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!s) return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "snapshot_restore: snapshot is NULL");
+    if (s->world != w->serial) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "snapshot_restore: the snapshot was taken of world #%llu and this "
+                               "is world #%llu; a snapshot restores only into the world it was "
+                               "taken of (its tables and component ids are that world's)",
+                               (unsigned long long)s->world, (unsigned long long)w->serial);
+    }
+    result = ecs_sched__snapshot_check(w, "snapshot_restore");
+    if (result != ECS_SCHED_OK) return result;
+    if (!ecs_sched__restore_reserve(w, s, &r)) {
+        ecs_sched__restoring_free(w, &r);
+        return ecs_sched__out_of_memory(w, "restoring a snapshot");
+    }
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__rows_copy *copy = next < s->row_copies && s->rows[next].table == i ? &s->rows[next++]
+                                                                                          : NULL;
+        if (copy || w->tables[i]->count) ecs_sched__restore_table(w, w->tables[i], copy);
+    }
+    memcpy(w->records, s->records, s->record_count * sizeof *w->records);
+    w->record_count = s->record_count;
+    w->free_head = s->free_head;
+    w->free_count = s->free_count;
+    w->alive_count = s->alive_count;
+    ecs_sched__restore_resources(w, s, &r);
+    relations = w->relations;
+    names = w->names;
+    inherit = w->inherit;
+    w->relations = r.relations;
+    w->names = r.names;
+    w->inherit = r.inherit;
+    r.relations = relations;   /* the world's old ones go with what is left of r */
+    r.names = names;
+    r.inherit = inherit;
+    ecs_sched__restoring_free(w, &r);
+    w->linked = w->linked || s->linked;
+    w->rows_version++;
+    return ECS_SCHED_OK;
+}
+
 /*=============================== src/sort.h (implementation) ================================*/
 /* sort: sorted and grouped queries. The rows go into the list a hierarchical query keeps
    (hierarchy.h), sorted by a stable merge sort; iterating an unchanged sorted query walks the
@@ -21234,6 +21886,13 @@ typedef struct ecs_sched__sort_seen {
 static ecs_sched_result ecs_sched__query_listed(ecs_sched_query *q, const char *operation) {
     ecs_sched_world *w = q->world;
     uint32_t i;
+    if (q->inherits) {   /* a shared value is one per table, a sorted list mixes tables */
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "%s: the query has an inherited term, whose value is one per "
+                               "table; a sorted query hands out rows of many tables mixed: "
+                               "sort a query that reads the component with ecs_sched_read",
+                               operation);
+    }
     if (!q->hier && !ecs_sched__hier_create(q)) return ecs_sched__out_of_memory(w, operation);
     if (!q->ticked) {
         if (q->match_count &&

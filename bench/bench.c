@@ -1108,6 +1108,7 @@ static void run_compile(bench_row *row) {
 #include "app_rows.c"
 #include "event_rows.c"
 #include "hierarchy_rows.c"
+#include "prefab_rows.c"
 #ifdef ECS_SCHED_THREADS
 #include "parallel_rows.c"
 #endif
@@ -1158,6 +1159,12 @@ static bench_row rows[] = {
     {"sorted_query_unchanged", "us/iter", GOAL_RATIO, 1.1,
      "the same query unsorted, read the same way, interleaved",
      run_sorted_query_unchanged, 0, 0, 0, 0, ""},
+    {"instantiate_prefab", "ns/entity", GOAL_RATIO, 1.2,
+     "the same 100k entities by hand (spawn_with with the 3 values, set_parent), interleaved",
+     run_instantiate_prefab, 0, 0, 0, 0, ""},
+    {"iter_inherited", "ms/frame", GOAL_RATIO, 1.2,
+     "1M entities owning Mass and Velocity, a query reading Mass, the same loop, interleaved",
+     run_iter_inherited, 0, 0, 0, 0, ""},
     {"spawn_despawn", "ns/entity", GOAL_VALUE, 60.0,
      "malloc of a 16-byte block per entity (values copied in), then free of each",
      run_spawn_despawn, 0, 0, 0, 0, ""},

@@ -422,6 +422,9 @@ ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *cmd, ecs_sched_en
     if (cmd->world->components[id].relation) {
         return ecs_sched__kind_inserted(cmd->world, id, "commands_insert");
     }
+    if (cmd->world->inherit && ecs_sched__mark_base(cmd->world, id)) {
+        return ecs_sched__mark_touched(cmd->world, id, "commands_insert");
+    }
     return ecs_sched__record_command(cmd, ECS_SCHED__CMD_INSERT, e, id, value);
 }
 
@@ -433,6 +436,9 @@ ecs_sched_result ecs_sched_commands_remove(ecs_sched_commands *cmd, ecs_sched_en
     if (result != ECS_SCHED_OK) return result;
     if (!ecs_sched__component_valid(cmd->world, id)) {
         return ecs_sched__unknown_component(cmd->world, id, "commands_remove");
+    }
+    if (cmd->world->inherit && ecs_sched__mark_base(cmd->world, id)) {
+        return ecs_sched__mark_touched(cmd->world, id, "commands_remove");
     }
     return ecs_sched__record_command(cmd, ECS_SCHED__CMD_REMOVE, e, id, NULL);
 }

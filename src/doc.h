@@ -44,6 +44,7 @@
      Names ............... names unique among siblings, lookups by name and by path
      Sorting ............. queries sorted by a component, grouped by a target
      Prefabs and inheritance  IsA, shared and overridden values, auto-override, instantiate
+     Snapshots ........... a copy of the world's data, and a restore that brings it back
      Reflection .......... fields of a type: print, read and write by path, compare, hash
      Schedules ........... systems, sets, order, building and checking, conditions, sync points,
                            the executor, Graphviz export
@@ -664,9 +665,9 @@
      ecs_sched_has counts inherited components, ecs_sched_owns only the entity's own;
      ecs_sched_owner says whose value an entity sees. Inserting a component overrides it too.
      Bases nest (a base may have bases) and an instance may have several. The rule: the
-     entity's own value, else the nearest base with the component (fewest IsA steps up), and
-     among bases as near, the one that became a base first (whatever order they were given
-     in). Relationships, the Prefab and Disabled tags are never inherited: an instance of a
+     entity's own value, else the nearest base with the component (fewest IsA steps up);
+     at equal distance, the first found walking the entity's bases in the order they became
+     bases (whatever order they were given in), each base's own bases in the same order. Relationships, the Prefab and Disabled tags are never inherited: an instance of a
      prefab is not a prefab. ecs_sched_auto_override(w, base, id) makes every instance made
      from then on own a copy (each orc its own Health, but one shared Sprite).
 
@@ -693,6 +694,30 @@
      read-only (get_mut or a command overrides) and counts as a read of the component for the
      scheduler: a system writing it, on the base or anywhere, is ordered against the reader.
      It cannot be combined with hierarchical or sorted terms.
+
+   SNAPSHOTS
+
+     ecs_sched_snapshot_take(w) copies the world's data: every entity with its components
+     (through the copy hooks), the entity index (handles, generations, free list), the
+     resources (those of state machines and clocks too), the relationships, names and bases.
+     ecs_sched_snapshot_restore(w, snap) brings exactly that back, as often as asked: entities
+     made since are gone (their handles stale), entities despawned since are back under their
+     old handles, every value is the snapshot's. For undo, rollback and tests:
+
+         ecs_sched_snapshot *before = ecs_sched_snapshot_take(w);
+         ... simulate ahead ...
+         ecs_sched_snapshot_restore(w, before);   // and again, from the same snapshot
+         ecs_sched_snapshot_free(before);
+
+     What is not data stays as it is: components and kinds registered since, queries,
+     systems, schedules, observers, message queues. A restore runs no observer and no
+     OnEnter/OnExit schedule; a tracked component counts every restored value as added and
+     changed at the restore. A snapshot holds no pointer into its world (it may outlive it,
+     and is freed with the allocator it was made with) and restores into that world only
+     (ECS_SCHED_ERR_INVALID_ARGUMENT otherwise). Both calls are refused while a command buffer
+     holds handles it reserved (apply or destroy it first) and from a system that may not
+     change the world. A restore is all or nothing; ecs_sched_snapshot_bytes says what a
+     snapshot holds.
 
    SORTING
 
@@ -1395,6 +1420,8 @@
                 ecs_sched_value_hash
      inherit    ecs_sched_is_a, ecs_sched_instantiate, ecs_sched_commands_instantiate,
                 ecs_sched_auto_override, ecs_sched_owns, ecs_sched_owner
+     snapshot   ecs_sched_snapshot_take, ecs_sched_snapshot_restore, ecs_sched_snapshot_free,
+                ecs_sched_snapshot_bytes
      sort       ecs_sched_query_order_by, ecs_sched_query_group_by
      executor   ecs_sched_run_schedule
      state      ecs_sched_state_register, ecs_sched_state_next_id, ecs_sched_state_get,

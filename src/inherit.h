@@ -139,7 +139,8 @@ static ecs_sched_entity ecs_sched__base_at(const ecs_sched_world *w, const ecs_s
     for (i++; i < t->type_count; i++) {
         ecs_sched_entity base = ecs_sched__mark_base(w, t->type[i]), found;
         const ecs_sched__table *bt;
-        if (!base) continue;
+        /* the mark of a base despawned since lingers in empty tables */
+        if (!base || !ecs_sched__is_live_record(w, base)) continue;
         bt = ecs_sched__table_of(w, base);
         if (depth == 1) {
             *deeper = true;
@@ -153,7 +154,8 @@ static ecs_sched_entity ecs_sched__base_at(const ecs_sched_world *w, const ecs_s
 }
 
 /* The nearest base of table t's entities owning `id`: the fewest IsA steps up, and among
-   bases as far up, the one whose mark comes first (the base that became a base first). */
+   bases as far up, the first found walking the bases in the order of their marks (the order
+   they became bases), each base's own bases in the same order. */
 static ecs_sched_entity ecs_sched__nearest_base(const ecs_sched_world *w,
                                                 const ecs_sched__table *t, ecs_sched_id id) {
     int32_t depth;
@@ -267,13 +269,27 @@ static ecs_sched__table *ecs_sched__isa_table(ecs_sched_world *w, ecs_sched__tab
     return t ? ecs_sched__table_step(w, t, ecs_sched__base_mark(w, base), false) : NULL;
 }
 
-/* After source related to base: it owns a copy of what its new bases mark to override, unless
-   it owns it already. */
-static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source) {
+/* What `base` and its own bases mark to override, each id once. */
+static int32_t ecs_sched__auto_of(const ecs_sched_world *w, ecs_sched_entity base,
+                                  ecs_sched_id *ids, int32_t capacity) {
+    const ecs_sched__base *b = &w->inherit->by_id[ecs_sched__base_mark(w, base)];
+    int32_t n = 0, k;
+    uint32_t a;
+    for (a = 0; a < b->auto_count && n < capacity; a++) {
+        for (k = 0; k < n && ids[k] != b->auto_ids[a]; k++) {}
+        if (k == n) ids[n++] = b->auto_ids[a];
+    }
+    return ecs_sched__gather_auto(w, ecs_sched__table_of(w, base), ids, n, capacity);
+}
+
+/* After source related to base: it owns a copy of what its new base marks to override (and
+   the base's bases), unless it owns it already. */
+static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source,
+                                                      ecs_sched_entity base) {
     ecs_sched_id auto_ids[ECS_SCHED__MAX_TYPE], ids[ECS_SCHED__MAX_TYPE];
     const void *values[ECS_SCHED__MAX_TYPE];
     const ecs_sched__table *t = ecs_sched__table_of(w, source);
-    int32_t n = ecs_sched__gather_auto(w, t, auto_ids, 0, ECS_SCHED__MAX_TYPE), i, count = 0;
+    int32_t n = ecs_sched__auto_of(w, base, auto_ids, ECS_SCHED__MAX_TYPE), i, count = 0;
     for (i = 0; i < n; i++) {
         bool found;
         const void *value;
@@ -360,7 +376,7 @@ static ecs_sched_result ecs_sched__instancing_plan(ecs_sched_world *w, ecs_sched
 /* The table each copy is placed in: IsA, its prefab's mark, ChildOf below the root, and what
    its prefab's bases mark to override. */
 static ecs_sched_result ecs_sched__instancing_tables(ecs_sched_world *w, ecs_sched__instancing *in) {
-    int32_t i;
+    int32_t i, k;
     for (i = 0; i < in->count; i++) {
         ecs_sched__copy *c = &in->copies[i];
         ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
@@ -371,6 +387,9 @@ static ecs_sched_result ecs_sched__instancing_tables(ecs_sched_world *w, ecs_sch
         if (t && c->parent >= 0) t = ecs_sched__table_step(w, t, w->child_of, false);
         if (!t) return w->env.last_result;
         n = ecs_sched__gather_auto(w, t, ids, 0, ECS_SCHED__MAX_TYPE);
+        for (k = 0; k < n; k++) {   /* what the prefab no longer sees is not copied */
+            if (!ecs_sched_owner(w, c->prefab, ids[k])) ids[k--] = ids[--n];
+        }
         c->table = ecs_sched__table_adding(w, t, n, ids);
         if (!c->table) return w->env.last_result;
     }
@@ -520,11 +539,11 @@ ecs_sched_entity ecs_sched_commands_instantiate(ecs_sched_commands *cmd, ecs_sch
     ecs_sched_entity e;
     if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
     w = cmd->world;
-    if (ecs_sched__check_target(cmd, prefab, "commands_instantiate (the prefab)") != ECS_SCHED_OK ||
-        !ecs_sched__reserve_indices(w, 1)) {
-        if (w->env.last_result != ECS_SCHED_ERR_STALE_ENTITY) {
-            ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
-        }
+    if (ecs_sched__check_target(cmd, prefab, "commands_instantiate (the prefab)") != ECS_SCHED_OK) {
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (!ecs_sched__reserve_indices(w, 1)) {
+        ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
         return ECS_SCHED_NULL_ENTITY;
     }
     index = ecs_sched__take_index(w);
@@ -546,7 +565,6 @@ static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity ma
     ecs_sched_entity prefab;
     memcpy(&prefab, slot, sizeof prefab);
     if (!ecs_sched__is_live_record(w, prefab)) {   /* skipped, and its handle given back */
-        ecs_sched__stale(w, prefab, "applying commands_instantiate (the prefab)");
         ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(made));
         return false;
     }

@@ -641,7 +641,8 @@ static bool ecs_sched__share_fields(const ecs_sched_query *q, const ecs_sched__m
 static bool ecs_sched__match_resolves(const ecs_sched_query *q, const ecs_sched__match *m) {
     void *fields[ECS_SCHED_MAX_TERMS];
     uint32_t shared;
-    return !q->inherits || ecs_sched__share_fields(q, m, fields, &shared);
+    if (!q->inherits) return true;
+    return m->table->count > 0 && ecs_sched__share_fields(q, m, fields, &shared);
 }
 
 int32_t ecs_sched_query_count(const ecs_sched_query *q) {

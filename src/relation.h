@@ -412,6 +412,32 @@ static ecs_sched_result ecs_sched__not_a_kind(ecs_sched_world *w, ecs_sched_id k
 
 /* Refuses relating source to target along an acyclic kind when target is source or one of
    its descendants; the message gives the path. */
+/* Whether `from` reaches `to` along any of its targets of kind, theirs in turn. */
+static bool ecs_sched__reaches(const ecs_sched_world *w, ecs_sched_entity from, ecs_sched_id kind,
+                               ecs_sched_entity to) {
+    int32_t i, n = ecs_sched_target_count(w, from, kind);
+    for (i = 0; i < n; i++) {
+        ecs_sched_entity next = ecs_sched_target(w, from, kind, i);
+        if (next == to || ecs_sched__reaches(w, next, kind, to)) return true;
+    }
+    return false;
+}
+
+/* The same check for a kind with several targets per source (IsA): any path counts. */
+static ecs_sched_result ecs_sched__check_acyclic_any(ecs_sched_world *w, ecs_sched_entity source,
+                                                     ecs_sched_id kind, ecs_sched_entity target,
+                                                     const char *operation) {
+    if (target != source && !ecs_sched__reaches(w, target, kind, source)) return ECS_SCHED_OK;
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                           "%s: relating %s to %s with '%s' would make a cycle: %s %s, and "
+                           "'%s' is acyclic", operation, ecs_sched__entity_label(w, source).text,
+                           ecs_sched__entity_label(w, target).text, w->components[kind].name,
+                           ecs_sched__entity_label(w, target).text,
+                           target == source ? "is the same entity"
+                                            : "already reaches it through its own targets",
+                           w->components[kind].name);
+}
+
 static ecs_sched_result ecs_sched__check_acyclic(ecs_sched_world *w, ecs_sched_entity source,
                                                  ecs_sched_id kind, ecs_sched_entity target,
                                                  const char *operation) {
@@ -419,6 +445,9 @@ static ecs_sched_result ecs_sched__check_acyclic(ecs_sched_world *w, ecs_sched_e
     ecs_sched_entity at = target;
     size_t used = 0;
     int32_t steps = 0;
+    if (!(w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE)) {
+        return ecs_sched__check_acyclic_any(w, source, kind, target, operation);
+    }
     while (at != source) {
         const unsigned char *slot = ecs_sched__rel_first_slot(w, at, kind);
         if (!slot) return ECS_SCHED_OK;
@@ -602,7 +631,7 @@ static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_
     ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, source, kind, target);
     ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, source, kind, target);
     if (kind == w->is_a) {   /* an instance owns what its new base marks to override */
-        ecs_sched_result result = ecs_sched__isa_copy_overrides(w, source);
+        ecs_sched_result result = ecs_sched__isa_copy_overrides(w, source, target);
         if (result != ECS_SCHED_OK) {
             ecs_sched__unrelate_checked(w, source, kind, target);
             return result;

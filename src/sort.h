@@ -41,6 +41,13 @@ typedef struct ecs_sched__sort_seen {
 static ecs_sched_result ecs_sched__query_listed(ecs_sched_query *q, const char *operation) {
     ecs_sched_world *w = q->world;
     uint32_t i;
+    if (q->inherits) {   /* a shared value is one per table, a sorted list mixes tables */
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "%s: the query has an inherited term, whose value is one per "
+                               "table; a sorted query hands out rows of many tables mixed: "
+                               "sort a query that reads the component with ecs_sched_read",
+                               operation);
+    }
     if (!q->hier && !ecs_sched__hier_create(q)) return ecs_sched__out_of_memory(w, operation);
     if (!q->ticked) {
         if (q->match_count &&

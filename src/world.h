@@ -254,6 +254,7 @@ typedef struct ecs_sched__inheritance ecs_sched__inheritance;
 
 struct ecs_sched_world {
     ecs_sched__env env;
+    uint64_t serial;                     /* tells worlds apart (snapshot.h) */
     ecs_sched__component *components;    /* by id; slot 0 unused */
 #ifdef ECS_SCHED_THREADS
     atomic_uint tick;                    /* the last change tick handed out (change.h) */
@@ -407,7 +408,8 @@ static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sche
 static ecs_sched_result ecs_sched__isa_prepare(ecs_sched_world *w, ecs_sched_entity base);
 static ecs_sched__table *ecs_sched__isa_table(ecs_sched_world *w, ecs_sched__table *from,
                                               ecs_sched_entity base);
-static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source);
+static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source,
+                                                      ecs_sched_entity base);
 static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
                                    ecs_sched_entity base);
 static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made,
@@ -1133,6 +1135,19 @@ static bool ecs_sched__world_desc_valid(ecs_sched__env *env, const ecs_sched_wor
     return true;
 }
 
+/* Worlds are numbered from 1 in the order they are made, so that a snapshot knows its own. */
+#ifdef ECS_SCHED_THREADS
+static atomic_ullong ecs_sched__world_serials;
+static uint64_t ecs_sched__next_world_serial(void) {
+    return (uint64_t)atomic_fetch_add(&ecs_sched__world_serials, 1ull) + 1u;
+}
+#else
+static uint64_t ecs_sched__world_serials;
+static uint64_t ecs_sched__next_world_serial(void) {
+    return ++ecs_sched__world_serials;
+}
+#endif
+
 ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     ecs_sched_world_desc desc;
     ecs_sched__env env;
@@ -1147,6 +1162,7 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
         return NULL;
     }
     w->env = env;
+    w->serial = ecs_sched__next_world_serial();
     w->thread_count = desc.thread_count;
     w->executor = desc.executor;
     w->on_error = desc.on_error;

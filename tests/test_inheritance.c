@@ -649,6 +649,115 @@ static void parallel_iteration_hands_out_shared_fields_too(void **state) {
     check_and_destroy(s.world);
 }
 
+static void a_cycle_through_a_second_base_is_refused(void **state) {
+    world_setup s;
+    ecs_sched_entity a, b, c;
+    (void)state;
+    setup_world(&s);
+    a = ecs_sched_spawn(s.world);
+    b = ecs_sched_spawn(s.world);
+    c = ecs_sched_spawn(s.world);
+    make_instance(&s, a, b);
+    make_instance(&s, a, c);   /* c is a's second base */
+    assert_int_equal(ecs_sched_relate(s.world, c, ecs_sched_is_a(s.world), a, NULL),
+                     ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_failed_with(s.world, &s.log, ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_false(ecs_sched_has_relation(s.world, c, ecs_sched_is_a(s.world), a));
+    check_and_destroy(s.world);
+}
+
+static void a_base_despawned_after_its_instances_leaves_queries_working(void **state) {
+    world_setup s;
+    ecs_sched_entity base, instance;
+    ecs_sched_query *q;
+    (void)state;
+    setup_world(&s);
+    base = prefab_with_position(&s, 1.0f, 0.0f);
+    q = query_of(&s, ecs_sched_inherited(s.position), no_term());
+    instance = ecs_sched_instantiate(s.world, base);
+    assert_int_equal(ecs_sched_despawn(s.world, instance), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(s.world, base), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_query_count(q), 0);
+    assert_int_equal(count_rows(q), 0);
+    spawn_position(&s, 2.0f, 0.0f);
+    assert_int_equal(ecs_sched_query_count(q), 1);
+    check_and_destroy(s.world);
+}
+
+static void marks_cannot_be_recorded_in_commands_either(void **state) {
+    world_setup s;
+    ecs_sched_entity base, instance;
+    ecs_sched_commands *cmd;
+    ecs_sched_id mark = 0;
+    uint32_t id;
+    (void)state;
+    setup_world(&s);
+    base = prefab_with_position(&s, 0.0f, 0.0f);
+    instance = ecs_sched_instantiate(s.world, base);
+    for (id = 1; id < 64 && !mark; id++) {
+        const char *name = ecs_sched_component_name(s.world, id);
+        if (name && strstr(name, "ecs_sched.IsA(")) mark = id;
+    }
+    cmd = ecs_sched_commands_create(s.world);
+    assert_int_equal(ecs_sched_commands_insert(cmd, ecs_sched_spawn(s.world), mark, NULL),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_commands_remove(cmd, instance, mark), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_commands_pending(cmd), 0);
+    ecs_sched_commands_destroy(cmd);
+    check_and_destroy(s.world);
+}
+
+static int by_x(ecs_sched_entity a, const void *va, ecs_sched_entity b, const void *vb) {
+    float x = ((const Position *)va)->x, y = ((const Position *)vb)->x;
+    (void)a;
+    (void)b;
+    return (x > y) - (x < y);
+}
+
+static void an_inheriting_query_cannot_be_sorted(void **state) {
+    world_setup s;
+    ecs_sched_query *q;
+    (void)state;
+    setup_world(&s);
+    q = query_of(&s, ecs_sched_inherited(s.position), ecs_sched_read(s.velocity));
+    assert_int_equal(ecs_sched_query_order_by(q, s.velocity, by_x), ECS_SCHED_ERR_INVALID_QUERY);
+    assert_failed_with(s.world, &s.log, ECS_SCHED_ERR_INVALID_QUERY);
+    assert_int_equal(ecs_sched_query_group_by(q, ecs_sched_child_of(s.world)), ECS_SCHED_ERR_INVALID_QUERY);
+    check_and_destroy(s.world);
+}
+
+static void an_auto_override_the_prefab_no_longer_has_is_not_copied(void **state) {
+    world_setup s;
+    ecs_sched_entity base, instance;
+    Health h = {2};
+    (void)state;
+    setup_world(&s);
+    base = prefab_with_position(&s, 0.0f, 0.0f);
+    assert_int_equal(ecs_sched_insert(s.world, base, s.health, &h), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_auto_override(s.world, base, s.health), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_remove(s.world, base, s.health), ECS_SCHED_OK);
+    instance = ecs_sched_instantiate(s.world, base);
+    assert_false(ecs_sched_has(s.world, instance, s.health));
+    check_and_destroy(s.world);
+}
+
+static void a_new_base_copies_only_its_own_auto_overrides(void **state) {
+    world_setup s;
+    ecs_sched_entity first, second, instance;
+    Health h = {2};
+    (void)state;
+    setup_world(&s);
+    first = prefab_with_position(&s, 0.0f, 0.0f);
+    assert_int_equal(ecs_sched_insert(s.world, first, s.health, &h), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_auto_override(s.world, first, s.health), ECS_SCHED_OK);
+    second = prefab_with_position(&s, 1.0f, 0.0f);
+    instance = ecs_sched_instantiate(s.world, first);
+    assert_int_equal(ecs_sched_remove(s.world, instance, s.health), ECS_SCHED_OK);   /* shared again */
+    make_instance(&s, instance, second);
+    assert_false(ecs_sched_owns(s.world, instance, s.health));
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(instance_reads_its_base_value_through_get),
@@ -674,6 +783,12 @@ int main(void) {
         cmocka_unit_test(readers_of_owned_values_of_disjoint_entities_stay_apart),
         cmocka_unit_test(inheriting_a_relationship_or_a_hidden_tag_is_refused),
         cmocka_unit_test(an_isa_cycle_is_refused_and_changes_nothing),
+        cmocka_unit_test(a_cycle_through_a_second_base_is_refused),
+        cmocka_unit_test(a_base_despawned_after_its_instances_leaves_queries_working),
+        cmocka_unit_test(marks_cannot_be_recorded_in_commands_either),
+        cmocka_unit_test(an_inheriting_query_cannot_be_sorted),
+        cmocka_unit_test(an_auto_override_the_prefab_no_longer_has_is_not_copied),
+        cmocka_unit_test(a_new_base_copies_only_its_own_auto_overrides),
         cmocka_unit_test(despawning_a_base_with_instances_is_refused),
         cmocka_unit_test(unrelating_from_the_base_stops_inheriting),
         cmocka_unit_test(instantiating_a_dead_prefab_fails_and_makes_nothing),

@@ -581,6 +581,29 @@ static void inheritance_scenario(ecs_sched_id pos) {
     }
 }
 
+/* A snapshot of everything so far, changes, and a restore: a failed restore changes nothing. */
+static void snapshot_scenario(ecs_sched_id pos) {
+    ecs_sched_snapshot *snap = ecs_sched_snapshot_take(world);
+    ecs_sched_entity extra;
+    int32_t before;
+    if (!snap) {
+        expect_clean_failure("snapshot_take");
+        return;
+    }
+    extra = ecs_sched_spawn_with(world, 1, &pos, NULL);
+    if (!extra) expect_clean_failure("spawn (after the snapshot)");
+    before = ecs_sched_entity_count(world);
+    if (ecs_sched_snapshot_restore(world, snap) != ECS_SCHED_OK) {
+        expect_clean_failure("snapshot_restore");
+        if (ecs_sched_entity_count(world) != before) {
+            fprintf(stderr, "a failed restore changed the world\n");
+            exit(CHILD_WRONG);
+        }
+        check_result(ecs_sched_snapshot_restore(world, snap), "snapshot_restore again");
+    }
+    ecs_sched_snapshot_free(snap);
+}
+
 static void events_scenario(void) {
     static ecs_sched_id tag;
     ecs_sched_id tracked, message;
@@ -797,6 +820,7 @@ static void run_scenario(void) {
     events_scenario();
     relations_scenario(pos);
     inheritance_scenario(pos);
+    snapshot_scenario(pos);
     if (ecs_sched_world_check(world) != ECS_SCHED_OK) {
         fprintf(stderr, "world inconsistent at the end: %s\n", ecs_sched_last_error(world));
         exit(CHILD_WRONG);

@@ -1,0 +1,363 @@
+/* Snapshots. A snapshot copies the world's entities, values, entity index, resources,
+   relationships, names and bases; restoring brings that world back exactly, as often as
+   asked, and into that world only. */
+#include "ecs_sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "world_fixture.h"
+
+static ecs_sched_entity spawn_at(world_setup *s, float x) {
+    Position p;
+    ecs_sched_entity e;
+    p.x = x;
+    p.y = 0.0f;
+    e = ecs_sched_spawn(s->world);
+    assert_int_equal(ecs_sched_insert(s->world, e, s->position, &p), ECS_SCHED_OK);
+    return e;
+}
+
+static ecs_sched_snapshot *take(world_setup *s) {
+    ecs_sched_snapshot *snap = ecs_sched_snapshot_take(s->world);
+    assert_non_null(snap);
+    return snap;
+}
+
+static void restore(world_setup *s, const ecs_sched_snapshot *snap) {
+    assert_int_equal(ecs_sched_snapshot_restore(s->world, snap), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_world_check(s->world), ECS_SCHED_OK);
+}
+
+static void restore_brings_back_the_values_changed_since(void **state) {
+    world_setup s;
+    ecs_sched_entity e;
+    ecs_sched_snapshot *snap;
+    (void)state;
+    setup_world(&s);
+    e = spawn_at(&s, 1.0f);
+    snap = take(&s);
+    ((Position *)ecs_sched_get_mut(s.world, e, s.position))->x = 99.0f;
+    restore(&s, snap);
+    assert_true(get_position(&s, e)->x < 1.5f);
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+static void entities_made_since_go_and_entities_despawned_since_come_back(void **state) {
+    world_setup s;
+    ecs_sched_entity kept, gone, made;
+    ecs_sched_snapshot *snap;
+    Health h = {7};
+    (void)state;
+    setup_world(&s);
+    kept = spawn_at(&s, 1.0f);
+    gone = spawn_at(&s, 2.0f);
+    assert_int_equal(ecs_sched_insert(s.world, gone, s.health, &h), ECS_SCHED_OK);
+    snap = take(&s);
+    assert_int_equal(ecs_sched_despawn(s.world, gone), ECS_SCHED_OK);
+    made = spawn_at(&s, 3.0f);                       /* takes gone's index, a new generation */
+    assert_int_equal(ecs_sched_remove(s.world, kept, s.position), ECS_SCHED_OK);
+    restore(&s, snap);
+    assert_true(ecs_sched_is_alive(s.world, gone));   /* the same handle */
+    assert_false(ecs_sched_is_alive(s.world, made));
+    assert_int_equal(get_health(&s, gone)->hp, 7);
+    assert_true(get_position(&s, kept)->x < 1.5f);
+    assert_int_equal(ecs_sched_entity_count(s.world), 2);
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+static void a_snapshot_restores_as_often_as_asked(void **state) {
+    world_setup s;
+    ecs_sched_entity e;
+    ecs_sched_snapshot *snap;
+    int round;
+    (void)state;
+    setup_world(&s);
+    e = spawn_at(&s, 5.0f);
+    snap = take(&s);
+    for (round = 0; round < 3; round++) {
+        ((Position *)ecs_sched_get_mut(s.world, e, s.position))->x += 10.0f;
+        spawn_at(&s, 0.0f);
+        restore(&s, snap);
+        assert_true(get_position(&s, e)->x > 4.5f && get_position(&s, e)->x < 5.5f);
+        assert_int_equal(ecs_sched_entity_count(s.world), 1);
+    }
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+static void tables_made_since_are_emptied_and_queries_agree(void **state) {
+    world_setup s;
+    ecs_sched_entity e;
+    ecs_sched_snapshot *snap;
+    ecs_sched_query_desc d;
+    ecs_sched_query *q;
+    Velocity v = {1.0f, 1.0f};
+    (void)state;
+    setup_world(&s);
+    e = spawn_at(&s, 1.0f);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_read(s.velocity);
+    q = ecs_sched_query_create(s.world, &d);
+    snap = take(&s);
+    assert_int_equal(ecs_sched_insert(s.world, e, s.velocity, &v), ECS_SCHED_OK);   /* a new table */
+    assert_int_equal(ecs_sched_query_count(q), 1);
+    restore(&s, snap);
+    assert_int_equal(ecs_sched_query_count(q), 0);
+    assert_false(ecs_sched_has(s.world, e, s.velocity));
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+static void resources_come_back_and_resources_inserted_since_go(void **state) {
+    world_setup s;
+    ecs_sched_snapshot *snap;
+    ecs_sched_id gravity;
+    Score score = {10};
+    Velocity g = {0.0f, -9.8f};
+    (void)state;
+    setup_world(&s);
+    gravity = ECS_SCHED_COMPONENT(s.world, Velocity);
+    assert_int_equal(ecs_sched_resource_insert(s.world, s.score, &score), ECS_SCHED_OK);
+    snap = take(&s);
+    ((Score *)ecs_sched_resource_get_mut(s.world, s.score))->value = 99;
+    assert_int_equal(ecs_sched_resource_insert(s.world, gravity, &g), ECS_SCHED_OK);
+    restore(&s, snap);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(s.world, s.score))->value, 10);
+    assert_false(ecs_sched_resource_exists(s.world, gravity));
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+static void a_resource_removed_since_comes_back(void **state) {
+    world_setup s;
+    ecs_sched_snapshot *snap;
+    Score score = {3};
+    (void)state;
+    setup_world(&s);
+    assert_int_equal(ecs_sched_resource_insert(s.world, s.score, &score), ECS_SCHED_OK);
+    snap = take(&s);
+    assert_int_equal(ecs_sched_resource_remove(s.world, s.score), ECS_SCHED_OK);
+    restore(&s, snap);
+    assert_int_equal(((const Score *)ecs_sched_resource_get(s.world, s.score))->value, 3);
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+static void the_hierarchy_names_and_relationships_come_back(void **state) {
+    world_setup s;
+    ecs_sched_entity ship, turret, other;
+    ecs_sched_snapshot *snap;
+    ecs_sched_relation_desc rd;
+    ecs_sched_id likes;
+    int32_t count;
+    (void)state;
+    setup_world(&s);
+    memset(&rd, 0, sizeof rd);
+    rd.name = "Likes";
+    likes = ecs_sched_relation_register(s.world, &rd);
+    ship = spawn_at(&s, 0.0f);
+    turret = spawn_at(&s, 1.0f);
+    other = spawn_at(&s, 2.0f);
+    assert_int_equal(ecs_sched_set_parent(s.world, turret, ship), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(s.world, ship, "ship"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(s.world, turret, "turret"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(s.world, other, likes, turret, NULL), ECS_SCHED_OK);
+    snap = take(&s);
+    assert_int_equal(ecs_sched_set_parent(s.world, turret, other), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(s.world, turret, "gun"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_unrelate(s.world, other, likes, turret), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(s.world, ship), ECS_SCHED_OK);
+    restore(&s, snap);
+    assert_true(ecs_sched_lookup_path(s.world, 0, "ship.turret", ".") == turret);
+    assert_true(ecs_sched_parent_of(s.world, turret) == ship);
+    ecs_sched_children(s.world, other, &count);
+    assert_int_equal(count, 0);
+    assert_true(ecs_sched_has_relation(s.world, other, likes, turret));
+    ecs_sched_sources(s.world, likes, turret, &count);
+    assert_int_equal(count, 1);
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+static void bases_and_instances_come_back(void **state) {
+    world_setup s;
+    ecs_sched_entity base, instance, later;
+    ecs_sched_snapshot *snap;
+    (void)state;
+    setup_world(&s);
+    base = spawn_at(&s, 4.0f);
+    assert_int_equal(ecs_sched_insert(s.world, base, ecs_sched_prefab_tag(s.world), NULL), ECS_SCHED_OK);
+    instance = ecs_sched_instantiate(s.world, base);
+    snap = take(&s);
+    assert_non_null(ecs_sched_get_mut(s.world, instance, s.position));   /* an override */
+    later = ecs_sched_instantiate(s.world, base);
+    assert_true(later != ECS_SCHED_NULL_ENTITY);
+    restore(&s, snap);
+    assert_false(ecs_sched_owns(s.world, instance, s.position));
+    assert_true(ecs_sched_owner(s.world, instance, s.position) == base);
+    assert_false(ecs_sched_is_alive(s.world, later));
+    assert_int_equal(ecs_sched_despawn(s.world, base), ECS_SCHED_ERR_REFUSED);   /* still a base */
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+static int live_values = 0;
+
+static void counted_ctor(void *dst, int32_t n, void *ctx) {
+    (void)ctx;
+    memset(dst, 0, (size_t)n * sizeof(int));
+    live_values += n;
+}
+
+static void counted_dtor(void *ptr, int32_t n, void *ctx) {
+    (void)ptr;
+    (void)ctx;
+    live_values -= n;
+}
+
+static void values_with_hooks_are_copied_and_destroyed_in_pairs(void **state) {
+    world_setup s;
+    ecs_sched_component_desc d;
+    ecs_sched_id counted;
+    ecs_sched_entity e;
+    ecs_sched_snapshot *snap;
+    int one = 1;
+    (void)state;
+    live_values = 0;
+    setup_world(&s);
+    memset(&d, 0, sizeof d);
+    d.name = "Counted";
+    d.size = sizeof(int);
+    d.hooks.ctor = counted_ctor;
+    d.hooks.dtor = counted_dtor;
+    counted = ecs_sched_component_register(s.world, &d);
+    e = ecs_sched_spawn(s.world);
+    assert_int_equal(ecs_sched_insert(s.world, e, counted, &one), ECS_SCHED_OK);
+    snap = take(&s);
+    assert_int_equal(live_values, 2);   /* the world's and the snapshot's */
+    assert_int_equal(ecs_sched_despawn(s.world, e), ECS_SCHED_OK);
+    restore(&s, snap);
+    assert_int_equal(live_values, 2);
+    assert_int_equal(*(const int *)ecs_sched_get(s.world, e, counted), 1);
+    ecs_sched_world_destroy(s.world);   /* the snapshot outlives its world */
+    assert_int_equal(live_values, 1);
+    ecs_sched_snapshot_free(snap);
+    assert_int_equal(live_values, 0);
+}
+
+static void restoring_into_another_world_is_refused(void **state) {
+    world_setup s, t;
+    ecs_sched_snapshot *snap;
+    (void)state;
+    setup_world(&s);
+    setup_world(&t);
+    spawn_at(&s, 1.0f);
+    snap = take(&s);
+    assert_int_equal(ecs_sched_snapshot_restore(t.world, snap), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_failed_with(t.world, &t.log, ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(t.world), "only into the world it was taken of"));
+    assert_int_equal(ecs_sched_entity_count(t.world), 0);
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+    check_and_destroy(t.world);
+}
+
+static void handles_reserved_by_a_buffer_refuse_both_ways(void **state) {
+    world_setup s;
+    ecs_sched_snapshot *snap;
+    ecs_sched_commands *cmd;
+    (void)state;
+    setup_world(&s);
+    snap = take(&s);
+    cmd = ecs_sched_commands_create(s.world);
+    assert_true(ecs_sched_commands_spawn(cmd) != ECS_SCHED_NULL_ENTITY);
+    assert_null(ecs_sched_snapshot_take(s.world));
+    assert_failed_with(s.world, &s.log, ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(s.world), "reserved by command buffers"));
+    assert_int_equal(ecs_sched_snapshot_restore(s.world, snap), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    restore(&s, snap);
+    assert_int_equal(ecs_sched_entity_count(s.world), 0);
+    ecs_sched_commands_destroy(cmd);
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+static void restored_tracked_values_count_as_changed(void **state) {
+    world_setup s;
+    ecs_sched_id hp;
+    ecs_sched_entity e;
+    ecs_sched_snapshot *snap;
+    ecs_sched_query_desc d;
+    ecs_sched_query *q;
+    ecs_sched_iter it;
+    Health h = {5};
+    int32_t seen = 0;
+    (void)state;
+    setup_world(&s);
+    hp = ecs_sched_tracked_component_register_type(s.world, "Armor", sizeof(Health), ECS_SCHED_ALIGNOF(Health));
+    e = ecs_sched_spawn(s.world);
+    assert_int_equal(ecs_sched_insert(s.world, e, hp, &h), ECS_SCHED_OK);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = ecs_sched_changed(hp);
+    q = ecs_sched_query_create(s.world, &d);
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) seen += it.count;
+    assert_int_equal(seen, 1);
+    snap = take(&s);
+    seen = 0;
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) seen += it.count;
+    assert_int_equal(seen, 0);   /* seen already */
+    restore(&s, snap);
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) seen += it.count;
+    assert_int_equal(seen, 1);
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+static void snapshot_bytes_count_the_values_held(void **state) {
+    world_setup s;
+    ecs_sched_snapshot *small, *big;
+    int i;
+    (void)state;
+    setup_world(&s);
+    small = take(&s);
+    for (i = 0; i < 1000; i++) spawn_at(&s, (float)i);
+    big = take(&s);
+    assert_true(ecs_sched_snapshot_bytes(big) >= ecs_sched_snapshot_bytes(small) +
+                                                  1000 * (sizeof(Position) + sizeof(ecs_sched_entity)));
+    ecs_sched_snapshot_free(small);
+    ecs_sched_snapshot_free(big);
+    check_and_destroy(s.world);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(restore_brings_back_the_values_changed_since),
+        cmocka_unit_test(entities_made_since_go_and_entities_despawned_since_come_back),
+        cmocka_unit_test(a_snapshot_restores_as_often_as_asked),
+        cmocka_unit_test(tables_made_since_are_emptied_and_queries_agree),
+        cmocka_unit_test(resources_come_back_and_resources_inserted_since_go),
+        cmocka_unit_test(a_resource_removed_since_comes_back),
+        cmocka_unit_test(the_hierarchy_names_and_relationships_come_back),
+        cmocka_unit_test(bases_and_instances_come_back),
+        cmocka_unit_test(values_with_hooks_are_copied_and_destroyed_in_pairs),
+        cmocka_unit_test(restoring_into_another_world_is_refused),
+        cmocka_unit_test(handles_reserved_by_a_buffer_refuse_both_ways),
+        cmocka_unit_test(restored_tracked_values_count_as_changed),
+        cmocka_unit_test(snapshot_bytes_count_the_values_held),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
