@@ -1109,6 +1109,7 @@ static void run_compile(bench_row *row) {
 #include "event_rows.c"
 #include "hierarchy_rows.c"
 #include "prefab_rows.c"
+#include "snapshot_rows.c"
 #ifdef ECS_SCHED_THREADS
 #include "parallel_rows.c"
 #endif
@@ -1165,6 +1166,9 @@ static bench_row rows[] = {
     {"iter_inherited", "ms/frame", GOAL_RATIO, 1.2,
      "1M entities owning Mass and Velocity, a query reading Mass, the same loop, interleaved",
      run_iter_inherited, 0, 0, 0, 0, ""},
+    {"snapshot_restore_1m", "ms/1M", GOAL_RATIO, 3.0,
+     "memcpy of the same bytes to a block and back (allocated before), interleaved",
+     run_snapshot_restore_1m, 0, 0, 0, 0, ""},
     {"spawn_despawn", "ns/entity", GOAL_VALUE, 60.0,
      "malloc of a 16-byte block per entity (values copied in), then free of each",
      run_spawn_despawn, 0, 0, 0, 0, ""},

@@ -50,12 +50,18 @@ typedef struct ecs_sched__base {
     ecs_sched_id *auto_ids;         /* copied into each new instance */
     uint32_t auto_count;
     uint32_t auto_capacity;
+    /* the tables its instances are made in (root, child), worked out while the base was in
+       table made_from and auto-overrides were at auto_version */
+    ecs_sched__table *made[2];
+    ecs_sched__table *made_from;
+    uint32_t auto_version;
 } ecs_sched__base;
 
 struct ecs_sched__inheritance {
     ecs_sched__base *by_id;         /* by component id, below capacity */
     uint32_t capacity;
     ecs_sched_id first_mark;        /* no smaller id is a mark */
+    uint32_t auto_version;          /* moves on with every auto-override */
     ecs_sched__map mark_of;         /* base entity (the whole handle) -> its mark */
 };
 
@@ -228,6 +234,7 @@ ecs_sched_result ecs_sched_auto_override(ecs_sched_world *w, ecs_sched_entity ba
         return ecs_sched__out_of_memory(w, "marking a component to override");
     }
     b->auto_ids[b->auto_count++] = id;
+    w->inherit->auto_version++;
     return ECS_SCHED_OK;
 }
 
@@ -326,6 +333,7 @@ typedef struct ecs_sched__copy {
 
 typedef struct ecs_sched__instancing {
     ecs_sched__copy *copies;
+    uint32_t capacity;
     int32_t count;
     int32_t taken;                  /* copies given a handle so far */
 } ecs_sched__instancing;
@@ -336,62 +344,86 @@ static void ecs_sched__instancing_free(ecs_sched_world *w, ecs_sched__instancing
     ecs_sched__free(&w->env, in->copies);
 }
 
+/* Appends the children of entry `parent` and their subtrees, depth first; false when out of
+   memory. */
+static bool ecs_sched__instancing_add_children(ecs_sched_world *w, ecs_sched__instancing *in,
+                                               int32_t parent) {
+    int32_t n, i;
+    const ecs_sched_entity *children = ecs_sched_children(w, in->copies[parent].prefab, &n);
+    for (i = 0; i < n; i++) {
+        ecs_sched__copy *c;
+        const char *name = ecs_sched__entity_name_of(w, children[i]);
+        if (!ECS_SCHED__GROW(&w->env, in->copies, &in->capacity, (uint32_t)in->count + 1)) return false;
+        c = &in->copies[in->count++];
+        memset(c, 0, sizeof *c);
+        c->prefab = children[i];
+        c->parent = parent;
+        if (name && !(c->name = ecs_sched__strdup(&w->env, name))) return false;
+        if (!ecs_sched__instancing_add_children(w, in, in->count - 1)) return false;
+    }
+    return true;
+}
+
 /* The prefab's subtree, depth first, each entry with the index of its parent's entry. */
 static ecs_sched_result ecs_sched__instancing_plan(ecs_sched_world *w, ecs_sched_entity prefab,
                                                    ecs_sched__instancing *in) {
-    int32_t total = ecs_sched_descendants(w, prefab, ECS_SCHED_DEPTH_FIRST, NULL, 0), i, p;
-    ecs_sched_entity *order;
-    in->count = in->taken = 0;
-    in->copies = NULL;
-    if (total < 0) return w->env.last_result;   /* the walk ran out of memory */
-    in->copies = (ecs_sched__copy *)ecs_sched__calloc(&w->env, (size_t)(total + 1) * sizeof *in->copies);
-    order = (ecs_sched_entity *)ecs_sched__alloc(&w->env, (size_t)(total + 1) * sizeof *order);
-    if (!in->copies || !order ||
-        ecs_sched_descendants(w, prefab, ECS_SCHED_DEPTH_FIRST, order + 1, total) != total) {
-        ecs_sched__free(&w->env, order);
+    memset(in, 0, sizeof *in);
+    if (!ECS_SCHED__GROW(&w->env, in->copies, &in->capacity, 16)) {
         return ecs_sched__out_of_memory(w, "instantiating a prefab");
     }
-    order[0] = prefab;
-    for (i = 0; i <= total; i++) {
-        ecs_sched__copy *c = &in->copies[in->count++];
-        const char *name = i ? ecs_sched_name(w, order[i]) : NULL;
-        ecs_sched_entity parent = i ? ecs_sched_parent_of(w, order[i]) : 0;
-        c->prefab = order[i];
-        c->parent = -1;
-        for (p = i - 1; parent && p >= 0; p--) {   /* depth first: the parent came before */
-            if (order[p] == parent) {
-                c->parent = p;
-                break;
-            }
-        }
-        if (name && !(c->name = ecs_sched__strdup(&w->env, name))) {
-            ecs_sched__free(&w->env, order);
-            return ecs_sched__out_of_memory(w, "instantiating a prefab");
-        }
-    }
-    ecs_sched__free(&w->env, order);
-    return ECS_SCHED_OK;
+    memset(&in->copies[0], 0, sizeof in->copies[0]);
+    in->copies[0].prefab = prefab;
+    in->copies[0].parent = -1;
+    in->count = 1;
+    return ecs_sched__instancing_add_children(w, in, 0) ? ECS_SCHED_OK
+                                                        : ecs_sched__out_of_memory(w, "instantiating a prefab");
 }
 
-/* The table each copy is placed in: IsA, its prefab's mark, ChildOf below the root, and what
-   its prefab's bases mark to override. */
+/* The table an instance of prefab is placed in (below a parent or not): IsA, the prefab's
+   mark, ChildOf, and a copy of what the prefab and its bases mark to override that the
+   prefab still sees. Kept with the prefab's mark while the prefab stays in its table and no
+   auto-override changes, when the prefab owns all those components itself (what it inherits
+   could change with no sign on it). */
+static ecs_sched__table *ecs_sched__instance_table(ecs_sched_world *w, ecs_sched_entity prefab,
+                                                   bool child) {
+    ecs_sched_id ids[ECS_SCHED__MAX_TYPE], mark = ecs_sched__base_mark_make(w, prefab);
+    ecs_sched__table *t, *from = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(prefab)].table];
+    ecs_sched__base *b;
+    int32_t n, k;
+    bool keep = true;
+    if (!mark) {
+        ecs_sched__out_of_memory(w, "making an entity a base");
+        return NULL;
+    }
+    b = &w->inherit->by_id[mark];
+    if (b->made_from == from && b->auto_version == w->inherit->auto_version && b->made[child]) {
+        return b->made[child];
+    }
+    t = ecs_sched__isa_table(w, w->tables[0], prefab);
+    if (t && child) t = ecs_sched__table_step(w, t, w->child_of, false);
+    if (!t) return NULL;
+    n = ecs_sched__gather_auto(w, t, ids, 0, ECS_SCHED__MAX_TYPE);
+    for (k = 0; k < n; k++) {
+        if (ecs_sched__type_find(from, ids[k]) >= 0) continue;
+        keep = false;
+        if (!ecs_sched_owner(w, prefab, ids[k])) ids[k--] = ids[--n];   /* no longer seen */
+    }
+    t = ecs_sched__table_adding(w, t, n, ids);
+    if (!t || !keep) return t;
+    if (b->made_from != from || b->auto_version != w->inherit->auto_version) {
+        b->made[0] = b->made[1] = NULL;
+        b->made_from = from;
+        b->auto_version = w->inherit->auto_version;
+    }
+    b->made[child] = t;
+    return t;
+}
+
 static ecs_sched_result ecs_sched__instancing_tables(ecs_sched_world *w, ecs_sched__instancing *in) {
-    int32_t i, k;
+    int32_t i;
     for (i = 0; i < in->count; i++) {
-        ecs_sched__copy *c = &in->copies[i];
-        ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
-        ecs_sched__table *t;
-        int32_t n;
-        if (!ecs_sched__base_mark_make(w, c->prefab)) return ecs_sched__out_of_memory(w, "making an entity a base");
-        t = ecs_sched__isa_table(w, w->tables[0], c->prefab);
-        if (t && c->parent >= 0) t = ecs_sched__table_step(w, t, w->child_of, false);
-        if (!t) return w->env.last_result;
-        n = ecs_sched__gather_auto(w, t, ids, 0, ECS_SCHED__MAX_TYPE);
-        for (k = 0; k < n; k++) {   /* what the prefab no longer sees is not copied */
-            if (!ecs_sched_owner(w, c->prefab, ids[k])) ids[k--] = ids[--n];
-        }
-        c->table = ecs_sched__table_adding(w, t, n, ids);
-        if (!c->table) return w->env.last_result;
+        in->copies[i].table = ecs_sched__instance_table(w, in->copies[i].prefab, in->copies[i].parent >= 0);
+        if (!in->copies[i].table) return w->env.last_result;
     }
     return ECS_SCHED_OK;
 }

@@ -758,6 +758,36 @@ static void a_new_base_copies_only_its_own_auto_overrides(void **state) {
     check_and_destroy(s.world);
 }
 
+static void changes_to_a_prefab_between_instantiations_are_followed(void **state) {
+    world_setup s;
+    ecs_sched_entity root, prefab, a, b, c, d;
+    Health h = {6};
+    Velocity v = {1.0f, 2.0f};
+    (void)state;
+    setup_world(&s);
+    root = prefab_with_position(&s, 0.0f, 0.0f);
+    assert_int_equal(ecs_sched_insert(s.world, root, s.health, &h), ECS_SCHED_OK);
+    prefab = prefab_with_position(&s, 1.0f, 0.0f);
+    make_instance(&s, prefab, root);
+    a = ecs_sched_instantiate(s.world, prefab);
+    assert_false(ecs_sched_owns(s.world, a, s.velocity));
+    /* a component and its auto-override on the prefab itself */
+    assert_int_equal(ecs_sched_insert(s.world, prefab, s.velocity, &v), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_auto_override(s.world, prefab, s.velocity), ECS_SCHED_OK);
+    b = ecs_sched_instantiate(s.world, prefab);
+    assert_true(ecs_sched_owns(s.world, b, s.velocity));
+    /* an auto-override on the prefab's base, of what the base has */
+    assert_int_equal(ecs_sched_auto_override(s.world, root, s.health), ECS_SCHED_OK);
+    c = ecs_sched_instantiate(s.world, prefab);
+    assert_true(ecs_sched_owns(s.world, c, s.health));
+    /* the base loses it: the prefab no longer sees it, nor copies it */
+    assert_int_equal(ecs_sched_remove(s.world, root, s.health), ECS_SCHED_OK);
+    d = ecs_sched_instantiate(s.world, prefab);
+    assert_false(ecs_sched_has(s.world, d, s.health));
+    assert_true(ecs_sched_owns(s.world, d, s.velocity));
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(instance_reads_its_base_value_through_get),
@@ -789,6 +819,7 @@ int main(void) {
         cmocka_unit_test(an_inheriting_query_cannot_be_sorted),
         cmocka_unit_test(an_auto_override_the_prefab_no_longer_has_is_not_copied),
         cmocka_unit_test(a_new_base_copies_only_its_own_auto_overrides),
+        cmocka_unit_test(changes_to_a_prefab_between_instantiations_are_followed),
         cmocka_unit_test(despawning_a_base_with_instances_is_refused),
         cmocka_unit_test(unrelating_from_the_base_stops_inheriting),
         cmocka_unit_test(instantiating_a_dead_prefab_fails_and_makes_nothing),
