@@ -3303,6 +3303,54 @@ ECS_SCHED_API bool ecs_sched_owns(const ecs_sched_world *world, ecs_sched_entity
 ECS_SCHED_API ecs_sched_entity ecs_sched_owner(const ecs_sched_world *world,
                                                ecs_sched_entity entity, ecs_sched_id id);
 
+/*================================== src/prefab.h (public) ===================================*/
+/* prefab: prefab data, a list of future entities (entries with a parent entry, a name and
+   component values), made in one go onto a main entity. */
+
+typedef struct ecs_sched_prefab_data ecs_sched_prefab_data;
+
+/* An empty list of entries for this world's components. NULL when out of memory. */
+ECS_SCHED_API ecs_sched_prefab_data *ecs_sched_prefab_data_create(ecs_sched_world *world);
+/* Frees the entries and their values (dtor hooks). */
+ECS_SCHED_API void ecs_sched_prefab_data_free(ecs_sched_prefab_data *data);
+/* A new entry placed under entry `parent` (-1: none); returns its index, or -1 on failure.
+   Entry 0 is the main entry. */
+ECS_SCHED_API int32_t ecs_sched_prefab_data_add(ecs_sched_prefab_data *data, int32_t parent);
+/* Places an entry under another (-1: none). Any entry may be named; a cycle is refused when
+   the data is instantiated. */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_parent(ecs_sched_prefab_data *data,
+                                                                int32_t entry, int32_t parent);
+/* Gives an entry a copy of a component's value (copy hooks; NULL: the default value, or a
+   tag); again for the same component replaces it. */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *data,
+                                                         int32_t entry, ecs_sched_id id,
+                                                         const void *value);
+/* The name the entity made of the entry gets (NULL: none). */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_name(ecs_sched_prefab_data *data,
+                                                              int32_t entry, const char *name);
+ECS_SCHED_API int32_t ecs_sched_prefab_data_count(const ecs_sched_prefab_data *data);
+ECS_SCHED_API int32_t ecs_sched_prefab_data_parent(const ecs_sched_prefab_data *data,
+                                                   int32_t entry);
+ECS_SCHED_API const char *ecs_sched_prefab_data_name(const ecs_sched_prefab_data *data,
+                                                     int32_t entry);
+/* The entry's value of a component (NULL when it has none, or for a tag: see _has). */
+ECS_SCHED_API const void *ecs_sched_prefab_data_get(const ecs_sched_prefab_data *data,
+                                                    int32_t entry, ecs_sched_id id);
+ECS_SCHED_API bool ecs_sched_prefab_data_has(const ecs_sched_prefab_data *data, int32_t entry,
+                                             ecs_sched_id id);
+/* Makes the entities: entry 0's values go onto `main` (ECS_SCHED_NULL_ENTITY: a new entity),
+   each other entry becomes a new entity with its values, its name, and ChildOf the entity of
+   its parent entry; one table move per entity. All or nothing. `out`, when not NULL, gets
+   the entity of each entry (ecs_sched_prefab_data_count of them). */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_instantiate(ecs_sched_world *world,
+                                                                 const ecs_sched_prefab_data *data,
+                                                                 ecs_sched_entity main,
+                                                                 ecs_sched_entity *out);
+/* The same, recorded: returns `main`, or the handle of the new main entity. The data must
+   stay alive until the buffer is applied. */
+ECS_SCHED_API ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(
+    ecs_sched_commands *commands, const ecs_sched_prefab_data *data, ecs_sched_entity main);
+
 /*================================== src/reflect.h (public) ==================================*/
 /* reflect: what the fields of a component are, and what can be done with them knowing that:
    print a value, read and write a field by path, compare and hash values. */
@@ -5367,6 +5415,9 @@ static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
 static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made,
                                          const void *slot, ecs_sched_result *result);
 static void ecs_sched__inheritance_free(ecs_sched_world *w);
+/* prefab.h: prefab data instantiated by a command. */
+static bool ecs_sched__apply_data(ecs_sched_world *w, ecs_sched_entity e, const void *slot,
+                                  ecs_sched_result *result);
 static ecs_sched_result ecs_sched__check_inheritance(ecs_sched_world *w);
 
 /* ---- small helpers ---- */
@@ -7853,8 +7904,10 @@ enum {
     ECS_SCHED__CMD_RELATE,         /* value: the kind's slot, target and payload */
     ECS_SCHED__CMD_UNRELATE,       /* value: a slot with the target */
     ECS_SCHED__CMD_RELATE_KEEP,    /* a relate without payload: an existing one stays */
-    ECS_SCHED__CMD_INSTANTIATE     /* entity: the reserved instance; value: an IsA slot
+    ECS_SCHED__CMD_INSTANTIATE,    /* entity: the reserved instance; value: an IsA slot
                                       naming the prefab (inherit.h) */
+    ECS_SCHED__CMD_INSTANTIATE_DATA  /* entity: the main entity (alive or reserved); value: a
+                                        slot holding the prefab data's address (prefab.h) */
 };
 
 /* A recorded command is one 32-bit word (operation, flags, component id), then the entity
@@ -7951,7 +8004,8 @@ static void ecs_sched__release_reserved(ecs_sched_commands *cmd) {
     while (ecs_sched__command_step(cmd, &block, &at)) {
         ecs_sched__command c;
         ecs_sched__command_read(w, block, at, at == 0 ? 0 : previous, &c);
-        if ((c.op == ECS_SCHED__CMD_SPAWN || c.op == ECS_SCHED__CMD_INSTANTIATE) &&
+        if ((c.op == ECS_SCHED__CMD_SPAWN || c.op == ECS_SCHED__CMD_INSTANTIATE ||
+             c.op == ECS_SCHED__CMD_INSTANTIATE_DATA) &&
             ecs_sched__is_reserved(w, c.entity)) {
             ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(c.entity));
         }
@@ -8381,6 +8435,12 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
             !ecs_sched__apply_relation(w, c.op, c.entity, c.id, c.value, &result)) {
             goto skipped;
         }
+        ok = result == ECS_SCHED_OK;
+        break;
+    }
+    case ECS_SCHED__CMD_INSTANTIATE_DATA: {
+        ecs_sched_result result = ECS_SCHED_OK;
+        if (!ecs_sched__apply_data(w, c.entity, c.value, &result)) goto skipped;
         ok = result == ECS_SCHED_OK;
         break;
     }
@@ -20225,11 +20285,28 @@ static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
 
 /* ---- instantiating ---- */
 
-/* One entity of a prefab's subtree and the one made of it. */
+/* An entry of prefab data (prefab.h): its parent entry, name and values. */
+typedef struct ecs_sched__entry_value {
+    ecs_sched_id id;
+    unsigned char *data;            /* a constructed copy; NULL for a tag */
+} ecs_sched__entry_value;
+
+typedef struct ecs_sched__entry {
+    int32_t parent;                 /* -1: none */
+    char *name;
+    ecs_sched__entry_value *values;
+    uint32_t count;
+    uint32_t capacity;
+} ecs_sched__entry;
+
+/* One entity to make: an instance of a prefab entity, or of an entry of prefab data; or, for
+   the main entry of prefab data, an entity that is there already and gains the values. */
 typedef struct ecs_sched__copy {
-    ecs_sched_entity prefab;
+    ecs_sched_entity prefab;        /* an instance of it (IsA), or 0 */
+    const ecs_sched__entry *entry;  /* or the values of this entry */
     ecs_sched_entity made;
-    int32_t parent;                 /* index of its parent's entry; -1 for the root */
+    int32_t parent;                 /* index of its parent's copy; -1 for none */
+    bool live;                      /* `made` is alive already: it moves to `table` */
     ecs_sched__table *table;
     char *name;
 } ecs_sched__copy;
@@ -20342,7 +20419,7 @@ static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instanc
         int32_t same = 1;
         for (j = 0; j < i; j++) same += in->copies[j].table == in->copies[i].table;
         if (!ecs_sched__table_reserve(w, in->copies[i].table, same) ||
-            !ecs_sched__sources_reserve(w, w->is_a, in->copies[i].prefab, 1)) {
+            (in->copies[i].prefab && !ecs_sched__sources_reserve(w, w->is_a, in->copies[i].prefab, 1))) {
             return false;
         }
         named += in->copies[i].name != NULL;
@@ -20351,6 +20428,7 @@ static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instanc
     for (i = 0; i < in->count; i++) {
         uint32_t index = i == 0 && root ? ECS_SCHED_ENTITY_INDEX(root) : ecs_sched__take_index(w);
         if (i > 0 || !root) w->records[index].table = ECS_SCHED__RESERVED;
+        in->copies[i].live = i == 0 && root && w->records[index].table != ECS_SCHED__RESERVED;
         in->copies[i].made = ecs_sched__make_entity(index, w->records[index].generation);
         in->taken = i + 1;
         if (index > top) top = index;
@@ -20366,7 +20444,8 @@ static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instanc
                       ecs_sched__map_reserve(&w->env, &w->names->map, (uint32_t)named));
 }
 
-/* Gives back the handles taken for a failed instantiation (but not a buffer's). */
+/* Gives back the handles taken for a failed instantiation (but not a buffer's, nor the main
+   entity's). */
 static void ecs_sched__instancing_release(ecs_sched_world *w, ecs_sched__instancing *in,
                                           ecs_sched_entity root) {
     int32_t i;
@@ -20388,7 +20467,72 @@ static const void *ecs_sched__seen_value(const ecs_sched_world *w, ecs_sched_ent
 }
 
 /* Places the copies (nothing fails any more) and tells the observers. */
+/* The value copy c gives component id (NULL: a default value, or a tag). */
+static const void *ecs_sched__copy_value_of(const ecs_sched_world *w, const ecs_sched__copy *c,
+                                            ecs_sched_id id) {
+    uint32_t v;
+    if (c->prefab) return ecs_sched__seen_value(w, c->prefab, id);
+    for (v = 0; v < c->entry->count; v++) {
+        if (c->entry->values[v].id == id) return c->entry->values[v].data;
+    }
+    return NULL;
+}
+
+/* The main entity of prefab data takes its entry's values: one move, then the values
+   written (assigned over what it had). */
+static void ecs_sched__copy_onto_live(ecs_sched_world *w, const ecs_sched__copy *c) {
+    ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
+    const void *values[ECS_SCHED__MAX_TYPE];
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(c->made), v;
+    const ecs_sched__table *before = w->tables[w->records[index].table];
+    int32_t n = 0;
+    for (v = 0; v < c->entry->count; v++) {
+        ids[n] = c->entry->values[v].id;
+        values[n++] = c->entry->values[v].data;
+    }
+    if (c->table != before) ecs_sched__move_entity(w, index, c->table);
+    ecs_sched__write_values(w, index, before, n, ids, values);
+}
+
+/* Names copy c's entity (the names have room). */
+static void ecs_sched__copy_name(ecs_sched_world *w, ecs_sched__copy *c, ecs_sched_entity scope) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(c->made);
+    ecs_sched__entity_name *r = &w->names->by_index[index];
+    if (r->text) {   /* the main entity had a name */
+        ecs_sched__name_unfile(w->names, index);
+        ecs_sched__free(&w->env, r->text);
+    }
+    r->text = c->name;
+    c->name = NULL;
+    ecs_sched__name_file(w->names, index, scope);
+    w->linked = true;
+}
+
+static void ecs_sched__observe_copy(ecs_sched_world *w, const ecs_sched__instancing *in,
+                                    const ecs_sched__copy *c, const ecs_sched__table *before) {
+    ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
+    int32_t n = 0, k;
+    for (k = 0; c->live && k < (int32_t)c->entry->count; k++) ids[n++] = c->entry->values[k].id;
+    for (k = 0; !c->live && k < c->table->type_count; k++) {
+        ecs_sched_id id = c->table->type[k];
+        if (!w->components[id].relation && !ecs_sched__mark_base(w, id)) ids[n++] = id;
+    }
+    ecs_sched__observe_inserted(w, c->made, before, n, ids);
+    if (c->prefab) {
+        ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, c->made, w->is_a, c->prefab);
+        ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, c->made, w->is_a, c->prefab);
+    }
+    if (c->parent >= 0) {
+        ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, c->made, w->child_of,
+                                    in->copies[c->parent].made);
+        ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, c->made, w->child_of,
+                                    in->copies[c->parent].made);
+    }
+}
+
+/* Places the copies (nothing fails any more) and tells the observers. */
 static void ecs_sched__instancing_place(ecs_sched_world *w, ecs_sched__instancing *in) {
+    const ecs_sched__table *live_before = NULL;
     int32_t i, k;
     for (i = 0; i < in->count; i++) {
         ecs_sched__copy *c = &in->copies[i];
@@ -20397,40 +20541,27 @@ static void ecs_sched__instancing_place(ecs_sched_world *w, ecs_sched__instancin
         ecs_sched_entity parent = c->parent >= 0 ? in->copies[c->parent].made : 0;
         uint32_t index = ECS_SCHED_ENTITY_INDEX(c->made);
         int32_t n = 0;
+        if (c->live) {
+            live_before = w->tables[w->records[index].table];
+            ecs_sched__copy_onto_live(w, c);
+            if (c->name) ecs_sched__copy_name(w, c, ecs_sched_parent_of(w, c->made));
+            continue;
+        }
         for (k = 0; k < c->table->type_count; k++) {
             ecs_sched_id id = c->table->type[k];
             ids[n] = id;
             if (id == w->is_a) values[n++] = &c->prefab;
             else if (id == w->child_of) values[n++] = &in->copies[c->parent].made;
             else if (ecs_sched__mark_base(w, id)) values[n++] = NULL;
-            else values[n++] = ecs_sched__seen_value(w, c->prefab, id);
+            else values[n++] = ecs_sched__copy_value_of(w, c, id);
         }
         ecs_sched__place(w, index, c->table, n, ids, values);
-        ecs_sched__link(w, w->is_a, c->made, c->prefab, UINT32_MAX);
+        if (c->prefab) ecs_sched__link(w, w->is_a, c->made, c->prefab, UINT32_MAX);
         if (parent) ecs_sched__link(w, w->child_of, c->made, parent, UINT32_MAX);
-        if (c->name) {
-            w->names->by_index[index].text = c->name;
-            c->name = NULL;
-            ecs_sched__name_file(w->names, index, parent);
-        }
+        if (c->name) ecs_sched__copy_name(w, c, parent);
     }
     for (i = 0; w->observers && i < in->count; i++) {
-        const ecs_sched__copy *c = &in->copies[i];
-        ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
-        int32_t n = 0;
-        for (k = 0; k < c->table->type_count; k++) {
-            ecs_sched_id id = c->table->type[k];
-            if (!w->components[id].relation && !ecs_sched__mark_base(w, id)) ids[n++] = id;
-        }
-        ecs_sched__observe_inserted(w, c->made, NULL, n, ids);
-        ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, c->made, w->is_a, c->prefab);
-        ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, c->made, w->is_a, c->prefab);
-        if (c->parent >= 0) {
-            ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, c->made, w->child_of,
-                                        in->copies[c->parent].made);
-            ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, c->made, w->child_of,
-                                        in->copies[c->parent].made);
-        }
+        ecs_sched__observe_copy(w, in, &in->copies[i], in->copies[i].live ? live_before : NULL);
     }
 }
 
@@ -20542,6 +20673,400 @@ static ecs_sched_result ecs_sched__check_inheritance(ecs_sched_world *w) {
         }
     }
     return ECS_SCHED_OK;
+}
+
+/*============================== src/prefab.h (implementation) ===============================*/
+/* prefab: prefab data. The entries keep constructed copies of their values; instantiating
+   plans one copy per entry and makes them the way ecs_sched_instantiate makes instances
+   (inherit.h): every table, row, handle, list of sources and name reserved first, then placed
+   with nothing left to fail. */
+
+struct ecs_sched_prefab_data {
+    ecs_sched_world *world;
+    ecs_sched__entry *entries;
+    uint32_t count;
+    uint32_t capacity;
+};
+
+ecs_sched_prefab_data *ecs_sched_prefab_data_create(ecs_sched_world *w) {
+    ecs_sched_prefab_data *d;
+    ECS_SCHED__CHECK_WORLD(w);
+    d = (ecs_sched_prefab_data *)ecs_sched__calloc(&w->env, sizeof *d);
+    if (!d) {
+        ecs_sched__out_of_memory(w, "creating prefab data");
+        return NULL;
+    }
+    d->world = w;
+    return d;
+}
+
+static void ecs_sched__entry_value_free(ecs_sched_world *w, ecs_sched__entry_value *v) {
+    if (!v->data) return;
+    ecs_sched__destruct(&w->components[v->id], v->data, 1);
+    ecs_sched__aligned_free(&w->env, v->data);
+    v->data = NULL;
+}
+
+void ecs_sched_prefab_data_free(ecs_sched_prefab_data *d) {
+    ecs_sched_world *w;
+    uint32_t i, v;
+    if (!d) return;
+    w = d->world;
+    for (i = 0; i < d->count; i++) {
+        for (v = 0; v < d->entries[i].count; v++) ecs_sched__entry_value_free(w, &d->entries[i].values[v]);
+        ecs_sched__free(&w->env, d->entries[i].values);
+        ecs_sched__free(&w->env, d->entries[i].name);
+    }
+    ecs_sched__free(&w->env, d->entries);
+    ecs_sched__free(&w->env, d);
+}
+
+static ecs_sched_result ecs_sched__bad_entry(const ecs_sched_prefab_data *d, int32_t entry,
+                                             const char *operation) {
+    return ecs_sched__fail(&d->world->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: entry %d is out of range (the data has %u entries)", operation,
+                           (int)entry, (unsigned)d->count);
+}
+
+static bool ecs_sched__entry_valid(const ecs_sched_prefab_data *d, int32_t entry) {
+    return entry >= 0 && (uint32_t)entry < d->count;
+}
+
+ecs_sched_result ecs_sched_prefab_data_set_parent(ecs_sched_prefab_data *d, int32_t entry,
+                                                  int32_t parent) {
+    ECS_SCHED_ASSERT(d != NULL);
+    if (!ecs_sched__entry_valid(d, entry)) return ecs_sched__bad_entry(d, entry, "prefab_data_set_parent");
+    if (parent != -1 && !ecs_sched__entry_valid(d, parent)) {
+        return ecs_sched__fail(&d->world->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "prefab_data_set_parent: entry %d cannot be placed under entry "
+                               "%d: there are %u entries (-1: no parent)", (int)entry,
+                               (int)parent, (unsigned)d->count);
+    }
+    if (parent == entry) {
+        return ecs_sched__fail(&d->world->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                               "prefab_data_set_parent: entry %d cannot be its own parent",
+                               (int)entry);
+    }
+    d->entries[entry].parent = parent;
+    return ECS_SCHED_OK;
+}
+
+int32_t ecs_sched_prefab_data_add(ecs_sched_prefab_data *d, int32_t parent) {
+    ecs_sched_world *w;
+    ECS_SCHED_ASSERT(d != NULL);
+    w = d->world;
+    if (parent != -1 && !ecs_sched__entry_valid(d, parent)) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "prefab_data_add: parent entry %d does not exist (the data has %u "
+                        "entries; -1: no parent)", (int)parent, (unsigned)d->count);
+        return -1;
+    }
+    if (d->count >= (uint32_t)INT32_MAX ||
+        !ECS_SCHED__GROW(&w->env, d->entries, &d->capacity, d->count + 1)) {
+        ecs_sched__out_of_memory(w, "adding an entry to prefab data");
+        return -1;
+    }
+    memset(&d->entries[d->count], 0, sizeof d->entries[0]);
+    d->entries[d->count].parent = parent;
+    return (int32_t)d->count++;
+}
+
+static ecs_sched__entry_value *ecs_sched__entry_find(const ecs_sched__entry *e, ecs_sched_id id) {
+    uint32_t v;
+    for (v = 0; v < e->count; v++) {
+        if (e->values[v].id == id) return &e->values[v];
+    }
+    return NULL;
+}
+
+ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *d, int32_t entry,
+                                           ecs_sched_id id, const void *value) {
+    ecs_sched_world *w;
+    ecs_sched__entry *e;
+    ecs_sched__entry_value *slot;
+    const ecs_sched__component *c;
+    unsigned char *data = NULL;
+    ecs_sched_result result;
+    ECS_SCHED_ASSERT(d != NULL);
+    w = d->world;
+    if (!ecs_sched__entry_valid(d, entry)) return ecs_sched__bad_entry(d, entry, "prefab_data_set");
+    result = ecs_sched__check_ids(w, 1, &id, "prefab_data_set");
+    if (result != ECS_SCHED_OK) return result;
+    c = &w->components[id];
+    e = &d->entries[entry];
+    slot = ecs_sched__entry_find(e, id);
+    if (!slot && e->count >= ECS_SCHED__MAX_TYPE) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                               "prefab_data_set: entry %d has %d components already (at most "
+                               "%d)", (int)entry, ECS_SCHED__MAX_TYPE, ECS_SCHED__MAX_TYPE);
+    }
+    if (c->size) {
+        data = (unsigned char *)ecs_sched__aligned_alloc(&w->env, c->size, c->alignment);
+        if (!data) return ecs_sched__out_of_memory(w, "setting a value of prefab data");
+    }
+    if (!slot && !ECS_SCHED__GROW(&w->env, e->values, &e->capacity, e->count + 1)) {
+        ecs_sched__aligned_free(&w->env, data);
+        return ecs_sched__out_of_memory(w, "setting a value of prefab data");
+    }
+    if (data) ecs_sched__construct(c, data, value, 1);
+    if (slot) {
+        ecs_sched__entry_value_free(w, slot);
+    } else {
+        slot = &e->values[e->count++];
+        slot->id = id;
+    }
+    slot->data = data;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_prefab_data_set_name(ecs_sched_prefab_data *d, int32_t entry,
+                                                const char *name) {
+    char *copy = NULL;
+    ECS_SCHED_ASSERT(d != NULL);
+    if (!ecs_sched__entry_valid(d, entry)) return ecs_sched__bad_entry(d, entry, "prefab_data_set_name");
+    if (name && !name[0]) {
+        return ecs_sched__fail(&d->world->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "prefab_data_set_name: entry %d cannot be given an empty name "
+                               "(NULL takes a name away)", (int)entry);
+    }
+    if (name && !(copy = ecs_sched__strdup(&d->world->env, name))) {
+        return ecs_sched__out_of_memory(d->world, "naming an entry of prefab data");
+    }
+    ecs_sched__free(&d->world->env, d->entries[entry].name);
+    d->entries[entry].name = copy;
+    return ECS_SCHED_OK;
+}
+
+int32_t ecs_sched_prefab_data_count(const ecs_sched_prefab_data *d) {
+    ECS_SCHED_ASSERT(d != NULL);
+    return (int32_t)d->count;
+}
+
+int32_t ecs_sched_prefab_data_parent(const ecs_sched_prefab_data *d, int32_t entry) {
+    ECS_SCHED_ASSERT(d != NULL);
+    return ecs_sched__entry_valid(d, entry) ? d->entries[entry].parent : -1;
+}
+
+const char *ecs_sched_prefab_data_name(const ecs_sched_prefab_data *d, int32_t entry) {
+    ECS_SCHED_ASSERT(d != NULL);
+    return ecs_sched__entry_valid(d, entry) ? d->entries[entry].name : NULL;
+}
+
+const void *ecs_sched_prefab_data_get(const ecs_sched_prefab_data *d, int32_t entry,
+                                      ecs_sched_id id) {
+    const ecs_sched__entry_value *v;
+    ECS_SCHED_ASSERT(d != NULL);
+    v = ecs_sched__entry_valid(d, entry) ? ecs_sched__entry_find(&d->entries[entry], id) : NULL;
+    return v ? v->data : NULL;
+}
+
+bool ecs_sched_prefab_data_has(const ecs_sched_prefab_data *d, int32_t entry, ecs_sched_id id) {
+    ECS_SCHED_ASSERT(d != NULL);
+    return ecs_sched__entry_valid(d, entry) && ecs_sched__entry_find(&d->entries[entry], id) != NULL;
+}
+
+/* ---- instantiating ---- */
+
+/* Every entry's chain of parents ends: a cycle is refused, with its entries. */
+static ecs_sched_result ecs_sched__data_check_parents(ecs_sched_world *w,
+                                                      const ecs_sched_prefab_data *d) {
+    uint32_t i, steps;
+    for (i = 0; i < d->count; i++) {
+        int32_t at = d->entries[i].parent;
+        for (steps = 0; at >= 0 && steps <= d->count; steps++) at = d->entries[at].parent;
+        if (at >= 0) {
+            char path[ECS_SCHED__ERROR_CAPACITY / 2];
+            size_t used = 0;
+            at = (int32_t)i;
+            for (steps = 0; steps <= d->count && used < sizeof path - 16; steps++) {
+                int n = snprintf(path + used, sizeof path - used, "%s%d", steps ? " -> " : "", (int)at);
+                if (n < 0) break;
+                used += (size_t)n;
+                at = d->entries[at].parent;
+                if (at == (int32_t)i) break;
+            }
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                                   "prefab_data_instantiate: the parents of the entries make a "
+                                   "cycle (%s -> %d, each entry under the next); an entry "
+                                   "cannot be below itself", path, (int)i);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Names are unique among the children of a parent: among the entries, and for the entities
+   that join existing ones (the roots, the main entity). */
+static ecs_sched_result ecs_sched__data_check_names(ecs_sched_world *w,
+                                                    const ecs_sched_prefab_data *d,
+                                                    ecs_sched_entity main) {
+    uint32_t i, j;
+    for (i = 0; i < d->count; i++) {
+        const ecs_sched__entry *e = &d->entries[i];
+        ecs_sched_entity scope, other;
+        if (!e->name) continue;
+        for (j = 0; j < i; j++) {
+            if (d->entries[j].name && d->entries[j].parent == e->parent &&
+                strcmp(d->entries[j].name, e->name) == 0) {
+                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_NAME_CLASH,
+                                       "prefab_data_instantiate: entries %u and %u are both "
+                                       "named '%s' under the same parent; names are unique "
+                                       "among siblings", (unsigned)j, (unsigned)i, e->name);
+            }
+        }
+        if (e->parent >= 0) continue;
+        scope = i == 0 && main ? ecs_sched_parent_of(w, main) : ECS_SCHED_NULL_ENTITY;
+        other = ecs_sched__find_name(w, scope, e->name, strlen(e->name));
+        if (other && !(i == 0 && other == main)) {
+            return ecs_sched__name_clash(w, "prefab_data_instantiate", i == 0 && main ? main : other,
+                                         e->name, scope, other);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__data_check(ecs_sched_world *w, const ecs_sched_prefab_data *d,
+                                              ecs_sched_entity main) {
+    ecs_sched_result result;
+    if (d->world != w) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "prefab_data_instantiate: the data was made for another world "
+                               "(component ids are a world's own)");
+    }
+    if (d->count == 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "prefab_data_instantiate: the data has no entries");
+    }
+    if (main && !ecs_sched__is_live_record(w, main) && !ecs_sched__is_reserved(w, main)) {
+        return ecs_sched__stale(w, main, "prefab_data_instantiate (the main entity)");
+    }
+    if (main && d->entries[0].parent >= 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "prefab_data_instantiate: entry 0, the main entry, is under entry "
+                               "%d; the main entity keeps its own place, so the main entry has "
+                               "no parent", (int)d->entries[0].parent);
+    }
+    result = ecs_sched__data_check_parents(w, d);
+    return result != ECS_SCHED_OK ? result : ecs_sched__data_check_names(w, d, main);
+}
+
+/* One copy per entry, in the entries' order, each with its table and a copy of its name. */
+static ecs_sched_result ecs_sched__data_plan(ecs_sched_world *w, const ecs_sched_prefab_data *d,
+                                             ecs_sched_entity main, ecs_sched__instancing *in) {
+    uint32_t i, v;
+    memset(in, 0, sizeof *in);
+    in->copies = (ecs_sched__copy *)ecs_sched__calloc(&w->env, d->count * sizeof *in->copies);
+    if (!in->copies) return ecs_sched__out_of_memory(w, "instantiating prefab data");
+    in->capacity = d->count;
+    for (i = 0; i < d->count; i++) {
+        const ecs_sched__entry *e = &d->entries[i];
+        ecs_sched__copy *c = &in->copies[in->count++];
+        ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
+        ecs_sched__table *from = i == 0 && main && ecs_sched__is_live_record(w, main)
+                                     ? w->tables[w->records[ECS_SCHED_ENTITY_INDEX(main)].table]
+                                     : w->tables[0];
+        c->entry = e;
+        c->parent = e->parent;
+        for (v = 0; v < e->count; v++) ids[v] = e->values[v].id;
+        if (c->parent >= 0) from = ecs_sched__table_step(w, from, w->child_of, false);
+        c->table = from ? ecs_sched__table_adding(w, from, (int32_t)e->count, ids) : NULL;
+        if (!c->table) return w->env.last_result;
+        if (e->name && !(c->name = ecs_sched__strdup(&w->env, e->name))) {
+            return ecs_sched__out_of_memory(w, "instantiating prefab data");
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__data_instantiate_checked(ecs_sched_world *w,
+                                                            const ecs_sched_prefab_data *d,
+                                                            ecs_sched_entity main,
+                                                            ecs_sched_entity *out) {
+    ecs_sched__instancing in;
+    ecs_sched_result result = ecs_sched__data_plan(w, d, main, &in);
+    int32_t i;
+    if (result == ECS_SCHED_OK && !ecs_sched__instancing_reserve(w, &in, main)) {
+        ecs_sched__instancing_release(w, &in, main);
+        result = ecs_sched__out_of_memory(w, "instantiating prefab data");
+    }
+    if (result == ECS_SCHED_OK) {
+        ecs_sched__instancing_place(w, &in);
+        for (i = 0; out && i < in.count; i++) out[i] = in.copies[i].made;
+    }
+    ecs_sched__instancing_free(w, &in);
+    if (w->observers) ecs_sched__observers_flush(w);
+    return result;
+}
+
+ecs_sched_result ecs_sched_prefab_data_instantiate(ecs_sched_world *w,
+                                                   const ecs_sched_prefab_data *d,
+                                                   ecs_sched_entity main, ecs_sched_entity *out) {
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!d) return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "prefab_data_instantiate: data is NULL");
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_prefab_data_instantiate(ecs_sched__deferring(w), d, main)
+                   ? ECS_SCHED_OK : w->env.last_result;
+    }
+    if (ecs_sched__change_refused(w, "prefab_data_instantiate")) return ECS_SCHED_ERR_ACCESS;
+    if (main && !ecs_sched__is_live_record(w, main)) {
+        return ecs_sched__stale(w, main, "prefab_data_instantiate (the main entity)");
+    }
+    result = ecs_sched__data_check(w, d, main);
+    return result != ECS_SCHED_OK ? result : ecs_sched__data_instantiate_checked(w, d, main, out);
+}
+
+ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(ecs_sched_commands *cmd,
+                                                            const ecs_sched_prefab_data *d,
+                                                            ecs_sched_entity main) {
+    ecs_sched_world *w;
+    ecs_sched_entity e = main, pointer;
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
+    w = cmd->world;
+    if (!d) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "commands_prefab_data_instantiate: data is NULL");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (main && ecs_sched__check_target(cmd, main, "commands_prefab_data_instantiate") != ECS_SCHED_OK) {
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (!main) {
+        uint32_t index;
+        if (!ecs_sched__reserve_indices(w, 1)) {
+            ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
+            return ECS_SCHED_NULL_ENTITY;
+        }
+        index = ecs_sched__take_index(w);
+        e = ecs_sched__make_entity(index, w->records[index].generation);
+        w->records[index].table = ECS_SCHED__RESERVED;
+    }
+    pointer = (ecs_sched_entity)(uintptr_t)d;   /* the slot holds the data's address */
+    if (ecs_sched__record_slot_command(cmd, ECS_SCHED__CMD_INSTANTIATE_DATA, e, w->is_a, pointer,
+                                       NULL, 0) != ECS_SCHED_OK) {
+        if (!main) ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(e));
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    return e;
+}
+
+/* The command's side (declared in world.h): prefab data instantiated onto the entity of the
+   command (alive: the main entity; reserved: a new one). False when that entity is gone or
+   the data does not fit the world as it is now (the command is skipped, the reason the last
+   error). */
+static bool ecs_sched__apply_data(ecs_sched_world *w, ecs_sched_entity e, const void *slot,
+                                  ecs_sched_result *result) {
+    ecs_sched_entity pointer;
+    const ecs_sched_prefab_data *d;
+    bool reserved = ecs_sched__is_reserved(w, e);
+    memcpy(&pointer, slot, sizeof pointer);
+    d = (const ecs_sched_prefab_data *)(uintptr_t)pointer;
+    if (!reserved && !ecs_sched__is_live_record(w, e)) return false;
+    if (ecs_sched__data_check(w, d, e) != ECS_SCHED_OK) {
+        if (reserved) ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(e));
+        return false;
+    }
+    *result = ecs_sched__data_instantiate_checked(w, d, e, NULL);
+    return true;
 }
 
 /*============================== src/reflect.h (implementation) ==============================*/

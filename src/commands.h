@@ -49,8 +49,10 @@ enum {
     ECS_SCHED__CMD_RELATE,         /* value: the kind's slot, target and payload */
     ECS_SCHED__CMD_UNRELATE,       /* value: a slot with the target */
     ECS_SCHED__CMD_RELATE_KEEP,    /* a relate without payload: an existing one stays */
-    ECS_SCHED__CMD_INSTANTIATE     /* entity: the reserved instance; value: an IsA slot
+    ECS_SCHED__CMD_INSTANTIATE,    /* entity: the reserved instance; value: an IsA slot
                                       naming the prefab (inherit.h) */
+    ECS_SCHED__CMD_INSTANTIATE_DATA  /* entity: the main entity (alive or reserved); value: a
+                                        slot holding the prefab data's address (prefab.h) */
 };
 
 /* A recorded command is one 32-bit word (operation, flags, component id), then the entity
@@ -147,7 +149,8 @@ static void ecs_sched__release_reserved(ecs_sched_commands *cmd) {
     while (ecs_sched__command_step(cmd, &block, &at)) {
         ecs_sched__command c;
         ecs_sched__command_read(w, block, at, at == 0 ? 0 : previous, &c);
-        if ((c.op == ECS_SCHED__CMD_SPAWN || c.op == ECS_SCHED__CMD_INSTANTIATE) &&
+        if ((c.op == ECS_SCHED__CMD_SPAWN || c.op == ECS_SCHED__CMD_INSTANTIATE ||
+             c.op == ECS_SCHED__CMD_INSTANTIATE_DATA) &&
             ecs_sched__is_reserved(w, c.entity)) {
             ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(c.entity));
         }
@@ -577,6 +580,12 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
             !ecs_sched__apply_relation(w, c.op, c.entity, c.id, c.value, &result)) {
             goto skipped;
         }
+        ok = result == ECS_SCHED_OK;
+        break;
+    }
+    case ECS_SCHED__CMD_INSTANTIATE_DATA: {
+        ecs_sched_result result = ECS_SCHED_OK;
+        if (!ecs_sched__apply_data(w, c.entity, c.value, &result)) goto skipped;
         ok = result == ECS_SCHED_OK;
         break;
     }

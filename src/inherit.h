@@ -322,11 +322,28 @@ static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
 
 /* ---- instantiating ---- */
 
-/* One entity of a prefab's subtree and the one made of it. */
+/* An entry of prefab data (prefab.h): its parent entry, name and values. */
+typedef struct ecs_sched__entry_value {
+    ecs_sched_id id;
+    unsigned char *data;            /* a constructed copy; NULL for a tag */
+} ecs_sched__entry_value;
+
+typedef struct ecs_sched__entry {
+    int32_t parent;                 /* -1: none */
+    char *name;
+    ecs_sched__entry_value *values;
+    uint32_t count;
+    uint32_t capacity;
+} ecs_sched__entry;
+
+/* One entity to make: an instance of a prefab entity, or of an entry of prefab data; or, for
+   the main entry of prefab data, an entity that is there already and gains the values. */
 typedef struct ecs_sched__copy {
-    ecs_sched_entity prefab;
+    ecs_sched_entity prefab;        /* an instance of it (IsA), or 0 */
+    const ecs_sched__entry *entry;  /* or the values of this entry */
     ecs_sched_entity made;
-    int32_t parent;                 /* index of its parent's entry; -1 for the root */
+    int32_t parent;                 /* index of its parent's copy; -1 for none */
+    bool live;                      /* `made` is alive already: it moves to `table` */
     ecs_sched__table *table;
     char *name;
 } ecs_sched__copy;
@@ -439,7 +456,7 @@ static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instanc
         int32_t same = 1;
         for (j = 0; j < i; j++) same += in->copies[j].table == in->copies[i].table;
         if (!ecs_sched__table_reserve(w, in->copies[i].table, same) ||
-            !ecs_sched__sources_reserve(w, w->is_a, in->copies[i].prefab, 1)) {
+            (in->copies[i].prefab && !ecs_sched__sources_reserve(w, w->is_a, in->copies[i].prefab, 1))) {
             return false;
         }
         named += in->copies[i].name != NULL;
@@ -448,6 +465,7 @@ static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instanc
     for (i = 0; i < in->count; i++) {
         uint32_t index = i == 0 && root ? ECS_SCHED_ENTITY_INDEX(root) : ecs_sched__take_index(w);
         if (i > 0 || !root) w->records[index].table = ECS_SCHED__RESERVED;
+        in->copies[i].live = i == 0 && root && w->records[index].table != ECS_SCHED__RESERVED;
         in->copies[i].made = ecs_sched__make_entity(index, w->records[index].generation);
         in->taken = i + 1;
         if (index > top) top = index;
@@ -463,7 +481,8 @@ static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instanc
                       ecs_sched__map_reserve(&w->env, &w->names->map, (uint32_t)named));
 }
 
-/* Gives back the handles taken for a failed instantiation (but not a buffer's). */
+/* Gives back the handles taken for a failed instantiation (but not a buffer's, nor the main
+   entity's). */
 static void ecs_sched__instancing_release(ecs_sched_world *w, ecs_sched__instancing *in,
                                           ecs_sched_entity root) {
     int32_t i;
@@ -485,7 +504,72 @@ static const void *ecs_sched__seen_value(const ecs_sched_world *w, ecs_sched_ent
 }
 
 /* Places the copies (nothing fails any more) and tells the observers. */
+/* The value copy c gives component id (NULL: a default value, or a tag). */
+static const void *ecs_sched__copy_value_of(const ecs_sched_world *w, const ecs_sched__copy *c,
+                                            ecs_sched_id id) {
+    uint32_t v;
+    if (c->prefab) return ecs_sched__seen_value(w, c->prefab, id);
+    for (v = 0; v < c->entry->count; v++) {
+        if (c->entry->values[v].id == id) return c->entry->values[v].data;
+    }
+    return NULL;
+}
+
+/* The main entity of prefab data takes its entry's values: one move, then the values
+   written (assigned over what it had). */
+static void ecs_sched__copy_onto_live(ecs_sched_world *w, const ecs_sched__copy *c) {
+    ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
+    const void *values[ECS_SCHED__MAX_TYPE];
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(c->made), v;
+    const ecs_sched__table *before = w->tables[w->records[index].table];
+    int32_t n = 0;
+    for (v = 0; v < c->entry->count; v++) {
+        ids[n] = c->entry->values[v].id;
+        values[n++] = c->entry->values[v].data;
+    }
+    if (c->table != before) ecs_sched__move_entity(w, index, c->table);
+    ecs_sched__write_values(w, index, before, n, ids, values);
+}
+
+/* Names copy c's entity (the names have room). */
+static void ecs_sched__copy_name(ecs_sched_world *w, ecs_sched__copy *c, ecs_sched_entity scope) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(c->made);
+    ecs_sched__entity_name *r = &w->names->by_index[index];
+    if (r->text) {   /* the main entity had a name */
+        ecs_sched__name_unfile(w->names, index);
+        ecs_sched__free(&w->env, r->text);
+    }
+    r->text = c->name;
+    c->name = NULL;
+    ecs_sched__name_file(w->names, index, scope);
+    w->linked = true;
+}
+
+static void ecs_sched__observe_copy(ecs_sched_world *w, const ecs_sched__instancing *in,
+                                    const ecs_sched__copy *c, const ecs_sched__table *before) {
+    ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
+    int32_t n = 0, k;
+    for (k = 0; c->live && k < (int32_t)c->entry->count; k++) ids[n++] = c->entry->values[k].id;
+    for (k = 0; !c->live && k < c->table->type_count; k++) {
+        ecs_sched_id id = c->table->type[k];
+        if (!w->components[id].relation && !ecs_sched__mark_base(w, id)) ids[n++] = id;
+    }
+    ecs_sched__observe_inserted(w, c->made, before, n, ids);
+    if (c->prefab) {
+        ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, c->made, w->is_a, c->prefab);
+        ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, c->made, w->is_a, c->prefab);
+    }
+    if (c->parent >= 0) {
+        ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, c->made, w->child_of,
+                                    in->copies[c->parent].made);
+        ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, c->made, w->child_of,
+                                    in->copies[c->parent].made);
+    }
+}
+
+/* Places the copies (nothing fails any more) and tells the observers. */
 static void ecs_sched__instancing_place(ecs_sched_world *w, ecs_sched__instancing *in) {
+    const ecs_sched__table *live_before = NULL;
     int32_t i, k;
     for (i = 0; i < in->count; i++) {
         ecs_sched__copy *c = &in->copies[i];
@@ -494,40 +578,27 @@ static void ecs_sched__instancing_place(ecs_sched_world *w, ecs_sched__instancin
         ecs_sched_entity parent = c->parent >= 0 ? in->copies[c->parent].made : 0;
         uint32_t index = ECS_SCHED_ENTITY_INDEX(c->made);
         int32_t n = 0;
+        if (c->live) {
+            live_before = w->tables[w->records[index].table];
+            ecs_sched__copy_onto_live(w, c);
+            if (c->name) ecs_sched__copy_name(w, c, ecs_sched_parent_of(w, c->made));
+            continue;
+        }
         for (k = 0; k < c->table->type_count; k++) {
             ecs_sched_id id = c->table->type[k];
             ids[n] = id;
             if (id == w->is_a) values[n++] = &c->prefab;
             else if (id == w->child_of) values[n++] = &in->copies[c->parent].made;
             else if (ecs_sched__mark_base(w, id)) values[n++] = NULL;
-            else values[n++] = ecs_sched__seen_value(w, c->prefab, id);
+            else values[n++] = ecs_sched__copy_value_of(w, c, id);
         }
         ecs_sched__place(w, index, c->table, n, ids, values);
-        ecs_sched__link(w, w->is_a, c->made, c->prefab, UINT32_MAX);
+        if (c->prefab) ecs_sched__link(w, w->is_a, c->made, c->prefab, UINT32_MAX);
         if (parent) ecs_sched__link(w, w->child_of, c->made, parent, UINT32_MAX);
-        if (c->name) {
-            w->names->by_index[index].text = c->name;
-            c->name = NULL;
-            ecs_sched__name_file(w->names, index, parent);
-        }
+        if (c->name) ecs_sched__copy_name(w, c, parent);
     }
     for (i = 0; w->observers && i < in->count; i++) {
-        const ecs_sched__copy *c = &in->copies[i];
-        ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
-        int32_t n = 0;
-        for (k = 0; k < c->table->type_count; k++) {
-            ecs_sched_id id = c->table->type[k];
-            if (!w->components[id].relation && !ecs_sched__mark_base(w, id)) ids[n++] = id;
-        }
-        ecs_sched__observe_inserted(w, c->made, NULL, n, ids);
-        ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, c->made, w->is_a, c->prefab);
-        ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, c->made, w->is_a, c->prefab);
-        if (c->parent >= 0) {
-            ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, c->made, w->child_of,
-                                        in->copies[c->parent].made);
-            ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, c->made, w->child_of,
-                                        in->copies[c->parent].made);
-        }
+        ecs_sched__observe_copy(w, in, &in->copies[i], in->copies[i].live ? live_before : NULL);
     }
 }
 

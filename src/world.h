@@ -415,6 +415,9 @@ static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
 static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made,
                                          const void *slot, ecs_sched_result *result);
 static void ecs_sched__inheritance_free(ecs_sched_world *w);
+/* prefab.h: prefab data instantiated by a command. */
+static bool ecs_sched__apply_data(ecs_sched_world *w, ecs_sched_entity e, const void *slot,
+                                  ecs_sched_result *result);
 static ecs_sched_result ecs_sched__check_inheritance(ecs_sched_world *w);
 
 /* ---- small helpers ---- */

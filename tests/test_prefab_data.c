@@ -1,0 +1,334 @@
+/* Prefab data: a list of future entities, each entry with an optional parent entry, a name
+   and component values; instantiated onto a main entity plus one new entity per other entry,
+   in one go, all or nothing, directly or through commands. */
+#include "ecs_sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "world_fixture.h"
+
+/* A ship (entry 0) with an engine and a turret, the turret with a barrel. */
+static ecs_sched_prefab_data *ship_data(world_setup *s) {
+    ecs_sched_prefab_data *d = ecs_sched_prefab_data_create(s->world);
+    Position p = {1.0f, 2.0f};
+    Health h = {50};
+    int32_t ship, engine, turret, barrel;
+    assert_non_null(d);
+    ship = ecs_sched_prefab_data_add(d, -1);
+    engine = ecs_sched_prefab_data_add(d, ship);
+    turret = ecs_sched_prefab_data_add(d, ship);
+    barrel = ecs_sched_prefab_data_add(d, turret);
+    assert_int_equal(ship, 0);
+    assert_int_equal(ecs_sched_prefab_data_set(d, ship, s->health, &h), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set(d, engine, s->position, &p), ECS_SCHED_OK);
+    p.x = 5.0f;
+    assert_int_equal(ecs_sched_prefab_data_set(d, turret, s->position, &p), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set(d, barrel, s->frozen, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set_name(d, engine, "engine"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set_name(d, turret, "turret"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set_name(d, barrel, "barrel"), ECS_SCHED_OK);
+    return d;
+}
+
+static void instantiating_onto_a_main_entity_makes_one_entity_per_other_entry(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity main, made[4], barrel;
+    Velocity v = {3.0f, 0.0f};
+    (void)state;
+    setup_world(&s);
+    d = ship_data(&s);
+    main = ecs_sched_spawn(s.world);
+    assert_int_equal(ecs_sched_insert(s.world, main, s.velocity, &v), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, main, made), ECS_SCHED_OK);
+    assert_true(made[0] == main);
+    assert_int_equal(get_health(&s, main)->hp, 50);
+    assert_true(get_velocity(&s, main)->x > 2.5f);   /* what it had stays */
+    assert_int_equal(ecs_sched_entity_count(s.world), 4);
+    assert_true(ecs_sched_parent_of(s.world, made[1]) == main);
+    assert_true(ecs_sched_parent_of(s.world, made[3]) == made[2]);
+    barrel = ecs_sched_lookup_path(s.world, main, "turret.barrel", ".");
+    assert_true(barrel == made[3]);
+    assert_true(ecs_sched_has(s.world, barrel, s.frozen));
+    assert_true(get_position(&s, made[2])->x > 4.5f);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void instantiating_without_a_main_entity_makes_it_too(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[4];
+    int i;
+    (void)state;
+    setup_world(&s);
+    d = ship_data(&s);
+    for (i = 0; i < 3; i++) {
+        assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, ECS_SCHED_NULL_ENTITY, made), ECS_SCHED_OK);
+        assert_int_equal(get_health(&s, made[0])->hp, 50);
+        assert_true(ecs_sched_parent_of(s.world, made[0]) == ECS_SCHED_NULL_ENTITY);
+    }
+    assert_int_equal(ecs_sched_entity_count(s.world), 12);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void instantiating_again_makes_no_new_tables(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    int32_t tables_before;
+    ecs_sched_entity made[4];
+    (void)state;
+    setup_world(&s);
+    d = ship_data(&s);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, 0, made), ECS_SCHED_OK);
+    tables_before = ecs_sched_archetype_count(s.world);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, 0, made), ECS_SCHED_OK);
+    /* the second time finds every table the first made */
+    assert_int_equal(ecs_sched_archetype_count(s.world), tables_before);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void a_parent_cycle_is_refused_naming_the_entries_and_nothing_is_made(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_world(&s);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, 1);
+    assert_int_equal(ecs_sched_prefab_data_set_parent(d, 1, 2), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, 0, NULL), ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_failed_with(s.world, &s.log, ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_non_null(strstr(ecs_sched_last_error(s.world), "1 -> 2"));
+    assert_int_equal(ecs_sched_entity_count(s.world), 0);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void a_parent_index_out_of_range_is_refused(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_world(&s);
+    d = ecs_sched_prefab_data_create(s.world);
+    assert_int_equal(ecs_sched_prefab_data_add(d, 3), -1);
+    assert_failed_with(s.world, &s.log, ECS_SCHED_ERR_INVALID_ARGUMENT);
+    ecs_sched_prefab_data_add(d, -1);
+    assert_int_equal(ecs_sched_prefab_data_set_parent(d, 0, 7), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_true(mentions_number(ecs_sched_last_error(s.world), 7));
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void sibling_entries_with_one_name_are_refused(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_world(&s);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, 0);
+    ecs_sched_prefab_data_add(d, 0);
+    ecs_sched_prefab_data_set_name(d, 1, "gun");
+    ecs_sched_prefab_data_set_name(d, 2, "gun");
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, 0, NULL), ECS_SCHED_ERR_NAME_CLASH);
+    assert_non_null(strstr(ecs_sched_last_error(s.world), "'gun'"));
+    assert_int_equal(ecs_sched_entity_count(s.world), 0);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void a_root_name_taken_in_the_world_is_refused(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity taken;
+    (void)state;
+    setup_world(&s);
+    taken = ecs_sched_spawn(s.world);
+    assert_int_equal(ecs_sched_set_name(s.world, taken, "ship"), ECS_SCHED_OK);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_set_name(d, 0, "ship");
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, 0, NULL), ECS_SCHED_ERR_NAME_CLASH);
+    assert_int_equal(ecs_sched_entity_count(s.world), 1);
+    /* onto the entity that has the name, it is no clash */
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, taken, NULL), ECS_SCHED_OK);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void a_main_entry_with_a_parent_is_refused_onto_a_main_entity(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_world(&s);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, 0);
+    ecs_sched_prefab_data_set_parent(d, 0, 1);
+    ecs_sched_prefab_data_set_parent(d, 1, -1);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, ecs_sched_spawn(s.world), NULL),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(s.world), "main entry"));
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void relationships_and_marks_cannot_be_values(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_world(&s);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 0, ecs_sched_child_of(s.world), NULL),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 0, 9999, NULL), ECS_SCHED_ERR_UNKNOWN_COMPONENT);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 3, s.position, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void a_dead_main_entity_is_refused(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity gone;
+    (void)state;
+    setup_world(&s);
+    d = ship_data(&s);
+    gone = ecs_sched_spawn(s.world);
+    ecs_sched_despawn(s.world, gone);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, gone, NULL), ECS_SCHED_ERR_STALE_ENTITY);
+    assert_int_equal(ecs_sched_entity_count(s.world), 0);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void data_of_another_world_is_refused(void **state) {
+    world_setup s, t;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_world(&s);
+    setup_world(&t);
+    d = ship_data(&s);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(t.world, d, 0, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_entity_count(t.world), 0);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+    check_and_destroy(t.world);
+}
+
+static void commands_instantiate_prefab_data_when_applied(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_commands *cmd;
+    ecs_sched_entity made, main;
+    int32_t count;
+    (void)state;
+    setup_world(&s);
+    d = ship_data(&s);
+    main = ecs_sched_spawn(s.world);
+    cmd = ecs_sched_commands_create(s.world);
+    made = ecs_sched_commands_prefab_data_instantiate(cmd, d, 0);
+    assert_true(ecs_sched_commands_prefab_data_instantiate(cmd, d, main) == main);
+    assert_false(ecs_sched_is_alive(s.world, made));
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_true(ecs_sched_is_alive(s.world, made));
+    assert_int_equal(get_health(&s, made)->hp, 50);
+    assert_int_equal(get_health(&s, main)->hp, 50);
+    ecs_sched_children(s.world, main, &count);
+    assert_int_equal(count, 2);
+    assert_int_equal(ecs_sched_entity_count(s.world), 8);
+    ecs_sched_commands_destroy(cmd);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void an_unapplied_instantiation_gives_its_handle_back(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_commands *cmd;
+    (void)state;
+    setup_world(&s);
+    d = ship_data(&s);
+    cmd = ecs_sched_commands_create(s.world);
+    assert_true(ecs_sched_commands_prefab_data_instantiate(cmd, d, 0) != ECS_SCHED_NULL_ENTITY);
+    ecs_sched_commands_destroy(cmd);   /* never applied: its handle goes back */
+    assert_int_equal(ecs_sched_entity_count(s.world), 0);
+    assert_true(ecs_sched_spawn(s.world) != ECS_SCHED_NULL_ENTITY);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static int live_values = 0;
+
+static void counted_ctor(void *dst, int32_t n, void *ctx) {
+    (void)ctx;
+    memset(dst, 0, (size_t)n * sizeof(int));
+    live_values += n;
+}
+
+static void counted_dtor(void *ptr, int32_t n, void *ctx) {
+    (void)ptr;
+    (void)ctx;
+    live_values -= n;
+}
+
+static void values_are_copies_with_the_type_hooks(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_component_desc desc;
+    ecs_sched_id counted;
+    int one = 1;
+    (void)state;
+    live_values = 0;
+    setup_world(&s);
+    memset(&desc, 0, sizeof desc);
+    desc.name = "Counted";
+    desc.size = sizeof(int);
+    desc.hooks.ctor = counted_ctor;
+    desc.hooks.dtor = counted_dtor;
+    counted = ecs_sched_component_register(s.world, &desc);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 0, counted, &one), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 0, counted, &one), ECS_SCHED_OK);   /* replaced */
+    assert_int_equal(live_values, 1);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, 0, NULL), ECS_SCHED_OK);
+    assert_int_equal(live_values, 2);
+    ecs_sched_prefab_data_free(d);
+    assert_int_equal(live_values, 1);
+    check_and_destroy(s.world);
+    assert_int_equal(live_values, 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(instantiating_onto_a_main_entity_makes_one_entity_per_other_entry),
+        cmocka_unit_test(instantiating_without_a_main_entity_makes_it_too),
+        cmocka_unit_test(instantiating_again_makes_no_new_tables),
+        cmocka_unit_test(a_parent_cycle_is_refused_naming_the_entries_and_nothing_is_made),
+        cmocka_unit_test(a_parent_index_out_of_range_is_refused),
+        cmocka_unit_test(sibling_entries_with_one_name_are_refused),
+        cmocka_unit_test(a_root_name_taken_in_the_world_is_refused),
+        cmocka_unit_test(a_main_entry_with_a_parent_is_refused_onto_a_main_entity),
+        cmocka_unit_test(relationships_and_marks_cannot_be_values),
+        cmocka_unit_test(a_dead_main_entity_is_refused),
+        cmocka_unit_test(data_of_another_world_is_refused),
+        cmocka_unit_test(commands_instantiate_prefab_data_when_applied),
+        cmocka_unit_test(an_unapplied_instantiation_gives_its_handle_back),
+        cmocka_unit_test(values_are_copies_with_the_type_hooks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
