@@ -3303,54 +3303,6 @@ ECS_SCHED_API bool ecs_sched_owns(const ecs_sched_world *world, ecs_sched_entity
 ECS_SCHED_API ecs_sched_entity ecs_sched_owner(const ecs_sched_world *world,
                                                ecs_sched_entity entity, ecs_sched_id id);
 
-/*================================== src/prefab.h (public) ===================================*/
-/* prefab: prefab data, a list of future entities (entries with a parent entry, a name and
-   component values), made in one go onto a main entity. */
-
-typedef struct ecs_sched_prefab_data ecs_sched_prefab_data;
-
-/* An empty list of entries for this world's components. NULL when out of memory. */
-ECS_SCHED_API ecs_sched_prefab_data *ecs_sched_prefab_data_create(ecs_sched_world *world);
-/* Frees the entries and their values (dtor hooks). */
-ECS_SCHED_API void ecs_sched_prefab_data_free(ecs_sched_prefab_data *data);
-/* A new entry placed under entry `parent` (-1: none); returns its index, or -1 on failure.
-   Entry 0 is the main entry. */
-ECS_SCHED_API int32_t ecs_sched_prefab_data_add(ecs_sched_prefab_data *data, int32_t parent);
-/* Places an entry under another (-1: none). Any entry may be named; a cycle is refused when
-   the data is instantiated. */
-ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_parent(ecs_sched_prefab_data *data,
-                                                                int32_t entry, int32_t parent);
-/* Gives an entry a copy of a component's value (copy hooks; NULL: the default value, or a
-   tag); again for the same component replaces it. */
-ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *data,
-                                                         int32_t entry, ecs_sched_id id,
-                                                         const void *value);
-/* The name the entity made of the entry gets (NULL: none). */
-ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_name(ecs_sched_prefab_data *data,
-                                                              int32_t entry, const char *name);
-ECS_SCHED_API int32_t ecs_sched_prefab_data_count(const ecs_sched_prefab_data *data);
-ECS_SCHED_API int32_t ecs_sched_prefab_data_parent(const ecs_sched_prefab_data *data,
-                                                   int32_t entry);
-ECS_SCHED_API const char *ecs_sched_prefab_data_name(const ecs_sched_prefab_data *data,
-                                                     int32_t entry);
-/* The entry's value of a component (NULL when it has none, or for a tag: see _has). */
-ECS_SCHED_API const void *ecs_sched_prefab_data_get(const ecs_sched_prefab_data *data,
-                                                    int32_t entry, ecs_sched_id id);
-ECS_SCHED_API bool ecs_sched_prefab_data_has(const ecs_sched_prefab_data *data, int32_t entry,
-                                             ecs_sched_id id);
-/* Makes the entities: entry 0's values go onto `main` (ECS_SCHED_NULL_ENTITY: a new entity),
-   each other entry becomes a new entity with its values, its name, and ChildOf the entity of
-   its parent entry; one table move per entity. All or nothing. `out`, when not NULL, gets
-   the entity of each entry (ecs_sched_prefab_data_count of them). */
-ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_instantiate(ecs_sched_world *world,
-                                                                 const ecs_sched_prefab_data *data,
-                                                                 ecs_sched_entity main,
-                                                                 ecs_sched_entity *out);
-/* The same, recorded: returns `main`, or the handle of the new main entity. The data must
-   stay alive until the buffer is applied. */
-ECS_SCHED_API ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(
-    ecs_sched_commands *commands, const ecs_sched_prefab_data *data, ecs_sched_entity main);
-
 /*================================== src/reflect.h (public) ==================================*/
 /* reflect: what the fields of a component are, and what can be done with them knowing that:
    print a value, read and write a field by path, compare and hash values. */
@@ -3447,6 +3399,66 @@ ECS_SCHED_API int ecs_sched_value_compare(const ecs_sched_world *world, ecs_sche
    bytes after a string's zero do not count). */
 ECS_SCHED_API uint64_t ecs_sched_value_hash(const ecs_sched_world *world, ecs_sched_id id,
                                             const void *value);
+
+/*================================== src/prefab.h (public) ===================================*/
+/* prefab: prefab data, a list of future entities (entries with a parent entry, a name and
+   component values), made in one go onto a main entity. */
+
+typedef struct ecs_sched_prefab_data ecs_sched_prefab_data;
+
+/* An empty list of entries for this world's components. NULL when out of memory. */
+ECS_SCHED_API ecs_sched_prefab_data *ecs_sched_prefab_data_create(ecs_sched_world *world);
+/* Frees the entries and their values (dtor hooks). */
+ECS_SCHED_API void ecs_sched_prefab_data_free(ecs_sched_prefab_data *data);
+/* A new entry placed under entry `parent` (-1: none); returns its index, or -1 on failure.
+   Entry 0 is the main entry. */
+ECS_SCHED_API int32_t ecs_sched_prefab_data_add(ecs_sched_prefab_data *data, int32_t parent);
+/* Places an entry under another (-1: none). Any entry may be named; a cycle is refused when
+   the data is instantiated. */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_parent(ecs_sched_prefab_data *data,
+                                                                int32_t entry, int32_t parent);
+/* Gives an entry a copy of a component's value (copy hooks; NULL: the default value, or a
+   tag); again for the same component replaces it. */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *data,
+                                                         int32_t entry, ecs_sched_id id,
+                                                         const void *value);
+/* The name the entity made of the entry gets (NULL: none). */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_name(ecs_sched_prefab_data *data,
+                                                              int32_t entry, const char *name);
+/* Entry `entry`'s value of component id holds, at the entity field `path` (a path as for
+   ecs_sched_value_field; the component must be described and the entry have it), the entity
+   made of entry `target`: references between the entities, filled in when they are made. */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *data,
+                                                                int32_t entry, ecs_sched_id id,
+                                                                const char *path, int32_t target);
+/* The entity made of `entry` is related to the entity made of `target` with `kind` (any kind
+   but ChildOf, which set_parent gives; IsA makes it an instance). Related after every entity
+   is made, in the order given. */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_relate(ecs_sched_prefab_data *data,
+                                                            int32_t entry, ecs_sched_id kind,
+                                                            int32_t target);
+ECS_SCHED_API int32_t ecs_sched_prefab_data_count(const ecs_sched_prefab_data *data);
+ECS_SCHED_API int32_t ecs_sched_prefab_data_parent(const ecs_sched_prefab_data *data,
+                                                   int32_t entry);
+ECS_SCHED_API const char *ecs_sched_prefab_data_name(const ecs_sched_prefab_data *data,
+                                                     int32_t entry);
+/* The entry's value of a component (NULL when it has none, or for a tag: see _has). */
+ECS_SCHED_API const void *ecs_sched_prefab_data_get(const ecs_sched_prefab_data *data,
+                                                    int32_t entry, ecs_sched_id id);
+ECS_SCHED_API bool ecs_sched_prefab_data_has(const ecs_sched_prefab_data *data, int32_t entry,
+                                             ecs_sched_id id);
+/* Makes the entities: entry 0's values go onto `main` (ECS_SCHED_NULL_ENTITY: a new entity),
+   each other entry becomes a new entity with its values, its name, and ChildOf the entity of
+   its parent entry; one table move per entity. All or nothing. `out`, when not NULL, gets
+   the entity of each entry (ecs_sched_prefab_data_count of them). */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_instantiate(ecs_sched_world *world,
+                                                                 const ecs_sched_prefab_data *data,
+                                                                 ecs_sched_entity main,
+                                                                 ecs_sched_entity *out);
+/* The same, recorded: returns `main`, or the handle of the new main entity. The data must
+   stay alive until the buffer is applied. */
+ECS_SCHED_API ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(
+    ecs_sched_commands *commands, const ecs_sched_prefab_data *data, ecs_sched_entity main);
 
 /*================================= src/snapshot.h (public) ==================================*/
 /* snapshot: a copy of a world's entities, components, resources, relationships, names and
@@ -20675,400 +20687,6 @@ static ecs_sched_result ecs_sched__check_inheritance(ecs_sched_world *w) {
     return ECS_SCHED_OK;
 }
 
-/*============================== src/prefab.h (implementation) ===============================*/
-/* prefab: prefab data. The entries keep constructed copies of their values; instantiating
-   plans one copy per entry and makes them the way ecs_sched_instantiate makes instances
-   (inherit.h): every table, row, handle, list of sources and name reserved first, then placed
-   with nothing left to fail. */
-
-struct ecs_sched_prefab_data {
-    ecs_sched_world *world;
-    ecs_sched__entry *entries;
-    uint32_t count;
-    uint32_t capacity;
-};
-
-ecs_sched_prefab_data *ecs_sched_prefab_data_create(ecs_sched_world *w) {
-    ecs_sched_prefab_data *d;
-    ECS_SCHED__CHECK_WORLD(w);
-    d = (ecs_sched_prefab_data *)ecs_sched__calloc(&w->env, sizeof *d);
-    if (!d) {
-        ecs_sched__out_of_memory(w, "creating prefab data");
-        return NULL;
-    }
-    d->world = w;
-    return d;
-}
-
-static void ecs_sched__entry_value_free(ecs_sched_world *w, ecs_sched__entry_value *v) {
-    if (!v->data) return;
-    ecs_sched__destruct(&w->components[v->id], v->data, 1);
-    ecs_sched__aligned_free(&w->env, v->data);
-    v->data = NULL;
-}
-
-void ecs_sched_prefab_data_free(ecs_sched_prefab_data *d) {
-    ecs_sched_world *w;
-    uint32_t i, v;
-    if (!d) return;
-    w = d->world;
-    for (i = 0; i < d->count; i++) {
-        for (v = 0; v < d->entries[i].count; v++) ecs_sched__entry_value_free(w, &d->entries[i].values[v]);
-        ecs_sched__free(&w->env, d->entries[i].values);
-        ecs_sched__free(&w->env, d->entries[i].name);
-    }
-    ecs_sched__free(&w->env, d->entries);
-    ecs_sched__free(&w->env, d);
-}
-
-static ecs_sched_result ecs_sched__bad_entry(const ecs_sched_prefab_data *d, int32_t entry,
-                                             const char *operation) {
-    return ecs_sched__fail(&d->world->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                           "%s: entry %d is out of range (the data has %u entries)", operation,
-                           (int)entry, (unsigned)d->count);
-}
-
-static bool ecs_sched__entry_valid(const ecs_sched_prefab_data *d, int32_t entry) {
-    return entry >= 0 && (uint32_t)entry < d->count;
-}
-
-ecs_sched_result ecs_sched_prefab_data_set_parent(ecs_sched_prefab_data *d, int32_t entry,
-                                                  int32_t parent) {
-    ECS_SCHED_ASSERT(d != NULL);
-    if (!ecs_sched__entry_valid(d, entry)) return ecs_sched__bad_entry(d, entry, "prefab_data_set_parent");
-    if (parent != -1 && !ecs_sched__entry_valid(d, parent)) {
-        return ecs_sched__fail(&d->world->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "prefab_data_set_parent: entry %d cannot be placed under entry "
-                               "%d: there are %u entries (-1: no parent)", (int)entry,
-                               (int)parent, (unsigned)d->count);
-    }
-    if (parent == entry) {
-        return ecs_sched__fail(&d->world->env, ECS_SCHED_ERR_RELATION_CYCLE,
-                               "prefab_data_set_parent: entry %d cannot be its own parent",
-                               (int)entry);
-    }
-    d->entries[entry].parent = parent;
-    return ECS_SCHED_OK;
-}
-
-int32_t ecs_sched_prefab_data_add(ecs_sched_prefab_data *d, int32_t parent) {
-    ecs_sched_world *w;
-    ECS_SCHED_ASSERT(d != NULL);
-    w = d->world;
-    if (parent != -1 && !ecs_sched__entry_valid(d, parent)) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "prefab_data_add: parent entry %d does not exist (the data has %u "
-                        "entries; -1: no parent)", (int)parent, (unsigned)d->count);
-        return -1;
-    }
-    if (d->count >= (uint32_t)INT32_MAX ||
-        !ECS_SCHED__GROW(&w->env, d->entries, &d->capacity, d->count + 1)) {
-        ecs_sched__out_of_memory(w, "adding an entry to prefab data");
-        return -1;
-    }
-    memset(&d->entries[d->count], 0, sizeof d->entries[0]);
-    d->entries[d->count].parent = parent;
-    return (int32_t)d->count++;
-}
-
-static ecs_sched__entry_value *ecs_sched__entry_find(const ecs_sched__entry *e, ecs_sched_id id) {
-    uint32_t v;
-    for (v = 0; v < e->count; v++) {
-        if (e->values[v].id == id) return &e->values[v];
-    }
-    return NULL;
-}
-
-ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *d, int32_t entry,
-                                           ecs_sched_id id, const void *value) {
-    ecs_sched_world *w;
-    ecs_sched__entry *e;
-    ecs_sched__entry_value *slot;
-    const ecs_sched__component *c;
-    unsigned char *data = NULL;
-    ecs_sched_result result;
-    ECS_SCHED_ASSERT(d != NULL);
-    w = d->world;
-    if (!ecs_sched__entry_valid(d, entry)) return ecs_sched__bad_entry(d, entry, "prefab_data_set");
-    result = ecs_sched__check_ids(w, 1, &id, "prefab_data_set");
-    if (result != ECS_SCHED_OK) return result;
-    c = &w->components[id];
-    e = &d->entries[entry];
-    slot = ecs_sched__entry_find(e, id);
-    if (!slot && e->count >= ECS_SCHED__MAX_TYPE) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
-                               "prefab_data_set: entry %d has %d components already (at most "
-                               "%d)", (int)entry, ECS_SCHED__MAX_TYPE, ECS_SCHED__MAX_TYPE);
-    }
-    if (c->size) {
-        data = (unsigned char *)ecs_sched__aligned_alloc(&w->env, c->size, c->alignment);
-        if (!data) return ecs_sched__out_of_memory(w, "setting a value of prefab data");
-    }
-    if (!slot && !ECS_SCHED__GROW(&w->env, e->values, &e->capacity, e->count + 1)) {
-        ecs_sched__aligned_free(&w->env, data);
-        return ecs_sched__out_of_memory(w, "setting a value of prefab data");
-    }
-    if (data) ecs_sched__construct(c, data, value, 1);
-    if (slot) {
-        ecs_sched__entry_value_free(w, slot);
-    } else {
-        slot = &e->values[e->count++];
-        slot->id = id;
-    }
-    slot->data = data;
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_prefab_data_set_name(ecs_sched_prefab_data *d, int32_t entry,
-                                                const char *name) {
-    char *copy = NULL;
-    ECS_SCHED_ASSERT(d != NULL);
-    if (!ecs_sched__entry_valid(d, entry)) return ecs_sched__bad_entry(d, entry, "prefab_data_set_name");
-    if (name && !name[0]) {
-        return ecs_sched__fail(&d->world->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "prefab_data_set_name: entry %d cannot be given an empty name "
-                               "(NULL takes a name away)", (int)entry);
-    }
-    if (name && !(copy = ecs_sched__strdup(&d->world->env, name))) {
-        return ecs_sched__out_of_memory(d->world, "naming an entry of prefab data");
-    }
-    ecs_sched__free(&d->world->env, d->entries[entry].name);
-    d->entries[entry].name = copy;
-    return ECS_SCHED_OK;
-}
-
-int32_t ecs_sched_prefab_data_count(const ecs_sched_prefab_data *d) {
-    ECS_SCHED_ASSERT(d != NULL);
-    return (int32_t)d->count;
-}
-
-int32_t ecs_sched_prefab_data_parent(const ecs_sched_prefab_data *d, int32_t entry) {
-    ECS_SCHED_ASSERT(d != NULL);
-    return ecs_sched__entry_valid(d, entry) ? d->entries[entry].parent : -1;
-}
-
-const char *ecs_sched_prefab_data_name(const ecs_sched_prefab_data *d, int32_t entry) {
-    ECS_SCHED_ASSERT(d != NULL);
-    return ecs_sched__entry_valid(d, entry) ? d->entries[entry].name : NULL;
-}
-
-const void *ecs_sched_prefab_data_get(const ecs_sched_prefab_data *d, int32_t entry,
-                                      ecs_sched_id id) {
-    const ecs_sched__entry_value *v;
-    ECS_SCHED_ASSERT(d != NULL);
-    v = ecs_sched__entry_valid(d, entry) ? ecs_sched__entry_find(&d->entries[entry], id) : NULL;
-    return v ? v->data : NULL;
-}
-
-bool ecs_sched_prefab_data_has(const ecs_sched_prefab_data *d, int32_t entry, ecs_sched_id id) {
-    ECS_SCHED_ASSERT(d != NULL);
-    return ecs_sched__entry_valid(d, entry) && ecs_sched__entry_find(&d->entries[entry], id) != NULL;
-}
-
-/* ---- instantiating ---- */
-
-/* Every entry's chain of parents ends: a cycle is refused, with its entries. */
-static ecs_sched_result ecs_sched__data_check_parents(ecs_sched_world *w,
-                                                      const ecs_sched_prefab_data *d) {
-    uint32_t i, steps;
-    for (i = 0; i < d->count; i++) {
-        int32_t at = d->entries[i].parent;
-        for (steps = 0; at >= 0 && steps <= d->count; steps++) at = d->entries[at].parent;
-        if (at >= 0) {
-            char path[ECS_SCHED__ERROR_CAPACITY / 2];
-            size_t used = 0;
-            at = (int32_t)i;
-            for (steps = 0; steps <= d->count && used < sizeof path - 16; steps++) {
-                int n = snprintf(path + used, sizeof path - used, "%s%d", steps ? " -> " : "", (int)at);
-                if (n < 0) break;
-                used += (size_t)n;
-                at = d->entries[at].parent;
-                if (at == (int32_t)i) break;
-            }
-            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
-                                   "prefab_data_instantiate: the parents of the entries make a "
-                                   "cycle (%s -> %d, each entry under the next); an entry "
-                                   "cannot be below itself", path, (int)i);
-        }
-    }
-    return ECS_SCHED_OK;
-}
-
-/* Names are unique among the children of a parent: among the entries, and for the entities
-   that join existing ones (the roots, the main entity). */
-static ecs_sched_result ecs_sched__data_check_names(ecs_sched_world *w,
-                                                    const ecs_sched_prefab_data *d,
-                                                    ecs_sched_entity main) {
-    uint32_t i, j;
-    for (i = 0; i < d->count; i++) {
-        const ecs_sched__entry *e = &d->entries[i];
-        ecs_sched_entity scope, other;
-        if (!e->name) continue;
-        for (j = 0; j < i; j++) {
-            if (d->entries[j].name && d->entries[j].parent == e->parent &&
-                strcmp(d->entries[j].name, e->name) == 0) {
-                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_NAME_CLASH,
-                                       "prefab_data_instantiate: entries %u and %u are both "
-                                       "named '%s' under the same parent; names are unique "
-                                       "among siblings", (unsigned)j, (unsigned)i, e->name);
-            }
-        }
-        if (e->parent >= 0) continue;
-        scope = i == 0 && main ? ecs_sched_parent_of(w, main) : ECS_SCHED_NULL_ENTITY;
-        other = ecs_sched__find_name(w, scope, e->name, strlen(e->name));
-        if (other && !(i == 0 && other == main)) {
-            return ecs_sched__name_clash(w, "prefab_data_instantiate", i == 0 && main ? main : other,
-                                         e->name, scope, other);
-        }
-    }
-    return ECS_SCHED_OK;
-}
-
-static ecs_sched_result ecs_sched__data_check(ecs_sched_world *w, const ecs_sched_prefab_data *d,
-                                              ecs_sched_entity main) {
-    ecs_sched_result result;
-    if (d->world != w) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "prefab_data_instantiate: the data was made for another world "
-                               "(component ids are a world's own)");
-    }
-    if (d->count == 0) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "prefab_data_instantiate: the data has no entries");
-    }
-    if (main && !ecs_sched__is_live_record(w, main) && !ecs_sched__is_reserved(w, main)) {
-        return ecs_sched__stale(w, main, "prefab_data_instantiate (the main entity)");
-    }
-    if (main && d->entries[0].parent >= 0) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "prefab_data_instantiate: entry 0, the main entry, is under entry "
-                               "%d; the main entity keeps its own place, so the main entry has "
-                               "no parent", (int)d->entries[0].parent);
-    }
-    result = ecs_sched__data_check_parents(w, d);
-    return result != ECS_SCHED_OK ? result : ecs_sched__data_check_names(w, d, main);
-}
-
-/* One copy per entry, in the entries' order, each with its table and a copy of its name. */
-static ecs_sched_result ecs_sched__data_plan(ecs_sched_world *w, const ecs_sched_prefab_data *d,
-                                             ecs_sched_entity main, ecs_sched__instancing *in) {
-    uint32_t i, v;
-    memset(in, 0, sizeof *in);
-    in->copies = (ecs_sched__copy *)ecs_sched__calloc(&w->env, d->count * sizeof *in->copies);
-    if (!in->copies) return ecs_sched__out_of_memory(w, "instantiating prefab data");
-    in->capacity = d->count;
-    for (i = 0; i < d->count; i++) {
-        const ecs_sched__entry *e = &d->entries[i];
-        ecs_sched__copy *c = &in->copies[in->count++];
-        ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
-        ecs_sched__table *from = i == 0 && main && ecs_sched__is_live_record(w, main)
-                                     ? w->tables[w->records[ECS_SCHED_ENTITY_INDEX(main)].table]
-                                     : w->tables[0];
-        c->entry = e;
-        c->parent = e->parent;
-        for (v = 0; v < e->count; v++) ids[v] = e->values[v].id;
-        if (c->parent >= 0) from = ecs_sched__table_step(w, from, w->child_of, false);
-        c->table = from ? ecs_sched__table_adding(w, from, (int32_t)e->count, ids) : NULL;
-        if (!c->table) return w->env.last_result;
-        if (e->name && !(c->name = ecs_sched__strdup(&w->env, e->name))) {
-            return ecs_sched__out_of_memory(w, "instantiating prefab data");
-        }
-    }
-    return ECS_SCHED_OK;
-}
-
-static ecs_sched_result ecs_sched__data_instantiate_checked(ecs_sched_world *w,
-                                                            const ecs_sched_prefab_data *d,
-                                                            ecs_sched_entity main,
-                                                            ecs_sched_entity *out) {
-    ecs_sched__instancing in;
-    ecs_sched_result result = ecs_sched__data_plan(w, d, main, &in);
-    int32_t i;
-    if (result == ECS_SCHED_OK && !ecs_sched__instancing_reserve(w, &in, main)) {
-        ecs_sched__instancing_release(w, &in, main);
-        result = ecs_sched__out_of_memory(w, "instantiating prefab data");
-    }
-    if (result == ECS_SCHED_OK) {
-        ecs_sched__instancing_place(w, &in);
-        for (i = 0; out && i < in.count; i++) out[i] = in.copies[i].made;
-    }
-    ecs_sched__instancing_free(w, &in);
-    if (w->observers) ecs_sched__observers_flush(w);
-    return result;
-}
-
-ecs_sched_result ecs_sched_prefab_data_instantiate(ecs_sched_world *w,
-                                                   const ecs_sched_prefab_data *d,
-                                                   ecs_sched_entity main, ecs_sched_entity *out) {
-    ecs_sched_result result;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!d) return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "prefab_data_instantiate: data is NULL");
-    if (w->observers && ecs_sched__deferring(w)) {
-        return ecs_sched_commands_prefab_data_instantiate(ecs_sched__deferring(w), d, main)
-                   ? ECS_SCHED_OK : w->env.last_result;
-    }
-    if (ecs_sched__change_refused(w, "prefab_data_instantiate")) return ECS_SCHED_ERR_ACCESS;
-    if (main && !ecs_sched__is_live_record(w, main)) {
-        return ecs_sched__stale(w, main, "prefab_data_instantiate (the main entity)");
-    }
-    result = ecs_sched__data_check(w, d, main);
-    return result != ECS_SCHED_OK ? result : ecs_sched__data_instantiate_checked(w, d, main, out);
-}
-
-ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(ecs_sched_commands *cmd,
-                                                            const ecs_sched_prefab_data *d,
-                                                            ecs_sched_entity main) {
-    ecs_sched_world *w;
-    ecs_sched_entity e = main, pointer;
-    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
-    w = cmd->world;
-    if (!d) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "commands_prefab_data_instantiate: data is NULL");
-        return ECS_SCHED_NULL_ENTITY;
-    }
-    if (main && ecs_sched__check_target(cmd, main, "commands_prefab_data_instantiate") != ECS_SCHED_OK) {
-        return ECS_SCHED_NULL_ENTITY;
-    }
-    if (!main) {
-        uint32_t index;
-        if (!ecs_sched__reserve_indices(w, 1)) {
-            ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
-            return ECS_SCHED_NULL_ENTITY;
-        }
-        index = ecs_sched__take_index(w);
-        e = ecs_sched__make_entity(index, w->records[index].generation);
-        w->records[index].table = ECS_SCHED__RESERVED;
-    }
-    pointer = (ecs_sched_entity)(uintptr_t)d;   /* the slot holds the data's address */
-    if (ecs_sched__record_slot_command(cmd, ECS_SCHED__CMD_INSTANTIATE_DATA, e, w->is_a, pointer,
-                                       NULL, 0) != ECS_SCHED_OK) {
-        if (!main) ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(e));
-        return ECS_SCHED_NULL_ENTITY;
-    }
-    return e;
-}
-
-/* The command's side (declared in world.h): prefab data instantiated onto the entity of the
-   command (alive: the main entity; reserved: a new one). False when that entity is gone or
-   the data does not fit the world as it is now (the command is skipped, the reason the last
-   error). */
-static bool ecs_sched__apply_data(ecs_sched_world *w, ecs_sched_entity e, const void *slot,
-                                  ecs_sched_result *result) {
-    ecs_sched_entity pointer;
-    const ecs_sched_prefab_data *d;
-    bool reserved = ecs_sched__is_reserved(w, e);
-    memcpy(&pointer, slot, sizeof pointer);
-    d = (const ecs_sched_prefab_data *)(uintptr_t)pointer;
-    if (!reserved && !ecs_sched__is_live_record(w, e)) return false;
-    if (ecs_sched__data_check(w, d, e) != ECS_SCHED_OK) {
-        if (reserved) ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(e));
-        return false;
-    }
-    *result = ecs_sched__data_instantiate_checked(w, d, e, NULL);
-    return true;
-}
-
 /*============================== src/reflect.h (implementation) ==============================*/
 /* reflect: descriptions of types, kept by component id, and the walks over values they
    allow. */
@@ -21890,6 +21508,530 @@ uint64_t ecs_sched_value_hash(const ecs_sched_world *w, ecs_sched_id id, const v
         }
     }
     return h;
+}
+
+/*============================== src/prefab.h (implementation) ===============================*/
+/* prefab: prefab data. The entries keep constructed copies of their values; instantiating
+   plans one copy per entry and makes them the way ecs_sched_instantiate makes instances
+   (inherit.h): every table, row, handle, list of sources and name reserved first, then placed
+   with nothing left to fail. */
+
+/* A reference between entries: an entity field (kind 0) or a relationship. */
+typedef struct ecs_sched__entry_link {
+    int32_t entry;
+    int32_t target;
+    ecs_sched_id id;                /* the component of the field, or the relationship kind */
+    uint32_t offset;                /* the field's offset in the value */
+    bool relation;
+} ecs_sched__entry_link;
+
+struct ecs_sched_prefab_data {
+    ecs_sched_world *world;
+    ecs_sched__entry *entries;
+    uint32_t count;
+    uint32_t capacity;
+    ecs_sched__entry_link *links;
+    uint32_t link_count;
+    uint32_t link_capacity;
+};
+
+ecs_sched_prefab_data *ecs_sched_prefab_data_create(ecs_sched_world *w) {
+    ecs_sched_prefab_data *d;
+    ECS_SCHED__CHECK_WORLD(w);
+    d = (ecs_sched_prefab_data *)ecs_sched__calloc(&w->env, sizeof *d);
+    if (!d) {
+        ecs_sched__out_of_memory(w, "creating prefab data");
+        return NULL;
+    }
+    d->world = w;
+    return d;
+}
+
+static void ecs_sched__entry_value_free(ecs_sched_world *w, ecs_sched__entry_value *v) {
+    if (!v->data) return;
+    ecs_sched__destruct(&w->components[v->id], v->data, 1);
+    ecs_sched__aligned_free(&w->env, v->data);
+    v->data = NULL;
+}
+
+void ecs_sched_prefab_data_free(ecs_sched_prefab_data *d) {
+    ecs_sched_world *w;
+    uint32_t i, v;
+    if (!d) return;
+    w = d->world;
+    for (i = 0; i < d->count; i++) {
+        for (v = 0; v < d->entries[i].count; v++) ecs_sched__entry_value_free(w, &d->entries[i].values[v]);
+        ecs_sched__free(&w->env, d->entries[i].values);
+        ecs_sched__free(&w->env, d->entries[i].name);
+    }
+    ecs_sched__free(&w->env, d->entries);
+    ecs_sched__free(&w->env, d->links);
+    ecs_sched__free(&w->env, d);
+}
+
+static ecs_sched_result ecs_sched__bad_entry(const ecs_sched_prefab_data *d, int32_t entry,
+                                             const char *operation) {
+    return ecs_sched__fail(&d->world->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: entry %d is out of range (the data has %u entries)", operation,
+                           (int)entry, (unsigned)d->count);
+}
+
+static bool ecs_sched__entry_valid(const ecs_sched_prefab_data *d, int32_t entry) {
+    return entry >= 0 && (uint32_t)entry < d->count;
+}
+
+ecs_sched_result ecs_sched_prefab_data_set_parent(ecs_sched_prefab_data *d, int32_t entry,
+                                                  int32_t parent) {
+    ECS_SCHED_ASSERT(d != NULL);
+    if (!ecs_sched__entry_valid(d, entry)) return ecs_sched__bad_entry(d, entry, "prefab_data_set_parent");
+    if (parent != -1 && !ecs_sched__entry_valid(d, parent)) {
+        return ecs_sched__fail(&d->world->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "prefab_data_set_parent: entry %d cannot be placed under entry "
+                               "%d: there are %u entries (-1: no parent)", (int)entry,
+                               (int)parent, (unsigned)d->count);
+    }
+    if (parent == entry) {
+        return ecs_sched__fail(&d->world->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                               "prefab_data_set_parent: entry %d cannot be its own parent",
+                               (int)entry);
+    }
+    d->entries[entry].parent = parent;
+    return ECS_SCHED_OK;
+}
+
+int32_t ecs_sched_prefab_data_add(ecs_sched_prefab_data *d, int32_t parent) {
+    ecs_sched_world *w;
+    ECS_SCHED_ASSERT(d != NULL);
+    w = d->world;
+    if (parent != -1 && !ecs_sched__entry_valid(d, parent)) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "prefab_data_add: parent entry %d does not exist (the data has %u "
+                        "entries; -1: no parent)", (int)parent, (unsigned)d->count);
+        return -1;
+    }
+    if (d->count >= (uint32_t)INT32_MAX ||
+        !ECS_SCHED__GROW(&w->env, d->entries, &d->capacity, d->count + 1)) {
+        ecs_sched__out_of_memory(w, "adding an entry to prefab data");
+        return -1;
+    }
+    memset(&d->entries[d->count], 0, sizeof d->entries[0]);
+    d->entries[d->count].parent = parent;
+    return (int32_t)d->count++;
+}
+
+static ecs_sched__entry_value *ecs_sched__entry_find(const ecs_sched__entry *e, ecs_sched_id id) {
+    uint32_t v;
+    for (v = 0; v < e->count; v++) {
+        if (e->values[v].id == id) return &e->values[v];
+    }
+    return NULL;
+}
+
+ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *d, int32_t entry,
+                                           ecs_sched_id id, const void *value) {
+    ecs_sched_world *w;
+    ecs_sched__entry *e;
+    ecs_sched__entry_value *slot;
+    const ecs_sched__component *c;
+    unsigned char *data = NULL;
+    ecs_sched_result result;
+    ECS_SCHED_ASSERT(d != NULL);
+    w = d->world;
+    if (!ecs_sched__entry_valid(d, entry)) return ecs_sched__bad_entry(d, entry, "prefab_data_set");
+    result = ecs_sched__check_ids(w, 1, &id, "prefab_data_set");
+    if (result != ECS_SCHED_OK) return result;
+    c = &w->components[id];
+    e = &d->entries[entry];
+    slot = ecs_sched__entry_find(e, id);
+    if (!slot && e->count >= ECS_SCHED__MAX_TYPE) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                               "prefab_data_set: entry %d has %d components already (at most "
+                               "%d)", (int)entry, ECS_SCHED__MAX_TYPE, ECS_SCHED__MAX_TYPE);
+    }
+    if (c->size) {
+        data = (unsigned char *)ecs_sched__aligned_alloc(&w->env, c->size, c->alignment);
+        if (!data) return ecs_sched__out_of_memory(w, "setting a value of prefab data");
+    }
+    if (!slot && !ECS_SCHED__GROW(&w->env, e->values, &e->capacity, e->count + 1)) {
+        ecs_sched__aligned_free(&w->env, data);
+        return ecs_sched__out_of_memory(w, "setting a value of prefab data");
+    }
+    if (data) ecs_sched__construct(c, data, value, 1);
+    if (slot) {
+        ecs_sched__entry_value_free(w, slot);
+    } else {
+        slot = &e->values[e->count++];
+        slot->id = id;
+    }
+    slot->data = data;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_prefab_data_set_name(ecs_sched_prefab_data *d, int32_t entry,
+                                                const char *name) {
+    char *copy = NULL;
+    ECS_SCHED_ASSERT(d != NULL);
+    if (!ecs_sched__entry_valid(d, entry)) return ecs_sched__bad_entry(d, entry, "prefab_data_set_name");
+    if (name && !name[0]) {
+        return ecs_sched__fail(&d->world->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "prefab_data_set_name: entry %d cannot be given an empty name "
+                               "(NULL takes a name away)", (int)entry);
+    }
+    if (name && !(copy = ecs_sched__strdup(&d->world->env, name))) {
+        return ecs_sched__out_of_memory(d->world, "naming an entry of prefab data");
+    }
+    ecs_sched__free(&d->world->env, d->entries[entry].name);
+    d->entries[entry].name = copy;
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__add_link(ecs_sched_prefab_data *d, ecs_sched__entry_link link) {
+    if (!ECS_SCHED__GROW(&d->world->env, d->links, &d->link_capacity, d->link_count + 1)) {
+        return ecs_sched__out_of_memory(d->world, "linking entries of prefab data");
+    }
+    d->links[d->link_count++] = link;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *d, int32_t entry,
+                                                  ecs_sched_id id, const char *path, int32_t target) {
+    ecs_sched_world *w;
+    ecs_sched__entry_value *v;
+    ecs_sched__entry_link link;
+    ecs_sched_field_info info;
+    unsigned char *field;
+    ECS_SCHED_ASSERT(d != NULL);
+    w = d->world;
+    if (!ecs_sched__entry_valid(d, entry)) return ecs_sched__bad_entry(d, entry, "prefab_data_set_entity");
+    if (!ecs_sched__entry_valid(d, target)) return ecs_sched__bad_entry(d, target, "prefab_data_set_entity (target)");
+    v = ecs_sched__entry_find(&d->entries[entry], id);
+    if (!v || !v->data) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
+                               "prefab_data_set_entity: entry %d has no value of '%s' to hold "
+                               "the entity; set it first", (int)entry,
+                               ecs_sched__component_label(w, id));
+    }
+    field = (unsigned char *)ecs_sched_value_field(w, id, v->data, path, &info);
+    if (!field) return w->env.last_result;
+    if (info.kind != ECS_SCHED_FIELD_ENTITY || info.count != 1) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "prefab_data_set_entity: '%s' of '%s' is not one entity field",
+                               path, w->components[id].name);
+    }
+    memset(&link, 0, sizeof link);
+    link.entry = entry;
+    link.target = target;
+    link.id = id;
+    link.offset = (uint32_t)(field - v->data);
+    return ecs_sched__add_link(d, link);
+}
+
+ecs_sched_result ecs_sched_prefab_data_relate(ecs_sched_prefab_data *d, int32_t entry,
+                                              ecs_sched_id kind, int32_t target) {
+    ecs_sched_world *w;
+    ecs_sched__entry_link link;
+    ECS_SCHED_ASSERT(d != NULL);
+    w = d->world;
+    if (!ecs_sched__entry_valid(d, entry)) return ecs_sched__bad_entry(d, entry, "prefab_data_relate");
+    if (!ecs_sched__entry_valid(d, target)) return ecs_sched__bad_entry(d, target, "prefab_data_relate (target)");
+    if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "prefab_data_relate");
+    if (kind == w->child_of) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "prefab_data_relate: ChildOf is the entry's parent: use "
+                               "ecs_sched_prefab_data_set_parent");
+    }
+    memset(&link, 0, sizeof link);
+    link.entry = entry;
+    link.target = target;
+    link.id = kind;
+    link.relation = true;
+    return ecs_sched__add_link(d, link);
+}
+
+int32_t ecs_sched_prefab_data_count(const ecs_sched_prefab_data *d) {
+    ECS_SCHED_ASSERT(d != NULL);
+    return (int32_t)d->count;
+}
+
+int32_t ecs_sched_prefab_data_parent(const ecs_sched_prefab_data *d, int32_t entry) {
+    ECS_SCHED_ASSERT(d != NULL);
+    return ecs_sched__entry_valid(d, entry) ? d->entries[entry].parent : -1;
+}
+
+const char *ecs_sched_prefab_data_name(const ecs_sched_prefab_data *d, int32_t entry) {
+    ECS_SCHED_ASSERT(d != NULL);
+    return ecs_sched__entry_valid(d, entry) ? d->entries[entry].name : NULL;
+}
+
+const void *ecs_sched_prefab_data_get(const ecs_sched_prefab_data *d, int32_t entry,
+                                      ecs_sched_id id) {
+    const ecs_sched__entry_value *v;
+    ECS_SCHED_ASSERT(d != NULL);
+    v = ecs_sched__entry_valid(d, entry) ? ecs_sched__entry_find(&d->entries[entry], id) : NULL;
+    return v ? v->data : NULL;
+}
+
+bool ecs_sched_prefab_data_has(const ecs_sched_prefab_data *d, int32_t entry, ecs_sched_id id) {
+    ECS_SCHED_ASSERT(d != NULL);
+    return ecs_sched__entry_valid(d, entry) && ecs_sched__entry_find(&d->entries[entry], id) != NULL;
+}
+
+/* ---- instantiating ---- */
+
+/* Every entry's chain of parents ends: a cycle is refused, with its entries. */
+static ecs_sched_result ecs_sched__data_check_parents(ecs_sched_world *w,
+                                                      const ecs_sched_prefab_data *d) {
+    uint32_t i, steps;
+    for (i = 0; i < d->count; i++) {
+        int32_t at = d->entries[i].parent;
+        for (steps = 0; at >= 0 && steps <= d->count; steps++) at = d->entries[at].parent;
+        if (at >= 0) {
+            char path[ECS_SCHED__ERROR_CAPACITY / 2];
+            size_t used = 0;
+            at = (int32_t)i;
+            for (steps = 0; steps <= d->count && used < sizeof path - 16; steps++) {
+                int n = snprintf(path + used, sizeof path - used, "%s%d", steps ? " -> " : "", (int)at);
+                if (n < 0) break;
+                used += (size_t)n;
+                at = d->entries[at].parent;
+                if (at == (int32_t)i) break;
+            }
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                                   "prefab_data_instantiate: the parents of the entries make a "
+                                   "cycle (%s -> %d, each entry under the next); an entry "
+                                   "cannot be below itself", path, (int)i);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Names are unique among the children of a parent: among the entries, and for the entities
+   that join existing ones (the roots, the main entity). */
+static ecs_sched_result ecs_sched__data_check_names(ecs_sched_world *w,
+                                                    const ecs_sched_prefab_data *d,
+                                                    ecs_sched_entity main) {
+    uint32_t i, j;
+    for (i = 0; i < d->count; i++) {
+        const ecs_sched__entry *e = &d->entries[i];
+        ecs_sched_entity scope, other;
+        if (!e->name) continue;
+        for (j = 0; j < i; j++) {
+            if (d->entries[j].name && d->entries[j].parent == e->parent &&
+                strcmp(d->entries[j].name, e->name) == 0) {
+                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_NAME_CLASH,
+                                       "prefab_data_instantiate: entries %u and %u are both "
+                                       "named '%s' under the same parent; names are unique "
+                                       "among siblings", (unsigned)j, (unsigned)i, e->name);
+            }
+        }
+        if (e->parent >= 0) continue;
+        scope = i == 0 && main ? ecs_sched_parent_of(w, main) : ECS_SCHED_NULL_ENTITY;
+        other = ecs_sched__find_name(w, scope, e->name, strlen(e->name));
+        if (other && !(i == 0 && other == main)) {
+            return ecs_sched__name_clash(w, "prefab_data_instantiate", i == 0 && main ? main : other,
+                                         e->name, scope, other);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__data_check(ecs_sched_world *w, const ecs_sched_prefab_data *d,
+                                              ecs_sched_entity main) {
+    ecs_sched_result result;
+    if (d->world != w) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "prefab_data_instantiate: the data was made for another world "
+                               "(component ids are a world's own)");
+    }
+    if (d->count == 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "prefab_data_instantiate: the data has no entries");
+    }
+    if (main && !ecs_sched__is_live_record(w, main) && !ecs_sched__is_reserved(w, main)) {
+        return ecs_sched__stale(w, main, "prefab_data_instantiate (the main entity)");
+    }
+    if (main && d->entries[0].parent >= 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "prefab_data_instantiate: entry 0, the main entry, is under entry "
+                               "%d; the main entity keeps its own place, so the main entry has "
+                               "no parent", (int)d->entries[0].parent);
+    }
+    result = ecs_sched__data_check_parents(w, d);
+    return result != ECS_SCHED_OK ? result : ecs_sched__data_check_names(w, d, main);
+}
+
+/* One copy per entry, in the entries' order, each with its table and a copy of its name. */
+static ecs_sched_result ecs_sched__data_plan(ecs_sched_world *w, const ecs_sched_prefab_data *d,
+                                             ecs_sched_entity main, ecs_sched__instancing *in) {
+    uint32_t i, v;
+    memset(in, 0, sizeof *in);
+    in->copies = (ecs_sched__copy *)ecs_sched__calloc(&w->env, d->count * sizeof *in->copies);
+    if (!in->copies) return ecs_sched__out_of_memory(w, "instantiating prefab data");
+    in->capacity = d->count;
+    for (i = 0; i < d->count; i++) {
+        const ecs_sched__entry *e = &d->entries[i];
+        ecs_sched__copy *c = &in->copies[in->count++];
+        ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
+        ecs_sched__table *from = i == 0 && main && ecs_sched__is_live_record(w, main)
+                                     ? w->tables[w->records[ECS_SCHED_ENTITY_INDEX(main)].table]
+                                     : w->tables[0];
+        c->entry = e;
+        c->parent = e->parent;
+        for (v = 0; v < e->count; v++) ids[v] = e->values[v].id;
+        if (c->parent >= 0) from = ecs_sched__table_step(w, from, w->child_of, false);
+        c->table = from ? ecs_sched__table_adding(w, from, (int32_t)e->count, ids) : NULL;
+        if (!c->table) return w->env.last_result;
+        if (e->name && !(c->name = ecs_sched__strdup(&w->env, e->name))) {
+            return ecs_sched__out_of_memory(w, "instantiating prefab data");
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The entity fields that name entries get the entities made of them. */
+static void ecs_sched__fill_entity_fields(ecs_sched_world *w, const ecs_sched_prefab_data *d,
+                                          const ecs_sched__instancing *in) {
+    uint32_t i;
+    for (i = 0; i < d->link_count; i++) {
+        const ecs_sched__entry_link *l = &d->links[i];
+        const ecs_sched__record *r;
+        const ecs_sched__table *t;
+        int32_t column;
+        if (l->relation) continue;
+        r = &w->records[ECS_SCHED_ENTITY_INDEX(in->copies[l->entry].made)];
+        t = w->tables[r->table];
+        column = ecs_sched__column_find(t, l->id);
+        memcpy((unsigned char *)ecs_sched__cell(t, column, r->row) + l->offset,
+               &in->copies[l->target].made, sizeof(ecs_sched_entity));
+    }
+}
+
+/* The relationships between entries, once every entity is made. Relating may allocate: when
+   it fails, the entities made are despawned again (the main entity keeps what it gained). */
+static ecs_sched_result ecs_sched__relate_entries(ecs_sched_world *w, const ecs_sched_prefab_data *d,
+                                                  const ecs_sched__instancing *in) {
+    ecs_sched_result result = ECS_SCHED_OK;
+    uint32_t i;
+    int32_t k;
+    for (i = 0; i < d->link_count && result == ECS_SCHED_OK; i++) {
+        const ecs_sched__entry_link *l = &d->links[i];
+        if (!l->relation) continue;
+        result = ecs_sched__relate_check(w, in->copies[l->entry].made, l->id,
+                                         in->copies[l->target].made, "prefab_data_instantiate");
+        if (result == ECS_SCHED_OK) {
+            result = ecs_sched__relate_checked(w, in->copies[l->entry].made, l->id,
+                                               in->copies[l->target].made, NULL, UINT32_MAX);
+        }
+    }
+    if (result == ECS_SCHED_OK) return ECS_SCHED_OK;
+    {
+        char message[ECS_SCHED__ERROR_CAPACITY];
+        memcpy(message, w->env.last_error, sizeof message);
+        bool left = true;
+        int32_t pass;
+        for (pass = 0; left && pass < in->count; pass++) {   /* a base goes after its instances */
+            left = false;
+            for (k = in->count - 1; k >= 0; k--) {
+                if (in->copies[k].live || !ecs_sched__is_live_record(w, in->copies[k].made)) continue;
+                if (ecs_sched_despawn(w, in->copies[k].made) != ECS_SCHED_OK) left = true;
+            }
+        }
+        return ecs_sched__fail(&w->env, result, "%s", message);
+    }
+}
+
+static ecs_sched_result ecs_sched__data_instantiate_checked(ecs_sched_world *w,
+                                                            const ecs_sched_prefab_data *d,
+                                                            ecs_sched_entity main,
+                                                            ecs_sched_entity *out) {
+    ecs_sched__instancing in;
+    ecs_sched_result result = ecs_sched__data_plan(w, d, main, &in);
+    int32_t i;
+    if (result == ECS_SCHED_OK && !ecs_sched__instancing_reserve(w, &in, main)) {
+        ecs_sched__instancing_release(w, &in, main);
+        result = ecs_sched__out_of_memory(w, "instantiating prefab data");
+    }
+    if (result == ECS_SCHED_OK) {
+        ecs_sched__instancing_place(w, &in);
+        ecs_sched__fill_entity_fields(w, d, &in);
+        result = ecs_sched__relate_entries(w, d, &in);
+        for (i = 0; out && result == ECS_SCHED_OK && i < in.count; i++) out[i] = in.copies[i].made;
+    }
+    ecs_sched__instancing_free(w, &in);
+    if (w->observers) ecs_sched__observers_flush(w);
+    return result;
+}
+
+ecs_sched_result ecs_sched_prefab_data_instantiate(ecs_sched_world *w,
+                                                   const ecs_sched_prefab_data *d,
+                                                   ecs_sched_entity main, ecs_sched_entity *out) {
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!d) return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "prefab_data_instantiate: data is NULL");
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_prefab_data_instantiate(ecs_sched__deferring(w), d, main)
+                   ? ECS_SCHED_OK : w->env.last_result;
+    }
+    if (ecs_sched__change_refused(w, "prefab_data_instantiate")) return ECS_SCHED_ERR_ACCESS;
+    if (main && !ecs_sched__is_live_record(w, main)) {
+        return ecs_sched__stale(w, main, "prefab_data_instantiate (the main entity)");
+    }
+    result = ecs_sched__data_check(w, d, main);
+    return result != ECS_SCHED_OK ? result : ecs_sched__data_instantiate_checked(w, d, main, out);
+}
+
+ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(ecs_sched_commands *cmd,
+                                                            const ecs_sched_prefab_data *d,
+                                                            ecs_sched_entity main) {
+    ecs_sched_world *w;
+    ecs_sched_entity e = main, pointer;
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
+    w = cmd->world;
+    if (!d) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "commands_prefab_data_instantiate: data is NULL");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (main && ecs_sched__check_target(cmd, main, "commands_prefab_data_instantiate") != ECS_SCHED_OK) {
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (!main) {
+        uint32_t index;
+        if (!ecs_sched__reserve_indices(w, 1)) {
+            ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
+            return ECS_SCHED_NULL_ENTITY;
+        }
+        index = ecs_sched__take_index(w);
+        e = ecs_sched__make_entity(index, w->records[index].generation);
+        w->records[index].table = ECS_SCHED__RESERVED;
+    }
+    pointer = (ecs_sched_entity)(uintptr_t)d;   /* the slot holds the data's address */
+    if (ecs_sched__record_slot_command(cmd, ECS_SCHED__CMD_INSTANTIATE_DATA, e, w->is_a, pointer,
+                                       NULL, 0) != ECS_SCHED_OK) {
+        if (!main) ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(e));
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    return e;
+}
+
+/* The command's side (declared in world.h): prefab data instantiated onto the entity of the
+   command (alive: the main entity; reserved: a new one). False when that entity is gone or
+   the data does not fit the world as it is now (the command is skipped, the reason the last
+   error). */
+static bool ecs_sched__apply_data(ecs_sched_world *w, ecs_sched_entity e, const void *slot,
+                                  ecs_sched_result *result) {
+    ecs_sched_entity pointer;
+    const ecs_sched_prefab_data *d;
+    bool reserved = ecs_sched__is_reserved(w, e);
+    memcpy(&pointer, slot, sizeof pointer);
+    d = (const ecs_sched_prefab_data *)(uintptr_t)pointer;
+    if (!reserved && !ecs_sched__is_live_record(w, e)) return false;
+    if (ecs_sched__data_check(w, d, e) != ECS_SCHED_OK) {
+        if (reserved) ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(e));
+        return false;
+    }
+    *result = ecs_sched__data_instantiate_checked(w, d, e, NULL);
+    return true;
 }
 
 /*============================= src/snapshot.h (implementation) ==============================*/

@@ -2,6 +2,7 @@
    component values), made in one go onto a main entity. */
 #pragma once
 #include "inherit.h"
+#include "reflect.h"
 
 typedef struct ecs_sched_prefab_data ecs_sched_prefab_data;
 
@@ -24,6 +25,18 @@ ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *
 /* The name the entity made of the entry gets (NULL: none). */
 ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_name(ecs_sched_prefab_data *data,
                                                               int32_t entry, const char *name);
+/* Entry `entry`'s value of component id holds, at the entity field `path` (a path as for
+   ecs_sched_value_field; the component must be described and the entry have it), the entity
+   made of entry `target`: references between the entities, filled in when they are made. */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *data,
+                                                                int32_t entry, ecs_sched_id id,
+                                                                const char *path, int32_t target);
+/* The entity made of `entry` is related to the entity made of `target` with `kind` (any kind
+   but ChildOf, which set_parent gives; IsA makes it an instance). Related after every entity
+   is made, in the order given. */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_relate(ecs_sched_prefab_data *data,
+                                                            int32_t entry, ecs_sched_id kind,
+                                                            int32_t target);
 ECS_SCHED_API int32_t ecs_sched_prefab_data_count(const ecs_sched_prefab_data *data);
 ECS_SCHED_API int32_t ecs_sched_prefab_data_parent(const ecs_sched_prefab_data *data,
                                                    int32_t entry);
@@ -53,11 +66,23 @@ ECS_SCHED_API ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(
    (inherit.h): every table, row, handle, list of sources and name reserved first, then placed
    with nothing left to fail. */
 
+/* A reference between entries: an entity field (kind 0) or a relationship. */
+typedef struct ecs_sched__entry_link {
+    int32_t entry;
+    int32_t target;
+    ecs_sched_id id;                /* the component of the field, or the relationship kind */
+    uint32_t offset;                /* the field's offset in the value */
+    bool relation;
+} ecs_sched__entry_link;
+
 struct ecs_sched_prefab_data {
     ecs_sched_world *world;
     ecs_sched__entry *entries;
     uint32_t count;
     uint32_t capacity;
+    ecs_sched__entry_link *links;
+    uint32_t link_count;
+    uint32_t link_capacity;
 };
 
 ecs_sched_prefab_data *ecs_sched_prefab_data_create(ecs_sched_world *w) {
@@ -90,6 +115,7 @@ void ecs_sched_prefab_data_free(ecs_sched_prefab_data *d) {
         ecs_sched__free(&w->env, d->entries[i].name);
     }
     ecs_sched__free(&w->env, d->entries);
+    ecs_sched__free(&w->env, d->links);
     ecs_sched__free(&w->env, d);
 }
 
@@ -207,6 +233,69 @@ ecs_sched_result ecs_sched_prefab_data_set_name(ecs_sched_prefab_data *d, int32_
     ecs_sched__free(&d->world->env, d->entries[entry].name);
     d->entries[entry].name = copy;
     return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__add_link(ecs_sched_prefab_data *d, ecs_sched__entry_link link) {
+    if (!ECS_SCHED__GROW(&d->world->env, d->links, &d->link_capacity, d->link_count + 1)) {
+        return ecs_sched__out_of_memory(d->world, "linking entries of prefab data");
+    }
+    d->links[d->link_count++] = link;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *d, int32_t entry,
+                                                  ecs_sched_id id, const char *path, int32_t target) {
+    ecs_sched_world *w;
+    ecs_sched__entry_value *v;
+    ecs_sched__entry_link link;
+    ecs_sched_field_info info;
+    unsigned char *field;
+    ECS_SCHED_ASSERT(d != NULL);
+    w = d->world;
+    if (!ecs_sched__entry_valid(d, entry)) return ecs_sched__bad_entry(d, entry, "prefab_data_set_entity");
+    if (!ecs_sched__entry_valid(d, target)) return ecs_sched__bad_entry(d, target, "prefab_data_set_entity (target)");
+    v = ecs_sched__entry_find(&d->entries[entry], id);
+    if (!v || !v->data) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
+                               "prefab_data_set_entity: entry %d has no value of '%s' to hold "
+                               "the entity; set it first", (int)entry,
+                               ecs_sched__component_label(w, id));
+    }
+    field = (unsigned char *)ecs_sched_value_field(w, id, v->data, path, &info);
+    if (!field) return w->env.last_result;
+    if (info.kind != ECS_SCHED_FIELD_ENTITY || info.count != 1) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "prefab_data_set_entity: '%s' of '%s' is not one entity field",
+                               path, w->components[id].name);
+    }
+    memset(&link, 0, sizeof link);
+    link.entry = entry;
+    link.target = target;
+    link.id = id;
+    link.offset = (uint32_t)(field - v->data);
+    return ecs_sched__add_link(d, link);
+}
+
+ecs_sched_result ecs_sched_prefab_data_relate(ecs_sched_prefab_data *d, int32_t entry,
+                                              ecs_sched_id kind, int32_t target) {
+    ecs_sched_world *w;
+    ecs_sched__entry_link link;
+    ECS_SCHED_ASSERT(d != NULL);
+    w = d->world;
+    if (!ecs_sched__entry_valid(d, entry)) return ecs_sched__bad_entry(d, entry, "prefab_data_relate");
+    if (!ecs_sched__entry_valid(d, target)) return ecs_sched__bad_entry(d, target, "prefab_data_relate (target)");
+    if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "prefab_data_relate");
+    if (kind == w->child_of) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "prefab_data_relate: ChildOf is the entry's parent: use "
+                               "ecs_sched_prefab_data_set_parent");
+    }
+    memset(&link, 0, sizeof link);
+    link.entry = entry;
+    link.target = target;
+    link.id = kind;
+    link.relation = true;
+    return ecs_sched__add_link(d, link);
 }
 
 int32_t ecs_sched_prefab_data_count(const ecs_sched_prefab_data *d) {
@@ -349,6 +438,58 @@ static ecs_sched_result ecs_sched__data_plan(ecs_sched_world *w, const ecs_sched
     return ECS_SCHED_OK;
 }
 
+/* The entity fields that name entries get the entities made of them. */
+static void ecs_sched__fill_entity_fields(ecs_sched_world *w, const ecs_sched_prefab_data *d,
+                                          const ecs_sched__instancing *in) {
+    uint32_t i;
+    for (i = 0; i < d->link_count; i++) {
+        const ecs_sched__entry_link *l = &d->links[i];
+        const ecs_sched__record *r;
+        const ecs_sched__table *t;
+        int32_t column;
+        if (l->relation) continue;
+        r = &w->records[ECS_SCHED_ENTITY_INDEX(in->copies[l->entry].made)];
+        t = w->tables[r->table];
+        column = ecs_sched__column_find(t, l->id);
+        memcpy((unsigned char *)ecs_sched__cell(t, column, r->row) + l->offset,
+               &in->copies[l->target].made, sizeof(ecs_sched_entity));
+    }
+}
+
+/* The relationships between entries, once every entity is made. Relating may allocate: when
+   it fails, the entities made are despawned again (the main entity keeps what it gained). */
+static ecs_sched_result ecs_sched__relate_entries(ecs_sched_world *w, const ecs_sched_prefab_data *d,
+                                                  const ecs_sched__instancing *in) {
+    ecs_sched_result result = ECS_SCHED_OK;
+    uint32_t i;
+    int32_t k;
+    for (i = 0; i < d->link_count && result == ECS_SCHED_OK; i++) {
+        const ecs_sched__entry_link *l = &d->links[i];
+        if (!l->relation) continue;
+        result = ecs_sched__relate_check(w, in->copies[l->entry].made, l->id,
+                                         in->copies[l->target].made, "prefab_data_instantiate");
+        if (result == ECS_SCHED_OK) {
+            result = ecs_sched__relate_checked(w, in->copies[l->entry].made, l->id,
+                                               in->copies[l->target].made, NULL, UINT32_MAX);
+        }
+    }
+    if (result == ECS_SCHED_OK) return ECS_SCHED_OK;
+    {
+        char message[ECS_SCHED__ERROR_CAPACITY];
+        memcpy(message, w->env.last_error, sizeof message);
+        bool left = true;
+        int32_t pass;
+        for (pass = 0; left && pass < in->count; pass++) {   /* a base goes after its instances */
+            left = false;
+            for (k = in->count - 1; k >= 0; k--) {
+                if (in->copies[k].live || !ecs_sched__is_live_record(w, in->copies[k].made)) continue;
+                if (ecs_sched_despawn(w, in->copies[k].made) != ECS_SCHED_OK) left = true;
+            }
+        }
+        return ecs_sched__fail(&w->env, result, "%s", message);
+    }
+}
+
 static ecs_sched_result ecs_sched__data_instantiate_checked(ecs_sched_world *w,
                                                             const ecs_sched_prefab_data *d,
                                                             ecs_sched_entity main,
@@ -362,7 +503,9 @@ static ecs_sched_result ecs_sched__data_instantiate_checked(ecs_sched_world *w,
     }
     if (result == ECS_SCHED_OK) {
         ecs_sched__instancing_place(w, &in);
-        for (i = 0; out && i < in.count; i++) out[i] = in.copies[i].made;
+        ecs_sched__fill_entity_fields(w, d, &in);
+        result = ecs_sched__relate_entries(w, d, &in);
+        for (i = 0; out && result == ECS_SCHED_OK && i < in.count; i++) out[i] = in.copies[i].made;
     }
     ecs_sched__instancing_free(w, &in);
     if (w->observers) ecs_sched__observers_flush(w);

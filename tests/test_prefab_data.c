@@ -313,6 +313,55 @@ static void values_are_copies_with_the_type_hooks(void **state) {
     assert_int_equal(live_values, 0);
 }
 
+typedef struct { ecs_sched_entity target; float range; } Aim;
+
+static void entity_fields_and_relationships_name_other_entries(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_id aim;
+    ecs_sched_entity made[3];
+    ecs_sched_field aim_fields[] = {ECS_SCHED_MEMBER(Aim, target, ECS_SCHED_FIELD_ENTITY),
+                                    ECS_SCHED_MEMBER(Aim, range, ECS_SCHED_FIELD_F32)};
+    Aim a = {0, 10.0f};
+    Health h = {9};
+    (void)state;
+    setup_world(&s);
+    aim = ECS_SCHED_COMPONENT(s.world, Aim);
+    assert_int_equal(ecs_sched_describe(s.world, aim, aim_fields, 2), ECS_SCHED_OK);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);   /* a template */
+    ecs_sched_prefab_data_add(d, -1);   /* an instance of it, aiming at the third */
+    ecs_sched_prefab_data_add(d, -1);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 0, s.health, &h), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 1, aim, &a), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set_entity(d, 1, aim, "target", 2), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_relate(d, 1, ecs_sched_is_a(s.world), 0), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, 0, made), ECS_SCHED_OK);
+    assert_true(((const Aim *)ecs_sched_get(s.world, made[1], aim))->target == made[2]);
+    assert_true(ecs_sched_owner(s.world, made[1], s.health) == made[0]);
+    assert_int_equal(ecs_sched_prefab_data_set_entity(d, 1, aim, "range", 2), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_prefab_data_relate(d, 1, ecs_sched_child_of(s.world), 0),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void a_relationship_cycle_between_entries_undoes_the_instantiation(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_world(&s);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_relate(d, 0, ecs_sched_is_a(s.world), 1);
+    ecs_sched_prefab_data_relate(d, 1, ecs_sched_is_a(s.world), 0);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, 0, NULL), ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_int_equal(ecs_sched_entity_count(s.world), 0);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(instantiating_onto_a_main_entity_makes_one_entity_per_other_entry),
@@ -329,6 +378,8 @@ int main(void) {
         cmocka_unit_test(commands_instantiate_prefab_data_when_applied),
         cmocka_unit_test(an_unapplied_instantiation_gives_its_handle_back),
         cmocka_unit_test(values_are_copies_with_the_type_hooks),
+        cmocka_unit_test(entity_fields_and_relationships_name_other_entries),
+        cmocka_unit_test(a_relationship_cycle_between_entries_undoes_the_instantiation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
