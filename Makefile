@@ -136,10 +136,13 @@ $(2)/%: tests/%.c ecs_sched.h $(TEST_HEADERS) $(2)/impl.o
 	@mkdir -p $$(@D)
 	$(1) $(3) -I. $(STB_CFLAGS) $$< $$(call impl_for,$$*,$(2)) $(STB_LIBS) -lcmocka $(4) -o $$@
 endef
+# The tests build the JSON files too (ECS_SCHED_JSON, cJSON).
+JSON := -DECS_SCHED_JSON
+JSON_LIBS := -lcjson
 define unit_rule
-$(call unit_config,$(1),$(BUILD)/$(1),$(STRICT) $(SANITIZE),)
-$(call unit_config,$(1),$(BUILD)/$(1)-mt,$(THREADED) $(SANITIZE),-lpthread)
-$(call unit_config,$(1),$(BUILD)/$(1)-tsan,$(THREADED) $(TSAN),-lpthread)
+$(call unit_config,$(1),$(BUILD)/$(1),$(STRICT) $(SANITIZE) $(JSON),$(JSON_LIBS))
+$(call unit_config,$(1),$(BUILD)/$(1)-mt,$(THREADED) $(SANITIZE) $(JSON),$(JSON_LIBS) -lpthread)
+$(call unit_config,$(1),$(BUILD)/$(1)-tsan,$(THREADED) $(TSAN) $(JSON),$(JSON_LIBS) -lpthread)
 endef
 $(foreach c,$(COMPILERS),$(eval $(call unit_rule,$(c))))
 
@@ -256,15 +259,15 @@ $(COMPILE)/$(1)/warnings_c99.o: $(WARNING_C_SOURCES) ecs_sched.h
 
 $(COMPILE)/$(1)/warnings_c11_threads.o: $(WARNING_C_SOURCES) ecs_sched.h
 	@mkdir -p $$(@D)
-	@echo "== $(1): the warnings users turn on (C11, ECS_SCHED_THREADS)"
+	@echo "== $(1): the warnings users turn on (C11, ECS_SCHED_THREADS, ECS_SCHED_JSON)"
 	@for f in $(WARNING_C_SOURCES); do \
-	  $(1) -std=c11 -DECS_SCHED_THREADS $(USER_WARNINGS_C) $(EVERYTHING_$(1)) -I. \
+	  $(1) -std=c11 -DECS_SCHED_THREADS $(JSON) $(USER_WARNINGS_C) $(EVERYTHING_$(1)) -I. \
 	    $(STB_SYSTEM) -c $$$$f -o $$@ || exit 1; done
 
 $(COMPILE)/$(1)/warnings_cxx.o: tests/compile/cxx_impl.cpp ecs_sched.h
 	@mkdir -p $$(@D)
-	@echo "== $(2): the warnings users turn on (C++11)"
-	$(2) -std=c++11 $(USER_WARNINGS) -I. $(STB_SYSTEM) -c $$< -o $$@
+	@echo "== $(2): the warnings users turn on (C++11, ECS_SCHED_JSON)"
+	$(2) -std=c++11 $(USER_WARNINGS) $(JSON) -I. $(STB_SYSTEM) -c $$< -o $$@
 
 $(COMPILE)/$(1)/static_api: tests/compile/static_api.c ecs_sched.h
 	@mkdir -p $$(@D)

@@ -1,0 +1,477 @@
+/* JSON files (ECS_SCHED_JSON): prefab data read from JSON through reflection, nested prefab
+   files and assets through hooks with a progress count, and entities written back to the
+   same format; bad input named down to the file, entity, component and field. */
+#include "ecs_sched.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "world_fixture.h"
+
+typedef enum { GAIT_WALK, GAIT_RUN } Gait;
+typedef struct { float x, y; } Vec2;
+typedef struct {
+    Vec2 at;
+    int32_t hp;
+    uint8_t level;
+    bool alive;
+    char name[16];
+    int32_t gait;
+    Vec2 path[3];
+    ecs_sched_entity target;
+    uint64_t big;
+    double speed;
+} Unit;
+
+typedef struct json_world {
+    world_setup s;
+    ecs_sched_id vec2, unit, tag;
+} json_world;
+
+static const ecs_sched_enum_value gaits[] = {{"WALK", GAIT_WALK}, {"RUN", GAIT_RUN}};
+
+static void unit_ctor(void *dst, int32_t n, void *ctx) {
+    Unit *u = (Unit *)dst;
+    int32_t i;
+    (void)ctx;
+    memset(dst, 0, (size_t)n * sizeof(Unit));
+    for (i = 0; i < n; i++) u[i].hp = 100;   /* the default a missing field keeps */
+}
+
+static void setup_json(json_world *j) {
+    ecs_sched_component_desc d;
+    ecs_sched_field vec2_fields[] = {ECS_SCHED_MEMBER(Vec2, x, ECS_SCHED_FIELD_F32),
+                                     ECS_SCHED_MEMBER(Vec2, y, ECS_SCHED_FIELD_F32)};
+    ecs_sched_field unit_fields[10];
+    ecs_sched_field pos_fields[] = {ECS_SCHED_MEMBER(Position, x, ECS_SCHED_FIELD_F32),
+                                    ECS_SCHED_MEMBER(Position, y, ECS_SCHED_FIELD_F32)};
+    ecs_sched_field health_fields[] = {ECS_SCHED_MEMBER(Health, hp, ECS_SCHED_FIELD_I32)};
+    setup_world(&j->s);
+    j->vec2 = ECS_SCHED_COMPONENT(j->s.world, Vec2);
+    memset(&d, 0, sizeof d);
+    d.name = "Unit";
+    d.size = sizeof(Unit);
+    d.alignment = ECS_SCHED_ALIGNOF(Unit);
+    d.hooks.ctor = unit_ctor;
+    j->unit = ecs_sched_component_register(j->s.world, &d);
+    j->tag = j->s.frozen;
+    {
+        ecs_sched_field f[] = {
+            ECS_SCHED_MEMBER_STRUCT(Unit, at, 0), ECS_SCHED_MEMBER(Unit, hp, ECS_SCHED_FIELD_I32),
+            ECS_SCHED_MEMBER(Unit, level, ECS_SCHED_FIELD_U8), ECS_SCHED_MEMBER(Unit, alive, ECS_SCHED_FIELD_BOOL),
+            ECS_SCHED_MEMBER(Unit, name, ECS_SCHED_FIELD_CHARS), ECS_SCHED_MEMBER_ENUM(Unit, gait, gaits, 2),
+            ECS_SCHED_MEMBER_STRUCT(Unit, path, 0), ECS_SCHED_MEMBER(Unit, target, ECS_SCHED_FIELD_ENTITY),
+            ECS_SCHED_MEMBER(Unit, big, ECS_SCHED_FIELD_U64), ECS_SCHED_MEMBER(Unit, speed, ECS_SCHED_FIELD_F64)};
+        memcpy(unit_fields, f, sizeof f);
+    }
+    unit_fields[0].type = j->vec2;
+    unit_fields[6].type = j->vec2;
+    assert_int_equal(ecs_sched_describe(j->s.world, j->vec2, vec2_fields, 2), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(j->s.world, j->unit, unit_fields, 10), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(j->s.world, j->s.position, pos_fields, 2), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(j->s.world, j->s.health, health_fields, 1), ECS_SCHED_OK);
+}
+
+static const char *ship_json =
+    "{\"entities\": [\n"
+    "  {\"name\": \"ship\", \"components\": {\"Position\": {\"x\": 1, \"y\": 2},\n"
+    "     \"Unit\": {\"at\": {\"x\": 3}, \"level\": 7, \"alive\": true, \"name\": \"bob\",\n"
+    "                \"gait\": \"RUN\", \"path\": [{\"x\": 1}, {\"y\": 2}], \"target\": 2,\n"
+    "                \"big\": \"18446744073709551615\", \"speed\": 0.5}}},\n"
+    "  {\"name\": \"engine\", \"parent\": 0, \"components\": {\"Health\": {\"hp\": 9}, \"Frozen\": true}},\n"
+    "  {\"name\": \"turret\", \"parent\": 0}\n"
+    "]}\n";
+
+static void a_prefab_is_read_through_reflection_and_instantiated(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[3];
+    const Unit *u;
+    (void)state;
+    setup_json(&j);
+    d = ecs_sched_prefab_data_from_json(j.s.world, ship_json, NULL);
+    assert_non_null(d);
+    assert_int_equal(ecs_sched_prefab_data_count(d), 3);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(j.s.world, d, 0, made), ECS_SCHED_OK);
+    u = (const Unit *)ecs_sched_get(j.s.world, made[0], j.unit);
+    assert_non_null(u);
+    assert_true(u->at.x > 2.5f && u->at.y < 0.5f);
+    assert_int_equal(u->hp, 100);   /* missing: the default */
+    assert_int_equal(u->level, 7);
+    assert_true(u->alive);
+    assert_string_equal(u->name, "bob");
+    assert_int_equal(u->gait, GAIT_RUN);
+    assert_true(u->path[0].x > 0.5f && u->path[1].y > 1.5f && u->path[2].x < 0.5f);
+    assert_true(u->target == made[2]);   /* an index of the file, made an entity */
+    assert_true(u->big == UINT64_MAX);
+    assert_true(u->speed > 0.49 && u->speed < 0.51);
+    assert_true(ecs_sched_parent_of(j.s.world, made[1]) == made[0]);
+    assert_true(ecs_sched_has(j.s.world, made[1], j.tag));
+    assert_int_equal(get_health(&j.s, made[1])->hp, 9);
+    assert_true(ecs_sched_lookup_path(j.s.world, 0, "ship.turret", ".") == made[2]);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+/* The load fails with `code`, and its message holds each of the strings given. */
+static void expect_load_failure(json_world *j, const char *text, ecs_sched_result code, ...) {
+    ecs_sched_json_desc desc;
+    va_list args;
+    const char *part;
+    memset(&desc, 0, sizeof desc);
+    desc.file = "ship.json";
+    assert_null(ecs_sched_prefab_data_from_json(j->s.world, text, &desc));
+    assert_failed_with(j->s.world, &j->s.log, code);
+    va_start(args, code);
+    while ((part = va_arg(args, const char *)) != NULL) {
+        if (!strstr(ecs_sched_last_error(j->s.world), part)) {
+            fail_msg("'%s' not in: %s", part, ecs_sched_last_error(j->s.world));
+        }
+    }
+    va_end(args);
+    assert_int_equal(ecs_sched_entity_count(j->s.world), 0);
+}
+
+static void malformed_json_is_refused_with_its_line(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    expect_load_failure(&j, "{\"entities\": [\n  {\"name\": \"a\",,}\n]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "ship.json", "line 2", (const char *)NULL);
+    expect_load_failure(&j, "[1, 2]", ECS_SCHED_ERR_INVALID_ARGUMENT, "\"entities\"", (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void an_unknown_component_is_named_with_its_entity(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    expect_load_failure(&j, "{\"entities\": [{}, {\"components\": {\"Sprite\": {}}}]}",
+                        ECS_SCHED_ERR_UNKNOWN_COMPONENT, "ship.json", "entity 1", "'Sprite'",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void an_unknown_field_is_named_with_its_path(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Unit\": {\"at\": {\"z\": 1}}}}]}",
+                        ECS_SCHED_ERR_NOT_FOUND, "entity 0", "component 'Unit'", "at.z",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void a_value_of_the_wrong_type_or_out_of_range_is_refused(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Unit\": {\"hp\": \"ten\"}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "'hp'", "i32", "a string", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Unit\": {\"level\": 300}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "level", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Unit\": {\"gait\": \"FLY\"}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "gait", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Unit\": {\"path\": [{}, {}, {}, {}]}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "path", "3", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Frozen\": 3}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "'Frozen'", "true", (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void a_parent_out_of_range_is_refused(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    expect_load_failure(&j, "{\"entities\": [{}, {\"parent\": 5}]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "entity 1", "parent", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"parent\": 0.5}]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "parent", (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void a_parent_cycle_is_refused_when_instantiated(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    (void)state;
+    setup_json(&j);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{}, {\"parent\": 2}, {\"parent\": 1}]}", NULL);
+    assert_non_null(d);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(j.s.world, d, 0, NULL), ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_int_equal(ecs_sched_entity_count(j.s.world), 0);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+/* Files in memory, for the read_file hook. */
+typedef struct file_set {
+    const char *names[4];
+    const char *texts[4];
+    int reads;
+} file_set;
+
+static char *read_from_set(const char *path, void *user) {
+    file_set *files = (file_set *)user;
+    int i;
+    for (i = 0; i < 4 && files->names[i]; i++) {
+        if (strcmp(files->names[i], path) == 0) {
+            char *copy = (char *)malloc(strlen(files->texts[i]) + 1);
+            strcpy(copy, files->texts[i]);
+            files->reads++;
+            return copy;
+        }
+    }
+    return NULL;
+}
+
+static void a_nested_prefab_merges_into_its_entry_and_is_counted(void **state) {
+    json_world j;
+    file_set files;
+    ecs_sched_json_desc desc;
+    ecs_sched_progress progress;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[8];
+    ecs_sched_entity turret, barrel;
+    (void)state;
+    setup_json(&j);
+    memset(&files, 0, sizeof files);
+    files.names[0] = "turret.json";
+    files.texts[0] = "{\"entities\": [{\"components\": {\"Health\": {\"hp\": 3}, \"Position\": {\"x\": 4}}},"
+                     " {\"name\": \"barrel\", \"components\": {\"Frozen\": true}}]}";
+    memset(&desc, 0, sizeof desc);
+    memset(&progress, 0, sizeof progress);
+    desc.file = "ship.json";
+    desc.read_file = read_from_set;
+    desc.user = &files;
+    desc.progress = &progress;
+    d = ecs_sched_prefab_data_from_json(j.s.world,
+        "{\"entities\": [{\"name\": \"ship\"}, {\"name\": \"turret\", \"parent\": 0, "
+        "\"prefab\": \"turret.json\", \"components\": {\"Health\": {\"hp\": 30}}}]}", &desc);
+    assert_non_null(d);
+    assert_int_equal(files.reads, 1);
+    assert_int_equal(progress.done, 1);
+    assert_true(ecs_sched_progress_complete(&progress));
+    assert_int_equal(ecs_sched_prefab_data_count(d), 3);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(j.s.world, d, 0, made), ECS_SCHED_OK);
+    turret = ecs_sched_lookup_path(j.s.world, 0, "ship.turret", ".");
+    barrel = ecs_sched_lookup_path(j.s.world, 0, "ship.turret.barrel", ".");
+    assert_true(turret && barrel);
+    assert_int_equal(get_health(&j.s, turret)->hp, 30);        /* the entry's own value wins */
+    assert_true(get_position(&j.s, turret)->x > 3.5f);          /* the nested one's stays */
+    assert_true(ecs_sched_has(j.s.world, barrel, j.tag));
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static void a_prefab_that_includes_itself_is_refused(void **state) {
+    json_world j;
+    file_set files;
+    ecs_sched_json_desc desc;
+    ecs_sched_progress progress;
+    (void)state;
+    setup_json(&j);
+    memset(&files, 0, sizeof files);
+    files.names[0] = "a.json";
+    files.texts[0] = "{\"entities\": [{\"prefab\": \"b.json\"}]}";
+    files.names[1] = "b.json";
+    files.texts[1] = "{\"entities\": [{\"prefab\": \"a.json\"}]}";
+    memset(&desc, 0, sizeof desc);
+    memset(&progress, 0, sizeof progress);
+    desc.read_file = read_from_set;
+    desc.user = &files;
+    desc.progress = &progress;
+    assert_null(ecs_sched_prefab_data_load(j.s.world, "a.json", &desc));
+    assert_failed_with(j.s.world, &j.s.log, ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_non_null(strstr(ecs_sched_last_error(j.s.world), "'a.json' includes itself"));
+    assert_false(ecs_sched_progress_complete(&progress));
+    assert_null(ecs_sched_prefab_data_load(j.s.world, "missing.json", &desc));
+    assert_failed_with(j.s.world, &j.s.log, ECS_SCHED_ERR_NOT_FOUND);
+    check_and_destroy(j.s.world);
+}
+
+static ecs_sched_asset_status load_by_name(ecs_sched_asset_request *request, void *user) {
+    (void)user;
+    if (strcmp(request->path, "broken.png") == 0) return ECS_SCHED_ASSET_FAILED;
+    request->handle = strlen(request->path);
+    return strcmp(request->path, "slow.png") == 0 ? ECS_SCHED_ASSET_LOADING : ECS_SCHED_ASSET_DONE;
+}
+
+static void assets_come_from_the_loader_and_are_counted(void **state) {
+    json_world j;
+    ecs_sched_json_desc desc;
+    ecs_sched_progress progress;
+    ecs_sched_prefab_data *d;
+    const Health *h;
+    (void)state;
+    setup_json(&j);
+    memset(&desc, 0, sizeof desc);
+    memset(&progress, 0, sizeof progress);
+    desc.load_asset = load_by_name;
+    desc.progress = &progress;
+    d = ecs_sched_prefab_data_from_json(j.s.world,
+        "{\"entities\": [{\"components\": {\"Health\": {\"hp\": {\"asset\": \"ship.png\"}}}},"
+        " {\"components\": {\"Health\": {\"hp\": {\"asset\": \"slow.png\"}}}}]}", &desc);
+    assert_non_null(d);
+    h = (const Health *)ecs_sched_prefab_data_get(d, 0, j.s.health);
+    assert_int_equal(h->hp, 8);   /* strlen("ship.png") */
+    assert_int_equal(progress.done, 1);
+    assert_int_equal(progress.loading, 1);
+    assert_false(ecs_sched_progress_complete(&progress));
+    ecs_sched_progress_finish(&progress, true);
+    assert_true(ecs_sched_progress_complete(&progress));
+    ecs_sched_prefab_data_free(d);
+    d = ecs_sched_prefab_data_from_json(j.s.world,
+        "{\"entities\": [{\"components\": {\"Health\": {\"hp\": {\"asset\": \"broken.png\"}}}}]}", &desc);
+    assert_non_null(d);
+    assert_int_equal(progress.failed, 1);
+    assert_false(ecs_sched_progress_complete(&progress));
+    ecs_sched_prefab_data_free(d);
+    desc.load_asset = NULL;
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Health\": {\"hp\": {\"asset\": \"a.png\"}}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "'a.png'", "load_asset", (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+/* Every entity of `a` has its counterpart in `b` at the same place of a depth-first walk from
+   the roots, with the same name, components and values. */
+static void assert_same_entities(json_world *ja, json_world *jb, ecs_sched_entity a, ecs_sched_entity b) {
+    static const char *const none = "";
+    ecs_sched_id ids[5];
+    const ecs_sched_entity *ca, *cb;
+    int32_t na, nb, i;
+    const char *name_a = ecs_sched_name(ja->s.world, a), *name_b = ecs_sched_name(jb->s.world, b);
+    ids[0] = ja->s.position;
+    ids[1] = ja->s.health;
+    ids[2] = ja->unit;
+    ids[3] = ja->tag;
+    ids[4] = ecs_sched_prefab_tag(ja->s.world);
+    assert_string_equal(name_a ? name_a : none, name_b ? name_b : none);
+    for (i = 0; i < 5; i++) {
+        const void *va, *vb;
+        assert_int_equal(ecs_sched_owns(ja->s.world, a, ids[i]), ecs_sched_owns(jb->s.world, b, ids[i]));
+        if (!ecs_sched_owns(ja->s.world, a, ids[i]) || i >= 3) continue;
+        va = ecs_sched_get(ja->s.world, a, ids[i]);
+        vb = ecs_sched_get(jb->s.world, b, ids[i]);
+        if (ids[i] == ja->unit) {   /* entity handles differ: compare what they name */
+            Unit ua = *(const Unit *)va, ub = *(const Unit *)vb;
+            assert_string_equal(ua.target ? ecs_sched_name(ja->s.world, ua.target) : none,
+                                ub.target ? ecs_sched_name(jb->s.world, ub.target) : none);
+            ua.target = ub.target = 0;
+            assert_int_equal(ecs_sched_value_compare(ja->s.world, ids[i], &ua, &ub), 0);
+        } else {
+            assert_int_equal(ecs_sched_value_compare(ja->s.world, ids[i], va, vb), 0);
+        }
+    }
+    assert_int_equal(ecs_sched_target_count(ja->s.world, a, ecs_sched_is_a(ja->s.world)),
+                     ecs_sched_target_count(jb->s.world, b, ecs_sched_is_a(jb->s.world)));
+    ca = ecs_sched_children(ja->s.world, a, &na);
+    cb = ecs_sched_children(jb->s.world, b, &nb);
+    assert_int_equal(na, nb);
+    for (i = 0; i < na; i++) assert_same_entities(ja, jb, ca[i], cb[i]);
+}
+
+static void a_saved_world_loads_back_equal(void **state) {
+    json_world a, b;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[3], prefab, instance, copy_root;
+    char *text;
+    Unit extra;
+    (void)state;
+    setup_json(&a);
+    setup_json(&b);
+    d = ecs_sched_prefab_data_from_json(a.s.world, ship_json, NULL);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(a.s.world, d, 0, made), ECS_SCHED_OK);
+    ecs_sched_prefab_data_free(d);
+    prefab = made[1];
+    assert_int_equal(ecs_sched_insert(a.s.world, prefab, ecs_sched_prefab_tag(a.s.world), NULL), ECS_SCHED_OK);
+    instance = ecs_sched_instantiate(a.s.world, prefab);
+    assert_int_equal(ecs_sched_set_name(a.s.world, instance, "copy"), ECS_SCHED_OK);
+    memset(&extra, 0, sizeof extra);
+    extra.speed = NAN;
+    extra.big = 42;
+    assert_int_equal(ecs_sched_insert(a.s.world, instance, a.unit, &extra), ECS_SCHED_OK);
+    text = ecs_sched_json_save(a.s.world, NULL, 0, true);
+    assert_non_null(text);
+    d = ecs_sched_prefab_data_from_json(b.s.world, text, NULL);
+    if (!d) fail_msg("%s\n%s", ecs_sched_last_error(b.s.world), text);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(b.s.world, d, 0, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(b.s.world), ecs_sched_entity_count(a.s.world));
+    assert_same_entities(&a, &b, made[0], ecs_sched_lookup(b.s.world, 0, "ship"));
+    copy_root = ecs_sched_lookup(b.s.world, 0, "copy");
+    assert_same_entities(&a, &b, instance, copy_root);
+    assert_true(ecs_sched_owner(b.s.world, copy_root, b.s.health) ==
+                ecs_sched_lookup_path(b.s.world, 0, "ship.engine", "."));   /* still an instance */
+    assert_true(isnan(((const Unit *)ecs_sched_get(b.s.world, copy_root, b.unit))->speed));
+    ecs_sched_prefab_data_free(d);
+    ecs_sched_json_free(text);
+    check_and_destroy(a.s.world);
+    check_and_destroy(b.s.world);
+}
+
+static void a_subtree_is_saved_alone(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[3];
+    char *text;
+    (void)state;
+    setup_json(&j);
+    d = ecs_sched_prefab_data_from_json(j.s.world, ship_json, NULL);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(j.s.world, d, 0, made), ECS_SCHED_OK);
+    ecs_sched_prefab_data_free(d);
+    text = ecs_sched_json_save(j.s.world, &made[1], 1, true);
+    assert_non_null(text);
+    d = ecs_sched_prefab_data_from_json(j.s.world, text, NULL);
+    assert_non_null(d);
+    assert_int_equal(ecs_sched_prefab_data_count(d), 1);
+    assert_string_equal(ecs_sched_prefab_data_name(d, 0), "engine");
+    assert_int_equal(ecs_sched_prefab_data_parent(d, 0), -1);   /* its parent was not written */
+    ecs_sched_prefab_data_free(d);
+    ecs_sched_json_free(text);
+    check_and_destroy(j.s.world);
+}
+
+static void saving_refuses_what_it_cannot_write(void **state) {
+    json_world j;
+    ecs_sched_entity e, base, instance;
+    Velocity v = {1.0f, 1.0f};
+    (void)state;
+    setup_json(&j);
+    e = ecs_sched_spawn(j.s.world);
+    assert_int_equal(ecs_sched_insert(j.s.world, e, j.s.velocity, &v), ECS_SCHED_OK);
+    assert_null(ecs_sched_json_save(j.s.world, NULL, 0, true));
+    assert_failed_with(j.s.world, &j.s.log, ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(j.s.world), "'Velocity' has no description"));
+    assert_int_equal(ecs_sched_despawn(j.s.world, e), ECS_SCHED_OK);
+    base = ecs_sched_spawn(j.s.world);
+    instance = ecs_sched_instantiate(j.s.world, base);
+    assert_null(ecs_sched_json_save(j.s.world, &instance, 1, false));
+    assert_non_null(strstr(ecs_sched_last_error(j.s.world), "'ecs_sched.IsA'"));
+    check_and_destroy(j.s.world);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_prefab_is_read_through_reflection_and_instantiated),
+        cmocka_unit_test(malformed_json_is_refused_with_its_line),
+        cmocka_unit_test(an_unknown_component_is_named_with_its_entity),
+        cmocka_unit_test(an_unknown_field_is_named_with_its_path),
+        cmocka_unit_test(a_value_of_the_wrong_type_or_out_of_range_is_refused),
+        cmocka_unit_test(a_parent_out_of_range_is_refused),
+        cmocka_unit_test(a_parent_cycle_is_refused_when_instantiated),
+        cmocka_unit_test(a_nested_prefab_merges_into_its_entry_and_is_counted),
+        cmocka_unit_test(a_prefab_that_includes_itself_is_refused),
+        cmocka_unit_test(assets_come_from_the_loader_and_are_counted),
+        cmocka_unit_test(a_saved_world_loads_back_equal),
+        cmocka_unit_test(a_subtree_is_saved_alone),
+        cmocka_unit_test(saving_refuses_what_it_cannot_write),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
