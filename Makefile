@@ -76,7 +76,9 @@ check-amalgamation:
 # is built again. The build runs in a second make, which sees the packages just installed
 # (pkg-config's flags for stb), and which does not regenerate ecs_sched.h (that needs python3,
 # which `make example` does not install).
-MAIN_EXAMPLES := game_loop world_demo physics_plugin pause_menu scene_graph
+MAIN_EXAMPLES := game_loop world_demo physics_plugin pause_menu scene_graph prefabs
+# prefabs.c reads and writes JSON (ECS_SCHED_JSON): the examples link cJSON.
+EXAMPLE_LIBS  := -lcjson
 
 example:
 	@sh tools/install_deps.sh example
@@ -88,7 +90,7 @@ main-examples: $(addprefix $(BUILD)/,$(MAIN_EXAMPLES))
 
 $(addprefix $(BUILD)/,$(MAIN_EXAMPLES)): $(BUILD)/%: examples/%.c ecs_sched.h
 	@mkdir -p $(@D)
-	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) $< $(STB_LIBS) -o $@
+	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) $< $(STB_LIBS) $(EXAMPLE_LIBS) -o $@
 
 graphs: deps ecs_sched.h
 	sh tools/graph.sh
@@ -425,17 +427,17 @@ examples-check: $(addprefix $(BUILD)/examples/,$(addsuffix .same,$(EXAMPLES)))
 define example_rule
 $(BUILD)/examples/$(1)/%: examples/%.c ecs_sched.h
 	@mkdir -p $$(@D)
-	$(1) $(STRICT) $(EXAMPLE_SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -o $$@
+	$(1) $(STRICT) $(EXAMPLE_SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) $(EXAMPLE_LIBS) -o $$@
 endef
 $(foreach c,$(COMPILERS),$(eval $(call example_rule,$(c))))
 
 $(BUILD)/examples/tcc/%: examples/%.c ecs_sched.h
 	@mkdir -p $(@D)
-	$(TCC) -std=c99 -I. $(STB_CFLAGS) $< $(STB_LIBS) -o $@
+	$(TCC) -std=c99 -I. $(STB_CFLAGS) $< $(STB_LIBS) $(EXAMPLE_LIBS) -o $@
 
 $(BUILD)/examples/gcc-threads/%: examples/%.c ecs_sched.h
 	@mkdir -p $(@D)
-	gcc $(THREADED) $(EXAMPLE_SANITIZE) -I. $(STB_CFLAGS) $< $(STB_LIBS) -lpthread -o $@
+	gcc $(THREADED) $(EXAMPLE_SANITIZE) -I. $(STB_CFLAGS) $< $(STB_LIBS) $(EXAMPLE_LIBS) -lpthread -o $@
 
 $(BUILD)/examples/%.out: $(BUILD)/examples/%
 	@echo "== $(*D): examples/$(*F)"

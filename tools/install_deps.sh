@@ -23,6 +23,7 @@ build-essential   yes  gcc (with its AddressSanitizer and UBSan runtimes), make,
 make              yes  runs the Makefile
 pkg-config        yes  gives the compiler flags of stb (pkg-config --cflags stb)
 libstb-dev        yes  stb_ds.h and libstb, which ecs_sched.h uses for its arrays and maps
+libcjson-dev      yes  cJSON, for the JSON files (ECS_SCHED_JSON): the prefabs example and the tests
 python3           no   regenerates ecs_sched.h from src/ and checks its documentation block
 clang             no   the second compiler of every test and example
 libclang-rt-dev   no   clang'"'"'s sanitizer runtimes (AddressSanitizer, UndefinedBehaviorSanitizer, ThreadSanitizer)
@@ -111,6 +112,9 @@ present() {
         make) has make ;;
         pkg-config) has pkg-config ;;
         libstb-dev) has pkg-config && pkg-config --exists stb ;;
+        libcjson-dev)
+            printf '#include <cjson/cJSON.h>\nint main(void) { cJSON_Delete(cJSON_CreateNull()); return 0; }\n' \
+                >"$probe_dir/cjson.c" && builds cc cjson.c -lcjson ;;
         python3) has python3 ;;
         clang) has clang ;;
         libclang-rt-dev)
