@@ -44,6 +44,8 @@
      Names ............... names unique among siblings, lookups by name and by path
      Sorting ............. queries sorted by a component, grouped by a target
      Prefabs and inheritance  IsA, shared and overridden values, auto-override, instantiate
+     Prefab data ......... a list of future entities made in one go onto a main entity
+     JSON files .......... prefab data read from JSON, nested prefabs, assets, saving worlds
      Snapshots ........... a copy of the world's data, and a restore that brings it back
      Reflection .......... fields of a type: print, read and write by path, compare, hash
      Schedules ........... systems, sets, order, building and checking, conditions, sync points,
@@ -125,6 +127,11 @@
          _ERROR, _FATAL), `result` the ecs_sched_result the message is about (see ERRORS),
          `message` a const char * without a trailing newline. Default: print warnings and
          worse to stderr. (Before v0.3 the macro took no `result`.)
+
+     ECS_SCHED_JSON                                                                     (impl)
+         Compile the JSON files (see JSON FILES): reading prefab data and writing entities
+         through cJSON (Debian's libcjson-dev; link -lcjson). Without it the library needs
+         nothing but stb_ds. Define it in the files that call the JSON functions too.
 
      ECS_SCHED_THREADS                                                                  (impl)
          Compile the thread pool and the parallel executor (see THREADS). The implementation
@@ -694,6 +701,78 @@
      read-only (get_mut or a command overrides) and counts as a read of the component for the
      scheduler: a system writing it, on the base or anywhere, is ordered against the reader.
      It cannot be combined with hierarchical or sorted terms.
+
+   PREFAB DATA
+
+     Prefab data is a list of future entities: each entry has an optional parent entry, an
+     optional name and component values (copied in with the copy hooks). Entry 0 is the main
+     entry.
+
+         ecs_sched_prefab_data *d = ecs_sched_prefab_data_create(w);
+         int32_t ship = ecs_sched_prefab_data_add(d, -1);        // the main entry
+         int32_t gun = ecs_sched_prefab_data_add(d, ship);       // under it
+         ecs_sched_prefab_data_set(d, gun, ammo, &(Ammo){20});
+         ecs_sched_prefab_data_set_name(d, gun, "gun");
+         ecs_sched_prefab_data_instantiate(w, d, player, made);  // onto `player`, or 0: new
+
+     ecs_sched_prefab_data_instantiate puts entry 0's values on the main entity (one move;
+     it keeps what it had) and makes one entity per other entry, ChildOf its parent entry's,
+     each placed directly in its final table. ecs_sched_prefab_data_set_entity makes an entity
+     field of a value name another entry (filled with the entity made of it), and
+     ecs_sched_prefab_data_relate relates two entries' entities (IsA makes one an instance
+     of the other): those relationships are made after the entities, and a failure there
+     despawns what was made. Checked first, with nothing made: a parent index out of range or
+     a cycle of parents (the entries named), sibling entries with one name, a root name the
+     world has, a main entry with a parent when a main entity is given, a dead main entity,
+     data of another world. ecs_sched_commands_prefab_data_instantiate records it (the data
+     must live until the buffer is applied). Relationship kinds and bases' marks are not
+     values (set_parent and relate give them).
+
+   JSON FILES
+
+     With ECS_SCHED_JSON: ecs_sched_prefab_data_load(w, "ship.json", &desc) and
+     ecs_sched_prefab_data_from_json(w, text, &desc) read prefab data; ecs_sched_json_save
+     writes entities in the same format. A file:
+
+         {"entities": [
+           {"name": "ship", "components": {"ecs_sched.Prefab": true,
+                                           "Hull": {"hp": 100, "label": "frigate"}}},
+           {"name": "turret", "parent": 0, "prefab": "turret.json",
+            "components": {"Gun": {"ammo": 5, "kind": "LASER"},
+                           "Sprite": {"texture": {"asset": "gun.png"}}},
+            "relations": {"ecs_sched.IsA": [0]}}
+         ]}
+
+     Components by their registered names; a value is an object of its described fields
+     (reflection) and a field left out keeps the default value (the ctor hook's, or zero); a
+     tag is true. Fixed arrays are JSON arrays, enums their value names, chars strings,
+     entity fields the index of an entity of the file (or null), 64-bit integers beyond 2^53
+     strings, NaN and infinities "nan", "inf", "-inf". "parent" is an index in the file;
+     "relations" maps a kind to target indices.
+
+     "prefab" names a nested prefab file, read through desc.read_file (default: fopen): its
+     first entity merges into this entry (this entry's own components win), its other roots
+     go under it. {"asset": "path"} in an integer or entity field asks desc.load_asset for a
+     handle, which says DONE, LOADING (call ecs_sched_progress_finish when it is) or FAILED.
+     desc.progress counts both: loading, done, failed; ecs_sched_progress_complete says
+     whether the prefab is whole (nothing loading, nothing failed).
+
+     Bad input fails the load with nothing made, the message naming the file, the entity, the
+     component and the field ("json 'ship.json': entity 1, component 'Gun': field 'ammo' is
+     i32, and is given a string"), with the line and column of malformed JSON (cJSON gives no
+     lines for the rest). Refused: malformed JSON, an unknown component, kind or field, a
+     value of the wrong type or out of range, a parent or target index out of range, a prefab
+     that includes itself (the files named), a file that cannot be read.
+
+     ecs_sched_json_save(w, NULL, 0, true) writes every entity (roots in index order, each
+     followed by its subtree, children in order), or the entities given (and their
+     descendants when asked). It writes names, parents, every component (a sized one must be
+     described: else refused, naming it) and relationships; a relationship to an entity not
+     written is refused, an entity field naming one is written as null. Loading the text into
+     a world with the same components, and instantiating it, gives an equal world: the same
+     components, values, hierarchy, names and relationships, entity handles remapped. Not
+     written: relationship payloads, auto-override marks. The text is cJSON's, freed with
+     ecs_sched_json_free; cJSON allocates with malloc, not the world's allocator.
 
    SNAPSHOTS
 
@@ -1420,6 +1499,16 @@
                 ecs_sched_value_hash
      inherit    ecs_sched_is_a, ecs_sched_instantiate, ecs_sched_commands_instantiate,
                 ecs_sched_auto_override, ecs_sched_owns, ecs_sched_owner
+     prefab     ecs_sched_prefab_data_create, ecs_sched_prefab_data_free, ecs_sched_prefab_data_add,
+                ecs_sched_prefab_data_set_parent, ecs_sched_prefab_data_set,
+                ecs_sched_prefab_data_set_name, ecs_sched_prefab_data_set_entity,
+                ecs_sched_prefab_data_relate, ecs_sched_prefab_data_count,
+                ecs_sched_prefab_data_parent, ecs_sched_prefab_data_name,
+                ecs_sched_prefab_data_get, ecs_sched_prefab_data_has,
+                ecs_sched_prefab_data_instantiate, ecs_sched_commands_prefab_data_instantiate
+     json       (ECS_SCHED_JSON) ecs_sched_prefab_data_from_json, ecs_sched_prefab_data_load,
+                ecs_sched_json_save, ecs_sched_json_free, ecs_sched_progress_finish,
+                ecs_sched_progress_complete
      snapshot   ecs_sched_snapshot_take, ecs_sched_snapshot_restore, ecs_sched_snapshot_free,
                 ecs_sched_snapshot_bytes
      sort       ecs_sched_query_order_by, ecs_sched_query_group_by
