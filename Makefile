@@ -3,7 +3,8 @@
 #                               main examples
 #   make test                   the whole suite: gcc and clang, without and with threads, under
 #                               ASan+UBSan, the threaded tests under TSan, compile checks,
-#                               the examples (gcc, clang, tcc), modules, doc block, aliasing
+#                               the examples (gcc, clang, tcc), modules, doc block, aliasing,
+#                               a short fuzzing run of the JSON loader
 #   make deps                   install the missing Debian packages (elsewhere: list them)
 #   make unit | unit-threads | unit-tsan
 #                               one family of unit tests (make test builds them all first)
@@ -14,6 +15,8 @@
 #   make check-strict-aliasing  the implementation by gcc -O2 -Wstrict-aliasing=1 -Werror
 #   make check-modules          each src/ module parses on its own (what an editor sees)
 #   make check-doc              the header's documentation block names every public function
+#   make fuzz-smoke | fuzz      the JSON loader under libFuzzer: 30k inputs (in make test), or
+#                               ten minutes
 #   make graphs                 write build/Main.dot (and .svg with Graphviz) from physics_plugin
 #   make bench                  benchmarks; writes build/bench.json
 #   make amalgamate             regenerate ecs_sched.h from src/
@@ -50,7 +53,7 @@ export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
 # A recipe that fails leaves no target behind (no half-written output, no stamp).
 .DELETE_ON_ERROR:
 
-.PHONY: all deps example main-examples examples-check graphs test test-binaries unit unit-threads unit-tsan \
+.PHONY: all deps example main-examples examples-check graphs test test-binaries unit unit-threads unit-tsan fuzz fuzz-smoke \
         compile-checks check-strict-aliasing check-modules check-doc \
         bench amalgamate check-amalgamation clean
 
@@ -105,7 +108,7 @@ PARALLEL  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 test: deps
 	$(MAKE) $(PARALLEL) test-binaries check-modules check-strict-aliasing
-	$(MAKE) -j1 check-doc unit unit-threads unit-tsan compile-checks examples-check graphs
+	$(MAKE) -j1 check-doc unit unit-threads unit-tsan compile-checks examples-check graphs fuzz-smoke
 	@echo "all tests passed"
 
 # build/<compiler>/      C99, no threads, ASan+UBSan
@@ -405,6 +408,25 @@ $(eval $(call module_check,c11-threads,-std=c11 -DECS_SCHED_THREADS))
 
 check-doc: ecs_sched.h
 	$(PYTHON) tools/check_doc.py
+
+# ---- fuzzing ----
+
+# The JSON loader under libFuzzer (clang, with ASan and UBSan): fuzz-smoke runs a fixed number
+# of inputs from the seeds in tests/fuzz/corpus (part of make test); fuzz runs ten minutes.
+# The corpus grows in build/fuzz/corpus, never in the repository.
+FUZZ_FLAGS := -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+$(BUILD)/fuzz/fuzz_json: tests/fuzz/fuzz_json.c ecs_sched.h
+	@mkdir -p $(@D)/corpus
+	clang $(FUZZ_FLAGS) -I. $(STB_CFLAGS) $< $(STB_LIBS) -lcjson -o $@
+
+fuzz-smoke: $(BUILD)/fuzz/fuzz_json
+	@cp tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
+	./$< -runs=30000 -max_len=4096 -seed=1 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus
+
+fuzz: $(BUILD)/fuzz/fuzz_json
+	@cp tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
+	./$< -max_total_time=600 -max_len=4096 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus
 
 # ---- examples ----
 

@@ -20469,6 +20469,7 @@ typedef struct ecs_sched__copy {
     ecs_sched_entity made;
     int32_t parent;                 /* index of its parent's copy; -1 for none */
     bool live;                      /* `made` is alive already: it moves to `table` */
+    uint32_t children;              /* copies whose parent it is */
     ecs_sched__table *table;
     char *name;
 } ecs_sched__copy;
@@ -20573,18 +20574,41 @@ static ecs_sched_result ecs_sched__instancing_tables(ecs_sched_world *w, ecs_sch
 /* Everything placing the copies allocates, allocated first: rows, handles (taken now,
    reserved until placed), the lists of sources, names. The root takes `root` when it is a
    handle a command buffer reserved. */
+/* Room in each table for the copies placed in it, the main entity's move included (the
+   tables counted in one pass: few tables for many copies). */
+static bool ecs_sched__instancing_rows(ecs_sched_world *w, const ecs_sched__instancing *in) {
+    typedef struct { ecs_sched__table *table; int32_t rows; } per_table;
+    per_table *tables = (per_table *)ecs_sched__alloc(&w->env, (size_t)in->count * sizeof *tables);
+    int32_t i, k, n = 0;
+    bool ok = tables != NULL;
+    for (i = 0; ok && i < in->count; i++) {
+        for (k = n - 1; k >= 0 && tables[k].table != in->copies[i].table; k--) {}
+        if (k < 0) {
+            k = n++;
+            tables[k].table = in->copies[i].table;
+            tables[k].rows = 0;
+        }
+        tables[k].rows++;
+    }
+    for (k = 0; ok && k < n; k++) ok = ecs_sched__table_reserve(w, tables[k].table, tables[k].rows);
+    ecs_sched__free(&w->env, tables);
+    return ok;
+}
+
 static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instancing *in,
                                           ecs_sched_entity root) {
-    int32_t i, j, named = 0;
+    int32_t i, named = 0;
     uint32_t top = 0;
+    if (!ecs_sched__instancing_rows(w, in)) return false;
     for (i = 0; i < in->count; i++) {
-        int32_t same = 1;
-        for (j = 0; j < i; j++) same += in->copies[j].table == in->copies[i].table;
-        if (!ecs_sched__table_reserve(w, in->copies[i].table, same) ||
-            (in->copies[i].prefab && !ecs_sched__sources_reserve(w, w->is_a, in->copies[i].prefab, 1))) {
+        if (in->copies[i].prefab && !ecs_sched__sources_reserve(w, w->is_a, in->copies[i].prefab, 1)) {
             return false;
         }
         named += in->copies[i].name != NULL;
+        in->copies[i].children = 0;
+    }
+    for (i = 0; i < in->count; i++) {
+        if (in->copies[i].parent >= 0) in->copies[in->copies[i].parent].children++;
     }
     if (!ecs_sched__reserve_indices(w, (uint32_t)in->count)) return false;
     for (i = 0; i < in->count; i++) {
@@ -20595,10 +20619,9 @@ static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instanc
         in->taken = i + 1;
         if (index > top) top = index;
     }
-    for (i = 0; i < in->count; i++) {
-        uint32_t children = 0;
-        for (j = i + 1; j < in->count; j++) children += in->copies[j].parent == i;
-        if (children && !ecs_sched__sources_reserve(w, w->child_of, in->copies[i].made, children)) {
+    for (i = 0; i < in->count; i++) {   /* parents may come after their children */
+        if (in->copies[i].children &&
+            !ecs_sched__sources_reserve(w, w->child_of, in->copies[i].made, in->copies[i].children)) {
             return false;
         }
     }

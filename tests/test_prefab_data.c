@@ -362,6 +362,29 @@ static void a_relationship_cycle_between_entries_undoes_the_instantiation(void *
     check_and_destroy(s.world);
 }
 
+static void a_parent_entry_may_come_after_its_children(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[4];
+    int32_t count;
+    (void)state;
+    setup_world(&s);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, -1);
+    assert_int_equal(ecs_sched_prefab_data_set_parent(d, 1, 3), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set_parent(d, 2, 3), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set_parent(d, 3, 0), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, 0, made), ECS_SCHED_OK);
+    ecs_sched_children(s.world, made[3], &count);
+    assert_int_equal(count, 2);
+    assert_true(ecs_sched_parent_of(s.world, made[3]) == made[0]);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(instantiating_onto_a_main_entity_makes_one_entity_per_other_entry),
@@ -378,6 +401,7 @@ int main(void) {
         cmocka_unit_test(commands_instantiate_prefab_data_when_applied),
         cmocka_unit_test(an_unapplied_instantiation_gives_its_handle_back),
         cmocka_unit_test(values_are_copies_with_the_type_hooks),
+        cmocka_unit_test(a_parent_entry_may_come_after_its_children),
         cmocka_unit_test(entity_fields_and_relationships_name_other_entries),
         cmocka_unit_test(a_relationship_cycle_between_entries_undoes_the_instantiation),
     };
