@@ -504,7 +504,7 @@ test-binaries: $(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES) \
 
 bench: deps ecs_sched.h
 	@mkdir -p $(BUILD)
-	cc -std=c11 -O2 -Wall -Wextra -Wpedantic -DECS_SCHED_THREADS -I. $(STB_CFLAGS) bench/bench.c bench/game_loop_row.c $(STB_LIBS) -lpthread -o $(BUILD)/bench
+	cc -std=c11 -O2 -Wall -Wextra -Wpedantic -DECS_SCHED_THREADS $(JSON) -I. $(STB_CFLAGS) bench/bench.c bench/game_loop_row.c $(STB_LIBS) $(JSON_LIBS) -lpthread -o $(BUILD)/bench
 	./$(BUILD)/bench
 
 clean:

@@ -22000,9 +22000,16 @@ static ecs_sched_result ecs_sched__data_check_names(ecs_sched_world *w,
         if (e->parent >= 0) continue;
         scope = i == 0 && main ? ecs_sched_parent_of(w, main) : ECS_SCHED_NULL_ENTITY;
         other = ecs_sched__find_name(w, scope, e->name, strlen(e->name));
-        if (other && !(i == 0 && other == main)) {
-            return ecs_sched__name_clash(w, "prefab_data_instantiate", i == 0 && main ? main : other,
-                                         e->name, scope, other);
+        if (other && i == 0 && main && other != main) {
+            return ecs_sched__name_clash(w, "prefab_data_instantiate", main, e->name, scope, other);
+        }
+        if (other && !(i == 0 && main)) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_NAME_CLASH,
+                                   "prefab_data_instantiate: entry %u would make a root named "
+                                   "'%s', and %s has that name among the roots already; names "
+                                   "are unique among siblings (rename one, or give the entry a "
+                                   "parent)", (unsigned)i, e->name,
+                                   ecs_sched__entity_label(w, other).text);
         }
     }
     return ECS_SCHED_OK;
@@ -23015,7 +23022,10 @@ static cJSON *ecs_sched__json_of_element(ecs_sched__json_save *s, const ecs_sche
     case ECS_SCHED_FIELD_U8: case ECS_SCHED_FIELD_U16: case ECS_SCHED_FIELD_U32:
         break;
     }
-    return cJSON_CreateNumber((double)ecs_sched__load_int(p, f->kind, f->element));
+    {
+        int64_t number = ecs_sched__load_int(p, f->kind, f->element);
+        return cJSON_CreateNumber((double)number);
+    }
 }
 
 static cJSON *ecs_sched__json_of_struct(ecs_sched__json_save *s, ecs_sched_id type,

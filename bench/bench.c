@@ -1110,6 +1110,7 @@ static void run_compile(bench_row *row) {
 #include "hierarchy_rows.c"
 #include "prefab_rows.c"
 #include "snapshot_rows.c"
+#include "json_rows.c"
 #ifdef ECS_SCHED_THREADS
 #include "parallel_rows.c"
 #endif
@@ -1169,6 +1170,11 @@ static bench_row rows[] = {
     {"snapshot_restore_1m", "ms/1M", GOAL_RATIO, 3.0,
      "memcpy of the same bytes to a block and back (allocated before), interleaved",
      run_snapshot_restore_1m, 0, 0, 0, 0, ""},
+#ifdef ECS_SCHED_JSON
+    {"json_load_10k", "ns/entity", GOAL_NONE, 0,
+     "cJSON_Parse of the same text alone (then cJSON_Delete), interleaved",
+     run_json_load_10k, 0, 0, 0, 0, ""},
+#endif
     {"spawn_despawn", "ns/entity", GOAL_VALUE, 60.0,
      "malloc of a 16-byte block per entity (values copied in), then free of each",
      run_spawn_despawn, 0, 0, 0, 0, ""},

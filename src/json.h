@@ -868,7 +868,10 @@ static cJSON *ecs_sched__json_of_element(ecs_sched__json_save *s, const ecs_sche
     case ECS_SCHED_FIELD_U8: case ECS_SCHED_FIELD_U16: case ECS_SCHED_FIELD_U32:
         break;
     }
-    return cJSON_CreateNumber((double)ecs_sched__load_int(p, f->kind, f->element));
+    {
+        int64_t number = ecs_sched__load_int(p, f->kind, f->element);
+        return cJSON_CreateNumber((double)number);
+    }
 }
 
 static cJSON *ecs_sched__json_of_struct(ecs_sched__json_save *s, ecs_sched_id type,

@@ -604,6 +604,67 @@ static void snapshot_scenario(ecs_sched_id pos) {
     ecs_sched_snapshot_free(snap);
 }
 
+#ifdef ECS_SCHED_JSON
+static char *nested_turret(const char *path, void *user) {
+    static const char text[] = "{\"entities\": [{\"components\": {\"Position\": {\"x\": 4}}},"
+                               " {\"name\": \"barrel\"}]}";
+    char *copy = (char *)malloc(sizeof text);
+    (void)path;
+    (void)user;
+    if (copy) memcpy(copy, text, sizeof text);
+    return copy;
+}
+
+/* Prefab data from JSON with a nested file, instantiated (all or nothing), the world written
+   and read back. */
+static void json_scenario(ecs_sched_id pos) {
+    static const char ship[] =
+        "{\"entities\": [{\"components\": {\"Position\": {\"x\": 1, \"y\": 2}}},"
+        " {\"name\": \"turret\", \"parent\": 0, \"prefab\": \"turret.json\"},"
+        " {\"parent\": 0, \"relations\": {\"ecs_sched.IsA\": [1]}}]}";
+    ecs_sched_field fields[] = {ECS_SCHED_MEMBER(Position, x, ECS_SCHED_FIELD_F32),
+                                ECS_SCHED_MEMBER(Position, y, ECS_SCHED_FIELD_F32)};
+    ecs_sched_json_desc desc;
+    ecs_sched_prefab_data *d, *back;
+    ecs_sched_progress progress = {0, 0, 0};
+    char *text;
+    int32_t before;
+    int i;
+    if (ecs_sched_describe(world, pos, fields, 2) != ECS_SCHED_OK) {
+        expect_clean_failure("describe (json)");
+        return;
+    }
+    memset(&desc, 0, sizeof desc);
+    desc.read_file = nested_turret;
+    desc.progress = &progress;
+    d = ecs_sched_prefab_data_from_json(world, ship, &desc);
+    if (!d) {
+        expect_clean_failure("prefab_data_from_json");
+        return;
+    }
+    for (i = 0; i < 2; i++) {
+        before = ecs_sched_entity_count(world);
+        if (ecs_sched_prefab_data_instantiate(world, d, ECS_SCHED_NULL_ENTITY, NULL) != ECS_SCHED_OK) {
+            expect_clean_failure("prefab_data_instantiate");
+            if (ecs_sched_entity_count(world) != before) {
+                fprintf(stderr, "a failed instantiation of prefab data made entities\n");
+                exit(CHILD_WRONG);
+            }
+        }
+    }
+    ecs_sched_prefab_data_free(d);
+    text = ecs_sched_json_save(world, NULL, 0, true);
+    if (!text) {
+        if (ecs_sched_last_result(world) == ECS_SCHED_ERR_OUT_OF_MEMORY) expect_clean_failure("json_save");
+        return;
+    }
+    back = ecs_sched_prefab_data_from_json(world, text, NULL);
+    if (!back) expect_clean_failure("prefab_data_from_json (saved)");
+    ecs_sched_prefab_data_free(back);
+    ecs_sched_json_free(text);
+}
+#endif
+
 static void events_scenario(void) {
     static ecs_sched_id tag;
     ecs_sched_id tracked, message;
@@ -821,6 +882,9 @@ static void run_scenario(void) {
     relations_scenario(pos);
     inheritance_scenario(pos);
     snapshot_scenario(pos);
+#ifdef ECS_SCHED_JSON
+    json_scenario(pos);
+#endif
     if (ecs_sched_world_check(world) != ECS_SCHED_OK) {
         fprintf(stderr, "world inconsistent at the end: %s\n", ecs_sched_last_error(world));
         exit(CHILD_WRONG);
