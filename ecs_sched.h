@@ -21459,20 +21459,28 @@ static ecs_sched_result ecs_sched__out_of_range(ecs_sched_world *w, ecs_sched_id
                            ecs_sched__field_kind_names[f->kind]);
 }
 
+/* The same, for a number (formatted only when refused: writes are the common case). */
+static ecs_sched_result ecs_sched__number_out_of_range(ecs_sched_world *w, ecs_sched_id id,
+                                                       const char *path,
+                                                       const ecs_sched__field_desc *f,
+                                                       double number) {
+    char what[48];
+    snprintf(what, sizeof what, "%g", number);
+    return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
+}
+
 ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id, void *value,
                                             const char *path, double number) {
     const ecs_sched__field_desc *f;
     unsigned char *p = ecs_sched__number_field(w, id, value, path, &f, "value_set_number");
-    char what[48];
     double lo, end;
     if (!p) return w->env.last_result;
-    snprintf(what, sizeof what, "%g", number);
     if (f->kind == ECS_SCHED_FIELD_F32) {
         /* a finite number beyond what a float holds; infinities and NaN pass as they are */
         bool finite = number >= -1.7976931348623157e308 && number <= 1.7976931348623157e308;
         float x;
         if (finite && (number > 3.4028234663852886e38 || number < -3.4028234663852886e38)) {
-            return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
+            return ecs_sched__number_out_of_range(w, id, path, f, number);
         }
         x = (float)number;
         memcpy(p, &x, 4);
@@ -21490,12 +21498,12 @@ ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id,
     }
     ecs_sched__int_range(f->kind, f->element, &lo, &end);
     if (!(number >= lo && number < end)) {   /* NaN too */
-        return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
+        return ecs_sched__number_out_of_range(w, id, path, f, number);
     }
     if (f->kind == ECS_SCHED_FIELD_U64) {
         uint64_t whole = (uint64_t)number;
         if (ecs_sched__has_fraction_u64(number, whole)) {
-            return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
+            return ecs_sched__number_out_of_range(w, id, path, f, number);
         }
         ecs_sched__store_int(p, f->kind, f->element, 0, whole);
         return ECS_SCHED_OK;
@@ -21504,27 +21512,33 @@ ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id,
         int64_t whole = (int64_t)number;
         if (ecs_sched__has_fraction_i64(number, whole) ||
             (f->kind == ECS_SCHED_FIELD_ENUM && !ecs_sched__enum_name(f, whole))) {
-            return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
+            return ecs_sched__number_out_of_range(w, id, path, f, number);
         }
         ecs_sched__store_int(p, f->kind, f->element, whole, (uint64_t)whole);
     }
     return ECS_SCHED_OK;
 }
 
+static ecs_sched_result ecs_sched__int_out_of_range(ecs_sched_world *w, ecs_sched_id id,
+                                                    const char *path, const ecs_sched__field_desc *f,
+                                                    int64_t number) {
+    char what[32];
+    snprintf(what, sizeof what, "%lld", (long long)number);
+    return ecs_sched__out_of_range(w, id, path, f, what, "value_set_int");
+}
+
 ecs_sched_result ecs_sched_value_set_int(ecs_sched_world *w, ecs_sched_id id, void *value,
                                          const char *path, int64_t number) {
     const ecs_sched__field_desc *f;
     unsigned char *p = ecs_sched__number_field(w, id, value, path, &f, "value_set_int");
-    char what[32];
     double lo, end;
     if (!p) return w->env.last_result;
-    snprintf(what, sizeof what, "%lld", (long long)number);
     if (ecs_sched__is_float(f->kind)) {
         return ecs_sched_value_set_number(w, id, value, path, (double)number);
     }
     if (f->kind == ECS_SCHED_FIELD_ENTITY || f->kind == ECS_SCHED_FIELD_U64) {
         if (f->kind == ECS_SCHED_FIELD_U64 && number < 0) {
-            return ecs_sched__out_of_range(w, id, path, f, what, "value_set_int");
+            return ecs_sched__int_out_of_range(w, id, path, f, number);
         }
         ecs_sched__store_int(p, f->kind, f->element, number, (uint64_t)number);
         return ECS_SCHED_OK;
@@ -21532,7 +21546,7 @@ ecs_sched_result ecs_sched_value_set_int(ecs_sched_world *w, ecs_sched_id id, vo
     ecs_sched__int_range(f->kind, f->element, &lo, &end);
     if ((double)number < lo || (double)number >= end ||
         (f->kind == ECS_SCHED_FIELD_ENUM && !ecs_sched__enum_name(f, number))) {
-        return ecs_sched__out_of_range(w, id, path, f, what, "value_set_int");
+        return ecs_sched__int_out_of_range(w, id, path, f, number);
     }
     ecs_sched__store_int(p, f->kind, f->element, number, (uint64_t)number);
     return ECS_SCHED_OK;
@@ -22635,6 +22649,7 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
     const ecs_sched__component *c;
     ecs_sched__json_value v;
     ecs_sched_result result;
+    unsigned char local[256 + ECS_SCHED_MAX_ALIGNMENT];   /* most values: no allocation */
     if (!id) {
         l->component = 0;
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
@@ -22668,7 +22683,9 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
     v.load = l;
     v.id = id;
     v.entry = entry;
-    v.value = (unsigned char *)ecs_sched__aligned_alloc(&w->env, c->size, c->alignment);
+    v.value = c->size <= 256 ? (unsigned char *)(((uintptr_t)local + c->alignment - 1) &
+                                                 ~(uintptr_t)(c->alignment - 1))
+                             : (unsigned char *)ecs_sched__aligned_alloc(&w->env, c->size, c->alignment);
     if (!v.value) return ecs_sched__out_of_memory(w, "loading JSON");
     {   /* the value the entry has already (a nested prefab's), else a default one */
         const void *had = ecs_sched_prefab_data_get(l->data, entry, id);
@@ -22681,7 +22698,7 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
     }
     if (result == ECS_SCHED_OK) result = ecs_sched__json_links(&v, id, item, "", index_of, count);
     ecs_sched__destruct(c, v.value, 1);
-    ecs_sched__aligned_free(&w->env, v.value);
+    if (c->size > 256) ecs_sched__aligned_free(&w->env, v.value);
     return result;
 }
 

@@ -481,6 +481,7 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
     const ecs_sched__component *c;
     ecs_sched__json_value v;
     ecs_sched_result result;
+    unsigned char local[256 + ECS_SCHED_MAX_ALIGNMENT];   /* most values: no allocation */
     if (!id) {
         l->component = 0;
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
@@ -514,7 +515,9 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
     v.load = l;
     v.id = id;
     v.entry = entry;
-    v.value = (unsigned char *)ecs_sched__aligned_alloc(&w->env, c->size, c->alignment);
+    v.value = c->size <= 256 ? (unsigned char *)(((uintptr_t)local + c->alignment - 1) &
+                                                 ~(uintptr_t)(c->alignment - 1))
+                             : (unsigned char *)ecs_sched__aligned_alloc(&w->env, c->size, c->alignment);
     if (!v.value) return ecs_sched__out_of_memory(w, "loading JSON");
     {   /* the value the entry has already (a nested prefab's), else a default one */
         const void *had = ecs_sched_prefab_data_get(l->data, entry, id);
@@ -527,7 +530,7 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
     }
     if (result == ECS_SCHED_OK) result = ecs_sched__json_links(&v, id, item, "", index_of, count);
     ecs_sched__destruct(c, v.value, 1);
-    ecs_sched__aligned_free(&w->env, v.value);
+    if (c->size > 256) ecs_sched__aligned_free(&w->env, v.value);
     return result;
 }
 

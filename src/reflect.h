@@ -695,20 +695,28 @@ static ecs_sched_result ecs_sched__out_of_range(ecs_sched_world *w, ecs_sched_id
                            ecs_sched__field_kind_names[f->kind]);
 }
 
+/* The same, for a number (formatted only when refused: writes are the common case). */
+static ecs_sched_result ecs_sched__number_out_of_range(ecs_sched_world *w, ecs_sched_id id,
+                                                       const char *path,
+                                                       const ecs_sched__field_desc *f,
+                                                       double number) {
+    char what[48];
+    snprintf(what, sizeof what, "%g", number);
+    return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
+}
+
 ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id, void *value,
                                             const char *path, double number) {
     const ecs_sched__field_desc *f;
     unsigned char *p = ecs_sched__number_field(w, id, value, path, &f, "value_set_number");
-    char what[48];
     double lo, end;
     if (!p) return w->env.last_result;
-    snprintf(what, sizeof what, "%g", number);
     if (f->kind == ECS_SCHED_FIELD_F32) {
         /* a finite number beyond what a float holds; infinities and NaN pass as they are */
         bool finite = number >= -1.7976931348623157e308 && number <= 1.7976931348623157e308;
         float x;
         if (finite && (number > 3.4028234663852886e38 || number < -3.4028234663852886e38)) {
-            return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
+            return ecs_sched__number_out_of_range(w, id, path, f, number);
         }
         x = (float)number;
         memcpy(p, &x, 4);
@@ -726,12 +734,12 @@ ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id,
     }
     ecs_sched__int_range(f->kind, f->element, &lo, &end);
     if (!(number >= lo && number < end)) {   /* NaN too */
-        return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
+        return ecs_sched__number_out_of_range(w, id, path, f, number);
     }
     if (f->kind == ECS_SCHED_FIELD_U64) {
         uint64_t whole = (uint64_t)number;
         if (ecs_sched__has_fraction_u64(number, whole)) {
-            return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
+            return ecs_sched__number_out_of_range(w, id, path, f, number);
         }
         ecs_sched__store_int(p, f->kind, f->element, 0, whole);
         return ECS_SCHED_OK;
@@ -740,27 +748,33 @@ ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id,
         int64_t whole = (int64_t)number;
         if (ecs_sched__has_fraction_i64(number, whole) ||
             (f->kind == ECS_SCHED_FIELD_ENUM && !ecs_sched__enum_name(f, whole))) {
-            return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
+            return ecs_sched__number_out_of_range(w, id, path, f, number);
         }
         ecs_sched__store_int(p, f->kind, f->element, whole, (uint64_t)whole);
     }
     return ECS_SCHED_OK;
 }
 
+static ecs_sched_result ecs_sched__int_out_of_range(ecs_sched_world *w, ecs_sched_id id,
+                                                    const char *path, const ecs_sched__field_desc *f,
+                                                    int64_t number) {
+    char what[32];
+    snprintf(what, sizeof what, "%lld", (long long)number);
+    return ecs_sched__out_of_range(w, id, path, f, what, "value_set_int");
+}
+
 ecs_sched_result ecs_sched_value_set_int(ecs_sched_world *w, ecs_sched_id id, void *value,
                                          const char *path, int64_t number) {
     const ecs_sched__field_desc *f;
     unsigned char *p = ecs_sched__number_field(w, id, value, path, &f, "value_set_int");
-    char what[32];
     double lo, end;
     if (!p) return w->env.last_result;
-    snprintf(what, sizeof what, "%lld", (long long)number);
     if (ecs_sched__is_float(f->kind)) {
         return ecs_sched_value_set_number(w, id, value, path, (double)number);
     }
     if (f->kind == ECS_SCHED_FIELD_ENTITY || f->kind == ECS_SCHED_FIELD_U64) {
         if (f->kind == ECS_SCHED_FIELD_U64 && number < 0) {
-            return ecs_sched__out_of_range(w, id, path, f, what, "value_set_int");
+            return ecs_sched__int_out_of_range(w, id, path, f, number);
         }
         ecs_sched__store_int(p, f->kind, f->element, number, (uint64_t)number);
         return ECS_SCHED_OK;
@@ -768,7 +782,7 @@ ecs_sched_result ecs_sched_value_set_int(ecs_sched_world *w, ecs_sched_id id, vo
     ecs_sched__int_range(f->kind, f->element, &lo, &end);
     if ((double)number < lo || (double)number >= end ||
         (f->kind == ECS_SCHED_FIELD_ENUM && !ecs_sched__enum_name(f, number))) {
-        return ecs_sched__out_of_range(w, id, path, f, what, "value_set_int");
+        return ecs_sched__int_out_of_range(w, id, path, f, number);
     }
     ecs_sched__store_int(p, f->kind, f->element, number, (uint64_t)number);
     return ECS_SCHED_OK;

@@ -619,33 +619,43 @@ static void readers_of_owned_values_of_disjoint_entities_stay_apart(void **state
     ecs_sched_world_destroy(s.world);
 }
 
-typedef struct piece_sums {
-    float sum;
-    int shared_pieces;
-} piece_sums;
-
-static void sum_inherited_x(ecs_sched_iter *it, void *arg) {
-    piece_sums *sums = (piece_sums *)arg;
+/* Each piece writes into its own rows only (pieces run at once): the value it saw, and
+   whether it was shared. */
+static void copy_inherited_x(ecs_sched_iter *it, void *arg) {
+    Velocity *v = ECS_SCHED_FIELD(it, Velocity, 1);
     int32_t i;
-    if (ecs_sched_field_is_shared(it, 0)) sums->shared_pieces++;
-    for (i = 0; i < it->count; i++) sums->sum += ECS_SCHED_FIELD_AT(it, Position, 0, i)->x;
+    (void)arg;
+    for (i = 0; i < it->count; i++) {
+        v[i].x = ECS_SCHED_FIELD_AT(it, Position, 0, i)->x;
+        v[i].y = ecs_sched_field_is_shared(it, 0) ? 1.0f : 0.0f;
+    }
 }
 
 static void parallel_iteration_hands_out_shared_fields_too(void **state) {
     world_setup s;
-    ecs_sched_entity base;
+    ecs_sched_entity base, e[11];
     ecs_sched_query *q;
-    piece_sums sums = {0.0f, 0};
+    Velocity zero = {0.0f, 0.0f};
+    float sum = 0.0f, shared = 0.0f;
     int i;
     (void)state;
     setup_world(&s);
     base = prefab_with_position(&s, 2.0f, 0.0f);
-    for (i = 0; i < 10; i++) make_instance(&s, ecs_sched_spawn(s.world), base);
-    spawn_position(&s, 1.0f, 0.0f);
-    q = query_of(&s, ecs_sched_inherited(s.position), no_term());
-    ecs_sched_query_par_iter(q, ecs_sched_world_pool(s.world), 1, sum_inherited_x, &sums);
-    assert_true(sums.sum > 20.5f && sums.sum < 21.5f);   /* ten shared 2s and one own 1 */
-    assert_int_equal(sums.shared_pieces, 10);             /* grain 1: a piece per row */
+    for (i = 0; i < 10; i++) {
+        e[i] = ecs_sched_spawn(s.world);
+        assert_int_equal(ecs_sched_insert(s.world, e[i], s.velocity, &zero), ECS_SCHED_OK);
+        make_instance(&s, e[i], base);
+    }
+    e[10] = spawn_position(&s, 1.0f, 0.0f);
+    assert_int_equal(ecs_sched_insert(s.world, e[10], s.velocity, &zero), ECS_SCHED_OK);
+    q = query_of(&s, ecs_sched_inherited(s.position), ecs_sched_write(s.velocity));
+    ecs_sched_query_par_iter(q, ecs_sched_world_pool(s.world), 1, copy_inherited_x, NULL);
+    for (i = 0; i < 11; i++) {
+        sum += get_velocity(&s, e[i])->x;
+        shared += get_velocity(&s, e[i])->y;
+    }
+    assert_true(sum > 20.5f && sum < 21.5f);       /* ten shared 2s and one own 1 */
+    assert_true(shared > 9.5f && shared < 10.5f);  /* the ten instances saw a shared field */
     check_and_destroy(s.world);
 }
 
