@@ -786,7 +786,12 @@
          ecs_sched_snapshot *before = ecs_sched_snapshot_take(w);
          ... simulate ahead ...
          ecs_sched_snapshot_restore(w, before);   // and again, from the same snapshot
+         ecs_sched_snapshot_retake(w, before);    // the world as it is now, memory reused
          ecs_sched_snapshot_free(before);
+
+     ecs_sched_snapshot_retake takes a snapshot again into its own memory (a rollback loop
+     that snapshots every frame allocates nothing once the world stops growing); if it runs
+     out of memory the snapshot is emptied, and restoring it is refused until a retake works.
 
      What is not data stays as it is: components and kinds registered since, queries,
      systems, schedules, observers, message queues. A restore runs no observer and no
@@ -1509,8 +1514,8 @@
      json       (ECS_SCHED_JSON) ecs_sched_prefab_data_from_json, ecs_sched_prefab_data_load,
                 ecs_sched_json_save, ecs_sched_json_free, ecs_sched_progress_finish,
                 ecs_sched_progress_complete
-     snapshot   ecs_sched_snapshot_take, ecs_sched_snapshot_restore, ecs_sched_snapshot_free,
-                ecs_sched_snapshot_bytes
+     snapshot   ecs_sched_snapshot_take, ecs_sched_snapshot_restore, ecs_sched_snapshot_retake,
+                ecs_sched_snapshot_free, ecs_sched_snapshot_bytes
      sort       ecs_sched_query_order_by, ecs_sched_query_group_by
      executor   ecs_sched_run_schedule
      state      ecs_sched_state_register, ecs_sched_state_next_id, ecs_sched_state_get,
@@ -3629,6 +3634,12 @@ ECS_SCHED_API ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *world
    added and changed now. All or nothing. */
 ECS_SCHED_API ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *world,
                                                           const ecs_sched_snapshot *snapshot);
+/* Takes the snapshot again, of the same world as it is now, reusing the snapshot's memory
+   where it is large enough: for rollback, a snapshot retaken every frame allocates nothing
+   once the world stops growing. On failure (out of memory) the snapshot is emptied: restoring
+   it is refused until a retake succeeds. */
+ECS_SCHED_API ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *world,
+                                                         ecs_sched_snapshot *snapshot);
 ECS_SCHED_API void ecs_sched_snapshot_free(ecs_sched_snapshot *snapshot);
 /* The memory the snapshot holds, in bytes. */
 ECS_SCHED_API size_t ecs_sched_snapshot_bytes(const ecs_sched_snapshot *snapshot);
@@ -23230,17 +23241,20 @@ typedef struct ecs_sched__values {
 typedef struct ecs_sched__rows_copy {
     uint32_t table;
     int32_t count;
+    int32_t capacity;               /* rows its blocks hold (a retake reuses them) */
     ecs_sched_entity *entities;
     ecs_sched__values *columns;     /* as the table's columns */
 } ecs_sched__rows_copy;
 
 struct ecs_sched_snapshot {
     ecs_sched__env env;             /* the allocator it was made with */
-    uint64_t world;                 /* the serial of the world it was taken of */
+    uint64_t world;                 /* the serial of the world it was taken of; 0: emptied by
+                                       a failed retake */
     uint32_t table_count;
     ecs_sched__rows_copy *rows;     /* the non-empty tables */
     uint32_t row_copies;
     ecs_sched__record *records;
+    uint32_t record_capacity;
     uint32_t record_count, free_head, free_count;
     int32_t alive_count;
     ecs_sched__values *resources;
@@ -23456,36 +23470,78 @@ static ecs_sched_result ecs_sched__snapshot_check(ecs_sched_world *w, const char
     return ecs_sched__refuse_reserved(w, operation);
 }
 
-static bool ecs_sched__snapshot_rows(ecs_sched_world *w, ecs_sched_snapshot *s) {
-    uint32_t i;
+/* Copies table t's rows into r, which holds blocks for r->capacity rows of this table's
+   columns (its old values destroyed first) or none (allocated now). */
+static bool ecs_sched__rows_fill(ecs_sched_world *w, const ecs_sched__table *t, ecs_sched__rows_copy *r,
+                                 size_t *bytes) {
     int32_t c;
-    for (i = 0; i < w->table_count; i++) s->row_copies += w->tables[i]->count > 0;
-    s->rows = (ecs_sched__rows_copy *)ecs_sched__calloc(&w->env, (s->row_copies + 1) * sizeof *s->rows);
-    if (!s->rows) return false;
-    s->row_copies = 0;
-    for (i = 0; i < w->table_count; i++) {
-        const ecs_sched__table *t = w->tables[i];
-        ecs_sched__rows_copy *r;
-        bool ok = true;
-        if (t->count == 0) continue;
-        r = &s->rows[s->row_copies++];
-        r->table = i;
+    if (r->entities && r->capacity >= t->count) {   /* a retake: the blocks are reused */
+        for (c = 0; c < t->column_count; c++) {
+            ecs_sched__values *v = &r->columns[c];
+            if (v->data) ecs_sched__destruct(&v->type, v->data, v->count);
+            if (v->data) ecs_sched__construct(&w->components[v->id], v->data, t->columns[c].data, t->count);
+            v->count = t->count;
+            *bytes += (size_t)r->capacity * v->type.size;
+        }
+        memcpy(r->entities, t->entities, (size_t)t->count * sizeof *t->entities);
         r->count = t->count;
+        *bytes += (size_t)r->capacity * sizeof *t->entities;
+        return true;
+    }
+    {
+        bool ok = true;
+        r->count = r->capacity = t->count;
         r->entities = (ecs_sched_entity *)ecs_sched__clone_block(&w->env, t->entities,
                                                                  (size_t)t->count * sizeof *t->entities, &ok);
         r->columns = (ecs_sched__values *)ecs_sched__calloc(
             &w->env, (size_t)(t->column_count + 1) * sizeof *r->columns);
         if (!ok || !r->columns) return false;
-        s->bytes += (size_t)t->count * sizeof *t->entities;
+        *bytes += (size_t)t->count * sizeof *t->entities;
         for (c = 0; c < t->column_count; c++) {
             const ecs_sched__column *col = &t->columns[c];
             if (!ecs_sched__values_copy(&w->env, &w->components[col->id], col->id, col->data,
-                                        t->count, &r->columns[c], &s->bytes)) {
+                                        t->count, &r->columns[c], bytes)) {
                 return false;
             }
         }
+        return true;
     }
-    return true;
+}
+
+static void ecs_sched__rows_free(ecs_sched__env *env, ecs_sched__rows_copy *r) {
+    int32_t c;
+    for (c = 0; r->columns && r->columns[c].id; c++) ecs_sched__values_free(env, &r->columns[c]);
+    ecs_sched__free(env, r->columns);
+    ecs_sched__free(env, r->entities);
+    memset(r, 0, sizeof *r);
+}
+
+/* The non-empty tables' rows, taking the blocks of `spare` (a retake's old copies, by table
+   index) where they are large enough; what is left of spare is freed. */
+static bool ecs_sched__snapshot_rows(ecs_sched_world *w, ecs_sched_snapshot *s,
+                                     ecs_sched__rows_copy *spare, uint32_t spare_count) {
+    uint32_t i, next = 0, k;
+    bool ok = true;
+    for (i = 0; i < w->table_count; i++) s->row_copies += w->tables[i]->count > 0;
+    s->rows = (ecs_sched__rows_copy *)ecs_sched__calloc(&w->env, (s->row_copies + 1) * sizeof *s->rows);
+    if (!s->rows) ok = false;
+    s->row_copies = 0;
+    for (i = 0; ok && i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        ecs_sched__rows_copy *r;
+        if (t->count == 0) continue;
+        r = &s->rows[s->row_copies++];
+        while (next < spare_count && spare[next].table < i) next++;
+        if (next < spare_count && spare[next].table == i && spare[next].capacity >= t->count) {
+            *r = spare[next];
+            memset(&spare[next], 0, sizeof spare[next]);
+        }
+        r->table = i;
+        ok = ecs_sched__rows_fill(w, t, r, &s->bytes);
+    }
+    for (k = 0; k < spare_count; k++) ecs_sched__rows_free(&w->env, &spare[k]);
+    ecs_sched__free(&w->env, spare);
+    return ok;
 }
 
 static bool ecs_sched__snapshot_resources(ecs_sched_world *w, ecs_sched_snapshot *s) {
@@ -23524,8 +23580,9 @@ ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
     s->linked = w->linked;
     s->records = (ecs_sched__record *)ecs_sched__clone_block(&w->env, w->records,
                                                              w->record_count * sizeof *w->records, &ok);
+    s->record_capacity = s->records ? w->record_count : 0;
     s->bytes = sizeof *s + w->record_count * sizeof *w->records;
-    if (!ok || !ecs_sched__snapshot_rows(w, s) || !ecs_sched__snapshot_resources(w, s) ||
+    if (!ok || !ecs_sched__snapshot_rows(w, s, NULL, 0) || !ecs_sched__snapshot_resources(w, s) ||
         !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
         (w->names && !(s->names = ecs_sched__names_clone(w, w->names))) ||
         (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit)))) {
@@ -23542,6 +23599,74 @@ ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
 
 size_t ecs_sched_snapshot_bytes(const ecs_sched_snapshot *s) {
     return s ? s->bytes : 0;
+}
+
+/* ---- retaking ---- */
+
+/* Everything but the rows' blocks is taken again from nothing (it is small beside them). */
+static void ecs_sched__snapshot_empty_but_rows(ecs_sched_world *w, ecs_sched_snapshot *s) {
+    uint32_t i;
+    for (i = 0; s->resources && i < s->resource_count; i++) ecs_sched__values_free(&s->env, &s->resources[i]);
+    ecs_sched__free(&s->env, s->resources);
+    s->resources = NULL;
+    s->resource_count = 0;
+    ecs_sched__beside_free(w, s->relations, s->names, s->inherit);
+    s->relations = NULL;
+    s->names = NULL;
+    s->inherit = NULL;
+}
+
+ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapshot *s) {
+    ecs_sched__rows_copy *spare;
+    uint32_t spare_count;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!s) return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "snapshot_retake: snapshot is NULL");
+    if (s->world && s->world != w->serial) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "snapshot_retake: the snapshot was taken of world #%llu and this is "
+                               "world #%llu; retake it of its own world", (unsigned long long)s->world,
+                               (unsigned long long)w->serial);
+    }
+    result = ecs_sched__snapshot_check(w, "snapshot_retake");
+    if (result != ECS_SCHED_OK) return result;
+    ecs_sched__snapshot_empty_but_rows(w, s);
+    spare = s->rows;
+    spare_count = s->row_copies;
+    s->rows = NULL;
+    s->row_copies = 0;
+    s->world = 0;   /* until the retake is whole */
+    if (w->record_count > s->record_capacity) {
+        ecs_sched__record *grown = (ecs_sched__record *)ecs_sched__realloc(
+            &w->env, s->records, w->record_count * sizeof *s->records);
+        if (grown) {
+            s->records = grown;
+            s->record_capacity = w->record_count;
+        }
+    }
+    s->bytes = sizeof *s + w->record_count * sizeof *w->records;
+    if (!ecs_sched__snapshot_rows(w, s, spare, spare_count) || w->record_count > s->record_capacity ||
+        !ecs_sched__snapshot_resources(w, s) ||
+        !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
+        (w->names && !(s->names = ecs_sched__names_clone(w, w->names))) ||
+        (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit)))) {
+        uint32_t i;
+        ecs_sched__snapshot_empty_but_rows(w, s);
+        for (i = 0; s->rows && i < s->row_copies; i++) ecs_sched__rows_free(&s->env, &s->rows[i]);
+        ecs_sched__free(&s->env, s->rows);
+        s->rows = NULL;
+        s->row_copies = 0;
+        return ecs_sched__out_of_memory(w, "retaking a snapshot (it is empty now)");
+    }
+    if (w->record_count) memcpy(s->records, w->records, w->record_count * sizeof *w->records);
+    s->world = w->serial;
+    s->table_count = w->table_count;
+    s->record_count = w->record_count;
+    s->free_head = w->free_head;
+    s->free_count = w->free_count;
+    s->alive_count = w->alive_count;
+    s->linked = w->linked;
+    return ECS_SCHED_OK;
 }
 
 /* ---- freeing ---- */
@@ -23581,15 +23706,9 @@ static void ecs_sched__snapshot_free_beside(ecs_sched_snapshot *s) {
 void ecs_sched_snapshot_free(ecs_sched_snapshot *s) {
     ecs_sched__env *env;
     uint32_t i;
-    int32_t c;
     if (!s) return;
     env = &s->env;
-    for (i = 0; s->rows && i < s->row_copies; i++) {
-        ecs_sched__rows_copy *r = &s->rows[i];
-        for (c = 0; r->columns && r->columns[c].id; c++) ecs_sched__values_free(env, &r->columns[c]);
-        ecs_sched__free(env, r->columns);
-        ecs_sched__free(env, r->entities);
-    }
+    for (i = 0; s->rows && i < s->row_copies; i++) ecs_sched__rows_free(env, &s->rows[i]);
     for (i = 0; s->resources && i < s->resource_count; i++) ecs_sched__values_free(env, &s->resources[i]);
     ecs_sched__free(env, s->rows);
     ecs_sched__free(env, s->resources);
@@ -23707,6 +23826,11 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     uint32_t i, next = 0;
     ECS_SCHED__CHECK_WORLD(w);
     if (!s) return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "snapshot_restore: snapshot is NULL");
+    if (!s->world) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "snapshot_restore: the snapshot is empty: its last retake failed "
+                               "(out of memory); retake it before restoring");
+    }
     if (s->world != w->serial) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "snapshot_restore: the snapshot was taken of world #%llu and this "

@@ -786,7 +786,12 @@
          ecs_sched_snapshot *before = ecs_sched_snapshot_take(w);
          ... simulate ahead ...
          ecs_sched_snapshot_restore(w, before);   // and again, from the same snapshot
+         ecs_sched_snapshot_retake(w, before);    // the world as it is now, memory reused
          ecs_sched_snapshot_free(before);
+
+     ecs_sched_snapshot_retake takes a snapshot again into its own memory (a rollback loop
+     that snapshots every frame allocates nothing once the world stops growing); if it runs
+     out of memory the snapshot is emptied, and restoring it is refused until a retake works.
 
      What is not data stays as it is: components and kinds registered since, queries,
      systems, schedules, observers, message queues. A restore runs no observer and no
@@ -1509,8 +1514,8 @@
      json       (ECS_SCHED_JSON) ecs_sched_prefab_data_from_json, ecs_sched_prefab_data_load,
                 ecs_sched_json_save, ecs_sched_json_free, ecs_sched_progress_finish,
                 ecs_sched_progress_complete
-     snapshot   ecs_sched_snapshot_take, ecs_sched_snapshot_restore, ecs_sched_snapshot_free,
-                ecs_sched_snapshot_bytes
+     snapshot   ecs_sched_snapshot_take, ecs_sched_snapshot_restore, ecs_sched_snapshot_retake,
+                ecs_sched_snapshot_free, ecs_sched_snapshot_bytes
      sort       ecs_sched_query_order_by, ecs_sched_query_group_by
      executor   ecs_sched_run_schedule
      state      ecs_sched_state_register, ecs_sched_state_next_id, ecs_sched_state_get,

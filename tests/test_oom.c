@@ -592,6 +592,14 @@ static void snapshot_scenario(ecs_sched_id pos) {
     }
     extra = ecs_sched_spawn_with(world, 1, &pos, NULL);
     if (!extra) expect_clean_failure("spawn (after the snapshot)");
+    if (ecs_sched_snapshot_retake(world, snap) != ECS_SCHED_OK) {   /* emptied: retaken again */
+        expect_clean_failure("snapshot_retake");
+        if (ecs_sched_snapshot_restore(world, snap) == ECS_SCHED_OK) {
+            fprintf(stderr, "an emptied snapshot was restored\n");
+            exit(CHILD_WRONG);
+        }
+        check_result(ecs_sched_snapshot_retake(world, snap), "snapshot_retake again");
+    }
     before = ecs_sched_entity_count(world);
     if (ecs_sched_snapshot_restore(world, snap) != ECS_SCHED_OK) {
         expect_clean_failure("snapshot_restore");

@@ -343,6 +343,37 @@ static void snapshot_bytes_count_the_values_held(void **state) {
     check_and_destroy(s.world);
 }
 
+static void a_retaken_snapshot_holds_the_world_as_it_is_now(void **state) {
+    world_setup s, t;
+    ecs_sched_entity e, later;
+    ecs_sched_snapshot *snap;
+    size_t bytes;
+    int round;
+    (void)state;
+    setup_world(&s);
+    e = spawn_at(&s, 1.0f);
+    snap = take(&s);
+    bytes = ecs_sched_snapshot_bytes(snap);
+    for (round = 0; round < 3; round++) {   /* the same shape each time: the memory is reused */
+        ((Position *)ecs_sched_get_mut(s.world, e, s.position))->x = (float)(10 * (round + 1));
+        assert_int_equal(ecs_sched_snapshot_retake(s.world, snap), ECS_SCHED_OK);
+        assert_int_equal(ecs_sched_snapshot_bytes(snap), bytes);
+        ((Position *)ecs_sched_get_mut(s.world, e, s.position))->x = -1.0f;
+        restore(&s, snap);
+        assert_true(get_position(&s, e)->x > (float)(10 * (round + 1)) - 0.5f);
+    }
+    later = spawn_at(&s, 7.0f);   /* a new table's rows, and more records */
+    assert_int_equal(ecs_sched_snapshot_retake(s.world, snap), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(s.world, later), ECS_SCHED_OK);
+    restore(&s, snap);
+    assert_true(ecs_sched_is_alive(s.world, later));
+    setup_world(&t);
+    assert_int_equal(ecs_sched_snapshot_retake(t.world, snap), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+    check_and_destroy(t.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(restore_brings_back_the_values_changed_since),
@@ -358,6 +389,7 @@ int main(void) {
         cmocka_unit_test(handles_reserved_by_a_buffer_refuse_both_ways),
         cmocka_unit_test(restored_tracked_values_count_as_changed),
         cmocka_unit_test(snapshot_bytes_count_the_values_held),
+        cmocka_unit_test(a_retaken_snapshot_holds_the_world_as_it_is_now),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
