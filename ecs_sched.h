@@ -8372,21 +8372,28 @@ static bool ecs_sched__no_buffer(const ecs_sched_commands *cmd) {
     return true;
 }
 
-ecs_sched_entity ecs_sched_commands_spawn(ecs_sched_commands *cmd) {
-    ecs_sched_world *w;
+/* A handle reserved for a command that makes an entity: alive when the buffer is applied
+   (given back if it never is). ECS_SCHED_NULL_ENTITY when out of memory. */
+static ecs_sched_entity ecs_sched__reserve_handle(ecs_sched_world *w) {
     uint32_t index;
-    ecs_sched_entity e;
-    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
-    w = cmd->world;
     if (!ecs_sched__reserve_indices(w, 1)) {
         ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
         return ECS_SCHED_NULL_ENTITY;
     }
     index = ecs_sched__take_index(w);
-    e = ecs_sched__make_entity(index, w->records[index].generation);
     w->records[index].table = ECS_SCHED__RESERVED;
+    return ecs_sched__make_entity(index, w->records[index].generation);
+}
+
+ecs_sched_entity ecs_sched_commands_spawn(ecs_sched_commands *cmd) {
+    ecs_sched_world *w;
+    ecs_sched_entity e;
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
+    w = cmd->world;
+    e = ecs_sched__reserve_handle(w);
+    if (!e) return ECS_SCHED_NULL_ENTITY;
     if (ecs_sched__record_command(cmd, ECS_SCHED__CMD_SPAWN, e, 0, NULL) != ECS_SCHED_OK) {
-        ecs_sched__release_index(w, index);
+        ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(e));
         return ECS_SCHED_NULL_ENTITY;
     }
     return e;
@@ -20797,23 +20804,17 @@ ecs_sched_entity ecs_sched_instantiate(ecs_sched_world *w, ecs_sched_entity pref
 
 ecs_sched_entity ecs_sched_commands_instantiate(ecs_sched_commands *cmd, ecs_sched_entity prefab) {
     ecs_sched_world *w;
-    uint32_t index;
     ecs_sched_entity e;
     if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
     w = cmd->world;
     if (ecs_sched__check_target(cmd, prefab, "commands_instantiate (the prefab)") != ECS_SCHED_OK) {
         return ECS_SCHED_NULL_ENTITY;
     }
-    if (!ecs_sched__reserve_indices(w, 1)) {
-        ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
-        return ECS_SCHED_NULL_ENTITY;
-    }
-    index = ecs_sched__take_index(w);
-    e = ecs_sched__make_entity(index, w->records[index].generation);
-    w->records[index].table = ECS_SCHED__RESERVED;
+    e = ecs_sched__reserve_handle(w);
+    if (!e) return ECS_SCHED_NULL_ENTITY;
     if (ecs_sched__record_slot_command(cmd, ECS_SCHED__CMD_INSTANTIATE, e, w->is_a, prefab, NULL,
                                        0) != ECS_SCHED_OK) {
-        ecs_sched__release_index(w, index);
+        ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(e));
         return ECS_SCHED_NULL_ENTITY;
     }
     return e;
@@ -22200,16 +22201,7 @@ ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(ecs_sched_commands *
     if (main && ecs_sched__check_target(cmd, main, "commands_prefab_data_instantiate") != ECS_SCHED_OK) {
         return ECS_SCHED_NULL_ENTITY;
     }
-    if (!main) {
-        uint32_t index;
-        if (!ecs_sched__reserve_indices(w, 1)) {
-            ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
-            return ECS_SCHED_NULL_ENTITY;
-        }
-        index = ecs_sched__take_index(w);
-        e = ecs_sched__make_entity(index, w->records[index].generation);
-        w->records[index].table = ECS_SCHED__RESERVED;
-    }
+    if (!main && !(e = ecs_sched__reserve_handle(w))) return ECS_SCHED_NULL_ENTITY;
     pointer = (ecs_sched_entity)(uintptr_t)d;   /* the slot holds the data's address */
     if (ecs_sched__record_slot_command(cmd, ECS_SCHED__CMD_INSTANTIATE_DATA, e, w->is_a, pointer,
                                        NULL, 0) != ECS_SCHED_OK) {

@@ -344,21 +344,28 @@ static bool ecs_sched__no_buffer(const ecs_sched_commands *cmd) {
     return true;
 }
 
-ecs_sched_entity ecs_sched_commands_spawn(ecs_sched_commands *cmd) {
-    ecs_sched_world *w;
+/* A handle reserved for a command that makes an entity: alive when the buffer is applied
+   (given back if it never is). ECS_SCHED_NULL_ENTITY when out of memory. */
+static ecs_sched_entity ecs_sched__reserve_handle(ecs_sched_world *w) {
     uint32_t index;
-    ecs_sched_entity e;
-    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
-    w = cmd->world;
     if (!ecs_sched__reserve_indices(w, 1)) {
         ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
         return ECS_SCHED_NULL_ENTITY;
     }
     index = ecs_sched__take_index(w);
-    e = ecs_sched__make_entity(index, w->records[index].generation);
     w->records[index].table = ECS_SCHED__RESERVED;
+    return ecs_sched__make_entity(index, w->records[index].generation);
+}
+
+ecs_sched_entity ecs_sched_commands_spawn(ecs_sched_commands *cmd) {
+    ecs_sched_world *w;
+    ecs_sched_entity e;
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
+    w = cmd->world;
+    e = ecs_sched__reserve_handle(w);
+    if (!e) return ECS_SCHED_NULL_ENTITY;
     if (ecs_sched__record_command(cmd, ECS_SCHED__CMD_SPAWN, e, 0, NULL) != ECS_SCHED_OK) {
-        ecs_sched__release_index(w, index);
+        ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(e));
         return ECS_SCHED_NULL_ENTITY;
     }
     return e;

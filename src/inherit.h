@@ -661,23 +661,17 @@ ecs_sched_entity ecs_sched_instantiate(ecs_sched_world *w, ecs_sched_entity pref
 
 ecs_sched_entity ecs_sched_commands_instantiate(ecs_sched_commands *cmd, ecs_sched_entity prefab) {
     ecs_sched_world *w;
-    uint32_t index;
     ecs_sched_entity e;
     if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_NULL_ENTITY;
     w = cmd->world;
     if (ecs_sched__check_target(cmd, prefab, "commands_instantiate (the prefab)") != ECS_SCHED_OK) {
         return ECS_SCHED_NULL_ENTITY;
     }
-    if (!ecs_sched__reserve_indices(w, 1)) {
-        ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
-        return ECS_SCHED_NULL_ENTITY;
-    }
-    index = ecs_sched__take_index(w);
-    e = ecs_sched__make_entity(index, w->records[index].generation);
-    w->records[index].table = ECS_SCHED__RESERVED;
+    e = ecs_sched__reserve_handle(w);
+    if (!e) return ECS_SCHED_NULL_ENTITY;
     if (ecs_sched__record_slot_command(cmd, ECS_SCHED__CMD_INSTANTIATE, e, w->is_a, prefab, NULL,
                                        0) != ECS_SCHED_OK) {
-        ecs_sched__release_index(w, index);
+        ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(e));
         return ECS_SCHED_NULL_ENTITY;
     }
     return e;

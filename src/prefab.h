@@ -552,16 +552,7 @@ ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(ecs_sched_commands *
     if (main && ecs_sched__check_target(cmd, main, "commands_prefab_data_instantiate") != ECS_SCHED_OK) {
         return ECS_SCHED_NULL_ENTITY;
     }
-    if (!main) {
-        uint32_t index;
-        if (!ecs_sched__reserve_indices(w, 1)) {
-            ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
-            return ECS_SCHED_NULL_ENTITY;
-        }
-        index = ecs_sched__take_index(w);
-        e = ecs_sched__make_entity(index, w->records[index].generation);
-        w->records[index].table = ECS_SCHED__RESERVED;
-    }
+    if (!main && !(e = ecs_sched__reserve_handle(w))) return ECS_SCHED_NULL_ENTITY;
     pointer = (ecs_sched_entity)(uintptr_t)d;   /* the slot holds the data's address */
     if (ecs_sched__record_slot_command(cmd, ECS_SCHED__CMD_INSTANTIATE_DATA, e, w->is_a, pointer,
                                        NULL, 0) != ECS_SCHED_OK) {
