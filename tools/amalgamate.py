@@ -7,7 +7,8 @@ implementation part. A module names the modules it uses with '#include "<module>
 modules in the header is derived from those includes (a module comes after everything it
 includes), and the lines themselves are left out of the header.
 
-The header gets src/doc.h (the documentation block), the public parts of all modules in
+The header gets the documentation block (src/doc/*.txt, joined in file-name order: one part per
+group of sections), the public parts of all modules in
 order, then the implementation parts inside ECS_SCHED_IMPLEMENTATION, each under a banner
 naming its source file. The output depends on the sources only.
 """
@@ -16,7 +17,7 @@ import re
 import sys
 
 MARKER = "/*@@ implementation @@*/"
-DOC = "doc.h"
+DOC_PARTS = "doc"
 INCLUDE = re.compile(r'^#include "([a-z_]+)\.h"\s*$')
 PRAGMA_ONCE = "#pragma once"
 
@@ -25,7 +26,15 @@ src = root / "src"
 
 
 def module_names():
-    return sorted(p.stem for p in src.glob("*.h") if p.name != DOC)
+    return sorted(p.stem for p in src.glob("*.h") if p.name != "doc.h")
+
+
+def read_doc():
+    """The documentation block, from its parts in src/doc/, in file-name order."""
+    parts = sorted((src / DOC_PARTS).glob("*.txt"))
+    if not parts:
+        sys.exit("src/doc/: no parts of the documentation block (*.txt)")
+    return "".join(p.read_text(encoding="utf-8") for p in parts)
 
 
 def read(name):
@@ -92,7 +101,7 @@ def banner(path, part):
 def generate():
     modules = set(module_names())
     parts = [(m, *split_module(m, modules)) for m in module_order()]
-    out = [read(DOC).rstrip("\n"), ""]
+    out = [read_doc().rstrip("\n"), ""]
     out += ["#ifndef ECS_SCHED_H", "#define ECS_SCHED_H", ""]
     out += ["#ifdef __cplusplus", 'extern "C" {', "#endif", ""]
     for name, public, _ in parts:

@@ -6,7 +6,7 @@ promises nothing it already has.
 
 The public functions are those the public part of the header (from `#ifndef ECS_SCHED_H` to
 its `#endif`) declares with ECS_SCHED_API. The documentation block is everything before
-`#ifndef ECS_SCHED_H`: the leading comment, generated from src/doc.h. The check fails when
+`#ifndef ECS_SCHED_H`: the leading comment, generated from src/doc/. The check fails when
 
   - a public function is not named anywhere in the block (its API index lists them all), or
   - the block calls a function `ecs_sched_xxx(` that the public part does not declare (not a
@@ -122,10 +122,10 @@ def main(argv):
         print(f"check_doc: the block speaks of '{topic}' as still to come, but the header has "
               f"its section:\n  {sentence}")
     if promised:
-        print("  -> say what the header holds now, in src/doc.h, then `make amalgamate`")
+        print("  -> say what the header holds now, in src/doc/, then `make amalgamate`")
         return 1
 
-    where = "the documentation block of %s (generated from src/doc.h)" % path.name
+    where = "the documentation block of %s (generated from src/doc/)" % path.name
     if not missing and not stale:
         print(f"check_doc: {where} names all {len(api)} public functions")
         return 0
@@ -135,14 +135,14 @@ def main(argv):
         for n in missing:
             decl = r"ECS_SCHED_API[^;{}()]*?\b%s\s*\(" % n
             print(f"  {n}    (declared at {path.name}:{line_of(header, decl, start.start())})")
-        print("  -> name them in the block's API index in src/doc.h, then `make amalgamate`")
+        print("  -> name them in the block's API index in src/doc/, then `make amalgamate`")
     if stale:
         print(f"check_doc: {where} calls {len(stale)} function(s) the header does not declare "
               "(likely stale):")
         for n in stale:
             call = r"\b%s\s*\(" % n
             print(f"  {n}(    ({path.name}:{line_of(doc, call)})")
-        print("  -> rename or remove them in src/doc.h, then `make amalgamate`")
+        print("  -> rename or remove them in src/doc/, then `make amalgamate`")
     return 1
 
 
