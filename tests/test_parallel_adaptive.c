@@ -164,22 +164,29 @@ static void independent_systems_worth_spreading_run_at_the_same_time(void **stat
 }
 
 /* A cheap schedule is measured again once every 32 runs. It then meets by the 17th run of
-   the meeting kind, unless the worker could not take the first offer in time (a loaded
-   machine): if that parallel run then looks no faster than the measured one, parallel runs
-   are tried again 16 runs later. The bound allows some 24 such misses (more than two were
-   seen once on a loaded machine, and more than six once in a run of the whole suite).
-   Without the measuring again, the systems never meet. */
-static void a_schedule_that_becomes_heavy_is_spread(void **state) {
+   the meeting kind, unless the worker could not take the offers in time (a loaded machine):
+   when a parallel run then looks no faster than the measured one, parallel runs are tried
+   again 16 runs later, then 32, 64... so 400 runs hold some five tries of two runs each.
+   A machine busy with other work missed all of them once; the scenario is played on up to
+   three fresh worlds, and fails only when none of them meets. Without the measuring again,
+   the systems never meet. */
+static int heavy_after_cheap_meets_within(int runs) {
     shared sh;
     ecs_sched_world *w = world_of_independent_systems(&sh, 2);
     int met;
-    (void)state;
     sh.now = CHEAP;
     run_times(w, 50);
     assert_timing(sh.off_caller == 0);
-    met = runs_until_they_meet(w, &sh, 400);
-    assert_timing(met >= 1 && met <= 400);
+    met = runs_until_they_meet(w, &sh, runs);
     ecs_sched_world_destroy(w);
+    return met;
+}
+
+static void a_schedule_that_becomes_heavy_is_spread(void **state) {
+    int attempt, met = 0;
+    (void)state;
+    for (attempt = 0; attempt < 3 && met == 0; attempt++) met = heavy_after_cheap_meets_within(400);
+    assert_timing(met >= 1 && met <= 400);
 }
 
 static void a_schedule_that_becomes_cheap_returns_to_the_calling_thread(void **state) {
