@@ -141,13 +141,14 @@ $(2)/%: tests/%.c ecs_sched.h $(TEST_HEADERS) $(2)/impl.o
 	@mkdir -p $$(@D)
 	$(1) $(3) -I. $(STB_CFLAGS) $$< $$(call impl_for,$$*,$(2)) $(STB_LIBS) -lcmocka $(4) -o $$@
 endef
-# The tests build the JSON files too (ECS_SCHED_JSON, cJSON).
-JSON := -DECS_SCHED_JSON
+# The tests build the optional parts too: JSON files (ECS_SCHED_JSON, cJSON) and the trace
+# (ECS_SCHED_TRACE).
+OPTIONAL := -DECS_SCHED_JSON -DECS_SCHED_TRACE
 JSON_LIBS := -lcjson
 define unit_rule
-$(call unit_config,$(1),$(BUILD)/$(1),$(STRICT) $(SANITIZE) $(JSON),$(JSON_LIBS))
-$(call unit_config,$(1),$(BUILD)/$(1)-mt,$(THREADED) $(SANITIZE) $(JSON),$(JSON_LIBS) -lpthread)
-$(call unit_config,$(1),$(BUILD)/$(1)-tsan,$(THREADED) $(TSAN) $(JSON),$(JSON_LIBS) -lpthread)
+$(call unit_config,$(1),$(BUILD)/$(1),$(STRICT) $(SANITIZE) $(OPTIONAL),$(JSON_LIBS))
+$(call unit_config,$(1),$(BUILD)/$(1)-mt,$(THREADED) $(SANITIZE) $(OPTIONAL),$(JSON_LIBS) -lpthread)
+$(call unit_config,$(1),$(BUILD)/$(1)-tsan,$(THREADED) $(TSAN) $(OPTIONAL),$(JSON_LIBS) -lpthread)
 endef
 $(foreach c,$(COMPILERS),$(eval $(call unit_rule,$(c))))
 
@@ -266,13 +267,13 @@ $(COMPILE)/$(1)/warnings_c11_threads.o: $(WARNING_C_SOURCES) ecs_sched.h
 	@mkdir -p $$(@D)
 	@echo "== $(1): the warnings users turn on (C11, ECS_SCHED_THREADS, ECS_SCHED_JSON)"
 	@for f in $(WARNING_C_SOURCES); do \
-	  $(1) -std=c11 -DECS_SCHED_THREADS $(JSON) $(USER_WARNINGS_C) $(EVERYTHING_$(1)) -I. \
+	  $(1) -std=c11 -DECS_SCHED_THREADS $(OPTIONAL) $(USER_WARNINGS_C) $(EVERYTHING_$(1)) -I. \
 	    $(STB_SYSTEM) -c $$$$f -o $$@ || exit 1; done
 
 $(COMPILE)/$(1)/warnings_cxx.o: tests/compile/cxx_impl.cpp ecs_sched.h
 	@mkdir -p $$(@D)
 	@echo "== $(2): the warnings users turn on (C++11, ECS_SCHED_JSON)"
-	$(2) -std=c++11 $(USER_WARNINGS) $(JSON) -I. $(STB_SYSTEM) -c $$< -o $$@
+	$(2) -std=c++11 $(USER_WARNINGS) $(OPTIONAL) -I. $(STB_SYSTEM) -c $$< -o $$@
 
 $(COMPILE)/$(1)/static_api: tests/compile/static_api.c ecs_sched.h
 	@mkdir -p $$(@D)
@@ -403,6 +404,7 @@ $(BUILD)/modules/%.$(1).ok: src/%.h $(wildcard src/*.h)
 endef
 $(eval $(call module_check,c99,-std=c99))
 $(eval $(call module_check,c11-threads,-std=c11 -DECS_SCHED_THREADS))
+$(eval $(call module_check,c11-trace,-std=c11 -DECS_SCHED_THREADS -DECS_SCHED_TRACE))
 
 # ---- documentation block ----
 
@@ -504,7 +506,7 @@ test-binaries: $(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES) \
 
 bench: deps ecs_sched.h
 	@mkdir -p $(BUILD)
-	cc -std=c11 -O2 -Wall -Wextra -Wpedantic -DECS_SCHED_THREADS $(JSON) -I. $(STB_CFLAGS) bench/bench.c bench/game_loop_row.c $(STB_LIBS) $(JSON_LIBS) -lpthread -o $(BUILD)/bench
+	cc -std=c11 -O2 -Wall -Wextra -Wpedantic -DECS_SCHED_THREADS $(OPTIONAL) -I. $(STB_CFLAGS) bench/bench.c bench/game_loop_row.c $(STB_LIBS) $(JSON_LIBS) -lpthread -o $(BUILD)/bench
 	./$(BUILD)/bench
 
 clean:

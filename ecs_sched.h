@@ -2755,6 +2755,136 @@ ECS_SCHED_API uint32_t ecs_sched_observer_add(ecs_sched_world *world,
    ECS_SCHED_ERR_INVALID_ARGUMENT. */
 ECS_SCHED_API ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *world, uint32_t id);
 
+/*=================================== src/trace.h (public) ===================================*/
+/* trace: a recording of what runs (systems, conditions, sync points, schedules, frames, fixed
+   steps, state transitions, observers, failures) written as Chrome trace-event JSON; per-system
+   statistics; what each system did in its schedule's last run; systems switched off by hand.
+   Compiled when ECS_SCHED_TRACE is defined. */
+
+#ifdef ECS_SCHED_TRACE
+
+typedef struct ecs_sched_trace_desc {
+    int32_t capacity;       /* events the buffer holds (48 bytes each), allocated by the start;
+                               0: 65536. Events past it are dropped and counted */
+    int32_t frames;         /* stop by itself after this many frames (app updates, or runs of
+                               a schedule from outside any other); 0: at ecs_sched_trace_stop */
+    const char *path;       /* with frames: written there when it stops by itself */
+} ecs_sched_trace_desc;
+
+typedef struct ecs_sched_trace_info {
+    bool running;
+    int64_t recorded;       /* events in the buffer */
+    int64_t dropped;        /* events that did not fit */
+    int32_t capacity;
+    int32_t frames;         /* frames ended since the start */
+} ecs_sched_trace_info;
+
+/* Starts recording into a new buffer (the last recording is discarded). Refused while a
+   schedule runs, while a trace runs, and for a negative capacity or frame count. */
+ECS_SCHED_API ecs_sched_result ecs_sched_trace_start(ecs_sched_world *world,
+                                                    const ecs_sched_trace_desc *desc);
+/* Stops recording; the recording stays for ecs_sched_trace_write. */
+ECS_SCHED_API ecs_sched_result ecs_sched_trace_stop(ecs_sched_world *world);
+ECS_SCHED_API ecs_sched_trace_info ecs_sched_trace_get_info(const ecs_sched_world *world);
+/* Writes the recording (running or stopped) as Chrome trace-event JSON: open it in Perfetto
+   (ui.perfetto.dev) or chrome://tracing, or turn it into an SVG with tools/trace_svg.py. */
+ECS_SCHED_API ecs_sched_result ecs_sched_trace_write(ecs_sched_world *world, const char *path);
+
+/* ---- statistics: per system, over every run since they were switched on ---- */
+
+typedef struct ecs_sched_system_stats {
+    int64_t runs;
+    int64_t total_ns, min_ns, max_ns;
+} ecs_sched_system_stats;
+
+/* Switching them on clears them. */
+ECS_SCHED_API void ecs_sched_stats_enable(ecs_sched_world *world, bool on);
+ECS_SCHED_API ecs_sched_result ecs_sched_system_stats_get(ecs_sched_world *world,
+                                                         const char *schedule,
+                                                         const char *system,
+                                                         ecs_sched_system_stats *out);
+
+/* ---- what ran ---- */
+
+typedef enum ecs_sched_outcome {
+    ECS_SCHED_OUTCOME_NOT_REACHED = 0,  /* the run stopped before it (or it was not recorded) */
+    ECS_SCHED_OUTCOME_RAN,
+    ECS_SCHED_OUTCOME_SKIPPED,          /* a condition was false */
+    ECS_SCHED_OUTCOME_DISABLED,         /* ecs_sched_system_set_enabled(..., false) */
+    ECS_SCHED_OUTCOME_HELD              /* stepping held it back */
+} ecs_sched_outcome;
+
+typedef struct ecs_sched_system_outcome {
+    const char *system;
+    ecs_sched_outcome outcome;
+    const char *condition;   /* SKIPPED: the condition found false (NULL when it failed) */
+    const char *set;         /* SKIPPED by a set's conditions: the set; NULL: its own */
+    int64_t ns;              /* RAN with tracing or statistics on: what it took; else -1 */
+    int32_t thread;          /* RAN: the pool worker that ran it (0: the calling thread) */
+} ecs_sched_system_outcome;
+
+/* Keeps the outcome of every system in each run (tracing and statistics keep it too). */
+ECS_SCHED_API void ecs_sched_outcomes_enable(ecs_sched_world *world, bool on);
+/* Fills out[0, capacity) with the systems of the schedule's plan, in plan order, as they fared
+   in its last run recorded; returns how many systems the plan has (more than capacity: call
+   again with more room), or -1 (unknown schedule, nothing recorded yet). */
+ECS_SCHED_API int32_t ecs_sched_what_ran(ecs_sched_world *world, const char *schedule,
+                                        ecs_sched_system_outcome *out, int32_t capacity);
+/* The same, one line per system, through the log hook at INFO level. */
+ECS_SCHED_API ecs_sched_result ecs_sched_what_ran_log(ecs_sched_world *world,
+                                                     const char *schedule);
+ECS_SCHED_API const char *ecs_sched_outcome_string(ecs_sched_outcome outcome);
+
+/* ---- systems switched off ---- */
+
+/* A disabled system does not run (its conditions are not evaluated); its schedule's order,
+   sync points and access rules stay as they are. */
+ECS_SCHED_API ecs_sched_result ecs_sched_system_set_enabled(ecs_sched_world *world,
+                                                           const char *schedule,
+                                                           const char *system, bool enabled);
+ECS_SCHED_API bool ecs_sched_system_enabled(ecs_sched_world *world, const char *schedule,
+                                           const char *system);
+
+#endif /* ECS_SCHED_TRACE */
+
+/*================================= src/stepping.h (public) ==================================*/
+/* stepping: running a schedule one system at a time under the caller's control, when
+   ECS_SCHED_TRACE is defined. */
+
+#ifdef ECS_SCHED_TRACE
+
+/* How stepping treats a system. */
+typedef enum ecs_sched_step_behaviour {
+    ECS_SCHED_STEP_DEFAULT = 0,    /* runs when a step or a continue reaches it */
+    ECS_SCHED_STEP_ALWAYS_RUN,     /* runs in every run, whatever the cursor */
+    ECS_SCHED_STEP_NEVER_RUN,      /* never runs while the schedule steps */
+    ECS_SCHED_STEP_BREAKPOINT      /* a continue stops before it (a step runs it) */
+} ecs_sched_step_behaviour;
+
+/* From its next run on, the schedule steps: each run goes through the plan in order on the
+   calling thread (sync points and conditions as usual) and runs only its always-run systems,
+   plus what ecs_sched_step_one or ecs_sched_step_continue asked for since the last run; the
+   others are held. The cursor starts at the first system. */
+ECS_SCHED_API ecs_sched_result ecs_sched_stepping_enable(ecs_sched_world *world,
+                                                        const char *schedule);
+ECS_SCHED_API ecs_sched_result ecs_sched_stepping_disable(ecs_sched_world *world,
+                                                         const char *schedule);
+/* The next run also runs the system at the cursor (never-run ones passed over), and the
+   cursor moves past it; past the last system, it goes back to the first. */
+ECS_SCHED_API ecs_sched_result ecs_sched_step_one(ecs_sched_world *world, const char *schedule);
+/* The next run also runs every system from the cursor to the end of the plan, stopping
+   before a breakpoint (the cursor stays on it); the cursor then goes back to the first. */
+ECS_SCHED_API ecs_sched_result ecs_sched_step_continue(ecs_sched_world *world,
+                                                      const char *schedule);
+ECS_SCHED_API ecs_sched_result ecs_sched_stepping_set(ecs_sched_world *world,
+                                                     const char *schedule, const char *system,
+                                                     ecs_sched_step_behaviour behaviour);
+/* The system the next step runs, or NULL (the schedule does not step, or has no system). */
+ECS_SCHED_API const char *ecs_sched_stepping_cursor(ecs_sched_world *world,
+                                                   const char *schedule);
+
+#endif /* ECS_SCHED_TRACE */
+
 /*================================= src/executor.h (public) ==================================*/
 /* executor: running a built plan on a world, single-threaded and parallel. */
 
@@ -5435,6 +5565,13 @@ struct ecs_sched_world {
     uint32_t tick;
 #endif
     bool ticks_on;                       /* something tracks changes: systems take ticks */
+#ifdef ECS_SCHED_TRACE
+    bool watched;                        /* the executors take their watched paths (trace.h) */
+    bool stats_on, outcomes_on;
+    int32_t disabled_systems;
+    int32_t stepping_schedules;
+    struct ecs_sched__trace *trace;
+#endif
     uint32_t tick_checked;               /* the tick at the last check for old ticks */
     ecs_sched__stamp *resource_stamps;   /* by component id (kept while ticks_on) */
     uint32_t resource_stamp_capacity;
@@ -5588,6 +5725,9 @@ static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
 static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made,
                                          const void *slot, ecs_sched_result *result);
 static void ecs_sched__inheritance_free(ecs_sched_world *w);
+#ifdef ECS_SCHED_TRACE
+static void ecs_sched__trace_free(ecs_sched_world *w);   /* trace.h */
+#endif
 /* prefab.h: prefab data instantiated by a command. */
 static bool ecs_sched__apply_data(ecs_sched_world *w, ecs_sched_entity e, const void *slot,
                                   ecs_sched_result *result);
@@ -6402,6 +6542,9 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__states_free(w);
     ecs_sched__time_free(w);
     ecs_sched__schedules_free(w);
+#ifdef ECS_SCHED_TRACE
+    ecs_sched__trace_free(w);
+#endif
     ecs_sched_pool_destroy(w->pool);
     ecs_sched__observers_free(w);
     ecs_sched__buffers_free(w);
@@ -9611,6 +9754,10 @@ typedef struct ecs_sched__cond {
     unsigned char *value;
     size_t value_size;
     char *name;
+#ifdef ECS_SCHED_TRACE
+    uint64_t watch_run;               /* the watched run of its last evaluation (trace.h) */
+    bool watch_held;                  /* and its result */
+#endif
     ecs_sched_system_ctx ctx;         /* read-only view for fn */
 } ecs_sched__cond;
 
@@ -10063,6 +10210,24 @@ typedef struct ecs_sched__name {
     int32_t orderings;        /* in a before/after or an ambiguous_with */
 } ecs_sched__name;
 
+#ifdef ECS_SCHED_TRACE
+/* What trace.h and stepping.h keep of a system: its outcome in its schedule's last watched
+   run, its statistics, whether it is switched off, how stepping treats it. */
+typedef struct ecs_sched__system_watch {
+    uint64_t run;                /* the schedule's watched run the outcome belongs to */
+    int64_t ns;                  /* -1: not timed */
+    const char *condition;       /* skipped: the condition found false */
+    const char *set;             /* and the set that has it, or NULL */
+    struct {
+        int64_t runs, total_ns, min_ns, max_ns;
+    } stats;
+    int32_t thread;
+    uint8_t outcome;             /* ecs_sched_outcome */
+    uint8_t step;                /* ecs_sched_step_behaviour */
+    bool disabled;
+} ecs_sched__system_watch;
+#endif
+
 typedef struct ecs_sched__system {
     ecs_sched_system_fn fn;   /* next to the start of ctx, which a run reads */
     ecs_sched_system_ctx ctx;
@@ -10071,6 +10236,9 @@ typedef struct ecs_sched__system {
     bool ambiguous_with_all;
     bool explicit_set;        /* its desc (or its group's) named a set */
     bool main_thread;         /* asked for; a non-send resource in its access also makes it so */
+#ifdef ECS_SCHED_TRACE
+    ecs_sched__system_watch watch;
+#endif
 } ecs_sched__system;
 
 
@@ -10100,6 +10268,13 @@ typedef struct ecs_sched__schedule {
     ecs_sched_result failure_code;       /* OK: none */
     bool stopped;                        /* the run stopped at a failure */
     char failure_message[ECS_SCHED__ERROR_CAPACITY];
+#ifdef ECS_SCHED_TRACE
+    uint64_t watch_run;                  /* watched runs so far (trace.h) */
+    bool stepping;                       /* stepping.h */
+    uint8_t step_action;
+    int32_t step_cursor;                 /* the plan position the next step starts from */
+    const ecs_sched__plan *step_plan;    /* the plan the cursor is a position of */
+#endif
 } ecs_sched__schedule;
 
 struct ecs_sched__schedules {
@@ -14316,8 +14491,879 @@ static ecs_sched_result ecs_sched__defer_set_resource(ecs_sched_world *w, ecs_sc
     return ecs_sched_commands_set_resource(ecs_sched__deferring(w), id, value);
 }
 
+/*=============================== src/trace.h (implementation) ===============================*/
+/* trace: recording what runs, statistics, outcomes, systems switched off. */
+
+#ifdef ECS_SCHED_TRACE
+
+#define ECS_SCHED__TRACE_DEFAULT_CAPACITY 65536
+
+typedef enum ecs_sched__trace_kind {
+    ECS_SCHED__TRACE_FRAME,
+    ECS_SCHED__TRACE_SCHEDULE,
+    ECS_SCHED__TRACE_SYSTEM,
+    ECS_SCHED__TRACE_CONDITION,
+    ECS_SCHED__TRACE_SYNC,
+    ECS_SCHED__TRACE_FIXED,
+    ECS_SCHED__TRACE_TRANSITION,
+    ECS_SCHED__TRACE_OBSERVER,
+    ECS_SCHED__TRACE_FAILURE,      /* instants from here on */
+    ECS_SCHED__TRACE_SKIPPED,
+    ECS_SCHED__TRACE_DISABLED,
+    ECS_SCHED__TRACE_HELD,
+    ECS_SCHED__TRACE_KIND_COUNT
+} ecs_sched__trace_kind;
+
+/* One recorded event. Its strings are the world's (system, schedule, condition, set and
+   state names), which live as long as it does. */
+typedef struct ecs_sched__trace_event {
+    int64_t begin, end;          /* trace clock ticks */
+    const char *name;
+    const char *schedule;
+    const char *detail;          /* a condition: what it guards; a transition: "from -> to" parts */
+    int32_t arg;                 /* commands applied, a condition's result, a step number */
+    int16_t thread;
+    uint8_t kind;
+    uint8_t pad;
+} ecs_sched__trace_event;
+
+typedef struct ecs_sched__trace ecs_sched__trace;
+struct ecs_sched__trace {
+    ecs_sched__trace_event *events;
+    int32_t capacity;
+#ifdef ECS_SCHED_THREADS
+    atomic_int_least64_t next;   /* events asked for: past capacity, dropped */
+#else
+    int64_t next;
+#endif
+    int32_t frames_wanted, frames;
+    char *path;
+    int64_t start_ticks, start_ns;   /* the clock's pairing, for ticks to nanoseconds */
+    int64_t stop_ticks, stop_ns;
+    int64_t frame_begin;
+    bool running;
+    bool in_app_frame;           /* an app update is on: it, not its schedules, is the frame */
+    int32_t threads_seen;        /* 1 + the highest thread number recorded */
+};
+
+/* ---- the clock ----
+
+   The time stamp counter where there is one (a tenth of the cost of clock_gettime, which
+   would take most of the budget of a recorded system), paired with the monotonic clock at the
+   start and at the end of the recording to turn ticks into nanoseconds. */
+
+static int64_t ecs_sched__system_clock(void *user_data);   /* time.h */
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+static inline int64_t ecs_sched__trace_ticks(void) {
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return (int64_t)(((uint64_t)hi << 32) | lo);
+}
+#else
+static inline int64_t ecs_sched__trace_ticks(void) {
+    return ecs_sched__system_clock(NULL);
+}
+#endif
+
+/* ---- recording ---- */
+
+static int16_t ecs_sched__trace_thread(const ecs_sched_world *w) {
+#ifdef ECS_SCHED_THREADS
+    if (w->pool) {
+        int32_t self = ecs_sched__self(w->pool);
+        return (int16_t)(self > 0 ? self : 0);
+    }
+#endif
+    (void)w;
+    return 0;
+}
+
+static int64_t ecs_sched__trace_take_slot(ecs_sched__trace *t) {
+#ifdef ECS_SCHED_THREADS
+    return atomic_fetch_add_explicit(&t->next, 1, memory_order_relaxed);
+#else
+    return t->next++;
+#endif
+}
+
+static int64_t ecs_sched__trace_asked(const ecs_sched__trace *t) {
+#ifdef ECS_SCHED_THREADS
+    return atomic_load_explicit(&((ecs_sched__trace *)t)->next, memory_order_relaxed);
+#else
+    return t->next;
+#endif
+}
+
+/* Records one event, or counts it as dropped when the buffer is full. */
+static void ecs_sched__trace_add(ecs_sched_world *w, ecs_sched__trace_kind kind,
+                                 const char *name, const char *schedule, const char *detail,
+                                 int64_t begin, int64_t end, int32_t arg) {
+    ecs_sched__trace *t = w->trace;
+    int64_t slot;
+    ecs_sched__trace_event *e;
+    if (!t || !t->running) return;
+    slot = ecs_sched__trace_take_slot(t);
+    if (slot >= t->capacity) return;
+    e = &t->events[slot];
+    e->begin = begin;
+    e->end = end;
+    e->name = name;
+    e->schedule = schedule;
+    e->detail = detail;
+    e->arg = arg;
+    e->thread = ecs_sched__trace_thread(w);
+    e->kind = (uint8_t)kind;
+    e->pad = 0;
+}
+
+static bool ecs_sched__tracing(const ecs_sched_world *w) {
+    return w->trace && w->trace->running;
+}
+
+/* ---- what the executors call while the world is watched ---- */
+
+/* Where a run records a system's outcome: the system keeps it, with the run it belongs to. */
+static ecs_sched__system_watch *ecs_sched__watch_of(ecs_sched__system *sys) {
+    return &sys->watch;
+}
+
+static void ecs_sched__note_outcome(ecs_sched__schedule *s, ecs_sched__system *sys,
+                                    ecs_sched_outcome outcome) {
+    ecs_sched__system_watch *watch = ecs_sched__watch_of(sys);
+    watch->run = s->watch_run;
+    watch->outcome = (uint8_t)outcome;
+    watch->ns = -1;
+    watch->condition = NULL;
+    watch->set = NULL;
+    watch->thread = 0;
+}
+
+static void ecs_sched__stats_add(ecs_sched__system_watch *watch, int64_t ns) {
+    if (watch->stats.runs == 0 || ns < watch->stats.min_ns) watch->stats.min_ns = ns;
+    if (ns > watch->stats.max_ns) watch->stats.max_ns = ns;
+    watch->stats.total_ns += ns;
+    watch->stats.runs++;
+}
+
+static int64_t ecs_sched__trace_ns_between(const ecs_sched_world *w, int64_t begin, int64_t end);
+
+/* Calls a system of a watched world: a disabled one is not called; a run is timed when
+   tracing or statistics are on. */
+ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s,
+                                                         ecs_sched__system *sys) {
+    ecs_sched_world *w = s->world;
+    ecs_sched__system_watch *watch = ecs_sched__watch_of(sys);
+    bool timed = w->stats_on || ecs_sched__tracing(w);
+    int64_t begin, end;
+    void *outer;
+    if (watch->disabled) {
+        ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_DISABLED);
+        if (ecs_sched__tracing(w)) {
+            begin = ecs_sched__trace_ticks();
+            ecs_sched__trace_add(w, ECS_SCHED__TRACE_DISABLED, sys->ctx.name, s->label, NULL,
+                                 begin, begin, 0);
+        }
+        return;
+    }
+    begin = timed ? ecs_sched__trace_ticks() : 0;
+    outer = ecs_sched__running_begin(&sys->ctx);
+    sys->fn(&sys->ctx);
+    ecs_sched__running_end(outer);
+    end = timed ? ecs_sched__trace_ticks() : 0;
+    ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_RAN);
+    watch->thread = ecs_sched__trace_thread(w);
+    if (!timed) return;
+    watch->ns = ecs_sched__trace_ns_between(w, begin, end);
+    if (w->stats_on) ecs_sched__stats_add(watch, watch->ns);
+    ecs_sched__trace_add(w, ECS_SCHED__TRACE_SYSTEM, sys->ctx.name, s->label, NULL, begin, end,
+                         0);
+}
+
+/* A system whose conditions were false: the first one found false, in its sets (outermost
+   first) or its own. */
+static void ecs_sched__note_skipped(ecs_sched__schedule *s, int32_t at) {
+    const ecs_sched__plan *plan = s->plan;
+    const ecs_sched__plan_node *pn = &plan->nodes[at];
+    ecs_sched__system_watch *watch;
+    int32_t i, k;
+    if (!pn->system) return;
+    ecs_sched__note_outcome(s, pn->system, ECS_SCHED_OUTCOME_SKIPPED);
+    watch = ecs_sched__watch_of(pn->system);
+    for (i = 0; i < pn->guard_set_count && !watch->condition; i++) {
+        const ecs_sched__plan_set *ps = &plan->sets[plan->guard_sets[pn->guard_set_start + i]];
+        for (k = 0; k < ps->cond_count; k++) {
+            const ecs_sched__cond *c = s->conds.items[plan->conds[ps->cond_start + k]];
+            if (c->watch_run == s->watch_run && !c->watch_held) {
+                watch->condition = c->name;
+                watch->set = s->names[ps->name].text;
+                break;
+            }
+        }
+    }
+    for (k = 0; k < pn->cond_count && !watch->condition; k++) {
+        const ecs_sched__cond *c = s->conds.items[plan->conds[pn->cond_start + k]];
+        if (c->watch_run == s->watch_run && !c->watch_held) watch->condition = c->name;
+    }
+    if (ecs_sched__tracing(s->world)) {
+        int64_t now = ecs_sched__trace_ticks();
+        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_SKIPPED, pn->system->ctx.name, s->label,
+                             watch->condition, now, now, 0);
+    }
+}
+
+/* A condition evaluated for the node at `at`: its result is kept for the outcome, and traced
+   with what it guards. */
+static void ecs_sched__note_condition(ecs_sched__schedule *s, int32_t index, int32_t at,
+                                      bool held, int64_t begin, int64_t end) {
+    ecs_sched__cond *c = s->conds.items[index];
+    const ecs_sched__plan_node *pn = &s->plan->nodes[at];
+    c->watch_run = s->watch_run;
+    c->watch_held = held;
+    ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_CONDITION, c->name, s->label,
+                         pn->system ? pn->system->ctx.name : NULL, begin, end, held ? 1 : 0);
+}
+
+static void ecs_sched__note_sync(ecs_sched__schedule *s, int64_t begin, int64_t end,
+                                 int32_t commands) {
+    ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_SYNC, "sync point", s->label, NULL, begin,
+                         end, commands);
+}
+
+static void ecs_sched__note_failure(ecs_sched_world *w, const ecs_sched__schedule *s,
+                                    const char *name) {
+    int64_t now;
+    if (!ecs_sched__tracing(w)) return;
+    now = ecs_sched__trace_ticks();
+    ecs_sched__trace_add(w, ECS_SCHED__TRACE_FAILURE, name, s->label, NULL, now, now, 0);
+}
+
+/* ---- frames ---- */
+
+static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const char *path);
+
+/* A frame ended: one more toward the frames asked for; the last stops the recording and
+   writes it where the start said. */
+static ecs_sched_result ecs_sched__trace_frame_end(ecs_sched_world *w, int64_t begin) {
+    ecs_sched__trace *t = w->trace;
+    int32_t frame;
+    if (!t || !t->running) return ECS_SCHED_OK;
+    frame = t->frames++;
+    ecs_sched__trace_add(w, ECS_SCHED__TRACE_FRAME, "frame", NULL, NULL, begin,
+                         ecs_sched__trace_ticks(), frame);
+    if (t->frames_wanted == 0 || t->frames < t->frames_wanted) return ECS_SCHED_OK;
+    ecs_sched_trace_stop(w);
+    return t->path ? ecs_sched__trace_write_file(w, t->path) : ECS_SCHED_OK;
+}
+
+/* ---- reading the recording ---- */
+
+static int64_t ecs_sched__trace_ns_between(const ecs_sched_world *w, int64_t begin, int64_t end) {
+    const ecs_sched__trace *t = w->trace;
+    int64_t ticks, ns;
+    if (!t) return end - begin;
+    if (t->running) {
+        ticks = ecs_sched__trace_ticks() - t->start_ticks;
+        ns = ecs_sched__system_clock(NULL) - t->start_ns;
+    } else {
+        ticks = t->stop_ticks - t->start_ticks;
+        ns = t->stop_ns - t->start_ns;
+    }
+    if (ticks <= 0 || ns <= 0) return end - begin;
+    return (int64_t)((double)(end - begin) * (double)ns / (double)ticks);
+}
+
+static void ecs_sched__json_string(FILE *out, const char *text) {
+    const unsigned char *c = (const unsigned char *)(text ? text : "");
+    fputc('"', out);
+    for (; *c; c++) {
+        if (*c == '"' || *c == '\\') fprintf(out, "\\%c", *c);
+        else if (*c < 0x20) fprintf(out, "\\u%04x", (unsigned)*c);
+        else fputc(*c, out);
+    }
+    fputc('"', out);
+}
+
+static const char *const ecs_sched__trace_categories[ECS_SCHED__TRACE_KIND_COUNT] = {
+    "frame",    "schedule", "system",  "condition", "sync",     "fixed",
+    "transition", "observer", "failure", "skipped", "disabled", "held"};
+
+/* Microseconds since the start of the recording, as Chrome's format counts them. */
+static double ecs_sched__trace_us(const ecs_sched__trace *t, int64_t ticks, double ns_per_tick) {
+    return (double)(ticks - t->start_ticks) * ns_per_tick / 1000.0;
+}
+
+/* The members of an event's "args", comma-separated as they come. */
+typedef struct ecs_sched__json_args {
+    FILE *out;
+    bool any;
+} ecs_sched__json_args;
+
+static void ecs_sched__arg_key(ecs_sched__json_args *args, const char *key) {
+    fprintf(args->out, "%s\"%s\":", args->any ? "," : "", key);
+    args->any = true;
+}
+
+static void ecs_sched__arg_text(ecs_sched__json_args *args, const char *key, const char *text) {
+    if (!text) return;
+    ecs_sched__arg_key(args, key);
+    ecs_sched__json_string(args->out, text);
+}
+
+static void ecs_sched__trace_write_event(FILE *out, const ecs_sched__trace *t,
+                                         const ecs_sched__trace_event *e, double ns_per_tick) {
+    ecs_sched__json_args args;
+    const char *category = ecs_sched__trace_categories[e->kind];
+    bool instant = e->kind >= ECS_SCHED__TRACE_FAILURE;
+    fputs(",\n{\"name\":", out);
+    if (e->kind == ECS_SCHED__TRACE_FRAME) fprintf(out, "\"frame %d\"", (int)e->arg);
+    else if (e->kind == ECS_SCHED__TRACE_FIXED) fprintf(out, "\"fixed step %d\"", (int)e->arg);
+    else ecs_sched__json_string(out, e->name);
+    fprintf(out, ",\"cat\":\"%s\",\"ph\":\"%s\",\"ts\":%.3f", category, instant ? "i" : "X",
+            ecs_sched__trace_us(t, e->begin, ns_per_tick));
+    if (instant) fputs(",\"s\":\"t\"", out);
+    else fprintf(out, ",\"dur\":%.3f", (double)(e->end - e->begin) * ns_per_tick / 1000.0);
+    fprintf(out, ",\"pid\":1,\"tid\":%d,\"args\":{", (int)e->thread);
+    args.out = out;
+    args.any = false;
+    if (e->kind == ECS_SCHED__TRACE_TRANSITION) {
+        ecs_sched__arg_text(&args, "from", e->schedule);
+        ecs_sched__arg_text(&args, "to", e->detail);
+    } else {
+        ecs_sched__arg_text(&args, "schedule", e->schedule);
+    }
+    if (e->kind == ECS_SCHED__TRACE_CONDITION) {
+        ecs_sched__arg_key(&args, "result");
+        fputs(e->arg ? "true" : "false", out);
+        ecs_sched__arg_text(&args, "guards", e->detail);
+    } else if (e->kind == ECS_SCHED__TRACE_SYNC) {
+        ecs_sched__arg_key(&args, "commands");
+        fprintf(out, "%d", (int)e->arg);
+    } else if (e->kind == ECS_SCHED__TRACE_SKIPPED) {
+        ecs_sched__arg_text(&args, "condition", e->detail);
+    } else if (e->kind == ECS_SCHED__TRACE_FRAME || e->kind == ECS_SCHED__TRACE_FIXED) {
+        ecs_sched__arg_key(&args, e->kind == ECS_SCHED__TRACE_FRAME ? "frame" : "step");
+        fprintf(out, "%d", (int)e->arg);
+    }
+    fputs("}}", out);
+}
+
+static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const char *path) {
+    const ecs_sched__trace *t = w->trace;
+    int64_t asked = ecs_sched__trace_asked(t), recorded = asked < t->capacity ? asked : t->capacity;
+    int64_t ticks = (t->running ? ecs_sched__trace_ticks() : t->stop_ticks) - t->start_ticks;
+    int64_t ns = (t->running ? ecs_sched__system_clock(NULL) : t->stop_ns) - t->start_ns;
+    double ns_per_tick = ticks > 0 && ns > 0 ? (double)ns / (double)ticks : 1.0;
+    int32_t threads = 1, i;
+    int64_t k;
+    int failed;
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_write: cannot open '%s' for writing", path);
+    }
+    for (k = 0; k < recorded; k++) {
+        if (t->events[k].thread + 1 > threads) threads = t->events[k].thread + 1;
+    }
+    fprintf(out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"library\":\"ecs_sched.h\","
+                 "\"events_recorded\":%lld,\"events_dropped\":%lld,\"capacity\":%d,"
+                 "\"frames\":%d,\"note\":\"%s\"},\n\"traceEvents\":[\n",
+            (long long)recorded, (long long)(asked - recorded), (int)t->capacity, (int)t->frames,
+            asked > recorded ? "the buffer filled: the newest events were dropped"
+                             : "every event was recorded");
+    fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
+          "\"args\":{\"name\":\"ecs_sched\"}}", out);
+    for (i = 0; i < threads; i++) {
+        fprintf(out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
+                     "\"args\":{\"name\":\"%s %d\"}}",
+                (int)i, i == 0 ? "calling thread" : "worker", (int)i);
+    }
+    for (k = 0; k < recorded; k++) ecs_sched__trace_write_event(out, t, &t->events[k], ns_per_tick);
+    fputs("\n]}\n", out);
+    failed = ferror(out);
+    if (fclose(out) != 0 || failed) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_write: writing '%s' failed (disk full?)", path);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* ---- the API ---- */
+
+/* Whether anything watches the runs: the executors take their watched paths. */
+static void ecs_sched__watch_update(ecs_sched_world *w) {
+    w->watched = ecs_sched__tracing(w) || w->stats_on || w->outcomes_on ||
+                 w->disabled_systems > 0 || w->stepping_schedules > 0;
+}
+
+static bool ecs_sched__refused_while_running(ecs_sched_world *w, const char *what) {
+    if (!w->schedules || w->schedules->depth == 0) return false;
+    ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
+                    "%s: schedule '%s' is running; call it between runs", what,
+                    w->schedules->stack[w->schedules->depth - 1]->label);
+    return true;
+}
+
+static void ecs_sched__trace_free(ecs_sched_world *w) {
+    if (!w->trace) return;
+    ecs_sched__free(&w->env, w->trace->events);
+    ecs_sched__free(&w->env, w->trace->path);
+    ecs_sched__free(&w->env, w->trace);
+    w->trace = NULL;
+}
+
+static ecs_sched_result ecs_sched__check_trace_desc(ecs_sched_world *w,
+                                                    const ecs_sched_trace_desc *d) {
+    if (d->capacity < 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_start: capacity %d is negative; give the events the "
+                               "buffer holds (0: %d)",
+                               (int)d->capacity, ECS_SCHED__TRACE_DEFAULT_CAPACITY);
+    }
+    if (d->frames < 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_start: frames %d is negative (0: until trace_stop)",
+                               (int)d->frames);
+    }
+    if (d->path && !d->frames) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_start: a path ('%s') is written when the trace stops by "
+                               "itself, after `frames` frames: set frames too, or call "
+                               "trace_write",
+                               d->path);
+    }
+    if (w->trace && w->trace->running) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_start: a trace is running already; stop it first");
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_trace_start(ecs_sched_world *w, const ecs_sched_trace_desc *desc) {
+    ecs_sched_trace_desc d;
+    ecs_sched__trace *t;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (desc) d = *desc;
+    else memset(&d, 0, sizeof d);
+    if (ecs_sched__refused_while_running(w, "trace_start")) return ECS_SCHED_ERR_SCHEDULE_RUNNING;
+    result = ecs_sched__check_trace_desc(w, &d);
+    if (result != ECS_SCHED_OK) return result;
+    if (!d.capacity) d.capacity = ECS_SCHED__TRACE_DEFAULT_CAPACITY;
+    t = (ecs_sched__trace *)ecs_sched__alloc(&w->env, sizeof *t);
+    if (!t) return w->env.last_result;
+    memset(t, 0, sizeof *t);
+    t->events = (ecs_sched__trace_event *)ecs_sched__alloc(
+        &w->env, sizeof *t->events * (size_t)d.capacity);
+    t->path = d.path ? ecs_sched__strdup(&w->env, d.path) : NULL;
+    if (!t->events || (d.path && !t->path)) {
+        ecs_sched__free(&w->env, t->events);
+        ecs_sched__free(&w->env, t);
+        return ECS_SCHED_ERR_OUT_OF_MEMORY;
+    }
+    ecs_sched__trace_free(w);
+    t->capacity = d.capacity;
+    t->frames_wanted = d.frames;
+    t->start_ticks = ecs_sched__trace_ticks();
+    t->start_ns = ecs_sched__system_clock(NULL);
+    t->running = true;
+    w->trace = t;
+    ecs_sched__watch_update(w);
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_trace_stop(ecs_sched_world *w) {
+    ecs_sched__trace *t;
+    ECS_SCHED__CHECK_WORLD(w);
+    t = w->trace;
+    if (!t || !t->running) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_stop: no trace is running");
+    }
+    if (ecs_sched__refused_while_running(w, "trace_stop")) return ECS_SCHED_ERR_SCHEDULE_RUNNING;
+    t->stop_ticks = ecs_sched__trace_ticks();
+    t->stop_ns = ecs_sched__system_clock(NULL);
+    t->running = false;
+    ecs_sched__watch_update(w);
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_trace_info ecs_sched_trace_get_info(const ecs_sched_world *w) {
+    ecs_sched_trace_info info;
+    const ecs_sched__trace *t;
+    ECS_SCHED__CHECK_WORLD(w);
+    t = w->trace;
+    memset(&info, 0, sizeof info);
+    if (!t) return info;
+    info.running = t->running;
+    info.capacity = t->capacity;
+    info.frames = t->frames;
+    info.recorded = ecs_sched__trace_asked(t);
+    if (info.recorded > t->capacity) {
+        info.dropped = info.recorded - t->capacity;
+        info.recorded = t->capacity;
+    }
+    return info;
+}
+
+ecs_sched_result ecs_sched_trace_write(ecs_sched_world *w, const char *path) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!path || !*path) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_write: no path given");
+    }
+    if (!w->trace) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_write: nothing was recorded; call trace_start first");
+    }
+    if (ecs_sched__refused_while_running(w, "trace_write")) return ECS_SCHED_ERR_SCHEDULE_RUNNING;
+    return ecs_sched__trace_write_file(w, path);
+}
+
+/* ---- finding a system by name ---- */
+
+/* The one system named `system` in schedule `schedule`, or NULL (the error says why). */
+static ecs_sched__system *ecs_sched__system_named(ecs_sched_world *w, const char *schedule,
+                                                  const char *system, const char *what,
+                                                  ecs_sched__schedule **in) {
+    ecs_sched__schedule *s = ecs_sched__schedule_known(w, schedule);
+    ecs_sched__system *found = NULL;
+    int32_t count = 0;
+    uint32_t i;
+    if (!s) return NULL;
+    for (i = 0; i < s->system_count; i++) {
+        ecs_sched__system *sys = s->systems[i];
+        if (system && strcmp(s->names[sys->name].text, system) == 0) {
+            if (!found) found = sys;
+            count++;
+        }
+    }
+    if (!found) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
+                        "%s: schedule '%s' has no system named '%s'", what, schedule,
+                        system ? system : "(null)");
+    } else if (count > 1) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_DUPLICATE_NAME,
+                        "%s: schedule '%s' has %d systems named '%s'; give them names of "
+                        "their own",
+                        what, schedule, (int)count, system);
+        found = NULL;
+    }
+    if (in) *in = s;
+    return found;
+}
+
+/* ---- statistics ---- */
+
+static void ecs_sched__each_system_watch_reset_stats(ecs_sched_world *w) {
+    uint32_t i, k;
+    if (!w->schedules) return;
+    for (i = 0; i < w->schedules->count; i++) {
+        ecs_sched__schedule *s = w->schedules->items[i];
+        for (k = 0; k < s->system_count; k++) {
+            memset(&s->systems[k]->watch.stats, 0, sizeof s->systems[k]->watch.stats);
+        }
+    }
+}
+
+void ecs_sched_stats_enable(ecs_sched_world *w, bool on) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (on && !w->stats_on) ecs_sched__each_system_watch_reset_stats(w);
+    w->stats_on = on;
+    ecs_sched__watch_update(w);
+}
+
+ecs_sched_result ecs_sched_system_stats_get(ecs_sched_world *w, const char *schedule,
+                                           const char *system, ecs_sched_system_stats *out) {
+    ecs_sched__system *sys;
+    ECS_SCHED__CHECK_WORLD(w);
+    ECS_SCHED_ASSERT(out != NULL);
+    memset(out, 0, sizeof *out);
+    sys = ecs_sched__system_named(w, schedule, system, "system_stats_get", NULL);
+    if (!sys) return w->env.last_result;
+    out->runs = sys->watch.stats.runs;
+    out->total_ns = sys->watch.stats.total_ns;
+    out->min_ns = sys->watch.stats.min_ns;
+    out->max_ns = sys->watch.stats.max_ns;
+    return ECS_SCHED_OK;
+}
+
+/* ---- outcomes ---- */
+
+void ecs_sched_outcomes_enable(ecs_sched_world *w, bool on) {
+    ECS_SCHED__CHECK_WORLD(w);
+    w->outcomes_on = on;
+    ecs_sched__watch_update(w);
+}
+
+const char *ecs_sched_outcome_string(ecs_sched_outcome outcome) {
+    switch (outcome) {
+    case ECS_SCHED_OUTCOME_NOT_REACHED: return "not reached";
+    case ECS_SCHED_OUTCOME_RAN: return "ran";
+    case ECS_SCHED_OUTCOME_SKIPPED: return "skipped";
+    case ECS_SCHED_OUTCOME_DISABLED: return "disabled";
+    case ECS_SCHED_OUTCOME_HELD: return "held";
+    }
+    return "?";
+}
+
+static ecs_sched_system_outcome ecs_sched__outcome_of(const ecs_sched__schedule *s,
+                                                     ecs_sched__system *sys) {
+    const ecs_sched__system_watch *watch = &sys->watch;
+    ecs_sched_system_outcome o;
+    memset(&o, 0, sizeof o);
+    o.system = sys->ctx.name;
+    o.ns = -1;
+    if (watch->run != s->watch_run) return o;
+    o.outcome = (ecs_sched_outcome)watch->outcome;
+    o.condition = watch->condition;
+    o.set = watch->set;
+    o.ns = watch->ns;
+    o.thread = watch->thread;
+    return o;
+}
+
+int32_t ecs_sched_what_ran(ecs_sched_world *w, const char *schedule,
+                           ecs_sched_system_outcome *out, int32_t capacity) {
+    ecs_sched__schedule *s;
+    int32_t count = 0, p;
+    ECS_SCHED__CHECK_WORLD(w);
+    s = ecs_sched__schedule_known(w, schedule);
+    if (!s) return -1;
+    if (!s->plan || s->watch_run == 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "what_ran: no run of schedule '%s' was recorded; switch on outcomes, "
+                        "statistics or a trace before running it",
+                        schedule);
+        return -1;
+    }
+    for (p = 0; p < s->plan->node_count; p++) {
+        ecs_sched__system *sys = s->plan->nodes[p].system;
+        if (!sys || sys->is_apply_deferred) continue;
+        if (out && count < capacity) out[count] = ecs_sched__outcome_of(s, sys);
+        count++;
+    }
+    return count;
+}
+
+ecs_sched_result ecs_sched_what_ran_log(ecs_sched_world *w, const char *schedule) {
+    ecs_sched_system_outcome *outcomes;
+    int32_t count = ecs_sched_what_ran(w, schedule, NULL, 0), i;
+    if (count < 0) return w->env.last_result;
+    outcomes = (ecs_sched_system_outcome *)ecs_sched__alloc(&w->env, sizeof *outcomes *
+                                                                          (size_t)(count + 1));
+    if (!outcomes) return ECS_SCHED_ERR_OUT_OF_MEMORY;
+    ecs_sched_what_ran(w, schedule, outcomes, count);
+    ecs_sched__logf(&w->env, ECS_SCHED_LOG_INFO, ECS_SCHED_OK, "what ran in '%s', in plan order:",
+                    schedule);
+    for (i = 0; i < count; i++) {
+        const ecs_sched_system_outcome *o = &outcomes[i];
+        char timing[48] = "";
+        if (o->ns >= 0) snprintf(timing, sizeof timing, " in %lld ns", (long long)o->ns);
+        ecs_sched__logf(&w->env, ECS_SCHED_LOG_INFO, ECS_SCHED_OK, "  %-24s %s%s%s%s%s%s%s",
+                        o->system, ecs_sched_outcome_string(o->outcome), timing,
+                        o->condition ? " by condition '" : "", o->condition ? o->condition : "",
+                        o->condition ? "'" : "", o->set ? " of set " : "", o->set ? o->set : "");
+    }
+    ecs_sched__free(&w->env, outcomes);
+    return ECS_SCHED_OK;
+}
+
+/* ---- systems switched off ---- */
+
+ecs_sched_result ecs_sched_system_set_enabled(ecs_sched_world *w, const char *schedule,
+                                             const char *system, bool enabled) {
+    ecs_sched__system *sys;
+    ECS_SCHED__CHECK_WORLD(w);
+    sys = ecs_sched__system_named(w, schedule, system, "system_set_enabled", NULL);
+    if (!sys) return w->env.last_result;
+    if (sys->watch.disabled == !enabled) return ECS_SCHED_OK;
+    sys->watch.disabled = !enabled;
+    w->disabled_systems += enabled ? -1 : 1;
+    ecs_sched__watch_update(w);
+    return ECS_SCHED_OK;
+}
+
+bool ecs_sched_system_enabled(ecs_sched_world *w, const char *schedule, const char *system) {
+    ecs_sched__system *sys;
+    ECS_SCHED__CHECK_WORLD(w);
+    sys = ecs_sched__system_named(w, schedule, system, "system_enabled", NULL);
+    return sys && !sys->watch.disabled;
+}
+
+#endif /* ECS_SCHED_TRACE */
+
+/*============================= src/stepping.h (implementation) ==============================*/
+/* stepping: what a run of a stepping schedule runs, and the controls. */
+
+#ifdef ECS_SCHED_TRACE
+
+enum { ECS_SCHED__STEP_WAIT, ECS_SCHED__STEP_ONE, ECS_SCHED__STEP_CONTINUE };
+
+/* Whether plan node `p` is a system stepping goes through (not a sync point). */
+static bool ecs_sched__steppable(const ecs_sched__plan *plan, int32_t p) {
+    const ecs_sched__plan_node *pn = &plan->nodes[p];
+    return pn->system && !pn->sync;
+}
+
+/* The cursor of a plan that changed since it was set goes back to the start. */
+static void ecs_sched__step_cursor_check(ecs_sched__schedule *s) {
+    if (s->step_plan != s->plan) {
+        s->step_plan = s->plan;
+        s->step_cursor = 0;
+    }
+}
+
+/* The first system at or after the cursor that a step would run; -1 when none. */
+static int32_t ecs_sched__step_next(const ecs_sched__schedule *s) {
+    const ecs_sched__plan *plan = s->plan;
+    int32_t p;
+    if (!plan) return -1;
+    for (p = s->step_cursor; p < plan->node_count; p++) {
+        if (ecs_sched__steppable(plan, p) &&
+            plan->nodes[p].system->watch.step != ECS_SCHED_STEP_NEVER_RUN) {
+            return p;
+        }
+    }
+    return -1;
+}
+
+/* Whether this run of a stepping schedule runs the system at `p`; moves the cursor and the
+   action as the run goes. *action: what the caller asked for, spent as it is used. */
+static bool ecs_sched__step_runs(ecs_sched__schedule *s, int32_t p, uint8_t *action,
+                                 int32_t started_at) {
+    uint8_t step = s->plan->nodes[p].system->watch.step;
+    if (step == ECS_SCHED_STEP_ALWAYS_RUN) return true;
+    if (step == ECS_SCHED_STEP_NEVER_RUN || p < s->step_cursor) return false;
+    if (*action == ECS_SCHED__STEP_ONE) {
+        *action = ECS_SCHED__STEP_WAIT;
+        s->step_cursor = p + 1;
+        return true;
+    }
+    if (*action == ECS_SCHED__STEP_CONTINUE) {
+        if (step == ECS_SCHED_STEP_BREAKPOINT && p != started_at) {
+            *action = ECS_SCHED__STEP_WAIT;
+            s->step_cursor = p;
+            return false;
+        }
+        s->step_cursor = p + 1;
+        return true;
+    }
+    return false;
+}
+
+/* A system stepping held back this run. */
+static void ecs_sched__note_held(ecs_sched__schedule *s, ecs_sched__system *sys) {
+    ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_HELD);
+    if (ecs_sched__tracing(s->world)) {
+        int64_t now = ecs_sched__trace_ticks();
+        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_HELD, sys->ctx.name, s->label, NULL, now,
+                             now, 0);
+    }
+}
+
+/* ---- the controls ---- */
+
+/* The schedule, when it exists and is not running. */
+static ecs_sched__schedule *ecs_sched__step_target(ecs_sched_world *w, const char *schedule,
+                                                   const char *what) {
+    ecs_sched__schedule *s = ecs_sched__schedule_known(w, schedule);
+    if (s && s->running) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
+                        "%s: schedule '%s' is running; stepping is controlled between its runs",
+                        what, schedule);
+        return NULL;
+    }
+    return s;
+}
+
+static ecs_sched_result ecs_sched__stepping_switch(ecs_sched_world *w, const char *schedule,
+                                                   bool on, const char *what) {
+    ecs_sched__schedule *s = ecs_sched__step_target(w, schedule, what);
+    if (!s) return w->env.last_result;
+    if (s->stepping != on) w->stepping_schedules += on ? 1 : -1;
+    s->stepping = on;
+    s->step_action = ECS_SCHED__STEP_WAIT;
+    s->step_cursor = 0;
+    s->step_plan = s->plan;
+    ecs_sched__watch_update(w);
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_stepping_enable(ecs_sched_world *w, const char *schedule) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__stepping_switch(w, schedule, true, "stepping_enable");
+}
+
+ecs_sched_result ecs_sched_stepping_disable(ecs_sched_world *w, const char *schedule) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__stepping_switch(w, schedule, false, "stepping_disable");
+}
+
+static ecs_sched_result ecs_sched__step_ask(ecs_sched_world *w, const char *schedule,
+                                            uint8_t action, const char *what) {
+    ecs_sched__schedule *s = ecs_sched__step_target(w, schedule, what);
+    if (!s) return w->env.last_result;
+    if (!s->stepping) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "%s: schedule '%s' does not step; call stepping_enable first",
+                               what, schedule);
+    }
+    s->step_action = action;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_step_one(ecs_sched_world *w, const char *schedule) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__step_ask(w, schedule, ECS_SCHED__STEP_ONE, "step_one");
+}
+
+ecs_sched_result ecs_sched_step_continue(ecs_sched_world *w, const char *schedule) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__step_ask(w, schedule, ECS_SCHED__STEP_CONTINUE, "step_continue");
+}
+
+ecs_sched_result ecs_sched_stepping_set(ecs_sched_world *w, const char *schedule,
+                                       const char *system, ecs_sched_step_behaviour behaviour) {
+    ecs_sched__system *sys;
+    ECS_SCHED__CHECK_WORLD(w);
+    if ((unsigned)behaviour > (unsigned)ECS_SCHED_STEP_BREAKPOINT) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "stepping_set: %d is not a step behaviour", (int)behaviour);
+    }
+    sys = ecs_sched__system_named(w, schedule, system, "stepping_set", NULL);
+    if (!sys) return w->env.last_result;
+    sys->watch.step = (uint8_t)behaviour;
+    return ECS_SCHED_OK;
+}
+
+const char *ecs_sched_stepping_cursor(ecs_sched_world *w, const char *schedule) {
+    ecs_sched__schedule *s;
+    int32_t p;
+    ECS_SCHED__CHECK_WORLD(w);
+    s = ecs_sched__schedule_known(w, schedule);
+    if (!s || !s->stepping) return NULL;
+    ecs_sched__step_cursor_check(s);
+    p = ecs_sched__step_next(s);
+    if (p < 0 && s->step_cursor > 0) {
+        s->step_cursor = 0;
+        p = ecs_sched__step_next(s);
+    }
+    return p < 0 ? NULL : s->plan->nodes[p].system->ctx.name;
+}
+
+#endif /* ECS_SCHED_TRACE */
+
 /*============================= src/executor.h (implementation) ==============================*/
 /* executor: running a built plan on a world, single-threaded and parallel. */
+
+/* Whether the world is watched (trace.h): tracing, statistics, outcomes, systems switched off
+   or stepping. Without ECS_SCHED_TRACE, never, and the watched paths are compiled out. */
+#ifdef ECS_SCHED_TRACE
+#define ECS_SCHED__WATCHED(w) (!ECS_SCHED__LIKELY(!(w)->watched))
+#else
+#define ECS_SCHED__WATCHED(w) false
+#endif
 
 /* ---- failures ----
 
@@ -14404,6 +15450,9 @@ static ecs_sched_error_action ecs_sched__node_failed_as(ecs_sched__schedule *s, 
     }
     if (action == ECS_SCHED_ERROR_STOP) s->stopped = true;
     ecs_sched__error_unlock(&w->env);
+#ifdef ECS_SCHED_TRACE
+    ecs_sched__note_failure(w, s, ctx->name);
+#endif
     ctx->failure = ECS_SCHED_OK;
     return action;
 }
@@ -14439,9 +15488,31 @@ ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_of_writers(ecs_sched__s
     return stop;
 }
 
+#ifdef ECS_SCHED_TRACE
+/* The same, traced: a span with the number of commands applied. */
+ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_watched(ecs_sched__schedule *s) {
+    const ecs_sched__plan *plan = s->plan;
+    int64_t commands = 0, begin;
+    bool stop;
+    int32_t i;
+    if (!ecs_sched__tracing(s->world)) return ecs_sched__apply_pending_of_writers(s);
+    for (i = 0; i < plan->writer_count; i++) {
+        commands += ecs_sched_commands_pending(plan->writers[i]->system->ctx.commands);
+    }
+    begin = ecs_sched__trace_ticks();
+    stop = ecs_sched__apply_pending_of_writers(s);
+    ecs_sched__note_sync(s, begin, ecs_sched__trace_ticks(),
+                         commands > INT32_MAX ? INT32_MAX : (int32_t)commands);
+    return stop;
+}
+#endif
+
 /* The same, its common case (a schedule without command writers) kept to a test where it is
    called. */
 static bool ecs_sched__apply_pending(ecs_sched__schedule *s) {
+#ifdef ECS_SCHED_TRACE
+    if (ECS_SCHED__WATCHED(s->world)) return ecs_sched__apply_pending_watched(s);
+#endif
     return s->plan->writer_count != 0 && ecs_sched__apply_pending_of_writers(s);
 }
 
@@ -14485,6 +15556,15 @@ static bool ecs_sched__conditions_hold(ecs_sched__schedule *s, const int32_t *co
     bool all = true;
     int32_t i;
     for (i = 0; i < count; i++) {
+#ifdef ECS_SCHED_TRACE
+        if (ECS_SCHED__WATCHED(s->world)) {
+            int64_t begin = ecs_sched__trace_ticks();
+            bool held = ecs_sched__cond_eval(&s->conds, conds[i], &failed);
+            ecs_sched__note_condition(s, conds[i], at, held, begin, ecs_sched__trace_ticks());
+            if (!held) all = false;
+            continue;
+        }
+#endif
         if (!ecs_sched__cond_eval(&s->conds, conds[i], &failed)) all = false;
     }
     if (failed && ecs_sched__report_condition_failures(s, conds, count, at, stop)) all = false;
@@ -14512,6 +15592,31 @@ static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__node_may_run(ecs_sched__schedule
            ecs_sched__conditions_hold(s, plan->conds + pn->cond_start, pn->cond_count, at, stop);
 }
 
+/* Calls a system, running on this thread meanwhile. */
+static ECS_SCHED__ALWAYS_INLINE void ecs_sched__invoke(ecs_sched__schedule *s,
+                                                      ecs_sched__system *sys) {
+    void *outer;
+#ifdef ECS_SCHED_TRACE
+    if (ECS_SCHED__WATCHED(s->world)) {
+        ecs_sched__invoke_watched(s, sys);
+        return;
+    }
+#endif
+    (void)s;
+    outer = ecs_sched__running_begin(&sys->ctx);
+    sys->fn(&sys->ctx);
+    ecs_sched__running_end(outer);
+}
+
+/* A guarded system that did not run, for the outcomes of a watched run. */
+static void ecs_sched__not_run(ecs_sched__schedule *s, int32_t p) {
+#ifdef ECS_SCHED_TRACE
+    if (ECS_SCHED__WATCHED(s->world)) ecs_sched__note_skipped(s, p);
+#endif
+    (void)s;
+    (void)p;
+}
+
 /* Runs plan node `p` that is not a plain system: a sync point applies the pending commands; a
    guarded system runs if its conditions hold. Returns whether the run stops. `tracked`: the
    world tracks changes, and a system that runs takes a tick. */
@@ -14521,17 +15626,15 @@ static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__execute_node_as(ecs_sched__sched
     const ecs_sched__plan_node *pn = &plan->nodes[p];
     ecs_sched__system *sys = pn->system;
     bool stop = false;
-    void *outer;
     if (!sys) return ecs_sched__apply_pending(s);
     if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__node_may_run(s, plan, p, &stop)) {
+        if (!pn->sync) ecs_sched__not_run(s, p);
         return stop;
     }
     if (stop) return true;
     if (pn->sync) return ecs_sched__apply_pending(s);
     if (tracked) ecs_sched__ctx_take_tick(&sys->ctx);
-    outer = ecs_sched__running_begin(&sys->ctx);
-    sys->fn(&sys->ctx);
-    ecs_sched__running_end(outer);
+    ecs_sched__invoke(s, sys);
     return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, &sys->ctx);
 }
 
@@ -14545,6 +15648,18 @@ ECS_SCHED__NOINLINE static bool ecs_sched__execute_nodes(ecs_sched__schedule *s,
     }
     return false;
 }
+
+#ifdef ECS_SCHED_TRACE
+/* The same in a watched world that tracks no changes. */
+ECS_SCHED__NOINLINE static bool ecs_sched__execute_nodes_untracked(ecs_sched__schedule *s,
+                                                                   int32_t from, int32_t to) {
+    int32_t p;
+    for (p = from; p < to; p++) {
+        if (ecs_sched__execute_node_as(s, p, false)) return true;
+    }
+    return false;
+}
+#endif
 
 /* Whether plan node `pn` is a plain system: one with no condition to evaluate. */
 static inline bool ecs_sched__plain_node(const ecs_sched__plan_node *pn) {
@@ -14579,6 +15694,9 @@ static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32
     void *outer = ecs_sched__running_now;
     int32_t p;
     if (s->world->ticks_on) return ecs_sched__execute_nodes(s, from, to);
+#ifdef ECS_SCHED_TRACE
+    if (ECS_SCHED__WATCHED(s->world)) return ecs_sched__execute_nodes_untracked(s, from, to);
+#endif
     for (p = from; p < to; p++) {
         const ecs_sched__plan_node *pn = &nodes[p];
         ecs_sched__system *sys = pn->system;
@@ -15002,11 +16120,8 @@ static void ecs_sched__offer_half(ecs_sched__run *r, ecs_sched__work *work, int3
 /* Calls the system at plan position `at`, running on this thread meanwhile; returns whether
    the run stops. */
 static bool ecs_sched__call_system(ecs_sched__schedule *s, ecs_sched__system *sys, int32_t at) {
-    void *outer;
     if (s->world->ticks_on) ecs_sched__ctx_take_tick(&sys->ctx);
-    outer = ecs_sched__running_begin(&sys->ctx);
-    sys->fn(&sys->ctx);
-    ecs_sched__running_end(outer);
+    ecs_sched__invoke(s, sys);
     return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, at, &sys->ctx);
 }
 
@@ -15033,6 +16148,7 @@ static void ecs_sched__leave_exclusive(ecs_sched__run *r, int32_t node, ecs_sche
     const ecs_sched__plan_node *pn = &r->s->plan->nodes[node];
     if (!pn->main_thread && (pn->guard_set_count || pn->cond_count) &&
         !ecs_sched__run_stopped_before(r, node) && !ecs_sched__run_node_may_run(r, node)) {
+        if (!pn->sync) ecs_sched__not_run(r->s, node);
         ecs_sched__run_successors(r, node, work);
     } else {
         atomic_store_explicit(&r->exclusive_ready, node, memory_order_release);
@@ -15085,6 +16201,8 @@ static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__w
     if (!ecs_sched__run_stopped_before(r, node) &&
         (!(pn->guard_set_count || pn->cond_count) || ecs_sched__run_node_may_run(r, node))) {
         ecs_sched__run_system(r, pn->system, node);
+    } else if (!ecs_sched__run_stopped_before(r, node)) {
+        ecs_sched__not_run(r->s, node);
     }
     if (timed) {
         int32_t was = slot->cost_ns;
@@ -15200,6 +16318,7 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
         pn = &plan->nodes[node];
         if (pn->main_thread && (pn->guard_set_count || pn->cond_count) &&
             !ecs_sched__run_stopped_before(r, node) && !ecs_sched__run_node_may_run(r, node)) {
+            if (!pn->sync) ecs_sched__not_run(r->s, node);
             ecs_sched__run_successors(r, node, &work);
             continue;
         }
@@ -15381,6 +16500,54 @@ static ecs_sched_result ecs_sched__execute_chosen(ecs_sched_world *w, ecs_sched_
     return ecs_sched__execute(w, s);
 }
 
+#ifdef ECS_SCHED_TRACE
+/* A run of a stepping schedule: in plan order on the calling thread, each system run or held
+   as stepping decides (stepping.h), sync points and conditions as in any run. */
+static ecs_sched_result ecs_sched__execute_stepping(ecs_sched__schedule *s) {
+    ecs_sched__plan *plan = s->plan;
+    uint8_t action = s->step_action;
+    bool tracked = s->world->ticks_on, stopped = false;
+    int32_t started_at, p;
+    ecs_sched__step_cursor_check(s);
+    if (ecs_sched__step_next(s) < 0) s->step_cursor = 0;   /* the last frame was stepped through */
+    started_at = ecs_sched__step_next(s);
+    s->step_action = ECS_SCHED__STEP_WAIT;
+    if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
+    for (p = 0; p < plan->node_count && !stopped; p++) {
+        if (ecs_sched__steppable(plan, p) && !ecs_sched__step_runs(s, p, &action, started_at)) {
+            ecs_sched__note_held(s, plan->nodes[p].system);
+            continue;
+        }
+        stopped = tracked ? ecs_sched__execute_node_as(s, p, true)
+                          : ecs_sched__execute_node_as(s, p, false);
+    }
+    ecs_sched__apply_pending(s);
+    return s->failure_code;
+}
+
+/* A run of a watched world: outcomes belong to a new run of the schedule, which the trace
+   shows as a span around what it ran. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__execute_watched(ecs_sched_world *w,
+                                                                      ecs_sched__schedule *s) {
+    int64_t begin = ecs_sched__trace_ticks();
+    ecs_sched_result result;
+    s->watch_run++;
+    result = s->stepping ? ecs_sched__execute_stepping(s) : ecs_sched__execute_chosen(w, s);
+    ecs_sched__trace_add(w, ECS_SCHED__TRACE_SCHEDULE, s->label, s->label, NULL, begin,
+                         ecs_sched__trace_ticks(), 0);
+    return result;
+}
+
+/* After a run from outside any other: a frame, unless an app update is the frame. */
+static ecs_sched_result ecs_sched__top_run_ended(ecs_sched_world *w, int64_t begin,
+                                                 ecs_sched_result result) {
+    ecs_sched_result ended;
+    if (!ecs_sched__tracing(w) || w->trace->in_app_frame) return result;
+    ended = ecs_sched__trace_frame_end(w, begin);
+    return result == ECS_SCHED_OK ? ended : result;
+}
+#endif
+
 /* Runs a stored schedule found already (state transitions keep theirs). */
 static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__schedule *s) {
     ecs_sched__schedules *all = w->schedules;
@@ -15417,6 +16584,17 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
 #endif
     if (all->depth == 0 && !all->top_runs_held) all->top_runs++;
     all->stack[all->depth++] = s;
+#ifdef ECS_SCHED_TRACE
+    if (ECS_SCHED__WATCHED(w)) {
+        int64_t begin = ecs_sched__trace_ticks();
+        result = ecs_sched__execute_watched(w, s);
+        all->depth--;
+        s->running = false;
+        if (all->depth == 0) result = ecs_sched__top_run_ended(w, begin, result);
+        if (result == ECS_SCHED_OK) return ECS_SCHED_OK;
+        return ecs_sched__run_failed(w, s, result);
+    }
+#endif
     result = ecs_sched__execute_chosen(w, s);
     all->depth--;
     s->running = false;
@@ -15921,6 +17099,14 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
             break;
         }
         steps++;
+#ifdef ECS_SCHED_TRACE
+        if (ecs_sched__tracing(w)) {
+            int64_t begin = ecs_sched__trace_ticks();
+            result = ecs_sched__fixed_step(w, &c, step);
+            ecs_sched__trace_add(w, ECS_SCHED__TRACE_FIXED, "fixed step", ECS_SCHED_FIXED_MAIN,
+                                 NULL, begin, ecs_sched__trace_ticks(), steps);
+        } else
+#endif
         result = ecs_sched__fixed_step(w, &c, step);
         w->fixed_step_since_update = true;
         if (!ecs_sched__runner_clocks_find(w, &c)) return;   /* a step removed the clocks */
@@ -17317,6 +18503,26 @@ ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *w, ecs_sched_
     return ecs_sched__message_scope_add(w, message, machine, value, on_enter);
 }
 
+#ifdef ECS_SCHED_TRACE
+/* Each machine that moved in the apply that began at `begin`: a span over the apply, with the
+   values it left and reached. */
+static void ecs_sched__note_transitions(ecs_sched_world *w, int64_t begin) {
+    ecs_sched__states *states = w->states;
+    int64_t end;
+    uint32_t i;
+    if (!ecs_sched__tracing(w)) return;
+    end = ecs_sched__trace_ticks();
+    for (i = 0; i < states->count; i++) {
+        const ecs_sched__state_machine *m = &states->items[i];
+        const ecs_sched__state_step *step = &states->steps[i];
+        if (!step->moves) continue;
+        ecs_sched__trace_add(w, ECS_SCHED__TRACE_TRANSITION, m->name,
+                             step->from >= 0 ? m->value_names[step->from] : "none",
+                             step->to >= 0 ? m->value_names[step->to] : "none", begin, end, 0);
+    }
+}
+#endif
+
 /* Applies the transitions queued when it starts, for one machine and those that depend on
    it, or for all (NULL). Every step is decided first; then the exits of all moving machines,
    the most dependent first (the reverse registration order); then each one's new value and
@@ -17328,10 +18534,16 @@ static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
     ecs_sched__schedules *held;
     ecs_sched_result first = ECS_SCHED_OK;
     int32_t count, i;
+#ifdef ECS_SCHED_TRACE
+    int64_t begin;
+#endif
     /* an apply inside a transition schedule applies nothing: what was queued meanwhile waits
        for the next apply, as everywhere else */
     if (!states || states->count == 0 || states->applying) return ECS_SCHED_OK;
     count = (int32_t)states->count;
+#ifdef ECS_SCHED_TRACE
+    begin = ecs_sched__tracing(w) ? ecs_sched__trace_ticks() : 0;
+#endif
     /* outside any run, the transitions count for the next run, and the transition schedules
        they run are part of them rather than runs of their own */
     held = w->schedules && w->schedules->depth == 0 ? w->schedules : NULL;
@@ -17356,6 +18568,9 @@ static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
     }
     states->applying = false;
     if (held) held->top_runs_held = false;
+#ifdef ECS_SCHED_TRACE
+    ecs_sched__note_transitions(w, begin);
+#endif
     return first;
 }
 
@@ -17690,6 +18905,9 @@ ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app) {
 static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock, int64_t delta_ns) {
     ecs_sched_world *w;
     ecs_sched_result result;
+#ifdef ECS_SCHED_TRACE
+    int64_t begin;
+#endif
     ECS_SCHED_ASSERT(app != NULL);
     w = app->world;
     if (app->updating) {
@@ -17697,8 +18915,14 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
                                "app_update: the app is updating already (a system cannot run "
                                "a frame of its own app)");
     }
+#ifdef ECS_SCHED_TRACE
+    begin = ecs_sched__trace_ticks();
+#endif
     result = by_clock ? ecs_sched_time_advance(w) : ecs_sched_time_advance_by(w, delta_ns);
     if (result != ECS_SCHED_OK) return result;
+#ifdef ECS_SCHED_TRACE
+    if (ecs_sched__tracing(w)) w->trace->in_app_frame = true;
+#endif
     /* messages live two updates, counted in frames that ran a fixed step: a reader in
        FixedUpdate then misses none, however many frames pass between two steps */
     if (w->messages && w->fixed_step_since_update) ecs_sched_messages_update(w);
@@ -17706,6 +18930,14 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
     result = ecs_sched__run_schedule(w, app->main);
     app->updating = false;
     app->frames++;
+#ifdef ECS_SCHED_TRACE
+    if (ecs_sched__tracing(w) && w->trace->in_app_frame) {
+        ecs_sched_result ended;
+        w->trace->in_app_frame = false;
+        ended = ecs_sched__trace_frame_end(w, begin);
+        if (result == ECS_SCHED_OK) result = ended;
+    }
+#endif
     return result;
 }
 

@@ -427,6 +427,9 @@ ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app) {
 static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock, int64_t delta_ns) {
     ecs_sched_world *w;
     ecs_sched_result result;
+#ifdef ECS_SCHED_TRACE
+    int64_t begin;
+#endif
     ECS_SCHED_ASSERT(app != NULL);
     w = app->world;
     if (app->updating) {
@@ -434,8 +437,14 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
                                "app_update: the app is updating already (a system cannot run "
                                "a frame of its own app)");
     }
+#ifdef ECS_SCHED_TRACE
+    begin = ecs_sched__trace_ticks();
+#endif
     result = by_clock ? ecs_sched_time_advance(w) : ecs_sched_time_advance_by(w, delta_ns);
     if (result != ECS_SCHED_OK) return result;
+#ifdef ECS_SCHED_TRACE
+    if (ecs_sched__tracing(w)) w->trace->in_app_frame = true;
+#endif
     /* messages live two updates, counted in frames that ran a fixed step: a reader in
        FixedUpdate then misses none, however many frames pass between two steps */
     if (w->messages && w->fixed_step_since_update) ecs_sched_messages_update(w);
@@ -443,6 +452,14 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
     result = ecs_sched__run_schedule(w, app->main);
     app->updating = false;
     app->frames++;
+#ifdef ECS_SCHED_TRACE
+    if (ecs_sched__tracing(w) && w->trace->in_app_frame) {
+        ecs_sched_result ended;
+        w->trace->in_app_frame = false;
+        ended = ecs_sched__trace_frame_end(w, begin);
+        if (result == ECS_SCHED_OK) result = ended;
+    }
+#endif
     return result;
 }
 

@@ -115,6 +115,10 @@ typedef struct ecs_sched__cond {
     unsigned char *value;
     size_t value_size;
     char *name;
+#ifdef ECS_SCHED_TRACE
+    uint64_t watch_run;               /* the watched run of its last evaluation (trace.h) */
+    bool watch_held;                  /* and its result */
+#endif
     ecs_sched_system_ctx ctx;         /* read-only view for fn */
 } ecs_sched__cond;
 

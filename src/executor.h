@@ -3,6 +3,7 @@
 #include "plan.h"
 #include "change.h"
 #include "observer.h"
+#include "stepping.h"
 
 /* Runs a stored schedule: builds it first when it is new or changed, then runs its systems in
    plan order, evaluating conditions as it goes, applying commands at sync points and once
@@ -13,6 +14,14 @@ ECS_SCHED_API ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *world,
 
 /*@@ implementation @@*/
 /* executor: running a built plan on a world, single-threaded and parallel. */
+
+/* Whether the world is watched (trace.h): tracing, statistics, outcomes, systems switched off
+   or stepping. Without ECS_SCHED_TRACE, never, and the watched paths are compiled out. */
+#ifdef ECS_SCHED_TRACE
+#define ECS_SCHED__WATCHED(w) (!ECS_SCHED__LIKELY(!(w)->watched))
+#else
+#define ECS_SCHED__WATCHED(w) false
+#endif
 
 /* ---- failures ----
 
@@ -99,6 +108,9 @@ static ecs_sched_error_action ecs_sched__node_failed_as(ecs_sched__schedule *s, 
     }
     if (action == ECS_SCHED_ERROR_STOP) s->stopped = true;
     ecs_sched__error_unlock(&w->env);
+#ifdef ECS_SCHED_TRACE
+    ecs_sched__note_failure(w, s, ctx->name);
+#endif
     ctx->failure = ECS_SCHED_OK;
     return action;
 }
@@ -134,9 +146,31 @@ ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_of_writers(ecs_sched__s
     return stop;
 }
 
+#ifdef ECS_SCHED_TRACE
+/* The same, traced: a span with the number of commands applied. */
+ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_watched(ecs_sched__schedule *s) {
+    const ecs_sched__plan *plan = s->plan;
+    int64_t commands = 0, begin;
+    bool stop;
+    int32_t i;
+    if (!ecs_sched__tracing(s->world)) return ecs_sched__apply_pending_of_writers(s);
+    for (i = 0; i < plan->writer_count; i++) {
+        commands += ecs_sched_commands_pending(plan->writers[i]->system->ctx.commands);
+    }
+    begin = ecs_sched__trace_ticks();
+    stop = ecs_sched__apply_pending_of_writers(s);
+    ecs_sched__note_sync(s, begin, ecs_sched__trace_ticks(),
+                         commands > INT32_MAX ? INT32_MAX : (int32_t)commands);
+    return stop;
+}
+#endif
+
 /* The same, its common case (a schedule without command writers) kept to a test where it is
    called. */
 static bool ecs_sched__apply_pending(ecs_sched__schedule *s) {
+#ifdef ECS_SCHED_TRACE
+    if (ECS_SCHED__WATCHED(s->world)) return ecs_sched__apply_pending_watched(s);
+#endif
     return s->plan->writer_count != 0 && ecs_sched__apply_pending_of_writers(s);
 }
 
@@ -180,6 +214,15 @@ static bool ecs_sched__conditions_hold(ecs_sched__schedule *s, const int32_t *co
     bool all = true;
     int32_t i;
     for (i = 0; i < count; i++) {
+#ifdef ECS_SCHED_TRACE
+        if (ECS_SCHED__WATCHED(s->world)) {
+            int64_t begin = ecs_sched__trace_ticks();
+            bool held = ecs_sched__cond_eval(&s->conds, conds[i], &failed);
+            ecs_sched__note_condition(s, conds[i], at, held, begin, ecs_sched__trace_ticks());
+            if (!held) all = false;
+            continue;
+        }
+#endif
         if (!ecs_sched__cond_eval(&s->conds, conds[i], &failed)) all = false;
     }
     if (failed && ecs_sched__report_condition_failures(s, conds, count, at, stop)) all = false;
@@ -207,6 +250,31 @@ static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__node_may_run(ecs_sched__schedule
            ecs_sched__conditions_hold(s, plan->conds + pn->cond_start, pn->cond_count, at, stop);
 }
 
+/* Calls a system, running on this thread meanwhile. */
+static ECS_SCHED__ALWAYS_INLINE void ecs_sched__invoke(ecs_sched__schedule *s,
+                                                      ecs_sched__system *sys) {
+    void *outer;
+#ifdef ECS_SCHED_TRACE
+    if (ECS_SCHED__WATCHED(s->world)) {
+        ecs_sched__invoke_watched(s, sys);
+        return;
+    }
+#endif
+    (void)s;
+    outer = ecs_sched__running_begin(&sys->ctx);
+    sys->fn(&sys->ctx);
+    ecs_sched__running_end(outer);
+}
+
+/* A guarded system that did not run, for the outcomes of a watched run. */
+static void ecs_sched__not_run(ecs_sched__schedule *s, int32_t p) {
+#ifdef ECS_SCHED_TRACE
+    if (ECS_SCHED__WATCHED(s->world)) ecs_sched__note_skipped(s, p);
+#endif
+    (void)s;
+    (void)p;
+}
+
 /* Runs plan node `p` that is not a plain system: a sync point applies the pending commands; a
    guarded system runs if its conditions hold. Returns whether the run stops. `tracked`: the
    world tracks changes, and a system that runs takes a tick. */
@@ -216,17 +284,15 @@ static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__execute_node_as(ecs_sched__sched
     const ecs_sched__plan_node *pn = &plan->nodes[p];
     ecs_sched__system *sys = pn->system;
     bool stop = false;
-    void *outer;
     if (!sys) return ecs_sched__apply_pending(s);
     if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__node_may_run(s, plan, p, &stop)) {
+        if (!pn->sync) ecs_sched__not_run(s, p);
         return stop;
     }
     if (stop) return true;
     if (pn->sync) return ecs_sched__apply_pending(s);
     if (tracked) ecs_sched__ctx_take_tick(&sys->ctx);
-    outer = ecs_sched__running_begin(&sys->ctx);
-    sys->fn(&sys->ctx);
-    ecs_sched__running_end(outer);
+    ecs_sched__invoke(s, sys);
     return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, &sys->ctx);
 }
 
@@ -240,6 +306,18 @@ ECS_SCHED__NOINLINE static bool ecs_sched__execute_nodes(ecs_sched__schedule *s,
     }
     return false;
 }
+
+#ifdef ECS_SCHED_TRACE
+/* The same in a watched world that tracks no changes. */
+ECS_SCHED__NOINLINE static bool ecs_sched__execute_nodes_untracked(ecs_sched__schedule *s,
+                                                                   int32_t from, int32_t to) {
+    int32_t p;
+    for (p = from; p < to; p++) {
+        if (ecs_sched__execute_node_as(s, p, false)) return true;
+    }
+    return false;
+}
+#endif
 
 /* Whether plan node `pn` is a plain system: one with no condition to evaluate. */
 static inline bool ecs_sched__plain_node(const ecs_sched__plan_node *pn) {
@@ -274,6 +352,9 @@ static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32
     void *outer = ecs_sched__running_now;
     int32_t p;
     if (s->world->ticks_on) return ecs_sched__execute_nodes(s, from, to);
+#ifdef ECS_SCHED_TRACE
+    if (ECS_SCHED__WATCHED(s->world)) return ecs_sched__execute_nodes_untracked(s, from, to);
+#endif
     for (p = from; p < to; p++) {
         const ecs_sched__plan_node *pn = &nodes[p];
         ecs_sched__system *sys = pn->system;
@@ -697,11 +778,8 @@ static void ecs_sched__offer_half(ecs_sched__run *r, ecs_sched__work *work, int3
 /* Calls the system at plan position `at`, running on this thread meanwhile; returns whether
    the run stops. */
 static bool ecs_sched__call_system(ecs_sched__schedule *s, ecs_sched__system *sys, int32_t at) {
-    void *outer;
     if (s->world->ticks_on) ecs_sched__ctx_take_tick(&sys->ctx);
-    outer = ecs_sched__running_begin(&sys->ctx);
-    sys->fn(&sys->ctx);
-    ecs_sched__running_end(outer);
+    ecs_sched__invoke(s, sys);
     return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, at, &sys->ctx);
 }
 
@@ -728,6 +806,7 @@ static void ecs_sched__leave_exclusive(ecs_sched__run *r, int32_t node, ecs_sche
     const ecs_sched__plan_node *pn = &r->s->plan->nodes[node];
     if (!pn->main_thread && (pn->guard_set_count || pn->cond_count) &&
         !ecs_sched__run_stopped_before(r, node) && !ecs_sched__run_node_may_run(r, node)) {
+        if (!pn->sync) ecs_sched__not_run(r->s, node);
         ecs_sched__run_successors(r, node, work);
     } else {
         atomic_store_explicit(&r->exclusive_ready, node, memory_order_release);
@@ -780,6 +859,8 @@ static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__w
     if (!ecs_sched__run_stopped_before(r, node) &&
         (!(pn->guard_set_count || pn->cond_count) || ecs_sched__run_node_may_run(r, node))) {
         ecs_sched__run_system(r, pn->system, node);
+    } else if (!ecs_sched__run_stopped_before(r, node)) {
+        ecs_sched__not_run(r->s, node);
     }
     if (timed) {
         int32_t was = slot->cost_ns;
@@ -895,6 +976,7 @@ static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
         pn = &plan->nodes[node];
         if (pn->main_thread && (pn->guard_set_count || pn->cond_count) &&
             !ecs_sched__run_stopped_before(r, node) && !ecs_sched__run_node_may_run(r, node)) {
+            if (!pn->sync) ecs_sched__not_run(r->s, node);
             ecs_sched__run_successors(r, node, &work);
             continue;
         }
@@ -1076,6 +1158,54 @@ static ecs_sched_result ecs_sched__execute_chosen(ecs_sched_world *w, ecs_sched_
     return ecs_sched__execute(w, s);
 }
 
+#ifdef ECS_SCHED_TRACE
+/* A run of a stepping schedule: in plan order on the calling thread, each system run or held
+   as stepping decides (stepping.h), sync points and conditions as in any run. */
+static ecs_sched_result ecs_sched__execute_stepping(ecs_sched__schedule *s) {
+    ecs_sched__plan *plan = s->plan;
+    uint8_t action = s->step_action;
+    bool tracked = s->world->ticks_on, stopped = false;
+    int32_t started_at, p;
+    ecs_sched__step_cursor_check(s);
+    if (ecs_sched__step_next(s) < 0) s->step_cursor = 0;   /* the last frame was stepped through */
+    started_at = ecs_sched__step_next(s);
+    s->step_action = ECS_SCHED__STEP_WAIT;
+    if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
+    for (p = 0; p < plan->node_count && !stopped; p++) {
+        if (ecs_sched__steppable(plan, p) && !ecs_sched__step_runs(s, p, &action, started_at)) {
+            ecs_sched__note_held(s, plan->nodes[p].system);
+            continue;
+        }
+        stopped = tracked ? ecs_sched__execute_node_as(s, p, true)
+                          : ecs_sched__execute_node_as(s, p, false);
+    }
+    ecs_sched__apply_pending(s);
+    return s->failure_code;
+}
+
+/* A run of a watched world: outcomes belong to a new run of the schedule, which the trace
+   shows as a span around what it ran. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__execute_watched(ecs_sched_world *w,
+                                                                      ecs_sched__schedule *s) {
+    int64_t begin = ecs_sched__trace_ticks();
+    ecs_sched_result result;
+    s->watch_run++;
+    result = s->stepping ? ecs_sched__execute_stepping(s) : ecs_sched__execute_chosen(w, s);
+    ecs_sched__trace_add(w, ECS_SCHED__TRACE_SCHEDULE, s->label, s->label, NULL, begin,
+                         ecs_sched__trace_ticks(), 0);
+    return result;
+}
+
+/* After a run from outside any other: a frame, unless an app update is the frame. */
+static ecs_sched_result ecs_sched__top_run_ended(ecs_sched_world *w, int64_t begin,
+                                                 ecs_sched_result result) {
+    ecs_sched_result ended;
+    if (!ecs_sched__tracing(w) || w->trace->in_app_frame) return result;
+    ended = ecs_sched__trace_frame_end(w, begin);
+    return result == ECS_SCHED_OK ? ended : result;
+}
+#endif
+
 /* Runs a stored schedule found already (state transitions keep theirs). */
 static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__schedule *s) {
     ecs_sched__schedules *all = w->schedules;
@@ -1112,6 +1242,17 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
 #endif
     if (all->depth == 0 && !all->top_runs_held) all->top_runs++;
     all->stack[all->depth++] = s;
+#ifdef ECS_SCHED_TRACE
+    if (ECS_SCHED__WATCHED(w)) {
+        int64_t begin = ecs_sched__trace_ticks();
+        result = ecs_sched__execute_watched(w, s);
+        all->depth--;
+        s->running = false;
+        if (all->depth == 0) result = ecs_sched__top_run_ended(w, begin, result);
+        if (result == ECS_SCHED_OK) return ECS_SCHED_OK;
+        return ecs_sched__run_failed(w, s, result);
+    }
+#endif
     result = ecs_sched__execute_chosen(w, s);
     all->depth--;
     s->running = false;

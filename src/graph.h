@@ -152,6 +152,24 @@ typedef struct ecs_sched__name {
     int32_t orderings;        /* in a before/after or an ambiguous_with */
 } ecs_sched__name;
 
+#ifdef ECS_SCHED_TRACE
+/* What trace.h and stepping.h keep of a system: its outcome in its schedule's last watched
+   run, its statistics, whether it is switched off, how stepping treats it. */
+typedef struct ecs_sched__system_watch {
+    uint64_t run;                /* the schedule's watched run the outcome belongs to */
+    int64_t ns;                  /* -1: not timed */
+    const char *condition;       /* skipped: the condition found false */
+    const char *set;             /* and the set that has it, or NULL */
+    struct {
+        int64_t runs, total_ns, min_ns, max_ns;
+    } stats;
+    int32_t thread;
+    uint8_t outcome;             /* ecs_sched_outcome */
+    uint8_t step;                /* ecs_sched_step_behaviour */
+    bool disabled;
+} ecs_sched__system_watch;
+#endif
+
 typedef struct ecs_sched__system {
     ecs_sched_system_fn fn;   /* next to the start of ctx, which a run reads */
     ecs_sched_system_ctx ctx;
@@ -160,6 +178,9 @@ typedef struct ecs_sched__system {
     bool ambiguous_with_all;
     bool explicit_set;        /* its desc (or its group's) named a set */
     bool main_thread;         /* asked for; a non-send resource in its access also makes it so */
+#ifdef ECS_SCHED_TRACE
+    ecs_sched__system_watch watch;
+#endif
 } ecs_sched__system;
 
 
@@ -189,6 +210,13 @@ typedef struct ecs_sched__schedule {
     ecs_sched_result failure_code;       /* OK: none */
     bool stopped;                        /* the run stopped at a failure */
     char failure_message[ECS_SCHED__ERROR_CAPACITY];
+#ifdef ECS_SCHED_TRACE
+    uint64_t watch_run;                  /* watched runs so far (trace.h) */
+    bool stepping;                       /* stepping.h */
+    uint8_t step_action;
+    int32_t step_cursor;                 /* the plan position the next step starts from */
+    const ecs_sched__plan *step_plan;    /* the plan the cursor is a position of */
+#endif
 } ecs_sched__schedule;
 
 struct ecs_sched__schedules {

@@ -621,6 +621,14 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
             break;
         }
         steps++;
+#ifdef ECS_SCHED_TRACE
+        if (ecs_sched__tracing(w)) {
+            int64_t begin = ecs_sched__trace_ticks();
+            result = ecs_sched__fixed_step(w, &c, step);
+            ecs_sched__trace_add(w, ECS_SCHED__TRACE_FIXED, "fixed step", ECS_SCHED_FIXED_MAIN,
+                                 NULL, begin, ecs_sched__trace_ticks(), steps);
+        } else
+#endif
         result = ecs_sched__fixed_step(w, &c, step);
         w->fixed_step_since_update = true;
         if (!ecs_sched__runner_clocks_find(w, &c)) return;   /* a step removed the clocks */

@@ -335,6 +335,26 @@ ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *w, ecs_sched_
     return ecs_sched__message_scope_add(w, message, machine, value, on_enter);
 }
 
+#ifdef ECS_SCHED_TRACE
+/* Each machine that moved in the apply that began at `begin`: a span over the apply, with the
+   values it left and reached. */
+static void ecs_sched__note_transitions(ecs_sched_world *w, int64_t begin) {
+    ecs_sched__states *states = w->states;
+    int64_t end;
+    uint32_t i;
+    if (!ecs_sched__tracing(w)) return;
+    end = ecs_sched__trace_ticks();
+    for (i = 0; i < states->count; i++) {
+        const ecs_sched__state_machine *m = &states->items[i];
+        const ecs_sched__state_step *step = &states->steps[i];
+        if (!step->moves) continue;
+        ecs_sched__trace_add(w, ECS_SCHED__TRACE_TRANSITION, m->name,
+                             step->from >= 0 ? m->value_names[step->from] : "none",
+                             step->to >= 0 ? m->value_names[step->to] : "none", begin, end, 0);
+    }
+}
+#endif
+
 /* Applies the transitions queued when it starts, for one machine and those that depend on
    it, or for all (NULL). Every step is decided first; then the exits of all moving machines,
    the most dependent first (the reverse registration order); then each one's new value and
@@ -346,10 +366,16 @@ static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
     ecs_sched__schedules *held;
     ecs_sched_result first = ECS_SCHED_OK;
     int32_t count, i;
+#ifdef ECS_SCHED_TRACE
+    int64_t begin;
+#endif
     /* an apply inside a transition schedule applies nothing: what was queued meanwhile waits
        for the next apply, as everywhere else */
     if (!states || states->count == 0 || states->applying) return ECS_SCHED_OK;
     count = (int32_t)states->count;
+#ifdef ECS_SCHED_TRACE
+    begin = ecs_sched__tracing(w) ? ecs_sched__trace_ticks() : 0;
+#endif
     /* outside any run, the transitions count for the next run, and the transition schedules
        they run are part of them rather than runs of their own */
     held = w->schedules && w->schedules->depth == 0 ? w->schedules : NULL;
@@ -374,6 +400,9 @@ static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
     }
     states->applying = false;
     if (held) held->top_runs_held = false;
+#ifdef ECS_SCHED_TRACE
+    ecs_sched__note_transitions(w, begin);
+#endif
     return first;
 }
 

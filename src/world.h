@@ -262,6 +262,13 @@ struct ecs_sched_world {
     uint32_t tick;
 #endif
     bool ticks_on;                       /* something tracks changes: systems take ticks */
+#ifdef ECS_SCHED_TRACE
+    bool watched;                        /* the executors take their watched paths (trace.h) */
+    bool stats_on, outcomes_on;
+    int32_t disabled_systems;
+    int32_t stepping_schedules;
+    struct ecs_sched__trace *trace;
+#endif
     uint32_t tick_checked;               /* the tick at the last check for old ticks */
     ecs_sched__stamp *resource_stamps;   /* by component id (kept while ticks_on) */
     uint32_t resource_stamp_capacity;
@@ -415,6 +422,9 @@ static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
 static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made,
                                          const void *slot, ecs_sched_result *result);
 static void ecs_sched__inheritance_free(ecs_sched_world *w);
+#ifdef ECS_SCHED_TRACE
+static void ecs_sched__trace_free(ecs_sched_world *w);   /* trace.h */
+#endif
 /* prefab.h: prefab data instantiated by a command. */
 static bool ecs_sched__apply_data(ecs_sched_world *w, ecs_sched_entity e, const void *slot,
                                   ecs_sched_result *result);
@@ -1229,6 +1239,9 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__states_free(w);
     ecs_sched__time_free(w);
     ecs_sched__schedules_free(w);
+#ifdef ECS_SCHED_TRACE
+    ecs_sched__trace_free(w);
+#endif
     ecs_sched_pool_destroy(w->pool);
     ecs_sched__observers_free(w);
     ecs_sched__buffers_free(w);

@@ -1,0 +1,794 @@
+/* trace: a recording of what runs (systems, conditions, sync points, schedules, frames, fixed
+   steps, state transitions, observers, failures) written as Chrome trace-event JSON; per-system
+   statistics; what each system did in its schedule's last run; systems switched off by hand.
+   Compiled when ECS_SCHED_TRACE is defined. */
+#pragma once
+#include "plan.h"
+
+#ifdef ECS_SCHED_TRACE
+
+typedef struct ecs_sched_trace_desc {
+    int32_t capacity;       /* events the buffer holds (48 bytes each), allocated by the start;
+                               0: 65536. Events past it are dropped and counted */
+    int32_t frames;         /* stop by itself after this many frames (app updates, or runs of
+                               a schedule from outside any other); 0: at ecs_sched_trace_stop */
+    const char *path;       /* with frames: written there when it stops by itself */
+} ecs_sched_trace_desc;
+
+typedef struct ecs_sched_trace_info {
+    bool running;
+    int64_t recorded;       /* events in the buffer */
+    int64_t dropped;        /* events that did not fit */
+    int32_t capacity;
+    int32_t frames;         /* frames ended since the start */
+} ecs_sched_trace_info;
+
+/* Starts recording into a new buffer (the last recording is discarded). Refused while a
+   schedule runs, while a trace runs, and for a negative capacity or frame count. */
+ECS_SCHED_API ecs_sched_result ecs_sched_trace_start(ecs_sched_world *world,
+                                                    const ecs_sched_trace_desc *desc);
+/* Stops recording; the recording stays for ecs_sched_trace_write. */
+ECS_SCHED_API ecs_sched_result ecs_sched_trace_stop(ecs_sched_world *world);
+ECS_SCHED_API ecs_sched_trace_info ecs_sched_trace_get_info(const ecs_sched_world *world);
+/* Writes the recording (running or stopped) as Chrome trace-event JSON: open it in Perfetto
+   (ui.perfetto.dev) or chrome://tracing, or turn it into an SVG with tools/trace_svg.py. */
+ECS_SCHED_API ecs_sched_result ecs_sched_trace_write(ecs_sched_world *world, const char *path);
+
+/* ---- statistics: per system, over every run since they were switched on ---- */
+
+typedef struct ecs_sched_system_stats {
+    int64_t runs;
+    int64_t total_ns, min_ns, max_ns;
+} ecs_sched_system_stats;
+
+/* Switching them on clears them. */
+ECS_SCHED_API void ecs_sched_stats_enable(ecs_sched_world *world, bool on);
+ECS_SCHED_API ecs_sched_result ecs_sched_system_stats_get(ecs_sched_world *world,
+                                                         const char *schedule,
+                                                         const char *system,
+                                                         ecs_sched_system_stats *out);
+
+/* ---- what ran ---- */
+
+typedef enum ecs_sched_outcome {
+    ECS_SCHED_OUTCOME_NOT_REACHED = 0,  /* the run stopped before it (or it was not recorded) */
+    ECS_SCHED_OUTCOME_RAN,
+    ECS_SCHED_OUTCOME_SKIPPED,          /* a condition was false */
+    ECS_SCHED_OUTCOME_DISABLED,         /* ecs_sched_system_set_enabled(..., false) */
+    ECS_SCHED_OUTCOME_HELD              /* stepping held it back */
+} ecs_sched_outcome;
+
+typedef struct ecs_sched_system_outcome {
+    const char *system;
+    ecs_sched_outcome outcome;
+    const char *condition;   /* SKIPPED: the condition found false (NULL when it failed) */
+    const char *set;         /* SKIPPED by a set's conditions: the set; NULL: its own */
+    int64_t ns;              /* RAN with tracing or statistics on: what it took; else -1 */
+    int32_t thread;          /* RAN: the pool worker that ran it (0: the calling thread) */
+} ecs_sched_system_outcome;
+
+/* Keeps the outcome of every system in each run (tracing and statistics keep it too). */
+ECS_SCHED_API void ecs_sched_outcomes_enable(ecs_sched_world *world, bool on);
+/* Fills out[0, capacity) with the systems of the schedule's plan, in plan order, as they fared
+   in its last run recorded; returns how many systems the plan has (more than capacity: call
+   again with more room), or -1 (unknown schedule, nothing recorded yet). */
+ECS_SCHED_API int32_t ecs_sched_what_ran(ecs_sched_world *world, const char *schedule,
+                                        ecs_sched_system_outcome *out, int32_t capacity);
+/* The same, one line per system, through the log hook at INFO level. */
+ECS_SCHED_API ecs_sched_result ecs_sched_what_ran_log(ecs_sched_world *world,
+                                                     const char *schedule);
+ECS_SCHED_API const char *ecs_sched_outcome_string(ecs_sched_outcome outcome);
+
+/* ---- systems switched off ---- */
+
+/* A disabled system does not run (its conditions are not evaluated); its schedule's order,
+   sync points and access rules stay as they are. */
+ECS_SCHED_API ecs_sched_result ecs_sched_system_set_enabled(ecs_sched_world *world,
+                                                           const char *schedule,
+                                                           const char *system, bool enabled);
+ECS_SCHED_API bool ecs_sched_system_enabled(ecs_sched_world *world, const char *schedule,
+                                           const char *system);
+
+#endif /* ECS_SCHED_TRACE */
+
+/*@@ implementation @@*/
+/* trace: recording what runs, statistics, outcomes, systems switched off. */
+
+#ifdef ECS_SCHED_TRACE
+
+#define ECS_SCHED__TRACE_DEFAULT_CAPACITY 65536
+
+typedef enum ecs_sched__trace_kind {
+    ECS_SCHED__TRACE_FRAME,
+    ECS_SCHED__TRACE_SCHEDULE,
+    ECS_SCHED__TRACE_SYSTEM,
+    ECS_SCHED__TRACE_CONDITION,
+    ECS_SCHED__TRACE_SYNC,
+    ECS_SCHED__TRACE_FIXED,
+    ECS_SCHED__TRACE_TRANSITION,
+    ECS_SCHED__TRACE_OBSERVER,
+    ECS_SCHED__TRACE_FAILURE,      /* instants from here on */
+    ECS_SCHED__TRACE_SKIPPED,
+    ECS_SCHED__TRACE_DISABLED,
+    ECS_SCHED__TRACE_HELD,
+    ECS_SCHED__TRACE_KIND_COUNT
+} ecs_sched__trace_kind;
+
+/* One recorded event. Its strings are the world's (system, schedule, condition, set and
+   state names), which live as long as it does. */
+typedef struct ecs_sched__trace_event {
+    int64_t begin, end;          /* trace clock ticks */
+    const char *name;
+    const char *schedule;
+    const char *detail;          /* a condition: what it guards; a transition: "from -> to" parts */
+    int32_t arg;                 /* commands applied, a condition's result, a step number */
+    int16_t thread;
+    uint8_t kind;
+    uint8_t pad;
+} ecs_sched__trace_event;
+
+typedef struct ecs_sched__trace ecs_sched__trace;
+struct ecs_sched__trace {
+    ecs_sched__trace_event *events;
+    int32_t capacity;
+#ifdef ECS_SCHED_THREADS
+    atomic_int_least64_t next;   /* events asked for: past capacity, dropped */
+#else
+    int64_t next;
+#endif
+    int32_t frames_wanted, frames;
+    char *path;
+    int64_t start_ticks, start_ns;   /* the clock's pairing, for ticks to nanoseconds */
+    int64_t stop_ticks, stop_ns;
+    int64_t frame_begin;
+    bool running;
+    bool in_app_frame;           /* an app update is on: it, not its schedules, is the frame */
+    int32_t threads_seen;        /* 1 + the highest thread number recorded */
+};
+
+/* ---- the clock ----
+
+   The time stamp counter where there is one (a tenth of the cost of clock_gettime, which
+   would take most of the budget of a recorded system), paired with the monotonic clock at the
+   start and at the end of the recording to turn ticks into nanoseconds. */
+
+static int64_t ecs_sched__system_clock(void *user_data);   /* time.h */
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+static inline int64_t ecs_sched__trace_ticks(void) {
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return (int64_t)(((uint64_t)hi << 32) | lo);
+}
+#else
+static inline int64_t ecs_sched__trace_ticks(void) {
+    return ecs_sched__system_clock(NULL);
+}
+#endif
+
+/* ---- recording ---- */
+
+static int16_t ecs_sched__trace_thread(const ecs_sched_world *w) {
+#ifdef ECS_SCHED_THREADS
+    if (w->pool) {
+        int32_t self = ecs_sched__self(w->pool);
+        return (int16_t)(self > 0 ? self : 0);
+    }
+#endif
+    (void)w;
+    return 0;
+}
+
+static int64_t ecs_sched__trace_take_slot(ecs_sched__trace *t) {
+#ifdef ECS_SCHED_THREADS
+    return atomic_fetch_add_explicit(&t->next, 1, memory_order_relaxed);
+#else
+    return t->next++;
+#endif
+}
+
+static int64_t ecs_sched__trace_asked(const ecs_sched__trace *t) {
+#ifdef ECS_SCHED_THREADS
+    return atomic_load_explicit(&((ecs_sched__trace *)t)->next, memory_order_relaxed);
+#else
+    return t->next;
+#endif
+}
+
+/* Records one event, or counts it as dropped when the buffer is full. */
+static void ecs_sched__trace_add(ecs_sched_world *w, ecs_sched__trace_kind kind,
+                                 const char *name, const char *schedule, const char *detail,
+                                 int64_t begin, int64_t end, int32_t arg) {
+    ecs_sched__trace *t = w->trace;
+    int64_t slot;
+    ecs_sched__trace_event *e;
+    if (!t || !t->running) return;
+    slot = ecs_sched__trace_take_slot(t);
+    if (slot >= t->capacity) return;
+    e = &t->events[slot];
+    e->begin = begin;
+    e->end = end;
+    e->name = name;
+    e->schedule = schedule;
+    e->detail = detail;
+    e->arg = arg;
+    e->thread = ecs_sched__trace_thread(w);
+    e->kind = (uint8_t)kind;
+    e->pad = 0;
+}
+
+static bool ecs_sched__tracing(const ecs_sched_world *w) {
+    return w->trace && w->trace->running;
+}
+
+/* ---- what the executors call while the world is watched ---- */
+
+/* Where a run records a system's outcome: the system keeps it, with the run it belongs to. */
+static ecs_sched__system_watch *ecs_sched__watch_of(ecs_sched__system *sys) {
+    return &sys->watch;
+}
+
+static void ecs_sched__note_outcome(ecs_sched__schedule *s, ecs_sched__system *sys,
+                                    ecs_sched_outcome outcome) {
+    ecs_sched__system_watch *watch = ecs_sched__watch_of(sys);
+    watch->run = s->watch_run;
+    watch->outcome = (uint8_t)outcome;
+    watch->ns = -1;
+    watch->condition = NULL;
+    watch->set = NULL;
+    watch->thread = 0;
+}
+
+static void ecs_sched__stats_add(ecs_sched__system_watch *watch, int64_t ns) {
+    if (watch->stats.runs == 0 || ns < watch->stats.min_ns) watch->stats.min_ns = ns;
+    if (ns > watch->stats.max_ns) watch->stats.max_ns = ns;
+    watch->stats.total_ns += ns;
+    watch->stats.runs++;
+}
+
+static int64_t ecs_sched__trace_ns_between(const ecs_sched_world *w, int64_t begin, int64_t end);
+
+/* Calls a system of a watched world: a disabled one is not called; a run is timed when
+   tracing or statistics are on. */
+ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s,
+                                                         ecs_sched__system *sys) {
+    ecs_sched_world *w = s->world;
+    ecs_sched__system_watch *watch = ecs_sched__watch_of(sys);
+    bool timed = w->stats_on || ecs_sched__tracing(w);
+    int64_t begin, end;
+    void *outer;
+    if (watch->disabled) {
+        ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_DISABLED);
+        if (ecs_sched__tracing(w)) {
+            begin = ecs_sched__trace_ticks();
+            ecs_sched__trace_add(w, ECS_SCHED__TRACE_DISABLED, sys->ctx.name, s->label, NULL,
+                                 begin, begin, 0);
+        }
+        return;
+    }
+    begin = timed ? ecs_sched__trace_ticks() : 0;
+    outer = ecs_sched__running_begin(&sys->ctx);
+    sys->fn(&sys->ctx);
+    ecs_sched__running_end(outer);
+    end = timed ? ecs_sched__trace_ticks() : 0;
+    ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_RAN);
+    watch->thread = ecs_sched__trace_thread(w);
+    if (!timed) return;
+    watch->ns = ecs_sched__trace_ns_between(w, begin, end);
+    if (w->stats_on) ecs_sched__stats_add(watch, watch->ns);
+    ecs_sched__trace_add(w, ECS_SCHED__TRACE_SYSTEM, sys->ctx.name, s->label, NULL, begin, end,
+                         0);
+}
+
+/* A system whose conditions were false: the first one found false, in its sets (outermost
+   first) or its own. */
+static void ecs_sched__note_skipped(ecs_sched__schedule *s, int32_t at) {
+    const ecs_sched__plan *plan = s->plan;
+    const ecs_sched__plan_node *pn = &plan->nodes[at];
+    ecs_sched__system_watch *watch;
+    int32_t i, k;
+    if (!pn->system) return;
+    ecs_sched__note_outcome(s, pn->system, ECS_SCHED_OUTCOME_SKIPPED);
+    watch = ecs_sched__watch_of(pn->system);
+    for (i = 0; i < pn->guard_set_count && !watch->condition; i++) {
+        const ecs_sched__plan_set *ps = &plan->sets[plan->guard_sets[pn->guard_set_start + i]];
+        for (k = 0; k < ps->cond_count; k++) {
+            const ecs_sched__cond *c = s->conds.items[plan->conds[ps->cond_start + k]];
+            if (c->watch_run == s->watch_run && !c->watch_held) {
+                watch->condition = c->name;
+                watch->set = s->names[ps->name].text;
+                break;
+            }
+        }
+    }
+    for (k = 0; k < pn->cond_count && !watch->condition; k++) {
+        const ecs_sched__cond *c = s->conds.items[plan->conds[pn->cond_start + k]];
+        if (c->watch_run == s->watch_run && !c->watch_held) watch->condition = c->name;
+    }
+    if (ecs_sched__tracing(s->world)) {
+        int64_t now = ecs_sched__trace_ticks();
+        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_SKIPPED, pn->system->ctx.name, s->label,
+                             watch->condition, now, now, 0);
+    }
+}
+
+/* A condition evaluated for the node at `at`: its result is kept for the outcome, and traced
+   with what it guards. */
+static void ecs_sched__note_condition(ecs_sched__schedule *s, int32_t index, int32_t at,
+                                      bool held, int64_t begin, int64_t end) {
+    ecs_sched__cond *c = s->conds.items[index];
+    const ecs_sched__plan_node *pn = &s->plan->nodes[at];
+    c->watch_run = s->watch_run;
+    c->watch_held = held;
+    ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_CONDITION, c->name, s->label,
+                         pn->system ? pn->system->ctx.name : NULL, begin, end, held ? 1 : 0);
+}
+
+static void ecs_sched__note_sync(ecs_sched__schedule *s, int64_t begin, int64_t end,
+                                 int32_t commands) {
+    ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_SYNC, "sync point", s->label, NULL, begin,
+                         end, commands);
+}
+
+static void ecs_sched__note_failure(ecs_sched_world *w, const ecs_sched__schedule *s,
+                                    const char *name) {
+    int64_t now;
+    if (!ecs_sched__tracing(w)) return;
+    now = ecs_sched__trace_ticks();
+    ecs_sched__trace_add(w, ECS_SCHED__TRACE_FAILURE, name, s->label, NULL, now, now, 0);
+}
+
+/* ---- frames ---- */
+
+static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const char *path);
+
+/* A frame ended: one more toward the frames asked for; the last stops the recording and
+   writes it where the start said. */
+static ecs_sched_result ecs_sched__trace_frame_end(ecs_sched_world *w, int64_t begin) {
+    ecs_sched__trace *t = w->trace;
+    int32_t frame;
+    if (!t || !t->running) return ECS_SCHED_OK;
+    frame = t->frames++;
+    ecs_sched__trace_add(w, ECS_SCHED__TRACE_FRAME, "frame", NULL, NULL, begin,
+                         ecs_sched__trace_ticks(), frame);
+    if (t->frames_wanted == 0 || t->frames < t->frames_wanted) return ECS_SCHED_OK;
+    ecs_sched_trace_stop(w);
+    return t->path ? ecs_sched__trace_write_file(w, t->path) : ECS_SCHED_OK;
+}
+
+/* ---- reading the recording ---- */
+
+static int64_t ecs_sched__trace_ns_between(const ecs_sched_world *w, int64_t begin, int64_t end) {
+    const ecs_sched__trace *t = w->trace;
+    int64_t ticks, ns;
+    if (!t) return end - begin;
+    if (t->running) {
+        ticks = ecs_sched__trace_ticks() - t->start_ticks;
+        ns = ecs_sched__system_clock(NULL) - t->start_ns;
+    } else {
+        ticks = t->stop_ticks - t->start_ticks;
+        ns = t->stop_ns - t->start_ns;
+    }
+    if (ticks <= 0 || ns <= 0) return end - begin;
+    return (int64_t)((double)(end - begin) * (double)ns / (double)ticks);
+}
+
+static void ecs_sched__json_string(FILE *out, const char *text) {
+    const unsigned char *c = (const unsigned char *)(text ? text : "");
+    fputc('"', out);
+    for (; *c; c++) {
+        if (*c == '"' || *c == '\\') fprintf(out, "\\%c", *c);
+        else if (*c < 0x20) fprintf(out, "\\u%04x", (unsigned)*c);
+        else fputc(*c, out);
+    }
+    fputc('"', out);
+}
+
+static const char *const ecs_sched__trace_categories[ECS_SCHED__TRACE_KIND_COUNT] = {
+    "frame",    "schedule", "system",  "condition", "sync",     "fixed",
+    "transition", "observer", "failure", "skipped", "disabled", "held"};
+
+/* Microseconds since the start of the recording, as Chrome's format counts them. */
+static double ecs_sched__trace_us(const ecs_sched__trace *t, int64_t ticks, double ns_per_tick) {
+    return (double)(ticks - t->start_ticks) * ns_per_tick / 1000.0;
+}
+
+/* The members of an event's "args", comma-separated as they come. */
+typedef struct ecs_sched__json_args {
+    FILE *out;
+    bool any;
+} ecs_sched__json_args;
+
+static void ecs_sched__arg_key(ecs_sched__json_args *args, const char *key) {
+    fprintf(args->out, "%s\"%s\":", args->any ? "," : "", key);
+    args->any = true;
+}
+
+static void ecs_sched__arg_text(ecs_sched__json_args *args, const char *key, const char *text) {
+    if (!text) return;
+    ecs_sched__arg_key(args, key);
+    ecs_sched__json_string(args->out, text);
+}
+
+static void ecs_sched__trace_write_event(FILE *out, const ecs_sched__trace *t,
+                                         const ecs_sched__trace_event *e, double ns_per_tick) {
+    ecs_sched__json_args args;
+    const char *category = ecs_sched__trace_categories[e->kind];
+    bool instant = e->kind >= ECS_SCHED__TRACE_FAILURE;
+    fputs(",\n{\"name\":", out);
+    if (e->kind == ECS_SCHED__TRACE_FRAME) fprintf(out, "\"frame %d\"", (int)e->arg);
+    else if (e->kind == ECS_SCHED__TRACE_FIXED) fprintf(out, "\"fixed step %d\"", (int)e->arg);
+    else ecs_sched__json_string(out, e->name);
+    fprintf(out, ",\"cat\":\"%s\",\"ph\":\"%s\",\"ts\":%.3f", category, instant ? "i" : "X",
+            ecs_sched__trace_us(t, e->begin, ns_per_tick));
+    if (instant) fputs(",\"s\":\"t\"", out);
+    else fprintf(out, ",\"dur\":%.3f", (double)(e->end - e->begin) * ns_per_tick / 1000.0);
+    fprintf(out, ",\"pid\":1,\"tid\":%d,\"args\":{", (int)e->thread);
+    args.out = out;
+    args.any = false;
+    if (e->kind == ECS_SCHED__TRACE_TRANSITION) {
+        ecs_sched__arg_text(&args, "from", e->schedule);
+        ecs_sched__arg_text(&args, "to", e->detail);
+    } else {
+        ecs_sched__arg_text(&args, "schedule", e->schedule);
+    }
+    if (e->kind == ECS_SCHED__TRACE_CONDITION) {
+        ecs_sched__arg_key(&args, "result");
+        fputs(e->arg ? "true" : "false", out);
+        ecs_sched__arg_text(&args, "guards", e->detail);
+    } else if (e->kind == ECS_SCHED__TRACE_SYNC) {
+        ecs_sched__arg_key(&args, "commands");
+        fprintf(out, "%d", (int)e->arg);
+    } else if (e->kind == ECS_SCHED__TRACE_SKIPPED) {
+        ecs_sched__arg_text(&args, "condition", e->detail);
+    } else if (e->kind == ECS_SCHED__TRACE_FRAME || e->kind == ECS_SCHED__TRACE_FIXED) {
+        ecs_sched__arg_key(&args, e->kind == ECS_SCHED__TRACE_FRAME ? "frame" : "step");
+        fprintf(out, "%d", (int)e->arg);
+    }
+    fputs("}}", out);
+}
+
+static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const char *path) {
+    const ecs_sched__trace *t = w->trace;
+    int64_t asked = ecs_sched__trace_asked(t), recorded = asked < t->capacity ? asked : t->capacity;
+    int64_t ticks = (t->running ? ecs_sched__trace_ticks() : t->stop_ticks) - t->start_ticks;
+    int64_t ns = (t->running ? ecs_sched__system_clock(NULL) : t->stop_ns) - t->start_ns;
+    double ns_per_tick = ticks > 0 && ns > 0 ? (double)ns / (double)ticks : 1.0;
+    int32_t threads = 1, i;
+    int64_t k;
+    int failed;
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_write: cannot open '%s' for writing", path);
+    }
+    for (k = 0; k < recorded; k++) {
+        if (t->events[k].thread + 1 > threads) threads = t->events[k].thread + 1;
+    }
+    fprintf(out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"library\":\"ecs_sched.h\","
+                 "\"events_recorded\":%lld,\"events_dropped\":%lld,\"capacity\":%d,"
+                 "\"frames\":%d,\"note\":\"%s\"},\n\"traceEvents\":[\n",
+            (long long)recorded, (long long)(asked - recorded), (int)t->capacity, (int)t->frames,
+            asked > recorded ? "the buffer filled: the newest events were dropped"
+                             : "every event was recorded");
+    fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
+          "\"args\":{\"name\":\"ecs_sched\"}}", out);
+    for (i = 0; i < threads; i++) {
+        fprintf(out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
+                     "\"args\":{\"name\":\"%s %d\"}}",
+                (int)i, i == 0 ? "calling thread" : "worker", (int)i);
+    }
+    for (k = 0; k < recorded; k++) ecs_sched__trace_write_event(out, t, &t->events[k], ns_per_tick);
+    fputs("\n]}\n", out);
+    failed = ferror(out);
+    if (fclose(out) != 0 || failed) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_write: writing '%s' failed (disk full?)", path);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* ---- the API ---- */
+
+/* Whether anything watches the runs: the executors take their watched paths. */
+static void ecs_sched__watch_update(ecs_sched_world *w) {
+    w->watched = ecs_sched__tracing(w) || w->stats_on || w->outcomes_on ||
+                 w->disabled_systems > 0 || w->stepping_schedules > 0;
+}
+
+static bool ecs_sched__refused_while_running(ecs_sched_world *w, const char *what) {
+    if (!w->schedules || w->schedules->depth == 0) return false;
+    ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
+                    "%s: schedule '%s' is running; call it between runs", what,
+                    w->schedules->stack[w->schedules->depth - 1]->label);
+    return true;
+}
+
+static void ecs_sched__trace_free(ecs_sched_world *w) {
+    if (!w->trace) return;
+    ecs_sched__free(&w->env, w->trace->events);
+    ecs_sched__free(&w->env, w->trace->path);
+    ecs_sched__free(&w->env, w->trace);
+    w->trace = NULL;
+}
+
+static ecs_sched_result ecs_sched__check_trace_desc(ecs_sched_world *w,
+                                                    const ecs_sched_trace_desc *d) {
+    if (d->capacity < 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_start: capacity %d is negative; give the events the "
+                               "buffer holds (0: %d)",
+                               (int)d->capacity, ECS_SCHED__TRACE_DEFAULT_CAPACITY);
+    }
+    if (d->frames < 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_start: frames %d is negative (0: until trace_stop)",
+                               (int)d->frames);
+    }
+    if (d->path && !d->frames) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_start: a path ('%s') is written when the trace stops by "
+                               "itself, after `frames` frames: set frames too, or call "
+                               "trace_write",
+                               d->path);
+    }
+    if (w->trace && w->trace->running) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_start: a trace is running already; stop it first");
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_trace_start(ecs_sched_world *w, const ecs_sched_trace_desc *desc) {
+    ecs_sched_trace_desc d;
+    ecs_sched__trace *t;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (desc) d = *desc;
+    else memset(&d, 0, sizeof d);
+    if (ecs_sched__refused_while_running(w, "trace_start")) return ECS_SCHED_ERR_SCHEDULE_RUNNING;
+    result = ecs_sched__check_trace_desc(w, &d);
+    if (result != ECS_SCHED_OK) return result;
+    if (!d.capacity) d.capacity = ECS_SCHED__TRACE_DEFAULT_CAPACITY;
+    t = (ecs_sched__trace *)ecs_sched__alloc(&w->env, sizeof *t);
+    if (!t) return w->env.last_result;
+    memset(t, 0, sizeof *t);
+    t->events = (ecs_sched__trace_event *)ecs_sched__alloc(
+        &w->env, sizeof *t->events * (size_t)d.capacity);
+    t->path = d.path ? ecs_sched__strdup(&w->env, d.path) : NULL;
+    if (!t->events || (d.path && !t->path)) {
+        ecs_sched__free(&w->env, t->events);
+        ecs_sched__free(&w->env, t);
+        return ECS_SCHED_ERR_OUT_OF_MEMORY;
+    }
+    ecs_sched__trace_free(w);
+    t->capacity = d.capacity;
+    t->frames_wanted = d.frames;
+    t->start_ticks = ecs_sched__trace_ticks();
+    t->start_ns = ecs_sched__system_clock(NULL);
+    t->running = true;
+    w->trace = t;
+    ecs_sched__watch_update(w);
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_trace_stop(ecs_sched_world *w) {
+    ecs_sched__trace *t;
+    ECS_SCHED__CHECK_WORLD(w);
+    t = w->trace;
+    if (!t || !t->running) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_stop: no trace is running");
+    }
+    if (ecs_sched__refused_while_running(w, "trace_stop")) return ECS_SCHED_ERR_SCHEDULE_RUNNING;
+    t->stop_ticks = ecs_sched__trace_ticks();
+    t->stop_ns = ecs_sched__system_clock(NULL);
+    t->running = false;
+    ecs_sched__watch_update(w);
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_trace_info ecs_sched_trace_get_info(const ecs_sched_world *w) {
+    ecs_sched_trace_info info;
+    const ecs_sched__trace *t;
+    ECS_SCHED__CHECK_WORLD(w);
+    t = w->trace;
+    memset(&info, 0, sizeof info);
+    if (!t) return info;
+    info.running = t->running;
+    info.capacity = t->capacity;
+    info.frames = t->frames;
+    info.recorded = ecs_sched__trace_asked(t);
+    if (info.recorded > t->capacity) {
+        info.dropped = info.recorded - t->capacity;
+        info.recorded = t->capacity;
+    }
+    return info;
+}
+
+ecs_sched_result ecs_sched_trace_write(ecs_sched_world *w, const char *path) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!path || !*path) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_write: no path given");
+    }
+    if (!w->trace) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_write: nothing was recorded; call trace_start first");
+    }
+    if (ecs_sched__refused_while_running(w, "trace_write")) return ECS_SCHED_ERR_SCHEDULE_RUNNING;
+    return ecs_sched__trace_write_file(w, path);
+}
+
+/* ---- finding a system by name ---- */
+
+/* The one system named `system` in schedule `schedule`, or NULL (the error says why). */
+static ecs_sched__system *ecs_sched__system_named(ecs_sched_world *w, const char *schedule,
+                                                  const char *system, const char *what,
+                                                  ecs_sched__schedule **in) {
+    ecs_sched__schedule *s = ecs_sched__schedule_known(w, schedule);
+    ecs_sched__system *found = NULL;
+    int32_t count = 0;
+    uint32_t i;
+    if (!s) return NULL;
+    for (i = 0; i < s->system_count; i++) {
+        ecs_sched__system *sys = s->systems[i];
+        if (system && strcmp(s->names[sys->name].text, system) == 0) {
+            if (!found) found = sys;
+            count++;
+        }
+    }
+    if (!found) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
+                        "%s: schedule '%s' has no system named '%s'", what, schedule,
+                        system ? system : "(null)");
+    } else if (count > 1) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_DUPLICATE_NAME,
+                        "%s: schedule '%s' has %d systems named '%s'; give them names of "
+                        "their own",
+                        what, schedule, (int)count, system);
+        found = NULL;
+    }
+    if (in) *in = s;
+    return found;
+}
+
+/* ---- statistics ---- */
+
+static void ecs_sched__each_system_watch_reset_stats(ecs_sched_world *w) {
+    uint32_t i, k;
+    if (!w->schedules) return;
+    for (i = 0; i < w->schedules->count; i++) {
+        ecs_sched__schedule *s = w->schedules->items[i];
+        for (k = 0; k < s->system_count; k++) {
+            memset(&s->systems[k]->watch.stats, 0, sizeof s->systems[k]->watch.stats);
+        }
+    }
+}
+
+void ecs_sched_stats_enable(ecs_sched_world *w, bool on) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (on && !w->stats_on) ecs_sched__each_system_watch_reset_stats(w);
+    w->stats_on = on;
+    ecs_sched__watch_update(w);
+}
+
+ecs_sched_result ecs_sched_system_stats_get(ecs_sched_world *w, const char *schedule,
+                                           const char *system, ecs_sched_system_stats *out) {
+    ecs_sched__system *sys;
+    ECS_SCHED__CHECK_WORLD(w);
+    ECS_SCHED_ASSERT(out != NULL);
+    memset(out, 0, sizeof *out);
+    sys = ecs_sched__system_named(w, schedule, system, "system_stats_get", NULL);
+    if (!sys) return w->env.last_result;
+    out->runs = sys->watch.stats.runs;
+    out->total_ns = sys->watch.stats.total_ns;
+    out->min_ns = sys->watch.stats.min_ns;
+    out->max_ns = sys->watch.stats.max_ns;
+    return ECS_SCHED_OK;
+}
+
+/* ---- outcomes ---- */
+
+void ecs_sched_outcomes_enable(ecs_sched_world *w, bool on) {
+    ECS_SCHED__CHECK_WORLD(w);
+    w->outcomes_on = on;
+    ecs_sched__watch_update(w);
+}
+
+const char *ecs_sched_outcome_string(ecs_sched_outcome outcome) {
+    switch (outcome) {
+    case ECS_SCHED_OUTCOME_NOT_REACHED: return "not reached";
+    case ECS_SCHED_OUTCOME_RAN: return "ran";
+    case ECS_SCHED_OUTCOME_SKIPPED: return "skipped";
+    case ECS_SCHED_OUTCOME_DISABLED: return "disabled";
+    case ECS_SCHED_OUTCOME_HELD: return "held";
+    }
+    return "?";
+}
+
+static ecs_sched_system_outcome ecs_sched__outcome_of(const ecs_sched__schedule *s,
+                                                     ecs_sched__system *sys) {
+    const ecs_sched__system_watch *watch = &sys->watch;
+    ecs_sched_system_outcome o;
+    memset(&o, 0, sizeof o);
+    o.system = sys->ctx.name;
+    o.ns = -1;
+    if (watch->run != s->watch_run) return o;
+    o.outcome = (ecs_sched_outcome)watch->outcome;
+    o.condition = watch->condition;
+    o.set = watch->set;
+    o.ns = watch->ns;
+    o.thread = watch->thread;
+    return o;
+}
+
+int32_t ecs_sched_what_ran(ecs_sched_world *w, const char *schedule,
+                           ecs_sched_system_outcome *out, int32_t capacity) {
+    ecs_sched__schedule *s;
+    int32_t count = 0, p;
+    ECS_SCHED__CHECK_WORLD(w);
+    s = ecs_sched__schedule_known(w, schedule);
+    if (!s) return -1;
+    if (!s->plan || s->watch_run == 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "what_ran: no run of schedule '%s' was recorded; switch on outcomes, "
+                        "statistics or a trace before running it",
+                        schedule);
+        return -1;
+    }
+    for (p = 0; p < s->plan->node_count; p++) {
+        ecs_sched__system *sys = s->plan->nodes[p].system;
+        if (!sys || sys->is_apply_deferred) continue;
+        if (out && count < capacity) out[count] = ecs_sched__outcome_of(s, sys);
+        count++;
+    }
+    return count;
+}
+
+ecs_sched_result ecs_sched_what_ran_log(ecs_sched_world *w, const char *schedule) {
+    ecs_sched_system_outcome *outcomes;
+    int32_t count = ecs_sched_what_ran(w, schedule, NULL, 0), i;
+    if (count < 0) return w->env.last_result;
+    outcomes = (ecs_sched_system_outcome *)ecs_sched__alloc(&w->env, sizeof *outcomes *
+                                                                          (size_t)(count + 1));
+    if (!outcomes) return ECS_SCHED_ERR_OUT_OF_MEMORY;
+    ecs_sched_what_ran(w, schedule, outcomes, count);
+    ecs_sched__logf(&w->env, ECS_SCHED_LOG_INFO, ECS_SCHED_OK, "what ran in '%s', in plan order:",
+                    schedule);
+    for (i = 0; i < count; i++) {
+        const ecs_sched_system_outcome *o = &outcomes[i];
+        char timing[48] = "";
+        if (o->ns >= 0) snprintf(timing, sizeof timing, " in %lld ns", (long long)o->ns);
+        ecs_sched__logf(&w->env, ECS_SCHED_LOG_INFO, ECS_SCHED_OK, "  %-24s %s%s%s%s%s%s%s",
+                        o->system, ecs_sched_outcome_string(o->outcome), timing,
+                        o->condition ? " by condition '" : "", o->condition ? o->condition : "",
+                        o->condition ? "'" : "", o->set ? " of set " : "", o->set ? o->set : "");
+    }
+    ecs_sched__free(&w->env, outcomes);
+    return ECS_SCHED_OK;
+}
+
+/* ---- systems switched off ---- */
+
+ecs_sched_result ecs_sched_system_set_enabled(ecs_sched_world *w, const char *schedule,
+                                             const char *system, bool enabled) {
+    ecs_sched__system *sys;
+    ECS_SCHED__CHECK_WORLD(w);
+    sys = ecs_sched__system_named(w, schedule, system, "system_set_enabled", NULL);
+    if (!sys) return w->env.last_result;
+    if (sys->watch.disabled == !enabled) return ECS_SCHED_OK;
+    sys->watch.disabled = !enabled;
+    w->disabled_systems += enabled ? -1 : 1;
+    ecs_sched__watch_update(w);
+    return ECS_SCHED_OK;
+}
+
+bool ecs_sched_system_enabled(ecs_sched_world *w, const char *schedule, const char *system) {
+    ecs_sched__system *sys;
+    ECS_SCHED__CHECK_WORLD(w);
+    sys = ecs_sched__system_named(w, schedule, system, "system_enabled", NULL);
+    return sys && !sys->watch.disabled;
+}
+
+#endif /* ECS_SCHED_TRACE */
