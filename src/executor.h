@@ -153,6 +153,7 @@ ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_watched(ecs_sched__sche
     int64_t commands = 0, begin;
     bool stop;
     int32_t i;
+    if (plan->writer_count == 0) return false;
     if (!ecs_sched__tracing(s->world)) return ecs_sched__apply_pending_of_writers(s);
     for (i = 0; i < plan->writer_count; i++) {
         commands += ecs_sched_commands_pending(plan->writers[i]->system->ctx.commands);

@@ -1,0 +1,702 @@
+/* The trace (ECS_SCHED_TRACE): what a recording holds and how it is written as Chrome
+   trace-event JSON (parsed back with cJSON), the accounting of a full buffer, the outcomes of
+   a run, statistics, systems switched off, stepping, and the errors of bad requests. */
+#define _POSIX_C_SOURCE 200809L
+#include "ecs_sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+
+#include "fixture.h"
+
+/* ---- systems and conditions the tests use ---- */
+
+static char g_ran[512];
+
+static void note(ecs_sched_system_ctx *ctx) {
+    size_t n = strlen(g_ran);
+    snprintf(g_ran + n, sizeof g_ran - n, "%s ", ecs_sched_ctx_name(ctx));
+}
+
+static bool never_holds(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    return false;
+}
+
+static ecs_sched_condition never_condition(void) {
+    ecs_sched_condition c;
+    memset(&c, 0, sizeof c);
+    c.name = "never";
+    c.fn = never_holds;
+    return c;
+}
+
+static void fail_always(ecs_sched_system_ctx *ctx) {
+    ecs_sched_ctx_fail(ctx, ECS_SCHED_ERR_SYSTEM_FAILED, "failed on purpose");
+}
+
+static void spawns_three(ecs_sched_system_ctx *ctx) {
+    ecs_sched_commands *c = ecs_sched_ctx_commands(ctx);
+    int i;
+    for (i = 0; i < 3; i++) ecs_sched_commands_spawn(c);
+}
+
+static void runs_other_schedule(ecs_sched_system_ctx *ctx) {
+    assert_int_equal(ecs_sched_run_schedule(ecs_sched_ctx_world(ctx), "Inner"), ECS_SCHED_OK);
+}
+
+static ecs_sched_system_desc system_named(const char *name, ecs_sched_system_fn fn) {
+    ecs_sched_system_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.fn = fn;
+    return d;
+}
+
+static void add(ecs_sched_world *w, const char *schedule, const char *name) {
+    ecs_sched_system_desc d = system_named(name, note);
+    assert_int_equal(ecs_sched_add_system(w, schedule, &d), ECS_SCHED_OK);
+}
+
+static void add_all(ecs_sched_world *w, const ecs_sched_system_desc *d, int count) {
+    int i;
+    for (i = 0; i < count; i++) assert_int_equal(ecs_sched_add_system(w, UPDATE, &d[i]), ECS_SCHED_OK);
+}
+
+/* A world with systems a, b, c chained in Update. */
+static ecs_sched_world *abc_world(void) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_system_desc d[3];
+    d[0] = system_named("a", note);
+    d[1] = system_named("b", note);
+    d[2] = system_named("c", note);
+    d[1].after[0] = "a";
+    d[2].after[0] = "b";
+    add_all(w, d, 3);
+    g_ran[0] = '\0';
+    return w;
+}
+
+/* ---- reading a written trace back ---- */
+
+static cJSON *written_trace(ecs_sched_world *w) {
+    char path[] = "/tmp/ecs_sched_trace_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f;
+    long size;
+    char *text;
+    cJSON *root;
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(ecs_sched_trace_write(w, path), ECS_SCHED_OK);
+    f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    text = (char *)malloc((size_t)size + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
+    text[size] = '\0';
+    fclose(f);
+    remove(path);
+    root = cJSON_Parse(text);
+    free(text);
+    assert_non_null(root);
+    return root;
+}
+
+static cJSON *events_of(cJSON *root) {
+    cJSON *events = cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
+    assert_true(cJSON_IsArray(events));
+    return events;
+}
+
+static const char *text_of(const cJSON *o, const char *key) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+static double number_of(const cJSON *o, const char *key) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
+    assert_true(cJSON_IsNumber(item));
+    return item->valuedouble;
+}
+
+static const cJSON *arg_of(const cJSON *event, const char *key) {
+    return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(event, "args"), key);
+}
+
+/* Events of category `cat` (NULL: every recorded one, metadata left out). */
+static int count_events(cJSON *root, const char *cat, const char *name) {
+    const cJSON *e;
+    int n = 0;
+    cJSON_ArrayForEach(e, events_of(root)) {
+        const char *ph = text_of(e, "ph");
+        if (ph && strcmp(ph, "M") == 0) continue;
+        if (cat && strcmp(text_of(e, "cat"), cat) != 0) continue;
+        if (name && strcmp(text_of(e, "name"), name) != 0) continue;
+        n++;
+    }
+    return n;
+}
+
+static const cJSON *find_event(cJSON *root, const char *cat, const char *name) {
+    const cJSON *e;
+    cJSON_ArrayForEach(e, events_of(root)) {
+        const char *c = text_of(e, "cat");
+        if (c && strcmp(c, cat) == 0 && (!name || strcmp(text_of(e, "name"), name) == 0)) {
+            return e;
+        }
+    }
+    return NULL;
+}
+
+static double other_data(cJSON *root, const char *key) {
+    return number_of(cJSON_GetObjectItemCaseSensitive(root, "otherData"), key);
+}
+
+/* Whether the spans on each thread nest: sorted by start (longest first at a tie), each lies
+   within the innermost open one that has not ended before it starts. Timestamps are written
+   to the nanosecond, so a span may poke out by that rounding. */
+typedef struct span {
+    int tid;
+    double ts, end;
+} span;
+
+static int span_order(const void *pa, const void *pb) {
+    const span *a = (const span *)pa, *b = (const span *)pb;
+    if (a->tid != b->tid) return a->tid - b->tid;
+    if (a->ts != b->ts) return a->ts < b->ts ? -1 : 1;
+    return a->end > b->end ? -1 : a->end < b->end ? 1 : 0;
+}
+
+static void assert_spans_nest(cJSON *root) {
+    span spans[4096], *open[64];
+    int count = 0, depth = 0, i;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, events_of(root)) {
+        if (strcmp(text_of(e, "ph"), "X") != 0) continue;
+        assert_true(count < 4096);
+        spans[count].tid = (int)number_of(e, "tid");
+        spans[count].ts = number_of(e, "ts");
+        assert_true(number_of(e, "dur") >= 0.0);
+        spans[count].end = spans[count].ts + number_of(e, "dur");
+        count++;
+    }
+    qsort(spans, (size_t)count, sizeof *spans, span_order);
+    for (i = 0; i < count; i++) {
+        while (depth > 0 && (open[depth - 1]->tid != spans[i].tid ||
+                             open[depth - 1]->end <= spans[i].ts + 0.002)) {
+            depth--;
+        }
+        if (depth > 0) assert_true(spans[i].end <= open[depth - 1]->end + 0.002);
+        assert_true(depth < 64);
+        open[depth++] = &spans[i];
+    }
+}
+
+/* ---- the recording ---- */
+
+static void a_trace_lists_every_system_run_with_its_schedule(void **state) {
+    ecs_sched_world *w = abc_world();
+    cJSON *root;
+    const cJSON *a;
+    (void)state;
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_stop(w), ECS_SCHED_OK);
+    root = written_trace(w);
+    assert_int_equal(count_events(root, "system", NULL), 6);
+    assert_int_equal(count_events(root, "system", "b"), 2);
+    assert_int_equal(count_events(root, "schedule", UPDATE), 2);
+    assert_int_equal(count_events(root, "frame", NULL), 2);
+    a = find_event(root, "system", "a");
+    assert_string_equal(text_of(a, "ph"), "X");
+    assert_string_equal(cJSON_GetStringValue(arg_of(a, "schedule")), UPDATE);
+    assert_int_equal((int)other_data(root, "events_dropped"), 0);
+    assert_int_equal((int)other_data(root, "events_recorded"), 10);
+    assert_spans_nest(root);
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+static void nothing_is_recorded_before_the_start_or_after_the_stop(void **state) {
+    ecs_sched_world *w = abc_world();
+    ecs_sched_trace_info info;
+    (void)state;
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_stop(w), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    info = ecs_sched_trace_get_info(w);
+    assert_false(info.running);
+    assert_int_equal(info.recorded, 5);   /* 3 systems, the schedule, the frame */
+    assert_int_equal(info.frames, 1);
+    ecs_sched_world_destroy(w);
+}
+
+static void a_nested_schedule_run_is_a_span_inside_the_system_that_ran_it(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_system_desc outer = system_named("outer", runs_other_schedule);
+    cJSON *root;
+    const cJSON *sys, *inner;
+    (void)state;
+    outer.exclusive = true;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &outer), ECS_SCHED_OK);
+    add(w, "Inner", "inside");
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    root = written_trace(w);
+    sys = find_event(root, "system", "outer");
+    inner = find_event(root, "schedule", "Inner");
+    assert_non_null(sys);
+    assert_non_null(inner);
+    assert_true(number_of(inner, "ts") >= number_of(sys, "ts") - 0.002);
+    assert_true(number_of(inner, "ts") + number_of(inner, "dur") <=
+                number_of(sys, "ts") + number_of(sys, "dur") + 0.002);
+    assert_int_equal(count_events(root, "frame", NULL), 1);   /* the nested run is no frame */
+    assert_spans_nest(root);
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+static void a_sync_point_says_how_many_commands_it_applied(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_system_desc d[2];
+    cJSON *root;
+    const cJSON *e;
+    int commands = 0;
+    (void)state;
+    d[0] = system_named("spawner", spawns_three);
+    d[0].commands = true;
+    d[1] = system_named("reader", note);
+    d[1].after[0] = "spawner";
+    d[1].exclusive = true;
+    add_all(w, d, 2);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    root = written_trace(w);
+    cJSON_ArrayForEach(e, events_of(root)) {
+        const char *cat = text_of(e, "cat");
+        if (cat && strcmp(cat, "sync") == 0) commands += (int)cJSON_GetNumberValue(arg_of(e, "commands"));
+    }
+    assert_true(count_events(root, "sync", NULL) >= 1);
+    assert_int_equal(commands, 3);
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+static void a_false_condition_is_recorded_with_what_it_guards(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_system_desc d = system_named("guarded", note);
+    cJSON *root;
+    const cJSON *c;
+    ecs_sched_condition never = never_condition();
+    (void)state;
+    d.run_if[0] = &never;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &d), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    root = written_trace(w);
+    c = find_event(root, "condition", "never");
+    assert_non_null(c);
+    assert_true(cJSON_IsFalse(arg_of(c, "result")));
+    assert_string_equal(cJSON_GetStringValue(arg_of(c, "guards")), "guarded");
+    assert_int_equal(count_events(root, "system", "guarded"), 0);
+    assert_int_equal(count_events(root, "skipped", "guarded"), 1);
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+/* 20 systems, a schedule and a frame ask for 22 events; 10 fit. */
+static void a_full_buffer_keeps_the_oldest_events_and_counts_the_rest(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_trace_desc t;
+    ecs_sched_trace_info info;
+    cJSON *root;
+    int i;
+    (void)state;
+    for (i = 0; i < 20; i++) add(w, UPDATE, "s");
+    memset(&t, 0, sizeof t);
+    t.capacity = 10;
+    assert_int_equal(ecs_sched_trace_start(w, &t), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    info = ecs_sched_trace_get_info(w);
+    assert_int_equal(info.recorded, 10);
+    assert_int_equal(info.dropped, 12);
+    root = written_trace(w);
+    assert_int_equal(count_events(root, NULL, NULL), 10);
+    assert_int_equal(count_events(root, "system", NULL), 10);   /* the newest were dropped */
+    assert_int_equal((int)other_data(root, "events_dropped"), 12);
+    assert_non_null(strstr(text_of(cJSON_GetObjectItemCaseSensitive(root, "otherData"), "note"),
+                           "dropped"));
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+static void a_trace_for_n_frames_stops_and_writes_its_file(void **state) {
+    ecs_sched_world *w = abc_world();
+    ecs_sched_trace_desc t;
+    char path[] = "/tmp/ecs_sched_frames_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f;
+    char head[64] = "";
+    (void)state;
+    assert_true(fd >= 0);
+    close(fd);
+    memset(&t, 0, sizeof t);
+    t.frames = 2;
+    t.path = path;
+    assert_int_equal(ecs_sched_trace_start(w, &t), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_true(ecs_sched_trace_get_info(w).running);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_false(ecs_sched_trace_get_info(w).running);
+    assert_int_equal(ecs_sched_trace_get_info(w).frames, 2);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(head, sizeof head, f));
+    fclose(f);
+    remove(path);
+    assert_non_null(strstr(head, "displayTimeUnit"));
+    ecs_sched_world_destroy(w);
+}
+
+#ifdef ECS_SCHED_THREADS
+static void spin_a_little(ecs_sched_system_ctx *ctx) {
+    struct timespec a, b;
+    (void)ctx;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    do {
+        clock_gettime(CLOCK_MONOTONIC, &b);
+    } while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 200000L);
+}
+
+static bool events_from_a_worker(cJSON *root) {
+    const cJSON *e;
+    cJSON_ArrayForEach(e, events_of(root)) {
+        const char *cat = text_of(e, "cat");
+        if (cat && strcmp(cat, "system") == 0 && number_of(e, "tid") > 0) return true;
+    }
+    return false;
+}
+
+static void the_parallel_executor_records_each_system_on_the_thread_that_ran_it(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_PARALLEL, 2);
+    ecs_sched_system_desc d = system_named("spin", spin_a_little);
+    bool seen = false;
+    int attempt, i;
+    (void)state;
+    for (i = 0; i < 4; i++) assert_int_equal(ecs_sched_add_system(w, UPDATE, &d), ECS_SCHED_OK);
+    for (attempt = 0; attempt < 20 && !seen; attempt++) {
+        cJSON *root;
+        assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+        for (i = 0; i < 10; i++) assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+        assert_int_equal(ecs_sched_trace_stop(w), ECS_SCHED_OK);
+        root = written_trace(w);
+        assert_int_equal(count_events(root, "system", NULL), 40);
+        assert_spans_nest(root);
+        seen = events_from_a_worker(root);
+        cJSON_Delete(root);
+    }
+    assert_true(seen);
+    ecs_sched_world_destroy(w);
+}
+#endif
+
+/* ---- outcomes, statistics, systems switched off ---- */
+
+static void what_ran_tells_ran_skipped_and_disabled_apart(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_system_desc d[3];
+    ecs_sched_system_outcome out[3];
+    ecs_sched_condition never = never_condition();
+    (void)state;
+    d[0] = system_named("runs", note);
+    d[1] = system_named("guarded", note);
+    d[1].run_if[0] = &never;
+    d[1].after[0] = "runs";
+    d[2] = system_named("off", note);
+    d[2].after[0] = "guarded";
+    add_all(w, d, 3);
+    assert_int_equal(ecs_sched_system_set_enabled(w, UPDATE, "off", false), ECS_SCHED_OK);
+    assert_false(ecs_sched_system_enabled(w, UPDATE, "off"));
+    ecs_sched_outcomes_enable(w, true);
+    g_ran[0] = '\0';
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "runs ");
+    assert_int_equal(ecs_sched_what_ran(w, UPDATE, out, 3), 3);
+    assert_string_equal(out[0].system, "runs");
+    assert_int_equal(out[0].outcome, ECS_SCHED_OUTCOME_RAN);
+    assert_int_equal(out[0].ns, -1);   /* no trace, no statistics: not timed */
+    assert_int_equal(out[1].outcome, ECS_SCHED_OUTCOME_SKIPPED);
+    assert_string_equal(out[1].condition, "never");
+    assert_null(out[1].set);
+    assert_int_equal(out[2].outcome, ECS_SCHED_OUTCOME_DISABLED);
+    ecs_sched_world_destroy(w);
+}
+
+static void a_system_after_a_stopping_failure_is_not_reached(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_system_desc d[2];
+    ecs_sched_system_outcome out[2];
+    (void)state;
+    d[0] = system_named("fails", fail_always);
+    d[1] = system_named("later", note);
+    d[1].after[0] = "fails";
+    add_all(w, d, 2);
+    ecs_sched_stats_enable(w, true);
+    assert_int_not_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_what_ran(w, UPDATE, out, 2), 2);
+    assert_int_equal(out[0].outcome, ECS_SCHED_OUTCOME_RAN);
+    assert_true(out[0].ns >= 0);
+    assert_int_equal(out[1].outcome, ECS_SCHED_OUTCOME_NOT_REACHED);
+    ecs_sched_world_destroy(w);
+}
+
+static void statistics_count_runs_and_bound_their_times(void **state) {
+    ecs_sched_world *w = abc_world();
+    ecs_sched_system_stats st;
+    int i;
+    (void)state;
+    ecs_sched_stats_enable(w, true);
+    for (i = 0; i < 5; i++) assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_system_stats_get(w, UPDATE, "b", &st), ECS_SCHED_OK);
+    assert_int_equal(st.runs, 5);
+    assert_true(st.min_ns >= 0);
+    assert_true(st.min_ns <= st.max_ns);
+    assert_true(st.total_ns >= 5 * st.min_ns && st.total_ns <= 5 * st.max_ns);
+    ecs_sched_stats_enable(w, false);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_system_stats_get(w, UPDATE, "b", &st), ECS_SCHED_OK);
+    assert_int_equal(st.runs, 5);
+    ecs_sched_stats_enable(w, true);   /* switched on again: counted afresh */
+    assert_int_equal(ecs_sched_system_stats_get(w, UPDATE, "b", &st), ECS_SCHED_OK);
+    assert_int_equal(st.runs, 0);
+    ecs_sched_world_destroy(w);
+}
+
+static void a_system_enabled_again_runs_again(void **state) {
+    ecs_sched_world *w = abc_world();
+    (void)state;
+    assert_int_equal(ecs_sched_system_set_enabled(w, UPDATE, "b", false), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "a c ");
+    assert_int_equal(ecs_sched_system_set_enabled(w, UPDATE, "b", true), ECS_SCHED_OK);
+    g_ran[0] = '\0';
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "a b c ");
+    ecs_sched_world_destroy(w);
+}
+
+static void what_ran_logs_one_line_per_system(void **state) {
+    captured_log log;
+    ecs_sched_world_desc desc = logged_world_desc(&log);
+    ecs_sched_world *w = ecs_sched_world_create(&desc);
+    (void)state;
+    add(w, UPDATE, "lonely");
+    ecs_sched_outcomes_enable(w, true);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_what_ran_log(w, UPDATE), ECS_SCHED_OK);
+    assert_non_null(strstr(log.text, "lonely"));
+    assert_non_null(strstr(log.text, "ran"));
+    ecs_sched_world_destroy(w);
+}
+
+/* ---- stepping ---- */
+
+static void each_step_runs_the_next_system_only(void **state) {
+    ecs_sched_world *w = abc_world();
+    (void)state;
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* builds it */
+    assert_int_equal(ecs_sched_stepping_enable(w, UPDATE), ECS_SCHED_OK);
+    g_ran[0] = '\0';
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "");   /* nothing asked: everything held */
+    assert_string_equal(ecs_sched_stepping_cursor(w, UPDATE), "a");
+    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "a ");
+    assert_string_equal(ecs_sched_stepping_cursor(w, UPDATE), "b");
+    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "a b c ");
+    assert_string_equal(ecs_sched_stepping_cursor(w, UPDATE), "a");   /* the next frame */
+    ecs_sched_world_destroy(w);
+}
+
+static void continue_runs_to_the_end_of_the_frame_but_stops_before_a_breakpoint(void **state) {
+    ecs_sched_world *w = abc_world();
+    (void)state;
+    assert_int_equal(ecs_sched_stepping_enable(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_stepping_set(w, UPDATE, "c", ECS_SCHED_STEP_BREAKPOINT),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_step_continue(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "a b ");
+    assert_string_equal(ecs_sched_stepping_cursor(w, UPDATE), "c");
+    g_ran[0] = '\0';
+    assert_int_equal(ecs_sched_step_continue(w, UPDATE), ECS_SCHED_OK);   /* from the breakpoint */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "c ");
+    ecs_sched_world_destroy(w);
+}
+
+static void always_run_and_never_run_systems_ignore_the_cursor(void **state) {
+    ecs_sched_world *w = abc_world();
+    (void)state;
+    assert_int_equal(ecs_sched_stepping_enable(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_stepping_set(w, UPDATE, "c", ECS_SCHED_STEP_ALWAYS_RUN),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_stepping_set(w, UPDATE, "a", ECS_SCHED_STEP_NEVER_RUN),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "c ");
+    assert_string_equal(ecs_sched_stepping_cursor(w, UPDATE), "b");   /* a is passed over */
+    g_ran[0] = '\0';
+    assert_int_equal(ecs_sched_step_continue(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "b c ");
+    ecs_sched_world_destroy(w);
+}
+
+static void held_systems_are_in_the_trace_and_the_outcomes(void **state) {
+    ecs_sched_world *w = abc_world();
+    ecs_sched_system_outcome out[3];
+    cJSON *root;
+    (void)state;
+    assert_int_equal(ecs_sched_stepping_enable(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_what_ran(w, UPDATE, out, 3), 3);
+    assert_int_equal(out[0].outcome, ECS_SCHED_OUTCOME_RAN);
+    assert_int_equal(out[1].outcome, ECS_SCHED_OUTCOME_HELD);
+    assert_int_equal(out[2].outcome, ECS_SCHED_OUTCOME_HELD);
+    root = written_trace(w);
+    assert_int_equal(count_events(root, "held", NULL), 2);
+    assert_int_equal(count_events(root, "system", "a"), 1);
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+static void stepping_disabled_runs_everything_again(void **state) {
+    ecs_sched_world *w = abc_world();
+    (void)state;
+    assert_int_equal(ecs_sched_stepping_enable(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_stepping_disable(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "a b c ");
+    assert_null(ecs_sched_stepping_cursor(w, UPDATE));
+    ecs_sched_world_destroy(w);
+}
+
+/* ---- bad requests ---- */
+
+static void steps_itself(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *w = ecs_sched_ctx_world(ctx);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_ERR_SCHEDULE_RUNNING);
+    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_ERR_SCHEDULE_RUNNING);
+}
+
+static void stepping_a_running_schedule_is_refused(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_system_desc d = system_named("stepper", steps_itself);
+    (void)state;
+    d.exclusive = true;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &d), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_stepping_enable(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_stepping_set(w, UPDATE, "stepper", ECS_SCHED_STEP_ALWAYS_RUN),
+                     ECS_SCHED_OK);
+    /* what a system calls that fails is its failure */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCHEDULE_RUNNING);
+    assert_non_null(strstr(ecs_sched_last_error(w), "schedule 'Update' is running"));
+    ecs_sched_world_destroy(w);
+}
+
+static void unknown_schedules_and_systems_are_named_in_the_error(void **state) {
+    ecs_sched_world *w = abc_world();
+    ecs_sched_system_stats st;
+    (void)state;
+    assert_int_equal(ecs_sched_stepping_enable(w, "Nowhere"), ECS_SCHED_ERR_UNKNOWN_SCHEDULE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "Nowhere"));
+    assert_int_equal(ecs_sched_system_set_enabled(w, UPDATE, "ghost", false),
+                     ECS_SCHED_ERR_NOT_FOUND);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'ghost'"));
+    assert_int_equal(ecs_sched_system_stats_get(w, UPDATE, "ghost", &st), ECS_SCHED_ERR_NOT_FOUND);
+    assert_int_equal(ecs_sched_stepping_set(w, UPDATE, "ghost", ECS_SCHED_STEP_BREAKPOINT),
+                     ECS_SCHED_ERR_NOT_FOUND);
+    assert_int_equal(ecs_sched_what_ran(w, "Nowhere", NULL, 0), -1);
+    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "stepping_enable"));
+    ecs_sched_world_destroy(w);
+}
+
+static void bad_trace_requests_are_refused_and_change_nothing(void **state) {
+    ecs_sched_world *w = abc_world();
+    ecs_sched_trace_desc t;
+    (void)state;
+    memset(&t, 0, sizeof t);
+    t.capacity = -1;
+    assert_int_equal(ecs_sched_trace_start(w, &t), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "capacity -1"));
+    t.capacity = 0;
+    t.path = "/tmp/x.json";
+    assert_int_equal(ecs_sched_trace_start(w, &t), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_false(ecs_sched_trace_get_info(w).running);
+    assert_int_equal(ecs_sched_trace_write(w, "/tmp/never.json"), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_trace_stop(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "already"));
+    assert_int_equal(ecs_sched_trace_write(w, "/nonexistent-dir/t.json"),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "/nonexistent-dir/t.json"));
+    assert_int_equal(ecs_sched_what_ran(w, UPDATE, NULL, 0), -1);   /* not run yet */
+    ecs_sched_world_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_trace_lists_every_system_run_with_its_schedule),
+        cmocka_unit_test(nothing_is_recorded_before_the_start_or_after_the_stop),
+        cmocka_unit_test(a_nested_schedule_run_is_a_span_inside_the_system_that_ran_it),
+        cmocka_unit_test(a_sync_point_says_how_many_commands_it_applied),
+        cmocka_unit_test(a_false_condition_is_recorded_with_what_it_guards),
+        cmocka_unit_test(a_full_buffer_keeps_the_oldest_events_and_counts_the_rest),
+        cmocka_unit_test(a_trace_for_n_frames_stops_and_writes_its_file),
+#ifdef ECS_SCHED_THREADS
+        cmocka_unit_test(the_parallel_executor_records_each_system_on_the_thread_that_ran_it),
+#endif
+        cmocka_unit_test(what_ran_tells_ran_skipped_and_disabled_apart),
+        cmocka_unit_test(a_system_after_a_stopping_failure_is_not_reached),
+        cmocka_unit_test(statistics_count_runs_and_bound_their_times),
+        cmocka_unit_test(a_system_enabled_again_runs_again),
+        cmocka_unit_test(what_ran_logs_one_line_per_system),
+        cmocka_unit_test(each_step_runs_the_next_system_only),
+        cmocka_unit_test(continue_runs_to_the_end_of_the_frame_but_stops_before_a_breakpoint),
+        cmocka_unit_test(always_run_and_never_run_systems_ignore_the_cursor),
+        cmocka_unit_test(held_systems_are_in_the_trace_and_the_outcomes),
+        cmocka_unit_test(stepping_disabled_runs_everything_again),
+        cmocka_unit_test(stepping_a_running_schedule_is_refused),
+        cmocka_unit_test(unknown_schedules_and_systems_are_named_in_the_error),
+        cmocka_unit_test(bad_trace_requests_are_refused_and_change_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
