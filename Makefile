@@ -43,7 +43,7 @@ CXX_clang := clang++
 TESTS     := $(basename $(notdir $(wildcard tests/test_*.c)))
 TEST_HEADERS := $(wildcard tests/*.h)
 # The tests whose point is threads; the rest run threaded under ASan+UBSan only.
-TSAN_TESTS := $(basename $(notdir $(wildcard tests/test_pool.c tests/test_parallel*.c tests/test_states.c tests/test_app.c tests/test_failures.c tests/test_events_parallel.c tests/test_inheritance.c)))
+TSAN_TESTS := $(basename $(notdir $(wildcard tests/test_pool.c tests/test_parallel*.c tests/test_states.c tests/test_app.c tests/test_failures.c tests/test_events_parallel.c tests/test_inheritance.c tests/test_trace.c)))
 SOURCES   := $(wildcard src/*.h src/doc/*.txt) tools/amalgamate.py
 
 export ASAN_OPTIONS  := detect_leaks=1:abort_on_error=0
@@ -94,6 +94,20 @@ main-examples: $(addprefix $(BUILD)/,$(MAIN_EXAMPLES))
 $(addprefix $(BUILD)/,$(MAIN_EXAMPLES)): $(BUILD)/%: examples/%.c ecs_sched.h
 	@mkdir -p $(@D)
 	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) $< $(STB_LIBS) $(EXAMPLE_LIBS) -o $@
+
+# The game loop example, built with threads, traced for its first frames (ECS_SCHED_TRACE in
+# its environment), and the trace drawn as an SVG timeline.
+trace: deps $(BUILD)/trace.svg
+
+$(BUILD)/game_loop_traced: examples/game_loop.c ecs_sched.h
+	@mkdir -p $(@D)
+	cc $(THREADED) -O2 -I. $(STB_CFLAGS) $< $(STB_LIBS) -lpthread -o $@
+
+$(BUILD)/trace.json: $(BUILD)/game_loop_traced
+	ECS_SCHED_TRACE=$@ ./$< > /dev/null
+
+$(BUILD)/trace.svg: $(BUILD)/trace.json tools/trace_svg.py
+	$(PYTHON) tools/trace_svg.py $< $@
 
 graphs: deps ecs_sched.h
 	sh tools/graph.sh

@@ -133,6 +133,12 @@
          through cJSON (Debian's libcjson-dev; link -lcjson). Without it the library needs
          nothing but stb_ds. Define it in the files that call the JSON functions too.
 
+     ECS_SCHED_TRACE                                                                    (impl)
+         Compile the trace, statistics, outcomes, systems switched off and stepping (see
+         SEEING A FRAME). Without it none of their code is in the library and a schedule run
+         pays nothing for them; with it, a run that nothing watches pays one predictable
+         branch per range of systems. Define it in the files that call their functions too.
+
      ECS_SCHED_THREADS                                                                  (impl)
          Compile the thread pool and the parallel executor (see THREADS). The implementation
          file must then be compiled as C11 (<stdatomic.h>, _Thread_local) with POSIX threads:
@@ -1427,6 +1433,60 @@
          schedule unless that run stopped; ecs_sched_app_update and _run return the failure.
 
 
+   SEEING A FRAME (ECS_SCHED_TRACE)
+
+     A trace records what runs, as it runs, into a buffer allocated when it starts (no
+     allocation per event), and writes it as Chrome trace-event JSON: open it in Perfetto
+     (ui.perfetto.dev) or chrome://tracing, or draw it with tools/trace_svg.py.
+
+         ecs_sched_trace_desc t = {0};
+         t.frames = 5;                       // stop after 5 frames ...
+         t.path = "build/trace.json";        // ... and write the file there
+         ecs_sched_trace_start(world, &t);   // or NULL: until ecs_sched_trace_stop
+
+     - Recorded: every system run (a span on the thread that ran it), every condition
+       evaluation (its result, and the system it guards), sync points (with the number of
+       commands applied), schedule runs (nested runs as spans inside the system that ran
+       them), fixed steps, state transitions (machine, from, to), app frames, failures, and
+       the systems that were skipped, switched off or held by stepping (instants). A frame is
+       an app update, or a run of a schedule from outside any other.
+     - One track per thread: 0 is the calling thread, 1.. the pool's workers.
+     - A full buffer drops the newest events; ecs_sched_trace_get_info and the file's
+       "otherData" count them (events_recorded, events_dropped): the file stays valid.
+     - Start, stop and write are refused while a schedule runs (ECS_SCHED_ERR_SCHEDULE_RUNNING);
+       a negative capacity or frame count, or a path without frames, is
+       ECS_SCHED_ERR_INVALID_ARGUMENT.
+     - Cost: a recorded system run costs two readings of the time stamp counter and one
+       event; a run nothing watches pays one predictable branch per range of systems.
+
+     What ran: with outcomes, statistics or a trace on, every system's outcome in its
+     schedule's last run is kept: ran (with its time when tracing or statistics are on, and
+     its thread), skipped (the condition found false, and its set when a set's condition),
+     disabled, held by stepping, or not reached (the run stopped before it).
+
+         ecs_sched_outcomes_enable(world, true);
+         ecs_sched_run_schedule(world, "Update");
+         ecs_sched_what_ran_log(world, "Update");   // one line per system, at INFO level
+
+     Statistics (ecs_sched_stats_enable): per system, runs and total, least and most time.
+     ecs_sched_system_set_enabled switches a system off (it does not run, its conditions are
+     not evaluated; the plan, sync points and access rules stay).
+
+     Stepping, as in Bevy: ecs_sched_stepping_enable(world, "Update") makes each run of the
+     schedule go through its plan in order on the calling thread, sync points and conditions
+     as usual, running only its always-run systems plus what was asked since the last run:
+
+         ecs_sched_step_one(world, "Update");        // the system at the cursor
+         ecs_sched_step_continue(world, "Update");   // from the cursor to the end of the
+                                                     // frame, stopping before a breakpoint
+         ecs_sched_stepping_set(world, "Update", "physics", ECS_SCHED_STEP_BREAKPOINT);
+         // also ECS_SCHED_STEP_ALWAYS_RUN, ECS_SCHED_STEP_NEVER_RUN, ECS_SCHED_STEP_DEFAULT
+
+     The others are held (outcome HELD, a "held" instant in the trace). The cursor goes back
+     to the first system after the last; ecs_sched_stepping_cursor names the system the next
+     step runs. Stepping a schedule while it runs is ECS_SCHED_ERR_SCHEDULE_RUNNING; unknown
+     schedules and systems are ECS_SCHED_ERR_UNKNOWN_SCHEDULE and ECS_SCHED_ERR_NOT_FOUND,
+     two systems of the same name ECS_SCHED_ERR_DUPLICATE_NAME.
    API INDEX
 
      Every public function, by the module (src/<module>.h) that declares it:
@@ -1517,6 +1577,14 @@
      snapshot   ecs_sched_snapshot_take, ecs_sched_snapshot_restore, ecs_sched_snapshot_retake,
                 ecs_sched_snapshot_free, ecs_sched_snapshot_bytes
      sort       ecs_sched_query_order_by, ecs_sched_query_group_by
+     trace      (ECS_SCHED_TRACE) ecs_sched_trace_start, ecs_sched_trace_stop,
+                ecs_sched_trace_get_info, ecs_sched_trace_write, ecs_sched_stats_enable,
+                ecs_sched_system_stats_get, ecs_sched_outcomes_enable, ecs_sched_what_ran,
+                ecs_sched_what_ran_log, ecs_sched_outcome_string, ecs_sched_system_set_enabled,
+                ecs_sched_system_enabled
+     stepping   (ECS_SCHED_TRACE) ecs_sched_stepping_enable, ecs_sched_stepping_disable,
+                ecs_sched_step_one, ecs_sched_step_continue, ecs_sched_stepping_set,
+                ecs_sched_stepping_cursor
      executor   ecs_sched_run_schedule
      state      ecs_sched_state_register, ecs_sched_state_next_id, ecs_sched_state_get,
                 ecs_sched_state_value_name, ecs_sched_state_set, ecs_sched_state_set_reenter,
@@ -14951,15 +15019,16 @@ ecs_sched_result ecs_sched_trace_start(ecs_sched_world *w, const ecs_sched_trace
     if (result != ECS_SCHED_OK) return result;
     if (!d.capacity) d.capacity = ECS_SCHED__TRACE_DEFAULT_CAPACITY;
     t = (ecs_sched__trace *)ecs_sched__alloc(&w->env, sizeof *t);
-    if (!t) return w->env.last_result;
+    if (!t) return ecs_sched__out_of_memory(w, "starting a trace");
     memset(t, 0, sizeof *t);
     t->events = (ecs_sched__trace_event *)ecs_sched__alloc(
         &w->env, sizeof *t->events * (size_t)d.capacity);
     t->path = d.path ? ecs_sched__strdup(&w->env, d.path) : NULL;
     if (!t->events || (d.path && !t->path)) {
         ecs_sched__free(&w->env, t->events);
+        ecs_sched__free(&w->env, t->path);
         ecs_sched__free(&w->env, t);
-        return ECS_SCHED_ERR_OUT_OF_MEMORY;
+        return ecs_sched__out_of_memory(w, "starting a trace");
     }
     ecs_sched__trace_free(w);
     t->capacity = d.capacity;
@@ -15152,7 +15221,7 @@ ecs_sched_result ecs_sched_what_ran_log(ecs_sched_world *w, const char *schedule
     if (count < 0) return w->env.last_result;
     outcomes = (ecs_sched_system_outcome *)ecs_sched__alloc(&w->env, sizeof *outcomes *
                                                                           (size_t)(count + 1));
-    if (!outcomes) return ECS_SCHED_ERR_OUT_OF_MEMORY;
+    if (!outcomes) return ecs_sched__out_of_memory(w, "listing what ran");
     ecs_sched_what_ran(w, schedule, outcomes, count);
     ecs_sched__logf(&w->env, ECS_SCHED_LOG_INFO, ECS_SCHED_OK, "what ran in '%s', in plan order:",
                     schedule);

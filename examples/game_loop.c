@@ -23,11 +23,18 @@
 
        cc -std=c99 -O2 -I. $(pkg-config --cflags stb) examples/game_loop.c \
           $(pkg-config --libs stb) -o game_loop && ./game_loop
+
+   With ECS_SCHED_TRACE=build/trace.json in the environment, its first frames are traced and
+   written there as Chrome trace-event JSON (`make trace` also draws them as build/trace.svg).
 */
+#ifndef ECS_SCHED_TRACE
+#define ECS_SCHED_TRACE   /* the trace: ecs_sched_trace_start */
+#endif
 #define ECS_SCHED_IMPLEMENTATION
 #include "ecs_sched.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #define GRAVITY (-9.8f)
 #define CRATES 3
@@ -326,12 +333,25 @@ static int64_t next_frame_time(uint32_t *seed) {
     return ECS_SCHED_MILLISECONDS(7 + (*seed >> 16) % 34);
 }
 
+/* ECS_SCHED_TRACE=file: the app's first frames are traced, and written to the file when the
+   last of them ends. */
+static ecs_sched_result trace_if_asked(ecs_sched_world *w) {
+    const char *path = getenv("ECS_SCHED_TRACE");
+    ecs_sched_trace_desc t;
+    if (!path || !*path) return ECS_SCHED_OK;
+    memset(&t, 0, sizeof t);
+    t.frames = 8;
+    t.path = path;
+    return ecs_sched_trace_start(w, &t);
+}
+
 int main(void) {
     ecs_sched_app *app = ecs_sched_app_create(NULL);
     ecs_sched_world *w = ecs_sched_app_world(app);
     Game game;
     uint32_t seed = 2024;
     ecs_sched_result r = setup_game(app, &game, CRATES);
+    if (r == ECS_SCHED_OK) r = trace_if_asked(w);
     while (r == ECS_SCHED_OK && !ecs_sched_app_exit_requested(app, NULL)) {
         r = ecs_sched_app_update_by(app, next_frame_time(&seed));
     }

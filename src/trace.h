@@ -551,15 +551,16 @@ ecs_sched_result ecs_sched_trace_start(ecs_sched_world *w, const ecs_sched_trace
     if (result != ECS_SCHED_OK) return result;
     if (!d.capacity) d.capacity = ECS_SCHED__TRACE_DEFAULT_CAPACITY;
     t = (ecs_sched__trace *)ecs_sched__alloc(&w->env, sizeof *t);
-    if (!t) return w->env.last_result;
+    if (!t) return ecs_sched__out_of_memory(w, "starting a trace");
     memset(t, 0, sizeof *t);
     t->events = (ecs_sched__trace_event *)ecs_sched__alloc(
         &w->env, sizeof *t->events * (size_t)d.capacity);
     t->path = d.path ? ecs_sched__strdup(&w->env, d.path) : NULL;
     if (!t->events || (d.path && !t->path)) {
         ecs_sched__free(&w->env, t->events);
+        ecs_sched__free(&w->env, t->path);
         ecs_sched__free(&w->env, t);
-        return ECS_SCHED_ERR_OUT_OF_MEMORY;
+        return ecs_sched__out_of_memory(w, "starting a trace");
     }
     ecs_sched__trace_free(w);
     t->capacity = d.capacity;
@@ -752,7 +753,7 @@ ecs_sched_result ecs_sched_what_ran_log(ecs_sched_world *w, const char *schedule
     if (count < 0) return w->env.last_result;
     outcomes = (ecs_sched_system_outcome *)ecs_sched__alloc(&w->env, sizeof *outcomes *
                                                                           (size_t)(count + 1));
-    if (!outcomes) return ECS_SCHED_ERR_OUT_OF_MEMORY;
+    if (!outcomes) return ecs_sched__out_of_memory(w, "listing what ran");
     ecs_sched_what_ran(w, schedule, outcomes, count);
     ecs_sched__logf(&w->env, ECS_SCHED_LOG_INFO, ECS_SCHED_OK, "what ran in '%s', in plan order:",
                     schedule);

@@ -375,6 +375,49 @@ static void failure_scenario(void) {
     }
 }
 
+#ifdef ECS_SCHED_TRACE
+/* A trace started (its buffer and path are the allocations), a failing run recorded under it
+   and written when its one frame ends, and what ran listed. */
+static void trace_scenario(void) {
+    ecs_sched_trace_desc t;
+    ecs_sched_system_desc d;
+    ecs_sched_result r;
+    memset(&d, 0, sizeof d);
+    d.name = "fails_traced";
+    d.fn = fail_on_purpose;
+    if (ecs_sched_add_system(world, "Traced", &d) != ECS_SCHED_OK) {
+        expect_clean_failure("add_system (traced)");
+        return;
+    }
+    memset(&t, 0, sizeof t);
+    t.capacity = 64;
+    t.frames = 1;
+    t.path = "/dev/null";
+    if (ecs_sched_trace_start(world, &t) != ECS_SCHED_OK) {
+        expect_clean_failure("trace_start");
+        if (ecs_sched_trace_get_info(world).running) {
+            fprintf(stderr, "a trace that failed to start runs\n");
+            exit(CHILD_WRONG);
+        }
+        return;
+    }
+    ecs_sched_stats_enable(world, true);
+    r = ecs_sched_run_schedule(world, "Traced");
+    if (r == ECS_SCHED_ERR_OUT_OF_MEMORY) {   /* the build: the failed run is the frame */
+        expect_clean_failure("run_schedule (traced)");
+        ecs_sched_stats_enable(world, false);
+        return;
+    }
+    if (r != ECS_SCHED_ERR_SYSTEM_FAILED || ecs_sched_trace_get_info(world).running) {
+        fprintf(stderr, "a traced failing run gave '%s' (%s)\n", ecs_sched_result_string(r),
+                ecs_sched_last_error(world));
+        exit(CHILD_WRONG);
+    }
+    check_result(ecs_sched_what_ran_log(world, "Traced"), "what_ran_log");
+    ecs_sched_stats_enable(world, false);
+}
+#endif
+
 /* The world's events: tracked components (ticks, the change log, removals), a changed
    query, observers that defer changes, messages. */
 static int observed_adds;
@@ -886,6 +929,9 @@ static void run_scenario(void) {
     }
     state_scenario();
     failure_scenario();
+#ifdef ECS_SCHED_TRACE
+    trace_scenario();
+#endif
     events_scenario();
     relations_scenario(pos);
     inheritance_scenario(pos);
