@@ -101,7 +101,7 @@ trace: deps $(BUILD)/trace.svg
 
 $(BUILD)/game_loop_traced: examples/game_loop.c ecs_sched.h
 	@mkdir -p $(@D)
-	cc $(THREADED) -O2 -I. $(STB_CFLAGS) $< $(STB_LIBS) -lpthread -o $@
+	cc $(THREADED) -DECS_SCHED_TRACE -O2 -I. $(STB_CFLAGS) $< $(STB_LIBS) -lpthread -o $@
 
 $(BUILD)/trace.json: $(BUILD)/game_loop_traced
 	ECS_SCHED_TRACE=$@ ./$< > /dev/null
@@ -279,14 +279,14 @@ $(COMPILE)/$(1)/warnings_c99.o: $(WARNING_C_SOURCES) ecs_sched.h
 
 $(COMPILE)/$(1)/warnings_c11_threads.o: $(WARNING_C_SOURCES) ecs_sched.h
 	@mkdir -p $$(@D)
-	@echo "== $(1): the warnings users turn on (C11, ECS_SCHED_THREADS, ECS_SCHED_JSON)"
+	@echo "== $(1): the warnings users turn on (C11, ECS_SCHED_THREADS, ECS_SCHED_JSON, ECS_SCHED_TRACE)"
 	@for f in $(WARNING_C_SOURCES); do \
 	  $(1) -std=c11 -DECS_SCHED_THREADS $(OPTIONAL) $(USER_WARNINGS_C) $(EVERYTHING_$(1)) -I. \
 	    $(STB_SYSTEM) -c $$$$f -o $$@ || exit 1; done
 
 $(COMPILE)/$(1)/warnings_cxx.o: tests/compile/cxx_impl.cpp ecs_sched.h
 	@mkdir -p $$(@D)
-	@echo "== $(2): the warnings users turn on (C++11, ECS_SCHED_JSON)"
+	@echo "== $(2): the warnings users turn on (C++11, ECS_SCHED_JSON, ECS_SCHED_TRACE)"
 	$(2) -std=c++11 $(USER_WARNINGS) $(OPTIONAL) -I. $(STB_SYSTEM) -c $$< -o $$@
 
 $(COMPILE)/$(1)/static_api: tests/compile/static_api.c ecs_sched.h
@@ -340,12 +340,16 @@ $(COMPILE)/$(1)/bench_c11_threads.o: bench/bench.c $(wildcard bench/*.c bench/*.
 	@mkdir -p $$(@D)
 	@echo "== $(1): the benchmarks compile with threads (C11)"
 	$(1) $(THREADED) -O2 -I. $(STB_CFLAGS) -c bench/game_loop_row.c -o $$(@:.o=_game_loop.o)
+	$(1) $(THREADED) -O2 -I. $(STB_CFLAGS) -c bench/untraced_copy.c -o $$(@:.o=_untraced.o)
+	$(1) $(THREADED) -O2 -I. $(STB_CFLAGS) -c bench/traced_copy.c -o $$(@:.o=_traced.o)
 	$(1) $(THREADED) -O2 -I. $(STB_CFLAGS) -c $$< -o $$@
 
 $(COMPILE)/$(1)/bench_c99.o: bench/bench.c $(wildcard bench/*.c bench/*.h) examples/game_loop.c ecs_sched.h
 	@mkdir -p $$(@D)
 	@echo "== $(1): the benchmarks compile as C99 without threads"
 	$(1) $(STRICT) -O2 -I. $(STB_CFLAGS) -c bench/game_loop_row.c -o $$(@:.o=_game_loop.o)
+	$(1) $(STRICT) -O2 -I. $(STB_CFLAGS) -c bench/untraced_copy.c -o $$(@:.o=_untraced.o)
+	$(1) $(STRICT) -O2 -I. $(STB_CFLAGS) -c bench/traced_copy.c -o $$(@:.o=_traced.o)
 	$(1) $(STRICT) -O2 -I. $(STB_CFLAGS) -c $$< -o $$@
 
 $(COMPILE)/$(1)/stb_routed: tests/compile/stb_routed.c ecs_sched.h
@@ -520,7 +524,7 @@ test-binaries: $(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES) \
 
 bench: deps ecs_sched.h
 	@mkdir -p $(BUILD)
-	cc -std=c11 -O2 -Wall -Wextra -Wpedantic -DECS_SCHED_THREADS $(OPTIONAL) -I. $(STB_CFLAGS) bench/bench.c bench/game_loop_row.c $(STB_LIBS) $(JSON_LIBS) -lpthread -o $(BUILD)/bench
+	cc -std=c11 -O2 -Wall -Wextra -Wpedantic -DECS_SCHED_THREADS -DECS_SCHED_JSON -I. $(STB_CFLAGS) bench/bench.c bench/game_loop_row.c bench/untraced_copy.c bench/traced_copy.c $(STB_LIBS) $(JSON_LIBS) -lpthread -o $(BUILD)/bench
 	./$(BUILD)/bench
 
 clean:

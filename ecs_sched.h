@@ -2847,8 +2847,9 @@ typedef struct ecs_sched_trace_info {
     int32_t frames;         /* frames ended since the start */
 } ecs_sched_trace_info;
 
-/* Starts recording into a new buffer (the last recording is discarded). Refused while a
-   schedule runs, while a trace runs, and for a negative capacity or frame count. */
+/* Starts recording (the last recording is discarded; its buffer is reused when it holds as
+   many events). Refused while a schedule runs, while a trace runs, and for a negative capacity
+   or frame count. */
 ECS_SCHED_API ecs_sched_result ecs_sched_trace_start(ecs_sched_world *world,
                                                     const ecs_sched_trace_desc *desc);
 /* Stops recording; the recording stays for ecs_sched_trace_write. */
@@ -5639,6 +5640,8 @@ struct ecs_sched_world {
     int32_t disabled_systems;
     int32_t stepping_schedules;
     struct ecs_sched__trace *trace;
+    int64_t watch_ticks0, watch_ns0;     /* the trace clock and the monotonic clock, read when
+                                            the world first timed something */
 #endif
     uint32_t tick_checked;               /* the tick at the last check for old ticks */
     ecs_sched__stamp *resource_stamps;   /* by component id (kept while ticks_on) */
@@ -10283,11 +10286,11 @@ typedef struct ecs_sched__name {
    run, its statistics, whether it is switched off, how stepping treats it. */
 typedef struct ecs_sched__system_watch {
     uint64_t run;                /* the schedule's watched run the outcome belongs to */
-    int64_t ns;                  /* -1: not timed */
+    int64_t ticks;               /* what it took, in trace clock ticks; -1: not timed */
     const char *condition;       /* skipped: the condition found false */
     const char *set;             /* and the set that has it, or NULL */
     struct {
-        int64_t runs, total_ns, min_ns, max_ns;
+        int64_t runs, total, min, max;   /* trace clock ticks */
     } stats;
     int32_t thread;
     uint8_t outcome;             /* ecs_sched_outcome */
@@ -10389,13 +10392,31 @@ void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx) {
     (void)ctx;  /* the executor applies the buffers when it reaches this system */
 }
 
+/* A system's memory. With ECS_SCHED_TRACE its struct is longer, and the allocator's spacing
+   would put its fn and its context's failure (which every run reads) on two cache lines for
+   some systems: it starts on a line of its own instead. */
+static ecs_sched__system *ecs_sched__system_alloc(ecs_sched_world *w) {
+#ifdef ECS_SCHED_TRACE
+    ecs_sched__system *sys = (ecs_sched__system *)ecs_sched__aligned_alloc(
+        &w->env, sizeof *sys, 64 /* a cache line */);
+    if (sys) memset(sys, 0, sizeof *sys);
+    return sys;
+#else
+    return (ecs_sched__system *)ecs_sched__calloc(&w->env, sizeof(ecs_sched__system));
+#endif
+}
+
 static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
     int32_t i;
     for (i = 0; i < s->ctx.query_count; i++) ecs_sched_query_destroy(s->ctx.queries[i]);
     ecs_sched_commands_destroy(s->ctx.commands);
     ecs_sched__free(&w->env, s->ctx.failure_message);
     ecs_sched__free(&w->env, s->ctx.cursors);
+#ifdef ECS_SCHED_TRACE
+    ecs_sched__aligned_free(&w->env, s);
+#else
     ecs_sched__free(&w->env, s);
+#endif
 }
 
 static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s) {
@@ -10697,7 +10718,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
     name_index = ecs_sched__intern(w, s, name);
     if (name_index < 0) return NULL;
     if (!ECS_SCHED__GROW(&w->env, s->systems, &s->system_capacity, s->system_count + 1) ||
-        !(sys = (ecs_sched__system *)ecs_sched__calloc(&w->env, sizeof *sys))) {
+        !(sys = ecs_sched__system_alloc(w))) {
         ecs_sched__out_of_memory(w, "adding a system");
         return NULL;
     }
@@ -14608,10 +14629,8 @@ struct ecs_sched__trace {
     char *path;
     int64_t start_ticks, start_ns;   /* the clock's pairing, for ticks to nanoseconds */
     int64_t stop_ticks, stop_ns;
-    int64_t frame_begin;
     bool running;
     bool in_app_frame;           /* an app update is on: it, not its schedules, is the frame */
-    int32_t threads_seen;        /* 1 + the highest thread number recorded */
 };
 
 /* ---- the clock ----
@@ -14655,9 +14674,9 @@ static int64_t ecs_sched__trace_take_slot(ecs_sched__trace *t) {
 #endif
 }
 
-static int64_t ecs_sched__trace_asked(const ecs_sched__trace *t) {
+static int64_t ecs_sched__trace_asked(ecs_sched__trace *t) {
 #ifdef ECS_SCHED_THREADS
-    return atomic_load_explicit(&((ecs_sched__trace *)t)->next, memory_order_relaxed);
+    return atomic_load_explicit(&t->next, memory_order_relaxed);
 #else
     return t->next;
 #endif
@@ -14701,20 +14720,33 @@ static void ecs_sched__note_outcome(ecs_sched__schedule *s, ecs_sched__system *s
     ecs_sched__system_watch *watch = ecs_sched__watch_of(sys);
     watch->run = s->watch_run;
     watch->outcome = (uint8_t)outcome;
-    watch->ns = -1;
+    watch->ticks = -1;
     watch->condition = NULL;
     watch->set = NULL;
     watch->thread = 0;
 }
 
-static void ecs_sched__stats_add(ecs_sched__system_watch *watch, int64_t ns) {
-    if (watch->stats.runs == 0 || ns < watch->stats.min_ns) watch->stats.min_ns = ns;
-    if (ns > watch->stats.max_ns) watch->stats.max_ns = ns;
-    watch->stats.total_ns += ns;
+static void ecs_sched__stats_add(ecs_sched__system_watch *watch, int64_t ticks) {
+    if (watch->stats.runs == 0 || ticks < watch->stats.min) watch->stats.min = ticks;
+    if (ticks > watch->stats.max) watch->stats.max = ticks;
+    watch->stats.total += ticks;
     watch->stats.runs++;
 }
 
-static int64_t ecs_sched__trace_ns_between(const ecs_sched_world *w, int64_t begin, int64_t end);
+/* Timings are kept in clock ticks, turned into nanoseconds when read, by the pace of the
+   ticks since the world first timed something (a long span: a precise pace). */
+static void ecs_sched__watch_clock_start(ecs_sched_world *w) {
+    if (w->watch_ticks0) return;
+    w->watch_ticks0 = ecs_sched__trace_ticks();
+    w->watch_ns0 = ecs_sched__system_clock(NULL);
+}
+
+static int64_t ecs_sched__ticks_to_ns(const ecs_sched_world *w, int64_t ticks) {
+    int64_t elapsed_ticks = ecs_sched__trace_ticks() - w->watch_ticks0;
+    int64_t elapsed_ns = ecs_sched__system_clock(NULL) - w->watch_ns0;
+    if (ticks < 0 || elapsed_ticks <= 0 || elapsed_ns <= 0) return ticks;
+    return (int64_t)((double)ticks * (double)elapsed_ns / (double)elapsed_ticks);
+}
 
 /* Calls a system of a watched world: a disabled one is not called; a run is timed when
    tracing or statistics are on. */
@@ -14742,8 +14774,8 @@ ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s
     ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_RAN);
     watch->thread = ecs_sched__trace_thread(w);
     if (!timed) return;
-    watch->ns = ecs_sched__trace_ns_between(w, begin, end);
-    if (w->stats_on) ecs_sched__stats_add(watch, watch->ns);
+    watch->ticks = end - begin;
+    if (w->stats_on) ecs_sched__stats_add(watch, watch->ticks);
     ecs_sched__trace_add(w, ECS_SCHED__TRACE_SYSTEM, sys->ctx.name, s->label, NULL, begin, end,
                          0);
 }
@@ -14826,21 +14858,6 @@ static ecs_sched_result ecs_sched__trace_frame_end(ecs_sched_world *w, int64_t b
 
 /* ---- reading the recording ---- */
 
-static int64_t ecs_sched__trace_ns_between(const ecs_sched_world *w, int64_t begin, int64_t end) {
-    const ecs_sched__trace *t = w->trace;
-    int64_t ticks, ns;
-    if (!t) return end - begin;
-    if (t->running) {
-        ticks = ecs_sched__trace_ticks() - t->start_ticks;
-        ns = ecs_sched__system_clock(NULL) - t->start_ns;
-    } else {
-        ticks = t->stop_ticks - t->start_ticks;
-        ns = t->stop_ns - t->start_ns;
-    }
-    if (ticks <= 0 || ns <= 0) return end - begin;
-    return (int64_t)((double)(end - begin) * (double)ns / (double)ticks);
-}
-
 static void ecs_sched__json_string(FILE *out, const char *text) {
     const unsigned char *c = (const unsigned char *)(text ? text : "");
     fputc('"', out);
@@ -14917,7 +14934,7 @@ static void ecs_sched__trace_write_event(FILE *out, const ecs_sched__trace *t,
 }
 
 static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const char *path) {
-    const ecs_sched__trace *t = w->trace;
+    ecs_sched__trace *t = w->trace;
     int64_t asked = ecs_sched__trace_asked(t), recorded = asked < t->capacity ? asked : t->capacity;
     int64_t ticks = (t->running ? ecs_sched__trace_ticks() : t->stop_ticks) - t->start_ticks;
     int64_t ns = (t->running ? ecs_sched__system_clock(NULL) : t->stop_ns) - t->start_ns;
@@ -15007,10 +15024,33 @@ static ecs_sched_result ecs_sched__check_trace_desc(ecs_sched_world *w,
     return ECS_SCHED_OK;
 }
 
+/* A recording's buffer: the last one, when it holds as many events (they are discarded), else
+   a new one; NULL when out of memory. */
+static ecs_sched__trace *ecs_sched__trace_buffer(ecs_sched_world *w, int32_t capacity) {
+    ecs_sched__trace *t = w->trace;
+    ecs_sched__trace_event *events;
+    if (t && t->capacity == capacity) return t;
+    if ((size_t)capacity > SIZE_MAX / sizeof *events) return NULL;
+    t = (ecs_sched__trace *)ecs_sched__calloc(&w->env, sizeof *t);
+    events = (ecs_sched__trace_event *)ecs_sched__alloc(&w->env,
+                                                        sizeof *events * (size_t)capacity);
+    if (!t || !events) {
+        ecs_sched__free(&w->env, t);
+        ecs_sched__free(&w->env, events);
+        return NULL;
+    }
+    ecs_sched__trace_free(w);
+    t->events = events;
+    t->capacity = capacity;
+    w->trace = t;
+    return t;
+}
+
 ecs_sched_result ecs_sched_trace_start(ecs_sched_world *w, const ecs_sched_trace_desc *desc) {
     ecs_sched_trace_desc d;
     ecs_sched__trace *t;
     ecs_sched_result result;
+    char *path;
     ECS_SCHED__CHECK_WORLD(w);
     if (desc) d = *desc;
     else memset(&d, 0, sizeof d);
@@ -15018,25 +15058,26 @@ ecs_sched_result ecs_sched_trace_start(ecs_sched_world *w, const ecs_sched_trace
     result = ecs_sched__check_trace_desc(w, &d);
     if (result != ECS_SCHED_OK) return result;
     if (!d.capacity) d.capacity = ECS_SCHED__TRACE_DEFAULT_CAPACITY;
-    t = (ecs_sched__trace *)ecs_sched__alloc(&w->env, sizeof *t);
-    if (!t) return ecs_sched__out_of_memory(w, "starting a trace");
-    memset(t, 0, sizeof *t);
-    t->events = (ecs_sched__trace_event *)ecs_sched__alloc(
-        &w->env, sizeof *t->events * (size_t)d.capacity);
-    t->path = d.path ? ecs_sched__strdup(&w->env, d.path) : NULL;
-    if (!t->events || (d.path && !t->path)) {
-        ecs_sched__free(&w->env, t->events);
-        ecs_sched__free(&w->env, t->path);
-        ecs_sched__free(&w->env, t);
+    path = d.path ? ecs_sched__strdup(&w->env, d.path) : NULL;
+    t = d.path && !path ? NULL : ecs_sched__trace_buffer(w, d.capacity);
+    if (!t) {
+        ecs_sched__free(&w->env, path);
         return ecs_sched__out_of_memory(w, "starting a trace");
     }
-    ecs_sched__trace_free(w);
-    t->capacity = d.capacity;
+    ecs_sched__free(&w->env, t->path);
+    t->path = path;
+#ifdef ECS_SCHED_THREADS
+    atomic_store_explicit(&t->next, 0, memory_order_relaxed);
+#else
+    t->next = 0;
+#endif
     t->frames_wanted = d.frames;
+    t->frames = 0;
+    t->in_app_frame = false;
     t->start_ticks = ecs_sched__trace_ticks();
     t->start_ns = ecs_sched__system_clock(NULL);
     t->running = true;
-    w->trace = t;
+    ecs_sched__watch_clock_start(w);
     ecs_sched__watch_update(w);
     return ECS_SCHED_OK;
 }
@@ -15059,7 +15100,7 @@ ecs_sched_result ecs_sched_trace_stop(ecs_sched_world *w) {
 
 ecs_sched_trace_info ecs_sched_trace_get_info(const ecs_sched_world *w) {
     ecs_sched_trace_info info;
-    const ecs_sched__trace *t;
+    ecs_sched__trace *t;
     ECS_SCHED__CHECK_WORLD(w);
     t = w->trace;
     memset(&info, 0, sizeof info);
@@ -15138,6 +15179,7 @@ static void ecs_sched__each_system_watch_reset_stats(ecs_sched_world *w) {
 void ecs_sched_stats_enable(ecs_sched_world *w, bool on) {
     ECS_SCHED__CHECK_WORLD(w);
     if (on && !w->stats_on) ecs_sched__each_system_watch_reset_stats(w);
+    if (on) ecs_sched__watch_clock_start(w);
     w->stats_on = on;
     ecs_sched__watch_update(w);
 }
@@ -15151,9 +15193,9 @@ ecs_sched_result ecs_sched_system_stats_get(ecs_sched_world *w, const char *sche
     sys = ecs_sched__system_named(w, schedule, system, "system_stats_get", NULL);
     if (!sys) return w->env.last_result;
     out->runs = sys->watch.stats.runs;
-    out->total_ns = sys->watch.stats.total_ns;
-    out->min_ns = sys->watch.stats.min_ns;
-    out->max_ns = sys->watch.stats.max_ns;
+    out->total_ns = ecs_sched__ticks_to_ns(w, sys->watch.stats.total);
+    out->min_ns = ecs_sched__ticks_to_ns(w, sys->watch.stats.min);
+    out->max_ns = ecs_sched__ticks_to_ns(w, sys->watch.stats.max);
     return ECS_SCHED_OK;
 }
 
@@ -15178,6 +15220,7 @@ const char *ecs_sched_outcome_string(ecs_sched_outcome outcome) {
 
 static ecs_sched_system_outcome ecs_sched__outcome_of(const ecs_sched__schedule *s,
                                                      ecs_sched__system *sys) {
+    const ecs_sched_world *w = s->world;
     const ecs_sched__system_watch *watch = &sys->watch;
     ecs_sched_system_outcome o;
     memset(&o, 0, sizeof o);
@@ -15187,7 +15230,7 @@ static ecs_sched_system_outcome ecs_sched__outcome_of(const ecs_sched__schedule 
     o.outcome = (ecs_sched_outcome)watch->outcome;
     o.condition = watch->condition;
     o.set = watch->set;
-    o.ns = watch->ns;
+    o.ns = ecs_sched__ticks_to_ns(w, watch->ticks);
     o.thread = watch->thread;
     return o;
 }
@@ -16271,9 +16314,12 @@ static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__w
     if (!ecs_sched__run_stopped_before(r, node) &&
         (!(pn->guard_set_count || pn->cond_count) || ecs_sched__run_node_may_run(r, node))) {
         ecs_sched__run_system(r, pn->system, node);
-    } else if (!ecs_sched__run_stopped_before(r, node)) {
+    }
+#ifdef ECS_SCHED_TRACE
+    else if (!ecs_sched__run_stopped_before(r, node)) {
         ecs_sched__not_run(r->s, node);
     }
+#endif
     if (timed) {
         int32_t was = slot->cost_ns;
         slot->cost_ns = ecs_sched__averaged_cost(was, ecs_sched__now_ns() - start - r->clock_ns);

@@ -1111,6 +1111,7 @@ static void run_compile(bench_row *row) {
 #include "prefab_rows.c"
 #include "snapshot_rows.c"
 #include "json_rows.c"
+#include "trace_rows.c"
 #ifdef ECS_SCHED_THREADS
 #include "parallel_rows.c"
 #endif
@@ -1202,6 +1203,14 @@ static bench_row rows[] = {
     {"empty_systems_1000", "ns/system", GOAL_RATIO, 4.0,
      "a plain loop calling the same function pointers, interleaved",
      run_empty_systems_1000, 0, 0, 0, 0, ""},
+    {"trace_off", "ns/system", GOAL_RATIO, 1.02,
+     "the same 1000 empty systems on a copy of the library built without ECS_SCHED_TRACE "
+     "(the measured side is a copy built with it, alike), interleaved",
+     run_trace_off, 0, 0, 0, 0, ""},
+    {"trace_on", "ns/system", GOAL_VALUE, 40.0,
+     "the same world with the trace off, interleaved; the value is the whole cost of a "
+     "recorded system run",
+     run_trace_on, 0, 0, 0, 0, ""},
     {"failing_system", "ns/system", GOAL_RATIO, 1.05,
      "the same schedule with none failing, interleaved",
      run_failing_system, 0, 0, 0, 0, ""},

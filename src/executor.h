@@ -860,9 +860,12 @@ static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__w
     if (!ecs_sched__run_stopped_before(r, node) &&
         (!(pn->guard_set_count || pn->cond_count) || ecs_sched__run_node_may_run(r, node))) {
         ecs_sched__run_system(r, pn->system, node);
-    } else if (!ecs_sched__run_stopped_before(r, node)) {
+    }
+#ifdef ECS_SCHED_TRACE
+    else if (!ecs_sched__run_stopped_before(r, node)) {
         ecs_sched__not_run(r->s, node);
     }
+#endif
     if (timed) {
         int32_t was = slot->cost_ns;
         slot->cost_ns = ecs_sched__averaged_cost(was, ecs_sched__now_ns() - start - r->clock_ns);

@@ -157,11 +157,11 @@ typedef struct ecs_sched__name {
    run, its statistics, whether it is switched off, how stepping treats it. */
 typedef struct ecs_sched__system_watch {
     uint64_t run;                /* the schedule's watched run the outcome belongs to */
-    int64_t ns;                  /* -1: not timed */
+    int64_t ticks;               /* what it took, in trace clock ticks; -1: not timed */
     const char *condition;       /* skipped: the condition found false */
     const char *set;             /* and the set that has it, or NULL */
     struct {
-        int64_t runs, total_ns, min_ns, max_ns;
+        int64_t runs, total, min, max;   /* trace clock ticks */
     } stats;
     int32_t thread;
     uint8_t outcome;             /* ecs_sched_outcome */
@@ -263,13 +263,31 @@ void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx) {
     (void)ctx;  /* the executor applies the buffers when it reaches this system */
 }
 
+/* A system's memory. With ECS_SCHED_TRACE its struct is longer, and the allocator's spacing
+   would put its fn and its context's failure (which every run reads) on two cache lines for
+   some systems: it starts on a line of its own instead. */
+static ecs_sched__system *ecs_sched__system_alloc(ecs_sched_world *w) {
+#ifdef ECS_SCHED_TRACE
+    ecs_sched__system *sys = (ecs_sched__system *)ecs_sched__aligned_alloc(
+        &w->env, sizeof *sys, 64 /* a cache line */);
+    if (sys) memset(sys, 0, sizeof *sys);
+    return sys;
+#else
+    return (ecs_sched__system *)ecs_sched__calloc(&w->env, sizeof(ecs_sched__system));
+#endif
+}
+
 static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
     int32_t i;
     for (i = 0; i < s->ctx.query_count; i++) ecs_sched_query_destroy(s->ctx.queries[i]);
     ecs_sched_commands_destroy(s->ctx.commands);
     ecs_sched__free(&w->env, s->ctx.failure_message);
     ecs_sched__free(&w->env, s->ctx.cursors);
+#ifdef ECS_SCHED_TRACE
+    ecs_sched__aligned_free(&w->env, s);
+#else
     ecs_sched__free(&w->env, s);
+#endif
 }
 
 static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s) {
@@ -571,7 +589,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
     name_index = ecs_sched__intern(w, s, name);
     if (name_index < 0) return NULL;
     if (!ECS_SCHED__GROW(&w->env, s->systems, &s->system_capacity, s->system_count + 1) ||
-        !(sys = (ecs_sched__system *)ecs_sched__calloc(&w->env, sizeof *sys))) {
+        !(sys = ecs_sched__system_alloc(w))) {
         ecs_sched__out_of_memory(w, "adding a system");
         return NULL;
     }

@@ -268,6 +268,8 @@ struct ecs_sched_world {
     int32_t disabled_systems;
     int32_t stepping_schedules;
     struct ecs_sched__trace *trace;
+    int64_t watch_ticks0, watch_ns0;     /* the trace clock and the monotonic clock, read when
+                                            the world first timed something */
 #endif
     uint32_t tick_checked;               /* the tick at the last check for old ticks */
     ecs_sched__stamp *resource_stamps;   /* by component id (kept while ticks_on) */
