@@ -1445,11 +1445,15 @@
          ecs_sched_trace_start(world, &t);   // or NULL: until ecs_sched_trace_stop
 
      - Recorded: every system run (a span on the thread that ran it), every condition
-       evaluation (its result, and the system it guards), sync points (with the number of
-       commands applied), schedule runs (nested runs as spans inside the system that ran
-       them), fixed steps, state transitions (machine, from, to), app frames, failures, and
-       the systems that were skipped, switched off or held by stepping (instants). A frame is
-       an app update, or a run of a schedule from outside any other.
+       evaluation (its result, and the system or set it guards: "guards", "guards_set"), sync
+       points (with the number of commands applied), schedule runs (nested runs as spans
+       inside the system that ran them), fixed steps, state transitions (machine, from, to),
+       observer calls (the observer, its event and component), app frames, the messages sent
+       per type between two of the app's message updates, failures, and the systems that
+       were skipped, switched off or held by stepping (instants). A frame is an app update,
+       or a run of a schedule from outside any other. A trace that stops by itself and
+       cannot write its file makes the run (or update) that ended its last frame return the
+       error.
      - One track per thread: 0 is the calling thread, 1.. the pool's workers.
      - A full buffer drops the newest events; ecs_sched_trace_get_info and the file's
        "otherData" count them (events_recorded, events_dropped): the file stays valid.
@@ -2762,67 +2766,6 @@ ECS_SCHED_API uint32_t ecs_sched_change_tick(const ecs_sched_world *world);
    a long time: a 32-bit tick wraps after about four billion system runs. */
 ECS_SCHED_API void ecs_sched_change_tick_advance(ecs_sched_world *world, uint32_t ticks);
 
-/*================================= src/observer.h (public) ==================================*/
-/* observer: code that runs the moment a component is added, written or removed. */
-
-/* ---- observers ----
-
-   An observer is a function called for an event on a component, right where the change
-   happens: in a direct world call, in the application of a command buffer (on the thread
-   that applies it), in a batch spawn. Several observers of an event run in the order they
-   were added. Inside one, the world can be read and values written (ecs_sched_get_mut);
-   structural changes (spawn, insert, remove, despawn, resource insert) made through the world
-   are deferred: recorded in the observer's own command buffer and applied once the
-   operation that triggered it is complete (a spawn returns a handle that comes alive then).
-   Running a schedule, applying commands or state transitions, adding or removing observers
-   and removing a resource are refused inside an observer (ECS_SCHED_ERR_ACCESS). An observer
-   fails like a system (ecs_sched_ctx_fail, or an unhandled failed call); the failure, named
-   after the observer, becomes the failure of the system that made the change, or the
-   world's last error outside systems. */
-
-typedef enum ecs_sched_observer_event {
-    ECS_SCHED_ON_ADD = 1,      /* the entity gains the component */
-    ECS_SCHED_ON_INSERT,       /* a value is written by an insert (new or over an old one),
-                                  a spawn with it, or a command; after ON_ADD */
-    ECS_SCHED_ON_REMOVE,       /* the entity is about to lose it (remove, despawn, the world's
-                                  destruction); its value can still be read */
-    ECS_SCHED_ON_DESPAWN       /* the entity is about to be despawned (component 0), before
-                                  the ON_REMOVE of its components */
-} ecs_sched_observer_event;
-
-/* What happened. */
-typedef struct ecs_sched_trigger {
-    ecs_sched_observer_event event;
-    ecs_sched_entity entity;
-    ecs_sched_id component;    /* 0 for ON_DESPAWN */
-    ecs_sched_entity target;   /* for a relationship kind: the target (else 0) */
-} ecs_sched_trigger;
-
-/* Gets the observer's context: ecs_sched_ctx_world, ecs_sched_ctx_user_data,
-   ecs_sched_ctx_commands, ecs_sched_ctx_fail work as in an exclusive system. */
-typedef void (*ecs_sched_observer_fn)(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger);
-
-#ifndef ECS_SCHED_MAX_OBSERVER_FILTER
-#define ECS_SCHED_MAX_OBSERVER_FILTER 4
-#endif
-
-typedef struct ecs_sched_observer_desc {
-    const char *name;                                 /* for messages; default "observer" */
-    ecs_sched_observer_event event;                   /* required */
-    ecs_sched_id component;                           /* required, but 0 for ON_DESPAWN */
-    ecs_sched_observer_fn fn;                         /* required */
-    void *user_data;
-    ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];    /* only entities that have these */
-    ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER]; /* and none of these */
-} ecs_sched_observer_desc;
-
-/* Adds an observer; returns its id (never 0 and never reused), or 0 on failure. */
-ECS_SCHED_API uint32_t ecs_sched_observer_add(ecs_sched_world *world,
-                                              const ecs_sched_observer_desc *desc);
-/* Removes it; an id that is not an observer of the world (removed already) is
-   ECS_SCHED_ERR_INVALID_ARGUMENT. */
-ECS_SCHED_API ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *world, uint32_t id);
-
 /*=================================== src/trace.h (public) ===================================*/
 /* trace: a recording of what runs (systems, conditions, sync points, schedules, frames, fixed
    steps, state transitions, observers, failures) written as Chrome trace-event JSON; per-system
@@ -2915,6 +2858,67 @@ ECS_SCHED_API bool ecs_sched_system_enabled(ecs_sched_world *world, const char *
                                            const char *system);
 
 #endif /* ECS_SCHED_TRACE */
+
+/*================================= src/observer.h (public) ==================================*/
+/* observer: code that runs the moment a component is added, written or removed. */
+
+/* ---- observers ----
+
+   An observer is a function called for an event on a component, right where the change
+   happens: in a direct world call, in the application of a command buffer (on the thread
+   that applies it), in a batch spawn. Several observers of an event run in the order they
+   were added. Inside one, the world can be read and values written (ecs_sched_get_mut);
+   structural changes (spawn, insert, remove, despawn, resource insert) made through the world
+   are deferred: recorded in the observer's own command buffer and applied once the
+   operation that triggered it is complete (a spawn returns a handle that comes alive then).
+   Running a schedule, applying commands or state transitions, adding or removing observers
+   and removing a resource are refused inside an observer (ECS_SCHED_ERR_ACCESS). An observer
+   fails like a system (ecs_sched_ctx_fail, or an unhandled failed call); the failure, named
+   after the observer, becomes the failure of the system that made the change, or the
+   world's last error outside systems. */
+
+typedef enum ecs_sched_observer_event {
+    ECS_SCHED_ON_ADD = 1,      /* the entity gains the component */
+    ECS_SCHED_ON_INSERT,       /* a value is written by an insert (new or over an old one),
+                                  a spawn with it, or a command; after ON_ADD */
+    ECS_SCHED_ON_REMOVE,       /* the entity is about to lose it (remove, despawn, the world's
+                                  destruction); its value can still be read */
+    ECS_SCHED_ON_DESPAWN       /* the entity is about to be despawned (component 0), before
+                                  the ON_REMOVE of its components */
+} ecs_sched_observer_event;
+
+/* What happened. */
+typedef struct ecs_sched_trigger {
+    ecs_sched_observer_event event;
+    ecs_sched_entity entity;
+    ecs_sched_id component;    /* 0 for ON_DESPAWN */
+    ecs_sched_entity target;   /* for a relationship kind: the target (else 0) */
+} ecs_sched_trigger;
+
+/* Gets the observer's context: ecs_sched_ctx_world, ecs_sched_ctx_user_data,
+   ecs_sched_ctx_commands, ecs_sched_ctx_fail work as in an exclusive system. */
+typedef void (*ecs_sched_observer_fn)(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger);
+
+#ifndef ECS_SCHED_MAX_OBSERVER_FILTER
+#define ECS_SCHED_MAX_OBSERVER_FILTER 4
+#endif
+
+typedef struct ecs_sched_observer_desc {
+    const char *name;                                 /* for messages; default "observer" */
+    ecs_sched_observer_event event;                   /* required */
+    ecs_sched_id component;                           /* required, but 0 for ON_DESPAWN */
+    ecs_sched_observer_fn fn;                         /* required */
+    void *user_data;
+    ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];    /* only entities that have these */
+    ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER]; /* and none of these */
+} ecs_sched_observer_desc;
+
+/* Adds an observer; returns its id (never 0 and never reused), or 0 on failure. */
+ECS_SCHED_API uint32_t ecs_sched_observer_add(ecs_sched_world *world,
+                                              const ecs_sched_observer_desc *desc);
+/* Removes it; an id that is not an observer of the world (removed already) is
+   ECS_SCHED_ERR_INVALID_ARGUMENT. */
+ECS_SCHED_API ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *world, uint32_t id);
 
 /*================================= src/stepping.h (public) ==================================*/
 /* stepping: running a schedule one system at a time under the caller's control, when
@@ -14209,377 +14213,6 @@ void ecs_sched_change_tick_advance(ecs_sched_world *w, uint32_t ticks) {
     }
 }
 
-/*============================= src/observer.h (implementation) ==============================*/
-/* observer: code that runs the moment a component is added, written or removed. */
-
-#define ECS_SCHED__OBSERVER_ROUNDS 1000   /* rounds of deferred changes before giving up */
-
-typedef struct ecs_sched__observer {
-    uint32_t id;
-    ecs_sched_observer_event event;
-    ecs_sched_id component;
-    ecs_sched_observer_fn fn;
-    ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];
-    ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER];
-    bool filtered;                   /* has with or without */
-    char *name;
-    ecs_sched_system_ctx ctx;        /* kind "observer", with a command buffer of its own */
-} ecs_sched__observer;
-
-/* How many observers watch a component, by event (ON_DESPAWN watches no component). */
-typedef struct ecs_sched__watchers {
-    uint32_t count[ECS_SCHED_ON_REMOVE + 1];
-} ecs_sched__watchers;
-
-struct ecs_sched__observers {
-    ecs_sched__observer **items;     /* in the order they were added */
-    uint32_t count;
-    uint32_t capacity;
-    uint32_t next_id;
-    int32_t dispatching;             /* observers are being called (nesting depth) */
-    bool deferred;                   /* some left changes that no flush applied yet */
-    bool flushing;                   /* their deferred changes are being applied */
-    ecs_sched__watchers *watchers;   /* by component id, below watcher_capacity */
-    uint32_t watcher_capacity;
-};
-
-static void ecs_sched__observer_free(ecs_sched_world *w, ecs_sched__observer *o) {
-    ecs_sched_commands_destroy(o->ctx.commands);
-    ecs_sched__free(&w->env, o->ctx.failure_message);
-    ecs_sched__free(&w->env, o->ctx.cursors);
-    ecs_sched__free(&w->env, o->name);
-    ecs_sched__free(&w->env, o);
-}
-
-/* The world's side (declared in world.h): observers go with the world (before its command
-   buffers). */
-static void ecs_sched__observers_free(ecs_sched_world *w) {
-    uint32_t i;
-    if (!w->observers) return;
-    for (i = 0; i < w->observers->count; i++) ecs_sched__observer_free(w, w->observers->items[i]);
-    ecs_sched__free(&w->env, w->observers->items);
-    ecs_sched__free(&w->env, w->observers->watchers);
-    ecs_sched__free(&w->env, w->observers);
-    w->observers = NULL;
-}
-
-/* The observer running on this thread for w, or NULL. */
-static ecs_sched_system_ctx *ecs_sched__observer_running(const ecs_sched_world *w) {
-    ecs_sched_system_ctx *ctx;
-    if (!w->observers || !w->observers->dispatching) return NULL;
-    ctx = (ecs_sched_system_ctx *)ecs_sched__running_in(&w->env);
-    return ctx && ctx->observer ? ctx : NULL;
-}
-
-/* For what an observer may not do: refuses it (its failure) when one is running. */
-static bool ecs_sched__refused_in_observer(ecs_sched_world *w, const char *what) {
-    if (!ecs_sched__observer_running(w)) return false;
-    ecs_sched__refuse(&w->env, ECS_SCHED_ERR_ACCESS,
-                      "%s inside an observer: an observer runs in the middle of a change to the "
-                      "world; do it from a system (or record what it needs in a command)", what);
-    return true;
-}
-
-/* ---- adding and removing ---- */
-
-static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
-                                                  const ecs_sched_observer_desc *d) {
-    const char *name = d && d->name ? d->name : "observer";
-    int32_t i;
-    if (!d || !d->fn) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "observer_add: observer '%s' has no function", name);
-    }
-    if (d->event < ECS_SCHED_ON_ADD || d->event > ECS_SCHED_ON_DESPAWN) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "observer_add: observer '%s' has no event (ECS_SCHED_ON_ADD, "
-                               "_ON_INSERT, _ON_REMOVE or _ON_DESPAWN)", name);
-    }
-    if (d->event == ECS_SCHED_ON_DESPAWN ? d->component != 0
-                                         : !ecs_sched__component_valid(w, d->component)) {
-        if (d->event == ECS_SCHED_ON_DESPAWN) {
-            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "observer_add: observer '%s' watches ON_DESPAWN, an event of "
-                                   "entities: leave .component 0", name);
-        }
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
-                               "observer_add: observer '%s' watches component id %u, which is "
-                               "not registered in this world", name, (unsigned)d->component);
-    }
-    if (w->components[d->component].queue) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "observer_add: observer '%s' watches '%s', a message type; "
-                               "read messages with ecs_sched_ctx_messages", name,
-                               w->components[d->component].name);
-    }
-    for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) {
-        ecs_sched_id id = d->with[i] ? d->with[i] : d->without[i];
-        if ((d->with[i] && !ecs_sched__component_valid(w, d->with[i])) ||
-            (d->without[i] && !ecs_sched__component_valid(w, d->without[i]))) {
-            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
-                                   "observer_add: observer '%s' filters on component id %u, "
-                                   "which is not registered in this world", name,
-                                   (unsigned)(d->with[i] && !ecs_sched__component_valid(w, d->with[i])
-                                                  ? d->with[i] : d->without[i]));
-        }
-        (void)id;
-    }
-    return ECS_SCHED_OK;
-}
-
-/* Room in the watcher counts for component `id` (new counts are zero). */
-static bool ecs_sched__watchers_reserve(ecs_sched_world *w, ecs_sched__observers *all,
-                                        ecs_sched_id id) {
-    uint32_t had = all->watcher_capacity;
-    if (id < had) return true;
-    if (!ECS_SCHED__GROW(&w->env, all->watchers, &all->watcher_capacity, id + 1)) return false;
-    memset(all->watchers + had, 0, (all->watcher_capacity - had) * sizeof *all->watchers);
-    return true;
-}
-
-/* Whether some observer watches `event` on component `id`. */
-static inline bool ecs_sched__watched(const ecs_sched_world *w, ecs_sched_id id,
-                                      ecs_sched_observer_event event) {
-    const ecs_sched__observers *all = w->observers;
-    return id < all->watcher_capacity && all->watchers[id].count[event] != 0;
-}
-
-uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_desc *desc) {
-    ecs_sched__observers *all;
-    ecs_sched__observer *o;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (ecs_sched__refused_in_observer(w, "adding an observer")) return 0;
-    if (ecs_sched__observer_check(w, desc) != ECS_SCHED_OK) return 0;
-    if (!w->observers &&
-        !(w->observers = (ecs_sched__observers *)ecs_sched__calloc(&w->env, sizeof *w->observers))) {
-        ecs_sched__out_of_memory(w, "adding an observer");
-        return 0;
-    }
-    all = w->observers;
-    if (!ecs_sched__watchers_reserve(w, all, desc->component) ||
-        !ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ||
-        !(o = (ecs_sched__observer *)ecs_sched__calloc(&w->env, sizeof *o))) {
-        ecs_sched__out_of_memory(w, "adding an observer");
-        return 0;
-    }
-    o->name = ecs_sched__strdup(&w->env, desc->name ? desc->name : "observer");
-    o->ctx.commands = o->name ? ecs_sched_commands_create(w) : NULL;
-    if (!o->name || !o->ctx.commands) {
-        ecs_sched__free(&w->env, o->name);
-        ecs_sched__free(&w->env, o);
-        ecs_sched__out_of_memory(w, "adding an observer");
-        return 0;
-    }
-    o->id = ++all->next_id;
-    o->event = desc->event;
-    o->component = desc->component;
-    o->fn = desc->fn;
-    memcpy(o->with, desc->with, sizeof o->with);
-    memcpy(o->without, desc->without, sizeof o->without);
-    o->filtered = desc->with[0] || desc->without[0];
-    {
-        int32_t i;
-        for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) o->filtered |= desc->with[i] || desc->without[i];
-    }
-    o->ctx.world = w;
-    o->ctx.name = o->name;
-    o->ctx.kind = "observer";
-    o->ctx.user_data = desc->user_data;
-    o->ctx.exclusive = true;
-    o->ctx.observer = true;
-    all->items[all->count++] = o;
-    if (o->component) all->watchers[o->component].count[o->event]++;
-    return o->id;
-}
-
-ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *w, uint32_t id) {
-    ecs_sched__observers *all;
-    uint32_t i;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (ecs_sched__refused_in_observer(w, "removing an observer")) return ECS_SCHED_ERR_ACCESS;
-    all = w->observers;
-    for (i = 0; all && i < all->count; i++) {
-        ecs_sched__observer *o = all->items[i];
-        if (o->id != id) continue;
-        if (o->component) all->watchers[o->component].count[o->event]--;
-        memmove(&all->items[i], &all->items[i + 1], (all->count - i - 1) * sizeof *all->items);
-        all->count--;
-        ecs_sched__observer_free(w, o);
-        return ECS_SCHED_OK;
-    }
-    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                           "observer_remove: %u is not an observer of this world (was it "
-                           "removed already?)", (unsigned)id);
-}
-
-/* ---- calling them ---- */
-
-static bool ecs_sched__observer_filters_pass(const ecs_sched_world *w, const ecs_sched__observer *o,
-                                             ecs_sched_entity e) {
-    const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
-    int32_t i;
-    for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) {
-        if (o->with[i] && ecs_sched__type_find(t, o->with[i]) < 0) return false;
-        if (o->without[i] && ecs_sched__type_find(t, o->without[i]) >= 0) return false;
-    }
-    return true;
-}
-
-/* A failure of an observer: the failure of what made the change (a system, a command
-   applier), or the world's last error. */
-static void ecs_sched__observer_failed(ecs_sched_world *w, ecs_sched__observer *o) {
-    char fallback[ECS_SCHED__ERROR_CAPACITY];
-    const char *message = ecs_sched__ctx_failure_message(&o->ctx, fallback, sizeof fallback);
-    ecs_sched_result code = o->ctx.failure;
-    o->ctx.failure = ECS_SCHED_OK;
-    o->ctx.failure_refused = false;
-    ecs_sched__fail_text(&w->env, code, message);
-}
-
-/* Calls the observers of `event` on `component` for entity e, in the order they were added
-   (target: of a relationship, else 0). */
-static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_event event,
-                                      ecs_sched_entity e, ecs_sched_id component,
-                                      ecs_sched_entity target) {
-    ecs_sched__observers *all = w->observers;
-    ecs_sched_trigger trigger;
-    uint32_t i;
-    trigger.event = event;
-    trigger.entity = e;
-    trigger.component = component;
-    trigger.target = target;
-    for (i = 0; i < all->count; i++) {
-        ecs_sched__observer *o = all->items[i];
-        void *outer;
-        if (o->event != event || o->component != component ||
-            (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
-            continue;
-        }
-        if (w->ticks_on) {   /* its changes carry the tick of the one it observes */
-            uint32_t tick = ecs_sched__tick_now(w);
-            o->ctx.last_run = o->ctx.this_run;
-            o->ctx.this_run = tick;
-        }
-        all->dispatching++;
-        outer = ecs_sched__running_begin(&o->ctx);
-        o->fn(&o->ctx, &trigger);
-        ecs_sched__running_end(outer);
-        all->dispatching--;
-        if (o->ctx.commands->pending) all->deferred = true;   /* a flush has work */
-        if (o->ctx.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
-    }
-}
-
-static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event event,
-                               ecs_sched_entity e, ecs_sched_id component) {
-    ecs_sched__observe_target(w, event, e, component, ECS_SCHED_NULL_ENTITY);
-}
-
-/* The world's side (declared in world.h). An entity got components `ids` (those `before`
-   lacked are new): ON_ADD for the new ones, then ON_INSERT for all. */
-static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
-                                        const ecs_sched__table *before, int32_t count,
-                                        const ecs_sched_id *ids) {
-    int32_t i;
-    for (i = 0; i < count; i++) {
-        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_ADD) &&
-            (!before || ecs_sched__type_find(before, ids[i]) < 0)) {
-            ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, ids[i]);
-        }
-    }
-    for (i = 0; i < count; i++) {
-        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_INSERT)) {
-            ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, ids[i]);
-        }
-    }
-}
-
-/* An entity is about to lose component `id`. */
-static void ecs_sched__observe_removing(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    if (ecs_sched__watched(w, id, ECS_SCHED_ON_REMOVE)) {
-        ecs_sched__observe(w, ECS_SCHED_ON_REMOVE, e, id);
-    }
-}
-
-/* An entity is about to be despawned: ON_DESPAWN, then ON_REMOVE for each component. The
-   type is copied: an observer may register components (which moves nothing), but the type
-   is read between calls. */
-static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e) {
-    ecs_sched_id type[ECS_SCHED__MAX_TYPE];
-    const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
-    int32_t i, n = t->type_count;
-    memcpy(type, t->type, (size_t)n * sizeof *type);
-    ecs_sched__observe(w, ECS_SCHED_ON_DESPAWN, e, 0);
-    for (i = 0; i < n; i++) {
-        if (w->components[type[i]].relation) ecs_sched__observe_relations_removing(w, e, type[i]);
-        else ecs_sched__observe_removing(w, e, type[i]);
-    }
-}
-
-/* Applies the observers' deferred changes, which may call observers again; until none is
-   left (or, for observers that keep triggering each other, ECS_SCHED__OBSERVER_ROUNDS
-   rounds). Called at the end of each operation that may call observers. */
-static void ecs_sched__observers_flush(ecs_sched_world *w) {
-    ecs_sched__observers *all = w->observers;
-    int32_t round;
-    if (!all || !all->deferred || all->flushing || all->dispatching) return;
-    all->flushing = true;
-    for (round = 0; round < ECS_SCHED__OBSERVER_ROUNDS; round++) {
-        bool pending = false;
-        uint32_t i;
-        for (i = 0; i < all->count; i++) {
-            ecs_sched_commands *cmd = all->items[i]->ctx.commands;
-            if (ecs_sched_commands_pending(cmd) == 0) continue;
-            pending = true;
-            if (ecs_sched_commands_apply(cmd) != ECS_SCHED_OK) {
-                ecs_sched__fail_again_for(w, all->items[i]->name);
-            }
-        }
-        if (!pending) break;
-    }
-    all->deferred = false;
-    if (round == ECS_SCHED__OBSERVER_ROUNDS) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
-                        "observers kept making changes that called observers again, %d rounds "
-                        "in a row; the changes still pending are left for the next operation "
-                        "(do two observers undo each other?)", ECS_SCHED__OBSERVER_ROUNDS);
-    }
-    all->flushing = false;
-}
-
-/* ---- what an observer does through the world: deferred into its buffer ---- */
-
-/* The buffer deferred changes go to, when an observer runs; NULL otherwise. */
-static ecs_sched_commands *ecs_sched__deferring(const ecs_sched_world *w) {
-    ecs_sched_system_ctx *ctx = ecs_sched__observer_running(w);
-    return ctx ? ctx->commands : NULL;
-}
-
-static ecs_sched_entity ecs_sched__defer_spawn_with(ecs_sched_world *w, int32_t count,
-                                                    const ecs_sched_id *ids,
-                                                    const void *const *values) {
-    return ecs_sched_commands_spawn_with(ecs_sched__deferring(w), count, ids, values);
-}
-
-static ecs_sched_result ecs_sched__defer_despawn(ecs_sched_world *w, ecs_sched_entity e) {
-    return ecs_sched_commands_despawn(ecs_sched__deferring(w), e);
-}
-
-static ecs_sched_result ecs_sched__defer_insert(ecs_sched_world *w, ecs_sched_entity e,
-                                                ecs_sched_id id, const void *value) {
-    return ecs_sched_commands_insert(ecs_sched__deferring(w), e, id, value);
-}
-
-static ecs_sched_result ecs_sched__defer_remove(ecs_sched_world *w, ecs_sched_entity e,
-                                                ecs_sched_id id) {
-    return ecs_sched_commands_remove(ecs_sched__deferring(w), e, id);
-}
-
-static ecs_sched_result ecs_sched__defer_set_resource(ecs_sched_world *w, ecs_sched_id id,
-                                                      const void *value) {
-    return ecs_sched_commands_set_resource(ecs_sched__deferring(w), id, value);
-}
-
 /*=============================== src/trace.h (implementation) ===============================*/
 /* trace: recording what runs, statistics, outcomes, systems switched off. */
 
@@ -14600,6 +14233,7 @@ typedef enum ecs_sched__trace_kind {
     ECS_SCHED__TRACE_SKIPPED,
     ECS_SCHED__TRACE_DISABLED,
     ECS_SCHED__TRACE_HELD,
+    ECS_SCHED__TRACE_MESSAGES,
     ECS_SCHED__TRACE_KIND_COUNT
 } ecs_sched__trace_kind;
 
@@ -14812,16 +14446,38 @@ static void ecs_sched__note_skipped(ecs_sched__schedule *s, int32_t at) {
     }
 }
 
-/* A condition evaluated for the node at `at`: its result is kept for the outcome, and traced
-   with what it guards. */
+/* The set among the node's guards that has condition `index`, or -1: the node's own. */
+static int32_t ecs_sched__guarding_set(const ecs_sched__schedule *s, int32_t index, int32_t at) {
+    const ecs_sched__plan *plan = s->plan;
+    const ecs_sched__plan_node *pn = &plan->nodes[at];
+    int32_t i, k;
+    for (i = 0; i < pn->guard_set_count; i++) {
+        int32_t set = plan->guard_sets[pn->guard_set_start + i];
+        const ecs_sched__plan_set *ps = &plan->sets[set];
+        for (k = 0; k < ps->cond_count; k++) {
+            if (plan->conds[ps->cond_start + k] == index) return set;
+        }
+    }
+    return -1;
+}
+
+/* A condition evaluated for the node at `at` (a set's, for the first node the set guards):
+   its result is kept for the outcome, and traced with what it guards, the system or the set
+   (arg: 1 for true, plus 2 for a set). */
 static void ecs_sched__note_condition(ecs_sched__schedule *s, int32_t index, int32_t at,
                                       bool held, int64_t begin, int64_t end) {
     ecs_sched__cond *c = s->conds.items[index];
-    const ecs_sched__plan_node *pn = &s->plan->nodes[at];
+    const ecs_sched__plan_node *pn;
+    int32_t set;
     c->watch_run = s->watch_run;
     c->watch_held = held;
+    if (!ecs_sched__tracing(s->world)) return;
+    pn = &s->plan->nodes[at];
+    set = ecs_sched__guarding_set(s, index, at);
     ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_CONDITION, c->name, s->label,
-                         pn->system ? pn->system->ctx.name : NULL, begin, end, held ? 1 : 0);
+                         set >= 0 ? s->names[s->plan->sets[set].name].text
+                                  : pn->system ? pn->system->ctx.name : NULL,
+                         begin, end, (held ? 1 : 0) | (set >= 0 ? 2 : 0));
 }
 
 static void ecs_sched__note_sync(ecs_sched__schedule *s, int64_t begin, int64_t end,
@@ -14838,9 +14494,25 @@ static void ecs_sched__note_failure(ecs_sched_world *w, const ecs_sched__schedul
     ecs_sched__trace_add(w, ECS_SCHED__TRACE_FAILURE, name, s->label, NULL, now, now, 0);
 }
 
+/* The app's update of the message queues: per message type, the messages sent since the last
+   one (removed components are left out). */
+static void ecs_sched__note_messages(ecs_sched_world *w) {
+    int64_t now;
+    uint32_t i;
+    if (!ecs_sched__tracing(w) || !w->messages) return;
+    now = ecs_sched__trace_ticks();
+    for (i = 0; i < w->messages->count; i++) {
+        const ecs_sched__queue *q = w->messages->queues[i];
+        if (q->removals || q->count[1] == 0) continue;
+        ecs_sched__trace_add(w, ECS_SCHED__TRACE_MESSAGES, w->components[q->id].name, NULL, NULL,
+                             now, now, q->count[1]);
+    }
+}
+
 /* ---- frames ---- */
 
 static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const char *path);
+static const char *ecs_sched__observer_name(const ecs_sched_world *w, uint32_t id);  /* observer.h */
 
 /* A frame ended: one more toward the frames asked for; the last stops the recording and
    writes it where the start said. */
@@ -14871,7 +14543,7 @@ static void ecs_sched__json_string(FILE *out, const char *text) {
 
 static const char *const ecs_sched__trace_categories[ECS_SCHED__TRACE_KIND_COUNT] = {
     "frame",    "schedule", "system",  "condition", "sync",     "fixed",
-    "transition", "observer", "failure", "skipped", "disabled", "held"};
+    "transition", "observer", "failure", "skipped", "disabled", "held", "messages"};
 
 /* Microseconds since the start of the recording, as Chrome's format counts them. */
 static double ecs_sched__trace_us(const ecs_sched__trace *t, int64_t ticks, double ns_per_tick) {
@@ -14895,7 +14567,17 @@ static void ecs_sched__arg_text(ecs_sched__json_args *args, const char *key, con
     ecs_sched__json_string(args->out, text);
 }
 
-static void ecs_sched__trace_write_event(FILE *out, const ecs_sched__trace *t,
+/* An observer's event: named by the observer while it exists (it may have been removed since
+   it ran), with the event and the component in its arguments. */
+static void ecs_sched__trace_write_observer_name(FILE *out, const ecs_sched_world *w,
+                                                 const ecs_sched__trace_event *e) {
+    const char *name = ecs_sched__observer_name(w, (uint32_t)e->arg);
+    if (name) ecs_sched__json_string(out, name);
+    else fprintf(out, "\"observer %u (removed)\"", (unsigned)e->arg);
+}
+
+static void ecs_sched__trace_write_event(FILE *out, const ecs_sched_world *w,
+                                         const ecs_sched__trace *t,
                                          const ecs_sched__trace_event *e, double ns_per_tick) {
     ecs_sched__json_args args;
     const char *category = ecs_sched__trace_categories[e->kind];
@@ -14903,6 +14585,7 @@ static void ecs_sched__trace_write_event(FILE *out, const ecs_sched__trace *t,
     fputs(",\n{\"name\":", out);
     if (e->kind == ECS_SCHED__TRACE_FRAME) fprintf(out, "\"frame %d\"", (int)e->arg);
     else if (e->kind == ECS_SCHED__TRACE_FIXED) fprintf(out, "\"fixed step %d\"", (int)e->arg);
+    else if (e->kind == ECS_SCHED__TRACE_OBSERVER) ecs_sched__trace_write_observer_name(out, w, e);
     else ecs_sched__json_string(out, e->name);
     fprintf(out, ",\"cat\":\"%s\",\"ph\":\"%s\",\"ts\":%.3f", category, instant ? "i" : "X",
             ecs_sched__trace_us(t, e->begin, ns_per_tick));
@@ -14919,13 +14602,16 @@ static void ecs_sched__trace_write_event(FILE *out, const ecs_sched__trace *t,
     }
     if (e->kind == ECS_SCHED__TRACE_CONDITION) {
         ecs_sched__arg_key(&args, "result");
-        fputs(e->arg ? "true" : "false", out);
-        ecs_sched__arg_text(&args, "guards", e->detail);
-    } else if (e->kind == ECS_SCHED__TRACE_SYNC) {
-        ecs_sched__arg_key(&args, "commands");
+        fputs(e->arg & 1 ? "true" : "false", out);
+        ecs_sched__arg_text(&args, e->arg & 2 ? "guards_set" : "guards", e->detail);
+    } else if (e->kind == ECS_SCHED__TRACE_SYNC || e->kind == ECS_SCHED__TRACE_MESSAGES) {
+        ecs_sched__arg_key(&args, e->kind == ECS_SCHED__TRACE_SYNC ? "commands" : "sent");
         fprintf(out, "%d", (int)e->arg);
     } else if (e->kind == ECS_SCHED__TRACE_SKIPPED) {
         ecs_sched__arg_text(&args, "condition", e->detail);
+    } else if (e->kind == ECS_SCHED__TRACE_OBSERVER) {
+        ecs_sched__arg_text(&args, "event", e->name);
+        ecs_sched__arg_text(&args, "component", e->detail);
     } else if (e->kind == ECS_SCHED__TRACE_FRAME || e->kind == ECS_SCHED__TRACE_FIXED) {
         ecs_sched__arg_key(&args, e->kind == ECS_SCHED__TRACE_FRAME ? "frame" : "step");
         fprintf(out, "%d", (int)e->arg);
@@ -14963,7 +14649,9 @@ static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const ch
                      "\"args\":{\"name\":\"%s %d\"}}",
                 (int)i, i == 0 ? "calling thread" : "worker", (int)i);
     }
-    for (k = 0; k < recorded; k++) ecs_sched__trace_write_event(out, t, &t->events[k], ns_per_tick);
+    for (k = 0; k < recorded; k++) {
+        ecs_sched__trace_write_event(out, w, t, &t->events[k], ns_per_tick);
+    }
     fputs("\n]}\n", out);
     failed = ferror(out);
     if (fclose(out) != 0 || failed) {
@@ -15304,6 +14992,405 @@ bool ecs_sched_system_enabled(ecs_sched_world *w, const char *schedule, const ch
 }
 
 #endif /* ECS_SCHED_TRACE */
+
+/*============================= src/observer.h (implementation) ==============================*/
+/* observer: code that runs the moment a component is added, written or removed. */
+
+#define ECS_SCHED__OBSERVER_ROUNDS 1000   /* rounds of deferred changes before giving up */
+
+typedef struct ecs_sched__observer {
+    uint32_t id;
+    ecs_sched_observer_event event;
+    ecs_sched_id component;
+    ecs_sched_observer_fn fn;
+    ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];
+    ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER];
+    bool filtered;                   /* has with or without */
+    char *name;
+    ecs_sched_system_ctx ctx;        /* kind "observer", with a command buffer of its own */
+} ecs_sched__observer;
+
+/* How many observers watch a component, by event (ON_DESPAWN watches no component). */
+typedef struct ecs_sched__watchers {
+    uint32_t count[ECS_SCHED_ON_REMOVE + 1];
+} ecs_sched__watchers;
+
+struct ecs_sched__observers {
+    ecs_sched__observer **items;     /* in the order they were added */
+    uint32_t count;
+    uint32_t capacity;
+    uint32_t next_id;
+    int32_t dispatching;             /* observers are being called (nesting depth) */
+    bool deferred;                   /* some left changes that no flush applied yet */
+    bool flushing;                   /* their deferred changes are being applied */
+    ecs_sched__watchers *watchers;   /* by component id, below watcher_capacity */
+    uint32_t watcher_capacity;
+};
+
+static void ecs_sched__observer_free(ecs_sched_world *w, ecs_sched__observer *o) {
+    ecs_sched_commands_destroy(o->ctx.commands);
+    ecs_sched__free(&w->env, o->ctx.failure_message);
+    ecs_sched__free(&w->env, o->ctx.cursors);
+    ecs_sched__free(&w->env, o->name);
+    ecs_sched__free(&w->env, o);
+}
+
+/* The world's side (declared in world.h): observers go with the world (before its command
+   buffers). */
+static void ecs_sched__observers_free(ecs_sched_world *w) {
+    uint32_t i;
+    if (!w->observers) return;
+    for (i = 0; i < w->observers->count; i++) ecs_sched__observer_free(w, w->observers->items[i]);
+    ecs_sched__free(&w->env, w->observers->items);
+    ecs_sched__free(&w->env, w->observers->watchers);
+    ecs_sched__free(&w->env, w->observers);
+    w->observers = NULL;
+}
+
+/* The observer running on this thread for w, or NULL. */
+static ecs_sched_system_ctx *ecs_sched__observer_running(const ecs_sched_world *w) {
+    ecs_sched_system_ctx *ctx;
+    if (!w->observers || !w->observers->dispatching) return NULL;
+    ctx = (ecs_sched_system_ctx *)ecs_sched__running_in(&w->env);
+    return ctx && ctx->observer ? ctx : NULL;
+}
+
+/* For what an observer may not do: refuses it (its failure) when one is running. */
+static bool ecs_sched__refused_in_observer(ecs_sched_world *w, const char *what) {
+    if (!ecs_sched__observer_running(w)) return false;
+    ecs_sched__refuse(&w->env, ECS_SCHED_ERR_ACCESS,
+                      "%s inside an observer: an observer runs in the middle of a change to the "
+                      "world; do it from a system (or record what it needs in a command)", what);
+    return true;
+}
+
+/* ---- adding and removing ---- */
+
+static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
+                                                  const ecs_sched_observer_desc *d) {
+    const char *name = d && d->name ? d->name : "observer";
+    int32_t i;
+    if (!d || !d->fn) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "observer_add: observer '%s' has no function", name);
+    }
+    if (d->event < ECS_SCHED_ON_ADD || d->event > ECS_SCHED_ON_DESPAWN) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "observer_add: observer '%s' has no event (ECS_SCHED_ON_ADD, "
+                               "_ON_INSERT, _ON_REMOVE or _ON_DESPAWN)", name);
+    }
+    if (d->event == ECS_SCHED_ON_DESPAWN ? d->component != 0
+                                         : !ecs_sched__component_valid(w, d->component)) {
+        if (d->event == ECS_SCHED_ON_DESPAWN) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                   "observer_add: observer '%s' watches ON_DESPAWN, an event of "
+                                   "entities: leave .component 0", name);
+        }
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
+                               "observer_add: observer '%s' watches component id %u, which is "
+                               "not registered in this world", name, (unsigned)d->component);
+    }
+    if (w->components[d->component].queue) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "observer_add: observer '%s' watches '%s', a message type; "
+                               "read messages with ecs_sched_ctx_messages", name,
+                               w->components[d->component].name);
+    }
+    for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) {
+        ecs_sched_id id = d->with[i] ? d->with[i] : d->without[i];
+        if ((d->with[i] && !ecs_sched__component_valid(w, d->with[i])) ||
+            (d->without[i] && !ecs_sched__component_valid(w, d->without[i]))) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
+                                   "observer_add: observer '%s' filters on component id %u, "
+                                   "which is not registered in this world", name,
+                                   (unsigned)(d->with[i] && !ecs_sched__component_valid(w, d->with[i])
+                                                  ? d->with[i] : d->without[i]));
+        }
+        (void)id;
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Room in the watcher counts for component `id` (new counts are zero). */
+static bool ecs_sched__watchers_reserve(ecs_sched_world *w, ecs_sched__observers *all,
+                                        ecs_sched_id id) {
+    uint32_t had = all->watcher_capacity;
+    if (id < had) return true;
+    if (!ECS_SCHED__GROW(&w->env, all->watchers, &all->watcher_capacity, id + 1)) return false;
+    memset(all->watchers + had, 0, (all->watcher_capacity - had) * sizeof *all->watchers);
+    return true;
+}
+
+/* Whether some observer watches `event` on component `id`. */
+static inline bool ecs_sched__watched(const ecs_sched_world *w, ecs_sched_id id,
+                                      ecs_sched_observer_event event) {
+    const ecs_sched__observers *all = w->observers;
+    return id < all->watcher_capacity && all->watchers[id].count[event] != 0;
+}
+
+uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_desc *desc) {
+    ecs_sched__observers *all;
+    ecs_sched__observer *o;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__refused_in_observer(w, "adding an observer")) return 0;
+    if (ecs_sched__observer_check(w, desc) != ECS_SCHED_OK) return 0;
+    if (!w->observers &&
+        !(w->observers = (ecs_sched__observers *)ecs_sched__calloc(&w->env, sizeof *w->observers))) {
+        ecs_sched__out_of_memory(w, "adding an observer");
+        return 0;
+    }
+    all = w->observers;
+    if (!ecs_sched__watchers_reserve(w, all, desc->component) ||
+        !ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ||
+        !(o = (ecs_sched__observer *)ecs_sched__calloc(&w->env, sizeof *o))) {
+        ecs_sched__out_of_memory(w, "adding an observer");
+        return 0;
+    }
+    o->name = ecs_sched__strdup(&w->env, desc->name ? desc->name : "observer");
+    o->ctx.commands = o->name ? ecs_sched_commands_create(w) : NULL;
+    if (!o->name || !o->ctx.commands) {
+        ecs_sched__free(&w->env, o->name);
+        ecs_sched__free(&w->env, o);
+        ecs_sched__out_of_memory(w, "adding an observer");
+        return 0;
+    }
+    o->id = ++all->next_id;
+    o->event = desc->event;
+    o->component = desc->component;
+    o->fn = desc->fn;
+    memcpy(o->with, desc->with, sizeof o->with);
+    memcpy(o->without, desc->without, sizeof o->without);
+    o->filtered = desc->with[0] || desc->without[0];
+    {
+        int32_t i;
+        for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) o->filtered |= desc->with[i] || desc->without[i];
+    }
+    o->ctx.world = w;
+    o->ctx.name = o->name;
+    o->ctx.kind = "observer";
+    o->ctx.user_data = desc->user_data;
+    o->ctx.exclusive = true;
+    o->ctx.observer = true;
+    all->items[all->count++] = o;
+    if (o->component) all->watchers[o->component].count[o->event]++;
+    return o->id;
+}
+
+ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *w, uint32_t id) {
+    ecs_sched__observers *all;
+    uint32_t i;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__refused_in_observer(w, "removing an observer")) return ECS_SCHED_ERR_ACCESS;
+    all = w->observers;
+    for (i = 0; all && i < all->count; i++) {
+        ecs_sched__observer *o = all->items[i];
+        if (o->id != id) continue;
+        if (o->component) all->watchers[o->component].count[o->event]--;
+        memmove(&all->items[i], &all->items[i + 1], (all->count - i - 1) * sizeof *all->items);
+        all->count--;
+        ecs_sched__observer_free(w, o);
+        return ECS_SCHED_OK;
+    }
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "observer_remove: %u is not an observer of this world (was it "
+                           "removed already?)", (unsigned)id);
+}
+
+/* ---- calling them ---- */
+
+static bool ecs_sched__observer_filters_pass(const ecs_sched_world *w, const ecs_sched__observer *o,
+                                             ecs_sched_entity e) {
+    const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    int32_t i;
+    for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) {
+        if (o->with[i] && ecs_sched__type_find(t, o->with[i]) < 0) return false;
+        if (o->without[i] && ecs_sched__type_find(t, o->without[i]) >= 0) return false;
+    }
+    return true;
+}
+
+/* A failure of an observer: the failure of what made the change (a system, a command
+   applier), or the world's last error. */
+static void ecs_sched__observer_failed(ecs_sched_world *w, ecs_sched__observer *o) {
+    char fallback[ECS_SCHED__ERROR_CAPACITY];
+    const char *message = ecs_sched__ctx_failure_message(&o->ctx, fallback, sizeof fallback);
+    ecs_sched_result code = o->ctx.failure;
+    o->ctx.failure = ECS_SCHED_OK;
+    o->ctx.failure_refused = false;
+    ecs_sched__fail_text(&w->env, code, message);
+}
+
+#ifdef ECS_SCHED_TRACE
+static void ecs_sched__call_observer_traced(ecs_sched_world *w, ecs_sched__observer *o,
+                                            const ecs_sched_trigger *trigger) {
+    static const char *const events[] = {"?", "on_add", "on_insert", "on_remove", "on_despawn"};
+    int64_t begin = ecs_sched__trace_ticks();
+    o->fn(&o->ctx, trigger);
+    ecs_sched__trace_add(w, ECS_SCHED__TRACE_OBSERVER,
+                         events[(unsigned)trigger->event < 5u ? (unsigned)trigger->event : 0u],
+                         NULL,
+                         trigger->component ? w->components[trigger->component].name : NULL,
+                         begin, ecs_sched__trace_ticks(), (int32_t)o->id);
+}
+
+/* The name of observer `id`, or NULL once it is removed (trace.h writes it). */
+static const char *ecs_sched__observer_name(const ecs_sched_world *w, uint32_t id) {
+    uint32_t i;
+    if (!w->observers) return NULL;
+    for (i = 0; i < w->observers->count; i++) {
+        if (w->observers->items[i]->id == id) return w->observers->items[i]->name;
+    }
+    return NULL;
+}
+#endif
+
+/* Calls the observers of `event` on `component` for entity e, in the order they were added
+   (target: of a relationship, else 0). */
+static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_event event,
+                                      ecs_sched_entity e, ecs_sched_id component,
+                                      ecs_sched_entity target) {
+    ecs_sched__observers *all = w->observers;
+    ecs_sched_trigger trigger;
+    uint32_t i;
+    trigger.event = event;
+    trigger.entity = e;
+    trigger.component = component;
+    trigger.target = target;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched__observer *o = all->items[i];
+        void *outer;
+        if (o->event != event || o->component != component ||
+            (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
+            continue;
+        }
+        if (w->ticks_on) {   /* its changes carry the tick of the one it observes */
+            uint32_t tick = ecs_sched__tick_now(w);
+            o->ctx.last_run = o->ctx.this_run;
+            o->ctx.this_run = tick;
+        }
+        all->dispatching++;
+        outer = ecs_sched__running_begin(&o->ctx);
+#ifdef ECS_SCHED_TRACE
+        if (ecs_sched__tracing(w)) ecs_sched__call_observer_traced(w, o, &trigger);
+        else
+#endif
+        o->fn(&o->ctx, &trigger);
+        ecs_sched__running_end(outer);
+        all->dispatching--;
+        if (o->ctx.commands->pending) all->deferred = true;   /* a flush has work */
+        if (o->ctx.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
+    }
+}
+
+static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event event,
+                               ecs_sched_entity e, ecs_sched_id component) {
+    ecs_sched__observe_target(w, event, e, component, ECS_SCHED_NULL_ENTITY);
+}
+
+/* The world's side (declared in world.h). An entity got components `ids` (those `before`
+   lacked are new): ON_ADD for the new ones, then ON_INSERT for all. */
+static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
+                                        const ecs_sched__table *before, int32_t count,
+                                        const ecs_sched_id *ids) {
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_ADD) &&
+            (!before || ecs_sched__type_find(before, ids[i]) < 0)) {
+            ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, ids[i]);
+        }
+    }
+    for (i = 0; i < count; i++) {
+        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_INSERT)) {
+            ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, ids[i]);
+        }
+    }
+}
+
+/* An entity is about to lose component `id`. */
+static void ecs_sched__observe_removing(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    if (ecs_sched__watched(w, id, ECS_SCHED_ON_REMOVE)) {
+        ecs_sched__observe(w, ECS_SCHED_ON_REMOVE, e, id);
+    }
+}
+
+/* An entity is about to be despawned: ON_DESPAWN, then ON_REMOVE for each component. The
+   type is copied: an observer may register components (which moves nothing), but the type
+   is read between calls. */
+static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched_id type[ECS_SCHED__MAX_TYPE];
+    const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    int32_t i, n = t->type_count;
+    memcpy(type, t->type, (size_t)n * sizeof *type);
+    ecs_sched__observe(w, ECS_SCHED_ON_DESPAWN, e, 0);
+    for (i = 0; i < n; i++) {
+        if (w->components[type[i]].relation) ecs_sched__observe_relations_removing(w, e, type[i]);
+        else ecs_sched__observe_removing(w, e, type[i]);
+    }
+}
+
+/* Applies the observers' deferred changes, which may call observers again; until none is
+   left (or, for observers that keep triggering each other, ECS_SCHED__OBSERVER_ROUNDS
+   rounds). Called at the end of each operation that may call observers. */
+static void ecs_sched__observers_flush(ecs_sched_world *w) {
+    ecs_sched__observers *all = w->observers;
+    int32_t round;
+    if (!all || !all->deferred || all->flushing || all->dispatching) return;
+    all->flushing = true;
+    for (round = 0; round < ECS_SCHED__OBSERVER_ROUNDS; round++) {
+        bool pending = false;
+        uint32_t i;
+        for (i = 0; i < all->count; i++) {
+            ecs_sched_commands *cmd = all->items[i]->ctx.commands;
+            if (ecs_sched_commands_pending(cmd) == 0) continue;
+            pending = true;
+            if (ecs_sched_commands_apply(cmd) != ECS_SCHED_OK) {
+                ecs_sched__fail_again_for(w, all->items[i]->name);
+            }
+        }
+        if (!pending) break;
+    }
+    all->deferred = false;
+    if (round == ECS_SCHED__OBSERVER_ROUNDS) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                        "observers kept making changes that called observers again, %d rounds "
+                        "in a row; the changes still pending are left for the next operation "
+                        "(do two observers undo each other?)", ECS_SCHED__OBSERVER_ROUNDS);
+    }
+    all->flushing = false;
+}
+
+/* ---- what an observer does through the world: deferred into its buffer ---- */
+
+/* The buffer deferred changes go to, when an observer runs; NULL otherwise. */
+static ecs_sched_commands *ecs_sched__deferring(const ecs_sched_world *w) {
+    ecs_sched_system_ctx *ctx = ecs_sched__observer_running(w);
+    return ctx ? ctx->commands : NULL;
+}
+
+static ecs_sched_entity ecs_sched__defer_spawn_with(ecs_sched_world *w, int32_t count,
+                                                    const ecs_sched_id *ids,
+                                                    const void *const *values) {
+    return ecs_sched_commands_spawn_with(ecs_sched__deferring(w), count, ids, values);
+}
+
+static ecs_sched_result ecs_sched__defer_despawn(ecs_sched_world *w, ecs_sched_entity e) {
+    return ecs_sched_commands_despawn(ecs_sched__deferring(w), e);
+}
+
+static ecs_sched_result ecs_sched__defer_insert(ecs_sched_world *w, ecs_sched_entity e,
+                                                ecs_sched_id id, const void *value) {
+    return ecs_sched_commands_insert(ecs_sched__deferring(w), e, id, value);
+}
+
+static ecs_sched_result ecs_sched__defer_remove(ecs_sched_world *w, ecs_sched_entity e,
+                                                ecs_sched_id id) {
+    return ecs_sched_commands_remove(ecs_sched__deferring(w), e, id);
+}
+
+static ecs_sched_result ecs_sched__defer_set_resource(ecs_sched_world *w, ecs_sched_id id,
+                                                      const void *value) {
+    return ecs_sched_commands_set_resource(ecs_sched__deferring(w), id, value);
+}
 
 /*============================= src/stepping.h (implementation) ==============================*/
 /* stepping: what a run of a stepping schedule runs, and the controls. */
@@ -19041,7 +19128,12 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
 #endif
     /* messages live two updates, counted in frames that ran a fixed step: a reader in
        FixedUpdate then misses none, however many frames pass between two steps */
-    if (w->messages && w->fixed_step_since_update) ecs_sched_messages_update(w);
+    if (w->messages && w->fixed_step_since_update) {
+#ifdef ECS_SCHED_TRACE
+        ecs_sched__note_messages(w);
+#endif
+        ecs_sched_messages_update(w);
+    }
     app->updating = true;
     result = ecs_sched__run_schedule(w, app->main);
     app->updating = false;

@@ -447,7 +447,12 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
 #endif
     /* messages live two updates, counted in frames that ran a fixed step: a reader in
        FixedUpdate then misses none, however many frames pass between two steps */
-    if (w->messages && w->fixed_step_since_update) ecs_sched_messages_update(w);
+    if (w->messages && w->fixed_step_since_update) {
+#ifdef ECS_SCHED_TRACE
+        ecs_sched__note_messages(w);
+#endif
+        ecs_sched_messages_update(w);
+    }
     app->updating = true;
     result = ecs_sched__run_schedule(w, app->main);
     app->updating = false;

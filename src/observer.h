@@ -1,6 +1,7 @@
 /* observer: code that runs the moment a component is added, written or removed. */
 #pragma once
 #include "message.h"
+#include "trace.h"
 
 /* ---- observers ----
 
@@ -287,6 +288,30 @@ static void ecs_sched__observer_failed(ecs_sched_world *w, ecs_sched__observer *
     ecs_sched__fail_text(&w->env, code, message);
 }
 
+#ifdef ECS_SCHED_TRACE
+static void ecs_sched__call_observer_traced(ecs_sched_world *w, ecs_sched__observer *o,
+                                            const ecs_sched_trigger *trigger) {
+    static const char *const events[] = {"?", "on_add", "on_insert", "on_remove", "on_despawn"};
+    int64_t begin = ecs_sched__trace_ticks();
+    o->fn(&o->ctx, trigger);
+    ecs_sched__trace_add(w, ECS_SCHED__TRACE_OBSERVER,
+                         events[(unsigned)trigger->event < 5u ? (unsigned)trigger->event : 0u],
+                         NULL,
+                         trigger->component ? w->components[trigger->component].name : NULL,
+                         begin, ecs_sched__trace_ticks(), (int32_t)o->id);
+}
+
+/* The name of observer `id`, or NULL once it is removed (trace.h writes it). */
+static const char *ecs_sched__observer_name(const ecs_sched_world *w, uint32_t id) {
+    uint32_t i;
+    if (!w->observers) return NULL;
+    for (i = 0; i < w->observers->count; i++) {
+        if (w->observers->items[i]->id == id) return w->observers->items[i]->name;
+    }
+    return NULL;
+}
+#endif
+
 /* Calls the observers of `event` on `component` for entity e, in the order they were added
    (target: of a relationship, else 0). */
 static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_event event,
@@ -313,6 +338,10 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
         }
         all->dispatching++;
         outer = ecs_sched__running_begin(&o->ctx);
+#ifdef ECS_SCHED_TRACE
+        if (ecs_sched__tracing(w)) ecs_sched__call_observer_traced(w, o, &trigger);
+        else
+#endif
         o->fn(&o->ctx, &trigger);
         ecs_sched__running_end(outer);
         all->dispatching--;

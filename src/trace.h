@@ -112,6 +112,7 @@ typedef enum ecs_sched__trace_kind {
     ECS_SCHED__TRACE_SKIPPED,
     ECS_SCHED__TRACE_DISABLED,
     ECS_SCHED__TRACE_HELD,
+    ECS_SCHED__TRACE_MESSAGES,
     ECS_SCHED__TRACE_KIND_COUNT
 } ecs_sched__trace_kind;
 
@@ -324,16 +325,38 @@ static void ecs_sched__note_skipped(ecs_sched__schedule *s, int32_t at) {
     }
 }
 
-/* A condition evaluated for the node at `at`: its result is kept for the outcome, and traced
-   with what it guards. */
+/* The set among the node's guards that has condition `index`, or -1: the node's own. */
+static int32_t ecs_sched__guarding_set(const ecs_sched__schedule *s, int32_t index, int32_t at) {
+    const ecs_sched__plan *plan = s->plan;
+    const ecs_sched__plan_node *pn = &plan->nodes[at];
+    int32_t i, k;
+    for (i = 0; i < pn->guard_set_count; i++) {
+        int32_t set = plan->guard_sets[pn->guard_set_start + i];
+        const ecs_sched__plan_set *ps = &plan->sets[set];
+        for (k = 0; k < ps->cond_count; k++) {
+            if (plan->conds[ps->cond_start + k] == index) return set;
+        }
+    }
+    return -1;
+}
+
+/* A condition evaluated for the node at `at` (a set's, for the first node the set guards):
+   its result is kept for the outcome, and traced with what it guards, the system or the set
+   (arg: 1 for true, plus 2 for a set). */
 static void ecs_sched__note_condition(ecs_sched__schedule *s, int32_t index, int32_t at,
                                       bool held, int64_t begin, int64_t end) {
     ecs_sched__cond *c = s->conds.items[index];
-    const ecs_sched__plan_node *pn = &s->plan->nodes[at];
+    const ecs_sched__plan_node *pn;
+    int32_t set;
     c->watch_run = s->watch_run;
     c->watch_held = held;
+    if (!ecs_sched__tracing(s->world)) return;
+    pn = &s->plan->nodes[at];
+    set = ecs_sched__guarding_set(s, index, at);
     ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_CONDITION, c->name, s->label,
-                         pn->system ? pn->system->ctx.name : NULL, begin, end, held ? 1 : 0);
+                         set >= 0 ? s->names[s->plan->sets[set].name].text
+                                  : pn->system ? pn->system->ctx.name : NULL,
+                         begin, end, (held ? 1 : 0) | (set >= 0 ? 2 : 0));
 }
 
 static void ecs_sched__note_sync(ecs_sched__schedule *s, int64_t begin, int64_t end,
@@ -350,9 +373,25 @@ static void ecs_sched__note_failure(ecs_sched_world *w, const ecs_sched__schedul
     ecs_sched__trace_add(w, ECS_SCHED__TRACE_FAILURE, name, s->label, NULL, now, now, 0);
 }
 
+/* The app's update of the message queues: per message type, the messages sent since the last
+   one (removed components are left out). */
+static void ecs_sched__note_messages(ecs_sched_world *w) {
+    int64_t now;
+    uint32_t i;
+    if (!ecs_sched__tracing(w) || !w->messages) return;
+    now = ecs_sched__trace_ticks();
+    for (i = 0; i < w->messages->count; i++) {
+        const ecs_sched__queue *q = w->messages->queues[i];
+        if (q->removals || q->count[1] == 0) continue;
+        ecs_sched__trace_add(w, ECS_SCHED__TRACE_MESSAGES, w->components[q->id].name, NULL, NULL,
+                             now, now, q->count[1]);
+    }
+}
+
 /* ---- frames ---- */
 
 static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const char *path);
+static const char *ecs_sched__observer_name(const ecs_sched_world *w, uint32_t id);  /* observer.h */
 
 /* A frame ended: one more toward the frames asked for; the last stops the recording and
    writes it where the start said. */
@@ -383,7 +422,7 @@ static void ecs_sched__json_string(FILE *out, const char *text) {
 
 static const char *const ecs_sched__trace_categories[ECS_SCHED__TRACE_KIND_COUNT] = {
     "frame",    "schedule", "system",  "condition", "sync",     "fixed",
-    "transition", "observer", "failure", "skipped", "disabled", "held"};
+    "transition", "observer", "failure", "skipped", "disabled", "held", "messages"};
 
 /* Microseconds since the start of the recording, as Chrome's format counts them. */
 static double ecs_sched__trace_us(const ecs_sched__trace *t, int64_t ticks, double ns_per_tick) {
@@ -407,7 +446,17 @@ static void ecs_sched__arg_text(ecs_sched__json_args *args, const char *key, con
     ecs_sched__json_string(args->out, text);
 }
 
-static void ecs_sched__trace_write_event(FILE *out, const ecs_sched__trace *t,
+/* An observer's event: named by the observer while it exists (it may have been removed since
+   it ran), with the event and the component in its arguments. */
+static void ecs_sched__trace_write_observer_name(FILE *out, const ecs_sched_world *w,
+                                                 const ecs_sched__trace_event *e) {
+    const char *name = ecs_sched__observer_name(w, (uint32_t)e->arg);
+    if (name) ecs_sched__json_string(out, name);
+    else fprintf(out, "\"observer %u (removed)\"", (unsigned)e->arg);
+}
+
+static void ecs_sched__trace_write_event(FILE *out, const ecs_sched_world *w,
+                                         const ecs_sched__trace *t,
                                          const ecs_sched__trace_event *e, double ns_per_tick) {
     ecs_sched__json_args args;
     const char *category = ecs_sched__trace_categories[e->kind];
@@ -415,6 +464,7 @@ static void ecs_sched__trace_write_event(FILE *out, const ecs_sched__trace *t,
     fputs(",\n{\"name\":", out);
     if (e->kind == ECS_SCHED__TRACE_FRAME) fprintf(out, "\"frame %d\"", (int)e->arg);
     else if (e->kind == ECS_SCHED__TRACE_FIXED) fprintf(out, "\"fixed step %d\"", (int)e->arg);
+    else if (e->kind == ECS_SCHED__TRACE_OBSERVER) ecs_sched__trace_write_observer_name(out, w, e);
     else ecs_sched__json_string(out, e->name);
     fprintf(out, ",\"cat\":\"%s\",\"ph\":\"%s\",\"ts\":%.3f", category, instant ? "i" : "X",
             ecs_sched__trace_us(t, e->begin, ns_per_tick));
@@ -431,13 +481,16 @@ static void ecs_sched__trace_write_event(FILE *out, const ecs_sched__trace *t,
     }
     if (e->kind == ECS_SCHED__TRACE_CONDITION) {
         ecs_sched__arg_key(&args, "result");
-        fputs(e->arg ? "true" : "false", out);
-        ecs_sched__arg_text(&args, "guards", e->detail);
-    } else if (e->kind == ECS_SCHED__TRACE_SYNC) {
-        ecs_sched__arg_key(&args, "commands");
+        fputs(e->arg & 1 ? "true" : "false", out);
+        ecs_sched__arg_text(&args, e->arg & 2 ? "guards_set" : "guards", e->detail);
+    } else if (e->kind == ECS_SCHED__TRACE_SYNC || e->kind == ECS_SCHED__TRACE_MESSAGES) {
+        ecs_sched__arg_key(&args, e->kind == ECS_SCHED__TRACE_SYNC ? "commands" : "sent");
         fprintf(out, "%d", (int)e->arg);
     } else if (e->kind == ECS_SCHED__TRACE_SKIPPED) {
         ecs_sched__arg_text(&args, "condition", e->detail);
+    } else if (e->kind == ECS_SCHED__TRACE_OBSERVER) {
+        ecs_sched__arg_text(&args, "event", e->name);
+        ecs_sched__arg_text(&args, "component", e->detail);
     } else if (e->kind == ECS_SCHED__TRACE_FRAME || e->kind == ECS_SCHED__TRACE_FIXED) {
         ecs_sched__arg_key(&args, e->kind == ECS_SCHED__TRACE_FRAME ? "frame" : "step");
         fprintf(out, "%d", (int)e->arg);
@@ -475,7 +528,9 @@ static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const ch
                      "\"args\":{\"name\":\"%s %d\"}}",
                 (int)i, i == 0 ? "calling thread" : "worker", (int)i);
     }
-    for (k = 0; k < recorded; k++) ecs_sched__trace_write_event(out, t, &t->events[k], ns_per_tick);
+    for (k = 0; k < recorded; k++) {
+        ecs_sched__trace_write_event(out, w, t, &t->events[k], ns_per_tick);
+    }
     fputs("\n]}\n", out);
     failed = ferror(out);
     if (fclose(out) != 0 || failed) {

@@ -321,6 +321,168 @@ static void a_false_condition_is_recorded_with_what_it_guards(void **state) {
     ecs_sched_world_destroy(w);
 }
 
+static void a_set_condition_names_the_set_it_guards(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_condition never = never_condition();
+    ecs_sched_set_desc set;
+    ecs_sched_system_desc d[2];
+    ecs_sched_system_outcome out[2];
+    cJSON *root;
+    const cJSON *c;
+    (void)state;
+    memset(&set, 0, sizeof set);
+    set.name = "gated";
+    set.run_if[0] = &never;
+    assert_int_equal(ecs_sched_configure_set(w, UPDATE, &set), ECS_SCHED_OK);
+    d[0] = system_named("first", note);
+    d[0].in_set[0] = "gated";
+    d[1] = system_named("second", note);
+    d[1].in_set[0] = "gated";
+    d[1].after[0] = "first";
+    add_all(w, d, 2);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    root = written_trace(w);
+    assert_int_equal(count_events(root, "condition", "never"), 1);   /* once per run */
+    c = find_event(root, "condition", "never");
+    assert_string_equal(cJSON_GetStringValue(arg_of(c, "guards_set")), "gated");
+    assert_int_equal(count_events(root, "skipped", NULL), 2);
+    assert_int_equal(ecs_sched_what_ran(w, UPDATE, out, 2), 2);
+    assert_int_equal(out[1].outcome, ECS_SCHED_OUTCOME_SKIPPED);
+    assert_string_equal(out[1].condition, "never");
+    assert_string_equal(out[1].set, "gated");
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+static void observed(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)ctx;
+    (void)t;
+}
+
+static void an_observer_call_is_recorded_with_its_event_and_component(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position);
+    ecs_sched_observer_desc d;
+    Position p = {1, 2};
+    cJSON *root;
+    const cJSON *e;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "placed";
+    d.event = ECS_SCHED_ON_ADD;
+    d.component = pos;
+    d.fn = observed;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_true(ecs_sched_spawn_with(w, 1, &pos, (const void *const[]){&p}) != ECS_SCHED_NULL_ENTITY);
+    root = written_trace(w);
+    e = find_event(root, "observer", "placed");
+    assert_non_null(e);
+    assert_string_equal(cJSON_GetStringValue(arg_of(e, "event")), "on_add");
+    assert_string_equal(cJSON_GetStringValue(arg_of(e, "component")), "Position");
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+static void a_state_transition_is_recorded_with_both_values(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_state_desc desc;
+    ecs_sched_id game;
+    cJSON *root;
+    const cJSON *e;
+    (void)state;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "GameState";
+    desc.values[0] = "Menu";
+    desc.values[1] = "Playing";
+    game = ecs_sched_state_register(w, &desc);
+    assert_true(game != 0);
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_set(w, game, 1), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    root = written_trace(w);
+    e = find_event(root, "transition", "GameState");
+    assert_non_null(e);
+    assert_string_equal(cJSON_GetStringValue(arg_of(e, "from")), "Menu");
+    assert_string_equal(cJSON_GetStringValue(arg_of(e, "to")), "Playing");
+    cJSON_Delete(root);
+    ecs_sched_world_destroy(w);
+}
+
+static void app_updates_are_the_frames_and_fixed_steps_are_spans_in_them(void **state) {
+    ecs_sched_app *app = ecs_sched_app_create(NULL);
+    ecs_sched_world *w = ecs_sched_app_world(app);
+    ecs_sched_trace_desc t;
+    ecs_sched_trace_info info;
+    cJSON *root;
+    (void)state;
+    add(w, ECS_SCHED_FIXED_UPDATE, "physics");
+    assert_int_equal(ecs_sched_app_update_by(app, ECS_SCHED_MILLISECONDS(1)), ECS_SCHED_OK);
+    memset(&t, 0, sizeof t);
+    t.frames = 2;
+    assert_int_equal(ecs_sched_trace_start(w, &t), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_app_update_by(app, ECS_SCHED_MILLISECONDS(40)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_app_update_by(app, ECS_SCHED_MILLISECONDS(40)), ECS_SCHED_OK);
+    info = ecs_sched_trace_get_info(w);
+    assert_false(info.running);
+    assert_int_equal(info.frames, 2);
+    root = written_trace(w);
+    assert_int_equal(count_events(root, "frame", NULL), 2);
+    assert_int_equal(count_events(root, "fixed", NULL), 5);   /* 80 ms at 64 Hz: 5 steps */
+    assert_int_equal(count_events(root, "system", "physics"), 5);
+    assert_spans_nest(root);
+    cJSON_Delete(root);
+    ecs_sched_app_destroy(app);
+}
+
+typedef struct {
+    int damage;
+} Hit;
+
+static void messages_are_counted_by_type_when_the_app_updates_them(void **state) {
+    ecs_sched_app *app = ecs_sched_app_create(NULL);
+    ecs_sched_world *w = ecs_sched_app_world(app);
+    ecs_sched_id hit = ECS_SCHED_MESSAGE(w, Hit);
+    Hit h = {3};
+    cJSON *root;
+    const cJSON *e;
+    int sent = 0;
+    (void)state;
+    add(w, ECS_SCHED_FIXED_UPDATE, "physics");
+    assert_int_equal(ecs_sched_app_update_by(app, ECS_SCHED_MILLISECONDS(20)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_send(w, hit, &h), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_send(w, hit, &h), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_app_update_by(app, ECS_SCHED_MILLISECONDS(20)), ECS_SCHED_OK);
+    root = written_trace(w);
+    cJSON_ArrayForEach(e, events_of(root)) {
+        const char *cat = text_of(e, "cat");
+        if (cat && strcmp(cat, "messages") == 0 && strcmp(text_of(e, "name"), "Hit") == 0) {
+            sent += (int)cJSON_GetNumberValue(arg_of(e, "sent"));
+        }
+    }
+    assert_int_equal(sent, 2);
+    cJSON_Delete(root);
+    ecs_sched_app_destroy(app);
+}
+
+static void a_trace_started_again_discards_the_last_recording(void **state) {
+    ecs_sched_world *w = abc_world();
+    (void)state;
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_stop(w), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_get_info(w).recorded, 5);
+    assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_get_info(w).recorded, 0);
+    assert_int_equal(ecs_sched_trace_get_info(w).frames, 0);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_trace_get_info(w).recorded, 5);
+    ecs_sched_world_destroy(w);
+}
+
 /* 20 systems, a schedule and a frame ask for 22 events; 10 fit. */
 static void a_full_buffer_keeps_the_oldest_events_and_counts_the_rest(void **state) {
     ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
@@ -679,6 +841,12 @@ int main(void) {
         cmocka_unit_test(a_nested_schedule_run_is_a_span_inside_the_system_that_ran_it),
         cmocka_unit_test(a_sync_point_says_how_many_commands_it_applied),
         cmocka_unit_test(a_false_condition_is_recorded_with_what_it_guards),
+        cmocka_unit_test(a_set_condition_names_the_set_it_guards),
+        cmocka_unit_test(an_observer_call_is_recorded_with_its_event_and_component),
+        cmocka_unit_test(a_state_transition_is_recorded_with_both_values),
+        cmocka_unit_test(app_updates_are_the_frames_and_fixed_steps_are_spans_in_them),
+        cmocka_unit_test(messages_are_counted_by_type_when_the_app_updates_them),
+        cmocka_unit_test(a_trace_started_again_discards_the_last_recording),
         cmocka_unit_test(a_full_buffer_keeps_the_oldest_events_and_counts_the_rest),
         cmocka_unit_test(a_trace_for_n_frames_stops_and_writes_its_file),
 #ifdef ECS_SCHED_THREADS
