@@ -1473,8 +1473,10 @@
          ecs_sched_what_ran_log(world, "Update");   // one line per system, at INFO level
 
      Statistics (ecs_sched_stats_enable): per system, runs and total, least and most time.
-     ecs_sched_system_set_enabled switches a system off (it does not run, its conditions are
-     not evaluated; the plan, sync points and access rules stay).
+     ecs_sched_system_set_enabled switches a system off: it does not run, its conditions are
+     not evaluated and it takes no change tick (switched on again, it sees every change made
+     meanwhile); the plan, sync points and access rules stay. A sync point (apply_deferred)
+     cannot be switched off or stepped (ECS_SCHED_ERR_INVALID_ARGUMENT).
 
      Stepping, as in Bevy: ecs_sched_stepping_enable(world, "Update") makes each run of the
      schedule go through its plan in order on the calling thread, sync points and conditions
@@ -1486,9 +1488,11 @@
          ecs_sched_stepping_set(world, "Update", "physics", ECS_SCHED_STEP_BREAKPOINT);
          // also ECS_SCHED_STEP_ALWAYS_RUN, ECS_SCHED_STEP_NEVER_RUN, ECS_SCHED_STEP_DEFAULT
 
-     The others are held (outcome HELD, a "held" instant in the trace). The cursor goes back
-     to the first system after the last; ecs_sched_stepping_cursor names the system the next
-     step runs. Stepping a schedule while it runs is ECS_SCHED_ERR_SCHEDULE_RUNNING; unknown
+     The others are held (outcome HELD, a "held" instant in the trace). The cursor passes
+     always-run and never-run systems over, and goes back to the first system after the
+     last; ecs_sched_stepping_cursor names the system the next step runs (NULL before the
+     schedule's first run). A step is spent even when the run stops at a failure before the
+     system it would run. Stepping a schedule while it runs is ECS_SCHED_ERR_SCHEDULE_RUNNING; unknown
      schedules and systems are ECS_SCHED_ERR_UNKNOWN_SCHEDULE and ECS_SCHED_ERR_NOT_FOUND,
      two systems of the same name ECS_SCHED_ERR_DUPLICATE_NAME.
    API INDEX
@@ -2849,8 +2853,9 @@ ECS_SCHED_API const char *ecs_sched_outcome_string(ecs_sched_outcome outcome);
 
 /* ---- systems switched off ---- */
 
-/* A disabled system does not run (its conditions are not evaluated); its schedule's order,
-   sync points and access rules stay as they are. */
+/* A disabled system does not run, its conditions are not evaluated and it takes no change
+   tick; its schedule's order, sync points and access rules stay as they are. A sync point
+   (apply_deferred) cannot be disabled. */
 ECS_SCHED_API ecs_sched_result ecs_sched_system_set_enabled(ecs_sched_world *world,
                                                            const char *schedule,
                                                            const char *system, bool enabled);
@@ -2952,7 +2957,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_step_continue(ecs_sched_world *world,
 ECS_SCHED_API ecs_sched_result ecs_sched_stepping_set(ecs_sched_world *world,
                                                      const char *schedule, const char *system,
                                                      ecs_sched_step_behaviour behaviour);
-/* The system the next step runs, or NULL (the schedule does not step, or has no system). */
+/* The system the next step runs, or NULL (the schedule does not step, has not run yet, or
+   has no system to step). */
 ECS_SCHED_API const char *ecs_sched_stepping_cursor(ecs_sched_world *world,
                                                    const char *schedule);
 
@@ -14382,8 +14388,8 @@ static int64_t ecs_sched__ticks_to_ns(const ecs_sched_world *w, int64_t ticks) {
     return (int64_t)((double)ticks * (double)elapsed_ns / (double)elapsed_ticks);
 }
 
-/* Calls a system of a watched world: a disabled one is not called; a run is timed when
-   tracing or statistics are on. */
+/* Calls a system of a watched world (not one switched off: the executors pass those over); a
+   run is timed when tracing or statistics are on. */
 ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s,
                                                          ecs_sched__system *sys) {
     ecs_sched_world *w = s->world;
@@ -14391,15 +14397,6 @@ ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s
     bool timed = w->stats_on || ecs_sched__tracing(w);
     int64_t begin, end;
     void *outer;
-    if (watch->disabled) {
-        ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_DISABLED);
-        if (ecs_sched__tracing(w)) {
-            begin = ecs_sched__trace_ticks();
-            ecs_sched__trace_add(w, ECS_SCHED__TRACE_DISABLED, sys->ctx.name, s->label, NULL,
-                                 begin, begin, 0);
-        }
-        return;
-    }
     begin = timed ? ecs_sched__trace_ticks() : 0;
     outer = ecs_sched__running_begin(&sys->ctx);
     sys->fn(&sys->ctx);
@@ -14414,14 +14411,28 @@ ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s
                          0);
 }
 
-/* A system whose conditions were false: the first one found false, in its sets (outermost
-   first) or its own. */
+/* A system switched off. */
+static void ecs_sched__note_disabled(ecs_sched__schedule *s, ecs_sched__system *sys) {
+    ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_DISABLED);
+    if (ecs_sched__tracing(s->world)) {
+        int64_t now = ecs_sched__trace_ticks();
+        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_DISABLED, sys->ctx.name, s->label, NULL,
+                             now, now, 0);
+    }
+}
+
+/* A system that did not run: switched off, or a condition was false (the first one found
+   false, in its sets, outermost first, or its own). */
 static void ecs_sched__note_skipped(ecs_sched__schedule *s, int32_t at) {
     const ecs_sched__plan *plan = s->plan;
     const ecs_sched__plan_node *pn = &plan->nodes[at];
     ecs_sched__system_watch *watch;
     int32_t i, k;
     if (!pn->system) return;
+    if (pn->system->watch.disabled) {
+        ecs_sched__note_disabled(s, pn->system);
+        return;
+    }
     ecs_sched__note_outcome(s, pn->system, ECS_SCHED_OUTCOME_SKIPPED);
     watch = ecs_sched__watch_of(pn->system);
     for (i = 0; i < pn->guard_set_count && !watch->condition; i++) {
@@ -14530,13 +14541,32 @@ static ecs_sched_result ecs_sched__trace_frame_end(ecs_sched_world *w, int64_t b
 
 /* ---- reading the recording ---- */
 
+/* The length of the well-formed UTF-8 sequence at c (1 to 4), or 0. */
+static int ecs_sched__utf8_length(const unsigned char *c) {
+    int length = c[0] < 0x80 ? 1 : c[0] >= 0xc2 && c[0] <= 0xdf ? 2
+               : c[0] >= 0xe0 && c[0] <= 0xef ? 3 : c[0] >= 0xf0 && c[0] <= 0xf4 ? 4 : 0;
+    int k;
+    for (k = 1; k < length; k++) {
+        if ((c[k] & 0xc0) != 0x80) return 0;
+    }
+    if (length == 3 && ((c[0] == 0xe0 && c[1] < 0xa0) || (c[0] == 0xed && c[1] >= 0xa0))) return 0;
+    if (length == 4 && ((c[0] == 0xf0 && c[1] < 0x90) || (c[0] == 0xf4 && c[1] >= 0x90))) return 0;
+    return length;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped, and a byte that starts
+   no well-formed UTF-8 sequence (a name is any bytes) written as U+FFFD, so that the file
+   stays valid for strict readers. */
 static void ecs_sched__json_string(FILE *out, const char *text) {
     const unsigned char *c = (const unsigned char *)(text ? text : "");
     fputc('"', out);
-    for (; *c; c++) {
+    while (*c) {
+        int length = ecs_sched__utf8_length(c);
         if (*c == '"' || *c == '\\') fprintf(out, "\\%c", *c);
         else if (*c < 0x20) fprintf(out, "\\u%04x", (unsigned)*c);
-        else fputc(*c, out);
+        else if (length == 0) fputs("\\ufffd", out);
+        else fwrite(c, 1, (size_t)length, out);
+        c += length ? length : 1;
     }
     fputc('"', out);
 }
@@ -14545,9 +14575,11 @@ static const char *const ecs_sched__trace_categories[ECS_SCHED__TRACE_KIND_COUNT
     "frame",    "schedule", "system",  "condition", "sync",     "fixed",
     "transition", "observer", "failure", "skipped", "disabled", "held", "messages"};
 
-/* Microseconds since the start of the recording, as Chrome's format counts them. */
-static double ecs_sched__trace_us(const ecs_sched__trace *t, int64_t ticks, double ns_per_tick) {
-    return (double)(ticks - t->start_ticks) * ns_per_tick / 1000.0;
+/* Microseconds, as Chrome's format counts them, to the nanosecond: from integers, since
+   printf's %f writes a decimal comma in some locales. */
+static void ecs_sched__json_us(FILE *out, const char *key, double ns) {
+    long long whole = (long long)(ns < 0 ? -ns : ns);
+    fprintf(out, ",\"%s\":%s%lld.%03lld", key, ns < 0 ? "-" : "", whole / 1000, whole % 1000);
 }
 
 /* The members of an event's "args", comma-separated as they come. */
@@ -14587,10 +14619,10 @@ static void ecs_sched__trace_write_event(FILE *out, const ecs_sched_world *w,
     else if (e->kind == ECS_SCHED__TRACE_FIXED) fprintf(out, "\"fixed step %d\"", (int)e->arg);
     else if (e->kind == ECS_SCHED__TRACE_OBSERVER) ecs_sched__trace_write_observer_name(out, w, e);
     else ecs_sched__json_string(out, e->name);
-    fprintf(out, ",\"cat\":\"%s\",\"ph\":\"%s\",\"ts\":%.3f", category, instant ? "i" : "X",
-            ecs_sched__trace_us(t, e->begin, ns_per_tick));
+    fprintf(out, ",\"cat\":\"%s\",\"ph\":\"%s\"", category, instant ? "i" : "X");
+    ecs_sched__json_us(out, "ts", (double)(e->begin - t->start_ticks) * ns_per_tick);
     if (instant) fputs(",\"s\":\"t\"", out);
-    else fprintf(out, ",\"dur\":%.3f", (double)(e->end - e->begin) * ns_per_tick / 1000.0);
+    else ecs_sched__json_us(out, "dur", (double)(e->end - e->begin) * ns_per_tick);
     fprintf(out, ",\"pid\":1,\"tid\":%d,\"args\":{", (int)e->thread);
     args.out = out;
     args.any = false;
@@ -14697,6 +14729,10 @@ static ecs_sched_result ecs_sched__check_trace_desc(ecs_sched_world *w,
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "trace_start: frames %d is negative (0: until trace_stop)",
                                (int)d->frames);
+    }
+    if (d->path && !*d->path) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_start: the path is empty; give a file name, or NULL");
     }
     if (d->path && !d->frames) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -14851,6 +14887,16 @@ static ecs_sched__system *ecs_sched__system_named(ecs_sched_world *w, const char
     return found;
 }
 
+/* A sync point (apply_deferred) is not a system that runs: it is neither switched off nor
+   stepped. */
+static ecs_sched_result ecs_sched__refuse_sync_point(ecs_sched_world *w, const char *schedule,
+                                                     const char *system, const char *what) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: '%s' in schedule '%s' is an apply_deferred sync point, which "
+                           "always applies the pending commands",
+                           what, system, schedule);
+}
+
 /* ---- statistics ---- */
 
 static void ecs_sched__each_system_watch_reset_stats(ecs_sched_world *w) {
@@ -14977,6 +15023,8 @@ ecs_sched_result ecs_sched_system_set_enabled(ecs_sched_world *w, const char *sc
     ECS_SCHED__CHECK_WORLD(w);
     sys = ecs_sched__system_named(w, schedule, system, "system_set_enabled", NULL);
     if (!sys) return w->env.last_result;
+    if (sys->is_apply_deferred) return ecs_sched__refuse_sync_point(w, schedule, system,
+                                                                    "system_set_enabled");
     if (sys->watch.disabled == !enabled) return ECS_SCHED_OK;
     sys->watch.disabled = !enabled;
     w->disabled_systems += enabled ? -1 : 1;
@@ -15413,18 +15461,23 @@ static void ecs_sched__step_cursor_check(ecs_sched__schedule *s) {
     }
 }
 
-/* The first system at or after the cursor that a step would run; -1 when none. */
-static int32_t ecs_sched__step_next(const ecs_sched__schedule *s) {
+/* The first system at or after plan position `from` that a step would run (always-run and
+   never-run systems are not stepped); -1 when none. */
+static int32_t ecs_sched__step_next_from(const ecs_sched__schedule *s, int32_t from) {
     const ecs_sched__plan *plan = s->plan;
     int32_t p;
     if (!plan) return -1;
-    for (p = s->step_cursor; p < plan->node_count; p++) {
-        if (ecs_sched__steppable(plan, p) &&
-            plan->nodes[p].system->watch.step != ECS_SCHED_STEP_NEVER_RUN) {
-            return p;
-        }
+    for (p = from; p < plan->node_count; p++) {
+        uint8_t step;
+        if (!ecs_sched__steppable(plan, p)) continue;
+        step = plan->nodes[p].system->watch.step;
+        if (step != ECS_SCHED_STEP_NEVER_RUN && step != ECS_SCHED_STEP_ALWAYS_RUN) return p;
     }
     return -1;
+}
+
+static int32_t ecs_sched__step_next(const ecs_sched__schedule *s) {
+    return ecs_sched__step_next_from(s, s->step_cursor);
 }
 
 /* Whether this run of a stepping schedule runs the system at `p`; moves the cursor and the
@@ -15532,6 +15585,8 @@ ecs_sched_result ecs_sched_stepping_set(ecs_sched_world *w, const char *schedule
     }
     sys = ecs_sched__system_named(w, schedule, system, "stepping_set", NULL);
     if (!sys) return w->env.last_result;
+    if (sys->is_apply_deferred) return ecs_sched__refuse_sync_point(w, schedule, system,
+                                                                    "stepping_set");
     sys->watch.step = (uint8_t)behaviour;
     return ECS_SCHED_OK;
 }
@@ -15541,13 +15596,10 @@ const char *ecs_sched_stepping_cursor(ecs_sched_world *w, const char *schedule) 
     int32_t p;
     ECS_SCHED__CHECK_WORLD(w);
     s = ecs_sched__schedule_known(w, schedule);
-    if (!s || !s->stepping) return NULL;
-    ecs_sched__step_cursor_check(s);
-    p = ecs_sched__step_next(s);
-    if (p < 0 && s->step_cursor > 0) {
-        s->step_cursor = 0;
-        p = ecs_sched__step_next(s);
-    }
+    if (!s || !s->stepping || !s->plan) return NULL;
+    /* as the next run will find it: a changed plan, or a frame stepped through, starts over */
+    p = s->step_plan == s->plan ? ecs_sched__step_next(s) : -1;
+    if (p < 0) p = ecs_sched__step_next_from(s, 0);
     return p < 0 ? NULL : s->plan->nodes[p].system->ctx.name;
 }
 
@@ -15808,7 +15860,21 @@ static ECS_SCHED__ALWAYS_INLINE void ecs_sched__invoke(ecs_sched__schedule *s,
     ecs_sched__running_end(outer);
 }
 
-/* A guarded system that did not run, for the outcomes of a watched run. */
+/* Whether a watched world switched this system off (trace.h): it then neither runs, nor has
+   its conditions evaluated, nor takes a tick. */
+static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__switched_off(const ecs_sched__schedule *s,
+                                                            const ecs_sched__system *sys) {
+#ifdef ECS_SCHED_TRACE
+    return ECS_SCHED__WATCHED(s->world) && sys->watch.disabled;
+#else
+    (void)s;
+    (void)sys;
+    return false;
+#endif
+}
+
+/* A system that did not run (switched off, or a condition false), for the outcomes of a
+   watched run. */
 static void ecs_sched__not_run(ecs_sched__schedule *s, int32_t p) {
 #ifdef ECS_SCHED_TRACE
     if (ECS_SCHED__WATCHED(s->world)) ecs_sched__note_skipped(s, p);
@@ -15827,6 +15893,10 @@ static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__execute_node_as(ecs_sched__sched
     ecs_sched__system *sys = pn->system;
     bool stop = false;
     if (!sys) return ecs_sched__apply_pending(s);
+    if (!pn->sync && ecs_sched__switched_off(s, sys)) {
+        ecs_sched__not_run(s, p);
+        return false;
+    }
     if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__node_may_run(s, plan, p, &stop)) {
         if (!pn->sync) ecs_sched__not_run(s, p);
         return stop;
@@ -16188,6 +16258,7 @@ static bool ecs_sched__run_node_may_run(ecs_sched__run *r, int32_t node) {
     const ecs_sched__plan_node *pn = &plan->nodes[node];
     bool holds, stop = false;
     int32_t i;
+    if (!pn->sync && ecs_sched__switched_off(r->s, pn->system)) return false;
     for (i = 0; i < pn->guard_set_count; i++) {
         if (!ecs_sched__run_set_holds(r, plan->guard_sets[pn->guard_set_start + i], node)) {
             return false;
@@ -16327,6 +16398,10 @@ static bool ecs_sched__call_system(ecs_sched__schedule *s, ecs_sched__system *sy
 
 /* Calls the system of node `node`; a failure that stops the run stops it there. */
 static void ecs_sched__run_system(ecs_sched__run *r, ecs_sched__system *sys, int32_t node) {
+    if (ecs_sched__switched_off(r->s, sys)) {
+        ecs_sched__not_run(r->s, node);
+        return;
+    }
     if (ecs_sched__call_system(r->s, sys, node)) ecs_sched__run_stop(r, node);
 }
 
@@ -16793,7 +16868,7 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
         result = ecs_sched__execute_watched(w, s);
         all->depth--;
         s->running = false;
-        if (all->depth == 0) result = ecs_sched__top_run_ended(w, begin, result);
+        if (all->depth == 0 && !all->top_runs_held) result = ecs_sched__top_run_ended(w, begin, result);
         if (result == ECS_SCHED_OK) return ECS_SCHED_OK;
         return ecs_sched__run_failed(w, s, result);
     }

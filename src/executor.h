@@ -267,7 +267,21 @@ static ECS_SCHED__ALWAYS_INLINE void ecs_sched__invoke(ecs_sched__schedule *s,
     ecs_sched__running_end(outer);
 }
 
-/* A guarded system that did not run, for the outcomes of a watched run. */
+/* Whether a watched world switched this system off (trace.h): it then neither runs, nor has
+   its conditions evaluated, nor takes a tick. */
+static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__switched_off(const ecs_sched__schedule *s,
+                                                            const ecs_sched__system *sys) {
+#ifdef ECS_SCHED_TRACE
+    return ECS_SCHED__WATCHED(s->world) && sys->watch.disabled;
+#else
+    (void)s;
+    (void)sys;
+    return false;
+#endif
+}
+
+/* A system that did not run (switched off, or a condition false), for the outcomes of a
+   watched run. */
 static void ecs_sched__not_run(ecs_sched__schedule *s, int32_t p) {
 #ifdef ECS_SCHED_TRACE
     if (ECS_SCHED__WATCHED(s->world)) ecs_sched__note_skipped(s, p);
@@ -286,6 +300,10 @@ static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__execute_node_as(ecs_sched__sched
     ecs_sched__system *sys = pn->system;
     bool stop = false;
     if (!sys) return ecs_sched__apply_pending(s);
+    if (!pn->sync && ecs_sched__switched_off(s, sys)) {
+        ecs_sched__not_run(s, p);
+        return false;
+    }
     if ((pn->guard_set_count || pn->cond_count) && !ecs_sched__node_may_run(s, plan, p, &stop)) {
         if (!pn->sync) ecs_sched__not_run(s, p);
         return stop;
@@ -647,6 +665,7 @@ static bool ecs_sched__run_node_may_run(ecs_sched__run *r, int32_t node) {
     const ecs_sched__plan_node *pn = &plan->nodes[node];
     bool holds, stop = false;
     int32_t i;
+    if (!pn->sync && ecs_sched__switched_off(r->s, pn->system)) return false;
     for (i = 0; i < pn->guard_set_count; i++) {
         if (!ecs_sched__run_set_holds(r, plan->guard_sets[pn->guard_set_start + i], node)) {
             return false;
@@ -786,6 +805,10 @@ static bool ecs_sched__call_system(ecs_sched__schedule *s, ecs_sched__system *sy
 
 /* Calls the system of node `node`; a failure that stops the run stops it there. */
 static void ecs_sched__run_system(ecs_sched__run *r, ecs_sched__system *sys, int32_t node) {
+    if (ecs_sched__switched_off(r->s, sys)) {
+        ecs_sched__not_run(r->s, node);
+        return;
+    }
     if (ecs_sched__call_system(r->s, sys, node)) ecs_sched__run_stop(r, node);
 }
 
@@ -1252,7 +1275,7 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
         result = ecs_sched__execute_watched(w, s);
         all->depth--;
         s->running = false;
-        if (all->depth == 0) result = ecs_sched__top_run_ended(w, begin, result);
+        if (all->depth == 0 && !all->top_runs_held) result = ecs_sched__top_run_ended(w, begin, result);
         if (result == ECS_SCHED_OK) return ECS_SCHED_OK;
         return ecs_sched__run_failed(w, s, result);
     }

@@ -31,7 +31,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_step_continue(ecs_sched_world *world,
 ECS_SCHED_API ecs_sched_result ecs_sched_stepping_set(ecs_sched_world *world,
                                                      const char *schedule, const char *system,
                                                      ecs_sched_step_behaviour behaviour);
-/* The system the next step runs, or NULL (the schedule does not step, or has no system). */
+/* The system the next step runs, or NULL (the schedule does not step, has not run yet, or
+   has no system to step). */
 ECS_SCHED_API const char *ecs_sched_stepping_cursor(ecs_sched_world *world,
                                                    const char *schedule);
 
@@ -58,18 +59,23 @@ static void ecs_sched__step_cursor_check(ecs_sched__schedule *s) {
     }
 }
 
-/* The first system at or after the cursor that a step would run; -1 when none. */
-static int32_t ecs_sched__step_next(const ecs_sched__schedule *s) {
+/* The first system at or after plan position `from` that a step would run (always-run and
+   never-run systems are not stepped); -1 when none. */
+static int32_t ecs_sched__step_next_from(const ecs_sched__schedule *s, int32_t from) {
     const ecs_sched__plan *plan = s->plan;
     int32_t p;
     if (!plan) return -1;
-    for (p = s->step_cursor; p < plan->node_count; p++) {
-        if (ecs_sched__steppable(plan, p) &&
-            plan->nodes[p].system->watch.step != ECS_SCHED_STEP_NEVER_RUN) {
-            return p;
-        }
+    for (p = from; p < plan->node_count; p++) {
+        uint8_t step;
+        if (!ecs_sched__steppable(plan, p)) continue;
+        step = plan->nodes[p].system->watch.step;
+        if (step != ECS_SCHED_STEP_NEVER_RUN && step != ECS_SCHED_STEP_ALWAYS_RUN) return p;
     }
     return -1;
+}
+
+static int32_t ecs_sched__step_next(const ecs_sched__schedule *s) {
+    return ecs_sched__step_next_from(s, s->step_cursor);
 }
 
 /* Whether this run of a stepping schedule runs the system at `p`; moves the cursor and the
@@ -177,6 +183,8 @@ ecs_sched_result ecs_sched_stepping_set(ecs_sched_world *w, const char *schedule
     }
     sys = ecs_sched__system_named(w, schedule, system, "stepping_set", NULL);
     if (!sys) return w->env.last_result;
+    if (sys->is_apply_deferred) return ecs_sched__refuse_sync_point(w, schedule, system,
+                                                                    "stepping_set");
     sys->watch.step = (uint8_t)behaviour;
     return ECS_SCHED_OK;
 }
@@ -186,13 +194,10 @@ const char *ecs_sched_stepping_cursor(ecs_sched_world *w, const char *schedule) 
     int32_t p;
     ECS_SCHED__CHECK_WORLD(w);
     s = ecs_sched__schedule_known(w, schedule);
-    if (!s || !s->stepping) return NULL;
-    ecs_sched__step_cursor_check(s);
-    p = ecs_sched__step_next(s);
-    if (p < 0 && s->step_cursor > 0) {
-        s->step_cursor = 0;
-        p = ecs_sched__step_next(s);
-    }
+    if (!s || !s->stepping || !s->plan) return NULL;
+    /* as the next run will find it: a changed plan, or a frame stepped through, starts over */
+    p = s->step_plan == s->plan ? ecs_sched__step_next(s) : -1;
+    if (p < 0) p = ecs_sched__step_next_from(s, 0);
     return p < 0 ? NULL : s->plan->nodes[p].system->ctx.name;
 }
 

@@ -82,8 +82,9 @@ ECS_SCHED_API const char *ecs_sched_outcome_string(ecs_sched_outcome outcome);
 
 /* ---- systems switched off ---- */
 
-/* A disabled system does not run (its conditions are not evaluated); its schedule's order,
-   sync points and access rules stay as they are. */
+/* A disabled system does not run, its conditions are not evaluated and it takes no change
+   tick; its schedule's order, sync points and access rules stay as they are. A sync point
+   (apply_deferred) cannot be disabled. */
 ECS_SCHED_API ecs_sched_result ecs_sched_system_set_enabled(ecs_sched_world *world,
                                                            const char *schedule,
                                                            const char *system, bool enabled);
@@ -261,8 +262,8 @@ static int64_t ecs_sched__ticks_to_ns(const ecs_sched_world *w, int64_t ticks) {
     return (int64_t)((double)ticks * (double)elapsed_ns / (double)elapsed_ticks);
 }
 
-/* Calls a system of a watched world: a disabled one is not called; a run is timed when
-   tracing or statistics are on. */
+/* Calls a system of a watched world (not one switched off: the executors pass those over); a
+   run is timed when tracing or statistics are on. */
 ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s,
                                                          ecs_sched__system *sys) {
     ecs_sched_world *w = s->world;
@@ -270,15 +271,6 @@ ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s
     bool timed = w->stats_on || ecs_sched__tracing(w);
     int64_t begin, end;
     void *outer;
-    if (watch->disabled) {
-        ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_DISABLED);
-        if (ecs_sched__tracing(w)) {
-            begin = ecs_sched__trace_ticks();
-            ecs_sched__trace_add(w, ECS_SCHED__TRACE_DISABLED, sys->ctx.name, s->label, NULL,
-                                 begin, begin, 0);
-        }
-        return;
-    }
     begin = timed ? ecs_sched__trace_ticks() : 0;
     outer = ecs_sched__running_begin(&sys->ctx);
     sys->fn(&sys->ctx);
@@ -293,14 +285,28 @@ ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s
                          0);
 }
 
-/* A system whose conditions were false: the first one found false, in its sets (outermost
-   first) or its own. */
+/* A system switched off. */
+static void ecs_sched__note_disabled(ecs_sched__schedule *s, ecs_sched__system *sys) {
+    ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_DISABLED);
+    if (ecs_sched__tracing(s->world)) {
+        int64_t now = ecs_sched__trace_ticks();
+        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_DISABLED, sys->ctx.name, s->label, NULL,
+                             now, now, 0);
+    }
+}
+
+/* A system that did not run: switched off, or a condition was false (the first one found
+   false, in its sets, outermost first, or its own). */
 static void ecs_sched__note_skipped(ecs_sched__schedule *s, int32_t at) {
     const ecs_sched__plan *plan = s->plan;
     const ecs_sched__plan_node *pn = &plan->nodes[at];
     ecs_sched__system_watch *watch;
     int32_t i, k;
     if (!pn->system) return;
+    if (pn->system->watch.disabled) {
+        ecs_sched__note_disabled(s, pn->system);
+        return;
+    }
     ecs_sched__note_outcome(s, pn->system, ECS_SCHED_OUTCOME_SKIPPED);
     watch = ecs_sched__watch_of(pn->system);
     for (i = 0; i < pn->guard_set_count && !watch->condition; i++) {
@@ -409,13 +415,32 @@ static ecs_sched_result ecs_sched__trace_frame_end(ecs_sched_world *w, int64_t b
 
 /* ---- reading the recording ---- */
 
+/* The length of the well-formed UTF-8 sequence at c (1 to 4), or 0. */
+static int ecs_sched__utf8_length(const unsigned char *c) {
+    int length = c[0] < 0x80 ? 1 : c[0] >= 0xc2 && c[0] <= 0xdf ? 2
+               : c[0] >= 0xe0 && c[0] <= 0xef ? 3 : c[0] >= 0xf0 && c[0] <= 0xf4 ? 4 : 0;
+    int k;
+    for (k = 1; k < length; k++) {
+        if ((c[k] & 0xc0) != 0x80) return 0;
+    }
+    if (length == 3 && ((c[0] == 0xe0 && c[1] < 0xa0) || (c[0] == 0xed && c[1] >= 0xa0))) return 0;
+    if (length == 4 && ((c[0] == 0xf0 && c[1] < 0x90) || (c[0] == 0xf4 && c[1] >= 0x90))) return 0;
+    return length;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped, and a byte that starts
+   no well-formed UTF-8 sequence (a name is any bytes) written as U+FFFD, so that the file
+   stays valid for strict readers. */
 static void ecs_sched__json_string(FILE *out, const char *text) {
     const unsigned char *c = (const unsigned char *)(text ? text : "");
     fputc('"', out);
-    for (; *c; c++) {
+    while (*c) {
+        int length = ecs_sched__utf8_length(c);
         if (*c == '"' || *c == '\\') fprintf(out, "\\%c", *c);
         else if (*c < 0x20) fprintf(out, "\\u%04x", (unsigned)*c);
-        else fputc(*c, out);
+        else if (length == 0) fputs("\\ufffd", out);
+        else fwrite(c, 1, (size_t)length, out);
+        c += length ? length : 1;
     }
     fputc('"', out);
 }
@@ -424,9 +449,11 @@ static const char *const ecs_sched__trace_categories[ECS_SCHED__TRACE_KIND_COUNT
     "frame",    "schedule", "system",  "condition", "sync",     "fixed",
     "transition", "observer", "failure", "skipped", "disabled", "held", "messages"};
 
-/* Microseconds since the start of the recording, as Chrome's format counts them. */
-static double ecs_sched__trace_us(const ecs_sched__trace *t, int64_t ticks, double ns_per_tick) {
-    return (double)(ticks - t->start_ticks) * ns_per_tick / 1000.0;
+/* Microseconds, as Chrome's format counts them, to the nanosecond: from integers, since
+   printf's %f writes a decimal comma in some locales. */
+static void ecs_sched__json_us(FILE *out, const char *key, double ns) {
+    long long whole = (long long)(ns < 0 ? -ns : ns);
+    fprintf(out, ",\"%s\":%s%lld.%03lld", key, ns < 0 ? "-" : "", whole / 1000, whole % 1000);
 }
 
 /* The members of an event's "args", comma-separated as they come. */
@@ -466,10 +493,10 @@ static void ecs_sched__trace_write_event(FILE *out, const ecs_sched_world *w,
     else if (e->kind == ECS_SCHED__TRACE_FIXED) fprintf(out, "\"fixed step %d\"", (int)e->arg);
     else if (e->kind == ECS_SCHED__TRACE_OBSERVER) ecs_sched__trace_write_observer_name(out, w, e);
     else ecs_sched__json_string(out, e->name);
-    fprintf(out, ",\"cat\":\"%s\",\"ph\":\"%s\",\"ts\":%.3f", category, instant ? "i" : "X",
-            ecs_sched__trace_us(t, e->begin, ns_per_tick));
+    fprintf(out, ",\"cat\":\"%s\",\"ph\":\"%s\"", category, instant ? "i" : "X");
+    ecs_sched__json_us(out, "ts", (double)(e->begin - t->start_ticks) * ns_per_tick);
     if (instant) fputs(",\"s\":\"t\"", out);
-    else fprintf(out, ",\"dur\":%.3f", (double)(e->end - e->begin) * ns_per_tick / 1000.0);
+    else ecs_sched__json_us(out, "dur", (double)(e->end - e->begin) * ns_per_tick);
     fprintf(out, ",\"pid\":1,\"tid\":%d,\"args\":{", (int)e->thread);
     args.out = out;
     args.any = false;
@@ -576,6 +603,10 @@ static ecs_sched_result ecs_sched__check_trace_desc(ecs_sched_world *w,
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "trace_start: frames %d is negative (0: until trace_stop)",
                                (int)d->frames);
+    }
+    if (d->path && !*d->path) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "trace_start: the path is empty; give a file name, or NULL");
     }
     if (d->path && !d->frames) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -730,6 +761,16 @@ static ecs_sched__system *ecs_sched__system_named(ecs_sched_world *w, const char
     return found;
 }
 
+/* A sync point (apply_deferred) is not a system that runs: it is neither switched off nor
+   stepped. */
+static ecs_sched_result ecs_sched__refuse_sync_point(ecs_sched_world *w, const char *schedule,
+                                                     const char *system, const char *what) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: '%s' in schedule '%s' is an apply_deferred sync point, which "
+                           "always applies the pending commands",
+                           what, system, schedule);
+}
+
 /* ---- statistics ---- */
 
 static void ecs_sched__each_system_watch_reset_stats(ecs_sched_world *w) {
@@ -856,6 +897,8 @@ ecs_sched_result ecs_sched_system_set_enabled(ecs_sched_world *w, const char *sc
     ECS_SCHED__CHECK_WORLD(w);
     sys = ecs_sched__system_named(w, schedule, system, "system_set_enabled", NULL);
     if (!sys) return w->env.last_result;
+    if (sys->is_apply_deferred) return ecs_sched__refuse_sync_point(w, schedule, system,
+                                                                    "system_set_enabled");
     if (sys->watch.disabled == !enabled) return ECS_SCHED_OK;
     sys->watch.disabled = !enabled;
     w->disabled_systems += enabled ? -1 : 1;

@@ -411,6 +411,33 @@ static void a_state_transition_is_recorded_with_both_values(void **state) {
     ecs_sched_world_destroy(w);
 }
 
+/* An apply of state transitions outside any run runs its schedules as part of the next run,
+   as the library counts runs: they end no frame. */
+static void transition_schedules_applied_outside_a_run_end_no_frame(void **state) {
+    ecs_sched_world *w = abc_world();
+    ecs_sched_state_desc desc;
+    ecs_sched_trace_desc t;
+    ecs_sched_id game;
+    (void)state;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "GameState";
+    desc.values[0] = "Menu";
+    desc.values[1] = "Playing";
+    game = ecs_sched_state_register(w, &desc);
+    add(w, ecs_sched_on_enter(w, game, 0), "entered");
+    add(w, ecs_sched_on_exit(w, game, 0), "left");
+    memset(&t, 0, sizeof t);
+    t.frames = 1;
+    assert_int_equal(ecs_sched_trace_start(w, &t), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_set(w, game, 1), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    assert_true(ecs_sched_trace_get_info(w).running);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_false(ecs_sched_trace_get_info(w).running);
+    ecs_sched_world_destroy(w);
+}
+
 static void app_updates_are_the_frames_and_fixed_steps_are_spans_in_them(void **state) {
     ecs_sched_app *app = ecs_sched_app_create(NULL);
     ecs_sched_world *w = ecs_sched_app_world(app);
@@ -664,6 +691,81 @@ static void a_system_enabled_again_runs_again(void **state) {
     ecs_sched_world_destroy(w);
 }
 
+static int g_condition_calls;
+
+static bool counted_true(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    g_condition_calls++;
+    return true;
+}
+
+static void a_disabled_system_has_its_conditions_left_unevaluated(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_system_desc d = system_named("off", note);
+    ecs_sched_condition c;
+    ecs_sched_system_outcome out;
+    (void)state;
+    memset(&c, 0, sizeof c);
+    c.name = "counted";
+    c.fn = counted_true;
+    d.run_if[0] = &c;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &d), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_system_set_enabled(w, UPDATE, "off", false), ECS_SCHED_OK);
+    ecs_sched_outcomes_enable(w, true);
+    g_condition_calls = 0;
+    g_ran[0] = '\0';
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_condition_calls, 0);
+    assert_string_equal(g_ran, "");
+    assert_int_equal(ecs_sched_what_ran(w, UPDATE, &out, 1), 1);
+    assert_int_equal(out.outcome, ECS_SCHED_OUTCOME_DISABLED);
+    ecs_sched_world_destroy(w);
+}
+
+#ifdef ECS_SCHED_THREADS
+static void the_parallel_executor_passes_a_disabled_system_over_too(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_PARALLEL, 2);
+    ecs_sched_system_desc d[2];
+    ecs_sched_condition c;
+    ecs_sched_system_outcome out[2];
+    (void)state;
+    memset(&c, 0, sizeof c);
+    c.name = "counted";
+    c.fn = counted_true;
+    d[0] = system_named("guarded_off", note);
+    d[0].run_if[0] = &c;
+    d[1] = system_named("plain_off", note);
+    add_all(w, d, 2);
+    assert_int_equal(ecs_sched_system_set_enabled(w, UPDATE, "guarded_off", false), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_system_set_enabled(w, UPDATE, "plain_off", false), ECS_SCHED_OK);
+    ecs_sched_outcomes_enable(w, true);
+    g_condition_calls = 0;
+    g_ran[0] = '\0';
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_condition_calls, 0);
+    assert_string_equal(g_ran, "");
+    assert_int_equal(ecs_sched_what_ran(w, UPDATE, out, 2), 2);
+    assert_int_equal(out[0].outcome, ECS_SCHED_OUTCOME_DISABLED);
+    assert_int_equal(out[1].outcome, ECS_SCHED_OUTCOME_DISABLED);
+    ecs_sched_world_destroy(w);
+}
+#endif
+
+static void a_sync_point_cannot_be_switched_off_or_stepped(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 0);
+    ecs_sched_system_desc d = system_named("flush", ecs_sched_apply_deferred);
+    (void)state;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &d), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_system_set_enabled(w, UPDATE, "flush", false),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'flush' in schedule 'Update' is an "
+                                                    "apply_deferred sync point"));
+    assert_int_equal(ecs_sched_stepping_set(w, UPDATE, "flush", ECS_SCHED_STEP_BREAKPOINT),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_true(ecs_sched_system_enabled(w, UPDATE, "flush"));
+    ecs_sched_world_destroy(w);
+}
+
 static void what_ran_logs_one_line_per_system(void **state) {
     captured_log log;
     ecs_sched_world_desc desc = logged_world_desc(&log);
@@ -757,6 +859,31 @@ static void held_systems_are_in_the_trace_and_the_outcomes(void **state) {
     ecs_sched_world_destroy(w);
 }
 
+/* a b c, with b always run: the cursor passes b over, and wraps from c to a */
+static void the_cursor_passes_always_run_systems_over(void **state) {
+    ecs_sched_world *w = abc_world();
+    (void)state;
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_stepping_enable(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_stepping_set(w, UPDATE, "b", ECS_SCHED_STEP_ALWAYS_RUN),
+                     ECS_SCHED_OK);
+    g_ran[0] = '\0';
+    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "a b ");
+    assert_string_equal(ecs_sched_stepping_cursor(w, UPDATE), "c");
+    g_ran[0] = '\0';
+    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "b c ");
+    assert_string_equal(ecs_sched_stepping_cursor(w, UPDATE), "a");
+    g_ran[0] = '\0';
+    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "a b ");
+    ecs_sched_world_destroy(w);
+}
+
 static void stepping_disabled_runs_everything_again(void **state) {
     ecs_sched_world *w = abc_world();
     (void)state;
@@ -844,6 +971,7 @@ int main(void) {
         cmocka_unit_test(a_set_condition_names_the_set_it_guards),
         cmocka_unit_test(an_observer_call_is_recorded_with_its_event_and_component),
         cmocka_unit_test(a_state_transition_is_recorded_with_both_values),
+        cmocka_unit_test(transition_schedules_applied_outside_a_run_end_no_frame),
         cmocka_unit_test(app_updates_are_the_frames_and_fixed_steps_are_spans_in_them),
         cmocka_unit_test(messages_are_counted_by_type_when_the_app_updates_them),
         cmocka_unit_test(a_trace_started_again_discards_the_last_recording),
@@ -856,11 +984,17 @@ int main(void) {
         cmocka_unit_test(a_system_after_a_stopping_failure_is_not_reached),
         cmocka_unit_test(statistics_count_runs_and_bound_their_times),
         cmocka_unit_test(a_system_enabled_again_runs_again),
+        cmocka_unit_test(a_disabled_system_has_its_conditions_left_unevaluated),
+#ifdef ECS_SCHED_THREADS
+        cmocka_unit_test(the_parallel_executor_passes_a_disabled_system_over_too),
+#endif
+        cmocka_unit_test(a_sync_point_cannot_be_switched_off_or_stepped),
         cmocka_unit_test(what_ran_logs_one_line_per_system),
         cmocka_unit_test(each_step_runs_the_next_system_only),
         cmocka_unit_test(continue_runs_to_the_end_of_the_frame_but_stops_before_a_breakpoint),
         cmocka_unit_test(always_run_and_never_run_systems_ignore_the_cursor),
         cmocka_unit_test(held_systems_are_in_the_trace_and_the_outcomes),
+        cmocka_unit_test(the_cursor_passes_always_run_systems_over),
         cmocka_unit_test(stepping_disabled_runs_everything_again),
         cmocka_unit_test(stepping_a_running_schedule_is_refused),
         cmocka_unit_test(unknown_schedules_and_systems_are_named_in_the_error),
