@@ -782,6 +782,11 @@ static void what_ran_logs_one_line_per_system(void **state) {
 
 /* ---- stepping ---- */
 
+static void step_one_and_run(ecs_sched_world *w) {
+    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+}
+
 static void each_step_runs_the_next_system_only(void **state) {
     ecs_sched_world *w = abc_world();
     (void)state;
@@ -791,14 +796,11 @@ static void each_step_runs_the_next_system_only(void **state) {
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
     assert_string_equal(g_ran, "");   /* nothing asked: everything held */
     assert_string_equal(ecs_sched_stepping_cursor(w, UPDATE), "a");
-    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    step_one_and_run(w);
     assert_string_equal(g_ran, "a ");
     assert_string_equal(ecs_sched_stepping_cursor(w, UPDATE), "b");
-    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    step_one_and_run(w);
+    step_one_and_run(w);
     assert_string_equal(g_ran, "a b c ");
     assert_string_equal(ecs_sched_stepping_cursor(w, UPDATE), "a");   /* the next frame */
     ecs_sched_world_destroy(w);
@@ -846,8 +848,7 @@ static void held_systems_are_in_the_trace_and_the_outcomes(void **state) {
     (void)state;
     assert_int_equal(ecs_sched_stepping_enable(w, UPDATE), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_trace_start(w, NULL), ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    step_one_and_run(w);
     assert_int_equal(ecs_sched_what_ran(w, UPDATE, out, 3), 3);
     assert_int_equal(out[0].outcome, ECS_SCHED_OUTCOME_RAN);
     assert_int_equal(out[1].outcome, ECS_SCHED_OUTCOME_HELD);
@@ -868,18 +869,15 @@ static void the_cursor_passes_always_run_systems_over(void **state) {
     assert_int_equal(ecs_sched_stepping_set(w, UPDATE, "b", ECS_SCHED_STEP_ALWAYS_RUN),
                      ECS_SCHED_OK);
     g_ran[0] = '\0';
-    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    step_one_and_run(w);
     assert_string_equal(g_ran, "a b ");
     assert_string_equal(ecs_sched_stepping_cursor(w, UPDATE), "c");
     g_ran[0] = '\0';
-    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    step_one_and_run(w);
     assert_string_equal(g_ran, "b c ");
     assert_string_equal(ecs_sched_stepping_cursor(w, UPDATE), "a");
     g_ran[0] = '\0';
-    assert_int_equal(ecs_sched_step_one(w, UPDATE), ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    step_one_and_run(w);
     assert_string_equal(g_ran, "a b ");
     ecs_sched_world_destroy(w);
 }
