@@ -14350,14 +14350,10 @@ static bool ecs_sched__tracing(const ecs_sched_world *w) {
 
 /* ---- what the executors call while the world is watched ---- */
 
-/* Where a run records a system's outcome: the system keeps it, with the run it belongs to. */
-static ecs_sched__system_watch *ecs_sched__watch_of(ecs_sched__system *sys) {
-    return &sys->watch;
-}
-
+/* A run records a system's outcome in the system, with the run it belongs to. */
 static void ecs_sched__note_outcome(ecs_sched__schedule *s, ecs_sched__system *sys,
                                     ecs_sched_outcome outcome) {
-    ecs_sched__system_watch *watch = ecs_sched__watch_of(sys);
+    ecs_sched__system_watch *watch = &sys->watch;
     watch->run = s->watch_run;
     watch->outcome = (uint8_t)outcome;
     watch->ticks = -1;
@@ -14393,7 +14389,7 @@ static int64_t ecs_sched__ticks_to_ns(const ecs_sched_world *w, int64_t ticks) {
 ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s,
                                                          ecs_sched__system *sys) {
     ecs_sched_world *w = s->world;
-    ecs_sched__system_watch *watch = ecs_sched__watch_of(sys);
+    ecs_sched__system_watch *watch = &sys->watch;
     bool timed = w->stats_on || ecs_sched__tracing(w);
     int64_t begin, end;
     void *outer;
@@ -14434,7 +14430,7 @@ static void ecs_sched__note_skipped(ecs_sched__schedule *s, int32_t at) {
         return;
     }
     ecs_sched__note_outcome(s, pn->system, ECS_SCHED_OUTCOME_SKIPPED);
-    watch = ecs_sched__watch_of(pn->system);
+    watch = &pn->system->watch;
     for (i = 0; i < pn->guard_set_count && !watch->condition; i++) {
         const ecs_sched__plan_set *ps = &plan->sets[plan->guard_sets[pn->guard_set_start + i]];
         for (k = 0; k < ps->cond_count; k++) {
