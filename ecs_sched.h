@@ -2550,6 +2550,72 @@ ECS_SCHED_API ecs_sched_messages ecs_sched_ctx_removed(ecs_sched_system_ctx *ctx
 ECS_SCHED_API ecs_sched_message_cursor ecs_sched_removed_cursor_make(ecs_sched_world *world,
                                                                      ecs_sched_id component);
 
+/*=================================== src/timer.h (public) ===================================*/
+/* timer: timers and stopwatches, plain values a system ticks with the clock's delta. */
+
+/* A stopwatch counts the time it is ticked with, unless paused. The zero value is a running
+   stopwatch at 0. Fields may be read and written directly (elapsed_ns is set_elapsed). */
+typedef struct ecs_sched_stopwatch {
+    int64_t elapsed_ns;
+    bool paused;
+} ecs_sched_stopwatch;
+
+typedef enum ecs_sched_timer_mode {
+    ECS_SCHED_TIMER_ONCE,        /* finishes once, then stays finished until reset */
+    ECS_SCHED_TIMER_REPEATING    /* starts over each time it finishes, keeping the rest */
+} ecs_sched_timer_mode;
+
+/* A timer: a stopwatch with a duration. Keep one in a component or resource and tick it with
+   the delta of "Time" each run:
+
+       Cooldown *c = ECS_SCHED_FIELD(&it, Cooldown, 0);
+       if (ecs_sched_timer_tick(&c[i].timer, time->delta_ns)) fire(...);
+
+   The fields may be read directly; setting elapsed_ns, duration_ns or paused directly is
+   allowed too (a timer whose elapsed time passes its duration that way finishes at its next
+   tick). elapsed_ns stays in [0, duration_ns] while ticked: a once timer stops at its
+   duration, a repeating one keeps the remainder of the last period. */
+typedef struct ecs_sched_timer {
+    int64_t elapsed_ns;
+    int64_t duration_ns;          /* >= 0 */
+    uint32_t times_finished;      /* in the last tick: 0 or 1 for a once timer; a repeating
+                                     timer ticked by 10 periods finished 10 times (a repeating
+                                     timer of duration 0 says UINT32_MAX) */
+    uint8_t mode;                 /* ecs_sched_timer_mode */
+    bool finished;                /* a once timer: since it reached its duration; a
+                                     repeating one: in the last tick */
+    bool paused;
+} ecs_sched_timer;
+
+ECS_SCHED_API ecs_sched_timer ecs_sched_timer_make(int64_t duration_ns,
+                                                   ecs_sched_timer_mode mode);
+/* Advances by delta_ns (< 0 counts as 0) unless paused; returns times_finished. A paused
+   timer only forgets the last tick: times_finished 0, and a repeating one is not finished. */
+ECS_SCHED_API uint32_t ecs_sched_timer_tick(ecs_sched_timer *timer, int64_t delta_ns);
+/* Finished in the last tick (times_finished > 0). */
+ECS_SCHED_API bool ecs_sched_timer_just_finished(const ecs_sched_timer *timer);
+/* duration - elapsed, and the same in seconds. */
+ECS_SCHED_API int64_t ecs_sched_timer_remaining(const ecs_sched_timer *timer);
+ECS_SCHED_API double ecs_sched_timer_remaining_seconds(const ecs_sched_timer *timer);
+ECS_SCHED_API double ecs_sched_timer_elapsed_seconds(const ecs_sched_timer *timer);
+/* elapsed / duration in [0, 1] (1 for a duration of 0), and remaining / duration. */
+ECS_SCHED_API double ecs_sched_timer_fraction(const ecs_sched_timer *timer);
+ECS_SCHED_API double ecs_sched_timer_fraction_remaining(const ecs_sched_timer *timer);
+/* Back to 0, not finished; the pause and the mode stay. */
+ECS_SCHED_API void ecs_sched_timer_reset(ecs_sched_timer *timer);
+/* Turning a finished once timer into a repeating one starts it over. */
+ECS_SCHED_API void ecs_sched_timer_set_mode(ecs_sched_timer *timer, ecs_sched_timer_mode mode);
+/* A tick by the time remaining (it finishes now), or by 1 ns less (it finishes at the next
+   tick of at least 1 ns). Both count as the last tick. */
+ECS_SCHED_API void ecs_sched_timer_finish(ecs_sched_timer *timer);
+ECS_SCHED_API void ecs_sched_timer_almost_finish(ecs_sched_timer *timer);
+
+/* Advances by delta_ns (< 0 counts as 0) unless paused, stopping at INT64_MAX. */
+ECS_SCHED_API void ecs_sched_stopwatch_tick(ecs_sched_stopwatch *stopwatch, int64_t delta_ns);
+ECS_SCHED_API double ecs_sched_stopwatch_elapsed_seconds(const ecs_sched_stopwatch *stopwatch);
+/* Back to 0; the pause stays. */
+ECS_SCHED_API void ecs_sched_stopwatch_reset(ecs_sched_stopwatch *stopwatch);
+
 /*================================= src/condition.h (public) =================================*/
 /* condition: run conditions, their combinators, and the built-in conditions. */
 
@@ -2988,6 +3054,9 @@ ECS_SCHED_API ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *world,
 /* The schedule the fixed-timestep runner runs once per step. */
 #define ECS_SCHED_FIXED_MAIN "FixedMain"
 
+/* The default period of a clock's wrapped elapsed time: one hour. */
+#define ECS_SCHED_WRAP_PERIOD_DEFAULT ECS_SCHED_SECONDS(3600)
+
 /* What a clock reads. Times are kept in integer nanoseconds, so that sums are exact; the
    seconds are the same values as doubles, for arithmetic. */
 typedef struct ecs_sched_time {
@@ -2995,6 +3064,11 @@ typedef struct ecs_sched_time {
     int64_t elapsed_ns;           /* since the clock started: the sum of its deltas */
     double delta_seconds;
     double elapsed_seconds;
+    /* elapsed_ns modulo wrap_period_ns, and the same in seconds: a small number that keeps
+       its precision as a float however long the game runs (shaders, effects) */
+    int64_t elapsed_wrapped_ns;
+    double elapsed_seconds_wrapped;
+    int64_t wrap_period_ns;       /* > 0; default ECS_SCHED_WRAP_PERIOD_DEFAULT */
 } ecs_sched_time;
 
 /* Resource "Time<Real>": the wall clock as the clock hook reads it, unaffected by pause,
@@ -3003,22 +3077,30 @@ typedef struct ecs_sched_time_real {
     ecs_sched_time time;
     int64_t last_reading_ns;      /* the clock hook's reading at the last clock-driven advance
                                      (ecs_sched_time_advance); 0 before the first */
+    int64_t backward_readings;    /* advances whose reading was earlier than the one before:
+                                     a clock hook that is not monotonic (each one is logged
+                                     as a warning and advances by 0) */
 } ecs_sched_time_real;
 
-/* Resource "Time<Virtual>": the game's clock. Its delta is the real delta, capped at
-   max_delta_ns, times relative_speed, or 0 while paused. A system may change the settings
-   through ecs_sched_ctx_resource_mut (declaring the write); the next advance checks them. */
+/* Resource "Time<Virtual>": the game's clock. Its delta is the real delta times
+   relative_speed, capped at max_delta_ns, or 0 while paused: the cap comes after the speed,
+   so that no frame moves the game by more than max_delta_ns at any speed. A system may change
+   the settings through ecs_sched_ctx_resource_mut (declaring the write); the next advance
+   checks them. */
 typedef struct ecs_sched_time_virtual {
     ecs_sched_time time;
     bool paused;
     double relative_speed;        /* 1: real time; 2: twice as fast; 0: stopped; never < 0 */
     int64_t max_delta_ns;         /* a frame advances the game by at most this; > 0 */
+    double effective_speed;       /* the speed of the last advance: relative_speed, less when
+                                     the cap cut the frame, 0 while paused */
 } ecs_sched_time_virtual;
 
 /* Resource "Time<Fixed>": the fixed-timestep clock. Virtual time accumulates in overstep_ns;
    the runner takes whole steps from it, one run of FixedMain each, and leaves the rest. */
 typedef struct ecs_sched_time_fixed {
-    ecs_sched_time time;          /* delta_ns is one step; elapsed_ns counts steps run */
+    ecs_sched_time time;          /* delta_ns is one step, step_ns, from the setup on (a new
+                                     step shows at once); elapsed_ns counts steps run */
     int64_t step_ns;              /* > 0; default ECS_SCHED_HZ(64) */
     int64_t overstep_ns;          /* accumulated virtual time not stepped yet */
     double overstep_fraction;     /* overstep_ns / step_ns: in [0, 1) after each runner run;
@@ -3041,12 +3123,14 @@ typedef struct ecs_sched_time_desc {
     int64_t fixed_step_ns;        /* default ECS_SCHED_HZ(64) */
     int64_t max_delta_ns;         /* default ECS_SCHED_MILLISECONDS(250) */
     int32_t max_steps_per_frame;  /* default 0: no cap */
+    int64_t wrap_period_ns;       /* of every clock's wrapped elapsed time; default one hour */
 } ecs_sched_time_desc;
 
-/* Creates the four clock resources ("Time", "Time<Real>", "Time<Virtual>", "Time<Fixed>"),
-   all at zero. An app does it when it is created; call it yourself to use the clocks in a
-   world without an app. Calling it again changes nothing and returns
-   ECS_SCHED_ERR_INVALID_ARGUMENT. */
+/* Creates the four clock resources ("Time", "Time<Real>", "Time<Virtual>", "Time<Fixed>").
+   Every clock starts with elapsed 0 and delta 0, except Time<Fixed>, whose delta is its step
+   from the start (a fixed clock's delta is always one step). An app does it when it is
+   created; call it yourself to use the clocks in a world without an app. Calling it again
+   changes nothing and returns ECS_SCHED_ERR_INVALID_ARGUMENT. */
 ECS_SCHED_API ecs_sched_result ecs_sched_time_setup(ecs_sched_world *world,
                                                    const ecs_sched_time_desc *desc);
 /* Resource "Time": the clock a system reads. In the main schedules it holds the virtual
@@ -3060,9 +3144,13 @@ ECS_SCHED_API ecs_sched_id ecs_sched_time_fixed_id(const ecs_sched_world *world)
 ECS_SCHED_API const ecs_sched_time *ecs_sched_ctx_time(ecs_sched_system_ctx *ctx);
 
 /* Advances real and virtual time: by the clock hook's reading since the last advance (0 the
-   first time), or by `real_delta_ns`. "Time" becomes the virtual clock. Fails with
-   ECS_SCHED_ERR_INVALID_ARGUMENT, advancing nothing, when a delta or a setting of
-   Time<Virtual> is out of range. An app does this at the start of each update. */
+   first time), or by `real_delta_ns`. "Time" becomes the virtual clock. Then applies the
+   delayed commands that became due on the virtual clock (ecs_sched_commands_after). Fails
+   with ECS_SCHED_ERR_INVALID_ARGUMENT, advancing nothing, when a delta or a setting of
+   Time<Virtual> is out of range. An app does this at the start of each update.
+   A reading earlier than the previous one (a clock hook that is not monotonic) advances by
+   0, is logged as a warning naming both readings, and is counted in
+   Time<Real>.backward_readings; the next advance measures from the earlier reading. */
 ECS_SCHED_API ecs_sched_result ecs_sched_time_advance(ecs_sched_world *world);
 ECS_SCHED_API ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *world,
                                                         int64_t real_delta_ns);
@@ -3077,7 +3165,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_time_set_speed(ecs_sched_world *world,
 ECS_SCHED_API ecs_sched_result ecs_sched_time_set_max_delta(ecs_sched_world *world,
                                                            int64_t max_delta_ns);
 /* The accumulated overstep is kept as time (it is virtual time not simulated yet), so a new
-   step takes effect at the next runner run, which steps that time in the new unit. */
+   step takes effect at the next runner run, which steps that time in the new unit. Time<Fixed>
+   shows the new step as its delta at once; inside FixedMain, "Time" shows the step running. */
 ECS_SCHED_API ecs_sched_result ecs_sched_time_set_fixed_step(ecs_sched_world *world,
                                                             int64_t step_ns);
 ECS_SCHED_API ecs_sched_result ecs_sched_time_set_max_steps_per_frame(ecs_sched_world *world,
@@ -3085,6 +3174,10 @@ ECS_SCHED_API ecs_sched_result ecs_sched_time_set_max_steps_per_frame(ecs_sched_
 /* Forgets the accumulated overstep (after a loading screen, say), so the next frames do not
    catch up on it. */
 ECS_SCHED_API ecs_sched_result ecs_sched_time_discard_overstep(ecs_sched_world *world);
+/* The period every clock's elapsed_wrapped_ns wraps at (> 0); the wrapped values follow at
+   once. */
+ECS_SCHED_API ecs_sched_result ecs_sched_time_set_wrap_period(ecs_sched_world *world,
+                                                             int64_t period_ns);
 
 /* The fixed-timestep runner, an exclusive system: adds the virtual delta to the overstep,
    then runs schedule ECS_SCHED_FIXED_MAIN once per whole step in it, with "Time" holding the
@@ -3392,6 +3485,44 @@ ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
                                                         const ecs_sched_plugin *const *plugins,
                                                         int32_t count);
 ECS_SCHED_API bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char *name);
+
+/*=================================== src/delay.h (public) ===================================*/
+/* delay: commands applied once a clock has advanced by a delay. */
+
+/* The clock a delay is counted on. */
+typedef enum ecs_sched_clock {
+    ECS_SCHED_CLOCK_VIRTUAL,     /* Time<Virtual>: the game's time (pauses, speeds up) */
+    ECS_SCHED_CLOCK_FIXED        /* Time<Fixed>: the fixed steps */
+} ecs_sched_clock;
+
+/* A buffer whose commands are applied once `clock` has advanced by delay_ns (>= 0) from now:
+   record into it as into any buffer (spawn, insert, remove, despawn, a resource, ...).
+
+       ecs_sched_commands *later = ecs_sched_commands_after(ecs_sched_ctx_commands(ctx),
+                                                            ECS_SCHED_CLOCK_VIRTUAL,
+                                                            ECS_SCHED_SECONDS(2));
+       ecs_sched_commands_despawn(later, bullet);
+
+   `commands` owns it: when `commands` is applied (a system's buffer: at the next sync point)
+   it goes to the world's queue, and with `commands` when that is destroyed. Asked again for
+   the same clock and delay before then, it is the same buffer. The world applies it, whole,
+   when the clock's elapsed time reaches the time of the call plus delay_ns: on the virtual
+   clock at the end of ecs_sched_time_advance (the start of an app's update, before First
+   runs), on the fixed clock at the start of a fixed step, once the clock has advanced and
+   before FixedMain runs. Buffers that fall due together are applied in the order of their
+   due times, then in the order their owners were applied (the plan order of systems at a
+   sync point), which makes it the same on every executor. A delay of 0 applies at the next of
+   those points. Handles the owner spawns may be used in the delayed buffer; a handle the
+   delayed buffer spawns stays reserved until it is applied (snapshots are refused meanwhile).
+   A buffer that fails to apply stays first in the queue with what is left, for the next
+   point. NULL with the error recorded for a bad clock or delay, a world without clocks, or
+   no memory. Not to be applied or destroyed by hand. */
+ECS_SCHED_API ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *commands,
+                                                           ecs_sched_clock clock,
+                                                           int64_t delay_ns);
+/* Delayed buffers waiting in the world's queue for `clock` (handed over, not yet applied). */
+ECS_SCHED_API int32_t ecs_sched_commands_waiting(const ecs_sched_world *world,
+                                                 ecs_sched_clock clock);
 
 /*================================== src/disable.h (public) ==================================*/
 /* disable: disabled entities, which keep their components and are hidden from queries. */
@@ -8347,7 +8478,22 @@ struct ecs_sched_commands {
     int32_t spawn_count;               /* the components of the last spawn applied, */
     uint32_t spawn_table;              /* and the table they led to */
     ecs_sched_id spawn_ids[ECS_SCHED__MAX_BATCHED_INSERTS];
+    /* delayed commands (delay.h) */
+    struct ecs_sched_commands **after; /* buffers made by ecs_sched_commands_after from this
+                                          one: handed to the world when this one is applied */
+    int32_t after_count;
+    uint32_t after_capacity;
+    struct ecs_sched_commands *owner;  /* a delayed buffer: the one that made it, until then */
+    int64_t due_ns;                    /* a delayed buffer: applied when its clock reaches it */
+    uint64_t serial;                   /* and after those handed over before it, at equal due */
+    uint8_t delayed;                   /* 0: an ordinary buffer; else 1 + its ecs_sched_clock */
+    bool waiting;                      /* in the world's queue of delayed buffers */
 };
+
+/* delay.h: a buffer's delayed buffers go to the world's queue when it is applied, and with it
+   when it is destroyed. */
+static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd);
+static void ecs_sched__delays_detach(ecs_sched_commands *cmd);
 
 
 /* ---- command buffers ---- */
@@ -8438,6 +8584,7 @@ void ecs_sched_commands_destroy(ecs_sched_commands *cmd) {
     uint32_t i;
     if (!cmd) return;
     w = cmd->world;
+    if (cmd->after || cmd->delayed) ecs_sched__delays_detach(cmd);
     ecs_sched__release_reserved(cmd);
     for (i = 0; i < w->buffer_count; i++) {
         if (w->buffers[i] == cmd) {
@@ -8872,12 +9019,14 @@ skipped:
     return 1;
 }
 
-ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
+/* Applies the pending commands; the buffers it made with ecs_sched_commands_after go to the
+   world's queue first. */
+static ecs_sched_result ecs_sched__commands_apply(ecs_sched_commands *cmd) {
     ecs_sched__command_block *block;
-    ECS_SCHED_ASSERT(cmd != NULL);
     if (cmd->world->observers && ecs_sched__refused_in_observer(cmd->world, "applying commands")) {
         return ECS_SCHED_ERR_ACCESS;
     }
+    if (cmd->after_count && !ecs_sched__delays_hand_over(cmd)) return cmd->world->env.last_result;
     cmd->skipped = 0;
     block = cmd->read;
     while (ecs_sched__command_step(cmd, &block, &cmd->read_at)) {
@@ -8889,6 +9038,17 @@ ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
     }
     ecs_sched__release_reserved(cmd);  /* nothing is left to release: this just empties it */
     return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
+    ECS_SCHED_ASSERT(cmd != NULL);
+    if (cmd->delayed) {
+        return ecs_sched__fail(&cmd->world->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "commands_apply: this buffer was made by ecs_sched_commands_after "
+                               "and is applied by the world when its delay has passed; apply "
+                               "the buffer that made it instead");
+    }
+    return ecs_sched__commands_apply(cmd);
 }
 
 /*============================== src/context.h (implementation) ==============================*/
@@ -9813,6 +9973,122 @@ static void ecs_sched__messages_state_moved(ecs_sched_world *w, ecs_sched_id mac
     }
 }
 
+/*=============================== src/timer.h (implementation) ===============================*/
+/* timer: timers and stopwatches, plain values a system ticks with the clock's delta. */
+
+/* a + b for b >= 0, stopping at INT64_MAX: clocks and timers saturate rather than wrap. */
+static int64_t ecs_sched__add_saturated(int64_t a, int64_t b) {
+    return b > 0 && a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+ecs_sched_timer ecs_sched_timer_make(int64_t duration_ns, ecs_sched_timer_mode mode) {
+    ecs_sched_timer t;
+    ECS_SCHED_ASSERT(duration_ns >= 0 && "a timer's duration is >= 0 nanoseconds");
+    memset(&t, 0, sizeof t);
+    t.duration_ns = duration_ns;
+    t.mode = (uint8_t)mode;
+    return t;
+}
+
+/* The periods a repeating timer went through; elapsed keeps the rest. */
+static uint32_t ecs_sched__timer_wrap(ecs_sched_timer *t) {
+    int64_t periods;
+    if (t->duration_ns <= 0) {
+        t->elapsed_ns = 0;
+        return UINT32_MAX;
+    }
+    periods = t->elapsed_ns / t->duration_ns;
+    t->elapsed_ns -= periods * t->duration_ns;
+    return periods > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)periods;
+}
+
+uint32_t ecs_sched_timer_tick(ecs_sched_timer *t, int64_t delta_ns) {
+    bool repeating = t->mode == ECS_SCHED_TIMER_REPEATING;
+    if (t->paused) {
+        t->times_finished = 0;
+        if (repeating) t->finished = false;
+        return 0;
+    }
+    if (!repeating && t->finished) {
+        t->times_finished = 0;
+        return 0;
+    }
+    t->elapsed_ns = ecs_sched__add_saturated(t->elapsed_ns, delta_ns > 0 ? delta_ns : 0);
+    t->finished = t->elapsed_ns >= t->duration_ns;
+    if (!t->finished) {
+        t->times_finished = 0;
+    } else if (repeating) {
+        t->times_finished = ecs_sched__timer_wrap(t);
+    } else {
+        t->times_finished = 1;
+        t->elapsed_ns = t->duration_ns;
+    }
+    return t->times_finished;
+}
+
+bool ecs_sched_timer_just_finished(const ecs_sched_timer *t) {
+    return t->times_finished > 0;
+}
+
+int64_t ecs_sched_timer_remaining(const ecs_sched_timer *t) {
+    return t->duration_ns - t->elapsed_ns;
+}
+
+double ecs_sched_timer_remaining_seconds(const ecs_sched_timer *t) {
+    return (double)ecs_sched_timer_remaining(t) / 1e9;
+}
+
+double ecs_sched_timer_elapsed_seconds(const ecs_sched_timer *t) {
+    return (double)t->elapsed_ns / 1e9;
+}
+
+/* Each a quotient of two integers, so that it is the double nearest the exact fraction. */
+double ecs_sched_timer_fraction(const ecs_sched_timer *t) {
+    if (t->duration_ns <= 0) return 1.0;
+    return (double)t->elapsed_ns / (double)t->duration_ns;
+}
+
+double ecs_sched_timer_fraction_remaining(const ecs_sched_timer *t) {
+    if (t->duration_ns <= 0) return 0.0;
+    return (double)ecs_sched_timer_remaining(t) / (double)t->duration_ns;
+}
+
+void ecs_sched_timer_reset(ecs_sched_timer *t) {
+    t->elapsed_ns = 0;
+    t->finished = false;
+    t->times_finished = 0;
+}
+
+void ecs_sched_timer_set_mode(ecs_sched_timer *t, ecs_sched_timer_mode mode) {
+    if (t->mode != ECS_SCHED_TIMER_REPEATING && mode == ECS_SCHED_TIMER_REPEATING &&
+        t->finished) {
+        t->elapsed_ns = 0;
+        t->finished = t->times_finished > 0;
+    }
+    t->mode = (uint8_t)mode;
+}
+
+void ecs_sched_timer_finish(ecs_sched_timer *t) {
+    ecs_sched_timer_tick(t, ecs_sched_timer_remaining(t));
+}
+
+void ecs_sched_timer_almost_finish(ecs_sched_timer *t) {
+    ecs_sched_timer_tick(t, ecs_sched_timer_remaining(t) - 1);
+}
+
+void ecs_sched_stopwatch_tick(ecs_sched_stopwatch *s, int64_t delta_ns) {
+    if (s->paused) return;
+    s->elapsed_ns = ecs_sched__add_saturated(s->elapsed_ns, delta_ns > 0 ? delta_ns : 0);
+}
+
+double ecs_sched_stopwatch_elapsed_seconds(const ecs_sched_stopwatch *s) {
+    return (double)s->elapsed_ns / 1e9;
+}
+
+void ecs_sched_stopwatch_reset(ecs_sched_stopwatch *s) {
+    s->elapsed_ns = 0;
+}
+
 /*============================= src/condition.h (implementation) =============================*/
 /* condition: run conditions, their combinators, and the built-in conditions. */
 
@@ -9826,8 +10102,7 @@ typedef struct ecs_sched__cond {
     ecs_sched_id resource;
     int32_t state_value;
     uint32_t seen_changes;            /* STATE_CHANGED: the machine's change count last seen */
-    int64_t duration_ns;              /* the time conditions: their period or delay */
-    int64_t timer_ns;                 /* and the time they have seen elapse */
+    ecs_sched_timer timer;            /* the time conditions: their period or delay */
     ecs_sched_id first_write;         /* a write it asked for, refused at build */
     bool first_write_is_resource;
     bool has_run;
@@ -15321,7 +15596,9 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
         o->fn(&o->ctx, &trigger);
         ecs_sched__running_end(outer);
         all->dispatching--;
-        if (o->ctx.commands->pending) all->deferred = true;   /* a flush has work */
+        if (o->ctx.commands->pending || o->ctx.commands->after_count) {
+            all->deferred = true;   /* a flush has work */
+        }
         if (o->ctx.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
     }
 }
@@ -15385,7 +15662,7 @@ static void ecs_sched__observers_flush(ecs_sched_world *w) {
         uint32_t i;
         for (i = 0; i < all->count; i++) {
             ecs_sched_commands *cmd = all->items[i]->ctx.commands;
-            if (ecs_sched_commands_pending(cmd) == 0) continue;
+            if (cmd->pending == 0 && cmd->after_count == 0) continue;
             pending = true;
             if (ecs_sched_commands_apply(cmd) != ECS_SCHED_OK) {
                 ecs_sched__fail_again_for(w, all->items[i]->name);
@@ -15721,7 +15998,7 @@ ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_of_writers(ecs_sched__s
         ecs_sched__plan_node *writer = plan->writers[i];
         ecs_sched_system_ctx *ctx = &writer->system->ctx;
         void *outer;
-        if (ecs_sched_commands_pending(ctx->commands) == 0) continue;
+        if (ctx->commands->pending == 0 && ctx->commands->after_count == 0) continue;
         outer = ecs_sched__running_begin(ctx);
         ctx->applying = true;
         ecs_sched_commands_apply(ctx->commands);
@@ -16918,7 +17195,15 @@ struct ecs_sched__clocks {
     void *user_data;
     ecs_sched__schedule *fixed_main;     /* found at the runner's first run */
     bool has_reading;                    /* the clock hook was read by an advance */
+    /* delayed command buffers waiting for the virtual and the fixed clock (delay.h) */
+    struct ecs_sched_commands **waiting[2];
+    uint32_t waiting_count[2], waiting_capacity[2];
+    uint64_t delay_serial;               /* buffers handed to the queues so far */
 };
+
+/* delay.h: delayed commands, applied as the clocks advance. */
+static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now);
+static void ecs_sched__delays_free(ecs_sched_world *w);
 
 /* ---- the default clock and sleep ---- */
 
@@ -16974,13 +17259,15 @@ static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
 /* ---- the clocks ---- */
 
 static void ecs_sched__time_free(ecs_sched_world *w) {
+    if (!w->clocks) return;
+    ecs_sched__delays_free(w);
     ecs_sched__free(&w->env, w->clocks);
     w->clocks = NULL;
 }
 
-/* a + b for b >= 0, stopping at INT64_MAX: clocks and timers saturate rather than wrap. */
-static int64_t ecs_sched__add_saturated(int64_t a, int64_t b) {
-    return b > 0 && a > INT64_MAX - b ? INT64_MAX : a + b;
+static void ecs_sched__clock_wrap(ecs_sched_time *t) {
+    t->elapsed_wrapped_ns = t->elapsed_ns % t->wrap_period_ns;
+    t->elapsed_seconds_wrapped = (double)t->elapsed_wrapped_ns / 1e9;
 }
 
 static void ecs_sched__clock_advance(ecs_sched_time *t, int64_t delta_ns) {
@@ -16988,6 +17275,7 @@ static void ecs_sched__clock_advance(ecs_sched_time *t, int64_t delta_ns) {
     t->elapsed_ns = ecs_sched__add_saturated(t->elapsed_ns, delta_ns);
     t->delta_seconds = (double)delta_ns / 1e9;
     t->elapsed_seconds = (double)t->elapsed_ns / 1e9;
+    ecs_sched__clock_wrap(t);
 }
 
 /* The clocks, or NULL with `operation`'s failure recorded. */
@@ -17057,6 +17345,10 @@ static ecs_sched_result ecs_sched__check_time_desc(ecs_sched_world *w,
         return ecs_sched__bad_setting(w, "time_setup: max_steps_per_frame", ">= 0 (0: no cap)",
                                       (double)d->max_steps_per_frame);
     }
+    if (d->wrap_period_ns < 0) {
+        return ecs_sched__bad_setting(w, "time_setup: wrap_period_ns", "> 0 (0: one hour)",
+                                      (double)d->wrap_period_ns);
+    }
     return ECS_SCHED_OK;
 }
 
@@ -17083,15 +17375,21 @@ ecs_sched_result ecs_sched_time_setup(ecs_sched_world *w, const ecs_sched_time_d
     clocks->sleep = d.sleep ? d.sleep : ecs_sched__system_sleep;
     clocks->user_data = d.clock_user_data;
     memset(&real, 0, sizeof real);
+    real.time.wrap_period_ns = d.wrap_period_ns ? d.wrap_period_ns
+                                                : ECS_SCHED_WRAP_PERIOD_DEFAULT;
     memset(&virt, 0, sizeof virt);
+    virt.time.wrap_period_ns = real.time.wrap_period_ns;
     virt.relative_speed = 1.0;
+    virt.effective_speed = 1.0;
     virt.max_delta_ns = d.max_delta_ns ? d.max_delta_ns : ECS_SCHED_MILLISECONDS(250);
     memset(&fixed, 0, sizeof fixed);
+    fixed.time.wrap_period_ns = real.time.wrap_period_ns;
     fixed.step_ns = d.fixed_step_ns ? d.fixed_step_ns : ECS_SCHED_HZ(64);
     fixed.time.delta_ns = fixed.step_ns;
     fixed.time.delta_seconds = (double)fixed.step_ns / 1e9;
     fixed.max_steps_per_frame = d.max_steps_per_frame;
-    if (!(clocks->time = ecs_sched__register_clock(w, "Time", sizeof(ecs_sched_time), NULL)) ||
+    if (!(clocks->time = ecs_sched__register_clock(w, "Time", sizeof(ecs_sched_time),
+                                                   &virt.time)) ||
         !(clocks->real = ecs_sched__register_clock(w, "Time<Real>", sizeof real, &real)) ||
         !(clocks->virtual_ =
               ecs_sched__register_clock(w, "Time<Virtual>", sizeof virt, &virt)) ||
@@ -17174,13 +17472,24 @@ static ecs_sched_result ecs_sched__check_virtual(ecs_sched_world *w,
     return ECS_SCHED_OK;
 }
 
-static int64_t ecs_sched__virtual_delta(const ecs_sched_time_virtual *v, int64_t real_delta) {
-    int64_t clamped = real_delta < v->max_delta_ns ? real_delta : v->max_delta_ns;
-    double scaled;
-    if (v->paused) return 0;
-    if (v->relative_speed == 1.0) return clamped;
-    scaled = (double)clamped * v->relative_speed + 0.5;
-    return scaled >= 9.2e18 ? INT64_MAX : (int64_t)scaled;
+/* The real delta times the speed, then capped (after the speed: at any speed a frame moves
+   the game by max_delta_ns at most); the speed that gave is kept as effective_speed. */
+static int64_t ecs_sched__virtual_delta(ecs_sched_time_virtual *v, int64_t real_delta) {
+    int64_t scaled = real_delta;
+    if (v->paused) {
+        v->effective_speed = 0;
+        return 0;
+    }
+    if (v->relative_speed < 1.0 || v->relative_speed > 1.0) {
+        double product = (double)real_delta * v->relative_speed + 0.5;
+        scaled = product >= 9.2e18 ? INT64_MAX : (int64_t)product;
+    }
+    if (scaled > v->max_delta_ns) {
+        v->effective_speed = (double)v->max_delta_ns / (double)real_delta;
+        return v->max_delta_ns;
+    }
+    v->effective_speed = v->relative_speed;
+    return scaled;
 }
 
 ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delta_ns) {
@@ -17205,7 +17514,8 @@ ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delt
     ecs_sched__clock_advance(&real->time, real_delta_ns);
     ecs_sched__clock_advance(&virt->time, ecs_sched__virtual_delta(virt, real_delta_ns));
     *now = virt->time;
-    return ECS_SCHED_OK;
+    if (w->clocks->waiting_count[0] == 0) return ECS_SCHED_OK;
+    return ecs_sched__delays_apply_due(w, 0, virt->time.elapsed_ns);
 }
 
 ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
@@ -17217,11 +17527,21 @@ ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
     real = (ecs_sched_time_real *)ecs_sched__required_resource(w, w->clocks->real, "time_advance");
     if (!real) return w->env.last_result;
     reading = w->clocks->clock(w->clocks->user_data);
-    delta = !w->clocks->has_reading || reading < real->last_reading_ns
-                ? 0 : reading - real->last_reading_ns;
+    delta = w->clocks->has_reading ? reading - real->last_reading_ns : 0;
+    if (delta < 0) {
+        ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_OK,
+                        "time_advance: the clock hook read %lld ns, earlier than its previous "
+                        "reading, %lld ns: a clock hook must be monotonic; this frame advances "
+                        "by 0 and the next measures from the new reading",
+                        (long long)reading, (long long)real->last_reading_ns);
+        real->backward_readings++;
+        delta = 0;
+    }
     result = ecs_sched_time_advance_by(w, delta);
     if (result == ECS_SCHED_OK) {
-        real->last_reading_ns = reading;
+        /* found again: a delayed command may have set the resource anew */
+        real = (ecs_sched_time_real *)ecs_sched_resource_get_mut(w, w->clocks->real);
+        if (real) real->last_reading_ns = reading;
         w->clocks->has_reading = true;
     }
     return result;
@@ -17274,6 +17594,8 @@ ecs_sched_result ecs_sched_time_set_fixed_step(ecs_sched_world *w, int64_t step_
     fixed = ecs_sched__fixed_clock(w, "time_set_fixed_step");
     if (!fixed) return w->env.last_result;
     fixed->step_ns = step_ns;
+    fixed->time.delta_ns = step_ns;
+    fixed->time.delta_seconds = (double)step_ns / 1e9;
     return ECS_SCHED_OK;
 }
 
@@ -17287,6 +17609,31 @@ ecs_sched_result ecs_sched_time_set_max_steps_per_frame(ecs_sched_world *w, int3
     fixed = ecs_sched__fixed_clock(w, "time_set_max_steps_per_frame");
     if (!fixed) return w->env.last_result;
     fixed->max_steps_per_frame = max_steps;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_set_wrap_period(ecs_sched_world *w, int64_t period_ns) {
+    const char *operation = "time_set_wrap_period";
+    ecs_sched_time *clocks[4];
+    int i;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (period_ns <= 0) {
+        return ecs_sched__bad_setting(w, "time_set_wrap_period: the period",
+                                      "> 0 nanoseconds (default one hour)", (double)period_ns);
+    }
+    if (!ecs_sched__clocks_known(w, operation) ||
+        !(clocks[0] = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time,
+                                                                      operation)) ||
+        !(clocks[1] = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->real,
+                                                                      operation)) ||
+        !(clocks[2] = (ecs_sched_time *)ecs_sched__virtual_clock(w, operation)) ||
+        !(clocks[3] = (ecs_sched_time *)ecs_sched__fixed_clock(w, operation))) {
+        return w->env.last_result;
+    }
+    for (i = 0; i < 4; i++) {
+        clocks[i]->wrap_period_ns = period_ns;
+        ecs_sched__clock_wrap(clocks[i]);
+    }
     return ECS_SCHED_OK;
 }
 
@@ -17346,14 +17693,37 @@ static void ecs_sched__drop_whole_steps(ecs_sched_time_fixed *fixed, int64_t ste
     fixed->dropped_steps = ecs_sched__add_saturated(fixed->dropped_steps, whole);
 }
 
-/* One step: the fixed clock advances, "Time" shows it, and FixedMain runs. */
-static ecs_sched_result ecs_sched__fixed_step(ecs_sched_world *w, ecs_sched__runner_clocks *c,
-                                              int64_t step) {
+/* The delayed commands due at this step, applied before FixedMain runs; false when they
+   failed (the runner's failure, recorded). */
+static bool ecs_sched__fixed_step_delays(ecs_sched_system_ctx *ctx, ecs_sched__runner_clocks *c) {
+    ecs_sched_world *w = ctx->world;
+    char reason[ECS_SCHED__ERROR_CAPACITY];
+    if (ecs_sched__delays_apply_due(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
+        /* the commands may have replaced a clock resource */
+        return ecs_sched__runner_clocks_find(w, c);
+    }
+    ecs_sched__append(reason, sizeof reason, 0, w->env.last_error);
+    ecs_sched_ctx_fail(ctx, w->env.last_result,
+                       "delayed commands due on the fixed clock at %lld ns failed: %s",
+                       (long long)c->fixed->time.elapsed_ns, reason);
+    return false;
+}
+
+/* One step: the fixed clock advances, "Time" shows it, the delayed commands due then are
+   applied, and FixedMain runs. *stopped is set when the delayed commands failed. */
+static ecs_sched_result ecs_sched__fixed_step(ecs_sched_system_ctx *ctx,
+                                              ecs_sched__runner_clocks *c, int64_t step,
+                                              bool *stopped) {
+    ecs_sched_world *w = ctx->world;
     ecs_sched_time_fixed *fixed = c->fixed;
     fixed->overstep_ns -= step;
     ecs_sched__clock_advance(&fixed->time, step);
     fixed->overstep_fraction = (double)fixed->overstep_ns / (double)step;
     *c->now = fixed->time;
+    if (w->clocks->waiting_count[1] && !ecs_sched__fixed_step_delays(ctx, c)) {
+        *stopped = true;
+        return w->env.last_result;
+    }
     return ecs_sched__run_schedule(w, w->clocks->fixed_main);
 }
 
@@ -17364,6 +17734,7 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
     ecs_sched_result result = ecs_sched__runner_ready(w, &c);
     int64_t step;
     int32_t steps = 0;
+    bool stopped = false;
     if (result != ECS_SCHED_OK) return;   /* the system's failure already */
     step = c.fixed->step_ns;
     c.fixed->overstep_ns = ecs_sched__add_saturated(c.fixed->overstep_ns, c.virt->time.delta_ns);
@@ -17376,12 +17747,13 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
 #ifdef ECS_SCHED_TRACE
         if (ecs_sched__tracing(w)) {
             int64_t begin = ecs_sched__trace_ticks();
-            result = ecs_sched__fixed_step(w, &c, step);
+            result = ecs_sched__fixed_step(ctx, &c, step, &stopped);
             ecs_sched__trace_add(w, ECS_SCHED__TRACE_FIXED, "fixed step", ECS_SCHED_FIXED_MAIN,
                                  NULL, begin, ecs_sched__trace_ticks(), steps);
         } else
 #endif
-        result = ecs_sched__fixed_step(w, &c, step);
+        result = ecs_sched__fixed_step(ctx, &c, step, &stopped);
+        if (stopped) return;
         w->fixed_step_since_update = true;
         if (!ecs_sched__runner_clocks_find(w, &c)) return;   /* a step removed the clocks */
         /* a step that failed is this system's failure already; the steps left run unless
@@ -17390,6 +17762,9 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
     }
     c.fixed->overstep_fraction = (double)c.fixed->overstep_ns / (double)step;
     c.fixed->steps_this_frame = steps;
+    /* a step set while FixedMain ran shows as the delta now, as set_fixed_step promises */
+    c.fixed->time.delta_ns = c.fixed->step_ns;
+    c.fixed->time.delta_seconds = (double)c.fixed->step_ns / 1e9;
     *c.now = c.virt->time;
 }
 
@@ -17448,7 +17823,8 @@ static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_s
     }
     node->resource = c->kind == ECS_SCHED_CONDITION_TIME_PAUSED ? w->clocks->virtual_
                                                                 : w->clocks->time;
-    node->duration_ns = c->duration_ns;
+    node->timer = ecs_sched_timer_make(c->duration_ns, periodic ? ECS_SCHED_TIMER_REPEATING
+                                                                : ECS_SCHED_TIMER_ONCE);
     return ECS_SCHED_OK;
 }
 
@@ -17459,17 +17835,9 @@ static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *
     if (c->kind == ECS_SCHED_CONDITION_TIME_PAUSED) {
         return ((const ecs_sched_time_virtual *)clock)->paused;
     }
-    if (c->kind != ECS_SCHED_CONDITION_ON_TIMER && c->has_run) {
-        return c->kind == ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY;
-    }
-    c->timer_ns = ecs_sched__add_saturated(c->timer_ns, ((const ecs_sched_time *)clock)->delta_ns);
-    if (c->timer_ns < c->duration_ns) return false;
-    if (c->kind == ECS_SCHED_CONDITION_ON_TIMER) {
-        c->timer_ns %= c->duration_ns;
-    } else {
-        c->has_run = true;
-    }
-    return true;
+    ecs_sched_timer_tick(&c->timer, ((const ecs_sched_time *)clock)->delta_ns);
+    return c->kind == ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY ? c->timer.finished
+                                                                : c->timer.times_finished > 0;
 }
 
 /*=============================== src/state.h (implementation) ===============================*/
@@ -19507,6 +19875,213 @@ ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
         if (result != ECS_SCHED_OK) return result;
     }
     return ECS_SCHED_OK;
+}
+
+/*=============================== src/delay.h (implementation) ===============================*/
+/* delay: commands applied once a clock has advanced by a delay. */
+
+/* The clock's elapsed time now, or -1 with the failure recorded. */
+static int64_t ecs_sched__delay_clock_now(ecs_sched_world *w, ecs_sched_clock clock) {
+    const char *operation = "commands_after";
+    const ecs_sched_time *t;
+    if (!ecs_sched__clocks_known(w, operation)) return -1;
+    t = clock == ECS_SCHED_CLOCK_FIXED
+            ? (const ecs_sched_time *)ecs_sched__fixed_clock(w, operation)
+            : (const ecs_sched_time *)ecs_sched__virtual_clock(w, operation);
+    return t ? t->elapsed_ns : -1;
+}
+
+static ecs_sched_commands *ecs_sched__delayed_make(ecs_sched_commands *owner, uint8_t delayed,
+                                                   int64_t due_ns) {
+    ecs_sched_world *w = owner->world;
+    ecs_sched_commands *later;
+    if (!ECS_SCHED__GROW(&w->env, owner->after, &owner->after_capacity,
+                         (uint32_t)owner->after_count + 1)) {
+        return NULL;
+    }
+    /* not in the world's list of buffers: systems running at once may each make one */
+    later = (ecs_sched_commands *)ecs_sched__calloc(&w->env, sizeof *later);
+    if (!later) return NULL;
+    later->world = w;
+    later->owner = owner;
+    later->delayed = delayed;
+    later->due_ns = due_ns;
+    owner->after[owner->after_count++] = later;
+    return later;
+}
+
+ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *cmd, ecs_sched_clock clock,
+                                             int64_t delay_ns) {
+    ecs_sched_world *w;
+    int64_t now, due;
+    uint8_t delayed = (uint8_t)(clock + 1);
+    ecs_sched_commands *later;
+    int32_t i;
+    ECS_SCHED_ASSERT(cmd != NULL);
+    w = cmd->world;
+    if (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "commands_after: clock %d is not a clock (ECS_SCHED_CLOCK_VIRTUAL or "
+                        "ECS_SCHED_CLOCK_FIXED)", (int)clock);
+        return NULL;
+    }
+    if (delay_ns < 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "commands_after: the delay is %lld ns; it must be >= 0",
+                        (long long)delay_ns);
+        return NULL;
+    }
+    now = ecs_sched__delay_clock_now(w, clock);
+    if (now < 0) return NULL;
+    due = ecs_sched__add_saturated(now, delay_ns);
+    for (i = 0; i < cmd->after_count; i++) {
+        later = cmd->after[i];
+        if (later->delayed == delayed && later->due_ns == due) return later;
+    }
+    later = ecs_sched__delayed_make(cmd, delayed, due);
+    if (!later) ecs_sched__out_of_memory(w, "making a buffer of delayed commands");
+    return later;
+}
+
+/* The queue of buffers waiting for a clock: sorted by due time, then serial. */
+static uint32_t ecs_sched__delay_slot(const ecs_sched__clocks *clocks, int clock,
+                                      const ecs_sched_commands *b) {
+    uint32_t low = 0, high = clocks->waiting_count[clock];
+    while (low < high) {
+        uint32_t mid = low + (high - low) / 2;
+        const ecs_sched_commands *m = clocks->waiting[clock][mid];
+        if (m->due_ns < b->due_ns || (m->due_ns == b->due_ns && m->serial < b->serial)) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    return low;
+}
+
+static void ecs_sched__delay_enqueue(ecs_sched__clocks *clocks, ecs_sched_commands *b) {
+    int clock = b->delayed - 1;
+    uint32_t at = ecs_sched__delay_slot(clocks, clock, b);
+    ecs_sched_commands **items = clocks->waiting[clock];
+    memmove(items + at + 1, items + at, (clocks->waiting_count[clock] - at) * sizeof *items);
+    items[at] = b;
+    clocks->waiting_count[clock]++;
+    b->waiting = true;
+    b->owner = NULL;
+}
+
+static void ecs_sched__delay_dequeue(ecs_sched__clocks *clocks, ecs_sched_commands *b) {
+    int clock = b->delayed - 1;
+    uint32_t i, n = clocks->waiting_count[clock];
+    ecs_sched_commands **items = clocks->waiting[clock];
+    for (i = 0; i < n; i++) {
+        if (items[i] == b) {
+            memmove(items + i, items + i + 1, (n - i - 1) * sizeof *items);
+            clocks->waiting_count[clock]--;
+            break;
+        }
+    }
+    b->waiting = false;
+}
+
+/* The world's side of commands.h: `cmd` is being applied; the buffers it made join the
+   queue (those with nothing in them are dropped). All or nothing: room first. */
+static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
+    ecs_sched_world *w = cmd->world;
+    ecs_sched__clocks *clocks = w->clocks;
+    int32_t i, per_clock[2] = {0, 0};
+    for (i = 0; i < cmd->after_count; i++) per_clock[cmd->after[i]->delayed - 1]++;
+    if (!clocks) {   /* the clocks went (world end): the buffers go too */
+        while (cmd->after_count) ecs_sched_commands_destroy(cmd->after[cmd->after_count - 1]);
+        return true;
+    }
+    for (i = 0; i < 2; i++) {
+        if (!ECS_SCHED__GROW(&w->env, clocks->waiting[i], &clocks->waiting_capacity[i],
+                             clocks->waiting_count[i] + (uint32_t)per_clock[i])) {
+            ecs_sched__out_of_memory(w, "queueing delayed commands");
+            return false;
+        }
+    }
+    for (i = 0; i < cmd->after_count; i++) {
+        ecs_sched_commands *later = cmd->after[i];
+        if (later->pending == 0 && later->after_count == 0) {
+            later->owner = NULL;
+            ecs_sched_commands_destroy(later);
+            continue;
+        }
+        later->serial = clocks->delay_serial++;
+        ecs_sched__delay_enqueue(clocks, later);
+    }
+    cmd->after_count = 0;
+    return true;
+}
+
+/* The world's side of commands.h: `cmd` is being destroyed. Its delayed buffers go with it;
+   a delayed buffer leaves its owner's list or the queue. */
+static void ecs_sched__delays_detach(ecs_sched_commands *cmd) {
+    ecs_sched_world *w = cmd->world;
+    while (cmd->after_count) {
+        ecs_sched_commands *later = cmd->after[--cmd->after_count];
+        later->owner = NULL;
+        ecs_sched_commands_destroy(later);
+    }
+    ecs_sched__free(&w->env, cmd->after);
+    cmd->after = NULL;
+    cmd->after_capacity = 0;
+    if (cmd->owner) {
+        ecs_sched_commands *owner = cmd->owner;
+        int32_t i;
+        for (i = 0; i < owner->after_count; i++) {
+            if (owner->after[i] == cmd) {
+                owner->after[i] = owner->after[--owner->after_count];
+                break;
+            }
+        }
+        cmd->owner = NULL;
+    }
+    if (cmd->waiting && w->clocks) ecs_sched__delay_dequeue(w->clocks, cmd);
+}
+
+/* The world's side of time.h: applies the buffers due on `clock` at `now`, in queue order.
+   Each is taken out before it is applied (applying may queue more); one that fails goes
+   back in front with what is left. */
+static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now) {
+    ecs_sched__clocks *clocks = w->clocks;
+    while (clocks->waiting_count[clock] && clocks->waiting[clock][0]->due_ns <= now) {
+        ecs_sched_commands *b = clocks->waiting[clock][0];
+        ecs_sched_result result;
+        ecs_sched__delay_dequeue(clocks, b);
+        result = ecs_sched__commands_apply(b);
+        if (result != ECS_SCHED_OK) {
+            ecs_sched__delay_enqueue(clocks, b);   /* its serial puts it first again */
+            return result;
+        }
+        ecs_sched_commands_destroy(b);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The world's side of time.h: the queued buffers go with the clocks. */
+static void ecs_sched__delays_free(ecs_sched_world *w) {
+    ecs_sched__clocks *clocks = w->clocks;
+    int i;
+    for (i = 0; i < 2; i++) {
+        while (clocks->waiting_count[i]) {
+            ecs_sched_commands *b = clocks->waiting[i][--clocks->waiting_count[i]];
+            b->waiting = false;
+            ecs_sched_commands_destroy(b);
+        }
+        ecs_sched__free(&w->env, clocks->waiting[i]);
+        clocks->waiting[i] = NULL;
+    }
+}
+
+int32_t ecs_sched_commands_waiting(const ecs_sched_world *w, ecs_sched_clock clock) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!w->clocks || (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED)) {
+        return 0;
+    }
+    return (int32_t)w->clocks->waiting_count[clock];
 }
 
 /*============================== src/disable.h (implementation) ==============================*/

@@ -95,7 +95,22 @@ struct ecs_sched_commands {
     int32_t spawn_count;               /* the components of the last spawn applied, */
     uint32_t spawn_table;              /* and the table they led to */
     ecs_sched_id spawn_ids[ECS_SCHED__MAX_BATCHED_INSERTS];
+    /* delayed commands (delay.h) */
+    struct ecs_sched_commands **after; /* buffers made by ecs_sched_commands_after from this
+                                          one: handed to the world when this one is applied */
+    int32_t after_count;
+    uint32_t after_capacity;
+    struct ecs_sched_commands *owner;  /* a delayed buffer: the one that made it, until then */
+    int64_t due_ns;                    /* a delayed buffer: applied when its clock reaches it */
+    uint64_t serial;                   /* and after those handed over before it, at equal due */
+    uint8_t delayed;                   /* 0: an ordinary buffer; else 1 + its ecs_sched_clock */
+    bool waiting;                      /* in the world's queue of delayed buffers */
 };
+
+/* delay.h: a buffer's delayed buffers go to the world's queue when it is applied, and with it
+   when it is destroyed. */
+static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd);
+static void ecs_sched__delays_detach(ecs_sched_commands *cmd);
 
 
 /* ---- command buffers ---- */
@@ -186,6 +201,7 @@ void ecs_sched_commands_destroy(ecs_sched_commands *cmd) {
     uint32_t i;
     if (!cmd) return;
     w = cmd->world;
+    if (cmd->after || cmd->delayed) ecs_sched__delays_detach(cmd);
     ecs_sched__release_reserved(cmd);
     for (i = 0; i < w->buffer_count; i++) {
         if (w->buffers[i] == cmd) {
@@ -620,12 +636,14 @@ skipped:
     return 1;
 }
 
-ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
+/* Applies the pending commands; the buffers it made with ecs_sched_commands_after go to the
+   world's queue first. */
+static ecs_sched_result ecs_sched__commands_apply(ecs_sched_commands *cmd) {
     ecs_sched__command_block *block;
-    ECS_SCHED_ASSERT(cmd != NULL);
     if (cmd->world->observers && ecs_sched__refused_in_observer(cmd->world, "applying commands")) {
         return ECS_SCHED_ERR_ACCESS;
     }
+    if (cmd->after_count && !ecs_sched__delays_hand_over(cmd)) return cmd->world->env.last_result;
     cmd->skipped = 0;
     block = cmd->read;
     while (ecs_sched__command_step(cmd, &block, &cmd->read_at)) {
@@ -637,4 +655,15 @@ ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
     }
     ecs_sched__release_reserved(cmd);  /* nothing is left to release: this just empties it */
     return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
+    ECS_SCHED_ASSERT(cmd != NULL);
+    if (cmd->delayed) {
+        return ecs_sched__fail(&cmd->world->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "commands_apply: this buffer was made by ecs_sched_commands_after "
+                               "and is applied by the world when its delay has passed; apply "
+                               "the buffer that made it instead");
+    }
+    return ecs_sched__commands_apply(cmd);
 }

@@ -2,6 +2,7 @@
 
 #pragma once
 #include "message.h"
+#include "timer.h"
 
 /* A condition reads the world through its context (its queries and declared resources) and
    says whether what it guards runs. It must not write: a condition that declares write
@@ -106,8 +107,7 @@ typedef struct ecs_sched__cond {
     ecs_sched_id resource;
     int32_t state_value;
     uint32_t seen_changes;            /* STATE_CHANGED: the machine's change count last seen */
-    int64_t duration_ns;              /* the time conditions: their period or delay */
-    int64_t timer_ns;                 /* and the time they have seen elapse */
+    ecs_sched_timer timer;            /* the time conditions: their period or delay */
     ecs_sched_id first_write;         /* a write it asked for, refused at build */
     bool first_write_is_resource;
     bool has_run;

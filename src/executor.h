@@ -132,7 +132,7 @@ ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_of_writers(ecs_sched__s
         ecs_sched__plan_node *writer = plan->writers[i];
         ecs_sched_system_ctx *ctx = &writer->system->ctx;
         void *outer;
-        if (ecs_sched_commands_pending(ctx->commands) == 0) continue;
+        if (ctx->commands->pending == 0 && ctx->commands->after_count == 0) continue;
         outer = ecs_sched__running_begin(ctx);
         ctx->applying = true;
         ecs_sched_commands_apply(ctx->commands);

@@ -345,7 +345,9 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
         o->fn(&o->ctx, &trigger);
         ecs_sched__running_end(outer);
         all->dispatching--;
-        if (o->ctx.commands->pending) all->deferred = true;   /* a flush has work */
+        if (o->ctx.commands->pending || o->ctx.commands->after_count) {
+            all->deferred = true;   /* a flush has work */
+        }
         if (o->ctx.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
     }
 }
@@ -409,7 +411,7 @@ static void ecs_sched__observers_flush(ecs_sched_world *w) {
         uint32_t i;
         for (i = 0; i < all->count; i++) {
             ecs_sched_commands *cmd = all->items[i]->ctx.commands;
-            if (ecs_sched_commands_pending(cmd) == 0) continue;
+            if (cmd->pending == 0 && cmd->after_count == 0) continue;
             pending = true;
             if (ecs_sched_commands_apply(cmd) != ECS_SCHED_OK) {
                 ecs_sched__fail_again_for(w, all->items[i]->name);

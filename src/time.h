@@ -1,6 +1,7 @@
 /* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
 #pragma once
 #include "executor.h"
+#include "timer.h"
 
 #define ECS_SCHED_NS_PER_SECOND INT64_C(1000000000)
 /* Durations in integer nanoseconds: ECS_SCHED_MILLISECONDS(250), ECS_SCHED_SECONDS(2). */
@@ -13,6 +14,9 @@
 /* The schedule the fixed-timestep runner runs once per step. */
 #define ECS_SCHED_FIXED_MAIN "FixedMain"
 
+/* The default period of a clock's wrapped elapsed time: one hour. */
+#define ECS_SCHED_WRAP_PERIOD_DEFAULT ECS_SCHED_SECONDS(3600)
+
 /* What a clock reads. Times are kept in integer nanoseconds, so that sums are exact; the
    seconds are the same values as doubles, for arithmetic. */
 typedef struct ecs_sched_time {
@@ -20,6 +24,11 @@ typedef struct ecs_sched_time {
     int64_t elapsed_ns;           /* since the clock started: the sum of its deltas */
     double delta_seconds;
     double elapsed_seconds;
+    /* elapsed_ns modulo wrap_period_ns, and the same in seconds: a small number that keeps
+       its precision as a float however long the game runs (shaders, effects) */
+    int64_t elapsed_wrapped_ns;
+    double elapsed_seconds_wrapped;
+    int64_t wrap_period_ns;       /* > 0; default ECS_SCHED_WRAP_PERIOD_DEFAULT */
 } ecs_sched_time;
 
 /* Resource "Time<Real>": the wall clock as the clock hook reads it, unaffected by pause,
@@ -28,22 +37,30 @@ typedef struct ecs_sched_time_real {
     ecs_sched_time time;
     int64_t last_reading_ns;      /* the clock hook's reading at the last clock-driven advance
                                      (ecs_sched_time_advance); 0 before the first */
+    int64_t backward_readings;    /* advances whose reading was earlier than the one before:
+                                     a clock hook that is not monotonic (each one is logged
+                                     as a warning and advances by 0) */
 } ecs_sched_time_real;
 
-/* Resource "Time<Virtual>": the game's clock. Its delta is the real delta, capped at
-   max_delta_ns, times relative_speed, or 0 while paused. A system may change the settings
-   through ecs_sched_ctx_resource_mut (declaring the write); the next advance checks them. */
+/* Resource "Time<Virtual>": the game's clock. Its delta is the real delta times
+   relative_speed, capped at max_delta_ns, or 0 while paused: the cap comes after the speed,
+   so that no frame moves the game by more than max_delta_ns at any speed. A system may change
+   the settings through ecs_sched_ctx_resource_mut (declaring the write); the next advance
+   checks them. */
 typedef struct ecs_sched_time_virtual {
     ecs_sched_time time;
     bool paused;
     double relative_speed;        /* 1: real time; 2: twice as fast; 0: stopped; never < 0 */
     int64_t max_delta_ns;         /* a frame advances the game by at most this; > 0 */
+    double effective_speed;       /* the speed of the last advance: relative_speed, less when
+                                     the cap cut the frame, 0 while paused */
 } ecs_sched_time_virtual;
 
 /* Resource "Time<Fixed>": the fixed-timestep clock. Virtual time accumulates in overstep_ns;
    the runner takes whole steps from it, one run of FixedMain each, and leaves the rest. */
 typedef struct ecs_sched_time_fixed {
-    ecs_sched_time time;          /* delta_ns is one step; elapsed_ns counts steps run */
+    ecs_sched_time time;          /* delta_ns is one step, step_ns, from the setup on (a new
+                                     step shows at once); elapsed_ns counts steps run */
     int64_t step_ns;              /* > 0; default ECS_SCHED_HZ(64) */
     int64_t overstep_ns;          /* accumulated virtual time not stepped yet */
     double overstep_fraction;     /* overstep_ns / step_ns: in [0, 1) after each runner run;
@@ -66,12 +83,14 @@ typedef struct ecs_sched_time_desc {
     int64_t fixed_step_ns;        /* default ECS_SCHED_HZ(64) */
     int64_t max_delta_ns;         /* default ECS_SCHED_MILLISECONDS(250) */
     int32_t max_steps_per_frame;  /* default 0: no cap */
+    int64_t wrap_period_ns;       /* of every clock's wrapped elapsed time; default one hour */
 } ecs_sched_time_desc;
 
-/* Creates the four clock resources ("Time", "Time<Real>", "Time<Virtual>", "Time<Fixed>"),
-   all at zero. An app does it when it is created; call it yourself to use the clocks in a
-   world without an app. Calling it again changes nothing and returns
-   ECS_SCHED_ERR_INVALID_ARGUMENT. */
+/* Creates the four clock resources ("Time", "Time<Real>", "Time<Virtual>", "Time<Fixed>").
+   Every clock starts with elapsed 0 and delta 0, except Time<Fixed>, whose delta is its step
+   from the start (a fixed clock's delta is always one step). An app does it when it is
+   created; call it yourself to use the clocks in a world without an app. Calling it again
+   changes nothing and returns ECS_SCHED_ERR_INVALID_ARGUMENT. */
 ECS_SCHED_API ecs_sched_result ecs_sched_time_setup(ecs_sched_world *world,
                                                    const ecs_sched_time_desc *desc);
 /* Resource "Time": the clock a system reads. In the main schedules it holds the virtual
@@ -85,9 +104,13 @@ ECS_SCHED_API ecs_sched_id ecs_sched_time_fixed_id(const ecs_sched_world *world)
 ECS_SCHED_API const ecs_sched_time *ecs_sched_ctx_time(ecs_sched_system_ctx *ctx);
 
 /* Advances real and virtual time: by the clock hook's reading since the last advance (0 the
-   first time), or by `real_delta_ns`. "Time" becomes the virtual clock. Fails with
-   ECS_SCHED_ERR_INVALID_ARGUMENT, advancing nothing, when a delta or a setting of
-   Time<Virtual> is out of range. An app does this at the start of each update. */
+   first time), or by `real_delta_ns`. "Time" becomes the virtual clock. Then applies the
+   delayed commands that became due on the virtual clock (ecs_sched_commands_after). Fails
+   with ECS_SCHED_ERR_INVALID_ARGUMENT, advancing nothing, when a delta or a setting of
+   Time<Virtual> is out of range. An app does this at the start of each update.
+   A reading earlier than the previous one (a clock hook that is not monotonic) advances by
+   0, is logged as a warning naming both readings, and is counted in
+   Time<Real>.backward_readings; the next advance measures from the earlier reading. */
 ECS_SCHED_API ecs_sched_result ecs_sched_time_advance(ecs_sched_world *world);
 ECS_SCHED_API ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *world,
                                                         int64_t real_delta_ns);
@@ -102,7 +125,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_time_set_speed(ecs_sched_world *world,
 ECS_SCHED_API ecs_sched_result ecs_sched_time_set_max_delta(ecs_sched_world *world,
                                                            int64_t max_delta_ns);
 /* The accumulated overstep is kept as time (it is virtual time not simulated yet), so a new
-   step takes effect at the next runner run, which steps that time in the new unit. */
+   step takes effect at the next runner run, which steps that time in the new unit. Time<Fixed>
+   shows the new step as its delta at once; inside FixedMain, "Time" shows the step running. */
 ECS_SCHED_API ecs_sched_result ecs_sched_time_set_fixed_step(ecs_sched_world *world,
                                                             int64_t step_ns);
 ECS_SCHED_API ecs_sched_result ecs_sched_time_set_max_steps_per_frame(ecs_sched_world *world,
@@ -110,6 +134,10 @@ ECS_SCHED_API ecs_sched_result ecs_sched_time_set_max_steps_per_frame(ecs_sched_
 /* Forgets the accumulated overstep (after a loading screen, say), so the next frames do not
    catch up on it. */
 ECS_SCHED_API ecs_sched_result ecs_sched_time_discard_overstep(ecs_sched_world *world);
+/* The period every clock's elapsed_wrapped_ns wraps at (> 0); the wrapped values follow at
+   once. */
+ECS_SCHED_API ecs_sched_result ecs_sched_time_set_wrap_period(ecs_sched_world *world,
+                                                             int64_t period_ns);
 
 /* The fixed-timestep runner, an exclusive system: adds the virtual delta to the overstep,
    then runs schedule ECS_SCHED_FIXED_MAIN once per whole step in it, with "Time" holding the
@@ -166,7 +194,15 @@ struct ecs_sched__clocks {
     void *user_data;
     ecs_sched__schedule *fixed_main;     /* found at the runner's first run */
     bool has_reading;                    /* the clock hook was read by an advance */
+    /* delayed command buffers waiting for the virtual and the fixed clock (delay.h) */
+    struct ecs_sched_commands **waiting[2];
+    uint32_t waiting_count[2], waiting_capacity[2];
+    uint64_t delay_serial;               /* buffers handed to the queues so far */
 };
+
+/* delay.h: delayed commands, applied as the clocks advance. */
+static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now);
+static void ecs_sched__delays_free(ecs_sched_world *w);
 
 /* ---- the default clock and sleep ---- */
 
@@ -222,13 +258,15 @@ static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
 /* ---- the clocks ---- */
 
 static void ecs_sched__time_free(ecs_sched_world *w) {
+    if (!w->clocks) return;
+    ecs_sched__delays_free(w);
     ecs_sched__free(&w->env, w->clocks);
     w->clocks = NULL;
 }
 
-/* a + b for b >= 0, stopping at INT64_MAX: clocks and timers saturate rather than wrap. */
-static int64_t ecs_sched__add_saturated(int64_t a, int64_t b) {
-    return b > 0 && a > INT64_MAX - b ? INT64_MAX : a + b;
+static void ecs_sched__clock_wrap(ecs_sched_time *t) {
+    t->elapsed_wrapped_ns = t->elapsed_ns % t->wrap_period_ns;
+    t->elapsed_seconds_wrapped = (double)t->elapsed_wrapped_ns / 1e9;
 }
 
 static void ecs_sched__clock_advance(ecs_sched_time *t, int64_t delta_ns) {
@@ -236,6 +274,7 @@ static void ecs_sched__clock_advance(ecs_sched_time *t, int64_t delta_ns) {
     t->elapsed_ns = ecs_sched__add_saturated(t->elapsed_ns, delta_ns);
     t->delta_seconds = (double)delta_ns / 1e9;
     t->elapsed_seconds = (double)t->elapsed_ns / 1e9;
+    ecs_sched__clock_wrap(t);
 }
 
 /* The clocks, or NULL with `operation`'s failure recorded. */
@@ -305,6 +344,10 @@ static ecs_sched_result ecs_sched__check_time_desc(ecs_sched_world *w,
         return ecs_sched__bad_setting(w, "time_setup: max_steps_per_frame", ">= 0 (0: no cap)",
                                       (double)d->max_steps_per_frame);
     }
+    if (d->wrap_period_ns < 0) {
+        return ecs_sched__bad_setting(w, "time_setup: wrap_period_ns", "> 0 (0: one hour)",
+                                      (double)d->wrap_period_ns);
+    }
     return ECS_SCHED_OK;
 }
 
@@ -331,15 +374,21 @@ ecs_sched_result ecs_sched_time_setup(ecs_sched_world *w, const ecs_sched_time_d
     clocks->sleep = d.sleep ? d.sleep : ecs_sched__system_sleep;
     clocks->user_data = d.clock_user_data;
     memset(&real, 0, sizeof real);
+    real.time.wrap_period_ns = d.wrap_period_ns ? d.wrap_period_ns
+                                                : ECS_SCHED_WRAP_PERIOD_DEFAULT;
     memset(&virt, 0, sizeof virt);
+    virt.time.wrap_period_ns = real.time.wrap_period_ns;
     virt.relative_speed = 1.0;
+    virt.effective_speed = 1.0;
     virt.max_delta_ns = d.max_delta_ns ? d.max_delta_ns : ECS_SCHED_MILLISECONDS(250);
     memset(&fixed, 0, sizeof fixed);
+    fixed.time.wrap_period_ns = real.time.wrap_period_ns;
     fixed.step_ns = d.fixed_step_ns ? d.fixed_step_ns : ECS_SCHED_HZ(64);
     fixed.time.delta_ns = fixed.step_ns;
     fixed.time.delta_seconds = (double)fixed.step_ns / 1e9;
     fixed.max_steps_per_frame = d.max_steps_per_frame;
-    if (!(clocks->time = ecs_sched__register_clock(w, "Time", sizeof(ecs_sched_time), NULL)) ||
+    if (!(clocks->time = ecs_sched__register_clock(w, "Time", sizeof(ecs_sched_time),
+                                                   &virt.time)) ||
         !(clocks->real = ecs_sched__register_clock(w, "Time<Real>", sizeof real, &real)) ||
         !(clocks->virtual_ =
               ecs_sched__register_clock(w, "Time<Virtual>", sizeof virt, &virt)) ||
@@ -422,13 +471,24 @@ static ecs_sched_result ecs_sched__check_virtual(ecs_sched_world *w,
     return ECS_SCHED_OK;
 }
 
-static int64_t ecs_sched__virtual_delta(const ecs_sched_time_virtual *v, int64_t real_delta) {
-    int64_t clamped = real_delta < v->max_delta_ns ? real_delta : v->max_delta_ns;
-    double scaled;
-    if (v->paused) return 0;
-    if (v->relative_speed == 1.0) return clamped;
-    scaled = (double)clamped * v->relative_speed + 0.5;
-    return scaled >= 9.2e18 ? INT64_MAX : (int64_t)scaled;
+/* The real delta times the speed, then capped (after the speed: at any speed a frame moves
+   the game by max_delta_ns at most); the speed that gave is kept as effective_speed. */
+static int64_t ecs_sched__virtual_delta(ecs_sched_time_virtual *v, int64_t real_delta) {
+    int64_t scaled = real_delta;
+    if (v->paused) {
+        v->effective_speed = 0;
+        return 0;
+    }
+    if (v->relative_speed < 1.0 || v->relative_speed > 1.0) {
+        double product = (double)real_delta * v->relative_speed + 0.5;
+        scaled = product >= 9.2e18 ? INT64_MAX : (int64_t)product;
+    }
+    if (scaled > v->max_delta_ns) {
+        v->effective_speed = (double)v->max_delta_ns / (double)real_delta;
+        return v->max_delta_ns;
+    }
+    v->effective_speed = v->relative_speed;
+    return scaled;
 }
 
 ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delta_ns) {
@@ -453,7 +513,8 @@ ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delt
     ecs_sched__clock_advance(&real->time, real_delta_ns);
     ecs_sched__clock_advance(&virt->time, ecs_sched__virtual_delta(virt, real_delta_ns));
     *now = virt->time;
-    return ECS_SCHED_OK;
+    if (w->clocks->waiting_count[0] == 0) return ECS_SCHED_OK;
+    return ecs_sched__delays_apply_due(w, 0, virt->time.elapsed_ns);
 }
 
 ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
@@ -465,11 +526,21 @@ ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
     real = (ecs_sched_time_real *)ecs_sched__required_resource(w, w->clocks->real, "time_advance");
     if (!real) return w->env.last_result;
     reading = w->clocks->clock(w->clocks->user_data);
-    delta = !w->clocks->has_reading || reading < real->last_reading_ns
-                ? 0 : reading - real->last_reading_ns;
+    delta = w->clocks->has_reading ? reading - real->last_reading_ns : 0;
+    if (delta < 0) {
+        ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_OK,
+                        "time_advance: the clock hook read %lld ns, earlier than its previous "
+                        "reading, %lld ns: a clock hook must be monotonic; this frame advances "
+                        "by 0 and the next measures from the new reading",
+                        (long long)reading, (long long)real->last_reading_ns);
+        real->backward_readings++;
+        delta = 0;
+    }
     result = ecs_sched_time_advance_by(w, delta);
     if (result == ECS_SCHED_OK) {
-        real->last_reading_ns = reading;
+        /* found again: a delayed command may have set the resource anew */
+        real = (ecs_sched_time_real *)ecs_sched_resource_get_mut(w, w->clocks->real);
+        if (real) real->last_reading_ns = reading;
         w->clocks->has_reading = true;
     }
     return result;
@@ -522,6 +593,8 @@ ecs_sched_result ecs_sched_time_set_fixed_step(ecs_sched_world *w, int64_t step_
     fixed = ecs_sched__fixed_clock(w, "time_set_fixed_step");
     if (!fixed) return w->env.last_result;
     fixed->step_ns = step_ns;
+    fixed->time.delta_ns = step_ns;
+    fixed->time.delta_seconds = (double)step_ns / 1e9;
     return ECS_SCHED_OK;
 }
 
@@ -535,6 +608,31 @@ ecs_sched_result ecs_sched_time_set_max_steps_per_frame(ecs_sched_world *w, int3
     fixed = ecs_sched__fixed_clock(w, "time_set_max_steps_per_frame");
     if (!fixed) return w->env.last_result;
     fixed->max_steps_per_frame = max_steps;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_set_wrap_period(ecs_sched_world *w, int64_t period_ns) {
+    const char *operation = "time_set_wrap_period";
+    ecs_sched_time *clocks[4];
+    int i;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (period_ns <= 0) {
+        return ecs_sched__bad_setting(w, "time_set_wrap_period: the period",
+                                      "> 0 nanoseconds (default one hour)", (double)period_ns);
+    }
+    if (!ecs_sched__clocks_known(w, operation) ||
+        !(clocks[0] = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time,
+                                                                      operation)) ||
+        !(clocks[1] = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->real,
+                                                                      operation)) ||
+        !(clocks[2] = (ecs_sched_time *)ecs_sched__virtual_clock(w, operation)) ||
+        !(clocks[3] = (ecs_sched_time *)ecs_sched__fixed_clock(w, operation))) {
+        return w->env.last_result;
+    }
+    for (i = 0; i < 4; i++) {
+        clocks[i]->wrap_period_ns = period_ns;
+        ecs_sched__clock_wrap(clocks[i]);
+    }
     return ECS_SCHED_OK;
 }
 
@@ -594,14 +692,37 @@ static void ecs_sched__drop_whole_steps(ecs_sched_time_fixed *fixed, int64_t ste
     fixed->dropped_steps = ecs_sched__add_saturated(fixed->dropped_steps, whole);
 }
 
-/* One step: the fixed clock advances, "Time" shows it, and FixedMain runs. */
-static ecs_sched_result ecs_sched__fixed_step(ecs_sched_world *w, ecs_sched__runner_clocks *c,
-                                              int64_t step) {
+/* The delayed commands due at this step, applied before FixedMain runs; false when they
+   failed (the runner's failure, recorded). */
+static bool ecs_sched__fixed_step_delays(ecs_sched_system_ctx *ctx, ecs_sched__runner_clocks *c) {
+    ecs_sched_world *w = ctx->world;
+    char reason[ECS_SCHED__ERROR_CAPACITY];
+    if (ecs_sched__delays_apply_due(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
+        /* the commands may have replaced a clock resource */
+        return ecs_sched__runner_clocks_find(w, c);
+    }
+    ecs_sched__append(reason, sizeof reason, 0, w->env.last_error);
+    ecs_sched_ctx_fail(ctx, w->env.last_result,
+                       "delayed commands due on the fixed clock at %lld ns failed: %s",
+                       (long long)c->fixed->time.elapsed_ns, reason);
+    return false;
+}
+
+/* One step: the fixed clock advances, "Time" shows it, the delayed commands due then are
+   applied, and FixedMain runs. *stopped is set when the delayed commands failed. */
+static ecs_sched_result ecs_sched__fixed_step(ecs_sched_system_ctx *ctx,
+                                              ecs_sched__runner_clocks *c, int64_t step,
+                                              bool *stopped) {
+    ecs_sched_world *w = ctx->world;
     ecs_sched_time_fixed *fixed = c->fixed;
     fixed->overstep_ns -= step;
     ecs_sched__clock_advance(&fixed->time, step);
     fixed->overstep_fraction = (double)fixed->overstep_ns / (double)step;
     *c->now = fixed->time;
+    if (w->clocks->waiting_count[1] && !ecs_sched__fixed_step_delays(ctx, c)) {
+        *stopped = true;
+        return w->env.last_result;
+    }
     return ecs_sched__run_schedule(w, w->clocks->fixed_main);
 }
 
@@ -612,6 +733,7 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
     ecs_sched_result result = ecs_sched__runner_ready(w, &c);
     int64_t step;
     int32_t steps = 0;
+    bool stopped = false;
     if (result != ECS_SCHED_OK) return;   /* the system's failure already */
     step = c.fixed->step_ns;
     c.fixed->overstep_ns = ecs_sched__add_saturated(c.fixed->overstep_ns, c.virt->time.delta_ns);
@@ -624,12 +746,13 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
 #ifdef ECS_SCHED_TRACE
         if (ecs_sched__tracing(w)) {
             int64_t begin = ecs_sched__trace_ticks();
-            result = ecs_sched__fixed_step(w, &c, step);
+            result = ecs_sched__fixed_step(ctx, &c, step, &stopped);
             ecs_sched__trace_add(w, ECS_SCHED__TRACE_FIXED, "fixed step", ECS_SCHED_FIXED_MAIN,
                                  NULL, begin, ecs_sched__trace_ticks(), steps);
         } else
 #endif
-        result = ecs_sched__fixed_step(w, &c, step);
+        result = ecs_sched__fixed_step(ctx, &c, step, &stopped);
+        if (stopped) return;
         w->fixed_step_since_update = true;
         if (!ecs_sched__runner_clocks_find(w, &c)) return;   /* a step removed the clocks */
         /* a step that failed is this system's failure already; the steps left run unless
@@ -638,6 +761,9 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
     }
     c.fixed->overstep_fraction = (double)c.fixed->overstep_ns / (double)step;
     c.fixed->steps_this_frame = steps;
+    /* a step set while FixedMain ran shows as the delta now, as set_fixed_step promises */
+    c.fixed->time.delta_ns = c.fixed->step_ns;
+    c.fixed->time.delta_seconds = (double)c.fixed->step_ns / 1e9;
     *c.now = c.virt->time;
 }
 
@@ -696,7 +822,8 @@ static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_s
     }
     node->resource = c->kind == ECS_SCHED_CONDITION_TIME_PAUSED ? w->clocks->virtual_
                                                                 : w->clocks->time;
-    node->duration_ns = c->duration_ns;
+    node->timer = ecs_sched_timer_make(c->duration_ns, periodic ? ECS_SCHED_TIMER_REPEATING
+                                                                : ECS_SCHED_TIMER_ONCE);
     return ECS_SCHED_OK;
 }
 
@@ -707,15 +834,7 @@ static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *
     if (c->kind == ECS_SCHED_CONDITION_TIME_PAUSED) {
         return ((const ecs_sched_time_virtual *)clock)->paused;
     }
-    if (c->kind != ECS_SCHED_CONDITION_ON_TIMER && c->has_run) {
-        return c->kind == ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY;
-    }
-    c->timer_ns = ecs_sched__add_saturated(c->timer_ns, ((const ecs_sched_time *)clock)->delta_ns);
-    if (c->timer_ns < c->duration_ns) return false;
-    if (c->kind == ECS_SCHED_CONDITION_ON_TIMER) {
-        c->timer_ns %= c->duration_ns;
-    } else {
-        c->has_run = true;
-    }
-    return true;
+    ecs_sched_timer_tick(&c->timer, ((const ecs_sched_time *)clock)->delta_ns);
+    return c->kind == ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY ? c->timer.finished
+                                                                : c->timer.times_finished > 0;
 }

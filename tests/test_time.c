@@ -147,12 +147,77 @@ static void relative_speed_two_runs_twice_as_many_steps(void **state) {
     destroy_app(app);
 }
 
-static void the_speed_applies_after_the_cap(void **state) {
+static void the_cap_applies_after_the_speed(void **state) {
     ecs_sched_app *app = new_app();
     (void)state;
     assert_int_equal(ecs_sched_time_set_speed(world_of(app), 0.5), ECS_SCHED_OK);
-    update_by(app, ECS_SCHED_SECONDS(1));
-    assert_int_equal(virtual_clock(app)->time.delta_ns, ECS_SCHED_MILLISECONDS(125));
+    update_by(app, ECS_SCHED_SECONDS(1));        /* 500 ms of game time, capped at 250 */
+    assert_int_equal(virtual_clock(app)->time.delta_ns, ECS_SCHED_MILLISECONDS(250));
+    update_by(app, ECS_SCHED_MILLISECONDS(400)); /* 200 ms: under the cap */
+    assert_int_equal(virtual_clock(app)->time.delta_ns, ECS_SCHED_MILLISECONDS(200));
+    assert_true(virtual_clock(app)->effective_speed == 0.5);
+    destroy_app(app);
+}
+
+/* Bevy's test_max_delta_clamps_after_relative_speed */
+static void the_cap_clamps_a_fast_frame_and_says_the_speed_it_gave(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    assert_int_equal(ecs_sched_time_set_speed(world_of(app), 2000.0), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_set_max_delta(world_of(app), ECS_SCHED_SECONDS(1)),
+                     ECS_SCHED_OK);
+    update_by(app, ECS_SCHED_MILLISECONDS(16));
+    assert_int_equal(virtual_clock(app)->time.delta_ns, ECS_SCHED_SECONDS(1));
+    assert_true(virtual_clock(app)->effective_speed == 62.5);   /* 1000 ms / 16 ms */
+    destroy_app(app);
+}
+
+/* Bevy's test_dont_overclamp_at_low_speed */
+static void a_slow_speed_is_not_clamped_by_a_cap_meant_for_real_time(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    assert_int_equal(ecs_sched_time_set_speed(world_of(app), 0.01), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_set_max_delta(world_of(app), ECS_SCHED_MILLISECONDS(10)),
+                     ECS_SCHED_OK);
+    update_by(app, ECS_SCHED_MILLISECONDS(16));
+    assert_int_equal(virtual_clock(app)->time.delta_ns, ECS_SCHED_MILLISECONDS(16) / 100);
+    destroy_app(app);
+}
+
+/* The promise: no frame moves the game by more than the cap, at any speed. With a 10 s frame,
+   the default 250 ms cap and 64 Hz steps: 100 ms at speed 0.01 (6 steps), the cap at any speed
+   from 0.025 up (16 steps), never 64 (speed 4) or 32000 (speed 2000). */
+static void a_ten_second_frame_takes_at_most_the_cap_in_steps_at_any_speed(void **state) {
+    static const struct {
+        double speed;
+        int64_t delta_ns;
+        int steps;
+    } cases[] = {{0.01, ECS_SCHED_MILLISECONDS(100), 6},
+                 {1.0, ECS_SCHED_MILLISECONDS(250), 16},
+                 {4.0, ECS_SCHED_MILLISECONDS(250), 16},
+                 {2000.0, ECS_SCHED_MILLISECONDS(250), 16}};
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ecs_sched_app *app = new_app();
+        count_fixed_updates(app);
+        assert_int_equal(ecs_sched_time_set_speed(world_of(app), cases[i].speed), ECS_SCHED_OK);
+        update_by(app, ECS_SCHED_SECONDS(10));
+        assert_int_equal(virtual_clock(app)->time.delta_ns, cases[i].delta_ns);
+        assert_int_equal(g_fixed_runs, cases[i].steps);
+        assert_int_equal(fixed_clock(app)->steps_this_frame, cases[i].steps);
+        destroy_app(app);
+    }
+}
+
+static void a_paused_clock_has_an_effective_speed_of_zero(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    assert_true(virtual_clock(app)->effective_speed == 1.0);
+    assert_int_equal(ecs_sched_time_set_paused(world_of(app), true), ECS_SCHED_OK);
+    update_by(app, ECS_SCHED_MILLISECONDS(16));
+    assert_true(virtual_clock(app)->effective_speed == 0.0);
+    assert_int_equal(virtual_clock(app)->time.delta_ns, 0);
     destroy_app(app);
 }
 
@@ -319,6 +384,156 @@ static void the_clock_hook_drives_update_and_the_first_update_has_no_delta(void 
     destroy_app(app);
 }
 
+static void a_clock_that_goes_back_is_warned_about_counted_and_advances_by_zero(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    g_clock_ns += ECS_SCHED_MILLISECONDS(16);
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    assert_int_equal(g_log.warnings, 0);
+    g_clock_ns -= ECS_SCHED_MILLISECONDS(5);     /* the hook's reading goes back */
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    assert_int_equal(real_clock(app)->time.delta_ns, 0);
+    assert_int_equal(virtual_clock(app)->time.delta_ns, 0);
+    assert_int_equal(real_clock(app)->backward_readings, 1);
+    assert_int_equal(g_log.warnings, 1);
+    assert_int_equal(g_log.last_level, ECS_SCHED_LOG_WARN);
+    assert_non_null(strstr(g_log.last, "11001000 ns"));   /* the reading, */
+    assert_non_null(strstr(g_log.last, "16001000 ns"));   /* and the one before */
+    assert_non_null(strstr(g_log.last, "monotonic"));
+    g_clock_ns += ECS_SCHED_MILLISECONDS(3);     /* measured from the earlier reading */
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    assert_int_equal(real_clock(app)->time.delta_ns, ECS_SCHED_MILLISECONDS(3));
+    assert_int_equal(g_log.warnings, 1);
+    g_clock_ns -= 1;                              /* each time it happens */
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    assert_int_equal(real_clock(app)->backward_readings, 2);
+    assert_int_equal(g_log.warnings, 2);
+    destroy_app(app);
+}
+
+/* ---- wrapped elapsed time ---- */
+
+static void every_clock_wraps_its_elapsed_time_at_one_hour_by_default(void **state) {
+    ecs_sched_app *app = new_app();
+    int i;
+    (void)state;
+    assert_int_equal(real_clock(app)->time.wrap_period_ns, ECS_SCHED_SECONDS(3600));
+    assert_int_equal(ecs_sched_time_set_max_delta(world_of(app), ECS_SCHED_SECONDS(1000)),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_set_max_steps_per_frame(world_of(app), 1), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_set_fixed_step(world_of(app), ECS_SCHED_SECONDS(100)),
+                     ECS_SCHED_OK);
+    for (i = 0; i < 37; i++) update_by(app, ECS_SCHED_SECONDS(100));   /* 3700 s */
+    assert_int_equal(real_clock(app)->time.elapsed_ns, ECS_SCHED_SECONDS(3700));
+    assert_int_equal(real_clock(app)->time.elapsed_wrapped_ns, ECS_SCHED_SECONDS(100));
+    assert_int_equal(virtual_clock(app)->time.elapsed_wrapped_ns, ECS_SCHED_SECONDS(100));
+    assert_int_equal(fixed_clock(app)->time.elapsed_wrapped_ns, ECS_SCHED_SECONDS(100));
+    assert_true(virtual_clock(app)->time.elapsed_seconds_wrapped == 100.0);
+    destroy_app(app);
+}
+
+static const ecs_sched_time *time_now(ecs_sched_world *w) {
+    return (const ecs_sched_time *)ecs_sched_resource_get(w, ecs_sched_time_id(w));
+}
+
+static void the_wrap_period_is_set_for_every_clock_and_applies_at_once(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_world *w = world_of(app);
+    (void)state;
+    update_by(app, ECS_SCHED_MILLISECONDS(100));
+    update_by(app, ECS_SCHED_MILLISECONDS(150));
+    assert_int_equal(ecs_sched_time_set_wrap_period(w, ECS_SCHED_MILLISECONDS(60)), ECS_SCHED_OK);
+    assert_int_equal(real_clock(app)->time.elapsed_wrapped_ns, ECS_SCHED_MILLISECONDS(10));
+    assert_int_equal(virtual_clock(app)->time.elapsed_wrapped_ns, ECS_SCHED_MILLISECONDS(10));
+    assert_int_equal(time_now(w)->elapsed_wrapped_ns, ECS_SCHED_MILLISECONDS(10));
+    assert_int_equal(fixed_clock(app)->time.wrap_period_ns, ECS_SCHED_MILLISECONDS(60));
+    /* 16 steps of 15.625 ms: 250 ms, 10 past the fourth period */
+    assert_int_equal(fixed_clock(app)->time.elapsed_wrapped_ns, ECS_SCHED_MILLISECONDS(10));
+    update_by(app, ECS_SCHED_MILLISECONDS(55));
+    assert_int_equal(virtual_clock(app)->time.elapsed_wrapped_ns, ECS_SCHED_MILLISECONDS(5));
+    assert_true(virtual_clock(app)->time.elapsed_seconds_wrapped > 0.005 - 1e-12 &&
+                virtual_clock(app)->time.elapsed_seconds_wrapped < 0.005 + 1e-12);
+    assert_int_equal(ecs_sched_time_set_wrap_period(w, 0), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "time_set_wrap_period"));
+    assert_int_equal(virtual_clock(app)->time.wrap_period_ns, ECS_SCHED_MILLISECONDS(60));
+    destroy_app(app);
+}
+
+static void a_wrap_period_comes_from_the_time_desc(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, &(ecs_sched_time_desc){.wrap_period_ns = -1}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "wrap_period_ns"));
+    assert_int_equal(ecs_sched_time_setup(w, &(ecs_sched_time_desc){
+                                                 .wrap_period_ns = ECS_SCHED_SECONDS(2)}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_MILLISECONDS(2500)), ECS_SCHED_OK);
+    assert_int_equal(time_now(w)->elapsed_wrapped_ns, ECS_SCHED_MILLISECONDS(250));  /* capped */
+    assert_int_equal(time_now(w)->wrap_period_ns, ECS_SCHED_SECONDS(2));
+    check_and_destroy(w);
+}
+
+/* ---- what the clocks read before the first step ---- */
+
+static void the_clocks_start_at_zero_and_the_fixed_delta_is_one_step(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    assert_int_equal(real_clock(app)->time.elapsed_ns, 0);
+    assert_int_equal(real_clock(app)->time.delta_ns, 0);
+    assert_int_equal(virtual_clock(app)->time.delta_ns, 0);
+    assert_int_equal(fixed_clock(app)->time.elapsed_ns, 0);
+    assert_int_equal(fixed_clock(app)->time.delta_ns, STEP);
+    destroy_app(app);
+}
+
+static void a_new_fixed_step_shows_as_the_fixed_delta_at_once(void **state) {
+    ecs_sched_app *app = new_app();
+    (void)state;
+    update_by(app, ECS_SCHED_MILLISECONDS(20));
+    assert_int_equal(ecs_sched_time_set_fixed_step(world_of(app), ECS_SCHED_MILLISECONDS(10)),
+                     ECS_SCHED_OK);
+    assert_int_equal(fixed_clock(app)->time.delta_ns, ECS_SCHED_MILLISECONDS(10));
+    assert_true(fixed_clock(app)->time.delta_seconds == 0.01);
+    destroy_app(app);
+}
+
+static void set_step_in_fixed_update(ecs_sched_system_ctx *ctx) {
+    const ecs_sched_time *now = ecs_sched_ctx_time(ctx);
+    char word[32];
+    snprintf(word, sizeof word, "step@%lld", (long long)(now->delta_ns / 1000000));
+    trace_add(word);
+    if (now->elapsed_ns == 2 * ECS_SCHED_MILLISECONDS(20)) {
+        assert_int_equal(ecs_sched_time_set_fixed_step(ecs_sched_ctx_world(ctx),
+                                                       ECS_SCHED_MILLISECONDS(10)),
+                         ECS_SCHED_OK);
+    }
+}
+
+static void a_step_set_inside_fixed_update_shows_after_the_runner_run(void **state) {
+    ecs_sched_app_desc desc = test_app_desc(ECS_SCHED_EXECUTOR_SINGLE_THREADED);
+    ecs_sched_app *app;
+    ecs_sched_id time_id;
+    (void)state;
+    desc.time.fixed_step_ns = ECS_SCHED_MILLISECONDS(20);
+    app = new_app_with(&desc);
+    time_id = ecs_sched_time_id(world_of(app));
+    assert_int_equal(ecs_sched_add_system(world_of(app), ECS_SCHED_FIXED_UPDATE,
+                                          &(ecs_sched_system_desc){.name = "set_step",
+                                                                   .fn = set_step_in_fixed_update,
+                                                                   .reads = {time_id},
+                                                                   .exclusive = true}),
+                     ECS_SCHED_OK);
+    update_by(app, ECS_SCHED_MILLISECONDS(60));   /* three steps of 20 ms, the step changes
+                                                     during the second */
+    assert_string_equal(g_trace, "step@20 step@20 step@20");
+    assert_int_equal(fixed_clock(app)->time.delta_ns, ECS_SCHED_MILLISECONDS(10));
+    update_by(app, ECS_SCHED_MILLISECONDS(10));
+    assert_string_equal(g_trace, "step@20 step@20 step@20 step@10");
+    destroy_app(app);
+}
+
 static void the_clocks_work_in_a_world_without_an_app(void **state) {
     ecs_sched_world *w = new_world();
     const ecs_sched_time_fixed *fixed;
@@ -425,7 +640,7 @@ static void huge_speeds_and_deltas_saturate_instead_of_wrapping(void **state) {
     (void)state;
     assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_time_set_speed(w, 1e9), ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_time_set_max_delta(w, ECS_SCHED_SECONDS(10)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_set_max_delta(w, INT64_MAX), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_SECONDS(10)), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_time_advance_by(w, INT64_MAX), ECS_SCHED_OK);
     v = (const ecs_sched_time_virtual *)ecs_sched_resource_get(w, ecs_sched_time_virtual_id(w));
@@ -692,7 +907,18 @@ int main(void) {
         cmocka_unit_test(the_cap_on_a_frame_is_a_setting),
         cmocka_unit_test(paused_virtual_time_runs_no_fixed_steps_while_real_time_goes_on),
         cmocka_unit_test(relative_speed_two_runs_twice_as_many_steps),
-        cmocka_unit_test(the_speed_applies_after_the_cap),
+        cmocka_unit_test(the_cap_applies_after_the_speed),
+        cmocka_unit_test(the_cap_clamps_a_fast_frame_and_says_the_speed_it_gave),
+        cmocka_unit_test(a_slow_speed_is_not_clamped_by_a_cap_meant_for_real_time),
+        cmocka_unit_test(a_ten_second_frame_takes_at_most_the_cap_in_steps_at_any_speed),
+        cmocka_unit_test(a_paused_clock_has_an_effective_speed_of_zero),
+        cmocka_unit_test(a_clock_that_goes_back_is_warned_about_counted_and_advances_by_zero),
+        cmocka_unit_test(every_clock_wraps_its_elapsed_time_at_one_hour_by_default),
+        cmocka_unit_test(the_wrap_period_is_set_for_every_clock_and_applies_at_once),
+        cmocka_unit_test(a_wrap_period_comes_from_the_time_desc),
+        cmocka_unit_test(the_clocks_start_at_zero_and_the_fixed_delta_is_one_step),
+        cmocka_unit_test(a_new_fixed_step_shows_as_the_fixed_delta_at_once),
+        cmocka_unit_test(a_step_set_inside_fixed_update_shows_after_the_runner_run),
         cmocka_unit_test(the_overstep_fraction_says_how_far_the_present_is_past_the_last_step),
         cmocka_unit_test(discarding_the_overstep_forgets_the_accumulated_time),
         cmocka_unit_test(the_cap_on_steps_per_frame_drops_whole_steps_and_keeps_the_part),

@@ -1,0 +1,245 @@
+/* delay: commands applied once a clock has advanced by a delay. */
+#pragma once
+#include "time.h"
+
+/* The clock a delay is counted on. */
+typedef enum ecs_sched_clock {
+    ECS_SCHED_CLOCK_VIRTUAL,     /* Time<Virtual>: the game's time (pauses, speeds up) */
+    ECS_SCHED_CLOCK_FIXED        /* Time<Fixed>: the fixed steps */
+} ecs_sched_clock;
+
+/* A buffer whose commands are applied once `clock` has advanced by delay_ns (>= 0) from now:
+   record into it as into any buffer (spawn, insert, remove, despawn, a resource, ...).
+
+       ecs_sched_commands *later = ecs_sched_commands_after(ecs_sched_ctx_commands(ctx),
+                                                            ECS_SCHED_CLOCK_VIRTUAL,
+                                                            ECS_SCHED_SECONDS(2));
+       ecs_sched_commands_despawn(later, bullet);
+
+   `commands` owns it: when `commands` is applied (a system's buffer: at the next sync point)
+   it goes to the world's queue, and with `commands` when that is destroyed. Asked again for
+   the same clock and delay before then, it is the same buffer. The world applies it, whole,
+   when the clock's elapsed time reaches the time of the call plus delay_ns: on the virtual
+   clock at the end of ecs_sched_time_advance (the start of an app's update, before First
+   runs), on the fixed clock at the start of a fixed step, once the clock has advanced and
+   before FixedMain runs. Buffers that fall due together are applied in the order of their
+   due times, then in the order their owners were applied (the plan order of systems at a
+   sync point), which makes it the same on every executor. A delay of 0 applies at the next of
+   those points. Handles the owner spawns may be used in the delayed buffer; a handle the
+   delayed buffer spawns stays reserved until it is applied (snapshots are refused meanwhile).
+   A buffer that fails to apply stays first in the queue with what is left, for the next
+   point. NULL with the error recorded for a bad clock or delay, a world without clocks, or
+   no memory. Not to be applied or destroyed by hand. */
+ECS_SCHED_API ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *commands,
+                                                           ecs_sched_clock clock,
+                                                           int64_t delay_ns);
+/* Delayed buffers waiting in the world's queue for `clock` (handed over, not yet applied). */
+ECS_SCHED_API int32_t ecs_sched_commands_waiting(const ecs_sched_world *world,
+                                                 ecs_sched_clock clock);
+
+/*@@ implementation @@*/
+/* delay: commands applied once a clock has advanced by a delay. */
+
+/* The clock's elapsed time now, or -1 with the failure recorded. */
+static int64_t ecs_sched__delay_clock_now(ecs_sched_world *w, ecs_sched_clock clock) {
+    const char *operation = "commands_after";
+    const ecs_sched_time *t;
+    if (!ecs_sched__clocks_known(w, operation)) return -1;
+    t = clock == ECS_SCHED_CLOCK_FIXED
+            ? (const ecs_sched_time *)ecs_sched__fixed_clock(w, operation)
+            : (const ecs_sched_time *)ecs_sched__virtual_clock(w, operation);
+    return t ? t->elapsed_ns : -1;
+}
+
+static ecs_sched_commands *ecs_sched__delayed_make(ecs_sched_commands *owner, uint8_t delayed,
+                                                   int64_t due_ns) {
+    ecs_sched_world *w = owner->world;
+    ecs_sched_commands *later;
+    if (!ECS_SCHED__GROW(&w->env, owner->after, &owner->after_capacity,
+                         (uint32_t)owner->after_count + 1)) {
+        return NULL;
+    }
+    /* not in the world's list of buffers: systems running at once may each make one */
+    later = (ecs_sched_commands *)ecs_sched__calloc(&w->env, sizeof *later);
+    if (!later) return NULL;
+    later->world = w;
+    later->owner = owner;
+    later->delayed = delayed;
+    later->due_ns = due_ns;
+    owner->after[owner->after_count++] = later;
+    return later;
+}
+
+ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *cmd, ecs_sched_clock clock,
+                                             int64_t delay_ns) {
+    ecs_sched_world *w;
+    int64_t now, due;
+    uint8_t delayed = (uint8_t)(clock + 1);
+    ecs_sched_commands *later;
+    int32_t i;
+    ECS_SCHED_ASSERT(cmd != NULL);
+    w = cmd->world;
+    if (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "commands_after: clock %d is not a clock (ECS_SCHED_CLOCK_VIRTUAL or "
+                        "ECS_SCHED_CLOCK_FIXED)", (int)clock);
+        return NULL;
+    }
+    if (delay_ns < 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "commands_after: the delay is %lld ns; it must be >= 0",
+                        (long long)delay_ns);
+        return NULL;
+    }
+    now = ecs_sched__delay_clock_now(w, clock);
+    if (now < 0) return NULL;
+    due = ecs_sched__add_saturated(now, delay_ns);
+    for (i = 0; i < cmd->after_count; i++) {
+        later = cmd->after[i];
+        if (later->delayed == delayed && later->due_ns == due) return later;
+    }
+    later = ecs_sched__delayed_make(cmd, delayed, due);
+    if (!later) ecs_sched__out_of_memory(w, "making a buffer of delayed commands");
+    return later;
+}
+
+/* The queue of buffers waiting for a clock: sorted by due time, then serial. */
+static uint32_t ecs_sched__delay_slot(const ecs_sched__clocks *clocks, int clock,
+                                      const ecs_sched_commands *b) {
+    uint32_t low = 0, high = clocks->waiting_count[clock];
+    while (low < high) {
+        uint32_t mid = low + (high - low) / 2;
+        const ecs_sched_commands *m = clocks->waiting[clock][mid];
+        if (m->due_ns < b->due_ns || (m->due_ns == b->due_ns && m->serial < b->serial)) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    return low;
+}
+
+static void ecs_sched__delay_enqueue(ecs_sched__clocks *clocks, ecs_sched_commands *b) {
+    int clock = b->delayed - 1;
+    uint32_t at = ecs_sched__delay_slot(clocks, clock, b);
+    ecs_sched_commands **items = clocks->waiting[clock];
+    memmove(items + at + 1, items + at, (clocks->waiting_count[clock] - at) * sizeof *items);
+    items[at] = b;
+    clocks->waiting_count[clock]++;
+    b->waiting = true;
+    b->owner = NULL;
+}
+
+static void ecs_sched__delay_dequeue(ecs_sched__clocks *clocks, ecs_sched_commands *b) {
+    int clock = b->delayed - 1;
+    uint32_t i, n = clocks->waiting_count[clock];
+    ecs_sched_commands **items = clocks->waiting[clock];
+    for (i = 0; i < n; i++) {
+        if (items[i] == b) {
+            memmove(items + i, items + i + 1, (n - i - 1) * sizeof *items);
+            clocks->waiting_count[clock]--;
+            break;
+        }
+    }
+    b->waiting = false;
+}
+
+/* The world's side of commands.h: `cmd` is being applied; the buffers it made join the
+   queue (those with nothing in them are dropped). All or nothing: room first. */
+static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
+    ecs_sched_world *w = cmd->world;
+    ecs_sched__clocks *clocks = w->clocks;
+    int32_t i, per_clock[2] = {0, 0};
+    for (i = 0; i < cmd->after_count; i++) per_clock[cmd->after[i]->delayed - 1]++;
+    if (!clocks) {   /* the clocks went (world end): the buffers go too */
+        while (cmd->after_count) ecs_sched_commands_destroy(cmd->after[cmd->after_count - 1]);
+        return true;
+    }
+    for (i = 0; i < 2; i++) {
+        if (!ECS_SCHED__GROW(&w->env, clocks->waiting[i], &clocks->waiting_capacity[i],
+                             clocks->waiting_count[i] + (uint32_t)per_clock[i])) {
+            ecs_sched__out_of_memory(w, "queueing delayed commands");
+            return false;
+        }
+    }
+    for (i = 0; i < cmd->after_count; i++) {
+        ecs_sched_commands *later = cmd->after[i];
+        if (later->pending == 0 && later->after_count == 0) {
+            later->owner = NULL;
+            ecs_sched_commands_destroy(later);
+            continue;
+        }
+        later->serial = clocks->delay_serial++;
+        ecs_sched__delay_enqueue(clocks, later);
+    }
+    cmd->after_count = 0;
+    return true;
+}
+
+/* The world's side of commands.h: `cmd` is being destroyed. Its delayed buffers go with it;
+   a delayed buffer leaves its owner's list or the queue. */
+static void ecs_sched__delays_detach(ecs_sched_commands *cmd) {
+    ecs_sched_world *w = cmd->world;
+    while (cmd->after_count) {
+        ecs_sched_commands *later = cmd->after[--cmd->after_count];
+        later->owner = NULL;
+        ecs_sched_commands_destroy(later);
+    }
+    ecs_sched__free(&w->env, cmd->after);
+    cmd->after = NULL;
+    cmd->after_capacity = 0;
+    if (cmd->owner) {
+        ecs_sched_commands *owner = cmd->owner;
+        int32_t i;
+        for (i = 0; i < owner->after_count; i++) {
+            if (owner->after[i] == cmd) {
+                owner->after[i] = owner->after[--owner->after_count];
+                break;
+            }
+        }
+        cmd->owner = NULL;
+    }
+    if (cmd->waiting && w->clocks) ecs_sched__delay_dequeue(w->clocks, cmd);
+}
+
+/* The world's side of time.h: applies the buffers due on `clock` at `now`, in queue order.
+   Each is taken out before it is applied (applying may queue more); one that fails goes
+   back in front with what is left. */
+static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now) {
+    ecs_sched__clocks *clocks = w->clocks;
+    while (clocks->waiting_count[clock] && clocks->waiting[clock][0]->due_ns <= now) {
+        ecs_sched_commands *b = clocks->waiting[clock][0];
+        ecs_sched_result result;
+        ecs_sched__delay_dequeue(clocks, b);
+        result = ecs_sched__commands_apply(b);
+        if (result != ECS_SCHED_OK) {
+            ecs_sched__delay_enqueue(clocks, b);   /* its serial puts it first again */
+            return result;
+        }
+        ecs_sched_commands_destroy(b);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The world's side of time.h: the queued buffers go with the clocks. */
+static void ecs_sched__delays_free(ecs_sched_world *w) {
+    ecs_sched__clocks *clocks = w->clocks;
+    int i;
+    for (i = 0; i < 2; i++) {
+        while (clocks->waiting_count[i]) {
+            ecs_sched_commands *b = clocks->waiting[i][--clocks->waiting_count[i]];
+            b->waiting = false;
+            ecs_sched_commands_destroy(b);
+        }
+        ecs_sched__free(&w->env, clocks->waiting[i]);
+        clocks->waiting[i] = NULL;
+    }
+}
+
+int32_t ecs_sched_commands_waiting(const ecs_sched_world *w, ecs_sched_clock clock) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!w->clocks || (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED)) {
+        return 0;
+    }
+    return (int32_t)w->clocks->waiting_count[clock];
+}
