@@ -19,8 +19,8 @@
      pool, a parallel executor whose result is the single-threaded one to the byte, and
      parallel query iteration); STATES (state machines with OnEnter/OnExit/OnTransition
      schedules, a stack, computed states and sub-states); TIME (real, virtual and fixed clocks,
-     the fixed timestep, time conditions); and THE APP (default schedules, the frame loop,
-     plugins). Without ECS_SCHED_THREADS there is no thread code at all. Either way, a world
+     the fixed timestep, time conditions, timers, delayed commands); and THE APP (default
+     schedules, the frame loop, plugins). Without ECS_SCHED_THREADS there is no thread code at all. Either way, a world
      must not be used by two of your threads at once: the library's own threads work inside a
      schedule run.
 
@@ -1227,14 +1227,26 @@
 
        Time<Real>     ecs_sched_time_real: the clock hook's time, whatever the game does
        Time<Virtual>  ecs_sched_time_virtual: the game's clock. Its delta is the real delta
-                      capped at .max_delta_ns (250 ms: a frame that took 10 s moves the game
-                      by 250 ms, no spiral), times .relative_speed, or 0 while .paused
+                      times .relative_speed, then capped at .max_delta_ns, or 0 while .paused.
+                      The cap comes after the speed, so the promise holds at every speed: no
+                      frame moves the game by more than the cap (250 ms by default: a frame
+                      that took 10 s takes 16 steps of 1/64 s at speed 1, 4 or 2000; at speed
+                      0.01 it moves the game by 100 ms, 6 steps). .effective_speed says what
+                      the last frame got (relative_speed, less when capped, 0 paused)
        Time<Fixed>    ecs_sched_time_fixed: .step_ns (ECS_SCHED_HZ(64)), .overstep_ns,
                       .overstep_fraction, .steps_this_frame, .max_steps_per_frame, .dropped_steps
        Time           ecs_sched_time: the clock a system reads. It is the virtual clock in
                       the main schedules and the fixed clock inside FixedMain, so one system
                       works in both. Declare ecs_sched_time_id(w) in .reads and read it with
                       ecs_sched_ctx_time(ctx)
+
+     Every clock starts with elapsed 0 and delta 0, except Time<Fixed>, whose delta is always
+     one step: .step_ns from the start, and a new step (ecs_sched_time_set_fixed_step) at once;
+     inside FixedMain, Time shows the step being run. Each clock also gives its elapsed time
+     wrapped at .wrap_period_ns (one hour by default; time_desc .wrap_period_ns, or
+     ecs_sched_time_set_wrap_period for every clock at once): .elapsed_wrapped_ns and
+     .elapsed_seconds_wrapped, small numbers that keep their precision as floats however long
+     the game runs (shaders, effects).
 
      run_fixed_main_loop adds the virtual delta to the overstep, runs FixedMain once per whole
      step in it, and keeps the rest: at 60 frames a second a 64 Hz step runs once a frame and
@@ -1253,6 +1265,43 @@
      Linux under strict -std=c99 too; only where no monotonic clock can be reached does the
      default fall back to gettimeofday). A test or a server drives time exactly with
      ecs_sched_app_update_by or a clock of its own. The first clock-driven update has delta 0.
+     A hook whose reading goes back is a bug in the hook: that update advances by 0 (nothing
+     else changes), a warning naming both readings goes to the log hook each time it
+     happens, and Time<Real>.backward_readings counts them; the next update measures from
+     the earlier reading.
+
+     Timers and stopwatches are plain values for components and resources (cooldowns, spawn
+     intervals, animation clocks), ticked by a system with Time's delta:
+
+         c->timer = ecs_sched_timer_make(ECS_SCHED_MILLISECONDS(300), ECS_SCHED_TIMER_REPEATING);
+         uint32_t shots = ecs_sched_timer_tick(&c->timer, time->delta_ns);  // times finished
+
+     A once timer stops at its duration and stays .finished until ecs_sched_timer_reset; a
+     repeating one keeps the rest of each period, and one tick over many periods finishes
+     that many times (.times_finished: a 10 s tick of a 1 s timer gives 10). .paused stops
+     it; .elapsed_ns and .duration_ns may be set directly. ecs_sched_timer_just_finished,
+     _fraction, _fraction_remaining, _remaining, _remaining_seconds, _elapsed_seconds,
+     _set_mode (a finished once timer made repeating starts over), _finish, _almost_finish.
+     An ecs_sched_stopwatch ({0}: running, at 0) counts what it is ticked with unless
+     .paused: ecs_sched_stopwatch_tick, _reset, _elapsed_seconds. The time conditions below
+     are timers inside.
+
+     Delayed commands: ecs_sched_commands_after(cmd, clock, delay_ns) gives a buffer applied
+     once ECS_SCHED_CLOCK_VIRTUAL or ECS_SCHED_CLOCK_FIXED has advanced by the delay from now:
+
+         ecs_sched_commands *later = ecs_sched_commands_after(
+             ecs_sched_ctx_commands(ctx), ECS_SCHED_CLOCK_VIRTUAL, ECS_SCHED_SECONDS(2));
+         ecs_sched_commands_despawn(later, bullet);
+
+     It goes to the world's queue when `cmd` is applied (a system's buffer: at its sync
+     point). The virtual clock's are applied at the end of ecs_sched_time_advance (in an app:
+     each update, before First runs); the fixed clock's at the start of each fixed step,
+     after the fixed clock advanced and before FixedMain runs. Due together, they apply in
+     due order, then in the order their owners were applied (plan order at a sync point):
+     the same on every executor. The same clock and delay asked again before `cmd` is applied
+     give the same buffer; a delay of 0 applies at the next of those points; handles `cmd`
+     spawns may be used in it, and a handle it spawns stays reserved (snapshots are refused)
+     until it is applied. ecs_sched_commands_waiting counts the queued buffers.
 
      Conditions on time, each instance with its own timer fed by Time's delta each time it is
      evaluated (the virtual clock in the main schedules, the fixed clock in the fixed ones):
@@ -1526,7 +1575,8 @@
                 ecs_sched_commands_despawn, ecs_sched_commands_insert,
                 ecs_sched_commands_remove, ecs_sched_commands_set_resource,
                 ecs_sched_commands_pending, ecs_sched_commands_apply,
-                ecs_sched_commands_skipped
+                ecs_sched_commands_skipped, ecs_sched_commands_after,
+                ecs_sched_commands_waiting
      context    ecs_sched_ctx_name, ecs_sched_ctx_user_data, ecs_sched_ctx_query,
                 ecs_sched_ctx_iter, ecs_sched_ctx_resource, ecs_sched_ctx_resource_mut,
                 ecs_sched_ctx_optional_resource, ecs_sched_ctx_optional_resource_mut,
@@ -1612,9 +1662,17 @@
                 ecs_sched_time_sleep, ecs_sched_time_set_paused, ecs_sched_time_set_speed,
                 ecs_sched_time_set_max_delta, ecs_sched_time_set_fixed_step,
                 ecs_sched_time_set_max_steps_per_frame, ecs_sched_time_discard_overstep,
+                ecs_sched_time_set_wrap_period,
                 ecs_sched_run_fixed_main_loop, ecs_sched_fixed_main_loop_system,
                 ecs_sched_condition_on_timer, ecs_sched_condition_once_after_delay,
                 ecs_sched_condition_repeating_after_delay, ecs_sched_condition_time_paused
+     timer      ecs_sched_timer_make, ecs_sched_timer_tick, ecs_sched_timer_just_finished,
+                ecs_sched_timer_remaining, ecs_sched_timer_remaining_seconds,
+                ecs_sched_timer_elapsed_seconds, ecs_sched_timer_fraction,
+                ecs_sched_timer_fraction_remaining, ecs_sched_timer_reset,
+                ecs_sched_timer_set_mode, ecs_sched_timer_finish,
+                ecs_sched_timer_almost_finish, ecs_sched_stopwatch_tick,
+                ecs_sched_stopwatch_elapsed_seconds, ecs_sched_stopwatch_reset
      app        ecs_sched_app_create, ecs_sched_app_destroy, ecs_sched_app_world,
                 ecs_sched_app_update, ecs_sched_app_update_by, ecs_sched_app_frame_count,
                 ecs_sched_app_run, ecs_sched_app_exit_id, ecs_sched_ctx_request_exit,
