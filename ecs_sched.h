@@ -20,9 +20,9 @@
      parallel query iteration); STATES (state machines with OnEnter/OnExit/OnTransition
      schedules, a stack, computed states and sub-states); TIME (real, virtual and fixed clocks,
      the fixed timestep, time conditions, timers, delayed commands); and THE APP (default
-     schedules, the frame loop, plugins). Without ECS_SCHED_THREADS there is no thread code at all. Either way, a world
-     must not be used by two of your threads at once: the library's own threads work inside a
-     schedule run.
+     schedules, the frame loop, plugins). Without ECS_SCHED_THREADS there is no thread code at
+     all. Either way, a world must not be used by two of your threads at once: the library's
+     own threads work inside a schedule run.
 
      Besides this file it needs stb_ds.h (Debian: libstb-dev; see INCLUDING IT), whose code
      is compiled once in your program: link -lstb, or define STB_DS_IMPLEMENTATION in one file.
