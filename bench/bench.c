@@ -1112,6 +1112,7 @@ static void run_compile(bench_row *row) {
 #include "snapshot_rows.c"
 #include "json_rows.c"
 #include "trace_rows.c"
+#include "timer_rows.c"
 #ifdef ECS_SCHED_THREADS
 #include "parallel_rows.c"
 #endif
@@ -1226,6 +1227,9 @@ static bench_row rows[] = {
     {"app_update_empty", "ns/update", GOAL_VALUE, 1000,
      "the same number of runs of empty schedules by label (14)",
      run_app_update_empty, 0, 0, 0, 0, ""},
+    {"timer_tick", "ms/frame", GOAL_RATIO, 1.3,
+     "a raw loop doing the same arithmetic on an array of the same 1M timers, interleaved",
+     run_timer_tick, 0, 0, 0, 0, ""},
     {"fixed_step", "ns/step", GOAL_VALUE, 300,
      "one run of an empty schedule by label",
      run_fixed_step, 0, 0, 0, 0, ""},

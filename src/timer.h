@@ -38,9 +38,6 @@ typedef struct ecs_sched_timer {
 
 ECS_SCHED_API ecs_sched_timer ecs_sched_timer_make(int64_t duration_ns,
                                                    ecs_sched_timer_mode mode);
-/* Advances by delta_ns (< 0 counts as 0) unless paused; returns times_finished. A paused
-   timer only forgets the last tick: times_finished 0, and a repeating one is not finished. */
-ECS_SCHED_API uint32_t ecs_sched_timer_tick(ecs_sched_timer *timer, int64_t delta_ns);
 /* Finished in the last tick (times_finished > 0). */
 ECS_SCHED_API bool ecs_sched_timer_just_finished(const ecs_sched_timer *timer);
 /* duration - elapsed, and the same in seconds. */
@@ -65,6 +62,47 @@ ECS_SCHED_API double ecs_sched_stopwatch_elapsed_seconds(const ecs_sched_stopwat
 /* Back to 0; the pause stays. */
 ECS_SCHED_API void ecs_sched_stopwatch_reset(ecs_sched_stopwatch *stopwatch);
 
+/* The periods a repeating timer went through; elapsed keeps the rest. */
+static inline uint32_t ecs_sched__timer_wrap(ecs_sched_timer *t) {
+    int64_t periods;
+    if (t->duration_ns <= 0) {
+        t->elapsed_ns = 0;
+        return UINT32_MAX;
+    }
+    periods = t->elapsed_ns / t->duration_ns;
+    t->elapsed_ns -= periods * t->duration_ns;
+    return periods > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)periods;
+}
+
+/* Advances by delta_ns (< 0 counts as 0) unless paused; returns times_finished. A paused
+   timer only forgets the last tick: times_finished 0, and a repeating one is not finished.
+   Inline, like the term constructors: a system ticks a timer per entity. */
+static inline uint32_t ecs_sched_timer_tick(ecs_sched_timer *t, int64_t delta_ns) {
+    bool repeating = t->mode == ECS_SCHED_TIMER_REPEATING;
+    if (t->paused) {
+        t->times_finished = 0;
+        if (repeating) t->finished = false;
+        return 0;
+    }
+    if (!repeating && t->finished) {
+        t->times_finished = 0;
+        return 0;
+    }
+    if (delta_ns > 0) {
+        t->elapsed_ns = t->elapsed_ns > INT64_MAX - delta_ns ? INT64_MAX : t->elapsed_ns + delta_ns;
+    }
+    t->finished = t->elapsed_ns >= t->duration_ns;
+    if (!t->finished) {
+        t->times_finished = 0;
+    } else if (repeating) {
+        t->times_finished = ecs_sched__timer_wrap(t);
+    } else {
+        t->times_finished = 1;
+        t->elapsed_ns = t->duration_ns;
+    }
+    return t->times_finished;
+}
+
 /*@@ implementation @@*/
 /* timer: timers and stopwatches, plain values a system ticks with the clock's delta. */
 
@@ -80,42 +118,6 @@ ecs_sched_timer ecs_sched_timer_make(int64_t duration_ns, ecs_sched_timer_mode m
     t.duration_ns = duration_ns;
     t.mode = (uint8_t)mode;
     return t;
-}
-
-/* The periods a repeating timer went through; elapsed keeps the rest. */
-static uint32_t ecs_sched__timer_wrap(ecs_sched_timer *t) {
-    int64_t periods;
-    if (t->duration_ns <= 0) {
-        t->elapsed_ns = 0;
-        return UINT32_MAX;
-    }
-    periods = t->elapsed_ns / t->duration_ns;
-    t->elapsed_ns -= periods * t->duration_ns;
-    return periods > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)periods;
-}
-
-uint32_t ecs_sched_timer_tick(ecs_sched_timer *t, int64_t delta_ns) {
-    bool repeating = t->mode == ECS_SCHED_TIMER_REPEATING;
-    if (t->paused) {
-        t->times_finished = 0;
-        if (repeating) t->finished = false;
-        return 0;
-    }
-    if (!repeating && t->finished) {
-        t->times_finished = 0;
-        return 0;
-    }
-    t->elapsed_ns = ecs_sched__add_saturated(t->elapsed_ns, delta_ns > 0 ? delta_ns : 0);
-    t->finished = t->elapsed_ns >= t->duration_ns;
-    if (!t->finished) {
-        t->times_finished = 0;
-    } else if (repeating) {
-        t->times_finished = ecs_sched__timer_wrap(t);
-    } else {
-        t->times_finished = 1;
-        t->elapsed_ns = t->duration_ns;
-    }
-    return t->times_finished;
 }
 
 bool ecs_sched_timer_just_finished(const ecs_sched_timer *t) {
