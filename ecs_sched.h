@@ -10095,7 +10095,7 @@ int64_t ecs_sched_timer_remaining(const ecs_sched_timer *t) {
 }
 
 double ecs_sched_timer_remaining_seconds(const ecs_sched_timer *t) {
-    return (double)ecs_sched_timer_remaining(t) / 1e9;
+    return (double)(t->duration_ns - t->elapsed_ns) / 1e9;
 }
 
 double ecs_sched_timer_elapsed_seconds(const ecs_sched_timer *t) {
@@ -10110,7 +10110,7 @@ double ecs_sched_timer_fraction(const ecs_sched_timer *t) {
 
 double ecs_sched_timer_fraction_remaining(const ecs_sched_timer *t) {
     if (t->duration_ns <= 0) return 0.0;
-    return (double)ecs_sched_timer_remaining(t) / (double)t->duration_ns;
+    return (double)(t->duration_ns - t->elapsed_ns) / (double)t->duration_ns;
 }
 
 void ecs_sched_timer_reset(ecs_sched_timer *t) {

@@ -300,6 +300,29 @@ static ecs_sched_result physics_build(ecs_sched_app *app, void *user_data) {
     return ecs_sched_add_system(ecs_sched_app_world(app), ECS_SCHED_FIXED_UPDATE, &d);
 }
 
+/* A buffer with commands for later on `clock` (a spawn with a value and a despawn), handed
+   to the world's queue by its apply; the updates that follow apply them. */
+static void delayed_commands(ecs_sched_clock clock, ecs_sched_id pos) {
+    ecs_sched_commands *cmd = ecs_sched_commands_create(world);
+    ecs_sched_commands *later;
+    Position p = {1, 2};
+    const void *values[1];
+    values[0] = &p;
+    if (!cmd) {
+        expect_clean_failure("commands_create (delayed)");
+        return;
+    }
+    later = ecs_sched_commands_after(cmd, clock, ECS_SCHED_MILLISECONDS(50));
+    if (!later) {
+        expect_clean_failure("commands_after");
+    } else if (pos) {
+        ecs_sched_entity e = ecs_sched_commands_spawn_with(later, 1, &pos, values);
+        if (!e) expect_clean_failure("commands_spawn_with (delayed)");
+        else check_result(ecs_sched_commands_despawn(later, e), "commands_despawn (delayed)");
+    }
+    check_result(ecs_sched_commands_apply(cmd), "commands_apply (delayed handed over)");
+}
+
 /* An app: created, a state, a plugin with an export, a timer condition, an inserted label,
    then frames with fixed steps. A failed call must report out of memory and leave the world
    consistent; later updates go on. */
@@ -338,6 +361,8 @@ static void app_scenario(void) {
     check_result(ecs_sched_add_system(world, ECS_SCHED_UPDATE, &timed), "add timed");
     check_result(ecs_sched_app_insert_schedule_after(app, ECS_SCHED_FIXED_UPDATE, "Sync"),
                  "insert_schedule");
+    delayed_commands(ECS_SCHED_CLOCK_VIRTUAL, pos);
+    delayed_commands(ECS_SCHED_CLOCK_FIXED, pos);
     for (frame = 0; frame < 4; frame++) {
         check_result(ecs_sched_app_update_by(app, ECS_SCHED_MILLISECONDS(35)), "update");
         if (ecs_sched_world_check(world) != ECS_SCHED_OK) expect_clean_failure("update");
