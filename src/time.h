@@ -24,12 +24,15 @@ typedef struct ecs_sched_time {
     int64_t elapsed_ns;           /* since the clock started: the sum of its deltas */
     double delta_seconds;
     double elapsed_seconds;
-    /* elapsed_ns modulo wrap_period_ns, and the same in seconds: a small number that keeps
-       its precision as a float however long the game runs (shaders, effects) */
-    int64_t elapsed_wrapped_ns;
-    double elapsed_seconds_wrapped;
-    int64_t wrap_period_ns;       /* > 0; default ECS_SCHED_WRAP_PERIOD_DEFAULT */
+    int64_t wrap_period_ns;       /* of ecs_sched_time_elapsed_wrapped; > 0, default
+                                     ECS_SCHED_WRAP_PERIOD_DEFAULT */
 } ecs_sched_time;
+
+/* The clock's elapsed time modulo its wrap_period_ns, in nanoseconds and in seconds: a small
+   number that keeps its precision as a float however long the game runs (shaders, effects).
+   Computed when asked, so that a game that does not ask pays nothing. */
+ECS_SCHED_API int64_t ecs_sched_time_elapsed_wrapped(const ecs_sched_time *time);
+ECS_SCHED_API double ecs_sched_time_elapsed_seconds_wrapped(const ecs_sched_time *time);
 
 /* Resource "Time<Real>": the wall clock as the clock hook reads it, unaffected by pause,
    speed or the cap on a frame's delta. */
@@ -134,8 +137,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_time_set_max_steps_per_frame(ecs_sched_
 /* Forgets the accumulated overstep (after a loading screen, say), so the next frames do not
    catch up on it. */
 ECS_SCHED_API ecs_sched_result ecs_sched_time_discard_overstep(ecs_sched_world *world);
-/* The period every clock's elapsed_wrapped_ns wraps at (> 0); the wrapped values follow at
-   once. */
+/* The period every clock's elapsed time wraps at (> 0; ecs_sched_time_elapsed_wrapped). */
 ECS_SCHED_API ecs_sched_result ecs_sched_time_set_wrap_period(ecs_sched_world *world,
                                                              int64_t period_ns);
 
@@ -264,17 +266,21 @@ static void ecs_sched__time_free(ecs_sched_world *w) {
     w->clocks = NULL;
 }
 
-static void ecs_sched__clock_wrap(ecs_sched_time *t) {
-    t->elapsed_wrapped_ns = t->elapsed_ns % t->wrap_period_ns;
-    t->elapsed_seconds_wrapped = (double)t->elapsed_wrapped_ns / 1e9;
-}
-
 static void ecs_sched__clock_advance(ecs_sched_time *t, int64_t delta_ns) {
     t->delta_ns = delta_ns;
     t->elapsed_ns = ecs_sched__add_saturated(t->elapsed_ns, delta_ns);
     t->delta_seconds = (double)delta_ns / 1e9;
     t->elapsed_seconds = (double)t->elapsed_ns / 1e9;
-    ecs_sched__clock_wrap(t);
+}
+
+int64_t ecs_sched_time_elapsed_wrapped(const ecs_sched_time *t) {
+    ECS_SCHED_ASSERT(t != NULL);
+    /* a clock copied from before its period was set (or zeroed) has no period: no wrap */
+    return t->wrap_period_ns > 0 ? t->elapsed_ns % t->wrap_period_ns : t->elapsed_ns;
+}
+
+double ecs_sched_time_elapsed_seconds_wrapped(const ecs_sched_time *t) {
+    return (double)ecs_sched_time_elapsed_wrapped(t) / 1e9;
 }
 
 /* The clocks, or NULL with `operation`'s failure recorded. */
@@ -521,11 +527,13 @@ ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
     ecs_sched_time_real *real;
     int64_t reading, delta;
     ecs_sched_result result;
+    bool delayed;
     ECS_SCHED__CHECK_WORLD(w);
     if (!ecs_sched__clocks_known(w, "time_advance")) return w->env.last_result;
     real = (ecs_sched_time_real *)ecs_sched__required_resource(w, w->clocks->real, "time_advance");
     if (!real) return w->env.last_result;
     reading = w->clocks->clock(w->clocks->user_data);
+    delayed = w->clocks->waiting_count[0] != 0;
     delta = w->clocks->has_reading ? reading - real->last_reading_ns : 0;
     if (delta < 0) {
         ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_OK,
@@ -538,8 +546,8 @@ ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
     }
     result = ecs_sched_time_advance_by(w, delta);
     if (result == ECS_SCHED_OK) {
-        /* found again: a delayed command may have set the resource anew */
-        real = (ecs_sched_time_real *)ecs_sched_resource_get_mut(w, w->clocks->real);
+        /* found again when delayed commands ran: one may have set the resource anew */
+        if (delayed) real = (ecs_sched_time_real *)ecs_sched_resource_get_mut(w, w->clocks->real);
         if (real) real->last_reading_ns = reading;
         w->clocks->has_reading = true;
     }
@@ -629,10 +637,7 @@ ecs_sched_result ecs_sched_time_set_wrap_period(ecs_sched_world *w, int64_t peri
         !(clocks[3] = (ecs_sched_time *)ecs_sched__fixed_clock(w, operation))) {
         return w->env.last_result;
     }
-    for (i = 0; i < 4; i++) {
-        clocks[i]->wrap_period_ns = period_ns;
-        ecs_sched__clock_wrap(clocks[i]);
-    }
+    for (i = 0; i < 4; i++) clocks[i]->wrap_period_ns = period_ns;
     return ECS_SCHED_OK;
 }
 
@@ -761,9 +766,11 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
     }
     c.fixed->overstep_fraction = (double)c.fixed->overstep_ns / (double)step;
     c.fixed->steps_this_frame = steps;
-    /* a step set while FixedMain ran shows as the delta now, as set_fixed_step promises */
-    c.fixed->time.delta_ns = c.fixed->step_ns;
-    c.fixed->time.delta_seconds = (double)c.fixed->step_ns / 1e9;
+    if (c.fixed->time.delta_ns != c.fixed->step_ns) {
+        /* a step set while FixedMain ran shows as the delta now, as set_fixed_step promises */
+        c.fixed->time.delta_ns = c.fixed->step_ns;
+        c.fixed->time.delta_seconds = (double)c.fixed->step_ns / 1e9;
+    }
     *c.now = c.virt->time;
 }
 
