@@ -101,7 +101,8 @@ struct ecs_sched_commands {
     int32_t after_count;
     uint32_t after_capacity;
     struct ecs_sched_commands *owner;  /* a delayed buffer: the one that made it, until then */
-    int64_t due_ns;                    /* a delayed buffer: applied when its clock reaches it */
+    int64_t due_ns;                    /* a delayed buffer: its delay until it is handed
+                                          over, then the clock time it is applied at */
     uint64_t serial;                   /* and after those handed over before it, at equal due */
     uint8_t delayed;                   /* 0: an ordinary buffer; else 1 + its ecs_sched_clock */
     bool waiting;                      /* in the world's queue of delayed buffers */

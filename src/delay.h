@@ -8,8 +8,8 @@ typedef enum ecs_sched_clock {
     ECS_SCHED_CLOCK_FIXED        /* Time<Fixed>: the fixed steps */
 } ecs_sched_clock;
 
-/* A buffer whose commands are applied once `clock` has advanced by delay_ns (>= 0) from now:
-   record into it as into any buffer (spawn, insert, remove, despawn, a resource, ...).
+/* A buffer whose commands are applied once `clock` has advanced by delay_ns (>= 0): record
+   into it as into any buffer (spawn, insert, remove, despawn, a resource, ...).
 
        ecs_sched_commands *later = ecs_sched_commands_after(ecs_sched_ctx_commands(ctx),
                                                             ECS_SCHED_CLOCK_VIRTUAL,
@@ -18,18 +18,20 @@ typedef enum ecs_sched_clock {
 
    `commands` owns it: when `commands` is applied (a system's buffer: at the next sync point)
    it goes to the world's queue, and with `commands` when that is destroyed. Asked again for
-   the same clock and delay before then, it is the same buffer. The world applies it, whole,
-   when the clock's elapsed time reaches the time of the call plus delay_ns: on the virtual
-   clock at the end of ecs_sched_time_advance (the start of an app's update, before First
-   runs), on the fixed clock at the start of a fixed step, once the clock has advanced and
-   before FixedMain runs. Buffers that fall due together are applied in the order of their
-   due times, then in the order their owners were applied (the plan order of systems at a
-   sync point), which makes it the same on every executor. A delay of 0 applies at the next of
-   those points. Handles the owner spawns may be used in the delayed buffer; a handle the
-   delayed buffer spawns stays reserved until it is applied (snapshots are refused meanwhile).
-   A buffer that fails to apply stays first in the queue with what is left, for the next
-   point. NULL with the error recorded for a bad clock or delay, a world without clocks, or
-   no memory. Not to be applied or destroyed by hand. */
+   the same clock and delay before then, it is the same buffer. The delay counts from when
+   `commands` is applied: for a system's buffer, the sync point after it in the same frame or
+   fixed step, so from the clock's time the system read (the clock is read then, not by systems
+   running at once). The world applies it, whole, when the clock's elapsed time reaches that
+   time plus delay_ns: on the virtual clock at the end of ecs_sched_time_advance (the start of
+   an app's update, before First runs), on the fixed clock at the start of a fixed step, once
+   the clock has advanced and before FixedMain runs. Buffers that fall due together are applied
+   in the order of their due times, then in the order their owners were applied (the plan order
+   of systems at a sync point), which makes it the same on every executor. A delay of 0 applies
+   at the next of those points. Handles the owner spawns may be used in the delayed buffer; a
+   handle the delayed buffer spawns stays reserved until it is applied (snapshots are refused
+   meanwhile). A buffer that fails to apply stays first in the queue with what is left, for the
+   next point. NULL with the error recorded for a bad clock or delay, a world without clocks,
+   or no memory. Not to be applied or destroyed by hand. */
 ECS_SCHED_API ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *commands,
                                                            ecs_sched_clock clock,
                                                            int64_t delay_ns);
@@ -40,19 +42,26 @@ ECS_SCHED_API int32_t ecs_sched_commands_waiting(const ecs_sched_world *world,
 /*@@ implementation @@*/
 /* delay: commands applied once a clock has advanced by a delay. */
 
-/* The clock's elapsed time now, or -1 with the failure recorded. */
-static int64_t ecs_sched__delay_clock_now(ecs_sched_world *w, ecs_sched_clock clock) {
-    const char *operation = "commands_after";
-    const ecs_sched_time *t;
-    if (!ecs_sched__clocks_known(w, operation)) return -1;
-    t = clock == ECS_SCHED_CLOCK_FIXED
-            ? (const ecs_sched_time *)ecs_sched__fixed_clock(w, operation)
-            : (const ecs_sched_time *)ecs_sched__virtual_clock(w, operation);
-    return t ? t->elapsed_ns : -1;
+/* The elapsed time of a delayed buffer's clock, or -1 with the failure recorded. Read when
+   its owner is applied, not when it is asked for: systems running at once must not read a
+   clock a system may be writing, and a system's buffer is applied in the same frame or
+   fixed step it ran in, when the clocks still read what they read then. */
+static int64_t ecs_sched__delay_clock_now(ecs_sched_world *w, const ecs_sched_commands *later) {
+    ecs_sched_id id = later->delayed - 1 == ECS_SCHED_CLOCK_FIXED ? w->clocks->fixed
+                                                                  : w->clocks->virtual_;
+    const ecs_sched_time *t = (const ecs_sched_time *)ecs_sched_resource_get(w, id);
+    if (!t) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "applying commands: delayed commands count on resource '%s', which "
+                        "was removed; the library made it and needs it",
+                        ecs_sched__component_label(w, id));
+        return -1;
+    }
+    return t->elapsed_ns;
 }
 
 static ecs_sched_commands *ecs_sched__delayed_make(ecs_sched_commands *owner, uint8_t delayed,
-                                                   int64_t due_ns) {
+                                                   int64_t delay_ns) {
     ecs_sched_world *w = owner->world;
     ecs_sched_commands *later;
     if (!ECS_SCHED__GROW(&w->env, owner->after, &owner->after_capacity,
@@ -65,7 +74,7 @@ static ecs_sched_commands *ecs_sched__delayed_make(ecs_sched_commands *owner, ui
     later->world = w;
     later->owner = owner;
     later->delayed = delayed;
-    later->due_ns = due_ns;
+    later->due_ns = delay_ns;     /* until it is handed over: then the due time */
     owner->after[owner->after_count++] = later;
     return later;
 }
@@ -73,7 +82,6 @@ static ecs_sched_commands *ecs_sched__delayed_make(ecs_sched_commands *owner, ui
 ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *cmd, ecs_sched_clock clock,
                                              int64_t delay_ns) {
     ecs_sched_world *w;
-    int64_t now, due;
     uint8_t delayed = (uint8_t)(clock + 1);
     ecs_sched_commands *later;
     int32_t i;
@@ -91,14 +99,17 @@ ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *cmd, ecs_sched_
                         (long long)delay_ns);
         return NULL;
     }
-    now = ecs_sched__delay_clock_now(w, clock);
-    if (now < 0) return NULL;
-    due = ecs_sched__add_saturated(now, delay_ns);
+    if (!w->clocks) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "commands_after: this world has no clocks (create an app, or call "
+                        "ecs_sched_time_setup first)");
+        return NULL;
+    }
     for (i = 0; i < cmd->after_count; i++) {
         later = cmd->after[i];
-        if (later->delayed == delayed && later->due_ns == due) return later;
+        if (later->delayed == delayed && later->due_ns == delay_ns) return later;
     }
-    later = ecs_sched__delayed_make(cmd, delayed, due);
+    later = ecs_sched__delayed_make(cmd, delayed, delay_ns);
     if (!later) ecs_sched__out_of_memory(w, "making a buffer of delayed commands");
     return later;
 }
@@ -145,15 +156,23 @@ static void ecs_sched__delay_dequeue(ecs_sched__clocks *clocks, ecs_sched_comman
 }
 
 /* The world's side of commands.h: `cmd` is being applied; the buffers it made join the
-   queue (those with nothing in them are dropped). All or nothing: room first. */
+   queue, due at their clock's time now plus their delay (those with nothing in them are
+   dropped). All or nothing: the clocks and room first. */
 static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
     ecs_sched_world *w = cmd->world;
     ecs_sched__clocks *clocks = w->clocks;
+    int64_t now[2] = {0, 0};
     int32_t i, per_clock[2] = {0, 0};
-    for (i = 0; i < cmd->after_count; i++) per_clock[cmd->after[i]->delayed - 1]++;
     if (!clocks) {   /* the clocks went (world end): the buffers go too */
         while (cmd->after_count) ecs_sched_commands_destroy(cmd->after[cmd->after_count - 1]);
         return true;
+    }
+    for (i = 0; i < cmd->after_count; i++) {
+        int clock = cmd->after[i]->delayed - 1;
+        if (per_clock[clock]++ == 0) {
+            now[clock] = ecs_sched__delay_clock_now(w, cmd->after[i]);
+            if (now[clock] < 0) return false;
+        }
     }
     for (i = 0; i < 2; i++) {
         if (!ECS_SCHED__GROW(&w->env, clocks->waiting[i], &clocks->waiting_capacity[i],
@@ -169,6 +188,7 @@ static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
             ecs_sched_commands_destroy(later);
             continue;
         }
+        later->due_ns = ecs_sched__add_saturated(now[later->delayed - 1], later->due_ns);
         later->serial = clocks->delay_serial++;
         ecs_sched__delay_enqueue(clocks, later);
     }

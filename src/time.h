@@ -621,23 +621,27 @@ ecs_sched_result ecs_sched_time_set_max_steps_per_frame(ecs_sched_world *w, int3
 
 ecs_sched_result ecs_sched_time_set_wrap_period(ecs_sched_world *w, int64_t period_ns) {
     const char *operation = "time_set_wrap_period";
-    ecs_sched_time *clocks[4];
-    int i;
+    ecs_sched_time *now;
+    ecs_sched_time_real *real;
+    ecs_sched_time_virtual *virt;
+    ecs_sched_time_fixed *fixed;
     ECS_SCHED__CHECK_WORLD(w);
     if (period_ns <= 0) {
         return ecs_sched__bad_setting(w, "time_set_wrap_period: the period",
                                       "> 0 nanoseconds (default one hour)", (double)period_ns);
     }
     if (!ecs_sched__clocks_known(w, operation) ||
-        !(clocks[0] = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time,
+        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time, operation)) ||
+        !(real = (ecs_sched_time_real *)ecs_sched__required_resource(w, w->clocks->real,
                                                                       operation)) ||
-        !(clocks[1] = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->real,
-                                                                      operation)) ||
-        !(clocks[2] = (ecs_sched_time *)ecs_sched__virtual_clock(w, operation)) ||
-        !(clocks[3] = (ecs_sched_time *)ecs_sched__fixed_clock(w, operation))) {
+        !(virt = ecs_sched__virtual_clock(w, operation)) ||
+        !(fixed = ecs_sched__fixed_clock(w, operation))) {
         return w->env.last_result;
     }
-    for (i = 0; i < 4; i++) clocks[i]->wrap_period_ns = period_ns;
+    now->wrap_period_ns = period_ns;
+    real->time.wrap_period_ns = period_ns;
+    virt->time.wrap_period_ns = period_ns;
+    fixed->time.wrap_period_ns = period_ns;
     return ECS_SCHED_OK;
 }
 

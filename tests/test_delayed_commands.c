@@ -235,6 +235,24 @@ static void buffers_apply_in_the_order_they_fall_due(void **state) {
     destroy_app(app);
 }
 
+static void the_delay_counts_from_when_the_owner_is_applied(void **state) {
+    ecs_sched_app *app = app_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED);
+    ecs_sched_world *w = world_of(app);
+    ecs_sched_commands *cmd = ecs_sched_commands_create(w);
+    (void)state;
+    update_by(app, MS(10));
+    ecs_sched_commands_despawn(ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_VIRTUAL, MS(20)),
+                               g.target);
+    update_by(app, MS(40));   /* 50 ms: recorded 40 ms ago, but not handed over yet */
+    assert_true(ecs_sched_is_alive(w, g.target));
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);   /* due at 70 ms */
+    update_by(app, MS(19));
+    assert_true(ecs_sched_is_alive(w, g.target));
+    update_by(app, MS(1));
+    assert_false(ecs_sched_is_alive(w, g.target));
+    destroy_app(app);
+}
+
 static void the_same_clock_and_delay_give_the_same_buffer(void **state) {
     ecs_sched_app *app = app_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED);
     ecs_sched_world *w = world_of(app);
@@ -352,6 +370,7 @@ int main(void) {
         cmocka_unit_test(a_delay_on_the_fixed_clock_applies_at_the_start_of_the_step_it_falls_due),
         cmocka_unit_test(buffers_due_together_apply_in_the_order_their_systems_are_planned),
         cmocka_unit_test(buffers_apply_in_the_order_they_fall_due),
+        cmocka_unit_test(the_delay_counts_from_when_the_owner_is_applied),
         cmocka_unit_test(the_same_clock_and_delay_give_the_same_buffer),
         cmocka_unit_test(a_delayed_spawn_keeps_its_handle_reserved_until_it_is_applied),
         cmocka_unit_test(destroying_the_owner_drops_its_delayed_buffers_and_their_handles),
