@@ -17347,7 +17347,8 @@ int64_t ecs_sched_time_elapsed_wrapped(const ecs_sched_time *t) {
 }
 
 double ecs_sched_time_elapsed_seconds_wrapped(const ecs_sched_time *t) {
-    return (double)ecs_sched_time_elapsed_wrapped(t) / 1e9;
+    int64_t wrapped = ecs_sched_time_elapsed_wrapped(t);
+    return (double)wrapped / 1e9;
 }
 
 /* The clocks, or NULL with `operation`'s failure recorded. */
