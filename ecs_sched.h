@@ -421,6 +421,11 @@
      zero bytes) and leaves a present one unchanged. A value passed to an insert must not
      point into the world: copy it out first.
 
+     A spawn that happens often with the same components can skip finding their table each
+     time: ecs_sched_archetype_get(w, count, ids) finds (or makes) it once, and
+     ecs_sched_spawn_in(w, archetype, values) spawns straight into it, values in the order of
+     those ids. The world owns the archetype (get it at setup, keep it).
+
      Resources are one value per component type, owned by the world rather than by an entity:
      ecs_sched_resource_insert, _get, _get_mut, _remove, _exists. One inserted with
      ecs_sched_resource_insert_non_send is main-thread-only (a window, a GL context; asked with
@@ -1562,7 +1567,8 @@
                 ecs_sched_component_register, ecs_sched_component_register_type,
                 ecs_sched_component_lookup, ecs_sched_component_name,
                 ecs_sched_component_size, ecs_sched_spawn, ecs_sched_spawn_with,
-                ecs_sched_spawn_batch, ecs_sched_despawn, ecs_sched_is_alive,
+                ecs_sched_spawn_batch, ecs_sched_archetype_get, ecs_sched_spawn_in,
+                ecs_sched_despawn, ecs_sched_is_alive,
                 ecs_sched_insert, ecs_sched_insert_many, ecs_sched_remove, ecs_sched_get,
                 ecs_sched_get_mut, ecs_sched_has, ecs_sched_resource_insert,
                 ecs_sched_resource_get, ecs_sched_resource_get_mut,
@@ -2387,6 +2393,19 @@ ECS_SCHED_API ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *world, int
                                                      int32_t count, const ecs_sched_id *ids,
                                                      const void *const *arrays,
                                                      ecs_sched_entity *out_entities);
+/* An archetype known ahead: the table of exactly these components (made now if new), for
+   spawning straight into it without finding it again each time. The world owns it and frees
+   it with itself: get it once (at setup) and keep it. NULL with the error recorded for bad
+   ids (the rules of spawn_with). */
+typedef struct ecs_sched_archetype ecs_sched_archetype;
+ECS_SCHED_API const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *world,
+                                                                 int32_t count,
+                                                                 const ecs_sched_id *ids);
+/* ecs_sched_spawn_with into a known archetype: values[i] is the value of the i-th id the
+   archetype was got with (NULL, or a NULL element: the default). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_spawn_in(ecs_sched_world *world,
+                                                  const ecs_sched_archetype *archetype,
+                                                  const void *const *values);
 ECS_SCHED_API ecs_sched_result ecs_sched_despawn(ecs_sched_world *world, ecs_sched_entity entity);
 ECS_SCHED_API bool ecs_sched_is_alive(const ecs_sched_world *world, ecs_sched_entity entity);
 /* Adds the component, or overwrites its value when present. value NULL: default value for a
@@ -5898,10 +5917,15 @@ struct ecs_sched_world {
     ecs_sched__record *records;          /* by entity index; slot 0 unused */
     uint32_t record_count;
     uint32_t record_capacity;
-    uint32_t free_head;
-    uint32_t free_count;
+    uint32_t free_head;                  /* dead indices the stack had no room for, linked */
+    uint32_t free_count;                 /* dead indices in all */
+    uint32_t *free_stack;                /* dead indices to hand out again, newest last: a
+                                            batch takes them without chasing links */
+    uint32_t free_stack_count, free_stack_capacity;
     int32_t alive_count;
     ecs_sched__table **tables;           /* tables[0] is the empty archetype */
+    struct ecs_sched_archetype **archetypes;   /* handed out by ecs_sched_archetype_get */
+    uint32_t archetype_count, archetype_capacity;
     uint32_t table_count;
     uint32_t table_capacity;
     ecs_sched__map types;                /* type hash -> table */
@@ -5954,6 +5978,7 @@ static void ecs_sched__queries_add_table(ecs_sched_world *w, ecs_sched__table *t
 static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w);
 static void ecs_sched__queries_free(ecs_sched_world *w);
 static void ecs_sched__buffers_free(ecs_sched_world *w);
+static void ecs_sched__archetypes_free(ecs_sched_world *w);   /* entity.h */
 static void ecs_sched__schedules_free(ecs_sched_world *w);
 static void ecs_sched__states_free(ecs_sched_world *w);
 static void ecs_sched__time_free(ecs_sched_world *w);
@@ -6696,7 +6721,10 @@ static bool ecs_sched__reserve_indices(ecs_sched_world *w, uint32_t count) {
 /* Hands out an index reserved with ecs_sched__reserve_indices. */
 static uint32_t ecs_sched__take_index(ecs_sched_world *w) {
     uint32_t index;
-    if (w->free_head != ECS_SCHED__NONE) {
+    if (w->free_stack_count) {
+        index = w->free_stack[--w->free_stack_count];
+        w->free_count--;
+    } else if (w->free_head != ECS_SCHED__NONE) {
         index = w->free_head;
         w->free_head = w->records[index].row;
         w->free_count--;
@@ -6707,13 +6735,26 @@ static uint32_t ecs_sched__take_index(ecs_sched_world *w) {
     return index;
 }
 
+/* Room for one more dead index on the stack; kept apart, as it runs once per doubling. */
+ECS_SCHED__NOINLINE static bool ecs_sched__free_stack_grow(ecs_sched_world *w) {
+    return ECS_SCHED__GROW(&w->env, w->free_stack, &w->free_stack_capacity,
+                           w->free_stack_count + 1);
+}
+
+/* A despawn cannot fail: an index the stack has no room for (its growth failed) is linked
+   from free_head instead. */
 static void ecs_sched__release_index(ecs_sched_world *w, uint32_t index) {
     ecs_sched__record *r = &w->records[index];
     r->table = ECS_SCHED__DEAD;
     r->generation++;
-    r->row = w->free_head;
-    w->free_head = index;
     w->free_count++;
+    if (w->free_stack_count < w->free_stack_capacity || ecs_sched__free_stack_grow(w)) {
+        r->row = ECS_SCHED__NONE;
+        w->free_stack[w->free_stack_count++] = index;
+    } else {
+        r->row = w->free_head;
+        w->free_head = index;
+    }
 }
 
 /* ---- world ---- */
@@ -6863,6 +6904,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched_pool_destroy(w->pool);
     ecs_sched__observers_free(w);
     ecs_sched__buffers_free(w);
+    ecs_sched__archetypes_free(w);
     ecs_sched__queries_free(w);
     ecs_sched__messages_free(w);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
@@ -6877,6 +6919,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__free(&w->env, w->resources);
     ecs_sched__free(&w->env, w->resource_stamps);
     ecs_sched__free(&w->env, w->records);
+    ecs_sched__free(&w->env, w->free_stack);
     ecs_sched__free(&w->env, w->tables);
     ecs_sched__map_free(&w->env, &w->types);
     ecs_sched__map_free(&w->env, &w->edges);
@@ -7013,6 +7056,13 @@ static ecs_sched_result ecs_sched__check_records(ecs_sched_world *w) {
     if (live != (uint32_t)w->alive_count) {
         return ecs_sched__inconsistent(w, "live records differ from the live count", live,
                                        (unsigned)w->alive_count);
+    }
+    for (i = 0; i < w->free_stack_count; i++) {
+        at = w->free_stack[i];
+        if (at == 0 || at >= w->record_count || w->records[at].table != ECS_SCHED__DEAD ||
+            ++walked > dead) {
+            return ecs_sched__inconsistent(w, "stack of free indices is broken", at, walked);
+        }
     }
     for (at = w->free_head; at != ECS_SCHED__NONE; at = w->records[at].row) {
         if (at == 0 || at >= w->record_count || w->records[at].table != ECS_SCHED__DEAD ||
@@ -8170,7 +8220,55 @@ static ecs_sched__table *ecs_sched__table_adding(ecs_sched_world *w, ecs_sched__
     return base;
 }
 
-/* Places an index handed out by ecs_sched__take_index (or reserved) in table t with values. */
+/* An archetype known ahead (ecs_sched_archetype_get). */
+struct ecs_sched_archetype {
+    ecs_sched_world *world;
+    uint32_t table;
+    int32_t count;
+    ecs_sched_id *ids;              /* as given */
+    int32_t *value_of_column;       /* per column of the table: the index of its value */
+};
+
+/* Places an index handed out by ecs_sched__take_index (or reserved) in table t, its columns
+   constructed from `values`: the value of column i is values[value_of_column[i]] (values or
+   that element NULL: the default). */
+static bool ecs_sched__place_known(ecs_sched_world *w, uint32_t index, ecs_sched__table *t,
+                                   const int32_t *value_of_column, const void *const *values) {
+    ecs_sched__record *r = &w->records[index];
+    int32_t row, i;
+    if (!ecs_sched__table_reserve(w, t, 1)) return false;
+    row = t->count++;
+    t->entities[row] = ecs_sched__make_entity(index, r->generation);
+    r->table = t->index;
+    r->row = (uint32_t)row;
+    for (i = 0; i < t->column_count; i++) {
+        ecs_sched__column *col = &t->columns[i];
+        const void *value = values && value_of_column[i] >= 0 ? values[value_of_column[i]] : NULL;
+        ecs_sched__construct(&w->components[col->id], col->data + (size_t)row * col->size, value, 1);
+    }
+    if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, row, 1, ecs_sched__tick_now(w));
+    w->alive_count++;
+    w->rows_version++;
+    return true;
+}
+
+/* For each column of t, the index in ids of its component, or -1. */
+static void ecs_sched__values_of_columns(const ecs_sched__table *t, int32_t count,
+                                         const ecs_sched_id *ids, int32_t *value_of_column) {
+    int32_t i, k;
+    for (i = 0; i < t->column_count; i++) {
+        value_of_column[i] = -1;
+        for (k = 0; k < count; k++) {
+            if (ids[k] == t->columns[i].id) {
+                value_of_column[i] = k;
+                break;
+            }
+        }
+    }
+}
+
+/* Places an index handed out by ecs_sched__take_index (or reserved) in table t with values:
+   ecs_sched__place_known with the values found by component, column by column. */
 static bool ecs_sched__place(ecs_sched_world *w, uint32_t index, ecs_sched__table *t,
                              int32_t count, const ecs_sched_id *ids, const void *const *values) {
     ecs_sched__record *r = &w->records[index];
@@ -8229,6 +8327,80 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     return e;
 }
 
+/* The world's side (world.h): archetypes go with the world. */
+static void ecs_sched__archetypes_free(ecs_sched_world *w) {
+    uint32_t i;
+    for (i = 0; i < w->archetype_count; i++) ecs_sched__free(&w->env, w->archetypes[i]);
+    ecs_sched__free(&w->env, w->archetypes);
+    w->archetypes = NULL;
+    w->archetype_count = w->archetype_capacity = 0;
+}
+
+const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *w, int32_t count,
+                                                   const ecs_sched_id *ids) {
+    ecs_sched_archetype *a;
+    ecs_sched__table *t;
+    size_t bytes;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__check_ids(w, count, ids, "archetype_get") != ECS_SCHED_OK) return NULL;
+    t = ecs_sched__table_adding(w, w->tables[0], count, ids);
+    if (!t) return NULL;
+    if (!ECS_SCHED__GROW(&w->env, w->archetypes, &w->archetype_capacity,
+                         w->archetype_count + 1)) {
+        ecs_sched__out_of_memory(w, "keeping an archetype");
+        return NULL;
+    }
+    /* one block: the handle, then the ids, then the columns' value indices */
+    bytes = sizeof *a + (size_t)count * sizeof(ecs_sched_id) +
+            (size_t)t->column_count * sizeof(int32_t);
+    a = (ecs_sched_archetype *)ecs_sched__calloc(&w->env, bytes);
+    if (!a) {
+        ecs_sched__out_of_memory(w, "keeping an archetype");
+        return NULL;
+    }
+    a->world = w;
+    a->table = t->index;
+    a->count = count;
+    a->ids = (ecs_sched_id *)(void *)(a + 1);
+    a->value_of_column = (int32_t *)(void *)(a->ids + count);
+    if (count) memcpy(a->ids, ids, (size_t)count * sizeof *ids);
+    ecs_sched__values_of_columns(t, count, ids, a->value_of_column);
+    w->archetypes[w->archetype_count++] = a;
+    return a;
+}
+
+ecs_sched_entity ecs_sched_spawn_in(ecs_sched_world *w, const ecs_sched_archetype *a,
+                                    const void *const *values) {
+    ecs_sched__table *t;
+    ecs_sched_entity e;
+    uint32_t index;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!a || a->world != w) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "spawn_in: %s", a ? "the archetype belongs to another world"
+                                          : "the archetype is NULL (ecs_sched_archetype_get "
+                                            "gives one)");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched__defer_spawn_with(w, a->count, a->ids, values);
+    }
+    if (ecs_sched__change_refused(w, "spawn")) return ECS_SCHED_NULL_ENTITY;
+    t = w->tables[a->table];
+    if (!ecs_sched__reserve_indices(w, 1) || !ecs_sched__table_reserve(w, t, 1)) {
+        ecs_sched__out_of_memory(w, "spawning an entity");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    index = ecs_sched__take_index(w);
+    ecs_sched__place_known(w, index, t, a->value_of_column, values);
+    e = ecs_sched__make_entity(index, w->records[index].generation);
+    if (w->observers) {
+        ecs_sched__observe_inserted(w, e, NULL, a->count, a->ids);
+        ecs_sched__observers_flush(w);
+    }
+    return e;
+}
+
 /* spawn_batch inside an observer: a deferred spawn per entity. */
 static ecs_sched_result ecs_sched__defer_spawn_batch(ecs_sched_world *w, int32_t entity_count,
                                                      int32_t count, const ecs_sched_id *ids,
@@ -8249,6 +8421,55 @@ static ecs_sched_result ecs_sched__defer_spawn_batch(ecs_sched_world *w, int32_t
         if (out_entities) out_entities[i] = e;
     }
     return ECS_SCHED_OK;
+}
+
+/* Gives `n` entities rows from t->count on, with indices taken as ecs_sched__take_index
+   would, in bulk: the stack of free indices first (read in order, no link chased), then the
+   linked ones, then fresh ones. The records and rows are written from locals, so that a
+   store to a record is not taken for a change to the world's counts. */
+static void ecs_sched__batch_rows(ecs_sched_world *w, ecs_sched__table *t, int32_t n,
+                                  ecs_sched_entity *out) {
+    ecs_sched__record *records = w->records;
+    ecs_sched_entity *rows = t->entities + t->count;
+    const uint32_t table = t->index;
+    const uint32_t first = (uint32_t)t->count;
+    uint32_t stacked = w->free_stack_count < (uint32_t)n ? w->free_stack_count : (uint32_t)n;
+    const uint32_t *top = stacked ? w->free_stack + w->free_stack_count : NULL;
+    int32_t i = 0;
+    for (; i < (int32_t)stacked; i++) {
+        uint32_t index = top[-1 - i];
+        ecs_sched__record *r = &records[index];
+        ecs_sched_entity e = ecs_sched__make_entity(index, r->generation);
+        r->table = table;
+        r->row = first + (uint32_t)i;
+        rows[i] = e;
+        if (out) out[i] = e;
+    }
+    w->free_stack_count -= stacked;
+    w->free_count -= stacked;
+    for (; i < n && w->free_head != ECS_SCHED__NONE; i++) {
+        uint32_t index = ecs_sched__take_index(w);
+        ecs_sched__record *r = &records[index];
+        ecs_sched_entity e = ecs_sched__make_entity(index, r->generation);
+        r->table = table;
+        r->row = first + (uint32_t)i;
+        rows[i] = e;
+        if (out) out[i] = e;
+    }
+    if (i < n) {
+        uint32_t base = w->record_count - (uint32_t)i;   /* index of entity i: base + i */
+        w->record_count += (uint32_t)(n - i);
+        for (; i < n; i++) {
+            uint32_t index = base + (uint32_t)i;
+            ecs_sched__record *r = &records[index];
+            ecs_sched_entity e = ecs_sched__make_entity(index, 0);
+            r->generation = 0;
+            r->table = table;
+            r->row = first + (uint32_t)i;
+            rows[i] = e;
+            if (out) out[i] = e;
+        }
+    }
 }
 
 ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count, int32_t count,
@@ -8275,15 +8496,7 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
         return ecs_sched__out_of_memory(w, "spawning a batch of entities");
     }
     first = t->count;
-    for (i = 0; i < entity_count; i++) {
-        uint32_t index = ecs_sched__take_index(w);
-        ecs_sched__record *r = &w->records[index];
-        ecs_sched_entity e = ecs_sched__make_entity(index, r->generation);
-        r->table = t->index;
-        r->row = (uint32_t)(first + i);
-        t->entities[first + i] = e;
-        if (out_entities) out_entities[i] = e;
-    }
+    ecs_sched__batch_rows(w, t, entity_count, out_entities);
     for (c = 0; c < t->column_count; c++) {
         ecs_sched__column *col = &t->columns[c];
         const void *values = NULL;
@@ -25734,6 +25947,37 @@ static bool ecs_sched__snapshot_resources(ecs_sched_world *w, ecs_sched_snapshot
     return true;
 }
 
+/* A snapshot keeps the dead indices as one list linked through its copy of the records, in
+   the order the world would hand them out (its stack's top first, then its linked ones). */
+static void ecs_sched__snapshot_link_free(const ecs_sched_world *w, ecs_sched_snapshot *s) {
+    uint32_t next = w->free_head, k;
+    for (k = 0; k < w->free_stack_count; k++) {
+        uint32_t index = w->free_stack[k];
+        s->records[index].row = next;
+        next = index;
+    }
+    s->free_head = next;
+}
+
+/* After a restore: the linked dead indices go back on the stack, in the same order, when the
+   stack can grow to hold them (else they stay linked, which works as well, only slower). */
+static void ecs_sched__restore_free_stack(ecs_sched_world *w) {
+    uint32_t at = w->free_head, k = w->free_count;
+    w->free_stack_count = 0;
+    if (k > w->free_stack_capacity &&
+        !ECS_SCHED__GROW(&w->env, w->free_stack, &w->free_stack_capacity, k)) {
+        return;
+    }
+    while (at != ECS_SCHED__NONE) {
+        uint32_t next = w->records[at].row;
+        w->records[at].row = ECS_SCHED__NONE;
+        w->free_stack[--k] = at;
+        at = next;
+    }
+    w->free_stack_count = w->free_count;
+    w->free_head = ECS_SCHED__NONE;
+}
+
 ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
     ecs_sched_snapshot *s;
     bool ok = true;
@@ -25755,6 +25999,7 @@ ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
     s->records = (ecs_sched__record *)ecs_sched__clone_block(&w->env, w->records,
                                                              w->record_count * sizeof *w->records, &ok);
     s->record_capacity = s->records ? w->record_count : 0;
+    if (s->records) ecs_sched__snapshot_link_free(w, s);
     s->bytes = sizeof *s + w->record_count * sizeof *w->records;
     if (!ok || !ecs_sched__snapshot_rows(w, s, NULL, 0) || !ecs_sched__snapshot_resources(w, s) ||
         !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
@@ -25836,7 +26081,7 @@ ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapsho
     s->world = w->serial;
     s->table_count = w->table_count;
     s->record_count = w->record_count;
-    s->free_head = w->free_head;
+    ecs_sched__snapshot_link_free(w, s);
     s->free_count = w->free_count;
     s->alive_count = w->alive_count;
     s->linked = w->linked;
@@ -26027,6 +26272,7 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     w->record_count = s->record_count;
     w->free_head = s->free_head;
     w->free_count = s->free_count;
+    ecs_sched__restore_free_stack(w);
     w->alive_count = s->alive_count;
     ecs_sched__restore_resources(w, s, &r);
     relations = w->relations;

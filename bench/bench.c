@@ -1103,6 +1103,7 @@ static void run_compile(bench_row *row) {
             COMPILE_REPS);
 }
 
+#include "spawn_rows.c"
 #include "schedule_rows.c"
 #include "state_rows.c"
 #include "app_rows.c"
@@ -1183,6 +1184,15 @@ static bench_row rows[] = {
     {"spawn_batch", "ns/entity", GOAL_VALUE, 5.0,
      "malloc of two fresh arrays and memcpy of the same 100k x 16 bytes into them",
      run_spawn_batch, 0, 0, 0, 0, ""},
+    {"spawn_known_archetype", "ns/entity", GOAL_VALUE, 16.0,
+     "ecs_sched_spawn_with of the same entities into the same warm world, interleaved",
+     run_spawn_known_archetype, 0, 0, 0, 0, ""},
+    {"spawn_batch_recycled", "ns/entity", GOAL_VALUE, 1.5,
+     "the same batch into fresh indices (the table's room made alike), interleaved",
+     run_spawn_batch_recycled, 0, 0, 0, 0, ""},
+    {"spawn_cold", "ns/entity", GOAL_RATIO, 4.0,
+     "the same spawns into a warm world (indices recycled, the table's room there), interleaved",
+     run_spawn_cold, 0, 0, 0, 0, ""},
     {"add_remove", "ns/op", GOAL_VALUE, 60.0,
      "raw loop writing a value and a presence flag per entity, then clearing the flag",
      run_add_remove, 0, 0, 0, 0, ""},

@@ -15,6 +15,19 @@ ECS_SCHED_API ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *world, int
                                                      int32_t count, const ecs_sched_id *ids,
                                                      const void *const *arrays,
                                                      ecs_sched_entity *out_entities);
+/* An archetype known ahead: the table of exactly these components (made now if new), for
+   spawning straight into it without finding it again each time. The world owns it and frees
+   it with itself: get it once (at setup) and keep it. NULL with the error recorded for bad
+   ids (the rules of spawn_with). */
+typedef struct ecs_sched_archetype ecs_sched_archetype;
+ECS_SCHED_API const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *world,
+                                                                 int32_t count,
+                                                                 const ecs_sched_id *ids);
+/* ecs_sched_spawn_with into a known archetype: values[i] is the value of the i-th id the
+   archetype was got with (NULL, or a NULL element: the default). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_spawn_in(ecs_sched_world *world,
+                                                  const ecs_sched_archetype *archetype,
+                                                  const void *const *values);
 ECS_SCHED_API ecs_sched_result ecs_sched_despawn(ecs_sched_world *world, ecs_sched_entity entity);
 ECS_SCHED_API bool ecs_sched_is_alive(const ecs_sched_world *world, ecs_sched_entity entity);
 /* Adds the component, or overwrites its value when present. value NULL: default value for a
@@ -95,7 +108,55 @@ static ecs_sched__table *ecs_sched__table_adding(ecs_sched_world *w, ecs_sched__
     return base;
 }
 
-/* Places an index handed out by ecs_sched__take_index (or reserved) in table t with values. */
+/* An archetype known ahead (ecs_sched_archetype_get). */
+struct ecs_sched_archetype {
+    ecs_sched_world *world;
+    uint32_t table;
+    int32_t count;
+    ecs_sched_id *ids;              /* as given */
+    int32_t *value_of_column;       /* per column of the table: the index of its value */
+};
+
+/* Places an index handed out by ecs_sched__take_index (or reserved) in table t, its columns
+   constructed from `values`: the value of column i is values[value_of_column[i]] (values or
+   that element NULL: the default). */
+static bool ecs_sched__place_known(ecs_sched_world *w, uint32_t index, ecs_sched__table *t,
+                                   const int32_t *value_of_column, const void *const *values) {
+    ecs_sched__record *r = &w->records[index];
+    int32_t row, i;
+    if (!ecs_sched__table_reserve(w, t, 1)) return false;
+    row = t->count++;
+    t->entities[row] = ecs_sched__make_entity(index, r->generation);
+    r->table = t->index;
+    r->row = (uint32_t)row;
+    for (i = 0; i < t->column_count; i++) {
+        ecs_sched__column *col = &t->columns[i];
+        const void *value = values && value_of_column[i] >= 0 ? values[value_of_column[i]] : NULL;
+        ecs_sched__construct(&w->components[col->id], col->data + (size_t)row * col->size, value, 1);
+    }
+    if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, row, 1, ecs_sched__tick_now(w));
+    w->alive_count++;
+    w->rows_version++;
+    return true;
+}
+
+/* For each column of t, the index in ids of its component, or -1. */
+static void ecs_sched__values_of_columns(const ecs_sched__table *t, int32_t count,
+                                         const ecs_sched_id *ids, int32_t *value_of_column) {
+    int32_t i, k;
+    for (i = 0; i < t->column_count; i++) {
+        value_of_column[i] = -1;
+        for (k = 0; k < count; k++) {
+            if (ids[k] == t->columns[i].id) {
+                value_of_column[i] = k;
+                break;
+            }
+        }
+    }
+}
+
+/* Places an index handed out by ecs_sched__take_index (or reserved) in table t with values:
+   ecs_sched__place_known with the values found by component, column by column. */
 static bool ecs_sched__place(ecs_sched_world *w, uint32_t index, ecs_sched__table *t,
                              int32_t count, const ecs_sched_id *ids, const void *const *values) {
     ecs_sched__record *r = &w->records[index];
@@ -154,6 +215,80 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     return e;
 }
 
+/* The world's side (world.h): archetypes go with the world. */
+static void ecs_sched__archetypes_free(ecs_sched_world *w) {
+    uint32_t i;
+    for (i = 0; i < w->archetype_count; i++) ecs_sched__free(&w->env, w->archetypes[i]);
+    ecs_sched__free(&w->env, w->archetypes);
+    w->archetypes = NULL;
+    w->archetype_count = w->archetype_capacity = 0;
+}
+
+const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *w, int32_t count,
+                                                   const ecs_sched_id *ids) {
+    ecs_sched_archetype *a;
+    ecs_sched__table *t;
+    size_t bytes;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__check_ids(w, count, ids, "archetype_get") != ECS_SCHED_OK) return NULL;
+    t = ecs_sched__table_adding(w, w->tables[0], count, ids);
+    if (!t) return NULL;
+    if (!ECS_SCHED__GROW(&w->env, w->archetypes, &w->archetype_capacity,
+                         w->archetype_count + 1)) {
+        ecs_sched__out_of_memory(w, "keeping an archetype");
+        return NULL;
+    }
+    /* one block: the handle, then the ids, then the columns' value indices */
+    bytes = sizeof *a + (size_t)count * sizeof(ecs_sched_id) +
+            (size_t)t->column_count * sizeof(int32_t);
+    a = (ecs_sched_archetype *)ecs_sched__calloc(&w->env, bytes);
+    if (!a) {
+        ecs_sched__out_of_memory(w, "keeping an archetype");
+        return NULL;
+    }
+    a->world = w;
+    a->table = t->index;
+    a->count = count;
+    a->ids = (ecs_sched_id *)(void *)(a + 1);
+    a->value_of_column = (int32_t *)(void *)(a->ids + count);
+    if (count) memcpy(a->ids, ids, (size_t)count * sizeof *ids);
+    ecs_sched__values_of_columns(t, count, ids, a->value_of_column);
+    w->archetypes[w->archetype_count++] = a;
+    return a;
+}
+
+ecs_sched_entity ecs_sched_spawn_in(ecs_sched_world *w, const ecs_sched_archetype *a,
+                                    const void *const *values) {
+    ecs_sched__table *t;
+    ecs_sched_entity e;
+    uint32_t index;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!a || a->world != w) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "spawn_in: %s", a ? "the archetype belongs to another world"
+                                          : "the archetype is NULL (ecs_sched_archetype_get "
+                                            "gives one)");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (w->observers && ecs_sched__deferring(w)) {
+        return ecs_sched__defer_spawn_with(w, a->count, a->ids, values);
+    }
+    if (ecs_sched__change_refused(w, "spawn")) return ECS_SCHED_NULL_ENTITY;
+    t = w->tables[a->table];
+    if (!ecs_sched__reserve_indices(w, 1) || !ecs_sched__table_reserve(w, t, 1)) {
+        ecs_sched__out_of_memory(w, "spawning an entity");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    index = ecs_sched__take_index(w);
+    ecs_sched__place_known(w, index, t, a->value_of_column, values);
+    e = ecs_sched__make_entity(index, w->records[index].generation);
+    if (w->observers) {
+        ecs_sched__observe_inserted(w, e, NULL, a->count, a->ids);
+        ecs_sched__observers_flush(w);
+    }
+    return e;
+}
+
 /* spawn_batch inside an observer: a deferred spawn per entity. */
 static ecs_sched_result ecs_sched__defer_spawn_batch(ecs_sched_world *w, int32_t entity_count,
                                                      int32_t count, const ecs_sched_id *ids,
@@ -174,6 +309,55 @@ static ecs_sched_result ecs_sched__defer_spawn_batch(ecs_sched_world *w, int32_t
         if (out_entities) out_entities[i] = e;
     }
     return ECS_SCHED_OK;
+}
+
+/* Gives `n` entities rows from t->count on, with indices taken as ecs_sched__take_index
+   would, in bulk: the stack of free indices first (read in order, no link chased), then the
+   linked ones, then fresh ones. The records and rows are written from locals, so that a
+   store to a record is not taken for a change to the world's counts. */
+static void ecs_sched__batch_rows(ecs_sched_world *w, ecs_sched__table *t, int32_t n,
+                                  ecs_sched_entity *out) {
+    ecs_sched__record *records = w->records;
+    ecs_sched_entity *rows = t->entities + t->count;
+    const uint32_t table = t->index;
+    const uint32_t first = (uint32_t)t->count;
+    uint32_t stacked = w->free_stack_count < (uint32_t)n ? w->free_stack_count : (uint32_t)n;
+    const uint32_t *top = stacked ? w->free_stack + w->free_stack_count : NULL;
+    int32_t i = 0;
+    for (; i < (int32_t)stacked; i++) {
+        uint32_t index = top[-1 - i];
+        ecs_sched__record *r = &records[index];
+        ecs_sched_entity e = ecs_sched__make_entity(index, r->generation);
+        r->table = table;
+        r->row = first + (uint32_t)i;
+        rows[i] = e;
+        if (out) out[i] = e;
+    }
+    w->free_stack_count -= stacked;
+    w->free_count -= stacked;
+    for (; i < n && w->free_head != ECS_SCHED__NONE; i++) {
+        uint32_t index = ecs_sched__take_index(w);
+        ecs_sched__record *r = &records[index];
+        ecs_sched_entity e = ecs_sched__make_entity(index, r->generation);
+        r->table = table;
+        r->row = first + (uint32_t)i;
+        rows[i] = e;
+        if (out) out[i] = e;
+    }
+    if (i < n) {
+        uint32_t base = w->record_count - (uint32_t)i;   /* index of entity i: base + i */
+        w->record_count += (uint32_t)(n - i);
+        for (; i < n; i++) {
+            uint32_t index = base + (uint32_t)i;
+            ecs_sched__record *r = &records[index];
+            ecs_sched_entity e = ecs_sched__make_entity(index, 0);
+            r->generation = 0;
+            r->table = table;
+            r->row = first + (uint32_t)i;
+            rows[i] = e;
+            if (out) out[i] = e;
+        }
+    }
 }
 
 ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count, int32_t count,
@@ -200,15 +384,7 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
         return ecs_sched__out_of_memory(w, "spawning a batch of entities");
     }
     first = t->count;
-    for (i = 0; i < entity_count; i++) {
-        uint32_t index = ecs_sched__take_index(w);
-        ecs_sched__record *r = &w->records[index];
-        ecs_sched_entity e = ecs_sched__make_entity(index, r->generation);
-        r->table = t->index;
-        r->row = (uint32_t)(first + i);
-        t->entities[first + i] = e;
-        if (out_entities) out_entities[i] = e;
-    }
+    ecs_sched__batch_rows(w, t, entity_count, out_entities);
     for (c = 0; c < t->column_count; c++) {
         ecs_sched__column *col = &t->columns[c];
         const void *values = NULL;

@@ -363,6 +363,37 @@ static bool ecs_sched__snapshot_resources(ecs_sched_world *w, ecs_sched_snapshot
     return true;
 }
 
+/* A snapshot keeps the dead indices as one list linked through its copy of the records, in
+   the order the world would hand them out (its stack's top first, then its linked ones). */
+static void ecs_sched__snapshot_link_free(const ecs_sched_world *w, ecs_sched_snapshot *s) {
+    uint32_t next = w->free_head, k;
+    for (k = 0; k < w->free_stack_count; k++) {
+        uint32_t index = w->free_stack[k];
+        s->records[index].row = next;
+        next = index;
+    }
+    s->free_head = next;
+}
+
+/* After a restore: the linked dead indices go back on the stack, in the same order, when the
+   stack can grow to hold them (else they stay linked, which works as well, only slower). */
+static void ecs_sched__restore_free_stack(ecs_sched_world *w) {
+    uint32_t at = w->free_head, k = w->free_count;
+    w->free_stack_count = 0;
+    if (k > w->free_stack_capacity &&
+        !ECS_SCHED__GROW(&w->env, w->free_stack, &w->free_stack_capacity, k)) {
+        return;
+    }
+    while (at != ECS_SCHED__NONE) {
+        uint32_t next = w->records[at].row;
+        w->records[at].row = ECS_SCHED__NONE;
+        w->free_stack[--k] = at;
+        at = next;
+    }
+    w->free_stack_count = w->free_count;
+    w->free_head = ECS_SCHED__NONE;
+}
+
 ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
     ecs_sched_snapshot *s;
     bool ok = true;
@@ -384,6 +415,7 @@ ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
     s->records = (ecs_sched__record *)ecs_sched__clone_block(&w->env, w->records,
                                                              w->record_count * sizeof *w->records, &ok);
     s->record_capacity = s->records ? w->record_count : 0;
+    if (s->records) ecs_sched__snapshot_link_free(w, s);
     s->bytes = sizeof *s + w->record_count * sizeof *w->records;
     if (!ok || !ecs_sched__snapshot_rows(w, s, NULL, 0) || !ecs_sched__snapshot_resources(w, s) ||
         !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
@@ -465,7 +497,7 @@ ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapsho
     s->world = w->serial;
     s->table_count = w->table_count;
     s->record_count = w->record_count;
-    s->free_head = w->free_head;
+    ecs_sched__snapshot_link_free(w, s);
     s->free_count = w->free_count;
     s->alive_count = w->alive_count;
     s->linked = w->linked;
@@ -656,6 +688,7 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     w->record_count = s->record_count;
     w->free_head = s->free_head;
     w->free_count = s->free_count;
+    ecs_sched__restore_free_stack(w);
     w->alive_count = s->alive_count;
     ecs_sched__restore_resources(w, s, &r);
     relations = w->relations;

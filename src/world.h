@@ -282,10 +282,15 @@ struct ecs_sched_world {
     ecs_sched__record *records;          /* by entity index; slot 0 unused */
     uint32_t record_count;
     uint32_t record_capacity;
-    uint32_t free_head;
-    uint32_t free_count;
+    uint32_t free_head;                  /* dead indices the stack had no room for, linked */
+    uint32_t free_count;                 /* dead indices in all */
+    uint32_t *free_stack;                /* dead indices to hand out again, newest last: a
+                                            batch takes them without chasing links */
+    uint32_t free_stack_count, free_stack_capacity;
     int32_t alive_count;
     ecs_sched__table **tables;           /* tables[0] is the empty archetype */
+    struct ecs_sched_archetype **archetypes;   /* handed out by ecs_sched_archetype_get */
+    uint32_t archetype_count, archetype_capacity;
     uint32_t table_count;
     uint32_t table_capacity;
     ecs_sched__map types;                /* type hash -> table */
@@ -338,6 +343,7 @@ static void ecs_sched__queries_add_table(ecs_sched_world *w, ecs_sched__table *t
 static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w);
 static void ecs_sched__queries_free(ecs_sched_world *w);
 static void ecs_sched__buffers_free(ecs_sched_world *w);
+static void ecs_sched__archetypes_free(ecs_sched_world *w);   /* entity.h */
 static void ecs_sched__schedules_free(ecs_sched_world *w);
 static void ecs_sched__states_free(ecs_sched_world *w);
 static void ecs_sched__time_free(ecs_sched_world *w);
@@ -1080,7 +1086,10 @@ static bool ecs_sched__reserve_indices(ecs_sched_world *w, uint32_t count) {
 /* Hands out an index reserved with ecs_sched__reserve_indices. */
 static uint32_t ecs_sched__take_index(ecs_sched_world *w) {
     uint32_t index;
-    if (w->free_head != ECS_SCHED__NONE) {
+    if (w->free_stack_count) {
+        index = w->free_stack[--w->free_stack_count];
+        w->free_count--;
+    } else if (w->free_head != ECS_SCHED__NONE) {
         index = w->free_head;
         w->free_head = w->records[index].row;
         w->free_count--;
@@ -1091,13 +1100,26 @@ static uint32_t ecs_sched__take_index(ecs_sched_world *w) {
     return index;
 }
 
+/* Room for one more dead index on the stack; kept apart, as it runs once per doubling. */
+ECS_SCHED__NOINLINE static bool ecs_sched__free_stack_grow(ecs_sched_world *w) {
+    return ECS_SCHED__GROW(&w->env, w->free_stack, &w->free_stack_capacity,
+                           w->free_stack_count + 1);
+}
+
+/* A despawn cannot fail: an index the stack has no room for (its growth failed) is linked
+   from free_head instead. */
 static void ecs_sched__release_index(ecs_sched_world *w, uint32_t index) {
     ecs_sched__record *r = &w->records[index];
     r->table = ECS_SCHED__DEAD;
     r->generation++;
-    r->row = w->free_head;
-    w->free_head = index;
     w->free_count++;
+    if (w->free_stack_count < w->free_stack_capacity || ecs_sched__free_stack_grow(w)) {
+        r->row = ECS_SCHED__NONE;
+        w->free_stack[w->free_stack_count++] = index;
+    } else {
+        r->row = w->free_head;
+        w->free_head = index;
+    }
 }
 
 /* ---- world ---- */
@@ -1247,6 +1269,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched_pool_destroy(w->pool);
     ecs_sched__observers_free(w);
     ecs_sched__buffers_free(w);
+    ecs_sched__archetypes_free(w);
     ecs_sched__queries_free(w);
     ecs_sched__messages_free(w);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
@@ -1261,6 +1284,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__free(&w->env, w->resources);
     ecs_sched__free(&w->env, w->resource_stamps);
     ecs_sched__free(&w->env, w->records);
+    ecs_sched__free(&w->env, w->free_stack);
     ecs_sched__free(&w->env, w->tables);
     ecs_sched__map_free(&w->env, &w->types);
     ecs_sched__map_free(&w->env, &w->edges);
@@ -1397,6 +1421,13 @@ static ecs_sched_result ecs_sched__check_records(ecs_sched_world *w) {
     if (live != (uint32_t)w->alive_count) {
         return ecs_sched__inconsistent(w, "live records differ from the live count", live,
                                        (unsigned)w->alive_count);
+    }
+    for (i = 0; i < w->free_stack_count; i++) {
+        at = w->free_stack[i];
+        if (at == 0 || at >= w->record_count || w->records[at].table != ECS_SCHED__DEAD ||
+            ++walked > dead) {
+            return ecs_sched__inconsistent(w, "stack of free indices is broken", at, walked);
+        }
     }
     for (at = w->free_head; at != ECS_SCHED__NONE; at = w->records[at].row) {
         if (at == 0 || at >= w->record_count || w->records[at].table != ECS_SCHED__DEAD ||

@@ -1,0 +1,251 @@
+/* Spawn paths: into an archetype the caller knows, batches into recycled indices, and the
+   first spawns into a fresh world. Included by bench.c after the spawn rows, whose helpers
+   it uses. */
+
+typedef struct spawn_path_job {
+    ecs_sched_world *world;
+    ecs_sched_id pos, vel;
+    const ecs_sched_archetype *archetype;
+    const Position *pv;
+    const Velocity *vv;
+    ecs_sched_entity *ents;
+    int known;                       /* spawn_in (else spawn_with) */
+    int ok;
+} spawn_path_job;
+
+/* A warm world: SPAWN_COUNT entities spawned and despawned, so that indices are recycled and
+   the table has its room. */
+static int spawn_path_world(bench_row *row, spawn_path_job *job) {
+    ecs_sched_id ids[2];
+    const void *arrays[2];
+    int32_t i;
+    job->world = make_world(NULL, &job->pos, &job->vel);
+    if (!job->world) {
+        fail(row, "world creation", NULL);
+        return 0;
+    }
+    ids[0] = job->pos;
+    ids[1] = job->vel;
+    arrays[0] = job->pv;
+    arrays[1] = job->vv;
+    if (ecs_sched_spawn_batch(job->world, SPAWN_COUNT, 2, ids, arrays, job->ents) != ECS_SCHED_OK) {
+        fail(row, "ecs_sched_spawn_batch", job->world);
+        return 0;
+    }
+    for (i = 0; i < SPAWN_COUNT; i++) ecs_sched_despawn(job->world, job->ents[i]);
+    job->archetype = ecs_sched_archetype_get(job->world, 2, ids);
+    if (!job->archetype) {
+        fail(row, "ecs_sched_archetype_get", job->world);
+        return 0;
+    }
+    job->ok = 1;
+    return 1;
+}
+
+/* Timed: SPAWN_COUNT spawns with both values, by spawn_in or spawn_with; checked and
+   despawned untimed. */
+static double spawn_path_side(bench_row *row, void *state) {
+    spawn_path_job *job = (spawn_path_job *)state;
+    ecs_sched_world *w = job->world;
+    ecs_sched_id ids[2];
+    const void *values[2];
+    double t0, ns;
+    int32_t i;
+    ids[0] = job->pos;
+    ids[1] = job->vel;
+    t0 = now_ns();
+    if (job->known) {
+        for (i = 0; i < SPAWN_COUNT; i++) {
+            values[0] = &job->pv[i];
+            values[1] = &job->vv[i];
+            job->ents[i] = ecs_sched_spawn_in(w, job->archetype, values);
+        }
+    } else {
+        for (i = 0; i < SPAWN_COUNT; i++) {
+            values[0] = &job->pv[i];
+            values[1] = &job->vv[i];
+            job->ents[i] = ecs_sched_spawn_with(w, 2, ids, values);
+        }
+    }
+    ns = now_ns() - t0;
+    if (ecs_sched_entity_count(w) != SPAWN_COUNT ||
+        !check_value(w, job->ents[SPAWN_COUNT / 3], job->pos, job->vel, SPAWN_COUNT / 3)) {
+        fail(row, job->known ? "spawn_in" : "spawn_with", w);
+        job->ok = 0;
+        return -1.0;
+    }
+    for (i = 0; i < SPAWN_COUNT; i++) ecs_sched_despawn(w, job->ents[i]);
+    return ns;
+}
+
+static void run_spawn_known_archetype(bench_row *row) {
+    Position *pv = (Position *)xmalloc(SPAWN_COUNT * sizeof *pv);
+    Velocity *vv = (Velocity *)xmalloc(SPAWN_COUNT * sizeof *vv);
+    ecs_sched_entity *ents_a = (ecs_sched_entity *)xmalloc(SPAWN_COUNT * sizeof *ents_a);
+    ecs_sched_entity *ents_b = (ecs_sched_entity *)xmalloc(SPAWN_COUNT * sizeof *ents_b);
+    spawn_path_job with, known;
+    bench_sampling s = sampling(1, SPAWN_COUNT);
+    bench_medians m;
+    fill_values(pv, vv, SPAWN_COUNT);
+    memset(&with, 0, sizeof with);
+    memset(&known, 0, sizeof known);
+    with.pv = known.pv = pv;
+    with.vv = known.vv = vv;
+    with.ents = ents_a;
+    known.ents = ents_b;
+    known.known = 1;
+    if (spawn_path_world(row, &with) && spawn_path_world(row, &known)) {
+        s.baseline = timed(spawn_path_side, &with);
+        s.measured = timed(spawn_path_side, &known);
+        if (sample_row(row, &s, &m)) {
+            appendf(row, "%d spawns with Position and Velocity into a warm world (indices "
+                         "recycled, the table's room there): ecs_sched_spawn_in with an "
+                         "archetype got once, against ecs_sched_spawn_with; values checked",
+                    SPAWN_COUNT);
+        }
+    }
+    if (with.world) ecs_sched_world_destroy(with.world);
+    if (known.world) ecs_sched_world_destroy(known.world);
+    free(pv); free(vv); free(ents_a); free(ents_b);
+}
+
+/* ---- spawn_batch_recycled ---- */
+
+typedef struct recycled_job {
+    const Position *pv;
+    const Velocity *vv;
+    ecs_sched_entity *ents;
+    int recycled;                    /* into a world whose indices are all free to reuse */
+} recycled_job;
+
+/* One ecs_sched_spawn_batch of SPAWN_COUNT with values, handles not requested, into a world
+   whose indices are all recycled, or (the baseline) fresh; the table has its room either
+   way. */
+static double recycled_side(bench_row *row, void *state) {
+    const recycled_job *job = (const recycled_job *)state;
+    ecs_sched_world *world;
+    ecs_sched_id pos, vel, ids[2];
+    const void *arrays[2];
+    double t0, ns = -1.0;
+    int32_t i;
+    ecs_sched_world_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.entity_capacity = 2 * SPAWN_COUNT + 1;   /* no growth of the index while timed */
+    world = ecs_sched_world_create(&desc);
+    if (!world) { fail(row, "world creation", NULL); return -1.0; }
+    pos = ECS_SCHED_COMPONENT(world, Position);
+    vel = ECS_SCHED_COMPONENT(world, Velocity);
+    ids[0] = pos; ids[1] = vel;
+    arrays[0] = job->pv; arrays[1] = job->vv;
+    /* both sides: the table's room made by a batch of SPAWN_COUNT, all despawned; the
+       baseline's batch is then spawned past a second, live, batch, so that its indices are
+       fresh (the free ones taken by the live batch first) */
+    if (ecs_sched_spawn_batch(world, SPAWN_COUNT, 2, ids, arrays, job->ents) != ECS_SCHED_OK) {
+        fail(row, "ecs_sched_spawn_batch (warm-up)", world);
+        goto done;
+    }
+    for (i = 0; i < SPAWN_COUNT; i++) ecs_sched_despawn(world, job->ents[i]);
+    if (!job->recycled &&
+        ecs_sched_spawn_batch(world, SPAWN_COUNT, 1, &vel, &arrays[1], NULL) != ECS_SCHED_OK) {
+        fail(row, "ecs_sched_spawn_batch (taking the free indices)", world);
+        goto done;
+    }
+    t0 = now_ns();
+    if (ecs_sched_spawn_batch(world, SPAWN_COUNT, 2, ids, arrays, NULL) != ECS_SCHED_OK) {
+        fail(row, "ecs_sched_spawn_batch", world);
+        goto done;
+    }
+    ns = now_ns() - t0;
+    if (ecs_sched_entity_count(world) != (job->recycled ? 1 : 2) * SPAWN_COUNT) {
+        fail(row, "the batch did not spawn the right entities", world);
+        ns = -1.0;
+    }
+done:
+    ecs_sched_world_destroy(world);
+    return ns;
+}
+
+static void run_spawn_batch_recycled(bench_row *row) {
+    Position *pv = (Position *)xmalloc(SPAWN_COUNT * sizeof *pv);
+    Velocity *vv = (Velocity *)xmalloc(SPAWN_COUNT * sizeof *vv);
+    ecs_sched_entity *ents = (ecs_sched_entity *)xmalloc(SPAWN_COUNT * sizeof *ents);
+    recycled_job fresh, recycled;
+    bench_sampling s = sampling(1, SPAWN_COUNT);
+    bench_medians m;
+    fill_values(pv, vv, SPAWN_COUNT);
+    fresh.pv = recycled.pv = pv;
+    fresh.vv = recycled.vv = vv;
+    fresh.ents = recycled.ents = ents;
+    fresh.recycled = 0;
+    recycled.recycled = 1;
+    s.baseline = timed(recycled_side, &fresh);
+    s.measured = timed(recycled_side, &recycled);
+    if (sample_row(row, &s, &m)) {
+        appendf(row, "%d entities with Position and Velocity in one call, handles not "
+                     "requested; both worlds made their table's room with a batch of as many, "
+                     "despawned (in index order) untimed; the baseline's free indices were then "
+                     "taken by a live batch of another archetype, so its batch gets fresh ones",
+                SPAWN_COUNT);
+    }
+    free(pv); free(vv); free(ents);
+}
+
+/* ---- spawn_cold ---- */
+
+/* Timed: SPAWN_COUNT spawn_with into a world made just before (untimed): every page of its
+   tables and entity index touched for the first time. */
+static double cold_side(bench_row *row, void *state) {
+    spawn_path_job *job = (spawn_path_job *)state;
+    ecs_sched_world *w;
+    ecs_sched_id ids[2];
+    const void *values[2];
+    double t0, ns;
+    int32_t i;
+    w = make_world(NULL, &ids[0], &ids[1]);
+    if (!w) {
+        fail(row, "world creation", NULL);
+        return -1.0;
+    }
+    t0 = now_ns();
+    for (i = 0; i < SPAWN_COUNT; i++) {
+        values[0] = &job->pv[i];
+        values[1] = &job->vv[i];
+        job->ents[i] = ecs_sched_spawn_with(w, 2, ids, values);
+    }
+    ns = now_ns() - t0;
+    if (ecs_sched_entity_count(w) != SPAWN_COUNT ||
+        !check_value(w, job->ents[SPAWN_COUNT / 3], ids[0], ids[1], SPAWN_COUNT / 3)) {
+        fail(row, "spawn_with into a fresh world", w);
+        ns = -1.0;
+    }
+    ecs_sched_world_destroy(w);
+    return ns;
+}
+
+static void run_spawn_cold(bench_row *row) {
+    Position *pv = (Position *)xmalloc(SPAWN_COUNT * sizeof *pv);
+    Velocity *vv = (Velocity *)xmalloc(SPAWN_COUNT * sizeof *vv);
+    ecs_sched_entity *ents_a = (ecs_sched_entity *)xmalloc(SPAWN_COUNT * sizeof *ents_a);
+    ecs_sched_entity *ents_b = (ecs_sched_entity *)xmalloc(SPAWN_COUNT * sizeof *ents_b);
+    spawn_path_job warm, cold;
+    bench_sampling s = sampling(1, SPAWN_COUNT);
+    bench_medians m;
+    fill_values(pv, vv, SPAWN_COUNT);
+    memset(&warm, 0, sizeof warm);
+    memset(&cold, 0, sizeof cold);
+    warm.pv = cold.pv = pv;
+    warm.vv = cold.vv = vv;
+    warm.ents = ents_a;
+    cold.ents = ents_b;
+    if (spawn_path_world(row, &warm)) {
+        s.baseline = timed(spawn_path_side, &warm);
+        s.measured = timed(cold_side, &cold);
+        if (sample_row(row, &s, &m)) {
+            appendf(row, "%d ecs_sched_spawn_with (Position, Velocity) into a world made just "
+                         "before, untimed; the baseline spawns the same into a warm world "
+                         "(indices recycled, the table's room there)", SPAWN_COUNT);
+        }
+    }
+    if (warm.world) ecs_sched_world_destroy(warm.world);
+    free(pv); free(vv); free(ents_a); free(ents_b);
+}

@@ -1,0 +1,179 @@
+/* Spawn paths for speed: spawning straight into an archetype got ahead, and batches into
+   recycled indices. Each gives the same entities as ecs_sched_spawn_with. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ecs_sched.h"
+
+#include <cmocka.h>
+
+#include "world_fixture.h"
+
+static void spawn_in_gives_each_id_its_value_whatever_the_order(void **state) {
+    world_setup s;
+    const ecs_sched_archetype *a;
+    ecs_sched_id ids[3];
+    Velocity v = {3, 4};
+    Position p = {1, 2};
+    Health h = {9};
+    const void *values[3];
+    ecs_sched_entity e;
+    (void)state;
+    setup_world(&s);
+    ids[0] = s.velocity;   /* not in id order */
+    ids[1] = s.health;
+    ids[2] = s.position;
+    a = ecs_sched_archetype_get(s.world, 3, ids);
+    assert_non_null(a);
+    values[0] = &v;
+    values[1] = &h;
+    values[2] = &p;
+    e = ecs_sched_spawn_in(s.world, a, values);
+    assert_true(ecs_sched_is_alive(s.world, e));
+    assert_true(get_position(&s, e)->x == 1 && get_position(&s, e)->y == 2);
+    assert_true(get_velocity(&s, e)->x == 3 && get_velocity(&s, e)->y == 4);
+    assert_int_equal(((const Health *)ecs_sched_get(s.world, e, s.health))->hp, 9);
+    check_and_destroy(s.world);
+}
+
+static void spawn_in_and_spawn_with_fill_the_same_table(void **state) {
+    world_setup s;
+    ecs_sched_id ids[3];
+    const ecs_sched_archetype *a;
+    const void *values[3] = {NULL, NULL, NULL};
+    ecs_sched_entity by_in, by_with;
+    int32_t tables;
+    (void)state;
+    setup_world(&s);
+    ids[0] = s.position;
+    ids[1] = s.frozen;     /* a tag: no value */
+    ids[2] = s.velocity;
+    a = ecs_sched_archetype_get(s.world, 3, ids);
+    tables = ecs_sched_archetype_count(s.world);
+    by_in = ecs_sched_spawn_in(s.world, a, values);
+    by_with = ecs_sched_spawn_with(s.world, 3, ids, values);
+    assert_int_equal(ecs_sched_archetype_count(s.world), tables);
+    assert_true(ecs_sched_has(s.world, by_in, s.frozen));
+    assert_true(ecs_sched_has(s.world, by_with, s.frozen));
+    /* defaults: zeroed */
+    assert_true(get_position(&s, by_in)->x == 0 && get_velocity(&s, by_in)->y == 0);
+    assert_true(ecs_sched_spawn_in(s.world, a, NULL) != ECS_SCHED_NULL_ENTITY);   /* all defaults */
+    check_and_destroy(s.world);
+}
+
+static int g_added;
+
+static void count_added(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger) {
+    (void)ctx;
+    (void)trigger;
+    g_added++;
+}
+
+static void spawn_in_calls_the_observers_like_spawn_with(void **state) {
+    world_setup s;
+    const ecs_sched_archetype *a;
+    ecs_sched_observer_desc d;
+    Position p = {5, 6};
+    const void *values[1];
+    (void)state;
+    setup_world(&s);
+    memset(&d, 0, sizeof d);
+    d.event = ECS_SCHED_ON_ADD;
+    d.component = s.position;
+    d.fn = count_added;
+    assert_true(ecs_sched_observer_add(s.world, &d) != 0);
+    g_added = 0;
+    a = ecs_sched_archetype_get(s.world, 1, &s.position);
+    values[0] = &p;
+    ecs_sched_spawn_in(s.world, a, values);
+    ecs_sched_spawn_in(s.world, a, values);
+    assert_int_equal(g_added, 2);
+    check_and_destroy(s.world);
+}
+
+static void bad_archetypes_are_refused_with_what_is_wrong(void **state) {
+    world_setup s;
+    captured_log other_log;
+    ecs_sched_world *other;
+    const ecs_sched_archetype *a;
+    ecs_sched_id twice[2];
+    (void)state;
+    setup_world(&s);
+    twice[0] = twice[1] = s.position;
+    assert_null(ecs_sched_archetype_get(s.world, 2, twice));
+    assert_non_null(strstr(ecs_sched_last_error(s.world), "archetype_get"));
+    assert_non_null(strstr(ecs_sched_last_error(s.world), "twice"));
+    assert_null(ecs_sched_archetype_get(s.world, 1, (ecs_sched_id[]){9999}));
+    assert_int_equal(ecs_sched_spawn_in(s.world, NULL, NULL), ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_last_result(s.world), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    other = new_world(&other_log);
+    a = ecs_sched_archetype_get(other, 0, NULL);
+    assert_non_null(a);
+    assert_int_equal(ecs_sched_spawn_in(s.world, a, NULL), ECS_SCHED_NULL_ENTITY);
+    assert_non_null(strstr(ecs_sched_last_error(s.world), "another world"));
+    assert_int_equal(ecs_sched_entity_count(s.world), 0);
+    ecs_sched_world_destroy(other);
+    check_and_destroy(s.world);
+}
+
+/* ---- batches into recycled indices ---- */
+
+static void a_batch_reuses_every_freed_index_newest_first_with_new_generations(void **state) {
+    world_setup s;
+    ecs_sched_entity first[100], second[100];
+    int i;
+    (void)state;
+    setup_world(&s);
+    assert_int_equal(ecs_sched_spawn_batch(s.world, 100, 1, &s.position, NULL, first),
+                     ECS_SCHED_OK);
+    for (i = 0; i < 100; i++) assert_int_equal(ecs_sched_despawn(s.world, first[i]), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_spawn_batch(s.world, 100, 1, &s.velocity, NULL, second),
+                     ECS_SCHED_OK);
+    for (i = 0; i < 100; i++) {
+        /* the last despawned comes back first */
+        assert_int_equal(ECS_SCHED_ENTITY_INDEX(second[i]), ECS_SCHED_ENTITY_INDEX(first[99 - i]));
+        assert_int_equal(ECS_SCHED_ENTITY_GENERATION(second[i]),
+                         ECS_SCHED_ENTITY_GENERATION(first[99 - i]) + 1);
+        assert_false(ecs_sched_is_alive(s.world, first[99 - i]));
+    }
+    assert_int_equal(ecs_sched_entity_count(s.world), 100);
+    check_and_destroy(s.world);
+}
+
+/* The handles spawned after `snap` is restored are the ones spawned right after it was
+   taken: the free indices come back in their order. */
+static void a_restore_gives_back_the_free_indices_in_their_order(void **state) {
+    world_setup s;
+    ecs_sched_entity made[50], after[20], again[20];
+    ecs_sched_snapshot *snap;
+    int i;
+    (void)state;
+    setup_world(&s);
+    assert_int_equal(ecs_sched_spawn_batch(s.world, 50, 1, &s.position, NULL, made), ECS_SCHED_OK);
+    for (i = 0; i < 50; i += 3) ecs_sched_despawn(s.world, made[i]);
+    snap = ecs_sched_snapshot_take(s.world);
+    assert_non_null(snap);
+    assert_int_equal(ecs_sched_spawn_batch(s.world, 20, 0, NULL, NULL, after), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_snapshot_restore(s.world, snap), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_world_check(s.world), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_spawn_batch(s.world, 20, 0, NULL, NULL, again), ECS_SCHED_OK);
+    for (i = 0; i < 20; i++) assert_int_equal(again[i], after[i]);
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(spawn_in_gives_each_id_its_value_whatever_the_order),
+        cmocka_unit_test(spawn_in_and_spawn_with_fill_the_same_table),
+        cmocka_unit_test(spawn_in_calls_the_observers_like_spawn_with),
+        cmocka_unit_test(bad_archetypes_are_refused_with_what_is_wrong),
+        cmocka_unit_test(a_batch_reuses_every_freed_index_newest_first_with_new_generations),
+        cmocka_unit_test(a_restore_gives_back_the_free_indices_in_their_order),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
