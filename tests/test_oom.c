@@ -878,6 +878,27 @@ static void run_scenario(void) {
         arrays[0] = ps; arrays[1] = vs; arrays[2] = NULL;
         check_result(ecs_sched_spawn_batch(world, 100, 3, ids, arrays, NULL), "spawn_batch");
     }
+    {   /* spawns into a known archetype, half despawned again: the stack of free indices
+           grows (or they are linked when it cannot), and a batch takes them back */
+        ecs_sched_id ids[2];
+        const void *values[2];
+        const ecs_sched_archetype *known;
+        ecs_sched_entity made[20];
+        Position p = {0, 0};
+        Velocity v = {0, 0};
+        int32_t k, made_count = 0;
+        ids[0] = pos; ids[1] = vel;
+        values[0] = &p; values[1] = &v;
+        known = ecs_sched_archetype_get(world, 2, ids);
+        if (!known) expect_clean_failure("archetype_get");
+        for (k = 0; known && k < 20; k++) {
+            made[made_count] = ecs_sched_spawn_in(world, known, values);
+            if (made[made_count] == ECS_SCHED_NULL_ENTITY) expect_clean_failure("spawn_in");
+            else made_count++;
+        }
+        for (k = 0; k < made_count; k += 2) check_result(ecs_sched_despawn(world, made[k]), "despawn");
+        check_result(ecs_sched_spawn_batch(world, 15, 1, &mass, NULL, NULL), "spawn_batch (reused)");
+    }
     for (i = 0; i < n; i++) {
         Mass m;
         m.kg = (float)i;
