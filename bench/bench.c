@@ -1104,6 +1104,7 @@ static void run_compile(bench_row *row) {
 }
 
 #include "spawn_rows.c"
+#include "unpack_rows.c"
 #include "schedule_rows.c"
 #include "state_rows.c"
 #include "app_rows.c"
@@ -1193,6 +1194,10 @@ static bench_row rows[] = {
     {"spawn_cold", "ns/entity", GOAL_RATIO, 4.0,
      "the same spawns into a warm world (indices recycled, the table's room there), interleaved",
      run_spawn_cold, 0, 0, 0, 0, ""},
+    {"get_by_handle", "ns/component", GOAL_VALUE, 2.9,
+     "the same values in arrays reached through a handle table by hand (index, generation "
+     "check, row), interleaved",
+     run_get_by_handle, 0, 0, 0, 0, ""},
     {"add_remove", "ns/op", GOAL_VALUE, 60.0,
      "raw loop writing a value and a presence flag per entity, then clearing the flag",
      run_add_remove, 0, 0, 0, 0, ""},

@@ -225,6 +225,8 @@ typedef struct ecs_sched__table {
     int32_t count;
     int32_t capacity;
     int32_t tick_count;
+    uint32_t column_map;              /* entries of the map from id to column after the type
+                                         (ids below it); 0: none, search the columns */
     ecs_sched_id *type;               /* sorted */
     ecs_sched__column *columns;       /* the sized components, sorted by id */
     ecs_sched_entity *entities;
@@ -794,7 +796,11 @@ static inline int32_t ecs_sched__type_find(const ecs_sched__table *t, ecs_sched_
     return lo < t->type_count && t->type[lo] == id ? lo : -1;
 }
 
-static inline int32_t ecs_sched__column_find(const ecs_sched__table *t, ecs_sched_id id) {
+/* Ids up to this many get a table's map from id to column (2 bytes each, per table): beyond,
+   the columns are searched. */
+#define ECS_SCHED__COLUMN_MAP_MAX 4096
+
+static int32_t ecs_sched__column_search(const ecs_sched__table *t, ecs_sched_id id) {
     int32_t lo = 0, hi = t->column_count;
     while (lo < hi) {
         int32_t mid = (lo + hi) / 2;
@@ -802,6 +808,13 @@ static inline int32_t ecs_sched__column_find(const ecs_sched__table *t, ecs_sche
         else hi = mid;
     }
     return lo < t->column_count && t->columns[lo].id == id ? lo : -1;
+}
+
+/* The column of a component, or -1: one load from the table's map, which follows its type,
+   instead of a search whose branches a get of several components in turn mispredicts. */
+static inline int32_t ecs_sched__column_find(const ecs_sched__table *t, ecs_sched_id id) {
+    if (id < t->column_map) return ((const int16_t *)(const void *)(t->type + t->type_count))[id];
+    return t->column_map ? -1 : ecs_sched__column_search(t, id);
 }
 
 static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t) {
@@ -835,12 +848,17 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
                                                  int32_t count, uint64_t hash) {
     ecs_sched__table *t;
     int32_t i, columns = 0, tracked = 0;
+    uint32_t map = 0;
     size_t bytes;
     unsigned char *block;
     for (i = 0; i < count; i++) {
-        columns += w->components[type[i]].size > 0;
+        if (w->components[type[i]].size > 0) {
+            columns++;
+            map = type[i] + 1;   /* the type is sorted: the last sized id decides */
+        }
         tracked += w->components[type[i]].tracked;
     }
+    if (map > ECS_SCHED__COLUMN_MAP_MAX) map = 0;
     if (!ECS_SCHED__GROW(&w->env, w->tables, &w->table_capacity, w->table_count + 1) ||
         !ecs_sched__map_reserve(&w->env, &w->types, 1)) {
         ecs_sched__out_of_memory(w, "creating an archetype table");
@@ -851,13 +869,15 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
         return NULL;
     }
     bytes = sizeof *t + (size_t)columns * sizeof(ecs_sched__column) +
-            (size_t)tracked * sizeof(ecs_sched__ticks) + (size_t)count * sizeof(ecs_sched_id);
+            (size_t)tracked * sizeof(ecs_sched__ticks) + (size_t)count * sizeof(ecs_sched_id) +
+            (size_t)map * sizeof(int16_t);
     block = (unsigned char *)ecs_sched__calloc(&w->env, bytes);
     if (!block) {
         ecs_sched__out_of_memory(w, "creating an archetype table");
         return NULL;
     }
-    /* one block: the table, then its columns, its tick columns, and its type */
+    /* one block: the table, then its columns, its tick columns, its type, and its map from
+       id to column */
     t = (ecs_sched__table *)(void *)block;
     t->columns = (ecs_sched__column *)(void *)(block + sizeof *t);
     t->ticks = (ecs_sched__ticks *)(void *)(block + sizeof *t +
@@ -873,6 +893,12 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
         t->columns[t->column_count].id = type[i];
         t->columns[t->column_count].size = size;
         t->column_count++;
+    }
+    t->column_map = map;
+    if (map) {
+        int16_t *column_of = (int16_t *)(void *)(t->type + count);
+        for (i = 0; i < (int32_t)map; i++) column_of[i] = -1;
+        for (i = 0; i < t->column_count; i++) column_of[t->columns[i].id] = (int16_t)i;
     }
     t->index = w->table_count;
     w->tables[w->table_count++] = t;

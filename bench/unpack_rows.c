@@ -1,0 +1,153 @@
+/* Reaching one entity's components by its handle: get_mut of one, two and three components
+   of each of 1M entities, in the order they were made. Included by bench.c. */
+
+#define UNPACK_COUNT 1000000
+
+typedef struct unpack_job {
+    ecs_sched_world *world;
+    ecs_sched_id pos, vel, mass;
+    ecs_sched_entity *ents;
+    int components;                  /* 1, 2 or 3 per entity */
+    /* the baseline: the same values in arrays, reached through a handle table by hand */
+    Position *raw_pos;
+    Velocity *raw_vel;
+    Mass *raw_mass;
+    uint32_t *raw_row;               /* by entity index */
+    uint32_t *raw_generation;
+} unpack_job;
+
+static BENCH_KERNEL double unpack_world(unpack_job *job) {
+    ecs_sched_world *w = job->world;
+    const ecs_sched_entity *ents = job->ents;
+    double sum = 0;
+    int32_t i;
+    if (job->components == 1) {
+        for (i = 0; i < UNPACK_COUNT; i++) {
+            Position *p = (Position *)ecs_sched_get_mut(w, ents[i], job->pos);
+            p->x += 1.0f;
+        }
+    } else if (job->components == 2) {
+        for (i = 0; i < UNPACK_COUNT; i++) {
+            Position *p = (Position *)ecs_sched_get_mut(w, ents[i], job->pos);
+            const Velocity *v = (const Velocity *)ecs_sched_get_mut(w, ents[i], job->vel);
+            p->x += v->x;
+        }
+    } else {
+        for (i = 0; i < UNPACK_COUNT; i++) {
+            Position *p = (Position *)ecs_sched_get_mut(w, ents[i], job->pos);
+            const Velocity *v = (const Velocity *)ecs_sched_get_mut(w, ents[i], job->vel);
+            const Mass *m = (const Mass *)ecs_sched_get_mut(w, ents[i], job->mass);
+            p->x += v->x * m->value;
+        }
+    }
+    sum += (double)((const Position *)ecs_sched_get(w, ents[0], job->pos))->x;
+    return sum;
+}
+
+/* By hand: the handle's index picks the row, its generation is checked, then the arrays. */
+static BENCH_KERNEL double unpack_raw(unpack_job *job) {
+    const ecs_sched_entity *ents = job->ents;
+    const uint32_t *rows = job->raw_row, *gens = job->raw_generation;
+    Position *pos = job->raw_pos;
+    const Velocity *vel = job->raw_vel;
+    const Mass *mass = job->raw_mass;
+    int32_t i;
+    for (i = 0; i < UNPACK_COUNT; i++) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(ents[i]);
+        uint32_t row;
+        if (gens[index] != ECS_SCHED_ENTITY_GENERATION(ents[i])) continue;
+        row = rows[index];
+        if (job->components == 1) pos[row].x += 1.0f;
+        else if (job->components == 2) pos[row].x += vel[row].x;
+        else pos[row].x += vel[row].x * mass[row].value;
+    }
+    return (double)pos[0].x;
+}
+
+static int unpack_world_loop(bench_row *row, void *state, int32_t reps) {
+    int32_t r;
+    (void)row;
+    for (r = 0; r < reps; r++) bench_sink += unpack_world((unpack_job *)state);
+    return 1;
+}
+
+static int unpack_raw_loop(bench_row *row, void *state, int32_t reps) {
+    int32_t r;
+    (void)row;
+    for (r = 0; r < reps; r++) bench_sink += unpack_raw((unpack_job *)state);
+    return 1;
+}
+
+static int unpack_make(bench_row *row, unpack_job *job) {
+    Position *pv = (Position *)xmalloc(UNPACK_COUNT * sizeof *pv);
+    Velocity *vv = (Velocity *)xmalloc(UNPACK_COUNT * sizeof *vv);
+    Mass *mv = (Mass *)xmalloc(UNPACK_COUNT * sizeof *mv);
+    ecs_sched_id ids[3];
+    const void *arrays[3];
+    uint32_t max_index = 0;
+    int32_t i;
+    fill_values(pv, vv, UNPACK_COUNT);
+    for (i = 0; i < UNPACK_COUNT; i++) mv[i].value = 1.0f;
+    job->world = make_world(NULL, &job->pos, &job->vel);
+    job->mass = job->world ? ECS_SCHED_COMPONENT(job->world, Mass) : 0;
+    job->ents = (ecs_sched_entity *)xmalloc(UNPACK_COUNT * sizeof *job->ents);
+    ids[0] = job->pos; ids[1] = job->vel; ids[2] = job->mass;
+    arrays[0] = pv; arrays[1] = vv; arrays[2] = mv;
+    if (!job->mass ||
+        ecs_sched_spawn_batch(job->world, UNPACK_COUNT, 3, ids, arrays, job->ents) != ECS_SCHED_OK) {
+        fail(row, "setting up 1M entities", job->world);
+        free(pv); free(vv); free(mv);
+        return 0;
+    }
+    for (i = 0; i < UNPACK_COUNT; i++) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(job->ents[i]);
+        if (index > max_index) max_index = index;
+    }
+    job->raw_row = (uint32_t *)xmalloc((max_index + 1) * sizeof *job->raw_row);
+    job->raw_generation = (uint32_t *)xmalloc((max_index + 1) * sizeof *job->raw_generation);
+    for (i = 0; i < UNPACK_COUNT; i++) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(job->ents[i]);
+        job->raw_row[index] = (uint32_t)i;
+        job->raw_generation[index] = ECS_SCHED_ENTITY_GENERATION(job->ents[i]);
+    }
+    job->raw_pos = pv;
+    job->raw_vel = vv;
+    job->raw_mass = mv;
+    return 1;
+}
+
+static void unpack_free(unpack_job *job) {
+    if (job->world) ecs_sched_world_destroy(job->world);
+    free(job->ents);
+    free(job->raw_pos); free(job->raw_vel); free(job->raw_mass);
+    free(job->raw_row); free(job->raw_generation);
+}
+
+/* ns per component reached: the row is two components per entity; one and three are in the
+   note. */
+static void run_get_by_handle(bench_row *row) {
+    unpack_job two, one, three, raw_two;
+    bench_sampling s = sampling(1, UNPACK_COUNT * 2.0);
+    bench_medians m;
+    memset(&two, 0, sizeof two);
+    if (!unpack_make(row, &two)) {
+        unpack_free(&two);
+        return;
+    }
+    two.components = 2;
+    one = three = raw_two = two;
+    one.components = 1;
+    three.components = 3;
+    s.baseline = looped(unpack_raw_loop, &raw_two);
+    s.measured = looped(unpack_world_loop, &two);
+    s.extras[0] = looped(unpack_world_loop, &one);
+    s.extras[1] = looped(unpack_world_loop, &three);
+    if (sample_row(row, &s, &m)) {
+        /* the extras were divided by two components' count */
+        appendf(row, "%d entities with Position, Velocity and Mass (one table), handles in the "
+                     "order made; ecs_sched_get_mut per component: %.2f ns per component for "
+                     "one per entity, %.2f for two (the row), %.2f for three",
+                UNPACK_COUNT, m.extras[0] * 2.0, m.value, m.extras[1] * 2.0 / 3.0);
+    }
+    unpack_free(&two);
+}
