@@ -11839,7 +11839,7 @@ static bool ecs_sched__implicit_set(const ecs_sched__schedule *s, int32_t name) 
 }
 
 /* Numbers the sets, groups systems by name, and refuses a name used for both. */
-static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     uint32_t i;
     int32_t *fill;
@@ -11913,7 +11913,7 @@ static void ecs_sched__print_instances(ecs_sched__build *b, const ecs_sched__nam
 /* Refuses (as the setting asks) an ordering or an ambiguous_with entry that names several
    systems at once: it ties what names it to every one of them, which is rarely what was
    meant. */
-static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     int kind;
     char label[160];
@@ -12152,7 +12152,7 @@ static ecs_sched_result ecs_sched__collect_members(ecs_sched__build *b) {
 }
 
 /* The set hierarchy: who is in what, checked, with ancestors, depths and members. */
-static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
     ecs_sched_result result = ecs_sched__collect_memberships(b);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_hierarchy_cycle(b);
     if (result == ECS_SCHED_OK) result = ecs_sched__compute_ancestors(b);
@@ -12529,7 +12529,7 @@ static ecs_sched_result ecs_sched__check_dependency_cycle(ecs_sched__build *b, b
 /* Checks each dependency and flattens it into flat, then looks for cycles. Half a million
    relations are nothing unusual (each set after every earlier one), so this loop is kept
    tight: a relation at a time, the checks only where a node is in a set. */
-static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
     const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_BEFORE];
     bool empty_set = false;
     uint32_t r;
@@ -12630,7 +12630,7 @@ static void ecs_sched__print_first_mention(ecs_sched__build *b, int32_t name) {
 /* A name that an ordering or ambiguous_with gives, but that nothing in the schedule carries:
    no system has it, no system or set is in it, and it is never configured. Most often a
    typo, which would silently drop the ordering. */
-static ecs_sched_result ecs_sched__check_unknown_sets(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__check_unknown_sets(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     int32_t set;
     for (set = 0; set < b->set_count; set++) {
@@ -12856,7 +12856,7 @@ static bool ecs_sched__ordered(const ecs_sched__build *b, int32_t x, int32_t y) 
    another path implies and that places no sync point of its own: the order, the sync points
    and the plan's edges come out the same, and dense orderings (each set after all the earlier
    ones) stay small. With a cycle every edge is kept, for the search that names it. */
-static ecs_sched_result ecs_sched__flatten(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__flatten(ecs_sched__build *b) {
     if (!ecs_sched__find_carriers(b)) return ecs_sched__oom(b);
     if (b->flat && b->flat_ordered == b->system_count &&
         (!ecs_sched__keep_sync_edges(b) || !ecs_sched__keep_unimplied_edges(b))) {
@@ -13039,7 +13039,7 @@ static ecs_sched_result ecs_sched__report_flattened_cycle(ecs_sched__build *b, c
     return ecs_sched__build_fail(b, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
 }
 
-static ecs_sched_result ecs_sched__order_systems(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__order_systems(ecs_sched__build *b) {
     int32_t n, *path;
     b->order = ECS_SCHED__ALLOC_N(b, int32_t, b->system_count);
     b->key = ECS_SCHED__ALLOC_N(b, int32_t, b->system_count + 64);
@@ -13061,7 +13061,7 @@ static ecs_sched_result ecs_sched__order_systems(ecs_sched__build *b) {
 
 #define ECS_SCHED__MAX_REPORTED_PAIRS 64  /* ambiguous pairs listed in one message */
 
-static ecs_sched_result ecs_sched__check_condition_access(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__check_condition_access(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     uint32_t g;
     char label[160];
@@ -13182,7 +13182,7 @@ static bool ecs_sched__group_query_uses(ecs_sched__build *b) {
 }
 
 /* What each system touches, its conditions and those of its sets included. */
-static ecs_sched_result ecs_sched__compute_access(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__compute_access(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     int32_t i;
     uint32_t g;
@@ -13557,7 +13557,7 @@ static bool ecs_sched__scan_pairs(ecs_sched__build *b, ecs_sched__pair_scan *sca
 
 /* Finds the pairs of systems that no path orders and that must not run at once; reports those
    whose access conflicts as ambiguities, unless silenced. */
-static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
     ecs_sched__pair_scan scan;
     ecs_sched_result result;
     int32_t k;
@@ -13742,7 +13742,7 @@ static bool ecs_sched__needs_sync(const ecs_sched__build *b, int32_t v, int32_t 
    than a predecessor whose edge needs a sync point, or that it is itself an explicit sync
    point. The edges that need a sync point for distance d share one: the first explicit sync
    point at that distance, else an automatic one, numbered after the systems. */
-static ecs_sched_result ecs_sched__place_sync_points(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__place_sync_points(ecs_sched__build *b) {
     const ecs_sched__csr *g = &b->successors;
     int32_t S = b->system_count, i, e;
     const uint8_t *explicit_sync = b->explicit_sync;
@@ -13779,7 +13779,7 @@ static ecs_sched_result ecs_sched__place_sync_points(ecs_sched__build *b) {
 
 /* The dependencies between plan nodes: each one between systems, and the same through the
    sync point it needs. Many edges share a sync point: the repeats are dropped. */
-static ecs_sched_result ecs_sched__connect_plan_nodes(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__connect_plan_nodes(ecs_sched__build *b) {
     const ecs_sched__csr *g = &b->successors;
     ecs_sched__edges list;
     int64_t count = 0;
@@ -13862,7 +13862,7 @@ static bool ecs_sched__bind_plan_order(ecs_sched__build *b) {
 
 /* The plan's order: the systems' tie-break keys, the sync points after them in the order
    they were numbered; then, when the executor may run nodes at once, the binding edges. */
-static ecs_sched_result ecs_sched__order_plan(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__order_plan(ecs_sched__build *b) {
     int32_t N = b->plan_node_count, S = b->system_count, i;
     int32_t *key = ECS_SCHED__ALLOC_N(b, int32_t, N);
     b->plan_order = ECS_SCHED__ALLOC_N(b, int32_t, N);
@@ -13879,7 +13879,8 @@ static ecs_sched_result ecs_sched__order_plan(ecs_sched__build *b) {
 
 /* The sets with conditions become the plan's sets, numbered in the order their first
    condition was added. */
-static ecs_sched_result ecs_sched__number_plan_sets(ecs_sched__build *b, ecs_sched__plan *plan) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__number_plan_sets(ecs_sched__build *b,
+                                                                        ecs_sched__plan *plan) {
     const ecs_sched__schedule *s = b->s;
     int32_t S = b->system_count, i;
     uint32_t k;
@@ -13901,7 +13902,8 @@ static ecs_sched_result ecs_sched__number_plan_sets(ecs_sched__build *b, ecs_sch
 #define ECS_SCHED__PLAN_ALLOC_N(plan, type, n) \
     ((type *)ecs_sched__arena_alloc(&(plan)->arena, sizeof(type) * ((size_t)(n) + 1)))
 
-static ecs_sched_result ecs_sched__allocate_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__allocate_plan(ecs_sched__build *b,
+                                                                     ecs_sched__plan *plan) {
     int32_t N = b->plan_node_count;
     plan->node_count = N;
     plan->nodes = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_node, N);
@@ -13923,7 +13925,8 @@ static ecs_sched_result ecs_sched__allocate_plan(ecs_sched__build *b, ecs_sched_
 
 /* The conditions, in one array: those of the plan sets first, grouped per set, then each
    system's own. Each node gets its system, its flags and its access. */
-static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_sched__build *b, ecs_sched__plan *plan) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_sched__build *b,
+                                                                           ecs_sched__plan *plan) {
     const ecs_sched__schedule *s = b->s;
     int32_t S = b->system_count, at = 0, set, i;
     size_t words = 4 * (size_t)b->access_words;   /* per node */
@@ -13987,7 +13990,8 @@ static int32_t ecs_sched__guard_sets_of(const ecs_sched__build *b, int32_t i, in
 }
 
 /* Each system's guarding plan sets, outermost first. */
-static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b, ecs_sched__plan *plan) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b,
+                                                                       ecs_sched__plan *plan) {
     int32_t S = b->system_count, total = 0, at = 0, set, i;
     int32_t *depth_of_plan_set = ECS_SCHED__ALLOC_N(b, int32_t, plan->set_count);
     if (!depth_of_plan_set) return ecs_sched__oom(b);
@@ -14016,7 +14020,8 @@ static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b, ecs_sche
 
 /* The bound edges no other path implies, as plan positions, and each node's dependency count;
    the systems with command buffers, in plan order. */
-static ecs_sched_result ecs_sched__plan_successors(ecs_sched__build *b, ecs_sched__plan *plan) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_successors(ecs_sched__build *b,
+                                                                       ecs_sched__plan *plan) {
     const ecs_sched__csr *g = &b->plan_bound;
     const uint8_t *keep = ecs_sched__reduced_edges(b, g, b->plan_order, b->plan_position,
                                                    b->plan_node_count);
@@ -14038,7 +14043,8 @@ static ecs_sched_result ecs_sched__plan_successors(ecs_sched__build *b, ecs_sche
     return ECS_SCHED_OK;
 }
 
-static ecs_sched_result ecs_sched__plan_ambiguities(ecs_sched__build *b, ecs_sched__plan *plan) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_ambiguities(ecs_sched__build *b,
+                                                                        ecs_sched__plan *plan) {
     int32_t i;
     for (i = 0; i < 2 * b->ambiguous_count; i++) {
         plan->ambiguous[i] = b->plan_position[b->ambiguous[i]];
@@ -14047,7 +14053,8 @@ static ecs_sched_result ecs_sched__plan_ambiguities(ecs_sched__build *b, ecs_sch
     return ECS_SCHED_OK;
 }
 
-static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b,
+                                                                 ecs_sched__plan *plan) {
     ecs_sched_result result = ecs_sched__place_sync_points(b);
     if (result == ECS_SCHED_OK) result = ecs_sched__connect_plan_nodes(b);
     if (result == ECS_SCHED_OK) result = ecs_sched__order_plan(b);

@@ -7,7 +7,7 @@
 
 #define ECS_SCHED__MAX_REPORTED_PAIRS 64  /* ambiguous pairs listed in one message */
 
-static ecs_sched_result ecs_sched__check_condition_access(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__check_condition_access(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     uint32_t g;
     char label[160];
@@ -128,7 +128,7 @@ static bool ecs_sched__group_query_uses(ecs_sched__build *b) {
 }
 
 /* What each system touches, its conditions and those of its sets included. */
-static ecs_sched_result ecs_sched__compute_access(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__compute_access(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     int32_t i;
     uint32_t g;
@@ -503,7 +503,7 @@ static bool ecs_sched__scan_pairs(ecs_sched__build *b, ecs_sched__pair_scan *sca
 
 /* Finds the pairs of systems that no path orders and that must not run at once; reports those
    whose access conflicts as ambiguities, unless silenced. */
-static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__check_ambiguities(ecs_sched__build *b) {
     ecs_sched__pair_scan scan;
     ecs_sched_result result;
     int32_t k;

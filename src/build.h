@@ -259,7 +259,7 @@ static bool ecs_sched__implicit_set(const ecs_sched__schedule *s, int32_t name) 
 }
 
 /* Numbers the sets, groups systems by name, and refuses a name used for both. */
-static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__resolve_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     uint32_t i;
     int32_t *fill;
@@ -333,7 +333,7 @@ static void ecs_sched__print_instances(ecs_sched__build *b, const ecs_sched__nam
 /* Refuses (as the setting asks) an ordering or an ambiguous_with entry that names several
    systems at once: it ties what names it to every one of them, which is rarely what was
    meant. */
-static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__check_duplicate_names(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     int kind;
     char label[160];
@@ -572,7 +572,7 @@ static ecs_sched_result ecs_sched__collect_members(ecs_sched__build *b) {
 }
 
 /* The set hierarchy: who is in what, checked, with ancestors, depths and members. */
-static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__build_hierarchy(ecs_sched__build *b) {
     ecs_sched_result result = ecs_sched__collect_memberships(b);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_hierarchy_cycle(b);
     if (result == ECS_SCHED_OK) result = ecs_sched__compute_ancestors(b);
@@ -949,7 +949,7 @@ static ecs_sched_result ecs_sched__check_dependency_cycle(ecs_sched__build *b, b
 /* Checks each dependency and flattens it into flat, then looks for cycles. Half a million
    relations are nothing unusual (each set after every earlier one), so this loop is kept
    tight: a relation at a time, the checks only where a node is in a set. */
-static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__collect_dependencies(ecs_sched__build *b) {
     const ecs_sched__relations *list = &b->s->relations[ECS_SCHED__REL_BEFORE];
     bool empty_set = false;
     uint32_t r;
@@ -1050,7 +1050,7 @@ static void ecs_sched__print_first_mention(ecs_sched__build *b, int32_t name) {
 /* A name that an ordering or ambiguous_with gives, but that nothing in the schedule carries:
    no system has it, no system or set is in it, and it is never configured. Most often a
    typo, which would silently drop the ordering. */
-static ecs_sched_result ecs_sched__check_unknown_sets(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__check_unknown_sets(ecs_sched__build *b) {
     ecs_sched__schedule *s = b->s;
     int32_t set;
     for (set = 0; set < b->set_count; set++) {
@@ -1276,7 +1276,7 @@ static bool ecs_sched__ordered(const ecs_sched__build *b, int32_t x, int32_t y) 
    another path implies and that places no sync point of its own: the order, the sync points
    and the plan's edges come out the same, and dense orderings (each set after all the earlier
    ones) stay small. With a cycle every edge is kept, for the search that names it. */
-static ecs_sched_result ecs_sched__flatten(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__flatten(ecs_sched__build *b) {
     if (!ecs_sched__find_carriers(b)) return ecs_sched__oom(b);
     if (b->flat && b->flat_ordered == b->system_count &&
         (!ecs_sched__keep_sync_edges(b) || !ecs_sched__keep_unimplied_edges(b))) {
@@ -1459,7 +1459,7 @@ static ecs_sched_result ecs_sched__report_flattened_cycle(ecs_sched__build *b, c
     return ecs_sched__build_fail(b, ECS_SCHED_ERR_DEPENDENCY_CYCLE);
 }
 
-static ecs_sched_result ecs_sched__order_systems(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__order_systems(ecs_sched__build *b) {
     int32_t n, *path;
     b->order = ECS_SCHED__ALLOC_N(b, int32_t, b->system_count);
     b->key = ECS_SCHED__ALLOC_N(b, int32_t, b->system_count + 64);

@@ -170,7 +170,7 @@ static bool ecs_sched__needs_sync(const ecs_sched__build *b, int32_t v, int32_t 
    than a predecessor whose edge needs a sync point, or that it is itself an explicit sync
    point. The edges that need a sync point for distance d share one: the first explicit sync
    point at that distance, else an automatic one, numbered after the systems. */
-static ecs_sched_result ecs_sched__place_sync_points(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__place_sync_points(ecs_sched__build *b) {
     const ecs_sched__csr *g = &b->successors;
     int32_t S = b->system_count, i, e;
     const uint8_t *explicit_sync = b->explicit_sync;
@@ -207,7 +207,7 @@ static ecs_sched_result ecs_sched__place_sync_points(ecs_sched__build *b) {
 
 /* The dependencies between plan nodes: each one between systems, and the same through the
    sync point it needs. Many edges share a sync point: the repeats are dropped. */
-static ecs_sched_result ecs_sched__connect_plan_nodes(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__connect_plan_nodes(ecs_sched__build *b) {
     const ecs_sched__csr *g = &b->successors;
     ecs_sched__edges list;
     int64_t count = 0;
@@ -290,7 +290,7 @@ static bool ecs_sched__bind_plan_order(ecs_sched__build *b) {
 
 /* The plan's order: the systems' tie-break keys, the sync points after them in the order
    they were numbered; then, when the executor may run nodes at once, the binding edges. */
-static ecs_sched_result ecs_sched__order_plan(ecs_sched__build *b) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__order_plan(ecs_sched__build *b) {
     int32_t N = b->plan_node_count, S = b->system_count, i;
     int32_t *key = ECS_SCHED__ALLOC_N(b, int32_t, N);
     b->plan_order = ECS_SCHED__ALLOC_N(b, int32_t, N);
@@ -307,7 +307,8 @@ static ecs_sched_result ecs_sched__order_plan(ecs_sched__build *b) {
 
 /* The sets with conditions become the plan's sets, numbered in the order their first
    condition was added. */
-static ecs_sched_result ecs_sched__number_plan_sets(ecs_sched__build *b, ecs_sched__plan *plan) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__number_plan_sets(ecs_sched__build *b,
+                                                                        ecs_sched__plan *plan) {
     const ecs_sched__schedule *s = b->s;
     int32_t S = b->system_count, i;
     uint32_t k;
@@ -329,7 +330,8 @@ static ecs_sched_result ecs_sched__number_plan_sets(ecs_sched__build *b, ecs_sch
 #define ECS_SCHED__PLAN_ALLOC_N(plan, type, n) \
     ((type *)ecs_sched__arena_alloc(&(plan)->arena, sizeof(type) * ((size_t)(n) + 1)))
 
-static ecs_sched_result ecs_sched__allocate_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__allocate_plan(ecs_sched__build *b,
+                                                                     ecs_sched__plan *plan) {
     int32_t N = b->plan_node_count;
     plan->node_count = N;
     plan->nodes = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_node, N);
@@ -351,7 +353,8 @@ static ecs_sched_result ecs_sched__allocate_plan(ecs_sched__build *b, ecs_sched_
 
 /* The conditions, in one array: those of the plan sets first, grouped per set, then each
    system's own. Each node gets its system, its flags and its access. */
-static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_sched__build *b, ecs_sched__plan *plan) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_sched__build *b,
+                                                                           ecs_sched__plan *plan) {
     const ecs_sched__schedule *s = b->s;
     int32_t S = b->system_count, at = 0, set, i;
     size_t words = 4 * (size_t)b->access_words;   /* per node */
@@ -415,7 +418,8 @@ static int32_t ecs_sched__guard_sets_of(const ecs_sched__build *b, int32_t i, in
 }
 
 /* Each system's guarding plan sets, outermost first. */
-static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b, ecs_sched__plan *plan) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b,
+                                                                       ecs_sched__plan *plan) {
     int32_t S = b->system_count, total = 0, at = 0, set, i;
     int32_t *depth_of_plan_set = ECS_SCHED__ALLOC_N(b, int32_t, plan->set_count);
     if (!depth_of_plan_set) return ecs_sched__oom(b);
@@ -444,7 +448,8 @@ static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b, ecs_sche
 
 /* The bound edges no other path implies, as plan positions, and each node's dependency count;
    the systems with command buffers, in plan order. */
-static ecs_sched_result ecs_sched__plan_successors(ecs_sched__build *b, ecs_sched__plan *plan) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_successors(ecs_sched__build *b,
+                                                                       ecs_sched__plan *plan) {
     const ecs_sched__csr *g = &b->plan_bound;
     const uint8_t *keep = ecs_sched__reduced_edges(b, g, b->plan_order, b->plan_position,
                                                    b->plan_node_count);
@@ -466,7 +471,8 @@ static ecs_sched_result ecs_sched__plan_successors(ecs_sched__build *b, ecs_sche
     return ECS_SCHED_OK;
 }
 
-static ecs_sched_result ecs_sched__plan_ambiguities(ecs_sched__build *b, ecs_sched__plan *plan) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_ambiguities(ecs_sched__build *b,
+                                                                        ecs_sched__plan *plan) {
     int32_t i;
     for (i = 0; i < 2 * b->ambiguous_count; i++) {
         plan->ambiguous[i] = b->plan_position[b->ambiguous[i]];
@@ -475,7 +481,8 @@ static ecs_sched_result ecs_sched__plan_ambiguities(ecs_sched__build *b, ecs_sch
     return ECS_SCHED_OK;
 }
 
-static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b, ecs_sched__plan *plan) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b,
+                                                                 ecs_sched__plan *plan) {
     ecs_sched_result result = ecs_sched__place_sync_points(b);
     if (result == ECS_SCHED_OK) result = ecs_sched__connect_plan_nodes(b);
     if (result == ECS_SCHED_OK) result = ecs_sched__order_plan(b);
