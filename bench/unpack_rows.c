@@ -32,6 +32,14 @@ static BENCH_KERNEL double unpack_world(unpack_job *job) {
             const Velocity *v = (const Velocity *)ecs_sched_get_mut(w, ents[i], job->vel);
             p->x += v->x;
         }
+    } else if (job->components == 4) {   /* three, with one ecs_sched_get_mut_many */
+        ecs_sched_id ids[3];
+        void *out[3];
+        ids[0] = job->pos; ids[1] = job->vel; ids[2] = job->mass;
+        for (i = 0; i < UNPACK_COUNT; i++) {
+            if (ecs_sched_get_mut_many(w, ents[i], 3, ids, out) != ECS_SCHED_OK) return -1.0;
+            ((Position *)out[0])->x += ((const Velocity *)out[1])->x * ((const Mass *)out[2])->value;
+        }
     } else {
         for (i = 0; i < UNPACK_COUNT; i++) {
             Position *p = (Position *)ecs_sched_get_mut(w, ents[i], job->pos);
@@ -126,7 +134,7 @@ static void unpack_free(unpack_job *job) {
 /* ns per component reached: the row is two components per entity; one and three are in the
    note. */
 static void run_get_by_handle(bench_row *row) {
-    unpack_job two, one, three, raw_two;
+    unpack_job two, one, three, many, raw_two;
     bench_sampling s = sampling(1, UNPACK_COUNT * 2.0);
     bench_medians m;
     memset(&two, 0, sizeof two);
@@ -135,19 +143,23 @@ static void run_get_by_handle(bench_row *row) {
         return;
     }
     two.components = 2;
-    one = three = raw_two = two;
+    one = three = many = raw_two = two;
     one.components = 1;
     three.components = 3;
+    many.components = 4;
     s.baseline = looped(unpack_raw_loop, &raw_two);
     s.measured = looped(unpack_world_loop, &two);
     s.extras[0] = looped(unpack_world_loop, &one);
     s.extras[1] = looped(unpack_world_loop, &three);
+    s.extras[2] = looped(unpack_world_loop, &many);
     if (sample_row(row, &s, &m)) {
         /* the extras were divided by two components' count */
         appendf(row, "%d entities with Position, Velocity and Mass (one table), handles in the "
                      "order made; ecs_sched_get_mut per component: %.2f ns per component for "
-                     "one per entity, %.2f for two (the row), %.2f for three",
-                UNPACK_COUNT, m.extras[0] * 2.0, m.value, m.extras[1] * 2.0 / 3.0);
+                     "one per entity, %.2f for two (the row), %.2f for three; three with one "
+                     "ecs_sched_get_mut_many: %.2f per component",
+                UNPACK_COUNT, m.extras[0] * 2.0, m.value, m.extras[1] * 2.0 / 3.0,
+                m.extras[2] * 2.0 / 3.0);
     }
     unpack_free(&two);
 }

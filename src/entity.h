@@ -48,6 +48,16 @@ ECS_SCHED_API void *ecs_sched_get_mut(ecs_sched_world *world, ecs_sched_entity e
                                       ecs_sched_id id);
 ECS_SCHED_API bool ecs_sched_has(const ecs_sched_world *world, ecs_sched_entity entity,
                                  ecs_sched_id id);
+/* Several components of one entity found with one lookup of the entity: out[i] gets the
+   value of ids[i], as ecs_sched_get (const) or ecs_sched_get_mut (overrides inherited ones
+   first, then takes every pointer, so none is left stale by a move) would give it. All or
+   nothing: on failure (the error names the entity and the component) out is not to be used. */
+ECS_SCHED_API ecs_sched_result ecs_sched_get_many(ecs_sched_world *world, ecs_sched_entity entity,
+                                                  int32_t count, const ecs_sched_id *ids,
+                                                  const void **out);
+ECS_SCHED_API ecs_sched_result ecs_sched_get_mut_many(ecs_sched_world *world,
+                                                      ecs_sched_entity entity, int32_t count,
+                                                      const ecs_sched_id *ids, void **out);
 
 /*@@ implementation @@*/
 /* entity: spawning, despawning, and the components of one entity: each moves the entity
@@ -625,6 +635,71 @@ void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id)
     }
     if (value && w->components[id].tracked) ecs_sched__value_changed(w, e, id);
     return value;
+}
+
+/* The values of an entity's own components, looked up once: false when one is not its own
+   (or the entity is not live), and the caller goes the long way. */
+static inline bool ecs_sched__owned_values(const ecs_sched_world *w, ecs_sched_entity e,
+                                           int32_t count, const ecs_sched_id *ids, void **out) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    const ecs_sched__record *r;
+    const ecs_sched__table *t;
+    int32_t k;
+    if (index >= w->record_count) return false;
+    r = &w->records[index];
+    if (r->generation != ECS_SCHED_ENTITY_GENERATION(e) || r->table >= ECS_SCHED__RESERVED) {
+        return false;
+    }
+    t = w->tables[r->table];
+    for (k = 0; k < count; k++) {
+        int32_t column = ecs_sched__column_find(t, ids[k]);
+        if (column < 0) return false;
+        out[k] = ecs_sched__cell(t, column, r->row);
+    }
+    return true;
+}
+
+static inline ecs_sched_result ecs_sched__many_refused(ecs_sched_world *w, int32_t count,
+                                                       const ecs_sched_id *ids,
+                                                       const char *operation) {
+    if (count < 0 || (count > 0 && !ids)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "%s: %d components (ids must not be NULL)", operation,
+                               (int)count);
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_get_many(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
+                                    const ecs_sched_id *ids, const void **out) {
+    int32_t k;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__many_refused(w, count, ids, "get_many") != ECS_SCHED_OK) {
+        return w->env.last_result;
+    }
+    if (ecs_sched__owned_values(w, e, count, ids, (void **)(void *)out)) return ECS_SCHED_OK;
+    for (k = 0; k < count; k++) {
+        if (!(out[k] = ecs_sched__value(w, e, ids[k]))) return w->env.last_result;
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_get_mut_many(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
+                                        const ecs_sched_id *ids, void **out) {
+    int32_t k;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__many_refused(w, count, ids, "get_mut_many") != ECS_SCHED_OK) {
+        return w->env.last_result;
+    }
+    if (ecs_sched__owned_values(w, e, count, ids, out) && !w->inherit && !w->ticks_on) {
+        return ECS_SCHED_OK;
+    }
+    /* overrides (which move the entity) and change ticks first, pointers after */
+    for (k = 0; k < count; k++) {
+        if (!ecs_sched_get_mut(w, e, ids[k])) return w->env.last_result;
+    }
+    for (k = 0; k < count; k++) out[k] = ecs_sched__value(w, e, ids[k]);
+    return ECS_SCHED_OK;
 }
 
 const void *ecs_sched_get(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {

@@ -1,5 +1,6 @@
-/* Spawn paths for speed: spawning straight into an archetype got ahead, and batches into
-   recycled indices. Each gives the same entities as ecs_sched_spawn_with. */
+/* Paths for speed: spawning straight into an archetype got ahead, batches into recycled
+   indices, several components of one entity with one lookup. Each gives what the plain
+   calls give. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -166,6 +167,72 @@ static void a_restore_gives_back_the_free_indices_in_their_order(void **state) {
     check_and_destroy(s.world);
 }
 
+/* ---- several components of one entity ---- */
+
+static void get_many_gives_what_get_gives_for_each_id(void **state) {
+    world_setup s;
+    Position p = {1, 2};
+    Velocity v = {3, 4};
+    ecs_sched_id ids[2];
+    const void *values[2];
+    const void *out[2];
+    void *mut[2];
+    ecs_sched_entity e;
+    (void)state;
+    setup_world(&s);
+    ids[0] = s.velocity; ids[1] = s.position;
+    values[0] = &v; values[1] = &p;
+    e = ecs_sched_spawn_with(s.world, 2, ids, values);
+    assert_int_equal(ecs_sched_get_many(s.world, e, 2, ids, out), ECS_SCHED_OK);
+    assert_ptr_equal(out[0], ecs_sched_get(s.world, e, s.velocity));
+    assert_ptr_equal(out[1], ecs_sched_get(s.world, e, s.position));
+    assert_int_equal(ecs_sched_get_mut_many(s.world, e, 2, ids, mut), ECS_SCHED_OK);
+    assert_ptr_equal(mut[0], out[0]);
+    assert_ptr_equal(mut[1], out[1]);
+    check_and_destroy(s.world);
+}
+
+static void get_mut_many_overrides_an_inherited_value_before_taking_any_pointer(void **state) {
+    world_setup s;
+    Health h = {50};
+    Position p = {7, 8};
+    ecs_sched_entity base, e;
+    ecs_sched_id ids[2];
+    void *out[2];
+    (void)state;
+    setup_world(&s);
+    base = ecs_sched_spawn_with(s.world, 1, &s.health, (const void *[]){&h});
+    e = ecs_sched_spawn_with(s.world, 1, &s.position, (const void *[]){&p});
+    assert_int_equal(ecs_sched_relate(s.world, e, ecs_sched_is_a(s.world), base, NULL),
+                     ECS_SCHED_OK);
+    ids[0] = s.position; ids[1] = s.health;
+    assert_int_equal(ecs_sched_get_mut_many(s.world, e, 2, ids, out), ECS_SCHED_OK);
+    assert_true(ecs_sched_owns(s.world, e, s.health));     /* overridden: a copy of its own */
+    assert_int_equal(((Health *)out[1])->hp, 50);
+    assert_true(((Position *)out[0])->x == 7);              /* not left behind by the move */
+    assert_ptr_equal(out[0], ecs_sched_get(s.world, e, s.position));
+    ((Health *)out[1])->hp = 10;
+    assert_int_equal(((const Health *)ecs_sched_get(s.world, base, s.health))->hp, 50);
+    check_and_destroy(s.world);
+}
+
+static void get_many_names_the_component_an_entity_lacks(void **state) {
+    world_setup s;
+    ecs_sched_id ids[2];
+    const void *out[2];
+    ecs_sched_entity e;
+    (void)state;
+    setup_world(&s);
+    e = ecs_sched_spawn_with(s.world, 1, &s.position, NULL);
+    ids[0] = s.position; ids[1] = s.velocity;
+    assert_int_equal(ecs_sched_get_many(s.world, e, 2, ids, out), ECS_SCHED_ERR_MISSING_COMPONENT);
+    assert_non_null(strstr(ecs_sched_last_error(s.world), "Velocity"));
+    assert_int_equal(ecs_sched_get_many(s.world, e, -1, ids, out), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    ecs_sched_despawn(s.world, e);
+    assert_int_equal(ecs_sched_get_many(s.world, e, 1, ids, out), ECS_SCHED_ERR_STALE_ENTITY);
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spawn_in_gives_each_id_its_value_whatever_the_order),
@@ -174,6 +241,9 @@ int main(void) {
         cmocka_unit_test(bad_archetypes_are_refused_with_what_is_wrong),
         cmocka_unit_test(a_batch_reuses_every_freed_index_newest_first_with_new_generations),
         cmocka_unit_test(a_restore_gives_back_the_free_indices_in_their_order),
+        cmocka_unit_test(get_many_gives_what_get_gives_for_each_id),
+        cmocka_unit_test(get_mut_many_overrides_an_inherited_value_before_taking_any_pointer),
+        cmocka_unit_test(get_many_names_the_component_an_entity_lacks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
