@@ -6457,10 +6457,17 @@ static int32_t ecs_sched__column_search(const ecs_sched__table *t, ecs_sched_id 
     return lo < t->column_count && t->columns[lo].id == id ? lo : -1;
 }
 
-/* The column of a component, or -1: one load from the table's map, which follows its type,
-   instead of a search whose branches a get of several components in turn mispredicts. */
+/* A table's map from id to column: it follows the type in the table's block. */
+static inline int16_t *ecs_sched__column_map(const ecs_sched__table *t) {
+    unsigned char *after_type = (unsigned char *)(void *)t->type +
+                                (size_t)t->type_count * sizeof *t->type;
+    return (int16_t *)(void *)after_type;
+}
+
+/* The column of a component, or -1: one load from the table's map, instead of a search whose
+   branches a get of several components in turn mispredicts. */
 static inline int32_t ecs_sched__column_find(const ecs_sched__table *t, ecs_sched_id id) {
-    if (id < t->column_map) return ((const int16_t *)(const void *)(t->type + t->type_count))[id];
+    if (id < t->column_map) return ecs_sched__column_map(t)[id];
     return t->column_map ? -1 : ecs_sched__column_search(t, id);
 }
 
@@ -6543,7 +6550,7 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     }
     t->column_map = map;
     if (map) {
-        int16_t *column_of = (int16_t *)(void *)(t->type + count);
+        int16_t *column_of = ecs_sched__column_map(t);
         for (i = 0; i < (int32_t)map; i++) column_of[i] = -1;
         for (i = 0; i < t->column_count; i++) column_of[t->columns[i].id] = (int16_t)i;
     }
@@ -8267,26 +8274,39 @@ struct ecs_sched_archetype {
     int32_t *value_of_column;       /* per column of the table: the index of its value */
 };
 
-/* Places an index handed out by ecs_sched__take_index (or reserved) in table t, its columns
-   constructed from `values`: the value of column i is values[value_of_column[i]] (values or
-   that element NULL: the default). */
-static bool ecs_sched__place_known(ecs_sched_world *w, uint32_t index, ecs_sched__table *t,
-                                   const int32_t *value_of_column, const void *const *values) {
+/* The first half of placing an index handed out by ecs_sched__take_index (or reserved) in
+   table t: its row, the entity in it, its record. -1 when the table cannot grow. */
+static inline int32_t ecs_sched__place_row(ecs_sched_world *w, uint32_t index,
+                                           ecs_sched__table *t) {
     ecs_sched__record *r = &w->records[index];
-    int32_t row, i;
-    if (!ecs_sched__table_reserve(w, t, 1)) return false;
+    int32_t row;
+    if (!ecs_sched__table_reserve(w, t, 1)) return -1;
     row = t->count++;
     t->entities[row] = ecs_sched__make_entity(index, r->generation);
     r->table = t->index;
     r->row = (uint32_t)row;
+    return row;
+}
+
+/* The second half, once the columns hold their values. */
+static inline void ecs_sched__placed(ecs_sched_world *w, ecs_sched__table *t, int32_t row) {
+    if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, row, 1, ecs_sched__tick_now(w));
+    w->alive_count++;
+    w->rows_version++;
+}
+
+/* Places an index in table t, its columns constructed from `values`: the value of column i
+   is values[value_of_column[i]] (values or that element NULL: the default). */
+static bool ecs_sched__place_known(ecs_sched_world *w, uint32_t index, ecs_sched__table *t,
+                                   const int32_t *value_of_column, const void *const *values) {
+    int32_t row = ecs_sched__place_row(w, index, t), i;
+    if (row < 0) return false;
     for (i = 0; i < t->column_count; i++) {
         ecs_sched__column *col = &t->columns[i];
         const void *value = values && value_of_column[i] >= 0 ? values[value_of_column[i]] : NULL;
         ecs_sched__construct(&w->components[col->id], col->data + (size_t)row * col->size, value, 1);
     }
-    if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, row, 1, ecs_sched__tick_now(w));
-    w->alive_count++;
-    w->rows_version++;
+    ecs_sched__placed(w, t, row);
     return true;
 }
 
@@ -8305,17 +8325,12 @@ static void ecs_sched__values_of_columns(const ecs_sched__table *t, int32_t coun
     }
 }
 
-/* Places an index handed out by ecs_sched__take_index (or reserved) in table t with values:
-   ecs_sched__place_known with the values found by component, column by column. */
+/* Places an index in table t with values given by component, each found for its column as
+   the column is filled (no array of value indices on the way: spawn_with is the hot path). */
 static bool ecs_sched__place(ecs_sched_world *w, uint32_t index, ecs_sched__table *t,
                              int32_t count, const ecs_sched_id *ids, const void *const *values) {
-    ecs_sched__record *r = &w->records[index];
-    int32_t row, i;
-    if (!ecs_sched__table_reserve(w, t, 1)) return false;
-    row = t->count++;
-    t->entities[row] = ecs_sched__make_entity(index, r->generation);
-    r->table = t->index;
-    r->row = (uint32_t)row;
+    int32_t row = ecs_sched__place_row(w, index, t), i;
+    if (row < 0) return false;
     for (i = 0; i < t->column_count; i++) {
         ecs_sched__column *col = &t->columns[i];
         const void *value = NULL;
@@ -8328,9 +8343,7 @@ static bool ecs_sched__place(ecs_sched_world *w, uint32_t index, ecs_sched__tabl
         }
         ecs_sched__construct(&w->components[col->id], col->data + (size_t)row * col->size, value, 1);
     }
-    if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, row, 1, ecs_sched__tick_now(w));
-    w->alive_count++;
-    w->rows_version++;
+    ecs_sched__placed(w, t, row);
     return true;
 }
 
@@ -8378,6 +8391,7 @@ const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *w, int32_t c
                                                    const ecs_sched_id *ids) {
     ecs_sched_archetype *a;
     ecs_sched__table *t;
+    unsigned char *block;
     size_t bytes;
     ECS_SCHED__CHECK_WORLD(w);
     if (ecs_sched__check_ids(w, count, ids, "archetype_get") != ECS_SCHED_OK) return NULL;
@@ -8391,16 +8405,17 @@ const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *w, int32_t c
     /* one block: the handle, then the ids, then the columns' value indices */
     bytes = sizeof *a + (size_t)count * sizeof(ecs_sched_id) +
             (size_t)t->column_count * sizeof(int32_t);
-    a = (ecs_sched_archetype *)ecs_sched__calloc(&w->env, bytes);
-    if (!a) {
+    block = (unsigned char *)ecs_sched__calloc(&w->env, bytes);
+    if (!block) {
         ecs_sched__out_of_memory(w, "keeping an archetype");
         return NULL;
     }
+    a = (ecs_sched_archetype *)(void *)block;
     a->world = w;
     a->table = t->index;
     a->count = count;
-    a->ids = (ecs_sched_id *)(void *)(a + 1);
-    a->value_of_column = (int32_t *)(void *)(a->ids + count);
+    a->ids = (ecs_sched_id *)(void *)(block + sizeof *a);
+    a->value_of_column = (int32_t *)(void *)(block + sizeof *a + (size_t)count * sizeof *a->ids);
     if (count) memcpy(a->ids, ids, (size_t)count * sizeof *ids);
     ecs_sched__values_of_columns(t, count, ids, a->value_of_column);
     w->archetypes[w->archetype_count++] = a;

@@ -82,21 +82,33 @@ static double spawn_path_side(bench_row *row, void *state) {
     return ns;
 }
 
-static void run_spawn_known_archetype(bench_row *row) {
+/* Two jobs on the same values, each with its own array of handles. */
+static void spawn_path_jobs(spawn_path_job *a, spawn_path_job *b) {
     Position *pv = (Position *)xmalloc(SPAWN_COUNT * sizeof *pv);
     Velocity *vv = (Velocity *)xmalloc(SPAWN_COUNT * sizeof *vv);
-    ecs_sched_entity *ents_a = (ecs_sched_entity *)xmalloc(SPAWN_COUNT * sizeof *ents_a);
-    ecs_sched_entity *ents_b = (ecs_sched_entity *)xmalloc(SPAWN_COUNT * sizeof *ents_b);
+    fill_values(pv, vv, SPAWN_COUNT);
+    memset(a, 0, sizeof *a);
+    memset(b, 0, sizeof *b);
+    a->pv = b->pv = pv;
+    a->vv = b->vv = vv;
+    a->ents = (ecs_sched_entity *)xmalloc(SPAWN_COUNT * sizeof *a->ents);
+    b->ents = (ecs_sched_entity *)xmalloc(SPAWN_COUNT * sizeof *b->ents);
+}
+
+static void spawn_path_jobs_free(spawn_path_job *a, spawn_path_job *b) {
+    if (a->world) ecs_sched_world_destroy(a->world);
+    if (b->world) ecs_sched_world_destroy(b->world);
+    free((void *)a->pv);
+    free((void *)a->vv);
+    free(a->ents);
+    free(b->ents);
+}
+
+static void run_spawn_known_archetype(bench_row *row) {
     spawn_path_job with, known;
     bench_sampling s = sampling(1, SPAWN_COUNT);
     bench_medians m;
-    fill_values(pv, vv, SPAWN_COUNT);
-    memset(&with, 0, sizeof with);
-    memset(&known, 0, sizeof known);
-    with.pv = known.pv = pv;
-    with.vv = known.vv = vv;
-    with.ents = ents_a;
-    known.ents = ents_b;
+    spawn_path_jobs(&with, &known);
     known.known = 1;
     if (spawn_path_world(row, &with) && spawn_path_world(row, &known)) {
         s.baseline = timed(spawn_path_side, &with);
@@ -108,9 +120,7 @@ static void run_spawn_known_archetype(bench_row *row) {
                     SPAWN_COUNT);
         }
     }
-    if (with.world) ecs_sched_world_destroy(with.world);
-    if (known.world) ecs_sched_world_destroy(known.world);
-    free(pv); free(vv); free(ents_a); free(ents_b);
+    spawn_path_jobs_free(&with, &known);
 }
 
 /* ---- spawn_batch_recycled ---- */
@@ -232,20 +242,10 @@ static double cold_side(bench_row *row, void *state) {
 }
 
 static void run_spawn_cold(bench_row *row) {
-    Position *pv = (Position *)xmalloc(SPAWN_COUNT * sizeof *pv);
-    Velocity *vv = (Velocity *)xmalloc(SPAWN_COUNT * sizeof *vv);
-    ecs_sched_entity *ents_a = (ecs_sched_entity *)xmalloc(SPAWN_COUNT * sizeof *ents_a);
-    ecs_sched_entity *ents_b = (ecs_sched_entity *)xmalloc(SPAWN_COUNT * sizeof *ents_b);
     spawn_path_job warm, cold;
     bench_sampling s = sampling(1, SPAWN_COUNT);
     bench_medians m;
-    fill_values(pv, vv, SPAWN_COUNT);
-    memset(&warm, 0, sizeof warm);
-    memset(&cold, 0, sizeof cold);
-    warm.pv = cold.pv = pv;
-    warm.vv = cold.vv = vv;
-    warm.ents = ents_a;
-    cold.ents = ents_b;
+    spawn_path_jobs(&warm, &cold);
     if (spawn_path_world(row, &warm)) {
         s.baseline = timed(spawn_path_side, &warm);
         s.measured = timed(cold_side, &cold);
@@ -255,6 +255,5 @@ static void run_spawn_cold(bench_row *row) {
                          "(indices recycled, the table's room there)", SPAWN_COUNT);
         }
     }
-    if (warm.world) ecs_sched_world_destroy(warm.world);
-    free(pv); free(vv); free(ents_a); free(ents_b);
+    spawn_path_jobs_free(&warm, &cold);
 }

@@ -810,10 +810,17 @@ static int32_t ecs_sched__column_search(const ecs_sched__table *t, ecs_sched_id 
     return lo < t->column_count && t->columns[lo].id == id ? lo : -1;
 }
 
-/* The column of a component, or -1: one load from the table's map, which follows its type,
-   instead of a search whose branches a get of several components in turn mispredicts. */
+/* A table's map from id to column: it follows the type in the table's block. */
+static inline int16_t *ecs_sched__column_map(const ecs_sched__table *t) {
+    unsigned char *after_type = (unsigned char *)(void *)t->type +
+                                (size_t)t->type_count * sizeof *t->type;
+    return (int16_t *)(void *)after_type;
+}
+
+/* The column of a component, or -1: one load from the table's map, instead of a search whose
+   branches a get of several components in turn mispredicts. */
 static inline int32_t ecs_sched__column_find(const ecs_sched__table *t, ecs_sched_id id) {
-    if (id < t->column_map) return ((const int16_t *)(const void *)(t->type + t->type_count))[id];
+    if (id < t->column_map) return ecs_sched__column_map(t)[id];
     return t->column_map ? -1 : ecs_sched__column_search(t, id);
 }
 
@@ -896,7 +903,7 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     }
     t->column_map = map;
     if (map) {
-        int16_t *column_of = (int16_t *)(void *)(t->type + count);
+        int16_t *column_of = ecs_sched__column_map(t);
         for (i = 0; i < (int32_t)map; i++) column_of[i] = -1;
         for (i = 0; i < t->column_count; i++) column_of[t->columns[i].id] = (int16_t)i;
     }
