@@ -1133,10 +1133,12 @@ static uint32_t ecs_sched__take_index(ecs_sched_world *w) {
     return index;
 }
 
-/* Room for one more dead index on the stack; kept apart, as it runs once per doubling. */
+/* Room for one more dead index on the stack: at once for as many as there are records, so
+   that a despawn of many copies nothing (the pages of the block are touched as it fills). */
 ECS_SCHED__NOINLINE static bool ecs_sched__free_stack_grow(ecs_sched_world *w) {
-    return ECS_SCHED__GROW(&w->env, w->free_stack, &w->free_stack_capacity,
-                           w->free_stack_count + 1);
+    uint32_t needed = w->free_stack_count + 1;
+    if (needed < w->record_count) needed = w->record_count;
+    return ECS_SCHED__GROW(&w->env, w->free_stack, &w->free_stack_capacity, needed);
 }
 
 /* A despawn cannot fail: an index the stack has no room for (its growth failed) is linked
