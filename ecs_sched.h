@@ -427,6 +427,10 @@
      ecs_sched_spawn_in(w, archetype, values) spawns straight into it, values in the order of
      those ids. The world owns the archetype (get it at setup, keep it).
 
+     Indices of despawned entities are handed out again, newest first, with a new generation.
+     A world keeps them on a stack (4 bytes per entity index, made at the first despawn), so
+     that a batch takes many at once without chasing links.
+
      Resources are one value per component type, owned by the world rather than by an entity:
      ecs_sched_resource_insert, _get, _get_mut, _remove, _exists. One inserted with
      ecs_sched_resource_insert_non_send is main-thread-only (a window, a GL context; asked with
