@@ -2709,6 +2709,11 @@ ECS_SCHED_API double ecs_sched_stopwatch_elapsed_seconds(const ecs_sched_stopwat
 /* Back to 0; the pause stays. */
 ECS_SCHED_API void ecs_sched_stopwatch_reset(ecs_sched_stopwatch *stopwatch);
 
+/* a + b for b >= 0, stopping at INT64_MAX: clocks and timers saturate rather than wrap. */
+static inline int64_t ecs_sched__add_saturated(int64_t a, int64_t b) {
+    return b > 0 && a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 /* The periods a repeating timer went through; elapsed keeps the rest. */
 static inline uint32_t ecs_sched__timer_wrap(ecs_sched_timer *t) {
     int64_t periods;
@@ -2735,9 +2740,7 @@ static inline uint32_t ecs_sched_timer_tick(ecs_sched_timer *t, int64_t delta_ns
         t->times_finished = 0;
         return 0;
     }
-    if (delta_ns > 0) {
-        t->elapsed_ns = t->elapsed_ns > INT64_MAX - delta_ns ? INT64_MAX : t->elapsed_ns + delta_ns;
-    }
+    t->elapsed_ns = ecs_sched__add_saturated(t->elapsed_ns, delta_ns > 0 ? delta_ns : 0);
     t->finished = t->elapsed_ns >= t->duration_ns;
     if (!t->finished) {
         t->times_finished = 0;
@@ -6730,6 +6733,18 @@ static inline bool ecs_sched__is_live_record(const ecs_sched_world *w, ecs_sched
     return r->generation == ECS_SCHED_ENTITY_GENERATION(e) && r->table < ECS_SCHED__RESERVED;
 }
 
+/* The record of a live entity, or NULL: the same test with one branch fewer, for the paths
+   that reach components by handle (record 0 is dead, so the null handle fails it). */
+static inline const ecs_sched__record *ecs_sched__live_record(const ecs_sched_world *w,
+                                                             ecs_sched_entity e) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    const ecs_sched__record *r;
+    if (index >= w->record_count) return NULL;
+    r = &w->records[index];
+    return r->generation == ECS_SCHED_ENTITY_GENERATION(e) && r->table < ECS_SCHED__RESERVED
+               ? r : NULL;
+}
+
 static inline bool ecs_sched__is_reserved(const ecs_sched_world *w, ecs_sched_entity e) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     return index > 0 && index < w->record_count &&
@@ -8755,17 +8770,13 @@ ECS_SCHED__NOINLINE static void *ecs_sched__value_slow(ecs_sched_world *w, ecs_s
 
 /* The entity's value of the component, or NULL with the reason as the last error. The common
    case (a live entity that owns the component) takes no call and saves no register: a loop
-   that reaches the components of many entities by handle spends its time here. Record 0 is
-   dead, so the null handle fails the record check. */
+   that reaches the components of many entities by handle spends its time here. */
 static inline void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
-    if (index < w->record_count) {
-        const ecs_sched__record *r = &w->records[index];
-        if (r->generation == ECS_SCHED_ENTITY_GENERATION(e) && r->table < ECS_SCHED__RESERVED) {
-            const ecs_sched__table *t = w->tables[r->table];
-            int32_t column = ecs_sched__column_find(t, id);
-            if (column >= 0) return ecs_sched__cell(t, column, r->row);
-        }
+    const ecs_sched__record *r = ecs_sched__live_record(w, e);
+    if (r) {
+        const ecs_sched__table *t = w->tables[r->table];
+        int32_t column = ecs_sched__column_find(t, id);
+        if (column >= 0) return ecs_sched__cell(t, column, r->row);
     }
     return ecs_sched__value_slow(w, e, id);
 }
@@ -8802,15 +8813,10 @@ void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id)
    (or the entity is not live), and the caller goes the long way. */
 static inline bool ecs_sched__owned_values(const ecs_sched_world *w, ecs_sched_entity e,
                                            int32_t count, const ecs_sched_id *ids, void **out) {
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
-    const ecs_sched__record *r;
+    const ecs_sched__record *r = ecs_sched__live_record(w, e);
     const ecs_sched__table *t;
     int32_t k;
-    if (index >= w->record_count) return false;
-    r = &w->records[index];
-    if (r->generation != ECS_SCHED_ENTITY_GENERATION(e) || r->table >= ECS_SCHED__RESERVED) {
-        return false;
-    }
+    if (!r) return false;
     t = w->tables[r->table];
     for (k = 0; k < count; k++) {
         int32_t column = ecs_sched__column_find(t, ids[k]);
@@ -10436,11 +10442,6 @@ static void ecs_sched__messages_state_moved(ecs_sched_world *w, ecs_sched_id mac
 
 /*=============================== src/timer.h (implementation) ===============================*/
 /* timer: timers and stopwatches, plain values a system ticks with the clock's delta. */
-
-/* a + b for b >= 0, stopping at INT64_MAX: clocks and timers saturate rather than wrap. */
-static int64_t ecs_sched__add_saturated(int64_t a, int64_t b) {
-    return b > 0 && a > INT64_MAX - b ? INT64_MAX : a + b;
-}
 
 ecs_sched_timer ecs_sched_timer_make(int64_t duration_ns, ecs_sched_timer_mode mode) {
     ecs_sched_timer t;

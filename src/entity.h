@@ -602,17 +602,13 @@ ECS_SCHED__NOINLINE static void *ecs_sched__value_slow(ecs_sched_world *w, ecs_s
 
 /* The entity's value of the component, or NULL with the reason as the last error. The common
    case (a live entity that owns the component) takes no call and saves no register: a loop
-   that reaches the components of many entities by handle spends its time here. Record 0 is
-   dead, so the null handle fails the record check. */
+   that reaches the components of many entities by handle spends its time here. */
 static inline void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
-    if (index < w->record_count) {
-        const ecs_sched__record *r = &w->records[index];
-        if (r->generation == ECS_SCHED_ENTITY_GENERATION(e) && r->table < ECS_SCHED__RESERVED) {
-            const ecs_sched__table *t = w->tables[r->table];
-            int32_t column = ecs_sched__column_find(t, id);
-            if (column >= 0) return ecs_sched__cell(t, column, r->row);
-        }
+    const ecs_sched__record *r = ecs_sched__live_record(w, e);
+    if (r) {
+        const ecs_sched__table *t = w->tables[r->table];
+        int32_t column = ecs_sched__column_find(t, id);
+        if (column >= 0) return ecs_sched__cell(t, column, r->row);
     }
     return ecs_sched__value_slow(w, e, id);
 }
@@ -649,15 +645,10 @@ void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id)
    (or the entity is not live), and the caller goes the long way. */
 static inline bool ecs_sched__owned_values(const ecs_sched_world *w, ecs_sched_entity e,
                                            int32_t count, const ecs_sched_id *ids, void **out) {
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
-    const ecs_sched__record *r;
+    const ecs_sched__record *r = ecs_sched__live_record(w, e);
     const ecs_sched__table *t;
     int32_t k;
-    if (index >= w->record_count) return false;
-    r = &w->records[index];
-    if (r->generation != ECS_SCHED_ENTITY_GENERATION(e) || r->table >= ECS_SCHED__RESERVED) {
-        return false;
-    }
+    if (!r) return false;
     t = w->tables[r->table];
     for (k = 0; k < count; k++) {
         int32_t column = ecs_sched__column_find(t, ids[k]);

@@ -62,6 +62,11 @@ ECS_SCHED_API double ecs_sched_stopwatch_elapsed_seconds(const ecs_sched_stopwat
 /* Back to 0; the pause stays. */
 ECS_SCHED_API void ecs_sched_stopwatch_reset(ecs_sched_stopwatch *stopwatch);
 
+/* a + b for b >= 0, stopping at INT64_MAX: clocks and timers saturate rather than wrap. */
+static inline int64_t ecs_sched__add_saturated(int64_t a, int64_t b) {
+    return b > 0 && a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 /* The periods a repeating timer went through; elapsed keeps the rest. */
 static inline uint32_t ecs_sched__timer_wrap(ecs_sched_timer *t) {
     int64_t periods;
@@ -88,9 +93,7 @@ static inline uint32_t ecs_sched_timer_tick(ecs_sched_timer *t, int64_t delta_ns
         t->times_finished = 0;
         return 0;
     }
-    if (delta_ns > 0) {
-        t->elapsed_ns = t->elapsed_ns > INT64_MAX - delta_ns ? INT64_MAX : t->elapsed_ns + delta_ns;
-    }
+    t->elapsed_ns = ecs_sched__add_saturated(t->elapsed_ns, delta_ns > 0 ? delta_ns : 0);
     t->finished = t->elapsed_ns >= t->duration_ns;
     if (!t->finished) {
         t->times_finished = 0;
@@ -105,11 +108,6 @@ static inline uint32_t ecs_sched_timer_tick(ecs_sched_timer *t, int64_t delta_ns
 
 /*@@ implementation @@*/
 /* timer: timers and stopwatches, plain values a system ticks with the clock's delta. */
-
-/* a + b for b >= 0, stopping at INT64_MAX: clocks and timers saturate rather than wrap. */
-static int64_t ecs_sched__add_saturated(int64_t a, int64_t b) {
-    return b > 0 && a > INT64_MAX - b ? INT64_MAX : a + b;
-}
 
 ecs_sched_timer ecs_sched_timer_make(int64_t duration_ns, ecs_sched_timer_mode mode) {
     ecs_sched_timer t;

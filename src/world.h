@@ -1079,6 +1079,18 @@ static inline bool ecs_sched__is_live_record(const ecs_sched_world *w, ecs_sched
     return r->generation == ECS_SCHED_ENTITY_GENERATION(e) && r->table < ECS_SCHED__RESERVED;
 }
 
+/* The record of a live entity, or NULL: the same test with one branch fewer, for the paths
+   that reach components by handle (record 0 is dead, so the null handle fails it). */
+static inline const ecs_sched__record *ecs_sched__live_record(const ecs_sched_world *w,
+                                                             ecs_sched_entity e) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    const ecs_sched__record *r;
+    if (index >= w->record_count) return NULL;
+    r = &w->records[index];
+    return r->generation == ECS_SCHED_ENTITY_GENERATION(e) && r->table < ECS_SCHED__RESERVED
+               ? r : NULL;
+}
+
 static inline bool ecs_sched__is_reserved(const ecs_sched_world *w, ecs_sched_entity e) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     return index > 0 && index < w->record_count &&
