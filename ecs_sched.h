@@ -2109,6 +2109,13 @@ typedef struct ecs_sched_type_hooks {
     void *ctx;
 } ecs_sched_type_hooks;
 
+/* Where a component's values live (see STORAGE). */
+typedef enum ecs_sched_storage {
+    ECS_SCHED_STORAGE_TABLE = 0,   /* in the entity's archetype table: fastest to iterate */
+    ECS_SCHED_STORAGE_SPARSE       /* in a set of its own: adding or removing it moves
+                                      nothing else; for markers that come and go */
+} ecs_sched_storage;
+
 typedef struct ecs_sched_component_desc {
     const char *name;     /* required, unique */
     size_t size;          /* 0 registers a tag */
@@ -2117,6 +2124,7 @@ typedef struct ecs_sched_component_desc {
     bool tracked;         /* keep, per entity, when it was added and last changed, for
                              added/changed query terms (see CHANGE DETECTION); fixed at
                              registration */
+    ecs_sched_storage storage;   /* 0: in tables; fixed at registration */
 } ecs_sched_component_desc;
 
 /* How a schedule's systems are run. */
@@ -2191,6 +2199,19 @@ ECS_SCHED_API ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_w
     ecs_sched_tracked_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
 /* Whether the component was registered with .tracked. */
 ECS_SCHED_API bool ecs_sched_component_is_tracked(const ecs_sched_world *world, ecs_sched_id id);
+/* The same with .storage = ECS_SCHED_STORAGE_SPARSE (see STORAGE):
+   ECS_SCHED_SPARSE_TAG(world, Selected), ECS_SCHED_SPARSE_COMPONENT(world, Burning). */
+ECS_SCHED_API ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *world,
+                                                                    const char *name,
+                                                                    size_t size,
+                                                                    size_t alignment);
+#define ECS_SCHED_SPARSE_COMPONENT(world, T) \
+    ecs_sched_sparse_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
+#define ECS_SCHED_SPARSE_TAG(world, Name) \
+    ecs_sched_sparse_component_register_type((world), #Name, 0, 0)
+/* Where the component's values live (ECS_SCHED_STORAGE_TABLE for an unknown id). */
+ECS_SCHED_API ecs_sched_storage ecs_sched_component_storage(const ecs_sched_world *world,
+                                                            ecs_sched_id id);
 
 /* The world's thread pool, created on first use with ecs_sched_world_desc.thread_count
    workers (the thread that first asks is worker 0). NULL when it cannot be created. */
@@ -4148,6 +4169,9 @@ ECS_SCHED_API ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *query,
    else table order. */
 ECS_SCHED_API ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *query, ecs_sched_id kind);
 
+/*================================== src/sparse.h (public) ===================================*/
+/* sparse: components kept in sets of their own, outside the archetype tables. */
+
 #ifdef __cplusplus
 }
 #endif
@@ -5814,6 +5838,7 @@ typedef struct ecs_sched__component {
     bool non_send;                 /* as a resource: main-thread-only */
     bool tracked;                  /* keeps change ticks per entity */
     uint8_t relation;              /* a relationship kind: ECS_SCHED__KIND_* flags (relation.h) */
+    uint16_t sparse;               /* sparse storage: its set in world->sparse_sets + 1 */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -5868,6 +5893,18 @@ typedef struct ecs_sched__ticks {
     bool has_bulk;
     ecs_sched__change_log log;
 } ecs_sched__ticks;
+
+/* The values of a sparse component (sparse.h): its members packed in `members`, their values
+   at the same positions, and by entity index where each one is. */
+typedef struct ecs_sched__sparse_set {
+    uint32_t *position;           /* by entity index: position in members + 1, 0: not one */
+    uint32_t position_capacity;
+    ecs_sched_entity *members;
+    unsigned char *values;        /* size bytes per member (NULL for a tag) */
+    ecs_sched__stamp *stamps;     /* tracked: when each member's value was added and changed */
+    uint32_t count, capacity;
+    ecs_sched_id id;
+} ecs_sched__sparse_set;
 
 /* An archetype: every entity with exactly this sorted set of components. Kept small: a
    schedule of many small queries misses the cache on every table it visits, and tables
@@ -5951,6 +5988,8 @@ struct ecs_sched_world {
     uint32_t table_capacity;
     ecs_sched__map types;                /* type hash -> table */
     ecs_sched__map edges;                /* (table, component, add/remove) -> table */
+    ecs_sched__sparse_set *sparse_sets;  /* sparse.h: one per sparse component */
+    uint32_t sparse_count, sparse_capacity;
     ecs_sched_query **queries;
     uint32_t query_count;
     uint32_t query_capacity;
@@ -6060,6 +6099,21 @@ static bool ecs_sched__apply_relation(ecs_sched_world *w, uint32_t op, ecs_sched
                                       ecs_sched_result *result);
 static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w);
 static void ecs_sched__relations_free(ecs_sched_world *w);
+/* sparse.h: the sets of sparse components. */
+static bool ecs_sched__sparse_create(ecs_sched_world *w, ecs_sched_id id);
+static void ecs_sched__sparse_free(ecs_sched_world *w);
+static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
+                                      uint32_t entities, uint32_t bound);
+static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
+                                        const ecs_sched_id *ids, const void *const *values,
+                                        size_t element);
+static ecs_sched_result ecs_sched__sparse_remove(ecs_sched_world *w, ecs_sched_entity e,
+                                                 ecs_sched_id id);
+static void ecs_sched__sparse_observe_despawning(ecs_sched_world *w, ecs_sched_entity e);
+static void ecs_sched__sparse_drop(ecs_sched_world *w, uint32_t index);
+static void *ecs_sched__sparse_value(const ecs_sched_world *w, ecs_sched_id id, uint32_t index);
+static void ecs_sched__sparse_changed(ecs_sched_world *w, ecs_sched_id id, uint32_t index);
+static ecs_sched_result ecs_sched__check_sparse(ecs_sched_world *w);
 /* name.h: an entity's name, for messages (NULL when it has none); names follow their
    entities' parents and go with them. */
 static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched_entity e);
@@ -6219,6 +6273,29 @@ static inline bool ecs_sched__component_valid(const ecs_sched_world *w, ecs_sche
     return id > 0 && id < w->component_count;
 }
 
+/* The set of a sparse component (NULL: it lives in tables). */
+static inline ecs_sched__sparse_set *ecs_sched__sparse_of(const ecs_sched_world *w,
+                                                          ecs_sched_id id) {
+    uint16_t set = w->components[id].sparse;
+    return set ? &w->sparse_sets[set - 1] : NULL;
+}
+
+/* Where entity index `index` is in set s, + 1 (0: not a member, or no set). */
+static inline uint32_t ecs_sched__sparse_slot(const ecs_sched__sparse_set *s, uint32_t index) {
+    return s && index < s->position_capacity ? s->position[index] : 0;
+}
+
+/* Whether any of ids is sparse (a world without sparse components asks nothing more). */
+static inline bool ecs_sched__any_sparse(const ecs_sched_world *w, int32_t count,
+                                         const ecs_sched_id *ids) {
+    int32_t k;
+    if (!w->sparse_count) return false;
+    for (k = 0; k < count; k++) {
+        if (w->components[ids[k]].sparse) return true;
+    }
+    return false;
+}
+
 static const char *ecs_sched__component_label(const ecs_sched_world *w, ecs_sched_id id) {
     return ecs_sched__component_valid(w, id) ? w->components[id].name : "?";
 }
@@ -6343,6 +6420,15 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
                             c->tracked ? "true" : "false");
             return 0;
         }
+        if ((c->sparse != 0) != (desc->storage == ECS_SCHED_STORAGE_SPARSE)) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                            "component '%s' is already registered with %s storage; where a "
+                            "component is stored is fixed when it is first registered "
+                            "(register it with .storage = %s everywhere)",
+                            desc->name, c->sparse ? "sparse" : "table",
+                            c->sparse ? "ECS_SCHED_STORAGE_SPARSE" : "ECS_SCHED_STORAGE_TABLE");
+            return 0;
+        }
         if (c->size != desc->size || c->alignment != alignment) {
             ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
                             "component '%s' is already registered with size %u and alignment "
@@ -6353,6 +6439,13 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
             return 0;
         }
         return id;
+    }
+    if ((unsigned)desc->storage > (unsigned)ECS_SCHED_STORAGE_SPARSE) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "component_register: '%s' asks for storage %d, which is neither "
+                        "ECS_SCHED_STORAGE_TABLE nor ECS_SCHED_STORAGE_SPARSE",
+                        desc->name, (int)desc->storage);
+        return 0;
     }
     if (w->component_count >= ECS_SCHED__MAX_COMPONENTS) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
@@ -6381,6 +6474,18 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
     c->hooks = desc->hooks;
     c->tracked = desc->tracked;
     w->resources[id] = NULL;
+    if (desc->storage == ECS_SCHED_STORAGE_SPARSE && !ecs_sched__sparse_create(w, id)) {
+        ecs_sched__free(&w->env, c->name);
+        if (w->sparse_count >= UINT16_MAX) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                            "component_register: '%s' would be sparse component number %u; a "
+                            "world holds at most %u", desc->name, (unsigned)w->sparse_count + 1u,
+                            (unsigned)UINT16_MAX);
+        } else {
+            ecs_sched__out_of_memory(w, "registering a sparse component");
+        }
+        return 0;
+    }
     ecs_sched__name_map_put(&w->component_names, c->name, (int32_t)id);
     w->component_count++;
     if (c->tracked) {
@@ -6414,6 +6519,23 @@ ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *w, const
     desc.alignment = alignment;
     desc.tracked = true;
     return ecs_sched_component_register(w, &desc);
+}
+
+ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *w, const char *name,
+                                                      size_t size, size_t alignment) {
+    ecs_sched_component_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.name = name;
+    desc.size = size;
+    desc.alignment = alignment;
+    desc.storage = ECS_SCHED_STORAGE_SPARSE;
+    return ecs_sched_component_register(w, &desc);
+}
+
+ecs_sched_storage ecs_sched_component_storage(const ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__component_valid(w, id) && w->components[id].sparse ? ECS_SCHED_STORAGE_SPARSE
+                                                                        : ECS_SCHED_STORAGE_TABLE;
 }
 
 bool ecs_sched_component_is_tracked(const ecs_sched_world *w, ecs_sched_id id) {
@@ -6953,6 +7075,7 @@ static void ecs_sched__observe_world_end(ecs_sched_world *w) {
                     ecs_sched__observe_removing(w, t->entities[row], t->type[k]);
                 }
             }
+            if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, t->entities[row]);
         }
     }
 }
@@ -6974,6 +7097,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__queries_free(w);
     ecs_sched__messages_free(w);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
+    ecs_sched__sparse_free(w);
     ecs_sched__relations_free(w);
     ecs_sched__names_free(w);
     ecs_sched__descriptions_free(w);
@@ -7150,6 +7274,7 @@ ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
     if (result == ECS_SCHED_OK) result = ecs_sched__check_relations(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_names(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_inheritance(w);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_sparse(w);
     return result;
 }
 
@@ -7449,6 +7574,10 @@ static void ecs_sched__ticks_free(ecs_sched_world *w, ecs_sched__table *t) {
 static void ecs_sched__value_changed(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
     ecs_sched__table *t = w->tables[r->table];
+    if (w->components[id].sparse) {
+        ecs_sched__sparse_changed(w, id, ECS_SCHED_ENTITY_INDEX(e));
+        return;
+    }
     ecs_sched__ticks_change(w, t, ecs_sched__ticks_find(t, id), (int32_t)r->row,
                             ecs_sched__tick_now(w), ecs_sched__tick_load(w) + 1u);
 }
@@ -7490,6 +7619,8 @@ struct ecs_sched_query {
     bool listed;                      /* hands out the rows of a list it keeps: hierarchical
                                          or sorted (hierarchy.h, sort.h) */
     bool inherits;                    /* has inherited terms (inherit.h) */
+    bool sparse;                      /* has terms on sparse components: listed (sparse.h) */
+    bool sparse_filtered;             /* has added or changed terms on sparse components */
     struct ecs_sched__hier_cache *hier;   /* hierarchical: the rows in order (hierarchy.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
@@ -7507,6 +7638,9 @@ static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__ma
                                    int32_t row);
 /* hierarchy.h: a hierarchical query's iteration, in the order it keeps, and its end. */
 static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows);
+/* sparse.h: what a query asks of sparse components. */
+static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
+                                                    int32_t i);
 static void ecs_sched__hier_free(ecs_sched_query *q);
 static int32_t ecs_sched__hier_count(ecs_sched_query *q);
 
@@ -7530,6 +7664,10 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
     for (i = 0; i < q->term_count; i++) {
         const ecs_sched_term *term = &q->terms[i];
         bool present = ecs_sched__type_find(t, term->id) >= 0;
+        if (q->sparse && q->world->components[term->id].sparse) {   /* tested per entity */
+            if (out) out->column[i] = -1;
+            continue;
+        }
         switch (term->kind) {
         case ECS_SCHED_TERM_DEFAULT:
         case ECS_SCHED_TERM_READ:
@@ -7744,6 +7882,13 @@ static ecs_sched_result ecs_sched__check_inherited(ecs_sched_world *w, const ecs
                                    "inherited; read it with ecs_sched_read", (int)i,
                                    w->components[id].name);
         }
+        if (q->sparse) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                   "query_create: term %d reads '%s' inherited, and the query "
+                                   "has a sparse term, whose rows it lists one by one, while an "
+                                   "inherited value is one per table: use ecs_sched_read, or a "
+                                   "second query", (int)i, w->components[id].name);
+        }
         if (q->listed) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                    "query_create: term %d reads '%s' inherited, and the query "
@@ -7780,6 +7925,11 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
                                    w->components[term->id].name);
         }
         result = ecs_sched__check_relational_term(w, term, i);
+        if (result == ECS_SCHED_OK && w->components[term->id].sparse) {
+            result = ecs_sched__check_sparse_term(w, term, i);
+            q->sparse = q->ticked = q->listed = true;
+            if (ecs_sched__term_filters(term->kind)) q->sparse_filtered = true;
+        }
         if (result != ECS_SCHED_OK) return result;
         for (j = 0; j < i; j++) {
             /* a component may be read both from the entity and from its parent */
@@ -7794,7 +7944,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         }
         q->terms[i] = *term;
         if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
-        if (ecs_sched__term_filters(term->kind)) {
+        if (ecs_sched__term_filters(term->kind) && !w->components[term->id].sparse) {
             if (!q->filtered) q->log_term = (int16_t)i;
             q->filtered = true;
             q->filter_count++;
@@ -7803,7 +7953,10 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
             (ecs_sched__term_writes(term->kind) && w->components[term->id].tracked)) {
             q->ticked = true;
         }
-        if (ecs_sched__term_marks(term->kind) && w->components[term->id].tracked) q->marks = true;
+        if (ecs_sched__term_marks(term->kind) && w->components[term->id].tracked &&
+            !w->components[term->id].sparse) {
+            q->marks = true;
+        }
         if (term->kind == ECS_SCHED_TERM_RELATED) q->related = q->filtered = q->ticked = true;
         if (ecs_sched__term_hierarchical(term->kind)) q->hierarchical = q->listed = q->ticked = true;
         if (term->kind == ECS_SCHED_TERM_INHERITED) q->inherits = true;
@@ -7812,6 +7965,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         else q->reads[q->read_count++] = term->id;
     }
     q->term_count = i;
+    if (q->sparse && q->filtered) q->sparse_filtered = true;   /* its list follows the window */
     result = ecs_sched__check_inherited(w, q);
     return result != ECS_SCHED_OK ? result : ecs_sched__check_hierarchical(w, q);
 }
@@ -8276,14 +8430,30 @@ static ecs_sched_result ecs_sched__check_ids(ecs_sched_world *w, int32_t count,
     return ECS_SCHED_OK;
 }
 
-/* The table of `base` plus the given components. */
+/* Whether the entity at `index`, in table t, has component id (in t, or in its set). */
+static inline bool ecs_sched__owns(const ecs_sched_world *w, const ecs_sched__table *t,
+                                   uint32_t index, ecs_sched_id id) {
+    const ecs_sched__sparse_set *s = w->sparse_count ? ecs_sched__sparse_of(w, id) : NULL;
+    return s ? ecs_sched__sparse_slot(s, index) != 0 : ecs_sched__type_find(t, id) >= 0;
+}
+
+/* The table of `base` plus the given components (sparse ones live in their sets). */
 static ecs_sched__table *ecs_sched__table_adding(ecs_sched_world *w, ecs_sched__table *base,
                                                  int32_t count, const ecs_sched_id *ids) {
     int32_t i;
     for (i = 0; i < count && base; i++) {
+        if (w->sparse_count && w->components[ids[i]].sparse) continue;
         if (ecs_sched__type_find(base, ids[i]) < 0) base = ecs_sched__table_step(w, base, ids[i], false);
     }
     return base;
+}
+
+/* Room for one more member in the sets of the sparse components among ids, for an index
+   ecs_sched__take_index hands out next. */
+static inline bool ecs_sched__sparse_room(ecs_sched_world *w, int32_t count,
+                                          const ecs_sched_id *ids, uint32_t entities) {
+    return !w->sparse_count ||
+           ecs_sched__sparse_reserve(w, count, ids, entities, w->record_count + entities);
 }
 
 /* An archetype known ahead (ecs_sched_archetype_get). */
@@ -8385,17 +8555,17 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     if (ecs_sched__check_ids(w, count, ids, "spawn") != ECS_SCHED_OK) return ECS_SCHED_NULL_ENTITY;
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
     if (!t) return ECS_SCHED_NULL_ENTITY;
-    if (!ecs_sched__reserve_indices(w, 1) || !ecs_sched__table_reserve(w, t, 1)) {
+    if (!ecs_sched__reserve_indices(w, 1) || !ecs_sched__table_reserve(w, t, 1) ||
+        !ecs_sched__sparse_room(w, count, ids, 1)) {
         ecs_sched__out_of_memory(w, "spawning an entity");
         return ECS_SCHED_NULL_ENTITY;
     }
     index = ecs_sched__take_index(w);
     ecs_sched__place(w, index, t, count, ids, values);
     e = ecs_sched__make_entity(index, w->records[index].generation);
-    if (w->observers) {
-        ecs_sched__observe_inserted(w, e, NULL, count, ids);
-        ecs_sched__observers_flush(w);
-    }
+    if (w->observers) ecs_sched__observe_inserted(w, e, NULL, count, ids);
+    if (w->sparse_count) ecs_sched__sparse_put_given(w, e, count, ids, values, 0);
+    if (w->observers) ecs_sched__observers_flush(w);
     return e;
 }
 
@@ -8416,6 +8586,15 @@ const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *w, int32_t c
     size_t bytes;
     ECS_SCHED__CHECK_WORLD(w);
     if (ecs_sched__check_ids(w, count, ids, "archetype_get") != ECS_SCHED_OK) return NULL;
+    if (ecs_sched__any_sparse(w, count, ids)) {
+        int32_t k;
+        for (k = 0; !w->components[ids[k]].sparse; k++) {}
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "archetype_get: '%s' is sparse, and sparse components are not part of "
+                        "an archetype; leave it out, and insert it after ecs_sched_spawn_in",
+                        w->components[ids[k]].name);
+        return NULL;
+    }
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
     if (!t) return NULL;
     if (!ECS_SCHED__GROW(&w->env, w->archetypes, &w->archetype_capacity,
@@ -8566,7 +8745,8 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
     if (!t) return w->env.last_result;
     if (!ecs_sched__reserve_indices(w, (uint32_t)entity_count) ||
-        !ecs_sched__table_reserve(w, t, entity_count)) {
+        !ecs_sched__table_reserve(w, t, entity_count) ||
+        !ecs_sched__sparse_room(w, count, ids, (uint32_t)entity_count)) {
         return ecs_sched__out_of_memory(w, "spawning a batch of entities");
     }
     first = t->count;
@@ -8585,11 +8765,13 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     t->count += entity_count;
     w->alive_count += entity_count;
     w->rows_version++;
-    if (w->observers) {
+    if (w->observers || w->sparse_count) {
         for (i = 0; i < entity_count; i++) {
-            ecs_sched__observe_inserted(w, t->entities[first + i], NULL, count, ids);
+            ecs_sched_entity e = t->entities[first + i];
+            if (w->observers) ecs_sched__observe_inserted(w, e, NULL, count, ids);
+            if (w->sparse_count) ecs_sched__sparse_put_given(w, e, count, ids, arrays, (size_t)i);
         }
-        ecs_sched__observers_flush(w);
+        if (w->observers) ecs_sched__observers_flush(w);
     }
     return ECS_SCHED_OK;
 }
@@ -8605,6 +8787,7 @@ static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
         ecs_sched__destruct(&w->components[t->columns[i].id], ecs_sched__cell(t, i, r->row), 1);
     }
     ecs_sched__table_delete_row(w, t, (int32_t)r->row);
+    if (w->sparse_count) ecs_sched__sparse_drop(w, index);
     ecs_sched__release_index(w, index);
     w->alive_count--;
 }
@@ -8652,6 +8835,7 @@ static void ecs_sched__write_values(ecs_sched_world *w, uint32_t index,
         const ecs_sched__component *c = &w->components[ids[i]];
         const void *value = values ? values[i] : NULL;
         int32_t column;
+        if (c->sparse) continue;   /* its set takes it (sparse.h) */
         if (c->tracked) ecs_sched__ticks_inserted(w, t, (int32_t)r->row, before, ids[i]);
         if (c->size == 0) continue;
         column = ecs_sched__column_find(t, ids[i]);
@@ -8689,14 +8873,16 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
     src = w->tables[w->records[index].table];
     dst = ecs_sched__table_adding(w, src, count, ids);
     if (!dst) return w->env.last_result;
+    if (w->sparse_count && !ecs_sched__sparse_reserve(w, count, ids, 1, index + 1)) {
+        return ecs_sched__out_of_memory(w, "adding a sparse component");
+    }
     if (dst != src && !ecs_sched__move_entity(w, index, dst)) {
         return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
     }
     ecs_sched__write_values(w, index, src, count, ids, values);
-    if (w->observers) {
-        ecs_sched__observe_inserted(w, e, src, count, ids);
-        ecs_sched__observers_flush(w);
-    }
+    if (w->observers) ecs_sched__observe_inserted(w, e, src, count, ids);
+    if (w->sparse_count) ecs_sched__sparse_put_given(w, e, count, ids, values, 0);
+    if (w->observers) ecs_sched__observers_flush(w);
     return ECS_SCHED_OK;
 }
 
@@ -8715,6 +8901,7 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     if (ecs_sched__change_refused(w, "remove")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "remove");
     if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "remove");
+    if (w->components[id].sparse) return ecs_sched__sparse_remove(w, e, id);
     src = w->tables[w->records[index].table];
     if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
     if (w->components[id].relation) return ecs_sched__remove_relation(w, e, id);
@@ -8728,6 +8915,23 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     if (w->components[id].tracked) ecs_sched__removed(w, id, e);
     if (w->observers) ecs_sched__observers_flush(w);
     return ECS_SCHED_OK;
+}
+
+/* get of a sparse component: its value, or why there is none. */
+static void *ecs_sched__sparse_get(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    void *value = ecs_sched__sparse_value(w, id, index);
+    if (value) return value;
+    if (w->components[id].size == 0 && ecs_sched__sparse_slot(ecs_sched__sparse_of(w, id), index)) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "get: '%s' is a tag and has no value; use ecs_sched_has",
+                        w->components[id].name);
+    } else {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
+                        "get: entity %u (generation %u) has no component '%s'", (unsigned)index,
+                        (unsigned)ECS_SCHED_ENTITY_GENERATION(e), w->components[id].name);
+    }
+    return NULL;
 }
 
 /* ecs_sched__value when the fast path did not find the value: the same checks in order, to
@@ -8748,6 +8952,7 @@ ECS_SCHED__NOINLINE static void *ecs_sched__value_slow(ecs_sched_world *w, ecs_s
     }
     r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
     t = w->tables[r->table];
+    if (w->components[id].sparse) return ecs_sched__sparse_get(w, e, id);
     column = ecs_sched__column_find(t, id);
     if (column < 0) {
         bool inherited = false;
@@ -8801,7 +9006,7 @@ void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id)
     ECS_SCHED__CHECK_WORLD(w);
     value = ecs_sched__value(w, e, id);
     if (!w->inherit && !w->ticks_on) return value;   /* nothing to override, no tick to take */
-    if (value && w->inherit &&
+    if (value && w->inherit && !w->components[id].sparse &&
         ecs_sched__type_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id) < 0) {
         return ecs_sched__override(w, e, id, value);
     }
@@ -8881,6 +9086,9 @@ bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id
     if (!ecs_sched__is_live_record(w, e)) return false;
     t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
     if (ecs_sched__type_find(t, id) >= 0) return true;
+    if (w->sparse_count && ecs_sched__component_valid(w, id) && w->components[id].sparse) {
+        return ecs_sched__sparse_slot(ecs_sched__sparse_of(w, id), ECS_SCHED_ENTITY_INDEX(e)) != 0;
+    }
     if (w->inherit && ecs_sched__component_valid(w, id)) ecs_sched__inherited_value(w, t, id, &inherited);
     return inherited;
 }
@@ -9401,12 +9609,13 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
         n = ecs_sched__gather_inserts(cmd, block, end, c.entity, ids, values, &end);
         {
             ecs_sched__table *t = ecs_sched__spawn_table(cmd, n, ids);
-            ok = t && ecs_sched__place(w, ECS_SCHED_ENTITY_INDEX(c.entity), t, n, ids, values);
+            uint32_t index = ECS_SCHED_ENTITY_INDEX(c.entity);
+            ok = t && (!w->sparse_count || ecs_sched__sparse_reserve(w, n, ids, 1, index + 1)) &&
+                 ecs_sched__place(w, index, t, n, ids, values);
             if (t && !ok) ecs_sched__out_of_memory(w, "applying a spawn command");
-            if (ok && w->observers) {
-                ecs_sched__observe_inserted(w, c.entity, NULL, n, ids);
-                ecs_sched__observers_flush(w);
-            }
+            if (ok && w->observers) ecs_sched__observe_inserted(w, c.entity, NULL, n, ids);
+            if (ok && w->sparse_count) ecs_sched__sparse_put_given(w, c.entity, n, ids, values, 0);
+            if (ok && w->observers) ecs_sched__observers_flush(w);
         }
         break;
     case ECS_SCHED__CMD_INSERT:
@@ -14722,6 +14931,9 @@ static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
     }
 }
 
+/* sparse.h: marks of sparse components. */
+static void ecs_sched__sparse_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row);
+
 ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, int32_t row) {
     const ecs_sched_query *q;
     const ecs_sched__match *m;
@@ -14742,7 +14954,9 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
                                "(0 to %d)", (int)row, (int)it->count - 1);
     }
     m = &q->matches[it->next_ - 1];
-    if (ecs_sched__tick_index(q, m, term) >= 0) {
+    if (w->components[q->terms[term].id].sparse) {
+        ecs_sched__sparse_mark_row(it, term, row);
+    } else if (ecs_sched__tick_index(q, m, term) >= 0) {
         ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
         int32_t at = it->by_rows_ ? it->rows[row] : it->row_ - it->count + row;
         ecs_sched__ticks_mark(w, m->table, k, at, at + 1, it->this_run_);
@@ -14845,6 +15059,9 @@ static void ecs_sched__move_ctx(const ecs_sched__old_readers *r, ecs_sched_syste
     ctx->this_run = ecs_sched__moved_tick(r, ctx->this_run, ECS_SCHED__TICK_READER);
 }
 
+/* sparse.h: the stamps of sparse components. */
+static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r);
+
 static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
     uint32_t i;
     int32_t k;
@@ -14863,6 +15080,7 @@ static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__ol
         w->resource_stamps[i].added = ecs_sched__moved_tick(r, w->resource_stamps[i].added, ECS_SCHED__TICK_CHANGE);
         w->resource_stamps[i].changed = ecs_sched__moved_tick(r, w->resource_stamps[i].changed, ECS_SCHED__TICK_CHANGE);
     }
+    if (w->sparse_count) ecs_sched__sparse_move_ticks(w, r);
 }
 
 static void ecs_sched__move_reader_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
@@ -15954,9 +16172,10 @@ static bool ecs_sched__observer_filters_pass(const ecs_sched_world *w, const ecs
                                              ecs_sched_entity e) {
     const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
     int32_t i;
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) {
-        if (o->with[i] && ecs_sched__type_find(t, o->with[i]) < 0) return false;
-        if (o->without[i] && ecs_sched__type_find(t, o->without[i]) >= 0) return false;
+        if (o->with[i] && !ecs_sched__owns(w, t, index, o->with[i])) return false;
+        if (o->without[i] && ecs_sched__owns(w, t, index, o->without[i])) return false;
     }
     return true;
 }
@@ -16047,14 +16266,15 @@ static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
                                         const ecs_sched__table *before, int32_t count,
                                         const ecs_sched_id *ids) {
     int32_t i;
+    /* sparse components are observed as their sets take them (sparse.h) */
     for (i = 0; i < count; i++) {
-        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_ADD) &&
+        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_ADD) && !w->components[ids[i]].sparse &&
             (!before || ecs_sched__type_find(before, ids[i]) < 0)) {
             ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, ids[i]);
         }
     }
     for (i = 0; i < count; i++) {
-        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_INSERT)) {
+        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_INSERT) && !w->components[ids[i]].sparse) {
             ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, ids[i]);
         }
     }
@@ -16080,6 +16300,7 @@ static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e
         if (w->components[type[i]].relation) ecs_sched__observe_relations_removing(w, e, type[i]);
         else ecs_sched__observe_removing(w, e, type[i]);
     }
+    if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, e);
 }
 
 /* Applies the observers' deferred changes, which may call observers again; until none is
@@ -22120,7 +22341,11 @@ typedef struct ecs_sched__hier_cache {
     uint32_t run_capacity;
     const void **parents;          /* per from_parent term, `capacity` pointers */
     uint32_t parents_capacity;
-    int16_t parent_slot[ECS_SCHED_MAX_TERMS];   /* the term's block of parents, or -1 */
+    int16_t parent_slot[ECS_SCHED_MAX_TERMS];   /* the term's block of parents (or of sparse
+                                                   values), or -1 */
+    bool sparse_term[ECS_SCHED_MAX_TERMS];      /* the term's component is sparse */
+    uint32_t *match_of;            /* sparse.h, scratch: by table index, its match + 1 */
+    uint32_t match_of_capacity;
     int32_t parent_terms;
     int32_t cascade;               /* the cascading term, or -1 */
     uint32_t *depths;              /* scratch: per row, then per depth */
@@ -22155,6 +22380,7 @@ static void ecs_sched__hier_free(ecs_sched_query *q) {
     ecs_sched__free(env, c->memo_stamp);
     ecs_sched__free(env, c->sorted);
     ecs_sched__free(env, c->seen);
+    ecs_sched__free(env, c->match_of);
     ecs_sched__free(env, c);
     q->hier = NULL;
 }
@@ -22171,6 +22397,11 @@ static ecs_sched__hier_cache *ecs_sched__hier_create(ecs_sched_query *q) {
         c->parent_slot[i] = -1;
         if (kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
             c->parent_slot[i] = (int16_t)c->parent_terms++;
+        }
+        c->sparse_term[i] = q->world->components[q->terms[i].id].sparse != 0;
+        if (c->sparse_term[i] && kind != ECS_SCHED_TERM_WITHOUT &&
+            q->world->components[q->terms[i].id].size) {
+            c->parent_slot[i] = (int16_t)c->parent_terms++;   /* a pointer per row */
         }
         if (kind == ECS_SCHED_TERM_CASCADE) c->cascade = i;
     }
@@ -22298,7 +22529,7 @@ static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__hier_cache *c
         for (term = 0; term < q->term_count; term++) {
             int32_t column;
             const void *value = NULL;
-            if (c->parent_slot[term] < 0) continue;
+            if (c->parent_slot[term] < 0 || c->sparse_term[term]) continue;
             column = pt ? ecs_sched__column_find(pt, q->terms[term].id) : -1;
             if (column >= 0) value = ecs_sched__cell(pt, column, prow);
             if (!value && q->terms[term].kind == ECS_SCHED_TERM_FROM_PARENT) keep = false;
@@ -22320,26 +22551,39 @@ static void ecs_sched__hier_runs(ecs_sched__hier_cache *c) {
     }
 }
 
-/* Makes the list again when the world's rows or relationships changed since. */
-static bool ecs_sched__hier_update(ecs_sched_query *q) {
+/* sparse.h: a list of the rows that pass a query's sparse terms (and, in the window `it`
+   sees, its filters; it NULL: no window), and the sparse values of each row. */
+static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__hier_cache *c,
+                                   const ecs_sched_iter *it);
+static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__hier_cache *c);
+static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it);
+
+/* Makes the list again when the world's rows or relationships changed since (or, for a
+   query with sparse terms that filters on changes, at every iteration: `it` gives its
+   window). */
+static bool ecs_sched__hier_update(ecs_sched_query *q, const ecs_sched_iter *it) {
     ecs_sched__hier_cache *c = q->hier ? q->hier : ecs_sched__hier_create(q);
     ecs_sched_world *w = q->world;
     uint32_t m;
     if (!c) return false;
-    if (c->made && c->version == w->rows_version &&
+    if (c->made && c->version == w->rows_version && !q->sparse_filtered &&
         !(c->order_term >= 0 && ecs_sched__sort_stale(q, c))) {
         return true;
     }
     if (!ecs_sched__hier_reserve(q, c)) return false;
     c->count = 0;
-    for (m = 0; m < q->match_count; m++) {
-        const ecs_sched__match *match = &q->matches[m];
-        int32_t row;
-        for (row = 0; row < match->table->count; row++) {
-            if (q->related && !ecs_sched__row_related(q, match, row)) continue;
-            c->rows[c->count].match = m;
-            c->rows[c->count].row = row;
-            c->count++;
+    if (q->sparse) {
+        if (!ecs_sched__sparse_list(q, c, it)) return false;
+    } else {
+        for (m = 0; m < q->match_count; m++) {
+            const ecs_sched__match *match = &q->matches[m];
+            int32_t row;
+            for (row = 0; row < match->table->count; row++) {
+                if (q->related && !ecs_sched__row_related(q, match, row)) continue;
+                c->rows[c->count].match = m;
+                c->rows[c->count].row = row;
+                c->count++;
+            }
         }
     }
     if (++c->stamp == 0) {
@@ -22355,6 +22599,7 @@ static bool ecs_sched__hier_update(ecs_sched_query *q) {
     }
     if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;
     if (c->parent_terms) ecs_sched__hier_parents(q, c);
+    if (q->sparse) ecs_sched__sparse_values(q, c);
     ecs_sched__hier_runs(c);
     c->version = w->rows_version;
     c->made = true;
@@ -22364,7 +22609,7 @@ static bool ecs_sched__hier_update(ecs_sched_query *q) {
 /* The world's side (declared in query.h): how many rows the query hands out (-1 when out of
    memory). */
 static int32_t ecs_sched__hier_count(ecs_sched_query *q) {
-    if (!ecs_sched__hier_update(q)) {
+    if (!ecs_sched__hier_update(q, NULL)) {
         ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
         return -1;
     }
@@ -22396,12 +22641,12 @@ static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
     const ecs_sched__match *m;
     uint32_t at, end;
     if (it->row_ < 0) {   /* the first call */
-        if (q->marks) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+        if (q->marks || q->sparse) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         else it->last_run_ = it->this_run_ = 0;
         it->row_ = 0;
         it->at_ = 0;
         it->by_rows_ = by_rows;
-        if (!ecs_sched__hier_update(q)) {
+        if (!ecs_sched__hier_update(q, it)) {
             ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
             it->at_ = INT32_MAX;
         }
@@ -22438,6 +22683,7 @@ static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
         ecs_sched__hier_fields(it, c, m, c->rows[at].row, at);
         ecs_sched__mark_written(q, m, c->rows[at].row, it->row_, it->this_run_);
     }
+    if (q->sparse) ecs_sched__sparse_mark_run(it);
     it->next_ = (int32_t)c->rows[at].match + 1;
     it->at_ = (int32_t)end;
     return true;
@@ -26513,6 +26759,11 @@ ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *q, ecs_sched_id compo
     for (i = 0; i < q->term_count; i++) {
         if (q->terms[i].id == component && ecs_sched__term_on_self(q->terms[i].kind)) break;
     }
+    if (w->components[component].sparse) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_order_by: '%s' is sparse; sort by a component kept in "
+                               "tables", w->components[component].name);
+    }
     if (i == q->term_count || w->components[component].size == 0) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                "query_order_by: the query %s '%s'; sort by a component with a "
@@ -26629,6 +26880,455 @@ static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__hier_cache *c) {
     if (from != c->rows) memcpy(c->rows, from, (size_t)n * sizeof *from);
     if (c->order_term >= 0) ecs_sched__sort_remember(q, c);
     return true;
+}
+
+/*============================== src/sparse.h (implementation) ===============================*/
+/* sparse: components kept in sets of their own, outside the archetype tables.
+
+   A component registered with .storage = ECS_SCHED_STORAGE_SPARSE is never part of an
+   entity's table: entity.h leaves it out of every table it finds and hands it here. Its set
+   packs the entities that have it in `members`, their values (and, tracked, their stamps) at
+   the same positions, and keeps by entity index the position of each (+ 1). Adding appends,
+   removing moves the last member into the hole: nothing else of the entity moves. What
+   changes a set's members counts as a change of rows (rows_version): the lists of queries
+   with sparse terms (query.h) are made again from it. */
+
+/* The world's side (declared in world.h): a set for component `id`, made at registration. */
+static bool ecs_sched__sparse_create(ecs_sched_world *w, ecs_sched_id id) {
+    ecs_sched__sparse_set *s;
+    if (w->sparse_count >= UINT16_MAX) return false;
+    if (!ECS_SCHED__GROW(&w->env, w->sparse_sets, &w->sparse_capacity, w->sparse_count + 1)) {
+        return false;
+    }
+    s = &w->sparse_sets[w->sparse_count++];
+    memset(s, 0, sizeof *s);
+    s->id = id;
+    w->components[id].sparse = (uint16_t)w->sparse_count;
+    return true;
+}
+
+static void ecs_sched__sparse_free(ecs_sched_world *w) {
+    uint32_t i;
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        ecs_sched__destruct(&w->components[s->id], s->values, (int32_t)s->count);
+        ecs_sched__free(&w->env, s->position);
+        ecs_sched__free(&w->env, s->members);
+        ecs_sched__aligned_free(&w->env, s->values);
+        ecs_sched__free(&w->env, s->stamps);
+    }
+    ecs_sched__free(&w->env, w->sparse_sets);
+    w->sparse_sets = NULL;
+    w->sparse_count = w->sparse_capacity = 0;
+}
+
+/* Room for `extra` more members, in place or in new blocks (values moved by the hooks). */
+static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t extra) {
+    const ecs_sched__component *c = &w->components[s->id];
+    uint32_t capacity = s->capacity ? s->capacity : 8;
+    unsigned char *values = NULL;
+    if ((uint64_t)s->count + extra > UINT32_MAX / 2) return false;
+    while (capacity < s->count + extra) capacity *= 2;
+    if (capacity == s->capacity) return true;
+    if (c->size) {
+        size_t alignment = c->alignment > 16 ? c->alignment : 16;
+        values = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)capacity * c->size,
+                                                           alignment);
+        if (!values) return false;
+    }
+    {
+        uint32_t members_capacity = s->capacity, stamps_capacity = s->capacity;
+        if (!ECS_SCHED__GROW(&w->env, s->members, &members_capacity, capacity) ||
+            (c->tracked && !ECS_SCHED__GROW(&w->env, s->stamps, &stamps_capacity, capacity))) {
+            ecs_sched__aligned_free(&w->env, values);
+            return false;
+        }
+    }
+    if (c->size) {
+        ecs_sched__relocate(c, values, s->values, (int32_t)s->count);
+        ecs_sched__aligned_free(&w->env, s->values);
+        s->values = values;
+    }
+    s->capacity = capacity;
+    return true;
+}
+
+/* Room in the set of each sparse component among ids for `entities` more members whose
+   indices are below `bound`: what follows cannot fail. */
+static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
+                                      uint32_t entities, uint32_t bound) {
+    int32_t k;
+    for (k = 0; k < count; k++) {
+        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
+        uint32_t had;
+        if (!s) continue;
+        had = s->position_capacity;
+        if (s->count + entities > s->capacity && !ecs_sched__sparse_grow(w, s, entities)) {
+            return false;
+        }
+        if (bound > had) {
+            if (!ECS_SCHED__GROW(&w->env, s->position, &s->position_capacity, bound)) return false;
+            memset(s->position + had, 0, (size_t)(s->position_capacity - had) * sizeof *s->position);
+        }
+    }
+    return true;
+}
+
+static inline void *ecs_sched__sparse_cell(const ecs_sched_world *w, const ecs_sched__sparse_set *s,
+                                           uint32_t position) {
+    return s->values + (size_t)position * w->components[s->id].size;
+}
+
+/* Gives e the component of set s (room reserved), or writes its value when it has it;
+   value NULL: the default for a new one, no change for a present one. */
+static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
+                                  ecs_sched_entity e, const void *value) {
+    const ecs_sched__component *c = &w->components[s->id];
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e), at = ecs_sched__sparse_slot(s, index);
+    uint32_t tick = c->tracked ? ecs_sched__tick_now(w) : 0;
+    bool added = at == 0;
+    if (added) {
+        at = ++s->count;
+        s->members[at - 1] = e;
+        s->position[index] = at;
+        if (c->size) ecs_sched__construct(c, ecs_sched__sparse_cell(w, s, at - 1), value, 1);
+        if (c->tracked) s->stamps[at - 1].added = tick;
+        w->rows_version++;
+    } else if (c->size && value) {
+        ecs_sched__assign(c, ecs_sched__sparse_cell(w, s, at - 1), value);
+    }
+    if (c->tracked) s->stamps[at - 1].changed = tick;
+    if (w->observers) {
+        if (added && ecs_sched__watched(w, s->id, ECS_SCHED_ON_ADD)) {
+            ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, s->id);
+        }
+        if (ecs_sched__watched(w, s->id, ECS_SCHED_ON_INSERT)) {
+            ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, s->id);
+        }
+    }
+}
+
+/* The world's side (declared in world.h): puts the sparse components among ids on e, room
+   reserved; the value of ids[k] is values[k] (or its element `element`, for a batch). */
+static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
+                                        const ecs_sched_id *ids, const void *const *values,
+                                        size_t element) {
+    int32_t k;
+    for (k = 0; k < count; k++) {
+        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
+        const unsigned char *value;
+        if (!s) continue;
+        value = values ? (const unsigned char *)values[k] : NULL;
+        if (value) value += element * w->components[ids[k]].size;
+        ecs_sched__sparse_put(w, s, e, value);
+    }
+}
+
+/* Takes the member at `at` (+ 1) out of s: its value destroyed, the last member moved into
+   its place. */
+static void ecs_sched__sparse_take_out(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t at) {
+    const ecs_sched__component *c = &w->components[s->id];
+    uint32_t hole = at - 1, last = s->count - 1;
+    ecs_sched_entity e = s->members[hole];
+    if (c->tracked) ecs_sched__removed(w, s->id, e);
+    if (c->size) ecs_sched__destruct(c, ecs_sched__sparse_cell(w, s, hole), 1);
+    if (hole != last) {
+        ecs_sched_entity moved = s->members[last];
+        if (c->size) {
+            ecs_sched__relocate(c, ecs_sched__sparse_cell(w, s, hole),
+                                ecs_sched__sparse_cell(w, s, last), 1);
+        }
+        if (c->tracked) s->stamps[hole] = s->stamps[last];
+        s->members[hole] = moved;
+        s->position[ECS_SCHED_ENTITY_INDEX(moved)] = at;
+    }
+    s->position[ECS_SCHED_ENTITY_INDEX(e)] = 0;
+    s->count = last;
+    w->rows_version++;
+}
+
+/* The world's side (declared in world.h): ecs_sched_remove of a sparse component. */
+static ecs_sched_result ecs_sched__sparse_remove(ecs_sched_world *w, ecs_sched_entity e,
+                                                 ecs_sched_id id) {
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+    uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(e));
+    if (!at) return ECS_SCHED_OK;
+    if (w->observers) {   /* they see the value still; what they change is deferred */
+        ecs_sched__observe_removing(w, e, id);
+        ecs_sched__sparse_take_out(w, s, at);
+        ecs_sched__observers_flush(w);
+        return ECS_SCHED_OK;
+    }
+    ecs_sched__sparse_take_out(w, s, at);
+    return ECS_SCHED_OK;
+}
+
+/* The world's side (declared in world.h): an entity about to be despawned loses its sparse
+   components: the observers of ON_REMOVE hear of each first, ... */
+static void ecs_sched__sparse_observe_despawning(ecs_sched_world *w, ecs_sched_entity e) {
+    uint32_t i, index = ECS_SCHED_ENTITY_INDEX(e);
+    for (i = 0; i < w->sparse_count; i++) {
+        if (ecs_sched__sparse_slot(&w->sparse_sets[i], index)) {
+            ecs_sched__observe_removing(w, e, w->sparse_sets[i].id);
+        }
+    }
+}
+
+/* ... then every set lets it go. */
+static void ecs_sched__sparse_drop(ecs_sched_world *w, uint32_t index) {
+    uint32_t i;
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        uint32_t at = ecs_sched__sparse_slot(s, index);
+        if (at) ecs_sched__sparse_take_out(w, s, at);
+    }
+}
+
+/* The world's side (declared in world.h): the value of a sparse component of a live entity
+   (NULL: it does not have it, or it is a tag). */
+static void *ecs_sched__sparse_value(const ecs_sched_world *w, ecs_sched_id id, uint32_t index) {
+    const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+    uint32_t at = ecs_sched__sparse_slot(s, index);
+    return at && s->values ? ecs_sched__sparse_cell(w, s, at - 1) : NULL;
+}
+
+/* A tracked sparse value changed now. */
+static void ecs_sched__sparse_changed(ecs_sched_world *w, ecs_sched_id id, uint32_t index) {
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+    uint32_t at = ecs_sched__sparse_slot(s, index);
+    if (at && s->stamps) s->stamps[at - 1].changed = ecs_sched__tick_now(w);
+}
+
+/* ecs_sched_world_check: every member is live and found where its position says. */
+static ecs_sched_result ecs_sched__check_sparse(ecs_sched_world *w) {
+    uint32_t i, k, n;
+    for (i = 0; i < w->sparse_count; i++) {
+        const ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        for (k = 0; k < s->count; k++) {
+            ecs_sched_entity e = s->members[k];
+            if (!ecs_sched__is_live_record(w, e) ||
+                ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(e)) != k + 1) {
+                return ecs_sched__inconsistent(w, "sparse set member", s->id, k);
+            }
+        }
+        for (k = 0, n = 0; k < s->position_capacity; k++) n += s->position[k] != 0;
+        if (n != s->count) return ecs_sched__inconsistent(w, "sparse set positions", s->id, n);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* ---- queries ----
+
+   A query with a term on a sparse component keeps a list of the rows it hands out (as
+   hierarchical and sorted queries do, hierarchy.h): the tables it matches are found by its
+   other terms, and the list holds the rows of those tables that pass its sparse terms. When
+   a required sparse term's set is the smallest side, the list is made by walking that set's
+   members (each one looked up in the entity index), else by testing every matched row. The
+   list is kept until rows change (a spawn, a move, a despawn, a sparse add or remove), or
+   made at each iteration when the query filters on changes. The field of a sparse term with
+   a value holds one pointer per row handed out (NULL where an optional term is absent). */
+
+/* The world's side (declared in query.h): what a query asks of a sparse component. */
+static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
+                                                    int32_t i) {
+    const char *what = NULL;
+    switch (term->kind) {
+    case ECS_SCHED_TERM_FROM_PARENT:
+    case ECS_SCHED_TERM_OPTIONAL_FROM_PARENT:
+        what = "read from the parent";
+        break;
+    case ECS_SCHED_TERM_INHERITED:
+        what = "inherited";
+        break;
+    case ECS_SCHED_TERM_RELATED:
+    case ECS_SCHED_TERM_CASCADE:
+        what = "a relationship";
+        break;
+    default:
+        return ECS_SCHED_OK;
+    }
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                           "query_create: term %d asks for '%s' %s, but '%s' is sparse: a "
+                           "sparse component is read, written, optional, left out, added or "
+                           "changed on the entity itself; register it with table storage to "
+                           "use it so", (int)i, w->components[term->id].name, what,
+                           w->components[term->id].name);
+}
+
+/* The required sparse term whose set is smallest, or -1. */
+static int32_t ecs_sched__sparse_driver(const ecs_sched_query *q) {
+    int32_t i, best = -1;
+    uint32_t fewest = UINT32_MAX;
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[i].id);
+        if (s && ecs_sched__term_required(q->terms[i].kind) && s->count < fewest) {
+            fewest = s->count;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* Whether a table filter term passes at a row, in the window. */
+static bool ecs_sched__table_filter_passes(const ecs_sched_query *q, const ecs_sched__match *m,
+                                           int32_t term, int32_t row, ecs_sched__window win) {
+    const ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
+    if (q->terms[term].kind == ECS_SCHED_TERM_ADDED) return ecs_sched__in_window(win, k->added[row]);
+    return ecs_sched__in_window(win, k->changed[row]) ||
+           (k->has_bulk && ecs_sched__in_window(win, k->bulk));
+}
+
+/* Whether a matched row passes the query's sparse terms, related terms and (win not NULL)
+   filters. */
+static bool ecs_sched__sparse_row_passes(const ecs_sched_query *q, const ecs_sched__match *m,
+                                         int32_t row, const ecs_sched__window *win) {
+    const ecs_sched_world *w = q->world;
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(m->table->entities[row]);
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, q->terms[i].id);
+        uint32_t at;
+        if (!s) {
+            if (win && ecs_sched__term_filters(kind) &&
+                !ecs_sched__table_filter_passes(q, m, i, row, *win)) {
+                return false;
+            }
+            continue;
+        }
+        at = ecs_sched__sparse_slot(s, index);
+        if (kind == ECS_SCHED_TERM_WITHOUT && at) return false;
+        if (!ecs_sched__term_required(kind)) continue;
+        if (!at) return false;
+        if (win && kind == ECS_SCHED_TERM_ADDED && !ecs_sched__in_window(*win, s->stamps[at - 1].added)) {
+            return false;
+        }
+        if (win && kind == ECS_SCHED_TERM_CHANGED &&
+            !ecs_sched__in_window(*win, s->stamps[at - 1].changed)) {
+            return false;
+        }
+    }
+    return !q->related || ecs_sched__row_related(q, m, row);
+}
+
+static int ecs_sched__row_order(const void *a, const void *b) {
+    const ecs_sched__hier_row *x = (const ecs_sched__hier_row *)a, *y = (const ecs_sched__hier_row *)b;
+    if (x->match != y->match) return x->match < y->match ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* The list from the members of the smallest required set, in table order. */
+static bool ecs_sched__sparse_list_members(ecs_sched_query *q, ecs_sched__hier_cache *c,
+                                           int32_t driver, const ecs_sched__window *win) {
+    ecs_sched_world *w = q->world;
+    const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, q->terms[driver].id);
+    bool ordered = true;
+    uint32_t m, k;
+    if (!ECS_SCHED__GROW(&w->env, c->match_of, &c->match_of_capacity, w->table_count)) return false;
+    memset(c->match_of, 0, (size_t)w->table_count * sizeof *c->match_of);
+    for (m = 0; m < q->match_count; m++) c->match_of[q->matches[m].table->index] = m + 1u;
+    for (k = 0; k < s->count; k++) {
+        const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(s->members[k])];
+        ecs_sched__hier_row *row = &c->rows[c->count];
+        uint32_t match = c->match_of[r->table];
+        if (!match || !ecs_sched__sparse_row_passes(q, &q->matches[match - 1u], (int32_t)r->row, win)) {
+            continue;
+        }
+        row->match = match - 1u;
+        row->row = (int32_t)r->row;
+        if (c->count && ecs_sched__row_order(row - 1, row) > 0) ordered = false;
+        c->count++;
+    }
+    if (!ordered) qsort(c->rows, c->count, sizeof *c->rows, ecs_sched__row_order);
+    return true;
+}
+
+/* The world's side (declared in hierarchy.h). */
+static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__hier_cache *c,
+                                   const ecs_sched_iter *it) {
+    ecs_sched__window win;
+    const ecs_sched__window *in = NULL;
+    int32_t driver = ecs_sched__sparse_driver(q);
+    uint32_t m;
+    if (it && q->sparse_filtered) {
+        win = ecs_sched__iter_window_of(it);
+        in = &win;
+    }
+    if (driver >= 0) {
+        uint32_t rows = 0;
+        for (m = 0; m < q->match_count; m++) rows += (uint32_t)q->matches[m].table->count;
+        if (ecs_sched__sparse_of(q->world, q->terms[driver].id)->count <= rows) {
+            return ecs_sched__sparse_list_members(q, c, driver, in);
+        }
+    }
+    for (m = 0; m < q->match_count; m++) {
+        const ecs_sched__match *match = &q->matches[m];
+        int32_t row;
+        for (row = 0; row < match->table->count; row++) {
+            if (!ecs_sched__sparse_row_passes(q, match, row, in)) continue;
+            c->rows[c->count].match = m;
+            c->rows[c->count].row = row;
+            c->count++;
+        }
+    }
+    return true;
+}
+
+/* The world's side (declared in hierarchy.h): per row of the list, the value of each sparse
+   term with a value. */
+static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+    int32_t term;
+    uint32_t i;
+    for (term = 0; term < q->term_count; term++) {
+        const void **values;
+        if (!c->sparse_term[term] || c->parent_slot[term] < 0) continue;
+        values = &c->parents[(size_t)c->parent_slot[term] * c->capacity];
+        for (i = 0; i < c->count; i++) {
+            const ecs_sched__table *t = q->matches[c->rows[i].match].table;
+            values[i] = ecs_sched__sparse_value(q->world, q->terms[term].id,
+                                                ECS_SCHED_ENTITY_INDEX(t->entities[c->rows[i].row]));
+        }
+    }
+}
+
+/* The entity of row `row` of an iterator's current run. */
+static inline ecs_sched_entity ecs_sched__iter_entity(const ecs_sched_iter *it, int32_t row) {
+    return it->by_rows_ ? it->entities[it->rows[row]] : it->entities[row];
+}
+
+/* The world's side (declared in hierarchy.h): the rows just handed out changed, in each
+   tracked sparse component the query writes (write_manual terms: by the loop's marks). */
+static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it) {
+    const ecs_sched_query *q = it->query_;
+    int32_t term, row;
+    for (term = 0; term < q->term_count; term++) {
+        ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[term].id);
+        if (!s || !s->stamps || !ecs_sched__term_marks(q->terms[term].kind)) continue;
+        for (row = 0; row < it->count; row++) {
+            uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
+            if (at) s->stamps[at - 1].changed = it->this_run_;
+        }
+    }
+}
+
+/* The world's side (declared in change.h): ecs_sched_iter_mark_changed of a sparse term. */
+static void ecs_sched__sparse_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row) {
+    const ecs_sched_query *q = it->query_;
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[term].id);
+    uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
+    if (at) s->stamps[at - 1].changed = it->this_run_;
+}
+
+/* The world's side (declared in change.h): old stamps move up with the others. */
+static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
+    uint32_t i, k;
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        for (k = 0; s->stamps && k < s->count; k++) {
+            s->stamps[k].added = ecs_sched__moved_tick(r, s->stamps[k].added, ECS_SCHED__TICK_CHANGE);
+            s->stamps[k].changed = ecs_sched__moved_tick(r, s->stamps[k].changed, ECS_SCHED__TICK_CHANGE);
+        }
+    }
 }
 
 #if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))

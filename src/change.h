@@ -490,6 +490,9 @@ static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
     }
 }
 
+/* sparse.h: marks of sparse components. */
+static void ecs_sched__sparse_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row);
+
 ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, int32_t row) {
     const ecs_sched_query *q;
     const ecs_sched__match *m;
@@ -510,7 +513,9 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
                                "(0 to %d)", (int)row, (int)it->count - 1);
     }
     m = &q->matches[it->next_ - 1];
-    if (ecs_sched__tick_index(q, m, term) >= 0) {
+    if (w->components[q->terms[term].id].sparse) {
+        ecs_sched__sparse_mark_row(it, term, row);
+    } else if (ecs_sched__tick_index(q, m, term) >= 0) {
         ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
         int32_t at = it->by_rows_ ? it->rows[row] : it->row_ - it->count + row;
         ecs_sched__ticks_mark(w, m->table, k, at, at + 1, it->this_run_);
@@ -613,6 +618,9 @@ static void ecs_sched__move_ctx(const ecs_sched__old_readers *r, ecs_sched_syste
     ctx->this_run = ecs_sched__moved_tick(r, ctx->this_run, ECS_SCHED__TICK_READER);
 }
 
+/* sparse.h: the stamps of sparse components. */
+static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r);
+
 static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
     uint32_t i;
     int32_t k;
@@ -631,6 +639,7 @@ static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__ol
         w->resource_stamps[i].added = ecs_sched__moved_tick(r, w->resource_stamps[i].added, ECS_SCHED__TICK_CHANGE);
         w->resource_stamps[i].changed = ecs_sched__moved_tick(r, w->resource_stamps[i].changed, ECS_SCHED__TICK_CHANGE);
     }
+    if (w->sparse_count) ecs_sched__sparse_move_ticks(w, r);
 }
 
 static void ecs_sched__move_reader_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {

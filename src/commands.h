@@ -552,12 +552,13 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
         n = ecs_sched__gather_inserts(cmd, block, end, c.entity, ids, values, &end);
         {
             ecs_sched__table *t = ecs_sched__spawn_table(cmd, n, ids);
-            ok = t && ecs_sched__place(w, ECS_SCHED_ENTITY_INDEX(c.entity), t, n, ids, values);
+            uint32_t index = ECS_SCHED_ENTITY_INDEX(c.entity);
+            ok = t && (!w->sparse_count || ecs_sched__sparse_reserve(w, n, ids, 1, index + 1)) &&
+                 ecs_sched__place(w, index, t, n, ids, values);
             if (t && !ok) ecs_sched__out_of_memory(w, "applying a spawn command");
-            if (ok && w->observers) {
-                ecs_sched__observe_inserted(w, c.entity, NULL, n, ids);
-                ecs_sched__observers_flush(w);
-            }
+            if (ok && w->observers) ecs_sched__observe_inserted(w, c.entity, NULL, n, ids);
+            if (ok && w->sparse_count) ecs_sched__sparse_put_given(w, c.entity, n, ids, values, 0);
+            if (ok && w->observers) ecs_sched__observers_flush(w);
         }
         break;
     case ECS_SCHED__CMD_INSERT:

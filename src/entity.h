@@ -108,14 +108,30 @@ static ecs_sched_result ecs_sched__check_ids(ecs_sched_world *w, int32_t count,
     return ECS_SCHED_OK;
 }
 
-/* The table of `base` plus the given components. */
+/* Whether the entity at `index`, in table t, has component id (in t, or in its set). */
+static inline bool ecs_sched__owns(const ecs_sched_world *w, const ecs_sched__table *t,
+                                   uint32_t index, ecs_sched_id id) {
+    const ecs_sched__sparse_set *s = w->sparse_count ? ecs_sched__sparse_of(w, id) : NULL;
+    return s ? ecs_sched__sparse_slot(s, index) != 0 : ecs_sched__type_find(t, id) >= 0;
+}
+
+/* The table of `base` plus the given components (sparse ones live in their sets). */
 static ecs_sched__table *ecs_sched__table_adding(ecs_sched_world *w, ecs_sched__table *base,
                                                  int32_t count, const ecs_sched_id *ids) {
     int32_t i;
     for (i = 0; i < count && base; i++) {
+        if (w->sparse_count && w->components[ids[i]].sparse) continue;
         if (ecs_sched__type_find(base, ids[i]) < 0) base = ecs_sched__table_step(w, base, ids[i], false);
     }
     return base;
+}
+
+/* Room for one more member in the sets of the sparse components among ids, for an index
+   ecs_sched__take_index hands out next. */
+static inline bool ecs_sched__sparse_room(ecs_sched_world *w, int32_t count,
+                                          const ecs_sched_id *ids, uint32_t entities) {
+    return !w->sparse_count ||
+           ecs_sched__sparse_reserve(w, count, ids, entities, w->record_count + entities);
 }
 
 /* An archetype known ahead (ecs_sched_archetype_get). */
@@ -217,17 +233,17 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     if (ecs_sched__check_ids(w, count, ids, "spawn") != ECS_SCHED_OK) return ECS_SCHED_NULL_ENTITY;
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
     if (!t) return ECS_SCHED_NULL_ENTITY;
-    if (!ecs_sched__reserve_indices(w, 1) || !ecs_sched__table_reserve(w, t, 1)) {
+    if (!ecs_sched__reserve_indices(w, 1) || !ecs_sched__table_reserve(w, t, 1) ||
+        !ecs_sched__sparse_room(w, count, ids, 1)) {
         ecs_sched__out_of_memory(w, "spawning an entity");
         return ECS_SCHED_NULL_ENTITY;
     }
     index = ecs_sched__take_index(w);
     ecs_sched__place(w, index, t, count, ids, values);
     e = ecs_sched__make_entity(index, w->records[index].generation);
-    if (w->observers) {
-        ecs_sched__observe_inserted(w, e, NULL, count, ids);
-        ecs_sched__observers_flush(w);
-    }
+    if (w->observers) ecs_sched__observe_inserted(w, e, NULL, count, ids);
+    if (w->sparse_count) ecs_sched__sparse_put_given(w, e, count, ids, values, 0);
+    if (w->observers) ecs_sched__observers_flush(w);
     return e;
 }
 
@@ -248,6 +264,15 @@ const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *w, int32_t c
     size_t bytes;
     ECS_SCHED__CHECK_WORLD(w);
     if (ecs_sched__check_ids(w, count, ids, "archetype_get") != ECS_SCHED_OK) return NULL;
+    if (ecs_sched__any_sparse(w, count, ids)) {
+        int32_t k;
+        for (k = 0; !w->components[ids[k]].sparse; k++) {}
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "archetype_get: '%s' is sparse, and sparse components are not part of "
+                        "an archetype; leave it out, and insert it after ecs_sched_spawn_in",
+                        w->components[ids[k]].name);
+        return NULL;
+    }
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
     if (!t) return NULL;
     if (!ECS_SCHED__GROW(&w->env, w->archetypes, &w->archetype_capacity,
@@ -398,7 +423,8 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
     if (!t) return w->env.last_result;
     if (!ecs_sched__reserve_indices(w, (uint32_t)entity_count) ||
-        !ecs_sched__table_reserve(w, t, entity_count)) {
+        !ecs_sched__table_reserve(w, t, entity_count) ||
+        !ecs_sched__sparse_room(w, count, ids, (uint32_t)entity_count)) {
         return ecs_sched__out_of_memory(w, "spawning a batch of entities");
     }
     first = t->count;
@@ -417,11 +443,13 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     t->count += entity_count;
     w->alive_count += entity_count;
     w->rows_version++;
-    if (w->observers) {
+    if (w->observers || w->sparse_count) {
         for (i = 0; i < entity_count; i++) {
-            ecs_sched__observe_inserted(w, t->entities[first + i], NULL, count, ids);
+            ecs_sched_entity e = t->entities[first + i];
+            if (w->observers) ecs_sched__observe_inserted(w, e, NULL, count, ids);
+            if (w->sparse_count) ecs_sched__sparse_put_given(w, e, count, ids, arrays, (size_t)i);
         }
-        ecs_sched__observers_flush(w);
+        if (w->observers) ecs_sched__observers_flush(w);
     }
     return ECS_SCHED_OK;
 }
@@ -437,6 +465,7 @@ static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
         ecs_sched__destruct(&w->components[t->columns[i].id], ecs_sched__cell(t, i, r->row), 1);
     }
     ecs_sched__table_delete_row(w, t, (int32_t)r->row);
+    if (w->sparse_count) ecs_sched__sparse_drop(w, index);
     ecs_sched__release_index(w, index);
     w->alive_count--;
 }
@@ -484,6 +513,7 @@ static void ecs_sched__write_values(ecs_sched_world *w, uint32_t index,
         const ecs_sched__component *c = &w->components[ids[i]];
         const void *value = values ? values[i] : NULL;
         int32_t column;
+        if (c->sparse) continue;   /* its set takes it (sparse.h) */
         if (c->tracked) ecs_sched__ticks_inserted(w, t, (int32_t)r->row, before, ids[i]);
         if (c->size == 0) continue;
         column = ecs_sched__column_find(t, ids[i]);
@@ -521,14 +551,16 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
     src = w->tables[w->records[index].table];
     dst = ecs_sched__table_adding(w, src, count, ids);
     if (!dst) return w->env.last_result;
+    if (w->sparse_count && !ecs_sched__sparse_reserve(w, count, ids, 1, index + 1)) {
+        return ecs_sched__out_of_memory(w, "adding a sparse component");
+    }
     if (dst != src && !ecs_sched__move_entity(w, index, dst)) {
         return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
     }
     ecs_sched__write_values(w, index, src, count, ids, values);
-    if (w->observers) {
-        ecs_sched__observe_inserted(w, e, src, count, ids);
-        ecs_sched__observers_flush(w);
-    }
+    if (w->observers) ecs_sched__observe_inserted(w, e, src, count, ids);
+    if (w->sparse_count) ecs_sched__sparse_put_given(w, e, count, ids, values, 0);
+    if (w->observers) ecs_sched__observers_flush(w);
     return ECS_SCHED_OK;
 }
 
@@ -547,6 +579,7 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     if (ecs_sched__change_refused(w, "remove")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "remove");
     if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "remove");
+    if (w->components[id].sparse) return ecs_sched__sparse_remove(w, e, id);
     src = w->tables[w->records[index].table];
     if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
     if (w->components[id].relation) return ecs_sched__remove_relation(w, e, id);
@@ -560,6 +593,23 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     if (w->components[id].tracked) ecs_sched__removed(w, id, e);
     if (w->observers) ecs_sched__observers_flush(w);
     return ECS_SCHED_OK;
+}
+
+/* get of a sparse component: its value, or why there is none. */
+static void *ecs_sched__sparse_get(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    void *value = ecs_sched__sparse_value(w, id, index);
+    if (value) return value;
+    if (w->components[id].size == 0 && ecs_sched__sparse_slot(ecs_sched__sparse_of(w, id), index)) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "get: '%s' is a tag and has no value; use ecs_sched_has",
+                        w->components[id].name);
+    } else {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
+                        "get: entity %u (generation %u) has no component '%s'", (unsigned)index,
+                        (unsigned)ECS_SCHED_ENTITY_GENERATION(e), w->components[id].name);
+    }
+    return NULL;
 }
 
 /* ecs_sched__value when the fast path did not find the value: the same checks in order, to
@@ -580,6 +630,7 @@ ECS_SCHED__NOINLINE static void *ecs_sched__value_slow(ecs_sched_world *w, ecs_s
     }
     r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
     t = w->tables[r->table];
+    if (w->components[id].sparse) return ecs_sched__sparse_get(w, e, id);
     column = ecs_sched__column_find(t, id);
     if (column < 0) {
         bool inherited = false;
@@ -633,7 +684,7 @@ void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id)
     ECS_SCHED__CHECK_WORLD(w);
     value = ecs_sched__value(w, e, id);
     if (!w->inherit && !w->ticks_on) return value;   /* nothing to override, no tick to take */
-    if (value && w->inherit &&
+    if (value && w->inherit && !w->components[id].sparse &&
         ecs_sched__type_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id) < 0) {
         return ecs_sched__override(w, e, id, value);
     }
@@ -713,6 +764,9 @@ bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id
     if (!ecs_sched__is_live_record(w, e)) return false;
     t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
     if (ecs_sched__type_find(t, id) >= 0) return true;
+    if (w->sparse_count && ecs_sched__component_valid(w, id) && w->components[id].sparse) {
+        return ecs_sched__sparse_slot(ecs_sched__sparse_of(w, id), ECS_SCHED_ENTITY_INDEX(e)) != 0;
+    }
     if (w->inherit && ecs_sched__component_valid(w, id)) ecs_sched__inherited_value(w, t, id, &inherited);
     return inherited;
 }

@@ -191,7 +191,11 @@ typedef struct ecs_sched__hier_cache {
     uint32_t run_capacity;
     const void **parents;          /* per from_parent term, `capacity` pointers */
     uint32_t parents_capacity;
-    int16_t parent_slot[ECS_SCHED_MAX_TERMS];   /* the term's block of parents, or -1 */
+    int16_t parent_slot[ECS_SCHED_MAX_TERMS];   /* the term's block of parents (or of sparse
+                                                   values), or -1 */
+    bool sparse_term[ECS_SCHED_MAX_TERMS];      /* the term's component is sparse */
+    uint32_t *match_of;            /* sparse.h, scratch: by table index, its match + 1 */
+    uint32_t match_of_capacity;
     int32_t parent_terms;
     int32_t cascade;               /* the cascading term, or -1 */
     uint32_t *depths;              /* scratch: per row, then per depth */
@@ -226,6 +230,7 @@ static void ecs_sched__hier_free(ecs_sched_query *q) {
     ecs_sched__free(env, c->memo_stamp);
     ecs_sched__free(env, c->sorted);
     ecs_sched__free(env, c->seen);
+    ecs_sched__free(env, c->match_of);
     ecs_sched__free(env, c);
     q->hier = NULL;
 }
@@ -242,6 +247,11 @@ static ecs_sched__hier_cache *ecs_sched__hier_create(ecs_sched_query *q) {
         c->parent_slot[i] = -1;
         if (kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
             c->parent_slot[i] = (int16_t)c->parent_terms++;
+        }
+        c->sparse_term[i] = q->world->components[q->terms[i].id].sparse != 0;
+        if (c->sparse_term[i] && kind != ECS_SCHED_TERM_WITHOUT &&
+            q->world->components[q->terms[i].id].size) {
+            c->parent_slot[i] = (int16_t)c->parent_terms++;   /* a pointer per row */
         }
         if (kind == ECS_SCHED_TERM_CASCADE) c->cascade = i;
     }
@@ -369,7 +379,7 @@ static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__hier_cache *c
         for (term = 0; term < q->term_count; term++) {
             int32_t column;
             const void *value = NULL;
-            if (c->parent_slot[term] < 0) continue;
+            if (c->parent_slot[term] < 0 || c->sparse_term[term]) continue;
             column = pt ? ecs_sched__column_find(pt, q->terms[term].id) : -1;
             if (column >= 0) value = ecs_sched__cell(pt, column, prow);
             if (!value && q->terms[term].kind == ECS_SCHED_TERM_FROM_PARENT) keep = false;
@@ -391,26 +401,39 @@ static void ecs_sched__hier_runs(ecs_sched__hier_cache *c) {
     }
 }
 
-/* Makes the list again when the world's rows or relationships changed since. */
-static bool ecs_sched__hier_update(ecs_sched_query *q) {
+/* sparse.h: a list of the rows that pass a query's sparse terms (and, in the window `it`
+   sees, its filters; it NULL: no window), and the sparse values of each row. */
+static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__hier_cache *c,
+                                   const ecs_sched_iter *it);
+static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__hier_cache *c);
+static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it);
+
+/* Makes the list again when the world's rows or relationships changed since (or, for a
+   query with sparse terms that filters on changes, at every iteration: `it` gives its
+   window). */
+static bool ecs_sched__hier_update(ecs_sched_query *q, const ecs_sched_iter *it) {
     ecs_sched__hier_cache *c = q->hier ? q->hier : ecs_sched__hier_create(q);
     ecs_sched_world *w = q->world;
     uint32_t m;
     if (!c) return false;
-    if (c->made && c->version == w->rows_version &&
+    if (c->made && c->version == w->rows_version && !q->sparse_filtered &&
         !(c->order_term >= 0 && ecs_sched__sort_stale(q, c))) {
         return true;
     }
     if (!ecs_sched__hier_reserve(q, c)) return false;
     c->count = 0;
-    for (m = 0; m < q->match_count; m++) {
-        const ecs_sched__match *match = &q->matches[m];
-        int32_t row;
-        for (row = 0; row < match->table->count; row++) {
-            if (q->related && !ecs_sched__row_related(q, match, row)) continue;
-            c->rows[c->count].match = m;
-            c->rows[c->count].row = row;
-            c->count++;
+    if (q->sparse) {
+        if (!ecs_sched__sparse_list(q, c, it)) return false;
+    } else {
+        for (m = 0; m < q->match_count; m++) {
+            const ecs_sched__match *match = &q->matches[m];
+            int32_t row;
+            for (row = 0; row < match->table->count; row++) {
+                if (q->related && !ecs_sched__row_related(q, match, row)) continue;
+                c->rows[c->count].match = m;
+                c->rows[c->count].row = row;
+                c->count++;
+            }
         }
     }
     if (++c->stamp == 0) {
@@ -426,6 +449,7 @@ static bool ecs_sched__hier_update(ecs_sched_query *q) {
     }
     if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;
     if (c->parent_terms) ecs_sched__hier_parents(q, c);
+    if (q->sparse) ecs_sched__sparse_values(q, c);
     ecs_sched__hier_runs(c);
     c->version = w->rows_version;
     c->made = true;
@@ -435,7 +459,7 @@ static bool ecs_sched__hier_update(ecs_sched_query *q) {
 /* The world's side (declared in query.h): how many rows the query hands out (-1 when out of
    memory). */
 static int32_t ecs_sched__hier_count(ecs_sched_query *q) {
-    if (!ecs_sched__hier_update(q)) {
+    if (!ecs_sched__hier_update(q, NULL)) {
         ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
         return -1;
     }
@@ -467,12 +491,12 @@ static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
     const ecs_sched__match *m;
     uint32_t at, end;
     if (it->row_ < 0) {   /* the first call */
-        if (q->marks) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+        if (q->marks || q->sparse) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
         else it->last_run_ = it->this_run_ = 0;
         it->row_ = 0;
         it->at_ = 0;
         it->by_rows_ = by_rows;
-        if (!ecs_sched__hier_update(q)) {
+        if (!ecs_sched__hier_update(q, it)) {
             ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
             it->at_ = INT32_MAX;
         }
@@ -509,6 +533,7 @@ static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
         ecs_sched__hier_fields(it, c, m, c->rows[at].row, at);
         ecs_sched__mark_written(q, m, c->rows[at].row, it->row_, it->this_run_);
     }
+    if (q->sparse) ecs_sched__sparse_mark_run(it);
     it->next_ = (int32_t)c->rows[at].match + 1;
     it->at_ = (int32_t)end;
     return true;

@@ -270,9 +270,10 @@ static bool ecs_sched__observer_filters_pass(const ecs_sched_world *w, const ecs
                                              ecs_sched_entity e) {
     const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
     int32_t i;
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) {
-        if (o->with[i] && ecs_sched__type_find(t, o->with[i]) < 0) return false;
-        if (o->without[i] && ecs_sched__type_find(t, o->without[i]) >= 0) return false;
+        if (o->with[i] && !ecs_sched__owns(w, t, index, o->with[i])) return false;
+        if (o->without[i] && ecs_sched__owns(w, t, index, o->without[i])) return false;
     }
     return true;
 }
@@ -363,14 +364,15 @@ static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
                                         const ecs_sched__table *before, int32_t count,
                                         const ecs_sched_id *ids) {
     int32_t i;
+    /* sparse components are observed as their sets take them (sparse.h) */
     for (i = 0; i < count; i++) {
-        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_ADD) &&
+        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_ADD) && !w->components[ids[i]].sparse &&
             (!before || ecs_sched__type_find(before, ids[i]) < 0)) {
             ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, ids[i]);
         }
     }
     for (i = 0; i < count; i++) {
-        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_INSERT)) {
+        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_INSERT) && !w->components[ids[i]].sparse) {
             ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, ids[i]);
         }
     }
@@ -396,6 +398,7 @@ static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e
         if (w->components[type[i]].relation) ecs_sched__observe_relations_removing(w, e, type[i]);
         else ecs_sched__observe_removing(w, e, type[i]);
     }
+    if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, e);
 }
 
 /* Applies the observers' deferred changes, which may call observers again; until none is

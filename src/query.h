@@ -195,6 +195,8 @@ struct ecs_sched_query {
     bool listed;                      /* hands out the rows of a list it keeps: hierarchical
                                          or sorted (hierarchy.h, sort.h) */
     bool inherits;                    /* has inherited terms (inherit.h) */
+    bool sparse;                      /* has terms on sparse components: listed (sparse.h) */
+    bool sparse_filtered;             /* has added or changed terms on sparse components */
     struct ecs_sched__hier_cache *hier;   /* hierarchical: the rows in order (hierarchy.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
@@ -212,6 +214,9 @@ static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__ma
                                    int32_t row);
 /* hierarchy.h: a hierarchical query's iteration, in the order it keeps, and its end. */
 static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows);
+/* sparse.h: what a query asks of sparse components. */
+static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
+                                                    int32_t i);
 static void ecs_sched__hier_free(ecs_sched_query *q);
 static int32_t ecs_sched__hier_count(ecs_sched_query *q);
 
@@ -235,6 +240,10 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
     for (i = 0; i < q->term_count; i++) {
         const ecs_sched_term *term = &q->terms[i];
         bool present = ecs_sched__type_find(t, term->id) >= 0;
+        if (q->sparse && q->world->components[term->id].sparse) {   /* tested per entity */
+            if (out) out->column[i] = -1;
+            continue;
+        }
         switch (term->kind) {
         case ECS_SCHED_TERM_DEFAULT:
         case ECS_SCHED_TERM_READ:
@@ -449,6 +458,13 @@ static ecs_sched_result ecs_sched__check_inherited(ecs_sched_world *w, const ecs
                                    "inherited; read it with ecs_sched_read", (int)i,
                                    w->components[id].name);
         }
+        if (q->sparse) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                   "query_create: term %d reads '%s' inherited, and the query "
+                                   "has a sparse term, whose rows it lists one by one, while an "
+                                   "inherited value is one per table: use ecs_sched_read, or a "
+                                   "second query", (int)i, w->components[id].name);
+        }
         if (q->listed) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                    "query_create: term %d reads '%s' inherited, and the query "
@@ -485,6 +501,11 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
                                    w->components[term->id].name);
         }
         result = ecs_sched__check_relational_term(w, term, i);
+        if (result == ECS_SCHED_OK && w->components[term->id].sparse) {
+            result = ecs_sched__check_sparse_term(w, term, i);
+            q->sparse = q->ticked = q->listed = true;
+            if (ecs_sched__term_filters(term->kind)) q->sparse_filtered = true;
+        }
         if (result != ECS_SCHED_OK) return result;
         for (j = 0; j < i; j++) {
             /* a component may be read both from the entity and from its parent */
@@ -499,7 +520,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         }
         q->terms[i] = *term;
         if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
-        if (ecs_sched__term_filters(term->kind)) {
+        if (ecs_sched__term_filters(term->kind) && !w->components[term->id].sparse) {
             if (!q->filtered) q->log_term = (int16_t)i;
             q->filtered = true;
             q->filter_count++;
@@ -508,7 +529,10 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
             (ecs_sched__term_writes(term->kind) && w->components[term->id].tracked)) {
             q->ticked = true;
         }
-        if (ecs_sched__term_marks(term->kind) && w->components[term->id].tracked) q->marks = true;
+        if (ecs_sched__term_marks(term->kind) && w->components[term->id].tracked &&
+            !w->components[term->id].sparse) {
+            q->marks = true;
+        }
         if (term->kind == ECS_SCHED_TERM_RELATED) q->related = q->filtered = q->ticked = true;
         if (ecs_sched__term_hierarchical(term->kind)) q->hierarchical = q->listed = q->ticked = true;
         if (term->kind == ECS_SCHED_TERM_INHERITED) q->inherits = true;
@@ -517,6 +541,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         else q->reads[q->read_count++] = term->id;
     }
     q->term_count = i;
+    if (q->sparse && q->filtered) q->sparse_filtered = true;   /* its list follows the window */
     result = ecs_sched__check_inherited(w, q);
     return result != ECS_SCHED_OK ? result : ecs_sched__check_hierarchical(w, q);
 }

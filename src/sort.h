@@ -93,6 +93,11 @@ ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *q, ecs_sched_id compo
     for (i = 0; i < q->term_count; i++) {
         if (q->terms[i].id == component && ecs_sched__term_on_self(q->terms[i].kind)) break;
     }
+    if (w->components[component].sparse) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_order_by: '%s' is sparse; sort by a component kept in "
+                               "tables", w->components[component].name);
+    }
     if (i == q->term_count || w->components[component].size == 0) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                "query_order_by: the query %s '%s'; sort by a component with a "

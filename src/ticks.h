@@ -298,6 +298,10 @@ static void ecs_sched__ticks_free(ecs_sched_world *w, ecs_sched__table *t) {
 static void ecs_sched__value_changed(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
     ecs_sched__table *t = w->tables[r->table];
+    if (w->components[id].sparse) {
+        ecs_sched__sparse_changed(w, id, ECS_SCHED_ENTITY_INDEX(e));
+        return;
+    }
     ecs_sched__ticks_change(w, t, ecs_sched__ticks_find(t, id), (int32_t)r->row,
                             ecs_sched__tick_now(w), ecs_sched__tick_load(w) + 1u);
 }

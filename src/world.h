@@ -29,6 +29,13 @@ typedef struct ecs_sched_type_hooks {
     void *ctx;
 } ecs_sched_type_hooks;
 
+/* Where a component's values live (see STORAGE). */
+typedef enum ecs_sched_storage {
+    ECS_SCHED_STORAGE_TABLE = 0,   /* in the entity's archetype table: fastest to iterate */
+    ECS_SCHED_STORAGE_SPARSE       /* in a set of its own: adding or removing it moves
+                                      nothing else; for markers that come and go */
+} ecs_sched_storage;
+
 typedef struct ecs_sched_component_desc {
     const char *name;     /* required, unique */
     size_t size;          /* 0 registers a tag */
@@ -37,6 +44,7 @@ typedef struct ecs_sched_component_desc {
     bool tracked;         /* keep, per entity, when it was added and last changed, for
                              added/changed query terms (see CHANGE DETECTION); fixed at
                              registration */
+    ecs_sched_storage storage;   /* 0: in tables; fixed at registration */
 } ecs_sched_component_desc;
 
 /* How a schedule's systems are run. */
@@ -111,6 +119,19 @@ ECS_SCHED_API ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_w
     ecs_sched_tracked_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
 /* Whether the component was registered with .tracked. */
 ECS_SCHED_API bool ecs_sched_component_is_tracked(const ecs_sched_world *world, ecs_sched_id id);
+/* The same with .storage = ECS_SCHED_STORAGE_SPARSE (see STORAGE):
+   ECS_SCHED_SPARSE_TAG(world, Selected), ECS_SCHED_SPARSE_COMPONENT(world, Burning). */
+ECS_SCHED_API ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *world,
+                                                                    const char *name,
+                                                                    size_t size,
+                                                                    size_t alignment);
+#define ECS_SCHED_SPARSE_COMPONENT(world, T) \
+    ecs_sched_sparse_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
+#define ECS_SCHED_SPARSE_TAG(world, Name) \
+    ecs_sched_sparse_component_register_type((world), #Name, 0, 0)
+/* Where the component's values live (ECS_SCHED_STORAGE_TABLE for an unknown id). */
+ECS_SCHED_API ecs_sched_storage ecs_sched_component_storage(const ecs_sched_world *world,
+                                                            ecs_sched_id id);
 
 /* The world's thread pool, created on first use with ecs_sched_world_desc.thread_count
    workers (the thread that first asks is worker 0). NULL when it cannot be created. */
@@ -160,6 +181,7 @@ typedef struct ecs_sched__component {
     bool non_send;                 /* as a resource: main-thread-only */
     bool tracked;                  /* keeps change ticks per entity */
     uint8_t relation;              /* a relationship kind: ECS_SCHED__KIND_* flags (relation.h) */
+    uint16_t sparse;               /* sparse storage: its set in world->sparse_sets + 1 */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -214,6 +236,18 @@ typedef struct ecs_sched__ticks {
     bool has_bulk;
     ecs_sched__change_log log;
 } ecs_sched__ticks;
+
+/* The values of a sparse component (sparse.h): its members packed in `members`, their values
+   at the same positions, and by entity index where each one is. */
+typedef struct ecs_sched__sparse_set {
+    uint32_t *position;           /* by entity index: position in members + 1, 0: not one */
+    uint32_t position_capacity;
+    ecs_sched_entity *members;
+    unsigned char *values;        /* size bytes per member (NULL for a tag) */
+    ecs_sched__stamp *stamps;     /* tracked: when each member's value was added and changed */
+    uint32_t count, capacity;
+    ecs_sched_id id;
+} ecs_sched__sparse_set;
 
 /* An archetype: every entity with exactly this sorted set of components. Kept small: a
    schedule of many small queries misses the cache on every table it visits, and tables
@@ -297,6 +331,8 @@ struct ecs_sched_world {
     uint32_t table_capacity;
     ecs_sched__map types;                /* type hash -> table */
     ecs_sched__map edges;                /* (table, component, add/remove) -> table */
+    ecs_sched__sparse_set *sparse_sets;  /* sparse.h: one per sparse component */
+    uint32_t sparse_count, sparse_capacity;
     ecs_sched_query **queries;
     uint32_t query_count;
     uint32_t query_capacity;
@@ -406,6 +442,21 @@ static bool ecs_sched__apply_relation(ecs_sched_world *w, uint32_t op, ecs_sched
                                       ecs_sched_result *result);
 static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w);
 static void ecs_sched__relations_free(ecs_sched_world *w);
+/* sparse.h: the sets of sparse components. */
+static bool ecs_sched__sparse_create(ecs_sched_world *w, ecs_sched_id id);
+static void ecs_sched__sparse_free(ecs_sched_world *w);
+static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
+                                      uint32_t entities, uint32_t bound);
+static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
+                                        const ecs_sched_id *ids, const void *const *values,
+                                        size_t element);
+static ecs_sched_result ecs_sched__sparse_remove(ecs_sched_world *w, ecs_sched_entity e,
+                                                 ecs_sched_id id);
+static void ecs_sched__sparse_observe_despawning(ecs_sched_world *w, ecs_sched_entity e);
+static void ecs_sched__sparse_drop(ecs_sched_world *w, uint32_t index);
+static void *ecs_sched__sparse_value(const ecs_sched_world *w, ecs_sched_id id, uint32_t index);
+static void ecs_sched__sparse_changed(ecs_sched_world *w, ecs_sched_id id, uint32_t index);
+static ecs_sched_result ecs_sched__check_sparse(ecs_sched_world *w);
 /* name.h: an entity's name, for messages (NULL when it has none); names follow their
    entities' parents and go with them. */
 static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched_entity e);
@@ -565,6 +616,29 @@ static inline bool ecs_sched__component_valid(const ecs_sched_world *w, ecs_sche
     return id > 0 && id < w->component_count;
 }
 
+/* The set of a sparse component (NULL: it lives in tables). */
+static inline ecs_sched__sparse_set *ecs_sched__sparse_of(const ecs_sched_world *w,
+                                                          ecs_sched_id id) {
+    uint16_t set = w->components[id].sparse;
+    return set ? &w->sparse_sets[set - 1] : NULL;
+}
+
+/* Where entity index `index` is in set s, + 1 (0: not a member, or no set). */
+static inline uint32_t ecs_sched__sparse_slot(const ecs_sched__sparse_set *s, uint32_t index) {
+    return s && index < s->position_capacity ? s->position[index] : 0;
+}
+
+/* Whether any of ids is sparse (a world without sparse components asks nothing more). */
+static inline bool ecs_sched__any_sparse(const ecs_sched_world *w, int32_t count,
+                                         const ecs_sched_id *ids) {
+    int32_t k;
+    if (!w->sparse_count) return false;
+    for (k = 0; k < count; k++) {
+        if (w->components[ids[k]].sparse) return true;
+    }
+    return false;
+}
+
 static const char *ecs_sched__component_label(const ecs_sched_world *w, ecs_sched_id id) {
     return ecs_sched__component_valid(w, id) ? w->components[id].name : "?";
 }
@@ -689,6 +763,15 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
                             c->tracked ? "true" : "false");
             return 0;
         }
+        if ((c->sparse != 0) != (desc->storage == ECS_SCHED_STORAGE_SPARSE)) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                            "component '%s' is already registered with %s storage; where a "
+                            "component is stored is fixed when it is first registered "
+                            "(register it with .storage = %s everywhere)",
+                            desc->name, c->sparse ? "sparse" : "table",
+                            c->sparse ? "ECS_SCHED_STORAGE_SPARSE" : "ECS_SCHED_STORAGE_TABLE");
+            return 0;
+        }
         if (c->size != desc->size || c->alignment != alignment) {
             ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
                             "component '%s' is already registered with size %u and alignment "
@@ -699,6 +782,13 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
             return 0;
         }
         return id;
+    }
+    if ((unsigned)desc->storage > (unsigned)ECS_SCHED_STORAGE_SPARSE) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "component_register: '%s' asks for storage %d, which is neither "
+                        "ECS_SCHED_STORAGE_TABLE nor ECS_SCHED_STORAGE_SPARSE",
+                        desc->name, (int)desc->storage);
+        return 0;
     }
     if (w->component_count >= ECS_SCHED__MAX_COMPONENTS) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
@@ -727,6 +817,18 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
     c->hooks = desc->hooks;
     c->tracked = desc->tracked;
     w->resources[id] = NULL;
+    if (desc->storage == ECS_SCHED_STORAGE_SPARSE && !ecs_sched__sparse_create(w, id)) {
+        ecs_sched__free(&w->env, c->name);
+        if (w->sparse_count >= UINT16_MAX) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                            "component_register: '%s' would be sparse component number %u; a "
+                            "world holds at most %u", desc->name, (unsigned)w->sparse_count + 1u,
+                            (unsigned)UINT16_MAX);
+        } else {
+            ecs_sched__out_of_memory(w, "registering a sparse component");
+        }
+        return 0;
+    }
     ecs_sched__name_map_put(&w->component_names, c->name, (int32_t)id);
     w->component_count++;
     if (c->tracked) {
@@ -760,6 +862,23 @@ ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *w, const
     desc.alignment = alignment;
     desc.tracked = true;
     return ecs_sched_component_register(w, &desc);
+}
+
+ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *w, const char *name,
+                                                      size_t size, size_t alignment) {
+    ecs_sched_component_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.name = name;
+    desc.size = size;
+    desc.alignment = alignment;
+    desc.storage = ECS_SCHED_STORAGE_SPARSE;
+    return ecs_sched_component_register(w, &desc);
+}
+
+ecs_sched_storage ecs_sched_component_storage(const ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__component_valid(w, id) && w->components[id].sparse ? ECS_SCHED_STORAGE_SPARSE
+                                                                        : ECS_SCHED_STORAGE_TABLE;
 }
 
 bool ecs_sched_component_is_tracked(const ecs_sched_world *w, ecs_sched_id id) {
@@ -1299,6 +1418,7 @@ static void ecs_sched__observe_world_end(ecs_sched_world *w) {
                     ecs_sched__observe_removing(w, t->entities[row], t->type[k]);
                 }
             }
+            if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, t->entities[row]);
         }
     }
 }
@@ -1320,6 +1440,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__queries_free(w);
     ecs_sched__messages_free(w);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
+    ecs_sched__sparse_free(w);
     ecs_sched__relations_free(w);
     ecs_sched__names_free(w);
     ecs_sched__descriptions_free(w);
@@ -1496,5 +1617,6 @@ ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
     if (result == ECS_SCHED_OK) result = ecs_sched__check_relations(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_names(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_inheritance(w);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_sparse(w);
     return result;
 }
