@@ -43,7 +43,7 @@ CXX_clang := clang++
 TESTS     := $(basename $(notdir $(wildcard tests/test_*.c)))
 TEST_HEADERS := $(wildcard tests/*.h)
 # The tests whose point is threads; the rest run threaded under ASan+UBSan only.
-TSAN_TESTS := $(basename $(notdir $(wildcard tests/test_pool.c tests/test_parallel*.c tests/test_states.c tests/test_app.c tests/test_failures.c tests/test_events_parallel.c tests/test_inheritance.c tests/test_trace.c tests/test_delayed_commands.c)))
+TSAN_TESTS := $(basename $(notdir $(wildcard tests/test_pool.c tests/test_parallel*.c tests/test_states.c tests/test_app.c tests/test_failures.c tests/test_events_parallel.c tests/test_inheritance.c tests/test_trace.c tests/test_delayed_commands.c tests/test_sparse.c)))
 SOURCES   := $(wildcard src/*.h src/doc/*.txt) tools/amalgamate.py
 
 export ASAN_OPTIONS  := detect_leaks=1:abort_on_error=0

@@ -6101,6 +6101,7 @@ static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w);
 static void ecs_sched__relations_free(ecs_sched_world *w);
 /* sparse.h: the sets of sparse components. */
 static bool ecs_sched__sparse_create(ecs_sched_world *w, ecs_sched_id id);
+static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t extra);
 static void ecs_sched__sparse_free(ecs_sched_world *w);
 static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
                                       uint32_t entities, uint32_t bound);
@@ -23126,7 +23127,8 @@ static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sche
 
 bool ecs_sched_owns(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__is_live_record(w, e) && ecs_sched__type_find(ecs_sched__table_of(w, e), id) >= 0;
+    return ecs_sched__is_live_record(w, e) && ecs_sched__component_valid(w, id) &&
+           ecs_sched__owns(w, ecs_sched__table_of(w, e), ECS_SCHED_ENTITY_INDEX(e), id);
 }
 
 ecs_sched_entity ecs_sched_owner(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
@@ -23134,7 +23136,7 @@ ecs_sched_entity ecs_sched_owner(const ecs_sched_world *w, ecs_sched_entity e, e
     ECS_SCHED__CHECK_WORLD(w);
     if (!ecs_sched__is_live_record(w, e) || !ecs_sched__component_valid(w, id)) return 0;
     t = ecs_sched__table_of(w, e);
-    return ecs_sched__type_find(t, id) >= 0 ? e : ecs_sched__nearest_base(w, t, id);
+    return ecs_sched__owns(w, t, ECS_SCHED_ENTITY_INDEX(e), id) ? e : ecs_sched__nearest_base(w, t, id);
 }
 
 /* ---- auto-override ---- */
@@ -23292,6 +23294,11 @@ typedef struct ecs_sched__instancing {
     int32_t taken;                  /* copies given a handle so far */
 } ecs_sched__instancing;
 
+/* sparse.h: what the copies give of sparse components. */
+static bool ecs_sched__sparse_instancing_reserve(ecs_sched_world *w, const ecs_sched__instancing *in,
+                                                 uint32_t bound);
+static void ecs_sched__sparse_instancing_place(ecs_sched_world *w, const ecs_sched__instancing *in);
+
 static void ecs_sched__instancing_free(ecs_sched_world *w, ecs_sched__instancing *in) {
     int32_t i;
     for (i = 0; i < in->count; i++) ecs_sched__free(&w->env, in->copies[i].name);
@@ -23430,6 +23437,7 @@ static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instanc
         in->taken = i + 1;
         if (index > top) top = index;
     }
+    if (w->sparse_count && !ecs_sched__sparse_instancing_reserve(w, in, top + 1u)) return false;
     for (i = 0; i < in->count; i++) {   /* parents may come after their children */
         if (in->copies[i].children &&
             !ecs_sched__sources_reserve(w, w->child_of, in->copies[i].made, in->copies[i].children)) {
@@ -23559,6 +23567,7 @@ static void ecs_sched__instancing_place(ecs_sched_world *w, ecs_sched__instancin
     for (i = 0; w->observers && i < in->count; i++) {
         ecs_sched__observe_copy(w, in, &in->copies[i], in->copies[i].live ? live_before : NULL);
     }
+    if (w->sparse_count) ecs_sched__sparse_instancing_place(w, in);
 }
 
 /* Instantiates a checked, live prefab; the root takes `root` when it is not 0 (a handle a
@@ -25915,9 +25924,37 @@ static ecs_sched_result ecs_sched__save_relations(ecs_sched__json_save *s, ecs_s
     return ECS_SCHED_OK;
 }
 
+/* The entity's sparse components, written as its others are. */
+static ecs_sched_result ecs_sched__save_sparse(ecs_sched__json_save *s, ecs_sched_entity e,
+                                               cJSON *components) {
+    ecs_sched_world *w = s->world;
+    uint32_t i, index = ECS_SCHED_ENTITY_INDEX(e);
+    for (i = 0; i < w->sparse_count; i++) {
+        const ecs_sched__sparse_set *set = &w->sparse_sets[i];
+        const ecs_sched__component *c = &w->components[set->id];
+        cJSON *value;
+        if (!ecs_sched__sparse_slot(set, index)) continue;
+        if (c->size == 0) {
+            value = cJSON_CreateTrue();
+        } else if (!ecs_sched__description_of(w, set->id)) {
+            return ecs_sched__save_fail(s, e, "its component '%s' has no description, so its "
+                                              "value cannot be written (ecs_sched_describe)", c->name);
+        } else {
+            value = ecs_sched__json_of_struct(
+                s, set->id, (const unsigned char *)ecs_sched__sparse_value(w, set->id, index));
+        }
+        if (!value || !cJSON_AddItemToObject(components, c->name, value)) {
+            cJSON_Delete(value);
+            return ecs_sched__out_of_memory(w, "saving JSON");
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
 static ecs_sched_result ecs_sched__save_entity(ecs_sched__json_save *s, ecs_sched_entity e,
                                                cJSON *array) {
     ecs_sched_world *w = s->world;
+    ecs_sched_result result;
     const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
     const ecs_sched__table *t = w->tables[r->table];
     cJSON *out = cJSON_CreateObject(), *components;
@@ -25954,7 +25991,8 @@ static ecs_sched_result ecs_sched__save_entity(ecs_sched__json_save *s, ecs_sche
             return ecs_sched__out_of_memory(w, "saving JSON");
         }
     }
-    return ecs_sched__save_relations(s, e, t, out);
+    result = w->sparse_count ? ecs_sched__save_sparse(s, e, components) : ECS_SCHED_OK;
+    return result != ECS_SCHED_OK ? result : ecs_sched__save_relations(s, e, t, out);
 }
 
 char *ecs_sched_json_save(ecs_sched_world *w, const ecs_sched_entity *entities, int32_t count,
@@ -26047,9 +26085,17 @@ struct ecs_sched_snapshot {
     ecs_sched__links *relations;
     ecs_sched__names *names;
     ecs_sched__inheritance *inherit;
+    struct ecs_sched__sparse_copy *sparse;   /* per sparse set of the world, in its order */
+    uint32_t sparse_count;
     bool linked;
     size_t bytes;
 };
+
+/* A copy of a sparse set's members and values. */
+typedef struct ecs_sched__sparse_copy {
+    ecs_sched_entity *members;
+    ecs_sched__values values;
+} ecs_sched__sparse_copy;
 
 /* ---- values ---- */
 
@@ -26090,6 +26136,78 @@ static void *ecs_sched__clone_block(ecs_sched__env *env, const void *from, size_
     memcpy(to, from, bytes);
     return to;
 }
+
+/* ---- sparse sets ---- */
+
+static void ecs_sched__sparse_copies_free(ecs_sched__env *env, ecs_sched_snapshot *s) {
+    uint32_t i;
+    for (i = 0; s->sparse && i < s->sparse_count; i++) {
+        ecs_sched__free(env, s->sparse[i].members);
+        ecs_sched__values_free(env, &s->sparse[i].values);
+    }
+    ecs_sched__free(env, s->sparse);
+    s->sparse = NULL;
+    s->sparse_count = 0;
+}
+
+static bool ecs_sched__snapshot_sparse(ecs_sched_world *w, ecs_sched_snapshot *s) {
+    uint32_t i;
+    if (!w->sparse_count) return true;
+    s->sparse = (ecs_sched__sparse_copy *)ecs_sched__calloc(&w->env, w->sparse_count * sizeof *s->sparse);
+    if (!s->sparse) return false;
+    s->sparse_count = w->sparse_count;
+    for (i = 0; i < w->sparse_count; i++) {
+        const ecs_sched__sparse_set *set = &w->sparse_sets[i];
+        ecs_sched__sparse_copy *copy = &s->sparse[i];
+        bool ok = true;
+        copy->members = (ecs_sched_entity *)ecs_sched__clone_block(
+            &w->env, set->members, set->count * sizeof *set->members, &ok);
+        if (!ok || !ecs_sched__values_copy(&w->env, &w->components[set->id], set->id, set->values,
+                                           (int32_t)set->count, &copy->values, &s->bytes)) {
+            return false;
+        }
+        copy->values.count = (int32_t)set->count;   /* a tag's members are there with no bytes */
+        s->bytes += set->count * sizeof *set->members;
+    }
+    return true;
+}
+
+/* Room in the world's sets for the snapshot's members. */
+static bool ecs_sched__restore_sparse_reserve(ecs_sched_world *w, const ecs_sched_snapshot *s) {
+    uint32_t i;
+    for (i = 0; i < s->sparse_count; i++) {
+        ecs_sched__sparse_set *set = &w->sparse_sets[i];
+        uint32_t had = set->position_capacity, count = (uint32_t)s->sparse[i].values.count;
+        if (count > set->capacity && !ecs_sched__sparse_grow(w, set, count - set->count)) return false;
+        if (s->record_count > had) {
+            if (!ECS_SCHED__GROW(&w->env, set->position, &set->position_capacity, s->record_count)) return false;
+            memset(set->position + had, 0, (size_t)(set->position_capacity - had) * sizeof *set->position);
+        }
+    }
+    return true;
+}
+
+/* Every set's members become the snapshot's (none for a set made after it); tracked values
+   count as added and changed now. */
+static void ecs_sched__restore_sparse(ecs_sched_world *w, const ecs_sched_snapshot *s) {
+    uint32_t i, k, tick = ecs_sched__tick_now(w);
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *set = &w->sparse_sets[i];
+        const ecs_sched__component *c = &w->components[set->id];
+        const ecs_sched__sparse_copy *copy = i < s->sparse_count ? &s->sparse[i] : NULL;
+        ecs_sched__destruct(c, set->values, (int32_t)set->count);
+        for (k = 0; k < set->count; k++) set->position[ECS_SCHED_ENTITY_INDEX(set->members[k])] = 0;
+        set->count = copy ? (uint32_t)copy->values.count : 0;
+        if (!set->count) continue;
+        memcpy(set->members, copy->members, set->count * sizeof *set->members);
+        ecs_sched__construct(c, set->values, copy->values.data, (int32_t)set->count);
+        for (k = 0; k < set->count; k++) {
+            set->position[ECS_SCHED_ENTITY_INDEX(set->members[k])] = k + 1u;
+            if (set->stamps) set->stamps[k].added = set->stamps[k].changed = tick;
+        }
+    }
+}
+
 
 /* Relationships as `from` has them (NULL: none), for the kinds `now` has registered. */
 static ecs_sched__links *ecs_sched__links_clone(ecs_sched_world *w, const ecs_sched__links *from,
@@ -26400,6 +26518,7 @@ ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
     if (s->records) ecs_sched__snapshot_link_free(w, s);
     s->bytes = sizeof *s + w->record_count * sizeof *w->records;
     if (!ok || !ecs_sched__snapshot_rows(w, s, NULL, 0) || !ecs_sched__snapshot_resources(w, s) ||
+        !ecs_sched__snapshot_sparse(w, s) ||
         !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
         (w->names && !(s->names = ecs_sched__names_clone(w, w->names))) ||
         (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit)))) {
@@ -26431,6 +26550,7 @@ static void ecs_sched__snapshot_empty_but_rows(ecs_sched_world *w, ecs_sched_sna
     s->relations = NULL;
     s->names = NULL;
     s->inherit = NULL;
+    ecs_sched__sparse_copies_free(&s->env, s);
 }
 
 ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapshot *s) {
@@ -26463,7 +26583,7 @@ ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapsho
     }
     s->bytes = sizeof *s + w->record_count * sizeof *w->records;
     if (!ecs_sched__snapshot_rows(w, s, spare, spare_count) || w->record_count > s->record_capacity ||
-        !ecs_sched__snapshot_resources(w, s) ||
+        !ecs_sched__snapshot_resources(w, s) || !ecs_sched__snapshot_sparse(w, s) ||
         !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
         (w->names && !(s->names = ecs_sched__names_clone(w, w->names))) ||
         (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit)))) {
@@ -26531,6 +26651,7 @@ void ecs_sched_snapshot_free(ecs_sched_snapshot *s) {
     ecs_sched__free(env, s->resources);
     ecs_sched__free(env, s->records);
     ecs_sched__snapshot_free_beside(s);
+    ecs_sched__sparse_copies_free(env, s);
     ecs_sched__free(env, s);
 }
 
@@ -26657,7 +26778,7 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     }
     result = ecs_sched__snapshot_check(w, "snapshot_restore");
     if (result != ECS_SCHED_OK) return result;
-    if (!ecs_sched__restore_reserve(w, s, &r)) {
+    if (!ecs_sched__restore_reserve(w, s, &r) || !ecs_sched__restore_sparse_reserve(w, s)) {
         ecs_sched__restoring_free(w, &r);
         return ecs_sched__out_of_memory(w, "restoring a snapshot");
     }
@@ -26672,6 +26793,7 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     w->free_count = s->free_count;
     ecs_sched__restore_free_stack(w);
     w->alive_count = s->alive_count;
+    ecs_sched__restore_sparse(w, s);
     ecs_sched__restore_resources(w, s, &r);
     relations = w->relations;
     names = w->names;
@@ -26953,6 +27075,18 @@ static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s,
     return true;
 }
 
+/* Room in set s for `entities` more members whose indices are below `bound`. */
+static bool ecs_sched__sparse_reserve_set(ecs_sched_world *w, ecs_sched__sparse_set *s,
+                                          uint32_t entities, uint32_t bound) {
+    uint32_t had = s->position_capacity;
+    if (s->count + entities > s->capacity && !ecs_sched__sparse_grow(w, s, entities)) return false;
+    if (bound > had) {
+        if (!ECS_SCHED__GROW(&w->env, s->position, &s->position_capacity, bound)) return false;
+        memset(s->position + had, 0, (size_t)(s->position_capacity - had) * sizeof *s->position);
+    }
+    return true;
+}
+
 /* Room in the set of each sparse component among ids for `entities` more members whose
    indices are below `bound`: what follows cannot fail. */
 static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
@@ -26960,16 +27094,7 @@ static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const e
     int32_t k;
     for (k = 0; k < count; k++) {
         ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
-        uint32_t had;
-        if (!s) continue;
-        had = s->position_capacity;
-        if (s->count + entities > s->capacity && !ecs_sched__sparse_grow(w, s, entities)) {
-            return false;
-        }
-        if (bound > had) {
-            if (!ECS_SCHED__GROW(&w->env, s->position, &s->position_capacity, bound)) return false;
-            memset(s->position + had, 0, (size_t)(s->position_capacity - had) * sizeof *s->position);
-        }
+        if (s && !ecs_sched__sparse_reserve_set(w, s, entities, bound)) return false;
     }
     return true;
 }
@@ -27327,6 +27452,57 @@ static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__ol
         for (k = 0; s->stamps && k < s->count; k++) {
             s->stamps[k].added = ecs_sched__moved_tick(r, s->stamps[k].added, ECS_SCHED__TICK_CHANGE);
             s->stamps[k].changed = ecs_sched__moved_tick(r, s->stamps[k].changed, ECS_SCHED__TICK_CHANGE);
+        }
+    }
+}
+
+/* ---- instances and prefab data ---- */
+
+/* Whether copy c gives its entity the component of set s: an entry that lists it, or an
+   instance of a prefab entity that has it (an instance owns a copy: sparse components are
+   never inherited). */
+static bool ecs_sched__copy_gives(const ecs_sched__copy *c, const ecs_sched__sparse_set *s) {
+    uint32_t v;
+    if (c->prefab) return ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(c->prefab)) != 0;
+    for (v = 0; v < c->entry->count; v++) {
+        if (c->entry->values[v].id == s->id) return true;
+    }
+    return false;
+}
+
+/* The world's side (declared in inherit.h): room in every set for what the copies give,
+   their indices below `bound`. */
+static bool ecs_sched__sparse_instancing_reserve(ecs_sched_world *w, const ecs_sched__instancing *in,
+                                                 uint32_t bound) {
+    uint32_t i;
+    int32_t k;
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        uint32_t n = 0;
+        for (k = 0; k < in->count; k++) n += ecs_sched__copy_gives(&in->copies[k], s);
+        if (n && !ecs_sched__sparse_reserve_set(w, s, n, bound)) return false;
+    }
+    return true;
+}
+
+/* The world's side (declared in inherit.h): the copies, placed, take their sparse values. */
+static void ecs_sched__sparse_instancing_place(ecs_sched_world *w, const ecs_sched__instancing *in) {
+    uint32_t i, v;
+    int32_t k;
+    for (k = 0; k < in->count; k++) {
+        const ecs_sched__copy *c = &in->copies[k];
+        for (i = 0; i < w->sparse_count; i++) {
+            ecs_sched__sparse_set *s = &w->sparse_sets[i];
+            const void *value = NULL;
+            if (!ecs_sched__copy_gives(c, s)) continue;
+            if (c->prefab) {
+                value = ecs_sched__sparse_value(w, s->id, ECS_SCHED_ENTITY_INDEX(c->prefab));
+            } else {
+                for (v = 0; v < c->entry->count; v++) {
+                    if (c->entry->values[v].id == s->id) value = c->entry->values[v].data;
+                }
+            }
+            ecs_sched__sparse_put(w, s, c->made, value);
         }
     }
 }

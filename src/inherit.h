@@ -190,7 +190,8 @@ static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sche
 
 bool ecs_sched_owns(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__is_live_record(w, e) && ecs_sched__type_find(ecs_sched__table_of(w, e), id) >= 0;
+    return ecs_sched__is_live_record(w, e) && ecs_sched__component_valid(w, id) &&
+           ecs_sched__owns(w, ecs_sched__table_of(w, e), ECS_SCHED_ENTITY_INDEX(e), id);
 }
 
 ecs_sched_entity ecs_sched_owner(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
@@ -198,7 +199,7 @@ ecs_sched_entity ecs_sched_owner(const ecs_sched_world *w, ecs_sched_entity e, e
     ECS_SCHED__CHECK_WORLD(w);
     if (!ecs_sched__is_live_record(w, e) || !ecs_sched__component_valid(w, id)) return 0;
     t = ecs_sched__table_of(w, e);
-    return ecs_sched__type_find(t, id) >= 0 ? e : ecs_sched__nearest_base(w, t, id);
+    return ecs_sched__owns(w, t, ECS_SCHED_ENTITY_INDEX(e), id) ? e : ecs_sched__nearest_base(w, t, id);
 }
 
 /* ---- auto-override ---- */
@@ -356,6 +357,11 @@ typedef struct ecs_sched__instancing {
     int32_t taken;                  /* copies given a handle so far */
 } ecs_sched__instancing;
 
+/* sparse.h: what the copies give of sparse components. */
+static bool ecs_sched__sparse_instancing_reserve(ecs_sched_world *w, const ecs_sched__instancing *in,
+                                                 uint32_t bound);
+static void ecs_sched__sparse_instancing_place(ecs_sched_world *w, const ecs_sched__instancing *in);
+
 static void ecs_sched__instancing_free(ecs_sched_world *w, ecs_sched__instancing *in) {
     int32_t i;
     for (i = 0; i < in->count; i++) ecs_sched__free(&w->env, in->copies[i].name);
@@ -494,6 +500,7 @@ static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instanc
         in->taken = i + 1;
         if (index > top) top = index;
     }
+    if (w->sparse_count && !ecs_sched__sparse_instancing_reserve(w, in, top + 1u)) return false;
     for (i = 0; i < in->count; i++) {   /* parents may come after their children */
         if (in->copies[i].children &&
             !ecs_sched__sources_reserve(w, w->child_of, in->copies[i].made, in->copies[i].children)) {
@@ -623,6 +630,7 @@ static void ecs_sched__instancing_place(ecs_sched_world *w, ecs_sched__instancin
     for (i = 0; w->observers && i < in->count; i++) {
         ecs_sched__observe_copy(w, in, &in->copies[i], in->copies[i].live ? live_before : NULL);
     }
+    if (w->sparse_count) ecs_sched__sparse_instancing_place(w, in);
 }
 
 /* Instantiates a checked, live prefab; the root takes `root` when it is not 0 (a handle a

@@ -951,9 +951,37 @@ static ecs_sched_result ecs_sched__save_relations(ecs_sched__json_save *s, ecs_s
     return ECS_SCHED_OK;
 }
 
+/* The entity's sparse components, written as its others are. */
+static ecs_sched_result ecs_sched__save_sparse(ecs_sched__json_save *s, ecs_sched_entity e,
+                                               cJSON *components) {
+    ecs_sched_world *w = s->world;
+    uint32_t i, index = ECS_SCHED_ENTITY_INDEX(e);
+    for (i = 0; i < w->sparse_count; i++) {
+        const ecs_sched__sparse_set *set = &w->sparse_sets[i];
+        const ecs_sched__component *c = &w->components[set->id];
+        cJSON *value;
+        if (!ecs_sched__sparse_slot(set, index)) continue;
+        if (c->size == 0) {
+            value = cJSON_CreateTrue();
+        } else if (!ecs_sched__description_of(w, set->id)) {
+            return ecs_sched__save_fail(s, e, "its component '%s' has no description, so its "
+                                              "value cannot be written (ecs_sched_describe)", c->name);
+        } else {
+            value = ecs_sched__json_of_struct(
+                s, set->id, (const unsigned char *)ecs_sched__sparse_value(w, set->id, index));
+        }
+        if (!value || !cJSON_AddItemToObject(components, c->name, value)) {
+            cJSON_Delete(value);
+            return ecs_sched__out_of_memory(w, "saving JSON");
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
 static ecs_sched_result ecs_sched__save_entity(ecs_sched__json_save *s, ecs_sched_entity e,
                                                cJSON *array) {
     ecs_sched_world *w = s->world;
+    ecs_sched_result result;
     const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
     const ecs_sched__table *t = w->tables[r->table];
     cJSON *out = cJSON_CreateObject(), *components;
@@ -990,7 +1018,8 @@ static ecs_sched_result ecs_sched__save_entity(ecs_sched__json_save *s, ecs_sche
             return ecs_sched__out_of_memory(w, "saving JSON");
         }
     }
-    return ecs_sched__save_relations(s, e, t, out);
+    result = w->sparse_count ? ecs_sched__save_sparse(s, e, components) : ECS_SCHED_OK;
+    return result != ECS_SCHED_OK ? result : ecs_sched__save_relations(s, e, t, out);
 }
 
 char *ecs_sched_json_save(ecs_sched_world *w, const ecs_sched_entity *entities, int32_t count,

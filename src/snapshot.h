@@ -65,9 +65,17 @@ struct ecs_sched_snapshot {
     ecs_sched__links *relations;
     ecs_sched__names *names;
     ecs_sched__inheritance *inherit;
+    struct ecs_sched__sparse_copy *sparse;   /* per sparse set of the world, in its order */
+    uint32_t sparse_count;
     bool linked;
     size_t bytes;
 };
+
+/* A copy of a sparse set's members and values. */
+typedef struct ecs_sched__sparse_copy {
+    ecs_sched_entity *members;
+    ecs_sched__values values;
+} ecs_sched__sparse_copy;
 
 /* ---- values ---- */
 
@@ -108,6 +116,78 @@ static void *ecs_sched__clone_block(ecs_sched__env *env, const void *from, size_
     memcpy(to, from, bytes);
     return to;
 }
+
+/* ---- sparse sets ---- */
+
+static void ecs_sched__sparse_copies_free(ecs_sched__env *env, ecs_sched_snapshot *s) {
+    uint32_t i;
+    for (i = 0; s->sparse && i < s->sparse_count; i++) {
+        ecs_sched__free(env, s->sparse[i].members);
+        ecs_sched__values_free(env, &s->sparse[i].values);
+    }
+    ecs_sched__free(env, s->sparse);
+    s->sparse = NULL;
+    s->sparse_count = 0;
+}
+
+static bool ecs_sched__snapshot_sparse(ecs_sched_world *w, ecs_sched_snapshot *s) {
+    uint32_t i;
+    if (!w->sparse_count) return true;
+    s->sparse = (ecs_sched__sparse_copy *)ecs_sched__calloc(&w->env, w->sparse_count * sizeof *s->sparse);
+    if (!s->sparse) return false;
+    s->sparse_count = w->sparse_count;
+    for (i = 0; i < w->sparse_count; i++) {
+        const ecs_sched__sparse_set *set = &w->sparse_sets[i];
+        ecs_sched__sparse_copy *copy = &s->sparse[i];
+        bool ok = true;
+        copy->members = (ecs_sched_entity *)ecs_sched__clone_block(
+            &w->env, set->members, set->count * sizeof *set->members, &ok);
+        if (!ok || !ecs_sched__values_copy(&w->env, &w->components[set->id], set->id, set->values,
+                                           (int32_t)set->count, &copy->values, &s->bytes)) {
+            return false;
+        }
+        copy->values.count = (int32_t)set->count;   /* a tag's members are there with no bytes */
+        s->bytes += set->count * sizeof *set->members;
+    }
+    return true;
+}
+
+/* Room in the world's sets for the snapshot's members. */
+static bool ecs_sched__restore_sparse_reserve(ecs_sched_world *w, const ecs_sched_snapshot *s) {
+    uint32_t i;
+    for (i = 0; i < s->sparse_count; i++) {
+        ecs_sched__sparse_set *set = &w->sparse_sets[i];
+        uint32_t had = set->position_capacity, count = (uint32_t)s->sparse[i].values.count;
+        if (count > set->capacity && !ecs_sched__sparse_grow(w, set, count - set->count)) return false;
+        if (s->record_count > had) {
+            if (!ECS_SCHED__GROW(&w->env, set->position, &set->position_capacity, s->record_count)) return false;
+            memset(set->position + had, 0, (size_t)(set->position_capacity - had) * sizeof *set->position);
+        }
+    }
+    return true;
+}
+
+/* Every set's members become the snapshot's (none for a set made after it); tracked values
+   count as added and changed now. */
+static void ecs_sched__restore_sparse(ecs_sched_world *w, const ecs_sched_snapshot *s) {
+    uint32_t i, k, tick = ecs_sched__tick_now(w);
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *set = &w->sparse_sets[i];
+        const ecs_sched__component *c = &w->components[set->id];
+        const ecs_sched__sparse_copy *copy = i < s->sparse_count ? &s->sparse[i] : NULL;
+        ecs_sched__destruct(c, set->values, (int32_t)set->count);
+        for (k = 0; k < set->count; k++) set->position[ECS_SCHED_ENTITY_INDEX(set->members[k])] = 0;
+        set->count = copy ? (uint32_t)copy->values.count : 0;
+        if (!set->count) continue;
+        memcpy(set->members, copy->members, set->count * sizeof *set->members);
+        ecs_sched__construct(c, set->values, copy->values.data, (int32_t)set->count);
+        for (k = 0; k < set->count; k++) {
+            set->position[ECS_SCHED_ENTITY_INDEX(set->members[k])] = k + 1u;
+            if (set->stamps) set->stamps[k].added = set->stamps[k].changed = tick;
+        }
+    }
+}
+
 
 /* Relationships as `from` has them (NULL: none), for the kinds `now` has registered. */
 static ecs_sched__links *ecs_sched__links_clone(ecs_sched_world *w, const ecs_sched__links *from,
@@ -418,6 +498,7 @@ ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
     if (s->records) ecs_sched__snapshot_link_free(w, s);
     s->bytes = sizeof *s + w->record_count * sizeof *w->records;
     if (!ok || !ecs_sched__snapshot_rows(w, s, NULL, 0) || !ecs_sched__snapshot_resources(w, s) ||
+        !ecs_sched__snapshot_sparse(w, s) ||
         !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
         (w->names && !(s->names = ecs_sched__names_clone(w, w->names))) ||
         (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit)))) {
@@ -449,6 +530,7 @@ static void ecs_sched__snapshot_empty_but_rows(ecs_sched_world *w, ecs_sched_sna
     s->relations = NULL;
     s->names = NULL;
     s->inherit = NULL;
+    ecs_sched__sparse_copies_free(&s->env, s);
 }
 
 ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapshot *s) {
@@ -481,7 +563,7 @@ ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapsho
     }
     s->bytes = sizeof *s + w->record_count * sizeof *w->records;
     if (!ecs_sched__snapshot_rows(w, s, spare, spare_count) || w->record_count > s->record_capacity ||
-        !ecs_sched__snapshot_resources(w, s) ||
+        !ecs_sched__snapshot_resources(w, s) || !ecs_sched__snapshot_sparse(w, s) ||
         !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
         (w->names && !(s->names = ecs_sched__names_clone(w, w->names))) ||
         (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit)))) {
@@ -549,6 +631,7 @@ void ecs_sched_snapshot_free(ecs_sched_snapshot *s) {
     ecs_sched__free(env, s->resources);
     ecs_sched__free(env, s->records);
     ecs_sched__snapshot_free_beside(s);
+    ecs_sched__sparse_copies_free(env, s);
     ecs_sched__free(env, s);
 }
 
@@ -675,7 +758,7 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     }
     result = ecs_sched__snapshot_check(w, "snapshot_restore");
     if (result != ECS_SCHED_OK) return result;
-    if (!ecs_sched__restore_reserve(w, s, &r)) {
+    if (!ecs_sched__restore_reserve(w, s, &r) || !ecs_sched__restore_sparse_reserve(w, s)) {
         ecs_sched__restoring_free(w, &r);
         return ecs_sched__out_of_memory(w, "restoring a snapshot");
     }
@@ -690,6 +773,7 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     w->free_count = s->free_count;
     ecs_sched__restore_free_stack(w);
     w->alive_count = s->alive_count;
+    ecs_sched__restore_sparse(w, s);
     ecs_sched__restore_resources(w, s, &r);
     relations = w->relations;
     names = w->names;

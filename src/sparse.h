@@ -74,6 +74,18 @@ static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s,
     return true;
 }
 
+/* Room in set s for `entities` more members whose indices are below `bound`. */
+static bool ecs_sched__sparse_reserve_set(ecs_sched_world *w, ecs_sched__sparse_set *s,
+                                          uint32_t entities, uint32_t bound) {
+    uint32_t had = s->position_capacity;
+    if (s->count + entities > s->capacity && !ecs_sched__sparse_grow(w, s, entities)) return false;
+    if (bound > had) {
+        if (!ECS_SCHED__GROW(&w->env, s->position, &s->position_capacity, bound)) return false;
+        memset(s->position + had, 0, (size_t)(s->position_capacity - had) * sizeof *s->position);
+    }
+    return true;
+}
+
 /* Room in the set of each sparse component among ids for `entities` more members whose
    indices are below `bound`: what follows cannot fail. */
 static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
@@ -81,16 +93,7 @@ static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const e
     int32_t k;
     for (k = 0; k < count; k++) {
         ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
-        uint32_t had;
-        if (!s) continue;
-        had = s->position_capacity;
-        if (s->count + entities > s->capacity && !ecs_sched__sparse_grow(w, s, entities)) {
-            return false;
-        }
-        if (bound > had) {
-            if (!ECS_SCHED__GROW(&w->env, s->position, &s->position_capacity, bound)) return false;
-            memset(s->position + had, 0, (size_t)(s->position_capacity - had) * sizeof *s->position);
-        }
+        if (s && !ecs_sched__sparse_reserve_set(w, s, entities, bound)) return false;
     }
     return true;
 }
@@ -448,6 +451,57 @@ static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__ol
         for (k = 0; s->stamps && k < s->count; k++) {
             s->stamps[k].added = ecs_sched__moved_tick(r, s->stamps[k].added, ECS_SCHED__TICK_CHANGE);
             s->stamps[k].changed = ecs_sched__moved_tick(r, s->stamps[k].changed, ECS_SCHED__TICK_CHANGE);
+        }
+    }
+}
+
+/* ---- instances and prefab data ---- */
+
+/* Whether copy c gives its entity the component of set s: an entry that lists it, or an
+   instance of a prefab entity that has it (an instance owns a copy: sparse components are
+   never inherited). */
+static bool ecs_sched__copy_gives(const ecs_sched__copy *c, const ecs_sched__sparse_set *s) {
+    uint32_t v;
+    if (c->prefab) return ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(c->prefab)) != 0;
+    for (v = 0; v < c->entry->count; v++) {
+        if (c->entry->values[v].id == s->id) return true;
+    }
+    return false;
+}
+
+/* The world's side (declared in inherit.h): room in every set for what the copies give,
+   their indices below `bound`. */
+static bool ecs_sched__sparse_instancing_reserve(ecs_sched_world *w, const ecs_sched__instancing *in,
+                                                 uint32_t bound) {
+    uint32_t i;
+    int32_t k;
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        uint32_t n = 0;
+        for (k = 0; k < in->count; k++) n += ecs_sched__copy_gives(&in->copies[k], s);
+        if (n && !ecs_sched__sparse_reserve_set(w, s, n, bound)) return false;
+    }
+    return true;
+}
+
+/* The world's side (declared in inherit.h): the copies, placed, take their sparse values. */
+static void ecs_sched__sparse_instancing_place(ecs_sched_world *w, const ecs_sched__instancing *in) {
+    uint32_t i, v;
+    int32_t k;
+    for (k = 0; k < in->count; k++) {
+        const ecs_sched__copy *c = &in->copies[k];
+        for (i = 0; i < w->sparse_count; i++) {
+            ecs_sched__sparse_set *s = &w->sparse_sets[i];
+            const void *value = NULL;
+            if (!ecs_sched__copy_gives(c, s)) continue;
+            if (c->prefab) {
+                value = ecs_sched__sparse_value(w, s->id, ECS_SCHED_ENTITY_INDEX(c->prefab));
+            } else {
+                for (v = 0; v < c->entry->count; v++) {
+                    if (c->entry->values[v].id == s->id) value = c->entry->values[v].data;
+                }
+            }
+            ecs_sched__sparse_put(w, s, c->made, value);
         }
     }
 }

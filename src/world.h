@@ -444,6 +444,7 @@ static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w);
 static void ecs_sched__relations_free(ecs_sched_world *w);
 /* sparse.h: the sets of sparse components. */
 static bool ecs_sched__sparse_create(ecs_sched_world *w, ecs_sched_id id);
+static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t extra);
 static void ecs_sched__sparse_free(ecs_sched_world *w);
 static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
                                       uint32_t entities, uint32_t bound);

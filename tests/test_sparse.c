@@ -765,6 +765,180 @@ static void test_removals_of_a_tracked_sparse_component_are_kept(void **state) {
     check_and_destroy(s.world);
 }
 
+/* ---- snapshots, JSON, prefabs ---- */
+
+static void test_a_snapshot_restores_sparse_members_and_values(void **state) {
+    sparse_setup s;
+    ecs_sched_snapshot *snap;
+    ecs_sched_entity e[4], late;
+    Burning b = {2, 5};
+    Burning *mut;
+    int i;
+    (void)state;
+    setup_sparse(&s);
+    for (i = 0; i < 4; i++) e[i] = spawn_moving(&s, (float)i);
+    assert_int_equal(ecs_sched_insert(s.base.world, e[0], s.selected, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(s.base.world, e[1], s.burning, &b), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(s.base.world, e[2], s.burning, &b), ECS_SCHED_OK);
+    snap = ecs_sched_snapshot_take(s.base.world);
+    assert_non_null(snap);
+    assert_int_equal(ecs_sched_remove(s.base.world, e[0], s.selected), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(s.base.world, e[3], s.selected, NULL), ECS_SCHED_OK);
+    mut = (Burning *)ecs_sched_get_mut(s.base.world, e[1], s.burning);
+    mut->turns = 99;
+    assert_int_equal(ecs_sched_despawn(s.base.world, e[2]), ECS_SCHED_OK);
+    late = SPAWN(s.base.world, {s.burning, &b});
+    assert_int_equal(ecs_sched_snapshot_restore(s.base.world, snap), ECS_SCHED_OK);
+    assert_true(ecs_sched_has(s.base.world, e[0], s.selected));
+    assert_false(ecs_sched_has(s.base.world, e[3], s.selected));
+    assert_int_equal(((const Burning *)get_present(s.base.world, e[1], s.burning))->turns, 5);
+    assert_int_equal(((const Burning *)get_present(s.base.world, e[2], s.burning))->turns, 5);
+    assert_false(ecs_sched_is_alive(s.base.world, late));
+    assert_int_equal(ecs_sched_world_check(s.base.world), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_snapshot_retake(s.base.world, snap), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_snapshot_restore(s.base.world, snap), ECS_SCHED_OK);
+    assert_true(ecs_sched_has(s.base.world, e[0], s.selected));
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.base.world);
+}
+
+static void test_json_writes_and_loads_sparse_components(void **state) {
+    sparse_setup s;
+    ecs_sched_field burning_fields[] = {ECS_SCHED_MEMBER(Burning, heat, ECS_SCHED_FIELD_F32),
+                                        ECS_SCHED_MEMBER(Burning, turns, ECS_SCHED_FIELD_I32)};
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity e, made[1];
+    Burning b = {1.5f, 6};
+    char *text;
+    (void)state;
+    setup_sparse(&s);
+    assert_int_equal(ecs_sched_describe(s.base.world, s.burning, burning_fields, 2), ECS_SCHED_OK);
+    e = SPAWN(s.base.world, {s.selected, NULL}, {s.burning, &b});
+    text = ecs_sched_json_save(s.base.world, &e, 1, false);
+    assert_non_null(text);
+    assert_contains(text, "\"Selected\"");
+    assert_contains(text, "\"turns\"");
+    d = ecs_sched_prefab_data_from_json(s.base.world, text, NULL);
+    assert_non_null(d);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.base.world, d, 0, made), ECS_SCHED_OK);
+    assert_true(ecs_sched_has(s.base.world, made[0], s.selected));
+    assert_int_equal(((const Burning *)get_present(s.base.world, made[0], s.burning))->turns, 6);
+    ecs_sched_prefab_data_free(d);
+    ecs_sched_json_free(text);
+    check_and_destroy(s.base.world);
+}
+
+static void test_an_instance_owns_a_copy_of_its_prefabs_sparse_components(void **state) {
+    sparse_setup s;
+    ecs_sched_entity prefab, a, b;
+    Burning hot = {3, 3};
+    Burning *mut;
+    (void)state;
+    setup_sparse(&s);
+    prefab = SPAWN(s.base.world, {ecs_sched_prefab_tag(s.base.world), NULL}, {s.base.position, NULL},
+                   {s.burning, &hot}, {s.selected, NULL});
+    a = ecs_sched_instantiate(s.base.world, prefab);
+    b = ecs_sched_instantiate(s.base.world, prefab);
+    assert_true(a && b);
+    assert_true(ecs_sched_has(s.base.world, a, s.selected));
+    mut = (Burning *)ecs_sched_get_mut(s.base.world, a, s.burning);
+    assert_non_null(mut);
+    mut->turns = 10;
+    assert_int_equal(((const Burning *)get_present(s.base.world, b, s.burning))->turns, 3);
+    assert_int_equal(((const Burning *)get_present(s.base.world, prefab, s.burning))->turns, 3);
+    assert_true(ecs_sched_owns(s.base.world, a, s.burning));
+    check_and_destroy(s.base.world);
+}
+
+/* ---- threads ---- */
+
+typedef struct par_ids {
+    ecs_sched_id position, velocity, selected, burning, smoke;
+} par_ids;
+
+static void burn(ecs_sched_system_ctx *ctx) {
+    ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 0);
+    int32_t i;
+    while (ecs_sched_iter_next(&it)) {
+        const Position *p = ECS_SCHED_FIELD(&it, const Position, 0);
+        Burning *const *b = (Burning *const *)it.fields[1];
+        for (i = 0; i < it.count; i++) b[i]->turns += (int32_t)p[i].x + 1;
+    }
+}
+
+static void push(ecs_sched_system_ctx *ctx) {
+    ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 0);
+    int32_t i;
+    while (ecs_sched_iter_next(&it)) {
+        Velocity *v = ECS_SCHED_FIELD(&it, Velocity, 0);
+        for (i = 0; i < it.count; i++) v[i].x += 1;
+    }
+}
+
+static void smoulder(ecs_sched_system_ctx *ctx) {
+    ecs_sched_iter it = ecs_sched_ctx_iter(ctx, 0);
+    int32_t i;
+    while (ecs_sched_iter_next(&it)) {
+        Burning *const *smoke = (Burning *const *)it.fields[0];
+        for (i = 0; i < it.count; i++) smoke[i]->heat += 0.5f;
+    }
+}
+
+/* Three systems that write sparse and table components, disjoint: the parallel executor
+   runs them at once; 2000 entities, 30 frames. Returns a digest of every value. */
+static double run_sparse_writers(ecs_sched_executor executor) {
+    ecs_sched_world *w = world_on(executor, 2);
+    par_ids ids;
+    ecs_sched_entity *e = (ecs_sched_entity *)calloc(2000, sizeof *e);
+    double digest = 0;
+    int i;
+    assert_non_null(e);
+    ids.position = ECS_SCHED_COMPONENT(w, Position);
+    ids.velocity = ECS_SCHED_COMPONENT(w, Velocity);
+    ids.selected = ECS_SCHED_SPARSE_TAG(w, Selected);
+    ids.burning = ECS_SCHED_SPARSE_COMPONENT(w, Burning);
+    ids.smoke = ecs_sched_sparse_component_register_type(w, "Smoke", sizeof(Burning), 4);
+    for (i = 0; i < 2000; i++) {
+        Position p;
+        p.x = (float)(i % 7);
+        p.y = 0;
+        e[i] = SPAWN(w, {ids.position, &p}, {ids.velocity, NULL});
+        if (i % 3 == 0) assert_int_equal(ecs_sched_insert(w, e[i], ids.burning, NULL), ECS_SCHED_OK);
+        if (i % 5 == 0) assert_int_equal(ecs_sched_insert(w, e[i], ids.selected, NULL), ECS_SCHED_OK);
+        if (i % 2 == 0) assert_int_equal(ecs_sched_insert(w, e[i], ids.smoke, NULL), ECS_SCHED_OK);
+    }
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+        .name = "burn", .fn = burn,
+        .queries = {{{ecs_sched_read(ids.position), ecs_sched_write(ids.burning)}}}}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+        .name = "push", .fn = push,
+        .queries = {{{ecs_sched_write(ids.velocity), ecs_sched_read(ids.selected)}}}}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, &(ecs_sched_system_desc){
+        .name = "smoulder", .fn = smoulder,
+        .queries = {{{ecs_sched_write(ids.smoke), ecs_sched_without(ids.selected)}}}}), ECS_SCHED_OK);
+    for (i = 0; i < 30; i++) assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    for (i = 0; i < 2000; i++) {
+        const Burning *b = ecs_sched_has(w, e[i], ids.burning) ? (const Burning *)ecs_sched_get(w, e[i], ids.burning) : NULL;
+        const Burning *smoke = ecs_sched_has(w, e[i], ids.smoke) ? (const Burning *)ecs_sched_get(w, e[i], ids.smoke) : NULL;
+        const Velocity *v = (const Velocity *)ecs_sched_get(w, e[i], ids.velocity);
+        digest += (double)(i + 1) * ((b ? b->turns : 0) + (smoke ? smoke->heat : 0) * 3 + v->x * 7);
+    }
+    free(e);
+    check_and_destroy(w);
+    return digest;
+}
+
+static void test_parallel_sparse_writers_agree_with_single_threaded(void **state) {
+    double single = run_sparse_writers(ECS_SCHED_EXECUTOR_SINGLE_THREADED), parallel;
+    int round;
+    (void)state;
+    assert_true(single > 0);
+    for (round = 0; round < 5; round++) {
+        parallel = run_sparse_writers(ECS_SCHED_EXECUTOR_PARALLEL);
+        assert_true(parallel == single);
+    }
+}
+
 /* ---- access ---- */
 
 static void test_query_access_names_sparse_components_like_any_other(void **state) {
@@ -808,6 +982,10 @@ int main(void) {
         cmocka_unit_test(test_a_write_term_marks_the_sparse_rows_it_hands_out),
         cmocka_unit_test(test_removals_of_a_tracked_sparse_component_are_kept),
         cmocka_unit_test(test_query_access_names_sparse_components_like_any_other),
+        cmocka_unit_test(test_a_snapshot_restores_sparse_members_and_values),
+        cmocka_unit_test(test_json_writes_and_loads_sparse_components),
+        cmocka_unit_test(test_an_instance_owns_a_copy_of_its_prefabs_sparse_components),
+        cmocka_unit_test(test_parallel_sparse_writers_agree_with_single_threaded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
