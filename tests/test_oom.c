@@ -650,6 +650,87 @@ static void inheritance_scenario(ecs_sched_id pos) {
 }
 
 /* A snapshot of everything so far, changes, and a restore: a failed restore changes nothing. */
+/* Sparse sets: every way in and out, with values whose constructions are counted. */
+static void sparse_scenario(ecs_sched_id pos) {
+    ecs_sched_component_desc desc;
+    ecs_sched_id tag = ecs_sched_sparse_component_register_type(world, "OomMarked", 0, 0), counted, ids[2];
+    ecs_sched_entity e[8], made;
+    ecs_sched_commands *cmd;
+    ecs_sched_query *q;
+    const void *arrays[2];
+    Counted values[8];
+    int32_t before, i;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "OomSparseCounted";
+    desc.size = sizeof(Counted);
+    desc.storage = ECS_SCHED_STORAGE_SPARSE;
+    desc.tracked = true;
+    desc.hooks.ctor = counted_ctor;
+    desc.hooks.dtor = counted_dtor;
+    counted = ecs_sched_component_register(world, &desc);
+    if (!tag || !counted) {
+        expect_clean_failure("registering sparse components");
+        return;
+    }
+    ids[0] = pos;
+    ids[1] = counted;
+    before = ecs_sched_entity_count(world);
+    for (i = 0; i < 4; i++) {
+        e[i] = ecs_sched_spawn_with(world, 2, ids, NULL);
+        if (!e[i]) {
+            expect_clean_failure("spawn_with (a sparse component)");
+            if (ecs_sched_entity_count(world) != before + i) {
+                fprintf(stderr, "a failed spawn with a sparse component left an entity\n");
+                exit(CHILD_WRONG);
+            }
+            e[i] = ecs_sched_spawn_with(world, 1, &pos, NULL);
+            if (!e[i]) return;
+        }
+        if (ecs_sched_insert(world, e[i], tag, NULL) != ECS_SCHED_OK) {
+            expect_clean_failure("insert (a sparse tag)");
+            if (ecs_sched_has(world, e[i], tag)) {
+                fprintf(stderr, "a failed sparse insert added the tag\n");
+                exit(CHILD_WRONG);
+            }
+        }
+    }
+    for (i = 0; i < 8; i++) values[i].value = i;
+    arrays[0] = NULL;
+    arrays[1] = values;
+    before = ecs_sched_entity_count(world);
+    if (ecs_sched_spawn_batch(world, 8, 2, ids, arrays, e) != ECS_SCHED_OK) {
+        expect_clean_failure("spawn_batch (a sparse component)");
+        if (ecs_sched_entity_count(world) != before) {
+            fprintf(stderr, "a failed batch with a sparse component left entities\n");
+            exit(CHILD_WRONG);
+        }
+    }
+    cmd = ecs_sched_commands_create(world);
+    if (!cmd) {
+        expect_clean_failure("commands_create");
+        return;
+    }
+    made = ecs_sched_commands_spawn_with(cmd, 2, ids, NULL);
+    if (!made) expect_clean_failure("commands_spawn_with (a sparse component)");
+    if (ecs_sched_commands_apply(cmd) != ECS_SCHED_OK) {
+        expect_clean_failure("commands_apply (a sparse component)");
+        check_result(ecs_sched_commands_apply(cmd), "commands_apply again");
+    }
+    ecs_sched_commands_destroy(cmd);
+    q = ecs_sched_query_create(world, &(ecs_sched_query_desc){{ecs_sched_read(pos), ecs_sched_write(counted),
+                                                               ecs_sched_without(tag)}});
+    if (!q) {
+        expect_clean_failure("query_create (sparse terms)");
+    } else {
+        ecs_sched_iter it = ecs_sched_query_iter(q);
+        while (ecs_sched_iter_next(&it)) {}
+        if (ecs_sched_query_count(q) < 0) expect_clean_failure("query_count (sparse terms)");
+    }
+    for (i = 0; i < 4; i++) {
+        if (ecs_sched_is_alive(world, e[i])) check_result(ecs_sched_remove(world, e[i], tag), "remove (a sparse tag)");
+    }
+}
+
 static void snapshot_scenario(ecs_sched_id pos) {
     ecs_sched_snapshot *snap = ecs_sched_snapshot_take(world);
     ecs_sched_entity extra;
@@ -981,6 +1062,7 @@ static void run_scenario(void) {
     events_scenario();
     relations_scenario(pos);
     inheritance_scenario(pos);
+    sparse_scenario(pos);
     snapshot_scenario(pos);
 #ifdef ECS_SCHED_JSON
     json_scenario(pos);
