@@ -6110,6 +6110,8 @@ static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, 
                                         size_t element);
 static ecs_sched_result ecs_sched__sparse_remove(ecs_sched_world *w, ecs_sched_entity e,
                                                  ecs_sched_id id);
+static ecs_sched_result ecs_sched__sparse_insert(ecs_sched_world *w, ecs_sched_entity e,
+                                                 ecs_sched_id id, const void *value);
 static void ecs_sched__sparse_observe_despawning(ecs_sched_world *w, ecs_sched_entity e);
 static void ecs_sched__sparse_drop(ecs_sched_world *w, uint32_t index);
 static void *ecs_sched__sparse_value(const ecs_sched_world *w, ecs_sched_id id, uint32_t index);
@@ -8889,6 +8891,11 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
 
 ecs_sched_result ecs_sched_insert(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
                                   const void *value) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->sparse_count && ecs_sched__component_valid(w, id) && w->components[id].sparse &&
+        !w->observers) {
+        return ecs_sched__sparse_insert(w, e, id, value);   /* nothing moves: the short way */
+    }
     return ecs_sched_insert_many(w, e, 1, &id, &value);
 }
 
@@ -27147,6 +27154,23 @@ static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, 
         if (value) value += element * w->components[ids[k]].size;
         ecs_sched__sparse_put(w, s, e, value);
     }
+}
+
+/* The world's side (declared in world.h): ecs_sched_insert of a sparse component in a world
+   without observers (with them, insert_many defers inside observers and calls them). */
+static ecs_sched_result ecs_sched__sparse_insert(ecs_sched_world *w, ecs_sched_entity e,
+                                                 ecs_sched_id id, const void *value) {
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "insert");
+    if (!ecs_sched__sparse_slot(s, index) &&
+        (s->count == s->capacity || index >= s->position_capacity) &&
+        !ecs_sched__sparse_reserve_set(w, s, 1, index + 1)) {
+        return ecs_sched__out_of_memory(w, "adding a sparse component");
+    }
+    ecs_sched__sparse_put(w, s, e, value);
+    return ECS_SCHED_OK;
 }
 
 /* Takes the member at `at` (+ 1) out of s: its value destroyed, the last member moved into

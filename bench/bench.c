@@ -1105,6 +1105,7 @@ static void run_compile(bench_row *row) {
 
 #include "spawn_rows.c"
 #include "unpack_rows.c"
+#include "sparse_rows.c"
 #include "schedule_rows.c"
 #include "state_rows.c"
 #include "app_rows.c"
@@ -1201,6 +1202,12 @@ static bench_row rows[] = {
     {"add_remove", "ns/op", GOAL_VALUE, 60.0,
      "raw loop writing a value and a presence flag per entity, then clearing the flag",
      run_add_remove, 0, 0, 0, 0, ""},
+    {"add_remove_sparse", "ns/op", GOAL_VALUE, 7.0,
+     "the same tag kept in tables (the add_remove path), same entities, interleaved",
+     run_add_remove_sparse, 0, 0, 0, 0, ""},
+    {"iter_sparse_filter", "ns/entity", GOAL_RATIO, 2.0,
+     "the same query with the tag kept in tables, read with ecs_sched_iter_next, interleaved",
+     run_iter_sparse_filter, 0, 0, 0, 0, ""},
     {"commands", "ns/entity", GOAL_RATIO, 1.5,
      "the direct calls of spawn_despawn (spawn_with, despawn), interleaved",
      run_commands, 0, 0, 0, 0, ""},

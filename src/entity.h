@@ -566,6 +566,11 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
 
 ecs_sched_result ecs_sched_insert(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
                                   const void *value) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->sparse_count && ecs_sched__component_valid(w, id) && w->components[id].sparse &&
+        !w->observers) {
+        return ecs_sched__sparse_insert(w, e, id, value);   /* nothing moves: the short way */
+    }
     return ecs_sched_insert_many(w, e, 1, &id, &value);
 }
 

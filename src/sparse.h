@@ -148,6 +148,23 @@ static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, 
     }
 }
 
+/* The world's side (declared in world.h): ecs_sched_insert of a sparse component in a world
+   without observers (with them, insert_many defers inside observers and calls them). */
+static ecs_sched_result ecs_sched__sparse_insert(ecs_sched_world *w, ecs_sched_entity e,
+                                                 ecs_sched_id id, const void *value) {
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "insert");
+    if (!ecs_sched__sparse_slot(s, index) &&
+        (s->count == s->capacity || index >= s->position_capacity) &&
+        !ecs_sched__sparse_reserve_set(w, s, 1, index + 1)) {
+        return ecs_sched__out_of_memory(w, "adding a sparse component");
+    }
+    ecs_sched__sparse_put(w, s, e, value);
+    return ECS_SCHED_OK;
+}
+
 /* Takes the member at `at` (+ 1) out of s: its value destroyed, the last member moved into
    its place. */
 static void ecs_sched__sparse_take_out(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t at) {

@@ -453,6 +453,8 @@ static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, 
                                         size_t element);
 static ecs_sched_result ecs_sched__sparse_remove(ecs_sched_world *w, ecs_sched_entity e,
                                                  ecs_sched_id id);
+static ecs_sched_result ecs_sched__sparse_insert(ecs_sched_world *w, ecs_sched_entity e,
+                                                 ecs_sched_id id, const void *value);
 static void ecs_sched__sparse_observe_despawning(ecs_sched_world *w, ecs_sched_entity e);
 static void ecs_sched__sparse_drop(ecs_sched_world *w, uint32_t index);
 static void *ecs_sched__sparse_value(const ecs_sched_world *w, ecs_sched_id id, uint32_t index);
