@@ -579,6 +579,38 @@ static void test_a_sparse_field_is_written_through_its_pointers(void **state) {
     check_and_destroy(s.base.world);
 }
 
+static void test_iteration_by_rows_gives_each_row_its_sparse_pointer(void **state) {
+    sparse_setup s;
+    ecs_sched_query *q;
+    ecs_sched_iter it;
+    ecs_sched_entity e[300];
+    int i, rows = 0;
+    (void)state;
+    setup_sparse(&s);
+    for (i = 0; i < 300; i++) {
+        Burning b;
+        b.heat = 0;
+        b.turns = i;
+        e[i] = spawn_moving(&s, (float)i);
+        if (i % 7 == 3) assert_int_equal(ecs_sched_insert(s.base.world, e[i], s.burning, &b), ECS_SCHED_OK);
+    }
+    q = QUERY(s.base.world, ecs_sched_read(s.base.position), ecs_sched_write(s.burning));
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next_rows(&it)) {
+        const Position *p = ECS_SCHED_FIELD(&it, const Position, 0);
+        Burning *const *b = (Burning *const *)it.fields[1];
+        assert_true(it.count <= ECS_SCHED_ITER_ROWS);
+        for (i = 0; i < it.count; i++) {
+            ecs_sched_entity row_entity = it.entities[it.rows[i]];
+            assert_ptr_equal(b[i], ecs_sched_get(s.base.world, row_entity, s.burning));
+            assert_true(p[it.rows[i]].x == (float)b[i]->turns);
+            rows++;
+        }
+    }
+    assert_int_equal(rows, 43);
+    check_and_destroy(s.base.world);
+}
+
 static void test_a_sparse_query_follows_adds_and_removes(void **state) {
     sparse_setup s;
     ecs_sched_query *q;
@@ -974,6 +1006,7 @@ int main(void) {
         cmocka_unit_test(test_observer_filters_see_sparse_components),
         cmocka_unit_test(test_queries_mixing_table_and_sparse_terms_match_brute_force),
         cmocka_unit_test(test_a_sparse_field_is_written_through_its_pointers),
+        cmocka_unit_test(test_iteration_by_rows_gives_each_row_its_sparse_pointer),
         cmocka_unit_test(test_a_sparse_query_follows_adds_and_removes),
         cmocka_unit_test(test_disabled_entities_stay_hidden_from_sparse_queries),
         cmocka_unit_test(test_sparse_terms_refuse_parent_inherited_and_order),
