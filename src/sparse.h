@@ -2,6 +2,9 @@
 #pragma once
 #include "entity.h"
 #include "observer.h"
+#include "change.h"
+#include "hierarchy.h"
+#include "inherit.h"
 
 /*@@ implementation @@*/
 /* sparse: components kept in sets of their own, outside the archetype tables.
