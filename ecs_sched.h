@@ -1407,7 +1407,8 @@
      only the edges that no other path implies.
 
      Parallel queries. Inside a system, ecs_sched_ctx_par_iter(ctx, index, grain, fn, arg)
-     splits one of its queries into pieces of at most grain rows (0: 4096) and calls
+     splits one of its queries into pieces of at most grain rows (0: about four pieces per
+     thread of the pool, of at least ECS_SCHED_DEFAULT_GRAIN = 256 rows) and calls
      fn(ecs_sched_iter *it, void *arg) for each, on the world's pool, returning when all are
      done; it->count, it->entities and it->fields describe one piece. Pieces may run at once:
      write only the piece's rows, and leave the context and the command buffer to the
@@ -1848,8 +1849,8 @@ extern "C" {
      ECS_SCHED_ITER_ROWS       rows per call of ecs_sched_iter_next_rows          default 64
    Fixed:
      ECS_SCHED_MAX_ALIGNMENT   the largest component alignment storage honours    64
-     ECS_SCHED_DEFAULT_GRAIN   the largest piece a parallel iteration with grain 0 makes: 4096
-                               items, fewer when that would leave a worker fewer than 8 pieces
+     ECS_SCHED_DEFAULT_GRAIN   the smallest piece a parallel iteration with grain 0 makes: 256
+                               items (its pieces: about 4 per thread of the pool)
 
    Switches:
      ECS_SCHED_IMPLEMENTATION  in exactly one file: compile the implementation there
@@ -1893,7 +1894,7 @@ extern "C" {
 #define ECS_SCHED_MAX_STATE_SOURCES 8
 #endif
 #define ECS_SCHED_MAX_ALIGNMENT 64
-#define ECS_SCHED_DEFAULT_GRAIN 4096
+#define ECS_SCHED_DEFAULT_GRAIN 256
 
 #ifndef ECS_SCHED_API
 #ifdef ECS_SCHED_STATIC
@@ -4479,6 +4480,27 @@ static void *ecs_sched__aligned_alloc(ecs_sched__env *env, size_t size, size_t a
     return ecs_sched__aligned_alloc_skewed(env, size, alignment, 0);
 }
 
+/* Grows (or shrinks) a block of ecs_sched__aligned_alloc_skewed to `size` bytes, keeping its
+   first `used` bytes: through the allocator's realloc, which for a large block moves pages
+   rather than bytes (no copy, and no page touched that the data does not use). NULL when out
+   of memory, and the block is as it was. */
+static void *ecs_sched__aligned_realloc_skewed(ecs_sched__env *env, void *ptr, size_t used,
+                                               size_t size, size_t alignment, size_t skew) {
+    unsigned char *raw, *grown;
+    size_t offset;
+    uintptr_t aligned;
+    if (!ptr) return ecs_sched__aligned_alloc_skewed(env, size, alignment, skew);
+    memcpy(&raw, (unsigned char *)ptr - sizeof(void *), sizeof raw);
+    offset = (size_t)((unsigned char *)ptr - raw);
+    grown = (unsigned char *)ecs_sched__realloc(env, raw, size + alignment + sizeof(void *) + skew);
+    if (!grown) return NULL;
+    aligned = ((uintptr_t)(grown + sizeof(void *) + skew) + alignment - 1) &
+              ~(uintptr_t)(alignment - 1);
+    if ((unsigned char *)aligned != grown + offset) memmove((void *)aligned, grown + offset, used);
+    memcpy((void *)(aligned - sizeof(void *)), &grown, sizeof grown);
+    return (void *)aligned;
+}
+
 static void ecs_sched__aligned_free(ecs_sched__env *env, void *ptr) {
     void *raw;
     if (!ptr) return;
@@ -4906,13 +4928,14 @@ static void ecs_sched__name_map_free(ecs_sched__name_map *m) {
 
 #define ECS_SCHED__DEFAULT_QUEUE_CAPACITY 4096
 
-/* What grain 0 means in every parallel iteration: pieces of at most ECS_SCHED_DEFAULT_GRAIN
-   items, smaller when that would leave a worker fewer than about eight pieces to balance. */
+/* What grain 0 means in every parallel iteration: about four pieces per thread, whatever
+   the size of the work (a constant piece size made hundreds of pieces of a large query, whose
+   hand-outs and wake-ups cost more than they balanced), and none smaller than
+   ECS_SCHED_DEFAULT_GRAIN items, whose task would cost more than its work. */
 static int64_t ecs_sched__default_grain(int32_t thread_count, int64_t n) {
-    int64_t pieces = (int64_t)(thread_count > 0 ? thread_count : 1) * 8;
+    int64_t pieces = (int64_t)(thread_count > 0 ? thread_count : 1) * 4;
     int64_t grain = (n + pieces - 1) / pieces;
-    if (grain > ECS_SCHED_DEFAULT_GRAIN) grain = ECS_SCHED_DEFAULT_GRAIN;
-    return grain > 0 ? grain : 1;
+    return grain > ECS_SCHED_DEFAULT_GRAIN ? grain : ECS_SCHED_DEFAULT_GRAIN;
 }
 
 static int32_t ecs_sched__hardware_threads(void);  /* 1 without ECS_SCHED_THREADS */
@@ -6774,8 +6797,24 @@ static ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__ta
 #define ECS_SCHED__COLUMN_ALIGNMENT 64
 
 /* Makes room for `extra` more rows; on failure the table is unchanged. */
+/* A column of values a move hook relocates: a new block, the values moved by the hook. */
+static unsigned char *ecs_sched__column_moved(ecs_sched_world *w, const ecs_sched__column *col,
+                                              int32_t count, int32_t capacity, size_t alignment,
+                                              size_t skew) {
+    const ecs_sched__component *c = &w->components[col->id];
+    unsigned char *data = (unsigned char *)ecs_sched__aligned_alloc_skewed(
+        &w->env, (size_t)capacity * c->size, alignment, skew);
+    if (!data) return NULL;
+    ecs_sched__relocate(c, data, col->data, count);
+    ecs_sched__aligned_free(&w->env, col->data);
+    return data;
+}
+
+/* Room for `extra` more rows. The columns and the entities grow one by one through the
+   allocator's realloc (a large block grows by moving pages, not bytes: first growth touches
+   only the pages the rows use); a column whose values a move hook relocates gets a new block.
+   A failure leaves the rows as they were: what grew already only has room to spare. */
 static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32_t extra) {
-    unsigned char *data[ECS_SCHED__MAX_TYPE];
     uint32_t *ticks[ECS_SCHED__MAX_TYPE];
     ecs_sched_entity *entities;
     int64_t needed = (int64_t)t->count + extra;
@@ -6783,39 +6822,34 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
     if (needed > INT32_MAX) return false;
     capacity = t->capacity ? t->capacity : 4;
     while (capacity < needed) capacity = capacity > INT32_MAX / 2 ? (int32_t)needed : capacity * 2;
-    entities = (ecs_sched_entity *)ecs_sched__alloc(&w->env, (size_t)capacity * sizeof *entities);
-    if (!entities) return false;
-    for (i = 0; i < t->column_count; i++) {
-        const ecs_sched__component *c = &w->components[t->columns[i].id];
-        size_t skew = (size_t)(i % 13) * 320;  /* distinct page offsets, whole cache lines */
-        size_t alignment = c->alignment > ECS_SCHED__COLUMN_ALIGNMENT ? c->alignment
-                                                                      : ECS_SCHED__COLUMN_ALIGNMENT;
-        data[i] = (unsigned char *)ecs_sched__aligned_alloc_skewed(
-            &w->env, (size_t)capacity * c->size, alignment, skew);
-        if (!data[i]) {
-            while (i-- > 0) ecs_sched__aligned_free(&w->env, data[i]);
-            ecs_sched__free(&w->env, entities);
-            return false;
-        }
-    }
     for (i = 0; i < t->tick_count; i++) {
         ticks[i] = (uint32_t *)ecs_sched__alloc(&w->env,
                                                  ecs_sched__tick_words(capacity) * sizeof(uint32_t));
         if (!ticks[i]) {
             while (i-- > 0) ecs_sched__free(&w->env, ticks[i]);
-            for (i = 0; i < t->column_count; i++) ecs_sched__aligned_free(&w->env, data[i]);
-            ecs_sched__free(&w->env, entities);
             return false;
         }
     }
-    if (t->count) memcpy(entities, t->entities, (size_t)t->count * sizeof *entities);
-    ecs_sched__free(&w->env, t->entities);
-    t->entities = entities;
-    for (i = 0; i < t->column_count; i++) {
+    entities = (ecs_sched_entity *)ecs_sched__realloc(&w->env, t->entities,
+                                                      (size_t)capacity * sizeof *entities);
+    for (i = 0; entities && i < t->column_count; i++) {
         ecs_sched__column *col = &t->columns[i];
-        ecs_sched__relocate(&w->components[col->id], data[i], col->data, t->count);
-        ecs_sched__aligned_free(&w->env, col->data);
-        col->data = data[i];
+        const ecs_sched__component *c = &w->components[col->id];
+        size_t skew = (size_t)(i % 13) * 320;  /* distinct page offsets, whole cache lines */
+        size_t alignment = c->alignment > ECS_SCHED__COLUMN_ALIGNMENT ? c->alignment
+                                                                      : ECS_SCHED__COLUMN_ALIGNMENT;
+        unsigned char *data =
+            c->hooks.move ? ecs_sched__column_moved(w, col, t->count, capacity, alignment, skew)
+                          : (unsigned char *)ecs_sched__aligned_realloc_skewed(
+                                &w->env, col->data, (size_t)t->count * c->size,
+                                (size_t)capacity * c->size, alignment, skew);
+        if (!data) break;
+        col->data = data;
+    }
+    if (entities) t->entities = entities;
+    if (!entities || i < t->column_count) {
+        for (i = 0; i < t->tick_count; i++) ecs_sched__free(&w->env, ticks[i]);
+        return false;
     }
     for (i = 0; i < t->tick_count; i++) ecs_sched__ticks_move(w, &t->ticks[i], ticks[i], t->count, capacity);
     t->capacity = capacity;

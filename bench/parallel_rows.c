@@ -512,8 +512,8 @@ static void run_par_iter_1m(bench_row *row) {
             position_checksum(raw->p, n) != expected_checksum(n, (double)raw->frames)) {
             fail(row, "wrong positions after the run", NULL);
         } else {
-            appendf(row, "; one system, ecs_sched_ctx_par_iter with the default grain (4096 "
-                         "rows) over 1M entities; checksums checked on both sides");
+            appendf(row, "; one system, ecs_sched_ctx_par_iter with the default grain (about four "
+                         "pieces per thread) over 1M entities; checksums checked on both sides");
         }
     }
     duo_stop(&raw->threads);

@@ -5,6 +5,9 @@
 #ifdef __GLIBC__
 #include <malloc.h>   /* malloc_trim */
 #endif
+#ifdef __unix__
+#include <sys/resource.h>   /* getrusage: the pages a cold world touches */
+#endif
 
 typedef struct spawn_path_job {
     ecs_sched_world *world;
@@ -14,6 +17,7 @@ typedef struct spawn_path_job {
     const Velocity *vv;
     ecs_sched_entity *ents;
     int known;                       /* spawn_in (else spawn_with) */
+    long faults;                     /* cold worlds: page faults of the last one's spawns */
 } spawn_path_job;
 
 /* A warm world: SPAWN_COUNT entities spawned and despawned, so that indices are recycled and
@@ -212,6 +216,15 @@ static void run_spawn_batch_recycled(bench_row *row) {
 
 /* ---- spawn_cold ---- */
 
+/* Page faults of the process so far (0 where unknown). */
+static long minor_faults(void) {
+#ifdef __unix__
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) == 0) return usage.ru_minflt;
+#endif
+    return 0;
+}
+
 /* Timed: SPAWN_COUNT spawn_with into a world made just before (untimed): every page of its
    tables and entity index touched for the first time. */
 static double cold_side(bench_row *row, void *state) {
@@ -229,7 +242,9 @@ static double cold_side(bench_row *row, void *state) {
         fail(row, "world creation", NULL);
         return -1.0;
     }
+    job->faults = -minor_faults();
     ns = time_spawns(row, job, w, ids[0], ids[1]);
+    job->faults += minor_faults();
     ecs_sched_world_destroy(w);
     return ns;
 }
@@ -245,7 +260,10 @@ static void run_spawn_cold(bench_row *row) {
         if (sample_row(row, &s, &m)) {
             appendf(row, "%d ecs_sched_spawn_with (Position, Velocity) into a world made just "
                          "before, untimed; the baseline spawns the same into a warm world "
-                         "(indices recycled, the table's room there)", SPAWN_COUNT);
+                         "(indices recycled, the table's room there). A cold world's spawns "
+                         "fault in %ld pages of 4 KiB (%.0f bytes per entity; the data itself: "
+                         "16 bytes of values, 8 of handle, 12 of entity index)",
+                    SPAWN_COUNT, cold.faults, (double)cold.faults * 4096.0 / SPAWN_COUNT);
         }
     }
     spawn_path_jobs_free(&warm, &cold);

@@ -27,8 +27,8 @@
      ECS_SCHED_ITER_ROWS       rows per call of ecs_sched_iter_next_rows          default 64
    Fixed:
      ECS_SCHED_MAX_ALIGNMENT   the largest component alignment storage honours    64
-     ECS_SCHED_DEFAULT_GRAIN   the largest piece a parallel iteration with grain 0 makes: 4096
-                               items, fewer when that would leave a worker fewer than 8 pieces
+     ECS_SCHED_DEFAULT_GRAIN   the smallest piece a parallel iteration with grain 0 makes: 256
+                               items (its pieces: about 4 per thread of the pool)
 
    Switches:
      ECS_SCHED_IMPLEMENTATION  in exactly one file: compile the implementation there
@@ -72,7 +72,7 @@
 #define ECS_SCHED_MAX_STATE_SOURCES 8
 #endif
 #define ECS_SCHED_MAX_ALIGNMENT 64
-#define ECS_SCHED_DEFAULT_GRAIN 4096
+#define ECS_SCHED_DEFAULT_GRAIN 256
 
 #ifndef ECS_SCHED_API
 #ifdef ECS_SCHED_STATIC
@@ -495,6 +495,27 @@ static void *ecs_sched__aligned_alloc_skewed(ecs_sched__env *env, size_t size, s
 
 static void *ecs_sched__aligned_alloc(ecs_sched__env *env, size_t size, size_t alignment) {
     return ecs_sched__aligned_alloc_skewed(env, size, alignment, 0);
+}
+
+/* Grows (or shrinks) a block of ecs_sched__aligned_alloc_skewed to `size` bytes, keeping its
+   first `used` bytes: through the allocator's realloc, which for a large block moves pages
+   rather than bytes (no copy, and no page touched that the data does not use). NULL when out
+   of memory, and the block is as it was. */
+static void *ecs_sched__aligned_realloc_skewed(ecs_sched__env *env, void *ptr, size_t used,
+                                               size_t size, size_t alignment, size_t skew) {
+    unsigned char *raw, *grown;
+    size_t offset;
+    uintptr_t aligned;
+    if (!ptr) return ecs_sched__aligned_alloc_skewed(env, size, alignment, skew);
+    memcpy(&raw, (unsigned char *)ptr - sizeof(void *), sizeof raw);
+    offset = (size_t)((unsigned char *)ptr - raw);
+    grown = (unsigned char *)ecs_sched__realloc(env, raw, size + alignment + sizeof(void *) + skew);
+    if (!grown) return NULL;
+    aligned = ((uintptr_t)(grown + sizeof(void *) + skew) + alignment - 1) &
+              ~(uintptr_t)(alignment - 1);
+    if ((unsigned char *)aligned != grown + offset) memmove((void *)aligned, grown + offset, used);
+    memcpy((void *)(aligned - sizeof(void *)), &grown, sizeof grown);
+    return (void *)aligned;
 }
 
 static void ecs_sched__aligned_free(ecs_sched__env *env, void *ptr) {

@@ -56,13 +56,14 @@ ECS_SCHED_API void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t beg
 
 #define ECS_SCHED__DEFAULT_QUEUE_CAPACITY 4096
 
-/* What grain 0 means in every parallel iteration: pieces of at most ECS_SCHED_DEFAULT_GRAIN
-   items, smaller when that would leave a worker fewer than about eight pieces to balance. */
+/* What grain 0 means in every parallel iteration: about four pieces per thread, whatever
+   the size of the work (a constant piece size made hundreds of pieces of a large query, whose
+   hand-outs and wake-ups cost more than they balanced), and none smaller than
+   ECS_SCHED_DEFAULT_GRAIN items, whose task would cost more than its work. */
 static int64_t ecs_sched__default_grain(int32_t thread_count, int64_t n) {
-    int64_t pieces = (int64_t)(thread_count > 0 ? thread_count : 1) * 8;
+    int64_t pieces = (int64_t)(thread_count > 0 ? thread_count : 1) * 4;
     int64_t grain = (n + pieces - 1) / pieces;
-    if (grain > ECS_SCHED_DEFAULT_GRAIN) grain = ECS_SCHED_DEFAULT_GRAIN;
-    return grain > 0 ? grain : 1;
+    return grain > ECS_SCHED_DEFAULT_GRAIN ? grain : ECS_SCHED_DEFAULT_GRAIN;
 }
 
 static int32_t ecs_sched__hardware_threads(void);  /* 1 without ECS_SCHED_THREADS */

@@ -1083,8 +1083,24 @@ static ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__ta
 #define ECS_SCHED__COLUMN_ALIGNMENT 64
 
 /* Makes room for `extra` more rows; on failure the table is unchanged. */
+/* A column of values a move hook relocates: a new block, the values moved by the hook. */
+static unsigned char *ecs_sched__column_moved(ecs_sched_world *w, const ecs_sched__column *col,
+                                              int32_t count, int32_t capacity, size_t alignment,
+                                              size_t skew) {
+    const ecs_sched__component *c = &w->components[col->id];
+    unsigned char *data = (unsigned char *)ecs_sched__aligned_alloc_skewed(
+        &w->env, (size_t)capacity * c->size, alignment, skew);
+    if (!data) return NULL;
+    ecs_sched__relocate(c, data, col->data, count);
+    ecs_sched__aligned_free(&w->env, col->data);
+    return data;
+}
+
+/* Room for `extra` more rows. The columns and the entities grow one by one through the
+   allocator's realloc (a large block grows by moving pages, not bytes: first growth touches
+   only the pages the rows use); a column whose values a move hook relocates gets a new block.
+   A failure leaves the rows as they were: what grew already only has room to spare. */
 static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32_t extra) {
-    unsigned char *data[ECS_SCHED__MAX_TYPE];
     uint32_t *ticks[ECS_SCHED__MAX_TYPE];
     ecs_sched_entity *entities;
     int64_t needed = (int64_t)t->count + extra;
@@ -1092,39 +1108,34 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
     if (needed > INT32_MAX) return false;
     capacity = t->capacity ? t->capacity : 4;
     while (capacity < needed) capacity = capacity > INT32_MAX / 2 ? (int32_t)needed : capacity * 2;
-    entities = (ecs_sched_entity *)ecs_sched__alloc(&w->env, (size_t)capacity * sizeof *entities);
-    if (!entities) return false;
-    for (i = 0; i < t->column_count; i++) {
-        const ecs_sched__component *c = &w->components[t->columns[i].id];
-        size_t skew = (size_t)(i % 13) * 320;  /* distinct page offsets, whole cache lines */
-        size_t alignment = c->alignment > ECS_SCHED__COLUMN_ALIGNMENT ? c->alignment
-                                                                      : ECS_SCHED__COLUMN_ALIGNMENT;
-        data[i] = (unsigned char *)ecs_sched__aligned_alloc_skewed(
-            &w->env, (size_t)capacity * c->size, alignment, skew);
-        if (!data[i]) {
-            while (i-- > 0) ecs_sched__aligned_free(&w->env, data[i]);
-            ecs_sched__free(&w->env, entities);
-            return false;
-        }
-    }
     for (i = 0; i < t->tick_count; i++) {
         ticks[i] = (uint32_t *)ecs_sched__alloc(&w->env,
                                                  ecs_sched__tick_words(capacity) * sizeof(uint32_t));
         if (!ticks[i]) {
             while (i-- > 0) ecs_sched__free(&w->env, ticks[i]);
-            for (i = 0; i < t->column_count; i++) ecs_sched__aligned_free(&w->env, data[i]);
-            ecs_sched__free(&w->env, entities);
             return false;
         }
     }
-    if (t->count) memcpy(entities, t->entities, (size_t)t->count * sizeof *entities);
-    ecs_sched__free(&w->env, t->entities);
-    t->entities = entities;
-    for (i = 0; i < t->column_count; i++) {
+    entities = (ecs_sched_entity *)ecs_sched__realloc(&w->env, t->entities,
+                                                      (size_t)capacity * sizeof *entities);
+    for (i = 0; entities && i < t->column_count; i++) {
         ecs_sched__column *col = &t->columns[i];
-        ecs_sched__relocate(&w->components[col->id], data[i], col->data, t->count);
-        ecs_sched__aligned_free(&w->env, col->data);
-        col->data = data[i];
+        const ecs_sched__component *c = &w->components[col->id];
+        size_t skew = (size_t)(i % 13) * 320;  /* distinct page offsets, whole cache lines */
+        size_t alignment = c->alignment > ECS_SCHED__COLUMN_ALIGNMENT ? c->alignment
+                                                                      : ECS_SCHED__COLUMN_ALIGNMENT;
+        unsigned char *data =
+            c->hooks.move ? ecs_sched__column_moved(w, col, t->count, capacity, alignment, skew)
+                          : (unsigned char *)ecs_sched__aligned_realloc_skewed(
+                                &w->env, col->data, (size_t)t->count * c->size,
+                                (size_t)capacity * c->size, alignment, skew);
+        if (!data) break;
+        col->data = data;
+    }
+    if (entities) t->entities = entities;
+    if (!entities || i < t->column_count) {
+        for (i = 0; i < t->tick_count; i++) ecs_sched__free(&w->env, ticks[i]);
+        return false;
     }
     for (i = 0; i < t->tick_count; i++) ecs_sched__ticks_move(w, &t->ticks[i], ticks[i], t->count, capacity);
     t->capacity = capacity;

@@ -233,6 +233,68 @@ static void get_many_names_the_component_an_entity_lacks(void **state) {
     check_and_destroy(s.world);
 }
 
+/* Growth moves blocks through the allocator's realloc: every value and its alignment survive
+   each doubling, for a column of over-aligned values and for one whose move hook relocates. */
+typedef struct Wide {
+    int64_t a, b, c, d, e, f, g, h;
+} Wide;
+
+static int moves;
+static void count_moves(void *dst, void *src, int32_t n, void *ctx) {
+    (void)ctx;
+    memcpy(dst, src, (size_t)n * sizeof(Health));
+    moves += n;
+}
+
+static void a_growing_table_keeps_every_value_and_its_alignment(void **state) {
+    world_setup s;
+    ecs_sched_component_desc desc;
+    ecs_sched_id wide, moved, ids[3];
+    ecs_sched_entity e[20000];
+    int i, wrong = 0;
+    (void)state;
+    setup_world(&s);
+    memset(&desc, 0, sizeof desc);
+    desc.name = "Wide";
+    desc.size = sizeof(Wide);
+    desc.alignment = 64;
+    wide = ecs_sched_component_register(s.world, &desc);
+    memset(&desc, 0, sizeof desc);
+    desc.name = "Moved";
+    desc.size = sizeof(Health);
+    desc.hooks.move = count_moves;
+    moved = ecs_sched_component_register(s.world, &desc);
+    ids[0] = wide;
+    ids[1] = moved;
+    ids[2] = s.position;
+    moves = 0;
+    for (i = 0; i < 20000; i++) {
+        Wide w;
+        Health h;
+        Position p;
+        const void *values[3];
+        memset(&w, 0, sizeof w);
+        w.a = i;
+        w.h = -i;
+        h.hp = i * 3;
+        p.x = (float)i;
+        p.y = 0;
+        values[0] = &w;
+        values[1] = &h;
+        values[2] = &p;
+        e[i] = ecs_sched_spawn_with(s.world, 3, ids, values);
+    }
+    for (i = 0; i < 20000; i++) {
+        const Wide *w = (const Wide *)ecs_sched_get(s.world, e[i], wide);
+        const Health *h = (const Health *)ecs_sched_get(s.world, e[i], moved);
+        wrong += ((uintptr_t)w % 64) != 0 || w->a != i || w->h != -i || h->hp != i * 3 ||
+                 get_position(&s, e[i])->x != (float)i;
+    }
+    assert_int_equal(wrong, 0);
+    assert_true(moves > 0);   /* the hooked column was relocated by its hook */
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spawn_in_gives_each_id_its_value_whatever_the_order),
@@ -244,6 +306,7 @@ int main(void) {
         cmocka_unit_test(get_many_gives_what_get_gives_for_each_id),
         cmocka_unit_test(get_mut_many_overrides_an_inherited_value_before_taking_any_pointer),
         cmocka_unit_test(get_many_names_the_component_an_entity_lacks),
+        cmocka_unit_test(a_growing_table_keeps_every_value_and_its_alignment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
