@@ -27348,20 +27348,15 @@ static ecs_sched_result ecs_sched__check_sparse(ecs_sched_world *w) {
 /* The world's side (declared in query.h): what a query asks of a sparse component. */
 static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
                                                     int32_t i) {
-    const char *what = NULL;
-    switch (term->kind) {
-    case ECS_SCHED_TERM_FROM_PARENT:
-    case ECS_SCHED_TERM_OPTIONAL_FROM_PARENT:
+    ecs_sched_term_kind kind = term->kind;
+    const char *what;
+    if (kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
         what = "read from the parent";
-        break;
-    case ECS_SCHED_TERM_INHERITED:
+    } else if (kind == ECS_SCHED_TERM_INHERITED) {
         what = "inherited";
-        break;
-    case ECS_SCHED_TERM_RELATED:
-    case ECS_SCHED_TERM_CASCADE:
+    } else if (kind == ECS_SCHED_TERM_RELATED || kind == ECS_SCHED_TERM_CASCADE) {
         what = "a relationship";
-        break;
-    default:
+    } else {
         return ECS_SCHED_OK;
     }
     return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
