@@ -409,7 +409,10 @@
 
      Storage. Entities with the same set of components live in one archetype table, which
      stores each component as a contiguous column. Adding or removing a component moves the
-     entity to another table. Pointers into the world (from ecs_sched_get, ecs_sched_get_mut,
+     entity to another table. A table grows by doubling, each column through the allocator's
+     realloc (a column whose type has a move hook is moved by the hook into a new block): a
+     large block grows by remapping pages rather than copying bytes, so a world's first spawns
+     touch only the memory their data needs. Pointers into the world (from ecs_sched_get, ecs_sched_get_mut,
      ecs_sched_resource_get and query fields) are valid until the next structural change:
      spawn, despawn, insert, remove, a resource insert or remove, or applying commands.
 
@@ -458,7 +461,7 @@
      table per call, about 2 ns per row for one entity in ten of a million). The field of a
      sparse term with a value holds one pointer per row handed out:
 
-         Burning *const *b = (Burning *const *)it.fields[1];   // NULL where optional and absent
+         Burning *const *b = ECS_SCHED_SPARSE_FIELD(&it, Burning, 1);  // NULL: optional, absent
          for (i = 0; i < it.count; i++) b[i]->turns++;
 
      For the scheduler a sparse component is a component like any other: reads, writes,
@@ -2384,6 +2387,9 @@ typedef struct ecs_sched_iter {
     (ECS_SCHED_FIELD(it, T, index) + (ecs_sched_field_is_shared(it, index) ? 0 : (row)))
 /* A from_parent term's field: per row, a pointer to the parent's value (or NULL). */
 #define ECS_SCHED_PARENT_FIELD(it, T, index) ((const T *const *)(it)->fields[(index)])
+/* A sparse component's field: per row handed out, a pointer to the entity's value (NULL where
+   an optional term's component is absent). See Sparse storage in THE WORLD. */
+#define ECS_SCHED_SPARSE_FIELD(it, T, index) ((T *const *)(it)->fields[(index)])
 
 /* The world owns the query; it is freed by ecs_sched_query_destroy or with the world.
    Returns NULL on failure. */
@@ -7692,6 +7698,7 @@ struct ecs_sched_query {
     bool inherits;                    /* has inherited terms (inherit.h) */
     bool sparse;                      /* has terms on sparse components: listed (sparse.h) */
     bool sparse_filtered;             /* has added or changed terms on sparse components */
+    bool sparse_marks;                /* writes a tracked sparse component (sparse.h) */
     struct ecs_sched__hier_cache *hier;   /* hierarchical: the rows in order (hierarchy.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
@@ -8000,6 +8007,9 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
             result = ecs_sched__check_sparse_term(w, term, i);
             q->sparse = q->ticked = q->listed = true;
             if (ecs_sched__term_filters(term->kind)) q->sparse_filtered = true;
+            if (ecs_sched__term_marks(term->kind) && w->components[term->id].tracked) {
+                q->sparse_marks = true;
+            }
         }
         if (result != ECS_SCHED_OK) return result;
         for (j = 0; j < i; j++) {
@@ -22759,7 +22769,7 @@ static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
         ecs_sched__hier_fields(it, c, m, c->rows[at].row, at);
         ecs_sched__mark_written(q, m, c->rows[at].row, it->row_, it->this_run_);
     }
-    if (q->sparse) ecs_sched__sparse_mark_run(it);
+    if (q->sparse_marks) ecs_sched__sparse_mark_run(it);
     it->next_ = (int32_t)c->rows[at].match + 1;
     it->at_ = (int32_t)end;
     return true;

@@ -163,3 +163,29 @@ static void run_get_by_handle(bench_row *row) {
     }
     unpack_free(&two);
 }
+
+/* ns per entity for three components of each: ecs_sched_get_mut three times (the row), and
+   one ecs_sched_get_mut_many in the note. */
+static void run_get_by_handle_3(bench_row *row) {
+    unpack_job three, many, raw_three;
+    bench_sampling s = sampling(1, UNPACK_COUNT);
+    bench_medians m;
+    memset(&three, 0, sizeof three);
+    if (!unpack_make(row, &three)) {
+        unpack_free(&three);
+        return;
+    }
+    three.components = 3;
+    many = raw_three = three;
+    many.components = 4;
+    s.baseline = looped(unpack_raw_loop, &raw_three);
+    s.measured = looped(unpack_world_loop, &three);
+    s.extras[0] = looped(unpack_world_loop, &many);
+    if (sample_row(row, &s, &m)) {
+        appendf(row, "%d entities with Position, Velocity and Mass (one table), handles in the "
+                     "order made; three ecs_sched_get_mut per entity; one "
+                     "ecs_sched_get_mut_many of the three instead: %.2f ns per entity",
+                UNPACK_COUNT, m.extras[0]);
+    }
+    unpack_free(&three);
+}

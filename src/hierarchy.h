@@ -533,7 +533,7 @@ static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
         ecs_sched__hier_fields(it, c, m, c->rows[at].row, at);
         ecs_sched__mark_written(q, m, c->rows[at].row, it->row_, it->this_run_);
     }
-    if (q->sparse) ecs_sched__sparse_mark_run(it);
+    if (q->sparse_marks) ecs_sched__sparse_mark_run(it);
     it->next_ = (int32_t)c->rows[at].match + 1;
     it->at_ = (int32_t)end;
     return true;

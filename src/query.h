@@ -123,6 +123,9 @@ typedef struct ecs_sched_iter {
     (ECS_SCHED_FIELD(it, T, index) + (ecs_sched_field_is_shared(it, index) ? 0 : (row)))
 /* A from_parent term's field: per row, a pointer to the parent's value (or NULL). */
 #define ECS_SCHED_PARENT_FIELD(it, T, index) ((const T *const *)(it)->fields[(index)])
+/* A sparse component's field: per row handed out, a pointer to the entity's value (NULL where
+   an optional term's component is absent). See Sparse storage in THE WORLD. */
+#define ECS_SCHED_SPARSE_FIELD(it, T, index) ((T *const *)(it)->fields[(index)])
 
 /* The world owns the query; it is freed by ecs_sched_query_destroy or with the world.
    Returns NULL on failure. */
@@ -197,6 +200,7 @@ struct ecs_sched_query {
     bool inherits;                    /* has inherited terms (inherit.h) */
     bool sparse;                      /* has terms on sparse components: listed (sparse.h) */
     bool sparse_filtered;             /* has added or changed terms on sparse components */
+    bool sparse_marks;                /* writes a tracked sparse component (sparse.h) */
     struct ecs_sched__hier_cache *hier;   /* hierarchical: the rows in order (hierarchy.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
@@ -505,6 +509,9 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
             result = ecs_sched__check_sparse_term(w, term, i);
             q->sparse = q->ticked = q->listed = true;
             if (ecs_sched__term_filters(term->kind)) q->sparse_filtered = true;
+            if (ecs_sched__term_marks(term->kind) && w->components[term->id].tracked) {
+                q->sparse_marks = true;
+            }
         }
         if (result != ECS_SCHED_OK) return result;
         for (j = 0; j < i; j++) {

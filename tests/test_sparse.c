@@ -569,7 +569,7 @@ static void test_a_sparse_field_is_written_through_its_pointers(void **state) {
     it = ecs_sched_query_iter(q);
     while (ecs_sched_iter_next(&it)) {
         const Position *p = ECS_SCHED_FIELD(&it, const Position, 0);
-        Burning *const *burning = (Burning *const *)it.fields[1];
+        Burning *const *burning = ECS_SCHED_SPARSE_FIELD(&it, Burning, 1);
         for (i = 0; i < it.count; i++) burning[i]->turns += (int32_t)p[i].x;
         rows += it.count;
     }
