@@ -9087,10 +9087,24 @@ static void *ecs_sched__override(ecs_sched_world *w, ecs_sched_entity e, ecs_sch
     return ecs_sched__value(w, e, id);
 }
 
-void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    void *value;
-    ECS_SCHED__CHECK_WORLD(w);
-    value = ecs_sched__value(w, e, id);
+/* A value found through the table's map alone: the part of a lookup that takes no call, so
+   that a caller whose common case it is saves no register (NULL: go the long way). */
+static inline void *ecs_sched__mapped_value(const ecs_sched_world *w, ecs_sched_entity e,
+                                            ecs_sched_id id) {
+    const ecs_sched__record *r = ecs_sched__live_record(w, e);
+    const ecs_sched__table *t;
+    int32_t column;
+    if (!r) return NULL;
+    t = w->tables[r->table];
+    if (id >= t->column_map) return NULL;
+    column = ecs_sched__column_map(t)[id];
+    return column >= 0 ? ecs_sched__cell(t, column, r->row) : NULL;
+}
+
+/* get_mut the long way: overrides, change ticks, the reasons for NULL. */
+ECS_SCHED__NOINLINE static void *ecs_sched__get_mut_slow(ecs_sched_world *w, ecs_sched_entity e,
+                                                        ecs_sched_id id) {
+    void *value = ecs_sched__value(w, e, id);
     if (!w->inherit && !w->ticks_on) return value;   /* nothing to override, no tick to take */
     if (value && w->inherit && !w->components[id].sparse &&
         ecs_sched__type_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id) < 0) {
@@ -9098,6 +9112,15 @@ void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id)
     }
     if (value && w->components[id].tracked) ecs_sched__value_changed(w, e, id);
     return value;
+}
+
+void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!w->inherit && !w->ticks_on) {   /* nothing to override, no tick to take */
+        void *value = ecs_sched__mapped_value(w, e, id);
+        if (value) return value;
+    }
+    return ecs_sched__get_mut_slow(w, e, id);
 }
 
 /* The values of an entity's own components, looked up once: false when one is not its own
@@ -9161,8 +9184,10 @@ ecs_sched_result ecs_sched_get_mut_many(ecs_sched_world *w, ecs_sched_entity e, 
 }
 
 const void *ecs_sched_get(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const void *value;
     ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__value(w, e, id);
+    value = ecs_sched__mapped_value(w, e, id);
+    return value ? value : ecs_sched__value_slow(w, e, id);
 }
 
 bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
