@@ -16379,13 +16379,15 @@ static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
     int32_t i;
     /* sparse components are observed as their sets take them (sparse.h) */
     for (i = 0; i < count; i++) {
-        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_ADD) && !w->components[ids[i]].sparse &&
+        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_ADD) &&
+            (!w->sparse_count || !w->components[ids[i]].sparse) &&
             (!before || ecs_sched__type_find(before, ids[i]) < 0)) {
             ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, ids[i]);
         }
     }
     for (i = 0; i < count; i++) {
-        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_INSERT) && !w->components[ids[i]].sparse) {
+        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_INSERT) &&
+            (!w->sparse_count || !w->components[ids[i]].sparse)) {
             ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, ids[i]);
         }
     }
