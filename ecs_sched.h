@@ -464,8 +464,10 @@
          Burning *const *b = ECS_SCHED_SPARSE_FIELD(&it, Burning, 1);  // NULL: optional, absent
          for (i = 0; i < it.count; i++) b[i]->turns++;
 
-     For the scheduler a sparse component is a component like any other: reads, writes,
-     ambiguities and what runs at once follow from the terms.
+     ecs_sched_query_par_iter of such a query hands its runs out one after the other on the
+     calling thread, as for any query that keeps a list. For the scheduler a sparse component
+     is a component like any other: reads, writes, ambiguities and what runs at once follow
+     from the terms.
 
      Resources are one value per component type, owned by the world rather than by an entity:
      ecs_sched_resource_insert, _get, _get_mut, _remove, _exists. One inserted with
@@ -6566,36 +6568,33 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
     return id;
 }
 
-ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *w, const char *name, size_t size,
-                                               size_t alignment) {
+/* The _register_type shorthands: a desc of these fields, the rest zero. */
+static ecs_sched_id ecs_sched__register_type(ecs_sched_world *w, const char *name, size_t size,
+                                             size_t alignment, bool tracked,
+                                             ecs_sched_storage storage) {
     ecs_sched_component_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.name = name;
     desc.size = size;
     desc.alignment = alignment;
+    desc.tracked = tracked;
+    desc.storage = storage;
     return ecs_sched_component_register(w, &desc);
+}
+
+ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *w, const char *name, size_t size,
+                                               size_t alignment) {
+    return ecs_sched__register_type(w, name, size, alignment, false, ECS_SCHED_STORAGE_TABLE);
 }
 
 ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *w, const char *name,
                                                        size_t size, size_t alignment) {
-    ecs_sched_component_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.name = name;
-    desc.size = size;
-    desc.alignment = alignment;
-    desc.tracked = true;
-    return ecs_sched_component_register(w, &desc);
+    return ecs_sched__register_type(w, name, size, alignment, true, ECS_SCHED_STORAGE_TABLE);
 }
 
 ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *w, const char *name,
                                                       size_t size, size_t alignment) {
-    ecs_sched_component_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.name = name;
-    desc.size = size;
-    desc.alignment = alignment;
-    desc.storage = ECS_SCHED_STORAGE_SPARSE;
-    return ecs_sched_component_register(w, &desc);
+    return ecs_sched__register_type(w, name, size, alignment, false, ECS_SCHED_STORAGE_SPARSE);
 }
 
 ecs_sched_storage ecs_sched_component_storage(const ecs_sched_world *w, ecs_sched_id id) {
@@ -15414,11 +15413,21 @@ static void ecs_sched__watch_clock_start(ecs_sched_world *w) {
     w->watch_ns0 = ecs_sched__system_clock(NULL);
 }
 
-static int64_t ecs_sched__ticks_to_ns(const ecs_sched_world *w, int64_t ticks) {
+/* Nanoseconds per trace tick, as the two clocks read since the world first timed something
+   (1 before they have moved). */
+static double ecs_sched__ns_per_tick(const ecs_sched_world *w) {
     int64_t elapsed_ticks = ecs_sched__trace_ticks() - w->watch_ticks0;
     int64_t elapsed_ns = ecs_sched__system_clock(NULL) - w->watch_ns0;
-    if (ticks < 0 || elapsed_ticks <= 0 || elapsed_ns <= 0) return ticks;
-    return (int64_t)((double)ticks * (double)elapsed_ns / (double)elapsed_ticks);
+    if (elapsed_ticks <= 0 || elapsed_ns <= 0) return 1.0;
+    return (double)elapsed_ns / (double)elapsed_ticks;
+}
+
+static int64_t ecs_sched__ticks_in_ns(int64_t ticks, double ns_per_tick) {
+    return ticks < 0 ? ticks : (int64_t)((double)ticks * ns_per_tick);
+}
+
+static int64_t ecs_sched__ticks_to_ns(const ecs_sched_world *w, int64_t ticks) {
+    return ecs_sched__ticks_in_ns(ticks, ecs_sched__ns_per_tick(w));
 }
 
 /* Calls a system of a watched world (not one switched off: the executors pass those over); a
@@ -15959,10 +15968,18 @@ ecs_sched_result ecs_sched_system_stats_get(ecs_sched_world *w, const char *sche
     memset(out, 0, sizeof *out);
     sys = ecs_sched__system_named(w, schedule, system, "system_stats_get", NULL);
     if (!sys) return w->env.last_result;
-    out->runs = sys->watch.stats.runs;
-    out->total_ns = ecs_sched__ticks_to_ns(w, sys->watch.stats.total);
-    out->min_ns = ecs_sched__ticks_to_ns(w, sys->watch.stats.min);
-    out->max_ns = ecs_sched__ticks_to_ns(w, sys->watch.stats.max);
+    {
+        /* one rate for the three, and the total kept between runs * min and runs * max, which
+           the ticks are in and a rounding of each figure alone could leave */
+        double rate = ecs_sched__ns_per_tick(w);
+        int64_t runs = sys->watch.stats.runs;
+        out->runs = runs;
+        out->total_ns = ecs_sched__ticks_in_ns(sys->watch.stats.total, rate);
+        out->min_ns = ecs_sched__ticks_in_ns(sys->watch.stats.min, rate);
+        out->max_ns = ecs_sched__ticks_in_ns(sys->watch.stats.max, rate);
+        if (runs > 0 && out->total_ns < runs * out->min_ns) out->total_ns = runs * out->min_ns;
+        if (runs > 0 && out->total_ns > runs * out->max_ns) out->total_ns = runs * out->max_ns;
+    }
     return ECS_SCHED_OK;
 }
 

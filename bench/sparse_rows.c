@@ -9,27 +9,36 @@ typedef struct toggle_job {
     ecs_sched_entity *ents;
 } toggle_job;
 
-/* A world of SPAWN_COUNT entities with Position and Velocity, and a tag stored as asked. */
-static int toggle_world(bench_row *row, toggle_job *job, const Position *pv, const Velocity *vv,
-                        ecs_sched_storage storage) {
+/* A world with Position, Velocity and the tag Marked, stored as asked; NULL (the row failed)
+   when it cannot be made. */
+static ecs_sched_world *marked_world(bench_row *row, ecs_sched_storage storage, ecs_sched_id *pos,
+                                     ecs_sched_id *vel, ecs_sched_id *tag) {
     ecs_sched_component_desc desc;
-    ecs_sched_id ids[2];
-    const void *arrays[2];
-    job->world = make_world(NULL, &job->pos, &job->vel);
-    if (!job->world) {
+    ecs_sched_world *world = make_world(NULL, pos, vel);
+    if (!world) {
         fail(row, "world creation", NULL);
-        return 0;
+        return NULL;
     }
     memset(&desc, 0, sizeof desc);
     desc.name = "Marked";
     desc.storage = storage;
-    job->tag = ecs_sched_component_register(job->world, &desc);
+    *tag = ecs_sched_component_register(world, &desc);
+    if (!*tag) fail(row, "registering Marked", world);
+    return world;
+}
+
+/* A world of SPAWN_COUNT entities with Position and Velocity, and the tag stored as asked. */
+static int toggle_world(bench_row *row, toggle_job *job, const Position *pv, const Velocity *vv,
+                        ecs_sched_storage storage) {
+    ecs_sched_id ids[2];
+    const void *arrays[2];
+    job->world = marked_world(row, storage, &job->pos, &job->vel, &job->tag);
+    if (!job->world || !job->tag) return 0;
     ids[0] = job->pos;
     ids[1] = job->vel;
     arrays[0] = pv;
     arrays[1] = vv;
-    if (!job->tag ||
-        ecs_sched_spawn_batch(job->world, SPAWN_COUNT, 2, ids, arrays, job->ents) != ECS_SCHED_OK) {
+    if (ecs_sched_spawn_batch(job->world, SPAWN_COUNT, 2, ids, arrays, job->ents) != ECS_SCHED_OK) {
         fail(row, "setup", job->world);
         return 0;
     }
@@ -120,7 +129,6 @@ static int filter_tagged(const filter_job *job, int32_t i) {
 }
 
 static int filter_world(bench_row *row, filter_job *job, ecs_sched_storage storage) {
-    ecs_sched_component_desc desc;
     ecs_sched_query_desc q;
     ecs_sched_entity *ents = (ecs_sched_entity *)xmalloc(FILTER_COUNT * sizeof *ents);
     Position *pv = (Position *)xmalloc(FILTER_COUNT * sizeof *pv);
@@ -136,18 +144,11 @@ static int filter_world(bench_row *row, filter_job *job, ecs_sched_storage stora
     }
     arrays[0] = pv;
     arrays[1] = vv;
-    job->world = make_world(NULL, &job->pos, &job->vel);
-    if (!job->world) {
-        fail(row, "world creation", NULL);
-        goto done;
-    }
-    memset(&desc, 0, sizeof desc);
-    desc.name = "Marked";
-    desc.storage = storage;
-    job->tag = ecs_sched_component_register(job->world, &desc);
+    job->world = marked_world(row, storage, &job->pos, &job->vel, &job->tag);
+    if (!job->world || !job->tag) goto done;
     ids[0] = job->pos;
     ids[1] = job->vel;
-    if (!job->tag || ecs_sched_spawn_batch(job->world, FILTER_COUNT, 2, ids, arrays, ents) != ECS_SCHED_OK) {
+    if (ecs_sched_spawn_batch(job->world, FILTER_COUNT, 2, ids, arrays, ents) != ECS_SCHED_OK) {
         fail(row, "setup", job->world);
         goto done;
     }

@@ -251,11 +251,21 @@ static void ecs_sched__watch_clock_start(ecs_sched_world *w) {
     w->watch_ns0 = ecs_sched__system_clock(NULL);
 }
 
-static int64_t ecs_sched__ticks_to_ns(const ecs_sched_world *w, int64_t ticks) {
+/* Nanoseconds per trace tick, as the two clocks read since the world first timed something
+   (1 before they have moved). */
+static double ecs_sched__ns_per_tick(const ecs_sched_world *w) {
     int64_t elapsed_ticks = ecs_sched__trace_ticks() - w->watch_ticks0;
     int64_t elapsed_ns = ecs_sched__system_clock(NULL) - w->watch_ns0;
-    if (ticks < 0 || elapsed_ticks <= 0 || elapsed_ns <= 0) return ticks;
-    return (int64_t)((double)ticks * (double)elapsed_ns / (double)elapsed_ticks);
+    if (elapsed_ticks <= 0 || elapsed_ns <= 0) return 1.0;
+    return (double)elapsed_ns / (double)elapsed_ticks;
+}
+
+static int64_t ecs_sched__ticks_in_ns(int64_t ticks, double ns_per_tick) {
+    return ticks < 0 ? ticks : (int64_t)((double)ticks * ns_per_tick);
+}
+
+static int64_t ecs_sched__ticks_to_ns(const ecs_sched_world *w, int64_t ticks) {
+    return ecs_sched__ticks_in_ns(ticks, ecs_sched__ns_per_tick(w));
 }
 
 /* Calls a system of a watched world (not one switched off: the executors pass those over); a
@@ -796,10 +806,18 @@ ecs_sched_result ecs_sched_system_stats_get(ecs_sched_world *w, const char *sche
     memset(out, 0, sizeof *out);
     sys = ecs_sched__system_named(w, schedule, system, "system_stats_get", NULL);
     if (!sys) return w->env.last_result;
-    out->runs = sys->watch.stats.runs;
-    out->total_ns = ecs_sched__ticks_to_ns(w, sys->watch.stats.total);
-    out->min_ns = ecs_sched__ticks_to_ns(w, sys->watch.stats.min);
-    out->max_ns = ecs_sched__ticks_to_ns(w, sys->watch.stats.max);
+    {
+        /* one rate for the three, and the total kept between runs * min and runs * max, which
+           the ticks are in and a rounding of each figure alone could leave */
+        double rate = ecs_sched__ns_per_tick(w);
+        int64_t runs = sys->watch.stats.runs;
+        out->runs = runs;
+        out->total_ns = ecs_sched__ticks_in_ns(sys->watch.stats.total, rate);
+        out->min_ns = ecs_sched__ticks_in_ns(sys->watch.stats.min, rate);
+        out->max_ns = ecs_sched__ticks_in_ns(sys->watch.stats.max, rate);
+        if (runs > 0 && out->total_ns < runs * out->min_ns) out->total_ns = runs * out->min_ns;
+        if (runs > 0 && out->total_ns > runs * out->max_ns) out->total_ns = runs * out->max_ns;
+    }
     return ECS_SCHED_OK;
 }
 

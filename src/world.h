@@ -846,36 +846,33 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
     return id;
 }
 
-ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *w, const char *name, size_t size,
-                                               size_t alignment) {
+/* The _register_type shorthands: a desc of these fields, the rest zero. */
+static ecs_sched_id ecs_sched__register_type(ecs_sched_world *w, const char *name, size_t size,
+                                             size_t alignment, bool tracked,
+                                             ecs_sched_storage storage) {
     ecs_sched_component_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.name = name;
     desc.size = size;
     desc.alignment = alignment;
+    desc.tracked = tracked;
+    desc.storage = storage;
     return ecs_sched_component_register(w, &desc);
+}
+
+ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *w, const char *name, size_t size,
+                                               size_t alignment) {
+    return ecs_sched__register_type(w, name, size, alignment, false, ECS_SCHED_STORAGE_TABLE);
 }
 
 ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *w, const char *name,
                                                        size_t size, size_t alignment) {
-    ecs_sched_component_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.name = name;
-    desc.size = size;
-    desc.alignment = alignment;
-    desc.tracked = true;
-    return ecs_sched_component_register(w, &desc);
+    return ecs_sched__register_type(w, name, size, alignment, true, ECS_SCHED_STORAGE_TABLE);
 }
 
 ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *w, const char *name,
                                                       size_t size, size_t alignment) {
-    ecs_sched_component_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.name = name;
-    desc.size = size;
-    desc.alignment = alignment;
-    desc.storage = ECS_SCHED_STORAGE_SPARSE;
-    return ecs_sched_component_register(w, &desc);
+    return ecs_sched__register_type(w, name, size, alignment, false, ECS_SCHED_STORAGE_SPARSE);
 }
 
 ecs_sched_storage ecs_sched_component_storage(const ecs_sched_world *w, ecs_sched_id id) {
