@@ -611,6 +611,41 @@ static void test_iteration_by_rows_gives_each_row_its_sparse_pointer(void **stat
     check_and_destroy(s.base.world);
 }
 
+static void test_sparse_terms_combine_with_related_and_parent_terms(void **state) {
+    sparse_setup s;
+    ecs_sched_query *related, *from_parent;
+    ecs_sched_entity parent, other, kids[6];
+    ecs_sched_iter it;
+    Position pp = {5, 0};
+    int i, rows = 0;
+    (void)state;
+    setup_sparse(&s);
+    parent = SPAWN(s.base.world, {s.base.position, &pp});
+    other = SPAWN(s.base.world, {s.base.position, NULL});
+    for (i = 0; i < 6; i++) {
+        kids[i] = spawn_moving(&s, (float)i);
+        assert_int_equal(ecs_sched_set_parent(s.base.world, kids[i], i < 4 ? parent : other), ECS_SCHED_OK);
+        if (i % 2 == 0) assert_int_equal(ecs_sched_insert(s.base.world, kids[i], s.selected, NULL), ECS_SCHED_OK);
+    }
+    related = QUERY(s.base.world, ecs_sched_related(ecs_sched_child_of(s.base.world), parent),
+                    ecs_sched_read(s.selected));
+    assert_int_equal(ecs_sched_query_count(related), 2);   /* kids 0 and 2 */
+    from_parent = QUERY(s.base.world, ecs_sched_from_parent(s.base.position), ecs_sched_without(s.selected),
+                        ecs_sched_read(s.base.velocity));
+    it = ecs_sched_query_iter(from_parent);
+    while (ecs_sched_iter_next(&it)) {
+        const Position *const *up = ECS_SCHED_PARENT_FIELD(&it, Position, 0);
+        for (i = 0; i < it.count; i++) {
+            assert_false(ecs_sched_has(s.base.world, it.entities[i], s.selected));
+            assert_ptr_equal(up[i], ecs_sched_get(s.base.world, ecs_sched_parent_of(s.base.world, it.entities[i]),
+                                                  s.base.position));
+            rows++;
+        }
+    }
+    assert_int_equal(rows, 3);   /* kids 1, 3 and 5 */
+    check_and_destroy(s.base.world);
+}
+
 static void test_a_sparse_query_follows_adds_and_removes(void **state) {
     sparse_setup s;
     ecs_sched_query *q;
@@ -1007,6 +1042,7 @@ int main(void) {
         cmocka_unit_test(test_queries_mixing_table_and_sparse_terms_match_brute_force),
         cmocka_unit_test(test_a_sparse_field_is_written_through_its_pointers),
         cmocka_unit_test(test_iteration_by_rows_gives_each_row_its_sparse_pointer),
+        cmocka_unit_test(test_sparse_terms_combine_with_related_and_parent_terms),
         cmocka_unit_test(test_a_sparse_query_follows_adds_and_removes),
         cmocka_unit_test(test_disabled_entities_stay_hidden_from_sparse_queries),
         cmocka_unit_test(test_sparse_terms_refuse_parent_inherited_and_order),
