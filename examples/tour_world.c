@@ -1,7 +1,7 @@
 /* tour_world.c - the world of ecs_sched.h, one step at a time: creating a world, registering
    components and tags (and a component that owns memory, with lifecycle hooks), spawning
-   entities one at a time and in batches, changing them, resources, queries, and what a query
-   says it touches.
+   entities one at a time and in batches, changing them, resources, queries, what a query says
+   it touches, disabled entities, and components kept in sparse sets.
 
    The tour has six files; read them in this order:
      tour_world.c      the world: components, entities, resources, queries (this file)
@@ -373,6 +373,43 @@ int main(void) {
         if (all) printf("a query that asks sees %d\n", (int)ecs_sched_query_count(all));
     }
     CHECK(ecs_sched_enable(w, b) == ECS_SCHED_OK && ecs_sched_query_count(q) == 101);
+
+    /* ==== Sparse storage =================================================================
+
+       A component registered with ECS_SCHED_SPARSE_TAG / ECS_SCHED_SPARSE_COMPONENT (or
+       .storage = ECS_SCHED_STORAGE_SPARSE in its desc) lives in a set of its own, not in
+       the entity's table: adding or removing it moves nothing else of the entity, so a marker
+       that comes and goes every few frames (Selected, Burning, InView) costs little to
+       toggle. Queries read it like any component; the field of one with a value holds a
+       pointer per row (ECS_SCHED_SPARSE_FIELD). Members scattered through a table come one
+       row at a time from ecs_sched_iter_next, 64 at a time from ecs_sched_iter_next_rows. */
+    section("Sparse storage");
+    ecs_sched_id selected = ECS_SCHED_SPARSE_TAG(w, Selected);
+    {
+        const Position *where = ecs_sched_get(w, b, pos);
+        int32_t tables = ecs_sched_archetype_count(w);
+        CHECK(ecs_sched_insert(w, b, selected, NULL) == ECS_SCHED_OK);
+        CHECK(ecs_sched_insert(w, many[7], selected, NULL) == ECS_SCHED_OK);
+        CHECK(ecs_sched_get(w, b, pos) == where && ecs_sched_archetype_count(w) == tables);
+        printf("b and one of the batch selected: b's Position did not move, still %d tables\n",
+               (int)tables);
+    }
+    {
+        ecs_sched_query *chosen = ecs_sched_query_create(w, &(ecs_sched_query_desc){{
+            ecs_sched_write(pos), ecs_sched_read(selected)}});
+        ecs_sched_iter rows;
+        int32_t moved = 0;
+        CHECK(chosen != NULL);
+        rows = ecs_sched_query_iter(chosen);
+        while (ecs_sched_iter_next_rows(&rows)) {   /* rows.rows[i]: the row in the table */
+            Position *pp = ECS_SCHED_FIELD(&rows, Position, 0);
+            for (int32_t i = 0; i < rows.count; i++) pp[rows.rows[i]].y += 100;
+            moved += rows.count;
+        }
+        printf("the selected ones moved: %d\n", (int)moved);
+        CHECK(moved == 2 && ecs_sched_query_count(chosen) == 2);
+    }
+    CHECK(ecs_sched_remove(w, b, selected) == ECS_SCHED_OK && !ecs_sched_has(w, b, selected));
 
     /* ecs_sched_world_check cross-checks the world's internal structures (for tests). */
     CHECK(ecs_sched_world_check(w) == ECS_SCHED_OK);
