@@ -354,6 +354,18 @@ static ecs_sched_result ecs_sched__defer_spawn_batch(ecs_sched_world *w, int32_t
     return ECS_SCHED_OK;
 }
 
+/* Index `index` gets row `row` of table `table`: its record, the row's entity, *out. */
+static inline void ecs_sched__batch_row(ecs_sched__record *records, uint32_t index,
+                                        uint32_t table, uint32_t row, ecs_sched_entity *slot,
+                                        ecs_sched_entity *out) {
+    ecs_sched__record *r = &records[index];
+    ecs_sched_entity e = ecs_sched__make_entity(index, r->generation);
+    r->table = table;
+    r->row = row;
+    *slot = e;
+    if (out) *out = e;
+}
+
 /* Gives `n` entities rows from t->count on, with indices taken as ecs_sched__take_index
    would, in bulk: the stack of free indices first (read in order, no link chased), then the
    linked ones, then fresh ones. The records and rows are written from locals, so that a
@@ -368,29 +380,19 @@ static void ecs_sched__batch_rows(ecs_sched_world *w, ecs_sched__table *t, int32
     const uint32_t *top = stacked ? w->free_stack + w->free_stack_count : NULL;
     int32_t i = 0;
     for (; i < (int32_t)stacked; i++) {
-        uint32_t index = top[-1 - i];
-        ecs_sched__record *r = &records[index];
-        ecs_sched_entity e = ecs_sched__make_entity(index, r->generation);
-        r->table = table;
-        r->row = first + (uint32_t)i;
-        rows[i] = e;
-        if (out) out[i] = e;
+        ecs_sched__batch_row(records, top[-1 - i], table, first + (uint32_t)i, rows + i,
+                             out ? out + i : NULL);
     }
     w->free_stack_count -= stacked;
     w->free_count -= stacked;
     for (; i < n && w->free_head != ECS_SCHED__NONE; i++) {
-        uint32_t index = ecs_sched__take_index(w);
-        ecs_sched__record *r = &records[index];
-        ecs_sched_entity e = ecs_sched__make_entity(index, r->generation);
-        r->table = table;
-        r->row = first + (uint32_t)i;
-        rows[i] = e;
-        if (out) out[i] = e;
+        ecs_sched__batch_row(records, ecs_sched__take_index(w), table, first + (uint32_t)i,
+                             rows + i, out ? out + i : NULL);
     }
     if (i < n) {
         uint32_t base = w->record_count - (uint32_t)i;   /* index of entity i: base + i */
         w->record_count += (uint32_t)(n - i);
-        for (; i < n; i++) {
+        for (; i < n; i++) {   /* fresh: generation 0, written, not read */
             uint32_t index = base + (uint32_t)i;
             ecs_sched__record *r = &records[index];
             ecs_sched_entity e = ecs_sched__make_entity(index, 0);

@@ -1,0 +1,304 @@
+/* table: archetype tables, their columns, and moving an entity's row between them. */
+#pragma once
+#include "world.h"
+
+/*@@ implementation @@*/
+/* table: archetype tables. Entities with the same set of components share a table, which
+   keeps each sized component as one contiguous column; a table is found by its type (a hash
+   map) or by a step from another table (an edge per component added or removed), grows by
+   doubling, and loses a row by moving its last row into the hole. */
+
+static inline int32_t ecs_sched__type_find(const ecs_sched__table *t, ecs_sched_id id) {
+    int32_t lo = 0, hi = t->type_count;
+    while (lo < hi) {
+        int32_t mid = (lo + hi) / 2;
+        if (t->type[mid] < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < t->type_count && t->type[lo] == id ? lo : -1;
+}
+
+/* Ids up to this many get a table's map from id to column (2 bytes each, per table): beyond,
+   the columns are searched. */
+#define ECS_SCHED__COLUMN_MAP_MAX 4096
+
+static int32_t ecs_sched__column_search(const ecs_sched__table *t, ecs_sched_id id) {
+    int32_t lo = 0, hi = t->column_count;
+    while (lo < hi) {
+        int32_t mid = (lo + hi) / 2;
+        if (t->columns[mid].id < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < t->column_count && t->columns[lo].id == id ? lo : -1;
+}
+
+/* A table's map from id to column: it follows the type in the table's block. */
+static inline int16_t *ecs_sched__column_map(const ecs_sched__table *t) {
+    unsigned char *after_type = (unsigned char *)(void *)t->type +
+                                (size_t)t->type_count * sizeof *t->type;
+    return (int16_t *)(void *)after_type;
+}
+
+/* The column of a component, or -1: one load from the table's map, instead of a search whose
+   branches a get of several components in turn mispredicts. */
+static inline int32_t ecs_sched__column_find(const ecs_sched__table *t, ecs_sched_id id) {
+    if (id < t->column_map) return ecs_sched__column_map(t)[id];
+    return t->column_map ? -1 : ecs_sched__column_search(t, id);
+}
+
+static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t) {
+    int32_t i;
+    for (i = 0; i < t->column_count; i++) {
+        ecs_sched__column *col = &t->columns[i];
+        ecs_sched__destruct(&w->components[col->id], col->data, t->count);
+        ecs_sched__aligned_free(&w->env, col->data);
+    }
+    ecs_sched__ticks_free(w, t);
+    ecs_sched__free(&w->env, t->entities);
+    ecs_sched__free(&w->env, t);
+}
+
+static ecs_sched__table *ecs_sched__table_find(ecs_sched_world *w, const ecs_sched_id *type,
+                                               int32_t count, uint64_t hash) {
+    uint32_t slot = ECS_SCHED__NONE, index;
+    while ((index = ecs_sched__map_next(&w->types, hash, &slot)) != ECS_SCHED__NONE) {
+        ecs_sched__table *t = w->tables[index];
+        if (t->type_count == count &&
+            (count == 0 || memcmp(t->type, type, (size_t)count * sizeof *type) == 0)) {
+            return t;
+        }
+    }
+    return NULL;
+}
+
+/* Creates the table of a sorted type and registers it with every query. Every allocation
+   happens before the world changes, so a failure leaves it as it was. */
+static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_sched_id *type,
+                                                 int32_t count, uint64_t hash) {
+    ecs_sched__table *t;
+    int32_t i, columns = 0, tracked = 0;
+    uint32_t map = 0;
+    size_t bytes;
+    unsigned char *block;
+    for (i = 0; i < count; i++) {
+        if (w->components[type[i]].size > 0) {
+            columns++;
+            map = type[i] + 1;   /* the type is sorted: the last sized id decides */
+        }
+        tracked += w->components[type[i]].tracked;
+    }
+    if (map > ECS_SCHED__COLUMN_MAP_MAX) map = 0;
+    if (!ECS_SCHED__GROW(&w->env, w->tables, &w->table_capacity, w->table_count + 1) ||
+        !ecs_sched__map_reserve(&w->env, &w->types, 1)) {
+        ecs_sched__out_of_memory(w, "creating an archetype table");
+        return NULL;
+    }
+    if (!ecs_sched__queries_reserve_match(w)) {
+        ecs_sched__out_of_memory(w, "creating an archetype table");
+        return NULL;
+    }
+    bytes = sizeof *t + (size_t)columns * sizeof(ecs_sched__column) +
+            (size_t)tracked * sizeof(ecs_sched__ticks) + (size_t)count * sizeof(ecs_sched_id) +
+            (size_t)map * sizeof(int16_t);
+    block = (unsigned char *)ecs_sched__calloc(&w->env, bytes);
+    if (!block) {
+        ecs_sched__out_of_memory(w, "creating an archetype table");
+        return NULL;
+    }
+    /* one block: the table, then its columns, its tick columns, its type, and its map from
+       id to column */
+    t = (ecs_sched__table *)(void *)block;
+    t->columns = (ecs_sched__column *)(void *)(block + sizeof *t);
+    t->ticks = (ecs_sched__ticks *)(void *)(block + sizeof *t +
+                                            (size_t)columns * sizeof *t->columns);
+    t->type = (ecs_sched_id *)(void *)(block + sizeof *t + (size_t)columns * sizeof *t->columns +
+                                       (size_t)tracked * sizeof *t->ticks);
+    t->type_count = count;
+    if (count) memcpy(t->type, type, (size_t)count * sizeof *type);
+    for (i = 0; i < count; i++) {
+        uint32_t size = w->components[type[i]].size;
+        if (w->components[type[i]].tracked) t->ticks[t->tick_count++].id = type[i];
+        if (size == 0) continue;
+        t->columns[t->column_count].id = type[i];
+        t->columns[t->column_count].size = size;
+        t->column_count++;
+    }
+    t->column_map = map;
+    if (map) {
+        int16_t *column_of = ecs_sched__column_map(t);
+        for (i = 0; i < (int32_t)map; i++) column_of[i] = -1;
+        for (i = 0; i < t->column_count; i++) column_of[t->columns[i].id] = (int16_t)i;
+    }
+    t->index = w->table_count;
+    w->tables[w->table_count++] = t;
+    ecs_sched__map_insert_unchecked(&w->types, hash, t->index);
+    ecs_sched__queries_add_table(w, t);
+    return t;
+}
+
+static ecs_sched__table *ecs_sched__table_ensure(ecs_sched_world *w, const ecs_sched_id *type,
+                                                 int32_t count) {
+    uint64_t hash = ecs_sched__hash_type(type, count);
+    ecs_sched__table *t = ecs_sched__table_find(w, type, count, hash);
+    return t ? t : ecs_sched__table_create(w, type, count, hash);
+}
+
+static inline uint64_t ecs_sched__edge_key(const ecs_sched__table *t, ecs_sched_id id, bool removing) {
+    return ((uint64_t)t->index << 33) | ((uint64_t)id << 1) | (removing ? 1u : 0u);
+}
+
+/* The table reached from t by adding (or removing) one component, through the cached edge. */
+static ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__table *t,
+                                               ecs_sched_id id, bool removing) {
+    ecs_sched_id type[ECS_SCHED__MAX_TYPE];
+    ecs_sched__table *next;
+    int32_t i, n = 0;
+    uint32_t cached = ecs_sched__map_get(&w->edges, ecs_sched__edge_key(t, id, removing));
+    if (cached != ECS_SCHED__NONE) return w->tables[cached];
+    if (!removing && t->type_count >= ECS_SCHED__MAX_TYPE) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                        "adding '%s' would give an entity more than %d components",
+                        ecs_sched__component_label(w, id), ECS_SCHED__MAX_TYPE);
+        return NULL;
+    }
+    for (i = 0; i < t->type_count; i++) {
+        if (!removing && n == i && id < t->type[i]) type[n++] = id;  /* keep the type sorted */
+        if (t->type[i] != id) type[n++] = t->type[i];
+    }
+    if (!removing && n == t->type_count) type[n++] = id;
+    next = ecs_sched__table_ensure(w, type, n);
+    if (!next) return NULL;
+    if (!ecs_sched__map_reserve(&w->env, &w->edges, 2)) {
+        ecs_sched__out_of_memory(w, "caching an archetype edge");
+        return NULL;
+    }
+    ecs_sched__map_insert_unchecked(&w->edges, ecs_sched__edge_key(t, id, removing), next->index);
+    ecs_sched__map_insert_unchecked(&w->edges, ecs_sched__edge_key(next, id, !removing), t->index);
+    return next;
+}
+
+/* Columns start on a cache line whatever their component's alignment: a kernel's vector
+   loads and stores then never straddle two lines (a column of 16-byte values starting 8
+   bytes into a line made x = x * a + b over it some 10 % slower). */
+#define ECS_SCHED__COLUMN_ALIGNMENT 64
+
+/* Makes room for `extra` more rows; on failure the table is unchanged. */
+/* A column of values a move hook relocates: a new block, the values moved by the hook. */
+static unsigned char *ecs_sched__column_moved(ecs_sched_world *w, const ecs_sched__column *col,
+                                              int32_t count, int32_t capacity, size_t alignment,
+                                              size_t skew) {
+    const ecs_sched__component *c = &w->components[col->id];
+    unsigned char *data = (unsigned char *)ecs_sched__aligned_alloc_skewed(
+        &w->env, (size_t)capacity * c->size, alignment, skew);
+    if (!data) return NULL;
+    ecs_sched__relocate(c, data, col->data, count);
+    ecs_sched__aligned_free(&w->env, col->data);
+    return data;
+}
+
+/* Room for `extra` more rows. The columns and the entities grow one by one through the
+   allocator's realloc (a large block grows by moving pages, not bytes: first growth touches
+   only the pages the rows use); a column whose values a move hook relocates gets a new block.
+   A failure leaves the rows as they were: what grew already only has room to spare. */
+static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32_t extra) {
+    uint32_t *ticks[ECS_SCHED__MAX_TYPE];
+    ecs_sched_entity *entities;
+    int64_t needed = (int64_t)t->count + extra;
+    int32_t i, capacity;
+    if (needed > INT32_MAX) return false;
+    capacity = t->capacity ? t->capacity : 4;
+    while (capacity < needed) capacity = capacity > INT32_MAX / 2 ? (int32_t)needed : capacity * 2;
+    for (i = 0; i < t->tick_count; i++) {
+        ticks[i] = (uint32_t *)ecs_sched__alloc(&w->env,
+                                                 ecs_sched__tick_words(capacity) * sizeof(uint32_t));
+        if (!ticks[i]) {
+            while (i-- > 0) ecs_sched__free(&w->env, ticks[i]);
+            return false;
+        }
+    }
+    entities = (ecs_sched_entity *)ecs_sched__realloc(&w->env, t->entities,
+                                                      (size_t)capacity * sizeof *entities);
+    for (i = 0; entities && i < t->column_count; i++) {
+        ecs_sched__column *col = &t->columns[i];
+        const ecs_sched__component *c = &w->components[col->id];
+        size_t skew = (size_t)(i % 13) * 320;  /* distinct page offsets, whole cache lines */
+        size_t alignment = c->alignment > ECS_SCHED__COLUMN_ALIGNMENT ? c->alignment
+                                                                      : ECS_SCHED__COLUMN_ALIGNMENT;
+        unsigned char *data =
+            c->hooks.move ? ecs_sched__column_moved(w, col, t->count, capacity, alignment, skew)
+                          : (unsigned char *)ecs_sched__aligned_realloc_skewed(
+                                &w->env, col->data, (size_t)t->count * c->size,
+                                (size_t)capacity * c->size, alignment, skew);
+        if (!data) break;
+        col->data = data;
+    }
+    if (entities) t->entities = entities;
+    if (!entities || i < t->column_count) {
+        for (i = 0; i < t->tick_count; i++) ecs_sched__free(&w->env, ticks[i]);
+        return false;
+    }
+    for (i = 0; i < t->tick_count; i++) ecs_sched__ticks_move(w, &t->ticks[i], ticks[i], t->count, capacity);
+    t->capacity = capacity;
+    return true;
+}
+
+static inline bool ecs_sched__table_reserve(ecs_sched_world *w, ecs_sched__table *t,
+                                            int32_t extra) {
+    return (int64_t)t->count + extra <= t->capacity || ecs_sched__table_grow(w, t, extra);
+}
+
+/* Removes a row whose values were already moved out or destroyed, by moving the last row
+   into the hole. */
+static void ecs_sched__table_delete_row(ecs_sched_world *w, ecs_sched__table *t, int32_t row) {
+    int32_t last = t->count - 1, i;
+    if (row != last) {
+        ecs_sched_entity moved = t->entities[last];
+        for (i = 0; i < t->column_count; i++) {
+            ecs_sched__column *col = &t->columns[i];
+            ecs_sched__relocate(&w->components[col->id], col->data + (size_t)row * col->size,
+                                col->data + (size_t)last * col->size, 1);
+        }
+        t->entities[row] = moved;
+        w->records[ECS_SCHED_ENTITY_INDEX(moved)].row = (uint32_t)row;
+    }
+    if (t->tick_count) ecs_sched__ticks_delete_row(w, t, row, last);
+    t->count = last;
+    w->rows_version++;
+}
+
+/* Moves an entity's row from its table to dst: shared values are relocated, values dst lacks
+   are destroyed, values only dst has are left raw for the caller to construct. */
+static bool ecs_sched__move_entity(ecs_sched_world *w, uint32_t index, ecs_sched__table *dst) {
+    ecs_sched__record *r = &w->records[index];
+    ecs_sched__table *src = w->tables[r->table];
+    int32_t row = (int32_t)r->row, dst_row, i = 0, j = 0;
+    if (!ecs_sched__table_reserve(w, dst, 1)) return false;
+    dst_row = dst->count++;
+    dst->entities[dst_row] = src->entities[row];
+    if (dst->tick_count) ecs_sched__ticks_move_row(w, dst, dst_row, src, row);
+    while (i < src->column_count || j < dst->column_count) {
+        ecs_sched__column *s = i < src->column_count ? &src->columns[i] : NULL;
+        ecs_sched__column *d = j < dst->column_count ? &dst->columns[j] : NULL;
+        if (s && d && s->id == d->id) {
+            ecs_sched__relocate(&w->components[s->id], d->data + (size_t)dst_row * d->size,
+                                s->data + (size_t)row * s->size, 1);
+            i++;
+            j++;
+        } else if (s && (!d || s->id < d->id)) {
+            ecs_sched__destruct(&w->components[s->id], s->data + (size_t)row * s->size, 1);
+            i++;
+        } else {
+            j++;
+        }
+    }
+    ecs_sched__table_delete_row(w, src, row);
+    r->table = dst->index;
+    r->row = (uint32_t)dst_row;
+    return true;
+}
+
+static inline void *ecs_sched__cell(const ecs_sched__table *t, int32_t column, uint32_t row) {
+    const ecs_sched__column *col = &t->columns[column];
+    return col->data + (size_t)row * col->size;
+}
+
