@@ -6081,7 +6081,9 @@ struct ecs_sched_world {
     ecs_sched__names *names;             /* name.h; NULL until the first name */
     ecs_sched__descriptions *descriptions;   /* reflect.h; NULL until the first description */
     uint32_t rows_version;               /* moves on whenever a row joins or leaves a table,
-                                            or a relationship changes (hierarchy.h's caches) */
+                                            a block of values may move (a table or a sparse
+                                            set grows), or a relationship changes: the lists
+                                            hierarchy.h keeps point into those blocks */
     ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     ecs_sched_pool *pool;                /* created on first use */
@@ -6179,6 +6181,8 @@ static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s,
 static void ecs_sched__sparse_free(ecs_sched_world *w);
 static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
                                       uint32_t entities, uint32_t bound);
+static bool ecs_sched__sparse_reserve_for(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
+                                          const ecs_sched_id *ids);
 static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
                                         const ecs_sched_id *ids, const void *const *values,
                                         size_t element);
@@ -7271,6 +7275,7 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
     int64_t needed = (int64_t)t->count + extra;
     int32_t i, capacity;
     if (needed > INT32_MAX) return false;
+    w->rows_version++;   /* the columns may move: the lists of queries point into them */
     capacity = t->capacity ? t->capacity : 4;
     while (capacity < needed) capacity = capacity > INT32_MAX / 2 ? (int32_t)needed : capacity * 2;
     for (i = 0; i < t->tick_count; i++) {
@@ -8968,7 +8973,7 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
     src = w->tables[w->records[index].table];
     dst = ecs_sched__table_adding(w, src, count, ids);
     if (!dst) return w->env.last_result;
-    if (w->sparse_count && !ecs_sched__sparse_reserve(w, count, ids, 1, index + 1)) {
+    if (w->sparse_count && !ecs_sched__sparse_reserve_for(w, e, count, ids)) {
         return ecs_sched__out_of_memory(w, "adding a sparse component");
     }
     if (dst != src && !ecs_sched__move_entity(w, index, dst)) {
@@ -25040,21 +25045,31 @@ static ecs_sched_result ecs_sched__data_plan(ecs_sched_world *w, const ecs_sched
     return ECS_SCHED_OK;
 }
 
-/* The entity fields that name entries get the entities made of them. */
+/* The value of component id that entity e owns, wherever it is kept (a column of its table
+   or a sparse set), or NULL. */
+static unsigned char *ecs_sched__owned_value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    const ecs_sched__record *r = &w->records[index];
+    const ecs_sched__table *t = w->tables[r->table];
+    int32_t column;
+    if (w->components[id].sparse) return (unsigned char *)ecs_sched__sparse_value(w, id, index);
+    column = ecs_sched__column_find(t, id);
+    return column >= 0 ? (unsigned char *)ecs_sched__cell(t, column, r->row) : NULL;
+}
+
+/* The entity fields that name entries get the entities made of them. A field is written
+   only inside a value the entity owns, at an offset its reflection vouched for (the links
+   come from ecs_sched_prefab_data_set_entity): data never chooses where memory is written. */
 static void ecs_sched__fill_entity_fields(ecs_sched_world *w, const ecs_sched_prefab_data *d,
                                           const ecs_sched__instancing *in) {
     uint32_t i;
     for (i = 0; i < d->link_count; i++) {
         const ecs_sched__entry_link *l = &d->links[i];
-        const ecs_sched__record *r;
-        const ecs_sched__table *t;
-        int32_t column;
+        unsigned char *value;
         if (l->relation) continue;
-        r = &w->records[ECS_SCHED_ENTITY_INDEX(in->copies[l->entry].made)];
-        t = w->tables[r->table];
-        column = ecs_sched__column_find(t, l->id);
-        memcpy((unsigned char *)ecs_sched__cell(t, column, r->row) + l->offset,
-               &in->copies[l->target].made, sizeof(ecs_sched_entity));
+        value = ecs_sched__owned_value(w, in->copies[l->entry].made, l->id);
+        if (!value || l->offset + sizeof(ecs_sched_entity) > w->components[l->id].size) continue;
+        memcpy(value + l->offset, &in->copies[l->target].made, sizeof(ecs_sched_entity));
     }
 }
 
@@ -27214,6 +27229,7 @@ static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s,
         ecs_sched__relocate(c, values, s->values, (int32_t)s->count);
         ecs_sched__aligned_free(&w->env, s->values);
         s->values = values;
+        w->rows_version++;   /* the lists of queries point into the old block */
     }
     s->capacity = capacity;
     return true;
@@ -27239,6 +27255,20 @@ static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const e
     for (k = 0; k < count; k++) {
         ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
         if (s && !ecs_sched__sparse_reserve_set(w, s, entities, bound)) return false;
+    }
+    return true;
+}
+
+/* Room in the sets of the sparse components among ids that e does not have yet. */
+static bool ecs_sched__sparse_reserve_for(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
+                                          const ecs_sched_id *ids) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    int32_t k;
+    for (k = 0; k < count; k++) {
+        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
+        if (s && !ecs_sched__sparse_slot(s, index) && !ecs_sched__sparse_reserve_set(w, s, 1, index + 1)) {
+            return false;
+        }
     }
     return true;
 }

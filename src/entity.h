@@ -553,7 +553,7 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
     src = w->tables[w->records[index].table];
     dst = ecs_sched__table_adding(w, src, count, ids);
     if (!dst) return w->env.last_result;
-    if (w->sparse_count && !ecs_sched__sparse_reserve(w, count, ids, 1, index + 1)) {
+    if (w->sparse_count && !ecs_sched__sparse_reserve_for(w, e, count, ids)) {
         return ecs_sched__out_of_memory(w, "adding a sparse component");
     }
     if (dst != src && !ecs_sched__move_entity(w, index, dst)) {

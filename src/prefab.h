@@ -445,21 +445,31 @@ static ecs_sched_result ecs_sched__data_plan(ecs_sched_world *w, const ecs_sched
     return ECS_SCHED_OK;
 }
 
-/* The entity fields that name entries get the entities made of them. */
+/* The value of component id that entity e owns, wherever it is kept (a column of its table
+   or a sparse set), or NULL. */
+static unsigned char *ecs_sched__owned_value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    const ecs_sched__record *r = &w->records[index];
+    const ecs_sched__table *t = w->tables[r->table];
+    int32_t column;
+    if (w->components[id].sparse) return (unsigned char *)ecs_sched__sparse_value(w, id, index);
+    column = ecs_sched__column_find(t, id);
+    return column >= 0 ? (unsigned char *)ecs_sched__cell(t, column, r->row) : NULL;
+}
+
+/* The entity fields that name entries get the entities made of them. A field is written
+   only inside a value the entity owns, at an offset its reflection vouched for (the links
+   come from ecs_sched_prefab_data_set_entity): data never chooses where memory is written. */
 static void ecs_sched__fill_entity_fields(ecs_sched_world *w, const ecs_sched_prefab_data *d,
                                           const ecs_sched__instancing *in) {
     uint32_t i;
     for (i = 0; i < d->link_count; i++) {
         const ecs_sched__entry_link *l = &d->links[i];
-        const ecs_sched__record *r;
-        const ecs_sched__table *t;
-        int32_t column;
+        unsigned char *value;
         if (l->relation) continue;
-        r = &w->records[ECS_SCHED_ENTITY_INDEX(in->copies[l->entry].made)];
-        t = w->tables[r->table];
-        column = ecs_sched__column_find(t, l->id);
-        memcpy((unsigned char *)ecs_sched__cell(t, column, r->row) + l->offset,
-               &in->copies[l->target].made, sizeof(ecs_sched_entity));
+        value = ecs_sched__owned_value(w, in->copies[l->entry].made, l->id);
+        if (!value || l->offset + sizeof(ecs_sched_entity) > w->components[l->id].size) continue;
+        memcpy(value + l->offset, &in->copies[l->target].made, sizeof(ecs_sched_entity));
     }
 }
 

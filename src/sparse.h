@@ -72,6 +72,7 @@ static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s,
         ecs_sched__relocate(c, values, s->values, (int32_t)s->count);
         ecs_sched__aligned_free(&w->env, s->values);
         s->values = values;
+        w->rows_version++;   /* the lists of queries point into the old block */
     }
     s->capacity = capacity;
     return true;
@@ -97,6 +98,20 @@ static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const e
     for (k = 0; k < count; k++) {
         ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
         if (s && !ecs_sched__sparse_reserve_set(w, s, entities, bound)) return false;
+    }
+    return true;
+}
+
+/* Room in the sets of the sparse components among ids that e does not have yet. */
+static bool ecs_sched__sparse_reserve_for(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
+                                          const ecs_sched_id *ids) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    int32_t k;
+    for (k = 0; k < count; k++) {
+        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
+        if (s && !ecs_sched__sparse_slot(s, index) && !ecs_sched__sparse_reserve_set(w, s, 1, index + 1)) {
+            return false;
+        }
     }
     return true;
 }

@@ -206,6 +206,7 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
     int64_t needed = (int64_t)t->count + extra;
     int32_t i, capacity;
     if (needed > INT32_MAX) return false;
+    w->rows_version++;   /* the columns may move: the lists of queries point into them */
     capacity = t->capacity ? t->capacity : 4;
     while (capacity < needed) capacity = capacity > INT32_MAX / 2 ? (int32_t)needed : capacity * 2;
     for (i = 0; i < t->tick_count; i++) {

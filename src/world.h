@@ -356,7 +356,9 @@ struct ecs_sched_world {
     ecs_sched__names *names;             /* name.h; NULL until the first name */
     ecs_sched__descriptions *descriptions;   /* reflect.h; NULL until the first description */
     uint32_t rows_version;               /* moves on whenever a row joins or leaves a table,
-                                            or a relationship changes (hierarchy.h's caches) */
+                                            a block of values may move (a table or a sparse
+                                            set grows), or a relationship changes: the lists
+                                            hierarchy.h keeps point into those blocks */
     ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     ecs_sched_pool *pool;                /* created on first use */
@@ -454,6 +456,8 @@ static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s,
 static void ecs_sched__sparse_free(ecs_sched_world *w);
 static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
                                       uint32_t entities, uint32_t bound);
+static bool ecs_sched__sparse_reserve_for(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
+                                          const ecs_sched_id *ids);
 static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
                                         const ecs_sched_id *ids, const void *const *values,
                                         size_t element);

@@ -346,6 +346,57 @@ static void entity_fields_and_relationships_name_other_entries(void **state) {
     check_and_destroy(s.world);
 }
 
+/* Aim kept in a sparse set, its entity field described, and Health (in tables) beside it. */
+static ecs_sched_id sparse_aim(ecs_sched_world *w) {
+    ecs_sched_field aim_fields[] = {ECS_SCHED_MEMBER(Aim, target, ECS_SCHED_FIELD_ENTITY),
+                                    ECS_SCHED_MEMBER(Aim, range, ECS_SCHED_FIELD_F32)};
+    ecs_sched_id aim = ECS_SCHED_SPARSE_COMPONENT(w, Aim);
+    assert_int_equal(ecs_sched_describe(w, aim, aim_fields, 2), ECS_SCHED_OK);
+    return aim;
+}
+
+static void an_entity_field_of_a_sparse_component_names_the_entity_made(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_id aim;
+    ecs_sched_entity made[2];
+    Aim a = {0, 10.0f};
+    Health h = {9};
+    (void)state;
+    setup_world(&s);
+    aim = sparse_aim(s.world);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, -1);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 1, s.health, &h), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 1, aim, &a), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set_entity(d, 1, aim, "target", 0), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, 0, made), ECS_SCHED_OK);
+    assert_true(((const Aim *)ecs_sched_get(s.world, made[1], aim))->target == made[0]);
+    assert_true(((const Aim *)ecs_sched_get(s.world, made[1], aim))->range == 10.0f);
+    assert_int_equal(((const Health *)ecs_sched_get(s.world, made[1], s.health))->hp, 9);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void a_json_entity_field_of_a_sparse_component_names_the_entity_made(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_id aim;
+    ecs_sched_entity made[2];
+    (void)state;
+    setup_world(&s);
+    aim = sparse_aim(s.world);
+    d = ecs_sched_prefab_data_from_json(s.world, "{\"entities\": [{}, {\"components\": "
+                                        "{\"Aim\": {\"target\": 0, \"range\": 3}}}]}", NULL);
+    assert_non_null(d);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, 0, made), ECS_SCHED_OK);
+    assert_true(((const Aim *)ecs_sched_get(s.world, made[1], aim))->target == made[0]);
+    assert_true(((const Aim *)ecs_sched_get(s.world, made[1], aim))->range == 3.0f);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
 static void a_relationship_cycle_between_entries_undoes_the_instantiation(void **state) {
     world_setup s;
     ecs_sched_prefab_data *d;
@@ -390,6 +441,8 @@ int main(void) {
         cmocka_unit_test(instantiating_onto_a_main_entity_makes_one_entity_per_other_entry),
         cmocka_unit_test(instantiating_without_a_main_entity_makes_it_too),
         cmocka_unit_test(instantiating_again_makes_no_new_tables),
+        cmocka_unit_test(an_entity_field_of_a_sparse_component_names_the_entity_made),
+        cmocka_unit_test(a_json_entity_field_of_a_sparse_component_names_the_entity_made),
         cmocka_unit_test(a_parent_cycle_is_refused_naming_the_entries_and_nothing_is_made),
         cmocka_unit_test(a_parent_index_out_of_range_is_refused),
         cmocka_unit_test(sibling_entries_with_one_name_are_refused),

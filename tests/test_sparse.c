@@ -665,6 +665,66 @@ static void test_a_sparse_query_follows_adds_and_removes(void **state) {
     check_and_destroy(s.base.world);
 }
 
+/* Eight members fill a set's first block; a query lists them (and keeps their pointers). */
+static ecs_sched_query *eight_burning_listed(sparse_setup *s, ecs_sched_entity *e) {
+    ecs_sched_query *q;
+    ecs_sched_iter it;
+    int i;
+    for (i = 0; i < 8; i++) {
+        Burning b;
+        b.heat = (float)i;
+        b.turns = i;
+        e[i] = SPAWN(s->base.world, {s->burning, &b});
+    }
+    q = QUERY(s->base.world, ecs_sched_read(s->burning));
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) {}
+    return q;
+}
+
+/* The heat each row of q hands out, summed (every pointer read). */
+static float sum_of_listed_heat(ecs_sched_query *q) {
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    float sum = 0;
+    while (ecs_sched_iter_next(&it)) {
+        int i;
+        for (i = 0; i < it.count; i++) sum += ECS_SCHED_SPARSE_FIELD(&it, Burning, 0)[i]->heat;
+    }
+    return sum;
+}
+
+static void test_a_sparse_query_reads_live_values_after_insert_many_on_a_full_set(void **state) {
+    sparse_setup s;
+    ecs_sched_entity e[8];
+    ecs_sched_query *q;
+    Burning hot = {100, 0};
+    const void *values[1];
+    (void)state;
+    setup_sparse(&s);
+    q = eight_burning_listed(&s, e);
+    values[0] = &hot;
+    assert_int_equal(ecs_sched_insert_many(s.base.world, e[0], 1, &s.burning, values), ECS_SCHED_OK);
+    assert_true(sum_of_listed_heat(q) == 100 + 1 + 2 + 3 + 4 + 5 + 6 + 7);
+    check_and_destroy(s.base.world);
+}
+
+static void test_a_sparse_query_reads_live_values_after_a_command_insert_on_a_full_set(void **state) {
+    sparse_setup s;
+    ecs_sched_entity e[8];
+    ecs_sched_query *q;
+    ecs_sched_commands *cmd;
+    Burning hot = {100, 0};
+    (void)state;
+    setup_sparse(&s);
+    q = eight_burning_listed(&s, e);
+    cmd = ecs_sched_commands_create(s.base.world);
+    assert_int_equal(ecs_sched_commands_insert(cmd, e[7], s.burning, &hot), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    ecs_sched_commands_destroy(cmd);
+    assert_true(sum_of_listed_heat(q) == 0 + 1 + 2 + 3 + 4 + 5 + 6 + 100);
+    check_and_destroy(s.base.world);
+}
+
 static void test_disabled_entities_stay_hidden_from_sparse_queries(void **state) {
     sparse_setup s;
     ecs_sched_query *q;
@@ -1044,6 +1104,8 @@ int main(void) {
         cmocka_unit_test(test_iteration_by_rows_gives_each_row_its_sparse_pointer),
         cmocka_unit_test(test_sparse_terms_combine_with_related_and_parent_terms),
         cmocka_unit_test(test_a_sparse_query_follows_adds_and_removes),
+        cmocka_unit_test(test_a_sparse_query_reads_live_values_after_insert_many_on_a_full_set),
+        cmocka_unit_test(test_a_sparse_query_reads_live_values_after_a_command_insert_on_a_full_set),
         cmocka_unit_test(test_disabled_entities_stay_hidden_from_sparse_queries),
         cmocka_unit_test(test_sparse_terms_refuse_parent_inherited_and_order),
         cmocka_unit_test(test_a_sorted_query_with_a_sparse_term_keeps_its_order),

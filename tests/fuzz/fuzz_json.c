@@ -1,5 +1,6 @@
 /* A libFuzzer target for the JSON loader: any bytes, read as a prefab file into a world with
-   described components (nested structs, arrays, enums, strings, entity fields, tags), then,
+   described components (nested structs, arrays, enums, strings, entity fields, tags, sparse
+   components with entity fields), then,
    when the load succeeds, instantiated, written back and read again. The world must stay
    consistent and every failure must be an error, never a crash or a leak.
 
@@ -26,6 +27,11 @@ typedef struct {
     uint64_t big;
     double speed;
 } Unit;
+
+typedef struct {
+    float degrees;
+    ecs_sched_entity source;
+} Heat;   /* kept in a sparse set */
 
 static const ecs_sched_enum_value moods[] = {{"CALM", 0}, {"ANGRY", 3}};
 static const char *fuzz_text;   /* the input, also the nested file "self.json" */
@@ -73,10 +79,15 @@ static ecs_sched_world *fuzz_world(void) {
         ECS_SCHED_MEMBER(Unit, name, ECS_SCHED_FIELD_CHARS), ECS_SCHED_MEMBER_ENUM(Unit, mood, moods, 2),
         ECS_SCHED_MEMBER_STRUCT(Unit, path, vec2), ECS_SCHED_MEMBER(Unit, target, ECS_SCHED_FIELD_ENTITY),
         ECS_SCHED_MEMBER(Unit, big, ECS_SCHED_FIELD_U64), ECS_SCHED_MEMBER(Unit, speed, ECS_SCHED_FIELD_F64)};
+    ecs_sched_id heat = ECS_SCHED_SPARSE_COMPONENT(w, Heat);
+    ecs_sched_field hf[] = {ECS_SCHED_MEMBER(Heat, degrees, ECS_SCHED_FIELD_F32),
+                            ECS_SCHED_MEMBER(Heat, source, ECS_SCHED_FIELD_ENTITY)};
     ecs_sched_relation_desc likes;
     ECS_SCHED_TAG(w, Tag);
+    ECS_SCHED_SPARSE_TAG(w, Marked);
     ecs_sched_describe(w, vec2, vf, 2);
     ecs_sched_describe(w, unit, uf, 10);
+    ecs_sched_describe(w, heat, hf, 2);
     memset(&likes, 0, sizeof likes);
     likes.name = "Likes";
     ecs_sched_relation_register(w, &likes);
