@@ -585,7 +585,15 @@
      written: an insert, new or over an old value, a spawn with it, a command; after ON_ADD),
      ECS_SCHED_ON_REMOVE (about to lose it: remove, despawn, the world's destruction; the value
      is still readable), or ECS_SCHED_ON_DESPAWN (component 0, about to be despawned, before
-     the ON_REMOVEs), filtered by .with and .without. Observers run where the change happens
+     the ON_REMOVEs), filtered by .with and .without. ON_ADD and ON_INSERT run once the
+     value inserted is in place: both see it, and a value an ON_ADD observer writes replaces
+     it (flecs's OnAdd runs before the value; here a default belongs in the component's ctor
+     hook, which makes a value inserted without one). When the world is destroyed, the
+     ON_REMOVE observers hear of every component of every entity left, entity after entity
+     (by archetype table in the order the tables were made, then by row; each entity's
+     components in the order of their ids, sparse ones after), while every entity and value
+     is still there; no ON_DESPAWN runs, the hierarchy is not followed (a parent may be heard
+     before its children), and what the observers defer is dropped with the world. Observers run where the change happens
      (a direct call, the application of a command buffer on the thread applying it, a batch
      spawn, once per entity), in the order they were added; the parallel executor makes
      structural changes on one thread only, so they run as on the single-threaded one. An
@@ -648,7 +656,11 @@
      A relationship kind is a component whose value is a target entity (then an optional
      payload): ecs_sched_relation_register(w, &(ecs_sched_relation_desc){.name = "Likes"}).
      ecs_sched_relate(w, alice, likes, bob, payload) relates alice to bob; an exclusive kind
-     (.exclusive = true) keeps one target per source, and relating again replaces it.
+     (.exclusive = true) keeps one target per source, and relating again replaces it. A
+     payload belongs to the relationship with one target: NULL keeps it when alice is
+     related to bob already, and zeroes it for a new relationship, a new target of an
+     exclusive kind included (the old relationship is removed, with its ON_REMOVE); to carry
+     it over, read it first (ecs_sched_relation_payload) and pass it.
      ecs_sched_unrelate takes one away, ecs_sched_remove(w, e, kind) all of them.
      ecs_sched_target, _target_count, _has_relation and _relation_payload read a source's
      side; ecs_sched_sources(w, kind, bob, &n) lists who relates to bob, in order.

@@ -347,6 +347,60 @@ static void destroying_the_world_calls_on_remove_for_what_is_left(void **state) 
     assert_int_equal(g_removed_at_end, 2);
 }
 
+/* Writes x = 9 into the Position just added. */
+static void reset_position(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    Position *p = (Position *)ecs_sched_get_mut(ecs_sched_ctx_world(ctx), t->entity, g_pos);
+    assert_non_null(p);
+    p->x = 9;
+}
+
+/* ON_ADD runs once the inserted value is in place: it sees that value, and what it writes
+   replaces it (a default belongs in the component's ctor hook, not in an ON_ADD observer). */
+static void an_on_add_observer_runs_after_the_value_is_written_and_its_write_wins(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_entity e;
+    Position p = {1, 0};
+    (void)state;
+    observe(w, "a", ECS_SCHED_ON_ADD, g_pos, trace_event);
+    observe(w, "reset", ECS_SCHED_ON_ADD, g_pos, reset_position);
+    observe(w, "i", ECS_SCHED_ON_INSERT, g_pos, trace_event);
+    e = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, e, g_pos, &p), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "a:add=1 i:insert=9");
+    assert_true(((const Position *)ecs_sched_get(w, e, g_pos))->x == 9);
+    check_and_destroy(w);
+}
+
+static ecs_sched_entity g_first, g_second, g_third;
+
+/* Traces "<entity>:<component>", the entity one of g_first, g_second, g_third, and checks that
+   every other entity is still alive. */
+static void trace_removal_at_end(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    char word[32];
+    ecs_sched_world *w = ecs_sched_ctx_world(ctx);
+    const char *who = t->entity == g_first ? "first" : t->entity == g_second ? "second" : "third";
+    assert_true(ecs_sched_is_alive(w, g_first) && ecs_sched_is_alive(w, g_second) &&
+                ecs_sched_is_alive(w, g_third));
+    assert_true(ecs_sched_get(w, t->entity, t->component) != NULL);
+    snprintf(word, sizeof word, "%s:%s", who, t->component == g_pos ? "pos" : "vel");
+    trace_add(word);
+}
+
+/* The world's end: entity after entity, each with all its components in the order of their
+   ids, the entities by archetype table (in the order the tables were made) and row; nothing
+   is gone until every observer has run. */
+static void destroying_the_world_calls_on_remove_entity_by_entity_in_table_order(void **state) {
+    ecs_sched_world *w = observed_world();
+    (void)state;
+    observe(w, "v", ECS_SCHED_ON_REMOVE, g_vel, trace_removal_at_end);
+    observe(w, "p", ECS_SCHED_ON_REMOVE, g_pos, trace_removal_at_end);
+    g_third = ecs_sched_spawn_with(w, 1, &g_vel, NULL);
+    g_first = ecs_sched_spawn_with(w, 2, (const ecs_sched_id[]){g_pos, g_vel}, NULL);
+    g_second = ecs_sched_spawn_with(w, 1, &g_vel, NULL);
+    check_and_destroy(w);
+    assert_string_equal(g_trace, "third:vel second:vel first:pos first:vel");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(adding_a_component_calls_on_add_then_on_insert_and_an_overwrite_on_insert),
@@ -365,6 +419,8 @@ int main(void) {
         cmocka_unit_test(removing_an_observer_twice_is_an_error),
         cmocka_unit_test(an_observer_of_an_unknown_component_is_refused),
         cmocka_unit_test(destroying_the_world_calls_on_remove_for_what_is_left),
+        cmocka_unit_test(an_on_add_observer_runs_after_the_value_is_written_and_its_write_wins),
+        cmocka_unit_test(destroying_the_world_calls_on_remove_entity_by_entity_in_table_order),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }

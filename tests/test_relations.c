@@ -180,6 +180,33 @@ static void a_payload_is_kept_per_target_and_kept_by_a_relate_without_one(void *
     check_and_destroy(w);
 }
 
+/* A payload belongs to the relationship with one target: an exclusive kind related to a new
+   target without a payload starts from zero, as any new relationship does (the old one is
+   removed, its observers hear ON_REMOVE). */
+static void a_new_target_of_an_exclusive_kind_without_a_payload_starts_from_zero(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_relation_desc d;
+    ecs_sched_id guard;
+    ecs_sched_entity e[3];
+    Affinity a = {0.5f, 7};
+    const Affinity *got;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "Guards";
+    d.exclusive = true;
+    d.payload_size = sizeof(Affinity);
+    d.payload_alignment = ECS_SCHED_ALIGNOF(Affinity);
+    guard = ecs_sched_relation_register(w, &d);
+    spawn_n(w, e, 3);
+    assert_int_equal(ecs_sched_relate(w, e[0], guard, e[1], &a), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(w, e[0], guard, e[2], NULL), ECS_SCHED_OK);
+    assert_true(ecs_sched_target(w, e[0], guard, 0) == e[2]);
+    got = (const Affinity *)ecs_sched_relation_payload(w, e[0], guard, e[2]);
+    assert_non_null(got);
+    assert_true(got->weight == 0.0f && got->tag == 0);
+    check_and_destroy(w);
+}
+
 static void a_query_field_holds_the_target_then_the_payload(void **state) {
     typedef struct { ecs_sched_entity target; Affinity payload; } AffinitySlot;
     ecs_sched_world *w = new_world();
@@ -752,6 +779,7 @@ int main(void) {
         cmocka_unit_test(an_exclusive_kind_replaces_the_target),
         cmocka_unit_test(a_kind_that_is_not_exclusive_keeps_every_target),
         cmocka_unit_test(a_payload_is_kept_per_target_and_kept_by_a_relate_without_one),
+        cmocka_unit_test(a_new_target_of_an_exclusive_kind_without_a_payload_starts_from_zero),
         cmocka_unit_test(a_query_field_holds_the_target_then_the_payload),
         cmocka_unit_test(unrelating_the_last_target_takes_the_kind_away),
         cmocka_unit_test(removing_the_kind_removes_every_target),
