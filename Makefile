@@ -6,6 +6,8 @@
 #                               the examples (gcc, clang, tcc), modules, doc block, aliasing,
 #                               a short fuzzing run of the JSON loader
 #   make deps                   install the missing Debian packages (elsewhere: list them)
+#   make quick [T=test_x]       the edit-compile-test loop: the unit tests (or test_x alone)
+#                               built by gcc as C99 under ASan+UBSan, and run
 #   make unit | unit-threads | unit-tsan
 #                               one family of unit tests (make test builds them all first)
 #   make compile-checks         the configurations users rely on, one rule per check and
@@ -53,7 +55,7 @@ export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
 # A recipe that fails leaves no target behind (no half-written output, no stamp).
 .DELETE_ON_ERROR:
 
-.PHONY: all deps example main-examples examples-check graphs test test-binaries unit unit-threads unit-tsan fuzz fuzz-smoke \
+.PHONY: all deps example main-examples examples-check graphs test test-binaries quick unit unit-threads unit-tsan fuzz fuzz-smoke \
         compile-checks check-strict-aliasing check-modules check-doc \
         bench amalgamate check-amalgamation clean
 
@@ -131,6 +133,11 @@ test: deps
 UNIT_BINARIES    := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)/,$(TESTS)))
 THREADS_BINARIES := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)-mt/,$(TESTS)))
 TSAN_BINARIES    := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)-tsan/,$(TSAN_TESTS)))
+
+QUICK_BINARIES := $(addprefix $(BUILD)/gcc/,$(if $(T),$(T),$(TESTS)))
+
+quick: $(QUICK_BINARIES)
+	@set -e; for t in $(QUICK_BINARIES); do echo "== $$t"; ./$$t; done
 
 unit: $(UNIT_BINARIES)
 	@set -e; for t in $(UNIT_BINARIES); do echo "== $$t"; ./$$t; done

@@ -271,6 +271,8 @@
              size_t alignment;                       // 0: largest power of two dividing
                                                      // size, at most 16
              ecs_sched_type_hooks hooks;             // ctor, dtor, copy, move, ctx
+             bool tracked;                           // added/changed ticks per entity
+             ecs_sched_storage storage;              // _STORAGE_TABLE (0) or _SPARSE
          } ecs_sched_component_desc;
 
          typedef struct ecs_sched_query_desc {       // ecs_sched_query_create, .queries
@@ -691,8 +693,9 @@
 
      ChildOf (ecs_sched_child_of(w), "ecs_sched.ChildOf") is an exclusive, acyclic kind
      registered by every world; despawning a parent despawns its subtree.
-     ecs_sched_set_parent(w, child, parent) (NULL parent: a root), ecs_sched_set_parent_at
-     (at an index among the children; for a child already there, a move), ecs_sched_parent_of,
+     ecs_sched_set_parent(w, child, parent) (parent ECS_SCHED_NULL_ENTITY: a root),
+     ecs_sched_set_parent_at (at an index among the children; for a child already there, a
+     move), ecs_sched_parent_of,
      ecs_sched_children (in their order), ecs_sched_depth, ecs_sched_ancestors (the parent
      first) and ecs_sched_descendants (ECS_SCHED_DEPTH_FIRST or _BREADTH_FIRST) walk it.
 
@@ -2161,7 +2164,7 @@ typedef struct ecs_sched_type_hooks {
     void *ctx;
 } ecs_sched_type_hooks;
 
-/* Where a component's values live (see STORAGE). */
+/* Where a component's values live (see Storage and Sparse storage in THE WORLD). */
 typedef enum ecs_sched_storage {
     ECS_SCHED_STORAGE_TABLE = 0,   /* in the entity's archetype table: fastest to iterate */
     ECS_SCHED_STORAGE_SPARSE       /* in a set of its own: adding or removing it moves
@@ -2174,8 +2177,8 @@ typedef struct ecs_sched_component_desc {
     size_t alignment;     /* 0: the largest power of two dividing size, at most 16 */
     ecs_sched_type_hooks hooks;
     bool tracked;         /* keep, per entity, when it was added and last changed, for
-                             added/changed query terms (see CHANGE DETECTION); fixed at
-                             registration */
+                             added/changed query terms (see Change detection in THE
+                             WORLD'S EVENTS); fixed at registration */
     ecs_sched_storage storage;   /* 0: in tables; fixed at registration */
 } ecs_sched_component_desc;
 
@@ -2251,7 +2254,7 @@ ECS_SCHED_API ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_w
     ecs_sched_tracked_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
 /* Whether the component was registered with .tracked. */
 ECS_SCHED_API bool ecs_sched_component_is_tracked(const ecs_sched_world *world, ecs_sched_id id);
-/* The same with .storage = ECS_SCHED_STORAGE_SPARSE (see STORAGE):
+/* The same with .storage = ECS_SCHED_STORAGE_SPARSE (see Sparse storage in THE WORLD):
    ECS_SCHED_SPARSE_TAG(world, Selected), ECS_SCHED_SPARSE_COMPONENT(world, Burning). */
 ECS_SCHED_API ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *world,
                                                                     const char *name,
@@ -2292,7 +2295,7 @@ typedef enum ecs_sched_term_kind {
     ECS_SCHED_TERM_OPTIONAL_READ,  /* field NULL where absent */
     ECS_SCHED_TERM_OPTIONAL_WRITE,
     ECS_SCHED_TERM_WITHOUT,        /* only entities without it; field always NULL */
-    /* change detection (tracked components only; see CHANGE DETECTION): */
+    /* change detection (tracked components only; see Change detection in THE WORLD'S EVENTS): */
     ECS_SCHED_TERM_ADDED,          /* required, read; rows added since the last look */
     ECS_SCHED_TERM_CHANGED,        /* required, read; rows changed since the last look */
     ECS_SCHED_TERM_WRITE_MANUAL,   /* required, written; marks no row changed by itself:
@@ -2423,7 +2426,7 @@ ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
    of one table at a time, it->rows[0 .. it->count - 1], with it->fields and it->entities
    pointing at the table's first row (the i-th row's value is field[it->rows[i]]). For a query
    with added or changed terms that matches few rows of many: the rows come from the table's
-   change log, in the order they changed, with no call per row (see CHANGE DETECTION). An
+   change log, in the order they changed, with no call per row (see Change detection in THE WORLD'S EVENTS). An
    iterator is advanced by one of the two functions only. */
 ECS_SCHED_API bool ecs_sched_iter_next_rows(ecs_sched_iter *it);
 /* Marks row `row` (0 .. it->count - 1) of the current run changed, in the component of term
@@ -2621,8 +2624,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx,
    A message type is registered like a component; its id is what systems declare: a sender
    in .writes, a reader in .reads. Messages are copied in, kept in send order, and read once
    by each reader (each with its own cursor). A message lives for two updates of the queues
-   (ecs_sched_messages_update; an app updates them once a frame, see MESSAGES in the
-   documentation block), then goes (its type's dtor hook runs). */
+   (ecs_sched_messages_update; an app updates them once a frame, see Messages in THE WORLD'S
+   EVENTS in the documentation block), then goes (its type's dtor hook runs). */
 
 typedef struct ecs_sched_message_desc {
     const char *name;                 /* required, unique among components and messages */
@@ -2699,7 +2702,7 @@ ECS_SCHED_API int32_t ecs_sched_message_unread(ecs_sched_world *world,
                                                const ecs_sched_message_cursor *cursor);
 
 /* Drops the messages sent before the previous update and keeps those sent since: every
-   message lives for two updates. An app does it once a frame (see MESSAGES); a world without
+   message lives for two updates. An app does it once a frame (see Messages in THE WORLD'S EVENTS); a world without
    an app calls it itself, once a frame. */
 ECS_SCHED_API void ecs_sched_messages_update(ecs_sched_world *world);
 
@@ -3048,7 +3051,7 @@ ECS_SCHED_API int32_t ecs_sched_schedule_order(ecs_sched_world *world, const cha
    iterated outside systems. */
 ECS_SCHED_API uint32_t ecs_sched_change_tick(const ecs_sched_world *world);
 /* Moves the change tick on by `ticks`, as if that many systems had run, keeping every tick in
-   the world meaningful on the way (see CHANGE DETECTION). For tests of programs that run for
+   the world meaningful on the way (see Change detection in THE WORLD'S EVENTS). For tests of programs that run for
    a long time: a 32-bit tick wraps after about four billion system runs. */
 ECS_SCHED_API void ecs_sched_change_tick_advance(ecs_sched_world *world, uint32_t ticks);
 
@@ -4215,8 +4218,8 @@ typedef int (*ecs_sched_order_fn)(ecs_sched_entity a, const void *value_a, ecs_s
 /* Hands out the query's rows in the order `compare` gives by `component`, which must be a
    sized component one of its terms reads or writes on the entity itself. The query keeps the
    sorted list, and sorts again only when a row joined or left a table, a relationship
-   changed, or the component's values changed: for a tracked component (see CHANGE
-   DETECTION) only then; an untracked one cannot tell, and is sorted at every iteration.
+   changed, or the component's values changed: for a tracked component (see Change detection
+   in THE WORLD'S EVENTS) only then; an untracked one cannot tell, and is sorted at every iteration.
    Not with a cascade term (a query has one order). */
 ECS_SCHED_API ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *query,
                                                         ecs_sched_id component,

@@ -7,8 +7,8 @@
    A message type is registered like a component; its id is what systems declare: a sender
    in .writes, a reader in .reads. Messages are copied in, kept in send order, and read once
    by each reader (each with its own cursor). A message lives for two updates of the queues
-   (ecs_sched_messages_update; an app updates them once a frame, see MESSAGES in the
-   documentation block), then goes (its type's dtor hook runs). */
+   (ecs_sched_messages_update; an app updates them once a frame, see Messages in THE WORLD'S
+   EVENTS in the documentation block), then goes (its type's dtor hook runs). */
 
 typedef struct ecs_sched_message_desc {
     const char *name;                 /* required, unique among components and messages */
@@ -85,7 +85,7 @@ ECS_SCHED_API int32_t ecs_sched_message_unread(ecs_sched_world *world,
                                                const ecs_sched_message_cursor *cursor);
 
 /* Drops the messages sent before the previous update and keeps those sent since: every
-   message lives for two updates. An app does it once a frame (see MESSAGES); a world without
+   message lives for two updates. An app does it once a frame (see Messages in THE WORLD'S EVENTS); a world without
    an app calls it itself, once a frame. */
 ECS_SCHED_API void ecs_sched_messages_update(ecs_sched_world *world);
 

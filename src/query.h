@@ -11,7 +11,7 @@ typedef enum ecs_sched_term_kind {
     ECS_SCHED_TERM_OPTIONAL_READ,  /* field NULL where absent */
     ECS_SCHED_TERM_OPTIONAL_WRITE,
     ECS_SCHED_TERM_WITHOUT,        /* only entities without it; field always NULL */
-    /* change detection (tracked components only; see CHANGE DETECTION): */
+    /* change detection (tracked components only; see Change detection in THE WORLD'S EVENTS): */
     ECS_SCHED_TERM_ADDED,          /* required, read; rows added since the last look */
     ECS_SCHED_TERM_CHANGED,        /* required, read; rows changed since the last look */
     ECS_SCHED_TERM_WRITE_MANUAL,   /* required, written; marks no row changed by itself:
@@ -142,7 +142,7 @@ ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
    of one table at a time, it->rows[0 .. it->count - 1], with it->fields and it->entities
    pointing at the table's first row (the i-th row's value is field[it->rows[i]]). For a query
    with added or changed terms that matches few rows of many: the rows come from the table's
-   change log, in the order they changed, with no call per row (see CHANGE DETECTION). An
+   change log, in the order they changed, with no call per row (see Change detection in THE WORLD'S EVENTS). An
    iterator is advanced by one of the two functions only. */
 ECS_SCHED_API bool ecs_sched_iter_next_rows(ecs_sched_iter *it);
 /* Marks row `row` (0 .. it->count - 1) of the current run changed, in the component of term

@@ -10,8 +10,8 @@ typedef int (*ecs_sched_order_fn)(ecs_sched_entity a, const void *value_a, ecs_s
 /* Hands out the query's rows in the order `compare` gives by `component`, which must be a
    sized component one of its terms reads or writes on the entity itself. The query keeps the
    sorted list, and sorts again only when a row joined or left a table, a relationship
-   changed, or the component's values changed: for a tracked component (see CHANGE
-   DETECTION) only then; an untracked one cannot tell, and is sorted at every iteration.
+   changed, or the component's values changed: for a tracked component (see Change detection
+   in THE WORLD'S EVENTS) only then; an untracked one cannot tell, and is sorted at every iteration.
    Not with a cascade term (a query has one order). */
 ECS_SCHED_API ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *query,
                                                         ecs_sched_id component,

@@ -29,7 +29,7 @@ typedef struct ecs_sched_type_hooks {
     void *ctx;
 } ecs_sched_type_hooks;
 
-/* Where a component's values live (see STORAGE). */
+/* Where a component's values live (see Storage and Sparse storage in THE WORLD). */
 typedef enum ecs_sched_storage {
     ECS_SCHED_STORAGE_TABLE = 0,   /* in the entity's archetype table: fastest to iterate */
     ECS_SCHED_STORAGE_SPARSE       /* in a set of its own: adding or removing it moves
@@ -42,8 +42,8 @@ typedef struct ecs_sched_component_desc {
     size_t alignment;     /* 0: the largest power of two dividing size, at most 16 */
     ecs_sched_type_hooks hooks;
     bool tracked;         /* keep, per entity, when it was added and last changed, for
-                             added/changed query terms (see CHANGE DETECTION); fixed at
-                             registration */
+                             added/changed query terms (see Change detection in THE
+                             WORLD'S EVENTS); fixed at registration */
     ecs_sched_storage storage;   /* 0: in tables; fixed at registration */
 } ecs_sched_component_desc;
 
@@ -119,7 +119,7 @@ ECS_SCHED_API ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_w
     ecs_sched_tracked_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
 /* Whether the component was registered with .tracked. */
 ECS_SCHED_API bool ecs_sched_component_is_tracked(const ecs_sched_world *world, ecs_sched_id id);
-/* The same with .storage = ECS_SCHED_STORAGE_SPARSE (see STORAGE):
+/* The same with .storage = ECS_SCHED_STORAGE_SPARSE (see Sparse storage in THE WORLD):
    ECS_SCHED_SPARSE_TAG(world, Selected), ECS_SCHED_SPARSE_COMPONENT(world, Burning). */
 ECS_SCHED_API ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *world,
                                                                     const char *name,

@@ -12,7 +12,10 @@ its `#endif`) declares with ECS_SCHED_API. The documentation block is everything
   - the block calls a function `ecs_sched_xxx(` that the public part does not declare (not a
     function, macro or type there): most likely a name the API has since lost or renamed, or
   - a sentence speaks of something as still to come ("the next modules", "to come",
-    "planned"...) and names a topic the block's CONTENTS has a section for (States, Time...).
+    "planned"...) and names a topic the block's CONTENTS has a section for (States, Time...),
+    or
+  - the header (block or comments) sends the reader to a section that does not exist:
+    "see SECTION" and "see Paragraph in SECTION" must name one of the block's headings.
 
 Exit status 0 when the block and the API agree, 1 otherwise.
 """
@@ -77,6 +80,26 @@ def promises_kept(doc):
     return found
 
 
+# "see THE WORLD", "see Sparse storage in THE WORLD": the section named (macros excepted).
+SEE = re.compile(r"\bsee (?:[A-Z][a-z][^().;]*? in )?([A-Z][A-Z0-9'_+]*(?: [A-Z][A-Z0-9'_+]*)*)")
+
+
+def dangling_references(header, doc):
+    """(reference, line) for each "see SECTION" of the header whose SECTION is no heading of
+    the documentation block."""
+    headings = set()
+    for m in re.finditer(r"^ {3}([A-Z][A-Z0-9 ,'/&()+_-]*[A-Z+)])\s*$", doc, re.M):
+        headings.add(m.group(1))
+        headings.add(m.group(1).split(" (")[0])   # SEEING A FRAME (ECS_SCHED_TRACE)
+    found = []
+    for m in SEE.finditer(re.sub(r"\n\s*(?:\*\s*)?", " ", header)):
+        name = m.group(1)
+        if name.startswith("ECS_SCHED_") or name in headings:
+            continue
+        found.append(m.group(0))
+    return sorted(set(found))
+
+
 def main(argv):
     path = pathlib.Path(argv[1]) if len(argv) > 1 else ROOT / "ecs_sched.h"
     header = path.read_text(encoding="utf-8")
@@ -118,6 +141,13 @@ def main(argv):
     missing = sorted(set(api) - named)
     stale = sorted(called - set(api) - known)
     promised = promises_kept(doc)
+    dangling = dangling_references(header, doc)
+    for reference in dangling:
+        print(f"check_doc: '{reference}' names no section of the documentation block")
+    if dangling:
+        print("  -> name an existing heading (or 'Paragraph in HEADING') in src/, then "
+              "`make amalgamate`")
+        return 1
     for sentence, topic in promised:
         print(f"check_doc: the block speaks of '{topic}' as still to come, but the header has "
               f"its section:\n  {sentence}")
