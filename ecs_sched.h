@@ -10483,7 +10483,12 @@ static ecs_sched_result ecs_sched__removals_of_untracked(ecs_sched_world *w, ecs
 
 static ecs_sched_result ecs_sched__not_a_message(ecs_sched_world *w, ecs_sched_id id,
                                                  const char *operation) {
-    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, operation);
+    if (!ecs_sched__component_valid(w, id)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
+                               "%s: id %u is no message type of this world (register one with "
+                               "ecs_sched_message_register or ECS_SCHED_MESSAGE first)",
+                               operation, (unsigned)id);
+    }
     return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                            "%s: '%s' is a component, not a message type (register it with "
                            "ecs_sched_message_register or ECS_SCHED_MESSAGE)",
@@ -10721,6 +10726,22 @@ static const ecs_sched__queue *ecs_sched__cursor_queue(const ecs_sched_world *w,
     return NULL;
 }
 
+/* A cursor that leads to no queue: an empty one is what a failed make returns. */
+static void ecs_sched__bad_cursor(ecs_sched_world *w, const ecs_sched_message_cursor *cursor,
+                                  const char *operation) {
+    if (cursor->id == 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "%s: the cursor is empty: the ecs_sched_message_cursor_make (or "
+                        "_removed_cursor_make) that returned it failed, and said why then",
+                        operation);
+    } else {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "%s: the cursor was not made by ecs_sched_message_cursor_make or "
+                        "ecs_sched_removed_cursor_make (its id %u has no messages)", operation,
+                        (unsigned)cursor->id);
+    }
+}
+
 ecs_sched_messages ecs_sched_message_read(ecs_sched_world *w, ecs_sched_message_cursor *cursor) {
     const ecs_sched__queue *q;
     ecs_sched_messages read;
@@ -10728,10 +10749,7 @@ ecs_sched_messages ecs_sched_message_read(ecs_sched_world *w, ecs_sched_message_
     ECS_SCHED_ASSERT(cursor != NULL);
     q = ecs_sched__cursor_queue(w, cursor);
     if (!q) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "message_read: the cursor was not made by ecs_sched_message_cursor_make or "
-                        "ecs_sched_removed_cursor_make (its id %u has no messages)",
-                        (unsigned)cursor->id);
+        ecs_sched__bad_cursor(w, cursor, "message_read");
         return ecs_sched__no_messages();
     }
     read = ecs_sched__read_from(q, &cursor->next_);

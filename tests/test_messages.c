@@ -164,6 +164,30 @@ static void sending_something_that_is_not_a_message_type_is_refused(void **state
     check_and_destroy(w);
 }
 
+static void an_unknown_message_id_is_told_to_register_a_message_type(void **state) {
+    ecs_sched_world *w = message_world();
+    int32_t one = 1;
+    (void)state;
+    assert_int_equal(ecs_sched_send(w, 999, &one), ECS_SCHED_ERR_UNKNOWN_COMPONENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "send: id 999 is no message type"));
+    assert_non_null(strstr(ecs_sched_last_error(w), "ECS_SCHED_MESSAGE"));
+    assert_null(strstr(ecs_sched_last_error(w), "ECS_SCHED_COMPONENT"));
+    check_and_destroy(w);
+}
+
+static void reading_the_cursor_of_a_failed_make_says_the_make_failed(void **state) {
+    ecs_sched_world *w = message_world();
+    ecs_sched_message_cursor c = ecs_sched_message_cursor_make(w, 999);
+    (void)state;
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_UNKNOWN_COMPONENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "message_cursor_make: id 999"));
+    assert_int_equal(ecs_sched_message_read(w, &c).count, 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "message_read: the cursor is empty: the "
+                                                    "ecs_sched_message_cursor_make"));
+    check_and_destroy(w);
+}
+
 /* ---- systems ---- */
 
 static char g_read[1024];
@@ -516,6 +540,8 @@ int main(void) {
         cmocka_unit_test(a_new_cursor_starts_at_the_oldest_message_kept),
         cmocka_unit_test(a_dropped_message_gets_its_types_dtor),
         cmocka_unit_test(sending_something_that_is_not_a_message_type_is_refused),
+        cmocka_unit_test(an_unknown_message_id_is_told_to_register_a_message_type),
+        cmocka_unit_test(reading_the_cursor_of_a_failed_make_says_the_make_failed),
         cmocka_unit_test(a_reader_after_the_sender_sees_its_messages_in_the_same_run),
         cmocka_unit_test(a_message_sent_in_place_is_read_like_any),
         cmocka_unit_test(sending_without_declaring_the_write_fails_the_system),
