@@ -21731,7 +21731,8 @@ static bool ecs_sched__gain_further_target(ecs_sched_world *w, ecs_sched_entity 
    last). */
 static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_entity source,
                                                   ecs_sched_id kind, ecs_sched_entity target,
-                                                  const void *payload, uint32_t at) {
+                                                  const void *payload, uint32_t at,
+                                                  const char *operation) {
     unsigned char *slot = ecs_sched__rel_first_slot(w, source, kind), *same;
     bool exclusive = (w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE) != 0;
     ecs_sched_entity old = slot ? ecs_sched__rel_slot_target(slot) : ECS_SCHED_NULL_ENTITY;
@@ -21742,7 +21743,7 @@ static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_
         return ECS_SCHED_OK;
     }
     if (kind == w->child_of) {   /* its name moves to the new parent's children */
-        ecs_sched_result result = ecs_sched__name_may_move(w, source, target, "relate");
+        ecs_sched_result result = ecs_sched__name_may_move(w, source, target, operation);
         if (result != ECS_SCHED_OK) return result;
     }
     if ((kind == w->is_a && ecs_sched__isa_prepare(w, target) != ECS_SCHED_OK) ||
@@ -21788,7 +21789,7 @@ static ecs_sched_result ecs_sched__relate_at(ecs_sched_world *w, ecs_sched_entit
     if (ecs_sched__change_refused(w, operation)) return ECS_SCHED_ERR_ACCESS;
     result = ecs_sched__relate_check(w, source, kind, target, operation);
     if (result != ECS_SCHED_OK) return result;
-    result = ecs_sched__relate_checked(w, source, kind, target, payload, at);
+    result = ecs_sched__relate_checked(w, source, kind, target, payload, at, operation);
     if (w->observers) ecs_sched__observers_flush(w);
     return result;
 }
@@ -21992,8 +21993,10 @@ static bool ecs_sched__apply_relation(ecs_sched_world *w, uint32_t op, ecs_sched
     } else {
         const unsigned char *payload = (const unsigned char *)slot +
                                        ecs_sched__payload_offset(&w->components[kind]);
-        *result = ecs_sched_relate(w, source, kind, target,
-                                   op == ECS_SCHED__CMD_RELATE ? payload : NULL);
+        *result = ecs_sched__relate_at(w, source, kind, target,
+                                       op == ECS_SCHED__CMD_RELATE ? payload : NULL, UINT32_MAX,
+                                       kind == w->child_of ? "commands_set_parent"
+                                                           : "commands_relate");
     }
     return true;
 }
@@ -22393,8 +22396,10 @@ static void ecs_sched__relations_free(ecs_sched_world *w) {
 
 /* ---- parents and children ---- */
 
-ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *w, ecs_sched_entity child,
-                                         ecs_sched_entity parent, int32_t index) {
+/* set_parent and set_parent_at, named after the one called. */
+static ecs_sched_result ecs_sched__set_parent_at(ecs_sched_world *w, ecs_sched_entity child,
+                                                ecs_sched_entity parent, int32_t index,
+                                                const char *operation) {
     uint32_t at = index < 0 ? 0u : (uint32_t)index;
     ecs_sched_entity old;
     ecs_sched__sources *s;
@@ -22402,14 +22407,14 @@ ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *w, ecs_sched_entity ch
     if (w->observers && ecs_sched__deferring(w)) {   /* recorded: the child goes last */
         return ecs_sched_commands_set_parent(ecs_sched__deferring(w), child, parent);
     }
-    if (!ecs_sched__is_live_record(w, child)) return ecs_sched__stale(w, child, "set_parent");
+    if (!ecs_sched__is_live_record(w, child)) return ecs_sched__stale(w, child, operation);
     old = ecs_sched_parent_of(w, child);
     if (parent == ECS_SCHED_NULL_ENTITY) {
         return old ? ecs_sched_unrelate(w, child, w->child_of, old) : ECS_SCHED_OK;
     }
-    if (old != parent) return ecs_sched__relate_at(w, child, w->child_of, parent, NULL, at, "set_parent");
+    if (old != parent) return ecs_sched__relate_at(w, child, w->child_of, parent, NULL, at, operation);
     /* a child of that parent already: a move among its siblings */
-    if (ecs_sched__change_refused(w, "set_parent")) return ECS_SCHED_ERR_ACCESS;
+    if (ecs_sched__change_refused(w, operation)) return ECS_SCHED_ERR_ACCESS;
     s = ecs_sched__sources_of(w, w->child_of, parent);
     if (at >= s->count) at = s->count - 1u;
     ecs_sched__sources_drop(s, child);
@@ -22418,9 +22423,14 @@ ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *w, ecs_sched_entity ch
     return ECS_SCHED_OK;
 }
 
+ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *w, ecs_sched_entity child,
+                                         ecs_sched_entity parent, int32_t index) {
+    return ecs_sched__set_parent_at(w, child, parent, index, "set_parent_at");
+}
+
 ecs_sched_result ecs_sched_set_parent(ecs_sched_world *w, ecs_sched_entity child,
                                       ecs_sched_entity parent) {
-    return ecs_sched_set_parent_at(w, child, parent, INT32_MAX);
+    return ecs_sched__set_parent_at(w, child, parent, INT32_MAX, "set_parent");
 }
 
 ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands *cmd, ecs_sched_entity child,
@@ -25120,7 +25130,8 @@ static ecs_sched_result ecs_sched__relate_entries(ecs_sched_world *w, const ecs_
                                          in->copies[l->target].made, "prefab_data_instantiate");
         if (result == ECS_SCHED_OK) {
             result = ecs_sched__relate_checked(w, in->copies[l->entry].made, l->id,
-                                               in->copies[l->target].made, NULL, UINT32_MAX);
+                                               in->copies[l->target].made, NULL, UINT32_MAX,
+                                               "prefab_data_instantiate");
         }
     }
     if (result == ECS_SCHED_OK) return ECS_SCHED_OK;

@@ -60,8 +60,10 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands 
 
 /* ---- parents and children ---- */
 
-ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *w, ecs_sched_entity child,
-                                         ecs_sched_entity parent, int32_t index) {
+/* set_parent and set_parent_at, named after the one called. */
+static ecs_sched_result ecs_sched__set_parent_at(ecs_sched_world *w, ecs_sched_entity child,
+                                                ecs_sched_entity parent, int32_t index,
+                                                const char *operation) {
     uint32_t at = index < 0 ? 0u : (uint32_t)index;
     ecs_sched_entity old;
     ecs_sched__sources *s;
@@ -69,14 +71,14 @@ ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *w, ecs_sched_entity ch
     if (w->observers && ecs_sched__deferring(w)) {   /* recorded: the child goes last */
         return ecs_sched_commands_set_parent(ecs_sched__deferring(w), child, parent);
     }
-    if (!ecs_sched__is_live_record(w, child)) return ecs_sched__stale(w, child, "set_parent");
+    if (!ecs_sched__is_live_record(w, child)) return ecs_sched__stale(w, child, operation);
     old = ecs_sched_parent_of(w, child);
     if (parent == ECS_SCHED_NULL_ENTITY) {
         return old ? ecs_sched_unrelate(w, child, w->child_of, old) : ECS_SCHED_OK;
     }
-    if (old != parent) return ecs_sched__relate_at(w, child, w->child_of, parent, NULL, at, "set_parent");
+    if (old != parent) return ecs_sched__relate_at(w, child, w->child_of, parent, NULL, at, operation);
     /* a child of that parent already: a move among its siblings */
-    if (ecs_sched__change_refused(w, "set_parent")) return ECS_SCHED_ERR_ACCESS;
+    if (ecs_sched__change_refused(w, operation)) return ECS_SCHED_ERR_ACCESS;
     s = ecs_sched__sources_of(w, w->child_of, parent);
     if (at >= s->count) at = s->count - 1u;
     ecs_sched__sources_drop(s, child);
@@ -85,9 +87,14 @@ ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *w, ecs_sched_entity ch
     return ECS_SCHED_OK;
 }
 
+ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *w, ecs_sched_entity child,
+                                         ecs_sched_entity parent, int32_t index) {
+    return ecs_sched__set_parent_at(w, child, parent, index, "set_parent_at");
+}
+
 ecs_sched_result ecs_sched_set_parent(ecs_sched_world *w, ecs_sched_entity child,
                                       ecs_sched_entity parent) {
-    return ecs_sched_set_parent_at(w, child, parent, INT32_MAX);
+    return ecs_sched__set_parent_at(w, child, parent, INT32_MAX, "set_parent");
 }
 
 ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands *cmd, ecs_sched_entity child,

@@ -487,7 +487,8 @@ static ecs_sched_result ecs_sched__relate_entries(ecs_sched_world *w, const ecs_
                                          in->copies[l->target].made, "prefab_data_instantiate");
         if (result == ECS_SCHED_OK) {
             result = ecs_sched__relate_checked(w, in->copies[l->entry].made, l->id,
-                                               in->copies[l->target].made, NULL, UINT32_MAX);
+                                               in->copies[l->target].made, NULL, UINT32_MAX,
+                                               "prefab_data_instantiate");
         }
     }
     if (result == ECS_SCHED_OK) return ECS_SCHED_OK;

@@ -596,7 +596,8 @@ static bool ecs_sched__gain_further_target(ecs_sched_world *w, ecs_sched_entity 
    last). */
 static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_entity source,
                                                   ecs_sched_id kind, ecs_sched_entity target,
-                                                  const void *payload, uint32_t at) {
+                                                  const void *payload, uint32_t at,
+                                                  const char *operation) {
     unsigned char *slot = ecs_sched__rel_first_slot(w, source, kind), *same;
     bool exclusive = (w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE) != 0;
     ecs_sched_entity old = slot ? ecs_sched__rel_slot_target(slot) : ECS_SCHED_NULL_ENTITY;
@@ -607,7 +608,7 @@ static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_
         return ECS_SCHED_OK;
     }
     if (kind == w->child_of) {   /* its name moves to the new parent's children */
-        ecs_sched_result result = ecs_sched__name_may_move(w, source, target, "relate");
+        ecs_sched_result result = ecs_sched__name_may_move(w, source, target, operation);
         if (result != ECS_SCHED_OK) return result;
     }
     if ((kind == w->is_a && ecs_sched__isa_prepare(w, target) != ECS_SCHED_OK) ||
@@ -653,7 +654,7 @@ static ecs_sched_result ecs_sched__relate_at(ecs_sched_world *w, ecs_sched_entit
     if (ecs_sched__change_refused(w, operation)) return ECS_SCHED_ERR_ACCESS;
     result = ecs_sched__relate_check(w, source, kind, target, operation);
     if (result != ECS_SCHED_OK) return result;
-    result = ecs_sched__relate_checked(w, source, kind, target, payload, at);
+    result = ecs_sched__relate_checked(w, source, kind, target, payload, at, operation);
     if (w->observers) ecs_sched__observers_flush(w);
     return result;
 }
@@ -857,8 +858,10 @@ static bool ecs_sched__apply_relation(ecs_sched_world *w, uint32_t op, ecs_sched
     } else {
         const unsigned char *payload = (const unsigned char *)slot +
                                        ecs_sched__payload_offset(&w->components[kind]);
-        *result = ecs_sched_relate(w, source, kind, target,
-                                   op == ECS_SCHED__CMD_RELATE ? payload : NULL);
+        *result = ecs_sched__relate_at(w, source, kind, target,
+                                       op == ECS_SCHED__CMD_RELATE ? payload : NULL, UINT32_MAX,
+                                       kind == w->child_of ? "commands_set_parent"
+                                                           : "commands_relate");
     }
     return true;
 }

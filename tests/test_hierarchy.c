@@ -150,6 +150,28 @@ static void set_parent_makes_the_child_last_among_its_parents_children(void **st
     check_and_destroy(w);
 }
 
+/* A failure names the call the program made, not the one it is built on. */
+static void a_refused_parent_is_reported_by_the_call_that_asked_for_it(void **state) {
+    ecs_sched_world *w = hierarchy_world();
+    ecs_sched_entity p = ecs_sched_spawn(w), kid = ecs_sched_spawn(w), other = ecs_sched_spawn(w);
+    ecs_sched_commands *cmd;
+    (void)state;
+    assert_int_equal(ecs_sched_set_name(w, kid, "kid"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_parent(w, kid, p), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(w, other, "kid"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_parent(w, other, p), ECS_SCHED_ERR_NAME_CLASH);
+    assert_ptr_equal(strstr(ecs_sched_last_error(w), "set_parent: "), ecs_sched_last_error(w));
+    assert_int_equal(ecs_sched_set_parent_at(w, other, p, 0), ECS_SCHED_ERR_NAME_CLASH);
+    assert_ptr_equal(strstr(ecs_sched_last_error(w), "set_parent_at: "), ecs_sched_last_error(w));
+    cmd = ecs_sched_commands_create(w);
+    assert_int_equal(ecs_sched_commands_set_parent(cmd, other, p), ECS_SCHED_OK);
+    assert_int_not_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_non_null(strstr(ecs_sched_last_error(w), "commands_set_parent: "));
+    ecs_sched_commands_destroy(cmd);
+    assert_true(ecs_sched_parent_of(w, other) == ECS_SCHED_NULL_ENTITY);
+    check_and_destroy(w);
+}
+
 static void set_parent_at_inserts_at_the_index_and_past_the_end_last(void **state) {
     ecs_sched_world *w = hierarchy_world();
     ecs_sched_entity e[6], p, a, b, c, d, f;
@@ -1174,6 +1196,7 @@ int main(void) {
         cmocka_unit_test(despawning_a_tree_made_at_once_leaves_the_others_whole),
         cmocka_unit_test(despawning_a_tree_made_interleaved_leaves_the_others_whole),
         cmocka_unit_test(set_parent_makes_the_child_last_among_its_parents_children),
+        cmocka_unit_test(a_refused_parent_is_reported_by_the_call_that_asked_for_it),
         cmocka_unit_test(set_parent_at_inserts_at_the_index_and_past_the_end_last),
         cmocka_unit_test(set_parent_at_moves_an_existing_child_keeping_the_others_order),
         cmocka_unit_test(changing_the_parent_moves_the_child_to_the_new_parents_list),
