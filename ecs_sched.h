@@ -600,7 +600,11 @@
      observer (ecs_sched_ctx_fail, or a failed call left unhandled) fails the system that made
      the change, its message "system 'x' in schedule 'S': observer 'o': ...", or, outside
      systems, sets the world's last error ("observer 'o': ..."). ecs_sched_observer_remove
-     takes an observer away (its id again: ECS_SCHED_ERR_INVALID_ARGUMENT).
+     takes an observer away (its id again: ECS_SCHED_ERR_INVALID_ARGUMENT). Like a query, an
+     observer does not hear of prefabs and disabled entities unless it asks: by naming the tag
+     (as .component, or in .with or .without), or with .sees_prefabs / .sees_disabled (them as
+     well as the others), as in flecs; cleanup that every entity needs belongs in its type's
+     dtor hook.
 
      Messages. A message type is registered like a component (ecs_sched_message_register,
      ECS_SCHED_MESSAGE(w, Hit)); its id goes in .writes of a system that sends
@@ -638,10 +642,11 @@
 
      The tag is a component named "ecs_sched.Disabled" that every world registers: disabling
      moves the entity to other tables, so it is a structural change (from a system, record
-     ecs_sched_commands_disable / _enable), observers hear the tag's ON_ADD and ON_REMOVE, and
-     iteration costs nothing more. ecs_sched_get, ecs_sched_insert, commands and despawn work
-     on a disabled entity as on any other. Prefabs (entities with the tag
-     ecs_sched_prefab_tag(w), "ecs_sched.Prefab") are hidden the same way.
+     ecs_sched_commands_disable / _enable), observers of the tag hear its ON_ADD and ON_REMOVE
+     (others ignore disabled entities unless they ask), and iteration costs nothing more.
+     ecs_sched_get, ecs_sched_insert, commands and despawn work on a disabled entity as on any
+     other. Prefabs (entities with the tag ecs_sched_prefab_tag(w), "ecs_sched.Prefab") are
+     hidden the same way.
 
    RELATIONSHIPS
 
@@ -3186,6 +3191,10 @@ typedef struct ecs_sched_observer_desc {
     void *user_data;
     ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];    /* only entities that have these */
     ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER]; /* and none of these */
+    /* Prefabs and disabled entities are not heard of, as queries do not see them, unless
+       the observer names their tag (.component, .with or .without) or asks here. */
+    bool sees_prefabs;
+    bool sees_disabled;
 } ecs_sched_observer_desc;
 
 /* Adds an observer; returns its id (never 0 and never reused), or 0 on failure. */
@@ -3743,9 +3752,9 @@ ECS_SCHED_API ecs_sched_id ecs_sched_disabled_tag(ecs_sched_world *world);
    prefab, a template for other entities, hidden from queries the way disabled entities are
    (a query that names the tag sees them). Insert it like any tag. */
 ECS_SCHED_API ecs_sched_id ecs_sched_prefab_tag(ecs_sched_world *world);
-/* Hides the entity from every query that does not name the Disabled tag (see
-   ecs_sched_disabled_tag); it keeps its components, and ecs_sched_get, commands
-   and observers work on it as before. Disabling a disabled entity changes nothing. A
+/* Hides the entity from every query and observer that does not name the Disabled tag (see
+   ecs_sched_disabled_tag); it keeps its components, and ecs_sched_get and commands work on
+   it as before. Disabling a disabled entity changes nothing. A
    structural change: from a system, record it (ecs_sched_commands_disable). */
 ECS_SCHED_API ecs_sched_result ecs_sched_disable(ecs_sched_world *world, ecs_sched_entity entity);
 /* Shows it to every query again; enabling an enabled entity changes nothing. */
@@ -16119,6 +16128,8 @@ typedef struct ecs_sched__observer {
     ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];
     ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER];
     bool filtered;                   /* has with or without */
+    bool sees_prefabs;               /* hears of prefabs (asked, or names the tag) */
+    bool sees_disabled;              /* hears of disabled entities (the same) */
     char *name;
     ecs_sched_system_ctx ctx;        /* kind "observer", with a command buffer of its own */
 } ecs_sched__observer;
@@ -16241,6 +16252,17 @@ static inline bool ecs_sched__watched(const ecs_sched_world *w, ecs_sched_id id,
     return id < all->watcher_capacity && all->watchers[id].count[event] != 0;
 }
 
+/* Whether the observer names a tag: watches it, or filters on it (as a query that names the
+   Prefab or Disabled tag sees the entities it hides). */
+static bool ecs_sched__observer_names(const ecs_sched_observer_desc *d, ecs_sched_id tag) {
+    int32_t i;
+    if (d->component == tag) return true;
+    for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) {
+        if (d->with[i] == tag || d->without[i] == tag) return true;
+    }
+    return false;
+}
+
 uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_desc *desc) {
     ecs_sched__observers *all;
     ecs_sched__observer *o;
@@ -16278,6 +16300,8 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
         int32_t i;
         for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) o->filtered |= desc->with[i] || desc->without[i];
     }
+    o->sees_prefabs = desc->sees_prefabs || ecs_sched__observer_names(desc, w->prefab);
+    o->sees_disabled = desc->sees_disabled || ecs_sched__observer_names(desc, w->disabled);
     o->ctx.world = w;
     o->ctx.name = o->name;
     o->ctx.kind = "observer";
@@ -16358,6 +16382,16 @@ static const char *ecs_sched__observer_name(const ecs_sched_world *w, uint32_t i
 }
 #endif
 
+/* Whether observer o hears of entity e: prefabs and disabled entities only when it asked. */
+static bool ecs_sched__observer_hears(const ecs_sched_world *w, const ecs_sched__observer *o,
+                                      ecs_sched_entity e) {
+    const ecs_sched__table *t;
+    if (o->sees_prefabs && o->sees_disabled) return true;
+    t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    if (!o->sees_prefabs && ecs_sched__type_find(t, w->prefab) >= 0) return false;
+    return o->sees_disabled || ecs_sched__type_find(t, w->disabled) < 0;
+}
+
 /* Calls the observers of `event` on `component` for entity e, in the order they were added
    (target: of a relationship, else 0). */
 static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_event event,
@@ -16373,7 +16407,7 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         void *outer;
-        if (o->event != event || o->component != component ||
+        if (o->event != event || o->component != component || !ecs_sched__observer_hears(w, o, e) ||
             (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
             continue;
         }
