@@ -674,7 +674,9 @@
      default) takes the relationship from its sources, _DESPAWN_SOURCES despawns them (and
      theirs, recursively), _REFUSE fails the despawn (ECS_SCHED_ERR_REFUSED, naming both)
      while sources remain. .acyclic refuses relating an entity to its own descendant
-     (ECS_SCHED_ERR_RELATION_CYCLE, with the path). A kind counts as a component for access
+     (ECS_SCHED_ERR_RELATION_CYCLE, with the path); no kind relates an entity to itself (the
+     same error, recording the command included: as in Bevy, a relationship links two
+     entities). A kind counts as a component for access
      and ambiguity; it cannot be inserted like one (relate gives the target); a query may
      write a kind's payload, never its target. Observers of a kind hear ON_ADD, ON_INSERT and
      ON_REMOVE per relationship, with trigger->target set. ecs_sched_commands_relate and
@@ -743,7 +745,9 @@
      entity: all or nothing. ecs_sched_commands_instantiate records it; a prefab despawned
      before the buffer is applied makes the command skipped. A base with instances cannot be
      despawned (ECS_SCHED_ERR_REFUSED names them); an IsA cycle is refused
-     (ECS_SCHED_ERR_RELATION_CYCLE).
+     (ECS_SCHED_ERR_RELATION_CYCLE). IsA and ChildOf are apart, so an entity may be an instance
+     of its own parent or ancestor (no cycle: instantiating the ancestor makes the entity's
+     copy an instance of the entity, and despawning the ancestor takes the entity along).
 
      Queries: a term matches what the entity owns, as in Bevy, unless it asks for inherited
      values (flecs matches both by default; here a plain query never reads another entity's
@@ -21626,6 +21630,16 @@ static ecs_sched_result ecs_sched__check_acyclic(ecs_sched_world *w, ecs_sched_e
                            ecs_sched__entity_label(w, source).text, path, w->components[kind].name);
 }
 
+/* No entity is its own target, whatever the kind (as in Bevy): a relationship links two
+   entities. Acyclic kinds say so as a cycle, with their own words. */
+static ecs_sched_result ecs_sched__self_relation(ecs_sched_world *w, ecs_sched_entity source,
+                                                 ecs_sched_id kind, const char *operation) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                           "%s: %s cannot be related to itself with '%s': no entity is its own "
+                           "target, whatever the kind; relate it to another entity", operation,
+                           ecs_sched__entity_label(w, source).text, w->components[kind].name);
+}
+
 static ecs_sched_result ecs_sched__relate_check(ecs_sched_world *w, ecs_sched_entity source,
                                                 ecs_sched_id kind, ecs_sched_entity target,
                                                 const char *operation) {
@@ -21640,7 +21654,7 @@ static ecs_sched_result ecs_sched__relate_check(ecs_sched_world *w, ecs_sched_en
     if (w->components[kind].relation & ECS_SCHED__KIND_ACYCLIC) {
         return ecs_sched__check_acyclic(w, source, kind, target, operation);
     }
-    return ECS_SCHED_OK;
+    return source == target ? ecs_sched__self_relation(w, source, kind, operation) : ECS_SCHED_OK;
 }
 
 /* ---- relating ---- */
@@ -21956,6 +21970,7 @@ ecs_sched_result ecs_sched_commands_relate(ecs_sched_commands *cmd, ecs_sched_en
     if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "commands_relate");
     result = ecs_sched__check_target(cmd, target, "commands_relate (target)");
     if (result != ECS_SCHED_OK) return result;
+    if (source == target) return ecs_sched__self_relation(w, source, kind, "commands_relate");
     return ecs_sched__record_slot_command(cmd, payload ? ECS_SCHED__CMD_RELATE
                                                        : ECS_SCHED__CMD_RELATE_KEEP,
                                           source, kind, target, payload,

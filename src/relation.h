@@ -495,6 +495,16 @@ static ecs_sched_result ecs_sched__check_acyclic(ecs_sched_world *w, ecs_sched_e
                            ecs_sched__entity_label(w, source).text, path, w->components[kind].name);
 }
 
+/* No entity is its own target, whatever the kind (as in Bevy): a relationship links two
+   entities. Acyclic kinds say so as a cycle, with their own words. */
+static ecs_sched_result ecs_sched__self_relation(ecs_sched_world *w, ecs_sched_entity source,
+                                                 ecs_sched_id kind, const char *operation) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                           "%s: %s cannot be related to itself with '%s': no entity is its own "
+                           "target, whatever the kind; relate it to another entity", operation,
+                           ecs_sched__entity_label(w, source).text, w->components[kind].name);
+}
+
 static ecs_sched_result ecs_sched__relate_check(ecs_sched_world *w, ecs_sched_entity source,
                                                 ecs_sched_id kind, ecs_sched_entity target,
                                                 const char *operation) {
@@ -509,7 +519,7 @@ static ecs_sched_result ecs_sched__relate_check(ecs_sched_world *w, ecs_sched_en
     if (w->components[kind].relation & ECS_SCHED__KIND_ACYCLIC) {
         return ecs_sched__check_acyclic(w, source, kind, target, operation);
     }
-    return ECS_SCHED_OK;
+    return source == target ? ecs_sched__self_relation(w, source, kind, operation) : ECS_SCHED_OK;
 }
 
 /* ---- relating ---- */
@@ -825,6 +835,7 @@ ecs_sched_result ecs_sched_commands_relate(ecs_sched_commands *cmd, ecs_sched_en
     if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "commands_relate");
     result = ecs_sched__check_target(cmd, target, "commands_relate (target)");
     if (result != ECS_SCHED_OK) return result;
+    if (source == target) return ecs_sched__self_relation(w, source, kind, "commands_relate");
     return ecs_sched__record_slot_command(cmd, payload ? ECS_SCHED__CMD_RELATE
                                                        : ECS_SCHED__CMD_RELATE_KEEP,
                                           source, kind, target, payload,
