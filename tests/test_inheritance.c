@@ -798,6 +798,22 @@ static void changes_to_a_prefab_between_instantiations_are_followed(void **state
     check_and_destroy(s.world);
 }
 
+static void a_null_insert_of_an_inherited_component_copies_the_base_value(void **state) {
+    world_setup s;
+    ecs_sched_entity base, instance;
+    (void)state;
+    setup_world(&s);
+    base = prefab_with_position(&s, 3.0f, 4.0f);
+    instance = ecs_sched_spawn(s.world);
+    make_instance(&s, instance, base);
+    assert_int_equal(ecs_sched_insert(s.world, instance, s.position, NULL), ECS_SCHED_OK);
+    assert_true(ecs_sched_owns(s.world, instance, s.position));
+    assert_ptr_not_equal(ecs_sched_get(s.world, instance, s.position), ecs_sched_get(s.world, base, s.position));
+    assert_true(get_position(&s, instance)->x > 2.5f && get_position(&s, instance)->x < 3.5f);
+    assert_true(get_position(&s, instance)->y > 3.5f);
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(instance_reads_its_base_value_through_get),
@@ -836,6 +852,7 @@ int main(void) {
         cmocka_unit_test(instantiation_through_commands_happens_when_applied),
         cmocka_unit_test(unapplied_instantiations_give_their_handles_back),
         cmocka_unit_test(marks_cannot_be_inserted_or_removed_by_hand),
+        cmocka_unit_test(a_null_insert_of_an_inherited_component_copies_the_base_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
