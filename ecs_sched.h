@@ -446,7 +446,8 @@
      tells which storage a component has. Rules of their own:
        - They are not part of an archetype: ecs_sched_archetype_get refuses them (insert them
          after ecs_sched_spawn_in), and ecs_sched_archetype_count does not grow with them.
-       - Never inherited: an instance of a prefab owns a copy of the prefab's sparse values.
+       - Never inherited: an instance of a prefab owns a copy of the prefab's sparse values,
+         whether made by ecs_sched_instantiate or related by IsA (a value it has stays).
        - A world keeps, per sparse component, 4 bytes per entity index up to the highest index
          that ever had it, plus its members' handles and values.
      Queries take sparse terms of the kinds read, write, optional, without, added, changed and
@@ -23444,14 +23445,25 @@ static int32_t ecs_sched__auto_of(const ecs_sched_world *w, ecs_sched_entity bas
     return ecs_sched__gather_auto(w, ecs_sched__table_of(w, base), ids, n, capacity);
 }
 
+/* sparse.h: an instance's copies of its base's sparse values (room first, then the copies). */
+static bool ecs_sched__sparse_base_reserve(ecs_sched_world *w, ecs_sched_entity instance,
+                                           ecs_sched_entity base);
+static void ecs_sched__sparse_base_copy(ecs_sched_world *w, ecs_sched_entity instance,
+                                        ecs_sched_entity base);
+
 /* After source related to base: it owns a copy of what its new base marks to override (and
-   the base's bases), unless it owns it already. */
+   the base's bases), and of the base's sparse components (never inherited), unless it owns
+   it already. */
 static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source,
                                                       ecs_sched_entity base) {
     ecs_sched_id auto_ids[ECS_SCHED__MAX_TYPE], ids[ECS_SCHED__MAX_TYPE];
     const void *values[ECS_SCHED__MAX_TYPE];
     const ecs_sched__table *t = ecs_sched__table_of(w, source);
     int32_t n = ecs_sched__auto_of(w, base, auto_ids, ECS_SCHED__MAX_TYPE), i, count = 0;
+    ecs_sched_result result = ECS_SCHED_OK;
+    if (w->sparse_count && !ecs_sched__sparse_base_reserve(w, source, base)) {
+        return ecs_sched__out_of_memory(w, "copying a base's sparse components");
+    }
     for (i = 0; i < n; i++) {
         bool found;
         const void *value;
@@ -23461,7 +23473,9 @@ static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sc
         ids[count] = auto_ids[i];
         values[count++] = value;
     }
-    return count ? ecs_sched_insert_many(w, source, count, ids, values) : ECS_SCHED_OK;
+    if (count) result = ecs_sched_insert_many(w, source, count, ids, values);
+    if (result == ECS_SCHED_OK && w->sparse_count) ecs_sched__sparse_base_copy(w, source, base);
+    return result;
 }
 
 /* After source stopped relating to base: its mark goes. */
@@ -27686,6 +27700,38 @@ static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__ol
 }
 
 /* ---- instances and prefab data ---- */
+
+/* Whether set s gives an instance related to `base` a copy: the base has it, the instance not. */
+static bool ecs_sched__sparse_base_gives(const ecs_sched__sparse_set *s, uint32_t instance,
+                                         uint32_t base) {
+    return ecs_sched__sparse_slot(s, base) && !ecs_sched__sparse_slot(s, instance);
+}
+
+/* The world's side (declared in inherit.h): room for an instance's copies of its base's sparse
+   components. */
+static bool ecs_sched__sparse_base_reserve(ecs_sched_world *w, ecs_sched_entity instance,
+                                           ecs_sched_entity base) {
+    uint32_t i, to = ECS_SCHED_ENTITY_INDEX(instance), from = ECS_SCHED_ENTITY_INDEX(base);
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        if (ecs_sched__sparse_base_gives(s, to, from) && !ecs_sched__sparse_reserve_set(w, s, 1, to + 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The world's side (declared in inherit.h): the copies, room reserved (an instance owns a
+   copy: sparse components are never inherited). */
+static void ecs_sched__sparse_base_copy(ecs_sched_world *w, ecs_sched_entity instance,
+                                        ecs_sched_entity base) {
+    uint32_t i, to = ECS_SCHED_ENTITY_INDEX(instance), from = ECS_SCHED_ENTITY_INDEX(base);
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        if (!ecs_sched__sparse_base_gives(s, to, from)) continue;
+        ecs_sched__sparse_put(w, s, instance, ecs_sched__sparse_value(w, s->id, from));
+    }
+}
 
 /* Whether copy c gives its entity the component of set s: an entry that lists it, or an
    instance of a prefab entity that has it (an instance owns a copy: sparse components are

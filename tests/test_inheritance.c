@@ -814,6 +814,49 @@ static void a_null_insert_of_an_inherited_component_copies_the_base_value(void *
     check_and_destroy(s.world);
 }
 
+typedef struct Burning {
+    float heat;
+    int32_t turns;
+} Burning;
+
+static void relating_to_a_base_copies_its_sparse_values(void **state) {
+    world_setup s;
+    ecs_sched_id burning;
+    ecs_sched_entity base, instance;
+    Burning b = {2.5f, 7};
+    const Burning *copy;
+    (void)state;
+    setup_world(&s);
+    burning = ECS_SCHED_SPARSE_COMPONENT(s.world, Burning);
+    base = prefab_with_position(&s, 0.0f, 0.0f);
+    assert_int_equal(ecs_sched_insert(s.world, base, burning, &b), ECS_SCHED_OK);
+    instance = ecs_sched_spawn(s.world);
+    make_instance(&s, instance, base);
+    assert_true(ecs_sched_owns(s.world, instance, burning));
+    copy = (const Burning *)ecs_sched_get(s.world, instance, burning);
+    assert_non_null(copy);
+    assert_ptr_not_equal(copy, ecs_sched_get(s.world, base, burning));
+    assert_int_equal(copy->turns, 7);
+    check_and_destroy(s.world);
+}
+
+static void relating_to_a_base_keeps_the_sparse_values_the_instance_owns(void **state) {
+    world_setup s;
+    ecs_sched_id burning;
+    ecs_sched_entity base, instance;
+    Burning b = {2.5f, 7}, own = {1.0f, 3};
+    (void)state;
+    setup_world(&s);
+    burning = ECS_SCHED_SPARSE_COMPONENT(s.world, Burning);
+    base = prefab_with_position(&s, 0.0f, 0.0f);
+    assert_int_equal(ecs_sched_insert(s.world, base, burning, &b), ECS_SCHED_OK);
+    instance = ecs_sched_spawn(s.world);
+    assert_int_equal(ecs_sched_insert(s.world, instance, burning, &own), ECS_SCHED_OK);
+    make_instance(&s, instance, base);
+    assert_int_equal(((const Burning *)ecs_sched_get(s.world, instance, burning))->turns, 3);
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(instance_reads_its_base_value_through_get),
@@ -853,6 +896,8 @@ int main(void) {
         cmocka_unit_test(unapplied_instantiations_give_their_handles_back),
         cmocka_unit_test(marks_cannot_be_inserted_or_removed_by_hand),
         cmocka_unit_test(a_null_insert_of_an_inherited_component_copies_the_base_value),
+        cmocka_unit_test(relating_to_a_base_copies_its_sparse_values),
+        cmocka_unit_test(relating_to_a_base_keeps_the_sparse_values_the_instance_owns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
