@@ -741,6 +741,13 @@
      prefab is not a prefab. ecs_sched_auto_override(w, base, id) makes every instance made
      from then on own a copy (each orc its own Health, but one shared Sprite).
 
+     A prefab's children are prefabs (as in flecs): an entity made a child of a prefab
+     (set_parent, relate, or an entry of prefab data below a prefab entry or main entity)
+     gets the Prefab tag, and so does everything below it, so that a ship prefab's turrets
+     stay out of game queries while the ship's instances get their own turrets, which are no
+     prefabs. The tag stays on an entity moved out from under the prefab, and inserting it on
+     a parent later does not reach the children it has: make the parent a prefab first.
+
      ecs_sched_instantiate(w, prefab) makes one instance of the prefab and one of each of its
      descendants, placed the same way under the new root (same order, same names; the root
      gets no name and no parent), each an instance of its own prefab entity, in one step per
@@ -21762,11 +21769,108 @@ static bool ecs_sched__gain_further_target(ecs_sched_world *w, ecs_sched_entity 
     return false;
 }
 
+/* ---- the children of prefabs ----
+
+   A prefab's children are prefabs (as in flecs): an entity made a child of a prefab gets the
+   Prefab tag, and so does every entity below it, so that the parts of a template stay out of
+   queries as the template does. Tagged before the relationship is made, so that a failure
+   moves each one back to the table it left (which has room for it still). */
+
+typedef struct ecs_sched__tagging {
+    ecs_sched_entity *entities;     /* to tag: the new child and the entities below it */
+    ecs_sched__table **left;        /* the table each one left */
+    uint32_t count;
+    uint32_t capacity;
+    uint32_t moved;
+} ecs_sched__tagging;
+
+static bool ecs_sched__is_prefab(const ecs_sched_world *w, ecs_sched_entity e) {
+    return ecs_sched__type_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], w->prefab) >= 0;
+}
+
+/* Lists e and the entities below it that are no prefabs yet; false when out of memory. */
+static bool ecs_sched__tagging_gather(ecs_sched_world *w, ecs_sched__tagging *g, ecs_sched_entity e) {
+    const ecs_sched__sources *children = ecs_sched__sources_of(w, w->child_of, e);
+    uint32_t i;
+    if (!ecs_sched__is_prefab(w, e)) {
+        if (!ECS_SCHED__GROW(&w->env, g->entities, &g->capacity, g->count + 1)) return false;
+        g->entities[g->count++] = e;
+    }
+    for (i = 0; children && i < children->count; i++) {
+        if (!ecs_sched__tagging_gather(w, g, children->items[i])) return false;
+    }
+    return true;
+}
+
+/* Moves the tagged entities back where they were. */
+static void ecs_sched__tagging_undo(ecs_sched_world *w, ecs_sched__tagging *g) {
+    while (g->moved > 0) {
+        g->moved--;
+        ecs_sched__move_entity(w, ECS_SCHED_ENTITY_INDEX(g->entities[g->moved]), g->left[g->moved]);
+    }
+}
+
+static void ecs_sched__tagging_free(ecs_sched_world *w, ecs_sched__tagging *g) {
+    ecs_sched__free(&w->env, g->entities);
+    ecs_sched__free(&w->env, g->left);
+}
+
+/* Tags `child`, about to become a child of prefab, and the entities below it; nothing changed
+   when it fails. */
+static ecs_sched_result ecs_sched__tag_prefab_children(ecs_sched_world *w, ecs_sched__tagging *g,
+                                                       ecs_sched_entity child) {
+    memset(g, 0, sizeof *g);
+    if (!ecs_sched__tagging_gather(w, g, child) ||
+        (g->count && !(g->left = (ecs_sched__table **)ecs_sched__alloc(&w->env, g->count * sizeof *g->left)))) {
+        return ecs_sched__out_of_memory(w, "making the children of a prefab prefabs");
+    }
+    for (; g->moved < g->count; g->moved++) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(g->entities[g->moved]);
+        ecs_sched__table *from = w->tables[w->records[index].table];
+        ecs_sched__table *to = ecs_sched__table_step(w, from, w->prefab, false);
+        if (!to || !ecs_sched__move_entity(w, index, to)) {
+            ecs_sched__tagging_undo(w, g);
+            return ecs_sched__out_of_memory(w, "making the children of a prefab prefabs");
+        }
+        g->left[g->moved] = from;
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The observers hear of the tags, once the child is placed. */
+static void ecs_sched__tagging_observe(ecs_sched_world *w, const ecs_sched__tagging *g) {
+    uint32_t i;
+    for (i = 0; w->observers && i < g->moved; i++) {
+        ecs_sched__observe_inserted(w, g->entities[i], g->left[i], 1, &w->prefab);
+    }
+}
+
 /* Relates a checked source and target; `at` places source among target's sources (UINT32_MAX:
    last). */
+static ecs_sched_result ecs_sched__relate_pair(ecs_sched_world *w, ecs_sched_entity source,
+                                               ecs_sched_id kind, ecs_sched_entity target,
+                                               const void *payload, uint32_t at);
+
 static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_entity source,
                                                   ecs_sched_id kind, ecs_sched_entity target,
                                                   const void *payload, uint32_t at) {
+    ecs_sched__tagging tagging;
+    ecs_sched_result result;
+    if (kind != w->child_of || !ecs_sched__is_prefab(w, target) ||
+        ecs_sched__rel_slot_of(w, source, kind, target)) {
+        return ecs_sched__relate_pair(w, source, kind, target, payload, at);
+    }
+    result = ecs_sched__tag_prefab_children(w, &tagging, source);
+    if (result == ECS_SCHED_OK) result = ecs_sched__relate_pair(w, source, kind, target, payload, at);
+    if (result == ECS_SCHED_OK) ecs_sched__tagging_observe(w, &tagging);
+    else ecs_sched__tagging_undo(w, &tagging);
+    ecs_sched__tagging_free(w, &tagging);
+    return result;
+}
+
+static ecs_sched_result ecs_sched__relate_pair(ecs_sched_world *w, ecs_sched_entity source,
+                                               ecs_sched_id kind, ecs_sched_entity target,
+                                               const void *payload, uint32_t at) {
     unsigned char *slot = ecs_sched__rel_first_slot(w, source, kind), *same;
     bool exclusive = (w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE) != 0;
     ecs_sched_entity old = slot ? ecs_sched__rel_slot_target(slot) : ECS_SCHED_NULL_ENTITY;
@@ -25099,15 +25203,45 @@ static ecs_sched_result ecs_sched__data_check(ecs_sched_world *w, const ecs_sche
     return result != ECS_SCHED_OK ? result : ecs_sched__data_check_names(w, d, main);
 }
 
+/* Which entries make prefabs (by entry: 1 no, 2 yes): those with the Prefab tag, entry 0 on
+   a main entity that is one, and the entries below them, as a prefab's children are
+   prefabs. The parents make no cycle (checked). */
+static void ecs_sched__data_prefabs(ecs_sched_world *w, const ecs_sched_prefab_data *d,
+                                    ecs_sched_entity main, unsigned char *prefab) {
+    uint32_t i;
+    memset(prefab, 0, d->count);
+    for (i = 0; i < d->count; i++) {
+        int32_t at = (int32_t)i, up;
+        unsigned char known = 0;
+        for (; at >= 0 && !known; at = d->entries[at].parent) {
+            known = prefab[at];
+            if (!known && ecs_sched__entry_find(&d->entries[at], w->prefab)) known = 2;
+            if (!known && at == 0 && main && ecs_sched__is_live_record(w, main) &&
+                ecs_sched__is_prefab(w, main)) {
+                known = 2;
+            }
+        }
+        if (!known) known = 1;
+        for (up = (int32_t)i; up >= 0 && !prefab[up]; up = d->entries[up].parent) prefab[up] = known;
+    }
+}
+
 /* One copy per entry, in the entries' order, each with its table and a copy of its name. */
 static ecs_sched_result ecs_sched__data_plan(ecs_sched_world *w, const ecs_sched_prefab_data *d,
                                              ecs_sched_entity main, ecs_sched__instancing *in) {
     uint32_t i, v;
+    unsigned char *prefab;
+    ecs_sched_result result = ECS_SCHED_OK;
     memset(in, 0, sizeof *in);
     in->copies = (ecs_sched__copy *)ecs_sched__calloc(&w->env, d->count * sizeof *in->copies);
-    if (!in->copies) return ecs_sched__out_of_memory(w, "instantiating prefab data");
+    prefab = (unsigned char *)ecs_sched__alloc(&w->env, d->count);
+    if (!in->copies || !prefab) {
+        ecs_sched__free(&w->env, prefab);
+        return ecs_sched__out_of_memory(w, "instantiating prefab data");
+    }
+    ecs_sched__data_prefabs(w, d, main, prefab);
     in->capacity = d->count;
-    for (i = 0; i < d->count; i++) {
+    for (i = 0; i < d->count && result == ECS_SCHED_OK; i++) {
         const ecs_sched__entry *e = &d->entries[i];
         ecs_sched__copy *c = &in->copies[in->count++];
         ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
@@ -25118,13 +25252,15 @@ static ecs_sched_result ecs_sched__data_plan(ecs_sched_world *w, const ecs_sched
         c->parent = e->parent;
         for (v = 0; v < e->count; v++) ids[v] = e->values[v].id;
         if (c->parent >= 0) from = ecs_sched__table_step(w, from, w->child_of, false);
+        if (from && prefab[i] == 2) from = ecs_sched__table_step(w, from, w->prefab, false);
         c->table = from ? ecs_sched__table_adding(w, from, (int32_t)e->count, ids) : NULL;
-        if (!c->table) return w->env.last_result;
-        if (e->name && !(c->name = ecs_sched__strdup(&w->env, e->name))) {
-            return ecs_sched__out_of_memory(w, "instantiating prefab data");
+        if (!c->table) result = w->env.last_result;
+        else if (e->name && !(c->name = ecs_sched__strdup(&w->env, e->name))) {
+            result = ecs_sched__out_of_memory(w, "instantiating prefab data");
         }
     }
-    return ECS_SCHED_OK;
+    ecs_sched__free(&w->env, prefab);
+    return result;
 }
 
 /* The entity fields that name entries get the entities made of them. */

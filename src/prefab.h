@@ -417,15 +417,45 @@ static ecs_sched_result ecs_sched__data_check(ecs_sched_world *w, const ecs_sche
     return result != ECS_SCHED_OK ? result : ecs_sched__data_check_names(w, d, main);
 }
 
+/* Which entries make prefabs (by entry: 1 no, 2 yes): those with the Prefab tag, entry 0 on
+   a main entity that is one, and the entries below them, as a prefab's children are
+   prefabs. The parents make no cycle (checked). */
+static void ecs_sched__data_prefabs(ecs_sched_world *w, const ecs_sched_prefab_data *d,
+                                    ecs_sched_entity main, unsigned char *prefab) {
+    uint32_t i;
+    memset(prefab, 0, d->count);
+    for (i = 0; i < d->count; i++) {
+        int32_t at = (int32_t)i, up;
+        unsigned char known = 0;
+        for (; at >= 0 && !known; at = d->entries[at].parent) {
+            known = prefab[at];
+            if (!known && ecs_sched__entry_find(&d->entries[at], w->prefab)) known = 2;
+            if (!known && at == 0 && main && ecs_sched__is_live_record(w, main) &&
+                ecs_sched__is_prefab(w, main)) {
+                known = 2;
+            }
+        }
+        if (!known) known = 1;
+        for (up = (int32_t)i; up >= 0 && !prefab[up]; up = d->entries[up].parent) prefab[up] = known;
+    }
+}
+
 /* One copy per entry, in the entries' order, each with its table and a copy of its name. */
 static ecs_sched_result ecs_sched__data_plan(ecs_sched_world *w, const ecs_sched_prefab_data *d,
                                              ecs_sched_entity main, ecs_sched__instancing *in) {
     uint32_t i, v;
+    unsigned char *prefab;
+    ecs_sched_result result = ECS_SCHED_OK;
     memset(in, 0, sizeof *in);
     in->copies = (ecs_sched__copy *)ecs_sched__calloc(&w->env, d->count * sizeof *in->copies);
-    if (!in->copies) return ecs_sched__out_of_memory(w, "instantiating prefab data");
+    prefab = (unsigned char *)ecs_sched__alloc(&w->env, d->count);
+    if (!in->copies || !prefab) {
+        ecs_sched__free(&w->env, prefab);
+        return ecs_sched__out_of_memory(w, "instantiating prefab data");
+    }
+    ecs_sched__data_prefabs(w, d, main, prefab);
     in->capacity = d->count;
-    for (i = 0; i < d->count; i++) {
+    for (i = 0; i < d->count && result == ECS_SCHED_OK; i++) {
         const ecs_sched__entry *e = &d->entries[i];
         ecs_sched__copy *c = &in->copies[in->count++];
         ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
@@ -436,13 +466,15 @@ static ecs_sched_result ecs_sched__data_plan(ecs_sched_world *w, const ecs_sched
         c->parent = e->parent;
         for (v = 0; v < e->count; v++) ids[v] = e->values[v].id;
         if (c->parent >= 0) from = ecs_sched__table_step(w, from, w->child_of, false);
+        if (from && prefab[i] == 2) from = ecs_sched__table_step(w, from, w->prefab, false);
         c->table = from ? ecs_sched__table_adding(w, from, (int32_t)e->count, ids) : NULL;
-        if (!c->table) return w->env.last_result;
-        if (e->name && !(c->name = ecs_sched__strdup(&w->env, e->name))) {
-            return ecs_sched__out_of_memory(w, "instantiating prefab data");
+        if (!c->table) result = w->env.last_result;
+        else if (e->name && !(c->name = ecs_sched__strdup(&w->env, e->name))) {
+            result = ecs_sched__out_of_memory(w, "instantiating prefab data");
         }
     }
-    return ECS_SCHED_OK;
+    ecs_sched__free(&w->env, prefab);
+    return result;
 }
 
 /* The entity fields that name entries get the entities made of them. */

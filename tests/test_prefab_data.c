@@ -385,6 +385,48 @@ static void a_parent_entry_may_come_after_its_children(void **state) {
     check_and_destroy(s.world);
 }
 
+static void the_entries_under_a_prefab_entry_are_prefabs(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[3];
+    ecs_sched_id prefab;
+    (void)state;
+    setup_world(&s);
+    prefab = ecs_sched_prefab_tag(s.world);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, -1);
+    assert_int_equal(ecs_sched_prefab_data_set_parent(d, 1, 2), ECS_SCHED_OK);   /* a grandchild first */
+    assert_int_equal(ecs_sched_prefab_data_set_parent(d, 2, 0), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 0, prefab, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 1, s.position, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, 0, made), ECS_SCHED_OK);
+    assert_true(ecs_sched_has(s.world, made[1], prefab));
+    assert_true(ecs_sched_has(s.world, made[2], prefab));
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void the_entries_under_a_prefab_main_entity_are_prefabs(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity main, made[2];
+    ecs_sched_id prefab;
+    (void)state;
+    setup_world(&s);
+    prefab = ecs_sched_prefab_tag(s.world);
+    main = ecs_sched_spawn(s.world);
+    assert_int_equal(ecs_sched_insert(s.world, main, prefab, NULL), ECS_SCHED_OK);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, 0);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, main, made), ECS_SCHED_OK);
+    assert_true(ecs_sched_has(s.world, made[1], prefab));
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(instantiating_onto_a_main_entity_makes_one_entity_per_other_entry),
@@ -404,6 +446,8 @@ int main(void) {
         cmocka_unit_test(a_parent_entry_may_come_after_its_children),
         cmocka_unit_test(entity_fields_and_relationships_name_other_entries),
         cmocka_unit_test(a_relationship_cycle_between_entries_undoes_the_instantiation),
+        cmocka_unit_test(the_entries_under_a_prefab_entry_are_prefabs),
+        cmocka_unit_test(the_entries_under_a_prefab_main_entity_are_prefabs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
