@@ -448,7 +448,8 @@
      tells which storage a component has. Rules of their own:
        - They are not part of an archetype: ecs_sched_archetype_get refuses them (insert them
          after ecs_sched_spawn_in), and ecs_sched_archetype_count does not grow with them.
-       - Never inherited: an instance of a prefab owns a copy of the prefab's sparse values.
+       - Never inherited: an instance of a prefab owns a copy of the prefab's sparse values,
+         whether made by ecs_sched_instantiate or related by IsA (a value it has stays).
        - A world keeps, per sparse component, 4 bytes per entity index up to the highest index
          that ever had it, plus its members' handles and values.
      Queries take sparse terms of the kinds read, write, optional, without, added, changed and
@@ -610,7 +611,11 @@
      observer (ecs_sched_ctx_fail, or a failed call left unhandled) fails the system that made
      the change, its message "system 'x' in schedule 'S': observer 'o': ...", or, outside
      systems, sets the world's last error ("observer 'o': ..."). ecs_sched_observer_remove
-     takes an observer away (its id again: ECS_SCHED_ERR_INVALID_ARGUMENT).
+     takes an observer away (its id again: ECS_SCHED_ERR_INVALID_ARGUMENT). Like a query, an
+     observer does not hear of prefabs and disabled entities unless it asks: by naming the tag
+     (as .component, or in .with or .without), or with .sees_prefabs / .sees_disabled (them as
+     well as the others), as in flecs; cleanup that every entity needs belongs in its type's
+     dtor hook.
 
      Messages. A message type is registered like a component (ecs_sched_message_register,
      ECS_SCHED_MESSAGE(w, Hit)); its id goes in .writes of a system that sends
@@ -648,10 +653,11 @@
 
      The tag is a component named "ecs_sched.Disabled" that every world registers: disabling
      moves the entity to other tables, so it is a structural change (from a system, record
-     ecs_sched_commands_disable / _enable), observers hear the tag's ON_ADD and ON_REMOVE, and
-     iteration costs nothing more. ecs_sched_get, ecs_sched_insert, commands and despawn work
-     on a disabled entity as on any other. Prefabs (entities with the tag
-     ecs_sched_prefab_tag(w), "ecs_sched.Prefab") are hidden the same way.
+     ecs_sched_commands_disable / _enable), observers of the tag hear its ON_ADD and ON_REMOVE
+     (others ignore disabled entities unless they ask), and iteration costs nothing more.
+     ecs_sched_get, ecs_sched_insert, commands and despawn work on a disabled entity as on any
+     other. Prefabs (entities with the tag ecs_sched_prefab_tag(w), "ecs_sched.Prefab") are
+     hidden the same way.
 
    RELATIONSHIPS
 
@@ -683,7 +689,9 @@
      default) takes the relationship from its sources, _DESPAWN_SOURCES despawns them (and
      theirs, recursively), _REFUSE fails the despawn (ECS_SCHED_ERR_REFUSED, naming both)
      while sources remain. .acyclic refuses relating an entity to its own descendant
-     (ECS_SCHED_ERR_RELATION_CYCLE, with the path). A kind counts as a component for access
+     (ECS_SCHED_ERR_RELATION_CYCLE, with the path); no kind relates an entity to itself (the
+     same error, recording the command included: as in Bevy, a relationship links two
+     entities). A kind counts as a component for access
      and ambiguity; it cannot be inserted like one (relate gives the target); a query may
      write a kind's payload, never its target. Observers of a kind hear ON_ADD, ON_INSERT and
      ON_REMOVE per relationship, with trigger->target set. ecs_sched_commands_relate and
@@ -739,7 +747,8 @@
          ecs_sched_remove(w, grunt, hp);      // shares the orc's value again
 
      ecs_sched_has counts inherited components, ecs_sched_owns only the entity's own;
-     ecs_sched_owner says whose value an entity sees. Inserting a component overrides it too.
+     ecs_sched_owner says whose value an entity sees. Inserting a component overrides it too
+     (a NULL value: a copy of the base's, since a NULL insert leaves a present value as it is).
      Bases nest (a base may have bases) and an instance may have several. The rule: the
      entity's own value, else the nearest base with the component (fewest IsA steps up);
      at equal distance, the first found walking the entity's bases in the order they became
@@ -747,13 +756,22 @@
      prefab is not a prefab. ecs_sched_auto_override(w, base, id) makes every instance made
      from then on own a copy (each orc its own Health, but one shared Sprite).
 
+     A prefab's children are prefabs (as in flecs): an entity made a child of a prefab
+     (set_parent, relate, or an entry of prefab data below a prefab entry or main entity)
+     gets the Prefab tag, and so does everything below it, so that a ship prefab's turrets
+     stay out of game queries while the ship's instances get their own turrets, which are no
+     prefabs. The tag stays on an entity moved out from under the prefab, and inserting it on
+     a parent later does not reach the children it has: make the parent a prefab first.
+
      ecs_sched_instantiate(w, prefab) makes one instance of the prefab and one of each of its
      descendants, placed the same way under the new root (same order, same names; the root
      gets no name and no parent), each an instance of its own prefab entity, in one step per
      entity: all or nothing. ecs_sched_commands_instantiate records it; a prefab despawned
      before the buffer is applied makes the command skipped. A base with instances cannot be
      despawned (ECS_SCHED_ERR_REFUSED names them); an IsA cycle is refused
-     (ECS_SCHED_ERR_RELATION_CYCLE).
+     (ECS_SCHED_ERR_RELATION_CYCLE). IsA and ChildOf are apart, so an entity may be an instance
+     of its own parent or ancestor (no cycle: instantiating the ancestor makes the entity's
+     copy an instance of the entity, and despawning the ancestor takes the entity along).
 
      Queries: a term matches what the entity owns, as in Bevy, unless it asks for inherited
      values (flecs matches both by default; here a plain query never reads another entity's
@@ -789,11 +807,13 @@
      each placed directly in its final table. ecs_sched_prefab_data_set_entity makes an entity
      field of a value name another entry (filled with the entity made of it), and
      ecs_sched_prefab_data_relate relates two entries' entities (IsA makes one an instance
-     of the other): those relationships are made after the entities, and a failure there
-     despawns what was made. Checked first, with nothing made: a parent index out of range or
-     a cycle of parents (the entries named), sibling entries with one name, a root name the
-     world has, a main entry with a parent when a main entity is given, a dead main entity,
-     data of another world. ecs_sched_commands_prefab_data_instantiate records it (the data
+     of the other): those relationships are made after the entities. Checked first, with
+     nothing made: a parent index out of range or a cycle of parents (the entries named),
+     sibling entries with one name, a root name the world has, a name a child of the main
+     entity has, an entry related to itself or a cycle along an acyclic kind (IsA), a main
+     entry with a parent when a main entity is given, a dead main entity, data of another
+     world. Only the allocator can fail later: then the entities made are despawned and the
+     main entity's new relationships undone (it keeps the values it gained). ecs_sched_commands_prefab_data_instantiate records it (the data
      must live until the buffer is applied). Relationship kinds and bases' marks are not
      values (set_parent and relate give them).
 
@@ -3201,6 +3221,10 @@ typedef struct ecs_sched_observer_desc {
     void *user_data;
     ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];    /* only entities that have these */
     ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER]; /* and none of these */
+    /* Prefabs and disabled entities are not heard of, as queries do not see them, unless
+       the observer names their tag (.component, .with or .without) or asks here. */
+    bool sees_prefabs;
+    bool sees_disabled;
 } ecs_sched_observer_desc;
 
 /* Adds an observer; returns its id (never 0 and never reused), or 0 on failure. */
@@ -3758,9 +3782,9 @@ ECS_SCHED_API ecs_sched_id ecs_sched_disabled_tag(ecs_sched_world *world);
    prefab, a template for other entities, hidden from queries the way disabled entities are
    (a query that names the tag sees them). Insert it like any tag. */
 ECS_SCHED_API ecs_sched_id ecs_sched_prefab_tag(ecs_sched_world *world);
-/* Hides the entity from every query that does not name the Disabled tag (see
-   ecs_sched_disabled_tag); it keeps its components, and ecs_sched_get, commands
-   and observers work on it as before. Disabling a disabled entity changes nothing. A
+/* Hides the entity from every query and observer that does not name the Disabled tag (see
+   ecs_sched_disabled_tag); it keeps its components, and ecs_sched_get and commands work on
+   it as before. Disabling a disabled entity changes nothing. A
    structural change: from a system, record it (ecs_sched_commands_disable). */
 ECS_SCHED_API ecs_sched_result ecs_sched_disable(ecs_sched_world *world, ecs_sched_entity entity);
 /* Shows it to every query again; enabling an enabled entity changes nothing. */
@@ -8974,11 +8998,31 @@ static ecs_sched_result ecs_sched__defer_inserts(ecs_sched_world *w, ecs_sched_e
     return result;
 }
 
+/* A NULL value leaves a present value unchanged, and an inherited one is present: the entity
+   gets its own copy of what it inherits (an override, as get_mut makes), not a default.
+   Returns the values to write: `values`, or `out` when some come from bases. */
+static const void *const *ecs_sched__overriding_values(const ecs_sched_world *w,
+                                                       const ecs_sched__table *src, int32_t count,
+                                                       const ecs_sched_id *ids,
+                                                       const void *const *values, const void **out) {
+    int32_t i;
+    bool inherited = false;
+    for (i = 0; i < count; i++) {
+        bool found;
+        out[i] = values ? values[i] : NULL;
+        if (out[i] || w->components[ids[i]].sparse || ecs_sched__type_find(src, ids[i]) >= 0) continue;
+        out[i] = ecs_sched__inherited_value(w, src, ids[i], &found);
+        inherited |= out[i] != NULL;
+    }
+    return inherited ? out : values;
+}
+
 ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
                                        const ecs_sched_id *ids, const void *const *values) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     ecs_sched__table *src, *dst;
     ecs_sched_result result;
+    const void *inherited[ECS_SCHED__MAX_TYPE];
     ECS_SCHED__CHECK_WORLD(w);
     if (w->observers && ecs_sched__deferring(w)) return ecs_sched__defer_inserts(w, e, count, ids, values);
     if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
@@ -8986,6 +9030,9 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
     result = ecs_sched__check_ids(w, count, ids, "insert");
     if (result != ECS_SCHED_OK) return result;
     src = w->tables[w->records[index].table];
+    if (w->inherit && ecs_sched__type_find(src, w->is_a) >= 0) {
+        values = ecs_sched__overriding_values(w, src, count, ids, values, inherited);
+    }
     dst = ecs_sched__table_adding(w, src, count, ids);
     if (!dst) return w->env.last_result;
     if (w->sparse_count && !ecs_sched__sparse_reserve_for(w, e, count, ids)) {
@@ -16157,6 +16204,8 @@ typedef struct ecs_sched__observer {
     ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];
     ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER];
     bool filtered;                   /* has with or without */
+    bool sees_prefabs;               /* hears of prefabs (asked, or names the tag) */
+    bool sees_disabled;              /* hears of disabled entities (the same) */
     char *name;
     ecs_sched_system_ctx ctx;        /* kind "observer", with a command buffer of its own */
 } ecs_sched__observer;
@@ -16279,6 +16328,17 @@ static inline bool ecs_sched__watched(const ecs_sched_world *w, ecs_sched_id id,
     return id < all->watcher_capacity && all->watchers[id].count[event] != 0;
 }
 
+/* Whether the observer names a tag: watches it, or filters on it (as a query that names the
+   Prefab or Disabled tag sees the entities it hides). */
+static bool ecs_sched__observer_names(const ecs_sched_observer_desc *d, ecs_sched_id tag) {
+    int32_t i;
+    if (d->component == tag) return true;
+    for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) {
+        if (d->with[i] == tag || d->without[i] == tag) return true;
+    }
+    return false;
+}
+
 uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_desc *desc) {
     ecs_sched__observers *all;
     ecs_sched__observer *o;
@@ -16316,6 +16376,8 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
         int32_t i;
         for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) o->filtered |= desc->with[i] || desc->without[i];
     }
+    o->sees_prefabs = desc->sees_prefabs || ecs_sched__observer_names(desc, w->prefab);
+    o->sees_disabled = desc->sees_disabled || ecs_sched__observer_names(desc, w->disabled);
     o->ctx.world = w;
     o->ctx.name = o->name;
     o->ctx.kind = "observer";
@@ -16396,6 +16458,16 @@ static const char *ecs_sched__observer_name(const ecs_sched_world *w, uint32_t i
 }
 #endif
 
+/* Whether observer o hears of entity e: prefabs and disabled entities only when it asked. */
+static bool ecs_sched__observer_hears(const ecs_sched_world *w, const ecs_sched__observer *o,
+                                      ecs_sched_entity e) {
+    const ecs_sched__table *t;
+    if (o->sees_prefabs && o->sees_disabled) return true;
+    t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    if (!o->sees_prefabs && ecs_sched__type_find(t, w->prefab) >= 0) return false;
+    return o->sees_disabled || ecs_sched__type_find(t, w->disabled) < 0;
+}
+
 /* Calls the observers of `event` on `component` for entity e, in the order they were added
    (target: of a relationship, else 0). */
 static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_event event,
@@ -16411,7 +16483,7 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         void *outer;
-        if (o->event != event || o->component != component ||
+        if (o->event != event || o->component != component || !ecs_sched__observer_hears(w, o, e) ||
             (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
             continue;
         }
@@ -21630,6 +21702,16 @@ static ecs_sched_result ecs_sched__check_acyclic(ecs_sched_world *w, ecs_sched_e
                            ecs_sched__entity_label(w, source).text, path, w->components[kind].name);
 }
 
+/* No entity is its own target, whatever the kind (as in Bevy): a relationship links two
+   entities. Acyclic kinds say so as a cycle, with their own words. */
+static ecs_sched_result ecs_sched__self_relation(ecs_sched_world *w, ecs_sched_entity source,
+                                                 ecs_sched_id kind, const char *operation) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                           "%s: %s cannot be related to itself with '%s': no entity is its own "
+                           "target, whatever the kind; relate it to another entity", operation,
+                           ecs_sched__entity_label(w, source).text, w->components[kind].name);
+}
+
 static ecs_sched_result ecs_sched__relate_check(ecs_sched_world *w, ecs_sched_entity source,
                                                 ecs_sched_id kind, ecs_sched_entity target,
                                                 const char *operation) {
@@ -21644,7 +21726,7 @@ static ecs_sched_result ecs_sched__relate_check(ecs_sched_world *w, ecs_sched_en
     if (w->components[kind].relation & ECS_SCHED__KIND_ACYCLIC) {
         return ecs_sched__check_acyclic(w, source, kind, target, operation);
     }
-    return ECS_SCHED_OK;
+    return source == target ? ecs_sched__self_relation(w, source, kind, operation) : ECS_SCHED_OK;
 }
 
 /* ---- relating ---- */
@@ -21727,12 +21809,113 @@ static bool ecs_sched__gain_further_target(ecs_sched_world *w, ecs_sched_entity 
     return false;
 }
 
+/* ---- the children of prefabs ----
+
+   A prefab's children are prefabs (as in flecs): an entity made a child of a prefab gets the
+   Prefab tag, and so does every entity below it, so that the parts of a template stay out of
+   queries as the template does. Tagged before the relationship is made, so that a failure
+   moves each one back to the table it left (which has room for it still). */
+
+typedef struct ecs_sched__tagging {
+    ecs_sched_entity *entities;     /* to tag: the new child and the entities below it */
+    ecs_sched__table **left;        /* the table each one left */
+    uint32_t count;
+    uint32_t capacity;
+    uint32_t moved;
+} ecs_sched__tagging;
+
+static bool ecs_sched__is_prefab(const ecs_sched_world *w, ecs_sched_entity e) {
+    return ecs_sched__type_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], w->prefab) >= 0;
+}
+
+/* Lists e and the entities below it that are no prefabs yet; false when out of memory. */
+static bool ecs_sched__tagging_gather(ecs_sched_world *w, ecs_sched__tagging *g, ecs_sched_entity e) {
+    const ecs_sched__sources *children = ecs_sched__sources_of(w, w->child_of, e);
+    uint32_t i;
+    if (!ecs_sched__is_prefab(w, e)) {
+        if (!ECS_SCHED__GROW(&w->env, g->entities, &g->capacity, g->count + 1)) return false;
+        g->entities[g->count++] = e;
+    }
+    for (i = 0; children && i < children->count; i++) {
+        if (!ecs_sched__tagging_gather(w, g, children->items[i])) return false;
+    }
+    return true;
+}
+
+/* Moves the tagged entities back where they were. */
+static void ecs_sched__tagging_undo(ecs_sched_world *w, ecs_sched__tagging *g) {
+    while (g->moved > 0) {
+        g->moved--;
+        ecs_sched__move_entity(w, ECS_SCHED_ENTITY_INDEX(g->entities[g->moved]), g->left[g->moved]);
+    }
+}
+
+static void ecs_sched__tagging_free(ecs_sched_world *w, ecs_sched__tagging *g) {
+    ecs_sched__free(&w->env, g->entities);
+    ecs_sched__free(&w->env, g->left);
+}
+
+/* Tags `child`, about to become a child of prefab, and the entities below it; nothing changed
+   when it fails. */
+static ecs_sched_result ecs_sched__tag_prefab_children(ecs_sched_world *w, ecs_sched__tagging *g,
+                                                       ecs_sched_entity child) {
+    memset(g, 0, sizeof *g);
+    if (!ecs_sched__tagging_gather(w, g, child) ||
+        (g->count && !(g->left = (ecs_sched__table **)ecs_sched__alloc(&w->env, g->count * sizeof *g->left)))) {
+        return ecs_sched__out_of_memory(w, "making the children of a prefab prefabs");
+    }
+    for (; g->moved < g->count; g->moved++) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(g->entities[g->moved]);
+        ecs_sched__table *from = w->tables[w->records[index].table];
+        ecs_sched__table *to = ecs_sched__table_step(w, from, w->prefab, false);
+        if (!to || !ecs_sched__move_entity(w, index, to)) {
+            ecs_sched__tagging_undo(w, g);
+            return ecs_sched__out_of_memory(w, "making the children of a prefab prefabs");
+        }
+        g->left[g->moved] = from;
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The observers hear of the tags, once the child is placed. */
+static void ecs_sched__tagging_observe(ecs_sched_world *w, const ecs_sched__tagging *g) {
+    uint32_t i;
+    for (i = 0; w->observers && i < g->moved; i++) {
+        ecs_sched__observe_inserted(w, g->entities[i], g->left[i], 1, &w->prefab);
+    }
+}
+
 /* Relates a checked source and target; `at` places source among target's sources (UINT32_MAX:
    last). */
+static ecs_sched_result ecs_sched__relate_pair(ecs_sched_world *w, ecs_sched_entity source,
+                                               ecs_sched_id kind, ecs_sched_entity target,
+                                               const void *payload, uint32_t at,
+                                               const char *operation);
+
 static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_entity source,
                                                   ecs_sched_id kind, ecs_sched_entity target,
                                                   const void *payload, uint32_t at,
                                                   const char *operation) {
+    ecs_sched__tagging tagging;
+    ecs_sched_result result;
+    if (kind != w->child_of || !ecs_sched__is_prefab(w, target) ||
+        ecs_sched__rel_slot_of(w, source, kind, target)) {
+        return ecs_sched__relate_pair(w, source, kind, target, payload, at, operation);
+    }
+    result = ecs_sched__tag_prefab_children(w, &tagging, source);
+    if (result == ECS_SCHED_OK) {
+        result = ecs_sched__relate_pair(w, source, kind, target, payload, at, operation);
+    }
+    if (result == ECS_SCHED_OK) ecs_sched__tagging_observe(w, &tagging);
+    else ecs_sched__tagging_undo(w, &tagging);
+    ecs_sched__tagging_free(w, &tagging);
+    return result;
+}
+
+static ecs_sched_result ecs_sched__relate_pair(ecs_sched_world *w, ecs_sched_entity source,
+                                               ecs_sched_id kind, ecs_sched_entity target,
+                                               const void *payload, uint32_t at,
+                                               const char *operation) {
     unsigned char *slot = ecs_sched__rel_first_slot(w, source, kind), *same;
     bool exclusive = (w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE) != 0;
     ecs_sched_entity old = slot ? ecs_sched__rel_slot_target(slot) : ECS_SCHED_NULL_ENTITY;
@@ -21961,6 +22144,7 @@ ecs_sched_result ecs_sched_commands_relate(ecs_sched_commands *cmd, ecs_sched_en
     if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "commands_relate");
     result = ecs_sched__check_target(cmd, target, "commands_relate (target)");
     if (result != ECS_SCHED_OK) return result;
+    if (source == target) return ecs_sched__self_relation(w, source, kind, "commands_relate");
     return ecs_sched__record_slot_command(cmd, payload ? ECS_SCHED__CMD_RELATE
                                                        : ECS_SCHED__CMD_RELATE_KEEP,
                                           source, kind, target, payload,
@@ -23419,14 +23603,25 @@ static int32_t ecs_sched__auto_of(const ecs_sched_world *w, ecs_sched_entity bas
     return ecs_sched__gather_auto(w, ecs_sched__table_of(w, base), ids, n, capacity);
 }
 
+/* sparse.h: an instance's copies of its base's sparse values (room first, then the copies). */
+static bool ecs_sched__sparse_base_reserve(ecs_sched_world *w, ecs_sched_entity instance,
+                                           ecs_sched_entity base);
+static void ecs_sched__sparse_base_copy(ecs_sched_world *w, ecs_sched_entity instance,
+                                        ecs_sched_entity base);
+
 /* After source related to base: it owns a copy of what its new base marks to override (and
-   the base's bases), unless it owns it already. */
+   the base's bases), and of the base's sparse components (never inherited), unless it owns
+   it already. */
 static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source,
                                                       ecs_sched_entity base) {
     ecs_sched_id auto_ids[ECS_SCHED__MAX_TYPE], ids[ECS_SCHED__MAX_TYPE];
     const void *values[ECS_SCHED__MAX_TYPE];
     const ecs_sched__table *t = ecs_sched__table_of(w, source);
     int32_t n = ecs_sched__auto_of(w, base, auto_ids, ECS_SCHED__MAX_TYPE), i, count = 0;
+    ecs_sched_result result = ECS_SCHED_OK;
+    if (w->sparse_count && !ecs_sched__sparse_base_reserve(w, source, base)) {
+        return ecs_sched__out_of_memory(w, "copying a base's sparse components");
+    }
     for (i = 0; i < n; i++) {
         bool found;
         const void *value;
@@ -23436,7 +23631,9 @@ static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sc
         ids[count] = auto_ids[i];
         values[count++] = value;
     }
-    return count ? ecs_sched_insert_many(w, source, count, ids, values) : ECS_SCHED_OK;
+    if (count) result = ecs_sched_insert_many(w, source, count, ids, values);
+    if (result == ECS_SCHED_OK && w->sparse_count) ecs_sched__sparse_base_copy(w, source, base);
+    return result;
 }
 
 /* After source stopped relating to base: its mark goes. */
@@ -25017,6 +25214,16 @@ static ecs_sched_result ecs_sched__data_check_names(ecs_sched_world *w,
                                        "among siblings", (unsigned)j, (unsigned)i, e->name);
             }
         }
+        if (e->parent == 0 && main && ecs_sched__is_live_record(w, main)) {   /* joins its children */
+            other = ecs_sched__find_name(w, main, e->name, strlen(e->name));
+            if (!other) continue;
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_NAME_CLASH,
+                                   "prefab_data_instantiate: entry %u would make a child of %s "
+                                   "named '%s', and %s has that name among its children "
+                                   "already; names are unique among siblings (rename one)",
+                                   (unsigned)i, ecs_sched__entity_label(w, main).text, e->name,
+                                   ecs_sched__entity_label(w, other).text);
+        }
         if (e->parent >= 0) continue;
         scope = i == 0 && main ? ecs_sched_parent_of(w, main) : ECS_SCHED_NULL_ENTITY;
         other = ecs_sched__find_name(w, scope, e->name, strlen(e->name));
@@ -25033,6 +25240,111 @@ static ecs_sched_result ecs_sched__data_check_names(ecs_sched_world *w,
         }
     }
     return ECS_SCHED_OK;
+}
+
+/* The relationships between entries, checked before anything is made (so that a refusal
+   leaves the main entity as it was): no entry related to itself, and no cycle along an
+   acyclic kind. The entities made of entries have no relationships but these, and the
+   world's entities none to them, so a cycle can only run through the links themselves:
+   each is checked against those before it, as relating them in order would. */
+typedef struct ecs_sched__link_graph {
+    int32_t *first;                 /* by entry: its first link (as source), or -1 */
+    int32_t *next;                  /* by link: the next link of the same source, or -1 */
+    int32_t *stack;                 /* entries to visit */
+    uint32_t *seen;                 /* by entry: the stamp of the last visit */
+    uint32_t stamp;
+} ecs_sched__link_graph;
+
+/* Whether entry `from` reaches entry `to` along the links of kind `kind` before link `before`
+   (for an exclusive kind, only each entry's last one: a new target replaces the old). */
+static bool ecs_sched__entry_reaches(const ecs_sched_world *w, const ecs_sched_prefab_data *d,
+                                     ecs_sched__link_graph *g, uint32_t before, ecs_sched_id kind,
+                                     int32_t from, int32_t to) {
+    bool exclusive = (w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE) != 0;
+    int32_t top = 0;
+    g->stamp++;
+    g->stack[top++] = from;
+    g->seen[from] = g->stamp;
+    while (top > 0) {
+        int32_t at = g->stack[--top], j, last = -1;
+        for (j = g->first[at]; j >= 0 && (uint32_t)j < before; j = g->next[j]) {
+            const ecs_sched__entry_link *l = &d->links[j];
+            if (!l->relation || l->id != kind) continue;
+            if (exclusive) {
+                last = l->target;
+                continue;
+            }
+            if (l->target == to) return true;
+            if (g->seen[l->target] != g->stamp) {
+                g->seen[l->target] = g->stamp;
+                g->stack[top++] = l->target;
+            }
+        }
+        if (last == to) return true;
+        if (last >= 0 && g->seen[last] != g->stamp) {
+            g->seen[last] = g->stamp;
+            g->stack[top++] = last;
+        }
+    }
+    return false;
+}
+
+static ecs_sched_result ecs_sched__data_check_links_in(ecs_sched_world *w,
+                                                       const ecs_sched_prefab_data *d,
+                                                       ecs_sched__link_graph *g) {
+    uint32_t i;
+    int32_t *last_of = g->stack;   /* free until the first visit: the last link of each entry */
+    for (i = 0; i < d->count; i++) g->first[i] = -1;
+    for (i = 0; i < d->link_count; i++) {
+        int32_t entry = d->links[i].entry;
+        g->next[i] = -1;
+        if (g->first[entry] < 0) g->first[entry] = (int32_t)i;
+        else g->next[last_of[entry]] = (int32_t)i;
+        last_of[entry] = (int32_t)i;
+    }
+    for (i = 0; i < d->link_count; i++) {
+        const ecs_sched__entry_link *l = &d->links[i];
+        const char *kind = w->components[l->id].name;
+        if (!l->relation) continue;
+        if (l->entry == l->target) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                                   "prefab_data_instantiate: entry %d is related to itself with "
+                                   "'%s'; no entity is its own target (nothing was made)",
+                                   (int)l->entry, kind);
+        }
+        if ((w->components[l->id].relation & ECS_SCHED__KIND_ACYCLIC) &&
+            ecs_sched__entry_reaches(w, d, g, i, l->id, l->target, l->entry)) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                                   "prefab_data_instantiate: relating entry %d to entry %d with "
+                                   "'%s' would make a cycle: entry %d reaches entry %d through "
+                                   "the relationships given before, and '%s' is acyclic "
+                                   "(nothing was made)", (int)l->entry, (int)l->target, kind,
+                                   (int)l->target, (int)l->entry, kind);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__data_check_links(ecs_sched_world *w,
+                                                    const ecs_sched_prefab_data *d) {
+    ecs_sched__link_graph g;
+    ecs_sched_result result;
+    uint32_t i;
+    for (i = 0; i < d->link_count && !d->links[i].relation; i++) {}
+    if (i == d->link_count) return ECS_SCHED_OK;
+    memset(&g, 0, sizeof g);
+    g.first = (int32_t *)ecs_sched__alloc(&w->env, d->count * sizeof *g.first);
+    g.next = (int32_t *)ecs_sched__alloc(&w->env, d->link_count * sizeof *g.next);
+    g.stack = (int32_t *)ecs_sched__alloc(&w->env, d->count * sizeof *g.stack);
+    g.seen = (uint32_t *)ecs_sched__calloc(&w->env, d->count * sizeof *g.seen);
+    result = g.first && g.next && g.stack && g.seen
+                 ? ecs_sched__data_check_links_in(w, d, &g)
+                 : ecs_sched__out_of_memory(w, "checking the relationships of prefab data");
+    ecs_sched__free(&w->env, g.first);
+    ecs_sched__free(&w->env, g.next);
+    ecs_sched__free(&w->env, g.stack);
+    ecs_sched__free(&w->env, g.seen);
+    return result;
 }
 
 static ecs_sched_result ecs_sched__data_check(ecs_sched_world *w, const ecs_sched_prefab_data *d,
@@ -25057,18 +25369,49 @@ static ecs_sched_result ecs_sched__data_check(ecs_sched_world *w, const ecs_sche
                                "no parent", (int)d->entries[0].parent);
     }
     result = ecs_sched__data_check_parents(w, d);
-    return result != ECS_SCHED_OK ? result : ecs_sched__data_check_names(w, d, main);
+    if (result == ECS_SCHED_OK) result = ecs_sched__data_check_names(w, d, main);
+    return result != ECS_SCHED_OK ? result : ecs_sched__data_check_links(w, d);
+}
+
+/* Which entries make prefabs (by entry: 1 no, 2 yes): those with the Prefab tag, entry 0 on
+   a main entity that is one, and the entries below them, as a prefab's children are
+   prefabs. The parents make no cycle (checked). */
+static void ecs_sched__data_prefabs(ecs_sched_world *w, const ecs_sched_prefab_data *d,
+                                    ecs_sched_entity main, unsigned char *prefab) {
+    uint32_t i;
+    memset(prefab, 0, d->count);
+    for (i = 0; i < d->count; i++) {
+        int32_t at = (int32_t)i, up;
+        unsigned char known = 0;
+        for (; at >= 0 && !known; at = d->entries[at].parent) {
+            known = prefab[at];
+            if (!known && ecs_sched__entry_find(&d->entries[at], w->prefab)) known = 2;
+            if (!known && at == 0 && main && ecs_sched__is_live_record(w, main) &&
+                ecs_sched__is_prefab(w, main)) {
+                known = 2;
+            }
+        }
+        if (!known) known = 1;
+        for (up = (int32_t)i; up >= 0 && !prefab[up]; up = d->entries[up].parent) prefab[up] = known;
+    }
 }
 
 /* One copy per entry, in the entries' order, each with its table and a copy of its name. */
 static ecs_sched_result ecs_sched__data_plan(ecs_sched_world *w, const ecs_sched_prefab_data *d,
                                              ecs_sched_entity main, ecs_sched__instancing *in) {
     uint32_t i, v;
+    unsigned char *prefab;
+    ecs_sched_result result = ECS_SCHED_OK;
     memset(in, 0, sizeof *in);
     in->copies = (ecs_sched__copy *)ecs_sched__calloc(&w->env, d->count * sizeof *in->copies);
-    if (!in->copies) return ecs_sched__out_of_memory(w, "instantiating prefab data");
+    prefab = (unsigned char *)ecs_sched__alloc(&w->env, d->count);
+    if (!in->copies || !prefab) {
+        ecs_sched__free(&w->env, prefab);
+        return ecs_sched__out_of_memory(w, "instantiating prefab data");
+    }
+    ecs_sched__data_prefabs(w, d, main, prefab);
     in->capacity = d->count;
-    for (i = 0; i < d->count; i++) {
+    for (i = 0; i < d->count && result == ECS_SCHED_OK; i++) {
         const ecs_sched__entry *e = &d->entries[i];
         ecs_sched__copy *c = &in->copies[in->count++];
         ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
@@ -25079,13 +25422,15 @@ static ecs_sched_result ecs_sched__data_plan(ecs_sched_world *w, const ecs_sched
         c->parent = e->parent;
         for (v = 0; v < e->count; v++) ids[v] = e->values[v].id;
         if (c->parent >= 0) from = ecs_sched__table_step(w, from, w->child_of, false);
+        if (from && prefab[i] == 2) from = ecs_sched__table_step(w, from, w->prefab, false);
         c->table = from ? ecs_sched__table_adding(w, from, (int32_t)e->count, ids) : NULL;
-        if (!c->table) return w->env.last_result;
-        if (e->name && !(c->name = ecs_sched__strdup(&w->env, e->name))) {
-            return ecs_sched__out_of_memory(w, "instantiating prefab data");
+        if (!c->table) result = w->env.last_result;
+        else if (e->name && !(c->name = ecs_sched__strdup(&w->env, e->name))) {
+            result = ecs_sched__out_of_memory(w, "instantiating prefab data");
         }
     }
-    return ECS_SCHED_OK;
+    ecs_sched__free(&w->env, prefab);
+    return result;
 }
 
 /* The value of component id that entity e owns, wherever it is kept (a column of its table
@@ -25116,8 +25461,10 @@ static void ecs_sched__fill_entity_fields(ecs_sched_world *w, const ecs_sched_pr
     }
 }
 
-/* The relationships between entries, once every entity is made. Relating may allocate: when
-   it fails, the entities made are despawned again (the main entity keeps what it gained). */
+/* The relationships between entries, once every entity is made (checked before: only the
+   allocator can fail here). When it does, the main entity's new relationships go (so that no
+   kind's rule on despawned targets reaches it), then the entities made are despawned again;
+   the main entity keeps the values it gained. */
 static ecs_sched_result ecs_sched__relate_entries(ecs_sched_world *w, const ecs_sched_prefab_data *d,
                                                   const ecs_sched__instancing *in) {
     ecs_sched_result result = ECS_SCHED_OK;
@@ -25140,6 +25487,15 @@ static ecs_sched_result ecs_sched__relate_entries(ecs_sched_world *w, const ecs_
         memcpy(message, w->env.last_error, sizeof message);
         bool left = true;
         int32_t pass;
+        while (i-- > 0) {
+            const ecs_sched__entry_link *l = &d->links[i];
+            ecs_sched_entity source = in->copies[l->entry].made, target = in->copies[l->target].made;
+            if (!l->relation || !in->copies[l->entry].live ||
+                !ecs_sched__rel_slot_of(w, source, l->id, target)) {
+                continue;
+            }
+            ecs_sched__unrelate_checked(w, source, l->id, target);
+        }
         for (pass = 0; left && pass < in->count; pass++) {   /* a base goes after its instances */
             left = false;
             for (k = in->count - 1; k >= 0; k--) {
@@ -27687,6 +28043,38 @@ static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__ol
 }
 
 /* ---- instances and prefab data ---- */
+
+/* Whether set s gives an instance related to `base` a copy: the base has it, the instance not. */
+static bool ecs_sched__sparse_base_gives(const ecs_sched__sparse_set *s, uint32_t instance,
+                                         uint32_t base) {
+    return ecs_sched__sparse_slot(s, base) && !ecs_sched__sparse_slot(s, instance);
+}
+
+/* The world's side (declared in inherit.h): room for an instance's copies of its base's sparse
+   components. */
+static bool ecs_sched__sparse_base_reserve(ecs_sched_world *w, ecs_sched_entity instance,
+                                           ecs_sched_entity base) {
+    uint32_t i, to = ECS_SCHED_ENTITY_INDEX(instance), from = ECS_SCHED_ENTITY_INDEX(base);
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        if (ecs_sched__sparse_base_gives(s, to, from) && !ecs_sched__sparse_reserve_set(w, s, 1, to + 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The world's side (declared in inherit.h): the copies, room reserved (an instance owns a
+   copy: sparse components are never inherited). */
+static void ecs_sched__sparse_base_copy(ecs_sched_world *w, ecs_sched_entity instance,
+                                        ecs_sched_entity base) {
+    uint32_t i, to = ECS_SCHED_ENTITY_INDEX(instance), from = ECS_SCHED_ENTITY_INDEX(base);
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        if (!ecs_sched__sparse_base_gives(s, to, from)) continue;
+        ecs_sched__sparse_put(w, s, instance, ecs_sched__sparse_value(w, s->id, from));
+    }
+}
 
 /* Whether copy c gives its entity the component of set s: an entry that lists it, or an
    instance of a prefab entity that has it (an instance owns a copy: sparse components are

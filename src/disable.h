@@ -10,9 +10,9 @@ ECS_SCHED_API ecs_sched_id ecs_sched_disabled_tag(ecs_sched_world *world);
    prefab, a template for other entities, hidden from queries the way disabled entities are
    (a query that names the tag sees them). Insert it like any tag. */
 ECS_SCHED_API ecs_sched_id ecs_sched_prefab_tag(ecs_sched_world *world);
-/* Hides the entity from every query that does not name the Disabled tag (see
-   ecs_sched_disabled_tag); it keeps its components, and ecs_sched_get, commands
-   and observers work on it as before. Disabling a disabled entity changes nothing. A
+/* Hides the entity from every query and observer that does not name the Disabled tag (see
+   ecs_sched_disabled_tag); it keeps its components, and ecs_sched_get and commands work on
+   it as before. Disabling a disabled entity changes nothing. A
    structural change: from a system, record it (ecs_sched_commands_disable). */
 ECS_SCHED_API ecs_sched_result ecs_sched_disable(ecs_sched_world *world, ecs_sched_entity entity);
 /* Shows it to every query again; enabling an enabled entity changes nothing. */

@@ -539,11 +539,31 @@ static ecs_sched_result ecs_sched__defer_inserts(ecs_sched_world *w, ecs_sched_e
     return result;
 }
 
+/* A NULL value leaves a present value unchanged, and an inherited one is present: the entity
+   gets its own copy of what it inherits (an override, as get_mut makes), not a default.
+   Returns the values to write: `values`, or `out` when some come from bases. */
+static const void *const *ecs_sched__overriding_values(const ecs_sched_world *w,
+                                                       const ecs_sched__table *src, int32_t count,
+                                                       const ecs_sched_id *ids,
+                                                       const void *const *values, const void **out) {
+    int32_t i;
+    bool inherited = false;
+    for (i = 0; i < count; i++) {
+        bool found;
+        out[i] = values ? values[i] : NULL;
+        if (out[i] || w->components[ids[i]].sparse || ecs_sched__type_find(src, ids[i]) >= 0) continue;
+        out[i] = ecs_sched__inherited_value(w, src, ids[i], &found);
+        inherited |= out[i] != NULL;
+    }
+    return inherited ? out : values;
+}
+
 ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
                                        const ecs_sched_id *ids, const void *const *values) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     ecs_sched__table *src, *dst;
     ecs_sched_result result;
+    const void *inherited[ECS_SCHED__MAX_TYPE];
     ECS_SCHED__CHECK_WORLD(w);
     if (w->observers && ecs_sched__deferring(w)) return ecs_sched__defer_inserts(w, e, count, ids, values);
     if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
@@ -551,6 +571,9 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
     result = ecs_sched__check_ids(w, count, ids, "insert");
     if (result != ECS_SCHED_OK) return result;
     src = w->tables[w->records[index].table];
+    if (w->inherit && ecs_sched__type_find(src, w->is_a) >= 0) {
+        values = ecs_sched__overriding_values(w, src, count, ids, values, inherited);
+    }
     dst = ecs_sched__table_adding(w, src, count, ids);
     if (!dst) return w->env.last_result;
     if (w->sparse_count && !ecs_sched__sparse_reserve_for(w, e, count, ids)) {

@@ -290,14 +290,25 @@ static int32_t ecs_sched__auto_of(const ecs_sched_world *w, ecs_sched_entity bas
     return ecs_sched__gather_auto(w, ecs_sched__table_of(w, base), ids, n, capacity);
 }
 
+/* sparse.h: an instance's copies of its base's sparse values (room first, then the copies). */
+static bool ecs_sched__sparse_base_reserve(ecs_sched_world *w, ecs_sched_entity instance,
+                                           ecs_sched_entity base);
+static void ecs_sched__sparse_base_copy(ecs_sched_world *w, ecs_sched_entity instance,
+                                        ecs_sched_entity base);
+
 /* After source related to base: it owns a copy of what its new base marks to override (and
-   the base's bases), unless it owns it already. */
+   the base's bases), and of the base's sparse components (never inherited), unless it owns
+   it already. */
 static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source,
                                                       ecs_sched_entity base) {
     ecs_sched_id auto_ids[ECS_SCHED__MAX_TYPE], ids[ECS_SCHED__MAX_TYPE];
     const void *values[ECS_SCHED__MAX_TYPE];
     const ecs_sched__table *t = ecs_sched__table_of(w, source);
     int32_t n = ecs_sched__auto_of(w, base, auto_ids, ECS_SCHED__MAX_TYPE), i, count = 0;
+    ecs_sched_result result = ECS_SCHED_OK;
+    if (w->sparse_count && !ecs_sched__sparse_base_reserve(w, source, base)) {
+        return ecs_sched__out_of_memory(w, "copying a base's sparse components");
+    }
     for (i = 0; i < n; i++) {
         bool found;
         const void *value;
@@ -307,7 +318,9 @@ static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sc
         ids[count] = auto_ids[i];
         values[count++] = value;
     }
-    return count ? ecs_sched_insert_many(w, source, count, ids, values) : ECS_SCHED_OK;
+    if (count) result = ecs_sched_insert_many(w, source, count, ids, values);
+    if (result == ECS_SCHED_OK && w->sparse_count) ecs_sched__sparse_base_copy(w, source, base);
+    return result;
 }
 
 /* After source stopped relating to base: its mark goes. */

@@ -52,6 +52,10 @@ typedef struct ecs_sched_observer_desc {
     void *user_data;
     ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];    /* only entities that have these */
     ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER]; /* and none of these */
+    /* Prefabs and disabled entities are not heard of, as queries do not see them, unless
+       the observer names their tag (.component, .with or .without) or asks here. */
+    bool sees_prefabs;
+    bool sees_disabled;
 } ecs_sched_observer_desc;
 
 /* Adds an observer; returns its id (never 0 and never reused), or 0 on failure. */
@@ -74,6 +78,8 @@ typedef struct ecs_sched__observer {
     ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];
     ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER];
     bool filtered;                   /* has with or without */
+    bool sees_prefabs;               /* hears of prefabs (asked, or names the tag) */
+    bool sees_disabled;              /* hears of disabled entities (the same) */
     char *name;
     ecs_sched_system_ctx ctx;        /* kind "observer", with a command buffer of its own */
 } ecs_sched__observer;
@@ -196,6 +202,17 @@ static inline bool ecs_sched__watched(const ecs_sched_world *w, ecs_sched_id id,
     return id < all->watcher_capacity && all->watchers[id].count[event] != 0;
 }
 
+/* Whether the observer names a tag: watches it, or filters on it (as a query that names the
+   Prefab or Disabled tag sees the entities it hides). */
+static bool ecs_sched__observer_names(const ecs_sched_observer_desc *d, ecs_sched_id tag) {
+    int32_t i;
+    if (d->component == tag) return true;
+    for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) {
+        if (d->with[i] == tag || d->without[i] == tag) return true;
+    }
+    return false;
+}
+
 uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_desc *desc) {
     ecs_sched__observers *all;
     ecs_sched__observer *o;
@@ -233,6 +250,8 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
         int32_t i;
         for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) o->filtered |= desc->with[i] || desc->without[i];
     }
+    o->sees_prefabs = desc->sees_prefabs || ecs_sched__observer_names(desc, w->prefab);
+    o->sees_disabled = desc->sees_disabled || ecs_sched__observer_names(desc, w->disabled);
     o->ctx.world = w;
     o->ctx.name = o->name;
     o->ctx.kind = "observer";
@@ -313,6 +332,16 @@ static const char *ecs_sched__observer_name(const ecs_sched_world *w, uint32_t i
 }
 #endif
 
+/* Whether observer o hears of entity e: prefabs and disabled entities only when it asked. */
+static bool ecs_sched__observer_hears(const ecs_sched_world *w, const ecs_sched__observer *o,
+                                      ecs_sched_entity e) {
+    const ecs_sched__table *t;
+    if (o->sees_prefabs && o->sees_disabled) return true;
+    t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    if (!o->sees_prefabs && ecs_sched__type_find(t, w->prefab) >= 0) return false;
+    return o->sees_disabled || ecs_sched__type_find(t, w->disabled) < 0;
+}
+
 /* Calls the observers of `event` on `component` for entity e, in the order they were added
    (target: of a relationship, else 0). */
 static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_event event,
@@ -328,7 +357,7 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         void *outer;
-        if (o->event != event || o->component != component ||
+        if (o->event != event || o->component != component || !ecs_sched__observer_hears(w, o, e) ||
             (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
             continue;
         }

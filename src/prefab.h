@@ -374,6 +374,16 @@ static ecs_sched_result ecs_sched__data_check_names(ecs_sched_world *w,
                                        "among siblings", (unsigned)j, (unsigned)i, e->name);
             }
         }
+        if (e->parent == 0 && main && ecs_sched__is_live_record(w, main)) {   /* joins its children */
+            other = ecs_sched__find_name(w, main, e->name, strlen(e->name));
+            if (!other) continue;
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_NAME_CLASH,
+                                   "prefab_data_instantiate: entry %u would make a child of %s "
+                                   "named '%s', and %s has that name among its children "
+                                   "already; names are unique among siblings (rename one)",
+                                   (unsigned)i, ecs_sched__entity_label(w, main).text, e->name,
+                                   ecs_sched__entity_label(w, other).text);
+        }
         if (e->parent >= 0) continue;
         scope = i == 0 && main ? ecs_sched_parent_of(w, main) : ECS_SCHED_NULL_ENTITY;
         other = ecs_sched__find_name(w, scope, e->name, strlen(e->name));
@@ -390,6 +400,111 @@ static ecs_sched_result ecs_sched__data_check_names(ecs_sched_world *w,
         }
     }
     return ECS_SCHED_OK;
+}
+
+/* The relationships between entries, checked before anything is made (so that a refusal
+   leaves the main entity as it was): no entry related to itself, and no cycle along an
+   acyclic kind. The entities made of entries have no relationships but these, and the
+   world's entities none to them, so a cycle can only run through the links themselves:
+   each is checked against those before it, as relating them in order would. */
+typedef struct ecs_sched__link_graph {
+    int32_t *first;                 /* by entry: its first link (as source), or -1 */
+    int32_t *next;                  /* by link: the next link of the same source, or -1 */
+    int32_t *stack;                 /* entries to visit */
+    uint32_t *seen;                 /* by entry: the stamp of the last visit */
+    uint32_t stamp;
+} ecs_sched__link_graph;
+
+/* Whether entry `from` reaches entry `to` along the links of kind `kind` before link `before`
+   (for an exclusive kind, only each entry's last one: a new target replaces the old). */
+static bool ecs_sched__entry_reaches(const ecs_sched_world *w, const ecs_sched_prefab_data *d,
+                                     ecs_sched__link_graph *g, uint32_t before, ecs_sched_id kind,
+                                     int32_t from, int32_t to) {
+    bool exclusive = (w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE) != 0;
+    int32_t top = 0;
+    g->stamp++;
+    g->stack[top++] = from;
+    g->seen[from] = g->stamp;
+    while (top > 0) {
+        int32_t at = g->stack[--top], j, last = -1;
+        for (j = g->first[at]; j >= 0 && (uint32_t)j < before; j = g->next[j]) {
+            const ecs_sched__entry_link *l = &d->links[j];
+            if (!l->relation || l->id != kind) continue;
+            if (exclusive) {
+                last = l->target;
+                continue;
+            }
+            if (l->target == to) return true;
+            if (g->seen[l->target] != g->stamp) {
+                g->seen[l->target] = g->stamp;
+                g->stack[top++] = l->target;
+            }
+        }
+        if (last == to) return true;
+        if (last >= 0 && g->seen[last] != g->stamp) {
+            g->seen[last] = g->stamp;
+            g->stack[top++] = last;
+        }
+    }
+    return false;
+}
+
+static ecs_sched_result ecs_sched__data_check_links_in(ecs_sched_world *w,
+                                                       const ecs_sched_prefab_data *d,
+                                                       ecs_sched__link_graph *g) {
+    uint32_t i;
+    int32_t *last_of = g->stack;   /* free until the first visit: the last link of each entry */
+    for (i = 0; i < d->count; i++) g->first[i] = -1;
+    for (i = 0; i < d->link_count; i++) {
+        int32_t entry = d->links[i].entry;
+        g->next[i] = -1;
+        if (g->first[entry] < 0) g->first[entry] = (int32_t)i;
+        else g->next[last_of[entry]] = (int32_t)i;
+        last_of[entry] = (int32_t)i;
+    }
+    for (i = 0; i < d->link_count; i++) {
+        const ecs_sched__entry_link *l = &d->links[i];
+        const char *kind = w->components[l->id].name;
+        if (!l->relation) continue;
+        if (l->entry == l->target) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                                   "prefab_data_instantiate: entry %d is related to itself with "
+                                   "'%s'; no entity is its own target (nothing was made)",
+                                   (int)l->entry, kind);
+        }
+        if ((w->components[l->id].relation & ECS_SCHED__KIND_ACYCLIC) &&
+            ecs_sched__entry_reaches(w, d, g, i, l->id, l->target, l->entry)) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                                   "prefab_data_instantiate: relating entry %d to entry %d with "
+                                   "'%s' would make a cycle: entry %d reaches entry %d through "
+                                   "the relationships given before, and '%s' is acyclic "
+                                   "(nothing was made)", (int)l->entry, (int)l->target, kind,
+                                   (int)l->target, (int)l->entry, kind);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__data_check_links(ecs_sched_world *w,
+                                                    const ecs_sched_prefab_data *d) {
+    ecs_sched__link_graph g;
+    ecs_sched_result result;
+    uint32_t i;
+    for (i = 0; i < d->link_count && !d->links[i].relation; i++) {}
+    if (i == d->link_count) return ECS_SCHED_OK;
+    memset(&g, 0, sizeof g);
+    g.first = (int32_t *)ecs_sched__alloc(&w->env, d->count * sizeof *g.first);
+    g.next = (int32_t *)ecs_sched__alloc(&w->env, d->link_count * sizeof *g.next);
+    g.stack = (int32_t *)ecs_sched__alloc(&w->env, d->count * sizeof *g.stack);
+    g.seen = (uint32_t *)ecs_sched__calloc(&w->env, d->count * sizeof *g.seen);
+    result = g.first && g.next && g.stack && g.seen
+                 ? ecs_sched__data_check_links_in(w, d, &g)
+                 : ecs_sched__out_of_memory(w, "checking the relationships of prefab data");
+    ecs_sched__free(&w->env, g.first);
+    ecs_sched__free(&w->env, g.next);
+    ecs_sched__free(&w->env, g.stack);
+    ecs_sched__free(&w->env, g.seen);
+    return result;
 }
 
 static ecs_sched_result ecs_sched__data_check(ecs_sched_world *w, const ecs_sched_prefab_data *d,
@@ -414,18 +529,49 @@ static ecs_sched_result ecs_sched__data_check(ecs_sched_world *w, const ecs_sche
                                "no parent", (int)d->entries[0].parent);
     }
     result = ecs_sched__data_check_parents(w, d);
-    return result != ECS_SCHED_OK ? result : ecs_sched__data_check_names(w, d, main);
+    if (result == ECS_SCHED_OK) result = ecs_sched__data_check_names(w, d, main);
+    return result != ECS_SCHED_OK ? result : ecs_sched__data_check_links(w, d);
+}
+
+/* Which entries make prefabs (by entry: 1 no, 2 yes): those with the Prefab tag, entry 0 on
+   a main entity that is one, and the entries below them, as a prefab's children are
+   prefabs. The parents make no cycle (checked). */
+static void ecs_sched__data_prefabs(ecs_sched_world *w, const ecs_sched_prefab_data *d,
+                                    ecs_sched_entity main, unsigned char *prefab) {
+    uint32_t i;
+    memset(prefab, 0, d->count);
+    for (i = 0; i < d->count; i++) {
+        int32_t at = (int32_t)i, up;
+        unsigned char known = 0;
+        for (; at >= 0 && !known; at = d->entries[at].parent) {
+            known = prefab[at];
+            if (!known && ecs_sched__entry_find(&d->entries[at], w->prefab)) known = 2;
+            if (!known && at == 0 && main && ecs_sched__is_live_record(w, main) &&
+                ecs_sched__is_prefab(w, main)) {
+                known = 2;
+            }
+        }
+        if (!known) known = 1;
+        for (up = (int32_t)i; up >= 0 && !prefab[up]; up = d->entries[up].parent) prefab[up] = known;
+    }
 }
 
 /* One copy per entry, in the entries' order, each with its table and a copy of its name. */
 static ecs_sched_result ecs_sched__data_plan(ecs_sched_world *w, const ecs_sched_prefab_data *d,
                                              ecs_sched_entity main, ecs_sched__instancing *in) {
     uint32_t i, v;
+    unsigned char *prefab;
+    ecs_sched_result result = ECS_SCHED_OK;
     memset(in, 0, sizeof *in);
     in->copies = (ecs_sched__copy *)ecs_sched__calloc(&w->env, d->count * sizeof *in->copies);
-    if (!in->copies) return ecs_sched__out_of_memory(w, "instantiating prefab data");
+    prefab = (unsigned char *)ecs_sched__alloc(&w->env, d->count);
+    if (!in->copies || !prefab) {
+        ecs_sched__free(&w->env, prefab);
+        return ecs_sched__out_of_memory(w, "instantiating prefab data");
+    }
+    ecs_sched__data_prefabs(w, d, main, prefab);
     in->capacity = d->count;
-    for (i = 0; i < d->count; i++) {
+    for (i = 0; i < d->count && result == ECS_SCHED_OK; i++) {
         const ecs_sched__entry *e = &d->entries[i];
         ecs_sched__copy *c = &in->copies[in->count++];
         ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
@@ -436,13 +582,15 @@ static ecs_sched_result ecs_sched__data_plan(ecs_sched_world *w, const ecs_sched
         c->parent = e->parent;
         for (v = 0; v < e->count; v++) ids[v] = e->values[v].id;
         if (c->parent >= 0) from = ecs_sched__table_step(w, from, w->child_of, false);
+        if (from && prefab[i] == 2) from = ecs_sched__table_step(w, from, w->prefab, false);
         c->table = from ? ecs_sched__table_adding(w, from, (int32_t)e->count, ids) : NULL;
-        if (!c->table) return w->env.last_result;
-        if (e->name && !(c->name = ecs_sched__strdup(&w->env, e->name))) {
-            return ecs_sched__out_of_memory(w, "instantiating prefab data");
+        if (!c->table) result = w->env.last_result;
+        else if (e->name && !(c->name = ecs_sched__strdup(&w->env, e->name))) {
+            result = ecs_sched__out_of_memory(w, "instantiating prefab data");
         }
     }
-    return ECS_SCHED_OK;
+    ecs_sched__free(&w->env, prefab);
+    return result;
 }
 
 /* The value of component id that entity e owns, wherever it is kept (a column of its table
@@ -473,8 +621,10 @@ static void ecs_sched__fill_entity_fields(ecs_sched_world *w, const ecs_sched_pr
     }
 }
 
-/* The relationships between entries, once every entity is made. Relating may allocate: when
-   it fails, the entities made are despawned again (the main entity keeps what it gained). */
+/* The relationships between entries, once every entity is made (checked before: only the
+   allocator can fail here). When it does, the main entity's new relationships go (so that no
+   kind's rule on despawned targets reaches it), then the entities made are despawned again;
+   the main entity keeps the values it gained. */
 static ecs_sched_result ecs_sched__relate_entries(ecs_sched_world *w, const ecs_sched_prefab_data *d,
                                                   const ecs_sched__instancing *in) {
     ecs_sched_result result = ECS_SCHED_OK;
@@ -497,6 +647,15 @@ static ecs_sched_result ecs_sched__relate_entries(ecs_sched_world *w, const ecs_
         memcpy(message, w->env.last_error, sizeof message);
         bool left = true;
         int32_t pass;
+        while (i-- > 0) {
+            const ecs_sched__entry_link *l = &d->links[i];
+            ecs_sched_entity source = in->copies[l->entry].made, target = in->copies[l->target].made;
+            if (!l->relation || !in->copies[l->entry].live ||
+                !ecs_sched__rel_slot_of(w, source, l->id, target)) {
+                continue;
+            }
+            ecs_sched__unrelate_checked(w, source, l->id, target);
+        }
         for (pass = 0; left && pass < in->count; pass++) {   /* a base goes after its instances */
             left = false;
             for (k = in->count - 1; k >= 0; k--) {

@@ -495,6 +495,16 @@ static ecs_sched_result ecs_sched__check_acyclic(ecs_sched_world *w, ecs_sched_e
                            ecs_sched__entity_label(w, source).text, path, w->components[kind].name);
 }
 
+/* No entity is its own target, whatever the kind (as in Bevy): a relationship links two
+   entities. Acyclic kinds say so as a cycle, with their own words. */
+static ecs_sched_result ecs_sched__self_relation(ecs_sched_world *w, ecs_sched_entity source,
+                                                 ecs_sched_id kind, const char *operation) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RELATION_CYCLE,
+                           "%s: %s cannot be related to itself with '%s': no entity is its own "
+                           "target, whatever the kind; relate it to another entity", operation,
+                           ecs_sched__entity_label(w, source).text, w->components[kind].name);
+}
+
 static ecs_sched_result ecs_sched__relate_check(ecs_sched_world *w, ecs_sched_entity source,
                                                 ecs_sched_id kind, ecs_sched_entity target,
                                                 const char *operation) {
@@ -509,7 +519,7 @@ static ecs_sched_result ecs_sched__relate_check(ecs_sched_world *w, ecs_sched_en
     if (w->components[kind].relation & ECS_SCHED__KIND_ACYCLIC) {
         return ecs_sched__check_acyclic(w, source, kind, target, operation);
     }
-    return ECS_SCHED_OK;
+    return source == target ? ecs_sched__self_relation(w, source, kind, operation) : ECS_SCHED_OK;
 }
 
 /* ---- relating ---- */
@@ -592,12 +602,113 @@ static bool ecs_sched__gain_further_target(ecs_sched_world *w, ecs_sched_entity 
     return false;
 }
 
+/* ---- the children of prefabs ----
+
+   A prefab's children are prefabs (as in flecs): an entity made a child of a prefab gets the
+   Prefab tag, and so does every entity below it, so that the parts of a template stay out of
+   queries as the template does. Tagged before the relationship is made, so that a failure
+   moves each one back to the table it left (which has room for it still). */
+
+typedef struct ecs_sched__tagging {
+    ecs_sched_entity *entities;     /* to tag: the new child and the entities below it */
+    ecs_sched__table **left;        /* the table each one left */
+    uint32_t count;
+    uint32_t capacity;
+    uint32_t moved;
+} ecs_sched__tagging;
+
+static bool ecs_sched__is_prefab(const ecs_sched_world *w, ecs_sched_entity e) {
+    return ecs_sched__type_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], w->prefab) >= 0;
+}
+
+/* Lists e and the entities below it that are no prefabs yet; false when out of memory. */
+static bool ecs_sched__tagging_gather(ecs_sched_world *w, ecs_sched__tagging *g, ecs_sched_entity e) {
+    const ecs_sched__sources *children = ecs_sched__sources_of(w, w->child_of, e);
+    uint32_t i;
+    if (!ecs_sched__is_prefab(w, e)) {
+        if (!ECS_SCHED__GROW(&w->env, g->entities, &g->capacity, g->count + 1)) return false;
+        g->entities[g->count++] = e;
+    }
+    for (i = 0; children && i < children->count; i++) {
+        if (!ecs_sched__tagging_gather(w, g, children->items[i])) return false;
+    }
+    return true;
+}
+
+/* Moves the tagged entities back where they were. */
+static void ecs_sched__tagging_undo(ecs_sched_world *w, ecs_sched__tagging *g) {
+    while (g->moved > 0) {
+        g->moved--;
+        ecs_sched__move_entity(w, ECS_SCHED_ENTITY_INDEX(g->entities[g->moved]), g->left[g->moved]);
+    }
+}
+
+static void ecs_sched__tagging_free(ecs_sched_world *w, ecs_sched__tagging *g) {
+    ecs_sched__free(&w->env, g->entities);
+    ecs_sched__free(&w->env, g->left);
+}
+
+/* Tags `child`, about to become a child of prefab, and the entities below it; nothing changed
+   when it fails. */
+static ecs_sched_result ecs_sched__tag_prefab_children(ecs_sched_world *w, ecs_sched__tagging *g,
+                                                       ecs_sched_entity child) {
+    memset(g, 0, sizeof *g);
+    if (!ecs_sched__tagging_gather(w, g, child) ||
+        (g->count && !(g->left = (ecs_sched__table **)ecs_sched__alloc(&w->env, g->count * sizeof *g->left)))) {
+        return ecs_sched__out_of_memory(w, "making the children of a prefab prefabs");
+    }
+    for (; g->moved < g->count; g->moved++) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(g->entities[g->moved]);
+        ecs_sched__table *from = w->tables[w->records[index].table];
+        ecs_sched__table *to = ecs_sched__table_step(w, from, w->prefab, false);
+        if (!to || !ecs_sched__move_entity(w, index, to)) {
+            ecs_sched__tagging_undo(w, g);
+            return ecs_sched__out_of_memory(w, "making the children of a prefab prefabs");
+        }
+        g->left[g->moved] = from;
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The observers hear of the tags, once the child is placed. */
+static void ecs_sched__tagging_observe(ecs_sched_world *w, const ecs_sched__tagging *g) {
+    uint32_t i;
+    for (i = 0; w->observers && i < g->moved; i++) {
+        ecs_sched__observe_inserted(w, g->entities[i], g->left[i], 1, &w->prefab);
+    }
+}
+
 /* Relates a checked source and target; `at` places source among target's sources (UINT32_MAX:
    last). */
+static ecs_sched_result ecs_sched__relate_pair(ecs_sched_world *w, ecs_sched_entity source,
+                                               ecs_sched_id kind, ecs_sched_entity target,
+                                               const void *payload, uint32_t at,
+                                               const char *operation);
+
 static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_entity source,
                                                   ecs_sched_id kind, ecs_sched_entity target,
                                                   const void *payload, uint32_t at,
                                                   const char *operation) {
+    ecs_sched__tagging tagging;
+    ecs_sched_result result;
+    if (kind != w->child_of || !ecs_sched__is_prefab(w, target) ||
+        ecs_sched__rel_slot_of(w, source, kind, target)) {
+        return ecs_sched__relate_pair(w, source, kind, target, payload, at, operation);
+    }
+    result = ecs_sched__tag_prefab_children(w, &tagging, source);
+    if (result == ECS_SCHED_OK) {
+        result = ecs_sched__relate_pair(w, source, kind, target, payload, at, operation);
+    }
+    if (result == ECS_SCHED_OK) ecs_sched__tagging_observe(w, &tagging);
+    else ecs_sched__tagging_undo(w, &tagging);
+    ecs_sched__tagging_free(w, &tagging);
+    return result;
+}
+
+static ecs_sched_result ecs_sched__relate_pair(ecs_sched_world *w, ecs_sched_entity source,
+                                               ecs_sched_id kind, ecs_sched_entity target,
+                                               const void *payload, uint32_t at,
+                                               const char *operation) {
     unsigned char *slot = ecs_sched__rel_first_slot(w, source, kind), *same;
     bool exclusive = (w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE) != 0;
     ecs_sched_entity old = slot ? ecs_sched__rel_slot_target(slot) : ECS_SCHED_NULL_ENTITY;
@@ -826,6 +937,7 @@ ecs_sched_result ecs_sched_commands_relate(ecs_sched_commands *cmd, ecs_sched_en
     if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "commands_relate");
     result = ecs_sched__check_target(cmd, target, "commands_relate (target)");
     if (result != ECS_SCHED_OK) return result;
+    if (source == target) return ecs_sched__self_relation(w, source, kind, "commands_relate");
     return ecs_sched__record_slot_command(cmd, payload ? ECS_SCHED__CMD_RELATE
                                                        : ECS_SCHED__CMD_RELATE_KEEP,
                                           source, kind, target, payload,

@@ -487,6 +487,38 @@ static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__ol
 
 /* ---- instances and prefab data ---- */
 
+/* Whether set s gives an instance related to `base` a copy: the base has it, the instance not. */
+static bool ecs_sched__sparse_base_gives(const ecs_sched__sparse_set *s, uint32_t instance,
+                                         uint32_t base) {
+    return ecs_sched__sparse_slot(s, base) && !ecs_sched__sparse_slot(s, instance);
+}
+
+/* The world's side (declared in inherit.h): room for an instance's copies of its base's sparse
+   components. */
+static bool ecs_sched__sparse_base_reserve(ecs_sched_world *w, ecs_sched_entity instance,
+                                           ecs_sched_entity base) {
+    uint32_t i, to = ECS_SCHED_ENTITY_INDEX(instance), from = ECS_SCHED_ENTITY_INDEX(base);
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        if (ecs_sched__sparse_base_gives(s, to, from) && !ecs_sched__sparse_reserve_set(w, s, 1, to + 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The world's side (declared in inherit.h): the copies, room reserved (an instance owns a
+   copy: sparse components are never inherited). */
+static void ecs_sched__sparse_base_copy(ecs_sched_world *w, ecs_sched_entity instance,
+                                        ecs_sched_entity base) {
+    uint32_t i, to = ECS_SCHED_ENTITY_INDEX(instance), from = ECS_SCHED_ENTITY_INDEX(base);
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        if (!ecs_sched__sparse_base_gives(s, to, from)) continue;
+        ecs_sched__sparse_put(w, s, instance, ecs_sched__sparse_value(w, s->id, from));
+    }
+}
+
 /* Whether copy c gives its entity the component of set s: an entry that lists it, or an
    instance of a prefab entity that has it (an instance owns a copy: sparse components are
    never inherited). */

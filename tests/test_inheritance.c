@@ -798,6 +798,127 @@ static void changes_to_a_prefab_between_instantiations_are_followed(void **state
     check_and_destroy(s.world);
 }
 
+static void a_null_insert_of_an_inherited_component_copies_the_base_value(void **state) {
+    world_setup s;
+    ecs_sched_entity base, instance;
+    (void)state;
+    setup_world(&s);
+    base = prefab_with_position(&s, 3.0f, 4.0f);
+    instance = ecs_sched_spawn(s.world);
+    make_instance(&s, instance, base);
+    assert_int_equal(ecs_sched_insert(s.world, instance, s.position, NULL), ECS_SCHED_OK);
+    assert_true(ecs_sched_owns(s.world, instance, s.position));
+    assert_ptr_not_equal(ecs_sched_get(s.world, instance, s.position), ecs_sched_get(s.world, base, s.position));
+    assert_true(get_position(&s, instance)->x > 2.5f && get_position(&s, instance)->x < 3.5f);
+    assert_true(get_position(&s, instance)->y > 3.5f);
+    check_and_destroy(s.world);
+}
+
+typedef struct Burning {
+    float heat;
+    int32_t turns;
+} Burning;
+
+static void relating_to_a_base_copies_its_sparse_values(void **state) {
+    world_setup s;
+    ecs_sched_id burning;
+    ecs_sched_entity base, instance;
+    Burning b = {2.5f, 7};
+    const Burning *copy;
+    (void)state;
+    setup_world(&s);
+    burning = ECS_SCHED_SPARSE_COMPONENT(s.world, Burning);
+    base = prefab_with_position(&s, 0.0f, 0.0f);
+    assert_int_equal(ecs_sched_insert(s.world, base, burning, &b), ECS_SCHED_OK);
+    instance = ecs_sched_spawn(s.world);
+    make_instance(&s, instance, base);
+    assert_true(ecs_sched_owns(s.world, instance, burning));
+    copy = (const Burning *)ecs_sched_get(s.world, instance, burning);
+    assert_non_null(copy);
+    assert_ptr_not_equal(copy, ecs_sched_get(s.world, base, burning));
+    assert_int_equal(copy->turns, 7);
+    check_and_destroy(s.world);
+}
+
+static void relating_to_a_base_keeps_the_sparse_values_the_instance_owns(void **state) {
+    world_setup s;
+    ecs_sched_id burning;
+    ecs_sched_entity base, instance;
+    Burning b = {2.5f, 7}, own = {1.0f, 3};
+    (void)state;
+    setup_world(&s);
+    burning = ECS_SCHED_SPARSE_COMPONENT(s.world, Burning);
+    base = prefab_with_position(&s, 0.0f, 0.0f);
+    assert_int_equal(ecs_sched_insert(s.world, base, burning, &b), ECS_SCHED_OK);
+    instance = ecs_sched_spawn(s.world);
+    assert_int_equal(ecs_sched_insert(s.world, instance, burning, &own), ECS_SCHED_OK);
+    make_instance(&s, instance, base);
+    assert_int_equal(((const Burning *)ecs_sched_get(s.world, instance, burning))->turns, 3);
+    check_and_destroy(s.world);
+}
+
+static void a_child_of_a_prefab_is_a_prefab_with_its_subtree(void **state) {
+    world_setup s;
+    ecs_sched_entity ship, turret, barrel;
+    ecs_sched_id prefab;
+    (void)state;
+    setup_world(&s);
+    prefab = ecs_sched_prefab_tag(s.world);
+    ship = prefab_with_position(&s, 0.0f, 0.0f);
+    turret = spawn_position(&s, 1.0f, 0.0f);
+    barrel = spawn_position(&s, 1.5f, 0.0f);
+    assert_int_equal(ecs_sched_set_parent(s.world, barrel, turret), ECS_SCHED_OK);
+    assert_false(ecs_sched_has(s.world, barrel, prefab));
+    assert_int_equal(ecs_sched_set_parent(s.world, turret, ship), ECS_SCHED_OK);
+    assert_true(ecs_sched_has(s.world, turret, prefab));
+    assert_true(ecs_sched_has(s.world, barrel, prefab));
+    check_and_destroy(s.world);
+}
+
+static void children_of_a_prefab_are_hidden_from_queries_but_instances_get_copies(void **state) {
+    world_setup s;
+    ship_prefab p;
+    ecs_sched_entity ship, turret;
+    ecs_sched_query *q;
+    (void)state;
+    setup_world(&s);
+    p.ship = prefab_with_position(&s, 0.0f, 0.0f);
+    p.turret = spawn_position(&s, 1.0f, 0.0f);
+    assert_int_equal(ecs_sched_set_parent(s.world, p.turret, p.ship), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(s.world, p.turret, "turret"), ECS_SCHED_OK);
+    q = query_of(&s, ecs_sched_read(s.position), no_term());
+    assert_int_equal(count_rows(q), 0);
+    ship = ecs_sched_instantiate(s.world, p.ship);
+    turret = ecs_sched_lookup(s.world, ship, "turret");
+    assert_true(turret != ECS_SCHED_NULL_ENTITY);
+    assert_false(ecs_sched_has(s.world, turret, ecs_sched_prefab_tag(s.world)));
+    assert_int_equal(ecs_sched_insert(s.world, ship, s.position, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(s.world, turret, s.position, NULL), ECS_SCHED_OK);
+    assert_int_equal(count_rows(q), 2);   /* the instance and its turret, not the prefab's */
+    check_and_destroy(s.world);
+}
+
+static void an_entity_may_be_an_instance_of_its_own_parent(void **state) {
+    world_setup s;
+    ecs_sched_entity parent, child, copy, copied_child;
+    (void)state;
+    setup_world(&s);
+    parent = prefab_with_position(&s, 2.0f, 0.0f);
+    child = ecs_sched_spawn(s.world);
+    assert_int_equal(ecs_sched_set_parent(s.world, child, parent), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(s.world, child, "child"), ECS_SCHED_OK);
+    make_instance(&s, child, parent);
+    assert_true(ecs_sched_owner(s.world, child, s.position) == parent);
+    copy = ecs_sched_instantiate(s.world, parent);
+    copied_child = ecs_sched_lookup(s.world, copy, "child");
+    assert_true(ecs_sched_has_relation(s.world, copied_child, ecs_sched_is_a(s.world), child));
+    assert_true(ecs_sched_owner(s.world, copied_child, s.position) == parent);
+    assert_int_equal(ecs_sched_despawn(s.world, copy), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(s.world, parent), ECS_SCHED_OK);   /* takes its instance along */
+    assert_false(ecs_sched_is_alive(s.world, child));
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(instance_reads_its_base_value_through_get),
@@ -836,6 +957,12 @@ int main(void) {
         cmocka_unit_test(instantiation_through_commands_happens_when_applied),
         cmocka_unit_test(unapplied_instantiations_give_their_handles_back),
         cmocka_unit_test(marks_cannot_be_inserted_or_removed_by_hand),
+        cmocka_unit_test(a_null_insert_of_an_inherited_component_copies_the_base_value),
+        cmocka_unit_test(relating_to_a_base_copies_its_sparse_values),
+        cmocka_unit_test(relating_to_a_base_keeps_the_sparse_values_the_instance_owns),
+        cmocka_unit_test(a_child_of_a_prefab_is_a_prefab_with_its_subtree),
+        cmocka_unit_test(children_of_a_prefab_are_hidden_from_queries_but_instances_get_copies),
+        cmocka_unit_test(an_entity_may_be_an_instance_of_its_own_parent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -401,6 +401,69 @@ static void destroying_the_world_calls_on_remove_entity_by_entity_in_table_order
     assert_string_equal(g_trace, "third:vel second:vel first:pos first:vel");
 }
 
+/* A plain entity, a prefab and a disabled entity, each given a Position: the trace says who
+   was heard of. */
+static void insert_on_plain_prefab_and_disabled(ecs_sched_world *w) {
+    Position plain = {1, 0}, prefab = {2, 0}, disabled = {3, 0};
+    ecs_sched_entity e = ecs_sched_spawn(w), p = ecs_sched_spawn(w), d = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, p, ecs_sched_prefab_tag(w), NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_disable(w, d), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, e, g_pos, &plain), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, p, g_pos, &prefab), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, d, g_pos, &disabled), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, p), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, d), ECS_SCHED_OK);
+}
+
+static void an_observer_does_not_hear_of_prefabs_and_disabled_entities(void **state) {
+    ecs_sched_world *w = observed_world();
+    (void)state;
+    observe(w, "i", ECS_SCHED_ON_INSERT, g_pos, trace_event);
+    observe(w, "r", ECS_SCHED_ON_REMOVE, g_pos, trace_event);
+    observe(w, "d", ECS_SCHED_ON_DESPAWN, 0, trace_event);
+    insert_on_plain_prefab_and_disabled(w);
+    assert_string_equal(g_trace, "i:insert=1");
+    check_and_destroy(w);
+}
+
+static void an_observer_asking_for_prefabs_or_disabled_entities_hears_of_them_too(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.event = ECS_SCHED_ON_INSERT;
+    d.component = g_pos;
+    d.fn = trace_event;
+    d.name = "prefabs";
+    d.sees_prefabs = true;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    d.name = "disabled";
+    d.sees_prefabs = false;
+    d.sees_disabled = true;
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    insert_on_plain_prefab_and_disabled(w);
+    assert_string_equal(g_trace, "prefabs:insert=1 disabled:insert=1 prefabs:insert=2 disabled:insert=3");
+    check_and_destroy(w);
+}
+
+static void an_observer_naming_the_prefab_or_disabled_tag_hears_of_those_entities(void **state) {
+    ecs_sched_world *w = observed_world();
+    ecs_sched_observer_desc d;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.event = ECS_SCHED_ON_INSERT;
+    d.component = g_pos;
+    d.fn = trace_event;
+    d.name = "prefabs";
+    d.with[0] = ecs_sched_prefab_tag(w);
+    assert_true(ecs_sched_observer_add(w, &d) != 0);
+    observe(w, "disabling", ECS_SCHED_ON_ADD, ecs_sched_disabled_tag(w), trace_event);
+    observe(w, "enabling", ECS_SCHED_ON_REMOVE, ecs_sched_disabled_tag(w), trace_event);
+    insert_on_plain_prefab_and_disabled(w);
+    assert_string_equal(g_trace, "disabling:add prefabs:insert=2 enabling:remove");
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(adding_a_component_calls_on_add_then_on_insert_and_an_overwrite_on_insert),
@@ -421,6 +484,9 @@ int main(void) {
         cmocka_unit_test(destroying_the_world_calls_on_remove_for_what_is_left),
         cmocka_unit_test(an_on_add_observer_runs_after_the_value_is_written_and_its_write_wins),
         cmocka_unit_test(destroying_the_world_calls_on_remove_entity_by_entity_in_table_order),
+        cmocka_unit_test(an_observer_does_not_hear_of_prefabs_and_disabled_entities),
+        cmocka_unit_test(an_observer_asking_for_prefabs_or_disabled_entities_hears_of_them_too),
+        cmocka_unit_test(an_observer_naming_the_prefab_or_disabled_tag_hears_of_those_entities),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }

@@ -436,6 +436,116 @@ static void a_parent_entry_may_come_after_its_children(void **state) {
     check_and_destroy(s.world);
 }
 
+static void a_failed_relationship_onto_a_main_entity_leaves_it_as_it_was(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity main;
+    Health h = {50};
+    (void)state;
+    setup_world(&s);
+    main = ecs_sched_spawn(s.world);
+    assert_int_equal(ecs_sched_set_name(s.world, main, "player"), ECS_SCHED_OK);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, 0);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 0, s.health, &h), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set_name(d, 0, "ship"), ECS_SCHED_OK);
+    ecs_sched_prefab_data_relate(d, 0, ecs_sched_is_a(s.world), 0);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, main, NULL), ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_false(ecs_sched_has(s.world, main, s.health));
+    assert_string_equal(ecs_sched_name(s.world, main), "player");
+    assert_int_equal(ecs_sched_entity_count(s.world), 1);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void a_relationship_cycle_through_the_main_entity_leaves_it_as_it_was(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity main;
+    Health h = {50};
+    (void)state;
+    setup_world(&s);
+    main = ecs_sched_spawn(s.world);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, 0);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 0, s.health, &h), ECS_SCHED_OK);
+    ecs_sched_prefab_data_relate(d, 0, ecs_sched_is_a(s.world), 1);
+    ecs_sched_prefab_data_relate(d, 1, ecs_sched_is_a(s.world), 0);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, main, NULL), ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_non_null(strstr(ecs_sched_last_error(s.world), "entry 1"));
+    assert_false(ecs_sched_has(s.world, main, s.health));
+    assert_int_equal(ecs_sched_target_count(s.world, main, ecs_sched_is_a(s.world)), 0);
+    assert_int_equal(ecs_sched_entity_count(s.world), 1);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void an_entry_named_like_a_child_of_the_main_entity_is_refused(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity main, kid;
+    (void)state;
+    setup_world(&s);
+    main = ecs_sched_spawn(s.world);
+    kid = ecs_sched_spawn(s.world);
+    assert_int_equal(ecs_sched_set_parent(s.world, kid, main), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(s.world, kid, "kid"), ECS_SCHED_OK);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, 0);
+    assert_int_equal(ecs_sched_prefab_data_set_name(d, 1, "kid"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, main, NULL), ECS_SCHED_ERR_NAME_CLASH);
+    assert_failed_with(s.world, &s.log, ECS_SCHED_ERR_NAME_CLASH);
+    assert_non_null(strstr(ecs_sched_last_error(s.world), "kid"));
+    assert_int_equal(ecs_sched_entity_count(s.world), 2);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void the_entries_under_a_prefab_entry_are_prefabs(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[3];
+    ecs_sched_id prefab;
+    (void)state;
+    setup_world(&s);
+    prefab = ecs_sched_prefab_tag(s.world);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, -1);
+    assert_int_equal(ecs_sched_prefab_data_set_parent(d, 1, 2), ECS_SCHED_OK);   /* a grandchild first */
+    assert_int_equal(ecs_sched_prefab_data_set_parent(d, 2, 0), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 0, prefab, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_set(d, 1, s.position, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, 0, made), ECS_SCHED_OK);
+    assert_true(ecs_sched_has(s.world, made[1], prefab));
+    assert_true(ecs_sched_has(s.world, made[2], prefab));
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
+static void the_entries_under_a_prefab_main_entity_are_prefabs(void **state) {
+    world_setup s;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity main, made[2];
+    ecs_sched_id prefab;
+    (void)state;
+    setup_world(&s);
+    prefab = ecs_sched_prefab_tag(s.world);
+    main = ecs_sched_spawn(s.world);
+    assert_int_equal(ecs_sched_insert(s.world, main, prefab, NULL), ECS_SCHED_OK);
+    d = ecs_sched_prefab_data_create(s.world);
+    ecs_sched_prefab_data_add(d, -1);
+    ecs_sched_prefab_data_add(d, 0);
+    assert_int_equal(ecs_sched_prefab_data_instantiate(s.world, d, main, made), ECS_SCHED_OK);
+    assert_true(ecs_sched_has(s.world, made[1], prefab));
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(instantiating_onto_a_main_entity_makes_one_entity_per_other_entry),
@@ -457,6 +567,11 @@ int main(void) {
         cmocka_unit_test(a_parent_entry_may_come_after_its_children),
         cmocka_unit_test(entity_fields_and_relationships_name_other_entries),
         cmocka_unit_test(a_relationship_cycle_between_entries_undoes_the_instantiation),
+        cmocka_unit_test(a_failed_relationship_onto_a_main_entity_leaves_it_as_it_was),
+        cmocka_unit_test(a_relationship_cycle_through_the_main_entity_leaves_it_as_it_was),
+        cmocka_unit_test(an_entry_named_like_a_child_of_the_main_entity_is_refused),
+        cmocka_unit_test(the_entries_under_a_prefab_entry_are_prefabs),
+        cmocka_unit_test(the_entries_under_a_prefab_main_entity_are_prefabs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

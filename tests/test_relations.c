@@ -773,6 +773,23 @@ static void queries_of_disjoint_entities_reading_their_own_values_stay_apart(voi
     check_and_destroy(w);
 }
 
+static void relating_an_entity_to_itself_is_refused_for_every_kind(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_entity e[1];
+    ecs_sched_commands *cmd;
+    (void)state;
+    spawn_n(w, e, 1);
+    assert_int_equal(ecs_sched_relate(w, e[0], likes, e[0], NULL), ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_contains(ecs_sched_last_error(w), "itself");
+    assert_contains(ecs_sched_last_error(w), "'Likes'");
+    assert_false(ecs_sched_has(w, e[0], likes));
+    cmd = new_commands(w);
+    assert_int_equal(ecs_sched_commands_relate(cmd, e[0], likes, e[0], NULL), ECS_SCHED_ERR_RELATION_CYCLE);
+    assert_int_equal(ecs_sched_commands_pending(cmd), 0);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(relate_puts_the_target_in_the_sources_column_and_the_source_in_the_targets_list),
@@ -808,6 +825,7 @@ int main(void) {
         cmocka_unit_test(writing_a_payload_and_reading_the_kind_are_ambiguous),
         cmocka_unit_test(reading_from_parents_conflicts_with_writers_of_entities_the_query_does_not_match),
         cmocka_unit_test(queries_of_disjoint_entities_reading_their_own_values_stay_apart),
+        cmocka_unit_test(relating_an_entity_to_itself_is_refused_for_every_kind),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }

@@ -159,6 +159,10 @@ static void step(ecs_sched_world *w, model *m, ecs_sched_id likes) {
     }
     case 4:
         if (!m->e[t]) break;
+        if (s == t) {   /* no entity is its own target */
+            assert_int_equal(ecs_sched_relate(w, m->e[s], likes, m->e[t], NULL), ECS_SCHED_ERR_RELATION_CYCLE);
+            break;
+        }
         assert_int_equal(ecs_sched_relate(w, m->e[s], likes, m->e[t], NULL), ECS_SCHED_OK);
         m->likes[s][t] = 1;
         break;
