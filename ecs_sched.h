@@ -1589,8 +1589,9 @@
          // also ECS_SCHED_STEP_ALWAYS_RUN, ECS_SCHED_STEP_NEVER_RUN, ECS_SCHED_STEP_DEFAULT
 
      The others are held (outcome HELD, a "held" instant in the trace). The cursor passes
-     always-run and never-run systems over, and goes back to the first system after the
-     last; ecs_sched_stepping_cursor names the system the next step runs (NULL before the
+     always-run and never-run systems over, and goes back to the first system as soon as a
+     run has passed the last (a behaviour set afterwards does not move it);
+     ecs_sched_stepping_cursor names the system the next step runs (NULL before the
      schedule's first run). A step is spent even when the run stops at a failure before the
      system it would run. Stepping a schedule while it runs is ECS_SCHED_ERR_SCHEDULE_RUNNING; unknown
      schedules and systems are ECS_SCHED_ERR_UNKNOWN_SCHEDULE and ECS_SCHED_ERR_NOT_FOUND,
@@ -17871,6 +17872,9 @@ static ecs_sched_result ecs_sched__execute_stepping(ecs_sched__schedule *s) {
         stopped = tracked ? ecs_sched__execute_node_as(s, p, true)
                           : ecs_sched__execute_node_as(s, p, false);
     }
+    /* a frame stepped through starts over now, not at the next run: a system given back its
+       default behaviour meanwhile must not catch the cursor on its way back */
+    if (ecs_sched__step_next(s) < 0) s->step_cursor = 0;
     ecs_sched__apply_pending(s);
     return s->failure_code;
 }

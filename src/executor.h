@@ -1206,6 +1206,9 @@ static ecs_sched_result ecs_sched__execute_stepping(ecs_sched__schedule *s) {
         stopped = tracked ? ecs_sched__execute_node_as(s, p, true)
                           : ecs_sched__execute_node_as(s, p, false);
     }
+    /* a frame stepped through starts over now, not at the next run: a system given back its
+       default behaviour meanwhile must not catch the cursor on its way back */
+    if (ecs_sched__step_next(s) < 0) s->step_cursor = 0;
     ecs_sched__apply_pending(s);
     return s->failure_code;
 }
