@@ -1522,7 +1522,9 @@
          The hook (ecs_sched_world_desc.error_hook, an ecs_sched_error_hook) hears every
          failure of every run under any policy, with its code, kind, name, schedule and
          message; it may be called on a worker thread, never by two threads at once. A world
-         given a hook and no policy uses HOOK. On the parallel executor, "no node after it
+         given a hook and no policy uses HOOK. A run keeps the policy and hook in force when
+         it started (as Bevy does): one replaced during a run, by a system or a hook, applies
+         from the next run on. On the parallel executor, "no node after it
          starts" is about plan order too: nodes before the failing one still run, and nodes
          after it that had started finish.
        - Nested runs: a schedule that a system runs (the fixed update, a transition schedule,
@@ -2258,7 +2260,8 @@ ECS_SCHED_API ecs_sched_storage ecs_sched_component_storage(const ecs_sched_worl
    workers (the thread that first asks is worker 0). NULL when it cannot be created. */
 ECS_SCHED_API ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *world);
 /* Replaces the world's error policy and hook (ecs_sched_world_desc.on_error, .error_hook);
-   DEFAULT means HOOK with a hook, else STOP. Schedules that chose their own keep it. */
+   DEFAULT means HOOK with a hook, else STOP. Schedules that chose their own keep it; a run
+   already started keeps the policy and hook it started with. */
 ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world *world,
                                                                ecs_sched_error_policy policy,
                                                                ecs_sched_error_hook hook);
@@ -11384,6 +11387,8 @@ typedef struct ecs_sched__schedule {
     int32_t failure_at;                  /* plan position of the first in plan order */
     ecs_sched_result failure_code;       /* OK: none */
     bool stopped;                        /* the run stopped at a failure */
+    ecs_sched_error_policy run_policy;   /* the policy and hook the run started with: one */
+    ecs_sched_error_hook run_hook;       /* set during the run applies from the next run */
     char failure_message[ECS_SCHED__ERROR_CAPACITY];
 #ifdef ECS_SCHED_TRACE
     uint64_t watch_run;                  /* watched runs so far (trace.h) */
@@ -16703,6 +16708,13 @@ static ecs_sched_error_policy ecs_sched__error_policy(const ecs_sched_world *w,
                                                                  : policy;
 }
 
+/* A run decides its failures with the policy and hook in force when it starts, as Bevy's
+   schedules do: a system that replaces them changes the runs after, not its own. */
+static void ecs_sched__error_handling_take(ecs_sched_world *w, ecs_sched__schedule *s) {
+    s->run_policy = ecs_sched__error_policy(w, s);
+    s->run_hook = w->error_hook;
+}
+
 #ifdef ECS_SCHED_THREADS
 static void ecs_sched__failure_lock(ecs_sched_world *w) {
     while (atomic_exchange_explicit(&w->failure_lock, 1, memory_order_acquire)) {
@@ -16737,7 +16749,7 @@ static ecs_sched_error_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched_
         hearing = true;
     }
     ecs_sched__running_now = NULL;
-    said = w->error_hook.fn(&failure, w->error_hook.user_data);
+    said = s->run_hook.fn(&failure, s->run_hook.user_data);
     ecs_sched__running_now = running;
     if (serialize) {
         hearing = false;
@@ -16753,12 +16765,12 @@ static ecs_sched_error_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched_
 static ecs_sched_error_action ecs_sched__node_failed_as(ecs_sched__schedule *s, int32_t at,
                                                         ecs_sched_system_ctx *ctx) {
     ecs_sched_world *w = ctx->world;
-    ecs_sched_error_policy policy = ecs_sched__error_policy(w, s);
+    ecs_sched_error_policy policy = s->run_policy;
     ecs_sched_error_action action =
         policy == ECS_SCHED_ON_ERROR_CONTINUE ? ECS_SCHED_ERROR_CONTINUE : ECS_SCHED_ERROR_STOP;
     char fallback[ECS_SCHED__ERROR_CAPACITY];
     const char *message = ecs_sched__ctx_failure_message(ctx, fallback, sizeof fallback);
-    if (w->error_hook.fn) {
+    if (s->run_hook.fn) {
         ecs_sched_error_action said = ecs_sched__ask_hook(w, s, ctx, message);
         if (policy == ECS_SCHED_ON_ERROR_HOOK) action = said;
     }
@@ -17932,6 +17944,7 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
     result = ecs_sched__ensure_built(w, s);
     if (result != ECS_SCHED_OK) return result;
     ecs_sched__ticks_maybe_check(w);
+    ecs_sched__error_handling_take(w, s);
     s->running = true;
 #ifdef ECS_SCHED_THREADS
     if (all->depth == 0) w->schedule_thread = pthread_self();

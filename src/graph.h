@@ -209,6 +209,8 @@ typedef struct ecs_sched__schedule {
     int32_t failure_at;                  /* plan position of the first in plan order */
     ecs_sched_result failure_code;       /* OK: none */
     bool stopped;                        /* the run stopped at a failure */
+    ecs_sched_error_policy run_policy;   /* the policy and hook the run started with: one */
+    ecs_sched_error_hook run_hook;       /* set during the run applies from the next run */
     char failure_message[ECS_SCHED__ERROR_CAPACITY];
 #ifdef ECS_SCHED_TRACE
     uint64_t watch_run;                  /* watched runs so far (trace.h) */

@@ -137,7 +137,8 @@ ECS_SCHED_API ecs_sched_storage ecs_sched_component_storage(const ecs_sched_worl
    workers (the thread that first asks is worker 0). NULL when it cannot be created. */
 ECS_SCHED_API ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *world);
 /* Replaces the world's error policy and hook (ecs_sched_world_desc.on_error, .error_hook);
-   DEFAULT means HOOK with a hook, else STOP. Schedules that chose their own keep it. */
+   DEFAULT means HOOK with a hook, else STOP. Schedules that chose their own keep it; a run
+   already started keeps the policy and hook it started with. */
 ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world *world,
                                                                ecs_sched_error_policy policy,
                                                                ecs_sched_error_hook hook);
