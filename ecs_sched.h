@@ -870,7 +870,12 @@
      resources (those of state machines and clocks too), the relationships, names and bases.
      ecs_sched_snapshot_restore(w, snap) brings exactly that back, as often as asked: entities
      made since are gone (their handles stale), entities despawned since are back under their
-     old handles, every value is the snapshot's. For undo, rollback and tests:
+     old handles, every value is the snapshot's. Generations only move forward, across
+     restores too: a handle made after the snapshot stays stale for good, and no entity
+     spawned after the restore is ever given it (an index takes the higher of its two
+     timelines' next generations; an index the abandoned timeline used past the snapshot's
+     entity skips those generations when that entity is despawned again). For undo, rollback
+     and tests:
 
          ecs_sched_snapshot *before = ecs_sched_snapshot_take(w);
          ... simulate ahead ...
@@ -1260,6 +1265,14 @@
      creates its schedule; ecs_sched_app_schedule_order lists an order. A label can be in the
      orders once; inserting is refused while the app updates.
 
+     A system added to a label the app never runs would never run: before an update, the app
+     checks that every schedule with systems is in an order, is Main or FixedMain, is a state
+     machine's (OnEnter(...), OnTransition(...), ...), or was made with
+     ecs_sched_schedule_configure, which says your code runs it (an exclusive system that
+     runs "Turn" once per queued action, or your loop between updates). Otherwise the update
+     runs nothing and fails with ECS_SCHED_ERR_UNKNOWN_SCHEDULE, naming the schedule, one of
+     its systems, and the nearest label the app runs ("did you mean 'Update'?").
+
        ecs_sched_app_update(app)             one frame, time from the clock hook
        ecs_sched_app_update_by(app, ns)      one frame that advances time by exactly ns
        ecs_sched_app_run(app, &desc, &code)  frames until exit is requested: .delta_ns (fixed
@@ -1557,7 +1570,9 @@
          The hook (ecs_sched_world_desc.error_hook, an ecs_sched_error_hook) hears every
          failure of every run under any policy, with its code, kind, name, schedule and
          message; it may be called on a worker thread, never by two threads at once. A world
-         given a hook and no policy uses HOOK. On the parallel executor, "no node after it
+         given a hook and no policy uses HOOK. A run keeps the policy and hook in force when
+         it started (as Bevy does): one replaced during a run, by a system or a hook, applies
+         from the next run on. On the parallel executor, "no node after it
          starts" is about plan order too: nodes before the failing one still run, and nodes
          after it that had started finish.
        - Nested runs: a schedule that a system runs (the fixed update, a transition schedule,
@@ -1624,8 +1639,9 @@
          // also ECS_SCHED_STEP_ALWAYS_RUN, ECS_SCHED_STEP_NEVER_RUN, ECS_SCHED_STEP_DEFAULT
 
      The others are held (outcome HELD, a "held" instant in the trace). The cursor passes
-     always-run and never-run systems over, and goes back to the first system after the
-     last; ecs_sched_stepping_cursor names the system the next step runs (NULL before the
+     always-run and never-run systems over, and goes back to the first system as soon as a
+     run has passed the last (a behaviour set afterwards does not move it);
+     ecs_sched_stepping_cursor names the system the next step runs (NULL before the
      schedule's first run). A step is spent even when the run stops at a failure before the
      system it would run. Stepping a schedule while it runs is ECS_SCHED_ERR_SCHEDULE_RUNNING; unknown
      schedules and systems are ECS_SCHED_ERR_UNKNOWN_SCHEDULE and ECS_SCHED_ERR_NOT_FOUND,
@@ -2292,7 +2308,8 @@ ECS_SCHED_API ecs_sched_storage ecs_sched_component_storage(const ecs_sched_worl
    workers (the thread that first asks is worker 0). NULL when it cannot be created. */
 ECS_SCHED_API ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *world);
 /* Replaces the world's error policy and hook (ecs_sched_world_desc.on_error, .error_hook);
-   DEFAULT means HOOK with a hook, else STOP. Schedules that chose their own keep it. */
+   DEFAULT means HOOK with a hook, else STOP. Schedules that chose their own keep it; a run
+   already started keeps the policy and hook it started with. */
 ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world *world,
                                                                ecs_sched_error_policy policy,
                                                                ecs_sched_error_hook hook);
@@ -3029,7 +3046,9 @@ typedef struct ecs_sched_schedule_desc {
 ECS_SCHED_API void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx);
 
 /* Each of these creates the schedule when the label is new, and marks a built schedule for
-   rebuilding before its next run. */
+   rebuilding before its next run. In an app, a schedule made (or set) with
+   ecs_sched_schedule_configure is one your code runs: the app does not ask that it is in
+   one of its orders (see THE APP). */
 ECS_SCHED_API ecs_sched_result ecs_sched_schedule_configure(ecs_sched_world *world,
                                                            const char *schedule,
                                                            const ecs_sched_schedule_desc *desc);
@@ -3642,7 +3661,9 @@ ECS_SCHED_API void ecs_sched_app_destroy(ecs_sched_app *app);
 ECS_SCHED_API ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app);
 
 /* One frame: real and virtual time advance (by the clock hook's reading, or by exactly
-   delta_ns), then schedule Main runs. In the first update Main first runs StateTransition
+   delta_ns), then schedule Main runs. First, a schedule with systems that the app never runs
+   (in no order, no state machine's, not made with ecs_sched_schedule_configure: a typo) fails
+   the update, nothing run, with ECS_SCHED_ERR_UNKNOWN_SCHEDULE. In the first update Main first runs StateTransition
    (the initial states are entered) and the startup order, then the main order. An update
    stops at the first schedule run that fails and returns its code; ecs_sched_last_error
    says what failed. A startup schedule that failed runs again in the next update, with the
@@ -4215,7 +4236,9 @@ typedef struct ecs_sched_snapshot ecs_sched_snapshot;
    (apply or destroy it first) and inside systems that may not change the world. */
 ECS_SCHED_API ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *world);
 /* Brings the world back to the snapshot exactly: entities made since are gone, entities
-   despawned since are back with the same handles, every value is the snapshot's. Components,
+   despawned since are back with the same handles, every value is the snapshot's. A handle
+   made since stays stale: generations move forward across a restore, so that no entity
+   spawned later is given it. Components,
    relationship kinds, queries, systems and schedules registered since stay (they are not
    data); no observer hears anything; tracked components count every restored value as
    added and changed now. All or nothing. */
@@ -6087,6 +6110,11 @@ struct ecs_sched_world {
     uint32_t *free_stack;                /* dead indices to hand out again, newest last: a
                                             batch takes them without chasing links */
     uint32_t free_stack_count, free_stack_capacity;
+    uint32_t *generation_floor;          /* by index, set by snapshot restores (snapshot.h):
+                                            the generation an index alive again skips to when
+                                            it is released, past the handles an abandoned
+                                            timeline made on it; 0: none. NULL until needed */
+    uint32_t generation_floor_capacity;
     int32_t alive_count;
     ecs_sched__table **tables;           /* tables[0] is the empty archetype */
     struct ecs_sched_archetype **archetypes;   /* handed out by ecs_sched_archetype_get */
@@ -6763,10 +6791,19 @@ ECS_SCHED__NOINLINE static bool ecs_sched__free_stack_grow(ecs_sched_world *w) {
 
 /* A despawn cannot fail: an index the stack has no room for (its growth failed) is linked
    from free_head instead. */
+/* A released index whose entity came back with a restore skips the generations handed out
+   on it in the abandoned timeline, so that none of those handles names a later entity. */
+ECS_SCHED__NOINLINE static void ecs_sched__generation_skip(ecs_sched_world *w, uint32_t index) {
+    uint32_t *floor = &w->generation_floor[index];
+    if (*floor && w->records[index].generation < *floor) w->records[index].generation = *floor;
+    *floor = 0;
+}
+
 static void ecs_sched__release_index(ecs_sched_world *w, uint32_t index) {
     ecs_sched__record *r = &w->records[index];
     r->table = ECS_SCHED__DEAD;
     r->generation++;
+    if (!ECS_SCHED__LIKELY(index >= w->generation_floor_capacity)) ecs_sched__generation_skip(w, index);
     w->free_count++;
     if (w->free_stack_count < w->free_stack_capacity || ecs_sched__free_stack_grow(w)) {
         r->row = ECS_SCHED__NONE;
@@ -6942,6 +6979,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__free(&w->env, w->resource_stamps);
     ecs_sched__free(&w->env, w->records);
     ecs_sched__free(&w->env, w->free_stack);
+    ecs_sched__free(&w->env, w->generation_floor);
     ecs_sched__free(&w->env, w->tables);
     ecs_sched__map_free(&w->env, &w->types);
     ecs_sched__map_free(&w->env, &w->edges);
@@ -11463,11 +11501,15 @@ typedef struct ecs_sched__schedule {
     int32_t group_count;
     bool built;                          /* the plan matches the configuration */
     bool running;
+    bool declared;                       /* made or set by ecs_sched_schedule_configure: its
+                                            owner's code runs it (an app asks no more, app.h) */
     ecs_sched__plan *plan;
     /* the failures of the current (or last) run, kept by executor.h */
     int32_t failure_at;                  /* plan position of the first in plan order */
     ecs_sched_result failure_code;       /* OK: none */
     bool stopped;                        /* the run stopped at a failure */
+    ecs_sched_error_policy run_policy;   /* the policy and hook the run started with: one */
+    ecs_sched_error_hook run_hook;       /* set during the run applies from the next run */
     char failure_message[ECS_SCHED__ERROR_CAPACITY];
 #ifdef ECS_SCHED_TRACE
     uint64_t watch_run;                  /* watched runs so far (trace.h) */
@@ -12081,6 +12123,7 @@ ecs_sched_result ecs_sched_schedule_configure(ecs_sched_world *w, const char *la
     }
     s->settings = ecs_sched__schedule_desc_defaults(w, desc);
     s->default_set = default_set;
+    s->declared = true;
     ecs_sched__mark_changed(s);
     return ECS_SCHED_OK;
 }
@@ -16812,6 +16855,13 @@ static ecs_sched_error_policy ecs_sched__error_policy(const ecs_sched_world *w,
                                                                  : policy;
 }
 
+/* A run decides its failures with the policy and hook in force when it starts, as Bevy's
+   schedules do: a system that replaces them changes the runs after, not its own. */
+static void ecs_sched__error_handling_take(ecs_sched_world *w, ecs_sched__schedule *s) {
+    s->run_policy = ecs_sched__error_policy(w, s);
+    s->run_hook = w->error_hook;
+}
+
 #ifdef ECS_SCHED_THREADS
 static void ecs_sched__failure_lock(ecs_sched_world *w) {
     while (atomic_exchange_explicit(&w->failure_lock, 1, memory_order_acquire)) {
@@ -16846,7 +16896,7 @@ static ecs_sched_error_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched_
         hearing = true;
     }
     ecs_sched__running_now = NULL;
-    said = w->error_hook.fn(&failure, w->error_hook.user_data);
+    said = s->run_hook.fn(&failure, s->run_hook.user_data);
     ecs_sched__running_now = running;
     if (serialize) {
         hearing = false;
@@ -16862,12 +16912,12 @@ static ecs_sched_error_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched_
 static ecs_sched_error_action ecs_sched__node_failed_as(ecs_sched__schedule *s, int32_t at,
                                                         ecs_sched_system_ctx *ctx) {
     ecs_sched_world *w = ctx->world;
-    ecs_sched_error_policy policy = ecs_sched__error_policy(w, s);
+    ecs_sched_error_policy policy = s->run_policy;
     ecs_sched_error_action action =
         policy == ECS_SCHED_ON_ERROR_CONTINUE ? ECS_SCHED_ERROR_CONTINUE : ECS_SCHED_ERROR_STOP;
     char fallback[ECS_SCHED__ERROR_CAPACITY];
     const char *message = ecs_sched__ctx_failure_message(ctx, fallback, sizeof fallback);
-    if (w->error_hook.fn) {
+    if (s->run_hook.fn) {
         ecs_sched_error_action said = ecs_sched__ask_hook(w, s, ctx, message);
         if (policy == ECS_SCHED_ON_ERROR_HOOK) action = said;
     }
@@ -17981,6 +18031,9 @@ static ecs_sched_result ecs_sched__execute_stepping(ecs_sched__schedule *s) {
         stopped = tracked ? ecs_sched__execute_node_as(s, p, true)
                           : ecs_sched__execute_node_as(s, p, false);
     }
+    /* a frame stepped through starts over now, not at the next run: a system given back its
+       default behaviour meanwhile must not catch the cursor on its way back */
+    if (ecs_sched__step_next(s) < 0) s->step_cursor = 0;
     ecs_sched__apply_pending(s);
     return s->failure_code;
 }
@@ -18038,6 +18091,7 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
     result = ecs_sched__ensure_built(w, s);
     if (result != ECS_SCHED_OK) return result;
     ecs_sched__ticks_maybe_check(w);
+    ecs_sched__error_handling_take(w, s);
     s->running = true;
 #ifdef ECS_SCHED_THREADS
     if (all->depth == 0) w->schedule_thread = pthread_self();
@@ -20202,6 +20256,8 @@ struct ecs_sched_app {
     const ecs_sched_plugin *building[ECS_SCHED__PLUGIN_DEPTH];   /* being added, outermost first */
     int32_t building_count;
     uint64_t frames;
+    uint32_t checked[3];                 /* schedules, systems and state machines the last
+                                            check of the schedules run saw (all were run) */
     uint32_t startup_done;               /* startup schedules run: StateTransition, then the
                                             startup order */
     bool updating;
@@ -20461,6 +20517,133 @@ ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app) {
     return app->world;
 }
 
+/* ---- schedules nobody runs ----
+
+   A system added to a label the app never runs (a typo: "Updte") would never run, silently.
+   So before an update the app checks that each schedule with systems is run: it is in an
+   order, a runner (Main, FixedMain), a state machine's transition schedule, or made with
+   ecs_sched_schedule_configure, which says the caller's code runs it (an exclusive system, or
+   the loop around the app). The check runs again only when schedules, systems or machines
+   were added since it last passed. */
+
+/* Whether `label` is "OnTransition(M::from, M::to)" of machine m. */
+static bool ecs_sched__is_transition_label(const ecs_sched__state_machine *m, const char *label) {
+    static const char prefix[] = "OnTransition(";
+    const char *at = label + sizeof prefix - 1;
+    size_t n = strlen(m->name);
+    int32_t side, v;
+    if (strncmp(label, prefix, sizeof prefix - 1) != 0) return false;
+    for (side = 0; side < 2; side++) {
+        const char *end = side == 0 ? ", " : ")";
+        size_t k = 0;
+        if (strncmp(at, m->name, n) != 0 || strncmp(at + n, "::", 2) != 0) return false;
+        at += n + 2;
+        for (v = 0; v < m->value_count; v++) {
+            k = strlen(m->value_names[v]);
+            if (strncmp(at, m->value_names[v], k) == 0 && strncmp(at + k, end, strlen(end)) == 0) break;
+        }
+        if (v == m->value_count) return false;
+        at += k + strlen(end);
+    }
+    return *at == '\0';
+}
+
+/* Whether `label` names a schedule a state machine's transitions run. */
+static bool ecs_sched__is_state_label(const ecs_sched_world *w, const char *label) {
+    uint32_t i;
+    int32_t k, v;
+    for (i = 0; w->states && i < w->states->count; i++) {
+        const ecs_sched__state_machine *m = &w->states->items[i];
+        if (ecs_sched__is_transition_label(m, label)) return true;
+        for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
+            for (v = 0; v < m->value_count; v++) {
+                if (strcmp(m->labels[k][v], label) == 0) return true;
+            }
+        }
+    }
+    return false;
+}
+
+static bool ecs_sched__app_runs(const ecs_sched_app *app, const ecs_sched__schedule *s) {
+    int order;
+    uint32_t index;
+    return s->declared || strcmp(s->label, ECS_SCHED_MAIN) == 0 ||
+           strcmp(s->label, ECS_SCHED_FIXED_MAIN) == 0 ||
+           ecs_sched__order_find(app, s->label, &order, &index) ||
+           ecs_sched__is_state_label(app->world, s->label);
+}
+
+/* The edit distance of a and b, ignoring case (labels are compared on their first 63
+   characters). */
+static size_t ecs_sched__label_distance(const char *a, const char *b) {
+    size_t row[64], n = strlen(b), m = strlen(a), i, j;
+    if (n > 63) n = 63;
+    if (m > 63) m = 63;
+    for (j = 0; j <= n; j++) row[j] = j;
+    for (i = 1; i <= m; i++) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (j = 1; j <= n; j++) {
+            size_t above = row[j];
+            size_t cost = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
+            size_t best = diagonal + cost;
+            if (above + 1 < best) best = above + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diagonal = above;
+        }
+    }
+    return row[n];
+}
+
+/* The label the app runs that is nearest to `label`, when near enough to be a typo of it. */
+static const char *ecs_sched__nearest_run_label(const ecs_sched_app *app, const char *label) {
+    const char *best = NULL;
+    size_t best_distance = strlen(label) / 3 + 1;   /* a typo or two, more in long labels */
+    int o;
+    uint32_t i;
+    for (o = 0; o < 3; o++) {
+        for (i = 0; i < app->orders[o].count; i++) {
+            size_t d = ecs_sched__label_distance(label, app->orders[o].items[i].label);
+            if (d <= best_distance && (!best || d < best_distance)) {
+                best = app->orders[o].items[i].label;
+                best_distance = d;
+            }
+        }
+    }
+    return best;
+}
+
+static ecs_sched_result ecs_sched__never_run(ecs_sched_app *app, const ecs_sched__schedule *s) {
+    const char *nearest = ecs_sched__nearest_run_label(app, s->label);
+    char mean[128] = ".";
+    if (nearest) snprintf(mean, sizeof mean, "; did you mean '%s'?", nearest);
+    return ecs_sched__fail(&app->world->env, ECS_SCHED_ERR_UNKNOWN_SCHEDULE,
+                           "app_update: schedule '%s' has %u system(s) ('%s'%s) but the app never "
+                           "runs it: it is in none of the app's orders (ecs_sched_app_schedule_order "
+                           "lists them) and is no state machine's%s If your own code runs it (an "
+                           "exclusive system, or your loop), make it with "
+                           "ecs_sched_schedule_configure(world, \"%s\", NULL) first",
+                           s->label, (unsigned)s->system_count, s->systems[0]->ctx.name,
+                           s->system_count > 1 ? ", ..." : "", mean, s->label);
+}
+
+static ecs_sched_result ecs_sched__check_schedules_run(ecs_sched_app *app) {
+    const ecs_sched__schedules *all = app->world->schedules;
+    uint32_t shape[3] = {0, 0, 0}, i;
+    if (!all) return ECS_SCHED_OK;
+    shape[0] = all->count;
+    for (i = 0; i < all->count; i++) shape[1] += all->items[i]->system_count;
+    shape[2] = app->world->states ? app->world->states->count : 0;
+    if (memcmp(shape, app->checked, sizeof shape) == 0) return ECS_SCHED_OK;
+    for (i = 0; i < all->count; i++) {
+        const ecs_sched__schedule *s = all->items[i];
+        if (s->system_count && !ecs_sched__app_runs(app, s)) return ecs_sched__never_run(app, s);
+    }
+    memcpy(app->checked, shape, sizeof shape);
+    return ECS_SCHED_OK;
+}
+
 /* ---- the frame loop ---- */
 
 static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock, int64_t delta_ns) {
@@ -20476,6 +20659,8 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
                                "app_update: the app is updating already (a system cannot run "
                                "a frame of its own app)");
     }
+    result = ecs_sched__check_schedules_run(app);
+    if (result != ECS_SCHED_OK) return result;
 #ifdef ECS_SCHED_TRACE
     begin = ecs_sched__trace_ticks();
 #endif
@@ -27053,6 +27238,86 @@ static void ecs_sched__restore_free_stack(ecs_sched_world *w) {
     w->free_head = ECS_SCHED__NONE;
 }
 
+/* ---- generations across a restore ----
+
+   Generations only move forward, across restores too: a handle made in the abandoned
+   timeline (after the snapshot) must never name an entity of the restored one. So for each
+   index, the generation it is handed out with next is the highest of the two timelines: an
+   index dead in the snapshot (or new since it) takes the current timeline's next generation
+   when it is higher; an index alive in the snapshot keeps its handle, and its next release
+   skips past the generations the abandoned timeline handed out there (the world's floors).
+   Indices new since the snapshot stay, dead, handed out after the snapshot's free ones. */
+
+/* The generation index i of the world as it is would be handed out with next. */
+static uint32_t ecs_sched__next_generation(const ecs_sched_world *w, uint32_t i) {
+    const ecs_sched__record *r = &w->records[i];
+    uint32_t next = r->table < ECS_SCHED__RESERVED ? r->generation + 1u : r->generation;
+    uint32_t floor = i < w->generation_floor_capacity ? w->generation_floor[i] : 0;
+    return floor > next ? floor : next;
+}
+
+/* Whether index i, alive in the snapshot, needs a floor: the abandoned timeline handed out
+   generations past the snapshot's on it. */
+static bool ecs_sched__needs_floor(const ecs_sched_world *w, const ecs_sched_snapshot *s, uint32_t i) {
+    return i < w->record_count && s->records[i].table < ECS_SCHED__RESERVED &&
+           ecs_sched__next_generation(w, i) > s->records[i].generation + 1u;
+}
+
+/* Room for the floors the restore sets, and for the indices of both timelines. */
+static bool ecs_sched__restore_generations_reserve(ecs_sched_world *w, const ecs_sched_snapshot *s) {
+    uint32_t i, top = 0, had = w->generation_floor_capacity;
+    uint32_t count = w->record_count > s->record_count ? w->record_count : s->record_count;
+    if (!ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity, count)) return false;
+    for (i = 1; i < s->record_count; i++) {
+        if (ecs_sched__needs_floor(w, s, i)) top = i + 1;
+    }
+    if (top <= had) return true;
+    if (!ECS_SCHED__GROW(&w->env, w->generation_floor, &w->generation_floor_capacity, top)) return false;
+    memset(w->generation_floor + had, 0, (size_t)(w->generation_floor_capacity - had) * sizeof *w->generation_floor);
+    return true;
+}
+
+/* The entity index becomes the snapshot's, generations as the rule above says; the free
+   indices stay linked (ecs_sched__restore_free_stack stacks them). */
+static void ecs_sched__restore_records(ecs_sched_world *w, const ecs_sched_snapshot *s) {
+    uint32_t i, count = w->record_count > s->record_count ? w->record_count : s->record_count;
+    uint32_t first_new = ECS_SCHED__NONE, last_new = ECS_SCHED__NONE, new_count = 0;
+    if (s->record_count) w->records[0] = s->records[0];
+    for (i = 1; i < count; i++) {
+        uint32_t next = i < w->record_count ? ecs_sched__next_generation(w, i) : 0;
+        ecs_sched__record *r = &w->records[i];
+        bool floored = i < w->generation_floor_capacity;
+        if (floored) w->generation_floor[i] = 0;
+        if (i >= s->record_count) {   /* new since the snapshot: free, after its free ones */
+            r->table = ECS_SCHED__DEAD;
+            r->generation = next;
+            r->row = ECS_SCHED__NONE;
+            if (last_new == ECS_SCHED__NONE) first_new = i;
+            else w->records[last_new].row = i;
+            last_new = i;
+            new_count++;
+            continue;
+        }
+        if (s->records[i].table < ECS_SCHED__RESERVED && next > s->records[i].generation + 1u) {
+            w->generation_floor[i] = next;   /* within the room reserved: `next` is as then */
+        }
+        *r = s->records[i];
+        if (r->table >= ECS_SCHED__RESERVED && r->generation < next) r->generation = next;
+    }
+    w->record_count = count;
+    w->free_head = s->free_head;
+    if (first_new != ECS_SCHED__NONE) {
+        uint32_t at = s->free_head;
+        if (at == ECS_SCHED__NONE) {
+            w->free_head = first_new;
+        } else {
+            while (w->records[at].row != ECS_SCHED__NONE) at = w->records[at].row;
+            w->records[at].row = first_new;
+        }
+    }
+    w->free_count = s->free_count + new_count;
+}
+
 ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
     ecs_sched_snapshot *s;
     bool ok = true;
@@ -27228,7 +27493,7 @@ static bool ecs_sched__restore_reserve(ecs_sched_world *w, const ecs_sched_snaps
                                        ecs_sched__restoring *r) {
     uint32_t i;
     memset(r, 0, sizeof *r);
-    if (!ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity, s->record_count)) return false;
+    if (!ecs_sched__restore_generations_reserve(w, s)) return false;
     for (i = 0; i < s->row_copies; i++) {
         ecs_sched__table *t = w->tables[s->rows[i].table];
         if (s->rows[i].count > t->count && !ecs_sched__table_reserve(w, t, s->rows[i].count - t->count)) {
@@ -27346,10 +27611,7 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
                                                                                           : NULL;
         if (copy || w->tables[i]->count) ecs_sched__restore_table(w, w->tables[i], copy);
     }
-    memcpy(w->records, s->records, s->record_count * sizeof *w->records);
-    w->record_count = s->record_count;
-    w->free_head = s->free_head;
-    w->free_count = s->free_count;
+    ecs_sched__restore_records(w, s);
     ecs_sched__restore_free_stack(w);
     w->alive_count = s->alive_count;
     ecs_sched__restore_sparse(w, s);

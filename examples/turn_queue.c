@@ -255,6 +255,8 @@ static bool add_update_systems(ecs_sched_world *w, Ids *ids) {
 static bool add_turn_systems(ecs_sched_world *w, Ids *ids) {
     const ecs_sched_condition attacking = {.fn = is_attack, .user_data = ids, .reads = {ids->turn}};
     const ecs_sched_condition summoning = {.fn = is_summon, .user_data = ids, .reads = {ids->turn}};
+    /* made first: the app runs Turn through run_turns, not through one of its orders */
+    if (ecs_sched_schedule_configure(w, "Turn", NULL) != ECS_SCHED_OK) return false;
     return ecs_sched_add_systems(w, "Turn", &(ecs_sched_systems_desc){
         .systems = (ecs_sched_system_desc[]){
             {.name = "apply_action", .fn = apply_action, .user_data = ids,

@@ -46,7 +46,9 @@ ECS_SCHED_API void ecs_sched_app_destroy(ecs_sched_app *app);
 ECS_SCHED_API ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app);
 
 /* One frame: real and virtual time advance (by the clock hook's reading, or by exactly
-   delta_ns), then schedule Main runs. In the first update Main first runs StateTransition
+   delta_ns), then schedule Main runs. First, a schedule with systems that the app never runs
+   (in no order, no state machine's, not made with ecs_sched_schedule_configure: a typo) fails
+   the update, nothing run, with ECS_SCHED_ERR_UNKNOWN_SCHEDULE. In the first update Main first runs StateTransition
    (the initial states are entered) and the startup order, then the main order. An update
    stops at the first schedule run that fails and returns its code; ecs_sched_last_error
    says what failed. A startup schedule that failed runs again in the next update, with the
@@ -163,6 +165,8 @@ struct ecs_sched_app {
     const ecs_sched_plugin *building[ECS_SCHED__PLUGIN_DEPTH];   /* being added, outermost first */
     int32_t building_count;
     uint64_t frames;
+    uint32_t checked[3];                 /* schedules, systems and state machines the last
+                                            check of the schedules run saw (all were run) */
     uint32_t startup_done;               /* startup schedules run: StateTransition, then the
                                             startup order */
     bool updating;
@@ -422,6 +426,133 @@ ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app) {
     return app->world;
 }
 
+/* ---- schedules nobody runs ----
+
+   A system added to a label the app never runs (a typo: "Updte") would never run, silently.
+   So before an update the app checks that each schedule with systems is run: it is in an
+   order, a runner (Main, FixedMain), a state machine's transition schedule, or made with
+   ecs_sched_schedule_configure, which says the caller's code runs it (an exclusive system, or
+   the loop around the app). The check runs again only when schedules, systems or machines
+   were added since it last passed. */
+
+/* Whether `label` is "OnTransition(M::from, M::to)" of machine m. */
+static bool ecs_sched__is_transition_label(const ecs_sched__state_machine *m, const char *label) {
+    static const char prefix[] = "OnTransition(";
+    const char *at = label + sizeof prefix - 1;
+    size_t n = strlen(m->name);
+    int32_t side, v;
+    if (strncmp(label, prefix, sizeof prefix - 1) != 0) return false;
+    for (side = 0; side < 2; side++) {
+        const char *end = side == 0 ? ", " : ")";
+        size_t k = 0;
+        if (strncmp(at, m->name, n) != 0 || strncmp(at + n, "::", 2) != 0) return false;
+        at += n + 2;
+        for (v = 0; v < m->value_count; v++) {
+            k = strlen(m->value_names[v]);
+            if (strncmp(at, m->value_names[v], k) == 0 && strncmp(at + k, end, strlen(end)) == 0) break;
+        }
+        if (v == m->value_count) return false;
+        at += k + strlen(end);
+    }
+    return *at == '\0';
+}
+
+/* Whether `label` names a schedule a state machine's transitions run. */
+static bool ecs_sched__is_state_label(const ecs_sched_world *w, const char *label) {
+    uint32_t i;
+    int32_t k, v;
+    for (i = 0; w->states && i < w->states->count; i++) {
+        const ecs_sched__state_machine *m = &w->states->items[i];
+        if (ecs_sched__is_transition_label(m, label)) return true;
+        for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
+            for (v = 0; v < m->value_count; v++) {
+                if (strcmp(m->labels[k][v], label) == 0) return true;
+            }
+        }
+    }
+    return false;
+}
+
+static bool ecs_sched__app_runs(const ecs_sched_app *app, const ecs_sched__schedule *s) {
+    int order;
+    uint32_t index;
+    return s->declared || strcmp(s->label, ECS_SCHED_MAIN) == 0 ||
+           strcmp(s->label, ECS_SCHED_FIXED_MAIN) == 0 ||
+           ecs_sched__order_find(app, s->label, &order, &index) ||
+           ecs_sched__is_state_label(app->world, s->label);
+}
+
+/* The edit distance of a and b, ignoring case (labels are compared on their first 63
+   characters). */
+static size_t ecs_sched__label_distance(const char *a, const char *b) {
+    size_t row[64], n = strlen(b), m = strlen(a), i, j;
+    if (n > 63) n = 63;
+    if (m > 63) m = 63;
+    for (j = 0; j <= n; j++) row[j] = j;
+    for (i = 1; i <= m; i++) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (j = 1; j <= n; j++) {
+            size_t above = row[j];
+            size_t cost = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
+            size_t best = diagonal + cost;
+            if (above + 1 < best) best = above + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diagonal = above;
+        }
+    }
+    return row[n];
+}
+
+/* The label the app runs that is nearest to `label`, when near enough to be a typo of it. */
+static const char *ecs_sched__nearest_run_label(const ecs_sched_app *app, const char *label) {
+    const char *best = NULL;
+    size_t best_distance = strlen(label) / 3 + 1;   /* a typo or two, more in long labels */
+    int o;
+    uint32_t i;
+    for (o = 0; o < 3; o++) {
+        for (i = 0; i < app->orders[o].count; i++) {
+            size_t d = ecs_sched__label_distance(label, app->orders[o].items[i].label);
+            if (d <= best_distance && (!best || d < best_distance)) {
+                best = app->orders[o].items[i].label;
+                best_distance = d;
+            }
+        }
+    }
+    return best;
+}
+
+static ecs_sched_result ecs_sched__never_run(ecs_sched_app *app, const ecs_sched__schedule *s) {
+    const char *nearest = ecs_sched__nearest_run_label(app, s->label);
+    char mean[128] = ".";
+    if (nearest) snprintf(mean, sizeof mean, "; did you mean '%s'?", nearest);
+    return ecs_sched__fail(&app->world->env, ECS_SCHED_ERR_UNKNOWN_SCHEDULE,
+                           "app_update: schedule '%s' has %u system(s) ('%s'%s) but the app never "
+                           "runs it: it is in none of the app's orders (ecs_sched_app_schedule_order "
+                           "lists them) and is no state machine's%s If your own code runs it (an "
+                           "exclusive system, or your loop), make it with "
+                           "ecs_sched_schedule_configure(world, \"%s\", NULL) first",
+                           s->label, (unsigned)s->system_count, s->systems[0]->ctx.name,
+                           s->system_count > 1 ? ", ..." : "", mean, s->label);
+}
+
+static ecs_sched_result ecs_sched__check_schedules_run(ecs_sched_app *app) {
+    const ecs_sched__schedules *all = app->world->schedules;
+    uint32_t shape[3] = {0, 0, 0}, i;
+    if (!all) return ECS_SCHED_OK;
+    shape[0] = all->count;
+    for (i = 0; i < all->count; i++) shape[1] += all->items[i]->system_count;
+    shape[2] = app->world->states ? app->world->states->count : 0;
+    if (memcmp(shape, app->checked, sizeof shape) == 0) return ECS_SCHED_OK;
+    for (i = 0; i < all->count; i++) {
+        const ecs_sched__schedule *s = all->items[i];
+        if (s->system_count && !ecs_sched__app_runs(app, s)) return ecs_sched__never_run(app, s);
+    }
+    memcpy(app->checked, shape, sizeof shape);
+    return ECS_SCHED_OK;
+}
+
 /* ---- the frame loop ---- */
 
 static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock, int64_t delta_ns) {
@@ -437,6 +568,8 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
                                "app_update: the app is updating already (a system cannot run "
                                "a frame of its own app)");
     }
+    result = ecs_sched__check_schedules_run(app);
+    if (result != ECS_SCHED_OK) return result;
 #ifdef ECS_SCHED_TRACE
     begin = ecs_sched__trace_ticks();
 #endif

@@ -37,6 +37,13 @@ static ecs_sched_error_policy ecs_sched__error_policy(const ecs_sched_world *w,
                                                                  : policy;
 }
 
+/* A run decides its failures with the policy and hook in force when it starts, as Bevy's
+   schedules do: a system that replaces them changes the runs after, not its own. */
+static void ecs_sched__error_handling_take(ecs_sched_world *w, ecs_sched__schedule *s) {
+    s->run_policy = ecs_sched__error_policy(w, s);
+    s->run_hook = w->error_hook;
+}
+
 #ifdef ECS_SCHED_THREADS
 static void ecs_sched__failure_lock(ecs_sched_world *w) {
     while (atomic_exchange_explicit(&w->failure_lock, 1, memory_order_acquire)) {
@@ -71,7 +78,7 @@ static ecs_sched_error_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched_
         hearing = true;
     }
     ecs_sched__running_now = NULL;
-    said = w->error_hook.fn(&failure, w->error_hook.user_data);
+    said = s->run_hook.fn(&failure, s->run_hook.user_data);
     ecs_sched__running_now = running;
     if (serialize) {
         hearing = false;
@@ -87,12 +94,12 @@ static ecs_sched_error_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched_
 static ecs_sched_error_action ecs_sched__node_failed_as(ecs_sched__schedule *s, int32_t at,
                                                         ecs_sched_system_ctx *ctx) {
     ecs_sched_world *w = ctx->world;
-    ecs_sched_error_policy policy = ecs_sched__error_policy(w, s);
+    ecs_sched_error_policy policy = s->run_policy;
     ecs_sched_error_action action =
         policy == ECS_SCHED_ON_ERROR_CONTINUE ? ECS_SCHED_ERROR_CONTINUE : ECS_SCHED_ERROR_STOP;
     char fallback[ECS_SCHED__ERROR_CAPACITY];
     const char *message = ecs_sched__ctx_failure_message(ctx, fallback, sizeof fallback);
-    if (w->error_hook.fn) {
+    if (s->run_hook.fn) {
         ecs_sched_error_action said = ecs_sched__ask_hook(w, s, ctx, message);
         if (policy == ECS_SCHED_ON_ERROR_HOOK) action = said;
     }
@@ -1206,6 +1213,9 @@ static ecs_sched_result ecs_sched__execute_stepping(ecs_sched__schedule *s) {
         stopped = tracked ? ecs_sched__execute_node_as(s, p, true)
                           : ecs_sched__execute_node_as(s, p, false);
     }
+    /* a frame stepped through starts over now, not at the next run: a system given back its
+       default behaviour meanwhile must not catch the cursor on its way back */
+    if (ecs_sched__step_next(s) < 0) s->step_cursor = 0;
     ecs_sched__apply_pending(s);
     return s->failure_code;
 }
@@ -1263,6 +1273,7 @@ static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__s
     result = ecs_sched__ensure_built(w, s);
     if (result != ECS_SCHED_OK) return result;
     ecs_sched__ticks_maybe_check(w);
+    ecs_sched__error_handling_take(w, s);
     s->running = true;
 #ifdef ECS_SCHED_THREADS
     if (all->depth == 0) w->schedule_thread = pthread_self();

@@ -79,7 +79,9 @@ typedef struct ecs_sched_schedule_desc {
 ECS_SCHED_API void ecs_sched_apply_deferred(ecs_sched_system_ctx *ctx);
 
 /* Each of these creates the schedule when the label is new, and marks a built schedule for
-   rebuilding before its next run. */
+   rebuilding before its next run. In an app, a schedule made (or set) with
+   ecs_sched_schedule_configure is one your code runs: the app does not ask that it is in
+   one of its orders (see THE APP). */
 ECS_SCHED_API ecs_sched_result ecs_sched_schedule_configure(ecs_sched_world *world,
                                                            const char *schedule,
                                                            const ecs_sched_schedule_desc *desc);
@@ -204,11 +206,15 @@ typedef struct ecs_sched__schedule {
     int32_t group_count;
     bool built;                          /* the plan matches the configuration */
     bool running;
+    bool declared;                       /* made or set by ecs_sched_schedule_configure: its
+                                            owner's code runs it (an app asks no more, app.h) */
     ecs_sched__plan *plan;
     /* the failures of the current (or last) run, kept by executor.h */
     int32_t failure_at;                  /* plan position of the first in plan order */
     ecs_sched_result failure_code;       /* OK: none */
     bool stopped;                        /* the run stopped at a failure */
+    ecs_sched_error_policy run_policy;   /* the policy and hook the run started with: one */
+    ecs_sched_error_hook run_hook;       /* set during the run applies from the next run */
     char failure_message[ECS_SCHED__ERROR_CAPACITY];
 #ifdef ECS_SCHED_TRACE
     uint64_t watch_run;                  /* watched runs so far (trace.h) */
@@ -822,6 +828,7 @@ ecs_sched_result ecs_sched_schedule_configure(ecs_sched_world *w, const char *la
     }
     s->settings = ecs_sched__schedule_desc_defaults(w, desc);
     s->default_set = default_set;
+    s->declared = true;
     ecs_sched__mark_changed(s);
     return ECS_SCHED_OK;
 }

@@ -12,7 +12,9 @@ typedef struct ecs_sched_snapshot ecs_sched_snapshot;
    (apply or destroy it first) and inside systems that may not change the world. */
 ECS_SCHED_API ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *world);
 /* Brings the world back to the snapshot exactly: entities made since are gone, entities
-   despawned since are back with the same handles, every value is the snapshot's. Components,
+   despawned since are back with the same handles, every value is the snapshot's. A handle
+   made since stays stale: generations move forward across a restore, so that no entity
+   spawned later is given it. Components,
    relationship kinds, queries, systems and schedules registered since stay (they are not
    data); no observer hears anything; tracked components count every restored value as
    added and changed now. All or nothing. */
@@ -474,6 +476,86 @@ static void ecs_sched__restore_free_stack(ecs_sched_world *w) {
     w->free_head = ECS_SCHED__NONE;
 }
 
+/* ---- generations across a restore ----
+
+   Generations only move forward, across restores too: a handle made in the abandoned
+   timeline (after the snapshot) must never name an entity of the restored one. So for each
+   index, the generation it is handed out with next is the highest of the two timelines: an
+   index dead in the snapshot (or new since it) takes the current timeline's next generation
+   when it is higher; an index alive in the snapshot keeps its handle, and its next release
+   skips past the generations the abandoned timeline handed out there (the world's floors).
+   Indices new since the snapshot stay, dead, handed out after the snapshot's free ones. */
+
+/* The generation index i of the world as it is would be handed out with next. */
+static uint32_t ecs_sched__next_generation(const ecs_sched_world *w, uint32_t i) {
+    const ecs_sched__record *r = &w->records[i];
+    uint32_t next = r->table < ECS_SCHED__RESERVED ? r->generation + 1u : r->generation;
+    uint32_t floor = i < w->generation_floor_capacity ? w->generation_floor[i] : 0;
+    return floor > next ? floor : next;
+}
+
+/* Whether index i, alive in the snapshot, needs a floor: the abandoned timeline handed out
+   generations past the snapshot's on it. */
+static bool ecs_sched__needs_floor(const ecs_sched_world *w, const ecs_sched_snapshot *s, uint32_t i) {
+    return i < w->record_count && s->records[i].table < ECS_SCHED__RESERVED &&
+           ecs_sched__next_generation(w, i) > s->records[i].generation + 1u;
+}
+
+/* Room for the floors the restore sets, and for the indices of both timelines. */
+static bool ecs_sched__restore_generations_reserve(ecs_sched_world *w, const ecs_sched_snapshot *s) {
+    uint32_t i, top = 0, had = w->generation_floor_capacity;
+    uint32_t count = w->record_count > s->record_count ? w->record_count : s->record_count;
+    if (!ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity, count)) return false;
+    for (i = 1; i < s->record_count; i++) {
+        if (ecs_sched__needs_floor(w, s, i)) top = i + 1;
+    }
+    if (top <= had) return true;
+    if (!ECS_SCHED__GROW(&w->env, w->generation_floor, &w->generation_floor_capacity, top)) return false;
+    memset(w->generation_floor + had, 0, (size_t)(w->generation_floor_capacity - had) * sizeof *w->generation_floor);
+    return true;
+}
+
+/* The entity index becomes the snapshot's, generations as the rule above says; the free
+   indices stay linked (ecs_sched__restore_free_stack stacks them). */
+static void ecs_sched__restore_records(ecs_sched_world *w, const ecs_sched_snapshot *s) {
+    uint32_t i, count = w->record_count > s->record_count ? w->record_count : s->record_count;
+    uint32_t first_new = ECS_SCHED__NONE, last_new = ECS_SCHED__NONE, new_count = 0;
+    if (s->record_count) w->records[0] = s->records[0];
+    for (i = 1; i < count; i++) {
+        uint32_t next = i < w->record_count ? ecs_sched__next_generation(w, i) : 0;
+        ecs_sched__record *r = &w->records[i];
+        bool floored = i < w->generation_floor_capacity;
+        if (floored) w->generation_floor[i] = 0;
+        if (i >= s->record_count) {   /* new since the snapshot: free, after its free ones */
+            r->table = ECS_SCHED__DEAD;
+            r->generation = next;
+            r->row = ECS_SCHED__NONE;
+            if (last_new == ECS_SCHED__NONE) first_new = i;
+            else w->records[last_new].row = i;
+            last_new = i;
+            new_count++;
+            continue;
+        }
+        if (s->records[i].table < ECS_SCHED__RESERVED && next > s->records[i].generation + 1u) {
+            w->generation_floor[i] = next;   /* within the room reserved: `next` is as then */
+        }
+        *r = s->records[i];
+        if (r->table >= ECS_SCHED__RESERVED && r->generation < next) r->generation = next;
+    }
+    w->record_count = count;
+    w->free_head = s->free_head;
+    if (first_new != ECS_SCHED__NONE) {
+        uint32_t at = s->free_head;
+        if (at == ECS_SCHED__NONE) {
+            w->free_head = first_new;
+        } else {
+            while (w->records[at].row != ECS_SCHED__NONE) at = w->records[at].row;
+            w->records[at].row = first_new;
+        }
+    }
+    w->free_count = s->free_count + new_count;
+}
+
 ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
     ecs_sched_snapshot *s;
     bool ok = true;
@@ -649,7 +731,7 @@ static bool ecs_sched__restore_reserve(ecs_sched_world *w, const ecs_sched_snaps
                                        ecs_sched__restoring *r) {
     uint32_t i;
     memset(r, 0, sizeof *r);
-    if (!ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity, s->record_count)) return false;
+    if (!ecs_sched__restore_generations_reserve(w, s)) return false;
     for (i = 0; i < s->row_copies; i++) {
         ecs_sched__table *t = w->tables[s->rows[i].table];
         if (s->rows[i].count > t->count && !ecs_sched__table_reserve(w, t, s->rows[i].count - t->count)) {
@@ -767,10 +849,7 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
                                                                                           : NULL;
         if (copy || w->tables[i]->count) ecs_sched__restore_table(w, w->tables[i], copy);
     }
-    memcpy(w->records, s->records, s->record_count * sizeof *w->records);
-    w->record_count = s->record_count;
-    w->free_head = s->free_head;
-    w->free_count = s->free_count;
+    ecs_sched__restore_records(w, s);
     ecs_sched__restore_free_stack(w);
     w->alive_count = s->alive_count;
     ecs_sched__restore_sparse(w, s);

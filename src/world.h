@@ -137,7 +137,8 @@ ECS_SCHED_API ecs_sched_storage ecs_sched_component_storage(const ecs_sched_worl
    workers (the thread that first asks is worker 0). NULL when it cannot be created. */
 ECS_SCHED_API ecs_sched_pool *ecs_sched_world_pool(ecs_sched_world *world);
 /* Replaces the world's error policy and hook (ecs_sched_world_desc.on_error, .error_hook);
-   DEFAULT means HOOK with a hook, else STOP. Schedules that chose their own keep it. */
+   DEFAULT means HOOK with a hook, else STOP. Schedules that chose their own keep it; a run
+   already started keeps the policy and hook it started with. */
 ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world *world,
                                                                ecs_sched_error_policy policy,
                                                                ecs_sched_error_hook hook);
@@ -323,6 +324,11 @@ struct ecs_sched_world {
     uint32_t *free_stack;                /* dead indices to hand out again, newest last: a
                                             batch takes them without chasing links */
     uint32_t free_stack_count, free_stack_capacity;
+    uint32_t *generation_floor;          /* by index, set by snapshot restores (snapshot.h):
+                                            the generation an index alive again skips to when
+                                            it is released, past the handles an abandoned
+                                            timeline made on it; 0: none. NULL until needed */
+    uint32_t generation_floor_capacity;
     int32_t alive_count;
     ecs_sched__table **tables;           /* tables[0] is the empty archetype */
     struct ecs_sched_archetype **archetypes;   /* handed out by ecs_sched_archetype_get */
@@ -999,10 +1005,19 @@ ECS_SCHED__NOINLINE static bool ecs_sched__free_stack_grow(ecs_sched_world *w) {
 
 /* A despawn cannot fail: an index the stack has no room for (its growth failed) is linked
    from free_head instead. */
+/* A released index whose entity came back with a restore skips the generations handed out
+   on it in the abandoned timeline, so that none of those handles names a later entity. */
+ECS_SCHED__NOINLINE static void ecs_sched__generation_skip(ecs_sched_world *w, uint32_t index) {
+    uint32_t *floor = &w->generation_floor[index];
+    if (*floor && w->records[index].generation < *floor) w->records[index].generation = *floor;
+    *floor = 0;
+}
+
 static void ecs_sched__release_index(ecs_sched_world *w, uint32_t index) {
     ecs_sched__record *r = &w->records[index];
     r->table = ECS_SCHED__DEAD;
     r->generation++;
+    if (!ECS_SCHED__LIKELY(index >= w->generation_floor_capacity)) ecs_sched__generation_skip(w, index);
     w->free_count++;
     if (w->free_stack_count < w->free_stack_capacity || ecs_sched__free_stack_grow(w)) {
         r->row = ECS_SCHED__NONE;
@@ -1178,6 +1193,7 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__free(&w->env, w->resource_stamps);
     ecs_sched__free(&w->env, w->records);
     ecs_sched__free(&w->env, w->free_stack);
+    ecs_sched__free(&w->env, w->generation_floor);
     ecs_sched__free(&w->env, w->tables);
     ecs_sched__map_free(&w->env, &w->types);
     ecs_sched__map_free(&w->env, &w->edges);

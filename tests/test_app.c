@@ -371,6 +371,65 @@ static void a_failing_fixed_step_stops_the_fixed_loop_and_the_update(void **stat
     destroy_app(app);
 }
 
+/* ---- schedules the app never runs ---- */
+
+static void a_system_in_a_schedule_the_app_never_runs_fails_the_update_naming_the_nearest(
+    void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_world *w = world_of(app);
+    (void)state;
+    app_trace_in(app, ECS_SCHED_UPDATE, "update");
+    app_trace_in(app, "Updte", "typo");
+    assert_int_equal(ecs_sched_app_update_by(app, 1), ECS_SCHED_ERR_UNKNOWN_SCHEDULE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'Updte'"));
+    assert_non_null(strstr(ecs_sched_last_error(w), "'typo'"));
+    assert_non_null(strstr(ecs_sched_last_error(w), "did you mean 'Update'?"));
+    assert_non_null(strstr(ecs_sched_last_error(w), "ecs_sched_schedule_configure"));
+    assert_string_equal(g_trace, "");              /* nothing ran */
+    assert_int_equal(ecs_sched_app_frame_count(app), 0);
+    destroy_app(app);
+}
+
+static ecs_sched_result g_turn_result;
+
+static void run_turn(ecs_sched_system_ctx *ctx) {
+    g_turn_result = ecs_sched_run_schedule(ecs_sched_ctx_world(ctx), "Turn");
+}
+
+/* A schedule made with ecs_sched_schedule_configure is the caller's to run: by an exclusive
+   system here. */
+static void a_schedule_made_with_configure_is_run_by_hand(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_world *w = world_of(app);
+    (void)state;
+    assert_int_equal(ecs_sched_schedule_configure(w, "Turn", NULL), ECS_SCHED_OK);
+    app_trace_in(app, "Turn", "turn");
+    assert_int_equal(ecs_sched_add_system(w, ECS_SCHED_UPDATE,
+                                          &(ecs_sched_system_desc){.name = "run_turn",
+                                                                   .fn = run_turn,
+                                                                   .exclusive = true}),
+                     ECS_SCHED_OK);
+    g_turn_result = ECS_SCHED_ERR_NOT_FOUND;
+    update_by(app, 1);
+    assert_int_equal(g_turn_result, ECS_SCHED_OK);
+    assert_string_equal(g_trace, "turn");
+    destroy_app(app);
+}
+
+static void the_state_machines_schedules_count_as_run_by_the_app(void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_world *w = world_of(app);
+    (void)state;
+    register_game(w, MENU);
+    app_trace_in(app, ecs_sched_on_enter(w, g_game, MENU), "enter_menu");
+    app_trace_in(app, ecs_sched_on_exit(w, g_game, PLAYING), "exit_playing");
+    app_trace_in(app, ecs_sched_on_transition(w, g_game, MENU, PLAYING), "menu_to_playing");
+    app_trace_in(app, ecs_sched_on_pause(w, g_game, PLAYING), "pause_playing");
+    update_by(app, 1);
+    assert_string_equal(g_trace, "enter_menu");
+    destroy_app(app);
+}
+
 /* ---- run and exit ---- */
 
 static ecs_sched_id g_exit;
@@ -779,6 +838,9 @@ static void both_executors_leave_the_same_world_over_200_frames(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_default_orders_are_bevys),
+        cmocka_unit_test(a_system_in_a_schedule_the_app_never_runs_fails_the_update_naming_the_nearest),
+        cmocka_unit_test(a_schedule_made_with_configure_is_run_by_hand),
+        cmocka_unit_test(the_state_machines_schedules_count_as_run_by_the_app),
         cmocka_unit_test(the_first_update_runs_startup_then_the_main_order_with_its_fixed_steps),
         cmocka_unit_test(startup_runs_once),
         cmocka_unit_test(an_update_with_less_than_a_step_runs_no_fixed_schedule),

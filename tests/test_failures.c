@@ -545,6 +545,42 @@ static void the_hook_hears_of_failures_under_the_stop_policy_too(void **state) {
     check_and_destroy(w);
 }
 
+static hook_log g_replacement;
+
+/* Replaces the world's hook by one that records into g_replacement and stops. */
+static void replace_the_hook(ecs_sched_system_ctx *ctx) {
+    ecs_sched_error_hook hook;
+    trace_add(ecs_sched_ctx_name(ctx));
+    hook.fn = hook_records;
+    hook.user_data = &g_replacement;
+    ecs_sched_world_set_error_policy(ecs_sched_ctx_world(ctx), ECS_SCHED_ON_ERROR_HOOK, hook);
+}
+
+/* The run keeps the policy and hook it started with: a hook replaced by a system during a run
+   hears the failures of the next run, not of this one. */
+static void a_hook_replaced_during_a_run_applies_from_the_next_run(void **state) {
+    hook_log first;
+    ecs_sched_world *w = world_with_hook(&first, ECS_SCHED_ERROR_CONTINUE);
+    (void)state;
+    memset(&g_replacement, 0, sizeof g_replacement);
+    g_replacement.answer = ECS_SCHED_ERROR_STOP;
+    ADD_SYSTEMS(w, .systems = SYSTEMS({.name = "swap", .fn = replace_the_hook, .exclusive = true},
+                                      {.name = "one", .fn = fail_with,
+                                       .user_data = (void *)&g_failed},
+                                      {.name = "three", .fn = record}),
+                .count = 3, .chain = true);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SYSTEM_FAILED);
+    assert_string_equal(g_trace, "swap one three");   /* the first hook said continue */
+    assert_int_equal(first.calls, 1);
+    assert_int_equal(g_replacement.calls, 0);
+    g_trace[0] = '\0';
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SYSTEM_FAILED);
+    assert_string_equal(g_trace, "swap one");         /* the replacement said stop */
+    assert_int_equal(first.calls, 1);
+    assert_int_equal(g_replacement.calls, 1);
+    check_and_destroy(w);
+}
+
 static void the_policy_can_be_set_on_a_world_later(void **state) {
     ecs_sched_world *w = world_stopping();
     ecs_sched_error_hook none = {NULL, NULL};
@@ -933,6 +969,7 @@ int main(void) {
         cmocka_unit_test(a_hook_that_continues_sees_every_failure_and_the_run_returns_the_first),
         cmocka_unit_test(a_hook_that_stops_stops_the_run),
         cmocka_unit_test(the_hook_hears_of_failures_under_the_stop_policy_too),
+        cmocka_unit_test(a_hook_replaced_during_a_run_applies_from_the_next_run),
         cmocka_unit_test(the_policy_can_be_set_on_a_world_later),
         cmocka_unit_test(bad_policies_are_refused),
         cmocka_unit_test(a_command_that_cannot_be_applied_fails_the_system_that_recorded_it),

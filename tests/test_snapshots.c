@@ -255,6 +255,67 @@ static void values_with_hooks_are_copied_and_destroyed_in_pairs(void **state) {
     assert_int_equal(live_values, 0);
 }
 
+/* None of `count` entities spawned now is `old`, which stays stale. */
+static void assert_new_spawns_never_name(world_setup *s, ecs_sched_entity old, int count) {
+    int i;
+    for (i = 0; i < count; i++) {
+        ecs_sched_entity e = spawn_at(s, 50.0f);
+        assert_true(e != old);
+        assert_false(ecs_sched_is_alive(s->world, old));
+        assert_null(ecs_sched_get(s->world, old, s->position));
+    }
+}
+
+/* Generations keep moving forward across a restore: the entities of the abandoned timeline,
+   on an index new since the snapshot or on one that was free in it, stay stale for good. */
+static void handles_made_after_the_snapshot_never_name_a_later_entity(void **state) {
+    world_setup s;
+    ecs_sched_entity freed, on_free_index, on_new_index;
+    ecs_sched_snapshot *snap;
+    (void)state;
+    setup_world(&s);
+    freed = spawn_at(&s, 1.0f);
+    spawn_at(&s, 2.0f);
+    assert_int_equal(ecs_sched_despawn(s.world, freed), ECS_SCHED_OK);
+    snap = take(&s);
+    on_free_index = spawn_at(&s, 3.0f);   /* freed's index, its next generation */
+    on_new_index = spawn_at(&s, 4.0f);
+    assert_int_equal(ECS_SCHED_ENTITY_INDEX(on_free_index), ECS_SCHED_ENTITY_INDEX(freed));
+    restore(&s, snap);
+    assert_false(ecs_sched_is_alive(s.world, on_free_index));
+    assert_false(ecs_sched_is_alive(s.world, on_new_index));
+    assert_new_spawns_never_name(&s, on_free_index, 4);
+    assert_false(ecs_sched_is_alive(s.world, on_new_index));
+    restore(&s, snap);   /* and again: the spawns since were abandoned too */
+    assert_new_spawns_never_name(&s, on_new_index, 4);
+    assert_false(ecs_sched_is_alive(s.world, on_free_index));
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+/* An entity alive in the snapshot comes back under its handle; the entity that took its index
+   in the abandoned timeline is not handed out again when it is despawned once more. */
+static void a_restored_entity_despawned_again_does_not_revive_an_abandoned_handle(void **state) {
+    world_setup s;
+    ecs_sched_entity kept, reused;
+    ecs_sched_snapshot *snap;
+    (void)state;
+    setup_world(&s);
+    kept = spawn_at(&s, 1.0f);
+    snap = take(&s);
+    assert_int_equal(ecs_sched_despawn(s.world, kept), ECS_SCHED_OK);
+    reused = spawn_at(&s, 2.0f);
+    assert_int_equal(ECS_SCHED_ENTITY_INDEX(reused), ECS_SCHED_ENTITY_INDEX(kept));
+    restore(&s, snap);
+    assert_true(ecs_sched_is_alive(s.world, kept));
+    assert_false(ecs_sched_is_alive(s.world, reused));
+    assert_int_equal(ecs_sched_despawn(s.world, kept), ECS_SCHED_OK);
+    assert_new_spawns_never_name(&s, reused, 3);
+    assert_new_spawns_never_name(&s, kept, 3);
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
 static void restoring_into_another_world_is_refused(void **state) {
     world_setup s, t;
     ecs_sched_snapshot *snap;
@@ -385,6 +446,8 @@ int main(void) {
         cmocka_unit_test(the_hierarchy_names_and_relationships_come_back),
         cmocka_unit_test(bases_and_instances_come_back),
         cmocka_unit_test(values_with_hooks_are_copied_and_destroyed_in_pairs),
+        cmocka_unit_test(handles_made_after_the_snapshot_never_name_a_later_entity),
+        cmocka_unit_test(a_restored_entity_despawned_again_does_not_revive_an_abandoned_handle),
         cmocka_unit_test(restoring_into_another_world_is_refused),
         cmocka_unit_test(handles_reserved_by_a_buffer_refuse_both_ways),
         cmocka_unit_test(restored_tracked_values_count_as_changed),

@@ -841,6 +841,28 @@ static void always_run_and_never_run_systems_ignore_the_cursor(void **state) {
     ecs_sched_world_destroy(w);
 }
 
+/* a b c, c never run: a continue runs a b and puts the cursor back on a at once, so that a
+   system given back its default afterwards is reached by the next continue in plan order */
+static void a_frame_stepped_through_starts_over_whatever_changes_after(void **state) {
+    ecs_sched_world *w = abc_world();
+    (void)state;
+    assert_int_equal(ecs_sched_stepping_enable(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_stepping_set(w, UPDATE, "c", ECS_SCHED_STEP_NEVER_RUN),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_step_continue(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "a b ");
+    assert_string_equal(ecs_sched_stepping_cursor(w, UPDATE), "a");
+    assert_int_equal(ecs_sched_stepping_set(w, UPDATE, "c", ECS_SCHED_STEP_DEFAULT),
+                     ECS_SCHED_OK);
+    assert_string_equal(ecs_sched_stepping_cursor(w, UPDATE), "a");
+    g_ran[0] = '\0';
+    assert_int_equal(ecs_sched_step_continue(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_ran, "a b c ");
+    ecs_sched_world_destroy(w);
+}
+
 static void held_systems_are_in_the_trace_and_the_outcomes(void **state) {
     ecs_sched_world *w = abc_world();
     ecs_sched_system_outcome out[3];
@@ -991,6 +1013,7 @@ int main(void) {
         cmocka_unit_test(each_step_runs_the_next_system_only),
         cmocka_unit_test(continue_runs_to_the_end_of_the_frame_but_stops_before_a_breakpoint),
         cmocka_unit_test(always_run_and_never_run_systems_ignore_the_cursor),
+        cmocka_unit_test(a_frame_stepped_through_starts_over_whatever_changes_after),
         cmocka_unit_test(held_systems_are_in_the_trace_and_the_outcomes),
         cmocka_unit_test(the_cursor_passes_always_run_systems_over),
         cmocka_unit_test(stepping_disabled_runs_everything_again),
