@@ -15175,6 +15175,8 @@ static void ecs_sched__move_log_ticks(const ecs_sched__old_readers *r, ecs_sched
     for (i = 0; i < log->count; i++) {
         ecs_sched__change *e = &log->items[(log->start + i) & (log->capacity - 1)];
         e->seq = ecs_sched__moved_tick(r, e->seq, ECS_SCHED__TICK_LOGGED);
+        /* the copy of the row's change tick that a log reader compares moves as the row's */
+        e->changed = ecs_sched__moved_tick(r, e->changed, ECS_SCHED__TICK_CHANGE);
     }
     log->since = ecs_sched__moved_tick(r, log->since, ECS_SCHED__TICK_CHANGE);
 }

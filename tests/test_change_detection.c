@@ -554,6 +554,34 @@ static void a_system_that_has_not_run_for_ages_sees_exactly_what_changed_since(v
     check_and_destroy(w);
 }
 
+/* The reproduction of a change kept through a move of old ticks: the change log's copy of
+   the change tick moves with the entry, so a reader that last looked before the move still
+   sees it (the window is checked from both sides of the move's threshold). */
+static int32_t rows_changed_after_advance(uint32_t ticks) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id c = ecs_sched_tracked_component_register_type(w, "C", 4, 4);
+    ecs_sched_entity e = ecs_sched_spawn_with(w, 1, &c, NULL);
+    ecs_sched_query *q = query_of(w, ecs_sched_changed(c), (ecs_sched_term){0});
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    int32_t rows = 0;
+    while (ecs_sched_iter_next(&it)) rows += it.count;
+    assert_int_equal(rows, 1);
+    assert_non_null(ecs_sched_get_mut(w, e, c));
+    ecs_sched_change_tick_advance(w, ticks);
+    rows = 0;
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) rows += it.count;
+    check_and_destroy(w);
+    return rows;
+}
+
+static void a_change_older_than_the_age_at_which_ticks_move_is_still_seen(void **state) {
+    (void)state;
+    assert_int_equal(rows_changed_after_advance(3220176896u), 1);
+    assert_int_equal(rows_changed_after_advance(3221225472u), 1);
+    assert_int_equal(rows_changed_after_advance(UINT32_MAX), 1);
+}
+
 /* ---- resources ---- */
 
 static int g_guarded_runs;
@@ -605,6 +633,7 @@ int main(void) {
         cmocka_unit_test(by_index_and_by_runs_hand_out_the_same_entities),
         cmocka_unit_test(ticks_wrap_without_losing_or_inventing_changes),
         cmocka_unit_test(a_system_that_has_not_run_for_ages_sees_exactly_what_changed_since),
+        cmocka_unit_test(a_change_older_than_the_age_at_which_ticks_move_is_still_seen),
         cmocka_unit_test(resource_changed_is_true_once_per_change_and_added_once),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
