@@ -326,8 +326,8 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
             continue;
         }
         /* a related query scans its rows: the log cannot tell targets */
-        it->at_ = q->filter_count && !q->related && m->table->count ? ecs_sched__log_start(q, m, win)
-                                                                     : -1;
+        it->at_ = q->log_term >= 0 && !q->related && m->table->count ? ecs_sched__log_start(q, m, win)
+                                                                      : -1;
     }
     return &q->matches[it->next_ - 1];
 }

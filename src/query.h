@@ -189,7 +189,7 @@ struct ecs_sched_query {
     bool ticked;                      /* filters on ticks, or marks changes: see change.h */
     bool filtered;                    /* has added or changed terms: */
     int16_t filter_count;             /* how many, */
-    int16_t log_term;                 /* and the first, whose change log it follows */
+    int16_t log_term;                 /* and the one whose change log it follows (-1: none) */
     bool marks;                       /* writes a tracked component, marking what it hands out */
     bool sees_disabled;               /* matches tables of disabled entities (disable.h) */
     bool sees_prefabs;                /* matches tables of prefabs (disable.h) */
@@ -384,6 +384,66 @@ static bool ecs_sched__term_marks(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE;
 }
 
+/* Whether two terms of one query may name the same component: one on the entity and one on
+   its parent, or an added or changed filter beside a term that reads or writes it on the
+   entity (Bevy's Query<&mut A, Changed<A>>): the filter only picks rows. Anything else names
+   a component twice, or contradicts itself. */
+static bool ecs_sched__terms_may_share(ecs_sched_term_kind a, ecs_sched_term_kind b) {
+    ecs_sched_term_kind other;
+    if (ecs_sched__term_on_parent(a) != ecs_sched__term_on_parent(b)) return true;
+    if (a == b || (!ecs_sched__term_filters(a) && !ecs_sched__term_filters(b))) return false;
+    other = ecs_sched__term_filters(a) ? b : a;
+    return other == ECS_SCHED_TERM_READ || other == ECS_SCHED_TERM_OPTIONAL_READ ||
+           ecs_sched__term_writes(other) || ecs_sched__term_filters(other);
+}
+
+/* Adds term i's component to the query's reads or writes, once: a filter adds nothing to the
+   access of a term on the entity that names its component, and a write takes the place of a
+   filter's read. */
+static void ecs_sched__note_term_access(ecs_sched_query *q, int32_t i) {
+    const ecs_sched_term *term = &q->terms[i];
+    bool writes = ecs_sched__term_writes(term->kind);
+    int32_t j, k;
+    if (term->kind == ECS_SCHED_TERM_WITHOUT) return;
+    for (j = 0; j < i; j++) {
+        const ecs_sched_term *before = &q->terms[j];
+        if (before->id != term->id || !ecs_sched__term_on_self(before->kind)) continue;
+        if (!ecs_sched__term_filters(before->kind) || !ecs_sched__term_on_self(term->kind)) continue;
+        if (!writes) return;   /* the filter's read is this term's */
+        for (k = 0; k < q->read_count && q->reads[k] != term->id; k++) {}
+        if (k < q->read_count) {
+            memmove(&q->reads[k], &q->reads[k + 1], (size_t)(q->read_count - k - 1) * sizeof *q->reads);
+            q->read_count--;
+        }
+        break;
+    }
+    if (ecs_sched__term_filters(term->kind)) {
+        for (j = 0; j < i; j++) {
+            if (q->terms[j].id == term->id && ecs_sched__term_on_self(q->terms[j].kind)) return;
+        }
+    }
+    if (writes) q->writes[q->write_count++] = term->id;
+    else q->reads[q->read_count++] = term->id;
+}
+
+/* The filter term whose change log a filtered query follows: the first whose component the
+   query does not write, since marking a row it hands out would move the row's entry to the end
+   of the log it is reading (-1: none such; the query looks at every row instead). */
+static int16_t ecs_sched__log_term_of(const ecs_sched_query *q) {
+    int32_t i, j;
+    for (i = 0; i < q->term_count; i++) {
+        bool written = false;
+        if (!ecs_sched__term_filters(q->terms[i].kind) || q->world->components[q->terms[i].id].sparse) {
+            continue;
+        }
+        for (j = 0; j < q->term_count; j++) {
+            written = written || (q->terms[j].id == q->terms[i].id && ecs_sched__term_writes(q->terms[j].kind));
+        }
+        if (!written) return (int16_t)i;
+    }
+    return -1;
+}
+
 /* Whether a term is the zero term, which ends a query's list (and a query whose first term
    is, ends a list of queries). */
 static bool ecs_sched__term_ends(const ecs_sched_term *term) {
@@ -514,21 +574,20 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
             }
         }
         if (result != ECS_SCHED_OK) return result;
+        q->terms[i] = *term;
+        if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
         for (j = 0; j < i; j++) {
-            /* a component may be read both from the entity and from its parent */
             if (q->terms[j].id == term->id &&
-                ecs_sched__term_on_parent(q->terms[j].kind) ==
-                    ecs_sched__term_on_parent(term->kind)) {
+                !ecs_sched__terms_may_share(q->terms[j].kind, q->terms[i].kind)) {
                 return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                        "query_create: component '%s' appears in terms %d and %d; "
-                                       "name each component once (write access includes read)",
+                                       "name each component once (write access includes read; "
+                                       "only an added or changed filter may name a component "
+                                       "another term reads or writes)",
                                        w->components[term->id].name, (int)j, (int)i);
             }
         }
-        q->terms[i] = *term;
-        if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
         if (ecs_sched__term_filters(term->kind) && !w->components[term->id].sparse) {
-            if (!q->filtered) q->log_term = (int16_t)i;
             q->filtered = true;
             q->filter_count++;
         }
@@ -543,11 +602,10 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (term->kind == ECS_SCHED_TERM_RELATED) q->related = q->filtered = q->ticked = true;
         if (ecs_sched__term_hierarchical(term->kind)) q->hierarchical = q->listed = q->ticked = true;
         if (term->kind == ECS_SCHED_TERM_INHERITED) q->inherits = true;
-        if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
-        if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
-        else q->reads[q->read_count++] = term->id;
+        ecs_sched__note_term_access(q, i);
     }
     q->term_count = i;
+    q->log_term = ecs_sched__log_term_of(q);
     if (q->sparse && q->filtered) q->sparse_filtered = true;   /* its list follows the window */
     result = ecs_sched__check_inherited(w, q);
     return result != ECS_SCHED_OK ? result : ecs_sched__check_hierarchical(w, q);

@@ -506,6 +506,89 @@ static void by_index_and_by_runs_hand_out_the_same_entities(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- writing where a component changed ---- */
+
+/* Iterates a query whose term 0 writes Position (by runs, or by index): the x of every row
+   handed out, in order, as "1 2 3", each x moved on by 100. Stops (and fails) past 64 rows,
+   more than any of these worlds has. */
+static const char *xs_written(const ecs_sched_query *q, bool by_index) {
+    static char text[1024];
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    size_t n = 0;
+    int32_t rows = 0;
+    text[0] = '\0';
+    while (by_index ? ecs_sched_iter_next_rows(&it) : ecs_sched_iter_next(&it)) {
+        Position *p = ECS_SCHED_FIELD(&it, Position, 0);
+        int32_t i;
+        for (i = 0; i < it.count; i++) {
+            Position *at = by_index ? &p[it.rows[i]] : &p[i];
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s%g", n ? " " : "", (double)at->x);
+            at->x += 100;
+            assert_true(++rows <= 64);
+        }
+    }
+    return text;
+}
+
+static void a_query_writes_a_component_only_where_it_changed(void **state) {
+    int by_index;
+    (void)state;
+    for (by_index = 0; by_index < 2; by_index++) {
+        ecs_sched_world *w = tracked_world();
+        ecs_sched_query *q = query_of(w, ecs_sched_write(g_pos), ecs_sched_changed(g_pos));
+        ecs_sched_entity b;
+        spawn_at(w, 1);
+        b = spawn_at(w, 2);
+        spawn_at(w, 3);
+        assert_string_equal(xs_written(q, by_index), "1 2 3");
+        assert_string_equal(xs_written(q, by_index), "");   /* its own writes */
+        assert_non_null(ecs_sched_get_mut(w, b, g_pos));
+        assert_string_equal(xs_written(q, by_index), "102");
+        assert_string_equal(xs_written(q, by_index), "");
+        check_and_destroy(w);
+    }
+}
+
+static void a_filter_on_a_component_another_term_names_adds_no_access(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *written = query_of(w, ecs_sched_write(g_pos), ecs_sched_changed(g_pos));
+    ecs_sched_query *read = query_of(w, ecs_sched_added(g_pos), ecs_sched_read(g_pos));
+    ecs_sched_access a = ecs_sched_query_access(written);
+    (void)state;
+    assert_int_equal(a.read_count, 0);
+    assert_int_equal(a.write_count, 1);
+    assert_int_equal(a.writes[0], g_pos);
+    a = ecs_sched_query_access(read);
+    assert_int_equal(a.read_count, 1);
+    assert_int_equal(a.reads[0], g_pos);
+    assert_int_equal(a.write_count, 0);
+    check_and_destroy(w);
+}
+
+static void record_and_move_where_changed(ecs_sched_system_ctx *ctx) {
+    size_t n = strlen(g_seen);
+    snprintf(g_seen + n, sizeof g_seen - n, "%s[%s]", n ? " " : "",
+             xs_written(ecs_sched_ctx_query(ctx, 0), false));
+}
+
+/* A system does not see its own writes on its next run, only what others changed since. */
+static void a_system_writing_where_changed_sees_only_the_changes_of_others_next_run(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_entity a;
+    (void)state;
+    g_seen[0] = '\0';
+    a = spawn_at(w, 1);
+    spawn_at(w, 2);
+    ADD_SYSTEM(w, .name = "follow", .fn = record_and_move_where_changed,
+               .queries = {{.terms = {ecs_sched_write(g_pos), ecs_sched_changed(g_pos)}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_non_null(ecs_sched_get_mut(w, a, g_pos));
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_seen, "[1 2] [] [101]");
+    check_and_destroy(w);
+}
+
 /* ---- wrapping and very old ticks ---- */
 
 static void ticks_wrap_without_losing_or_inventing_changes(void **state) {
@@ -631,6 +714,9 @@ int main(void) {
         cmocka_unit_test(by_index_a_marked_row_is_the_one_its_index_names),
         cmocka_unit_test(by_index_a_written_field_marks_the_rows_handed_out),
         cmocka_unit_test(by_index_and_by_runs_hand_out_the_same_entities),
+        cmocka_unit_test(a_query_writes_a_component_only_where_it_changed),
+        cmocka_unit_test(a_filter_on_a_component_another_term_names_adds_no_access),
+        cmocka_unit_test(a_system_writing_where_changed_sees_only_the_changes_of_others_next_run),
         cmocka_unit_test(ticks_wrap_without_losing_or_inventing_changes),
         cmocka_unit_test(a_system_that_has_not_run_for_ages_sees_exactly_what_changed_since),
         cmocka_unit_test(a_change_older_than_the_age_at_which_ticks_move_is_still_seen),
