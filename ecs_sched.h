@@ -944,7 +944,12 @@
          }
 
      A desc naming an unregistered resource is refused when added, and a refused call adds
-     nothing.
+     nothing. So is a system whose own queries conflict (ECS_SCHED_ERR_INVALID_QUERY): one
+     writes a component another of its queries reads or writes, and they are not disjoint
+     (below), so an entity matching both would reach the system through two pointers to one
+     value. The message names the system, both queries by index and the component, and a
+     without() term that would make them disjoint; or join them into one query (a query may
+     write A and filter on changed(A): see THE WORLD'S EVENTS).
 
      Sets and order. in_set puts a system or set in sets (sets nest); before/after name systems
      or sets; an ordering against a set applies to every system under it (sets are flattened
@@ -8216,6 +8221,56 @@ static void ecs_sched__queries_free(ecs_sched_world *w) {
     w->query_capacity = 0;
 }
 
+/* Whether every entity `a` matches has a component that `b` excludes. */
+static bool ecs_sched__query_rules_out(const ecs_sched_query *a, const ecs_sched_query *b) {
+    int32_t i, j;
+    for (i = 0; i < a->term_count; i++) {
+        if (!ecs_sched__term_required(a->terms[i].kind)) continue;
+        for (j = 0; j < b->term_count; j++) {
+            if (b->terms[j].kind == ECS_SCHED_TERM_WITHOUT && b->terms[j].id == a->terms[i].id) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Whether a term touches only the rows its query matches: not one read from the parent, nor
+   an inherited one, which reads a base the query may not match. */
+static bool ecs_sched__term_stays_on_row(ecs_sched_term_kind kind) {
+    return ecs_sched__term_on_self(kind) && kind != ECS_SCHED_TERM_INHERITED;
+}
+
+/* Whether two queries touch the same data in conflicting ways, and by which terms (*term_a of
+   a, *term_b of b): no entity can match both when one requires what the other excludes;
+   otherwise one writes a component the other touches. A query that may not write (a_writes,
+   b_writes false: a condition's) counts its written terms as reads. */
+static bool ecs_sched__queries_clash(const ecs_sched_query *a, bool a_writes,
+                                     const ecs_sched_query *b, bool b_writes, int32_t *term_a,
+                                     int32_t *term_b) {
+    int32_t i, j;
+    /* entities the two cannot share keep their data apart, but a term read from the parent
+       or inherited from a base reaches entities its query does not match */
+    bool disjoint = ecs_sched__query_rules_out(a, b) || ecs_sched__query_rules_out(b, a);
+    for (i = 0; i < a->term_count; i++) {
+        ecs_sched_term_kind ka = a->terms[i].kind;
+        if (ka == ECS_SCHED_TERM_WITHOUT) continue;
+        for (j = 0; j < b->term_count; j++) {
+            ecs_sched_term_kind kb = b->terms[j].kind;
+            if (kb == ECS_SCHED_TERM_WITHOUT || b->terms[j].id != a->terms[i].id) continue;
+            if (disjoint && ecs_sched__term_stays_on_row(ka) && ecs_sched__term_stays_on_row(kb)) {
+                continue;
+            }
+            if ((a_writes && ecs_sched__term_writes(ka)) || (b_writes && ecs_sched__term_writes(kb))) {
+                *term_a = i;
+                *term_b = j;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 ecs_sched_access ecs_sched_query_access(const ecs_sched_query *q) {
     ecs_sched_access access;
     ECS_SCHED_ASSERT(q != NULL);
@@ -11808,6 +11863,57 @@ static bool ecs_sched__check_resources(ecs_sched_world *w, const ecs_sched_id *i
     return true;
 }
 
+/* A component query `b` requires on its entities and `a` does not name: a without() term on
+   it in `a` would make the two disjoint (0: none). */
+static ecs_sched_id ecs_sched__separating_component(const ecs_sched_query *a,
+                                                    const ecs_sched_query *b) {
+    int32_t i, j;
+    for (i = 0; i < b->term_count; i++) {
+        bool named = false;
+        if (!ecs_sched__term_required(b->terms[i].kind) || !ecs_sched__term_on_self(b->terms[i].kind)) {
+            continue;
+        }
+        for (j = 0; j < a->term_count; j++) named = named || a->terms[j].id == b->terms[i].id;
+        if (!named) return b->terms[i].id;
+    }
+    return 0;
+}
+
+/* A system's queries must not reach one value twice, once to write it: an entity that both
+   match would come to the system through two pointers to one value, one of them written
+   (Bevy refuses such a system too). */
+static bool ecs_sched__own_queries_apart(ecs_sched_world *w, const char *name,
+                                         const ecs_sched_system_ctx *ctx) {
+    int32_t x, y, tx, ty;
+    for (x = 0; x < ctx->query_count; x++) {
+        for (y = x + 1; y < ctx->query_count; y++) {
+            const ecs_sched_query *a = ctx->queries[x], *b = ctx->queries[y];
+            ecs_sched_id apart;
+            char hint[160];
+            if (!ecs_sched__queries_clash(a, true, b, true, &tx, &ty)) continue;
+            if ((apart = ecs_sched__separating_component(a, b)) != 0) {
+                snprintf(hint, sizeof hint, " (here: ecs_sched_without(%s) in query %d)",
+                         w->components[apart].name, (int)x);
+            } else if ((apart = ecs_sched__separating_component(b, a)) != 0) {
+                snprintf(hint, sizeof hint, " (here: ecs_sched_without(%s) in query %d)",
+                         w->components[apart].name, (int)y);
+            } else {
+                hint[0] = '\0';
+            }
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                            "add_system: system '%s': query %d %s '%s' and query %d %s it, and "
+                            "an entity can match both, so the system would get two pointers to "
+                            "one value; make the queries disjoint with a without() term in one "
+                            "on a component the other requires%s, or join them into one query",
+                            name, (int)x, ecs_sched__term_writes(a->terms[tx].kind) ? "writes" : "reads",
+                            w->components[a->terms[tx].id].name, (int)y,
+                            ecs_sched__term_writes(b->terms[ty].kind) ? "writes" : "reads", hint);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Creates a system instance from its desc (queries, command buffer), not yet configured. */
 static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched__schedule *s,
                                                    const ecs_sched_system_desc *d) {
@@ -11854,6 +11960,10 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
             return NULL;
         }
         sys->ctx.queries[sys->ctx.query_count++] = q;
+    }
+    if (!ecs_sched__own_queries_apart(w, name, &sys->ctx)) {
+        ecs_sched__system_free(w, sys);
+        return NULL;
     }
     if (d->commands && !(sys->ctx.commands = ecs_sched_commands_create(w))) {
         ecs_sched__system_free(w, sys);
@@ -13747,55 +13857,13 @@ static bool ecs_sched__conflict_table_make(ecs_sched__build *b, ecs_sched__confl
     return true;
 }
 
-/* Whether every entity `a` matches has a component that `b` excludes. */
-static bool ecs_sched__query_rules_out(const ecs_sched_query *a, const ecs_sched_query *b) {
-    int32_t i, j;
-    for (i = 0; i < a->term_count; i++) {
-        if (!ecs_sched__term_required(a->terms[i].kind)) continue;
-        for (j = 0; j < b->term_count; j++) {
-            if (b->terms[j].kind == ECS_SCHED_TERM_WITHOUT && b->terms[j].id == a->terms[i].id) {
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
-static bool ecs_sched__term_written(const ecs_sched__query_use *use, int32_t term) {
-    return !use->reads_only && ecs_sched__term_writes(use->query->terms[term].kind);
-}
-
-/* Whether a term touches only the rows its query matches: not one read from the parent, nor
-   an inherited one, which reads a base the query may not match. */
-static bool ecs_sched__term_stays_on_row(ecs_sched_term_kind kind) {
-    return ecs_sched__term_on_self(kind) && kind != ECS_SCHED_TERM_INHERITED;
-}
-
-/* Two queries touch the same data in conflicting ways: no entity can match both unless
-   neither requires what the other excludes, and then one writes a component the other
-   touches. */
+/* Two queries touch the same data in conflicting ways (query.h's rule; a condition's query
+   only reads). */
 static bool ecs_sched__queries_conflict(const ecs_sched__query_use *a,
                                         const ecs_sched__query_use *b) {
-    int32_t i, j;
-    /* entities the two cannot share keep their data apart, but a term read from the parent
-       or inherited from a base reaches entities its query does not match */
-    bool disjoint = ecs_sched__query_rules_out(a->query, b->query) ||
-                    ecs_sched__query_rules_out(b->query, a->query);
-    for (i = 0; i < a->query->term_count; i++) {
-        ecs_sched_term_kind ka = a->query->terms[i].kind;
-        if (ka == ECS_SCHED_TERM_WITHOUT) continue;
-        for (j = 0; j < b->query->term_count; j++) {
-            ecs_sched_term_kind kb = b->query->terms[j].kind;
-            if (kb == ECS_SCHED_TERM_WITHOUT || b->query->terms[j].id != a->query->terms[i].id) {
-                continue;
-            }
-            if (disjoint && ecs_sched__term_stays_on_row(ka) && ecs_sched__term_stays_on_row(kb)) {
-                continue;
-            }
-            if (ecs_sched__term_written(a, i) || ecs_sched__term_written(b, j)) return true;
-        }
-    }
-    return false;
+    int32_t term_a, term_b;
+    return ecs_sched__queries_clash(a->query, !a->reads_only, b->query, !b->reads_only, &term_a,
+                                    &term_b);
 }
 
 /* The components' side of a conflict, query by query (components are only touched through

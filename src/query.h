@@ -700,6 +700,56 @@ static void ecs_sched__queries_free(ecs_sched_world *w) {
     w->query_capacity = 0;
 }
 
+/* Whether every entity `a` matches has a component that `b` excludes. */
+static bool ecs_sched__query_rules_out(const ecs_sched_query *a, const ecs_sched_query *b) {
+    int32_t i, j;
+    for (i = 0; i < a->term_count; i++) {
+        if (!ecs_sched__term_required(a->terms[i].kind)) continue;
+        for (j = 0; j < b->term_count; j++) {
+            if (b->terms[j].kind == ECS_SCHED_TERM_WITHOUT && b->terms[j].id == a->terms[i].id) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Whether a term touches only the rows its query matches: not one read from the parent, nor
+   an inherited one, which reads a base the query may not match. */
+static bool ecs_sched__term_stays_on_row(ecs_sched_term_kind kind) {
+    return ecs_sched__term_on_self(kind) && kind != ECS_SCHED_TERM_INHERITED;
+}
+
+/* Whether two queries touch the same data in conflicting ways, and by which terms (*term_a of
+   a, *term_b of b): no entity can match both when one requires what the other excludes;
+   otherwise one writes a component the other touches. A query that may not write (a_writes,
+   b_writes false: a condition's) counts its written terms as reads. */
+static bool ecs_sched__queries_clash(const ecs_sched_query *a, bool a_writes,
+                                     const ecs_sched_query *b, bool b_writes, int32_t *term_a,
+                                     int32_t *term_b) {
+    int32_t i, j;
+    /* entities the two cannot share keep their data apart, but a term read from the parent
+       or inherited from a base reaches entities its query does not match */
+    bool disjoint = ecs_sched__query_rules_out(a, b) || ecs_sched__query_rules_out(b, a);
+    for (i = 0; i < a->term_count; i++) {
+        ecs_sched_term_kind ka = a->terms[i].kind;
+        if (ka == ECS_SCHED_TERM_WITHOUT) continue;
+        for (j = 0; j < b->term_count; j++) {
+            ecs_sched_term_kind kb = b->terms[j].kind;
+            if (kb == ECS_SCHED_TERM_WITHOUT || b->terms[j].id != a->terms[i].id) continue;
+            if (disjoint && ecs_sched__term_stays_on_row(ka) && ecs_sched__term_stays_on_row(kb)) {
+                continue;
+            }
+            if ((a_writes && ecs_sched__term_writes(ka)) || (b_writes && ecs_sched__term_writes(kb))) {
+                *term_a = i;
+                *term_b = j;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 ecs_sched_access ecs_sched_query_access(const ecs_sched_query *q) {
     ecs_sched_access access;
     ECS_SCHED_ASSERT(q != NULL);
