@@ -712,8 +712,8 @@
      of one parent and among the roots (ECS_SCHED_ERR_NAME_CLASH names both entities, and a
      reparenting into a clash is refused the same way). ecs_sched_lookup(w, scope, name)
      finds a child by name (scope 0: a root), ecs_sched_lookup_path(w, 0, "ship.turret.barrel",
-     NULL) follows a path (the separator is the last argument, "." by default;
-     ECS_SCHED_ERR_NOT_FOUND names the part that did not resolve), and ecs_sched_path writes
+     NULL) follows a path (the separator is the last argument, "." by default; a path that
+     does not resolve gives ECS_SCHED_NULL_ENTITY, a miss: see ERRORS), and ecs_sched_path writes
      an entity's path. Lookups are hashed by (parent, name). Names appear in error messages:
      "entity 5 'turret'".
 
@@ -1462,6 +1462,20 @@
        4. A question (is_alive, has, resource_exists, schedule_exists, component_lookup,
           component_name, component_size, commands_pending...) never fails: what it cannot
           find is simply not there (false, 0, NULL), and nothing is recorded.
+          A miss is such an answer too: ecs_sched_get, _get_mut, _relation_payload of a
+          component or relationship the live entity lacks, ecs_sched_lookup and _lookup_path
+          of a name or path nothing has, ecs_sched_target, _parent_of and _owner where there
+          is none give NULL / ECS_SCHED_NULL_ENTITY (ecs_sched_get_many and _get_mut_many:
+          ECS_SCHED_ERR_MISSING_COMPONENT), record and log nothing, cost a few checks, and
+          are no failure of a running system: check for NULL. A wrong question is still a
+          failure of rule 5: a stale or dead handle (entity or scope) passed to a call that
+          takes a non-const world (ECS_SCHED_ERR_STALE_ENTITY), an unregistered id
+          (_UNKNOWN_COMPONENT), the value of a tag or of a relationship kind without a payload
+          (_INVALID_ARGUMENT), an empty path. The const questions (has, lookup, target,
+          parent_of, owner, name) cannot record: they answer "not there" for a dead handle.
+          Resources are not looked up this way: a program inserts them, so
+          ecs_sched_resource_get of one that is not there is a failure (_MISSING_RESOURCE);
+          ask with ecs_sched_resource_exists.
        5. A failure of 1-3 is recorded in the world and logged:
 
               ecs_sched_last_result(w)    the code, e.g. ECS_SCHED_ERR_STALE_ENTITY
@@ -2503,7 +2517,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_insert_many(ecs_sched_world *world,
                                                      const void *const *values);
 ECS_SCHED_API ecs_sched_result ecs_sched_remove(ecs_sched_world *world, ecs_sched_entity entity,
                                                 ecs_sched_id id);
-/* NULL (with last_error set) for a dead entity, a missing component, or a tag. */
+/* The entity's value, or NULL. A component the live entity lacks is a miss: NULL, and
+   nothing recorded (see ERRORS). A stale handle, an unknown id or a tag is a failure. */
 ECS_SCHED_API const void *ecs_sched_get(ecs_sched_world *world, ecs_sched_entity entity,
                                         ecs_sched_id id);
 ECS_SCHED_API void *ecs_sched_get_mut(ecs_sched_world *world, ecs_sched_entity entity,
@@ -2513,7 +2528,8 @@ ECS_SCHED_API bool ecs_sched_has(const ecs_sched_world *world, ecs_sched_entity 
 /* Several components of one entity found with one lookup of the entity: out[i] gets the
    value of ids[i], as ecs_sched_get (const) or ecs_sched_get_mut (overrides inherited ones
    first, then takes every pointer, so none is left stale by a move) would give it. All or
-   nothing: on failure (the error names the entity and the component) out is not to be used. */
+   nothing: ECS_SCHED_ERR_MISSING_COMPONENT when the entity lacks one (a miss, not recorded),
+   or the failure of ecs_sched_get; out is then not to be used. */
 ECS_SCHED_API ecs_sched_result ecs_sched_get_many(ecs_sched_world *world, ecs_sched_entity entity,
                                                   int32_t count, const ecs_sched_id *ids,
                                                   const void **out);
@@ -3826,7 +3842,9 @@ ECS_SCHED_API int32_t ecs_sched_target_count(const ecs_sched_world *world,
 ECS_SCHED_API ecs_sched_entity ecs_sched_target(const ecs_sched_world *world,
                                                 ecs_sched_entity source, ecs_sched_id kind,
                                                 int32_t index);
-/* The payload of one relationship, or NULL (with last_error set). */
+/* The payload of one relationship, or NULL: a relationship the source does not have is a
+   miss, not recorded (see ERRORS); a stale source, a kind that is none or has no payload is a
+   failure. */
 ECS_SCHED_API void *ecs_sched_relation_payload(ecs_sched_world *world, ecs_sched_entity source,
                                                ecs_sched_id kind, ecs_sched_entity target);
 /* The sources that relate to target with the kind, in the order they did (for ChildOf, the
@@ -3908,9 +3926,9 @@ ECS_SCHED_API const char *ecs_sched_name(const ecs_sched_world *world, ecs_sched
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *world,
                                                 ecs_sched_entity scope, const char *name);
 /* Follows a path of names from scope (ECS_SCHED_NULL_ENTITY: from the roots), each name
-   separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A name that does not
-   resolve gives ECS_SCHED_NULL_ENTITY, with ECS_SCHED_ERR_NOT_FOUND naming the part that did
-   not (ecs_sched_last_error). */
+   separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A path that does not
+   resolve is a miss: ECS_SCHED_NULL_ENTITY, nothing recorded (see ERRORS). An empty path or a
+   stale scope is a failure. */
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
                                                      ecs_sched_entity scope, const char *path,
                                                      const char *separator);
@@ -9136,25 +9154,28 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     return ECS_SCHED_OK;
 }
 
-/* get of a sparse component: its value, or why there is none. */
+/* get of a tag the entity has: a wrong question (a tag has no value). */
+static void *ecs_sched__tag_got(ecs_sched_world *w, ecs_sched_id id) {
+    ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                    "get: '%s' is a tag and has no value; use ecs_sched_has",
+                    w->components[id].name);
+    return NULL;
+}
+
+/* get of a sparse component: its value, or NULL (a miss is no failure). */
 static void *ecs_sched__sparse_get(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     void *value = ecs_sched__sparse_value(w, id, index);
     if (value) return value;
     if (w->components[id].size == 0 && ecs_sched__sparse_slot(ecs_sched__sparse_of(w, id), index)) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "get: '%s' is a tag and has no value; use ecs_sched_has",
-                        w->components[id].name);
-    } else {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
-                        "get: entity %u (generation %u) has no component '%s'", (unsigned)index,
-                        (unsigned)ECS_SCHED_ENTITY_GENERATION(e), w->components[id].name);
+        return ecs_sched__tag_got(w, id);
     }
     return NULL;
 }
 
 /* ecs_sched__value when the fast path did not find the value: the same checks in order, to
-   tell why (or to find an inherited value). */
+   report a wrong question (or to find an inherited value). A component the entity lacks is a
+   miss, an answer: NULL with nothing recorded, at the price of these few checks. */
 ECS_SCHED__NOINLINE static void *ecs_sched__value_slow(ecs_sched_world *w, ecs_sched_entity e,
                                                        ecs_sched_id id) {
     const ecs_sched__record *r;
@@ -9178,21 +9199,14 @@ ECS_SCHED__NOINLINE static void *ecs_sched__value_slow(ecs_sched_world *w, ecs_s
         void *value = w->inherit ? ecs_sched__inherited_value(w, t, id, &inherited) : NULL;
         if (value) return value;
         if (w->components[id].size == 0 && (inherited || ecs_sched__type_find(t, id) >= 0)) {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                            "get: '%s' is a tag and has no value; use ecs_sched_has",
-                            w->components[id].name);
-        } else {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
-                            "get: entity %u (generation %u) has no component '%s'",
-                            (unsigned)ECS_SCHED_ENTITY_INDEX(e),
-                            (unsigned)ECS_SCHED_ENTITY_GENERATION(e), w->components[id].name);
+            return ecs_sched__tag_got(w, id);
         }
         return NULL;
     }
     return ecs_sched__cell(t, column, r->row);
 }
 
-/* The entity's value of the component, or NULL with the reason as the last error. The common
+/* The entity's value of the component, or NULL (a miss, or a failure recorded). The common
    case (a live entity that owns the component) takes no call and saves no register: a loop
    that reaches the components of many entities by handle spends its time here. */
 static inline void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
@@ -9273,6 +9287,17 @@ static inline bool ecs_sched__owned_values(const ecs_sched_world *w, ecs_sched_e
     return true;
 }
 
+/* The code of a NULL value: a miss (a live entity without the component), or the failure
+   that was recorded. */
+static ecs_sched_result ecs_sched__no_value(const ecs_sched_world *w, ecs_sched_entity e,
+                                            ecs_sched_id id) {
+    if (ecs_sched__is_live_record(w, e) && ecs_sched__component_valid(w, id) &&
+        !ecs_sched_has(w, e, id)) {
+        return ECS_SCHED_ERR_MISSING_COMPONENT;
+    }
+    return w->env.last_result;
+}
+
 static inline ecs_sched_result ecs_sched__many_refused(ecs_sched_world *w, int32_t count,
                                                        const ecs_sched_id *ids,
                                                        const char *operation) {
@@ -9293,7 +9318,7 @@ ecs_sched_result ecs_sched_get_many(ecs_sched_world *w, ecs_sched_entity e, int3
     }
     if (ecs_sched__owned_values(w, e, count, ids, (void **)(void *)out)) return ECS_SCHED_OK;
     for (k = 0; k < count; k++) {
-        if (!(out[k] = ecs_sched__value(w, e, ids[k]))) return w->env.last_result;
+        if (!(out[k] = ecs_sched__value(w, e, ids[k]))) return ecs_sched__no_value(w, e, ids[k]);
     }
     return ECS_SCHED_OK;
 }
@@ -9310,7 +9335,7 @@ ecs_sched_result ecs_sched_get_mut_many(ecs_sched_world *w, ecs_sched_entity e, 
     }
     /* overrides (which move the entity) and change ticks first, pointers after */
     for (k = 0; k < count; k++) {
-        if (!ecs_sched_get_mut(w, e, ids[k])) return w->env.last_result;
+        if (!ecs_sched_get_mut(w, e, ids[k])) return ecs_sched__no_value(w, e, ids[k]);
     }
     for (k = 0; k < count; k++) out[k] = ecs_sched__value(w, e, ids[k]);
     return ECS_SCHED_OK;
@@ -22019,11 +22044,16 @@ void *ecs_sched_relation_payload(ecs_sched_world *w, ecs_sched_entity source, ec
         ecs_sched__not_a_kind(w, kind, "relation_payload");
         return NULL;
     }
+    if (!ecs_sched__is_live_record(w, target)) {
+        ecs_sched__stale(w, target, "relation_payload (the target)");
+        return NULL;
+    }
     slot = ecs_sched__rel_slot_of(w, source, kind, target);
-    if (!slot || ecs_sched__kind_of(w, kind)->payload_size == 0) {
-        ecs_sched__fail(&w->env, slot ? ECS_SCHED_ERR_INVALID_ARGUMENT : ECS_SCHED_ERR_MISSING_COMPONENT,
-                        "relation_payload: %s %s '%s' to %s", ecs_sched__entity_label(w, source).text,
-                        slot ? "has no payload in its" : "has no", w->components[kind].name,
+    if (!slot) return NULL;   /* a miss, an answer */
+    if (ecs_sched__kind_of(w, kind)->payload_size == 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "relation_payload: %s has no payload in its '%s' to %s",
+                        ecs_sched__entity_label(w, source).text, w->components[kind].name,
                         ecs_sched__entity_label(w, target).text);
         return NULL;
     }
@@ -23145,18 +23175,15 @@ ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scop
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "lookup_path: the path is empty");
         return ECS_SCHED_NULL_ENTITY;
     }
+    if (scope && !ecs_sched__is_live_record(w, scope)) {
+        ecs_sched__stale(w, scope, "lookup_path (the scope)");
+        return ECS_SCHED_NULL_ENTITY;
+    }
     for (;;) {
         const char *end = strstr(at, separator);
         size_t length = end ? (size_t)(end - at) : strlen(at);
         ecs_sched_entity next = ecs_sched__find_name(w, scope, at, length);
-        if (!next) {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
-                            "lookup_path('%s'): no entity named '%.*s' %s%s", path, (int)length,
-                            at, scope ? "among the children of " : "among the roots",
-                            scope ? ecs_sched__entity_label(w, scope).text : "");
-            return ECS_SCHED_NULL_ENTITY;
-        }
-        if (!end) return next;
+        if (!next || !end) return next;   /* !next: a miss, an answer */
         scope = next;
         at = end + sep_length;
     }
