@@ -549,6 +549,45 @@ static void a_query_writes_a_component_only_where_it_changed(void **state) {
     }
 }
 
+typedef struct { int turns; } Heat;
+
+/* The rows of a write(Heat) + changed(Heat) query, Heat sparse, each written: how many. */
+static int32_t sparse_rows_written(const ecs_sched_query *q) {
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    int32_t rows = 0, i;
+    while (ecs_sched_iter_next(&it)) {
+        for (i = 0; i < it.count; i++) ECS_SCHED_SPARSE_FIELD(&it, Heat, 0)[i]->turns++;
+        rows += it.count;
+        assert_true(rows <= 64);
+    }
+    return rows;
+}
+
+static void a_query_writes_a_sparse_component_only_where_it_changed(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_component_desc d;
+    ecs_sched_query *q;
+    ecs_sched_entity e[4];
+    ecs_sched_id heat;
+    int i;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "Heat";
+    d.size = sizeof(Heat);
+    d.alignment = ECS_SCHED_ALIGNOF(Heat);
+    d.tracked = true;
+    d.storage = ECS_SCHED_STORAGE_SPARSE;
+    heat = ecs_sched_component_register(w, &d);
+    for (i = 0; i < 4; i++) e[i] = ecs_sched_spawn_with(w, 1, &heat, NULL);
+    q = query_of(w, ecs_sched_write(heat), ecs_sched_changed(heat));
+    assert_int_equal(sparse_rows_written(q), 4);
+    assert_int_equal(sparse_rows_written(q), 0);
+    assert_non_null(ecs_sched_get_mut(w, e[2], heat));
+    assert_int_equal(sparse_rows_written(q), 1);
+    assert_int_equal(((const Heat *)ecs_sched_get(w, e[2], heat))->turns, 2);
+    check_and_destroy(w);
+}
+
 static void a_filter_on_a_component_another_term_names_adds_no_access(void **state) {
     ecs_sched_world *w = tracked_world();
     ecs_sched_query *written = query_of(w, ecs_sched_write(g_pos), ecs_sched_changed(g_pos));
@@ -715,6 +754,7 @@ int main(void) {
         cmocka_unit_test(by_index_a_written_field_marks_the_rows_handed_out),
         cmocka_unit_test(by_index_and_by_runs_hand_out_the_same_entities),
         cmocka_unit_test(a_query_writes_a_component_only_where_it_changed),
+        cmocka_unit_test(a_query_writes_a_sparse_component_only_where_it_changed),
         cmocka_unit_test(a_filter_on_a_component_another_term_names_adds_no_access),
         cmocka_unit_test(a_system_writing_where_changed_sees_only_the_changes_of_others_next_run),
         cmocka_unit_test(ticks_wrap_without_losing_or_inventing_changes),
