@@ -397,19 +397,17 @@ static bool ecs_sched__terms_may_share(ecs_sched_term_kind a, ecs_sched_term_kin
            ecs_sched__term_writes(other) || ecs_sched__term_filters(other);
 }
 
-/* Adds term i's component to the query's reads or writes, once: a filter adds nothing to the
-   access of a term on the entity that names its component, and a write takes the place of a
-   filter's read. */
+/* Adds term i's component to the query's reads or writes, once. Two terms on the entity
+   naming one component are a filter and a term that reads or writes it
+   (ecs_sched__terms_may_share): the filter adds nothing of its own, and a write takes the
+   place of a filter's read. */
 static void ecs_sched__note_term_access(ecs_sched_query *q, int32_t i) {
     const ecs_sched_term *term = &q->terms[i];
-    bool writes = ecs_sched__term_writes(term->kind);
     int32_t j, k;
     if (term->kind == ECS_SCHED_TERM_WITHOUT) return;
-    for (j = 0; j < i; j++) {
-        const ecs_sched_term *before = &q->terms[j];
-        if (before->id != term->id || !ecs_sched__term_on_self(before->kind)) continue;
-        if (!ecs_sched__term_filters(before->kind) || !ecs_sched__term_on_self(term->kind)) continue;
-        if (!writes) return;   /* the filter's read is this term's */
+    for (j = 0; j < i && ecs_sched__term_on_self(term->kind); j++) {
+        if (q->terms[j].id != term->id || !ecs_sched__term_on_self(q->terms[j].kind)) continue;
+        if (!ecs_sched__term_writes(term->kind)) return;   /* noted already */
         for (k = 0; k < q->read_count && q->reads[k] != term->id; k++) {}
         if (k < q->read_count) {
             memmove(&q->reads[k], &q->reads[k + 1], (size_t)(q->read_count - k - 1) * sizeof *q->reads);
@@ -417,12 +415,7 @@ static void ecs_sched__note_term_access(ecs_sched_query *q, int32_t i) {
         }
         break;
     }
-    if (ecs_sched__term_filters(term->kind)) {
-        for (j = 0; j < i; j++) {
-            if (q->terms[j].id == term->id && ecs_sched__term_on_self(q->terms[j].kind)) return;
-        }
-    }
-    if (writes) q->writes[q->write_count++] = term->id;
+    if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
     else q->reads[q->read_count++] = term->id;
 }
 
