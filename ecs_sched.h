@@ -553,7 +553,13 @@
      since the querying system's previous run (its first run sees every row), or, outside
      systems, since the query's previous iteration (which takes a tick of its own). They count
      as reads for access and ambiguity, and ask for a tracked component (else the query is
-     refused, ECS_SCHED_ERR_INVALID_QUERY). A filtered query hands out runs of rows (it.count
+     refused, ECS_SCHED_ERR_INVALID_QUERY). A filter may name a component another term of the
+     same query reads or writes, to write a component only where it changed (write(A) with
+     changed(A): Bevy's Query<&mut A, Changed<A>>); it then adds nothing to the query's access.
+     No other component may appear twice in one query. What a reader writes is marked with the
+     tick of its own look, and its next look starts after that tick: a system does not see its
+     own writes on its next run, only the changes others made since (outside systems, a query
+     likewise does not see what its previous iteration wrote). A filtered query hands out runs of rows (it.count
      may be 1), in the order the rows changed when the component's change log covers the
      window, else in table order. When few rows of many change, a run is often one row, and
      a call per row costs more than the row: read such a query by index instead, up to
@@ -729,8 +735,8 @@
      of one parent and among the roots (ECS_SCHED_ERR_NAME_CLASH names both entities, and a
      reparenting into a clash is refused the same way). ecs_sched_lookup(w, scope, name)
      finds a child by name (scope 0: a root), ecs_sched_lookup_path(w, 0, "ship.turret.barrel",
-     NULL) follows a path (the separator is the last argument, "." by default;
-     ECS_SCHED_ERR_NOT_FOUND names the part that did not resolve), and ecs_sched_path writes
+     NULL) follows a path (the separator is the last argument, "." by default; a path that
+     does not resolve gives ECS_SCHED_NULL_ENTITY, a miss: see ERRORS), and ecs_sched_path writes
      an entity's path. Lookups are hashed by (parent, name). Names appear in error messages:
      "entity 5 'turret'".
 
@@ -978,7 +984,12 @@
          }
 
      A desc naming an unregistered resource is refused when added, and a refused call adds
-     nothing.
+     nothing. So is a system whose own queries conflict (ECS_SCHED_ERR_INVALID_QUERY): one
+     writes a component another of its queries reads or writes, and they are not disjoint
+     (below), so an entity matching both would reach the system through two pointers to one
+     value. The message names the system, both queries by index and the component, and a
+     without() term that would make them disjoint; or join them into one query (a query may
+     write A and filter on changed(A): see THE WORLD'S EVENTS).
 
      Sets and order. in_set puts a system or set in sets (sets nest); before/after name systems
      or sets; an ordering against a set applies to every system under it (sets are flattened
@@ -1499,6 +1510,20 @@
        4. A question (is_alive, has, resource_exists, schedule_exists, component_lookup,
           component_name, component_size, commands_pending...) never fails: what it cannot
           find is simply not there (false, 0, NULL), and nothing is recorded.
+          A miss is such an answer too: ecs_sched_get, _get_mut, _relation_payload of a
+          component or relationship the live entity lacks, ecs_sched_lookup and _lookup_path
+          of a name or path nothing has, ecs_sched_target, _parent_of and _owner where there
+          is none give NULL / ECS_SCHED_NULL_ENTITY (ecs_sched_get_many and _get_mut_many:
+          ECS_SCHED_ERR_MISSING_COMPONENT), record and log nothing, cost a few checks, and
+          are no failure of a running system: check for NULL. A wrong question is still a
+          failure of rule 5: a stale or dead handle (entity or scope) passed to a call that
+          takes a non-const world (ECS_SCHED_ERR_STALE_ENTITY), an unregistered id
+          (_UNKNOWN_COMPONENT), the value of a tag or of a relationship kind without a payload
+          (_INVALID_ARGUMENT), an empty path. The const questions (has, lookup, target,
+          parent_of, owner, name) cannot record: they answer "not there" for a dead handle.
+          Resources are not looked up this way: a program inserts them, so
+          ecs_sched_resource_get of one that is not there is a failure (_MISSING_RESOURCE);
+          ask with ecs_sched_resource_exists.
        5. A failure of 1-3 is recorded in the world and logged:
 
               ecs_sched_last_result(w)    the code, e.g. ECS_SCHED_ERR_STALE_ENTITY
@@ -2544,7 +2569,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_insert_many(ecs_sched_world *world,
                                                      const void *const *values);
 ECS_SCHED_API ecs_sched_result ecs_sched_remove(ecs_sched_world *world, ecs_sched_entity entity,
                                                 ecs_sched_id id);
-/* NULL (with last_error set) for a dead entity, a missing component, or a tag. */
+/* The entity's value, or NULL. A component the live entity lacks is a miss: NULL, and
+   nothing recorded (see ERRORS). A stale handle, an unknown id or a tag is a failure. */
 ECS_SCHED_API const void *ecs_sched_get(ecs_sched_world *world, ecs_sched_entity entity,
                                         ecs_sched_id id);
 ECS_SCHED_API void *ecs_sched_get_mut(ecs_sched_world *world, ecs_sched_entity entity,
@@ -2554,7 +2580,8 @@ ECS_SCHED_API bool ecs_sched_has(const ecs_sched_world *world, ecs_sched_entity 
 /* Several components of one entity found with one lookup of the entity: out[i] gets the
    value of ids[i], as ecs_sched_get (const) or ecs_sched_get_mut (overrides inherited ones
    first, then takes every pointer, so none is left stale by a move) would give it. All or
-   nothing: on failure (the error names the entity and the component) out is not to be used. */
+   nothing: ECS_SCHED_ERR_MISSING_COMPONENT when the entity lacks one (a miss, not recorded),
+   or the failure of ecs_sched_get; out is then not to be used. */
 ECS_SCHED_API ecs_sched_result ecs_sched_get_many(ecs_sched_world *world, ecs_sched_entity entity,
                                                   int32_t count, const ecs_sched_id *ids,
                                                   const void **out);
@@ -3875,7 +3902,9 @@ ECS_SCHED_API int32_t ecs_sched_target_count(const ecs_sched_world *world,
 ECS_SCHED_API ecs_sched_entity ecs_sched_target(const ecs_sched_world *world,
                                                 ecs_sched_entity source, ecs_sched_id kind,
                                                 int32_t index);
-/* The payload of one relationship, or NULL (with last_error set). */
+/* The payload of one relationship, or NULL: a relationship the source does not have is a
+   miss, not recorded (see ERRORS); a stale source, a kind that is none or has no payload is a
+   failure. */
 ECS_SCHED_API void *ecs_sched_relation_payload(ecs_sched_world *world, ecs_sched_entity source,
                                                ecs_sched_id kind, ecs_sched_entity target);
 /* The sources that relate to target with the kind, in the order they did (for ChildOf, the
@@ -3957,9 +3986,9 @@ ECS_SCHED_API const char *ecs_sched_name(const ecs_sched_world *world, ecs_sched
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *world,
                                                 ecs_sched_entity scope, const char *name);
 /* Follows a path of names from scope (ECS_SCHED_NULL_ENTITY: from the roots), each name
-   separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A name that does not
-   resolve gives ECS_SCHED_NULL_ENTITY, with ECS_SCHED_ERR_NOT_FOUND naming the part that did
-   not (ecs_sched_last_error). */
+   separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A path that does not
+   resolve is a miss: ECS_SCHED_NULL_ENTITY, nothing recorded (see ERRORS). An empty path or a
+   stale scope is a failure. */
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
                                                      ecs_sched_entity scope, const char *path,
                                                      const char *separator);
@@ -7781,7 +7810,7 @@ struct ecs_sched_query {
     bool ticked;                      /* filters on ticks, or marks changes: see change.h */
     bool filtered;                    /* has added or changed terms: */
     int16_t filter_count;             /* how many, */
-    int16_t log_term;                 /* and the first, whose change log it follows */
+    int16_t log_term;                 /* and the one whose change log it follows (-1: none) */
     bool marks;                       /* writes a tracked component, marking what it hands out */
     bool sees_disabled;               /* matches tables of disabled entities (disable.h) */
     bool sees_prefabs;                /* matches tables of prefabs (disable.h) */
@@ -7976,6 +8005,59 @@ static bool ecs_sched__term_marks(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE;
 }
 
+/* Whether two terms of one query may name the same component: one on the entity and one on
+   its parent, or an added or changed filter beside a term that reads or writes it on the
+   entity (Bevy's Query<&mut A, Changed<A>>): the filter only picks rows. Anything else names
+   a component twice, or contradicts itself. */
+static bool ecs_sched__terms_may_share(ecs_sched_term_kind a, ecs_sched_term_kind b) {
+    ecs_sched_term_kind other;
+    if (ecs_sched__term_on_parent(a) != ecs_sched__term_on_parent(b)) return true;
+    if (a == b || (!ecs_sched__term_filters(a) && !ecs_sched__term_filters(b))) return false;
+    other = ecs_sched__term_filters(a) ? b : a;
+    return other == ECS_SCHED_TERM_READ || other == ECS_SCHED_TERM_OPTIONAL_READ ||
+           ecs_sched__term_writes(other) || ecs_sched__term_filters(other);
+}
+
+/* Adds term i's component to the query's reads or writes, once. Two terms on the entity
+   naming one component are a filter and a term that reads or writes it
+   (ecs_sched__terms_may_share): the filter adds nothing of its own, and a write takes the
+   place of a filter's read. */
+static void ecs_sched__note_term_access(ecs_sched_query *q, int32_t i) {
+    const ecs_sched_term *term = &q->terms[i];
+    int32_t j, k;
+    if (term->kind == ECS_SCHED_TERM_WITHOUT) return;
+    for (j = 0; j < i && ecs_sched__term_on_self(term->kind); j++) {
+        if (q->terms[j].id != term->id || !ecs_sched__term_on_self(q->terms[j].kind)) continue;
+        if (!ecs_sched__term_writes(term->kind)) return;   /* noted already */
+        for (k = 0; k < q->read_count && q->reads[k] != term->id; k++) {}
+        if (k < q->read_count) {
+            memmove(&q->reads[k], &q->reads[k + 1], (size_t)(q->read_count - k - 1) * sizeof *q->reads);
+            q->read_count--;
+        }
+        break;
+    }
+    if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
+    else q->reads[q->read_count++] = term->id;
+}
+
+/* The filter term whose change log a filtered query follows: the first whose component the
+   query does not write, since marking a row it hands out would move the row's entry to the end
+   of the log it is reading (-1: none such; the query looks at every row instead). */
+static int16_t ecs_sched__log_term_of(const ecs_sched_query *q) {
+    int32_t i, j;
+    for (i = 0; i < q->term_count; i++) {
+        bool written = false;
+        if (!ecs_sched__term_filters(q->terms[i].kind) || q->world->components[q->terms[i].id].sparse) {
+            continue;
+        }
+        for (j = 0; j < q->term_count; j++) {
+            written = written || (q->terms[j].id == q->terms[i].id && ecs_sched__term_writes(q->terms[j].kind));
+        }
+        if (!written) return (int16_t)i;
+    }
+    return -1;
+}
+
 /* Whether a term is the zero term, which ends a query's list (and a query whose first term
    is, ends a list of queries). */
 static bool ecs_sched__term_ends(const ecs_sched_term *term) {
@@ -8106,21 +8188,20 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
             }
         }
         if (result != ECS_SCHED_OK) return result;
+        q->terms[i] = *term;
+        if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
         for (j = 0; j < i; j++) {
-            /* a component may be read both from the entity and from its parent */
             if (q->terms[j].id == term->id &&
-                ecs_sched__term_on_parent(q->terms[j].kind) ==
-                    ecs_sched__term_on_parent(term->kind)) {
+                !ecs_sched__terms_may_share(q->terms[j].kind, q->terms[i].kind)) {
                 return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                        "query_create: component '%s' appears in terms %d and %d; "
-                                       "name each component once (write access includes read)",
+                                       "name each component once (write access includes read; "
+                                       "only an added or changed filter may name a component "
+                                       "another term reads or writes)",
                                        w->components[term->id].name, (int)j, (int)i);
             }
         }
-        q->terms[i] = *term;
-        if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
         if (ecs_sched__term_filters(term->kind) && !w->components[term->id].sparse) {
-            if (!q->filtered) q->log_term = (int16_t)i;
             q->filtered = true;
             q->filter_count++;
         }
@@ -8135,11 +8216,10 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (term->kind == ECS_SCHED_TERM_RELATED) q->related = q->filtered = q->ticked = true;
         if (ecs_sched__term_hierarchical(term->kind)) q->hierarchical = q->listed = q->ticked = true;
         if (term->kind == ECS_SCHED_TERM_INHERITED) q->inherits = true;
-        if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
-        if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
-        else q->reads[q->read_count++] = term->id;
+        ecs_sched__note_term_access(q, i);
     }
     q->term_count = i;
+    q->log_term = ecs_sched__log_term_of(q);
     if (q->sparse && q->filtered) q->sparse_filtered = true;   /* its list follows the window */
     result = ecs_sched__check_inherited(w, q);
     return result != ECS_SCHED_OK ? result : ecs_sched__check_hierarchical(w, q);
@@ -8232,6 +8312,56 @@ static void ecs_sched__queries_free(ecs_sched_world *w) {
     ecs_sched__free(&w->env, w->queries);
     w->queries = NULL;
     w->query_capacity = 0;
+}
+
+/* Whether every entity `a` matches has a component that `b` excludes. */
+static bool ecs_sched__query_rules_out(const ecs_sched_query *a, const ecs_sched_query *b) {
+    int32_t i, j;
+    for (i = 0; i < a->term_count; i++) {
+        if (!ecs_sched__term_required(a->terms[i].kind)) continue;
+        for (j = 0; j < b->term_count; j++) {
+            if (b->terms[j].kind == ECS_SCHED_TERM_WITHOUT && b->terms[j].id == a->terms[i].id) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Whether a term touches only the rows its query matches: not one read from the parent, nor
+   an inherited one, which reads a base the query may not match. */
+static bool ecs_sched__term_stays_on_row(ecs_sched_term_kind kind) {
+    return ecs_sched__term_on_self(kind) && kind != ECS_SCHED_TERM_INHERITED;
+}
+
+/* Whether two queries touch the same data in conflicting ways, and by which terms (*term_a of
+   a, *term_b of b): no entity can match both when one requires what the other excludes;
+   otherwise one writes a component the other touches. A query that may not write (a_writes,
+   b_writes false: a condition's) counts its written terms as reads. */
+static bool ecs_sched__queries_clash(const ecs_sched_query *a, bool a_writes,
+                                     const ecs_sched_query *b, bool b_writes, int32_t *term_a,
+                                     int32_t *term_b) {
+    int32_t i, j;
+    /* entities the two cannot share keep their data apart, but a term read from the parent
+       or inherited from a base reaches entities its query does not match */
+    bool disjoint = ecs_sched__query_rules_out(a, b) || ecs_sched__query_rules_out(b, a);
+    for (i = 0; i < a->term_count; i++) {
+        ecs_sched_term_kind ka = a->terms[i].kind;
+        if (ka == ECS_SCHED_TERM_WITHOUT) continue;
+        for (j = 0; j < b->term_count; j++) {
+            ecs_sched_term_kind kb = b->terms[j].kind;
+            if (kb == ECS_SCHED_TERM_WITHOUT || b->terms[j].id != a->terms[i].id) continue;
+            if (disjoint && ecs_sched__term_stays_on_row(ka) && ecs_sched__term_stays_on_row(kb)) {
+                continue;
+            }
+            if ((a_writes && ecs_sched__term_writes(ka)) || (b_writes && ecs_sched__term_writes(kb))) {
+                *term_a = i;
+                *term_b = j;
+                return true;
+            }
+        }
+    }
+    return false;
 }
 
 ecs_sched_access ecs_sched_query_access(const ecs_sched_query *q) {
@@ -9122,25 +9252,28 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     return ECS_SCHED_OK;
 }
 
-/* get of a sparse component: its value, or why there is none. */
+/* get of a tag the entity has: a wrong question (a tag has no value). */
+static void *ecs_sched__tag_got(ecs_sched_world *w, ecs_sched_id id) {
+    ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                    "get: '%s' is a tag and has no value; use ecs_sched_has",
+                    w->components[id].name);
+    return NULL;
+}
+
+/* get of a sparse component: its value, or NULL (a miss is no failure). */
 static void *ecs_sched__sparse_get(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     void *value = ecs_sched__sparse_value(w, id, index);
     if (value) return value;
     if (w->components[id].size == 0 && ecs_sched__sparse_slot(ecs_sched__sparse_of(w, id), index)) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "get: '%s' is a tag and has no value; use ecs_sched_has",
-                        w->components[id].name);
-    } else {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
-                        "get: entity %u (generation %u) has no component '%s'", (unsigned)index,
-                        (unsigned)ECS_SCHED_ENTITY_GENERATION(e), w->components[id].name);
+        return ecs_sched__tag_got(w, id);
     }
     return NULL;
 }
 
 /* ecs_sched__value when the fast path did not find the value: the same checks in order, to
-   tell why (or to find an inherited value). */
+   report a wrong question (or to find an inherited value). A component the entity lacks is a
+   miss, an answer: NULL with nothing recorded, at the price of these few checks. */
 ECS_SCHED__NOINLINE static void *ecs_sched__value_slow(ecs_sched_world *w, ecs_sched_entity e,
                                                        ecs_sched_id id) {
     const ecs_sched__record *r;
@@ -9164,21 +9297,14 @@ ECS_SCHED__NOINLINE static void *ecs_sched__value_slow(ecs_sched_world *w, ecs_s
         void *value = w->inherit ? ecs_sched__inherited_value(w, t, id, &inherited) : NULL;
         if (value) return value;
         if (w->components[id].size == 0 && (inherited || ecs_sched__type_find(t, id) >= 0)) {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                            "get: '%s' is a tag and has no value; use ecs_sched_has",
-                            w->components[id].name);
-        } else {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
-                            "get: entity %u (generation %u) has no component '%s'",
-                            (unsigned)ECS_SCHED_ENTITY_INDEX(e),
-                            (unsigned)ECS_SCHED_ENTITY_GENERATION(e), w->components[id].name);
+            return ecs_sched__tag_got(w, id);
         }
         return NULL;
     }
     return ecs_sched__cell(t, column, r->row);
 }
 
-/* The entity's value of the component, or NULL with the reason as the last error. The common
+/* The entity's value of the component, or NULL (a miss, or a failure recorded). The common
    case (a live entity that owns the component) takes no call and saves no register: a loop
    that reaches the components of many entities by handle spends its time here. */
 static inline void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
@@ -9259,6 +9385,17 @@ static inline bool ecs_sched__owned_values(const ecs_sched_world *w, ecs_sched_e
     return true;
 }
 
+/* The code of a NULL value: a miss (a live entity without the component), or the failure
+   that was recorded. */
+static ecs_sched_result ecs_sched__no_value(const ecs_sched_world *w, ecs_sched_entity e,
+                                            ecs_sched_id id) {
+    if (ecs_sched__is_live_record(w, e) && ecs_sched__component_valid(w, id) &&
+        !ecs_sched_has(w, e, id)) {
+        return ECS_SCHED_ERR_MISSING_COMPONENT;
+    }
+    return w->env.last_result;
+}
+
 static inline ecs_sched_result ecs_sched__many_refused(ecs_sched_world *w, int32_t count,
                                                        const ecs_sched_id *ids,
                                                        const char *operation) {
@@ -9279,7 +9416,7 @@ ecs_sched_result ecs_sched_get_many(ecs_sched_world *w, ecs_sched_entity e, int3
     }
     if (ecs_sched__owned_values(w, e, count, ids, (void **)(void *)out)) return ECS_SCHED_OK;
     for (k = 0; k < count; k++) {
-        if (!(out[k] = ecs_sched__value(w, e, ids[k]))) return w->env.last_result;
+        if (!(out[k] = ecs_sched__value(w, e, ids[k]))) return ecs_sched__no_value(w, e, ids[k]);
     }
     return ECS_SCHED_OK;
 }
@@ -9296,7 +9433,7 @@ ecs_sched_result ecs_sched_get_mut_many(ecs_sched_world *w, ecs_sched_entity e, 
     }
     /* overrides (which move the entity) and change ticks first, pointers after */
     for (k = 0; k < count; k++) {
-        if (!ecs_sched_get_mut(w, e, ids[k])) return w->env.last_result;
+        if (!ecs_sched_get_mut(w, e, ids[k])) return ecs_sched__no_value(w, e, ids[k]);
     }
     for (k = 0; k < count; k++) out[k] = ecs_sched__value(w, e, ids[k]);
     return ECS_SCHED_OK;
@@ -11871,6 +12008,57 @@ static bool ecs_sched__check_resources(ecs_sched_world *w, const ecs_sched_id *i
     return true;
 }
 
+/* A component query `b` requires on its entities and `a` does not name: a without() term on
+   it in `a` would make the two disjoint (0: none). */
+static ecs_sched_id ecs_sched__separating_component(const ecs_sched_query *a,
+                                                    const ecs_sched_query *b) {
+    int32_t i, j;
+    for (i = 0; i < b->term_count; i++) {
+        bool named = false;
+        if (!ecs_sched__term_required(b->terms[i].kind) || !ecs_sched__term_on_self(b->terms[i].kind)) {
+            continue;
+        }
+        for (j = 0; j < a->term_count; j++) named = named || a->terms[j].id == b->terms[i].id;
+        if (!named) return b->terms[i].id;
+    }
+    return 0;
+}
+
+/* A system's queries must not reach one value twice, once to write it: an entity that both
+   match would come to the system through two pointers to one value, one of them written
+   (Bevy refuses such a system too). */
+static bool ecs_sched__own_queries_apart(ecs_sched_world *w, const char *name,
+                                         const ecs_sched_system_ctx *ctx) {
+    int32_t x, y, tx, ty;
+    for (x = 0; x < ctx->query_count; x++) {
+        for (y = x + 1; y < ctx->query_count; y++) {
+            const ecs_sched_query *a = ctx->queries[x], *b = ctx->queries[y];
+            ecs_sched_id apart;
+            char hint[160];
+            if (!ecs_sched__queries_clash(a, true, b, true, &tx, &ty)) continue;
+            if ((apart = ecs_sched__separating_component(a, b)) != 0) {
+                snprintf(hint, sizeof hint, " (here: ecs_sched_without(%s) in query %d)",
+                         w->components[apart].name, (int)x);
+            } else if ((apart = ecs_sched__separating_component(b, a)) != 0) {
+                snprintf(hint, sizeof hint, " (here: ecs_sched_without(%s) in query %d)",
+                         w->components[apart].name, (int)y);
+            } else {
+                hint[0] = '\0';
+            }
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                            "add_system: system '%s': query %d %s '%s' and query %d %s it, and "
+                            "an entity can match both, so the system would get two pointers to "
+                            "one value; make the queries disjoint with a without() term in one "
+                            "on a component the other requires%s, or join them into one query",
+                            name, (int)x, ecs_sched__term_writes(a->terms[tx].kind) ? "writes" : "reads",
+                            w->components[a->terms[tx].id].name, (int)y,
+                            ecs_sched__term_writes(b->terms[ty].kind) ? "writes" : "reads", hint);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Creates a system instance from its desc (queries, command buffer), not yet configured. */
 static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched__schedule *s,
                                                    const ecs_sched_system_desc *d) {
@@ -11917,6 +12105,10 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
             return NULL;
         }
         sys->ctx.queries[sys->ctx.query_count++] = q;
+    }
+    if (!ecs_sched__own_queries_apart(w, name, &sys->ctx)) {
+        ecs_sched__system_free(w, sys);
+        return NULL;
     }
     if (d->commands && !(sys->ctx.commands = ecs_sched_commands_create(w))) {
         ecs_sched__system_free(w, sys);
@@ -13811,55 +14003,13 @@ static bool ecs_sched__conflict_table_make(ecs_sched__build *b, ecs_sched__confl
     return true;
 }
 
-/* Whether every entity `a` matches has a component that `b` excludes. */
-static bool ecs_sched__query_rules_out(const ecs_sched_query *a, const ecs_sched_query *b) {
-    int32_t i, j;
-    for (i = 0; i < a->term_count; i++) {
-        if (!ecs_sched__term_required(a->terms[i].kind)) continue;
-        for (j = 0; j < b->term_count; j++) {
-            if (b->terms[j].kind == ECS_SCHED_TERM_WITHOUT && b->terms[j].id == a->terms[i].id) {
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
-static bool ecs_sched__term_written(const ecs_sched__query_use *use, int32_t term) {
-    return !use->reads_only && ecs_sched__term_writes(use->query->terms[term].kind);
-}
-
-/* Whether a term touches only the rows its query matches: not one read from the parent, nor
-   an inherited one, which reads a base the query may not match. */
-static bool ecs_sched__term_stays_on_row(ecs_sched_term_kind kind) {
-    return ecs_sched__term_on_self(kind) && kind != ECS_SCHED_TERM_INHERITED;
-}
-
-/* Two queries touch the same data in conflicting ways: no entity can match both unless
-   neither requires what the other excludes, and then one writes a component the other
-   touches. */
+/* Two queries touch the same data in conflicting ways (query.h's rule; a condition's query
+   only reads). */
 static bool ecs_sched__queries_conflict(const ecs_sched__query_use *a,
                                         const ecs_sched__query_use *b) {
-    int32_t i, j;
-    /* entities the two cannot share keep their data apart, but a term read from the parent
-       or inherited from a base reaches entities its query does not match */
-    bool disjoint = ecs_sched__query_rules_out(a->query, b->query) ||
-                    ecs_sched__query_rules_out(b->query, a->query);
-    for (i = 0; i < a->query->term_count; i++) {
-        ecs_sched_term_kind ka = a->query->terms[i].kind;
-        if (ka == ECS_SCHED_TERM_WITHOUT) continue;
-        for (j = 0; j < b->query->term_count; j++) {
-            ecs_sched_term_kind kb = b->query->terms[j].kind;
-            if (kb == ECS_SCHED_TERM_WITHOUT || b->query->terms[j].id != a->query->terms[i].id) {
-                continue;
-            }
-            if (disjoint && ecs_sched__term_stays_on_row(ka) && ecs_sched__term_stays_on_row(kb)) {
-                continue;
-            }
-            if (ecs_sched__term_written(a, i) || ecs_sched__term_written(b, j)) return true;
-        }
-    }
-    return false;
+    int32_t term_a, term_b;
+    return ecs_sched__queries_clash(a->query, !a->reads_only, b->query, !b->reads_only, &term_a,
+                                    &term_b);
 }
 
 /* The components' side of a conflict, query by query (components are only touched through
@@ -15020,8 +15170,8 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
             continue;
         }
         /* a related query scans its rows: the log cannot tell targets */
-        it->at_ = q->filter_count && !q->related && m->table->count ? ecs_sched__log_start(q, m, win)
-                                                                     : -1;
+        it->at_ = q->log_term >= 0 && !q->related && m->table->count ? ecs_sched__log_start(q, m, win)
+                                                                      : -1;
     }
     return &q->matches[it->next_ - 1];
 }
@@ -15303,6 +15453,8 @@ static void ecs_sched__move_log_ticks(const ecs_sched__old_readers *r, ecs_sched
     for (i = 0; i < log->count; i++) {
         ecs_sched__change *e = &log->items[(log->start + i) & (log->capacity - 1)];
         e->seq = ecs_sched__moved_tick(r, e->seq, ECS_SCHED__TICK_LOGGED);
+        /* the copy of the row's change tick that a log reader compares moves as the row's */
+        e->changed = ecs_sched__moved_tick(r, e->changed, ECS_SCHED__TICK_CHANGE);
     }
     log->since = ecs_sched__moved_tick(r, log->since, ECS_SCHED__TICK_CHANGE);
 }
@@ -22292,11 +22444,16 @@ void *ecs_sched_relation_payload(ecs_sched_world *w, ecs_sched_entity source, ec
         ecs_sched__not_a_kind(w, kind, "relation_payload");
         return NULL;
     }
+    if (!ecs_sched__is_live_record(w, target)) {
+        ecs_sched__stale(w, target, "relation_payload (the target)");
+        return NULL;
+    }
     slot = ecs_sched__rel_slot_of(w, source, kind, target);
-    if (!slot || ecs_sched__kind_of(w, kind)->payload_size == 0) {
-        ecs_sched__fail(&w->env, slot ? ECS_SCHED_ERR_INVALID_ARGUMENT : ECS_SCHED_ERR_MISSING_COMPONENT,
-                        "relation_payload: %s %s '%s' to %s", ecs_sched__entity_label(w, source).text,
-                        slot ? "has no payload in its" : "has no", w->components[kind].name,
+    if (!slot) return NULL;   /* a miss, an answer */
+    if (ecs_sched__kind_of(w, kind)->payload_size == 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "relation_payload: %s has no payload in its '%s' to %s",
+                        ecs_sched__entity_label(w, source).text, w->components[kind].name,
                         ecs_sched__entity_label(w, target).text);
         return NULL;
     }
@@ -23428,18 +23585,15 @@ ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scop
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "lookup_path: the path is empty");
         return ECS_SCHED_NULL_ENTITY;
     }
+    if (scope && !ecs_sched__is_live_record(w, scope)) {
+        ecs_sched__stale(w, scope, "lookup_path (the scope)");
+        return ECS_SCHED_NULL_ENTITY;
+    }
     for (;;) {
         const char *end = strstr(at, separator);
         size_t length = end ? (size_t)(end - at) : strlen(at);
         ecs_sched_entity next = ecs_sched__find_name(w, scope, at, length);
-        if (!next) {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
-                            "lookup_path('%s'): no entity named '%.*s' %s%s", path, (int)length,
-                            at, scope ? "among the children of " : "among the roots",
-                            scope ? ecs_sched__entity_label(w, scope).text : "");
-            return ECS_SCHED_NULL_ENTITY;
-        }
-        if (!end) return next;
+        if (!next || !end) return next;   /* !next: a miss, an answer */
         scope = next;
         at = end + sep_length;
     }

@@ -196,55 +196,13 @@ static bool ecs_sched__conflict_table_make(ecs_sched__build *b, ecs_sched__confl
     return true;
 }
 
-/* Whether every entity `a` matches has a component that `b` excludes. */
-static bool ecs_sched__query_rules_out(const ecs_sched_query *a, const ecs_sched_query *b) {
-    int32_t i, j;
-    for (i = 0; i < a->term_count; i++) {
-        if (!ecs_sched__term_required(a->terms[i].kind)) continue;
-        for (j = 0; j < b->term_count; j++) {
-            if (b->terms[j].kind == ECS_SCHED_TERM_WITHOUT && b->terms[j].id == a->terms[i].id) {
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
-static bool ecs_sched__term_written(const ecs_sched__query_use *use, int32_t term) {
-    return !use->reads_only && ecs_sched__term_writes(use->query->terms[term].kind);
-}
-
-/* Whether a term touches only the rows its query matches: not one read from the parent, nor
-   an inherited one, which reads a base the query may not match. */
-static bool ecs_sched__term_stays_on_row(ecs_sched_term_kind kind) {
-    return ecs_sched__term_on_self(kind) && kind != ECS_SCHED_TERM_INHERITED;
-}
-
-/* Two queries touch the same data in conflicting ways: no entity can match both unless
-   neither requires what the other excludes, and then one writes a component the other
-   touches. */
+/* Two queries touch the same data in conflicting ways (query.h's rule; a condition's query
+   only reads). */
 static bool ecs_sched__queries_conflict(const ecs_sched__query_use *a,
                                         const ecs_sched__query_use *b) {
-    int32_t i, j;
-    /* entities the two cannot share keep their data apart, but a term read from the parent
-       or inherited from a base reaches entities its query does not match */
-    bool disjoint = ecs_sched__query_rules_out(a->query, b->query) ||
-                    ecs_sched__query_rules_out(b->query, a->query);
-    for (i = 0; i < a->query->term_count; i++) {
-        ecs_sched_term_kind ka = a->query->terms[i].kind;
-        if (ka == ECS_SCHED_TERM_WITHOUT) continue;
-        for (j = 0; j < b->query->term_count; j++) {
-            ecs_sched_term_kind kb = b->query->terms[j].kind;
-            if (kb == ECS_SCHED_TERM_WITHOUT || b->query->terms[j].id != a->query->terms[i].id) {
-                continue;
-            }
-            if (disjoint && ecs_sched__term_stays_on_row(ka) && ecs_sched__term_stays_on_row(kb)) {
-                continue;
-            }
-            if (ecs_sched__term_written(a, i) || ecs_sched__term_written(b, j)) return true;
-        }
-    }
-    return false;
+    int32_t term_a, term_b;
+    return ecs_sched__queries_clash(a->query, !a->reads_only, b->query, !b->reads_only, &term_a,
+                                    &term_b);
 }
 
 /* The components' side of a conflict, query by query (components are only touched through

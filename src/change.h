@@ -326,8 +326,8 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
             continue;
         }
         /* a related query scans its rows: the log cannot tell targets */
-        it->at_ = q->filter_count && !q->related && m->table->count ? ecs_sched__log_start(q, m, win)
-                                                                     : -1;
+        it->at_ = q->log_term >= 0 && !q->related && m->table->count ? ecs_sched__log_start(q, m, win)
+                                                                      : -1;
     }
     return &q->matches[it->next_ - 1];
 }
@@ -609,6 +609,8 @@ static void ecs_sched__move_log_ticks(const ecs_sched__old_readers *r, ecs_sched
     for (i = 0; i < log->count; i++) {
         ecs_sched__change *e = &log->items[(log->start + i) & (log->capacity - 1)];
         e->seq = ecs_sched__moved_tick(r, e->seq, ECS_SCHED__TICK_LOGGED);
+        /* the copy of the row's change tick that a log reader compares moves as the row's */
+        e->changed = ecs_sched__moved_tick(r, e->changed, ECS_SCHED__TICK_CHANGE);
     }
     log->since = ecs_sched__moved_tick(r, log->since, ECS_SCHED__TICK_CHANGE);
 }

@@ -41,7 +41,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_insert_many(ecs_sched_world *world,
                                                      const void *const *values);
 ECS_SCHED_API ecs_sched_result ecs_sched_remove(ecs_sched_world *world, ecs_sched_entity entity,
                                                 ecs_sched_id id);
-/* NULL (with last_error set) for a dead entity, a missing component, or a tag. */
+/* The entity's value, or NULL. A component the live entity lacks is a miss: NULL, and
+   nothing recorded (see ERRORS). A stale handle, an unknown id or a tag is a failure. */
 ECS_SCHED_API const void *ecs_sched_get(ecs_sched_world *world, ecs_sched_entity entity,
                                         ecs_sched_id id);
 ECS_SCHED_API void *ecs_sched_get_mut(ecs_sched_world *world, ecs_sched_entity entity,
@@ -51,7 +52,8 @@ ECS_SCHED_API bool ecs_sched_has(const ecs_sched_world *world, ecs_sched_entity 
 /* Several components of one entity found with one lookup of the entity: out[i] gets the
    value of ids[i], as ecs_sched_get (const) or ecs_sched_get_mut (overrides inherited ones
    first, then takes every pointer, so none is left stale by a move) would give it. All or
-   nothing: on failure (the error names the entity and the component) out is not to be used. */
+   nothing: ECS_SCHED_ERR_MISSING_COMPONENT when the entity lacks one (a miss, not recorded),
+   or the failure of ecs_sched_get; out is then not to be used. */
 ECS_SCHED_API ecs_sched_result ecs_sched_get_many(ecs_sched_world *world, ecs_sched_entity entity,
                                                   int32_t count, const ecs_sched_id *ids,
                                                   const void **out);
@@ -625,25 +627,28 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     return ECS_SCHED_OK;
 }
 
-/* get of a sparse component: its value, or why there is none. */
+/* get of a tag the entity has: a wrong question (a tag has no value). */
+static void *ecs_sched__tag_got(ecs_sched_world *w, ecs_sched_id id) {
+    ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                    "get: '%s' is a tag and has no value; use ecs_sched_has",
+                    w->components[id].name);
+    return NULL;
+}
+
+/* get of a sparse component: its value, or NULL (a miss is no failure). */
 static void *ecs_sched__sparse_get(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     void *value = ecs_sched__sparse_value(w, id, index);
     if (value) return value;
     if (w->components[id].size == 0 && ecs_sched__sparse_slot(ecs_sched__sparse_of(w, id), index)) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "get: '%s' is a tag and has no value; use ecs_sched_has",
-                        w->components[id].name);
-    } else {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
-                        "get: entity %u (generation %u) has no component '%s'", (unsigned)index,
-                        (unsigned)ECS_SCHED_ENTITY_GENERATION(e), w->components[id].name);
+        return ecs_sched__tag_got(w, id);
     }
     return NULL;
 }
 
 /* ecs_sched__value when the fast path did not find the value: the same checks in order, to
-   tell why (or to find an inherited value). */
+   report a wrong question (or to find an inherited value). A component the entity lacks is a
+   miss, an answer: NULL with nothing recorded, at the price of these few checks. */
 ECS_SCHED__NOINLINE static void *ecs_sched__value_slow(ecs_sched_world *w, ecs_sched_entity e,
                                                        ecs_sched_id id) {
     const ecs_sched__record *r;
@@ -667,21 +672,14 @@ ECS_SCHED__NOINLINE static void *ecs_sched__value_slow(ecs_sched_world *w, ecs_s
         void *value = w->inherit ? ecs_sched__inherited_value(w, t, id, &inherited) : NULL;
         if (value) return value;
         if (w->components[id].size == 0 && (inherited || ecs_sched__type_find(t, id) >= 0)) {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                            "get: '%s' is a tag and has no value; use ecs_sched_has",
-                            w->components[id].name);
-        } else {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
-                            "get: entity %u (generation %u) has no component '%s'",
-                            (unsigned)ECS_SCHED_ENTITY_INDEX(e),
-                            (unsigned)ECS_SCHED_ENTITY_GENERATION(e), w->components[id].name);
+            return ecs_sched__tag_got(w, id);
         }
         return NULL;
     }
     return ecs_sched__cell(t, column, r->row);
 }
 
-/* The entity's value of the component, or NULL with the reason as the last error. The common
+/* The entity's value of the component, or NULL (a miss, or a failure recorded). The common
    case (a live entity that owns the component) takes no call and saves no register: a loop
    that reaches the components of many entities by handle spends its time here. */
 static inline void *ecs_sched__value(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
@@ -762,6 +760,17 @@ static inline bool ecs_sched__owned_values(const ecs_sched_world *w, ecs_sched_e
     return true;
 }
 
+/* The code of a NULL value: a miss (a live entity without the component), or the failure
+   that was recorded. */
+static ecs_sched_result ecs_sched__no_value(const ecs_sched_world *w, ecs_sched_entity e,
+                                            ecs_sched_id id) {
+    if (ecs_sched__is_live_record(w, e) && ecs_sched__component_valid(w, id) &&
+        !ecs_sched_has(w, e, id)) {
+        return ECS_SCHED_ERR_MISSING_COMPONENT;
+    }
+    return w->env.last_result;
+}
+
 static inline ecs_sched_result ecs_sched__many_refused(ecs_sched_world *w, int32_t count,
                                                        const ecs_sched_id *ids,
                                                        const char *operation) {
@@ -782,7 +791,7 @@ ecs_sched_result ecs_sched_get_many(ecs_sched_world *w, ecs_sched_entity e, int3
     }
     if (ecs_sched__owned_values(w, e, count, ids, (void **)(void *)out)) return ECS_SCHED_OK;
     for (k = 0; k < count; k++) {
-        if (!(out[k] = ecs_sched__value(w, e, ids[k]))) return w->env.last_result;
+        if (!(out[k] = ecs_sched__value(w, e, ids[k]))) return ecs_sched__no_value(w, e, ids[k]);
     }
     return ECS_SCHED_OK;
 }
@@ -799,7 +808,7 @@ ecs_sched_result ecs_sched_get_mut_many(ecs_sched_world *w, ecs_sched_entity e, 
     }
     /* overrides (which move the entity) and change ticks first, pointers after */
     for (k = 0; k < count; k++) {
-        if (!ecs_sched_get_mut(w, e, ids[k])) return w->env.last_result;
+        if (!ecs_sched_get_mut(w, e, ids[k])) return ecs_sched__no_value(w, e, ids[k]);
     }
     for (k = 0; k < count; k++) out[k] = ecs_sched__value(w, e, ids[k]);
     return ECS_SCHED_OK;

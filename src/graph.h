@@ -576,6 +576,57 @@ static bool ecs_sched__check_resources(ecs_sched_world *w, const ecs_sched_id *i
     return true;
 }
 
+/* A component query `b` requires on its entities and `a` does not name: a without() term on
+   it in `a` would make the two disjoint (0: none). */
+static ecs_sched_id ecs_sched__separating_component(const ecs_sched_query *a,
+                                                    const ecs_sched_query *b) {
+    int32_t i, j;
+    for (i = 0; i < b->term_count; i++) {
+        bool named = false;
+        if (!ecs_sched__term_required(b->terms[i].kind) || !ecs_sched__term_on_self(b->terms[i].kind)) {
+            continue;
+        }
+        for (j = 0; j < a->term_count; j++) named = named || a->terms[j].id == b->terms[i].id;
+        if (!named) return b->terms[i].id;
+    }
+    return 0;
+}
+
+/* A system's queries must not reach one value twice, once to write it: an entity that both
+   match would come to the system through two pointers to one value, one of them written
+   (Bevy refuses such a system too). */
+static bool ecs_sched__own_queries_apart(ecs_sched_world *w, const char *name,
+                                         const ecs_sched_system_ctx *ctx) {
+    int32_t x, y, tx, ty;
+    for (x = 0; x < ctx->query_count; x++) {
+        for (y = x + 1; y < ctx->query_count; y++) {
+            const ecs_sched_query *a = ctx->queries[x], *b = ctx->queries[y];
+            ecs_sched_id apart;
+            char hint[160];
+            if (!ecs_sched__queries_clash(a, true, b, true, &tx, &ty)) continue;
+            if ((apart = ecs_sched__separating_component(a, b)) != 0) {
+                snprintf(hint, sizeof hint, " (here: ecs_sched_without(%s) in query %d)",
+                         w->components[apart].name, (int)x);
+            } else if ((apart = ecs_sched__separating_component(b, a)) != 0) {
+                snprintf(hint, sizeof hint, " (here: ecs_sched_without(%s) in query %d)",
+                         w->components[apart].name, (int)y);
+            } else {
+                hint[0] = '\0';
+            }
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                            "add_system: system '%s': query %d %s '%s' and query %d %s it, and "
+                            "an entity can match both, so the system would get two pointers to "
+                            "one value; make the queries disjoint with a without() term in one "
+                            "on a component the other requires%s, or join them into one query",
+                            name, (int)x, ecs_sched__term_writes(a->terms[tx].kind) ? "writes" : "reads",
+                            w->components[a->terms[tx].id].name, (int)y,
+                            ecs_sched__term_writes(b->terms[ty].kind) ? "writes" : "reads", hint);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Creates a system instance from its desc (queries, command buffer), not yet configured. */
 static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched__schedule *s,
                                                    const ecs_sched_system_desc *d) {
@@ -622,6 +673,10 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
             return NULL;
         }
         sys->ctx.queries[sys->ctx.query_count++] = q;
+    }
+    if (!ecs_sched__own_queries_apart(w, name, &sys->ctx)) {
+        ecs_sched__system_free(w, sys);
+        return NULL;
     }
     if (d->commands && !(sys->ctx.commands = ecs_sched_commands_create(w))) {
         ecs_sched__system_free(w, sys);

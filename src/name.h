@@ -16,9 +16,9 @@ ECS_SCHED_API const char *ecs_sched_name(const ecs_sched_world *world, ecs_sched
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *world,
                                                 ecs_sched_entity scope, const char *name);
 /* Follows a path of names from scope (ECS_SCHED_NULL_ENTITY: from the roots), each name
-   separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A name that does not
-   resolve gives ECS_SCHED_NULL_ENTITY, with ECS_SCHED_ERR_NOT_FOUND naming the part that did
-   not (ecs_sched_last_error). */
+   separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A path that does not
+   resolve is a miss: ECS_SCHED_NULL_ENTITY, nothing recorded (see ERRORS). An empty path or a
+   stale scope is a failure. */
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
                                                      ecs_sched_entity scope, const char *path,
                                                      const char *separator);
@@ -206,18 +206,15 @@ ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scop
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "lookup_path: the path is empty");
         return ECS_SCHED_NULL_ENTITY;
     }
+    if (scope && !ecs_sched__is_live_record(w, scope)) {
+        ecs_sched__stale(w, scope, "lookup_path (the scope)");
+        return ECS_SCHED_NULL_ENTITY;
+    }
     for (;;) {
         const char *end = strstr(at, separator);
         size_t length = end ? (size_t)(end - at) : strlen(at);
         ecs_sched_entity next = ecs_sched__find_name(w, scope, at, length);
-        if (!next) {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
-                            "lookup_path('%s'): no entity named '%.*s' %s%s", path, (int)length,
-                            at, scope ? "among the children of " : "among the roots",
-                            scope ? ecs_sched__entity_label(w, scope).text : "");
-            return ECS_SCHED_NULL_ENTITY;
-        }
-        if (!end) return next;
+        if (!next || !end) return next;   /* !next: a miss, an answer */
         scope = next;
         at = end + sep_length;
     }

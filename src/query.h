@@ -189,7 +189,7 @@ struct ecs_sched_query {
     bool ticked;                      /* filters on ticks, or marks changes: see change.h */
     bool filtered;                    /* has added or changed terms: */
     int16_t filter_count;             /* how many, */
-    int16_t log_term;                 /* and the first, whose change log it follows */
+    int16_t log_term;                 /* and the one whose change log it follows (-1: none) */
     bool marks;                       /* writes a tracked component, marking what it hands out */
     bool sees_disabled;               /* matches tables of disabled entities (disable.h) */
     bool sees_prefabs;                /* matches tables of prefabs (disable.h) */
@@ -384,6 +384,59 @@ static bool ecs_sched__term_marks(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE;
 }
 
+/* Whether two terms of one query may name the same component: one on the entity and one on
+   its parent, or an added or changed filter beside a term that reads or writes it on the
+   entity (Bevy's Query<&mut A, Changed<A>>): the filter only picks rows. Anything else names
+   a component twice, or contradicts itself. */
+static bool ecs_sched__terms_may_share(ecs_sched_term_kind a, ecs_sched_term_kind b) {
+    ecs_sched_term_kind other;
+    if (ecs_sched__term_on_parent(a) != ecs_sched__term_on_parent(b)) return true;
+    if (a == b || (!ecs_sched__term_filters(a) && !ecs_sched__term_filters(b))) return false;
+    other = ecs_sched__term_filters(a) ? b : a;
+    return other == ECS_SCHED_TERM_READ || other == ECS_SCHED_TERM_OPTIONAL_READ ||
+           ecs_sched__term_writes(other) || ecs_sched__term_filters(other);
+}
+
+/* Adds term i's component to the query's reads or writes, once. Two terms on the entity
+   naming one component are a filter and a term that reads or writes it
+   (ecs_sched__terms_may_share): the filter adds nothing of its own, and a write takes the
+   place of a filter's read. */
+static void ecs_sched__note_term_access(ecs_sched_query *q, int32_t i) {
+    const ecs_sched_term *term = &q->terms[i];
+    int32_t j, k;
+    if (term->kind == ECS_SCHED_TERM_WITHOUT) return;
+    for (j = 0; j < i && ecs_sched__term_on_self(term->kind); j++) {
+        if (q->terms[j].id != term->id || !ecs_sched__term_on_self(q->terms[j].kind)) continue;
+        if (!ecs_sched__term_writes(term->kind)) return;   /* noted already */
+        for (k = 0; k < q->read_count && q->reads[k] != term->id; k++) {}
+        if (k < q->read_count) {
+            memmove(&q->reads[k], &q->reads[k + 1], (size_t)(q->read_count - k - 1) * sizeof *q->reads);
+            q->read_count--;
+        }
+        break;
+    }
+    if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
+    else q->reads[q->read_count++] = term->id;
+}
+
+/* The filter term whose change log a filtered query follows: the first whose component the
+   query does not write, since marking a row it hands out would move the row's entry to the end
+   of the log it is reading (-1: none such; the query looks at every row instead). */
+static int16_t ecs_sched__log_term_of(const ecs_sched_query *q) {
+    int32_t i, j;
+    for (i = 0; i < q->term_count; i++) {
+        bool written = false;
+        if (!ecs_sched__term_filters(q->terms[i].kind) || q->world->components[q->terms[i].id].sparse) {
+            continue;
+        }
+        for (j = 0; j < q->term_count; j++) {
+            written = written || (q->terms[j].id == q->terms[i].id && ecs_sched__term_writes(q->terms[j].kind));
+        }
+        if (!written) return (int16_t)i;
+    }
+    return -1;
+}
+
 /* Whether a term is the zero term, which ends a query's list (and a query whose first term
    is, ends a list of queries). */
 static bool ecs_sched__term_ends(const ecs_sched_term *term) {
@@ -514,21 +567,20 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
             }
         }
         if (result != ECS_SCHED_OK) return result;
+        q->terms[i] = *term;
+        if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
         for (j = 0; j < i; j++) {
-            /* a component may be read both from the entity and from its parent */
             if (q->terms[j].id == term->id &&
-                ecs_sched__term_on_parent(q->terms[j].kind) ==
-                    ecs_sched__term_on_parent(term->kind)) {
+                !ecs_sched__terms_may_share(q->terms[j].kind, q->terms[i].kind)) {
                 return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                        "query_create: component '%s' appears in terms %d and %d; "
-                                       "name each component once (write access includes read)",
+                                       "name each component once (write access includes read; "
+                                       "only an added or changed filter may name a component "
+                                       "another term reads or writes)",
                                        w->components[term->id].name, (int)j, (int)i);
             }
         }
-        q->terms[i] = *term;
-        if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
         if (ecs_sched__term_filters(term->kind) && !w->components[term->id].sparse) {
-            if (!q->filtered) q->log_term = (int16_t)i;
             q->filtered = true;
             q->filter_count++;
         }
@@ -543,11 +595,10 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (term->kind == ECS_SCHED_TERM_RELATED) q->related = q->filtered = q->ticked = true;
         if (ecs_sched__term_hierarchical(term->kind)) q->hierarchical = q->listed = q->ticked = true;
         if (term->kind == ECS_SCHED_TERM_INHERITED) q->inherits = true;
-        if (term->kind == ECS_SCHED_TERM_WITHOUT) continue;
-        if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
-        else q->reads[q->read_count++] = term->id;
+        ecs_sched__note_term_access(q, i);
     }
     q->term_count = i;
+    q->log_term = ecs_sched__log_term_of(q);
     if (q->sparse && q->filtered) q->sparse_filtered = true;   /* its list follows the window */
     result = ecs_sched__check_inherited(w, q);
     return result != ECS_SCHED_OK ? result : ecs_sched__check_hierarchical(w, q);
@@ -640,6 +691,56 @@ static void ecs_sched__queries_free(ecs_sched_world *w) {
     ecs_sched__free(&w->env, w->queries);
     w->queries = NULL;
     w->query_capacity = 0;
+}
+
+/* Whether every entity `a` matches has a component that `b` excludes. */
+static bool ecs_sched__query_rules_out(const ecs_sched_query *a, const ecs_sched_query *b) {
+    int32_t i, j;
+    for (i = 0; i < a->term_count; i++) {
+        if (!ecs_sched__term_required(a->terms[i].kind)) continue;
+        for (j = 0; j < b->term_count; j++) {
+            if (b->terms[j].kind == ECS_SCHED_TERM_WITHOUT && b->terms[j].id == a->terms[i].id) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Whether a term touches only the rows its query matches: not one read from the parent, nor
+   an inherited one, which reads a base the query may not match. */
+static bool ecs_sched__term_stays_on_row(ecs_sched_term_kind kind) {
+    return ecs_sched__term_on_self(kind) && kind != ECS_SCHED_TERM_INHERITED;
+}
+
+/* Whether two queries touch the same data in conflicting ways, and by which terms (*term_a of
+   a, *term_b of b): no entity can match both when one requires what the other excludes;
+   otherwise one writes a component the other touches. A query that may not write (a_writes,
+   b_writes false: a condition's) counts its written terms as reads. */
+static bool ecs_sched__queries_clash(const ecs_sched_query *a, bool a_writes,
+                                     const ecs_sched_query *b, bool b_writes, int32_t *term_a,
+                                     int32_t *term_b) {
+    int32_t i, j;
+    /* entities the two cannot share keep their data apart, but a term read from the parent
+       or inherited from a base reaches entities its query does not match */
+    bool disjoint = ecs_sched__query_rules_out(a, b) || ecs_sched__query_rules_out(b, a);
+    for (i = 0; i < a->term_count; i++) {
+        ecs_sched_term_kind ka = a->terms[i].kind;
+        if (ka == ECS_SCHED_TERM_WITHOUT) continue;
+        for (j = 0; j < b->term_count; j++) {
+            ecs_sched_term_kind kb = b->terms[j].kind;
+            if (kb == ECS_SCHED_TERM_WITHOUT || b->terms[j].id != a->terms[i].id) continue;
+            if (disjoint && ecs_sched__term_stays_on_row(ka) && ecs_sched__term_stays_on_row(kb)) {
+                continue;
+            }
+            if ((a_writes && ecs_sched__term_writes(ka)) || (b_writes && ecs_sched__term_writes(kb))) {
+                *term_a = i;
+                *term_b = j;
+                return true;
+            }
+        }
+    }
+    return false;
 }
 
 ecs_sched_access ecs_sched_query_access(const ecs_sched_query *q) {

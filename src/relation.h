@@ -49,7 +49,9 @@ ECS_SCHED_API int32_t ecs_sched_target_count(const ecs_sched_world *world,
 ECS_SCHED_API ecs_sched_entity ecs_sched_target(const ecs_sched_world *world,
                                                 ecs_sched_entity source, ecs_sched_id kind,
                                                 int32_t index);
-/* The payload of one relationship, or NULL (with last_error set). */
+/* The payload of one relationship, or NULL: a relationship the source does not have is a
+   miss, not recorded (see ERRORS); a stale source, a kind that is none or has no payload is a
+   failure. */
 ECS_SCHED_API void *ecs_sched_relation_payload(ecs_sched_world *world, ecs_sched_entity source,
                                                ecs_sched_id kind, ecs_sched_entity target);
 /* The sources that relate to target with the kind, in the order they did (for ChildOf, the
@@ -900,11 +902,16 @@ void *ecs_sched_relation_payload(ecs_sched_world *w, ecs_sched_entity source, ec
         ecs_sched__not_a_kind(w, kind, "relation_payload");
         return NULL;
     }
+    if (!ecs_sched__is_live_record(w, target)) {
+        ecs_sched__stale(w, target, "relation_payload (the target)");
+        return NULL;
+    }
     slot = ecs_sched__rel_slot_of(w, source, kind, target);
-    if (!slot || ecs_sched__kind_of(w, kind)->payload_size == 0) {
-        ecs_sched__fail(&w->env, slot ? ECS_SCHED_ERR_INVALID_ARGUMENT : ECS_SCHED_ERR_MISSING_COMPONENT,
-                        "relation_payload: %s %s '%s' to %s", ecs_sched__entity_label(w, source).text,
-                        slot ? "has no payload in its" : "has no", w->components[kind].name,
+    if (!slot) return NULL;   /* a miss, an answer */
+    if (ecs_sched__kind_of(w, kind)->payload_size == 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "relation_payload: %s has no payload in its '%s' to %s",
+                        ecs_sched__entity_label(w, source).text, w->components[kind].name,
                         ecs_sched__entity_label(w, target).text);
         return NULL;
     }

@@ -506,6 +506,128 @@ static void by_index_and_by_runs_hand_out_the_same_entities(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- writing where a component changed ---- */
+
+/* Iterates a query whose term 0 writes Position (by runs, or by index): the x of every row
+   handed out, in order, as "1 2 3", each x moved on by 100. Stops (and fails) past 64 rows,
+   more than any of these worlds has. */
+static const char *xs_written(const ecs_sched_query *q, bool by_index) {
+    static char text[1024];
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    size_t n = 0;
+    int32_t rows = 0;
+    text[0] = '\0';
+    while (by_index ? ecs_sched_iter_next_rows(&it) : ecs_sched_iter_next(&it)) {
+        Position *p = ECS_SCHED_FIELD(&it, Position, 0);
+        int32_t i;
+        for (i = 0; i < it.count; i++) {
+            Position *at = by_index ? &p[it.rows[i]] : &p[i];
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s%g", n ? " " : "", (double)at->x);
+            at->x += 100;
+            assert_true(++rows <= 64);
+        }
+    }
+    return text;
+}
+
+static void a_query_writes_a_component_only_where_it_changed(void **state) {
+    int by_index;
+    (void)state;
+    for (by_index = 0; by_index < 2; by_index++) {
+        ecs_sched_world *w = tracked_world();
+        ecs_sched_query *q = query_of(w, ecs_sched_write(g_pos), ecs_sched_changed(g_pos));
+        ecs_sched_entity b;
+        spawn_at(w, 1);
+        b = spawn_at(w, 2);
+        spawn_at(w, 3);
+        assert_string_equal(xs_written(q, by_index), "1 2 3");
+        assert_string_equal(xs_written(q, by_index), "");   /* its own writes */
+        assert_non_null(ecs_sched_get_mut(w, b, g_pos));
+        assert_string_equal(xs_written(q, by_index), "102");
+        assert_string_equal(xs_written(q, by_index), "");
+        check_and_destroy(w);
+    }
+}
+
+typedef struct { int turns; } Heat;
+
+/* The rows of a write(Heat) + changed(Heat) query, Heat sparse, each written: how many. */
+static int32_t sparse_rows_written(const ecs_sched_query *q) {
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    int32_t rows = 0, i;
+    while (ecs_sched_iter_next(&it)) {
+        for (i = 0; i < it.count; i++) ECS_SCHED_SPARSE_FIELD(&it, Heat, 0)[i]->turns++;
+        rows += it.count;
+        assert_true(rows <= 64);
+    }
+    return rows;
+}
+
+static void a_query_writes_a_sparse_component_only_where_it_changed(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_component_desc d;
+    ecs_sched_query *q;
+    ecs_sched_entity e[4];
+    ecs_sched_id heat;
+    int i;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    d.name = "Heat";
+    d.size = sizeof(Heat);
+    d.alignment = ECS_SCHED_ALIGNOF(Heat);
+    d.tracked = true;
+    d.storage = ECS_SCHED_STORAGE_SPARSE;
+    heat = ecs_sched_component_register(w, &d);
+    for (i = 0; i < 4; i++) e[i] = ecs_sched_spawn_with(w, 1, &heat, NULL);
+    q = query_of(w, ecs_sched_write(heat), ecs_sched_changed(heat));
+    assert_int_equal(sparse_rows_written(q), 4);
+    assert_int_equal(sparse_rows_written(q), 0);
+    assert_non_null(ecs_sched_get_mut(w, e[2], heat));
+    assert_int_equal(sparse_rows_written(q), 1);
+    assert_int_equal(((const Heat *)ecs_sched_get(w, e[2], heat))->turns, 2);
+    check_and_destroy(w);
+}
+
+static void a_filter_on_a_component_another_term_names_adds_no_access(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_query *written = query_of(w, ecs_sched_write(g_pos), ecs_sched_changed(g_pos));
+    ecs_sched_query *read = query_of(w, ecs_sched_added(g_pos), ecs_sched_read(g_pos));
+    ecs_sched_access a = ecs_sched_query_access(written);
+    (void)state;
+    assert_int_equal(a.read_count, 0);
+    assert_int_equal(a.write_count, 1);
+    assert_int_equal(a.writes[0], g_pos);
+    a = ecs_sched_query_access(read);
+    assert_int_equal(a.read_count, 1);
+    assert_int_equal(a.reads[0], g_pos);
+    assert_int_equal(a.write_count, 0);
+    check_and_destroy(w);
+}
+
+static void record_and_move_where_changed(ecs_sched_system_ctx *ctx) {
+    size_t n = strlen(g_seen);
+    snprintf(g_seen + n, sizeof g_seen - n, "%s[%s]", n ? " " : "",
+             xs_written(ecs_sched_ctx_query(ctx, 0), false));
+}
+
+/* A system does not see its own writes on its next run, only what others changed since. */
+static void a_system_writing_where_changed_sees_only_the_changes_of_others_next_run(void **state) {
+    ecs_sched_world *w = tracked_world();
+    ecs_sched_entity a;
+    (void)state;
+    g_seen[0] = '\0';
+    a = spawn_at(w, 1);
+    spawn_at(w, 2);
+    ADD_SYSTEM(w, .name = "follow", .fn = record_and_move_where_changed,
+               .queries = {{.terms = {ecs_sched_write(g_pos), ecs_sched_changed(g_pos)}}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_non_null(ecs_sched_get_mut(w, a, g_pos));
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_string_equal(g_seen, "[1 2] [] [101]");
+    check_and_destroy(w);
+}
+
 /* ---- wrapping and very old ticks ---- */
 
 static void ticks_wrap_without_losing_or_inventing_changes(void **state) {
@@ -552,6 +674,34 @@ static void a_system_that_has_not_run_for_ages_sees_exactly_what_changed_since(v
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* [] */
     assert_string_equal(g_seen, "[2 3 1] [2] []");   /* the order they changed in */
     check_and_destroy(w);
+}
+
+/* The reproduction of a change kept through a move of old ticks: the change log's copy of
+   the change tick moves with the entry, so a reader that last looked before the move still
+   sees it (the window is checked from both sides of the move's threshold). */
+static int32_t rows_changed_after_advance(uint32_t ticks) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id c = ecs_sched_tracked_component_register_type(w, "C", 4, 4);
+    ecs_sched_entity e = ecs_sched_spawn_with(w, 1, &c, NULL);
+    ecs_sched_query *q = query_of(w, ecs_sched_changed(c), (ecs_sched_term){0});
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    int32_t rows = 0;
+    while (ecs_sched_iter_next(&it)) rows += it.count;
+    assert_int_equal(rows, 1);
+    assert_non_null(ecs_sched_get_mut(w, e, c));
+    ecs_sched_change_tick_advance(w, ticks);
+    rows = 0;
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) rows += it.count;
+    check_and_destroy(w);
+    return rows;
+}
+
+static void a_change_older_than_the_age_at_which_ticks_move_is_still_seen(void **state) {
+    (void)state;
+    assert_int_equal(rows_changed_after_advance(3220176896u), 1);
+    assert_int_equal(rows_changed_after_advance(3221225472u), 1);
+    assert_int_equal(rows_changed_after_advance(UINT32_MAX), 1);
 }
 
 /* ---- resources ---- */
@@ -603,8 +753,13 @@ int main(void) {
         cmocka_unit_test(by_index_a_marked_row_is_the_one_its_index_names),
         cmocka_unit_test(by_index_a_written_field_marks_the_rows_handed_out),
         cmocka_unit_test(by_index_and_by_runs_hand_out_the_same_entities),
+        cmocka_unit_test(a_query_writes_a_component_only_where_it_changed),
+        cmocka_unit_test(a_query_writes_a_sparse_component_only_where_it_changed),
+        cmocka_unit_test(a_filter_on_a_component_another_term_names_adds_no_access),
+        cmocka_unit_test(a_system_writing_where_changed_sees_only_the_changes_of_others_next_run),
         cmocka_unit_test(ticks_wrap_without_losing_or_inventing_changes),
         cmocka_unit_test(a_system_that_has_not_run_for_ages_sees_exactly_what_changed_since),
+        cmocka_unit_test(a_change_older_than_the_age_at_which_ticks_move_is_still_seen),
         cmocka_unit_test(resource_changed_is_true_once_per_change_and_added_once),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);

@@ -455,6 +455,79 @@ static void id_zero_is_never_a_component(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- misses: asking for a component an entity lacks ---- */
+
+typedef struct { int turns; } Burning;
+
+/* A live entity asked for a component it lacks (its own table, a sparse set, its base): the
+   answer is NULL, and nothing is recorded or logged. */
+static void a_missing_component_is_an_answer_with_nothing_recorded_or_logged(void **state) {
+    captured_log log;
+    ecs_sched_world *w = new_world(&log);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position), vel = ECS_SCHED_COMPONENT(w, Velocity);
+    ecs_sched_id burning = ECS_SCHED_SPARSE_COMPONENT(w, Burning), ids[2];
+    ecs_sched_entity base = ecs_sched_spawn_with(w, 1, &pos, NULL);
+    ecs_sched_entity e = ecs_sched_spawn_with(w, 1, &pos, NULL);
+    const void *values[2];
+    void *mut[2];
+    (void)state;
+    assert_int_equal(ecs_sched_relate(w, e, ecs_sched_is_a(w), base, NULL), ECS_SCHED_OK);
+    ids[0] = pos;
+    ids[1] = vel;
+    assert_null(ecs_sched_get(w, e, vel));
+    assert_null(ecs_sched_get_mut(w, e, vel));
+    assert_null(ecs_sched_get(w, e, burning));
+    assert_null(ecs_sched_get_mut(w, e, burning));
+    assert_int_equal(ecs_sched_get_many(w, e, 2, ids, values), ECS_SCHED_ERR_MISSING_COMPONENT);
+    assert_int_equal(ecs_sched_get_mut_many(w, e, 2, ids, mut), ECS_SCHED_ERR_MISSING_COMPONENT);
+    assert_int_equal(log.count, 0);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_OK);
+    assert_string_equal(ecs_sched_last_error(w), "");
+    check_and_destroy(w);
+}
+
+/* A wrong question is not a miss: a stale handle, or the value of a tag. */
+static void asking_a_stale_handle_or_a_tag_for_a_value_is_still_a_failure(void **state) {
+    captured_log log;
+    ecs_sched_world *w = new_world(&log);
+    ecs_sched_id pos = ECS_SCHED_COMPONENT(w, Position), frozen = ECS_SCHED_TAG(w, Frozen);
+    ecs_sched_entity e = ecs_sched_spawn_with(w, 1, &frozen, NULL);
+    ecs_sched_entity gone = ecs_sched_spawn_with(w, 1, &pos, NULL);
+    (void)state;
+    assert_int_equal(ecs_sched_despawn(w, gone), ECS_SCHED_OK);
+    assert_null(ecs_sched_get(w, gone, pos));
+    assert_failed_with(w, &log, ECS_SCHED_ERR_STALE_ENTITY);
+    assert_null(ecs_sched_get_mut(w, e, frozen));
+    assert_failed_with(w, &log, ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "'Frozen' is a tag");
+    check_and_destroy(w);
+}
+
+static ecs_sched_id g_missing;
+static int g_misses;
+
+static void look_for_what_is_not_there(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *w = ecs_sched_ctx_world(ctx);
+    ecs_sched_entity e = ecs_sched_spawn(w);
+    g_misses += ecs_sched_get(w, e, g_missing) == NULL;
+    g_misses += ecs_sched_get_mut(w, e, g_missing) == NULL;
+}
+
+static void a_miss_inside_a_system_is_no_failure_of_the_system(void **state) {
+    captured_log log;
+    ecs_sched_world *w = new_world(&log);
+    (void)state;
+    g_missing = ECS_SCHED_COMPONENT(w, Velocity);
+    g_misses = 0;
+    assert_int_equal(ecs_sched_add_system(w, "Update", &(ecs_sched_system_desc){
+                         .name = "look", .fn = look_for_what_is_not_there, .exclusive = true}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, "Update"), ECS_SCHED_OK);
+    assert_int_equal(g_misses, 2);
+    assert_int_equal(log.count, 0);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(registering_gives_each_name_its_own_nonzero_id),
@@ -484,6 +557,9 @@ int main(void) {
         cmocka_unit_test(unknown_component_is_rejected_by_resources),
         cmocka_unit_test(unknown_component_is_rejected_by_commands_when_recorded),
         cmocka_unit_test(id_zero_is_never_a_component),
+        cmocka_unit_test(a_missing_component_is_an_answer_with_nothing_recorded_or_logged),
+        cmocka_unit_test(asking_a_stale_handle_or_a_tag_for_a_value_is_still_a_failure),
+        cmocka_unit_test(a_miss_inside_a_system_is_no_failure_of_the_system),
     };
     return cmocka_run_group_tests_name("components", tests, NULL, NULL);
 }

@@ -452,6 +452,25 @@ static void requiring_and_excluding_the_same_component_is_an_invalid_query(void 
     check_and_destroy(s.world);
 }
 
+/* A filter may pick rows of a component another term reads or writes; it may not repeat
+   itself, nor stand beside a term that leaves the component out. */
+static void a_filter_repeated_or_beside_a_without_is_an_invalid_query(void **state) {
+    world_setup s;
+    ecs_sched_id heat;
+    (void)state;
+    setup_world(&s);
+    heat = ecs_sched_tracked_component_register_type(s.world, "Heat", 4, 4);
+    assert_invalid_query(&s, QUERY(s.world, ecs_sched_changed(heat), ecs_sched_changed(heat)),
+                         "Heat");
+    assert_invalid_query(&s, QUERY(s.world, ecs_sched_without(heat), ecs_sched_added(heat)),
+                         "Heat");
+    assert_invalid_query(&s, QUERY(s.world, ecs_sched_changed(heat), ecs_sched_read(heat),
+                                   ecs_sched_write(heat)), "Heat");
+    assert_non_null(QUERY(s.world, ecs_sched_write(heat), ecs_sched_added(heat),
+                          ecs_sched_changed(heat)));
+    check_and_destroy(s.world);
+}
+
 /* ---- lifetime ---- */
 
 static void destroyed_query_leaves_the_world_and_other_queries_working(void **state) {
@@ -516,6 +535,7 @@ int main(void) {
         cmocka_unit_test(access_of_a_read_only_query_has_no_writes),
         cmocka_unit_test(naming_a_component_twice_is_an_invalid_query),
         cmocka_unit_test(requiring_and_excluding_the_same_component_is_an_invalid_query),
+        cmocka_unit_test(a_filter_repeated_or_beside_a_without_is_an_invalid_query),
         cmocka_unit_test(destroyed_query_leaves_the_world_and_other_queries_working),
         cmocka_unit_test(queries_can_be_created_and_destroyed_many_times),
         cmocka_unit_test(world_destroy_frees_the_queries_it_still_owns),

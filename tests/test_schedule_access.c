@@ -252,6 +252,58 @@ static void a_condition_query_is_disjoint_by_the_same_rule(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- a system's own queries ---- */
+
+/* Adding the system fails with `expected`, naming it, its queries, the component and the way
+   out; nothing of it stays in the schedule. */
+static void assert_system_refused(ecs_sched_world *w, const ecs_sched_system_desc *d,
+                                  const char *expected) {
+    assert_int_equal(ecs_sched_add_system(w, UPDATE, d), ECS_SCHED_ERR_INVALID_QUERY);
+    assert_contains(ecs_sched_last_error(w), expected);
+    assert_contains(ecs_sched_last_error(w), "'Position'");
+    assert_contains(ecs_sched_last_error(w), "without");
+    assert_int_equal(ecs_sched_schedule_build(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_schedule_order(w, UPDATE, NULL, 0), 0);
+}
+
+static void a_system_whose_queries_write_and_read_one_component_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_components(w);
+    (void)state;
+    assert_system_refused(w, &(ecs_sched_system_desc){.name = "follow", .fn = record,
+        .queries = {{{ecs_sched_write(c.position), ecs_sched_read(c.velocity)}},
+                    {{ecs_sched_read(c.position)}}}},
+        "system 'follow': query 0 writes 'Position' and query 1 reads it");
+    assert_contains(ecs_sched_last_error(w), "ecs_sched_without(Velocity) in query 1");
+    check_and_destroy(w);
+}
+
+static void a_system_whose_queries_both_write_one_component_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_components(w);
+    (void)state;
+    assert_system_refused(w, &(ecs_sched_system_desc){.name = "push", .fn = record,
+        .queries = {{{ecs_sched_read(c.velocity)}},
+                    {{ecs_sched_read(c.score), ecs_sched_optional_write(c.position)}},
+                    {{ecs_sched_write(c.position)}}}},
+        "system 'push': query 1 writes 'Position' and query 2 writes it");
+    check_and_destroy(w);
+}
+
+static void a_system_whose_queries_are_disjoint_by_a_without_term_is_accepted(void **state) {
+    ecs_sched_world *w = new_world();
+    ids c = register_components(w);
+    ecs_sched_id player = ECS_SCHED_TAG(w, Player);
+    (void)state;
+    ADD_SYSTEM(w, .name = "follow_player", .fn = record,
+               .queries = {{{ecs_sched_write(c.position), ecs_sched_without(player)}},
+                           {{ecs_sched_read(c.position), ecs_sched_read(player)}},
+                           {{ecs_sched_read(c.velocity), ecs_sched_read(player)}}});
+    assert_int_equal(ecs_sched_schedule_build(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_log.errors, 0);
+    check_and_destroy(w);
+}
+
 static void ordered_pair_is_not_reported(void **state) {
     ecs_sched_world *w = new_world();
     ids c = register_components(w);
@@ -550,6 +602,9 @@ int main(void) {
         cmocka_unit_test(a_system_with_one_disjoint_and_one_conflicting_query_still_conflicts),
         cmocka_unit_test(optional_terms_never_make_queries_disjoint),
         cmocka_unit_test(a_condition_query_is_disjoint_by_the_same_rule),
+        cmocka_unit_test(a_system_whose_queries_write_and_read_one_component_is_refused),
+        cmocka_unit_test(a_system_whose_queries_both_write_one_component_is_refused),
+        cmocka_unit_test(a_system_whose_queries_are_disjoint_by_a_without_term_is_accepted),
         cmocka_unit_test(ordered_pair_is_not_reported),
         cmocka_unit_test(pair_ordered_through_another_system_is_not_reported),
         cmocka_unit_test(pair_ordered_through_their_sets_is_not_reported),
