@@ -180,19 +180,26 @@
      ECS_SCHED_MAX_STATE_SOURCES
          The most machines one computed state is computed from; default 8.
 
-     The seven MAX macros size arrays in public structs, so every file of a program that
+     ECS_SCHED_ITER_ROWS
+         The most rows one call of ecs_sched_iter_next_rows hands out (the size of the
+         iterator's row array); default 64.
+
+     ECS_SCHED_MAX_OBSERVER_FILTER
+         The most ids in the .with, and in the .without, of an ecs_sched_observer_desc;
+         default 4.
+
+     These nine macros size arrays in public structs, so every file of a program that
      includes ecs_sched.h must see the same values: define them on the compiler's command line,
      as plain integer literals (2, not (2)). A file that sees other values than the
-     implementation's does not link (gcc, clang and tcc): each file refers to a function whose
-     name spells out the values it saw, and only the implementation's exists. The linker then
-     names what the file wanted, e.g.
+     implementation's does not link (gcc, clang and tcc): for each of the nine, each file
+     refers to a function whose name spells out the value it saw, and only the
+     implementation's exist. The linker then names each macro that differs and the value the
+     file wanted; a file with ECS_SCHED_MAX_REFS 2 and an implementation with another value:
 
-         undefined reference to `ecs_sched_implementation_with_MAX_TERMS_16_MAX_QUERIES_4_
-             MAX_RESOURCES_8_MAX_CONDITIONS_4_MAX_REFS_2_MAX_STATE_VALUES_32_MAX_STATE_SOURCES_8'
+         undefined reference to `ecs_sched_implementation_with_MAX_REFS_2'
 
-     (one name, split here): this file has ECS_SCHED_MAX_REFS 2, the implementation another
-     value. Give every file the same values. ECS_SCHED_THREADS changes no public struct, so
-     files may differ on it (a C++ or C99 file can use a threaded implementation).
+     Give every file the same values. ECS_SCHED_THREADS changes no public struct, so files may
+     differ on it (a C++ or C99 file can use a threaded implementation).
 
      At run time, ecs_sched_world_desc gives a world its own hooks. A zeroed desc, or a NULL
      pointer, means the defaults above:
@@ -1843,7 +1850,8 @@ extern "C" {
    Every macro a user may define, in one place. Define them before including the header; the
    limits and ECS_SCHED_API must be the same in every file that includes it.
 
-   Limits (fixed-size arrays in desc structs and contexts):
+   Limits (fixed-size arrays in desc structs, contexts and iterators), each in the list
+   ECS_SCHED__CONFIGURATION_LIST below:
      ECS_SCHED_MAX_TERMS       terms per query                                    default 16
      ECS_SCHED_MAX_QUERIES     queries per system or condition                    default 4
      ECS_SCHED_MAX_RESOURCES   resources read, and written, per system/condition  default 8
@@ -1852,6 +1860,7 @@ extern "C" {
      ECS_SCHED_MAX_STATE_VALUES values of one state machine                       default 32
      ECS_SCHED_MAX_STATE_SOURCES machines a computed state is computed from        default 8
      ECS_SCHED_ITER_ROWS       rows per call of ecs_sched_iter_next_rows          default 64
+     ECS_SCHED_MAX_OBSERVER_FILTER  with / without ids per observer               default 4
    Fixed:
      ECS_SCHED_MAX_ALIGNMENT   the largest component alignment storage honours    64
      ECS_SCHED_DEFAULT_GRAIN   the smallest piece a parallel iteration with grain 0 makes: 256
@@ -1898,6 +1907,9 @@ extern "C" {
 #ifndef ECS_SCHED_MAX_STATE_SOURCES
 #define ECS_SCHED_MAX_STATE_SOURCES 8
 #endif
+#ifndef ECS_SCHED_MAX_OBSERVER_FILTER
+#define ECS_SCHED_MAX_OBSERVER_FILTER 4
+#endif
 #define ECS_SCHED_MAX_ALIGNMENT 64
 #define ECS_SCHED_DEFAULT_GRAIN 256
 
@@ -1909,26 +1921,30 @@ extern "C" {
 #endif
 #endif
 
-/* The MAX macros size arrays in public structs, so a file that saw other values than the
-   implementation passes structs of another layout. To make that a link error instead of
-   memory corruption, every file refers to a function whose name spells out the values it
-   saw; the implementation defines the one for its own values. A file that disagrees fails to
-   link with "undefined reference to `ecs_sched_implementation_with_MAX_TERMS_16_..._MAX_REFS_2
-   _...'": the values that file wants. (`retain` keeps the reference through --gc-sections.)
-   The values must therefore be plain integer literals, such as 2, not (2). */
-#define ECS_SCHED__CONFIG_PASTE(terms, queries, resources, conditions, refs, values, sources) \
-    ecs_sched_implementation_with_MAX_TERMS_##terms##_MAX_QUERIES_##queries##                \
-        _MAX_RESOURCES_##resources##_MAX_CONDITIONS_##conditions##_MAX_REFS_##refs##          \
-            _MAX_STATE_VALUES_##values##_MAX_STATE_SOURCES_##sources
-#define ECS_SCHED__CONFIG_NAME(terms, queries, resources, conditions, refs, values, sources) \
-    ECS_SCHED__CONFIG_PASTE(terms, queries, resources, conditions, refs, values, sources)
-#define ECS_SCHED__CONFIGURATION                                                          \
-    ECS_SCHED__CONFIG_NAME(ECS_SCHED_MAX_TERMS, ECS_SCHED_MAX_QUERIES, ECS_SCHED_MAX_RESOURCES, \
-                           ECS_SCHED_MAX_CONDITIONS, ECS_SCHED_MAX_REFS,                      \
-                           ECS_SCHED_MAX_STATE_VALUES, ECS_SCHED_MAX_STATE_SOURCES)
+/* Every macro that sizes an array in a public struct, in one list. A file that saw other
+   values than the implementation passes structs of another layout; to make that a link error
+   instead of memory corruption, every file refers, for each macro of the list, to a function
+   whose name spells out the value it saw, and the implementation defines the ones for its own
+   values. A file that disagrees fails to link with "undefined reference to
+   `ecs_sched_implementation_with_MAX_REFS_2'": the macro that differs and the value that file
+   wants. (`retain` keeps the references through --gc-sections.) The values must therefore be
+   plain integer literals, such as 2, not (2). A macro added here needs its default above, its
+   entry in the documentation block's CONFIGURATION (make check-doc) and a case in the
+   Makefile's CONFIG_OTHERS. */
+#define ECS_SCHED__CONFIGURATION_LIST(X)                                                     \
+    X(MAX_TERMS) X(MAX_QUERIES) X(MAX_RESOURCES) X(MAX_CONDITIONS) X(MAX_REFS)              \
+    X(MAX_STATE_VALUES) X(MAX_STATE_SOURCES) X(ITER_ROWS) X(MAX_OBSERVER_FILTER)
+/* ecs_sched_implementation_with_<NAME>_<value>: the name is pasted before it could expand (a
+   program's own macro NAME changes nothing), the value expanded first. */
+#define ECS_SCHED__CONFIG_PASTE(prefix, value) prefix##_##value
+#define ECS_SCHED__CONFIG_VALUE(prefix, value) ECS_SCHED__CONFIG_PASTE(prefix, value)
+#define ECS_SCHED__CONFIG_SYMBOL(name)                                                        \
+    ECS_SCHED__CONFIG_VALUE(ecs_sched_implementation_with_##name, ECS_SCHED_##name)
+#define ECS_SCHED__CONFIG_DECLARE(name) ECS_SCHED_API int ECS_SCHED__CONFIG_SYMBOL(name)(void);
+#define ECS_SCHED__CONFIG_REFER(name) ECS_SCHED__CONFIG_SYMBOL(name),
 
 #ifndef ECS_SCHED_STATIC   /* a private copy is compiled with the one file that uses it */
-ECS_SCHED_API int ECS_SCHED__CONFIGURATION(void);
+ECS_SCHED__CONFIGURATION_LIST(ECS_SCHED__CONFIG_DECLARE)
 #if defined(__GNUC__) || defined(__clang__) || defined(__TINYC__)
 #if defined(__has_attribute)
 #if __has_attribute(retain)
@@ -1938,8 +1954,9 @@ ECS_SCHED_API int ECS_SCHED__CONFIGURATION(void);
 #ifndef ECS_SCHED__RETAIN
 #define ECS_SCHED__RETAIN
 #endif
-static int (*const ecs_sched__configuration)(void) __attribute__((ECS_SCHED__RETAIN used)) =
-    ECS_SCHED__CONFIGURATION;
+static int (*const ecs_sched__configuration[])(void) __attribute__((ECS_SCHED__RETAIN used)) = {
+    ECS_SCHED__CONFIGURATION_LIST(ECS_SCHED__CONFIG_REFER)
+};
 #endif
 #endif
 
@@ -3174,10 +3191,6 @@ typedef struct ecs_sched_trigger {
    ecs_sched_ctx_commands, ecs_sched_ctx_fail work as in an exclusive system. */
 typedef void (*ecs_sched_observer_fn)(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger);
 
-#ifndef ECS_SCHED_MAX_OBSERVER_FILTER
-#define ECS_SCHED_MAX_OBSERVER_FILTER 4
-#endif
-
 typedef struct ecs_sched_observer_desc {
     const char *name;                                 /* for messages; default "observer" */
     ecs_sched_observer_event event;                   /* required */
@@ -3897,16 +3910,19 @@ ECS_SCHED_API const char *ecs_sched_name(const ecs_sched_world *world, ecs_sched
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *world,
                                                 ecs_sched_entity scope, const char *name);
 /* Follows a path of names from scope (ECS_SCHED_NULL_ENTITY: from the roots), each name
-   separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A name that does not
-   resolve gives ECS_SCHED_NULL_ENTITY, with ECS_SCHED_ERR_NOT_FOUND naming the part that did
-   not (ecs_sched_last_error). */
+   separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A part "#<index>"
+   names the live entity with that index if it is in that scope (what ecs_sched_path writes
+   for an unnamed entity); a backslash makes the next character part of a name (see
+   ecs_sched_path); an empty path names the scope itself. A part that does not resolve gives
+   ECS_SCHED_NULL_ENTITY, with ECS_SCHED_ERR_NOT_FOUND naming it (ecs_sched_last_error). */
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
                                                      ecs_sched_entity scope, const char *path,
                                                      const char *separator);
 /* Writes the entity's path from its root (names joined by separator, NULL: "."; an entity
    without a name appears as "#" and its index) into out, at most capacity bytes with the
    terminating zero; returns the length of the whole path (snprintf's rule), or -1 for a dead
-   entity. */
+   entity. In a name, a backslash goes before each backslash, each character of the separator
+   and a leading '#', so that ecs_sched_lookup_path(w, 0, path, separator) finds the entity. */
 ECS_SCHED_API int32_t ecs_sched_path(const ecs_sched_world *world, ecs_sched_entity entity,
                                      const char *separator, char *out, int32_t capacity);
 
@@ -4294,10 +4310,10 @@ ECS_SCHED_API ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *query, 
 #endif
 
 #ifndef ECS_SCHED_STATIC
-/* See ECS_SCHED__CONFIGURATION: the name files with this configuration link against. */
-int ECS_SCHED__CONFIGURATION(void) {
-    return 1;
-}
+/* See ECS_SCHED__CONFIGURATION_LIST: the names files with this configuration link against. */
+#define ECS_SCHED__CONFIG_DEFINE(name) \
+    int ECS_SCHED__CONFIG_SYMBOL(name)(void) { return ECS_SCHED_##name; }
+ECS_SCHED__CONFIGURATION_LIST(ECS_SCHED__CONFIG_DEFINE)
 #endif
 
 #define ECS_SCHED__ERROR_CAPACITY 512
@@ -23000,6 +23016,73 @@ ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *w, ecs_sched_entity sco
     return ecs_sched__find_name(w, scope, name, strlen(name));
 }
 
+/* The part of a path at `at`: up to the first separator not escaped by a backslash. Sets
+   *end to the separator (or the terminating zero) and *escaped when the part has a backslash. */
+static size_t ecs_sched__path_part(const char *at, const char *separator, size_t sep_length,
+                                   const char **end, bool *escaped) {
+    const char *p = at;
+    *escaped = false;
+    while (*p && strncmp(p, separator, sep_length) != 0) {
+        if (*p == '\\' && p[1]) {
+            *escaped = true;
+            p++;
+        }
+        p++;
+    }
+    *end = p;
+    return (size_t)(p - at);
+}
+
+/* The part without its escapes, into out (room for length + 1 bytes); returns its length. */
+static size_t ecs_sched__path_unescape(const char *at, size_t length, char *out) {
+    size_t i, n = 0;
+    for (i = 0; i < length; i++) {
+        if (at[i] == '\\' && i + 1 < length) i++;
+        out[n++] = at[i];
+    }
+    out[n] = '\0';
+    return n;
+}
+
+/* Whether the part is "#<index>" (not escaped); if so, *found is the live entity with that
+   index in scope, or 0. */
+static bool ecs_sched__path_index(const ecs_sched_world *w, ecs_sched_entity scope, const char *at,
+                                  size_t length, ecs_sched_entity *found) {
+    uint64_t index = 0;
+    size_t i;
+    if (length < 2 || at[0] != '#') return false;
+    for (i = 1; i < length; i++) {
+        if (at[i] < '0' || at[i] > '9') return false;
+        if (index <= UINT32_MAX) index = index * 10 + (uint64_t)(at[i] - '0');
+    }
+    *found = ECS_SCHED_NULL_ENTITY;
+    if (index < w->record_count) {
+        ecs_sched_entity e = ecs_sched__make_entity((uint32_t)index, w->records[index].generation);
+        if (ecs_sched__is_live_record(w, e) && ecs_sched_parent_of(w, e) == scope) *found = e;
+    }
+    return true;
+}
+
+/* The child of scope a part of a path names, or 0, into *found; false when out of memory. */
+static bool ecs_sched__path_step(ecs_sched_world *w, ecs_sched_entity scope, const char *at,
+                                 size_t length, bool escaped, ecs_sched_entity *found) {
+    char local[128], *name = local;
+    if (!escaped) {
+        if (!ecs_sched__path_index(w, scope, at, length, found)) {
+            *found = ecs_sched__find_name(w, scope, at, length);
+        }
+        return true;
+    }
+    if (length >= sizeof local && !(name = (char *)ecs_sched__alloc(&w->env, length + 1))) {
+        ecs_sched__out_of_memory(w, "looking up a path");
+        return false;
+    }
+    length = ecs_sched__path_unescape(at, length, name);
+    *found = ecs_sched__find_name(w, scope, name, length);
+    if (name != local) ecs_sched__free(&w->env, name);
+    return true;
+}
+
 ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scope, const char *path,
                                        const char *separator) {
     const char *at = path;
@@ -23007,14 +23090,21 @@ ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scop
     ECS_SCHED__CHECK_WORLD(w);
     if (!separator || !separator[0]) separator = ".";
     sep_length = strlen(separator);
-    if (!path || !path[0]) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "lookup_path: the path is empty");
+    if (!path) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "lookup_path: the path is NULL");
         return ECS_SCHED_NULL_ENTITY;
     }
+    if (scope && !ecs_sched__is_live_record(w, scope)) {
+        ecs_sched__stale(w, scope, "lookup_path (the scope)");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (!path[0]) return scope;
     for (;;) {
-        const char *end = strstr(at, separator);
-        size_t length = end ? (size_t)(end - at) : strlen(at);
-        ecs_sched_entity next = ecs_sched__find_name(w, scope, at, length);
+        const char *end;
+        bool escaped;
+        size_t length = ecs_sched__path_part(at, separator, sep_length, &end, &escaped);
+        ecs_sched_entity next;
+        if (!ecs_sched__path_step(w, scope, at, length, escaped, &next)) return ECS_SCHED_NULL_ENTITY;
         if (!next) {
             ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
                             "lookup_path('%s'): no entity named '%.*s' %s%s", path, (int)length,
@@ -23022,9 +23112,22 @@ ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scop
                             scope ? ecs_sched__entity_label(w, scope).text : "");
             return ECS_SCHED_NULL_ENTITY;
         }
-        if (!end) return next;
+        if (!*end) return next;
         scope = next;
         at = end + sep_length;
+    }
+}
+
+/* A name in a path: a backslash before what would read as a separator, an escape or an
+   index. */
+static void ecs_sched__print_path_name(ecs_sched__printing *t, const char *name,
+                                       const char *separator) {
+    const char *p;
+    for (p = name; *p; p++) {
+        if (*p == '\\' || strchr(separator, *p) || (p == name && *p == '#')) {
+            ecs_sched__print_bytes(t, "\\", 1);
+        }
+        ecs_sched__print_bytes(t, p, 1);
     }
 }
 
@@ -23045,7 +23148,7 @@ int32_t ecs_sched_path(const ecs_sched_world *w, ecs_sched_entity e, const char 
         ecs_sched_entity at = i == 0 ? e : chain[i - 1];
         const char *name = ecs_sched__entity_name_of(w, at);
         if (i != depth) ecs_sched__print_bytes(&t, separator, strlen(separator));
-        if (name) ecs_sched__print_bytes(&t, name, strlen(name));
+        if (name) ecs_sched__print_path_name(&t, name, separator);
         else ecs_sched__printf_to(&t, "#%u", (unsigned)ECS_SCHED_ENTITY_INDEX(at));
     }
     ecs_sched__print_end(&t);
