@@ -192,7 +192,7 @@ CHECK_threads_c99 := threads: implementation as C11 with ECS_SCHED_THREADS, API 
 CHECK_threads_cxx := threads: implementation as C11 with ECS_SCHED_THREADS, API used from C++
 CHECK_pool_fenced := the pool with ordinary fences only (ECS_SCHED_NO_MEMBARRIER)
 CHECK_stb_routed  := stb_ds allocations routed through the library's hooks
-CHECK_config_mismatch := a file whose MAX macros differ from the implementation's does not link
+CHECK_config_mismatch := a file whose configuration macros differ from the implementation's does not link
 
 RUN_CHECKS     := cxx_impl two_tu static_api stb_own stb_lib threads_c99 threads_cxx \
                   pool_fenced stb_routed
@@ -363,27 +363,45 @@ $(COMPILE)/$(1)/stb_routed: tests/compile/stb_routed.c ecs_sched.h
 	@mkdir -p $$(@D)
 	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) $$< -o $$@
 
-# Against the default implementation the link must fail, naming the configuration the file
-# wants, even optimized with unused sections collected; against an implementation with the
-# same MAX_REFS it links and runs.
+# A file that sees another value of one configuration macro than the implementation must not
+# link, and the linker must name that macro and the value the file wants, even optimized with
+# unused sections collected: config_mismatch.c (ECS_SCHED_MAX_REFS 2) against the default
+# implementation; then, against an implementation with MAX_REFS 2, the file with one other
+# macro of the list changed (CONFIG_OTHERS), so that only that macro disagrees. Against an implementation
+# with the same values it links and runs.
 $(COMPILE)/$(1)/config_mismatch.ok: tests/compile/config_mismatch.c tests/compile/two_tu_impl.c \
                                     ecs_sched.h
 	@mkdir -p $$(@D)
 	@echo "== $(1): $(CHECK_config_mismatch)"
-	@if $(1) $(STRICT) -O2 -ffunction-sections -fdata-sections -Wl,--gc-sections -I. \
-	    $(STB_CFLAGS) $$(filter %.c,$$^) $(STB_LIBS) -o $$(@D)/config_mismatch \
-	    > $$(@D)/config_mismatch.log 2>&1; then \
-	  echo "config_mismatch: linked although its ECS_SCHED_MAX_REFS differs"; exit 1; fi
-	@grep -q "undefined reference to .$(CONFIG_MAX_REFS_2)" $$(@D)/config_mismatch.log || \
-	  { cat $$(@D)/config_mismatch.log; \
-	    echo "config_mismatch: the link failed without naming $(CONFIG_MAX_REFS_2)"; exit 1; }
-	@sed -n 's/.*\(undefined reference to .*\)/  the linker: \1/p' $$(@D)/config_mismatch.log
+	@$(1) $(STRICT) $(CONFIG_FLAGS) -I. $(STB_CFLAGS) -c tests/compile/two_tu_impl.c \
+	  -o $$(@D)/config_impl_default.o
+	@$(1) $(STRICT) $(CONFIG_FLAGS) -DECS_SCHED_MAX_REFS=2 -I. $(STB_CFLAGS) \
+	  -c tests/compile/two_tu_impl.c -o $$(@D)/config_impl_refs_2.o
+	@set -e; for case in MAX_REFS=2:default $(addsuffix :refs_2,$(CONFIG_OTHERS)); do \
+	  wants=$$$${case%:*}; impl=$$$${case#*:}; macro=$$$${wants%=*}; value=$$$${wants#*=}; \
+	  define=$$$$( [ $$$$macro = MAX_REFS ] || echo -DECS_SCHED_$$$$wants ); \
+	  symbol=ecs_sched_implementation_with_$$$${macro}_$$$$value; \
+	  log=$$(@D)/config_mismatch_$$$$macro.log; \
+	  $(1) $(STRICT) $(CONFIG_FLAGS) $$$$define -I. $(STB_CFLAGS) -c tests/compile/config_mismatch.c \
+	    -o $$(@D)/config_mismatch_$$$$macro.o; \
+	  if $(1) -Wl,--gc-sections $$(@D)/config_mismatch_$$$$macro.o $$(@D)/config_impl_$$$$impl.o \
+	      $(STB_LIBS) -o $$(@D)/config_mismatch > $$$$log 2>&1; then \
+	    echo "config_mismatch: linked although its ECS_SCHED_$$$$macro differs"; exit 1; fi; \
+	  grep -q "undefined reference to .$$$$symbol'" $$$$log || \
+	    { cat $$$$log; echo "config_mismatch: the link failed without naming $$$$symbol"; exit 1; }; \
+	  sed -n 's/.*\(undefined reference to .*\)/  the linker: \1/p' $$$$log; \
+	done
 	$(1) $(STRICT) $(SANITIZE) -DECS_SCHED_MAX_REFS=2 -I. $(STB_CFLAGS) $$(filter %.c,$$^) \
 	  $(STB_LIBS) -o $$(@D)/config_match
 	./$$(@D)/config_match
 	@touch $$@
 endef
-CONFIG_MAX_REFS_2 := ecs_sched_implementation_with_MAX_TERMS_16_MAX_QUERIES_4_MAX_RESOURCES_8_MAX_CONDITIONS_4_MAX_REFS_2_MAX_STATE_VALUES_32_MAX_STATE_SOURCES_8
+CONFIG_FLAGS  := -O2 -ffunction-sections -fdata-sections
+# The macros of the configuration list (ECS_SCHED__CONFIGURATION_LIST in src/base.h); each but
+# MAX_REFS (the file's own) is tried with the value 3, which is no default.
+CONFIG_MACROS := $(shell awk '/^\#define ECS_SCHED__CONFIGURATION_LIST/{on=1} on{print} \
+                   on && !/\\$$/{exit}' src/base.h | grep -o 'X([A-Z_]*)' | sed 's/X(\(.*\))/\1/')
+CONFIG_OTHERS := $(addsuffix =3,$(filter-out MAX_REFS,$(CONFIG_MACROS)))
 $(foreach c,$(COMPILERS),$(eval $(call compile_checks,$(c),$(CXX_$(c)))))
 
 # The implementation under gcc's strictest (and noisiest) aliasing warning, as C99 and as C11

@@ -180,19 +180,26 @@
      ECS_SCHED_MAX_STATE_SOURCES
          The most machines one computed state is computed from; default 8.
 
-     The seven MAX macros size arrays in public structs, so every file of a program that
+     ECS_SCHED_ITER_ROWS
+         The most rows one call of ecs_sched_iter_next_rows hands out (the size of the
+         iterator's row array); default 64.
+
+     ECS_SCHED_MAX_OBSERVER_FILTER
+         The most ids in the .with, and in the .without, of an ecs_sched_observer_desc;
+         default 4.
+
+     These nine macros size arrays in public structs, so every file of a program that
      includes ecs_sched.h must see the same values: define them on the compiler's command line,
      as plain integer literals (2, not (2)). A file that sees other values than the
-     implementation's does not link (gcc, clang and tcc): each file refers to a function whose
-     name spells out the values it saw, and only the implementation's exists. The linker then
-     names what the file wanted, e.g.
+     implementation's does not link (gcc, clang and tcc): for each of the nine, each file
+     refers to a function whose name spells out the value it saw, and only the
+     implementation's exist. The linker then names each macro that differs and the value the
+     file wanted; a file with ECS_SCHED_MAX_REFS 2 and an implementation with another value:
 
-         undefined reference to `ecs_sched_implementation_with_MAX_TERMS_16_MAX_QUERIES_4_
-             MAX_RESOURCES_8_MAX_CONDITIONS_4_MAX_REFS_2_MAX_STATE_VALUES_32_MAX_STATE_SOURCES_8'
+         undefined reference to `ecs_sched_implementation_with_MAX_REFS_2'
 
-     (one name, split here): this file has ECS_SCHED_MAX_REFS 2, the implementation another
-     value. Give every file the same values. ECS_SCHED_THREADS changes no public struct, so
-     files may differ on it (a C++ or C99 file can use a threaded implementation).
+     Give every file the same values. ECS_SCHED_THREADS changes no public struct, so files may
+     differ on it (a C++ or C99 file can use a threaded implementation).
 
      At run time, ecs_sched_world_desc gives a world its own hooks. A zeroed desc, or a NULL
      pointer, means the defaults above:
@@ -740,6 +747,15 @@
      an entity's path. Lookups are hashed by (parent, name). Names appear in error messages:
      "entity 5 'turret'".
 
+     Every entity's path leads back to it: lookup_path(w, 0, path(e), sep) == e (up to 64
+     ancestors deep; a deeper path starts at the 64th). An unnamed entity's part is "#" and
+     its index ("ship.#12"), which lookup_path takes for the live entity with that index if
+     it is in that scope. A name may hold any character, the separator too (a path's
+     separator is each call's choice, so no character is refused): in a path, a backslash
+     makes the next character part of the name, and ecs_sched_path writes one before each
+     backslash, each character of the separator and a leading '#' ("v1.2" under "ship":
+     "ship.v1\.2"). An empty path names the scope itself.
+
    PREFABS AND INHERITANCE
 
      A prefab is an entity with the Prefab tag (hidden from queries, like a disabled entity)
@@ -845,19 +861,28 @@
      strings, NaN and infinities "nan", "inf", "-inf". "parent" is an index in the file;
      "relations" maps a kind to target indices.
 
-     "prefab" names a nested prefab file, read through desc.read_file (default: fopen): its
-     first entity merges into this entry (this entry's own components win), its other roots
-     go under it. {"asset": "path"} in an integer or entity field asks desc.load_asset for a
-     handle, which says DONE, LOADING (call ecs_sched_progress_finish when it is) or FAILED.
-     desc.progress counts both: loading, done, failed; ecs_sched_progress_complete says
-     whether the prefab is whole (nothing loading, nothing failed).
+     "prefab" names a nested prefab file: its first entity merges into this entry (this
+     entry's own components win), its other roots go under it. The name is relative to the
+     directory of the file naming it ("parts/hull.json" in "data/ship.json" is
+     "data/parts/hull.json"; an absolute name stays as it is; text given to
+     ecs_sched_prefab_data_from_json is in desc.file's directory, or the working directory).
+     The file is read with fopen, or through desc.read_file(path, from, user), told that path
+     and the file naming it (from is NULL for the file given to ecs_sched_prefab_data_load).
+     {"asset": "path"} in an integer or entity field asks desc.load_asset for a handle, which
+     says DONE, LOADING (call ecs_sched_progress_finish when it is) or FAILED. desc.progress
+     counts both: loading, done, failed; ecs_sched_progress_complete says whether the prefab
+     is whole (nothing loading, nothing failed).
 
      Bad input fails the load with nothing made, the message naming the file, the entity, the
      component and the field ("json 'ship.json': entity 1, component 'Gun': field 'ammo' is
      i32, and is given a string"), with the line and column of malformed JSON (cJSON gives no
-     lines for the rest). Refused: malformed JSON, an unknown component, kind or field, a
-     value of the wrong type or out of range, a parent or target index out of range, a prefab
-     that includes itself (the files named), a file that cannot be read.
+     lines for the rest). Messages speak of the file's keys and values as written ("field 'hp'
+     (i32) cannot hold -2147483649"). Refused: malformed JSON, a key given twice in one object
+     and a number beyond a double's range such as 1e999 (cJSON takes both; the key named by
+     its path in the entity: 'components.Gun.ammo'), an unknown component, kind or field, a
+     value of the wrong type or out of range, a parent or target index out of range, ChildOf
+     under "relations" (a parent is "parent"), a prefab that includes itself (the files
+     named), a file that cannot be read (the path tried and the system's reason).
 
      ecs_sched_json_save(w, NULL, 0, true) writes every entity (roots in index order, each
      followed by its subtree, children in order), or the entities given (and their
@@ -1919,7 +1944,8 @@ extern "C" {
    Every macro a user may define, in one place. Define them before including the header; the
    limits and ECS_SCHED_API must be the same in every file that includes it.
 
-   Limits (fixed-size arrays in desc structs and contexts):
+   Limits (fixed-size arrays in desc structs, contexts and iterators), each in the list
+   ECS_SCHED__CONFIGURATION_LIST below:
      ECS_SCHED_MAX_TERMS       terms per query                                    default 16
      ECS_SCHED_MAX_QUERIES     queries per system or condition                    default 4
      ECS_SCHED_MAX_RESOURCES   resources read, and written, per system/condition  default 8
@@ -1928,6 +1954,7 @@ extern "C" {
      ECS_SCHED_MAX_STATE_VALUES values of one state machine                       default 32
      ECS_SCHED_MAX_STATE_SOURCES machines a computed state is computed from        default 8
      ECS_SCHED_ITER_ROWS       rows per call of ecs_sched_iter_next_rows          default 64
+     ECS_SCHED_MAX_OBSERVER_FILTER  with / without ids per observer               default 4
    Fixed:
      ECS_SCHED_MAX_ALIGNMENT   the largest component alignment storage honours    64
      ECS_SCHED_DEFAULT_GRAIN   the smallest piece a parallel iteration with grain 0 makes: 256
@@ -1974,6 +2001,9 @@ extern "C" {
 #ifndef ECS_SCHED_MAX_STATE_SOURCES
 #define ECS_SCHED_MAX_STATE_SOURCES 8
 #endif
+#ifndef ECS_SCHED_MAX_OBSERVER_FILTER
+#define ECS_SCHED_MAX_OBSERVER_FILTER 4
+#endif
 #define ECS_SCHED_MAX_ALIGNMENT 64
 #define ECS_SCHED_DEFAULT_GRAIN 256
 
@@ -1985,26 +2015,30 @@ extern "C" {
 #endif
 #endif
 
-/* The MAX macros size arrays in public structs, so a file that saw other values than the
-   implementation passes structs of another layout. To make that a link error instead of
-   memory corruption, every file refers to a function whose name spells out the values it
-   saw; the implementation defines the one for its own values. A file that disagrees fails to
-   link with "undefined reference to `ecs_sched_implementation_with_MAX_TERMS_16_..._MAX_REFS_2
-   _...'": the values that file wants. (`retain` keeps the reference through --gc-sections.)
-   The values must therefore be plain integer literals, such as 2, not (2). */
-#define ECS_SCHED__CONFIG_PASTE(terms, queries, resources, conditions, refs, values, sources) \
-    ecs_sched_implementation_with_MAX_TERMS_##terms##_MAX_QUERIES_##queries##                \
-        _MAX_RESOURCES_##resources##_MAX_CONDITIONS_##conditions##_MAX_REFS_##refs##          \
-            _MAX_STATE_VALUES_##values##_MAX_STATE_SOURCES_##sources
-#define ECS_SCHED__CONFIG_NAME(terms, queries, resources, conditions, refs, values, sources) \
-    ECS_SCHED__CONFIG_PASTE(terms, queries, resources, conditions, refs, values, sources)
-#define ECS_SCHED__CONFIGURATION                                                          \
-    ECS_SCHED__CONFIG_NAME(ECS_SCHED_MAX_TERMS, ECS_SCHED_MAX_QUERIES, ECS_SCHED_MAX_RESOURCES, \
-                           ECS_SCHED_MAX_CONDITIONS, ECS_SCHED_MAX_REFS,                      \
-                           ECS_SCHED_MAX_STATE_VALUES, ECS_SCHED_MAX_STATE_SOURCES)
+/* Every macro that sizes an array in a public struct, in one list. A file that saw other
+   values than the implementation passes structs of another layout; to make that a link error
+   instead of memory corruption, every file refers, for each macro of the list, to a function
+   whose name spells out the value it saw, and the implementation defines the ones for its own
+   values. A file that disagrees fails to link with "undefined reference to
+   `ecs_sched_implementation_with_MAX_REFS_2'": the macro that differs and the value that file
+   wants. (`retain` keeps the references through --gc-sections.) The values must therefore be
+   plain integer literals, such as 2, not (2). A macro added here needs its default above, its
+   entry in the documentation block's CONFIGURATION (make check-doc) and a case in the
+   Makefile's CONFIG_OTHERS. */
+#define ECS_SCHED__CONFIGURATION_LIST(X)                                                     \
+    X(MAX_TERMS) X(MAX_QUERIES) X(MAX_RESOURCES) X(MAX_CONDITIONS) X(MAX_REFS)              \
+    X(MAX_STATE_VALUES) X(MAX_STATE_SOURCES) X(ITER_ROWS) X(MAX_OBSERVER_FILTER)
+/* ecs_sched_implementation_with_<NAME>_<value>: the name is pasted before it could expand (a
+   program's own macro NAME changes nothing), the value expanded first. */
+#define ECS_SCHED__CONFIG_PASTE(prefix, value) prefix##_##value
+#define ECS_SCHED__CONFIG_VALUE(prefix, value) ECS_SCHED__CONFIG_PASTE(prefix, value)
+#define ECS_SCHED__CONFIG_SYMBOL(name)                                                        \
+    ECS_SCHED__CONFIG_VALUE(ecs_sched_implementation_with_##name, ECS_SCHED_##name)
+#define ECS_SCHED__CONFIG_DECLARE(name) ECS_SCHED_API int ECS_SCHED__CONFIG_SYMBOL(name)(void);
+#define ECS_SCHED__CONFIG_REFER(name) ECS_SCHED__CONFIG_SYMBOL(name),
 
 #ifndef ECS_SCHED_STATIC   /* a private copy is compiled with the one file that uses it */
-ECS_SCHED_API int ECS_SCHED__CONFIGURATION(void);
+ECS_SCHED__CONFIGURATION_LIST(ECS_SCHED__CONFIG_DECLARE)
 #if defined(__GNUC__) || defined(__clang__) || defined(__TINYC__)
 #if defined(__has_attribute)
 #if __has_attribute(retain)
@@ -2014,8 +2048,9 @@ ECS_SCHED_API int ECS_SCHED__CONFIGURATION(void);
 #ifndef ECS_SCHED__RETAIN
 #define ECS_SCHED__RETAIN
 #endif
-static int (*const ecs_sched__configuration)(void) __attribute__((ECS_SCHED__RETAIN used)) =
-    ECS_SCHED__CONFIGURATION;
+static int (*const ecs_sched__configuration[])(void) __attribute__((ECS_SCHED__RETAIN used)) = {
+    ECS_SCHED__CONFIGURATION_LIST(ECS_SCHED__CONFIG_REFER)
+};
 #endif
 #endif
 
@@ -3255,10 +3290,6 @@ typedef struct ecs_sched_trigger {
    ecs_sched_ctx_commands, ecs_sched_ctx_fail work as in an exclusive system. */
 typedef void (*ecs_sched_observer_fn)(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger);
 
-#ifndef ECS_SCHED_MAX_OBSERVER_FILTER
-#define ECS_SCHED_MAX_OBSERVER_FILTER 4
-#endif
-
 typedef struct ecs_sched_observer_desc {
     const char *name;                                 /* for messages; default "observer" */
     ecs_sched_observer_event event;                   /* required */
@@ -3986,16 +4017,19 @@ ECS_SCHED_API const char *ecs_sched_name(const ecs_sched_world *world, ecs_sched
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *world,
                                                 ecs_sched_entity scope, const char *name);
 /* Follows a path of names from scope (ECS_SCHED_NULL_ENTITY: from the roots), each name
-   separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A path that does not
-   resolve is a miss: ECS_SCHED_NULL_ENTITY, nothing recorded (see ERRORS). An empty path or a
-   stale scope is a failure. */
+   separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A part "#<index>"
+   names the live entity with that index if it is in that scope (what ecs_sched_path writes
+   for an unnamed entity); a backslash makes the next character part of a name (see
+   ecs_sched_path); an empty path names the scope itself. A path that does not resolve is a
+   miss: ECS_SCHED_NULL_ENTITY, nothing recorded (see ERRORS). A stale scope is a failure. */
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
                                                      ecs_sched_entity scope, const char *path,
                                                      const char *separator);
 /* Writes the entity's path from its root (names joined by separator, NULL: "."; an entity
    without a name appears as "#" and its index) into out, at most capacity bytes with the
    terminating zero; returns the length of the whole path (snprintf's rule), or -1 for a dead
-   entity. */
+   entity. In a name, a backslash goes before each backslash, each character of the separator
+   and a leading '#', so that ecs_sched_lookup_path(w, 0, path, separator) finds the entity. */
 ECS_SCHED_API int32_t ecs_sched_path(const ecs_sched_world *world, ecs_sched_entity entity,
                                      const char *separator, char *out, int32_t capacity);
 
@@ -4221,10 +4255,13 @@ typedef struct ecs_sched_asset_request {
 } ecs_sched_asset_request;
 
 typedef struct ecs_sched_json_desc {
-    const char *file;              /* names the text in messages (and resolves nothing) */
-    /* Reads a nested prefab file: its text, zero-terminated, allocated with malloc, or NULL.
-       NULL hook: fopen and fread. */
-    char *(*read_file)(const char *path, void *user);
+    const char *file;              /* names the text in messages; nested prefab files named in
+                                      it are found relative to its directory */
+    /* Reads a prefab file: its text, zero-terminated, allocated with malloc, or NULL. `path`
+       is the file to read, a nested prefab's already relative to the directory of `from`,
+       the file naming it (NULL for the file ecs_sched_prefab_data_load was given). NULL
+       hook: fopen and fread. */
+    char *(*read_file)(const char *path, const char *from, void *user);
     /* Loads an asset; NULL: a field naming an asset is refused. */
     ecs_sched_asset_status (*load_asset)(ecs_sched_asset_request *request, void *user);
     void *user;
@@ -4385,10 +4422,10 @@ ECS_SCHED_API ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *query, 
 #endif
 
 #ifndef ECS_SCHED_STATIC
-/* See ECS_SCHED__CONFIGURATION: the name files with this configuration link against. */
-int ECS_SCHED__CONFIGURATION(void) {
-    return 1;
-}
+/* See ECS_SCHED__CONFIGURATION_LIST: the names files with this configuration link against. */
+#define ECS_SCHED__CONFIG_DEFINE(name) \
+    int ECS_SCHED__CONFIG_SYMBOL(name)(void) { return ECS_SCHED_##name; }
+ECS_SCHED__CONFIGURATION_LIST(ECS_SCHED__CONFIG_DEFINE)
 #endif
 
 #define ECS_SCHED__ERROR_CAPACITY 512
@@ -23574,6 +23611,73 @@ ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *w, ecs_sched_entity sco
     return ecs_sched__find_name(w, scope, name, strlen(name));
 }
 
+/* The part of a path at `at`: up to the first separator not escaped by a backslash. Sets
+   *end to the separator (or the terminating zero) and *escaped when the part has a backslash. */
+static size_t ecs_sched__path_part(const char *at, const char *separator, size_t sep_length,
+                                   const char **end, bool *escaped) {
+    const char *p = at;
+    *escaped = false;
+    while (*p && strncmp(p, separator, sep_length) != 0) {
+        if (*p == '\\' && p[1]) {
+            *escaped = true;
+            p++;
+        }
+        p++;
+    }
+    *end = p;
+    return (size_t)(p - at);
+}
+
+/* The part without its escapes, into out (room for length + 1 bytes); returns its length. */
+static size_t ecs_sched__path_unescape(const char *at, size_t length, char *out) {
+    size_t i, n = 0;
+    for (i = 0; i < length; i++) {
+        if (at[i] == '\\' && i + 1 < length) i++;
+        out[n++] = at[i];
+    }
+    out[n] = '\0';
+    return n;
+}
+
+/* Whether the part is "#<index>" (not escaped); if so, *found is the live entity with that
+   index in scope, or 0. */
+static bool ecs_sched__path_index(const ecs_sched_world *w, ecs_sched_entity scope, const char *at,
+                                  size_t length, ecs_sched_entity *found) {
+    uint64_t index = 0;
+    size_t i;
+    if (length < 2 || at[0] != '#') return false;
+    for (i = 1; i < length; i++) {
+        if (at[i] < '0' || at[i] > '9') return false;
+        if (index <= UINT32_MAX) index = index * 10 + (uint64_t)(at[i] - '0');
+    }
+    *found = ECS_SCHED_NULL_ENTITY;
+    if (index < w->record_count) {
+        ecs_sched_entity e = ecs_sched__make_entity((uint32_t)index, w->records[index].generation);
+        if (ecs_sched__is_live_record(w, e) && ecs_sched_parent_of(w, e) == scope) *found = e;
+    }
+    return true;
+}
+
+/* The child of scope a part of a path names, or 0, into *found; false when out of memory. */
+static bool ecs_sched__path_step(ecs_sched_world *w, ecs_sched_entity scope, const char *at,
+                                 size_t length, bool escaped, ecs_sched_entity *found) {
+    char local[128], *name = local;
+    if (!escaped) {
+        if (!ecs_sched__path_index(w, scope, at, length, found)) {
+            *found = ecs_sched__find_name(w, scope, at, length);
+        }
+        return true;
+    }
+    if (length >= sizeof local && !(name = (char *)ecs_sched__alloc(&w->env, length + 1))) {
+        ecs_sched__out_of_memory(w, "looking up a path");
+        return false;
+    }
+    length = ecs_sched__path_unescape(at, length, name);
+    *found = ecs_sched__find_name(w, scope, name, length);
+    if (name != local) ecs_sched__free(&w->env, name);
+    return true;
+}
+
 ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scope, const char *path,
                                        const char *separator) {
     const char *at = path;
@@ -23581,21 +23685,37 @@ ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scop
     ECS_SCHED__CHECK_WORLD(w);
     if (!separator || !separator[0]) separator = ".";
     sep_length = strlen(separator);
-    if (!path || !path[0]) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "lookup_path: the path is empty");
+    if (!path) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "lookup_path: the path is NULL");
         return ECS_SCHED_NULL_ENTITY;
     }
     if (scope && !ecs_sched__is_live_record(w, scope)) {
         ecs_sched__stale(w, scope, "lookup_path (the scope)");
         return ECS_SCHED_NULL_ENTITY;
     }
+    if (!path[0]) return scope;
     for (;;) {
-        const char *end = strstr(at, separator);
-        size_t length = end ? (size_t)(end - at) : strlen(at);
-        ecs_sched_entity next = ecs_sched__find_name(w, scope, at, length);
-        if (!next || !end) return next;   /* !next: a miss, an answer */
+        const char *end;
+        bool escaped;
+        size_t length = ecs_sched__path_part(at, separator, sep_length, &end, &escaped);
+        ecs_sched_entity next;
+        if (!ecs_sched__path_step(w, scope, at, length, escaped, &next)) return ECS_SCHED_NULL_ENTITY;
+        if (!next || !*end) return next;   /* !next: a miss, an answer */
         scope = next;
         at = end + sep_length;
+    }
+}
+
+/* A name in a path: a backslash before what would read as a separator, an escape or an
+   index. */
+static void ecs_sched__print_path_name(ecs_sched__printing *t, const char *name,
+                                       const char *separator) {
+    const char *p;
+    for (p = name; *p; p++) {
+        if (*p == '\\' || strchr(separator, *p) || (p == name && *p == '#')) {
+            ecs_sched__print_bytes(t, "\\", 1);
+        }
+        ecs_sched__print_bytes(t, p, 1);
     }
 }
 
@@ -23616,7 +23736,7 @@ int32_t ecs_sched_path(const ecs_sched_world *w, ecs_sched_entity e, const char 
         ecs_sched_entity at = i == 0 ? e : chain[i - 1];
         const char *name = ecs_sched__entity_name_of(w, at);
         if (i != depth) ecs_sched__print_bytes(&t, separator, strlen(separator));
-        if (name) ecs_sched__print_bytes(&t, name, strlen(name));
+        if (name) ecs_sched__print_path_name(&t, name, separator);
         else ecs_sched__printf_to(&t, "#%u", (unsigned)ECS_SCHED_ENTITY_INDEX(at));
     }
     ecs_sched__print_end(&t);
@@ -25001,13 +25121,26 @@ static ecs_sched_result ecs_sched__out_of_range(ecs_sched_world *w, ecs_sched_id
                            ecs_sched__field_kind_names[f->kind]);
 }
 
+/* A number as a person wrote it: the fewest digits that read back as the same double, so
+   that -2147483649 is not shown as -2.14748e+09 (nor 0.1 as 0.10000000000000001). */
+static void ecs_sched__format_number(char *out, size_t capacity, double number) {
+    int digits;
+    for (digits = 15; digits < 17; digits++) {
+        double back;
+        snprintf(out, capacity, "%.*g", digits, number);
+        back = strtod(out, NULL);
+        if (!(back < number) && !(back > number)) return;   /* no == on floats (-Wfloat-equal) */
+    }
+    snprintf(out, capacity, "%.17g", number);
+}
+
 /* The same, for a number (formatted only when refused: writes are the common case). */
 static ecs_sched_result ecs_sched__number_out_of_range(ecs_sched_world *w, ecs_sched_id id,
                                                        const char *path,
                                                        const ecs_sched__field_desc *f,
                                                        double number) {
     char what[48];
-    snprintf(what, sizeof what, "%g", number);
+    ecs_sched__format_number(what, sizeof what, number);
     return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
 }
 
@@ -25944,39 +26077,79 @@ static bool ecs_sched__apply_data(ecs_sched_world *w, ecs_sched_entity e, const 
 
 #define ECS_SCHED__JSON_MAX_NESTING 32
 
-/* A whole file's text, or NULL. */
-static char *ecs_sched__read_text_file(const char *path) {
-    FILE *f = fopen(path, "rb");
+/* A whole file's text, or NULL with *reason saying why (the system's words for errno). */
+static char *ecs_sched__read_text_file(const char *path, const char **reason) {
+    FILE *f;
     char *text = NULL;
     long size;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (text = (char *)malloc((size_t)size + 1)) != NULL) {
-        if (fread(text, 1, (size_t)size, f) != (size_t)size) {
-            free(text);
-            text = NULL;
-        } else {
-            text[size] = '\0';
-        }
+    errno = 0;
+    f = fopen(path, "rb");
+    if (!f) {
+        *reason = errno ? strerror(errno) : "it cannot be opened";
+        return NULL;
+    }
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        *reason = errno ? strerror(errno) : "its size cannot be read";
+    } else if (!(text = (char *)malloc((size_t)size + 1))) {
+        *reason = "out of memory";
+    } else if (fread(text, 1, (size_t)size, f) != (size_t)size) {
+        *reason = errno ? strerror(errno) : "it ended before its size";
+        free(text);
+        text = NULL;
+    } else {
+        text[size] = '\0';
     }
     fclose(f);
     return text;
 }
 
+/* A prefab file's text through the hook (or fopen), or NULL with *reason. */
+static char *ecs_sched__read_prefab_file(const ecs_sched_json_desc *desc, const char *path,
+                                         const char *from, const char **reason) {
+    char *text;
+    if (!desc || !desc->read_file) return ecs_sched__read_text_file(path, reason);
+    errno = 0;
+    text = desc->read_file(path, from, desc->user);
+    if (!text) *reason = errno ? strerror(errno) : "the read_file hook gave no text";
+    return text;
+}
+
+/* Whether a file name is absolute (it is then read as it is). */
+static bool ecs_sched__path_is_absolute(const char *path) {
+#ifdef _WIN32
+    if (path[0] == '\\' || (path[0] && path[1] == ':')) return true;
+#endif
+    return path[0] == '/';
+}
+
+/* The length of the directory part of a file name, its last separator included (0: none). */
+static size_t ecs_sched__directory_length(const char *file) {
+    size_t n = strlen(file);
+    while (n > 0 && file[n - 1] != '/'
+#ifdef _WIN32
+           && file[n - 1] != '\\'
+#endif
+    ) {
+        n--;
+    }
+    return n;
+}
 typedef struct ecs_sched__json_load {
     ecs_sched_world *world;
     ecs_sched_prefab_data *data;
     const ecs_sched_json_desc *desc;
     ecs_sched_progress *progress;
     ecs_sched_progress own_progress;
-    const char *files[ECS_SCHED__JSON_MAX_NESTING];   /* the files being read, outermost first */
+    /* the files being read, outermost first (the first NULL for text without a name); the
+       nested ones are their names relative to the directory of the file naming them, owned */
+    const char *files[ECS_SCHED__JSON_MAX_NESTING];
     int32_t depth;
     int32_t entity;                 /* the entity being read (its index in its file) */
     ecs_sched_id component;         /* the component being read, or 0 */
 } ecs_sched__json_load;
 
 static const char *ecs_sched__json_file(const ecs_sched__json_load *l) {
-    return l->depth > 0 ? l->files[l->depth - 1] : "(text)";
+    return l->depth > 0 && l->files[l->depth - 1] ? l->files[l->depth - 1] : "(text)";
 }
 
 /* Fails with the place in the file in front of the message. */
@@ -26021,9 +26194,15 @@ static void ecs_sched__json_position(const char *text, const char *at, int32_t *
     }
 }
 
+static ecs_sched_result ecs_sched__json_check_file(ecs_sched__json_load *l, const cJSON *root);
+
 static cJSON *ecs_sched__json_parse(ecs_sched__json_load *l, const char *text) {
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (root && ecs_sched__json_check_file(l, root) != ECS_SCHED_OK) {
+        cJSON_Delete(root);
+        return NULL;
+    }
     if (!root) {
         int32_t line, column;
         const char *at = end ? end : cJSON_GetErrorPtr();
@@ -26052,6 +26231,111 @@ static void ecs_sched__path_append(char *path, size_t capacity, const char *name
     size_t used = strlen(path);
     if (index >= 0) snprintf(path + used, capacity - used, "[%d]", (int)index);
     else snprintf(path + used, capacity - used, "%s%s", used ? "." : "", name);
+}
+
+/* ---- what cJSON accepts and a file may not hold ---- */
+
+static int ecs_sched__compare_keys(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A key the object holds twice, or NULL; *failed when out of memory. Short objects are
+   compared pair by pair, long ones sorted. */
+static const char *ecs_sched__json_twice(ecs_sched_world *w, const cJSON *object, bool *failed) {
+    const cJSON *a, *b;
+    const char **keys, *found = NULL;
+    int32_t n = cJSON_GetArraySize(object), i = 0;
+    *failed = false;
+    if (n <= 32) {
+        for (a = object->child; a; a = a->next) {
+            for (b = a->next; b; b = b->next) {
+                if (strcmp(a->string, b->string) == 0) return a->string;
+            }
+        }
+        return NULL;
+    }
+    keys = (const char **)ecs_sched__alloc(&w->env, (size_t)n * sizeof *keys);
+    if (!keys) {
+        *failed = true;
+        return NULL;
+    }
+    for (a = object->child; a; a = a->next) keys[i++] = a->string;
+    qsort(keys, (size_t)n, sizeof *keys, ecs_sched__compare_keys);
+    for (i = 1; i < n && !found; i++) {
+        if (strcmp(keys[i - 1], keys[i]) == 0) found = keys[i];
+    }
+    ecs_sched__free(&w->env, keys);
+    return found;
+}
+
+/* Refuses, in item and below, a key given twice in one object (which one would count?) and
+   a number beyond a double's range (1e999 reads as infinity), naming the key by its path from
+   the entity (path: where item is, extended in place and restored). */
+static ecs_sched_result ecs_sched__json_check_item(ecs_sched__json_load *l, const cJSON *item,
+                                                   char *path, size_t capacity) {
+    size_t length = strlen(path);
+    const cJSON *child;
+    int32_t k = 0;
+    if (cJSON_IsNumber(item) && !isfinite(item->valuedouble)) {
+        return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                    "key '%s' holds a number beyond the range of a double (a "
+                                    "float field takes \"inf\" and \"-inf\")", path);
+    }
+    if (cJSON_IsObject(item)) {
+        bool failed;
+        const char *twice = ecs_sched__json_twice(l->world, item, &failed);
+        if (failed) return ecs_sched__out_of_memory(l->world, "loading JSON");
+        if (twice) {
+            ecs_sched__path_append(path, capacity, twice, -1);
+            return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                        "key '%s' is given twice (the keys of an object are "
+                                        "unique)", path);
+        }
+    }
+    cJSON_ArrayForEach(child, item) {
+        ecs_sched_result result;
+        ecs_sched__path_append(path, capacity, child->string, cJSON_IsArray(item) ? k++ : -1);
+        result = ecs_sched__json_check_item(l, child, path, capacity);
+        if (result != ECS_SCHED_OK) return result;
+        path[length] = '\0';
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The same for a whole file, its entities' keys named from each entity. */
+static ecs_sched_result ecs_sched__json_check_file(ecs_sched__json_load *l, const cJSON *root) {
+    const cJSON *member, *e;
+    char path[256];
+    ecs_sched_result result = ECS_SCHED_OK;
+    path[0] = '\0';
+    if (!cJSON_IsObject(root)) return ecs_sched__json_check_item(l, root, path, sizeof path);
+    {   /* the root's own keys first, then each member's */
+        bool failed;
+        const char *twice = ecs_sched__json_twice(l->world, root, &failed);
+        if (failed) return ecs_sched__out_of_memory(l->world, "loading JSON");
+        if (twice) {
+            return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                        "key '%s' is given twice (the keys of an object are "
+                                        "unique)", twice);
+        }
+    }
+    cJSON_ArrayForEach(member, root) {
+        int32_t i = 0;
+        if (strcmp(member->string, "entities") != 0 || !cJSON_IsArray(member)) {
+            snprintf(path, sizeof path, "%s", member->string);
+            result = ecs_sched__json_check_item(l, member, path, sizeof path);
+            if (result != ECS_SCHED_OK) return result;
+            continue;
+        }
+        cJSON_ArrayForEach(e, member) {
+            l->entity = i++;
+            path[0] = '\0';
+            result = ecs_sched__json_check_item(l, e, path, sizeof path);
+            if (result != ECS_SCHED_OK) return result;
+        }
+        l->entity = -1;
+    }
+    return ECS_SCHED_OK;
 }
 
 typedef struct ecs_sched__json_value {
@@ -26117,6 +26401,46 @@ static ecs_sched_result ecs_sched__json_asset(ecs_sched__json_value *v, const ec
     return ECS_SCHED_OK;
 }
 
+/* A value refused by its field, named by its key and as the file wrote it (a number with the
+   fewest digits that give it back: -2147483649, not -2.14748e+09). */
+static ecs_sched_result ecs_sched__json_cannot_hold(ecs_sched__json_value *v,
+                                                   const ecs_sched__field_desc *f,
+                                                   const char *given, const char *path) {
+    char values[160];
+    int32_t i;
+    size_t used = 0;
+    if (f->kind == ECS_SCHED_FIELD_CHARS) {
+        return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                    "field '%s' holds text of %u bytes with its terminating zero, "
+                                    "and is given %s", path, (unsigned)f->element, given);
+    }
+    if (f->kind != ECS_SCHED_FIELD_ENUM) {
+        return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                    "field '%s' (%s) cannot hold %s", path,
+                                    ecs_sched__field_kind_names[f->kind], given);
+    }
+    values[0] = '\0';
+    for (i = 0; i < f->value_count && used < sizeof values; i++) {
+        int n = snprintf(values + used, sizeof values - used, "%s%s", i ? ", " : "", f->values[i].name);
+        if (n < 0) break;
+        used += (size_t)n;
+    }
+    return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                "field '%s' (enum) has no value %s; its values: %s", path, given,
+                                values);
+}
+
+/* The same for a JSON item. */
+static ecs_sched_result ecs_sched__json_refused(ecs_sched__json_value *v,
+                                               const ecs_sched__field_desc *f, const cJSON *item,
+                                               const char *path) {
+    char given[96];
+    if (cJSON_IsNumber(item)) ecs_sched__format_number(given, sizeof given, item->valuedouble);
+    else if (cJSON_IsString(item)) snprintf(given, sizeof given, "\"%.60s\"", item->valuestring);
+    else snprintf(given, sizeof given, "%s", cJSON_IsTrue(item) ? "true" : "false");
+    return ecs_sched__json_cannot_hold(v, f, given, path);
+}
+
 /* A 64-bit integer given as a string (beyond what a JSON number holds exactly). */
 static ecs_sched_result ecs_sched__json_big_int(ecs_sched__json_value *v, const ecs_sched__field_desc *f,
                                                 const char *text, const char *path) {
@@ -26134,7 +26458,7 @@ static ecs_sched_result ecs_sched__json_big_int(ecs_sched__json_value *v, const 
         long long n = strtoll(text, &end, 10);
         if (*end || end == text || errno) goto bad;
         if (ecs_sched_value_set_int(v->load->world, v->id, v->value, path, (int64_t)n) != ECS_SCHED_OK) {
-            return ecs_sched__json_fail_again(v->load);
+            return ecs_sched__json_cannot_hold(v, f, text, path);
         }
         return ECS_SCHED_OK;
     }
@@ -26208,7 +26532,7 @@ static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs
         result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
         break;
     }
-    return result == ECS_SCHED_OK ? ECS_SCHED_OK : ecs_sched__json_fail_again(v->load);
+    return result == ECS_SCHED_OK ? ECS_SCHED_OK : ecs_sched__json_refused(v, f, item, path);
 }
 
 /* One element of a field: a struct's object, or a leaf. */
@@ -26310,9 +26634,11 @@ static ecs_sched_result ecs_sched__json_links(ecs_sched__json_value *v, ecs_sche
                 if (cJSON_IsNumber(e)) {
                     int32_t target;
                     if (!ecs_sched__json_index(e, count, &target)) {
+                        char given[48];
+                        ecs_sched__format_number(given, sizeof given, e->valuedouble);
                         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                                    "field '%s' names entity %g; the file has %d",
-                                                    inner, e->valuedouble, (int)count);
+                                                    "field '%s' names entity %s; the file has %d",
+                                                    inner, given, (int)count);
                     }
                     if (ecs_sched_prefab_data_set_entity(v->load->data, v->entry, v->id, inner,
                                                          index_of[target]) != ECS_SCHED_OK) {
@@ -26328,9 +26654,11 @@ static ecs_sched_result ecs_sched__json_links(ecs_sched__json_value *v, ecs_sche
                 ecs_sched__path_append(element, sizeof element, NULL, k++);
                 if (!cJSON_IsNumber(e)) continue;
                 if (!ecs_sched__json_index(e, count, &target)) {
+                    char given[48];
+                    ecs_sched__format_number(given, sizeof given, e->valuedouble);
                     return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                                "field '%s' names entity %g; the file has %d",
-                                                element, e->valuedouble, (int)count);
+                                                "field '%s' names entity %s; the file has %d",
+                                                element, given, (int)count);
                 }
                 if (ecs_sched_prefab_data_set_entity(v->load->data, v->entry, v->id, element,
                                                      index_of[target]) != ECS_SCHED_OK) {
@@ -26410,15 +26738,29 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
 static ecs_sched_result ecs_sched__json_entities(ecs_sched__json_load *l, const cJSON *root,
                                                  int32_t into);
 
-/* A nested prefab file merged into entry `into`. */
-static ecs_sched_result ecs_sched__json_nested(ecs_sched__json_load *l, const char *path,
-                                               int32_t into) {
+/* A nested prefab file's name as it is read: relative to the directory of the file naming
+   it (an absolute name, or a name in text without a file name, as it is). Allocated. */
+static char *ecs_sched__json_nested_path(ecs_sched__json_load *l, const char *name) {
+    const char *from = l->files[l->depth - 1];
+    size_t directory = from && !ecs_sched__path_is_absolute(name) ? ecs_sched__directory_length(from) : 0;
+    size_t length = strlen(name);
+    char *path = (char *)ecs_sched__alloc(&l->world->env, directory + length + 1);
+    if (!path) return NULL;
+    if (directory) memcpy(path, from, directory);
+    memcpy(path + directory, name, length + 1);
+    return path;
+}
+
+/* The file read as nested prefab `path` (named `name`) merged into entry `into`. */
+static ecs_sched_result ecs_sched__json_read_nested(ecs_sched__json_load *l, const char *name,
+                                                    const char *path, int32_t into) {
     int32_t i, entity = l->entity;
+    const char *reason = NULL;
     char *text;
     cJSON *root;
     ecs_sched_result result;
     for (i = 0; i < l->depth; i++) {
-        if (strcmp(l->files[i], path) == 0) {
+        if (l->files[i] && strcmp(l->files[i], path) == 0) {
             return ecs_sched__json_fail(l, ECS_SCHED_ERR_RELATION_CYCLE,
                                         "the prefab '%s' includes itself (through '%s')", path,
                                         ecs_sched__json_file(l));
@@ -26429,13 +26771,18 @@ static ecs_sched_result ecs_sched__json_nested(ecs_sched__json_load *l, const ch
                                     ECS_SCHED__JSON_MAX_NESTING);
     }
     l->progress->loading++;
-    text = l->desc && l->desc->read_file ? l->desc->read_file(path, l->desc->user)
-                                         : ecs_sched__read_text_file(path);
+    text = ecs_sched__read_prefab_file(l->desc, path, l->files[l->depth - 1], &reason);
     l->progress->loading--;
     if (!text) {
         l->progress->failed++;
-        return ecs_sched__json_fail(l, ECS_SCHED_ERR_NOT_FOUND, "the prefab '%s' could not be read",
-                                    path);
+        if (strcmp(name, path) == 0) {
+            return ecs_sched__json_fail(l, ECS_SCHED_ERR_NOT_FOUND,
+                                        "\"prefab\" names '%s', which could not be read: %s",
+                                        name, reason);
+        }
+        return ecs_sched__json_fail(l, ECS_SCHED_ERR_NOT_FOUND,
+                                    "\"prefab\" names '%s', read as '%s' (from this file's "
+                                    "directory), which could not be read: %s", name, path, reason);
     }
     l->files[l->depth++] = path;
     l->entity = -1;
@@ -26452,6 +26799,17 @@ static ecs_sched_result ecs_sched__json_nested(ecs_sched__json_load *l, const ch
     return result;
 }
 
+/* The nested prefab file `name` merged into entry `into`. */
+static ecs_sched_result ecs_sched__json_nested(ecs_sched__json_load *l, const char *name,
+                                               int32_t into) {
+    char *path = ecs_sched__json_nested_path(l, name);
+    ecs_sched_result result;
+    if (!path) return ecs_sched__out_of_memory(l->world, "loading JSON");
+    result = ecs_sched__json_read_nested(l, name, path, into);
+    ecs_sched__free(&l->world->env, path);
+    return result;
+}
+
 static ecs_sched_result ecs_sched__json_relations(ecs_sched__json_load *l, int32_t entry,
                                                   const cJSON *relations, const int32_t *index_of,
                                                   int32_t count) {
@@ -26463,6 +26821,12 @@ static ecs_sched_result ecs_sched__json_relations(ecs_sched__json_load *l, int32
             return ecs_sched__json_fail(l, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
                                         "unknown relationship kind '%s' (register it before "
                                         "loading)", kind->string ? kind->string : "");
+        }
+        if (id == l->world->child_of) {
+            return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                        "\"relations\" gives '%s': an entity's parent is its "
+                                        "\"parent\" key, the index of an entity of the file",
+                                        kind->string);
         }
         if (!cJSON_IsArray(kind)) {
             return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -26604,7 +26968,7 @@ static ecs_sched_prefab_data *ecs_sched__json_read_data(ecs_sched_world *w, cons
     l.desc = desc;
     l.progress = desc && desc->progress ? desc->progress : &l.own_progress;
     l.entity = -1;
-    l.files[l.depth++] = file ? file : desc && desc->file ? desc->file : "(text)";
+    l.files[l.depth++] = file ? file : desc ? desc->file : NULL;
     if (!text) {
         ecs_sched__json_fail(&l, ECS_SCHED_ERR_INVALID_ARGUMENT, "no text");
         return NULL;
@@ -26630,16 +26994,17 @@ ecs_sched_prefab_data *ecs_sched_prefab_data_from_json(ecs_sched_world *w, const
 ecs_sched_prefab_data *ecs_sched_prefab_data_load(ecs_sched_world *w, const char *path,
                                                   const ecs_sched_json_desc *desc) {
     ecs_sched_prefab_data *d;
+    const char *reason = NULL;
     char *text;
     ECS_SCHED__CHECK_WORLD(w);
     if (!path) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "prefab_data_load: no path");
         return NULL;
     }
-    text = desc && desc->read_file ? desc->read_file(path, desc->user) : ecs_sched__read_text_file(path);
+    text = ecs_sched__read_prefab_file(desc, path, NULL, &reason);
     if (!text) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND, "prefab_data_load: '%s' could not be read",
-                        path);
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND, "prefab_data_load: '%s' could not be "
+                        "read: %s", path, reason);
         return NULL;
     }
     d = ecs_sched__json_read_data(w, text, path, desc);

@@ -16,7 +16,8 @@
    Every macro a user may define, in one place. Define them before including the header; the
    limits and ECS_SCHED_API must be the same in every file that includes it.
 
-   Limits (fixed-size arrays in desc structs and contexts):
+   Limits (fixed-size arrays in desc structs, contexts and iterators), each in the list
+   ECS_SCHED__CONFIGURATION_LIST below:
      ECS_SCHED_MAX_TERMS       terms per query                                    default 16
      ECS_SCHED_MAX_QUERIES     queries per system or condition                    default 4
      ECS_SCHED_MAX_RESOURCES   resources read, and written, per system/condition  default 8
@@ -25,6 +26,7 @@
      ECS_SCHED_MAX_STATE_VALUES values of one state machine                       default 32
      ECS_SCHED_MAX_STATE_SOURCES machines a computed state is computed from        default 8
      ECS_SCHED_ITER_ROWS       rows per call of ecs_sched_iter_next_rows          default 64
+     ECS_SCHED_MAX_OBSERVER_FILTER  with / without ids per observer               default 4
    Fixed:
      ECS_SCHED_MAX_ALIGNMENT   the largest component alignment storage honours    64
      ECS_SCHED_DEFAULT_GRAIN   the smallest piece a parallel iteration with grain 0 makes: 256
@@ -71,6 +73,9 @@
 #ifndef ECS_SCHED_MAX_STATE_SOURCES
 #define ECS_SCHED_MAX_STATE_SOURCES 8
 #endif
+#ifndef ECS_SCHED_MAX_OBSERVER_FILTER
+#define ECS_SCHED_MAX_OBSERVER_FILTER 4
+#endif
 #define ECS_SCHED_MAX_ALIGNMENT 64
 #define ECS_SCHED_DEFAULT_GRAIN 256
 
@@ -82,26 +87,30 @@
 #endif
 #endif
 
-/* The MAX macros size arrays in public structs, so a file that saw other values than the
-   implementation passes structs of another layout. To make that a link error instead of
-   memory corruption, every file refers to a function whose name spells out the values it
-   saw; the implementation defines the one for its own values. A file that disagrees fails to
-   link with "undefined reference to `ecs_sched_implementation_with_MAX_TERMS_16_..._MAX_REFS_2
-   _...'": the values that file wants. (`retain` keeps the reference through --gc-sections.)
-   The values must therefore be plain integer literals, such as 2, not (2). */
-#define ECS_SCHED__CONFIG_PASTE(terms, queries, resources, conditions, refs, values, sources) \
-    ecs_sched_implementation_with_MAX_TERMS_##terms##_MAX_QUERIES_##queries##                \
-        _MAX_RESOURCES_##resources##_MAX_CONDITIONS_##conditions##_MAX_REFS_##refs##          \
-            _MAX_STATE_VALUES_##values##_MAX_STATE_SOURCES_##sources
-#define ECS_SCHED__CONFIG_NAME(terms, queries, resources, conditions, refs, values, sources) \
-    ECS_SCHED__CONFIG_PASTE(terms, queries, resources, conditions, refs, values, sources)
-#define ECS_SCHED__CONFIGURATION                                                          \
-    ECS_SCHED__CONFIG_NAME(ECS_SCHED_MAX_TERMS, ECS_SCHED_MAX_QUERIES, ECS_SCHED_MAX_RESOURCES, \
-                           ECS_SCHED_MAX_CONDITIONS, ECS_SCHED_MAX_REFS,                      \
-                           ECS_SCHED_MAX_STATE_VALUES, ECS_SCHED_MAX_STATE_SOURCES)
+/* Every macro that sizes an array in a public struct, in one list. A file that saw other
+   values than the implementation passes structs of another layout; to make that a link error
+   instead of memory corruption, every file refers, for each macro of the list, to a function
+   whose name spells out the value it saw, and the implementation defines the ones for its own
+   values. A file that disagrees fails to link with "undefined reference to
+   `ecs_sched_implementation_with_MAX_REFS_2'": the macro that differs and the value that file
+   wants. (`retain` keeps the references through --gc-sections.) The values must therefore be
+   plain integer literals, such as 2, not (2). A macro added here needs its default above, its
+   entry in the documentation block's CONFIGURATION (make check-doc) and a case in the
+   Makefile's CONFIG_OTHERS. */
+#define ECS_SCHED__CONFIGURATION_LIST(X)                                                     \
+    X(MAX_TERMS) X(MAX_QUERIES) X(MAX_RESOURCES) X(MAX_CONDITIONS) X(MAX_REFS)              \
+    X(MAX_STATE_VALUES) X(MAX_STATE_SOURCES) X(ITER_ROWS) X(MAX_OBSERVER_FILTER)
+/* ecs_sched_implementation_with_<NAME>_<value>: the name is pasted before it could expand (a
+   program's own macro NAME changes nothing), the value expanded first. */
+#define ECS_SCHED__CONFIG_PASTE(prefix, value) prefix##_##value
+#define ECS_SCHED__CONFIG_VALUE(prefix, value) ECS_SCHED__CONFIG_PASTE(prefix, value)
+#define ECS_SCHED__CONFIG_SYMBOL(name)                                                        \
+    ECS_SCHED__CONFIG_VALUE(ecs_sched_implementation_with_##name, ECS_SCHED_##name)
+#define ECS_SCHED__CONFIG_DECLARE(name) ECS_SCHED_API int ECS_SCHED__CONFIG_SYMBOL(name)(void);
+#define ECS_SCHED__CONFIG_REFER(name) ECS_SCHED__CONFIG_SYMBOL(name),
 
 #ifndef ECS_SCHED_STATIC   /* a private copy is compiled with the one file that uses it */
-ECS_SCHED_API int ECS_SCHED__CONFIGURATION(void);
+ECS_SCHED__CONFIGURATION_LIST(ECS_SCHED__CONFIG_DECLARE)
 #if defined(__GNUC__) || defined(__clang__) || defined(__TINYC__)
 #if defined(__has_attribute)
 #if __has_attribute(retain)
@@ -111,8 +120,9 @@ ECS_SCHED_API int ECS_SCHED__CONFIGURATION(void);
 #ifndef ECS_SCHED__RETAIN
 #define ECS_SCHED__RETAIN
 #endif
-static int (*const ecs_sched__configuration)(void) __attribute__((ECS_SCHED__RETAIN used)) =
-    ECS_SCHED__CONFIGURATION;
+static int (*const ecs_sched__configuration[])(void) __attribute__((ECS_SCHED__RETAIN used)) = {
+    ECS_SCHED__CONFIGURATION_LIST(ECS_SCHED__CONFIG_REFER)
+};
 #endif
 #endif
 
@@ -300,10 +310,10 @@ ECS_SCHED_API void ecs_sched_stbds_free(void *context, void *ptr);
 #endif
 
 #ifndef ECS_SCHED_STATIC
-/* See ECS_SCHED__CONFIGURATION: the name files with this configuration link against. */
-int ECS_SCHED__CONFIGURATION(void) {
-    return 1;
-}
+/* See ECS_SCHED__CONFIGURATION_LIST: the names files with this configuration link against. */
+#define ECS_SCHED__CONFIG_DEFINE(name) \
+    int ECS_SCHED__CONFIG_SYMBOL(name)(void) { return ECS_SCHED_##name; }
+ECS_SCHED__CONFIGURATION_LIST(ECS_SCHED__CONFIG_DEFINE)
 #endif
 
 #define ECS_SCHED__ERROR_CAPACITY 512

@@ -29,10 +29,13 @@ typedef struct ecs_sched_asset_request {
 } ecs_sched_asset_request;
 
 typedef struct ecs_sched_json_desc {
-    const char *file;              /* names the text in messages (and resolves nothing) */
-    /* Reads a nested prefab file: its text, zero-terminated, allocated with malloc, or NULL.
-       NULL hook: fopen and fread. */
-    char *(*read_file)(const char *path, void *user);
+    const char *file;              /* names the text in messages; nested prefab files named in
+                                      it are found relative to its directory */
+    /* Reads a prefab file: its text, zero-terminated, allocated with malloc, or NULL. `path`
+       is the file to read, a nested prefab's already relative to the directory of `from`,
+       the file naming it (NULL for the file ecs_sched_prefab_data_load was given). NULL
+       hook: fopen and fread. */
+    char *(*read_file)(const char *path, const char *from, void *user);
     /* Loads an asset; NULL: a field naming an asset is refused. */
     ecs_sched_asset_status (*load_asset)(ecs_sched_asset_request *request, void *user);
     void *user;
@@ -73,39 +76,79 @@ ECS_SCHED_API bool ecs_sched_progress_complete(const ecs_sched_progress *progres
 
 #define ECS_SCHED__JSON_MAX_NESTING 32
 
-/* A whole file's text, or NULL. */
-static char *ecs_sched__read_text_file(const char *path) {
-    FILE *f = fopen(path, "rb");
+/* A whole file's text, or NULL with *reason saying why (the system's words for errno). */
+static char *ecs_sched__read_text_file(const char *path, const char **reason) {
+    FILE *f;
     char *text = NULL;
     long size;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (text = (char *)malloc((size_t)size + 1)) != NULL) {
-        if (fread(text, 1, (size_t)size, f) != (size_t)size) {
-            free(text);
-            text = NULL;
-        } else {
-            text[size] = '\0';
-        }
+    errno = 0;
+    f = fopen(path, "rb");
+    if (!f) {
+        *reason = errno ? strerror(errno) : "it cannot be opened";
+        return NULL;
+    }
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        *reason = errno ? strerror(errno) : "its size cannot be read";
+    } else if (!(text = (char *)malloc((size_t)size + 1))) {
+        *reason = "out of memory";
+    } else if (fread(text, 1, (size_t)size, f) != (size_t)size) {
+        *reason = errno ? strerror(errno) : "it ended before its size";
+        free(text);
+        text = NULL;
+    } else {
+        text[size] = '\0';
     }
     fclose(f);
     return text;
 }
 
+/* A prefab file's text through the hook (or fopen), or NULL with *reason. */
+static char *ecs_sched__read_prefab_file(const ecs_sched_json_desc *desc, const char *path,
+                                         const char *from, const char **reason) {
+    char *text;
+    if (!desc || !desc->read_file) return ecs_sched__read_text_file(path, reason);
+    errno = 0;
+    text = desc->read_file(path, from, desc->user);
+    if (!text) *reason = errno ? strerror(errno) : "the read_file hook gave no text";
+    return text;
+}
+
+/* Whether a file name is absolute (it is then read as it is). */
+static bool ecs_sched__path_is_absolute(const char *path) {
+#ifdef _WIN32
+    if (path[0] == '\\' || (path[0] && path[1] == ':')) return true;
+#endif
+    return path[0] == '/';
+}
+
+/* The length of the directory part of a file name, its last separator included (0: none). */
+static size_t ecs_sched__directory_length(const char *file) {
+    size_t n = strlen(file);
+    while (n > 0 && file[n - 1] != '/'
+#ifdef _WIN32
+           && file[n - 1] != '\\'
+#endif
+    ) {
+        n--;
+    }
+    return n;
+}
 typedef struct ecs_sched__json_load {
     ecs_sched_world *world;
     ecs_sched_prefab_data *data;
     const ecs_sched_json_desc *desc;
     ecs_sched_progress *progress;
     ecs_sched_progress own_progress;
-    const char *files[ECS_SCHED__JSON_MAX_NESTING];   /* the files being read, outermost first */
+    /* the files being read, outermost first (the first NULL for text without a name); the
+       nested ones are their names relative to the directory of the file naming them, owned */
+    const char *files[ECS_SCHED__JSON_MAX_NESTING];
     int32_t depth;
     int32_t entity;                 /* the entity being read (its index in its file) */
     ecs_sched_id component;         /* the component being read, or 0 */
 } ecs_sched__json_load;
 
 static const char *ecs_sched__json_file(const ecs_sched__json_load *l) {
-    return l->depth > 0 ? l->files[l->depth - 1] : "(text)";
+    return l->depth > 0 && l->files[l->depth - 1] ? l->files[l->depth - 1] : "(text)";
 }
 
 /* Fails with the place in the file in front of the message. */
@@ -150,9 +193,15 @@ static void ecs_sched__json_position(const char *text, const char *at, int32_t *
     }
 }
 
+static ecs_sched_result ecs_sched__json_check_file(ecs_sched__json_load *l, const cJSON *root);
+
 static cJSON *ecs_sched__json_parse(ecs_sched__json_load *l, const char *text) {
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (root && ecs_sched__json_check_file(l, root) != ECS_SCHED_OK) {
+        cJSON_Delete(root);
+        return NULL;
+    }
     if (!root) {
         int32_t line, column;
         const char *at = end ? end : cJSON_GetErrorPtr();
@@ -181,6 +230,111 @@ static void ecs_sched__path_append(char *path, size_t capacity, const char *name
     size_t used = strlen(path);
     if (index >= 0) snprintf(path + used, capacity - used, "[%d]", (int)index);
     else snprintf(path + used, capacity - used, "%s%s", used ? "." : "", name);
+}
+
+/* ---- what cJSON accepts and a file may not hold ---- */
+
+static int ecs_sched__compare_keys(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A key the object holds twice, or NULL; *failed when out of memory. Short objects are
+   compared pair by pair, long ones sorted. */
+static const char *ecs_sched__json_twice(ecs_sched_world *w, const cJSON *object, bool *failed) {
+    const cJSON *a, *b;
+    const char **keys, *found = NULL;
+    int32_t n = cJSON_GetArraySize(object), i = 0;
+    *failed = false;
+    if (n <= 32) {
+        for (a = object->child; a; a = a->next) {
+            for (b = a->next; b; b = b->next) {
+                if (strcmp(a->string, b->string) == 0) return a->string;
+            }
+        }
+        return NULL;
+    }
+    keys = (const char **)ecs_sched__alloc(&w->env, (size_t)n * sizeof *keys);
+    if (!keys) {
+        *failed = true;
+        return NULL;
+    }
+    for (a = object->child; a; a = a->next) keys[i++] = a->string;
+    qsort(keys, (size_t)n, sizeof *keys, ecs_sched__compare_keys);
+    for (i = 1; i < n && !found; i++) {
+        if (strcmp(keys[i - 1], keys[i]) == 0) found = keys[i];
+    }
+    ecs_sched__free(&w->env, keys);
+    return found;
+}
+
+/* Refuses, in item and below, a key given twice in one object (which one would count?) and
+   a number beyond a double's range (1e999 reads as infinity), naming the key by its path from
+   the entity (path: where item is, extended in place and restored). */
+static ecs_sched_result ecs_sched__json_check_item(ecs_sched__json_load *l, const cJSON *item,
+                                                   char *path, size_t capacity) {
+    size_t length = strlen(path);
+    const cJSON *child;
+    int32_t k = 0;
+    if (cJSON_IsNumber(item) && !isfinite(item->valuedouble)) {
+        return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                    "key '%s' holds a number beyond the range of a double (a "
+                                    "float field takes \"inf\" and \"-inf\")", path);
+    }
+    if (cJSON_IsObject(item)) {
+        bool failed;
+        const char *twice = ecs_sched__json_twice(l->world, item, &failed);
+        if (failed) return ecs_sched__out_of_memory(l->world, "loading JSON");
+        if (twice) {
+            ecs_sched__path_append(path, capacity, twice, -1);
+            return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                        "key '%s' is given twice (the keys of an object are "
+                                        "unique)", path);
+        }
+    }
+    cJSON_ArrayForEach(child, item) {
+        ecs_sched_result result;
+        ecs_sched__path_append(path, capacity, child->string, cJSON_IsArray(item) ? k++ : -1);
+        result = ecs_sched__json_check_item(l, child, path, capacity);
+        if (result != ECS_SCHED_OK) return result;
+        path[length] = '\0';
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The same for a whole file, its entities' keys named from each entity. */
+static ecs_sched_result ecs_sched__json_check_file(ecs_sched__json_load *l, const cJSON *root) {
+    const cJSON *member, *e;
+    char path[256];
+    ecs_sched_result result = ECS_SCHED_OK;
+    path[0] = '\0';
+    if (!cJSON_IsObject(root)) return ecs_sched__json_check_item(l, root, path, sizeof path);
+    {   /* the root's own keys first, then each member's */
+        bool failed;
+        const char *twice = ecs_sched__json_twice(l->world, root, &failed);
+        if (failed) return ecs_sched__out_of_memory(l->world, "loading JSON");
+        if (twice) {
+            return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                        "key '%s' is given twice (the keys of an object are "
+                                        "unique)", twice);
+        }
+    }
+    cJSON_ArrayForEach(member, root) {
+        int32_t i = 0;
+        if (strcmp(member->string, "entities") != 0 || !cJSON_IsArray(member)) {
+            snprintf(path, sizeof path, "%s", member->string);
+            result = ecs_sched__json_check_item(l, member, path, sizeof path);
+            if (result != ECS_SCHED_OK) return result;
+            continue;
+        }
+        cJSON_ArrayForEach(e, member) {
+            l->entity = i++;
+            path[0] = '\0';
+            result = ecs_sched__json_check_item(l, e, path, sizeof path);
+            if (result != ECS_SCHED_OK) return result;
+        }
+        l->entity = -1;
+    }
+    return ECS_SCHED_OK;
 }
 
 typedef struct ecs_sched__json_value {
@@ -246,6 +400,46 @@ static ecs_sched_result ecs_sched__json_asset(ecs_sched__json_value *v, const ec
     return ECS_SCHED_OK;
 }
 
+/* A value refused by its field, named by its key and as the file wrote it (a number with the
+   fewest digits that give it back: -2147483649, not -2.14748e+09). */
+static ecs_sched_result ecs_sched__json_cannot_hold(ecs_sched__json_value *v,
+                                                   const ecs_sched__field_desc *f,
+                                                   const char *given, const char *path) {
+    char values[160];
+    int32_t i;
+    size_t used = 0;
+    if (f->kind == ECS_SCHED_FIELD_CHARS) {
+        return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                    "field '%s' holds text of %u bytes with its terminating zero, "
+                                    "and is given %s", path, (unsigned)f->element, given);
+    }
+    if (f->kind != ECS_SCHED_FIELD_ENUM) {
+        return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                    "field '%s' (%s) cannot hold %s", path,
+                                    ecs_sched__field_kind_names[f->kind], given);
+    }
+    values[0] = '\0';
+    for (i = 0; i < f->value_count && used < sizeof values; i++) {
+        int n = snprintf(values + used, sizeof values - used, "%s%s", i ? ", " : "", f->values[i].name);
+        if (n < 0) break;
+        used += (size_t)n;
+    }
+    return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                "field '%s' (enum) has no value %s; its values: %s", path, given,
+                                values);
+}
+
+/* The same for a JSON item. */
+static ecs_sched_result ecs_sched__json_refused(ecs_sched__json_value *v,
+                                               const ecs_sched__field_desc *f, const cJSON *item,
+                                               const char *path) {
+    char given[96];
+    if (cJSON_IsNumber(item)) ecs_sched__format_number(given, sizeof given, item->valuedouble);
+    else if (cJSON_IsString(item)) snprintf(given, sizeof given, "\"%.60s\"", item->valuestring);
+    else snprintf(given, sizeof given, "%s", cJSON_IsTrue(item) ? "true" : "false");
+    return ecs_sched__json_cannot_hold(v, f, given, path);
+}
+
 /* A 64-bit integer given as a string (beyond what a JSON number holds exactly). */
 static ecs_sched_result ecs_sched__json_big_int(ecs_sched__json_value *v, const ecs_sched__field_desc *f,
                                                 const char *text, const char *path) {
@@ -263,7 +457,7 @@ static ecs_sched_result ecs_sched__json_big_int(ecs_sched__json_value *v, const 
         long long n = strtoll(text, &end, 10);
         if (*end || end == text || errno) goto bad;
         if (ecs_sched_value_set_int(v->load->world, v->id, v->value, path, (int64_t)n) != ECS_SCHED_OK) {
-            return ecs_sched__json_fail_again(v->load);
+            return ecs_sched__json_cannot_hold(v, f, text, path);
         }
         return ECS_SCHED_OK;
     }
@@ -337,7 +531,7 @@ static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs
         result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
         break;
     }
-    return result == ECS_SCHED_OK ? ECS_SCHED_OK : ecs_sched__json_fail_again(v->load);
+    return result == ECS_SCHED_OK ? ECS_SCHED_OK : ecs_sched__json_refused(v, f, item, path);
 }
 
 /* One element of a field: a struct's object, or a leaf. */
@@ -439,9 +633,11 @@ static ecs_sched_result ecs_sched__json_links(ecs_sched__json_value *v, ecs_sche
                 if (cJSON_IsNumber(e)) {
                     int32_t target;
                     if (!ecs_sched__json_index(e, count, &target)) {
+                        char given[48];
+                        ecs_sched__format_number(given, sizeof given, e->valuedouble);
                         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                                    "field '%s' names entity %g; the file has %d",
-                                                    inner, e->valuedouble, (int)count);
+                                                    "field '%s' names entity %s; the file has %d",
+                                                    inner, given, (int)count);
                     }
                     if (ecs_sched_prefab_data_set_entity(v->load->data, v->entry, v->id, inner,
                                                          index_of[target]) != ECS_SCHED_OK) {
@@ -457,9 +653,11 @@ static ecs_sched_result ecs_sched__json_links(ecs_sched__json_value *v, ecs_sche
                 ecs_sched__path_append(element, sizeof element, NULL, k++);
                 if (!cJSON_IsNumber(e)) continue;
                 if (!ecs_sched__json_index(e, count, &target)) {
+                    char given[48];
+                    ecs_sched__format_number(given, sizeof given, e->valuedouble);
                     return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                                "field '%s' names entity %g; the file has %d",
-                                                element, e->valuedouble, (int)count);
+                                                "field '%s' names entity %s; the file has %d",
+                                                element, given, (int)count);
                 }
                 if (ecs_sched_prefab_data_set_entity(v->load->data, v->entry, v->id, element,
                                                      index_of[target]) != ECS_SCHED_OK) {
@@ -539,15 +737,29 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
 static ecs_sched_result ecs_sched__json_entities(ecs_sched__json_load *l, const cJSON *root,
                                                  int32_t into);
 
-/* A nested prefab file merged into entry `into`. */
-static ecs_sched_result ecs_sched__json_nested(ecs_sched__json_load *l, const char *path,
-                                               int32_t into) {
+/* A nested prefab file's name as it is read: relative to the directory of the file naming
+   it (an absolute name, or a name in text without a file name, as it is). Allocated. */
+static char *ecs_sched__json_nested_path(ecs_sched__json_load *l, const char *name) {
+    const char *from = l->files[l->depth - 1];
+    size_t directory = from && !ecs_sched__path_is_absolute(name) ? ecs_sched__directory_length(from) : 0;
+    size_t length = strlen(name);
+    char *path = (char *)ecs_sched__alloc(&l->world->env, directory + length + 1);
+    if (!path) return NULL;
+    if (directory) memcpy(path, from, directory);
+    memcpy(path + directory, name, length + 1);
+    return path;
+}
+
+/* The file read as nested prefab `path` (named `name`) merged into entry `into`. */
+static ecs_sched_result ecs_sched__json_read_nested(ecs_sched__json_load *l, const char *name,
+                                                    const char *path, int32_t into) {
     int32_t i, entity = l->entity;
+    const char *reason = NULL;
     char *text;
     cJSON *root;
     ecs_sched_result result;
     for (i = 0; i < l->depth; i++) {
-        if (strcmp(l->files[i], path) == 0) {
+        if (l->files[i] && strcmp(l->files[i], path) == 0) {
             return ecs_sched__json_fail(l, ECS_SCHED_ERR_RELATION_CYCLE,
                                         "the prefab '%s' includes itself (through '%s')", path,
                                         ecs_sched__json_file(l));
@@ -558,13 +770,18 @@ static ecs_sched_result ecs_sched__json_nested(ecs_sched__json_load *l, const ch
                                     ECS_SCHED__JSON_MAX_NESTING);
     }
     l->progress->loading++;
-    text = l->desc && l->desc->read_file ? l->desc->read_file(path, l->desc->user)
-                                         : ecs_sched__read_text_file(path);
+    text = ecs_sched__read_prefab_file(l->desc, path, l->files[l->depth - 1], &reason);
     l->progress->loading--;
     if (!text) {
         l->progress->failed++;
-        return ecs_sched__json_fail(l, ECS_SCHED_ERR_NOT_FOUND, "the prefab '%s' could not be read",
-                                    path);
+        if (strcmp(name, path) == 0) {
+            return ecs_sched__json_fail(l, ECS_SCHED_ERR_NOT_FOUND,
+                                        "\"prefab\" names '%s', which could not be read: %s",
+                                        name, reason);
+        }
+        return ecs_sched__json_fail(l, ECS_SCHED_ERR_NOT_FOUND,
+                                    "\"prefab\" names '%s', read as '%s' (from this file's "
+                                    "directory), which could not be read: %s", name, path, reason);
     }
     l->files[l->depth++] = path;
     l->entity = -1;
@@ -581,6 +798,17 @@ static ecs_sched_result ecs_sched__json_nested(ecs_sched__json_load *l, const ch
     return result;
 }
 
+/* The nested prefab file `name` merged into entry `into`. */
+static ecs_sched_result ecs_sched__json_nested(ecs_sched__json_load *l, const char *name,
+                                               int32_t into) {
+    char *path = ecs_sched__json_nested_path(l, name);
+    ecs_sched_result result;
+    if (!path) return ecs_sched__out_of_memory(l->world, "loading JSON");
+    result = ecs_sched__json_read_nested(l, name, path, into);
+    ecs_sched__free(&l->world->env, path);
+    return result;
+}
+
 static ecs_sched_result ecs_sched__json_relations(ecs_sched__json_load *l, int32_t entry,
                                                   const cJSON *relations, const int32_t *index_of,
                                                   int32_t count) {
@@ -592,6 +820,12 @@ static ecs_sched_result ecs_sched__json_relations(ecs_sched__json_load *l, int32
             return ecs_sched__json_fail(l, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
                                         "unknown relationship kind '%s' (register it before "
                                         "loading)", kind->string ? kind->string : "");
+        }
+        if (id == l->world->child_of) {
+            return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                        "\"relations\" gives '%s': an entity's parent is its "
+                                        "\"parent\" key, the index of an entity of the file",
+                                        kind->string);
         }
         if (!cJSON_IsArray(kind)) {
             return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -733,7 +967,7 @@ static ecs_sched_prefab_data *ecs_sched__json_read_data(ecs_sched_world *w, cons
     l.desc = desc;
     l.progress = desc && desc->progress ? desc->progress : &l.own_progress;
     l.entity = -1;
-    l.files[l.depth++] = file ? file : desc && desc->file ? desc->file : "(text)";
+    l.files[l.depth++] = file ? file : desc ? desc->file : NULL;
     if (!text) {
         ecs_sched__json_fail(&l, ECS_SCHED_ERR_INVALID_ARGUMENT, "no text");
         return NULL;
@@ -759,16 +993,17 @@ ecs_sched_prefab_data *ecs_sched_prefab_data_from_json(ecs_sched_world *w, const
 ecs_sched_prefab_data *ecs_sched_prefab_data_load(ecs_sched_world *w, const char *path,
                                                   const ecs_sched_json_desc *desc) {
     ecs_sched_prefab_data *d;
+    const char *reason = NULL;
     char *text;
     ECS_SCHED__CHECK_WORLD(w);
     if (!path) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "prefab_data_load: no path");
         return NULL;
     }
-    text = desc && desc->read_file ? desc->read_file(path, desc->user) : ecs_sched__read_text_file(path);
+    text = ecs_sched__read_prefab_file(desc, path, NULL, &reason);
     if (!text) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND, "prefab_data_load: '%s' could not be read",
-                        path);
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND, "prefab_data_load: '%s' could not be "
+                        "read: %s", path, reason);
         return NULL;
     }
     d = ecs_sched__json_read_data(w, text, path, desc);

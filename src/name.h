@@ -16,16 +16,19 @@ ECS_SCHED_API const char *ecs_sched_name(const ecs_sched_world *world, ecs_sched
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *world,
                                                 ecs_sched_entity scope, const char *name);
 /* Follows a path of names from scope (ECS_SCHED_NULL_ENTITY: from the roots), each name
-   separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A path that does not
-   resolve is a miss: ECS_SCHED_NULL_ENTITY, nothing recorded (see ERRORS). An empty path or a
-   stale scope is a failure. */
+   separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A part "#<index>"
+   names the live entity with that index if it is in that scope (what ecs_sched_path writes
+   for an unnamed entity); a backslash makes the next character part of a name (see
+   ecs_sched_path); an empty path names the scope itself. A path that does not resolve is a
+   miss: ECS_SCHED_NULL_ENTITY, nothing recorded (see ERRORS). A stale scope is a failure. */
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
                                                      ecs_sched_entity scope, const char *path,
                                                      const char *separator);
 /* Writes the entity's path from its root (names joined by separator, NULL: "."; an entity
    without a name appears as "#" and its index) into out, at most capacity bytes with the
    terminating zero; returns the length of the whole path (snprintf's rule), or -1 for a dead
-   entity. */
+   entity. In a name, a backslash goes before each backslash, each character of the separator
+   and a leading '#', so that ecs_sched_lookup_path(w, 0, path, separator) finds the entity. */
 ECS_SCHED_API int32_t ecs_sched_path(const ecs_sched_world *world, ecs_sched_entity entity,
                                      const char *separator, char *out, int32_t capacity);
 
@@ -195,6 +198,73 @@ ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *w, ecs_sched_entity sco
     return ecs_sched__find_name(w, scope, name, strlen(name));
 }
 
+/* The part of a path at `at`: up to the first separator not escaped by a backslash. Sets
+   *end to the separator (or the terminating zero) and *escaped when the part has a backslash. */
+static size_t ecs_sched__path_part(const char *at, const char *separator, size_t sep_length,
+                                   const char **end, bool *escaped) {
+    const char *p = at;
+    *escaped = false;
+    while (*p && strncmp(p, separator, sep_length) != 0) {
+        if (*p == '\\' && p[1]) {
+            *escaped = true;
+            p++;
+        }
+        p++;
+    }
+    *end = p;
+    return (size_t)(p - at);
+}
+
+/* The part without its escapes, into out (room for length + 1 bytes); returns its length. */
+static size_t ecs_sched__path_unescape(const char *at, size_t length, char *out) {
+    size_t i, n = 0;
+    for (i = 0; i < length; i++) {
+        if (at[i] == '\\' && i + 1 < length) i++;
+        out[n++] = at[i];
+    }
+    out[n] = '\0';
+    return n;
+}
+
+/* Whether the part is "#<index>" (not escaped); if so, *found is the live entity with that
+   index in scope, or 0. */
+static bool ecs_sched__path_index(const ecs_sched_world *w, ecs_sched_entity scope, const char *at,
+                                  size_t length, ecs_sched_entity *found) {
+    uint64_t index = 0;
+    size_t i;
+    if (length < 2 || at[0] != '#') return false;
+    for (i = 1; i < length; i++) {
+        if (at[i] < '0' || at[i] > '9') return false;
+        if (index <= UINT32_MAX) index = index * 10 + (uint64_t)(at[i] - '0');
+    }
+    *found = ECS_SCHED_NULL_ENTITY;
+    if (index < w->record_count) {
+        ecs_sched_entity e = ecs_sched__make_entity((uint32_t)index, w->records[index].generation);
+        if (ecs_sched__is_live_record(w, e) && ecs_sched_parent_of(w, e) == scope) *found = e;
+    }
+    return true;
+}
+
+/* The child of scope a part of a path names, or 0, into *found; false when out of memory. */
+static bool ecs_sched__path_step(ecs_sched_world *w, ecs_sched_entity scope, const char *at,
+                                 size_t length, bool escaped, ecs_sched_entity *found) {
+    char local[128], *name = local;
+    if (!escaped) {
+        if (!ecs_sched__path_index(w, scope, at, length, found)) {
+            *found = ecs_sched__find_name(w, scope, at, length);
+        }
+        return true;
+    }
+    if (length >= sizeof local && !(name = (char *)ecs_sched__alloc(&w->env, length + 1))) {
+        ecs_sched__out_of_memory(w, "looking up a path");
+        return false;
+    }
+    length = ecs_sched__path_unescape(at, length, name);
+    *found = ecs_sched__find_name(w, scope, name, length);
+    if (name != local) ecs_sched__free(&w->env, name);
+    return true;
+}
+
 ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scope, const char *path,
                                        const char *separator) {
     const char *at = path;
@@ -202,21 +272,37 @@ ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scop
     ECS_SCHED__CHECK_WORLD(w);
     if (!separator || !separator[0]) separator = ".";
     sep_length = strlen(separator);
-    if (!path || !path[0]) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "lookup_path: the path is empty");
+    if (!path) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "lookup_path: the path is NULL");
         return ECS_SCHED_NULL_ENTITY;
     }
     if (scope && !ecs_sched__is_live_record(w, scope)) {
         ecs_sched__stale(w, scope, "lookup_path (the scope)");
         return ECS_SCHED_NULL_ENTITY;
     }
+    if (!path[0]) return scope;
     for (;;) {
-        const char *end = strstr(at, separator);
-        size_t length = end ? (size_t)(end - at) : strlen(at);
-        ecs_sched_entity next = ecs_sched__find_name(w, scope, at, length);
-        if (!next || !end) return next;   /* !next: a miss, an answer */
+        const char *end;
+        bool escaped;
+        size_t length = ecs_sched__path_part(at, separator, sep_length, &end, &escaped);
+        ecs_sched_entity next;
+        if (!ecs_sched__path_step(w, scope, at, length, escaped, &next)) return ECS_SCHED_NULL_ENTITY;
+        if (!next || !*end) return next;   /* !next: a miss, an answer */
         scope = next;
         at = end + sep_length;
+    }
+}
+
+/* A name in a path: a backslash before what would read as a separator, an escape or an
+   index. */
+static void ecs_sched__print_path_name(ecs_sched__printing *t, const char *name,
+                                       const char *separator) {
+    const char *p;
+    for (p = name; *p; p++) {
+        if (*p == '\\' || strchr(separator, *p) || (p == name && *p == '#')) {
+            ecs_sched__print_bytes(t, "\\", 1);
+        }
+        ecs_sched__print_bytes(t, p, 1);
     }
 }
 
@@ -237,7 +323,7 @@ int32_t ecs_sched_path(const ecs_sched_world *w, ecs_sched_entity e, const char 
         ecs_sched_entity at = i == 0 ? e : chain[i - 1];
         const char *name = ecs_sched__entity_name_of(w, at);
         if (i != depth) ecs_sched__print_bytes(&t, separator, strlen(separator));
-        if (name) ecs_sched__print_bytes(&t, name, strlen(name));
+        if (name) ecs_sched__print_path_name(&t, name, separator);
         else ecs_sched__printf_to(&t, "#%u", (unsigned)ECS_SCHED_ENTITY_INDEX(at));
     }
     ecs_sched__print_end(&t);

@@ -40,10 +40,6 @@ typedef struct ecs_sched_trigger {
    ecs_sched_ctx_commands, ecs_sched_ctx_fail work as in an exclusive system. */
 typedef void (*ecs_sched_observer_fn)(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger);
 
-#ifndef ECS_SCHED_MAX_OBSERVER_FILTER
-#define ECS_SCHED_MAX_OBSERVER_FILTER 4
-#endif
-
 typedef struct ecs_sched_observer_desc {
     const char *name;                                 /* for messages; default "observer" */
     ecs_sched_observer_event event;                   /* required */

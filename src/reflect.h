@@ -695,13 +695,26 @@ static ecs_sched_result ecs_sched__out_of_range(ecs_sched_world *w, ecs_sched_id
                            ecs_sched__field_kind_names[f->kind]);
 }
 
+/* A number as a person wrote it: the fewest digits that read back as the same double, so
+   that -2147483649 is not shown as -2.14748e+09 (nor 0.1 as 0.10000000000000001). */
+static void ecs_sched__format_number(char *out, size_t capacity, double number) {
+    int digits;
+    for (digits = 15; digits < 17; digits++) {
+        double back;
+        snprintf(out, capacity, "%.*g", digits, number);
+        back = strtod(out, NULL);
+        if (!(back < number) && !(back > number)) return;   /* no == on floats (-Wfloat-equal) */
+    }
+    snprintf(out, capacity, "%.17g", number);
+}
+
 /* The same, for a number (formatted only when refused: writes are the common case). */
 static ecs_sched_result ecs_sched__number_out_of_range(ecs_sched_world *w, ecs_sched_id id,
                                                        const char *path,
                                                        const ecs_sched__field_desc *f,
                                                        double number) {
     char what[48];
-    snprintf(what, sizeof what, "%g", number);
+    ecs_sched__format_number(what, sizeof what, number);
     return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
 }
 

@@ -1,8 +1,10 @@
 /* JSON files (ECS_SCHED_JSON): prefab data read from JSON through reflection, nested prefab
    files and assets through hooks with a progress count, and entities written back to the
    same format; bad input named down to the file, entity, component and field. */
+#define _POSIX_C_SOURCE 200809L   /* mkdtemp, rmdir: real files in a directory of their own */
 #include "ecs_sched.h"
 
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -198,6 +202,76 @@ static void a_parent_out_of_range_is_refused(void **state) {
     check_and_destroy(j.s.world);
 }
 
+/* The load fails with `code`, and its message holds none of the strings given (the names of
+   C functions a file's author never called). */
+static void expect_message_without(json_world *j, ...) {
+    va_list args;
+    const char *part;
+    va_start(args, j);
+    while ((part = va_arg(args, const char *)) != NULL) {
+        if (strstr(ecs_sched_last_error(j->s.world), part)) {
+            fail_msg("'%s' in: %s", part, ecs_sched_last_error(j->s.world));
+        }
+    }
+    va_end(args);
+}
+
+static void a_key_given_twice_is_refused_naming_the_file_entity_and_key(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    expect_load_failure(&j, "{\"entities\": [{}, {\"components\": {\"Health\": {\"hp\": 1, \"hp\": 2}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "ship.json", "entity 1",
+                        "'components.Health.hp'", "twice", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"name\": \"a\", \"name\": \"b\"}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "ship.json", "entity 0", "'name'", "twice",
+                        (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [], \"entities\": [{}]}", ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "ship.json", "'entities'", "twice", (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void a_number_beyond_a_double_is_refused_naming_the_file_entity_and_key(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Unit\": {\"speed\": 1e999}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "ship.json", "entity 0",
+                        "'components.Unit.speed'", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{}, {\"components\": {\"Unit\": {\"path\": [{\"x\": -1e400}]}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "entity 1", "'components.Unit.path[0].x'",
+                        (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void an_integer_out_of_range_is_named_as_the_file_wrote_it(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Unit\": {\"hp\": -2147483649}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "ship.json", "'hp'", "-2147483649",
+                        (const char *)NULL);
+    expect_message_without(&j, "value_set", "e+09", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Unit\": {\"level\": 256}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "'level'", "u8", "256", (const char *)NULL);
+    expect_message_without(&j, "value_set", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Unit\": {\"gait\": \"FLY\"}}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "'gait'", "FLY", "WALK", (const char *)NULL);
+    expect_message_without(&j, "value_set", (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+static void a_parent_given_under_relations_is_refused_naming_the_parent_key(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    expect_load_failure(&j, "{\"entities\": [{}, {\"relations\": {\"ecs_sched.ChildOf\": [0]}}]}",
+                        ECS_SCHED_ERR_INVALID_ARGUMENT, "ship.json", "entity 1", "\"parent\"",
+                        (const char *)NULL);
+    expect_message_without(&j, "ecs_sched_", "prefab_data", (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
 static void a_parent_cycle_is_refused_when_instantiated(void **state) {
     json_world j;
     ecs_sched_prefab_data *d;
@@ -211,16 +285,24 @@ static void a_parent_cycle_is_refused_when_instantiated(void **state) {
     check_and_destroy(j.s.world);
 }
 
-/* Files in memory, for the read_file hook. */
+/* Files in memory, for the read_file hook; it keeps the paths it was asked for, and the
+   files naming them. */
 typedef struct file_set {
     const char *names[4];
     const char *texts[4];
     int reads;
+    char asked[4][64], asked_from[4][64];
+    int asks;
 } file_set;
 
-static char *read_from_set(const char *path, void *user) {
+static char *read_from_set(const char *path, const char *from, void *user) {
     file_set *files = (file_set *)user;
     int i;
+    if (files->asks < 4) {
+        snprintf(files->asked[files->asks], sizeof files->asked[0], "%s", path);
+        snprintf(files->asked_from[files->asks], sizeof files->asked_from[0], "%s", from ? from : "(none)");
+        files->asks++;
+    }
     for (i = 0; i < 4 && files->names[i]; i++) {
         if (strcmp(files->names[i], path) == 0) {
             char *copy = (char *)malloc(strlen(files->texts[i]) + 1);
@@ -230,6 +312,116 @@ static char *read_from_set(const char *path, void *user) {
         }
     }
     return NULL;
+}
+
+static void a_nested_prefab_is_read_from_the_directory_of_the_file_naming_it(void **state) {
+    json_world j;
+    file_set files;
+    ecs_sched_json_desc desc;
+    ecs_sched_prefab_data *d;
+    ecs_sched_entity made[4];
+    (void)state;
+    setup_json(&j);
+    memset(&files, 0, sizeof files);
+    files.names[0] = "data/ship.json";
+    files.texts[0] = "{\"entities\": [{\"name\": \"ship\"}, {\"parent\": 0, \"prefab\": \"parts/hull.json\"}]}";
+    files.names[1] = "data/parts/hull.json";
+    files.texts[1] = "{\"entities\": [{\"name\": \"hull\", \"prefab\": \"armor.json\"}]}";
+    files.names[2] = "data/parts/armor.json";
+    files.texts[2] = "{\"entities\": [{\"components\": {\"Health\": {\"hp\": 7}}}]}";
+    memset(&desc, 0, sizeof desc);
+    desc.read_file = read_from_set;
+    desc.user = &files;
+    d = ecs_sched_prefab_data_load(j.s.world, "data/ship.json", &desc);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    assert_int_equal(files.asks, 3);
+    assert_string_equal(files.asked[0], "data/ship.json");
+    assert_string_equal(files.asked_from[0], "(none)");
+    assert_string_equal(files.asked[1], "data/parts/hull.json");
+    assert_string_equal(files.asked_from[1], "data/ship.json");
+    assert_string_equal(files.asked[2], "data/parts/armor.json");
+    assert_string_equal(files.asked_from[2], "data/parts/hull.json");
+    assert_int_equal(ecs_sched_prefab_data_instantiate(j.s.world, d, 0, made), ECS_SCHED_OK);
+    assert_int_equal(get_health(&j.s, ecs_sched_lookup_path(j.s.world, 0, "ship.hull", NULL))->hp, 7);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+/* A directory of its own with files in it, removed by remove_files. */
+typedef struct real_files {
+    char directory[64];
+    char paths[4][128];
+    int count;
+} real_files;
+
+static const char *write_file(real_files *r, const char *name, const char *text) {
+    char *path = r->paths[r->count++], made[sizeof r->paths[0]];
+    FILE *f;
+    snprintf(made, sizeof made, "%s/%s", r->directory, name);
+    memcpy(path, made, sizeof made);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void make_directory(real_files *r) {
+    memset(r, 0, sizeof *r);
+    snprintf(r->directory, sizeof r->directory, "/tmp/ecs_sched_json_XXXXXX");
+    assert_non_null(mkdtemp(r->directory));
+}
+
+static void remove_files(real_files *r) {
+    int i;
+    for (i = 0; i < r->count; i++) remove(r->paths[i]);
+    rmdir(r->directory);
+}
+
+static void a_nested_prefab_file_is_found_beside_the_file_naming_it(void **state) {
+    json_world j;
+    real_files r;
+    ecs_sched_prefab_data *d;
+    const char *ship;
+    ecs_sched_entity made[4];
+    (void)state;
+    setup_json(&j);
+    make_directory(&r);
+    ship = write_file(&r, "ship.json", "{\"entities\": [{\"name\": \"ship\"}, "
+                                       "{\"name\": \"turret\", \"parent\": 0, \"prefab\": \"turret.json\"}]}");
+    write_file(&r, "turret.json", "{\"entities\": [{\"components\": {\"Health\": {\"hp\": 5}}}]}");
+    d = ecs_sched_prefab_data_load(j.s.world, ship, NULL);
+    remove_files(&r);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    assert_int_equal(ecs_sched_prefab_data_instantiate(j.s.world, d, 0, made), ECS_SCHED_OK);
+    assert_int_equal(get_health(&j.s, ecs_sched_lookup_path(j.s.world, 0, "ship.turret", NULL))->hp, 5);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static void a_prefab_file_that_cannot_be_read_is_named_with_the_path_tried_and_the_reason(void **state) {
+    json_world j;
+    real_files r;
+    const char *ship;
+    char tried[160], none[160];
+    (void)state;
+    setup_json(&j);
+    make_directory(&r);
+    ship = write_file(&r, "ship.json", "{\"entities\": [{\"prefab\": \"missing.json\"}]}");
+    snprintf(tried, sizeof tried, "'%s/missing.json'", r.directory);
+    snprintf(none, sizeof none, "%s/none.json", r.directory);
+    assert_null(ecs_sched_prefab_data_load(j.s.world, ship, NULL));
+    assert_failed_with(j.s.world, &j.s.log, ECS_SCHED_ERR_NOT_FOUND);
+    assert_contains(ecs_sched_last_error(j.s.world), ship);
+    assert_contains(ecs_sched_last_error(j.s.world), "'missing.json'");
+    assert_contains(ecs_sched_last_error(j.s.world), tried);
+    assert_contains(ecs_sched_last_error(j.s.world), strerror(ENOENT));
+    assert_null(ecs_sched_prefab_data_load(j.s.world, none, NULL));
+    assert_failed_with(j.s.world, &j.s.log, ECS_SCHED_ERR_NOT_FOUND);
+    assert_contains(ecs_sched_last_error(j.s.world), none);
+    assert_contains(ecs_sched_last_error(j.s.world), strerror(ENOENT));
+    remove_files(&r);
+    check_and_destroy(j.s.world);
 }
 
 static void a_nested_prefab_merges_into_its_entry_and_is_counted(void **state) {
@@ -466,8 +658,15 @@ int main(void) {
         cmocka_unit_test(a_value_of_the_wrong_type_or_out_of_range_is_refused),
         cmocka_unit_test(a_parent_out_of_range_is_refused),
         cmocka_unit_test(a_parent_cycle_is_refused_when_instantiated),
+        cmocka_unit_test(a_key_given_twice_is_refused_naming_the_file_entity_and_key),
+        cmocka_unit_test(a_number_beyond_a_double_is_refused_naming_the_file_entity_and_key),
+        cmocka_unit_test(an_integer_out_of_range_is_named_as_the_file_wrote_it),
+        cmocka_unit_test(a_parent_given_under_relations_is_refused_naming_the_parent_key),
         cmocka_unit_test(a_nested_prefab_merges_into_its_entry_and_is_counted),
         cmocka_unit_test(a_prefab_that_includes_itself_is_refused),
+        cmocka_unit_test(a_nested_prefab_is_read_from_the_directory_of_the_file_naming_it),
+        cmocka_unit_test(a_nested_prefab_file_is_found_beside_the_file_naming_it),
+        cmocka_unit_test(a_prefab_file_that_cannot_be_read_is_named_with_the_path_tried_and_the_reason),
         cmocka_unit_test(assets_come_from_the_loader_and_are_counted),
         cmocka_unit_test(a_saved_world_loads_back_equal),
         cmocka_unit_test(a_subtree_is_saved_alone),

@@ -252,6 +252,94 @@ static void naming_a_dead_entity_fails(void **state) {
     check_and_destroy(w);
 }
 
+/* ecs_sched_path(e), given to ecs_sched_lookup_path from the roots, finds e again. */
+static void assert_path_leads_back(ecs_sched_world *w, ecs_sched_entity e, const char *separator) {
+    char path[256];
+    int32_t n = ecs_sched_path(w, e, separator, path, sizeof path);
+    assert_true(n > 0 && n < (int32_t)sizeof path);
+    if (ecs_sched_lookup_path(w, 0, path, separator) != e) {
+        fail_msg("the path '%s' (separator '%s') does not lead back to entity %u: %s", path,
+                 separator ? separator : ".", (unsigned)ECS_SCHED_ENTITY_INDEX(e),
+                 ecs_sched_last_error(w));
+    }
+}
+
+static void the_path_of_an_unnamed_entity_leads_back_to_it(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity root = ecs_sched_spawn(w), child = ecs_sched_spawn(w);
+    ecs_sched_entity grandchild = ecs_sched_spawn(w);
+    (void)state;
+    assert_int_equal(ecs_sched_set_parent(w, child, root), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_parent(w, grandchild, child), ECS_SCHED_OK);
+    assert_path_leads_back(w, root, NULL);
+    assert_path_leads_back(w, child, NULL);
+    assert_path_leads_back(w, grandchild, "/");
+    check_and_destroy(w);
+}
+
+static void the_path_of_an_entity_under_named_and_unnamed_ancestors_leads_back_to_it(void **state) {
+    ecs_sched_world *w = new_world();
+    ship s = build_ship(w);
+    ecs_sched_entity mount = ecs_sched_spawn(w), bolt, spare = ecs_sched_spawn(w);
+    (void)state;
+    assert_int_equal(ecs_sched_set_parent(w, mount, s.left_barrel), ECS_SCHED_OK);
+    bolt = named(w, "bolt", mount);                  /* named, under an unnamed parent */
+    assert_int_equal(ecs_sched_set_parent(w, spare, bolt), ECS_SCHED_OK);
+    assert_path_leads_back(w, mount, NULL);
+    assert_path_leads_back(w, bolt, NULL);
+    assert_path_leads_back(w, spare, "::");
+    assert_path_leads_back(w, s.right_barrel, "/");
+    check_and_destroy(w);
+}
+
+static void an_index_in_a_path_names_only_a_live_entity_in_that_scope(void **state) {
+    ecs_sched_world *w = new_world();
+    ship s = build_ship(w);
+    ecs_sched_entity gone = ecs_sched_spawn(w);
+    char path[64];
+    (void)state;
+    snprintf(path, sizeof path, "ship.#%u", (unsigned)ECS_SCHED_ENTITY_INDEX(s.left));
+    assert_true(ecs_sched_lookup_path(w, 0, path, NULL) == s.left);   /* named: found by index too */
+    snprintf(path, sizeof path, "#%u", (unsigned)ECS_SCHED_ENTITY_INDEX(s.left));
+    assert_true(ecs_sched_lookup_path(w, 0, path, NULL) == ECS_SCHED_NULL_ENTITY);   /* not a root */
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_OK);   /* a miss, no failure */
+    assert_int_equal(ecs_sched_despawn(w, gone), ECS_SCHED_OK);
+    snprintf(path, sizeof path, "#%u", (unsigned)ECS_SCHED_ENTITY_INDEX(gone));
+    assert_true(ecs_sched_lookup_path(w, 0, path, NULL) == ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_OK);
+    check_and_destroy(w);
+}
+
+static void an_empty_path_names_the_scope_itself(void **state) {
+    ecs_sched_world *w = new_world();
+    ship s = build_ship(w);
+    (void)state;
+    assert_true(ecs_sched_lookup_path(w, s.left, "", NULL) == s.left);
+    assert_true(ecs_sched_lookup_path(w, 0, "", "/") == ECS_SCHED_NULL_ENTITY);   /* the roots */
+    check_and_destroy(w);
+}
+
+static void a_name_holding_the_separator_is_escaped_in_its_path_and_found_again(void **state) {
+    ecs_sched_world *w = new_world();
+    ship s = build_ship(w);
+    ecs_sched_entity version = named(w, "v1.2", s.ship), odd = named(w, "a:", s.ship);
+    ecs_sched_entity slash = named(w, "back\\slash", version), hash = named(w, "#7", s.ship);
+    ecs_sched_entity hashed = named(w, "#tag", hash);
+    char path[64];
+    (void)state;
+    ecs_sched_path(w, version, NULL, path, sizeof path);
+    assert_string_equal(path, "ship.v1\\.2");
+    assert_true(ecs_sched_lookup_path(w, 0, "ship.v1\\.2", NULL) == version);
+    assert_true(ecs_sched_lookup_path(w, 0, "ship.v1.2", NULL) == ECS_SCHED_NULL_ENTITY);
+    assert_path_leads_back(w, version, NULL);
+    assert_path_leads_back(w, version, "/");
+    assert_path_leads_back(w, odd, "::");       /* a name ending in part of the separator */
+    assert_path_leads_back(w, slash, NULL);     /* a backslash of its own */
+    assert_path_leads_back(w, hash, NULL);      /* a name that looks like an index */
+    assert_path_leads_back(w, hashed, "/");
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_name_is_kept_and_found_among_the_children_of_its_parent),
@@ -267,6 +355,11 @@ int main(void) {
         cmocka_unit_test(many_names_in_one_scope_are_each_found),
         cmocka_unit_test(error_messages_name_named_entities),
         cmocka_unit_test(naming_a_dead_entity_fails),
+        cmocka_unit_test(the_path_of_an_unnamed_entity_leads_back_to_it),
+        cmocka_unit_test(the_path_of_an_entity_under_named_and_unnamed_ancestors_leads_back_to_it),
+        cmocka_unit_test(an_index_in_a_path_names_only_a_live_entity_in_that_scope),
+        cmocka_unit_test(an_empty_path_names_the_scope_itself),
+        cmocka_unit_test(a_name_holding_the_separator_is_escaped_in_its_path_and_found_again),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }

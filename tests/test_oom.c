@@ -762,11 +762,12 @@ static void snapshot_scenario(ecs_sched_id pos) {
 }
 
 #ifdef ECS_SCHED_JSON
-static char *nested_turret(const char *path, void *user) {
+static char *nested_turret(const char *path, const char *from, void *user) {
     static const char text[] = "{\"entities\": [{\"components\": {\"Position\": {\"x\": 4}}},"
                                " {\"name\": \"barrel\"}]}";
     char *copy = (char *)malloc(sizeof text);
     (void)path;
+    (void)from;
     (void)user;
     if (copy) memcpy(copy, text, sizeof text);
     return copy;

@@ -13,9 +13,10 @@ its `#endif`) declares with ECS_SCHED_API. The documentation block is everything
     function, macro or type there): most likely a name the API has since lost or renamed, or
   - a sentence speaks of something as still to come ("the next modules", "to come",
     "planned"...) and names a topic the block's CONTENTS has a section for (States, Time...),
-    or
   - the header (block or comments) sends the reader to a section that does not exist:
-    "see SECTION" and "see Paragraph in SECTION" must name one of the block's headings.
+    "see SECTION" and "see Paragraph in SECTION" must name one of the block's headings, or
+  - a macro of the configuration list (ECS_SCHED__CONFIGURATION_LIST, the macros that size
+    public structs and so belong to the link-time check) has no entry in CONFIGURATION.
 
 Exit status 0 when the block and the API agree, 1 otherwise.
 """
@@ -100,6 +101,22 @@ def dangling_references(header, doc):
     return sorted(set(found))
 
 
+def undocumented_configuration(doc, directives):
+    """The macros of ECS_SCHED__CONFIGURATION_LIST without an entry of their own (the name
+    alone on a line) in the block's CONFIGURATION section; None when the list is missing."""
+    listed = None
+    for d in directives:
+        m = re.match(r"\s*#\s*define\s+ECS_SCHED__CONFIGURATION_LIST\(X\)(.*)", d)
+        if m:
+            listed = re.findall(r"\bX\((\w+)\)", m.group(1))
+    if not listed:
+        return None
+    section = re.search(r"^   CONFIGURATION\s*$(.*?)^   [A-Z][A-Z ]+$", doc, re.M | re.S)
+    text = section.group(1) if section else ""
+    return [n for n in listed
+            if not re.search(r"^\s+ECS_SCHED_%s\s*$" % n, text, re.M)]
+
+
 def main(argv):
     path = pathlib.Path(argv[1]) if len(argv) > 1 else ROOT / "ecs_sched.h"
     header = path.read_text(encoding="utf-8")
@@ -153,6 +170,18 @@ def main(argv):
               f"its section:\n  {sentence}")
     if promised:
         print("  -> say what the header holds now, in src/doc/, then `make amalgamate`")
+        return 1
+
+    unlisted = undocumented_configuration(doc, directives)
+    if unlisted is None:
+        print("check_doc: the public part has no ECS_SCHED__CONFIGURATION_LIST")
+        return 1
+    if unlisted:
+        print("check_doc: CONFIGURATION has no entry for these macros of "
+              "ECS_SCHED__CONFIGURATION_LIST (they size public structs):")
+        for n in unlisted:
+            print(f"  ECS_SCHED_{n}")
+        print("  -> give each an entry in src/doc/1_introduction.txt, then `make amalgamate`")
         return 1
 
     where = "the documentation block of %s (generated from src/doc/)" % path.name

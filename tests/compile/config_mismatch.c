@@ -1,11 +1,15 @@
 /* config_mismatch.c - a file that sets ECS_SCHED_MAX_REFS to 2 before including the header,
    as a user who wants smaller descs might. Linked against an implementation built with the
-   default (8), the program must not link, and the linker must name the configuration this
-   file wants; linked against one built with -DECS_SCHED_MAX_REFS=2, it links and runs:
+   default (8), the program must not link, and the linker must name the macro and the value
+   this file wants; linked against one built with -DECS_SCHED_MAX_REFS=2, it links and runs:
 
      cc -std=c99 -I. $(pkg-config --cflags stb) tests/compile/config_mismatch.c \
         tests/compile/two_tu_impl.c $(pkg-config --libs stb)
-       -> undefined reference to `ecs_sched_implementation_with_MAX_TERMS_16_..._MAX_REFS_2_...'
+       -> undefined reference to `ecs_sched_implementation_with_MAX_REFS_2'
+
+   The Makefile also compiles it with each other configuration macro changed (e.g.
+   -DECS_SCHED_ITER_ROWS=32) against an implementation with MAX_REFS 2: the link must fail
+   naming that macro alone.
 
    Exits 0 when the schedule ran both systems once. */
 #define ECS_SCHED_MAX_REFS 2

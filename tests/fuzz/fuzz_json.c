@@ -36,11 +36,12 @@ typedef struct {
 static const ecs_sched_enum_value moods[] = {{"CALM", 0}, {"ANGRY", 3}};
 static const char *fuzz_text;   /* the input, also the nested file "self.json" */
 
-static char *read_nested(const char *path, void *user) {
+static char *read_nested(const char *path, const char *from, void *user) {
     const char *text = strcmp(path, "self.json") == 0 ? fuzz_text
                      : strcmp(path, "leaf.json") == 0 ? "{\"entities\": [{\"components\": {\"Tag\": true}}]}"
                      : NULL;
     char *copy;
+    (void)from;
     (void)user;
     if (!text) return NULL;
     copy = (char *)malloc(strlen(text) + 1);
