@@ -5,11 +5,11 @@
 /* The Disabled tag ("ecs_sched.Disabled"), which every world registers when it is made. A
    query that names it sees disabled entities: only them with a required term
    (ecs_sched_read), them and the others with an optional one (ecs_sched_optional_read). */
-ECS_SCHED_API ecs_sched_id ecs_sched_disabled_tag(ecs_sched_world *world);
+ECS_SCHED_API ecs_sched_id ecs_sched_disabled_tag(const ecs_sched_world *world);
 /* The Prefab tag ("ecs_sched.Prefab"), which every world registers: an entity with it is a
    prefab, a template for other entities, hidden from queries the way disabled entities are
    (a query that names the tag sees them). Insert it like any tag. */
-ECS_SCHED_API ecs_sched_id ecs_sched_prefab_tag(ecs_sched_world *world);
+ECS_SCHED_API ecs_sched_id ecs_sched_prefab_tag(const ecs_sched_world *world);
 /* Hides the entity from every query and observer that does not name the Disabled tag (see
    ecs_sched_disabled_tag); it keeps its components, and ecs_sched_get and commands work on
    it as before. Disabling a disabled entity changes nothing. A
@@ -29,12 +29,12 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *com
    world_create), so that disabling moves it to the tables of disabled entities, which
    queries leave out when they match tables (query.h): iteration pays nothing for it. */
 
-ecs_sched_id ecs_sched_prefab_tag(ecs_sched_world *w) {
+ecs_sched_id ecs_sched_prefab_tag(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
     return w->prefab;
 }
 
-ecs_sched_id ecs_sched_disabled_tag(ecs_sched_world *w) {
+ecs_sched_id ecs_sched_disabled_tag(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
     return w->disabled;
 }
