@@ -19,8 +19,9 @@ ECS_SCHED_API ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *world,
    separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A part "#<index>"
    names the live entity with that index if it is in that scope (what ecs_sched_path writes
    for an unnamed entity); a backslash makes the next character part of a name (see
-   ecs_sched_path); an empty path names the scope itself. A part that does not resolve gives
-   ECS_SCHED_NULL_ENTITY, with ECS_SCHED_ERR_NOT_FOUND naming it (ecs_sched_last_error). */
+   ecs_sched_path); an empty path names the scope itself (a dead scope: ECS_SCHED_NULL_ENTITY,
+   with ECS_SCHED_ERR_STALE_ENTITY). A part that does not resolve gives ECS_SCHED_NULL_ENTITY,
+   with ECS_SCHED_ERR_NOT_FOUND naming it (ecs_sched_last_error). */
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
                                                      ecs_sched_entity scope, const char *path,
                                                      const char *separator);
