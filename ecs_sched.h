@@ -4021,7 +4021,8 @@ ECS_SCHED_API ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *world,
    names the live entity with that index if it is in that scope (what ecs_sched_path writes
    for an unnamed entity); a backslash makes the next character part of a name (see
    ecs_sched_path); an empty path names the scope itself. A path that does not resolve is a
-   miss: ECS_SCHED_NULL_ENTITY, nothing recorded (see ERRORS). A stale scope is a failure. */
+   miss: ECS_SCHED_NULL_ENTITY, nothing recorded (see ERRORS). A dead scope is a failure
+   (ECS_SCHED_ERR_STALE_ENTITY). */
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
                                                      ecs_sched_entity scope, const char *path,
                                                      const char *separator);
@@ -4257,10 +4258,10 @@ typedef struct ecs_sched_asset_request {
 typedef struct ecs_sched_json_desc {
     const char *file;              /* names the text in messages; nested prefab files named in
                                       it are found relative to its directory */
-    /* Reads a prefab file: its text, zero-terminated, allocated with malloc, or NULL. `path`
-       is the file to read, a nested prefab's already relative to the directory of `from`,
-       the file naming it (NULL for the file ecs_sched_prefab_data_load was given). NULL
-       hook: fopen and fread. */
+    /* Reads a prefab file: its text, zero-terminated, allocated with malloc, or NULL (errno,
+       if set, is named as the reason). `path` is the file to read, a nested prefab's already
+       relative to the directory of `from`, the file naming it (NULL for the file
+       ecs_sched_prefab_data_load was given). NULL hook: fopen and fread. */
     char *(*read_file)(const char *path, const char *from, void *user);
     /* Loads an asset; NULL: a field naming an asset is refused. */
     ecs_sched_asset_status (*load_asset)(ecs_sched_asset_request *request, void *user);
@@ -26134,14 +26135,15 @@ static size_t ecs_sched__directory_length(const char *file) {
     }
     return n;
 }
+
 typedef struct ecs_sched__json_load {
     ecs_sched_world *world;
     ecs_sched_prefab_data *data;
     const ecs_sched_json_desc *desc;
     ecs_sched_progress *progress;
     ecs_sched_progress own_progress;
-    /* the files being read, outermost first (the first NULL for text without a name); the
-       nested ones are their names relative to the directory of the file naming them, owned */
+    /* the files being read, outermost first (the first NULL for text without a name); a
+       nested one as it is read, kept by ecs_sched__json_nested */
     const char *files[ECS_SCHED__JSON_MAX_NESTING];
     int32_t depth;
     int32_t entity;                 /* the entity being read (its index in its file) */

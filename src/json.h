@@ -31,10 +31,10 @@ typedef struct ecs_sched_asset_request {
 typedef struct ecs_sched_json_desc {
     const char *file;              /* names the text in messages; nested prefab files named in
                                       it are found relative to its directory */
-    /* Reads a prefab file: its text, zero-terminated, allocated with malloc, or NULL. `path`
-       is the file to read, a nested prefab's already relative to the directory of `from`,
-       the file naming it (NULL for the file ecs_sched_prefab_data_load was given). NULL
-       hook: fopen and fread. */
+    /* Reads a prefab file: its text, zero-terminated, allocated with malloc, or NULL (errno,
+       if set, is named as the reason). `path` is the file to read, a nested prefab's already
+       relative to the directory of `from`, the file naming it (NULL for the file
+       ecs_sched_prefab_data_load was given). NULL hook: fopen and fread. */
     char *(*read_file)(const char *path, const char *from, void *user);
     /* Loads an asset; NULL: a field naming an asset is refused. */
     ecs_sched_asset_status (*load_asset)(ecs_sched_asset_request *request, void *user);
@@ -133,14 +133,15 @@ static size_t ecs_sched__directory_length(const char *file) {
     }
     return n;
 }
+
 typedef struct ecs_sched__json_load {
     ecs_sched_world *world;
     ecs_sched_prefab_data *data;
     const ecs_sched_json_desc *desc;
     ecs_sched_progress *progress;
     ecs_sched_progress own_progress;
-    /* the files being read, outermost first (the first NULL for text without a name); the
-       nested ones are their names relative to the directory of the file naming them, owned */
+    /* the files being read, outermost first (the first NULL for text without a name); a
+       nested one as it is read, kept by ecs_sched__json_nested */
     const char *files[ECS_SCHED__JSON_MAX_NESTING];
     int32_t depth;
     int32_t entity;                 /* the entity being read (its index in its file) */

@@ -20,7 +20,8 @@ ECS_SCHED_API ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *world,
    names the live entity with that index if it is in that scope (what ecs_sched_path writes
    for an unnamed entity); a backslash makes the next character part of a name (see
    ecs_sched_path); an empty path names the scope itself. A path that does not resolve is a
-   miss: ECS_SCHED_NULL_ENTITY, nothing recorded (see ERRORS). A stale scope is a failure. */
+   miss: ECS_SCHED_NULL_ENTITY, nothing recorded (see ERRORS). A dead scope is a failure
+   (ECS_SCHED_ERR_STALE_ENTITY). */
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
                                                      ecs_sched_entity scope, const char *path,
                                                      const char *separator);

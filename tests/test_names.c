@@ -316,6 +316,9 @@ static void an_empty_path_names_the_scope_itself(void **state) {
     (void)state;
     assert_true(ecs_sched_lookup_path(w, s.left, "", NULL) == s.left);
     assert_true(ecs_sched_lookup_path(w, 0, "", "/") == ECS_SCHED_NULL_ENTITY);   /* the roots */
+    assert_int_equal(ecs_sched_despawn(w, s.left), ECS_SCHED_OK);
+    assert_true(ecs_sched_lookup_path(w, s.left, "", NULL) == ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_STALE_ENTITY);
     check_and_destroy(w);
 }
 
