@@ -4696,6 +4696,20 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
 
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. Inside a
    system, the failure is also the system's (refused: one it cannot clear). */
+/* Inside a call made of other calls (a JSON load), the failures of the calls it makes are
+   recorded but not logged: it logs the one that ends it, once (ecs_sched__hushed_end). */
+static ECS_SCHED__THREAD_LOCAL int ecs_sched__hush_depth;
+
+static void ecs_sched__hushed_begin(void) {
+    ecs_sched__hush_depth++;
+}
+
+static void ecs_sched__hushed_end(ecs_sched__env *env, bool failed) {
+    if (--ecs_sched__hush_depth == 0 && failed) {
+        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, env->last_result, env->last_error);
+    }
+}
+
 static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
                                             ecs_sched_result code, bool refused, const char *fmt,
                                             va_list args) ECS_SCHED__PRINTF(5, 0);
@@ -4710,7 +4724,7 @@ static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
     memcpy(env->last_error, message, strlen(message) + 1);
     env->last_result = code;
     ecs_sched__error_unlock(env);
-    ecs_sched__log(env, ECS_SCHED_LOG_ERROR, code, message);
+    if (!ecs_sched__hush_depth) ecs_sched__log(env, ECS_SCHED_LOG_ERROR, code, message);
     return code;
 }
 
@@ -26989,8 +27003,12 @@ static ecs_sched_prefab_data *ecs_sched__json_read_data(ecs_sched_world *w, cons
 
 ecs_sched_prefab_data *ecs_sched_prefab_data_from_json(ecs_sched_world *w, const char *text,
                                                        const ecs_sched_json_desc *desc) {
+    ecs_sched_prefab_data *d;
     ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__json_read_data(w, text, NULL, desc);
+    ecs_sched__hushed_begin();
+    d = ecs_sched__json_read_data(w, text, NULL, desc);
+    ecs_sched__hushed_end(&w->env, d == NULL);
+    return d;
 }
 
 ecs_sched_prefab_data *ecs_sched_prefab_data_load(ecs_sched_world *w, const char *path,
@@ -27009,7 +27027,9 @@ ecs_sched_prefab_data *ecs_sched_prefab_data_load(ecs_sched_world *w, const char
                         "read: %s", path, reason);
         return NULL;
     }
+    ecs_sched__hushed_begin();
     d = ecs_sched__json_read_data(w, text, path, desc);
+    ecs_sched__hushed_end(&w->env, d == NULL);
     free(text);
     return d;
 }

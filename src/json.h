@@ -987,8 +987,12 @@ static ecs_sched_prefab_data *ecs_sched__json_read_data(ecs_sched_world *w, cons
 
 ecs_sched_prefab_data *ecs_sched_prefab_data_from_json(ecs_sched_world *w, const char *text,
                                                        const ecs_sched_json_desc *desc) {
+    ecs_sched_prefab_data *d;
     ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__json_read_data(w, text, NULL, desc);
+    ecs_sched__hushed_begin();
+    d = ecs_sched__json_read_data(w, text, NULL, desc);
+    ecs_sched__hushed_end(&w->env, d == NULL);
+    return d;
 }
 
 ecs_sched_prefab_data *ecs_sched_prefab_data_load(ecs_sched_world *w, const char *path,
@@ -1007,7 +1011,9 @@ ecs_sched_prefab_data *ecs_sched_prefab_data_load(ecs_sched_world *w, const char
                         "read: %s", path, reason);
         return NULL;
     }
+    ecs_sched__hushed_begin();
     d = ecs_sched__json_read_data(w, text, path, desc);
+    ecs_sched__hushed_end(&w->env, d == NULL);
     free(text);
     return d;
 }

@@ -132,7 +132,9 @@ static void expect_load_failure(json_world *j, const char *text, ecs_sched_resul
     const char *part;
     memset(&desc, 0, sizeof desc);
     desc.file = "ship.json";
+    j->s.log.count = 0;
     assert_null(ecs_sched_prefab_data_from_json(j->s.world, text, &desc));
+    if (j->s.log.count != 1) fail_msg("the failure was logged %d times", j->s.log.count);
     assert_failed_with(j->s.world, &j->s.log, code);
     va_start(args, code);
     while ((part = va_arg(args, const char *)) != NULL) {
