@@ -23213,7 +23213,9 @@ static uint32_t ecs_sched__memo_depth(const ecs_sched_world *w, ecs_sched__hier_
     return depth;
 }
 
-/* Room for the rows of every match, and the memo of depths by entity index. */
+/* Room for the rows of every match, and the memo of depths by entity index. The blocks of
+   parents are `capacity` apart (not `rows`: capacity may be larger, and a block's values
+   are found by it). */
 static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__hier_cache *c) {
     ecs_sched_world *w = q->world;
     uint32_t rows = 0, i, had = c->memo_capacity;
@@ -23223,7 +23225,7 @@ static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__hier_cache *c
         !ECS_SCHED__GROW(&w->env, c->sorted, &c->sorted_capacity, rows) ||
         !ECS_SCHED__GROW(&w->env, c->depths, &c->depth_capacity, rows + 1u) ||
         !ECS_SCHED__GROW(&w->env, c->parents, &c->parents_capacity,
-                         rows * (uint32_t)c->parent_terms + 1u)) {
+                         c->capacity * (uint32_t)c->parent_terms + 1u)) {
         return false;
     }
     if (w->record_count > had) {

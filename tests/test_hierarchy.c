@@ -817,6 +817,34 @@ static void a_from_parent_term_hands_out_only_entities_whose_parent_has_the_comp
     check_and_destroy(w);
 }
 
+/* Each from_parent term keeps its pointers in a part of one block: with a single row, the
+   second term's part must lie inside the block as well (the sanitizer sees it). */
+static void two_from_parent_terms_give_one_row_both_parents_values(void **state) {
+    ecs_sched_world *w = hierarchy_world();
+    Position p = {3, 4};
+    Health h = {50};
+    Velocity v = {1, 1};
+    ecs_sched_entity parent = SPAWN(w, {g_pos, &p}, {g_health, &h});
+    ecs_sched_entity child = SPAWN(w, {g_vel, &v});
+    ecs_sched_query *q = QUERY(w, ecs_sched_read(g_vel), ecs_sched_from_parent(g_pos),
+                               ecs_sched_from_parent(g_health));
+    ecs_sched_iter it;
+    int32_t rows = 0;
+    (void)state;
+    assert_non_null(q);
+    assert_int_equal(ecs_sched_set_parent(w, child, parent), ECS_SCHED_OK);
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) {
+        assert_int_equal(it.count, 1);
+        assert_true(it.entities[0] == child);
+        assert_true(ECS_SCHED_PARENT_FIELD(&it, Position, 1)[0]->x == 3.0f);
+        assert_int_equal(ECS_SCHED_PARENT_FIELD(&it, Health, 2)[0]->hp, 50);
+        rows += it.count;
+    }
+    assert_int_equal(rows, 1);
+    check_and_destroy(w);
+}
+
 static void the_count_of_a_from_parent_query_is_what_it_hands_out(void **state) {
     ecs_sched_world *w = hierarchy_world();
     ecs_sched_query *q;
@@ -1214,6 +1242,7 @@ int main(void) {
         cmocka_unit_test(a_cascade_query_by_rows_hands_out_every_parent_before_its_children),
         cmocka_unit_test(the_cascade_order_follows_a_reparenting_at_the_next_iteration),
         cmocka_unit_test(an_optional_from_parent_field_holds_the_parents_value_or_null),
+        cmocka_unit_test(two_from_parent_terms_give_one_row_both_parents_values),
         cmocka_unit_test(a_from_parent_term_hands_out_only_entities_whose_parent_has_the_component),
         cmocka_unit_test(the_count_of_a_from_parent_query_is_what_it_hands_out),
         cmocka_unit_test(one_cascade_pass_propagates_transforms_like_walking_the_ancestors),

@@ -21,6 +21,10 @@ typedef struct Burning {
     int32_t turns;
 } Burning;
 
+typedef struct Charge {
+    int32_t amount;
+} Charge;
+
 /* setup_world's world plus the sparse tag Selected and the sparse component Burning. */
 typedef struct sparse_setup {
     world_setup base;
@@ -724,6 +728,35 @@ static void test_a_sparse_query_reads_live_values_after_a_command_insert_on_a_fu
     check_and_destroy(s.base.world);
 }
 
+/* Each sparse term with a value keeps its pointers in a part of one block: with a single
+   row, the second term's part must lie inside the block as well (the sanitizer sees it). */
+static void test_a_query_reads_two_sparse_values_of_a_single_row(void **state) {
+    sparse_setup s;
+    ecs_sched_id charge;
+    ecs_sched_entity e;
+    ecs_sched_query *q;
+    ecs_sched_iter it;
+    Burning b = {2, 3};
+    Charge c = {7};
+    int32_t rows = 0;
+    (void)state;
+    setup_sparse(&s);
+    charge = ECS_SCHED_SPARSE_COMPONENT(s.base.world, Charge);
+    e = SPAWN(s.base.world, {s.burning, &b}, {charge, &c});
+    q = QUERY(s.base.world, ecs_sched_read(s.burning), ecs_sched_read(charge));
+    assert_non_null(q);
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) {
+        assert_int_equal(it.count, 1);
+        assert_true(it.entities[0] == e);
+        assert_int_equal(ECS_SCHED_SPARSE_FIELD(&it, Burning, 0)[0]->turns, 3);
+        assert_int_equal(ECS_SCHED_SPARSE_FIELD(&it, Charge, 1)[0]->amount, 7);
+        rows += it.count;
+    }
+    assert_int_equal(rows, 1);
+    check_and_destroy(s.base.world);
+}
+
 static void test_disabled_entities_stay_hidden_from_sparse_queries(void **state) {
     sparse_setup s;
     ecs_sched_query *q;
@@ -1105,6 +1138,7 @@ int main(void) {
         cmocka_unit_test(test_a_sparse_query_follows_adds_and_removes),
         cmocka_unit_test(test_a_sparse_query_reads_live_values_after_insert_many_on_a_full_set),
         cmocka_unit_test(test_a_sparse_query_reads_live_values_after_a_command_insert_on_a_full_set),
+        cmocka_unit_test(test_a_query_reads_two_sparse_values_of_a_single_row),
         cmocka_unit_test(test_disabled_entities_stay_hidden_from_sparse_queries),
         cmocka_unit_test(test_sparse_terms_refuse_parent_inherited_and_order),
         cmocka_unit_test(test_a_sorted_query_with_a_sparse_term_keeps_its_order),
