@@ -22217,17 +22217,23 @@ static bool ecs_sched__is_prefab(const ecs_sched_world *w, ecs_sched_entity e) {
     return ecs_sched__type_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], w->prefab) >= 0;
 }
 
-/* Lists e and the entities below it that are no prefabs yet; false when out of memory. */
+/* Lists e and the entities below it (breadth first, however deep), then keeps those that are
+   no prefabs yet; false when out of memory. */
 static bool ecs_sched__tagging_gather(ecs_sched_world *w, ecs_sched__tagging *g, ecs_sched_entity e) {
-    const ecs_sched__sources *children = ecs_sched__sources_of(w, w->child_of, e);
-    uint32_t i;
-    if (!ecs_sched__is_prefab(w, e)) {
-        if (!ECS_SCHED__GROW(&w->env, g->entities, &g->capacity, g->count + 1)) return false;
-        g->entities[g->count++] = e;
+    uint32_t at, kept = 0;
+    if (!ECS_SCHED__GROW(&w->env, g->entities, &g->capacity, 1)) return false;
+    g->entities[g->count++] = e;
+    for (at = 0; at < g->count; at++) {
+        const ecs_sched__sources *children = ecs_sched__sources_of(w, w->child_of, g->entities[at]);
+        if (!children) continue;
+        if (!ECS_SCHED__GROW(&w->env, g->entities, &g->capacity, g->count + children->count)) return false;
+        memcpy(g->entities + g->count, children->items, children->count * sizeof *children->items);
+        g->count += children->count;
     }
-    for (i = 0; children && i < children->count; i++) {
-        if (!ecs_sched__tagging_gather(w, g, children->items[i])) return false;
+    for (at = 0; at < g->count; at++) {
+        if (!ecs_sched__is_prefab(w, g->entities[at])) g->entities[kept++] = g->entities[at];
     }
+    g->count = kept;
     return true;
 }
 
@@ -22274,33 +22280,8 @@ static void ecs_sched__tagging_observe(ecs_sched_world *w, const ecs_sched__tagg
     }
 }
 
-/* Relates a checked source and target; `at` places source among target's sources (UINT32_MAX:
-   last). */
-static ecs_sched_result ecs_sched__relate_pair(ecs_sched_world *w, ecs_sched_entity source,
-                                               ecs_sched_id kind, ecs_sched_entity target,
-                                               const void *payload, uint32_t at,
-                                               const char *operation);
-
-static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_entity source,
-                                                  ecs_sched_id kind, ecs_sched_entity target,
-                                                  const void *payload, uint32_t at,
-                                                  const char *operation) {
-    ecs_sched__tagging tagging;
-    ecs_sched_result result;
-    if (kind != w->child_of || !ecs_sched__is_prefab(w, target) ||
-        ecs_sched__rel_slot_of(w, source, kind, target)) {
-        return ecs_sched__relate_pair(w, source, kind, target, payload, at, operation);
-    }
-    result = ecs_sched__tag_prefab_children(w, &tagging, source);
-    if (result == ECS_SCHED_OK) {
-        result = ecs_sched__relate_pair(w, source, kind, target, payload, at, operation);
-    }
-    if (result == ECS_SCHED_OK) ecs_sched__tagging_observe(w, &tagging);
-    else ecs_sched__tagging_undo(w, &tagging);
-    ecs_sched__tagging_free(w, &tagging);
-    return result;
-}
-
+/* Relates a checked source and target (the Prefab tag aside); `at` places source among
+   target's sources (UINT32_MAX: last). */
 static ecs_sched_result ecs_sched__relate_pair(ecs_sched_world *w, ecs_sched_entity source,
                                                ecs_sched_id kind, ecs_sched_entity target,
                                                const void *payload, uint32_t at,
@@ -22346,6 +22327,28 @@ static ecs_sched_result ecs_sched__relate_pair(ecs_sched_world *w, ecs_sched_ent
         }
     }
     return ECS_SCHED_OK;
+}
+
+/* Relates a checked source and target; `at` places source among target's sources (UINT32_MAX:
+   last). */
+static ecs_sched_result ecs_sched__relate_checked(ecs_sched_world *w, ecs_sched_entity source,
+                                                  ecs_sched_id kind, ecs_sched_entity target,
+                                                  const void *payload, uint32_t at,
+                                                  const char *operation) {
+    ecs_sched__tagging tagging;
+    ecs_sched_result result;
+    if (kind != w->child_of || !ecs_sched__is_prefab(w, target) ||
+        ecs_sched__rel_slot_of(w, source, kind, target)) {
+        return ecs_sched__relate_pair(w, source, kind, target, payload, at, operation);
+    }
+    result = ecs_sched__tag_prefab_children(w, &tagging, source);
+    if (result == ECS_SCHED_OK) {
+        result = ecs_sched__relate_pair(w, source, kind, target, payload, at, operation);
+    }
+    if (result == ECS_SCHED_OK) ecs_sched__tagging_observe(w, &tagging);
+    else ecs_sched__tagging_undo(w, &tagging);
+    ecs_sched__tagging_free(w, &tagging);
+    return result;
 }
 
 /* What an observer does through the world is recorded in its buffer. */

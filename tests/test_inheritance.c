@@ -919,6 +919,28 @@ static void an_entity_may_be_an_instance_of_its_own_parent(void **state) {
     check_and_destroy(s.world);
 }
 
+static void a_refused_move_under_a_prefab_leaves_the_subtree_no_prefab(void **state) {
+    world_setup s;
+    ecs_sched_entity ship, turret, other, barrel;
+    ecs_sched_id prefab;
+    (void)state;
+    setup_world(&s);
+    prefab = ecs_sched_prefab_tag(s.world);
+    ship = prefab_with_position(&s, 0.0f, 0.0f);
+    turret = ecs_sched_spawn(s.world);
+    assert_int_equal(ecs_sched_set_parent(s.world, turret, ship), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(s.world, turret, "turret"), ECS_SCHED_OK);
+    other = ecs_sched_spawn(s.world);
+    assert_int_equal(ecs_sched_set_name(s.world, other, "turret"), ECS_SCHED_OK);
+    barrel = spawn_position(&s, 1.0f, 0.0f);
+    assert_int_equal(ecs_sched_set_parent(s.world, barrel, other), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_parent(s.world, other, ship), ECS_SCHED_ERR_NAME_CLASH);
+    assert_false(ecs_sched_has(s.world, other, prefab));
+    assert_false(ecs_sched_has(s.world, barrel, prefab));
+    assert_true(get_position(&s, barrel)->x > 0.5f);
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(instance_reads_its_base_value_through_get),
@@ -963,6 +985,7 @@ int main(void) {
         cmocka_unit_test(a_child_of_a_prefab_is_a_prefab_with_its_subtree),
         cmocka_unit_test(children_of_a_prefab_are_hidden_from_queries_but_instances_get_copies),
         cmocka_unit_test(an_entity_may_be_an_instance_of_its_own_parent),
+        cmocka_unit_test(a_refused_move_under_a_prefab_leaves_the_subtree_no_prefab),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
