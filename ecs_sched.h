@@ -896,9 +896,12 @@
 
    SNAPSHOTS
 
-     ecs_sched_snapshot_take(w) copies the world's data: every entity with its components
-     (through the copy hooks), the entity index (handles, generations, free list), the
-     resources (those of state machines and clocks too), the relationships, names and bases.
+     ecs_sched_snapshot_take(w) copies the world's data, all that game logic reads: every
+     entity with its components (through the copy hooks), the entity index (handles,
+     generations, free list), the resources, the relationships, names and bases, the delayed
+     commands waiting for a clock (ecs_sched_commands_after), the messages each queue keeps
+     (removed-component lists too), the state machines (value, pending transition, stack,
+     last transition) and the clocks' time (elapsed, overstep, settings).
      ecs_sched_snapshot_restore(w, snap) brings exactly that back, as often as asked: entities
      made since are gone (their handles stale), entities despawned since are back under their
      old handles, every value is the snapshot's. Generations only move forward, across
@@ -918,9 +921,14 @@
      that snapshots every frame allocates nothing once the world stops growing); if it runs
      out of memory the snapshot is emptied, and restoring it is refused until a retake works.
 
-     What is not data stays as it is: components and kinds registered since, queries,
-     systems, schedules, observers, message queues. A restore runs no observer and no
-     OnEnter/OnExit schedule; a tracked component counts every restored value as added and
+     What is code, not data, stays as it is: components, kinds, message types and state
+     machines registered since, queries, systems (with their run conditions' timers),
+     schedules, observers; so do the places of message readers (a system's, or a cursor of
+     yours) and what the clock hook read last (the frame after a restore advances by the real
+     time since the frame before it). Message numbers move forward like generations: the
+     restored messages end where the queue ended, so a reader that had read everything reads
+     only what is sent after the restore, and none skips it. A restore runs no observer and
+     no OnEnter/OnExit schedule; a tracked component counts every restored value as added and
      changed at the restore. A snapshot holds no pointer into its world (it may outlive it,
      and is freed with the allocator it was made with) and restores into that world only
      (ECS_SCHED_ERR_INVALID_ARGUMENT otherwise). Both calls are refused while a command buffer
@@ -4291,14 +4299,16 @@ ECS_SCHED_API bool ecs_sched_progress_complete(const ecs_sched_progress *progres
 #endif /* ECS_SCHED_JSON */
 
 /*================================= src/snapshot.h (public) ==================================*/
-/* snapshot: a copy of a world's entities, components, resources, relationships, names and
-   bases, and its restore. */
+/* snapshot: a copy of a world's entities, components, resources, relationships, names,
+   bases and the parts other modules register, and its restore. */
 
 typedef struct ecs_sched_snapshot ecs_sched_snapshot;
 
 /* A copy of the world as it is: every entity with its components (copied with the copy
    hooks), the entity index (handles and generations), the resources, the relationships, the
-   names and the bases. It holds no pointer into the world and outlives it; it restores into
+   names and the bases, and what other modules keep beside them (delayed commands, message
+   queues, state machines, the clocks' time; see SNAPSHOTS). Not schedules, systems,
+   observers or queries: code, not data. It holds no pointer into the world and outlives it; it restores into
    this world only. NULL on failure. Refused while a command buffer holds reserved handles
    (apply or destroy it first) and inside systems that may not change the world. */
 ECS_SCHED_API ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *world);
@@ -6156,6 +6166,27 @@ typedef struct ecs_sched__names ecs_sched__names;
 typedef struct ecs_sched__descriptions ecs_sched__descriptions;
 typedef struct ecs_sched__inheritance ecs_sched__inheritance;
 
+/* Data a module keeps beside the entities and resources that a snapshot holds too
+   (snapshot.h): the module registers its part with the world when it first keeps such data,
+   so that the snapshot module names no feature. */
+typedef struct ecs_sched__snapshot_part {
+    /* A copy of the module's data as it is now, in *copy (NULL: nothing to keep); adds what
+       it holds to *bytes. False when out of memory. */
+    bool (*take)(ecs_sched_world *w, void **copy, size_t *bytes);
+    /* Before a restore changes anything: makes, in *prepared, what `apply` needs to bring
+       `copy` back (NULL copy: the snapshot is older than the part: the module's data goes).
+       False when out of memory, with nothing left behind. */
+    bool (*prepare)(ecs_sched_world *w, const void *copy, void **prepared);
+    /* Brings the copy back, after the entities and resources; cannot fail. Takes prepared. */
+    void (*apply)(ecs_sched_world *w, const void *copy, void *prepared);
+    /* Frees what prepare made, when the restore stops before apply. */
+    void (*discard)(ecs_sched_world *w, void *prepared);
+    /* Frees a copy, with the allocator of the snapshot (which may outlive the world). */
+    void (*free)(ecs_sched__env *env, void *copy);
+} ecs_sched__snapshot_part;
+
+#define ECS_SCHED__SNAPSHOT_PARTS 8
+
 struct ecs_sched_world {
     ecs_sched__env env;
     uint64_t serial;                     /* tells worlds apart (snapshot.h) */
@@ -6234,6 +6265,8 @@ struct ecs_sched_world {
                                             hierarchy.h keeps point into those blocks */
     ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
+    const ecs_sched__snapshot_part *snapshot_parts[ECS_SCHED__SNAPSHOT_PARTS];
+    int32_t snapshot_part_count;         /* registered, in order (never removed) */
     ecs_sched_pool *pool;                /* created on first use */
 #ifdef ECS_SCHED_THREADS
     pthread_t schedule_thread;           /* the one running the outermost schedule */
@@ -6872,6 +6905,16 @@ ECS_SCHED__NOINLINE static bool ecs_sched__free_stack_grow(ecs_sched_world *w) {
 
 /* A despawn cannot fail: an index the stack has no room for (its growth failed) is linked
    from free_head instead. */
+/* Registers a module's part of what snapshots hold (once; a second call does nothing). */
+static void ecs_sched__snapshot_part_add(ecs_sched_world *w, const ecs_sched__snapshot_part *part) {
+    int32_t i;
+    for (i = 0; i < w->snapshot_part_count; i++) {
+        if (w->snapshot_parts[i] == part) return;
+    }
+    ECS_SCHED_ASSERT(w->snapshot_part_count < ECS_SCHED__SNAPSHOT_PARTS);
+    w->snapshot_parts[w->snapshot_part_count++] = part;
+}
+
 /* A released index whose entity came back with a restore skips the generations handed out
    on it in the abandoned timeline, so that none of those handles names a later entity. */
 ECS_SCHED__NOINLINE static void ecs_sched__generation_skip(ecs_sched_world *w, uint32_t index) {
@@ -10667,6 +10710,154 @@ void ecs_sched_messages_update(ecs_sched_world *w) {
     w->fixed_step_since_update = false;
 }
 
+/* ---- message queues in snapshots ----
+
+   A snapshot holds the messages each queue keeps (both buffers) and a restore brings them
+   back. The readers' places are not in it (a system's is code's state, a cursor outside
+   systems is the caller's), and sequence numbers only move forward, as generations do: the
+   restored messages take the numbers just before the queue's end as it is, so that a
+   reader keeps its place counted from the end. A reader that had read everything reads only
+   what is sent after the restore; none ever skips a message sent after it, and none counts
+   what the restore dropped as missed. Queues made since the snapshot are emptied. */
+
+typedef struct ecs_sched__queue_copy {
+    uint32_t size, alignment;
+    ecs_sched_type_hooks hooks;       /* to destroy the copies without the world */
+    unsigned char *data[2];
+    int32_t count[2];
+} ecs_sched__queue_copy;
+
+typedef struct ecs_sched__messages_copy {
+    uint32_t count;
+    ecs_sched__queue_copy *queues;
+} ecs_sched__messages_copy;
+
+/* A block of n messages copied from `from` (copy hook); NULL for none, or when out of memory
+   (*ok false). */
+static unsigned char *ecs_sched__messages_clone(ecs_sched__env *env, uint32_t size, uint32_t alignment,
+                                                const ecs_sched_type_hooks *hooks,
+                                                const unsigned char *from, int32_t n, bool *ok) {
+    unsigned char *data;
+    if (n <= 0) return NULL;
+    data = (unsigned char *)ecs_sched__aligned_alloc(env, (size_t)n * (size ? size : 1), alignment);
+    if (!data) {
+        *ok = false;
+        return NULL;
+    }
+    if (size && hooks->copy) hooks->copy(data, from, n, hooks->ctx);
+    else if (size) memcpy(data, from, (size_t)n * size);
+    return data;
+}
+
+static void ecs_sched__queue_copy_free(ecs_sched__env *env, ecs_sched__queue_copy *q) {
+    int b;
+    for (b = 0; b < 2; b++) {
+        if (!q->data[b]) continue;
+        if (q->hooks.dtor && q->count[b] > 0) q->hooks.dtor(q->data[b], q->count[b], q->hooks.ctx);
+        ecs_sched__aligned_free(env, q->data[b]);
+        q->data[b] = NULL;
+    }
+}
+
+static void ecs_sched__messages_copy_free(ecs_sched__env *env, void *copy) {
+    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)copy;
+    uint32_t i;
+    for (i = 0; c->queues && i < c->count; i++) ecs_sched__queue_copy_free(env, &c->queues[i]);
+    ecs_sched__free(env, c->queues);
+    ecs_sched__free(env, c);
+}
+
+/* Copies of the first `count` queues' messages as `from` (the world's, or a snapshot's)
+   holds them; NULL when out of memory. */
+static ecs_sched__messages_copy *ecs_sched__messages_copy_make(ecs_sched_world *w, uint32_t count,
+                                                              const ecs_sched__queue_copy *from,
+                                                              size_t *bytes) {
+    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)ecs_sched__calloc(&w->env, sizeof *c);
+    uint32_t i;
+    bool ok = c != NULL;
+    if (!c) return NULL;
+    c->queues = (ecs_sched__queue_copy *)ecs_sched__calloc(&w->env, (count + 1) * sizeof *c->queues);
+    if (!c->queues) ok = false;
+    c->count = ok ? count : 0;
+    for (i = 0; ok && i < count; i++) {
+        ecs_sched__queue_copy *q = &c->queues[i];
+        int b;
+        *q = from[i];
+        for (b = 0; b < 2; b++) {
+            q->data[b] = ecs_sched__messages_clone(&w->env, q->size, q->alignment, &q->hooks,
+                                                   from[i].data[b], from[i].count[b], &ok);
+            if (!q->data[b]) q->count[b] = 0;
+            *bytes += (size_t)q->count[b] * q->size;
+        }
+    }
+    if (!ok) {
+        ecs_sched__messages_copy_free(&w->env, c);
+        return NULL;
+    }
+    return c;
+}
+
+static bool ecs_sched__messages_take(ecs_sched_world *w, void **copy, size_t *bytes) {
+    ecs_sched__queue_copy *now;
+    uint32_t i, count = w->messages->count;
+    now = (ecs_sched__queue_copy *)ecs_sched__calloc(&w->env, (count + 1) * sizeof *now);
+    if (!now) return false;
+    for (i = 0; i < count; i++) {
+        const ecs_sched__queue *q = w->messages->queues[i];
+        now[i].size = q->size;
+        now[i].alignment = q->alignment;
+        now[i].hooks = q->hooks;
+        now[i].data[0] = q->data[0];
+        now[i].data[1] = q->data[1];
+        now[i].count[0] = q->count[0];
+        now[i].count[1] = q->count[1];
+    }
+    *copy = ecs_sched__messages_copy_make(w, count, now, bytes);
+    ecs_sched__free(&w->env, now);
+    return *copy != NULL;
+}
+
+static bool ecs_sched__messages_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
+    const ecs_sched__messages_copy *from = (const ecs_sched__messages_copy *)copy;
+    size_t bytes = 0;
+    uint32_t count = from ? from->count : 0;
+    if (count > w->messages->count) count = w->messages->count;
+    *prepared = ecs_sched__messages_copy_make(w, count, from ? from->queues : NULL, &bytes);
+    return *prepared != NULL;
+}
+
+static void ecs_sched__messages_discard(ecs_sched_world *w, void *prepared) {
+    ecs_sched__messages_copy_free(&w->env, prepared);
+}
+
+/* Each queue's messages become the prepared copies, numbered to end where the queue ends. */
+static void ecs_sched__messages_apply(ecs_sched_world *w, const void *copy, void *prepared) {
+    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)prepared;
+    uint32_t i;
+    (void)copy;
+    for (i = 0; i < w->messages->count; i++) {
+        ecs_sched__queue *q = w->messages->queues[i];
+        uint64_t end = ecs_sched__queue_end(q);
+        int b;
+        ecs_sched__queue_clear(q);
+        if (i >= c->count) continue;
+        for (b = 0; b < 2; b++) {
+            ecs_sched__aligned_free(&w->env, q->data[b]);
+            q->data[b] = c->queues[i].data[b];
+            q->count[b] = q->capacity[b] = c->queues[i].count[b];
+            c->queues[i].data[b] = NULL;   /* the queue has them now */
+        }
+        q->first[1] = end - (uint64_t)q->count[1];
+        q->first[0] = q->first[1] - (uint64_t)q->count[0];
+        q->cleared = q->first[0];
+    }
+    ecs_sched__messages_copy_free(&w->env, c);
+}
+
+static const ecs_sched__snapshot_part ecs_sched__messages_part = {
+    ecs_sched__messages_take, ecs_sched__messages_prepare, ecs_sched__messages_apply,
+    ecs_sched__messages_discard, ecs_sched__messages_copy_free};
+
 /* ---- registering ---- */
 
 static const ecs_sched__queue *ecs_sched__message_queue(const ecs_sched_world *w, ecs_sched_id id) {
@@ -10710,6 +10901,7 @@ ecs_sched_id ecs_sched_message_register(ecs_sched_world *w, const ecs_sched_mess
         return 0;   /* the name stays a component: registering it again fails the same way */
     }
     w->components[id].queue = queue;
+    ecs_sched__snapshot_part_add(w, &ecs_sched__messages_part);
     return id;
 }
 
@@ -10729,6 +10921,7 @@ static bool ecs_sched__removals_create(ecs_sched_world *w, ecs_sched_id id) {
                                              (uint32_t)sizeof(ecs_sched_entity), NULL);
     if (!queue) return false;
     w->components[id].removals = queue;
+    ecs_sched__snapshot_part_add(w, &ecs_sched__messages_part);
     return true;
 }
 
@@ -18362,6 +18555,8 @@ struct ecs_sched__clocks {
     void *user_data;
     ecs_sched__schedule *fixed_main;     /* found at the runner's first run */
     bool has_reading;                    /* the clock hook was read by an advance */
+    int64_t kept_reading_ns;             /* Time<Real>'s reading and its count of backward */
+    int64_t kept_backward_readings;      /* ones, kept across a snapshot restore */
     /* delayed command buffers waiting for the virtual and the fixed clock (delay.h) */
     struct ecs_sched_commands **waiting[2];
     uint32_t waiting_count[2], waiting_capacity[2];
@@ -18371,6 +18566,51 @@ struct ecs_sched__clocks {
 /* delay.h: delayed commands, applied as the clocks advance. */
 static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now);
 static void ecs_sched__delays_free(ecs_sched_world *w);
+
+/* ---- the clocks in snapshots ----
+
+   The clocks are resources, so a snapshot holds their time (elapsed, overstep, settings) and a
+   restore brings it back. What the clock hook read last is not game data: it stays, so that
+   the frame after a restore advances by the real time since the frame before it. */
+
+static bool ecs_sched__clocks_take(ecs_sched_world *w, void **copy, size_t *bytes) {
+    (void)w;
+    (void)bytes;
+    *copy = NULL;   /* the resources hold it all */
+    return true;
+}
+
+static bool ecs_sched__clocks_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
+    const ecs_sched_time_real *real = (const ecs_sched_time_real *)w->resources[w->clocks->real];
+    (void)copy;
+    *prepared = NULL;
+    w->clocks->kept_reading_ns = real ? real->last_reading_ns : 0;
+    w->clocks->kept_backward_readings = real ? real->backward_readings : 0;
+    return true;
+}
+
+static void ecs_sched__clocks_apply(ecs_sched_world *w, const void *copy, void *prepared) {
+    ecs_sched_time_real *real = (ecs_sched_time_real *)w->resources[w->clocks->real];
+    (void)copy;
+    (void)prepared;
+    if (!real) return;
+    real->last_reading_ns = w->clocks->kept_reading_ns;
+    real->backward_readings = w->clocks->kept_backward_readings;
+}
+
+static void ecs_sched__clocks_discard(ecs_sched_world *w, void *prepared) {
+    (void)w;
+    (void)prepared;
+}
+
+static void ecs_sched__clocks_copy_free(ecs_sched__env *env, void *copy) {
+    (void)env;
+    (void)copy;
+}
+
+static const ecs_sched__snapshot_part ecs_sched__clocks_part = {
+    ecs_sched__clocks_take, ecs_sched__clocks_prepare, ecs_sched__clocks_apply,
+    ecs_sched__clocks_discard, ecs_sched__clocks_copy_free};
 
 /* ---- the default clock and sleep ---- */
 
@@ -18574,6 +18814,7 @@ ecs_sched_result ecs_sched_time_setup(ecs_sched_world *w, const ecs_sched_time_d
         return result != ECS_SCHED_OK ? result : ECS_SCHED_ERR_OUT_OF_MEMORY;
     }
     w->clocks = clocks;
+    ecs_sched__snapshot_part_add(w, &ecs_sched__clocks_part);
     return ECS_SCHED_OK;
 }
 
@@ -19362,6 +19603,94 @@ static ecs_sched__state_machine *ecs_sched__state_find_name(const ecs_sched_worl
     return NULL;
 }
 
+/* ---- state machines in snapshots ----
+
+   A machine's value and its pending transition are resources, which a snapshot holds; the
+   rest of what game logic reads of it lives here and is kept as a part of the snapshot
+   (world.h): the values its stack covers, whether it has had its first value, and its last
+   transition. Machines registered after the snapshot keep theirs. */
+
+typedef struct ecs_sched__machine_copy {
+    int32_t depth;
+    bool entered;
+    ecs_sched_state_transition last;
+    uint64_t last_run;
+} ecs_sched__machine_copy;
+
+typedef struct ecs_sched__states_copy {
+    uint32_t count;
+    ecs_sched__machine_copy *machines;
+    int32_t *stacks;                  /* each machine's depth values, one after the other */
+} ecs_sched__states_copy;
+
+static void ecs_sched__states_copy_free(ecs_sched__env *env, void *copy) {
+    ecs_sched__states_copy *c = (ecs_sched__states_copy *)copy;
+    ecs_sched__free(env, c->machines);
+    ecs_sched__free(env, c->stacks);
+    ecs_sched__free(env, c);
+}
+
+static bool ecs_sched__states_take(ecs_sched_world *w, void **copy, size_t *bytes) {
+    ecs_sched__states_copy *c;
+    uint32_t i, values = 0, at = 0;
+    *copy = NULL;
+    for (i = 0; i < w->states->count; i++) values += (uint32_t)w->states->items[i].depth;
+    c = (ecs_sched__states_copy *)ecs_sched__calloc(&w->env, sizeof *c);
+    if (!c) return false;
+    c->count = w->states->count;
+    c->machines = (ecs_sched__machine_copy *)ecs_sched__calloc(&w->env, c->count * sizeof *c->machines);
+    c->stacks = (int32_t *)ecs_sched__calloc(&w->env, (values + 1) * sizeof *c->stacks);
+    if (!c->machines || !c->stacks) {
+        ecs_sched__states_copy_free(&w->env, c);
+        return false;
+    }
+    for (i = 0; i < c->count; i++) {
+        const ecs_sched__state_machine *m = &w->states->items[i];
+        c->machines[i].depth = m->depth;
+        c->machines[i].entered = m->entered;
+        c->machines[i].last = m->last;
+        c->machines[i].last_run = m->last_run;
+        memcpy(c->stacks + at, m->stack, (size_t)m->depth * sizeof *m->stack);
+        at += (uint32_t)m->depth;
+    }
+    *bytes += sizeof *c + c->count * sizeof *c->machines + values * sizeof *c->stacks;
+    *copy = c;
+    return true;
+}
+
+/* Nothing to allocate: each machine's stack has its capacity from the start. */
+static bool ecs_sched__states_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
+    (void)w;
+    (void)copy;
+    *prepared = NULL;
+    return true;
+}
+
+static void ecs_sched__states_apply(ecs_sched_world *w, const void *copy, void *prepared) {
+    const ecs_sched__states_copy *c = (const ecs_sched__states_copy *)copy;
+    uint32_t i, at = 0;
+    (void)prepared;
+    for (i = 0; c && i < c->count && i < w->states->count; i++) {
+        ecs_sched__state_machine *m = &w->states->items[i];
+        const ecs_sched__machine_copy *from = &c->machines[i];
+        m->depth = from->depth;
+        memcpy(m->stack, c->stacks + at, (size_t)from->depth * sizeof *m->stack);
+        at += (uint32_t)from->depth;
+        m->entered = from->entered;
+        m->last = from->last;
+        m->last_run = from->last_run;
+    }
+}
+
+static void ecs_sched__states_discard(ecs_sched_world *w, void *prepared) {
+    (void)w;
+    (void)prepared;
+}
+
+static const ecs_sched__snapshot_part ecs_sched__states_part = {
+    ecs_sched__states_take, ecs_sched__states_prepare, ecs_sched__states_apply,
+    ecs_sched__states_discard, ecs_sched__states_copy_free};
+
 /* ---- computed states and sub-states ---- */
 
 /* The machines desc depends on, as ids: a computed state's sources, a sub-state's parent. */
@@ -19617,6 +19946,7 @@ ecs_sched_id ecs_sched_state_register(ecs_sched_world *w, const ecs_sched_state_
     }
     ecs_sched__state_machine_link(w, &m, desc);
     w->states->items[w->states->count++] = m;
+    ecs_sched__snapshot_part_add(w, &ecs_sched__states_part);
     return m.id;
 }
 
@@ -21260,6 +21590,211 @@ ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *cmd, ecs_sched_
     return later;
 }
 
+/* ---- delayed commands in snapshots ----
+
+   The buffers waiting in the queues are game data (a despawn due in two seconds), so a
+   snapshot holds a copy of each: its commands not applied yet, its due time and place in the
+   queue, and the delayed buffers it made in turn. A restore replaces the queues by copies of
+   those. (A buffer whose spawns reserved handles refuses snapshots: see snapshot.h.) */
+
+typedef struct ecs_sched__delays_copy {
+    uint64_t delay_serial;
+    uint32_t count[2];
+    ecs_sched_commands **waiting[2];  /* copies of the queues, in their order */
+} ecs_sched__delays_copy;
+
+static void ecs_sched__delayed_copy_free(ecs_sched__env *env, ecs_sched_commands *c) {
+    int32_t i;
+    for (i = 0; i < c->after_count; i++) ecs_sched__delayed_copy_free(env, c->after[i]);
+    ecs_sched__free(env, c->after);
+    while (c->first) {
+        ecs_sched__command_block *next = c->first->next;
+        ecs_sched__aligned_free(env, c->first);
+        c->first = next;
+    }
+    ecs_sched__free(env, c);
+}
+
+/* A copy of the blocks from `from` to `last` (the one being written), whole, so that the
+   values stay at their alignment; NULL when out of memory (what was copied is freed). */
+static ecs_sched__command_block *ecs_sched__blocks_copy(ecs_sched__env *env,
+                                                        const ecs_sched__command_block *from,
+                                                        const ecs_sched__command_block *last,
+                                                        ecs_sched__command_block **copy_of_last,
+                                                        size_t *bytes) {
+    const size_t header = ecs_sched__align_up(sizeof(ecs_sched__command_block), ECS_SCHED_MAX_ALIGNMENT);
+    ecs_sched__command_block *first = NULL, **link = &first, *block = NULL;
+    for (; from; from = from->next) {
+        size_t capacity = from->used ? from->used : sizeof(uint32_t);
+        block = (ecs_sched__command_block *)ecs_sched__aligned_alloc(env, header + capacity,
+                                                                     ECS_SCHED_MAX_ALIGNMENT);
+        if (!block) {
+            while (first) {
+                ecs_sched__command_block *next = first->next;
+                ecs_sched__aligned_free(env, first);
+                first = next;
+            }
+            return NULL;
+        }
+        block->data = (unsigned char *)block + header;
+        block->used = from->used;
+        block->capacity = capacity;
+        block->next = NULL;
+        memcpy(block->data, from->data, from->used);
+        *bytes += header + capacity;
+        *link = block;
+        link = &block->next;
+        if (from == last) break;
+    }
+    *copy_of_last = block;
+    return first;
+}
+
+/* A copy of delayed buffer `from` as far as it is not applied, with the delayed buffers it
+   made, for world w; NULL when out of memory. */
+static ecs_sched_commands *ecs_sched__delayed_copy(ecs_sched__env *env, ecs_sched_world *w,
+                                                   const ecs_sched_commands *from, size_t *bytes) {
+    ecs_sched_commands *c = (ecs_sched_commands *)ecs_sched__calloc(env, sizeof *c);
+    int32_t i;
+    if (!c) return NULL;
+    c->world = w;
+    c->delayed = from->delayed;
+    c->due_ns = from->due_ns;
+    c->serial = from->serial;
+    c->pending = from->pending;
+    c->read_at = from->read_at;
+    c->read_entity = from->read_entity;
+    c->write_entity = from->write_entity;
+    *bytes += sizeof *c;
+    if (from->read) {
+        c->first = c->read = ecs_sched__blocks_copy(env, from->read, from->write, &c->write, bytes);
+        if (!c->first) {
+            ecs_sched__delayed_copy_free(env, c);
+            return NULL;
+        }
+    }
+    if (from->after_count) {
+        c->after = (ecs_sched_commands **)ecs_sched__calloc(env, (size_t)from->after_count * sizeof *c->after);
+        if (!c->after) {
+            ecs_sched__delayed_copy_free(env, c);
+            return NULL;
+        }
+        c->after_capacity = (uint32_t)from->after_count;
+        for (i = 0; i < from->after_count; i++) {
+            c->after[i] = ecs_sched__delayed_copy(env, w, from->after[i], bytes);
+            if (!c->after[i]) {
+                ecs_sched__delayed_copy_free(env, c);
+                return NULL;
+            }
+            c->after[i]->owner = c;
+            c->after_count = i + 1;
+        }
+    }
+    return c;
+}
+
+static void ecs_sched__delays_copy_free(ecs_sched__env *env, void *copy) {
+    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)copy;
+    int clock;
+    uint32_t i;
+    for (clock = 0; clock < 2; clock++) {
+        for (i = 0; d->waiting[clock] && i < d->count[clock]; i++) {
+            if (d->waiting[clock][i]) ecs_sched__delayed_copy_free(env, d->waiting[clock][i]);
+        }
+        ecs_sched__free(env, d->waiting[clock]);
+    }
+    ecs_sched__free(env, d);
+}
+
+/* A copy of queues `from` (NULL: empty queues) for world w; NULL when out of memory. */
+static ecs_sched__delays_copy *ecs_sched__delays_copy_make(ecs_sched_world *w,
+                                                          const ecs_sched__delays_copy *from,
+                                                          size_t *bytes) {
+    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)ecs_sched__calloc(&w->env, sizeof *d);
+    int clock;
+    uint32_t i;
+    if (!d) return NULL;
+    if (!from) return d;
+    d->delay_serial = from->delay_serial;
+    for (clock = 0; clock < 2; clock++) {
+        if (!from->count[clock]) continue;
+        d->waiting[clock] = (ecs_sched_commands **)ecs_sched__calloc(
+            &w->env, from->count[clock] * sizeof *d->waiting[clock]);
+        if (!d->waiting[clock]) break;
+        d->count[clock] = from->count[clock];
+        for (i = 0; i < from->count[clock]; i++) {
+            d->waiting[clock][i] = ecs_sched__delayed_copy(&w->env, w, from->waiting[clock][i], bytes);
+            if (!d->waiting[clock][i]) break;
+        }
+        if (i < from->count[clock]) break;
+    }
+    if (clock < 2) {
+        ecs_sched__delays_copy_free(&w->env, d);
+        return NULL;
+    }
+    return d;
+}
+
+static bool ecs_sched__delays_take(ecs_sched_world *w, void **copy, size_t *bytes) {
+    ecs_sched__delays_copy now;
+    int clock;
+    memset(&now, 0, sizeof now);
+    now.delay_serial = w->clocks->delay_serial;
+    for (clock = 0; clock < 2; clock++) {
+        now.count[clock] = w->clocks->waiting_count[clock];
+        now.waiting[clock] = w->clocks->waiting[clock];
+    }
+    *copy = ecs_sched__delays_copy_make(w, &now, bytes);
+    return *copy != NULL;
+}
+
+/* The copies that go into the queues, and room in the queues for them. */
+static bool ecs_sched__delays_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
+    const ecs_sched__delays_copy *from = (const ecs_sched__delays_copy *)copy;
+    size_t bytes = 0;
+    int clock;
+    for (clock = 0; from && clock < 2; clock++) {
+        if (!ECS_SCHED__GROW(&w->env, w->clocks->waiting[clock], &w->clocks->waiting_capacity[clock],
+                             from->count[clock])) {
+            return false;
+        }
+    }
+    *prepared = ecs_sched__delays_copy_make(w, from, &bytes);
+    return *prepared != NULL;
+}
+
+static void ecs_sched__delays_discard(ecs_sched_world *w, void *prepared) {
+    ecs_sched__delays_copy_free(&w->env, prepared);
+}
+
+/* The queues become the prepared copies; the buffers waiting now go. */
+static void ecs_sched__delays_apply(ecs_sched_world *w, const void *copy, void *prepared) {
+    ecs_sched__clocks *clocks = w->clocks;
+    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)prepared;
+    int clock;
+    uint32_t i;
+    (void)copy;
+    for (clock = 0; clock < 2; clock++) {
+        while (clocks->waiting_count[clock]) {
+            ecs_sched_commands *b = clocks->waiting[clock][--clocks->waiting_count[clock]];
+            b->waiting = false;
+            ecs_sched_commands_destroy(b);
+        }
+        for (i = 0; i < d->count[clock]; i++) {
+            clocks->waiting[clock][i] = d->waiting[clock][i];
+            clocks->waiting[clock][i]->waiting = true;
+        }
+        clocks->waiting_count[clock] = d->count[clock];
+        d->count[clock] = 0;   /* the queue has them now */
+    }
+    if (copy) clocks->delay_serial = d->delay_serial;
+    ecs_sched__delays_copy_free(&w->env, d);
+}
+
+static const ecs_sched__snapshot_part ecs_sched__delays_part = {
+    ecs_sched__delays_take, ecs_sched__delays_prepare, ecs_sched__delays_apply,
+    ecs_sched__delays_discard, ecs_sched__delays_copy_free};
+
 /* The queue of buffers waiting for a clock: sorted by due time, then serial. */
 static uint32_t ecs_sched__delay_slot(const ecs_sched__clocks *clocks, int clock,
                                       const ecs_sched_commands *b) {
@@ -21337,6 +21872,7 @@ static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
         later->due_ns = ecs_sched__add_saturated(now[later->delayed - 1], later->due_ns);
         later->serial = clocks->delay_serial++;
         ecs_sched__delay_enqueue(clocks, later);
+        ecs_sched__snapshot_part_add(w, &ecs_sched__delays_part);
     }
     cmd->after_count = 0;
     return true;
@@ -27379,6 +27915,11 @@ struct ecs_sched_snapshot {
     uint32_t sparse_count;
     bool linked;
     size_t bytes;
+    struct {                        /* what the world's registered parts keep (world.h) */
+        const ecs_sched__snapshot_part *part;
+        void *copy;
+    } parts[ECS_SCHED__SNAPSHOT_PARTS];
+    int32_t part_count;
 };
 
 /* A copy of a sparse set's members and values. */
@@ -27784,6 +28325,62 @@ static void ecs_sched__restore_free_stack(ecs_sched_world *w) {
     w->free_head = ECS_SCHED__NONE;
 }
 
+/* ---- the parts other modules keep (world.h) ---- */
+
+static void ecs_sched__snapshot_parts_free(ecs_sched_snapshot *s) {
+    while (s->part_count) {
+        s->part_count--;
+        if (s->parts[s->part_count].copy) {
+            s->parts[s->part_count].part->free(&s->env, s->parts[s->part_count].copy);
+        }
+    }
+}
+
+static bool ecs_sched__snapshot_parts_take(ecs_sched_world *w, ecs_sched_snapshot *s) {
+    int32_t i;
+    for (i = 0; i < w->snapshot_part_count; i++) {
+        s->parts[i].part = w->snapshot_parts[i];
+        s->parts[i].copy = NULL;
+        s->part_count = i + 1;
+        if (!w->snapshot_parts[i]->take(w, &s->parts[i].copy, &s->bytes)) return false;
+    }
+    return true;
+}
+
+/* What the snapshot keeps of `part`: NULL when it was taken before the part was registered. */
+static const void *ecs_sched__snapshot_part_copy(const ecs_sched_snapshot *s,
+                                                 const ecs_sched__snapshot_part *part) {
+    int32_t i;
+    for (i = 0; i < s->part_count; i++) {
+        if (s->parts[i].part == part) return s->parts[i].copy;
+    }
+    return NULL;
+}
+
+/* Each registered part gets ready to restore its copy; all or none. */
+static bool ecs_sched__restore_parts_prepare(ecs_sched_world *w, const ecs_sched_snapshot *s,
+                                             void **prepared) {
+    int32_t i;
+    for (i = 0; i < w->snapshot_part_count; i++) {
+        const ecs_sched__snapshot_part *part = w->snapshot_parts[i];
+        prepared[i] = NULL;
+        if (!part->prepare(w, ecs_sched__snapshot_part_copy(s, part), &prepared[i])) {
+            while (i-- > 0) w->snapshot_parts[i]->discard(w, prepared[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void ecs_sched__restore_parts_apply(ecs_sched_world *w, const ecs_sched_snapshot *s,
+                                           void **prepared) {
+    int32_t i;
+    for (i = 0; i < w->snapshot_part_count; i++) {
+        const ecs_sched__snapshot_part *part = w->snapshot_parts[i];
+        part->apply(w, ecs_sched__snapshot_part_copy(s, part), prepared[i]);
+    }
+}
+
 /* ---- generations across a restore ----
 
    Generations only move forward, across restores too: a handle made in the abandoned
@@ -27891,7 +28488,8 @@ ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
         !ecs_sched__snapshot_sparse(w, s) ||
         !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
         (w->names && !(s->names = ecs_sched__names_clone(w, w->names))) ||
-        (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit)))) {
+        (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit))) ||
+        !ecs_sched__snapshot_parts_take(w, s)) {
         ecs_sched__beside_free(w, s->relations, s->names, s->inherit);
         s->relations = NULL;
         s->names = NULL;
@@ -27921,6 +28519,7 @@ static void ecs_sched__snapshot_empty_but_rows(ecs_sched_world *w, ecs_sched_sna
     s->names = NULL;
     s->inherit = NULL;
     ecs_sched__sparse_copies_free(&s->env, s);
+    ecs_sched__snapshot_parts_free(s);
 }
 
 ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapshot *s) {
@@ -27956,7 +28555,8 @@ ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapsho
         !ecs_sched__snapshot_resources(w, s) || !ecs_sched__snapshot_sparse(w, s) ||
         !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
         (w->names && !(s->names = ecs_sched__names_clone(w, w->names))) ||
-        (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit)))) {
+        (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit))) ||
+        !ecs_sched__snapshot_parts_take(w, s)) {
         uint32_t i;
         ecs_sched__snapshot_empty_but_rows(w, s);
         for (i = 0; s->rows && i < s->row_copies; i++) ecs_sched__rows_free(&s->env, &s->rows[i]);
@@ -28022,6 +28622,7 @@ void ecs_sched_snapshot_free(ecs_sched_snapshot *s) {
     ecs_sched__free(env, s->records);
     ecs_sched__snapshot_free_beside(s);
     ecs_sched__sparse_copies_free(env, s);
+    ecs_sched__snapshot_parts_free(s);
     ecs_sched__free(env, s);
 }
 
@@ -28127,6 +28728,7 @@ static void ecs_sched__restore_resources(ecs_sched_world *w, const ecs_sched_sna
 
 ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_snapshot *s) {
     ecs_sched__restoring r;
+    void *prepared[ECS_SCHED__SNAPSHOT_PARTS];
     ecs_sched__links *relations;
     ecs_sched__names *names;
     ecs_sched__inheritance *inherit;
@@ -28148,7 +28750,8 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     }
     result = ecs_sched__snapshot_check(w, "snapshot_restore");
     if (result != ECS_SCHED_OK) return result;
-    if (!ecs_sched__restore_reserve(w, s, &r) || !ecs_sched__restore_sparse_reserve(w, s)) {
+    if (!ecs_sched__restore_reserve(w, s, &r) || !ecs_sched__restore_sparse_reserve(w, s) ||
+        !ecs_sched__restore_parts_prepare(w, s, prepared)) {
         ecs_sched__restoring_free(w, &r);
         return ecs_sched__out_of_memory(w, "restoring a snapshot");
     }
@@ -28174,6 +28777,7 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     ecs_sched__restoring_free(w, &r);
     w->linked = w->linked || s->linked;
     w->rows_version++;
+    ecs_sched__restore_parts_apply(w, s, prepared);
     return ECS_SCHED_OK;
 }
 

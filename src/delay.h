@@ -114,6 +114,211 @@ ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *cmd, ecs_sched_
     return later;
 }
 
+/* ---- delayed commands in snapshots ----
+
+   The buffers waiting in the queues are game data (a despawn due in two seconds), so a
+   snapshot holds a copy of each: its commands not applied yet, its due time and place in the
+   queue, and the delayed buffers it made in turn. A restore replaces the queues by copies of
+   those. (A buffer whose spawns reserved handles refuses snapshots: see snapshot.h.) */
+
+typedef struct ecs_sched__delays_copy {
+    uint64_t delay_serial;
+    uint32_t count[2];
+    ecs_sched_commands **waiting[2];  /* copies of the queues, in their order */
+} ecs_sched__delays_copy;
+
+static void ecs_sched__delayed_copy_free(ecs_sched__env *env, ecs_sched_commands *c) {
+    int32_t i;
+    for (i = 0; i < c->after_count; i++) ecs_sched__delayed_copy_free(env, c->after[i]);
+    ecs_sched__free(env, c->after);
+    while (c->first) {
+        ecs_sched__command_block *next = c->first->next;
+        ecs_sched__aligned_free(env, c->first);
+        c->first = next;
+    }
+    ecs_sched__free(env, c);
+}
+
+/* A copy of the blocks from `from` to `last` (the one being written), whole, so that the
+   values stay at their alignment; NULL when out of memory (what was copied is freed). */
+static ecs_sched__command_block *ecs_sched__blocks_copy(ecs_sched__env *env,
+                                                        const ecs_sched__command_block *from,
+                                                        const ecs_sched__command_block *last,
+                                                        ecs_sched__command_block **copy_of_last,
+                                                        size_t *bytes) {
+    const size_t header = ecs_sched__align_up(sizeof(ecs_sched__command_block), ECS_SCHED_MAX_ALIGNMENT);
+    ecs_sched__command_block *first = NULL, **link = &first, *block = NULL;
+    for (; from; from = from->next) {
+        size_t capacity = from->used ? from->used : sizeof(uint32_t);
+        block = (ecs_sched__command_block *)ecs_sched__aligned_alloc(env, header + capacity,
+                                                                     ECS_SCHED_MAX_ALIGNMENT);
+        if (!block) {
+            while (first) {
+                ecs_sched__command_block *next = first->next;
+                ecs_sched__aligned_free(env, first);
+                first = next;
+            }
+            return NULL;
+        }
+        block->data = (unsigned char *)block + header;
+        block->used = from->used;
+        block->capacity = capacity;
+        block->next = NULL;
+        memcpy(block->data, from->data, from->used);
+        *bytes += header + capacity;
+        *link = block;
+        link = &block->next;
+        if (from == last) break;
+    }
+    *copy_of_last = block;
+    return first;
+}
+
+/* A copy of delayed buffer `from` as far as it is not applied, with the delayed buffers it
+   made, for world w; NULL when out of memory. */
+static ecs_sched_commands *ecs_sched__delayed_copy(ecs_sched__env *env, ecs_sched_world *w,
+                                                   const ecs_sched_commands *from, size_t *bytes) {
+    ecs_sched_commands *c = (ecs_sched_commands *)ecs_sched__calloc(env, sizeof *c);
+    int32_t i;
+    if (!c) return NULL;
+    c->world = w;
+    c->delayed = from->delayed;
+    c->due_ns = from->due_ns;
+    c->serial = from->serial;
+    c->pending = from->pending;
+    c->read_at = from->read_at;
+    c->read_entity = from->read_entity;
+    c->write_entity = from->write_entity;
+    *bytes += sizeof *c;
+    if (from->read) {
+        c->first = c->read = ecs_sched__blocks_copy(env, from->read, from->write, &c->write, bytes);
+        if (!c->first) {
+            ecs_sched__delayed_copy_free(env, c);
+            return NULL;
+        }
+    }
+    if (from->after_count) {
+        c->after = (ecs_sched_commands **)ecs_sched__calloc(env, (size_t)from->after_count * sizeof *c->after);
+        if (!c->after) {
+            ecs_sched__delayed_copy_free(env, c);
+            return NULL;
+        }
+        c->after_capacity = (uint32_t)from->after_count;
+        for (i = 0; i < from->after_count; i++) {
+            c->after[i] = ecs_sched__delayed_copy(env, w, from->after[i], bytes);
+            if (!c->after[i]) {
+                ecs_sched__delayed_copy_free(env, c);
+                return NULL;
+            }
+            c->after[i]->owner = c;
+            c->after_count = i + 1;
+        }
+    }
+    return c;
+}
+
+static void ecs_sched__delays_copy_free(ecs_sched__env *env, void *copy) {
+    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)copy;
+    int clock;
+    uint32_t i;
+    for (clock = 0; clock < 2; clock++) {
+        for (i = 0; d->waiting[clock] && i < d->count[clock]; i++) {
+            if (d->waiting[clock][i]) ecs_sched__delayed_copy_free(env, d->waiting[clock][i]);
+        }
+        ecs_sched__free(env, d->waiting[clock]);
+    }
+    ecs_sched__free(env, d);
+}
+
+/* A copy of queues `from` (NULL: empty queues) for world w; NULL when out of memory. */
+static ecs_sched__delays_copy *ecs_sched__delays_copy_make(ecs_sched_world *w,
+                                                          const ecs_sched__delays_copy *from,
+                                                          size_t *bytes) {
+    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)ecs_sched__calloc(&w->env, sizeof *d);
+    int clock;
+    uint32_t i;
+    if (!d) return NULL;
+    if (!from) return d;
+    d->delay_serial = from->delay_serial;
+    for (clock = 0; clock < 2; clock++) {
+        if (!from->count[clock]) continue;
+        d->waiting[clock] = (ecs_sched_commands **)ecs_sched__calloc(
+            &w->env, from->count[clock] * sizeof *d->waiting[clock]);
+        if (!d->waiting[clock]) break;
+        d->count[clock] = from->count[clock];
+        for (i = 0; i < from->count[clock]; i++) {
+            d->waiting[clock][i] = ecs_sched__delayed_copy(&w->env, w, from->waiting[clock][i], bytes);
+            if (!d->waiting[clock][i]) break;
+        }
+        if (i < from->count[clock]) break;
+    }
+    if (clock < 2) {
+        ecs_sched__delays_copy_free(&w->env, d);
+        return NULL;
+    }
+    return d;
+}
+
+static bool ecs_sched__delays_take(ecs_sched_world *w, void **copy, size_t *bytes) {
+    ecs_sched__delays_copy now;
+    int clock;
+    memset(&now, 0, sizeof now);
+    now.delay_serial = w->clocks->delay_serial;
+    for (clock = 0; clock < 2; clock++) {
+        now.count[clock] = w->clocks->waiting_count[clock];
+        now.waiting[clock] = w->clocks->waiting[clock];
+    }
+    *copy = ecs_sched__delays_copy_make(w, &now, bytes);
+    return *copy != NULL;
+}
+
+/* The copies that go into the queues, and room in the queues for them. */
+static bool ecs_sched__delays_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
+    const ecs_sched__delays_copy *from = (const ecs_sched__delays_copy *)copy;
+    size_t bytes = 0;
+    int clock;
+    for (clock = 0; from && clock < 2; clock++) {
+        if (!ECS_SCHED__GROW(&w->env, w->clocks->waiting[clock], &w->clocks->waiting_capacity[clock],
+                             from->count[clock])) {
+            return false;
+        }
+    }
+    *prepared = ecs_sched__delays_copy_make(w, from, &bytes);
+    return *prepared != NULL;
+}
+
+static void ecs_sched__delays_discard(ecs_sched_world *w, void *prepared) {
+    ecs_sched__delays_copy_free(&w->env, prepared);
+}
+
+/* The queues become the prepared copies; the buffers waiting now go. */
+static void ecs_sched__delays_apply(ecs_sched_world *w, const void *copy, void *prepared) {
+    ecs_sched__clocks *clocks = w->clocks;
+    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)prepared;
+    int clock;
+    uint32_t i;
+    (void)copy;
+    for (clock = 0; clock < 2; clock++) {
+        while (clocks->waiting_count[clock]) {
+            ecs_sched_commands *b = clocks->waiting[clock][--clocks->waiting_count[clock]];
+            b->waiting = false;
+            ecs_sched_commands_destroy(b);
+        }
+        for (i = 0; i < d->count[clock]; i++) {
+            clocks->waiting[clock][i] = d->waiting[clock][i];
+            clocks->waiting[clock][i]->waiting = true;
+        }
+        clocks->waiting_count[clock] = d->count[clock];
+        d->count[clock] = 0;   /* the queue has them now */
+    }
+    if (copy) clocks->delay_serial = d->delay_serial;
+    ecs_sched__delays_copy_free(&w->env, d);
+}
+
+static const ecs_sched__snapshot_part ecs_sched__delays_part = {
+    ecs_sched__delays_take, ecs_sched__delays_prepare, ecs_sched__delays_apply,
+    ecs_sched__delays_discard, ecs_sched__delays_copy_free};
+
 /* The queue of buffers waiting for a clock: sorted by due time, then serial. */
 static uint32_t ecs_sched__delay_slot(const ecs_sched__clocks *clocks, int clock,
                                       const ecs_sched_commands *b) {
@@ -191,6 +396,7 @@ static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
         later->due_ns = ecs_sched__add_saturated(now[later->delayed - 1], later->due_ns);
         later->serial = clocks->delay_serial++;
         ecs_sched__delay_enqueue(clocks, later);
+        ecs_sched__snapshot_part_add(w, &ecs_sched__delays_part);
     }
     cmd->after_count = 0;
     return true;

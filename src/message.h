@@ -279,6 +279,154 @@ void ecs_sched_messages_update(ecs_sched_world *w) {
     w->fixed_step_since_update = false;
 }
 
+/* ---- message queues in snapshots ----
+
+   A snapshot holds the messages each queue keeps (both buffers) and a restore brings them
+   back. The readers' places are not in it (a system's is code's state, a cursor outside
+   systems is the caller's), and sequence numbers only move forward, as generations do: the
+   restored messages take the numbers just before the queue's end as it is, so that a
+   reader keeps its place counted from the end. A reader that had read everything reads only
+   what is sent after the restore; none ever skips a message sent after it, and none counts
+   what the restore dropped as missed. Queues made since the snapshot are emptied. */
+
+typedef struct ecs_sched__queue_copy {
+    uint32_t size, alignment;
+    ecs_sched_type_hooks hooks;       /* to destroy the copies without the world */
+    unsigned char *data[2];
+    int32_t count[2];
+} ecs_sched__queue_copy;
+
+typedef struct ecs_sched__messages_copy {
+    uint32_t count;
+    ecs_sched__queue_copy *queues;
+} ecs_sched__messages_copy;
+
+/* A block of n messages copied from `from` (copy hook); NULL for none, or when out of memory
+   (*ok false). */
+static unsigned char *ecs_sched__messages_clone(ecs_sched__env *env, uint32_t size, uint32_t alignment,
+                                                const ecs_sched_type_hooks *hooks,
+                                                const unsigned char *from, int32_t n, bool *ok) {
+    unsigned char *data;
+    if (n <= 0) return NULL;
+    data = (unsigned char *)ecs_sched__aligned_alloc(env, (size_t)n * (size ? size : 1), alignment);
+    if (!data) {
+        *ok = false;
+        return NULL;
+    }
+    if (size && hooks->copy) hooks->copy(data, from, n, hooks->ctx);
+    else if (size) memcpy(data, from, (size_t)n * size);
+    return data;
+}
+
+static void ecs_sched__queue_copy_free(ecs_sched__env *env, ecs_sched__queue_copy *q) {
+    int b;
+    for (b = 0; b < 2; b++) {
+        if (!q->data[b]) continue;
+        if (q->hooks.dtor && q->count[b] > 0) q->hooks.dtor(q->data[b], q->count[b], q->hooks.ctx);
+        ecs_sched__aligned_free(env, q->data[b]);
+        q->data[b] = NULL;
+    }
+}
+
+static void ecs_sched__messages_copy_free(ecs_sched__env *env, void *copy) {
+    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)copy;
+    uint32_t i;
+    for (i = 0; c->queues && i < c->count; i++) ecs_sched__queue_copy_free(env, &c->queues[i]);
+    ecs_sched__free(env, c->queues);
+    ecs_sched__free(env, c);
+}
+
+/* Copies of the first `count` queues' messages as `from` (the world's, or a snapshot's)
+   holds them; NULL when out of memory. */
+static ecs_sched__messages_copy *ecs_sched__messages_copy_make(ecs_sched_world *w, uint32_t count,
+                                                              const ecs_sched__queue_copy *from,
+                                                              size_t *bytes) {
+    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)ecs_sched__calloc(&w->env, sizeof *c);
+    uint32_t i;
+    bool ok = c != NULL;
+    if (!c) return NULL;
+    c->queues = (ecs_sched__queue_copy *)ecs_sched__calloc(&w->env, (count + 1) * sizeof *c->queues);
+    if (!c->queues) ok = false;
+    c->count = ok ? count : 0;
+    for (i = 0; ok && i < count; i++) {
+        ecs_sched__queue_copy *q = &c->queues[i];
+        int b;
+        *q = from[i];
+        for (b = 0; b < 2; b++) {
+            q->data[b] = ecs_sched__messages_clone(&w->env, q->size, q->alignment, &q->hooks,
+                                                   from[i].data[b], from[i].count[b], &ok);
+            if (!q->data[b]) q->count[b] = 0;
+            *bytes += (size_t)q->count[b] * q->size;
+        }
+    }
+    if (!ok) {
+        ecs_sched__messages_copy_free(&w->env, c);
+        return NULL;
+    }
+    return c;
+}
+
+static bool ecs_sched__messages_take(ecs_sched_world *w, void **copy, size_t *bytes) {
+    ecs_sched__queue_copy *now;
+    uint32_t i, count = w->messages->count;
+    now = (ecs_sched__queue_copy *)ecs_sched__calloc(&w->env, (count + 1) * sizeof *now);
+    if (!now) return false;
+    for (i = 0; i < count; i++) {
+        const ecs_sched__queue *q = w->messages->queues[i];
+        now[i].size = q->size;
+        now[i].alignment = q->alignment;
+        now[i].hooks = q->hooks;
+        now[i].data[0] = q->data[0];
+        now[i].data[1] = q->data[1];
+        now[i].count[0] = q->count[0];
+        now[i].count[1] = q->count[1];
+    }
+    *copy = ecs_sched__messages_copy_make(w, count, now, bytes);
+    ecs_sched__free(&w->env, now);
+    return *copy != NULL;
+}
+
+static bool ecs_sched__messages_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
+    const ecs_sched__messages_copy *from = (const ecs_sched__messages_copy *)copy;
+    size_t bytes = 0;
+    uint32_t count = from ? from->count : 0;
+    if (count > w->messages->count) count = w->messages->count;
+    *prepared = ecs_sched__messages_copy_make(w, count, from ? from->queues : NULL, &bytes);
+    return *prepared != NULL;
+}
+
+static void ecs_sched__messages_discard(ecs_sched_world *w, void *prepared) {
+    ecs_sched__messages_copy_free(&w->env, prepared);
+}
+
+/* Each queue's messages become the prepared copies, numbered to end where the queue ends. */
+static void ecs_sched__messages_apply(ecs_sched_world *w, const void *copy, void *prepared) {
+    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)prepared;
+    uint32_t i;
+    (void)copy;
+    for (i = 0; i < w->messages->count; i++) {
+        ecs_sched__queue *q = w->messages->queues[i];
+        uint64_t end = ecs_sched__queue_end(q);
+        int b;
+        ecs_sched__queue_clear(q);
+        if (i >= c->count) continue;
+        for (b = 0; b < 2; b++) {
+            ecs_sched__aligned_free(&w->env, q->data[b]);
+            q->data[b] = c->queues[i].data[b];
+            q->count[b] = q->capacity[b] = c->queues[i].count[b];
+            c->queues[i].data[b] = NULL;   /* the queue has them now */
+        }
+        q->first[1] = end - (uint64_t)q->count[1];
+        q->first[0] = q->first[1] - (uint64_t)q->count[0];
+        q->cleared = q->first[0];
+    }
+    ecs_sched__messages_copy_free(&w->env, c);
+}
+
+static const ecs_sched__snapshot_part ecs_sched__messages_part = {
+    ecs_sched__messages_take, ecs_sched__messages_prepare, ecs_sched__messages_apply,
+    ecs_sched__messages_discard, ecs_sched__messages_copy_free};
+
 /* ---- registering ---- */
 
 static const ecs_sched__queue *ecs_sched__message_queue(const ecs_sched_world *w, ecs_sched_id id) {
@@ -322,6 +470,7 @@ ecs_sched_id ecs_sched_message_register(ecs_sched_world *w, const ecs_sched_mess
         return 0;   /* the name stays a component: registering it again fails the same way */
     }
     w->components[id].queue = queue;
+    ecs_sched__snapshot_part_add(w, &ecs_sched__messages_part);
     return id;
 }
 
@@ -341,6 +490,7 @@ static bool ecs_sched__removals_create(ecs_sched_world *w, ecs_sched_id id) {
                                              (uint32_t)sizeof(ecs_sched_entity), NULL);
     if (!queue) return false;
     w->components[id].removals = queue;
+    ecs_sched__snapshot_part_add(w, &ecs_sched__messages_part);
     return true;
 }
 

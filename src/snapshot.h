@@ -1,5 +1,5 @@
-/* snapshot: a copy of a world's entities, components, resources, relationships, names and
-   bases, and its restore. */
+/* snapshot: a copy of a world's entities, components, resources, relationships, names,
+   bases and the parts other modules register, and its restore. */
 #pragma once
 #include "inherit.h"
 
@@ -7,7 +7,9 @@ typedef struct ecs_sched_snapshot ecs_sched_snapshot;
 
 /* A copy of the world as it is: every entity with its components (copied with the copy
    hooks), the entity index (handles and generations), the resources, the relationships, the
-   names and the bases. It holds no pointer into the world and outlives it; it restores into
+   names and the bases, and what other modules keep beside them (delayed commands, message
+   queues, state machines, the clocks' time; see SNAPSHOTS). Not schedules, systems,
+   observers or queries: code, not data. It holds no pointer into the world and outlives it; it restores into
    this world only. NULL on failure. Refused while a command buffer holds reserved handles
    (apply or destroy it first) and inside systems that may not change the world. */
 ECS_SCHED_API ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *world);
@@ -71,6 +73,11 @@ struct ecs_sched_snapshot {
     uint32_t sparse_count;
     bool linked;
     size_t bytes;
+    struct {                        /* what the world's registered parts keep (world.h) */
+        const ecs_sched__snapshot_part *part;
+        void *copy;
+    } parts[ECS_SCHED__SNAPSHOT_PARTS];
+    int32_t part_count;
 };
 
 /* A copy of a sparse set's members and values. */
@@ -476,6 +483,62 @@ static void ecs_sched__restore_free_stack(ecs_sched_world *w) {
     w->free_head = ECS_SCHED__NONE;
 }
 
+/* ---- the parts other modules keep (world.h) ---- */
+
+static void ecs_sched__snapshot_parts_free(ecs_sched_snapshot *s) {
+    while (s->part_count) {
+        s->part_count--;
+        if (s->parts[s->part_count].copy) {
+            s->parts[s->part_count].part->free(&s->env, s->parts[s->part_count].copy);
+        }
+    }
+}
+
+static bool ecs_sched__snapshot_parts_take(ecs_sched_world *w, ecs_sched_snapshot *s) {
+    int32_t i;
+    for (i = 0; i < w->snapshot_part_count; i++) {
+        s->parts[i].part = w->snapshot_parts[i];
+        s->parts[i].copy = NULL;
+        s->part_count = i + 1;
+        if (!w->snapshot_parts[i]->take(w, &s->parts[i].copy, &s->bytes)) return false;
+    }
+    return true;
+}
+
+/* What the snapshot keeps of `part`: NULL when it was taken before the part was registered. */
+static const void *ecs_sched__snapshot_part_copy(const ecs_sched_snapshot *s,
+                                                 const ecs_sched__snapshot_part *part) {
+    int32_t i;
+    for (i = 0; i < s->part_count; i++) {
+        if (s->parts[i].part == part) return s->parts[i].copy;
+    }
+    return NULL;
+}
+
+/* Each registered part gets ready to restore its copy; all or none. */
+static bool ecs_sched__restore_parts_prepare(ecs_sched_world *w, const ecs_sched_snapshot *s,
+                                             void **prepared) {
+    int32_t i;
+    for (i = 0; i < w->snapshot_part_count; i++) {
+        const ecs_sched__snapshot_part *part = w->snapshot_parts[i];
+        prepared[i] = NULL;
+        if (!part->prepare(w, ecs_sched__snapshot_part_copy(s, part), &prepared[i])) {
+            while (i-- > 0) w->snapshot_parts[i]->discard(w, prepared[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void ecs_sched__restore_parts_apply(ecs_sched_world *w, const ecs_sched_snapshot *s,
+                                           void **prepared) {
+    int32_t i;
+    for (i = 0; i < w->snapshot_part_count; i++) {
+        const ecs_sched__snapshot_part *part = w->snapshot_parts[i];
+        part->apply(w, ecs_sched__snapshot_part_copy(s, part), prepared[i]);
+    }
+}
+
 /* ---- generations across a restore ----
 
    Generations only move forward, across restores too: a handle made in the abandoned
@@ -583,7 +646,8 @@ ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
         !ecs_sched__snapshot_sparse(w, s) ||
         !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
         (w->names && !(s->names = ecs_sched__names_clone(w, w->names))) ||
-        (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit)))) {
+        (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit))) ||
+        !ecs_sched__snapshot_parts_take(w, s)) {
         ecs_sched__beside_free(w, s->relations, s->names, s->inherit);
         s->relations = NULL;
         s->names = NULL;
@@ -613,6 +677,7 @@ static void ecs_sched__snapshot_empty_but_rows(ecs_sched_world *w, ecs_sched_sna
     s->names = NULL;
     s->inherit = NULL;
     ecs_sched__sparse_copies_free(&s->env, s);
+    ecs_sched__snapshot_parts_free(s);
 }
 
 ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapshot *s) {
@@ -648,7 +713,8 @@ ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapsho
         !ecs_sched__snapshot_resources(w, s) || !ecs_sched__snapshot_sparse(w, s) ||
         !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
         (w->names && !(s->names = ecs_sched__names_clone(w, w->names))) ||
-        (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit)))) {
+        (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit))) ||
+        !ecs_sched__snapshot_parts_take(w, s)) {
         uint32_t i;
         ecs_sched__snapshot_empty_but_rows(w, s);
         for (i = 0; s->rows && i < s->row_copies; i++) ecs_sched__rows_free(&s->env, &s->rows[i]);
@@ -714,6 +780,7 @@ void ecs_sched_snapshot_free(ecs_sched_snapshot *s) {
     ecs_sched__free(env, s->records);
     ecs_sched__snapshot_free_beside(s);
     ecs_sched__sparse_copies_free(env, s);
+    ecs_sched__snapshot_parts_free(s);
     ecs_sched__free(env, s);
 }
 
@@ -819,6 +886,7 @@ static void ecs_sched__restore_resources(ecs_sched_world *w, const ecs_sched_sna
 
 ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_snapshot *s) {
     ecs_sched__restoring r;
+    void *prepared[ECS_SCHED__SNAPSHOT_PARTS];
     ecs_sched__links *relations;
     ecs_sched__names *names;
     ecs_sched__inheritance *inherit;
@@ -840,7 +908,8 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     }
     result = ecs_sched__snapshot_check(w, "snapshot_restore");
     if (result != ECS_SCHED_OK) return result;
-    if (!ecs_sched__restore_reserve(w, s, &r) || !ecs_sched__restore_sparse_reserve(w, s)) {
+    if (!ecs_sched__restore_reserve(w, s, &r) || !ecs_sched__restore_sparse_reserve(w, s) ||
+        !ecs_sched__restore_parts_prepare(w, s, prepared)) {
         ecs_sched__restoring_free(w, &r);
         return ecs_sched__out_of_memory(w, "restoring a snapshot");
     }
@@ -866,5 +935,6 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     ecs_sched__restoring_free(w, &r);
     w->linked = w->linked || s->linked;
     w->rows_version++;
+    ecs_sched__restore_parts_apply(w, s, prepared);
     return ECS_SCHED_OK;
 }

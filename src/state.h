@@ -480,6 +480,94 @@ static ecs_sched__state_machine *ecs_sched__state_find_name(const ecs_sched_worl
     return NULL;
 }
 
+/* ---- state machines in snapshots ----
+
+   A machine's value and its pending transition are resources, which a snapshot holds; the
+   rest of what game logic reads of it lives here and is kept as a part of the snapshot
+   (world.h): the values its stack covers, whether it has had its first value, and its last
+   transition. Machines registered after the snapshot keep theirs. */
+
+typedef struct ecs_sched__machine_copy {
+    int32_t depth;
+    bool entered;
+    ecs_sched_state_transition last;
+    uint64_t last_run;
+} ecs_sched__machine_copy;
+
+typedef struct ecs_sched__states_copy {
+    uint32_t count;
+    ecs_sched__machine_copy *machines;
+    int32_t *stacks;                  /* each machine's depth values, one after the other */
+} ecs_sched__states_copy;
+
+static void ecs_sched__states_copy_free(ecs_sched__env *env, void *copy) {
+    ecs_sched__states_copy *c = (ecs_sched__states_copy *)copy;
+    ecs_sched__free(env, c->machines);
+    ecs_sched__free(env, c->stacks);
+    ecs_sched__free(env, c);
+}
+
+static bool ecs_sched__states_take(ecs_sched_world *w, void **copy, size_t *bytes) {
+    ecs_sched__states_copy *c;
+    uint32_t i, values = 0, at = 0;
+    *copy = NULL;
+    for (i = 0; i < w->states->count; i++) values += (uint32_t)w->states->items[i].depth;
+    c = (ecs_sched__states_copy *)ecs_sched__calloc(&w->env, sizeof *c);
+    if (!c) return false;
+    c->count = w->states->count;
+    c->machines = (ecs_sched__machine_copy *)ecs_sched__calloc(&w->env, c->count * sizeof *c->machines);
+    c->stacks = (int32_t *)ecs_sched__calloc(&w->env, (values + 1) * sizeof *c->stacks);
+    if (!c->machines || !c->stacks) {
+        ecs_sched__states_copy_free(&w->env, c);
+        return false;
+    }
+    for (i = 0; i < c->count; i++) {
+        const ecs_sched__state_machine *m = &w->states->items[i];
+        c->machines[i].depth = m->depth;
+        c->machines[i].entered = m->entered;
+        c->machines[i].last = m->last;
+        c->machines[i].last_run = m->last_run;
+        memcpy(c->stacks + at, m->stack, (size_t)m->depth * sizeof *m->stack);
+        at += (uint32_t)m->depth;
+    }
+    *bytes += sizeof *c + c->count * sizeof *c->machines + values * sizeof *c->stacks;
+    *copy = c;
+    return true;
+}
+
+/* Nothing to allocate: each machine's stack has its capacity from the start. */
+static bool ecs_sched__states_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
+    (void)w;
+    (void)copy;
+    *prepared = NULL;
+    return true;
+}
+
+static void ecs_sched__states_apply(ecs_sched_world *w, const void *copy, void *prepared) {
+    const ecs_sched__states_copy *c = (const ecs_sched__states_copy *)copy;
+    uint32_t i, at = 0;
+    (void)prepared;
+    for (i = 0; c && i < c->count && i < w->states->count; i++) {
+        ecs_sched__state_machine *m = &w->states->items[i];
+        const ecs_sched__machine_copy *from = &c->machines[i];
+        m->depth = from->depth;
+        memcpy(m->stack, c->stacks + at, (size_t)from->depth * sizeof *m->stack);
+        at += (uint32_t)from->depth;
+        m->entered = from->entered;
+        m->last = from->last;
+        m->last_run = from->last_run;
+    }
+}
+
+static void ecs_sched__states_discard(ecs_sched_world *w, void *prepared) {
+    (void)w;
+    (void)prepared;
+}
+
+static const ecs_sched__snapshot_part ecs_sched__states_part = {
+    ecs_sched__states_take, ecs_sched__states_prepare, ecs_sched__states_apply,
+    ecs_sched__states_discard, ecs_sched__states_copy_free};
+
 /* ---- computed states and sub-states ---- */
 
 /* The machines desc depends on, as ids: a computed state's sources, a sub-state's parent. */
@@ -735,6 +823,7 @@ ecs_sched_id ecs_sched_state_register(ecs_sched_world *w, const ecs_sched_state_
     }
     ecs_sched__state_machine_link(w, &m, desc);
     w->states->items[w->states->count++] = m;
+    ecs_sched__snapshot_part_add(w, &ecs_sched__states_part);
     return m.id;
 }
 

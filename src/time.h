@@ -196,6 +196,8 @@ struct ecs_sched__clocks {
     void *user_data;
     ecs_sched__schedule *fixed_main;     /* found at the runner's first run */
     bool has_reading;                    /* the clock hook was read by an advance */
+    int64_t kept_reading_ns;             /* Time<Real>'s reading and its count of backward */
+    int64_t kept_backward_readings;      /* ones, kept across a snapshot restore */
     /* delayed command buffers waiting for the virtual and the fixed clock (delay.h) */
     struct ecs_sched_commands **waiting[2];
     uint32_t waiting_count[2], waiting_capacity[2];
@@ -205,6 +207,51 @@ struct ecs_sched__clocks {
 /* delay.h: delayed commands, applied as the clocks advance. */
 static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now);
 static void ecs_sched__delays_free(ecs_sched_world *w);
+
+/* ---- the clocks in snapshots ----
+
+   The clocks are resources, so a snapshot holds their time (elapsed, overstep, settings) and a
+   restore brings it back. What the clock hook read last is not game data: it stays, so that
+   the frame after a restore advances by the real time since the frame before it. */
+
+static bool ecs_sched__clocks_take(ecs_sched_world *w, void **copy, size_t *bytes) {
+    (void)w;
+    (void)bytes;
+    *copy = NULL;   /* the resources hold it all */
+    return true;
+}
+
+static bool ecs_sched__clocks_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
+    const ecs_sched_time_real *real = (const ecs_sched_time_real *)w->resources[w->clocks->real];
+    (void)copy;
+    *prepared = NULL;
+    w->clocks->kept_reading_ns = real ? real->last_reading_ns : 0;
+    w->clocks->kept_backward_readings = real ? real->backward_readings : 0;
+    return true;
+}
+
+static void ecs_sched__clocks_apply(ecs_sched_world *w, const void *copy, void *prepared) {
+    ecs_sched_time_real *real = (ecs_sched_time_real *)w->resources[w->clocks->real];
+    (void)copy;
+    (void)prepared;
+    if (!real) return;
+    real->last_reading_ns = w->clocks->kept_reading_ns;
+    real->backward_readings = w->clocks->kept_backward_readings;
+}
+
+static void ecs_sched__clocks_discard(ecs_sched_world *w, void *prepared) {
+    (void)w;
+    (void)prepared;
+}
+
+static void ecs_sched__clocks_copy_free(ecs_sched__env *env, void *copy) {
+    (void)env;
+    (void)copy;
+}
+
+static const ecs_sched__snapshot_part ecs_sched__clocks_part = {
+    ecs_sched__clocks_take, ecs_sched__clocks_prepare, ecs_sched__clocks_apply,
+    ecs_sched__clocks_discard, ecs_sched__clocks_copy_free};
 
 /* ---- the default clock and sleep ---- */
 
@@ -408,6 +455,7 @@ ecs_sched_result ecs_sched_time_setup(ecs_sched_world *w, const ecs_sched_time_d
         return result != ECS_SCHED_OK ? result : ECS_SCHED_ERR_OUT_OF_MEMORY;
     }
     w->clocks = clocks;
+    ecs_sched__snapshot_part_add(w, &ecs_sched__clocks_part);
     return ECS_SCHED_OK;
 }
 

@@ -289,6 +289,27 @@ typedef struct ecs_sched__names ecs_sched__names;
 typedef struct ecs_sched__descriptions ecs_sched__descriptions;
 typedef struct ecs_sched__inheritance ecs_sched__inheritance;
 
+/* Data a module keeps beside the entities and resources that a snapshot holds too
+   (snapshot.h): the module registers its part with the world when it first keeps such data,
+   so that the snapshot module names no feature. */
+typedef struct ecs_sched__snapshot_part {
+    /* A copy of the module's data as it is now, in *copy (NULL: nothing to keep); adds what
+       it holds to *bytes. False when out of memory. */
+    bool (*take)(ecs_sched_world *w, void **copy, size_t *bytes);
+    /* Before a restore changes anything: makes, in *prepared, what `apply` needs to bring
+       `copy` back (NULL copy: the snapshot is older than the part: the module's data goes).
+       False when out of memory, with nothing left behind. */
+    bool (*prepare)(ecs_sched_world *w, const void *copy, void **prepared);
+    /* Brings the copy back, after the entities and resources; cannot fail. Takes prepared. */
+    void (*apply)(ecs_sched_world *w, const void *copy, void *prepared);
+    /* Frees what prepare made, when the restore stops before apply. */
+    void (*discard)(ecs_sched_world *w, void *prepared);
+    /* Frees a copy, with the allocator of the snapshot (which may outlive the world). */
+    void (*free)(ecs_sched__env *env, void *copy);
+} ecs_sched__snapshot_part;
+
+#define ECS_SCHED__SNAPSHOT_PARTS 8
+
 struct ecs_sched_world {
     ecs_sched__env env;
     uint64_t serial;                     /* tells worlds apart (snapshot.h) */
@@ -367,6 +388,8 @@ struct ecs_sched_world {
                                             hierarchy.h keeps point into those blocks */
     ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
+    const ecs_sched__snapshot_part *snapshot_parts[ECS_SCHED__SNAPSHOT_PARTS];
+    int32_t snapshot_part_count;         /* registered, in order (never removed) */
     ecs_sched_pool *pool;                /* created on first use */
 #ifdef ECS_SCHED_THREADS
     pthread_t schedule_thread;           /* the one running the outermost schedule */
@@ -1005,6 +1028,16 @@ ECS_SCHED__NOINLINE static bool ecs_sched__free_stack_grow(ecs_sched_world *w) {
 
 /* A despawn cannot fail: an index the stack has no room for (its growth failed) is linked
    from free_head instead. */
+/* Registers a module's part of what snapshots hold (once; a second call does nothing). */
+static void ecs_sched__snapshot_part_add(ecs_sched_world *w, const ecs_sched__snapshot_part *part) {
+    int32_t i;
+    for (i = 0; i < w->snapshot_part_count; i++) {
+        if (w->snapshot_parts[i] == part) return;
+    }
+    ECS_SCHED_ASSERT(w->snapshot_part_count < ECS_SCHED__SNAPSHOT_PARTS);
+    w->snapshot_parts[w->snapshot_part_count++] = part;
+}
+
 /* A released index whose entity came back with a restore skips the generations handed out
    on it in the abandoned timeline, so that none of those handles names a later entity. */
 ECS_SCHED__NOINLINE static void ecs_sched__generation_skip(ecs_sched_world *w, uint32_t index) {

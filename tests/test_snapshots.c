@@ -1,6 +1,7 @@
 /* Snapshots. A snapshot copies the world's entities, values, entity index, resources,
-   relationships, names and bases; restoring brings that world back exactly, as often as
-   asked, and into that world only. */
+   relationships, names and bases, and the delayed commands, message queues, state machines
+   and clocks beside them; restoring brings that world back exactly, as often as asked, and
+   into that world only, with generations moving forward. */
 #include "ecs_sched.h"
 
 #include <setjmp.h>
@@ -316,6 +317,199 @@ static void a_restored_entity_despawned_again_does_not_revive_an_abandoned_handl
     check_and_destroy(s.world);
 }
 
+/* ---- what game logic reads beside the entities: delayed commands, messages, state
+   machines, clocks ---- */
+
+static int64_t g_now_ns;   /* what the clock hook of a world with clocks reads */
+
+static int64_t test_clock(void *user_data) {
+    (void)user_data;
+    return g_now_ns;
+}
+
+static void setup_world_with_clocks(world_setup *s) {
+    ecs_sched_time_desc time;
+    setup_world(s);
+    memset(&time, 0, sizeof time);
+    time.clock = test_clock;
+    g_now_ns = 1000;
+    assert_int_equal(ecs_sched_time_setup(s->world, &time), ECS_SCHED_OK);
+}
+
+/* Queues a despawn of e, due after delay_ns of virtual time. */
+static void despawn_later(world_setup *s, ecs_sched_entity e, int64_t delay_ns) {
+    ecs_sched_commands *cmd = ecs_sched_commands_create(s->world);
+    ecs_sched_commands *later = ecs_sched_commands_after(cmd, ECS_SCHED_CLOCK_VIRTUAL, delay_ns);
+    assert_non_null(later);
+    assert_int_equal(ecs_sched_commands_despawn(later, e), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);   /* hands it to the queue */
+    ecs_sched_commands_destroy(cmd);
+}
+
+static void advance(world_setup *s, int64_t ns) {
+    assert_int_equal(ecs_sched_time_advance_by(s->world, ns), ECS_SCHED_OK);
+}
+
+static void delayed_commands_queued_after_the_snapshot_are_dropped_by_a_restore(void **state) {
+    world_setup s;
+    ecs_sched_entity e;
+    ecs_sched_snapshot *snap;
+    (void)state;
+    setup_world_with_clocks(&s);
+    e = spawn_at(&s, 1.0f);
+    snap = take(&s);
+    despawn_later(&s, e, ECS_SCHED_MILLISECONDS(100));
+    restore(&s, snap);
+    assert_int_equal(ecs_sched_commands_waiting(s.world, ECS_SCHED_CLOCK_VIRTUAL), 0);
+    advance(&s, ECS_SCHED_MILLISECONDS(200));
+    assert_true(ecs_sched_is_alive(s.world, e));
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+static void delayed_commands_waiting_in_the_snapshot_wait_again_after_a_restore(void **state) {
+    world_setup s;
+    ecs_sched_entity e;
+    ecs_sched_snapshot *snap;
+    int round;
+    (void)state;
+    setup_world_with_clocks(&s);
+    e = spawn_at(&s, 1.0f);
+    despawn_later(&s, e, ECS_SCHED_MILLISECONDS(100));
+    advance(&s, ECS_SCHED_MILLISECONDS(60));
+    snap = take(&s);
+    for (round = 0; round < 2; round++) {   /* the snapshot keeps its copy */
+        advance(&s, ECS_SCHED_MILLISECONDS(60));
+        assert_false(ecs_sched_is_alive(s.world, e));
+        restore(&s, snap);
+        assert_true(ecs_sched_is_alive(s.world, e));
+        assert_int_equal(ecs_sched_commands_waiting(s.world, ECS_SCHED_CLOCK_VIRTUAL), 1);
+        advance(&s, ECS_SCHED_MILLISECONDS(30));   /* 90 ms of the 100 */
+        assert_true(ecs_sched_is_alive(s.world, e));
+        advance(&s, ECS_SCHED_MILLISECONDS(10));
+        assert_false(ecs_sched_is_alive(s.world, e));
+        restore(&s, snap);
+    }
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+typedef struct Ping {
+    int n;
+} Ping;
+
+/* The values of the messages a cursor reads, as "1 2 ". */
+static const char *read_pings(ecs_sched_world *w, ecs_sched_message_cursor *cursor) {
+    static char text[128];
+    ecs_sched_messages read = ecs_sched_message_read(w, cursor);
+    size_t at = 0;
+    text[0] = '\0';
+    while (ecs_sched_messages_next(&read)) {
+        int32_t i;
+        for (i = 0; i < read.count; i++) {
+            at += (size_t)snprintf(text + at, sizeof text - at, "%d ", ((const Ping *)read.data)[i].n);
+        }
+    }
+    return text;
+}
+
+static void send_ping(world_setup *s, ecs_sched_id ping, int n) {
+    Ping p;
+    p.n = n;
+    assert_int_equal(ecs_sched_send(s->world, ping, &p), ECS_SCHED_OK);
+}
+
+/* The queues come back as they were; a reader outside systems is not rolled back, but it
+   never skips a message sent after the restore. */
+static void message_queues_come_back_and_later_messages_still_reach_readers(void **state) {
+    world_setup s;
+    ecs_sched_id ping;
+    ecs_sched_message_cursor before, caught_up;
+    ecs_sched_snapshot *snap;
+    (void)state;
+    setup_world(&s);
+    ping = ECS_SCHED_MESSAGE(s.world, Ping);
+    send_ping(&s, ping, 1);
+    snap = take(&s);
+    before = ecs_sched_message_cursor_make(s.world, ping);
+    send_ping(&s, ping, 2);
+    send_ping(&s, ping, 3);
+    caught_up = ecs_sched_message_cursor_make(s.world, ping);
+    assert_string_equal(read_pings(s.world, &caught_up), "1 2 3 ");
+    restore(&s, snap);
+    assert_string_equal(read_pings(s.world, &before), "1 ");
+    send_ping(&s, ping, 4);
+    assert_string_equal(read_pings(s.world, &caught_up), "4 ");
+    assert_string_equal(read_pings(s.world, &before), "4 ");
+    assert_int_equal(caught_up.missed + before.missed, 0);
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+enum { MENU, PLAYING, PAUSED };
+
+static void a_state_machine_comes_back_with_its_stack_and_pending_transition(void **state) {
+    world_setup s;
+    ecs_sched_id game;
+    ecs_sched_snapshot *snap;
+    ecs_sched_state_transition last;
+    (void)state;
+    setup_world(&s);
+    game = ecs_sched_state_register(s.world, &(ecs_sched_state_desc){
+                                                 .name = "Game",
+                                                 .values = {"Menu", "Playing", "Paused"},
+                                                 .initial = MENU});
+    assert_true(game != 0);
+    assert_int_equal(ecs_sched_state_apply(s.world, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_set(s.world, game, PLAYING), ECS_SCHED_OK);
+    snap = take(&s);                                 /* Menu, Playing pending */
+    assert_int_equal(ecs_sched_state_apply(s.world, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_push(s.world, game, PAUSED), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_apply(s.world, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_depth(s.world, game), 1);
+    restore(&s, snap);
+    assert_int_equal(ecs_sched_state_get(s.world, game), MENU);
+    assert_int_equal(ecs_sched_state_depth(s.world, game), 0);
+    assert_int_equal(ecs_sched_state_last_transition(s.world, game, &last), ECS_SCHED_OK);
+    assert_int_equal(last.to, MENU);
+    assert_int_equal(ecs_sched_state_apply(s.world, game), ECS_SCHED_OK);   /* still pending */
+    assert_int_equal(ecs_sched_state_get(s.world, game), PLAYING);
+    assert_int_equal(ecs_sched_state_depth(s.world, game), 0);
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
+static const ecs_sched_time *virtual_time(world_setup *s) {
+    return (const ecs_sched_time *)ecs_sched_resource_get(s->world, ecs_sched_time_virtual_id(s->world));
+}
+
+/* The clocks' time is data (it comes back); the clock hook's last reading is not: the frame
+   after a restore advances by the real time since the frame before it, not since the
+   snapshot. */
+static void clocks_come_back_but_the_next_frame_measures_from_the_last_reading(void **state) {
+    world_setup s;
+    ecs_sched_snapshot *snap;
+    int frame;
+    (void)state;
+    setup_world_with_clocks(&s);
+    assert_int_equal(ecs_sched_time_advance(s.world), ECS_SCHED_OK);   /* the first reading */
+    g_now_ns += ECS_SCHED_MILLISECONDS(16);
+    assert_int_equal(ecs_sched_time_advance(s.world), ECS_SCHED_OK);
+    snap = take(&s);
+    for (frame = 0; frame < 10; frame++) {
+        g_now_ns += ECS_SCHED_MILLISECONDS(16);
+        assert_int_equal(ecs_sched_time_advance(s.world), ECS_SCHED_OK);
+    }
+    restore(&s, snap);
+    assert_int_equal(virtual_time(&s)->elapsed_ns, ECS_SCHED_MILLISECONDS(16));
+    g_now_ns += ECS_SCHED_MILLISECONDS(16);
+    assert_int_equal(ecs_sched_time_advance(s.world), ECS_SCHED_OK);
+    assert_int_equal(virtual_time(&s)->delta_ns, ECS_SCHED_MILLISECONDS(16));
+    assert_int_equal(virtual_time(&s)->elapsed_ns, ECS_SCHED_MILLISECONDS(32));
+    ecs_sched_snapshot_free(snap);
+    check_and_destroy(s.world);
+}
+
 static void restoring_into_another_world_is_refused(void **state) {
     world_setup s, t;
     ecs_sched_snapshot *snap;
@@ -448,6 +642,11 @@ int main(void) {
         cmocka_unit_test(values_with_hooks_are_copied_and_destroyed_in_pairs),
         cmocka_unit_test(handles_made_after_the_snapshot_never_name_a_later_entity),
         cmocka_unit_test(a_restored_entity_despawned_again_does_not_revive_an_abandoned_handle),
+        cmocka_unit_test(delayed_commands_queued_after_the_snapshot_are_dropped_by_a_restore),
+        cmocka_unit_test(delayed_commands_waiting_in_the_snapshot_wait_again_after_a_restore),
+        cmocka_unit_test(message_queues_come_back_and_later_messages_still_reach_readers),
+        cmocka_unit_test(a_state_machine_comes_back_with_its_stack_and_pending_transition),
+        cmocka_unit_test(clocks_come_back_but_the_next_frame_measures_from_the_last_reading),
         cmocka_unit_test(restoring_into_another_world_is_refused),
         cmocka_unit_test(handles_reserved_by_a_buffer_refuse_both_ways),
         cmocka_unit_test(restored_tracked_values_count_as_changed),
