@@ -884,7 +884,7 @@
      under "relations" (a parent is "parent"), a prefab that includes itself (the files
      named), a file that cannot be read (the path tried and the system's reason).
 
-     ecs_sched_json_save(w, NULL, 0, true) writes every entity (roots in index order, each
+     ecs_sched_json_save(w, 0, NULL, true) writes every entity (roots in index order, each
      followed by its subtree, children in order), or the entities given (and their
      descendants when asked). It writes names, parents, every component (a sized one must be
      described: else refused, naming it) and relationships; a relationship to an entity not
@@ -949,33 +949,36 @@
 
    REFLECTION
 
-     A component (or a type registered only to be described) may be described by its fields;
+     A component (or a type registered only to be described) may be described by its members;
      the ECS_SCHED_MEMBER macros take offsets and sizes from the compiler:
 
-         ecs_sched_field fields[] = {
-             ECS_SCHED_MEMBER(Unit, hp, ECS_SCHED_FIELD_I32),
-             ECS_SCHED_MEMBER(Unit, name, ECS_SCHED_FIELD_CHARS),        // char name[16]
+         ecs_sched_member members[] = {
+             ECS_SCHED_MEMBER(Unit, hp, ECS_SCHED_TYPE_I32),
+             ECS_SCHED_MEMBER(Unit, name, ECS_SCHED_TYPE_CHARS),        // char name[16]
              ECS_SCHED_MEMBER_STRUCT(Unit, path, vec2),                 // Vec2 path[3]
              ECS_SCHED_MEMBER_ENUM(Unit, gait, gaits, 3),               // named values
          };
-         ecs_sched_describe(w, unit, fields, 4);
+         ecs_sched_describe(w, unit, 4, members);
 
-     Kinds: bool, i8..i64, u8..u64, f32, f64, entity, chars (a zero-terminated string in a
-     fixed array), enum (1, 2, 4 or 8 bytes), struct (a described type; describe it first).
-     A field of a number, entity or struct kind that is larger than one element is a fixed
-     array. The fields must lie inside the type, not overlap, and cover it: a gap counts as
-     padding only when it is smaller than the next field's alignment (so padding cannot be
-     told from an undescribed field that small; describe every field). Describing again
+     (Reflection speaks of members; a query's fields are what an iteration hands out.)
+     Types (ECS_SCHED_TYPE_...): bool, i8..i64, u8..u64, f32, f64, entity, chars (a
+     zero-terminated string in a fixed array), enum (1, 2, 4 or 8 bytes), struct (a described
+     type; describe it first).
+     A member of a number, entity or struct type that is larger than one element is a fixed
+     array. The members must lie inside the type, not overlap, and cover it: a gap counts as
+     padding only when it is smaller than the next member's alignment (so padding cannot be
+     told from an undescribed member that small; describe every member). Describing again
      replaces a description.
 
      ecs_sched_value_print writes "{hp: 100, name: \"bob\", path: [{x: 0, y: 0}, ...],
      gait: RUNNING}" (snprintf's rule; an undescribed type prints as "<Name: 8 bytes>").
-     ecs_sched_value_field resolves a path ("path[2].y") to an address and what it is;
+     ecs_sched_value_member resolves a path ("path[2].y") to an address and what it is;
      ecs_sched_value_get_number, _set_number, _set_int and _set_string read and write through
-     a path, refusing what the field cannot hold (out of range, a fraction into an integer,
+     a path, refusing what the member cannot hold (out of range, a fraction into an integer,
      an unnamed enum value, text too long) and changing nothing then.
-     ecs_sched_value_compare and ecs_sched_value_hash go field by field: padding and the bytes
-     after a string's zero do not count, -0 equals 0, NaN equals NaN and follows every number.
+     ecs_sched_value_compare and ecs_sched_value_hash go member by member: padding and the
+     bytes after a string's zero do not count, -0 equals 0, NaN equals NaN and follows every
+     number.
 
    SCHEDULES
 
@@ -1043,7 +1046,7 @@
      anonymous set containing them, "(group N)" in messages: .after orders the group as a
      whole, and a shared run_if is evaluated once for the group. .chain orders each system
      before the next; .chain_ignore_deferred does so without automatic sync points.
-     ecs_sched_chain_sets(w, label, names, count, ignore_deferred) chains sets.
+     ecs_sched_chain_sets(w, label, count, names, ignore_deferred) chains sets.
 
      Nested runs. An exclusive system may run other schedules, any number of times:
      ecs_sched_run_schedule(ecs_sched_ctx_world(ctx), "FixedUpdate"). A schedule cannot run
@@ -1580,8 +1583,19 @@
           next run starts; asking to build it before then gives
           ECS_SCHED_ERR_SCHEDULE_RUNNING.
 
-     A call that fails, out of memory included, leaves the world as it was and usable.
-     ecs_sched_world_check cross-checks the world's internal structures, for tests.
+     A call that fails, out of memory included, leaves the world as it was and usable, and
+     its failure is logged once (a call made of others, a JSON load, logs the failure that
+     ends it, not each inner one). ecs_sched_world_check cross-checks the world's internal
+     structures, for tests.
+
+     Signatures follow three rules. A world (or app) is const when the call only reads and
+     records nothing (ecs_sched_child_of, _disabled_tag, _prefab_tag, _ancestors, the
+     questions of rule 4); a call that may record a failure or allocate takes it mutable
+     (ecs_sched_descendants allocates its list of pending entities). An array the call reads
+     comes after its count: (count, ids, values) in spawn_with and insert_many, (count,
+     members) in describe, (count, sets) in chain_sets, (count, plugins) in app_add_plugins,
+     (count, entities) in json_save. A buffer the call writes comes before its capacity, as
+     in snprintf: (out, capacity) in path, ancestors, value_print, schedule_order, what_ran.
 
      Failures inside a schedule run. Systems (and conditions) are void functions, so a
      failure is recorded on the running system's context rather than returned (existing
@@ -1622,7 +1636,7 @@
                                           systems that ran, the failing one's included
              ECS_SCHED_ON_ERROR_CONTINUE  every system runs; the run returns the first failure
              ECS_SCHED_ON_ERROR_HOOK      the world's error hook decides, failure by failure:
-                                          ECS_SCHED_ERROR_STOP, _CONTINUE, or _IGNORE (the run
+                                          ECS_SCHED_FAILURE_STOP, _CONTINUE, or _IGNORE (the run
                                           goes on as if it had not failed)
 
          The hook (ecs_sched_world_desc.error_hook, an ecs_sched_error_hook) hears every
@@ -1780,7 +1794,7 @@
      name       ecs_sched_set_name, ecs_sched_name, ecs_sched_lookup, ecs_sched_lookup_path,
                 ecs_sched_path
      reflect    ecs_sched_describe, ecs_sched_is_described, ecs_sched_value_print,
-                ecs_sched_value_field, ecs_sched_value_get_number, ecs_sched_value_set_number,
+                ecs_sched_value_member, ecs_sched_value_get_number, ecs_sched_value_set_number,
                 ecs_sched_value_set_int, ecs_sched_value_set_string, ecs_sched_value_compare,
                 ecs_sched_value_hash
      inherit    ecs_sched_is_a, ecs_sched_instantiate, ecs_sched_commands_instantiate,
@@ -2155,17 +2169,17 @@ typedef enum ecs_sched_error_policy {
     ECS_SCHED_ON_ERROR_HOOK          /* the world's error hook decides, failure by failure */
 } ecs_sched_error_policy;
 
-typedef enum ecs_sched_error_action {
-    ECS_SCHED_ERROR_STOP,            /* as ECS_SCHED_ON_ERROR_STOP, from this failure on */
-    ECS_SCHED_ERROR_CONTINUE,        /* the run goes on, and returns the failure */
-    ECS_SCHED_ERROR_IGNORE           /* the run goes on as if it had not failed */
-} ecs_sched_error_action;
+typedef enum ecs_sched_failure_action {
+    ECS_SCHED_FAILURE_STOP,            /* as ECS_SCHED_ON_ERROR_STOP, from this failure on */
+    ECS_SCHED_FAILURE_CONTINUE,        /* the run goes on, and returns the failure */
+    ECS_SCHED_FAILURE_IGNORE           /* the run goes on as if it had not failed */
+} ecs_sched_failure_action;
 
 /* Gets every failure of every run of the world (also under the STOP and CONTINUE policies,
    where what it returns is not asked). It may be called on a worker thread, never by two
    threads at once. */
 typedef struct ecs_sched_error_hook {
-    ecs_sched_error_action (*fn)(const ecs_sched_failure *failure, void *user_data);
+    ecs_sched_failure_action (*fn)(const ecs_sched_failure *failure, void *user_data);
     void *user_data;
 } ecs_sched_error_hook;
 
@@ -3131,7 +3145,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_configure_set(ecs_sched_world *world,
                                                       const ecs_sched_set_desc *desc);
 /* Orders sets one after the other: sets[0] before sets[1] before ... */
 ECS_SCHED_API ecs_sched_result ecs_sched_chain_sets(ecs_sched_world *world, const char *schedule,
-                                                   const char *const *sets, int32_t count,
+                                                   int32_t count, const char *const *sets,
                                                    bool ignore_deferred);
 ECS_SCHED_API bool ecs_sched_schedule_exists(const ecs_sched_world *world, const char *schedule);
 
@@ -3814,8 +3828,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugin(ecs_sched_app *app,
                                                        const ecs_sched_plugin *plugin);
 /* Adds several in order; all are checked (names, needs) before any is added. */
 ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
-                                                        const ecs_sched_plugin *const *plugins,
-                                                        int32_t count);
+                                                        int32_t count,
+                                                        const ecs_sched_plugin *const *plugins);
 ECS_SCHED_API bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char *name);
 
 /*=================================== src/delay.h (public) ===================================*/
@@ -4078,55 +4092,56 @@ ECS_SCHED_API ecs_sched_entity ecs_sched_owner(const ecs_sched_world *world,
                                                ecs_sched_entity entity, ecs_sched_id id);
 
 /*================================== src/reflect.h (public) ==================================*/
-/* reflect: what the fields of a component are, and what can be done with them knowing that:
-   print a value, read and write a field by path, compare and hash values. */
+/* reflect: what the members of a component are, and what can be done with them knowing that:
+   print a value, read and write a member by path, compare and hash values. (Reflection speaks
+   of members; a query's "members" are what an iteration hands out.) */
 
-/* The kinds of field a description names. */
-typedef enum ecs_sched_field_kind {
-    ECS_SCHED_FIELD_NONE = 0,
-    ECS_SCHED_FIELD_BOOL,     /* bool */
-    ECS_SCHED_FIELD_I8, ECS_SCHED_FIELD_I16, ECS_SCHED_FIELD_I32, ECS_SCHED_FIELD_I64,
-    ECS_SCHED_FIELD_U8, ECS_SCHED_FIELD_U16, ECS_SCHED_FIELD_U32, ECS_SCHED_FIELD_U64,
-    ECS_SCHED_FIELD_F32, ECS_SCHED_FIELD_F64,
-    ECS_SCHED_FIELD_ENTITY,   /* an ecs_sched_entity */
-    ECS_SCHED_FIELD_CHARS,    /* a char array holding a zero-terminated string */
-    ECS_SCHED_FIELD_ENUM,     /* an integer of 1, 2, 4 or 8 bytes with named values */
-    ECS_SCHED_FIELD_STRUCT    /* a described component or type (`type`) */
-} ecs_sched_field_kind;
+/* The types of member a description names. */
+typedef enum ecs_sched_member_kind {
+    ECS_SCHED_TYPE_NONE = 0,
+    ECS_SCHED_TYPE_BOOL,      /* bool */
+    ECS_SCHED_TYPE_I8, ECS_SCHED_TYPE_I16, ECS_SCHED_TYPE_I32, ECS_SCHED_TYPE_I64,
+    ECS_SCHED_TYPE_U8, ECS_SCHED_TYPE_U16, ECS_SCHED_TYPE_U32, ECS_SCHED_TYPE_U64,
+    ECS_SCHED_TYPE_F32, ECS_SCHED_TYPE_F64,
+    ECS_SCHED_TYPE_ENTITY,    /* an ecs_sched_entity */
+    ECS_SCHED_TYPE_CHARS,     /* a char array holding a zero-terminated string */
+    ECS_SCHED_TYPE_ENUM,      /* an integer of 1, 2, 4 or 8 bytes with named values */
+    ECS_SCHED_TYPE_STRUCT     /* a described component or type (`type`) */
+} ecs_sched_member_kind;
 
 typedef struct ecs_sched_enum_value {
     const char *name;
     int64_t value;
 } ecs_sched_enum_value;
 
-/* One field of a described type. The ECS_SCHED_MEMBER macros fill offset and size from the
+/* One member of a described type. The ECS_SCHED_MEMBER macros fill offset and size from the
    compiler; a fixed array of a number, entity, enum or struct is described by its whole size
    (the element count follows). */
-typedef struct ecs_sched_field {
+typedef struct ecs_sched_member {
     const char *name;
-    ecs_sched_field_kind kind;
+    ecs_sched_member_kind kind;
     size_t offset;
-    size_t size;                           /* of the whole field, every element */
+    size_t size;                           /* of the whole member, every element */
     ecs_sched_id type;                     /* STRUCT: the described component or type */
     const ecs_sched_enum_value *values;    /* ENUM: its named values */
     int32_t value_count;
-} ecs_sched_field;
+} ecs_sched_member;
 
 #define ECS_SCHED_MEMBER(T, member, kind) \
     {#member, (kind), offsetof(T, member), sizeof(((T *)0)->member), 0, NULL, 0}
 #define ECS_SCHED_MEMBER_STRUCT(T, member, type) \
-    {#member, ECS_SCHED_FIELD_STRUCT, offsetof(T, member), sizeof(((T *)0)->member), (type), NULL, 0}
+    {#member, ECS_SCHED_TYPE_STRUCT, offsetof(T, member), sizeof(((T *)0)->member), (type), NULL, 0}
 #define ECS_SCHED_MEMBER_ENUM(T, member, values, count) \
-    {#member, ECS_SCHED_FIELD_ENUM, offsetof(T, member), sizeof(((T *)0)->member), 0, (values), (count)}
+    {#member, ECS_SCHED_TYPE_ENUM, offsetof(T, member), sizeof(((T *)0)->member), 0, (values), (count)}
 
 /* Describes a registered component (or a type registered only to be described, see
-   ecs_sched_component_register_type) by its fields. The fields must lie inside the type,
-   not overlap, and cover it: nothing between them but the padding their alignment needs (a
-   gap smaller than the next field's alignment counts as padding: describe every field).
-   A struct field names a type described before. Describing a type again replaces its
+   ecs_sched_component_register_type) by its `count` members. The members must lie inside the
+   type, not overlap, and cover it: nothing between them but the padding their alignment needs
+   (a gap smaller than the next member's alignment counts as padding: describe every member).
+   A struct member names a type described before. Describing a type again replaces its
    description. */
 ECS_SCHED_API ecs_sched_result ecs_sched_describe(ecs_sched_world *world, ecs_sched_id id,
-                                                  const ecs_sched_field *fields, int32_t count);
+                                                  int32_t count, const ecs_sched_member *members);
 ECS_SCHED_API bool ecs_sched_is_described(const ecs_sched_world *world, ecs_sched_id id);
 
 /* Writes a described value as text, "{x: 1.5, y: 2, name: \"bob\", state: WALKING}", into
@@ -4136,18 +4151,18 @@ ECS_SCHED_API int32_t ecs_sched_value_print(const ecs_sched_world *world, ecs_sc
                                             const void *value, char *out, int32_t capacity);
 
 /* What a path inside a described value names. */
-typedef struct ecs_sched_field_info {
-    ecs_sched_field_kind kind;
+typedef struct ecs_sched_member_info {
+    ecs_sched_member_kind kind;
     size_t size;        /* of one element */
     int32_t count;      /* elements (1 unless the path names a whole array) */
     ecs_sched_id type;  /* STRUCT: its type */
-} ecs_sched_field_info;
+} ecs_sched_member_info;
 
-/* The address of the field a path names inside a value of type id: "position.x",
+/* The address of the member a path names inside a value of type id: "position.x",
    "slots[2].count" (a nested struct by name, an array element by index). NULL, with the
    reason as the last error, for a path that does not resolve. */
-ECS_SCHED_API void *ecs_sched_value_field(ecs_sched_world *world, ecs_sched_id id, void *value,
-                                          const char *path, ecs_sched_field_info *info);
+ECS_SCHED_API void *ecs_sched_value_member(ecs_sched_world *world, ecs_sched_id id, void *value,
+                                          const char *path, ecs_sched_member_info *info);
 /* Reads a number, bool, entity index or enum through a path. */
 ECS_SCHED_API ecs_sched_result ecs_sched_value_get_number(ecs_sched_world *world, ecs_sched_id id,
                                                           const void *value, const char *path,
@@ -4200,7 +4215,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *
 ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_name(ecs_sched_prefab_data *data,
                                                               int32_t entry, const char *name);
 /* Entry `entry`'s value of component id holds, at the entity field `path` (a path as for
-   ecs_sched_value_field; the component must be described and the entry have it), the entity
+   ecs_sched_value_member; the component must be described and the entry have it), the entity
    made of entry `target`: references between the entities, filled in when they are made. */
 ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *data,
                                                                 int32_t entry, ecs_sched_id id,
@@ -4289,8 +4304,8 @@ ECS_SCHED_API ecs_sched_prefab_data *ecs_sched_prefab_data_load(ecs_sched_world 
 /* Writes entities as JSON: `entities` (NULL: every entity of the world) and, when
    `descendants`, their descendants. Returns text to free with ecs_sched_json_free, or NULL
    (a component without a description, a relationship to an entity not written). */
-ECS_SCHED_API char *ecs_sched_json_save(ecs_sched_world *world, const ecs_sched_entity *entities,
-                                        int32_t count, bool descendants);
+ECS_SCHED_API char *ecs_sched_json_save(ecs_sched_world *world, int32_t count,
+                                        const ecs_sched_entity *entities, bool descendants);
 ECS_SCHED_API void ecs_sched_json_free(char *text);
 /* An asset that was ECS_SCHED_ASSET_LOADING is done (ok) or failed. */
 ECS_SCHED_API void ecs_sched_progress_finish(ecs_sched_progress *progress, bool ok);
@@ -12502,7 +12517,7 @@ ecs_sched_result ecs_sched_configure_set(ecs_sched_world *w, const char *label,
 }
 
 ecs_sched_result ecs_sched_chain_sets(ecs_sched_world *w, const char *label,
-                                      const char *const *sets, int32_t count,
+                                      int32_t count, const char *const *sets,
                                       bool ignore_deferred) {
     ecs_sched__schedule *s;
     ecs_sched__mark mark;
@@ -17276,13 +17291,13 @@ static void ecs_sched__failure_unlock(ecs_sched_world *w) {
 /* What the hook says of a failure. Hooks hear one failure at a time, and a hook that makes
    something fail again (on its own thread) does not wait for itself; outside any running
    context, so that what fails inside it is nobody's failure. */
-static ecs_sched_error_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched__schedule *s,
+static ecs_sched_failure_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched__schedule *s,
                                                   ecs_sched_system_ctx *ctx, const char *message) {
     static ECS_SCHED__THREAD_LOCAL bool hearing;
     void *running = ecs_sched__running_now;
     bool serialize = !hearing;
     ecs_sched_failure failure;
-    ecs_sched_error_action said;
+    ecs_sched_failure_action said;
     failure.code = ctx->failure;
     failure.kind = ctx->kind;
     failure.name = ctx->name;
@@ -17306,29 +17321,29 @@ static ecs_sched_error_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched_
    guarding it, or its commands'). The hook hears of it and, under the HOOK policy, decides;
    unless ignored, the run keeps it when it is the first in plan order. The context's failure
    is taken. */
-static ecs_sched_error_action ecs_sched__node_failed_as(ecs_sched__schedule *s, int32_t at,
+static ecs_sched_failure_action ecs_sched__node_failed_as(ecs_sched__schedule *s, int32_t at,
                                                         ecs_sched_system_ctx *ctx) {
     ecs_sched_world *w = ctx->world;
     ecs_sched_error_policy policy = s->run_policy;
-    ecs_sched_error_action action =
-        policy == ECS_SCHED_ON_ERROR_CONTINUE ? ECS_SCHED_ERROR_CONTINUE : ECS_SCHED_ERROR_STOP;
+    ecs_sched_failure_action action =
+        policy == ECS_SCHED_ON_ERROR_CONTINUE ? ECS_SCHED_FAILURE_CONTINUE : ECS_SCHED_FAILURE_STOP;
     char fallback[ECS_SCHED__ERROR_CAPACITY];
     const char *message = ecs_sched__ctx_failure_message(ctx, fallback, sizeof fallback);
     if (s->run_hook.fn) {
-        ecs_sched_error_action said = ecs_sched__ask_hook(w, s, ctx, message);
+        ecs_sched_failure_action said = ecs_sched__ask_hook(w, s, ctx, message);
         if (policy == ECS_SCHED_ON_ERROR_HOOK) action = said;
     }
     ecs_sched__error_lock(&w->env);
-    if (action != ECS_SCHED_ERROR_IGNORE && s->failure_code == ECS_SCHED_OK) {
+    if (action != ECS_SCHED_FAILURE_IGNORE && s->failure_code == ECS_SCHED_OK) {
         s->failure_at = INT32_MAX;   /* the run's first failure */
         s->stopped = false;
     }
-    if (action != ECS_SCHED_ERROR_IGNORE && at < s->failure_at) {
+    if (action != ECS_SCHED_FAILURE_IGNORE && at < s->failure_at) {
         s->failure_at = at;
         s->failure_code = ctx->failure;
         ecs_sched__append(s->failure_message, sizeof s->failure_message, 0, message);
     }
-    if (action == ECS_SCHED_ERROR_STOP) s->stopped = true;
+    if (action == ECS_SCHED_FAILURE_STOP) s->stopped = true;
     ecs_sched__error_unlock(&w->env);
 #ifdef ECS_SCHED_TRACE
     ecs_sched__note_failure(w, s, ctx->name);
@@ -17339,7 +17354,7 @@ static ecs_sched_error_action ecs_sched__node_failed_as(ecs_sched__schedule *s, 
 
 /* The same; returns whether the run stops. */
 static bool ecs_sched__node_failed(ecs_sched__schedule *s, int32_t at, ecs_sched_system_ctx *ctx) {
-    return ecs_sched__node_failed_as(s, at, ctx) == ECS_SCHED_ERROR_STOP;
+    return ecs_sched__node_failed_as(s, at, ctx) == ECS_SCHED_FAILURE_STOP;
 }
 
 /* Applies the pending commands of the schedule's systems, in plan order, each buffer as its
@@ -17411,9 +17426,9 @@ static bool ecs_sched__report_condition_tree(ecs_sched__schedule *s, int32_t ind
         }
     }
     if (c->kind == ECS_SCHED_CONDITION_FN && c->ctx.failure != ECS_SCHED_OK) {
-        ecs_sched_error_action action = ecs_sched__node_failed_as(s, at, &c->ctx);
-        if (action == ECS_SCHED_ERROR_STOP) *stop = true;
-        if (action != ECS_SCHED_ERROR_IGNORE) counted = true;
+        ecs_sched_failure_action action = ecs_sched__node_failed_as(s, at, &c->ctx);
+        if (action == ECS_SCHED_FAILURE_STOP) *stop = true;
+        if (action != ECS_SCHED_FAILURE_IGNORE) counted = true;
     }
     return counted;
 }
@@ -21493,7 +21508,7 @@ ecs_sched_result ecs_sched_app_add_plugin(ecs_sched_app *app, const ecs_sched_pl
 }
 
 ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
-                                           const ecs_sched_plugin *const *plugins, int32_t count) {
+                                           int32_t count, const ecs_sched_plugin *const *plugins) {
     int32_t i;
     ecs_sched_result result;
     ecs_sched__plugin_path path;
@@ -25084,7 +25099,7 @@ static ecs_sched_result ecs_sched__check_inheritance(ecs_sched_world *w) {
 
 typedef struct ecs_sched__field_desc {
     char *name;
-    ecs_sched_field_kind kind;
+    ecs_sched_member_kind kind;
     uint32_t offset;
     uint32_t element;               /* bytes of one element */
     int32_t count;                  /* elements */
@@ -25108,16 +25123,16 @@ static const char *const ecs_sched__field_kind_names[] = {
     "entity", "chars", "enum", "struct"};
 
 /* The bytes of one element of a scalar kind (0: not a scalar). */
-static size_t ecs_sched__scalar_size(ecs_sched_field_kind kind) {
+static size_t ecs_sched__scalar_size(ecs_sched_member_kind kind) {
     switch (kind) {
-    case ECS_SCHED_FIELD_BOOL: return sizeof(bool);
-    case ECS_SCHED_FIELD_I8: case ECS_SCHED_FIELD_U8: return 1;
-    case ECS_SCHED_FIELD_I16: case ECS_SCHED_FIELD_U16: return 2;
-    case ECS_SCHED_FIELD_I32: case ECS_SCHED_FIELD_U32: case ECS_SCHED_FIELD_F32: return 4;
-    case ECS_SCHED_FIELD_I64: case ECS_SCHED_FIELD_U64: case ECS_SCHED_FIELD_F64:
-    case ECS_SCHED_FIELD_ENTITY: return 8;
-    case ECS_SCHED_FIELD_NONE: case ECS_SCHED_FIELD_CHARS: case ECS_SCHED_FIELD_ENUM:
-    case ECS_SCHED_FIELD_STRUCT: return 0;
+    case ECS_SCHED_TYPE_BOOL: return sizeof(bool);
+    case ECS_SCHED_TYPE_I8: case ECS_SCHED_TYPE_U8: return 1;
+    case ECS_SCHED_TYPE_I16: case ECS_SCHED_TYPE_U16: return 2;
+    case ECS_SCHED_TYPE_I32: case ECS_SCHED_TYPE_U32: case ECS_SCHED_TYPE_F32: return 4;
+    case ECS_SCHED_TYPE_I64: case ECS_SCHED_TYPE_U64: case ECS_SCHED_TYPE_F64:
+    case ECS_SCHED_TYPE_ENTITY: return 8;
+    case ECS_SCHED_TYPE_NONE: case ECS_SCHED_TYPE_CHARS: case ECS_SCHED_TYPE_ENUM:
+    case ECS_SCHED_TYPE_STRUCT: return 0;
     }
     return 0;
 }
@@ -25179,41 +25194,41 @@ static bool ecs_sched__descriptions_reserve(ecs_sched_world *w, ecs_sched_id id)
 
 /* One field's element size, count and alignment, checked. */
 static ecs_sched_result ecs_sched__check_field(ecs_sched_world *w, ecs_sched_id id,
-                                               const ecs_sched_field *f, uint32_t *element,
+                                               const ecs_sched_member *f, uint32_t *element,
                                                int32_t *count, size_t *align) {
     const char *type_name = w->components[id].name;
     size_t scalar = ecs_sched__scalar_size(f->kind);
     if (!f->name || !f->name[0]) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "describe('%s'): a field has no name", type_name);
+                               "describe('%s'): a member has no name", type_name);
     }
-    if (f->kind <= ECS_SCHED_FIELD_NONE || f->kind > ECS_SCHED_FIELD_STRUCT) {
+    if (f->kind <= ECS_SCHED_TYPE_NONE || f->kind > ECS_SCHED_TYPE_STRUCT) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "describe('%s'): field '%s' has no kind (ECS_SCHED_FIELD_...)",
+                               "describe('%s'): member '%s' has no kind (ECS_SCHED_TYPE_...)",
                                type_name, f->name);
     }
     if (f->size == 0 || f->offset + f->size > w->components[id].size) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "describe('%s'): field '%s' (offset %zu, %zu bytes) does not lie "
+                               "describe('%s'): member '%s' (offset %zu, %zu bytes) does not lie "
                                "inside the type's %u bytes", type_name, f->name, f->offset,
                                f->size, (unsigned)w->components[id].size);
     }
     if (scalar) {
         *element = (uint32_t)scalar;
         *align = scalar;
-    } else if (f->kind == ECS_SCHED_FIELD_CHARS) {
+    } else if (f->kind == ECS_SCHED_TYPE_CHARS) {
         *element = (uint32_t)f->size;
         *align = 1;
-    } else if (f->kind == ECS_SCHED_FIELD_ENUM) {
+    } else if (f->kind == ECS_SCHED_TYPE_ENUM) {
         if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "describe('%s'): enum field '%s' is %zu bytes; an enum is "
+                                   "describe('%s'): enum member '%s' is %zu bytes; an enum is "
                                    "1, 2, 4 or 8 bytes (arrays of enums are not described)",
                                    type_name, f->name, f->size);
         }
         if (f->value_count < 0 || (f->value_count > 0 && !f->values)) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "describe('%s'): enum field '%s' has %d values and no list",
+                                   "describe('%s'): enum member '%s' has %d values and no list",
                                    type_name, f->name, (int)f->value_count);
         }
         *element = (uint32_t)f->size;
@@ -25221,7 +25236,7 @@ static ecs_sched_result ecs_sched__check_field(ecs_sched_world *w, ecs_sched_id 
     } else {   /* STRUCT */
         if (f->type == id || !ecs_sched__description_of(w, f->type)) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "describe('%s'): struct field '%s' names %s; describe that "
+                                   "describe('%s'): struct member '%s' names %s; describe that "
                                    "type first (a type cannot hold itself)", type_name, f->name,
                                    ecs_sched__component_valid(w, f->type) ? "a type with no description"
                                                                          : "no registered type");
@@ -25231,7 +25246,7 @@ static ecs_sched_result ecs_sched__check_field(ecs_sched_world *w, ecs_sched_id 
     }
     if (f->size % *element != 0) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "describe('%s'): field '%s' is %zu bytes, not a whole number of "
+                               "describe('%s'): member '%s' is %zu bytes, not a whole number of "
                                "%s elements of %u bytes", type_name, f->name, f->size,
                                ecs_sched__field_kind_names[f->kind], (unsigned)*element);
     }
@@ -25242,7 +25257,7 @@ static ecs_sched_result ecs_sched__check_field(ecs_sched_world *w, ecs_sched_id 
 /* The fields, in the order of their offsets, must follow each other with nothing between
    them but alignment padding, from offset 0 to the type's end. */
 static ecs_sched_result ecs_sched__check_cover(ecs_sched_world *w, ecs_sched_id id,
-                                               const ecs_sched_field *fields, int32_t count,
+                                               const ecs_sched_member *fields, int32_t count,
                                                const size_t *align, int32_t *order) {
     const ecs_sched__component *c = &w->components[id];
     size_t end = 0;
@@ -25254,24 +25269,24 @@ static ecs_sched_result ecs_sched__check_cover(ecs_sched_world *w, ecs_sched_id 
         order[j] = k;
     }
     for (i = 0; i < count; i++) {
-        const ecs_sched_field *f = &fields[order[i]];
+        const ecs_sched_member *f = &fields[order[i]];
         if (f->offset < end) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "describe('%s'): field '%s' (offset %zu) overlaps field '%s' "
+                                   "describe('%s'): member '%s' (offset %zu) overlaps member '%s' "
                                    "(which ends at %zu)", c->name, f->name, f->offset,
                                    fields[order[i - 1]].name, end);
         }
         if (f->offset - end >= align[order[i]]) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "describe('%s'): bytes %zu to %zu, before field '%s', are no "
-                                   "field's; the description must cover the type", c->name, end,
+                                   "describe('%s'): bytes %zu to %zu, before member '%s', are no "
+                                   "member's; the description must cover the type", c->name, end,
                                    f->offset - 1, f->name);
         }
         end = f->offset + f->size;
     }
     if (c->size - end >= c->alignment) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "describe('%s'): bytes %zu to %u, at the end, are no field's; the "
+                               "describe('%s'): bytes %zu to %u, at the end, are no member's; the "
                                "description must cover the type", c->name, end,
                                (unsigned)c->size - 1u);
     }
@@ -25279,10 +25294,10 @@ static ecs_sched_result ecs_sched__check_cover(ecs_sched_world *w, ecs_sched_id 
 }
 
 /* Copies the enum values, names included; false when out of memory. */
-static bool ecs_sched__copy_values(ecs_sched_world *w, const ecs_sched_field *f,
+static bool ecs_sched__copy_values(ecs_sched_world *w, const ecs_sched_member *f,
                                    ecs_sched__field_desc *out) {
     int32_t v;
-    if (f->kind != ECS_SCHED_FIELD_ENUM || f->value_count == 0) return true;
+    if (f->kind != ECS_SCHED_TYPE_ENUM || f->value_count == 0) return true;
     out->values = (ecs_sched_enum_value *)ecs_sched__calloc(&w->env, (size_t)f->value_count *
                                                                           sizeof *out->values);
     if (!out->values) return false;
@@ -25296,7 +25311,7 @@ static bool ecs_sched__copy_values(ecs_sched_world *w, const ecs_sched_field *f,
 }
 
 ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
-                                    const ecs_sched_field *fields, int32_t count) {
+                                    int32_t count, const ecs_sched_member *fields) {
     ecs_sched__description fresh;
     ecs_sched_result result = ECS_SCHED_OK;
     size_t align[ECS_SCHED__MAX_FIELDS];
@@ -25306,8 +25321,8 @@ ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
     if (w->components[id].size == 0 || count < 1 || count > ECS_SCHED__MAX_FIELDS || !fields) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "describe('%s'): %s", w->components[id].name,
-                               w->components[id].size == 0 ? "a tag has no fields"
-                                                           : "give 1 to 256 fields");
+                               w->components[id].size == 0 ? "a tag has no members"
+                                                           : "give 1 to 256 members");
     }
     memset(&fresh, 0, sizeof fresh);
     fresh.fields = (ecs_sched__field_desc *)ecs_sched__calloc(&w->env, (size_t)count * sizeof *fresh.fields);
@@ -25319,7 +25334,7 @@ ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
         for (j = 0; j < i && result == ECS_SCHED_OK; j++) {
             if (strcmp(fields[j].name, fields[i].name) == 0) {
                 result = ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                         "describe('%s'): two fields are named '%s'",
+                                         "describe('%s'): two members are named '%s'",
                                          w->components[id].name, fields[i].name);
             }
         }
@@ -25348,22 +25363,22 @@ ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
 /* ---- reading scalars ---- */
 
 /* The integer kind an enum of `size` bytes is stored as. */
-static ecs_sched_field_kind ecs_sched__enum_storage(uint32_t size) {
-    return size == 1 ? ECS_SCHED_FIELD_I8 : size == 2 ? ECS_SCHED_FIELD_I16
-         : size == 4 ? ECS_SCHED_FIELD_I32 : ECS_SCHED_FIELD_I64;
+static ecs_sched_member_kind ecs_sched__enum_storage(uint32_t size) {
+    return size == 1 ? ECS_SCHED_TYPE_I8 : size == 2 ? ECS_SCHED_TYPE_I16
+         : size == 4 ? ECS_SCHED_TYPE_I32 : ECS_SCHED_TYPE_I64;
 }
 
 /* A bool, integer (not u64) or enum element, widened. */
-static int64_t ecs_sched__load_int(const unsigned char *p, ecs_sched_field_kind kind, uint32_t size) {
-    if (kind == ECS_SCHED_FIELD_ENUM) kind = ecs_sched__enum_storage(size);
-    if (kind == ECS_SCHED_FIELD_I8) { int8_t v; memcpy(&v, p, 1); return v; }
-    if (kind == ECS_SCHED_FIELD_I16) { int16_t v; memcpy(&v, p, 2); return v; }
-    if (kind == ECS_SCHED_FIELD_I32) { int32_t v; memcpy(&v, p, 4); return v; }
-    if (kind == ECS_SCHED_FIELD_I64) { int64_t v; memcpy(&v, p, 8); return v; }
-    if (kind == ECS_SCHED_FIELD_U8) { uint8_t v; memcpy(&v, p, 1); return v; }
-    if (kind == ECS_SCHED_FIELD_U16) { uint16_t v; memcpy(&v, p, 2); return v; }
-    if (kind == ECS_SCHED_FIELD_U32) { uint32_t v; memcpy(&v, p, 4); return v; }
-    if (kind == ECS_SCHED_FIELD_BOOL) { bool v; memcpy(&v, p, sizeof v); return v ? 1 : 0; }
+static int64_t ecs_sched__load_int(const unsigned char *p, ecs_sched_member_kind kind, uint32_t size) {
+    if (kind == ECS_SCHED_TYPE_ENUM) kind = ecs_sched__enum_storage(size);
+    if (kind == ECS_SCHED_TYPE_I8) { int8_t v; memcpy(&v, p, 1); return v; }
+    if (kind == ECS_SCHED_TYPE_I16) { int16_t v; memcpy(&v, p, 2); return v; }
+    if (kind == ECS_SCHED_TYPE_I32) { int32_t v; memcpy(&v, p, 4); return v; }
+    if (kind == ECS_SCHED_TYPE_I64) { int64_t v; memcpy(&v, p, 8); return v; }
+    if (kind == ECS_SCHED_TYPE_U8) { uint8_t v; memcpy(&v, p, 1); return v; }
+    if (kind == ECS_SCHED_TYPE_U16) { uint16_t v; memcpy(&v, p, 2); return v; }
+    if (kind == ECS_SCHED_TYPE_U32) { uint32_t v; memcpy(&v, p, 4); return v; }
+    if (kind == ECS_SCHED_TYPE_BOOL) { bool v; memcpy(&v, p, sizeof v); return v ? 1 : 0; }
     return 0;
 }
 
@@ -25373,8 +25388,8 @@ static uint64_t ecs_sched__load_u64(const unsigned char *p) {
     return v;
 }
 
-static double ecs_sched__load_float(const unsigned char *p, ecs_sched_field_kind kind) {
-    if (kind == ECS_SCHED_FIELD_F32) {
+static double ecs_sched__load_float(const unsigned char *p, ecs_sched_member_kind kind) {
+    if (kind == ECS_SCHED_TYPE_F32) {
         float v;
         memcpy(&v, p, 4);
         return (double)v;
@@ -25385,8 +25400,8 @@ static double ecs_sched__load_float(const unsigned char *p, ecs_sched_field_kind
     }
 }
 
-static bool ecs_sched__is_float(ecs_sched_field_kind kind) {
-    return kind == ECS_SCHED_FIELD_F32 || kind == ECS_SCHED_FIELD_F64;
+static bool ecs_sched__is_float(ecs_sched_member_kind kind) {
+    return kind == ECS_SCHED_TYPE_F32 || kind == ECS_SCHED_TYPE_F64;
 }
 
 static const char *ecs_sched__enum_name(const ecs_sched__field_desc *f, int64_t value) {
@@ -25417,27 +25432,27 @@ static void ecs_sched__print_chars(const unsigned char *p, uint32_t size, ecs_sc
 
 static void ecs_sched__print_element(const ecs_sched_world *w, const ecs_sched__field_desc *f,
                                      const unsigned char *p, ecs_sched__printing *t) {
-    ecs_sched_field_kind kind = f->kind;
-    if (kind == ECS_SCHED_FIELD_BOOL) {
+    ecs_sched_member_kind kind = f->kind;
+    if (kind == ECS_SCHED_TYPE_BOOL) {
         ecs_sched__printf_to(t, "%s", ecs_sched__load_int(p, kind, f->element) ? "true" : "false");
-    } else if (kind == ECS_SCHED_FIELD_U64) {
+    } else if (kind == ECS_SCHED_TYPE_U64) {
         ecs_sched__printf_to(t, "%llu", (unsigned long long)ecs_sched__load_u64(p));
     } else if (ecs_sched__is_float(kind)) {
         ecs_sched__printf_to(t, "%g", ecs_sched__load_float(p, kind));
-    } else if (kind == ECS_SCHED_FIELD_ENTITY) {
+    } else if (kind == ECS_SCHED_TYPE_ENTITY) {
         ecs_sched_entity e = (ecs_sched_entity)ecs_sched__load_u64(p);
         const char *name = ecs_sched__entity_name_of(w, e);
         if (!e) ecs_sched__printf_to(t, "0");
         else if (name) ecs_sched__printf_to(t, "#%u '%.40s'", (unsigned)ECS_SCHED_ENTITY_INDEX(e), name);
         else ecs_sched__printf_to(t, "#%u", (unsigned)ECS_SCHED_ENTITY_INDEX(e));
-    } else if (kind == ECS_SCHED_FIELD_CHARS) {
+    } else if (kind == ECS_SCHED_TYPE_CHARS) {
         ecs_sched__print_chars(p, f->element, t);
-    } else if (kind == ECS_SCHED_FIELD_ENUM) {
+    } else if (kind == ECS_SCHED_TYPE_ENUM) {
         int64_t v = ecs_sched__load_int(p, kind, f->element);
         const char *name = ecs_sched__enum_name(f, v);
         if (name) ecs_sched__print_bytes(t, name, strlen(name));
         else ecs_sched__printf_to(t, "%lld", (long long)v);
-    } else if (kind == ECS_SCHED_FIELD_STRUCT) {
+    } else if (kind == ECS_SCHED_TYPE_STRUCT) {
         ecs_sched__print_value(w, f->type, p, t);
     } else {
         ecs_sched__printf_to(t, "%lld", (long long)ecs_sched__load_int(p, kind, f->element));
@@ -25521,7 +25536,7 @@ static unsigned char *ecs_sched__resolve(ecs_sched_world *w, ecs_sched_id id, un
         }
         if (!f) {
             ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
-                            "%s('%s', \"%s\"): '%s' has no field '%.*s'", operation,
+                            "%s('%s', \"%s\"): '%s' has no member '%.*s'", operation,
                             w->components[id].name, path, w->components[type].name, (int)length, at);
             return NULL;
         }
@@ -25531,7 +25546,7 @@ static unsigned char *ecs_sched__resolve(ecs_sched_world *w, ecs_sched_id id, un
             long n = strtol(at + 1, &end, 10);
             if (end == at + 1 || *end != ']' || n < 0 || n >= f->count) {
                 ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
-                                "%s('%s', \"%s\"): field '%s' has %d element%s; the index is "
+                                "%s('%s', \"%s\"): member '%s' has %d element%s; the index is "
                                 "not one of them", operation, w->components[id].name, path,
                                 f->name, (int)f->count, f->count == 1 ? "" : "s");
                 return NULL;
@@ -25545,10 +25560,10 @@ static unsigned char *ecs_sched__resolve(ecs_sched_world *w, ecs_sched_id id, un
             *whole_array = index < 0 && f->count > 1;
             return value;
         }
-        if (*at != '.' || f->kind != ECS_SCHED_FIELD_STRUCT || (index < 0 && f->count > 1)) {
+        if (*at != '.' || f->kind != ECS_SCHED_TYPE_STRUCT || (index < 0 && f->count > 1)) {
             ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
-                            "%s('%s', \"%s\"): field '%s' %s", operation, w->components[id].name,
-                            path, f->name, f->kind != ECS_SCHED_FIELD_STRUCT ? "has no fields"
+                            "%s('%s', \"%s\"): member '%s' %s", operation, w->components[id].name,
+                            path, f->name, f->kind != ECS_SCHED_TYPE_STRUCT ? "has no members"
                                                                             : "is an array: give an index");
             return NULL;
         }
@@ -25557,8 +25572,8 @@ static unsigned char *ecs_sched__resolve(ecs_sched_world *w, ecs_sched_id id, un
     }
 }
 
-void *ecs_sched_value_field(ecs_sched_world *w, ecs_sched_id id, void *value, const char *path,
-                            ecs_sched_field_info *info) {
+void *ecs_sched_value_member(ecs_sched_world *w, ecs_sched_id id, void *value, const char *path,
+                            ecs_sched_member_info *info) {
     const ecs_sched__field_desc *f;
     bool whole;
     unsigned char *p = ecs_sched__resolve(w, id, (unsigned char *)value, path, &f, &whole, "value_field");
@@ -25578,11 +25593,11 @@ static unsigned char *ecs_sched__number_field(ecs_sched_world *w, ecs_sched_id i
     bool whole;
     unsigned char *p = ecs_sched__resolve(w, id, (unsigned char *)value, path, f, &whole, operation);
     if (!p) return NULL;
-    if (whole || (*f)->kind == ECS_SCHED_FIELD_STRUCT || (*f)->kind == ECS_SCHED_FIELD_CHARS) {
+    if (whole || (*f)->kind == ECS_SCHED_TYPE_STRUCT || (*f)->kind == ECS_SCHED_TYPE_CHARS) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "%s('%s', \"%s\"): field '%s' is %s, not a number", operation,
+                        "%s('%s', \"%s\"): member '%s' is %s, not a number", operation,
                         w->components[id].name, path, (*f)->name,
-                        whole ? "an array (give an index)" : (*f)->kind == ECS_SCHED_FIELD_STRUCT
+                        whole ? "an array (give an index)" : (*f)->kind == ECS_SCHED_TYPE_STRUCT
                                                                  ? "a struct" : "text");
         return NULL;
     }
@@ -25596,9 +25611,9 @@ ecs_sched_result ecs_sched_value_get_number(ecs_sched_world *w, ecs_sched_id id,
     if (!p) return w->env.last_result;
     if (ecs_sched__is_float(f->kind)) {
         *out = ecs_sched__load_float(p, f->kind);
-    } else if (f->kind == ECS_SCHED_FIELD_U64 || f->kind == ECS_SCHED_FIELD_ENTITY) {
+    } else if (f->kind == ECS_SCHED_TYPE_U64 || f->kind == ECS_SCHED_TYPE_ENTITY) {
         uint64_t u = ecs_sched__load_u64(p);
-        if (f->kind == ECS_SCHED_FIELD_ENTITY) u = ECS_SCHED_ENTITY_INDEX(u);
+        if (f->kind == ECS_SCHED_TYPE_ENTITY) u = ECS_SCHED_ENTITY_INDEX(u);
         *out = (double)u;
     } else {
         int64_t v = ecs_sched__load_int(p, f->kind, f->element);
@@ -25608,27 +25623,27 @@ ecs_sched_result ecs_sched_value_get_number(ecs_sched_world *w, ecs_sched_id id,
 }
 
 /* The range of an integer kind (enum: of its storage): lo <= x < end. */
-static void ecs_sched__int_range(ecs_sched_field_kind kind, uint32_t size, double *lo, double *end) {
-    if (kind == ECS_SCHED_FIELD_ENUM) kind = ecs_sched__enum_storage(size);
+static void ecs_sched__int_range(ecs_sched_member_kind kind, uint32_t size, double *lo, double *end) {
+    if (kind == ECS_SCHED_TYPE_ENUM) kind = ecs_sched__enum_storage(size);
     *lo = 0;
     *end = 9223372036854775808.0;
-    if (kind == ECS_SCHED_FIELD_BOOL) {
+    if (kind == ECS_SCHED_TYPE_BOOL) {
         *end = 2.0;
-    } else if (kind == ECS_SCHED_FIELD_U8) {
+    } else if (kind == ECS_SCHED_TYPE_U8) {
         *end = 256.0;
-    } else if (kind == ECS_SCHED_FIELD_U16) {
+    } else if (kind == ECS_SCHED_TYPE_U16) {
         *end = 65536.0;
-    } else if (kind == ECS_SCHED_FIELD_U32) {
+    } else if (kind == ECS_SCHED_TYPE_U32) {
         *end = 4294967296.0;
-    } else if (kind == ECS_SCHED_FIELD_U64) {
+    } else if (kind == ECS_SCHED_TYPE_U64) {
         *end = 18446744073709551616.0;
-    } else if (kind == ECS_SCHED_FIELD_I8) {
+    } else if (kind == ECS_SCHED_TYPE_I8) {
         *lo = -128.0;
         *end = 128.0;
-    } else if (kind == ECS_SCHED_FIELD_I16) {
+    } else if (kind == ECS_SCHED_TYPE_I16) {
         *lo = -32768.0;
         *end = 32768.0;
-    } else if (kind == ECS_SCHED_FIELD_I32) {
+    } else if (kind == ECS_SCHED_TYPE_I32) {
         *lo = -2147483648.0;
         *end = 2147483648.0;
     } else {
@@ -25647,12 +25662,12 @@ static bool ecs_sched__has_fraction_i64(double number, int64_t whole) {
 }
 
 /* Stores an integer known to fit. */
-static void ecs_sched__store_int(unsigned char *p, ecs_sched_field_kind kind, uint32_t size, int64_t v,
+static void ecs_sched__store_int(unsigned char *p, ecs_sched_member_kind kind, uint32_t size, int64_t v,
                                  uint64_t u) {
-    if (kind == ECS_SCHED_FIELD_BOOL) {
+    if (kind == ECS_SCHED_TYPE_BOOL) {
         bool b = v != 0;
         memcpy(p, &b, sizeof b);
-    } else if (kind == ECS_SCHED_FIELD_U64 || kind == ECS_SCHED_FIELD_ENTITY) {
+    } else if (kind == ECS_SCHED_TYPE_U64 || kind == ECS_SCHED_TYPE_ENTITY) {
         memcpy(p, &u, 8);
     } else if (size == 1) {
         int8_t x = (int8_t)(uint8_t)v;
@@ -25672,7 +25687,7 @@ static ecs_sched_result ecs_sched__out_of_range(ecs_sched_world *w, ecs_sched_id
                                                 const ecs_sched__field_desc *f, const char *what,
                                                 const char *operation) {
     return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                           "%s('%s', \"%s\"): %s does not fit field '%s' (%s)", operation,
+                           "%s('%s', \"%s\"): %s does not fit member '%s' (%s)", operation,
                            w->components[id].name, path, what, f->name,
                            ecs_sched__field_kind_names[f->kind]);
 }
@@ -25706,7 +25721,7 @@ ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id,
     unsigned char *p = ecs_sched__number_field(w, id, value, path, &f, "value_set_number");
     double lo, end;
     if (!p) return w->env.last_result;
-    if (f->kind == ECS_SCHED_FIELD_F32) {
+    if (f->kind == ECS_SCHED_TYPE_F32) {
         /* a finite number beyond what a float holds; infinities and NaN pass as they are */
         bool finite = number >= -1.7976931348623157e308 && number <= 1.7976931348623157e308;
         float x;
@@ -25717,13 +25732,13 @@ ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id,
         memcpy(p, &x, 4);
         return ECS_SCHED_OK;
     }
-    if (f->kind == ECS_SCHED_FIELD_F64) {
+    if (f->kind == ECS_SCHED_TYPE_F64) {
         memcpy(p, &number, 8);
         return ECS_SCHED_OK;
     }
-    if (f->kind == ECS_SCHED_FIELD_ENTITY) {
+    if (f->kind == ECS_SCHED_TYPE_ENTITY) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "value_set_number('%s', \"%s\"): field '%s' holds an entity: write "
+                               "value_set_number('%s', \"%s\"): member '%s' holds an entity: write "
                                "the handle with ecs_sched_value_set_int", w->components[id].name,
                                path, f->name);
     }
@@ -25731,7 +25746,7 @@ ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id,
     if (!(number >= lo && number < end)) {   /* NaN too */
         return ecs_sched__number_out_of_range(w, id, path, f, number);
     }
-    if (f->kind == ECS_SCHED_FIELD_U64) {
+    if (f->kind == ECS_SCHED_TYPE_U64) {
         uint64_t whole = (uint64_t)number;
         if (ecs_sched__has_fraction_u64(number, whole)) {
             return ecs_sched__number_out_of_range(w, id, path, f, number);
@@ -25742,7 +25757,7 @@ ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id,
     {
         int64_t whole = (int64_t)number;
         if (ecs_sched__has_fraction_i64(number, whole) ||
-            (f->kind == ECS_SCHED_FIELD_ENUM && !ecs_sched__enum_name(f, whole))) {
+            (f->kind == ECS_SCHED_TYPE_ENUM && !ecs_sched__enum_name(f, whole))) {
             return ecs_sched__number_out_of_range(w, id, path, f, number);
         }
         ecs_sched__store_int(p, f->kind, f->element, whole, (uint64_t)whole);
@@ -25767,8 +25782,8 @@ ecs_sched_result ecs_sched_value_set_int(ecs_sched_world *w, ecs_sched_id id, vo
     if (ecs_sched__is_float(f->kind)) {
         return ecs_sched_value_set_number(w, id, value, path, (double)number);
     }
-    if (f->kind == ECS_SCHED_FIELD_ENTITY || f->kind == ECS_SCHED_FIELD_U64) {
-        if (f->kind == ECS_SCHED_FIELD_U64 && number < 0) {
+    if (f->kind == ECS_SCHED_TYPE_ENTITY || f->kind == ECS_SCHED_TYPE_U64) {
+        if (f->kind == ECS_SCHED_TYPE_U64 && number < 0) {
             return ecs_sched__int_out_of_range(w, id, path, f, number);
         }
         ecs_sched__store_int(p, f->kind, f->element, number, (uint64_t)number);
@@ -25776,7 +25791,7 @@ ecs_sched_result ecs_sched_value_set_int(ecs_sched_world *w, ecs_sched_id id, vo
     }
     ecs_sched__int_range(f->kind, f->element, &lo, &end);
     if ((double)number < lo || (double)number >= end ||
-        (f->kind == ECS_SCHED_FIELD_ENUM && !ecs_sched__enum_name(f, number))) {
+        (f->kind == ECS_SCHED_TYPE_ENUM && !ecs_sched__enum_name(f, number))) {
         return ecs_sched__int_out_of_range(w, id, path, f, number);
     }
     ecs_sched__store_int(p, f->kind, f->element, number, (uint64_t)number);
@@ -25792,19 +25807,19 @@ ecs_sched_result ecs_sched_value_set_string(ecs_sched_world *w, ecs_sched_id id,
     int32_t v;
     if (!p) return w->env.last_result;
     if (!text) text = "";
-    if (f->kind == ECS_SCHED_FIELD_CHARS) {
+    if (f->kind == ECS_SCHED_TYPE_CHARS) {
         size_t n = strlen(text);
         if (n >= f->element) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "value_set_string('%s', \"%s\"): \"%.40s\" is %zu bytes with "
-                                   "its zero; field '%s' holds %u", w->components[id].name, path,
+                                   "its zero; member '%s' holds %u", w->components[id].name, path,
                                    text, n + 1, f->name, (unsigned)f->element);
         }
         memset(p, 0, f->element);
         memcpy(p, text, n);
         return ECS_SCHED_OK;
     }
-    if (f->kind == ECS_SCHED_FIELD_ENUM) {
+    if (f->kind == ECS_SCHED_TYPE_ENUM) {
         for (v = 0; v < f->value_count; v++) {
             if (strcmp(f->values[v].name, text) == 0) {
                 ecs_sched__store_int(p, f->kind, f->element, f->values[v].value,
@@ -25814,10 +25829,10 @@ ecs_sched_result ecs_sched_value_set_string(ecs_sched_world *w, ecs_sched_id id,
         }
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "value_set_string('%s', \"%s\"): '%.40s' is not a value of enum "
-                               "field '%s'", w->components[id].name, path, text, f->name);
+                               "member '%s'", w->components[id].name, path, text, f->name);
     }
     return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                           "value_set_string('%s', \"%s\"): field '%s' is %s, not text or an "
+                           "value_set_string('%s', \"%s\"): member '%s' is %s, not text or an "
                            "enum", w->components[id].name, path, f->name,
                            ecs_sched__field_kind_names[f->kind]);
 }
@@ -25833,19 +25848,19 @@ static int ecs_sched__compare_floats(double a, double b) {
 
 static int ecs_sched__compare_element(const ecs_sched_world *w, const ecs_sched__field_desc *f,
                                       const unsigned char *a, const unsigned char *b) {
-    ecs_sched_field_kind kind = f->kind;
+    ecs_sched_member_kind kind = f->kind;
     if (ecs_sched__is_float(kind)) {
         return ecs_sched__compare_floats(ecs_sched__load_float(a, kind), ecs_sched__load_float(b, kind));
     }
-    if (kind == ECS_SCHED_FIELD_U64 || kind == ECS_SCHED_FIELD_ENTITY) {
+    if (kind == ECS_SCHED_TYPE_U64 || kind == ECS_SCHED_TYPE_ENTITY) {
         uint64_t x = ecs_sched__load_u64(a), y = ecs_sched__load_u64(b);
         return (x > y) - (x < y);
     }
-    if (kind == ECS_SCHED_FIELD_CHARS) {
+    if (kind == ECS_SCHED_TYPE_CHARS) {
         int c = strncmp((const char *)a, (const char *)b, f->element);
         return (c > 0) - (c < 0);
     }
-    if (kind == ECS_SCHED_FIELD_STRUCT) return ecs_sched_value_compare(w, f->type, a, b);
+    if (kind == ECS_SCHED_TYPE_STRUCT) return ecs_sched_value_compare(w, f->type, a, b);
     {
         int64_t x = ecs_sched__load_int(a, kind, f->element), y = ecs_sched__load_int(b, kind, f->element);
         return (x > y) - (x < y);
@@ -25883,7 +25898,7 @@ static uint64_t ecs_sched__hash_bytes(uint64_t h, const void *p, size_t n) {
 
 static uint64_t ecs_sched__hash_element(const ecs_sched_world *w, const ecs_sched__field_desc *f,
                                         const unsigned char *p, uint64_t h) {
-    ecs_sched_field_kind kind = f->kind;
+    ecs_sched_member_kind kind = f->kind;
     if (ecs_sched__is_float(kind)) {
         double x = ecs_sched__load_float(p, kind);
         unsigned char nan = !(x >= x);
@@ -25892,15 +25907,15 @@ static uint64_t ecs_sched__hash_element(const ecs_sched_world *w, const ecs_sche
         h = ecs_sched__hash_bytes(h, &nan, 1);
         return ecs_sched__hash_bytes(h, &x, sizeof x);
     }
-    if (kind == ECS_SCHED_FIELD_CHARS) {
+    if (kind == ECS_SCHED_TYPE_CHARS) {
         size_t n = 0;
         while (n < f->element && p[n]) n++;
         return ecs_sched__hash_bytes(h, p, n);
     }
-    if (kind == ECS_SCHED_FIELD_STRUCT) {
+    if (kind == ECS_SCHED_TYPE_STRUCT) {
         return h ^ (ecs_sched_value_hash(w, f->type, p) * 0x9e3779b97f4a7c15ull);
     }
-    if (kind == ECS_SCHED_FIELD_U64 || kind == ECS_SCHED_FIELD_ENTITY) {
+    if (kind == ECS_SCHED_TYPE_U64 || kind == ECS_SCHED_TYPE_ENTITY) {
         uint64_t x = ecs_sched__load_u64(p);
         return ecs_sched__hash_bytes(h, &x, sizeof x);
     }
@@ -26116,7 +26131,7 @@ ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *d, int3
     ecs_sched_world *w;
     ecs_sched__entry_value *v;
     ecs_sched__entry_link link;
-    ecs_sched_field_info info;
+    ecs_sched_member_info info;
     unsigned char *field;
     ECS_SCHED_ASSERT(d != NULL);
     w = d->world;
@@ -26129,11 +26144,11 @@ ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *d, int3
                                "the entity; set it first", (int)entry,
                                ecs_sched__component_label(w, id));
     }
-    field = (unsigned char *)ecs_sched_value_field(w, id, v->data, path, &info);
+    field = (unsigned char *)ecs_sched_value_member(w, id, v->data, path, &info);
     if (!field) return w->env.last_result;
-    if (info.kind != ECS_SCHED_FIELD_ENTITY || info.count != 1) {
+    if (info.kind != ECS_SCHED_TYPE_ENTITY || info.count != 1) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "prefab_data_set_entity: '%s' of '%s' is not one entity field",
+                               "prefab_data_set_entity: '%s' of '%s' is not one entity member",
                                path, w->components[id].name);
     }
     memset(&link, 0, sizeof link);
@@ -26836,7 +26851,7 @@ static ecs_sched_result ecs_sched__json_check_item(ecs_sched__json_load *l, cons
     if (cJSON_IsNumber(item) && !isfinite(item->valuedouble)) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                     "key '%s' holds a number beyond the range of a double (a "
-                                    "float field takes \"inf\" and \"-inf\")", path);
+                                    "float member takes \"inf\" and \"-inf\")", path);
     }
     if (cJSON_IsObject(item)) {
         bool failed;
@@ -26913,21 +26928,21 @@ static ecs_sched_result ecs_sched__json_asset(ecs_sched__json_value *v, const ec
     ecs_sched_asset_request request;
     ecs_sched_asset_status status;
     unsigned char *at;
-    ecs_sched_field_info info;
+    ecs_sched_member_info info;
     if (!cJSON_IsString(name) || cJSON_GetArraySize(item) != 1) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "field '%s' is given an object; only {\"asset\": \"path\"} "
+                                    "member '%s' is given an object; only {\"asset\": \"path\"} "
                                     "stands for a number", path);
     }
-    if (f->kind == ECS_SCHED_FIELD_F32 || f->kind == ECS_SCHED_FIELD_F64 ||
-        f->kind == ECS_SCHED_FIELD_BOOL || f->kind == ECS_SCHED_FIELD_ENUM) {
+    if (f->kind == ECS_SCHED_TYPE_F32 || f->kind == ECS_SCHED_TYPE_F64 ||
+        f->kind == ECS_SCHED_TYPE_BOOL || f->kind == ECS_SCHED_TYPE_ENUM) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "field '%s' (%s) cannot hold an asset handle; an integer or "
-                                    "entity field can", path, ecs_sched__field_kind_names[f->kind]);
+                                    "member '%s' (%s) cannot hold an asset handle; an integer or "
+                                    "entity member can", path, ecs_sched__field_kind_names[f->kind]);
     }
     if (!l->desc || !l->desc->load_asset) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "field '%s' names the asset '%s', and no load_asset hook was "
+                                    "member '%s' names the asset '%s', and no load_asset hook was "
                                     "given to load it", path, name->valuestring);
     }
     memset(&request, 0, sizeof request);
@@ -26942,17 +26957,17 @@ static ecs_sched_result ecs_sched__json_asset(ecs_sched__json_value *v, const ec
     }
     if (status == ECS_SCHED_ASSET_LOADING) l->progress->loading++;
     else l->progress->done++;
-    at = (unsigned char *)ecs_sched_value_field(l->world, v->id, v->value, path, &info);
+    at = (unsigned char *)ecs_sched_value_member(l->world, v->id, v->value, path, &info);
     if (!at) return ecs_sched__json_fail_again(l);
-    if (f->kind == ECS_SCHED_FIELD_ENTITY || f->kind == ECS_SCHED_FIELD_U64 ||
-        f->kind == ECS_SCHED_FIELD_I64) {
+    if (f->kind == ECS_SCHED_TYPE_ENTITY || f->kind == ECS_SCHED_TYPE_U64 ||
+        f->kind == ECS_SCHED_TYPE_I64) {
         memcpy(at, &request.handle, 8);
         return ECS_SCHED_OK;
     }
     if (request.handle > (uint64_t)INT64_MAX ||
         ecs_sched_value_set_int(l->world, v->id, v->value, path, (int64_t)request.handle) != ECS_SCHED_OK) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "the asset '%s' got handle %llu, which field '%s' cannot hold",
+                                    "the asset '%s' got handle %llu, which member '%s' cannot hold",
                                     name->valuestring, (unsigned long long)request.handle, path);
     }
     return ECS_SCHED_OK;
@@ -26966,14 +26981,14 @@ static ecs_sched_result ecs_sched__json_cannot_hold(ecs_sched__json_value *v,
     char values[160];
     int32_t i;
     size_t used = 0;
-    if (f->kind == ECS_SCHED_FIELD_CHARS) {
+    if (f->kind == ECS_SCHED_TYPE_CHARS) {
         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "field '%s' holds text of %u bytes with its terminating zero, "
+                                    "member '%s' holds text of %u bytes with its terminating zero, "
                                     "and is given %s", path, (unsigned)f->element, given);
     }
-    if (f->kind != ECS_SCHED_FIELD_ENUM) {
+    if (f->kind != ECS_SCHED_TYPE_ENUM) {
         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "field '%s' (%s) cannot hold %s", path,
+                                    "member '%s' (%s) cannot hold %s", path,
                                     ecs_sched__field_kind_names[f->kind], given);
     }
     values[0] = '\0';
@@ -26983,7 +26998,7 @@ static ecs_sched_result ecs_sched__json_cannot_hold(ecs_sched__json_value *v,
         used += (size_t)n;
     }
     return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                "field '%s' (enum) has no value %s; its values: %s", path, given,
+                                "member '%s' (enum) has no value %s; its values: %s", path, given,
                                 values);
 }
 
@@ -27003,12 +27018,12 @@ static ecs_sched_result ecs_sched__json_big_int(ecs_sched__json_value *v, const 
                                                 const char *text, const char *path) {
     char *end;
     unsigned char *at;
-    ecs_sched_field_info info;
+    ecs_sched_member_info info;
     errno = 0;
-    if (f->kind == ECS_SCHED_FIELD_U64) {
+    if (f->kind == ECS_SCHED_TYPE_U64) {
         unsigned long long n = strtoull(text, &end, 10);
         if (*text == '-' || *end || end == text || errno) goto bad;
-        at = (unsigned char *)ecs_sched_value_field(v->load->world, v->id, v->value, path, &info);
+        at = (unsigned char *)ecs_sched_value_member(v->load->world, v->id, v->value, path, &info);
         if (at) memcpy(at, &n, 8);
         return at ? ECS_SCHED_OK : ecs_sched__json_fail_again(v->load);
     } else {
@@ -27021,7 +27036,7 @@ static ecs_sched_result ecs_sched__json_big_int(ecs_sched__json_value *v, const 
     }
 bad:
     return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                "field '%s' (%s) is given \"%s\", which is not an integer", path,
+                                "member '%s' (%s) is given \"%s\", which is not an integer", path,
                                 ecs_sched__field_kind_names[f->kind], text);
 }
 
@@ -27032,7 +27047,7 @@ static ecs_sched_result ecs_sched__json_wrong_type(ecs_sched__json_value *v,
                       : cJSON_IsBool(item) ? "a bool" : cJSON_IsArray(item) ? "an array"
                       : cJSON_IsObject(item) ? "an object" : "null";
     return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                "field '%s' is %s, and is given %s", path,
+                                "member '%s' is %s, and is given %s", path,
                                 ecs_sched__field_kind_names[f->kind], given);
 }
 
@@ -27043,25 +27058,25 @@ static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs
     ecs_sched_result result = ECS_SCHED_OK;
     if (cJSON_IsObject(item)) return ecs_sched__json_asset(v, f, item, path);
     switch (f->kind) {
-    case ECS_SCHED_FIELD_ENTITY:
+    case ECS_SCHED_TYPE_ENTITY:
         if (cJSON_IsNull(item)) return ECS_SCHED_OK;
         if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
         return ECS_SCHED_OK;   /* an index of the file: linked once the value is set */
-    case ECS_SCHED_FIELD_CHARS:
+    case ECS_SCHED_TYPE_CHARS:
         if (!cJSON_IsString(item)) return ecs_sched__json_wrong_type(v, f, item, path);
         result = ecs_sched_value_set_string(w, v->id, v->value, path, item->valuestring);
         break;
-    case ECS_SCHED_FIELD_ENUM:
+    case ECS_SCHED_TYPE_ENUM:
         if (cJSON_IsString(item)) result = ecs_sched_value_set_string(w, v->id, v->value, path, item->valuestring);
         else if (cJSON_IsNumber(item)) result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
         else return ecs_sched__json_wrong_type(v, f, item, path);
         break;
-    case ECS_SCHED_FIELD_BOOL:
+    case ECS_SCHED_TYPE_BOOL:
         if (!cJSON_IsBool(item)) return ecs_sched__json_wrong_type(v, f, item, path);
         result = ecs_sched_value_set_number(w, v->id, v->value, path, cJSON_IsTrue(item) ? 1.0 : 0.0);
         break;
-    case ECS_SCHED_FIELD_F32:
-    case ECS_SCHED_FIELD_F64:
+    case ECS_SCHED_TYPE_F32:
+    case ECS_SCHED_TYPE_F64:
         if (cJSON_IsString(item)) {   /* what a JSON number cannot be */
             const char *text = item->valuestring;
             double n;
@@ -27075,16 +27090,16 @@ static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs
         if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
         result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
         break;
-    case ECS_SCHED_FIELD_I64:
-    case ECS_SCHED_FIELD_U64:
+    case ECS_SCHED_TYPE_I64:
+    case ECS_SCHED_TYPE_U64:
         if (cJSON_IsString(item)) return ecs_sched__json_big_int(v, f, item->valuestring, path);
         if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
         result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
         break;
-    case ECS_SCHED_FIELD_NONE:
-    case ECS_SCHED_FIELD_STRUCT:
-    case ECS_SCHED_FIELD_I8: case ECS_SCHED_FIELD_I16: case ECS_SCHED_FIELD_I32:
-    case ECS_SCHED_FIELD_U8: case ECS_SCHED_FIELD_U16: case ECS_SCHED_FIELD_U32:
+    case ECS_SCHED_TYPE_NONE:
+    case ECS_SCHED_TYPE_STRUCT:
+    case ECS_SCHED_TYPE_I8: case ECS_SCHED_TYPE_I16: case ECS_SCHED_TYPE_I32:
+    case ECS_SCHED_TYPE_U8: case ECS_SCHED_TYPE_U16: case ECS_SCHED_TYPE_U32:
         if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
         result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
         break;
@@ -27095,7 +27110,7 @@ static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs
 /* One element of a field: a struct's object, or a leaf. */
 static ecs_sched_result ecs_sched__json_element(ecs_sched__json_value *v, const ecs_sched__field_desc *f,
                                                 const cJSON *item, const char *path) {
-    if (f->kind != ECS_SCHED_FIELD_STRUCT) return ecs_sched__json_leaf(v, f, item, path);
+    if (f->kind != ECS_SCHED_TYPE_STRUCT) return ecs_sched__json_leaf(v, f, item, path);
     if (!cJSON_IsObject(item)) return ecs_sched__json_wrong_type(v, f, item, path);
     return ecs_sched__json_struct(v, f->type, item, path);
 }
@@ -27105,15 +27120,15 @@ static ecs_sched_result ecs_sched__json_field(ecs_sched__json_value *v, const ec
     char element[256];
     int32_t i = 0;
     const cJSON *e;
-    if (f->count == 1 || f->kind == ECS_SCHED_FIELD_CHARS) return ecs_sched__json_element(v, f, item, path);
+    if (f->count == 1 || f->kind == ECS_SCHED_TYPE_CHARS) return ecs_sched__json_element(v, f, item, path);
     if (!cJSON_IsArray(item)) {
         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "field '%s' is an array of %d elements, and is not given an "
+                                    "member '%s' is an array of %d elements, and is not given an "
                                     "array", path, (int)f->count);
     }
     if (cJSON_GetArraySize(item) > f->count) {
         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "field '%s' holds %d elements, and is given %d", path,
+                                    "member '%s' holds %d elements, and is given %d", path,
                                     (int)f->count, cJSON_GetArraySize(item));
     }
     cJSON_ArrayForEach(e, item) {
@@ -27140,7 +27155,7 @@ static ecs_sched_result ecs_sched__json_struct(ecs_sched__json_value *v, ecs_sch
         }
         if (!f) {
             return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_NOT_FOUND,
-                                        "unknown field '%s%s%s': '%s' has no such field", path,
+                                        "unknown member '%s%s%s': '%s' has no such member", path,
                                         path[0] ? "." : "", item->string ? item->string : "",
                                         v->load->world->components[type].name);
         }
@@ -27169,7 +27184,7 @@ static ecs_sched_result ecs_sched__json_links(ecs_sched__json_value *v, ecs_sche
             if (!item->string || strcmp(f->name, item->string) != 0) continue;
             snprintf(inner, sizeof inner, "%s", path);
             ecs_sched__path_append(inner, sizeof inner, f->name, -1);
-            if (f->kind == ECS_SCHED_FIELD_STRUCT) {
+            if (f->kind == ECS_SCHED_TYPE_STRUCT) {
                 if (f->count == 1) {
                     ecs_sched_result r = ecs_sched__json_links(v, f->type, item, inner, index_of, count);
                     if (r != ECS_SCHED_OK) return r;
@@ -27185,7 +27200,7 @@ static ecs_sched_result ecs_sched__json_links(ecs_sched__json_value *v, ecs_sche
                 }
                 continue;
             }
-            if (f->kind != ECS_SCHED_FIELD_ENTITY) continue;
+            if (f->kind != ECS_SCHED_TYPE_ENTITY) continue;
             if (f->count == 1) {
                 e = item;
                 if (cJSON_IsNumber(e)) {
@@ -27194,7 +27209,7 @@ static ecs_sched_result ecs_sched__json_links(ecs_sched__json_value *v, ecs_sche
                         char given[48];
                         ecs_sched__format_number(given, sizeof given, e->valuedouble);
                         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                                    "field '%s' names entity %s; the file has %d",
+                                                    "member '%s' names entity %s; the file has %d",
                                                     inner, given, (int)count);
                     }
                     if (ecs_sched_prefab_data_set_entity(v->load->data, v->entry, v->id, inner,
@@ -27214,7 +27229,7 @@ static ecs_sched_result ecs_sched__json_links(ecs_sched__json_value *v, ecs_sche
                     char given[48];
                     ecs_sched__format_number(given, sizeof given, e->valuedouble);
                     return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                                "field '%s' names entity %s; the file has %d",
+                                                "member '%s' names entity %s; the file has %d",
                                                 element, given, (int)count);
                 }
                 if (ecs_sched_prefab_data_set_entity(v->load->data, v->entry, v->id, element,
@@ -27261,11 +27276,11 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
     }
     if (!cJSON_IsObject(item)) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "a value is an object of its fields");
+                                    "a value is an object of its members");
     }
     if (item->child && !ecs_sched__description_of(w, id)) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "the component has no description, so its fields cannot be "
+                                    "the component has no description, so its members cannot be "
                                     "read (ecs_sched_describe)");
     }
     v.load = l;
@@ -27619,28 +27634,28 @@ static cJSON *ecs_sched__json_of_element(ecs_sched__json_save *s, const ecs_sche
                                          const unsigned char *p) {
     char text[32];
     switch (f->kind) {
-    case ECS_SCHED_FIELD_BOOL:
+    case ECS_SCHED_TYPE_BOOL:
         return cJSON_CreateBool(ecs_sched__load_int(p, f->kind, f->element) != 0);
-    case ECS_SCHED_FIELD_F32:
-    case ECS_SCHED_FIELD_F64: {
+    case ECS_SCHED_TYPE_F32:
+    case ECS_SCHED_TYPE_F64: {
         double d = ecs_sched__load_float(p, f->kind);
         if (isnan(d)) return cJSON_CreateString("nan");
         if (isinf(d)) return cJSON_CreateString(d > 0 ? "inf" : "-inf");
         return cJSON_CreateNumber(d);
     }
-    case ECS_SCHED_FIELD_U64: {
+    case ECS_SCHED_TYPE_U64: {
         uint64_t u = ecs_sched__load_u64(p);
         if (u <= (UINT64_C(1) << 53)) return cJSON_CreateNumber((double)u);
         snprintf(text, sizeof text, "%llu", (unsigned long long)u);
         return cJSON_CreateString(text);
     }
-    case ECS_SCHED_FIELD_I64: {
+    case ECS_SCHED_TYPE_I64: {
         int64_t i = ecs_sched__load_int(p, f->kind, f->element);
         if (i <= (INT64_C(1) << 53) && i >= -(INT64_C(1) << 53)) return cJSON_CreateNumber((double)i);
         snprintf(text, sizeof text, "%lld", (long long)i);
         return cJSON_CreateString(text);
     }
-    case ECS_SCHED_FIELD_ENTITY: {
+    case ECS_SCHED_TYPE_ENTITY: {
         ecs_sched_entity e = (ecs_sched_entity)ecs_sched__load_u64(p);
         uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
         if (e && ecs_sched__is_live_record(s->world, e) && s->entry_of[index] >= 0) {
@@ -27648,7 +27663,7 @@ static cJSON *ecs_sched__json_of_element(ecs_sched__json_save *s, const ecs_sche
         }
         return cJSON_CreateNull();   /* an entity not written: the reference is dropped */
     }
-    case ECS_SCHED_FIELD_CHARS: {
+    case ECS_SCHED_TYPE_CHARS: {
         cJSON *item;
         char *copy = (char *)ecs_sched__alloc(&s->world->env, f->element + 1);
         if (!copy) return NULL;
@@ -27658,16 +27673,16 @@ static cJSON *ecs_sched__json_of_element(ecs_sched__json_save *s, const ecs_sche
         ecs_sched__free(&s->world->env, copy);
         return item;
     }
-    case ECS_SCHED_FIELD_ENUM: {
+    case ECS_SCHED_TYPE_ENUM: {
         int64_t v = ecs_sched__load_int(p, f->kind, f->element);
         const char *name = ecs_sched__enum_name(f, v);
         return name ? cJSON_CreateString(name) : cJSON_CreateNumber((double)v);
     }
-    case ECS_SCHED_FIELD_STRUCT:
+    case ECS_SCHED_TYPE_STRUCT:
         return ecs_sched__json_of_struct(s, f->type, p);
-    case ECS_SCHED_FIELD_NONE:
-    case ECS_SCHED_FIELD_I8: case ECS_SCHED_FIELD_I16: case ECS_SCHED_FIELD_I32:
-    case ECS_SCHED_FIELD_U8: case ECS_SCHED_FIELD_U16: case ECS_SCHED_FIELD_U32:
+    case ECS_SCHED_TYPE_NONE:
+    case ECS_SCHED_TYPE_I8: case ECS_SCHED_TYPE_I16: case ECS_SCHED_TYPE_I32:
+    case ECS_SCHED_TYPE_U8: case ECS_SCHED_TYPE_U16: case ECS_SCHED_TYPE_U32:
         break;
     }
     {
@@ -27685,7 +27700,7 @@ static cJSON *ecs_sched__json_of_struct(ecs_sched__json_save *s, ecs_sched_id ty
         const ecs_sched__field_desc *f = &d->fields[i];
         const unsigned char *p = value + f->offset;
         cJSON *item;
-        if (f->count == 1 || f->kind == ECS_SCHED_FIELD_CHARS) {
+        if (f->count == 1 || f->kind == ECS_SCHED_TYPE_CHARS) {
             item = ecs_sched__json_of_element(s, f, p);
         } else {
             item = cJSON_CreateArray();
@@ -27821,7 +27836,7 @@ static ecs_sched_result ecs_sched__save_entity(ecs_sched__json_save *s, ecs_sche
     return result != ECS_SCHED_OK ? result : ecs_sched__save_relations(s, e, t, out);
 }
 
-char *ecs_sched_json_save(ecs_sched_world *w, const ecs_sched_entity *entities, int32_t count,
+char *ecs_sched_json_save(ecs_sched_world *w, int32_t count, const ecs_sched_entity *entities,
                           bool descendants) {
     ecs_sched__json_save s;
     ecs_sched_result result = ECS_SCHED_OK;

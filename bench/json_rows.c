@@ -64,17 +64,17 @@ static void run_json_load_10k(bench_row *row) {
     bench_sampling s = sampling(1, (double)JSON_ENTITIES);
     bench_medians m;
     ecs_sched_id pos, vel, mass;
-    ecs_sched_field pf[] = {ECS_SCHED_MEMBER(Position, x, ECS_SCHED_FIELD_F32),
-                            ECS_SCHED_MEMBER(Position, y, ECS_SCHED_FIELD_F32)};
-    ecs_sched_field vf[] = {ECS_SCHED_MEMBER(Velocity, x, ECS_SCHED_FIELD_F32),
-                            ECS_SCHED_MEMBER(Velocity, y, ECS_SCHED_FIELD_F32)};
-    ecs_sched_field mf[] = {ECS_SCHED_MEMBER(Mass, value, ECS_SCHED_FIELD_F32)};
+    ecs_sched_member pf[] = {ECS_SCHED_MEMBER(Position, x, ECS_SCHED_TYPE_F32),
+                             ECS_SCHED_MEMBER(Position, y, ECS_SCHED_TYPE_F32)};
+    ecs_sched_member vf[] = {ECS_SCHED_MEMBER(Velocity, x, ECS_SCHED_TYPE_F32),
+                             ECS_SCHED_MEMBER(Velocity, y, ECS_SCHED_TYPE_F32)};
+    ecs_sched_member mf[] = {ECS_SCHED_MEMBER(Mass, value, ECS_SCHED_TYPE_F32)};
     memset(&job, 0, sizeof job);
     job.world = make_world(NULL, &pos, &vel);
     if (!job.world || !(mass = ECS_SCHED_COMPONENT(job.world, Mass)) ||
-        ecs_sched_describe(job.world, pos, pf, 2) != ECS_SCHED_OK ||
-        ecs_sched_describe(job.world, vel, vf, 2) != ECS_SCHED_OK ||
-        ecs_sched_describe(job.world, mass, mf, 1) != ECS_SCHED_OK) {
+        ecs_sched_describe(job.world, pos, 2, pf) != ECS_SCHED_OK ||
+        ecs_sched_describe(job.world, vel, 2, vf) != ECS_SCHED_OK ||
+        ecs_sched_describe(job.world, mass, 1, mf) != ECS_SCHED_OK) {
         fail(row, "world setup", job.world);
         goto done;
     }

@@ -227,7 +227,7 @@ static bool physics_plugin(ecs_sched_world *w, Game *g) {
         failed |= ecs_sched_configure_set(w, SCHEDULE, &(ecs_sched_set_desc){
             .name = steps[i], .in_set = {"FixedAfterInput"}});
     }
-    failed |= ecs_sched_chain_sets(w, SCHEDULE, steps, 3, false);
+    failed |= ecs_sched_chain_sets(w, SCHEDULE, 3, steps, false);
 
     failed |= ecs_sched_add_system(w, SCHEDULE, &(ecs_sched_system_desc){
         .name = "gravity", .fn = gravity, .user_data = g,

@@ -33,20 +33,20 @@ static const ecs_sched_enum_value gun_kinds[] = {{"CANNON", GUN_CANNON}, {"LASER
 /* The components and their fields: what the JSON files name. */
 static Components register_components(ecs_sched_world *w) {
     Components c;
-    ecs_sched_field transform[] = {ECS_SCHED_MEMBER(Transform, x, ECS_SCHED_FIELD_F32),
-                                   ECS_SCHED_MEMBER(Transform, y, ECS_SCHED_FIELD_F32),
-                                   ECS_SCHED_MEMBER(Transform, angle, ECS_SCHED_FIELD_F32)};
-    ecs_sched_field hull[] = {ECS_SCHED_MEMBER(Hull, hp, ECS_SCHED_FIELD_I32),
-                              ECS_SCHED_MEMBER(Hull, label, ECS_SCHED_FIELD_CHARS)};
-    ecs_sched_field gun[] = {ECS_SCHED_MEMBER(Gun, ammo, ECS_SCHED_FIELD_I32),
-                             ECS_SCHED_MEMBER(Gun, rate, ECS_SCHED_FIELD_F32),
-                             ECS_SCHED_MEMBER_ENUM(Gun, kind, gun_kinds, 2)};
+    ecs_sched_member transform[] = {ECS_SCHED_MEMBER(Transform, x, ECS_SCHED_TYPE_F32),
+                                    ECS_SCHED_MEMBER(Transform, y, ECS_SCHED_TYPE_F32),
+                                    ECS_SCHED_MEMBER(Transform, angle, ECS_SCHED_TYPE_F32)};
+    ecs_sched_member hull[] = {ECS_SCHED_MEMBER(Hull, hp, ECS_SCHED_TYPE_I32),
+                               ECS_SCHED_MEMBER(Hull, label, ECS_SCHED_TYPE_CHARS)};
+    ecs_sched_member gun[] = {ECS_SCHED_MEMBER(Gun, ammo, ECS_SCHED_TYPE_I32),
+                              ECS_SCHED_MEMBER(Gun, rate, ECS_SCHED_TYPE_F32),
+                              ECS_SCHED_MEMBER_ENUM(Gun, kind, gun_kinds, 2)};
     c.transform = ECS_SCHED_COMPONENT(w, Transform);
     c.hull = ECS_SCHED_COMPONENT(w, Hull);
     c.gun = ECS_SCHED_COMPONENT(w, Gun);
-    ecs_sched_describe(w, c.transform, transform, 3);
-    ecs_sched_describe(w, c.hull, hull, 2);
-    ecs_sched_describe(w, c.gun, gun, 3);
+    ecs_sched_describe(w, c.transform, 3, transform);
+    ecs_sched_describe(w, c.hull, 2, hull);
+    ecs_sched_describe(w, c.gun, 3, gun);
     return c;
 }
 
@@ -120,7 +120,7 @@ int main(void) {
     list_guns(w, &c);
 
     /* 4. The world as JSON, and back into a new world with the same components. */
-    text = ecs_sched_json_save(w, NULL, 0, true);
+    text = ecs_sched_json_save(w, 0, NULL, true);
     if (!text) return fail(w, "saving");
     copy = ecs_sched_world_create(NULL);
     c2 = register_components(copy);

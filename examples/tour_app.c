@@ -321,7 +321,7 @@ static void plugins(void) {
     /* the user's system, ordered against the plugin's public set */
     CHECK(ecs_sched_add_system(w, ECS_SCHED_FIXED_UPDATE, &(ecs_sched_system_desc){
               .name = "camera_follow", .fn = note, .after = {"physics"}}) == ECS_SCHED_OK);
-    CHECK(ecs_sched_app_add_plugins(app, group, 2) == ECS_SCHED_OK);
+    CHECK(ecs_sched_app_add_plugins(app, 2, group) == ECS_SCHED_OK);
     CHECK(ecs_sched_app_add_plugin(app, &physics) == ECS_SCHED_OK);   /* again: nothing */
     CHECK(ecs_sched_app_has_plugin(app, "physics") && ecs_sched_app_has_plugin(app, "time"));
     CHECK(ecs_sched_app_update_by(app, ECS_SCHED_HZ(64)) == ECS_SCHED_OK);

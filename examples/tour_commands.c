@@ -155,10 +155,10 @@ static void reload(ecs_sched_system_ctx *ctx) {
 }
 
 /* An error hook, as a game would have one: log, and go on. */
-static ecs_sched_error_action log_and_go_on(const ecs_sched_failure *failure, void *user_data) {
+static ecs_sched_failure_action log_and_go_on(const ecs_sched_failure *failure, void *user_data) {
     (void)user_data;
     printf("  hook: [%s] %s\n", ecs_sched_result_string(failure->code), failure->message);
-    return ECS_SCHED_ERROR_IGNORE;
+    return ECS_SCHED_FAILURE_IGNORE;
 }
 
 int main(void) {

@@ -339,7 +339,7 @@ int main(int argc, char **argv) {
     /* ecs_sched_chain_sets does the same for sets, by name (the last argument is
        ignore_deferred). */
     const char *const stages[] = {"simulate", "present"};
-    ecs_sched_chain_sets(w, "Late", stages, 2, false);   /* simulate before present */
+    ecs_sched_chain_sets(w, "Late", 2, stages, false);   /* simulate before present */
     ecs_sched_add_system(w, "Late", &(ecs_sched_system_desc){
         .name = "swap_buffers", .fn = note, .in_set = {"present"}});
     ecs_sched_add_system(w, "Late", &(ecs_sched_system_desc){

@@ -133,8 +133,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugin(ecs_sched_app *app,
                                                        const ecs_sched_plugin *plugin);
 /* Adds several in order; all are checked (names, needs) before any is added. */
 ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
-                                                        const ecs_sched_plugin *const *plugins,
-                                                        int32_t count);
+                                                        int32_t count,
+                                                        const ecs_sched_plugin *const *plugins);
 ECS_SCHED_API bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char *name);
 
 /*@@ implementation @@*/
@@ -868,7 +868,7 @@ ecs_sched_result ecs_sched_app_add_plugin(ecs_sched_app *app, const ecs_sched_pl
 }
 
 ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
-                                           const ecs_sched_plugin *const *plugins, int32_t count) {
+                                           int32_t count, const ecs_sched_plugin *const *plugins) {
     int32_t i;
     ecs_sched_result result;
     ecs_sched__plugin_path path;

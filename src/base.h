@@ -219,17 +219,17 @@ typedef enum ecs_sched_error_policy {
     ECS_SCHED_ON_ERROR_HOOK          /* the world's error hook decides, failure by failure */
 } ecs_sched_error_policy;
 
-typedef enum ecs_sched_error_action {
-    ECS_SCHED_ERROR_STOP,            /* as ECS_SCHED_ON_ERROR_STOP, from this failure on */
-    ECS_SCHED_ERROR_CONTINUE,        /* the run goes on, and returns the failure */
-    ECS_SCHED_ERROR_IGNORE           /* the run goes on as if it had not failed */
-} ecs_sched_error_action;
+typedef enum ecs_sched_failure_action {
+    ECS_SCHED_FAILURE_STOP,            /* as ECS_SCHED_ON_ERROR_STOP, from this failure on */
+    ECS_SCHED_FAILURE_CONTINUE,        /* the run goes on, and returns the failure */
+    ECS_SCHED_FAILURE_IGNORE           /* the run goes on as if it had not failed */
+} ecs_sched_failure_action;
 
 /* Gets every failure of every run of the world (also under the STOP and CONTINUE policies,
    where what it returns is not asked). It may be called on a worker thread, never by two
    threads at once. */
 typedef struct ecs_sched_error_hook {
-    ecs_sched_error_action (*fn)(const ecs_sched_failure *failure, void *user_data);
+    ecs_sched_failure_action (*fn)(const ecs_sched_failure *failure, void *user_data);
     void *user_data;
 } ecs_sched_error_hook;
 

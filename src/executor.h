@@ -61,13 +61,13 @@ static void ecs_sched__failure_unlock(ecs_sched_world *w) {
 /* What the hook says of a failure. Hooks hear one failure at a time, and a hook that makes
    something fail again (on its own thread) does not wait for itself; outside any running
    context, so that what fails inside it is nobody's failure. */
-static ecs_sched_error_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched__schedule *s,
+static ecs_sched_failure_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched__schedule *s,
                                                   ecs_sched_system_ctx *ctx, const char *message) {
     static ECS_SCHED__THREAD_LOCAL bool hearing;
     void *running = ecs_sched__running_now;
     bool serialize = !hearing;
     ecs_sched_failure failure;
-    ecs_sched_error_action said;
+    ecs_sched_failure_action said;
     failure.code = ctx->failure;
     failure.kind = ctx->kind;
     failure.name = ctx->name;
@@ -91,29 +91,29 @@ static ecs_sched_error_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched_
    guarding it, or its commands'). The hook hears of it and, under the HOOK policy, decides;
    unless ignored, the run keeps it when it is the first in plan order. The context's failure
    is taken. */
-static ecs_sched_error_action ecs_sched__node_failed_as(ecs_sched__schedule *s, int32_t at,
+static ecs_sched_failure_action ecs_sched__node_failed_as(ecs_sched__schedule *s, int32_t at,
                                                         ecs_sched_system_ctx *ctx) {
     ecs_sched_world *w = ctx->world;
     ecs_sched_error_policy policy = s->run_policy;
-    ecs_sched_error_action action =
-        policy == ECS_SCHED_ON_ERROR_CONTINUE ? ECS_SCHED_ERROR_CONTINUE : ECS_SCHED_ERROR_STOP;
+    ecs_sched_failure_action action =
+        policy == ECS_SCHED_ON_ERROR_CONTINUE ? ECS_SCHED_FAILURE_CONTINUE : ECS_SCHED_FAILURE_STOP;
     char fallback[ECS_SCHED__ERROR_CAPACITY];
     const char *message = ecs_sched__ctx_failure_message(ctx, fallback, sizeof fallback);
     if (s->run_hook.fn) {
-        ecs_sched_error_action said = ecs_sched__ask_hook(w, s, ctx, message);
+        ecs_sched_failure_action said = ecs_sched__ask_hook(w, s, ctx, message);
         if (policy == ECS_SCHED_ON_ERROR_HOOK) action = said;
     }
     ecs_sched__error_lock(&w->env);
-    if (action != ECS_SCHED_ERROR_IGNORE && s->failure_code == ECS_SCHED_OK) {
+    if (action != ECS_SCHED_FAILURE_IGNORE && s->failure_code == ECS_SCHED_OK) {
         s->failure_at = INT32_MAX;   /* the run's first failure */
         s->stopped = false;
     }
-    if (action != ECS_SCHED_ERROR_IGNORE && at < s->failure_at) {
+    if (action != ECS_SCHED_FAILURE_IGNORE && at < s->failure_at) {
         s->failure_at = at;
         s->failure_code = ctx->failure;
         ecs_sched__append(s->failure_message, sizeof s->failure_message, 0, message);
     }
-    if (action == ECS_SCHED_ERROR_STOP) s->stopped = true;
+    if (action == ECS_SCHED_FAILURE_STOP) s->stopped = true;
     ecs_sched__error_unlock(&w->env);
 #ifdef ECS_SCHED_TRACE
     ecs_sched__note_failure(w, s, ctx->name);
@@ -124,7 +124,7 @@ static ecs_sched_error_action ecs_sched__node_failed_as(ecs_sched__schedule *s, 
 
 /* The same; returns whether the run stops. */
 static bool ecs_sched__node_failed(ecs_sched__schedule *s, int32_t at, ecs_sched_system_ctx *ctx) {
-    return ecs_sched__node_failed_as(s, at, ctx) == ECS_SCHED_ERROR_STOP;
+    return ecs_sched__node_failed_as(s, at, ctx) == ECS_SCHED_FAILURE_STOP;
 }
 
 /* Applies the pending commands of the schedule's systems, in plan order, each buffer as its
@@ -196,9 +196,9 @@ static bool ecs_sched__report_condition_tree(ecs_sched__schedule *s, int32_t ind
         }
     }
     if (c->kind == ECS_SCHED_CONDITION_FN && c->ctx.failure != ECS_SCHED_OK) {
-        ecs_sched_error_action action = ecs_sched__node_failed_as(s, at, &c->ctx);
-        if (action == ECS_SCHED_ERROR_STOP) *stop = true;
-        if (action != ECS_SCHED_ERROR_IGNORE) counted = true;
+        ecs_sched_failure_action action = ecs_sched__node_failed_as(s, at, &c->ctx);
+        if (action == ECS_SCHED_FAILURE_STOP) *stop = true;
+        if (action != ECS_SCHED_FAILURE_IGNORE) counted = true;
     }
     return counted;
 }

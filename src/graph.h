@@ -94,7 +94,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_configure_set(ecs_sched_world *world,
                                                       const ecs_sched_set_desc *desc);
 /* Orders sets one after the other: sets[0] before sets[1] before ... */
 ECS_SCHED_API ecs_sched_result ecs_sched_chain_sets(ecs_sched_world *world, const char *schedule,
-                                                   const char *const *sets, int32_t count,
+                                                   int32_t count, const char *const *sets,
                                                    bool ignore_deferred);
 ECS_SCHED_API bool ecs_sched_schedule_exists(const ecs_sched_world *world, const char *schedule);
 
@@ -825,7 +825,7 @@ ecs_sched_result ecs_sched_configure_set(ecs_sched_world *w, const char *label,
 }
 
 ecs_sched_result ecs_sched_chain_sets(ecs_sched_world *w, const char *label,
-                                      const char *const *sets, int32_t count,
+                                      int32_t count, const char *const *sets,
                                       bool ignore_deferred) {
     ecs_sched__schedule *s;
     ecs_sched__mark mark;

@@ -54,8 +54,8 @@ ECS_SCHED_API ecs_sched_prefab_data *ecs_sched_prefab_data_load(ecs_sched_world 
 /* Writes entities as JSON: `entities` (NULL: every entity of the world) and, when
    `descendants`, their descendants. Returns text to free with ecs_sched_json_free, or NULL
    (a component without a description, a relationship to an entity not written). */
-ECS_SCHED_API char *ecs_sched_json_save(ecs_sched_world *world, const ecs_sched_entity *entities,
-                                        int32_t count, bool descendants);
+ECS_SCHED_API char *ecs_sched_json_save(ecs_sched_world *world, int32_t count,
+                                        const ecs_sched_entity *entities, bool descendants);
 ECS_SCHED_API void ecs_sched_json_free(char *text);
 /* An asset that was ECS_SCHED_ASSET_LOADING is done (ok) or failed. */
 ECS_SCHED_API void ecs_sched_progress_finish(ecs_sched_progress *progress, bool ok);
@@ -279,7 +279,7 @@ static ecs_sched_result ecs_sched__json_check_item(ecs_sched__json_load *l, cons
     if (cJSON_IsNumber(item) && !isfinite(item->valuedouble)) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                     "key '%s' holds a number beyond the range of a double (a "
-                                    "float field takes \"inf\" and \"-inf\")", path);
+                                    "float member takes \"inf\" and \"-inf\")", path);
     }
     if (cJSON_IsObject(item)) {
         bool failed;
@@ -356,21 +356,21 @@ static ecs_sched_result ecs_sched__json_asset(ecs_sched__json_value *v, const ec
     ecs_sched_asset_request request;
     ecs_sched_asset_status status;
     unsigned char *at;
-    ecs_sched_field_info info;
+    ecs_sched_member_info info;
     if (!cJSON_IsString(name) || cJSON_GetArraySize(item) != 1) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "field '%s' is given an object; only {\"asset\": \"path\"} "
+                                    "member '%s' is given an object; only {\"asset\": \"path\"} "
                                     "stands for a number", path);
     }
-    if (f->kind == ECS_SCHED_FIELD_F32 || f->kind == ECS_SCHED_FIELD_F64 ||
-        f->kind == ECS_SCHED_FIELD_BOOL || f->kind == ECS_SCHED_FIELD_ENUM) {
+    if (f->kind == ECS_SCHED_TYPE_F32 || f->kind == ECS_SCHED_TYPE_F64 ||
+        f->kind == ECS_SCHED_TYPE_BOOL || f->kind == ECS_SCHED_TYPE_ENUM) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "field '%s' (%s) cannot hold an asset handle; an integer or "
-                                    "entity field can", path, ecs_sched__field_kind_names[f->kind]);
+                                    "member '%s' (%s) cannot hold an asset handle; an integer or "
+                                    "entity member can", path, ecs_sched__field_kind_names[f->kind]);
     }
     if (!l->desc || !l->desc->load_asset) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "field '%s' names the asset '%s', and no load_asset hook was "
+                                    "member '%s' names the asset '%s', and no load_asset hook was "
                                     "given to load it", path, name->valuestring);
     }
     memset(&request, 0, sizeof request);
@@ -385,17 +385,17 @@ static ecs_sched_result ecs_sched__json_asset(ecs_sched__json_value *v, const ec
     }
     if (status == ECS_SCHED_ASSET_LOADING) l->progress->loading++;
     else l->progress->done++;
-    at = (unsigned char *)ecs_sched_value_field(l->world, v->id, v->value, path, &info);
+    at = (unsigned char *)ecs_sched_value_member(l->world, v->id, v->value, path, &info);
     if (!at) return ecs_sched__json_fail_again(l);
-    if (f->kind == ECS_SCHED_FIELD_ENTITY || f->kind == ECS_SCHED_FIELD_U64 ||
-        f->kind == ECS_SCHED_FIELD_I64) {
+    if (f->kind == ECS_SCHED_TYPE_ENTITY || f->kind == ECS_SCHED_TYPE_U64 ||
+        f->kind == ECS_SCHED_TYPE_I64) {
         memcpy(at, &request.handle, 8);
         return ECS_SCHED_OK;
     }
     if (request.handle > (uint64_t)INT64_MAX ||
         ecs_sched_value_set_int(l->world, v->id, v->value, path, (int64_t)request.handle) != ECS_SCHED_OK) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "the asset '%s' got handle %llu, which field '%s' cannot hold",
+                                    "the asset '%s' got handle %llu, which member '%s' cannot hold",
                                     name->valuestring, (unsigned long long)request.handle, path);
     }
     return ECS_SCHED_OK;
@@ -409,14 +409,14 @@ static ecs_sched_result ecs_sched__json_cannot_hold(ecs_sched__json_value *v,
     char values[160];
     int32_t i;
     size_t used = 0;
-    if (f->kind == ECS_SCHED_FIELD_CHARS) {
+    if (f->kind == ECS_SCHED_TYPE_CHARS) {
         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "field '%s' holds text of %u bytes with its terminating zero, "
+                                    "member '%s' holds text of %u bytes with its terminating zero, "
                                     "and is given %s", path, (unsigned)f->element, given);
     }
-    if (f->kind != ECS_SCHED_FIELD_ENUM) {
+    if (f->kind != ECS_SCHED_TYPE_ENUM) {
         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "field '%s' (%s) cannot hold %s", path,
+                                    "member '%s' (%s) cannot hold %s", path,
                                     ecs_sched__field_kind_names[f->kind], given);
     }
     values[0] = '\0';
@@ -426,7 +426,7 @@ static ecs_sched_result ecs_sched__json_cannot_hold(ecs_sched__json_value *v,
         used += (size_t)n;
     }
     return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                "field '%s' (enum) has no value %s; its values: %s", path, given,
+                                "member '%s' (enum) has no value %s; its values: %s", path, given,
                                 values);
 }
 
@@ -446,12 +446,12 @@ static ecs_sched_result ecs_sched__json_big_int(ecs_sched__json_value *v, const 
                                                 const char *text, const char *path) {
     char *end;
     unsigned char *at;
-    ecs_sched_field_info info;
+    ecs_sched_member_info info;
     errno = 0;
-    if (f->kind == ECS_SCHED_FIELD_U64) {
+    if (f->kind == ECS_SCHED_TYPE_U64) {
         unsigned long long n = strtoull(text, &end, 10);
         if (*text == '-' || *end || end == text || errno) goto bad;
-        at = (unsigned char *)ecs_sched_value_field(v->load->world, v->id, v->value, path, &info);
+        at = (unsigned char *)ecs_sched_value_member(v->load->world, v->id, v->value, path, &info);
         if (at) memcpy(at, &n, 8);
         return at ? ECS_SCHED_OK : ecs_sched__json_fail_again(v->load);
     } else {
@@ -464,7 +464,7 @@ static ecs_sched_result ecs_sched__json_big_int(ecs_sched__json_value *v, const 
     }
 bad:
     return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                "field '%s' (%s) is given \"%s\", which is not an integer", path,
+                                "member '%s' (%s) is given \"%s\", which is not an integer", path,
                                 ecs_sched__field_kind_names[f->kind], text);
 }
 
@@ -475,7 +475,7 @@ static ecs_sched_result ecs_sched__json_wrong_type(ecs_sched__json_value *v,
                       : cJSON_IsBool(item) ? "a bool" : cJSON_IsArray(item) ? "an array"
                       : cJSON_IsObject(item) ? "an object" : "null";
     return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                "field '%s' is %s, and is given %s", path,
+                                "member '%s' is %s, and is given %s", path,
                                 ecs_sched__field_kind_names[f->kind], given);
 }
 
@@ -486,25 +486,25 @@ static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs
     ecs_sched_result result = ECS_SCHED_OK;
     if (cJSON_IsObject(item)) return ecs_sched__json_asset(v, f, item, path);
     switch (f->kind) {
-    case ECS_SCHED_FIELD_ENTITY:
+    case ECS_SCHED_TYPE_ENTITY:
         if (cJSON_IsNull(item)) return ECS_SCHED_OK;
         if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
         return ECS_SCHED_OK;   /* an index of the file: linked once the value is set */
-    case ECS_SCHED_FIELD_CHARS:
+    case ECS_SCHED_TYPE_CHARS:
         if (!cJSON_IsString(item)) return ecs_sched__json_wrong_type(v, f, item, path);
         result = ecs_sched_value_set_string(w, v->id, v->value, path, item->valuestring);
         break;
-    case ECS_SCHED_FIELD_ENUM:
+    case ECS_SCHED_TYPE_ENUM:
         if (cJSON_IsString(item)) result = ecs_sched_value_set_string(w, v->id, v->value, path, item->valuestring);
         else if (cJSON_IsNumber(item)) result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
         else return ecs_sched__json_wrong_type(v, f, item, path);
         break;
-    case ECS_SCHED_FIELD_BOOL:
+    case ECS_SCHED_TYPE_BOOL:
         if (!cJSON_IsBool(item)) return ecs_sched__json_wrong_type(v, f, item, path);
         result = ecs_sched_value_set_number(w, v->id, v->value, path, cJSON_IsTrue(item) ? 1.0 : 0.0);
         break;
-    case ECS_SCHED_FIELD_F32:
-    case ECS_SCHED_FIELD_F64:
+    case ECS_SCHED_TYPE_F32:
+    case ECS_SCHED_TYPE_F64:
         if (cJSON_IsString(item)) {   /* what a JSON number cannot be */
             const char *text = item->valuestring;
             double n;
@@ -518,16 +518,16 @@ static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs
         if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
         result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
         break;
-    case ECS_SCHED_FIELD_I64:
-    case ECS_SCHED_FIELD_U64:
+    case ECS_SCHED_TYPE_I64:
+    case ECS_SCHED_TYPE_U64:
         if (cJSON_IsString(item)) return ecs_sched__json_big_int(v, f, item->valuestring, path);
         if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
         result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
         break;
-    case ECS_SCHED_FIELD_NONE:
-    case ECS_SCHED_FIELD_STRUCT:
-    case ECS_SCHED_FIELD_I8: case ECS_SCHED_FIELD_I16: case ECS_SCHED_FIELD_I32:
-    case ECS_SCHED_FIELD_U8: case ECS_SCHED_FIELD_U16: case ECS_SCHED_FIELD_U32:
+    case ECS_SCHED_TYPE_NONE:
+    case ECS_SCHED_TYPE_STRUCT:
+    case ECS_SCHED_TYPE_I8: case ECS_SCHED_TYPE_I16: case ECS_SCHED_TYPE_I32:
+    case ECS_SCHED_TYPE_U8: case ECS_SCHED_TYPE_U16: case ECS_SCHED_TYPE_U32:
         if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
         result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
         break;
@@ -538,7 +538,7 @@ static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs
 /* One element of a field: a struct's object, or a leaf. */
 static ecs_sched_result ecs_sched__json_element(ecs_sched__json_value *v, const ecs_sched__field_desc *f,
                                                 const cJSON *item, const char *path) {
-    if (f->kind != ECS_SCHED_FIELD_STRUCT) return ecs_sched__json_leaf(v, f, item, path);
+    if (f->kind != ECS_SCHED_TYPE_STRUCT) return ecs_sched__json_leaf(v, f, item, path);
     if (!cJSON_IsObject(item)) return ecs_sched__json_wrong_type(v, f, item, path);
     return ecs_sched__json_struct(v, f->type, item, path);
 }
@@ -548,15 +548,15 @@ static ecs_sched_result ecs_sched__json_field(ecs_sched__json_value *v, const ec
     char element[256];
     int32_t i = 0;
     const cJSON *e;
-    if (f->count == 1 || f->kind == ECS_SCHED_FIELD_CHARS) return ecs_sched__json_element(v, f, item, path);
+    if (f->count == 1 || f->kind == ECS_SCHED_TYPE_CHARS) return ecs_sched__json_element(v, f, item, path);
     if (!cJSON_IsArray(item)) {
         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "field '%s' is an array of %d elements, and is not given an "
+                                    "member '%s' is an array of %d elements, and is not given an "
                                     "array", path, (int)f->count);
     }
     if (cJSON_GetArraySize(item) > f->count) {
         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "field '%s' holds %d elements, and is given %d", path,
+                                    "member '%s' holds %d elements, and is given %d", path,
                                     (int)f->count, cJSON_GetArraySize(item));
     }
     cJSON_ArrayForEach(e, item) {
@@ -583,7 +583,7 @@ static ecs_sched_result ecs_sched__json_struct(ecs_sched__json_value *v, ecs_sch
         }
         if (!f) {
             return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_NOT_FOUND,
-                                        "unknown field '%s%s%s': '%s' has no such field", path,
+                                        "unknown member '%s%s%s': '%s' has no such member", path,
                                         path[0] ? "." : "", item->string ? item->string : "",
                                         v->load->world->components[type].name);
         }
@@ -612,7 +612,7 @@ static ecs_sched_result ecs_sched__json_links(ecs_sched__json_value *v, ecs_sche
             if (!item->string || strcmp(f->name, item->string) != 0) continue;
             snprintf(inner, sizeof inner, "%s", path);
             ecs_sched__path_append(inner, sizeof inner, f->name, -1);
-            if (f->kind == ECS_SCHED_FIELD_STRUCT) {
+            if (f->kind == ECS_SCHED_TYPE_STRUCT) {
                 if (f->count == 1) {
                     ecs_sched_result r = ecs_sched__json_links(v, f->type, item, inner, index_of, count);
                     if (r != ECS_SCHED_OK) return r;
@@ -628,7 +628,7 @@ static ecs_sched_result ecs_sched__json_links(ecs_sched__json_value *v, ecs_sche
                 }
                 continue;
             }
-            if (f->kind != ECS_SCHED_FIELD_ENTITY) continue;
+            if (f->kind != ECS_SCHED_TYPE_ENTITY) continue;
             if (f->count == 1) {
                 e = item;
                 if (cJSON_IsNumber(e)) {
@@ -637,7 +637,7 @@ static ecs_sched_result ecs_sched__json_links(ecs_sched__json_value *v, ecs_sche
                         char given[48];
                         ecs_sched__format_number(given, sizeof given, e->valuedouble);
                         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                                    "field '%s' names entity %s; the file has %d",
+                                                    "member '%s' names entity %s; the file has %d",
                                                     inner, given, (int)count);
                     }
                     if (ecs_sched_prefab_data_set_entity(v->load->data, v->entry, v->id, inner,
@@ -657,7 +657,7 @@ static ecs_sched_result ecs_sched__json_links(ecs_sched__json_value *v, ecs_sche
                     char given[48];
                     ecs_sched__format_number(given, sizeof given, e->valuedouble);
                     return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                                "field '%s' names entity %s; the file has %d",
+                                                "member '%s' names entity %s; the file has %d",
                                                 element, given, (int)count);
                 }
                 if (ecs_sched_prefab_data_set_entity(v->load->data, v->entry, v->id, element,
@@ -704,11 +704,11 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
     }
     if (!cJSON_IsObject(item)) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "a value is an object of its fields");
+                                    "a value is an object of its members");
     }
     if (item->child && !ecs_sched__description_of(w, id)) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "the component has no description, so its fields cannot be "
+                                    "the component has no description, so its members cannot be "
                                     "read (ecs_sched_describe)");
     }
     v.load = l;
@@ -1062,28 +1062,28 @@ static cJSON *ecs_sched__json_of_element(ecs_sched__json_save *s, const ecs_sche
                                          const unsigned char *p) {
     char text[32];
     switch (f->kind) {
-    case ECS_SCHED_FIELD_BOOL:
+    case ECS_SCHED_TYPE_BOOL:
         return cJSON_CreateBool(ecs_sched__load_int(p, f->kind, f->element) != 0);
-    case ECS_SCHED_FIELD_F32:
-    case ECS_SCHED_FIELD_F64: {
+    case ECS_SCHED_TYPE_F32:
+    case ECS_SCHED_TYPE_F64: {
         double d = ecs_sched__load_float(p, f->kind);
         if (isnan(d)) return cJSON_CreateString("nan");
         if (isinf(d)) return cJSON_CreateString(d > 0 ? "inf" : "-inf");
         return cJSON_CreateNumber(d);
     }
-    case ECS_SCHED_FIELD_U64: {
+    case ECS_SCHED_TYPE_U64: {
         uint64_t u = ecs_sched__load_u64(p);
         if (u <= (UINT64_C(1) << 53)) return cJSON_CreateNumber((double)u);
         snprintf(text, sizeof text, "%llu", (unsigned long long)u);
         return cJSON_CreateString(text);
     }
-    case ECS_SCHED_FIELD_I64: {
+    case ECS_SCHED_TYPE_I64: {
         int64_t i = ecs_sched__load_int(p, f->kind, f->element);
         if (i <= (INT64_C(1) << 53) && i >= -(INT64_C(1) << 53)) return cJSON_CreateNumber((double)i);
         snprintf(text, sizeof text, "%lld", (long long)i);
         return cJSON_CreateString(text);
     }
-    case ECS_SCHED_FIELD_ENTITY: {
+    case ECS_SCHED_TYPE_ENTITY: {
         ecs_sched_entity e = (ecs_sched_entity)ecs_sched__load_u64(p);
         uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
         if (e && ecs_sched__is_live_record(s->world, e) && s->entry_of[index] >= 0) {
@@ -1091,7 +1091,7 @@ static cJSON *ecs_sched__json_of_element(ecs_sched__json_save *s, const ecs_sche
         }
         return cJSON_CreateNull();   /* an entity not written: the reference is dropped */
     }
-    case ECS_SCHED_FIELD_CHARS: {
+    case ECS_SCHED_TYPE_CHARS: {
         cJSON *item;
         char *copy = (char *)ecs_sched__alloc(&s->world->env, f->element + 1);
         if (!copy) return NULL;
@@ -1101,16 +1101,16 @@ static cJSON *ecs_sched__json_of_element(ecs_sched__json_save *s, const ecs_sche
         ecs_sched__free(&s->world->env, copy);
         return item;
     }
-    case ECS_SCHED_FIELD_ENUM: {
+    case ECS_SCHED_TYPE_ENUM: {
         int64_t v = ecs_sched__load_int(p, f->kind, f->element);
         const char *name = ecs_sched__enum_name(f, v);
         return name ? cJSON_CreateString(name) : cJSON_CreateNumber((double)v);
     }
-    case ECS_SCHED_FIELD_STRUCT:
+    case ECS_SCHED_TYPE_STRUCT:
         return ecs_sched__json_of_struct(s, f->type, p);
-    case ECS_SCHED_FIELD_NONE:
-    case ECS_SCHED_FIELD_I8: case ECS_SCHED_FIELD_I16: case ECS_SCHED_FIELD_I32:
-    case ECS_SCHED_FIELD_U8: case ECS_SCHED_FIELD_U16: case ECS_SCHED_FIELD_U32:
+    case ECS_SCHED_TYPE_NONE:
+    case ECS_SCHED_TYPE_I8: case ECS_SCHED_TYPE_I16: case ECS_SCHED_TYPE_I32:
+    case ECS_SCHED_TYPE_U8: case ECS_SCHED_TYPE_U16: case ECS_SCHED_TYPE_U32:
         break;
     }
     {
@@ -1128,7 +1128,7 @@ static cJSON *ecs_sched__json_of_struct(ecs_sched__json_save *s, ecs_sched_id ty
         const ecs_sched__field_desc *f = &d->fields[i];
         const unsigned char *p = value + f->offset;
         cJSON *item;
-        if (f->count == 1 || f->kind == ECS_SCHED_FIELD_CHARS) {
+        if (f->count == 1 || f->kind == ECS_SCHED_TYPE_CHARS) {
             item = ecs_sched__json_of_element(s, f, p);
         } else {
             item = cJSON_CreateArray();
@@ -1264,7 +1264,7 @@ static ecs_sched_result ecs_sched__save_entity(ecs_sched__json_save *s, ecs_sche
     return result != ECS_SCHED_OK ? result : ecs_sched__save_relations(s, e, t, out);
 }
 
-char *ecs_sched_json_save(ecs_sched_world *w, const ecs_sched_entity *entities, int32_t count,
+char *ecs_sched_json_save(ecs_sched_world *w, int32_t count, const ecs_sched_entity *entities,
                           bool descendants) {
     ecs_sched__json_save s;
     ecs_sched_result result = ECS_SCHED_OK;

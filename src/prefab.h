@@ -26,7 +26,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *
 ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_name(ecs_sched_prefab_data *data,
                                                               int32_t entry, const char *name);
 /* Entry `entry`'s value of component id holds, at the entity field `path` (a path as for
-   ecs_sched_value_field; the component must be described and the entry have it), the entity
+   ecs_sched_value_member; the component must be described and the entry have it), the entity
    made of entry `target`: references between the entities, filled in when they are made. */
 ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *data,
                                                                 int32_t entry, ecs_sched_id id,
@@ -248,7 +248,7 @@ ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *d, int3
     ecs_sched_world *w;
     ecs_sched__entry_value *v;
     ecs_sched__entry_link link;
-    ecs_sched_field_info info;
+    ecs_sched_member_info info;
     unsigned char *field;
     ECS_SCHED_ASSERT(d != NULL);
     w = d->world;
@@ -261,11 +261,11 @@ ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *d, int3
                                "the entity; set it first", (int)entry,
                                ecs_sched__component_label(w, id));
     }
-    field = (unsigned char *)ecs_sched_value_field(w, id, v->data, path, &info);
+    field = (unsigned char *)ecs_sched_value_member(w, id, v->data, path, &info);
     if (!field) return w->env.last_result;
-    if (info.kind != ECS_SCHED_FIELD_ENTITY || info.count != 1) {
+    if (info.kind != ECS_SCHED_TYPE_ENTITY || info.count != 1) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "prefab_data_set_entity: '%s' of '%s' is not one entity field",
+                               "prefab_data_set_entity: '%s' of '%s' is not one entity member",
                                path, w->components[id].name);
     }
     memset(&link, 0, sizeof link);

@@ -1,54 +1,55 @@
-/* reflect: what the fields of a component are, and what can be done with them knowing that:
-   print a value, read and write a field by path, compare and hash values. */
+/* reflect: what the members of a component are, and what can be done with them knowing that:
+   print a value, read and write a member by path, compare and hash values. (Reflection speaks
+   of members; a query's "members" are what an iteration hands out.) */
 #pragma once
 #include "name.h"
 
-/* The kinds of field a description names. */
-typedef enum ecs_sched_field_kind {
-    ECS_SCHED_FIELD_NONE = 0,
-    ECS_SCHED_FIELD_BOOL,     /* bool */
-    ECS_SCHED_FIELD_I8, ECS_SCHED_FIELD_I16, ECS_SCHED_FIELD_I32, ECS_SCHED_FIELD_I64,
-    ECS_SCHED_FIELD_U8, ECS_SCHED_FIELD_U16, ECS_SCHED_FIELD_U32, ECS_SCHED_FIELD_U64,
-    ECS_SCHED_FIELD_F32, ECS_SCHED_FIELD_F64,
-    ECS_SCHED_FIELD_ENTITY,   /* an ecs_sched_entity */
-    ECS_SCHED_FIELD_CHARS,    /* a char array holding a zero-terminated string */
-    ECS_SCHED_FIELD_ENUM,     /* an integer of 1, 2, 4 or 8 bytes with named values */
-    ECS_SCHED_FIELD_STRUCT    /* a described component or type (`type`) */
-} ecs_sched_field_kind;
+/* The types of member a description names. */
+typedef enum ecs_sched_member_kind {
+    ECS_SCHED_TYPE_NONE = 0,
+    ECS_SCHED_TYPE_BOOL,      /* bool */
+    ECS_SCHED_TYPE_I8, ECS_SCHED_TYPE_I16, ECS_SCHED_TYPE_I32, ECS_SCHED_TYPE_I64,
+    ECS_SCHED_TYPE_U8, ECS_SCHED_TYPE_U16, ECS_SCHED_TYPE_U32, ECS_SCHED_TYPE_U64,
+    ECS_SCHED_TYPE_F32, ECS_SCHED_TYPE_F64,
+    ECS_SCHED_TYPE_ENTITY,    /* an ecs_sched_entity */
+    ECS_SCHED_TYPE_CHARS,     /* a char array holding a zero-terminated string */
+    ECS_SCHED_TYPE_ENUM,      /* an integer of 1, 2, 4 or 8 bytes with named values */
+    ECS_SCHED_TYPE_STRUCT     /* a described component or type (`type`) */
+} ecs_sched_member_kind;
 
 typedef struct ecs_sched_enum_value {
     const char *name;
     int64_t value;
 } ecs_sched_enum_value;
 
-/* One field of a described type. The ECS_SCHED_MEMBER macros fill offset and size from the
+/* One member of a described type. The ECS_SCHED_MEMBER macros fill offset and size from the
    compiler; a fixed array of a number, entity, enum or struct is described by its whole size
    (the element count follows). */
-typedef struct ecs_sched_field {
+typedef struct ecs_sched_member {
     const char *name;
-    ecs_sched_field_kind kind;
+    ecs_sched_member_kind kind;
     size_t offset;
-    size_t size;                           /* of the whole field, every element */
+    size_t size;                           /* of the whole member, every element */
     ecs_sched_id type;                     /* STRUCT: the described component or type */
     const ecs_sched_enum_value *values;    /* ENUM: its named values */
     int32_t value_count;
-} ecs_sched_field;
+} ecs_sched_member;
 
 #define ECS_SCHED_MEMBER(T, member, kind) \
     {#member, (kind), offsetof(T, member), sizeof(((T *)0)->member), 0, NULL, 0}
 #define ECS_SCHED_MEMBER_STRUCT(T, member, type) \
-    {#member, ECS_SCHED_FIELD_STRUCT, offsetof(T, member), sizeof(((T *)0)->member), (type), NULL, 0}
+    {#member, ECS_SCHED_TYPE_STRUCT, offsetof(T, member), sizeof(((T *)0)->member), (type), NULL, 0}
 #define ECS_SCHED_MEMBER_ENUM(T, member, values, count) \
-    {#member, ECS_SCHED_FIELD_ENUM, offsetof(T, member), sizeof(((T *)0)->member), 0, (values), (count)}
+    {#member, ECS_SCHED_TYPE_ENUM, offsetof(T, member), sizeof(((T *)0)->member), 0, (values), (count)}
 
 /* Describes a registered component (or a type registered only to be described, see
-   ecs_sched_component_register_type) by its fields. The fields must lie inside the type,
-   not overlap, and cover it: nothing between them but the padding their alignment needs (a
-   gap smaller than the next field's alignment counts as padding: describe every field).
-   A struct field names a type described before. Describing a type again replaces its
+   ecs_sched_component_register_type) by its `count` members. The members must lie inside the
+   type, not overlap, and cover it: nothing between them but the padding their alignment needs
+   (a gap smaller than the next member's alignment counts as padding: describe every member).
+   A struct member names a type described before. Describing a type again replaces its
    description. */
 ECS_SCHED_API ecs_sched_result ecs_sched_describe(ecs_sched_world *world, ecs_sched_id id,
-                                                  const ecs_sched_field *fields, int32_t count);
+                                                  int32_t count, const ecs_sched_member *members);
 ECS_SCHED_API bool ecs_sched_is_described(const ecs_sched_world *world, ecs_sched_id id);
 
 /* Writes a described value as text, "{x: 1.5, y: 2, name: \"bob\", state: WALKING}", into
@@ -58,18 +59,18 @@ ECS_SCHED_API int32_t ecs_sched_value_print(const ecs_sched_world *world, ecs_sc
                                             const void *value, char *out, int32_t capacity);
 
 /* What a path inside a described value names. */
-typedef struct ecs_sched_field_info {
-    ecs_sched_field_kind kind;
+typedef struct ecs_sched_member_info {
+    ecs_sched_member_kind kind;
     size_t size;        /* of one element */
     int32_t count;      /* elements (1 unless the path names a whole array) */
     ecs_sched_id type;  /* STRUCT: its type */
-} ecs_sched_field_info;
+} ecs_sched_member_info;
 
-/* The address of the field a path names inside a value of type id: "position.x",
+/* The address of the member a path names inside a value of type id: "position.x",
    "slots[2].count" (a nested struct by name, an array element by index). NULL, with the
    reason as the last error, for a path that does not resolve. */
-ECS_SCHED_API void *ecs_sched_value_field(ecs_sched_world *world, ecs_sched_id id, void *value,
-                                          const char *path, ecs_sched_field_info *info);
+ECS_SCHED_API void *ecs_sched_value_member(ecs_sched_world *world, ecs_sched_id id, void *value,
+                                          const char *path, ecs_sched_member_info *info);
 /* Reads a number, bool, entity index or enum through a path. */
 ECS_SCHED_API ecs_sched_result ecs_sched_value_get_number(ecs_sched_world *world, ecs_sched_id id,
                                                           const void *value, const char *path,
@@ -102,7 +103,7 @@ ECS_SCHED_API uint64_t ecs_sched_value_hash(const ecs_sched_world *world, ecs_sc
 
 typedef struct ecs_sched__field_desc {
     char *name;
-    ecs_sched_field_kind kind;
+    ecs_sched_member_kind kind;
     uint32_t offset;
     uint32_t element;               /* bytes of one element */
     int32_t count;                  /* elements */
@@ -126,16 +127,16 @@ static const char *const ecs_sched__field_kind_names[] = {
     "entity", "chars", "enum", "struct"};
 
 /* The bytes of one element of a scalar kind (0: not a scalar). */
-static size_t ecs_sched__scalar_size(ecs_sched_field_kind kind) {
+static size_t ecs_sched__scalar_size(ecs_sched_member_kind kind) {
     switch (kind) {
-    case ECS_SCHED_FIELD_BOOL: return sizeof(bool);
-    case ECS_SCHED_FIELD_I8: case ECS_SCHED_FIELD_U8: return 1;
-    case ECS_SCHED_FIELD_I16: case ECS_SCHED_FIELD_U16: return 2;
-    case ECS_SCHED_FIELD_I32: case ECS_SCHED_FIELD_U32: case ECS_SCHED_FIELD_F32: return 4;
-    case ECS_SCHED_FIELD_I64: case ECS_SCHED_FIELD_U64: case ECS_SCHED_FIELD_F64:
-    case ECS_SCHED_FIELD_ENTITY: return 8;
-    case ECS_SCHED_FIELD_NONE: case ECS_SCHED_FIELD_CHARS: case ECS_SCHED_FIELD_ENUM:
-    case ECS_SCHED_FIELD_STRUCT: return 0;
+    case ECS_SCHED_TYPE_BOOL: return sizeof(bool);
+    case ECS_SCHED_TYPE_I8: case ECS_SCHED_TYPE_U8: return 1;
+    case ECS_SCHED_TYPE_I16: case ECS_SCHED_TYPE_U16: return 2;
+    case ECS_SCHED_TYPE_I32: case ECS_SCHED_TYPE_U32: case ECS_SCHED_TYPE_F32: return 4;
+    case ECS_SCHED_TYPE_I64: case ECS_SCHED_TYPE_U64: case ECS_SCHED_TYPE_F64:
+    case ECS_SCHED_TYPE_ENTITY: return 8;
+    case ECS_SCHED_TYPE_NONE: case ECS_SCHED_TYPE_CHARS: case ECS_SCHED_TYPE_ENUM:
+    case ECS_SCHED_TYPE_STRUCT: return 0;
     }
     return 0;
 }
@@ -197,41 +198,41 @@ static bool ecs_sched__descriptions_reserve(ecs_sched_world *w, ecs_sched_id id)
 
 /* One field's element size, count and alignment, checked. */
 static ecs_sched_result ecs_sched__check_field(ecs_sched_world *w, ecs_sched_id id,
-                                               const ecs_sched_field *f, uint32_t *element,
+                                               const ecs_sched_member *f, uint32_t *element,
                                                int32_t *count, size_t *align) {
     const char *type_name = w->components[id].name;
     size_t scalar = ecs_sched__scalar_size(f->kind);
     if (!f->name || !f->name[0]) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "describe('%s'): a field has no name", type_name);
+                               "describe('%s'): a member has no name", type_name);
     }
-    if (f->kind <= ECS_SCHED_FIELD_NONE || f->kind > ECS_SCHED_FIELD_STRUCT) {
+    if (f->kind <= ECS_SCHED_TYPE_NONE || f->kind > ECS_SCHED_TYPE_STRUCT) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "describe('%s'): field '%s' has no kind (ECS_SCHED_FIELD_...)",
+                               "describe('%s'): member '%s' has no kind (ECS_SCHED_TYPE_...)",
                                type_name, f->name);
     }
     if (f->size == 0 || f->offset + f->size > w->components[id].size) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "describe('%s'): field '%s' (offset %zu, %zu bytes) does not lie "
+                               "describe('%s'): member '%s' (offset %zu, %zu bytes) does not lie "
                                "inside the type's %u bytes", type_name, f->name, f->offset,
                                f->size, (unsigned)w->components[id].size);
     }
     if (scalar) {
         *element = (uint32_t)scalar;
         *align = scalar;
-    } else if (f->kind == ECS_SCHED_FIELD_CHARS) {
+    } else if (f->kind == ECS_SCHED_TYPE_CHARS) {
         *element = (uint32_t)f->size;
         *align = 1;
-    } else if (f->kind == ECS_SCHED_FIELD_ENUM) {
+    } else if (f->kind == ECS_SCHED_TYPE_ENUM) {
         if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "describe('%s'): enum field '%s' is %zu bytes; an enum is "
+                                   "describe('%s'): enum member '%s' is %zu bytes; an enum is "
                                    "1, 2, 4 or 8 bytes (arrays of enums are not described)",
                                    type_name, f->name, f->size);
         }
         if (f->value_count < 0 || (f->value_count > 0 && !f->values)) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "describe('%s'): enum field '%s' has %d values and no list",
+                                   "describe('%s'): enum member '%s' has %d values and no list",
                                    type_name, f->name, (int)f->value_count);
         }
         *element = (uint32_t)f->size;
@@ -239,7 +240,7 @@ static ecs_sched_result ecs_sched__check_field(ecs_sched_world *w, ecs_sched_id 
     } else {   /* STRUCT */
         if (f->type == id || !ecs_sched__description_of(w, f->type)) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "describe('%s'): struct field '%s' names %s; describe that "
+                                   "describe('%s'): struct member '%s' names %s; describe that "
                                    "type first (a type cannot hold itself)", type_name, f->name,
                                    ecs_sched__component_valid(w, f->type) ? "a type with no description"
                                                                          : "no registered type");
@@ -249,7 +250,7 @@ static ecs_sched_result ecs_sched__check_field(ecs_sched_world *w, ecs_sched_id 
     }
     if (f->size % *element != 0) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "describe('%s'): field '%s' is %zu bytes, not a whole number of "
+                               "describe('%s'): member '%s' is %zu bytes, not a whole number of "
                                "%s elements of %u bytes", type_name, f->name, f->size,
                                ecs_sched__field_kind_names[f->kind], (unsigned)*element);
     }
@@ -260,7 +261,7 @@ static ecs_sched_result ecs_sched__check_field(ecs_sched_world *w, ecs_sched_id 
 /* The fields, in the order of their offsets, must follow each other with nothing between
    them but alignment padding, from offset 0 to the type's end. */
 static ecs_sched_result ecs_sched__check_cover(ecs_sched_world *w, ecs_sched_id id,
-                                               const ecs_sched_field *fields, int32_t count,
+                                               const ecs_sched_member *fields, int32_t count,
                                                const size_t *align, int32_t *order) {
     const ecs_sched__component *c = &w->components[id];
     size_t end = 0;
@@ -272,24 +273,24 @@ static ecs_sched_result ecs_sched__check_cover(ecs_sched_world *w, ecs_sched_id 
         order[j] = k;
     }
     for (i = 0; i < count; i++) {
-        const ecs_sched_field *f = &fields[order[i]];
+        const ecs_sched_member *f = &fields[order[i]];
         if (f->offset < end) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "describe('%s'): field '%s' (offset %zu) overlaps field '%s' "
+                                   "describe('%s'): member '%s' (offset %zu) overlaps member '%s' "
                                    "(which ends at %zu)", c->name, f->name, f->offset,
                                    fields[order[i - 1]].name, end);
         }
         if (f->offset - end >= align[order[i]]) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "describe('%s'): bytes %zu to %zu, before field '%s', are no "
-                                   "field's; the description must cover the type", c->name, end,
+                                   "describe('%s'): bytes %zu to %zu, before member '%s', are no "
+                                   "member's; the description must cover the type", c->name, end,
                                    f->offset - 1, f->name);
         }
         end = f->offset + f->size;
     }
     if (c->size - end >= c->alignment) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "describe('%s'): bytes %zu to %u, at the end, are no field's; the "
+                               "describe('%s'): bytes %zu to %u, at the end, are no member's; the "
                                "description must cover the type", c->name, end,
                                (unsigned)c->size - 1u);
     }
@@ -297,10 +298,10 @@ static ecs_sched_result ecs_sched__check_cover(ecs_sched_world *w, ecs_sched_id 
 }
 
 /* Copies the enum values, names included; false when out of memory. */
-static bool ecs_sched__copy_values(ecs_sched_world *w, const ecs_sched_field *f,
+static bool ecs_sched__copy_values(ecs_sched_world *w, const ecs_sched_member *f,
                                    ecs_sched__field_desc *out) {
     int32_t v;
-    if (f->kind != ECS_SCHED_FIELD_ENUM || f->value_count == 0) return true;
+    if (f->kind != ECS_SCHED_TYPE_ENUM || f->value_count == 0) return true;
     out->values = (ecs_sched_enum_value *)ecs_sched__calloc(&w->env, (size_t)f->value_count *
                                                                           sizeof *out->values);
     if (!out->values) return false;
@@ -314,7 +315,7 @@ static bool ecs_sched__copy_values(ecs_sched_world *w, const ecs_sched_field *f,
 }
 
 ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
-                                    const ecs_sched_field *fields, int32_t count) {
+                                    int32_t count, const ecs_sched_member *fields) {
     ecs_sched__description fresh;
     ecs_sched_result result = ECS_SCHED_OK;
     size_t align[ECS_SCHED__MAX_FIELDS];
@@ -324,8 +325,8 @@ ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
     if (w->components[id].size == 0 || count < 1 || count > ECS_SCHED__MAX_FIELDS || !fields) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "describe('%s'): %s", w->components[id].name,
-                               w->components[id].size == 0 ? "a tag has no fields"
-                                                           : "give 1 to 256 fields");
+                               w->components[id].size == 0 ? "a tag has no members"
+                                                           : "give 1 to 256 members");
     }
     memset(&fresh, 0, sizeof fresh);
     fresh.fields = (ecs_sched__field_desc *)ecs_sched__calloc(&w->env, (size_t)count * sizeof *fresh.fields);
@@ -337,7 +338,7 @@ ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
         for (j = 0; j < i && result == ECS_SCHED_OK; j++) {
             if (strcmp(fields[j].name, fields[i].name) == 0) {
                 result = ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                         "describe('%s'): two fields are named '%s'",
+                                         "describe('%s'): two members are named '%s'",
                                          w->components[id].name, fields[i].name);
             }
         }
@@ -366,22 +367,22 @@ ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
 /* ---- reading scalars ---- */
 
 /* The integer kind an enum of `size` bytes is stored as. */
-static ecs_sched_field_kind ecs_sched__enum_storage(uint32_t size) {
-    return size == 1 ? ECS_SCHED_FIELD_I8 : size == 2 ? ECS_SCHED_FIELD_I16
-         : size == 4 ? ECS_SCHED_FIELD_I32 : ECS_SCHED_FIELD_I64;
+static ecs_sched_member_kind ecs_sched__enum_storage(uint32_t size) {
+    return size == 1 ? ECS_SCHED_TYPE_I8 : size == 2 ? ECS_SCHED_TYPE_I16
+         : size == 4 ? ECS_SCHED_TYPE_I32 : ECS_SCHED_TYPE_I64;
 }
 
 /* A bool, integer (not u64) or enum element, widened. */
-static int64_t ecs_sched__load_int(const unsigned char *p, ecs_sched_field_kind kind, uint32_t size) {
-    if (kind == ECS_SCHED_FIELD_ENUM) kind = ecs_sched__enum_storage(size);
-    if (kind == ECS_SCHED_FIELD_I8) { int8_t v; memcpy(&v, p, 1); return v; }
-    if (kind == ECS_SCHED_FIELD_I16) { int16_t v; memcpy(&v, p, 2); return v; }
-    if (kind == ECS_SCHED_FIELD_I32) { int32_t v; memcpy(&v, p, 4); return v; }
-    if (kind == ECS_SCHED_FIELD_I64) { int64_t v; memcpy(&v, p, 8); return v; }
-    if (kind == ECS_SCHED_FIELD_U8) { uint8_t v; memcpy(&v, p, 1); return v; }
-    if (kind == ECS_SCHED_FIELD_U16) { uint16_t v; memcpy(&v, p, 2); return v; }
-    if (kind == ECS_SCHED_FIELD_U32) { uint32_t v; memcpy(&v, p, 4); return v; }
-    if (kind == ECS_SCHED_FIELD_BOOL) { bool v; memcpy(&v, p, sizeof v); return v ? 1 : 0; }
+static int64_t ecs_sched__load_int(const unsigned char *p, ecs_sched_member_kind kind, uint32_t size) {
+    if (kind == ECS_SCHED_TYPE_ENUM) kind = ecs_sched__enum_storage(size);
+    if (kind == ECS_SCHED_TYPE_I8) { int8_t v; memcpy(&v, p, 1); return v; }
+    if (kind == ECS_SCHED_TYPE_I16) { int16_t v; memcpy(&v, p, 2); return v; }
+    if (kind == ECS_SCHED_TYPE_I32) { int32_t v; memcpy(&v, p, 4); return v; }
+    if (kind == ECS_SCHED_TYPE_I64) { int64_t v; memcpy(&v, p, 8); return v; }
+    if (kind == ECS_SCHED_TYPE_U8) { uint8_t v; memcpy(&v, p, 1); return v; }
+    if (kind == ECS_SCHED_TYPE_U16) { uint16_t v; memcpy(&v, p, 2); return v; }
+    if (kind == ECS_SCHED_TYPE_U32) { uint32_t v; memcpy(&v, p, 4); return v; }
+    if (kind == ECS_SCHED_TYPE_BOOL) { bool v; memcpy(&v, p, sizeof v); return v ? 1 : 0; }
     return 0;
 }
 
@@ -391,8 +392,8 @@ static uint64_t ecs_sched__load_u64(const unsigned char *p) {
     return v;
 }
 
-static double ecs_sched__load_float(const unsigned char *p, ecs_sched_field_kind kind) {
-    if (kind == ECS_SCHED_FIELD_F32) {
+static double ecs_sched__load_float(const unsigned char *p, ecs_sched_member_kind kind) {
+    if (kind == ECS_SCHED_TYPE_F32) {
         float v;
         memcpy(&v, p, 4);
         return (double)v;
@@ -403,8 +404,8 @@ static double ecs_sched__load_float(const unsigned char *p, ecs_sched_field_kind
     }
 }
 
-static bool ecs_sched__is_float(ecs_sched_field_kind kind) {
-    return kind == ECS_SCHED_FIELD_F32 || kind == ECS_SCHED_FIELD_F64;
+static bool ecs_sched__is_float(ecs_sched_member_kind kind) {
+    return kind == ECS_SCHED_TYPE_F32 || kind == ECS_SCHED_TYPE_F64;
 }
 
 static const char *ecs_sched__enum_name(const ecs_sched__field_desc *f, int64_t value) {
@@ -435,27 +436,27 @@ static void ecs_sched__print_chars(const unsigned char *p, uint32_t size, ecs_sc
 
 static void ecs_sched__print_element(const ecs_sched_world *w, const ecs_sched__field_desc *f,
                                      const unsigned char *p, ecs_sched__printing *t) {
-    ecs_sched_field_kind kind = f->kind;
-    if (kind == ECS_SCHED_FIELD_BOOL) {
+    ecs_sched_member_kind kind = f->kind;
+    if (kind == ECS_SCHED_TYPE_BOOL) {
         ecs_sched__printf_to(t, "%s", ecs_sched__load_int(p, kind, f->element) ? "true" : "false");
-    } else if (kind == ECS_SCHED_FIELD_U64) {
+    } else if (kind == ECS_SCHED_TYPE_U64) {
         ecs_sched__printf_to(t, "%llu", (unsigned long long)ecs_sched__load_u64(p));
     } else if (ecs_sched__is_float(kind)) {
         ecs_sched__printf_to(t, "%g", ecs_sched__load_float(p, kind));
-    } else if (kind == ECS_SCHED_FIELD_ENTITY) {
+    } else if (kind == ECS_SCHED_TYPE_ENTITY) {
         ecs_sched_entity e = (ecs_sched_entity)ecs_sched__load_u64(p);
         const char *name = ecs_sched__entity_name_of(w, e);
         if (!e) ecs_sched__printf_to(t, "0");
         else if (name) ecs_sched__printf_to(t, "#%u '%.40s'", (unsigned)ECS_SCHED_ENTITY_INDEX(e), name);
         else ecs_sched__printf_to(t, "#%u", (unsigned)ECS_SCHED_ENTITY_INDEX(e));
-    } else if (kind == ECS_SCHED_FIELD_CHARS) {
+    } else if (kind == ECS_SCHED_TYPE_CHARS) {
         ecs_sched__print_chars(p, f->element, t);
-    } else if (kind == ECS_SCHED_FIELD_ENUM) {
+    } else if (kind == ECS_SCHED_TYPE_ENUM) {
         int64_t v = ecs_sched__load_int(p, kind, f->element);
         const char *name = ecs_sched__enum_name(f, v);
         if (name) ecs_sched__print_bytes(t, name, strlen(name));
         else ecs_sched__printf_to(t, "%lld", (long long)v);
-    } else if (kind == ECS_SCHED_FIELD_STRUCT) {
+    } else if (kind == ECS_SCHED_TYPE_STRUCT) {
         ecs_sched__print_value(w, f->type, p, t);
     } else {
         ecs_sched__printf_to(t, "%lld", (long long)ecs_sched__load_int(p, kind, f->element));
@@ -539,7 +540,7 @@ static unsigned char *ecs_sched__resolve(ecs_sched_world *w, ecs_sched_id id, un
         }
         if (!f) {
             ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
-                            "%s('%s', \"%s\"): '%s' has no field '%.*s'", operation,
+                            "%s('%s', \"%s\"): '%s' has no member '%.*s'", operation,
                             w->components[id].name, path, w->components[type].name, (int)length, at);
             return NULL;
         }
@@ -549,7 +550,7 @@ static unsigned char *ecs_sched__resolve(ecs_sched_world *w, ecs_sched_id id, un
             long n = strtol(at + 1, &end, 10);
             if (end == at + 1 || *end != ']' || n < 0 || n >= f->count) {
                 ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
-                                "%s('%s', \"%s\"): field '%s' has %d element%s; the index is "
+                                "%s('%s', \"%s\"): member '%s' has %d element%s; the index is "
                                 "not one of them", operation, w->components[id].name, path,
                                 f->name, (int)f->count, f->count == 1 ? "" : "s");
                 return NULL;
@@ -563,10 +564,10 @@ static unsigned char *ecs_sched__resolve(ecs_sched_world *w, ecs_sched_id id, un
             *whole_array = index < 0 && f->count > 1;
             return value;
         }
-        if (*at != '.' || f->kind != ECS_SCHED_FIELD_STRUCT || (index < 0 && f->count > 1)) {
+        if (*at != '.' || f->kind != ECS_SCHED_TYPE_STRUCT || (index < 0 && f->count > 1)) {
             ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
-                            "%s('%s', \"%s\"): field '%s' %s", operation, w->components[id].name,
-                            path, f->name, f->kind != ECS_SCHED_FIELD_STRUCT ? "has no fields"
+                            "%s('%s', \"%s\"): member '%s' %s", operation, w->components[id].name,
+                            path, f->name, f->kind != ECS_SCHED_TYPE_STRUCT ? "has no members"
                                                                             : "is an array: give an index");
             return NULL;
         }
@@ -575,8 +576,8 @@ static unsigned char *ecs_sched__resolve(ecs_sched_world *w, ecs_sched_id id, un
     }
 }
 
-void *ecs_sched_value_field(ecs_sched_world *w, ecs_sched_id id, void *value, const char *path,
-                            ecs_sched_field_info *info) {
+void *ecs_sched_value_member(ecs_sched_world *w, ecs_sched_id id, void *value, const char *path,
+                            ecs_sched_member_info *info) {
     const ecs_sched__field_desc *f;
     bool whole;
     unsigned char *p = ecs_sched__resolve(w, id, (unsigned char *)value, path, &f, &whole, "value_field");
@@ -596,11 +597,11 @@ static unsigned char *ecs_sched__number_field(ecs_sched_world *w, ecs_sched_id i
     bool whole;
     unsigned char *p = ecs_sched__resolve(w, id, (unsigned char *)value, path, f, &whole, operation);
     if (!p) return NULL;
-    if (whole || (*f)->kind == ECS_SCHED_FIELD_STRUCT || (*f)->kind == ECS_SCHED_FIELD_CHARS) {
+    if (whole || (*f)->kind == ECS_SCHED_TYPE_STRUCT || (*f)->kind == ECS_SCHED_TYPE_CHARS) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "%s('%s', \"%s\"): field '%s' is %s, not a number", operation,
+                        "%s('%s', \"%s\"): member '%s' is %s, not a number", operation,
                         w->components[id].name, path, (*f)->name,
-                        whole ? "an array (give an index)" : (*f)->kind == ECS_SCHED_FIELD_STRUCT
+                        whole ? "an array (give an index)" : (*f)->kind == ECS_SCHED_TYPE_STRUCT
                                                                  ? "a struct" : "text");
         return NULL;
     }
@@ -614,9 +615,9 @@ ecs_sched_result ecs_sched_value_get_number(ecs_sched_world *w, ecs_sched_id id,
     if (!p) return w->env.last_result;
     if (ecs_sched__is_float(f->kind)) {
         *out = ecs_sched__load_float(p, f->kind);
-    } else if (f->kind == ECS_SCHED_FIELD_U64 || f->kind == ECS_SCHED_FIELD_ENTITY) {
+    } else if (f->kind == ECS_SCHED_TYPE_U64 || f->kind == ECS_SCHED_TYPE_ENTITY) {
         uint64_t u = ecs_sched__load_u64(p);
-        if (f->kind == ECS_SCHED_FIELD_ENTITY) u = ECS_SCHED_ENTITY_INDEX(u);
+        if (f->kind == ECS_SCHED_TYPE_ENTITY) u = ECS_SCHED_ENTITY_INDEX(u);
         *out = (double)u;
     } else {
         int64_t v = ecs_sched__load_int(p, f->kind, f->element);
@@ -626,27 +627,27 @@ ecs_sched_result ecs_sched_value_get_number(ecs_sched_world *w, ecs_sched_id id,
 }
 
 /* The range of an integer kind (enum: of its storage): lo <= x < end. */
-static void ecs_sched__int_range(ecs_sched_field_kind kind, uint32_t size, double *lo, double *end) {
-    if (kind == ECS_SCHED_FIELD_ENUM) kind = ecs_sched__enum_storage(size);
+static void ecs_sched__int_range(ecs_sched_member_kind kind, uint32_t size, double *lo, double *end) {
+    if (kind == ECS_SCHED_TYPE_ENUM) kind = ecs_sched__enum_storage(size);
     *lo = 0;
     *end = 9223372036854775808.0;
-    if (kind == ECS_SCHED_FIELD_BOOL) {
+    if (kind == ECS_SCHED_TYPE_BOOL) {
         *end = 2.0;
-    } else if (kind == ECS_SCHED_FIELD_U8) {
+    } else if (kind == ECS_SCHED_TYPE_U8) {
         *end = 256.0;
-    } else if (kind == ECS_SCHED_FIELD_U16) {
+    } else if (kind == ECS_SCHED_TYPE_U16) {
         *end = 65536.0;
-    } else if (kind == ECS_SCHED_FIELD_U32) {
+    } else if (kind == ECS_SCHED_TYPE_U32) {
         *end = 4294967296.0;
-    } else if (kind == ECS_SCHED_FIELD_U64) {
+    } else if (kind == ECS_SCHED_TYPE_U64) {
         *end = 18446744073709551616.0;
-    } else if (kind == ECS_SCHED_FIELD_I8) {
+    } else if (kind == ECS_SCHED_TYPE_I8) {
         *lo = -128.0;
         *end = 128.0;
-    } else if (kind == ECS_SCHED_FIELD_I16) {
+    } else if (kind == ECS_SCHED_TYPE_I16) {
         *lo = -32768.0;
         *end = 32768.0;
-    } else if (kind == ECS_SCHED_FIELD_I32) {
+    } else if (kind == ECS_SCHED_TYPE_I32) {
         *lo = -2147483648.0;
         *end = 2147483648.0;
     } else {
@@ -665,12 +666,12 @@ static bool ecs_sched__has_fraction_i64(double number, int64_t whole) {
 }
 
 /* Stores an integer known to fit. */
-static void ecs_sched__store_int(unsigned char *p, ecs_sched_field_kind kind, uint32_t size, int64_t v,
+static void ecs_sched__store_int(unsigned char *p, ecs_sched_member_kind kind, uint32_t size, int64_t v,
                                  uint64_t u) {
-    if (kind == ECS_SCHED_FIELD_BOOL) {
+    if (kind == ECS_SCHED_TYPE_BOOL) {
         bool b = v != 0;
         memcpy(p, &b, sizeof b);
-    } else if (kind == ECS_SCHED_FIELD_U64 || kind == ECS_SCHED_FIELD_ENTITY) {
+    } else if (kind == ECS_SCHED_TYPE_U64 || kind == ECS_SCHED_TYPE_ENTITY) {
         memcpy(p, &u, 8);
     } else if (size == 1) {
         int8_t x = (int8_t)(uint8_t)v;
@@ -690,7 +691,7 @@ static ecs_sched_result ecs_sched__out_of_range(ecs_sched_world *w, ecs_sched_id
                                                 const ecs_sched__field_desc *f, const char *what,
                                                 const char *operation) {
     return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                           "%s('%s', \"%s\"): %s does not fit field '%s' (%s)", operation,
+                           "%s('%s', \"%s\"): %s does not fit member '%s' (%s)", operation,
                            w->components[id].name, path, what, f->name,
                            ecs_sched__field_kind_names[f->kind]);
 }
@@ -724,7 +725,7 @@ ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id,
     unsigned char *p = ecs_sched__number_field(w, id, value, path, &f, "value_set_number");
     double lo, end;
     if (!p) return w->env.last_result;
-    if (f->kind == ECS_SCHED_FIELD_F32) {
+    if (f->kind == ECS_SCHED_TYPE_F32) {
         /* a finite number beyond what a float holds; infinities and NaN pass as they are */
         bool finite = number >= -1.7976931348623157e308 && number <= 1.7976931348623157e308;
         float x;
@@ -735,13 +736,13 @@ ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id,
         memcpy(p, &x, 4);
         return ECS_SCHED_OK;
     }
-    if (f->kind == ECS_SCHED_FIELD_F64) {
+    if (f->kind == ECS_SCHED_TYPE_F64) {
         memcpy(p, &number, 8);
         return ECS_SCHED_OK;
     }
-    if (f->kind == ECS_SCHED_FIELD_ENTITY) {
+    if (f->kind == ECS_SCHED_TYPE_ENTITY) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "value_set_number('%s', \"%s\"): field '%s' holds an entity: write "
+                               "value_set_number('%s', \"%s\"): member '%s' holds an entity: write "
                                "the handle with ecs_sched_value_set_int", w->components[id].name,
                                path, f->name);
     }
@@ -749,7 +750,7 @@ ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id,
     if (!(number >= lo && number < end)) {   /* NaN too */
         return ecs_sched__number_out_of_range(w, id, path, f, number);
     }
-    if (f->kind == ECS_SCHED_FIELD_U64) {
+    if (f->kind == ECS_SCHED_TYPE_U64) {
         uint64_t whole = (uint64_t)number;
         if (ecs_sched__has_fraction_u64(number, whole)) {
             return ecs_sched__number_out_of_range(w, id, path, f, number);
@@ -760,7 +761,7 @@ ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id,
     {
         int64_t whole = (int64_t)number;
         if (ecs_sched__has_fraction_i64(number, whole) ||
-            (f->kind == ECS_SCHED_FIELD_ENUM && !ecs_sched__enum_name(f, whole))) {
+            (f->kind == ECS_SCHED_TYPE_ENUM && !ecs_sched__enum_name(f, whole))) {
             return ecs_sched__number_out_of_range(w, id, path, f, number);
         }
         ecs_sched__store_int(p, f->kind, f->element, whole, (uint64_t)whole);
@@ -785,8 +786,8 @@ ecs_sched_result ecs_sched_value_set_int(ecs_sched_world *w, ecs_sched_id id, vo
     if (ecs_sched__is_float(f->kind)) {
         return ecs_sched_value_set_number(w, id, value, path, (double)number);
     }
-    if (f->kind == ECS_SCHED_FIELD_ENTITY || f->kind == ECS_SCHED_FIELD_U64) {
-        if (f->kind == ECS_SCHED_FIELD_U64 && number < 0) {
+    if (f->kind == ECS_SCHED_TYPE_ENTITY || f->kind == ECS_SCHED_TYPE_U64) {
+        if (f->kind == ECS_SCHED_TYPE_U64 && number < 0) {
             return ecs_sched__int_out_of_range(w, id, path, f, number);
         }
         ecs_sched__store_int(p, f->kind, f->element, number, (uint64_t)number);
@@ -794,7 +795,7 @@ ecs_sched_result ecs_sched_value_set_int(ecs_sched_world *w, ecs_sched_id id, vo
     }
     ecs_sched__int_range(f->kind, f->element, &lo, &end);
     if ((double)number < lo || (double)number >= end ||
-        (f->kind == ECS_SCHED_FIELD_ENUM && !ecs_sched__enum_name(f, number))) {
+        (f->kind == ECS_SCHED_TYPE_ENUM && !ecs_sched__enum_name(f, number))) {
         return ecs_sched__int_out_of_range(w, id, path, f, number);
     }
     ecs_sched__store_int(p, f->kind, f->element, number, (uint64_t)number);
@@ -810,19 +811,19 @@ ecs_sched_result ecs_sched_value_set_string(ecs_sched_world *w, ecs_sched_id id,
     int32_t v;
     if (!p) return w->env.last_result;
     if (!text) text = "";
-    if (f->kind == ECS_SCHED_FIELD_CHARS) {
+    if (f->kind == ECS_SCHED_TYPE_CHARS) {
         size_t n = strlen(text);
         if (n >= f->element) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "value_set_string('%s', \"%s\"): \"%.40s\" is %zu bytes with "
-                                   "its zero; field '%s' holds %u", w->components[id].name, path,
+                                   "its zero; member '%s' holds %u", w->components[id].name, path,
                                    text, n + 1, f->name, (unsigned)f->element);
         }
         memset(p, 0, f->element);
         memcpy(p, text, n);
         return ECS_SCHED_OK;
     }
-    if (f->kind == ECS_SCHED_FIELD_ENUM) {
+    if (f->kind == ECS_SCHED_TYPE_ENUM) {
         for (v = 0; v < f->value_count; v++) {
             if (strcmp(f->values[v].name, text) == 0) {
                 ecs_sched__store_int(p, f->kind, f->element, f->values[v].value,
@@ -832,10 +833,10 @@ ecs_sched_result ecs_sched_value_set_string(ecs_sched_world *w, ecs_sched_id id,
         }
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "value_set_string('%s', \"%s\"): '%.40s' is not a value of enum "
-                               "field '%s'", w->components[id].name, path, text, f->name);
+                               "member '%s'", w->components[id].name, path, text, f->name);
     }
     return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                           "value_set_string('%s', \"%s\"): field '%s' is %s, not text or an "
+                           "value_set_string('%s', \"%s\"): member '%s' is %s, not text or an "
                            "enum", w->components[id].name, path, f->name,
                            ecs_sched__field_kind_names[f->kind]);
 }
@@ -851,19 +852,19 @@ static int ecs_sched__compare_floats(double a, double b) {
 
 static int ecs_sched__compare_element(const ecs_sched_world *w, const ecs_sched__field_desc *f,
                                       const unsigned char *a, const unsigned char *b) {
-    ecs_sched_field_kind kind = f->kind;
+    ecs_sched_member_kind kind = f->kind;
     if (ecs_sched__is_float(kind)) {
         return ecs_sched__compare_floats(ecs_sched__load_float(a, kind), ecs_sched__load_float(b, kind));
     }
-    if (kind == ECS_SCHED_FIELD_U64 || kind == ECS_SCHED_FIELD_ENTITY) {
+    if (kind == ECS_SCHED_TYPE_U64 || kind == ECS_SCHED_TYPE_ENTITY) {
         uint64_t x = ecs_sched__load_u64(a), y = ecs_sched__load_u64(b);
         return (x > y) - (x < y);
     }
-    if (kind == ECS_SCHED_FIELD_CHARS) {
+    if (kind == ECS_SCHED_TYPE_CHARS) {
         int c = strncmp((const char *)a, (const char *)b, f->element);
         return (c > 0) - (c < 0);
     }
-    if (kind == ECS_SCHED_FIELD_STRUCT) return ecs_sched_value_compare(w, f->type, a, b);
+    if (kind == ECS_SCHED_TYPE_STRUCT) return ecs_sched_value_compare(w, f->type, a, b);
     {
         int64_t x = ecs_sched__load_int(a, kind, f->element), y = ecs_sched__load_int(b, kind, f->element);
         return (x > y) - (x < y);
@@ -901,7 +902,7 @@ static uint64_t ecs_sched__hash_bytes(uint64_t h, const void *p, size_t n) {
 
 static uint64_t ecs_sched__hash_element(const ecs_sched_world *w, const ecs_sched__field_desc *f,
                                         const unsigned char *p, uint64_t h) {
-    ecs_sched_field_kind kind = f->kind;
+    ecs_sched_member_kind kind = f->kind;
     if (ecs_sched__is_float(kind)) {
         double x = ecs_sched__load_float(p, kind);
         unsigned char nan = !(x >= x);
@@ -910,15 +911,15 @@ static uint64_t ecs_sched__hash_element(const ecs_sched_world *w, const ecs_sche
         h = ecs_sched__hash_bytes(h, &nan, 1);
         return ecs_sched__hash_bytes(h, &x, sizeof x);
     }
-    if (kind == ECS_SCHED_FIELD_CHARS) {
+    if (kind == ECS_SCHED_TYPE_CHARS) {
         size_t n = 0;
         while (n < f->element && p[n]) n++;
         return ecs_sched__hash_bytes(h, p, n);
     }
-    if (kind == ECS_SCHED_FIELD_STRUCT) {
+    if (kind == ECS_SCHED_TYPE_STRUCT) {
         return h ^ (ecs_sched_value_hash(w, f->type, p) * 0x9e3779b97f4a7c15ull);
     }
-    if (kind == ECS_SCHED_FIELD_U64 || kind == ECS_SCHED_FIELD_ENTITY) {
+    if (kind == ECS_SCHED_TYPE_U64 || kind == ECS_SCHED_TYPE_ENTITY) {
         uint64_t x = ecs_sched__load_u64(p);
         return ecs_sched__hash_bytes(h, &x, sizeof x);
     }

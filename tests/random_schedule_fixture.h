@@ -458,7 +458,7 @@ static inline void configure_drawn_sets(fixture *fx) {
         assert_int_equal(ecs_sched_configure_set(fx->world, UPDATE, &desc), ECS_SCHED_OK);
     }
     if (fx->spec->chained_sets) {
-        assert_int_equal(ecs_sched_chain_sets(fx->world, UPDATE, set_names, SETS, false), ECS_SCHED_OK);
+        assert_int_equal(ecs_sched_chain_sets(fx->world, UPDATE, SETS, set_names, false), ECS_SCHED_OK);
     }
 }
 

@@ -223,10 +223,10 @@ typedef struct hook_count {
     int calls;
 } hook_count;
 
-static ecs_sched_error_action count_and_continue(const ecs_sched_failure *failure, void *user_data) {
+static ecs_sched_failure_action count_and_continue(const ecs_sched_failure *failure, void *user_data) {
     (void)failure;
     ((hook_count *)user_data)->calls++;
-    return ECS_SCHED_ERROR_CONTINUE;
+    return ECS_SCHED_FAILURE_CONTINUE;
 }
 
 static void the_hook_hears_every_failing_condition_of_a_node(void **state) {
@@ -454,10 +454,10 @@ static void a_schedule_policy_overrides_the_worlds(void **state) {
 typedef struct hook_log {
     int calls;
     char names[256];
-    ecs_sched_error_action answer;
+    ecs_sched_failure_action answer;
 } hook_log;
 
-static ecs_sched_error_action hook_records(const ecs_sched_failure *failure, void *user_data) {
+static ecs_sched_failure_action hook_records(const ecs_sched_failure *failure, void *user_data) {
     hook_log *log = (hook_log *)user_data;
     size_t n = strlen(log->names);
     log->calls++;
@@ -467,7 +467,7 @@ static ecs_sched_error_action hook_records(const ecs_sched_failure *failure, voi
     return log->answer;
 }
 
-static ecs_sched_world *world_with_hook(hook_log *log, ecs_sched_error_action answer) {
+static ecs_sched_world *world_with_hook(hook_log *log, ecs_sched_failure_action answer) {
     ecs_sched_error_hook hook;
     memset(log, 0, sizeof *log);
     log->answer = answer;
@@ -487,7 +487,7 @@ static void add_two_failures(ecs_sched_world *w) {
 
 static void an_ignored_failure_is_taken_too(void **state) {
     hook_log log;
-    ecs_sched_world *w = world_with_hook(&log, ECS_SCHED_ERROR_IGNORE);
+    ecs_sched_world *w = world_with_hook(&log, ECS_SCHED_FAILURE_IGNORE);
     int runs = 0;
     (void)state;
     ADD_SYSTEM(w, .name = "flaky", .fn = fail_the_first_time, .user_data = &runs);
@@ -499,7 +499,7 @@ static void an_ignored_failure_is_taken_too(void **state) {
 
 static void a_hook_that_ignores_lets_the_run_succeed(void **state) {
     hook_log log;
-    ecs_sched_world *w = world_with_hook(&log, ECS_SCHED_ERROR_IGNORE);
+    ecs_sched_world *w = world_with_hook(&log, ECS_SCHED_FAILURE_IGNORE);
     (void)state;
     add_two_failures(w);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
@@ -511,7 +511,7 @@ static void a_hook_that_ignores_lets_the_run_succeed(void **state) {
 
 static void a_hook_that_continues_sees_every_failure_and_the_run_returns_the_first(void **state) {
     hook_log log;
-    ecs_sched_world *w = world_with_hook(&log, ECS_SCHED_ERROR_CONTINUE);
+    ecs_sched_world *w = world_with_hook(&log, ECS_SCHED_FAILURE_CONTINUE);
     (void)state;
     add_two_failures(w);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SYSTEM_FAILED);
@@ -522,7 +522,7 @@ static void a_hook_that_continues_sees_every_failure_and_the_run_returns_the_fir
 
 static void a_hook_that_stops_stops_the_run(void **state) {
     hook_log log;
-    ecs_sched_world *w = world_with_hook(&log, ECS_SCHED_ERROR_STOP);
+    ecs_sched_world *w = world_with_hook(&log, ECS_SCHED_FAILURE_STOP);
     (void)state;
     add_two_failures(w);
     assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SYSTEM_FAILED);
@@ -533,7 +533,7 @@ static void a_hook_that_stops_stops_the_run(void **state) {
 
 static void the_hook_hears_of_failures_under_the_stop_policy_too(void **state) {
     hook_log log;
-    ecs_sched_world *w = world_with_hook(&log, ECS_SCHED_ERROR_IGNORE);
+    ecs_sched_world *w = world_with_hook(&log, ECS_SCHED_FAILURE_IGNORE);
     (void)state;
     assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &(ecs_sched_schedule_desc){
                          .on_error = ECS_SCHED_ON_ERROR_STOP}),
@@ -560,10 +560,10 @@ static void replace_the_hook(ecs_sched_system_ctx *ctx) {
    hears the failures of the next run, not of this one. */
 static void a_hook_replaced_during_a_run_applies_from_the_next_run(void **state) {
     hook_log first;
-    ecs_sched_world *w = world_with_hook(&first, ECS_SCHED_ERROR_CONTINUE);
+    ecs_sched_world *w = world_with_hook(&first, ECS_SCHED_FAILURE_CONTINUE);
     (void)state;
     memset(&g_replacement, 0, sizeof g_replacement);
-    g_replacement.answer = ECS_SCHED_ERROR_STOP;
+    g_replacement.answer = ECS_SCHED_FAILURE_STOP;
     ADD_SYSTEMS(w, .systems = SYSTEMS({.name = "swap", .fn = replace_the_hook, .exclusive = true},
                                       {.name = "one", .fn = fail_with,
                                        .user_data = (void *)&g_failed},

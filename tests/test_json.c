@@ -52,12 +52,12 @@ static void unit_ctor(void *dst, int32_t n, void *ctx) {
 
 static void setup_json(json_world *j) {
     ecs_sched_component_desc d;
-    ecs_sched_field vec2_fields[] = {ECS_SCHED_MEMBER(Vec2, x, ECS_SCHED_FIELD_F32),
-                                     ECS_SCHED_MEMBER(Vec2, y, ECS_SCHED_FIELD_F32)};
-    ecs_sched_field unit_fields[10];
-    ecs_sched_field pos_fields[] = {ECS_SCHED_MEMBER(Position, x, ECS_SCHED_FIELD_F32),
-                                    ECS_SCHED_MEMBER(Position, y, ECS_SCHED_FIELD_F32)};
-    ecs_sched_field health_fields[] = {ECS_SCHED_MEMBER(Health, hp, ECS_SCHED_FIELD_I32)};
+    ecs_sched_member vec2_fields[] = {ECS_SCHED_MEMBER(Vec2, x, ECS_SCHED_TYPE_F32),
+                                      ECS_SCHED_MEMBER(Vec2, y, ECS_SCHED_TYPE_F32)};
+    ecs_sched_member unit_fields[10];
+    ecs_sched_member pos_fields[] = {ECS_SCHED_MEMBER(Position, x, ECS_SCHED_TYPE_F32),
+                                     ECS_SCHED_MEMBER(Position, y, ECS_SCHED_TYPE_F32)};
+    ecs_sched_member health_fields[] = {ECS_SCHED_MEMBER(Health, hp, ECS_SCHED_TYPE_I32)};
     setup_world(&j->s);
     j->vec2 = ECS_SCHED_COMPONENT(j->s.world, Vec2);
     memset(&d, 0, sizeof d);
@@ -68,20 +68,20 @@ static void setup_json(json_world *j) {
     j->unit = ecs_sched_component_register(j->s.world, &d);
     j->tag = j->s.frozen;
     {
-        ecs_sched_field f[] = {
-            ECS_SCHED_MEMBER_STRUCT(Unit, at, 0), ECS_SCHED_MEMBER(Unit, hp, ECS_SCHED_FIELD_I32),
-            ECS_SCHED_MEMBER(Unit, level, ECS_SCHED_FIELD_U8), ECS_SCHED_MEMBER(Unit, alive, ECS_SCHED_FIELD_BOOL),
-            ECS_SCHED_MEMBER(Unit, name, ECS_SCHED_FIELD_CHARS), ECS_SCHED_MEMBER_ENUM(Unit, gait, gaits, 2),
-            ECS_SCHED_MEMBER_STRUCT(Unit, path, 0), ECS_SCHED_MEMBER(Unit, target, ECS_SCHED_FIELD_ENTITY),
-            ECS_SCHED_MEMBER(Unit, big, ECS_SCHED_FIELD_U64), ECS_SCHED_MEMBER(Unit, speed, ECS_SCHED_FIELD_F64)};
+        ecs_sched_member f[] = {
+                                ECS_SCHED_MEMBER_STRUCT(Unit, at, 0), ECS_SCHED_MEMBER(Unit, hp, ECS_SCHED_TYPE_I32),
+                                ECS_SCHED_MEMBER(Unit, level, ECS_SCHED_TYPE_U8), ECS_SCHED_MEMBER(Unit, alive, ECS_SCHED_TYPE_BOOL),
+                                ECS_SCHED_MEMBER(Unit, name, ECS_SCHED_TYPE_CHARS), ECS_SCHED_MEMBER_ENUM(Unit, gait, gaits, 2),
+                                ECS_SCHED_MEMBER_STRUCT(Unit, path, 0), ECS_SCHED_MEMBER(Unit, target, ECS_SCHED_TYPE_ENTITY),
+                                ECS_SCHED_MEMBER(Unit, big, ECS_SCHED_TYPE_U64), ECS_SCHED_MEMBER(Unit, speed, ECS_SCHED_TYPE_F64)};
         memcpy(unit_fields, f, sizeof f);
     }
     unit_fields[0].type = j->vec2;
     unit_fields[6].type = j->vec2;
-    assert_int_equal(ecs_sched_describe(j->s.world, j->vec2, vec2_fields, 2), ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_describe(j->s.world, j->unit, unit_fields, 10), ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_describe(j->s.world, j->s.position, pos_fields, 2), ECS_SCHED_OK);
-    assert_int_equal(ecs_sched_describe(j->s.world, j->s.health, health_fields, 1), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(j->s.world, j->vec2, 2, vec2_fields), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(j->s.world, j->unit, 10, unit_fields), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(j->s.world, j->s.position, 2, pos_fields), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(j->s.world, j->s.health, 1, health_fields), ECS_SCHED_OK);
 }
 
 static const char *ship_json =
@@ -592,7 +592,7 @@ static void a_saved_world_loads_back_equal(void **state) {
     extra.speed = NAN;
     extra.big = 42;
     assert_int_equal(ecs_sched_insert(a.s.world, instance, a.unit, &extra), ECS_SCHED_OK);
-    text = ecs_sched_json_save(a.s.world, NULL, 0, true);
+    text = ecs_sched_json_save(a.s.world, 0, NULL, true);
     assert_non_null(text);
     d = ecs_sched_prefab_data_from_json(b.s.world, text, NULL);
     if (!d) fail_msg("%s\n%s", ecs_sched_last_error(b.s.world), text);
@@ -620,7 +620,7 @@ static void a_subtree_is_saved_alone(void **state) {
     d = ecs_sched_prefab_data_from_json(j.s.world, ship_json, NULL);
     assert_int_equal(ecs_sched_prefab_data_instantiate(j.s.world, d, 0, made), ECS_SCHED_OK);
     ecs_sched_prefab_data_free(d);
-    text = ecs_sched_json_save(j.s.world, &made[1], 1, true);
+    text = ecs_sched_json_save(j.s.world, 1, &made[1], true);
     assert_non_null(text);
     d = ecs_sched_prefab_data_from_json(j.s.world, text, NULL);
     assert_non_null(d);
@@ -640,13 +640,13 @@ static void saving_refuses_what_it_cannot_write(void **state) {
     setup_json(&j);
     e = ecs_sched_spawn(j.s.world);
     assert_int_equal(ecs_sched_insert(j.s.world, e, j.s.velocity, &v), ECS_SCHED_OK);
-    assert_null(ecs_sched_json_save(j.s.world, NULL, 0, true));
+    assert_null(ecs_sched_json_save(j.s.world, 0, NULL, true));
     assert_failed_with(j.s.world, &j.s.log, ECS_SCHED_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(ecs_sched_last_error(j.s.world), "'Velocity' has no description"));
     assert_int_equal(ecs_sched_despawn(j.s.world, e), ECS_SCHED_OK);
     base = ecs_sched_spawn(j.s.world);
     instance = ecs_sched_instantiate(j.s.world, base);
-    assert_null(ecs_sched_json_save(j.s.world, &instance, 1, false));
+    assert_null(ecs_sched_json_save(j.s.world, 1, &instance, false));
     assert_non_null(strstr(ecs_sched_last_error(j.s.world), "'ecs_sched.IsA'"));
     check_and_destroy(j.s.world);
 }

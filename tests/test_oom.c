@@ -567,12 +567,12 @@ static void relations_scenario(ecs_sched_id pos) {
     check_result(ecs_sched_despawn(world, node[1]), "despawn (a subtree)");
     check_result(ecs_sched_despawn(world, node[0]), "despawn (the tree)");
     {   /* a description, and a value printed through it */
-        ecs_sched_field fields[] = {ECS_SCHED_MEMBER(Position, x, ECS_SCHED_FIELD_F32),
-                                    ECS_SCHED_MEMBER(Position, y, ECS_SCHED_FIELD_F32)};
+        ecs_sched_member fields[] = {ECS_SCHED_MEMBER(Position, x, ECS_SCHED_TYPE_F32),
+                                     ECS_SCHED_MEMBER(Position, y, ECS_SCHED_TYPE_F32)};
         Position p = {1, 2};
         char text[64];
-        check_result(ecs_sched_describe(world, pos, fields, 2), "describe");
-        check_result(ecs_sched_describe(world, pos, fields, 2), "describe again");
+        check_result(ecs_sched_describe(world, pos, 2, fields), "describe");
+        check_result(ecs_sched_describe(world, pos, 2, fields), "describe again");
         ecs_sched_value_print(world, pos, &p, text, sizeof text);
     }
 }
@@ -780,15 +780,15 @@ static void json_scenario(ecs_sched_id pos) {
         "{\"entities\": [{\"components\": {\"Position\": {\"x\": 1, \"y\": 2}}},"
         " {\"name\": \"turret\", \"parent\": 0, \"prefab\": \"turret.json\"},"
         " {\"parent\": 0, \"relations\": {\"ecs_sched.IsA\": [1]}}]}";
-    ecs_sched_field fields[] = {ECS_SCHED_MEMBER(Position, x, ECS_SCHED_FIELD_F32),
-                                ECS_SCHED_MEMBER(Position, y, ECS_SCHED_FIELD_F32)};
+    ecs_sched_member fields[] = {ECS_SCHED_MEMBER(Position, x, ECS_SCHED_TYPE_F32),
+                                 ECS_SCHED_MEMBER(Position, y, ECS_SCHED_TYPE_F32)};
     ecs_sched_json_desc desc;
     ecs_sched_prefab_data *d, *back;
     ecs_sched_progress progress = {0, 0, 0};
     char *text;
     int32_t before;
     int i;
-    if (ecs_sched_describe(world, pos, fields, 2) != ECS_SCHED_OK) {
+    if (ecs_sched_describe(world, pos, 2, fields) != ECS_SCHED_OK) {
         expect_clean_failure("describe (json)");
         return;
     }
@@ -811,7 +811,7 @@ static void json_scenario(ecs_sched_id pos) {
         }
     }
     ecs_sched_prefab_data_free(d);
-    text = ecs_sched_json_save(world, NULL, 0, true);
+    text = ecs_sched_json_save(world, 0, NULL, true);
     if (!text) {
         if (ecs_sched_last_result(world) == ECS_SCHED_ERR_OUT_OF_MEMORY) expect_clean_failure("json_save");
         return;

@@ -172,7 +172,7 @@ static void adding_several_plugins_adds_them_in_order(void **state) {
     const ecs_sched_plugin *const plugins[] = {&input, &game, &audio};
     (void)state;
     new_app();
-    assert_int_equal(ecs_sched_app_add_plugins(g_app, plugins, 3), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_app_add_plugins(g_app, 3, plugins), ECS_SCHED_OK);
     assert_string_equal(g_trace, "Input Render Audio Game");
     assert_true(ecs_sched_app_has_plugin(g_app, "Game"));
     destroy_app(g_app);
@@ -183,7 +183,7 @@ static void adding_several_plugins_adds_none_when_one_has_no_name(void **state) 
     const ecs_sched_plugin *const plugins[] = {&audio, &game, &nameless, &input};
     (void)state;
     new_app();
-    assert_int_equal(ecs_sched_app_add_plugins(g_app, plugins, 4), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_app_add_plugins(g_app, 4, plugins), ECS_SCHED_ERR_INVALID_ARGUMENT);
     assert_contains(ecs_sched_last_error(world()), "a plugin needs a name");
     assert_string_equal(g_trace, "");
     assert_false(ecs_sched_app_has_plugin(g_app, "Audio"));

@@ -320,14 +320,14 @@ static void entity_fields_and_relationships_name_other_entries(void **state) {
     ecs_sched_prefab_data *d;
     ecs_sched_id aim;
     ecs_sched_entity made[3];
-    ecs_sched_field aim_fields[] = {ECS_SCHED_MEMBER(Aim, target, ECS_SCHED_FIELD_ENTITY),
-                                    ECS_SCHED_MEMBER(Aim, range, ECS_SCHED_FIELD_F32)};
+    ecs_sched_member aim_fields[] = {ECS_SCHED_MEMBER(Aim, target, ECS_SCHED_TYPE_ENTITY),
+                                     ECS_SCHED_MEMBER(Aim, range, ECS_SCHED_TYPE_F32)};
     Aim a = {0, 10.0f};
     Health h = {9};
     (void)state;
     setup_world(&s);
     aim = ECS_SCHED_COMPONENT(s.world, Aim);
-    assert_int_equal(ecs_sched_describe(s.world, aim, aim_fields, 2), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(s.world, aim, 2, aim_fields), ECS_SCHED_OK);
     d = ecs_sched_prefab_data_create(s.world);
     ecs_sched_prefab_data_add(d, -1);   /* a template */
     ecs_sched_prefab_data_add(d, -1);   /* an instance of it, aiming at the third */
@@ -348,10 +348,10 @@ static void entity_fields_and_relationships_name_other_entries(void **state) {
 
 /* Aim kept in a sparse set, its entity field described, and Health (in tables) beside it. */
 static ecs_sched_id sparse_aim(ecs_sched_world *w) {
-    ecs_sched_field aim_fields[] = {ECS_SCHED_MEMBER(Aim, target, ECS_SCHED_FIELD_ENTITY),
-                                    ECS_SCHED_MEMBER(Aim, range, ECS_SCHED_FIELD_F32)};
+    ecs_sched_member aim_fields[] = {ECS_SCHED_MEMBER(Aim, target, ECS_SCHED_TYPE_ENTITY),
+                                     ECS_SCHED_MEMBER(Aim, range, ECS_SCHED_TYPE_F32)};
     ecs_sched_id aim = ECS_SCHED_SPARSE_COMPONENT(w, Aim);
-    assert_int_equal(ecs_sched_describe(w, aim, aim_fields, 2), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(w, aim, 2, aim_fields), ECS_SCHED_OK);
     return aim;
 }
 

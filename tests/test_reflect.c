@@ -37,31 +37,31 @@ static const ecs_sched_enum_value gaits[] = {{"IDLE", IDLE}, {"WALKING", WALKING
 static ecs_sched_id g_vec2, g_unit;
 
 static void describe_types(ecs_sched_world *w) {
-    ecs_sched_field vec2[] = {
-        ECS_SCHED_MEMBER(Vec2, x, ECS_SCHED_FIELD_F32),
-        ECS_SCHED_MEMBER(Vec2, y, ECS_SCHED_FIELD_F32),
+    ecs_sched_member vec2[] = {
+                               ECS_SCHED_MEMBER(Vec2, x, ECS_SCHED_TYPE_F32),
+                               ECS_SCHED_MEMBER(Vec2, y, ECS_SCHED_TYPE_F32),
     };
-    ecs_sched_field unit[11];
+    ecs_sched_member unit[11];
     g_vec2 = ECS_SCHED_COMPONENT(w, Vec2);
     g_unit = ECS_SCHED_COMPONENT(w, Unit);
-    assert_int_equal(ecs_sched_describe(w, g_vec2, vec2, 2), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(w, g_vec2, 2, vec2), ECS_SCHED_OK);
     {
-        ecs_sched_field fields[] = {
-            ECS_SCHED_MEMBER_STRUCT(Unit, position, g_vec2),
-            ECS_SCHED_MEMBER_STRUCT(Unit, path, g_vec2),
-            ECS_SCHED_MEMBER(Unit, hp, ECS_SCHED_FIELD_I32),
-            ECS_SCHED_MEMBER(Unit, level, ECS_SCHED_FIELD_U8),
-            ECS_SCHED_MEMBER(Unit, alive, ECS_SCHED_FIELD_BOOL),
-            ECS_SCHED_MEMBER(Unit, name, ECS_SCHED_FIELD_CHARS),
-            ECS_SCHED_MEMBER_ENUM(Unit, gait, gaits, 3),
-            ECS_SCHED_MEMBER(Unit, mass, ECS_SCHED_FIELD_F64),
-            ECS_SCHED_MEMBER(Unit, target, ECS_SCHED_FIELD_ENTITY),
-            ECS_SCHED_MEMBER(Unit, big, ECS_SCHED_FIELD_U64),
-            ECS_SCHED_MEMBER(Unit, small, ECS_SCHED_FIELD_I16),
+        ecs_sched_member fields[] = {
+                                     ECS_SCHED_MEMBER_STRUCT(Unit, position, g_vec2),
+                                     ECS_SCHED_MEMBER_STRUCT(Unit, path, g_vec2),
+                                     ECS_SCHED_MEMBER(Unit, hp, ECS_SCHED_TYPE_I32),
+                                     ECS_SCHED_MEMBER(Unit, level, ECS_SCHED_TYPE_U8),
+                                     ECS_SCHED_MEMBER(Unit, alive, ECS_SCHED_TYPE_BOOL),
+                                     ECS_SCHED_MEMBER(Unit, name, ECS_SCHED_TYPE_CHARS),
+                                     ECS_SCHED_MEMBER_ENUM(Unit, gait, gaits, 3),
+                                     ECS_SCHED_MEMBER(Unit, mass, ECS_SCHED_TYPE_F64),
+                                     ECS_SCHED_MEMBER(Unit, target, ECS_SCHED_TYPE_ENTITY),
+                                     ECS_SCHED_MEMBER(Unit, big, ECS_SCHED_TYPE_U64),
+                                     ECS_SCHED_MEMBER(Unit, small, ECS_SCHED_TYPE_I16),
         };
         memcpy(unit, fields, sizeof unit);
     }
-    assert_int_equal(ecs_sched_describe(w, g_unit, unit, 11), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(w, g_unit, 11, unit), ECS_SCHED_OK);
 }
 
 static Unit a_unit(void) {
@@ -142,17 +142,17 @@ static void an_entity_field_prints_with_its_name(void **state) {
 static void a_path_names_nested_fields_and_array_elements(void **state) {
     ecs_sched_world *w = new_world();
     Unit u = a_unit();
-    ecs_sched_field_info info;
+    ecs_sched_member_info info;
     float *y;
     double number;
     (void)state;
     describe_types(w);
-    y = (float *)ecs_sched_value_field(w, g_unit, &u, "path[2].y", &info);
+    y = (float *)ecs_sched_value_member(w, g_unit, &u, "path[2].y", &info);
     assert_ptr_equal(y, &u.path[2].y);
-    assert_int_equal(info.kind, ECS_SCHED_FIELD_F32);
+    assert_int_equal(info.kind, ECS_SCHED_TYPE_F32);
     assert_int_equal(info.count, 1);
-    assert_ptr_equal(ecs_sched_value_field(w, g_unit, &u, "path", &info), u.path);
-    assert_int_equal(info.kind, ECS_SCHED_FIELD_STRUCT);
+    assert_ptr_equal(ecs_sched_value_member(w, g_unit, &u, "path", &info), u.path);
+    assert_int_equal(info.kind, ECS_SCHED_TYPE_STRUCT);
     assert_int_equal(info.count, 3);
     assert_int_equal(info.type, g_vec2);
     assert_int_equal(ecs_sched_value_get_number(w, g_unit, &u, "position.x", &number), ECS_SCHED_OK);
@@ -170,15 +170,15 @@ static void a_path_that_does_not_resolve_says_which_part(void **state) {
     double number;
     (void)state;
     describe_types(w);
-    assert_null(ecs_sched_value_field(w, g_unit, &u, "position.z", NULL));
+    assert_null(ecs_sched_value_member(w, g_unit, &u, "position.z", NULL));
     assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_NOT_FOUND);
-    assert_contains(ecs_sched_last_error(w), "'Vec2' has no field 'z'");
-    assert_null(ecs_sched_value_field(w, g_unit, &u, "path[3].x", NULL));
+    assert_contains(ecs_sched_last_error(w), "'Vec2' has no member 'z'");
+    assert_null(ecs_sched_value_member(w, g_unit, &u, "path[3].x", NULL));
     assert_contains(ecs_sched_last_error(w), "has 3 elements");
-    assert_null(ecs_sched_value_field(w, g_unit, &u, "path.x", NULL));
+    assert_null(ecs_sched_value_member(w, g_unit, &u, "path.x", NULL));
     assert_contains(ecs_sched_last_error(w), "is an array");
-    assert_null(ecs_sched_value_field(w, g_unit, &u, "hp.x", NULL));
-    assert_contains(ecs_sched_last_error(w), "'hp' has no fields");
+    assert_null(ecs_sched_value_member(w, g_unit, &u, "hp.x", NULL));
+    assert_contains(ecs_sched_last_error(w), "'hp' has no members");
     assert_int_equal(ecs_sched_value_get_number(w, g_unit, &u, "name", &number),
                      ECS_SCHED_ERR_INVALID_ARGUMENT);
     assert_contains(ecs_sched_last_error(w), "not a number");
@@ -278,15 +278,15 @@ static void resources_and_message_types_are_described_like_components(void **sta
     ecs_sched_world *w = new_world();
     ecs_sched_id hit = ecs_sched_message_register_type(w, "Hit", sizeof(Hit), ECS_SCHED_ALIGNOF(Hit));
     ecs_sched_id gravity;
-    ecs_sched_field hit_fields[] = {ECS_SCHED_MEMBER(Hit, damage, ECS_SCHED_FIELD_I32),
-                                    ECS_SCHED_MEMBER(Hit, kind, ECS_SCHED_FIELD_U8)};
+    ecs_sched_member hit_fields[] = {ECS_SCHED_MEMBER(Hit, damage, ECS_SCHED_TYPE_I32),
+                                     ECS_SCHED_MEMBER(Hit, kind, ECS_SCHED_TYPE_U8)};
     Hit h = {12, 3};
     Vec2 g = {0, -9.5f};
     char text[64];
     (void)state;
     describe_types(w);
     gravity = g_vec2;
-    assert_int_equal(ecs_sched_describe(w, hit, hit_fields, 2), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(w, hit, 2, hit_fields), ECS_SCHED_OK);
     ecs_sched_value_print(w, hit, &h, text, sizeof text);
     assert_string_equal(text, "{damage: 12, kind: 3}");
     assert_int_equal(ecs_sched_resource_insert(w, gravity, &g), ECS_SCHED_OK);
@@ -300,9 +300,9 @@ static void resources_and_message_types_are_described_like_components(void **sta
 typedef struct { int32_t a; int32_t b; int64_t c; } Three;
 typedef struct { int32_t a, b, c; } Ints;
 
-static void assert_refused(ecs_sched_world *w, ecs_sched_id id, const ecs_sched_field *f, int32_t n,
+static void assert_refused(ecs_sched_world *w, ecs_sched_id id, const ecs_sched_member *f, int32_t n,
                            const char *needle) {
-    assert_int_equal(ecs_sched_describe(w, id, f, n), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ecs_sched_describe(w, id, n, f), ECS_SCHED_ERR_INVALID_ARGUMENT);
     assert_contains(ecs_sched_last_error(w), needle);
     assert_false(ecs_sched_is_described(w, id));
 }
@@ -312,27 +312,27 @@ static void a_description_must_cover_the_type_without_overlaps(void **state) {
     ecs_sched_id three = ECS_SCHED_COMPONENT(w, Three);
     ecs_sched_id ints = ECS_SCHED_COMPONENT(w, Ints);
     /* (a, c) of Three would be a struct with padding where b is: that cannot be told */
-    ecs_sched_field gap[] = {ECS_SCHED_MEMBER(Ints, a, ECS_SCHED_FIELD_I32),
-                             ECS_SCHED_MEMBER(Ints, c, ECS_SCHED_FIELD_I32)};
-    ecs_sched_field end[] = {ECS_SCHED_MEMBER(Three, a, ECS_SCHED_FIELD_I32),
-                             ECS_SCHED_MEMBER(Three, b, ECS_SCHED_FIELD_I32)};
-    ecs_sched_field overlap[] = {ECS_SCHED_MEMBER(Three, a, ECS_SCHED_FIELD_I32),
-                                 ECS_SCHED_MEMBER(Three, b, ECS_SCHED_FIELD_I32),
-                                 ECS_SCHED_MEMBER(Three, c, ECS_SCHED_FIELD_I64),
-                                 {"d", ECS_SCHED_FIELD_I32, 2, 4, 0, NULL, 0}};
-    ecs_sched_field wrong_kind[] = {ECS_SCHED_MEMBER(Three, a, ECS_SCHED_FIELD_I64),
-                                    ECS_SCHED_MEMBER(Three, c, ECS_SCHED_FIELD_I64)};
-    ecs_sched_field outside[] = {{"a", ECS_SCHED_FIELD_I32, 14, 4, 0, NULL, 0}};
-    ecs_sched_field twice[] = {ECS_SCHED_MEMBER(Three, a, ECS_SCHED_FIELD_I32),
-                               {"a", ECS_SCHED_FIELD_I32, 4, 4, 0, NULL, 0},
-                               ECS_SCHED_MEMBER(Three, c, ECS_SCHED_FIELD_I64)};
+    ecs_sched_member gap[] = {ECS_SCHED_MEMBER(Ints, a, ECS_SCHED_TYPE_I32),
+                              ECS_SCHED_MEMBER(Ints, c, ECS_SCHED_TYPE_I32)};
+    ecs_sched_member end[] = {ECS_SCHED_MEMBER(Three, a, ECS_SCHED_TYPE_I32),
+                              ECS_SCHED_MEMBER(Three, b, ECS_SCHED_TYPE_I32)};
+    ecs_sched_member overlap[] = {ECS_SCHED_MEMBER(Three, a, ECS_SCHED_TYPE_I32),
+                                  ECS_SCHED_MEMBER(Three, b, ECS_SCHED_TYPE_I32),
+                                  ECS_SCHED_MEMBER(Three, c, ECS_SCHED_TYPE_I64),
+                                 {"d", ECS_SCHED_TYPE_I32, 2, 4, 0, NULL, 0}};
+    ecs_sched_member wrong_kind[] = {ECS_SCHED_MEMBER(Three, a, ECS_SCHED_TYPE_I64),
+                                     ECS_SCHED_MEMBER(Three, c, ECS_SCHED_TYPE_I64)};
+    ecs_sched_member outside[] = {{"a", ECS_SCHED_TYPE_I32, 14, 4, 0, NULL, 0}};
+    ecs_sched_member twice[] = {ECS_SCHED_MEMBER(Three, a, ECS_SCHED_TYPE_I32),
+                               {"a", ECS_SCHED_TYPE_I32, 4, 4, 0, NULL, 0},
+                               ECS_SCHED_MEMBER(Three, c, ECS_SCHED_TYPE_I64)};
     (void)state;
-    assert_refused(w, ints, gap, 2, "bytes 4 to 7, before field 'c'");
+    assert_refused(w, ints, gap, 2, "bytes 4 to 7, before member 'c'");
     assert_refused(w, three, end, 2, "at the end");
     assert_refused(w, three, overlap, 4, "overlaps");
     assert_refused(w, three, wrong_kind, 2, "not a whole number");
     assert_refused(w, three, outside, 1, "does not lie inside");
-    assert_refused(w, three, twice, 3, "two fields are named 'a'");
+    assert_refused(w, three, twice, 3, "two members are named 'a'");
     check_and_destroy(w);
 }
 
@@ -340,15 +340,15 @@ static void a_struct_field_needs_a_described_type(void **state) {
     ecs_sched_world *w = new_world();
     ecs_sched_id vec2 = ECS_SCHED_COMPONENT(w, Vec2);
     ecs_sched_id holder = ecs_sched_component_register_type(w, "Holder", sizeof(Vec2), 4);
-    ecs_sched_field f[] = {{"v", ECS_SCHED_FIELD_STRUCT, 0, sizeof(Vec2), 0, NULL, 0}};
+    ecs_sched_member f[] = {{"v", ECS_SCHED_TYPE_STRUCT, 0, sizeof(Vec2), 0, NULL, 0}};
     ecs_sched_id tag = ECS_SCHED_TAG(w, Marker);
     (void)state;
     f[0].type = vec2;
     assert_refused(w, holder, f, 1, "describe that type first");
     f[0].type = holder;
     assert_refused(w, holder, f, 1, "cannot hold itself");
-    assert_int_equal(ecs_sched_describe(w, tag, f, 1), ECS_SCHED_ERR_INVALID_ARGUMENT);
-    assert_contains(ecs_sched_last_error(w), "a tag has no fields");
+    assert_int_equal(ecs_sched_describe(w, tag, 1, f), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_contains(ecs_sched_last_error(w), "a tag has no members");
     check_and_destroy(w);
 }
 

@@ -400,7 +400,7 @@ static void chain_sets_ignoring_deferred_adds_no_sync_point(void **state) {
     g_c = register_components(w);
     ADD_SYSTEM(w, CENSUS("count", .in_set = {"counting"}));
     ADD_SYSTEM(w, SPAWNER("spawn", .in_set = {"spawning"}));
-    assert_int_equal(ecs_sched_chain_sets(w, UPDATE, sets, 2, true), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_chain_sets(w, UPDATE, 2, sets, true), ECS_SCHED_OK);
     assert_string_equal(plan_of(w, UPDATE), "spawn count");
     assert_run_traces(w, "spawn count=0");
     check_and_destroy(w);
@@ -413,7 +413,7 @@ static void chain_sets_gets_a_sync_point(void **state) {
     g_c = register_components(w);
     ADD_SYSTEM(w, CENSUS("count", .in_set = {"counting"}));
     ADD_SYSTEM(w, SPAWNER("spawn", .in_set = {"spawning"}));
-    assert_int_equal(ecs_sched_chain_sets(w, UPDATE, sets, 2, false), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_chain_sets(w, UPDATE, 2, sets, false), ECS_SCHED_OK);
     assert_string_equal(plan_of(w, UPDATE), "spawn apply_deferred count");
     assert_run_traces(w, "spawn count=1");
     check_and_destroy(w);

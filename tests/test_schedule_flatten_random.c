@@ -333,7 +333,7 @@ static ecs_sched_world *build_world(const drawn *d, names *n) {
         const char *chain[MAX_SETS];
         int k;
         for (k = 0; k < d->chain_length; k++) chain[k] = n->text[d->systems + d->chain[k]];
-        assert_int_equal(ecs_sched_chain_sets(w, UPDATE, chain, d->chain_length, d->chain_ignore),
+        assert_int_equal(ecs_sched_chain_sets(w, UPDATE, d->chain_length, chain, d->chain_ignore),
                          ECS_SCHED_OK);
     }
     return w;

@@ -452,7 +452,7 @@ static void many_chained_sets_are_ordered(void **state) {
         sets[i] = set_names[i];
     }
     for (i = 99; i >= 0; i--) ADD_SYSTEM(w, .name = numbered("m", i), .fn = record, .in_set = {sets[i]});
-    assert_int_equal(ecs_sched_chain_sets(w, UPDATE, sets, 100, false), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_chain_sets(w, UPDATE, 100, sets, false), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_schedule_order(w, UPDATE, names, 200), 100);
     for (i = 0; i < 100; i++) assert_string_equal(names[i], g_names[i]);
     assert_int_equal(g_log.count, 0);

@@ -400,7 +400,7 @@ static void chain_sets_orders_each_set_before_the_next(void **state) {
     ADD_SYSTEM(w, .name = "draw", .fn = record, .in_set = {"render"});
     ADD_SYSTEM(w, .name = "think", .fn = record, .in_set = {"logic"});
     ADD_SYSTEM(w, .name = "poll", .fn = record, .in_set = {"input"});
-    assert_int_equal(ecs_sched_chain_sets(w, UPDATE, stages, 3, false), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_chain_sets(w, UPDATE, 3, stages, false), ECS_SCHED_OK);
     assert_string_equal(plan_of(w, UPDATE), "poll think draw");
     assert_run_traces(w, "poll think draw");
     assert_int_equal(g_log.count, 0);

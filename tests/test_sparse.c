@@ -963,17 +963,17 @@ static void test_a_snapshot_restores_sparse_members_and_values(void **state) {
 
 static void test_json_writes_and_loads_sparse_components(void **state) {
     sparse_setup s;
-    ecs_sched_field burning_fields[] = {ECS_SCHED_MEMBER(Burning, heat, ECS_SCHED_FIELD_F32),
-                                        ECS_SCHED_MEMBER(Burning, turns, ECS_SCHED_FIELD_I32)};
+    ecs_sched_member burning_fields[] = {ECS_SCHED_MEMBER(Burning, heat, ECS_SCHED_TYPE_F32),
+                                         ECS_SCHED_MEMBER(Burning, turns, ECS_SCHED_TYPE_I32)};
     ecs_sched_prefab_data *d;
     ecs_sched_entity e, made[1];
     Burning b = {1.5f, 6};
     char *text;
     (void)state;
     setup_sparse(&s);
-    assert_int_equal(ecs_sched_describe(s.base.world, s.burning, burning_fields, 2), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_describe(s.base.world, s.burning, 2, burning_fields), ECS_SCHED_OK);
     e = SPAWN(s.base.world, {s.selected, NULL}, {s.burning, &b});
-    text = ecs_sched_json_save(s.base.world, &e, 1, false);
+    text = ecs_sched_json_save(s.base.world, 1, &e, false);
     assert_non_null(text);
     assert_contains(text, "\"Selected\"");
     assert_contains(text, "\"turns\"");

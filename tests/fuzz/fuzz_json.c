@@ -72,23 +72,23 @@ static ecs_sched_world *fuzz_world(void) {
     desc.logger.fn = quiet;
     w = ecs_sched_world_create(&desc);
     ecs_sched_id vec2 = ECS_SCHED_COMPONENT(w, Vec2), unit = ECS_SCHED_COMPONENT(w, Unit);
-    ecs_sched_field vf[] = {ECS_SCHED_MEMBER(Vec2, x, ECS_SCHED_FIELD_F32),
-                            ECS_SCHED_MEMBER(Vec2, y, ECS_SCHED_FIELD_F32)};
-    ecs_sched_field uf[] = {
-        ECS_SCHED_MEMBER_STRUCT(Unit, at, vec2), ECS_SCHED_MEMBER(Unit, hp, ECS_SCHED_FIELD_I32),
-        ECS_SCHED_MEMBER(Unit, level, ECS_SCHED_FIELD_U8), ECS_SCHED_MEMBER(Unit, alive, ECS_SCHED_FIELD_BOOL),
-        ECS_SCHED_MEMBER(Unit, name, ECS_SCHED_FIELD_CHARS), ECS_SCHED_MEMBER_ENUM(Unit, mood, moods, 2),
-        ECS_SCHED_MEMBER_STRUCT(Unit, path, vec2), ECS_SCHED_MEMBER(Unit, target, ECS_SCHED_FIELD_ENTITY),
-        ECS_SCHED_MEMBER(Unit, big, ECS_SCHED_FIELD_U64), ECS_SCHED_MEMBER(Unit, speed, ECS_SCHED_FIELD_F64)};
+    ecs_sched_member vf[] = {ECS_SCHED_MEMBER(Vec2, x, ECS_SCHED_TYPE_F32),
+                             ECS_SCHED_MEMBER(Vec2, y, ECS_SCHED_TYPE_F32)};
+    ecs_sched_member uf[] = {
+                             ECS_SCHED_MEMBER_STRUCT(Unit, at, vec2), ECS_SCHED_MEMBER(Unit, hp, ECS_SCHED_TYPE_I32),
+                             ECS_SCHED_MEMBER(Unit, level, ECS_SCHED_TYPE_U8), ECS_SCHED_MEMBER(Unit, alive, ECS_SCHED_TYPE_BOOL),
+                             ECS_SCHED_MEMBER(Unit, name, ECS_SCHED_TYPE_CHARS), ECS_SCHED_MEMBER_ENUM(Unit, mood, moods, 2),
+                             ECS_SCHED_MEMBER_STRUCT(Unit, path, vec2), ECS_SCHED_MEMBER(Unit, target, ECS_SCHED_TYPE_ENTITY),
+                             ECS_SCHED_MEMBER(Unit, big, ECS_SCHED_TYPE_U64), ECS_SCHED_MEMBER(Unit, speed, ECS_SCHED_TYPE_F64)};
     ecs_sched_id heat = ECS_SCHED_SPARSE_COMPONENT(w, Heat);
-    ecs_sched_field hf[] = {ECS_SCHED_MEMBER(Heat, degrees, ECS_SCHED_FIELD_F32),
-                            ECS_SCHED_MEMBER(Heat, source, ECS_SCHED_FIELD_ENTITY)};
+    ecs_sched_member hf[] = {ECS_SCHED_MEMBER(Heat, degrees, ECS_SCHED_TYPE_F32),
+                             ECS_SCHED_MEMBER(Heat, source, ECS_SCHED_TYPE_ENTITY)};
     ecs_sched_relation_desc likes;
     ECS_SCHED_TAG(w, Tag);
     ECS_SCHED_SPARSE_TAG(w, Marked);
-    ecs_sched_describe(w, vec2, vf, 2);
-    ecs_sched_describe(w, unit, uf, 10);
-    ecs_sched_describe(w, heat, hf, 2);
+    ecs_sched_describe(w, vec2, 2, vf);
+    ecs_sched_describe(w, unit, 10, uf);
+    ecs_sched_describe(w, heat, 2, hf);
     memset(&likes, 0, sizeof likes);
     likes.name = "Likes";
     ecs_sched_relation_register(w, &likes);
@@ -123,7 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (d && ecs_sched_prefab_data_count(d) <= 64 &&
         ecs_sched_prefab_data_instantiate(w, d, ECS_SCHED_NULL_ENTITY, NULL) == ECS_SCHED_OK) {
         check(w, "instantiate");
-        saved = ecs_sched_json_save(w, NULL, 0, true);
+        saved = ecs_sched_json_save(w, 0, NULL, true);
         if (saved) {
             again = ecs_sched_prefab_data_from_json(w, saved, NULL);
             if (!again) {   /* what was written must read back */
