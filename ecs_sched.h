@@ -1514,7 +1514,9 @@
      write only the piece's rows, and leave the context and the command buffer to the
      system's own thread (record commands before or after the call).
      ecs_sched_query_par_iter(query, pool, grain, fn, arg) does the same outside schedules.
-     Without ECS_SCHED_THREADS both run the pieces in order.
+     Without ECS_SCHED_THREADS both run the pieces in order. A query that writes a tracked
+     component and filters on added or changed rows marks what it writes into its table's
+     change log as it goes: each of its tables is one piece (the tables still run at once).
 
      The pool. ecs_sched_pool_create(&(ecs_sched_pool_desc){.thread_count = n}) makes one of
      your own: each worker keeps its tasks in a Chase-Lev deque (a bounded ring; a full deque
@@ -2559,7 +2561,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, i
    pointing at the piece's first row. Pieces are disjoint; several run at once. */
 typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
 /* Iterates a query in pieces of at most `grain` rows spread over the pool, and returns when
-   every piece is done (grain 0: see ECS_SCHED_DEFAULT_GRAIN). Structural changes are not
+   every piece is done (grain 0: see ECS_SCHED_DEFAULT_GRAIN; a query that writes a tracked
+   component where something changed: one piece per table). Structural changes are not
    allowed meanwhile. */
 ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
                                             int32_t grain, ecs_sched_chunk_fn fn, void *arg);
@@ -3174,8 +3177,9 @@ ECS_SCHED_API int32_t ecs_sched_schedule_order(ecs_sched_world *world, const cha
    iterated outside systems. */
 ECS_SCHED_API uint32_t ecs_sched_change_tick(const ecs_sched_world *world);
 /* Moves the change tick on by `ticks`, as if that many systems had run, keeping every tick in
-   the world meaningful on the way (see Change detection in THE WORLD'S EVENTS). For tests of programs that run for
-   a long time: a 32-bit tick wraps after about four billion system runs. */
+   the world meaningful on the way (see Change detection in THE WORLD'S EVENTS). For tests of
+   programs that run for a long time: a 32-bit tick wraps after about four billion system
+   runs. */
 ECS_SCHED_API void ecs_sched_change_tick_advance(ecs_sched_world *world, uint32_t ticks);
 
 /*=================================== src/trace.h (public) ===================================*/
@@ -4721,19 +4725,9 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
 
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. Inside a
    system, the failure is also the system's (refused: one it cannot clear). */
-/* Inside a call made of other calls (a JSON load), the failures of the calls it makes are
-   recorded but not logged: it logs the one that ends it, once (ecs_sched__hushed_end). */
+/* Inside a call made of other calls (a JSON load, json.h), the failures of the calls it makes
+   are recorded but not logged: it logs the one that ends it, once. */
 static ECS_SCHED__THREAD_LOCAL int ecs_sched__hush_depth;
-
-static void ecs_sched__hushed_begin(void) {
-    ecs_sched__hush_depth++;
-}
-
-static void ecs_sched__hushed_end(ecs_sched__env *env, bool failed) {
-    if (--ecs_sched__hush_depth == 0 && failed) {
-        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, env->last_result, env->last_error);
-    }
-}
 
 static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
                                             ecs_sched_result code, bool refused, const char *fmt,
@@ -8662,7 +8656,11 @@ static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
         pt.unit = pq->query->ticked ? ECS_SCHED__TICK_BLOCK : 1;
         items = (pt.match->table->count + pt.unit - 1) / pt.unit;
         if (items == 0 || !ecs_sched__match_resolves(pq->query, pt.match)) continue;
-        ecs_sched_pool_parallel_for(pq->pool, 0, items, (pq->grain + pt.unit - 1) / pt.unit,
+        /* a query that filters on changes marks the rows it writes as it finds them, into
+           the table's one change log: its table is one piece (tables still run at once) */
+        ecs_sched_pool_parallel_for(pq->pool, 0, items,
+                                    pq->query->filtered && pq->query->marks
+                                        ? items : (pq->grain + pt.unit - 1) / pt.unit,
                                     ecs_sched__par_rows, &pt);
     }
 }
@@ -27555,6 +27553,17 @@ static ecs_sched_prefab_data *ecs_sched__json_read_data(ecs_sched_world *w, cons
         return NULL;
     }
     return l.data;
+}
+
+/* A load logs its failure once: what the calls it makes record is told by the load. */
+static void ecs_sched__hushed_begin(void) {
+    ecs_sched__hush_depth++;
+}
+
+static void ecs_sched__hushed_end(ecs_sched__env *env, bool failed) {
+    if (--ecs_sched__hush_depth == 0 && failed) {
+        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, env->last_result, env->last_error);
+    }
 }
 
 ecs_sched_prefab_data *ecs_sched_prefab_data_from_json(ecs_sched_world *w, const char *text,

@@ -583,19 +583,9 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
 
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. Inside a
    system, the failure is also the system's (refused: one it cannot clear). */
-/* Inside a call made of other calls (a JSON load), the failures of the calls it makes are
-   recorded but not logged: it logs the one that ends it, once (ecs_sched__hushed_end). */
+/* Inside a call made of other calls (a JSON load, json.h), the failures of the calls it makes
+   are recorded but not logged: it logs the one that ends it, once. */
 static ECS_SCHED__THREAD_LOCAL int ecs_sched__hush_depth;
-
-static void ecs_sched__hushed_begin(void) {
-    ecs_sched__hush_depth++;
-}
-
-static void ecs_sched__hushed_end(ecs_sched__env *env, bool failed) {
-    if (--ecs_sched__hush_depth == 0 && failed) {
-        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, env->last_result, env->last_error);
-    }
-}
 
 static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
                                             ecs_sched_result code, bool refused, const char *fmt,

@@ -7,8 +7,9 @@
    iterated outside systems. */
 ECS_SCHED_API uint32_t ecs_sched_change_tick(const ecs_sched_world *world);
 /* Moves the change tick on by `ticks`, as if that many systems had run, keeping every tick in
-   the world meaningful on the way (see Change detection in THE WORLD'S EVENTS). For tests of programs that run for
-   a long time: a 32-bit tick wraps after about four billion system runs. */
+   the world meaningful on the way (see Change detection in THE WORLD'S EVENTS). For tests of
+   programs that run for a long time: a 32-bit tick wraps after about four billion system
+   runs. */
 ECS_SCHED_API void ecs_sched_change_tick_advance(ecs_sched_world *world, uint32_t ticks);
 
 /*@@ implementation @@*/

@@ -985,6 +985,17 @@ static ecs_sched_prefab_data *ecs_sched__json_read_data(ecs_sched_world *w, cons
     return l.data;
 }
 
+/* A load logs its failure once: what the calls it makes record is told by the load. */
+static void ecs_sched__hushed_begin(void) {
+    ecs_sched__hush_depth++;
+}
+
+static void ecs_sched__hushed_end(ecs_sched__env *env, bool failed) {
+    if (--ecs_sched__hush_depth == 0 && failed) {
+        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, env->last_result, env->last_error);
+    }
+}
+
 ecs_sched_prefab_data *ecs_sched_prefab_data_from_json(ecs_sched_world *w, const char *text,
                                                        const ecs_sched_json_desc *desc) {
     ecs_sched_prefab_data *d;

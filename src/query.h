@@ -156,7 +156,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, i
    pointing at the piece's first row. Pieces are disjoint; several run at once. */
 typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
 /* Iterates a query in pieces of at most `grain` rows spread over the pool, and returns when
-   every piece is done (grain 0: see ECS_SCHED_DEFAULT_GRAIN). Structural changes are not
+   every piece is done (grain 0: see ECS_SCHED_DEFAULT_GRAIN; a query that writes a tracked
+   component where something changed: one piece per table). Structural changes are not
    allowed meanwhile. */
 ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
                                             int32_t grain, ecs_sched_chunk_fn fn, void *arg);
@@ -931,7 +932,11 @@ static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
         pt.unit = pq->query->ticked ? ECS_SCHED__TICK_BLOCK : 1;
         items = (pt.match->table->count + pt.unit - 1) / pt.unit;
         if (items == 0 || !ecs_sched__match_resolves(pq->query, pt.match)) continue;
-        ecs_sched_pool_parallel_for(pq->pool, 0, items, (pq->grain + pt.unit - 1) / pt.unit,
+        /* a query that filters on changes marks the rows it writes as it finds them, into
+           the table's one change log: its table is one piece (tables still run at once) */
+        ecs_sched_pool_parallel_for(pq->pool, 0, items,
+                                    pq->query->filtered && pq->query->marks
+                                        ? items : (pq->grain + pt.unit - 1) / pt.unit,
                                     ecs_sched__par_rows, &pt);
     }
 }

@@ -154,11 +154,53 @@ static void query_par_iter_runs_on_a_pool_of_your_own(void **state) {
     free(entities);
 }
 
+static void bump_changed_chunk(ecs_sched_iter *it, void *arg) {
+    Value *values = ECS_SCHED_FIELD(it, Value, 0);
+    int32_t row;
+    (void)arg;
+    for (row = 0; row < it->count; row++) values[row].v += 1u;
+}
+
+/* A query that writes a tracked component where another changed: its pieces mark the rows
+   they write, and the marks of one table go to one change log, so pieces of one table must
+   not mark at once (ThreadSanitizer would see it; the log would lose or mangle entries). */
+static void query_par_iter_writing_where_changed_marks_every_row_it_writes_once(void **state) {
+    ecs_sched_world *w = world_on(ECS_SCHED_EXECUTOR_SINGLE_THREADED, 2);
+    ecs_sched_id value = ecs_sched_tracked_component_register_type(w, "Value", sizeof(Value), 4);
+    ecs_sched_id seen = ecs_sched_tracked_component_register_type(w, "Seen", sizeof(Value), 4);
+    ecs_sched_entity *entities = (ecs_sched_entity *)calloc(20000, sizeof *entities);
+    ecs_sched_query *write_where_seen, *changed_values;
+    ecs_sched_pool *pool;
+    ecs_sched_iter it;
+    int32_t i, rows = 0;
+    (void)state;
+    assert_non_null(entities);
+    for (i = 0; i < 20000; i++) entities[i] = SPAWN(w, {value, NULL}, {seen, NULL});
+    write_where_seen = QUERY(w, ecs_sched_write(value), ecs_sched_changed(seen));
+    changed_values = QUERY(w, ecs_sched_changed(value));
+    it = ecs_sched_query_iter(write_where_seen);   /* both have looked: nothing is new */
+    while (ecs_sched_iter_next(&it)) {}
+    it = ecs_sched_query_iter(changed_values);
+    while (ecs_sched_iter_next(&it)) {}
+    for (i = 0; i < 20000; i += 3) assert_non_null(ecs_sched_get_mut(w, entities[i], seen));
+    pool = ecs_sched_pool_create(&(ecs_sched_pool_desc){.thread_count = 4});
+    assert_non_null(pool);
+    ecs_sched_query_par_iter(write_where_seen, pool, 64, bump_changed_chunk, NULL);
+    it = ecs_sched_query_iter(changed_values);
+    while (ecs_sched_iter_next(&it)) rows += it.count;
+    assert_int_equal(rows, (20000 + 2) / 3);
+    assert_int_equal(ecs_sched_world_check(w), ECS_SCHED_OK);
+    ecs_sched_pool_destroy(pool);
+    ecs_sched_world_destroy(w);
+    free(entities);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ctx_par_iter_visits_every_entity_once_in_pieces_of_at_most_grain),
         cmocka_unit_test(ctx_par_iter_of_an_undeclared_query_is_refused),
         cmocka_unit_test(query_par_iter_runs_on_a_pool_of_your_own),
+        cmocka_unit_test(query_par_iter_writing_where_changed_marks_every_row_it_writes_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
