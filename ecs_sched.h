@@ -416,14 +416,15 @@
      fails. A component may have ctor/dtor/copy/move hooks (ecs_sched_type_hooks) for values
      that own memory; without them values are zeroed, copied and moved as bytes.
 
-     Storage. Entities with the same set of components live in one archetype table, which
-     stores each component as a contiguous column. Adding or removing a component moves the
-     entity to another table. A table grows by doubling, each column through the allocator's
-     realloc (a column whose type has a move hook is moved by the hook into a new block): a
-     large block grows by remapping pages rather than copying bytes, so a world's first spawns
-     touch only the memory their data needs. Pointers into the world (from ecs_sched_get, ecs_sched_get_mut,
-     ecs_sched_resource_get and query fields) are valid until the next structural change:
-     spawn, despawn, insert, remove, a resource insert or remove, or applying commands.
+     Storage. Entities with the same set of components live in one archetype table, which stores
+     each component as a contiguous column. Adding or removing a component moves the entity to
+     another table. A table grows by doubling, each column through the allocator's realloc (a
+     column whose type has a move hook is moved by the hook into a new block): a large block
+     grows by remapping pages rather than copying bytes, so a world's first spawns touch only
+     the memory their data needs. Pointers into the world (from ecs_sched_get,
+     ecs_sched_get_mut, ecs_sched_resource_get and query fields) are valid until the next
+     structural change: spawn, despawn, insert, remove, a resource insert or remove, or applying
+     commands.
 
      Entity functions: ecs_sched_spawn, ecs_sched_spawn_with (several components at once),
      ecs_sched_spawn_batch (many entities with the same components, all or nothing),
@@ -566,10 +567,10 @@
      No other component may appear twice in one query. What a reader writes is marked with the
      tick of its own look, and its next look starts after that tick: a system does not see its
      own writes on its next run, only the changes others made since (outside systems, a query
-     likewise does not see what its previous iteration wrote). A filtered query hands out runs of rows (it.count
-     may be 1), in the order the rows changed when the component's change log covers the
-     window, else in table order. When few rows of many change, a run is often one row, and
-     a call per row costs more than the row: read such a query by index instead, up to
+     likewise does not see what its previous iteration wrote). A filtered query hands out runs
+     of rows (it.count may be 1), in the order the rows changed when the component's change log
+     covers the window, else in table order. When few rows of many change, a run is often one
+     row, and a call per row costs more than the row: read such a query by index instead, up to
      ECS_SCHED_ITER_ROWS rows of a table per call, with no call per row:
 
          while (ecs_sched_iter_next_rows(&it)) {
@@ -597,38 +598,37 @@
      it last looked.
 
      Observers. ecs_sched_observer_add(w, &desc) registers a function for an event on a
-     component: ECS_SCHED_ON_ADD (the entity gains it), ECS_SCHED_ON_INSERT (a value is
-     written: an insert, new or over an old value, a spawn with it, a command; after ON_ADD),
+     component: ECS_SCHED_ON_ADD (the entity gains it), ECS_SCHED_ON_INSERT (a value is written:
+     an insert, new or over an old value, a spawn with it, a command; after ON_ADD),
      ECS_SCHED_ON_REMOVE (about to lose it: remove, despawn, the world's destruction; the value
-     is still readable), or ECS_SCHED_ON_DESPAWN (component 0, about to be despawned, before
-     the ON_REMOVEs), filtered by .with and .without. ON_ADD and ON_INSERT run once the
-     value inserted is in place: both see it, and a value an ON_ADD observer writes replaces
-     it (flecs's OnAdd runs before the value; here a default belongs in the component's ctor
-     hook, which makes a value inserted without one). When the world is destroyed, the
-     ON_REMOVE observers hear of every component of every entity left, entity after entity
-     (by archetype table in the order the tables were made, then by row; each entity's
-     components in the order of their ids, sparse ones after), while every entity and value
-     is still there; no ON_DESPAWN runs, the hierarchy is not followed (a parent may be heard
-     before its children), and what the observers defer is dropped with the world. Observers run where the change happens
-     (a direct call, the application of a command buffer on the thread applying it, a batch
-     spawn, once per entity), in the order they were added; the parallel executor makes
+     is still readable), or ECS_SCHED_ON_DESPAWN (component 0, about to be despawned, before the
+     ON_REMOVEs), filtered by .with and .without. ON_ADD and ON_INSERT run once the value
+     inserted is in place: both see it, and a value an ON_ADD observer writes replaces it
+     (flecs's OnAdd runs before the value; here a default belongs in the component's ctor hook,
+     which makes a value inserted without one). When the world is destroyed, the ON_REMOVE
+     observers hear of every component of every entity left, entity after entity (by archetype
+     table in the order the tables were made, then by row; each entity's components in the order
+     of their ids, sparse ones after), while every entity and value is still there; no
+     ON_DESPAWN runs, the hierarchy is not followed (a parent may be heard before its children),
+     and what the observers defer is dropped with the world. Observers run where the change
+     happens (a direct call, the application of a command buffer on the thread applying it, a
+     batch spawn, once per entity), in the order they were added; the parallel executor makes
      structural changes on one thread only, so they run as on the single-threaded one. An
      observer gets a context like an exclusive system's (ecs_sched_ctx_world, _user_data,
-     _commands, _fail) and the trigger (event, entity, component). Inside it, reading the
-     world and writing values (ecs_sched_get_mut) happen at once; spawn, insert, remove,
-     despawn and resource inserts through the world are deferred into the observer's command
-     buffer, applied when the operation that called it is complete (a spawn returns a handle
-     that comes alive then), which may call observers in turn (at most 1000 rounds). Running a
-     schedule, applying commands or state transitions, adding or removing observers and
-     removing a resource are refused inside an observer (ECS_SCHED_ERR_ACCESS). A failing
-     observer (ecs_sched_ctx_fail, or a failed call left unhandled) fails the system that made
-     the change, its message "system 'x' in schedule 'S': observer 'o': ...", or, outside
-     systems, sets the world's last error ("observer 'o': ..."). ecs_sched_observer_remove
-     takes an observer away (its id again: ECS_SCHED_ERR_INVALID_ARGUMENT). Like a query, an
-     observer does not hear of prefabs and disabled entities unless it asks: by naming the tag
-     (as .component, or in .with or .without), or with .sees_prefabs / .sees_disabled (them as
-     well as the others), as in flecs; cleanup that every entity needs belongs in its type's
-     dtor hook.
+     _commands, _fail) and the trigger (event, entity, component). Inside it, reading the world
+     and writing values (ecs_sched_get_mut) happen at once; spawn, insert, remove, despawn and
+     resource inserts through the world are deferred into the observer's command buffer, applied
+     when the operation that called it is complete (a spawn returns a handle that comes alive
+     then), which may call observers in turn (at most 1000 rounds). Running a schedule, applying
+     commands or state transitions, adding or removing observers and removing a resource are
+     refused inside an observer (ECS_SCHED_ERR_ACCESS). A failing observer (ecs_sched_ctx_fail,
+     or a failed call left unhandled) fails the system that made the change, its message "system
+     'x' in schedule 'S': observer 'o': ...", or, outside systems, sets the world's last error
+     ("observer 'o': ..."). ecs_sched_observer_remove takes an observer away (its id again:
+     ECS_SCHED_ERR_INVALID_ARGUMENT). Like a query, an observer does not hear of prefabs and
+     disabled entities unless it asks: by naming the tag (as .component, or in .with or
+     .without), or with .sees_prefabs / .sees_disabled (them as well as the others), as in
+     flecs; cleanup that every entity needs belongs in its type's dtor hook.
 
      Messages. A message type is registered like a component (ecs_sched_message_register,
      ECS_SCHED_MESSAGE(w, Hit)); its id goes in .writes of a system that sends
@@ -738,13 +738,13 @@
 
    NAMES
 
-     ecs_sched_set_name(w, e, "turret") names an entity; names are unique among the children
-     of one parent and among the roots (ECS_SCHED_ERR_NAME_CLASH names both entities, and a
-     reparenting into a clash is refused the same way). ecs_sched_lookup(w, scope, name)
-     finds a child by name (scope 0: a root), ecs_sched_lookup_path(w, 0, "ship.turret.barrel",
-     NULL) follows a path (the separator is the last argument, "." by default; a path that
-     does not resolve gives ECS_SCHED_NULL_ENTITY, a miss: see ERRORS), and ecs_sched_path writes
-     an entity's path. Lookups are hashed by (parent, name). Names appear in error messages:
+     ecs_sched_set_name(w, e, "turret") names an entity; names are unique among the children of
+     one parent and among the roots (ECS_SCHED_ERR_NAME_CLASH names both entities, and a
+     reparenting into a clash is refused the same way). ecs_sched_lookup(w, scope, name) finds a
+     child by name (scope 0: a root), ecs_sched_lookup_path(w, 0, "ship.turret.barrel", NULL)
+     follows a path (the separator is the last argument, "." by default; a path that does not
+     resolve gives ECS_SCHED_NULL_ENTITY, a miss: see ERRORS), and ecs_sched_path writes an
+     entity's path. Lookups are hashed by (parent, name). Names appear in error messages:
      "entity 5 'turret'".
 
      Every entity's path leads back to it: lookup_path(w, 0, path(e), sep) == e (up to 64
@@ -769,14 +769,15 @@
          ecs_sched_remove(w, grunt, hp);      // shares the orc's value again
 
      ecs_sched_has counts inherited components, ecs_sched_owns only the entity's own;
-     ecs_sched_owner says whose value an entity sees. Inserting a component overrides it too
-     (a NULL value: a copy of the base's, since a NULL insert leaves a present value as it is).
-     Bases nest (a base may have bases) and an instance may have several. The rule: the
-     entity's own value, else the nearest base with the component (fewest IsA steps up);
-     at equal distance, the first found walking the entity's bases in the order they became
-     bases (whatever order they were given in), each base's own bases in the same order. Relationships, the Prefab and Disabled tags are never inherited: an instance of a
-     prefab is not a prefab. ecs_sched_auto_override(w, base, id) makes every instance made
-     from then on own a copy (each orc its own Health, but one shared Sprite).
+     ecs_sched_owner says whose value an entity sees. Inserting a component overrides it too (a
+     NULL value: a copy of the base's, since a NULL insert leaves a present value as it is).
+     Bases nest (a base may have bases) and an instance may have several. The rule: the entity's
+     own value, else the nearest base with the component (fewest IsA steps up); at equal
+     distance, the first found walking the entity's bases in the order they became bases
+     (whatever order they were given in), each base's own bases in the same order.
+     Relationships, the Prefab and Disabled tags are never inherited: an instance of a prefab is
+     not a prefab. ecs_sched_auto_override(w, base, id) makes every instance made from then on
+     own a copy (each orc its own Health, but one shared Sprite).
 
      A prefab's children are prefabs (as in flecs): an entity made a child of a prefab
      (set_parent, relate, or an entry of prefab data below a prefab entry or main entity)
@@ -824,20 +825,21 @@
          ecs_sched_prefab_data_set_name(d, gun, "gun");
          ecs_sched_prefab_data_instantiate(w, d, player, made);  // onto `player`, or 0: new
 
-     ecs_sched_prefab_data_instantiate puts entry 0's values on the main entity (one move;
-     it keeps what it had) and makes one entity per other entry, ChildOf its parent entry's,
-     each placed directly in its final table. ecs_sched_prefab_data_set_entity makes an entity
-     field of a value name another entry (filled with the entity made of it), and
-     ecs_sched_prefab_data_relate relates two entries' entities (IsA makes one an instance
-     of the other): those relationships are made after the entities. Checked first, with
-     nothing made: a parent index out of range or a cycle of parents (the entries named),
-     sibling entries with one name, a root name the world has, a name a child of the main
-     entity has, an entry related to itself or a cycle along an acyclic kind (IsA), a main
-     entry with a parent when a main entity is given, a dead main entity, data of another
-     world. Only the allocator can fail later: then the entities made are despawned and the
-     main entity's new relationships undone (it keeps the values it gained). ecs_sched_commands_prefab_data_instantiate records it (the data
-     must live until the buffer is applied). Relationship kinds and bases' marks are not
-     values (set_parent and relate give them).
+     ecs_sched_prefab_data_instantiate puts entry 0's values on the main entity (one move; it
+     keeps what it had) and makes one entity per other entry, ChildOf its parent entry's, each
+     placed directly in its final table. ecs_sched_prefab_data_set_entity makes an entity field
+     of a value name another entry (filled with the entity made of it), and
+     ecs_sched_prefab_data_relate relates two entries' entities (IsA makes one an instance of
+     the other): those relationships are made after the entities. Checked first, with nothing
+     made: a parent index out of range or a cycle of parents (the entries named), sibling
+     entries with one name, a root name the world has, a name a child of the main entity has, an
+     entry related to itself or a cycle along an acyclic kind (IsA), a main entry with a parent
+     when a main entity is given, a dead main entity, data of another world. Only the allocator
+     can fail later: then the entities made are despawned and the main entity's new
+     relationships undone (it keeps the values it gained).
+     ecs_sched_commands_prefab_data_instantiate records it (the data must live until the buffer
+     is applied). Relationship kinds and bases' marks are not values (set_parent and relate give
+     them).
 
    JSON FILES
 
@@ -1191,16 +1193,17 @@
                                                           GameState::Playing)"
 
      The stack, for a pause menu over a running game: ecs_sched_state_push(w, game, PAUSED)
-     queues covering the current value: the apply runs OnPause(Playing), then
-     OnEnter(Paused); ecs_sched_state_pop(w, game) queues going back: OnExit(Paused), then
-     OnResume(Playing). A covered value is neither exited nor entered again; a set while
-     values are covered replaces the top only. ecs_sched_state_depth gives how many values
-     are covered; ecs_sched_ctx_state_push/_pop queue from systems (the pending slot's write,
-     as for set). At most .stack_capacity values (default 8) are covered at once: one more
-     push is ECS_SCHED_ERR_LIMIT, a pop with nothing covered ECS_SCHED_ERR_INVALID_ARGUMENT.
-     A push or pop queued by a transition schedule is checked against the stack as it was;
-     if the apply that ran it changed the stack so that it no longer fits, the next apply
-     drops it and returns the same error. Labels: ecs_sched_on_pause(w, game, v), ecs_sched_on_resume(w, game, v).
+     queues covering the current value: the apply runs OnPause(Playing), then OnEnter(Paused);
+     ecs_sched_state_pop(w, game) queues going back: OnExit(Paused), then OnResume(Playing). A
+     covered value is neither exited nor entered again; a set while values are covered replaces
+     the top only. ecs_sched_state_depth gives how many values are covered;
+     ecs_sched_ctx_state_push/_pop queue from systems (the pending slot's write, as for set). At
+     most .stack_capacity values (default 8) are covered at once: one more push is
+     ECS_SCHED_ERR_LIMIT, a pop with nothing covered ECS_SCHED_ERR_INVALID_ARGUMENT. A push or
+     pop queued by a transition schedule is checked against the stack as it was; if the apply
+     that ran it changed the stack so that it no longer fits, the next apply drops it and
+     returns the same error. Labels: ecs_sched_on_pause(w, game, v), ecs_sched_on_resume(w,
+     game, v).
 
      State-scoped entities: an entity with the machine's component StateScoped(GameState)
      (id: ecs_sched_state_scope_id(w, game); value: ecs_sched_despawn_on_exit(PLAYING) or
@@ -1437,16 +1440,16 @@
              ecs_sched_ctx_commands(ctx), ECS_SCHED_CLOCK_VIRTUAL, ECS_SCHED_SECONDS(2));
          ecs_sched_commands_despawn(later, bullet);
 
-     It goes to the world's queue when `cmd` is applied (a system's buffer: at its sync
-     point, in the same frame or fixed step), and the delay counts from then: the clock is
-     read there, not by systems running at once. The virtual clock's are applied at the end of ecs_sched_time_advance (in an app:
-     each update, before First runs); the fixed clock's at the start of each fixed step,
-     after the fixed clock advanced and before FixedMain runs. Due together, they apply in
-     due order, then in the order their owners were applied (plan order at a sync point):
-     the same on every executor. The same clock and delay asked again before `cmd` is applied
-     give the same buffer; a delay of 0 applies at the next of those points; handles `cmd`
-     spawns may be used in it, and a handle it spawns stays reserved (snapshots are refused)
-     until it is applied. ecs_sched_commands_waiting counts the queued buffers.
+     It goes to the world's queue when `cmd` is applied (a system's buffer: at its sync point,
+     in the same frame or fixed step), and the delay counts from then: the clock is read there,
+     not by systems running at once. The virtual clock's are applied at the end of
+     ecs_sched_time_advance (in an app: each update, before First runs); the fixed clock's at
+     the start of each fixed step, after the fixed clock advanced and before FixedMain runs. Due
+     together, they apply in due order, then in the order their owners were applied (plan order
+     at a sync point): the same on every executor. The same clock and delay asked again before
+     `cmd` is applied give the same buffer; a delay of 0 applies at the next of those points;
+     handles `cmd` spawns may be used in it, and a handle it spawns stays reserved (snapshots
+     are refused) until it is applied. ecs_sched_commands_waiting counts the queued buffers.
 
      Conditions on time, each instance with its own timer fed by Time's delta each time it is
      evaluated (the virtual clock in the main schedules, the fixed clock in the fixed ones):
@@ -1474,21 +1477,21 @@
      nanoseconds. So the parallel executor measures and decides on every run. A schedule whose
      systems took less than ECS_SCHED_PARALLEL_MIN_NS in all (4 us; exclusive systems aside)
      runs on the calling thread in plan order, exactly as the single-threaded executor would,
-     and is timed again once every 32 runs. Above, whole runs are timed both ways and the
-     faster way is used, judged by the least of its last four runs (noise only adds time); the
-     other way is tried again 16 runs later, then less often (up to 1 run in 256) while it
-     keeps losing; trying the parallel way again takes two runs, and only the second is
-     timed (the first wakes the workers). A parallel run: each thread runs the systems it finds ready itself, and
-     offers half of its work to the other threads, as one task, whenever what it holds beyond
-     the next system is estimated at ECS_SCHED_OFFER_MIN_NS (2 us) or more and its last offer
-     was taken (an offer still waiting means no thread is looking for work); a
+     and is timed again once every 32 runs. Above, whole runs are timed both ways and the faster
+     way is used, judged by the least of its last four runs (noise only adds time); the other
+     way is tried again 16 runs later, then less often (up to 1 run in 256) while it keeps
+     losing; trying the parallel way again takes two runs, and only the second is timed (the
+     first wakes the workers). A parallel run: each thread runs the systems it finds ready
+     itself, and offers half of its work to the other threads, as one task, whenever what it
+     holds beyond the next system is estimated at ECS_SCHED_OFFER_MIN_NS (2 us) or more and its
+     last offer was taken (an offer still waiting means no thread is looking for work); a
      sleeping worker is woken only for an offer of ECS_SCHED_WAKE_MIN_NS (20 us) or more. A
-     system's estimate is what it took, averaged, timed on its first parallel run, on every
-     run once it takes 1 us, and one run in 32 below; before a parallel run that follows runs
-     on the calling thread, the estimates are scaled to that thread's timing of the whole work
-     when their total is off by more than half. The first run of a schedule is timed on the
-     calling thread. None of this changes what a system sees: the decision moves work
-     between threads, never across an edge of the plan.
+     system's estimate is what it took, averaged, timed on its first parallel run, on every run
+     once it takes 1 us, and one run in 32 below; before a parallel run that follows runs on the
+     calling thread, the estimates are scaled to that thread's timing of the whole work when
+     their total is off by more than half. The first run of a schedule is timed on the calling
+     thread. None of this changes what a system sees: the decision moves work between threads,
+     never across an edge of the plan.
 
      Main-thread systems (.main_thread = true, or declaring a resource inserted with
      ecs_sched_resource_insert_non_send, or guarded by a condition reading one) run on the
@@ -1521,17 +1524,17 @@
      The pool. ecs_sched_pool_create(&(ecs_sched_pool_desc){.thread_count = n}) makes one of
      your own: each worker keeps its tasks in a Chase-Lev deque (a bounded ring; a full deque
      runs the task at once), idle workers steal from random others (half of a victim's tasks, up
-     to 16, in one steal, so that a burst of tiny tasks is not handed over one at a time),
-     spin briefly (about 40 us; with more threads than the hardware runs at once, yielding
-     the core between looks), then sleep on an event count (on Linux, in a pool that fits the
-     hardware, the sleeper's fence is a membarrier call, so submitting and finishing tasks
-     need none; a crowded pool, whose workers sleep often, fences both sides instead). A
-     finished group wakes its waiter only when the waiter went to sleep. ecs_sched_pool_submit(pool, group, fn, arg) queues fn(arg)
-     (call it from the creating thread or from a task), ecs_sched_pool_wait(pool, group) runs
-     tasks until the group's are done, ecs_sched_pool_parallel_for(pool, begin, end, grain,
-     fn, arg) covers a range in pieces, ecs_sched_pool_worker_index(pool) numbers the calling
-     thread for per-thread scratch, and ecs_sched_pool_destroy runs every task still pending,
-     then stops the threads. Submitting allocates nothing.
+     to 16, in one steal, so that a burst of tiny tasks is not handed over one at a time), spin
+     briefly (about 40 us; with more threads than the hardware runs at once, yielding the core
+     between looks), then sleep on an event count (on Linux, in a pool that fits the hardware,
+     the sleeper's fence is a membarrier call, so submitting and finishing tasks need none; a
+     crowded pool, whose workers sleep often, fences both sides instead). A finished group wakes
+     its waiter only when the waiter went to sleep. ecs_sched_pool_submit(pool, group, fn, arg)
+     queues fn(arg) (call it from the creating thread or from a task), ecs_sched_pool_wait(pool,
+     group) runs tasks until the group's are done, ecs_sched_pool_parallel_for(pool, begin, end,
+     grain, fn, arg) covers a range in pieces, ecs_sched_pool_worker_index(pool) numbers the
+     calling thread for per-thread scratch, and ecs_sched_pool_destroy runs every task still
+     pending, then stops the threads. Submitting allocates nothing.
 
      With threads, the allocator and logger hooks may be called from several threads at once.
 
@@ -1713,13 +1716,13 @@
          // also ECS_SCHED_STEP_ALWAYS_RUN, ECS_SCHED_STEP_NEVER_RUN, ECS_SCHED_STEP_DEFAULT
 
      The others are held (outcome HELD, a "held" instant in the trace). The cursor passes
-     always-run and never-run systems over, and goes back to the first system as soon as a
-     run has passed the last (a behaviour set afterwards does not move it);
-     ecs_sched_stepping_cursor names the system the next step runs (NULL before the
-     schedule's first run). A step is spent even when the run stops at a failure before the
-     system it would run. Stepping a schedule while it runs is ECS_SCHED_ERR_SCHEDULE_RUNNING; unknown
-     schedules and systems are ECS_SCHED_ERR_UNKNOWN_SCHEDULE and ECS_SCHED_ERR_NOT_FOUND,
-     two systems of the same name ECS_SCHED_ERR_DUPLICATE_NAME.
+     always-run and never-run systems over, and goes back to the first system as soon as a run
+     has passed the last (a behaviour set afterwards does not move it);
+     ecs_sched_stepping_cursor names the system the next step runs (NULL before the schedule's
+     first run). A step is spent even when the run stops at a failure before the system it would
+     run. Stepping a schedule while it runs is ECS_SCHED_ERR_SCHEDULE_RUNNING; unknown schedules
+     and systems are ECS_SCHED_ERR_UNKNOWN_SCHEDULE and ECS_SCHED_ERR_NOT_FOUND, two systems of
+     the same name ECS_SCHED_ERR_DUPLICATE_NAME.
    API INDEX
 
      Every public function, by the module (src/<module>.h) that declares it:
@@ -1801,8 +1804,8 @@
                 ecs_sched_value_hash
      inherit    ecs_sched_is_a, ecs_sched_instantiate, ecs_sched_commands_instantiate,
                 ecs_sched_auto_override, ecs_sched_owns, ecs_sched_owner
-     prefab     ecs_sched_prefab_data_create, ecs_sched_prefab_data_free, ecs_sched_prefab_data_add,
-                ecs_sched_prefab_data_set_parent, ecs_sched_prefab_data_set,
+     prefab     ecs_sched_prefab_data_create, ecs_sched_prefab_data_free,
+                ecs_sched_prefab_data_add, ecs_sched_prefab_data_set_parent, ecs_sched_prefab_data_set,
                 ecs_sched_prefab_data_set_name, ecs_sched_prefab_data_set_entity,
                 ecs_sched_prefab_data_relate, ecs_sched_prefab_data_count,
                 ecs_sched_prefab_data_parent, ecs_sched_prefab_data_name,
