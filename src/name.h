@@ -204,13 +204,14 @@ ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *w, ecs_sched_entity sco
 static size_t ecs_sched__path_part(const char *at, const char *separator, size_t sep_length,
                                    const char **end, bool *escaped) {
     const char *p = at;
+    char first = separator[0];
     *escaped = false;
-    while (*p && strncmp(p, separator, sep_length) != 0) {
+    for (; *p; p++) {   /* a call per character only where the separator's first one is */
+        if (*p == first && (sep_length == 1 || strncmp(p, separator, sep_length) == 0)) break;
         if (*p == '\\' && p[1]) {
             *escaped = true;
             p++;
         }
-        p++;
     }
     *end = p;
     return (size_t)(p - at);
