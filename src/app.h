@@ -1,7 +1,6 @@
 /* app: an app's default schedules and their order, the frame loop, plugins. */
 #pragma once
-#include "time.h"
-#include "transition.h"
+#include "world.h"
 
 /* The default schedule labels. Main runs the main order each update; FixedMain (time.h) runs
    the fixed order once per fixed step. */

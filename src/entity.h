@@ -1,6 +1,6 @@
 /* entity: spawning, despawning, and the components of one entity. */
 #pragma once
-#include "ticks.h"
+#include "table.h"
 
 ECS_SCHED_API ecs_sched_entity ecs_sched_spawn(ecs_sched_world *world);
 /* Spawns an entity with `count` components. values[i] (or the whole array) may be NULL for a

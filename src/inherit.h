@@ -2,6 +2,7 @@
    with its children. */
 #pragma once
 #include "name.h"
+#include "sparse.h"
 
 /* IsA ("ecs_sched.IsA"), registered by every world: ecs_sched_relate(w, instance,
    ecs_sched_is_a(w), base, NULL) makes `instance` see the components of `base` that it does
@@ -290,11 +291,39 @@ static int32_t ecs_sched__auto_of(const ecs_sched_world *w, ecs_sched_entity bas
     return ecs_sched__gather_auto(w, ecs_sched__table_of(w, base), ids, n, capacity);
 }
 
-/* sparse.h: an instance's copies of its base's sparse values (room first, then the copies). */
+/* ---- an instance's copies of its base's sparse values (room first, then the copies) ---- */
+
+/* Whether set s gives an instance related to `base` a copy: the base has it, the instance not. */
+static bool ecs_sched__sparse_base_gives(const ecs_sched__sparse_set *s, uint32_t instance,
+                                         uint32_t base) {
+    return ecs_sched__sparse_slot(s, base) && !ecs_sched__sparse_slot(s, instance);
+}
+
+/* Room for an instance's copies of its base's sparse
+   components. */
 static bool ecs_sched__sparse_base_reserve(ecs_sched_world *w, ecs_sched_entity instance,
-                                           ecs_sched_entity base);
+                                           ecs_sched_entity base) {
+    uint32_t i, to = ECS_SCHED_ENTITY_INDEX(instance), from = ECS_SCHED_ENTITY_INDEX(base);
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        if (ecs_sched__sparse_base_gives(s, to, from) && !ecs_sched__sparse_reserve_set(w, s, 1, to + 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The copies, room reserved (an instance owns a
+   copy: sparse components are never inherited). */
 static void ecs_sched__sparse_base_copy(ecs_sched_world *w, ecs_sched_entity instance,
-                                        ecs_sched_entity base);
+                                        ecs_sched_entity base) {
+    uint32_t i, to = ECS_SCHED_ENTITY_INDEX(instance), from = ECS_SCHED_ENTITY_INDEX(base);
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        if (!ecs_sched__sparse_base_gives(s, to, from)) continue;
+        ecs_sched__sparse_put(w, s, instance, ecs_sched__sparse_value(w, s->id, from));
+    }
+}
 
 /* After source related to base: it owns a copy of what its new base marks to override (and
    the base's bases), and of the base's sparse components (never inherited), unless it owns
@@ -370,10 +399,56 @@ typedef struct ecs_sched__instancing {
     int32_t taken;                  /* copies given a handle so far */
 } ecs_sched__instancing;
 
-/* sparse.h: what the copies give of sparse components. */
+/* ---- what the copies give of sparse components ---- */
+
+/* Whether copy c gives its entity the component of set s: an entry that lists it, or an
+   instance of a prefab entity that has it (an instance owns a copy: sparse components are
+   never inherited). */
+static bool ecs_sched__copy_gives(const ecs_sched__copy *c, const ecs_sched__sparse_set *s) {
+    uint32_t v;
+    if (c->prefab) return ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(c->prefab)) != 0;
+    for (v = 0; v < c->entry->count; v++) {
+        if (c->entry->values[v].id == s->id) return true;
+    }
+    return false;
+}
+
+/* Room in every set for what the copies give,
+   their indices below `bound`. */
 static bool ecs_sched__sparse_instancing_reserve(ecs_sched_world *w, const ecs_sched__instancing *in,
-                                                 uint32_t bound);
-static void ecs_sched__sparse_instancing_place(ecs_sched_world *w, const ecs_sched__instancing *in);
+                                                 uint32_t bound) {
+    uint32_t i;
+    int32_t k;
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        uint32_t n = 0;
+        for (k = 0; k < in->count; k++) n += ecs_sched__copy_gives(&in->copies[k], s);
+        if (n && !ecs_sched__sparse_reserve_set(w, s, n, bound)) return false;
+    }
+    return true;
+}
+
+/* The copies, placed, take their sparse values. */
+static void ecs_sched__sparse_instancing_place(ecs_sched_world *w, const ecs_sched__instancing *in) {
+    uint32_t i, v;
+    int32_t k;
+    for (k = 0; k < in->count; k++) {
+        const ecs_sched__copy *c = &in->copies[k];
+        for (i = 0; i < w->sparse_count; i++) {
+            ecs_sched__sparse_set *s = &w->sparse_sets[i];
+            const void *value = NULL;
+            if (!ecs_sched__copy_gives(c, s)) continue;
+            if (c->prefab) {
+                value = ecs_sched__sparse_value(w, s->id, ECS_SCHED_ENTITY_INDEX(c->prefab));
+            } else {
+                for (v = 0; v < c->entry->count; v++) {
+                    if (c->entry->values[v].id == s->id) value = c->entry->values[v].data;
+                }
+            }
+            ecs_sched__sparse_put(w, s, c->made, value);
+        }
+    }
+}
 
 static void ecs_sched__instancing_free(ecs_sched_world *w, ecs_sched__instancing *in) {
     int32_t i;

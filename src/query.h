@@ -1,6 +1,6 @@
 /* query: queries, their cached tables, iteration and parallel iteration. */
 #pragma once
-#include "ticks.h"
+#include "table.h"
 
 /* ---- queries ---- */
 

@@ -1,6 +1,6 @@
 /* table: archetype tables, their columns, and moving an entity's row between them. */
 #pragma once
-#include "world.h"
+#include "ticks.h"
 
 /*@@ implementation @@*/
 /* table: archetype tables. Entities with the same set of components share a table, which
@@ -8,15 +8,6 @@
    map) or by a step from another table (an edge per component added or removed), grows by
    doubling, and loses a row by moving its last row into the hole. */
 
-static inline int32_t ecs_sched__type_find(const ecs_sched__table *t, ecs_sched_id id) {
-    int32_t lo = 0, hi = t->type_count;
-    while (lo < hi) {
-        int32_t mid = (lo + hi) / 2;
-        if (t->type[mid] < id) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < t->type_count && t->type[lo] == id ? lo : -1;
-}
 
 /* Ids up to this many get a table's map from id to column (2 bytes each, per table): beyond,
    the columns are searched. */
@@ -303,3 +294,46 @@ static inline void *ecs_sched__cell(const ecs_sched__table *t, int32_t column, u
     return col->data + (size_t)row * col->size;
 }
 
+/* ecs_sched_world_check: each table is where the type map says, sorted, aligned, and its
+   rows and the entity records agree. */
+static ecs_sched_result ecs_sched__check_tables(ecs_sched_world *w) {
+    uint32_t i;
+    int64_t total = 0;
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        int32_t row, k;
+        if (t->index != i) return ecs_sched__inconsistent(w, "table index", i, t->index);
+        if (t->count < 0 || t->count > t->capacity) {
+            return ecs_sched__inconsistent(w, "table count exceeds capacity", i, (unsigned)t->count);
+        }
+        if (ecs_sched__table_find(w, t->type, t->type_count,
+                                  ecs_sched__hash_type(t->type, t->type_count)) != t) {
+            return ecs_sched__inconsistent(w, "table missing from the type map", i, 0);
+        }
+        for (k = 1; k < t->type_count; k++) {
+            if (t->type[k - 1] >= t->type[k]) {
+                return ecs_sched__inconsistent(w, "unsorted type", i, (unsigned)k);
+            }
+        }
+        for (k = 0; k < t->column_count; k++) {
+            if ((uintptr_t)t->columns[k].data % w->components[t->columns[k].id].alignment) {
+                return ecs_sched__inconsistent(w, "misaligned column", i, (unsigned)k);
+            }
+        }
+        for (row = 0; row < t->count; row++) {
+            ecs_sched_entity e = t->entities[row];
+            uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+            if (!ecs_sched__is_live_record(w, e) || w->records[index].table != i ||
+                w->records[index].row != (uint32_t)row) {
+                return ecs_sched__inconsistent(w, "table row and entity record disagree", i,
+                                               (unsigned)row);
+            }
+        }
+        total += t->count;
+    }
+    if (total != w->alive_count) {
+        return ecs_sched__inconsistent(w, "rows in tables differ from live entities",
+                                       (unsigned)total, (unsigned)w->alive_count);
+    }
+    return ECS_SCHED_OK;
+}

@@ -1,6 +1,6 @@
 /* ticks: the change ticks of tracked components, kept beside the rows of their tables. */
 #pragma once
-#include "table.h"
+#include "registry.h"
 
 /*@@ implementation @@*/
 /* ticks: the change ticks of tracked components, kept beside the rows of their tables.

@@ -1,6 +1,7 @@
 /* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
 #pragma once
 #include "executor.h"
+#include "component.h"
 #include "timer.h"
 
 #define ECS_SCHED_NS_PER_SECOND INT64_C(1000000000)

@@ -87,30 +87,39 @@ def typedef_names(text):
 
 
 def module_order():
+    import os
+    if os.environ.get("LAYER_ORDER"):   # to try an order before writing its includes
+        return os.environ["LAYER_ORDER"].split()
     out = subprocess.run([sys.executable, str(root / "tools" / "amalgamate.py"), "--order"],
                          check=True, capture_output=True, text=True).stdout
     return out.split()
 
 
 def definitions(text):
+    """The names the text defines: (with a body, by a typedef only). A typedef of a struct
+    whose members another module lists names that module's struct, not a type of its own."""
     names = set(MACRO.findall(text))
     names |= {m.group(1) for m in FUNC_DEF.finditer(text)}
     names |= set(BODY_TYPE.findall(text))
-    names |= set(typedef_names(text))
     for body in ENUM_BODY.findall(text):
         names |= set(ENUM_CONST.findall(re.sub(r"=[^,]*", "", body)))
     names |= set(VARIABLE.findall(text))
-    return names
+    return names, set(typedef_names(text)) - names
 
 
 def analyse():
     order = module_order()
     rank = {m: i for i, m in enumerate(order)}
     texts = {m: strip((src / (m + ".h")).read_text(encoding="utf-8")) for m in order}
-    owner = {}
+    owner, declared = {}, {}
     for m in order:   # a name defined twice belongs to the first module defining it
-        for name in definitions(texts[m]):
+        bodies, typedefs = definitions(texts[m])
+        for name in bodies:
             owner.setdefault(name, m)
+        for name in typedefs:
+            declared.setdefault(name, m)
+    for name, m in declared.items():
+        owner.setdefault(name, m)
     uses = {}   # (user, owner) -> {name: first line}
     for m in order:
         for lineno, line in enumerate(texts[m].splitlines(), 1):

@@ -1,0 +1,185 @@
+/* component: registering a component type: its layout and hooks, where its values live
+   (tables or a sparse set) and whether its changes are tracked. */
+#pragma once
+#include "sparse.h"
+
+/* Registers a component and returns its id. Registering a name again with the same size and
+   alignment returns the existing id; with another layout it fails (returns 0). */
+ECS_SCHED_API ecs_sched_id ecs_sched_component_register(ecs_sched_world *world,
+                                                        const ecs_sched_component_desc *desc);
+ECS_SCHED_API ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *world,
+                                                             const char *name, size_t size,
+                                                             size_t alignment);
+/* Registers C type T under its own name: ECS_SCHED_COMPONENT(world, Position). */
+#define ECS_SCHED_COMPONENT(world, T) \
+    ecs_sched_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
+/* Registers a tag (a component without data): ECS_SCHED_TAG(world, Enemy). */
+#define ECS_SCHED_TAG(world, Name) ecs_sched_component_register_type((world), #Name, 0, 0)
+/* The same with .tracked set: ECS_SCHED_TRACKED_COMPONENT(world, Position). */
+ECS_SCHED_API ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *world,
+                                                                     const char *name,
+                                                                     size_t size,
+                                                                     size_t alignment);
+#define ECS_SCHED_TRACKED_COMPONENT(world, T) \
+    ecs_sched_tracked_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
+/* Whether the component was registered with .tracked. */
+ECS_SCHED_API bool ecs_sched_component_is_tracked(const ecs_sched_world *world, ecs_sched_id id);
+/* The same with .storage = ECS_SCHED_STORAGE_SPARSE (see Sparse storage in THE WORLD):
+   ECS_SCHED_SPARSE_TAG(world, Selected), ECS_SCHED_SPARSE_COMPONENT(world, Burning). */
+ECS_SCHED_API ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *world,
+                                                                    const char *name,
+                                                                    size_t size,
+                                                                    size_t alignment);
+#define ECS_SCHED_SPARSE_COMPONENT(world, T) \
+    ecs_sched_sparse_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
+#define ECS_SCHED_SPARSE_TAG(world, Name) \
+    ecs_sched_sparse_component_register_type((world), #Name, 0, 0)
+
+/*@@ implementation @@*/
+/* component: registering a component type. The registry (registry.h) keeps what was
+   registered; this module sets up what a new type needs: a sparse set for a sparse
+   component, change ticks and the list of removals for a tracked one. */
+
+/* message.h: a tracked component gets its removals' queue. */
+static bool ecs_sched__removals_create(ecs_sched_world *w, ecs_sched_id id);
+
+ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_component_desc *desc) {
+    ecs_sched__component *c;
+    ecs_sched_id id;
+    size_t alignment;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!desc || !desc->name || !desc->name[0]) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "component_register: a component needs a non-empty name");
+        return 0;
+    }
+    alignment = desc->alignment ? desc->alignment : ecs_sched__default_alignment(desc->size);
+    if ((alignment & (alignment - 1)) != 0 || alignment > ECS_SCHED_MAX_ALIGNMENT ||
+        desc->size > INT32_MAX) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "component_register: '%s' has size %lu and alignment %lu; the alignment "
+                        "must be a power of two of at most %d",
+                        desc->name, (unsigned long)desc->size, (unsigned long)alignment,
+                        ECS_SCHED_MAX_ALIGNMENT);
+        return 0;
+    }
+    id = ecs_sched_component_lookup(w, desc->name);
+    if (id) {
+        c = &w->components[id];
+        if (c->tracked != desc->tracked) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                            "component '%s' is already registered %s change tracking; whether "
+                            "a component is tracked is fixed when it is first registered "
+                            "(register it with .tracked = %s everywhere)",
+                            desc->name, c->tracked ? "with" : "without",
+                            c->tracked ? "true" : "false");
+            return 0;
+        }
+        if ((c->sparse != 0) != (desc->storage == ECS_SCHED_STORAGE_SPARSE)) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                            "component '%s' is already registered with %s storage; where a "
+                            "component is stored is fixed when it is first registered "
+                            "(register it with .storage = %s everywhere)",
+                            desc->name, c->sparse ? "sparse" : "table",
+                            c->sparse ? "ECS_SCHED_STORAGE_SPARSE" : "ECS_SCHED_STORAGE_TABLE");
+            return 0;
+        }
+        if (c->size != desc->size || c->alignment != alignment) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                            "component '%s' is already registered with size %u and alignment "
+                            "%u; registering it again with size %lu and alignment %lu is a "
+                            "mistake (two different types share the name?)",
+                            desc->name, (unsigned)c->size, (unsigned)c->alignment,
+                            (unsigned long)desc->size, (unsigned long)alignment);
+            return 0;
+        }
+        return id;
+    }
+    if ((unsigned)desc->storage > (unsigned)ECS_SCHED_STORAGE_SPARSE) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "component_register: '%s' asks for storage %d, which is neither "
+                        "ECS_SCHED_STORAGE_TABLE nor ECS_SCHED_STORAGE_SPARSE",
+                        desc->name, (int)desc->storage);
+        return 0;
+    }
+    if (w->component_count >= ECS_SCHED__MAX_COMPONENTS) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                        "component_register: '%s' would be component number %u; a world holds "
+                        "fewer than %u",
+                        desc->name, (unsigned)w->component_count, (unsigned)ECS_SCHED__MAX_COMPONENTS);
+        return 0;
+    }
+    if (!ECS_SCHED__GROW(&w->env, w->components, &w->component_capacity, w->component_count + 1) ||
+        !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, w->component_count + 1) ||
+        !ECS_SCHED__GROW(&w->env, w->resource_stamps, &w->resource_stamp_capacity,
+                         w->component_count + 1)) {
+        ecs_sched__out_of_memory(w, "registering a component");
+        return 0;
+    }
+    id = w->component_count;
+    c = &w->components[id];
+    memset(c, 0, sizeof *c);
+    c->name = ecs_sched__strdup(&w->env, desc->name);
+    if (!c->name) {
+        ecs_sched__out_of_memory(w, "registering a component");
+        return 0;
+    }
+    c->size = (uint32_t)desc->size;
+    c->alignment = (uint8_t)alignment;   /* at most 64: checked above */
+    c->hooks = desc->hooks;
+    c->tracked = desc->tracked;
+    w->resources[id] = NULL;
+    if (desc->storage == ECS_SCHED_STORAGE_SPARSE && !ecs_sched__sparse_create(w, id)) {
+        ecs_sched__free(&w->env, c->name);
+        if (w->sparse_count >= UINT16_MAX) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                            "component_register: '%s' would be sparse component number %u; a "
+                            "world holds at most %u", desc->name, (unsigned)w->sparse_count + 1u,
+                            (unsigned)UINT16_MAX);
+        } else {
+            ecs_sched__out_of_memory(w, "registering a sparse component");
+        }
+        return 0;
+    }
+    ecs_sched__name_map_put(&w->component_names, c->name, (int32_t)id);
+    w->component_count++;
+    if (c->tracked) {
+        ecs_sched__ticks_turn_on(w);
+        if (!ecs_sched__removals_create(w, id)) {
+            ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                            "component_register: '%s' is tracked, but the list of its removals "
+                            "could not be made (out of memory): its removals are not kept",
+                            c->name);
+        }
+    }
+    return id;
+}
+
+/* The _register_type shorthands: a desc of these fields, the rest zero. */
+static ecs_sched_id ecs_sched__register_type(ecs_sched_world *w, const char *name, size_t size,
+                                             size_t alignment, bool tracked,
+                                             ecs_sched_storage storage) {
+    ecs_sched_component_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.name = name;
+    desc.size = size;
+    desc.alignment = alignment;
+    desc.tracked = tracked;
+    desc.storage = storage;
+    return ecs_sched_component_register(w, &desc);
+}
+
+ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *w, const char *name, size_t size,
+                                               size_t alignment) {
+    return ecs_sched__register_type(w, name, size, alignment, false, ECS_SCHED_STORAGE_TABLE);
+}
+
+ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *w, const char *name,
+                                                       size_t size, size_t alignment) {
+    return ecs_sched__register_type(w, name, size, alignment, true, ECS_SCHED_STORAGE_TABLE);
+}
+
+ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *w, const char *name,
+                                                      size_t size, size_t alignment) {
+    return ecs_sched__register_type(w, name, size, alignment, false, ECS_SCHED_STORAGE_SPARSE);
+}
