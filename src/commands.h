@@ -46,15 +46,11 @@ enum {
     ECS_SCHED__CMD_INSERT,
     ECS_SCHED__CMD_REMOVE,
     ECS_SCHED__CMD_SET_RESOURCE,
-    ECS_SCHED__CMD_RELATE,         /* value: the kind's slot, target and payload */
-    ECS_SCHED__CMD_UNRELATE,       /* value: a slot with the target */
-    ECS_SCHED__CMD_RELATE_KEEP,    /* a relate without payload: an existing one stays */
-    ECS_SCHED__CMD_INSTANTIATE,    /* entity: the reserved instance; value: an IsA slot
-                                      naming the prefab (inherit.h) */
-    ECS_SCHED__CMD_INSTANTIATE_DATA  /* entity: the main entity (alive or reserved); value: a
-                                        slot holding the prefab data's address (prefab.h) */
+    ECS_SCHED__CMD_CALL,           /* a module's command: its function and a slot of its
+                                      component (see ecs_sched__record_call) */
+    ECS_SCHED__CMD_CALL_MADE       /* the same, for an entity the recording reserved: its
+                                      handle goes back when the command is never applied */
 };
-
 /* A recorded command is one 32-bit word (operation, flags, component id), then the entity
    unless it is the same as the previous command's (a spawn followed by its inserts), then
    the value at the component's alignment. Small records keep recording and applying within
@@ -65,11 +61,19 @@ enum {
 #define ECS_SCHED__CMD_ID_SHIFT 6
 
 /* A command read back from a block. */
+/* A module's command (relationships, instances, prefab data), applied by calling `fn` with
+   the command's entity, its component and the slot recorded. False: the command no longer
+   applies (skipped); else *result is its outcome. The extension point by which modules above
+   the core defer their own changes (docs/architecture.md). */
+typedef bool (*ecs_sched__command_fn)(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                                      const void *slot, ecs_sched_result *result);
+
 typedef struct ecs_sched__command {
     uint32_t op;
     ecs_sched_id id;
     ecs_sched_entity entity;
     const void *value;        /* NULL when none was given */
+    ecs_sched__command_fn fn; /* a call's */
     size_t next;              /* where the next command starts */
 } ecs_sched__command;
 
@@ -135,6 +139,12 @@ static inline void ecs_sched__command_read(const ecs_sched_world *w,
         end += sizeof out->entity;
     }
     out->value = NULL;
+    out->fn = NULL;
+    if (out->op >= ECS_SCHED__CMD_CALL) {
+        end = ecs_sched__align_up(end, sizeof out->fn);
+        memcpy(&out->fn, block->data + end, sizeof out->fn);
+        end += sizeof out->fn;
+    }
     if (word & ECS_SCHED__CMD_HAS_VALUE) {
         const ecs_sched__component *c = &w->components[out->id];
         end = ecs_sched__align_up(end, c->alignment);
@@ -165,8 +175,7 @@ static void ecs_sched__release_reserved(ecs_sched_commands *cmd) {
     while (ecs_sched__command_step(cmd, &block, &at)) {
         ecs_sched__command c;
         ecs_sched__command_read(w, block, at, at == 0 ? 0 : previous, &c);
-        if ((c.op == ECS_SCHED__CMD_SPAWN || c.op == ECS_SCHED__CMD_INSTANTIATE ||
-             c.op == ECS_SCHED__CMD_INSTANTIATE_DATA) &&
+        if ((c.op == ECS_SCHED__CMD_SPAWN || c.op == ECS_SCHED__CMD_CALL_MADE) &&
             ecs_sched__is_reserved(w, c.entity)) {
             ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(c.entity));
         }
@@ -306,17 +315,19 @@ static inline ecs_sched_result ecs_sched__record_command(ecs_sched_commands *cmd
     return ECS_SCHED_OK;
 }
 
-/* A relationship command: its value is a slot of the kind (relation.h), the target and then
-   `payload_size` bytes of payload (zeros when payload is NULL). */
-static ecs_sched_result ecs_sched__record_slot_command(ecs_sched_commands *cmd, uint32_t op,
-                                                      ecs_sched_entity source, ecs_sched_id kind,
-                                                      ecs_sched_entity target, const void *payload,
-                                                      size_t payload_size) {
+/* A module's command: `fn` applies it, with a slot of component `id` (the size of its
+   values) holding `target` and then `payload_size` bytes of payload (zeros when payload is
+   NULL). `made`: the recording reserved the entity (see ECS_SCHED__CMD_CALL_MADE). */
+static ecs_sched_result ecs_sched__record_call(ecs_sched_commands *cmd, ecs_sched__command_fn fn,
+                                               bool made, ecs_sched_entity source, ecs_sched_id id,
+                                               ecs_sched_entity target, const void *payload,
+                                               size_t payload_size) {
     ecs_sched_world *w = cmd->world;
-    const ecs_sched__component *c = &w->components[kind];
+    const ecs_sched__component *c = &w->components[id];
     size_t offset = c->alignment > sizeof target ? c->alignment : sizeof target;
-    size_t worst = sizeof(uint32_t) + sizeof source + c->alignment + c->size, at;
-    uint32_t word = op | (kind << ECS_SCHED__CMD_ID_SHIFT) | ECS_SCHED__CMD_HAS_VALUE;
+    size_t worst = sizeof(uint32_t) + sizeof source + 2 * sizeof fn + c->alignment + c->size, at;
+    uint32_t word = (made ? ECS_SCHED__CMD_CALL_MADE : ECS_SCHED__CMD_CALL) |
+                    (id << ECS_SCHED__CMD_ID_SHIFT) | ECS_SCHED__CMD_HAS_VALUE;
     ecs_sched__command_block *block = ecs_sched__command_room(cmd, ecs_sched__align_up(worst, sizeof(uint32_t)));
     bool same;
     if (!block) return ecs_sched__out_of_memory(w, "recording a command");
@@ -329,6 +340,9 @@ static ecs_sched_result ecs_sched__record_slot_command(ecs_sched_commands *cmd, 
         memcpy(block->data + at, &source, sizeof source);
         at += sizeof source;
     }
+    at = ecs_sched__align_up(at, sizeof fn);
+    memcpy(block->data + at, &fn, sizeof fn);
+    at += sizeof fn;
     at = ecs_sched__align_up(at, c->alignment);
     memset(block->data + at, 0, c->size);
     memcpy(block->data + at, &target, sizeof target);
@@ -449,7 +463,7 @@ ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *cmd, ecs_sched_en
     if (cmd->world->components[id].relation) {
         return ecs_sched__kind_inserted(cmd->world, id, "commands_insert");
     }
-    if (cmd->world->inherit && ecs_sched__mark_base(cmd->world, id)) {
+    if (cmd->world->components[id].managed) {
         return ecs_sched__mark_touched(cmd->world, id, "commands_insert");
     }
     return ecs_sched__record_command(cmd, ECS_SCHED__CMD_INSERT, e, id, value);
@@ -464,7 +478,7 @@ ecs_sched_result ecs_sched_commands_remove(ecs_sched_commands *cmd, ecs_sched_en
     if (!ecs_sched__component_valid(cmd->world, id)) {
         return ecs_sched__unknown_component(cmd->world, id, "commands_remove");
     }
-    if (cmd->world->inherit && ecs_sched__mark_base(cmd->world, id)) {
+    if (cmd->world->components[id].managed) {
         return ecs_sched__mark_touched(cmd->world, id, "commands_remove");
     }
     return ecs_sched__record_command(cmd, ECS_SCHED__CMD_REMOVE, e, id, NULL);
@@ -597,29 +611,10 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
     case ECS_SCHED__CMD_SET_RESOURCE:
         ok = ecs_sched_resource_insert(w, c.id, c.value) == ECS_SCHED_OK;
         break;
-    case ECS_SCHED__CMD_RELATE:
-    case ECS_SCHED__CMD_UNRELATE:
-    case ECS_SCHED__CMD_RELATE_KEEP: {
+    case ECS_SCHED__CMD_CALL:
+    case ECS_SCHED__CMD_CALL_MADE: {
         ecs_sched_result result = ECS_SCHED_OK;
-        if (!ecs_sched__is_live_record(w, c.entity) ||
-            !ecs_sched__apply_relation(w, c.op, c.entity, c.id, c.value, &result)) {
-            goto skipped;
-        }
-        ok = result == ECS_SCHED_OK;
-        break;
-    }
-    case ECS_SCHED__CMD_INSTANTIATE_DATA: {
-        ecs_sched_result result = ECS_SCHED_OK;
-        if (!ecs_sched__apply_data(w, c.entity, c.value, &result)) goto skipped;
-        ok = result == ECS_SCHED_OK;
-        break;
-    }
-    case ECS_SCHED__CMD_INSTANTIATE: {
-        ecs_sched_result result = ECS_SCHED_OK;
-        if (!ecs_sched__is_reserved(w, c.entity) ||
-            !ecs_sched__apply_instantiate(w, c.entity, c.value, &result)) {
-            goto skipped;
-        }
+        if (!c.fn(w, c.entity, c.id, c.value, &result)) goto skipped;
         ok = result == ECS_SCHED_OK;
         break;
     }

@@ -66,49 +66,6 @@ ECS_SCHED_API ecs_sched_result ecs_sched_get_mut_many(ecs_sched_world *world,
    between the world's tables (world.h), keeps its change ticks (ticks.h) and calls the
    observers watching it (observer.h). */
 
-/* A relationship kind's value is a target, which only relate gives (the lists of sources
-   must follow). */
-static ecs_sched_result ecs_sched__kind_inserted(ecs_sched_world *w, ecs_sched_id kind,
-                                                const char *operation) {
-    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                           "%s: '%s' is a relationship kind, which needs a target: use "
-                           "ecs_sched_relate (or ecs_sched_commands_relate)", operation,
-                           w->components[kind].name);
-}
-
-/* A base's mark follows its IsA relationships (inherit.h). */
-static ecs_sched_result ecs_sched__mark_touched(ecs_sched_world *w, ecs_sched_id mark,
-                                                const char *operation) {
-    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                           "%s: '%s' marks the instances of a base and follows their IsA "
-                           "relationships: use ecs_sched_relate / ecs_sched_unrelate with "
-                           "ecs_sched_is_a", operation, w->components[mark].name);
-}
-
-static ecs_sched_result ecs_sched__check_ids(ecs_sched_world *w, int32_t count,
-                                             const ecs_sched_id *ids, const char *operation) {
-    int32_t i, j;
-    if (count < 0 || (count > 0 && !ids) || count > ECS_SCHED__MAX_TYPE) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "%s: %d components (at most %d, and ids must not be NULL)",
-                               operation, (int)count, ECS_SCHED__MAX_TYPE);
-    }
-    for (i = 0; i < count; i++) {
-        if (!ecs_sched__component_valid(w, ids[i])) {
-            return ecs_sched__unknown_component(w, ids[i], operation);
-        }
-        if (w->components[ids[i]].relation) return ecs_sched__kind_inserted(w, ids[i], operation);
-        if (w->inherit && ecs_sched__mark_base(w, ids[i])) return ecs_sched__mark_touched(w, ids[i], operation);
-        for (j = 0; j < i; j++) {
-            if (ids[j] == ids[i]) {
-                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                       "%s: component '%s' is listed twice", operation,
-                                       w->components[ids[i]].name);
-            }
-        }
-    }
-    return ECS_SCHED_OK;
-}
 
 /* Whether the entity at `index`, in table t, has component id (in t, or in its set). */
 static inline bool ecs_sched__owns(const ecs_sched_world *w, const ecs_sched__table *t,
@@ -615,7 +572,7 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     src = w->tables[w->records[index].table];
     if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
     if (w->components[id].relation) return ecs_sched__remove_relation(w, e, id);
-    if (w->inherit && ecs_sched__mark_base(w, id)) return ecs_sched__mark_touched(w, id, "remove");
+    if (w->components[id].managed) return ecs_sched__mark_touched(w, id, "remove");
     if (w->observers) ecs_sched__observe_removing(w, e, id);
     dst = ecs_sched__table_step(w, src, id, true);
     if (!dst) return w->env.last_result;

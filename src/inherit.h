@@ -119,6 +119,7 @@ static ecs_sched_id ecs_sched__base_mark_make(ecs_sched_world *w, ecs_sched_enti
     }
     if (!h->first_mark || id < h->first_mark) h->first_mark = id;
     h->by_id[id].entity = base;
+    w->components[id].managed = true;
     ecs_sched__map_insert_unchecked(&h->mark_of, base, id);
     return id;
 }
@@ -755,6 +756,22 @@ ecs_sched_entity ecs_sched_instantiate(ecs_sched_world *w, ecs_sched_entity pref
     return ecs_sched__instantiate_checked(w, prefab, 0);
 }
 
+/* Applies a recorded instantiation of the prefab into the handle the buffer reserved
+   (ecs_sched__command_fn). False when the prefab is gone (the command is skipped). */
+static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made, ecs_sched_id id,
+                                         const void *slot, ecs_sched_result *result) {
+    ecs_sched_entity prefab;
+    (void)id;
+    if (!ecs_sched__is_reserved(w, made)) return false;
+    memcpy(&prefab, slot, sizeof prefab);
+    if (!ecs_sched__is_live_record(w, prefab)) {   /* skipped, and its handle given back */
+        ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(made));
+        return false;
+    }
+    *result = ecs_sched__instantiate_checked(w, prefab, made) ? ECS_SCHED_OK : w->env.last_result;
+    return true;
+}
+
 ecs_sched_entity ecs_sched_commands_instantiate(ecs_sched_commands *cmd, ecs_sched_entity prefab) {
     ecs_sched_world *w;
     ecs_sched_entity e;
@@ -765,28 +782,14 @@ ecs_sched_entity ecs_sched_commands_instantiate(ecs_sched_commands *cmd, ecs_sch
     }
     e = ecs_sched__reserve_handle(w);
     if (!e) return ECS_SCHED_NULL_ENTITY;
-    if (ecs_sched__record_slot_command(cmd, ECS_SCHED__CMD_INSTANTIATE, e, w->is_a, prefab, NULL,
-                                       0) != ECS_SCHED_OK) {
+    if (ecs_sched__record_call(cmd, ecs_sched__apply_instantiate, true, e, w->is_a, prefab, NULL,
+                               0) != ECS_SCHED_OK) {
         ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(e));
         return ECS_SCHED_NULL_ENTITY;
     }
     return e;
 }
 
-/* The command's side (declared in world.h): applies a recorded instantiation of the prefab
-   into the handle the buffer reserved. False when the prefab is gone (the command is
-   skipped). */
-static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made,
-                                         const void *slot, ecs_sched_result *result) {
-    ecs_sched_entity prefab;
-    memcpy(&prefab, slot, sizeof prefab);
-    if (!ecs_sched__is_live_record(w, prefab)) {   /* skipped, and its handle given back */
-        ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(made));
-        return false;
-    }
-    *result = ecs_sched__instantiate_checked(w, prefab, made) ? ECS_SCHED_OK : w->env.last_result;
-    return true;
-}
 
 static void ecs_sched__inheritance_free(ecs_sched_world *w) {
     ecs_sched__inheritance *h = w->inherit;

@@ -707,6 +707,27 @@ ecs_sched_result ecs_sched_prefab_data_instantiate(ecs_sched_world *w,
     return result != ECS_SCHED_OK ? result : ecs_sched__data_instantiate_checked(w, d, main, out);
 }
 
+/* Applied (ecs_sched__command_fn): prefab data instantiated onto the entity of the
+   command (alive: the main entity; reserved: a new one). False when that entity is gone or
+   the data does not fit the world as it is now (the command is skipped, the reason the last
+   error). */
+static bool ecs_sched__apply_data(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                                  const void *slot, ecs_sched_result *result) {
+    ecs_sched_entity pointer;
+    const ecs_sched_prefab_data *d;
+    bool reserved = ecs_sched__is_reserved(w, e);
+    (void)id;
+    memcpy(&pointer, slot, sizeof pointer);
+    d = (const ecs_sched_prefab_data *)(uintptr_t)pointer;
+    if (!reserved && !ecs_sched__is_live_record(w, e)) return false;
+    if (ecs_sched__data_check(w, d, e) != ECS_SCHED_OK) {
+        if (reserved) ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(e));
+        return false;
+    }
+    *result = ecs_sched__data_instantiate_checked(w, d, e, NULL);
+    return true;
+}
+
 ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(ecs_sched_commands *cmd,
                                                             const ecs_sched_prefab_data *d,
                                                             ecs_sched_entity main) {
@@ -724,30 +745,11 @@ ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(ecs_sched_commands *
     }
     if (!main && !(e = ecs_sched__reserve_handle(w))) return ECS_SCHED_NULL_ENTITY;
     pointer = (ecs_sched_entity)(uintptr_t)d;   /* the slot holds the data's address */
-    if (ecs_sched__record_slot_command(cmd, ECS_SCHED__CMD_INSTANTIATE_DATA, e, w->is_a, pointer,
-                                       NULL, 0) != ECS_SCHED_OK) {
+    if (ecs_sched__record_call(cmd, ecs_sched__apply_data, !main, e, w->is_a, pointer, NULL,
+                               0) != ECS_SCHED_OK) {
         if (!main) ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(e));
         return ECS_SCHED_NULL_ENTITY;
     }
     return e;
 }
 
-/* The command's side (declared in world.h): prefab data instantiated onto the entity of the
-   command (alive: the main entity; reserved: a new one). False when that entity is gone or
-   the data does not fit the world as it is now (the command is skipped, the reason the last
-   error). */
-static bool ecs_sched__apply_data(ecs_sched_world *w, ecs_sched_entity e, const void *slot,
-                                  ecs_sched_result *result) {
-    ecs_sched_entity pointer;
-    const ecs_sched_prefab_data *d;
-    bool reserved = ecs_sched__is_reserved(w, e);
-    memcpy(&pointer, slot, sizeof pointer);
-    d = (const ecs_sched_prefab_data *)(uintptr_t)pointer;
-    if (!reserved && !ecs_sched__is_live_record(w, e)) return false;
-    if (ecs_sched__data_check(w, d, e) != ECS_SCHED_OK) {
-        if (reserved) ecs_sched__release_index(w, ECS_SCHED_ENTITY_INDEX(e));
-        return false;
-    }
-    *result = ecs_sched__data_instantiate_checked(w, d, e, NULL);
-    return true;
-}

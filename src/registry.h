@@ -146,6 +146,8 @@ typedef struct ecs_sched__component {
     bool tracked;                  /* keeps change ticks per entity */
     uint8_t relation;              /* a relationship kind: ECS_SCHED__KIND_* flags (relation.h) */
     uint16_t sparse;               /* sparse storage: its set in world->sparse_sets + 1 */
+    bool managed;                  /* added and removed by the library only (a base's mark,
+                                      which follows IsA relationships: inherit.h) */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -402,9 +404,6 @@ static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched
                                                    ecs_sched_id kind);
 static void ecs_sched__observe_relations_removing(ecs_sched_world *w, ecs_sched_entity e,
                                                   ecs_sched_id kind);
-static bool ecs_sched__apply_relation(ecs_sched_world *w, uint32_t op, ecs_sched_entity source,
-                                      ecs_sched_id kind, const void *slot,
-                                      ecs_sched_result *result);
 /* sparse.h: the sets of sparse components. */
 static bool ecs_sched__sparse_create(ecs_sched_world *w, ecs_sched_id id);
 static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t extra);
@@ -432,7 +431,6 @@ static void ecs_sched__name_refile(ecs_sched_world *w, ecs_sched_entity e);
 static void ecs_sched__name_drop(ecs_sched_world *w, uint32_t index);
 /* reflect.h: the descriptions of types go with the world. */
 /* inherit.h: IsA, the bases' marks, inherited values, instantiation by a command. */
-static inline ecs_sched_entity ecs_sched__mark_base(const ecs_sched_world *w, ecs_sched_id id);
 static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sched__table *t,
                                         ecs_sched_id id, bool *found);
 static ecs_sched_result ecs_sched__isa_prepare(ecs_sched_world *w, ecs_sched_entity base);
@@ -442,11 +440,7 @@ static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sc
                                                       ecs_sched_entity base);
 static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
                                    ecs_sched_entity base);
-static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made,
-                                         const void *slot, ecs_sched_result *result);
 /* prefab.h: prefab data instantiated by a command. */
-static bool ecs_sched__apply_data(ecs_sched_world *w, ecs_sched_entity e, const void *slot,
-                                  ecs_sched_result *result);
 
 /* ---- small helpers ---- */
 
@@ -617,6 +611,50 @@ static ecs_sched_result ecs_sched__unknown_component(ecs_sched_world *w, ecs_sch
                            "%s: component id %u is not registered in this world (register it "
                            "with ecs_sched_component_register or ECS_SCHED_COMPONENT first)",
                            operation, (unsigned)id);
+}
+
+/* A relationship kind's value is a target, which only relate gives (the lists of sources
+   must follow). */
+static ecs_sched_result ecs_sched__kind_inserted(ecs_sched_world *w, ecs_sched_id kind,
+                                                const char *operation) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: '%s' is a relationship kind, which needs a target: use "
+                           "ecs_sched_relate (or ecs_sched_commands_relate)", operation,
+                           w->components[kind].name);
+}
+
+/* A component the library manages: a base's mark follows its IsA relationships (inherit.h). */
+static ecs_sched_result ecs_sched__mark_touched(ecs_sched_world *w, ecs_sched_id mark,
+                                                const char *operation) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: '%s' marks the instances of a base and follows their IsA "
+                           "relationships: use ecs_sched_relate / ecs_sched_unrelate with "
+                           "ecs_sched_is_a", operation, w->components[mark].name);
+}
+
+static ecs_sched_result ecs_sched__check_ids(ecs_sched_world *w, int32_t count,
+                                             const ecs_sched_id *ids, const char *operation) {
+    int32_t i, j;
+    if (count < 0 || (count > 0 && !ids) || count > ECS_SCHED__MAX_TYPE) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "%s: %d components (at most %d, and ids must not be NULL)",
+                               operation, (int)count, ECS_SCHED__MAX_TYPE);
+    }
+    for (i = 0; i < count; i++) {
+        if (!ecs_sched__component_valid(w, ids[i])) {
+            return ecs_sched__unknown_component(w, ids[i], operation);
+        }
+        if (w->components[ids[i]].relation) return ecs_sched__kind_inserted(w, ids[i], operation);
+        if (w->components[ids[i]].managed) return ecs_sched__mark_touched(w, ids[i], operation);
+        for (j = 0; j < i; j++) {
+            if (ids[j] == ids[i]) {
+                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                       "%s: component '%s' is listed twice", operation,
+                                       w->components[ids[i]].name);
+            }
+        }
+    }
+    return ECS_SCHED_OK;
 }
 
 static size_t ecs_sched__default_alignment(size_t size) {

@@ -934,6 +934,43 @@ const ecs_sched_entity *ecs_sched_sources(const ecs_sched_world *w, ecs_sched_id
     return s->items;
 }
 
+/* A relate or unrelate command, applied (ecs_sched__command_fn). A command whose source or
+   target died meanwhile is skipped (false). */
+static bool ecs_sched__apply_relation(ecs_sched_world *w, ecs_sched_entity source, ecs_sched_id kind,
+                                      const void *slot, bool unrelate, bool with_payload,
+                                      ecs_sched_result *result) {
+    ecs_sched_entity target = ecs_sched__rel_slot_target((const unsigned char *)slot);
+    if (!ecs_sched__is_live_record(w, source) || !ecs_sched__is_live_record(w, target)) return false;
+    if (unrelate) {
+        *result = ecs_sched_unrelate(w, source, kind, target);
+    } else {
+        const unsigned char *payload = (const unsigned char *)slot +
+                                       ecs_sched__payload_offset(&w->components[kind]);
+        *result = ecs_sched__relate_at(w, source, kind, target, with_payload ? payload : NULL,
+                                       UINT32_MAX,
+                                       kind == w->child_of ? "commands_set_parent"
+                                                           : "commands_relate");
+    }
+    return true;
+}
+
+static bool ecs_sched__apply_relate(ecs_sched_world *w, ecs_sched_entity source, ecs_sched_id kind,
+                                    const void *slot, ecs_sched_result *result) {
+    return ecs_sched__apply_relation(w, source, kind, slot, false, true, result);
+}
+
+/* A relate without payload: a relationship that exists keeps its payload. */
+static bool ecs_sched__apply_relate_keep(ecs_sched_world *w, ecs_sched_entity source,
+                                         ecs_sched_id kind, const void *slot,
+                                         ecs_sched_result *result) {
+    return ecs_sched__apply_relation(w, source, kind, slot, false, false, result);
+}
+
+static bool ecs_sched__apply_unrelate(ecs_sched_world *w, ecs_sched_entity source, ecs_sched_id kind,
+                                      const void *slot, ecs_sched_result *result) {
+    return ecs_sched__apply_relation(w, source, kind, slot, true, false, result);
+}
+
 /* ---- commands ---- */
 
 ecs_sched_result ecs_sched_commands_relate(ecs_sched_commands *cmd, ecs_sched_entity source,
@@ -949,10 +986,9 @@ ecs_sched_result ecs_sched_commands_relate(ecs_sched_commands *cmd, ecs_sched_en
     result = ecs_sched__check_target(cmd, target, "commands_relate (target)");
     if (result != ECS_SCHED_OK) return result;
     if (source == target) return ecs_sched__self_relation(w, source, kind, "commands_relate");
-    return ecs_sched__record_slot_command(cmd, payload ? ECS_SCHED__CMD_RELATE
-                                                       : ECS_SCHED__CMD_RELATE_KEEP,
-                                          source, kind, target, payload,
-                                          ecs_sched__kind_of(w, kind)->payload_size);
+    return ecs_sched__record_call(cmd, payload ? ecs_sched__apply_relate : ecs_sched__apply_relate_keep,
+                                  false, source, kind, target, payload,
+                                  ecs_sched__kind_of(w, kind)->payload_size);
 }
 
 ecs_sched_result ecs_sched_commands_unrelate(ecs_sched_commands *cmd, ecs_sched_entity source,
@@ -966,27 +1002,8 @@ ecs_sched_result ecs_sched_commands_unrelate(ecs_sched_commands *cmd, ecs_sched_
     if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "commands_unrelate");
     result = ecs_sched__check_target(cmd, target, "commands_unrelate (target)");
     if (result != ECS_SCHED_OK) return result;
-    return ecs_sched__record_slot_command(cmd, ECS_SCHED__CMD_UNRELATE, source, kind, target,
-                                          NULL, 0);
-}
-
-/* The world's side (declared in world.h): a relate or unrelate command, applied. A command
-   whose target died meanwhile is skipped (false). */
-static bool ecs_sched__apply_relation(ecs_sched_world *w, uint32_t op, ecs_sched_entity source,
-                                      ecs_sched_id kind, const void *slot, ecs_sched_result *result) {
-    ecs_sched_entity target = ecs_sched__rel_slot_target((const unsigned char *)slot);
-    if (!ecs_sched__is_live_record(w, target)) return false;
-    if (op == ECS_SCHED__CMD_UNRELATE) {
-        *result = ecs_sched_unrelate(w, source, kind, target);
-    } else {
-        const unsigned char *payload = (const unsigned char *)slot +
-                                       ecs_sched__payload_offset(&w->components[kind]);
-        *result = ecs_sched__relate_at(w, source, kind, target,
-                                       op == ECS_SCHED__CMD_RELATE ? payload : NULL, UINT32_MAX,
-                                       kind == w->child_of ? "commands_set_parent"
-                                                           : "commands_relate");
-    }
-    return true;
+    return ecs_sched__record_call(cmd, ecs_sched__apply_unrelate, false, source, kind, target,
+                                  NULL, 0);
 }
 
 /* ---- despawning ----
