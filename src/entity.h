@@ -1,6 +1,8 @@
-/* entity: spawning, despawning, and the components of one entity. */
+/* entity: spawning, despawning, and the components of one entity, done now or applied from
+   a command buffer. */
 #pragma once
-#include "table.h"
+#include "component.h"
+#include "resource.h"
 
 ECS_SCHED_API ecs_sched_entity ecs_sched_spawn(ecs_sched_world *world);
 /* Spawns an entity with `count` components. values[i] (or the whole array) may be NULL for a
@@ -61,18 +63,52 @@ ECS_SCHED_API ecs_sched_result ecs_sched_get_mut_many(ecs_sched_world *world,
                                                       ecs_sched_entity entity, int32_t count,
                                                       const ecs_sched_id *ids, void **out);
 
+/* ---- applying command buffers ---- */
+
+/* Applies and consumes the pending commands in recorded order; a command aimed at an entity
+   that is dead by then is skipped. On failure the commands not yet applied stay pending, so a
+   later apply continues where this one stopped; none is ever applied twice. */
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *commands);
+
 /*@@ implementation @@*/
 /* entity: spawning, despawning, and the components of one entity: each moves the entity
    between the world's tables (world.h), keeps its change ticks (ticks.h) and calls the
    observers watching it (observer.h). */
 
+/* ---- the observers' deferred changes ---- */
 
-/* Whether the entity at `index`, in table t, has component id (in t, or in its set). */
-static inline bool ecs_sched__owns(const ecs_sched_world *w, const ecs_sched__table *t,
-                                   uint32_t index, ecs_sched_id id) {
-    const ecs_sched__sparse_set *s = w->sparse_count ? ecs_sched__sparse_of(w, id) : NULL;
-    return s ? ecs_sched__sparse_slot(s, index) != 0 : ecs_sched__type_find(t, id) >= 0;
+/* Applies the observers' deferred changes, which may call observers again; until none is
+   left (or, for observers that keep triggering each other, ECS_SCHED__OBSERVER_ROUNDS
+   rounds). Called at the end of each operation that may call observers. */
+static void ecs_sched__observers_flush(ecs_sched_world *w) {
+    ecs_sched__observers *all = w->observers;
+    int32_t round;
+    if (!all || !all->deferred || all->flushing || all->dispatching) return;
+    all->flushing = true;
+    for (round = 0; round < ECS_SCHED__OBSERVER_ROUNDS; round++) {
+        bool pending = false;
+        uint32_t i;
+        for (i = 0; i < all->count; i++) {
+            ecs_sched_commands *cmd = all->items[i]->ctx.commands;
+            if (cmd->pending == 0 && cmd->after_count == 0) continue;
+            pending = true;
+            if (ecs_sched_commands_apply(cmd) != ECS_SCHED_OK) {
+                ecs_sched__fail_again_for(w, all->items[i]->name);
+            }
+        }
+        if (!pending) break;
+    }
+    all->deferred = false;
+    if (round == ECS_SCHED__OBSERVER_ROUNDS) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                        "observers kept making changes that called observers again, %d rounds "
+                        "in a row; the changes still pending are left for the next operation "
+                        "(do two observers undo each other?)", ECS_SCHED__OBSERVER_ROUNDS);
+    }
+    all->flushing = false;
 }
+
+
 
 /* The table of `base` plus the given components (sparse ones live in their sets). */
 static ecs_sched__table *ecs_sched__table_adding(ecs_sched_world *w, ecs_sched__table *base,
@@ -790,4 +826,168 @@ bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id
     }
     if (w->inherit && ecs_sched__component_valid(w, id)) ecs_sched__inherited_value(w, t, id, &inherited);
     return inherited;
+}
+
+/* ---- applying command buffers ---- */
+
+/* Gathers the run of inserts on `entity` that starts at `at` in the same block (at most
+   ECS_SCHED__MAX_BATCHED_INSERTS, each component once), so they cost one archetype move.
+   Returns how many, and where the run ends. */
+static int32_t ecs_sched__gather_inserts(const ecs_sched_commands *cmd,
+                                         const ecs_sched__command_block *block, size_t at,
+                                         ecs_sched_entity entity, ecs_sched_id *ids,
+                                         const void **values, size_t *end) {
+    const ecs_sched_world *w = cmd->world;
+    int32_t n = 0, k;
+    while (at < block->used && n < ECS_SCHED__MAX_BATCHED_INSERTS) {
+        ecs_sched__command c;
+        ecs_sched__command_read(w, block, at, entity, &c);
+        if (c.op != ECS_SCHED__CMD_INSERT || c.entity != entity) break;
+        for (k = 0; k < n && ids[k] != c.id; k++) {}
+        if (k < n) break;  /* the same component twice: apply the second one on its own */
+        ids[n] = c.id;
+        values[n] = c.value;
+        n++;
+        at = c.next;
+    }
+    *end = at;
+    return n;
+}
+
+/* The table for a spawn with these components. Buffers often spawn many entities alike, so
+   the last answer is kept (tables live as long as the world). */
+static ecs_sched__table *ecs_sched__spawn_table(ecs_sched_commands *cmd, int32_t n,
+                                                const ecs_sched_id *ids) {
+    ecs_sched__table *t;
+    int32_t i;
+    if (n == cmd->spawn_count && n > 0) {
+        for (i = 0; i < n && ids[i] == cmd->spawn_ids[i]; i++) {}
+        if (i == n) return cmd->world->tables[cmd->spawn_table];
+    }
+    t = ecs_sched__table_adding(cmd->world, cmd->world->tables[0], n, ids);
+    if (t) {
+        memcpy(cmd->spawn_ids, ids, (size_t)n * sizeof *ids);
+        cmd->spawn_count = n;
+        cmd->spawn_table = t->index;
+    }
+    return t;
+}
+
+/* Applies the command at the read cursor (with the inserts that follow it on the same
+   entity) and returns how many commands it consumed, or -1 when the world refused (out of
+   memory). */
+static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
+    ecs_sched_world *w = cmd->world;
+    const ecs_sched__command_block *block = cmd->read;
+    ecs_sched_id ids[ECS_SCHED__MAX_BATCHED_INSERTS];
+    const void *values[ECS_SCHED__MAX_BATCHED_INSERTS];
+    ecs_sched__command c;
+    size_t end;
+    int32_t n = 0;
+    bool ok = true;
+    ecs_sched__command_read(w, block, cmd->read_at, cmd->read_at == 0 ? 0 : cmd->read_entity, &c);
+    end = c.next;
+    switch (c.op) {
+    case ECS_SCHED__CMD_SPAWN:
+        if (!ecs_sched__is_reserved(w, c.entity)) goto skipped;
+        n = ecs_sched__gather_inserts(cmd, block, end, c.entity, ids, values, &end);
+        {
+            ecs_sched__table *t = ecs_sched__spawn_table(cmd, n, ids);
+            uint32_t index = ECS_SCHED_ENTITY_INDEX(c.entity);
+            ok = t && (!w->sparse_count || ecs_sched__sparse_reserve(w, n, ids, 1, index + 1)) &&
+                 ecs_sched__place(w, index, t, n, ids, values);
+            if (t && !ok) ecs_sched__out_of_memory(w, "applying a spawn command");
+            if (ok && w->observers) ecs_sched__observe_inserted(w, c.entity, NULL, n, ids);
+            if (ok && w->sparse_count) ecs_sched__sparse_put_given(w, c.entity, n, ids, values, 0);
+            if (ok && w->observers) ecs_sched__observers_flush(w);
+        }
+        break;
+    case ECS_SCHED__CMD_INSERT:
+        if (!ecs_sched__is_live_record(w, c.entity)) goto skipped;
+        n = ecs_sched__gather_inserts(cmd, block, cmd->read_at, c.entity, ids, values, &end) - 1;
+        ok = ecs_sched_insert_many(w, c.entity, n + 1, ids, values) == ECS_SCHED_OK;
+        break;
+    case ECS_SCHED__CMD_REMOVE:
+        if (!ecs_sched__is_live_record(w, c.entity)) goto skipped;
+        ok = ecs_sched_remove(w, c.entity, c.id) == ECS_SCHED_OK;
+        break;
+    case ECS_SCHED__CMD_DESPAWN:
+        /* a run of despawns is applied here at once */
+        for (;;) {
+            ecs_sched__command next;
+            if (ecs_sched__is_live_record(w, c.entity) && w->linked) {
+                /* a despawn a kind refuses is skipped; its reason is the last error */
+                ecs_sched_result result = ecs_sched_despawn(w, c.entity);
+                if (result == ECS_SCHED_ERR_REFUSED) cmd->skipped++;
+                else if (result != ECS_SCHED_OK) return -1;
+            } else if (ecs_sched__is_live_record(w, c.entity)) {
+                if (w->observers) ecs_sched__observe_despawning(w, c.entity);
+                ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(c.entity));
+                if (w->observers) ecs_sched__observers_flush(w);
+            } else {
+                cmd->skipped++;
+            }
+            if (end >= block->used) break;
+            ecs_sched__command_read(w, block, end, c.entity, &next);
+            if (next.op != ECS_SCHED__CMD_DESPAWN) break;
+            c = next;
+            end = c.next;
+            n++;
+        }
+        break;
+    case ECS_SCHED__CMD_SET_RESOURCE:
+        ok = ecs_sched_resource_insert(w, c.id, c.value) == ECS_SCHED_OK;
+        break;
+    case ECS_SCHED__CMD_CALL:
+    case ECS_SCHED__CMD_CALL_MADE: {
+        ecs_sched_result result = ECS_SCHED_OK;
+        if (!c.fn(w, c.entity, c.id, c.value, &result)) goto skipped;
+        ok = result == ECS_SCHED_OK;
+        break;
+    }
+    default:
+        ECS_SCHED_ASSERT(0 && "corrupt command buffer");
+        break;
+    }
+    if (!ok) return -1;
+    cmd->read_at = end;
+    cmd->read_entity = c.entity;
+    return n + 1;
+skipped:
+    cmd->skipped++;
+    cmd->read_at = end;
+    cmd->read_entity = c.entity;
+    return 1;
+}
+
+/* Applies the pending commands; the buffers it made with ecs_sched_commands_after go to the
+   world's queue first. */
+static ecs_sched_result ecs_sched__commands_apply(ecs_sched_commands *cmd) {
+    ecs_sched__command_block *block;
+    if (cmd->world->observers && ecs_sched__refused_in_observer(cmd->world, "applying commands")) {
+        return ECS_SCHED_ERR_ACCESS;
+    }
+    if (cmd->after_count && !ecs_sched__delays_hand_over(cmd)) return cmd->world->env.last_result;
+    cmd->skipped = 0;
+    block = cmd->read;
+    while (ecs_sched__command_step(cmd, &block, &cmd->read_at)) {
+        int32_t consumed;
+        cmd->read = block;
+        consumed = ecs_sched__apply_one(cmd);
+        if (consumed < 0) return cmd->world->env.last_result;
+        cmd->pending -= consumed;
+    }
+    ecs_sched__release_reserved(cmd);  /* nothing is left to release: this just empties it */
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
+    ECS_SCHED_ASSERT(cmd != NULL);
+    if (cmd->delayed) {
+        return ecs_sched__fail(&cmd->world->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "commands_apply: this buffer was made by ecs_sched_commands_after "
+                               "and is applied by the world when its delay has passed; apply "
+                               "the buffer that made it instead");
+    }
+    return ecs_sched__commands_apply(cmd);
 }

@@ -1,7 +1,7 @@
 /* observer: code that runs the moment a component is added, written or removed. */
 #pragma once
-#include "message.h"
-#include "trace.h"
+#include "context.h"
+#include "trace_events.h"
 
 /* ---- observers ----
 
@@ -428,36 +428,6 @@ static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e
     if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, e);
 }
 
-/* Applies the observers' deferred changes, which may call observers again; until none is
-   left (or, for observers that keep triggering each other, ECS_SCHED__OBSERVER_ROUNDS
-   rounds). Called at the end of each operation that may call observers. */
-static void ecs_sched__observers_flush(ecs_sched_world *w) {
-    ecs_sched__observers *all = w->observers;
-    int32_t round;
-    if (!all || !all->deferred || all->flushing || all->dispatching) return;
-    all->flushing = true;
-    for (round = 0; round < ECS_SCHED__OBSERVER_ROUNDS; round++) {
-        bool pending = false;
-        uint32_t i;
-        for (i = 0; i < all->count; i++) {
-            ecs_sched_commands *cmd = all->items[i]->ctx.commands;
-            if (cmd->pending == 0 && cmd->after_count == 0) continue;
-            pending = true;
-            if (ecs_sched_commands_apply(cmd) != ECS_SCHED_OK) {
-                ecs_sched__fail_again_for(w, all->items[i]->name);
-            }
-        }
-        if (!pending) break;
-    }
-    all->deferred = false;
-    if (round == ECS_SCHED__OBSERVER_ROUNDS) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
-                        "observers kept making changes that called observers again, %d rounds "
-                        "in a row; the changes still pending are left for the next operation "
-                        "(do two observers undo each other?)", ECS_SCHED__OBSERVER_ROUNDS);
-    }
-    all->flushing = false;
-}
 
 /* ---- what an observer does through the world: deferred into its buffer ---- */
 

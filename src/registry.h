@@ -601,6 +601,13 @@ static inline int32_t ecs_sched__type_find(const ecs_sched__table *t, ecs_sched_
     return lo < t->type_count && t->type[lo] == id ? lo : -1;
 }
 
+/* Whether the entity at `index`, in table t, has component id (in t, or in its set). */
+static inline bool ecs_sched__owns(const ecs_sched_world *w, const ecs_sched__table *t,
+                                   uint32_t index, ecs_sched_id id) {
+    const ecs_sched__sparse_set *s = w->sparse_count ? ecs_sched__sparse_of(w, id) : NULL;
+    return s ? ecs_sched__sparse_slot(s, index) != 0 : ecs_sched__type_find(t, id) >= 0;
+}
+
 static const char *ecs_sched__component_label(const ecs_sched_world *w, ecs_sched_id id) {
     return ecs_sched__component_valid(w, id) ? w->components[id].name : "?";
 }

@@ -1,6 +1,7 @@
 /* relation: relationships between entities: kinds, targets and the sources of a target. */
 #pragma once
 #include "observer.h"
+#include "entity.h"
 #include "component.h"
 
 /* What despawning a target does to the entities related to it. */

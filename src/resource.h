@@ -1,6 +1,6 @@
 /* resource: one value per component type, owned by the world. */
 #pragma once
-#include "table.h"
+#include "observer.h"
 
 /* Creates or overwrites. value NULL: default value. */
 ECS_SCHED_API ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *world, ecs_sched_id id,
