@@ -6,7 +6,8 @@
 `make manual-check` runs it with the flags the Makefile gives the examples. Every ```c block
 of README.md and docs/*.md is a program: it is written to build/manual/<page>_<line>.c,
 compiled as C99 with warnings as errors and the sanitizers, linked against the implementation
-object the unit tests use (compiled once, with ECS_SCHED_JSON and ECS_SCHED_TRACE), and run;
+object the unit tests use (tests/impl.c, compiled once per configuration with ECS_SCHED_JSON
+and ECS_SCHED_TRACE; the threaded one tuned to spread every run over the threads), and run;
 a compiler error, a nonzero exit status or a sanitizer report fails the check, naming the
 page and the line where the block starts. Blocks in other languages (sh, json, cpp, none)
 are not compiled.
@@ -38,7 +39,6 @@ Exit status 0 when every block builds and runs and every link resolves, 1 otherw
 """
 import argparse
 import concurrent.futures
-import os
 import pathlib
 import re
 import shlex
@@ -258,6 +258,10 @@ def main(argv):
     p.add_argument("--threads-libs", default="")
     p.add_argument("--threads-impl", default="build/gcc-mt/impl.o")
     args = p.parse_args(argv[1:])
+    if not args.cflags or not args.threads_cflags:
+        print("check_manual: no --cflags / --threads-cflags given: run it as `make manual-check` "
+              "(MANUAL_PAGES=docs/x.md for one page), which passes the examples' flags")
+        return 2
 
     pages = ([(ROOT / x).resolve() for x in args.pages] if args.pages else
              [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md")))
