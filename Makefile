@@ -126,7 +126,7 @@ PARALLEL  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 test: deps
 	$(MAKE) $(PARALLEL) test-binaries check-modules check-strict-aliasing
-	$(MAKE) -j1 check-doc unit unit-threads unit-tsan compile-checks examples-check graphs fuzz-smoke
+	$(MAKE) -j1 check-doc unit unit-threads unit-tsan compile-checks examples-check manual-check graphs fuzz-smoke
 	@echo "all tests passed"
 
 # build/<compiler>/      C99, no threads, ASan+UBSan
@@ -548,6 +548,21 @@ $(BUILD)/examples/%.cxx-same: $(foreach c,$(CXX_EXAMPLE_CCS),$(BUILD)/examples/$
                               $(BUILD)/examples/gcc/%.out
 	@set -e; for c in $(CXX_EXAMPLE_CCS); do cmp $(BUILD)/examples/gcc/$*.out $(BUILD)/examples/$$c/$*.out; done
 	@touch $@
+
+# ---- the manual ----
+
+# Every ```c block of README.md and docs/*.md built by gcc (C99, warnings as errors, the
+# sanitizers; marked ones as C11 with ECS_SCHED_THREADS) against the unit tests'
+# implementation object, and run, two at a time; its links checked too. The markers and the
+# rest are described in tools/check_manual.py. MANUAL_PAGES=docs/x.md checks one page.
+.PHONY: manual-check
+manual-check: ecs_sched.h $(BUILD)/gcc/impl.o $(BUILD)/gcc-mt/impl.o
+	$(PYTHON) tools/check_manual.py --out $(BUILD)/manual --jobs 2 --cc gcc \
+	  --cflags "$(STRICT) $(EXAMPLE_SANITIZE) -I. $(STB_CFLAGS)" \
+	  --impl $(BUILD)/gcc/impl.o --libs "$(STB_LIBS) $(EXAMPLE_LIBS)" \
+	  --threads-cflags "$(THREADED) $(EXAMPLE_SANITIZE) -I. $(STB_CFLAGS)" \
+	  --threads-impl $(BUILD)/gcc-mt/impl.o --threads-libs "$(STB_LIBS) $(EXAMPLE_LIBS) -lpthread" \
+	  $(MANUAL_PAGES)
 
 # ---- what make test builds first ----
 
