@@ -478,6 +478,7 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_observed(ecs_sche
         result = ecs_sched__despawn_related(w, e);
     } else {
         ecs_sched__observe_despawning(w, e);
+        if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, e);
         ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
     }
     if (w->observers) ecs_sched__observers_flush(w);
@@ -604,7 +605,11 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     if (ecs_sched__change_refused(w, "remove")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "remove");
     if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "remove");
-    if (w->components[id].sparse) return ecs_sched__sparse_remove(w, e, id);
+    if (w->components[id].sparse) {
+        ecs_sched__sparse_remove(w, e, id);
+        if (w->observers) ecs_sched__observers_flush(w);
+        return ECS_SCHED_OK;
+    }
     src = w->tables[w->records[index].table];
     if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
     if (w->components[id].relation) return ecs_sched__remove_relation(w, e, id);
@@ -921,7 +926,10 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
                 if (result == ECS_SCHED_ERR_REFUSED) cmd->skipped++;
                 else if (result != ECS_SCHED_OK) return -1;
             } else if (ecs_sched__is_live_record(w, c.entity)) {
-                if (w->observers) ecs_sched__observe_despawning(w, c.entity);
+                if (w->observers) {
+                    ecs_sched__observe_despawning(w, c.entity);
+                    if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, c.entity);
+                }
                 ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(c.entity));
                 if (w->observers) ecs_sched__observers_flush(w);
             } else {

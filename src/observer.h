@@ -412,8 +412,8 @@ static void ecs_sched__observe_removing(ecs_sched_world *w, ecs_sched_entity e, 
     }
 }
 
-/* An entity is about to be despawned: ON_DESPAWN, then ON_REMOVE for each component. The
-   type is copied: an observer may register components (which moves nothing), but the type
+/* An entity is about to be despawned: ON_DESPAWN, then ON_REMOVE for each component of its
+   table (its sparse components: sparse.h; its relationships: relation.h). The type is copied: an observer may register components (which moves nothing), but the type
    is read between calls. */
 static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e) {
     ecs_sched_id type[ECS_SCHED__MAX_TYPE];
@@ -421,11 +421,7 @@ static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e
     int32_t i, n = t->type_count;
     memcpy(type, t->type, (size_t)n * sizeof *type);
     ecs_sched__observe(w, ECS_SCHED_ON_DESPAWN, e, 0);
-    for (i = 0; i < n; i++) {
-        if (w->components[type[i]].relation) ecs_sched__observe_relations_removing(w, e, type[i]);
-        else ecs_sched__observe_removing(w, e, type[i]);
-    }
-    if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, e);
+    for (i = 0; i < n; i++) ecs_sched__observe_removing(w, e, type[i]);
 }
 
 

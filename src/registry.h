@@ -376,52 +376,11 @@ static bool ecs_sched__queries_reserve_match(ecs_sched_world *w);
 static void ecs_sched__queries_add_table(ecs_sched_world *w, ecs_sched__table *t);
 /* message.h: the queues of messages and removals. */
 static void ecs_sched__removed(ecs_sched_world *w, ecs_sched_id id, ecs_sched_entity e);
-/* observer.h: calling observers, and the changes they defer. The world calls them only while
-   it has observers (w->observers). */
-static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
-                                        const ecs_sched__table *before, int32_t count,
-                                        const ecs_sched_id *ids);
-static void ecs_sched__observe_removing(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id);
-static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e);
-static void ecs_sched__observers_flush(ecs_sched_world *w);
-static ecs_sched_commands *ecs_sched__deferring(const ecs_sched_world *w);
-static bool ecs_sched__refused_in_observer(ecs_sched_world *w, const char *what);
-/* observer.h: an observer's structural changes, recorded in its buffer. */
-static ecs_sched_entity ecs_sched__defer_spawn_with(ecs_sched_world *w, int32_t count,
-                                                    const ecs_sched_id *ids,
-                                                    const void *const *values);
-static ecs_sched_result ecs_sched__defer_despawn(ecs_sched_world *w, ecs_sched_entity e);
-static ecs_sched_result ecs_sched__defer_insert(ecs_sched_world *w, ecs_sched_entity e,
-                                                ecs_sched_id id, const void *value);
-static ecs_sched_result ecs_sched__defer_remove(ecs_sched_world *w, ecs_sched_entity e,
-                                                ecs_sched_id id);
-static ecs_sched_result ecs_sched__defer_set_resource(ecs_sched_world *w, ecs_sched_id id,
-                                                      const void *value);
 /* relation.h: relationships go with their sources and targets; ChildOf comes with the
    world. */
 static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched_entity e);
 static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched_entity source,
                                                    ecs_sched_id kind);
-static void ecs_sched__observe_relations_removing(ecs_sched_world *w, ecs_sched_entity e,
-                                                  ecs_sched_id kind);
-/* sparse.h: the sets of sparse components. */
-static bool ecs_sched__sparse_create(ecs_sched_world *w, ecs_sched_id id);
-static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t extra);
-static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
-                                      uint32_t entities, uint32_t bound);
-static bool ecs_sched__sparse_reserve_for(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
-                                          const ecs_sched_id *ids);
-static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
-                                        const ecs_sched_id *ids, const void *const *values,
-                                        size_t element);
-static ecs_sched_result ecs_sched__sparse_remove(ecs_sched_world *w, ecs_sched_entity e,
-                                                 ecs_sched_id id);
-static ecs_sched_result ecs_sched__sparse_insert(ecs_sched_world *w, ecs_sched_entity e,
-                                                 ecs_sched_id id, const void *value);
-static void ecs_sched__sparse_observe_despawning(ecs_sched_world *w, ecs_sched_entity e);
-static void ecs_sched__sparse_drop(ecs_sched_world *w, uint32_t index);
-static void *ecs_sched__sparse_value(const ecs_sched_world *w, ecs_sched_id id, uint32_t index);
-static void ecs_sched__sparse_changed(ecs_sched_world *w, ecs_sched_id id, uint32_t index);
 /* name.h: an entity's name, for messages (NULL when it has none); names follow their
    entities' parents and go with them. */
 static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched_entity e);
@@ -429,7 +388,6 @@ static ecs_sched_result ecs_sched__name_may_move(ecs_sched_world *w, ecs_sched_e
                                                  ecs_sched_entity new_scope, const char *operation);
 static void ecs_sched__name_refile(ecs_sched_world *w, ecs_sched_entity e);
 static void ecs_sched__name_drop(ecs_sched_world *w, uint32_t index);
-/* reflect.h: the descriptions of types go with the world. */
 /* inherit.h: IsA, the bases' marks, inherited values, instantiation by a command. */
 static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sched__table *t,
                                         ecs_sched_id id, bool *found);

@@ -1007,6 +1007,38 @@ ecs_sched_result ecs_sched_commands_unrelate(ecs_sched_commands *cmd, ecs_sched_
                                   NULL, 0);
 }
 
+/* The ON_REMOVE of each target of a kind, for an
+   entity about to lose them all. */
+static void ecs_sched__observe_relations_removing(ecs_sched_world *w, ecs_sched_entity e,
+                                                  ecs_sched_id kind) {
+    const unsigned char *slot = ecs_sched__rel_first_slot(w, e, kind);
+    const ecs_sched__extra *x = ecs_sched__extra_of(w, kind, e);
+    uint32_t i, n = x ? x->count : 0;
+    if (!ecs_sched__watched(w, kind, ECS_SCHED_ON_REMOVE) || !slot) return;
+    ecs_sched__observe_target(w, ECS_SCHED_ON_REMOVE, e, kind, ecs_sched__rel_slot_target(slot));
+    for (i = 0; i < n; i++) {
+        x = ecs_sched__extra_of(w, kind, e);
+        if (!x || i >= x->count) break;
+        ecs_sched__observe_target(w, ECS_SCHED_ON_REMOVE, e, kind,
+                                  ecs_sched__rel_slot_target(x->slots + (size_t)i * w->components[kind].size));
+    }
+}
+
+/* An entity with relationships is about to be despawned: ON_DESPAWN, then ON_REMOVE for
+   each component, and for each target of each of its kinds. */
+static void ecs_sched__observe_linked_despawning(ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched_id type[ECS_SCHED__MAX_TYPE];
+    const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    int32_t i, n = t->type_count;
+    memcpy(type, t->type, (size_t)n * sizeof *type);
+    ecs_sched__observe(w, ECS_SCHED_ON_DESPAWN, e, 0);
+    for (i = 0; i < n; i++) {
+        if (w->components[type[i]].relation) ecs_sched__observe_relations_removing(w, e, type[i]);
+        else ecs_sched__observe_removing(w, e, type[i]);
+    }
+    if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, e);
+}
+
 /* ---- despawning ----
 
    A despawn gathers the entity and what its kinds' rules take along (targets before their
@@ -1253,7 +1285,7 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
     if (!ecs_sched__may_be_target(r, e) &&
         !ecs_sched__table_relates(w, w->tables[w->records[index].table])) {
         /* neither source nor target: a plain despawn (and its name) */
-        if (w->observers) ecs_sched__observe_despawning(w, e);
+        if (w->observers) ecs_sched__observe_linked_despawning(w, e);
         if (w->names) ecs_sched__name_drop(w, index);
         ecs_sched__despawn_live(w, index);
         return ECS_SCHED_OK;
@@ -1274,7 +1306,7 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
         ecs_sched_entity d = r->doomed[r->order[i]];
         ecs_sched_id via = r->doomed_via[r->order[i]];
         if (!ecs_sched__is_live_record(w, d)) continue;   /* an observer's doing */
-        if (w->observers) ecs_sched__observe_despawning(w, d);
+        if (w->observers) ecs_sched__observe_linked_despawning(w, d);
         if (via && !(w->components[via].relation & ECS_SCHED__KIND_EXCLUSIVE)) via = 0;
         ecs_sched__drop_own_links(w, d, via);
         ecs_sched__drop_sources(w, d);
@@ -1284,22 +1316,6 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
     return ECS_SCHED_OK;
 }
 
-/* The world's side (declared in world.h): the ON_REMOVE of each target of a kind, for an
-   entity about to lose them all. */
-static void ecs_sched__observe_relations_removing(ecs_sched_world *w, ecs_sched_entity e,
-                                                  ecs_sched_id kind) {
-    const unsigned char *slot = ecs_sched__rel_first_slot(w, e, kind);
-    const ecs_sched__extra *x = ecs_sched__extra_of(w, kind, e);
-    uint32_t i, n = x ? x->count : 0;
-    if (!ecs_sched__watched(w, kind, ECS_SCHED_ON_REMOVE) || !slot) return;
-    ecs_sched__observe_target(w, ECS_SCHED_ON_REMOVE, e, kind, ecs_sched__rel_slot_target(slot));
-    for (i = 0; i < n; i++) {
-        x = ecs_sched__extra_of(w, kind, e);
-        if (!x || i >= x->count) break;
-        ecs_sched__observe_target(w, ECS_SCHED_ON_REMOVE, e, kind,
-                                  ecs_sched__rel_slot_target(x->slots + (size_t)i * w->components[kind].size));
-    }
-}
 
 /* ---- queries ---- */
 

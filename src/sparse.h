@@ -13,7 +13,7 @@
    changes a set's members counts as a change of rows (rows_version): the lists of queries
    with sparse terms (query.h) are made again from it. */
 
-/* The world's side (declared in world.h): a set for component `id`, made at registration. */
+/* a set for component `id`, made at registration. */
 static bool ecs_sched__sparse_create(ecs_sched_world *w, ecs_sched_id id) {
     ecs_sched__sparse_set *s;
     if (w->sparse_count >= UINT16_MAX) return false;
@@ -146,7 +146,7 @@ static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
     }
 }
 
-/* The world's side (declared in world.h): puts the sparse components among ids on e, room
+/* puts the sparse components among ids on e, room
    reserved; the value of ids[k] is values[k] (or its element `element`, for a batch). */
 static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
                                         const ecs_sched_id *ids, const void *const *values,
@@ -162,7 +162,7 @@ static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, 
     }
 }
 
-/* The world's side (declared in world.h): ecs_sched_insert of a sparse component in a world
+/* ecs_sched_insert of a sparse component in a world
    without observers (with them, insert_many defers inside observers and calls them). */
 static ecs_sched_result ecs_sched__sparse_insert(ecs_sched_world *w, ecs_sched_entity e,
                                                  ecs_sched_id id, const void *value) {
@@ -202,23 +202,17 @@ static void ecs_sched__sparse_take_out(ecs_sched_world *w, ecs_sched__sparse_set
     w->rows_version++;
 }
 
-/* The world's side (declared in world.h): ecs_sched_remove of a sparse component. */
-static ecs_sched_result ecs_sched__sparse_remove(ecs_sched_world *w, ecs_sched_entity e,
-                                                 ecs_sched_id id) {
+/* ecs_sched_remove of a sparse component (entity.h applies what observers defer). */
+static void ecs_sched__sparse_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
     uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(e));
-    if (!at) return ECS_SCHED_OK;
-    if (w->observers) {   /* they see the value still; what they change is deferred */
-        ecs_sched__observe_removing(w, e, id);
-        ecs_sched__sparse_take_out(w, s, at);
-        ecs_sched__observers_flush(w);
-        return ECS_SCHED_OK;
-    }
+    if (!at) return;
+    /* observers see the value still; what they change is deferred */
+    if (w->observers) ecs_sched__observe_removing(w, e, id);
     ecs_sched__sparse_take_out(w, s, at);
-    return ECS_SCHED_OK;
 }
 
-/* The world's side (declared in world.h): an entity about to be despawned loses its sparse
+/* an entity about to be despawned loses its sparse
    components: the observers of ON_REMOVE hear of each first, ... */
 static void ecs_sched__sparse_observe_despawning(ecs_sched_world *w, ecs_sched_entity e) {
     uint32_t i, index = ECS_SCHED_ENTITY_INDEX(e);
@@ -239,7 +233,7 @@ static void ecs_sched__sparse_drop(ecs_sched_world *w, uint32_t index) {
     }
 }
 
-/* The world's side (declared in world.h): the value of a sparse component of a live entity
+/* the value of a sparse component of a live entity
    (NULL: it does not have it, or it is a tag). */
 static void *ecs_sched__sparse_value(const ecs_sched_world *w, ecs_sched_id id, uint32_t index) {
     const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
@@ -247,12 +241,6 @@ static void *ecs_sched__sparse_value(const ecs_sched_world *w, ecs_sched_id id, 
     return at && s->values ? ecs_sched__sparse_cell(w, s, at - 1) : NULL;
 }
 
-/* A tracked sparse value changed now. */
-static void ecs_sched__sparse_changed(ecs_sched_world *w, ecs_sched_id id, uint32_t index) {
-    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
-    uint32_t at = ecs_sched__sparse_slot(s, index);
-    if (at && s->stamps) s->stamps[at - 1].changed = ecs_sched__tick_now(w);
-}
 
 /* ecs_sched_world_check: every member is live and found where its position says. */
 static ecs_sched_result ecs_sched__check_sparse(ecs_sched_world *w) {

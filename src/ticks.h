@@ -294,6 +294,13 @@ static void ecs_sched__ticks_free(ecs_sched_world *w, ecs_sched__table *t) {
     }
 }
 
+/* A tracked sparse value changed now. */
+static void ecs_sched__sparse_changed(ecs_sched_world *w, ecs_sched_id id, uint32_t index) {
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+    uint32_t at = ecs_sched__sparse_slot(s, index);
+    if (at && s->stamps) s->stamps[at - 1].changed = ecs_sched__tick_now(w);
+}
+
 /* The entity's value of a tracked component changed now (the caller may write it). */
 static void ecs_sched__value_changed(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
