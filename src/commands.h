@@ -1,6 +1,6 @@
 /* commands: command buffers: recording what to change later (entity.h applies them). */
 #pragma once
-#include "query.h"
+#include "table_graph.h"
 
 /* ---- command buffers ---- */
 

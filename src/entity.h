@@ -475,7 +475,7 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_observed(ecs_sche
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
     if (w->linked) {
-        result = ecs_sched__despawn_related(w, e);
+        result = w->hooks.despawn_linked(w, e);
     } else {
         ecs_sched__observe_despawning(w, e);
         if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, e);
@@ -548,7 +548,7 @@ static const void *const *ecs_sched__overriding_values(const ecs_sched_world *w,
         bool found;
         out[i] = values ? values[i] : NULL;
         if (out[i] || w->components[ids[i]].sparse || ecs_sched__type_find(src, ids[i]) >= 0) continue;
-        out[i] = ecs_sched__inherited_value(w, src, ids[i], &found);
+        out[i] = w->hooks.inherited_value(w, src, ids[i], &found);
         inherited |= out[i] != NULL;
     }
     return inherited ? out : values;
@@ -567,7 +567,7 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
     result = ecs_sched__check_ids(w, count, ids, "insert");
     if (result != ECS_SCHED_OK) return result;
     src = w->tables[w->records[index].table];
-    if (w->inherit && ecs_sched__type_find(src, w->is_a) >= 0) {
+    if (w->hooks.inherited_value && ecs_sched__type_find(src, w->is_a) >= 0) {
         values = ecs_sched__overriding_values(w, src, count, ids, values, inherited);
     }
     dst = ecs_sched__table_adding(w, src, count, ids);
@@ -612,7 +612,7 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     }
     src = w->tables[w->records[index].table];
     if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
-    if (w->components[id].relation) return ecs_sched__remove_relation(w, e, id);
+    if (w->components[id].relation) return w->hooks.remove_kind(w, e, id);
     if (w->components[id].managed) return ecs_sched__mark_touched(w, id, "remove");
     if (w->observers) ecs_sched__observe_removing(w, e, id);
     dst = ecs_sched__table_step(w, src, id, true);
@@ -667,7 +667,7 @@ ECS_SCHED__NOINLINE static void *ecs_sched__value_slow(ecs_sched_world *w, ecs_s
     column = ecs_sched__column_find(t, id);
     if (column < 0) {
         bool inherited = false;
-        void *value = w->inherit ? ecs_sched__inherited_value(w, t, id, &inherited) : NULL;
+        void *value = w->hooks.inherited_value ? w->hooks.inherited_value(w, t, id, &inherited) : NULL;
         if (value) return value;
         if (w->components[id].size == 0 && (inherited || ecs_sched__type_find(t, id) >= 0)) {
             return ecs_sched__tag_got(w, id);
@@ -723,8 +723,8 @@ static inline void *ecs_sched__mapped_value(const ecs_sched_world *w, ecs_sched_
 ECS_SCHED__NOINLINE static void *ecs_sched__get_mut_slow(ecs_sched_world *w, ecs_sched_entity e,
                                                         ecs_sched_id id) {
     void *value = ecs_sched__value(w, e, id);
-    if (!w->inherit && !w->ticks_on) return value;   /* nothing to override, no tick to take */
-    if (value && w->inherit && !w->components[id].sparse &&
+    if (!w->hooks.inherited_value && !w->ticks_on) return value;   /* nothing to override, no tick to take */
+    if (value && w->hooks.inherited_value && !w->components[id].sparse &&
         ecs_sched__type_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id) < 0) {
         return ecs_sched__override(w, e, id, value);
     }
@@ -734,7 +734,7 @@ ECS_SCHED__NOINLINE static void *ecs_sched__get_mut_slow(ecs_sched_world *w, ecs
 
 void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (!w->inherit && !w->ticks_on) {   /* nothing to override, no tick to take */
+    if (!w->hooks.inherited_value && !w->ticks_on) {   /* nothing to override, no tick to take */
         void *value = ecs_sched__mapped_value(w, e, id);
         if (value) return value;
     }
@@ -801,7 +801,7 @@ ecs_sched_result ecs_sched_get_mut_many(ecs_sched_world *w, ecs_sched_entity e, 
     if (ecs_sched__many_refused(w, count, ids, "get_mut_many") != ECS_SCHED_OK) {
         return w->env.last_result;
     }
-    if (ecs_sched__owned_values(w, e, count, ids, out) && !w->inherit && !w->ticks_on) {
+    if (ecs_sched__owned_values(w, e, count, ids, out) && !w->hooks.inherited_value && !w->ticks_on) {
         return ECS_SCHED_OK;
     }
     /* overrides (which move the entity) and change ticks first, pointers after */
@@ -829,7 +829,7 @@ bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id
     if (w->sparse_count && ecs_sched__component_valid(w, id) && w->components[id].sparse) {
         return ecs_sched__sparse_slot(ecs_sched__sparse_of(w, id), ECS_SCHED_ENTITY_INDEX(e)) != 0;
     }
-    if (w->inherit && ecs_sched__component_valid(w, id)) ecs_sched__inherited_value(w, t, id, &inherited);
+    if (w->hooks.inherited_value && ecs_sched__component_valid(w, id)) w->hooks.inherited_value(w, t, id, &inherited);
     return inherited;
 }
 

@@ -96,6 +96,11 @@ static ecs_sched_id ecs_sched__base_mark(const ecs_sched_world *w, ecs_sched_ent
     return id == ECS_SCHED__NONE ? 0 : (ecs_sched_id)id;
 }
 
+/* The core's hook (see registry.h): what a table's entities inherit, once the world has had
+   a base (a restore may have taken its bases away since). */
+static void *ecs_sched__inherited_hook(const ecs_sched_world *w, const ecs_sched__table *t,
+                                       ecs_sched_id id, bool *found);
+
 /* The base's mark, made on first use; 0 when out of memory. */
 static ecs_sched_id ecs_sched__base_mark_make(ecs_sched_world *w, ecs_sched_entity base) {
     ecs_sched__inheritance *h = w->inherit;
@@ -107,6 +112,7 @@ static ecs_sched_id ecs_sched__base_mark_make(ecs_sched_world *w, ecs_sched_enti
         h = (ecs_sched__inheritance *)ecs_sched__calloc(&w->env, sizeof *h);
         if (!h) return 0;
         w->inherit = h;
+        w->hooks.inherited_value = ecs_sched__inherited_hook;
     }
     snprintf(name, sizeof name, "ecs_sched.IsA(entity %u.%u)", (unsigned)ECS_SCHED_ENTITY_INDEX(base),
              (unsigned)ECS_SCHED_ENTITY_GENERATION(base));
@@ -188,6 +194,15 @@ static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sche
     r = &w->records[ECS_SCHED_ENTITY_INDEX(base)];
     column = ecs_sched__column_find(w->tables[r->table], id);
     return column < 0 ? NULL : ecs_sched__cell(w->tables[r->table], column, r->row);
+}
+
+static void *ecs_sched__inherited_hook(const ecs_sched_world *w, const ecs_sched__table *t,
+                                       ecs_sched_id id, bool *found) {
+    if (!w->inherit) {
+        *found = false;
+        return NULL;
+    }
+    return ecs_sched__inherited_value(w, t, id, found);
 }
 
 bool ecs_sched_owns(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {

@@ -763,7 +763,7 @@ static bool ecs_sched__share_fields(const ecs_sched_query *q, const ecs_sched__m
     for (i = 0; i < q->term_count; i++) {
         bool found;
         if (m->column[i] != ECS_SCHED__FROM_BASE) continue;
-        fields[i] = ecs_sched__inherited_value(q->world, m->table, q->terms[i].id, &found);
+        fields[i] = q->world->hooks.inherited_value(q->world, m->table, q->terms[i].id, &found);
         if (!found) return false;
         bits |= 1u << i;
     }

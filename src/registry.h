@@ -352,6 +352,22 @@ struct ecs_sched_world {
                                             set grows), or a relationship changes: the lists
                                             hierarchy.h keeps point into those blocks */
     ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
+    /* The core's extension points for the modules above it (docs/architecture.md): each is
+       NULL until its module installs it, and the core calls it only where the world uses
+       what the module adds. */
+    struct {
+        /* despawns a live entity of a linked world (relationships or names keep it linked to
+           others), with what its relationships' rules take along: relation.h, with the
+           world's relationships (ChildOf, at world creation) */
+        ecs_sched_result (*despawn_linked)(ecs_sched_world *w, ecs_sched_entity e);
+        /* ecs_sched_remove of a relationship kind the entity has: every target goes
+           (relation.h, likewise) */
+        ecs_sched_result (*remove_kind)(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id kind);
+        /* the value of `id` that the entities of table t inherit from a base, or NULL (for a
+           tag too: see *found): inherit.h, with the first base */
+        void *(*inherited_value)(const ecs_sched_world *w, const ecs_sched__table *t,
+                                 ecs_sched_id id, bool *found);
+    } hooks;
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     const ecs_sched__snapshot_part *snapshot_parts[ECS_SCHED__SNAPSHOT_PARTS];
     int32_t snapshot_part_count;         /* registered, in order (never removed) */
@@ -372,15 +388,10 @@ struct ecs_sched_world {
 /* What the world asks of the modules that keep state in it, defined there: queries keep a
    cache of matching tables (query.h), command buffers and schedules belong to the world and
    go with it (commands.h, graph.h), and so do state machines (state.h) and clocks (time.h). */
-static bool ecs_sched__queries_reserve_match(ecs_sched_world *w);
-static void ecs_sched__queries_add_table(ecs_sched_world *w, ecs_sched__table *t);
 /* message.h: the queues of messages and removals. */
 static void ecs_sched__removed(ecs_sched_world *w, ecs_sched_id id, ecs_sched_entity e);
 /* relation.h: relationships go with their sources and targets; ChildOf comes with the
    world. */
-static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched_entity e);
-static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched_entity source,
-                                                   ecs_sched_id kind);
 /* name.h: an entity's name, for messages (NULL when it has none); names follow their
    entities' parents and go with them. */
 static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched_entity e);
@@ -389,8 +400,6 @@ static ecs_sched_result ecs_sched__name_may_move(ecs_sched_world *w, ecs_sched_e
 static void ecs_sched__name_refile(ecs_sched_world *w, ecs_sched_entity e);
 static void ecs_sched__name_drop(ecs_sched_world *w, uint32_t index);
 /* inherit.h: IsA, the bases' marks, inherited values, instantiation by a command. */
-static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sched__table *t,
-                                        ecs_sched_id id, bool *found);
 static ecs_sched_result ecs_sched__isa_prepare(ecs_sched_world *w, ecs_sched_entity base);
 static ecs_sched__table *ecs_sched__isa_table(ecs_sched_world *w, ecs_sched__table *from,
                                               ecs_sched_entity base);

@@ -180,6 +180,12 @@ static ecs_sched_result ecs_sched__relation_desc_check(ecs_sched_world *w,
     return ECS_SCHED_OK;
 }
 
+/* The core's hooks this module installs (see registry.h): despawning in a linked world, and
+   removing a relationship kind. */
+static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched_entity e);
+static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched_entity source,
+                                                   ecs_sched_id kind);
+
 /* The world's relationships, made with its first kind. */
 static bool ecs_sched__relations_reserve(ecs_sched_world *w, ecs_sched_id kind) {
     ecs_sched__links *r = w->relations;
@@ -188,6 +194,8 @@ static bool ecs_sched__relations_reserve(ecs_sched_world *w, ecs_sched_id kind) 
         r = (ecs_sched__links *)ecs_sched__calloc(&w->env, sizeof *r);
         if (!r) return false;
         w->relations = r;
+        w->hooks.despawn_linked = ecs_sched__despawn_related;
+        w->hooks.remove_kind = ecs_sched__remove_relation;
     }
     if (!ECS_SCHED__GROW(&w->env, r->kind_ids, &r->kind_id_capacity, r->kind_count + 1)) {
         return false;
