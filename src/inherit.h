@@ -71,14 +71,21 @@ ecs_sched_id ecs_sched_is_a(const ecs_sched_world *w) {
     return w->is_a;
 }
 
+/* What inheritance does as IsA relationships are made and taken away: the hooks this module
+   installs in the kind (relation.h). */
+static void ecs_sched__is_a_attach(ecs_sched_world *w, ecs_sched_id is_a);
+
 /* The world's side (declared in world.h): IsA is registered with the world. */
 static ecs_sched_id ecs_sched__register_is_a(ecs_sched_world *w) {
     ecs_sched_relation_desc d;
+    ecs_sched_id id;
     memset(&d, 0, sizeof d);
     d.name = ECS_SCHED__IS_A_NAME;
     d.acyclic = true;
     d.on_target_despawn = ECS_SCHED_TARGET_REFUSE;
-    return ecs_sched_relation_register(w, &d);
+    id = ecs_sched_relation_register(w, &d);
+    if (id) ecs_sched__is_a_attach(w, id);
+    return id;
 }
 
 /* ---- marks ---- */
@@ -841,4 +848,23 @@ static ecs_sched_result ecs_sched__check_inheritance(ecs_sched_world *w) {
         }
     }
     return ECS_SCHED_OK;
+}
+
+/* ---- the hooks ---- */
+
+/* A base is made ready before an instance takes it. */
+static ecs_sched_result ecs_sched__isa_may_relate(ecs_sched_world *w, ecs_sched_entity source,
+                                                  ecs_sched_entity base, const char *operation) {
+    (void)source;
+    (void)operation;
+    if (!base || ecs_sched__isa_prepare(w, base) == ECS_SCHED_OK) return ECS_SCHED_OK;
+    return ecs_sched__out_of_memory(w, "relating two entities");
+}
+
+static void ecs_sched__is_a_attach(ecs_sched_world *w, ecs_sched_id is_a) {
+    ecs_sched__kind_hooks *h = &ecs_sched__kind_of(w, is_a)->hooks;
+    h->may_relate = ecs_sched__isa_may_relate;
+    h->table_with = ecs_sched__isa_table;           /* the base's mark comes along */
+    h->related = ecs_sched__isa_copy_overrides;     /* it owns what its base marks to override */
+    h->unrelating = ecs_sched__isa_dropped;         /* the mark goes first: no more inheriting */
 }

@@ -130,6 +130,10 @@ static ecs_sched_result ecs_sched__name_clash(ecs_sched_world *w, const char *op
                            ecs_sched__entity_label(w, other).text);
 }
 
+/* Names follow ChildOf and go with their entities: the hooks this module installs in the
+   world (registry.h) and in ChildOf (relation.h), with the first name. */
+static void ecs_sched__names_attach(ecs_sched_world *w);
+
 static bool ecs_sched__names_reserve(ecs_sched_world *w, uint32_t index) {
     ecs_sched__names *n = w->names;
     uint32_t had;
@@ -137,6 +141,7 @@ static bool ecs_sched__names_reserve(ecs_sched_world *w, uint32_t index) {
         n = (ecs_sched__names *)ecs_sched__calloc(&w->env, sizeof *n);
         if (!n) return false;
         w->names = n;
+        ecs_sched__names_attach(w);
     }
     had = n->capacity;
     if (index >= had) {
@@ -393,4 +398,14 @@ static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w) {
     }
     if (named != n->map.count) return ecs_sched__inconsistent(w, "the name map size", named, n->map.count);
     return ECS_SCHED_OK;
+}
+
+/* ---- the hooks ---- */
+
+static void ecs_sched__names_attach(ecs_sched_world *w) {
+    ecs_sched__kind_hooks *h = &ecs_sched__kind_of(w, w->child_of)->hooks;
+    h->may_relate = ecs_sched__name_may_move;   /* unique among its new siblings */
+    h->moved = ecs_sched__name_refile;
+    w->hooks.entity_name = ecs_sched__entity_name_of;
+    w->hooks.forget = ecs_sched__name_drop;
 }

@@ -367,6 +367,11 @@ struct ecs_sched_world {
            tag too: see *found): inherit.h, with the first base */
         void *(*inherited_value)(const ecs_sched_world *w, const ecs_sched__table *t,
                                  ecs_sched_id id, bool *found);
+        /* an entity's name, for messages, or NULL: name.h, with the first name */
+        const char *(*entity_name)(const ecs_sched_world *w, ecs_sched_entity e);
+        /* what a module keeps about entity `index` goes, as it is despawned (its name:
+           name.h, likewise; called by despawn_linked, names keeping the world linked) */
+        void (*forget)(ecs_sched_world *w, uint32_t index);
     } hooks;
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     const ecs_sched__snapshot_part *snapshot_parts[ECS_SCHED__SNAPSHOT_PARTS];
@@ -392,22 +397,6 @@ struct ecs_sched_world {
 static void ecs_sched__removed(ecs_sched_world *w, ecs_sched_id id, ecs_sched_entity e);
 /* relation.h: relationships go with their sources and targets; ChildOf comes with the
    world. */
-/* name.h: an entity's name, for messages (NULL when it has none); names follow their
-   entities' parents and go with them. */
-static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched_entity e);
-static ecs_sched_result ecs_sched__name_may_move(ecs_sched_world *w, ecs_sched_entity e,
-                                                 ecs_sched_entity new_scope, const char *operation);
-static void ecs_sched__name_refile(ecs_sched_world *w, ecs_sched_entity e);
-static void ecs_sched__name_drop(ecs_sched_world *w, uint32_t index);
-/* inherit.h: IsA, the bases' marks, inherited values, instantiation by a command. */
-static ecs_sched_result ecs_sched__isa_prepare(ecs_sched_world *w, ecs_sched_entity base);
-static ecs_sched__table *ecs_sched__isa_table(ecs_sched_world *w, ecs_sched__table *from,
-                                              ecs_sched_entity base);
-static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sched_entity source,
-                                                      ecs_sched_entity base);
-static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
-                                   ecs_sched_entity base);
-/* prefab.h: prefab data instantiated by a command. */
 
 /* ---- small helpers ---- */
 

@@ -99,7 +99,29 @@ typedef struct ecs_sched__extra {
     uint32_t capacity;
 } ecs_sched__extra;
 
+/* What a module built on a kind does as its relationships are made and taken away: the
+   extension point of this module (docs/architecture.md). Names follow ChildOf (name.h), and
+   inheritance IsA (inherit.h); each hook may be NULL. */
+typedef struct ecs_sched__kind_hooks {
+    /* Before `source` takes `target`, or (target 0) before it loses one. Anything but OK
+       refuses the change, with nothing changed. */
+    ecs_sched_result (*may_relate)(ecs_sched_world *w, ecs_sched_entity source,
+                                   ecs_sched_entity target, const char *operation);
+    /* The table an entity of table `from` moves to as it gains `target` (default: one step
+       along the kind); NULL when out of memory. */
+    ecs_sched__table *(*table_with)(ecs_sched_world *w, ecs_sched__table *from,
+                                    ecs_sched_entity target);
+    /* After `source` took `target`: anything but OK undoes the relationship. */
+    ecs_sched_result (*related)(ecs_sched_world *w, ecs_sched_entity source, ecs_sched_entity target);
+    /* Before `source` loses `target` (also to undo a relationship half made); false when out of
+       memory. */
+    bool (*unrelating)(ecs_sched_world *w, ecs_sched_entity source, ecs_sched_entity target);
+    /* After `source` gained or lost a target. */
+    void (*moved)(ecs_sched_world *w, ecs_sched_entity source);
+} ecs_sched__kind_hooks;
+
 typedef struct ecs_sched__kind {
+    ecs_sched__kind_hooks hooks;
     ecs_sched__sources *sources;    /* by target index */
     uint32_t source_capacity;
     ecs_sched__extra *extra;        /* by source index */
@@ -275,7 +297,7 @@ typedef struct ecs_sched__label {
 /* "entity 5" (with its name in quotes when it has one). */
 static ecs_sched__label ecs_sched__entity_label(const ecs_sched_world *w, ecs_sched_entity e) {
     ecs_sched__label label;
-    const char *name = ecs_sched__entity_name_of(w, e);
+    const char *name = w->hooks.entity_name ? w->hooks.entity_name(w, e) : NULL;
     if (name) {
         snprintf(label.text, sizeof label.text, "entity %u '%s'", (unsigned)ECS_SCHED_ENTITY_INDEX(e),
                  name);
@@ -550,8 +572,9 @@ static unsigned char *ecs_sched__gain_kind(ecs_sched_world *w, ecs_sched_entity 
                                            ecs_sched_id kind, ecs_sched_entity target) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(source);
     ecs_sched__table *src = w->tables[w->records[index].table];
-    ecs_sched__table *dst = kind == w->is_a ? ecs_sched__isa_table(w, src, target)
-                                            : ecs_sched__table_step(w, src, kind, false);
+    const ecs_sched__kind_hooks *h = &ecs_sched__kind_of(w, kind)->hooks;
+    ecs_sched__table *dst = h->table_with ? h->table_with(w, src, target)
+                                          : ecs_sched__table_step(w, src, kind, false);
     if (!dst || !ecs_sched__move_entity(w, index, dst)) return NULL;
     return ecs_sched__rel_first_slot(w, source, kind);
 }
@@ -605,12 +628,13 @@ static bool ecs_sched__gain_further_target(ecs_sched_world *w, ecs_sched_entity 
                                            ecs_sched_id kind, ecs_sched_entity target,
                                            const void *payload) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(source);
-    if (kind == w->is_a) {
-        ecs_sched__table *dst = ecs_sched__isa_table(w, w->tables[w->records[index].table], target);
+    const ecs_sched__kind_hooks *h = &ecs_sched__kind_of(w, kind)->hooks;
+    if (h->table_with) {
+        ecs_sched__table *dst = h->table_with(w, w->tables[w->records[index].table], target);
         if (!dst || !ecs_sched__move_entity(w, index, dst)) return false;
     }
     if (ecs_sched__extra_add(w, source, kind, target, payload)) return true;
-    if (kind == w->is_a) ecs_sched__isa_dropped(w, source, target);
+    if (h->unrelating) h->unrelating(w, source, target);
     return false;
 }
 
@@ -702,6 +726,7 @@ static ecs_sched_result ecs_sched__relate_pair(ecs_sched_world *w, ecs_sched_ent
                                                ecs_sched_id kind, ecs_sched_entity target,
                                                const void *payload, uint32_t at,
                                                const char *operation) {
+    const ecs_sched__kind_hooks *hooks = &ecs_sched__kind_of(w, kind)->hooks;
     unsigned char *slot = ecs_sched__rel_first_slot(w, source, kind), *same;
     bool exclusive = (w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE) != 0;
     ecs_sched_entity old = slot ? ecs_sched__rel_slot_target(slot) : ECS_SCHED_NULL_ENTITY;
@@ -711,12 +736,11 @@ static ecs_sched_result ecs_sched__relate_pair(ecs_sched_world *w, ecs_sched_ent
         ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, source, kind, target);
         return ECS_SCHED_OK;
     }
-    if (kind == w->child_of) {   /* its name moves to the new parent's children */
-        ecs_sched_result result = ecs_sched__name_may_move(w, source, target, operation);
+    if (hooks->may_relate) {
+        ecs_sched_result result = hooks->may_relate(w, source, target, operation);
         if (result != ECS_SCHED_OK) return result;
     }
-    if ((kind == w->is_a && ecs_sched__isa_prepare(w, target) != ECS_SCHED_OK) ||
-        !ecs_sched__sources_reserve(w, kind, target, 1)) {
+    if (!ecs_sched__sources_reserve(w, kind, target, 1)) {
         return ecs_sched__out_of_memory(w, "relating two entities");
     }
     if (!slot) {
@@ -732,11 +756,11 @@ static ecs_sched_result ecs_sched__relate_pair(ecs_sched_world *w, ecs_sched_ent
         return ecs_sched__out_of_memory(w, "relating two entities");
     }
     ecs_sched__link(w, kind, source, target, at);
-    if (kind == w->child_of) ecs_sched__name_refile(w, source);
+    if (hooks->moved) hooks->moved(w, source);
     ecs_sched__observe_relation(w, ECS_SCHED_ON_ADD, source, kind, target);
     ecs_sched__observe_relation(w, ECS_SCHED_ON_INSERT, source, kind, target);
-    if (kind == w->is_a) {   /* an instance owns what its new base marks to override */
-        ecs_sched_result result = ecs_sched__isa_copy_overrides(w, source, target);
+    if (hooks->related) {
+        ecs_sched_result result = hooks->related(w, source, target);
         if (result != ECS_SCHED_OK) {
             ecs_sched__unrelate_checked(w, source, kind, target);
             return result;
@@ -793,17 +817,18 @@ ecs_sched_result ecs_sched_relate(ecs_sched_world *w, ecs_sched_entity source, e
 /* Takes one relationship away; the entity loses the kind's column with its last target. */
 static ecs_sched_result ecs_sched__unrelate_checked(ecs_sched_world *w, ecs_sched_entity source,
                                                     ecs_sched_id kind, ecs_sched_entity target) {
+    const ecs_sched__kind_hooks *hooks = &ecs_sched__kind_of(w, kind)->hooks;
     unsigned char *slot;
     ecs_sched__extra *x;
-    if (kind == w->child_of) {   /* a root now: its name must be free among the roots */
-        ecs_sched_result result = ecs_sched__name_may_move(w, source, ECS_SCHED_NULL_ENTITY, "unrelate");
+    if (hooks->may_relate) {
+        ecs_sched_result result = hooks->may_relate(w, source, ECS_SCHED_NULL_ENTITY, "unrelate");
         if (result != ECS_SCHED_OK) return result;
     }
     ecs_sched__observe_relation(w, ECS_SCHED_ON_REMOVE, source, kind, target);
     slot = ecs_sched__rel_first_slot(w, source, kind);
     if (!slot || !ecs_sched__rel_slot_of(w, source, kind, target)) return ECS_SCHED_OK;
-    if (kind == w->is_a) {   /* the base's mark goes first: the entity stops inheriting */
-        if (!ecs_sched__isa_dropped(w, source, target)) {
+    if (hooks->unrelating) {
+        if (!hooks->unrelating(w, source, target)) {
             return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
         }
         slot = ecs_sched__rel_first_slot(w, source, kind);
@@ -829,7 +854,7 @@ static ecs_sched_result ecs_sched__unrelate_checked(ecs_sched_world *w, ecs_sche
         ecs_sched__extra_drop(w, kind, x, i);
     }
     ecs_sched__unlink(w, kind, source, target);
-    if (kind == w->child_of) ecs_sched__name_refile(w, source);
+    if (hooks->moved) hooks->moved(w, source);
     return ECS_SCHED_OK;
 }
 
@@ -1294,7 +1319,7 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
         !ecs_sched__table_relates(w, w->tables[w->records[index].table])) {
         /* neither source nor target: a plain despawn (and its name) */
         if (w->observers) ecs_sched__observe_linked_despawning(w, e);
-        if (w->names) ecs_sched__name_drop(w, index);
+        if (w->hooks.forget) w->hooks.forget(w, index);
         ecs_sched__despawn_live(w, index);
         return ECS_SCHED_OK;
     }
@@ -1318,7 +1343,7 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
         if (via && !(w->components[via].relation & ECS_SCHED__KIND_EXCLUSIVE)) via = 0;
         ecs_sched__drop_own_links(w, d, via);
         ecs_sched__drop_sources(w, d);
-        if (w->names) ecs_sched__name_drop(w, ECS_SCHED_ENTITY_INDEX(d));
+        if (w->hooks.forget) w->hooks.forget(w, ECS_SCHED_ENTITY_INDEX(d));
         ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(d));
     }
     return ECS_SCHED_OK;

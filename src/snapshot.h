@@ -217,6 +217,7 @@ static ecs_sched__links *ecs_sched__links_clone(ecs_sched_world *w, const ecs_sc
         ecs_sched__kind *dst = &r->kinds[kind];
         size_t slot = w->components[kind].size;
         dst->payload_size = now->kinds[kind].payload_size;
+        dst->hooks = now->kinds[kind].hooks;   /* what modules attached, as registered now */
         if (!src) continue;
         dst->pairs = src->pairs;
         dst->extra_count = src->extra_count;
