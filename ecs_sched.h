@@ -159,7 +159,9 @@
          goes, which is slower but shows, in tests, every way systems can overlap.
 
      ECS_SCHED_MAX_TERMS
-         The most terms a query can have, and the number of fields of an iterator; default 16.
+         The most terms a query can have, and the number of fields of an iterator; default 8
+         (it was 16), which keeps a system desc within a kilobyte (1.5 KiB with 16). A program
+         whose queries need more terms defines it, 16 for instance (see below).
 
      ECS_SCHED_MAX_QUERIES
          The most queries a system or a condition declares; default 4.
@@ -1000,6 +1002,9 @@
              .exclusive = false,               // true: the whole world, conflicts with all
              .main_thread = false,             // true: on the thread that runs the schedule
              .in_set = {"physics"}, .after = {"input"}});
+
+     With the default limits a system desc takes at most a kilobyte (1024 bytes on 64-bit
+     targets), so a compound literal or an array of them on the stack stays cheap.
 
      Inside, the context gives what was declared: ecs_sched_ctx_query / ecs_sched_ctx_iter
      (query i of the desc; the schedule owns the queries), ecs_sched_ctx_resource (.reads or
@@ -1973,7 +1978,7 @@ extern "C" {
 
    Limits (fixed-size arrays in desc structs, contexts and iterators), each in the list
    ECS_SCHED__CONFIGURATION_LIST below:
-     ECS_SCHED_MAX_TERMS       terms per query                                    default 16
+     ECS_SCHED_MAX_TERMS       terms per query                                    default 8
      ECS_SCHED_MAX_QUERIES     queries per system or condition                    default 4
      ECS_SCHED_MAX_RESOURCES   resources read, and written, per system/condition  default 8
      ECS_SCHED_MAX_CONDITIONS  run_if entries per system, set or group            default 4
@@ -2005,7 +2010,7 @@ extern "C" {
                                stb_ds bridge (default: warnings and worse to stderr) */
 
 #ifndef ECS_SCHED_MAX_TERMS
-#define ECS_SCHED_MAX_TERMS 16
+#define ECS_SCHED_MAX_TERMS 8
 #endif
 #ifndef ECS_SCHED_ITER_ROWS
 #define ECS_SCHED_ITER_ROWS 64

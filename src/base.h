@@ -18,7 +18,7 @@
 
    Limits (fixed-size arrays in desc structs, contexts and iterators), each in the list
    ECS_SCHED__CONFIGURATION_LIST below:
-     ECS_SCHED_MAX_TERMS       terms per query                                    default 16
+     ECS_SCHED_MAX_TERMS       terms per query                                    default 8
      ECS_SCHED_MAX_QUERIES     queries per system or condition                    default 4
      ECS_SCHED_MAX_RESOURCES   resources read, and written, per system/condition  default 8
      ECS_SCHED_MAX_CONDITIONS  run_if entries per system, set or group            default 4
@@ -50,7 +50,7 @@
                                stb_ds bridge (default: warnings and worse to stderr) */
 
 #ifndef ECS_SCHED_MAX_TERMS
-#define ECS_SCHED_MAX_TERMS 16
+#define ECS_SCHED_MAX_TERMS 8
 #endif
 #ifndef ECS_SCHED_ITER_ROWS
 #define ECS_SCHED_ITER_ROWS 64
