@@ -17,6 +17,8 @@
 #                               and by tcc, run, outputs compared
 #   make check-strict-aliasing  the implementation by gcc -O2 -Wstrict-aliasing=1 -Werror
 #   make check-modules          each src/ module parses on its own (what an editor sees)
+#   make check-layers           each src/ module uses only what the modules before it define
+#                               (docs/architecture.md); make layers-graph draws them
 #   make check-doc              the header's documentation block names every public function
 #   make fuzz-smoke | fuzz      the JSON loader under libFuzzer: 30k inputs (in make test), or
 #                               ten minutes
@@ -58,7 +60,7 @@ export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
 
 .PHONY: all deps example main-examples examples-check graphs test test-binaries quick unit unit-threads unit-tsan fuzz fuzz-smoke \
         compile-checks-all \
-        compile-checks check-strict-aliasing check-modules check-doc \
+        compile-checks check-strict-aliasing check-modules check-layers layers-graph check-doc \
         bench amalgamate check-amalgamation clean
 
 all: test
@@ -444,6 +446,18 @@ MODULE_CHECKS := $(foreach m,$(MODULES),$(BUILD)/modules/$(m).c99.ok $(BUILD)/mo
 MODULE_FLAGS  := -fsyntax-only -Wall -Wextra -Wpedantic -Wno-unused-function -I. $(STB_CFLAGS)
 
 check-modules: $(MODULE_CHECKS)
+
+# The layers: a module uses only the functions, macros, types and constants of the modules
+# before it in the generator's order (docs/architecture.md).
+check-layers:
+	$(PYTHON) tools/check_layers.py
+
+# The module graph, drawn: build/layers.dot, and docs/layers.svg with Graphviz's dot.
+layers-graph:
+	@mkdir -p $(BUILD)
+	$(PYTHON) tools/check_layers.py --dot $(BUILD)/layers.dot || true
+	@if command -v dot >/dev/null 2>&1; then dot -Tsvg $(BUILD)/layers.dot -o docs/layers.svg && echo "wrote docs/layers.svg"; \
+	 else echo "Graphviz's dot is not installed (apt-get install graphviz): only build/layers.dot"; fi
 
 # $(1): the configuration's name, $(2): its flags.
 define module_check

@@ -6207,10 +6207,6 @@ typedef struct ecs_sched__states ecs_sched__states;
 typedef struct ecs_sched__clocks ecs_sched__clocks;
 typedef struct ecs_sched__messages ecs_sched__messages;
 typedef struct ecs_sched__observers ecs_sched__observers;
-typedef struct ecs_sched__links ecs_sched__links;
-typedef struct ecs_sched__names ecs_sched__names;
-typedef struct ecs_sched__descriptions ecs_sched__descriptions;
-typedef struct ecs_sched__inheritance ecs_sched__inheritance;
 
 /* Data a module keeps beside the entities and resources that a snapshot holds too
    (snapshot.h): the module registers its part with the world when it first keeps such data,
@@ -6232,6 +6228,20 @@ typedef struct ecs_sched__snapshot_part {
 } ecs_sched__snapshot_part;
 
 #define ECS_SCHED__SNAPSHOT_PARTS 8
+
+/* What a module above the registry keeps in a world (its relationships, names, schedules,
+   state machines, clocks...) is a part of the world: the world holds it in the slot of the
+   module's key without knowing its type, and world.h has each module free its own. A key
+   gets its slot the first time any world stores a part under it, the same slot in every
+   world; slot 0 is never given, so that a module no world has used finds NULL. */
+#define ECS_SCHED__MAX_PARTS 24
+typedef struct ecs_sched__part_key {
+#ifdef ECS_SCHED_THREADS
+    atomic_uint slot;
+#else
+    uint32_t slot;
+#endif
+} ecs_sched__part_key;
 
 struct ecs_sched_world {
     ecs_sched__env env;
@@ -6299,12 +6309,8 @@ struct ecs_sched_world {
     ecs_sched_id prefab;                 /* disable.h: the Prefab tag */
     ecs_sched_id child_of;               /* hierarchy.h: the ChildOf relationship */
     ecs_sched_id is_a;                   /* inherit.h: the IsA relationship */
-    ecs_sched__inheritance *inherit;     /* inherit.h; NULL until the first base */
-    ecs_sched__links *relations;     /* relation.h; made with ChildOf, the first kind */
     bool linked;                         /* some entity was related or named: despawns
                                             look at relationships and names */
-    ecs_sched__names *names;             /* name.h; NULL until the first name */
-    ecs_sched__descriptions *descriptions;   /* reflect.h; NULL until the first description */
     uint32_t rows_version;               /* moves on whenever a row joins or leaves a table,
                                             a block of values may move (a table or a sparse
                                             set grows), or a relationship changes: the lists
@@ -6332,6 +6338,7 @@ struct ecs_sched_world {
         void (*forget)(ecs_sched_world *w, uint32_t index);
     } hooks;
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
+    void *parts[ECS_SCHED__MAX_PARTS];   /* by the slot of a module's key (see above) */
     const ecs_sched__snapshot_part *snapshot_parts[ECS_SCHED__SNAPSHOT_PARTS];
     int32_t snapshot_part_count;         /* registered, in order (never removed) */
     ecs_sched_pool *pool;                /* created on first use */
@@ -6773,6 +6780,45 @@ ECS_SCHED__NOINLINE static bool ecs_sched__free_stack_grow(ecs_sched_world *w) {
 /* A despawn cannot fail: an index the stack has no room for (its growth failed) is linked
    from free_head instead. */
 /* Registers a module's part of what snapshots hold (once; a second call does nothing). */
+/* ---- the world's parts ---- */
+
+#ifdef ECS_SCHED_THREADS
+static atomic_uint ecs_sched__part_slots;   /* slots given so far */
+static inline uint32_t ecs_sched__part_slot(const ecs_sched__part_key *key) {
+    return atomic_load_explicit(&((ecs_sched__part_key *)(uintptr_t)key)->slot, memory_order_relaxed);
+}
+/* The key's slot, given now when it has none (by whichever world asks first). */
+static uint32_t ecs_sched__part_slot_given(ecs_sched__part_key *key) {
+    unsigned int none = 0, slot = ecs_sched__part_slot(key);
+    if (slot) return slot;
+    slot = atomic_fetch_add(&ecs_sched__part_slots, 1u) + 1u;
+    ECS_SCHED_ASSERT(slot < ECS_SCHED__MAX_PARTS);
+    if (!atomic_compare_exchange_strong(&key->slot, &none, slot)) slot = none;
+    return slot;
+}
+#else
+static uint32_t ecs_sched__part_slots;
+static inline uint32_t ecs_sched__part_slot(const ecs_sched__part_key *key) {
+    return key->slot;
+}
+static uint32_t ecs_sched__part_slot_given(ecs_sched__part_key *key) {
+    if (!key->slot) {
+        key->slot = ++ecs_sched__part_slots;
+        ECS_SCHED_ASSERT(key->slot < ECS_SCHED__MAX_PARTS);
+    }
+    return key->slot;
+}
+#endif
+
+/* The part a module keeps in the world under `key`, or NULL. */
+static inline void *ecs_sched__part(const ecs_sched_world *w, const ecs_sched__part_key *key) {
+    return w->parts[ecs_sched__part_slot(key)];
+}
+
+static void ecs_sched__part_set(ecs_sched_world *w, ecs_sched__part_key *key, void *part) {
+    w->parts[ecs_sched__part_slot_given(key)] = part;
+}
+
 static void ecs_sched__snapshot_part_add(ecs_sched_world *w, const ecs_sched__snapshot_part *part) {
     int32_t i;
     for (i = 0; i < w->snapshot_part_count; i++) {
@@ -20882,6 +20928,11 @@ typedef struct ecs_sched__kind {
     uint64_t pairs;                 /* (source, target) pairs of this kind */
 } ecs_sched__kind;
 
+typedef struct ecs_sched__links ecs_sched__links;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__links_key;
+
 struct ecs_sched__links {
     ecs_sched__kind *kinds;         /* by component id, below kind_capacity */
     uint32_t kind_capacity;
@@ -20903,6 +20954,10 @@ struct ecs_sched__links {
     uint32_t order_capacity;
 };
 
+static inline ecs_sched__links *ecs_sched__links_of(const ecs_sched_world *w) {
+    return (ecs_sched__links *)ecs_sched__part(w, &ecs_sched__links_key);
+}
+
 /* ---- kinds ---- */
 
 static inline size_t ecs_sched__payload_offset(const ecs_sched__component *c) {
@@ -20910,7 +20965,7 @@ static inline size_t ecs_sched__payload_offset(const ecs_sched__component *c) {
 }
 
 static inline ecs_sched__kind *ecs_sched__kind_of(const ecs_sched_world *w, ecs_sched_id kind) {
-    return &w->relations->kinds[kind];
+    return &ecs_sched__links_of(w)->kinds[kind];
 }
 
 static ecs_sched_target_despawn ecs_sched__kind_policy(const ecs_sched_world *w, ecs_sched_id kind) {
@@ -20961,12 +21016,12 @@ static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched
 
 /* The world's relationships, made with its first kind. */
 static bool ecs_sched__relations_reserve(ecs_sched_world *w, ecs_sched_id kind) {
-    ecs_sched__links *r = w->relations;
+    ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t had;
     if (!r) {
         r = (ecs_sched__links *)ecs_sched__calloc(&w->env, sizeof *r);
         if (!r) return false;
-        w->relations = r;
+        ecs_sched__part_set(w, &ecs_sched__links_key, r);
         w->hooks.despawn_linked = ecs_sched__despawn_related;
         w->hooks.remove_kind = ecs_sched__remove_relation;
     }
@@ -20993,8 +21048,8 @@ ecs_sched_id ecs_sched_relation_register(ecs_sched_world *w, const ecs_sched_rel
     offset = align > sizeof(ecs_sched_entity) ? align : sizeof(ecs_sched_entity);
     id = ecs_sched_component_lookup(w, d->name);
     if (id && (w->components[id].relation != flags ||
-               (id < w->relations->kind_capacity &&
-                w->relations->kinds[id].payload_size != d->payload_size))) {
+               (id < ecs_sched__links_of(w)->kind_capacity &&
+                ecs_sched__links_of(w)->kinds[id].payload_size != d->payload_size))) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
                         "relation_register: '%s' is registered already, %s; register each kind "
                         "once, with one set of properties", d->name,
@@ -21012,9 +21067,9 @@ ecs_sched_id ecs_sched_relation_register(ecs_sched_world *w, const ecs_sched_rel
     }
     id = ecs_sched_component_register(w, &cd);
     if (!id) return 0;
-    if (!w->components[id].relation) w->relations->kind_ids[w->relations->kind_count++] = id;
+    if (!w->components[id].relation) ecs_sched__links_of(w)->kind_ids[ecs_sched__links_of(w)->kind_count++] = id;
     w->components[id].relation = flags;
-    w->relations->kinds[id].payload_size = (uint32_t)d->payload_size;
+    ecs_sched__links_of(w)->kinds[id].payload_size = (uint32_t)d->payload_size;
     return id;
 }
 
@@ -21125,8 +21180,8 @@ static bool ecs_sched__sources_reserve(ecs_sched_world *w, ecs_sched_id kind,
         if (!ECS_SCHED__GROW(&w->env, k->sources, &k->source_capacity, index + 1)) return false;
         memset(k->sources + had, 0, (k->source_capacity - had) * sizeof *k->sources);
     }
-    if (index / 64u >= w->relations->target_words) {
-        ecs_sched__links *r = w->relations;
+    if (index / 64u >= ecs_sched__links_of(w)->target_words) {
+        ecs_sched__links *r = ecs_sched__links_of(w);
         uint32_t words = r->target_words;
         if (!ECS_SCHED__GROW(&w->env, r->targets, &words, index / 64u + 1u)) return false;
         memset(r->targets + r->target_words, 0, (words - r->target_words) * sizeof *r->targets);
@@ -21166,8 +21221,8 @@ static void ecs_sched__link(ecs_sched_world *w, ecs_sched_id kind, ecs_sched_ent
                             ecs_sched_entity target, uint32_t at) {
     ecs_sched__sources_insert(&ecs_sched__kind_of(w, kind)->sources[ECS_SCHED_ENTITY_INDEX(target)],
                               source, at);
-    w->relations->pairs++;
-    w->relations->targets[ECS_SCHED_ENTITY_INDEX(target) / 64u] |=
+    ecs_sched__links_of(w)->pairs++;
+    ecs_sched__links_of(w)->targets[ECS_SCHED_ENTITY_INDEX(target) / 64u] |=
         (uint64_t)1 << (ECS_SCHED_ENTITY_INDEX(target) % 64u);
     ecs_sched__kind_of(w, kind)->pairs++;
     w->linked = true;
@@ -21180,7 +21235,7 @@ static void ecs_sched__unlink(ecs_sched_world *w, ecs_sched_id kind, ecs_sched_e
     ecs_sched__sources *s = ecs_sched__sources_of(w, kind, target);
     w->rows_version++;
     if (!s || !ecs_sched__sources_drop(s, source)) return;
-    w->relations->pairs--;
+    ecs_sched__links_of(w)->pairs--;
     ecs_sched__kind_of(w, kind)->pairs--;
 }
 
@@ -21832,7 +21887,7 @@ static void ecs_sched__observe_linked_despawning(ecs_sched_world *w, ecs_sched_e
 
 /* Room for `count` entities of a despawn (and their marks, when `marking`). */
 static bool ecs_sched__doomed_reserve(ecs_sched_world *w, uint32_t count, bool marking) {
-    ecs_sched__links *r = w->relations;
+    ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t had = r->mark_capacity;
     if (marking && w->record_count > had) {
         if (!ECS_SCHED__GROW(&w->env, r->marks, &r->mark_capacity, w->record_count)) return false;
@@ -21846,7 +21901,7 @@ static bool ecs_sched__doomed_reserve(ecs_sched_world *w, uint32_t count, bool m
 /* Whether the rules of kinds other than those that despawn sources have work: only then is
    each gathered entity marked, to tell the sources that stay from those that go. */
 static bool ecs_sched__despawn_needs_marks(const ecs_sched_world *w) {
-    const ecs_sched__links *r = w->relations;
+    const ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t k, taking = 0;
     for (k = 0; k < r->kind_count; k++) {
         ecs_sched_id kind = r->kind_ids[k];
@@ -21884,7 +21939,7 @@ static inline void ecs_sched__prefetch_sources(const ecs_sched_world *w, const e
    memory. */
 static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e, bool marking,
                                        bool drop_lists) {
-    ecs_sched__links *r = w->relations;
+    ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t n = 0, at, k;
     if (marking && ++r->mark_stamp == 0) {   /* the stamp wrapped: old marks could match */
         if (r->marks) memset(r->marks, 0, r->mark_capacity * sizeof *r->marks);
@@ -21933,7 +21988,7 @@ static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e, 
 
 /* A kind that refuses its targets' despawn, with a source that stays: the failure. */
 static ecs_sched_result ecs_sched__check_refusals(ecs_sched_world *w, int32_t n) {
-    const ecs_sched__links *r = w->relations;
+    const ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t k;
     int32_t i;
     for (k = 0; k < r->kind_count; k++) {
@@ -21960,7 +22015,7 @@ static ecs_sched_result ecs_sched__check_refusals(ecs_sched_world *w, int32_t n)
 /* The sources that stay lose their relationships to an entity that goes (those that go too
    leave with their own despawn). */
 static ecs_sched_result ecs_sched__detach_sources(ecs_sched_world *w, ecs_sched_entity target) {
-    const ecs_sched__links *r = w->relations;
+    const ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t k;
     for (k = 0; k < r->kind_count; k++) {
         ecs_sched_id kind = r->kind_ids[k];
@@ -22003,7 +22058,7 @@ static void ecs_sched__drop_own_links(ecs_sched_world *w, ecs_sched_entity e, ec
 /* The lists of an entity that goes: whoever is still in them went before it, without
    leaving (see ecs_sched__drop_own_links). */
 static void ecs_sched__drop_sources(ecs_sched_world *w, ecs_sched_entity e) {
-    ecs_sched__links *r = w->relations;
+    ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t k, index = ECS_SCHED_ENTITY_INDEX(e);
     if (!ecs_sched__may_be_target(r, e)) return;
     r->targets[index / 64u] &= ~((uint64_t)1 << (index % 64u));
@@ -22030,7 +22085,7 @@ static void ecs_sched__drop_sources(ecs_sched_world *w, ecs_sched_entity e) {
    made together), in the order of their indices, so that their records and rows are visited
    as they lie in memory. */
 static void ecs_sched__order_doomed(ecs_sched_world *w, int32_t n, bool drop_lists) {
-    ecs_sched__links *r = w->relations;
+    ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t lo = UINT32_MAX, hi = 0, i, out = 0;
     int32_t k;
     for (k = 0; k < n; k++) r->order[k] = (uint32_t)(n - 1 - k);
@@ -22061,7 +22116,7 @@ static bool ecs_sched__table_relates(const ecs_sched_world *w, const ecs_sched__
 }
 
 static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched_entity e) {
-    ecs_sched__links *r = w->relations;
+    ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     bool marking;
     ecs_sched_result result;
@@ -22124,7 +22179,7 @@ static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__ma
 /* Every relationship in a column or a source's further targets is in its target's list, and
    the lists hold nothing else. */
 static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w) {
-    const ecs_sched__links *r = w->relations;
+    const ecs_sched__links *r = ecs_sched__links_of(w);
     uint64_t links = 0, listed = 0;
     uint32_t kind, i, j;
     int32_t row, c;
@@ -22165,7 +22220,7 @@ static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w) {
 
 /* The world's side (declared in world.h): the relationships go with the world. */
 static void ecs_sched__relations_free(ecs_sched_world *w) {
-    ecs_sched__links *r = w->relations;
+    ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t kind, i;
     if (!r) return;
     for (kind = 0; kind < r->kind_capacity; kind++) {
@@ -22183,7 +22238,7 @@ static void ecs_sched__relations_free(ecs_sched_world *w) {
     ecs_sched__free(&w->env, r->order);
     ecs_sched__free(&w->env, r->targets);
     ecs_sched__free(&w->env, r);
-    w->relations = NULL;
+    ecs_sched__part_set(w, &ecs_sched__links_key, NULL);
 }
 
 /*============================= src/hierarchy.h (implementation) =============================*/
@@ -22702,11 +22757,20 @@ typedef struct ecs_sched__entity_name {
     uint64_t key;
 } ecs_sched__entity_name;
 
+typedef struct ecs_sched__names ecs_sched__names;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__names_key;
+
 struct ecs_sched__names {
     ecs_sched__entity_name *by_index;
     uint32_t capacity;
     ecs_sched__map map;             /* key -> entity index; keys may collide */
 };
+
+static inline ecs_sched__names *ecs_sched__names_of(const ecs_sched_world *w) {
+    return (ecs_sched__names *)ecs_sched__part(w, &ecs_sched__names_key);
+}
 
 static uint64_t ecs_sched__name_key(ecs_sched_entity scope, const char *name, size_t length) {
     uint64_t h = 14695981039346656037ull ^ scope;
@@ -22719,7 +22783,7 @@ static uint64_t ecs_sched__name_key(ecs_sched_entity scope, const char *name, si
 }
 
 static const ecs_sched__entity_name *ecs_sched__name_record(const ecs_sched_world *w, uint32_t index) {
-    const ecs_sched__names *n = w->names;
+    const ecs_sched__names *n = ecs_sched__names_of(w);
     return n && index < n->capacity && n->by_index[index].text ? &n->by_index[index] : NULL;
 }
 
@@ -22732,7 +22796,7 @@ static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched
 /* The entity filed under scope with the name (length bytes), or 0. */
 static ecs_sched_entity ecs_sched__find_name(const ecs_sched_world *w, ecs_sched_entity scope,
                                              const char *name, size_t length) {
-    const ecs_sched__names *n = w->names;
+    const ecs_sched__names *n = ecs_sched__names_of(w);
     uint64_t key;
     uint32_t slot = ECS_SCHED__NONE, index;
     if (!n) return ECS_SCHED_NULL_ENTITY;
@@ -22792,12 +22856,12 @@ static ecs_sched_result ecs_sched__name_clash(ecs_sched_world *w, const char *op
 static void ecs_sched__names_attach(ecs_sched_world *w);
 
 static bool ecs_sched__names_reserve(ecs_sched_world *w, uint32_t index) {
-    ecs_sched__names *n = w->names;
+    ecs_sched__names *n = ecs_sched__names_of(w);
     uint32_t had;
     if (!n) {
         n = (ecs_sched__names *)ecs_sched__calloc(&w->env, sizeof *n);
         if (!n) return false;
-        w->names = n;
+        ecs_sched__part_set(w, &ecs_sched__names_key, n);
         ecs_sched__names_attach(w);
     }
     had = n->capacity;
@@ -22818,8 +22882,8 @@ ecs_sched_result ecs_sched_set_name(ecs_sched_world *w, ecs_sched_entity e, cons
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "set_name");
     if (!name) {
         if (ecs_sched__name_record(w, index)) {
-            r = &w->names->by_index[index];
-            ecs_sched__name_unfile(w->names, index);
+            r = &ecs_sched__names_of(w)->by_index[index];
+            ecs_sched__name_unfile(ecs_sched__names_of(w), index);
             ecs_sched__free(&w->env, r->text);
             r->text = NULL;
         }
@@ -22839,13 +22903,13 @@ ecs_sched_result ecs_sched_set_name(ecs_sched_world *w, ecs_sched_entity e, cons
         ecs_sched__free(&w->env, copy);
         return ecs_sched__out_of_memory(w, "naming an entity");
     }
-    r = &w->names->by_index[index];
+    r = &ecs_sched__names_of(w)->by_index[index];
     if (r->text) {
-        ecs_sched__name_unfile(w->names, index);
+        ecs_sched__name_unfile(ecs_sched__names_of(w), index);
         ecs_sched__free(&w->env, r->text);
     }
     r->text = copy;
-    ecs_sched__name_file(w->names, index, scope);
+    ecs_sched__name_file(ecs_sched__names_of(w), index, scope);
     w->linked = true;   /* despawns take names away */
     return ECS_SCHED_OK;
 }
@@ -23011,34 +23075,34 @@ static ecs_sched_result ecs_sched__name_may_move(ecs_sched_world *w, ecs_sched_e
 static void ecs_sched__name_refile(ecs_sched_world *w, ecs_sched_entity e) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     if (!ecs_sched__name_record(w, index)) return;
-    ecs_sched__name_unfile(w->names, index);
-    ecs_sched__name_file(w->names, index, ecs_sched_parent_of(w, e));
+    ecs_sched__name_unfile(ecs_sched__names_of(w), index);
+    ecs_sched__name_file(ecs_sched__names_of(w), index, ecs_sched_parent_of(w, e));
 }
 
 /* A despawned entity's name goes. */
 static void ecs_sched__name_drop(ecs_sched_world *w, uint32_t index) {
     ecs_sched__entity_name *r;
     if (!ecs_sched__name_record(w, index)) return;
-    r = &w->names->by_index[index];
-    ecs_sched__name_unfile(w->names, index);
+    r = &ecs_sched__names_of(w)->by_index[index];
+    ecs_sched__name_unfile(ecs_sched__names_of(w), index);
     ecs_sched__free(&w->env, r->text);
     r->text = NULL;
 }
 
 static void ecs_sched__names_free(ecs_sched_world *w) {
-    ecs_sched__names *n = w->names;
+    ecs_sched__names *n = ecs_sched__names_of(w);
     uint32_t i;
     if (!n) return;
     for (i = 0; i < n->capacity; i++) ecs_sched__free(&w->env, n->by_index[i].text);
     ecs_sched__free(&w->env, n->by_index);
     ecs_sched__map_free(&w->env, &n->map);
     ecs_sched__free(&w->env, n);
-    w->names = NULL;
+    ecs_sched__part_set(w, &ecs_sched__names_key, NULL);
 }
 
 /* Every name is filed under its entity's parent, and the map holds nothing else. */
 static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w) {
-    const ecs_sched__names *n = w->names;
+    const ecs_sched__names *n = ecs_sched__names_of(w);
     uint32_t i, named = 0;
     if (!n) return ECS_SCHED_OK;
     for (i = 0; i < n->capacity; i++) {
@@ -23090,6 +23154,11 @@ typedef struct ecs_sched__base {
     uint32_t auto_version;
 } ecs_sched__base;
 
+typedef struct ecs_sched__inheritance ecs_sched__inheritance;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__inheritance_key;
+
 struct ecs_sched__inheritance {
     ecs_sched__base *by_id;         /* by component id, below capacity */
     uint32_t capacity;
@@ -23097,6 +23166,10 @@ struct ecs_sched__inheritance {
     uint32_t auto_version;          /* moves on with every auto-override */
     ecs_sched__map mark_of;         /* base entity (the whole handle) -> its mark */
 };
+
+static inline ecs_sched__inheritance *ecs_sched__inheritance_of(const ecs_sched_world *w) {
+    return (ecs_sched__inheritance *)ecs_sched__part(w, &ecs_sched__inheritance_key);
+}
 
 ecs_sched_id ecs_sched_is_a(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
@@ -23124,14 +23197,14 @@ static ecs_sched_id ecs_sched__register_is_a(ecs_sched_world *w) {
 
 /* The base an id marks, or 0. */
 static inline ecs_sched_entity ecs_sched__mark_base(const ecs_sched_world *w, ecs_sched_id id) {
-    const ecs_sched__inheritance *h = w->inherit;
+    const ecs_sched__inheritance *h = ecs_sched__inheritance_of(w);
     return h && id < h->capacity && id >= h->first_mark ? h->by_id[id].entity : 0;
 }
 
 static ecs_sched_id ecs_sched__base_mark(const ecs_sched_world *w, ecs_sched_entity base) {
     uint32_t id;
-    if (!w->inherit) return 0;
-    id = ecs_sched__map_get(&w->inherit->mark_of, base);
+    if (!ecs_sched__inheritance_of(w)) return 0;
+    id = ecs_sched__map_get(&ecs_sched__inheritance_of(w)->mark_of, base);
     return id == ECS_SCHED__NONE ? 0 : (ecs_sched_id)id;
 }
 
@@ -23142,7 +23215,7 @@ static void *ecs_sched__inherited_hook(const ecs_sched_world *w, const ecs_sched
 
 /* The base's mark, made on first use; 0 when out of memory. */
 static ecs_sched_id ecs_sched__base_mark_make(ecs_sched_world *w, ecs_sched_entity base) {
-    ecs_sched__inheritance *h = w->inherit;
+    ecs_sched__inheritance *h = ecs_sched__inheritance_of(w);
     char name[64];
     ecs_sched_id id = ecs_sched__base_mark(w, base);
     uint32_t had;
@@ -23150,7 +23223,7 @@ static ecs_sched_id ecs_sched__base_mark_make(ecs_sched_world *w, ecs_sched_enti
     if (!h) {
         h = (ecs_sched__inheritance *)ecs_sched__calloc(&w->env, sizeof *h);
         if (!h) return 0;
-        w->inherit = h;
+        ecs_sched__part_set(w, &ecs_sched__inheritance_key, h);
         w->hooks.inherited_value = ecs_sched__inherited_hook;
     }
     snprintf(name, sizeof name, "ecs_sched.IsA(entity %u.%u)", (unsigned)ECS_SCHED_ENTITY_INDEX(base),
@@ -23188,7 +23261,7 @@ static inline const ecs_sched__table *ecs_sched__table_of(const ecs_sched_world 
 static ecs_sched_entity ecs_sched__base_at(const ecs_sched_world *w, const ecs_sched__table *t,
                                            ecs_sched_id id, int32_t depth, bool *deeper) {
     int32_t i;
-    for (i = t->type_count - 1; i >= 0 && t->type[i] >= w->inherit->first_mark; i--) {}
+    for (i = t->type_count - 1; i >= 0 && t->type[i] >= ecs_sched__inheritance_of(w)->first_mark; i--) {}
     for (i++; i < t->type_count; i++) {
         ecs_sched_entity base = ecs_sched__mark_base(w, t->type[i]), found;
         const ecs_sched__table *bt;
@@ -23212,7 +23285,7 @@ static ecs_sched_entity ecs_sched__base_at(const ecs_sched_world *w, const ecs_s
 static ecs_sched_entity ecs_sched__nearest_base(const ecs_sched_world *w,
                                                 const ecs_sched__table *t, ecs_sched_id id) {
     int32_t depth;
-    if (!w->inherit || ecs_sched__type_find(t, w->is_a) < 0 || !ecs_sched__inheritable(w, id)) {
+    if (!ecs_sched__inheritance_of(w) || ecs_sched__type_find(t, w->is_a) < 0 || !ecs_sched__inheritable(w, id)) {
         return 0;
     }
     for (depth = 1;; depth++) {
@@ -23237,7 +23310,7 @@ static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sche
 
 static void *ecs_sched__inherited_hook(const ecs_sched_world *w, const ecs_sched__table *t,
                                        ecs_sched_id id, bool *found) {
-    if (!w->inherit) {
+    if (!ecs_sched__inheritance_of(w)) {
         *found = false;
         return NULL;
     }
@@ -23283,7 +23356,7 @@ ecs_sched_result ecs_sched_auto_override(ecs_sched_world *w, ecs_sched_entity ba
     }
     mark = ecs_sched__base_mark_make(w, base);
     if (!mark) return ecs_sched__out_of_memory(w, "making an entity a base");
-    b = &w->inherit->by_id[mark];
+    b = &ecs_sched__inheritance_of(w)->by_id[mark];
     for (i = 0; i < b->auto_count; i++) {
         if (b->auto_ids[i] == id) return ECS_SCHED_OK;
     }
@@ -23291,7 +23364,7 @@ ecs_sched_result ecs_sched_auto_override(ecs_sched_world *w, ecs_sched_entity ba
         return ecs_sched__out_of_memory(w, "marking a component to override");
     }
     b->auto_ids[b->auto_count++] = id;
-    w->inherit->auto_version++;
+    ecs_sched__inheritance_of(w)->auto_version++;
     return ECS_SCHED_OK;
 }
 
@@ -23301,12 +23374,12 @@ static int32_t ecs_sched__gather_auto(const ecs_sched_world *w, const ecs_sched_
                                       ecs_sched_id *ids, int32_t n, int32_t capacity) {
     int32_t i, k;
     uint32_t a;
-    if (!w->inherit) return n;
+    if (!ecs_sched__inheritance_of(w)) return n;
     for (i = 0; i < t->type_count; i++) {
         ecs_sched_entity base = ecs_sched__mark_base(w, t->type[i]);
         const ecs_sched__base *b;
         if (!base) continue;
-        b = &w->inherit->by_id[t->type[i]];
+        b = &ecs_sched__inheritance_of(w)->by_id[t->type[i]];
         for (a = 0; a < b->auto_count && n < capacity; a++) {
             for (k = 0; k < n && ids[k] != b->auto_ids[a]; k++) {}
             if (k == n) ids[n++] = b->auto_ids[a];
@@ -23336,7 +23409,7 @@ static ecs_sched__table *ecs_sched__isa_table(ecs_sched_world *w, ecs_sched__tab
 /* What `base` and its own bases mark to override, each id once. */
 static int32_t ecs_sched__auto_of(const ecs_sched_world *w, ecs_sched_entity base,
                                   ecs_sched_id *ids, int32_t capacity) {
-    const ecs_sched__base *b = &w->inherit->by_id[ecs_sched__base_mark(w, base)];
+    const ecs_sched__base *b = &ecs_sched__inheritance_of(w)->by_id[ecs_sched__base_mark(w, base)];
     int32_t n = 0, k;
     uint32_t a;
     for (a = 0; a < b->auto_count && n < capacity; a++) {
@@ -23562,8 +23635,8 @@ static ecs_sched__table *ecs_sched__instance_table(ecs_sched_world *w, ecs_sched
         ecs_sched__out_of_memory(w, "making an entity a base");
         return NULL;
     }
-    b = &w->inherit->by_id[mark];
-    if (b->made_from == from && b->auto_version == w->inherit->auto_version && b->made[child]) {
+    b = &ecs_sched__inheritance_of(w)->by_id[mark];
+    if (b->made_from == from && b->auto_version == ecs_sched__inheritance_of(w)->auto_version && b->made[child]) {
         return b->made[child];
     }
     t = ecs_sched__isa_table(w, w->tables[0], prefab);
@@ -23577,10 +23650,10 @@ static ecs_sched__table *ecs_sched__instance_table(ecs_sched_world *w, ecs_sched
     }
     t = ecs_sched__table_adding(w, t, n, ids);
     if (!t || !keep) return t;
-    if (b->made_from != from || b->auto_version != w->inherit->auto_version) {
+    if (b->made_from != from || b->auto_version != ecs_sched__inheritance_of(w)->auto_version) {
         b->made[0] = b->made[1] = NULL;
         b->made_from = from;
-        b->auto_version = w->inherit->auto_version;
+        b->auto_version = ecs_sched__inheritance_of(w)->auto_version;
     }
     b->made[child] = t;
     return t;
@@ -23651,7 +23724,7 @@ static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instanc
         }
     }
     return !named || (ecs_sched__names_reserve(w, top) &&
-                      ecs_sched__map_reserve(&w->env, &w->names->map, (uint32_t)named));
+                      ecs_sched__map_reserve(&w->env, &ecs_sched__names_of(w)->map, (uint32_t)named));
 }
 
 /* Gives back the handles taken for a failed instantiation (but not a buffer's, nor the main
@@ -23707,14 +23780,14 @@ static void ecs_sched__copy_onto_live(ecs_sched_world *w, const ecs_sched__copy 
 /* Names copy c's entity (the names have room). */
 static void ecs_sched__copy_name(ecs_sched_world *w, ecs_sched__copy *c, ecs_sched_entity scope) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(c->made);
-    ecs_sched__entity_name *r = &w->names->by_index[index];
+    ecs_sched__entity_name *r = &ecs_sched__names_of(w)->by_index[index];
     if (r->text) {   /* the main entity had a name */
-        ecs_sched__name_unfile(w->names, index);
+        ecs_sched__name_unfile(ecs_sched__names_of(w), index);
         ecs_sched__free(&w->env, r->text);
     }
     r->text = c->name;
     c->name = NULL;
-    ecs_sched__name_file(w->names, index, scope);
+    ecs_sched__name_file(ecs_sched__names_of(w), index, scope);
     w->linked = true;
 }
 
@@ -23846,14 +23919,14 @@ ecs_sched_entity ecs_sched_commands_instantiate(ecs_sched_commands *cmd, ecs_sch
 
 
 static void ecs_sched__inheritance_free(ecs_sched_world *w) {
-    ecs_sched__inheritance *h = w->inherit;
+    ecs_sched__inheritance *h = ecs_sched__inheritance_of(w);
     uint32_t i;
     if (!h) return;
     for (i = 0; i < h->capacity; i++) ecs_sched__free(&w->env, h->by_id[i].auto_ids);
     ecs_sched__free(&w->env, h->by_id);
     ecs_sched__map_free(&w->env, &h->mark_of);
     ecs_sched__free(&w->env, h);
-    w->inherit = NULL;
+    ecs_sched__part_set(w, &ecs_sched__inheritance_key, NULL);
 }
 
 /* The world's side (declared in world.h): an entity's table has the mark of each of its
@@ -23921,10 +23994,19 @@ typedef struct ecs_sched__description {
     int32_t count;
 } ecs_sched__description;
 
+typedef struct ecs_sched__descriptions ecs_sched__descriptions;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__descriptions_key;
+
 struct ecs_sched__descriptions {
     ecs_sched__description *by_id;
     uint32_t capacity;
 };
+
+static inline ecs_sched__descriptions *ecs_sched__descriptions_of(const ecs_sched_world *w) {
+    return (ecs_sched__descriptions *)ecs_sched__part(w, &ecs_sched__descriptions_key);
+}
 
 static const char *const ecs_sched__field_kind_names[] = {
     "none", "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64",
@@ -23947,7 +24029,7 @@ static size_t ecs_sched__scalar_size(ecs_sched_member_kind kind) {
 
 static const ecs_sched__description *ecs_sched__description_of(const ecs_sched_world *w,
                                                                ecs_sched_id id) {
-    const ecs_sched__descriptions *d = w->descriptions;
+    const ecs_sched__descriptions *d = ecs_sched__descriptions_of(w);
     return d && id < d->capacity && d->by_id[id].fields ? &d->by_id[id] : NULL;
 }
 
@@ -23972,13 +24054,13 @@ static void ecs_sched__description_clear(ecs_sched_world *w, ecs_sched__descript
 
 /* The world's side (declared in world.h): descriptions go with the world. */
 static void ecs_sched__descriptions_free(ecs_sched_world *w) {
-    ecs_sched__descriptions *d = w->descriptions;
+    ecs_sched__descriptions *d = ecs_sched__descriptions_of(w);
     uint32_t i;
     if (!d) return;
     for (i = 0; i < d->capacity; i++) ecs_sched__description_clear(w, &d->by_id[i]);
     ecs_sched__free(&w->env, d->by_id);
     ecs_sched__free(&w->env, d);
-    w->descriptions = NULL;
+    ecs_sched__part_set(w, &ecs_sched__descriptions_key, NULL);
 }
 
 /* ---- describing ---- */
@@ -23986,12 +24068,12 @@ static void ecs_sched__descriptions_free(ecs_sched_world *w) {
 #define ECS_SCHED__MAX_FIELDS 256    /* fields in one description */
 
 static bool ecs_sched__descriptions_reserve(ecs_sched_world *w, ecs_sched_id id) {
-    ecs_sched__descriptions *d = w->descriptions;
+    ecs_sched__descriptions *d = ecs_sched__descriptions_of(w);
     uint32_t had;
     if (!d) {
         d = (ecs_sched__descriptions *)ecs_sched__calloc(&w->env, sizeof *d);
         if (!d) return false;
-        w->descriptions = d;
+        ecs_sched__part_set(w, &ecs_sched__descriptions_key, d);
     }
     had = d->capacity;
     if (id < had) return true;
@@ -24163,8 +24245,8 @@ ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
         ecs_sched__description_clear(w, &fresh);
         return result;
     }
-    ecs_sched__description_clear(w, &w->descriptions->by_id[id]);
-    w->descriptions->by_id[id] = fresh;
+    ecs_sched__description_clear(w, &ecs_sched__descriptions_of(w)->by_id[id]);
+    ecs_sched__descriptions_of(w)->by_id[id] = fresh;
     return ECS_SCHED_OK;
 }
 
@@ -26924,10 +27006,10 @@ static ecs_sched__links *ecs_sched__links_clone(ecs_sched_world *w, const ecs_sc
         r->target_words = r->targets ? from->target_words : 0;
     }
     if (!ok) {   /* freed the way the world frees its own */
-        ecs_sched__links *kept = w->relations;
-        w->relations = r;
+        ecs_sched__links *kept = ecs_sched__links_of(w);
+        ecs_sched__part_set(w, &ecs_sched__links_key, r);
         ecs_sched__relations_free(w);
-        w->relations = kept;
+        ecs_sched__part_set(w, &ecs_sched__links_key, kept);
         return NULL;
     }
     return r;
@@ -26958,10 +27040,10 @@ static ecs_sched__names *ecs_sched__names_clone(ecs_sched_world *w, const ecs_sc
         return n;
     }
     {
-        ecs_sched__names *kept = w->names;
-        w->names = n;
+        ecs_sched__names *kept = ecs_sched__names_of(w);
+        ecs_sched__part_set(w, &ecs_sched__names_key, n);
         ecs_sched__names_free(w);
-        w->names = kept;
+        ecs_sched__part_set(w, &ecs_sched__names_key, kept);
     }
     return NULL;
 }
@@ -26995,10 +27077,10 @@ static ecs_sched__inheritance *ecs_sched__inheritance_clone(ecs_sched_world *w,
         return h;
     }
     {
-        ecs_sched__inheritance *kept = w->inherit;
-        w->inherit = h;
+        ecs_sched__inheritance *kept = ecs_sched__inheritance_of(w);
+        ecs_sched__part_set(w, &ecs_sched__inheritance_key, h);
         ecs_sched__inheritance_free(w);
-        w->inherit = kept;
+        ecs_sched__part_set(w, &ecs_sched__inheritance_key, kept);
     }
     return NULL;
 }
@@ -27006,18 +27088,18 @@ static ecs_sched__inheritance *ecs_sched__inheritance_clone(ecs_sched_world *w,
 /* Frees the structures a snapshot or a failed restore holds, with the world's functions. */
 static void ecs_sched__beside_free(ecs_sched_world *w, ecs_sched__links *relations,
                                    ecs_sched__names *names, ecs_sched__inheritance *inherit) {
-    ecs_sched__links *r = w->relations;
-    ecs_sched__names *n = w->names;
-    ecs_sched__inheritance *h = w->inherit;
-    w->relations = relations;
-    w->names = names;
-    w->inherit = inherit;
+    ecs_sched__links *r = ecs_sched__links_of(w);
+    ecs_sched__names *n = ecs_sched__names_of(w);
+    ecs_sched__inheritance *h = ecs_sched__inheritance_of(w);
+    ecs_sched__part_set(w, &ecs_sched__links_key, relations);
+    ecs_sched__part_set(w, &ecs_sched__names_key, names);
+    ecs_sched__part_set(w, &ecs_sched__inheritance_key, inherit);
     ecs_sched__relations_free(w);
     ecs_sched__names_free(w);
     ecs_sched__inheritance_free(w);
-    w->relations = r;
-    w->names = n;
-    w->inherit = h;
+    ecs_sched__part_set(w, &ecs_sched__links_key, r);
+    ecs_sched__part_set(w, &ecs_sched__names_key, n);
+    ecs_sched__part_set(w, &ecs_sched__inheritance_key, h);
 }
 
 /* ---- taking ---- */
@@ -27322,9 +27404,9 @@ ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
     s->bytes = sizeof *s + w->record_count * sizeof *w->records;
     if (!ok || !ecs_sched__snapshot_rows(w, s, NULL, 0) || !ecs_sched__snapshot_resources(w, s) ||
         !ecs_sched__snapshot_sparse(w, s) ||
-        !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
-        (w->names && !(s->names = ecs_sched__names_clone(w, w->names))) ||
-        (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit))) ||
+        !(s->relations = ecs_sched__links_clone(w, ecs_sched__links_of(w), ecs_sched__links_of(w))) ||
+        (ecs_sched__names_of(w) && !(s->names = ecs_sched__names_clone(w, ecs_sched__names_of(w)))) ||
+        (ecs_sched__inheritance_of(w) && !(s->inherit = ecs_sched__inheritance_clone(w, ecs_sched__inheritance_of(w)))) ||
         !ecs_sched__snapshot_parts_take(w, s)) {
         ecs_sched__beside_free(w, s->relations, s->names, s->inherit);
         s->relations = NULL;
@@ -27389,9 +27471,9 @@ ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapsho
     s->bytes = sizeof *s + w->record_count * sizeof *w->records;
     if (!ecs_sched__snapshot_rows(w, s, spare, spare_count) || w->record_count > s->record_capacity ||
         !ecs_sched__snapshot_resources(w, s) || !ecs_sched__snapshot_sparse(w, s) ||
-        !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
-        (w->names && !(s->names = ecs_sched__names_clone(w, w->names))) ||
-        (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit))) ||
+        !(s->relations = ecs_sched__links_clone(w, ecs_sched__links_of(w), ecs_sched__links_of(w))) ||
+        (ecs_sched__names_of(w) && !(s->names = ecs_sched__names_clone(w, ecs_sched__names_of(w)))) ||
+        (ecs_sched__inheritance_of(w) && !(s->inherit = ecs_sched__inheritance_clone(w, ecs_sched__inheritance_of(w)))) ||
         !ecs_sched__snapshot_parts_take(w, s)) {
         uint32_t i;
         ecs_sched__snapshot_empty_but_rows(w, s);
@@ -27491,7 +27573,7 @@ static bool ecs_sched__restore_reserve(ecs_sched_world *w, const ecs_sched_snaps
         r->blocks[s->resources[i].id] = ecs_sched__aligned_alloc(&w->env, c->size ? c->size : 1, c->alignment);
         if (!r->blocks[s->resources[i].id]) return false;
     }
-    r->relations = ecs_sched__links_clone(w, s->relations, w->relations);
+    r->relations = ecs_sched__links_clone(w, s->relations, ecs_sched__links_of(w));
     if (!r->relations) return false;
     if (s->names && !(r->names = ecs_sched__names_clone(w, s->names))) return false;
     if (s->inherit && !(r->inherit = ecs_sched__inheritance_clone(w, s->inherit))) return false;
@@ -27601,12 +27683,12 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     w->alive_count = s->alive_count;
     ecs_sched__restore_sparse(w, s);
     ecs_sched__restore_resources(w, s, &r);
-    relations = w->relations;
-    names = w->names;
-    inherit = w->inherit;
-    w->relations = r.relations;
-    w->names = r.names;
-    w->inherit = r.inherit;
+    relations = ecs_sched__links_of(w);
+    names = ecs_sched__names_of(w);
+    inherit = ecs_sched__inheritance_of(w);
+    ecs_sched__part_set(w, &ecs_sched__links_key, r.relations);
+    ecs_sched__part_set(w, &ecs_sched__names_key, r.names);
+    ecs_sched__part_set(w, &ecs_sched__inheritance_key, r.inherit);
     r.relations = relations;   /* the world's old ones go with what is left of r */
     r.names = names;
     r.inherit = inherit;

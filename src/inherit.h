@@ -58,6 +58,11 @@ typedef struct ecs_sched__base {
     uint32_t auto_version;
 } ecs_sched__base;
 
+typedef struct ecs_sched__inheritance ecs_sched__inheritance;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__inheritance_key;
+
 struct ecs_sched__inheritance {
     ecs_sched__base *by_id;         /* by component id, below capacity */
     uint32_t capacity;
@@ -65,6 +70,10 @@ struct ecs_sched__inheritance {
     uint32_t auto_version;          /* moves on with every auto-override */
     ecs_sched__map mark_of;         /* base entity (the whole handle) -> its mark */
 };
+
+static inline ecs_sched__inheritance *ecs_sched__inheritance_of(const ecs_sched_world *w) {
+    return (ecs_sched__inheritance *)ecs_sched__part(w, &ecs_sched__inheritance_key);
+}
 
 ecs_sched_id ecs_sched_is_a(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
@@ -92,14 +101,14 @@ static ecs_sched_id ecs_sched__register_is_a(ecs_sched_world *w) {
 
 /* The base an id marks, or 0. */
 static inline ecs_sched_entity ecs_sched__mark_base(const ecs_sched_world *w, ecs_sched_id id) {
-    const ecs_sched__inheritance *h = w->inherit;
+    const ecs_sched__inheritance *h = ecs_sched__inheritance_of(w);
     return h && id < h->capacity && id >= h->first_mark ? h->by_id[id].entity : 0;
 }
 
 static ecs_sched_id ecs_sched__base_mark(const ecs_sched_world *w, ecs_sched_entity base) {
     uint32_t id;
-    if (!w->inherit) return 0;
-    id = ecs_sched__map_get(&w->inherit->mark_of, base);
+    if (!ecs_sched__inheritance_of(w)) return 0;
+    id = ecs_sched__map_get(&ecs_sched__inheritance_of(w)->mark_of, base);
     return id == ECS_SCHED__NONE ? 0 : (ecs_sched_id)id;
 }
 
@@ -110,7 +119,7 @@ static void *ecs_sched__inherited_hook(const ecs_sched_world *w, const ecs_sched
 
 /* The base's mark, made on first use; 0 when out of memory. */
 static ecs_sched_id ecs_sched__base_mark_make(ecs_sched_world *w, ecs_sched_entity base) {
-    ecs_sched__inheritance *h = w->inherit;
+    ecs_sched__inheritance *h = ecs_sched__inheritance_of(w);
     char name[64];
     ecs_sched_id id = ecs_sched__base_mark(w, base);
     uint32_t had;
@@ -118,7 +127,7 @@ static ecs_sched_id ecs_sched__base_mark_make(ecs_sched_world *w, ecs_sched_enti
     if (!h) {
         h = (ecs_sched__inheritance *)ecs_sched__calloc(&w->env, sizeof *h);
         if (!h) return 0;
-        w->inherit = h;
+        ecs_sched__part_set(w, &ecs_sched__inheritance_key, h);
         w->hooks.inherited_value = ecs_sched__inherited_hook;
     }
     snprintf(name, sizeof name, "ecs_sched.IsA(entity %u.%u)", (unsigned)ECS_SCHED_ENTITY_INDEX(base),
@@ -156,7 +165,7 @@ static inline const ecs_sched__table *ecs_sched__table_of(const ecs_sched_world 
 static ecs_sched_entity ecs_sched__base_at(const ecs_sched_world *w, const ecs_sched__table *t,
                                            ecs_sched_id id, int32_t depth, bool *deeper) {
     int32_t i;
-    for (i = t->type_count - 1; i >= 0 && t->type[i] >= w->inherit->first_mark; i--) {}
+    for (i = t->type_count - 1; i >= 0 && t->type[i] >= ecs_sched__inheritance_of(w)->first_mark; i--) {}
     for (i++; i < t->type_count; i++) {
         ecs_sched_entity base = ecs_sched__mark_base(w, t->type[i]), found;
         const ecs_sched__table *bt;
@@ -180,7 +189,7 @@ static ecs_sched_entity ecs_sched__base_at(const ecs_sched_world *w, const ecs_s
 static ecs_sched_entity ecs_sched__nearest_base(const ecs_sched_world *w,
                                                 const ecs_sched__table *t, ecs_sched_id id) {
     int32_t depth;
-    if (!w->inherit || ecs_sched__type_find(t, w->is_a) < 0 || !ecs_sched__inheritable(w, id)) {
+    if (!ecs_sched__inheritance_of(w) || ecs_sched__type_find(t, w->is_a) < 0 || !ecs_sched__inheritable(w, id)) {
         return 0;
     }
     for (depth = 1;; depth++) {
@@ -205,7 +214,7 @@ static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sche
 
 static void *ecs_sched__inherited_hook(const ecs_sched_world *w, const ecs_sched__table *t,
                                        ecs_sched_id id, bool *found) {
-    if (!w->inherit) {
+    if (!ecs_sched__inheritance_of(w)) {
         *found = false;
         return NULL;
     }
@@ -251,7 +260,7 @@ ecs_sched_result ecs_sched_auto_override(ecs_sched_world *w, ecs_sched_entity ba
     }
     mark = ecs_sched__base_mark_make(w, base);
     if (!mark) return ecs_sched__out_of_memory(w, "making an entity a base");
-    b = &w->inherit->by_id[mark];
+    b = &ecs_sched__inheritance_of(w)->by_id[mark];
     for (i = 0; i < b->auto_count; i++) {
         if (b->auto_ids[i] == id) return ECS_SCHED_OK;
     }
@@ -259,7 +268,7 @@ ecs_sched_result ecs_sched_auto_override(ecs_sched_world *w, ecs_sched_entity ba
         return ecs_sched__out_of_memory(w, "marking a component to override");
     }
     b->auto_ids[b->auto_count++] = id;
-    w->inherit->auto_version++;
+    ecs_sched__inheritance_of(w)->auto_version++;
     return ECS_SCHED_OK;
 }
 
@@ -269,12 +278,12 @@ static int32_t ecs_sched__gather_auto(const ecs_sched_world *w, const ecs_sched_
                                       ecs_sched_id *ids, int32_t n, int32_t capacity) {
     int32_t i, k;
     uint32_t a;
-    if (!w->inherit) return n;
+    if (!ecs_sched__inheritance_of(w)) return n;
     for (i = 0; i < t->type_count; i++) {
         ecs_sched_entity base = ecs_sched__mark_base(w, t->type[i]);
         const ecs_sched__base *b;
         if (!base) continue;
-        b = &w->inherit->by_id[t->type[i]];
+        b = &ecs_sched__inheritance_of(w)->by_id[t->type[i]];
         for (a = 0; a < b->auto_count && n < capacity; a++) {
             for (k = 0; k < n && ids[k] != b->auto_ids[a]; k++) {}
             if (k == n) ids[n++] = b->auto_ids[a];
@@ -304,7 +313,7 @@ static ecs_sched__table *ecs_sched__isa_table(ecs_sched_world *w, ecs_sched__tab
 /* What `base` and its own bases mark to override, each id once. */
 static int32_t ecs_sched__auto_of(const ecs_sched_world *w, ecs_sched_entity base,
                                   ecs_sched_id *ids, int32_t capacity) {
-    const ecs_sched__base *b = &w->inherit->by_id[ecs_sched__base_mark(w, base)];
+    const ecs_sched__base *b = &ecs_sched__inheritance_of(w)->by_id[ecs_sched__base_mark(w, base)];
     int32_t n = 0, k;
     uint32_t a;
     for (a = 0; a < b->auto_count && n < capacity; a++) {
@@ -530,8 +539,8 @@ static ecs_sched__table *ecs_sched__instance_table(ecs_sched_world *w, ecs_sched
         ecs_sched__out_of_memory(w, "making an entity a base");
         return NULL;
     }
-    b = &w->inherit->by_id[mark];
-    if (b->made_from == from && b->auto_version == w->inherit->auto_version && b->made[child]) {
+    b = &ecs_sched__inheritance_of(w)->by_id[mark];
+    if (b->made_from == from && b->auto_version == ecs_sched__inheritance_of(w)->auto_version && b->made[child]) {
         return b->made[child];
     }
     t = ecs_sched__isa_table(w, w->tables[0], prefab);
@@ -545,10 +554,10 @@ static ecs_sched__table *ecs_sched__instance_table(ecs_sched_world *w, ecs_sched
     }
     t = ecs_sched__table_adding(w, t, n, ids);
     if (!t || !keep) return t;
-    if (b->made_from != from || b->auto_version != w->inherit->auto_version) {
+    if (b->made_from != from || b->auto_version != ecs_sched__inheritance_of(w)->auto_version) {
         b->made[0] = b->made[1] = NULL;
         b->made_from = from;
-        b->auto_version = w->inherit->auto_version;
+        b->auto_version = ecs_sched__inheritance_of(w)->auto_version;
     }
     b->made[child] = t;
     return t;
@@ -619,7 +628,7 @@ static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instanc
         }
     }
     return !named || (ecs_sched__names_reserve(w, top) &&
-                      ecs_sched__map_reserve(&w->env, &w->names->map, (uint32_t)named));
+                      ecs_sched__map_reserve(&w->env, &ecs_sched__names_of(w)->map, (uint32_t)named));
 }
 
 /* Gives back the handles taken for a failed instantiation (but not a buffer's, nor the main
@@ -675,14 +684,14 @@ static void ecs_sched__copy_onto_live(ecs_sched_world *w, const ecs_sched__copy 
 /* Names copy c's entity (the names have room). */
 static void ecs_sched__copy_name(ecs_sched_world *w, ecs_sched__copy *c, ecs_sched_entity scope) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(c->made);
-    ecs_sched__entity_name *r = &w->names->by_index[index];
+    ecs_sched__entity_name *r = &ecs_sched__names_of(w)->by_index[index];
     if (r->text) {   /* the main entity had a name */
-        ecs_sched__name_unfile(w->names, index);
+        ecs_sched__name_unfile(ecs_sched__names_of(w), index);
         ecs_sched__free(&w->env, r->text);
     }
     r->text = c->name;
     c->name = NULL;
-    ecs_sched__name_file(w->names, index, scope);
+    ecs_sched__name_file(ecs_sched__names_of(w), index, scope);
     w->linked = true;
 }
 
@@ -814,14 +823,14 @@ ecs_sched_entity ecs_sched_commands_instantiate(ecs_sched_commands *cmd, ecs_sch
 
 
 static void ecs_sched__inheritance_free(ecs_sched_world *w) {
-    ecs_sched__inheritance *h = w->inherit;
+    ecs_sched__inheritance *h = ecs_sched__inheritance_of(w);
     uint32_t i;
     if (!h) return;
     for (i = 0; i < h->capacity; i++) ecs_sched__free(&w->env, h->by_id[i].auto_ids);
     ecs_sched__free(&w->env, h->by_id);
     ecs_sched__map_free(&w->env, &h->mark_of);
     ecs_sched__free(&w->env, h);
-    w->inherit = NULL;
+    ecs_sched__part_set(w, &ecs_sched__inheritance_key, NULL);
 }
 
 /* The world's side (declared in world.h): an entity's table has the mark of each of its

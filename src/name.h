@@ -45,11 +45,20 @@ typedef struct ecs_sched__entity_name {
     uint64_t key;
 } ecs_sched__entity_name;
 
+typedef struct ecs_sched__names ecs_sched__names;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__names_key;
+
 struct ecs_sched__names {
     ecs_sched__entity_name *by_index;
     uint32_t capacity;
     ecs_sched__map map;             /* key -> entity index; keys may collide */
 };
+
+static inline ecs_sched__names *ecs_sched__names_of(const ecs_sched_world *w) {
+    return (ecs_sched__names *)ecs_sched__part(w, &ecs_sched__names_key);
+}
 
 static uint64_t ecs_sched__name_key(ecs_sched_entity scope, const char *name, size_t length) {
     uint64_t h = 14695981039346656037ull ^ scope;
@@ -62,7 +71,7 @@ static uint64_t ecs_sched__name_key(ecs_sched_entity scope, const char *name, si
 }
 
 static const ecs_sched__entity_name *ecs_sched__name_record(const ecs_sched_world *w, uint32_t index) {
-    const ecs_sched__names *n = w->names;
+    const ecs_sched__names *n = ecs_sched__names_of(w);
     return n && index < n->capacity && n->by_index[index].text ? &n->by_index[index] : NULL;
 }
 
@@ -75,7 +84,7 @@ static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched
 /* The entity filed under scope with the name (length bytes), or 0. */
 static ecs_sched_entity ecs_sched__find_name(const ecs_sched_world *w, ecs_sched_entity scope,
                                              const char *name, size_t length) {
-    const ecs_sched__names *n = w->names;
+    const ecs_sched__names *n = ecs_sched__names_of(w);
     uint64_t key;
     uint32_t slot = ECS_SCHED__NONE, index;
     if (!n) return ECS_SCHED_NULL_ENTITY;
@@ -135,12 +144,12 @@ static ecs_sched_result ecs_sched__name_clash(ecs_sched_world *w, const char *op
 static void ecs_sched__names_attach(ecs_sched_world *w);
 
 static bool ecs_sched__names_reserve(ecs_sched_world *w, uint32_t index) {
-    ecs_sched__names *n = w->names;
+    ecs_sched__names *n = ecs_sched__names_of(w);
     uint32_t had;
     if (!n) {
         n = (ecs_sched__names *)ecs_sched__calloc(&w->env, sizeof *n);
         if (!n) return false;
-        w->names = n;
+        ecs_sched__part_set(w, &ecs_sched__names_key, n);
         ecs_sched__names_attach(w);
     }
     had = n->capacity;
@@ -161,8 +170,8 @@ ecs_sched_result ecs_sched_set_name(ecs_sched_world *w, ecs_sched_entity e, cons
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "set_name");
     if (!name) {
         if (ecs_sched__name_record(w, index)) {
-            r = &w->names->by_index[index];
-            ecs_sched__name_unfile(w->names, index);
+            r = &ecs_sched__names_of(w)->by_index[index];
+            ecs_sched__name_unfile(ecs_sched__names_of(w), index);
             ecs_sched__free(&w->env, r->text);
             r->text = NULL;
         }
@@ -182,13 +191,13 @@ ecs_sched_result ecs_sched_set_name(ecs_sched_world *w, ecs_sched_entity e, cons
         ecs_sched__free(&w->env, copy);
         return ecs_sched__out_of_memory(w, "naming an entity");
     }
-    r = &w->names->by_index[index];
+    r = &ecs_sched__names_of(w)->by_index[index];
     if (r->text) {
-        ecs_sched__name_unfile(w->names, index);
+        ecs_sched__name_unfile(ecs_sched__names_of(w), index);
         ecs_sched__free(&w->env, r->text);
     }
     r->text = copy;
-    ecs_sched__name_file(w->names, index, scope);
+    ecs_sched__name_file(ecs_sched__names_of(w), index, scope);
     w->linked = true;   /* despawns take names away */
     return ECS_SCHED_OK;
 }
@@ -354,34 +363,34 @@ static ecs_sched_result ecs_sched__name_may_move(ecs_sched_world *w, ecs_sched_e
 static void ecs_sched__name_refile(ecs_sched_world *w, ecs_sched_entity e) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     if (!ecs_sched__name_record(w, index)) return;
-    ecs_sched__name_unfile(w->names, index);
-    ecs_sched__name_file(w->names, index, ecs_sched_parent_of(w, e));
+    ecs_sched__name_unfile(ecs_sched__names_of(w), index);
+    ecs_sched__name_file(ecs_sched__names_of(w), index, ecs_sched_parent_of(w, e));
 }
 
 /* A despawned entity's name goes. */
 static void ecs_sched__name_drop(ecs_sched_world *w, uint32_t index) {
     ecs_sched__entity_name *r;
     if (!ecs_sched__name_record(w, index)) return;
-    r = &w->names->by_index[index];
-    ecs_sched__name_unfile(w->names, index);
+    r = &ecs_sched__names_of(w)->by_index[index];
+    ecs_sched__name_unfile(ecs_sched__names_of(w), index);
     ecs_sched__free(&w->env, r->text);
     r->text = NULL;
 }
 
 static void ecs_sched__names_free(ecs_sched_world *w) {
-    ecs_sched__names *n = w->names;
+    ecs_sched__names *n = ecs_sched__names_of(w);
     uint32_t i;
     if (!n) return;
     for (i = 0; i < n->capacity; i++) ecs_sched__free(&w->env, n->by_index[i].text);
     ecs_sched__free(&w->env, n->by_index);
     ecs_sched__map_free(&w->env, &n->map);
     ecs_sched__free(&w->env, n);
-    w->names = NULL;
+    ecs_sched__part_set(w, &ecs_sched__names_key, NULL);
 }
 
 /* Every name is filed under its entity's parent, and the map holds nothing else. */
 static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w) {
-    const ecs_sched__names *n = w->names;
+    const ecs_sched__names *n = ecs_sched__names_of(w);
     uint32_t i, named = 0;
     if (!n) return ECS_SCHED_OK;
     for (i = 0; i < n->capacity; i++) {

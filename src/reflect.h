@@ -117,10 +117,19 @@ typedef struct ecs_sched__description {
     int32_t count;
 } ecs_sched__description;
 
+typedef struct ecs_sched__descriptions ecs_sched__descriptions;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__descriptions_key;
+
 struct ecs_sched__descriptions {
     ecs_sched__description *by_id;
     uint32_t capacity;
 };
+
+static inline ecs_sched__descriptions *ecs_sched__descriptions_of(const ecs_sched_world *w) {
+    return (ecs_sched__descriptions *)ecs_sched__part(w, &ecs_sched__descriptions_key);
+}
 
 static const char *const ecs_sched__field_kind_names[] = {
     "none", "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64",
@@ -143,7 +152,7 @@ static size_t ecs_sched__scalar_size(ecs_sched_member_kind kind) {
 
 static const ecs_sched__description *ecs_sched__description_of(const ecs_sched_world *w,
                                                                ecs_sched_id id) {
-    const ecs_sched__descriptions *d = w->descriptions;
+    const ecs_sched__descriptions *d = ecs_sched__descriptions_of(w);
     return d && id < d->capacity && d->by_id[id].fields ? &d->by_id[id] : NULL;
 }
 
@@ -168,13 +177,13 @@ static void ecs_sched__description_clear(ecs_sched_world *w, ecs_sched__descript
 
 /* The world's side (declared in world.h): descriptions go with the world. */
 static void ecs_sched__descriptions_free(ecs_sched_world *w) {
-    ecs_sched__descriptions *d = w->descriptions;
+    ecs_sched__descriptions *d = ecs_sched__descriptions_of(w);
     uint32_t i;
     if (!d) return;
     for (i = 0; i < d->capacity; i++) ecs_sched__description_clear(w, &d->by_id[i]);
     ecs_sched__free(&w->env, d->by_id);
     ecs_sched__free(&w->env, d);
-    w->descriptions = NULL;
+    ecs_sched__part_set(w, &ecs_sched__descriptions_key, NULL);
 }
 
 /* ---- describing ---- */
@@ -182,12 +191,12 @@ static void ecs_sched__descriptions_free(ecs_sched_world *w) {
 #define ECS_SCHED__MAX_FIELDS 256    /* fields in one description */
 
 static bool ecs_sched__descriptions_reserve(ecs_sched_world *w, ecs_sched_id id) {
-    ecs_sched__descriptions *d = w->descriptions;
+    ecs_sched__descriptions *d = ecs_sched__descriptions_of(w);
     uint32_t had;
     if (!d) {
         d = (ecs_sched__descriptions *)ecs_sched__calloc(&w->env, sizeof *d);
         if (!d) return false;
-        w->descriptions = d;
+        ecs_sched__part_set(w, &ecs_sched__descriptions_key, d);
     }
     had = d->capacity;
     if (id < had) return true;
@@ -359,8 +368,8 @@ ecs_sched_result ecs_sched_describe(ecs_sched_world *w, ecs_sched_id id,
         ecs_sched__description_clear(w, &fresh);
         return result;
     }
-    ecs_sched__description_clear(w, &w->descriptions->by_id[id]);
-    w->descriptions->by_id[id] = fresh;
+    ecs_sched__description_clear(w, &ecs_sched__descriptions_of(w)->by_id[id]);
+    ecs_sched__descriptions_of(w)->by_id[id] = fresh;
     return ECS_SCHED_OK;
 }
 

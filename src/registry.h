@@ -249,10 +249,6 @@ typedef struct ecs_sched__states ecs_sched__states;
 typedef struct ecs_sched__clocks ecs_sched__clocks;
 typedef struct ecs_sched__messages ecs_sched__messages;
 typedef struct ecs_sched__observers ecs_sched__observers;
-typedef struct ecs_sched__links ecs_sched__links;
-typedef struct ecs_sched__names ecs_sched__names;
-typedef struct ecs_sched__descriptions ecs_sched__descriptions;
-typedef struct ecs_sched__inheritance ecs_sched__inheritance;
 
 /* Data a module keeps beside the entities and resources that a snapshot holds too
    (snapshot.h): the module registers its part with the world when it first keeps such data,
@@ -274,6 +270,20 @@ typedef struct ecs_sched__snapshot_part {
 } ecs_sched__snapshot_part;
 
 #define ECS_SCHED__SNAPSHOT_PARTS 8
+
+/* What a module above the registry keeps in a world (its relationships, names, schedules,
+   state machines, clocks...) is a part of the world: the world holds it in the slot of the
+   module's key without knowing its type, and world.h has each module free its own. A key
+   gets its slot the first time any world stores a part under it, the same slot in every
+   world; slot 0 is never given, so that a module no world has used finds NULL. */
+#define ECS_SCHED__MAX_PARTS 24
+typedef struct ecs_sched__part_key {
+#ifdef ECS_SCHED_THREADS
+    atomic_uint slot;
+#else
+    uint32_t slot;
+#endif
+} ecs_sched__part_key;
 
 struct ecs_sched_world {
     ecs_sched__env env;
@@ -341,12 +351,8 @@ struct ecs_sched_world {
     ecs_sched_id prefab;                 /* disable.h: the Prefab tag */
     ecs_sched_id child_of;               /* hierarchy.h: the ChildOf relationship */
     ecs_sched_id is_a;                   /* inherit.h: the IsA relationship */
-    ecs_sched__inheritance *inherit;     /* inherit.h; NULL until the first base */
-    ecs_sched__links *relations;     /* relation.h; made with ChildOf, the first kind */
     bool linked;                         /* some entity was related or named: despawns
                                             look at relationships and names */
-    ecs_sched__names *names;             /* name.h; NULL until the first name */
-    ecs_sched__descriptions *descriptions;   /* reflect.h; NULL until the first description */
     uint32_t rows_version;               /* moves on whenever a row joins or leaves a table,
                                             a block of values may move (a table or a sparse
                                             set grows), or a relationship changes: the lists
@@ -374,6 +380,7 @@ struct ecs_sched_world {
         void (*forget)(ecs_sched_world *w, uint32_t index);
     } hooks;
     struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
+    void *parts[ECS_SCHED__MAX_PARTS];   /* by the slot of a module's key (see above) */
     const ecs_sched__snapshot_part *snapshot_parts[ECS_SCHED__SNAPSHOT_PARTS];
     int32_t snapshot_part_count;         /* registered, in order (never removed) */
     ecs_sched_pool *pool;                /* created on first use */
@@ -815,6 +822,45 @@ ECS_SCHED__NOINLINE static bool ecs_sched__free_stack_grow(ecs_sched_world *w) {
 /* A despawn cannot fail: an index the stack has no room for (its growth failed) is linked
    from free_head instead. */
 /* Registers a module's part of what snapshots hold (once; a second call does nothing). */
+/* ---- the world's parts ---- */
+
+#ifdef ECS_SCHED_THREADS
+static atomic_uint ecs_sched__part_slots;   /* slots given so far */
+static inline uint32_t ecs_sched__part_slot(const ecs_sched__part_key *key) {
+    return atomic_load_explicit(&((ecs_sched__part_key *)(uintptr_t)key)->slot, memory_order_relaxed);
+}
+/* The key's slot, given now when it has none (by whichever world asks first). */
+static uint32_t ecs_sched__part_slot_given(ecs_sched__part_key *key) {
+    unsigned int none = 0, slot = ecs_sched__part_slot(key);
+    if (slot) return slot;
+    slot = atomic_fetch_add(&ecs_sched__part_slots, 1u) + 1u;
+    ECS_SCHED_ASSERT(slot < ECS_SCHED__MAX_PARTS);
+    if (!atomic_compare_exchange_strong(&key->slot, &none, slot)) slot = none;
+    return slot;
+}
+#else
+static uint32_t ecs_sched__part_slots;
+static inline uint32_t ecs_sched__part_slot(const ecs_sched__part_key *key) {
+    return key->slot;
+}
+static uint32_t ecs_sched__part_slot_given(ecs_sched__part_key *key) {
+    if (!key->slot) {
+        key->slot = ++ecs_sched__part_slots;
+        ECS_SCHED_ASSERT(key->slot < ECS_SCHED__MAX_PARTS);
+    }
+    return key->slot;
+}
+#endif
+
+/* The part a module keeps in the world under `key`, or NULL. */
+static inline void *ecs_sched__part(const ecs_sched_world *w, const ecs_sched__part_key *key) {
+    return w->parts[ecs_sched__part_slot(key)];
+}
+
+static void ecs_sched__part_set(ecs_sched_world *w, ecs_sched__part_key *key, void *part) {
+    w->parts[ecs_sched__part_slot_given(key)] = part;
+}
+
 static void ecs_sched__snapshot_part_add(ecs_sched_world *w, const ecs_sched__snapshot_part *part) {
     int32_t i;
     for (i = 0; i < w->snapshot_part_count; i++) {

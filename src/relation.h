@@ -131,6 +131,11 @@ typedef struct ecs_sched__kind {
     uint64_t pairs;                 /* (source, target) pairs of this kind */
 } ecs_sched__kind;
 
+typedef struct ecs_sched__links ecs_sched__links;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__links_key;
+
 struct ecs_sched__links {
     ecs_sched__kind *kinds;         /* by component id, below kind_capacity */
     uint32_t kind_capacity;
@@ -152,6 +157,10 @@ struct ecs_sched__links {
     uint32_t order_capacity;
 };
 
+static inline ecs_sched__links *ecs_sched__links_of(const ecs_sched_world *w) {
+    return (ecs_sched__links *)ecs_sched__part(w, &ecs_sched__links_key);
+}
+
 /* ---- kinds ---- */
 
 static inline size_t ecs_sched__payload_offset(const ecs_sched__component *c) {
@@ -159,7 +168,7 @@ static inline size_t ecs_sched__payload_offset(const ecs_sched__component *c) {
 }
 
 static inline ecs_sched__kind *ecs_sched__kind_of(const ecs_sched_world *w, ecs_sched_id kind) {
-    return &w->relations->kinds[kind];
+    return &ecs_sched__links_of(w)->kinds[kind];
 }
 
 static ecs_sched_target_despawn ecs_sched__kind_policy(const ecs_sched_world *w, ecs_sched_id kind) {
@@ -210,12 +219,12 @@ static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched
 
 /* The world's relationships, made with its first kind. */
 static bool ecs_sched__relations_reserve(ecs_sched_world *w, ecs_sched_id kind) {
-    ecs_sched__links *r = w->relations;
+    ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t had;
     if (!r) {
         r = (ecs_sched__links *)ecs_sched__calloc(&w->env, sizeof *r);
         if (!r) return false;
-        w->relations = r;
+        ecs_sched__part_set(w, &ecs_sched__links_key, r);
         w->hooks.despawn_linked = ecs_sched__despawn_related;
         w->hooks.remove_kind = ecs_sched__remove_relation;
     }
@@ -242,8 +251,8 @@ ecs_sched_id ecs_sched_relation_register(ecs_sched_world *w, const ecs_sched_rel
     offset = align > sizeof(ecs_sched_entity) ? align : sizeof(ecs_sched_entity);
     id = ecs_sched_component_lookup(w, d->name);
     if (id && (w->components[id].relation != flags ||
-               (id < w->relations->kind_capacity &&
-                w->relations->kinds[id].payload_size != d->payload_size))) {
+               (id < ecs_sched__links_of(w)->kind_capacity &&
+                ecs_sched__links_of(w)->kinds[id].payload_size != d->payload_size))) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
                         "relation_register: '%s' is registered already, %s; register each kind "
                         "once, with one set of properties", d->name,
@@ -261,9 +270,9 @@ ecs_sched_id ecs_sched_relation_register(ecs_sched_world *w, const ecs_sched_rel
     }
     id = ecs_sched_component_register(w, &cd);
     if (!id) return 0;
-    if (!w->components[id].relation) w->relations->kind_ids[w->relations->kind_count++] = id;
+    if (!w->components[id].relation) ecs_sched__links_of(w)->kind_ids[ecs_sched__links_of(w)->kind_count++] = id;
     w->components[id].relation = flags;
-    w->relations->kinds[id].payload_size = (uint32_t)d->payload_size;
+    ecs_sched__links_of(w)->kinds[id].payload_size = (uint32_t)d->payload_size;
     return id;
 }
 
@@ -374,8 +383,8 @@ static bool ecs_sched__sources_reserve(ecs_sched_world *w, ecs_sched_id kind,
         if (!ECS_SCHED__GROW(&w->env, k->sources, &k->source_capacity, index + 1)) return false;
         memset(k->sources + had, 0, (k->source_capacity - had) * sizeof *k->sources);
     }
-    if (index / 64u >= w->relations->target_words) {
-        ecs_sched__links *r = w->relations;
+    if (index / 64u >= ecs_sched__links_of(w)->target_words) {
+        ecs_sched__links *r = ecs_sched__links_of(w);
         uint32_t words = r->target_words;
         if (!ECS_SCHED__GROW(&w->env, r->targets, &words, index / 64u + 1u)) return false;
         memset(r->targets + r->target_words, 0, (words - r->target_words) * sizeof *r->targets);
@@ -415,8 +424,8 @@ static void ecs_sched__link(ecs_sched_world *w, ecs_sched_id kind, ecs_sched_ent
                             ecs_sched_entity target, uint32_t at) {
     ecs_sched__sources_insert(&ecs_sched__kind_of(w, kind)->sources[ECS_SCHED_ENTITY_INDEX(target)],
                               source, at);
-    w->relations->pairs++;
-    w->relations->targets[ECS_SCHED_ENTITY_INDEX(target) / 64u] |=
+    ecs_sched__links_of(w)->pairs++;
+    ecs_sched__links_of(w)->targets[ECS_SCHED_ENTITY_INDEX(target) / 64u] |=
         (uint64_t)1 << (ECS_SCHED_ENTITY_INDEX(target) % 64u);
     ecs_sched__kind_of(w, kind)->pairs++;
     w->linked = true;
@@ -429,7 +438,7 @@ static void ecs_sched__unlink(ecs_sched_world *w, ecs_sched_id kind, ecs_sched_e
     ecs_sched__sources *s = ecs_sched__sources_of(w, kind, target);
     w->rows_version++;
     if (!s || !ecs_sched__sources_drop(s, source)) return;
-    w->relations->pairs--;
+    ecs_sched__links_of(w)->pairs--;
     ecs_sched__kind_of(w, kind)->pairs--;
 }
 
@@ -1081,7 +1090,7 @@ static void ecs_sched__observe_linked_despawning(ecs_sched_world *w, ecs_sched_e
 
 /* Room for `count` entities of a despawn (and their marks, when `marking`). */
 static bool ecs_sched__doomed_reserve(ecs_sched_world *w, uint32_t count, bool marking) {
-    ecs_sched__links *r = w->relations;
+    ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t had = r->mark_capacity;
     if (marking && w->record_count > had) {
         if (!ECS_SCHED__GROW(&w->env, r->marks, &r->mark_capacity, w->record_count)) return false;
@@ -1095,7 +1104,7 @@ static bool ecs_sched__doomed_reserve(ecs_sched_world *w, uint32_t count, bool m
 /* Whether the rules of kinds other than those that despawn sources have work: only then is
    each gathered entity marked, to tell the sources that stay from those that go. */
 static bool ecs_sched__despawn_needs_marks(const ecs_sched_world *w) {
-    const ecs_sched__links *r = w->relations;
+    const ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t k, taking = 0;
     for (k = 0; k < r->kind_count; k++) {
         ecs_sched_id kind = r->kind_ids[k];
@@ -1133,7 +1142,7 @@ static inline void ecs_sched__prefetch_sources(const ecs_sched_world *w, const e
    memory. */
 static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e, bool marking,
                                        bool drop_lists) {
-    ecs_sched__links *r = w->relations;
+    ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t n = 0, at, k;
     if (marking && ++r->mark_stamp == 0) {   /* the stamp wrapped: old marks could match */
         if (r->marks) memset(r->marks, 0, r->mark_capacity * sizeof *r->marks);
@@ -1182,7 +1191,7 @@ static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e, 
 
 /* A kind that refuses its targets' despawn, with a source that stays: the failure. */
 static ecs_sched_result ecs_sched__check_refusals(ecs_sched_world *w, int32_t n) {
-    const ecs_sched__links *r = w->relations;
+    const ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t k;
     int32_t i;
     for (k = 0; k < r->kind_count; k++) {
@@ -1209,7 +1218,7 @@ static ecs_sched_result ecs_sched__check_refusals(ecs_sched_world *w, int32_t n)
 /* The sources that stay lose their relationships to an entity that goes (those that go too
    leave with their own despawn). */
 static ecs_sched_result ecs_sched__detach_sources(ecs_sched_world *w, ecs_sched_entity target) {
-    const ecs_sched__links *r = w->relations;
+    const ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t k;
     for (k = 0; k < r->kind_count; k++) {
         ecs_sched_id kind = r->kind_ids[k];
@@ -1252,7 +1261,7 @@ static void ecs_sched__drop_own_links(ecs_sched_world *w, ecs_sched_entity e, ec
 /* The lists of an entity that goes: whoever is still in them went before it, without
    leaving (see ecs_sched__drop_own_links). */
 static void ecs_sched__drop_sources(ecs_sched_world *w, ecs_sched_entity e) {
-    ecs_sched__links *r = w->relations;
+    ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t k, index = ECS_SCHED_ENTITY_INDEX(e);
     if (!ecs_sched__may_be_target(r, e)) return;
     r->targets[index / 64u] &= ~((uint64_t)1 << (index % 64u));
@@ -1279,7 +1288,7 @@ static void ecs_sched__drop_sources(ecs_sched_world *w, ecs_sched_entity e) {
    made together), in the order of their indices, so that their records and rows are visited
    as they lie in memory. */
 static void ecs_sched__order_doomed(ecs_sched_world *w, int32_t n, bool drop_lists) {
-    ecs_sched__links *r = w->relations;
+    ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t lo = UINT32_MAX, hi = 0, i, out = 0;
     int32_t k;
     for (k = 0; k < n; k++) r->order[k] = (uint32_t)(n - 1 - k);
@@ -1310,7 +1319,7 @@ static bool ecs_sched__table_relates(const ecs_sched_world *w, const ecs_sched__
 }
 
 static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched_entity e) {
-    ecs_sched__links *r = w->relations;
+    ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     bool marking;
     ecs_sched_result result;
@@ -1373,7 +1382,7 @@ static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__ma
 /* Every relationship in a column or a source's further targets is in its target's list, and
    the lists hold nothing else. */
 static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w) {
-    const ecs_sched__links *r = w->relations;
+    const ecs_sched__links *r = ecs_sched__links_of(w);
     uint64_t links = 0, listed = 0;
     uint32_t kind, i, j;
     int32_t row, c;
@@ -1414,7 +1423,7 @@ static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w) {
 
 /* The world's side (declared in world.h): the relationships go with the world. */
 static void ecs_sched__relations_free(ecs_sched_world *w) {
-    ecs_sched__links *r = w->relations;
+    ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t kind, i;
     if (!r) return;
     for (kind = 0; kind < r->kind_capacity; kind++) {
@@ -1432,5 +1441,5 @@ static void ecs_sched__relations_free(ecs_sched_world *w) {
     ecs_sched__free(&w->env, r->order);
     ecs_sched__free(&w->env, r->targets);
     ecs_sched__free(&w->env, r);
-    w->relations = NULL;
+    ecs_sched__part_set(w, &ecs_sched__links_key, NULL);
 }

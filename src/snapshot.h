@@ -247,10 +247,10 @@ static ecs_sched__links *ecs_sched__links_clone(ecs_sched_world *w, const ecs_sc
         r->target_words = r->targets ? from->target_words : 0;
     }
     if (!ok) {   /* freed the way the world frees its own */
-        ecs_sched__links *kept = w->relations;
-        w->relations = r;
+        ecs_sched__links *kept = ecs_sched__links_of(w);
+        ecs_sched__part_set(w, &ecs_sched__links_key, r);
         ecs_sched__relations_free(w);
-        w->relations = kept;
+        ecs_sched__part_set(w, &ecs_sched__links_key, kept);
         return NULL;
     }
     return r;
@@ -281,10 +281,10 @@ static ecs_sched__names *ecs_sched__names_clone(ecs_sched_world *w, const ecs_sc
         return n;
     }
     {
-        ecs_sched__names *kept = w->names;
-        w->names = n;
+        ecs_sched__names *kept = ecs_sched__names_of(w);
+        ecs_sched__part_set(w, &ecs_sched__names_key, n);
         ecs_sched__names_free(w);
-        w->names = kept;
+        ecs_sched__part_set(w, &ecs_sched__names_key, kept);
     }
     return NULL;
 }
@@ -318,10 +318,10 @@ static ecs_sched__inheritance *ecs_sched__inheritance_clone(ecs_sched_world *w,
         return h;
     }
     {
-        ecs_sched__inheritance *kept = w->inherit;
-        w->inherit = h;
+        ecs_sched__inheritance *kept = ecs_sched__inheritance_of(w);
+        ecs_sched__part_set(w, &ecs_sched__inheritance_key, h);
         ecs_sched__inheritance_free(w);
-        w->inherit = kept;
+        ecs_sched__part_set(w, &ecs_sched__inheritance_key, kept);
     }
     return NULL;
 }
@@ -329,18 +329,18 @@ static ecs_sched__inheritance *ecs_sched__inheritance_clone(ecs_sched_world *w,
 /* Frees the structures a snapshot or a failed restore holds, with the world's functions. */
 static void ecs_sched__beside_free(ecs_sched_world *w, ecs_sched__links *relations,
                                    ecs_sched__names *names, ecs_sched__inheritance *inherit) {
-    ecs_sched__links *r = w->relations;
-    ecs_sched__names *n = w->names;
-    ecs_sched__inheritance *h = w->inherit;
-    w->relations = relations;
-    w->names = names;
-    w->inherit = inherit;
+    ecs_sched__links *r = ecs_sched__links_of(w);
+    ecs_sched__names *n = ecs_sched__names_of(w);
+    ecs_sched__inheritance *h = ecs_sched__inheritance_of(w);
+    ecs_sched__part_set(w, &ecs_sched__links_key, relations);
+    ecs_sched__part_set(w, &ecs_sched__names_key, names);
+    ecs_sched__part_set(w, &ecs_sched__inheritance_key, inherit);
     ecs_sched__relations_free(w);
     ecs_sched__names_free(w);
     ecs_sched__inheritance_free(w);
-    w->relations = r;
-    w->names = n;
-    w->inherit = h;
+    ecs_sched__part_set(w, &ecs_sched__links_key, r);
+    ecs_sched__part_set(w, &ecs_sched__names_key, n);
+    ecs_sched__part_set(w, &ecs_sched__inheritance_key, h);
 }
 
 /* ---- taking ---- */
@@ -645,9 +645,9 @@ ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *w) {
     s->bytes = sizeof *s + w->record_count * sizeof *w->records;
     if (!ok || !ecs_sched__snapshot_rows(w, s, NULL, 0) || !ecs_sched__snapshot_resources(w, s) ||
         !ecs_sched__snapshot_sparse(w, s) ||
-        !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
-        (w->names && !(s->names = ecs_sched__names_clone(w, w->names))) ||
-        (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit))) ||
+        !(s->relations = ecs_sched__links_clone(w, ecs_sched__links_of(w), ecs_sched__links_of(w))) ||
+        (ecs_sched__names_of(w) && !(s->names = ecs_sched__names_clone(w, ecs_sched__names_of(w)))) ||
+        (ecs_sched__inheritance_of(w) && !(s->inherit = ecs_sched__inheritance_clone(w, ecs_sched__inheritance_of(w)))) ||
         !ecs_sched__snapshot_parts_take(w, s)) {
         ecs_sched__beside_free(w, s->relations, s->names, s->inherit);
         s->relations = NULL;
@@ -712,9 +712,9 @@ ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *w, ecs_sched_snapsho
     s->bytes = sizeof *s + w->record_count * sizeof *w->records;
     if (!ecs_sched__snapshot_rows(w, s, spare, spare_count) || w->record_count > s->record_capacity ||
         !ecs_sched__snapshot_resources(w, s) || !ecs_sched__snapshot_sparse(w, s) ||
-        !(s->relations = ecs_sched__links_clone(w, w->relations, w->relations)) ||
-        (w->names && !(s->names = ecs_sched__names_clone(w, w->names))) ||
-        (w->inherit && !(s->inherit = ecs_sched__inheritance_clone(w, w->inherit))) ||
+        !(s->relations = ecs_sched__links_clone(w, ecs_sched__links_of(w), ecs_sched__links_of(w))) ||
+        (ecs_sched__names_of(w) && !(s->names = ecs_sched__names_clone(w, ecs_sched__names_of(w)))) ||
+        (ecs_sched__inheritance_of(w) && !(s->inherit = ecs_sched__inheritance_clone(w, ecs_sched__inheritance_of(w)))) ||
         !ecs_sched__snapshot_parts_take(w, s)) {
         uint32_t i;
         ecs_sched__snapshot_empty_but_rows(w, s);
@@ -814,7 +814,7 @@ static bool ecs_sched__restore_reserve(ecs_sched_world *w, const ecs_sched_snaps
         r->blocks[s->resources[i].id] = ecs_sched__aligned_alloc(&w->env, c->size ? c->size : 1, c->alignment);
         if (!r->blocks[s->resources[i].id]) return false;
     }
-    r->relations = ecs_sched__links_clone(w, s->relations, w->relations);
+    r->relations = ecs_sched__links_clone(w, s->relations, ecs_sched__links_of(w));
     if (!r->relations) return false;
     if (s->names && !(r->names = ecs_sched__names_clone(w, s->names))) return false;
     if (s->inherit && !(r->inherit = ecs_sched__inheritance_clone(w, s->inherit))) return false;
@@ -924,12 +924,12 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     w->alive_count = s->alive_count;
     ecs_sched__restore_sparse(w, s);
     ecs_sched__restore_resources(w, s, &r);
-    relations = w->relations;
-    names = w->names;
-    inherit = w->inherit;
-    w->relations = r.relations;
-    w->names = r.names;
-    w->inherit = r.inherit;
+    relations = ecs_sched__links_of(w);
+    names = ecs_sched__names_of(w);
+    inherit = ecs_sched__inheritance_of(w);
+    ecs_sched__part_set(w, &ecs_sched__links_key, r.relations);
+    ecs_sched__part_set(w, &ecs_sched__names_key, r.names);
+    ecs_sched__part_set(w, &ecs_sched__inheritance_key, r.inherit);
     r.relations = relations;   /* the world's old ones go with what is left of r */
     r.names = names;
     r.inherit = inherit;
