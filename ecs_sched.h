@@ -4487,11 +4487,29 @@ typedef struct ecs_sched__env {
 
 /* ---- what is running ----
 
-   The system (or condition) running on this thread, as its context (an ecs_sched_system_ctx,
-   which context.h defines), or NULL. A library call that fails while it runs is recorded on
-   that context (the first failure, with its name and schedule in front of the message), and
-   the executor looks there when the system returns. A nested run saves and restores it. What
-   a run of a system costs is two stores and a load more than a plain call. */
+   The system (or condition, or observer) running on this thread, or NULL: the part of its
+   context (an ecs_sched_system_ctx, context.h, whose first member it is) that a library call
+   reads, wherever it is made. A library call that fails while it runs is recorded there (the
+   first failure, with its name and schedule in front of the message), and the executor looks
+   there when the system returns. A nested run saves and restores it. What a run of a system
+   costs is two stores and a load more than a plain call. */
+typedef struct ecs_sched__running {
+    ecs_sched_result failure;         /* the first failure of its run so far; OK while none,
+                                         and whenever it is not running: whoever runs it takes
+                                         the failure after (on the line of the system's fn) */
+    bool failure_refused;             /* with failure: a refused access, not clearable */
+    bool applying;                    /* its commands are applied at a sync point right now */
+    bool exclusive;                   /* it may change the world directly */
+    uint32_t this_run;                /* its change tick (while ticks are on, ticks.h) */
+    ecs_sched__env *env;              /* of its world */
+    char *failure_message;            /* made at its first failure, kept for the next */
+    const char *kind;                 /* "system", "condition" or "observer", for messages */
+    const char *name;
+    const char *schedule;             /* the label of its schedule (NULL: an observer) */
+    const char *guards_kind;          /* conditions: "system" or "set", what they guard, */
+    const char *guards_name;          /* and its name */
+} ecs_sched__running;
+
 /* Thread-local wherever the compiler can: without ECS_SCHED_THREADS the library has no
    threads of its own, but a program may still run separate worlds on separate threads. */
 #if defined(ECS_SCHED_THREADS)
@@ -4506,7 +4524,7 @@ typedef struct ecs_sched__env {
 #define ECS_SCHED__THREAD_LOCAL
 #endif
 
-static ECS_SCHED__THREAD_LOCAL void *ecs_sched__running_now;
+static ECS_SCHED__THREAD_LOCAL ecs_sched__running *ecs_sched__running_now;
 
 /* Keeps a function that is rarely worth its call (a loop behind a test that usually fails)
    out of its caller, so that the caller's common case stays a test. */
@@ -4532,18 +4550,10 @@ static ECS_SCHED__THREAD_LOCAL void *ecs_sched__running_now;
 #define ECS_SCHED__LIKELY(x) (x)
 #endif
 
-/* context.h: a running context's world; its "system 'x' in schedule 'S': " (returns the
-   length); whether it may change the world directly; keeping a failure on it. */
-static const ecs_sched__env *ecs_sched__running_env(const void *ctx);
-static size_t ecs_sched__running_prefix(const void *ctx, char *out, size_t n);
-static bool ecs_sched__running_may_change(const void *ctx);
-static void ecs_sched__running_keep(void *ctx, ecs_sched_result code, const char *message,
-                                    bool refused);
-
 /* What runs on this thread for the world of env, or NULL. */
-static void *ecs_sched__running_in(const ecs_sched__env *env) {
-    void *ctx = ecs_sched__running_now;
-    return ctx && ecs_sched__running_env(ctx) == env ? ctx : NULL;
+static ecs_sched__running *ecs_sched__running_in(const ecs_sched__env *env) {
+    ecs_sched__running *running = ecs_sched__running_now;
+    return running && running->env == env ? running : NULL;
 }
 
 #ifdef ECS_SCHED_THREADS
@@ -4726,16 +4736,71 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
     ecs_sched__log(env, level, result, message);
 }
 
+/* ---- failures of what is running ---- */
+
+/* Appends text at out[at], as far as it fits in n (always terminated); returns the end. */
+static size_t ecs_sched__append(char *out, size_t n, size_t at, const char *text) {
+    size_t k = strlen(text);
+    if (at >= n) return at;
+    if (k > n - 1 - at) k = n - 1 - at;
+    memcpy(out + at, text, k);
+    out[at + k] = '\0';
+    return at + k;
+}
+
+/* "system 'x' in schedule 'S': " or "condition 'c' (guarding set 's') in schedule 'S': ";
+   returns its length. (Put together piece by piece: a system that fails every frame pays
+   for it each time.) */
+static size_t ecs_sched__running_prefix(const ecs_sched__running *running, char *out, size_t n) {
+    size_t at = 0;
+    at = ecs_sched__append(out, n, at, running->kind);
+    at = ecs_sched__append(out, n, at, " '");
+    at = ecs_sched__append(out, n, at, running->name);
+    if (running->guards_name) {
+        at = ecs_sched__append(out, n, at, "' (guarding ");
+        at = ecs_sched__append(out, n, at, running->guards_kind);
+        at = ecs_sched__append(out, n, at, " '");
+        at = ecs_sched__append(out, n, at, running->guards_name);
+        at = ecs_sched__append(out, n, at, "')");
+    } else {
+        at = ecs_sched__append(out, n, at, "'");
+    }
+    if (!running->schedule) return ecs_sched__append(out, n, at, ": ");   /* an observer */
+    at = ecs_sched__append(out, n, at, " in schedule '");
+    at = ecs_sched__append(out, n, at, running->schedule);
+    return ecs_sched__append(out, n, at, "': ");
+}
+
+/* Whether what runs may change the world directly. */
+static bool ecs_sched__running_may_change(const ecs_sched__running *running) {
+    return running->exclusive || running->applying;
+}
+
+/* Keeps a failure on what runs: the first one, or a refused access over one that is not.
+   Without room for the message (out of memory), the code alone is kept. */
+static void ecs_sched__running_keep(ecs_sched__running *running, ecs_sched_result code,
+                                    const char *message, bool refused) {
+    if (running->failure != ECS_SCHED_OK && (running->failure_refused || !refused)) return;
+    running->failure = code;
+    running->failure_refused = refused;
+    if (!running->failure_message) {
+        running->failure_message =
+            (char *)ecs_sched__alloc(running->env, ECS_SCHED__ERROR_CAPACITY);
+        if (!running->failure_message) return;
+    }
+    ecs_sched__append(running->failure_message, ECS_SCHED__ERROR_CAPACITY, 0, message);
+}
+
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. Inside a
    system, the failure is also the system's (refused: one it cannot clear). */
 /* Inside a call made of other calls (a JSON load, json.h), the failures of the calls it makes
    are recorded but not logged: it logs the one that ends it, once. */
 static ECS_SCHED__THREAD_LOCAL int ecs_sched__hush_depth;
 
-static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
+static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, ecs_sched__running *running,
                                             ecs_sched_result code, bool refused, const char *fmt,
                                             va_list args) ECS_SCHED__PRINTF(5, 0);
-static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
+static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, ecs_sched__running *running,
                                             ecs_sched_result code, bool refused, const char *fmt,
                                             va_list args) {
     char message[ECS_SCHED__ERROR_CAPACITY];
@@ -4892,7 +4957,7 @@ static void ecs_sched__print_bytes(ecs_sched__printing *t, const char *text, siz
 static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_result code,
                                              const char *text) {
     char whole[4 * ECS_SCHED__ERROR_CAPACITY];
-    void *running = ecs_sched__running_in(env);
+    ecs_sched__running *running = ecs_sched__running_in(env);
     size_t n;
     if (running) {   /* the system's name in front, as ecs_sched__fail does */
         size_t at = ecs_sched__running_prefix(running, whole, sizeof whole);
@@ -6430,7 +6495,7 @@ static ecs_sched_result ecs_sched__check_inheritance(ecs_sched_world *w);
    with threads a data race, and on one thread a change under the feet of the systems that
    hold pointers into the world. Refused, as the system's failure. */
 static bool ecs_sched__change_refused(ecs_sched_world *w, const char *what) {
-    const void *running = ecs_sched__running_in(&w->env);
+    const ecs_sched__running *running = ecs_sched__running_in(&w->env);
     if (!running || ecs_sched__running_may_change(running)) return false;
     ecs_sched__refuse(&w->env, ECS_SCHED_ERR_ACCESS,
                       "%s through the world while the schedule runs, but only exclusive systems "
@@ -6443,7 +6508,7 @@ static bool ecs_sched__change_refused(ecs_sched_world *w, const char *what) {
    0: "), for a failure found by a call made on someone's behalf. */
 static ecs_sched_result ecs_sched__fail_again_for(ecs_sched_world *w, const char *who) {
     char message[ECS_SCHED__ERROR_CAPACITY], prefix[ECS_SCHED__ERROR_CAPACITY];
-    const void *running = ecs_sched__running_in(&w->env);
+    const ecs_sched__running *running = ecs_sched__running_in(&w->env);
     size_t skip = 0;
     memcpy(message, w->env.last_error, sizeof message);
     if (running) {   /* the running system's name goes in front once, not twice */
@@ -7594,8 +7659,6 @@ static inline void *ecs_sched__cell(const ecs_sched__table *t, int32_t column, u
    the order they did. The world's table code calls in here whenever rows are made, moved or
    deleted; what a tick means to a reader, and the iteration by what changed, are change.h's. */
 
-static uint32_t ecs_sched__running_tick(const void *running);  /* context.h */
-
 static inline uint32_t ecs_sched__tick_load(const ecs_sched_world *w) {
 #ifdef ECS_SCHED_THREADS
     return atomic_load_explicit((atomic_uint *)(uintptr_t)&w->tick, memory_order_relaxed);
@@ -7614,12 +7677,19 @@ static inline uint32_t ecs_sched__tick_take(ecs_sched_world *w) {
 #endif
 }
 
+/* The tick of a change made by what runs: its own, or the next one while its commands are
+   applied (a sync point runs after it). */
+static inline uint32_t ecs_sched__running_tick(const ecs_sched_world *w,
+                                               const ecs_sched__running *running) {
+    return running->applying ? ecs_sched__tick_load(w) + 1u : running->this_run;
+}
+
 /* The tick of a change made now: the running system's, else (outside systems, or commands
    being applied) the next one to be handed out, so that every system that runs from now on
    sees the change and none that ran before saw it. */
 static inline uint32_t ecs_sched__tick_now(const ecs_sched_world *w) {
-    const void *running = ecs_sched__running_in(&w->env);
-    return running ? ecs_sched__running_tick(running) : ecs_sched__tick_load(w) + 1u;
+    const ecs_sched__running *running = ecs_sched__running_in(&w->env);
+    return running ? ecs_sched__running_tick(w, running) : ecs_sched__tick_load(w) + 1u;
 }
 
 /* From now on systems take ticks and resources keep theirs; the resources there are count
@@ -10208,30 +10278,19 @@ ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
 /*============================== src/context.h (implementation) ==============================*/
 /* context: what a running system or condition can reach. */
 
-/* What a run of a typical system touches (its queries, its user data, the violation the
-   executor looks at after it) comes first. */
+/* What a run of a typical system touches (what a failure and a change read, its queries, its
+   user data) comes first. */
 struct ecs_sched_system_ctx {
-    ecs_sched_result failure;         /* the first failure of its run so far; OK while none,
-                                         and whenever it is not running: whoever runs it takes
-                                         the failure after (on the line of the system's fn) */
-    bool failure_refused;             /* with failure: a refused access, not clearable */
-    bool applying;                    /* its commands are applied at a sync point right now */
+    ecs_sched__running run;           /* what the library reads of it while it runs (base.h) */
     ecs_sched_query *queries[ECS_SCHED_MAX_QUERIES];
     void *user_data;
     int32_t query_count;
     ecs_sched_world *world;
     ecs_sched_commands *commands;
-    const char *name;
-    const char *kind;                 /* "system" or "condition", for messages */
-    const char *schedule;             /* the label of its schedule, for messages */
-    const char *guards_kind;          /* conditions: "system" or "set", what they guard, */
-    const char *guards_name;          /* and its name */
-    char *failure_message;            /* made at its first failure, kept for the next */
     int32_t read_count;
     int32_t write_count;
     ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];
-    bool exclusive;
     bool read_only;                   /* conditions */
     bool observer;                    /* an observer's (observer.h) */
     ecs_sched_id sending_id;          /* the message type it sent last, checked, */
@@ -10239,101 +10298,38 @@ struct ecs_sched_system_ctx {
     struct ecs_sched__cursor *cursors;    /* its places in message queues (message.h) */
     int32_t cursor_count;
     uint32_t cursor_capacity;
-    uint32_t last_run;                /* change ticks: of its previous run, and of this one */
-    uint32_t this_run;                /* (or the last), taken while ticks_on (change.h) */
+    uint32_t last_run;                /* change ticks: of its previous run (this one: run) */
 };
 
 /* ---- the running context (see base.h) ---- */
-
-static const ecs_sched__env *ecs_sched__running_env(const void *running) {
-    return &((const ecs_sched_system_ctx *)running)->world->env;
-}
-
-/* Appends text at out[at], as far as it fits in n (always terminated); returns the end. */
-static size_t ecs_sched__append(char *out, size_t n, size_t at, const char *text) {
-    size_t k = strlen(text);
-    if (at >= n) return at;
-    if (k > n - 1 - at) k = n - 1 - at;
-    memcpy(out + at, text, k);
-    out[at + k] = '\0';
-    return at + k;
-}
-
-/* "system 'x' in schedule 'S': " or "condition 'c' (guarding set 's') in schedule 'S': ".
-   (Put together piece by piece: a system that fails every frame pays for it each time.) */
-static size_t ecs_sched__running_prefix(const void *running, char *out, size_t n) {
-    const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
-    size_t at = 0;
-    at = ecs_sched__append(out, n, at, ctx->kind);
-    at = ecs_sched__append(out, n, at, " '");
-    at = ecs_sched__append(out, n, at, ctx->name);
-    if (ctx->guards_name) {
-        at = ecs_sched__append(out, n, at, "' (guarding ");
-        at = ecs_sched__append(out, n, at, ctx->guards_kind);
-        at = ecs_sched__append(out, n, at, " '");
-        at = ecs_sched__append(out, n, at, ctx->guards_name);
-        at = ecs_sched__append(out, n, at, "')");
-    } else {
-        at = ecs_sched__append(out, n, at, "'");
-    }
-    if (!ctx->schedule) return ecs_sched__append(out, n, at, ": ");   /* an observer */
-    at = ecs_sched__append(out, n, at, " in schedule '");
-    at = ecs_sched__append(out, n, at, ctx->schedule);
-    return ecs_sched__append(out, n, at, "': ");
-}
-
-static bool ecs_sched__running_may_change(const void *running) {
-    const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
-    return ctx->exclusive || ctx->applying;
-}
-
-/* Keeps a failure on the context: the first one, or a refused access over one that is not.
-   Without room for the message (out of memory), the code alone is kept. */
-static void ecs_sched__running_keep(void *running, ecs_sched_result code, const char *message,
-                                    bool refused) {
-    ecs_sched_system_ctx *ctx = (ecs_sched_system_ctx *)running;
-    if (ctx->failure != ECS_SCHED_OK && (ctx->failure_refused || !refused)) return;
-    ctx->failure = code;
-    ctx->failure_refused = refused;
-    if (!ctx->failure_message) {
-        ctx->failure_message = (char *)ecs_sched__alloc(&ctx->world->env, ECS_SCHED__ERROR_CAPACITY);
-        if (!ctx->failure_message) return;
-    }
-    ecs_sched__append(ctx->failure_message, ECS_SCHED__ERROR_CAPACITY, 0, message);
-}
 
 /* The message of the failure kept on ctx; when there was no memory to keep it, its names
    and code, written into buf. */
 static const char *ecs_sched__ctx_failure_message(const ecs_sched_system_ctx *ctx, char *buf,
                                                   size_t n) {
     size_t at;
-    if (ctx->failure_message) return ctx->failure_message;
-    at = ecs_sched__running_prefix(ctx, buf, n);
+    if (ctx->run.failure_message) return ctx->run.failure_message;
+    at = ecs_sched__running_prefix(&ctx->run, buf, n);
     snprintf(buf + at, n - at, "%s (out of memory keeping the whole message)",
-             ecs_sched_result_string(ctx->failure));
+             ecs_sched_result_string(ctx->run.failure));
     return buf;
-}
-
-static uint32_t ecs_sched__running_tick(const void *running) {
-    const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
-    return ctx->applying ? ecs_sched__tick_load(ctx->world) + 1u : ctx->this_run;
 }
 
 /* ctx runs once more: its window of changes moves on (while something tracks changes). */
 static void ecs_sched__ctx_take_tick(ecs_sched_system_ctx *ctx) {
-    ctx->last_run = ctx->this_run;
-    ctx->this_run = ecs_sched__tick_take(ctx->world);
+    ctx->last_run = ctx->run.this_run;
+    ctx->run.this_run = ecs_sched__tick_take(ctx->world);
 }
 
 /* ctx runs on this thread from here to ecs_sched__running_end; returns what ran before. */
-static void *ecs_sched__running_begin(ecs_sched_system_ctx *ctx) {
-    void *outer = ecs_sched__running_now;
-    ctx->failure = ECS_SCHED_OK;
-    ecs_sched__running_now = ctx;
+static ecs_sched__running *ecs_sched__running_begin(ecs_sched_system_ctx *ctx) {
+    ecs_sched__running *outer = ecs_sched__running_now;
+    ctx->run.failure = ECS_SCHED_OK;
+    ecs_sched__running_now = &ctx->run;
     return outer;
 }
 
-static void ecs_sched__running_end(void *outer) {
+static void ecs_sched__running_end(ecs_sched__running *outer) {
     ecs_sched__running_now = outer;
 }
 
@@ -10346,7 +10342,7 @@ static ecs_sched_result ecs_sched__ctx_vfail(ecs_sched_system_ctx *ctx, ecs_sche
                                              bool refused, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
-    code = ecs_sched__vfail_on(&ctx->world->env, ctx, code, refused, fmt, args);
+    code = ecs_sched__vfail_on(&ctx->world->env, &ctx->run, code, refused, fmt, args);
     va_end(args);
     return code;
 }
@@ -10370,24 +10366,24 @@ ecs_sched_result ecs_sched_ctx_fail(ecs_sched_system_ctx *ctx, ecs_sched_result 
     ECS_SCHED_ASSERT(ctx != NULL && format != NULL);
     if (code == ECS_SCHED_OK) return ECS_SCHED_OK;
     va_start(args, format);
-    code = ecs_sched__vfail_on(&ctx->world->env, ctx, code, false, format, args);
+    code = ecs_sched__vfail_on(&ctx->world->env, &ctx->run, code, false, format, args);
     va_end(args);
     return code;
 }
 
 ecs_sched_result ecs_sched_ctx_error(const ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    return ctx->failure;
+    return ctx->run.failure;
 }
 
 void ecs_sched_ctx_clear_error(ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    if (!ctx->failure_refused) ctx->failure = ECS_SCHED_OK;
+    if (!ctx->run.failure_refused) ctx->run.failure = ECS_SCHED_OK;
 }
 
 const char *ecs_sched_ctx_name(const ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    return ctx->name;
+    return ctx->run.name;
 }
 
 void *ecs_sched_ctx_user_data(const ecs_sched_system_ctx *ctx) {
@@ -10471,7 +10467,7 @@ static void *ecs_sched__ctx_reach(ecs_sched_system_ctx *ctx, ecs_sched_id id, bo
     }
     *declared = true;
     if (write && ctx->world->ticks_on && ctx->world->resources[id]) {
-        ctx->world->resource_stamps[id].changed = ctx->this_run;
+        ctx->world->resource_stamps[id].changed = ctx->run.this_run;
     }
     return ctx->world->resources[id];
 }
@@ -10517,7 +10513,7 @@ ecs_sched_commands *ecs_sched_ctx_commands(ecs_sched_system_ctx *ctx) {
 
 ecs_sched_world *ecs_sched_ctx_world(ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    if (!ctx->exclusive) {
+    if (!ctx->run.exclusive) {
         return (ecs_sched_world *)ecs_sched__ctx_refuse(
             ctx, "asks for the whole world%s: only systems declared .exclusive = true get it",
             ctx->read_only ? " from a condition" : "");
@@ -10535,8 +10531,8 @@ typedef struct ecs_sched__ctx_piece {
 
 static void ecs_sched__ctx_run_piece(ecs_sched_iter *it, void *arg) {
     const ecs_sched__ctx_piece *piece = (const ecs_sched__ctx_piece *)arg;
-    void *outer = ecs_sched__running_now;
-    ecs_sched__running_now = piece->ctx;
+    ecs_sched__running *outer = ecs_sched__running_now;
+    ecs_sched__running_now = &piece->ctx->run;
     piece->fn(it, piece->arg);
     ecs_sched__running_now = outer;
 }
@@ -11531,7 +11527,7 @@ static void ecs_sched__cond_free(ecs_sched_world *w, ecs_sched__cond *c) {
     int32_t i;
     if (!c) return;
     for (i = 0; i < c->ctx.query_count; i++) ecs_sched_query_destroy(c->ctx.queries[i]);
-    ecs_sched__free(&w->env, c->ctx.failure_message);
+    ecs_sched__free(&w->env, c->ctx.run.failure_message);
     ecs_sched__free(&w->env, c->ctx.cursors);
     ecs_sched__free(&w->env, c->value);
     ecs_sched__free(&w->env, c->name);
@@ -11550,9 +11546,9 @@ static void ecs_sched__conds_guard(ecs_sched__conds *conds, uint32_t first, cons
                                    const char *name, const char *schedule) {
     uint32_t i;
     for (i = first; i < conds->count; i++) {
-        conds->items[i]->ctx.guards_kind = kind;
-        conds->items[i]->ctx.guards_name = name;
-        conds->items[i]->ctx.schedule = schedule;
+        conds->items[i]->ctx.run.guards_kind = kind;
+        conds->items[i]->ctx.run.guards_name = name;
+        conds->items[i]->ctx.run.schedule = schedule;
     }
 }
 
@@ -11574,8 +11570,9 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
     node->name = ecs_sched__strdup(&w->env, name);
     if (!node->name) return ecs_sched__out_of_memory(w, "copying a run condition");
     node->ctx.world = w;
-    node->ctx.name = node->name;
-    node->ctx.kind = "condition";
+    node->ctx.run.env = &w->env;
+    node->ctx.run.name = node->name;
+    node->ctx.run.kind = "condition";
     node->ctx.user_data = c->user_data;
     node->ctx.read_only = true;
     if (c->kind == ECS_SCHED_CONDITION_FN && !c->fn) {
@@ -11720,10 +11717,10 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
     if (w->ticks_on) ecs_sched__ctx_take_tick(&c->ctx);
     switch (c->kind) {
     case ECS_SCHED_CONDITION_FN: {
-        void *outer = ecs_sched__running_begin(&c->ctx);
+        ecs_sched__running *outer = ecs_sched__running_begin(&c->ctx);
         result = c->fn(&c->ctx);
         ecs_sched__running_end(outer);
-        if (c->ctx.failure != ECS_SCHED_OK && !*failed) *failed = &c->ctx;
+        if (c->ctx.run.failure != ECS_SCHED_OK && !*failed) *failed = &c->ctx;
         break;
     }
     case ECS_SCHED_CONDITION_AND:
@@ -11753,7 +11750,7 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
             const ecs_sched__stamp *stamp = &w->resource_stamps[c->resource];
             uint32_t tick = c->kind == ECS_SCHED_CONDITION_RESOURCE_ADDED ? stamp->added
                                                                            : stamp->changed;
-            result = ecs_sched__tick_newer(tick, c->ctx.last_run, c->ctx.this_run);
+            result = ecs_sched__tick_newer(tick, c->ctx.last_run, c->ctx.run.this_run);
         }
         break;
     case ECS_SCHED_CONDITION_ON_MESSAGE:
@@ -11980,7 +11977,7 @@ static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
     int32_t i;
     for (i = 0; i < s->ctx.query_count; i++) ecs_sched_query_destroy(s->ctx.queries[i]);
     ecs_sched_commands_destroy(s->ctx.commands);
-    ecs_sched__free(&w->env, s->ctx.failure_message);
+    ecs_sched__free(&w->env, s->ctx.run.failure_message);
     ecs_sched__free(&w->env, s->ctx.cursors);
 #ifdef ECS_SCHED_TRACE
     ecs_sched__aligned_free(&w->env, s);
@@ -12347,10 +12344,11 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
     sys->fn = d->fn;
     sys->is_apply_deferred = d->fn == ecs_sched_apply_deferred;
     sys->ctx.world = w;
-    sys->ctx.kind = "system";
-    sys->ctx.schedule = s->label;
+    sys->ctx.run.env = &w->env;
+    sys->ctx.run.kind = "system";
+    sys->ctx.run.schedule = s->label;
     sys->ctx.user_data = d->user_data;
-    sys->ctx.exclusive = d->exclusive || sys->is_apply_deferred;
+    sys->ctx.run.exclusive = d->exclusive || sys->is_apply_deferred;
     sys->main_thread = d->main_thread;
     for (i = 0; i < ECS_SCHED_MAX_RESOURCES; i++) {
         if (d->reads[i]) sys->ctx.reads[sys->ctx.read_count++] = d->reads[i];
@@ -12381,7 +12379,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
         if (n->system_count++ == 0) n->first_system = (int32_t)s->system_count;
     }
     s->system_count++;
-    sys->ctx.name = s->names[name_index].text;
+    sys->ctx.run.name = s->names[name_index].text;
     return sys;
 }
 
@@ -13703,7 +13701,7 @@ static bool ecs_sched__find_carriers(ecs_sched__build *b) {
         const ecs_sched__system *system = b->s->systems[q];
         b->explicit_sync[q] = ecs_sched__explicit_sync(b, q) ? 1 : 0;
         b->carries[q] = !b->s->settings.no_auto_sync && system->ctx.commands != NULL;
-        if (system->ctx.exclusive || system->is_apply_deferred) ecs_sched__set_bit(ends, q);
+        if (system->ctx.run.exclusive || system->is_apply_deferred) ecs_sched__set_bit(ends, q);
     }
     if (!b->flat || !b->plain || b->flat_ordered != S) return true;
     for (q = 0; q < S; q++) {
@@ -13730,7 +13728,7 @@ static bool ecs_sched__keep_sync_edges(ecs_sched__build *b) {
     if (!deferred || !exclusive) return false;
     for (v = 0; v < S; v++) {
         if (b->s->systems[v]->is_apply_deferred) ecs_sched__set_bit(deferred, v);
-        if (b->s->systems[v]->ctx.exclusive) ecs_sched__set_bit(exclusive, v);
+        if (b->s->systems[v]->ctx.run.exclusive) ecs_sched__set_bit(exclusive, v);
     }
     for (v = 0; v < S; v++) {
         uint64_t *row = ecs_sched__row(b->flat, W, v);
@@ -14256,7 +14254,7 @@ static bool ecs_sched__conflict_table_make(ecs_sched__build *b, ecs_sched__confl
             to[W + k] = wr[W + k] | ecs_sched__access_of(b, i, ECS_SCHED__RES_READ)[k];
             if (wr[k] | wr[W + k]) t->kind[i] = 1;
         }
-        if (b->s->systems[i]->ctx.exclusive) t->kind[i] = 2;
+        if (b->s->systems[i]->ctx.run.exclusive) t->kind[i] = 2;
     }
     t->uses = b->use_start ? b->uses : NULL;
     t->use_start = b->use_start;
@@ -14368,8 +14366,8 @@ static void ecs_sched__describe_conflict(ecs_sched__build *b, int32_t x, int32_t
     static const char *const what[] = {"component", "component", "resource", "resource"};
     int32_t id, shown = 0, W = b->access_words;
     const ecs_sched_system_ctx *cx = &b->s->systems[x]->ctx, *cy = &b->s->systems[y]->ctx;
-    if (cx->exclusive || cy->exclusive) {
-        ecs_sched__text_printf(&b->text, "%s is exclusive", cx->exclusive ? "the first" : "the second");
+    if (cx->run.exclusive || cy->run.exclusive) {
+        ecs_sched__text_printf(&b->text, "%s is exclusive", cx->run.exclusive ? "the first" : "the second");
         return;
     }
     for (id = 1; id < (int32_t)b->w->component_count && shown < 4; id++) {
@@ -14707,7 +14705,7 @@ static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__c
    of its own. */
 static bool ecs_sched__needs_sync(const ecs_sched__build *b, int32_t v, int32_t e) {
     const ecs_sched__system *t = b->s->systems[b->successors.adj[e]];
-    return b->carries[v] && !t->is_apply_deferred && (!b->successor_ignore[e] || t->ctx.exclusive);
+    return b->carries[v] && !t->is_apply_deferred && (!b->successor_ignore[e] || t->ctx.run.exclusive);
 }
 
 /* Each system gets the number of sync points that must run before it (its distance): one more
@@ -14796,7 +14794,7 @@ static bool ecs_sched__runs_on_main_thread(const ecs_sched__build *b, int32_t sy
 }
 
 static bool ecs_sched__plan_node_exclusive(const ecs_sched__build *b, int32_t node) {
-    return node >= b->system_count || b->s->systems[node]->ctx.exclusive;
+    return node >= b->system_count || b->s->systems[node]->ctx.run.exclusive;
 }
 
 /* plan_bound: plan_edges and the edges that make the plan's order binding wherever running at
@@ -14927,7 +14925,7 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_s
         }
         pn->system = s->systems[i];
         pn->sync = pn->system->is_apply_deferred;
-        pn->exclusive = pn->system->ctx.exclusive;
+        pn->exclusive = pn->system->ctx.run.exclusive;
         pn->main_thread = ecs_sched__runs_on_main_thread(b, i);
         pn->cond_start = at;
         for (k = 0; k < s->guard_count; k++) {
@@ -15100,7 +15098,7 @@ ecs_sched_result ecs_sched_schedule_build(ecs_sched_world *w, const char *label)
 }
 
 static const char *ecs_sched__plan_node_name(const ecs_sched__plan_node *pn) {
-    return pn->system ? pn->system->ctx.name : "apply_deferred";
+    return pn->system ? pn->system->ctx.run.name : "apply_deferred";
 }
 
 int32_t ecs_sched_schedule_order(ecs_sched_world *w, const char *label, const char **names,
@@ -15149,9 +15147,9 @@ static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
     ecs_sched_query *own = (ecs_sched_query *)(uintptr_t)q;   /* its own window moves on */
     const ecs_sched_system_ctx *ctx =
         (const ecs_sched_system_ctx *)ecs_sched__running_in(&q->world->env);
-    if (ctx && !ctx->applying) {
+    if (ctx && !ctx->run.applying) {
         *last_run = ctx->last_run;
-        *this_run = ctx->this_run;
+        *this_run = ctx->run.this_run;
         return;
     }
     *last_run = own->last_iter;
@@ -15657,7 +15655,7 @@ static void ecs_sched__old_reader_add(ecs_sched_world *w, ecs_sched__old_readers
 static void ecs_sched__ctx_readers(ecs_sched_world *w, ecs_sched__old_readers *r,
                                    const ecs_sched_system_ctx *ctx) {
     ecs_sched__old_reader_add(w, r, ctx->last_run);
-    ecs_sched__old_reader_add(w, r, ctx->this_run);
+    ecs_sched__old_reader_add(w, r, ctx->run.this_run);
 }
 
 /* Every reader's ticks: systems' and conditions' contexts, queries iterated outside. */
@@ -15722,7 +15720,7 @@ static void ecs_sched__move_log_ticks(const ecs_sched__old_readers *r, ecs_sched
 
 static void ecs_sched__move_ctx(const ecs_sched__old_readers *r, ecs_sched_system_ctx *ctx) {
     ctx->last_run = ecs_sched__moved_tick(r, ctx->last_run, ECS_SCHED__TICK_READER);
-    ctx->this_run = ecs_sched__moved_tick(r, ctx->this_run, ECS_SCHED__TICK_READER);
+    ctx->run.this_run = ecs_sched__moved_tick(r, ctx->run.this_run, ECS_SCHED__TICK_READER);
 }
 
 /* sparse.h: the stamps of sparse components. */
@@ -15994,7 +15992,7 @@ ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s
     ecs_sched__system_watch *watch = &sys->watch;
     bool timed = w->stats_on || ecs_sched__tracing(w);
     int64_t begin, end;
-    void *outer;
+    ecs_sched__running *outer;
     begin = timed ? ecs_sched__trace_ticks() : 0;
     outer = ecs_sched__running_begin(&sys->ctx);
     sys->fn(&sys->ctx);
@@ -16005,7 +16003,7 @@ ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s
     if (!timed) return;
     watch->ticks = end - begin;
     if (w->stats_on) ecs_sched__stats_add(watch, watch->ticks);
-    ecs_sched__trace_add(w, ECS_SCHED__TRACE_SYSTEM, sys->ctx.name, s->label, NULL, begin, end,
+    ecs_sched__trace_add(w, ECS_SCHED__TRACE_SYSTEM, sys->ctx.run.name, s->label, NULL, begin, end,
                          0);
 }
 
@@ -16014,7 +16012,7 @@ static void ecs_sched__note_disabled(ecs_sched__schedule *s, ecs_sched__system *
     ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_DISABLED);
     if (ecs_sched__tracing(s->world)) {
         int64_t now = ecs_sched__trace_ticks();
-        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_DISABLED, sys->ctx.name, s->label, NULL,
+        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_DISABLED, sys->ctx.run.name, s->label, NULL,
                              now, now, 0);
     }
 }
@@ -16050,7 +16048,7 @@ static void ecs_sched__note_skipped(ecs_sched__schedule *s, int32_t at) {
     }
     if (ecs_sched__tracing(s->world)) {
         int64_t now = ecs_sched__trace_ticks();
-        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_SKIPPED, pn->system->ctx.name, s->label,
+        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_SKIPPED, pn->system->ctx.run.name, s->label,
                              watch->condition, now, now, 0);
     }
 }
@@ -16085,7 +16083,7 @@ static void ecs_sched__note_condition(ecs_sched__schedule *s, int32_t index, int
     set = ecs_sched__guarding_set(s, index, at);
     ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_CONDITION, c->name, s->label,
                          set >= 0 ? s->names[s->plan->sets[set].name].text
-                                  : pn->system ? pn->system->ctx.name : NULL,
+                                  : pn->system ? pn->system->ctx.run.name : NULL,
                          begin, end, (held ? 1 : 0) | (set >= 0 ? 2 : 0));
 }
 
@@ -16564,7 +16562,7 @@ static ecs_sched_system_outcome ecs_sched__outcome_of(const ecs_sched__schedule 
     const ecs_sched__system_watch *watch = &sys->watch;
     ecs_sched_system_outcome o;
     memset(&o, 0, sizeof o);
-    o.system = sys->ctx.name;
+    o.system = sys->ctx.run.name;
     o.ns = -1;
     if (watch->run != s->watch_run) return o;
     o.outcome = (ecs_sched_outcome)watch->outcome;
@@ -16685,7 +16683,7 @@ struct ecs_sched__observers {
 
 static void ecs_sched__observer_free(ecs_sched_world *w, ecs_sched__observer *o) {
     ecs_sched_commands_destroy(o->ctx.commands);
-    ecs_sched__free(&w->env, o->ctx.failure_message);
+    ecs_sched__free(&w->env, o->ctx.run.failure_message);
     ecs_sched__free(&w->env, o->ctx.cursors);
     ecs_sched__free(&w->env, o->name);
     ecs_sched__free(&w->env, o);
@@ -16835,10 +16833,11 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     o->sees_prefabs = desc->sees_prefabs || ecs_sched__observer_names(desc, w->prefab);
     o->sees_disabled = desc->sees_disabled || ecs_sched__observer_names(desc, w->disabled);
     o->ctx.world = w;
-    o->ctx.name = o->name;
-    o->ctx.kind = "observer";
+    o->ctx.run.env = &w->env;
+    o->ctx.run.name = o->name;
+    o->ctx.run.kind = "observer";
     o->ctx.user_data = desc->user_data;
-    o->ctx.exclusive = true;
+    o->ctx.run.exclusive = true;
     o->ctx.observer = true;
     all->items[all->count++] = o;
     if (o->component) all->watchers[o->component].count[o->event]++;
@@ -16884,9 +16883,9 @@ static bool ecs_sched__observer_filters_pass(const ecs_sched_world *w, const ecs
 static void ecs_sched__observer_failed(ecs_sched_world *w, ecs_sched__observer *o) {
     char fallback[ECS_SCHED__ERROR_CAPACITY];
     const char *message = ecs_sched__ctx_failure_message(&o->ctx, fallback, sizeof fallback);
-    ecs_sched_result code = o->ctx.failure;
-    o->ctx.failure = ECS_SCHED_OK;
-    o->ctx.failure_refused = false;
+    ecs_sched_result code = o->ctx.run.failure;
+    o->ctx.run.failure = ECS_SCHED_OK;
+    o->ctx.run.failure_refused = false;
     ecs_sched__fail_text(&w->env, code, message);
 }
 
@@ -16938,15 +16937,15 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
     trigger.target = target;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
-        void *outer;
+        ecs_sched__running *outer;
         if (o->event != event || o->component != component || !ecs_sched__observer_hears(w, o, e) ||
             (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
             continue;
         }
         if (w->ticks_on) {   /* its changes carry the tick of the one it observes */
             uint32_t tick = ecs_sched__tick_now(w);
-            o->ctx.last_run = o->ctx.this_run;
-            o->ctx.this_run = tick;
+            o->ctx.last_run = o->ctx.run.this_run;
+            o->ctx.run.this_run = tick;
         }
         all->dispatching++;
         outer = ecs_sched__running_begin(&o->ctx);
@@ -16960,7 +16959,7 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
         if (o->ctx.commands->pending || o->ctx.commands->after_count) {
             all->deferred = true;   /* a flush has work */
         }
-        if (o->ctx.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
+        if (o->ctx.run.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
     }
 }
 
@@ -17147,7 +17146,7 @@ static void ecs_sched__note_held(ecs_sched__schedule *s, ecs_sched__system *sys)
     ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_HELD);
     if (ecs_sched__tracing(s->world)) {
         int64_t now = ecs_sched__trace_ticks();
-        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_HELD, sys->ctx.name, s->label, NULL, now,
+        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_HELD, sys->ctx.run.name, s->label, NULL, now,
                              now, 0);
     }
 }
@@ -17238,7 +17237,7 @@ const char *ecs_sched_stepping_cursor(ecs_sched_world *w, const char *schedule) 
     /* as the next run will find it: a changed plan, or a frame stepped through, starts over */
     p = s->step_plan == s->plan ? ecs_sched__step_next(s) : -1;
     if (p < 0) p = ecs_sched__step_next_from(s, 0);
-    return p < 0 ? NULL : s->plan->nodes[p].system->ctx.name;
+    return p < 0 ? NULL : s->plan->nodes[p].system->ctx.run.name;
 }
 
 #endif /* ECS_SCHED_TRACE */
@@ -17295,13 +17294,13 @@ static void ecs_sched__failure_unlock(ecs_sched_world *w) {
 static ecs_sched_failure_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched__schedule *s,
                                                   ecs_sched_system_ctx *ctx, const char *message) {
     static ECS_SCHED__THREAD_LOCAL bool hearing;
-    void *running = ecs_sched__running_now;
+    ecs_sched__running *running = ecs_sched__running_now;
     bool serialize = !hearing;
     ecs_sched_failure failure;
     ecs_sched_failure_action said;
-    failure.code = ctx->failure;
-    failure.kind = ctx->kind;
-    failure.name = ctx->name;
+    failure.code = ctx->run.failure;
+    failure.kind = ctx->run.kind;
+    failure.name = ctx->run.name;
     failure.schedule = s->label;
     failure.message = message;
     if (serialize) {
@@ -17341,15 +17340,15 @@ static ecs_sched_failure_action ecs_sched__node_failed_as(ecs_sched__schedule *s
     }
     if (action != ECS_SCHED_FAILURE_IGNORE && at < s->failure_at) {
         s->failure_at = at;
-        s->failure_code = ctx->failure;
+        s->failure_code = ctx->run.failure;
         ecs_sched__append(s->failure_message, sizeof s->failure_message, 0, message);
     }
     if (action == ECS_SCHED_FAILURE_STOP) s->stopped = true;
     ecs_sched__error_unlock(&w->env);
 #ifdef ECS_SCHED_TRACE
-    ecs_sched__note_failure(w, s, ctx->name);
+    ecs_sched__note_failure(w, s, ctx->run.name);
 #endif
-    ctx->failure = ECS_SCHED_OK;
+    ctx->run.failure = ECS_SCHED_OK;
     return action;
 }
 
@@ -17369,14 +17368,14 @@ ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_of_writers(ecs_sched__s
     for (i = 0; i < plan->writer_count; i++) {
         ecs_sched__plan_node *writer = plan->writers[i];
         ecs_sched_system_ctx *ctx = &writer->system->ctx;
-        void *outer;
+        ecs_sched__running *outer;
         if (ctx->commands->pending == 0 && ctx->commands->after_count == 0) continue;
         outer = ecs_sched__running_begin(ctx);
-        ctx->applying = true;
+        ctx->run.applying = true;
         ecs_sched_commands_apply(ctx->commands);
-        ctx->applying = false;
+        ctx->run.applying = false;
         ecs_sched__running_end(outer);
-        if (ctx->failure != ECS_SCHED_OK &&
+        if (ctx->run.failure != ECS_SCHED_OK &&
             ecs_sched__node_failed(s, (int32_t)(writer - plan->nodes), ctx)) {
             stop = true;
         }
@@ -17426,7 +17425,7 @@ static bool ecs_sched__report_condition_tree(ecs_sched__schedule *s, int32_t ind
             counted = true;
         }
     }
-    if (c->kind == ECS_SCHED_CONDITION_FN && c->ctx.failure != ECS_SCHED_OK) {
+    if (c->kind == ECS_SCHED_CONDITION_FN && c->ctx.run.failure != ECS_SCHED_OK) {
         ecs_sched_failure_action action = ecs_sched__node_failed_as(s, at, &c->ctx);
         if (action == ECS_SCHED_FAILURE_STOP) *stop = true;
         if (action != ECS_SCHED_FAILURE_IGNORE) counted = true;
@@ -17492,7 +17491,7 @@ static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__node_may_run(ecs_sched__schedule
 /* Calls a system, running on this thread meanwhile. */
 static ECS_SCHED__ALWAYS_INLINE void ecs_sched__invoke(ecs_sched__schedule *s,
                                                       ecs_sched__system *sys) {
-    void *outer;
+    ecs_sched__running *outer;
 #ifdef ECS_SCHED_TRACE
     if (ECS_SCHED__WATCHED(s->world)) {
         ecs_sched__invoke_watched(s, sys);
@@ -17550,7 +17549,7 @@ static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__execute_node_as(ecs_sched__sched
     if (pn->sync) return ecs_sched__apply_pending(s);
     if (tracked) ecs_sched__ctx_take_tick(&sys->ctx);
     ecs_sched__invoke(s, sys);
-    return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, &sys->ctx);
+    return sys->ctx.run.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, &sys->ctx);
 }
 
 /* Runs plan nodes [from, to) one by one, each as its kind asks, in a world that tracks
@@ -17606,7 +17605,7 @@ ECS_SCHED__NOINLINE static int32_t ecs_sched__execute_others(ecs_sched__schedule
    first run's does. */
 static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32_t to) {
     const ecs_sched__plan_node *nodes = s->plan->nodes;
-    void *outer = ecs_sched__running_now;
+    ecs_sched__running *outer = ecs_sched__running_now;
     int32_t p;
     if (s->world->ticks_on) return ecs_sched__execute_nodes(s, from, to);
 #ifdef ECS_SCHED_TRACE
@@ -17617,10 +17616,10 @@ static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32
         ecs_sched__system *sys = pn->system;
         if (ECS_SCHED__LIKELY(sys && !(pn->guard_set_count | pn->cond_count | pn->sync))) {
             ecs_sched_system_ctx *ctx = &sys->ctx;
-            ecs_sched__running_now = ctx;   /* its failure is OK: see failure */
+            ecs_sched__running_now = &ctx->run;   /* its failure is OK: see failure */
             sys->fn(ctx);
             ecs_sched__running_now = outer;
-            if (ctx->failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, ctx)) return true;
+            if (ctx->run.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, ctx)) return true;
         } else {
             int32_t next = ecs_sched__execute_others(s, p, to);
             if (next < 0) return true;
@@ -17635,7 +17634,7 @@ static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32
    (an exclusive system that ran this schedule) fails with it in turn, its name in front. */
 static ecs_sched_result ecs_sched__run_failed(ecs_sched_world *w, ecs_sched__schedule *s,
                                               ecs_sched_result result) {
-    void *outer = ecs_sched__running_in(&w->env);
+    const ecs_sched__running *outer = ecs_sched__running_in(&w->env);
     if (s->failure_code == ECS_SCHED_OK) return result;   /* the pool could not be made */
     if (outer) return ecs_sched__fail_text(&w->env, s->failure_code, s->failure_message);
     ecs_sched__error_lock(&w->env);
@@ -18038,7 +18037,7 @@ static void ecs_sched__offer_half(ecs_sched__run *r, ecs_sched__work *work, int3
 static bool ecs_sched__call_system(ecs_sched__schedule *s, ecs_sched__system *sys, int32_t at) {
     if (s->world->ticks_on) ecs_sched__ctx_take_tick(&sys->ctx);
     ecs_sched__invoke(s, sys);
-    return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, at, &sys->ctx);
+    return sys->ctx.run.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, at, &sys->ctx);
 }
 
 /* Calls the system of node `node`; a failure that stops the run stops it there. */
@@ -20343,7 +20342,7 @@ static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_
     if (!name) return ecs_sched__out_of_memory(w, "copying a run condition");
     ecs_sched__free(&w->env, node->name);
     node->name = name;
-    node->ctx.name = name;
+    node->ctx.run.name = name;
     return ECS_SCHED_OK;
 }
 
@@ -21174,7 +21173,7 @@ static ecs_sched_result ecs_sched__never_run(ecs_sched_app *app, const ecs_sched
                            "lists them) and is no state machine's%s If your own code runs it (an "
                            "exclusive system, or your loop), make it with "
                            "ecs_sched_schedule_configure(world, \"%s\", NULL) first",
-                           s->label, (unsigned)s->system_count, s->systems[0]->ctx.name,
+                           s->label, (unsigned)s->system_count, s->systems[0]->ctx.run.name,
                            s->system_count > 1 ? ", ..." : "", mean, s->label);
 }
 
@@ -22118,7 +22117,7 @@ static void ecs_sched__dot_node(ecs_sched__dot *d, int32_t p) {
         return;
     }
     ecs_sched__dot_printf(d, "    n%d [label=\"%s", (int)p,
-                          ecs_sched__dot_escape(pn->system->ctx.name, name, sizeof name));
+                          ecs_sched__dot_escape(pn->system->ctx.run.name, name, sizeof name));
     if (pn->exclusive && !pn->sync) ecs_sched__dot_printf(d, "\\n(exclusive)");
     if (pn->system->ctx.commands) ecs_sched__dot_printf(d, "\\n(records commands)");
     ecs_sched__dot_conditions(d, pn->cond_start, pn->cond_count);

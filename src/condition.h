@@ -255,7 +255,7 @@ static void ecs_sched__cond_free(ecs_sched_world *w, ecs_sched__cond *c) {
     int32_t i;
     if (!c) return;
     for (i = 0; i < c->ctx.query_count; i++) ecs_sched_query_destroy(c->ctx.queries[i]);
-    ecs_sched__free(&w->env, c->ctx.failure_message);
+    ecs_sched__free(&w->env, c->ctx.run.failure_message);
     ecs_sched__free(&w->env, c->ctx.cursors);
     ecs_sched__free(&w->env, c->value);
     ecs_sched__free(&w->env, c->name);
@@ -274,9 +274,9 @@ static void ecs_sched__conds_guard(ecs_sched__conds *conds, uint32_t first, cons
                                    const char *name, const char *schedule) {
     uint32_t i;
     for (i = first; i < conds->count; i++) {
-        conds->items[i]->ctx.guards_kind = kind;
-        conds->items[i]->ctx.guards_name = name;
-        conds->items[i]->ctx.schedule = schedule;
+        conds->items[i]->ctx.run.guards_kind = kind;
+        conds->items[i]->ctx.run.guards_name = name;
+        conds->items[i]->ctx.run.schedule = schedule;
     }
 }
 
@@ -298,8 +298,9 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
     node->name = ecs_sched__strdup(&w->env, name);
     if (!node->name) return ecs_sched__out_of_memory(w, "copying a run condition");
     node->ctx.world = w;
-    node->ctx.name = node->name;
-    node->ctx.kind = "condition";
+    node->ctx.run.env = &w->env;
+    node->ctx.run.name = node->name;
+    node->ctx.run.kind = "condition";
     node->ctx.user_data = c->user_data;
     node->ctx.read_only = true;
     if (c->kind == ECS_SCHED_CONDITION_FN && !c->fn) {
@@ -444,10 +445,10 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
     if (w->ticks_on) ecs_sched__ctx_take_tick(&c->ctx);
     switch (c->kind) {
     case ECS_SCHED_CONDITION_FN: {
-        void *outer = ecs_sched__running_begin(&c->ctx);
+        ecs_sched__running *outer = ecs_sched__running_begin(&c->ctx);
         result = c->fn(&c->ctx);
         ecs_sched__running_end(outer);
-        if (c->ctx.failure != ECS_SCHED_OK && !*failed) *failed = &c->ctx;
+        if (c->ctx.run.failure != ECS_SCHED_OK && !*failed) *failed = &c->ctx;
         break;
     }
     case ECS_SCHED_CONDITION_AND:
@@ -477,7 +478,7 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
             const ecs_sched__stamp *stamp = &w->resource_stamps[c->resource];
             uint32_t tick = c->kind == ECS_SCHED_CONDITION_RESOURCE_ADDED ? stamp->added
                                                                            : stamp->changed;
-            result = ecs_sched__tick_newer(tick, c->ctx.last_run, c->ctx.this_run);
+            result = ecs_sched__tick_newer(tick, c->ctx.last_run, c->ctx.run.this_run);
         }
         break;
     case ECS_SCHED_CONDITION_ON_MESSAGE:

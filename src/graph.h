@@ -287,7 +287,7 @@ static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
     int32_t i;
     for (i = 0; i < s->ctx.query_count; i++) ecs_sched_query_destroy(s->ctx.queries[i]);
     ecs_sched_commands_destroy(s->ctx.commands);
-    ecs_sched__free(&w->env, s->ctx.failure_message);
+    ecs_sched__free(&w->env, s->ctx.run.failure_message);
     ecs_sched__free(&w->env, s->ctx.cursors);
 #ifdef ECS_SCHED_TRACE
     ecs_sched__aligned_free(&w->env, s);
@@ -654,10 +654,11 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
     sys->fn = d->fn;
     sys->is_apply_deferred = d->fn == ecs_sched_apply_deferred;
     sys->ctx.world = w;
-    sys->ctx.kind = "system";
-    sys->ctx.schedule = s->label;
+    sys->ctx.run.env = &w->env;
+    sys->ctx.run.kind = "system";
+    sys->ctx.run.schedule = s->label;
     sys->ctx.user_data = d->user_data;
-    sys->ctx.exclusive = d->exclusive || sys->is_apply_deferred;
+    sys->ctx.run.exclusive = d->exclusive || sys->is_apply_deferred;
     sys->main_thread = d->main_thread;
     for (i = 0; i < ECS_SCHED_MAX_RESOURCES; i++) {
         if (d->reads[i]) sys->ctx.reads[sys->ctx.read_count++] = d->reads[i];
@@ -688,7 +689,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
         if (n->system_count++ == 0) n->first_system = (int32_t)s->system_count;
     }
     s->system_count++;
-    sys->ctx.name = s->names[name_index].text;
+    sys->ctx.run.name = s->names[name_index].text;
     return sys;
 }
 

@@ -1204,6 +1204,6 @@ static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_
     if (!name) return ecs_sched__out_of_memory(w, "copying a run condition");
     ecs_sched__free(&w->env, node->name);
     node->name = name;
-    node->ctx.name = name;
+    node->ctx.run.name = name;
     return ECS_SCHED_OK;
 }
