@@ -10278,6 +10278,13 @@ ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
 /*============================== src/context.h (implementation) ==============================*/
 /* context: what a running system or condition can reach. */
 
+/* A reader's place in one message queue (message.h): a context keeps one per queue it reads,
+   the queue's index and the sequence number of the next message it reads there. */
+typedef struct ecs_sched__cursor {
+    uint32_t queue;
+    uint64_t next;
+} ecs_sched__cursor;
+
 /* What a run of a typical system touches (what a failure and a change read, its queries, its
    user data) comes first. */
 struct ecs_sched_system_ctx {
@@ -10295,7 +10302,7 @@ struct ecs_sched_system_ctx {
     bool observer;                    /* an observer's (observer.h) */
     ecs_sched_id sending_id;          /* the message type it sent last, checked, */
     void *sending;                    /* and its queue (message.h) */
-    struct ecs_sched__cursor *cursors;    /* its places in message queues (message.h) */
+    ecs_sched__cursor *cursors;       /* its places in message queues */
     int32_t cursor_count;
     uint32_t cursor_capacity;
     uint32_t last_run;                /* change ticks: of its previous run (this one: run) */
@@ -10588,12 +10595,6 @@ struct ecs_sched__messages {
     uint32_t scope_count;
     uint32_t scope_capacity;
 };
-
-/* A reader's place in one queue (kept by a context per queue it reads). */
-typedef struct ecs_sched__cursor {
-    uint32_t queue;
-    uint64_t next;
-} ecs_sched__cursor;
 
 static ecs_sched__queue *ecs_sched__queue_at(const ecs_sched_world *w, uint32_t index) {
     return w->messages->queues[index];

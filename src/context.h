@@ -58,6 +58,13 @@ ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx,
 /*@@ implementation @@*/
 /* context: what a running system or condition can reach. */
 
+/* A reader's place in one message queue (message.h): a context keeps one per queue it reads,
+   the queue's index and the sequence number of the next message it reads there. */
+typedef struct ecs_sched__cursor {
+    uint32_t queue;
+    uint64_t next;
+} ecs_sched__cursor;
+
 /* What a run of a typical system touches (what a failure and a change read, its queries, its
    user data) comes first. */
 struct ecs_sched_system_ctx {
@@ -75,7 +82,7 @@ struct ecs_sched_system_ctx {
     bool observer;                    /* an observer's (observer.h) */
     ecs_sched_id sending_id;          /* the message type it sent last, checked, */
     void *sending;                    /* and its queue (message.h) */
-    struct ecs_sched__cursor *cursors;    /* its places in message queues (message.h) */
+    ecs_sched__cursor *cursors;       /* its places in message queues */
     int32_t cursor_count;
     uint32_t cursor_capacity;
     uint32_t last_run;                /* change ticks: of its previous run (this one: run) */

@@ -146,12 +146,6 @@ struct ecs_sched__messages {
     uint32_t scope_capacity;
 };
 
-/* A reader's place in one queue (kept by a context per queue it reads). */
-typedef struct ecs_sched__cursor {
-    uint32_t queue;
-    uint64_t next;
-} ecs_sched__cursor;
-
 static ecs_sched__queue *ecs_sched__queue_at(const ecs_sched_world *w, uint32_t index) {
     return w->messages->queues[index];
 }
