@@ -1770,7 +1770,6 @@
                 ecs_sched_messages_next, ecs_sched_ctx_messages,
                 ecs_sched_message_cursor_make, ecs_sched_message_read,
                 ecs_sched_message_unread, ecs_sched_messages_update,
-                ecs_sched_message_scope_to_state (defined with the states),
                 ecs_sched_ctx_removed, ecs_sched_removed_cursor_make
      condition  ecs_sched_condition_and, ecs_sched_condition_or, ecs_sched_condition_not,
                 ecs_sched_condition_resource_exists, ecs_sched_condition_resource_equals,
@@ -1835,7 +1834,8 @@
                 ecs_sched_condition_state_changed, ecs_sched_state_push, ecs_sched_state_pop,
                 ecs_sched_state_depth, ecs_sched_ctx_state_push, ecs_sched_ctx_state_pop,
                 ecs_sched_on_pause, ecs_sched_on_resume, ecs_sched_condition_state_in_stack,
-                ecs_sched_despawn_on_exit, ecs_sched_despawn_on_enter, ecs_sched_state_scope_id
+                ecs_sched_despawn_on_exit, ecs_sched_despawn_on_enter, ecs_sched_state_scope_id,
+                ecs_sched_message_scope_to_state
      transition ecs_sched_apply_state_transitions, ecs_sched_state_transitions_system,
                 ecs_sched_state_apply
      time       ecs_sched_time_setup, ecs_sched_time_id, ecs_sched_time_real_id,
@@ -2833,14 +2833,6 @@ ECS_SCHED_API int32_t ecs_sched_message_unread(ecs_sched_world *world,
    an app calls it itself, once a frame. */
 ECS_SCHED_API void ecs_sched_messages_update(ecs_sched_world *world);
 
-/* State-scoped messages: the messages of this type are dropped when state machine `machine`
-   leaves `value` (on_enter false) or reaches it (true), so that, say, a menu's clicks do not
-   reach the game. Readers do not count them as missed. */
-ECS_SCHED_API ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *world,
-                                                               ecs_sched_id message,
-                                                               ecs_sched_id machine,
-                                                               int32_t value, bool on_enter);
-
 /* ---- removed components ----
 
    A tracked component (registered with .tracked) keeps the entities that lost it (removed,
@@ -3676,6 +3668,13 @@ ECS_SCHED_API ecs_sched_state_scoped ecs_sched_despawn_on_exit(int32_t value);
 ECS_SCHED_API ecs_sched_state_scoped ecs_sched_despawn_on_enter(int32_t value);
 /* The id of the component "StateScoped(GameState)", or 0 for an unknown machine. */
 ECS_SCHED_API ecs_sched_id ecs_sched_state_scope_id(ecs_sched_world *world, ecs_sched_id machine);
+/* State-scoped messages: the messages of this type (message.h) are dropped when state
+   machine `machine` leaves `value` (on_enter false) or reaches it (true), so that, say, a
+   menu's clicks do not reach the game. Readers do not count them as missed. */
+ECS_SCHED_API ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *world,
+                                                               ecs_sched_id message,
+                                                               ecs_sched_id machine,
+                                                               int32_t value, bool on_enter);
 
 /* Conditions on a machine; each declares a read of the machine's id. state_changed is true
    when the machine changed value (or was re-entered) since this instance last looked. */
@@ -11262,7 +11261,8 @@ static bool ecs_sched__ctx_take_unread(ecs_sched_system_ctx *ctx, uint32_t queue
 
 /* ---- state-scoped messages ---- */
 
-/* Adds a scope (checked by the state module, which defines ecs_sched_message_scope_to_state). */
+/* Adds a scope (checked by the state module, which defines ecs_sched_message_scope_to_state:
+   see State-scoped messages there). */
 static ecs_sched_result ecs_sched__message_scope_add(ecs_sched_world *w, ecs_sched_id message,
                                                     ecs_sched_id machine, int32_t value,
                                                     bool on_enter) {
@@ -20277,6 +20277,19 @@ ecs_sched_id ecs_sched_state_scope_id(ecs_sched_world *w, ecs_sched_id machine) 
     return m ? m->scope : 0;
 }
 
+ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *w, ecs_sched_id message,
+                                                  ecs_sched_id machine, int32_t value,
+                                                  bool on_enter) {
+    const ecs_sched__state_machine *m;
+    const char *operation = "message_scope_to_state";
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched_is_message(w, message)) return ecs_sched__not_a_message(w, message, operation);
+    m = ecs_sched__state_known(w, machine, operation);
+    if (!m) return w->env.last_result;
+    if (!ecs_sched__state_value_valid(w, m, value, operation)) return w->env.last_result;
+    return ecs_sched__message_scope_add(w, message, machine, value, on_enter);
+}
+
 /* ---- conditions ---- */
 
 static ecs_sched_condition ecs_sched__state_condition(ecs_sched_condition_kind kind,
@@ -20653,19 +20666,6 @@ static void ecs_sched__state_reach(ecs_sched_world *w, ecs_sched__state_machine 
     ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, step->to, false));
     ecs_sched__messages_state_moved(w, m->id, step->to, true);
     ecs_sched__state_run_value(w, m, ECS_SCHED__ON_ENTER, step->to, first);
-}
-
-ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *w, ecs_sched_id message,
-                                                  ecs_sched_id machine, int32_t value,
-                                                  bool on_enter) {
-    const ecs_sched__state_machine *m;
-    const char *operation = "message_scope_to_state";
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched_is_message(w, message)) return ecs_sched__not_a_message(w, message, operation);
-    m = ecs_sched__state_known(w, machine, operation);
-    if (!m) return w->env.last_result;
-    if (!ecs_sched__state_value_valid(w, m, value, operation)) return w->env.last_result;
-    return ecs_sched__message_scope_add(w, message, machine, value, on_enter);
 }
 
 #ifdef ECS_SCHED_TRACE

@@ -89,14 +89,6 @@ ECS_SCHED_API int32_t ecs_sched_message_unread(ecs_sched_world *world,
    an app calls it itself, once a frame. */
 ECS_SCHED_API void ecs_sched_messages_update(ecs_sched_world *world);
 
-/* State-scoped messages: the messages of this type are dropped when state machine `machine`
-   leaves `value` (on_enter false) or reaches it (true), so that, say, a menu's clicks do not
-   reach the game. Readers do not count them as missed. */
-ECS_SCHED_API ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *world,
-                                                               ecs_sched_id message,
-                                                               ecs_sched_id machine,
-                                                               int32_t value, bool on_enter);
-
 /* ---- removed components ----
 
    A tracked component (registered with .tracked) keeps the entities that lost it (removed,
@@ -812,7 +804,8 @@ static bool ecs_sched__ctx_take_unread(ecs_sched_system_ctx *ctx, uint32_t queue
 
 /* ---- state-scoped messages ---- */
 
-/* Adds a scope (checked by the state module, which defines ecs_sched_message_scope_to_state). */
+/* Adds a scope (checked by the state module, which defines ecs_sched_message_scope_to_state:
+   see State-scoped messages there). */
 static ecs_sched_result ecs_sched__message_scope_add(ecs_sched_world *w, ecs_sched_id message,
                                                     ecs_sched_id machine, int32_t value,
                                                     bool on_enter) {

@@ -124,6 +124,13 @@ ECS_SCHED_API ecs_sched_state_scoped ecs_sched_despawn_on_exit(int32_t value);
 ECS_SCHED_API ecs_sched_state_scoped ecs_sched_despawn_on_enter(int32_t value);
 /* The id of the component "StateScoped(GameState)", or 0 for an unknown machine. */
 ECS_SCHED_API ecs_sched_id ecs_sched_state_scope_id(ecs_sched_world *world, ecs_sched_id machine);
+/* State-scoped messages: the messages of this type (message.h) are dropped when state
+   machine `machine` leaves `value` (on_enter false) or reaches it (true), so that, say, a
+   menu's clicks do not reach the game. Readers do not count them as missed. */
+ECS_SCHED_API ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *world,
+                                                               ecs_sched_id message,
+                                                               ecs_sched_id machine,
+                                                               int32_t value, bool on_enter);
 
 /* Conditions on a machine; each declares a read of the machine's id. state_changed is true
    when the machine changed value (or was re-entered) since this instance last looked. */
@@ -1136,6 +1143,19 @@ ecs_sched_id ecs_sched_state_scope_id(ecs_sched_world *w, ecs_sched_id machine) 
     ECS_SCHED__CHECK_WORLD(w);
     m = ecs_sched__state_known(w, machine, "state_scope_id");
     return m ? m->scope : 0;
+}
+
+ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *w, ecs_sched_id message,
+                                                  ecs_sched_id machine, int32_t value,
+                                                  bool on_enter) {
+    const ecs_sched__state_machine *m;
+    const char *operation = "message_scope_to_state";
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched_is_message(w, message)) return ecs_sched__not_a_message(w, message, operation);
+    m = ecs_sched__state_known(w, machine, operation);
+    if (!m) return w->env.last_result;
+    if (!ecs_sched__state_value_valid(w, m, value, operation)) return w->env.last_result;
+    return ecs_sched__message_scope_add(w, message, machine, value, on_enter);
 }
 
 /* ---- conditions ---- */
