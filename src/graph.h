@@ -103,9 +103,8 @@ ECS_SCHED_API bool ecs_sched_schedule_exists(const ecs_sched_world *world, const
 
 #define ECS_SCHED__MAX_NESTED_RUNS 64
 
-/* The built plan of a schedule (plan.h); NULL until its first build. */
+/* The built plan of a schedule (plan.h, which frees it); NULL until its first build. */
 typedef struct ecs_sched__plan ecs_sched__plan;
-static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan);
 
 enum {
     ECS_SCHED__REL_IN_SET,
@@ -296,9 +295,9 @@ static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
 #endif
 }
 
+/* A schedule goes, but for its plan (see ecs_sched__schedules_free in plan.h). */
 static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s) {
     uint32_t i;
-    ecs_sched__plan_free(&w->env, s->plan);
     for (i = 0; i < s->system_count; i++) ecs_sched__system_free(w, s->systems[i]);
     ecs_sched__name_map_free(&s->name_index);
     for (i = 0; i < s->name_count; i++) ecs_sched__free(&w->env, s->names[i].text);
@@ -309,17 +308,6 @@ static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s)
     ecs_sched__free(&w->env, s->guards);
     ecs_sched__free(&w->env, s->label);
     ecs_sched__free(&w->env, s);
-}
-
-static void ecs_sched__schedules_free(ecs_sched_world *w) {
-    ecs_sched__schedules *all = w->schedules;
-    uint32_t i;
-    if (!all) return;
-    for (i = 0; i < all->count; i++) ecs_sched__schedule_free(w, all->items[i]);
-    ecs_sched__name_map_free(&all->by_label);
-    ecs_sched__free(&w->env, all->items);
-    ecs_sched__free(&w->env, all);
-    w->schedules = NULL;
 }
 
 static ecs_sched__schedule *ecs_sched__schedule_find(const ecs_sched_world *w, const char *label) {

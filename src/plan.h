@@ -86,6 +86,21 @@ static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
     ecs_sched__free(env, plan);
 }
 
+/* The world's side (declared in world.h): its schedules go, each with its plan. */
+static void ecs_sched__schedules_free(ecs_sched_world *w) {
+    ecs_sched__schedules *all = w->schedules;
+    uint32_t i;
+    if (!all) return;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched__plan_free(&w->env, all->items[i]->plan);
+        ecs_sched__schedule_free(w, all->items[i]);
+    }
+    ecs_sched__name_map_free(&all->by_label);
+    ecs_sched__free(&w->env, all->items);
+    ecs_sched__free(&w->env, all);
+    w->schedules = NULL;
+}
+
 /* ---- helpers of the plan ---- */
 
 static int ecs_sched__compare_guard_sets(const void *pa, const void *pb, const int32_t *depth) {
