@@ -1101,7 +1101,10 @@
      _non_send_resource_exists(id), _non_send_resource_equals(id, &value, size) (the same,
      for main-thread-only resources, evaluated on the thread that runs the schedule),
      _run_once(); combined with ecs_sched_condition_and(&a, &b), _or, _not, which
-     short-circuit. A condition is copied when added (operands and value too). Each run_if
+     short-circuit. A condition with a .setup (ecs_sched_condition_setup_fn) is checked by
+     it as each instance is added, before its fn ever runs; a setup that returns a failure
+     refuses the add (the state and time conditions are made so, with their fn and setup).
+     A condition is copied when added (operands and value too). Each run_if
      entry is evaluated at most once per run, right before the first system it guards would
      run: for a system, the conditions of its sets first, outermost first, then its own. All
      entries of a node are evaluated, then combined: everything must be true. A false one skips
@@ -2973,20 +2976,34 @@ typedef enum ecs_sched_condition_kind {
     ECS_SCHED_CONDITION_RESOURCE_EXISTS,  /* the resource `resource` exists */
     ECS_SCHED_CONDITION_RESOURCE_EQUALS,  /* it exists and equals `value` */
     ECS_SCHED_CONDITION_RUN_ONCE,         /* true the first time it is evaluated only */
+    /* Conditions of later modules, made by their constructors (state.h, time.h) with a fn
+       and a setup, as a user may make one (see ecs_sched_condition_setup_fn): */
     ECS_SCHED_CONDITION_IN_STATE,         /* state machine `resource` is at `state_value` */
     ECS_SCHED_CONDITION_STATE_EXISTS,     /* state machine `resource` has a value */
     ECS_SCHED_CONDITION_STATE_CHANGED,    /* its value changed since this instance last looked */
     ECS_SCHED_CONDITION_STATE_IN_STACK,   /* `state_value` is current or covered by a push */
-    ECS_SCHED_CONDITION_ON_TIMER,         /* time.h: each time `duration_ns` elapses */
-    ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, /* time.h: once, when `duration_ns` has elapsed */
-    ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, /* time.h: always, once `duration_ns` elapsed */
-    ECS_SCHED_CONDITION_TIME_PAUSED,      /* time.h: the virtual clock is paused */
+    ECS_SCHED_CONDITION_ON_TIMER,         /* each time `duration_ns` elapses */
+    ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, /* once, when `duration_ns` has elapsed */
+    ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, /* always, once `duration_ns` elapsed */
+    ECS_SCHED_CONDITION_TIME_PAUSED,      /* the virtual clock is paused */
+    /* Conditions of this module again: */
     ECS_SCHED_CONDITION_RESOURCE_ADDED,   /* `resource` was added since this instance looked */
     ECS_SCHED_CONDITION_RESOURCE_CHANGED, /* it exists and changed (or was added) since */
     ECS_SCHED_CONDITION_ON_MESSAGE,       /* messages of type `resource` came since it looked */
     ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED /* tracked component `resource` was removed
                                                  from an entity since it looked */
 } ecs_sched_condition_kind;
+
+struct ecs_sched_condition;
+/* A condition that checks itself against the world when it is added, before fn ever runs:
+   called once per instance (each run_if entry, as it is copied), with the instance's
+   context. Anything but ECS_SCHED_OK refuses the add, which returns it (with the message of
+   the failure that made it, or one naming the condition). The state and time conditions are
+   made this way: their constructor sets fn, setup and the parameters (resource, state_value,
+   duration_ns), and their setup checks the machine or the clocks. */
+typedef ecs_sched_result (*ecs_sched_condition_setup_fn)(ecs_sched_world *world,
+                                                         ecs_sched_system_ctx *instance,
+                                                         const struct ecs_sched_condition *c);
 
 /* A condition, by value. Adding it to a system or set copies it (operands, value bytes and
    all), so the originals may go out of scope afterwards. Each run_if entry is its own
@@ -3007,6 +3024,8 @@ typedef struct ecs_sched_condition {
     size_t value_size;
     ecs_sched_equals_fn equals;       /* RESOURCE_EQUALS: NULL compares bytes */
     const struct ecs_sched_condition *operands[2];  /* AND, OR, NOT */
+    ecs_sched_condition_setup_fn setup;   /* NULL, or the check of each instance as it is
+                                             added (with fn) */
 } ecs_sched_condition;
 
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_and(const ecs_sched_condition *a,
@@ -11456,10 +11475,10 @@ typedef struct ecs_sched__cond {
     ecs_sched_condition_kind kind;
     int32_t operands[2];
     ecs_sched_condition_fn fn;
-    ecs_sched_id resource;
+    ecs_sched_id resource;            /* read by it (access.h) */
     int32_t state_value;
-    uint32_t seen_changes;            /* STATE_CHANGED: the machine's change count last seen */
-    ecs_sched_timer timer;            /* the time conditions: their period or delay */
+    uint32_t seen;                    /* for a fn: a count it saw at its last evaluation */
+    ecs_sched_timer timer;            /* for a fn: a period or a delay of its own */
     ecs_sched_id first_write;         /* a write it asked for, refused at build */
     bool first_write_is_resource;
     bool has_run;
@@ -11481,21 +11500,25 @@ typedef struct ecs_sched__conds {
     uint32_t capacity;
 } ecs_sched__conds;
 
-/* The state conditions ask the state module (state.h), defined there. */
-static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
-                                                        const ecs_sched_condition *c);
-static bool ecs_sched__state_is(const ecs_sched_world *w, ecs_sched_id machine, int32_t value);
-static uint32_t ecs_sched__state_changes(const ecs_sched_world *w, ecs_sched_id machine);
-static bool ecs_sched__state_exists(const ecs_sched_world *w, ecs_sched_id machine);
-static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id machine,
-                                      int32_t value);
-/* So do the time conditions the time module (time.h). */
-static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
-                                                       const ecs_sched_condition *c);
-static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *c);
+/* The node of an instance, from its context: what the fn and setup of a condition made by a
+   later module (the state and time conditions) keep per instance. */
+static ecs_sched__cond *ecs_sched__cond_of(ecs_sched_system_ctx *ctx) {
+    return (ecs_sched__cond *)(void *)((char *)ctx - offsetof(ecs_sched__cond, ctx));
+}
 
-static bool ecs_sched__is_time_condition(ecs_sched_condition_kind kind) {
-    return kind >= ECS_SCHED_CONDITION_ON_TIMER && kind <= ECS_SCHED_CONDITION_TIME_PAUSED;
+/* Names an instance (a setup's name for a condition given none): takes `name`, made with
+   the world's allocator. */
+static void ecs_sched__cond_rename(ecs_sched_world *w, ecs_sched__cond *node, char *name) {
+    ecs_sched__free(&w->env, node->name);
+    node->name = name;
+    node->ctx.run.name = name;
+}
+
+/* Whether this module evaluates the kind itself; the others call their fn. */
+static bool ecs_sched__condition_built_in(ecs_sched_condition_kind kind) {
+    return (kind >= ECS_SCHED_CONDITION_AND && kind <= ECS_SCHED_CONDITION_RUN_ONCE) ||
+           (kind >= ECS_SCHED_CONDITION_RESOURCE_ADDED &&
+            kind <= ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED);
 }
 
 static ecs_sched_condition ecs_sched__condition_of(ecs_sched_condition_kind kind) {
@@ -11590,13 +11613,13 @@ ecs_sched_condition ecs_sched_condition_any_component_removed(ecs_sched_id compo
     return c;
 }
 
-/* A condition's name when it is given none, by kind (the state conditions get theirs from
-   their machine and value, in state.h). */
+/* A condition's name when it is given none, by kind (a condition with a setup may name
+   itself there, as the state and time conditions do). */
 static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind kind) {
     static const char *const names[] = {
         "condition", "and", "or", "not", "resource_exists", "resource_equals", "run_once",
         "condition", "condition", "condition", "condition",
-        "on_timer", "once_after_delay", "repeating_after_delay", "time_paused",
+        "condition", "condition", "condition", "condition",
         "resource_added", "resource_changed", "on_message", "any_component_removed"};
     int index = (int)kind;
     return index >= 0 && index < (int)(sizeof names / sizeof names[0]) ? names[index]
@@ -11655,7 +11678,7 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
     node->ctx.run.kind = "condition";
     node->ctx.user_data = c->user_data;
     node->ctx.read_only = true;
-    if (c->kind == ECS_SCHED_CONDITION_FN && !c->fn) {
+    if (!ecs_sched__condition_built_in(c->kind) && !c->fn) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "condition '%s' has no function", name);
     }
@@ -11677,14 +11700,12 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
         (!ecs_sched__component_valid(w, c->resource) || !w->components[c->resource].removals)) {
         return ecs_sched__removals_of_untracked(w, c->resource, name);
     }
-    if (c->kind == ECS_SCHED_CONDITION_IN_STATE || c->kind == ECS_SCHED_CONDITION_STATE_EXISTS ||
-        c->kind == ECS_SCHED_CONDITION_STATE_CHANGED ||
-        c->kind == ECS_SCHED_CONDITION_STATE_IN_STACK) {
-        ecs_sched_result result = ecs_sched__state_condition_fill(w, node, c);
-        if (result != ECS_SCHED_OK) return result;
-    }
-    if (ecs_sched__is_time_condition(c->kind)) {
-        ecs_sched_result result = ecs_sched__time_condition_fill(w, node, c);
+    if (c->setup) {
+        ecs_sched_result result = c->setup(w, &node->ctx, c);
+        if (result != ECS_SCHED_OK && result != w->env.last_result) {   /* said nothing */
+            return ecs_sched__fail(&w->env, result, "condition '%s': its setup refused it (%s)",
+                                   name, ecs_sched_result_string(result));
+        }
         if (result != ECS_SCHED_OK) return result;
     }
     if (c->kind == ECS_SCHED_CONDITION_RESOURCE_EQUALS) {
@@ -11796,7 +11817,15 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
     bool result = false;
     if (w->ticks_on) ecs_sched__ctx_take_tick(&c->ctx);
     switch (c->kind) {
-    case ECS_SCHED_CONDITION_FN: {
+    case ECS_SCHED_CONDITION_FN:          /* and the conditions of later modules, by their fn */
+    case ECS_SCHED_CONDITION_IN_STATE:
+    case ECS_SCHED_CONDITION_STATE_EXISTS:
+    case ECS_SCHED_CONDITION_STATE_CHANGED:
+    case ECS_SCHED_CONDITION_STATE_IN_STACK:
+    case ECS_SCHED_CONDITION_ON_TIMER:
+    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY:
+    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY:
+    case ECS_SCHED_CONDITION_TIME_PAUSED: {
         ecs_sched__running *outer = ecs_sched__running_begin(&c->ctx);
         result = c->fn(&c->ctx);
         ecs_sched__running_end(outer);
@@ -11842,27 +11871,6 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
     case ECS_SCHED_CONDITION_RUN_ONCE:
         result = !c->has_run;
         c->has_run = true;
-        break;
-    case ECS_SCHED_CONDITION_IN_STATE:
-        result = ecs_sched__state_is(w, c->resource, c->state_value);
-        break;
-    case ECS_SCHED_CONDITION_STATE_EXISTS:
-        result = ecs_sched__state_exists(w, c->resource);
-        break;
-    case ECS_SCHED_CONDITION_STATE_IN_STACK:
-        result = ecs_sched__state_in_stack(w, c->resource, c->state_value);
-        break;
-    case ECS_SCHED_CONDITION_STATE_CHANGED: {
-        uint32_t changes = ecs_sched__state_changes(w, c->resource);
-        result = changes != c->seen_changes;
-        c->seen_changes = changes;
-        break;
-    }
-    case ECS_SCHED_CONDITION_ON_TIMER:
-    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY:
-    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY:
-    case ECS_SCHED_CONDITION_TIME_PAUSED:
-        result = ecs_sched__time_condition_eval(w, c);
         break;
     }
     return result;
@@ -17507,7 +17515,7 @@ static bool ecs_sched__report_condition_tree(ecs_sched__schedule *s, int32_t ind
             counted = true;
         }
     }
-    if (c->kind == ECS_SCHED_CONDITION_FN && c->ctx.run.failure != ECS_SCHED_OK) {
+    if (c->fn && c->ctx.run.failure != ECS_SCHED_OK) {
         ecs_sched_failure_action action = ecs_sched__node_failed_as(s, at, &c->ctx);
         if (action == ECS_SCHED_FAILURE_STOP) *stop = true;
         if (action != ECS_SCHED_FAILURE_IGNORE) counted = true;
@@ -19218,49 +19226,60 @@ ecs_sched_system_desc ecs_sched_fixed_main_loop_system(void) {
     return d;
 }
 
-/* ---- conditions on time ---- */
+/* ---- conditions on time ----
 
-static ecs_sched_condition ecs_sched__time_condition(ecs_sched_condition_kind kind,
-                                                     int64_t duration_ns) {
-    ecs_sched_condition c;
-    memset(&c, 0, sizeof c);
-    c.kind = kind;
-    c.duration_ns = duration_ns;
-    return c;
+   Made as a user makes a condition (condition.h): a fn that feeds the instance's own timer
+   with the delta of "Time" (or reads whether Time<Virtual> is paused), and a setup that
+   checks the clocks and the duration as each instance is added. */
+
+static const char *ecs_sched__time_condition_name(ecs_sched_condition_kind kind) {
+    switch (kind) {
+    case ECS_SCHED_CONDITION_ON_TIMER: return "on_timer";
+    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY: return "once_after_delay";
+    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY: return "repeating_after_delay";
+    case ECS_SCHED_CONDITION_TIME_PAUSED: return "time_paused";
+    case ECS_SCHED_CONDITION_FN:
+    case ECS_SCHED_CONDITION_AND:
+    case ECS_SCHED_CONDITION_OR:
+    case ECS_SCHED_CONDITION_NOT:
+    case ECS_SCHED_CONDITION_RESOURCE_EXISTS:
+    case ECS_SCHED_CONDITION_RESOURCE_EQUALS:
+    case ECS_SCHED_CONDITION_RUN_ONCE:
+    case ECS_SCHED_CONDITION_IN_STATE:
+    case ECS_SCHED_CONDITION_STATE_EXISTS:
+    case ECS_SCHED_CONDITION_STATE_CHANGED:
+    case ECS_SCHED_CONDITION_STATE_IN_STACK:
+    case ECS_SCHED_CONDITION_RESOURCE_ADDED:
+    case ECS_SCHED_CONDITION_RESOURCE_CHANGED:
+    case ECS_SCHED_CONDITION_ON_MESSAGE:
+    case ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED:
+        break;
+    }
+    return "condition";
 }
 
-ecs_sched_condition ecs_sched_condition_on_timer(int64_t period_ns) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ON_TIMER, period_ns);
-}
-
-ecs_sched_condition ecs_sched_condition_once_after_delay(int64_t delay_ns) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, delay_ns);
-}
-
-ecs_sched_condition ecs_sched_condition_repeating_after_delay(int64_t delay_ns) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, delay_ns);
-}
-
-ecs_sched_condition ecs_sched_condition_time_paused(void) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_TIME_PAUSED, 0);
-}
-
-/* Checks a time condition as it is added and points it at the clock it reads. */
-static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
-                                                       const ecs_sched_condition *c) {
-    const char *name = ecs_sched__condition_default_name(c->kind);
+/* Checks a time condition as it is added, points it at the clock it reads, and names it
+   after its kind unless it has a name. */
+static ecs_sched_result ecs_sched__time_condition_setup(ecs_sched_world *w,
+                                                        ecs_sched_system_ctx *instance,
+                                                        const ecs_sched_condition *c) {
+    ecs_sched__cond *node = ecs_sched__cond_of(instance);
+    const char *name = c->name ? c->name : ecs_sched__time_condition_name(c->kind);
     bool periodic = c->kind == ECS_SCHED_CONDITION_ON_TIMER;
     if (!w->clocks) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
                                "condition '%s' reads the time, but this world has no clocks "
-                               "(create an app, or call ecs_sched_time_setup first)",
-                               c->name ? c->name : name);
+                               "(create an app, or call ecs_sched_time_setup first)", name);
     }
     if (c->duration_ns < 0 || (periodic && c->duration_ns == 0)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "condition '%s': its duration is %lld ns; it must be %s",
-                               c->name ? c->name : name, (long long)c->duration_ns,
-                               periodic ? "> 0" : ">= 0");
+                               "condition '%s': its duration is %lld ns; it must be %s", name,
+                               (long long)c->duration_ns, periodic ? "> 0" : ">= 0");
+    }
+    if (!c->name) {
+        char *copy = ecs_sched__strdup(&w->env, name);
+        if (!copy) return ecs_sched__out_of_memory(w, "copying a run condition");
+        ecs_sched__cond_rename(w, node, copy);
     }
     node->resource = c->kind == ECS_SCHED_CONDITION_TIME_PAUSED ? w->clocks->virtual_
                                                                 : w->clocks->time;
@@ -19269,16 +19288,68 @@ static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_s
     return ECS_SCHED_OK;
 }
 
-/* Feeds the condition's timer with the current delta and says whether it fires. */
-static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *c) {
-    const void *clock = c->resource < w->component_count ? w->resources[c->resource] : NULL;
+/* The clock resource the instance reads, or NULL when it was removed. */
+static const void *ecs_sched__time_condition_clock(const ecs_sched_world *w,
+                                                   const ecs_sched__cond *c) {
+    return c->resource < w->component_count ? w->resources[c->resource] : NULL;
+}
+
+/* Feeds the instance's timer with the current delta: whether it fired (once_after_delay:
+   in this tick; on_timer: at least once in this tick). */
+static bool ecs_sched__timer_fired(ecs_sched_system_ctx *ctx) {
+    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    const ecs_sched_time *clock =
+        (const ecs_sched_time *)ecs_sched__time_condition_clock(ctx->world, c);
     if (!clock) return false;
-    if (c->kind == ECS_SCHED_CONDITION_TIME_PAUSED) {
-        return ((const ecs_sched_time_virtual *)clock)->paused;
-    }
-    ecs_sched_timer_tick(&c->timer, ((const ecs_sched_time *)clock)->delta_ns);
-    return c->kind == ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY ? c->timer.finished
-                                                                : c->timer.times_finished > 0;
+    return ecs_sched_timer_tick(&c->timer, clock->delta_ns) > 0;
+}
+
+/* The same, true from the tick it finishes on. */
+static bool ecs_sched__delay_elapsed(ecs_sched_system_ctx *ctx) {
+    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    const ecs_sched_time *clock =
+        (const ecs_sched_time *)ecs_sched__time_condition_clock(ctx->world, c);
+    if (!clock) return false;
+    ecs_sched_timer_tick(&c->timer, clock->delta_ns);
+    return c->timer.finished;
+}
+
+static bool ecs_sched__time_is_paused(ecs_sched_system_ctx *ctx) {
+    const ecs_sched_time_virtual *clock = (const ecs_sched_time_virtual *)
+        ecs_sched__time_condition_clock(ctx->world, ecs_sched__cond_of(ctx));
+    return clock && clock->paused;
+}
+
+static ecs_sched_condition ecs_sched__time_condition(ecs_sched_condition_kind kind,
+                                                     ecs_sched_condition_fn fn,
+                                                     int64_t duration_ns) {
+    ecs_sched_condition c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.fn = fn;
+    c.setup = ecs_sched__time_condition_setup;
+    c.duration_ns = duration_ns;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_on_timer(int64_t period_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ON_TIMER, ecs_sched__timer_fired,
+                                     period_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_once_after_delay(int64_t delay_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ONCE_AFTER_DELAY,
+                                     ecs_sched__timer_fired, delay_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_repeating_after_delay(int64_t delay_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY,
+                                     ecs_sched__delay_elapsed, delay_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_time_paused(void) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_TIME_PAUSED, ecs_sched__time_is_paused,
+                                     0);
 }
 
 /*=============================== src/state.h (implementation) ===============================*/
@@ -20297,32 +20368,27 @@ ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *w, ecs_sched_
     return ecs_sched__message_scope_add(w, message, machine, value, on_enter);
 }
 
-/* ---- conditions ---- */
+/* ---- conditions ----
 
-static ecs_sched_condition ecs_sched__state_condition(ecs_sched_condition_kind kind,
-                                                      ecs_sched_id machine, int32_t value) {
-    ecs_sched_condition c;
-    memset(&c, 0, sizeof c);
-    c.kind = kind;
-    c.resource = machine;
-    c.state_value = value;
-    return c;
+   Made as a user makes a condition (condition.h): a fn that reads the machine, and a setup
+   that checks the machine (and value) as each instance is added and names it. */
+
+static bool ecs_sched__in_state_holds(ecs_sched_system_ctx *ctx) {
+    const ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    return ecs_sched__state_is(ctx->world, c->resource, c->state_value);
 }
 
-ecs_sched_condition ecs_sched_condition_in_state(ecs_sched_id machine, int32_t value) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_IN_STATE, machine, value);
+static bool ecs_sched__state_exists_holds(ecs_sched_system_ctx *ctx) {
+    return ecs_sched__state_exists(ctx->world, ecs_sched__cond_of(ctx)->resource);
 }
 
-ecs_sched_condition ecs_sched_condition_state_exists(ecs_sched_id machine) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_EXISTS, machine, 0);
-}
-
-ecs_sched_condition ecs_sched_condition_state_changed(ecs_sched_id machine) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_CHANGED, machine, 0);
-}
-
-ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine, int32_t value) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_IN_STACK, machine, value);
+/* True when the machine's count of changes moved since this instance last looked. */
+static bool ecs_sched__state_changed_holds(ecs_sched_system_ctx *ctx) {
+    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    uint32_t changes = ecs_sched__state_changes(ctx->world, c->resource);
+    bool changed = changes != c->seen;
+    c->seen = changes;
+    return changed;
 }
 
 static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id machine,
@@ -20337,10 +20403,16 @@ static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id mac
     return false;
 }
 
+static bool ecs_sched__in_stack_holds(ecs_sched_system_ctx *ctx) {
+    const ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    return ecs_sched__state_in_stack(ctx->world, c->resource, c->state_value);
+}
+
 /* Checks a state condition's machine (and value) and names it, unless it has a name:
    "in_state(GameState::Playing)", "state_exists(GameState)", "state_changed(GameState)". */
-static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
-                                                        const ecs_sched_condition *c) {
+static ecs_sched_result ecs_sched__state_condition_setup(ecs_sched_world *w,
+                                                         ecs_sched_system_ctx *instance,
+                                                         const ecs_sched_condition *c) {
     const ecs_sched__state_machine *m = ecs_sched__state_known(w, c->resource, "a state condition");
     bool valued = c->kind == ECS_SCHED_CONDITION_IN_STATE ||
                   c->kind == ECS_SCHED_CONDITION_STATE_IN_STACK;
@@ -20361,10 +20433,41 @@ static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_
                                            ? "state_exists" : "state_changed", m->name);
     }
     if (!name) return ecs_sched__out_of_memory(w, "copying a run condition");
-    ecs_sched__free(&w->env, node->name);
-    node->name = name;
-    node->ctx.run.name = name;
+    ecs_sched__cond_rename(w, ecs_sched__cond_of(instance), name);
     return ECS_SCHED_OK;
+}
+
+static ecs_sched_condition ecs_sched__state_condition(ecs_sched_condition_kind kind,
+                                                      ecs_sched_condition_fn fn,
+                                                      ecs_sched_id machine, int32_t value) {
+    ecs_sched_condition c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.fn = fn;
+    c.setup = ecs_sched__state_condition_setup;
+    c.resource = machine;
+    c.state_value = value;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_in_state(ecs_sched_id machine, int32_t value) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_IN_STATE, ecs_sched__in_state_holds,
+                                      machine, value);
+}
+
+ecs_sched_condition ecs_sched_condition_state_exists(ecs_sched_id machine) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_EXISTS,
+                                      ecs_sched__state_exists_holds, machine, 0);
+}
+
+ecs_sched_condition ecs_sched_condition_state_changed(ecs_sched_id machine) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_CHANGED,
+                                      ecs_sched__state_changed_holds, machine, 0);
+}
+
+ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine, int32_t value) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_IN_STACK,
+                                      ecs_sched__in_stack_holds, machine, value);
 }
 
 /*============================ src/transition.h (implementation) =============================*/

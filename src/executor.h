@@ -195,7 +195,7 @@ static bool ecs_sched__report_condition_tree(ecs_sched__schedule *s, int32_t ind
             counted = true;
         }
     }
-    if (c->kind == ECS_SCHED_CONDITION_FN && c->ctx.run.failure != ECS_SCHED_OK) {
+    if (c->fn && c->ctx.run.failure != ECS_SCHED_OK) {
         ecs_sched_failure_action action = ecs_sched__node_failed_as(s, at, &c->ctx);
         if (action == ECS_SCHED_FAILURE_STOP) *stop = true;
         if (action != ECS_SCHED_FAILURE_IGNORE) counted = true;

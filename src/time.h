@@ -762,49 +762,60 @@ ecs_sched_system_desc ecs_sched_fixed_main_loop_system(void) {
     return d;
 }
 
-/* ---- conditions on time ---- */
+/* ---- conditions on time ----
 
-static ecs_sched_condition ecs_sched__time_condition(ecs_sched_condition_kind kind,
-                                                     int64_t duration_ns) {
-    ecs_sched_condition c;
-    memset(&c, 0, sizeof c);
-    c.kind = kind;
-    c.duration_ns = duration_ns;
-    return c;
+   Made as a user makes a condition (condition.h): a fn that feeds the instance's own timer
+   with the delta of "Time" (or reads whether Time<Virtual> is paused), and a setup that
+   checks the clocks and the duration as each instance is added. */
+
+static const char *ecs_sched__time_condition_name(ecs_sched_condition_kind kind) {
+    switch (kind) {
+    case ECS_SCHED_CONDITION_ON_TIMER: return "on_timer";
+    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY: return "once_after_delay";
+    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY: return "repeating_after_delay";
+    case ECS_SCHED_CONDITION_TIME_PAUSED: return "time_paused";
+    case ECS_SCHED_CONDITION_FN:
+    case ECS_SCHED_CONDITION_AND:
+    case ECS_SCHED_CONDITION_OR:
+    case ECS_SCHED_CONDITION_NOT:
+    case ECS_SCHED_CONDITION_RESOURCE_EXISTS:
+    case ECS_SCHED_CONDITION_RESOURCE_EQUALS:
+    case ECS_SCHED_CONDITION_RUN_ONCE:
+    case ECS_SCHED_CONDITION_IN_STATE:
+    case ECS_SCHED_CONDITION_STATE_EXISTS:
+    case ECS_SCHED_CONDITION_STATE_CHANGED:
+    case ECS_SCHED_CONDITION_STATE_IN_STACK:
+    case ECS_SCHED_CONDITION_RESOURCE_ADDED:
+    case ECS_SCHED_CONDITION_RESOURCE_CHANGED:
+    case ECS_SCHED_CONDITION_ON_MESSAGE:
+    case ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED:
+        break;
+    }
+    return "condition";
 }
 
-ecs_sched_condition ecs_sched_condition_on_timer(int64_t period_ns) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ON_TIMER, period_ns);
-}
-
-ecs_sched_condition ecs_sched_condition_once_after_delay(int64_t delay_ns) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, delay_ns);
-}
-
-ecs_sched_condition ecs_sched_condition_repeating_after_delay(int64_t delay_ns) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, delay_ns);
-}
-
-ecs_sched_condition ecs_sched_condition_time_paused(void) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_TIME_PAUSED, 0);
-}
-
-/* Checks a time condition as it is added and points it at the clock it reads. */
-static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
-                                                       const ecs_sched_condition *c) {
-    const char *name = ecs_sched__condition_default_name(c->kind);
+/* Checks a time condition as it is added, points it at the clock it reads, and names it
+   after its kind unless it has a name. */
+static ecs_sched_result ecs_sched__time_condition_setup(ecs_sched_world *w,
+                                                        ecs_sched_system_ctx *instance,
+                                                        const ecs_sched_condition *c) {
+    ecs_sched__cond *node = ecs_sched__cond_of(instance);
+    const char *name = c->name ? c->name : ecs_sched__time_condition_name(c->kind);
     bool periodic = c->kind == ECS_SCHED_CONDITION_ON_TIMER;
     if (!w->clocks) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
                                "condition '%s' reads the time, but this world has no clocks "
-                               "(create an app, or call ecs_sched_time_setup first)",
-                               c->name ? c->name : name);
+                               "(create an app, or call ecs_sched_time_setup first)", name);
     }
     if (c->duration_ns < 0 || (periodic && c->duration_ns == 0)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "condition '%s': its duration is %lld ns; it must be %s",
-                               c->name ? c->name : name, (long long)c->duration_ns,
-                               periodic ? "> 0" : ">= 0");
+                               "condition '%s': its duration is %lld ns; it must be %s", name,
+                               (long long)c->duration_ns, periodic ? "> 0" : ">= 0");
+    }
+    if (!c->name) {
+        char *copy = ecs_sched__strdup(&w->env, name);
+        if (!copy) return ecs_sched__out_of_memory(w, "copying a run condition");
+        ecs_sched__cond_rename(w, node, copy);
     }
     node->resource = c->kind == ECS_SCHED_CONDITION_TIME_PAUSED ? w->clocks->virtual_
                                                                 : w->clocks->time;
@@ -813,14 +824,66 @@ static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_s
     return ECS_SCHED_OK;
 }
 
-/* Feeds the condition's timer with the current delta and says whether it fires. */
-static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *c) {
-    const void *clock = c->resource < w->component_count ? w->resources[c->resource] : NULL;
+/* The clock resource the instance reads, or NULL when it was removed. */
+static const void *ecs_sched__time_condition_clock(const ecs_sched_world *w,
+                                                   const ecs_sched__cond *c) {
+    return c->resource < w->component_count ? w->resources[c->resource] : NULL;
+}
+
+/* Feeds the instance's timer with the current delta: whether it fired (once_after_delay:
+   in this tick; on_timer: at least once in this tick). */
+static bool ecs_sched__timer_fired(ecs_sched_system_ctx *ctx) {
+    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    const ecs_sched_time *clock =
+        (const ecs_sched_time *)ecs_sched__time_condition_clock(ctx->world, c);
     if (!clock) return false;
-    if (c->kind == ECS_SCHED_CONDITION_TIME_PAUSED) {
-        return ((const ecs_sched_time_virtual *)clock)->paused;
-    }
-    ecs_sched_timer_tick(&c->timer, ((const ecs_sched_time *)clock)->delta_ns);
-    return c->kind == ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY ? c->timer.finished
-                                                                : c->timer.times_finished > 0;
+    return ecs_sched_timer_tick(&c->timer, clock->delta_ns) > 0;
+}
+
+/* The same, true from the tick it finishes on. */
+static bool ecs_sched__delay_elapsed(ecs_sched_system_ctx *ctx) {
+    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    const ecs_sched_time *clock =
+        (const ecs_sched_time *)ecs_sched__time_condition_clock(ctx->world, c);
+    if (!clock) return false;
+    ecs_sched_timer_tick(&c->timer, clock->delta_ns);
+    return c->timer.finished;
+}
+
+static bool ecs_sched__time_is_paused(ecs_sched_system_ctx *ctx) {
+    const ecs_sched_time_virtual *clock = (const ecs_sched_time_virtual *)
+        ecs_sched__time_condition_clock(ctx->world, ecs_sched__cond_of(ctx));
+    return clock && clock->paused;
+}
+
+static ecs_sched_condition ecs_sched__time_condition(ecs_sched_condition_kind kind,
+                                                     ecs_sched_condition_fn fn,
+                                                     int64_t duration_ns) {
+    ecs_sched_condition c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.fn = fn;
+    c.setup = ecs_sched__time_condition_setup;
+    c.duration_ns = duration_ns;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_on_timer(int64_t period_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ON_TIMER, ecs_sched__timer_fired,
+                                     period_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_once_after_delay(int64_t delay_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ONCE_AFTER_DELAY,
+                                     ecs_sched__timer_fired, delay_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_repeating_after_delay(int64_t delay_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY,
+                                     ecs_sched__delay_elapsed, delay_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_time_paused(void) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_TIME_PAUSED, ecs_sched__time_is_paused,
+                                     0);
 }
