@@ -3858,7 +3858,12 @@ ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
 ECS_SCHED_API bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char *name);
 
 /*=================================== src/delay.h (public) ===================================*/
-/* delay: commands applied once a clock has advanced by a delay. */
+/* delay: commands applied once a clock has advanced by a delay.
+
+   The delayed buffers hang on the buffer that made them until it is applied (through the
+   companion hooks of commands.h), then wait in queues beside the clocks (time.h), whose
+   hooks, set at the first buffer queued, apply those due as a clock advances and free the
+   queues with the clocks: the core and the clocks call nothing of this module by name. */
 
 /* The clock a delay is counted on. */
 typedef enum ecs_sched_clock {
@@ -9784,6 +9789,15 @@ typedef struct ecs_sched__command_block {
     unsigned char *data;      /* aligned to ECS_SCHED_MAX_ALIGNMENT, so values are aligned */
 } ecs_sched__command_block;
 
+/* What a later module keeps beside a buffer hears of it through these, set on the buffer by
+   that module (delay.h, for the buffers ecs_sched_commands_after makes and their owners):
+   `applying` before the buffer's commands are applied (false stops the apply, its failure
+   recorded), `destroying` as the buffer is destroyed. */
+typedef struct ecs_sched__commands_companion {
+    bool (*applying)(ecs_sched_commands *cmd);
+    void (*destroying)(ecs_sched_commands *cmd);
+} ecs_sched__commands_companion;
+
 struct ecs_sched_commands {
     ecs_sched_world *world;
     ecs_sched__command_block *first;
@@ -9808,12 +9822,8 @@ struct ecs_sched_commands {
     uint64_t serial;                   /* and after those handed over before it, at equal due */
     uint8_t delayed;                   /* 0: an ordinary buffer; else 1 + its ecs_sched_clock */
     bool waiting;                      /* in the world's queue of delayed buffers */
+    const ecs_sched__commands_companion *companion;   /* NULL, or see above */
 };
-
-/* delay.h: a buffer's delayed buffers go to the world's queue when it is applied, and with it
-   when it is destroyed. */
-static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd);
-static void ecs_sched__delays_detach(ecs_sched_commands *cmd);
 
 
 /* ---- command buffers ---- */
@@ -9904,7 +9914,7 @@ void ecs_sched_commands_destroy(ecs_sched_commands *cmd) {
     uint32_t i;
     if (!cmd) return;
     w = cmd->world;
-    if (cmd->after || cmd->delayed) ecs_sched__delays_detach(cmd);
+    if (cmd->companion) cmd->companion->destroying(cmd);
     ecs_sched__release_reserved(cmd);
     for (i = 0; i < w->buffer_count; i++) {
         if (w->buffers[i] == cmd) {
@@ -10347,7 +10357,7 @@ static ecs_sched_result ecs_sched__commands_apply(ecs_sched_commands *cmd) {
     if (cmd->world->observers && ecs_sched__refused_in_observer(cmd->world, "applying commands")) {
         return ECS_SCHED_ERR_ACCESS;
     }
-    if (cmd->after_count && !ecs_sched__delays_hand_over(cmd)) return cmd->world->env.last_result;
+    if (cmd->companion && !cmd->companion->applying(cmd)) return cmd->world->env.last_result;
     cmd->skipped = 0;
     block = cmd->read;
     while (ecs_sched__command_step(cmd, &block, &cmd->read_at)) {
@@ -18639,15 +18649,18 @@ struct ecs_sched__clocks {
     bool has_reading;                    /* the clock hook was read by an advance */
     int64_t kept_reading_ns;             /* Time<Real>'s reading and its count of backward */
     int64_t kept_backward_readings;      /* ones, kept across a snapshot restore */
-    /* delayed command buffers waiting for the virtual and the fixed clock (delay.h) */
+    /* delayed command buffers waiting for the virtual and the fixed clock (kept by delay.h) */
     struct ecs_sched_commands **waiting[2];
     uint32_t waiting_count[2], waiting_capacity[2];
     uint64_t delay_serial;               /* buffers handed to the queues so far */
+    /* The clocks' hooks, for a later module with work that waits for them (delay.h), which
+       sets them when it first has some; NULL until then. `advanced`: clock 0 (the virtual
+       one) advanced at the end of ecs_sched_time_advance, or clock 1 (the fixed one) at the
+       start of a fixed step, before FixedMain runs, to `now` (its elapsed time); a failure
+       is the advance's, or the fixed step's. `closing`: the clocks go. */
+    ecs_sched_result (*advanced)(ecs_sched_world *w, int clock, int64_t now);
+    void (*closing)(ecs_sched_world *w);
 };
-
-/* delay.h: delayed commands, applied as the clocks advance. */
-static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now);
-static void ecs_sched__delays_free(ecs_sched_world *w);
 
 /* ---- the clocks in snapshots ----
 
@@ -18698,7 +18711,7 @@ static const ecs_sched__snapshot_part ecs_sched__clocks_part = {
 
 static void ecs_sched__time_free(ecs_sched_world *w) {
     if (!w->clocks) return;
-    ecs_sched__delays_free(w);
+    if (w->clocks->closing) w->clocks->closing(w);
     ecs_sched__free(&w->env, w->clocks);
     w->clocks = NULL;
 }
@@ -18958,8 +18971,8 @@ ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delt
     ecs_sched__clock_advance(&real->time, real_delta_ns);
     ecs_sched__clock_advance(&virt->time, ecs_sched__virtual_delta(virt, real_delta_ns));
     *now = virt->time;
-    if (w->clocks->waiting_count[0] == 0) return ECS_SCHED_OK;
-    return ecs_sched__delays_apply_due(w, 0, virt->time.elapsed_ns);
+    if (!w->clocks->advanced) return ECS_SCHED_OK;
+    return w->clocks->advanced(w, 0, virt->time.elapsed_ns);
 }
 
 ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
@@ -19145,7 +19158,8 @@ static void ecs_sched__drop_whole_steps(ecs_sched_time_fixed *fixed, int64_t ste
 static bool ecs_sched__fixed_step_delays(ecs_sched_system_ctx *ctx, ecs_sched__runner_clocks *c) {
     ecs_sched_world *w = ctx->world;
     char reason[ECS_SCHED__ERROR_CAPACITY];
-    if (ecs_sched__delays_apply_due(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
+    if (!w->clocks->advanced ||
+        w->clocks->advanced(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
         /* the commands may have replaced a clock resource */
         return ecs_sched__runner_clocks_find(w, c);
     }
@@ -21644,6 +21658,27 @@ ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
 /*=============================== src/delay.h (implementation) ===============================*/
 /* delay: commands applied once a clock has advanced by a delay. */
 
+static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now);
+static void ecs_sched__delays_free(ecs_sched_world *w);
+
+/* The clocks call back when they advance and when they go, once buffers may wait for them. */
+static void ecs_sched__delays_hook(ecs_sched__clocks *clocks) {
+    clocks->advanced = ecs_sched__delays_apply_due;
+    clocks->closing = ecs_sched__delays_free;
+}
+
+static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd);
+static void ecs_sched__delays_detach(ecs_sched_commands *cmd);
+
+/* A buffer's delayed buffers go to the world's queue when it is applied, and with it when
+   it is destroyed (commands.h calls these). */
+static bool ecs_sched__delays_applying(ecs_sched_commands *cmd) {
+    return cmd->after_count == 0 || ecs_sched__delays_hand_over(cmd);
+}
+
+static const ecs_sched__commands_companion ecs_sched__delays_companion = {
+    ecs_sched__delays_applying, ecs_sched__delays_detach};
+
 /* The elapsed time of a delayed buffer's clock, or -1 with the failure recorded. Read when
    its owner is applied, not when it is asked for: systems running at once must not read a
    clock a system may be writing, and a system's buffer is applied in the same frame or
@@ -21670,6 +21705,7 @@ static ecs_sched_commands *ecs_sched__delayed_make(ecs_sched_commands *owner, ui
                          (uint32_t)owner->after_count + 1)) {
         return NULL;
     }
+    owner->companion = &ecs_sched__delays_companion;   /* its list goes with it */
     /* not in the world's list of buffers: systems running at once may each make one */
     later = (ecs_sched_commands *)ecs_sched__calloc(&w->env, sizeof *later);
     if (!later) return NULL;
@@ -21677,6 +21713,7 @@ static ecs_sched_commands *ecs_sched__delayed_make(ecs_sched_commands *owner, ui
     later->owner = owner;
     later->delayed = delayed;
     later->due_ns = delay_ns;     /* until it is handed over: then the due time */
+    later->companion = &ecs_sched__delays_companion;
     owner->after[owner->after_count++] = later;
     return later;
 }
@@ -21784,6 +21821,7 @@ static ecs_sched_commands *ecs_sched__delayed_copy(ecs_sched__env *env, ecs_sche
     int32_t i;
     if (!c) return NULL;
     c->world = w;
+    c->companion = &ecs_sched__delays_companion;
     c->delayed = from->delayed;
     c->due_ns = from->due_ns;
     c->serial = from->serial;
@@ -21879,6 +21917,7 @@ static bool ecs_sched__delays_prepare(ecs_sched_world *w, const void *copy, void
     const ecs_sched__delays_copy *from = (const ecs_sched__delays_copy *)copy;
     size_t bytes = 0;
     int clock;
+    ecs_sched__delays_hook(w->clocks);   /* the queues grow: they go with the clocks */
     for (clock = 0; from && clock < 2; clock++) {
         if (!ECS_SCHED__GROW(&w->env, w->clocks->waiting[clock], &w->clocks->waiting_capacity[clock],
                              from->count[clock])) {
@@ -21946,6 +21985,7 @@ static void ecs_sched__delay_enqueue(ecs_sched__clocks *clocks, ecs_sched_comman
     clocks->waiting_count[clock]++;
     b->waiting = true;
     b->owner = NULL;
+    ecs_sched__delays_hook(clocks);
 }
 
 static void ecs_sched__delay_dequeue(ecs_sched__clocks *clocks, ecs_sched_commands *b) {
@@ -21962,7 +22002,7 @@ static void ecs_sched__delay_dequeue(ecs_sched__clocks *clocks, ecs_sched_comman
     b->waiting = false;
 }
 
-/* The world's side of commands.h: `cmd` is being applied; the buffers it made join the
+/* `cmd` is being applied; the buffers it made join the
    queue, due at their clock's time now plus their delay (those with nothing in them are
    dropped). All or nothing: the clocks and room first. */
 static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
@@ -21974,6 +22014,7 @@ static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
         while (cmd->after_count) ecs_sched_commands_destroy(cmd->after[cmd->after_count - 1]);
         return true;
     }
+    ecs_sched__delays_hook(clocks);   /* the queues grow: they go with the clocks */
     for (i = 0; i < cmd->after_count; i++) {
         int clock = cmd->after[i]->delayed - 1;
         if (per_clock[clock]++ == 0) {
@@ -22004,7 +22045,7 @@ static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
     return true;
 }
 
-/* The world's side of commands.h: `cmd` is being destroyed. Its delayed buffers go with it;
+/* `cmd` is being destroyed. Its delayed buffers go with it;
    a delayed buffer leaves its owner's list or the queue. */
 static void ecs_sched__delays_detach(ecs_sched_commands *cmd) {
     ecs_sched_world *w = cmd->world;
@@ -22030,7 +22071,7 @@ static void ecs_sched__delays_detach(ecs_sched_commands *cmd) {
     if (cmd->waiting && w->clocks) ecs_sched__delay_dequeue(w->clocks, cmd);
 }
 
-/* The world's side of time.h: applies the buffers due on `clock` at `now`, in queue order.
+/* The clocks' hook (time.h): applies the buffers due on `clock` at `now`, in queue order.
    Each is taken out before it is applied (applying may queue more); one that fails goes
    back in front with what is left. */
 static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now) {
@@ -22049,7 +22090,7 @@ static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int cloc
     return ECS_SCHED_OK;
 }
 
-/* The world's side of time.h: the queued buffers go with the clocks. */
+/* The clocks' hook (time.h): the queued buffers go with the clocks. */
 static void ecs_sched__delays_free(ecs_sched_world *w) {
     ecs_sched__clocks *clocks = w->clocks;
     int i;

@@ -175,15 +175,18 @@ struct ecs_sched__clocks {
     bool has_reading;                    /* the clock hook was read by an advance */
     int64_t kept_reading_ns;             /* Time<Real>'s reading and its count of backward */
     int64_t kept_backward_readings;      /* ones, kept across a snapshot restore */
-    /* delayed command buffers waiting for the virtual and the fixed clock (delay.h) */
+    /* delayed command buffers waiting for the virtual and the fixed clock (kept by delay.h) */
     struct ecs_sched_commands **waiting[2];
     uint32_t waiting_count[2], waiting_capacity[2];
     uint64_t delay_serial;               /* buffers handed to the queues so far */
+    /* The clocks' hooks, for a later module with work that waits for them (delay.h), which
+       sets them when it first has some; NULL until then. `advanced`: clock 0 (the virtual
+       one) advanced at the end of ecs_sched_time_advance, or clock 1 (the fixed one) at the
+       start of a fixed step, before FixedMain runs, to `now` (its elapsed time); a failure
+       is the advance's, or the fixed step's. `closing`: the clocks go. */
+    ecs_sched_result (*advanced)(ecs_sched_world *w, int clock, int64_t now);
+    void (*closing)(ecs_sched_world *w);
 };
-
-/* delay.h: delayed commands, applied as the clocks advance. */
-static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now);
-static void ecs_sched__delays_free(ecs_sched_world *w);
 
 /* ---- the clocks in snapshots ----
 
@@ -234,7 +237,7 @@ static const ecs_sched__snapshot_part ecs_sched__clocks_part = {
 
 static void ecs_sched__time_free(ecs_sched_world *w) {
     if (!w->clocks) return;
-    ecs_sched__delays_free(w);
+    if (w->clocks->closing) w->clocks->closing(w);
     ecs_sched__free(&w->env, w->clocks);
     w->clocks = NULL;
 }
@@ -494,8 +497,8 @@ ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delt
     ecs_sched__clock_advance(&real->time, real_delta_ns);
     ecs_sched__clock_advance(&virt->time, ecs_sched__virtual_delta(virt, real_delta_ns));
     *now = virt->time;
-    if (w->clocks->waiting_count[0] == 0) return ECS_SCHED_OK;
-    return ecs_sched__delays_apply_due(w, 0, virt->time.elapsed_ns);
+    if (!w->clocks->advanced) return ECS_SCHED_OK;
+    return w->clocks->advanced(w, 0, virt->time.elapsed_ns);
 }
 
 ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
@@ -681,7 +684,8 @@ static void ecs_sched__drop_whole_steps(ecs_sched_time_fixed *fixed, int64_t ste
 static bool ecs_sched__fixed_step_delays(ecs_sched_system_ctx *ctx, ecs_sched__runner_clocks *c) {
     ecs_sched_world *w = ctx->world;
     char reason[ECS_SCHED__ERROR_CAPACITY];
-    if (ecs_sched__delays_apply_due(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
+    if (!w->clocks->advanced ||
+        w->clocks->advanced(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
         /* the commands may have replaced a clock resource */
         return ecs_sched__runner_clocks_find(w, c);
     }
