@@ -11369,8 +11369,7 @@ static bool ecs_sched__ctx_take_unread(ecs_sched_system_ctx *ctx, uint32_t queue
 
 /* ---- state-scoped messages ---- */
 
-/* Adds a scope (checked by the state module, which defines ecs_sched_message_scope_to_state:
-   see State-scoped messages there). */
+/* Adds a scope (checked by the state module, which defines ecs_sched_message_scope_to_state). */
 static ecs_sched_result ecs_sched__message_scope_add(ecs_sched_world *w, ecs_sched_id message,
                                                     ecs_sched_id machine, int32_t value,
                                                     bool on_enter) {
