@@ -1106,7 +1106,10 @@
      _non_send_resource_exists(id), _non_send_resource_equals(id, &value, size) (the same,
      for main-thread-only resources, evaluated on the thread that runs the schedule),
      _run_once(); combined with ecs_sched_condition_and(&a, &b), _or, _not, which
-     short-circuit. A condition is copied when added (operands and value too). Each run_if
+     short-circuit. A condition with a .setup (ecs_sched_condition_setup_fn) is checked by
+     it as each instance is added, before its fn ever runs; a setup that returns a failure
+     refuses the add (the state and time conditions are made so, with their fn and setup).
+     A condition is copied when added (operands and value too). Each run_if
      entry is evaluated at most once per run, right before the first system it guards would
      run: for a system, the conditions of its sets first, outermost first, then its own. All
      entries of a node are evaluated, then combined: everything must be true. A false one skips
@@ -1775,7 +1778,6 @@
                 ecs_sched_messages_next, ecs_sched_ctx_messages,
                 ecs_sched_message_cursor_make, ecs_sched_message_read,
                 ecs_sched_message_unread, ecs_sched_messages_update,
-                ecs_sched_message_scope_to_state (defined with the states),
                 ecs_sched_ctx_removed, ecs_sched_removed_cursor_make
      condition  ecs_sched_condition_and, ecs_sched_condition_or, ecs_sched_condition_not,
                 ecs_sched_condition_resource_exists, ecs_sched_condition_resource_equals,
@@ -1840,7 +1842,8 @@
                 ecs_sched_condition_state_changed, ecs_sched_state_push, ecs_sched_state_pop,
                 ecs_sched_state_depth, ecs_sched_ctx_state_push, ecs_sched_ctx_state_pop,
                 ecs_sched_on_pause, ecs_sched_on_resume, ecs_sched_condition_state_in_stack,
-                ecs_sched_despawn_on_exit, ecs_sched_despawn_on_enter, ecs_sched_state_scope_id
+                ecs_sched_despawn_on_exit, ecs_sched_despawn_on_enter, ecs_sched_state_scope_id,
+                ecs_sched_message_scope_to_state
      transition ecs_sched_apply_state_transitions, ecs_sched_state_transitions_system,
                 ecs_sched_state_apply
      time       ecs_sched_time_setup, ecs_sched_time_id, ecs_sched_time_real_id,
@@ -2719,14 +2722,6 @@ ECS_SCHED_API int32_t ecs_sched_message_unread(ecs_sched_world *world,
    an app calls it itself, once a frame. */
 ECS_SCHED_API void ecs_sched_messages_update(ecs_sched_world *world);
 
-/* State-scoped messages: the messages of this type are dropped when state machine `machine`
-   leaves `value` (on_enter false) or reaches it (true), so that, say, a menu's clicks do not
-   reach the game. Readers do not count them as missed. */
-ECS_SCHED_API ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *world,
-                                                               ecs_sched_id message,
-                                                               ecs_sched_id machine,
-                                                               int32_t value, bool on_enter);
-
 /* ---- removed components ----
 
    A tracked component (registered with .tracked) keeps the entities that lost it (removed,
@@ -3061,20 +3056,34 @@ typedef enum ecs_sched_condition_kind {
     ECS_SCHED_CONDITION_RESOURCE_EXISTS,  /* the resource `resource` exists */
     ECS_SCHED_CONDITION_RESOURCE_EQUALS,  /* it exists and equals `value` */
     ECS_SCHED_CONDITION_RUN_ONCE,         /* true the first time it is evaluated only */
+    /* Conditions of later modules, made by their constructors (state.h, time.h) with a fn
+       and a setup, as a user may make one (see ecs_sched_condition_setup_fn): */
     ECS_SCHED_CONDITION_IN_STATE,         /* state machine `resource` is at `state_value` */
     ECS_SCHED_CONDITION_STATE_EXISTS,     /* state machine `resource` has a value */
     ECS_SCHED_CONDITION_STATE_CHANGED,    /* its value changed since this instance last looked */
     ECS_SCHED_CONDITION_STATE_IN_STACK,   /* `state_value` is current or covered by a push */
-    ECS_SCHED_CONDITION_ON_TIMER,         /* time.h: each time `duration_ns` elapses */
-    ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, /* time.h: once, when `duration_ns` has elapsed */
-    ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, /* time.h: always, once `duration_ns` elapsed */
-    ECS_SCHED_CONDITION_TIME_PAUSED,      /* time.h: the virtual clock is paused */
+    ECS_SCHED_CONDITION_ON_TIMER,         /* each time `duration_ns` elapses */
+    ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, /* once, when `duration_ns` has elapsed */
+    ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, /* always, once `duration_ns` elapsed */
+    ECS_SCHED_CONDITION_TIME_PAUSED,      /* the virtual clock is paused */
+    /* Conditions of this module again: */
     ECS_SCHED_CONDITION_RESOURCE_ADDED,   /* `resource` was added since this instance looked */
     ECS_SCHED_CONDITION_RESOURCE_CHANGED, /* it exists and changed (or was added) since */
     ECS_SCHED_CONDITION_ON_MESSAGE,       /* messages of type `resource` came since it looked */
     ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED /* tracked component `resource` was removed
                                                  from an entity since it looked */
 } ecs_sched_condition_kind;
+
+struct ecs_sched_condition;
+/* A condition that checks itself against the world when it is added, before fn ever runs:
+   called once per instance (each run_if entry, as it is copied), with the instance's
+   context. Anything but ECS_SCHED_OK refuses the add, which returns it (with the message of
+   the failure that made it, or one naming the condition). The state and time conditions are
+   made this way: their constructor sets fn, setup and the parameters (resource, state_value,
+   duration_ns), and their setup checks the machine or the clocks. */
+typedef ecs_sched_result (*ecs_sched_condition_setup_fn)(ecs_sched_world *world,
+                                                         ecs_sched_system_ctx *instance,
+                                                         const struct ecs_sched_condition *c);
 
 /* A condition, by value. Adding it to a system or set copies it (operands, value bytes and
    all), so the originals may go out of scope afterwards. Each run_if entry is its own
@@ -3095,6 +3104,8 @@ typedef struct ecs_sched_condition {
     size_t value_size;
     ecs_sched_equals_fn equals;       /* RESOURCE_EQUALS: NULL compares bytes */
     const struct ecs_sched_condition *operands[2];  /* AND, OR, NOT */
+    ecs_sched_condition_setup_fn setup;   /* NULL, or the check of each instance as it is
+                                             added (with fn) */
 } ecs_sched_condition;
 
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_and(const ecs_sched_condition *a,
@@ -3695,6 +3706,13 @@ ECS_SCHED_API ecs_sched_state_scoped ecs_sched_despawn_on_exit(int32_t value);
 ECS_SCHED_API ecs_sched_state_scoped ecs_sched_despawn_on_enter(int32_t value);
 /* The id of the component "StateScoped(GameState)", or 0 for an unknown machine. */
 ECS_SCHED_API ecs_sched_id ecs_sched_state_scope_id(ecs_sched_world *world, ecs_sched_id machine);
+/* State-scoped messages: the messages of this type (message.h) are dropped when state
+   machine `machine` leaves `value` (on_enter false) or reaches it (true), so that, say, a
+   menu's clicks do not reach the game. Readers do not count them as missed. */
+ECS_SCHED_API ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *world,
+                                                               ecs_sched_id message,
+                                                               ecs_sched_id machine,
+                                                               int32_t value, bool on_enter);
 
 /* Conditions on a machine; each declares a read of the machine's id. state_changed is true
    when the machine changed value (or was re-entered) since this instance last looked. */
@@ -4372,7 +4390,12 @@ ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
 ECS_SCHED_API bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char *name);
 
 /*=================================== src/delay.h (public) ===================================*/
-/* delay: commands applied once a clock has advanced by a delay. */
+/* delay: commands applied once a clock has advanced by a delay.
+
+   The delayed buffers hang on the buffer that made them until it is applied (through the
+   companion hooks of commands.h), then wait in queues beside the clocks (time.h), whose
+   hooks, set at the first buffer queued, apply those due as a clock advances and free the
+   queues with the clocks: the core and the clocks call nothing of this module by name. */
 
 /* The clock a delay is counted on. */
 typedef enum ecs_sched_clock {
@@ -4519,11 +4542,29 @@ typedef struct ecs_sched__env {
 
 /* ---- what is running ----
 
-   The system (or condition) running on this thread, as its context (an ecs_sched_system_ctx,
-   which context.h defines), or NULL. A library call that fails while it runs is recorded on
-   that context (the first failure, with its name and schedule in front of the message), and
-   the executor looks there when the system returns. A nested run saves and restores it. What
-   a run of a system costs is two stores and a load more than a plain call. */
+   The system (or condition, or observer) running on this thread, or NULL: the part of its
+   context (an ecs_sched_system_ctx, context.h, whose first member it is) that a library call
+   reads, wherever it is made. A library call that fails while it runs is recorded there (the
+   first failure, with its name and schedule in front of the message), and the executor looks
+   there when the system returns. A nested run saves and restores it. What a run of a system
+   costs is two stores and a load more than a plain call. */
+typedef struct ecs_sched__running {
+    ecs_sched_result failure;         /* the first failure of its run so far; OK while none,
+                                         and whenever it is not running: whoever runs it takes
+                                         the failure after (on the line of the system's fn) */
+    bool failure_refused;             /* with failure: a refused access, not clearable */
+    bool applying;                    /* its commands are applied at a sync point right now */
+    bool exclusive;                   /* it may change the world directly */
+    uint32_t this_run;                /* its change tick (while ticks are on, ticks.h) */
+    ecs_sched__env *env;              /* of its world */
+    char *failure_message;            /* made at its first failure, kept for the next */
+    const char *kind;                 /* "system", "condition" or "observer", for messages */
+    const char *name;
+    const char *schedule;             /* the label of its schedule (NULL: an observer) */
+    const char *guards_kind;          /* conditions: "system" or "set", what they guard, */
+    const char *guards_name;          /* and its name */
+} ecs_sched__running;
+
 /* Thread-local wherever the compiler can: without ECS_SCHED_THREADS the library has no
    threads of its own, but a program may still run separate worlds on separate threads. */
 #if defined(ECS_SCHED_THREADS)
@@ -4538,7 +4579,7 @@ typedef struct ecs_sched__env {
 #define ECS_SCHED__THREAD_LOCAL
 #endif
 
-static ECS_SCHED__THREAD_LOCAL void *ecs_sched__running_now;
+static ECS_SCHED__THREAD_LOCAL ecs_sched__running *ecs_sched__running_now;
 
 /* Keeps a function that is rarely worth its call (a loop behind a test that usually fails)
    out of its caller, so that the caller's common case stays a test. */
@@ -4564,18 +4605,10 @@ static ECS_SCHED__THREAD_LOCAL void *ecs_sched__running_now;
 #define ECS_SCHED__LIKELY(x) (x)
 #endif
 
-/* context.h: a running context's world; its "system 'x' in schedule 'S': " (returns the
-   length); whether it may change the world directly; keeping a failure on it. */
-static const ecs_sched__env *ecs_sched__running_env(const void *ctx);
-static size_t ecs_sched__running_prefix(const void *ctx, char *out, size_t n);
-static bool ecs_sched__running_may_change(const void *ctx);
-static void ecs_sched__running_keep(void *ctx, ecs_sched_result code, const char *message,
-                                    bool refused);
-
 /* What runs on this thread for the world of env, or NULL. */
-static void *ecs_sched__running_in(const ecs_sched__env *env) {
-    void *ctx = ecs_sched__running_now;
-    return ctx && ecs_sched__running_env(ctx) == env ? ctx : NULL;
+static ecs_sched__running *ecs_sched__running_in(const ecs_sched__env *env) {
+    ecs_sched__running *running = ecs_sched__running_now;
+    return running && running->env == env ? running : NULL;
 }
 
 #ifdef ECS_SCHED_THREADS
@@ -4758,16 +4791,71 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
     ecs_sched__log(env, level, result, message);
 }
 
+/* ---- failures of what is running ---- */
+
+/* Appends text at out[at], as far as it fits in n (always terminated); returns the end. */
+static size_t ecs_sched__append(char *out, size_t n, size_t at, const char *text) {
+    size_t k = strlen(text);
+    if (at >= n) return at;
+    if (k > n - 1 - at) k = n - 1 - at;
+    memcpy(out + at, text, k);
+    out[at + k] = '\0';
+    return at + k;
+}
+
+/* "system 'x' in schedule 'S': " or "condition 'c' (guarding set 's') in schedule 'S': ";
+   returns its length. (Put together piece by piece: a system that fails every frame pays
+   for it each time.) */
+static size_t ecs_sched__running_prefix(const ecs_sched__running *running, char *out, size_t n) {
+    size_t at = 0;
+    at = ecs_sched__append(out, n, at, running->kind);
+    at = ecs_sched__append(out, n, at, " '");
+    at = ecs_sched__append(out, n, at, running->name);
+    if (running->guards_name) {
+        at = ecs_sched__append(out, n, at, "' (guarding ");
+        at = ecs_sched__append(out, n, at, running->guards_kind);
+        at = ecs_sched__append(out, n, at, " '");
+        at = ecs_sched__append(out, n, at, running->guards_name);
+        at = ecs_sched__append(out, n, at, "')");
+    } else {
+        at = ecs_sched__append(out, n, at, "'");
+    }
+    if (!running->schedule) return ecs_sched__append(out, n, at, ": ");   /* an observer */
+    at = ecs_sched__append(out, n, at, " in schedule '");
+    at = ecs_sched__append(out, n, at, running->schedule);
+    return ecs_sched__append(out, n, at, "': ");
+}
+
+/* Whether what runs may change the world directly. */
+static bool ecs_sched__running_may_change(const ecs_sched__running *running) {
+    return running->exclusive || running->applying;
+}
+
+/* Keeps a failure on what runs: the first one, or a refused access over one that is not.
+   Without room for the message (out of memory), the code alone is kept. */
+static void ecs_sched__running_keep(ecs_sched__running *running, ecs_sched_result code,
+                                    const char *message, bool refused) {
+    if (running->failure != ECS_SCHED_OK && (running->failure_refused || !refused)) return;
+    running->failure = code;
+    running->failure_refused = refused;
+    if (!running->failure_message) {
+        running->failure_message =
+            (char *)ecs_sched__alloc(running->env, ECS_SCHED__ERROR_CAPACITY);
+        if (!running->failure_message) return;
+    }
+    ecs_sched__append(running->failure_message, ECS_SCHED__ERROR_CAPACITY, 0, message);
+}
+
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. Inside a
    system, the failure is also the system's (refused: one it cannot clear). */
 /* Inside a call made of other calls (a JSON load, json.h), the failures of the calls it makes
    are recorded but not logged: it logs the one that ends it, once. */
 static ECS_SCHED__THREAD_LOCAL int ecs_sched__hush_depth;
 
-static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
+static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, ecs_sched__running *running,
                                             ecs_sched_result code, bool refused, const char *fmt,
                                             va_list args) ECS_SCHED__PRINTF(5, 0);
-static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
+static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, ecs_sched__running *running,
                                             ecs_sched_result code, bool refused, const char *fmt,
                                             va_list args) {
     char message[ECS_SCHED__ERROR_CAPACITY];
@@ -4924,7 +5012,7 @@ static void ecs_sched__print_bytes(ecs_sched__printing *t, const char *text, siz
 static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_result code,
                                              const char *text) {
     char whole[4 * ECS_SCHED__ERROR_CAPACITY];
-    void *running = ecs_sched__running_in(env);
+    ecs_sched__running *running = ecs_sched__running_in(env);
     size_t n;
     if (running) {   /* the system's name in front, as ecs_sched__fail does */
         size_t at = ecs_sched__running_prefix(running, whole, sizeof whole);
@@ -5129,6 +5217,85 @@ static void ecs_sched__name_map_free(ecs_sched__name_map *m) {
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
+
+/* ---- the system's clock and sleep ----
+
+   The monotonic clock, in nanoseconds, and a sleep: the default hooks of the clocks (time.h),
+   and what a recording (trace.h) pairs its time stamps with. */
+
+#define ECS_SCHED__NS_PER_SECOND INT64_C(1000000000)
+
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+#else
+#include <time.h>
+#include <sys/time.h>
+#include <sys/select.h>
+#if !defined(CLOCK_MONOTONIC) && defined(__linux__)
+/* Strict ISO C (-std=c99 with glibc): <time.h> hides clock_gettime and <unistd.h> hides
+   syscall, but the system call itself is there. */
+#include <sys/syscall.h>
+#if defined(SYS_clock_gettime)
+#define ECS_SCHED__CLOCK_BY_SYSCALL 1
+#ifndef ECS_SCHED__SYSCALL_DECLARED
+#define ECS_SCHED__SYSCALL_DECLARED
+long syscall(long number, ...);
+#endif
+#endif
+#endif
+#endif
+
+#if defined(_WIN32)
+static int64_t ecs_sched__system_clock(void *user_data) {
+    LARGE_INTEGER frequency, counter;
+    (void)user_data;
+    QueryPerformanceFrequency(&frequency);
+    QueryPerformanceCounter(&counter);
+    return (int64_t)((double)counter.QuadPart * 1e9 / (double)frequency.QuadPart);
+}
+
+static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
+    (void)user_data;
+    if (duration_ns > 0) Sleep((DWORD)((duration_ns + 999999) / 1000000));
+}
+#else
+/* The monotonic clock. Where neither clock_gettime nor its system call can be reached, the
+   fallback, gettimeofday, follows changes of the system clock: set a clock hook there. */
+static int64_t ecs_sched__system_clock(void *user_data) {
+    (void)user_data;
+#if defined(CLOCK_MONOTONIC)
+    {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (int64_t)ts.tv_sec * ECS_SCHED__NS_PER_SECOND + (int64_t)ts.tv_nsec;
+    }
+#elif defined(ECS_SCHED__CLOCK_BY_SYSCALL)
+    {
+        long ts[2];   /* what this call fills on Linux: seconds and nanoseconds, both long */
+        syscall(SYS_clock_gettime, 1L /* CLOCK_MONOTONIC */, ts);
+        return (int64_t)ts[0] * ECS_SCHED__NS_PER_SECOND + (int64_t)ts[1];
+    }
+#else
+    {
+        struct timeval tv;
+        gettimeofday(&tv, NULL);
+        return (int64_t)tv.tv_sec * ECS_SCHED__NS_PER_SECOND + (int64_t)tv.tv_usec * 1000;
+    }
+#endif
+}
+
+static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
+    struct timeval tv;
+    (void)user_data;
+    if (duration_ns <= 0) return;
+    tv.tv_sec = (time_t)(duration_ns / ECS_SCHED__NS_PER_SECOND);
+    tv.tv_usec = (long)(duration_ns % ECS_SCHED__NS_PER_SECOND / 1000);
+    select(0, NULL, NULL, NULL, &tv);
+}
 #endif
 
 /*=============================== src/pool.h (implementation) ================================*/
@@ -6371,7 +6538,7 @@ static void ecs_sched__removed(ecs_sched_world *w, ecs_sched_id id, ecs_sched_en
    with threads a data race, and on one thread a change under the feet of the systems that
    hold pointers into the world. Refused, as the system's failure. */
 static bool ecs_sched__change_refused(ecs_sched_world *w, const char *what) {
-    const void *running = ecs_sched__running_in(&w->env);
+    const ecs_sched__running *running = ecs_sched__running_in(&w->env);
     if (!running || ecs_sched__running_may_change(running)) return false;
     ecs_sched__refuse(&w->env, ECS_SCHED_ERR_ACCESS,
                       "%s through the world while the schedule runs, but only exclusive systems "
@@ -6384,7 +6551,7 @@ static bool ecs_sched__change_refused(ecs_sched_world *w, const char *what) {
    0: "), for a failure found by a call made on someone's behalf. */
 static ecs_sched_result ecs_sched__fail_again_for(ecs_sched_world *w, const char *who) {
     char message[ECS_SCHED__ERROR_CAPACITY], prefix[ECS_SCHED__ERROR_CAPACITY];
-    const void *running = ecs_sched__running_in(&w->env);
+    const ecs_sched__running *running = ecs_sched__running_in(&w->env);
     size_t skip = 0;
     memcpy(message, w->env.last_error, sizeof message);
     if (running) {   /* the running system's name goes in front once, not twice */
@@ -6970,8 +7137,6 @@ static ecs_sched_result ecs_sched__check_records(ecs_sched_world *w) {
    the order they did. The world's table code calls in here whenever rows are made, moved or
    deleted; what a tick means to a reader, and the iteration by what changed, are change.h's. */
 
-static uint32_t ecs_sched__running_tick(const void *running);  /* context.h */
-
 static inline uint32_t ecs_sched__tick_load(const ecs_sched_world *w) {
 #ifdef ECS_SCHED_THREADS
     return atomic_load_explicit((atomic_uint *)(uintptr_t)&w->tick, memory_order_relaxed);
@@ -6990,12 +7155,19 @@ static inline uint32_t ecs_sched__tick_take(ecs_sched_world *w) {
 #endif
 }
 
+/* The tick of a change made by what runs: its own, or the next one while its commands are
+   applied (a sync point runs after it). */
+static inline uint32_t ecs_sched__running_tick(const ecs_sched_world *w,
+                                               const ecs_sched__running *running) {
+    return running->applying ? ecs_sched__tick_load(w) + 1u : running->this_run;
+}
+
 /* The tick of a change made now: the running system's, else (outside systems, or commands
    being applied) the next one to be handed out, so that every system that runs from now on
    sees the change and none that ran before saw it. */
 static inline uint32_t ecs_sched__tick_now(const ecs_sched_world *w) {
-    const void *running = ecs_sched__running_in(&w->env);
-    return running ? ecs_sched__running_tick(running) : ecs_sched__tick_load(w) + 1u;
+    const ecs_sched__running *running = ecs_sched__running_in(&w->env);
+    return running ? ecs_sched__running_tick(w, running) : ecs_sched__tick_load(w) + 1u;
 }
 
 /* From now on systems take ticks and resources keep theirs; the resources there are count
@@ -8465,6 +8637,15 @@ typedef struct ecs_sched__command_block {
     unsigned char *data;      /* aligned to ECS_SCHED_MAX_ALIGNMENT, so values are aligned */
 } ecs_sched__command_block;
 
+/* What a later module keeps beside a buffer hears of it through these, set on the buffer by
+   that module (delay.h, for the buffers ecs_sched_commands_after makes and their owners):
+   `applying` before the buffer's commands are applied (false stops the apply, its failure
+   recorded), `destroying` as the buffer is destroyed. */
+typedef struct ecs_sched__commands_companion {
+    bool (*applying)(ecs_sched_commands *cmd);
+    void (*destroying)(ecs_sched_commands *cmd);
+} ecs_sched__commands_companion;
+
 struct ecs_sched_commands {
     ecs_sched_world *world;
     ecs_sched__command_block *first;
@@ -8489,12 +8670,8 @@ struct ecs_sched_commands {
     uint64_t serial;                   /* and after those handed over before it, at equal due */
     uint8_t delayed;                   /* 0: an ordinary buffer; else 1 + its ecs_sched_clock */
     bool waiting;                      /* in the world's queue of delayed buffers */
+    const ecs_sched__commands_companion *companion;   /* NULL, or see above */
 };
-
-/* delay.h: a buffer's delayed buffers go to the world's queue when it is applied, and with it
-   when it is destroyed. */
-static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd);
-static void ecs_sched__delays_detach(ecs_sched_commands *cmd);
 
 
 /* ---- command buffers ---- */
@@ -8590,7 +8767,7 @@ void ecs_sched_commands_destroy(ecs_sched_commands *cmd) {
     uint32_t i;
     if (!cmd) return;
     w = cmd->world;
-    if (cmd->after || cmd->delayed) ecs_sched__delays_detach(cmd);
+    if (cmd->companion) cmd->companion->destroying(cmd);
     ecs_sched__release_reserved(cmd);
     for (i = 0; i < w->buffer_count; i++) {
         if (w->buffers[i] == cmd) {
@@ -8885,132 +9062,65 @@ int32_t ecs_sched_commands_skipped(const ecs_sched_commands *cmd) {
 /*============================== src/context.h (implementation) ==============================*/
 /* context: what a running system or condition can reach. */
 
-/* What a run of a typical system touches (its queries, its user data, the violation the
-   executor looks at after it) comes first. */
+/* A reader's place in one message queue (message.h): a context keeps one per queue it reads,
+   the queue's index and the sequence number of the next message it reads there. */
+typedef struct ecs_sched__cursor {
+    uint32_t queue;
+    uint64_t next;
+} ecs_sched__cursor;
+
+/* What a run of a typical system touches (what a failure and a change read, its queries, its
+   user data) comes first. */
 struct ecs_sched_system_ctx {
-    ecs_sched_result failure;         /* the first failure of its run so far; OK while none,
-                                         and whenever it is not running: whoever runs it takes
-                                         the failure after (on the line of the system's fn) */
-    bool failure_refused;             /* with failure: a refused access, not clearable */
-    bool applying;                    /* its commands are applied at a sync point right now */
+    ecs_sched__running run;           /* what the library reads of it while it runs (base.h) */
     ecs_sched_query *queries[ECS_SCHED_MAX_QUERIES];
     void *user_data;
     int32_t query_count;
     ecs_sched_world *world;
     ecs_sched_commands *commands;
-    const char *name;
-    const char *kind;                 /* "system" or "condition", for messages */
-    const char *schedule;             /* the label of its schedule, for messages */
-    const char *guards_kind;          /* conditions: "system" or "set", what they guard, */
-    const char *guards_name;          /* and its name */
-    char *failure_message;            /* made at its first failure, kept for the next */
     int32_t read_count;
     int32_t write_count;
     ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];
-    bool exclusive;
     bool read_only;                   /* conditions */
     bool observer;                    /* an observer's (observer.h) */
     ecs_sched_id sending_id;          /* the message type it sent last, checked, */
     void *sending;                    /* and its queue (message.h) */
-    struct ecs_sched__cursor *cursors;    /* its places in message queues (message.h) */
+    ecs_sched__cursor *cursors;       /* its places in message queues */
     int32_t cursor_count;
     uint32_t cursor_capacity;
-    uint32_t last_run;                /* change ticks: of its previous run, and of this one */
-    uint32_t this_run;                /* (or the last), taken while ticks_on (change.h) */
+    uint32_t last_run;                /* change ticks: of its previous run (this one: run) */
 };
 
 /* ---- the running context (see base.h) ---- */
-
-static const ecs_sched__env *ecs_sched__running_env(const void *running) {
-    return &((const ecs_sched_system_ctx *)running)->world->env;
-}
-
-/* Appends text at out[at], as far as it fits in n (always terminated); returns the end. */
-static size_t ecs_sched__append(char *out, size_t n, size_t at, const char *text) {
-    size_t k = strlen(text);
-    if (at >= n) return at;
-    if (k > n - 1 - at) k = n - 1 - at;
-    memcpy(out + at, text, k);
-    out[at + k] = '\0';
-    return at + k;
-}
-
-/* "system 'x' in schedule 'S': " or "condition 'c' (guarding set 's') in schedule 'S': ".
-   (Put together piece by piece: a system that fails every frame pays for it each time.) */
-static size_t ecs_sched__running_prefix(const void *running, char *out, size_t n) {
-    const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
-    size_t at = 0;
-    at = ecs_sched__append(out, n, at, ctx->kind);
-    at = ecs_sched__append(out, n, at, " '");
-    at = ecs_sched__append(out, n, at, ctx->name);
-    if (ctx->guards_name) {
-        at = ecs_sched__append(out, n, at, "' (guarding ");
-        at = ecs_sched__append(out, n, at, ctx->guards_kind);
-        at = ecs_sched__append(out, n, at, " '");
-        at = ecs_sched__append(out, n, at, ctx->guards_name);
-        at = ecs_sched__append(out, n, at, "')");
-    } else {
-        at = ecs_sched__append(out, n, at, "'");
-    }
-    if (!ctx->schedule) return ecs_sched__append(out, n, at, ": ");   /* an observer */
-    at = ecs_sched__append(out, n, at, " in schedule '");
-    at = ecs_sched__append(out, n, at, ctx->schedule);
-    return ecs_sched__append(out, n, at, "': ");
-}
-
-static bool ecs_sched__running_may_change(const void *running) {
-    const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
-    return ctx->exclusive || ctx->applying;
-}
-
-/* Keeps a failure on the context: the first one, or a refused access over one that is not.
-   Without room for the message (out of memory), the code alone is kept. */
-static void ecs_sched__running_keep(void *running, ecs_sched_result code, const char *message,
-                                    bool refused) {
-    ecs_sched_system_ctx *ctx = (ecs_sched_system_ctx *)running;
-    if (ctx->failure != ECS_SCHED_OK && (ctx->failure_refused || !refused)) return;
-    ctx->failure = code;
-    ctx->failure_refused = refused;
-    if (!ctx->failure_message) {
-        ctx->failure_message = (char *)ecs_sched__alloc(&ctx->world->env, ECS_SCHED__ERROR_CAPACITY);
-        if (!ctx->failure_message) return;
-    }
-    ecs_sched__append(ctx->failure_message, ECS_SCHED__ERROR_CAPACITY, 0, message);
-}
 
 /* The message of the failure kept on ctx; when there was no memory to keep it, its names
    and code, written into buf. */
 static const char *ecs_sched__ctx_failure_message(const ecs_sched_system_ctx *ctx, char *buf,
                                                   size_t n) {
     size_t at;
-    if (ctx->failure_message) return ctx->failure_message;
-    at = ecs_sched__running_prefix(ctx, buf, n);
+    if (ctx->run.failure_message) return ctx->run.failure_message;
+    at = ecs_sched__running_prefix(&ctx->run, buf, n);
     snprintf(buf + at, n - at, "%s (out of memory keeping the whole message)",
-             ecs_sched_result_string(ctx->failure));
+             ecs_sched_result_string(ctx->run.failure));
     return buf;
-}
-
-static uint32_t ecs_sched__running_tick(const void *running) {
-    const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
-    return ctx->applying ? ecs_sched__tick_load(ctx->world) + 1u : ctx->this_run;
 }
 
 /* ctx runs once more: its window of changes moves on (while something tracks changes). */
 static void ecs_sched__ctx_take_tick(ecs_sched_system_ctx *ctx) {
-    ctx->last_run = ctx->this_run;
-    ctx->this_run = ecs_sched__tick_take(ctx->world);
+    ctx->last_run = ctx->run.this_run;
+    ctx->run.this_run = ecs_sched__tick_take(ctx->world);
 }
 
 /* ctx runs on this thread from here to ecs_sched__running_end; returns what ran before. */
-static void *ecs_sched__running_begin(ecs_sched_system_ctx *ctx) {
-    void *outer = ecs_sched__running_now;
-    ctx->failure = ECS_SCHED_OK;
-    ecs_sched__running_now = ctx;
+static ecs_sched__running *ecs_sched__running_begin(ecs_sched_system_ctx *ctx) {
+    ecs_sched__running *outer = ecs_sched__running_now;
+    ctx->run.failure = ECS_SCHED_OK;
+    ecs_sched__running_now = &ctx->run;
     return outer;
 }
 
-static void ecs_sched__running_end(void *outer) {
+static void ecs_sched__running_end(ecs_sched__running *outer) {
     ecs_sched__running_now = outer;
 }
 
@@ -9023,7 +9133,7 @@ static ecs_sched_result ecs_sched__ctx_vfail(ecs_sched_system_ctx *ctx, ecs_sche
                                              bool refused, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
-    code = ecs_sched__vfail_on(&ctx->world->env, ctx, code, refused, fmt, args);
+    code = ecs_sched__vfail_on(&ctx->world->env, &ctx->run, code, refused, fmt, args);
     va_end(args);
     return code;
 }
@@ -9047,24 +9157,24 @@ ecs_sched_result ecs_sched_ctx_fail(ecs_sched_system_ctx *ctx, ecs_sched_result 
     ECS_SCHED_ASSERT(ctx != NULL && format != NULL);
     if (code == ECS_SCHED_OK) return ECS_SCHED_OK;
     va_start(args, format);
-    code = ecs_sched__vfail_on(&ctx->world->env, ctx, code, false, format, args);
+    code = ecs_sched__vfail_on(&ctx->world->env, &ctx->run, code, false, format, args);
     va_end(args);
     return code;
 }
 
 ecs_sched_result ecs_sched_ctx_error(const ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    return ctx->failure;
+    return ctx->run.failure;
 }
 
 void ecs_sched_ctx_clear_error(ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    if (!ctx->failure_refused) ctx->failure = ECS_SCHED_OK;
+    if (!ctx->run.failure_refused) ctx->run.failure = ECS_SCHED_OK;
 }
 
 const char *ecs_sched_ctx_name(const ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    return ctx->name;
+    return ctx->run.name;
 }
 
 void *ecs_sched_ctx_user_data(const ecs_sched_system_ctx *ctx) {
@@ -9148,7 +9258,7 @@ static void *ecs_sched__ctx_reach(ecs_sched_system_ctx *ctx, ecs_sched_id id, bo
     }
     *declared = true;
     if (write && ctx->world->ticks_on && ctx->world->resources[id]) {
-        ctx->world->resource_stamps[id].changed = ctx->this_run;
+        ctx->world->resource_stamps[id].changed = ctx->run.this_run;
     }
     return ctx->world->resources[id];
 }
@@ -9194,7 +9304,7 @@ ecs_sched_commands *ecs_sched_ctx_commands(ecs_sched_system_ctx *ctx) {
 
 ecs_sched_world *ecs_sched_ctx_world(ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    if (!ctx->exclusive) {
+    if (!ctx->run.exclusive) {
         return (ecs_sched_world *)ecs_sched__ctx_refuse(
             ctx, "asks for the whole world%s: only systems declared .exclusive = true get it",
             ctx->read_only ? " from a condition" : "");
@@ -9212,8 +9322,8 @@ typedef struct ecs_sched__ctx_piece {
 
 static void ecs_sched__ctx_run_piece(ecs_sched_iter *it, void *arg) {
     const ecs_sched__ctx_piece *piece = (const ecs_sched__ctx_piece *)arg;
-    void *outer = ecs_sched__running_now;
-    ecs_sched__running_now = piece->ctx;
+    ecs_sched__running *outer = ecs_sched__running_now;
+    ecs_sched__running_now = &piece->ctx->run;
     piece->fn(it, piece->arg);
     ecs_sched__running_now = outer;
 }
@@ -9269,12 +9379,6 @@ struct ecs_sched__messages {
     uint32_t scope_count;
     uint32_t scope_capacity;
 };
-
-/* A reader's place in one queue (kept by a context per queue it reads). */
-typedef struct ecs_sched__cursor {
-    uint32_t queue;
-    uint64_t next;
-} ecs_sched__cursor;
 
 static ecs_sched__queue *ecs_sched__queue_at(const ecs_sched_world *w, uint32_t index) {
     return w->messages->queues[index];
@@ -10031,9 +10135,8 @@ struct ecs_sched__trace {
 
    The time stamp counter where there is one (a tenth of the cost of clock_gettime, which
    would take most of the budget of a recorded system), paired with the monotonic clock at the
-   start and at the end of the recording to turn ticks into nanoseconds. */
-
-static int64_t ecs_sched__system_clock(void *user_data);   /* time.h */
+   start and at the end of the recording (ecs_sched__system_clock, base.h) to turn ticks into
+   nanoseconds. */
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 static inline int64_t ecs_sched__trace_ticks(void) {
@@ -10142,7 +10245,7 @@ struct ecs_sched__observers {
 
 static void ecs_sched__observer_free(ecs_sched_world *w, ecs_sched__observer *o) {
     ecs_sched_commands_destroy(o->ctx.commands);
-    ecs_sched__free(&w->env, o->ctx.failure_message);
+    ecs_sched__free(&w->env, o->ctx.run.failure_message);
     ecs_sched__free(&w->env, o->ctx.cursors);
     ecs_sched__free(&w->env, o->name);
     ecs_sched__free(&w->env, o);
@@ -10292,10 +10395,11 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     o->sees_prefabs = desc->sees_prefabs || ecs_sched__observer_names(desc, w->prefab);
     o->sees_disabled = desc->sees_disabled || ecs_sched__observer_names(desc, w->disabled);
     o->ctx.world = w;
-    o->ctx.name = o->name;
-    o->ctx.kind = "observer";
+    o->ctx.run.env = &w->env;
+    o->ctx.run.name = o->name;
+    o->ctx.run.kind = "observer";
     o->ctx.user_data = desc->user_data;
-    o->ctx.exclusive = true;
+    o->ctx.run.exclusive = true;
     o->ctx.observer = true;
     all->items[all->count++] = o;
     if (o->component) all->watchers[o->component].count[o->event]++;
@@ -10341,9 +10445,9 @@ static bool ecs_sched__observer_filters_pass(const ecs_sched_world *w, const ecs
 static void ecs_sched__observer_failed(ecs_sched_world *w, ecs_sched__observer *o) {
     char fallback[ECS_SCHED__ERROR_CAPACITY];
     const char *message = ecs_sched__ctx_failure_message(&o->ctx, fallback, sizeof fallback);
-    ecs_sched_result code = o->ctx.failure;
-    o->ctx.failure = ECS_SCHED_OK;
-    o->ctx.failure_refused = false;
+    ecs_sched_result code = o->ctx.run.failure;
+    o->ctx.run.failure = ECS_SCHED_OK;
+    o->ctx.run.failure_refused = false;
     ecs_sched__fail_text(&w->env, code, message);
 }
 
@@ -10395,15 +10499,15 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
     trigger.target = target;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
-        void *outer;
+        ecs_sched__running *outer;
         if (o->event != event || o->component != component || !ecs_sched__observer_hears(w, o, e) ||
             (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
             continue;
         }
         if (w->ticks_on) {   /* its changes carry the tick of the one it observes */
             uint32_t tick = ecs_sched__tick_now(w);
-            o->ctx.last_run = o->ctx.this_run;
-            o->ctx.this_run = tick;
+            o->ctx.last_run = o->ctx.run.this_run;
+            o->ctx.run.this_run = tick;
         }
         all->dispatching++;
         outer = ecs_sched__running_begin(&o->ctx);
@@ -10417,7 +10521,7 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
         if (o->ctx.commands->pending || o->ctx.commands->after_count) {
             all->deferred = true;   /* a flush has work */
         }
-        if (o->ctx.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
+        if (o->ctx.run.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
     }
 }
 
@@ -11918,7 +12022,7 @@ static ecs_sched_result ecs_sched__commands_apply(ecs_sched_commands *cmd) {
     if (cmd->world->observers && ecs_sched__refused_in_observer(cmd->world, "applying commands")) {
         return ECS_SCHED_ERR_ACCESS;
     }
-    if (cmd->after_count && !ecs_sched__delays_hand_over(cmd)) return cmd->world->env.last_result;
+    if (cmd->companion && !cmd->companion->applying(cmd)) return cmd->world->env.last_result;
     cmd->skipped = 0;
     block = cmd->read;
     while (ecs_sched__command_step(cmd, &block, &cmd->read_at)) {
@@ -12028,10 +12132,10 @@ typedef struct ecs_sched__cond {
     ecs_sched_condition_kind kind;
     int32_t operands[2];
     ecs_sched_condition_fn fn;
-    ecs_sched_id resource;
+    ecs_sched_id resource;            /* read by it (access.h) */
     int32_t state_value;
-    uint32_t seen_changes;            /* STATE_CHANGED: the machine's change count last seen */
-    ecs_sched_timer timer;            /* the time conditions: their period or delay */
+    uint32_t seen;                    /* for a fn: a count it saw at its last evaluation */
+    ecs_sched_timer timer;            /* for a fn: a period or a delay of its own */
     ecs_sched_id first_write;         /* a write it asked for, refused at build */
     bool first_write_is_resource;
     bool has_run;
@@ -12053,21 +12157,25 @@ typedef struct ecs_sched__conds {
     uint32_t capacity;
 } ecs_sched__conds;
 
-/* The state conditions ask the state module (state.h), defined there. */
-static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
-                                                        const ecs_sched_condition *c);
-static bool ecs_sched__state_is(const ecs_sched_world *w, ecs_sched_id machine, int32_t value);
-static uint32_t ecs_sched__state_changes(const ecs_sched_world *w, ecs_sched_id machine);
-static bool ecs_sched__state_exists(const ecs_sched_world *w, ecs_sched_id machine);
-static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id machine,
-                                      int32_t value);
-/* So do the time conditions the time module (time.h). */
-static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
-                                                       const ecs_sched_condition *c);
-static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *c);
+/* The node of an instance, from its context: what the fn and setup of a condition made by a
+   later module (the state and time conditions) keep per instance. */
+static ecs_sched__cond *ecs_sched__cond_of(ecs_sched_system_ctx *ctx) {
+    return (ecs_sched__cond *)(void *)((char *)ctx - offsetof(ecs_sched__cond, ctx));
+}
 
-static bool ecs_sched__is_time_condition(ecs_sched_condition_kind kind) {
-    return kind >= ECS_SCHED_CONDITION_ON_TIMER && kind <= ECS_SCHED_CONDITION_TIME_PAUSED;
+/* Names an instance (a setup's name for a condition given none): takes `name`, made with
+   the world's allocator. */
+static void ecs_sched__cond_rename(ecs_sched_world *w, ecs_sched__cond *node, char *name) {
+    ecs_sched__free(&w->env, node->name);
+    node->name = name;
+    node->ctx.run.name = name;
+}
+
+/* Whether this module evaluates the kind itself; the others call their fn. */
+static bool ecs_sched__condition_built_in(ecs_sched_condition_kind kind) {
+    return (kind >= ECS_SCHED_CONDITION_AND && kind <= ECS_SCHED_CONDITION_RUN_ONCE) ||
+           (kind >= ECS_SCHED_CONDITION_RESOURCE_ADDED &&
+            kind <= ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED);
 }
 
 static ecs_sched_condition ecs_sched__condition_of(ecs_sched_condition_kind kind) {
@@ -12162,13 +12270,13 @@ ecs_sched_condition ecs_sched_condition_any_component_removed(ecs_sched_id compo
     return c;
 }
 
-/* A condition's name when it is given none, by kind (the state conditions get theirs from
-   their machine and value, in state.h). */
+/* A condition's name when it is given none, by kind (a condition with a setup may name
+   itself there, as the state and time conditions do). */
 static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind kind) {
     static const char *const names[] = {
         "condition", "and", "or", "not", "resource_exists", "resource_equals", "run_once",
         "condition", "condition", "condition", "condition",
-        "on_timer", "once_after_delay", "repeating_after_delay", "time_paused",
+        "condition", "condition", "condition", "condition",
         "resource_added", "resource_changed", "on_message", "any_component_removed"};
     int index = (int)kind;
     return index >= 0 && index < (int)(sizeof names / sizeof names[0]) ? names[index]
@@ -12179,7 +12287,7 @@ static void ecs_sched__cond_free(ecs_sched_world *w, ecs_sched__cond *c) {
     int32_t i;
     if (!c) return;
     for (i = 0; i < c->ctx.query_count; i++) ecs_sched_query_destroy(c->ctx.queries[i]);
-    ecs_sched__free(&w->env, c->ctx.failure_message);
+    ecs_sched__free(&w->env, c->ctx.run.failure_message);
     ecs_sched__free(&w->env, c->ctx.cursors);
     ecs_sched__free(&w->env, c->value);
     ecs_sched__free(&w->env, c->name);
@@ -12198,9 +12306,9 @@ static void ecs_sched__conds_guard(ecs_sched__conds *conds, uint32_t first, cons
                                    const char *name, const char *schedule) {
     uint32_t i;
     for (i = first; i < conds->count; i++) {
-        conds->items[i]->ctx.guards_kind = kind;
-        conds->items[i]->ctx.guards_name = name;
-        conds->items[i]->ctx.schedule = schedule;
+        conds->items[i]->ctx.run.guards_kind = kind;
+        conds->items[i]->ctx.run.guards_name = name;
+        conds->items[i]->ctx.run.schedule = schedule;
     }
 }
 
@@ -12222,11 +12330,12 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
     node->name = ecs_sched__strdup(&w->env, name);
     if (!node->name) return ecs_sched__out_of_memory(w, "copying a run condition");
     node->ctx.world = w;
-    node->ctx.name = node->name;
-    node->ctx.kind = "condition";
+    node->ctx.run.env = &w->env;
+    node->ctx.run.name = node->name;
+    node->ctx.run.kind = "condition";
     node->ctx.user_data = c->user_data;
     node->ctx.read_only = true;
-    if (c->kind == ECS_SCHED_CONDITION_FN && !c->fn) {
+    if (!ecs_sched__condition_built_in(c->kind) && !c->fn) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "condition '%s' has no function", name);
     }
@@ -12248,14 +12357,12 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
         (!ecs_sched__component_valid(w, c->resource) || !w->components[c->resource].removals)) {
         return ecs_sched__removals_of_untracked(w, c->resource, name);
     }
-    if (c->kind == ECS_SCHED_CONDITION_IN_STATE || c->kind == ECS_SCHED_CONDITION_STATE_EXISTS ||
-        c->kind == ECS_SCHED_CONDITION_STATE_CHANGED ||
-        c->kind == ECS_SCHED_CONDITION_STATE_IN_STACK) {
-        ecs_sched_result result = ecs_sched__state_condition_fill(w, node, c);
-        if (result != ECS_SCHED_OK) return result;
-    }
-    if (ecs_sched__is_time_condition(c->kind)) {
-        ecs_sched_result result = ecs_sched__time_condition_fill(w, node, c);
+    if (c->setup) {
+        ecs_sched_result result = c->setup(w, &node->ctx, c);
+        if (result != ECS_SCHED_OK && result != w->env.last_result) {   /* said nothing */
+            return ecs_sched__fail(&w->env, result, "condition '%s': its setup refused it (%s)",
+                                   name, ecs_sched_result_string(result));
+        }
         if (result != ECS_SCHED_OK) return result;
     }
     if (c->kind == ECS_SCHED_CONDITION_RESOURCE_EQUALS) {
@@ -12367,11 +12474,19 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
     bool result = false;
     if (w->ticks_on) ecs_sched__ctx_take_tick(&c->ctx);
     switch (c->kind) {
-    case ECS_SCHED_CONDITION_FN: {
-        void *outer = ecs_sched__running_begin(&c->ctx);
+    case ECS_SCHED_CONDITION_FN:          /* and the conditions of later modules, by their fn */
+    case ECS_SCHED_CONDITION_IN_STATE:
+    case ECS_SCHED_CONDITION_STATE_EXISTS:
+    case ECS_SCHED_CONDITION_STATE_CHANGED:
+    case ECS_SCHED_CONDITION_STATE_IN_STACK:
+    case ECS_SCHED_CONDITION_ON_TIMER:
+    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY:
+    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY:
+    case ECS_SCHED_CONDITION_TIME_PAUSED: {
+        ecs_sched__running *outer = ecs_sched__running_begin(&c->ctx);
         result = c->fn(&c->ctx);
         ecs_sched__running_end(outer);
-        if (c->ctx.failure != ECS_SCHED_OK && !*failed) *failed = &c->ctx;
+        if (c->ctx.run.failure != ECS_SCHED_OK && !*failed) *failed = &c->ctx;
         break;
     }
     case ECS_SCHED_CONDITION_AND:
@@ -12401,7 +12516,7 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
             const ecs_sched__stamp *stamp = &w->resource_stamps[c->resource];
             uint32_t tick = c->kind == ECS_SCHED_CONDITION_RESOURCE_ADDED ? stamp->added
                                                                            : stamp->changed;
-            result = ecs_sched__tick_newer(tick, c->ctx.last_run, c->ctx.this_run);
+            result = ecs_sched__tick_newer(tick, c->ctx.last_run, c->ctx.run.this_run);
         }
         break;
     case ECS_SCHED_CONDITION_ON_MESSAGE:
@@ -12414,27 +12529,6 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
         result = !c->has_run;
         c->has_run = true;
         break;
-    case ECS_SCHED_CONDITION_IN_STATE:
-        result = ecs_sched__state_is(w, c->resource, c->state_value);
-        break;
-    case ECS_SCHED_CONDITION_STATE_EXISTS:
-        result = ecs_sched__state_exists(w, c->resource);
-        break;
-    case ECS_SCHED_CONDITION_STATE_IN_STACK:
-        result = ecs_sched__state_in_stack(w, c->resource, c->state_value);
-        break;
-    case ECS_SCHED_CONDITION_STATE_CHANGED: {
-        uint32_t changes = ecs_sched__state_changes(w, c->resource);
-        result = changes != c->seen_changes;
-        c->seen_changes = changes;
-        break;
-    }
-    case ECS_SCHED_CONDITION_ON_TIMER:
-    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY:
-    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY:
-    case ECS_SCHED_CONDITION_TIME_PAUSED:
-        result = ecs_sched__time_condition_eval(w, c);
-        break;
     }
     return result;
 }
@@ -12444,9 +12538,8 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
 
 #define ECS_SCHED__MAX_NESTED_RUNS 64
 
-/* The built plan of a schedule (plan.h); NULL until its first build. */
+/* The built plan of a schedule (plan.h, which frees it); NULL until its first build. */
 typedef struct ecs_sched__plan ecs_sched__plan;
-static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan);
 
 enum {
     ECS_SCHED__REL_IN_SET,
@@ -12628,7 +12721,7 @@ static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
     int32_t i;
     for (i = 0; i < s->ctx.query_count; i++) ecs_sched_query_destroy(s->ctx.queries[i]);
     ecs_sched_commands_destroy(s->ctx.commands);
-    ecs_sched__free(&w->env, s->ctx.failure_message);
+    ecs_sched__free(&w->env, s->ctx.run.failure_message);
     ecs_sched__free(&w->env, s->ctx.cursors);
 #ifdef ECS_SCHED_TRACE
     ecs_sched__aligned_free(&w->env, s);
@@ -12637,9 +12730,9 @@ static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
 #endif
 }
 
+/* A schedule goes, but for its plan (see ecs_sched__schedules_free in plan.h). */
 static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s) {
     uint32_t i;
-    ecs_sched__plan_free(&w->env, s->plan);
     for (i = 0; i < s->system_count; i++) ecs_sched__system_free(w, s->systems[i]);
     ecs_sched__name_map_free(&s->name_index);
     for (i = 0; i < s->name_count; i++) ecs_sched__free(&w->env, s->names[i].text);
@@ -12650,17 +12743,6 @@ static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s)
     ecs_sched__free(&w->env, s->guards);
     ecs_sched__free(&w->env, s->label);
     ecs_sched__free(&w->env, s);
-}
-
-static void ecs_sched__schedules_free(ecs_sched_world *w) {
-    ecs_sched__schedules *all = w->schedules;
-    uint32_t i;
-    if (!all) return;
-    for (i = 0; i < all->count; i++) ecs_sched__schedule_free(w, all->items[i]);
-    ecs_sched__name_map_free(&all->by_label);
-    ecs_sched__free(&w->env, all->items);
-    ecs_sched__free(&w->env, all);
-    w->schedules = NULL;
 }
 
 static ecs_sched__schedule *ecs_sched__schedule_find(const ecs_sched_world *w, const char *label) {
@@ -12995,10 +13077,11 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
     sys->fn = d->fn;
     sys->is_apply_deferred = d->fn == ecs_sched_apply_deferred;
     sys->ctx.world = w;
-    sys->ctx.kind = "system";
-    sys->ctx.schedule = s->label;
+    sys->ctx.run.env = &w->env;
+    sys->ctx.run.kind = "system";
+    sys->ctx.run.schedule = s->label;
     sys->ctx.user_data = d->user_data;
-    sys->ctx.exclusive = d->exclusive || sys->is_apply_deferred;
+    sys->ctx.run.exclusive = d->exclusive || sys->is_apply_deferred;
     sys->main_thread = d->main_thread;
     for (i = 0; i < ECS_SCHED_MAX_RESOURCES; i++) {
         if (d->reads[i]) sys->ctx.reads[sys->ctx.read_count++] = d->reads[i];
@@ -13029,7 +13112,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
         if (n->system_count++ == 0) n->first_system = (int32_t)s->system_count;
     }
     s->system_count++;
-    sys->ctx.name = s->names[name_index].text;
+    sys->ctx.run.name = s->names[name_index].text;
     return sys;
 }
 
@@ -14351,7 +14434,7 @@ static bool ecs_sched__find_carriers(ecs_sched__build *b) {
         const ecs_sched__system *system = b->s->systems[q];
         b->explicit_sync[q] = ecs_sched__explicit_sync(b, q) ? 1 : 0;
         b->carries[q] = !b->s->settings.no_auto_sync && system->ctx.commands != NULL;
-        if (system->ctx.exclusive || system->is_apply_deferred) ecs_sched__set_bit(ends, q);
+        if (system->ctx.run.exclusive || system->is_apply_deferred) ecs_sched__set_bit(ends, q);
     }
     if (!b->flat || !b->plain || b->flat_ordered != S) return true;
     for (q = 0; q < S; q++) {
@@ -14378,7 +14461,7 @@ static bool ecs_sched__keep_sync_edges(ecs_sched__build *b) {
     if (!deferred || !exclusive) return false;
     for (v = 0; v < S; v++) {
         if (b->s->systems[v]->is_apply_deferred) ecs_sched__set_bit(deferred, v);
-        if (b->s->systems[v]->ctx.exclusive) ecs_sched__set_bit(exclusive, v);
+        if (b->s->systems[v]->ctx.run.exclusive) ecs_sched__set_bit(exclusive, v);
     }
     for (v = 0; v < S; v++) {
         uint64_t *row = ecs_sched__row(b->flat, W, v);
@@ -14904,7 +14987,7 @@ static bool ecs_sched__conflict_table_make(ecs_sched__build *b, ecs_sched__confl
             to[W + k] = wr[W + k] | ecs_sched__access_of(b, i, ECS_SCHED__RES_READ)[k];
             if (wr[k] | wr[W + k]) t->kind[i] = 1;
         }
-        if (b->s->systems[i]->ctx.exclusive) t->kind[i] = 2;
+        if (b->s->systems[i]->ctx.run.exclusive) t->kind[i] = 2;
     }
     t->uses = b->use_start ? b->uses : NULL;
     t->use_start = b->use_start;
@@ -15016,8 +15099,8 @@ static void ecs_sched__describe_conflict(ecs_sched__build *b, int32_t x, int32_t
     static const char *const what[] = {"component", "component", "resource", "resource"};
     int32_t id, shown = 0, W = b->access_words;
     const ecs_sched_system_ctx *cx = &b->s->systems[x]->ctx, *cy = &b->s->systems[y]->ctx;
-    if (cx->exclusive || cy->exclusive) {
-        ecs_sched__text_printf(&b->text, "%s is exclusive", cx->exclusive ? "the first" : "the second");
+    if (cx->run.exclusive || cy->run.exclusive) {
+        ecs_sched__text_printf(&b->text, "%s is exclusive", cx->run.exclusive ? "the first" : "the second");
         return;
     }
     for (id = 1; id < (int32_t)b->w->component_count && shown < 4; id++) {
@@ -15278,6 +15361,21 @@ static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
     ecs_sched__free(env, plan);
 }
 
+/* The world's side (declared in world.h): its schedules go, each with its plan. */
+static void ecs_sched__schedules_free(ecs_sched_world *w) {
+    ecs_sched__schedules *all = w->schedules;
+    uint32_t i;
+    if (!all) return;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched__plan_free(&w->env, all->items[i]->plan);
+        ecs_sched__schedule_free(w, all->items[i]);
+    }
+    ecs_sched__name_map_free(&all->by_label);
+    ecs_sched__free(&w->env, all->items);
+    ecs_sched__free(&w->env, all);
+    w->schedules = NULL;
+}
+
 /* ---- helpers of the plan ---- */
 
 static int ecs_sched__compare_guard_sets(const void *pa, const void *pb, const int32_t *depth) {
@@ -15355,7 +15453,7 @@ static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__c
    of its own. */
 static bool ecs_sched__needs_sync(const ecs_sched__build *b, int32_t v, int32_t e) {
     const ecs_sched__system *t = b->s->systems[b->successors.adj[e]];
-    return b->carries[v] && !t->is_apply_deferred && (!b->successor_ignore[e] || t->ctx.exclusive);
+    return b->carries[v] && !t->is_apply_deferred && (!b->successor_ignore[e] || t->ctx.run.exclusive);
 }
 
 /* Each system gets the number of sync points that must run before it (its distance): one more
@@ -15444,7 +15542,7 @@ static bool ecs_sched__runs_on_main_thread(const ecs_sched__build *b, int32_t sy
 }
 
 static bool ecs_sched__plan_node_exclusive(const ecs_sched__build *b, int32_t node) {
-    return node >= b->system_count || b->s->systems[node]->ctx.exclusive;
+    return node >= b->system_count || b->s->systems[node]->ctx.run.exclusive;
 }
 
 /* plan_bound: plan_edges and the edges that make the plan's order binding wherever running at
@@ -15575,7 +15673,7 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_s
         }
         pn->system = s->systems[i];
         pn->sync = pn->system->is_apply_deferred;
-        pn->exclusive = pn->system->ctx.exclusive;
+        pn->exclusive = pn->system->ctx.run.exclusive;
         pn->main_thread = ecs_sched__runs_on_main_thread(b, i);
         pn->cond_start = at;
         for (k = 0; k < s->guard_count; k++) {
@@ -15748,7 +15846,7 @@ ecs_sched_result ecs_sched_schedule_build(ecs_sched_world *w, const char *label)
 }
 
 static const char *ecs_sched__plan_node_name(const ecs_sched__plan_node *pn) {
-    return pn->system ? pn->system->ctx.name : "apply_deferred";
+    return pn->system ? pn->system->ctx.run.name : "apply_deferred";
 }
 
 int32_t ecs_sched_schedule_order(ecs_sched_world *w, const char *label, const char **names,
@@ -15797,9 +15895,9 @@ static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
     ecs_sched_query *own = (ecs_sched_query *)(uintptr_t)q;   /* its own window moves on */
     const ecs_sched_system_ctx *ctx =
         (const ecs_sched_system_ctx *)ecs_sched__running_in(&q->world->env);
-    if (ctx && !ctx->applying) {
+    if (ctx && !ctx->run.applying) {
         *last_run = ctx->last_run;
-        *this_run = ctx->this_run;
+        *this_run = ctx->run.this_run;
         return;
     }
     *last_run = own->last_iter;
@@ -16305,7 +16403,7 @@ static void ecs_sched__old_reader_add(ecs_sched_world *w, ecs_sched__old_readers
 static void ecs_sched__ctx_readers(ecs_sched_world *w, ecs_sched__old_readers *r,
                                    const ecs_sched_system_ctx *ctx) {
     ecs_sched__old_reader_add(w, r, ctx->last_run);
-    ecs_sched__old_reader_add(w, r, ctx->this_run);
+    ecs_sched__old_reader_add(w, r, ctx->run.this_run);
 }
 
 /* Every reader's ticks: systems' and conditions' contexts, queries iterated outside. */
@@ -16370,7 +16468,7 @@ static void ecs_sched__move_log_ticks(const ecs_sched__old_readers *r, ecs_sched
 
 static void ecs_sched__move_ctx(const ecs_sched__old_readers *r, ecs_sched_system_ctx *ctx) {
     ctx->last_run = ecs_sched__moved_tick(r, ctx->last_run, ECS_SCHED__TICK_READER);
-    ctx->this_run = ecs_sched__moved_tick(r, ctx->this_run, ECS_SCHED__TICK_READER);
+    ctx->run.this_run = ecs_sched__moved_tick(r, ctx->run.this_run, ECS_SCHED__TICK_READER);
 }
 
 /* sparse.h: the stamps of sparse components. */
@@ -16518,7 +16616,7 @@ ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s
     ecs_sched__system_watch *watch = &sys->watch;
     bool timed = w->stats_on || ecs_sched__tracing(w);
     int64_t begin, end;
-    void *outer;
+    ecs_sched__running *outer;
     begin = timed ? ecs_sched__trace_ticks() : 0;
     outer = ecs_sched__running_begin(&sys->ctx);
     sys->fn(&sys->ctx);
@@ -16529,7 +16627,7 @@ ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s
     if (!timed) return;
     watch->ticks = end - begin;
     if (w->stats_on) ecs_sched__stats_add(watch, watch->ticks);
-    ecs_sched__trace_add(w, ECS_SCHED__TRACE_SYSTEM, sys->ctx.name, s->label, NULL, begin, end,
+    ecs_sched__trace_add(w, ECS_SCHED__TRACE_SYSTEM, sys->ctx.run.name, s->label, NULL, begin, end,
                          0);
 }
 
@@ -16538,7 +16636,7 @@ static void ecs_sched__note_disabled(ecs_sched__schedule *s, ecs_sched__system *
     ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_DISABLED);
     if (ecs_sched__tracing(s->world)) {
         int64_t now = ecs_sched__trace_ticks();
-        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_DISABLED, sys->ctx.name, s->label, NULL,
+        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_DISABLED, sys->ctx.run.name, s->label, NULL,
                              now, now, 0);
     }
 }
@@ -16574,7 +16672,7 @@ static void ecs_sched__note_skipped(ecs_sched__schedule *s, int32_t at) {
     }
     if (ecs_sched__tracing(s->world)) {
         int64_t now = ecs_sched__trace_ticks();
-        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_SKIPPED, pn->system->ctx.name, s->label,
+        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_SKIPPED, pn->system->ctx.run.name, s->label,
                              watch->condition, now, now, 0);
     }
 }
@@ -16609,7 +16707,7 @@ static void ecs_sched__note_condition(ecs_sched__schedule *s, int32_t index, int
     set = ecs_sched__guarding_set(s, index, at);
     ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_CONDITION, c->name, s->label,
                          set >= 0 ? s->names[s->plan->sets[set].name].text
-                                  : pn->system ? pn->system->ctx.name : NULL,
+                                  : pn->system ? pn->system->ctx.run.name : NULL,
                          begin, end, (held ? 1 : 0) | (set >= 0 ? 2 : 0));
 }
 
@@ -17088,7 +17186,7 @@ static ecs_sched_system_outcome ecs_sched__outcome_of(const ecs_sched__schedule 
     const ecs_sched__system_watch *watch = &sys->watch;
     ecs_sched_system_outcome o;
     memset(&o, 0, sizeof o);
-    o.system = sys->ctx.name;
+    o.system = sys->ctx.run.name;
     o.ns = -1;
     if (watch->run != s->watch_run) return o;
     o.outcome = (ecs_sched_outcome)watch->outcome;
@@ -17240,7 +17338,7 @@ static void ecs_sched__note_held(ecs_sched__schedule *s, ecs_sched__system *sys)
     ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_HELD);
     if (ecs_sched__tracing(s->world)) {
         int64_t now = ecs_sched__trace_ticks();
-        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_HELD, sys->ctx.name, s->label, NULL, now,
+        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_HELD, sys->ctx.run.name, s->label, NULL, now,
                              now, 0);
     }
 }
@@ -17331,7 +17429,7 @@ const char *ecs_sched_stepping_cursor(ecs_sched_world *w, const char *schedule) 
     /* as the next run will find it: a changed plan, or a frame stepped through, starts over */
     p = s->step_plan == s->plan ? ecs_sched__step_next(s) : -1;
     if (p < 0) p = ecs_sched__step_next_from(s, 0);
-    return p < 0 ? NULL : s->plan->nodes[p].system->ctx.name;
+    return p < 0 ? NULL : s->plan->nodes[p].system->ctx.run.name;
 }
 
 #endif /* ECS_SCHED_TRACE */
@@ -17388,13 +17486,13 @@ static void ecs_sched__failure_unlock(ecs_sched_world *w) {
 static ecs_sched_failure_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched__schedule *s,
                                                   ecs_sched_system_ctx *ctx, const char *message) {
     static ECS_SCHED__THREAD_LOCAL bool hearing;
-    void *running = ecs_sched__running_now;
+    ecs_sched__running *running = ecs_sched__running_now;
     bool serialize = !hearing;
     ecs_sched_failure failure;
     ecs_sched_failure_action said;
-    failure.code = ctx->failure;
-    failure.kind = ctx->kind;
-    failure.name = ctx->name;
+    failure.code = ctx->run.failure;
+    failure.kind = ctx->run.kind;
+    failure.name = ctx->run.name;
     failure.schedule = s->label;
     failure.message = message;
     if (serialize) {
@@ -17434,15 +17532,15 @@ static ecs_sched_failure_action ecs_sched__node_failed_as(ecs_sched__schedule *s
     }
     if (action != ECS_SCHED_FAILURE_IGNORE && at < s->failure_at) {
         s->failure_at = at;
-        s->failure_code = ctx->failure;
+        s->failure_code = ctx->run.failure;
         ecs_sched__append(s->failure_message, sizeof s->failure_message, 0, message);
     }
     if (action == ECS_SCHED_FAILURE_STOP) s->stopped = true;
     ecs_sched__error_unlock(&w->env);
 #ifdef ECS_SCHED_TRACE
-    ecs_sched__note_failure(w, s, ctx->name);
+    ecs_sched__note_failure(w, s, ctx->run.name);
 #endif
-    ctx->failure = ECS_SCHED_OK;
+    ctx->run.failure = ECS_SCHED_OK;
     return action;
 }
 
@@ -17462,14 +17560,14 @@ ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_of_writers(ecs_sched__s
     for (i = 0; i < plan->writer_count; i++) {
         ecs_sched__plan_node *writer = plan->writers[i];
         ecs_sched_system_ctx *ctx = &writer->system->ctx;
-        void *outer;
+        ecs_sched__running *outer;
         if (ctx->commands->pending == 0 && ctx->commands->after_count == 0) continue;
         outer = ecs_sched__running_begin(ctx);
-        ctx->applying = true;
+        ctx->run.applying = true;
         ecs_sched_commands_apply(ctx->commands);
-        ctx->applying = false;
+        ctx->run.applying = false;
         ecs_sched__running_end(outer);
-        if (ctx->failure != ECS_SCHED_OK &&
+        if (ctx->run.failure != ECS_SCHED_OK &&
             ecs_sched__node_failed(s, (int32_t)(writer - plan->nodes), ctx)) {
             stop = true;
         }
@@ -17519,7 +17617,7 @@ static bool ecs_sched__report_condition_tree(ecs_sched__schedule *s, int32_t ind
             counted = true;
         }
     }
-    if (c->kind == ECS_SCHED_CONDITION_FN && c->ctx.failure != ECS_SCHED_OK) {
+    if (c->fn && c->ctx.run.failure != ECS_SCHED_OK) {
         ecs_sched_failure_action action = ecs_sched__node_failed_as(s, at, &c->ctx);
         if (action == ECS_SCHED_FAILURE_STOP) *stop = true;
         if (action != ECS_SCHED_FAILURE_IGNORE) counted = true;
@@ -17585,7 +17683,7 @@ static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__node_may_run(ecs_sched__schedule
 /* Calls a system, running on this thread meanwhile. */
 static ECS_SCHED__ALWAYS_INLINE void ecs_sched__invoke(ecs_sched__schedule *s,
                                                       ecs_sched__system *sys) {
-    void *outer;
+    ecs_sched__running *outer;
 #ifdef ECS_SCHED_TRACE
     if (ECS_SCHED__WATCHED(s->world)) {
         ecs_sched__invoke_watched(s, sys);
@@ -17643,7 +17741,7 @@ static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__execute_node_as(ecs_sched__sched
     if (pn->sync) return ecs_sched__apply_pending(s);
     if (tracked) ecs_sched__ctx_take_tick(&sys->ctx);
     ecs_sched__invoke(s, sys);
-    return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, &sys->ctx);
+    return sys->ctx.run.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, &sys->ctx);
 }
 
 /* Runs plan nodes [from, to) one by one, each as its kind asks, in a world that tracks
@@ -17699,7 +17797,7 @@ ECS_SCHED__NOINLINE static int32_t ecs_sched__execute_others(ecs_sched__schedule
    first run's does. */
 static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32_t to) {
     const ecs_sched__plan_node *nodes = s->plan->nodes;
-    void *outer = ecs_sched__running_now;
+    ecs_sched__running *outer = ecs_sched__running_now;
     int32_t p;
     if (s->world->ticks_on) return ecs_sched__execute_nodes(s, from, to);
 #ifdef ECS_SCHED_TRACE
@@ -17710,10 +17808,10 @@ static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32
         ecs_sched__system *sys = pn->system;
         if (ECS_SCHED__LIKELY(sys && !(pn->guard_set_count | pn->cond_count | pn->sync))) {
             ecs_sched_system_ctx *ctx = &sys->ctx;
-            ecs_sched__running_now = ctx;   /* its failure is OK: see failure */
+            ecs_sched__running_now = &ctx->run;   /* its failure is OK: see failure */
             sys->fn(ctx);
             ecs_sched__running_now = outer;
-            if (ctx->failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, ctx)) return true;
+            if (ctx->run.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, ctx)) return true;
         } else {
             int32_t next = ecs_sched__execute_others(s, p, to);
             if (next < 0) return true;
@@ -17728,7 +17826,7 @@ static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32
    (an exclusive system that ran this schedule) fails with it in turn, its name in front. */
 static ecs_sched_result ecs_sched__run_failed(ecs_sched_world *w, ecs_sched__schedule *s,
                                               ecs_sched_result result) {
-    void *outer = ecs_sched__running_in(&w->env);
+    const ecs_sched__running *outer = ecs_sched__running_in(&w->env);
     if (s->failure_code == ECS_SCHED_OK) return result;   /* the pool could not be made */
     if (outer) return ecs_sched__fail_text(&w->env, s->failure_code, s->failure_message);
     ecs_sched__error_lock(&w->env);
@@ -18131,7 +18229,7 @@ static void ecs_sched__offer_half(ecs_sched__run *r, ecs_sched__work *work, int3
 static bool ecs_sched__call_system(ecs_sched__schedule *s, ecs_sched__system *sys, int32_t at) {
     if (s->world->ticks_on) ecs_sched__ctx_take_tick(&sys->ctx);
     ecs_sched__invoke(s, sys);
-    return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, at, &sys->ctx);
+    return sys->ctx.run.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, at, &sys->ctx);
 }
 
 /* Calls the system of node `node`; a failure that stops the run stops it there. */
@@ -18633,29 +18731,6 @@ ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
 /*=============================== src/time.h (implementation) ================================*/
 /* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
 
-#if defined(_WIN32)
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#include <windows.h>
-#else
-#include <time.h>
-#include <sys/time.h>
-#include <sys/select.h>
-#if !defined(CLOCK_MONOTONIC) && defined(__linux__)
-/* Strict ISO C (-std=c99 with glibc): <time.h> hides clock_gettime and <unistd.h> hides
-   syscall, but the system call itself is there. */
-#include <sys/syscall.h>
-#if defined(SYS_clock_gettime)
-#define ECS_SCHED__CLOCK_BY_SYSCALL 1
-#ifndef ECS_SCHED__SYSCALL_DECLARED
-#define ECS_SCHED__SYSCALL_DECLARED
-long syscall(long number, ...);
-#endif
-#endif
-#endif
-#endif
-
 /* What the world keeps for its clocks. */
 struct ecs_sched__clocks {
     ecs_sched_id time, real, virtual_, fixed;
@@ -18666,15 +18741,18 @@ struct ecs_sched__clocks {
     bool has_reading;                    /* the clock hook was read by an advance */
     int64_t kept_reading_ns;             /* Time<Real>'s reading and its count of backward */
     int64_t kept_backward_readings;      /* ones, kept across a snapshot restore */
-    /* delayed command buffers waiting for the virtual and the fixed clock (delay.h) */
+    /* delayed command buffers waiting for the virtual and the fixed clock (kept by delay.h) */
     struct ecs_sched_commands **waiting[2];
     uint32_t waiting_count[2], waiting_capacity[2];
     uint64_t delay_serial;               /* buffers handed to the queues so far */
+    /* The clocks' hooks, for a later module with work that waits for them (delay.h), which
+       sets them when it first has some; NULL until then. `advanced`: clock 0 (the virtual
+       one) advanced at the end of ecs_sched_time_advance, or clock 1 (the fixed one) at the
+       start of a fixed step, before FixedMain runs, to `now` (its elapsed time); a failure
+       is the advance's, or the fixed step's. `closing`: the clocks go. */
+    ecs_sched_result (*advanced)(ecs_sched_world *w, int clock, int64_t now);
+    void (*closing)(ecs_sched_world *w);
 };
-
-/* delay.h: delayed commands, applied as the clocks advance. */
-static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now);
-static void ecs_sched__delays_free(ecs_sched_world *w);
 
 /* ---- the clocks in snapshots ----
 
@@ -18721,62 +18799,11 @@ static const ecs_sched__snapshot_part ecs_sched__clocks_part = {
     ecs_sched__clocks_take, ecs_sched__clocks_prepare, ecs_sched__clocks_apply,
     ecs_sched__clocks_discard, ecs_sched__clocks_copy_free};
 
-/* ---- the default clock and sleep ---- */
-
-#if defined(_WIN32)
-static int64_t ecs_sched__system_clock(void *user_data) {
-    LARGE_INTEGER frequency, counter;
-    (void)user_data;
-    QueryPerformanceFrequency(&frequency);
-    QueryPerformanceCounter(&counter);
-    return (int64_t)((double)counter.QuadPart * 1e9 / (double)frequency.QuadPart);
-}
-
-static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
-    (void)user_data;
-    if (duration_ns > 0) Sleep((DWORD)((duration_ns + 999999) / 1000000));
-}
-#else
-/* The monotonic clock. Where neither clock_gettime nor its system call can be reached, the
-   fallback, gettimeofday, follows changes of the system clock: set a clock hook there. */
-static int64_t ecs_sched__system_clock(void *user_data) {
-    (void)user_data;
-#if defined(CLOCK_MONOTONIC)
-    {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (int64_t)ts.tv_sec * ECS_SCHED_NS_PER_SECOND + (int64_t)ts.tv_nsec;
-    }
-#elif defined(ECS_SCHED__CLOCK_BY_SYSCALL)
-    {
-        long ts[2];   /* what this call fills on Linux: seconds and nanoseconds, both long */
-        syscall(SYS_clock_gettime, 1L /* CLOCK_MONOTONIC */, ts);
-        return (int64_t)ts[0] * ECS_SCHED_NS_PER_SECOND + (int64_t)ts[1];
-    }
-#else
-    {
-        struct timeval tv;
-        gettimeofday(&tv, NULL);
-        return (int64_t)tv.tv_sec * ECS_SCHED_NS_PER_SECOND + (int64_t)tv.tv_usec * 1000;
-    }
-#endif
-}
-
-static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
-    struct timeval tv;
-    (void)user_data;
-    if (duration_ns <= 0) return;
-    tv.tv_sec = (time_t)(duration_ns / ECS_SCHED_NS_PER_SECOND);
-    tv.tv_usec = (long)(duration_ns % ECS_SCHED_NS_PER_SECOND / 1000);
-    select(0, NULL, NULL, NULL, &tv);
-}
-#endif
-
 /* ---- the clocks ---- */
 
 static void ecs_sched__time_free(ecs_sched_world *w) {
     if (!w->clocks) return;
-    ecs_sched__delays_free(w);
+    if (w->clocks->closing) w->clocks->closing(w);
     ecs_sched__free(&w->env, w->clocks);
     w->clocks = NULL;
 }
@@ -19036,8 +19063,8 @@ ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delt
     ecs_sched__clock_advance(&real->time, real_delta_ns);
     ecs_sched__clock_advance(&virt->time, ecs_sched__virtual_delta(virt, real_delta_ns));
     *now = virt->time;
-    if (w->clocks->waiting_count[0] == 0) return ECS_SCHED_OK;
-    return ecs_sched__delays_apply_due(w, 0, virt->time.elapsed_ns);
+    if (!w->clocks->advanced) return ECS_SCHED_OK;
+    return w->clocks->advanced(w, 0, virt->time.elapsed_ns);
 }
 
 ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
@@ -19223,7 +19250,8 @@ static void ecs_sched__drop_whole_steps(ecs_sched_time_fixed *fixed, int64_t ste
 static bool ecs_sched__fixed_step_delays(ecs_sched_system_ctx *ctx, ecs_sched__runner_clocks *c) {
     ecs_sched_world *w = ctx->world;
     char reason[ECS_SCHED__ERROR_CAPACITY];
-    if (ecs_sched__delays_apply_due(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
+    if (!w->clocks->advanced ||
+        w->clocks->advanced(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
         /* the commands may have replaced a clock resource */
         return ecs_sched__runner_clocks_find(w, c);
     }
@@ -19304,49 +19332,60 @@ ecs_sched_system_desc ecs_sched_fixed_main_loop_system(void) {
     return d;
 }
 
-/* ---- conditions on time ---- */
+/* ---- conditions on time ----
 
-static ecs_sched_condition ecs_sched__time_condition(ecs_sched_condition_kind kind,
-                                                     int64_t duration_ns) {
-    ecs_sched_condition c;
-    memset(&c, 0, sizeof c);
-    c.kind = kind;
-    c.duration_ns = duration_ns;
-    return c;
+   Made as a user makes a condition (condition.h): a fn that feeds the instance's own timer
+   with the delta of "Time" (or reads whether Time<Virtual> is paused), and a setup that
+   checks the clocks and the duration as each instance is added. */
+
+static const char *ecs_sched__time_condition_name(ecs_sched_condition_kind kind) {
+    switch (kind) {
+    case ECS_SCHED_CONDITION_ON_TIMER: return "on_timer";
+    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY: return "once_after_delay";
+    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY: return "repeating_after_delay";
+    case ECS_SCHED_CONDITION_TIME_PAUSED: return "time_paused";
+    case ECS_SCHED_CONDITION_FN:
+    case ECS_SCHED_CONDITION_AND:
+    case ECS_SCHED_CONDITION_OR:
+    case ECS_SCHED_CONDITION_NOT:
+    case ECS_SCHED_CONDITION_RESOURCE_EXISTS:
+    case ECS_SCHED_CONDITION_RESOURCE_EQUALS:
+    case ECS_SCHED_CONDITION_RUN_ONCE:
+    case ECS_SCHED_CONDITION_IN_STATE:
+    case ECS_SCHED_CONDITION_STATE_EXISTS:
+    case ECS_SCHED_CONDITION_STATE_CHANGED:
+    case ECS_SCHED_CONDITION_STATE_IN_STACK:
+    case ECS_SCHED_CONDITION_RESOURCE_ADDED:
+    case ECS_SCHED_CONDITION_RESOURCE_CHANGED:
+    case ECS_SCHED_CONDITION_ON_MESSAGE:
+    case ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED:
+        break;
+    }
+    return "condition";
 }
 
-ecs_sched_condition ecs_sched_condition_on_timer(int64_t period_ns) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ON_TIMER, period_ns);
-}
-
-ecs_sched_condition ecs_sched_condition_once_after_delay(int64_t delay_ns) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, delay_ns);
-}
-
-ecs_sched_condition ecs_sched_condition_repeating_after_delay(int64_t delay_ns) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, delay_ns);
-}
-
-ecs_sched_condition ecs_sched_condition_time_paused(void) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_TIME_PAUSED, 0);
-}
-
-/* Checks a time condition as it is added and points it at the clock it reads. */
-static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
-                                                       const ecs_sched_condition *c) {
-    const char *name = ecs_sched__condition_default_name(c->kind);
+/* Checks a time condition as it is added, points it at the clock it reads, and names it
+   after its kind unless it has a name. */
+static ecs_sched_result ecs_sched__time_condition_setup(ecs_sched_world *w,
+                                                        ecs_sched_system_ctx *instance,
+                                                        const ecs_sched_condition *c) {
+    ecs_sched__cond *node = ecs_sched__cond_of(instance);
+    const char *name = c->name ? c->name : ecs_sched__time_condition_name(c->kind);
     bool periodic = c->kind == ECS_SCHED_CONDITION_ON_TIMER;
     if (!w->clocks) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
                                "condition '%s' reads the time, but this world has no clocks "
-                               "(create an app, or call ecs_sched_time_setup first)",
-                               c->name ? c->name : name);
+                               "(create an app, or call ecs_sched_time_setup first)", name);
     }
     if (c->duration_ns < 0 || (periodic && c->duration_ns == 0)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "condition '%s': its duration is %lld ns; it must be %s",
-                               c->name ? c->name : name, (long long)c->duration_ns,
-                               periodic ? "> 0" : ">= 0");
+                               "condition '%s': its duration is %lld ns; it must be %s", name,
+                               (long long)c->duration_ns, periodic ? "> 0" : ">= 0");
+    }
+    if (!c->name) {
+        char *copy = ecs_sched__strdup(&w->env, name);
+        if (!copy) return ecs_sched__out_of_memory(w, "copying a run condition");
+        ecs_sched__cond_rename(w, node, copy);
     }
     node->resource = c->kind == ECS_SCHED_CONDITION_TIME_PAUSED ? w->clocks->virtual_
                                                                 : w->clocks->time;
@@ -19355,16 +19394,68 @@ static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_s
     return ECS_SCHED_OK;
 }
 
-/* Feeds the condition's timer with the current delta and says whether it fires. */
-static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *c) {
-    const void *clock = c->resource < w->component_count ? w->resources[c->resource] : NULL;
+/* The clock resource the instance reads, or NULL when it was removed. */
+static const void *ecs_sched__time_condition_clock(const ecs_sched_world *w,
+                                                   const ecs_sched__cond *c) {
+    return c->resource < w->component_count ? w->resources[c->resource] : NULL;
+}
+
+/* Feeds the instance's timer with the current delta: whether it fired (once_after_delay:
+   in this tick; on_timer: at least once in this tick). */
+static bool ecs_sched__timer_fired(ecs_sched_system_ctx *ctx) {
+    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    const ecs_sched_time *clock =
+        (const ecs_sched_time *)ecs_sched__time_condition_clock(ctx->world, c);
     if (!clock) return false;
-    if (c->kind == ECS_SCHED_CONDITION_TIME_PAUSED) {
-        return ((const ecs_sched_time_virtual *)clock)->paused;
-    }
-    ecs_sched_timer_tick(&c->timer, ((const ecs_sched_time *)clock)->delta_ns);
-    return c->kind == ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY ? c->timer.finished
-                                                                : c->timer.times_finished > 0;
+    return ecs_sched_timer_tick(&c->timer, clock->delta_ns) > 0;
+}
+
+/* The same, true from the tick it finishes on. */
+static bool ecs_sched__delay_elapsed(ecs_sched_system_ctx *ctx) {
+    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    const ecs_sched_time *clock =
+        (const ecs_sched_time *)ecs_sched__time_condition_clock(ctx->world, c);
+    if (!clock) return false;
+    ecs_sched_timer_tick(&c->timer, clock->delta_ns);
+    return c->timer.finished;
+}
+
+static bool ecs_sched__time_is_paused(ecs_sched_system_ctx *ctx) {
+    const ecs_sched_time_virtual *clock = (const ecs_sched_time_virtual *)
+        ecs_sched__time_condition_clock(ctx->world, ecs_sched__cond_of(ctx));
+    return clock && clock->paused;
+}
+
+static ecs_sched_condition ecs_sched__time_condition(ecs_sched_condition_kind kind,
+                                                     ecs_sched_condition_fn fn,
+                                                     int64_t duration_ns) {
+    ecs_sched_condition c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.fn = fn;
+    c.setup = ecs_sched__time_condition_setup;
+    c.duration_ns = duration_ns;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_on_timer(int64_t period_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ON_TIMER, ecs_sched__timer_fired,
+                                     period_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_once_after_delay(int64_t delay_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ONCE_AFTER_DELAY,
+                                     ecs_sched__timer_fired, delay_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_repeating_after_delay(int64_t delay_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY,
+                                     ecs_sched__delay_elapsed, delay_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_time_paused(void) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_TIME_PAUSED, ecs_sched__time_is_paused,
+                                     0);
 }
 
 /*=============================== src/state.h (implementation) ===============================*/
@@ -20370,32 +20461,40 @@ ecs_sched_id ecs_sched_state_scope_id(ecs_sched_world *w, ecs_sched_id machine) 
     return m ? m->scope : 0;
 }
 
-/* ---- conditions ---- */
-
-static ecs_sched_condition ecs_sched__state_condition(ecs_sched_condition_kind kind,
-                                                      ecs_sched_id machine, int32_t value) {
-    ecs_sched_condition c;
-    memset(&c, 0, sizeof c);
-    c.kind = kind;
-    c.resource = machine;
-    c.state_value = value;
-    return c;
+ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *w, ecs_sched_id message,
+                                                  ecs_sched_id machine, int32_t value,
+                                                  bool on_enter) {
+    const ecs_sched__state_machine *m;
+    const char *operation = "message_scope_to_state";
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched_is_message(w, message)) return ecs_sched__not_a_message(w, message, operation);
+    m = ecs_sched__state_known(w, machine, operation);
+    if (!m) return w->env.last_result;
+    if (!ecs_sched__state_value_valid(w, m, value, operation)) return w->env.last_result;
+    return ecs_sched__message_scope_add(w, message, machine, value, on_enter);
 }
 
-ecs_sched_condition ecs_sched_condition_in_state(ecs_sched_id machine, int32_t value) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_IN_STATE, machine, value);
+/* ---- conditions ----
+
+   Made as a user makes a condition (condition.h): a fn that reads the machine, and a setup
+   that checks the machine (and value) as each instance is added and names it. */
+
+static bool ecs_sched__in_state_holds(ecs_sched_system_ctx *ctx) {
+    const ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    return ecs_sched__state_is(ctx->world, c->resource, c->state_value);
 }
 
-ecs_sched_condition ecs_sched_condition_state_exists(ecs_sched_id machine) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_EXISTS, machine, 0);
+static bool ecs_sched__state_exists_holds(ecs_sched_system_ctx *ctx) {
+    return ecs_sched__state_exists(ctx->world, ecs_sched__cond_of(ctx)->resource);
 }
 
-ecs_sched_condition ecs_sched_condition_state_changed(ecs_sched_id machine) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_CHANGED, machine, 0);
-}
-
-ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine, int32_t value) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_IN_STACK, machine, value);
+/* True when the machine's count of changes moved since this instance last looked. */
+static bool ecs_sched__state_changed_holds(ecs_sched_system_ctx *ctx) {
+    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    uint32_t changes = ecs_sched__state_changes(ctx->world, c->resource);
+    bool changed = changes != c->seen;
+    c->seen = changes;
+    return changed;
 }
 
 static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id machine,
@@ -20410,10 +20509,16 @@ static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id mac
     return false;
 }
 
+static bool ecs_sched__in_stack_holds(ecs_sched_system_ctx *ctx) {
+    const ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    return ecs_sched__state_in_stack(ctx->world, c->resource, c->state_value);
+}
+
 /* Checks a state condition's machine (and value) and names it, unless it has a name:
    "in_state(GameState::Playing)", "state_exists(GameState)", "state_changed(GameState)". */
-static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
-                                                        const ecs_sched_condition *c) {
+static ecs_sched_result ecs_sched__state_condition_setup(ecs_sched_world *w,
+                                                         ecs_sched_system_ctx *instance,
+                                                         const ecs_sched_condition *c) {
     const ecs_sched__state_machine *m = ecs_sched__state_known(w, c->resource, "a state condition");
     bool valued = c->kind == ECS_SCHED_CONDITION_IN_STATE ||
                   c->kind == ECS_SCHED_CONDITION_STATE_IN_STACK;
@@ -20434,10 +20539,41 @@ static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_
                                            ? "state_exists" : "state_changed", m->name);
     }
     if (!name) return ecs_sched__out_of_memory(w, "copying a run condition");
-    ecs_sched__free(&w->env, node->name);
-    node->name = name;
-    node->ctx.name = name;
+    ecs_sched__cond_rename(w, ecs_sched__cond_of(instance), name);
     return ECS_SCHED_OK;
+}
+
+static ecs_sched_condition ecs_sched__state_condition(ecs_sched_condition_kind kind,
+                                                      ecs_sched_condition_fn fn,
+                                                      ecs_sched_id machine, int32_t value) {
+    ecs_sched_condition c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.fn = fn;
+    c.setup = ecs_sched__state_condition_setup;
+    c.resource = machine;
+    c.state_value = value;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_in_state(ecs_sched_id machine, int32_t value) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_IN_STATE, ecs_sched__in_state_holds,
+                                      machine, value);
+}
+
+ecs_sched_condition ecs_sched_condition_state_exists(ecs_sched_id machine) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_EXISTS,
+                                      ecs_sched__state_exists_holds, machine, 0);
+}
+
+ecs_sched_condition ecs_sched_condition_state_changed(ecs_sched_id machine) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_CHANGED,
+                                      ecs_sched__state_changed_holds, machine, 0);
+}
+
+ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine, int32_t value) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_IN_STACK,
+                                      ecs_sched__in_stack_holds, machine, value);
 }
 
 /*============================ src/transition.h (implementation) =============================*/
@@ -20746,19 +20882,6 @@ static void ecs_sched__state_reach(ecs_sched_world *w, ecs_sched__state_machine 
     ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, step->to, false));
     ecs_sched__messages_state_moved(w, m->id, step->to, true);
     ecs_sched__state_run_value(w, m, ECS_SCHED__ON_ENTER, step->to, first);
-}
-
-ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *w, ecs_sched_id message,
-                                                  ecs_sched_id machine, int32_t value,
-                                                  bool on_enter) {
-    const ecs_sched__state_machine *m;
-    const char *operation = "message_scope_to_state";
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched_is_message(w, message)) return ecs_sched__not_a_message(w, message, operation);
-    m = ecs_sched__state_known(w, machine, operation);
-    if (!m) return w->env.last_result;
-    if (!ecs_sched__state_value_valid(w, m, value, operation)) return w->env.last_result;
-    return ecs_sched__message_scope_add(w, message, machine, value, on_enter);
 }
 
 #ifdef ECS_SCHED_TRACE
@@ -28211,7 +28334,7 @@ static void ecs_sched__dot_node(ecs_sched__dot *d, int32_t p) {
         return;
     }
     ecs_sched__dot_printf(d, "    n%d [label=\"%s", (int)p,
-                          ecs_sched__dot_escape(pn->system->ctx.name, name, sizeof name));
+                          ecs_sched__dot_escape(pn->system->ctx.run.name, name, sizeof name));
     if (pn->exclusive && !pn->sync) ecs_sched__dot_printf(d, "\\n(exclusive)");
     if (pn->system->ctx.commands) ecs_sched__dot_printf(d, "\\n(records commands)");
     ecs_sched__dot_conditions(d, pn->cond_start, pn->cond_count);
@@ -28941,7 +29064,7 @@ static ecs_sched_result ecs_sched__never_run(ecs_sched_app *app, const ecs_sched
                            "lists them) and is no state machine's%s If your own code runs it (an "
                            "exclusive system, or your loop), make it with "
                            "ecs_sched_schedule_configure(world, \"%s\", NULL) first",
-                           s->label, (unsigned)s->system_count, s->systems[0]->ctx.name,
+                           s->label, (unsigned)s->system_count, s->systems[0]->ctx.run.name,
                            s->system_count > 1 ? ", ..." : "", mean, s->label);
 }
 
@@ -29301,6 +29424,27 @@ ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
 /*=============================== src/delay.h (implementation) ===============================*/
 /* delay: commands applied once a clock has advanced by a delay. */
 
+static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now);
+static void ecs_sched__delays_free(ecs_sched_world *w);
+
+/* The clocks call back when they advance and when they go, once buffers may wait for them. */
+static void ecs_sched__delays_hook(ecs_sched__clocks *clocks) {
+    clocks->advanced = ecs_sched__delays_apply_due;
+    clocks->closing = ecs_sched__delays_free;
+}
+
+static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd);
+static void ecs_sched__delays_detach(ecs_sched_commands *cmd);
+
+/* A buffer's delayed buffers go to the world's queue when it is applied, and with it when
+   it is destroyed (commands.h calls these). */
+static bool ecs_sched__delays_applying(ecs_sched_commands *cmd) {
+    return cmd->after_count == 0 || ecs_sched__delays_hand_over(cmd);
+}
+
+static const ecs_sched__commands_companion ecs_sched__delays_companion = {
+    ecs_sched__delays_applying, ecs_sched__delays_detach};
+
 /* The elapsed time of a delayed buffer's clock, or -1 with the failure recorded. Read when
    its owner is applied, not when it is asked for: systems running at once must not read a
    clock a system may be writing, and a system's buffer is applied in the same frame or
@@ -29327,6 +29471,7 @@ static ecs_sched_commands *ecs_sched__delayed_make(ecs_sched_commands *owner, ui
                          (uint32_t)owner->after_count + 1)) {
         return NULL;
     }
+    owner->companion = &ecs_sched__delays_companion;   /* its list goes with it */
     /* not in the world's list of buffers: systems running at once may each make one */
     later = (ecs_sched_commands *)ecs_sched__calloc(&w->env, sizeof *later);
     if (!later) return NULL;
@@ -29334,6 +29479,7 @@ static ecs_sched_commands *ecs_sched__delayed_make(ecs_sched_commands *owner, ui
     later->owner = owner;
     later->delayed = delayed;
     later->due_ns = delay_ns;     /* until it is handed over: then the due time */
+    later->companion = &ecs_sched__delays_companion;
     owner->after[owner->after_count++] = later;
     return later;
 }
@@ -29441,6 +29587,7 @@ static ecs_sched_commands *ecs_sched__delayed_copy(ecs_sched__env *env, ecs_sche
     int32_t i;
     if (!c) return NULL;
     c->world = w;
+    c->companion = &ecs_sched__delays_companion;
     c->delayed = from->delayed;
     c->due_ns = from->due_ns;
     c->serial = from->serial;
@@ -29536,6 +29683,7 @@ static bool ecs_sched__delays_prepare(ecs_sched_world *w, const void *copy, void
     const ecs_sched__delays_copy *from = (const ecs_sched__delays_copy *)copy;
     size_t bytes = 0;
     int clock;
+    ecs_sched__delays_hook(w->clocks);   /* the queues grow: they go with the clocks */
     for (clock = 0; from && clock < 2; clock++) {
         if (!ECS_SCHED__GROW(&w->env, w->clocks->waiting[clock], &w->clocks->waiting_capacity[clock],
                              from->count[clock])) {
@@ -29603,6 +29751,7 @@ static void ecs_sched__delay_enqueue(ecs_sched__clocks *clocks, ecs_sched_comman
     clocks->waiting_count[clock]++;
     b->waiting = true;
     b->owner = NULL;
+    ecs_sched__delays_hook(clocks);
 }
 
 static void ecs_sched__delay_dequeue(ecs_sched__clocks *clocks, ecs_sched_commands *b) {
@@ -29619,7 +29768,7 @@ static void ecs_sched__delay_dequeue(ecs_sched__clocks *clocks, ecs_sched_comman
     b->waiting = false;
 }
 
-/* The world's side of commands.h: `cmd` is being applied; the buffers it made join the
+/* `cmd` is being applied; the buffers it made join the
    queue, due at their clock's time now plus their delay (those with nothing in them are
    dropped). All or nothing: the clocks and room first. */
 static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
@@ -29631,6 +29780,7 @@ static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
         while (cmd->after_count) ecs_sched_commands_destroy(cmd->after[cmd->after_count - 1]);
         return true;
     }
+    ecs_sched__delays_hook(clocks);   /* the queues grow: they go with the clocks */
     for (i = 0; i < cmd->after_count; i++) {
         int clock = cmd->after[i]->delayed - 1;
         if (per_clock[clock]++ == 0) {
@@ -29661,7 +29811,7 @@ static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
     return true;
 }
 
-/* The world's side of commands.h: `cmd` is being destroyed. Its delayed buffers go with it;
+/* `cmd` is being destroyed. Its delayed buffers go with it;
    a delayed buffer leaves its owner's list or the queue. */
 static void ecs_sched__delays_detach(ecs_sched_commands *cmd) {
     ecs_sched_world *w = cmd->world;
@@ -29687,7 +29837,7 @@ static void ecs_sched__delays_detach(ecs_sched_commands *cmd) {
     if (cmd->waiting && w->clocks) ecs_sched__delay_dequeue(w->clocks, cmd);
 }
 
-/* The world's side of time.h: applies the buffers due on `clock` at `now`, in queue order.
+/* The clocks' hook (time.h): applies the buffers due on `clock` at `now`, in queue order.
    Each is taken out before it is applied (applying may queue more); one that fails goes
    back in front with what is left. */
 static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now) {
@@ -29706,7 +29856,7 @@ static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int cloc
     return ECS_SCHED_OK;
 }
 
-/* The world's side of time.h: the queued buffers go with the clocks. */
+/* The clocks' hook (time.h): the queued buffers go with the clocks. */
 static void ecs_sched__delays_free(ecs_sched_world *w) {
     ecs_sched__clocks *clocks = w->clocks;
     int i;

@@ -188,7 +188,7 @@ static bool ecs_sched__conflict_table_make(ecs_sched__build *b, ecs_sched__confl
             to[W + k] = wr[W + k] | ecs_sched__access_of(b, i, ECS_SCHED__RES_READ)[k];
             if (wr[k] | wr[W + k]) t->kind[i] = 1;
         }
-        if (b->s->systems[i]->ctx.exclusive) t->kind[i] = 2;
+        if (b->s->systems[i]->ctx.run.exclusive) t->kind[i] = 2;
     }
     t->uses = b->use_start ? b->uses : NULL;
     t->use_start = b->use_start;
@@ -300,8 +300,8 @@ static void ecs_sched__describe_conflict(ecs_sched__build *b, int32_t x, int32_t
     static const char *const what[] = {"component", "component", "resource", "resource"};
     int32_t id, shown = 0, W = b->access_words;
     const ecs_sched_system_ctx *cx = &b->s->systems[x]->ctx, *cy = &b->s->systems[y]->ctx;
-    if (cx->exclusive || cy->exclusive) {
-        ecs_sched__text_printf(&b->text, "%s is exclusive", cx->exclusive ? "the first" : "the second");
+    if (cx->run.exclusive || cy->run.exclusive) {
+        ecs_sched__text_printf(&b->text, "%s is exclusive", cx->run.exclusive ? "the first" : "the second");
         return;
     }
     for (id = 1; id < (int32_t)b->w->component_count && shown < 4; id++) {

@@ -532,7 +532,7 @@ static ecs_sched_result ecs_sched__never_run(ecs_sched_app *app, const ecs_sched
                            "lists them) and is no state machine's%s If your own code runs it (an "
                            "exclusive system, or your loop), make it with "
                            "ecs_sched_schedule_configure(world, \"%s\", NULL) first",
-                           s->label, (unsigned)s->system_count, s->systems[0]->ctx.name,
+                           s->label, (unsigned)s->system_count, s->systems[0]->ctx.run.name,
                            s->system_count > 1 ? ", ..." : "", mean, s->label);
 }
 

@@ -342,11 +342,29 @@ typedef struct ecs_sched__env {
 
 /* ---- what is running ----
 
-   The system (or condition) running on this thread, as its context (an ecs_sched_system_ctx,
-   which context.h defines), or NULL. A library call that fails while it runs is recorded on
-   that context (the first failure, with its name and schedule in front of the message), and
-   the executor looks there when the system returns. A nested run saves and restores it. What
-   a run of a system costs is two stores and a load more than a plain call. */
+   The system (or condition, or observer) running on this thread, or NULL: the part of its
+   context (an ecs_sched_system_ctx, context.h, whose first member it is) that a library call
+   reads, wherever it is made. A library call that fails while it runs is recorded there (the
+   first failure, with its name and schedule in front of the message), and the executor looks
+   there when the system returns. A nested run saves and restores it. What a run of a system
+   costs is two stores and a load more than a plain call. */
+typedef struct ecs_sched__running {
+    ecs_sched_result failure;         /* the first failure of its run so far; OK while none,
+                                         and whenever it is not running: whoever runs it takes
+                                         the failure after (on the line of the system's fn) */
+    bool failure_refused;             /* with failure: a refused access, not clearable */
+    bool applying;                    /* its commands are applied at a sync point right now */
+    bool exclusive;                   /* it may change the world directly */
+    uint32_t this_run;                /* its change tick (while ticks are on, ticks.h) */
+    ecs_sched__env *env;              /* of its world */
+    char *failure_message;            /* made at its first failure, kept for the next */
+    const char *kind;                 /* "system", "condition" or "observer", for messages */
+    const char *name;
+    const char *schedule;             /* the label of its schedule (NULL: an observer) */
+    const char *guards_kind;          /* conditions: "system" or "set", what they guard, */
+    const char *guards_name;          /* and its name */
+} ecs_sched__running;
+
 /* Thread-local wherever the compiler can: without ECS_SCHED_THREADS the library has no
    threads of its own, but a program may still run separate worlds on separate threads. */
 #if defined(ECS_SCHED_THREADS)
@@ -361,7 +379,7 @@ typedef struct ecs_sched__env {
 #define ECS_SCHED__THREAD_LOCAL
 #endif
 
-static ECS_SCHED__THREAD_LOCAL void *ecs_sched__running_now;
+static ECS_SCHED__THREAD_LOCAL ecs_sched__running *ecs_sched__running_now;
 
 /* Keeps a function that is rarely worth its call (a loop behind a test that usually fails)
    out of its caller, so that the caller's common case stays a test. */
@@ -387,18 +405,10 @@ static ECS_SCHED__THREAD_LOCAL void *ecs_sched__running_now;
 #define ECS_SCHED__LIKELY(x) (x)
 #endif
 
-/* context.h: a running context's world; its "system 'x' in schedule 'S': " (returns the
-   length); whether it may change the world directly; keeping a failure on it. */
-static const ecs_sched__env *ecs_sched__running_env(const void *ctx);
-static size_t ecs_sched__running_prefix(const void *ctx, char *out, size_t n);
-static bool ecs_sched__running_may_change(const void *ctx);
-static void ecs_sched__running_keep(void *ctx, ecs_sched_result code, const char *message,
-                                    bool refused);
-
 /* What runs on this thread for the world of env, or NULL. */
-static void *ecs_sched__running_in(const ecs_sched__env *env) {
-    void *ctx = ecs_sched__running_now;
-    return ctx && ecs_sched__running_env(ctx) == env ? ctx : NULL;
+static ecs_sched__running *ecs_sched__running_in(const ecs_sched__env *env) {
+    ecs_sched__running *running = ecs_sched__running_now;
+    return running && running->env == env ? running : NULL;
 }
 
 #ifdef ECS_SCHED_THREADS
@@ -581,16 +591,71 @@ static void ecs_sched__logf(ecs_sched__env *env, ecs_sched_log_level level,
     ecs_sched__log(env, level, result, message);
 }
 
+/* ---- failures of what is running ---- */
+
+/* Appends text at out[at], as far as it fits in n (always terminated); returns the end. */
+static size_t ecs_sched__append(char *out, size_t n, size_t at, const char *text) {
+    size_t k = strlen(text);
+    if (at >= n) return at;
+    if (k > n - 1 - at) k = n - 1 - at;
+    memcpy(out + at, text, k);
+    out[at + k] = '\0';
+    return at + k;
+}
+
+/* "system 'x' in schedule 'S': " or "condition 'c' (guarding set 's') in schedule 'S': ";
+   returns its length. (Put together piece by piece: a system that fails every frame pays
+   for it each time.) */
+static size_t ecs_sched__running_prefix(const ecs_sched__running *running, char *out, size_t n) {
+    size_t at = 0;
+    at = ecs_sched__append(out, n, at, running->kind);
+    at = ecs_sched__append(out, n, at, " '");
+    at = ecs_sched__append(out, n, at, running->name);
+    if (running->guards_name) {
+        at = ecs_sched__append(out, n, at, "' (guarding ");
+        at = ecs_sched__append(out, n, at, running->guards_kind);
+        at = ecs_sched__append(out, n, at, " '");
+        at = ecs_sched__append(out, n, at, running->guards_name);
+        at = ecs_sched__append(out, n, at, "')");
+    } else {
+        at = ecs_sched__append(out, n, at, "'");
+    }
+    if (!running->schedule) return ecs_sched__append(out, n, at, ": ");   /* an observer */
+    at = ecs_sched__append(out, n, at, " in schedule '");
+    at = ecs_sched__append(out, n, at, running->schedule);
+    return ecs_sched__append(out, n, at, "': ");
+}
+
+/* Whether what runs may change the world directly. */
+static bool ecs_sched__running_may_change(const ecs_sched__running *running) {
+    return running->exclusive || running->applying;
+}
+
+/* Keeps a failure on what runs: the first one, or a refused access over one that is not.
+   Without room for the message (out of memory), the code alone is kept. */
+static void ecs_sched__running_keep(ecs_sched__running *running, ecs_sched_result code,
+                                    const char *message, bool refused) {
+    if (running->failure != ECS_SCHED_OK && (running->failure_refused || !refused)) return;
+    running->failure = code;
+    running->failure_refused = refused;
+    if (!running->failure_message) {
+        running->failure_message =
+            (char *)ecs_sched__alloc(running->env, ECS_SCHED__ERROR_CAPACITY);
+        if (!running->failure_message) return;
+    }
+    ecs_sched__append(running->failure_message, ECS_SCHED__ERROR_CAPACITY, 0, message);
+}
+
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. Inside a
    system, the failure is also the system's (refused: one it cannot clear). */
 /* Inside a call made of other calls (a JSON load, json.h), the failures of the calls it makes
    are recorded but not logged: it logs the one that ends it, once. */
 static ECS_SCHED__THREAD_LOCAL int ecs_sched__hush_depth;
 
-static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
+static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, ecs_sched__running *running,
                                             ecs_sched_result code, bool refused, const char *fmt,
                                             va_list args) ECS_SCHED__PRINTF(5, 0);
-static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, void *running,
+static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, ecs_sched__running *running,
                                             ecs_sched_result code, bool refused, const char *fmt,
                                             va_list args) {
     char message[ECS_SCHED__ERROR_CAPACITY];
@@ -747,7 +812,7 @@ static void ecs_sched__print_bytes(ecs_sched__printing *t, const char *text, siz
 static ecs_sched_result ecs_sched__fail_text(ecs_sched__env *env, ecs_sched_result code,
                                              const char *text) {
     char whole[4 * ECS_SCHED__ERROR_CAPACITY];
-    void *running = ecs_sched__running_in(env);
+    ecs_sched__running *running = ecs_sched__running_in(env);
     size_t n;
     if (running) {   /* the system's name in front, as ecs_sched__fail does */
         size_t at = ecs_sched__running_prefix(running, whole, sizeof whole);
@@ -952,4 +1017,83 @@ static void ecs_sched__name_map_free(ecs_sched__name_map *m) {
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
+
+/* ---- the system's clock and sleep ----
+
+   The monotonic clock, in nanoseconds, and a sleep: the default hooks of the clocks (time.h),
+   and what a recording (trace.h) pairs its time stamps with. */
+
+#define ECS_SCHED__NS_PER_SECOND INT64_C(1000000000)
+
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+#else
+#include <time.h>
+#include <sys/time.h>
+#include <sys/select.h>
+#if !defined(CLOCK_MONOTONIC) && defined(__linux__)
+/* Strict ISO C (-std=c99 with glibc): <time.h> hides clock_gettime and <unistd.h> hides
+   syscall, but the system call itself is there. */
+#include <sys/syscall.h>
+#if defined(SYS_clock_gettime)
+#define ECS_SCHED__CLOCK_BY_SYSCALL 1
+#ifndef ECS_SCHED__SYSCALL_DECLARED
+#define ECS_SCHED__SYSCALL_DECLARED
+long syscall(long number, ...);
+#endif
+#endif
+#endif
+#endif
+
+#if defined(_WIN32)
+static int64_t ecs_sched__system_clock(void *user_data) {
+    LARGE_INTEGER frequency, counter;
+    (void)user_data;
+    QueryPerformanceFrequency(&frequency);
+    QueryPerformanceCounter(&counter);
+    return (int64_t)((double)counter.QuadPart * 1e9 / (double)frequency.QuadPart);
+}
+
+static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
+    (void)user_data;
+    if (duration_ns > 0) Sleep((DWORD)((duration_ns + 999999) / 1000000));
+}
+#else
+/* The monotonic clock. Where neither clock_gettime nor its system call can be reached, the
+   fallback, gettimeofday, follows changes of the system clock: set a clock hook there. */
+static int64_t ecs_sched__system_clock(void *user_data) {
+    (void)user_data;
+#if defined(CLOCK_MONOTONIC)
+    {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (int64_t)ts.tv_sec * ECS_SCHED__NS_PER_SECOND + (int64_t)ts.tv_nsec;
+    }
+#elif defined(ECS_SCHED__CLOCK_BY_SYSCALL)
+    {
+        long ts[2];   /* what this call fills on Linux: seconds and nanoseconds, both long */
+        syscall(SYS_clock_gettime, 1L /* CLOCK_MONOTONIC */, ts);
+        return (int64_t)ts[0] * ECS_SCHED__NS_PER_SECOND + (int64_t)ts[1];
+    }
+#else
+    {
+        struct timeval tv;
+        gettimeofday(&tv, NULL);
+        return (int64_t)tv.tv_sec * ECS_SCHED__NS_PER_SECOND + (int64_t)tv.tv_usec * 1000;
+    }
+#endif
+}
+
+static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
+    struct timeval tv;
+    (void)user_data;
+    if (duration_ns <= 0) return;
+    tv.tv_sec = (time_t)(duration_ns / ECS_SCHED__NS_PER_SECOND);
+    tv.tv_usec = (long)(duration_ns % ECS_SCHED__NS_PER_SECOND / 1000);
+    select(0, NULL, NULL, NULL, &tv);
+}
 #endif

@@ -1109,7 +1109,7 @@ static bool ecs_sched__find_carriers(ecs_sched__build *b) {
         const ecs_sched__system *system = b->s->systems[q];
         b->explicit_sync[q] = ecs_sched__explicit_sync(b, q) ? 1 : 0;
         b->carries[q] = !b->s->settings.no_auto_sync && system->ctx.commands != NULL;
-        if (system->ctx.exclusive || system->is_apply_deferred) ecs_sched__set_bit(ends, q);
+        if (system->ctx.run.exclusive || system->is_apply_deferred) ecs_sched__set_bit(ends, q);
     }
     if (!b->flat || !b->plain || b->flat_ordered != S) return true;
     for (q = 0; q < S; q++) {
@@ -1136,7 +1136,7 @@ static bool ecs_sched__keep_sync_edges(ecs_sched__build *b) {
     if (!deferred || !exclusive) return false;
     for (v = 0; v < S; v++) {
         if (b->s->systems[v]->is_apply_deferred) ecs_sched__set_bit(deferred, v);
-        if (b->s->systems[v]->ctx.exclusive) ecs_sched__set_bit(exclusive, v);
+        if (b->s->systems[v]->ctx.run.exclusive) ecs_sched__set_bit(exclusive, v);
     }
     for (v = 0; v < S; v++) {
         uint64_t *row = ecs_sched__row(b->flat, W, v);

@@ -45,9 +45,9 @@ static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
     ecs_sched_query *own = (ecs_sched_query *)(uintptr_t)q;   /* its own window moves on */
     const ecs_sched_system_ctx *ctx =
         (const ecs_sched_system_ctx *)ecs_sched__running_in(&q->world->env);
-    if (ctx && !ctx->applying) {
+    if (ctx && !ctx->run.applying) {
         *last_run = ctx->last_run;
-        *this_run = ctx->this_run;
+        *this_run = ctx->run.this_run;
         return;
     }
     *last_run = own->last_iter;
@@ -553,7 +553,7 @@ static void ecs_sched__old_reader_add(ecs_sched_world *w, ecs_sched__old_readers
 static void ecs_sched__ctx_readers(ecs_sched_world *w, ecs_sched__old_readers *r,
                                    const ecs_sched_system_ctx *ctx) {
     ecs_sched__old_reader_add(w, r, ctx->last_run);
-    ecs_sched__old_reader_add(w, r, ctx->this_run);
+    ecs_sched__old_reader_add(w, r, ctx->run.this_run);
 }
 
 /* Every reader's ticks: systems' and conditions' contexts, queries iterated outside. */
@@ -618,7 +618,7 @@ static void ecs_sched__move_log_ticks(const ecs_sched__old_readers *r, ecs_sched
 
 static void ecs_sched__move_ctx(const ecs_sched__old_readers *r, ecs_sched_system_ctx *ctx) {
     ctx->last_run = ecs_sched__moved_tick(r, ctx->last_run, ECS_SCHED__TICK_READER);
-    ctx->this_run = ecs_sched__moved_tick(r, ctx->this_run, ECS_SCHED__TICK_READER);
+    ctx->run.this_run = ecs_sched__moved_tick(r, ctx->run.this_run, ECS_SCHED__TICK_READER);
 }
 
 /* sparse.h: the stamps of sparse components. */

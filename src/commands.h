@@ -81,6 +81,15 @@ typedef struct ecs_sched__command_block {
     unsigned char *data;      /* aligned to ECS_SCHED_MAX_ALIGNMENT, so values are aligned */
 } ecs_sched__command_block;
 
+/* What a later module keeps beside a buffer hears of it through these, set on the buffer by
+   that module (delay.h, for the buffers ecs_sched_commands_after makes and their owners):
+   `applying` before the buffer's commands are applied (false stops the apply, its failure
+   recorded), `destroying` as the buffer is destroyed. */
+typedef struct ecs_sched__commands_companion {
+    bool (*applying)(ecs_sched_commands *cmd);
+    void (*destroying)(ecs_sched_commands *cmd);
+} ecs_sched__commands_companion;
+
 struct ecs_sched_commands {
     ecs_sched_world *world;
     ecs_sched__command_block *first;
@@ -105,12 +114,8 @@ struct ecs_sched_commands {
     uint64_t serial;                   /* and after those handed over before it, at equal due */
     uint8_t delayed;                   /* 0: an ordinary buffer; else 1 + its ecs_sched_clock */
     bool waiting;                      /* in the world's queue of delayed buffers */
+    const ecs_sched__commands_companion *companion;   /* NULL, or see above */
 };
-
-/* delay.h: a buffer's delayed buffers go to the world's queue when it is applied, and with it
-   when it is destroyed. */
-static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd);
-static void ecs_sched__delays_detach(ecs_sched_commands *cmd);
 
 
 /* ---- command buffers ---- */
@@ -206,7 +211,7 @@ void ecs_sched_commands_destroy(ecs_sched_commands *cmd) {
     uint32_t i;
     if (!cmd) return;
     w = cmd->world;
-    if (cmd->after || cmd->delayed) ecs_sched__delays_detach(cmd);
+    if (cmd->companion) cmd->companion->destroying(cmd);
     ecs_sched__release_reserved(cmd);
     for (i = 0; i < w->buffer_count; i++) {
         if (w->buffers[i] == cmd) {

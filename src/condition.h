@@ -20,20 +20,34 @@ typedef enum ecs_sched_condition_kind {
     ECS_SCHED_CONDITION_RESOURCE_EXISTS,  /* the resource `resource` exists */
     ECS_SCHED_CONDITION_RESOURCE_EQUALS,  /* it exists and equals `value` */
     ECS_SCHED_CONDITION_RUN_ONCE,         /* true the first time it is evaluated only */
+    /* Conditions of later modules, made by their constructors (state.h, time.h) with a fn
+       and a setup, as a user may make one (see ecs_sched_condition_setup_fn): */
     ECS_SCHED_CONDITION_IN_STATE,         /* state machine `resource` is at `state_value` */
     ECS_SCHED_CONDITION_STATE_EXISTS,     /* state machine `resource` has a value */
     ECS_SCHED_CONDITION_STATE_CHANGED,    /* its value changed since this instance last looked */
     ECS_SCHED_CONDITION_STATE_IN_STACK,   /* `state_value` is current or covered by a push */
-    ECS_SCHED_CONDITION_ON_TIMER,         /* time.h: each time `duration_ns` elapses */
-    ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, /* time.h: once, when `duration_ns` has elapsed */
-    ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, /* time.h: always, once `duration_ns` elapsed */
-    ECS_SCHED_CONDITION_TIME_PAUSED,      /* time.h: the virtual clock is paused */
+    ECS_SCHED_CONDITION_ON_TIMER,         /* each time `duration_ns` elapses */
+    ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, /* once, when `duration_ns` has elapsed */
+    ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, /* always, once `duration_ns` elapsed */
+    ECS_SCHED_CONDITION_TIME_PAUSED,      /* the virtual clock is paused */
+    /* Conditions of this module again: */
     ECS_SCHED_CONDITION_RESOURCE_ADDED,   /* `resource` was added since this instance looked */
     ECS_SCHED_CONDITION_RESOURCE_CHANGED, /* it exists and changed (or was added) since */
     ECS_SCHED_CONDITION_ON_MESSAGE,       /* messages of type `resource` came since it looked */
     ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED /* tracked component `resource` was removed
                                                  from an entity since it looked */
 } ecs_sched_condition_kind;
+
+struct ecs_sched_condition;
+/* A condition that checks itself against the world when it is added, before fn ever runs:
+   called once per instance (each run_if entry, as it is copied), with the instance's
+   context. Anything but ECS_SCHED_OK refuses the add, which returns it (with the message of
+   the failure that made it, or one naming the condition). The state and time conditions are
+   made this way: their constructor sets fn, setup and the parameters (resource, state_value,
+   duration_ns), and their setup checks the machine or the clocks. */
+typedef ecs_sched_result (*ecs_sched_condition_setup_fn)(ecs_sched_world *world,
+                                                         ecs_sched_system_ctx *instance,
+                                                         const struct ecs_sched_condition *c);
 
 /* A condition, by value. Adding it to a system or set copies it (operands, value bytes and
    all), so the originals may go out of scope afterwards. Each run_if entry is its own
@@ -54,6 +68,8 @@ typedef struct ecs_sched_condition {
     size_t value_size;
     ecs_sched_equals_fn equals;       /* RESOURCE_EQUALS: NULL compares bytes */
     const struct ecs_sched_condition *operands[2];  /* AND, OR, NOT */
+    ecs_sched_condition_setup_fn setup;   /* NULL, or the check of each instance as it is
+                                             added (with fn) */
 } ecs_sched_condition;
 
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_and(const ecs_sched_condition *a,
@@ -105,10 +121,10 @@ typedef struct ecs_sched__cond {
     ecs_sched_condition_kind kind;
     int32_t operands[2];
     ecs_sched_condition_fn fn;
-    ecs_sched_id resource;
+    ecs_sched_id resource;            /* read by it (access.h) */
     int32_t state_value;
-    uint32_t seen_changes;            /* STATE_CHANGED: the machine's change count last seen */
-    ecs_sched_timer timer;            /* the time conditions: their period or delay */
+    uint32_t seen;                    /* for a fn: a count it saw at its last evaluation */
+    ecs_sched_timer timer;            /* for a fn: a period or a delay of its own */
     ecs_sched_id first_write;         /* a write it asked for, refused at build */
     bool first_write_is_resource;
     bool has_run;
@@ -130,21 +146,25 @@ typedef struct ecs_sched__conds {
     uint32_t capacity;
 } ecs_sched__conds;
 
-/* The state conditions ask the state module (state.h), defined there. */
-static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
-                                                        const ecs_sched_condition *c);
-static bool ecs_sched__state_is(const ecs_sched_world *w, ecs_sched_id machine, int32_t value);
-static uint32_t ecs_sched__state_changes(const ecs_sched_world *w, ecs_sched_id machine);
-static bool ecs_sched__state_exists(const ecs_sched_world *w, ecs_sched_id machine);
-static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id machine,
-                                      int32_t value);
-/* So do the time conditions the time module (time.h). */
-static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
-                                                       const ecs_sched_condition *c);
-static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *c);
+/* The node of an instance, from its context: what the fn and setup of a condition made by a
+   later module (the state and time conditions) keep per instance. */
+static ecs_sched__cond *ecs_sched__cond_of(ecs_sched_system_ctx *ctx) {
+    return (ecs_sched__cond *)(void *)((char *)ctx - offsetof(ecs_sched__cond, ctx));
+}
 
-static bool ecs_sched__is_time_condition(ecs_sched_condition_kind kind) {
-    return kind >= ECS_SCHED_CONDITION_ON_TIMER && kind <= ECS_SCHED_CONDITION_TIME_PAUSED;
+/* Names an instance (a setup's name for a condition given none): takes `name`, made with
+   the world's allocator. */
+static void ecs_sched__cond_rename(ecs_sched_world *w, ecs_sched__cond *node, char *name) {
+    ecs_sched__free(&w->env, node->name);
+    node->name = name;
+    node->ctx.run.name = name;
+}
+
+/* Whether this module evaluates the kind itself; the others call their fn. */
+static bool ecs_sched__condition_built_in(ecs_sched_condition_kind kind) {
+    return (kind >= ECS_SCHED_CONDITION_AND && kind <= ECS_SCHED_CONDITION_RUN_ONCE) ||
+           (kind >= ECS_SCHED_CONDITION_RESOURCE_ADDED &&
+            kind <= ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED);
 }
 
 static ecs_sched_condition ecs_sched__condition_of(ecs_sched_condition_kind kind) {
@@ -239,13 +259,13 @@ ecs_sched_condition ecs_sched_condition_any_component_removed(ecs_sched_id compo
     return c;
 }
 
-/* A condition's name when it is given none, by kind (the state conditions get theirs from
-   their machine and value, in state.h). */
+/* A condition's name when it is given none, by kind (a condition with a setup may name
+   itself there, as the state and time conditions do). */
 static const char *ecs_sched__condition_default_name(ecs_sched_condition_kind kind) {
     static const char *const names[] = {
         "condition", "and", "or", "not", "resource_exists", "resource_equals", "run_once",
         "condition", "condition", "condition", "condition",
-        "on_timer", "once_after_delay", "repeating_after_delay", "time_paused",
+        "condition", "condition", "condition", "condition",
         "resource_added", "resource_changed", "on_message", "any_component_removed"};
     int index = (int)kind;
     return index >= 0 && index < (int)(sizeof names / sizeof names[0]) ? names[index]
@@ -256,7 +276,7 @@ static void ecs_sched__cond_free(ecs_sched_world *w, ecs_sched__cond *c) {
     int32_t i;
     if (!c) return;
     for (i = 0; i < c->ctx.query_count; i++) ecs_sched_query_destroy(c->ctx.queries[i]);
-    ecs_sched__free(&w->env, c->ctx.failure_message);
+    ecs_sched__free(&w->env, c->ctx.run.failure_message);
     ecs_sched__free(&w->env, c->ctx.cursors);
     ecs_sched__free(&w->env, c->value);
     ecs_sched__free(&w->env, c->name);
@@ -275,9 +295,9 @@ static void ecs_sched__conds_guard(ecs_sched__conds *conds, uint32_t first, cons
                                    const char *name, const char *schedule) {
     uint32_t i;
     for (i = first; i < conds->count; i++) {
-        conds->items[i]->ctx.guards_kind = kind;
-        conds->items[i]->ctx.guards_name = name;
-        conds->items[i]->ctx.schedule = schedule;
+        conds->items[i]->ctx.run.guards_kind = kind;
+        conds->items[i]->ctx.run.guards_name = name;
+        conds->items[i]->ctx.run.schedule = schedule;
     }
 }
 
@@ -299,11 +319,12 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
     node->name = ecs_sched__strdup(&w->env, name);
     if (!node->name) return ecs_sched__out_of_memory(w, "copying a run condition");
     node->ctx.world = w;
-    node->ctx.name = node->name;
-    node->ctx.kind = "condition";
+    node->ctx.run.env = &w->env;
+    node->ctx.run.name = node->name;
+    node->ctx.run.kind = "condition";
     node->ctx.user_data = c->user_data;
     node->ctx.read_only = true;
-    if (c->kind == ECS_SCHED_CONDITION_FN && !c->fn) {
+    if (!ecs_sched__condition_built_in(c->kind) && !c->fn) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "condition '%s' has no function", name);
     }
@@ -325,14 +346,12 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
         (!ecs_sched__component_valid(w, c->resource) || !w->components[c->resource].removals)) {
         return ecs_sched__removals_of_untracked(w, c->resource, name);
     }
-    if (c->kind == ECS_SCHED_CONDITION_IN_STATE || c->kind == ECS_SCHED_CONDITION_STATE_EXISTS ||
-        c->kind == ECS_SCHED_CONDITION_STATE_CHANGED ||
-        c->kind == ECS_SCHED_CONDITION_STATE_IN_STACK) {
-        ecs_sched_result result = ecs_sched__state_condition_fill(w, node, c);
-        if (result != ECS_SCHED_OK) return result;
-    }
-    if (ecs_sched__is_time_condition(c->kind)) {
-        ecs_sched_result result = ecs_sched__time_condition_fill(w, node, c);
+    if (c->setup) {
+        ecs_sched_result result = c->setup(w, &node->ctx, c);
+        if (result != ECS_SCHED_OK && result != w->env.last_result) {   /* said nothing */
+            return ecs_sched__fail(&w->env, result, "condition '%s': its setup refused it (%s)",
+                                   name, ecs_sched_result_string(result));
+        }
         if (result != ECS_SCHED_OK) return result;
     }
     if (c->kind == ECS_SCHED_CONDITION_RESOURCE_EQUALS) {
@@ -444,11 +463,19 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
     bool result = false;
     if (w->ticks_on) ecs_sched__ctx_take_tick(&c->ctx);
     switch (c->kind) {
-    case ECS_SCHED_CONDITION_FN: {
-        void *outer = ecs_sched__running_begin(&c->ctx);
+    case ECS_SCHED_CONDITION_FN:          /* and the conditions of later modules, by their fn */
+    case ECS_SCHED_CONDITION_IN_STATE:
+    case ECS_SCHED_CONDITION_STATE_EXISTS:
+    case ECS_SCHED_CONDITION_STATE_CHANGED:
+    case ECS_SCHED_CONDITION_STATE_IN_STACK:
+    case ECS_SCHED_CONDITION_ON_TIMER:
+    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY:
+    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY:
+    case ECS_SCHED_CONDITION_TIME_PAUSED: {
+        ecs_sched__running *outer = ecs_sched__running_begin(&c->ctx);
         result = c->fn(&c->ctx);
         ecs_sched__running_end(outer);
-        if (c->ctx.failure != ECS_SCHED_OK && !*failed) *failed = &c->ctx;
+        if (c->ctx.run.failure != ECS_SCHED_OK && !*failed) *failed = &c->ctx;
         break;
     }
     case ECS_SCHED_CONDITION_AND:
@@ -478,7 +505,7 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
             const ecs_sched__stamp *stamp = &w->resource_stamps[c->resource];
             uint32_t tick = c->kind == ECS_SCHED_CONDITION_RESOURCE_ADDED ? stamp->added
                                                                            : stamp->changed;
-            result = ecs_sched__tick_newer(tick, c->ctx.last_run, c->ctx.this_run);
+            result = ecs_sched__tick_newer(tick, c->ctx.last_run, c->ctx.run.this_run);
         }
         break;
     case ECS_SCHED_CONDITION_ON_MESSAGE:
@@ -490,27 +517,6 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
     case ECS_SCHED_CONDITION_RUN_ONCE:
         result = !c->has_run;
         c->has_run = true;
-        break;
-    case ECS_SCHED_CONDITION_IN_STATE:
-        result = ecs_sched__state_is(w, c->resource, c->state_value);
-        break;
-    case ECS_SCHED_CONDITION_STATE_EXISTS:
-        result = ecs_sched__state_exists(w, c->resource);
-        break;
-    case ECS_SCHED_CONDITION_STATE_IN_STACK:
-        result = ecs_sched__state_in_stack(w, c->resource, c->state_value);
-        break;
-    case ECS_SCHED_CONDITION_STATE_CHANGED: {
-        uint32_t changes = ecs_sched__state_changes(w, c->resource);
-        result = changes != c->seen_changes;
-        c->seen_changes = changes;
-        break;
-    }
-    case ECS_SCHED_CONDITION_ON_TIMER:
-    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY:
-    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY:
-    case ECS_SCHED_CONDITION_TIME_PAUSED:
-        result = ecs_sched__time_condition_eval(w, c);
         break;
     }
     return result;

@@ -58,132 +58,65 @@ ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx,
 /*@@ implementation @@*/
 /* context: what a running system or condition can reach. */
 
-/* What a run of a typical system touches (its queries, its user data, the violation the
-   executor looks at after it) comes first. */
+/* A reader's place in one message queue (message.h): a context keeps one per queue it reads,
+   the queue's index and the sequence number of the next message it reads there. */
+typedef struct ecs_sched__cursor {
+    uint32_t queue;
+    uint64_t next;
+} ecs_sched__cursor;
+
+/* What a run of a typical system touches (what a failure and a change read, its queries, its
+   user data) comes first. */
 struct ecs_sched_system_ctx {
-    ecs_sched_result failure;         /* the first failure of its run so far; OK while none,
-                                         and whenever it is not running: whoever runs it takes
-                                         the failure after (on the line of the system's fn) */
-    bool failure_refused;             /* with failure: a refused access, not clearable */
-    bool applying;                    /* its commands are applied at a sync point right now */
+    ecs_sched__running run;           /* what the library reads of it while it runs (base.h) */
     ecs_sched_query *queries[ECS_SCHED_MAX_QUERIES];
     void *user_data;
     int32_t query_count;
     ecs_sched_world *world;
     ecs_sched_commands *commands;
-    const char *name;
-    const char *kind;                 /* "system" or "condition", for messages */
-    const char *schedule;             /* the label of its schedule, for messages */
-    const char *guards_kind;          /* conditions: "system" or "set", what they guard, */
-    const char *guards_name;          /* and its name */
-    char *failure_message;            /* made at its first failure, kept for the next */
     int32_t read_count;
     int32_t write_count;
     ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];
-    bool exclusive;
     bool read_only;                   /* conditions */
     bool observer;                    /* an observer's (observer.h) */
     ecs_sched_id sending_id;          /* the message type it sent last, checked, */
     void *sending;                    /* and its queue (message.h) */
-    struct ecs_sched__cursor *cursors;    /* its places in message queues (message.h) */
+    ecs_sched__cursor *cursors;       /* its places in message queues */
     int32_t cursor_count;
     uint32_t cursor_capacity;
-    uint32_t last_run;                /* change ticks: of its previous run, and of this one */
-    uint32_t this_run;                /* (or the last), taken while ticks_on (change.h) */
+    uint32_t last_run;                /* change ticks: of its previous run (this one: run) */
 };
 
 /* ---- the running context (see base.h) ---- */
-
-static const ecs_sched__env *ecs_sched__running_env(const void *running) {
-    return &((const ecs_sched_system_ctx *)running)->world->env;
-}
-
-/* Appends text at out[at], as far as it fits in n (always terminated); returns the end. */
-static size_t ecs_sched__append(char *out, size_t n, size_t at, const char *text) {
-    size_t k = strlen(text);
-    if (at >= n) return at;
-    if (k > n - 1 - at) k = n - 1 - at;
-    memcpy(out + at, text, k);
-    out[at + k] = '\0';
-    return at + k;
-}
-
-/* "system 'x' in schedule 'S': " or "condition 'c' (guarding set 's') in schedule 'S': ".
-   (Put together piece by piece: a system that fails every frame pays for it each time.) */
-static size_t ecs_sched__running_prefix(const void *running, char *out, size_t n) {
-    const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
-    size_t at = 0;
-    at = ecs_sched__append(out, n, at, ctx->kind);
-    at = ecs_sched__append(out, n, at, " '");
-    at = ecs_sched__append(out, n, at, ctx->name);
-    if (ctx->guards_name) {
-        at = ecs_sched__append(out, n, at, "' (guarding ");
-        at = ecs_sched__append(out, n, at, ctx->guards_kind);
-        at = ecs_sched__append(out, n, at, " '");
-        at = ecs_sched__append(out, n, at, ctx->guards_name);
-        at = ecs_sched__append(out, n, at, "')");
-    } else {
-        at = ecs_sched__append(out, n, at, "'");
-    }
-    if (!ctx->schedule) return ecs_sched__append(out, n, at, ": ");   /* an observer */
-    at = ecs_sched__append(out, n, at, " in schedule '");
-    at = ecs_sched__append(out, n, at, ctx->schedule);
-    return ecs_sched__append(out, n, at, "': ");
-}
-
-static bool ecs_sched__running_may_change(const void *running) {
-    const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
-    return ctx->exclusive || ctx->applying;
-}
-
-/* Keeps a failure on the context: the first one, or a refused access over one that is not.
-   Without room for the message (out of memory), the code alone is kept. */
-static void ecs_sched__running_keep(void *running, ecs_sched_result code, const char *message,
-                                    bool refused) {
-    ecs_sched_system_ctx *ctx = (ecs_sched_system_ctx *)running;
-    if (ctx->failure != ECS_SCHED_OK && (ctx->failure_refused || !refused)) return;
-    ctx->failure = code;
-    ctx->failure_refused = refused;
-    if (!ctx->failure_message) {
-        ctx->failure_message = (char *)ecs_sched__alloc(&ctx->world->env, ECS_SCHED__ERROR_CAPACITY);
-        if (!ctx->failure_message) return;
-    }
-    ecs_sched__append(ctx->failure_message, ECS_SCHED__ERROR_CAPACITY, 0, message);
-}
 
 /* The message of the failure kept on ctx; when there was no memory to keep it, its names
    and code, written into buf. */
 static const char *ecs_sched__ctx_failure_message(const ecs_sched_system_ctx *ctx, char *buf,
                                                   size_t n) {
     size_t at;
-    if (ctx->failure_message) return ctx->failure_message;
-    at = ecs_sched__running_prefix(ctx, buf, n);
+    if (ctx->run.failure_message) return ctx->run.failure_message;
+    at = ecs_sched__running_prefix(&ctx->run, buf, n);
     snprintf(buf + at, n - at, "%s (out of memory keeping the whole message)",
-             ecs_sched_result_string(ctx->failure));
+             ecs_sched_result_string(ctx->run.failure));
     return buf;
-}
-
-static uint32_t ecs_sched__running_tick(const void *running) {
-    const ecs_sched_system_ctx *ctx = (const ecs_sched_system_ctx *)running;
-    return ctx->applying ? ecs_sched__tick_load(ctx->world) + 1u : ctx->this_run;
 }
 
 /* ctx runs once more: its window of changes moves on (while something tracks changes). */
 static void ecs_sched__ctx_take_tick(ecs_sched_system_ctx *ctx) {
-    ctx->last_run = ctx->this_run;
-    ctx->this_run = ecs_sched__tick_take(ctx->world);
+    ctx->last_run = ctx->run.this_run;
+    ctx->run.this_run = ecs_sched__tick_take(ctx->world);
 }
 
 /* ctx runs on this thread from here to ecs_sched__running_end; returns what ran before. */
-static void *ecs_sched__running_begin(ecs_sched_system_ctx *ctx) {
-    void *outer = ecs_sched__running_now;
-    ctx->failure = ECS_SCHED_OK;
-    ecs_sched__running_now = ctx;
+static ecs_sched__running *ecs_sched__running_begin(ecs_sched_system_ctx *ctx) {
+    ecs_sched__running *outer = ecs_sched__running_now;
+    ctx->run.failure = ECS_SCHED_OK;
+    ecs_sched__running_now = &ctx->run;
     return outer;
 }
 
-static void ecs_sched__running_end(void *outer) {
+static void ecs_sched__running_end(ecs_sched__running *outer) {
     ecs_sched__running_now = outer;
 }
 
@@ -196,7 +129,7 @@ static ecs_sched_result ecs_sched__ctx_vfail(ecs_sched_system_ctx *ctx, ecs_sche
                                              bool refused, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
-    code = ecs_sched__vfail_on(&ctx->world->env, ctx, code, refused, fmt, args);
+    code = ecs_sched__vfail_on(&ctx->world->env, &ctx->run, code, refused, fmt, args);
     va_end(args);
     return code;
 }
@@ -220,24 +153,24 @@ ecs_sched_result ecs_sched_ctx_fail(ecs_sched_system_ctx *ctx, ecs_sched_result 
     ECS_SCHED_ASSERT(ctx != NULL && format != NULL);
     if (code == ECS_SCHED_OK) return ECS_SCHED_OK;
     va_start(args, format);
-    code = ecs_sched__vfail_on(&ctx->world->env, ctx, code, false, format, args);
+    code = ecs_sched__vfail_on(&ctx->world->env, &ctx->run, code, false, format, args);
     va_end(args);
     return code;
 }
 
 ecs_sched_result ecs_sched_ctx_error(const ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    return ctx->failure;
+    return ctx->run.failure;
 }
 
 void ecs_sched_ctx_clear_error(ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    if (!ctx->failure_refused) ctx->failure = ECS_SCHED_OK;
+    if (!ctx->run.failure_refused) ctx->run.failure = ECS_SCHED_OK;
 }
 
 const char *ecs_sched_ctx_name(const ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    return ctx->name;
+    return ctx->run.name;
 }
 
 void *ecs_sched_ctx_user_data(const ecs_sched_system_ctx *ctx) {
@@ -321,7 +254,7 @@ static void *ecs_sched__ctx_reach(ecs_sched_system_ctx *ctx, ecs_sched_id id, bo
     }
     *declared = true;
     if (write && ctx->world->ticks_on && ctx->world->resources[id]) {
-        ctx->world->resource_stamps[id].changed = ctx->this_run;
+        ctx->world->resource_stamps[id].changed = ctx->run.this_run;
     }
     return ctx->world->resources[id];
 }
@@ -367,7 +300,7 @@ ecs_sched_commands *ecs_sched_ctx_commands(ecs_sched_system_ctx *ctx) {
 
 ecs_sched_world *ecs_sched_ctx_world(ecs_sched_system_ctx *ctx) {
     ECS_SCHED_ASSERT(ctx != NULL);
-    if (!ctx->exclusive) {
+    if (!ctx->run.exclusive) {
         return (ecs_sched_world *)ecs_sched__ctx_refuse(
             ctx, "asks for the whole world%s: only systems declared .exclusive = true get it",
             ctx->read_only ? " from a condition" : "");
@@ -385,8 +318,8 @@ typedef struct ecs_sched__ctx_piece {
 
 static void ecs_sched__ctx_run_piece(ecs_sched_iter *it, void *arg) {
     const ecs_sched__ctx_piece *piece = (const ecs_sched__ctx_piece *)arg;
-    void *outer = ecs_sched__running_now;
-    ecs_sched__running_now = piece->ctx;
+    ecs_sched__running *outer = ecs_sched__running_now;
+    ecs_sched__running_now = &piece->ctx->run;
     piece->fn(it, piece->arg);
     ecs_sched__running_now = outer;
 }

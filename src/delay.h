@@ -1,4 +1,9 @@
-/* delay: commands applied once a clock has advanced by a delay. */
+/* delay: commands applied once a clock has advanced by a delay.
+
+   The delayed buffers hang on the buffer that made them until it is applied (through the
+   companion hooks of commands.h), then wait in queues beside the clocks (time.h), whose
+   hooks, set at the first buffer queued, apply those due as a clock advances and free the
+   queues with the clocks: the core and the clocks call nothing of this module by name. */
 #pragma once
 #include "time.h"
 
@@ -42,6 +47,27 @@ ECS_SCHED_API int32_t ecs_sched_commands_waiting(const ecs_sched_world *world,
 /*@@ implementation @@*/
 /* delay: commands applied once a clock has advanced by a delay. */
 
+static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now);
+static void ecs_sched__delays_free(ecs_sched_world *w);
+
+/* The clocks call back when they advance and when they go, once buffers may wait for them. */
+static void ecs_sched__delays_hook(ecs_sched__clocks *clocks) {
+    clocks->advanced = ecs_sched__delays_apply_due;
+    clocks->closing = ecs_sched__delays_free;
+}
+
+static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd);
+static void ecs_sched__delays_detach(ecs_sched_commands *cmd);
+
+/* A buffer's delayed buffers go to the world's queue when it is applied, and with it when
+   it is destroyed (commands.h calls these). */
+static bool ecs_sched__delays_applying(ecs_sched_commands *cmd) {
+    return cmd->after_count == 0 || ecs_sched__delays_hand_over(cmd);
+}
+
+static const ecs_sched__commands_companion ecs_sched__delays_companion = {
+    ecs_sched__delays_applying, ecs_sched__delays_detach};
+
 /* The elapsed time of a delayed buffer's clock, or -1 with the failure recorded. Read when
    its owner is applied, not when it is asked for: systems running at once must not read a
    clock a system may be writing, and a system's buffer is applied in the same frame or
@@ -68,6 +94,7 @@ static ecs_sched_commands *ecs_sched__delayed_make(ecs_sched_commands *owner, ui
                          (uint32_t)owner->after_count + 1)) {
         return NULL;
     }
+    owner->companion = &ecs_sched__delays_companion;   /* its list goes with it */
     /* not in the world's list of buffers: systems running at once may each make one */
     later = (ecs_sched_commands *)ecs_sched__calloc(&w->env, sizeof *later);
     if (!later) return NULL;
@@ -75,6 +102,7 @@ static ecs_sched_commands *ecs_sched__delayed_make(ecs_sched_commands *owner, ui
     later->owner = owner;
     later->delayed = delayed;
     later->due_ns = delay_ns;     /* until it is handed over: then the due time */
+    later->companion = &ecs_sched__delays_companion;
     owner->after[owner->after_count++] = later;
     return later;
 }
@@ -182,6 +210,7 @@ static ecs_sched_commands *ecs_sched__delayed_copy(ecs_sched__env *env, ecs_sche
     int32_t i;
     if (!c) return NULL;
     c->world = w;
+    c->companion = &ecs_sched__delays_companion;
     c->delayed = from->delayed;
     c->due_ns = from->due_ns;
     c->serial = from->serial;
@@ -277,6 +306,7 @@ static bool ecs_sched__delays_prepare(ecs_sched_world *w, const void *copy, void
     const ecs_sched__delays_copy *from = (const ecs_sched__delays_copy *)copy;
     size_t bytes = 0;
     int clock;
+    ecs_sched__delays_hook(w->clocks);   /* the queues grow: they go with the clocks */
     for (clock = 0; from && clock < 2; clock++) {
         if (!ECS_SCHED__GROW(&w->env, w->clocks->waiting[clock], &w->clocks->waiting_capacity[clock],
                              from->count[clock])) {
@@ -344,6 +374,7 @@ static void ecs_sched__delay_enqueue(ecs_sched__clocks *clocks, ecs_sched_comman
     clocks->waiting_count[clock]++;
     b->waiting = true;
     b->owner = NULL;
+    ecs_sched__delays_hook(clocks);
 }
 
 static void ecs_sched__delay_dequeue(ecs_sched__clocks *clocks, ecs_sched_commands *b) {
@@ -360,7 +391,7 @@ static void ecs_sched__delay_dequeue(ecs_sched__clocks *clocks, ecs_sched_comman
     b->waiting = false;
 }
 
-/* The world's side of commands.h: `cmd` is being applied; the buffers it made join the
+/* `cmd` is being applied; the buffers it made join the
    queue, due at their clock's time now plus their delay (those with nothing in them are
    dropped). All or nothing: the clocks and room first. */
 static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
@@ -372,6 +403,7 @@ static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
         while (cmd->after_count) ecs_sched_commands_destroy(cmd->after[cmd->after_count - 1]);
         return true;
     }
+    ecs_sched__delays_hook(clocks);   /* the queues grow: they go with the clocks */
     for (i = 0; i < cmd->after_count; i++) {
         int clock = cmd->after[i]->delayed - 1;
         if (per_clock[clock]++ == 0) {
@@ -402,7 +434,7 @@ static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
     return true;
 }
 
-/* The world's side of commands.h: `cmd` is being destroyed. Its delayed buffers go with it;
+/* `cmd` is being destroyed. Its delayed buffers go with it;
    a delayed buffer leaves its owner's list or the queue. */
 static void ecs_sched__delays_detach(ecs_sched_commands *cmd) {
     ecs_sched_world *w = cmd->world;
@@ -428,7 +460,7 @@ static void ecs_sched__delays_detach(ecs_sched_commands *cmd) {
     if (cmd->waiting && w->clocks) ecs_sched__delay_dequeue(w->clocks, cmd);
 }
 
-/* The world's side of time.h: applies the buffers due on `clock` at `now`, in queue order.
+/* The clocks' hook (time.h): applies the buffers due on `clock` at `now`, in queue order.
    Each is taken out before it is applied (applying may queue more); one that fails goes
    back in front with what is left. */
 static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now) {
@@ -447,7 +479,7 @@ static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int cloc
     return ECS_SCHED_OK;
 }
 
-/* The world's side of time.h: the queued buffers go with the clocks. */
+/* The clocks' hook (time.h): the queued buffers go with the clocks. */
 static void ecs_sched__delays_free(ecs_sched_world *w) {
     ecs_sched__clocks *clocks = w->clocks;
     int i;

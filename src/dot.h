@@ -115,7 +115,7 @@ static void ecs_sched__dot_node(ecs_sched__dot *d, int32_t p) {
         return;
     }
     ecs_sched__dot_printf(d, "    n%d [label=\"%s", (int)p,
-                          ecs_sched__dot_escape(pn->system->ctx.name, name, sizeof name));
+                          ecs_sched__dot_escape(pn->system->ctx.run.name, name, sizeof name));
     if (pn->exclusive && !pn->sync) ecs_sched__dot_printf(d, "\\n(exclusive)");
     if (pn->system->ctx.commands) ecs_sched__dot_printf(d, "\\n(records commands)");
     ecs_sched__dot_conditions(d, pn->cond_start, pn->cond_count);

@@ -975,7 +975,7 @@ static ecs_sched_result ecs_sched__commands_apply(ecs_sched_commands *cmd) {
     if (cmd->world->observers && ecs_sched__refused_in_observer(cmd->world, "applying commands")) {
         return ECS_SCHED_ERR_ACCESS;
     }
-    if (cmd->after_count && !ecs_sched__delays_hand_over(cmd)) return cmd->world->env.last_result;
+    if (cmd->companion && !cmd->companion->applying(cmd)) return cmd->world->env.last_result;
     cmd->skipped = 0;
     block = cmd->read;
     while (ecs_sched__command_step(cmd, &block, &cmd->read_at)) {

@@ -65,13 +65,13 @@ static void ecs_sched__failure_unlock(ecs_sched_world *w) {
 static ecs_sched_failure_action ecs_sched__ask_hook(ecs_sched_world *w, ecs_sched__schedule *s,
                                                   ecs_sched_system_ctx *ctx, const char *message) {
     static ECS_SCHED__THREAD_LOCAL bool hearing;
-    void *running = ecs_sched__running_now;
+    ecs_sched__running *running = ecs_sched__running_now;
     bool serialize = !hearing;
     ecs_sched_failure failure;
     ecs_sched_failure_action said;
-    failure.code = ctx->failure;
-    failure.kind = ctx->kind;
-    failure.name = ctx->name;
+    failure.code = ctx->run.failure;
+    failure.kind = ctx->run.kind;
+    failure.name = ctx->run.name;
     failure.schedule = s->label;
     failure.message = message;
     if (serialize) {
@@ -111,15 +111,15 @@ static ecs_sched_failure_action ecs_sched__node_failed_as(ecs_sched__schedule *s
     }
     if (action != ECS_SCHED_FAILURE_IGNORE && at < s->failure_at) {
         s->failure_at = at;
-        s->failure_code = ctx->failure;
+        s->failure_code = ctx->run.failure;
         ecs_sched__append(s->failure_message, sizeof s->failure_message, 0, message);
     }
     if (action == ECS_SCHED_FAILURE_STOP) s->stopped = true;
     ecs_sched__error_unlock(&w->env);
 #ifdef ECS_SCHED_TRACE
-    ecs_sched__note_failure(w, s, ctx->name);
+    ecs_sched__note_failure(w, s, ctx->run.name);
 #endif
-    ctx->failure = ECS_SCHED_OK;
+    ctx->run.failure = ECS_SCHED_OK;
     return action;
 }
 
@@ -139,14 +139,14 @@ ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_of_writers(ecs_sched__s
     for (i = 0; i < plan->writer_count; i++) {
         ecs_sched__plan_node *writer = plan->writers[i];
         ecs_sched_system_ctx *ctx = &writer->system->ctx;
-        void *outer;
+        ecs_sched__running *outer;
         if (ctx->commands->pending == 0 && ctx->commands->after_count == 0) continue;
         outer = ecs_sched__running_begin(ctx);
-        ctx->applying = true;
+        ctx->run.applying = true;
         ecs_sched_commands_apply(ctx->commands);
-        ctx->applying = false;
+        ctx->run.applying = false;
         ecs_sched__running_end(outer);
-        if (ctx->failure != ECS_SCHED_OK &&
+        if (ctx->run.failure != ECS_SCHED_OK &&
             ecs_sched__node_failed(s, (int32_t)(writer - plan->nodes), ctx)) {
             stop = true;
         }
@@ -196,7 +196,7 @@ static bool ecs_sched__report_condition_tree(ecs_sched__schedule *s, int32_t ind
             counted = true;
         }
     }
-    if (c->kind == ECS_SCHED_CONDITION_FN && c->ctx.failure != ECS_SCHED_OK) {
+    if (c->fn && c->ctx.run.failure != ECS_SCHED_OK) {
         ecs_sched_failure_action action = ecs_sched__node_failed_as(s, at, &c->ctx);
         if (action == ECS_SCHED_FAILURE_STOP) *stop = true;
         if (action != ECS_SCHED_FAILURE_IGNORE) counted = true;
@@ -262,7 +262,7 @@ static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__node_may_run(ecs_sched__schedule
 /* Calls a system, running on this thread meanwhile. */
 static ECS_SCHED__ALWAYS_INLINE void ecs_sched__invoke(ecs_sched__schedule *s,
                                                       ecs_sched__system *sys) {
-    void *outer;
+    ecs_sched__running *outer;
 #ifdef ECS_SCHED_TRACE
     if (ECS_SCHED__WATCHED(s->world)) {
         ecs_sched__invoke_watched(s, sys);
@@ -320,7 +320,7 @@ static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__execute_node_as(ecs_sched__sched
     if (pn->sync) return ecs_sched__apply_pending(s);
     if (tracked) ecs_sched__ctx_take_tick(&sys->ctx);
     ecs_sched__invoke(s, sys);
-    return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, &sys->ctx);
+    return sys->ctx.run.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, &sys->ctx);
 }
 
 /* Runs plan nodes [from, to) one by one, each as its kind asks, in a world that tracks
@@ -376,7 +376,7 @@ ECS_SCHED__NOINLINE static int32_t ecs_sched__execute_others(ecs_sched__schedule
    first run's does. */
 static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32_t to) {
     const ecs_sched__plan_node *nodes = s->plan->nodes;
-    void *outer = ecs_sched__running_now;
+    ecs_sched__running *outer = ecs_sched__running_now;
     int32_t p;
     if (s->world->ticks_on) return ecs_sched__execute_nodes(s, from, to);
 #ifdef ECS_SCHED_TRACE
@@ -387,10 +387,10 @@ static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32
         ecs_sched__system *sys = pn->system;
         if (ECS_SCHED__LIKELY(sys && !(pn->guard_set_count | pn->cond_count | pn->sync))) {
             ecs_sched_system_ctx *ctx = &sys->ctx;
-            ecs_sched__running_now = ctx;   /* its failure is OK: see failure */
+            ecs_sched__running_now = &ctx->run;   /* its failure is OK: see failure */
             sys->fn(ctx);
             ecs_sched__running_now = outer;
-            if (ctx->failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, ctx)) return true;
+            if (ctx->run.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, ctx)) return true;
         } else {
             int32_t next = ecs_sched__execute_others(s, p, to);
             if (next < 0) return true;
@@ -405,7 +405,7 @@ static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32
    (an exclusive system that ran this schedule) fails with it in turn, its name in front. */
 static ecs_sched_result ecs_sched__run_failed(ecs_sched_world *w, ecs_sched__schedule *s,
                                               ecs_sched_result result) {
-    void *outer = ecs_sched__running_in(&w->env);
+    const ecs_sched__running *outer = ecs_sched__running_in(&w->env);
     if (s->failure_code == ECS_SCHED_OK) return result;   /* the pool could not be made */
     if (outer) return ecs_sched__fail_text(&w->env, s->failure_code, s->failure_message);
     ecs_sched__error_lock(&w->env);
@@ -808,7 +808,7 @@ static void ecs_sched__offer_half(ecs_sched__run *r, ecs_sched__work *work, int3
 static bool ecs_sched__call_system(ecs_sched__schedule *s, ecs_sched__system *sys, int32_t at) {
     if (s->world->ticks_on) ecs_sched__ctx_take_tick(&sys->ctx);
     ecs_sched__invoke(s, sys);
-    return sys->ctx.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, at, &sys->ctx);
+    return sys->ctx.run.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, at, &sys->ctx);
 }
 
 /* Calls the system of node `node`; a failure that stops the run stops it there. */

@@ -103,9 +103,8 @@ ECS_SCHED_API bool ecs_sched_schedule_exists(const ecs_sched_world *world, const
 
 #define ECS_SCHED__MAX_NESTED_RUNS 64
 
-/* The built plan of a schedule (plan.h); NULL until its first build. */
+/* The built plan of a schedule (plan.h, which frees it); NULL until its first build. */
 typedef struct ecs_sched__plan ecs_sched__plan;
-static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan);
 
 enum {
     ECS_SCHED__REL_IN_SET,
@@ -287,7 +286,7 @@ static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
     int32_t i;
     for (i = 0; i < s->ctx.query_count; i++) ecs_sched_query_destroy(s->ctx.queries[i]);
     ecs_sched_commands_destroy(s->ctx.commands);
-    ecs_sched__free(&w->env, s->ctx.failure_message);
+    ecs_sched__free(&w->env, s->ctx.run.failure_message);
     ecs_sched__free(&w->env, s->ctx.cursors);
 #ifdef ECS_SCHED_TRACE
     ecs_sched__aligned_free(&w->env, s);
@@ -296,9 +295,9 @@ static void ecs_sched__system_free(ecs_sched_world *w, ecs_sched__system *s) {
 #endif
 }
 
+/* A schedule goes, but for its plan (see ecs_sched__schedules_free in plan.h). */
 static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s) {
     uint32_t i;
-    ecs_sched__plan_free(&w->env, s->plan);
     for (i = 0; i < s->system_count; i++) ecs_sched__system_free(w, s->systems[i]);
     ecs_sched__name_map_free(&s->name_index);
     for (i = 0; i < s->name_count; i++) ecs_sched__free(&w->env, s->names[i].text);
@@ -309,17 +308,6 @@ static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s)
     ecs_sched__free(&w->env, s->guards);
     ecs_sched__free(&w->env, s->label);
     ecs_sched__free(&w->env, s);
-}
-
-static void ecs_sched__schedules_free(ecs_sched_world *w) {
-    ecs_sched__schedules *all = w->schedules;
-    uint32_t i;
-    if (!all) return;
-    for (i = 0; i < all->count; i++) ecs_sched__schedule_free(w, all->items[i]);
-    ecs_sched__name_map_free(&all->by_label);
-    ecs_sched__free(&w->env, all->items);
-    ecs_sched__free(&w->env, all);
-    w->schedules = NULL;
 }
 
 static ecs_sched__schedule *ecs_sched__schedule_find(const ecs_sched_world *w, const char *label) {
@@ -654,10 +642,11 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
     sys->fn = d->fn;
     sys->is_apply_deferred = d->fn == ecs_sched_apply_deferred;
     sys->ctx.world = w;
-    sys->ctx.kind = "system";
-    sys->ctx.schedule = s->label;
+    sys->ctx.run.env = &w->env;
+    sys->ctx.run.kind = "system";
+    sys->ctx.run.schedule = s->label;
     sys->ctx.user_data = d->user_data;
-    sys->ctx.exclusive = d->exclusive || sys->is_apply_deferred;
+    sys->ctx.run.exclusive = d->exclusive || sys->is_apply_deferred;
     sys->main_thread = d->main_thread;
     for (i = 0; i < ECS_SCHED_MAX_RESOURCES; i++) {
         if (d->reads[i]) sys->ctx.reads[sys->ctx.read_count++] = d->reads[i];
@@ -688,7 +677,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
         if (n->system_count++ == 0) n->first_system = (int32_t)s->system_count;
     }
     s->system_count++;
-    sys->ctx.name = s->names[name_index].text;
+    sys->ctx.run.name = s->names[name_index].text;
     return sys;
 }
 

@@ -89,14 +89,6 @@ ECS_SCHED_API int32_t ecs_sched_message_unread(ecs_sched_world *world,
    an app calls it itself, once a frame. */
 ECS_SCHED_API void ecs_sched_messages_update(ecs_sched_world *world);
 
-/* State-scoped messages: the messages of this type are dropped when state machine `machine`
-   leaves `value` (on_enter false) or reaches it (true), so that, say, a menu's clicks do not
-   reach the game. Readers do not count them as missed. */
-ECS_SCHED_API ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *world,
-                                                               ecs_sched_id message,
-                                                               ecs_sched_id machine,
-                                                               int32_t value, bool on_enter);
-
 /* ---- removed components ----
 
    A tracked component (registered with .tracked) keeps the entities that lost it (removed,
@@ -145,12 +137,6 @@ struct ecs_sched__messages {
     uint32_t scope_count;
     uint32_t scope_capacity;
 };
-
-/* A reader's place in one queue (kept by a context per queue it reads). */
-typedef struct ecs_sched__cursor {
-    uint32_t queue;
-    uint64_t next;
-} ecs_sched__cursor;
 
 static ecs_sched__queue *ecs_sched__queue_at(const ecs_sched_world *w, uint32_t index) {
     return w->messages->queues[index];

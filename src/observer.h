@@ -99,7 +99,7 @@ struct ecs_sched__observers {
 
 static void ecs_sched__observer_free(ecs_sched_world *w, ecs_sched__observer *o) {
     ecs_sched_commands_destroy(o->ctx.commands);
-    ecs_sched__free(&w->env, o->ctx.failure_message);
+    ecs_sched__free(&w->env, o->ctx.run.failure_message);
     ecs_sched__free(&w->env, o->ctx.cursors);
     ecs_sched__free(&w->env, o->name);
     ecs_sched__free(&w->env, o);
@@ -249,10 +249,11 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     o->sees_prefabs = desc->sees_prefabs || ecs_sched__observer_names(desc, w->prefab);
     o->sees_disabled = desc->sees_disabled || ecs_sched__observer_names(desc, w->disabled);
     o->ctx.world = w;
-    o->ctx.name = o->name;
-    o->ctx.kind = "observer";
+    o->ctx.run.env = &w->env;
+    o->ctx.run.name = o->name;
+    o->ctx.run.kind = "observer";
     o->ctx.user_data = desc->user_data;
-    o->ctx.exclusive = true;
+    o->ctx.run.exclusive = true;
     o->ctx.observer = true;
     all->items[all->count++] = o;
     if (o->component) all->watchers[o->component].count[o->event]++;
@@ -298,9 +299,9 @@ static bool ecs_sched__observer_filters_pass(const ecs_sched_world *w, const ecs
 static void ecs_sched__observer_failed(ecs_sched_world *w, ecs_sched__observer *o) {
     char fallback[ECS_SCHED__ERROR_CAPACITY];
     const char *message = ecs_sched__ctx_failure_message(&o->ctx, fallback, sizeof fallback);
-    ecs_sched_result code = o->ctx.failure;
-    o->ctx.failure = ECS_SCHED_OK;
-    o->ctx.failure_refused = false;
+    ecs_sched_result code = o->ctx.run.failure;
+    o->ctx.run.failure = ECS_SCHED_OK;
+    o->ctx.run.failure_refused = false;
     ecs_sched__fail_text(&w->env, code, message);
 }
 
@@ -352,15 +353,15 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
     trigger.target = target;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
-        void *outer;
+        ecs_sched__running *outer;
         if (o->event != event || o->component != component || !ecs_sched__observer_hears(w, o, e) ||
             (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
             continue;
         }
         if (w->ticks_on) {   /* its changes carry the tick of the one it observes */
             uint32_t tick = ecs_sched__tick_now(w);
-            o->ctx.last_run = o->ctx.this_run;
-            o->ctx.this_run = tick;
+            o->ctx.last_run = o->ctx.run.this_run;
+            o->ctx.run.this_run = tick;
         }
         all->dispatching++;
         outer = ecs_sched__running_begin(&o->ctx);
@@ -374,7 +375,7 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
         if (o->ctx.commands->pending || o->ctx.commands->after_count) {
             all->deferred = true;   /* a flush has work */
         }
-        if (o->ctx.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
+        if (o->ctx.run.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
     }
 }
 

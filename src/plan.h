@@ -86,6 +86,21 @@ static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
     ecs_sched__free(env, plan);
 }
 
+/* The world's side (declared in world.h): its schedules go, each with its plan. */
+static void ecs_sched__schedules_free(ecs_sched_world *w) {
+    ecs_sched__schedules *all = w->schedules;
+    uint32_t i;
+    if (!all) return;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched__plan_free(&w->env, all->items[i]->plan);
+        ecs_sched__schedule_free(w, all->items[i]);
+    }
+    ecs_sched__name_map_free(&all->by_label);
+    ecs_sched__free(&w->env, all->items);
+    ecs_sched__free(&w->env, all);
+    w->schedules = NULL;
+}
+
 /* ---- helpers of the plan ---- */
 
 static int ecs_sched__compare_guard_sets(const void *pa, const void *pb, const int32_t *depth) {
@@ -163,7 +178,7 @@ static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__c
    of its own. */
 static bool ecs_sched__needs_sync(const ecs_sched__build *b, int32_t v, int32_t e) {
     const ecs_sched__system *t = b->s->systems[b->successors.adj[e]];
-    return b->carries[v] && !t->is_apply_deferred && (!b->successor_ignore[e] || t->ctx.exclusive);
+    return b->carries[v] && !t->is_apply_deferred && (!b->successor_ignore[e] || t->ctx.run.exclusive);
 }
 
 /* Each system gets the number of sync points that must run before it (its distance): one more
@@ -252,7 +267,7 @@ static bool ecs_sched__runs_on_main_thread(const ecs_sched__build *b, int32_t sy
 }
 
 static bool ecs_sched__plan_node_exclusive(const ecs_sched__build *b, int32_t node) {
-    return node >= b->system_count || b->s->systems[node]->ctx.exclusive;
+    return node >= b->system_count || b->s->systems[node]->ctx.run.exclusive;
 }
 
 /* plan_bound: plan_edges and the edges that make the plan's order binding wherever running at
@@ -383,7 +398,7 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_s
         }
         pn->system = s->systems[i];
         pn->sync = pn->system->is_apply_deferred;
-        pn->exclusive = pn->system->ctx.exclusive;
+        pn->exclusive = pn->system->ctx.run.exclusive;
         pn->main_thread = ecs_sched__runs_on_main_thread(b, i);
         pn->cond_start = at;
         for (k = 0; k < s->guard_count; k++) {
@@ -556,7 +571,7 @@ ecs_sched_result ecs_sched_schedule_build(ecs_sched_world *w, const char *label)
 }
 
 static const char *ecs_sched__plan_node_name(const ecs_sched__plan_node *pn) {
-    return pn->system ? pn->system->ctx.name : "apply_deferred";
+    return pn->system ? pn->system->ctx.run.name : "apply_deferred";
 }
 
 int32_t ecs_sched_schedule_order(ecs_sched_world *w, const char *label, const char **names,

@@ -413,7 +413,7 @@ static void ecs_sched__removed(ecs_sched_world *w, ecs_sched_id id, ecs_sched_en
    with threads a data race, and on one thread a change under the feet of the systems that
    hold pointers into the world. Refused, as the system's failure. */
 static bool ecs_sched__change_refused(ecs_sched_world *w, const char *what) {
-    const void *running = ecs_sched__running_in(&w->env);
+    const ecs_sched__running *running = ecs_sched__running_in(&w->env);
     if (!running || ecs_sched__running_may_change(running)) return false;
     ecs_sched__refuse(&w->env, ECS_SCHED_ERR_ACCESS,
                       "%s through the world while the schedule runs, but only exclusive systems "
@@ -426,7 +426,7 @@ static bool ecs_sched__change_refused(ecs_sched_world *w, const char *what) {
    0: "), for a failure found by a call made on someone's behalf. */
 static ecs_sched_result ecs_sched__fail_again_for(ecs_sched_world *w, const char *who) {
     char message[ECS_SCHED__ERROR_CAPACITY], prefix[ECS_SCHED__ERROR_CAPACITY];
-    const void *running = ecs_sched__running_in(&w->env);
+    const ecs_sched__running *running = ecs_sched__running_in(&w->env);
     size_t skip = 0;
     memcpy(message, w->env.last_error, sizeof message);
     if (running) {   /* the running system's name goes in front once, not twice */

@@ -126,6 +126,13 @@ ECS_SCHED_API ecs_sched_state_scoped ecs_sched_despawn_on_exit(int32_t value);
 ECS_SCHED_API ecs_sched_state_scoped ecs_sched_despawn_on_enter(int32_t value);
 /* The id of the component "StateScoped(GameState)", or 0 for an unknown machine. */
 ECS_SCHED_API ecs_sched_id ecs_sched_state_scope_id(ecs_sched_world *world, ecs_sched_id machine);
+/* State-scoped messages: the messages of this type (message.h) are dropped when state
+   machine `machine` leaves `value` (on_enter false) or reaches it (true), so that, say, a
+   menu's clicks do not reach the game. Readers do not count them as missed. */
+ECS_SCHED_API ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *world,
+                                                               ecs_sched_id message,
+                                                               ecs_sched_id machine,
+                                                               int32_t value, bool on_enter);
 
 /* Conditions on a machine; each declares a read of the machine's id. state_changed is true
    when the machine changed value (or was re-entered) since this instance last looked. */
@@ -1140,32 +1147,40 @@ ecs_sched_id ecs_sched_state_scope_id(ecs_sched_world *w, ecs_sched_id machine) 
     return m ? m->scope : 0;
 }
 
-/* ---- conditions ---- */
-
-static ecs_sched_condition ecs_sched__state_condition(ecs_sched_condition_kind kind,
-                                                      ecs_sched_id machine, int32_t value) {
-    ecs_sched_condition c;
-    memset(&c, 0, sizeof c);
-    c.kind = kind;
-    c.resource = machine;
-    c.state_value = value;
-    return c;
+ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *w, ecs_sched_id message,
+                                                  ecs_sched_id machine, int32_t value,
+                                                  bool on_enter) {
+    const ecs_sched__state_machine *m;
+    const char *operation = "message_scope_to_state";
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched_is_message(w, message)) return ecs_sched__not_a_message(w, message, operation);
+    m = ecs_sched__state_known(w, machine, operation);
+    if (!m) return w->env.last_result;
+    if (!ecs_sched__state_value_valid(w, m, value, operation)) return w->env.last_result;
+    return ecs_sched__message_scope_add(w, message, machine, value, on_enter);
 }
 
-ecs_sched_condition ecs_sched_condition_in_state(ecs_sched_id machine, int32_t value) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_IN_STATE, machine, value);
+/* ---- conditions ----
+
+   Made as a user makes a condition (condition.h): a fn that reads the machine, and a setup
+   that checks the machine (and value) as each instance is added and names it. */
+
+static bool ecs_sched__in_state_holds(ecs_sched_system_ctx *ctx) {
+    const ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    return ecs_sched__state_is(ctx->world, c->resource, c->state_value);
 }
 
-ecs_sched_condition ecs_sched_condition_state_exists(ecs_sched_id machine) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_EXISTS, machine, 0);
+static bool ecs_sched__state_exists_holds(ecs_sched_system_ctx *ctx) {
+    return ecs_sched__state_exists(ctx->world, ecs_sched__cond_of(ctx)->resource);
 }
 
-ecs_sched_condition ecs_sched_condition_state_changed(ecs_sched_id machine) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_CHANGED, machine, 0);
-}
-
-ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine, int32_t value) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_IN_STACK, machine, value);
+/* True when the machine's count of changes moved since this instance last looked. */
+static bool ecs_sched__state_changed_holds(ecs_sched_system_ctx *ctx) {
+    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    uint32_t changes = ecs_sched__state_changes(ctx->world, c->resource);
+    bool changed = changes != c->seen;
+    c->seen = changes;
+    return changed;
 }
 
 static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id machine,
@@ -1180,10 +1195,16 @@ static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id mac
     return false;
 }
 
+static bool ecs_sched__in_stack_holds(ecs_sched_system_ctx *ctx) {
+    const ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    return ecs_sched__state_in_stack(ctx->world, c->resource, c->state_value);
+}
+
 /* Checks a state condition's machine (and value) and names it, unless it has a name:
    "in_state(GameState::Playing)", "state_exists(GameState)", "state_changed(GameState)". */
-static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
-                                                        const ecs_sched_condition *c) {
+static ecs_sched_result ecs_sched__state_condition_setup(ecs_sched_world *w,
+                                                         ecs_sched_system_ctx *instance,
+                                                         const ecs_sched_condition *c) {
     const ecs_sched__state_machine *m = ecs_sched__state_known(w, c->resource, "a state condition");
     bool valued = c->kind == ECS_SCHED_CONDITION_IN_STATE ||
                   c->kind == ECS_SCHED_CONDITION_STATE_IN_STACK;
@@ -1204,8 +1225,39 @@ static ecs_sched_result ecs_sched__state_condition_fill(ecs_sched_world *w, ecs_
                                            ? "state_exists" : "state_changed", m->name);
     }
     if (!name) return ecs_sched__out_of_memory(w, "copying a run condition");
-    ecs_sched__free(&w->env, node->name);
-    node->name = name;
-    node->ctx.name = name;
+    ecs_sched__cond_rename(w, ecs_sched__cond_of(instance), name);
     return ECS_SCHED_OK;
+}
+
+static ecs_sched_condition ecs_sched__state_condition(ecs_sched_condition_kind kind,
+                                                      ecs_sched_condition_fn fn,
+                                                      ecs_sched_id machine, int32_t value) {
+    ecs_sched_condition c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.fn = fn;
+    c.setup = ecs_sched__state_condition_setup;
+    c.resource = machine;
+    c.state_value = value;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_in_state(ecs_sched_id machine, int32_t value) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_IN_STATE, ecs_sched__in_state_holds,
+                                      machine, value);
+}
+
+ecs_sched_condition ecs_sched_condition_state_exists(ecs_sched_id machine) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_EXISTS,
+                                      ecs_sched__state_exists_holds, machine, 0);
+}
+
+ecs_sched_condition ecs_sched_condition_state_changed(ecs_sched_id machine) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_CHANGED,
+                                      ecs_sched__state_changed_holds, machine, 0);
+}
+
+ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine, int32_t value) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_IN_STACK,
+                                      ecs_sched__in_stack_holds, machine, value);
 }

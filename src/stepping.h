@@ -107,7 +107,7 @@ static void ecs_sched__note_held(ecs_sched__schedule *s, ecs_sched__system *sys)
     ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_HELD);
     if (ecs_sched__tracing(s->world)) {
         int64_t now = ecs_sched__trace_ticks();
-        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_HELD, sys->ctx.name, s->label, NULL, now,
+        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_HELD, sys->ctx.run.name, s->label, NULL, now,
                              now, 0);
     }
 }
@@ -198,7 +198,7 @@ const char *ecs_sched_stepping_cursor(ecs_sched_world *w, const char *schedule) 
     /* as the next run will find it: a changed plan, or a frame stepped through, starts over */
     p = s->step_plan == s->plan ? ecs_sched__step_next(s) : -1;
     if (p < 0) p = ecs_sched__step_next_from(s, 0);
-    return p < 0 ? NULL : s->plan->nodes[p].system->ctx.name;
+    return p < 0 ? NULL : s->plan->nodes[p].system->ctx.run.name;
 }
 
 #endif /* ECS_SCHED_TRACE */

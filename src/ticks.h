@@ -11,8 +11,6 @@
    the order they did. The world's table code calls in here whenever rows are made, moved or
    deleted; what a tick means to a reader, and the iteration by what changed, are change.h's. */
 
-static uint32_t ecs_sched__running_tick(const void *running);  /* context.h */
-
 static inline uint32_t ecs_sched__tick_load(const ecs_sched_world *w) {
 #ifdef ECS_SCHED_THREADS
     return atomic_load_explicit((atomic_uint *)(uintptr_t)&w->tick, memory_order_relaxed);
@@ -31,12 +29,19 @@ static inline uint32_t ecs_sched__tick_take(ecs_sched_world *w) {
 #endif
 }
 
+/* The tick of a change made by what runs: its own, or the next one while its commands are
+   applied (a sync point runs after it). */
+static inline uint32_t ecs_sched__running_tick(const ecs_sched_world *w,
+                                               const ecs_sched__running *running) {
+    return running->applying ? ecs_sched__tick_load(w) + 1u : running->this_run;
+}
+
 /* The tick of a change made now: the running system's, else (outside systems, or commands
    being applied) the next one to be handed out, so that every system that runs from now on
    sees the change and none that ran before saw it. */
 static inline uint32_t ecs_sched__tick_now(const ecs_sched_world *w) {
-    const void *running = ecs_sched__running_in(&w->env);
-    return running ? ecs_sched__running_tick(running) : ecs_sched__tick_load(w) + 1u;
+    const ecs_sched__running *running = ecs_sched__running_in(&w->env);
+    return running ? ecs_sched__running_tick(w, running) : ecs_sched__tick_load(w) + 1u;
 }
 
 /* From now on systems take ticks and resources keep theirs; the resources there are count

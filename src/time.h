@@ -167,29 +167,6 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_time_paused(void);
 /*@@ implementation @@*/
 /* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
 
-#if defined(_WIN32)
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#include <windows.h>
-#else
-#include <time.h>
-#include <sys/time.h>
-#include <sys/select.h>
-#if !defined(CLOCK_MONOTONIC) && defined(__linux__)
-/* Strict ISO C (-std=c99 with glibc): <time.h> hides clock_gettime and <unistd.h> hides
-   syscall, but the system call itself is there. */
-#include <sys/syscall.h>
-#if defined(SYS_clock_gettime)
-#define ECS_SCHED__CLOCK_BY_SYSCALL 1
-#ifndef ECS_SCHED__SYSCALL_DECLARED
-#define ECS_SCHED__SYSCALL_DECLARED
-long syscall(long number, ...);
-#endif
-#endif
-#endif
-#endif
-
 /* What the world keeps for its clocks. */
 struct ecs_sched__clocks {
     ecs_sched_id time, real, virtual_, fixed;
@@ -200,15 +177,18 @@ struct ecs_sched__clocks {
     bool has_reading;                    /* the clock hook was read by an advance */
     int64_t kept_reading_ns;             /* Time<Real>'s reading and its count of backward */
     int64_t kept_backward_readings;      /* ones, kept across a snapshot restore */
-    /* delayed command buffers waiting for the virtual and the fixed clock (delay.h) */
+    /* delayed command buffers waiting for the virtual and the fixed clock (kept by delay.h) */
     struct ecs_sched_commands **waiting[2];
     uint32_t waiting_count[2], waiting_capacity[2];
     uint64_t delay_serial;               /* buffers handed to the queues so far */
+    /* The clocks' hooks, for a later module with work that waits for them (delay.h), which
+       sets them when it first has some; NULL until then. `advanced`: clock 0 (the virtual
+       one) advanced at the end of ecs_sched_time_advance, or clock 1 (the fixed one) at the
+       start of a fixed step, before FixedMain runs, to `now` (its elapsed time); a failure
+       is the advance's, or the fixed step's. `closing`: the clocks go. */
+    ecs_sched_result (*advanced)(ecs_sched_world *w, int clock, int64_t now);
+    void (*closing)(ecs_sched_world *w);
 };
-
-/* delay.h: delayed commands, applied as the clocks advance. */
-static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now);
-static void ecs_sched__delays_free(ecs_sched_world *w);
 
 /* ---- the clocks in snapshots ----
 
@@ -255,62 +235,11 @@ static const ecs_sched__snapshot_part ecs_sched__clocks_part = {
     ecs_sched__clocks_take, ecs_sched__clocks_prepare, ecs_sched__clocks_apply,
     ecs_sched__clocks_discard, ecs_sched__clocks_copy_free};
 
-/* ---- the default clock and sleep ---- */
-
-#if defined(_WIN32)
-static int64_t ecs_sched__system_clock(void *user_data) {
-    LARGE_INTEGER frequency, counter;
-    (void)user_data;
-    QueryPerformanceFrequency(&frequency);
-    QueryPerformanceCounter(&counter);
-    return (int64_t)((double)counter.QuadPart * 1e9 / (double)frequency.QuadPart);
-}
-
-static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
-    (void)user_data;
-    if (duration_ns > 0) Sleep((DWORD)((duration_ns + 999999) / 1000000));
-}
-#else
-/* The monotonic clock. Where neither clock_gettime nor its system call can be reached, the
-   fallback, gettimeofday, follows changes of the system clock: set a clock hook there. */
-static int64_t ecs_sched__system_clock(void *user_data) {
-    (void)user_data;
-#if defined(CLOCK_MONOTONIC)
-    {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (int64_t)ts.tv_sec * ECS_SCHED_NS_PER_SECOND + (int64_t)ts.tv_nsec;
-    }
-#elif defined(ECS_SCHED__CLOCK_BY_SYSCALL)
-    {
-        long ts[2];   /* what this call fills on Linux: seconds and nanoseconds, both long */
-        syscall(SYS_clock_gettime, 1L /* CLOCK_MONOTONIC */, ts);
-        return (int64_t)ts[0] * ECS_SCHED_NS_PER_SECOND + (int64_t)ts[1];
-    }
-#else
-    {
-        struct timeval tv;
-        gettimeofday(&tv, NULL);
-        return (int64_t)tv.tv_sec * ECS_SCHED_NS_PER_SECOND + (int64_t)tv.tv_usec * 1000;
-    }
-#endif
-}
-
-static void ecs_sched__system_sleep(int64_t duration_ns, void *user_data) {
-    struct timeval tv;
-    (void)user_data;
-    if (duration_ns <= 0) return;
-    tv.tv_sec = (time_t)(duration_ns / ECS_SCHED_NS_PER_SECOND);
-    tv.tv_usec = (long)(duration_ns % ECS_SCHED_NS_PER_SECOND / 1000);
-    select(0, NULL, NULL, NULL, &tv);
-}
-#endif
-
 /* ---- the clocks ---- */
 
 static void ecs_sched__time_free(ecs_sched_world *w) {
     if (!w->clocks) return;
-    ecs_sched__delays_free(w);
+    if (w->clocks->closing) w->clocks->closing(w);
     ecs_sched__free(&w->env, w->clocks);
     w->clocks = NULL;
 }
@@ -570,8 +499,8 @@ ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delt
     ecs_sched__clock_advance(&real->time, real_delta_ns);
     ecs_sched__clock_advance(&virt->time, ecs_sched__virtual_delta(virt, real_delta_ns));
     *now = virt->time;
-    if (w->clocks->waiting_count[0] == 0) return ECS_SCHED_OK;
-    return ecs_sched__delays_apply_due(w, 0, virt->time.elapsed_ns);
+    if (!w->clocks->advanced) return ECS_SCHED_OK;
+    return w->clocks->advanced(w, 0, virt->time.elapsed_ns);
 }
 
 ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
@@ -757,7 +686,8 @@ static void ecs_sched__drop_whole_steps(ecs_sched_time_fixed *fixed, int64_t ste
 static bool ecs_sched__fixed_step_delays(ecs_sched_system_ctx *ctx, ecs_sched__runner_clocks *c) {
     ecs_sched_world *w = ctx->world;
     char reason[ECS_SCHED__ERROR_CAPACITY];
-    if (ecs_sched__delays_apply_due(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
+    if (!w->clocks->advanced ||
+        w->clocks->advanced(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
         /* the commands may have replaced a clock resource */
         return ecs_sched__runner_clocks_find(w, c);
     }
@@ -838,49 +768,60 @@ ecs_sched_system_desc ecs_sched_fixed_main_loop_system(void) {
     return d;
 }
 
-/* ---- conditions on time ---- */
+/* ---- conditions on time ----
 
-static ecs_sched_condition ecs_sched__time_condition(ecs_sched_condition_kind kind,
-                                                     int64_t duration_ns) {
-    ecs_sched_condition c;
-    memset(&c, 0, sizeof c);
-    c.kind = kind;
-    c.duration_ns = duration_ns;
-    return c;
+   Made as a user makes a condition (condition.h): a fn that feeds the instance's own timer
+   with the delta of "Time" (or reads whether Time<Virtual> is paused), and a setup that
+   checks the clocks and the duration as each instance is added. */
+
+static const char *ecs_sched__time_condition_name(ecs_sched_condition_kind kind) {
+    switch (kind) {
+    case ECS_SCHED_CONDITION_ON_TIMER: return "on_timer";
+    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY: return "once_after_delay";
+    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY: return "repeating_after_delay";
+    case ECS_SCHED_CONDITION_TIME_PAUSED: return "time_paused";
+    case ECS_SCHED_CONDITION_FN:
+    case ECS_SCHED_CONDITION_AND:
+    case ECS_SCHED_CONDITION_OR:
+    case ECS_SCHED_CONDITION_NOT:
+    case ECS_SCHED_CONDITION_RESOURCE_EXISTS:
+    case ECS_SCHED_CONDITION_RESOURCE_EQUALS:
+    case ECS_SCHED_CONDITION_RUN_ONCE:
+    case ECS_SCHED_CONDITION_IN_STATE:
+    case ECS_SCHED_CONDITION_STATE_EXISTS:
+    case ECS_SCHED_CONDITION_STATE_CHANGED:
+    case ECS_SCHED_CONDITION_STATE_IN_STACK:
+    case ECS_SCHED_CONDITION_RESOURCE_ADDED:
+    case ECS_SCHED_CONDITION_RESOURCE_CHANGED:
+    case ECS_SCHED_CONDITION_ON_MESSAGE:
+    case ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED:
+        break;
+    }
+    return "condition";
 }
 
-ecs_sched_condition ecs_sched_condition_on_timer(int64_t period_ns) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ON_TIMER, period_ns);
-}
-
-ecs_sched_condition ecs_sched_condition_once_after_delay(int64_t delay_ns) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ONCE_AFTER_DELAY, delay_ns);
-}
-
-ecs_sched_condition ecs_sched_condition_repeating_after_delay(int64_t delay_ns) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY, delay_ns);
-}
-
-ecs_sched_condition ecs_sched_condition_time_paused(void) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_TIME_PAUSED, 0);
-}
-
-/* Checks a time condition as it is added and points it at the clock it reads. */
-static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_sched__cond *node,
-                                                       const ecs_sched_condition *c) {
-    const char *name = ecs_sched__condition_default_name(c->kind);
+/* Checks a time condition as it is added, points it at the clock it reads, and names it
+   after its kind unless it has a name. */
+static ecs_sched_result ecs_sched__time_condition_setup(ecs_sched_world *w,
+                                                        ecs_sched_system_ctx *instance,
+                                                        const ecs_sched_condition *c) {
+    ecs_sched__cond *node = ecs_sched__cond_of(instance);
+    const char *name = c->name ? c->name : ecs_sched__time_condition_name(c->kind);
     bool periodic = c->kind == ECS_SCHED_CONDITION_ON_TIMER;
     if (!w->clocks) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
                                "condition '%s' reads the time, but this world has no clocks "
-                               "(create an app, or call ecs_sched_time_setup first)",
-                               c->name ? c->name : name);
+                               "(create an app, or call ecs_sched_time_setup first)", name);
     }
     if (c->duration_ns < 0 || (periodic && c->duration_ns == 0)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "condition '%s': its duration is %lld ns; it must be %s",
-                               c->name ? c->name : name, (long long)c->duration_ns,
-                               periodic ? "> 0" : ">= 0");
+                               "condition '%s': its duration is %lld ns; it must be %s", name,
+                               (long long)c->duration_ns, periodic ? "> 0" : ">= 0");
+    }
+    if (!c->name) {
+        char *copy = ecs_sched__strdup(&w->env, name);
+        if (!copy) return ecs_sched__out_of_memory(w, "copying a run condition");
+        ecs_sched__cond_rename(w, node, copy);
     }
     node->resource = c->kind == ECS_SCHED_CONDITION_TIME_PAUSED ? w->clocks->virtual_
                                                                 : w->clocks->time;
@@ -889,14 +830,66 @@ static ecs_sched_result ecs_sched__time_condition_fill(ecs_sched_world *w, ecs_s
     return ECS_SCHED_OK;
 }
 
-/* Feeds the condition's timer with the current delta and says whether it fires. */
-static bool ecs_sched__time_condition_eval(ecs_sched_world *w, ecs_sched__cond *c) {
-    const void *clock = c->resource < w->component_count ? w->resources[c->resource] : NULL;
+/* The clock resource the instance reads, or NULL when it was removed. */
+static const void *ecs_sched__time_condition_clock(const ecs_sched_world *w,
+                                                   const ecs_sched__cond *c) {
+    return c->resource < w->component_count ? w->resources[c->resource] : NULL;
+}
+
+/* Feeds the instance's timer with the current delta: whether it fired (once_after_delay:
+   in this tick; on_timer: at least once in this tick). */
+static bool ecs_sched__timer_fired(ecs_sched_system_ctx *ctx) {
+    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    const ecs_sched_time *clock =
+        (const ecs_sched_time *)ecs_sched__time_condition_clock(ctx->world, c);
     if (!clock) return false;
-    if (c->kind == ECS_SCHED_CONDITION_TIME_PAUSED) {
-        return ((const ecs_sched_time_virtual *)clock)->paused;
-    }
-    ecs_sched_timer_tick(&c->timer, ((const ecs_sched_time *)clock)->delta_ns);
-    return c->kind == ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY ? c->timer.finished
-                                                                : c->timer.times_finished > 0;
+    return ecs_sched_timer_tick(&c->timer, clock->delta_ns) > 0;
+}
+
+/* The same, true from the tick it finishes on. */
+static bool ecs_sched__delay_elapsed(ecs_sched_system_ctx *ctx) {
+    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    const ecs_sched_time *clock =
+        (const ecs_sched_time *)ecs_sched__time_condition_clock(ctx->world, c);
+    if (!clock) return false;
+    ecs_sched_timer_tick(&c->timer, clock->delta_ns);
+    return c->timer.finished;
+}
+
+static bool ecs_sched__time_is_paused(ecs_sched_system_ctx *ctx) {
+    const ecs_sched_time_virtual *clock = (const ecs_sched_time_virtual *)
+        ecs_sched__time_condition_clock(ctx->world, ecs_sched__cond_of(ctx));
+    return clock && clock->paused;
+}
+
+static ecs_sched_condition ecs_sched__time_condition(ecs_sched_condition_kind kind,
+                                                     ecs_sched_condition_fn fn,
+                                                     int64_t duration_ns) {
+    ecs_sched_condition c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.fn = fn;
+    c.setup = ecs_sched__time_condition_setup;
+    c.duration_ns = duration_ns;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_on_timer(int64_t period_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ON_TIMER, ecs_sched__timer_fired,
+                                     period_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_once_after_delay(int64_t delay_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ONCE_AFTER_DELAY,
+                                     ecs_sched__timer_fired, delay_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_repeating_after_delay(int64_t delay_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY,
+                                     ecs_sched__delay_elapsed, delay_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_time_paused(void) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_TIME_PAUSED, ecs_sched__time_is_paused,
+                                     0);
 }

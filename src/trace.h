@@ -153,7 +153,7 @@ ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s
     ecs_sched__system_watch *watch = &sys->watch;
     bool timed = w->stats_on || ecs_sched__tracing(w);
     int64_t begin, end;
-    void *outer;
+    ecs_sched__running *outer;
     begin = timed ? ecs_sched__trace_ticks() : 0;
     outer = ecs_sched__running_begin(&sys->ctx);
     sys->fn(&sys->ctx);
@@ -164,7 +164,7 @@ ECS_SCHED__NOINLINE static void ecs_sched__invoke_watched(ecs_sched__schedule *s
     if (!timed) return;
     watch->ticks = end - begin;
     if (w->stats_on) ecs_sched__stats_add(watch, watch->ticks);
-    ecs_sched__trace_add(w, ECS_SCHED__TRACE_SYSTEM, sys->ctx.name, s->label, NULL, begin, end,
+    ecs_sched__trace_add(w, ECS_SCHED__TRACE_SYSTEM, sys->ctx.run.name, s->label, NULL, begin, end,
                          0);
 }
 
@@ -173,7 +173,7 @@ static void ecs_sched__note_disabled(ecs_sched__schedule *s, ecs_sched__system *
     ecs_sched__note_outcome(s, sys, ECS_SCHED_OUTCOME_DISABLED);
     if (ecs_sched__tracing(s->world)) {
         int64_t now = ecs_sched__trace_ticks();
-        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_DISABLED, sys->ctx.name, s->label, NULL,
+        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_DISABLED, sys->ctx.run.name, s->label, NULL,
                              now, now, 0);
     }
 }
@@ -209,7 +209,7 @@ static void ecs_sched__note_skipped(ecs_sched__schedule *s, int32_t at) {
     }
     if (ecs_sched__tracing(s->world)) {
         int64_t now = ecs_sched__trace_ticks();
-        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_SKIPPED, pn->system->ctx.name, s->label,
+        ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_SKIPPED, pn->system->ctx.run.name, s->label,
                              watch->condition, now, now, 0);
     }
 }
@@ -244,7 +244,7 @@ static void ecs_sched__note_condition(ecs_sched__schedule *s, int32_t index, int
     set = ecs_sched__guarding_set(s, index, at);
     ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_CONDITION, c->name, s->label,
                          set >= 0 ? s->names[s->plan->sets[set].name].text
-                                  : pn->system ? pn->system->ctx.name : NULL,
+                                  : pn->system ? pn->system->ctx.run.name : NULL,
                          begin, end, (held ? 1 : 0) | (set >= 0 ? 2 : 0));
 }
 
@@ -723,7 +723,7 @@ static ecs_sched_system_outcome ecs_sched__outcome_of(const ecs_sched__schedule 
     const ecs_sched__system_watch *watch = &sys->watch;
     ecs_sched_system_outcome o;
     memset(&o, 0, sizeof o);
-    o.system = sys->ctx.name;
+    o.system = sys->ctx.run.name;
     o.ns = -1;
     if (watch->run != s->watch_run) return o;
     o.outcome = (ecs_sched_outcome)watch->outcome;

@@ -62,9 +62,8 @@ struct ecs_sched__trace {
 
    The time stamp counter where there is one (a tenth of the cost of clock_gettime, which
    would take most of the budget of a recorded system), paired with the monotonic clock at the
-   start and at the end of the recording to turn ticks into nanoseconds. */
-
-static int64_t ecs_sched__system_clock(void *user_data);   /* time.h */
+   start and at the end of the recording (ecs_sched__system_clock, base.h) to turn ticks into
+   nanoseconds. */
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 static inline int64_t ecs_sched__trace_ticks(void) {

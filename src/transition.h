@@ -322,19 +322,6 @@ static void ecs_sched__state_reach(ecs_sched_world *w, ecs_sched__state_machine 
     ecs_sched__state_run_value(w, m, ECS_SCHED__ON_ENTER, step->to, first);
 }
 
-ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *w, ecs_sched_id message,
-                                                  ecs_sched_id machine, int32_t value,
-                                                  bool on_enter) {
-    const ecs_sched__state_machine *m;
-    const char *operation = "message_scope_to_state";
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched_is_message(w, message)) return ecs_sched__not_a_message(w, message, operation);
-    m = ecs_sched__state_known(w, machine, operation);
-    if (!m) return w->env.last_result;
-    if (!ecs_sched__state_value_valid(w, m, value, operation)) return w->env.last_result;
-    return ecs_sched__message_scope_add(w, message, machine, value, on_enter);
-}
-
 #ifdef ECS_SCHED_TRACE
 /* Each machine that moved in the apply that began at `begin`: a span over the apply, with the
    values it left and reached. */

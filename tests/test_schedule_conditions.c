@@ -716,6 +716,62 @@ static void condition_reads_through_its_queries_and_resources(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- conditions that check themselves as they are added ---- */
+
+static int g_setups;
+
+static ecs_sched_result counting_setup(ecs_sched_world *w, ecs_sched_system_ctx *instance,
+                                       const ecs_sched_condition *c) {
+    probe *p = (probe *)ecs_sched_ctx_user_data(instance);
+    (void)w;
+    (void)c;
+    assert_int_equal(p->calls, 0);   /* before its fn ever runs */
+    g_setups++;
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result refusing_setup(ecs_sched_world *w, ecs_sched_system_ctx *instance,
+                                       const ecs_sched_condition *c) {
+    (void)w;
+    (void)instance;
+    (void)c;
+    return ECS_SCHED_ERR_INVALID_ARGUMENT;
+}
+
+static void condition_setup_runs_once_per_instance_as_it_is_added(void **state) {
+    ecs_sched_world *w = new_world();
+    probe yes = {true, 0, NULL};
+    ecs_sched_condition checked = probe_condition(&yes);
+    (void)state;
+    g_setups = 0;
+    checked.setup = counting_setup;
+    ADD_SYSTEM(w, .name = "a", .fn = record, .run_if = {&checked});
+    ADD_SYSTEM(w, .name = "b", .fn = record, .run_if = {&checked});
+    assert_int_equal(g_setups, 2);
+    assert_run_traces(w, "a b");
+    assert_int_equal(g_setups, 2);
+    assert_int_equal(yes.calls, 2);
+    check_and_destroy(w);
+}
+
+static void condition_whose_setup_refuses_it_is_not_added(void **state) {
+    ecs_sched_world *w = new_world();
+    probe yes = {true, 0, "picky"};
+    ecs_sched_condition picky = probe_condition(&yes);
+    (void)state;
+    picky.setup = refusing_setup;
+    assert_int_equal(ecs_sched_add_system(w, UPDATE,
+                                          &(ecs_sched_system_desc){.name = "guarded",
+                                                                   .fn = record,
+                                                                   .run_if = {&picky}}),
+                     ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "condition 'picky'"));
+    ADD_SYSTEM(w, .name = "other", .fn = record);
+    assert_run_traces(w, "other");
+    assert_int_equal(yes.calls, 0);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(false_condition_skips_the_system_without_calling_it),
@@ -760,6 +816,8 @@ int main(void) {
         cmocka_unit_test(condition_of_a_set_reading_a_missing_resource_names_the_set),
         cmocka_unit_test(condition_gets_neither_commands_nor_the_world),
         cmocka_unit_test(condition_reads_through_its_queries_and_resources),
+        cmocka_unit_test(condition_setup_runs_once_per_instance_as_it_is_added),
+        cmocka_unit_test(condition_whose_setup_refuses_it_is_not_added),
     };
     return cmocka_run_group_tests_name("schedule conditions", tests, NULL, destroy_leftover_world);
 }
