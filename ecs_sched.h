@@ -2632,6 +2632,114 @@ ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx,
                                                       int32_t grain, ecs_sched_chunk_fn fn,
                                                       void *arg);
 
+/*=============================== src/trace_events.h (public) ================================*/
+/* trace_events: the timed events a trace records, kept in one buffer per world (trace.h
+   starts, stops and writes a trace; what runs records itself here). */
+
+/*================================= src/observer.h (public) ==================================*/
+/* observer: code that runs the moment a component is added, written or removed. */
+
+/* ---- observers ----
+
+   An observer is a function called for an event on a component, right where the change
+   happens: in a direct world call, in the application of a command buffer (on the thread
+   that applies it), in a batch spawn. Several observers of an event run in the order they
+   were added. Inside one, the world can be read and values written (ecs_sched_get_mut);
+   structural changes (spawn, insert, remove, despawn, resource insert) made through the world
+   are deferred: recorded in the observer's own command buffer and applied once the
+   operation that triggered it is complete (a spawn returns a handle that comes alive then).
+   Running a schedule, applying commands or state transitions, adding or removing observers
+   and removing a resource are refused inside an observer (ECS_SCHED_ERR_ACCESS). An observer
+   fails like a system (ecs_sched_ctx_fail, or an unhandled failed call); the failure, named
+   after the observer, becomes the failure of the system that made the change, or the
+   world's last error outside systems. */
+
+typedef enum ecs_sched_observer_event {
+    ECS_SCHED_ON_ADD = 1,      /* the entity gains the component */
+    ECS_SCHED_ON_INSERT,       /* a value is written by an insert (new or over an old one),
+                                  a spawn with it, or a command; after ON_ADD */
+    ECS_SCHED_ON_REMOVE,       /* the entity is about to lose it (remove, despawn, the world's
+                                  destruction); its value can still be read */
+    ECS_SCHED_ON_DESPAWN       /* the entity is about to be despawned (component 0), before
+                                  the ON_REMOVE of its components */
+} ecs_sched_observer_event;
+
+/* What happened. */
+typedef struct ecs_sched_trigger {
+    ecs_sched_observer_event event;
+    ecs_sched_entity entity;
+    ecs_sched_id component;    /* 0 for ON_DESPAWN */
+    ecs_sched_entity target;   /* for a relationship kind: the target (else 0) */
+} ecs_sched_trigger;
+
+/* Gets the observer's context: ecs_sched_ctx_world, ecs_sched_ctx_user_data,
+   ecs_sched_ctx_commands, ecs_sched_ctx_fail work as in an exclusive system. */
+typedef void (*ecs_sched_observer_fn)(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger);
+
+typedef struct ecs_sched_observer_desc {
+    const char *name;                                 /* for messages; default "observer" */
+    ecs_sched_observer_event event;                   /* required */
+    ecs_sched_id component;                           /* required, but 0 for ON_DESPAWN */
+    ecs_sched_observer_fn fn;                         /* required */
+    void *user_data;
+    ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];    /* only entities that have these */
+    ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER]; /* and none of these */
+    /* Prefabs and disabled entities are not heard of, as queries do not see them, unless
+       the observer names their tag (.component, .with or .without) or asks here. */
+    bool sees_prefabs;
+    bool sees_disabled;
+} ecs_sched_observer_desc;
+
+/* Adds an observer; returns its id (never 0 and never reused), or 0 on failure. */
+ECS_SCHED_API uint32_t ecs_sched_observer_add(ecs_sched_world *world,
+                                              const ecs_sched_observer_desc *desc);
+/* Removes it; an id that is not an observer of the world (removed already) is
+   ECS_SCHED_ERR_INVALID_ARGUMENT. */
+ECS_SCHED_API ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *world, uint32_t id);
+
+/*=================================== src/queue.h (public) ===================================*/
+/* queue: queues of values with readers, kept by the world: a message type's messages
+   (message.h), and the entities that lost a tracked component. */
+
+/*================================== src/sparse.h (public) ===================================*/
+/* sparse: components kept in sets of their own, outside the archetype tables. */
+
+/*================================= src/component.h (public) =================================*/
+/* component: registering a component type: its layout and hooks, where its values live
+   (tables or a sparse set) and whether its changes are tracked. */
+
+/* Registers a component and returns its id. Registering a name again with the same size and
+   alignment returns the existing id; with another layout it fails (returns 0). */
+ECS_SCHED_API ecs_sched_id ecs_sched_component_register(ecs_sched_world *world,
+                                                        const ecs_sched_component_desc *desc);
+ECS_SCHED_API ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *world,
+                                                             const char *name, size_t size,
+                                                             size_t alignment);
+/* Registers C type T under its own name: ECS_SCHED_COMPONENT(world, Position). */
+#define ECS_SCHED_COMPONENT(world, T) \
+    ecs_sched_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
+/* Registers a tag (a component without data): ECS_SCHED_TAG(world, Enemy). */
+#define ECS_SCHED_TAG(world, Name) ecs_sched_component_register_type((world), #Name, 0, 0)
+/* The same with .tracked set: ECS_SCHED_TRACKED_COMPONENT(world, Position). */
+ECS_SCHED_API ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *world,
+                                                                     const char *name,
+                                                                     size_t size,
+                                                                     size_t alignment);
+#define ECS_SCHED_TRACKED_COMPONENT(world, T) \
+    ecs_sched_tracked_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
+/* Whether the component was registered with .tracked. */
+ECS_SCHED_API bool ecs_sched_component_is_tracked(const ecs_sched_world *world, ecs_sched_id id);
+/* The same with .storage = ECS_SCHED_STORAGE_SPARSE (see Sparse storage in THE WORLD):
+   ECS_SCHED_SPARSE_TAG(world, Selected), ECS_SCHED_SPARSE_COMPONENT(world, Burning). */
+ECS_SCHED_API ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *world,
+                                                                    const char *name,
+                                                                    size_t size,
+                                                                    size_t alignment);
+#define ECS_SCHED_SPARSE_COMPONENT(world, T) \
+    ecs_sched_sparse_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
+#define ECS_SCHED_SPARSE_TAG(world, Name) \
+    ecs_sched_sparse_component_register_type((world), #Name, 0, 0)
+
 /*================================== src/message.h (public) ==================================*/
 /* message: messages between systems, and the lists of removed components. */
 
@@ -2735,110 +2843,6 @@ ECS_SCHED_API ecs_sched_messages ecs_sched_ctx_removed(ecs_sched_system_ctx *ctx
 /* A cursor outside systems, read with ecs_sched_message_read. */
 ECS_SCHED_API ecs_sched_message_cursor ecs_sched_removed_cursor_make(ecs_sched_world *world,
                                                                      ecs_sched_id component);
-
-/*=============================== src/trace_events.h (public) ================================*/
-/* trace_events: the timed events a trace records, kept in one buffer per world (trace.h
-   starts, stops and writes a trace; what runs records itself here). */
-
-/*================================= src/observer.h (public) ==================================*/
-/* observer: code that runs the moment a component is added, written or removed. */
-
-/* ---- observers ----
-
-   An observer is a function called for an event on a component, right where the change
-   happens: in a direct world call, in the application of a command buffer (on the thread
-   that applies it), in a batch spawn. Several observers of an event run in the order they
-   were added. Inside one, the world can be read and values written (ecs_sched_get_mut);
-   structural changes (spawn, insert, remove, despawn, resource insert) made through the world
-   are deferred: recorded in the observer's own command buffer and applied once the
-   operation that triggered it is complete (a spawn returns a handle that comes alive then).
-   Running a schedule, applying commands or state transitions, adding or removing observers
-   and removing a resource are refused inside an observer (ECS_SCHED_ERR_ACCESS). An observer
-   fails like a system (ecs_sched_ctx_fail, or an unhandled failed call); the failure, named
-   after the observer, becomes the failure of the system that made the change, or the
-   world's last error outside systems. */
-
-typedef enum ecs_sched_observer_event {
-    ECS_SCHED_ON_ADD = 1,      /* the entity gains the component */
-    ECS_SCHED_ON_INSERT,       /* a value is written by an insert (new or over an old one),
-                                  a spawn with it, or a command; after ON_ADD */
-    ECS_SCHED_ON_REMOVE,       /* the entity is about to lose it (remove, despawn, the world's
-                                  destruction); its value can still be read */
-    ECS_SCHED_ON_DESPAWN       /* the entity is about to be despawned (component 0), before
-                                  the ON_REMOVE of its components */
-} ecs_sched_observer_event;
-
-/* What happened. */
-typedef struct ecs_sched_trigger {
-    ecs_sched_observer_event event;
-    ecs_sched_entity entity;
-    ecs_sched_id component;    /* 0 for ON_DESPAWN */
-    ecs_sched_entity target;   /* for a relationship kind: the target (else 0) */
-} ecs_sched_trigger;
-
-/* Gets the observer's context: ecs_sched_ctx_world, ecs_sched_ctx_user_data,
-   ecs_sched_ctx_commands, ecs_sched_ctx_fail work as in an exclusive system. */
-typedef void (*ecs_sched_observer_fn)(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger);
-
-typedef struct ecs_sched_observer_desc {
-    const char *name;                                 /* for messages; default "observer" */
-    ecs_sched_observer_event event;                   /* required */
-    ecs_sched_id component;                           /* required, but 0 for ON_DESPAWN */
-    ecs_sched_observer_fn fn;                         /* required */
-    void *user_data;
-    ecs_sched_id with[ECS_SCHED_MAX_OBSERVER_FILTER];    /* only entities that have these */
-    ecs_sched_id without[ECS_SCHED_MAX_OBSERVER_FILTER]; /* and none of these */
-    /* Prefabs and disabled entities are not heard of, as queries do not see them, unless
-       the observer names their tag (.component, .with or .without) or asks here. */
-    bool sees_prefabs;
-    bool sees_disabled;
-} ecs_sched_observer_desc;
-
-/* Adds an observer; returns its id (never 0 and never reused), or 0 on failure. */
-ECS_SCHED_API uint32_t ecs_sched_observer_add(ecs_sched_world *world,
-                                              const ecs_sched_observer_desc *desc);
-/* Removes it; an id that is not an observer of the world (removed already) is
-   ECS_SCHED_ERR_INVALID_ARGUMENT. */
-ECS_SCHED_API ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *world, uint32_t id);
-
-/*================================== src/sparse.h (public) ===================================*/
-/* sparse: components kept in sets of their own, outside the archetype tables. */
-
-/*================================= src/component.h (public) =================================*/
-/* component: registering a component type: its layout and hooks, where its values live
-   (tables or a sparse set) and whether its changes are tracked. */
-
-/* Registers a component and returns its id. Registering a name again with the same size and
-   alignment returns the existing id; with another layout it fails (returns 0). */
-ECS_SCHED_API ecs_sched_id ecs_sched_component_register(ecs_sched_world *world,
-                                                        const ecs_sched_component_desc *desc);
-ECS_SCHED_API ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *world,
-                                                             const char *name, size_t size,
-                                                             size_t alignment);
-/* Registers C type T under its own name: ECS_SCHED_COMPONENT(world, Position). */
-#define ECS_SCHED_COMPONENT(world, T) \
-    ecs_sched_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
-/* Registers a tag (a component without data): ECS_SCHED_TAG(world, Enemy). */
-#define ECS_SCHED_TAG(world, Name) ecs_sched_component_register_type((world), #Name, 0, 0)
-/* The same with .tracked set: ECS_SCHED_TRACKED_COMPONENT(world, Position). */
-ECS_SCHED_API ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *world,
-                                                                     const char *name,
-                                                                     size_t size,
-                                                                     size_t alignment);
-#define ECS_SCHED_TRACKED_COMPONENT(world, T) \
-    ecs_sched_tracked_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
-/* Whether the component was registered with .tracked. */
-ECS_SCHED_API bool ecs_sched_component_is_tracked(const ecs_sched_world *world, ecs_sched_id id);
-/* The same with .storage = ECS_SCHED_STORAGE_SPARSE (see Sparse storage in THE WORLD):
-   ECS_SCHED_SPARSE_TAG(world, Selected), ECS_SCHED_SPARSE_COMPONENT(world, Burning). */
-ECS_SCHED_API ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *world,
-                                                                    const char *name,
-                                                                    size_t size,
-                                                                    size_t alignment);
-#define ECS_SCHED_SPARSE_COMPONENT(world, T) \
-    ecs_sched_sparse_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
-#define ECS_SCHED_SPARSE_TAG(world, Name) \
-    ecs_sched_sparse_component_register_type((world), #Name, 0, 0)
 
 /*================================= src/resource.h (public) ==================================*/
 /* resource: one value per component type, owned by the world. */
@@ -6369,10 +6373,6 @@ typedef struct ecs_sched__map {
 
 
 
-typedef struct ecs_sched__schedules ecs_sched__schedules;
-typedef struct ecs_sched__states ecs_sched__states;
-typedef struct ecs_sched__clocks ecs_sched__clocks;
-typedef struct ecs_sched__messages ecs_sched__messages;
 typedef struct ecs_sched__observers ecs_sched__observers;
 
 /* Data a module keeps beside the entities and resources that a snapshot holds too
@@ -6425,7 +6425,6 @@ struct ecs_sched_world {
     bool stats_on, outcomes_on;
     int32_t disabled_systems;
     int32_t stepping_schedules;
-    struct ecs_sched__trace *trace;
     int64_t watch_ticks0, watch_ns0;     /* the trace clock and the monotonic clock, read when
                                             the world first timed something */
 #endif
@@ -6466,11 +6465,6 @@ struct ecs_sched_world {
     ecs_sched_commands **buffers;
     uint32_t buffer_count;
     uint32_t buffer_capacity;
-    ecs_sched__schedules *schedules;     /* graph.h; NULL until the first schedule */
-    ecs_sched__states *states;           /* state.h; NULL until the first state machine */
-    ecs_sched__clocks *clocks;           /* time.h; NULL until ecs_sched_time_setup */
-    ecs_sched__messages *messages;       /* message.h; NULL until a message type or tracked
-                                            component is registered */
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
     ecs_sched_id disabled;               /* disable.h: the Disabled tag */
     ecs_sched_id prefab;                 /* disable.h: the Prefab tag */
@@ -6504,7 +6498,6 @@ struct ecs_sched_world {
            name.h, likewise; called by despawn_linked, names keeping the world linked) */
         void (*forget)(ecs_sched_world *w, uint32_t index);
     } hooks;
-    struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     void *parts[ECS_SCHED__MAX_PARTS];   /* by the slot of a module's key (see above) */
     const ecs_sched__snapshot_part *snapshot_parts[ECS_SCHED__SNAPSHOT_PARTS];
     int32_t snapshot_part_count;         /* registered, in order (never removed) */
@@ -6525,8 +6518,6 @@ struct ecs_sched_world {
 /* What the world asks of the modules that keep state in it, defined there: queries keep a
    cache of matching tables (query.h), command buffers and schedules belong to the world and
    go with it (commands.h, graph.h), and so do state machines (state.h) and clocks (time.h). */
-/* message.h: the queues of messages and removals. */
-static void ecs_sched__removed(ecs_sched_world *w, ecs_sched_id id, ecs_sched_entity e);
 /* relation.h: relationships go with their sources and targets; ChildOf comes with the
    world. */
 
@@ -9345,737 +9336,6 @@ ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index
     return ECS_SCHED_OK;
 }
 
-/*============================== src/message.h (implementation) ==============================*/
-/* message: messages between systems, and the lists of removed components. */
-
-/* A queue of messages (of a message type, or of a tracked component's removals): two
-   buffers, the older and the newer; sequence numbers count every message ever sent. */
-typedef struct ecs_sched__queue {
-    ecs_sched_id id;
-    bool removals;                    /* the entities that lost component `id` */
-    uint32_t size;
-    uint32_t alignment;
-    ecs_sched_type_hooks hooks;
-    unsigned char *data[2];           /* [0] the older, [1] the newer */
-    int32_t count[2];
-    int32_t capacity[2];
-    uint64_t first[2];                /* the sequence number of each buffer's first message
-                                         (the next one sent: first[1] + count[1]) */
-    uint64_t cleared;                 /* those before it were dropped on purpose */
-} ecs_sched__queue;
-
-typedef struct ecs_sched__message_scope {
-    uint32_t queue;
-    ecs_sched_id machine;
-    int32_t value;
-    bool on_enter;
-} ecs_sched__message_scope;
-
-struct ecs_sched__messages {
-    ecs_sched__queue **queues;
-    uint32_t count;
-    uint32_t capacity;
-    ecs_sched__message_scope *scopes;
-    uint32_t scope_count;
-    uint32_t scope_capacity;
-};
-
-static ecs_sched__queue *ecs_sched__queue_at(const ecs_sched_world *w, uint32_t index) {
-    return w->messages->queues[index];
-}
-
-/* The sequence number of the next message sent. */
-static inline uint64_t ecs_sched__queue_end(const ecs_sched__queue *q) {
-    return q->first[1] + (uint64_t)q->count[1];
-}
-
-static void ecs_sched__queue_drop(ecs_sched__queue *q, int b) {
-    if (q->hooks.dtor && q->count[b] > 0) q->hooks.dtor(q->data[b], q->count[b], q->hooks.ctx);
-    q->count[b] = 0;
-}
-
-static void ecs_sched__queue_free(ecs_sched_world *w, ecs_sched__queue *q) {
-    ecs_sched__queue_drop(q, 0);
-    ecs_sched__queue_drop(q, 1);
-    ecs_sched__aligned_free(&w->env, q->data[0]);
-    ecs_sched__aligned_free(&w->env, q->data[1]);
-    ecs_sched__free(&w->env, q);
-}
-
-/* The world's side (declared in world.h): the queues go with the world. */
-static void ecs_sched__messages_free(ecs_sched_world *w) {
-    uint32_t i;
-    if (!w->messages) return;
-    for (i = 0; i < w->messages->count; i++) ecs_sched__queue_free(w, w->messages->queues[i]);
-    ecs_sched__free(&w->env, w->messages->queues);
-    ecs_sched__free(&w->env, w->messages->scopes);
-    ecs_sched__free(&w->env, w->messages);
-    w->messages = NULL;
-}
-
-/* A new queue for component `id`; its index + 1, or 0 when out of memory. */
-static uint32_t ecs_sched__queue_create(ecs_sched_world *w, ecs_sched_id id, bool removals,
-                                        uint32_t size, uint32_t alignment,
-                                        const ecs_sched_type_hooks *hooks) {
-    ecs_sched__messages *all;
-    ecs_sched__queue *q;
-    if (!w->messages) {
-        w->messages = (ecs_sched__messages *)ecs_sched__calloc(&w->env, sizeof *w->messages);
-        if (!w->messages) return 0;
-    }
-    all = w->messages;
-    if (!ECS_SCHED__GROW(&w->env, all->queues, &all->capacity, all->count + 1) ||
-        !(q = (ecs_sched__queue *)ecs_sched__calloc(&w->env, sizeof *q))) {
-        return 0;
-    }
-    q->id = id;
-    q->removals = removals;
-    q->size = size;
-    q->alignment = alignment;
-    if (hooks) q->hooks = *hooks;
-    all->queues[all->count++] = q;
-    return all->count;
-}
-
-/* Room for `n` more messages in the newer buffer; false when out of memory. */
-static bool ecs_sched__queue_reserve(ecs_sched_world *w, ecs_sched__queue *q, int32_t n) {
-    int64_t needed = (int64_t)q->count[1] + n;
-    int32_t capacity = q->capacity[1] ? q->capacity[1] : 16;
-    unsigned char *data;
-    size_t size = q->size ? q->size : 1;
-    if (needed <= q->capacity[1]) return true;
-    if (needed > INT32_MAX / 2) return false;
-    while (capacity < needed) capacity *= 2;
-    data = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)capacity * size, q->alignment);
-    if (!data) return false;
-    if (q->count[1]) {
-        if (q->hooks.move) q->hooks.move(data, q->data[1], q->count[1], q->hooks.ctx);
-        else memcpy(data, q->data[1], (size_t)q->count[1] * size);
-    }
-    ecs_sched__aligned_free(&w->env, q->data[1]);
-    q->data[1] = data;
-    q->capacity[1] = capacity;
-    return true;
-}
-
-/* Appends `n` messages (NULL: zeroed ones). */
-static bool ecs_sched__queue_push(ecs_sched_world *w, ecs_sched__queue *q, int32_t n,
-                                  const void *values) {
-    unsigned char *dst;
-    if (n <= 0) return true;
-    if (!ecs_sched__queue_reserve(w, q, n)) return false;
-    dst = q->data[1] + (size_t)q->count[1] * q->size;
-    if (q->size) {
-        memset(dst, 0, (size_t)n * q->size);
-        if (values) {
-            if (q->hooks.copy) q->hooks.copy(dst, values, n, q->hooks.ctx);
-            else memcpy(dst, values, (size_t)n * q->size);
-        }
-    }
-    q->count[1] += n;
-    return true;
-}
-
-static void ecs_sched__queue_update(ecs_sched__queue *q) {
-    unsigned char *data = q->data[0];
-    int32_t capacity = q->capacity[0];
-    ecs_sched__queue_drop(q, 0);
-    q->data[0] = q->data[1];
-    q->count[0] = q->count[1];
-    q->capacity[0] = q->capacity[1];
-    q->first[0] = q->first[1];
-    q->data[1] = data;              /* the dropped buffer is reused */
-    q->capacity[1] = capacity;
-    q->count[1] = 0;
-    q->first[1] = q->first[0] + (uint64_t)q->count[0];
-}
-
-/* Drops every message kept (a state-scoped clear): readers skip them without counting them
-   missed. */
-static void ecs_sched__queue_clear(ecs_sched__queue *q) {
-    uint64_t end = ecs_sched__queue_end(q);
-    ecs_sched__queue_drop(q, 0);
-    ecs_sched__queue_drop(q, 1);
-    q->first[0] = q->first[1] = q->cleared = end;
-}
-
-void ecs_sched_messages_update(ecs_sched_world *w) {
-    uint32_t i;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!w->messages) return;
-    for (i = 0; i < w->messages->count; i++) ecs_sched__queue_update(w->messages->queues[i]);
-    w->fixed_step_since_update = false;
-}
-
-/* ---- message queues in snapshots ----
-
-   A snapshot holds the messages each queue keeps (both buffers) and a restore brings them
-   back. The readers' places are not in it (a system's is code's state, a cursor outside
-   systems is the caller's), and sequence numbers only move forward, as generations do: the
-   restored messages take the numbers just before the queue's end as it is, so that a
-   reader keeps its place counted from the end. A reader that had read everything reads only
-   what is sent after the restore; none ever skips a message sent after it, and none counts
-   what the restore dropped as missed. Queues made since the snapshot are emptied. */
-
-typedef struct ecs_sched__queue_copy {
-    uint32_t size, alignment;
-    ecs_sched_type_hooks hooks;       /* to destroy the copies without the world */
-    unsigned char *data[2];
-    int32_t count[2];
-} ecs_sched__queue_copy;
-
-typedef struct ecs_sched__messages_copy {
-    uint32_t count;
-    ecs_sched__queue_copy *queues;
-} ecs_sched__messages_copy;
-
-/* A block of n messages copied from `from` (copy hook); NULL for none, or when out of memory
-   (*ok false). */
-static unsigned char *ecs_sched__messages_clone(ecs_sched__env *env, uint32_t size, uint32_t alignment,
-                                                const ecs_sched_type_hooks *hooks,
-                                                const unsigned char *from, int32_t n, bool *ok) {
-    unsigned char *data;
-    if (n <= 0) return NULL;
-    data = (unsigned char *)ecs_sched__aligned_alloc(env, (size_t)n * (size ? size : 1), alignment);
-    if (!data) {
-        *ok = false;
-        return NULL;
-    }
-    if (size && hooks->copy) hooks->copy(data, from, n, hooks->ctx);
-    else if (size) memcpy(data, from, (size_t)n * size);
-    return data;
-}
-
-static void ecs_sched__queue_copy_free(ecs_sched__env *env, ecs_sched__queue_copy *q) {
-    int b;
-    for (b = 0; b < 2; b++) {
-        if (!q->data[b]) continue;
-        if (q->hooks.dtor && q->count[b] > 0) q->hooks.dtor(q->data[b], q->count[b], q->hooks.ctx);
-        ecs_sched__aligned_free(env, q->data[b]);
-        q->data[b] = NULL;
-    }
-}
-
-static void ecs_sched__messages_copy_free(ecs_sched__env *env, void *copy) {
-    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)copy;
-    uint32_t i;
-    for (i = 0; c->queues && i < c->count; i++) ecs_sched__queue_copy_free(env, &c->queues[i]);
-    ecs_sched__free(env, c->queues);
-    ecs_sched__free(env, c);
-}
-
-/* Copies of the first `count` queues' messages as `from` (the world's, or a snapshot's)
-   holds them; NULL when out of memory. */
-static ecs_sched__messages_copy *ecs_sched__messages_copy_make(ecs_sched_world *w, uint32_t count,
-                                                              const ecs_sched__queue_copy *from,
-                                                              size_t *bytes) {
-    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)ecs_sched__calloc(&w->env, sizeof *c);
-    uint32_t i;
-    bool ok = c != NULL;
-    if (!c) return NULL;
-    c->queues = (ecs_sched__queue_copy *)ecs_sched__calloc(&w->env, (count + 1) * sizeof *c->queues);
-    if (!c->queues) ok = false;
-    c->count = ok ? count : 0;
-    for (i = 0; ok && i < count; i++) {
-        ecs_sched__queue_copy *q = &c->queues[i];
-        int b;
-        *q = from[i];
-        for (b = 0; b < 2; b++) {
-            q->data[b] = ecs_sched__messages_clone(&w->env, q->size, q->alignment, &q->hooks,
-                                                   from[i].data[b], from[i].count[b], &ok);
-            if (!q->data[b]) q->count[b] = 0;
-            *bytes += (size_t)q->count[b] * q->size;
-        }
-    }
-    if (!ok) {
-        ecs_sched__messages_copy_free(&w->env, c);
-        return NULL;
-    }
-    return c;
-}
-
-static bool ecs_sched__messages_take(ecs_sched_world *w, void **copy, size_t *bytes) {
-    ecs_sched__queue_copy *now;
-    uint32_t i, count = w->messages->count;
-    now = (ecs_sched__queue_copy *)ecs_sched__calloc(&w->env, (count + 1) * sizeof *now);
-    if (!now) return false;
-    for (i = 0; i < count; i++) {
-        const ecs_sched__queue *q = w->messages->queues[i];
-        now[i].size = q->size;
-        now[i].alignment = q->alignment;
-        now[i].hooks = q->hooks;
-        now[i].data[0] = q->data[0];
-        now[i].data[1] = q->data[1];
-        now[i].count[0] = q->count[0];
-        now[i].count[1] = q->count[1];
-    }
-    *copy = ecs_sched__messages_copy_make(w, count, now, bytes);
-    ecs_sched__free(&w->env, now);
-    return *copy != NULL;
-}
-
-static bool ecs_sched__messages_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
-    const ecs_sched__messages_copy *from = (const ecs_sched__messages_copy *)copy;
-    size_t bytes = 0;
-    uint32_t count = from ? from->count : 0;
-    if (count > w->messages->count) count = w->messages->count;
-    *prepared = ecs_sched__messages_copy_make(w, count, from ? from->queues : NULL, &bytes);
-    return *prepared != NULL;
-}
-
-static void ecs_sched__messages_discard(ecs_sched_world *w, void *prepared) {
-    ecs_sched__messages_copy_free(&w->env, prepared);
-}
-
-/* Each queue's messages become the prepared copies, numbered to end where the queue ends. */
-static void ecs_sched__messages_apply(ecs_sched_world *w, const void *copy, void *prepared) {
-    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)prepared;
-    uint32_t i;
-    (void)copy;
-    for (i = 0; i < w->messages->count; i++) {
-        ecs_sched__queue *q = w->messages->queues[i];
-        uint64_t end = ecs_sched__queue_end(q);
-        int b;
-        ecs_sched__queue_clear(q);
-        if (i >= c->count) continue;
-        for (b = 0; b < 2; b++) {
-            ecs_sched__aligned_free(&w->env, q->data[b]);
-            q->data[b] = c->queues[i].data[b];
-            q->count[b] = q->capacity[b] = c->queues[i].count[b];
-            c->queues[i].data[b] = NULL;   /* the queue has them now */
-        }
-        q->first[1] = end - (uint64_t)q->count[1];
-        q->first[0] = q->first[1] - (uint64_t)q->count[0];
-        q->cleared = q->first[0];
-    }
-    ecs_sched__messages_copy_free(&w->env, c);
-}
-
-static const ecs_sched__snapshot_part ecs_sched__messages_part = {
-    ecs_sched__messages_take, ecs_sched__messages_prepare, ecs_sched__messages_apply,
-    ecs_sched__messages_discard, ecs_sched__messages_copy_free};
-
-/* ---- registering ---- */
-
-static const ecs_sched__queue *ecs_sched__message_queue(const ecs_sched_world *w, ecs_sched_id id) {
-    if (!ecs_sched__component_valid(w, id) || !w->components[id].queue) return NULL;
-    return ecs_sched__queue_at(w, w->components[id].queue - 1);
-}
-
-bool ecs_sched_is_message(const ecs_sched_world *w, ecs_sched_id id) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__message_queue(w, id) != NULL;
-}
-
-ecs_sched_id ecs_sched_message_register(ecs_sched_world *w, const ecs_sched_message_desc *desc) {
-    ecs_sched_component_desc c;
-    ecs_sched_id id, existing;
-    uint32_t queue;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!desc || !desc->name) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "message_register: a message type needs a non-empty name");
-        return 0;
-    }
-    existing = ecs_sched_component_lookup(w, desc->name);
-    if (existing && !w->components[existing].queue) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
-                        "message_register: '%s' is already registered as a component; a "
-                        "message type needs a name of its own", desc->name);
-        return 0;
-    }
-    memset(&c, 0, sizeof c);
-    c.name = desc->name;
-    c.size = desc->size;
-    c.alignment = desc->alignment;
-    c.hooks = desc->hooks;
-    id = ecs_sched_component_register(w, &c);
-    if (!id || existing) return id;
-    queue = ecs_sched__queue_create(w, id, false, w->components[id].size,
-                                    w->components[id].alignment, &desc->hooks);
-    if (!queue) {
-        ecs_sched__out_of_memory(w, "registering a message type");
-        return 0;   /* the name stays a component: registering it again fails the same way */
-    }
-    w->components[id].queue = queue;
-    ecs_sched__snapshot_part_add(w, &ecs_sched__messages_part);
-    return id;
-}
-
-ecs_sched_id ecs_sched_message_register_type(ecs_sched_world *w, const char *name, size_t size,
-                                             size_t alignment) {
-    ecs_sched_message_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.name = name;
-    desc.size = size;
-    desc.alignment = alignment;
-    return ecs_sched_message_register(w, &desc);
-}
-
-/* The world's side (declared in world.h): a tracked component gets its removals' queue. */
-static bool ecs_sched__removals_create(ecs_sched_world *w, ecs_sched_id id) {
-    uint32_t queue = ecs_sched__queue_create(w, id, true, sizeof(ecs_sched_entity),
-                                             (uint32_t)sizeof(ecs_sched_entity), NULL);
-    if (!queue) return false;
-    w->components[id].removals = queue;
-    ecs_sched__snapshot_part_add(w, &ecs_sched__messages_part);
-    return true;
-}
-
-/* The world's side: `e` loses tracked component `id` (removed, or despawned). A removal
-   that cannot be kept (out of memory) is lost, and the log says so. */
-static void ecs_sched__removed(ecs_sched_world *w, ecs_sched_id id, ecs_sched_entity e) {
-    uint32_t queue = w->components[id].removals;
-    if (!queue || !ecs_sched__queue_push(w, ecs_sched__queue_at(w, queue - 1), 1, &e)) {
-        ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_ERR_OUT_OF_MEMORY,
-                        "the removal of '%s' from entity %u is not kept (out of memory): "
-                        "readers of its removals will not see it",
-                        w->components[id].name, (unsigned)ECS_SCHED_ENTITY_INDEX(e));
-    }
-}
-
-static ecs_sched_result ecs_sched__removals_of_untracked(ecs_sched_world *w, ecs_sched_id id,
-                                                        const char *operation) {
-    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, operation);
-    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                           "%s: '%s' is not tracked, so its removals are not kept; register "
-                           "it with .tracked = true (ECS_SCHED_TRACKED_COMPONENT)",
-                           operation, w->components[id].name);
-}
-
-/* ---- sending ---- */
-
-static ecs_sched_result ecs_sched__not_a_message(ecs_sched_world *w, ecs_sched_id id,
-                                                 const char *operation) {
-    if (!ecs_sched__component_valid(w, id)) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
-                               "%s: id %u is no message type of this world (register one with "
-                               "ecs_sched_message_register or ECS_SCHED_MESSAGE first)",
-                               operation, (unsigned)id);
-    }
-    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                           "%s: '%s' is a component, not a message type (register it with "
-                           "ecs_sched_message_register or ECS_SCHED_MESSAGE)",
-                           operation, w->components[id].name);
-}
-
-static ecs_sched_result ecs_sched__send(ecs_sched_world *w, ecs_sched_id id, int32_t count,
-                                        const void *messages, const char *operation) {
-    const ecs_sched__queue *q = ecs_sched__message_queue(w, id);
-    if (!q || q->removals) return ecs_sched__not_a_message(w, id, operation);
-    if (count < 0) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "%s: %d messages of '%s'", operation, (int)count,
-                               w->components[id].name);
-    }
-    if (!ecs_sched__queue_push(w, (ecs_sched__queue *)(uintptr_t)q, count, messages)) {
-        return ecs_sched__out_of_memory(w, "sending messages");
-    }
-    return ECS_SCHED_OK;
-}
-
-/* Whether a running system declared `id` as written (or, reading, as read or written);
-   refused as its failure otherwise. */
-static bool ecs_sched__ctx_declared(ecs_sched_system_ctx *ctx, ecs_sched_id id, bool write,
-                                    const char *what) {
-    bool writes = ecs_sched__ids_contain(ctx->writes, ctx->write_count, id);
-    bool reads = ecs_sched__ids_contain(ctx->reads, ctx->read_count, id);
-    if (write ? writes : reads || writes) return true;
-    ecs_sched__ctx_refuse(ctx, "%s messages of '%s' without declaring them: add it to the "
-                               "desc's .%s",
-                          what, ecs_sched__component_label(ctx->world, id),
-                          write ? "writes" : "reads");
-    return false;
-}
-
-ecs_sched_result ecs_sched_ctx_send_batch(ecs_sched_system_ctx *ctx, ecs_sched_id id,
-                                          int32_t count, const void *messages) {
-    ECS_SCHED_ASSERT(ctx != NULL);
-    if (!ecs_sched__message_queue(ctx->world, id)) {
-        return ecs_sched__not_a_message(ctx->world, id, "send");
-    }
-    if (!ecs_sched__ctx_declared(ctx, id, true, "sends")) return ECS_SCHED_ERR_ACCESS;
-    return ecs_sched__send(ctx->world, id, count, messages, "send");
-}
-
-/* The first send of a type by a context checks it, and keeps its queue for the next ones. */
-ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__ctx_send_first(ecs_sched_system_ctx *ctx,
-                                                                      ecs_sched_id id,
-                                                                      const void *message) {
-    ecs_sched_result result = ecs_sched_ctx_send_batch(ctx, id, 1, message);
-    if (result == ECS_SCHED_OK) {
-        ctx->sending_id = id;
-        ctx->sending = ecs_sched__queue_at(ctx->world, ctx->world->components[id].queue - 1);
-    }
-    return result;
-}
-
-void *ecs_sched_ctx_send_new(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
-    ecs_sched__queue *q;
-    unsigned char *slot;
-    ECS_SCHED_ASSERT(ctx != NULL);
-    q = (ecs_sched__queue *)ctx->sending;
-    if (id != ctx->sending_id || q->count[1] >= q->capacity[1]) {
-        if (ecs_sched__ctx_send_first(ctx, id, NULL) != ECS_SCHED_OK) return NULL;
-        q = (ecs_sched__queue *)ctx->sending;
-        return q->data[1] + (size_t)(q->count[1] - 1) * q->size;
-    }
-    slot = q->data[1] + (size_t)q->count[1]++ * q->size;
-    ecs_sched__zero_value(slot, q->size);
-    return slot;
-}
-
-ecs_sched_result ecs_sched_ctx_send(ecs_sched_system_ctx *ctx, ecs_sched_id id,
-                                    const void *message) {
-    ecs_sched__queue *q;
-    ECS_SCHED_ASSERT(ctx != NULL);
-    q = (ecs_sched__queue *)ctx->sending;
-    /* the common case: the type it sent last, room in its buffer, a plain value */
-    if (id == ctx->sending_id && message && !q->hooks.copy && q->count[1] < q->capacity[1]) {
-        ecs_sched__copy_value(q->data[1] + (size_t)q->count[1] * q->size, message, q->size);
-        q->count[1]++;
-        return ECS_SCHED_OK;
-    }
-    return ecs_sched__ctx_send_first(ctx, id, message);
-}
-
-ecs_sched_result ecs_sched_send_batch(ecs_sched_world *w, ecs_sched_id id, int32_t count,
-                                      const void *messages) {
-    ECS_SCHED__CHECK_WORLD(w);
-    if (ecs_sched__change_refused(w, "send")) return ECS_SCHED_ERR_ACCESS;
-    return ecs_sched__send(w, id, count, messages, "send");
-}
-
-ecs_sched_result ecs_sched_send(ecs_sched_world *w, ecs_sched_id id, const void *message) {
-    return ecs_sched_send_batch(w, id, 1, message);
-}
-
-/* ---- reading ---- */
-
-/* The oldest message a queue still keeps (the older buffer's first: the buffers hold
-   consecutive messages). */
-static uint64_t ecs_sched__queue_oldest(const ecs_sched__queue *q) {
-    return q->first[0];
-}
-
-/* Reads from *next on: what was dropped before it is missed (unless cleared on purpose),
-   and *next moves past the last message. */
-static ecs_sched_messages ecs_sched__read_from(const ecs_sched__queue *q, uint64_t *next) {
-    ecs_sched_messages read;
-    uint64_t oldest = ecs_sched__queue_oldest(q), from = *next;
-    memset(&read, 0, sizeof read);
-    if (from < oldest) {
-        uint64_t skipped_on_purpose = q->cleared > from ? q->cleared - from : 0;
-        uint64_t gone = oldest - from;
-        read.missed = (int64_t)(gone > skipped_on_purpose ? gone - skipped_on_purpose : 0);
-        from = oldest;
-    }
-    read.queue_ = q;
-    read.from_ = from;
-    read.to_ = ecs_sched__queue_end(q);
-    read.total = (int32_t)(ecs_sched__queue_end(q) - from);
-    read.part_ = 0;
-    *next = ecs_sched__queue_end(q);
-    return read;
-}
-
-bool ecs_sched_messages_next(ecs_sched_messages *read) {
-    const ecs_sched__queue *q = (const ecs_sched__queue *)read->queue_;
-    ECS_SCHED_ASSERT(read != NULL);
-    while (q && read->part_ < 2) {
-        int b = read->part_++;
-        uint64_t first = q->first[b], end = first + (uint64_t)q->count[b];
-        uint64_t from = read->from_ > first ? read->from_ : first;
-        uint64_t to = read->to_ < end ? read->to_ : end;
-        if (from >= to) continue;
-        read->data = q->data[b] + (size_t)(from - first) * q->size;
-        read->count = (int32_t)(to - from);
-        return true;
-    }
-    read->data = NULL;
-    read->count = 0;
-    return false;
-}
-
-/* The cursor of a context for a queue, made at its first read at the oldest message kept;
-   NULL when out of memory (with the failure kept on ctx). */
-static ecs_sched__cursor *ecs_sched__ctx_cursor(ecs_sched_system_ctx *ctx, uint32_t queue) {
-    ecs_sched_world *w = ctx->world;
-    ecs_sched__cursor *c;
-    int32_t i;
-    for (i = 0; i < ctx->cursor_count; i++) {
-        if (ctx->cursors[i].queue == queue) return &ctx->cursors[i];
-    }
-    if (!ECS_SCHED__GROW(&w->env, ctx->cursors, &ctx->cursor_capacity,
-                         (uint32_t)ctx->cursor_count + 1)) {
-        ecs_sched__out_of_memory(w, "keeping a reader's place in a message queue");
-        return NULL;
-    }
-    c = &ctx->cursors[ctx->cursor_count++];
-    c->queue = queue;
-    c->next = ecs_sched__queue_oldest(ecs_sched__queue_at(w, queue - 1));
-    return c;
-}
-
-static ecs_sched_messages ecs_sched__no_messages(void) {
-    ecs_sched_messages read;
-    memset(&read, 0, sizeof read);
-    return read;
-}
-
-ecs_sched_messages ecs_sched_ctx_messages(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
-    const ecs_sched__queue *q;
-    ecs_sched__cursor *c;
-    ECS_SCHED_ASSERT(ctx != NULL);
-    q = ecs_sched__message_queue(ctx->world, id);
-    if (!q || q->removals) {
-        ecs_sched__not_a_message(ctx->world, id, "read");
-        return ecs_sched__no_messages();
-    }
-    if (!ecs_sched__ctx_declared(ctx, id, false, "reads")) return ecs_sched__no_messages();
-    c = ecs_sched__ctx_cursor(ctx, ctx->world->components[id].queue);
-    return c ? ecs_sched__read_from(q, &c->next) : ecs_sched__no_messages();
-}
-
-ecs_sched_messages ecs_sched_ctx_removed(ecs_sched_system_ctx *ctx, ecs_sched_id component) {
-    ecs_sched_world *w;
-    ecs_sched__cursor *c;
-    ECS_SCHED_ASSERT(ctx != NULL);
-    w = ctx->world;
-    if (!ecs_sched__component_valid(w, component) || !w->components[component].removals) {
-        ecs_sched__removals_of_untracked(w, component, "removed");
-        return ecs_sched__no_messages();
-    }
-    c = ecs_sched__ctx_cursor(ctx, w->components[component].removals);
-    return c ? ecs_sched__read_from(ecs_sched__queue_at(w, c->queue - 1), &c->next)
-             : ecs_sched__no_messages();
-}
-
-ecs_sched_message_cursor ecs_sched_message_cursor_make(ecs_sched_world *w, ecs_sched_id id) {
-    ecs_sched_message_cursor cursor;
-    const ecs_sched__queue *q;
-    ECS_SCHED__CHECK_WORLD(w);
-    memset(&cursor, 0, sizeof cursor);
-    q = ecs_sched__message_queue(w, id);
-    if (!q || q->removals) {
-        ecs_sched__not_a_message(w, id, "message_cursor_make");
-        return cursor;
-    }
-    cursor.id = id;
-    cursor.next_ = ecs_sched__queue_oldest(q);
-    return cursor;
-}
-
-ecs_sched_message_cursor ecs_sched_removed_cursor_make(ecs_sched_world *w, ecs_sched_id component) {
-    ecs_sched_message_cursor cursor;
-    ECS_SCHED__CHECK_WORLD(w);
-    memset(&cursor, 0, sizeof cursor);
-    if (!ecs_sched__component_valid(w, component) || !w->components[component].removals) {
-        ecs_sched__removals_of_untracked(w, component, "removed_cursor_make");
-        return cursor;
-    }
-    cursor.id = component;
-    cursor.next_ = ecs_sched__queue_oldest(ecs_sched__queue_at(w, w->components[component].removals - 1));
-    return cursor;
-}
-
-/* The queue a cursor reads: a message type's, or a tracked component's removals. */
-static const ecs_sched__queue *ecs_sched__cursor_queue(const ecs_sched_world *w,
-                                                      const ecs_sched_message_cursor *cursor) {
-    const ecs_sched__component *c;
-    if (!ecs_sched__component_valid(w, cursor->id)) return NULL;
-    c = &w->components[cursor->id];
-    if (c->queue) return ecs_sched__queue_at(w, c->queue - 1);
-    if (c->removals) return ecs_sched__queue_at(w, c->removals - 1);
-    return NULL;
-}
-
-/* A cursor that leads to no queue: an empty one is what a failed make returns. */
-static void ecs_sched__bad_cursor(ecs_sched_world *w, const ecs_sched_message_cursor *cursor,
-                                  const char *operation) {
-    if (cursor->id == 0) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "%s: the cursor is empty: the ecs_sched_message_cursor_make (or "
-                        "_removed_cursor_make) that returned it failed, and said why then",
-                        operation);
-    } else {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "%s: the cursor was not made by ecs_sched_message_cursor_make or "
-                        "ecs_sched_removed_cursor_make (its id %u has no messages)", operation,
-                        (unsigned)cursor->id);
-    }
-}
-
-ecs_sched_messages ecs_sched_message_read(ecs_sched_world *w, ecs_sched_message_cursor *cursor) {
-    const ecs_sched__queue *q;
-    ecs_sched_messages read;
-    ECS_SCHED__CHECK_WORLD(w);
-    ECS_SCHED_ASSERT(cursor != NULL);
-    q = ecs_sched__cursor_queue(w, cursor);
-    if (!q) {
-        ecs_sched__bad_cursor(w, cursor, "message_read");
-        return ecs_sched__no_messages();
-    }
-    read = ecs_sched__read_from(q, &cursor->next_);
-    cursor->missed += read.missed;
-    return read;
-}
-
-int32_t ecs_sched_message_unread(ecs_sched_world *w, const ecs_sched_message_cursor *cursor) {
-    const ecs_sched__queue *q;
-    uint64_t from;
-    ECS_SCHED__CHECK_WORLD(w);
-    q = ecs_sched__cursor_queue(w, cursor);
-    if (!q) return 0;
-    from = cursor->next_ > ecs_sched__queue_oldest(q) ? cursor->next_ : ecs_sched__queue_oldest(q);
-    return (int32_t)(ecs_sched__queue_end(q) - from);
-}
-
-/* The context's unread messages in a queue, taken (for the on_message and
-   any_component_removed conditions). */
-static bool ecs_sched__ctx_take_unread(ecs_sched_system_ctx *ctx, uint32_t queue) {
-    ecs_sched__cursor *c = queue ? ecs_sched__ctx_cursor(ctx, queue) : NULL;
-    const ecs_sched__queue *q;
-    uint64_t from;
-    if (!c) return false;
-    q = ecs_sched__queue_at(ctx->world, queue - 1);
-    from = c->next > ecs_sched__queue_oldest(q) ? c->next : ecs_sched__queue_oldest(q);
-    c->next = ecs_sched__queue_end(q);
-    return from < ecs_sched__queue_end(q);
-}
-
-/* ---- state-scoped messages ---- */
-
-/* Adds a scope (checked by the state module, which defines ecs_sched_message_scope_to_state). */
-static ecs_sched_result ecs_sched__message_scope_add(ecs_sched_world *w, ecs_sched_id message,
-                                                    ecs_sched_id machine, int32_t value,
-                                                    bool on_enter) {
-    ecs_sched__messages *all = w->messages;
-    ecs_sched__message_scope *scope;
-    if (!ECS_SCHED__GROW(&w->env, all->scopes, &all->scope_capacity, all->scope_count + 1)) {
-        return ecs_sched__out_of_memory(w, "scoping messages to a state");
-    }
-    scope = &all->scopes[all->scope_count++];
-    scope->queue = w->components[message].queue - 1;
-    scope->machine = machine;
-    scope->value = value;
-    scope->on_enter = on_enter;
-    return ECS_SCHED_OK;
-}
-
-/* Called by the state transitions: `machine` leaves (or reaches) `value`. */
-static void ecs_sched__messages_state_moved(ecs_sched_world *w, ecs_sched_id machine,
-                                            int32_t value, bool on_enter) {
-    uint32_t i;
-    if (!w->messages) return;
-    for (i = 0; i < w->messages->scope_count; i++) {
-        const ecs_sched__message_scope *s = &w->messages->scopes[i];
-        if (s->machine == machine && s->value == value && s->on_enter == on_enter) {
-            ecs_sched__queue_clear(ecs_sched__queue_at(w, s->queue));
-        }
-    }
-}
-
 /*=========================== src/trace_events.h (implementation) ============================*/
 /* trace_events: recording timed events. Low in the order so that what runs (observers,
    systems, transitions) can record itself without knowing who reads the recording. */
@@ -10131,6 +9391,13 @@ struct ecs_sched__trace {
     bool in_app_frame;           /* an app update is on: it, not its schedules, is the frame */
 };
 
+/* A world's recording is a part of it (registry.h). */
+static ecs_sched__part_key ecs_sched__trace_key;
+
+static inline ecs_sched__trace *ecs_sched__trace_of(const ecs_sched_world *w) {
+    return (ecs_sched__trace *)ecs_sched__part(w, &ecs_sched__trace_key);
+}
+
 /* ---- the clock ----
 
    The time stamp counter where there is one (a tenth of the cost of clock_gettime, which
@@ -10183,7 +9450,7 @@ static int64_t ecs_sched__trace_asked(ecs_sched__trace *t) {
 static void ecs_sched__trace_add(ecs_sched_world *w, ecs_sched__trace_kind kind,
                                  const char *name, const char *schedule, const char *detail,
                                  int64_t begin, int64_t end, int32_t arg) {
-    ecs_sched__trace *t = w->trace;
+    ecs_sched__trace *t = ecs_sched__trace_of(w);
     int64_t slot;
     ecs_sched__trace_event *e;
     if (!t || !t->running) return;
@@ -10202,7 +9469,7 @@ static void ecs_sched__trace_add(ecs_sched_world *w, ecs_sched__trace_kind kind,
 }
 
 static bool ecs_sched__tracing(const ecs_sched_world *w) {
-    return w->trace && w->trace->running;
+    return ecs_sched__trace_of(w) && ecs_sched__trace_of(w)->running;
 }
 
 #endif /* ECS_SCHED_TRACE */
@@ -10605,6 +9872,343 @@ static ecs_sched_result ecs_sched__defer_set_resource(ecs_sched_world *w, ecs_sc
     return ecs_sched_commands_set_resource(ecs_sched__deferring(w), id, value);
 }
 
+/*=============================== src/queue.h (implementation) ===============================*/
+/* queue: the world's queues. A tracked component's removals are queued by the structural
+   operations as they happen (entity.h, sparse.h); message.h sends and reads messages, and
+   hands out the removals to their readers. */
+
+/* A queue of messages (of a message type, or of a tracked component's removals): two
+   buffers, the older and the newer; sequence numbers count every message ever sent. */
+typedef struct ecs_sched__queue {
+    ecs_sched_id id;
+    bool removals;                    /* the entities that lost component `id` */
+    uint32_t size;
+    uint32_t alignment;
+    ecs_sched_type_hooks hooks;
+    unsigned char *data[2];           /* [0] the older, [1] the newer */
+    int32_t count[2];
+    int32_t capacity[2];
+    uint64_t first[2];                /* the sequence number of each buffer's first message
+                                         (the next one sent: first[1] + count[1]) */
+    uint64_t cleared;                 /* those before it were dropped on purpose */
+} ecs_sched__queue;
+
+typedef struct ecs_sched__message_scope {
+    uint32_t queue;
+    ecs_sched_id machine;
+    int32_t value;
+    bool on_enter;
+} ecs_sched__message_scope;
+
+typedef struct ecs_sched__messages ecs_sched__messages;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__messages_key;
+
+struct ecs_sched__messages {
+    ecs_sched__queue **queues;
+    uint32_t count;
+    uint32_t capacity;
+    ecs_sched__message_scope *scopes;
+    uint32_t scope_count;
+    uint32_t scope_capacity;
+};
+
+static inline ecs_sched__messages *ecs_sched__messages_of(const ecs_sched_world *w) {
+    return (ecs_sched__messages *)ecs_sched__part(w, &ecs_sched__messages_key);
+}
+
+static ecs_sched__queue *ecs_sched__queue_at(const ecs_sched_world *w, uint32_t index) {
+    return ecs_sched__messages_of(w)->queues[index];
+}
+
+/* The sequence number of the next message sent. */
+static inline uint64_t ecs_sched__queue_end(const ecs_sched__queue *q) {
+    return q->first[1] + (uint64_t)q->count[1];
+}
+
+static void ecs_sched__queue_drop(ecs_sched__queue *q, int b) {
+    if (q->hooks.dtor && q->count[b] > 0) q->hooks.dtor(q->data[b], q->count[b], q->hooks.ctx);
+    q->count[b] = 0;
+}
+
+static void ecs_sched__queue_free(ecs_sched_world *w, ecs_sched__queue *q) {
+    ecs_sched__queue_drop(q, 0);
+    ecs_sched__queue_drop(q, 1);
+    ecs_sched__aligned_free(&w->env, q->data[0]);
+    ecs_sched__aligned_free(&w->env, q->data[1]);
+    ecs_sched__free(&w->env, q);
+}
+
+/* The world's side (declared in world.h): the queues go with the world. */
+static void ecs_sched__messages_free(ecs_sched_world *w) {
+    uint32_t i;
+    if (!ecs_sched__messages_of(w)) return;
+    for (i = 0; i < ecs_sched__messages_of(w)->count; i++) ecs_sched__queue_free(w, ecs_sched__messages_of(w)->queues[i]);
+    ecs_sched__free(&w->env, ecs_sched__messages_of(w)->queues);
+    ecs_sched__free(&w->env, ecs_sched__messages_of(w)->scopes);
+    ecs_sched__free(&w->env, ecs_sched__messages_of(w));
+    ecs_sched__part_set(w, &ecs_sched__messages_key, NULL);
+}
+
+/* A new queue for component `id`; its index + 1, or 0 when out of memory. */
+static uint32_t ecs_sched__queue_create(ecs_sched_world *w, ecs_sched_id id, bool removals,
+                                        uint32_t size, uint32_t alignment,
+                                        const ecs_sched_type_hooks *hooks) {
+    ecs_sched__messages *all;
+    ecs_sched__queue *q;
+    if (!ecs_sched__messages_of(w)) {
+        ecs_sched__part_set(w, &ecs_sched__messages_key, (ecs_sched__messages *)ecs_sched__calloc(&w->env, sizeof *ecs_sched__messages_of(w)));
+        if (!ecs_sched__messages_of(w)) return 0;
+    }
+    all = ecs_sched__messages_of(w);
+    if (!ECS_SCHED__GROW(&w->env, all->queues, &all->capacity, all->count + 1) ||
+        !(q = (ecs_sched__queue *)ecs_sched__calloc(&w->env, sizeof *q))) {
+        return 0;
+    }
+    q->id = id;
+    q->removals = removals;
+    q->size = size;
+    q->alignment = alignment;
+    if (hooks) q->hooks = *hooks;
+    all->queues[all->count++] = q;
+    return all->count;
+}
+
+/* Room for `n` more messages in the newer buffer; false when out of memory. */
+static bool ecs_sched__queue_reserve(ecs_sched_world *w, ecs_sched__queue *q, int32_t n) {
+    int64_t needed = (int64_t)q->count[1] + n;
+    int32_t capacity = q->capacity[1] ? q->capacity[1] : 16;
+    unsigned char *data;
+    size_t size = q->size ? q->size : 1;
+    if (needed <= q->capacity[1]) return true;
+    if (needed > INT32_MAX / 2) return false;
+    while (capacity < needed) capacity *= 2;
+    data = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)capacity * size, q->alignment);
+    if (!data) return false;
+    if (q->count[1]) {
+        if (q->hooks.move) q->hooks.move(data, q->data[1], q->count[1], q->hooks.ctx);
+        else memcpy(data, q->data[1], (size_t)q->count[1] * size);
+    }
+    ecs_sched__aligned_free(&w->env, q->data[1]);
+    q->data[1] = data;
+    q->capacity[1] = capacity;
+    return true;
+}
+
+/* Appends `n` messages (NULL: zeroed ones). */
+static bool ecs_sched__queue_push(ecs_sched_world *w, ecs_sched__queue *q, int32_t n,
+                                  const void *values) {
+    unsigned char *dst;
+    if (n <= 0) return true;
+    if (!ecs_sched__queue_reserve(w, q, n)) return false;
+    dst = q->data[1] + (size_t)q->count[1] * q->size;
+    if (q->size) {
+        memset(dst, 0, (size_t)n * q->size);
+        if (values) {
+            if (q->hooks.copy) q->hooks.copy(dst, values, n, q->hooks.ctx);
+            else memcpy(dst, values, (size_t)n * q->size);
+        }
+    }
+    q->count[1] += n;
+    return true;
+}
+
+static void ecs_sched__queue_update(ecs_sched__queue *q) {
+    unsigned char *data = q->data[0];
+    int32_t capacity = q->capacity[0];
+    ecs_sched__queue_drop(q, 0);
+    q->data[0] = q->data[1];
+    q->count[0] = q->count[1];
+    q->capacity[0] = q->capacity[1];
+    q->first[0] = q->first[1];
+    q->data[1] = data;              /* the dropped buffer is reused */
+    q->capacity[1] = capacity;
+    q->count[1] = 0;
+    q->first[1] = q->first[0] + (uint64_t)q->count[0];
+}
+
+/* Drops every message kept (a state-scoped clear): readers skip them without counting them
+   missed. */
+static void ecs_sched__queue_clear(ecs_sched__queue *q) {
+    uint64_t end = ecs_sched__queue_end(q);
+    ecs_sched__queue_drop(q, 0);
+    ecs_sched__queue_drop(q, 1);
+    q->first[0] = q->first[1] = q->cleared = end;
+}
+
+/* ---- message queues in snapshots ----
+
+   A snapshot holds the messages each queue keeps (both buffers) and a restore brings them
+   back. The readers' places are not in it (a system's is code's state, a cursor outside
+   systems is the caller's), and sequence numbers only move forward, as generations do: the
+   restored messages take the numbers just before the queue's end as it is, so that a
+   reader keeps its place counted from the end. A reader that had read everything reads only
+   what is sent after the restore; none ever skips a message sent after it, and none counts
+   what the restore dropped as missed. Queues made since the snapshot are emptied. */
+
+typedef struct ecs_sched__queue_copy {
+    uint32_t size, alignment;
+    ecs_sched_type_hooks hooks;       /* to destroy the copies without the world */
+    unsigned char *data[2];
+    int32_t count[2];
+} ecs_sched__queue_copy;
+
+typedef struct ecs_sched__messages_copy {
+    uint32_t count;
+    ecs_sched__queue_copy *queues;
+} ecs_sched__messages_copy;
+
+/* A block of n messages copied from `from` (copy hook); NULL for none, or when out of memory
+   (*ok false). */
+static unsigned char *ecs_sched__messages_clone(ecs_sched__env *env, uint32_t size, uint32_t alignment,
+                                                const ecs_sched_type_hooks *hooks,
+                                                const unsigned char *from, int32_t n, bool *ok) {
+    unsigned char *data;
+    if (n <= 0) return NULL;
+    data = (unsigned char *)ecs_sched__aligned_alloc(env, (size_t)n * (size ? size : 1), alignment);
+    if (!data) {
+        *ok = false;
+        return NULL;
+    }
+    if (size && hooks->copy) hooks->copy(data, from, n, hooks->ctx);
+    else if (size) memcpy(data, from, (size_t)n * size);
+    return data;
+}
+
+static void ecs_sched__queue_copy_free(ecs_sched__env *env, ecs_sched__queue_copy *q) {
+    int b;
+    for (b = 0; b < 2; b++) {
+        if (!q->data[b]) continue;
+        if (q->hooks.dtor && q->count[b] > 0) q->hooks.dtor(q->data[b], q->count[b], q->hooks.ctx);
+        ecs_sched__aligned_free(env, q->data[b]);
+        q->data[b] = NULL;
+    }
+}
+
+static void ecs_sched__messages_copy_free(ecs_sched__env *env, void *copy) {
+    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)copy;
+    uint32_t i;
+    for (i = 0; c->queues && i < c->count; i++) ecs_sched__queue_copy_free(env, &c->queues[i]);
+    ecs_sched__free(env, c->queues);
+    ecs_sched__free(env, c);
+}
+
+/* Copies of the first `count` queues' messages as `from` (the world's, or a snapshot's)
+   holds them; NULL when out of memory. */
+static ecs_sched__messages_copy *ecs_sched__messages_copy_make(ecs_sched_world *w, uint32_t count,
+                                                              const ecs_sched__queue_copy *from,
+                                                              size_t *bytes) {
+    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)ecs_sched__calloc(&w->env, sizeof *c);
+    uint32_t i;
+    bool ok = c != NULL;
+    if (!c) return NULL;
+    c->queues = (ecs_sched__queue_copy *)ecs_sched__calloc(&w->env, (count + 1) * sizeof *c->queues);
+    if (!c->queues) ok = false;
+    c->count = ok ? count : 0;
+    for (i = 0; ok && i < count; i++) {
+        ecs_sched__queue_copy *q = &c->queues[i];
+        int b;
+        *q = from[i];
+        for (b = 0; b < 2; b++) {
+            q->data[b] = ecs_sched__messages_clone(&w->env, q->size, q->alignment, &q->hooks,
+                                                   from[i].data[b], from[i].count[b], &ok);
+            if (!q->data[b]) q->count[b] = 0;
+            *bytes += (size_t)q->count[b] * q->size;
+        }
+    }
+    if (!ok) {
+        ecs_sched__messages_copy_free(&w->env, c);
+        return NULL;
+    }
+    return c;
+}
+
+static bool ecs_sched__messages_take(ecs_sched_world *w, void **copy, size_t *bytes) {
+    ecs_sched__queue_copy *now;
+    uint32_t i, count = ecs_sched__messages_of(w)->count;
+    now = (ecs_sched__queue_copy *)ecs_sched__calloc(&w->env, (count + 1) * sizeof *now);
+    if (!now) return false;
+    for (i = 0; i < count; i++) {
+        const ecs_sched__queue *q = ecs_sched__messages_of(w)->queues[i];
+        now[i].size = q->size;
+        now[i].alignment = q->alignment;
+        now[i].hooks = q->hooks;
+        now[i].data[0] = q->data[0];
+        now[i].data[1] = q->data[1];
+        now[i].count[0] = q->count[0];
+        now[i].count[1] = q->count[1];
+    }
+    *copy = ecs_sched__messages_copy_make(w, count, now, bytes);
+    ecs_sched__free(&w->env, now);
+    return *copy != NULL;
+}
+
+static bool ecs_sched__messages_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
+    const ecs_sched__messages_copy *from = (const ecs_sched__messages_copy *)copy;
+    size_t bytes = 0;
+    uint32_t count = from ? from->count : 0;
+    if (count > ecs_sched__messages_of(w)->count) count = ecs_sched__messages_of(w)->count;
+    *prepared = ecs_sched__messages_copy_make(w, count, from ? from->queues : NULL, &bytes);
+    return *prepared != NULL;
+}
+
+static void ecs_sched__messages_discard(ecs_sched_world *w, void *prepared) {
+    ecs_sched__messages_copy_free(&w->env, prepared);
+}
+
+/* Each queue's messages become the prepared copies, numbered to end where the queue ends. */
+static void ecs_sched__messages_apply(ecs_sched_world *w, const void *copy, void *prepared) {
+    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)prepared;
+    uint32_t i;
+    (void)copy;
+    for (i = 0; i < ecs_sched__messages_of(w)->count; i++) {
+        ecs_sched__queue *q = ecs_sched__messages_of(w)->queues[i];
+        uint64_t end = ecs_sched__queue_end(q);
+        int b;
+        ecs_sched__queue_clear(q);
+        if (i >= c->count) continue;
+        for (b = 0; b < 2; b++) {
+            ecs_sched__aligned_free(&w->env, q->data[b]);
+            q->data[b] = c->queues[i].data[b];
+            q->count[b] = q->capacity[b] = c->queues[i].count[b];
+            c->queues[i].data[b] = NULL;   /* the queue has them now */
+        }
+        q->first[1] = end - (uint64_t)q->count[1];
+        q->first[0] = q->first[1] - (uint64_t)q->count[0];
+        q->cleared = q->first[0];
+    }
+    ecs_sched__messages_copy_free(&w->env, c);
+}
+
+static const ecs_sched__snapshot_part ecs_sched__messages_part = {
+    ecs_sched__messages_take, ecs_sched__messages_prepare, ecs_sched__messages_apply,
+    ecs_sched__messages_discard, ecs_sched__messages_copy_free};
+
+/* ---- removed components ---- */
+
+/* A tracked component gets its removals' queue. */
+static bool ecs_sched__removals_create(ecs_sched_world *w, ecs_sched_id id) {
+    uint32_t queue = ecs_sched__queue_create(w, id, true, sizeof(ecs_sched_entity),
+                                             (uint32_t)sizeof(ecs_sched_entity), NULL);
+    if (!queue) return false;
+    w->components[id].removals = queue;
+    ecs_sched__snapshot_part_add(w, &ecs_sched__messages_part);
+    return true;
+}
+
+/* `e` loses tracked component `id` (removed, or despawned). A removal
+   that cannot be kept (out of memory) is lost, and the log says so. */
+static void ecs_sched__removed(ecs_sched_world *w, ecs_sched_id id, ecs_sched_entity e) {
+    uint32_t queue = w->components[id].removals;
+    if (!queue || !ecs_sched__queue_push(w, ecs_sched__queue_at(w, queue - 1), 1, &e)) {
+        ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                        "the removal of '%s' from entity %u is not kept (out of memory): "
+                        "readers of its removals will not see it",
+                        w->components[id].name, (unsigned)ECS_SCHED_ENTITY_INDEX(e));
+    }
+}
+
 /*============================== src/sparse.h (implementation) ===============================*/
 /* sparse: components kept in sets of their own, outside the archetype tables.
 
@@ -10868,9 +10472,6 @@ static ecs_sched_result ecs_sched__check_sparse(ecs_sched_world *w) {
    registered; this module sets up what a new type needs: a sparse set for a sparse
    component, change ticks and the list of removals for a tracked one. */
 
-/* message.h: a tracked component gets its removals' queue. */
-static bool ecs_sched__removals_create(ecs_sched_world *w, ecs_sched_id id);
-
 ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_component_desc *desc) {
     ecs_sched__component *c;
     ecs_sched_id id;
@@ -11010,6 +10611,416 @@ ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *w, const
 ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *w, const char *name,
                                                       size_t size, size_t alignment) {
     return ecs_sched__register_type(w, name, size, alignment, false, ECS_SCHED_STORAGE_SPARSE);
+}
+
+/*============================== src/message.h (implementation) ==============================*/
+/* message: messages between systems, and the lists of removed components. */
+
+void ecs_sched_messages_update(ecs_sched_world *w) {
+    uint32_t i;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__messages_of(w)) return;
+    for (i = 0; i < ecs_sched__messages_of(w)->count; i++) ecs_sched__queue_update(ecs_sched__messages_of(w)->queues[i]);
+    w->fixed_step_since_update = false;
+}
+
+/* ---- registering ---- */
+
+static const ecs_sched__queue *ecs_sched__message_queue(const ecs_sched_world *w, ecs_sched_id id) {
+    if (!ecs_sched__component_valid(w, id) || !w->components[id].queue) return NULL;
+    return ecs_sched__queue_at(w, w->components[id].queue - 1);
+}
+
+bool ecs_sched_is_message(const ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__message_queue(w, id) != NULL;
+}
+
+ecs_sched_id ecs_sched_message_register(ecs_sched_world *w, const ecs_sched_message_desc *desc) {
+    ecs_sched_component_desc c;
+    ecs_sched_id id, existing;
+    uint32_t queue;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!desc || !desc->name) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "message_register: a message type needs a non-empty name");
+        return 0;
+    }
+    existing = ecs_sched_component_lookup(w, desc->name);
+    if (existing && !w->components[existing].queue) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                        "message_register: '%s' is already registered as a component; a "
+                        "message type needs a name of its own", desc->name);
+        return 0;
+    }
+    memset(&c, 0, sizeof c);
+    c.name = desc->name;
+    c.size = desc->size;
+    c.alignment = desc->alignment;
+    c.hooks = desc->hooks;
+    id = ecs_sched_component_register(w, &c);
+    if (!id || existing) return id;
+    queue = ecs_sched__queue_create(w, id, false, w->components[id].size,
+                                    w->components[id].alignment, &desc->hooks);
+    if (!queue) {
+        ecs_sched__out_of_memory(w, "registering a message type");
+        return 0;   /* the name stays a component: registering it again fails the same way */
+    }
+    w->components[id].queue = queue;
+    ecs_sched__snapshot_part_add(w, &ecs_sched__messages_part);
+    return id;
+}
+
+ecs_sched_id ecs_sched_message_register_type(ecs_sched_world *w, const char *name, size_t size,
+                                             size_t alignment) {
+    ecs_sched_message_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.name = name;
+    desc.size = size;
+    desc.alignment = alignment;
+    return ecs_sched_message_register(w, &desc);
+}
+
+static ecs_sched_result ecs_sched__removals_of_untracked(ecs_sched_world *w, ecs_sched_id id,
+                                                        const char *operation) {
+    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, operation);
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: '%s' is not tracked, so its removals are not kept; register "
+                           "it with .tracked = true (ECS_SCHED_TRACKED_COMPONENT)",
+                           operation, w->components[id].name);
+}
+
+/* ---- sending ---- */
+
+static ecs_sched_result ecs_sched__not_a_message(ecs_sched_world *w, ecs_sched_id id,
+                                                 const char *operation) {
+    if (!ecs_sched__component_valid(w, id)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
+                               "%s: id %u is no message type of this world (register one with "
+                               "ecs_sched_message_register or ECS_SCHED_MESSAGE first)",
+                               operation, (unsigned)id);
+    }
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: '%s' is a component, not a message type (register it with "
+                           "ecs_sched_message_register or ECS_SCHED_MESSAGE)",
+                           operation, w->components[id].name);
+}
+
+static ecs_sched_result ecs_sched__send(ecs_sched_world *w, ecs_sched_id id, int32_t count,
+                                        const void *messages, const char *operation) {
+    const ecs_sched__queue *q = ecs_sched__message_queue(w, id);
+    if (!q || q->removals) return ecs_sched__not_a_message(w, id, operation);
+    if (count < 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "%s: %d messages of '%s'", operation, (int)count,
+                               w->components[id].name);
+    }
+    if (!ecs_sched__queue_push(w, (ecs_sched__queue *)(uintptr_t)q, count, messages)) {
+        return ecs_sched__out_of_memory(w, "sending messages");
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Whether a running system declared `id` as written (or, reading, as read or written);
+   refused as its failure otherwise. */
+static bool ecs_sched__ctx_declared(ecs_sched_system_ctx *ctx, ecs_sched_id id, bool write,
+                                    const char *what) {
+    bool writes = ecs_sched__ids_contain(ctx->writes, ctx->write_count, id);
+    bool reads = ecs_sched__ids_contain(ctx->reads, ctx->read_count, id);
+    if (write ? writes : reads || writes) return true;
+    ecs_sched__ctx_refuse(ctx, "%s messages of '%s' without declaring them: add it to the "
+                               "desc's .%s",
+                          what, ecs_sched__component_label(ctx->world, id),
+                          write ? "writes" : "reads");
+    return false;
+}
+
+ecs_sched_result ecs_sched_ctx_send_batch(ecs_sched_system_ctx *ctx, ecs_sched_id id,
+                                          int32_t count, const void *messages) {
+    ECS_SCHED_ASSERT(ctx != NULL);
+    if (!ecs_sched__message_queue(ctx->world, id)) {
+        return ecs_sched__not_a_message(ctx->world, id, "send");
+    }
+    if (!ecs_sched__ctx_declared(ctx, id, true, "sends")) return ECS_SCHED_ERR_ACCESS;
+    return ecs_sched__send(ctx->world, id, count, messages, "send");
+}
+
+/* The first send of a type by a context checks it, and keeps its queue for the next ones. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__ctx_send_first(ecs_sched_system_ctx *ctx,
+                                                                      ecs_sched_id id,
+                                                                      const void *message) {
+    ecs_sched_result result = ecs_sched_ctx_send_batch(ctx, id, 1, message);
+    if (result == ECS_SCHED_OK) {
+        ctx->sending_id = id;
+        ctx->sending = ecs_sched__queue_at(ctx->world, ctx->world->components[id].queue - 1);
+    }
+    return result;
+}
+
+void *ecs_sched_ctx_send_new(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    ecs_sched__queue *q;
+    unsigned char *slot;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    q = (ecs_sched__queue *)ctx->sending;
+    if (id != ctx->sending_id || q->count[1] >= q->capacity[1]) {
+        if (ecs_sched__ctx_send_first(ctx, id, NULL) != ECS_SCHED_OK) return NULL;
+        q = (ecs_sched__queue *)ctx->sending;
+        return q->data[1] + (size_t)(q->count[1] - 1) * q->size;
+    }
+    slot = q->data[1] + (size_t)q->count[1]++ * q->size;
+    ecs_sched__zero_value(slot, q->size);
+    return slot;
+}
+
+ecs_sched_result ecs_sched_ctx_send(ecs_sched_system_ctx *ctx, ecs_sched_id id,
+                                    const void *message) {
+    ecs_sched__queue *q;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    q = (ecs_sched__queue *)ctx->sending;
+    /* the common case: the type it sent last, room in its buffer, a plain value */
+    if (id == ctx->sending_id && message && !q->hooks.copy && q->count[1] < q->capacity[1]) {
+        ecs_sched__copy_value(q->data[1] + (size_t)q->count[1] * q->size, message, q->size);
+        q->count[1]++;
+        return ECS_SCHED_OK;
+    }
+    return ecs_sched__ctx_send_first(ctx, id, message);
+}
+
+ecs_sched_result ecs_sched_send_batch(ecs_sched_world *w, ecs_sched_id id, int32_t count,
+                                      const void *messages) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "send")) return ECS_SCHED_ERR_ACCESS;
+    return ecs_sched__send(w, id, count, messages, "send");
+}
+
+ecs_sched_result ecs_sched_send(ecs_sched_world *w, ecs_sched_id id, const void *message) {
+    return ecs_sched_send_batch(w, id, 1, message);
+}
+
+/* ---- reading ---- */
+
+/* The oldest message a queue still keeps (the older buffer's first: the buffers hold
+   consecutive messages). */
+static uint64_t ecs_sched__queue_oldest(const ecs_sched__queue *q) {
+    return q->first[0];
+}
+
+/* Reads from *next on: what was dropped before it is missed (unless cleared on purpose),
+   and *next moves past the last message. */
+static ecs_sched_messages ecs_sched__read_from(const ecs_sched__queue *q, uint64_t *next) {
+    ecs_sched_messages read;
+    uint64_t oldest = ecs_sched__queue_oldest(q), from = *next;
+    memset(&read, 0, sizeof read);
+    if (from < oldest) {
+        uint64_t skipped_on_purpose = q->cleared > from ? q->cleared - from : 0;
+        uint64_t gone = oldest - from;
+        read.missed = (int64_t)(gone > skipped_on_purpose ? gone - skipped_on_purpose : 0);
+        from = oldest;
+    }
+    read.queue_ = q;
+    read.from_ = from;
+    read.to_ = ecs_sched__queue_end(q);
+    read.total = (int32_t)(ecs_sched__queue_end(q) - from);
+    read.part_ = 0;
+    *next = ecs_sched__queue_end(q);
+    return read;
+}
+
+bool ecs_sched_messages_next(ecs_sched_messages *read) {
+    const ecs_sched__queue *q = (const ecs_sched__queue *)read->queue_;
+    ECS_SCHED_ASSERT(read != NULL);
+    while (q && read->part_ < 2) {
+        int b = read->part_++;
+        uint64_t first = q->first[b], end = first + (uint64_t)q->count[b];
+        uint64_t from = read->from_ > first ? read->from_ : first;
+        uint64_t to = read->to_ < end ? read->to_ : end;
+        if (from >= to) continue;
+        read->data = q->data[b] + (size_t)(from - first) * q->size;
+        read->count = (int32_t)(to - from);
+        return true;
+    }
+    read->data = NULL;
+    read->count = 0;
+    return false;
+}
+
+/* The cursor of a context for a queue, made at its first read at the oldest message kept;
+   NULL when out of memory (with the failure kept on ctx). */
+static ecs_sched__cursor *ecs_sched__ctx_cursor(ecs_sched_system_ctx *ctx, uint32_t queue) {
+    ecs_sched_world *w = ctx->world;
+    ecs_sched__cursor *c;
+    int32_t i;
+    for (i = 0; i < ctx->cursor_count; i++) {
+        if (ctx->cursors[i].queue == queue) return &ctx->cursors[i];
+    }
+    if (!ECS_SCHED__GROW(&w->env, ctx->cursors, &ctx->cursor_capacity,
+                         (uint32_t)ctx->cursor_count + 1)) {
+        ecs_sched__out_of_memory(w, "keeping a reader's place in a message queue");
+        return NULL;
+    }
+    c = &ctx->cursors[ctx->cursor_count++];
+    c->queue = queue;
+    c->next = ecs_sched__queue_oldest(ecs_sched__queue_at(w, queue - 1));
+    return c;
+}
+
+static ecs_sched_messages ecs_sched__no_messages(void) {
+    ecs_sched_messages read;
+    memset(&read, 0, sizeof read);
+    return read;
+}
+
+ecs_sched_messages ecs_sched_ctx_messages(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    const ecs_sched__queue *q;
+    ecs_sched__cursor *c;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    q = ecs_sched__message_queue(ctx->world, id);
+    if (!q || q->removals) {
+        ecs_sched__not_a_message(ctx->world, id, "read");
+        return ecs_sched__no_messages();
+    }
+    if (!ecs_sched__ctx_declared(ctx, id, false, "reads")) return ecs_sched__no_messages();
+    c = ecs_sched__ctx_cursor(ctx, ctx->world->components[id].queue);
+    return c ? ecs_sched__read_from(q, &c->next) : ecs_sched__no_messages();
+}
+
+ecs_sched_messages ecs_sched_ctx_removed(ecs_sched_system_ctx *ctx, ecs_sched_id component) {
+    ecs_sched_world *w;
+    ecs_sched__cursor *c;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    w = ctx->world;
+    if (!ecs_sched__component_valid(w, component) || !w->components[component].removals) {
+        ecs_sched__removals_of_untracked(w, component, "removed");
+        return ecs_sched__no_messages();
+    }
+    c = ecs_sched__ctx_cursor(ctx, w->components[component].removals);
+    return c ? ecs_sched__read_from(ecs_sched__queue_at(w, c->queue - 1), &c->next)
+             : ecs_sched__no_messages();
+}
+
+ecs_sched_message_cursor ecs_sched_message_cursor_make(ecs_sched_world *w, ecs_sched_id id) {
+    ecs_sched_message_cursor cursor;
+    const ecs_sched__queue *q;
+    ECS_SCHED__CHECK_WORLD(w);
+    memset(&cursor, 0, sizeof cursor);
+    q = ecs_sched__message_queue(w, id);
+    if (!q || q->removals) {
+        ecs_sched__not_a_message(w, id, "message_cursor_make");
+        return cursor;
+    }
+    cursor.id = id;
+    cursor.next_ = ecs_sched__queue_oldest(q);
+    return cursor;
+}
+
+ecs_sched_message_cursor ecs_sched_removed_cursor_make(ecs_sched_world *w, ecs_sched_id component) {
+    ecs_sched_message_cursor cursor;
+    ECS_SCHED__CHECK_WORLD(w);
+    memset(&cursor, 0, sizeof cursor);
+    if (!ecs_sched__component_valid(w, component) || !w->components[component].removals) {
+        ecs_sched__removals_of_untracked(w, component, "removed_cursor_make");
+        return cursor;
+    }
+    cursor.id = component;
+    cursor.next_ = ecs_sched__queue_oldest(ecs_sched__queue_at(w, w->components[component].removals - 1));
+    return cursor;
+}
+
+/* The queue a cursor reads: a message type's, or a tracked component's removals. */
+static const ecs_sched__queue *ecs_sched__cursor_queue(const ecs_sched_world *w,
+                                                      const ecs_sched_message_cursor *cursor) {
+    const ecs_sched__component *c;
+    if (!ecs_sched__component_valid(w, cursor->id)) return NULL;
+    c = &w->components[cursor->id];
+    if (c->queue) return ecs_sched__queue_at(w, c->queue - 1);
+    if (c->removals) return ecs_sched__queue_at(w, c->removals - 1);
+    return NULL;
+}
+
+/* A cursor that leads to no queue: an empty one is what a failed make returns. */
+static void ecs_sched__bad_cursor(ecs_sched_world *w, const ecs_sched_message_cursor *cursor,
+                                  const char *operation) {
+    if (cursor->id == 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "%s: the cursor is empty: the ecs_sched_message_cursor_make (or "
+                        "_removed_cursor_make) that returned it failed, and said why then",
+                        operation);
+    } else {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "%s: the cursor was not made by ecs_sched_message_cursor_make or "
+                        "ecs_sched_removed_cursor_make (its id %u has no messages)", operation,
+                        (unsigned)cursor->id);
+    }
+}
+
+ecs_sched_messages ecs_sched_message_read(ecs_sched_world *w, ecs_sched_message_cursor *cursor) {
+    const ecs_sched__queue *q;
+    ecs_sched_messages read;
+    ECS_SCHED__CHECK_WORLD(w);
+    ECS_SCHED_ASSERT(cursor != NULL);
+    q = ecs_sched__cursor_queue(w, cursor);
+    if (!q) {
+        ecs_sched__bad_cursor(w, cursor, "message_read");
+        return ecs_sched__no_messages();
+    }
+    read = ecs_sched__read_from(q, &cursor->next_);
+    cursor->missed += read.missed;
+    return read;
+}
+
+int32_t ecs_sched_message_unread(ecs_sched_world *w, const ecs_sched_message_cursor *cursor) {
+    const ecs_sched__queue *q;
+    uint64_t from;
+    ECS_SCHED__CHECK_WORLD(w);
+    q = ecs_sched__cursor_queue(w, cursor);
+    if (!q) return 0;
+    from = cursor->next_ > ecs_sched__queue_oldest(q) ? cursor->next_ : ecs_sched__queue_oldest(q);
+    return (int32_t)(ecs_sched__queue_end(q) - from);
+}
+
+/* The context's unread messages in a queue, taken (for the on_message and
+   any_component_removed conditions). */
+static bool ecs_sched__ctx_take_unread(ecs_sched_system_ctx *ctx, uint32_t queue) {
+    ecs_sched__cursor *c = queue ? ecs_sched__ctx_cursor(ctx, queue) : NULL;
+    const ecs_sched__queue *q;
+    uint64_t from;
+    if (!c) return false;
+    q = ecs_sched__queue_at(ctx->world, queue - 1);
+    from = c->next > ecs_sched__queue_oldest(q) ? c->next : ecs_sched__queue_oldest(q);
+    c->next = ecs_sched__queue_end(q);
+    return from < ecs_sched__queue_end(q);
+}
+
+/* ---- state-scoped messages ---- */
+
+/* Adds a scope (checked by the state module, which defines ecs_sched_message_scope_to_state). */
+static ecs_sched_result ecs_sched__message_scope_add(ecs_sched_world *w, ecs_sched_id message,
+                                                    ecs_sched_id machine, int32_t value,
+                                                    bool on_enter) {
+    ecs_sched__messages *all = ecs_sched__messages_of(w);
+    ecs_sched__message_scope *scope;
+    if (!ECS_SCHED__GROW(&w->env, all->scopes, &all->scope_capacity, all->scope_count + 1)) {
+        return ecs_sched__out_of_memory(w, "scoping messages to a state");
+    }
+    scope = &all->scopes[all->scope_count++];
+    scope->queue = w->components[message].queue - 1;
+    scope->machine = machine;
+    scope->value = value;
+    scope->on_enter = on_enter;
+    return ECS_SCHED_OK;
+}
+
+/* Called by the state transitions: `machine` leaves (or reaches) `value`. */
+static void ecs_sched__messages_state_moved(ecs_sched_world *w, ecs_sched_id machine,
+                                            int32_t value, bool on_enter) {
+    uint32_t i;
+    if (!ecs_sched__messages_of(w)) return;
+    for (i = 0; i < ecs_sched__messages_of(w)->scope_count; i++) {
+        const ecs_sched__message_scope *s = &ecs_sched__messages_of(w)->scopes[i];
+        if (s->machine == machine && s->value == value && s->on_enter == on_enter) {
+            ecs_sched__queue_clear(ecs_sched__queue_at(w, s->queue));
+        }
+    }
 }
 
 /*============================= src/resource.h (implementation) ==============================*/
@@ -12659,6 +12670,11 @@ typedef struct ecs_sched__schedule {
 #endif
 } ecs_sched__schedule;
 
+typedef struct ecs_sched__schedules ecs_sched__schedules;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__schedules_key;
+
 struct ecs_sched__schedules {
     ecs_sched__schedule **items;
     uint32_t count;
@@ -12670,6 +12686,10 @@ struct ecs_sched__schedules {
     bool top_runs_held;                  /* an apply of state transitions outside any run is
                                             running: its schedules are not counted (state.h) */
 };
+
+static inline ecs_sched__schedules *ecs_sched__schedules_of(const ecs_sched_world *w) {
+    return (ecs_sched__schedules *)ecs_sched__part(w, &ecs_sched__schedules_key);
+}
 
 /* ---- storage ---- */
 
@@ -12746,7 +12766,7 @@ static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s)
 }
 
 static ecs_sched__schedule *ecs_sched__schedule_find(const ecs_sched_world *w, const char *label) {
-    ecs_sched__schedules *all = w->schedules;
+    ecs_sched__schedules *all = ecs_sched__schedules_of(w);
     int32_t i;
     if (!all) return NULL;
     i = ecs_sched__name_map_get(&all->by_label, label);
@@ -12762,14 +12782,14 @@ static ecs_sched__schedule *ecs_sched__schedule_get(ecs_sched_world *w, const ch
     }
     s = ecs_sched__schedule_find(w, label);
     if (s) return s;
-    if (!w->schedules) {
-        w->schedules = (ecs_sched__schedules *)ecs_sched__calloc(&w->env, sizeof *w->schedules);
-        if (!w->schedules) {
+    if (!ecs_sched__schedules_of(w)) {
+        ecs_sched__part_set(w, &ecs_sched__schedules_key, (ecs_sched__schedules *)ecs_sched__calloc(&w->env, sizeof *ecs_sched__schedules_of(w)));
+        if (!ecs_sched__schedules_of(w)) {
             ecs_sched__out_of_memory(w, "creating a schedule");
             return NULL;
         }
     }
-    all = w->schedules;
+    all = ecs_sched__schedules_of(w);
     if (!ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ||
         !(s = (ecs_sched__schedule *)ecs_sched__calloc(&w->env, sizeof *s))) {
         ecs_sched__out_of_memory(w, "creating a schedule");
@@ -15363,7 +15383,7 @@ static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
 
 /* The world's side (declared in world.h): its schedules go, each with its plan. */
 static void ecs_sched__schedules_free(ecs_sched_world *w) {
-    ecs_sched__schedules *all = w->schedules;
+    ecs_sched__schedules *all = ecs_sched__schedules_of(w);
     uint32_t i;
     if (!all) return;
     for (i = 0; i < all->count; i++) {
@@ -15373,7 +15393,7 @@ static void ecs_sched__schedules_free(ecs_sched_world *w) {
     ecs_sched__name_map_free(&all->by_label);
     ecs_sched__free(&w->env, all->items);
     ecs_sched__free(&w->env, all);
-    w->schedules = NULL;
+    ecs_sched__part_set(w, &ecs_sched__schedules_key, NULL);
 }
 
 /* ---- helpers of the plan ---- */
@@ -16410,9 +16430,9 @@ static void ecs_sched__ctx_readers(ecs_sched_world *w, ecs_sched__old_readers *r
 static void ecs_sched__gather_readers(ecs_sched_world *w, ecs_sched__old_readers *r) {
     uint32_t i, j;
     for (i = 0; i < w->query_count; i++) ecs_sched__old_reader_add(w, r, w->queries[i]->last_iter);
-    if (!w->schedules) return;
-    for (i = 0; i < w->schedules->count; i++) {
-        const ecs_sched__schedule *s = w->schedules->items[i];
+    if (!ecs_sched__schedules_of(w)) return;
+    for (i = 0; i < ecs_sched__schedules_of(w)->count; i++) {
+        const ecs_sched__schedule *s = ecs_sched__schedules_of(w)->items[i];
         for (j = 0; j < s->system_count; j++) ecs_sched__ctx_readers(w, r, &s->systems[j]->ctx);
         for (j = 0; j < s->conds.count; j++) ecs_sched__ctx_readers(w, r, &s->conds.items[j]->ctx);
     }
@@ -16500,9 +16520,9 @@ static void ecs_sched__move_reader_ticks(ecs_sched_world *w, const ecs_sched__ol
     for (i = 0; i < w->query_count; i++) {
         w->queries[i]->last_iter = ecs_sched__moved_tick(r, w->queries[i]->last_iter, ECS_SCHED__TICK_READER);
     }
-    if (!w->schedules) return;
-    for (i = 0; i < w->schedules->count; i++) {
-        ecs_sched__schedule *s = w->schedules->items[i];
+    if (!ecs_sched__schedules_of(w)) return;
+    for (i = 0; i < ecs_sched__schedules_of(w)->count; i++) {
+        ecs_sched__schedule *s = ecs_sched__schedules_of(w)->items[i];
         for (j = 0; j < s->system_count; j++) ecs_sched__move_ctx(r, &s->systems[j]->ctx);
         for (j = 0; j < s->conds.count; j++) ecs_sched__move_ctx(r, &s->conds.items[j]->ctx);
     }
@@ -16730,10 +16750,10 @@ static void ecs_sched__note_failure(ecs_sched_world *w, const ecs_sched__schedul
 static void ecs_sched__note_messages(ecs_sched_world *w) {
     int64_t now;
     uint32_t i;
-    if (!ecs_sched__tracing(w) || !w->messages) return;
+    if (!ecs_sched__tracing(w) || !ecs_sched__messages_of(w)) return;
     now = ecs_sched__trace_ticks();
-    for (i = 0; i < w->messages->count; i++) {
-        const ecs_sched__queue *q = w->messages->queues[i];
+    for (i = 0; i < ecs_sched__messages_of(w)->count; i++) {
+        const ecs_sched__queue *q = ecs_sched__messages_of(w)->queues[i];
         if (q->removals || q->count[1] == 0) continue;
         ecs_sched__trace_add(w, ECS_SCHED__TRACE_MESSAGES, w->components[q->id].name, NULL, NULL,
                              now, now, q->count[1]);
@@ -16748,7 +16768,7 @@ static const char *ecs_sched__observer_name(const ecs_sched_world *w, uint32_t i
 /* A frame ended: one more toward the frames asked for; the last stops the recording and
    writes it where the start said. */
 static ecs_sched_result ecs_sched__trace_frame_end(ecs_sched_world *w, int64_t begin) {
-    ecs_sched__trace *t = w->trace;
+    ecs_sched__trace *t = ecs_sched__trace_of(w);
     int32_t frame;
     if (!t || !t->running) return ECS_SCHED_OK;
     frame = t->frames++;
@@ -16872,7 +16892,7 @@ static void ecs_sched__trace_write_event(FILE *out, const ecs_sched_world *w,
 }
 
 static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const char *path) {
-    ecs_sched__trace *t = w->trace;
+    ecs_sched__trace *t = ecs_sched__trace_of(w);
     int64_t asked = ecs_sched__trace_asked(t), recorded = asked < t->capacity ? asked : t->capacity;
     int64_t ticks = (t->running ? ecs_sched__trace_ticks() : t->stop_ticks) - t->start_ticks;
     int64_t ns = (t->running ? ecs_sched__system_clock(NULL) : t->stop_ns) - t->start_ns;
@@ -16922,19 +16942,19 @@ static void ecs_sched__watch_update(ecs_sched_world *w) {
 }
 
 static bool ecs_sched__refused_while_running(ecs_sched_world *w, const char *what) {
-    if (!w->schedules || w->schedules->depth == 0) return false;
+    if (!ecs_sched__schedules_of(w) || ecs_sched__schedules_of(w)->depth == 0) return false;
     ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
                     "%s: schedule '%s' is running; call it between runs", what,
-                    w->schedules->stack[w->schedules->depth - 1]->label);
+                    ecs_sched__schedules_of(w)->stack[ecs_sched__schedules_of(w)->depth - 1]->label);
     return true;
 }
 
 static void ecs_sched__trace_free(ecs_sched_world *w) {
-    if (!w->trace) return;
-    ecs_sched__free(&w->env, w->trace->events);
-    ecs_sched__free(&w->env, w->trace->path);
-    ecs_sched__free(&w->env, w->trace);
-    w->trace = NULL;
+    if (!ecs_sched__trace_of(w)) return;
+    ecs_sched__free(&w->env, ecs_sched__trace_of(w)->events);
+    ecs_sched__free(&w->env, ecs_sched__trace_of(w)->path);
+    ecs_sched__free(&w->env, ecs_sched__trace_of(w));
+    ecs_sched__part_set(w, &ecs_sched__trace_key, NULL);
 }
 
 static ecs_sched_result ecs_sched__check_trace_desc(ecs_sched_world *w,
@@ -16961,7 +16981,7 @@ static ecs_sched_result ecs_sched__check_trace_desc(ecs_sched_world *w,
                                "trace_write",
                                d->path);
     }
-    if (w->trace && w->trace->running) {
+    if (ecs_sched__trace_of(w) && ecs_sched__trace_of(w)->running) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "trace_start: a trace is running already; stop it first");
     }
@@ -16971,7 +16991,7 @@ static ecs_sched_result ecs_sched__check_trace_desc(ecs_sched_world *w,
 /* A recording's buffer: the last one, when it holds as many events (they are discarded), else
    a new one; NULL when out of memory. */
 static ecs_sched__trace *ecs_sched__trace_buffer(ecs_sched_world *w, int32_t capacity) {
-    ecs_sched__trace *t = w->trace;
+    ecs_sched__trace *t = ecs_sched__trace_of(w);
     ecs_sched__trace_event *events;
     if (t && t->capacity == capacity) return t;
     if ((size_t)capacity > SIZE_MAX / sizeof *events) return NULL;
@@ -16986,7 +17006,7 @@ static ecs_sched__trace *ecs_sched__trace_buffer(ecs_sched_world *w, int32_t cap
     ecs_sched__trace_free(w);
     t->events = events;
     t->capacity = capacity;
-    w->trace = t;
+    ecs_sched__part_set(w, &ecs_sched__trace_key, t);
     return t;
 }
 
@@ -17029,7 +17049,7 @@ ecs_sched_result ecs_sched_trace_start(ecs_sched_world *w, const ecs_sched_trace
 ecs_sched_result ecs_sched_trace_stop(ecs_sched_world *w) {
     ecs_sched__trace *t;
     ECS_SCHED__CHECK_WORLD(w);
-    t = w->trace;
+    t = ecs_sched__trace_of(w);
     if (!t || !t->running) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "trace_stop: no trace is running");
@@ -17046,7 +17066,7 @@ ecs_sched_trace_info ecs_sched_trace_get_info(const ecs_sched_world *w) {
     ecs_sched_trace_info info;
     ecs_sched__trace *t;
     ECS_SCHED__CHECK_WORLD(w);
-    t = w->trace;
+    t = ecs_sched__trace_of(w);
     memset(&info, 0, sizeof info);
     if (!t) return info;
     info.running = t->running;
@@ -17066,7 +17086,7 @@ ecs_sched_result ecs_sched_trace_write(ecs_sched_world *w, const char *path) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "trace_write: no path given");
     }
-    if (!w->trace) {
+    if (!ecs_sched__trace_of(w)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "trace_write: nothing was recorded; call trace_start first");
     }
@@ -17121,9 +17141,9 @@ static ecs_sched_result ecs_sched__refuse_sync_point(ecs_sched_world *w, const c
 
 static void ecs_sched__each_system_watch_reset_stats(ecs_sched_world *w) {
     uint32_t i, k;
-    if (!w->schedules) return;
-    for (i = 0; i < w->schedules->count; i++) {
-        ecs_sched__schedule *s = w->schedules->items[i];
+    if (!ecs_sched__schedules_of(w)) return;
+    for (i = 0; i < ecs_sched__schedules_of(w)->count; i++) {
+        ecs_sched__schedule *s = ecs_sched__schedules_of(w)->items[i];
         for (k = 0; k < s->system_count; k++) {
             memset(&s->systems[k]->watch.stats, 0, sizeof s->systems[k]->watch.stats);
         }
@@ -18659,7 +18679,7 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__execute_watched(ecs_sched
 static ecs_sched_result ecs_sched__top_run_ended(ecs_sched_world *w, int64_t begin,
                                                  ecs_sched_result result) {
     ecs_sched_result ended;
-    if (!ecs_sched__tracing(w) || w->trace->in_app_frame) return result;
+    if (!ecs_sched__tracing(w) || ecs_sched__trace_of(w)->in_app_frame) return result;
     ended = ecs_sched__trace_frame_end(w, begin);
     return result == ECS_SCHED_OK ? ended : result;
 }
@@ -18667,7 +18687,7 @@ static ecs_sched_result ecs_sched__top_run_ended(ecs_sched_world *w, int64_t beg
 
 /* Runs a stored schedule found already (state transitions keep theirs). */
 static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__schedule *s) {
-    ecs_sched__schedules *all = w->schedules;
+    ecs_sched__schedules *all = ecs_sched__schedules_of(w);
     ecs_sched_result result;
     if (w->observers && ecs_sched__refused_in_observer(w, "running a schedule")) {
         return ECS_SCHED_ERR_ACCESS;
@@ -18731,6 +18751,11 @@ ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
 /*=============================== src/time.h (implementation) ================================*/
 /* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
 
+typedef struct ecs_sched__clocks ecs_sched__clocks;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__clocks_key;
+
 /* What the world keeps for its clocks. */
 struct ecs_sched__clocks {
     ecs_sched_id time, real, virtual_, fixed;
@@ -18754,6 +18779,10 @@ struct ecs_sched__clocks {
     void (*closing)(ecs_sched_world *w);
 };
 
+static inline ecs_sched__clocks *ecs_sched__clocks_of(const ecs_sched_world *w) {
+    return (ecs_sched__clocks *)ecs_sched__part(w, &ecs_sched__clocks_key);
+}
+
 /* ---- the clocks in snapshots ----
 
    The clocks are resources, so a snapshot holds their time (elapsed, overstep, settings) and a
@@ -18768,21 +18797,21 @@ static bool ecs_sched__clocks_take(ecs_sched_world *w, void **copy, size_t *byte
 }
 
 static bool ecs_sched__clocks_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
-    const ecs_sched_time_real *real = (const ecs_sched_time_real *)w->resources[w->clocks->real];
+    const ecs_sched_time_real *real = (const ecs_sched_time_real *)w->resources[ecs_sched__clocks_of(w)->real];
     (void)copy;
     *prepared = NULL;
-    w->clocks->kept_reading_ns = real ? real->last_reading_ns : 0;
-    w->clocks->kept_backward_readings = real ? real->backward_readings : 0;
+    ecs_sched__clocks_of(w)->kept_reading_ns = real ? real->last_reading_ns : 0;
+    ecs_sched__clocks_of(w)->kept_backward_readings = real ? real->backward_readings : 0;
     return true;
 }
 
 static void ecs_sched__clocks_apply(ecs_sched_world *w, const void *copy, void *prepared) {
-    ecs_sched_time_real *real = (ecs_sched_time_real *)w->resources[w->clocks->real];
+    ecs_sched_time_real *real = (ecs_sched_time_real *)w->resources[ecs_sched__clocks_of(w)->real];
     (void)copy;
     (void)prepared;
     if (!real) return;
-    real->last_reading_ns = w->clocks->kept_reading_ns;
-    real->backward_readings = w->clocks->kept_backward_readings;
+    real->last_reading_ns = ecs_sched__clocks_of(w)->kept_reading_ns;
+    real->backward_readings = ecs_sched__clocks_of(w)->kept_backward_readings;
 }
 
 static void ecs_sched__clocks_discard(ecs_sched_world *w, void *prepared) {
@@ -18802,10 +18831,10 @@ static const ecs_sched__snapshot_part ecs_sched__clocks_part = {
 /* ---- the clocks ---- */
 
 static void ecs_sched__time_free(ecs_sched_world *w) {
-    if (!w->clocks) return;
-    if (w->clocks->closing) w->clocks->closing(w);
-    ecs_sched__free(&w->env, w->clocks);
-    w->clocks = NULL;
+    if (!ecs_sched__clocks_of(w)) return;
+    if (ecs_sched__clocks_of(w)->closing) ecs_sched__clocks_of(w)->closing(w);
+    ecs_sched__free(&w->env, ecs_sched__clocks_of(w));
+    ecs_sched__part_set(w, &ecs_sched__clocks_key, NULL);
 }
 
 static void ecs_sched__clock_advance(ecs_sched_time *t, int64_t delta_ns) {
@@ -18828,12 +18857,12 @@ double ecs_sched_time_elapsed_seconds_wrapped(const ecs_sched_time *t) {
 
 /* The clocks, or NULL with `operation`'s failure recorded. */
 static ecs_sched__clocks *ecs_sched__clocks_known(ecs_sched_world *w, const char *operation) {
-    if (!w->clocks) {
+    if (!ecs_sched__clocks_of(w)) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
                         "%s: this world has no clocks (create an app, or call "
                         "ecs_sched_time_setup first)", operation);
     }
-    return w->clocks;
+    return ecs_sched__clocks_of(w);
 }
 
 /* A resource the library made (a clock), or NULL with `operation`'s failure recorded (it was
@@ -18851,14 +18880,14 @@ static void *ecs_sched__required_resource(ecs_sched_world *w, ecs_sched_id id,
 
 static ecs_sched_time_virtual *ecs_sched__virtual_clock(ecs_sched_world *w, const char *operation) {
     return ecs_sched__clocks_known(w, operation)
-               ? (ecs_sched_time_virtual *)ecs_sched__required_resource(w, w->clocks->virtual_,
+               ? (ecs_sched_time_virtual *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->virtual_,
                                                                      operation)
                : NULL;
 }
 
 static ecs_sched_time_fixed *ecs_sched__fixed_clock(ecs_sched_world *w, const char *operation) {
     return ecs_sched__clocks_known(w, operation)
-               ? (ecs_sched_time_fixed *)ecs_sched__required_resource(w, w->clocks->fixed, operation)
+               ? (ecs_sched_time_fixed *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->fixed, operation)
                : NULL;
 }
 
@@ -18908,7 +18937,7 @@ ecs_sched_result ecs_sched_time_setup(ecs_sched_world *w, const ecs_sched_time_d
     ecs_sched_time_fixed fixed;
     ecs_sched_result result;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->clocks) {
+    if (ecs_sched__clocks_of(w)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "time_setup: this world has its clocks already (an app sets them "
                                "up; change them with the ecs_sched_time_set_... functions)");
@@ -18949,60 +18978,60 @@ ecs_sched_result ecs_sched_time_setup(ecs_sched_world *w, const ecs_sched_time_d
         ecs_sched__free(&w->env, clocks);
         return result != ECS_SCHED_OK ? result : ECS_SCHED_ERR_OUT_OF_MEMORY;
     }
-    w->clocks = clocks;
+    ecs_sched__part_set(w, &ecs_sched__clocks_key, clocks);
     ecs_sched__snapshot_part_add(w, &ecs_sched__clocks_part);
     return ECS_SCHED_OK;
 }
 
 ecs_sched_id ecs_sched_time_id(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    return w->clocks ? w->clocks->time : 0;
+    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->time : 0;
 }
 
 ecs_sched_id ecs_sched_time_real_id(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    return w->clocks ? w->clocks->real : 0;
+    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->real : 0;
 }
 
 ecs_sched_id ecs_sched_time_virtual_id(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    return w->clocks ? w->clocks->virtual_ : 0;
+    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->virtual_ : 0;
 }
 
 ecs_sched_id ecs_sched_time_fixed_id(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    return w->clocks ? w->clocks->fixed : 0;
+    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->fixed : 0;
 }
 
 const ecs_sched_time *ecs_sched_ctx_time(ecs_sched_system_ctx *ctx) {
     ecs_sched_world *w = ctx->world;
-    if (!w->clocks) {
+    if (!ecs_sched__clocks_of(w)) {
         ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
                              "reads the time, but this world has no clocks (create an app, or "
                              "call ecs_sched_time_setup first)");
         return NULL;
     }
-    if (!ecs_sched_resource_exists(w, w->clocks->time)) {
+    if (!ecs_sched_resource_exists(w, ecs_sched__clocks_of(w)->time)) {
         ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
                              "reads the time, but resource 'Time' was removed");
         return NULL;
     }
-    return (const ecs_sched_time *)ecs_sched_ctx_resource(ctx, w->clocks->time);
+    return (const ecs_sched_time *)ecs_sched_ctx_resource(ctx, ecs_sched__clocks_of(w)->time);
 }
 
 int64_t ecs_sched_time_now(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (!w->clocks) return ecs_sched__system_clock(NULL);
-    return w->clocks->clock(w->clocks->user_data);
+    if (!ecs_sched__clocks_of(w)) return ecs_sched__system_clock(NULL);
+    return ecs_sched__clocks_of(w)->clock(ecs_sched__clocks_of(w)->user_data);
 }
 
 void ecs_sched_time_sleep(const ecs_sched_world *w, int64_t duration_ns) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (!w->clocks) {
+    if (!ecs_sched__clocks_of(w)) {
         ecs_sched__system_sleep(duration_ns, NULL);
         return;
     }
-    w->clocks->sleep(duration_ns, w->clocks->user_data);
+    ecs_sched__clocks_of(w)->sleep(duration_ns, ecs_sched__clocks_of(w)->user_data);
 }
 
 /* The settings a system may have written into Time<Virtual>, checked before they are used. */
@@ -19053,9 +19082,9 @@ ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delt
         return ecs_sched__bad_setting(w, "time_advance: the delta", ">= 0 (in nanoseconds)",
                                       (double)real_delta_ns);
     }
-    if (!(real = (ecs_sched_time_real *)ecs_sched__required_resource(w, w->clocks->real, operation)) ||
+    if (!(real = (ecs_sched_time_real *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->real, operation)) ||
         !(virt = ecs_sched__virtual_clock(w, operation)) ||
-        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time, operation))) {
+        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->time, operation))) {
         return w->env.last_result;
     }
     result = ecs_sched__check_virtual(w, virt);
@@ -19063,8 +19092,8 @@ ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delt
     ecs_sched__clock_advance(&real->time, real_delta_ns);
     ecs_sched__clock_advance(&virt->time, ecs_sched__virtual_delta(virt, real_delta_ns));
     *now = virt->time;
-    if (!w->clocks->advanced) return ECS_SCHED_OK;
-    return w->clocks->advanced(w, 0, virt->time.elapsed_ns);
+    if (!ecs_sched__clocks_of(w)->advanced) return ECS_SCHED_OK;
+    return ecs_sched__clocks_of(w)->advanced(w, 0, virt->time.elapsed_ns);
 }
 
 ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
@@ -19074,11 +19103,11 @@ ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
     bool delayed;
     ECS_SCHED__CHECK_WORLD(w);
     if (!ecs_sched__clocks_known(w, "time_advance")) return w->env.last_result;
-    real = (ecs_sched_time_real *)ecs_sched__required_resource(w, w->clocks->real, "time_advance");
+    real = (ecs_sched_time_real *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->real, "time_advance");
     if (!real) return w->env.last_result;
-    reading = w->clocks->clock(w->clocks->user_data);
-    delayed = w->clocks->waiting_count[0] != 0;
-    delta = w->clocks->has_reading ? reading - real->last_reading_ns : 0;
+    reading = ecs_sched__clocks_of(w)->clock(ecs_sched__clocks_of(w)->user_data);
+    delayed = ecs_sched__clocks_of(w)->waiting_count[0] != 0;
+    delta = ecs_sched__clocks_of(w)->has_reading ? reading - real->last_reading_ns : 0;
     if (delta < 0) {
         ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_OK,
                         "time_advance: the clock hook read %lld ns, earlier than its previous "
@@ -19091,9 +19120,9 @@ ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
     result = ecs_sched_time_advance_by(w, delta);
     if (result == ECS_SCHED_OK) {
         /* found again when delayed commands ran: one may have set the resource anew */
-        if (delayed) real = (ecs_sched_time_real *)ecs_sched_resource_get_mut(w, w->clocks->real);
+        if (delayed) real = (ecs_sched_time_real *)ecs_sched_resource_get_mut(w, ecs_sched__clocks_of(w)->real);
         if (real) real->last_reading_ns = reading;
-        w->clocks->has_reading = true;
+        ecs_sched__clocks_of(w)->has_reading = true;
     }
     return result;
 }
@@ -19175,8 +19204,8 @@ ecs_sched_result ecs_sched_time_set_wrap_period(ecs_sched_world *w, int64_t peri
                                       "> 0 nanoseconds (default one hour)", (double)period_ns);
     }
     if (!ecs_sched__clocks_known(w, operation) ||
-        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time, operation)) ||
-        !(real = (ecs_sched_time_real *)ecs_sched__required_resource(w, w->clocks->real,
+        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->time, operation)) ||
+        !(real = (ecs_sched_time_real *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->real,
                                                                       operation)) ||
         !(virt = ecs_sched__virtual_clock(w, operation)) ||
         !(fixed = ecs_sched__fixed_clock(w, operation))) {
@@ -19213,7 +19242,7 @@ static bool ecs_sched__runner_clocks_find(ecs_sched_world *w, ecs_sched__runner_
     const char *operation = "run_fixed_main_loop";
     return (c->virt = ecs_sched__virtual_clock(w, operation)) != NULL &&
            (c->fixed = ecs_sched__fixed_clock(w, operation)) != NULL &&
-           (c->now = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time,
+           (c->now = (ecs_sched_time *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->time,
                                                                     operation)) != NULL;
 }
 
@@ -19221,9 +19250,9 @@ static bool ecs_sched__runner_clocks_find(ecs_sched_world *w, ecs_sched__runner_
 static ecs_sched_result ecs_sched__runner_ready(ecs_sched_world *w, ecs_sched__runner_clocks *c) {
     const ecs_sched_time_fixed *fixed;
     if (!ecs_sched__runner_clocks_find(w, c)) return w->env.last_result;
-    if (!w->clocks->fixed_main) {
-        w->clocks->fixed_main = ecs_sched__schedule_known(w, ECS_SCHED_FIXED_MAIN);
-        if (!w->clocks->fixed_main) return w->env.last_result;
+    if (!ecs_sched__clocks_of(w)->fixed_main) {
+        ecs_sched__clocks_of(w)->fixed_main = ecs_sched__schedule_known(w, ECS_SCHED_FIXED_MAIN);
+        if (!ecs_sched__clocks_of(w)->fixed_main) return w->env.last_result;
     }
     fixed = c->fixed;
     if (fixed->step_ns <= 0) {
@@ -19250,8 +19279,8 @@ static void ecs_sched__drop_whole_steps(ecs_sched_time_fixed *fixed, int64_t ste
 static bool ecs_sched__fixed_step_delays(ecs_sched_system_ctx *ctx, ecs_sched__runner_clocks *c) {
     ecs_sched_world *w = ctx->world;
     char reason[ECS_SCHED__ERROR_CAPACITY];
-    if (!w->clocks->advanced ||
-        w->clocks->advanced(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
+    if (!ecs_sched__clocks_of(w)->advanced ||
+        ecs_sched__clocks_of(w)->advanced(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
         /* the commands may have replaced a clock resource */
         return ecs_sched__runner_clocks_find(w, c);
     }
@@ -19273,11 +19302,11 @@ static ecs_sched_result ecs_sched__fixed_step(ecs_sched_system_ctx *ctx,
     ecs_sched__clock_advance(&fixed->time, step);
     fixed->overstep_fraction = (double)fixed->overstep_ns / (double)step;
     *c->now = fixed->time;
-    if (w->clocks->waiting_count[1] && !ecs_sched__fixed_step_delays(ctx, c)) {
+    if (ecs_sched__clocks_of(w)->waiting_count[1] && !ecs_sched__fixed_step_delays(ctx, c)) {
         *stopped = true;
         return w->env.last_result;
     }
-    return ecs_sched__run_schedule(w, w->clocks->fixed_main);
+    return ecs_sched__run_schedule(w, ecs_sched__clocks_of(w)->fixed_main);
 }
 
 /* The step is read once per run: a step set while FixedMain runs applies from the next run. */
@@ -19311,7 +19340,7 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
         if (!ecs_sched__runner_clocks_find(w, &c)) return;   /* a step removed the clocks */
         /* a step that failed is this system's failure already; the steps left run unless
            FixedMain's run stopped at it */
-        if (ecs_sched__run_cut_short(w->clocks->fixed_main, result)) break;
+        if (ecs_sched__run_cut_short(ecs_sched__clocks_of(w)->fixed_main, result)) break;
     }
     c.fixed->overstep_fraction = (double)c.fixed->overstep_ns / (double)step;
     c.fixed->steps_this_frame = steps;
@@ -19372,7 +19401,7 @@ static ecs_sched_result ecs_sched__time_condition_setup(ecs_sched_world *w,
     ecs_sched__cond *node = ecs_sched__cond_of(instance);
     const char *name = c->name ? c->name : ecs_sched__time_condition_name(c->kind);
     bool periodic = c->kind == ECS_SCHED_CONDITION_ON_TIMER;
-    if (!w->clocks) {
+    if (!ecs_sched__clocks_of(w)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
                                "condition '%s' reads the time, but this world has no clocks "
                                "(create an app, or call ecs_sched_time_setup first)", name);
@@ -19387,8 +19416,8 @@ static ecs_sched_result ecs_sched__time_condition_setup(ecs_sched_world *w,
         if (!copy) return ecs_sched__out_of_memory(w, "copying a run condition");
         ecs_sched__cond_rename(w, node, copy);
     }
-    node->resource = c->kind == ECS_SCHED_CONDITION_TIME_PAUSED ? w->clocks->virtual_
-                                                                : w->clocks->time;
+    node->resource = c->kind == ECS_SCHED_CONDITION_TIME_PAUSED ? ecs_sched__clocks_of(w)->virtual_
+                                                                : ecs_sched__clocks_of(w)->time;
     node->timer = ecs_sched_timer_make(c->duration_ns, periodic ? ECS_SCHED_TIMER_REPEATING
                                                                 : ECS_SCHED_TIMER_ONCE);
     return ECS_SCHED_OK;
@@ -19544,6 +19573,11 @@ typedef struct ecs_sched__state_step {
     bool included;                    /* the apply is for this machine (or one it depends on) */
 } ecs_sched__state_step;
 
+typedef struct ecs_sched__states ecs_sched__states;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__states_key;
+
 struct ecs_sched__states {
     ecs_sched__state_machine *items;  /* in registration order */
     uint32_t count;
@@ -19555,14 +19589,18 @@ struct ecs_sched__states {
     uint64_t run;                     /* the top-level run the running apply counts for */
 };
 
+static inline ecs_sched__states *ecs_sched__states_of(const ecs_sched_world *w) {
+    return (ecs_sched__states *)ecs_sched__part(w, &ecs_sched__states_key);
+}
+
 /* ---- lookups ---- */
 
 static ecs_sched__state_machine *ecs_sched__state_find(const ecs_sched_world *w,
                                                        ecs_sched_id machine) {
     uint32_t i;
-    if (!w->states || !machine) return NULL;
-    for (i = 0; i < w->states->count; i++) {
-        if (w->states->items[i].id == machine) return &w->states->items[i];
+    if (!ecs_sched__states_of(w) || !machine) return NULL;
+    for (i = 0; i < ecs_sched__states_of(w)->count; i++) {
+        if (ecs_sched__states_of(w)->items[i].id == machine) return &ecs_sched__states_of(w)->items[i];
     }
     return NULL;
 }
@@ -19636,12 +19674,12 @@ static void ecs_sched__state_machine_free(ecs_sched_world *w, ecs_sched__state_m
 
 static void ecs_sched__states_free(ecs_sched_world *w) {
     uint32_t i;
-    if (!w->states) return;
-    for (i = 0; i < w->states->count; i++) ecs_sched__state_machine_free(w, &w->states->items[i]);
-    ecs_sched__free(&w->env, w->states->items);
-    ecs_sched__free(&w->env, w->states->steps);
-    ecs_sched__free(&w->env, w->states);
-    w->states = NULL;
+    if (!ecs_sched__states_of(w)) return;
+    for (i = 0; i < ecs_sched__states_of(w)->count; i++) ecs_sched__state_machine_free(w, &ecs_sched__states_of(w)->items[i]);
+    ecs_sched__free(&w->env, ecs_sched__states_of(w)->items);
+    ecs_sched__free(&w->env, ecs_sched__states_of(w)->steps);
+    ecs_sched__free(&w->env, ecs_sched__states_of(w));
+    ecs_sched__part_set(w, &ecs_sched__states_key, NULL);
 }
 
 /* A string made by printf, owned by the world's allocator; NULL when out of memory. */
@@ -19796,9 +19834,9 @@ static bool ecs_sched__state_register_types(ecs_sched_world *w, ecs_sched__state
 static ecs_sched__state_machine *ecs_sched__state_find_name(const ecs_sched_world *w,
                                                             const char *name) {
     uint32_t i;
-    if (!w->states) return NULL;
-    for (i = 0; i < w->states->count; i++) {
-        if (strcmp(w->states->items[i].name, name) == 0) return &w->states->items[i];
+    if (!ecs_sched__states_of(w)) return NULL;
+    for (i = 0; i < ecs_sched__states_of(w)->count; i++) {
+        if (strcmp(ecs_sched__states_of(w)->items[i].name, name) == 0) return &ecs_sched__states_of(w)->items[i];
     }
     return NULL;
 }
@@ -19834,10 +19872,10 @@ static bool ecs_sched__states_take(ecs_sched_world *w, void **copy, size_t *byte
     ecs_sched__states_copy *c;
     uint32_t i, values = 0, at = 0;
     *copy = NULL;
-    for (i = 0; i < w->states->count; i++) values += (uint32_t)w->states->items[i].depth;
+    for (i = 0; i < ecs_sched__states_of(w)->count; i++) values += (uint32_t)ecs_sched__states_of(w)->items[i].depth;
     c = (ecs_sched__states_copy *)ecs_sched__calloc(&w->env, sizeof *c);
     if (!c) return false;
-    c->count = w->states->count;
+    c->count = ecs_sched__states_of(w)->count;
     c->machines = (ecs_sched__machine_copy *)ecs_sched__calloc(&w->env, c->count * sizeof *c->machines);
     c->stacks = (int32_t *)ecs_sched__calloc(&w->env, (values + 1) * sizeof *c->stacks);
     if (!c->machines || !c->stacks) {
@@ -19845,7 +19883,7 @@ static bool ecs_sched__states_take(ecs_sched_world *w, void **copy, size_t *byte
         return false;
     }
     for (i = 0; i < c->count; i++) {
-        const ecs_sched__state_machine *m = &w->states->items[i];
+        const ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[i];
         c->machines[i].depth = m->depth;
         c->machines[i].entered = m->entered;
         c->machines[i].last = m->last;
@@ -19870,8 +19908,8 @@ static void ecs_sched__states_apply(ecs_sched_world *w, const void *copy, void *
     const ecs_sched__states_copy *c = (const ecs_sched__states_copy *)copy;
     uint32_t i, at = 0;
     (void)prepared;
-    for (i = 0; c && i < c->count && i < w->states->count; i++) {
-        ecs_sched__state_machine *m = &w->states->items[i];
+    for (i = 0; c && i < c->count && i < ecs_sched__states_of(w)->count; i++) {
+        ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[i];
         const ecs_sched__machine_copy *from = &c->machines[i];
         m->depth = from->depth;
         memcpy(m->stack, c->stacks + at, (size_t)from->depth * sizeof *m->stack);
@@ -19909,7 +19947,7 @@ static int32_t ecs_sched__state_desc_dependencies(const ecs_sched_state_desc *de
 }
 
 static int32_t ecs_sched__state_index(const ecs_sched_world *w, const ecs_sched__state_machine *m) {
-    return (int32_t)(m - w->states->items);
+    return (int32_t)(m - ecs_sched__states_of(w)->items);
 }
 
 static bool ecs_sched__state_any_parent_value(const ecs_sched_state_desc *desc) {
@@ -20006,7 +20044,7 @@ static ecs_sched_result ecs_sched__state_derived_check(ecs_sched_world *w,
 
 /* Whether machine `from` depends on machine `target` (or is it), through its sources. */
 static bool ecs_sched__state_depends(const ecs_sched_world *w, uint32_t from, uint32_t target) {
-    const ecs_sched__state_machine *m = &w->states->items[from];
+    const ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[from];
     int32_t i;
     if (from == target) return true;
     for (i = 0; i < m->source_count; i++) {
@@ -20035,7 +20073,7 @@ static ecs_sched_result ecs_sched__state_cycle_check(ecs_sched_world *w,
     ecs_sched__text_printf(&text, "state_register('%s'): the state machines would be computed "
                                   "from each other: %s", desc->name, desc->name);
     for (;;) {
-        const ecs_sched__state_machine *m = &w->states->items[at];
+        const ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[at];
         ecs_sched__text_printf(&text, " -> %s", m->name);
         if (at == target) break;
         for (k = 0; !ecs_sched__state_depends(w, m->sources[k], target); k++) continue;
@@ -20060,7 +20098,7 @@ static bool ecs_sched__state_same_dependencies(const ecs_sched_world *w,
         return false;
     }
     for (i = 0; i < n; i++) {
-        if (w->states->items[m->sources[i]].id != deps[i]) return false;
+        if (ecs_sched__states_of(w)->items[m->sources[i]].id != deps[i]) return false;
     }
     return true;
 }
@@ -20090,7 +20128,7 @@ ecs_sched_id ecs_sched_state_register(ecs_sched_world *w, const ecs_sched_state_
         ecs_sched__state_derived_check(w, desc) != ECS_SCHED_OK) {
         return 0;
     }
-    if (w->states && w->states->applying) {
+    if (ecs_sched__states_of(w) && ecs_sched__states_of(w)->applying) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                         "state_register('%s'): state transitions are being applied; register "
                         "state machines before (outside OnEnter, OnExit and OnTransition)",
@@ -20123,18 +20161,18 @@ ecs_sched_id ecs_sched_state_register(ecs_sched_world *w, const ecs_sched_state_
                         "name", desc->name);
         return 0;
     }
-    if (!w->states) {
-        w->states = (ecs_sched__states *)ecs_sched__calloc(&w->env, sizeof *w->states);
-        if (!w->states) {
+    if (!ecs_sched__states_of(w)) {
+        ecs_sched__part_set(w, &ecs_sched__states_key, (ecs_sched__states *)ecs_sched__calloc(&w->env, sizeof *ecs_sched__states_of(w)));
+        if (!ecs_sched__states_of(w)) {
             ecs_sched__out_of_memory(w, "registering a state machine");
             return 0;
         }
     }
     memset(&m, 0, sizeof m);
-    if (!ECS_SCHED__GROW(&w->env, w->states->items, &w->states->capacity,
-                         w->states->count + 1) ||
-        !ECS_SCHED__GROW(&w->env, w->states->steps, &w->states->step_capacity,
-                         w->states->count + 1) ||
+    if (!ECS_SCHED__GROW(&w->env, ecs_sched__states_of(w)->items, &ecs_sched__states_of(w)->capacity,
+                         ecs_sched__states_of(w)->count + 1) ||
+        !ECS_SCHED__GROW(&w->env, ecs_sched__states_of(w)->steps, &ecs_sched__states_of(w)->step_capacity,
+                         ecs_sched__states_of(w)->count + 1) ||
         !ecs_sched__state_machine_fill(w, &m, desc, count)) {
         ecs_sched__state_machine_free(w, &m);
         ecs_sched__out_of_memory(w, "registering a state machine");
@@ -20145,7 +20183,7 @@ ecs_sched_id ecs_sched_state_register(ecs_sched_world *w, const ecs_sched_state_
         return 0;
     }
     ecs_sched__state_machine_link(w, &m, desc);
-    w->states->items[w->states->count++] = m;
+    ecs_sched__states_of(w)->items[ecs_sched__states_of(w)->count++] = m;
     ecs_sched__snapshot_part_add(w, &ecs_sched__states_part);
     return m.id;
 }
@@ -20217,7 +20255,7 @@ static bool ecs_sched__state_queueable(ecs_sched_world *w, const ecs_sched__stat
                         "values for them instead", what, m->name);
         return false;
     }
-    parent = &w->states->items[m->sources[0]];
+    parent = &ecs_sched__states_of(w)->items[m->sources[0]];
     ecs_sched__text_init(&text, &w->env);
     ecs_sched__text_printf(&text, "%s: sub-state '%s' does not exist now: it exists only "
                                   "while '%s' is", what, m->name, parent->name);
@@ -20352,13 +20390,13 @@ ecs_sched_result ecs_sched_ctx_state_pop(ecs_sched_system_ctx *ctx, ecs_sched_id
 
 /* The number of the current top-level schedule run (between runs: of the last one). */
 static uint64_t ecs_sched__top_run(const ecs_sched_world *w) {
-    return w->schedules ? w->schedules->top_runs : 0;
+    return ecs_sched__schedules_of(w) ? ecs_sched__schedules_of(w)->top_runs : 0;
 }
 
 /* The run a transition applied now counts for: the current one, or, outside any run, the
    next. */
 static uint64_t ecs_sched__transition_run(const ecs_sched_world *w) {
-    bool running = w->schedules && w->schedules->depth > 0;
+    bool running = ecs_sched__schedules_of(w) && ecs_sched__schedules_of(w)->depth > 0;
     return ecs_sched__top_run(w) + (running ? 0 : 1);
 }
 
@@ -20376,7 +20414,7 @@ ecs_sched_result ecs_sched_state_last_transition(ecs_sched_world *w, ecs_sched_i
     out->this_run = (m->last.from != ECS_SCHED_STATE_NONE || m->last.to != ECS_SCHED_STATE_NONE) &&
                     (m->last_run == ecs_sched__top_run(w) ||
                      m->last_run == ecs_sched__transition_run(w) ||
-                     (w->states->applying && m->last_run == w->states->run));
+                     (ecs_sched__states_of(w)->applying && m->last_run == ecs_sched__states_of(w)->run));
     return ECS_SCHED_OK;
 }
 
@@ -20584,7 +20622,7 @@ ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine, int
 /* The schedule of `label`, or NULL while nobody has added anything to it. */
 static ecs_sched__schedule *ecs_sched__schedule_of(ecs_sched_world *w, const char *label,
                                                    ecs_sched__schedule_ref *ref) {
-    const ecs_sched__schedules *all = w->schedules;
+    const ecs_sched__schedules *all = ecs_sched__schedules_of(w);
     uint32_t count = all ? all->count : 0;
     if (ref->schedule || ref->looked_at == count + 1) return ref->schedule;
     ref->schedule = label ? ecs_sched__schedule_find(w, label) : NULL;
@@ -20750,7 +20788,7 @@ static bool ecs_sched__state_included(const ecs_sched__state_machine *m,
    one machine and those that depend on it. */
 static void ecs_sched__plan_transitions(ecs_sched_world *w, const ecs_sched__state_machine *only,
                                         ecs_sched_result *first) {
-    ecs_sched__states *states = w->states;
+    ecs_sched__states *states = ecs_sched__states_of(w);
     uint32_t i;
     for (i = 0; i < states->count; i++) {
         ecs_sched__state_machine *m = &states->items[i];
@@ -20790,7 +20828,7 @@ static ecs_sched_result ecs_sched__state_change(ecs_sched_world *w, ecs_sched__s
     m->entered = true;
     m->last.from = step->from;
     m->last.to = step->to;
-    m->last_run = w->states->run;
+    m->last_run = ecs_sched__states_of(w)->run;
     return ECS_SCHED_OK;
 }
 
@@ -20888,7 +20926,7 @@ static void ecs_sched__state_reach(ecs_sched_world *w, ecs_sched__state_machine 
 /* Each machine that moved in the apply that began at `begin`: a span over the apply, with the
    values it left and reached. */
 static void ecs_sched__note_transitions(ecs_sched_world *w, int64_t begin) {
-    ecs_sched__states *states = w->states;
+    ecs_sched__states *states = ecs_sched__states_of(w);
     int64_t end;
     uint32_t i;
     if (!ecs_sched__tracing(w)) return;
@@ -20911,7 +20949,7 @@ static void ecs_sched__note_transitions(ecs_sched_world *w, int64_t begin) {
    waits for the next apply. Returns the first failure; the rest still runs. */
 static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
                                                      const ecs_sched__state_machine *only) {
-    ecs_sched__states *states = w->states;
+    ecs_sched__states *states = ecs_sched__states_of(w);
     ecs_sched__schedules *held;
     ecs_sched_result first = ECS_SCHED_OK;
     int32_t count, i;
@@ -20927,7 +20965,7 @@ static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
 #endif
     /* outside any run, the transitions count for the next run, and the transition schedules
        they run are part of them rather than runs of their own */
-    held = w->schedules && w->schedules->depth == 0 ? w->schedules : NULL;
+    held = ecs_sched__schedules_of(w) && ecs_sched__schedules_of(w)->depth == 0 ? ecs_sched__schedules_of(w) : NULL;
     states->applying = true;
     states->run = ecs_sched__transition_run(w);
     if (held) held->top_runs_held = true;
@@ -28703,6 +28741,13 @@ struct ecs_sched_app {
     bool updating;
 };
 
+/* The app that owns a world is a part of it (registry.h). */
+static ecs_sched__part_key ecs_sched__app_key;
+
+static inline ecs_sched_app *ecs_sched__app_of(const ecs_sched_world *w) {
+    return (ecs_sched_app *)ecs_sched__part(w, &ecs_sched__app_key);
+}
+
 static const char *const ecs_sched__default_orders[3][8] = {
     {ECS_SCHED_PRE_STARTUP, ECS_SCHED_STARTUP, ECS_SCHED_POST_STARTUP, NULL},
     {ECS_SCHED_FIRST, ECS_SCHED_PRE_UPDATE, ECS_SCHED_STATE_TRANSITION,
@@ -28938,7 +28983,7 @@ ecs_sched_app *ecs_sched_app_create(const ecs_sched_app_desc *desc) {
         return NULL;
     }
     app->world = w;
-    w->app = app;
+    ecs_sched__part_set(w, &ecs_sched__app_key, app);
     if (ecs_sched__app_fill(app, &d.time) != ECS_SCHED_OK) {
         ecs_sched__log(&w->env, ECS_SCHED_LOG_ERROR, w->env.last_result,
                        "app_create: the app could not be made (see the error above)");
@@ -28992,8 +29037,8 @@ static bool ecs_sched__is_transition_label(const ecs_sched__state_machine *m, co
 static bool ecs_sched__is_state_label(const ecs_sched_world *w, const char *label) {
     uint32_t i;
     int32_t k, v;
-    for (i = 0; w->states && i < w->states->count; i++) {
-        const ecs_sched__state_machine *m = &w->states->items[i];
+    for (i = 0; ecs_sched__states_of(w) && i < ecs_sched__states_of(w)->count; i++) {
+        const ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[i];
         if (ecs_sched__is_transition_label(m, label)) return true;
         for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
             for (v = 0; v < m->value_count; v++) {
@@ -29069,12 +29114,12 @@ static ecs_sched_result ecs_sched__never_run(ecs_sched_app *app, const ecs_sched
 }
 
 static ecs_sched_result ecs_sched__check_schedules_run(ecs_sched_app *app) {
-    const ecs_sched__schedules *all = app->world->schedules;
+    const ecs_sched__schedules *all = ecs_sched__schedules_of(app->world);
     uint32_t shape[3] = {0, 0, 0}, i;
     if (!all) return ECS_SCHED_OK;
     shape[0] = all->count;
     for (i = 0; i < all->count; i++) shape[1] += all->items[i]->system_count;
-    shape[2] = app->world->states ? app->world->states->count : 0;
+    shape[2] = ecs_sched__states_of(app->world) ? ecs_sched__states_of(app->world)->count : 0;
     if (memcmp(shape, app->checked, sizeof shape) == 0) return ECS_SCHED_OK;
     for (i = 0; i < all->count; i++) {
         const ecs_sched__schedule *s = all->items[i];
@@ -29107,11 +29152,11 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
     result = by_clock ? ecs_sched_time_advance(w) : ecs_sched_time_advance_by(w, delta_ns);
     if (result != ECS_SCHED_OK) return result;
 #ifdef ECS_SCHED_TRACE
-    if (ecs_sched__tracing(w)) w->trace->in_app_frame = true;
+    if (ecs_sched__tracing(w)) ecs_sched__trace_of(w)->in_app_frame = true;
 #endif
     /* messages live two updates, counted in frames that ran a fixed step: a reader in
        FixedUpdate then misses none, however many frames pass between two steps */
-    if (w->messages && w->fixed_step_since_update) {
+    if (ecs_sched__messages_of(w) && w->fixed_step_since_update) {
 #ifdef ECS_SCHED_TRACE
         ecs_sched__note_messages(w);
 #endif
@@ -29122,9 +29167,9 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
     app->updating = false;
     app->frames++;
 #ifdef ECS_SCHED_TRACE
-    if (ecs_sched__tracing(w) && w->trace->in_app_frame) {
+    if (ecs_sched__tracing(w) && ecs_sched__trace_of(w)->in_app_frame) {
         ecs_sched_result ended;
-        w->trace->in_app_frame = false;
+        ecs_sched__trace_of(w)->in_app_frame = false;
         ended = ecs_sched__trace_frame_end(w, begin);
         if (result == ECS_SCHED_OK) result = ended;
     }
@@ -29185,7 +29230,7 @@ ecs_sched_result ecs_sched_app_run(ecs_sched_app *app, const ecs_sched_app_run_d
 
 ecs_sched_id ecs_sched_app_exit_id(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    return w->app ? w->app->exit : 0;
+    return ecs_sched__app_of(w) ? ecs_sched__app_of(w)->exit : 0;
 }
 
 static ecs_sched_result ecs_sched__request_exit(ecs_sched_world *w, ecs_sched_app_exit *exit_,
@@ -29206,15 +29251,15 @@ ecs_sched_result ecs_sched_ctx_request_exit(ecs_sched_system_ctx *ctx, int32_t c
     ecs_sched_app_exit *exit_;
     ECS_SCHED_ASSERT(ctx != NULL);
     w = ctx->world;
-    if (!w->app) {
+    if (!ecs_sched__app_of(w)) {
         return ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
                                     "requests exit, but its world has no app");
     }
-    if (!ecs_sched_resource_exists(w, w->app->exit)) {
+    if (!ecs_sched_resource_exists(w, ecs_sched__app_of(w)->exit)) {
         return ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
                                     "requests exit, but resource 'AppExit' was removed");
     }
-    exit_ = (ecs_sched_app_exit *)ecs_sched_ctx_resource_mut(ctx, w->app->exit);
+    exit_ = (ecs_sched_app_exit *)ecs_sched_ctx_resource_mut(ctx, ecs_sched__app_of(w)->exit);
     if (!exit_) return w->env.last_result;
     return ecs_sched__request_exit(w, exit_, code);
 }
@@ -29450,8 +29495,8 @@ static const ecs_sched__commands_companion ecs_sched__delays_companion = {
    clock a system may be writing, and a system's buffer is applied in the same frame or
    fixed step it ran in, when the clocks still read what they read then. */
 static int64_t ecs_sched__delay_clock_now(ecs_sched_world *w, const ecs_sched_commands *later) {
-    ecs_sched_id id = later->delayed - 1 == ECS_SCHED_CLOCK_FIXED ? w->clocks->fixed
-                                                                  : w->clocks->virtual_;
+    ecs_sched_id id = later->delayed - 1 == ECS_SCHED_CLOCK_FIXED ? ecs_sched__clocks_of(w)->fixed
+                                                                  : ecs_sched__clocks_of(w)->virtual_;
     const ecs_sched_time *t = (const ecs_sched_time *)ecs_sched_resource_get(w, id);
     if (!t) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
@@ -29504,7 +29549,7 @@ ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *cmd, ecs_sched_
                         (long long)delay_ns);
         return NULL;
     }
-    if (!w->clocks) {
+    if (!ecs_sched__clocks_of(w)) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
                         "commands_after: this world has no clocks (create an app, or call "
                         "ecs_sched_time_setup first)");
@@ -29669,10 +29714,10 @@ static bool ecs_sched__delays_take(ecs_sched_world *w, void **copy, size_t *byte
     ecs_sched__delays_copy now;
     int clock;
     memset(&now, 0, sizeof now);
-    now.delay_serial = w->clocks->delay_serial;
+    now.delay_serial = ecs_sched__clocks_of(w)->delay_serial;
     for (clock = 0; clock < 2; clock++) {
-        now.count[clock] = w->clocks->waiting_count[clock];
-        now.waiting[clock] = w->clocks->waiting[clock];
+        now.count[clock] = ecs_sched__clocks_of(w)->waiting_count[clock];
+        now.waiting[clock] = ecs_sched__clocks_of(w)->waiting[clock];
     }
     *copy = ecs_sched__delays_copy_make(w, &now, bytes);
     return *copy != NULL;
@@ -29683,9 +29728,9 @@ static bool ecs_sched__delays_prepare(ecs_sched_world *w, const void *copy, void
     const ecs_sched__delays_copy *from = (const ecs_sched__delays_copy *)copy;
     size_t bytes = 0;
     int clock;
-    ecs_sched__delays_hook(w->clocks);   /* the queues grow: they go with the clocks */
+    ecs_sched__delays_hook(ecs_sched__clocks_of(w));   /* the queues grow: they go with the clocks */
     for (clock = 0; from && clock < 2; clock++) {
-        if (!ECS_SCHED__GROW(&w->env, w->clocks->waiting[clock], &w->clocks->waiting_capacity[clock],
+        if (!ECS_SCHED__GROW(&w->env, ecs_sched__clocks_of(w)->waiting[clock], &ecs_sched__clocks_of(w)->waiting_capacity[clock],
                              from->count[clock])) {
             return false;
         }
@@ -29700,7 +29745,7 @@ static void ecs_sched__delays_discard(ecs_sched_world *w, void *prepared) {
 
 /* The queues become the prepared copies; the buffers waiting now go. */
 static void ecs_sched__delays_apply(ecs_sched_world *w, const void *copy, void *prepared) {
-    ecs_sched__clocks *clocks = w->clocks;
+    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
     ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)prepared;
     int clock;
     uint32_t i;
@@ -29773,7 +29818,7 @@ static void ecs_sched__delay_dequeue(ecs_sched__clocks *clocks, ecs_sched_comman
    dropped). All or nothing: the clocks and room first. */
 static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
     ecs_sched_world *w = cmd->world;
-    ecs_sched__clocks *clocks = w->clocks;
+    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
     int64_t now[2] = {0, 0};
     int32_t i, per_clock[2] = {0, 0};
     if (!clocks) {   /* the clocks went (world end): the buffers go too */
@@ -29834,14 +29879,14 @@ static void ecs_sched__delays_detach(ecs_sched_commands *cmd) {
         }
         cmd->owner = NULL;
     }
-    if (cmd->waiting && w->clocks) ecs_sched__delay_dequeue(w->clocks, cmd);
+    if (cmd->waiting && ecs_sched__clocks_of(w)) ecs_sched__delay_dequeue(ecs_sched__clocks_of(w), cmd);
 }
 
 /* The clocks' hook (time.h): applies the buffers due on `clock` at `now`, in queue order.
    Each is taken out before it is applied (applying may queue more); one that fails goes
    back in front with what is left. */
 static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now) {
-    ecs_sched__clocks *clocks = w->clocks;
+    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
     while (clocks->waiting_count[clock] && clocks->waiting[clock][0]->due_ns <= now) {
         ecs_sched_commands *b = clocks->waiting[clock][0];
         ecs_sched_result result;
@@ -29858,7 +29903,7 @@ static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int cloc
 
 /* The clocks' hook (time.h): the queued buffers go with the clocks. */
 static void ecs_sched__delays_free(ecs_sched_world *w) {
-    ecs_sched__clocks *clocks = w->clocks;
+    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
     int i;
     for (i = 0; i < 2; i++) {
         while (clocks->waiting_count[i]) {
@@ -29873,10 +29918,10 @@ static void ecs_sched__delays_free(ecs_sched_world *w) {
 
 int32_t ecs_sched_commands_waiting(const ecs_sched_world *w, ecs_sched_clock clock) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (!w->clocks || (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED)) {
+    if (!ecs_sched__clocks_of(w) || (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED)) {
         return 0;
     }
-    return (int32_t)w->clocks->waiting_count[clock];
+    return (int32_t)ecs_sched__clocks_of(w)->waiting_count[clock];
 }
 
 #if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))

@@ -171,6 +171,13 @@ struct ecs_sched_app {
     bool updating;
 };
 
+/* The app that owns a world is a part of it (registry.h). */
+static ecs_sched__part_key ecs_sched__app_key;
+
+static inline ecs_sched_app *ecs_sched__app_of(const ecs_sched_world *w) {
+    return (ecs_sched_app *)ecs_sched__part(w, &ecs_sched__app_key);
+}
+
 static const char *const ecs_sched__default_orders[3][8] = {
     {ECS_SCHED_PRE_STARTUP, ECS_SCHED_STARTUP, ECS_SCHED_POST_STARTUP, NULL},
     {ECS_SCHED_FIRST, ECS_SCHED_PRE_UPDATE, ECS_SCHED_STATE_TRANSITION,
@@ -406,7 +413,7 @@ ecs_sched_app *ecs_sched_app_create(const ecs_sched_app_desc *desc) {
         return NULL;
     }
     app->world = w;
-    w->app = app;
+    ecs_sched__part_set(w, &ecs_sched__app_key, app);
     if (ecs_sched__app_fill(app, &d.time) != ECS_SCHED_OK) {
         ecs_sched__log(&w->env, ECS_SCHED_LOG_ERROR, w->env.last_result,
                        "app_create: the app could not be made (see the error above)");
@@ -460,8 +467,8 @@ static bool ecs_sched__is_transition_label(const ecs_sched__state_machine *m, co
 static bool ecs_sched__is_state_label(const ecs_sched_world *w, const char *label) {
     uint32_t i;
     int32_t k, v;
-    for (i = 0; w->states && i < w->states->count; i++) {
-        const ecs_sched__state_machine *m = &w->states->items[i];
+    for (i = 0; ecs_sched__states_of(w) && i < ecs_sched__states_of(w)->count; i++) {
+        const ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[i];
         if (ecs_sched__is_transition_label(m, label)) return true;
         for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
             for (v = 0; v < m->value_count; v++) {
@@ -537,12 +544,12 @@ static ecs_sched_result ecs_sched__never_run(ecs_sched_app *app, const ecs_sched
 }
 
 static ecs_sched_result ecs_sched__check_schedules_run(ecs_sched_app *app) {
-    const ecs_sched__schedules *all = app->world->schedules;
+    const ecs_sched__schedules *all = ecs_sched__schedules_of(app->world);
     uint32_t shape[3] = {0, 0, 0}, i;
     if (!all) return ECS_SCHED_OK;
     shape[0] = all->count;
     for (i = 0; i < all->count; i++) shape[1] += all->items[i]->system_count;
-    shape[2] = app->world->states ? app->world->states->count : 0;
+    shape[2] = ecs_sched__states_of(app->world) ? ecs_sched__states_of(app->world)->count : 0;
     if (memcmp(shape, app->checked, sizeof shape) == 0) return ECS_SCHED_OK;
     for (i = 0; i < all->count; i++) {
         const ecs_sched__schedule *s = all->items[i];
@@ -575,11 +582,11 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
     result = by_clock ? ecs_sched_time_advance(w) : ecs_sched_time_advance_by(w, delta_ns);
     if (result != ECS_SCHED_OK) return result;
 #ifdef ECS_SCHED_TRACE
-    if (ecs_sched__tracing(w)) w->trace->in_app_frame = true;
+    if (ecs_sched__tracing(w)) ecs_sched__trace_of(w)->in_app_frame = true;
 #endif
     /* messages live two updates, counted in frames that ran a fixed step: a reader in
        FixedUpdate then misses none, however many frames pass between two steps */
-    if (w->messages && w->fixed_step_since_update) {
+    if (ecs_sched__messages_of(w) && w->fixed_step_since_update) {
 #ifdef ECS_SCHED_TRACE
         ecs_sched__note_messages(w);
 #endif
@@ -590,9 +597,9 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
     app->updating = false;
     app->frames++;
 #ifdef ECS_SCHED_TRACE
-    if (ecs_sched__tracing(w) && w->trace->in_app_frame) {
+    if (ecs_sched__tracing(w) && ecs_sched__trace_of(w)->in_app_frame) {
         ecs_sched_result ended;
-        w->trace->in_app_frame = false;
+        ecs_sched__trace_of(w)->in_app_frame = false;
         ended = ecs_sched__trace_frame_end(w, begin);
         if (result == ECS_SCHED_OK) result = ended;
     }
@@ -653,7 +660,7 @@ ecs_sched_result ecs_sched_app_run(ecs_sched_app *app, const ecs_sched_app_run_d
 
 ecs_sched_id ecs_sched_app_exit_id(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    return w->app ? w->app->exit : 0;
+    return ecs_sched__app_of(w) ? ecs_sched__app_of(w)->exit : 0;
 }
 
 static ecs_sched_result ecs_sched__request_exit(ecs_sched_world *w, ecs_sched_app_exit *exit_,
@@ -674,15 +681,15 @@ ecs_sched_result ecs_sched_ctx_request_exit(ecs_sched_system_ctx *ctx, int32_t c
     ecs_sched_app_exit *exit_;
     ECS_SCHED_ASSERT(ctx != NULL);
     w = ctx->world;
-    if (!w->app) {
+    if (!ecs_sched__app_of(w)) {
         return ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
                                     "requests exit, but its world has no app");
     }
-    if (!ecs_sched_resource_exists(w, w->app->exit)) {
+    if (!ecs_sched_resource_exists(w, ecs_sched__app_of(w)->exit)) {
         return ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
                                     "requests exit, but resource 'AppExit' was removed");
     }
-    exit_ = (ecs_sched_app_exit *)ecs_sched_ctx_resource_mut(ctx, w->app->exit);
+    exit_ = (ecs_sched_app_exit *)ecs_sched_ctx_resource_mut(ctx, ecs_sched__app_of(w)->exit);
     if (!exit_) return w->env.last_result;
     return ecs_sched__request_exit(w, exit_, code);
 }

@@ -560,9 +560,9 @@ static void ecs_sched__ctx_readers(ecs_sched_world *w, ecs_sched__old_readers *r
 static void ecs_sched__gather_readers(ecs_sched_world *w, ecs_sched__old_readers *r) {
     uint32_t i, j;
     for (i = 0; i < w->query_count; i++) ecs_sched__old_reader_add(w, r, w->queries[i]->last_iter);
-    if (!w->schedules) return;
-    for (i = 0; i < w->schedules->count; i++) {
-        const ecs_sched__schedule *s = w->schedules->items[i];
+    if (!ecs_sched__schedules_of(w)) return;
+    for (i = 0; i < ecs_sched__schedules_of(w)->count; i++) {
+        const ecs_sched__schedule *s = ecs_sched__schedules_of(w)->items[i];
         for (j = 0; j < s->system_count; j++) ecs_sched__ctx_readers(w, r, &s->systems[j]->ctx);
         for (j = 0; j < s->conds.count; j++) ecs_sched__ctx_readers(w, r, &s->conds.items[j]->ctx);
     }
@@ -650,9 +650,9 @@ static void ecs_sched__move_reader_ticks(ecs_sched_world *w, const ecs_sched__ol
     for (i = 0; i < w->query_count; i++) {
         w->queries[i]->last_iter = ecs_sched__moved_tick(r, w->queries[i]->last_iter, ECS_SCHED__TICK_READER);
     }
-    if (!w->schedules) return;
-    for (i = 0; i < w->schedules->count; i++) {
-        ecs_sched__schedule *s = w->schedules->items[i];
+    if (!ecs_sched__schedules_of(w)) return;
+    for (i = 0; i < ecs_sched__schedules_of(w)->count; i++) {
+        ecs_sched__schedule *s = ecs_sched__schedules_of(w)->items[i];
         for (j = 0; j < s->system_count; j++) ecs_sched__move_ctx(r, &s->systems[j]->ctx);
         for (j = 0; j < s->conds.count; j++) ecs_sched__move_ctx(r, &s->conds.items[j]->ctx);
     }

@@ -40,9 +40,6 @@ ECS_SCHED_API ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_wo
    registered; this module sets up what a new type needs: a sparse set for a sparse
    component, change ticks and the list of removals for a tracked one. */
 
-/* message.h: a tracked component gets its removals' queue. */
-static bool ecs_sched__removals_create(ecs_sched_world *w, ecs_sched_id id);
-
 ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_component_desc *desc) {
     ecs_sched__component *c;
     ecs_sched_id id;

@@ -73,8 +73,8 @@ static const ecs_sched__commands_companion ecs_sched__delays_companion = {
    clock a system may be writing, and a system's buffer is applied in the same frame or
    fixed step it ran in, when the clocks still read what they read then. */
 static int64_t ecs_sched__delay_clock_now(ecs_sched_world *w, const ecs_sched_commands *later) {
-    ecs_sched_id id = later->delayed - 1 == ECS_SCHED_CLOCK_FIXED ? w->clocks->fixed
-                                                                  : w->clocks->virtual_;
+    ecs_sched_id id = later->delayed - 1 == ECS_SCHED_CLOCK_FIXED ? ecs_sched__clocks_of(w)->fixed
+                                                                  : ecs_sched__clocks_of(w)->virtual_;
     const ecs_sched_time *t = (const ecs_sched_time *)ecs_sched_resource_get(w, id);
     if (!t) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
@@ -127,7 +127,7 @@ ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *cmd, ecs_sched_
                         (long long)delay_ns);
         return NULL;
     }
-    if (!w->clocks) {
+    if (!ecs_sched__clocks_of(w)) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
                         "commands_after: this world has no clocks (create an app, or call "
                         "ecs_sched_time_setup first)");
@@ -292,10 +292,10 @@ static bool ecs_sched__delays_take(ecs_sched_world *w, void **copy, size_t *byte
     ecs_sched__delays_copy now;
     int clock;
     memset(&now, 0, sizeof now);
-    now.delay_serial = w->clocks->delay_serial;
+    now.delay_serial = ecs_sched__clocks_of(w)->delay_serial;
     for (clock = 0; clock < 2; clock++) {
-        now.count[clock] = w->clocks->waiting_count[clock];
-        now.waiting[clock] = w->clocks->waiting[clock];
+        now.count[clock] = ecs_sched__clocks_of(w)->waiting_count[clock];
+        now.waiting[clock] = ecs_sched__clocks_of(w)->waiting[clock];
     }
     *copy = ecs_sched__delays_copy_make(w, &now, bytes);
     return *copy != NULL;
@@ -306,9 +306,9 @@ static bool ecs_sched__delays_prepare(ecs_sched_world *w, const void *copy, void
     const ecs_sched__delays_copy *from = (const ecs_sched__delays_copy *)copy;
     size_t bytes = 0;
     int clock;
-    ecs_sched__delays_hook(w->clocks);   /* the queues grow: they go with the clocks */
+    ecs_sched__delays_hook(ecs_sched__clocks_of(w));   /* the queues grow: they go with the clocks */
     for (clock = 0; from && clock < 2; clock++) {
-        if (!ECS_SCHED__GROW(&w->env, w->clocks->waiting[clock], &w->clocks->waiting_capacity[clock],
+        if (!ECS_SCHED__GROW(&w->env, ecs_sched__clocks_of(w)->waiting[clock], &ecs_sched__clocks_of(w)->waiting_capacity[clock],
                              from->count[clock])) {
             return false;
         }
@@ -323,7 +323,7 @@ static void ecs_sched__delays_discard(ecs_sched_world *w, void *prepared) {
 
 /* The queues become the prepared copies; the buffers waiting now go. */
 static void ecs_sched__delays_apply(ecs_sched_world *w, const void *copy, void *prepared) {
-    ecs_sched__clocks *clocks = w->clocks;
+    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
     ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)prepared;
     int clock;
     uint32_t i;
@@ -396,7 +396,7 @@ static void ecs_sched__delay_dequeue(ecs_sched__clocks *clocks, ecs_sched_comman
    dropped). All or nothing: the clocks and room first. */
 static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
     ecs_sched_world *w = cmd->world;
-    ecs_sched__clocks *clocks = w->clocks;
+    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
     int64_t now[2] = {0, 0};
     int32_t i, per_clock[2] = {0, 0};
     if (!clocks) {   /* the clocks went (world end): the buffers go too */
@@ -457,14 +457,14 @@ static void ecs_sched__delays_detach(ecs_sched_commands *cmd) {
         }
         cmd->owner = NULL;
     }
-    if (cmd->waiting && w->clocks) ecs_sched__delay_dequeue(w->clocks, cmd);
+    if (cmd->waiting && ecs_sched__clocks_of(w)) ecs_sched__delay_dequeue(ecs_sched__clocks_of(w), cmd);
 }
 
 /* The clocks' hook (time.h): applies the buffers due on `clock` at `now`, in queue order.
    Each is taken out before it is applied (applying may queue more); one that fails goes
    back in front with what is left. */
 static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now) {
-    ecs_sched__clocks *clocks = w->clocks;
+    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
     while (clocks->waiting_count[clock] && clocks->waiting[clock][0]->due_ns <= now) {
         ecs_sched_commands *b = clocks->waiting[clock][0];
         ecs_sched_result result;
@@ -481,7 +481,7 @@ static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int cloc
 
 /* The clocks' hook (time.h): the queued buffers go with the clocks. */
 static void ecs_sched__delays_free(ecs_sched_world *w) {
-    ecs_sched__clocks *clocks = w->clocks;
+    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
     int i;
     for (i = 0; i < 2; i++) {
         while (clocks->waiting_count[i]) {
@@ -496,8 +496,8 @@ static void ecs_sched__delays_free(ecs_sched_world *w) {
 
 int32_t ecs_sched_commands_waiting(const ecs_sched_world *w, ecs_sched_clock clock) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (!w->clocks || (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED)) {
+    if (!ecs_sched__clocks_of(w) || (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED)) {
         return 0;
     }
-    return (int32_t)w->clocks->waiting_count[clock];
+    return (int32_t)ecs_sched__clocks_of(w)->waiting_count[clock];
 }

@@ -1238,7 +1238,7 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__execute_watched(ecs_sched
 static ecs_sched_result ecs_sched__top_run_ended(ecs_sched_world *w, int64_t begin,
                                                  ecs_sched_result result) {
     ecs_sched_result ended;
-    if (!ecs_sched__tracing(w) || w->trace->in_app_frame) return result;
+    if (!ecs_sched__tracing(w) || ecs_sched__trace_of(w)->in_app_frame) return result;
     ended = ecs_sched__trace_frame_end(w, begin);
     return result == ECS_SCHED_OK ? ended : result;
 }
@@ -1246,7 +1246,7 @@ static ecs_sched_result ecs_sched__top_run_ended(ecs_sched_world *w, int64_t beg
 
 /* Runs a stored schedule found already (state transitions keep theirs). */
 static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__schedule *s) {
-    ecs_sched__schedules *all = w->schedules;
+    ecs_sched__schedules *all = ecs_sched__schedules_of(w);
     ecs_sched_result result;
     if (w->observers && ecs_sched__refused_in_observer(w, "running a schedule")) {
         return ECS_SCHED_ERR_ACCESS;

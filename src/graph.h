@@ -224,6 +224,11 @@ typedef struct ecs_sched__schedule {
 #endif
 } ecs_sched__schedule;
 
+typedef struct ecs_sched__schedules ecs_sched__schedules;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__schedules_key;
+
 struct ecs_sched__schedules {
     ecs_sched__schedule **items;
     uint32_t count;
@@ -235,6 +240,10 @@ struct ecs_sched__schedules {
     bool top_runs_held;                  /* an apply of state transitions outside any run is
                                             running: its schedules are not counted (state.h) */
 };
+
+static inline ecs_sched__schedules *ecs_sched__schedules_of(const ecs_sched_world *w) {
+    return (ecs_sched__schedules *)ecs_sched__part(w, &ecs_sched__schedules_key);
+}
 
 /* ---- storage ---- */
 
@@ -311,7 +320,7 @@ static void ecs_sched__schedule_free(ecs_sched_world *w, ecs_sched__schedule *s)
 }
 
 static ecs_sched__schedule *ecs_sched__schedule_find(const ecs_sched_world *w, const char *label) {
-    ecs_sched__schedules *all = w->schedules;
+    ecs_sched__schedules *all = ecs_sched__schedules_of(w);
     int32_t i;
     if (!all) return NULL;
     i = ecs_sched__name_map_get(&all->by_label, label);
@@ -327,14 +336,14 @@ static ecs_sched__schedule *ecs_sched__schedule_get(ecs_sched_world *w, const ch
     }
     s = ecs_sched__schedule_find(w, label);
     if (s) return s;
-    if (!w->schedules) {
-        w->schedules = (ecs_sched__schedules *)ecs_sched__calloc(&w->env, sizeof *w->schedules);
-        if (!w->schedules) {
+    if (!ecs_sched__schedules_of(w)) {
+        ecs_sched__part_set(w, &ecs_sched__schedules_key, (ecs_sched__schedules *)ecs_sched__calloc(&w->env, sizeof *ecs_sched__schedules_of(w)));
+        if (!ecs_sched__schedules_of(w)) {
             ecs_sched__out_of_memory(w, "creating a schedule");
             return NULL;
         }
     }
-    all = w->schedules;
+    all = ecs_sched__schedules_of(w);
     if (!ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ||
         !(s = (ecs_sched__schedule *)ecs_sched__calloc(&w->env, sizeof *s))) {
         ecs_sched__out_of_memory(w, "creating a schedule");

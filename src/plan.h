@@ -88,7 +88,7 @@ static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
 
 /* The world's side (declared in world.h): its schedules go, each with its plan. */
 static void ecs_sched__schedules_free(ecs_sched_world *w) {
-    ecs_sched__schedules *all = w->schedules;
+    ecs_sched__schedules *all = ecs_sched__schedules_of(w);
     uint32_t i;
     if (!all) return;
     for (i = 0; i < all->count; i++) {
@@ -98,7 +98,7 @@ static void ecs_sched__schedules_free(ecs_sched_world *w) {
     ecs_sched__name_map_free(&all->by_label);
     ecs_sched__free(&w->env, all->items);
     ecs_sched__free(&w->env, all);
-    w->schedules = NULL;
+    ecs_sched__part_set(w, &ecs_sched__schedules_key, NULL);
 }
 
 /* ---- helpers of the plan ---- */

@@ -244,10 +244,6 @@ typedef struct ecs_sched__map {
 
 
 
-typedef struct ecs_sched__schedules ecs_sched__schedules;
-typedef struct ecs_sched__states ecs_sched__states;
-typedef struct ecs_sched__clocks ecs_sched__clocks;
-typedef struct ecs_sched__messages ecs_sched__messages;
 typedef struct ecs_sched__observers ecs_sched__observers;
 
 /* Data a module keeps beside the entities and resources that a snapshot holds too
@@ -300,7 +296,6 @@ struct ecs_sched_world {
     bool stats_on, outcomes_on;
     int32_t disabled_systems;
     int32_t stepping_schedules;
-    struct ecs_sched__trace *trace;
     int64_t watch_ticks0, watch_ns0;     /* the trace clock and the monotonic clock, read when
                                             the world first timed something */
 #endif
@@ -341,11 +336,6 @@ struct ecs_sched_world {
     ecs_sched_commands **buffers;
     uint32_t buffer_count;
     uint32_t buffer_capacity;
-    ecs_sched__schedules *schedules;     /* graph.h; NULL until the first schedule */
-    ecs_sched__states *states;           /* state.h; NULL until the first state machine */
-    ecs_sched__clocks *clocks;           /* time.h; NULL until ecs_sched_time_setup */
-    ecs_sched__messages *messages;       /* message.h; NULL until a message type or tracked
-                                            component is registered */
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
     ecs_sched_id disabled;               /* disable.h: the Disabled tag */
     ecs_sched_id prefab;                 /* disable.h: the Prefab tag */
@@ -379,7 +369,6 @@ struct ecs_sched_world {
            name.h, likewise; called by despawn_linked, names keeping the world linked) */
         void (*forget)(ecs_sched_world *w, uint32_t index);
     } hooks;
-    struct ecs_sched_app *app;           /* app.h; the app that owns the world, or NULL */
     void *parts[ECS_SCHED__MAX_PARTS];   /* by the slot of a module's key (see above) */
     const ecs_sched__snapshot_part *snapshot_parts[ECS_SCHED__SNAPSHOT_PARTS];
     int32_t snapshot_part_count;         /* registered, in order (never removed) */
@@ -400,8 +389,6 @@ struct ecs_sched_world {
 /* What the world asks of the modules that keep state in it, defined there: queries keep a
    cache of matching tables (query.h), command buffers and schedules belong to the world and
    go with it (commands.h, graph.h), and so do state machines (state.h) and clocks (time.h). */
-/* message.h: the queues of messages and removals. */
-static void ecs_sched__removed(ecs_sched_world *w, ecs_sched_id id, ecs_sched_entity e);
 /* relation.h: relationships go with their sources and targets; ChildOf comes with the
    world. */
 

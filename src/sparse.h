@@ -1,6 +1,7 @@
 /* sparse: components kept in sets of their own, outside the archetype tables. */
 #pragma once
 #include "observer.h"
+#include "queue.h"
 
 /*@@ implementation @@*/
 /* sparse: components kept in sets of their own, outside the archetype tables.

@@ -230,6 +230,11 @@ typedef struct ecs_sched__state_step {
     bool included;                    /* the apply is for this machine (or one it depends on) */
 } ecs_sched__state_step;
 
+typedef struct ecs_sched__states ecs_sched__states;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__states_key;
+
 struct ecs_sched__states {
     ecs_sched__state_machine *items;  /* in registration order */
     uint32_t count;
@@ -241,14 +246,18 @@ struct ecs_sched__states {
     uint64_t run;                     /* the top-level run the running apply counts for */
 };
 
+static inline ecs_sched__states *ecs_sched__states_of(const ecs_sched_world *w) {
+    return (ecs_sched__states *)ecs_sched__part(w, &ecs_sched__states_key);
+}
+
 /* ---- lookups ---- */
 
 static ecs_sched__state_machine *ecs_sched__state_find(const ecs_sched_world *w,
                                                        ecs_sched_id machine) {
     uint32_t i;
-    if (!w->states || !machine) return NULL;
-    for (i = 0; i < w->states->count; i++) {
-        if (w->states->items[i].id == machine) return &w->states->items[i];
+    if (!ecs_sched__states_of(w) || !machine) return NULL;
+    for (i = 0; i < ecs_sched__states_of(w)->count; i++) {
+        if (ecs_sched__states_of(w)->items[i].id == machine) return &ecs_sched__states_of(w)->items[i];
     }
     return NULL;
 }
@@ -322,12 +331,12 @@ static void ecs_sched__state_machine_free(ecs_sched_world *w, ecs_sched__state_m
 
 static void ecs_sched__states_free(ecs_sched_world *w) {
     uint32_t i;
-    if (!w->states) return;
-    for (i = 0; i < w->states->count; i++) ecs_sched__state_machine_free(w, &w->states->items[i]);
-    ecs_sched__free(&w->env, w->states->items);
-    ecs_sched__free(&w->env, w->states->steps);
-    ecs_sched__free(&w->env, w->states);
-    w->states = NULL;
+    if (!ecs_sched__states_of(w)) return;
+    for (i = 0; i < ecs_sched__states_of(w)->count; i++) ecs_sched__state_machine_free(w, &ecs_sched__states_of(w)->items[i]);
+    ecs_sched__free(&w->env, ecs_sched__states_of(w)->items);
+    ecs_sched__free(&w->env, ecs_sched__states_of(w)->steps);
+    ecs_sched__free(&w->env, ecs_sched__states_of(w));
+    ecs_sched__part_set(w, &ecs_sched__states_key, NULL);
 }
 
 /* A string made by printf, owned by the world's allocator; NULL when out of memory. */
@@ -482,9 +491,9 @@ static bool ecs_sched__state_register_types(ecs_sched_world *w, ecs_sched__state
 static ecs_sched__state_machine *ecs_sched__state_find_name(const ecs_sched_world *w,
                                                             const char *name) {
     uint32_t i;
-    if (!w->states) return NULL;
-    for (i = 0; i < w->states->count; i++) {
-        if (strcmp(w->states->items[i].name, name) == 0) return &w->states->items[i];
+    if (!ecs_sched__states_of(w)) return NULL;
+    for (i = 0; i < ecs_sched__states_of(w)->count; i++) {
+        if (strcmp(ecs_sched__states_of(w)->items[i].name, name) == 0) return &ecs_sched__states_of(w)->items[i];
     }
     return NULL;
 }
@@ -520,10 +529,10 @@ static bool ecs_sched__states_take(ecs_sched_world *w, void **copy, size_t *byte
     ecs_sched__states_copy *c;
     uint32_t i, values = 0, at = 0;
     *copy = NULL;
-    for (i = 0; i < w->states->count; i++) values += (uint32_t)w->states->items[i].depth;
+    for (i = 0; i < ecs_sched__states_of(w)->count; i++) values += (uint32_t)ecs_sched__states_of(w)->items[i].depth;
     c = (ecs_sched__states_copy *)ecs_sched__calloc(&w->env, sizeof *c);
     if (!c) return false;
-    c->count = w->states->count;
+    c->count = ecs_sched__states_of(w)->count;
     c->machines = (ecs_sched__machine_copy *)ecs_sched__calloc(&w->env, c->count * sizeof *c->machines);
     c->stacks = (int32_t *)ecs_sched__calloc(&w->env, (values + 1) * sizeof *c->stacks);
     if (!c->machines || !c->stacks) {
@@ -531,7 +540,7 @@ static bool ecs_sched__states_take(ecs_sched_world *w, void **copy, size_t *byte
         return false;
     }
     for (i = 0; i < c->count; i++) {
-        const ecs_sched__state_machine *m = &w->states->items[i];
+        const ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[i];
         c->machines[i].depth = m->depth;
         c->machines[i].entered = m->entered;
         c->machines[i].last = m->last;
@@ -556,8 +565,8 @@ static void ecs_sched__states_apply(ecs_sched_world *w, const void *copy, void *
     const ecs_sched__states_copy *c = (const ecs_sched__states_copy *)copy;
     uint32_t i, at = 0;
     (void)prepared;
-    for (i = 0; c && i < c->count && i < w->states->count; i++) {
-        ecs_sched__state_machine *m = &w->states->items[i];
+    for (i = 0; c && i < c->count && i < ecs_sched__states_of(w)->count; i++) {
+        ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[i];
         const ecs_sched__machine_copy *from = &c->machines[i];
         m->depth = from->depth;
         memcpy(m->stack, c->stacks + at, (size_t)from->depth * sizeof *m->stack);
@@ -595,7 +604,7 @@ static int32_t ecs_sched__state_desc_dependencies(const ecs_sched_state_desc *de
 }
 
 static int32_t ecs_sched__state_index(const ecs_sched_world *w, const ecs_sched__state_machine *m) {
-    return (int32_t)(m - w->states->items);
+    return (int32_t)(m - ecs_sched__states_of(w)->items);
 }
 
 static bool ecs_sched__state_any_parent_value(const ecs_sched_state_desc *desc) {
@@ -692,7 +701,7 @@ static ecs_sched_result ecs_sched__state_derived_check(ecs_sched_world *w,
 
 /* Whether machine `from` depends on machine `target` (or is it), through its sources. */
 static bool ecs_sched__state_depends(const ecs_sched_world *w, uint32_t from, uint32_t target) {
-    const ecs_sched__state_machine *m = &w->states->items[from];
+    const ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[from];
     int32_t i;
     if (from == target) return true;
     for (i = 0; i < m->source_count; i++) {
@@ -721,7 +730,7 @@ static ecs_sched_result ecs_sched__state_cycle_check(ecs_sched_world *w,
     ecs_sched__text_printf(&text, "state_register('%s'): the state machines would be computed "
                                   "from each other: %s", desc->name, desc->name);
     for (;;) {
-        const ecs_sched__state_machine *m = &w->states->items[at];
+        const ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[at];
         ecs_sched__text_printf(&text, " -> %s", m->name);
         if (at == target) break;
         for (k = 0; !ecs_sched__state_depends(w, m->sources[k], target); k++) continue;
@@ -746,7 +755,7 @@ static bool ecs_sched__state_same_dependencies(const ecs_sched_world *w,
         return false;
     }
     for (i = 0; i < n; i++) {
-        if (w->states->items[m->sources[i]].id != deps[i]) return false;
+        if (ecs_sched__states_of(w)->items[m->sources[i]].id != deps[i]) return false;
     }
     return true;
 }
@@ -776,7 +785,7 @@ ecs_sched_id ecs_sched_state_register(ecs_sched_world *w, const ecs_sched_state_
         ecs_sched__state_derived_check(w, desc) != ECS_SCHED_OK) {
         return 0;
     }
-    if (w->states && w->states->applying) {
+    if (ecs_sched__states_of(w) && ecs_sched__states_of(w)->applying) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                         "state_register('%s'): state transitions are being applied; register "
                         "state machines before (outside OnEnter, OnExit and OnTransition)",
@@ -809,18 +818,18 @@ ecs_sched_id ecs_sched_state_register(ecs_sched_world *w, const ecs_sched_state_
                         "name", desc->name);
         return 0;
     }
-    if (!w->states) {
-        w->states = (ecs_sched__states *)ecs_sched__calloc(&w->env, sizeof *w->states);
-        if (!w->states) {
+    if (!ecs_sched__states_of(w)) {
+        ecs_sched__part_set(w, &ecs_sched__states_key, (ecs_sched__states *)ecs_sched__calloc(&w->env, sizeof *ecs_sched__states_of(w)));
+        if (!ecs_sched__states_of(w)) {
             ecs_sched__out_of_memory(w, "registering a state machine");
             return 0;
         }
     }
     memset(&m, 0, sizeof m);
-    if (!ECS_SCHED__GROW(&w->env, w->states->items, &w->states->capacity,
-                         w->states->count + 1) ||
-        !ECS_SCHED__GROW(&w->env, w->states->steps, &w->states->step_capacity,
-                         w->states->count + 1) ||
+    if (!ECS_SCHED__GROW(&w->env, ecs_sched__states_of(w)->items, &ecs_sched__states_of(w)->capacity,
+                         ecs_sched__states_of(w)->count + 1) ||
+        !ECS_SCHED__GROW(&w->env, ecs_sched__states_of(w)->steps, &ecs_sched__states_of(w)->step_capacity,
+                         ecs_sched__states_of(w)->count + 1) ||
         !ecs_sched__state_machine_fill(w, &m, desc, count)) {
         ecs_sched__state_machine_free(w, &m);
         ecs_sched__out_of_memory(w, "registering a state machine");
@@ -831,7 +840,7 @@ ecs_sched_id ecs_sched_state_register(ecs_sched_world *w, const ecs_sched_state_
         return 0;
     }
     ecs_sched__state_machine_link(w, &m, desc);
-    w->states->items[w->states->count++] = m;
+    ecs_sched__states_of(w)->items[ecs_sched__states_of(w)->count++] = m;
     ecs_sched__snapshot_part_add(w, &ecs_sched__states_part);
     return m.id;
 }
@@ -903,7 +912,7 @@ static bool ecs_sched__state_queueable(ecs_sched_world *w, const ecs_sched__stat
                         "values for them instead", what, m->name);
         return false;
     }
-    parent = &w->states->items[m->sources[0]];
+    parent = &ecs_sched__states_of(w)->items[m->sources[0]];
     ecs_sched__text_init(&text, &w->env);
     ecs_sched__text_printf(&text, "%s: sub-state '%s' does not exist now: it exists only "
                                   "while '%s' is", what, m->name, parent->name);
@@ -1038,13 +1047,13 @@ ecs_sched_result ecs_sched_ctx_state_pop(ecs_sched_system_ctx *ctx, ecs_sched_id
 
 /* The number of the current top-level schedule run (between runs: of the last one). */
 static uint64_t ecs_sched__top_run(const ecs_sched_world *w) {
-    return w->schedules ? w->schedules->top_runs : 0;
+    return ecs_sched__schedules_of(w) ? ecs_sched__schedules_of(w)->top_runs : 0;
 }
 
 /* The run a transition applied now counts for: the current one, or, outside any run, the
    next. */
 static uint64_t ecs_sched__transition_run(const ecs_sched_world *w) {
-    bool running = w->schedules && w->schedules->depth > 0;
+    bool running = ecs_sched__schedules_of(w) && ecs_sched__schedules_of(w)->depth > 0;
     return ecs_sched__top_run(w) + (running ? 0 : 1);
 }
 
@@ -1062,7 +1071,7 @@ ecs_sched_result ecs_sched_state_last_transition(ecs_sched_world *w, ecs_sched_i
     out->this_run = (m->last.from != ECS_SCHED_STATE_NONE || m->last.to != ECS_SCHED_STATE_NONE) &&
                     (m->last_run == ecs_sched__top_run(w) ||
                      m->last_run == ecs_sched__transition_run(w) ||
-                     (w->states->applying && m->last_run == w->states->run));
+                     (ecs_sched__states_of(w)->applying && m->last_run == ecs_sched__states_of(w)->run));
     return ECS_SCHED_OK;
 }
 

@@ -167,6 +167,11 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_time_paused(void);
 /*@@ implementation @@*/
 /* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
 
+typedef struct ecs_sched__clocks ecs_sched__clocks;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__clocks_key;
+
 /* What the world keeps for its clocks. */
 struct ecs_sched__clocks {
     ecs_sched_id time, real, virtual_, fixed;
@@ -190,6 +195,10 @@ struct ecs_sched__clocks {
     void (*closing)(ecs_sched_world *w);
 };
 
+static inline ecs_sched__clocks *ecs_sched__clocks_of(const ecs_sched_world *w) {
+    return (ecs_sched__clocks *)ecs_sched__part(w, &ecs_sched__clocks_key);
+}
+
 /* ---- the clocks in snapshots ----
 
    The clocks are resources, so a snapshot holds their time (elapsed, overstep, settings) and a
@@ -204,21 +213,21 @@ static bool ecs_sched__clocks_take(ecs_sched_world *w, void **copy, size_t *byte
 }
 
 static bool ecs_sched__clocks_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
-    const ecs_sched_time_real *real = (const ecs_sched_time_real *)w->resources[w->clocks->real];
+    const ecs_sched_time_real *real = (const ecs_sched_time_real *)w->resources[ecs_sched__clocks_of(w)->real];
     (void)copy;
     *prepared = NULL;
-    w->clocks->kept_reading_ns = real ? real->last_reading_ns : 0;
-    w->clocks->kept_backward_readings = real ? real->backward_readings : 0;
+    ecs_sched__clocks_of(w)->kept_reading_ns = real ? real->last_reading_ns : 0;
+    ecs_sched__clocks_of(w)->kept_backward_readings = real ? real->backward_readings : 0;
     return true;
 }
 
 static void ecs_sched__clocks_apply(ecs_sched_world *w, const void *copy, void *prepared) {
-    ecs_sched_time_real *real = (ecs_sched_time_real *)w->resources[w->clocks->real];
+    ecs_sched_time_real *real = (ecs_sched_time_real *)w->resources[ecs_sched__clocks_of(w)->real];
     (void)copy;
     (void)prepared;
     if (!real) return;
-    real->last_reading_ns = w->clocks->kept_reading_ns;
-    real->backward_readings = w->clocks->kept_backward_readings;
+    real->last_reading_ns = ecs_sched__clocks_of(w)->kept_reading_ns;
+    real->backward_readings = ecs_sched__clocks_of(w)->kept_backward_readings;
 }
 
 static void ecs_sched__clocks_discard(ecs_sched_world *w, void *prepared) {
@@ -238,10 +247,10 @@ static const ecs_sched__snapshot_part ecs_sched__clocks_part = {
 /* ---- the clocks ---- */
 
 static void ecs_sched__time_free(ecs_sched_world *w) {
-    if (!w->clocks) return;
-    if (w->clocks->closing) w->clocks->closing(w);
-    ecs_sched__free(&w->env, w->clocks);
-    w->clocks = NULL;
+    if (!ecs_sched__clocks_of(w)) return;
+    if (ecs_sched__clocks_of(w)->closing) ecs_sched__clocks_of(w)->closing(w);
+    ecs_sched__free(&w->env, ecs_sched__clocks_of(w));
+    ecs_sched__part_set(w, &ecs_sched__clocks_key, NULL);
 }
 
 static void ecs_sched__clock_advance(ecs_sched_time *t, int64_t delta_ns) {
@@ -264,12 +273,12 @@ double ecs_sched_time_elapsed_seconds_wrapped(const ecs_sched_time *t) {
 
 /* The clocks, or NULL with `operation`'s failure recorded. */
 static ecs_sched__clocks *ecs_sched__clocks_known(ecs_sched_world *w, const char *operation) {
-    if (!w->clocks) {
+    if (!ecs_sched__clocks_of(w)) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
                         "%s: this world has no clocks (create an app, or call "
                         "ecs_sched_time_setup first)", operation);
     }
-    return w->clocks;
+    return ecs_sched__clocks_of(w);
 }
 
 /* A resource the library made (a clock), or NULL with `operation`'s failure recorded (it was
@@ -287,14 +296,14 @@ static void *ecs_sched__required_resource(ecs_sched_world *w, ecs_sched_id id,
 
 static ecs_sched_time_virtual *ecs_sched__virtual_clock(ecs_sched_world *w, const char *operation) {
     return ecs_sched__clocks_known(w, operation)
-               ? (ecs_sched_time_virtual *)ecs_sched__required_resource(w, w->clocks->virtual_,
+               ? (ecs_sched_time_virtual *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->virtual_,
                                                                      operation)
                : NULL;
 }
 
 static ecs_sched_time_fixed *ecs_sched__fixed_clock(ecs_sched_world *w, const char *operation) {
     return ecs_sched__clocks_known(w, operation)
-               ? (ecs_sched_time_fixed *)ecs_sched__required_resource(w, w->clocks->fixed, operation)
+               ? (ecs_sched_time_fixed *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->fixed, operation)
                : NULL;
 }
 
@@ -344,7 +353,7 @@ ecs_sched_result ecs_sched_time_setup(ecs_sched_world *w, const ecs_sched_time_d
     ecs_sched_time_fixed fixed;
     ecs_sched_result result;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->clocks) {
+    if (ecs_sched__clocks_of(w)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "time_setup: this world has its clocks already (an app sets them "
                                "up; change them with the ecs_sched_time_set_... functions)");
@@ -385,60 +394,60 @@ ecs_sched_result ecs_sched_time_setup(ecs_sched_world *w, const ecs_sched_time_d
         ecs_sched__free(&w->env, clocks);
         return result != ECS_SCHED_OK ? result : ECS_SCHED_ERR_OUT_OF_MEMORY;
     }
-    w->clocks = clocks;
+    ecs_sched__part_set(w, &ecs_sched__clocks_key, clocks);
     ecs_sched__snapshot_part_add(w, &ecs_sched__clocks_part);
     return ECS_SCHED_OK;
 }
 
 ecs_sched_id ecs_sched_time_id(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    return w->clocks ? w->clocks->time : 0;
+    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->time : 0;
 }
 
 ecs_sched_id ecs_sched_time_real_id(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    return w->clocks ? w->clocks->real : 0;
+    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->real : 0;
 }
 
 ecs_sched_id ecs_sched_time_virtual_id(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    return w->clocks ? w->clocks->virtual_ : 0;
+    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->virtual_ : 0;
 }
 
 ecs_sched_id ecs_sched_time_fixed_id(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    return w->clocks ? w->clocks->fixed : 0;
+    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->fixed : 0;
 }
 
 const ecs_sched_time *ecs_sched_ctx_time(ecs_sched_system_ctx *ctx) {
     ecs_sched_world *w = ctx->world;
-    if (!w->clocks) {
+    if (!ecs_sched__clocks_of(w)) {
         ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
                              "reads the time, but this world has no clocks (create an app, or "
                              "call ecs_sched_time_setup first)");
         return NULL;
     }
-    if (!ecs_sched_resource_exists(w, w->clocks->time)) {
+    if (!ecs_sched_resource_exists(w, ecs_sched__clocks_of(w)->time)) {
         ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
                              "reads the time, but resource 'Time' was removed");
         return NULL;
     }
-    return (const ecs_sched_time *)ecs_sched_ctx_resource(ctx, w->clocks->time);
+    return (const ecs_sched_time *)ecs_sched_ctx_resource(ctx, ecs_sched__clocks_of(w)->time);
 }
 
 int64_t ecs_sched_time_now(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (!w->clocks) return ecs_sched__system_clock(NULL);
-    return w->clocks->clock(w->clocks->user_data);
+    if (!ecs_sched__clocks_of(w)) return ecs_sched__system_clock(NULL);
+    return ecs_sched__clocks_of(w)->clock(ecs_sched__clocks_of(w)->user_data);
 }
 
 void ecs_sched_time_sleep(const ecs_sched_world *w, int64_t duration_ns) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (!w->clocks) {
+    if (!ecs_sched__clocks_of(w)) {
         ecs_sched__system_sleep(duration_ns, NULL);
         return;
     }
-    w->clocks->sleep(duration_ns, w->clocks->user_data);
+    ecs_sched__clocks_of(w)->sleep(duration_ns, ecs_sched__clocks_of(w)->user_data);
 }
 
 /* The settings a system may have written into Time<Virtual>, checked before they are used. */
@@ -489,9 +498,9 @@ ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delt
         return ecs_sched__bad_setting(w, "time_advance: the delta", ">= 0 (in nanoseconds)",
                                       (double)real_delta_ns);
     }
-    if (!(real = (ecs_sched_time_real *)ecs_sched__required_resource(w, w->clocks->real, operation)) ||
+    if (!(real = (ecs_sched_time_real *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->real, operation)) ||
         !(virt = ecs_sched__virtual_clock(w, operation)) ||
-        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time, operation))) {
+        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->time, operation))) {
         return w->env.last_result;
     }
     result = ecs_sched__check_virtual(w, virt);
@@ -499,8 +508,8 @@ ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delt
     ecs_sched__clock_advance(&real->time, real_delta_ns);
     ecs_sched__clock_advance(&virt->time, ecs_sched__virtual_delta(virt, real_delta_ns));
     *now = virt->time;
-    if (!w->clocks->advanced) return ECS_SCHED_OK;
-    return w->clocks->advanced(w, 0, virt->time.elapsed_ns);
+    if (!ecs_sched__clocks_of(w)->advanced) return ECS_SCHED_OK;
+    return ecs_sched__clocks_of(w)->advanced(w, 0, virt->time.elapsed_ns);
 }
 
 ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
@@ -510,11 +519,11 @@ ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
     bool delayed;
     ECS_SCHED__CHECK_WORLD(w);
     if (!ecs_sched__clocks_known(w, "time_advance")) return w->env.last_result;
-    real = (ecs_sched_time_real *)ecs_sched__required_resource(w, w->clocks->real, "time_advance");
+    real = (ecs_sched_time_real *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->real, "time_advance");
     if (!real) return w->env.last_result;
-    reading = w->clocks->clock(w->clocks->user_data);
-    delayed = w->clocks->waiting_count[0] != 0;
-    delta = w->clocks->has_reading ? reading - real->last_reading_ns : 0;
+    reading = ecs_sched__clocks_of(w)->clock(ecs_sched__clocks_of(w)->user_data);
+    delayed = ecs_sched__clocks_of(w)->waiting_count[0] != 0;
+    delta = ecs_sched__clocks_of(w)->has_reading ? reading - real->last_reading_ns : 0;
     if (delta < 0) {
         ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_OK,
                         "time_advance: the clock hook read %lld ns, earlier than its previous "
@@ -527,9 +536,9 @@ ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
     result = ecs_sched_time_advance_by(w, delta);
     if (result == ECS_SCHED_OK) {
         /* found again when delayed commands ran: one may have set the resource anew */
-        if (delayed) real = (ecs_sched_time_real *)ecs_sched_resource_get_mut(w, w->clocks->real);
+        if (delayed) real = (ecs_sched_time_real *)ecs_sched_resource_get_mut(w, ecs_sched__clocks_of(w)->real);
         if (real) real->last_reading_ns = reading;
-        w->clocks->has_reading = true;
+        ecs_sched__clocks_of(w)->has_reading = true;
     }
     return result;
 }
@@ -611,8 +620,8 @@ ecs_sched_result ecs_sched_time_set_wrap_period(ecs_sched_world *w, int64_t peri
                                       "> 0 nanoseconds (default one hour)", (double)period_ns);
     }
     if (!ecs_sched__clocks_known(w, operation) ||
-        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time, operation)) ||
-        !(real = (ecs_sched_time_real *)ecs_sched__required_resource(w, w->clocks->real,
+        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->time, operation)) ||
+        !(real = (ecs_sched_time_real *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->real,
                                                                       operation)) ||
         !(virt = ecs_sched__virtual_clock(w, operation)) ||
         !(fixed = ecs_sched__fixed_clock(w, operation))) {
@@ -649,7 +658,7 @@ static bool ecs_sched__runner_clocks_find(ecs_sched_world *w, ecs_sched__runner_
     const char *operation = "run_fixed_main_loop";
     return (c->virt = ecs_sched__virtual_clock(w, operation)) != NULL &&
            (c->fixed = ecs_sched__fixed_clock(w, operation)) != NULL &&
-           (c->now = (ecs_sched_time *)ecs_sched__required_resource(w, w->clocks->time,
+           (c->now = (ecs_sched_time *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->time,
                                                                     operation)) != NULL;
 }
 
@@ -657,9 +666,9 @@ static bool ecs_sched__runner_clocks_find(ecs_sched_world *w, ecs_sched__runner_
 static ecs_sched_result ecs_sched__runner_ready(ecs_sched_world *w, ecs_sched__runner_clocks *c) {
     const ecs_sched_time_fixed *fixed;
     if (!ecs_sched__runner_clocks_find(w, c)) return w->env.last_result;
-    if (!w->clocks->fixed_main) {
-        w->clocks->fixed_main = ecs_sched__schedule_known(w, ECS_SCHED_FIXED_MAIN);
-        if (!w->clocks->fixed_main) return w->env.last_result;
+    if (!ecs_sched__clocks_of(w)->fixed_main) {
+        ecs_sched__clocks_of(w)->fixed_main = ecs_sched__schedule_known(w, ECS_SCHED_FIXED_MAIN);
+        if (!ecs_sched__clocks_of(w)->fixed_main) return w->env.last_result;
     }
     fixed = c->fixed;
     if (fixed->step_ns <= 0) {
@@ -686,8 +695,8 @@ static void ecs_sched__drop_whole_steps(ecs_sched_time_fixed *fixed, int64_t ste
 static bool ecs_sched__fixed_step_delays(ecs_sched_system_ctx *ctx, ecs_sched__runner_clocks *c) {
     ecs_sched_world *w = ctx->world;
     char reason[ECS_SCHED__ERROR_CAPACITY];
-    if (!w->clocks->advanced ||
-        w->clocks->advanced(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
+    if (!ecs_sched__clocks_of(w)->advanced ||
+        ecs_sched__clocks_of(w)->advanced(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
         /* the commands may have replaced a clock resource */
         return ecs_sched__runner_clocks_find(w, c);
     }
@@ -709,11 +718,11 @@ static ecs_sched_result ecs_sched__fixed_step(ecs_sched_system_ctx *ctx,
     ecs_sched__clock_advance(&fixed->time, step);
     fixed->overstep_fraction = (double)fixed->overstep_ns / (double)step;
     *c->now = fixed->time;
-    if (w->clocks->waiting_count[1] && !ecs_sched__fixed_step_delays(ctx, c)) {
+    if (ecs_sched__clocks_of(w)->waiting_count[1] && !ecs_sched__fixed_step_delays(ctx, c)) {
         *stopped = true;
         return w->env.last_result;
     }
-    return ecs_sched__run_schedule(w, w->clocks->fixed_main);
+    return ecs_sched__run_schedule(w, ecs_sched__clocks_of(w)->fixed_main);
 }
 
 /* The step is read once per run: a step set while FixedMain runs applies from the next run. */
@@ -747,7 +756,7 @@ void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
         if (!ecs_sched__runner_clocks_find(w, &c)) return;   /* a step removed the clocks */
         /* a step that failed is this system's failure already; the steps left run unless
            FixedMain's run stopped at it */
-        if (ecs_sched__run_cut_short(w->clocks->fixed_main, result)) break;
+        if (ecs_sched__run_cut_short(ecs_sched__clocks_of(w)->fixed_main, result)) break;
     }
     c.fixed->overstep_fraction = (double)c.fixed->overstep_ns / (double)step;
     c.fixed->steps_this_frame = steps;
@@ -808,7 +817,7 @@ static ecs_sched_result ecs_sched__time_condition_setup(ecs_sched_world *w,
     ecs_sched__cond *node = ecs_sched__cond_of(instance);
     const char *name = c->name ? c->name : ecs_sched__time_condition_name(c->kind);
     bool periodic = c->kind == ECS_SCHED_CONDITION_ON_TIMER;
-    if (!w->clocks) {
+    if (!ecs_sched__clocks_of(w)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
                                "condition '%s' reads the time, but this world has no clocks "
                                "(create an app, or call ecs_sched_time_setup first)", name);
@@ -823,8 +832,8 @@ static ecs_sched_result ecs_sched__time_condition_setup(ecs_sched_world *w,
         if (!copy) return ecs_sched__out_of_memory(w, "copying a run condition");
         ecs_sched__cond_rename(w, node, copy);
     }
-    node->resource = c->kind == ECS_SCHED_CONDITION_TIME_PAUSED ? w->clocks->virtual_
-                                                                : w->clocks->time;
+    node->resource = c->kind == ECS_SCHED_CONDITION_TIME_PAUSED ? ecs_sched__clocks_of(w)->virtual_
+                                                                : ecs_sched__clocks_of(w)->time;
     node->timer = ecs_sched_timer_make(c->duration_ns, periodic ? ECS_SCHED_TIMER_REPEATING
                                                                 : ECS_SCHED_TIMER_ONCE);
     return ECS_SCHED_OK;

@@ -267,10 +267,10 @@ static void ecs_sched__note_failure(ecs_sched_world *w, const ecs_sched__schedul
 static void ecs_sched__note_messages(ecs_sched_world *w) {
     int64_t now;
     uint32_t i;
-    if (!ecs_sched__tracing(w) || !w->messages) return;
+    if (!ecs_sched__tracing(w) || !ecs_sched__messages_of(w)) return;
     now = ecs_sched__trace_ticks();
-    for (i = 0; i < w->messages->count; i++) {
-        const ecs_sched__queue *q = w->messages->queues[i];
+    for (i = 0; i < ecs_sched__messages_of(w)->count; i++) {
+        const ecs_sched__queue *q = ecs_sched__messages_of(w)->queues[i];
         if (q->removals || q->count[1] == 0) continue;
         ecs_sched__trace_add(w, ECS_SCHED__TRACE_MESSAGES, w->components[q->id].name, NULL, NULL,
                              now, now, q->count[1]);
@@ -285,7 +285,7 @@ static const char *ecs_sched__observer_name(const ecs_sched_world *w, uint32_t i
 /* A frame ended: one more toward the frames asked for; the last stops the recording and
    writes it where the start said. */
 static ecs_sched_result ecs_sched__trace_frame_end(ecs_sched_world *w, int64_t begin) {
-    ecs_sched__trace *t = w->trace;
+    ecs_sched__trace *t = ecs_sched__trace_of(w);
     int32_t frame;
     if (!t || !t->running) return ECS_SCHED_OK;
     frame = t->frames++;
@@ -409,7 +409,7 @@ static void ecs_sched__trace_write_event(FILE *out, const ecs_sched_world *w,
 }
 
 static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const char *path) {
-    ecs_sched__trace *t = w->trace;
+    ecs_sched__trace *t = ecs_sched__trace_of(w);
     int64_t asked = ecs_sched__trace_asked(t), recorded = asked < t->capacity ? asked : t->capacity;
     int64_t ticks = (t->running ? ecs_sched__trace_ticks() : t->stop_ticks) - t->start_ticks;
     int64_t ns = (t->running ? ecs_sched__system_clock(NULL) : t->stop_ns) - t->start_ns;
@@ -459,19 +459,19 @@ static void ecs_sched__watch_update(ecs_sched_world *w) {
 }
 
 static bool ecs_sched__refused_while_running(ecs_sched_world *w, const char *what) {
-    if (!w->schedules || w->schedules->depth == 0) return false;
+    if (!ecs_sched__schedules_of(w) || ecs_sched__schedules_of(w)->depth == 0) return false;
     ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
                     "%s: schedule '%s' is running; call it between runs", what,
-                    w->schedules->stack[w->schedules->depth - 1]->label);
+                    ecs_sched__schedules_of(w)->stack[ecs_sched__schedules_of(w)->depth - 1]->label);
     return true;
 }
 
 static void ecs_sched__trace_free(ecs_sched_world *w) {
-    if (!w->trace) return;
-    ecs_sched__free(&w->env, w->trace->events);
-    ecs_sched__free(&w->env, w->trace->path);
-    ecs_sched__free(&w->env, w->trace);
-    w->trace = NULL;
+    if (!ecs_sched__trace_of(w)) return;
+    ecs_sched__free(&w->env, ecs_sched__trace_of(w)->events);
+    ecs_sched__free(&w->env, ecs_sched__trace_of(w)->path);
+    ecs_sched__free(&w->env, ecs_sched__trace_of(w));
+    ecs_sched__part_set(w, &ecs_sched__trace_key, NULL);
 }
 
 static ecs_sched_result ecs_sched__check_trace_desc(ecs_sched_world *w,
@@ -498,7 +498,7 @@ static ecs_sched_result ecs_sched__check_trace_desc(ecs_sched_world *w,
                                "trace_write",
                                d->path);
     }
-    if (w->trace && w->trace->running) {
+    if (ecs_sched__trace_of(w) && ecs_sched__trace_of(w)->running) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "trace_start: a trace is running already; stop it first");
     }
@@ -508,7 +508,7 @@ static ecs_sched_result ecs_sched__check_trace_desc(ecs_sched_world *w,
 /* A recording's buffer: the last one, when it holds as many events (they are discarded), else
    a new one; NULL when out of memory. */
 static ecs_sched__trace *ecs_sched__trace_buffer(ecs_sched_world *w, int32_t capacity) {
-    ecs_sched__trace *t = w->trace;
+    ecs_sched__trace *t = ecs_sched__trace_of(w);
     ecs_sched__trace_event *events;
     if (t && t->capacity == capacity) return t;
     if ((size_t)capacity > SIZE_MAX / sizeof *events) return NULL;
@@ -523,7 +523,7 @@ static ecs_sched__trace *ecs_sched__trace_buffer(ecs_sched_world *w, int32_t cap
     ecs_sched__trace_free(w);
     t->events = events;
     t->capacity = capacity;
-    w->trace = t;
+    ecs_sched__part_set(w, &ecs_sched__trace_key, t);
     return t;
 }
 
@@ -566,7 +566,7 @@ ecs_sched_result ecs_sched_trace_start(ecs_sched_world *w, const ecs_sched_trace
 ecs_sched_result ecs_sched_trace_stop(ecs_sched_world *w) {
     ecs_sched__trace *t;
     ECS_SCHED__CHECK_WORLD(w);
-    t = w->trace;
+    t = ecs_sched__trace_of(w);
     if (!t || !t->running) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "trace_stop: no trace is running");
@@ -583,7 +583,7 @@ ecs_sched_trace_info ecs_sched_trace_get_info(const ecs_sched_world *w) {
     ecs_sched_trace_info info;
     ecs_sched__trace *t;
     ECS_SCHED__CHECK_WORLD(w);
-    t = w->trace;
+    t = ecs_sched__trace_of(w);
     memset(&info, 0, sizeof info);
     if (!t) return info;
     info.running = t->running;
@@ -603,7 +603,7 @@ ecs_sched_result ecs_sched_trace_write(ecs_sched_world *w, const char *path) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "trace_write: no path given");
     }
-    if (!w->trace) {
+    if (!ecs_sched__trace_of(w)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "trace_write: nothing was recorded; call trace_start first");
     }
@@ -658,9 +658,9 @@ static ecs_sched_result ecs_sched__refuse_sync_point(ecs_sched_world *w, const c
 
 static void ecs_sched__each_system_watch_reset_stats(ecs_sched_world *w) {
     uint32_t i, k;
-    if (!w->schedules) return;
-    for (i = 0; i < w->schedules->count; i++) {
-        ecs_sched__schedule *s = w->schedules->items[i];
+    if (!ecs_sched__schedules_of(w)) return;
+    for (i = 0; i < ecs_sched__schedules_of(w)->count; i++) {
+        ecs_sched__schedule *s = ecs_sched__schedules_of(w)->items[i];
         for (k = 0; k < s->system_count; k++) {
             memset(&s->systems[k]->watch.stats, 0, sizeof s->systems[k]->watch.stats);
         }

@@ -58,6 +58,13 @@ struct ecs_sched__trace {
     bool in_app_frame;           /* an app update is on: it, not its schedules, is the frame */
 };
 
+/* A world's recording is a part of it (registry.h). */
+static ecs_sched__part_key ecs_sched__trace_key;
+
+static inline ecs_sched__trace *ecs_sched__trace_of(const ecs_sched_world *w) {
+    return (ecs_sched__trace *)ecs_sched__part(w, &ecs_sched__trace_key);
+}
+
 /* ---- the clock ----
 
    The time stamp counter where there is one (a tenth of the cost of clock_gettime, which
@@ -110,7 +117,7 @@ static int64_t ecs_sched__trace_asked(ecs_sched__trace *t) {
 static void ecs_sched__trace_add(ecs_sched_world *w, ecs_sched__trace_kind kind,
                                  const char *name, const char *schedule, const char *detail,
                                  int64_t begin, int64_t end, int32_t arg) {
-    ecs_sched__trace *t = w->trace;
+    ecs_sched__trace *t = ecs_sched__trace_of(w);
     int64_t slot;
     ecs_sched__trace_event *e;
     if (!t || !t->running) return;
@@ -129,7 +136,7 @@ static void ecs_sched__trace_add(ecs_sched_world *w, ecs_sched__trace_kind kind,
 }
 
 static bool ecs_sched__tracing(const ecs_sched_world *w) {
-    return w->trace && w->trace->running;
+    return ecs_sched__trace_of(w) && ecs_sched__trace_of(w)->running;
 }
 
 #endif /* ECS_SCHED_TRACE */

@@ -22,7 +22,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_state_apply(ecs_sched_world *world, ecs
 /* The schedule of `label`, or NULL while nobody has added anything to it. */
 static ecs_sched__schedule *ecs_sched__schedule_of(ecs_sched_world *w, const char *label,
                                                    ecs_sched__schedule_ref *ref) {
-    const ecs_sched__schedules *all = w->schedules;
+    const ecs_sched__schedules *all = ecs_sched__schedules_of(w);
     uint32_t count = all ? all->count : 0;
     if (ref->schedule || ref->looked_at == count + 1) return ref->schedule;
     ref->schedule = label ? ecs_sched__schedule_find(w, label) : NULL;
@@ -188,7 +188,7 @@ static bool ecs_sched__state_included(const ecs_sched__state_machine *m,
    one machine and those that depend on it. */
 static void ecs_sched__plan_transitions(ecs_sched_world *w, const ecs_sched__state_machine *only,
                                         ecs_sched_result *first) {
-    ecs_sched__states *states = w->states;
+    ecs_sched__states *states = ecs_sched__states_of(w);
     uint32_t i;
     for (i = 0; i < states->count; i++) {
         ecs_sched__state_machine *m = &states->items[i];
@@ -228,7 +228,7 @@ static ecs_sched_result ecs_sched__state_change(ecs_sched_world *w, ecs_sched__s
     m->entered = true;
     m->last.from = step->from;
     m->last.to = step->to;
-    m->last_run = w->states->run;
+    m->last_run = ecs_sched__states_of(w)->run;
     return ECS_SCHED_OK;
 }
 
@@ -326,7 +326,7 @@ static void ecs_sched__state_reach(ecs_sched_world *w, ecs_sched__state_machine 
 /* Each machine that moved in the apply that began at `begin`: a span over the apply, with the
    values it left and reached. */
 static void ecs_sched__note_transitions(ecs_sched_world *w, int64_t begin) {
-    ecs_sched__states *states = w->states;
+    ecs_sched__states *states = ecs_sched__states_of(w);
     int64_t end;
     uint32_t i;
     if (!ecs_sched__tracing(w)) return;
@@ -349,7 +349,7 @@ static void ecs_sched__note_transitions(ecs_sched_world *w, int64_t begin) {
    waits for the next apply. Returns the first failure; the rest still runs. */
 static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
                                                      const ecs_sched__state_machine *only) {
-    ecs_sched__states *states = w->states;
+    ecs_sched__states *states = ecs_sched__states_of(w);
     ecs_sched__schedules *held;
     ecs_sched_result first = ECS_SCHED_OK;
     int32_t count, i;
@@ -365,7 +365,7 @@ static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
 #endif
     /* outside any run, the transitions count for the next run, and the transition schedules
        they run are part of them rather than runs of their own */
-    held = w->schedules && w->schedules->depth == 0 ? w->schedules : NULL;
+    held = ecs_sched__schedules_of(w) && ecs_sched__schedules_of(w)->depth == 0 ? ecs_sched__schedules_of(w) : NULL;
     states->applying = true;
     states->run = ecs_sched__transition_run(w);
     if (held) held->top_runs_held = true;
