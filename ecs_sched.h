@@ -2279,7 +2279,6 @@ typedef uint32_t ecs_sched_id;
 
 typedef struct ecs_sched_world ecs_sched_world;
 typedef struct ecs_sched_query ecs_sched_query;
-typedef struct ecs_sched_commands ecs_sched_commands;
 
 /* Lifecycle hooks of a component type; any may be NULL.
      ctor: construct `count` values in raw memory (NULL: zero the bytes).
@@ -2547,6 +2546,8 @@ ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_po
 
 /*================================= src/commands.h (public) ==================================*/
 /* commands: command buffers: recording what to change later (entity.h applies them). */
+
+typedef struct ecs_sched_commands ecs_sched_commands;
 
 /* ---- command buffers ---- */
 
@@ -6373,7 +6374,6 @@ typedef struct ecs_sched__map {
 
 
 
-typedef struct ecs_sched__observers ecs_sched__observers;
 
 /* Data a module keeps beside the entities and resources that a snapshot holds too
    (snapshot.h): the module registers its part with the world when it first keeps such data,
@@ -6451,8 +6451,6 @@ struct ecs_sched_world {
     uint32_t generation_floor_capacity;
     int32_t alive_count;
     ecs_sched__table **tables;           /* tables[0] is the empty archetype */
-    struct ecs_sched_archetype **archetypes;   /* handed out by ecs_sched_archetype_get */
-    uint32_t archetype_count, archetype_capacity;
     uint32_t table_count;
     uint32_t table_capacity;
     ecs_sched__map types;                /* type hash -> table */
@@ -6462,9 +6460,6 @@ struct ecs_sched_world {
     ecs_sched_query **queries;
     uint32_t query_count;
     uint32_t query_capacity;
-    ecs_sched_commands **buffers;
-    uint32_t buffer_count;
-    uint32_t buffer_capacity;
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
     ecs_sched_id disabled;               /* disable.h: the Disabled tag */
     ecs_sched_id prefab;                 /* disable.h: the Prefab tag */
@@ -6476,7 +6471,8 @@ struct ecs_sched_world {
                                             a block of values may move (a table or a sparse
                                             set grows), or a relationship changes: the lists
                                             hierarchy.h keeps point into those blocks */
-    ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
+    bool observed;                       /* an observer was added (observer.h): the
+                                            operations call observers */
     /* The core's extension points for the modules above it (docs/architecture.md): each is
        NULL until its module installs it, and the core calls it only where the world uses
        what the module adds. */
@@ -8736,10 +8732,35 @@ static void ecs_sched__release_reserved(ecs_sched_commands *cmd) {
     cmd->pending = 0;
 }
 
+/* The world's buffers, a part of it (registry.h): they go with the world. */
+typedef struct ecs_sched__buffers {
+    ecs_sched_commands **items;
+    uint32_t count, capacity;
+} ecs_sched__buffers;
+
+static ecs_sched__part_key ecs_sched__buffers_key;
+
+static ecs_sched__buffers *ecs_sched__buffers_of(const ecs_sched_world *w) {
+    return (ecs_sched__buffers *)ecs_sched__part(w, &ecs_sched__buffers_key);
+}
+
+/* Room for one more buffer; NULL when out of memory. */
+static ecs_sched__buffers *ecs_sched__buffers_reserve(ecs_sched_world *w) {
+    ecs_sched__buffers *all = ecs_sched__buffers_of(w);
+    if (!all) {
+        all = (ecs_sched__buffers *)ecs_sched__calloc(&w->env, sizeof *all);
+        if (!all) return NULL;
+        ecs_sched__part_set(w, &ecs_sched__buffers_key, all);
+    }
+    return ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ? all : NULL;
+}
+
 ecs_sched_commands *ecs_sched_commands_create(ecs_sched_world *w) {
+    ecs_sched__buffers *all;
     ecs_sched_commands *cmd;
     ECS_SCHED__CHECK_WORLD(w);
-    if (!ECS_SCHED__GROW(&w->env, w->buffers, &w->buffer_capacity, w->buffer_count + 1)) {
+    all = ecs_sched__buffers_reserve(w);
+    if (!all) {
         ecs_sched__out_of_memory(w, "creating a command buffer");
         return NULL;
     }
@@ -8749,20 +8770,22 @@ ecs_sched_commands *ecs_sched_commands_create(ecs_sched_world *w) {
         return NULL;
     }
     cmd->world = w;
-    w->buffers[w->buffer_count++] = cmd;
+    all->items[all->count++] = cmd;
     return cmd;
 }
 
 void ecs_sched_commands_destroy(ecs_sched_commands *cmd) {
+    ecs_sched__buffers *all;
     ecs_sched_world *w;
     uint32_t i;
     if (!cmd) return;
     w = cmd->world;
+    all = ecs_sched__buffers_of(w);
     if (cmd->companion) cmd->companion->destroying(cmd);
     ecs_sched__release_reserved(cmd);
-    for (i = 0; i < w->buffer_count; i++) {
-        if (w->buffers[i] == cmd) {
-            w->buffers[i] = w->buffers[--w->buffer_count];
+    for (i = 0; i < all->count; i++) {
+        if (all->items[i] == cmd) {
+            all->items[i] = all->items[--all->count];
             break;
         }
     }
@@ -8774,12 +8797,14 @@ void ecs_sched_commands_destroy(ecs_sched_commands *cmd) {
     ecs_sched__free(&w->env, cmd);
 }
 
-/* The world's side of buffers (declared in world.h): they go with the world. */
+/* The world's buffers go with it (world.h). */
 static void ecs_sched__buffers_free(ecs_sched_world *w) {
-    while (w->buffer_count) ecs_sched_commands_destroy(w->buffers[w->buffer_count - 1]);
-    ecs_sched__free(&w->env, w->buffers);
-    w->buffers = NULL;
-    w->buffer_capacity = 0;
+    ecs_sched__buffers *all = ecs_sched__buffers_of(w);
+    if (!all) return;
+    while (all->count) ecs_sched_commands_destroy(all->items[all->count - 1]);
+    ecs_sched__free(&w->env, all->items);
+    ecs_sched__free(&w->env, all);
+    ecs_sched__part_set(w, &ecs_sched__buffers_key, NULL);
 }
 
 /* A block with room for `bytes` more, switching to (or adding) the next block when the
@@ -9498,6 +9523,11 @@ typedef struct ecs_sched__watchers {
     uint32_t count[ECS_SCHED_ON_REMOVE + 1];
 } ecs_sched__watchers;
 
+typedef struct ecs_sched__observers ecs_sched__observers;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__observers_key;
+
 struct ecs_sched__observers {
     ecs_sched__observer **items;     /* in the order they were added */
     uint32_t count;
@@ -9510,6 +9540,10 @@ struct ecs_sched__observers {
     uint32_t watcher_capacity;
 };
 
+static inline ecs_sched__observers *ecs_sched__observers_of(const ecs_sched_world *w) {
+    return (ecs_sched__observers *)ecs_sched__part(w, &ecs_sched__observers_key);
+}
+
 static void ecs_sched__observer_free(ecs_sched_world *w, ecs_sched__observer *o) {
     ecs_sched_commands_destroy(o->ctx.commands);
     ecs_sched__free(&w->env, o->ctx.run.failure_message);
@@ -9521,19 +9555,21 @@ static void ecs_sched__observer_free(ecs_sched_world *w, ecs_sched__observer *o)
 /* The world's side (declared in world.h): observers go with the world (before its command
    buffers). */
 static void ecs_sched__observers_free(ecs_sched_world *w) {
+    ecs_sched__observers *all = ecs_sched__observers_of(w);
     uint32_t i;
-    if (!w->observers) return;
-    for (i = 0; i < w->observers->count; i++) ecs_sched__observer_free(w, w->observers->items[i]);
-    ecs_sched__free(&w->env, w->observers->items);
-    ecs_sched__free(&w->env, w->observers->watchers);
-    ecs_sched__free(&w->env, w->observers);
-    w->observers = NULL;
+    if (!all) return;
+    for (i = 0; i < all->count; i++) ecs_sched__observer_free(w, all->items[i]);
+    ecs_sched__free(&w->env, all->items);
+    ecs_sched__free(&w->env, all->watchers);
+    ecs_sched__free(&w->env, all);
+    ecs_sched__part_set(w, &ecs_sched__observers_key, NULL);
+    w->observed = false;
 }
 
 /* The observer running on this thread for w, or NULL. */
 static ecs_sched_system_ctx *ecs_sched__observer_running(const ecs_sched_world *w) {
     ecs_sched_system_ctx *ctx;
-    if (!w->observers || !w->observers->dispatching) return NULL;
+    if (!ecs_sched__observers_of(w) || !ecs_sched__observers_of(w)->dispatching) return NULL;
     ctx = (ecs_sched_system_ctx *)ecs_sched__running_in(&w->env);
     return ctx && ctx->observer ? ctx : NULL;
 }
@@ -9607,7 +9643,7 @@ static bool ecs_sched__watchers_reserve(ecs_sched_world *w, ecs_sched__observers
 /* Whether some observer watches `event` on component `id`. */
 static inline bool ecs_sched__watched(const ecs_sched_world *w, ecs_sched_id id,
                                       ecs_sched_observer_event event) {
-    const ecs_sched__observers *all = w->observers;
+    const ecs_sched__observers *all = ecs_sched__observers_of(w);
     return id < all->watcher_capacity && all->watchers[id].count[event] != 0;
 }
 
@@ -9628,12 +9664,16 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     ECS_SCHED__CHECK_WORLD(w);
     if (ecs_sched__refused_in_observer(w, "adding an observer")) return 0;
     if (ecs_sched__observer_check(w, desc) != ECS_SCHED_OK) return 0;
-    if (!w->observers &&
-        !(w->observers = (ecs_sched__observers *)ecs_sched__calloc(&w->env, sizeof *w->observers))) {
-        ecs_sched__out_of_memory(w, "adding an observer");
-        return 0;
+    all = ecs_sched__observers_of(w);
+    if (!all) {
+        all = (ecs_sched__observers *)ecs_sched__calloc(&w->env, sizeof *all);
+        if (!all) {
+            ecs_sched__out_of_memory(w, "adding an observer");
+            return 0;
+        }
+        ecs_sched__part_set(w, &ecs_sched__observers_key, all);
+        w->observed = true;
     }
-    all = w->observers;
     if (!ecs_sched__watchers_reserve(w, all, desc->component) ||
         !ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ||
         !(o = (ecs_sched__observer *)ecs_sched__calloc(&w->env, sizeof *o))) {
@@ -9678,7 +9718,7 @@ ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *w, uint32_t id) {
     uint32_t i;
     ECS_SCHED__CHECK_WORLD(w);
     if (ecs_sched__refused_in_observer(w, "removing an observer")) return ECS_SCHED_ERR_ACCESS;
-    all = w->observers;
+    all = ecs_sched__observers_of(w);
     for (i = 0; all && i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         if (o->id != id) continue;
@@ -9734,9 +9774,9 @@ static void ecs_sched__call_observer_traced(ecs_sched_world *w, ecs_sched__obser
 /* The name of observer `id`, or NULL once it is removed (trace.h writes it). */
 static const char *ecs_sched__observer_name(const ecs_sched_world *w, uint32_t id) {
     uint32_t i;
-    if (!w->observers) return NULL;
-    for (i = 0; i < w->observers->count; i++) {
-        if (w->observers->items[i]->id == id) return w->observers->items[i]->name;
+    if (!ecs_sched__observers_of(w)) return NULL;
+    for (i = 0; i < ecs_sched__observers_of(w)->count; i++) {
+        if (ecs_sched__observers_of(w)->items[i]->id == id) return ecs_sched__observers_of(w)->items[i]->name;
     }
     return NULL;
 }
@@ -9757,7 +9797,7 @@ static bool ecs_sched__observer_hears(const ecs_sched_world *w, const ecs_sched_
 static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_event event,
                                       ecs_sched_entity e, ecs_sched_id component,
                                       ecs_sched_entity target) {
-    ecs_sched__observers *all = w->observers;
+    ecs_sched__observers *all = ecs_sched__observers_of(w);
     ecs_sched_trigger trigger;
     uint32_t i;
     trigger.event = event;
@@ -10343,7 +10383,7 @@ static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
         ecs_sched__assign(c, ecs_sched__sparse_cell(w, s, at - 1), value);
     }
     if (c->tracked) s->stamps[at - 1].changed = tick;
-    if (w->observers) {
+    if (w->observed) {
         if (added && ecs_sched__watched(w, s->id, ECS_SCHED_ON_ADD)) {
             ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, s->id);
         }
@@ -10415,7 +10455,7 @@ static void ecs_sched__sparse_remove(ecs_sched_world *w, ecs_sched_entity e, ecs
     uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(e));
     if (!at) return;
     /* observers see the value still; what they change is deferred */
-    if (w->observers) ecs_sched__observe_removing(w, e, id);
+    if (w->observed) ecs_sched__observe_removing(w, e, id);
     ecs_sched__sparse_take_out(w, s, at);
 }
 
@@ -11031,7 +11071,7 @@ ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *w, ecs_sched_id id, 
     const ecs_sched__component *c;
     void *data;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched__defer_set_resource(w, id, value);
     }
     if (ecs_sched__change_refused(w, "resource_insert")) return ECS_SCHED_ERR_ACCESS;
@@ -11085,7 +11125,7 @@ const void *ecs_sched_resource_get(ecs_sched_world *w, ecs_sched_id id) {
 
 ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *w, ecs_sched_id id) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__refused_in_observer(w, "removing a resource")) {
+    if (w->observed && ecs_sched__refused_in_observer(w, "removing a resource")) {
         return ECS_SCHED_ERR_ACCESS;
     }
     if (ecs_sched__change_refused(w, "resource_remove")) return ECS_SCHED_ERR_ACCESS;
@@ -11139,7 +11179,7 @@ static void ecs_sched__resources_free(ecs_sched_world *w) {
    left (or, for observers that keep triggering each other, ECS_SCHED__OBSERVER_ROUNDS
    rounds). Called at the end of each operation that may call observers. */
 static void ecs_sched__observers_flush(ecs_sched_world *w) {
-    ecs_sched__observers *all = w->observers;
+    ecs_sched__observers *all = ecs_sched__observers_of(w);
     int32_t round;
     if (!all || !all->deferred || all->flushing || all->dispatching) return;
     all->flushing = true;
@@ -11279,7 +11319,7 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     ecs_sched_entity e;
     uint32_t index;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched__defer_spawn_with(w, count, ids, values);
     }
     if (ecs_sched__change_refused(w, "spawn")) return ECS_SCHED_NULL_ENTITY;
@@ -11294,23 +11334,49 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     index = ecs_sched__take_index(w);
     ecs_sched__place(w, index, t, count, ids, values);
     e = ecs_sched__make_entity(index, w->records[index].generation);
-    if (w->observers) ecs_sched__observe_inserted(w, e, NULL, count, ids);
+    if (w->observed) ecs_sched__observe_inserted(w, e, NULL, count, ids);
     if (w->sparse_count) ecs_sched__sparse_put_given(w, e, count, ids, values, 0);
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return e;
 }
 
-/* The world's side (world.h): archetypes go with the world. */
+/* The archetypes handed out by ecs_sched_archetype_get, a part of the world (registry.h). */
+typedef struct ecs_sched__archetypes {
+    ecs_sched_archetype **items;
+    uint32_t count, capacity;
+} ecs_sched__archetypes;
+
+static ecs_sched__part_key ecs_sched__archetypes_key;
+
+static ecs_sched__archetypes *ecs_sched__archetypes_of(const ecs_sched_world *w) {
+    return (ecs_sched__archetypes *)ecs_sched__part(w, &ecs_sched__archetypes_key);
+}
+
+/* Archetypes go with the world (world.h). */
 static void ecs_sched__archetypes_free(ecs_sched_world *w) {
+    ecs_sched__archetypes *all = ecs_sched__archetypes_of(w);
     uint32_t i;
-    for (i = 0; i < w->archetype_count; i++) ecs_sched__free(&w->env, w->archetypes[i]);
-    ecs_sched__free(&w->env, w->archetypes);
-    w->archetypes = NULL;
-    w->archetype_count = w->archetype_capacity = 0;
+    if (!all) return;
+    for (i = 0; i < all->count; i++) ecs_sched__free(&w->env, all->items[i]);
+    ecs_sched__free(&w->env, all->items);
+    ecs_sched__free(&w->env, all);
+    ecs_sched__part_set(w, &ecs_sched__archetypes_key, NULL);
+}
+
+/* Room to keep one more archetype; NULL when out of memory. */
+static ecs_sched__archetypes *ecs_sched__archetypes_reserve(ecs_sched_world *w) {
+    ecs_sched__archetypes *all = ecs_sched__archetypes_of(w);
+    if (!all) {
+        all = (ecs_sched__archetypes *)ecs_sched__calloc(&w->env, sizeof *all);
+        if (!all) return NULL;
+        ecs_sched__part_set(w, &ecs_sched__archetypes_key, all);
+    }
+    return ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ? all : NULL;
 }
 
 const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *w, int32_t count,
                                                    const ecs_sched_id *ids) {
+    ecs_sched__archetypes *all;
     ecs_sched_archetype *a;
     ecs_sched__table *t;
     unsigned char *block;
@@ -11328,8 +11394,8 @@ const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *w, int32_t c
     }
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
     if (!t) return NULL;
-    if (!ECS_SCHED__GROW(&w->env, w->archetypes, &w->archetype_capacity,
-                         w->archetype_count + 1)) {
+    all = ecs_sched__archetypes_reserve(w);
+    if (!all) {
         ecs_sched__out_of_memory(w, "keeping an archetype");
         return NULL;
     }
@@ -11349,7 +11415,7 @@ const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *w, int32_t c
     a->value_of_column = (int32_t *)(void *)(block + sizeof *a + (size_t)count * sizeof *a->ids);
     if (count) memcpy(a->ids, ids, (size_t)count * sizeof *ids);
     ecs_sched__values_of_columns(t, count, ids, a->value_of_column);
-    w->archetypes[w->archetype_count++] = a;
+    all->items[all->count++] = a;
     return a;
 }
 
@@ -11366,7 +11432,7 @@ ecs_sched_entity ecs_sched_spawn_in(ecs_sched_world *w, const ecs_sched_archetyp
                                             "gives one)");
         return ECS_SCHED_NULL_ENTITY;
     }
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched__defer_spawn_with(w, a->count, a->ids, values);
     }
     if (ecs_sched__change_refused(w, "spawn")) return ECS_SCHED_NULL_ENTITY;
@@ -11378,7 +11444,7 @@ ecs_sched_entity ecs_sched_spawn_in(ecs_sched_world *w, const ecs_sched_archetyp
     index = ecs_sched__take_index(w);
     ecs_sched__place_known(w, index, t, a->value_of_column, values);
     e = ecs_sched__make_entity(index, w->records[index].generation);
-    if (w->observers) {
+    if (w->observed) {
         ecs_sched__observe_inserted(w, e, NULL, a->count, a->ids);
         ecs_sched__observers_flush(w);
     }
@@ -11465,7 +11531,7 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     ecs_sched_result result;
     int32_t first, i, c;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched__defer_spawn_batch(w, entity_count, count, ids, arrays, out_entities);
     }
     if (ecs_sched__change_refused(w, "spawn_batch")) return ECS_SCHED_ERR_ACCESS;
@@ -11498,13 +11564,13 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     t->count += entity_count;
     w->alive_count += entity_count;
     w->rows_version++;
-    if (w->observers || w->sparse_count) {
+    if (w->observed || w->sparse_count) {
         for (i = 0; i < entity_count; i++) {
             ecs_sched_entity e = t->entities[first + i];
-            if (w->observers) ecs_sched__observe_inserted(w, e, NULL, count, ids);
+            if (w->observed) ecs_sched__observe_inserted(w, e, NULL, count, ids);
             if (w->sparse_count) ecs_sched__sparse_put_given(w, e, count, ids, arrays, (size_t)i);
         }
-        if (w->observers) ecs_sched__observers_flush(w);
+        if (w->observed) ecs_sched__observers_flush(w);
     }
     return ECS_SCHED_OK;
 }
@@ -11529,7 +11595,7 @@ static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
 ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_observed(ecs_sched_world *w,
                                                                        ecs_sched_entity e) {
     ecs_sched_result result = ECS_SCHED_OK;
-    if (w->observers && ecs_sched__deferring(w)) return ecs_sched__defer_despawn(w, e);
+    if (w->observed && ecs_sched__deferring(w)) return ecs_sched__defer_despawn(w, e);
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
     if (w->linked) {
@@ -11539,13 +11605,13 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_observed(ecs_sche
         if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, e);
         ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
     }
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return result;
 }
 
 ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers || w->linked) return ecs_sched__despawn_observed(w, e);
+    if (w->observed || w->linked) return ecs_sched__despawn_observed(w, e);
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
     ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
@@ -11619,7 +11685,7 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
     ecs_sched_result result;
     const void *inherited[ECS_SCHED__MAX_TYPE];
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) return ecs_sched__defer_inserts(w, e, count, ids, values);
+    if (w->observed && ecs_sched__deferring(w)) return ecs_sched__defer_inserts(w, e, count, ids, values);
     if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "insert");
     result = ecs_sched__check_ids(w, count, ids, "insert");
@@ -11637,9 +11703,9 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
         return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
     }
     ecs_sched__write_values(w, index, src, count, ids, values);
-    if (w->observers) ecs_sched__observe_inserted(w, e, src, count, ids);
+    if (w->observed) ecs_sched__observe_inserted(w, e, src, count, ids);
     if (w->sparse_count) ecs_sched__sparse_put_given(w, e, count, ids, values, 0);
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return ECS_SCHED_OK;
 }
 
@@ -11647,7 +11713,7 @@ ecs_sched_result ecs_sched_insert(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
                                   const void *value) {
     ECS_SCHED__CHECK_WORLD(w);
     if (w->sparse_count && ecs_sched__component_valid(w, id) && w->components[id].sparse &&
-        !w->observers) {
+        !w->observed) {
         return ecs_sched__sparse_insert(w, e, id, value);   /* nothing moves: the short way */
     }
     return ecs_sched_insert_many(w, e, 1, &id, &value);
@@ -11657,7 +11723,7 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     ecs_sched__table *src, *dst;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched__defer_remove(w, e, id);
     }
     if (ecs_sched__change_refused(w, "remove")) return ECS_SCHED_ERR_ACCESS;
@@ -11665,21 +11731,21 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "remove");
     if (w->components[id].sparse) {
         ecs_sched__sparse_remove(w, e, id);
-        if (w->observers) ecs_sched__observers_flush(w);
+        if (w->observed) ecs_sched__observers_flush(w);
         return ECS_SCHED_OK;
     }
     src = w->tables[w->records[index].table];
     if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
     if (w->components[id].relation) return w->hooks.remove_kind(w, e, id);
     if (w->components[id].managed) return ecs_sched__mark_touched(w, id, "remove");
-    if (w->observers) ecs_sched__observe_removing(w, e, id);
+    if (w->observed) ecs_sched__observe_removing(w, e, id);
     dst = ecs_sched__table_step(w, src, id, true);
     if (!dst) return w->env.last_result;
     if (!ecs_sched__move_entity(w, index, dst)) {
         return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
     }
     if (w->components[id].tracked) ecs_sched__removed(w, id, e);
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return ECS_SCHED_OK;
 }
 
@@ -11960,9 +12026,9 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
             ok = t && (!w->sparse_count || ecs_sched__sparse_reserve(w, n, ids, 1, index + 1)) &&
                  ecs_sched__place(w, index, t, n, ids, values);
             if (t && !ok) ecs_sched__out_of_memory(w, "applying a spawn command");
-            if (ok && w->observers) ecs_sched__observe_inserted(w, c.entity, NULL, n, ids);
+            if (ok && w->observed) ecs_sched__observe_inserted(w, c.entity, NULL, n, ids);
             if (ok && w->sparse_count) ecs_sched__sparse_put_given(w, c.entity, n, ids, values, 0);
-            if (ok && w->observers) ecs_sched__observers_flush(w);
+            if (ok && w->observed) ecs_sched__observers_flush(w);
         }
         break;
     case ECS_SCHED__CMD_INSERT:
@@ -11984,12 +12050,12 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
                 if (result == ECS_SCHED_ERR_REFUSED) cmd->skipped++;
                 else if (result != ECS_SCHED_OK) return -1;
             } else if (ecs_sched__is_live_record(w, c.entity)) {
-                if (w->observers) {
+                if (w->observed) {
                     ecs_sched__observe_despawning(w, c.entity);
                     if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, c.entity);
                 }
                 ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(c.entity));
-                if (w->observers) ecs_sched__observers_flush(w);
+                if (w->observed) ecs_sched__observers_flush(w);
             } else {
                 cmd->skipped++;
             }
@@ -12030,7 +12096,7 @@ skipped:
    world's queue first. */
 static ecs_sched_result ecs_sched__commands_apply(ecs_sched_commands *cmd) {
     ecs_sched__command_block *block;
-    if (cmd->world->observers && ecs_sched__refused_in_observer(cmd->world, "applying commands")) {
+    if (cmd->world->observed && ecs_sched__refused_in_observer(cmd->world, "applying commands")) {
         return ECS_SCHED_ERR_ACCESS;
     }
     if (cmd->companion && !cmd->companion->applying(cmd)) return cmd->world->env.last_result;
@@ -18689,7 +18755,7 @@ static ecs_sched_result ecs_sched__top_run_ended(ecs_sched_world *w, int64_t beg
 static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__schedule *s) {
     ecs_sched__schedules *all = ecs_sched__schedules_of(w);
     ecs_sched_result result;
-    if (w->observers && ecs_sched__refused_in_observer(w, "running a schedule")) {
+    if (w->observed && ecs_sched__refused_in_observer(w, "running a schedule")) {
         return ECS_SCHED_ERR_ACCESS;
     }
     if (s->running) {
@@ -21022,7 +21088,7 @@ ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine) {
 ecs_sched_result ecs_sched_state_apply(ecs_sched_world *w, ecs_sched_id machine) {
     const ecs_sched__state_machine *m = NULL;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__refused_in_observer(w, "applying state transitions")) {
+    if (w->observed && ecs_sched__refused_in_observer(w, "applying state transitions")) {
         return ECS_SCHED_ERR_ACCESS;
     }
     if (machine) {
@@ -21528,7 +21594,7 @@ static ecs_sched_result ecs_sched__relate_check(ecs_sched_world *w, ecs_sched_en
 static void ecs_sched__observe_relation(ecs_sched_world *w, ecs_sched_observer_event event,
                                         ecs_sched_entity source, ecs_sched_id kind,
                                         ecs_sched_entity target) {
-    if (w->observers && ecs_sched__watched(w, kind, event)) {
+    if (w->observed && ecs_sched__watched(w, kind, event)) {
         ecs_sched__observe_target(w, event, source, kind, target);
     }
 }
@@ -21682,7 +21748,7 @@ static ecs_sched_result ecs_sched__tag_prefab_children(ecs_sched_world *w, ecs_s
 /* The observers hear of the tags, once the child is placed. */
 static void ecs_sched__tagging_observe(ecs_sched_world *w, const ecs_sched__tagging *g) {
     uint32_t i;
-    for (i = 0; w->observers && i < g->moved; i++) {
+    for (i = 0; w->observed && i < g->moved; i++) {
         ecs_sched__observe_inserted(w, g->entities[i], g->left[i], 1, &w->prefab);
     }
 }
@@ -21765,14 +21831,14 @@ static ecs_sched_result ecs_sched__relate_at(ecs_sched_world *w, ecs_sched_entit
                                              const char *operation) {
     ecs_sched_result result;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched_commands_relate(ecs_sched__deferring(w), source, kind, target, payload);
     }
     if (ecs_sched__change_refused(w, operation)) return ECS_SCHED_ERR_ACCESS;
     result = ecs_sched__relate_check(w, source, kind, target, operation);
     if (result != ECS_SCHED_OK) return result;
     result = ecs_sched__relate_checked(w, source, kind, target, payload, at, operation);
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return result;
 }
 
@@ -21829,7 +21895,7 @@ ecs_sched_result ecs_sched_unrelate(ecs_sched_world *w, ecs_sched_entity source,
                                     ecs_sched_entity target) {
     ecs_sched_result result;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched_commands_unrelate(ecs_sched__deferring(w), source, kind, target);
     }
     if (ecs_sched__change_refused(w, "unrelate")) return ECS_SCHED_ERR_ACCESS;
@@ -21838,7 +21904,7 @@ ecs_sched_result ecs_sched_unrelate(ecs_sched_world *w, ecs_sched_entity source,
     if (!ecs_sched__is_live_record(w, target)) return ecs_sched__stale(w, target, "unrelate (target)");
     if (!ecs_sched__rel_slot_of(w, source, kind, target)) return ECS_SCHED_OK;
     result = ecs_sched__unrelate_checked(w, source, kind, target);
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return result;
 }
 
@@ -21854,7 +21920,7 @@ static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched
         ecs_sched_result result = ecs_sched__unrelate_checked(w, source, kind, target);
         if (result != ECS_SCHED_OK) return result;
     }
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return ECS_SCHED_OK;
 }
 
@@ -22285,13 +22351,13 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
     if (!ecs_sched__may_be_target(r, e) &&
         !ecs_sched__table_relates(w, w->tables[w->records[index].table])) {
         /* neither source nor target: a plain despawn (and its name) */
-        if (w->observers) ecs_sched__observe_linked_despawning(w, e);
+        if (w->observed) ecs_sched__observe_linked_despawning(w, e);
         if (w->hooks.forget) w->hooks.forget(w, index);
         ecs_sched__despawn_live(w, index);
         return ECS_SCHED_OK;
     }
     marking = ecs_sched__despawn_needs_marks(w);
-    n = ecs_sched__gather_doomed(w, e, marking, !marking && !w->observers);
+    n = ecs_sched__gather_doomed(w, e, marking, !marking && !w->observed);
     if (n < 0) return ecs_sched__out_of_memory(w, "despawning an entity and its sources");
     if (marking) {
         result = ecs_sched__check_refusals(w, n);
@@ -22301,12 +22367,12 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
             if (result != ECS_SCHED_OK) return result;
         }
     }
-    ecs_sched__order_doomed(w, n, !marking && !w->observers);
+    ecs_sched__order_doomed(w, n, !marking && !w->observed);
     for (i = 0; i < n; i++) {
         ecs_sched_entity d = r->doomed[r->order[i]];
         ecs_sched_id via = r->doomed_via[r->order[i]];
         if (!ecs_sched__is_live_record(w, d)) continue;   /* an observer's doing */
-        if (w->observers) ecs_sched__observe_linked_despawning(w, d);
+        if (w->observed) ecs_sched__observe_linked_despawning(w, d);
         if (via && !(w->components[via].relation & ECS_SCHED__KIND_EXCLUSIVE)) via = 0;
         ecs_sched__drop_own_links(w, d, via);
         ecs_sched__drop_sources(w, d);
@@ -22426,7 +22492,7 @@ static ecs_sched_result ecs_sched__set_parent_at(ecs_sched_world *w, ecs_sched_e
     ecs_sched_entity old;
     ecs_sched__sources *s;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {   /* recorded: the child goes last */
+    if (w->observed && ecs_sched__deferring(w)) {   /* recorded: the child goes last */
         return ecs_sched_commands_set_parent(ecs_sched__deferring(w), child, parent);
     }
     if (!ecs_sched__is_live_record(w, child)) return ecs_sched__stale(w, child, operation);
@@ -24004,7 +24070,7 @@ static void ecs_sched__instancing_place(ecs_sched_world *w, ecs_sched__instancin
         if (parent) ecs_sched__link(w, w->child_of, c->made, parent, UINT32_MAX);
         if (c->name) ecs_sched__copy_name(w, c, parent);
     }
-    for (i = 0; w->observers && i < in->count; i++) {
+    for (i = 0; w->observed && i < in->count; i++) {
         ecs_sched__observe_copy(w, in, &in->copies[i], in->copies[i].live ? live_before : NULL);
     }
     if (w->sparse_count) ecs_sched__sparse_instancing_place(w, in);
@@ -24027,13 +24093,13 @@ static ecs_sched_entity ecs_sched__instantiate_checked(ecs_sched_world *w, ecs_s
         made = in.copies[0].made;
     }
     ecs_sched__instancing_free(w, &in);
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return made;
 }
 
 ecs_sched_entity ecs_sched_instantiate(ecs_sched_world *w, ecs_sched_entity prefab) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched_commands_instantiate(ecs_sched__deferring(w), prefab);
     }
     if (ecs_sched__change_refused(w, "instantiate")) return ECS_SCHED_NULL_ENTITY;
@@ -25619,7 +25685,7 @@ static ecs_sched_result ecs_sched__data_instantiate_checked(ecs_sched_world *w,
         for (i = 0; out && result == ECS_SCHED_OK && i < in.count; i++) out[i] = in.copies[i].made;
     }
     ecs_sched__instancing_free(w, &in);
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return result;
 }
 
@@ -25629,7 +25695,7 @@ ecs_sched_result ecs_sched_prefab_data_instantiate(ecs_sched_world *w,
     ecs_sched_result result;
     ECS_SCHED__CHECK_WORLD(w);
     if (!d) return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "prefab_data_instantiate: data is NULL");
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched_commands_prefab_data_instantiate(ecs_sched__deferring(w), d, main)
                    ? ECS_SCHED_OK : w->env.last_result;
     }
@@ -27278,7 +27344,7 @@ static ecs_sched_result ecs_sched__refuse_reserved(ecs_sched_world *w, const cha
 }
 
 static ecs_sched_result ecs_sched__snapshot_check(ecs_sched_world *w, const char *operation) {
-    if (w->observers && ecs_sched__refused_in_observer(w, operation)) return ECS_SCHED_ERR_ACCESS;
+    if (w->observed && ecs_sched__refused_in_observer(w, operation)) return ECS_SCHED_ERR_ACCESS;
     if (ecs_sched__change_refused(w, operation)) return ECS_SCHED_ERR_ACCESS;
     return ecs_sched__refuse_reserved(w, operation);
 }
@@ -28659,7 +28725,7 @@ static void ecs_sched__observe_world_end(ecs_sched_world *w) {
 void ecs_sched_world_destroy(ecs_sched_world *w) {
     uint32_t i;
     if (!w) return;
-    if (w->observers) ecs_sched__observe_world_end(w);
+    if (w->observed) ecs_sched__observe_world_end(w);
     ecs_sched__states_free(w);
     ecs_sched__time_free(w);
     ecs_sched__schedules_free(w);

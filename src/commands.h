@@ -2,6 +2,8 @@
 #pragma once
 #include "table_graph.h"
 
+typedef struct ecs_sched_commands ecs_sched_commands;
+
 /* ---- command buffers ---- */
 
 /* Records structural changes to apply later, in recorded order. The world owns the buffer;
@@ -189,10 +191,35 @@ static void ecs_sched__release_reserved(ecs_sched_commands *cmd) {
     cmd->pending = 0;
 }
 
+/* The world's buffers, a part of it (registry.h): they go with the world. */
+typedef struct ecs_sched__buffers {
+    ecs_sched_commands **items;
+    uint32_t count, capacity;
+} ecs_sched__buffers;
+
+static ecs_sched__part_key ecs_sched__buffers_key;
+
+static ecs_sched__buffers *ecs_sched__buffers_of(const ecs_sched_world *w) {
+    return (ecs_sched__buffers *)ecs_sched__part(w, &ecs_sched__buffers_key);
+}
+
+/* Room for one more buffer; NULL when out of memory. */
+static ecs_sched__buffers *ecs_sched__buffers_reserve(ecs_sched_world *w) {
+    ecs_sched__buffers *all = ecs_sched__buffers_of(w);
+    if (!all) {
+        all = (ecs_sched__buffers *)ecs_sched__calloc(&w->env, sizeof *all);
+        if (!all) return NULL;
+        ecs_sched__part_set(w, &ecs_sched__buffers_key, all);
+    }
+    return ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ? all : NULL;
+}
+
 ecs_sched_commands *ecs_sched_commands_create(ecs_sched_world *w) {
+    ecs_sched__buffers *all;
     ecs_sched_commands *cmd;
     ECS_SCHED__CHECK_WORLD(w);
-    if (!ECS_SCHED__GROW(&w->env, w->buffers, &w->buffer_capacity, w->buffer_count + 1)) {
+    all = ecs_sched__buffers_reserve(w);
+    if (!all) {
         ecs_sched__out_of_memory(w, "creating a command buffer");
         return NULL;
     }
@@ -202,20 +229,22 @@ ecs_sched_commands *ecs_sched_commands_create(ecs_sched_world *w) {
         return NULL;
     }
     cmd->world = w;
-    w->buffers[w->buffer_count++] = cmd;
+    all->items[all->count++] = cmd;
     return cmd;
 }
 
 void ecs_sched_commands_destroy(ecs_sched_commands *cmd) {
+    ecs_sched__buffers *all;
     ecs_sched_world *w;
     uint32_t i;
     if (!cmd) return;
     w = cmd->world;
+    all = ecs_sched__buffers_of(w);
     if (cmd->companion) cmd->companion->destroying(cmd);
     ecs_sched__release_reserved(cmd);
-    for (i = 0; i < w->buffer_count; i++) {
-        if (w->buffers[i] == cmd) {
-            w->buffers[i] = w->buffers[--w->buffer_count];
+    for (i = 0; i < all->count; i++) {
+        if (all->items[i] == cmd) {
+            all->items[i] = all->items[--all->count];
             break;
         }
     }
@@ -227,12 +256,14 @@ void ecs_sched_commands_destroy(ecs_sched_commands *cmd) {
     ecs_sched__free(&w->env, cmd);
 }
 
-/* The world's side of buffers (declared in world.h): they go with the world. */
+/* The world's buffers go with it (world.h). */
 static void ecs_sched__buffers_free(ecs_sched_world *w) {
-    while (w->buffer_count) ecs_sched_commands_destroy(w->buffers[w->buffer_count - 1]);
-    ecs_sched__free(&w->env, w->buffers);
-    w->buffers = NULL;
-    w->buffer_capacity = 0;
+    ecs_sched__buffers *all = ecs_sched__buffers_of(w);
+    if (!all) return;
+    while (all->count) ecs_sched_commands_destroy(all->items[all->count - 1]);
+    ecs_sched__free(&w->env, all->items);
+    ecs_sched__free(&w->env, all);
+    ecs_sched__part_set(w, &ecs_sched__buffers_key, NULL);
 }
 
 /* A block with room for `bytes` more, switching to (or adding) the next block when the

@@ -81,7 +81,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *comm
    left (or, for observers that keep triggering each other, ECS_SCHED__OBSERVER_ROUNDS
    rounds). Called at the end of each operation that may call observers. */
 static void ecs_sched__observers_flush(ecs_sched_world *w) {
-    ecs_sched__observers *all = w->observers;
+    ecs_sched__observers *all = ecs_sched__observers_of(w);
     int32_t round;
     if (!all || !all->deferred || all->flushing || all->dispatching) return;
     all->flushing = true;
@@ -221,7 +221,7 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     ecs_sched_entity e;
     uint32_t index;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched__defer_spawn_with(w, count, ids, values);
     }
     if (ecs_sched__change_refused(w, "spawn")) return ECS_SCHED_NULL_ENTITY;
@@ -236,23 +236,49 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     index = ecs_sched__take_index(w);
     ecs_sched__place(w, index, t, count, ids, values);
     e = ecs_sched__make_entity(index, w->records[index].generation);
-    if (w->observers) ecs_sched__observe_inserted(w, e, NULL, count, ids);
+    if (w->observed) ecs_sched__observe_inserted(w, e, NULL, count, ids);
     if (w->sparse_count) ecs_sched__sparse_put_given(w, e, count, ids, values, 0);
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return e;
 }
 
-/* The world's side (world.h): archetypes go with the world. */
+/* The archetypes handed out by ecs_sched_archetype_get, a part of the world (registry.h). */
+typedef struct ecs_sched__archetypes {
+    ecs_sched_archetype **items;
+    uint32_t count, capacity;
+} ecs_sched__archetypes;
+
+static ecs_sched__part_key ecs_sched__archetypes_key;
+
+static ecs_sched__archetypes *ecs_sched__archetypes_of(const ecs_sched_world *w) {
+    return (ecs_sched__archetypes *)ecs_sched__part(w, &ecs_sched__archetypes_key);
+}
+
+/* Archetypes go with the world (world.h). */
 static void ecs_sched__archetypes_free(ecs_sched_world *w) {
+    ecs_sched__archetypes *all = ecs_sched__archetypes_of(w);
     uint32_t i;
-    for (i = 0; i < w->archetype_count; i++) ecs_sched__free(&w->env, w->archetypes[i]);
-    ecs_sched__free(&w->env, w->archetypes);
-    w->archetypes = NULL;
-    w->archetype_count = w->archetype_capacity = 0;
+    if (!all) return;
+    for (i = 0; i < all->count; i++) ecs_sched__free(&w->env, all->items[i]);
+    ecs_sched__free(&w->env, all->items);
+    ecs_sched__free(&w->env, all);
+    ecs_sched__part_set(w, &ecs_sched__archetypes_key, NULL);
+}
+
+/* Room to keep one more archetype; NULL when out of memory. */
+static ecs_sched__archetypes *ecs_sched__archetypes_reserve(ecs_sched_world *w) {
+    ecs_sched__archetypes *all = ecs_sched__archetypes_of(w);
+    if (!all) {
+        all = (ecs_sched__archetypes *)ecs_sched__calloc(&w->env, sizeof *all);
+        if (!all) return NULL;
+        ecs_sched__part_set(w, &ecs_sched__archetypes_key, all);
+    }
+    return ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ? all : NULL;
 }
 
 const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *w, int32_t count,
                                                    const ecs_sched_id *ids) {
+    ecs_sched__archetypes *all;
     ecs_sched_archetype *a;
     ecs_sched__table *t;
     unsigned char *block;
@@ -270,8 +296,8 @@ const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *w, int32_t c
     }
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
     if (!t) return NULL;
-    if (!ECS_SCHED__GROW(&w->env, w->archetypes, &w->archetype_capacity,
-                         w->archetype_count + 1)) {
+    all = ecs_sched__archetypes_reserve(w);
+    if (!all) {
         ecs_sched__out_of_memory(w, "keeping an archetype");
         return NULL;
     }
@@ -291,7 +317,7 @@ const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *w, int32_t c
     a->value_of_column = (int32_t *)(void *)(block + sizeof *a + (size_t)count * sizeof *a->ids);
     if (count) memcpy(a->ids, ids, (size_t)count * sizeof *ids);
     ecs_sched__values_of_columns(t, count, ids, a->value_of_column);
-    w->archetypes[w->archetype_count++] = a;
+    all->items[all->count++] = a;
     return a;
 }
 
@@ -308,7 +334,7 @@ ecs_sched_entity ecs_sched_spawn_in(ecs_sched_world *w, const ecs_sched_archetyp
                                             "gives one)");
         return ECS_SCHED_NULL_ENTITY;
     }
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched__defer_spawn_with(w, a->count, a->ids, values);
     }
     if (ecs_sched__change_refused(w, "spawn")) return ECS_SCHED_NULL_ENTITY;
@@ -320,7 +346,7 @@ ecs_sched_entity ecs_sched_spawn_in(ecs_sched_world *w, const ecs_sched_archetyp
     index = ecs_sched__take_index(w);
     ecs_sched__place_known(w, index, t, a->value_of_column, values);
     e = ecs_sched__make_entity(index, w->records[index].generation);
-    if (w->observers) {
+    if (w->observed) {
         ecs_sched__observe_inserted(w, e, NULL, a->count, a->ids);
         ecs_sched__observers_flush(w);
     }
@@ -407,7 +433,7 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     ecs_sched_result result;
     int32_t first, i, c;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched__defer_spawn_batch(w, entity_count, count, ids, arrays, out_entities);
     }
     if (ecs_sched__change_refused(w, "spawn_batch")) return ECS_SCHED_ERR_ACCESS;
@@ -440,13 +466,13 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     t->count += entity_count;
     w->alive_count += entity_count;
     w->rows_version++;
-    if (w->observers || w->sparse_count) {
+    if (w->observed || w->sparse_count) {
         for (i = 0; i < entity_count; i++) {
             ecs_sched_entity e = t->entities[first + i];
-            if (w->observers) ecs_sched__observe_inserted(w, e, NULL, count, ids);
+            if (w->observed) ecs_sched__observe_inserted(w, e, NULL, count, ids);
             if (w->sparse_count) ecs_sched__sparse_put_given(w, e, count, ids, arrays, (size_t)i);
         }
-        if (w->observers) ecs_sched__observers_flush(w);
+        if (w->observed) ecs_sched__observers_flush(w);
     }
     return ECS_SCHED_OK;
 }
@@ -471,7 +497,7 @@ static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
 ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_observed(ecs_sched_world *w,
                                                                        ecs_sched_entity e) {
     ecs_sched_result result = ECS_SCHED_OK;
-    if (w->observers && ecs_sched__deferring(w)) return ecs_sched__defer_despawn(w, e);
+    if (w->observed && ecs_sched__deferring(w)) return ecs_sched__defer_despawn(w, e);
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
     if (w->linked) {
@@ -481,13 +507,13 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_observed(ecs_sche
         if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, e);
         ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
     }
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return result;
 }
 
 ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers || w->linked) return ecs_sched__despawn_observed(w, e);
+    if (w->observed || w->linked) return ecs_sched__despawn_observed(w, e);
     if (ecs_sched__change_refused(w, "despawn")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "despawn");
     ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
@@ -561,7 +587,7 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
     ecs_sched_result result;
     const void *inherited[ECS_SCHED__MAX_TYPE];
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) return ecs_sched__defer_inserts(w, e, count, ids, values);
+    if (w->observed && ecs_sched__deferring(w)) return ecs_sched__defer_inserts(w, e, count, ids, values);
     if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
     if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "insert");
     result = ecs_sched__check_ids(w, count, ids, "insert");
@@ -579,9 +605,9 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
         return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
     }
     ecs_sched__write_values(w, index, src, count, ids, values);
-    if (w->observers) ecs_sched__observe_inserted(w, e, src, count, ids);
+    if (w->observed) ecs_sched__observe_inserted(w, e, src, count, ids);
     if (w->sparse_count) ecs_sched__sparse_put_given(w, e, count, ids, values, 0);
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return ECS_SCHED_OK;
 }
 
@@ -589,7 +615,7 @@ ecs_sched_result ecs_sched_insert(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
                                   const void *value) {
     ECS_SCHED__CHECK_WORLD(w);
     if (w->sparse_count && ecs_sched__component_valid(w, id) && w->components[id].sparse &&
-        !w->observers) {
+        !w->observed) {
         return ecs_sched__sparse_insert(w, e, id, value);   /* nothing moves: the short way */
     }
     return ecs_sched_insert_many(w, e, 1, &id, &value);
@@ -599,7 +625,7 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     ecs_sched__table *src, *dst;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched__defer_remove(w, e, id);
     }
     if (ecs_sched__change_refused(w, "remove")) return ECS_SCHED_ERR_ACCESS;
@@ -607,21 +633,21 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "remove");
     if (w->components[id].sparse) {
         ecs_sched__sparse_remove(w, e, id);
-        if (w->observers) ecs_sched__observers_flush(w);
+        if (w->observed) ecs_sched__observers_flush(w);
         return ECS_SCHED_OK;
     }
     src = w->tables[w->records[index].table];
     if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
     if (w->components[id].relation) return w->hooks.remove_kind(w, e, id);
     if (w->components[id].managed) return ecs_sched__mark_touched(w, id, "remove");
-    if (w->observers) ecs_sched__observe_removing(w, e, id);
+    if (w->observed) ecs_sched__observe_removing(w, e, id);
     dst = ecs_sched__table_step(w, src, id, true);
     if (!dst) return w->env.last_result;
     if (!ecs_sched__move_entity(w, index, dst)) {
         return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
     }
     if (w->components[id].tracked) ecs_sched__removed(w, id, e);
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return ECS_SCHED_OK;
 }
 
@@ -902,9 +928,9 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
             ok = t && (!w->sparse_count || ecs_sched__sparse_reserve(w, n, ids, 1, index + 1)) &&
                  ecs_sched__place(w, index, t, n, ids, values);
             if (t && !ok) ecs_sched__out_of_memory(w, "applying a spawn command");
-            if (ok && w->observers) ecs_sched__observe_inserted(w, c.entity, NULL, n, ids);
+            if (ok && w->observed) ecs_sched__observe_inserted(w, c.entity, NULL, n, ids);
             if (ok && w->sparse_count) ecs_sched__sparse_put_given(w, c.entity, n, ids, values, 0);
-            if (ok && w->observers) ecs_sched__observers_flush(w);
+            if (ok && w->observed) ecs_sched__observers_flush(w);
         }
         break;
     case ECS_SCHED__CMD_INSERT:
@@ -926,12 +952,12 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
                 if (result == ECS_SCHED_ERR_REFUSED) cmd->skipped++;
                 else if (result != ECS_SCHED_OK) return -1;
             } else if (ecs_sched__is_live_record(w, c.entity)) {
-                if (w->observers) {
+                if (w->observed) {
                     ecs_sched__observe_despawning(w, c.entity);
                     if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, c.entity);
                 }
                 ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(c.entity));
-                if (w->observers) ecs_sched__observers_flush(w);
+                if (w->observed) ecs_sched__observers_flush(w);
             } else {
                 cmd->skipped++;
             }
@@ -972,7 +998,7 @@ skipped:
    world's queue first. */
 static ecs_sched_result ecs_sched__commands_apply(ecs_sched_commands *cmd) {
     ecs_sched__command_block *block;
-    if (cmd->world->observers && ecs_sched__refused_in_observer(cmd->world, "applying commands")) {
+    if (cmd->world->observed && ecs_sched__refused_in_observer(cmd->world, "applying commands")) {
         return ECS_SCHED_ERR_ACCESS;
     }
     if (cmd->companion && !cmd->companion->applying(cmd)) return cmd->world->env.last_result;

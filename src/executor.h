@@ -1248,7 +1248,7 @@ static ecs_sched_result ecs_sched__top_run_ended(ecs_sched_world *w, int64_t beg
 static ecs_sched_result ecs_sched__run_schedule(ecs_sched_world *w, ecs_sched__schedule *s) {
     ecs_sched__schedules *all = ecs_sched__schedules_of(w);
     ecs_sched_result result;
-    if (w->observers && ecs_sched__refused_in_observer(w, "running a schedule")) {
+    if (w->observed && ecs_sched__refused_in_observer(w, "running a schedule")) {
         return ECS_SCHED_ERR_ACCESS;
     }
     if (s->running) {

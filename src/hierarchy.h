@@ -68,7 +68,7 @@ static ecs_sched_result ecs_sched__set_parent_at(ecs_sched_world *w, ecs_sched_e
     ecs_sched_entity old;
     ecs_sched__sources *s;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {   /* recorded: the child goes last */
+    if (w->observed && ecs_sched__deferring(w)) {   /* recorded: the child goes last */
         return ecs_sched_commands_set_parent(ecs_sched__deferring(w), child, parent);
     }
     if (!ecs_sched__is_live_record(w, child)) return ecs_sched__stale(w, child, operation);

@@ -747,7 +747,7 @@ static void ecs_sched__instancing_place(ecs_sched_world *w, ecs_sched__instancin
         if (parent) ecs_sched__link(w, w->child_of, c->made, parent, UINT32_MAX);
         if (c->name) ecs_sched__copy_name(w, c, parent);
     }
-    for (i = 0; w->observers && i < in->count; i++) {
+    for (i = 0; w->observed && i < in->count; i++) {
         ecs_sched__observe_copy(w, in, &in->copies[i], in->copies[i].live ? live_before : NULL);
     }
     if (w->sparse_count) ecs_sched__sparse_instancing_place(w, in);
@@ -770,13 +770,13 @@ static ecs_sched_entity ecs_sched__instantiate_checked(ecs_sched_world *w, ecs_s
         made = in.copies[0].made;
     }
     ecs_sched__instancing_free(w, &in);
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return made;
 }
 
 ecs_sched_entity ecs_sched_instantiate(ecs_sched_world *w, ecs_sched_entity prefab) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched_commands_instantiate(ecs_sched__deferring(w), prefab);
     }
     if (ecs_sched__change_refused(w, "instantiate")) return ECS_SCHED_NULL_ENTITY;

@@ -85,6 +85,11 @@ typedef struct ecs_sched__watchers {
     uint32_t count[ECS_SCHED_ON_REMOVE + 1];
 } ecs_sched__watchers;
 
+typedef struct ecs_sched__observers ecs_sched__observers;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__observers_key;
+
 struct ecs_sched__observers {
     ecs_sched__observer **items;     /* in the order they were added */
     uint32_t count;
@@ -97,6 +102,10 @@ struct ecs_sched__observers {
     uint32_t watcher_capacity;
 };
 
+static inline ecs_sched__observers *ecs_sched__observers_of(const ecs_sched_world *w) {
+    return (ecs_sched__observers *)ecs_sched__part(w, &ecs_sched__observers_key);
+}
+
 static void ecs_sched__observer_free(ecs_sched_world *w, ecs_sched__observer *o) {
     ecs_sched_commands_destroy(o->ctx.commands);
     ecs_sched__free(&w->env, o->ctx.run.failure_message);
@@ -108,19 +117,21 @@ static void ecs_sched__observer_free(ecs_sched_world *w, ecs_sched__observer *o)
 /* The world's side (declared in world.h): observers go with the world (before its command
    buffers). */
 static void ecs_sched__observers_free(ecs_sched_world *w) {
+    ecs_sched__observers *all = ecs_sched__observers_of(w);
     uint32_t i;
-    if (!w->observers) return;
-    for (i = 0; i < w->observers->count; i++) ecs_sched__observer_free(w, w->observers->items[i]);
-    ecs_sched__free(&w->env, w->observers->items);
-    ecs_sched__free(&w->env, w->observers->watchers);
-    ecs_sched__free(&w->env, w->observers);
-    w->observers = NULL;
+    if (!all) return;
+    for (i = 0; i < all->count; i++) ecs_sched__observer_free(w, all->items[i]);
+    ecs_sched__free(&w->env, all->items);
+    ecs_sched__free(&w->env, all->watchers);
+    ecs_sched__free(&w->env, all);
+    ecs_sched__part_set(w, &ecs_sched__observers_key, NULL);
+    w->observed = false;
 }
 
 /* The observer running on this thread for w, or NULL. */
 static ecs_sched_system_ctx *ecs_sched__observer_running(const ecs_sched_world *w) {
     ecs_sched_system_ctx *ctx;
-    if (!w->observers || !w->observers->dispatching) return NULL;
+    if (!ecs_sched__observers_of(w) || !ecs_sched__observers_of(w)->dispatching) return NULL;
     ctx = (ecs_sched_system_ctx *)ecs_sched__running_in(&w->env);
     return ctx && ctx->observer ? ctx : NULL;
 }
@@ -194,7 +205,7 @@ static bool ecs_sched__watchers_reserve(ecs_sched_world *w, ecs_sched__observers
 /* Whether some observer watches `event` on component `id`. */
 static inline bool ecs_sched__watched(const ecs_sched_world *w, ecs_sched_id id,
                                       ecs_sched_observer_event event) {
-    const ecs_sched__observers *all = w->observers;
+    const ecs_sched__observers *all = ecs_sched__observers_of(w);
     return id < all->watcher_capacity && all->watchers[id].count[event] != 0;
 }
 
@@ -215,12 +226,16 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     ECS_SCHED__CHECK_WORLD(w);
     if (ecs_sched__refused_in_observer(w, "adding an observer")) return 0;
     if (ecs_sched__observer_check(w, desc) != ECS_SCHED_OK) return 0;
-    if (!w->observers &&
-        !(w->observers = (ecs_sched__observers *)ecs_sched__calloc(&w->env, sizeof *w->observers))) {
-        ecs_sched__out_of_memory(w, "adding an observer");
-        return 0;
+    all = ecs_sched__observers_of(w);
+    if (!all) {
+        all = (ecs_sched__observers *)ecs_sched__calloc(&w->env, sizeof *all);
+        if (!all) {
+            ecs_sched__out_of_memory(w, "adding an observer");
+            return 0;
+        }
+        ecs_sched__part_set(w, &ecs_sched__observers_key, all);
+        w->observed = true;
     }
-    all = w->observers;
     if (!ecs_sched__watchers_reserve(w, all, desc->component) ||
         !ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ||
         !(o = (ecs_sched__observer *)ecs_sched__calloc(&w->env, sizeof *o))) {
@@ -265,7 +280,7 @@ ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *w, uint32_t id) {
     uint32_t i;
     ECS_SCHED__CHECK_WORLD(w);
     if (ecs_sched__refused_in_observer(w, "removing an observer")) return ECS_SCHED_ERR_ACCESS;
-    all = w->observers;
+    all = ecs_sched__observers_of(w);
     for (i = 0; all && i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         if (o->id != id) continue;
@@ -321,9 +336,9 @@ static void ecs_sched__call_observer_traced(ecs_sched_world *w, ecs_sched__obser
 /* The name of observer `id`, or NULL once it is removed (trace.h writes it). */
 static const char *ecs_sched__observer_name(const ecs_sched_world *w, uint32_t id) {
     uint32_t i;
-    if (!w->observers) return NULL;
-    for (i = 0; i < w->observers->count; i++) {
-        if (w->observers->items[i]->id == id) return w->observers->items[i]->name;
+    if (!ecs_sched__observers_of(w)) return NULL;
+    for (i = 0; i < ecs_sched__observers_of(w)->count; i++) {
+        if (ecs_sched__observers_of(w)->items[i]->id == id) return ecs_sched__observers_of(w)->items[i]->name;
     }
     return NULL;
 }
@@ -344,7 +359,7 @@ static bool ecs_sched__observer_hears(const ecs_sched_world *w, const ecs_sched_
 static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_event event,
                                       ecs_sched_entity e, ecs_sched_id component,
                                       ecs_sched_entity target) {
-    ecs_sched__observers *all = w->observers;
+    ecs_sched__observers *all = ecs_sched__observers_of(w);
     ecs_sched_trigger trigger;
     uint32_t i;
     trigger.event = event;

@@ -685,7 +685,7 @@ static ecs_sched_result ecs_sched__data_instantiate_checked(ecs_sched_world *w,
         for (i = 0; out && result == ECS_SCHED_OK && i < in.count; i++) out[i] = in.copies[i].made;
     }
     ecs_sched__instancing_free(w, &in);
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return result;
 }
 
@@ -695,7 +695,7 @@ ecs_sched_result ecs_sched_prefab_data_instantiate(ecs_sched_world *w,
     ecs_sched_result result;
     ECS_SCHED__CHECK_WORLD(w);
     if (!d) return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "prefab_data_instantiate: data is NULL");
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched_commands_prefab_data_instantiate(ecs_sched__deferring(w), d, main)
                    ? ECS_SCHED_OK : w->env.last_result;
     }

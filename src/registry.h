@@ -13,7 +13,6 @@ typedef uint32_t ecs_sched_id;
 
 typedef struct ecs_sched_world ecs_sched_world;
 typedef struct ecs_sched_query ecs_sched_query;
-typedef struct ecs_sched_commands ecs_sched_commands;
 
 /* Lifecycle hooks of a component type; any may be NULL.
      ctor: construct `count` values in raw memory (NULL: zero the bytes).
@@ -244,7 +243,6 @@ typedef struct ecs_sched__map {
 
 
 
-typedef struct ecs_sched__observers ecs_sched__observers;
 
 /* Data a module keeps beside the entities and resources that a snapshot holds too
    (snapshot.h): the module registers its part with the world when it first keeps such data,
@@ -322,8 +320,6 @@ struct ecs_sched_world {
     uint32_t generation_floor_capacity;
     int32_t alive_count;
     ecs_sched__table **tables;           /* tables[0] is the empty archetype */
-    struct ecs_sched_archetype **archetypes;   /* handed out by ecs_sched_archetype_get */
-    uint32_t archetype_count, archetype_capacity;
     uint32_t table_count;
     uint32_t table_capacity;
     ecs_sched__map types;                /* type hash -> table */
@@ -333,9 +329,6 @@ struct ecs_sched_world {
     ecs_sched_query **queries;
     uint32_t query_count;
     uint32_t query_capacity;
-    ecs_sched_commands **buffers;
-    uint32_t buffer_count;
-    uint32_t buffer_capacity;
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
     ecs_sched_id disabled;               /* disable.h: the Disabled tag */
     ecs_sched_id prefab;                 /* disable.h: the Prefab tag */
@@ -347,7 +340,8 @@ struct ecs_sched_world {
                                             a block of values may move (a table or a sparse
                                             set grows), or a relationship changes: the lists
                                             hierarchy.h keeps point into those blocks */
-    ecs_sched__observers *observers;     /* observer.h; NULL until the first observer */
+    bool observed;                       /* an observer was added (observer.h): the
+                                            operations call observers */
     /* The core's extension points for the modules above it (docs/architecture.md): each is
        NULL until its module installs it, and the core calls it only where the world uses
        what the module adds. */

@@ -570,7 +570,7 @@ static ecs_sched_result ecs_sched__relate_check(ecs_sched_world *w, ecs_sched_en
 static void ecs_sched__observe_relation(ecs_sched_world *w, ecs_sched_observer_event event,
                                         ecs_sched_entity source, ecs_sched_id kind,
                                         ecs_sched_entity target) {
-    if (w->observers && ecs_sched__watched(w, kind, event)) {
+    if (w->observed && ecs_sched__watched(w, kind, event)) {
         ecs_sched__observe_target(w, event, source, kind, target);
     }
 }
@@ -724,7 +724,7 @@ static ecs_sched_result ecs_sched__tag_prefab_children(ecs_sched_world *w, ecs_s
 /* The observers hear of the tags, once the child is placed. */
 static void ecs_sched__tagging_observe(ecs_sched_world *w, const ecs_sched__tagging *g) {
     uint32_t i;
-    for (i = 0; w->observers && i < g->moved; i++) {
+    for (i = 0; w->observed && i < g->moved; i++) {
         ecs_sched__observe_inserted(w, g->entities[i], g->left[i], 1, &w->prefab);
     }
 }
@@ -807,14 +807,14 @@ static ecs_sched_result ecs_sched__relate_at(ecs_sched_world *w, ecs_sched_entit
                                              const char *operation) {
     ecs_sched_result result;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched_commands_relate(ecs_sched__deferring(w), source, kind, target, payload);
     }
     if (ecs_sched__change_refused(w, operation)) return ECS_SCHED_ERR_ACCESS;
     result = ecs_sched__relate_check(w, source, kind, target, operation);
     if (result != ECS_SCHED_OK) return result;
     result = ecs_sched__relate_checked(w, source, kind, target, payload, at, operation);
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return result;
 }
 
@@ -871,7 +871,7 @@ ecs_sched_result ecs_sched_unrelate(ecs_sched_world *w, ecs_sched_entity source,
                                     ecs_sched_entity target) {
     ecs_sched_result result;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched_commands_unrelate(ecs_sched__deferring(w), source, kind, target);
     }
     if (ecs_sched__change_refused(w, "unrelate")) return ECS_SCHED_ERR_ACCESS;
@@ -880,7 +880,7 @@ ecs_sched_result ecs_sched_unrelate(ecs_sched_world *w, ecs_sched_entity source,
     if (!ecs_sched__is_live_record(w, target)) return ecs_sched__stale(w, target, "unrelate (target)");
     if (!ecs_sched__rel_slot_of(w, source, kind, target)) return ECS_SCHED_OK;
     result = ecs_sched__unrelate_checked(w, source, kind, target);
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return result;
 }
 
@@ -896,7 +896,7 @@ static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched
         ecs_sched_result result = ecs_sched__unrelate_checked(w, source, kind, target);
         if (result != ECS_SCHED_OK) return result;
     }
-    if (w->observers) ecs_sched__observers_flush(w);
+    if (w->observed) ecs_sched__observers_flush(w);
     return ECS_SCHED_OK;
 }
 
@@ -1327,13 +1327,13 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
     if (!ecs_sched__may_be_target(r, e) &&
         !ecs_sched__table_relates(w, w->tables[w->records[index].table])) {
         /* neither source nor target: a plain despawn (and its name) */
-        if (w->observers) ecs_sched__observe_linked_despawning(w, e);
+        if (w->observed) ecs_sched__observe_linked_despawning(w, e);
         if (w->hooks.forget) w->hooks.forget(w, index);
         ecs_sched__despawn_live(w, index);
         return ECS_SCHED_OK;
     }
     marking = ecs_sched__despawn_needs_marks(w);
-    n = ecs_sched__gather_doomed(w, e, marking, !marking && !w->observers);
+    n = ecs_sched__gather_doomed(w, e, marking, !marking && !w->observed);
     if (n < 0) return ecs_sched__out_of_memory(w, "despawning an entity and its sources");
     if (marking) {
         result = ecs_sched__check_refusals(w, n);
@@ -1343,12 +1343,12 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
             if (result != ECS_SCHED_OK) return result;
         }
     }
-    ecs_sched__order_doomed(w, n, !marking && !w->observers);
+    ecs_sched__order_doomed(w, n, !marking && !w->observed);
     for (i = 0; i < n; i++) {
         ecs_sched_entity d = r->doomed[r->order[i]];
         ecs_sched_id via = r->doomed_via[r->order[i]];
         if (!ecs_sched__is_live_record(w, d)) continue;   /* an observer's doing */
-        if (w->observers) ecs_sched__observe_linked_despawning(w, d);
+        if (w->observed) ecs_sched__observe_linked_despawning(w, d);
         if (via && !(w->components[via].relation & ECS_SCHED__KIND_EXCLUSIVE)) via = 0;
         ecs_sched__drop_own_links(w, d, via);
         ecs_sched__drop_sources(w, d);

@@ -27,7 +27,7 @@ ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *w, ecs_sched_id id, 
     const ecs_sched__component *c;
     void *data;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__deferring(w)) {
+    if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched__defer_set_resource(w, id, value);
     }
     if (ecs_sched__change_refused(w, "resource_insert")) return ECS_SCHED_ERR_ACCESS;
@@ -81,7 +81,7 @@ const void *ecs_sched_resource_get(ecs_sched_world *w, ecs_sched_id id) {
 
 ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *w, ecs_sched_id id) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__refused_in_observer(w, "removing a resource")) {
+    if (w->observed && ecs_sched__refused_in_observer(w, "removing a resource")) {
         return ECS_SCHED_ERR_ACCESS;
     }
     if (ecs_sched__change_refused(w, "resource_remove")) return ECS_SCHED_ERR_ACCESS;

@@ -358,7 +358,7 @@ static ecs_sched_result ecs_sched__refuse_reserved(ecs_sched_world *w, const cha
 }
 
 static ecs_sched_result ecs_sched__snapshot_check(ecs_sched_world *w, const char *operation) {
-    if (w->observers && ecs_sched__refused_in_observer(w, operation)) return ECS_SCHED_ERR_ACCESS;
+    if (w->observed && ecs_sched__refused_in_observer(w, operation)) return ECS_SCHED_ERR_ACCESS;
     if (ecs_sched__change_refused(w, operation)) return ECS_SCHED_ERR_ACCESS;
     return ecs_sched__refuse_reserved(w, operation);
 }

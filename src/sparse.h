@@ -137,7 +137,7 @@ static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
         ecs_sched__assign(c, ecs_sched__sparse_cell(w, s, at - 1), value);
     }
     if (c->tracked) s->stamps[at - 1].changed = tick;
-    if (w->observers) {
+    if (w->observed) {
         if (added && ecs_sched__watched(w, s->id, ECS_SCHED_ON_ADD)) {
             ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, s->id);
         }
@@ -209,7 +209,7 @@ static void ecs_sched__sparse_remove(ecs_sched_world *w, ecs_sched_entity e, ecs
     uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(e));
     if (!at) return;
     /* observers see the value still; what they change is deferred */
-    if (w->observers) ecs_sched__observe_removing(w, e, id);
+    if (w->observed) ecs_sched__observe_removing(w, e, id);
     ecs_sched__sparse_take_out(w, s, at);
 }
 

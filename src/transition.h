@@ -422,7 +422,7 @@ ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine) {
 ecs_sched_result ecs_sched_state_apply(ecs_sched_world *w, ecs_sched_id machine) {
     const ecs_sched__state_machine *m = NULL;
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->observers && ecs_sched__refused_in_observer(w, "applying state transitions")) {
+    if (w->observed && ecs_sched__refused_in_observer(w, "applying state transitions")) {
         return ECS_SCHED_ERR_ACCESS;
     }
     if (machine) {

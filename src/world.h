@@ -158,7 +158,7 @@ static void ecs_sched__observe_world_end(ecs_sched_world *w) {
 void ecs_sched_world_destroy(ecs_sched_world *w) {
     uint32_t i;
     if (!w) return;
-    if (w->observers) ecs_sched__observe_world_end(w);
+    if (w->observed) ecs_sched__observe_world_end(w);
     ecs_sched__states_free(w);
     ecs_sched__time_free(w);
     ecs_sched__schedules_free(w);
