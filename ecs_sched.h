@@ -12615,8 +12615,6 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
 
 #define ECS_SCHED__MAX_NESTED_RUNS 64
 
-/* The built plan of a schedule (plan.h, which frees it); NULL until its first build. */
-typedef struct ecs_sched__plan ecs_sched__plan;
 
 enum {
     ECS_SCHED__REL_IN_SET,
@@ -12719,7 +12717,8 @@ typedef struct ecs_sched__schedule {
     bool running;
     bool declared;                       /* made or set by ecs_sched_schedule_configure: its
                                             owner's code runs it (an app asks no more, app.h) */
-    ecs_sched__plan *plan;
+    void *plan;                          /* the built plan (plan.h's: ecs_sched__plan_of), NULL
+                                            until the first build; plan.h frees it */
     /* the failures of the current (or last) run, kept by executor.h */
     int32_t failure_at;                  /* plan position of the first in plan order */
     ecs_sched_result failure_code;       /* OK: none */
@@ -12732,7 +12731,7 @@ typedef struct ecs_sched__schedule {
     bool stepping;                       /* stepping.h */
     uint8_t step_action;
     int32_t step_cursor;                 /* the plan position the next step starts from */
-    const ecs_sched__plan *step_plan;    /* the plan the cursor is a position of */
+    const void *step_plan;               /* the plan the cursor is a position of */
 #endif
 } ecs_sched__schedule;
 
@@ -15399,8 +15398,6 @@ typedef struct ecs_sched__plan_set {
 /* A built schedule, in an order that respects every dependency. Per node: dependency count,
    successors, guarding sets, conditions and access, so an executor can run it in order or
    dispatch ready nodes in parallel. */
-/* The parallel executor's state for a plan (executor.h). */
-typedef struct ecs_sched__run ecs_sched__run;
 
 /* The last few times of whole runs made one way. The parallel executor compares the least of
    each way's: noise (another process, a late wake-up) only ever adds time. */
@@ -15409,6 +15406,8 @@ typedef struct ecs_sched__run_times {
     int64_t recent[ECS_SCHED__RECENT_RUNS];  /* nanoseconds; 0: not measured */
     int32_t next;
 } ecs_sched__run_times;
+
+typedef struct ecs_sched__plan ecs_sched__plan;
 
 struct ecs_sched__plan {
     ecs_sched__arena arena;
@@ -15428,7 +15427,8 @@ struct ecs_sched__plan {
     ecs_sched__plan_node **writers;
     int32_t ambiguous_count;     /* unordered conflicting pairs, as plan positions */
     int32_t *ambiguous;
-    ecs_sched__run *run_state;   /* the parallel executor's, one block, made on first use */
+    void *run_state;             /* the parallel executor's (executor.h: ecs_sched__run_of), one
+                                    block, made on first use */
     /* how the parallel executor chooses (executor.h); nanoseconds, 0 until measured */
     int64_t work_ns;             /* what its non-exclusive nodes take, run in plan order */
     ecs_sched__run_times single;    /* whole runs on the calling thread */
@@ -15439,6 +15439,11 @@ struct ecs_sched__plan {
     uint32_t retry_every;
     uint32_t warmed_at;          /* the run that woke the workers for a parallel retry */
 };
+
+/* A schedule's built plan, or NULL. */
+static inline ecs_sched__plan *ecs_sched__plan_of(const ecs_sched__schedule *s) {
+    return (ecs_sched__plan *)s->plan;
+}
 
 static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
     if (!plan) return;
@@ -15453,7 +15458,7 @@ static void ecs_sched__schedules_free(ecs_sched_world *w) {
     uint32_t i;
     if (!all) return;
     for (i = 0; i < all->count; i++) {
-        ecs_sched__plan_free(&w->env, all->items[i]->plan);
+        ecs_sched__plan_free(&w->env, ecs_sched__plan_of(all->items[i]));
         ecs_sched__schedule_free(w, all->items[i]);
     }
     ecs_sched__name_map_free(&all->by_label);
@@ -15906,7 +15911,7 @@ static ecs_sched_result ecs_sched__build_schedule(ecs_sched_world *w, ecs_sched_
         ecs_sched__plan_free(&w->env, plan);
         return result;
     }
-    ecs_sched__plan_free(&w->env, s->plan);
+    ecs_sched__plan_free(&w->env, ecs_sched__plan_of(s));
     s->plan = plan;
     s->built = true;
     return ECS_SCHED_OK;
@@ -15942,10 +15947,10 @@ int32_t ecs_sched_schedule_order(ecs_sched_world *w, const char *label, const ch
     ECS_SCHED__CHECK_WORLD(w);
     s = ecs_sched__schedule_known(w, label);
     if (!s || ecs_sched__ensure_built(w, s) != ECS_SCHED_OK) return -1;
-    for (i = 0; i < s->plan->node_count && i < capacity; i++) {
-        names[i] = ecs_sched__plan_node_name(&s->plan->nodes[i]);
+    for (i = 0; i < ecs_sched__plan_of(s)->node_count && i < capacity; i++) {
+        names[i] = ecs_sched__plan_node_name(&ecs_sched__plan_of(s)->nodes[i]);
     }
-    return s->plan->node_count;
+    return ecs_sched__plan_of(s)->node_count;
 }
 
 /*============================== src/change.h (implementation) ===============================*/
@@ -16730,7 +16735,7 @@ static void ecs_sched__note_disabled(ecs_sched__schedule *s, ecs_sched__system *
 /* A system that did not run: switched off, or a condition was false (the first one found
    false, in its sets, outermost first, or its own). */
 static void ecs_sched__note_skipped(ecs_sched__schedule *s, int32_t at) {
-    const ecs_sched__plan *plan = s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(s);
     const ecs_sched__plan_node *pn = &plan->nodes[at];
     ecs_sched__system_watch *watch;
     int32_t i, k;
@@ -16765,7 +16770,7 @@ static void ecs_sched__note_skipped(ecs_sched__schedule *s, int32_t at) {
 
 /* The set among the node's guards that has condition `index`, or -1: the node's own. */
 static int32_t ecs_sched__guarding_set(const ecs_sched__schedule *s, int32_t index, int32_t at) {
-    const ecs_sched__plan *plan = s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(s);
     const ecs_sched__plan_node *pn = &plan->nodes[at];
     int32_t i, k;
     for (i = 0; i < pn->guard_set_count; i++) {
@@ -16789,10 +16794,10 @@ static void ecs_sched__note_condition(ecs_sched__schedule *s, int32_t index, int
     c->watch_run = s->watch_run;
     c->watch_held = held;
     if (!ecs_sched__tracing(s->world)) return;
-    pn = &s->plan->nodes[at];
+    pn = &ecs_sched__plan_of(s)->nodes[at];
     set = ecs_sched__guarding_set(s, index, at);
     ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_CONDITION, c->name, s->label,
-                         set >= 0 ? s->names[s->plan->sets[set].name].text
+                         set >= 0 ? s->names[ecs_sched__plan_of(s)->sets[set].name].text
                                   : pn->system ? pn->system->ctx.run.name : NULL,
                          begin, end, (held ? 1 : 0) | (set >= 0 ? 2 : 0));
 }
@@ -17290,15 +17295,15 @@ int32_t ecs_sched_what_ran(ecs_sched_world *w, const char *schedule,
     ECS_SCHED__CHECK_WORLD(w);
     s = ecs_sched__schedule_known(w, schedule);
     if (!s) return -1;
-    if (!s->plan || s->watch_run == 0) {
+    if (!ecs_sched__plan_of(s) || s->watch_run == 0) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                         "what_ran: no run of schedule '%s' was recorded; switch on outcomes, "
                         "statistics or a trace before running it",
                         schedule);
         return -1;
     }
-    for (p = 0; p < s->plan->node_count; p++) {
-        ecs_sched__system *sys = s->plan->nodes[p].system;
+    for (p = 0; p < ecs_sched__plan_of(s)->node_count; p++) {
+        ecs_sched__system *sys = ecs_sched__plan_of(s)->nodes[p].system;
         if (!sys || sys->is_apply_deferred) continue;
         if (out && count < capacity) out[count] = ecs_sched__outcome_of(s, sys);
         count++;
@@ -17370,8 +17375,8 @@ static bool ecs_sched__steppable(const ecs_sched__plan *plan, int32_t p) {
 
 /* The cursor of a plan that changed since it was set goes back to the start. */
 static void ecs_sched__step_cursor_check(ecs_sched__schedule *s) {
-    if (s->step_plan != s->plan) {
-        s->step_plan = s->plan;
+    if (s->step_plan != ecs_sched__plan_of(s)) {
+        s->step_plan = ecs_sched__plan_of(s);
         s->step_cursor = 0;
     }
 }
@@ -17379,7 +17384,7 @@ static void ecs_sched__step_cursor_check(ecs_sched__schedule *s) {
 /* The first system at or after plan position `from` that a step would run (always-run and
    never-run systems are not stepped); -1 when none. */
 static int32_t ecs_sched__step_next_from(const ecs_sched__schedule *s, int32_t from) {
-    const ecs_sched__plan *plan = s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(s);
     int32_t p;
     if (!plan) return -1;
     for (p = from; p < plan->node_count; p++) {
@@ -17399,7 +17404,7 @@ static int32_t ecs_sched__step_next(const ecs_sched__schedule *s) {
    action as the run goes. *action: what the caller asked for, spent as it is used. */
 static bool ecs_sched__step_runs(ecs_sched__schedule *s, int32_t p, uint8_t *action,
                                  int32_t started_at) {
-    uint8_t step = s->plan->nodes[p].system->watch.step;
+    uint8_t step = ecs_sched__plan_of(s)->nodes[p].system->watch.step;
     if (step == ECS_SCHED_STEP_ALWAYS_RUN) return true;
     if (step == ECS_SCHED_STEP_NEVER_RUN || p < s->step_cursor) return false;
     if (*action == ECS_SCHED__STEP_ONE) {
@@ -17452,7 +17457,7 @@ static ecs_sched_result ecs_sched__stepping_switch(ecs_sched_world *w, const cha
     s->stepping = on;
     s->step_action = ECS_SCHED__STEP_WAIT;
     s->step_cursor = 0;
-    s->step_plan = s->plan;
+    s->step_plan = ecs_sched__plan_of(s);
     ecs_sched__watch_update(w);
     return ECS_SCHED_OK;
 }
@@ -17511,11 +17516,11 @@ const char *ecs_sched_stepping_cursor(ecs_sched_world *w, const char *schedule) 
     int32_t p;
     ECS_SCHED__CHECK_WORLD(w);
     s = ecs_sched__schedule_known(w, schedule);
-    if (!s || !s->stepping || !s->plan) return NULL;
+    if (!s || !s->stepping || !ecs_sched__plan_of(s)) return NULL;
     /* as the next run will find it: a changed plan, or a frame stepped through, starts over */
-    p = s->step_plan == s->plan ? ecs_sched__step_next(s) : -1;
+    p = s->step_plan == ecs_sched__plan_of(s) ? ecs_sched__step_next(s) : -1;
     if (p < 0) p = ecs_sched__step_next_from(s, 0);
-    return p < 0 ? NULL : s->plan->nodes[p].system->ctx.run.name;
+    return p < 0 ? NULL : ecs_sched__plan_of(s)->nodes[p].system->ctx.run.name;
 }
 
 #endif /* ECS_SCHED_TRACE */
@@ -17640,7 +17645,7 @@ static bool ecs_sched__node_failed(ecs_sched__schedule *s, int32_t at, ecs_sched
    pending for the next sync point). Applying changes the world, which the system's context
    is allowed meanwhile. Returns whether the run stops. */
 ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_of_writers(ecs_sched__schedule *s) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     bool stop = false;
     int32_t i;
     for (i = 0; i < plan->writer_count; i++) {
@@ -17664,7 +17669,7 @@ ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_of_writers(ecs_sched__s
 #ifdef ECS_SCHED_TRACE
 /* The same, traced: a span with the number of commands applied. */
 ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_watched(ecs_sched__schedule *s) {
-    const ecs_sched__plan *plan = s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(s);
     int64_t commands = 0, begin;
     bool stop;
     int32_t i;
@@ -17687,7 +17692,7 @@ static bool ecs_sched__apply_pending(ecs_sched__schedule *s) {
 #ifdef ECS_SCHED_TRACE
     if (ECS_SCHED__WATCHED(s->world)) return ecs_sched__apply_pending_watched(s);
 #endif
-    return s->plan->writer_count != 0 && ecs_sched__apply_pending_of_writers(s);
+    return ecs_sched__plan_of(s)->writer_count != 0 && ecs_sched__apply_pending_of_writers(s);
 }
 
 /* Reports every condition function of these trees that failed in this evaluation (in tree
@@ -17810,7 +17815,7 @@ static void ecs_sched__not_run(ecs_sched__schedule *s, int32_t p) {
    world tracks changes, and a system that runs takes a tick. */
 static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__execute_node_as(ecs_sched__schedule *s,
                                                                int32_t p, bool tracked) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     const ecs_sched__plan_node *pn = &plan->nodes[p];
     ecs_sched__system *sys = pn->system;
     bool stop = false;
@@ -17864,7 +17869,7 @@ static inline bool ecs_sched__plain_node(const ecs_sched__plan_node *pn) {
    a group of systems guarded by conditions is run by one call. */
 ECS_SCHED__NOINLINE static int32_t ecs_sched__execute_others(ecs_sched__schedule *s,
                                                              int32_t from, int32_t to) {
-    const ecs_sched__plan_node *nodes = s->plan->nodes;
+    const ecs_sched__plan_node *nodes = ecs_sched__plan_of(s)->nodes;
     int32_t p;
     for (p = from; p < to && !ecs_sched__plain_node(&nodes[p]); p++) {
         if (ecs_sched__execute_node_as(s, p, false)) return -1;
@@ -17882,7 +17887,7 @@ ECS_SCHED__NOINLINE static int32_t ecs_sched__execute_others(ecs_sched__schedule
    systems take their first tick at their next run, whose window then opens at the start, as a
    first run's does. */
 static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32_t to) {
-    const ecs_sched__plan_node *nodes = s->plan->nodes;
+    const ecs_sched__plan_node *nodes = ecs_sched__plan_of(s)->nodes;
     ecs_sched__running *outer = ecs_sched__running_now;
     int32_t p;
     if (s->world->ticks_on) return ecs_sched__execute_nodes(s, from, to);
@@ -17936,7 +17941,7 @@ static void ecs_sched__failures_reset(ecs_sched__schedule *s) {
 }
 
 static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedule *s) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     (void)w;
     if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
     ecs_sched__execute_range(s, 0, plan->node_count);
@@ -17977,6 +17982,8 @@ static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedu
 #endif
 #define ECS_SCHED__TIMED_ALWAYS_NS 1000
 #define ECS_SCHED__SAMPLE_EVERY 32u   /* a power of two */
+
+typedef struct ecs_sched__run ecs_sched__run;
 
 /* A node's part of the run state. The first node of an offered batch also holds the batch,
    and is the task's argument. */
@@ -18033,6 +18040,11 @@ struct ecs_sched__run {
     atomic_bool root_sums_stale;     /* a root's estimate changed since they were summed */
 };
 
+/* The parallel executor's state for a plan, or NULL. */
+static inline ecs_sched__run *ecs_sched__run_of(const ecs_sched__plan *plan) {
+    return (ecs_sched__run *)ecs_sched__run_of(plan);
+}
+
 /* ---- the run state ---- */
 
 #define ECS_SCHED__RUN_ALIGN(size) (((size) + 15) & ~(size_t)15)
@@ -18081,7 +18093,7 @@ static void ecs_sched__main_thread_roots_first(ecs_sched__run *r, const ecs_sche
 static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block,
                                                  const ecs_sched__run_layout *at,
                                                  ecs_sched__schedule *s, ecs_sched_pool *pool) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     size_t n = (size_t)plan->node_count, i;
     ecs_sched__run *r = (ecs_sched__run *)block;
     r->s = s;
@@ -18123,17 +18135,17 @@ static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block,
 
 static ecs_sched__run *ecs_sched__run_state(ecs_sched_world *w, ecs_sched__schedule *s,
                                             ecs_sched_pool *pool) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     ecs_sched__run_layout at;
     unsigned char *block;
-    if (plan->run_state) return plan->run_state;
+    if (ecs_sched__run_of(plan)) return ecs_sched__run_of(plan);
     block = (unsigned char *)ecs_sched__alloc(&w->env, ecs_sched__run_layout_of(plan, &at));
     if (!block) {
         ecs_sched__out_of_memory(w, "preparing a parallel run");
         return NULL;
     }
     plan->run_state = ecs_sched__run_state_init(block, &at, s, pool);
-    return plan->run_state;
+    return ecs_sched__run_of(plan);
 }
 
 /* A failure at plan position `at` stops the run: no node after it starts (those before it
@@ -18160,7 +18172,7 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set, int32_t nod
     if (seen < 2 &&
         atomic_compare_exchange_strong_explicit(state, &expected, 1, memory_order_acq_rel,
                                                 memory_order_acquire)) {
-        const ecs_sched__plan *plan = r->s->plan;
+        const ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
         const ecs_sched__plan_set *ps = &plan->sets[set];
         bool stop = false;
         bool holds = ecs_sched__conditions_hold(r->s, plan->conds + ps->cond_start, ps->cond_count,
@@ -18176,7 +18188,7 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set, int32_t nod
 }
 
 static bool ecs_sched__run_node_may_run(ecs_sched__run *r, int32_t node) {
-    const ecs_sched__plan *plan = r->s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
     const ecs_sched__plan_node *pn = &plan->nodes[node];
     bool holds, stop = false;
     int32_t i;
@@ -18238,7 +18250,7 @@ static int64_t ecs_sched__work_cost(const ecs_sched__run *r, const ecs_sched__wo
 /* A node is done: its successors lose a predecessor; those left with none join the work, the
    first successor on top, so that it runs next. */
 static void ecs_sched__run_successors(ecs_sched__run *r, int32_t node, ecs_sched__work *work) {
-    const ecs_sched__plan *plan = r->s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
     const ecs_sched__plan_node *pn = &plan->nodes[node];
     int32_t e = pn->successor_start + pn->successor_count;
     while (e-- > pn->successor_start) {
@@ -18342,7 +18354,7 @@ static int32_t ecs_sched__averaged_cost(int32_t estimate, int64_t measured) {
 /* An exclusive node whose conditions hold is left for the calling thread (a main-thread
    one with its conditions unevaluated: the calling thread evaluates them). */
 static void ecs_sched__leave_exclusive(ecs_sched__run *r, int32_t node, ecs_sched__work *work) {
-    const ecs_sched__plan_node *pn = &r->s->plan->nodes[node];
+    const ecs_sched__plan_node *pn = &ecs_sched__plan_of(r->s)->nodes[node];
     if (!pn->main_thread && (pn->guard_set_count || pn->cond_count) &&
         !ecs_sched__run_stopped_before(r, node) && !ecs_sched__run_node_may_run(r, node)) {
         if (!pn->sync) ecs_sched__not_run(r->s, node);
@@ -18380,7 +18392,7 @@ static bool ecs_sched__take_main_ready(ecs_sched__run *r, ecs_sched__work *work)
 /* Runs a ready node (its conditions, then its system) and adds the nodes it makes ready to
    the work. Returns the node's estimate. */
 static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__work *work) {
-    const ecs_sched__plan *plan = r->s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
     const ecs_sched__plan_node *pn = &plan->nodes[node];
     ecs_sched__run_slot *slot = &r->slots[node];
     bool timed;
@@ -18455,7 +18467,7 @@ static void ecs_sched__run_batch(void *arg) {
 
 /* Runs the exclusive node a thread left for the calling thread. */
 static void ecs_sched__run_exclusive(ecs_sched__run *r, int32_t node) {
-    const ecs_sched__plan_node *pn = &r->s->plan->nodes[node];
+    const ecs_sched__plan_node *pn = &ecs_sched__plan_of(r->s)->nodes[node];
     if (ecs_sched__run_stopped_before(r, node)) return;
     if (pn->sync) {
         if (ecs_sched__apply_pending(r->s)) ecs_sched__run_stop(r, node);
@@ -18476,7 +18488,7 @@ static void ecs_sched__sum_root_costs(ecs_sched__run *r) {
 
 /* Gets the run state ready for a run; the work of the calling thread: all the roots. */
 static void ecs_sched__run_reset(ecs_sched__run *r, ecs_sched__work *work) {
-    const ecs_sched__plan *plan = r->s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
     int32_t i;
     for (i = 0; i < r->join_count; i++) {
         int32_t node = r->joins[i];
@@ -18503,7 +18515,7 @@ static bool ecs_sched__main_waits(void *arg) {
 }
 
 static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
-    ecs_sched__plan *plan = r->s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
     ecs_sched__work work;
     int32_t node;
     ecs_sched__run_reset(r, &work);
@@ -18552,7 +18564,7 @@ static int64_t ecs_sched__run_times_best(const ecs_sched__run_times *t) {
 /* A run on the calling thread, timed: the part a parallel run could spread (all but the
    exclusive nodes) goes to plan->work_ns, the whole run to *took. */
 static ecs_sched_result ecs_sched__execute_measured(ecs_sched__schedule *s, int64_t *took) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     bool whole = plan->exclusive_count == 0;   /* all of it could be spread: one timing */
     bool stopped = false;
     int64_t began = ecs_sched__now_ns(), work = 0;
@@ -18579,7 +18591,7 @@ static ecs_sched_result ecs_sched__execute_measured(ecs_sched__schedule *s, int6
    nothing, so it says nothing about what threads gain. When the estimates of the systems it
    ran add up to less than ECS_SCHED_PARALLEL_MIN_NS, the schedule is cheap again. */
 static ecs_sched_result ecs_sched__execute_parallel_measured(ecs_sched__run *r, bool counts) {
-    ecs_sched__plan *plan = r->s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
     int64_t began = ecs_sched__now_ns(), took, estimates;
     ecs_sched_result result = ecs_sched__execute_parallel(r);
     took = ecs_sched__now_ns() - began;
@@ -18596,7 +18608,7 @@ static ecs_sched_result ecs_sched__execute_parallel_measured(ecs_sched__run *r, 
    high, a run would wake workers for work that is not there; too low, it would keep work it
    should share). */
 static void ecs_sched__rescale_estimates(ecs_sched__run *r, int64_t work_ns) {
-    const ecs_sched__plan *plan = r->s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
     int64_t total = 0;
     int32_t i;
     for (i = 0; i < plan->node_count; i++) total += r->slots[i].cost_ns;
@@ -18630,8 +18642,8 @@ static ecs_sched_result ecs_sched__execute_faster(ecs_sched__plan *plan, ecs_sch
     bool warm_up = retry && parallel_known && !parallel_won && plan->warmed_at != turn - 1u;
     ecs_sched_result result;
     if (parallel_won != retry) {
-        if (warm_up) ecs_sched__rescale_estimates(plan->run_state, plan->work_ns);
-        result = ecs_sched__execute_parallel_measured(plan->run_state, !warm_up);
+        if (warm_up) ecs_sched__rescale_estimates(ecs_sched__run_of(plan), plan->work_ns);
+        result = ecs_sched__execute_parallel_measured(ecs_sched__run_of(plan), !warm_up);
         if (warm_up) {
             plan->warmed_at = turn;
             return result;
@@ -18673,16 +18685,16 @@ static ecs_sched_result ecs_sched__execute_cheap_measured(ecs_sched__plan *plan,
    once every ECS_SCHED__SAMPLE_EVERY runs), else the faster way. With
    ECS_SCHED_PARALLEL_MIN_NS 0, every run is parallel. */
 static ecs_sched_result ecs_sched__execute_adaptive(ecs_sched_world *w, ecs_sched__schedule *s) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     uint32_t turn = ++plan->runs;
     if (plan->node_count == 0) return ECS_SCHED_OK;
     /* made on the first run, whichever way it goes, so that what a run allocates does not
        depend on how long systems took */
-    if (!plan->run_state) {
+    if (!ecs_sched__run_of(plan)) {
         ecs_sched_pool *pool = ecs_sched_world_pool(w);
         if (!pool || !ecs_sched__run_state(w, s, pool)) return w->env.last_result;
     }
-    if (ECS_SCHED_PARALLEL_MIN_NS <= 0) return ecs_sched__execute_parallel(plan->run_state);
+    if (ECS_SCHED_PARALLEL_MIN_NS <= 0) return ecs_sched__execute_parallel(ecs_sched__run_of(plan));
     if (plan->work_ns >= ECS_SCHED_PARALLEL_MIN_NS) return ecs_sched__execute_faster(plan, s, turn);
     if (plan->work_ns == 0 || (turn & (ECS_SCHED__SAMPLE_EVERY - 1u)) == 1u) {
         return ecs_sched__execute_cheap_measured(plan, s);
@@ -18704,7 +18716,7 @@ static ecs_sched_result ecs_sched__execute_chosen(ecs_sched_world *w, ecs_sched_
 /* A run of a stepping schedule: in plan order on the calling thread, each system run or held
    as stepping decides (stepping.h), sync points and conditions as in any run. */
 static ecs_sched_result ecs_sched__execute_stepping(ecs_sched__schedule *s) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     uint8_t action = s->step_action;
     bool tracked = s->world->ticks_on, stopped = false;
     int32_t started_at, p;

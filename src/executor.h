@@ -133,7 +133,7 @@ static bool ecs_sched__node_failed(ecs_sched__schedule *s, int32_t at, ecs_sched
    pending for the next sync point). Applying changes the world, which the system's context
    is allowed meanwhile. Returns whether the run stops. */
 ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_of_writers(ecs_sched__schedule *s) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     bool stop = false;
     int32_t i;
     for (i = 0; i < plan->writer_count; i++) {
@@ -157,7 +157,7 @@ ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_of_writers(ecs_sched__s
 #ifdef ECS_SCHED_TRACE
 /* The same, traced: a span with the number of commands applied. */
 ECS_SCHED__NOINLINE static bool ecs_sched__apply_pending_watched(ecs_sched__schedule *s) {
-    const ecs_sched__plan *plan = s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(s);
     int64_t commands = 0, begin;
     bool stop;
     int32_t i;
@@ -180,7 +180,7 @@ static bool ecs_sched__apply_pending(ecs_sched__schedule *s) {
 #ifdef ECS_SCHED_TRACE
     if (ECS_SCHED__WATCHED(s->world)) return ecs_sched__apply_pending_watched(s);
 #endif
-    return s->plan->writer_count != 0 && ecs_sched__apply_pending_of_writers(s);
+    return ecs_sched__plan_of(s)->writer_count != 0 && ecs_sched__apply_pending_of_writers(s);
 }
 
 /* Reports every condition function of these trees that failed in this evaluation (in tree
@@ -303,7 +303,7 @@ static void ecs_sched__not_run(ecs_sched__schedule *s, int32_t p) {
    world tracks changes, and a system that runs takes a tick. */
 static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__execute_node_as(ecs_sched__schedule *s,
                                                                int32_t p, bool tracked) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     const ecs_sched__plan_node *pn = &plan->nodes[p];
     ecs_sched__system *sys = pn->system;
     bool stop = false;
@@ -357,7 +357,7 @@ static inline bool ecs_sched__plain_node(const ecs_sched__plan_node *pn) {
    a group of systems guarded by conditions is run by one call. */
 ECS_SCHED__NOINLINE static int32_t ecs_sched__execute_others(ecs_sched__schedule *s,
                                                              int32_t from, int32_t to) {
-    const ecs_sched__plan_node *nodes = s->plan->nodes;
+    const ecs_sched__plan_node *nodes = ecs_sched__plan_of(s)->nodes;
     int32_t p;
     for (p = from; p < to && !ecs_sched__plain_node(&nodes[p]); p++) {
         if (ecs_sched__execute_node_as(s, p, false)) return -1;
@@ -375,7 +375,7 @@ ECS_SCHED__NOINLINE static int32_t ecs_sched__execute_others(ecs_sched__schedule
    systems take their first tick at their next run, whose window then opens at the start, as a
    first run's does. */
 static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32_t to) {
-    const ecs_sched__plan_node *nodes = s->plan->nodes;
+    const ecs_sched__plan_node *nodes = ecs_sched__plan_of(s)->nodes;
     ecs_sched__running *outer = ecs_sched__running_now;
     int32_t p;
     if (s->world->ticks_on) return ecs_sched__execute_nodes(s, from, to);
@@ -429,7 +429,7 @@ static void ecs_sched__failures_reset(ecs_sched__schedule *s) {
 }
 
 static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedule *s) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     (void)w;
     if (plan->set_count) memset(plan->set_state, 0, (size_t)plan->set_count);
     ecs_sched__execute_range(s, 0, plan->node_count);
@@ -470,6 +470,8 @@ static ecs_sched_result ecs_sched__execute(ecs_sched_world *w, ecs_sched__schedu
 #endif
 #define ECS_SCHED__TIMED_ALWAYS_NS 1000
 #define ECS_SCHED__SAMPLE_EVERY 32u   /* a power of two */
+
+typedef struct ecs_sched__run ecs_sched__run;
 
 /* A node's part of the run state. The first node of an offered batch also holds the batch,
    and is the task's argument. */
@@ -526,6 +528,11 @@ struct ecs_sched__run {
     atomic_bool root_sums_stale;     /* a root's estimate changed since they were summed */
 };
 
+/* The parallel executor's state for a plan, or NULL. */
+static inline ecs_sched__run *ecs_sched__run_of(const ecs_sched__plan *plan) {
+    return (ecs_sched__run *)ecs_sched__run_of(plan);
+}
+
 /* ---- the run state ---- */
 
 #define ECS_SCHED__RUN_ALIGN(size) (((size) + 15) & ~(size_t)15)
@@ -574,7 +581,7 @@ static void ecs_sched__main_thread_roots_first(ecs_sched__run *r, const ecs_sche
 static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block,
                                                  const ecs_sched__run_layout *at,
                                                  ecs_sched__schedule *s, ecs_sched_pool *pool) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     size_t n = (size_t)plan->node_count, i;
     ecs_sched__run *r = (ecs_sched__run *)block;
     r->s = s;
@@ -616,17 +623,17 @@ static ecs_sched__run *ecs_sched__run_state_init(unsigned char *block,
 
 static ecs_sched__run *ecs_sched__run_state(ecs_sched_world *w, ecs_sched__schedule *s,
                                             ecs_sched_pool *pool) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     ecs_sched__run_layout at;
     unsigned char *block;
-    if (plan->run_state) return plan->run_state;
+    if (ecs_sched__run_of(plan)) return ecs_sched__run_of(plan);
     block = (unsigned char *)ecs_sched__alloc(&w->env, ecs_sched__run_layout_of(plan, &at));
     if (!block) {
         ecs_sched__out_of_memory(w, "preparing a parallel run");
         return NULL;
     }
     plan->run_state = ecs_sched__run_state_init(block, &at, s, pool);
-    return plan->run_state;
+    return ecs_sched__run_of(plan);
 }
 
 /* A failure at plan position `at` stops the run: no node after it starts (those before it
@@ -653,7 +660,7 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set, int32_t nod
     if (seen < 2 &&
         atomic_compare_exchange_strong_explicit(state, &expected, 1, memory_order_acq_rel,
                                                 memory_order_acquire)) {
-        const ecs_sched__plan *plan = r->s->plan;
+        const ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
         const ecs_sched__plan_set *ps = &plan->sets[set];
         bool stop = false;
         bool holds = ecs_sched__conditions_hold(r->s, plan->conds + ps->cond_start, ps->cond_count,
@@ -669,7 +676,7 @@ static bool ecs_sched__run_set_holds(ecs_sched__run *r, int32_t set, int32_t nod
 }
 
 static bool ecs_sched__run_node_may_run(ecs_sched__run *r, int32_t node) {
-    const ecs_sched__plan *plan = r->s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
     const ecs_sched__plan_node *pn = &plan->nodes[node];
     bool holds, stop = false;
     int32_t i;
@@ -731,7 +738,7 @@ static int64_t ecs_sched__work_cost(const ecs_sched__run *r, const ecs_sched__wo
 /* A node is done: its successors lose a predecessor; those left with none join the work, the
    first successor on top, so that it runs next. */
 static void ecs_sched__run_successors(ecs_sched__run *r, int32_t node, ecs_sched__work *work) {
-    const ecs_sched__plan *plan = r->s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
     const ecs_sched__plan_node *pn = &plan->nodes[node];
     int32_t e = pn->successor_start + pn->successor_count;
     while (e-- > pn->successor_start) {
@@ -835,7 +842,7 @@ static int32_t ecs_sched__averaged_cost(int32_t estimate, int64_t measured) {
 /* An exclusive node whose conditions hold is left for the calling thread (a main-thread
    one with its conditions unevaluated: the calling thread evaluates them). */
 static void ecs_sched__leave_exclusive(ecs_sched__run *r, int32_t node, ecs_sched__work *work) {
-    const ecs_sched__plan_node *pn = &r->s->plan->nodes[node];
+    const ecs_sched__plan_node *pn = &ecs_sched__plan_of(r->s)->nodes[node];
     if (!pn->main_thread && (pn->guard_set_count || pn->cond_count) &&
         !ecs_sched__run_stopped_before(r, node) && !ecs_sched__run_node_may_run(r, node)) {
         if (!pn->sync) ecs_sched__not_run(r->s, node);
@@ -873,7 +880,7 @@ static bool ecs_sched__take_main_ready(ecs_sched__run *r, ecs_sched__work *work)
 /* Runs a ready node (its conditions, then its system) and adds the nodes it makes ready to
    the work. Returns the node's estimate. */
 static int32_t ecs_sched__run_node(ecs_sched__run *r, int32_t node, ecs_sched__work *work) {
-    const ecs_sched__plan *plan = r->s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
     const ecs_sched__plan_node *pn = &plan->nodes[node];
     ecs_sched__run_slot *slot = &r->slots[node];
     bool timed;
@@ -948,7 +955,7 @@ static void ecs_sched__run_batch(void *arg) {
 
 /* Runs the exclusive node a thread left for the calling thread. */
 static void ecs_sched__run_exclusive(ecs_sched__run *r, int32_t node) {
-    const ecs_sched__plan_node *pn = &r->s->plan->nodes[node];
+    const ecs_sched__plan_node *pn = &ecs_sched__plan_of(r->s)->nodes[node];
     if (ecs_sched__run_stopped_before(r, node)) return;
     if (pn->sync) {
         if (ecs_sched__apply_pending(r->s)) ecs_sched__run_stop(r, node);
@@ -969,7 +976,7 @@ static void ecs_sched__sum_root_costs(ecs_sched__run *r) {
 
 /* Gets the run state ready for a run; the work of the calling thread: all the roots. */
 static void ecs_sched__run_reset(ecs_sched__run *r, ecs_sched__work *work) {
-    const ecs_sched__plan *plan = r->s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
     int32_t i;
     for (i = 0; i < r->join_count; i++) {
         int32_t node = r->joins[i];
@@ -996,7 +1003,7 @@ static bool ecs_sched__main_waits(void *arg) {
 }
 
 static ecs_sched_result ecs_sched__execute_parallel(ecs_sched__run *r) {
-    ecs_sched__plan *plan = r->s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
     ecs_sched__work work;
     int32_t node;
     ecs_sched__run_reset(r, &work);
@@ -1045,7 +1052,7 @@ static int64_t ecs_sched__run_times_best(const ecs_sched__run_times *t) {
 /* A run on the calling thread, timed: the part a parallel run could spread (all but the
    exclusive nodes) goes to plan->work_ns, the whole run to *took. */
 static ecs_sched_result ecs_sched__execute_measured(ecs_sched__schedule *s, int64_t *took) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     bool whole = plan->exclusive_count == 0;   /* all of it could be spread: one timing */
     bool stopped = false;
     int64_t began = ecs_sched__now_ns(), work = 0;
@@ -1072,7 +1079,7 @@ static ecs_sched_result ecs_sched__execute_measured(ecs_sched__schedule *s, int6
    nothing, so it says nothing about what threads gain. When the estimates of the systems it
    ran add up to less than ECS_SCHED_PARALLEL_MIN_NS, the schedule is cheap again. */
 static ecs_sched_result ecs_sched__execute_parallel_measured(ecs_sched__run *r, bool counts) {
-    ecs_sched__plan *plan = r->s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
     int64_t began = ecs_sched__now_ns(), took, estimates;
     ecs_sched_result result = ecs_sched__execute_parallel(r);
     took = ecs_sched__now_ns() - began;
@@ -1089,7 +1096,7 @@ static ecs_sched_result ecs_sched__execute_parallel_measured(ecs_sched__run *r, 
    high, a run would wake workers for work that is not there; too low, it would keep work it
    should share). */
 static void ecs_sched__rescale_estimates(ecs_sched__run *r, int64_t work_ns) {
-    const ecs_sched__plan *plan = r->s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(r->s);
     int64_t total = 0;
     int32_t i;
     for (i = 0; i < plan->node_count; i++) total += r->slots[i].cost_ns;
@@ -1123,8 +1130,8 @@ static ecs_sched_result ecs_sched__execute_faster(ecs_sched__plan *plan, ecs_sch
     bool warm_up = retry && parallel_known && !parallel_won && plan->warmed_at != turn - 1u;
     ecs_sched_result result;
     if (parallel_won != retry) {
-        if (warm_up) ecs_sched__rescale_estimates(plan->run_state, plan->work_ns);
-        result = ecs_sched__execute_parallel_measured(plan->run_state, !warm_up);
+        if (warm_up) ecs_sched__rescale_estimates(ecs_sched__run_of(plan), plan->work_ns);
+        result = ecs_sched__execute_parallel_measured(ecs_sched__run_of(plan), !warm_up);
         if (warm_up) {
             plan->warmed_at = turn;
             return result;
@@ -1166,16 +1173,16 @@ static ecs_sched_result ecs_sched__execute_cheap_measured(ecs_sched__plan *plan,
    once every ECS_SCHED__SAMPLE_EVERY runs), else the faster way. With
    ECS_SCHED_PARALLEL_MIN_NS 0, every run is parallel. */
 static ecs_sched_result ecs_sched__execute_adaptive(ecs_sched_world *w, ecs_sched__schedule *s) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     uint32_t turn = ++plan->runs;
     if (plan->node_count == 0) return ECS_SCHED_OK;
     /* made on the first run, whichever way it goes, so that what a run allocates does not
        depend on how long systems took */
-    if (!plan->run_state) {
+    if (!ecs_sched__run_of(plan)) {
         ecs_sched_pool *pool = ecs_sched_world_pool(w);
         if (!pool || !ecs_sched__run_state(w, s, pool)) return w->env.last_result;
     }
-    if (ECS_SCHED_PARALLEL_MIN_NS <= 0) return ecs_sched__execute_parallel(plan->run_state);
+    if (ECS_SCHED_PARALLEL_MIN_NS <= 0) return ecs_sched__execute_parallel(ecs_sched__run_of(plan));
     if (plan->work_ns >= ECS_SCHED_PARALLEL_MIN_NS) return ecs_sched__execute_faster(plan, s, turn);
     if (plan->work_ns == 0 || (turn & (ECS_SCHED__SAMPLE_EVERY - 1u)) == 1u) {
         return ecs_sched__execute_cheap_measured(plan, s);
@@ -1197,7 +1204,7 @@ static ecs_sched_result ecs_sched__execute_chosen(ecs_sched_world *w, ecs_sched_
 /* A run of a stepping schedule: in plan order on the calling thread, each system run or held
    as stepping decides (stepping.h), sync points and conditions as in any run. */
 static ecs_sched_result ecs_sched__execute_stepping(ecs_sched__schedule *s) {
-    ecs_sched__plan *plan = s->plan;
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
     uint8_t action = s->step_action;
     bool tracked = s->world->ticks_on, stopped = false;
     int32_t started_at, p;

@@ -103,8 +103,6 @@ ECS_SCHED_API bool ecs_sched_schedule_exists(const ecs_sched_world *world, const
 
 #define ECS_SCHED__MAX_NESTED_RUNS 64
 
-/* The built plan of a schedule (plan.h, which frees it); NULL until its first build. */
-typedef struct ecs_sched__plan ecs_sched__plan;
 
 enum {
     ECS_SCHED__REL_IN_SET,
@@ -207,7 +205,8 @@ typedef struct ecs_sched__schedule {
     bool running;
     bool declared;                       /* made or set by ecs_sched_schedule_configure: its
                                             owner's code runs it (an app asks no more, app.h) */
-    ecs_sched__plan *plan;
+    void *plan;                          /* the built plan (plan.h's: ecs_sched__plan_of), NULL
+                                            until the first build; plan.h frees it */
     /* the failures of the current (or last) run, kept by executor.h */
     int32_t failure_at;                  /* plan position of the first in plan order */
     ecs_sched_result failure_code;       /* OK: none */
@@ -220,7 +219,7 @@ typedef struct ecs_sched__schedule {
     bool stepping;                       /* stepping.h */
     uint8_t step_action;
     int32_t step_cursor;                 /* the plan position the next step starts from */
-    const ecs_sched__plan *step_plan;    /* the plan the cursor is a position of */
+    const void *step_plan;               /* the plan the cursor is a position of */
 #endif
 } ecs_sched__schedule;
 

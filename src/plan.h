@@ -38,8 +38,6 @@ typedef struct ecs_sched__plan_set {
 /* A built schedule, in an order that respects every dependency. Per node: dependency count,
    successors, guarding sets, conditions and access, so an executor can run it in order or
    dispatch ready nodes in parallel. */
-/* The parallel executor's state for a plan (executor.h). */
-typedef struct ecs_sched__run ecs_sched__run;
 
 /* The last few times of whole runs made one way. The parallel executor compares the least of
    each way's: noise (another process, a late wake-up) only ever adds time. */
@@ -48,6 +46,8 @@ typedef struct ecs_sched__run_times {
     int64_t recent[ECS_SCHED__RECENT_RUNS];  /* nanoseconds; 0: not measured */
     int32_t next;
 } ecs_sched__run_times;
+
+typedef struct ecs_sched__plan ecs_sched__plan;
 
 struct ecs_sched__plan {
     ecs_sched__arena arena;
@@ -67,7 +67,8 @@ struct ecs_sched__plan {
     ecs_sched__plan_node **writers;
     int32_t ambiguous_count;     /* unordered conflicting pairs, as plan positions */
     int32_t *ambiguous;
-    ecs_sched__run *run_state;   /* the parallel executor's, one block, made on first use */
+    void *run_state;             /* the parallel executor's (executor.h: ecs_sched__run_of), one
+                                    block, made on first use */
     /* how the parallel executor chooses (executor.h); nanoseconds, 0 until measured */
     int64_t work_ns;             /* what its non-exclusive nodes take, run in plan order */
     ecs_sched__run_times single;    /* whole runs on the calling thread */
@@ -78,6 +79,11 @@ struct ecs_sched__plan {
     uint32_t retry_every;
     uint32_t warmed_at;          /* the run that woke the workers for a parallel retry */
 };
+
+/* A schedule's built plan, or NULL. */
+static inline ecs_sched__plan *ecs_sched__plan_of(const ecs_sched__schedule *s) {
+    return (ecs_sched__plan *)s->plan;
+}
 
 static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
     if (!plan) return;
@@ -92,7 +98,7 @@ static void ecs_sched__schedules_free(ecs_sched_world *w) {
     uint32_t i;
     if (!all) return;
     for (i = 0; i < all->count; i++) {
-        ecs_sched__plan_free(&w->env, all->items[i]->plan);
+        ecs_sched__plan_free(&w->env, ecs_sched__plan_of(all->items[i]));
         ecs_sched__schedule_free(w, all->items[i]);
     }
     ecs_sched__name_map_free(&all->by_label);
@@ -545,7 +551,7 @@ static ecs_sched_result ecs_sched__build_schedule(ecs_sched_world *w, ecs_sched_
         ecs_sched__plan_free(&w->env, plan);
         return result;
     }
-    ecs_sched__plan_free(&w->env, s->plan);
+    ecs_sched__plan_free(&w->env, ecs_sched__plan_of(s));
     s->plan = plan;
     s->built = true;
     return ECS_SCHED_OK;
@@ -581,8 +587,8 @@ int32_t ecs_sched_schedule_order(ecs_sched_world *w, const char *label, const ch
     ECS_SCHED__CHECK_WORLD(w);
     s = ecs_sched__schedule_known(w, label);
     if (!s || ecs_sched__ensure_built(w, s) != ECS_SCHED_OK) return -1;
-    for (i = 0; i < s->plan->node_count && i < capacity; i++) {
-        names[i] = ecs_sched__plan_node_name(&s->plan->nodes[i]);
+    for (i = 0; i < ecs_sched__plan_of(s)->node_count && i < capacity; i++) {
+        names[i] = ecs_sched__plan_node_name(&ecs_sched__plan_of(s)->nodes[i]);
     }
-    return s->plan->node_count;
+    return ecs_sched__plan_of(s)->node_count;
 }

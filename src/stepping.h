@@ -53,8 +53,8 @@ static bool ecs_sched__steppable(const ecs_sched__plan *plan, int32_t p) {
 
 /* The cursor of a plan that changed since it was set goes back to the start. */
 static void ecs_sched__step_cursor_check(ecs_sched__schedule *s) {
-    if (s->step_plan != s->plan) {
-        s->step_plan = s->plan;
+    if (s->step_plan != ecs_sched__plan_of(s)) {
+        s->step_plan = ecs_sched__plan_of(s);
         s->step_cursor = 0;
     }
 }
@@ -62,7 +62,7 @@ static void ecs_sched__step_cursor_check(ecs_sched__schedule *s) {
 /* The first system at or after plan position `from` that a step would run (always-run and
    never-run systems are not stepped); -1 when none. */
 static int32_t ecs_sched__step_next_from(const ecs_sched__schedule *s, int32_t from) {
-    const ecs_sched__plan *plan = s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(s);
     int32_t p;
     if (!plan) return -1;
     for (p = from; p < plan->node_count; p++) {
@@ -82,7 +82,7 @@ static int32_t ecs_sched__step_next(const ecs_sched__schedule *s) {
    action as the run goes. *action: what the caller asked for, spent as it is used. */
 static bool ecs_sched__step_runs(ecs_sched__schedule *s, int32_t p, uint8_t *action,
                                  int32_t started_at) {
-    uint8_t step = s->plan->nodes[p].system->watch.step;
+    uint8_t step = ecs_sched__plan_of(s)->nodes[p].system->watch.step;
     if (step == ECS_SCHED_STEP_ALWAYS_RUN) return true;
     if (step == ECS_SCHED_STEP_NEVER_RUN || p < s->step_cursor) return false;
     if (*action == ECS_SCHED__STEP_ONE) {
@@ -135,7 +135,7 @@ static ecs_sched_result ecs_sched__stepping_switch(ecs_sched_world *w, const cha
     s->stepping = on;
     s->step_action = ECS_SCHED__STEP_WAIT;
     s->step_cursor = 0;
-    s->step_plan = s->plan;
+    s->step_plan = ecs_sched__plan_of(s);
     ecs_sched__watch_update(w);
     return ECS_SCHED_OK;
 }
@@ -194,11 +194,11 @@ const char *ecs_sched_stepping_cursor(ecs_sched_world *w, const char *schedule) 
     int32_t p;
     ECS_SCHED__CHECK_WORLD(w);
     s = ecs_sched__schedule_known(w, schedule);
-    if (!s || !s->stepping || !s->plan) return NULL;
+    if (!s || !s->stepping || !ecs_sched__plan_of(s)) return NULL;
     /* as the next run will find it: a changed plan, or a frame stepped through, starts over */
-    p = s->step_plan == s->plan ? ecs_sched__step_next(s) : -1;
+    p = s->step_plan == ecs_sched__plan_of(s) ? ecs_sched__step_next(s) : -1;
     if (p < 0) p = ecs_sched__step_next_from(s, 0);
-    return p < 0 ? NULL : s->plan->nodes[p].system->ctx.run.name;
+    return p < 0 ? NULL : ecs_sched__plan_of(s)->nodes[p].system->ctx.run.name;
 }
 
 #endif /* ECS_SCHED_TRACE */

@@ -181,7 +181,7 @@ static void ecs_sched__note_disabled(ecs_sched__schedule *s, ecs_sched__system *
 /* A system that did not run: switched off, or a condition was false (the first one found
    false, in its sets, outermost first, or its own). */
 static void ecs_sched__note_skipped(ecs_sched__schedule *s, int32_t at) {
-    const ecs_sched__plan *plan = s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(s);
     const ecs_sched__plan_node *pn = &plan->nodes[at];
     ecs_sched__system_watch *watch;
     int32_t i, k;
@@ -216,7 +216,7 @@ static void ecs_sched__note_skipped(ecs_sched__schedule *s, int32_t at) {
 
 /* The set among the node's guards that has condition `index`, or -1: the node's own. */
 static int32_t ecs_sched__guarding_set(const ecs_sched__schedule *s, int32_t index, int32_t at) {
-    const ecs_sched__plan *plan = s->plan;
+    const ecs_sched__plan *plan = ecs_sched__plan_of(s);
     const ecs_sched__plan_node *pn = &plan->nodes[at];
     int32_t i, k;
     for (i = 0; i < pn->guard_set_count; i++) {
@@ -240,10 +240,10 @@ static void ecs_sched__note_condition(ecs_sched__schedule *s, int32_t index, int
     c->watch_run = s->watch_run;
     c->watch_held = held;
     if (!ecs_sched__tracing(s->world)) return;
-    pn = &s->plan->nodes[at];
+    pn = &ecs_sched__plan_of(s)->nodes[at];
     set = ecs_sched__guarding_set(s, index, at);
     ecs_sched__trace_add(s->world, ECS_SCHED__TRACE_CONDITION, c->name, s->label,
-                         set >= 0 ? s->names[s->plan->sets[set].name].text
+                         set >= 0 ? s->names[ecs_sched__plan_of(s)->sets[set].name].text
                                   : pn->system ? pn->system->ctx.run.name : NULL,
                          begin, end, (held ? 1 : 0) | (set >= 0 ? 2 : 0));
 }
@@ -741,15 +741,15 @@ int32_t ecs_sched_what_ran(ecs_sched_world *w, const char *schedule,
     ECS_SCHED__CHECK_WORLD(w);
     s = ecs_sched__schedule_known(w, schedule);
     if (!s) return -1;
-    if (!s->plan || s->watch_run == 0) {
+    if (!ecs_sched__plan_of(s) || s->watch_run == 0) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                         "what_ran: no run of schedule '%s' was recorded; switch on outcomes, "
                         "statistics or a trace before running it",
                         schedule);
         return -1;
     }
-    for (p = 0; p < s->plan->node_count; p++) {
-        ecs_sched__system *sys = s->plan->nodes[p].system;
+    for (p = 0; p < ecs_sched__plan_of(s)->node_count; p++) {
+        ecs_sched__system *sys = ecs_sched__plan_of(s)->nodes[p].system;
         if (!sys || sys->is_apply_deferred) continue;
         if (out && count < capacity) out[count] = ecs_sched__outcome_of(s, sys);
         count++;
