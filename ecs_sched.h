@@ -2257,7 +2257,7 @@ ECS_SCHED_API void ecs_sched_pool_wait(ecs_sched_pool *pool, ecs_sched_task_grou
 ECS_SCHED_API void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t end,
                                                int64_t grain, ecs_sched_range_fn fn, void *arg);
 
-/*=================================== src/world.h (public) ===================================*/
+/*================================= src/registry.h (public) ==================================*/
 /* world: components, archetype tables and the entity index. */
 
 /* An entity handle: index in the low 32 bits, generation in the high 32 bits. */
@@ -2326,28 +2326,15 @@ typedef struct ecs_sched_world_desc {
 
 /* ---- world ---- */
 
-/* desc may be NULL. Returns NULL only when the allocator fails. */
-ECS_SCHED_API ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *desc);
-/* Destroys every value (dtor hooks), query, command buffer and resource of the world. */
-ECS_SCHED_API void ecs_sched_world_destroy(ecs_sched_world *world);
 /* The message of the last failed call, naming the culprit; "" when none failed yet. */
 ECS_SCHED_API const char *ecs_sched_last_error(const ecs_sched_world *world);
 ECS_SCHED_API ecs_sched_result ecs_sched_last_result(const ecs_sched_world *world);
 ECS_SCHED_API void ecs_sched_clear_error(ecs_sched_world *world);
-/* Cross-checks the entity index, every table, and every query cache. */
-ECS_SCHED_API ecs_sched_result ecs_sched_world_check(ecs_sched_world *world);
 ECS_SCHED_API int32_t ecs_sched_entity_count(const ecs_sched_world *world);
 ECS_SCHED_API int32_t ecs_sched_archetype_count(const ecs_sched_world *world);
 
 /* ---- components ---- */
 
-/* Registers a component and returns its id. Registering a name again with the same size and
-   alignment returns the existing id; with another layout it fails (returns 0). */
-ECS_SCHED_API ecs_sched_id ecs_sched_component_register(ecs_sched_world *world,
-                                                        const ecs_sched_component_desc *desc);
-ECS_SCHED_API ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *world,
-                                                             const char *name, size_t size,
-                                                             size_t alignment);
 /* 0 when no component has this name. */
 ECS_SCHED_API ecs_sched_id ecs_sched_component_lookup(const ecs_sched_world *world,
                                                       const char *name);
@@ -2363,30 +2350,6 @@ ECS_SCHED_API size_t ecs_sched_component_size(const ecs_sched_world *world, ecs_
 #else
 #define ECS_SCHED_ALIGNOF(T) offsetof(struct { char c; T t; }, t)
 #endif
-/* Registers C type T under its own name: ECS_SCHED_COMPONENT(world, Position). */
-#define ECS_SCHED_COMPONENT(world, T) \
-    ecs_sched_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
-/* Registers a tag (a component without data): ECS_SCHED_TAG(world, Enemy). */
-#define ECS_SCHED_TAG(world, Name) ecs_sched_component_register_type((world), #Name, 0, 0)
-/* The same with .tracked set: ECS_SCHED_TRACKED_COMPONENT(world, Position). */
-ECS_SCHED_API ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *world,
-                                                                     const char *name,
-                                                                     size_t size,
-                                                                     size_t alignment);
-#define ECS_SCHED_TRACKED_COMPONENT(world, T) \
-    ecs_sched_tracked_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
-/* Whether the component was registered with .tracked. */
-ECS_SCHED_API bool ecs_sched_component_is_tracked(const ecs_sched_world *world, ecs_sched_id id);
-/* The same with .storage = ECS_SCHED_STORAGE_SPARSE (see Sparse storage in THE WORLD):
-   ECS_SCHED_SPARSE_TAG(world, Selected), ECS_SCHED_SPARSE_COMPONENT(world, Burning). */
-ECS_SCHED_API ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *world,
-                                                                    const char *name,
-                                                                    size_t size,
-                                                                    size_t alignment);
-#define ECS_SCHED_SPARSE_COMPONENT(world, T) \
-    ecs_sched_sparse_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
-#define ECS_SCHED_SPARSE_TAG(world, Name) \
-    ecs_sched_sparse_component_register_type((world), #Name, 0, 0)
 /* Where the component's values live (ECS_SCHED_STORAGE_TABLE for an unknown id). */
 ECS_SCHED_API ecs_sched_storage ecs_sched_component_storage(const ecs_sched_world *world,
                                                             ecs_sched_id id);
@@ -2401,11 +2364,14 @@ ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world 
                                                                ecs_sched_error_policy policy,
                                                                ecs_sched_error_hook hook);
 
+/*=================================== src/ticks.h (public) ===================================*/
+/* ticks: the change ticks of tracked components, kept beside the rows of their tables. */
+
 /*=================================== src/table.h (public) ===================================*/
 /* table: archetype tables, their columns, and moving an entity's row between them. */
 
-/*=================================== src/ticks.h (public) ===================================*/
-/* ticks: the change ticks of tracked components, kept beside the rows of their tables. */
+/*=================================== src/list.h (public) ====================================*/
+/* list: the rows a query keeps in an order of its own. */
 
 /*=================================== src/query.h (public) ===================================*/
 /* query: queries, their cached tables, iteration and parallel iteration. */
@@ -3389,6 +3355,45 @@ ECS_SCHED_API const char *ecs_sched_stepping_cursor(ecs_sched_world *world,
 ECS_SCHED_API ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *world,
                                                      const char *schedule);
 
+/*================================== src/sparse.h (public) ===================================*/
+/* sparse: components kept in sets of their own, outside the archetype tables. */
+
+/*================================= src/component.h (public) =================================*/
+/* component: registering a component type: its layout and hooks, where its values live
+   (tables or a sparse set) and whether its changes are tracked. */
+
+/* Registers a component and returns its id. Registering a name again with the same size and
+   alignment returns the existing id; with another layout it fails (returns 0). */
+ECS_SCHED_API ecs_sched_id ecs_sched_component_register(ecs_sched_world *world,
+                                                        const ecs_sched_component_desc *desc);
+ECS_SCHED_API ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *world,
+                                                             const char *name, size_t size,
+                                                             size_t alignment);
+/* Registers C type T under its own name: ECS_SCHED_COMPONENT(world, Position). */
+#define ECS_SCHED_COMPONENT(world, T) \
+    ecs_sched_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
+/* Registers a tag (a component without data): ECS_SCHED_TAG(world, Enemy). */
+#define ECS_SCHED_TAG(world, Name) ecs_sched_component_register_type((world), #Name, 0, 0)
+/* The same with .tracked set: ECS_SCHED_TRACKED_COMPONENT(world, Position). */
+ECS_SCHED_API ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *world,
+                                                                     const char *name,
+                                                                     size_t size,
+                                                                     size_t alignment);
+#define ECS_SCHED_TRACKED_COMPONENT(world, T) \
+    ecs_sched_tracked_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
+/* Whether the component was registered with .tracked. */
+ECS_SCHED_API bool ecs_sched_component_is_tracked(const ecs_sched_world *world, ecs_sched_id id);
+/* The same with .storage = ECS_SCHED_STORAGE_SPARSE (see Sparse storage in THE WORLD):
+   ECS_SCHED_SPARSE_TAG(world, Selected), ECS_SCHED_SPARSE_COMPONENT(world, Burning). */
+ECS_SCHED_API ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *world,
+                                                                    const char *name,
+                                                                    size_t size,
+                                                                    size_t alignment);
+#define ECS_SCHED_SPARSE_COMPONENT(world, T) \
+    ecs_sched_sparse_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
+#define ECS_SCHED_SPARSE_TAG(world, Name) \
+    ecs_sched_sparse_component_register_type((world), #Name, 0, 0)
+
 /*=================================== src/time.h (public) ====================================*/
 /* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
 
@@ -3701,216 +3706,6 @@ ECS_SCHED_API ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched
    Returns the first failure of a transition schedule. A transition applied outside any run
    counts as "this run" for the next one (ecs_sched_state_transition.this_run). */
 ECS_SCHED_API ecs_sched_result ecs_sched_state_apply(ecs_sched_world *world, ecs_sched_id machine);
-
-/*==================================== src/app.h (public) ====================================*/
-/* app: an app's default schedules and their order, the frame loop, plugins. */
-
-/* The default schedule labels. Main runs the main order each update; FixedMain (time.h) runs
-   the fixed order once per fixed step. */
-#define ECS_SCHED_MAIN "Main"
-#define ECS_SCHED_PRE_STARTUP "PreStartup"
-#define ECS_SCHED_STARTUP "Startup"
-#define ECS_SCHED_POST_STARTUP "PostStartup"
-#define ECS_SCHED_FIRST "First"
-#define ECS_SCHED_PRE_UPDATE "PreUpdate"
-#define ECS_SCHED_STATE_TRANSITION "StateTransition"
-#define ECS_SCHED_RUN_FIXED_MAIN_LOOP "RunFixedMainLoop"
-#define ECS_SCHED_UPDATE "Update"
-#define ECS_SCHED_POST_UPDATE "PostUpdate"
-#define ECS_SCHED_LAST "Last"
-#define ECS_SCHED_FIXED_FIRST "FixedFirst"
-#define ECS_SCHED_FIXED_PRE_UPDATE "FixedPreUpdate"
-#define ECS_SCHED_FIXED_UPDATE "FixedUpdate"
-#define ECS_SCHED_FIXED_POST_UPDATE "FixedPostUpdate"
-#define ECS_SCHED_FIXED_LAST "FixedLast"
-
-typedef struct ecs_sched_app ecs_sched_app;
-
-typedef struct ecs_sched_app_desc {
-    ecs_sched_world_desc world;       /* the world the app creates and owns */
-    ecs_sched_time_desc time;         /* its clocks */
-} ecs_sched_app_desc;
-
-/* The three orders of schedule labels an app runs. */
-typedef enum ecs_sched_app_order {
-    ECS_SCHED_ORDER_STARTUP = 0,      /* once, in the first update: PreStartup .. PostStartup */
-    ECS_SCHED_ORDER_MAIN,             /* each update: First .. Last */
-    ECS_SCHED_ORDER_FIXED             /* each fixed step: FixedFirst .. FixedLast */
-} ecs_sched_app_order;
-
-/* Creates an app: its world (with the clocks of time.h), the default schedules (empty, but
-   for the systems that run the orders, StateTransition's apply_state_transitions for every
-   machine and RunFixedMainLoop's run_fixed_main_loop), and resource "AppExit". NULL when out
-   of memory or when desc->time is out of range (the log says which). desc NULL: defaults. */
-ECS_SCHED_API ecs_sched_app *ecs_sched_app_create(const ecs_sched_app_desc *desc);
-/* Destroys the app and its world. */
-ECS_SCHED_API void ecs_sched_app_destroy(ecs_sched_app *app);
-ECS_SCHED_API ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app);
-
-/* One frame: real and virtual time advance (by the clock hook's reading, or by exactly
-   delta_ns), then schedule Main runs. First, a schedule with systems that the app never runs
-   (in no order, no state machine's, not made with ecs_sched_schedule_configure: a typo) fails
-   the update, nothing run, with ECS_SCHED_ERR_UNKNOWN_SCHEDULE. In the first update Main first runs StateTransition
-   (the initial states are entered) and the startup order, then the main order. An update
-   stops at the first schedule run that fails and returns its code; ecs_sched_last_error
-   says what failed. A startup schedule that failed runs again in the next update, with the
-   startup schedules after it (not those before it), before the main order. */
-ECS_SCHED_API ecs_sched_result ecs_sched_app_update(ecs_sched_app *app);
-ECS_SCHED_API ecs_sched_result ecs_sched_app_update_by(ecs_sched_app *app, int64_t delta_ns);
-/* Updates made so far, failed ones included (their clocks advanced). */
-ECS_SCHED_API uint64_t ecs_sched_app_frame_count(const ecs_sched_app *app);
-
-typedef struct ecs_sched_app_run_desc {
-    int64_t frame_ns;       /* pace: an update starts at most every frame_ns, sleeping the rest
-                               (ECS_SCHED_HZ(30) for 30 frames a second); 0: back to back */
-    int64_t delta_ns;       /* nonzero: each update advances time by exactly this, whatever the
-                               clock says (headless, replays, tests) */
-    int64_t max_frames;     /* nonzero: stop after this many updates */
-} ecs_sched_app_run_desc;
-
-/* Updates until exit is requested (or max_frames). Returns ECS_SCHED_OK then, with the exit
-   code in *exit_code (0 when none was requested; exit_code may be NULL), or the first failing
-   update's code. desc NULL: defaults. */
-ECS_SCHED_API ecs_sched_result ecs_sched_app_run(ecs_sched_app *app,
-                                                const ecs_sched_app_run_desc *desc,
-                                                int32_t *exit_code);
-
-/* Resource "AppExit": whether exit was requested, and with which code. */
-typedef struct ecs_sched_app_exit {
-    bool requested;
-    int32_t code;
-} ecs_sched_app_exit;
-/* Its id: declare it in .writes of a system that requests exit. 0 without an app. */
-ECS_SCHED_API ecs_sched_id ecs_sched_app_exit_id(const ecs_sched_world *world);
-/* Requests exit: ecs_sched_app_run returns after the current update. A second request keeps
-   the first code (and says so at debug log level). The request stays, so a later
-   ecs_sched_app_run returns before its first update; to go on, set `requested` of resource
-   AppExit (ecs_sched_app_exit_id) back to false. */
-ECS_SCHED_API ecs_sched_result ecs_sched_ctx_request_exit(ecs_sched_system_ctx *ctx, int32_t code);
-ECS_SCHED_API ecs_sched_result ecs_sched_app_request_exit(ecs_sched_app *app, int32_t code);
-/* Whether exit was requested; its code in *code (may be NULL). */
-ECS_SCHED_API bool ecs_sched_app_exit_requested(const ecs_sched_app *app, int32_t *code);
-
-/* Inserts a new schedule label into the order that holds `anchor` (startup, main or fixed),
-   right before or after it, and creates the schedule. A label already in an order (or Main,
-   FixedMain) is ECS_SCHED_ERR_INVALID_ARGUMENT; an anchor in no order is
-   ECS_SCHED_ERR_UNKNOWN_SCHEDULE; during an update, ECS_SCHED_ERR_SCHEDULE_RUNNING; into the
-   startup order after the first update, ECS_SCHED_ERR_INVALID_ARGUMENT. */
-ECS_SCHED_API ecs_sched_result ecs_sched_app_insert_schedule_before(ecs_sched_app *app,
-                                                                   const char *anchor,
-                                                                   const char *label);
-ECS_SCHED_API ecs_sched_result ecs_sched_app_insert_schedule_after(ecs_sched_app *app,
-                                                                  const char *anchor,
-                                                                  const char *label);
-/* Copies up to `capacity` labels of an order into `labels`; returns how many it holds. */
-ECS_SCHED_API int32_t ecs_sched_app_schedule_order(const ecs_sched_app *app,
-                                                  ecs_sched_app_order order,
-                                                  const char **labels, int32_t capacity);
-
-/* ---- plugins ---- */
-
-/* A set a plugin makes public: users order their systems against it. */
-typedef struct ecs_sched_plugin_set {
-    const char *schedule;
-    const char *set;
-} ecs_sched_plugin_set;
-
-/* A plugin: a named build function that adds systems, sets, resources, states (and other
-   plugins) to the app. Its name identifies it: adding a name the app has is a no-op. The
-   plugins in .needs are added before it when missing, so a plugin that only needs others
-   (no build) is a plugin group, adding them in order. The sets in .exports are configured in
-   their schedules before build runs, so they exist even while nothing fills them. */
-typedef struct ecs_sched_plugin {
-    const char *name;                 /* required */
-    ecs_sched_result (*build)(ecs_sched_app *app, void *user_data);   /* may be NULL */
-    void *user_data;
-    const struct ecs_sched_plugin *needs[ECS_SCHED_MAX_REFS];
-    ecs_sched_plugin_set exports[ECS_SCHED_MAX_REFS];
-} ecs_sched_plugin;
-
-/* Adds a plugin: its needs first, then its exported sets, then its build. A build that fails
-   makes this fail with the plugin's name in the message; the plugin is not recorded as added
-   (what its build added stays). */
-ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugin(ecs_sched_app *app,
-                                                       const ecs_sched_plugin *plugin);
-/* Adds several in order; all are checked (names, needs) before any is added. */
-ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
-                                                        int32_t count,
-                                                        const ecs_sched_plugin *const *plugins);
-ECS_SCHED_API bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char *name);
-
-/*=================================== src/delay.h (public) ===================================*/
-/* delay: commands applied once a clock has advanced by a delay. */
-
-/* The clock a delay is counted on. */
-typedef enum ecs_sched_clock {
-    ECS_SCHED_CLOCK_VIRTUAL,     /* Time<Virtual>: the game's time (pauses, speeds up) */
-    ECS_SCHED_CLOCK_FIXED        /* Time<Fixed>: the fixed steps */
-} ecs_sched_clock;
-
-/* A buffer whose commands are applied once `clock` has advanced by delay_ns (>= 0): record
-   into it as into any buffer (spawn, insert, remove, despawn, a resource, ...).
-
-       ecs_sched_commands *later = ecs_sched_commands_after(ecs_sched_ctx_commands(ctx),
-                                                            ECS_SCHED_CLOCK_VIRTUAL,
-                                                            ECS_SCHED_SECONDS(2));
-       ecs_sched_commands_despawn(later, bullet);
-
-   `commands` owns it: when `commands` is applied (a system's buffer: at the next sync point)
-   it goes to the world's queue, and with `commands` when that is destroyed. Asked again for
-   the same clock and delay before then, it is the same buffer. The delay counts from when
-   `commands` is applied: for a system's buffer, the sync point after it in the same frame or
-   fixed step, so from the clock's time the system read (the clock is read then, not by systems
-   running at once). The world applies it, whole, when the clock's elapsed time reaches that
-   time plus delay_ns: on the virtual clock at the end of ecs_sched_time_advance (the start of
-   an app's update, before First runs), on the fixed clock at the start of a fixed step, once
-   the clock has advanced and before FixedMain runs. Buffers that fall due together are applied
-   in the order of their due times, then in the order their owners were applied (the plan order
-   of systems at a sync point), which makes it the same on every executor. A delay of 0 applies
-   at the next of those points. Handles the owner spawns may be used in the delayed buffer; a
-   handle the delayed buffer spawns stays reserved until it is applied (snapshots are refused
-   meanwhile). A buffer that fails to apply stays first in the queue with what is left, for the
-   next point. NULL with the error recorded for a bad clock or delay, a world without clocks,
-   or no memory. Not to be applied or destroyed by hand. */
-ECS_SCHED_API ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *commands,
-                                                           ecs_sched_clock clock,
-                                                           int64_t delay_ns);
-/* Delayed buffers waiting in the world's queue for `clock` (handed over, not yet applied). */
-ECS_SCHED_API int32_t ecs_sched_commands_waiting(const ecs_sched_world *world,
-                                                 ecs_sched_clock clock);
-
-/*================================== src/disable.h (public) ==================================*/
-/* disable: disabled entities, which keep their components and are hidden from queries. */
-
-/* The Disabled tag ("ecs_sched.Disabled"), which every world registers when it is made. A
-   query that names it sees disabled entities: only them with a required term
-   (ecs_sched_read), them and the others with an optional one (ecs_sched_optional_read). */
-ECS_SCHED_API ecs_sched_id ecs_sched_disabled_tag(const ecs_sched_world *world);
-/* The Prefab tag ("ecs_sched.Prefab"), which every world registers: an entity with it is a
-   prefab, a template for other entities, hidden from queries the way disabled entities are
-   (a query that names the tag sees them). Insert it like any tag. */
-ECS_SCHED_API ecs_sched_id ecs_sched_prefab_tag(const ecs_sched_world *world);
-/* Hides the entity from every query and observer that does not name the Disabled tag (see
-   ecs_sched_disabled_tag); it keeps its components, and ecs_sched_get and commands work on
-   it as before. Disabling a disabled entity changes nothing. A
-   structural change: from a system, record it (ecs_sched_commands_disable). */
-ECS_SCHED_API ecs_sched_result ecs_sched_disable(ecs_sched_world *world, ecs_sched_entity entity);
-/* Shows it to every query again; enabling an enabled entity changes nothing. */
-ECS_SCHED_API ecs_sched_result ecs_sched_enable(ecs_sched_world *world, ecs_sched_entity entity);
-ECS_SCHED_API bool ecs_sched_is_disabled(const ecs_sched_world *world, ecs_sched_entity entity);
-/* The same, recorded in a command buffer. */
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_disable(ecs_sched_commands *commands,
-                                                          ecs_sched_entity entity);
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *commands,
-                                                         ecs_sched_entity entity);
-
-/*==================================== src/dot.h (public) ====================================*/
-/* dot: Graphviz export of a built schedule. */
-
-/* Writes the built schedule as a Graphviz digraph, piece by piece, through `write`. */
-ECS_SCHED_API ecs_sched_result ecs_sched_schedule_write_dot(
-    ecs_sched_world *world, const char *schedule,
-    void (*write)(const char *text, void *user_data), void *user_data);
 
 /*================================= src/relation.h (public) ==================================*/
 /* relation: relationships between entities: kinds, targets and the sources of a target. */
@@ -4376,8 +4171,231 @@ ECS_SCHED_API ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *query,
    else table order. */
 ECS_SCHED_API ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *query, ecs_sched_id kind);
 
-/*================================== src/sparse.h (public) ===================================*/
-/* sparse: components kept in sets of their own, outside the archetype tables. */
+/*=============================== src/sparse_query.h (public) ================================*/
+/* sparse_query: queries with terms on sparse components. */
+
+/*==================================== src/dot.h (public) ====================================*/
+/* dot: Graphviz export of a built schedule. */
+
+/* Writes the built schedule as a Graphviz digraph, piece by piece, through `write`. */
+ECS_SCHED_API ecs_sched_result ecs_sched_schedule_write_dot(
+    ecs_sched_world *world, const char *schedule,
+    void (*write)(const char *text, void *user_data), void *user_data);
+
+/*================================== src/disable.h (public) ==================================*/
+/* disable: disabled entities, which keep their components and are hidden from queries. */
+
+/* The Disabled tag ("ecs_sched.Disabled"), which every world registers when it is made. A
+   query that names it sees disabled entities: only them with a required term
+   (ecs_sched_read), them and the others with an optional one (ecs_sched_optional_read). */
+ECS_SCHED_API ecs_sched_id ecs_sched_disabled_tag(const ecs_sched_world *world);
+/* The Prefab tag ("ecs_sched.Prefab"), which every world registers: an entity with it is a
+   prefab, a template for other entities, hidden from queries the way disabled entities are
+   (a query that names the tag sees them). Insert it like any tag. */
+ECS_SCHED_API ecs_sched_id ecs_sched_prefab_tag(const ecs_sched_world *world);
+/* Hides the entity from every query and observer that does not name the Disabled tag (see
+   ecs_sched_disabled_tag); it keeps its components, and ecs_sched_get and commands work on
+   it as before. Disabling a disabled entity changes nothing. A
+   structural change: from a system, record it (ecs_sched_commands_disable). */
+ECS_SCHED_API ecs_sched_result ecs_sched_disable(ecs_sched_world *world, ecs_sched_entity entity);
+/* Shows it to every query again; enabling an enabled entity changes nothing. */
+ECS_SCHED_API ecs_sched_result ecs_sched_enable(ecs_sched_world *world, ecs_sched_entity entity);
+ECS_SCHED_API bool ecs_sched_is_disabled(const ecs_sched_world *world, ecs_sched_entity entity);
+/* The same, recorded in a command buffer. */
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_disable(ecs_sched_commands *commands,
+                                                          ecs_sched_entity entity);
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *commands,
+                                                         ecs_sched_entity entity);
+
+/*=================================== src/world.h (public) ===================================*/
+/* world: a world made, checked and destroyed. The one module that knows every other: what
+   a world holds when it is made (the tags and relationships every world has), what goes with
+   it, and what its consistency check asks of each module. Every other module comes before
+   it and none calls it. */
+
+/* desc may be NULL. Returns NULL only when the allocator fails. */
+ECS_SCHED_API ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *desc);
+/* Destroys every value (dtor hooks), query, command buffer and resource of the world. */
+ECS_SCHED_API void ecs_sched_world_destroy(ecs_sched_world *world);
+/* Cross-checks the entity index, every table, and every query cache. */
+ECS_SCHED_API ecs_sched_result ecs_sched_world_check(ecs_sched_world *world);
+
+/*==================================== src/app.h (public) ====================================*/
+/* app: an app's default schedules and their order, the frame loop, plugins. */
+
+/* The default schedule labels. Main runs the main order each update; FixedMain (time.h) runs
+   the fixed order once per fixed step. */
+#define ECS_SCHED_MAIN "Main"
+#define ECS_SCHED_PRE_STARTUP "PreStartup"
+#define ECS_SCHED_STARTUP "Startup"
+#define ECS_SCHED_POST_STARTUP "PostStartup"
+#define ECS_SCHED_FIRST "First"
+#define ECS_SCHED_PRE_UPDATE "PreUpdate"
+#define ECS_SCHED_STATE_TRANSITION "StateTransition"
+#define ECS_SCHED_RUN_FIXED_MAIN_LOOP "RunFixedMainLoop"
+#define ECS_SCHED_UPDATE "Update"
+#define ECS_SCHED_POST_UPDATE "PostUpdate"
+#define ECS_SCHED_LAST "Last"
+#define ECS_SCHED_FIXED_FIRST "FixedFirst"
+#define ECS_SCHED_FIXED_PRE_UPDATE "FixedPreUpdate"
+#define ECS_SCHED_FIXED_UPDATE "FixedUpdate"
+#define ECS_SCHED_FIXED_POST_UPDATE "FixedPostUpdate"
+#define ECS_SCHED_FIXED_LAST "FixedLast"
+
+typedef struct ecs_sched_app ecs_sched_app;
+
+typedef struct ecs_sched_app_desc {
+    ecs_sched_world_desc world;       /* the world the app creates and owns */
+    ecs_sched_time_desc time;         /* its clocks */
+} ecs_sched_app_desc;
+
+/* The three orders of schedule labels an app runs. */
+typedef enum ecs_sched_app_order {
+    ECS_SCHED_ORDER_STARTUP = 0,      /* once, in the first update: PreStartup .. PostStartup */
+    ECS_SCHED_ORDER_MAIN,             /* each update: First .. Last */
+    ECS_SCHED_ORDER_FIXED             /* each fixed step: FixedFirst .. FixedLast */
+} ecs_sched_app_order;
+
+/* Creates an app: its world (with the clocks of time.h), the default schedules (empty, but
+   for the systems that run the orders, StateTransition's apply_state_transitions for every
+   machine and RunFixedMainLoop's run_fixed_main_loop), and resource "AppExit". NULL when out
+   of memory or when desc->time is out of range (the log says which). desc NULL: defaults. */
+ECS_SCHED_API ecs_sched_app *ecs_sched_app_create(const ecs_sched_app_desc *desc);
+/* Destroys the app and its world. */
+ECS_SCHED_API void ecs_sched_app_destroy(ecs_sched_app *app);
+ECS_SCHED_API ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app);
+
+/* One frame: real and virtual time advance (by the clock hook's reading, or by exactly
+   delta_ns), then schedule Main runs. First, a schedule with systems that the app never runs
+   (in no order, no state machine's, not made with ecs_sched_schedule_configure: a typo) fails
+   the update, nothing run, with ECS_SCHED_ERR_UNKNOWN_SCHEDULE. In the first update Main first runs StateTransition
+   (the initial states are entered) and the startup order, then the main order. An update
+   stops at the first schedule run that fails and returns its code; ecs_sched_last_error
+   says what failed. A startup schedule that failed runs again in the next update, with the
+   startup schedules after it (not those before it), before the main order. */
+ECS_SCHED_API ecs_sched_result ecs_sched_app_update(ecs_sched_app *app);
+ECS_SCHED_API ecs_sched_result ecs_sched_app_update_by(ecs_sched_app *app, int64_t delta_ns);
+/* Updates made so far, failed ones included (their clocks advanced). */
+ECS_SCHED_API uint64_t ecs_sched_app_frame_count(const ecs_sched_app *app);
+
+typedef struct ecs_sched_app_run_desc {
+    int64_t frame_ns;       /* pace: an update starts at most every frame_ns, sleeping the rest
+                               (ECS_SCHED_HZ(30) for 30 frames a second); 0: back to back */
+    int64_t delta_ns;       /* nonzero: each update advances time by exactly this, whatever the
+                               clock says (headless, replays, tests) */
+    int64_t max_frames;     /* nonzero: stop after this many updates */
+} ecs_sched_app_run_desc;
+
+/* Updates until exit is requested (or max_frames). Returns ECS_SCHED_OK then, with the exit
+   code in *exit_code (0 when none was requested; exit_code may be NULL), or the first failing
+   update's code. desc NULL: defaults. */
+ECS_SCHED_API ecs_sched_result ecs_sched_app_run(ecs_sched_app *app,
+                                                const ecs_sched_app_run_desc *desc,
+                                                int32_t *exit_code);
+
+/* Resource "AppExit": whether exit was requested, and with which code. */
+typedef struct ecs_sched_app_exit {
+    bool requested;
+    int32_t code;
+} ecs_sched_app_exit;
+/* Its id: declare it in .writes of a system that requests exit. 0 without an app. */
+ECS_SCHED_API ecs_sched_id ecs_sched_app_exit_id(const ecs_sched_world *world);
+/* Requests exit: ecs_sched_app_run returns after the current update. A second request keeps
+   the first code (and says so at debug log level). The request stays, so a later
+   ecs_sched_app_run returns before its first update; to go on, set `requested` of resource
+   AppExit (ecs_sched_app_exit_id) back to false. */
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_request_exit(ecs_sched_system_ctx *ctx, int32_t code);
+ECS_SCHED_API ecs_sched_result ecs_sched_app_request_exit(ecs_sched_app *app, int32_t code);
+/* Whether exit was requested; its code in *code (may be NULL). */
+ECS_SCHED_API bool ecs_sched_app_exit_requested(const ecs_sched_app *app, int32_t *code);
+
+/* Inserts a new schedule label into the order that holds `anchor` (startup, main or fixed),
+   right before or after it, and creates the schedule. A label already in an order (or Main,
+   FixedMain) is ECS_SCHED_ERR_INVALID_ARGUMENT; an anchor in no order is
+   ECS_SCHED_ERR_UNKNOWN_SCHEDULE; during an update, ECS_SCHED_ERR_SCHEDULE_RUNNING; into the
+   startup order after the first update, ECS_SCHED_ERR_INVALID_ARGUMENT. */
+ECS_SCHED_API ecs_sched_result ecs_sched_app_insert_schedule_before(ecs_sched_app *app,
+                                                                   const char *anchor,
+                                                                   const char *label);
+ECS_SCHED_API ecs_sched_result ecs_sched_app_insert_schedule_after(ecs_sched_app *app,
+                                                                  const char *anchor,
+                                                                  const char *label);
+/* Copies up to `capacity` labels of an order into `labels`; returns how many it holds. */
+ECS_SCHED_API int32_t ecs_sched_app_schedule_order(const ecs_sched_app *app,
+                                                  ecs_sched_app_order order,
+                                                  const char **labels, int32_t capacity);
+
+/* ---- plugins ---- */
+
+/* A set a plugin makes public: users order their systems against it. */
+typedef struct ecs_sched_plugin_set {
+    const char *schedule;
+    const char *set;
+} ecs_sched_plugin_set;
+
+/* A plugin: a named build function that adds systems, sets, resources, states (and other
+   plugins) to the app. Its name identifies it: adding a name the app has is a no-op. The
+   plugins in .needs are added before it when missing, so a plugin that only needs others
+   (no build) is a plugin group, adding them in order. The sets in .exports are configured in
+   their schedules before build runs, so they exist even while nothing fills them. */
+typedef struct ecs_sched_plugin {
+    const char *name;                 /* required */
+    ecs_sched_result (*build)(ecs_sched_app *app, void *user_data);   /* may be NULL */
+    void *user_data;
+    const struct ecs_sched_plugin *needs[ECS_SCHED_MAX_REFS];
+    ecs_sched_plugin_set exports[ECS_SCHED_MAX_REFS];
+} ecs_sched_plugin;
+
+/* Adds a plugin: its needs first, then its exported sets, then its build. A build that fails
+   makes this fail with the plugin's name in the message; the plugin is not recorded as added
+   (what its build added stays). */
+ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugin(ecs_sched_app *app,
+                                                       const ecs_sched_plugin *plugin);
+/* Adds several in order; all are checked (names, needs) before any is added. */
+ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
+                                                        int32_t count,
+                                                        const ecs_sched_plugin *const *plugins);
+ECS_SCHED_API bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char *name);
+
+/*=================================== src/delay.h (public) ===================================*/
+/* delay: commands applied once a clock has advanced by a delay. */
+
+/* The clock a delay is counted on. */
+typedef enum ecs_sched_clock {
+    ECS_SCHED_CLOCK_VIRTUAL,     /* Time<Virtual>: the game's time (pauses, speeds up) */
+    ECS_SCHED_CLOCK_FIXED        /* Time<Fixed>: the fixed steps */
+} ecs_sched_clock;
+
+/* A buffer whose commands are applied once `clock` has advanced by delay_ns (>= 0): record
+   into it as into any buffer (spawn, insert, remove, despawn, a resource, ...).
+
+       ecs_sched_commands *later = ecs_sched_commands_after(ecs_sched_ctx_commands(ctx),
+                                                            ECS_SCHED_CLOCK_VIRTUAL,
+                                                            ECS_SCHED_SECONDS(2));
+       ecs_sched_commands_despawn(later, bullet);
+
+   `commands` owns it: when `commands` is applied (a system's buffer: at the next sync point)
+   it goes to the world's queue, and with `commands` when that is destroyed. Asked again for
+   the same clock and delay before then, it is the same buffer. The delay counts from when
+   `commands` is applied: for a system's buffer, the sync point after it in the same frame or
+   fixed step, so from the clock's time the system read (the clock is read then, not by systems
+   running at once). The world applies it, whole, when the clock's elapsed time reaches that
+   time plus delay_ns: on the virtual clock at the end of ecs_sched_time_advance (the start of
+   an app's update, before First runs), on the fixed clock at the start of a fixed step, once
+   the clock has advanced and before FixedMain runs. Buffers that fall due together are applied
+   in the order of their due times, then in the order their owners were applied (the plan order
+   of systems at a sync point), which makes it the same on every executor. A delay of 0 applies
+   at the next of those points. Handles the owner spawns may be used in the delayed buffer; a
+   handle the delayed buffer spawns stays reserved until it is applied (snapshots are refused
+   meanwhile). A buffer that fails to apply stays first in the queue with what is left, for the
+   next point. NULL with the error recorded for a bad clock or delay, a world without clocks,
+   or no memory. Not to be applied or destroyed by hand. */
+ECS_SCHED_API ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *commands,
+                                                           ecs_sched_clock clock,
+                                                           int64_t delay_ns);
+/* Delayed buffers waiting in the world's queue for `clock` (handed over, not yet applied). */
+ECS_SCHED_API int32_t ecs_sched_commands_waiting(const ecs_sched_world *world,
+                                                 ecs_sched_clock clock);
 
 #ifdef __cplusplus
 }
@@ -6033,7 +6051,7 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 
 #endif /* ECS_SCHED_THREADS */
 
-/*=============================== src/world.h (implementation) ===============================*/
+/*============================= src/registry.h (implementation) ==============================*/
 /* world: components, archetype tables and the entity index (what is done to one entity:
    entity.h; change ticks: ticks.h; resources: resource.h). */
 
@@ -6298,38 +6316,10 @@ struct ecs_sched_world {
    go with it (commands.h, graph.h), and so do state machines (state.h) and clocks (time.h). */
 static bool ecs_sched__queries_reserve_match(ecs_sched_world *w);
 static void ecs_sched__queries_add_table(ecs_sched_world *w, ecs_sched__table *t);
-static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w);
-static void ecs_sched__queries_free(ecs_sched_world *w);
-static void ecs_sched__buffers_free(ecs_sched_world *w);
-static void ecs_sched__archetypes_free(ecs_sched_world *w);   /* entity.h */
-static void ecs_sched__schedules_free(ecs_sched_world *w);
-static void ecs_sched__states_free(ecs_sched_world *w);
-static void ecs_sched__time_free(ecs_sched_world *w);
-/* ticks.h: the change ticks of tracked components, kept beside their tables' rows. */
-static inline uint32_t ecs_sched__tick_now(const ecs_sched_world *w);
-static void ecs_sched__ticks_turn_on(ecs_sched_world *w);
-static size_t ecs_sched__tick_words(int32_t capacity);
-static void ecs_sched__ticks_move(ecs_sched_world *w, ecs_sched__ticks *k, uint32_t *fresh,
-                                  int32_t count, int32_t capacity);
-static void ecs_sched__ticks_free(ecs_sched_world *w, ecs_sched__table *t);
-static void ecs_sched__ticks_stamp_new(ecs_sched_world *w, ecs_sched__table *t, int32_t first,
-                                       int32_t n, uint32_t tick);
-static void ecs_sched__ticks_move_row(ecs_sched_world *w, ecs_sched__table *dst, int32_t to,
-                                      const ecs_sched__table *src, int32_t from);
-static void ecs_sched__ticks_delete_row(ecs_sched_world *w, ecs_sched__table *t, int32_t row,
-                                        int32_t last);
-static void ecs_sched__ticks_inserted(ecs_sched_world *w, ecs_sched__table *t, int32_t row,
-                                      const ecs_sched__table *before, ecs_sched_id id);
-static void ecs_sched__value_changed(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id);
-/* resource.h: the world's resources go with it. */
-static void ecs_sched__resources_free(ecs_sched_world *w);
 /* message.h: the queues of messages and removals. */
-static void ecs_sched__messages_free(ecs_sched_world *w);
-static bool ecs_sched__removals_create(ecs_sched_world *w, ecs_sched_id id);
 static void ecs_sched__removed(ecs_sched_world *w, ecs_sched_id id, ecs_sched_entity e);
 /* observer.h: calling observers, and the changes they defer. The world calls them only while
    it has observers (w->observers). */
-static void ecs_sched__observers_free(ecs_sched_world *w);
 static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
                                         const ecs_sched__table *before, int32_t count,
                                         const ecs_sched_id *ids);
@@ -6351,7 +6341,6 @@ static ecs_sched_result ecs_sched__defer_set_resource(ecs_sched_world *w, ecs_sc
                                                       const void *value);
 /* relation.h: relationships go with their sources and targets; ChildOf comes with the
    world. */
-static ecs_sched_id ecs_sched__register_child_of(ecs_sched_world *w);
 static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched_entity e);
 static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched_entity source,
                                                    ecs_sched_id kind);
@@ -6360,18 +6349,9 @@ static void ecs_sched__observe_relations_removing(ecs_sched_world *w, ecs_sched_
 static bool ecs_sched__apply_relation(ecs_sched_world *w, uint32_t op, ecs_sched_entity source,
                                       ecs_sched_id kind, const void *slot,
                                       ecs_sched_result *result);
-static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w);
-static void ecs_sched__relations_free(ecs_sched_world *w);
-/* table.h: the archetype tables (made and freed with the world). */
-static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t);
-static ecs_sched__table *ecs_sched__table_find(ecs_sched_world *w, const ecs_sched_id *type,
-                                               int32_t count, uint64_t hash);
-static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_sched_id *type,
-                                                 int32_t count, uint64_t hash);
 /* sparse.h: the sets of sparse components. */
 static bool ecs_sched__sparse_create(ecs_sched_world *w, ecs_sched_id id);
 static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t extra);
-static void ecs_sched__sparse_free(ecs_sched_world *w);
 static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
                                       uint32_t entities, uint32_t bound);
 static bool ecs_sched__sparse_reserve_for(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
@@ -6387,7 +6367,6 @@ static void ecs_sched__sparse_observe_despawning(ecs_sched_world *w, ecs_sched_e
 static void ecs_sched__sparse_drop(ecs_sched_world *w, uint32_t index);
 static void *ecs_sched__sparse_value(const ecs_sched_world *w, ecs_sched_id id, uint32_t index);
 static void ecs_sched__sparse_changed(ecs_sched_world *w, ecs_sched_id id, uint32_t index);
-static ecs_sched_result ecs_sched__check_sparse(ecs_sched_world *w);
 /* name.h: an entity's name, for messages (NULL when it has none); names follow their
    entities' parents and go with them. */
 static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched_entity e);
@@ -6395,12 +6374,8 @@ static ecs_sched_result ecs_sched__name_may_move(ecs_sched_world *w, ecs_sched_e
                                                  ecs_sched_entity new_scope, const char *operation);
 static void ecs_sched__name_refile(ecs_sched_world *w, ecs_sched_entity e);
 static void ecs_sched__name_drop(ecs_sched_world *w, uint32_t index);
-static void ecs_sched__names_free(ecs_sched_world *w);
-static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w);
 /* reflect.h: the descriptions of types go with the world. */
-static void ecs_sched__descriptions_free(ecs_sched_world *w);
 /* inherit.h: IsA, the bases' marks, inherited values, instantiation by a command. */
-static ecs_sched_id ecs_sched__register_is_a(ecs_sched_world *w);
 static inline ecs_sched_entity ecs_sched__mark_base(const ecs_sched_world *w, ecs_sched_id id);
 static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sched__table *t,
                                         ecs_sched_id id, bool *found);
@@ -6413,14 +6388,9 @@ static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
                                    ecs_sched_entity base);
 static bool ecs_sched__apply_instantiate(ecs_sched_world *w, ecs_sched_entity made,
                                          const void *slot, ecs_sched_result *result);
-static void ecs_sched__inheritance_free(ecs_sched_world *w);
-#ifdef ECS_SCHED_TRACE
-static void ecs_sched__trace_free(ecs_sched_world *w);   /* trace.h */
-#endif
 /* prefab.h: prefab data instantiated by a command. */
 static bool ecs_sched__apply_data(ecs_sched_world *w, ecs_sched_entity e, const void *slot,
                                   ecs_sched_result *result);
-static ecs_sched_result ecs_sched__check_inheritance(ecs_sched_world *w);
 
 /* ---- small helpers ---- */
 
@@ -6570,6 +6540,17 @@ static inline bool ecs_sched__any_sparse(const ecs_sched_world *w, int32_t count
     return false;
 }
 
+/* The position of id in the table's sorted type, or -1. */
+static inline int32_t ecs_sched__type_find(const ecs_sched__table *t, ecs_sched_id id) {
+    int32_t lo = 0, hi = t->type_count;
+    while (lo < hi) {
+        int32_t mid = (lo + hi) / 2;
+        if (t->type[mid] < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < t->type_count && t->type[lo] == id ? lo : -1;
+}
+
 static const char *ecs_sched__component_label(const ecs_sched_world *w, ecs_sched_id id) {
     return ecs_sched__component_valid(w, id) ? w->components[id].name : "?";
 }
@@ -6660,147 +6641,6 @@ static inline void ecs_sched__relocate(const ecs_sched__component *c, void *dst,
     if (c->hooks.move) c->hooks.move(dst, src, n, c->hooks.ctx);
     else if (n == 1) ecs_sched__copy_value(dst, src, c->size);
     else memcpy(dst, src, (size_t)c->size * (size_t)n);
-}
-
-ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_component_desc *desc) {
-    ecs_sched__component *c;
-    ecs_sched_id id;
-    size_t alignment;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!desc || !desc->name || !desc->name[0]) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "component_register: a component needs a non-empty name");
-        return 0;
-    }
-    alignment = desc->alignment ? desc->alignment : ecs_sched__default_alignment(desc->size);
-    if ((alignment & (alignment - 1)) != 0 || alignment > ECS_SCHED_MAX_ALIGNMENT ||
-        desc->size > INT32_MAX) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "component_register: '%s' has size %lu and alignment %lu; the alignment "
-                        "must be a power of two of at most %d",
-                        desc->name, (unsigned long)desc->size, (unsigned long)alignment,
-                        ECS_SCHED_MAX_ALIGNMENT);
-        return 0;
-    }
-    id = ecs_sched_component_lookup(w, desc->name);
-    if (id) {
-        c = &w->components[id];
-        if (c->tracked != desc->tracked) {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
-                            "component '%s' is already registered %s change tracking; whether "
-                            "a component is tracked is fixed when it is first registered "
-                            "(register it with .tracked = %s everywhere)",
-                            desc->name, c->tracked ? "with" : "without",
-                            c->tracked ? "true" : "false");
-            return 0;
-        }
-        if ((c->sparse != 0) != (desc->storage == ECS_SCHED_STORAGE_SPARSE)) {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
-                            "component '%s' is already registered with %s storage; where a "
-                            "component is stored is fixed when it is first registered "
-                            "(register it with .storage = %s everywhere)",
-                            desc->name, c->sparse ? "sparse" : "table",
-                            c->sparse ? "ECS_SCHED_STORAGE_SPARSE" : "ECS_SCHED_STORAGE_TABLE");
-            return 0;
-        }
-        if (c->size != desc->size || c->alignment != alignment) {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
-                            "component '%s' is already registered with size %u and alignment "
-                            "%u; registering it again with size %lu and alignment %lu is a "
-                            "mistake (two different types share the name?)",
-                            desc->name, (unsigned)c->size, (unsigned)c->alignment,
-                            (unsigned long)desc->size, (unsigned long)alignment);
-            return 0;
-        }
-        return id;
-    }
-    if ((unsigned)desc->storage > (unsigned)ECS_SCHED_STORAGE_SPARSE) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "component_register: '%s' asks for storage %d, which is neither "
-                        "ECS_SCHED_STORAGE_TABLE nor ECS_SCHED_STORAGE_SPARSE",
-                        desc->name, (int)desc->storage);
-        return 0;
-    }
-    if (w->component_count >= ECS_SCHED__MAX_COMPONENTS) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
-                        "component_register: '%s' would be component number %u; a world holds "
-                        "fewer than %u",
-                        desc->name, (unsigned)w->component_count, (unsigned)ECS_SCHED__MAX_COMPONENTS);
-        return 0;
-    }
-    if (!ECS_SCHED__GROW(&w->env, w->components, &w->component_capacity, w->component_count + 1) ||
-        !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, w->component_count + 1) ||
-        !ECS_SCHED__GROW(&w->env, w->resource_stamps, &w->resource_stamp_capacity,
-                         w->component_count + 1)) {
-        ecs_sched__out_of_memory(w, "registering a component");
-        return 0;
-    }
-    id = w->component_count;
-    c = &w->components[id];
-    memset(c, 0, sizeof *c);
-    c->name = ecs_sched__strdup(&w->env, desc->name);
-    if (!c->name) {
-        ecs_sched__out_of_memory(w, "registering a component");
-        return 0;
-    }
-    c->size = (uint32_t)desc->size;
-    c->alignment = (uint8_t)alignment;   /* at most 64: checked above */
-    c->hooks = desc->hooks;
-    c->tracked = desc->tracked;
-    w->resources[id] = NULL;
-    if (desc->storage == ECS_SCHED_STORAGE_SPARSE && !ecs_sched__sparse_create(w, id)) {
-        ecs_sched__free(&w->env, c->name);
-        if (w->sparse_count >= UINT16_MAX) {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
-                            "component_register: '%s' would be sparse component number %u; a "
-                            "world holds at most %u", desc->name, (unsigned)w->sparse_count + 1u,
-                            (unsigned)UINT16_MAX);
-        } else {
-            ecs_sched__out_of_memory(w, "registering a sparse component");
-        }
-        return 0;
-    }
-    ecs_sched__name_map_put(&w->component_names, c->name, (int32_t)id);
-    w->component_count++;
-    if (c->tracked) {
-        ecs_sched__ticks_turn_on(w);
-        if (!ecs_sched__removals_create(w, id)) {
-            ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_ERR_OUT_OF_MEMORY,
-                            "component_register: '%s' is tracked, but the list of its removals "
-                            "could not be made (out of memory): its removals are not kept",
-                            c->name);
-        }
-    }
-    return id;
-}
-
-/* The _register_type shorthands: a desc of these fields, the rest zero. */
-static ecs_sched_id ecs_sched__register_type(ecs_sched_world *w, const char *name, size_t size,
-                                             size_t alignment, bool tracked,
-                                             ecs_sched_storage storage) {
-    ecs_sched_component_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.name = name;
-    desc.size = size;
-    desc.alignment = alignment;
-    desc.tracked = tracked;
-    desc.storage = storage;
-    return ecs_sched_component_register(w, &desc);
-}
-
-ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *w, const char *name, size_t size,
-                                               size_t alignment) {
-    return ecs_sched__register_type(w, name, size, alignment, false, ECS_SCHED_STORAGE_TABLE);
-}
-
-ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *w, const char *name,
-                                                       size_t size, size_t alignment) {
-    return ecs_sched__register_type(w, name, size, alignment, true, ECS_SCHED_STORAGE_TABLE);
-}
-
-ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *w, const char *name,
-                                                      size_t size, size_t alignment) {
-    return ecs_sched__register_type(w, name, size, alignment, false, ECS_SCHED_STORAGE_SPARSE);
 }
 
 ecs_sched_storage ecs_sched_component_storage(const ecs_sched_world *w, ecs_sched_id id) {
@@ -6952,176 +6792,6 @@ static void ecs_sched__release_index(ecs_sched_world *w, uint32_t index) {
 
 /* ---- world ---- */
 
-/* The executor a zero field means: parallel where there are threads. */
-static ecs_sched_executor ecs_sched__default_executor(void) {
-#ifdef ECS_SCHED_THREADS
-    return ECS_SCHED_EXECUTOR_PARALLEL;
-#else
-    return ECS_SCHED_EXECUTOR_SINGLE_THREADED;
-#endif
-}
-
-/* Every zero field of a world desc resolved; `desc` may be NULL. */
-static ecs_sched_world_desc ecs_sched__world_desc_defaults(const ecs_sched_world_desc *desc) {
-    ecs_sched_world_desc d;
-    if (desc) d = *desc;
-    else memset(&d, 0, sizeof d);
-    d.allocator = ecs_sched__allocator_defaults(&d.allocator);
-    if (d.entity_capacity < 0) d.entity_capacity = 0;
-    if (d.thread_count == 0) d.thread_count = ecs_sched__hardware_threads();
-    if (d.executor == ECS_SCHED_EXECUTOR_DEFAULT) d.executor = ecs_sched__default_executor();
-    if (d.on_error == ECS_SCHED_ON_ERROR_DEFAULT) {
-        d.on_error = d.error_hook.fn ? ECS_SCHED_ON_ERROR_HOOK : ECS_SCHED_ON_ERROR_STOP;
-    }
-    return d;
-}
-
-static bool ecs_sched__world_desc_valid(ecs_sched__env *env, const ecs_sched_world_desc *desc) {
-    if (!desc) return true;
-    if (desc->thread_count < 0) {
-        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                       "world_create: thread_count is negative; give 1 or more, or 0 for one "
-                       "thread per hardware thread");
-        return false;
-    }
-    if ((unsigned)desc->executor > (unsigned)ECS_SCHED_EXECUTOR_PARALLEL) {
-        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                       "world_create: executor is not one of ECS_SCHED_EXECUTOR_DEFAULT, "
-                       "_SINGLE_THREADED or _PARALLEL");
-        return false;
-    }
-    if ((unsigned)desc->on_error > (unsigned)ECS_SCHED_ON_ERROR_HOOK ||
-        (desc->on_error == ECS_SCHED_ON_ERROR_HOOK && !desc->error_hook.fn)) {
-        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                       "world_create: on_error is not one of ECS_SCHED_ON_ERROR_DEFAULT, _STOP, "
-                       "_CONTINUE or _HOOK, or is _HOOK without error_hook.fn");
-        return false;
-    }
-    return true;
-}
-
-/* Worlds are numbered from 1 in the order they are made, so that a snapshot knows its own. */
-#ifdef ECS_SCHED_THREADS
-static atomic_ullong ecs_sched__world_serials;
-static uint64_t ecs_sched__next_world_serial(void) {
-    return (uint64_t)atomic_fetch_add(&ecs_sched__world_serials, 1ull) + 1u;
-}
-#else
-static uint64_t ecs_sched__world_serials;
-static uint64_t ecs_sched__next_world_serial(void) {
-    return ++ecs_sched__world_serials;
-}
-#endif
-
-ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
-    ecs_sched_world_desc desc;
-    ecs_sched__env env;
-    ecs_sched_world *w;
-    ecs_sched__env_init(&env, given ? &given->allocator : NULL, given ? &given->logger : NULL);
-    if (!ecs_sched__world_desc_valid(&env, given)) return NULL;
-    desc = ecs_sched__world_desc_defaults(given);
-    w = (ecs_sched_world *)ecs_sched__calloc(&env, sizeof *w);
-    if (!w) {
-        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
-                       "world_create: out of memory");
-        return NULL;
-    }
-    w->env = env;
-    w->serial = ecs_sched__next_world_serial();
-    w->thread_count = desc.thread_count;
-    w->executor = desc.executor;
-    w->on_error = desc.on_error;
-    w->error_hook = desc.error_hook;
-    w->component_count = 1;
-    w->record_count = 1;
-    w->free_head = ECS_SCHED__NONE;
-    if (!ECS_SCHED__GROW(&w->env, w->components, &w->component_capacity, 1) ||
-        !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, 1) ||
-        !ECS_SCHED__GROW(&w->env, w->resource_stamps, &w->resource_stamp_capacity, 1) ||
-        !ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity,
-                         1 + (uint32_t)desc.entity_capacity) ||
-        !ecs_sched__table_create(w, NULL, 0, ecs_sched__hash_type(NULL, 0))) {
-        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
-                       "world_create: out of memory");
-        ecs_sched_world_destroy(w);
-        return NULL;
-    }
-    memset(&w->components[0], 0, sizeof w->components[0]);
-    w->resources[0] = NULL;
-    memset(&w->records[0], 0, sizeof w->records[0]);
-    w->records[0].table = ECS_SCHED__DEAD;
-    /* registered now, not at its first use: that may be a command recorded by a system
-       running beside others, which must not grow the component array under them */
-    w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
-    w->child_of = w->disabled ? ecs_sched__register_child_of(w) : 0;
-    w->prefab = w->child_of ? ecs_sched_component_register_type(w, ECS_SCHED__PREFAB_NAME, 0, 0) : 0;
-    w->is_a = w->prefab ? ecs_sched__register_is_a(w) : 0;
-    if (!w->is_a) {
-        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
-                       "world_create: out of memory");
-        ecs_sched_world_destroy(w);
-        return NULL;
-    }
-    return w;
-}
-
-/* The world goes: the observers of ON_REMOVE hear of every component of every entity (what
-   they defer is dropped with the world). */
-static void ecs_sched__observe_world_end(ecs_sched_world *w) {
-    uint32_t i;
-    int32_t row, k;
-    for (i = 0; i < w->table_count; i++) {
-        const ecs_sched__table *t = w->tables[i];
-        for (row = 0; row < t->count; row++) {
-            for (k = 0; k < t->type_count; k++) {
-                if (w->components[t->type[k]].relation) {
-                    ecs_sched__observe_relations_removing(w, t->entities[row], t->type[k]);
-                } else {
-                    ecs_sched__observe_removing(w, t->entities[row], t->type[k]);
-                }
-            }
-            if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, t->entities[row]);
-        }
-    }
-}
-
-void ecs_sched_world_destroy(ecs_sched_world *w) {
-    uint32_t i;
-    if (!w) return;
-    if (w->observers) ecs_sched__observe_world_end(w);
-    ecs_sched__states_free(w);
-    ecs_sched__time_free(w);
-    ecs_sched__schedules_free(w);
-#ifdef ECS_SCHED_TRACE
-    ecs_sched__trace_free(w);
-#endif
-    ecs_sched_pool_destroy(w->pool);
-    ecs_sched__observers_free(w);
-    ecs_sched__buffers_free(w);
-    ecs_sched__archetypes_free(w);
-    ecs_sched__queries_free(w);
-    ecs_sched__messages_free(w);
-    for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
-    ecs_sched__sparse_free(w);
-    ecs_sched__relations_free(w);
-    ecs_sched__names_free(w);
-    ecs_sched__descriptions_free(w);
-    ecs_sched__inheritance_free(w);
-    ecs_sched__resources_free(w);
-    ecs_sched__name_map_free(&w->component_names);
-    for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
-    ecs_sched__free(&w->env, w->components);
-    ecs_sched__free(&w->env, w->resources);
-    ecs_sched__free(&w->env, w->resource_stamps);
-    ecs_sched__free(&w->env, w->records);
-    ecs_sched__free(&w->env, w->free_stack);
-    ecs_sched__free(&w->env, w->generation_floor);
-    ecs_sched__free(&w->env, w->tables);
-    ecs_sched__map_free(&w->env, &w->types);
-    ecs_sched__map_free(&w->env, &w->edges);
-    ecs_sched__free(&w->env, w);
-}
-
 const char *ecs_sched_last_error(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
     return w->env.last_error;
@@ -7193,48 +6863,6 @@ static ecs_sched_result ecs_sched__inconsistent(ecs_sched_world *w, const char *
                            "world_check: %s (%u, %u)", what, a, b);
 }
 
-static ecs_sched_result ecs_sched__check_tables(ecs_sched_world *w) {
-    uint32_t i;
-    int64_t total = 0;
-    for (i = 0; i < w->table_count; i++) {
-        const ecs_sched__table *t = w->tables[i];
-        int32_t row, k;
-        if (t->index != i) return ecs_sched__inconsistent(w, "table index", i, t->index);
-        if (t->count < 0 || t->count > t->capacity) {
-            return ecs_sched__inconsistent(w, "table count exceeds capacity", i, (unsigned)t->count);
-        }
-        if (ecs_sched__table_find(w, t->type, t->type_count,
-                                  ecs_sched__hash_type(t->type, t->type_count)) != t) {
-            return ecs_sched__inconsistent(w, "table missing from the type map", i, 0);
-        }
-        for (k = 1; k < t->type_count; k++) {
-            if (t->type[k - 1] >= t->type[k]) {
-                return ecs_sched__inconsistent(w, "unsorted type", i, (unsigned)k);
-            }
-        }
-        for (k = 0; k < t->column_count; k++) {
-            if ((uintptr_t)t->columns[k].data % w->components[t->columns[k].id].alignment) {
-                return ecs_sched__inconsistent(w, "misaligned column", i, (unsigned)k);
-            }
-        }
-        for (row = 0; row < t->count; row++) {
-            ecs_sched_entity e = t->entities[row];
-            uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
-            if (!ecs_sched__is_live_record(w, e) || w->records[index].table != i ||
-                w->records[index].row != (uint32_t)row) {
-                return ecs_sched__inconsistent(w, "table row and entity record disagree", i,
-                                               (unsigned)row);
-            }
-        }
-        total += t->count;
-    }
-    if (total != w->alive_count) {
-        return ecs_sched__inconsistent(w, "rows in tables differ from live entities",
-                                       (unsigned)total, (unsigned)w->alive_count);
-    }
-    return ECS_SCHED_OK;
-}
-
 static ecs_sched_result ecs_sched__check_records(ecs_sched_world *w) {
     uint32_t i, live = 0, dead = 0, walked = 0, at;
     for (i = 1; i < w->record_count; i++) {
@@ -7270,319 +6898,6 @@ static ecs_sched_result ecs_sched__check_records(ecs_sched_world *w) {
         return ecs_sched__inconsistent(w, "free list length", walked, dead);
     }
     return ECS_SCHED_OK;
-}
-ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
-    ecs_sched_result result;
-    ECS_SCHED__CHECK_WORLD(w);
-    result = ecs_sched__check_tables(w);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_records(w);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_queries(w);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_relations(w);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_names(w);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_inheritance(w);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_sparse(w);
-    return result;
-}
-
-/*=============================== src/table.h (implementation) ===============================*/
-/* table: archetype tables. Entities with the same set of components share a table, which
-   keeps each sized component as one contiguous column; a table is found by its type (a hash
-   map) or by a step from another table (an edge per component added or removed), grows by
-   doubling, and loses a row by moving its last row into the hole. */
-
-static inline int32_t ecs_sched__type_find(const ecs_sched__table *t, ecs_sched_id id) {
-    int32_t lo = 0, hi = t->type_count;
-    while (lo < hi) {
-        int32_t mid = (lo + hi) / 2;
-        if (t->type[mid] < id) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < t->type_count && t->type[lo] == id ? lo : -1;
-}
-
-/* Ids up to this many get a table's map from id to column (2 bytes each, per table): beyond,
-   the columns are searched. */
-#define ECS_SCHED__COLUMN_MAP_MAX 4096
-
-static int32_t ecs_sched__column_search(const ecs_sched__table *t, ecs_sched_id id) {
-    int32_t lo = 0, hi = t->column_count;
-    while (lo < hi) {
-        int32_t mid = (lo + hi) / 2;
-        if (t->columns[mid].id < id) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < t->column_count && t->columns[lo].id == id ? lo : -1;
-}
-
-/* A table's map from id to column: it follows the type in the table's block. */
-static inline int16_t *ecs_sched__column_map(const ecs_sched__table *t) {
-    unsigned char *after_type = (unsigned char *)(void *)t->type +
-                                (size_t)t->type_count * sizeof *t->type;
-    return (int16_t *)(void *)after_type;
-}
-
-/* The column of a component, or -1: one load from the table's map, instead of a search whose
-   branches a get of several components in turn mispredicts. */
-static inline int32_t ecs_sched__column_find(const ecs_sched__table *t, ecs_sched_id id) {
-    if (id < t->column_map) return ecs_sched__column_map(t)[id];
-    return t->column_map ? -1 : ecs_sched__column_search(t, id);
-}
-
-static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t) {
-    int32_t i;
-    for (i = 0; i < t->column_count; i++) {
-        ecs_sched__column *col = &t->columns[i];
-        ecs_sched__destruct(&w->components[col->id], col->data, t->count);
-        ecs_sched__aligned_free(&w->env, col->data);
-    }
-    ecs_sched__ticks_free(w, t);
-    ecs_sched__free(&w->env, t->entities);
-    ecs_sched__free(&w->env, t);
-}
-
-static ecs_sched__table *ecs_sched__table_find(ecs_sched_world *w, const ecs_sched_id *type,
-                                               int32_t count, uint64_t hash) {
-    uint32_t slot = ECS_SCHED__NONE, index;
-    while ((index = ecs_sched__map_next(&w->types, hash, &slot)) != ECS_SCHED__NONE) {
-        ecs_sched__table *t = w->tables[index];
-        if (t->type_count == count &&
-            (count == 0 || memcmp(t->type, type, (size_t)count * sizeof *type) == 0)) {
-            return t;
-        }
-    }
-    return NULL;
-}
-
-/* Creates the table of a sorted type and registers it with every query. Every allocation
-   happens before the world changes, so a failure leaves it as it was. */
-static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_sched_id *type,
-                                                 int32_t count, uint64_t hash) {
-    ecs_sched__table *t;
-    int32_t i, columns = 0, tracked = 0;
-    uint32_t map = 0;
-    size_t bytes;
-    unsigned char *block;
-    for (i = 0; i < count; i++) {
-        if (w->components[type[i]].size > 0) {
-            columns++;
-            map = type[i] + 1;   /* the type is sorted: the last sized id decides */
-        }
-        tracked += w->components[type[i]].tracked;
-    }
-    if (map > ECS_SCHED__COLUMN_MAP_MAX) map = 0;
-    if (!ECS_SCHED__GROW(&w->env, w->tables, &w->table_capacity, w->table_count + 1) ||
-        !ecs_sched__map_reserve(&w->env, &w->types, 1)) {
-        ecs_sched__out_of_memory(w, "creating an archetype table");
-        return NULL;
-    }
-    if (!ecs_sched__queries_reserve_match(w)) {
-        ecs_sched__out_of_memory(w, "creating an archetype table");
-        return NULL;
-    }
-    bytes = sizeof *t + (size_t)columns * sizeof(ecs_sched__column) +
-            (size_t)tracked * sizeof(ecs_sched__ticks) + (size_t)count * sizeof(ecs_sched_id) +
-            (size_t)map * sizeof(int16_t);
-    block = (unsigned char *)ecs_sched__calloc(&w->env, bytes);
-    if (!block) {
-        ecs_sched__out_of_memory(w, "creating an archetype table");
-        return NULL;
-    }
-    /* one block: the table, then its columns, its tick columns, its type, and its map from
-       id to column */
-    t = (ecs_sched__table *)(void *)block;
-    t->columns = (ecs_sched__column *)(void *)(block + sizeof *t);
-    t->ticks = (ecs_sched__ticks *)(void *)(block + sizeof *t +
-                                            (size_t)columns * sizeof *t->columns);
-    t->type = (ecs_sched_id *)(void *)(block + sizeof *t + (size_t)columns * sizeof *t->columns +
-                                       (size_t)tracked * sizeof *t->ticks);
-    t->type_count = count;
-    if (count) memcpy(t->type, type, (size_t)count * sizeof *type);
-    for (i = 0; i < count; i++) {
-        uint32_t size = w->components[type[i]].size;
-        if (w->components[type[i]].tracked) t->ticks[t->tick_count++].id = type[i];
-        if (size == 0) continue;
-        t->columns[t->column_count].id = type[i];
-        t->columns[t->column_count].size = size;
-        t->column_count++;
-    }
-    t->column_map = map;
-    if (map) {
-        int16_t *column_of = ecs_sched__column_map(t);
-        for (i = 0; i < (int32_t)map; i++) column_of[i] = -1;
-        for (i = 0; i < t->column_count; i++) column_of[t->columns[i].id] = (int16_t)i;
-    }
-    t->index = w->table_count;
-    w->tables[w->table_count++] = t;
-    ecs_sched__map_insert_unchecked(&w->types, hash, t->index);
-    ecs_sched__queries_add_table(w, t);
-    return t;
-}
-
-static ecs_sched__table *ecs_sched__table_ensure(ecs_sched_world *w, const ecs_sched_id *type,
-                                                 int32_t count) {
-    uint64_t hash = ecs_sched__hash_type(type, count);
-    ecs_sched__table *t = ecs_sched__table_find(w, type, count, hash);
-    return t ? t : ecs_sched__table_create(w, type, count, hash);
-}
-
-static inline uint64_t ecs_sched__edge_key(const ecs_sched__table *t, ecs_sched_id id, bool removing) {
-    return ((uint64_t)t->index << 33) | ((uint64_t)id << 1) | (removing ? 1u : 0u);
-}
-
-/* The table reached from t by adding (or removing) one component, through the cached edge. */
-static ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__table *t,
-                                               ecs_sched_id id, bool removing) {
-    ecs_sched_id type[ECS_SCHED__MAX_TYPE];
-    ecs_sched__table *next;
-    int32_t i, n = 0;
-    uint32_t cached = ecs_sched__map_get(&w->edges, ecs_sched__edge_key(t, id, removing));
-    if (cached != ECS_SCHED__NONE) return w->tables[cached];
-    if (!removing && t->type_count >= ECS_SCHED__MAX_TYPE) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
-                        "adding '%s' would give an entity more than %d components",
-                        ecs_sched__component_label(w, id), ECS_SCHED__MAX_TYPE);
-        return NULL;
-    }
-    for (i = 0; i < t->type_count; i++) {
-        if (!removing && n == i && id < t->type[i]) type[n++] = id;  /* keep the type sorted */
-        if (t->type[i] != id) type[n++] = t->type[i];
-    }
-    if (!removing && n == t->type_count) type[n++] = id;
-    next = ecs_sched__table_ensure(w, type, n);
-    if (!next) return NULL;
-    if (!ecs_sched__map_reserve(&w->env, &w->edges, 2)) {
-        ecs_sched__out_of_memory(w, "caching an archetype edge");
-        return NULL;
-    }
-    ecs_sched__map_insert_unchecked(&w->edges, ecs_sched__edge_key(t, id, removing), next->index);
-    ecs_sched__map_insert_unchecked(&w->edges, ecs_sched__edge_key(next, id, !removing), t->index);
-    return next;
-}
-
-/* Columns start on a cache line whatever their component's alignment: a kernel's vector
-   loads and stores then never straddle two lines (a column of 16-byte values starting 8
-   bytes into a line made x = x * a + b over it some 10 % slower). */
-#define ECS_SCHED__COLUMN_ALIGNMENT 64
-
-/* Makes room for `extra` more rows; on failure the table is unchanged. */
-/* A column of values a move hook relocates: a new block, the values moved by the hook. */
-static unsigned char *ecs_sched__column_moved(ecs_sched_world *w, const ecs_sched__column *col,
-                                              int32_t count, int32_t capacity, size_t alignment,
-                                              size_t skew) {
-    const ecs_sched__component *c = &w->components[col->id];
-    unsigned char *data = (unsigned char *)ecs_sched__aligned_alloc_skewed(
-        &w->env, (size_t)capacity * c->size, alignment, skew);
-    if (!data) return NULL;
-    ecs_sched__relocate(c, data, col->data, count);
-    ecs_sched__aligned_free(&w->env, col->data);
-    return data;
-}
-
-/* Room for `extra` more rows. The columns and the entities grow one by one through the
-   allocator's realloc (a large block grows by moving pages, not bytes: first growth touches
-   only the pages the rows use); a column whose values a move hook relocates gets a new block.
-   A failure leaves the rows as they were: what grew already only has room to spare. */
-static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32_t extra) {
-    uint32_t *ticks[ECS_SCHED__MAX_TYPE];
-    ecs_sched_entity *entities;
-    int64_t needed = (int64_t)t->count + extra;
-    int32_t i, capacity;
-    if (needed > INT32_MAX) return false;
-    w->rows_version++;   /* the columns may move: the lists of queries point into them */
-    capacity = t->capacity ? t->capacity : 4;
-    while (capacity < needed) capacity = capacity > INT32_MAX / 2 ? (int32_t)needed : capacity * 2;
-    for (i = 0; i < t->tick_count; i++) {
-        ticks[i] = (uint32_t *)ecs_sched__alloc(&w->env,
-                                                 ecs_sched__tick_words(capacity) * sizeof(uint32_t));
-        if (!ticks[i]) {
-            while (i-- > 0) ecs_sched__free(&w->env, ticks[i]);
-            return false;
-        }
-    }
-    entities = (ecs_sched_entity *)ecs_sched__realloc(&w->env, t->entities,
-                                                      (size_t)capacity * sizeof *entities);
-    for (i = 0; entities && i < t->column_count; i++) {
-        ecs_sched__column *col = &t->columns[i];
-        const ecs_sched__component *c = &w->components[col->id];
-        size_t skew = (size_t)(i % 13) * 320;  /* distinct page offsets, whole cache lines */
-        size_t alignment = c->alignment > ECS_SCHED__COLUMN_ALIGNMENT ? c->alignment
-                                                                      : ECS_SCHED__COLUMN_ALIGNMENT;
-        unsigned char *data =
-            c->hooks.move ? ecs_sched__column_moved(w, col, t->count, capacity, alignment, skew)
-                          : (unsigned char *)ecs_sched__aligned_realloc_skewed(
-                                &w->env, col->data, (size_t)t->count * c->size,
-                                (size_t)capacity * c->size, alignment, skew);
-        if (!data) break;
-        col->data = data;
-    }
-    if (entities) t->entities = entities;
-    if (!entities || i < t->column_count) {
-        for (i = 0; i < t->tick_count; i++) ecs_sched__free(&w->env, ticks[i]);
-        return false;
-    }
-    for (i = 0; i < t->tick_count; i++) ecs_sched__ticks_move(w, &t->ticks[i], ticks[i], t->count, capacity);
-    t->capacity = capacity;
-    return true;
-}
-
-static inline bool ecs_sched__table_reserve(ecs_sched_world *w, ecs_sched__table *t,
-                                            int32_t extra) {
-    return (int64_t)t->count + extra <= t->capacity || ecs_sched__table_grow(w, t, extra);
-}
-
-/* Removes a row whose values were already moved out or destroyed, by moving the last row
-   into the hole. */
-static void ecs_sched__table_delete_row(ecs_sched_world *w, ecs_sched__table *t, int32_t row) {
-    int32_t last = t->count - 1, i;
-    if (row != last) {
-        ecs_sched_entity moved = t->entities[last];
-        for (i = 0; i < t->column_count; i++) {
-            ecs_sched__column *col = &t->columns[i];
-            ecs_sched__relocate(&w->components[col->id], col->data + (size_t)row * col->size,
-                                col->data + (size_t)last * col->size, 1);
-        }
-        t->entities[row] = moved;
-        w->records[ECS_SCHED_ENTITY_INDEX(moved)].row = (uint32_t)row;
-    }
-    if (t->tick_count) ecs_sched__ticks_delete_row(w, t, row, last);
-    t->count = last;
-    w->rows_version++;
-}
-
-/* Moves an entity's row from its table to dst: shared values are relocated, values dst lacks
-   are destroyed, values only dst has are left raw for the caller to construct. */
-static bool ecs_sched__move_entity(ecs_sched_world *w, uint32_t index, ecs_sched__table *dst) {
-    ecs_sched__record *r = &w->records[index];
-    ecs_sched__table *src = w->tables[r->table];
-    int32_t row = (int32_t)r->row, dst_row, i = 0, j = 0;
-    if (!ecs_sched__table_reserve(w, dst, 1)) return false;
-    dst_row = dst->count++;
-    dst->entities[dst_row] = src->entities[row];
-    if (dst->tick_count) ecs_sched__ticks_move_row(w, dst, dst_row, src, row);
-    while (i < src->column_count || j < dst->column_count) {
-        ecs_sched__column *s = i < src->column_count ? &src->columns[i] : NULL;
-        ecs_sched__column *d = j < dst->column_count ? &dst->columns[j] : NULL;
-        if (s && d && s->id == d->id) {
-            ecs_sched__relocate(&w->components[s->id], d->data + (size_t)dst_row * d->size,
-                                s->data + (size_t)row * s->size, 1);
-            i++;
-            j++;
-        } else if (s && (!d || s->id < d->id)) {
-            ecs_sched__destruct(&w->components[s->id], s->data + (size_t)row * s->size, 1);
-            i++;
-        } else {
-            j++;
-        }
-    }
-    ecs_sched__table_delete_row(w, src, row);
-    r->table = dst->index;
-    r->row = (uint32_t)dst_row;
-    return true;
-}
-
-static inline void *ecs_sched__cell(const ecs_sched__table *t, int32_t column, uint32_t row) {
-    const ecs_sched__column *col = &t->columns[column];
-    return col->data + (size_t)row * col->size;
 }
 
 /*=============================== src/ticks.h (implementation) ===============================*/
@@ -7889,6 +7204,434 @@ static void ecs_sched__value_changed(ecs_sched_world *w, ecs_sched_entity e, ecs
                             ecs_sched__tick_now(w), ecs_sched__tick_load(w) + 1u);
 }
 
+/*=============================== src/table.h (implementation) ===============================*/
+/* table: archetype tables. Entities with the same set of components share a table, which
+   keeps each sized component as one contiguous column; a table is found by its type (a hash
+   map) or by a step from another table (an edge per component added or removed), grows by
+   doubling, and loses a row by moving its last row into the hole. */
+
+
+/* Ids up to this many get a table's map from id to column (2 bytes each, per table): beyond,
+   the columns are searched. */
+#define ECS_SCHED__COLUMN_MAP_MAX 4096
+
+static int32_t ecs_sched__column_search(const ecs_sched__table *t, ecs_sched_id id) {
+    int32_t lo = 0, hi = t->column_count;
+    while (lo < hi) {
+        int32_t mid = (lo + hi) / 2;
+        if (t->columns[mid].id < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < t->column_count && t->columns[lo].id == id ? lo : -1;
+}
+
+/* A table's map from id to column: it follows the type in the table's block. */
+static inline int16_t *ecs_sched__column_map(const ecs_sched__table *t) {
+    unsigned char *after_type = (unsigned char *)(void *)t->type +
+                                (size_t)t->type_count * sizeof *t->type;
+    return (int16_t *)(void *)after_type;
+}
+
+/* The column of a component, or -1: one load from the table's map, instead of a search whose
+   branches a get of several components in turn mispredicts. */
+static inline int32_t ecs_sched__column_find(const ecs_sched__table *t, ecs_sched_id id) {
+    if (id < t->column_map) return ecs_sched__column_map(t)[id];
+    return t->column_map ? -1 : ecs_sched__column_search(t, id);
+}
+
+static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t) {
+    int32_t i;
+    for (i = 0; i < t->column_count; i++) {
+        ecs_sched__column *col = &t->columns[i];
+        ecs_sched__destruct(&w->components[col->id], col->data, t->count);
+        ecs_sched__aligned_free(&w->env, col->data);
+    }
+    ecs_sched__ticks_free(w, t);
+    ecs_sched__free(&w->env, t->entities);
+    ecs_sched__free(&w->env, t);
+}
+
+static ecs_sched__table *ecs_sched__table_find(ecs_sched_world *w, const ecs_sched_id *type,
+                                               int32_t count, uint64_t hash) {
+    uint32_t slot = ECS_SCHED__NONE, index;
+    while ((index = ecs_sched__map_next(&w->types, hash, &slot)) != ECS_SCHED__NONE) {
+        ecs_sched__table *t = w->tables[index];
+        if (t->type_count == count &&
+            (count == 0 || memcmp(t->type, type, (size_t)count * sizeof *type) == 0)) {
+            return t;
+        }
+    }
+    return NULL;
+}
+
+/* Creates the table of a sorted type and registers it with every query. Every allocation
+   happens before the world changes, so a failure leaves it as it was. */
+static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_sched_id *type,
+                                                 int32_t count, uint64_t hash) {
+    ecs_sched__table *t;
+    int32_t i, columns = 0, tracked = 0;
+    uint32_t map = 0;
+    size_t bytes;
+    unsigned char *block;
+    for (i = 0; i < count; i++) {
+        if (w->components[type[i]].size > 0) {
+            columns++;
+            map = type[i] + 1;   /* the type is sorted: the last sized id decides */
+        }
+        tracked += w->components[type[i]].tracked;
+    }
+    if (map > ECS_SCHED__COLUMN_MAP_MAX) map = 0;
+    if (!ECS_SCHED__GROW(&w->env, w->tables, &w->table_capacity, w->table_count + 1) ||
+        !ecs_sched__map_reserve(&w->env, &w->types, 1)) {
+        ecs_sched__out_of_memory(w, "creating an archetype table");
+        return NULL;
+    }
+    if (!ecs_sched__queries_reserve_match(w)) {
+        ecs_sched__out_of_memory(w, "creating an archetype table");
+        return NULL;
+    }
+    bytes = sizeof *t + (size_t)columns * sizeof(ecs_sched__column) +
+            (size_t)tracked * sizeof(ecs_sched__ticks) + (size_t)count * sizeof(ecs_sched_id) +
+            (size_t)map * sizeof(int16_t);
+    block = (unsigned char *)ecs_sched__calloc(&w->env, bytes);
+    if (!block) {
+        ecs_sched__out_of_memory(w, "creating an archetype table");
+        return NULL;
+    }
+    /* one block: the table, then its columns, its tick columns, its type, and its map from
+       id to column */
+    t = (ecs_sched__table *)(void *)block;
+    t->columns = (ecs_sched__column *)(void *)(block + sizeof *t);
+    t->ticks = (ecs_sched__ticks *)(void *)(block + sizeof *t +
+                                            (size_t)columns * sizeof *t->columns);
+    t->type = (ecs_sched_id *)(void *)(block + sizeof *t + (size_t)columns * sizeof *t->columns +
+                                       (size_t)tracked * sizeof *t->ticks);
+    t->type_count = count;
+    if (count) memcpy(t->type, type, (size_t)count * sizeof *type);
+    for (i = 0; i < count; i++) {
+        uint32_t size = w->components[type[i]].size;
+        if (w->components[type[i]].tracked) t->ticks[t->tick_count++].id = type[i];
+        if (size == 0) continue;
+        t->columns[t->column_count].id = type[i];
+        t->columns[t->column_count].size = size;
+        t->column_count++;
+    }
+    t->column_map = map;
+    if (map) {
+        int16_t *column_of = ecs_sched__column_map(t);
+        for (i = 0; i < (int32_t)map; i++) column_of[i] = -1;
+        for (i = 0; i < t->column_count; i++) column_of[t->columns[i].id] = (int16_t)i;
+    }
+    t->index = w->table_count;
+    w->tables[w->table_count++] = t;
+    ecs_sched__map_insert_unchecked(&w->types, hash, t->index);
+    ecs_sched__queries_add_table(w, t);
+    return t;
+}
+
+static ecs_sched__table *ecs_sched__table_ensure(ecs_sched_world *w, const ecs_sched_id *type,
+                                                 int32_t count) {
+    uint64_t hash = ecs_sched__hash_type(type, count);
+    ecs_sched__table *t = ecs_sched__table_find(w, type, count, hash);
+    return t ? t : ecs_sched__table_create(w, type, count, hash);
+}
+
+static inline uint64_t ecs_sched__edge_key(const ecs_sched__table *t, ecs_sched_id id, bool removing) {
+    return ((uint64_t)t->index << 33) | ((uint64_t)id << 1) | (removing ? 1u : 0u);
+}
+
+/* The table reached from t by adding (or removing) one component, through the cached edge. */
+static ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__table *t,
+                                               ecs_sched_id id, bool removing) {
+    ecs_sched_id type[ECS_SCHED__MAX_TYPE];
+    ecs_sched__table *next;
+    int32_t i, n = 0;
+    uint32_t cached = ecs_sched__map_get(&w->edges, ecs_sched__edge_key(t, id, removing));
+    if (cached != ECS_SCHED__NONE) return w->tables[cached];
+    if (!removing && t->type_count >= ECS_SCHED__MAX_TYPE) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                        "adding '%s' would give an entity more than %d components",
+                        ecs_sched__component_label(w, id), ECS_SCHED__MAX_TYPE);
+        return NULL;
+    }
+    for (i = 0; i < t->type_count; i++) {
+        if (!removing && n == i && id < t->type[i]) type[n++] = id;  /* keep the type sorted */
+        if (t->type[i] != id) type[n++] = t->type[i];
+    }
+    if (!removing && n == t->type_count) type[n++] = id;
+    next = ecs_sched__table_ensure(w, type, n);
+    if (!next) return NULL;
+    if (!ecs_sched__map_reserve(&w->env, &w->edges, 2)) {
+        ecs_sched__out_of_memory(w, "caching an archetype edge");
+        return NULL;
+    }
+    ecs_sched__map_insert_unchecked(&w->edges, ecs_sched__edge_key(t, id, removing), next->index);
+    ecs_sched__map_insert_unchecked(&w->edges, ecs_sched__edge_key(next, id, !removing), t->index);
+    return next;
+}
+
+/* Columns start on a cache line whatever their component's alignment: a kernel's vector
+   loads and stores then never straddle two lines (a column of 16-byte values starting 8
+   bytes into a line made x = x * a + b over it some 10 % slower). */
+#define ECS_SCHED__COLUMN_ALIGNMENT 64
+
+/* Makes room for `extra` more rows; on failure the table is unchanged. */
+/* A column of values a move hook relocates: a new block, the values moved by the hook. */
+static unsigned char *ecs_sched__column_moved(ecs_sched_world *w, const ecs_sched__column *col,
+                                              int32_t count, int32_t capacity, size_t alignment,
+                                              size_t skew) {
+    const ecs_sched__component *c = &w->components[col->id];
+    unsigned char *data = (unsigned char *)ecs_sched__aligned_alloc_skewed(
+        &w->env, (size_t)capacity * c->size, alignment, skew);
+    if (!data) return NULL;
+    ecs_sched__relocate(c, data, col->data, count);
+    ecs_sched__aligned_free(&w->env, col->data);
+    return data;
+}
+
+/* Room for `extra` more rows. The columns and the entities grow one by one through the
+   allocator's realloc (a large block grows by moving pages, not bytes: first growth touches
+   only the pages the rows use); a column whose values a move hook relocates gets a new block.
+   A failure leaves the rows as they were: what grew already only has room to spare. */
+static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32_t extra) {
+    uint32_t *ticks[ECS_SCHED__MAX_TYPE];
+    ecs_sched_entity *entities;
+    int64_t needed = (int64_t)t->count + extra;
+    int32_t i, capacity;
+    if (needed > INT32_MAX) return false;
+    w->rows_version++;   /* the columns may move: the lists of queries point into them */
+    capacity = t->capacity ? t->capacity : 4;
+    while (capacity < needed) capacity = capacity > INT32_MAX / 2 ? (int32_t)needed : capacity * 2;
+    for (i = 0; i < t->tick_count; i++) {
+        ticks[i] = (uint32_t *)ecs_sched__alloc(&w->env,
+                                                 ecs_sched__tick_words(capacity) * sizeof(uint32_t));
+        if (!ticks[i]) {
+            while (i-- > 0) ecs_sched__free(&w->env, ticks[i]);
+            return false;
+        }
+    }
+    entities = (ecs_sched_entity *)ecs_sched__realloc(&w->env, t->entities,
+                                                      (size_t)capacity * sizeof *entities);
+    for (i = 0; entities && i < t->column_count; i++) {
+        ecs_sched__column *col = &t->columns[i];
+        const ecs_sched__component *c = &w->components[col->id];
+        size_t skew = (size_t)(i % 13) * 320;  /* distinct page offsets, whole cache lines */
+        size_t alignment = c->alignment > ECS_SCHED__COLUMN_ALIGNMENT ? c->alignment
+                                                                      : ECS_SCHED__COLUMN_ALIGNMENT;
+        unsigned char *data =
+            c->hooks.move ? ecs_sched__column_moved(w, col, t->count, capacity, alignment, skew)
+                          : (unsigned char *)ecs_sched__aligned_realloc_skewed(
+                                &w->env, col->data, (size_t)t->count * c->size,
+                                (size_t)capacity * c->size, alignment, skew);
+        if (!data) break;
+        col->data = data;
+    }
+    if (entities) t->entities = entities;
+    if (!entities || i < t->column_count) {
+        for (i = 0; i < t->tick_count; i++) ecs_sched__free(&w->env, ticks[i]);
+        return false;
+    }
+    for (i = 0; i < t->tick_count; i++) ecs_sched__ticks_move(w, &t->ticks[i], ticks[i], t->count, capacity);
+    t->capacity = capacity;
+    return true;
+}
+
+static inline bool ecs_sched__table_reserve(ecs_sched_world *w, ecs_sched__table *t,
+                                            int32_t extra) {
+    return (int64_t)t->count + extra <= t->capacity || ecs_sched__table_grow(w, t, extra);
+}
+
+/* Removes a row whose values were already moved out or destroyed, by moving the last row
+   into the hole. */
+static void ecs_sched__table_delete_row(ecs_sched_world *w, ecs_sched__table *t, int32_t row) {
+    int32_t last = t->count - 1, i;
+    if (row != last) {
+        ecs_sched_entity moved = t->entities[last];
+        for (i = 0; i < t->column_count; i++) {
+            ecs_sched__column *col = &t->columns[i];
+            ecs_sched__relocate(&w->components[col->id], col->data + (size_t)row * col->size,
+                                col->data + (size_t)last * col->size, 1);
+        }
+        t->entities[row] = moved;
+        w->records[ECS_SCHED_ENTITY_INDEX(moved)].row = (uint32_t)row;
+    }
+    if (t->tick_count) ecs_sched__ticks_delete_row(w, t, row, last);
+    t->count = last;
+    w->rows_version++;
+}
+
+/* Moves an entity's row from its table to dst: shared values are relocated, values dst lacks
+   are destroyed, values only dst has are left raw for the caller to construct. */
+static bool ecs_sched__move_entity(ecs_sched_world *w, uint32_t index, ecs_sched__table *dst) {
+    ecs_sched__record *r = &w->records[index];
+    ecs_sched__table *src = w->tables[r->table];
+    int32_t row = (int32_t)r->row, dst_row, i = 0, j = 0;
+    if (!ecs_sched__table_reserve(w, dst, 1)) return false;
+    dst_row = dst->count++;
+    dst->entities[dst_row] = src->entities[row];
+    if (dst->tick_count) ecs_sched__ticks_move_row(w, dst, dst_row, src, row);
+    while (i < src->column_count || j < dst->column_count) {
+        ecs_sched__column *s = i < src->column_count ? &src->columns[i] : NULL;
+        ecs_sched__column *d = j < dst->column_count ? &dst->columns[j] : NULL;
+        if (s && d && s->id == d->id) {
+            ecs_sched__relocate(&w->components[s->id], d->data + (size_t)dst_row * d->size,
+                                s->data + (size_t)row * s->size, 1);
+            i++;
+            j++;
+        } else if (s && (!d || s->id < d->id)) {
+            ecs_sched__destruct(&w->components[s->id], s->data + (size_t)row * s->size, 1);
+            i++;
+        } else {
+            j++;
+        }
+    }
+    ecs_sched__table_delete_row(w, src, row);
+    r->table = dst->index;
+    r->row = (uint32_t)dst_row;
+    return true;
+}
+
+static inline void *ecs_sched__cell(const ecs_sched__table *t, int32_t column, uint32_t row) {
+    const ecs_sched__column *col = &t->columns[column];
+    return col->data + (size_t)row * col->size;
+}
+
+/* ecs_sched_world_check: each table is where the type map says, sorted, aligned, and its
+   rows and the entity records agree. */
+static ecs_sched_result ecs_sched__check_tables(ecs_sched_world *w) {
+    uint32_t i;
+    int64_t total = 0;
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        int32_t row, k;
+        if (t->index != i) return ecs_sched__inconsistent(w, "table index", i, t->index);
+        if (t->count < 0 || t->count > t->capacity) {
+            return ecs_sched__inconsistent(w, "table count exceeds capacity", i, (unsigned)t->count);
+        }
+        if (ecs_sched__table_find(w, t->type, t->type_count,
+                                  ecs_sched__hash_type(t->type, t->type_count)) != t) {
+            return ecs_sched__inconsistent(w, "table missing from the type map", i, 0);
+        }
+        for (k = 1; k < t->type_count; k++) {
+            if (t->type[k - 1] >= t->type[k]) {
+                return ecs_sched__inconsistent(w, "unsorted type", i, (unsigned)k);
+            }
+        }
+        for (k = 0; k < t->column_count; k++) {
+            if ((uintptr_t)t->columns[k].data % w->components[t->columns[k].id].alignment) {
+                return ecs_sched__inconsistent(w, "misaligned column", i, (unsigned)k);
+            }
+        }
+        for (row = 0; row < t->count; row++) {
+            ecs_sched_entity e = t->entities[row];
+            uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+            if (!ecs_sched__is_live_record(w, e) || w->records[index].table != i ||
+                w->records[index].row != (uint32_t)row) {
+                return ecs_sched__inconsistent(w, "table row and entity record disagree", i,
+                                               (unsigned)row);
+            }
+        }
+        total += t->count;
+    }
+    if (total != w->alive_count) {
+        return ecs_sched__inconsistent(w, "rows in tables differ from live entities",
+                                       (unsigned)total, (unsigned)w->alive_count);
+    }
+    return ECS_SCHED_OK;
+}
+
+/*=============================== src/list.h (implementation) ================================*/
+/* list: the rows a query keeps in an order of its own.
+
+   Hierarchical, sorted and sparse queries hand out the rows of a list they keep instead of
+   their tables (query.h makes it; its producers fill it: hierarchy.h orders by depth and
+   finds parents' values, sort.h sorts, sparse_query.h picks the rows with sparse values; the
+   iteration, iter.h, decides which run and walks it). The list holds the rows in order, where
+   each run of rows consecutive in one table ends, and per term a block of one pointer per row
+   (a parent's value, or a sparse value). What only a producer reads is kept here too, so that
+   the list is freed in one place. */
+
+typedef struct ecs_sched__list_row {
+    uint32_t match;
+    int32_t row;
+} ecs_sched__list_row;
+
+/* What a sorted query's order column had seen of a match's table at the last sort (sort.h). */
+typedef struct ecs_sched__sort_seen {
+    uint32_t serial;                 /* its change log's entries so far */
+    uint32_t bulk;
+    bool has_bulk;
+} ecs_sched__sort_seen;
+
+typedef struct ecs_sched__row_list {
+    uint32_t version;              /* the world's rows_version it was made at */
+    bool made;
+    ecs_sched__list_row *rows;     /* in iteration order */
+    uint32_t *run_end;             /* per row: where its run of consecutive rows ends */
+    uint32_t count;
+    uint32_t capacity;
+    uint32_t run_capacity;
+    const void **parents;          /* per term with a block, `capacity` pointers */
+    uint32_t parents_capacity;
+    int16_t parent_slot[ECS_SCHED_MAX_TERMS];   /* the term's block of parents (or of sparse
+                                                   values), or -1 */
+    bool sparse_term[ECS_SCHED_MAX_TERMS];      /* the term's component is sparse */
+    uint32_t *match_of;            /* sparse_query.h, scratch: by table index, its match + 1 */
+    uint32_t match_of_capacity;
+    int32_t parent_terms;
+    int32_t cascade;               /* the cascading term, or -1 */
+    uint32_t *depths;              /* hierarchy.h, scratch: per row, then per depth */
+    uint32_t depth_capacity;
+    uint32_t *memo;                /* by entity index: depth + 1 when memo_stamp matches */
+    uint32_t *memo_stamp;
+    uint32_t memo_capacity;
+    uint32_t stamp;
+    ecs_sched__list_row *sorted;   /* scratch for the sorts */
+    uint32_t sorted_capacity;
+    /* sort.h: */
+    int32_t order_term;            /* the term whose component orders the rows, or -1 */
+    int (*order)(ecs_sched_entity, const void *, ecs_sched_entity, const void *);
+    ecs_sched_id group_kind;       /* rows grouped by their target of this kind, or 0 */
+    ecs_sched__sort_seen *seen;    /* per match: the order column's changes seen */
+    uint32_t seen_capacity;
+} ecs_sched__row_list;
+
+static void ecs_sched__list_free(ecs_sched__env *env, ecs_sched__row_list *l) {
+    if (!l) return;
+    ecs_sched__free(env, l->rows);
+    ecs_sched__free(env, l->run_end);
+    ecs_sched__free(env, l->parents);
+    ecs_sched__free(env, l->depths);
+    ecs_sched__free(env, l->memo);
+    ecs_sched__free(env, l->memo_stamp);
+    ecs_sched__free(env, l->sorted);
+    ecs_sched__free(env, l->seen);
+    ecs_sched__free(env, l->match_of);
+    ecs_sched__free(env, l);
+}
+
+/* Room for `rows` rows, their runs, the scratch of the sorts and the blocks of pointers. The
+   blocks are `capacity` apart (not `rows`: capacity may be larger, and a block's values are
+   found by it). */
+static bool ecs_sched__list_reserve(ecs_sched__env *env, ecs_sched__row_list *l, uint32_t rows) {
+    return ECS_SCHED__GROW(env, l->rows, &l->capacity, rows) &&
+           ECS_SCHED__GROW(env, l->run_end, &l->run_capacity, rows + 1u) &&
+           ECS_SCHED__GROW(env, l->sorted, &l->sorted_capacity, rows) &&
+           ECS_SCHED__GROW(env, l->parents, &l->parents_capacity,
+                           l->capacity * (uint32_t)l->parent_terms + 1u);
+}
+
+/* Where each row's run of rows consecutive in one table ends, so that an iteration hands
+   out a run without looking at its rows. */
+static void ecs_sched__list_runs(ecs_sched__row_list *l) {
+    uint32_t i = l->count;
+    while (i-- > 0) {
+        bool joins = i + 1u < l->count && l->rows[i + 1u].match == l->rows[i].match &&
+                     l->rows[i + 1u].row == l->rows[i].row + 1;
+        l->run_end[i] = joins ? l->run_end[i + 1u] : i + 1u;
+    }
+}
+
 /*=============================== src/query.h (implementation) ===============================*/
 /* query: queries, their cached tables, iteration and parallel iteration. */
 
@@ -7929,7 +7672,7 @@ struct ecs_sched_query {
     bool sparse;                      /* has terms on sparse components: listed (sparse.h) */
     bool sparse_filtered;             /* has added or changed terms on sparse components */
     bool sparse_marks;                /* writes a tracked sparse component (sparse.h) */
-    struct ecs_sched__hier_cache *hier;   /* hierarchical: the rows in order (hierarchy.h) */
+    ecs_sched__row_list *list;        /* listed: the rows in order (list.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
     ecs_sched__match_ticks *match_ticks;  /* ticked queries: per match */
@@ -7946,10 +7689,6 @@ static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__ma
                                    int32_t row);
 /* hierarchy.h: a hierarchical query's iteration, in the order it keeps, and its end. */
 static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows);
-/* sparse.h: what a query asks of sparse components. */
-static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
-                                                    int32_t i);
-static void ecs_sched__hier_free(ecs_sched_query *q);
 static int32_t ecs_sched__hier_count(ecs_sched_query *q);
 
 /* Whether a term's field is a column of the entity's own table (not of its parent, and not
@@ -8101,6 +7840,29 @@ static ecs_sched_result ecs_sched__check_relational_term(ecs_sched_world *w,
                                "changes; read it instead", (int)i, c->name);
     }
     return ECS_SCHED_OK;
+}
+
+/* What a term asks of a sparse component: only what can be looked up on the entity itself
+   (sparse_query.h lists the rows). */
+static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
+                                                    int32_t i) {
+    ecs_sched_term_kind kind = term->kind;
+    const char *what;
+    if (kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
+        what = "read from the parent";
+    } else if (kind == ECS_SCHED_TERM_INHERITED) {
+        what = "inherited";
+    } else if (kind == ECS_SCHED_TERM_RELATED || kind == ECS_SCHED_TERM_CASCADE) {
+        what = "a relationship";
+    } else {
+        return ECS_SCHED_OK;
+    }
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                           "query_create: term %d asks for '%s' %s, but '%s' is sparse: a "
+                           "sparse component is read, written, optional, left out, added or "
+                           "changed on the entity itself; register it with table storage to "
+                           "use it so", (int)i, w->components[term->id].name, what,
+                           w->components[term->id].name);
 }
 
 static bool ecs_sched__term_filters(ecs_sched_term_kind kind) {
@@ -8382,6 +8144,32 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
     return q;
 }
 
+/* The list a listed query keeps (list.h), made empty at its first use, with a block of
+   pointers per term whose values are not in the row's own columns (a parent's value, a
+   sparse value). NULL when out of memory. */
+static ecs_sched__row_list *ecs_sched__list_of(ecs_sched_query *q) {
+    ecs_sched__row_list *c;
+    int32_t i;
+    if (q->list) return q->list;
+    c = (ecs_sched__row_list *)ecs_sched__calloc(&q->world->env, sizeof *c);
+    if (!c) return NULL;
+    c->cascade = -1;
+    c->order_term = -1;
+    for (i = 0; i < q->term_count; i++) {
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        c->parent_slot[i] = -1;
+        if (ecs_sched__term_on_parent(kind)) c->parent_slot[i] = (int16_t)c->parent_terms++;
+        c->sparse_term[i] = q->world->components[q->terms[i].id].sparse != 0;
+        if (c->sparse_term[i] && kind != ECS_SCHED_TERM_WITHOUT &&
+            q->world->components[q->terms[i].id].size) {
+            c->parent_slot[i] = (int16_t)c->parent_terms++;   /* a pointer per row */
+        }
+        if (kind == ECS_SCHED_TERM_CASCADE) c->cascade = i;
+    }
+    q->list = c;
+    return c;
+}
+
 void ecs_sched_query_destroy(ecs_sched_query *q) {
     ecs_sched_world *w;
     uint32_t i;
@@ -8395,7 +8183,7 @@ void ecs_sched_query_destroy(ecs_sched_query *q) {
     }
     ecs_sched__free(&w->env, q->matches);
     ecs_sched__free(&w->env, q->match_ticks);
-    ecs_sched__hier_free(q);
+    ecs_sched__list_free(&w->env, q->list);
     ecs_sched__free(&w->env, q);
 }
 
@@ -18537,6 +18325,425 @@ ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
     return ecs_sched__run_schedule(w, s);
 }
 
+/*============================== src/sparse.h (implementation) ===============================*/
+/* sparse: components kept in sets of their own, outside the archetype tables.
+
+   A component registered with .storage = ECS_SCHED_STORAGE_SPARSE is never part of an
+   entity's table: entity.h leaves it out of every table it finds and hands it here. Its set
+   packs the entities that have it in `members`, their values (and, tracked, their stamps) at
+   the same positions, and keeps by entity index the position of each (+ 1). Adding appends,
+   removing moves the last member into the hole: nothing else of the entity moves. What
+   changes a set's members counts as a change of rows (rows_version): the lists of queries
+   with sparse terms (query.h) are made again from it. */
+
+/* The world's side (declared in world.h): a set for component `id`, made at registration. */
+static bool ecs_sched__sparse_create(ecs_sched_world *w, ecs_sched_id id) {
+    ecs_sched__sparse_set *s;
+    if (w->sparse_count >= UINT16_MAX) return false;
+    if (!ECS_SCHED__GROW(&w->env, w->sparse_sets, &w->sparse_capacity, w->sparse_count + 1)) {
+        return false;
+    }
+    s = &w->sparse_sets[w->sparse_count++];
+    memset(s, 0, sizeof *s);
+    s->id = id;
+    w->components[id].sparse = (uint16_t)w->sparse_count;
+    return true;
+}
+
+static void ecs_sched__sparse_free(ecs_sched_world *w) {
+    uint32_t i;
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        ecs_sched__destruct(&w->components[s->id], s->values, (int32_t)s->count);
+        ecs_sched__free(&w->env, s->position);
+        ecs_sched__free(&w->env, s->members);
+        ecs_sched__aligned_free(&w->env, s->values);
+        ecs_sched__free(&w->env, s->stamps);
+    }
+    ecs_sched__free(&w->env, w->sparse_sets);
+    w->sparse_sets = NULL;
+    w->sparse_count = w->sparse_capacity = 0;
+}
+
+/* Room for `extra` more members, in place or in new blocks (values moved by the hooks). */
+static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t extra) {
+    const ecs_sched__component *c = &w->components[s->id];
+    uint32_t capacity = s->capacity ? s->capacity : 8;
+    unsigned char *values = NULL;
+    if ((uint64_t)s->count + extra > UINT32_MAX / 2) return false;
+    while (capacity < s->count + extra) capacity *= 2;
+    if (capacity == s->capacity) return true;
+    if (c->size) {
+        size_t alignment = c->alignment > 16 ? c->alignment : 16;
+        values = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)capacity * c->size,
+                                                           alignment);
+        if (!values) return false;
+    }
+    {
+        uint32_t members_capacity = s->capacity, stamps_capacity = s->capacity;
+        if (!ECS_SCHED__GROW(&w->env, s->members, &members_capacity, capacity) ||
+            (c->tracked && !ECS_SCHED__GROW(&w->env, s->stamps, &stamps_capacity, capacity))) {
+            ecs_sched__aligned_free(&w->env, values);
+            return false;
+        }
+    }
+    if (c->size) {
+        ecs_sched__relocate(c, values, s->values, (int32_t)s->count);
+        ecs_sched__aligned_free(&w->env, s->values);
+        s->values = values;
+        w->rows_version++;   /* the lists of queries point into the old block */
+    }
+    s->capacity = capacity;
+    return true;
+}
+
+/* Room in set s for `entities` more members whose indices are below `bound`. */
+static bool ecs_sched__sparse_reserve_set(ecs_sched_world *w, ecs_sched__sparse_set *s,
+                                          uint32_t entities, uint32_t bound) {
+    uint32_t had = s->position_capacity;
+    if (s->count + entities > s->capacity && !ecs_sched__sparse_grow(w, s, entities)) return false;
+    if (bound > had) {
+        if (!ECS_SCHED__GROW(&w->env, s->position, &s->position_capacity, bound)) return false;
+        memset(s->position + had, 0, (size_t)(s->position_capacity - had) * sizeof *s->position);
+    }
+    return true;
+}
+
+/* Room in the set of each sparse component among ids for `entities` more members whose
+   indices are below `bound`: what follows cannot fail. */
+static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
+                                      uint32_t entities, uint32_t bound) {
+    int32_t k;
+    for (k = 0; k < count; k++) {
+        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
+        if (s && !ecs_sched__sparse_reserve_set(w, s, entities, bound)) return false;
+    }
+    return true;
+}
+
+/* Room in the sets of the sparse components among ids that e does not have yet. */
+static bool ecs_sched__sparse_reserve_for(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
+                                          const ecs_sched_id *ids) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    int32_t k;
+    for (k = 0; k < count; k++) {
+        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
+        if (s && !ecs_sched__sparse_slot(s, index) && !ecs_sched__sparse_reserve_set(w, s, 1, index + 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static inline void *ecs_sched__sparse_cell(const ecs_sched_world *w, const ecs_sched__sparse_set *s,
+                                           uint32_t position) {
+    return s->values + (size_t)position * w->components[s->id].size;
+}
+
+/* Gives e the component of set s (room reserved), or writes its value when it has it;
+   value NULL: the default for a new one, no change for a present one. */
+static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
+                                  ecs_sched_entity e, const void *value) {
+    const ecs_sched__component *c = &w->components[s->id];
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e), at = ecs_sched__sparse_slot(s, index);
+    uint32_t tick = c->tracked ? ecs_sched__tick_now(w) : 0;
+    bool added = at == 0;
+    if (added) {
+        at = ++s->count;
+        s->members[at - 1] = e;
+        s->position[index] = at;
+        if (c->size) ecs_sched__construct(c, ecs_sched__sparse_cell(w, s, at - 1), value, 1);
+        if (c->tracked) s->stamps[at - 1].added = tick;
+        w->rows_version++;
+    } else if (c->size && value) {
+        ecs_sched__assign(c, ecs_sched__sparse_cell(w, s, at - 1), value);
+    }
+    if (c->tracked) s->stamps[at - 1].changed = tick;
+    if (w->observers) {
+        if (added && ecs_sched__watched(w, s->id, ECS_SCHED_ON_ADD)) {
+            ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, s->id);
+        }
+        if (ecs_sched__watched(w, s->id, ECS_SCHED_ON_INSERT)) {
+            ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, s->id);
+        }
+    }
+}
+
+/* The world's side (declared in world.h): puts the sparse components among ids on e, room
+   reserved; the value of ids[k] is values[k] (or its element `element`, for a batch). */
+static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
+                                        const ecs_sched_id *ids, const void *const *values,
+                                        size_t element) {
+    int32_t k;
+    for (k = 0; k < count; k++) {
+        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
+        const unsigned char *value;
+        if (!s) continue;
+        value = values ? (const unsigned char *)values[k] : NULL;
+        if (value) value += element * w->components[ids[k]].size;
+        ecs_sched__sparse_put(w, s, e, value);
+    }
+}
+
+/* The world's side (declared in world.h): ecs_sched_insert of a sparse component in a world
+   without observers (with them, insert_many defers inside observers and calls them). */
+static ecs_sched_result ecs_sched__sparse_insert(ecs_sched_world *w, ecs_sched_entity e,
+                                                 ecs_sched_id id, const void *value) {
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "insert");
+    if (!ecs_sched__sparse_slot(s, index) &&
+        (s->count == s->capacity || index >= s->position_capacity) &&
+        !ecs_sched__sparse_reserve_set(w, s, 1, index + 1)) {
+        return ecs_sched__out_of_memory(w, "adding a sparse component");
+    }
+    ecs_sched__sparse_put(w, s, e, value);
+    return ECS_SCHED_OK;
+}
+
+/* Takes the member at `at` (+ 1) out of s: its value destroyed, the last member moved into
+   its place. */
+static void ecs_sched__sparse_take_out(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t at) {
+    const ecs_sched__component *c = &w->components[s->id];
+    uint32_t hole = at - 1, last = s->count - 1;
+    ecs_sched_entity e = s->members[hole];
+    if (c->tracked) ecs_sched__removed(w, s->id, e);
+    if (c->size) ecs_sched__destruct(c, ecs_sched__sparse_cell(w, s, hole), 1);
+    if (hole != last) {
+        ecs_sched_entity moved = s->members[last];
+        if (c->size) {
+            ecs_sched__relocate(c, ecs_sched__sparse_cell(w, s, hole),
+                                ecs_sched__sparse_cell(w, s, last), 1);
+        }
+        if (c->tracked) s->stamps[hole] = s->stamps[last];
+        s->members[hole] = moved;
+        s->position[ECS_SCHED_ENTITY_INDEX(moved)] = at;
+    }
+    s->position[ECS_SCHED_ENTITY_INDEX(e)] = 0;
+    s->count = last;
+    w->rows_version++;
+}
+
+/* The world's side (declared in world.h): ecs_sched_remove of a sparse component. */
+static ecs_sched_result ecs_sched__sparse_remove(ecs_sched_world *w, ecs_sched_entity e,
+                                                 ecs_sched_id id) {
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+    uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(e));
+    if (!at) return ECS_SCHED_OK;
+    if (w->observers) {   /* they see the value still; what they change is deferred */
+        ecs_sched__observe_removing(w, e, id);
+        ecs_sched__sparse_take_out(w, s, at);
+        ecs_sched__observers_flush(w);
+        return ECS_SCHED_OK;
+    }
+    ecs_sched__sparse_take_out(w, s, at);
+    return ECS_SCHED_OK;
+}
+
+/* The world's side (declared in world.h): an entity about to be despawned loses its sparse
+   components: the observers of ON_REMOVE hear of each first, ... */
+static void ecs_sched__sparse_observe_despawning(ecs_sched_world *w, ecs_sched_entity e) {
+    uint32_t i, index = ECS_SCHED_ENTITY_INDEX(e);
+    for (i = 0; i < w->sparse_count; i++) {
+        if (ecs_sched__sparse_slot(&w->sparse_sets[i], index)) {
+            ecs_sched__observe_removing(w, e, w->sparse_sets[i].id);
+        }
+    }
+}
+
+/* ... then every set lets it go. */
+static void ecs_sched__sparse_drop(ecs_sched_world *w, uint32_t index) {
+    uint32_t i;
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        uint32_t at = ecs_sched__sparse_slot(s, index);
+        if (at) ecs_sched__sparse_take_out(w, s, at);
+    }
+}
+
+/* The world's side (declared in world.h): the value of a sparse component of a live entity
+   (NULL: it does not have it, or it is a tag). */
+static void *ecs_sched__sparse_value(const ecs_sched_world *w, ecs_sched_id id, uint32_t index) {
+    const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+    uint32_t at = ecs_sched__sparse_slot(s, index);
+    return at && s->values ? ecs_sched__sparse_cell(w, s, at - 1) : NULL;
+}
+
+/* A tracked sparse value changed now. */
+static void ecs_sched__sparse_changed(ecs_sched_world *w, ecs_sched_id id, uint32_t index) {
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+    uint32_t at = ecs_sched__sparse_slot(s, index);
+    if (at && s->stamps) s->stamps[at - 1].changed = ecs_sched__tick_now(w);
+}
+
+/* ecs_sched_world_check: every member is live and found where its position says. */
+static ecs_sched_result ecs_sched__check_sparse(ecs_sched_world *w) {
+    uint32_t i, k, n;
+    for (i = 0; i < w->sparse_count; i++) {
+        const ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        for (k = 0; k < s->count; k++) {
+            ecs_sched_entity e = s->members[k];
+            if (!ecs_sched__is_live_record(w, e) ||
+                ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(e)) != k + 1) {
+                return ecs_sched__inconsistent(w, "sparse set member", s->id, k);
+            }
+        }
+        for (k = 0, n = 0; k < s->position_capacity; k++) n += s->position[k] != 0;
+        if (n != s->count) return ecs_sched__inconsistent(w, "sparse set positions", s->id, n);
+    }
+    return ECS_SCHED_OK;
+}
+
+/*============================= src/component.h (implementation) =============================*/
+/* component: registering a component type. The registry (registry.h) keeps what was
+   registered; this module sets up what a new type needs: a sparse set for a sparse
+   component, change ticks and the list of removals for a tracked one. */
+
+/* message.h: a tracked component gets its removals' queue. */
+static bool ecs_sched__removals_create(ecs_sched_world *w, ecs_sched_id id);
+
+ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_component_desc *desc) {
+    ecs_sched__component *c;
+    ecs_sched_id id;
+    size_t alignment;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!desc || !desc->name || !desc->name[0]) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "component_register: a component needs a non-empty name");
+        return 0;
+    }
+    alignment = desc->alignment ? desc->alignment : ecs_sched__default_alignment(desc->size);
+    if ((alignment & (alignment - 1)) != 0 || alignment > ECS_SCHED_MAX_ALIGNMENT ||
+        desc->size > INT32_MAX) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "component_register: '%s' has size %lu and alignment %lu; the alignment "
+                        "must be a power of two of at most %d",
+                        desc->name, (unsigned long)desc->size, (unsigned long)alignment,
+                        ECS_SCHED_MAX_ALIGNMENT);
+        return 0;
+    }
+    id = ecs_sched_component_lookup(w, desc->name);
+    if (id) {
+        c = &w->components[id];
+        if (c->tracked != desc->tracked) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                            "component '%s' is already registered %s change tracking; whether "
+                            "a component is tracked is fixed when it is first registered "
+                            "(register it with .tracked = %s everywhere)",
+                            desc->name, c->tracked ? "with" : "without",
+                            c->tracked ? "true" : "false");
+            return 0;
+        }
+        if ((c->sparse != 0) != (desc->storage == ECS_SCHED_STORAGE_SPARSE)) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                            "component '%s' is already registered with %s storage; where a "
+                            "component is stored is fixed when it is first registered "
+                            "(register it with .storage = %s everywhere)",
+                            desc->name, c->sparse ? "sparse" : "table",
+                            c->sparse ? "ECS_SCHED_STORAGE_SPARSE" : "ECS_SCHED_STORAGE_TABLE");
+            return 0;
+        }
+        if (c->size != desc->size || c->alignment != alignment) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                            "component '%s' is already registered with size %u and alignment "
+                            "%u; registering it again with size %lu and alignment %lu is a "
+                            "mistake (two different types share the name?)",
+                            desc->name, (unsigned)c->size, (unsigned)c->alignment,
+                            (unsigned long)desc->size, (unsigned long)alignment);
+            return 0;
+        }
+        return id;
+    }
+    if ((unsigned)desc->storage > (unsigned)ECS_SCHED_STORAGE_SPARSE) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "component_register: '%s' asks for storage %d, which is neither "
+                        "ECS_SCHED_STORAGE_TABLE nor ECS_SCHED_STORAGE_SPARSE",
+                        desc->name, (int)desc->storage);
+        return 0;
+    }
+    if (w->component_count >= ECS_SCHED__MAX_COMPONENTS) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                        "component_register: '%s' would be component number %u; a world holds "
+                        "fewer than %u",
+                        desc->name, (unsigned)w->component_count, (unsigned)ECS_SCHED__MAX_COMPONENTS);
+        return 0;
+    }
+    if (!ECS_SCHED__GROW(&w->env, w->components, &w->component_capacity, w->component_count + 1) ||
+        !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, w->component_count + 1) ||
+        !ECS_SCHED__GROW(&w->env, w->resource_stamps, &w->resource_stamp_capacity,
+                         w->component_count + 1)) {
+        ecs_sched__out_of_memory(w, "registering a component");
+        return 0;
+    }
+    id = w->component_count;
+    c = &w->components[id];
+    memset(c, 0, sizeof *c);
+    c->name = ecs_sched__strdup(&w->env, desc->name);
+    if (!c->name) {
+        ecs_sched__out_of_memory(w, "registering a component");
+        return 0;
+    }
+    c->size = (uint32_t)desc->size;
+    c->alignment = (uint8_t)alignment;   /* at most 64: checked above */
+    c->hooks = desc->hooks;
+    c->tracked = desc->tracked;
+    w->resources[id] = NULL;
+    if (desc->storage == ECS_SCHED_STORAGE_SPARSE && !ecs_sched__sparse_create(w, id)) {
+        ecs_sched__free(&w->env, c->name);
+        if (w->sparse_count >= UINT16_MAX) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                            "component_register: '%s' would be sparse component number %u; a "
+                            "world holds at most %u", desc->name, (unsigned)w->sparse_count + 1u,
+                            (unsigned)UINT16_MAX);
+        } else {
+            ecs_sched__out_of_memory(w, "registering a sparse component");
+        }
+        return 0;
+    }
+    ecs_sched__name_map_put(&w->component_names, c->name, (int32_t)id);
+    w->component_count++;
+    if (c->tracked) {
+        ecs_sched__ticks_turn_on(w);
+        if (!ecs_sched__removals_create(w, id)) {
+            ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                            "component_register: '%s' is tracked, but the list of its removals "
+                            "could not be made (out of memory): its removals are not kept",
+                            c->name);
+        }
+    }
+    return id;
+}
+
+/* The _register_type shorthands: a desc of these fields, the rest zero. */
+static ecs_sched_id ecs_sched__register_type(ecs_sched_world *w, const char *name, size_t size,
+                                             size_t alignment, bool tracked,
+                                             ecs_sched_storage storage) {
+    ecs_sched_component_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.name = name;
+    desc.size = size;
+    desc.alignment = alignment;
+    desc.tracked = tracked;
+    desc.storage = storage;
+    return ecs_sched_component_register(w, &desc);
+}
+
+ecs_sched_id ecs_sched_component_register_type(ecs_sched_world *w, const char *name, size_t size,
+                                               size_t alignment) {
+    return ecs_sched__register_type(w, name, size, alignment, false, ECS_SCHED_STORAGE_TABLE);
+}
+
+ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *w, const char *name,
+                                                       size_t size, size_t alignment) {
+    return ecs_sched__register_type(w, name, size, alignment, true, ECS_SCHED_STORAGE_TABLE);
+}
+
+ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *w, const char *name,
+                                                      size_t size, size_t alignment) {
+    return ecs_sched__register_type(w, name, size, alignment, false, ECS_SCHED_STORAGE_SPARSE);
+}
+
 /*=============================== src/time.h (implementation) ================================*/
 /* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
 
@@ -20778,1446 +20985,6 @@ ecs_sched_result ecs_sched_state_apply(ecs_sched_world *w, ecs_sched_id machine)
     return ecs_sched__apply_transitions(w, m);
 }
 
-/*================================ src/app.h (implementation) ================================*/
-/* app: an app's default schedules and their order, the frame loop, plugins. */
-
-#define ECS_SCHED__PLUGIN_DEPTH 32
-
-typedef struct ecs_sched__order_entry {
-    char *label;
-    ecs_sched__schedule *schedule;
-} ecs_sched__order_entry;
-
-typedef struct ecs_sched__label_order {
-    ecs_sched__order_entry *items;
-    uint32_t count;
-    uint32_t capacity;
-} ecs_sched__label_order;
-
-struct ecs_sched_app {
-    ecs_sched_world *world;
-    ecs_sched__label_order orders[3];    /* by ecs_sched_app_order */
-    ecs_sched__schedule *main;
-    ecs_sched__schedule *state_transition;
-    ecs_sched_id exit;
-    char **plugins;                      /* names of the plugins added */
-    uint32_t plugin_count;
-    uint32_t plugin_capacity;
-    const ecs_sched_plugin *building[ECS_SCHED__PLUGIN_DEPTH];   /* being added, outermost first */
-    int32_t building_count;
-    uint64_t frames;
-    uint32_t checked[3];                 /* schedules, systems and state machines the last
-                                            check of the schedules run saw (all were run) */
-    uint32_t startup_done;               /* startup schedules run: StateTransition, then the
-                                            startup order */
-    bool updating;
-};
-
-static const char *const ecs_sched__default_orders[3][8] = {
-    {ECS_SCHED_PRE_STARTUP, ECS_SCHED_STARTUP, ECS_SCHED_POST_STARTUP, NULL},
-    {ECS_SCHED_FIRST, ECS_SCHED_PRE_UPDATE, ECS_SCHED_STATE_TRANSITION,
-     ECS_SCHED_RUN_FIXED_MAIN_LOOP, ECS_SCHED_UPDATE, ECS_SCHED_POST_UPDATE, ECS_SCHED_LAST, NULL},
-    {ECS_SCHED_FIXED_FIRST, ECS_SCHED_FIXED_PRE_UPDATE, ECS_SCHED_FIXED_UPDATE,
-     ECS_SCHED_FIXED_POST_UPDATE, ECS_SCHED_FIXED_LAST, NULL},
-};
-
-static const char *const ecs_sched__order_names[3] = {"startup", "main", "fixed"};
-
-/* ---- the orders ---- */
-
-/* Runs the schedules of an order; one that failed stops the order only if its run stopped
-   (its policy said so). Returns the first failure. */
-static ecs_sched_result ecs_sched__run_order(ecs_sched_world *w, const ecs_sched__label_order *o) {
-    ecs_sched_result first = ECS_SCHED_OK;
-    uint32_t i;
-    for (i = 0; i < o->count; i++) {
-        ecs_sched__schedule *s = o->items[i].schedule;
-        ecs_sched_result result = ecs_sched__run_schedule(w, s);
-        if (result != ECS_SCHED_OK && first == ECS_SCHED_OK) first = result;
-        if (ecs_sched__run_cut_short(s, result)) break;
-    }
-    return first;
-}
-
-/* The initial states, then the startup order, each schedule once. One that fails is run
-   again by the next update, and the rest after it. */
-static ecs_sched_result ecs_sched__run_startup(ecs_sched_app *app) {
-    const ecs_sched__label_order *startup = &app->orders[ECS_SCHED_ORDER_STARTUP];
-    while (app->startup_done <= startup->count) {
-        ecs_sched__schedule *s = app->startup_done == 0
-                                     ? app->state_transition
-                                     : startup->items[app->startup_done - 1].schedule;
-        ecs_sched_result result = ecs_sched__run_schedule(app->world, s);
-        if (result != ECS_SCHED_OK) return result;
-        app->startup_done++;
-    }
-    return ECS_SCHED_OK;
-}
-
-/* Main's system: startup the first time, then the main order. */
-static void ecs_sched__run_main_order(ecs_sched_system_ctx *ctx) {
-    ecs_sched_app *app = (ecs_sched_app *)ctx->user_data;
-    if (ecs_sched__run_startup(app) == ECS_SCHED_OK) {   /* a failure is this system's already */
-        ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_MAIN]);
-    }
-}
-
-/* FixedMain's system. */
-static void ecs_sched__run_fixed_order(ecs_sched_system_ctx *ctx) {
-    ecs_sched_app *app = (ecs_sched_app *)ctx->user_data;
-    ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_FIXED]);
-}
-
-/* Where `label` is in the orders: *order and *index, or false. */
-static bool ecs_sched__order_find(const ecs_sched_app *app, const char *label, int *order,
-                                  uint32_t *index) {
-    int o;
-    uint32_t i;
-    for (o = 0; o < 3; o++) {
-        for (i = 0; i < app->orders[o].count; i++) {
-            if (strcmp(app->orders[o].items[i].label, label) == 0) {
-                *order = o;
-                *index = i;
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
-/* Puts `label` at `index` of order `o`, creating its schedule: the schedule comes last, so
-   that a failure leaves no schedule that is in no order. */
-static ecs_sched_result ecs_sched__order_insert(ecs_sched_app *app, int o, uint32_t index,
-                                                const char *label) {
-    ecs_sched_world *w = app->world;
-    ecs_sched__label_order *order = &app->orders[o];
-    ecs_sched__order_entry entry;
-    if (!ECS_SCHED__GROW(&w->env, order->items, &order->capacity, order->count + 1) ||
-        !(entry.label = ecs_sched__strdup(&w->env, label))) {
-        return ecs_sched__out_of_memory(w, "inserting a schedule label");
-    }
-    entry.schedule = ecs_sched__schedule_get(w, label);
-    if (!entry.schedule) {
-        ecs_sched__free(&w->env, entry.label);
-        return w->env.last_result;
-    }
-    memmove(order->items + index + 1, order->items + index,
-            (order->count - index) * sizeof *order->items);
-    order->items[index] = entry;
-    order->count++;
-    return ECS_SCHED_OK;
-}
-
-static ecs_sched_result ecs_sched__insert_schedule(ecs_sched_app *app, const char *anchor,
-                                                   const char *label, bool after) {
-    ecs_sched_world *w;
-    const char *operation = after ? "app_insert_schedule_after" : "app_insert_schedule_before";
-    int o, existing_order = 0;
-    uint32_t index, existing_index;
-    bool runner;
-    ECS_SCHED_ASSERT(app != NULL);
-    w = app->world;
-    if (!label || !label[0] || !anchor || !anchor[0]) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "%s: both the anchor and the new label are required", operation);
-    }
-    if (app->updating) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
-                               "%s: cannot insert '%s' while the app is updating; insert it "
-                               "before the first update (a plugin's build is a good place)",
-                               operation, label);
-    }
-    runner = strcmp(label, ECS_SCHED_MAIN) == 0 || strcmp(label, ECS_SCHED_FIXED_MAIN) == 0;
-    if (runner || ecs_sched__order_find(app, label, &existing_order, &existing_index)) {
-        char where[32] = "";
-        if (!runner) {
-            snprintf(where, sizeof where, " (in the %s order)",
-                     ecs_sched__order_names[existing_order]);
-        }
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "%s: schedule '%s' is already run by the app%s; a label can be "
-                               "in the orders once", operation, label, where);
-    }
-    if (!ecs_sched__order_find(app, anchor, &o, &index)) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_SCHEDULE,
-                               "%s: '%s' is in none of the app's orders, so '%s' cannot go %s "
-                               "it (ecs_sched_app_schedule_order lists them)",
-                               operation, anchor, label, after ? "after" : "before");
-    }
-    if (o == ECS_SCHED_ORDER_STARTUP && app->startup_done > 0) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "%s: the startup order ran in the first update; '%s' would "
-                               "never run (insert startup schedules before the first update)",
-                               operation, label);
-    }
-    return ecs_sched__order_insert(app, o, after ? index + 1 : index, label);
-}
-
-ecs_sched_result ecs_sched_app_insert_schedule_before(ecs_sched_app *app, const char *anchor,
-                                                      const char *label) {
-    return ecs_sched__insert_schedule(app, anchor, label, false);
-}
-
-ecs_sched_result ecs_sched_app_insert_schedule_after(ecs_sched_app *app, const char *anchor,
-                                                     const char *label) {
-    return ecs_sched__insert_schedule(app, anchor, label, true);
-}
-
-int32_t ecs_sched_app_schedule_order(const ecs_sched_app *app, ecs_sched_app_order order,
-                                     const char **labels, int32_t capacity) {
-    const ecs_sched__label_order *o;
-    int32_t i;
-    ECS_SCHED_ASSERT(app != NULL);
-    if ((int)order < 0 || (int)order > 2) return 0;
-    o = &app->orders[order];
-    for (i = 0; i < capacity && i < (int32_t)o->count; i++) labels[i] = o->items[i].label;
-    return (int32_t)o->count;
-}
-
-/* ---- creation ---- */
-
-/* Adds one of the systems that run the orders. */
-static ecs_sched_result ecs_sched__add_runner(ecs_sched_app *app, const char *schedule,
-                                             const char *name, ecs_sched_system_fn fn) {
-    ecs_sched_system_desc d;
-    memset(&d, 0, sizeof d);
-    d.name = name;
-    d.fn = fn;
-    d.user_data = app;
-    d.exclusive = true;
-    return ecs_sched_add_system(app->world, schedule, &d);
-}
-
-static ecs_sched_result ecs_sched__app_fill(ecs_sched_app *app, const ecs_sched_time_desc *time) {
-    ecs_sched_world *w = app->world;
-    ecs_sched_system_desc apply = ecs_sched_state_transitions_system(0);
-    ecs_sched_system_desc fixed = ecs_sched_fixed_main_loop_system();
-    int o, i;
-    ecs_sched_result result = ecs_sched_time_setup(w, time);
-    if (result != ECS_SCHED_OK) return result;
-    app->exit = ecs_sched_component_register_type(w, "AppExit", sizeof(ecs_sched_app_exit),
-                                                  ECS_SCHED_ALIGNOF(ecs_sched_app_exit));
-    if (!app->exit) return w->env.last_result;
-    if ((result = ecs_sched_resource_insert(w, app->exit, NULL)) != ECS_SCHED_OK) return result;
-    for (o = 0; o < 3; o++) {
-        for (i = 0; ecs_sched__default_orders[o][i]; i++) {
-            result = ecs_sched__order_insert(app, o, (uint32_t)i, ecs_sched__default_orders[o][i]);
-            if (result != ECS_SCHED_OK) return result;
-        }
-    }
-    if ((result = ecs_sched__add_runner(app, ECS_SCHED_MAIN, "run_main_order",
-                                        ecs_sched__run_main_order)) != ECS_SCHED_OK ||
-        (result = ecs_sched__add_runner(app, ECS_SCHED_FIXED_MAIN, "run_fixed_order",
-                                        ecs_sched__run_fixed_order)) != ECS_SCHED_OK ||
-        (result = ecs_sched_add_system(w, ECS_SCHED_STATE_TRANSITION, &apply)) != ECS_SCHED_OK ||
-        (result = ecs_sched_add_system(w, ECS_SCHED_RUN_FIXED_MAIN_LOOP, &fixed)) != ECS_SCHED_OK) {
-        return result;
-    }
-    app->main = ecs_sched__schedule_find(w, ECS_SCHED_MAIN);
-    app->state_transition = ecs_sched__schedule_find(w, ECS_SCHED_STATE_TRANSITION);
-    return ECS_SCHED_OK;
-}
-
-static void ecs_sched__app_free(ecs_sched_app *app) {
-    ecs_sched_world *w = app->world;
-    ecs_sched_allocator allocator = w->env.allocator;
-    uint32_t i;
-    int o;
-    for (o = 0; o < 3; o++) {
-        for (i = 0; i < app->orders[o].count; i++) ecs_sched__free(&w->env, app->orders[o].items[i].label);
-        ecs_sched__free(&w->env, app->orders[o].items);
-    }
-    for (i = 0; i < app->plugin_count; i++) ecs_sched__free(&w->env, app->plugins[i]);
-    ecs_sched__free(&w->env, app->plugins);
-    ecs_sched_world_destroy(w);
-    allocator.free_fn(app, allocator.user_data);
-}
-
-ecs_sched_app *ecs_sched_app_create(const ecs_sched_app_desc *desc) {
-    ecs_sched_app_desc d;
-    ecs_sched_world *w;
-    ecs_sched_app *app;
-    memset(&d, 0, sizeof d);
-    if (desc) d = *desc;
-    w = ecs_sched_world_create(&d.world);
-    if (!w) return NULL;
-    app = (ecs_sched_app *)ecs_sched__calloc(&w->env, sizeof *app);
-    if (!app) {
-        ecs_sched__out_of_memory(w, "creating an app");
-        ecs_sched_world_destroy(w);
-        return NULL;
-    }
-    app->world = w;
-    w->app = app;
-    if (ecs_sched__app_fill(app, &d.time) != ECS_SCHED_OK) {
-        ecs_sched__log(&w->env, ECS_SCHED_LOG_ERROR, w->env.last_result,
-                       "app_create: the app could not be made (see the error above)");
-        ecs_sched__app_free(app);
-        return NULL;
-    }
-    return app;
-}
-
-void ecs_sched_app_destroy(ecs_sched_app *app) {
-    if (app) ecs_sched__app_free(app);
-}
-
-ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app) {
-    ECS_SCHED_ASSERT(app != NULL);
-    return app->world;
-}
-
-/* ---- schedules nobody runs ----
-
-   A system added to a label the app never runs (a typo: "Updte") would never run, silently.
-   So before an update the app checks that each schedule with systems is run: it is in an
-   order, a runner (Main, FixedMain), a state machine's transition schedule, or made with
-   ecs_sched_schedule_configure, which says the caller's code runs it (an exclusive system, or
-   the loop around the app). The check runs again only when schedules, systems or machines
-   were added since it last passed. */
-
-/* Whether `label` is "OnTransition(M::from, M::to)" of machine m. */
-static bool ecs_sched__is_transition_label(const ecs_sched__state_machine *m, const char *label) {
-    static const char prefix[] = "OnTransition(";
-    const char *at = label + sizeof prefix - 1;
-    size_t n = strlen(m->name);
-    int32_t side, v;
-    if (strncmp(label, prefix, sizeof prefix - 1) != 0) return false;
-    for (side = 0; side < 2; side++) {
-        const char *end = side == 0 ? ", " : ")";
-        size_t k = 0;
-        if (strncmp(at, m->name, n) != 0 || strncmp(at + n, "::", 2) != 0) return false;
-        at += n + 2;
-        for (v = 0; v < m->value_count; v++) {
-            k = strlen(m->value_names[v]);
-            if (strncmp(at, m->value_names[v], k) == 0 && strncmp(at + k, end, strlen(end)) == 0) break;
-        }
-        if (v == m->value_count) return false;
-        at += k + strlen(end);
-    }
-    return *at == '\0';
-}
-
-/* Whether `label` names a schedule a state machine's transitions run. */
-static bool ecs_sched__is_state_label(const ecs_sched_world *w, const char *label) {
-    uint32_t i;
-    int32_t k, v;
-    for (i = 0; w->states && i < w->states->count; i++) {
-        const ecs_sched__state_machine *m = &w->states->items[i];
-        if (ecs_sched__is_transition_label(m, label)) return true;
-        for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
-            for (v = 0; v < m->value_count; v++) {
-                if (strcmp(m->labels[k][v], label) == 0) return true;
-            }
-        }
-    }
-    return false;
-}
-
-static bool ecs_sched__app_runs(const ecs_sched_app *app, const ecs_sched__schedule *s) {
-    int order;
-    uint32_t index;
-    return s->declared || strcmp(s->label, ECS_SCHED_MAIN) == 0 ||
-           strcmp(s->label, ECS_SCHED_FIXED_MAIN) == 0 ||
-           ecs_sched__order_find(app, s->label, &order, &index) ||
-           ecs_sched__is_state_label(app->world, s->label);
-}
-
-/* The edit distance of a and b, ignoring case (labels are compared on their first 63
-   characters). */
-static size_t ecs_sched__label_distance(const char *a, const char *b) {
-    size_t row[64], n = strlen(b), m = strlen(a), i, j;
-    if (n > 63) n = 63;
-    if (m > 63) m = 63;
-    for (j = 0; j <= n; j++) row[j] = j;
-    for (i = 1; i <= m; i++) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (j = 1; j <= n; j++) {
-            size_t above = row[j];
-            size_t cost = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
-            size_t best = diagonal + cost;
-            if (above + 1 < best) best = above + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diagonal = above;
-        }
-    }
-    return row[n];
-}
-
-/* The label the app runs that is nearest to `label`, when near enough to be a typo of it. */
-static const char *ecs_sched__nearest_run_label(const ecs_sched_app *app, const char *label) {
-    const char *best = NULL;
-    size_t best_distance = strlen(label) / 3 + 1;   /* a typo or two, more in long labels */
-    int o;
-    uint32_t i;
-    for (o = 0; o < 3; o++) {
-        for (i = 0; i < app->orders[o].count; i++) {
-            size_t d = ecs_sched__label_distance(label, app->orders[o].items[i].label);
-            if (d <= best_distance && (!best || d < best_distance)) {
-                best = app->orders[o].items[i].label;
-                best_distance = d;
-            }
-        }
-    }
-    return best;
-}
-
-static ecs_sched_result ecs_sched__never_run(ecs_sched_app *app, const ecs_sched__schedule *s) {
-    const char *nearest = ecs_sched__nearest_run_label(app, s->label);
-    char mean[128] = ".";
-    if (nearest) snprintf(mean, sizeof mean, "; did you mean '%s'?", nearest);
-    return ecs_sched__fail(&app->world->env, ECS_SCHED_ERR_UNKNOWN_SCHEDULE,
-                           "app_update: schedule '%s' has %u system(s) ('%s'%s) but the app never "
-                           "runs it: it is in none of the app's orders (ecs_sched_app_schedule_order "
-                           "lists them) and is no state machine's%s If your own code runs it (an "
-                           "exclusive system, or your loop), make it with "
-                           "ecs_sched_schedule_configure(world, \"%s\", NULL) first",
-                           s->label, (unsigned)s->system_count, s->systems[0]->ctx.name,
-                           s->system_count > 1 ? ", ..." : "", mean, s->label);
-}
-
-static ecs_sched_result ecs_sched__check_schedules_run(ecs_sched_app *app) {
-    const ecs_sched__schedules *all = app->world->schedules;
-    uint32_t shape[3] = {0, 0, 0}, i;
-    if (!all) return ECS_SCHED_OK;
-    shape[0] = all->count;
-    for (i = 0; i < all->count; i++) shape[1] += all->items[i]->system_count;
-    shape[2] = app->world->states ? app->world->states->count : 0;
-    if (memcmp(shape, app->checked, sizeof shape) == 0) return ECS_SCHED_OK;
-    for (i = 0; i < all->count; i++) {
-        const ecs_sched__schedule *s = all->items[i];
-        if (s->system_count && !ecs_sched__app_runs(app, s)) return ecs_sched__never_run(app, s);
-    }
-    memcpy(app->checked, shape, sizeof shape);
-    return ECS_SCHED_OK;
-}
-
-/* ---- the frame loop ---- */
-
-static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock, int64_t delta_ns) {
-    ecs_sched_world *w;
-    ecs_sched_result result;
-#ifdef ECS_SCHED_TRACE
-    int64_t begin;
-#endif
-    ECS_SCHED_ASSERT(app != NULL);
-    w = app->world;
-    if (app->updating) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RECURSIVE_RUN,
-                               "app_update: the app is updating already (a system cannot run "
-                               "a frame of its own app)");
-    }
-    result = ecs_sched__check_schedules_run(app);
-    if (result != ECS_SCHED_OK) return result;
-#ifdef ECS_SCHED_TRACE
-    begin = ecs_sched__trace_ticks();
-#endif
-    result = by_clock ? ecs_sched_time_advance(w) : ecs_sched_time_advance_by(w, delta_ns);
-    if (result != ECS_SCHED_OK) return result;
-#ifdef ECS_SCHED_TRACE
-    if (ecs_sched__tracing(w)) w->trace->in_app_frame = true;
-#endif
-    /* messages live two updates, counted in frames that ran a fixed step: a reader in
-       FixedUpdate then misses none, however many frames pass between two steps */
-    if (w->messages && w->fixed_step_since_update) {
-#ifdef ECS_SCHED_TRACE
-        ecs_sched__note_messages(w);
-#endif
-        ecs_sched_messages_update(w);
-    }
-    app->updating = true;
-    result = ecs_sched__run_schedule(w, app->main);
-    app->updating = false;
-    app->frames++;
-#ifdef ECS_SCHED_TRACE
-    if (ecs_sched__tracing(w) && w->trace->in_app_frame) {
-        ecs_sched_result ended;
-        w->trace->in_app_frame = false;
-        ended = ecs_sched__trace_frame_end(w, begin);
-        if (result == ECS_SCHED_OK) result = ended;
-    }
-#endif
-    return result;
-}
-
-ecs_sched_result ecs_sched_app_update(ecs_sched_app *app) {
-    return ecs_sched__app_update(app, true, 0);
-}
-
-ecs_sched_result ecs_sched_app_update_by(ecs_sched_app *app, int64_t delta_ns) {
-    return ecs_sched__app_update(app, false, delta_ns);
-}
-
-uint64_t ecs_sched_app_frame_count(const ecs_sched_app *app) {
-    ECS_SCHED_ASSERT(app != NULL);
-    return app->frames;
-}
-
-static ecs_sched_result ecs_sched__check_run_desc(ecs_sched_world *w,
-                                                  const ecs_sched_app_run_desc *d) {
-    const char *field = d->frame_ns < 0 ? "frame_ns" : d->delta_ns < 0 ? "delta_ns"
-                        : d->max_frames < 0 ? "max_frames" : NULL;
-    if (!field) return ECS_SCHED_OK;
-    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                           "app_run: %s is negative; it must be >= 0 (0: the default)", field);
-}
-
-ecs_sched_result ecs_sched_app_run(ecs_sched_app *app, const ecs_sched_app_run_desc *desc,
-                                   int32_t *exit_code) {
-    ecs_sched_app_run_desc d;
-    ecs_sched_world *w;
-    ecs_sched_result result = ECS_SCHED_OK;
-    int64_t frames;
-    ECS_SCHED_ASSERT(app != NULL);
-    w = app->world;
-    memset(&d, 0, sizeof d);
-    if (desc) d = *desc;
-    if (exit_code) *exit_code = 0;
-    result = ecs_sched__check_run_desc(w, &d);
-    if (result != ECS_SCHED_OK) return result;
-    for (frames = 0; !d.max_frames || frames < d.max_frames; frames++) {
-        int64_t start = d.frame_ns ? ecs_sched_time_now(w) : 0;
-        if (ecs_sched_app_exit_requested(app, exit_code)) break;
-        result = d.delta_ns ? ecs_sched_app_update_by(app, d.delta_ns) : ecs_sched_app_update(app);
-        if (result != ECS_SCHED_OK) break;
-        if (d.frame_ns) {
-            int64_t spent = ecs_sched_time_now(w) - start;
-            if (spent < d.frame_ns) ecs_sched_time_sleep(w, d.frame_ns - spent);
-        }
-    }
-    ecs_sched_app_exit_requested(app, exit_code);
-    return result;
-}
-
-/* ---- exit ---- */
-
-ecs_sched_id ecs_sched_app_exit_id(const ecs_sched_world *w) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return w->app ? w->app->exit : 0;
-}
-
-static ecs_sched_result ecs_sched__request_exit(ecs_sched_world *w, ecs_sched_app_exit *exit_,
-                                                int32_t code) {
-    if (exit_->requested) {
-        ecs_sched__logf(&w->env, ECS_SCHED_LOG_DEBUG, ECS_SCHED_OK,
-                       "exit requested again (code %d); keeping the first code, %d", (int)code,
-                       (int)exit_->code);
-        return ECS_SCHED_OK;
-    }
-    exit_->requested = true;
-    exit_->code = code;
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_ctx_request_exit(ecs_sched_system_ctx *ctx, int32_t code) {
-    ecs_sched_world *w;
-    ecs_sched_app_exit *exit_;
-    ECS_SCHED_ASSERT(ctx != NULL);
-    w = ctx->world;
-    if (!w->app) {
-        return ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
-                                    "requests exit, but its world has no app");
-    }
-    if (!ecs_sched_resource_exists(w, w->app->exit)) {
-        return ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
-                                    "requests exit, but resource 'AppExit' was removed");
-    }
-    exit_ = (ecs_sched_app_exit *)ecs_sched_ctx_resource_mut(ctx, w->app->exit);
-    if (!exit_) return w->env.last_result;
-    return ecs_sched__request_exit(w, exit_, code);
-}
-
-ecs_sched_result ecs_sched_app_request_exit(ecs_sched_app *app, int32_t code) {
-    ecs_sched_app_exit *exit_;
-    ECS_SCHED_ASSERT(app != NULL);
-    exit_ = (ecs_sched_app_exit *)ecs_sched__required_resource(app->world, app->exit,
-                                                               "app_request_exit");
-    if (!exit_) return app->world->env.last_result;
-    return ecs_sched__request_exit(app->world, exit_, code);
-}
-
-bool ecs_sched_app_exit_requested(const ecs_sched_app *app, int32_t *code) {
-    const ecs_sched_app_exit *exit_;
-    ECS_SCHED_ASSERT(app != NULL);
-    if (!ecs_sched_resource_exists(app->world, app->exit)) return false;   /* removed */
-    exit_ = (const ecs_sched_app_exit *)ecs_sched_resource_get(app->world, app->exit);
-    if (!exit_->requested) return false;
-    if (code) *code = exit_->code;
-    return true;
-}
-
-/* ---- plugins ---- */
-
-bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char *name) {
-    uint32_t i;
-    ECS_SCHED_ASSERT(app != NULL);
-    if (!name) return false;
-    for (i = 0; i < app->plugin_count; i++) {
-        if (strcmp(app->plugins[i], name) == 0) return true;
-    }
-    return false;
-}
-
-/* The path of plugins being added or checked, outermost first. */
-typedef struct ecs_sched__plugin_path {
-    const ecs_sched_plugin *items[ECS_SCHED__PLUGIN_DEPTH + 1];
-    int32_t count;
-} ecs_sched__plugin_path;
-
-static ecs_sched_result ecs_sched__plugin_cycle(ecs_sched_app *app,
-                                                const ecs_sched__plugin_path *path,
-                                                const ecs_sched_plugin *p) {
-    ecs_sched__text text;
-    ecs_sched_result result;
-    int32_t i, from = 0;
-    for (i = 0; i < path->count; i++) {
-        if (strcmp(path->items[i]->name, p->name) == 0) from = i;
-    }
-    ecs_sched__text_init(&text, &app->world->env);
-    ecs_sched__text_printf(&text, "plugins need each other in a cycle: ");
-    for (i = from; i < path->count; i++) ecs_sched__text_printf(&text, "%s -> ", path->items[i]->name);
-    ecs_sched__text_printf(&text, "%s; remove one of these needs", p->name);
-    result = ecs_sched__fail_text(&app->world->env, ECS_SCHED_ERR_PLUGIN_CYCLE,
-                                  text.data ? text.data : "plugins need each other in a cycle");
-    ecs_sched__text_free(&text);
-    return result;
-}
-
-static bool ecs_sched__plugin_on_path(const ecs_sched__plugin_path *path, const char *name) {
-    int32_t i;
-    for (i = 0; i < path->count; i++) {
-        if (strcmp(path->items[i]->name, name) == 0) return true;
-    }
-    return false;
-}
-
-static bool ecs_sched__named(const char *name) {
-    return name && name[0];
-}
-
-/* An export names both a schedule and a set, or neither (an unused slot). */
-static ecs_sched_result ecs_sched__plugin_check_export(ecs_sched_world *w,
-                                                       const ecs_sched_plugin *p, int i) {
-    const ecs_sched_plugin_set *e = &p->exports[i];
-    bool has_set = ecs_sched__named(e->set);
-    if (ecs_sched__named(e->schedule) == has_set) return ECS_SCHED_OK;
-    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                           "plugin '%s': export %d names %s '%s' but no %s", p->name, i,
-                           has_set ? "set" : "schedule", has_set ? e->set : e->schedule,
-                           has_set ? "schedule" : "set");
-}
-
-/* Checks a plugin and everything it needs that the app does not have, before anything is
-   added: names, exports, and needs that lead back to a plugin on the path. */
-static ecs_sched_result ecs_sched__plugin_check(ecs_sched_app *app, ecs_sched__plugin_path *path,
-                                                const ecs_sched_plugin *p) {
-    ecs_sched_world *w = app->world;
-    ecs_sched_result result = ECS_SCHED_OK;
-    int i;
-    if (!p || !p->name || !p->name[0]) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "app_add_plugin: a plugin needs a name (it identifies the plugin, "
-                               "so that adding it twice adds it once)%s%s",
-                               path->count ? "; it is needed by plugin " : "",
-                               path->count ? path->items[path->count - 1]->name : "");
-    }
-    if (ecs_sched__plugin_on_path(path, p->name)) return ecs_sched__plugin_cycle(app, path, p);
-    if (path->count >= ECS_SCHED__PLUGIN_DEPTH) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
-                               "app_add_plugin: plugin '%s' is more than %d needs deep",
-                               p->name, ECS_SCHED__PLUGIN_DEPTH);
-    }
-    for (i = 0; i < ECS_SCHED_MAX_REFS && result == ECS_SCHED_OK; i++) {
-        result = ecs_sched__plugin_check_export(w, p, i);
-    }
-    path->items[path->count++] = p;
-    for (i = 0; i < ECS_SCHED_MAX_REFS && result == ECS_SCHED_OK; i++) {
-        if (p->needs[i] && !ecs_sched_app_has_plugin(app, p->needs[i]->name)) {
-            result = ecs_sched__plugin_check(app, path, p->needs[i]);
-        }
-    }
-    path->count--;
-    return result;
-}
-
-/* The plugins being added now: the base of every check's path. */
-static void ecs_sched__plugin_path_of_app(const ecs_sched_app *app, ecs_sched__plugin_path *path) {
-    int32_t i;
-    for (i = 0; i < app->building_count; i++) path->items[i] = app->building[i];
-    path->count = app->building_count;
-}
-
-static ecs_sched_result ecs_sched__plugin_record(ecs_sched_app *app, const char *name) {
-    ecs_sched_world *w = app->world;
-    char *copy;
-    if (!ECS_SCHED__GROW(&w->env, app->plugins, &app->plugin_capacity, app->plugin_count + 1) ||
-        !(copy = ecs_sched__strdup(&w->env, name))) {
-        return ecs_sched__out_of_memory(w, "recording a plugin");
-    }
-    app->plugins[app->plugin_count++] = copy;
-    return ECS_SCHED_OK;
-}
-
-static ecs_sched_result ecs_sched__plugin_build(ecs_sched_app *app, const ecs_sched_plugin *p) {
-    ecs_sched_world *w = app->world;
-    ecs_sched_result result = ECS_SCHED_OK;
-    int i;
-    for (i = 0; i < ECS_SCHED_MAX_REFS && result == ECS_SCHED_OK; i++) {
-        if (p->needs[i]) result = ecs_sched_app_add_plugin(app, p->needs[i]);
-    }
-    for (i = 0; i < ECS_SCHED_MAX_REFS && result == ECS_SCHED_OK; i++) {
-        ecs_sched_set_desc set;
-        if (!ecs_sched__named(p->exports[i].set)) continue;
-        memset(&set, 0, sizeof set);
-        set.name = p->exports[i].set;
-        result = ecs_sched_configure_set(w, p->exports[i].schedule, &set);
-    }
-    if (result != ECS_SCHED_OK || !p->build) return result;
-    ecs_sched_clear_error(w);        /* so that a failure recorded by the build tells */
-    result = p->build(app, p->user_data);
-    if (result != ECS_SCHED_OK) {
-        char cause[ECS_SCHED__ERROR_CAPACITY] = "it recorded no message";
-        if (ecs_sched_last_result(w) != ECS_SCHED_OK) {
-            memcpy(cause, w->env.last_error, sizeof cause);
-        }
-        ecs_sched__fail(&w->env, result, "plugin '%s' failed to build (%s): %s", p->name,
-                        ecs_sched_result_string(result), cause);
-    }
-    return result;
-}
-
-ecs_sched_result ecs_sched_app_add_plugin(ecs_sched_app *app, const ecs_sched_plugin *plugin) {
-    ecs_sched_result result;
-    ecs_sched__plugin_path path;
-    ECS_SCHED_ASSERT(app != NULL);
-    if (plugin && plugin->name && ecs_sched_app_has_plugin(app, plugin->name)) {
-        ecs_sched__logf(&app->world->env, ECS_SCHED_LOG_DEBUG, ECS_SCHED_OK,
-                       "plugin '%s' is added already; adding it again does nothing",
-                       plugin->name);
-        return ECS_SCHED_OK;
-    }
-    ecs_sched__plugin_path_of_app(app, &path);
-    result = ecs_sched__plugin_check(app, &path, plugin);
-    if (result != ECS_SCHED_OK) return result;
-    app->building[app->building_count++] = plugin;
-    result = ecs_sched__plugin_build(app, plugin);
-    app->building_count--;
-    if (result != ECS_SCHED_OK) return result;
-    return ecs_sched__plugin_record(app, plugin->name);
-}
-
-ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
-                                           int32_t count, const ecs_sched_plugin *const *plugins) {
-    int32_t i;
-    ecs_sched_result result;
-    ecs_sched__plugin_path path;
-    ECS_SCHED_ASSERT(app != NULL);
-    if (count < 0 || (count > 0 && !plugins)) {
-        return ecs_sched__fail(&app->world->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "app_add_plugins: %d plugins at %p", (int)count, (const void *)plugins);
-    }
-    for (i = 0; i < count; i++) {
-        if (plugins[i] && plugins[i]->name && ecs_sched_app_has_plugin(app, plugins[i]->name)) continue;
-        ecs_sched__plugin_path_of_app(app, &path);
-        result = ecs_sched__plugin_check(app, &path, plugins[i]);
-        if (result != ECS_SCHED_OK) return result;
-    }
-    for (i = 0; i < count; i++) {
-        result = ecs_sched_app_add_plugin(app, plugins[i]);
-        if (result != ECS_SCHED_OK) return result;
-    }
-    return ECS_SCHED_OK;
-}
-
-/*=============================== src/delay.h (implementation) ===============================*/
-/* delay: commands applied once a clock has advanced by a delay. */
-
-/* The elapsed time of a delayed buffer's clock, or -1 with the failure recorded. Read when
-   its owner is applied, not when it is asked for: systems running at once must not read a
-   clock a system may be writing, and a system's buffer is applied in the same frame or
-   fixed step it ran in, when the clocks still read what they read then. */
-static int64_t ecs_sched__delay_clock_now(ecs_sched_world *w, const ecs_sched_commands *later) {
-    ecs_sched_id id = later->delayed - 1 == ECS_SCHED_CLOCK_FIXED ? w->clocks->fixed
-                                                                  : w->clocks->virtual_;
-    const ecs_sched_time *t = (const ecs_sched_time *)ecs_sched_resource_get(w, id);
-    if (!t) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                        "applying commands: delayed commands count on resource '%s', which "
-                        "was removed; the library made it and needs it",
-                        ecs_sched__component_label(w, id));
-        return -1;
-    }
-    return t->elapsed_ns;
-}
-
-static ecs_sched_commands *ecs_sched__delayed_make(ecs_sched_commands *owner, uint8_t delayed,
-                                                   int64_t delay_ns) {
-    ecs_sched_world *w = owner->world;
-    ecs_sched_commands *later;
-    if (!ECS_SCHED__GROW(&w->env, owner->after, &owner->after_capacity,
-                         (uint32_t)owner->after_count + 1)) {
-        return NULL;
-    }
-    /* not in the world's list of buffers: systems running at once may each make one */
-    later = (ecs_sched_commands *)ecs_sched__calloc(&w->env, sizeof *later);
-    if (!later) return NULL;
-    later->world = w;
-    later->owner = owner;
-    later->delayed = delayed;
-    later->due_ns = delay_ns;     /* until it is handed over: then the due time */
-    owner->after[owner->after_count++] = later;
-    return later;
-}
-
-ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *cmd, ecs_sched_clock clock,
-                                             int64_t delay_ns) {
-    ecs_sched_world *w;
-    uint8_t delayed = (uint8_t)(clock + 1);
-    ecs_sched_commands *later;
-    int32_t i;
-    ECS_SCHED_ASSERT(cmd != NULL);
-    w = cmd->world;
-    if (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "commands_after: clock %d is not a clock (ECS_SCHED_CLOCK_VIRTUAL or "
-                        "ECS_SCHED_CLOCK_FIXED)", (int)clock);
-        return NULL;
-    }
-    if (delay_ns < 0) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "commands_after: the delay is %lld ns; it must be >= 0",
-                        (long long)delay_ns);
-        return NULL;
-    }
-    if (!w->clocks) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                        "commands_after: this world has no clocks (create an app, or call "
-                        "ecs_sched_time_setup first)");
-        return NULL;
-    }
-    for (i = 0; i < cmd->after_count; i++) {
-        later = cmd->after[i];
-        if (later->delayed == delayed && later->due_ns == delay_ns) return later;
-    }
-    later = ecs_sched__delayed_make(cmd, delayed, delay_ns);
-    if (!later) ecs_sched__out_of_memory(w, "making a buffer of delayed commands");
-    return later;
-}
-
-/* ---- delayed commands in snapshots ----
-
-   The buffers waiting in the queues are game data (a despawn due in two seconds), so a
-   snapshot holds a copy of each: its commands not applied yet, its due time and place in the
-   queue, and the delayed buffers it made in turn. A restore replaces the queues by copies of
-   those. (A buffer whose spawns reserved handles refuses snapshots: see snapshot.h.) */
-
-typedef struct ecs_sched__delays_copy {
-    uint64_t delay_serial;
-    uint32_t count[2];
-    ecs_sched_commands **waiting[2];  /* copies of the queues, in their order */
-} ecs_sched__delays_copy;
-
-static void ecs_sched__delayed_copy_free(ecs_sched__env *env, ecs_sched_commands *c) {
-    int32_t i;
-    for (i = 0; i < c->after_count; i++) ecs_sched__delayed_copy_free(env, c->after[i]);
-    ecs_sched__free(env, c->after);
-    while (c->first) {
-        ecs_sched__command_block *next = c->first->next;
-        ecs_sched__aligned_free(env, c->first);
-        c->first = next;
-    }
-    ecs_sched__free(env, c);
-}
-
-/* A copy of the blocks from `from` to `last` (the one being written), whole, so that the
-   values stay at their alignment; NULL when out of memory (what was copied is freed). */
-static ecs_sched__command_block *ecs_sched__blocks_copy(ecs_sched__env *env,
-                                                        const ecs_sched__command_block *from,
-                                                        const ecs_sched__command_block *last,
-                                                        ecs_sched__command_block **copy_of_last,
-                                                        size_t *bytes) {
-    const size_t header = ecs_sched__align_up(sizeof(ecs_sched__command_block), ECS_SCHED_MAX_ALIGNMENT);
-    ecs_sched__command_block *first = NULL, **link = &first, *block = NULL;
-    for (; from; from = from->next) {
-        size_t capacity = from->used ? from->used : sizeof(uint32_t);
-        block = (ecs_sched__command_block *)ecs_sched__aligned_alloc(env, header + capacity,
-                                                                     ECS_SCHED_MAX_ALIGNMENT);
-        if (!block) {
-            while (first) {
-                ecs_sched__command_block *next = first->next;
-                ecs_sched__aligned_free(env, first);
-                first = next;
-            }
-            return NULL;
-        }
-        block->data = (unsigned char *)block + header;
-        block->used = from->used;
-        block->capacity = capacity;
-        block->next = NULL;
-        memcpy(block->data, from->data, from->used);
-        *bytes += header + capacity;
-        *link = block;
-        link = &block->next;
-        if (from == last) break;
-    }
-    *copy_of_last = block;
-    return first;
-}
-
-/* A copy of delayed buffer `from` as far as it is not applied, with the delayed buffers it
-   made, for world w; NULL when out of memory. */
-static ecs_sched_commands *ecs_sched__delayed_copy(ecs_sched__env *env, ecs_sched_world *w,
-                                                   const ecs_sched_commands *from, size_t *bytes) {
-    ecs_sched_commands *c = (ecs_sched_commands *)ecs_sched__calloc(env, sizeof *c);
-    int32_t i;
-    if (!c) return NULL;
-    c->world = w;
-    c->delayed = from->delayed;
-    c->due_ns = from->due_ns;
-    c->serial = from->serial;
-    c->pending = from->pending;
-    c->read_at = from->read_at;
-    c->read_entity = from->read_entity;
-    c->write_entity = from->write_entity;
-    *bytes += sizeof *c;
-    if (from->read) {
-        c->first = c->read = ecs_sched__blocks_copy(env, from->read, from->write, &c->write, bytes);
-        if (!c->first) {
-            ecs_sched__delayed_copy_free(env, c);
-            return NULL;
-        }
-    }
-    if (from->after_count) {
-        c->after = (ecs_sched_commands **)ecs_sched__calloc(env, (size_t)from->after_count * sizeof *c->after);
-        if (!c->after) {
-            ecs_sched__delayed_copy_free(env, c);
-            return NULL;
-        }
-        c->after_capacity = (uint32_t)from->after_count;
-        for (i = 0; i < from->after_count; i++) {
-            c->after[i] = ecs_sched__delayed_copy(env, w, from->after[i], bytes);
-            if (!c->after[i]) {
-                ecs_sched__delayed_copy_free(env, c);
-                return NULL;
-            }
-            c->after[i]->owner = c;
-            c->after_count = i + 1;
-        }
-    }
-    return c;
-}
-
-static void ecs_sched__delays_copy_free(ecs_sched__env *env, void *copy) {
-    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)copy;
-    int clock;
-    uint32_t i;
-    for (clock = 0; clock < 2; clock++) {
-        for (i = 0; d->waiting[clock] && i < d->count[clock]; i++) {
-            if (d->waiting[clock][i]) ecs_sched__delayed_copy_free(env, d->waiting[clock][i]);
-        }
-        ecs_sched__free(env, d->waiting[clock]);
-    }
-    ecs_sched__free(env, d);
-}
-
-/* A copy of queues `from` (NULL: empty queues) for world w; NULL when out of memory. */
-static ecs_sched__delays_copy *ecs_sched__delays_copy_make(ecs_sched_world *w,
-                                                          const ecs_sched__delays_copy *from,
-                                                          size_t *bytes) {
-    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)ecs_sched__calloc(&w->env, sizeof *d);
-    int clock;
-    uint32_t i;
-    if (!d) return NULL;
-    if (!from) return d;
-    d->delay_serial = from->delay_serial;
-    for (clock = 0; clock < 2; clock++) {
-        if (!from->count[clock]) continue;
-        d->waiting[clock] = (ecs_sched_commands **)ecs_sched__calloc(
-            &w->env, from->count[clock] * sizeof *d->waiting[clock]);
-        if (!d->waiting[clock]) break;
-        d->count[clock] = from->count[clock];
-        for (i = 0; i < from->count[clock]; i++) {
-            d->waiting[clock][i] = ecs_sched__delayed_copy(&w->env, w, from->waiting[clock][i], bytes);
-            if (!d->waiting[clock][i]) break;
-        }
-        if (i < from->count[clock]) break;
-    }
-    if (clock < 2) {
-        ecs_sched__delays_copy_free(&w->env, d);
-        return NULL;
-    }
-    return d;
-}
-
-static bool ecs_sched__delays_take(ecs_sched_world *w, void **copy, size_t *bytes) {
-    ecs_sched__delays_copy now;
-    int clock;
-    memset(&now, 0, sizeof now);
-    now.delay_serial = w->clocks->delay_serial;
-    for (clock = 0; clock < 2; clock++) {
-        now.count[clock] = w->clocks->waiting_count[clock];
-        now.waiting[clock] = w->clocks->waiting[clock];
-    }
-    *copy = ecs_sched__delays_copy_make(w, &now, bytes);
-    return *copy != NULL;
-}
-
-/* The copies that go into the queues, and room in the queues for them. */
-static bool ecs_sched__delays_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
-    const ecs_sched__delays_copy *from = (const ecs_sched__delays_copy *)copy;
-    size_t bytes = 0;
-    int clock;
-    for (clock = 0; from && clock < 2; clock++) {
-        if (!ECS_SCHED__GROW(&w->env, w->clocks->waiting[clock], &w->clocks->waiting_capacity[clock],
-                             from->count[clock])) {
-            return false;
-        }
-    }
-    *prepared = ecs_sched__delays_copy_make(w, from, &bytes);
-    return *prepared != NULL;
-}
-
-static void ecs_sched__delays_discard(ecs_sched_world *w, void *prepared) {
-    ecs_sched__delays_copy_free(&w->env, prepared);
-}
-
-/* The queues become the prepared copies; the buffers waiting now go. */
-static void ecs_sched__delays_apply(ecs_sched_world *w, const void *copy, void *prepared) {
-    ecs_sched__clocks *clocks = w->clocks;
-    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)prepared;
-    int clock;
-    uint32_t i;
-    (void)copy;
-    for (clock = 0; clock < 2; clock++) {
-        while (clocks->waiting_count[clock]) {
-            ecs_sched_commands *b = clocks->waiting[clock][--clocks->waiting_count[clock]];
-            b->waiting = false;
-            ecs_sched_commands_destroy(b);
-        }
-        for (i = 0; i < d->count[clock]; i++) {
-            clocks->waiting[clock][i] = d->waiting[clock][i];
-            clocks->waiting[clock][i]->waiting = true;
-        }
-        clocks->waiting_count[clock] = d->count[clock];
-        d->count[clock] = 0;   /* the queue has them now */
-    }
-    if (copy) clocks->delay_serial = d->delay_serial;
-    ecs_sched__delays_copy_free(&w->env, d);
-}
-
-static const ecs_sched__snapshot_part ecs_sched__delays_part = {
-    ecs_sched__delays_take, ecs_sched__delays_prepare, ecs_sched__delays_apply,
-    ecs_sched__delays_discard, ecs_sched__delays_copy_free};
-
-/* The queue of buffers waiting for a clock: sorted by due time, then serial. */
-static uint32_t ecs_sched__delay_slot(const ecs_sched__clocks *clocks, int clock,
-                                      const ecs_sched_commands *b) {
-    uint32_t low = 0, high = clocks->waiting_count[clock];
-    while (low < high) {
-        uint32_t mid = low + (high - low) / 2;
-        const ecs_sched_commands *m = clocks->waiting[clock][mid];
-        if (m->due_ns < b->due_ns || (m->due_ns == b->due_ns && m->serial < b->serial)) {
-            low = mid + 1;
-        } else {
-            high = mid;
-        }
-    }
-    return low;
-}
-
-static void ecs_sched__delay_enqueue(ecs_sched__clocks *clocks, ecs_sched_commands *b) {
-    int clock = b->delayed - 1;
-    uint32_t at = ecs_sched__delay_slot(clocks, clock, b);
-    ecs_sched_commands **items = clocks->waiting[clock];
-    memmove(items + at + 1, items + at, (clocks->waiting_count[clock] - at) * sizeof *items);
-    items[at] = b;
-    clocks->waiting_count[clock]++;
-    b->waiting = true;
-    b->owner = NULL;
-}
-
-static void ecs_sched__delay_dequeue(ecs_sched__clocks *clocks, ecs_sched_commands *b) {
-    int clock = b->delayed - 1;
-    uint32_t i, n = clocks->waiting_count[clock];
-    ecs_sched_commands **items = clocks->waiting[clock];
-    for (i = 0; i < n; i++) {
-        if (items[i] == b) {
-            memmove(items + i, items + i + 1, (n - i - 1) * sizeof *items);
-            clocks->waiting_count[clock]--;
-            break;
-        }
-    }
-    b->waiting = false;
-}
-
-/* The world's side of commands.h: `cmd` is being applied; the buffers it made join the
-   queue, due at their clock's time now plus their delay (those with nothing in them are
-   dropped). All or nothing: the clocks and room first. */
-static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
-    ecs_sched_world *w = cmd->world;
-    ecs_sched__clocks *clocks = w->clocks;
-    int64_t now[2] = {0, 0};
-    int32_t i, per_clock[2] = {0, 0};
-    if (!clocks) {   /* the clocks went (world end): the buffers go too */
-        while (cmd->after_count) ecs_sched_commands_destroy(cmd->after[cmd->after_count - 1]);
-        return true;
-    }
-    for (i = 0; i < cmd->after_count; i++) {
-        int clock = cmd->after[i]->delayed - 1;
-        if (per_clock[clock]++ == 0) {
-            now[clock] = ecs_sched__delay_clock_now(w, cmd->after[i]);
-            if (now[clock] < 0) return false;
-        }
-    }
-    for (i = 0; i < 2; i++) {
-        if (!ECS_SCHED__GROW(&w->env, clocks->waiting[i], &clocks->waiting_capacity[i],
-                             clocks->waiting_count[i] + (uint32_t)per_clock[i])) {
-            ecs_sched__out_of_memory(w, "queueing delayed commands");
-            return false;
-        }
-    }
-    for (i = 0; i < cmd->after_count; i++) {
-        ecs_sched_commands *later = cmd->after[i];
-        if (later->pending == 0 && later->after_count == 0) {
-            later->owner = NULL;
-            ecs_sched_commands_destroy(later);
-            continue;
-        }
-        later->due_ns = ecs_sched__add_saturated(now[later->delayed - 1], later->due_ns);
-        later->serial = clocks->delay_serial++;
-        ecs_sched__delay_enqueue(clocks, later);
-        ecs_sched__snapshot_part_add(w, &ecs_sched__delays_part);
-    }
-    cmd->after_count = 0;
-    return true;
-}
-
-/* The world's side of commands.h: `cmd` is being destroyed. Its delayed buffers go with it;
-   a delayed buffer leaves its owner's list or the queue. */
-static void ecs_sched__delays_detach(ecs_sched_commands *cmd) {
-    ecs_sched_world *w = cmd->world;
-    while (cmd->after_count) {
-        ecs_sched_commands *later = cmd->after[--cmd->after_count];
-        later->owner = NULL;
-        ecs_sched_commands_destroy(later);
-    }
-    ecs_sched__free(&w->env, cmd->after);
-    cmd->after = NULL;
-    cmd->after_capacity = 0;
-    if (cmd->owner) {
-        ecs_sched_commands *owner = cmd->owner;
-        int32_t i;
-        for (i = 0; i < owner->after_count; i++) {
-            if (owner->after[i] == cmd) {
-                owner->after[i] = owner->after[--owner->after_count];
-                break;
-            }
-        }
-        cmd->owner = NULL;
-    }
-    if (cmd->waiting && w->clocks) ecs_sched__delay_dequeue(w->clocks, cmd);
-}
-
-/* The world's side of time.h: applies the buffers due on `clock` at `now`, in queue order.
-   Each is taken out before it is applied (applying may queue more); one that fails goes
-   back in front with what is left. */
-static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now) {
-    ecs_sched__clocks *clocks = w->clocks;
-    while (clocks->waiting_count[clock] && clocks->waiting[clock][0]->due_ns <= now) {
-        ecs_sched_commands *b = clocks->waiting[clock][0];
-        ecs_sched_result result;
-        ecs_sched__delay_dequeue(clocks, b);
-        result = ecs_sched__commands_apply(b);
-        if (result != ECS_SCHED_OK) {
-            ecs_sched__delay_enqueue(clocks, b);   /* its serial puts it first again */
-            return result;
-        }
-        ecs_sched_commands_destroy(b);
-    }
-    return ECS_SCHED_OK;
-}
-
-/* The world's side of time.h: the queued buffers go with the clocks. */
-static void ecs_sched__delays_free(ecs_sched_world *w) {
-    ecs_sched__clocks *clocks = w->clocks;
-    int i;
-    for (i = 0; i < 2; i++) {
-        while (clocks->waiting_count[i]) {
-            ecs_sched_commands *b = clocks->waiting[i][--clocks->waiting_count[i]];
-            b->waiting = false;
-            ecs_sched_commands_destroy(b);
-        }
-        ecs_sched__free(&w->env, clocks->waiting[i]);
-        clocks->waiting[i] = NULL;
-    }
-}
-
-int32_t ecs_sched_commands_waiting(const ecs_sched_world *w, ecs_sched_clock clock) {
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!w->clocks || (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED)) {
-        return 0;
-    }
-    return (int32_t)w->clocks->waiting_count[clock];
-}
-
-/*============================== src/disable.h (implementation) ==============================*/
-/* disable: disabled entities. An entity is disabled by the Disabled tag (registered by
-   world_create), so that disabling moves it to the tables of disabled entities, which
-   queries leave out when they match tables (query.h): iteration pays nothing for it. */
-
-ecs_sched_id ecs_sched_prefab_tag(const ecs_sched_world *w) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return w->prefab;
-}
-
-ecs_sched_id ecs_sched_disabled_tag(const ecs_sched_world *w) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return w->disabled;
-}
-
-ecs_sched_result ecs_sched_disable(ecs_sched_world *w, ecs_sched_entity e) {
-    ecs_sched_id tag;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (ecs_sched__change_refused(w, "disable")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "disable");
-    tag = w->disabled;
-    if (ecs_sched_has(w, e, tag)) return ECS_SCHED_OK;
-    return ecs_sched_insert(w, e, tag, NULL);
-}
-
-ecs_sched_result ecs_sched_enable(ecs_sched_world *w, ecs_sched_entity e) {
-    ECS_SCHED__CHECK_WORLD(w);
-    if (ecs_sched__change_refused(w, "enable")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "enable");
-    if (!ecs_sched_has(w, e, w->disabled)) return ECS_SCHED_OK;
-    return ecs_sched_remove(w, e, w->disabled);
-}
-
-bool ecs_sched_is_disabled(const ecs_sched_world *w, ecs_sched_entity e) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched_has(w, e, w->disabled);
-}
-
-ecs_sched_result ecs_sched_commands_disable(ecs_sched_commands *cmd, ecs_sched_entity e) {
-    ECS_SCHED_ASSERT(cmd != NULL);
-    return ecs_sched_commands_insert(cmd, e, cmd->world->disabled, NULL);
-}
-
-ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *cmd, ecs_sched_entity e) {
-    ECS_SCHED_ASSERT(cmd != NULL);
-    return ecs_sched_commands_remove(cmd, e, cmd->world->disabled);
-}
-
-/*================================ src/dot.h (implementation) ================================*/
-/* dot: Graphviz export of a built schedule. */
-
-/* ---- Graphviz export ---- */
-
-/* What only a drawing needs, worked out by the export from a build of its own: the set
-   hierarchy as clusters (a tree of first parents) and the configured edges no other of them
-   implies (without the edges that only bind the parallel order). */
-typedef struct ecs_sched__drawing {
-    int32_t cluster_count;        /* every set: its name and first parent, or -1 */
-    int32_t *cluster_name;
-    int32_t *cluster_parent;
-    int32_t *node_cluster;        /* per plan position: the first set it is in, or -1 */
-    int32_t edge_count;
-    int32_t *edges;               /* pairs of plan positions */
-} ecs_sched__drawing;
-
-typedef struct ecs_sched__dot {
-    void (*write)(const char *text, void *user_data);
-    void *user_data;
-    const ecs_sched__schedule *s;
-    const ecs_sched__plan *plan;
-    ecs_sched__drawing drawing;
-} ecs_sched__dot;
-
-/* The first set node v is directly in, as a set number, or -1. */
-static int32_t ecs_sched__first_parent(const ecs_sched__build *b, int32_t v) {
-    const ecs_sched__csr *p = &b->parents;
-    return p->start[v] < p->start[v + 1] ? p->adj[p->start[v]] - b->system_count : -1;
-}
-
-static bool ecs_sched__draw_clusters(ecs_sched__build *b, ecs_sched__drawing *d) {
-    int32_t S = b->system_count, i;
-    d->cluster_count = b->set_count;
-    d->cluster_name = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
-    d->cluster_parent = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
-    d->node_cluster = ECS_SCHED__ALLOC_N(b, int32_t, b->plan_node_count);
-    if (!d->cluster_name || !d->cluster_parent || !d->node_cluster) return false;
-    for (i = 0; i < b->set_count; i++) {
-        d->cluster_name[i] = b->name_of_set[i];
-        d->cluster_parent[i] = ecs_sched__first_parent(b, S + i);
-    }
-    for (i = 0; i < b->plan_node_count; i++) {
-        d->node_cluster[b->plan_position[i]] = i < S ? ecs_sched__first_parent(b, i) : -1;
-    }
-    return true;
-}
-
-static bool ecs_sched__draw_edges(ecs_sched__build *b, ecs_sched__drawing *d) {
-    const ecs_sched__csr *g = &b->plan_edges;
-    int32_t N = b->plan_node_count, at = 0, p, e;
-    const uint8_t *keep = ecs_sched__reduced_edges(b, g, b->plan_order, b->plan_position, N);
-    if (!keep) return false;
-    for (e = 0; e < g->start[N]; e++) d->edge_count += keep[e];
-    d->edges = ECS_SCHED__ALLOC_N(b, int32_t, 2 * (int64_t)d->edge_count);
-    if (!d->edges) return false;
-    for (p = 0; p < N; p++) {
-        int32_t v = b->plan_order[p];
-        for (e = g->start[v]; e < g->start[v + 1]; e++) {
-            if (!keep[e]) continue;
-            d->edges[at++] = p;
-            d->edges[at++] = b->plan_position[g->adj[e]];
-        }
-    }
-    return true;
-}
-
-static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...)
-    ECS_SCHED__PRINTF(2, 3);
-static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...) {
-    char text[512];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(text, sizeof text, fmt, args);
-    va_end(args);
-    d->write(text, d->user_data);
-}
-
-/* A name as a DOT string body: quotes and backslashes escaped. */
-static const char *ecs_sched__dot_escape(const char *name, char *out, size_t n) {
-    size_t o = 0;
-    for (; *name && o + 2 < n; name++) {
-        if (*name == '"' || *name == '\\') out[o++] = '\\';
-        out[o++] = *name;
-    }
-    out[o] = '\0';
-    return out;
-}
-
-static void ecs_sched__dot_conditions(ecs_sched__dot *d, int32_t start, int32_t count) {
-    char name[128];
-    int32_t i;
-    for (i = 0; i < count; i++) {
-        const ecs_sched__cond *c = d->s->conds.items[d->plan->conds[start + i]];
-        ecs_sched__dot_printf(d, "%s%s", i ? ", " : "\\nrun_if: ",
-                              ecs_sched__dot_escape(c->name, name, sizeof name));
-    }
-}
-
-static void ecs_sched__dot_node(ecs_sched__dot *d, int32_t p) {
-    const ecs_sched__plan_node *pn = &d->plan->nodes[p];
-    char name[128];
-    if (!pn->system) {
-        ecs_sched__dot_printf(d, "    n%d [label=\"apply_deferred\\n(automatic sync point)\", "
-                                 "shape=octagon, style=filled, fillcolor=gold];\n", (int)p);
-        return;
-    }
-    ecs_sched__dot_printf(d, "    n%d [label=\"%s", (int)p,
-                          ecs_sched__dot_escape(pn->system->ctx.name, name, sizeof name));
-    if (pn->exclusive && !pn->sync) ecs_sched__dot_printf(d, "\\n(exclusive)");
-    if (pn->system->ctx.commands) ecs_sched__dot_printf(d, "\\n(records commands)");
-    ecs_sched__dot_conditions(d, pn->cond_start, pn->cond_count);
-    ecs_sched__dot_printf(d, "\"%s];\n", pn->sync ? ", shape=octagon, style=filled, fillcolor=gold"
-                                                  : "");
-}
-
-static void ecs_sched__dot_cluster(ecs_sched__dot *d, int32_t c, int depth) {
-    const ecs_sched__schedule *s = d->s;
-    const ecs_sched__plan *plan = d->plan;
-    const ecs_sched__drawing *drawing = &d->drawing;
-    char name[128];
-    int32_t i, k;
-    if (depth > 64) return;
-    ecs_sched__dot_printf(d, "  subgraph cluster_%d {\n    label=\"%s", (int)c,
-                          ecs_sched__dot_escape(s->names[drawing->cluster_name[c]].text, name,
-                                                sizeof name));
-    for (k = 0; k < plan->set_count; k++) {
-        if (plan->sets[k].name == drawing->cluster_name[c]) {
-            ecs_sched__dot_conditions(d, plan->sets[k].cond_start, plan->sets[k].cond_count);
-        }
-    }
-    ecs_sched__dot_printf(d, "\";\n    style=rounded;\n");
-    for (i = 0; i < drawing->cluster_count; i++) {
-        if (drawing->cluster_parent[i] == c) ecs_sched__dot_cluster(d, i, depth + 1);
-    }
-    for (i = 0; i < plan->node_count; i++) {
-        if (drawing->node_cluster[i] == c) ecs_sched__dot_node(d, i);
-    }
-    ecs_sched__dot_printf(d, "  }\n");
-}
-
-static void ecs_sched__dot_write(ecs_sched__dot *d) {
-    const ecs_sched__plan *plan = d->plan;
-    const ecs_sched__drawing *drawing = &d->drawing;
-    char name[128];
-    int32_t i;
-    ecs_sched__dot_printf(d, "digraph \"%s\" {\n  compound=true;\n  rankdir=LR;\n"
-                             "  node [shape=box, fontname=\"Helvetica\"];\n",
-                          ecs_sched__dot_escape(d->s->label, name, sizeof name));
-    for (i = 0; i < drawing->cluster_count; i++) {
-        if (drawing->cluster_parent[i] < 0) ecs_sched__dot_cluster(d, i, 0);
-    }
-    for (i = 0; i < plan->node_count; i++) {
-        if (drawing->node_cluster[i] < 0) ecs_sched__dot_node(d, i);
-    }
-    for (i = 0; i < drawing->edge_count; i++) {
-        ecs_sched__dot_printf(d, "  n%d -> n%d;\n", (int)drawing->edges[2 * i],
-                              (int)drawing->edges[2 * i + 1]);
-    }
-    for (i = 0; i < plan->ambiguous_count; i++) {
-        ecs_sched__dot_printf(d, "  n%d -> n%d [dir=none, style=dashed, color=red, "
-                                 "constraint=false, label=\"ambiguous\", fontcolor=red];\n",
-                              (int)plan->ambiguous[2 * i], (int)plan->ambiguous[2 * i + 1]);
-    }
-    ecs_sched__dot_printf(d, "}\n");
-}
-
-/* The schedule is built first, as by a run, so that its errors and warnings come as usual.
-   The drawing then comes from a second build of its own, quiet, whose plan is the same:
-   what only a drawing needs is not kept by every build. */
-ecs_sched_result ecs_sched_schedule_write_dot(ecs_sched_world *w, const char *label,
-                                              void (*write)(const char *text, void *user_data),
-                                              void *user_data) {
-    ecs_sched__schedule *s;
-    ecs_sched__plan *plan;
-    ecs_sched__build b;
-    ecs_sched__dot d;
-    ecs_sched_result result;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!write) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "schedule_write_dot: needs a write function");
-    }
-    s = ecs_sched__schedule_known(w, label);
-    if (!s) return w->env.last_result;
-    if (ecs_sched__ensure_built(w, s) != ECS_SCHED_OK) return w->env.last_result;
-    plan = ecs_sched__plan_create(w);
-    if (!plan) return ecs_sched__out_of_memory(w, "drawing a schedule");
-    ecs_sched__build_begin(&b, w, s);
-    b.quiet = true;
-    result = ecs_sched__build_passes(&b, plan);
-    memset(&d, 0, sizeof d);
-    if (result == ECS_SCHED_OK &&
-        (!ecs_sched__draw_clusters(&b, &d.drawing) || !ecs_sched__draw_edges(&b, &d.drawing))) {
-        result = ecs_sched__out_of_memory(w, "drawing a schedule");
-    }
-    if (result == ECS_SCHED_OK) {
-        d.write = write;
-        d.user_data = user_data;
-        d.s = s;
-        d.plan = plan;
-        ecs_sched__dot_write(&d);
-    }
-    ecs_sched__build_end(&b);
-    ecs_sched__plan_free(&w->env, plan);
-    return result;
-}
-
 /*============================= src/relation.h (implementation) ==============================*/
 /* relation: relationships between entities.
 
@@ -23652,89 +22419,6 @@ int32_t ecs_sched_descendants(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_
 
 /* ---- hierarchical queries ---- */
 
-typedef struct ecs_sched__hier_row {
-    uint32_t match;
-    int32_t row;
-} ecs_sched__hier_row;
-
-typedef struct ecs_sched__hier_cache {
-    uint32_t version;              /* the world's rows_version it was made at */
-    bool made;
-    ecs_sched__hier_row *rows;     /* in iteration order */
-    uint32_t *run_end;             /* per row: where its run of consecutive rows ends */
-    uint32_t count;
-    uint32_t capacity;
-    uint32_t run_capacity;
-    const void **parents;          /* per from_parent term, `capacity` pointers */
-    uint32_t parents_capacity;
-    int16_t parent_slot[ECS_SCHED_MAX_TERMS];   /* the term's block of parents (or of sparse
-                                                   values), or -1 */
-    bool sparse_term[ECS_SCHED_MAX_TERMS];      /* the term's component is sparse */
-    uint32_t *match_of;            /* sparse.h, scratch: by table index, its match + 1 */
-    uint32_t match_of_capacity;
-    int32_t parent_terms;
-    int32_t cascade;               /* the cascading term, or -1 */
-    uint32_t *depths;              /* scratch: per row, then per depth */
-    uint32_t depth_capacity;
-    uint32_t *memo;                /* by entity index: depth + 1 when memo_stamp matches */
-    uint32_t *memo_stamp;
-    uint32_t memo_capacity;
-    uint32_t stamp;
-    ecs_sched__hier_row *sorted;   /* scratch for the sort */
-    uint32_t sorted_capacity;
-    /* sort.h: */
-    int32_t order_term;            /* the term whose component orders the rows, or -1 */
-    int (*order)(ecs_sched_entity, const void *, ecs_sched_entity, const void *);
-    ecs_sched_id group_kind;       /* rows grouped by their target of this kind, or 0 */
-    struct ecs_sched__sort_seen *seen;   /* per match: the order column's changes seen */
-    uint32_t seen_capacity;
-} ecs_sched__hier_cache;
-
-/* sort.h: whether the order's values changed since the list was made, and the sort. */
-static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__hier_cache *c);
-static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__hier_cache *c);
-
-static void ecs_sched__hier_free(ecs_sched_query *q) {
-    ecs_sched__hier_cache *c = q->hier;
-    ecs_sched__env *env = &q->world->env;
-    if (!c) return;
-    ecs_sched__free(env, c->rows);
-    ecs_sched__free(env, c->run_end);
-    ecs_sched__free(env, c->parents);
-    ecs_sched__free(env, c->depths);
-    ecs_sched__free(env, c->memo);
-    ecs_sched__free(env, c->memo_stamp);
-    ecs_sched__free(env, c->sorted);
-    ecs_sched__free(env, c->seen);
-    ecs_sched__free(env, c->match_of);
-    ecs_sched__free(env, c);
-    q->hier = NULL;
-}
-
-/* The list of a query, made empty at first. */
-static ecs_sched__hier_cache *ecs_sched__hier_create(ecs_sched_query *q) {
-    ecs_sched__hier_cache *c = (ecs_sched__hier_cache *)ecs_sched__calloc(&q->world->env, sizeof *c);
-    int32_t i;
-    if (!c) return NULL;
-    c->cascade = -1;
-    c->order_term = -1;
-    for (i = 0; i < q->term_count; i++) {
-        ecs_sched_term_kind kind = q->terms[i].kind;
-        c->parent_slot[i] = -1;
-        if (kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
-            c->parent_slot[i] = (int16_t)c->parent_terms++;
-        }
-        c->sparse_term[i] = q->world->components[q->terms[i].id].sparse != 0;
-        if (c->sparse_term[i] && kind != ECS_SCHED_TERM_WITHOUT &&
-            q->world->components[q->terms[i].id].size) {
-            c->parent_slot[i] = (int16_t)c->parent_terms++;   /* a pointer per row */
-        }
-        if (kind == ECS_SCHED_TERM_CASCADE) c->cascade = i;
-    }
-    q->hier = c;
-    return c;
-}
-
 /* The target of e along `kind` (exclusive), or 0. */
 static inline ecs_sched_entity ecs_sched__up(const ecs_sched_world *w, ecs_sched_entity e,
                                              ecs_sched_id kind) {
@@ -23746,7 +22430,7 @@ static inline ecs_sched_entity ecs_sched__up(const ecs_sched_world *w, ecs_sched
 }
 
 /* e's depth along `kind`, remembered for the entities on the way up. */
-static uint32_t ecs_sched__memo_depth(const ecs_sched_world *w, ecs_sched__hier_cache *c,
+static uint32_t ecs_sched__memo_depth(const ecs_sched_world *w, ecs_sched__row_list *c,
                                       ecs_sched_entity e, ecs_sched_id kind) {
     ecs_sched_entity at = e;
     uint32_t steps = 0, depth, d;
@@ -23768,21 +22452,15 @@ static uint32_t ecs_sched__memo_depth(const ecs_sched_world *w, ecs_sched__hier_
     return depth;
 }
 
-/* Room for the rows of every match, and the memo of depths by entity index. The blocks of
-   parents are `capacity` apart (not `rows`: capacity may be larger, and a block's values
-   are found by it). */
-static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+/* Room for the rows of every match, and (for a cascading query) the depths of the rows and
+   the memo of depths by entity index. */
+static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__row_list *c) {
     ecs_sched_world *w = q->world;
     uint32_t rows = 0, i, had = c->memo_capacity;
     for (i = 0; i < q->match_count; i++) rows += (uint32_t)q->matches[i].table->count;
-    if (!ECS_SCHED__GROW(&w->env, c->rows, &c->capacity, rows) ||
-        !ECS_SCHED__GROW(&w->env, c->run_end, &c->run_capacity, rows + 1u) ||
-        !ECS_SCHED__GROW(&w->env, c->sorted, &c->sorted_capacity, rows) ||
-        !ECS_SCHED__GROW(&w->env, c->depths, &c->depth_capacity, rows + 1u) ||
-        !ECS_SCHED__GROW(&w->env, c->parents, &c->parents_capacity,
-                         c->capacity * (uint32_t)c->parent_terms + 1u)) {
-        return false;
-    }
+    if (!ecs_sched__list_reserve(&w->env, c, rows)) return false;
+    if (c->cascade < 0) return true;
+    if (!ECS_SCHED__GROW(&w->env, c->depths, &c->depth_capacity, rows + 1u)) return false;
     if (w->record_count > had) {
         uint32_t cap = c->memo_capacity;
         if (!ECS_SCHED__GROW(&w->env, c->memo, &cap, w->record_count)) return false;
@@ -23794,7 +22472,7 @@ static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__hier_cache *c
 
 /* Whether table order already hands out every parent (that the query matches) before its
    children: then it is kept, runs as long as the tables. */
-static bool ecs_sched__hier_table_order_fits(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+static bool ecs_sched__hier_table_order_fits(ecs_sched_query *q, ecs_sched__row_list *c) {
     const ecs_sched_world *w = q->world;
     ecs_sched_id kind = q->terms[c->cascade].id;
     uint32_t i;
@@ -23818,7 +22496,7 @@ static bool ecs_sched__hier_table_order_fits(ecs_sched_query *q, ecs_sched__hier
 }
 
 /* Sorts the rows by depth, keeping table order within a depth (a counting sort). */
-static void ecs_sched__hier_sort(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+static void ecs_sched__hier_sort(ecs_sched_query *q, ecs_sched__row_list *c) {
     ecs_sched_id kind = q->terms[c->cascade].id;
     uint32_t i, max = 0, *count;
     for (i = 0; i < c->count; i++) {
@@ -23837,9 +22515,26 @@ static void ecs_sched__hier_sort(ecs_sched_query *q, ecs_sched__hier_cache *c) {
     ecs_sched__free(&q->world->env, count);
 }
 
+/* A new stamp for the memo: what it holds from before counts as unknown. */
+static void ecs_sched__memo_forget(ecs_sched__row_list *c) {
+    if (++c->stamp == 0) {
+        memset(c->memo_stamp, 0, c->memo_capacity * sizeof *c->memo_stamp);
+        c->stamp = 1;
+    }
+}
+
+/* A cascading query's rows: every parent before its children, in table order when that
+   already does so, else by depth. */
+static void ecs_sched__hier_order(ecs_sched_query *q, ecs_sched__row_list *c) {
+    ecs_sched__memo_forget(c);
+    if (ecs_sched__hier_table_order_fits(q, c)) return;
+    ecs_sched__memo_forget(c);
+    ecs_sched__hier_sort(q, c);
+}
+
 /* The parent's value of each from_parent term for each row; rows whose required parent value
    is missing are dropped. */
-static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__row_list *c) {
     const ecs_sched_world *w = q->world;
     uint32_t i, kept = 0;
     int32_t term;
@@ -23868,29 +22563,22 @@ static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__hier_cache *c
     c->count = kept;
 }
 
-/* Where each row's run of rows consecutive in one table ends, so that an iteration hands
-   out a run without looking at its rows. */
-static void ecs_sched__hier_runs(ecs_sched__hier_cache *c) {
-    uint32_t i = c->count;
-    while (i-- > 0) {
-        bool joins = i + 1u < c->count && c->rows[i + 1u].match == c->rows[i].match &&
-                     c->rows[i + 1u].row == c->rows[i].row + 1;
-        c->run_end[i] = joins ? c->run_end[i + 1u] : i + 1u;
-    }
-}
+/* sort.h: whether the order's values changed since the list was made, and the sort. */
+static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__row_list *c);
+static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__row_list *c);
 
 /* sparse.h: a list of the rows that pass a query's sparse terms (and, in the window `it`
    sees, its filters; it NULL: no window), and the sparse values of each row. */
-static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__hier_cache *c,
+static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__row_list *c,
                                    const ecs_sched_iter *it);
-static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__hier_cache *c);
+static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__row_list *c);
 static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it);
 
 /* Makes the list again when the world's rows or relationships changed since (or, for a
    query with sparse terms that filters on changes, at every iteration: `it` gives its
    window). */
 static bool ecs_sched__hier_update(ecs_sched_query *q, const ecs_sched_iter *it) {
-    ecs_sched__hier_cache *c = q->hier ? q->hier : ecs_sched__hier_create(q);
+    ecs_sched__row_list *c = ecs_sched__list_of(q);
     ecs_sched_world *w = q->world;
     uint32_t m;
     if (!c) return false;
@@ -23914,21 +22602,11 @@ static bool ecs_sched__hier_update(ecs_sched_query *q, const ecs_sched_iter *it)
             }
         }
     }
-    if (++c->stamp == 0) {
-        memset(c->memo_stamp, 0, c->memo_capacity * sizeof *c->memo_stamp);
-        c->stamp = 1;
-    }
-    if (c->cascade >= 0 && !ecs_sched__hier_table_order_fits(q, c)) {
-        if (++c->stamp == 0) {
-            memset(c->memo_stamp, 0, c->memo_capacity * sizeof *c->memo_stamp);
-            c->stamp = 1;
-        }
-        ecs_sched__hier_sort(q, c);
-    }
+    if (c->cascade >= 0) ecs_sched__hier_order(q, c);
     if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;
     if (c->parent_terms) ecs_sched__hier_parents(q, c);
     if (q->sparse) ecs_sched__sparse_values(q, c);
-    ecs_sched__hier_runs(c);
+    ecs_sched__list_runs(c);
     c->version = w->rows_version;
     c->made = true;
     return true;
@@ -23941,10 +22619,10 @@ static int32_t ecs_sched__hier_count(ecs_sched_query *q) {
         ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
         return -1;
     }
-    return (int32_t)q->hier->count;
+    return (int32_t)q->list->count;
 }
 
-static void ecs_sched__hier_fields(ecs_sched_iter *it, const ecs_sched__hier_cache *c,
+static void ecs_sched__hier_fields(ecs_sched_iter *it, const ecs_sched__row_list *c,
                                    const ecs_sched__match *m, int32_t first_row, uint32_t at) {
     const ecs_sched_query *q = it->query_;
     const ecs_sched__table *t = m->table;
@@ -23965,7 +22643,7 @@ static void ecs_sched__hier_fields(ecs_sched_iter *it, const ecs_sched__hier_cac
    the other iterations (ecs_sched_iter_mark_changed reads it). */
 static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
     ecs_sched_query *q = (ecs_sched_query *)(uintptr_t)it->query_;
-    const ecs_sched__hier_cache *c;
+    const ecs_sched__row_list *c;
     const ecs_sched__match *m;
     uint32_t at, end;
     if (it->row_ < 0) {   /* the first call */
@@ -23979,7 +22657,7 @@ static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
             it->at_ = INT32_MAX;
         }
     }
-    c = q->hier;
+    c = q->list;
     at = (uint32_t)it->at_;
     if (!c || at >= c->count) {
         it->count = 0;
@@ -24635,11 +23313,39 @@ static int32_t ecs_sched__auto_of(const ecs_sched_world *w, ecs_sched_entity bas
     return ecs_sched__gather_auto(w, ecs_sched__table_of(w, base), ids, n, capacity);
 }
 
-/* sparse.h: an instance's copies of its base's sparse values (room first, then the copies). */
+/* ---- an instance's copies of its base's sparse values (room first, then the copies) ---- */
+
+/* Whether set s gives an instance related to `base` a copy: the base has it, the instance not. */
+static bool ecs_sched__sparse_base_gives(const ecs_sched__sparse_set *s, uint32_t instance,
+                                         uint32_t base) {
+    return ecs_sched__sparse_slot(s, base) && !ecs_sched__sparse_slot(s, instance);
+}
+
+/* Room for an instance's copies of its base's sparse
+   components. */
 static bool ecs_sched__sparse_base_reserve(ecs_sched_world *w, ecs_sched_entity instance,
-                                           ecs_sched_entity base);
+                                           ecs_sched_entity base) {
+    uint32_t i, to = ECS_SCHED_ENTITY_INDEX(instance), from = ECS_SCHED_ENTITY_INDEX(base);
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        if (ecs_sched__sparse_base_gives(s, to, from) && !ecs_sched__sparse_reserve_set(w, s, 1, to + 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The copies, room reserved (an instance owns a
+   copy: sparse components are never inherited). */
 static void ecs_sched__sparse_base_copy(ecs_sched_world *w, ecs_sched_entity instance,
-                                        ecs_sched_entity base);
+                                        ecs_sched_entity base) {
+    uint32_t i, to = ECS_SCHED_ENTITY_INDEX(instance), from = ECS_SCHED_ENTITY_INDEX(base);
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        if (!ecs_sched__sparse_base_gives(s, to, from)) continue;
+        ecs_sched__sparse_put(w, s, instance, ecs_sched__sparse_value(w, s->id, from));
+    }
+}
 
 /* After source related to base: it owns a copy of what its new base marks to override (and
    the base's bases), and of the base's sparse components (never inherited), unless it owns
@@ -24715,10 +23421,56 @@ typedef struct ecs_sched__instancing {
     int32_t taken;                  /* copies given a handle so far */
 } ecs_sched__instancing;
 
-/* sparse.h: what the copies give of sparse components. */
+/* ---- what the copies give of sparse components ---- */
+
+/* Whether copy c gives its entity the component of set s: an entry that lists it, or an
+   instance of a prefab entity that has it (an instance owns a copy: sparse components are
+   never inherited). */
+static bool ecs_sched__copy_gives(const ecs_sched__copy *c, const ecs_sched__sparse_set *s) {
+    uint32_t v;
+    if (c->prefab) return ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(c->prefab)) != 0;
+    for (v = 0; v < c->entry->count; v++) {
+        if (c->entry->values[v].id == s->id) return true;
+    }
+    return false;
+}
+
+/* Room in every set for what the copies give,
+   their indices below `bound`. */
 static bool ecs_sched__sparse_instancing_reserve(ecs_sched_world *w, const ecs_sched__instancing *in,
-                                                 uint32_t bound);
-static void ecs_sched__sparse_instancing_place(ecs_sched_world *w, const ecs_sched__instancing *in);
+                                                 uint32_t bound) {
+    uint32_t i;
+    int32_t k;
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        uint32_t n = 0;
+        for (k = 0; k < in->count; k++) n += ecs_sched__copy_gives(&in->copies[k], s);
+        if (n && !ecs_sched__sparse_reserve_set(w, s, n, bound)) return false;
+    }
+    return true;
+}
+
+/* The copies, placed, take their sparse values. */
+static void ecs_sched__sparse_instancing_place(ecs_sched_world *w, const ecs_sched__instancing *in) {
+    uint32_t i, v;
+    int32_t k;
+    for (k = 0; k < in->count; k++) {
+        const ecs_sched__copy *c = &in->copies[k];
+        for (i = 0; i < w->sparse_count; i++) {
+            ecs_sched__sparse_set *s = &w->sparse_sets[i];
+            const void *value = NULL;
+            if (!ecs_sched__copy_gives(c, s)) continue;
+            if (c->prefab) {
+                value = ecs_sched__sparse_value(w, s->id, ECS_SCHED_ENTITY_INDEX(c->prefab));
+            } else {
+                for (v = 0; v < c->entry->count; v++) {
+                    if (c->entry->values[v].id == s->id) value = c->entry->values[v].data;
+                }
+            }
+            ecs_sched__sparse_put(w, s, c->made, value);
+        }
+    }
+}
 
 static void ecs_sched__instancing_free(ecs_sched_world *w, ecs_sched__instancing *in) {
     int32_t i;
@@ -28816,13 +27568,6 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
    index), so a sort that scatters a table's rows costs a call per row with
    ecs_sched_iter_next: read such a query with ecs_sched_iter_next_rows. */
 
-/* What a match's order column had seen at the last sort. */
-typedef struct ecs_sched__sort_seen {
-    uint32_t serial;                 /* its change log's entries so far */
-    uint32_t bulk;
-    bool has_bulk;
-} ecs_sched__sort_seen;
-
 /* The query becomes one that keeps a list: its iterations take that path (query.h's
    ticked), so each match needs its tick columns. */
 static ecs_sched_result ecs_sched__query_listed(ecs_sched_query *q, const char *operation) {
@@ -28835,7 +27580,7 @@ static ecs_sched_result ecs_sched__query_listed(ecs_sched_query *q, const char *
                                "sort a query that reads the component with ecs_sched_read",
                                operation);
     }
-    if (!q->hier && !ecs_sched__hier_create(q)) return ecs_sched__out_of_memory(w, operation);
+    if (!ecs_sched__list_of(q)) return ecs_sched__out_of_memory(w, operation);
     if (!q->ticked) {
         if (q->match_count &&
             !ECS_SCHED__GROW(&w->env, q->match_ticks, &q->match_ticks_capacity, q->match_count)) {
@@ -28847,7 +27592,7 @@ static ecs_sched_result ecs_sched__query_listed(ecs_sched_query *q, const char *
         q->ticked = true;
     }
     q->listed = true;
-    q->hier->made = false;
+    q->list->made = false;
     return ECS_SCHED_OK;
 }
 
@@ -28895,8 +27640,8 @@ ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *q, ecs_sched_id compo
     result = ecs_sched__check_no_cascade(q, "query_order_by");
     if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_order_by");
     if (result != ECS_SCHED_OK) return result;
-    q->hier->order_term = i;
-    q->hier->order = compare;
+    q->list->order_term = i;
+    q->list->order = compare;
     return ECS_SCHED_OK;
 }
 
@@ -28915,7 +27660,7 @@ ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *q, ecs_sched_id kind)
     result = ecs_sched__check_no_cascade(q, "query_group_by");
     if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_group_by");
     if (result != ECS_SCHED_OK) return result;
-    q->hier->group_kind = kind;
+    q->list->group_kind = kind;
     return ECS_SCHED_OK;
 }
 
@@ -28923,13 +27668,13 @@ ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *q, ecs_sched_id kind)
 
 /* The order column's change state in a match's table (untracked: NULL). */
 static const ecs_sched__ticks *ecs_sched__order_ticks(const ecs_sched_query *q,
-                                                      const ecs_sched__hier_cache *c, uint32_t m) {
+                                                      const ecs_sched__row_list *c, uint32_t m) {
     return ecs_sched__ticks_find(q->matches[m].table, q->terms[c->order_term].id);
 }
 
 /* The world's side (declared in hierarchy.h): whether the order's values may have changed
    since the last sort. */
-static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__row_list *c) {
     uint32_t m;
     if (!q->world->components[q->terms[c->order_term].id].tracked) return true;
     if (c->seen_capacity < q->match_count) return true;
@@ -28944,7 +27689,7 @@ static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__hier_cache *c) 
     return false;
 }
 
-static void ecs_sched__sort_remember(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+static void ecs_sched__sort_remember(ecs_sched_query *q, ecs_sched__row_list *c) {
     uint32_t m;
     for (m = 0; m < q->match_count && m < c->seen_capacity; m++) {
         const ecs_sched__ticks *k = ecs_sched__order_ticks(q, c, m);
@@ -28956,8 +27701,8 @@ static void ecs_sched__sort_remember(ecs_sched_query *q, ecs_sched__hier_cache *
 }
 
 /* Negative when row a comes before row b. */
-static int ecs_sched__compare_rows(const ecs_sched_query *q, const ecs_sched__hier_cache *c,
-                                   const ecs_sched__hier_row *a, const ecs_sched__hier_row *b) {
+static int ecs_sched__compare_rows(const ecs_sched_query *q, const ecs_sched__row_list *c,
+                                   const ecs_sched__list_row *a, const ecs_sched__list_row *b) {
     const ecs_sched__table *ta = q->matches[a->match].table, *tb = q->matches[b->match].table;
     ecs_sched_entity ea = ta->entities[a->row], eb = tb->entities[b->row];
     if (c->group_kind) {
@@ -28976,8 +27721,8 @@ static int ecs_sched__compare_rows(const ecs_sched_query *q, const ecs_sched__hi
 
 /* The world's side (declared in hierarchy.h): a stable merge sort of the list, bottom up,
    through the scratch list. */
-static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__hier_cache *c) {
-    ecs_sched__hier_row *from = c->rows, *to = c->sorted, *swap;
+static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__row_list *c) {
+    ecs_sched__list_row *from = c->rows, *to = c->sorted, *swap;
     uint32_t n = c->count, width, i;
     if (c->order_term >= 0 &&
         !ECS_SCHED__GROW(&q->world->env, c->seen, &c->seen_capacity, q->match_count + 1u)) {
@@ -29003,277 +27748,8 @@ static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__hier_cache *c) {
     return true;
 }
 
-/*============================== src/sparse.h (implementation) ===============================*/
-/* sparse: components kept in sets of their own, outside the archetype tables.
-
-   A component registered with .storage = ECS_SCHED_STORAGE_SPARSE is never part of an
-   entity's table: entity.h leaves it out of every table it finds and hands it here. Its set
-   packs the entities that have it in `members`, their values (and, tracked, their stamps) at
-   the same positions, and keeps by entity index the position of each (+ 1). Adding appends,
-   removing moves the last member into the hole: nothing else of the entity moves. What
-   changes a set's members counts as a change of rows (rows_version): the lists of queries
-   with sparse terms (query.h) are made again from it. */
-
-/* The world's side (declared in world.h): a set for component `id`, made at registration. */
-static bool ecs_sched__sparse_create(ecs_sched_world *w, ecs_sched_id id) {
-    ecs_sched__sparse_set *s;
-    if (w->sparse_count >= UINT16_MAX) return false;
-    if (!ECS_SCHED__GROW(&w->env, w->sparse_sets, &w->sparse_capacity, w->sparse_count + 1)) {
-        return false;
-    }
-    s = &w->sparse_sets[w->sparse_count++];
-    memset(s, 0, sizeof *s);
-    s->id = id;
-    w->components[id].sparse = (uint16_t)w->sparse_count;
-    return true;
-}
-
-static void ecs_sched__sparse_free(ecs_sched_world *w) {
-    uint32_t i;
-    for (i = 0; i < w->sparse_count; i++) {
-        ecs_sched__sparse_set *s = &w->sparse_sets[i];
-        ecs_sched__destruct(&w->components[s->id], s->values, (int32_t)s->count);
-        ecs_sched__free(&w->env, s->position);
-        ecs_sched__free(&w->env, s->members);
-        ecs_sched__aligned_free(&w->env, s->values);
-        ecs_sched__free(&w->env, s->stamps);
-    }
-    ecs_sched__free(&w->env, w->sparse_sets);
-    w->sparse_sets = NULL;
-    w->sparse_count = w->sparse_capacity = 0;
-}
-
-/* Room for `extra` more members, in place or in new blocks (values moved by the hooks). */
-static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t extra) {
-    const ecs_sched__component *c = &w->components[s->id];
-    uint32_t capacity = s->capacity ? s->capacity : 8;
-    unsigned char *values = NULL;
-    if ((uint64_t)s->count + extra > UINT32_MAX / 2) return false;
-    while (capacity < s->count + extra) capacity *= 2;
-    if (capacity == s->capacity) return true;
-    if (c->size) {
-        size_t alignment = c->alignment > 16 ? c->alignment : 16;
-        values = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)capacity * c->size,
-                                                           alignment);
-        if (!values) return false;
-    }
-    {
-        uint32_t members_capacity = s->capacity, stamps_capacity = s->capacity;
-        if (!ECS_SCHED__GROW(&w->env, s->members, &members_capacity, capacity) ||
-            (c->tracked && !ECS_SCHED__GROW(&w->env, s->stamps, &stamps_capacity, capacity))) {
-            ecs_sched__aligned_free(&w->env, values);
-            return false;
-        }
-    }
-    if (c->size) {
-        ecs_sched__relocate(c, values, s->values, (int32_t)s->count);
-        ecs_sched__aligned_free(&w->env, s->values);
-        s->values = values;
-        w->rows_version++;   /* the lists of queries point into the old block */
-    }
-    s->capacity = capacity;
-    return true;
-}
-
-/* Room in set s for `entities` more members whose indices are below `bound`. */
-static bool ecs_sched__sparse_reserve_set(ecs_sched_world *w, ecs_sched__sparse_set *s,
-                                          uint32_t entities, uint32_t bound) {
-    uint32_t had = s->position_capacity;
-    if (s->count + entities > s->capacity && !ecs_sched__sparse_grow(w, s, entities)) return false;
-    if (bound > had) {
-        if (!ECS_SCHED__GROW(&w->env, s->position, &s->position_capacity, bound)) return false;
-        memset(s->position + had, 0, (size_t)(s->position_capacity - had) * sizeof *s->position);
-    }
-    return true;
-}
-
-/* Room in the set of each sparse component among ids for `entities` more members whose
-   indices are below `bound`: what follows cannot fail. */
-static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
-                                      uint32_t entities, uint32_t bound) {
-    int32_t k;
-    for (k = 0; k < count; k++) {
-        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
-        if (s && !ecs_sched__sparse_reserve_set(w, s, entities, bound)) return false;
-    }
-    return true;
-}
-
-/* Room in the sets of the sparse components among ids that e does not have yet. */
-static bool ecs_sched__sparse_reserve_for(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
-                                          const ecs_sched_id *ids) {
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
-    int32_t k;
-    for (k = 0; k < count; k++) {
-        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
-        if (s && !ecs_sched__sparse_slot(s, index) && !ecs_sched__sparse_reserve_set(w, s, 1, index + 1)) {
-            return false;
-        }
-    }
-    return true;
-}
-
-static inline void *ecs_sched__sparse_cell(const ecs_sched_world *w, const ecs_sched__sparse_set *s,
-                                           uint32_t position) {
-    return s->values + (size_t)position * w->components[s->id].size;
-}
-
-/* Gives e the component of set s (room reserved), or writes its value when it has it;
-   value NULL: the default for a new one, no change for a present one. */
-static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
-                                  ecs_sched_entity e, const void *value) {
-    const ecs_sched__component *c = &w->components[s->id];
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(e), at = ecs_sched__sparse_slot(s, index);
-    uint32_t tick = c->tracked ? ecs_sched__tick_now(w) : 0;
-    bool added = at == 0;
-    if (added) {
-        at = ++s->count;
-        s->members[at - 1] = e;
-        s->position[index] = at;
-        if (c->size) ecs_sched__construct(c, ecs_sched__sparse_cell(w, s, at - 1), value, 1);
-        if (c->tracked) s->stamps[at - 1].added = tick;
-        w->rows_version++;
-    } else if (c->size && value) {
-        ecs_sched__assign(c, ecs_sched__sparse_cell(w, s, at - 1), value);
-    }
-    if (c->tracked) s->stamps[at - 1].changed = tick;
-    if (w->observers) {
-        if (added && ecs_sched__watched(w, s->id, ECS_SCHED_ON_ADD)) {
-            ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, s->id);
-        }
-        if (ecs_sched__watched(w, s->id, ECS_SCHED_ON_INSERT)) {
-            ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, s->id);
-        }
-    }
-}
-
-/* The world's side (declared in world.h): puts the sparse components among ids on e, room
-   reserved; the value of ids[k] is values[k] (or its element `element`, for a batch). */
-static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
-                                        const ecs_sched_id *ids, const void *const *values,
-                                        size_t element) {
-    int32_t k;
-    for (k = 0; k < count; k++) {
-        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
-        const unsigned char *value;
-        if (!s) continue;
-        value = values ? (const unsigned char *)values[k] : NULL;
-        if (value) value += element * w->components[ids[k]].size;
-        ecs_sched__sparse_put(w, s, e, value);
-    }
-}
-
-/* The world's side (declared in world.h): ecs_sched_insert of a sparse component in a world
-   without observers (with them, insert_many defers inside observers and calls them). */
-static ecs_sched_result ecs_sched__sparse_insert(ecs_sched_world *w, ecs_sched_entity e,
-                                                 ecs_sched_id id, const void *value) {
-    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
-    if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "insert");
-    if (!ecs_sched__sparse_slot(s, index) &&
-        (s->count == s->capacity || index >= s->position_capacity) &&
-        !ecs_sched__sparse_reserve_set(w, s, 1, index + 1)) {
-        return ecs_sched__out_of_memory(w, "adding a sparse component");
-    }
-    ecs_sched__sparse_put(w, s, e, value);
-    return ECS_SCHED_OK;
-}
-
-/* Takes the member at `at` (+ 1) out of s: its value destroyed, the last member moved into
-   its place. */
-static void ecs_sched__sparse_take_out(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t at) {
-    const ecs_sched__component *c = &w->components[s->id];
-    uint32_t hole = at - 1, last = s->count - 1;
-    ecs_sched_entity e = s->members[hole];
-    if (c->tracked) ecs_sched__removed(w, s->id, e);
-    if (c->size) ecs_sched__destruct(c, ecs_sched__sparse_cell(w, s, hole), 1);
-    if (hole != last) {
-        ecs_sched_entity moved = s->members[last];
-        if (c->size) {
-            ecs_sched__relocate(c, ecs_sched__sparse_cell(w, s, hole),
-                                ecs_sched__sparse_cell(w, s, last), 1);
-        }
-        if (c->tracked) s->stamps[hole] = s->stamps[last];
-        s->members[hole] = moved;
-        s->position[ECS_SCHED_ENTITY_INDEX(moved)] = at;
-    }
-    s->position[ECS_SCHED_ENTITY_INDEX(e)] = 0;
-    s->count = last;
-    w->rows_version++;
-}
-
-/* The world's side (declared in world.h): ecs_sched_remove of a sparse component. */
-static ecs_sched_result ecs_sched__sparse_remove(ecs_sched_world *w, ecs_sched_entity e,
-                                                 ecs_sched_id id) {
-    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
-    uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(e));
-    if (!at) return ECS_SCHED_OK;
-    if (w->observers) {   /* they see the value still; what they change is deferred */
-        ecs_sched__observe_removing(w, e, id);
-        ecs_sched__sparse_take_out(w, s, at);
-        ecs_sched__observers_flush(w);
-        return ECS_SCHED_OK;
-    }
-    ecs_sched__sparse_take_out(w, s, at);
-    return ECS_SCHED_OK;
-}
-
-/* The world's side (declared in world.h): an entity about to be despawned loses its sparse
-   components: the observers of ON_REMOVE hear of each first, ... */
-static void ecs_sched__sparse_observe_despawning(ecs_sched_world *w, ecs_sched_entity e) {
-    uint32_t i, index = ECS_SCHED_ENTITY_INDEX(e);
-    for (i = 0; i < w->sparse_count; i++) {
-        if (ecs_sched__sparse_slot(&w->sparse_sets[i], index)) {
-            ecs_sched__observe_removing(w, e, w->sparse_sets[i].id);
-        }
-    }
-}
-
-/* ... then every set lets it go. */
-static void ecs_sched__sparse_drop(ecs_sched_world *w, uint32_t index) {
-    uint32_t i;
-    for (i = 0; i < w->sparse_count; i++) {
-        ecs_sched__sparse_set *s = &w->sparse_sets[i];
-        uint32_t at = ecs_sched__sparse_slot(s, index);
-        if (at) ecs_sched__sparse_take_out(w, s, at);
-    }
-}
-
-/* The world's side (declared in world.h): the value of a sparse component of a live entity
-   (NULL: it does not have it, or it is a tag). */
-static void *ecs_sched__sparse_value(const ecs_sched_world *w, ecs_sched_id id, uint32_t index) {
-    const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
-    uint32_t at = ecs_sched__sparse_slot(s, index);
-    return at && s->values ? ecs_sched__sparse_cell(w, s, at - 1) : NULL;
-}
-
-/* A tracked sparse value changed now. */
-static void ecs_sched__sparse_changed(ecs_sched_world *w, ecs_sched_id id, uint32_t index) {
-    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
-    uint32_t at = ecs_sched__sparse_slot(s, index);
-    if (at && s->stamps) s->stamps[at - 1].changed = ecs_sched__tick_now(w);
-}
-
-/* ecs_sched_world_check: every member is live and found where its position says. */
-static ecs_sched_result ecs_sched__check_sparse(ecs_sched_world *w) {
-    uint32_t i, k, n;
-    for (i = 0; i < w->sparse_count; i++) {
-        const ecs_sched__sparse_set *s = &w->sparse_sets[i];
-        for (k = 0; k < s->count; k++) {
-            ecs_sched_entity e = s->members[k];
-            if (!ecs_sched__is_live_record(w, e) ||
-                ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(e)) != k + 1) {
-                return ecs_sched__inconsistent(w, "sparse set member", s->id, k);
-            }
-        }
-        for (k = 0, n = 0; k < s->position_capacity; k++) n += s->position[k] != 0;
-        if (n != s->count) return ecs_sched__inconsistent(w, "sparse set positions", s->id, n);
-    }
-    return ECS_SCHED_OK;
-}
-
-/* ---- queries ----
+/*=========================== src/sparse_query.h (implementation) ============================*/
+/* sparse_query: queries with terms on sparse components (their storage: sparse.h).
 
    A query with a term on a sparse component keeps a list of the rows it hands out (as
    hierarchical and sorted queries do, hierarchy.h): the tables it matches are found by its
@@ -29283,28 +27759,6 @@ static ecs_sched_result ecs_sched__check_sparse(ecs_sched_world *w) {
    list is kept until rows change (a spawn, a move, a despawn, a sparse add or remove), or
    made at each iteration when the query filters on changes. The field of a sparse term with
    a value holds one pointer per row handed out (NULL where an optional term is absent). */
-
-/* The world's side (declared in query.h): what a query asks of a sparse component. */
-static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
-                                                    int32_t i) {
-    ecs_sched_term_kind kind = term->kind;
-    const char *what;
-    if (kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
-        what = "read from the parent";
-    } else if (kind == ECS_SCHED_TERM_INHERITED) {
-        what = "inherited";
-    } else if (kind == ECS_SCHED_TERM_RELATED || kind == ECS_SCHED_TERM_CASCADE) {
-        what = "a relationship";
-    } else {
-        return ECS_SCHED_OK;
-    }
-    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
-                           "query_create: term %d asks for '%s' %s, but '%s' is sparse: a "
-                           "sparse component is read, written, optional, left out, added or "
-                           "changed on the entity itself; register it with table storage to "
-                           "use it so", (int)i, w->components[term->id].name, what,
-                           w->components[term->id].name);
-}
 
 /* The required sparse term whose set is smallest, or -1. */
 static int32_t ecs_sched__sparse_driver(const ecs_sched_query *q) {
@@ -29363,13 +27817,13 @@ static bool ecs_sched__sparse_row_passes(const ecs_sched_query *q, const ecs_sch
 }
 
 static int ecs_sched__row_order(const void *a, const void *b) {
-    const ecs_sched__hier_row *x = (const ecs_sched__hier_row *)a, *y = (const ecs_sched__hier_row *)b;
+    const ecs_sched__list_row *x = (const ecs_sched__list_row *)a, *y = (const ecs_sched__list_row *)b;
     if (x->match != y->match) return x->match < y->match ? -1 : 1;
     return x->row < y->row ? -1 : x->row > y->row;
 }
 
 /* The list from the members of the smallest required set, in table order. */
-static bool ecs_sched__sparse_list_members(ecs_sched_query *q, ecs_sched__hier_cache *c,
+static bool ecs_sched__sparse_list_members(ecs_sched_query *q, ecs_sched__row_list *c,
                                            int32_t driver, const ecs_sched__window *win) {
     ecs_sched_world *w = q->world;
     const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, q->terms[driver].id);
@@ -29380,7 +27834,7 @@ static bool ecs_sched__sparse_list_members(ecs_sched_query *q, ecs_sched__hier_c
     for (m = 0; m < q->match_count; m++) c->match_of[q->matches[m].table->index] = m + 1u;
     for (k = 0; k < s->count; k++) {
         const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(s->members[k])];
-        ecs_sched__hier_row *row = &c->rows[c->count];
+        ecs_sched__list_row *row = &c->rows[c->count];
         uint32_t match = c->match_of[r->table];
         if (!match || !ecs_sched__sparse_row_passes(q, &q->matches[match - 1u], (int32_t)r->row, win)) {
             continue;
@@ -29395,7 +27849,7 @@ static bool ecs_sched__sparse_list_members(ecs_sched_query *q, ecs_sched__hier_c
 }
 
 /* The world's side (declared in hierarchy.h). */
-static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__hier_cache *c,
+static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__row_list *c,
                                    const ecs_sched_iter *it) {
     ecs_sched__window win;
     const ecs_sched__window *in = NULL;
@@ -29427,7 +27881,7 @@ static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__hier_cache *c,
 
 /* The world's side (declared in hierarchy.h): per row of the list, the value of each sparse
    term with a value. */
-static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__row_list *c) {
     int32_t term;
     uint32_t i;
     for (term = 0; term < q->term_count; term++) {
@@ -29482,87 +27936,1630 @@ static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__ol
     }
 }
 
-/* ---- instances and prefab data ---- */
+/*================================ src/dot.h (implementation) ================================*/
+/* dot: Graphviz export of a built schedule. */
 
-/* Whether set s gives an instance related to `base` a copy: the base has it, the instance not. */
-static bool ecs_sched__sparse_base_gives(const ecs_sched__sparse_set *s, uint32_t instance,
-                                         uint32_t base) {
-    return ecs_sched__sparse_slot(s, base) && !ecs_sched__sparse_slot(s, instance);
+/* ---- Graphviz export ---- */
+
+/* What only a drawing needs, worked out by the export from a build of its own: the set
+   hierarchy as clusters (a tree of first parents) and the configured edges no other of them
+   implies (without the edges that only bind the parallel order). */
+typedef struct ecs_sched__drawing {
+    int32_t cluster_count;        /* every set: its name and first parent, or -1 */
+    int32_t *cluster_name;
+    int32_t *cluster_parent;
+    int32_t *node_cluster;        /* per plan position: the first set it is in, or -1 */
+    int32_t edge_count;
+    int32_t *edges;               /* pairs of plan positions */
+} ecs_sched__drawing;
+
+typedef struct ecs_sched__dot {
+    void (*write)(const char *text, void *user_data);
+    void *user_data;
+    const ecs_sched__schedule *s;
+    const ecs_sched__plan *plan;
+    ecs_sched__drawing drawing;
+} ecs_sched__dot;
+
+/* The first set node v is directly in, as a set number, or -1. */
+static int32_t ecs_sched__first_parent(const ecs_sched__build *b, int32_t v) {
+    const ecs_sched__csr *p = &b->parents;
+    return p->start[v] < p->start[v + 1] ? p->adj[p->start[v]] - b->system_count : -1;
 }
 
-/* The world's side (declared in inherit.h): room for an instance's copies of its base's sparse
-   components. */
-static bool ecs_sched__sparse_base_reserve(ecs_sched_world *w, ecs_sched_entity instance,
-                                           ecs_sched_entity base) {
-    uint32_t i, to = ECS_SCHED_ENTITY_INDEX(instance), from = ECS_SCHED_ENTITY_INDEX(base);
-    for (i = 0; i < w->sparse_count; i++) {
-        ecs_sched__sparse_set *s = &w->sparse_sets[i];
-        if (ecs_sched__sparse_base_gives(s, to, from) && !ecs_sched__sparse_reserve_set(w, s, 1, to + 1)) {
-            return false;
+static bool ecs_sched__draw_clusters(ecs_sched__build *b, ecs_sched__drawing *d) {
+    int32_t S = b->system_count, i;
+    d->cluster_count = b->set_count;
+    d->cluster_name = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
+    d->cluster_parent = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
+    d->node_cluster = ECS_SCHED__ALLOC_N(b, int32_t, b->plan_node_count);
+    if (!d->cluster_name || !d->cluster_parent || !d->node_cluster) return false;
+    for (i = 0; i < b->set_count; i++) {
+        d->cluster_name[i] = b->name_of_set[i];
+        d->cluster_parent[i] = ecs_sched__first_parent(b, S + i);
+    }
+    for (i = 0; i < b->plan_node_count; i++) {
+        d->node_cluster[b->plan_position[i]] = i < S ? ecs_sched__first_parent(b, i) : -1;
+    }
+    return true;
+}
+
+static bool ecs_sched__draw_edges(ecs_sched__build *b, ecs_sched__drawing *d) {
+    const ecs_sched__csr *g = &b->plan_edges;
+    int32_t N = b->plan_node_count, at = 0, p, e;
+    const uint8_t *keep = ecs_sched__reduced_edges(b, g, b->plan_order, b->plan_position, N);
+    if (!keep) return false;
+    for (e = 0; e < g->start[N]; e++) d->edge_count += keep[e];
+    d->edges = ECS_SCHED__ALLOC_N(b, int32_t, 2 * (int64_t)d->edge_count);
+    if (!d->edges) return false;
+    for (p = 0; p < N; p++) {
+        int32_t v = b->plan_order[p];
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            if (!keep[e]) continue;
+            d->edges[at++] = p;
+            d->edges[at++] = b->plan_position[g->adj[e]];
         }
     }
     return true;
 }
 
-/* The world's side (declared in inherit.h): the copies, room reserved (an instance owns a
-   copy: sparse components are never inherited). */
-static void ecs_sched__sparse_base_copy(ecs_sched_world *w, ecs_sched_entity instance,
-                                        ecs_sched_entity base) {
-    uint32_t i, to = ECS_SCHED_ENTITY_INDEX(instance), from = ECS_SCHED_ENTITY_INDEX(base);
-    for (i = 0; i < w->sparse_count; i++) {
-        ecs_sched__sparse_set *s = &w->sparse_sets[i];
-        if (!ecs_sched__sparse_base_gives(s, to, from)) continue;
-        ecs_sched__sparse_put(w, s, instance, ecs_sched__sparse_value(w, s->id, from));
+static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...)
+    ECS_SCHED__PRINTF(2, 3);
+static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...) {
+    char text[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    d->write(text, d->user_data);
+}
+
+/* A name as a DOT string body: quotes and backslashes escaped. */
+static const char *ecs_sched__dot_escape(const char *name, char *out, size_t n) {
+    size_t o = 0;
+    for (; *name && o + 2 < n; name++) {
+        if (*name == '"' || *name == '\\') out[o++] = '\\';
+        out[o++] = *name;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+static void ecs_sched__dot_conditions(ecs_sched__dot *d, int32_t start, int32_t count) {
+    char name[128];
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        const ecs_sched__cond *c = d->s->conds.items[d->plan->conds[start + i]];
+        ecs_sched__dot_printf(d, "%s%s", i ? ", " : "\\nrun_if: ",
+                              ecs_sched__dot_escape(c->name, name, sizeof name));
     }
 }
 
-/* Whether copy c gives its entity the component of set s: an entry that lists it, or an
-   instance of a prefab entity that has it (an instance owns a copy: sparse components are
-   never inherited). */
-static bool ecs_sched__copy_gives(const ecs_sched__copy *c, const ecs_sched__sparse_set *s) {
-    uint32_t v;
-    if (c->prefab) return ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(c->prefab)) != 0;
-    for (v = 0; v < c->entry->count; v++) {
-        if (c->entry->values[v].id == s->id) return true;
+static void ecs_sched__dot_node(ecs_sched__dot *d, int32_t p) {
+    const ecs_sched__plan_node *pn = &d->plan->nodes[p];
+    char name[128];
+    if (!pn->system) {
+        ecs_sched__dot_printf(d, "    n%d [label=\"apply_deferred\\n(automatic sync point)\", "
+                                 "shape=octagon, style=filled, fillcolor=gold];\n", (int)p);
+        return;
+    }
+    ecs_sched__dot_printf(d, "    n%d [label=\"%s", (int)p,
+                          ecs_sched__dot_escape(pn->system->ctx.name, name, sizeof name));
+    if (pn->exclusive && !pn->sync) ecs_sched__dot_printf(d, "\\n(exclusive)");
+    if (pn->system->ctx.commands) ecs_sched__dot_printf(d, "\\n(records commands)");
+    ecs_sched__dot_conditions(d, pn->cond_start, pn->cond_count);
+    ecs_sched__dot_printf(d, "\"%s];\n", pn->sync ? ", shape=octagon, style=filled, fillcolor=gold"
+                                                  : "");
+}
+
+static void ecs_sched__dot_cluster(ecs_sched__dot *d, int32_t c, int depth) {
+    const ecs_sched__schedule *s = d->s;
+    const ecs_sched__plan *plan = d->plan;
+    const ecs_sched__drawing *drawing = &d->drawing;
+    char name[128];
+    int32_t i, k;
+    if (depth > 64) return;
+    ecs_sched__dot_printf(d, "  subgraph cluster_%d {\n    label=\"%s", (int)c,
+                          ecs_sched__dot_escape(s->names[drawing->cluster_name[c]].text, name,
+                                                sizeof name));
+    for (k = 0; k < plan->set_count; k++) {
+        if (plan->sets[k].name == drawing->cluster_name[c]) {
+            ecs_sched__dot_conditions(d, plan->sets[k].cond_start, plan->sets[k].cond_count);
+        }
+    }
+    ecs_sched__dot_printf(d, "\";\n    style=rounded;\n");
+    for (i = 0; i < drawing->cluster_count; i++) {
+        if (drawing->cluster_parent[i] == c) ecs_sched__dot_cluster(d, i, depth + 1);
+    }
+    for (i = 0; i < plan->node_count; i++) {
+        if (drawing->node_cluster[i] == c) ecs_sched__dot_node(d, i);
+    }
+    ecs_sched__dot_printf(d, "  }\n");
+}
+
+static void ecs_sched__dot_write(ecs_sched__dot *d) {
+    const ecs_sched__plan *plan = d->plan;
+    const ecs_sched__drawing *drawing = &d->drawing;
+    char name[128];
+    int32_t i;
+    ecs_sched__dot_printf(d, "digraph \"%s\" {\n  compound=true;\n  rankdir=LR;\n"
+                             "  node [shape=box, fontname=\"Helvetica\"];\n",
+                          ecs_sched__dot_escape(d->s->label, name, sizeof name));
+    for (i = 0; i < drawing->cluster_count; i++) {
+        if (drawing->cluster_parent[i] < 0) ecs_sched__dot_cluster(d, i, 0);
+    }
+    for (i = 0; i < plan->node_count; i++) {
+        if (drawing->node_cluster[i] < 0) ecs_sched__dot_node(d, i);
+    }
+    for (i = 0; i < drawing->edge_count; i++) {
+        ecs_sched__dot_printf(d, "  n%d -> n%d;\n", (int)drawing->edges[2 * i],
+                              (int)drawing->edges[2 * i + 1]);
+    }
+    for (i = 0; i < plan->ambiguous_count; i++) {
+        ecs_sched__dot_printf(d, "  n%d -> n%d [dir=none, style=dashed, color=red, "
+                                 "constraint=false, label=\"ambiguous\", fontcolor=red];\n",
+                              (int)plan->ambiguous[2 * i], (int)plan->ambiguous[2 * i + 1]);
+    }
+    ecs_sched__dot_printf(d, "}\n");
+}
+
+/* The schedule is built first, as by a run, so that its errors and warnings come as usual.
+   The drawing then comes from a second build of its own, quiet, whose plan is the same:
+   what only a drawing needs is not kept by every build. */
+ecs_sched_result ecs_sched_schedule_write_dot(ecs_sched_world *w, const char *label,
+                                              void (*write)(const char *text, void *user_data),
+                                              void *user_data) {
+    ecs_sched__schedule *s;
+    ecs_sched__plan *plan;
+    ecs_sched__build b;
+    ecs_sched__dot d;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!write) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "schedule_write_dot: needs a write function");
+    }
+    s = ecs_sched__schedule_known(w, label);
+    if (!s) return w->env.last_result;
+    if (ecs_sched__ensure_built(w, s) != ECS_SCHED_OK) return w->env.last_result;
+    plan = ecs_sched__plan_create(w);
+    if (!plan) return ecs_sched__out_of_memory(w, "drawing a schedule");
+    ecs_sched__build_begin(&b, w, s);
+    b.quiet = true;
+    result = ecs_sched__build_passes(&b, plan);
+    memset(&d, 0, sizeof d);
+    if (result == ECS_SCHED_OK &&
+        (!ecs_sched__draw_clusters(&b, &d.drawing) || !ecs_sched__draw_edges(&b, &d.drawing))) {
+        result = ecs_sched__out_of_memory(w, "drawing a schedule");
+    }
+    if (result == ECS_SCHED_OK) {
+        d.write = write;
+        d.user_data = user_data;
+        d.s = s;
+        d.plan = plan;
+        ecs_sched__dot_write(&d);
+    }
+    ecs_sched__build_end(&b);
+    ecs_sched__plan_free(&w->env, plan);
+    return result;
+}
+
+/*============================== src/disable.h (implementation) ==============================*/
+/* disable: disabled entities. An entity is disabled by the Disabled tag (registered by
+   world_create), so that disabling moves it to the tables of disabled entities, which
+   queries leave out when they match tables (query.h): iteration pays nothing for it. */
+
+ecs_sched_id ecs_sched_prefab_tag(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->prefab;
+}
+
+ecs_sched_id ecs_sched_disabled_tag(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->disabled;
+}
+
+ecs_sched_result ecs_sched_disable(ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched_id tag;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "disable")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "disable");
+    tag = w->disabled;
+    if (ecs_sched_has(w, e, tag)) return ECS_SCHED_OK;
+    return ecs_sched_insert(w, e, tag, NULL);
+}
+
+ecs_sched_result ecs_sched_enable(ecs_sched_world *w, ecs_sched_entity e) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "enable")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "enable");
+    if (!ecs_sched_has(w, e, w->disabled)) return ECS_SCHED_OK;
+    return ecs_sched_remove(w, e, w->disabled);
+}
+
+bool ecs_sched_is_disabled(const ecs_sched_world *w, ecs_sched_entity e) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched_has(w, e, w->disabled);
+}
+
+ecs_sched_result ecs_sched_commands_disable(ecs_sched_commands *cmd, ecs_sched_entity e) {
+    ECS_SCHED_ASSERT(cmd != NULL);
+    return ecs_sched_commands_insert(cmd, e, cmd->world->disabled, NULL);
+}
+
+ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *cmd, ecs_sched_entity e) {
+    ECS_SCHED_ASSERT(cmd != NULL);
+    return ecs_sched_commands_remove(cmd, e, cmd->world->disabled);
+}
+
+/*=============================== src/world.h (implementation) ===============================*/
+/* world: made, destroyed and checked (see the module's first comment). */
+
+/* The executor a zero field means: parallel where there are threads. */
+static ecs_sched_executor ecs_sched__default_executor(void) {
+#ifdef ECS_SCHED_THREADS
+    return ECS_SCHED_EXECUTOR_PARALLEL;
+#else
+    return ECS_SCHED_EXECUTOR_SINGLE_THREADED;
+#endif
+}
+
+/* Every zero field of a world desc resolved; `desc` may be NULL. */
+static ecs_sched_world_desc ecs_sched__world_desc_defaults(const ecs_sched_world_desc *desc) {
+    ecs_sched_world_desc d;
+    if (desc) d = *desc;
+    else memset(&d, 0, sizeof d);
+    d.allocator = ecs_sched__allocator_defaults(&d.allocator);
+    if (d.entity_capacity < 0) d.entity_capacity = 0;
+    if (d.thread_count == 0) d.thread_count = ecs_sched__hardware_threads();
+    if (d.executor == ECS_SCHED_EXECUTOR_DEFAULT) d.executor = ecs_sched__default_executor();
+    if (d.on_error == ECS_SCHED_ON_ERROR_DEFAULT) {
+        d.on_error = d.error_hook.fn ? ECS_SCHED_ON_ERROR_HOOK : ECS_SCHED_ON_ERROR_STOP;
+    }
+    return d;
+}
+
+static bool ecs_sched__world_desc_valid(ecs_sched__env *env, const ecs_sched_world_desc *desc) {
+    if (!desc) return true;
+    if (desc->thread_count < 0) {
+        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                       "world_create: thread_count is negative; give 1 or more, or 0 for one "
+                       "thread per hardware thread");
+        return false;
+    }
+    if ((unsigned)desc->executor > (unsigned)ECS_SCHED_EXECUTOR_PARALLEL) {
+        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                       "world_create: executor is not one of ECS_SCHED_EXECUTOR_DEFAULT, "
+                       "_SINGLE_THREADED or _PARALLEL");
+        return false;
+    }
+    if ((unsigned)desc->on_error > (unsigned)ECS_SCHED_ON_ERROR_HOOK ||
+        (desc->on_error == ECS_SCHED_ON_ERROR_HOOK && !desc->error_hook.fn)) {
+        ecs_sched__log(env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                       "world_create: on_error is not one of ECS_SCHED_ON_ERROR_DEFAULT, _STOP, "
+                       "_CONTINUE or _HOOK, or is _HOOK without error_hook.fn");
+        return false;
+    }
+    return true;
+}
+
+/* Worlds are numbered from 1 in the order they are made, so that a snapshot knows its own. */
+#ifdef ECS_SCHED_THREADS
+static atomic_ullong ecs_sched__world_serials;
+static uint64_t ecs_sched__next_world_serial(void) {
+    return (uint64_t)atomic_fetch_add(&ecs_sched__world_serials, 1ull) + 1u;
+}
+#else
+static uint64_t ecs_sched__world_serials;
+static uint64_t ecs_sched__next_world_serial(void) {
+    return ++ecs_sched__world_serials;
+}
+#endif
+
+ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
+    ecs_sched_world_desc desc;
+    ecs_sched__env env;
+    ecs_sched_world *w;
+    ecs_sched__env_init(&env, given ? &given->allocator : NULL, given ? &given->logger : NULL);
+    if (!ecs_sched__world_desc_valid(&env, given)) return NULL;
+    desc = ecs_sched__world_desc_defaults(given);
+    w = (ecs_sched_world *)ecs_sched__calloc(&env, sizeof *w);
+    if (!w) {
+        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                       "world_create: out of memory");
+        return NULL;
+    }
+    w->env = env;
+    w->serial = ecs_sched__next_world_serial();
+    w->thread_count = desc.thread_count;
+    w->executor = desc.executor;
+    w->on_error = desc.on_error;
+    w->error_hook = desc.error_hook;
+    w->component_count = 1;
+    w->record_count = 1;
+    w->free_head = ECS_SCHED__NONE;
+    if (!ECS_SCHED__GROW(&w->env, w->components, &w->component_capacity, 1) ||
+        !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, 1) ||
+        !ECS_SCHED__GROW(&w->env, w->resource_stamps, &w->resource_stamp_capacity, 1) ||
+        !ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity,
+                         1 + (uint32_t)desc.entity_capacity) ||
+        !ecs_sched__table_create(w, NULL, 0, ecs_sched__hash_type(NULL, 0))) {
+        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                       "world_create: out of memory");
+        ecs_sched_world_destroy(w);
+        return NULL;
+    }
+    memset(&w->components[0], 0, sizeof w->components[0]);
+    w->resources[0] = NULL;
+    memset(&w->records[0], 0, sizeof w->records[0]);
+    w->records[0].table = ECS_SCHED__DEAD;
+    /* registered now, not at its first use: that may be a command recorded by a system
+       running beside others, which must not grow the component array under them */
+    w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
+    w->child_of = w->disabled ? ecs_sched__register_child_of(w) : 0;
+    w->prefab = w->child_of ? ecs_sched_component_register_type(w, ECS_SCHED__PREFAB_NAME, 0, 0) : 0;
+    w->is_a = w->prefab ? ecs_sched__register_is_a(w) : 0;
+    if (!w->is_a) {
+        ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                       "world_create: out of memory");
+        ecs_sched_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* The world goes: the observers of ON_REMOVE hear of every component of every entity (what
+   they defer is dropped with the world). */
+static void ecs_sched__observe_world_end(ecs_sched_world *w) {
+    uint32_t i;
+    int32_t row, k;
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        for (row = 0; row < t->count; row++) {
+            for (k = 0; k < t->type_count; k++) {
+                if (w->components[t->type[k]].relation) {
+                    ecs_sched__observe_relations_removing(w, t->entities[row], t->type[k]);
+                } else {
+                    ecs_sched__observe_removing(w, t->entities[row], t->type[k]);
+                }
+            }
+            if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, t->entities[row]);
+        }
+    }
+}
+
+void ecs_sched_world_destroy(ecs_sched_world *w) {
+    uint32_t i;
+    if (!w) return;
+    if (w->observers) ecs_sched__observe_world_end(w);
+    ecs_sched__states_free(w);
+    ecs_sched__time_free(w);
+    ecs_sched__schedules_free(w);
+#ifdef ECS_SCHED_TRACE
+    ecs_sched__trace_free(w);
+#endif
+    ecs_sched_pool_destroy(w->pool);
+    ecs_sched__observers_free(w);
+    ecs_sched__buffers_free(w);
+    ecs_sched__archetypes_free(w);
+    ecs_sched__queries_free(w);
+    ecs_sched__messages_free(w);
+    for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
+    ecs_sched__sparse_free(w);
+    ecs_sched__relations_free(w);
+    ecs_sched__names_free(w);
+    ecs_sched__descriptions_free(w);
+    ecs_sched__inheritance_free(w);
+    ecs_sched__resources_free(w);
+    ecs_sched__name_map_free(&w->component_names);
+    for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
+    ecs_sched__free(&w->env, w->components);
+    ecs_sched__free(&w->env, w->resources);
+    ecs_sched__free(&w->env, w->resource_stamps);
+    ecs_sched__free(&w->env, w->records);
+    ecs_sched__free(&w->env, w->free_stack);
+    ecs_sched__free(&w->env, w->generation_floor);
+    ecs_sched__free(&w->env, w->tables);
+    ecs_sched__map_free(&w->env, &w->types);
+    ecs_sched__map_free(&w->env, &w->edges);
+    ecs_sched__free(&w->env, w);
+}
+
+ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    result = ecs_sched__check_tables(w);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_records(w);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_queries(w);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_relations(w);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_names(w);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_inheritance(w);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_sparse(w);
+    return result;
+}
+
+/*================================ src/app.h (implementation) ================================*/
+/* app: an app's default schedules and their order, the frame loop, plugins. */
+
+#define ECS_SCHED__PLUGIN_DEPTH 32
+
+typedef struct ecs_sched__order_entry {
+    char *label;
+    ecs_sched__schedule *schedule;
+} ecs_sched__order_entry;
+
+typedef struct ecs_sched__label_order {
+    ecs_sched__order_entry *items;
+    uint32_t count;
+    uint32_t capacity;
+} ecs_sched__label_order;
+
+struct ecs_sched_app {
+    ecs_sched_world *world;
+    ecs_sched__label_order orders[3];    /* by ecs_sched_app_order */
+    ecs_sched__schedule *main;
+    ecs_sched__schedule *state_transition;
+    ecs_sched_id exit;
+    char **plugins;                      /* names of the plugins added */
+    uint32_t plugin_count;
+    uint32_t plugin_capacity;
+    const ecs_sched_plugin *building[ECS_SCHED__PLUGIN_DEPTH];   /* being added, outermost first */
+    int32_t building_count;
+    uint64_t frames;
+    uint32_t checked[3];                 /* schedules, systems and state machines the last
+                                            check of the schedules run saw (all were run) */
+    uint32_t startup_done;               /* startup schedules run: StateTransition, then the
+                                            startup order */
+    bool updating;
+};
+
+static const char *const ecs_sched__default_orders[3][8] = {
+    {ECS_SCHED_PRE_STARTUP, ECS_SCHED_STARTUP, ECS_SCHED_POST_STARTUP, NULL},
+    {ECS_SCHED_FIRST, ECS_SCHED_PRE_UPDATE, ECS_SCHED_STATE_TRANSITION,
+     ECS_SCHED_RUN_FIXED_MAIN_LOOP, ECS_SCHED_UPDATE, ECS_SCHED_POST_UPDATE, ECS_SCHED_LAST, NULL},
+    {ECS_SCHED_FIXED_FIRST, ECS_SCHED_FIXED_PRE_UPDATE, ECS_SCHED_FIXED_UPDATE,
+     ECS_SCHED_FIXED_POST_UPDATE, ECS_SCHED_FIXED_LAST, NULL},
+};
+
+static const char *const ecs_sched__order_names[3] = {"startup", "main", "fixed"};
+
+/* ---- the orders ---- */
+
+/* Runs the schedules of an order; one that failed stops the order only if its run stopped
+   (its policy said so). Returns the first failure. */
+static ecs_sched_result ecs_sched__run_order(ecs_sched_world *w, const ecs_sched__label_order *o) {
+    ecs_sched_result first = ECS_SCHED_OK;
+    uint32_t i;
+    for (i = 0; i < o->count; i++) {
+        ecs_sched__schedule *s = o->items[i].schedule;
+        ecs_sched_result result = ecs_sched__run_schedule(w, s);
+        if (result != ECS_SCHED_OK && first == ECS_SCHED_OK) first = result;
+        if (ecs_sched__run_cut_short(s, result)) break;
+    }
+    return first;
+}
+
+/* The initial states, then the startup order, each schedule once. One that fails is run
+   again by the next update, and the rest after it. */
+static ecs_sched_result ecs_sched__run_startup(ecs_sched_app *app) {
+    const ecs_sched__label_order *startup = &app->orders[ECS_SCHED_ORDER_STARTUP];
+    while (app->startup_done <= startup->count) {
+        ecs_sched__schedule *s = app->startup_done == 0
+                                     ? app->state_transition
+                                     : startup->items[app->startup_done - 1].schedule;
+        ecs_sched_result result = ecs_sched__run_schedule(app->world, s);
+        if (result != ECS_SCHED_OK) return result;
+        app->startup_done++;
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Main's system: startup the first time, then the main order. */
+static void ecs_sched__run_main_order(ecs_sched_system_ctx *ctx) {
+    ecs_sched_app *app = (ecs_sched_app *)ctx->user_data;
+    if (ecs_sched__run_startup(app) == ECS_SCHED_OK) {   /* a failure is this system's already */
+        ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_MAIN]);
+    }
+}
+
+/* FixedMain's system. */
+static void ecs_sched__run_fixed_order(ecs_sched_system_ctx *ctx) {
+    ecs_sched_app *app = (ecs_sched_app *)ctx->user_data;
+    ecs_sched__run_order(ctx->world, &app->orders[ECS_SCHED_ORDER_FIXED]);
+}
+
+/* Where `label` is in the orders: *order and *index, or false. */
+static bool ecs_sched__order_find(const ecs_sched_app *app, const char *label, int *order,
+                                  uint32_t *index) {
+    int o;
+    uint32_t i;
+    for (o = 0; o < 3; o++) {
+        for (i = 0; i < app->orders[o].count; i++) {
+            if (strcmp(app->orders[o].items[i].label, label) == 0) {
+                *order = o;
+                *index = i;
+                return true;
+            }
+        }
     }
     return false;
 }
 
-/* The world's side (declared in inherit.h): room in every set for what the copies give,
-   their indices below `bound`. */
-static bool ecs_sched__sparse_instancing_reserve(ecs_sched_world *w, const ecs_sched__instancing *in,
-                                                 uint32_t bound) {
-    uint32_t i;
-    int32_t k;
-    for (i = 0; i < w->sparse_count; i++) {
-        ecs_sched__sparse_set *s = &w->sparse_sets[i];
-        uint32_t n = 0;
-        for (k = 0; k < in->count; k++) n += ecs_sched__copy_gives(&in->copies[k], s);
-        if (n && !ecs_sched__sparse_reserve_set(w, s, n, bound)) return false;
+/* Puts `label` at `index` of order `o`, creating its schedule: the schedule comes last, so
+   that a failure leaves no schedule that is in no order. */
+static ecs_sched_result ecs_sched__order_insert(ecs_sched_app *app, int o, uint32_t index,
+                                                const char *label) {
+    ecs_sched_world *w = app->world;
+    ecs_sched__label_order *order = &app->orders[o];
+    ecs_sched__order_entry entry;
+    if (!ECS_SCHED__GROW(&w->env, order->items, &order->capacity, order->count + 1) ||
+        !(entry.label = ecs_sched__strdup(&w->env, label))) {
+        return ecs_sched__out_of_memory(w, "inserting a schedule label");
     }
+    entry.schedule = ecs_sched__schedule_get(w, label);
+    if (!entry.schedule) {
+        ecs_sched__free(&w->env, entry.label);
+        return w->env.last_result;
+    }
+    memmove(order->items + index + 1, order->items + index,
+            (order->count - index) * sizeof *order->items);
+    order->items[index] = entry;
+    order->count++;
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__insert_schedule(ecs_sched_app *app, const char *anchor,
+                                                   const char *label, bool after) {
+    ecs_sched_world *w;
+    const char *operation = after ? "app_insert_schedule_after" : "app_insert_schedule_before";
+    int o, existing_order = 0;
+    uint32_t index, existing_index;
+    bool runner;
+    ECS_SCHED_ASSERT(app != NULL);
+    w = app->world;
+    if (!label || !label[0] || !anchor || !anchor[0]) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "%s: both the anchor and the new label are required", operation);
+    }
+    if (app->updating) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
+                               "%s: cannot insert '%s' while the app is updating; insert it "
+                               "before the first update (a plugin's build is a good place)",
+                               operation, label);
+    }
+    runner = strcmp(label, ECS_SCHED_MAIN) == 0 || strcmp(label, ECS_SCHED_FIXED_MAIN) == 0;
+    if (runner || ecs_sched__order_find(app, label, &existing_order, &existing_index)) {
+        char where[32] = "";
+        if (!runner) {
+            snprintf(where, sizeof where, " (in the %s order)",
+                     ecs_sched__order_names[existing_order]);
+        }
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "%s: schedule '%s' is already run by the app%s; a label can be "
+                               "in the orders once", operation, label, where);
+    }
+    if (!ecs_sched__order_find(app, anchor, &o, &index)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_SCHEDULE,
+                               "%s: '%s' is in none of the app's orders, so '%s' cannot go %s "
+                               "it (ecs_sched_app_schedule_order lists them)",
+                               operation, anchor, label, after ? "after" : "before");
+    }
+    if (o == ECS_SCHED_ORDER_STARTUP && app->startup_done > 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "%s: the startup order ran in the first update; '%s' would "
+                               "never run (insert startup schedules before the first update)",
+                               operation, label);
+    }
+    return ecs_sched__order_insert(app, o, after ? index + 1 : index, label);
+}
+
+ecs_sched_result ecs_sched_app_insert_schedule_before(ecs_sched_app *app, const char *anchor,
+                                                      const char *label) {
+    return ecs_sched__insert_schedule(app, anchor, label, false);
+}
+
+ecs_sched_result ecs_sched_app_insert_schedule_after(ecs_sched_app *app, const char *anchor,
+                                                     const char *label) {
+    return ecs_sched__insert_schedule(app, anchor, label, true);
+}
+
+int32_t ecs_sched_app_schedule_order(const ecs_sched_app *app, ecs_sched_app_order order,
+                                     const char **labels, int32_t capacity) {
+    const ecs_sched__label_order *o;
+    int32_t i;
+    ECS_SCHED_ASSERT(app != NULL);
+    if ((int)order < 0 || (int)order > 2) return 0;
+    o = &app->orders[order];
+    for (i = 0; i < capacity && i < (int32_t)o->count; i++) labels[i] = o->items[i].label;
+    return (int32_t)o->count;
+}
+
+/* ---- creation ---- */
+
+/* Adds one of the systems that run the orders. */
+static ecs_sched_result ecs_sched__add_runner(ecs_sched_app *app, const char *schedule,
+                                             const char *name, ecs_sched_system_fn fn) {
+    ecs_sched_system_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.fn = fn;
+    d.user_data = app;
+    d.exclusive = true;
+    return ecs_sched_add_system(app->world, schedule, &d);
+}
+
+static ecs_sched_result ecs_sched__app_fill(ecs_sched_app *app, const ecs_sched_time_desc *time) {
+    ecs_sched_world *w = app->world;
+    ecs_sched_system_desc apply = ecs_sched_state_transitions_system(0);
+    ecs_sched_system_desc fixed = ecs_sched_fixed_main_loop_system();
+    int o, i;
+    ecs_sched_result result = ecs_sched_time_setup(w, time);
+    if (result != ECS_SCHED_OK) return result;
+    app->exit = ecs_sched_component_register_type(w, "AppExit", sizeof(ecs_sched_app_exit),
+                                                  ECS_SCHED_ALIGNOF(ecs_sched_app_exit));
+    if (!app->exit) return w->env.last_result;
+    if ((result = ecs_sched_resource_insert(w, app->exit, NULL)) != ECS_SCHED_OK) return result;
+    for (o = 0; o < 3; o++) {
+        for (i = 0; ecs_sched__default_orders[o][i]; i++) {
+            result = ecs_sched__order_insert(app, o, (uint32_t)i, ecs_sched__default_orders[o][i]);
+            if (result != ECS_SCHED_OK) return result;
+        }
+    }
+    if ((result = ecs_sched__add_runner(app, ECS_SCHED_MAIN, "run_main_order",
+                                        ecs_sched__run_main_order)) != ECS_SCHED_OK ||
+        (result = ecs_sched__add_runner(app, ECS_SCHED_FIXED_MAIN, "run_fixed_order",
+                                        ecs_sched__run_fixed_order)) != ECS_SCHED_OK ||
+        (result = ecs_sched_add_system(w, ECS_SCHED_STATE_TRANSITION, &apply)) != ECS_SCHED_OK ||
+        (result = ecs_sched_add_system(w, ECS_SCHED_RUN_FIXED_MAIN_LOOP, &fixed)) != ECS_SCHED_OK) {
+        return result;
+    }
+    app->main = ecs_sched__schedule_find(w, ECS_SCHED_MAIN);
+    app->state_transition = ecs_sched__schedule_find(w, ECS_SCHED_STATE_TRANSITION);
+    return ECS_SCHED_OK;
+}
+
+static void ecs_sched__app_free(ecs_sched_app *app) {
+    ecs_sched_world *w = app->world;
+    ecs_sched_allocator allocator = w->env.allocator;
+    uint32_t i;
+    int o;
+    for (o = 0; o < 3; o++) {
+        for (i = 0; i < app->orders[o].count; i++) ecs_sched__free(&w->env, app->orders[o].items[i].label);
+        ecs_sched__free(&w->env, app->orders[o].items);
+    }
+    for (i = 0; i < app->plugin_count; i++) ecs_sched__free(&w->env, app->plugins[i]);
+    ecs_sched__free(&w->env, app->plugins);
+    ecs_sched_world_destroy(w);
+    allocator.free_fn(app, allocator.user_data);
+}
+
+ecs_sched_app *ecs_sched_app_create(const ecs_sched_app_desc *desc) {
+    ecs_sched_app_desc d;
+    ecs_sched_world *w;
+    ecs_sched_app *app;
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    w = ecs_sched_world_create(&d.world);
+    if (!w) return NULL;
+    app = (ecs_sched_app *)ecs_sched__calloc(&w->env, sizeof *app);
+    if (!app) {
+        ecs_sched__out_of_memory(w, "creating an app");
+        ecs_sched_world_destroy(w);
+        return NULL;
+    }
+    app->world = w;
+    w->app = app;
+    if (ecs_sched__app_fill(app, &d.time) != ECS_SCHED_OK) {
+        ecs_sched__log(&w->env, ECS_SCHED_LOG_ERROR, w->env.last_result,
+                       "app_create: the app could not be made (see the error above)");
+        ecs_sched__app_free(app);
+        return NULL;
+    }
+    return app;
+}
+
+void ecs_sched_app_destroy(ecs_sched_app *app) {
+    if (app) ecs_sched__app_free(app);
+}
+
+ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app) {
+    ECS_SCHED_ASSERT(app != NULL);
+    return app->world;
+}
+
+/* ---- schedules nobody runs ----
+
+   A system added to a label the app never runs (a typo: "Updte") would never run, silently.
+   So before an update the app checks that each schedule with systems is run: it is in an
+   order, a runner (Main, FixedMain), a state machine's transition schedule, or made with
+   ecs_sched_schedule_configure, which says the caller's code runs it (an exclusive system, or
+   the loop around the app). The check runs again only when schedules, systems or machines
+   were added since it last passed. */
+
+/* Whether `label` is "OnTransition(M::from, M::to)" of machine m. */
+static bool ecs_sched__is_transition_label(const ecs_sched__state_machine *m, const char *label) {
+    static const char prefix[] = "OnTransition(";
+    const char *at = label + sizeof prefix - 1;
+    size_t n = strlen(m->name);
+    int32_t side, v;
+    if (strncmp(label, prefix, sizeof prefix - 1) != 0) return false;
+    for (side = 0; side < 2; side++) {
+        const char *end = side == 0 ? ", " : ")";
+        size_t k = 0;
+        if (strncmp(at, m->name, n) != 0 || strncmp(at + n, "::", 2) != 0) return false;
+        at += n + 2;
+        for (v = 0; v < m->value_count; v++) {
+            k = strlen(m->value_names[v]);
+            if (strncmp(at, m->value_names[v], k) == 0 && strncmp(at + k, end, strlen(end)) == 0) break;
+        }
+        if (v == m->value_count) return false;
+        at += k + strlen(end);
+    }
+    return *at == '\0';
+}
+
+/* Whether `label` names a schedule a state machine's transitions run. */
+static bool ecs_sched__is_state_label(const ecs_sched_world *w, const char *label) {
+    uint32_t i;
+    int32_t k, v;
+    for (i = 0; w->states && i < w->states->count; i++) {
+        const ecs_sched__state_machine *m = &w->states->items[i];
+        if (ecs_sched__is_transition_label(m, label)) return true;
+        for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
+            for (v = 0; v < m->value_count; v++) {
+                if (strcmp(m->labels[k][v], label) == 0) return true;
+            }
+        }
+    }
+    return false;
+}
+
+static bool ecs_sched__app_runs(const ecs_sched_app *app, const ecs_sched__schedule *s) {
+    int order;
+    uint32_t index;
+    return s->declared || strcmp(s->label, ECS_SCHED_MAIN) == 0 ||
+           strcmp(s->label, ECS_SCHED_FIXED_MAIN) == 0 ||
+           ecs_sched__order_find(app, s->label, &order, &index) ||
+           ecs_sched__is_state_label(app->world, s->label);
+}
+
+/* The edit distance of a and b, ignoring case (labels are compared on their first 63
+   characters). */
+static size_t ecs_sched__label_distance(const char *a, const char *b) {
+    size_t row[64], n = strlen(b), m = strlen(a), i, j;
+    if (n > 63) n = 63;
+    if (m > 63) m = 63;
+    for (j = 0; j <= n; j++) row[j] = j;
+    for (i = 1; i <= m; i++) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (j = 1; j <= n; j++) {
+            size_t above = row[j];
+            size_t cost = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
+            size_t best = diagonal + cost;
+            if (above + 1 < best) best = above + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diagonal = above;
+        }
+    }
+    return row[n];
+}
+
+/* The label the app runs that is nearest to `label`, when near enough to be a typo of it. */
+static const char *ecs_sched__nearest_run_label(const ecs_sched_app *app, const char *label) {
+    const char *best = NULL;
+    size_t best_distance = strlen(label) / 3 + 1;   /* a typo or two, more in long labels */
+    int o;
+    uint32_t i;
+    for (o = 0; o < 3; o++) {
+        for (i = 0; i < app->orders[o].count; i++) {
+            size_t d = ecs_sched__label_distance(label, app->orders[o].items[i].label);
+            if (d <= best_distance && (!best || d < best_distance)) {
+                best = app->orders[o].items[i].label;
+                best_distance = d;
+            }
+        }
+    }
+    return best;
+}
+
+static ecs_sched_result ecs_sched__never_run(ecs_sched_app *app, const ecs_sched__schedule *s) {
+    const char *nearest = ecs_sched__nearest_run_label(app, s->label);
+    char mean[128] = ".";
+    if (nearest) snprintf(mean, sizeof mean, "; did you mean '%s'?", nearest);
+    return ecs_sched__fail(&app->world->env, ECS_SCHED_ERR_UNKNOWN_SCHEDULE,
+                           "app_update: schedule '%s' has %u system(s) ('%s'%s) but the app never "
+                           "runs it: it is in none of the app's orders (ecs_sched_app_schedule_order "
+                           "lists them) and is no state machine's%s If your own code runs it (an "
+                           "exclusive system, or your loop), make it with "
+                           "ecs_sched_schedule_configure(world, \"%s\", NULL) first",
+                           s->label, (unsigned)s->system_count, s->systems[0]->ctx.name,
+                           s->system_count > 1 ? ", ..." : "", mean, s->label);
+}
+
+static ecs_sched_result ecs_sched__check_schedules_run(ecs_sched_app *app) {
+    const ecs_sched__schedules *all = app->world->schedules;
+    uint32_t shape[3] = {0, 0, 0}, i;
+    if (!all) return ECS_SCHED_OK;
+    shape[0] = all->count;
+    for (i = 0; i < all->count; i++) shape[1] += all->items[i]->system_count;
+    shape[2] = app->world->states ? app->world->states->count : 0;
+    if (memcmp(shape, app->checked, sizeof shape) == 0) return ECS_SCHED_OK;
+    for (i = 0; i < all->count; i++) {
+        const ecs_sched__schedule *s = all->items[i];
+        if (s->system_count && !ecs_sched__app_runs(app, s)) return ecs_sched__never_run(app, s);
+    }
+    memcpy(app->checked, shape, sizeof shape);
+    return ECS_SCHED_OK;
+}
+
+/* ---- the frame loop ---- */
+
+static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock, int64_t delta_ns) {
+    ecs_sched_world *w;
+    ecs_sched_result result;
+#ifdef ECS_SCHED_TRACE
+    int64_t begin;
+#endif
+    ECS_SCHED_ASSERT(app != NULL);
+    w = app->world;
+    if (app->updating) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_RECURSIVE_RUN,
+                               "app_update: the app is updating already (a system cannot run "
+                               "a frame of its own app)");
+    }
+    result = ecs_sched__check_schedules_run(app);
+    if (result != ECS_SCHED_OK) return result;
+#ifdef ECS_SCHED_TRACE
+    begin = ecs_sched__trace_ticks();
+#endif
+    result = by_clock ? ecs_sched_time_advance(w) : ecs_sched_time_advance_by(w, delta_ns);
+    if (result != ECS_SCHED_OK) return result;
+#ifdef ECS_SCHED_TRACE
+    if (ecs_sched__tracing(w)) w->trace->in_app_frame = true;
+#endif
+    /* messages live two updates, counted in frames that ran a fixed step: a reader in
+       FixedUpdate then misses none, however many frames pass between two steps */
+    if (w->messages && w->fixed_step_since_update) {
+#ifdef ECS_SCHED_TRACE
+        ecs_sched__note_messages(w);
+#endif
+        ecs_sched_messages_update(w);
+    }
+    app->updating = true;
+    result = ecs_sched__run_schedule(w, app->main);
+    app->updating = false;
+    app->frames++;
+#ifdef ECS_SCHED_TRACE
+    if (ecs_sched__tracing(w) && w->trace->in_app_frame) {
+        ecs_sched_result ended;
+        w->trace->in_app_frame = false;
+        ended = ecs_sched__trace_frame_end(w, begin);
+        if (result == ECS_SCHED_OK) result = ended;
+    }
+#endif
+    return result;
+}
+
+ecs_sched_result ecs_sched_app_update(ecs_sched_app *app) {
+    return ecs_sched__app_update(app, true, 0);
+}
+
+ecs_sched_result ecs_sched_app_update_by(ecs_sched_app *app, int64_t delta_ns) {
+    return ecs_sched__app_update(app, false, delta_ns);
+}
+
+uint64_t ecs_sched_app_frame_count(const ecs_sched_app *app) {
+    ECS_SCHED_ASSERT(app != NULL);
+    return app->frames;
+}
+
+static ecs_sched_result ecs_sched__check_run_desc(ecs_sched_world *w,
+                                                  const ecs_sched_app_run_desc *d) {
+    const char *field = d->frame_ns < 0 ? "frame_ns" : d->delta_ns < 0 ? "delta_ns"
+                        : d->max_frames < 0 ? "max_frames" : NULL;
+    if (!field) return ECS_SCHED_OK;
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "app_run: %s is negative; it must be >= 0 (0: the default)", field);
+}
+
+ecs_sched_result ecs_sched_app_run(ecs_sched_app *app, const ecs_sched_app_run_desc *desc,
+                                   int32_t *exit_code) {
+    ecs_sched_app_run_desc d;
+    ecs_sched_world *w;
+    ecs_sched_result result = ECS_SCHED_OK;
+    int64_t frames;
+    ECS_SCHED_ASSERT(app != NULL);
+    w = app->world;
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    if (exit_code) *exit_code = 0;
+    result = ecs_sched__check_run_desc(w, &d);
+    if (result != ECS_SCHED_OK) return result;
+    for (frames = 0; !d.max_frames || frames < d.max_frames; frames++) {
+        int64_t start = d.frame_ns ? ecs_sched_time_now(w) : 0;
+        if (ecs_sched_app_exit_requested(app, exit_code)) break;
+        result = d.delta_ns ? ecs_sched_app_update_by(app, d.delta_ns) : ecs_sched_app_update(app);
+        if (result != ECS_SCHED_OK) break;
+        if (d.frame_ns) {
+            int64_t spent = ecs_sched_time_now(w) - start;
+            if (spent < d.frame_ns) ecs_sched_time_sleep(w, d.frame_ns - spent);
+        }
+    }
+    ecs_sched_app_exit_requested(app, exit_code);
+    return result;
+}
+
+/* ---- exit ---- */
+
+ecs_sched_id ecs_sched_app_exit_id(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->app ? w->app->exit : 0;
+}
+
+static ecs_sched_result ecs_sched__request_exit(ecs_sched_world *w, ecs_sched_app_exit *exit_,
+                                                int32_t code) {
+    if (exit_->requested) {
+        ecs_sched__logf(&w->env, ECS_SCHED_LOG_DEBUG, ECS_SCHED_OK,
+                       "exit requested again (code %d); keeping the first code, %d", (int)code,
+                       (int)exit_->code);
+        return ECS_SCHED_OK;
+    }
+    exit_->requested = true;
+    exit_->code = code;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_ctx_request_exit(ecs_sched_system_ctx *ctx, int32_t code) {
+    ecs_sched_world *w;
+    ecs_sched_app_exit *exit_;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    w = ctx->world;
+    if (!w->app) {
+        return ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
+                                    "requests exit, but its world has no app");
+    }
+    if (!ecs_sched_resource_exists(w, w->app->exit)) {
+        return ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
+                                    "requests exit, but resource 'AppExit' was removed");
+    }
+    exit_ = (ecs_sched_app_exit *)ecs_sched_ctx_resource_mut(ctx, w->app->exit);
+    if (!exit_) return w->env.last_result;
+    return ecs_sched__request_exit(w, exit_, code);
+}
+
+ecs_sched_result ecs_sched_app_request_exit(ecs_sched_app *app, int32_t code) {
+    ecs_sched_app_exit *exit_;
+    ECS_SCHED_ASSERT(app != NULL);
+    exit_ = (ecs_sched_app_exit *)ecs_sched__required_resource(app->world, app->exit,
+                                                               "app_request_exit");
+    if (!exit_) return app->world->env.last_result;
+    return ecs_sched__request_exit(app->world, exit_, code);
+}
+
+bool ecs_sched_app_exit_requested(const ecs_sched_app *app, int32_t *code) {
+    const ecs_sched_app_exit *exit_;
+    ECS_SCHED_ASSERT(app != NULL);
+    if (!ecs_sched_resource_exists(app->world, app->exit)) return false;   /* removed */
+    exit_ = (const ecs_sched_app_exit *)ecs_sched_resource_get(app->world, app->exit);
+    if (!exit_->requested) return false;
+    if (code) *code = exit_->code;
     return true;
 }
 
-/* The world's side (declared in inherit.h): the copies, placed, take their sparse values. */
-static void ecs_sched__sparse_instancing_place(ecs_sched_world *w, const ecs_sched__instancing *in) {
-    uint32_t i, v;
-    int32_t k;
-    for (k = 0; k < in->count; k++) {
-        const ecs_sched__copy *c = &in->copies[k];
-        for (i = 0; i < w->sparse_count; i++) {
-            ecs_sched__sparse_set *s = &w->sparse_sets[i];
-            const void *value = NULL;
-            if (!ecs_sched__copy_gives(c, s)) continue;
-            if (c->prefab) {
-                value = ecs_sched__sparse_value(w, s->id, ECS_SCHED_ENTITY_INDEX(c->prefab));
-            } else {
-                for (v = 0; v < c->entry->count; v++) {
-                    if (c->entry->values[v].id == s->id) value = c->entry->values[v].data;
-                }
-            }
-            ecs_sched__sparse_put(w, s, c->made, value);
+/* ---- plugins ---- */
+
+bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char *name) {
+    uint32_t i;
+    ECS_SCHED_ASSERT(app != NULL);
+    if (!name) return false;
+    for (i = 0; i < app->plugin_count; i++) {
+        if (strcmp(app->plugins[i], name) == 0) return true;
+    }
+    return false;
+}
+
+/* The path of plugins being added or checked, outermost first. */
+typedef struct ecs_sched__plugin_path {
+    const ecs_sched_plugin *items[ECS_SCHED__PLUGIN_DEPTH + 1];
+    int32_t count;
+} ecs_sched__plugin_path;
+
+static ecs_sched_result ecs_sched__plugin_cycle(ecs_sched_app *app,
+                                                const ecs_sched__plugin_path *path,
+                                                const ecs_sched_plugin *p) {
+    ecs_sched__text text;
+    ecs_sched_result result;
+    int32_t i, from = 0;
+    for (i = 0; i < path->count; i++) {
+        if (strcmp(path->items[i]->name, p->name) == 0) from = i;
+    }
+    ecs_sched__text_init(&text, &app->world->env);
+    ecs_sched__text_printf(&text, "plugins need each other in a cycle: ");
+    for (i = from; i < path->count; i++) ecs_sched__text_printf(&text, "%s -> ", path->items[i]->name);
+    ecs_sched__text_printf(&text, "%s; remove one of these needs", p->name);
+    result = ecs_sched__fail_text(&app->world->env, ECS_SCHED_ERR_PLUGIN_CYCLE,
+                                  text.data ? text.data : "plugins need each other in a cycle");
+    ecs_sched__text_free(&text);
+    return result;
+}
+
+static bool ecs_sched__plugin_on_path(const ecs_sched__plugin_path *path, const char *name) {
+    int32_t i;
+    for (i = 0; i < path->count; i++) {
+        if (strcmp(path->items[i]->name, name) == 0) return true;
+    }
+    return false;
+}
+
+static bool ecs_sched__named(const char *name) {
+    return name && name[0];
+}
+
+/* An export names both a schedule and a set, or neither (an unused slot). */
+static ecs_sched_result ecs_sched__plugin_check_export(ecs_sched_world *w,
+                                                       const ecs_sched_plugin *p, int i) {
+    const ecs_sched_plugin_set *e = &p->exports[i];
+    bool has_set = ecs_sched__named(e->set);
+    if (ecs_sched__named(e->schedule) == has_set) return ECS_SCHED_OK;
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "plugin '%s': export %d names %s '%s' but no %s", p->name, i,
+                           has_set ? "set" : "schedule", has_set ? e->set : e->schedule,
+                           has_set ? "schedule" : "set");
+}
+
+/* Checks a plugin and everything it needs that the app does not have, before anything is
+   added: names, exports, and needs that lead back to a plugin on the path. */
+static ecs_sched_result ecs_sched__plugin_check(ecs_sched_app *app, ecs_sched__plugin_path *path,
+                                                const ecs_sched_plugin *p) {
+    ecs_sched_world *w = app->world;
+    ecs_sched_result result = ECS_SCHED_OK;
+    int i;
+    if (!p || !p->name || !p->name[0]) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "app_add_plugin: a plugin needs a name (it identifies the plugin, "
+                               "so that adding it twice adds it once)%s%s",
+                               path->count ? "; it is needed by plugin " : "",
+                               path->count ? path->items[path->count - 1]->name : "");
+    }
+    if (ecs_sched__plugin_on_path(path, p->name)) return ecs_sched__plugin_cycle(app, path, p);
+    if (path->count >= ECS_SCHED__PLUGIN_DEPTH) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                               "app_add_plugin: plugin '%s' is more than %d needs deep",
+                               p->name, ECS_SCHED__PLUGIN_DEPTH);
+    }
+    for (i = 0; i < ECS_SCHED_MAX_REFS && result == ECS_SCHED_OK; i++) {
+        result = ecs_sched__plugin_check_export(w, p, i);
+    }
+    path->items[path->count++] = p;
+    for (i = 0; i < ECS_SCHED_MAX_REFS && result == ECS_SCHED_OK; i++) {
+        if (p->needs[i] && !ecs_sched_app_has_plugin(app, p->needs[i]->name)) {
+            result = ecs_sched__plugin_check(app, path, p->needs[i]);
         }
     }
+    path->count--;
+    return result;
+}
+
+/* The plugins being added now: the base of every check's path. */
+static void ecs_sched__plugin_path_of_app(const ecs_sched_app *app, ecs_sched__plugin_path *path) {
+    int32_t i;
+    for (i = 0; i < app->building_count; i++) path->items[i] = app->building[i];
+    path->count = app->building_count;
+}
+
+static ecs_sched_result ecs_sched__plugin_record(ecs_sched_app *app, const char *name) {
+    ecs_sched_world *w = app->world;
+    char *copy;
+    if (!ECS_SCHED__GROW(&w->env, app->plugins, &app->plugin_capacity, app->plugin_count + 1) ||
+        !(copy = ecs_sched__strdup(&w->env, name))) {
+        return ecs_sched__out_of_memory(w, "recording a plugin");
+    }
+    app->plugins[app->plugin_count++] = copy;
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__plugin_build(ecs_sched_app *app, const ecs_sched_plugin *p) {
+    ecs_sched_world *w = app->world;
+    ecs_sched_result result = ECS_SCHED_OK;
+    int i;
+    for (i = 0; i < ECS_SCHED_MAX_REFS && result == ECS_SCHED_OK; i++) {
+        if (p->needs[i]) result = ecs_sched_app_add_plugin(app, p->needs[i]);
+    }
+    for (i = 0; i < ECS_SCHED_MAX_REFS && result == ECS_SCHED_OK; i++) {
+        ecs_sched_set_desc set;
+        if (!ecs_sched__named(p->exports[i].set)) continue;
+        memset(&set, 0, sizeof set);
+        set.name = p->exports[i].set;
+        result = ecs_sched_configure_set(w, p->exports[i].schedule, &set);
+    }
+    if (result != ECS_SCHED_OK || !p->build) return result;
+    ecs_sched_clear_error(w);        /* so that a failure recorded by the build tells */
+    result = p->build(app, p->user_data);
+    if (result != ECS_SCHED_OK) {
+        char cause[ECS_SCHED__ERROR_CAPACITY] = "it recorded no message";
+        if (ecs_sched_last_result(w) != ECS_SCHED_OK) {
+            memcpy(cause, w->env.last_error, sizeof cause);
+        }
+        ecs_sched__fail(&w->env, result, "plugin '%s' failed to build (%s): %s", p->name,
+                        ecs_sched_result_string(result), cause);
+    }
+    return result;
+}
+
+ecs_sched_result ecs_sched_app_add_plugin(ecs_sched_app *app, const ecs_sched_plugin *plugin) {
+    ecs_sched_result result;
+    ecs_sched__plugin_path path;
+    ECS_SCHED_ASSERT(app != NULL);
+    if (plugin && plugin->name && ecs_sched_app_has_plugin(app, plugin->name)) {
+        ecs_sched__logf(&app->world->env, ECS_SCHED_LOG_DEBUG, ECS_SCHED_OK,
+                       "plugin '%s' is added already; adding it again does nothing",
+                       plugin->name);
+        return ECS_SCHED_OK;
+    }
+    ecs_sched__plugin_path_of_app(app, &path);
+    result = ecs_sched__plugin_check(app, &path, plugin);
+    if (result != ECS_SCHED_OK) return result;
+    app->building[app->building_count++] = plugin;
+    result = ecs_sched__plugin_build(app, plugin);
+    app->building_count--;
+    if (result != ECS_SCHED_OK) return result;
+    return ecs_sched__plugin_record(app, plugin->name);
+}
+
+ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
+                                           int32_t count, const ecs_sched_plugin *const *plugins) {
+    int32_t i;
+    ecs_sched_result result;
+    ecs_sched__plugin_path path;
+    ECS_SCHED_ASSERT(app != NULL);
+    if (count < 0 || (count > 0 && !plugins)) {
+        return ecs_sched__fail(&app->world->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "app_add_plugins: %d plugins at %p", (int)count, (const void *)plugins);
+    }
+    for (i = 0; i < count; i++) {
+        if (plugins[i] && plugins[i]->name && ecs_sched_app_has_plugin(app, plugins[i]->name)) continue;
+        ecs_sched__plugin_path_of_app(app, &path);
+        result = ecs_sched__plugin_check(app, &path, plugins[i]);
+        if (result != ECS_SCHED_OK) return result;
+    }
+    for (i = 0; i < count; i++) {
+        result = ecs_sched_app_add_plugin(app, plugins[i]);
+        if (result != ECS_SCHED_OK) return result;
+    }
+    return ECS_SCHED_OK;
+}
+
+/*=============================== src/delay.h (implementation) ===============================*/
+/* delay: commands applied once a clock has advanced by a delay. */
+
+/* The elapsed time of a delayed buffer's clock, or -1 with the failure recorded. Read when
+   its owner is applied, not when it is asked for: systems running at once must not read a
+   clock a system may be writing, and a system's buffer is applied in the same frame or
+   fixed step it ran in, when the clocks still read what they read then. */
+static int64_t ecs_sched__delay_clock_now(ecs_sched_world *w, const ecs_sched_commands *later) {
+    ecs_sched_id id = later->delayed - 1 == ECS_SCHED_CLOCK_FIXED ? w->clocks->fixed
+                                                                  : w->clocks->virtual_;
+    const ecs_sched_time *t = (const ecs_sched_time *)ecs_sched_resource_get(w, id);
+    if (!t) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "applying commands: delayed commands count on resource '%s', which "
+                        "was removed; the library made it and needs it",
+                        ecs_sched__component_label(w, id));
+        return -1;
+    }
+    return t->elapsed_ns;
+}
+
+static ecs_sched_commands *ecs_sched__delayed_make(ecs_sched_commands *owner, uint8_t delayed,
+                                                   int64_t delay_ns) {
+    ecs_sched_world *w = owner->world;
+    ecs_sched_commands *later;
+    if (!ECS_SCHED__GROW(&w->env, owner->after, &owner->after_capacity,
+                         (uint32_t)owner->after_count + 1)) {
+        return NULL;
+    }
+    /* not in the world's list of buffers: systems running at once may each make one */
+    later = (ecs_sched_commands *)ecs_sched__calloc(&w->env, sizeof *later);
+    if (!later) return NULL;
+    later->world = w;
+    later->owner = owner;
+    later->delayed = delayed;
+    later->due_ns = delay_ns;     /* until it is handed over: then the due time */
+    owner->after[owner->after_count++] = later;
+    return later;
+}
+
+ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *cmd, ecs_sched_clock clock,
+                                             int64_t delay_ns) {
+    ecs_sched_world *w;
+    uint8_t delayed = (uint8_t)(clock + 1);
+    ecs_sched_commands *later;
+    int32_t i;
+    ECS_SCHED_ASSERT(cmd != NULL);
+    w = cmd->world;
+    if (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "commands_after: clock %d is not a clock (ECS_SCHED_CLOCK_VIRTUAL or "
+                        "ECS_SCHED_CLOCK_FIXED)", (int)clock);
+        return NULL;
+    }
+    if (delay_ns < 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "commands_after: the delay is %lld ns; it must be >= 0",
+                        (long long)delay_ns);
+        return NULL;
+    }
+    if (!w->clocks) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "commands_after: this world has no clocks (create an app, or call "
+                        "ecs_sched_time_setup first)");
+        return NULL;
+    }
+    for (i = 0; i < cmd->after_count; i++) {
+        later = cmd->after[i];
+        if (later->delayed == delayed && later->due_ns == delay_ns) return later;
+    }
+    later = ecs_sched__delayed_make(cmd, delayed, delay_ns);
+    if (!later) ecs_sched__out_of_memory(w, "making a buffer of delayed commands");
+    return later;
+}
+
+/* ---- delayed commands in snapshots ----
+
+   The buffers waiting in the queues are game data (a despawn due in two seconds), so a
+   snapshot holds a copy of each: its commands not applied yet, its due time and place in the
+   queue, and the delayed buffers it made in turn. A restore replaces the queues by copies of
+   those. (A buffer whose spawns reserved handles refuses snapshots: see snapshot.h.) */
+
+typedef struct ecs_sched__delays_copy {
+    uint64_t delay_serial;
+    uint32_t count[2];
+    ecs_sched_commands **waiting[2];  /* copies of the queues, in their order */
+} ecs_sched__delays_copy;
+
+static void ecs_sched__delayed_copy_free(ecs_sched__env *env, ecs_sched_commands *c) {
+    int32_t i;
+    for (i = 0; i < c->after_count; i++) ecs_sched__delayed_copy_free(env, c->after[i]);
+    ecs_sched__free(env, c->after);
+    while (c->first) {
+        ecs_sched__command_block *next = c->first->next;
+        ecs_sched__aligned_free(env, c->first);
+        c->first = next;
+    }
+    ecs_sched__free(env, c);
+}
+
+/* A copy of the blocks from `from` to `last` (the one being written), whole, so that the
+   values stay at their alignment; NULL when out of memory (what was copied is freed). */
+static ecs_sched__command_block *ecs_sched__blocks_copy(ecs_sched__env *env,
+                                                        const ecs_sched__command_block *from,
+                                                        const ecs_sched__command_block *last,
+                                                        ecs_sched__command_block **copy_of_last,
+                                                        size_t *bytes) {
+    const size_t header = ecs_sched__align_up(sizeof(ecs_sched__command_block), ECS_SCHED_MAX_ALIGNMENT);
+    ecs_sched__command_block *first = NULL, **link = &first, *block = NULL;
+    for (; from; from = from->next) {
+        size_t capacity = from->used ? from->used : sizeof(uint32_t);
+        block = (ecs_sched__command_block *)ecs_sched__aligned_alloc(env, header + capacity,
+                                                                     ECS_SCHED_MAX_ALIGNMENT);
+        if (!block) {
+            while (first) {
+                ecs_sched__command_block *next = first->next;
+                ecs_sched__aligned_free(env, first);
+                first = next;
+            }
+            return NULL;
+        }
+        block->data = (unsigned char *)block + header;
+        block->used = from->used;
+        block->capacity = capacity;
+        block->next = NULL;
+        memcpy(block->data, from->data, from->used);
+        *bytes += header + capacity;
+        *link = block;
+        link = &block->next;
+        if (from == last) break;
+    }
+    *copy_of_last = block;
+    return first;
+}
+
+/* A copy of delayed buffer `from` as far as it is not applied, with the delayed buffers it
+   made, for world w; NULL when out of memory. */
+static ecs_sched_commands *ecs_sched__delayed_copy(ecs_sched__env *env, ecs_sched_world *w,
+                                                   const ecs_sched_commands *from, size_t *bytes) {
+    ecs_sched_commands *c = (ecs_sched_commands *)ecs_sched__calloc(env, sizeof *c);
+    int32_t i;
+    if (!c) return NULL;
+    c->world = w;
+    c->delayed = from->delayed;
+    c->due_ns = from->due_ns;
+    c->serial = from->serial;
+    c->pending = from->pending;
+    c->read_at = from->read_at;
+    c->read_entity = from->read_entity;
+    c->write_entity = from->write_entity;
+    *bytes += sizeof *c;
+    if (from->read) {
+        c->first = c->read = ecs_sched__blocks_copy(env, from->read, from->write, &c->write, bytes);
+        if (!c->first) {
+            ecs_sched__delayed_copy_free(env, c);
+            return NULL;
+        }
+    }
+    if (from->after_count) {
+        c->after = (ecs_sched_commands **)ecs_sched__calloc(env, (size_t)from->after_count * sizeof *c->after);
+        if (!c->after) {
+            ecs_sched__delayed_copy_free(env, c);
+            return NULL;
+        }
+        c->after_capacity = (uint32_t)from->after_count;
+        for (i = 0; i < from->after_count; i++) {
+            c->after[i] = ecs_sched__delayed_copy(env, w, from->after[i], bytes);
+            if (!c->after[i]) {
+                ecs_sched__delayed_copy_free(env, c);
+                return NULL;
+            }
+            c->after[i]->owner = c;
+            c->after_count = i + 1;
+        }
+    }
+    return c;
+}
+
+static void ecs_sched__delays_copy_free(ecs_sched__env *env, void *copy) {
+    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)copy;
+    int clock;
+    uint32_t i;
+    for (clock = 0; clock < 2; clock++) {
+        for (i = 0; d->waiting[clock] && i < d->count[clock]; i++) {
+            if (d->waiting[clock][i]) ecs_sched__delayed_copy_free(env, d->waiting[clock][i]);
+        }
+        ecs_sched__free(env, d->waiting[clock]);
+    }
+    ecs_sched__free(env, d);
+}
+
+/* A copy of queues `from` (NULL: empty queues) for world w; NULL when out of memory. */
+static ecs_sched__delays_copy *ecs_sched__delays_copy_make(ecs_sched_world *w,
+                                                          const ecs_sched__delays_copy *from,
+                                                          size_t *bytes) {
+    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)ecs_sched__calloc(&w->env, sizeof *d);
+    int clock;
+    uint32_t i;
+    if (!d) return NULL;
+    if (!from) return d;
+    d->delay_serial = from->delay_serial;
+    for (clock = 0; clock < 2; clock++) {
+        if (!from->count[clock]) continue;
+        d->waiting[clock] = (ecs_sched_commands **)ecs_sched__calloc(
+            &w->env, from->count[clock] * sizeof *d->waiting[clock]);
+        if (!d->waiting[clock]) break;
+        d->count[clock] = from->count[clock];
+        for (i = 0; i < from->count[clock]; i++) {
+            d->waiting[clock][i] = ecs_sched__delayed_copy(&w->env, w, from->waiting[clock][i], bytes);
+            if (!d->waiting[clock][i]) break;
+        }
+        if (i < from->count[clock]) break;
+    }
+    if (clock < 2) {
+        ecs_sched__delays_copy_free(&w->env, d);
+        return NULL;
+    }
+    return d;
+}
+
+static bool ecs_sched__delays_take(ecs_sched_world *w, void **copy, size_t *bytes) {
+    ecs_sched__delays_copy now;
+    int clock;
+    memset(&now, 0, sizeof now);
+    now.delay_serial = w->clocks->delay_serial;
+    for (clock = 0; clock < 2; clock++) {
+        now.count[clock] = w->clocks->waiting_count[clock];
+        now.waiting[clock] = w->clocks->waiting[clock];
+    }
+    *copy = ecs_sched__delays_copy_make(w, &now, bytes);
+    return *copy != NULL;
+}
+
+/* The copies that go into the queues, and room in the queues for them. */
+static bool ecs_sched__delays_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
+    const ecs_sched__delays_copy *from = (const ecs_sched__delays_copy *)copy;
+    size_t bytes = 0;
+    int clock;
+    for (clock = 0; from && clock < 2; clock++) {
+        if (!ECS_SCHED__GROW(&w->env, w->clocks->waiting[clock], &w->clocks->waiting_capacity[clock],
+                             from->count[clock])) {
+            return false;
+        }
+    }
+    *prepared = ecs_sched__delays_copy_make(w, from, &bytes);
+    return *prepared != NULL;
+}
+
+static void ecs_sched__delays_discard(ecs_sched_world *w, void *prepared) {
+    ecs_sched__delays_copy_free(&w->env, prepared);
+}
+
+/* The queues become the prepared copies; the buffers waiting now go. */
+static void ecs_sched__delays_apply(ecs_sched_world *w, const void *copy, void *prepared) {
+    ecs_sched__clocks *clocks = w->clocks;
+    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)prepared;
+    int clock;
+    uint32_t i;
+    (void)copy;
+    for (clock = 0; clock < 2; clock++) {
+        while (clocks->waiting_count[clock]) {
+            ecs_sched_commands *b = clocks->waiting[clock][--clocks->waiting_count[clock]];
+            b->waiting = false;
+            ecs_sched_commands_destroy(b);
+        }
+        for (i = 0; i < d->count[clock]; i++) {
+            clocks->waiting[clock][i] = d->waiting[clock][i];
+            clocks->waiting[clock][i]->waiting = true;
+        }
+        clocks->waiting_count[clock] = d->count[clock];
+        d->count[clock] = 0;   /* the queue has them now */
+    }
+    if (copy) clocks->delay_serial = d->delay_serial;
+    ecs_sched__delays_copy_free(&w->env, d);
+}
+
+static const ecs_sched__snapshot_part ecs_sched__delays_part = {
+    ecs_sched__delays_take, ecs_sched__delays_prepare, ecs_sched__delays_apply,
+    ecs_sched__delays_discard, ecs_sched__delays_copy_free};
+
+/* The queue of buffers waiting for a clock: sorted by due time, then serial. */
+static uint32_t ecs_sched__delay_slot(const ecs_sched__clocks *clocks, int clock,
+                                      const ecs_sched_commands *b) {
+    uint32_t low = 0, high = clocks->waiting_count[clock];
+    while (low < high) {
+        uint32_t mid = low + (high - low) / 2;
+        const ecs_sched_commands *m = clocks->waiting[clock][mid];
+        if (m->due_ns < b->due_ns || (m->due_ns == b->due_ns && m->serial < b->serial)) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    return low;
+}
+
+static void ecs_sched__delay_enqueue(ecs_sched__clocks *clocks, ecs_sched_commands *b) {
+    int clock = b->delayed - 1;
+    uint32_t at = ecs_sched__delay_slot(clocks, clock, b);
+    ecs_sched_commands **items = clocks->waiting[clock];
+    memmove(items + at + 1, items + at, (clocks->waiting_count[clock] - at) * sizeof *items);
+    items[at] = b;
+    clocks->waiting_count[clock]++;
+    b->waiting = true;
+    b->owner = NULL;
+}
+
+static void ecs_sched__delay_dequeue(ecs_sched__clocks *clocks, ecs_sched_commands *b) {
+    int clock = b->delayed - 1;
+    uint32_t i, n = clocks->waiting_count[clock];
+    ecs_sched_commands **items = clocks->waiting[clock];
+    for (i = 0; i < n; i++) {
+        if (items[i] == b) {
+            memmove(items + i, items + i + 1, (n - i - 1) * sizeof *items);
+            clocks->waiting_count[clock]--;
+            break;
+        }
+    }
+    b->waiting = false;
+}
+
+/* The world's side of commands.h: `cmd` is being applied; the buffers it made join the
+   queue, due at their clock's time now plus their delay (those with nothing in them are
+   dropped). All or nothing: the clocks and room first. */
+static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
+    ecs_sched_world *w = cmd->world;
+    ecs_sched__clocks *clocks = w->clocks;
+    int64_t now[2] = {0, 0};
+    int32_t i, per_clock[2] = {0, 0};
+    if (!clocks) {   /* the clocks went (world end): the buffers go too */
+        while (cmd->after_count) ecs_sched_commands_destroy(cmd->after[cmd->after_count - 1]);
+        return true;
+    }
+    for (i = 0; i < cmd->after_count; i++) {
+        int clock = cmd->after[i]->delayed - 1;
+        if (per_clock[clock]++ == 0) {
+            now[clock] = ecs_sched__delay_clock_now(w, cmd->after[i]);
+            if (now[clock] < 0) return false;
+        }
+    }
+    for (i = 0; i < 2; i++) {
+        if (!ECS_SCHED__GROW(&w->env, clocks->waiting[i], &clocks->waiting_capacity[i],
+                             clocks->waiting_count[i] + (uint32_t)per_clock[i])) {
+            ecs_sched__out_of_memory(w, "queueing delayed commands");
+            return false;
+        }
+    }
+    for (i = 0; i < cmd->after_count; i++) {
+        ecs_sched_commands *later = cmd->after[i];
+        if (later->pending == 0 && later->after_count == 0) {
+            later->owner = NULL;
+            ecs_sched_commands_destroy(later);
+            continue;
+        }
+        later->due_ns = ecs_sched__add_saturated(now[later->delayed - 1], later->due_ns);
+        later->serial = clocks->delay_serial++;
+        ecs_sched__delay_enqueue(clocks, later);
+        ecs_sched__snapshot_part_add(w, &ecs_sched__delays_part);
+    }
+    cmd->after_count = 0;
+    return true;
+}
+
+/* The world's side of commands.h: `cmd` is being destroyed. Its delayed buffers go with it;
+   a delayed buffer leaves its owner's list or the queue. */
+static void ecs_sched__delays_detach(ecs_sched_commands *cmd) {
+    ecs_sched_world *w = cmd->world;
+    while (cmd->after_count) {
+        ecs_sched_commands *later = cmd->after[--cmd->after_count];
+        later->owner = NULL;
+        ecs_sched_commands_destroy(later);
+    }
+    ecs_sched__free(&w->env, cmd->after);
+    cmd->after = NULL;
+    cmd->after_capacity = 0;
+    if (cmd->owner) {
+        ecs_sched_commands *owner = cmd->owner;
+        int32_t i;
+        for (i = 0; i < owner->after_count; i++) {
+            if (owner->after[i] == cmd) {
+                owner->after[i] = owner->after[--owner->after_count];
+                break;
+            }
+        }
+        cmd->owner = NULL;
+    }
+    if (cmd->waiting && w->clocks) ecs_sched__delay_dequeue(w->clocks, cmd);
+}
+
+/* The world's side of time.h: applies the buffers due on `clock` at `now`, in queue order.
+   Each is taken out before it is applied (applying may queue more); one that fails goes
+   back in front with what is left. */
+static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now) {
+    ecs_sched__clocks *clocks = w->clocks;
+    while (clocks->waiting_count[clock] && clocks->waiting[clock][0]->due_ns <= now) {
+        ecs_sched_commands *b = clocks->waiting[clock][0];
+        ecs_sched_result result;
+        ecs_sched__delay_dequeue(clocks, b);
+        result = ecs_sched__commands_apply(b);
+        if (result != ECS_SCHED_OK) {
+            ecs_sched__delay_enqueue(clocks, b);   /* its serial puts it first again */
+            return result;
+        }
+        ecs_sched_commands_destroy(b);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The world's side of time.h: the queued buffers go with the clocks. */
+static void ecs_sched__delays_free(ecs_sched_world *w) {
+    ecs_sched__clocks *clocks = w->clocks;
+    int i;
+    for (i = 0; i < 2; i++) {
+        while (clocks->waiting_count[i]) {
+            ecs_sched_commands *b = clocks->waiting[i][--clocks->waiting_count[i]];
+            b->waiting = false;
+            ecs_sched_commands_destroy(b);
+        }
+        ecs_sched__free(&w->env, clocks->waiting[i]);
+        clocks->waiting[i] = NULL;
+    }
+}
+
+int32_t ecs_sched_commands_waiting(const ecs_sched_world *w, ecs_sched_clock clock) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!w->clocks || (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED)) {
+        return 0;
+    }
+    return (int32_t)w->clocks->waiting_count[clock];
 }
 
 #if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))

@@ -1,6 +1,7 @@
 /* query: queries, their cached tables, iteration and parallel iteration. */
 #pragma once
 #include "table.h"
+#include "list.h"
 
 /* ---- queries ---- */
 
@@ -202,7 +203,7 @@ struct ecs_sched_query {
     bool sparse;                      /* has terms on sparse components: listed (sparse.h) */
     bool sparse_filtered;             /* has added or changed terms on sparse components */
     bool sparse_marks;                /* writes a tracked sparse component (sparse.h) */
-    struct ecs_sched__hier_cache *hier;   /* hierarchical: the rows in order (hierarchy.h) */
+    ecs_sched__row_list *list;        /* listed: the rows in order (list.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
     ecs_sched__match_ticks *match_ticks;  /* ticked queries: per match */
@@ -219,10 +220,6 @@ static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__ma
                                    int32_t row);
 /* hierarchy.h: a hierarchical query's iteration, in the order it keeps, and its end. */
 static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows);
-/* sparse.h: what a query asks of sparse components. */
-static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
-                                                    int32_t i);
-static void ecs_sched__hier_free(ecs_sched_query *q);
 static int32_t ecs_sched__hier_count(ecs_sched_query *q);
 
 /* Whether a term's field is a column of the entity's own table (not of its parent, and not
@@ -374,6 +371,29 @@ static ecs_sched_result ecs_sched__check_relational_term(ecs_sched_world *w,
                                "changes; read it instead", (int)i, c->name);
     }
     return ECS_SCHED_OK;
+}
+
+/* What a term asks of a sparse component: only what can be looked up on the entity itself
+   (sparse_query.h lists the rows). */
+static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
+                                                    int32_t i) {
+    ecs_sched_term_kind kind = term->kind;
+    const char *what;
+    if (kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
+        what = "read from the parent";
+    } else if (kind == ECS_SCHED_TERM_INHERITED) {
+        what = "inherited";
+    } else if (kind == ECS_SCHED_TERM_RELATED || kind == ECS_SCHED_TERM_CASCADE) {
+        what = "a relationship";
+    } else {
+        return ECS_SCHED_OK;
+    }
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                           "query_create: term %d asks for '%s' %s, but '%s' is sparse: a "
+                           "sparse component is read, written, optional, left out, added or "
+                           "changed on the entity itself; register it with table storage to "
+                           "use it so", (int)i, w->components[term->id].name, what,
+                           w->components[term->id].name);
 }
 
 static bool ecs_sched__term_filters(ecs_sched_term_kind kind) {
@@ -655,6 +675,32 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
     return q;
 }
 
+/* The list a listed query keeps (list.h), made empty at its first use, with a block of
+   pointers per term whose values are not in the row's own columns (a parent's value, a
+   sparse value). NULL when out of memory. */
+static ecs_sched__row_list *ecs_sched__list_of(ecs_sched_query *q) {
+    ecs_sched__row_list *c;
+    int32_t i;
+    if (q->list) return q->list;
+    c = (ecs_sched__row_list *)ecs_sched__calloc(&q->world->env, sizeof *c);
+    if (!c) return NULL;
+    c->cascade = -1;
+    c->order_term = -1;
+    for (i = 0; i < q->term_count; i++) {
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        c->parent_slot[i] = -1;
+        if (ecs_sched__term_on_parent(kind)) c->parent_slot[i] = (int16_t)c->parent_terms++;
+        c->sparse_term[i] = q->world->components[q->terms[i].id].sparse != 0;
+        if (c->sparse_term[i] && kind != ECS_SCHED_TERM_WITHOUT &&
+            q->world->components[q->terms[i].id].size) {
+            c->parent_slot[i] = (int16_t)c->parent_terms++;   /* a pointer per row */
+        }
+        if (kind == ECS_SCHED_TERM_CASCADE) c->cascade = i;
+    }
+    q->list = c;
+    return c;
+}
+
 void ecs_sched_query_destroy(ecs_sched_query *q) {
     ecs_sched_world *w;
     uint32_t i;
@@ -668,7 +714,7 @@ void ecs_sched_query_destroy(ecs_sched_query *q) {
     }
     ecs_sched__free(&w->env, q->matches);
     ecs_sched__free(&w->env, q->match_ticks);
-    ecs_sched__hier_free(q);
+    ecs_sched__list_free(&w->env, q->list);
     ecs_sched__free(&w->env, q);
 }
 
