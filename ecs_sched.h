@@ -3138,19 +3138,6 @@ ECS_SCHED_API ecs_sched_result ecs_sched_schedule_build(ecs_sched_world *world,
 ECS_SCHED_API int32_t ecs_sched_schedule_order(ecs_sched_world *world, const char *schedule,
                                               const char **names, int32_t capacity);
 
-/*================================== src/change.h (public) ===================================*/
-/* change: change ticks, iteration by what changed, and keeping old ticks meaningful. */
-
-/* The last change tick handed out: systems and conditions take one each time they run (while
-   something in the world tracks changes), and so does a query with added or changed terms
-   iterated outside systems. */
-ECS_SCHED_API uint32_t ecs_sched_change_tick(const ecs_sched_world *world);
-/* Moves the change tick on by `ticks`, as if that many systems had run, keeping every tick in
-   the world meaningful on the way (see Change detection in THE WORLD'S EVENTS). For tests of
-   programs that run for a long time: a 32-bit tick wraps after about four billion system
-   runs. */
-ECS_SCHED_API void ecs_sched_change_tick_advance(ecs_sched_world *world, uint32_t ticks);
-
 /*=================================== src/trace.h (public) ===================================*/
 /* trace: a recording of what runs (systems, conditions, sync points, schedules, frames, fixed
    steps, state transitions, observers, failures) written as Chrome trace-event JSON; per-system
@@ -3306,6 +3293,22 @@ ECS_SCHED_API uint32_t ecs_sched_observer_add(ecs_sched_world *world,
    ECS_SCHED_ERR_INVALID_ARGUMENT. */
 ECS_SCHED_API ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *world, uint32_t id);
 
+/*================================== src/sparse.h (public) ===================================*/
+/* sparse: components kept in sets of their own, outside the archetype tables. */
+
+/*================================== src/change.h (public) ===================================*/
+/* change: change ticks, iteration by what changed, and keeping old ticks meaningful. */
+
+/* The last change tick handed out: systems and conditions take one each time they run (while
+   something in the world tracks changes), and so does a query with added or changed terms
+   iterated outside systems. */
+ECS_SCHED_API uint32_t ecs_sched_change_tick(const ecs_sched_world *world);
+/* Moves the change tick on by `ticks`, as if that many systems had run, keeping every tick in
+   the world meaningful on the way (see Change detection in THE WORLD'S EVENTS). For tests of
+   programs that run for a long time: a 32-bit tick wraps after about four billion system
+   runs. */
+ECS_SCHED_API void ecs_sched_change_tick_advance(ecs_sched_world *world, uint32_t ticks);
+
 /*================================= src/stepping.h (public) ==================================*/
 /* stepping: running a schedule one system at a time under the caller's control, when
    ECS_SCHED_TRACE is defined. */
@@ -3354,9 +3357,6 @@ ECS_SCHED_API const char *ecs_sched_stepping_cursor(ecs_sched_world *world,
    run while it is already running. */
 ECS_SCHED_API ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *world,
                                                      const char *schedule);
-
-/*================================== src/sparse.h (public) ===================================*/
-/* sparse: components kept in sets of their own, outside the archetype tables. */
 
 /*================================= src/component.h (public) =================================*/
 /* component: registering a component type: its layout and hooks, where its values live
@@ -14904,701 +14904,6 @@ int32_t ecs_sched_schedule_order(ecs_sched_world *w, const char *label, const ch
     return s->plan->node_count;
 }
 
-/*============================== src/change.h (implementation) ===============================*/
-/* change: change ticks, iteration by what changed, and keeping old ticks meaningful.
-
-   A tick is a 32-bit count that wraps. A tracked component keeps, per entity, the tick it was
-   added and the tick it last changed (ticks.h); a resource keeps the same. A reader (a system
-   or condition, through its context, or a query outside systems) sees a change when the
-   change is newer than the reader's previous look and no newer than this one: what counts is
-   age, now - tick, so that wrapping does not matter as long as no age passes 2^32. Ages are
-   kept below that by a check at the start of schedule runs, once every
-   ECS_SCHED__TICK_CHECK_EVERY ticks: every tick older than ECS_SCHED__TICK_MAX_AGE is moved
-   up to just past that age, in an order that keeps every comparison between a change and a
-   reader as it was (the readers' old ticks are ranked, and each old change is placed between
-   the ranks it fell between). So a system that has not run for a very long time still sees
-   exactly the changes made since it last ran. */
-
-#define ECS_SCHED__TICK_CHECK_EVERY (UINT32_C(1) << 29)
-#define ECS_SCHED__TICK_MAX_AGE (UINT32_MAX - (UINT32_C(1) << 30) - (UINT32_C(1) << 20))
-#define ECS_SCHED__TICK_MAX_READERS (UINT32_C(1) << 18)   /* old readers the check can rank */
-
-uint32_t ecs_sched_change_tick(const ecs_sched_world *w) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__tick_load(w);
-}
-
-/* ---- the window an iteration sees ---- */
-
-/* Inside a system or condition: the changes since its previous run. Outside: since this
-   query's previous iteration, which takes a tick of its own. */
-static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
-                                   uint32_t *this_run) {
-    ecs_sched_query *own = (ecs_sched_query *)(uintptr_t)q;   /* its own window moves on */
-    const ecs_sched_system_ctx *ctx =
-        (const ecs_sched_system_ctx *)ecs_sched__running_in(&q->world->env);
-    if (ctx && !ctx->applying) {
-        *last_run = ctx->last_run;
-        *this_run = ctx->this_run;
-        return;
-    }
-    *last_run = own->last_iter;
-    *this_run = own->last_iter = ecs_sched__tick_take(own->world);
-}
-
-/* ---- iteration by runs of rows ---- */
-
-/* The tick column of term `term` in the table of match m (-1: untracked). */
-static inline int32_t ecs_sched__tick_index(const ecs_sched_query *q, const ecs_sched__match *m,
-                                            int32_t term) {
-    return q->match_ticks[m - q->matches].of[term];
-}
-
-/* What an iteration compares ticks with. */
-typedef struct ecs_sched__window {
-    uint32_t this_run;
-    uint32_t span;       /* this_run - last_run: a tick is newer when this_run - tick < span */
-} ecs_sched__window;
-
-static inline bool ecs_sched__in_window(ecs_sched__window win, uint32_t tick) {
-    return (uint32_t)(win.this_run - tick) < win.span;
-}
-
-/* The rows of block `block` (from `first` on, below `count`) whose tick passes, as bits. */
-static uint64_t ecs_sched__block_bits(const uint32_t *ticks, int32_t block, int32_t first,
-                                      int32_t count, ecs_sched__window win) {
-    int32_t base = block * ECS_SCHED__TICK_BLOCK, end = base + ECS_SCHED__TICK_BLOCK, r;
-    uint64_t bits = 0;
-    if (end > count) end = count;
-    for (r = base; r < end; r++) {
-        uint64_t in = ecs_sched__in_window(win, ticks[r]) ? 1u : 0u;
-        bits |= in << (r - base);
-    }
-    return bits & (~(uint64_t)0 << (first - base));
-}
-
-/* Of the rows `bits` of a block, those with the targets of the query's related terms. */
-static uint64_t ecs_sched__related_bits(const ecs_sched_query *q, const ecs_sched__match *m,
-                                        int32_t block, uint64_t bits) {
-    uint64_t out = 0;
-    while (bits) {
-        int32_t bit = ecs_sched__lowest_bit(bits);
-        if (ecs_sched__row_related(q, m, block * ECS_SCHED__TICK_BLOCK + bit)) out |= (uint64_t)1 << bit;
-        bits &= bits - 1u;
-    }
-    return out;
-}
-
-/* The rows of a block that pass every filter term of the query, from `first` on. */
-static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sched__match *m,
-                                         int32_t block, int32_t first, ecs_sched__window win) {
-    const ecs_sched__table *t = m->table;
-    uint64_t bits = ~(uint64_t)0 << (first - block * ECS_SCHED__TICK_BLOCK);
-    int32_t i, rows = t->count - block * ECS_SCHED__TICK_BLOCK;
-    if (rows < ECS_SCHED__TICK_BLOCK) bits &= ((uint64_t)1 << rows) - 1u;
-    if (q->related) bits &= ecs_sched__related_bits(q, m, block, bits);
-    for (i = 0; i < q->term_count && bits; i++) {
-        const ecs_sched__ticks *k;
-        ecs_sched_term_kind kind = q->terms[i].kind;
-        if (!ecs_sched__term_filters(kind)) continue;
-        k = &t->ticks[ecs_sched__tick_index(q, m, i)];
-        if (kind == ECS_SCHED_TERM_CHANGED) {
-            if (k->has_bulk && ecs_sched__in_window(win, k->bulk)) continue;
-            if (!ecs_sched__in_window(win, k->newest[block])) return 0;
-            bits &= ecs_sched__block_bits(k->changed, block, first, t->count, win);
-        } else {
-            /* a row is changed whenever it is added, so changed ticks bound added ones */
-            if (!(k->has_bulk && ecs_sched__in_window(win, k->bulk)) &&
-                !ecs_sched__in_window(win, k->newest[block])) {
-                return 0;
-            }
-            bits &= ecs_sched__block_bits(k->added, block, first, t->count, win);
-        }
-    }
-    return bits;
-}
-
-/* The next run [*begin, *end) of rows of the match's table at or after `from` that pass the
-   query's filters; false when none is left. */
-static bool ecs_sched__next_rows(const ecs_sched_query *q, const ecs_sched__match *m,
-                                 int32_t from, ecs_sched__window win, int32_t *begin,
-                                 int32_t *end) {
-    int32_t count = m->table->count, block;
-    uint64_t bits;
-    if (!q->filtered) {
-        *begin = from;
-        *end = count;
-        return from < count;
-    }
-    for (;;) {
-        if (from >= count) return false;
-        block = from / ECS_SCHED__TICK_BLOCK;
-        bits = ecs_sched__filtered_bits(q, m, block, from, win);
-        if (bits) break;
-        from = (block + 1) * ECS_SCHED__TICK_BLOCK;
-    }
-    *begin = block * ECS_SCHED__TICK_BLOCK + ecs_sched__lowest_bit(bits);
-    /* the run goes on while the rows after it pass, into the next blocks if need be */
-    for (;;) {
-        uint64_t gaps = ~bits & (~(uint64_t)0 << (*begin > block * ECS_SCHED__TICK_BLOCK
-                                                      ? *begin - block * ECS_SCHED__TICK_BLOCK
-                                                      : 0));
-        if (gaps) {
-            *end = block * ECS_SCHED__TICK_BLOCK + ecs_sched__lowest_bit(gaps);
-            break;
-        }
-        block++;
-        if (block * ECS_SCHED__TICK_BLOCK >= count) {
-            *end = count;
-            break;
-        }
-        bits = ecs_sched__filtered_bits(q, m, block, block * ECS_SCHED__TICK_BLOCK, win);
-        if (!(bits & 1u)) {
-            *end = block * ECS_SCHED__TICK_BLOCK;
-            break;
-        }
-    }
-    if (*end > count) *end = count;
-    return true;
-}
-
-/* Rows [begin, end) of a tick column of t changed at `tick`. */
-static void ecs_sched__ticks_mark(ecs_sched_world *w, const ecs_sched__table *t,
-                                  ecs_sched__ticks *k, int32_t begin, int32_t end, uint32_t tick) {
-    uint32_t now = ecs_sched__tick_load(w) + 1u;
-    int32_t r;
-    for (r = begin; r < end; r++) ecs_sched__ticks_change(w, t, k, r, tick, now);
-}
-
-/* The rows handed out for writing are changed: the whole table at once by a bulk mark, a run
-   row by row. */
-static void ecs_sched__mark_written(const ecs_sched_query *q, const ecs_sched__match *m,
-                                    int32_t begin, int32_t end, uint32_t tick) {
-    ecs_sched__table *t = m->table;
-    ecs_sched_world *w = q->world;
-    uint32_t now;
-    int32_t i;
-    if (!q->marks) return;
-    now = ecs_sched__tick_load(w) + 1u;
-    for (i = 0; i < q->term_count; i++) {
-        ecs_sched__ticks *k;
-        if (ecs_sched__tick_index(q, m, i) < 0 || !ecs_sched__term_marks(q->terms[i].kind)) continue;
-        k = &t->ticks[ecs_sched__tick_index(q, m, i)];
-        if (begin == 0 && end == t->count) {
-            k->bulk = k->has_bulk ? ecs_sched__tick_newest(k->bulk, tick, now) : tick;
-            k->has_bulk = true;
-        } else {
-            ecs_sched__ticks_mark(w, t, k, begin, end, tick);
-        }
-    }
-}
-
-/* ---- iteration by the change log ---- */
-
-/* The tick column whose log a filtered query follows: that of its first filter term. */
-static inline ecs_sched__ticks *ecs_sched__log_column(const ecs_sched_query *q,
-                                                      const ecs_sched__match *m) {
-    return &m->table->ticks[ecs_sched__tick_index(q, m, q->log_term)];
-}
-
-/* Where in the log of the match's table an iteration with this window starts, or -1 when the
-   log cannot tell every row the window needs (it was cut after the window opened, or a whole
-   table mark in the window never went into it): then every row is looked at. */
-static int32_t ecs_sched__log_start(const ecs_sched_query *q, const ecs_sched__match *m,
-                                    ecs_sched__window win) {
-    const ecs_sched__ticks *k = ecs_sched__log_column(q, m);
-    const ecs_sched__change_log *log = &k->log;
-    uint32_t lo = 0, hi = log->count, last_age = win.span;
-    int32_t i;
-    for (i = 0; i < q->term_count; i++) {
-        const ecs_sched__ticks *f;
-        if (!ecs_sched__term_filters(q->terms[i].kind)) continue;
-        f = &m->table->ticks[ecs_sched__tick_index(q, m, i)];
-        if (f->has_bulk && ecs_sched__in_window(win, f->bulk)) return -1;
-    }
-    if (log->truncated && (uint32_t)(win.this_run - log->since) < last_age) return -1;
-    while (lo < hi) {   /* the first entry logged since the window opened */
-        uint32_t mid = (lo + hi) / 2;
-        const ecs_sched__change *e = &log->items[(log->start + mid) & (log->capacity - 1)];
-        if ((uint32_t)(win.this_run - e->seq) > last_age) lo = mid + 1;
-        else hi = mid;
-    }
-    return (int32_t)lo;
-}
-
-/* Whether a log entry still stands for a row, and the row passes every filter. A live entry
-   knows its row's changed tick: a query whose only filter is changed on the log's column
-   reads no other tick. */
-static inline bool ecs_sched__entry_passes(const ecs_sched_query *q, const ecs_sched__match *m,
-                                           const ecs_sched__change *e, ecs_sched__window win) {
-    int32_t i, row = (int32_t)e->row;
-    if (e->row == ECS_SCHED__DEAD_ROW) return false;
-    if (q->filter_count == 1 && q->terms[q->log_term].kind == ECS_SCHED_TERM_CHANGED) {
-        return ecs_sched__in_window(win, e->changed);
-    }
-    for (i = 0; i < q->term_count; i++) {
-        const ecs_sched__ticks *f;
-        ecs_sched_term_kind kind = q->terms[i].kind;
-        if (!ecs_sched__term_filters(kind)) continue;
-        f = &m->table->ticks[ecs_sched__tick_index(q, m, i)];
-        if (!ecs_sched__in_window(win, kind == ECS_SCHED_TERM_ADDED ? f->added[row] : f->changed[row])) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* Readers of the log go through its entries in order; what they will look at next is
-   fetched this many entries ahead, so that the misses of a sparse walk overlap. */
-#define ECS_SCHED__LOG_LOOKAHEAD 32
-
-static inline void ecs_sched__log_prefetch(const ecs_sched_query *q, const ecs_sched__match *m,
-                                           const ecs_sched__change *e) {
-#if defined(__GNUC__) || defined(__clang__)
-    const ecs_sched__table *t = m->table;
-    int32_t i;
-    if (e->row == ECS_SCHED__DEAD_ROW) return;
-    for (i = 0; i < q->term_count; i++) {
-        if (m->column[i] >= 0) {
-            const ecs_sched__column *col = &t->columns[m->column[i]];
-            __builtin_prefetch(col->data + (size_t)e->row * col->size);
-        }
-    }
-#else
-    (void)q; (void)m; (void)e;
-#endif
-}
-
-/* The next run of rows from the log, entries from *at on: rows that pass, consecutive in the
-   table and in the log. */
-static bool ecs_sched__log_rows(const ecs_sched_query *q, const ecs_sched__match *m,
-                                int32_t *at, ecs_sched__window win, int32_t *begin, int32_t *end) {
-    const ecs_sched__ticks *k = ecs_sched__log_column(q, m);
-    const ecs_sched__change_log *log = &k->log;
-    uint32_t mask = log->capacity - 1, i = (uint32_t)*at;
-    while (i < log->count) {
-        const ecs_sched__change *e = &log->items[(log->start + i++) & mask];
-        if (i + ECS_SCHED__LOG_LOOKAHEAD < log->count) {
-            ecs_sched__log_prefetch(q, m, &log->items[(log->start + i + ECS_SCHED__LOG_LOOKAHEAD) & mask]);
-        }
-        if (!ecs_sched__entry_passes(q, m, e, win)) continue;
-        *begin = (int32_t)e->row;
-        *end = *begin + 1;
-        while (i < log->count) {
-            const ecs_sched__change *next = &log->items[(log->start + i) & mask];
-            if (next->row != (uint32_t)*end || !ecs_sched__entry_passes(q, m, next, win)) break;
-            (*end)++;
-            i++;
-        }
-        *at = (int32_t)i;
-        return true;
-    }
-    *at = (int32_t)i;
-    return false;
-}
-
-static inline ecs_sched__window ecs_sched__iter_window_of(const ecs_sched_iter *it) {
-    ecs_sched__window win;
-    win.this_run = it->this_run_;
-    win.span = it->this_run_ - it->last_run_;
-    return win;
-}
-
-/* The match an iteration is in, moving on to the next one when this one is done (and
-   finding where in its log to start); NULL when every match is done. */
-static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sched__window win) {
-    const ecs_sched_query *q = it->query_;
-    while (it->next_ == 0 || (it->at_ < 0 && it->row_ >= q->matches[it->next_ - 1].table->count)) {
-        const ecs_sched__match *m;
-        if ((uint32_t)it->next_ >= q->match_count) return NULL;
-        m = &q->matches[it->next_++];
-        it->row_ = 0;
-        if (!ecs_sched__match_resolves(q, m)) {   /* its bases lack an inherited term */
-            it->row_ = m->table->count;
-            it->at_ = -1;
-            continue;
-        }
-        /* a related query scans its rows: the log cannot tell targets */
-        it->at_ = q->log_term >= 0 && !q->related && m->table->count ? ecs_sched__log_start(q, m, win)
-                                                                      : -1;
-    }
-    return &q->matches[it->next_ - 1];
-}
-
-/* Kept out of ecs_sched_iter_next, whose common case stays small. */
-ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
-    const ecs_sched_query *q = it->query_;
-    ecs_sched__window win;
-    if (q->listed) return ecs_sched__iter_next_hier(it, false);
-    if (it->row_ < 0) {   /* the first call: the window opens now */
-        ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
-        it->row_ = 0;
-        it->at_ = -1;
-        it->by_rows_ = false;
-    }
-    win = ecs_sched__iter_window_of(it);
-    for (;;) {
-        const ecs_sched__match *m = ecs_sched__iter_match(it, win);
-        const ecs_sched__table *t;
-        int32_t begin, end, i;
-        bool found;
-        if (!m) break;
-        t = m->table;
-        found = it->at_ >= 0 ? ecs_sched__log_rows(q, m, &it->at_, win, &begin, &end)
-                             : ecs_sched__next_rows(q, m, it->row_, win, &begin, &end);
-        if (!found) {
-            it->row_ = t->count;
-            it->at_ = -1;
-            continue;
-        }
-        it->row_ = end;
-        it->count = end - begin;
-        it->entities = t->entities + begin;
-        for (i = 0; i < q->term_count; i++) {
-            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
-            it->fields[i] = col ? col->data + (size_t)begin * col->size : NULL;
-        }
-        if (q->inherits) ecs_sched__share_fields(q, m, it->fields, &it->shared);
-        ecs_sched__mark_written(q, m, begin, end, it->this_run_);
-        return true;
-    }
-    it->count = 0;
-    return false;
-}
-
-/* ---- iteration by index ---- */
-
-/* Up to ECS_SCHED_ITER_ROWS rows from the log, entries from *at on, into `rows`: one test
-   per entry and no call per row, which is what a sparse reader pays for. */
-static int32_t ecs_sched__log_gather(const ecs_sched_query *q, const ecs_sched__match *m,
-                                     int32_t *at, ecs_sched__window win, int32_t *rows) {
-    const ecs_sched__change_log *log = &ecs_sched__log_column(q, m)->log;
-    uint32_t mask = log->capacity - 1, i = (uint32_t)*at;
-    int32_t n = 0;
-    while (i < log->count && n < ECS_SCHED_ITER_ROWS) {
-        const ecs_sched__change *e = &log->items[(log->start + i++) & mask];
-        if (i + ECS_SCHED__LOG_LOOKAHEAD < log->count) {
-            ecs_sched__log_prefetch(q, m, &log->items[(log->start + i + ECS_SCHED__LOG_LOOKAHEAD) & mask]);
-        }
-        if (ecs_sched__entry_passes(q, m, e, win)) rows[n++] = (int32_t)e->row;
-    }
-    *at = (int32_t)i;
-    return n;
-}
-
-/* Up to ECS_SCHED_ITER_ROWS rows that pass, from row *from on, into `rows`. */
-static int32_t ecs_sched__scan_gather(const ecs_sched_query *q, const ecs_sched__match *m,
-                                      int32_t *from, ecs_sched__window win, int32_t *rows) {
-    int32_t n = 0, begin, end;
-    while (n < ECS_SCHED_ITER_ROWS && ecs_sched__next_rows(q, m, *from, win, &begin, &end)) {
-        if (end - begin > ECS_SCHED_ITER_ROWS - n) end = begin + (ECS_SCHED_ITER_ROWS - n);
-        while (begin < end) rows[n++] = begin++;
-        *from = end;
-    }
-    return n;
-}
-
-bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
-    const ecs_sched_query *q;
-    ecs_sched__window win;
-    ECS_SCHED_ASSERT(it != NULL);
-    q = it->query_;
-    if (!q) return false;
-    it->by_rows_ = true;
-    if (q->listed) return ecs_sched__iter_next_hier(it, true);
-    if (it->row_ < 0) {   /* the first call: a ticked query's window opens now */
-        if (q->ticked) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
-        else it->last_run_ = it->this_run_ = 0;
-        it->row_ = 0;
-        it->at_ = -1;
-    }
-    win = ecs_sched__iter_window_of(it);
-    for (;;) {
-        const ecs_sched__match *m = ecs_sched__iter_match(it, win);
-        const ecs_sched__table *t;
-        int32_t n, i;
-        if (!m) break;
-        t = m->table;
-        n = it->at_ >= 0 ? ecs_sched__log_gather(q, m, &it->at_, win, it->rows)
-                         : ecs_sched__scan_gather(q, m, &it->row_, win, it->rows);
-        if (n == 0) {
-            it->row_ = t->count;
-            it->at_ = -1;
-            continue;
-        }
-        it->count = n;
-        it->entities = t->entities;
-        for (i = 0; i < q->term_count; i++) {
-            it->fields[i] = m->column[i] >= 0 ? t->columns[m->column[i]].data : NULL;
-        }
-        if (q->inherits) ecs_sched__share_fields(q, m, it->fields, &it->shared);
-        if (q->marks) {
-            for (i = 0; i < n; i++) ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
-        }
-        return true;
-    }
-    it->count = 0;
-    return false;
-}
-
-/* ---- parallel iteration ---- */
-
-/* A query without filters hands out every row: its written tables are marked whole first. */
-static void ecs_sched__par_mark_tables(const ecs_sched__par_query *pq) {
-    const ecs_sched_query *q = pq->query;
-    uint32_t i;
-    if (q->filtered) return;
-    for (i = 0; i < q->match_count; i++) {
-        const ecs_sched__match *m = &q->matches[i];
-        if (m->table->count && ecs_sched__match_resolves(q, m)) {
-            ecs_sched__mark_written(q, m, 0, m->table->count, pq->this_run);
-        }
-    }
-}
-
-/* One piece [begin, end) of a table, its rows that pass the filters run by run; pieces hold
-   whole tick blocks, so the marks of one never touch another's. */
-static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
-                                         const ecs_sched__match *m, int32_t begin, int32_t end) {
-    const ecs_sched_query *q = pq->query;
-    const ecs_sched__table *t = m->table;
-    ecs_sched__window win;
-    ecs_sched_iter it;
-    int32_t from = begin, first, last, i;
-    win.this_run = pq->this_run;
-    win.span = pq->this_run - pq->last_run;
-    it = ecs_sched__iter_of(NULL);
-    while (from < end && ecs_sched__next_rows(q, m, from, win, &first, &last) && first < end) {
-        if (last > end) last = end;
-        it.count = last - first;
-        it.entities = t->entities + first;
-        for (i = 0; i < q->term_count; i++) {
-            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
-            it.fields[i] = col ? col->data + (size_t)first * col->size : NULL;
-        }
-        if (q->inherits) ecs_sched__share_fields(q, m, it.fields, &it.shared);
-        ecs_sched__mark_written(q, m, first, last, pq->this_run);
-        pq->fn(&it, pq->arg);
-        from = last;
-    }
-}
-
-/* sparse.h: marks of sparse components. */
-static void ecs_sched__sparse_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row);
-
-ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, int32_t row) {
-    const ecs_sched_query *q;
-    const ecs_sched__match *m;
-    ecs_sched_world *w;
-    ECS_SCHED_ASSERT(it != NULL && it->query_ != NULL);
-    q = it->query_;
-    w = q->world;
-    if (term < 0 || term >= q->term_count || !ecs_sched__term_writes(q->terms[term].kind) ||
-        !w->components[q->terms[term].id].tracked) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "iter_mark_changed: term %d is not a written term of a tracked "
-                               "component (write, optional write or write_manual, and a "
-                               "component registered with .tracked = true)", (int)term);
-    }
-    if (it->next_ == 0 || row < 0 || row >= it->count) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "iter_mark_changed: row %d is not a row of the current run "
-                               "(0 to %d)", (int)row, (int)it->count - 1);
-    }
-    m = &q->matches[it->next_ - 1];
-    if (w->components[q->terms[term].id].sparse) {
-        ecs_sched__sparse_mark_row(it, term, row);
-    } else if (ecs_sched__tick_index(q, m, term) >= 0) {
-        ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
-        int32_t at = it->by_rows_ ? it->rows[row] : it->row_ - it->count + row;
-        ecs_sched__ticks_mark(w, m->table, k, at, at + 1, it->this_run_);
-    }
-    return ECS_SCHED_OK;
-}
-
-/* ---- keeping old ticks meaningful ---- */
-
-/* The old ages of the readers, oldest first, each once. */
-typedef struct ecs_sched__old_readers {
-    uint32_t *ages;
-    uint32_t count;
-    uint32_t capacity;
-    uint32_t now;
-    bool overflow;
-} ecs_sched__old_readers;
-
-static uint32_t ecs_sched__age(uint32_t tick, uint32_t now) {
-    return now - tick;
-}
-
-static void ecs_sched__old_reader_add(ecs_sched_world *w, ecs_sched__old_readers *r, uint32_t tick) {
-    uint32_t age = ecs_sched__age(tick, r->now);
-    if (age <= ECS_SCHED__TICK_MAX_AGE) return;
-    if (r->count >= ECS_SCHED__TICK_MAX_READERS ||
-        !ECS_SCHED__GROW(&w->env, r->ages, &r->capacity, r->count + 1)) {
-        r->overflow = true;
-        return;
-    }
-    r->ages[r->count++] = age;
-}
-
-static void ecs_sched__ctx_readers(ecs_sched_world *w, ecs_sched__old_readers *r,
-                                   const ecs_sched_system_ctx *ctx) {
-    ecs_sched__old_reader_add(w, r, ctx->last_run);
-    ecs_sched__old_reader_add(w, r, ctx->this_run);
-}
-
-/* Every reader's ticks: systems' and conditions' contexts, queries iterated outside. */
-static void ecs_sched__gather_readers(ecs_sched_world *w, ecs_sched__old_readers *r) {
-    uint32_t i, j;
-    for (i = 0; i < w->query_count; i++) ecs_sched__old_reader_add(w, r, w->queries[i]->last_iter);
-    if (!w->schedules) return;
-    for (i = 0; i < w->schedules->count; i++) {
-        const ecs_sched__schedule *s = w->schedules->items[i];
-        for (j = 0; j < s->system_count; j++) ecs_sched__ctx_readers(w, r, &s->systems[j]->ctx);
-        for (j = 0; j < s->conds.count; j++) ecs_sched__ctx_readers(w, r, &s->conds.items[j]->ctx);
-    }
-}
-
-static int ecs_sched__older_first(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x > y ? -1 : x < y ? 1 : 0;
-}
-
-/* What an old tick is to the readers' ticks: a reader's own, a change (newer than the
-   readers strictly older), or the tick an entry was logged at (from the readers as old or
-   older on: a reader looks at the entries logged since its tick, that tick included). */
-typedef enum ecs_sched__tick_role {
-    ECS_SCHED__TICK_READER,
-    ECS_SCHED__TICK_CHANGE,
-    ECS_SCHED__TICK_LOGGED
-} ecs_sched__tick_role;
-
-/* The age an old tick moves to. Readers of rank i (1 for the oldest) move to base - (2i - 1);
-   a change to base - 2r, r the number of readers strictly older than it (a logged tick: as
-   old or older): so each compares with every reader as it did. Ticks that are not old stay. */
-static uint32_t ecs_sched__moved_tick(const ecs_sched__old_readers *r, uint32_t tick,
-                                      ecs_sched__tick_role role) {
-    uint32_t age = ecs_sched__age(tick, r->now), base = ECS_SCHED__TICK_MAX_AGE + 2u * r->count + 2u;
-    uint32_t lo = 0, hi = r->count;
-    if (age <= ECS_SCHED__TICK_MAX_AGE) return tick;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        bool before = role == ECS_SCHED__TICK_LOGGED ? r->ages[mid] >= age : r->ages[mid] > age;
-        if (before) lo = mid + 1;
-        else hi = mid;
-    }
-    if (role == ECS_SCHED__TICK_READER) return r->now - (base - (2u * lo + 1u));   /* rank lo + 1 */
-    return r->now - (base - 2u * lo);
-}
-
-static void ecs_sched__move_ticks(const ecs_sched__old_readers *r, uint32_t *ticks, size_t n) {
-    size_t i;
-    for (i = 0; i < n; i++) ticks[i] = ecs_sched__moved_tick(r, ticks[i], ECS_SCHED__TICK_CHANGE);
-}
-
-static void ecs_sched__move_log_ticks(const ecs_sched__old_readers *r, ecs_sched__change_log *log) {
-    uint32_t i;
-    for (i = 0; i < log->count; i++) {
-        ecs_sched__change *e = &log->items[(log->start + i) & (log->capacity - 1)];
-        e->seq = ecs_sched__moved_tick(r, e->seq, ECS_SCHED__TICK_LOGGED);
-        /* the copy of the row's change tick that a log reader compares moves as the row's */
-        e->changed = ecs_sched__moved_tick(r, e->changed, ECS_SCHED__TICK_CHANGE);
-    }
-    log->since = ecs_sched__moved_tick(r, log->since, ECS_SCHED__TICK_CHANGE);
-}
-
-static void ecs_sched__move_ctx(const ecs_sched__old_readers *r, ecs_sched_system_ctx *ctx) {
-    ctx->last_run = ecs_sched__moved_tick(r, ctx->last_run, ECS_SCHED__TICK_READER);
-    ctx->this_run = ecs_sched__moved_tick(r, ctx->this_run, ECS_SCHED__TICK_READER);
-}
-
-/* sparse.h: the stamps of sparse components. */
-static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r);
-
-static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
-    uint32_t i;
-    int32_t k;
-    for (i = 0; i < w->table_count; i++) {
-        ecs_sched__table *t = w->tables[i];
-        for (k = 0; k < t->tick_count; k++) {
-            ecs_sched__ticks *ticks = &t->ticks[k];
-            ecs_sched__move_ticks(r, ticks->added, (size_t)t->count);
-            ecs_sched__move_ticks(r, ticks->changed, (size_t)t->count);
-            ecs_sched__move_ticks(r, ticks->newest, (size_t)ecs_sched__tick_blocks(t->count));
-            ticks->bulk = ecs_sched__moved_tick(r, ticks->bulk, ECS_SCHED__TICK_CHANGE);
-            ecs_sched__move_log_ticks(r, &ticks->log);
-        }
-    }
-    for (i = 1; i < w->component_count; i++) {
-        w->resource_stamps[i].added = ecs_sched__moved_tick(r, w->resource_stamps[i].added, ECS_SCHED__TICK_CHANGE);
-        w->resource_stamps[i].changed = ecs_sched__moved_tick(r, w->resource_stamps[i].changed, ECS_SCHED__TICK_CHANGE);
-    }
-    if (w->sparse_count) ecs_sched__sparse_move_ticks(w, r);
-}
-
-static void ecs_sched__move_reader_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
-    uint32_t i, j;
-    for (i = 0; i < w->query_count; i++) {
-        w->queries[i]->last_iter = ecs_sched__moved_tick(r, w->queries[i]->last_iter, ECS_SCHED__TICK_READER);
-    }
-    if (!w->schedules) return;
-    for (i = 0; i < w->schedules->count; i++) {
-        ecs_sched__schedule *s = w->schedules->items[i];
-        for (j = 0; j < s->system_count; j++) ecs_sched__move_ctx(r, &s->systems[j]->ctx);
-        for (j = 0; j < s->conds.count; j++) ecs_sched__move_ctx(r, &s->conds.items[j]->ctx);
-    }
-}
-
-/* Moves every old tick up (see the top of this module). Without memory to rank the readers,
-   old readers and old changes all move to the same age instead: a reader that has not run for
-   that long then misses the old changes it had not seen, and says so in the log. */
-static void ecs_sched__ticks_check(ecs_sched_world *w) {
-    ecs_sched__old_readers r;
-    uint32_t i, unique = 0;
-    memset(&r, 0, sizeof r);
-    r.now = ecs_sched__tick_load(w);
-    ecs_sched__gather_readers(w, &r);
-    if (r.overflow) {
-        ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_ERR_OUT_OF_MEMORY,
-                       "change ticks: too many readers (or no memory) to keep the order of "
-                       "very old ticks; readers that have not run for over %lu ticks may miss "
-                       "changes older than that",
-                       (unsigned long)ECS_SCHED__TICK_MAX_AGE);
-        r.count = 0;
-    }
-    if (r.count) qsort(r.ages, r.count, sizeof *r.ages, ecs_sched__older_first);
-    for (i = 0; i < r.count; i++) {
-        if (unique == 0 || r.ages[unique - 1] != r.ages[i]) r.ages[unique++] = r.ages[i];
-    }
-    r.count = unique;
-    ecs_sched__move_change_ticks(w, &r);
-    ecs_sched__move_reader_ticks(w, &r);
-    ecs_sched__free(&w->env, r.ages);
-    w->tick_checked = r.now;
-}
-
-/* Called where a schedule run starts. */
-static inline void ecs_sched__ticks_maybe_check(ecs_sched_world *w) {
-    if (w->ticks_on && (uint32_t)(ecs_sched__tick_load(w) - w->tick_checked) >= ECS_SCHED__TICK_CHECK_EVERY) {
-        ecs_sched__ticks_check(w);
-    }
-}
-
-void ecs_sched_change_tick_advance(ecs_sched_world *w, uint32_t ticks) {
-    ECS_SCHED__CHECK_WORLD(w);
-    while (ticks > 0) {
-        uint32_t step = ticks < ECS_SCHED__TICK_CHECK_EVERY / 2 ? ticks : ECS_SCHED__TICK_CHECK_EVERY / 2;
-#ifdef ECS_SCHED_THREADS
-        atomic_fetch_add_explicit(&w->tick, step, memory_order_relaxed);
-#else
-        w->tick += step;
-#endif
-        ticks -= step;
-        ecs_sched__ticks_maybe_check(w);
-    }
-}
-
 /*=============================== src/trace.h (implementation) ===============================*/
 /* trace: recording what runs, statistics, outcomes, systems switched off. */
 
@@ -16864,6 +16169,990 @@ static ecs_sched_result ecs_sched__defer_remove(ecs_sched_world *w, ecs_sched_en
 static ecs_sched_result ecs_sched__defer_set_resource(ecs_sched_world *w, ecs_sched_id id,
                                                       const void *value) {
     return ecs_sched_commands_set_resource(ecs_sched__deferring(w), id, value);
+}
+
+/*============================== src/sparse.h (implementation) ===============================*/
+/* sparse: components kept in sets of their own, outside the archetype tables.
+
+   A component registered with .storage = ECS_SCHED_STORAGE_SPARSE is never part of an
+   entity's table: entity.h leaves it out of every table it finds and hands it here. Its set
+   packs the entities that have it in `members`, their values (and, tracked, their stamps) at
+   the same positions, and keeps by entity index the position of each (+ 1). Adding appends,
+   removing moves the last member into the hole: nothing else of the entity moves. What
+   changes a set's members counts as a change of rows (rows_version): the lists of queries
+   with sparse terms (query.h) are made again from it. */
+
+/* The world's side (declared in world.h): a set for component `id`, made at registration. */
+static bool ecs_sched__sparse_create(ecs_sched_world *w, ecs_sched_id id) {
+    ecs_sched__sparse_set *s;
+    if (w->sparse_count >= UINT16_MAX) return false;
+    if (!ECS_SCHED__GROW(&w->env, w->sparse_sets, &w->sparse_capacity, w->sparse_count + 1)) {
+        return false;
+    }
+    s = &w->sparse_sets[w->sparse_count++];
+    memset(s, 0, sizeof *s);
+    s->id = id;
+    w->components[id].sparse = (uint16_t)w->sparse_count;
+    return true;
+}
+
+static void ecs_sched__sparse_free(ecs_sched_world *w) {
+    uint32_t i;
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        ecs_sched__destruct(&w->components[s->id], s->values, (int32_t)s->count);
+        ecs_sched__free(&w->env, s->position);
+        ecs_sched__free(&w->env, s->members);
+        ecs_sched__aligned_free(&w->env, s->values);
+        ecs_sched__free(&w->env, s->stamps);
+    }
+    ecs_sched__free(&w->env, w->sparse_sets);
+    w->sparse_sets = NULL;
+    w->sparse_count = w->sparse_capacity = 0;
+}
+
+/* Room for `extra` more members, in place or in new blocks (values moved by the hooks). */
+static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t extra) {
+    const ecs_sched__component *c = &w->components[s->id];
+    uint32_t capacity = s->capacity ? s->capacity : 8;
+    unsigned char *values = NULL;
+    if ((uint64_t)s->count + extra > UINT32_MAX / 2) return false;
+    while (capacity < s->count + extra) capacity *= 2;
+    if (capacity == s->capacity) return true;
+    if (c->size) {
+        size_t alignment = c->alignment > 16 ? c->alignment : 16;
+        values = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)capacity * c->size,
+                                                           alignment);
+        if (!values) return false;
+    }
+    {
+        uint32_t members_capacity = s->capacity, stamps_capacity = s->capacity;
+        if (!ECS_SCHED__GROW(&w->env, s->members, &members_capacity, capacity) ||
+            (c->tracked && !ECS_SCHED__GROW(&w->env, s->stamps, &stamps_capacity, capacity))) {
+            ecs_sched__aligned_free(&w->env, values);
+            return false;
+        }
+    }
+    if (c->size) {
+        ecs_sched__relocate(c, values, s->values, (int32_t)s->count);
+        ecs_sched__aligned_free(&w->env, s->values);
+        s->values = values;
+        w->rows_version++;   /* the lists of queries point into the old block */
+    }
+    s->capacity = capacity;
+    return true;
+}
+
+/* Room in set s for `entities` more members whose indices are below `bound`. */
+static bool ecs_sched__sparse_reserve_set(ecs_sched_world *w, ecs_sched__sparse_set *s,
+                                          uint32_t entities, uint32_t bound) {
+    uint32_t had = s->position_capacity;
+    if (s->count + entities > s->capacity && !ecs_sched__sparse_grow(w, s, entities)) return false;
+    if (bound > had) {
+        if (!ECS_SCHED__GROW(&w->env, s->position, &s->position_capacity, bound)) return false;
+        memset(s->position + had, 0, (size_t)(s->position_capacity - had) * sizeof *s->position);
+    }
+    return true;
+}
+
+/* Room in the set of each sparse component among ids for `entities` more members whose
+   indices are below `bound`: what follows cannot fail. */
+static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
+                                      uint32_t entities, uint32_t bound) {
+    int32_t k;
+    for (k = 0; k < count; k++) {
+        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
+        if (s && !ecs_sched__sparse_reserve_set(w, s, entities, bound)) return false;
+    }
+    return true;
+}
+
+/* Room in the sets of the sparse components among ids that e does not have yet. */
+static bool ecs_sched__sparse_reserve_for(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
+                                          const ecs_sched_id *ids) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    int32_t k;
+    for (k = 0; k < count; k++) {
+        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
+        if (s && !ecs_sched__sparse_slot(s, index) && !ecs_sched__sparse_reserve_set(w, s, 1, index + 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static inline void *ecs_sched__sparse_cell(const ecs_sched_world *w, const ecs_sched__sparse_set *s,
+                                           uint32_t position) {
+    return s->values + (size_t)position * w->components[s->id].size;
+}
+
+/* Gives e the component of set s (room reserved), or writes its value when it has it;
+   value NULL: the default for a new one, no change for a present one. */
+static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
+                                  ecs_sched_entity e, const void *value) {
+    const ecs_sched__component *c = &w->components[s->id];
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e), at = ecs_sched__sparse_slot(s, index);
+    uint32_t tick = c->tracked ? ecs_sched__tick_now(w) : 0;
+    bool added = at == 0;
+    if (added) {
+        at = ++s->count;
+        s->members[at - 1] = e;
+        s->position[index] = at;
+        if (c->size) ecs_sched__construct(c, ecs_sched__sparse_cell(w, s, at - 1), value, 1);
+        if (c->tracked) s->stamps[at - 1].added = tick;
+        w->rows_version++;
+    } else if (c->size && value) {
+        ecs_sched__assign(c, ecs_sched__sparse_cell(w, s, at - 1), value);
+    }
+    if (c->tracked) s->stamps[at - 1].changed = tick;
+    if (w->observers) {
+        if (added && ecs_sched__watched(w, s->id, ECS_SCHED_ON_ADD)) {
+            ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, s->id);
+        }
+        if (ecs_sched__watched(w, s->id, ECS_SCHED_ON_INSERT)) {
+            ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, s->id);
+        }
+    }
+}
+
+/* The world's side (declared in world.h): puts the sparse components among ids on e, room
+   reserved; the value of ids[k] is values[k] (or its element `element`, for a batch). */
+static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
+                                        const ecs_sched_id *ids, const void *const *values,
+                                        size_t element) {
+    int32_t k;
+    for (k = 0; k < count; k++) {
+        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
+        const unsigned char *value;
+        if (!s) continue;
+        value = values ? (const unsigned char *)values[k] : NULL;
+        if (value) value += element * w->components[ids[k]].size;
+        ecs_sched__sparse_put(w, s, e, value);
+    }
+}
+
+/* The world's side (declared in world.h): ecs_sched_insert of a sparse component in a world
+   without observers (with them, insert_many defers inside observers and calls them). */
+static ecs_sched_result ecs_sched__sparse_insert(ecs_sched_world *w, ecs_sched_entity e,
+                                                 ecs_sched_id id, const void *value) {
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "insert");
+    if (!ecs_sched__sparse_slot(s, index) &&
+        (s->count == s->capacity || index >= s->position_capacity) &&
+        !ecs_sched__sparse_reserve_set(w, s, 1, index + 1)) {
+        return ecs_sched__out_of_memory(w, "adding a sparse component");
+    }
+    ecs_sched__sparse_put(w, s, e, value);
+    return ECS_SCHED_OK;
+}
+
+/* Takes the member at `at` (+ 1) out of s: its value destroyed, the last member moved into
+   its place. */
+static void ecs_sched__sparse_take_out(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t at) {
+    const ecs_sched__component *c = &w->components[s->id];
+    uint32_t hole = at - 1, last = s->count - 1;
+    ecs_sched_entity e = s->members[hole];
+    if (c->tracked) ecs_sched__removed(w, s->id, e);
+    if (c->size) ecs_sched__destruct(c, ecs_sched__sparse_cell(w, s, hole), 1);
+    if (hole != last) {
+        ecs_sched_entity moved = s->members[last];
+        if (c->size) {
+            ecs_sched__relocate(c, ecs_sched__sparse_cell(w, s, hole),
+                                ecs_sched__sparse_cell(w, s, last), 1);
+        }
+        if (c->tracked) s->stamps[hole] = s->stamps[last];
+        s->members[hole] = moved;
+        s->position[ECS_SCHED_ENTITY_INDEX(moved)] = at;
+    }
+    s->position[ECS_SCHED_ENTITY_INDEX(e)] = 0;
+    s->count = last;
+    w->rows_version++;
+}
+
+/* The world's side (declared in world.h): ecs_sched_remove of a sparse component. */
+static ecs_sched_result ecs_sched__sparse_remove(ecs_sched_world *w, ecs_sched_entity e,
+                                                 ecs_sched_id id) {
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+    uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(e));
+    if (!at) return ECS_SCHED_OK;
+    if (w->observers) {   /* they see the value still; what they change is deferred */
+        ecs_sched__observe_removing(w, e, id);
+        ecs_sched__sparse_take_out(w, s, at);
+        ecs_sched__observers_flush(w);
+        return ECS_SCHED_OK;
+    }
+    ecs_sched__sparse_take_out(w, s, at);
+    return ECS_SCHED_OK;
+}
+
+/* The world's side (declared in world.h): an entity about to be despawned loses its sparse
+   components: the observers of ON_REMOVE hear of each first, ... */
+static void ecs_sched__sparse_observe_despawning(ecs_sched_world *w, ecs_sched_entity e) {
+    uint32_t i, index = ECS_SCHED_ENTITY_INDEX(e);
+    for (i = 0; i < w->sparse_count; i++) {
+        if (ecs_sched__sparse_slot(&w->sparse_sets[i], index)) {
+            ecs_sched__observe_removing(w, e, w->sparse_sets[i].id);
+        }
+    }
+}
+
+/* ... then every set lets it go. */
+static void ecs_sched__sparse_drop(ecs_sched_world *w, uint32_t index) {
+    uint32_t i;
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        uint32_t at = ecs_sched__sparse_slot(s, index);
+        if (at) ecs_sched__sparse_take_out(w, s, at);
+    }
+}
+
+/* The world's side (declared in world.h): the value of a sparse component of a live entity
+   (NULL: it does not have it, or it is a tag). */
+static void *ecs_sched__sparse_value(const ecs_sched_world *w, ecs_sched_id id, uint32_t index) {
+    const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+    uint32_t at = ecs_sched__sparse_slot(s, index);
+    return at && s->values ? ecs_sched__sparse_cell(w, s, at - 1) : NULL;
+}
+
+/* A tracked sparse value changed now. */
+static void ecs_sched__sparse_changed(ecs_sched_world *w, ecs_sched_id id, uint32_t index) {
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+    uint32_t at = ecs_sched__sparse_slot(s, index);
+    if (at && s->stamps) s->stamps[at - 1].changed = ecs_sched__tick_now(w);
+}
+
+/* ecs_sched_world_check: every member is live and found where its position says. */
+static ecs_sched_result ecs_sched__check_sparse(ecs_sched_world *w) {
+    uint32_t i, k, n;
+    for (i = 0; i < w->sparse_count; i++) {
+        const ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        for (k = 0; k < s->count; k++) {
+            ecs_sched_entity e = s->members[k];
+            if (!ecs_sched__is_live_record(w, e) ||
+                ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(e)) != k + 1) {
+                return ecs_sched__inconsistent(w, "sparse set member", s->id, k);
+            }
+        }
+        for (k = 0, n = 0; k < s->position_capacity; k++) n += s->position[k] != 0;
+        if (n != s->count) return ecs_sched__inconsistent(w, "sparse set positions", s->id, n);
+    }
+    return ECS_SCHED_OK;
+}
+
+/*============================== src/change.h (implementation) ===============================*/
+/* change: change ticks, iteration by what changed, and keeping old ticks meaningful.
+
+   A tick is a 32-bit count that wraps. A tracked component keeps, per entity, the tick it was
+   added and the tick it last changed (ticks.h); a resource keeps the same. A reader (a system
+   or condition, through its context, or a query outside systems) sees a change when the
+   change is newer than the reader's previous look and no newer than this one: what counts is
+   age, now - tick, so that wrapping does not matter as long as no age passes 2^32. Ages are
+   kept below that by a check at the start of schedule runs, once every
+   ECS_SCHED__TICK_CHECK_EVERY ticks: every tick older than ECS_SCHED__TICK_MAX_AGE is moved
+   up to just past that age, in an order that keeps every comparison between a change and a
+   reader as it was (the readers' old ticks are ranked, and each old change is placed between
+   the ranks it fell between). So a system that has not run for a very long time still sees
+   exactly the changes made since it last ran. */
+
+#define ECS_SCHED__TICK_CHECK_EVERY (UINT32_C(1) << 29)
+#define ECS_SCHED__TICK_MAX_AGE (UINT32_MAX - (UINT32_C(1) << 30) - (UINT32_C(1) << 20))
+#define ECS_SCHED__TICK_MAX_READERS (UINT32_C(1) << 18)   /* old readers the check can rank */
+
+uint32_t ecs_sched_change_tick(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__tick_load(w);
+}
+
+/* ---- the window an iteration sees ---- */
+
+/* Inside a system or condition: the changes since its previous run. Outside: since this
+   query's previous iteration, which takes a tick of its own. */
+static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
+                                   uint32_t *this_run) {
+    ecs_sched_query *own = (ecs_sched_query *)(uintptr_t)q;   /* its own window moves on */
+    const ecs_sched_system_ctx *ctx =
+        (const ecs_sched_system_ctx *)ecs_sched__running_in(&q->world->env);
+    if (ctx && !ctx->applying) {
+        *last_run = ctx->last_run;
+        *this_run = ctx->this_run;
+        return;
+    }
+    *last_run = own->last_iter;
+    *this_run = own->last_iter = ecs_sched__tick_take(own->world);
+}
+
+/* ---- iteration by runs of rows ---- */
+
+/* The tick column of term `term` in the table of match m (-1: untracked). */
+static inline int32_t ecs_sched__tick_index(const ecs_sched_query *q, const ecs_sched__match *m,
+                                            int32_t term) {
+    return q->match_ticks[m - q->matches].of[term];
+}
+
+/* What an iteration compares ticks with. */
+typedef struct ecs_sched__window {
+    uint32_t this_run;
+    uint32_t span;       /* this_run - last_run: a tick is newer when this_run - tick < span */
+} ecs_sched__window;
+
+static inline bool ecs_sched__in_window(ecs_sched__window win, uint32_t tick) {
+    return (uint32_t)(win.this_run - tick) < win.span;
+}
+
+/* The rows of block `block` (from `first` on, below `count`) whose tick passes, as bits. */
+static uint64_t ecs_sched__block_bits(const uint32_t *ticks, int32_t block, int32_t first,
+                                      int32_t count, ecs_sched__window win) {
+    int32_t base = block * ECS_SCHED__TICK_BLOCK, end = base + ECS_SCHED__TICK_BLOCK, r;
+    uint64_t bits = 0;
+    if (end > count) end = count;
+    for (r = base; r < end; r++) {
+        uint64_t in = ecs_sched__in_window(win, ticks[r]) ? 1u : 0u;
+        bits |= in << (r - base);
+    }
+    return bits & (~(uint64_t)0 << (first - base));
+}
+
+/* Of the rows `bits` of a block, those with the targets of the query's related terms. */
+static uint64_t ecs_sched__related_bits(const ecs_sched_query *q, const ecs_sched__match *m,
+                                        int32_t block, uint64_t bits) {
+    uint64_t out = 0;
+    while (bits) {
+        int32_t bit = ecs_sched__lowest_bit(bits);
+        if (ecs_sched__row_related(q, m, block * ECS_SCHED__TICK_BLOCK + bit)) out |= (uint64_t)1 << bit;
+        bits &= bits - 1u;
+    }
+    return out;
+}
+
+/* The rows of a block that pass every filter term of the query, from `first` on. */
+static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sched__match *m,
+                                         int32_t block, int32_t first, ecs_sched__window win) {
+    const ecs_sched__table *t = m->table;
+    uint64_t bits = ~(uint64_t)0 << (first - block * ECS_SCHED__TICK_BLOCK);
+    int32_t i, rows = t->count - block * ECS_SCHED__TICK_BLOCK;
+    if (rows < ECS_SCHED__TICK_BLOCK) bits &= ((uint64_t)1 << rows) - 1u;
+    if (q->related) bits &= ecs_sched__related_bits(q, m, block, bits);
+    for (i = 0; i < q->term_count && bits; i++) {
+        const ecs_sched__ticks *k;
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        if (!ecs_sched__term_filters(kind)) continue;
+        k = &t->ticks[ecs_sched__tick_index(q, m, i)];
+        if (kind == ECS_SCHED_TERM_CHANGED) {
+            if (k->has_bulk && ecs_sched__in_window(win, k->bulk)) continue;
+            if (!ecs_sched__in_window(win, k->newest[block])) return 0;
+            bits &= ecs_sched__block_bits(k->changed, block, first, t->count, win);
+        } else {
+            /* a row is changed whenever it is added, so changed ticks bound added ones */
+            if (!(k->has_bulk && ecs_sched__in_window(win, k->bulk)) &&
+                !ecs_sched__in_window(win, k->newest[block])) {
+                return 0;
+            }
+            bits &= ecs_sched__block_bits(k->added, block, first, t->count, win);
+        }
+    }
+    return bits;
+}
+
+/* The next run [*begin, *end) of rows of the match's table at or after `from` that pass the
+   query's filters; false when none is left. */
+static bool ecs_sched__next_rows(const ecs_sched_query *q, const ecs_sched__match *m,
+                                 int32_t from, ecs_sched__window win, int32_t *begin,
+                                 int32_t *end) {
+    int32_t count = m->table->count, block;
+    uint64_t bits;
+    if (!q->filtered) {
+        *begin = from;
+        *end = count;
+        return from < count;
+    }
+    for (;;) {
+        if (from >= count) return false;
+        block = from / ECS_SCHED__TICK_BLOCK;
+        bits = ecs_sched__filtered_bits(q, m, block, from, win);
+        if (bits) break;
+        from = (block + 1) * ECS_SCHED__TICK_BLOCK;
+    }
+    *begin = block * ECS_SCHED__TICK_BLOCK + ecs_sched__lowest_bit(bits);
+    /* the run goes on while the rows after it pass, into the next blocks if need be */
+    for (;;) {
+        uint64_t gaps = ~bits & (~(uint64_t)0 << (*begin > block * ECS_SCHED__TICK_BLOCK
+                                                      ? *begin - block * ECS_SCHED__TICK_BLOCK
+                                                      : 0));
+        if (gaps) {
+            *end = block * ECS_SCHED__TICK_BLOCK + ecs_sched__lowest_bit(gaps);
+            break;
+        }
+        block++;
+        if (block * ECS_SCHED__TICK_BLOCK >= count) {
+            *end = count;
+            break;
+        }
+        bits = ecs_sched__filtered_bits(q, m, block, block * ECS_SCHED__TICK_BLOCK, win);
+        if (!(bits & 1u)) {
+            *end = block * ECS_SCHED__TICK_BLOCK;
+            break;
+        }
+    }
+    if (*end > count) *end = count;
+    return true;
+}
+
+/* Rows [begin, end) of a tick column of t changed at `tick`. */
+static void ecs_sched__ticks_mark(ecs_sched_world *w, const ecs_sched__table *t,
+                                  ecs_sched__ticks *k, int32_t begin, int32_t end, uint32_t tick) {
+    uint32_t now = ecs_sched__tick_load(w) + 1u;
+    int32_t r;
+    for (r = begin; r < end; r++) ecs_sched__ticks_change(w, t, k, r, tick, now);
+}
+
+/* The rows handed out for writing are changed: the whole table at once by a bulk mark, a run
+   row by row. */
+static void ecs_sched__mark_written(const ecs_sched_query *q, const ecs_sched__match *m,
+                                    int32_t begin, int32_t end, uint32_t tick) {
+    ecs_sched__table *t = m->table;
+    ecs_sched_world *w = q->world;
+    uint32_t now;
+    int32_t i;
+    if (!q->marks) return;
+    now = ecs_sched__tick_load(w) + 1u;
+    for (i = 0; i < q->term_count; i++) {
+        ecs_sched__ticks *k;
+        if (ecs_sched__tick_index(q, m, i) < 0 || !ecs_sched__term_marks(q->terms[i].kind)) continue;
+        k = &t->ticks[ecs_sched__tick_index(q, m, i)];
+        if (begin == 0 && end == t->count) {
+            k->bulk = k->has_bulk ? ecs_sched__tick_newest(k->bulk, tick, now) : tick;
+            k->has_bulk = true;
+        } else {
+            ecs_sched__ticks_mark(w, t, k, begin, end, tick);
+        }
+    }
+}
+
+/* ---- iteration by the change log ---- */
+
+/* The tick column whose log a filtered query follows: that of its first filter term. */
+static inline ecs_sched__ticks *ecs_sched__log_column(const ecs_sched_query *q,
+                                                      const ecs_sched__match *m) {
+    return &m->table->ticks[ecs_sched__tick_index(q, m, q->log_term)];
+}
+
+/* Where in the log of the match's table an iteration with this window starts, or -1 when the
+   log cannot tell every row the window needs (it was cut after the window opened, or a whole
+   table mark in the window never went into it): then every row is looked at. */
+static int32_t ecs_sched__log_start(const ecs_sched_query *q, const ecs_sched__match *m,
+                                    ecs_sched__window win) {
+    const ecs_sched__ticks *k = ecs_sched__log_column(q, m);
+    const ecs_sched__change_log *log = &k->log;
+    uint32_t lo = 0, hi = log->count, last_age = win.span;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched__ticks *f;
+        if (!ecs_sched__term_filters(q->terms[i].kind)) continue;
+        f = &m->table->ticks[ecs_sched__tick_index(q, m, i)];
+        if (f->has_bulk && ecs_sched__in_window(win, f->bulk)) return -1;
+    }
+    if (log->truncated && (uint32_t)(win.this_run - log->since) < last_age) return -1;
+    while (lo < hi) {   /* the first entry logged since the window opened */
+        uint32_t mid = (lo + hi) / 2;
+        const ecs_sched__change *e = &log->items[(log->start + mid) & (log->capacity - 1)];
+        if ((uint32_t)(win.this_run - e->seq) > last_age) lo = mid + 1;
+        else hi = mid;
+    }
+    return (int32_t)lo;
+}
+
+/* Whether a log entry still stands for a row, and the row passes every filter. A live entry
+   knows its row's changed tick: a query whose only filter is changed on the log's column
+   reads no other tick. */
+static inline bool ecs_sched__entry_passes(const ecs_sched_query *q, const ecs_sched__match *m,
+                                           const ecs_sched__change *e, ecs_sched__window win) {
+    int32_t i, row = (int32_t)e->row;
+    if (e->row == ECS_SCHED__DEAD_ROW) return false;
+    if (q->filter_count == 1 && q->terms[q->log_term].kind == ECS_SCHED_TERM_CHANGED) {
+        return ecs_sched__in_window(win, e->changed);
+    }
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched__ticks *f;
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        if (!ecs_sched__term_filters(kind)) continue;
+        f = &m->table->ticks[ecs_sched__tick_index(q, m, i)];
+        if (!ecs_sched__in_window(win, kind == ECS_SCHED_TERM_ADDED ? f->added[row] : f->changed[row])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Readers of the log go through its entries in order; what they will look at next is
+   fetched this many entries ahead, so that the misses of a sparse walk overlap. */
+#define ECS_SCHED__LOG_LOOKAHEAD 32
+
+static inline void ecs_sched__log_prefetch(const ecs_sched_query *q, const ecs_sched__match *m,
+                                           const ecs_sched__change *e) {
+#if defined(__GNUC__) || defined(__clang__)
+    const ecs_sched__table *t = m->table;
+    int32_t i;
+    if (e->row == ECS_SCHED__DEAD_ROW) return;
+    for (i = 0; i < q->term_count; i++) {
+        if (m->column[i] >= 0) {
+            const ecs_sched__column *col = &t->columns[m->column[i]];
+            __builtin_prefetch(col->data + (size_t)e->row * col->size);
+        }
+    }
+#else
+    (void)q; (void)m; (void)e;
+#endif
+}
+
+/* The next run of rows from the log, entries from *at on: rows that pass, consecutive in the
+   table and in the log. */
+static bool ecs_sched__log_rows(const ecs_sched_query *q, const ecs_sched__match *m,
+                                int32_t *at, ecs_sched__window win, int32_t *begin, int32_t *end) {
+    const ecs_sched__ticks *k = ecs_sched__log_column(q, m);
+    const ecs_sched__change_log *log = &k->log;
+    uint32_t mask = log->capacity - 1, i = (uint32_t)*at;
+    while (i < log->count) {
+        const ecs_sched__change *e = &log->items[(log->start + i++) & mask];
+        if (i + ECS_SCHED__LOG_LOOKAHEAD < log->count) {
+            ecs_sched__log_prefetch(q, m, &log->items[(log->start + i + ECS_SCHED__LOG_LOOKAHEAD) & mask]);
+        }
+        if (!ecs_sched__entry_passes(q, m, e, win)) continue;
+        *begin = (int32_t)e->row;
+        *end = *begin + 1;
+        while (i < log->count) {
+            const ecs_sched__change *next = &log->items[(log->start + i) & mask];
+            if (next->row != (uint32_t)*end || !ecs_sched__entry_passes(q, m, next, win)) break;
+            (*end)++;
+            i++;
+        }
+        *at = (int32_t)i;
+        return true;
+    }
+    *at = (int32_t)i;
+    return false;
+}
+
+static inline ecs_sched__window ecs_sched__iter_window_of(const ecs_sched_iter *it) {
+    ecs_sched__window win;
+    win.this_run = it->this_run_;
+    win.span = it->this_run_ - it->last_run_;
+    return win;
+}
+
+/* The match an iteration is in, moving on to the next one when this one is done (and
+   finding where in its log to start); NULL when every match is done. */
+static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sched__window win) {
+    const ecs_sched_query *q = it->query_;
+    while (it->next_ == 0 || (it->at_ < 0 && it->row_ >= q->matches[it->next_ - 1].table->count)) {
+        const ecs_sched__match *m;
+        if ((uint32_t)it->next_ >= q->match_count) return NULL;
+        m = &q->matches[it->next_++];
+        it->row_ = 0;
+        if (!ecs_sched__match_resolves(q, m)) {   /* its bases lack an inherited term */
+            it->row_ = m->table->count;
+            it->at_ = -1;
+            continue;
+        }
+        /* a related query scans its rows: the log cannot tell targets */
+        it->at_ = q->log_term >= 0 && !q->related && m->table->count ? ecs_sched__log_start(q, m, win)
+                                                                      : -1;
+    }
+    return &q->matches[it->next_ - 1];
+}
+
+/* Kept out of ecs_sched_iter_next, whose common case stays small. */
+ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
+    const ecs_sched_query *q = it->query_;
+    ecs_sched__window win;
+    if (q->listed) return ecs_sched__iter_next_hier(it, false);
+    if (it->row_ < 0) {   /* the first call: the window opens now */
+        ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+        it->row_ = 0;
+        it->at_ = -1;
+        it->by_rows_ = false;
+    }
+    win = ecs_sched__iter_window_of(it);
+    for (;;) {
+        const ecs_sched__match *m = ecs_sched__iter_match(it, win);
+        const ecs_sched__table *t;
+        int32_t begin, end, i;
+        bool found;
+        if (!m) break;
+        t = m->table;
+        found = it->at_ >= 0 ? ecs_sched__log_rows(q, m, &it->at_, win, &begin, &end)
+                             : ecs_sched__next_rows(q, m, it->row_, win, &begin, &end);
+        if (!found) {
+            it->row_ = t->count;
+            it->at_ = -1;
+            continue;
+        }
+        it->row_ = end;
+        it->count = end - begin;
+        it->entities = t->entities + begin;
+        for (i = 0; i < q->term_count; i++) {
+            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
+            it->fields[i] = col ? col->data + (size_t)begin * col->size : NULL;
+        }
+        if (q->inherits) ecs_sched__share_fields(q, m, it->fields, &it->shared);
+        ecs_sched__mark_written(q, m, begin, end, it->this_run_);
+        return true;
+    }
+    it->count = 0;
+    return false;
+}
+
+/* ---- iteration by index ---- */
+
+/* Up to ECS_SCHED_ITER_ROWS rows from the log, entries from *at on, into `rows`: one test
+   per entry and no call per row, which is what a sparse reader pays for. */
+static int32_t ecs_sched__log_gather(const ecs_sched_query *q, const ecs_sched__match *m,
+                                     int32_t *at, ecs_sched__window win, int32_t *rows) {
+    const ecs_sched__change_log *log = &ecs_sched__log_column(q, m)->log;
+    uint32_t mask = log->capacity - 1, i = (uint32_t)*at;
+    int32_t n = 0;
+    while (i < log->count && n < ECS_SCHED_ITER_ROWS) {
+        const ecs_sched__change *e = &log->items[(log->start + i++) & mask];
+        if (i + ECS_SCHED__LOG_LOOKAHEAD < log->count) {
+            ecs_sched__log_prefetch(q, m, &log->items[(log->start + i + ECS_SCHED__LOG_LOOKAHEAD) & mask]);
+        }
+        if (ecs_sched__entry_passes(q, m, e, win)) rows[n++] = (int32_t)e->row;
+    }
+    *at = (int32_t)i;
+    return n;
+}
+
+/* Up to ECS_SCHED_ITER_ROWS rows that pass, from row *from on, into `rows`. */
+static int32_t ecs_sched__scan_gather(const ecs_sched_query *q, const ecs_sched__match *m,
+                                      int32_t *from, ecs_sched__window win, int32_t *rows) {
+    int32_t n = 0, begin, end;
+    while (n < ECS_SCHED_ITER_ROWS && ecs_sched__next_rows(q, m, *from, win, &begin, &end)) {
+        if (end - begin > ECS_SCHED_ITER_ROWS - n) end = begin + (ECS_SCHED_ITER_ROWS - n);
+        while (begin < end) rows[n++] = begin++;
+        *from = end;
+    }
+    return n;
+}
+
+bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
+    const ecs_sched_query *q;
+    ecs_sched__window win;
+    ECS_SCHED_ASSERT(it != NULL);
+    q = it->query_;
+    if (!q) return false;
+    it->by_rows_ = true;
+    if (q->listed) return ecs_sched__iter_next_hier(it, true);
+    if (it->row_ < 0) {   /* the first call: a ticked query's window opens now */
+        if (q->ticked) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+        else it->last_run_ = it->this_run_ = 0;
+        it->row_ = 0;
+        it->at_ = -1;
+    }
+    win = ecs_sched__iter_window_of(it);
+    for (;;) {
+        const ecs_sched__match *m = ecs_sched__iter_match(it, win);
+        const ecs_sched__table *t;
+        int32_t n, i;
+        if (!m) break;
+        t = m->table;
+        n = it->at_ >= 0 ? ecs_sched__log_gather(q, m, &it->at_, win, it->rows)
+                         : ecs_sched__scan_gather(q, m, &it->row_, win, it->rows);
+        if (n == 0) {
+            it->row_ = t->count;
+            it->at_ = -1;
+            continue;
+        }
+        it->count = n;
+        it->entities = t->entities;
+        for (i = 0; i < q->term_count; i++) {
+            it->fields[i] = m->column[i] >= 0 ? t->columns[m->column[i]].data : NULL;
+        }
+        if (q->inherits) ecs_sched__share_fields(q, m, it->fields, &it->shared);
+        if (q->marks) {
+            for (i = 0; i < n; i++) ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
+        }
+        return true;
+    }
+    it->count = 0;
+    return false;
+}
+
+/* ---- parallel iteration ---- */
+
+/* A query without filters hands out every row: its written tables are marked whole first. */
+static void ecs_sched__par_mark_tables(const ecs_sched__par_query *pq) {
+    const ecs_sched_query *q = pq->query;
+    uint32_t i;
+    if (q->filtered) return;
+    for (i = 0; i < q->match_count; i++) {
+        const ecs_sched__match *m = &q->matches[i];
+        if (m->table->count && ecs_sched__match_resolves(q, m)) {
+            ecs_sched__mark_written(q, m, 0, m->table->count, pq->this_run);
+        }
+    }
+}
+
+/* One piece [begin, end) of a table, its rows that pass the filters run by run; pieces hold
+   whole tick blocks, so the marks of one never touch another's. */
+static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
+                                         const ecs_sched__match *m, int32_t begin, int32_t end) {
+    const ecs_sched_query *q = pq->query;
+    const ecs_sched__table *t = m->table;
+    ecs_sched__window win;
+    ecs_sched_iter it;
+    int32_t from = begin, first, last, i;
+    win.this_run = pq->this_run;
+    win.span = pq->this_run - pq->last_run;
+    it = ecs_sched__iter_of(NULL);
+    while (from < end && ecs_sched__next_rows(q, m, from, win, &first, &last) && first < end) {
+        if (last > end) last = end;
+        it.count = last - first;
+        it.entities = t->entities + first;
+        for (i = 0; i < q->term_count; i++) {
+            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
+            it.fields[i] = col ? col->data + (size_t)first * col->size : NULL;
+        }
+        if (q->inherits) ecs_sched__share_fields(q, m, it.fields, &it.shared);
+        ecs_sched__mark_written(q, m, first, last, pq->this_run);
+        pq->fn(&it, pq->arg);
+        from = last;
+    }
+}
+
+/* The entity of row `row` of an iterator's current run. */
+static inline ecs_sched_entity ecs_sched__iter_entity(const ecs_sched_iter *it, int32_t row) {
+    return it->by_rows_ ? it->entities[it->rows[row]] : it->entities[row];
+}
+
+/* ecs_sched_iter_mark_changed of a sparse term: the entity's stamp in the set. */
+static void ecs_sched__sparse_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row) {
+    const ecs_sched_query *q = it->query_;
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[term].id);
+    uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
+    if (at) s->stamps[at - 1].changed = it->this_run_;
+}
+
+ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, int32_t row) {
+    const ecs_sched_query *q;
+    const ecs_sched__match *m;
+    ecs_sched_world *w;
+    ECS_SCHED_ASSERT(it != NULL && it->query_ != NULL);
+    q = it->query_;
+    w = q->world;
+    if (term < 0 || term >= q->term_count || !ecs_sched__term_writes(q->terms[term].kind) ||
+        !w->components[q->terms[term].id].tracked) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "iter_mark_changed: term %d is not a written term of a tracked "
+                               "component (write, optional write or write_manual, and a "
+                               "component registered with .tracked = true)", (int)term);
+    }
+    if (it->next_ == 0 || row < 0 || row >= it->count) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "iter_mark_changed: row %d is not a row of the current run "
+                               "(0 to %d)", (int)row, (int)it->count - 1);
+    }
+    m = &q->matches[it->next_ - 1];
+    if (w->components[q->terms[term].id].sparse) {
+        ecs_sched__sparse_mark_row(it, term, row);
+    } else if (ecs_sched__tick_index(q, m, term) >= 0) {
+        ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
+        int32_t at = it->by_rows_ ? it->rows[row] : it->row_ - it->count + row;
+        ecs_sched__ticks_mark(w, m->table, k, at, at + 1, it->this_run_);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* ---- keeping old ticks meaningful ---- */
+
+/* The old ages of the readers, oldest first, each once. */
+typedef struct ecs_sched__old_readers {
+    uint32_t *ages;
+    uint32_t count;
+    uint32_t capacity;
+    uint32_t now;
+    bool overflow;
+} ecs_sched__old_readers;
+
+static uint32_t ecs_sched__age(uint32_t tick, uint32_t now) {
+    return now - tick;
+}
+
+static void ecs_sched__old_reader_add(ecs_sched_world *w, ecs_sched__old_readers *r, uint32_t tick) {
+    uint32_t age = ecs_sched__age(tick, r->now);
+    if (age <= ECS_SCHED__TICK_MAX_AGE) return;
+    if (r->count >= ECS_SCHED__TICK_MAX_READERS ||
+        !ECS_SCHED__GROW(&w->env, r->ages, &r->capacity, r->count + 1)) {
+        r->overflow = true;
+        return;
+    }
+    r->ages[r->count++] = age;
+}
+
+static void ecs_sched__ctx_readers(ecs_sched_world *w, ecs_sched__old_readers *r,
+                                   const ecs_sched_system_ctx *ctx) {
+    ecs_sched__old_reader_add(w, r, ctx->last_run);
+    ecs_sched__old_reader_add(w, r, ctx->this_run);
+}
+
+/* Every reader's ticks: systems' and conditions' contexts, queries iterated outside. */
+static void ecs_sched__gather_readers(ecs_sched_world *w, ecs_sched__old_readers *r) {
+    uint32_t i, j;
+    for (i = 0; i < w->query_count; i++) ecs_sched__old_reader_add(w, r, w->queries[i]->last_iter);
+    if (!w->schedules) return;
+    for (i = 0; i < w->schedules->count; i++) {
+        const ecs_sched__schedule *s = w->schedules->items[i];
+        for (j = 0; j < s->system_count; j++) ecs_sched__ctx_readers(w, r, &s->systems[j]->ctx);
+        for (j = 0; j < s->conds.count; j++) ecs_sched__ctx_readers(w, r, &s->conds.items[j]->ctx);
+    }
+}
+
+static int ecs_sched__older_first(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x > y ? -1 : x < y ? 1 : 0;
+}
+
+/* What an old tick is to the readers' ticks: a reader's own, a change (newer than the
+   readers strictly older), or the tick an entry was logged at (from the readers as old or
+   older on: a reader looks at the entries logged since its tick, that tick included). */
+typedef enum ecs_sched__tick_role {
+    ECS_SCHED__TICK_READER,
+    ECS_SCHED__TICK_CHANGE,
+    ECS_SCHED__TICK_LOGGED
+} ecs_sched__tick_role;
+
+/* The age an old tick moves to. Readers of rank i (1 for the oldest) move to base - (2i - 1);
+   a change to base - 2r, r the number of readers strictly older than it (a logged tick: as
+   old or older): so each compares with every reader as it did. Ticks that are not old stay. */
+static uint32_t ecs_sched__moved_tick(const ecs_sched__old_readers *r, uint32_t tick,
+                                      ecs_sched__tick_role role) {
+    uint32_t age = ecs_sched__age(tick, r->now), base = ECS_SCHED__TICK_MAX_AGE + 2u * r->count + 2u;
+    uint32_t lo = 0, hi = r->count;
+    if (age <= ECS_SCHED__TICK_MAX_AGE) return tick;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        bool before = role == ECS_SCHED__TICK_LOGGED ? r->ages[mid] >= age : r->ages[mid] > age;
+        if (before) lo = mid + 1;
+        else hi = mid;
+    }
+    if (role == ECS_SCHED__TICK_READER) return r->now - (base - (2u * lo + 1u));   /* rank lo + 1 */
+    return r->now - (base - 2u * lo);
+}
+
+static void ecs_sched__move_ticks(const ecs_sched__old_readers *r, uint32_t *ticks, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) ticks[i] = ecs_sched__moved_tick(r, ticks[i], ECS_SCHED__TICK_CHANGE);
+}
+
+static void ecs_sched__move_log_ticks(const ecs_sched__old_readers *r, ecs_sched__change_log *log) {
+    uint32_t i;
+    for (i = 0; i < log->count; i++) {
+        ecs_sched__change *e = &log->items[(log->start + i) & (log->capacity - 1)];
+        e->seq = ecs_sched__moved_tick(r, e->seq, ECS_SCHED__TICK_LOGGED);
+        /* the copy of the row's change tick that a log reader compares moves as the row's */
+        e->changed = ecs_sched__moved_tick(r, e->changed, ECS_SCHED__TICK_CHANGE);
+    }
+    log->since = ecs_sched__moved_tick(r, log->since, ECS_SCHED__TICK_CHANGE);
+}
+
+static void ecs_sched__move_ctx(const ecs_sched__old_readers *r, ecs_sched_system_ctx *ctx) {
+    ctx->last_run = ecs_sched__moved_tick(r, ctx->last_run, ECS_SCHED__TICK_READER);
+    ctx->this_run = ecs_sched__moved_tick(r, ctx->this_run, ECS_SCHED__TICK_READER);
+}
+
+/* The stamps of sparse components move up with the others. */
+static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
+    uint32_t i, k;
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        for (k = 0; s->stamps && k < s->count; k++) {
+            s->stamps[k].added = ecs_sched__moved_tick(r, s->stamps[k].added, ECS_SCHED__TICK_CHANGE);
+            s->stamps[k].changed = ecs_sched__moved_tick(r, s->stamps[k].changed, ECS_SCHED__TICK_CHANGE);
+        }
+    }
+}
+
+static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
+    uint32_t i;
+    int32_t k;
+    for (i = 0; i < w->table_count; i++) {
+        ecs_sched__table *t = w->tables[i];
+        for (k = 0; k < t->tick_count; k++) {
+            ecs_sched__ticks *ticks = &t->ticks[k];
+            ecs_sched__move_ticks(r, ticks->added, (size_t)t->count);
+            ecs_sched__move_ticks(r, ticks->changed, (size_t)t->count);
+            ecs_sched__move_ticks(r, ticks->newest, (size_t)ecs_sched__tick_blocks(t->count));
+            ticks->bulk = ecs_sched__moved_tick(r, ticks->bulk, ECS_SCHED__TICK_CHANGE);
+            ecs_sched__move_log_ticks(r, &ticks->log);
+        }
+    }
+    for (i = 1; i < w->component_count; i++) {
+        w->resource_stamps[i].added = ecs_sched__moved_tick(r, w->resource_stamps[i].added, ECS_SCHED__TICK_CHANGE);
+        w->resource_stamps[i].changed = ecs_sched__moved_tick(r, w->resource_stamps[i].changed, ECS_SCHED__TICK_CHANGE);
+    }
+    if (w->sparse_count) ecs_sched__sparse_move_ticks(w, r);
+}
+
+static void ecs_sched__move_reader_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
+    uint32_t i, j;
+    for (i = 0; i < w->query_count; i++) {
+        w->queries[i]->last_iter = ecs_sched__moved_tick(r, w->queries[i]->last_iter, ECS_SCHED__TICK_READER);
+    }
+    if (!w->schedules) return;
+    for (i = 0; i < w->schedules->count; i++) {
+        ecs_sched__schedule *s = w->schedules->items[i];
+        for (j = 0; j < s->system_count; j++) ecs_sched__move_ctx(r, &s->systems[j]->ctx);
+        for (j = 0; j < s->conds.count; j++) ecs_sched__move_ctx(r, &s->conds.items[j]->ctx);
+    }
+}
+
+/* Moves every old tick up (see the top of this module). Without memory to rank the readers,
+   old readers and old changes all move to the same age instead: a reader that has not run for
+   that long then misses the old changes it had not seen, and says so in the log. */
+static void ecs_sched__ticks_check(ecs_sched_world *w) {
+    ecs_sched__old_readers r;
+    uint32_t i, unique = 0;
+    memset(&r, 0, sizeof r);
+    r.now = ecs_sched__tick_load(w);
+    ecs_sched__gather_readers(w, &r);
+    if (r.overflow) {
+        ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                       "change ticks: too many readers (or no memory) to keep the order of "
+                       "very old ticks; readers that have not run for over %lu ticks may miss "
+                       "changes older than that",
+                       (unsigned long)ECS_SCHED__TICK_MAX_AGE);
+        r.count = 0;
+    }
+    if (r.count) qsort(r.ages, r.count, sizeof *r.ages, ecs_sched__older_first);
+    for (i = 0; i < r.count; i++) {
+        if (unique == 0 || r.ages[unique - 1] != r.ages[i]) r.ages[unique++] = r.ages[i];
+    }
+    r.count = unique;
+    ecs_sched__move_change_ticks(w, &r);
+    ecs_sched__move_reader_ticks(w, &r);
+    ecs_sched__free(&w->env, r.ages);
+    w->tick_checked = r.now;
+}
+
+/* Called where a schedule run starts. */
+static inline void ecs_sched__ticks_maybe_check(ecs_sched_world *w) {
+    if (w->ticks_on && (uint32_t)(ecs_sched__tick_load(w) - w->tick_checked) >= ECS_SCHED__TICK_CHECK_EVERY) {
+        ecs_sched__ticks_check(w);
+    }
+}
+
+void ecs_sched_change_tick_advance(ecs_sched_world *w, uint32_t ticks) {
+    ECS_SCHED__CHECK_WORLD(w);
+    while (ticks > 0) {
+        uint32_t step = ticks < ECS_SCHED__TICK_CHECK_EVERY / 2 ? ticks : ECS_SCHED__TICK_CHECK_EVERY / 2;
+#ifdef ECS_SCHED_THREADS
+        atomic_fetch_add_explicit(&w->tick, step, memory_order_relaxed);
+#else
+        w->tick += step;
+#endif
+        ticks -= step;
+        ecs_sched__ticks_maybe_check(w);
+    }
 }
 
 /*============================= src/stepping.h (implementation) ==============================*/
@@ -18323,276 +18612,6 @@ ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
     s = ecs_sched__schedule_known(w, label);
     if (!s) return w->env.last_result;
     return ecs_sched__run_schedule(w, s);
-}
-
-/*============================== src/sparse.h (implementation) ===============================*/
-/* sparse: components kept in sets of their own, outside the archetype tables.
-
-   A component registered with .storage = ECS_SCHED_STORAGE_SPARSE is never part of an
-   entity's table: entity.h leaves it out of every table it finds and hands it here. Its set
-   packs the entities that have it in `members`, their values (and, tracked, their stamps) at
-   the same positions, and keeps by entity index the position of each (+ 1). Adding appends,
-   removing moves the last member into the hole: nothing else of the entity moves. What
-   changes a set's members counts as a change of rows (rows_version): the lists of queries
-   with sparse terms (query.h) are made again from it. */
-
-/* The world's side (declared in world.h): a set for component `id`, made at registration. */
-static bool ecs_sched__sparse_create(ecs_sched_world *w, ecs_sched_id id) {
-    ecs_sched__sparse_set *s;
-    if (w->sparse_count >= UINT16_MAX) return false;
-    if (!ECS_SCHED__GROW(&w->env, w->sparse_sets, &w->sparse_capacity, w->sparse_count + 1)) {
-        return false;
-    }
-    s = &w->sparse_sets[w->sparse_count++];
-    memset(s, 0, sizeof *s);
-    s->id = id;
-    w->components[id].sparse = (uint16_t)w->sparse_count;
-    return true;
-}
-
-static void ecs_sched__sparse_free(ecs_sched_world *w) {
-    uint32_t i;
-    for (i = 0; i < w->sparse_count; i++) {
-        ecs_sched__sparse_set *s = &w->sparse_sets[i];
-        ecs_sched__destruct(&w->components[s->id], s->values, (int32_t)s->count);
-        ecs_sched__free(&w->env, s->position);
-        ecs_sched__free(&w->env, s->members);
-        ecs_sched__aligned_free(&w->env, s->values);
-        ecs_sched__free(&w->env, s->stamps);
-    }
-    ecs_sched__free(&w->env, w->sparse_sets);
-    w->sparse_sets = NULL;
-    w->sparse_count = w->sparse_capacity = 0;
-}
-
-/* Room for `extra` more members, in place or in new blocks (values moved by the hooks). */
-static bool ecs_sched__sparse_grow(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t extra) {
-    const ecs_sched__component *c = &w->components[s->id];
-    uint32_t capacity = s->capacity ? s->capacity : 8;
-    unsigned char *values = NULL;
-    if ((uint64_t)s->count + extra > UINT32_MAX / 2) return false;
-    while (capacity < s->count + extra) capacity *= 2;
-    if (capacity == s->capacity) return true;
-    if (c->size) {
-        size_t alignment = c->alignment > 16 ? c->alignment : 16;
-        values = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)capacity * c->size,
-                                                           alignment);
-        if (!values) return false;
-    }
-    {
-        uint32_t members_capacity = s->capacity, stamps_capacity = s->capacity;
-        if (!ECS_SCHED__GROW(&w->env, s->members, &members_capacity, capacity) ||
-            (c->tracked && !ECS_SCHED__GROW(&w->env, s->stamps, &stamps_capacity, capacity))) {
-            ecs_sched__aligned_free(&w->env, values);
-            return false;
-        }
-    }
-    if (c->size) {
-        ecs_sched__relocate(c, values, s->values, (int32_t)s->count);
-        ecs_sched__aligned_free(&w->env, s->values);
-        s->values = values;
-        w->rows_version++;   /* the lists of queries point into the old block */
-    }
-    s->capacity = capacity;
-    return true;
-}
-
-/* Room in set s for `entities` more members whose indices are below `bound`. */
-static bool ecs_sched__sparse_reserve_set(ecs_sched_world *w, ecs_sched__sparse_set *s,
-                                          uint32_t entities, uint32_t bound) {
-    uint32_t had = s->position_capacity;
-    if (s->count + entities > s->capacity && !ecs_sched__sparse_grow(w, s, entities)) return false;
-    if (bound > had) {
-        if (!ECS_SCHED__GROW(&w->env, s->position, &s->position_capacity, bound)) return false;
-        memset(s->position + had, 0, (size_t)(s->position_capacity - had) * sizeof *s->position);
-    }
-    return true;
-}
-
-/* Room in the set of each sparse component among ids for `entities` more members whose
-   indices are below `bound`: what follows cannot fail. */
-static bool ecs_sched__sparse_reserve(ecs_sched_world *w, int32_t count, const ecs_sched_id *ids,
-                                      uint32_t entities, uint32_t bound) {
-    int32_t k;
-    for (k = 0; k < count; k++) {
-        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
-        if (s && !ecs_sched__sparse_reserve_set(w, s, entities, bound)) return false;
-    }
-    return true;
-}
-
-/* Room in the sets of the sparse components among ids that e does not have yet. */
-static bool ecs_sched__sparse_reserve_for(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
-                                          const ecs_sched_id *ids) {
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
-    int32_t k;
-    for (k = 0; k < count; k++) {
-        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
-        if (s && !ecs_sched__sparse_slot(s, index) && !ecs_sched__sparse_reserve_set(w, s, 1, index + 1)) {
-            return false;
-        }
-    }
-    return true;
-}
-
-static inline void *ecs_sched__sparse_cell(const ecs_sched_world *w, const ecs_sched__sparse_set *s,
-                                           uint32_t position) {
-    return s->values + (size_t)position * w->components[s->id].size;
-}
-
-/* Gives e the component of set s (room reserved), or writes its value when it has it;
-   value NULL: the default for a new one, no change for a present one. */
-static void ecs_sched__sparse_put(ecs_sched_world *w, ecs_sched__sparse_set *s,
-                                  ecs_sched_entity e, const void *value) {
-    const ecs_sched__component *c = &w->components[s->id];
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(e), at = ecs_sched__sparse_slot(s, index);
-    uint32_t tick = c->tracked ? ecs_sched__tick_now(w) : 0;
-    bool added = at == 0;
-    if (added) {
-        at = ++s->count;
-        s->members[at - 1] = e;
-        s->position[index] = at;
-        if (c->size) ecs_sched__construct(c, ecs_sched__sparse_cell(w, s, at - 1), value, 1);
-        if (c->tracked) s->stamps[at - 1].added = tick;
-        w->rows_version++;
-    } else if (c->size && value) {
-        ecs_sched__assign(c, ecs_sched__sparse_cell(w, s, at - 1), value);
-    }
-    if (c->tracked) s->stamps[at - 1].changed = tick;
-    if (w->observers) {
-        if (added && ecs_sched__watched(w, s->id, ECS_SCHED_ON_ADD)) {
-            ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, s->id);
-        }
-        if (ecs_sched__watched(w, s->id, ECS_SCHED_ON_INSERT)) {
-            ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, s->id);
-        }
-    }
-}
-
-/* The world's side (declared in world.h): puts the sparse components among ids on e, room
-   reserved; the value of ids[k] is values[k] (or its element `element`, for a batch). */
-static void ecs_sched__sparse_put_given(ecs_sched_world *w, ecs_sched_entity e, int32_t count,
-                                        const ecs_sched_id *ids, const void *const *values,
-                                        size_t element) {
-    int32_t k;
-    for (k = 0; k < count; k++) {
-        ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, ids[k]);
-        const unsigned char *value;
-        if (!s) continue;
-        value = values ? (const unsigned char *)values[k] : NULL;
-        if (value) value += element * w->components[ids[k]].size;
-        ecs_sched__sparse_put(w, s, e, value);
-    }
-}
-
-/* The world's side (declared in world.h): ecs_sched_insert of a sparse component in a world
-   without observers (with them, insert_many defers inside observers and calls them). */
-static ecs_sched_result ecs_sched__sparse_insert(ecs_sched_world *w, ecs_sched_entity e,
-                                                 ecs_sched_id id, const void *value) {
-    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
-    if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "insert");
-    if (!ecs_sched__sparse_slot(s, index) &&
-        (s->count == s->capacity || index >= s->position_capacity) &&
-        !ecs_sched__sparse_reserve_set(w, s, 1, index + 1)) {
-        return ecs_sched__out_of_memory(w, "adding a sparse component");
-    }
-    ecs_sched__sparse_put(w, s, e, value);
-    return ECS_SCHED_OK;
-}
-
-/* Takes the member at `at` (+ 1) out of s: its value destroyed, the last member moved into
-   its place. */
-static void ecs_sched__sparse_take_out(ecs_sched_world *w, ecs_sched__sparse_set *s, uint32_t at) {
-    const ecs_sched__component *c = &w->components[s->id];
-    uint32_t hole = at - 1, last = s->count - 1;
-    ecs_sched_entity e = s->members[hole];
-    if (c->tracked) ecs_sched__removed(w, s->id, e);
-    if (c->size) ecs_sched__destruct(c, ecs_sched__sparse_cell(w, s, hole), 1);
-    if (hole != last) {
-        ecs_sched_entity moved = s->members[last];
-        if (c->size) {
-            ecs_sched__relocate(c, ecs_sched__sparse_cell(w, s, hole),
-                                ecs_sched__sparse_cell(w, s, last), 1);
-        }
-        if (c->tracked) s->stamps[hole] = s->stamps[last];
-        s->members[hole] = moved;
-        s->position[ECS_SCHED_ENTITY_INDEX(moved)] = at;
-    }
-    s->position[ECS_SCHED_ENTITY_INDEX(e)] = 0;
-    s->count = last;
-    w->rows_version++;
-}
-
-/* The world's side (declared in world.h): ecs_sched_remove of a sparse component. */
-static ecs_sched_result ecs_sched__sparse_remove(ecs_sched_world *w, ecs_sched_entity e,
-                                                 ecs_sched_id id) {
-    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
-    uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(e));
-    if (!at) return ECS_SCHED_OK;
-    if (w->observers) {   /* they see the value still; what they change is deferred */
-        ecs_sched__observe_removing(w, e, id);
-        ecs_sched__sparse_take_out(w, s, at);
-        ecs_sched__observers_flush(w);
-        return ECS_SCHED_OK;
-    }
-    ecs_sched__sparse_take_out(w, s, at);
-    return ECS_SCHED_OK;
-}
-
-/* The world's side (declared in world.h): an entity about to be despawned loses its sparse
-   components: the observers of ON_REMOVE hear of each first, ... */
-static void ecs_sched__sparse_observe_despawning(ecs_sched_world *w, ecs_sched_entity e) {
-    uint32_t i, index = ECS_SCHED_ENTITY_INDEX(e);
-    for (i = 0; i < w->sparse_count; i++) {
-        if (ecs_sched__sparse_slot(&w->sparse_sets[i], index)) {
-            ecs_sched__observe_removing(w, e, w->sparse_sets[i].id);
-        }
-    }
-}
-
-/* ... then every set lets it go. */
-static void ecs_sched__sparse_drop(ecs_sched_world *w, uint32_t index) {
-    uint32_t i;
-    for (i = 0; i < w->sparse_count; i++) {
-        ecs_sched__sparse_set *s = &w->sparse_sets[i];
-        uint32_t at = ecs_sched__sparse_slot(s, index);
-        if (at) ecs_sched__sparse_take_out(w, s, at);
-    }
-}
-
-/* The world's side (declared in world.h): the value of a sparse component of a live entity
-   (NULL: it does not have it, or it is a tag). */
-static void *ecs_sched__sparse_value(const ecs_sched_world *w, ecs_sched_id id, uint32_t index) {
-    const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
-    uint32_t at = ecs_sched__sparse_slot(s, index);
-    return at && s->values ? ecs_sched__sparse_cell(w, s, at - 1) : NULL;
-}
-
-/* A tracked sparse value changed now. */
-static void ecs_sched__sparse_changed(ecs_sched_world *w, ecs_sched_id id, uint32_t index) {
-    ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
-    uint32_t at = ecs_sched__sparse_slot(s, index);
-    if (at && s->stamps) s->stamps[at - 1].changed = ecs_sched__tick_now(w);
-}
-
-/* ecs_sched_world_check: every member is live and found where its position says. */
-static ecs_sched_result ecs_sched__check_sparse(ecs_sched_world *w) {
-    uint32_t i, k, n;
-    for (i = 0; i < w->sparse_count; i++) {
-        const ecs_sched__sparse_set *s = &w->sparse_sets[i];
-        for (k = 0; k < s->count; k++) {
-            ecs_sched_entity e = s->members[k];
-            if (!ecs_sched__is_live_record(w, e) ||
-                ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(e)) != k + 1) {
-                return ecs_sched__inconsistent(w, "sparse set member", s->id, k);
-            }
-        }
-        for (k = 0, n = 0; k < s->position_capacity; k++) n += s->position[k] != 0;
-        if (n != s->count) return ecs_sched__inconsistent(w, "sparse set positions", s->id, n);
-    }
-    return ECS_SCHED_OK;
 }
 
 /*============================= src/component.h (implementation) =============================*/
@@ -27896,11 +27915,6 @@ static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__row_list *c)
     }
 }
 
-/* The entity of row `row` of an iterator's current run. */
-static inline ecs_sched_entity ecs_sched__iter_entity(const ecs_sched_iter *it, int32_t row) {
-    return it->by_rows_ ? it->entities[it->rows[row]] : it->entities[row];
-}
-
 /* The world's side (declared in hierarchy.h): the rows just handed out changed, in each
    tracked sparse component the query writes (write_manual terms: by the loop's marks). */
 static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it) {
@@ -27912,26 +27926,6 @@ static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it) {
         for (row = 0; row < it->count; row++) {
             uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
             if (at) s->stamps[at - 1].changed = it->this_run_;
-        }
-    }
-}
-
-/* The world's side (declared in change.h): ecs_sched_iter_mark_changed of a sparse term. */
-static void ecs_sched__sparse_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row) {
-    const ecs_sched_query *q = it->query_;
-    ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[term].id);
-    uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
-    if (at) s->stamps[at - 1].changed = it->this_run_;
-}
-
-/* The world's side (declared in change.h): old stamps move up with the others. */
-static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
-    uint32_t i, k;
-    for (i = 0; i < w->sparse_count; i++) {
-        ecs_sched__sparse_set *s = &w->sparse_sets[i];
-        for (k = 0; s->stamps && k < s->count; k++) {
-            s->stamps[k].added = ecs_sched__moved_tick(r, s->stamps[k].added, ECS_SCHED__TICK_CHANGE);
-            s->stamps[k].changed = ecs_sched__moved_tick(r, s->stamps[k].changed, ECS_SCHED__TICK_CHANGE);
         }
     }
 }

@@ -1,6 +1,7 @@
 /* change: change ticks, iteration by what changed, and keeping old ticks meaningful. */
 #pragma once
 #include "graph.h"
+#include "sparse.h"
 
 /* The last change tick handed out: systems and conditions take one each time they run (while
    something in the world tracks changes), and so does a query with added or changed terms
@@ -491,8 +492,18 @@ static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
     }
 }
 
-/* sparse.h: marks of sparse components. */
-static void ecs_sched__sparse_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row);
+/* The entity of row `row` of an iterator's current run. */
+static inline ecs_sched_entity ecs_sched__iter_entity(const ecs_sched_iter *it, int32_t row) {
+    return it->by_rows_ ? it->entities[it->rows[row]] : it->entities[row];
+}
+
+/* ecs_sched_iter_mark_changed of a sparse term: the entity's stamp in the set. */
+static void ecs_sched__sparse_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row) {
+    const ecs_sched_query *q = it->query_;
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[term].id);
+    uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
+    if (at) s->stamps[at - 1].changed = it->this_run_;
+}
 
 ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, int32_t row) {
     const ecs_sched_query *q;
@@ -621,8 +632,17 @@ static void ecs_sched__move_ctx(const ecs_sched__old_readers *r, ecs_sched_syste
     ctx->this_run = ecs_sched__moved_tick(r, ctx->this_run, ECS_SCHED__TICK_READER);
 }
 
-/* sparse.h: the stamps of sparse components. */
-static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r);
+/* The stamps of sparse components move up with the others. */
+static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
+    uint32_t i, k;
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        for (k = 0; s->stamps && k < s->count; k++) {
+            s->stamps[k].added = ecs_sched__moved_tick(r, s->stamps[k].added, ECS_SCHED__TICK_CHANGE);
+            s->stamps[k].changed = ecs_sched__moved_tick(r, s->stamps[k].changed, ECS_SCHED__TICK_CHANGE);
+        }
+    }
+}
 
 static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
     uint32_t i;

@@ -151,11 +151,6 @@ static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__row_list *c)
     }
 }
 
-/* The entity of row `row` of an iterator's current run. */
-static inline ecs_sched_entity ecs_sched__iter_entity(const ecs_sched_iter *it, int32_t row) {
-    return it->by_rows_ ? it->entities[it->rows[row]] : it->entities[row];
-}
-
 /* The world's side (declared in hierarchy.h): the rows just handed out changed, in each
    tracked sparse component the query writes (write_manual terms: by the loop's marks). */
 static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it) {
@@ -167,26 +162,6 @@ static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it) {
         for (row = 0; row < it->count; row++) {
             uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
             if (at) s->stamps[at - 1].changed = it->this_run_;
-        }
-    }
-}
-
-/* The world's side (declared in change.h): ecs_sched_iter_mark_changed of a sparse term. */
-static void ecs_sched__sparse_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row) {
-    const ecs_sched_query *q = it->query_;
-    ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[term].id);
-    uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
-    if (at) s->stamps[at - 1].changed = it->this_run_;
-}
-
-/* The world's side (declared in change.h): old stamps move up with the others. */
-static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
-    uint32_t i, k;
-    for (i = 0; i < w->sparse_count; i++) {
-        ecs_sched__sparse_set *s = &w->sparse_sets[i];
-        for (k = 0; s->stamps && k < s->count; k++) {
-            s->stamps[k].added = ecs_sched__moved_tick(r, s->stamps[k].added, ECS_SCHED__TICK_CHANGE);
-            s->stamps[k].changed = ecs_sched__moved_tick(r, s->stamps[k].changed, ECS_SCHED__TICK_CHANGE);
         }
     }
 }
