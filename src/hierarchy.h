@@ -47,8 +47,9 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands 
 /*@@ implementation @@*/
 /* hierarchy: parents and children.
 
-   A hierarchical query (with from_parent or cascade terms) keeps its rows in a list, with a
-   pointer to the parent's value for each from_parent term. When it cascades, the list hands
+   A hierarchical query (with from_parent or cascade terms) keeps its rows in a list (list.h,
+   made again and walked by iter.h), with a pointer to the parent's value for each
+   from_parent term. When it cascades, the list hands
    out every parent before its children: in table order when that already does (entities
    parented in the order they were made, as scenes usually are: the runs are then as long as
    the tables), else in depth order (roots, then their children, and so on; within a depth in
@@ -216,14 +217,11 @@ static uint32_t ecs_sched__memo_depth(const ecs_sched_world *w, ecs_sched__row_l
     return depth;
 }
 
-/* Room for the rows of every match, and (for a cascading query) the depths of the rows and
-   the memo of depths by entity index. */
-static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__row_list *c) {
+/* A cascading query's room for the depths of `rows` rows, and for the memo of depths by
+   entity index. */
+static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__row_list *c, uint32_t rows) {
     ecs_sched_world *w = q->world;
-    uint32_t rows = 0, i, had = c->memo_capacity;
-    for (i = 0; i < q->match_count; i++) rows += (uint32_t)q->matches[i].table->count;
-    if (!ecs_sched__list_reserve(&w->env, c, rows)) return false;
-    if (c->cascade < 0) return true;
+    uint32_t had = c->memo_capacity;
     if (!ECS_SCHED__GROW(&w->env, c->depths, &c->depth_capacity, rows + 1u)) return false;
     if (w->record_count > had) {
         uint32_t cap = c->memo_capacity;
@@ -325,136 +323,4 @@ static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__row_list *c) 
         if (keep) c->rows[kept++] = c->rows[i];
     }
     c->count = kept;
-}
-
-/* sort.h: whether the order's values changed since the list was made, and the sort. */
-static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__row_list *c);
-static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__row_list *c);
-
-/* sparse.h: a list of the rows that pass a query's sparse terms (and, in the window `it`
-   sees, its filters; it NULL: no window), and the sparse values of each row. */
-static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__row_list *c,
-                                   const ecs_sched_iter *it);
-static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__row_list *c);
-static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it);
-
-/* Makes the list again when the world's rows or relationships changed since (or, for a
-   query with sparse terms that filters on changes, at every iteration: `it` gives its
-   window). */
-static bool ecs_sched__hier_update(ecs_sched_query *q, const ecs_sched_iter *it) {
-    ecs_sched__row_list *c = ecs_sched__list_of(q);
-    ecs_sched_world *w = q->world;
-    uint32_t m;
-    if (!c) return false;
-    if (c->made && c->version == w->rows_version && !q->sparse_filtered &&
-        !(c->order_term >= 0 && ecs_sched__sort_stale(q, c))) {
-        return true;
-    }
-    if (!ecs_sched__hier_reserve(q, c)) return false;
-    c->count = 0;
-    if (q->sparse) {
-        if (!ecs_sched__sparse_list(q, c, it)) return false;
-    } else {
-        for (m = 0; m < q->match_count; m++) {
-            const ecs_sched__match *match = &q->matches[m];
-            int32_t row;
-            for (row = 0; row < match->table->count; row++) {
-                if (q->related && !ecs_sched__row_related(q, match, row)) continue;
-                c->rows[c->count].match = m;
-                c->rows[c->count].row = row;
-                c->count++;
-            }
-        }
-    }
-    if (c->cascade >= 0) ecs_sched__hier_order(q, c);
-    if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;
-    if (c->parent_terms) ecs_sched__hier_parents(q, c);
-    if (q->sparse) ecs_sched__sparse_values(q, c);
-    ecs_sched__list_runs(c);
-    c->version = w->rows_version;
-    c->made = true;
-    return true;
-}
-
-/* The world's side (declared in query.h): how many rows the query hands out (-1 when out of
-   memory). */
-static int32_t ecs_sched__hier_count(ecs_sched_query *q) {
-    if (!ecs_sched__hier_update(q, NULL)) {
-        ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
-        return -1;
-    }
-    return (int32_t)q->list->count;
-}
-
-static void ecs_sched__hier_fields(ecs_sched_iter *it, const ecs_sched__row_list *c,
-                                   const ecs_sched__match *m, int32_t first_row, uint32_t at) {
-    const ecs_sched_query *q = it->query_;
-    const ecs_sched__table *t = m->table;
-    int32_t i;
-    for (i = 0; i < q->term_count; i++) {
-        if (c->parent_slot[i] >= 0) {
-            it->fields[i] = (void *)(uintptr_t)&c->parents[(size_t)c->parent_slot[i] * c->capacity + at];
-        } else {
-            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
-            it->fields[i] = col ? col->data + (size_t)first_row * col->size : NULL;
-        }
-    }
-}
-
-/* The world's side (declared in query.h): the next run of rows of a hierarchical query, rows
-   consecutive in one table (by_rows: up to ECS_SCHED_ITER_ROWS rows of one table, by
-   index). it->at_ is the position in the list; it->next_ the match of the run + 1, as in
-   the other iterations (ecs_sched_iter_mark_changed reads it). */
-static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
-    ecs_sched_query *q = (ecs_sched_query *)(uintptr_t)it->query_;
-    const ecs_sched__row_list *c;
-    const ecs_sched__match *m;
-    uint32_t at, end;
-    if (it->row_ < 0) {   /* the first call */
-        if (q->marks || q->sparse) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
-        else it->last_run_ = it->this_run_ = 0;
-        it->row_ = 0;
-        it->at_ = 0;
-        it->by_rows_ = by_rows;
-        if (!ecs_sched__hier_update(q, it)) {
-            ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
-            it->at_ = INT32_MAX;
-        }
-    }
-    c = q->list;
-    at = (uint32_t)it->at_;
-    if (!c || at >= c->count) {
-        it->count = 0;
-        return false;
-    }
-    m = &q->matches[c->rows[at].match];
-    end = at + 1;
-    if (by_rows) {
-        while (end < c->count && end - at < ECS_SCHED_ITER_ROWS &&
-               c->rows[end].match == c->rows[at].match) {
-            end++;
-        }
-        for (it->count = 0; at + (uint32_t)it->count < end; it->count++) {
-            it->rows[it->count] = c->rows[at + (uint32_t)it->count].row;
-        }
-        it->entities = m->table->entities;
-        ecs_sched__hier_fields(it, c, m, 0, at);
-        if (q->marks) {
-            int32_t i;
-            for (i = 0; i < it->count; i++) {
-                ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
-            }
-        }
-    } else {
-        end = c->run_end[at];
-        it->count = (int32_t)(end - at);
-        it->entities = m->table->entities + c->rows[at].row;
-        it->row_ = c->rows[at].row + it->count;
-        ecs_sched__hier_fields(it, c, m, c->rows[at].row, at);
-        ecs_sched__mark_written(q, m, c->rows[at].row, it->row_, it->this_run_);
-    }
-    if (q->sparse_marks) ecs_sched__sparse_mark_run(it);
-    it->next_ = (int32_t)c->rows[at].match + 1;
-    it->at_ = (int32_t)end;
-    return true;
 }

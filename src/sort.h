@@ -23,8 +23,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *query,
 ECS_SCHED_API ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *query, ecs_sched_id kind);
 
 /*@@ implementation @@*/
-/* sort: sorted and grouped queries. The rows go into the list a hierarchical query keeps
-   (hierarchy.h), sorted by a stable merge sort; iterating an unchanged sorted query walks the
+/* sort: sorted and grouped queries. The rows go into the list the query keeps (list.h; iter.h
+   makes it again and walks it), sorted by a stable merge sort; iterating an unchanged sorted query walks the
    list, one call per run of rows consecutive in a table (or ECS_SCHED_ITER_ROWS rows by
    index), so a sort that scatters a table's rows costs a call per row with
    ecs_sched_iter_next: read such a query with ecs_sched_iter_next_rows. */
@@ -53,6 +53,7 @@ static ecs_sched_result ecs_sched__query_listed(ecs_sched_query *q, const char *
         q->ticked = true;
     }
     q->listed = true;
+    q->plain = false;
     q->list->made = false;
     return ECS_SCHED_OK;
 }
@@ -133,8 +134,7 @@ static const ecs_sched__ticks *ecs_sched__order_ticks(const ecs_sched_query *q,
     return ecs_sched__ticks_find(q->matches[m].table, q->terms[c->order_term].id);
 }
 
-/* The world's side (declared in hierarchy.h): whether the order's values may have changed
-   since the last sort. */
+/* Whether the order's values may have changed since the last sort. */
 static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__row_list *c) {
     uint32_t m;
     if (!q->world->components[q->terms[c->order_term].id].tracked) return true;
@@ -180,8 +180,7 @@ static int ecs_sched__compare_rows(const ecs_sched_query *q, const ecs_sched__ro
     return 0;
 }
 
-/* The world's side (declared in hierarchy.h): a stable merge sort of the list, bottom up,
-   through the scratch list. */
+/* A stable merge sort of the list, bottom up, through the scratch list. */
 static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__row_list *c) {
     ecs_sched__list_row *from = c->rows, *to = c->sorted, *swap;
     uint32_t n = c->count, width, i;

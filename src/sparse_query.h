@@ -7,7 +7,7 @@
 /* sparse_query: queries with terms on sparse components (their storage: sparse.h).
 
    A query with a term on a sparse component keeps a list of the rows it hands out (as
-   hierarchical and sorted queries do, hierarchy.h): the tables it matches are found by its
+   hierarchical and sorted queries do, list.h): the tables it matches are found by its
    other terms, and the list holds the rows of those tables that pass its sparse terms. When
    a required sparse term's set is the smallest side, the list is made by walking that set's
    members (each one looked up in the entity index), else by testing every matched row. The
@@ -103,7 +103,8 @@ static bool ecs_sched__sparse_list_members(ecs_sched_query *q, ecs_sched__row_li
     return true;
 }
 
-/* The world's side (declared in hierarchy.h). */
+/* The list's rows (iter.h fills the list): the matched rows that pass the sparse terms (and,
+   in the window `it` sees, the filters; it NULL: no window), in table order. */
 static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__row_list *c,
                                    const ecs_sched_iter *it) {
     ecs_sched__window win;
@@ -134,7 +135,7 @@ static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__row_list *c,
     return true;
 }
 
-/* The world's side (declared in hierarchy.h): per row of the list, the value of each sparse
+/* Per row of the list, the value of each sparse
    term with a value. */
 static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__row_list *c) {
     int32_t term;
@@ -151,7 +152,7 @@ static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__row_list *c)
     }
 }
 
-/* The world's side (declared in hierarchy.h): the rows just handed out changed, in each
+/* The rows just handed out changed, in each
    tracked sparse component the query writes (write_manual terms: by the loop's marks). */
 static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
