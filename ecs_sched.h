@@ -2377,8 +2377,11 @@ ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world 
 /*=================================== src/table.h (public) ===================================*/
 /* table: archetype tables, their columns, and moving an entity's row between them. */
 
+/*=================================== src/list.h (public) ====================================*/
+/* list: the rows a query keeps in an order of its own. */
+
 /*=================================== src/query.h (public) ===================================*/
-/* query: queries, their cached tables, iteration and parallel iteration. */
+/* query: queries, their cached tables, and the plain iteration (of every query: iter.h). */
 
 /* ---- queries ---- */
 
@@ -2511,34 +2514,10 @@ ECS_SCHED_API ecs_sched_query *ecs_sched_query_create(ecs_sched_world *world,
                                                       const ecs_sched_query_desc *desc);
 ECS_SCHED_API void ecs_sched_query_destroy(ecs_sched_query *query);
 ECS_SCHED_API ecs_sched_access ecs_sched_query_access(const ecs_sched_query *query);
-ECS_SCHED_API int32_t ecs_sched_query_count(const ecs_sched_query *query);  /* matching entities */
-/* Structural changes (spawn, insert, remove, despawn) must not happen while iterating:
-   record them in a command buffer instead. */
+/* An iterator at the start of the query, whose rows ecs_sched_iter_next hands out (see
+   iteration, below). Structural changes (spawn, insert, remove, despawn) must not happen
+   while iterating: record them in a command buffer instead. */
 ECS_SCHED_API ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *query);
-ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
-/* The same rows as ecs_sched_iter_next, handed out by index: up to ECS_SCHED_ITER_ROWS rows
-   of one table at a time, it->rows[0 .. it->count - 1], with it->fields and it->entities
-   pointing at the table's first row (the i-th row's value is field[it->rows[i]]). For a query
-   with added or changed terms that matches few rows of many: the rows come from the table's
-   change log, in the order they changed, with no call per row (see Change detection in THE WORLD'S EVENTS). An
-   iterator is advanced by one of the two functions only. */
-ECS_SCHED_API bool ecs_sched_iter_next_rows(ecs_sched_iter *it);
-/* Marks row `row` (0 .. it->count - 1) of the current run changed, in the component of term
-   `term`: a written term of a tracked component (what an ECS_SCHED_TERM_WRITE_MANUAL loop
-   calls for each row it changes). After ecs_sched_iter_next_rows, `row` is an index into
-   it->rows. */
-ECS_SCHED_API ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term,
-                                                           int32_t row);
-
-/* Receives one piece of a query: it->count rows of one table, it->entities and it->fields
-   pointing at the piece's first row. Pieces are disjoint; several run at once. */
-typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
-/* Iterates a query in pieces of at most `grain` rows spread over the pool, and returns when
-   every piece is done (grain 0: see ECS_SCHED_DEFAULT_GRAIN; a query that writes a tracked
-   component where something changed: one piece per table). Structural changes are not
-   allowed meanwhile. */
-ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
-                                            int32_t grain, ecs_sched_chunk_fn fn, void *arg);
 
 /*================================ src/table_graph.h (public) ================================*/
 /* table_graph: the table an entity moves to when it gains or loses a component, found by a
@@ -2626,12 +2605,6 @@ ECS_SCHED_API ecs_sched_result ecs_sched_ctx_error(const ecs_sched_system_ctx *c
 /* The system handled what failed: the failure recorded so far does not count (a refused
    access stays). */
 ECS_SCHED_API void ecs_sched_ctx_clear_error(ecs_sched_system_ctx *ctx);
-/* The same for query `index` of a system, on the world's pool, within the system's declared
-   access. ECS_SCHED_ERR_ACCESS for an undeclared query; ECS_SCHED_ERR_OUT_OF_MEMORY when the
-   pool cannot be created (then nothing ran). */
-ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index,
-                                                      int32_t grain, ecs_sched_chunk_fn fn,
-                                                      void *arg);
 
 /*=============================== src/trace_events.h (public) ================================*/
 /* trace_events: the timed events a trace records, kept in one buffer per world (trace.h
@@ -3729,21 +3702,6 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_changed(ecs_sched_id
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine,
                                                                      int32_t value);
 
-/*================================ src/transition.h (public) =================================*/
-/* transition: applying queued state transitions, and the schedules that run on them. */
-
-/* The exclusive system that applies the queued transitions of every machine: use it as a
-   system's fn (with .exclusive = true), in any schedule, as many times as needed. */
-ECS_SCHED_API void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx);
-/* A system desc for it, named "apply_state_transitions", for one machine and the machines
-   that depend on it (0: every machine); set its ordering fields and add it. */
-ECS_SCHED_API ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine);
-/* Applies the queued transitions from outside any schedule (for a user who runs schedules by
-   hand, or a loader), for one machine and the machines that depend on it (0: every machine).
-   Returns the first failure of a transition schedule. A transition applied outside any run
-   counts as "this run" for the next one (ecs_sched_state_transition.this_run). */
-ECS_SCHED_API ecs_sched_result ecs_sched_state_apply(ecs_sched_world *world, ecs_sched_id machine);
-
 /*================================= src/relation.h (public) ==================================*/
 /* relation: relationships between entities: kinds, targets and the sources of a target. */
 
@@ -3861,6 +3819,32 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands 
                                                              ecs_sched_entity child,
                                                              ecs_sched_entity parent);
 
+/*=================================== src/sort.h (public) ====================================*/
+/* sort: queries that hand out their rows sorted by a component, or grouped by a target. */
+
+/* Orders two entities by their values: negative when a comes first, positive when b does,
+   0 when either may (they then keep table order). */
+typedef int (*ecs_sched_order_fn)(ecs_sched_entity a, const void *value_a, ecs_sched_entity b,
+                                  const void *value_b);
+
+/* Hands out the query's rows in the order `compare` gives by `component`, which must be a
+   sized component one of its terms reads or writes on the entity itself. The query keeps the
+   sorted list, and sorts again only when a row joined or left a table, a relationship
+   changed, or the component's values changed: for a tracked component (see Change detection
+   in THE WORLD'S EVENTS) only then; an untracked one cannot tell, and is sorted at every iteration.
+   Not with a cascade term (a query has one order). */
+ECS_SCHED_API ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *query,
+                                                        ecs_sched_id component,
+                                                        ecs_sched_order_fn compare);
+/* Hands out the rows grouped by their target of `kind`, an exclusive relationship kind (all
+   children of one parent together, for ChildOf): groups in the order of their targets'
+   indices, the entities without a target first; within a group, order_by's order if set,
+   else table order. */
+ECS_SCHED_API ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *query, ecs_sched_id kind);
+
+/*=============================== src/sparse_query.h (public) ================================*/
+/* sparse_query: queries with terms on sparse components. */
+
 /*=================================== src/name.h (public) ====================================*/
 /* name: entity names, unique among siblings, found by name in a scope or by path. */
 
@@ -3929,6 +3913,57 @@ ECS_SCHED_API bool ecs_sched_owns(const ecs_sched_world *world, ecs_sched_entity
    (see the rule in PREFABS AND INHERITANCE); ECS_SCHED_NULL_ENTITY when none has it. */
 ECS_SCHED_API ecs_sched_entity ecs_sched_owner(const ecs_sched_world *world,
                                                ecs_sched_entity entity, ecs_sched_id id);
+
+/*=================================== src/iter.h (public) ====================================*/
+/* iter: iteration, handing out the rows of any query. */
+
+ECS_SCHED_API int32_t ecs_sched_query_count(const ecs_sched_query *query);  /* matching entities */
+/* The query's next run of rows (see ecs_sched_iter); false when every row was handed out. */
+ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
+/* The same rows as ecs_sched_iter_next, handed out by index: up to ECS_SCHED_ITER_ROWS rows
+   of one table at a time, it->rows[0 .. it->count - 1], with it->fields and it->entities
+   pointing at the table's first row (the i-th row's value is field[it->rows[i]]). For a query
+   with added or changed terms that matches few rows of many: the rows come from the table's
+   change log, in the order they changed, with no call per row (see Change detection in THE WORLD'S EVENTS). An
+   iterator is advanced by one of the two functions only. */
+ECS_SCHED_API bool ecs_sched_iter_next_rows(ecs_sched_iter *it);
+/* Marks row `row` (0 .. it->count - 1) of the current run changed, in the component of term
+   `term`: a written term of a tracked component (what an ECS_SCHED_TERM_WRITE_MANUAL loop
+   calls for each row it changes). After ecs_sched_iter_next_rows, `row` is an index into
+   it->rows. */
+ECS_SCHED_API ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term,
+                                                           int32_t row);
+
+/* Receives one piece of a query: it->count rows of one table, it->entities and it->fields
+   pointing at the piece's first row. Pieces are disjoint; several run at once. */
+typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
+/* Iterates a query in pieces of at most `grain` rows spread over the pool, and returns when
+   every piece is done (grain 0: see ECS_SCHED_DEFAULT_GRAIN; a query that writes a tracked
+   component where something changed: one piece per table). Structural changes are not
+   allowed meanwhile. */
+ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
+                                            int32_t grain, ecs_sched_chunk_fn fn, void *arg);
+/* The same for query `index` of a system, on the world's pool, within the system's declared
+   access. ECS_SCHED_ERR_ACCESS for an undeclared query; ECS_SCHED_ERR_OUT_OF_MEMORY when the
+   pool cannot be created (then nothing ran). */
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index,
+                                                      int32_t grain, ecs_sched_chunk_fn fn,
+                                                      void *arg);
+
+/*================================ src/transition.h (public) =================================*/
+/* transition: applying queued state transitions, and the schedules that run on them. */
+
+/* The exclusive system that applies the queued transitions of every machine: use it as a
+   system's fn (with .exclusive = true), in any schedule, as many times as needed. */
+ECS_SCHED_API void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx);
+/* A system desc for it, named "apply_state_transitions", for one machine and the machines
+   that depend on it (0: every machine); set its ordering fields and add it. */
+ECS_SCHED_API ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine);
+/* Applies the queued transitions from outside any schedule (for a user who runs schedules by
+   hand, or a loader), for one machine and the machines that depend on it (0: every machine).
+   Returns the first failure of a transition schedule. A transition applied outside any run
+   counts as "this run" for the next one (ecs_sched_state_transition.this_run). */
+ECS_SCHED_API ecs_sched_result ecs_sched_state_apply(ecs_sched_world *world, ecs_sched_id machine);
 
 /*================================== src/reflect.h (public) ==================================*/
 /* reflect: what the members of a component are, and what can be done with them knowing that:
@@ -4184,32 +4219,6 @@ ECS_SCHED_API ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *world,
 ECS_SCHED_API void ecs_sched_snapshot_free(ecs_sched_snapshot *snapshot);
 /* The memory the snapshot holds, in bytes. */
 ECS_SCHED_API size_t ecs_sched_snapshot_bytes(const ecs_sched_snapshot *snapshot);
-
-/*=================================== src/sort.h (public) ====================================*/
-/* sort: queries that hand out their rows sorted by a component, or grouped by a target. */
-
-/* Orders two entities by their values: negative when a comes first, positive when b does,
-   0 when either may (they then keep table order). */
-typedef int (*ecs_sched_order_fn)(ecs_sched_entity a, const void *value_a, ecs_sched_entity b,
-                                  const void *value_b);
-
-/* Hands out the query's rows in the order `compare` gives by `component`, which must be a
-   sized component one of its terms reads or writes on the entity itself. The query keeps the
-   sorted list, and sorts again only when a row joined or left a table, a relationship
-   changed, or the component's values changed: for a tracked component (see Change detection
-   in THE WORLD'S EVENTS) only then; an untracked one cannot tell, and is sorted at every iteration.
-   Not with a cascade term (a query has one order). */
-ECS_SCHED_API ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *query,
-                                                        ecs_sched_id component,
-                                                        ecs_sched_order_fn compare);
-/* Hands out the rows grouped by their target of `kind`, an exclusive relationship kind (all
-   children of one parent together, for ChildOf): groups in the order of their targets'
-   indices, the entities without a target first; within a group, order_by's order if set,
-   else table order. */
-ECS_SCHED_API ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *query, ecs_sched_id kind);
-
-/*=============================== src/sparse_query.h (public) ================================*/
-/* sparse_query: queries with terms on sparse components. */
 
 /*==================================== src/dot.h (public) ====================================*/
 /* dot: Graphviz export of a built schedule. */
@@ -7661,8 +7670,100 @@ static ecs_sched_result ecs_sched__check_tables(ecs_sched_world *w) {
     return ECS_SCHED_OK;
 }
 
+/*=============================== src/list.h (implementation) ================================*/
+/* list: the rows a query keeps in an order of its own.
+
+   Hierarchical, sorted and sparse queries hand out the rows of a list they keep instead of
+   their tables (query.h makes it; its producers fill it: hierarchy.h orders by depth and
+   finds parents' values, sort.h sorts, sparse_query.h picks the rows with sparse values; the
+   iteration, iter.h, decides which run and walks it). The list holds the rows in order, where
+   each run of rows consecutive in one table ends, and per term a block of one pointer per row
+   (a parent's value, or a sparse value). What only a producer reads is kept here too, so that
+   the list is freed in one place. */
+
+typedef struct ecs_sched__list_row {
+    uint32_t match;
+    int32_t row;
+} ecs_sched__list_row;
+
+/* What a sorted query's order column had seen of a match's table at the last sort (sort.h). */
+typedef struct ecs_sched__sort_seen {
+    uint32_t serial;                 /* its change log's entries so far */
+    uint32_t bulk;
+    bool has_bulk;
+} ecs_sched__sort_seen;
+
+typedef struct ecs_sched__row_list {
+    uint32_t version;              /* the world's rows_version it was made at */
+    bool made;
+    ecs_sched__list_row *rows;     /* in iteration order */
+    uint32_t *run_end;             /* per row: where its run of consecutive rows ends */
+    uint32_t count;
+    uint32_t capacity;
+    uint32_t run_capacity;
+    const void **parents;          /* per term with a block, `capacity` pointers */
+    uint32_t parents_capacity;
+    int16_t parent_slot[ECS_SCHED_MAX_TERMS];   /* the term's block of parents (or of sparse
+                                                   values), or -1 */
+    bool sparse_term[ECS_SCHED_MAX_TERMS];      /* the term's component is sparse */
+    uint32_t *match_of;            /* sparse_query.h, scratch: by table index, its match + 1 */
+    uint32_t match_of_capacity;
+    int32_t parent_terms;
+    int32_t cascade;               /* the cascading term, or -1 */
+    uint32_t *depths;              /* hierarchy.h, scratch: per row, then per depth */
+    uint32_t depth_capacity;
+    uint32_t *memo;                /* by entity index: depth + 1 when memo_stamp matches */
+    uint32_t *memo_stamp;
+    uint32_t memo_capacity;
+    uint32_t stamp;
+    ecs_sched__list_row *sorted;   /* scratch for the sorts */
+    uint32_t sorted_capacity;
+    /* sort.h: */
+    int32_t order_term;            /* the term whose component orders the rows, or -1 */
+    int (*order)(ecs_sched_entity, const void *, ecs_sched_entity, const void *);
+    ecs_sched_id group_kind;       /* rows grouped by their target of this kind, or 0 */
+    ecs_sched__sort_seen *seen;    /* per match: the order column's changes seen */
+    uint32_t seen_capacity;
+} ecs_sched__row_list;
+
+static void ecs_sched__list_free(ecs_sched__env *env, ecs_sched__row_list *l) {
+    if (!l) return;
+    ecs_sched__free(env, l->rows);
+    ecs_sched__free(env, l->run_end);
+    ecs_sched__free(env, l->parents);
+    ecs_sched__free(env, l->depths);
+    ecs_sched__free(env, l->memo);
+    ecs_sched__free(env, l->memo_stamp);
+    ecs_sched__free(env, l->sorted);
+    ecs_sched__free(env, l->seen);
+    ecs_sched__free(env, l->match_of);
+    ecs_sched__free(env, l);
+}
+
+/* Room for `rows` rows, their runs, the scratch of the sorts and the blocks of pointers. The
+   blocks are `capacity` apart (not `rows`: capacity may be larger, and a block's values are
+   found by it). */
+static bool ecs_sched__list_reserve(ecs_sched__env *env, ecs_sched__row_list *l, uint32_t rows) {
+    return ECS_SCHED__GROW(env, l->rows, &l->capacity, rows) &&
+           ECS_SCHED__GROW(env, l->run_end, &l->run_capacity, rows + 1u) &&
+           ECS_SCHED__GROW(env, l->sorted, &l->sorted_capacity, rows) &&
+           ECS_SCHED__GROW(env, l->parents, &l->parents_capacity,
+                           l->capacity * (uint32_t)l->parent_terms + 1u);
+}
+
+/* Where each row's run of rows consecutive in one table ends, so that an iteration hands
+   out a run without looking at its rows. */
+static void ecs_sched__list_runs(ecs_sched__row_list *l) {
+    uint32_t i = l->count;
+    while (i-- > 0) {
+        bool joins = i + 1u < l->count && l->rows[i + 1u].match == l->rows[i].match &&
+                     l->rows[i + 1u].row == l->rows[i].row + 1;
+        l->run_end[i] = joins ? l->run_end[i + 1u] : i + 1u;
+    }
+}
+
 /*=============================== src/query.h (implementation) ===============================*/
-/* query: queries, their cached tables, iteration and parallel iteration. */
+/* query: queries, their cached tables, and the plain iteration (of every query: iter.h). */
 
 typedef struct ecs_sched__match {
     ecs_sched__table *table;
@@ -7686,6 +7787,8 @@ struct ecs_sched_query {
     uint32_t match_count;
     int32_t term_count;
     ecs_sched_world *world;
+    bool plain;                       /* hands out its tables whole, its own columns as the
+                                         fields: neither ticked nor inherits (iter.h) */
     bool ticked;                      /* filters on ticks, or marks changes: see change.h */
     bool filtered;                    /* has added or changed terms: */
     int16_t filter_count;             /* how many, */
@@ -7701,7 +7804,7 @@ struct ecs_sched_query {
     bool sparse;                      /* has terms on sparse components: listed (sparse.h) */
     bool sparse_filtered;             /* has added or changed terms on sparse components */
     bool sparse_marks;                /* writes a tracked sparse component (sparse.h) */
-    struct ecs_sched__hier_cache *hier;   /* hierarchical: the rows in order (hierarchy.h) */
+    ecs_sched__row_list *list;        /* listed: the rows in order (list.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
     ecs_sched__match_ticks *match_ticks;  /* ticked queries: per match */
@@ -7712,17 +7815,6 @@ struct ecs_sched_query {
     ecs_sched_id reads[ECS_SCHED_MAX_TERMS + 1];   /* + ChildOf, read by hierarchical terms */
     ecs_sched_id writes[ECS_SCHED_MAX_TERMS];
 };
-
-/* relation.h: whether a row has the targets of the query's related terms. */
-static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__match *m,
-                                   int32_t row);
-/* hierarchy.h: a hierarchical query's iteration, in the order it keeps, and its end. */
-static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows);
-/* sparse.h: what a query asks of sparse components. */
-static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
-                                                    int32_t i);
-static void ecs_sched__hier_free(ecs_sched_query *q);
-static int32_t ecs_sched__hier_count(ecs_sched_query *q);
 
 /* Whether a term's field is a column of the entity's own table (not of its parent, and not
    a without-term). */
@@ -7873,6 +7965,29 @@ static ecs_sched_result ecs_sched__check_relational_term(ecs_sched_world *w,
                                "changes; read it instead", (int)i, c->name);
     }
     return ECS_SCHED_OK;
+}
+
+/* What a term asks of a sparse component: only what can be looked up on the entity itself
+   (sparse_query.h lists the rows). */
+static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
+                                                    int32_t i) {
+    ecs_sched_term_kind kind = term->kind;
+    const char *what;
+    if (kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
+        what = "read from the parent";
+    } else if (kind == ECS_SCHED_TERM_INHERITED) {
+        what = "inherited";
+    } else if (kind == ECS_SCHED_TERM_RELATED || kind == ECS_SCHED_TERM_CASCADE) {
+        what = "a relationship";
+    } else {
+        return ECS_SCHED_OK;
+    }
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                           "query_create: term %d asks for '%s' %s, but '%s' is sparse: a "
+                           "sparse component is read, written, optional, left out, added or "
+                           "changed on the entity itself; register it with table storage to "
+                           "use it so", (int)i, w->components[term->id].name, what,
+                           w->components[term->id].name);
 }
 
 static bool ecs_sched__term_filters(ecs_sched_term_kind kind) {
@@ -8139,6 +8254,7 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
     }
     q->sees_disabled = ecs_sched__query_names(q, w->disabled);
     q->sees_prefabs = ecs_sched__query_names(q, w->prefab);
+    q->plain = !q->ticked && !q->inherits;
     for (i = 0; i < w->table_count; i++) {
         if (!ecs_sched__query_matches(q, w->tables[i], NULL)) continue;
         if (!ecs_sched__query_reserve_match(w, q)) {
@@ -8154,6 +8270,32 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
     return q;
 }
 
+/* The list a listed query keeps (list.h), made empty at its first use, with a block of
+   pointers per term whose values are not in the row's own columns (a parent's value, a
+   sparse value). NULL when out of memory. */
+static ecs_sched__row_list *ecs_sched__list_of(ecs_sched_query *q) {
+    ecs_sched__row_list *c;
+    int32_t i;
+    if (q->list) return q->list;
+    c = (ecs_sched__row_list *)ecs_sched__calloc(&q->world->env, sizeof *c);
+    if (!c) return NULL;
+    c->cascade = -1;
+    c->order_term = -1;
+    for (i = 0; i < q->term_count; i++) {
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        c->parent_slot[i] = -1;
+        if (ecs_sched__term_on_parent(kind)) c->parent_slot[i] = (int16_t)c->parent_terms++;
+        c->sparse_term[i] = q->world->components[q->terms[i].id].sparse != 0;
+        if (c->sparse_term[i] && kind != ECS_SCHED_TERM_WITHOUT &&
+            q->world->components[q->terms[i].id].size) {
+            c->parent_slot[i] = (int16_t)c->parent_terms++;   /* a pointer per row */
+        }
+        if (kind == ECS_SCHED_TERM_CASCADE) c->cascade = i;
+    }
+    q->list = c;
+    return c;
+}
+
 void ecs_sched_query_destroy(ecs_sched_query *q) {
     ecs_sched_world *w;
     uint32_t i;
@@ -8167,7 +8309,7 @@ void ecs_sched_query_destroy(ecs_sched_query *q) {
     }
     ecs_sched__free(&w->env, q->matches);
     ecs_sched__free(&w->env, q->match_ticks);
-    ecs_sched__hier_free(q);
+    ecs_sched__list_free(&w->env, q->list);
     ecs_sched__free(&w->env, q);
 }
 
@@ -8253,55 +8395,6 @@ ecs_sched_access ecs_sched_query_access(const ecs_sched_query *q) {
     return access;
 }
 
-/* An inheriting query's fields that its table's bases hold, and which they are; false when
-   a base no longer has what a term asks for (the table is passed over). */
-static bool ecs_sched__share_fields(const ecs_sched_query *q, const ecs_sched__match *m,
-                                    void **fields, uint32_t *shared) {
-    uint32_t bits = 0;
-    int32_t i;
-    for (i = 0; i < q->term_count; i++) {
-        bool found;
-        if (m->column[i] != ECS_SCHED__FROM_BASE) continue;
-        fields[i] = q->world->hooks.inherited_value(q->world, m->table, q->terms[i].id, &found);
-        if (!found) return false;
-        bits |= 1u << i;
-    }
-    *shared = bits;
-    return true;
-}
-
-/* Whether an inheriting query hands out a matched table (its bases have what it asks). */
-static bool ecs_sched__match_resolves(const ecs_sched_query *q, const ecs_sched__match *m) {
-    void *fields[ECS_SCHED_MAX_TERMS];
-    uint32_t shared;
-    if (!q->inherits) return true;
-    return m->table->count > 0 && ecs_sched__share_fields(q, m, fields, &shared);
-}
-
-int32_t ecs_sched_query_count(const ecs_sched_query *q) {
-    int32_t total = 0, row;
-    uint32_t i;
-    ECS_SCHED_ASSERT(q != NULL);
-    /* a hierarchical query keeps the rows it hands out; a related one tests each row */
-    if (q->listed) return ecs_sched__hier_count((ecs_sched_query *)(uintptr_t)q);
-    for (i = 0; i < q->match_count; i++) {
-        if (!ecs_sched__match_resolves(q, &q->matches[i])) continue;
-        if (!q->related) {
-            total += q->matches[i].table->count;
-            continue;
-        }
-        for (row = 0; row < q->matches[i].table->count; row++) {
-            total += ecs_sched__row_related(q, &q->matches[i], row);
-        }
-    }
-    return total;
-}
-
-/* change.h: the window of changes an iteration sees, and iteration by runs of rows. */
-static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
-                                   uint32_t *this_run);
-ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it);
-
 /* The fields are filled by each ecs_sched_iter_next; they are not zeroed here, which costs
    more than the rest of a small query's iteration. */
 /* An iterator at the start of q (NULL: one that hands out nothing). */
@@ -8321,10 +8414,11 @@ ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
     return ecs_sched__iter_of(q);
 }
 
-bool ecs_sched_iter_next(ecs_sched_iter *it) {
+/* The plain iteration, of a query that looks at no ticks and has no inherited terms: the
+   next matched table with rows, whole, its own columns as the fields (iter.h hands out the
+   rows of the other queries). */
+static inline bool ecs_sched__iter_next_plain(ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
-    if (!q) return false;
-    if (q->ticked) return ecs_sched__iter_next_ticked(it);
     while ((uint32_t)it->next_ < q->match_count) {
         const ecs_sched__match *m = &q->matches[it->next_++];
         const ecs_sched__table *t = m->table;
@@ -8335,19 +8429,34 @@ bool ecs_sched_iter_next(ecs_sched_iter *it) {
         for (i = 0; i < q->term_count; i++) {
             it->fields[i] = m->column[i] >= 0 ? t->columns[m->column[i]].data : NULL;
         }
-        if (q->inherits && !ecs_sched__share_fields(q, m, it->fields, &it->shared)) continue;
         return true;
     }
     it->count = 0;
     return false;
 }
 
+/* A run of `count` rows of the match's table from row `first`: its entities, and the fields
+   from that row on in the table's own columns (NULL for a term without one). */
+static inline void ecs_sched__iter_run(ecs_sched_iter *it, const ecs_sched_query *q,
+                                       const ecs_sched__match *m, int32_t first, int32_t count) {
+    const ecs_sched__table *t = m->table;
+    int32_t i;
+    it->count = count;
+    it->entities = t->entities + first;
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
+        it->fields[i] = col ? col->data + (size_t)first * col->size : NULL;
+    }
+}
 
 static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w) {
     uint32_t qi, i, m;
     for (qi = 0; qi < w->query_count; qi++) {
         const ecs_sched_query *q = w->queries[qi];
         uint32_t expected = 0;
+        if (q->plain != (!q->ticked && !q->inherits)) {
+            return ecs_sched__inconsistent(w, "query counted plain", qi, q->plain);
+        }
         for (i = 0; i < w->table_count; i++) {
             ecs_sched__match want;
             uint32_t found = 0;
@@ -8370,98 +8479,6 @@ static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w) {
         }
     }
     return ECS_SCHED_OK;
-}
-
-
-/* ---- parallel query iteration ---- */
-
-typedef struct ecs_sched__par_query {
-    const ecs_sched_query *query;
-    ecs_sched_pool *pool;
-    int64_t grain;
-    ecs_sched_chunk_fn fn;
-    void *arg;
-    uint32_t last_run, this_run;   /* a ticked query's window */
-} ecs_sched__par_query;
-
-/* change.h: a piece of a query with added or changed terms, run by run; written rows of
-   tracked components marked before the pieces run. */
-static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
-                                         const ecs_sched__match *m, int32_t begin, int32_t end);
-static void ecs_sched__par_mark_tables(const ecs_sched__par_query *pq);
-
-typedef struct ecs_sched__par_table {
-    const ecs_sched__par_query *pq;
-    const ecs_sched__match *match;
-    int64_t unit;                  /* rows per item: 1, or a tick block for a ticked query */
-} ecs_sched__par_table;
-
-static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
-    const ecs_sched__par_table *pt = (const ecs_sched__par_table *)arg;
-    const ecs_sched_query *q = pt->pq->query;
-    const ecs_sched__table *t = pt->match->table;
-    ecs_sched_iter it;
-    int32_t i;
-    begin *= pt->unit;
-    end = end * pt->unit < t->count ? end * pt->unit : t->count;
-    if (q->filtered) {
-        ecs_sched__par_rows_filtered(pt->pq, pt->match, (int32_t)begin, (int32_t)end);
-        return;
-    }
-    it = ecs_sched__iter_of(NULL);
-    it.count = (int32_t)(end - begin);
-    it.entities = t->entities + begin;
-    for (i = 0; i < q->term_count; i++) {
-        int32_t c = pt->match->column[i];
-        it.fields[i] = c >= 0 ? t->columns[c].data + (size_t)begin * t->columns[c].size : NULL;
-    }
-    if (q->inherits) ecs_sched__share_fields(q, pt->match, it.fields, &it.shared);
-    pt->pq->fn(&it, pt->pq->arg);
-}
-
-static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
-    const ecs_sched__par_query *pq = (const ecs_sched__par_query *)arg;
-    int64_t m;
-    for (m = begin; m < end; m++) {
-        ecs_sched__par_table pt;
-        int64_t items;
-        pt.pq = pq;
-        pt.match = &pq->query->matches[m];
-        /* a ticked query's pieces hold whole tick blocks, so that no two mark the same one */
-        pt.unit = pq->query->ticked ? ECS_SCHED__TICK_BLOCK : 1;
-        items = (pt.match->table->count + pt.unit - 1) / pt.unit;
-        if (items == 0 || !ecs_sched__match_resolves(pq->query, pt.match)) continue;
-        /* a query that filters on changes marks the rows it writes as it finds them, into
-           the table's one change log: its table is one piece (tables still run at once) */
-        ecs_sched_pool_parallel_for(pq->pool, 0, items,
-                                    pq->query->filtered && pq->query->marks
-                                        ? items : (pq->grain + pt.unit - 1) / pt.unit,
-                                    ecs_sched__par_rows, &pt);
-    }
-}
-
-void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int32_t grain,
-                              ecs_sched_chunk_fn fn, void *arg) {
-    ecs_sched__par_query pq;
-    ECS_SCHED_ASSERT(query != NULL && pool != NULL && fn != NULL);
-    if (query->listed) {   /* its order is its point: one piece after the other */
-        ecs_sched_iter it = ecs_sched_query_iter(query);
-        while (ecs_sched_iter_next(&it)) fn(&it, arg);
-        return;
-    }
-    pq.query = query;
-    pq.pool = pool;
-    pq.grain = grain > 0 ? grain
-                         : ecs_sched__default_grain(ecs_sched_pool_thread_count(pool),
-                                                    ecs_sched_query_count(query));
-    pq.fn = fn;
-    pq.arg = arg;
-    pq.last_run = pq.this_run = 0;
-    if (query->ticked) {
-        ecs_sched__iter_window(query, &pq.last_run, &pq.this_run);
-        ecs_sched__par_mark_tables(&pq);
-    }
-    ecs_sched_pool_parallel_for(pool, 0, query->match_count, 1, ecs_sched__par_tables, &pq);
 }
 
 /*============================ src/table_graph.h (implementation) ============================*/
@@ -9326,39 +9343,6 @@ ecs_sched_world *ecs_sched_ctx_world(ecs_sched_system_ctx *ctx) {
             ctx->read_only ? " from a condition" : "");
     }
     return ctx->world;
-}
-
-/* A piece of a system's parallel query runs as the system, on whichever thread runs it: what
-   fails there is the system's, and what the system may not do there is refused. */
-typedef struct ecs_sched__ctx_piece {
-    ecs_sched_system_ctx *ctx;
-    ecs_sched_chunk_fn fn;
-    void *arg;
-} ecs_sched__ctx_piece;
-
-static void ecs_sched__ctx_run_piece(ecs_sched_iter *it, void *arg) {
-    const ecs_sched__ctx_piece *piece = (const ecs_sched__ctx_piece *)arg;
-    ecs_sched__running *outer = ecs_sched__running_now;
-    ecs_sched__running_now = &piece->ctx->run;
-    piece->fn(it, piece->arg);
-    ecs_sched__running_now = outer;
-}
-
-ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index, int32_t grain,
-                                        ecs_sched_chunk_fn fn, void *arg) {
-    ecs_sched_query *q;
-    ecs_sched_pool *pool;
-    ecs_sched__ctx_piece piece;
-    ECS_SCHED_ASSERT(ctx != NULL && fn != NULL);
-    q = ecs_sched_ctx_query(ctx, index);
-    if (!q) return ECS_SCHED_ERR_ACCESS;
-    pool = ecs_sched_world_pool(ctx->world);
-    if (!pool) return ECS_SCHED_ERR_OUT_OF_MEMORY;
-    piece.ctx = ctx;
-    piece.fn = fn;
-    piece.arg = arg;
-    ecs_sched_query_par_iter(q, pool, grain, ecs_sched__ctx_run_piece, &piece);
-    return ECS_SCHED_OK;
 }
 
 /*=========================== src/trace_events.h (implementation) ============================*/
@@ -16026,26 +16010,14 @@ static uint64_t ecs_sched__block_bits(const uint32_t *ticks, int32_t block, int3
     return bits & (~(uint64_t)0 << (first - base));
 }
 
-/* Of the rows `bits` of a block, those with the targets of the query's related terms. */
-static uint64_t ecs_sched__related_bits(const ecs_sched_query *q, const ecs_sched__match *m,
-                                        int32_t block, uint64_t bits) {
-    uint64_t out = 0;
-    while (bits) {
-        int32_t bit = ecs_sched__lowest_bit(bits);
-        if (ecs_sched__row_related(q, m, block * ECS_SCHED__TICK_BLOCK + bit)) out |= (uint64_t)1 << bit;
-        bits &= bits - 1u;
-    }
-    return out;
-}
-
-/* The rows of a block that pass every filter term of the query, from `first` on. */
+/* The rows of a block that pass every added or changed term of the query, from `first` on
+   (its related terms are iter.h's). */
 static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sched__match *m,
                                          int32_t block, int32_t first, ecs_sched__window win) {
     const ecs_sched__table *t = m->table;
     uint64_t bits = ~(uint64_t)0 << (first - block * ECS_SCHED__TICK_BLOCK);
     int32_t i, rows = t->count - block * ECS_SCHED__TICK_BLOCK;
     if (rows < ECS_SCHED__TICK_BLOCK) bits &= ((uint64_t)1 << rows) - 1u;
-    if (q->related) bits &= ecs_sched__related_bits(q, m, block, bits);
     for (i = 0; i < q->term_count && bits; i++) {
         const ecs_sched__ticks *k;
         ecs_sched_term_kind kind = q->terms[i].kind;
@@ -16068,13 +16040,13 @@ static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sch
 }
 
 /* The next run [*begin, *end) of rows of the match's table at or after `from` that pass the
-   query's filters; false when none is left. */
+   query's added and changed terms; false when none is left. */
 static bool ecs_sched__next_rows(const ecs_sched_query *q, const ecs_sched__match *m,
                                  int32_t from, ecs_sched__window win, int32_t *begin,
                                  int32_t *end) {
     int32_t count = m->table->count, block;
     uint64_t bits;
-    if (!q->filtered) {
+    if (q->filter_count == 0) {
         *begin = from;
         *end = count;
         return from < count;
@@ -16253,6 +16225,22 @@ static inline ecs_sched__window ecs_sched__iter_window_of(const ecs_sched_iter *
     return win;
 }
 
+/* The first call of an iteration by runs or by index: the window of changes a ticked query
+   sees opens now (any other sees none). */
+static void ecs_sched__iter_start(ecs_sched_iter *it) {
+    const ecs_sched_query *q = it->query_;
+    if (q->ticked) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+    else it->last_run_ = it->this_run_ = 0;
+    it->row_ = 0;
+    it->at_ = -1;
+}
+
+/* The iteration is done with its current match: the next call moves on. */
+static inline void ecs_sched__iter_skip_match(ecs_sched_iter *it) {
+    it->row_ = it->query_->matches[it->next_ - 1].table->count;
+    it->at_ = -1;
+}
+
 /* The match an iteration is in, moving on to the next one when this one is done (and
    finding where in its log to start); NULL when every match is done. */
 static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sched__window win) {
@@ -16262,11 +16250,6 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
         if ((uint32_t)it->next_ >= q->match_count) return NULL;
         m = &q->matches[it->next_++];
         it->row_ = 0;
-        if (!ecs_sched__match_resolves(q, m)) {   /* its bases lack an inherited term */
-            it->row_ = m->table->count;
-            it->at_ = -1;
-            continue;
-        }
         /* a related query scans its rows: the log cannot tell targets */
         it->at_ = q->log_term >= 0 && !q->related && m->table->count ? ecs_sched__log_start(q, m, win)
                                                                       : -1;
@@ -16274,45 +16257,24 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
     return &q->matches[it->next_ - 1];
 }
 
-/* Kept out of ecs_sched_iter_next, whose common case stays small. */
-ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
+/* The next run [*begin, *end) of rows that pass the query's added and changed terms, from the
+   log of the match's table or by a scan of its rows, and its match (it->row_ is the row
+   after it); NULL when every match is done. */
+static const ecs_sched__match *ecs_sched__ticked_run(ecs_sched_iter *it, ecs_sched__window win,
+                                                    int32_t *begin, int32_t *end) {
     const ecs_sched_query *q = it->query_;
-    ecs_sched__window win;
-    if (q->listed) return ecs_sched__iter_next_hier(it, false);
-    if (it->row_ < 0) {   /* the first call: the window opens now */
-        ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
-        it->row_ = 0;
-        it->at_ = -1;
-        it->by_rows_ = false;
-    }
-    win = ecs_sched__iter_window_of(it);
     for (;;) {
         const ecs_sched__match *m = ecs_sched__iter_match(it, win);
-        const ecs_sched__table *t;
-        int32_t begin, end, i;
         bool found;
-        if (!m) break;
-        t = m->table;
-        found = it->at_ >= 0 ? ecs_sched__log_rows(q, m, &it->at_, win, &begin, &end)
-                             : ecs_sched__next_rows(q, m, it->row_, win, &begin, &end);
-        if (!found) {
-            it->row_ = t->count;
-            it->at_ = -1;
-            continue;
+        if (!m) return NULL;
+        found = it->at_ >= 0 ? ecs_sched__log_rows(q, m, &it->at_, win, begin, end)
+                             : ecs_sched__next_rows(q, m, it->row_, win, begin, end);
+        if (found) {
+            it->row_ = *end;
+            return m;
         }
-        it->row_ = end;
-        it->count = end - begin;
-        it->entities = t->entities + begin;
-        for (i = 0; i < q->term_count; i++) {
-            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
-            it->fields[i] = col ? col->data + (size_t)begin * col->size : NULL;
-        }
-        if (q->inherits) ecs_sched__share_fields(q, m, it->fields, &it->shared);
-        ecs_sched__mark_written(q, m, begin, end, it->this_run_);
-        return true;
+        ecs_sched__iter_skip_match(it);
     }
-    it->count = 0;
-    return false;
 }
 
 /* ---- iteration by index ---- */
@@ -16347,114 +16309,25 @@ static int32_t ecs_sched__scan_gather(const ecs_sched_query *q, const ecs_sched_
     return n;
 }
 
-bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
-    const ecs_sched_query *q;
-    ecs_sched__window win;
-    ECS_SCHED_ASSERT(it != NULL);
-    q = it->query_;
-    if (!q) return false;
-    it->by_rows_ = true;
-    if (q->listed) return ecs_sched__iter_next_hier(it, true);
-    if (it->row_ < 0) {   /* the first call: a ticked query's window opens now */
-        if (q->ticked) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
-        else it->last_run_ = it->this_run_ = 0;
-        it->row_ = 0;
-        it->at_ = -1;
-    }
-    win = ecs_sched__iter_window_of(it);
-    for (;;) {
-        const ecs_sched__match *m = ecs_sched__iter_match(it, win);
-        const ecs_sched__table *t;
-        int32_t n, i;
-        if (!m) break;
-        t = m->table;
-        n = it->at_ >= 0 ? ecs_sched__log_gather(q, m, &it->at_, win, it->rows)
-                         : ecs_sched__scan_gather(q, m, &it->row_, win, it->rows);
-        if (n == 0) {
-            it->row_ = t->count;
-            it->at_ = -1;
-            continue;
-        }
-        it->count = n;
-        it->entities = t->entities;
-        for (i = 0; i < q->term_count; i++) {
-            it->fields[i] = m->column[i] >= 0 ? t->columns[m->column[i]].data : NULL;
-        }
-        if (q->inherits) ecs_sched__share_fields(q, m, it->fields, &it->shared);
-        if (q->marks) {
-            for (i = 0; i < n; i++) ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
-        }
-        return true;
-    }
-    it->count = 0;
-    return false;
+/* The entity of row `row` of an iterator's current run. */
+static inline ecs_sched_entity ecs_sched__iter_entity(const ecs_sched_iter *it, int32_t row) {
+    return it->by_rows_ ? it->entities[it->rows[row]] : it->entities[row];
 }
 
-/* ---- parallel iteration ---- */
-
-/* A query without filters hands out every row: its written tables are marked whole first. */
-static void ecs_sched__par_mark_tables(const ecs_sched__par_query *pq) {
-    const ecs_sched_query *q = pq->query;
-    uint32_t i;
-    if (q->filtered) return;
-    for (i = 0; i < q->match_count; i++) {
-        const ecs_sched__match *m = &q->matches[i];
-        if (m->table->count && ecs_sched__match_resolves(q, m)) {
-            ecs_sched__mark_written(q, m, 0, m->table->count, pq->this_run);
-        }
-    }
+/* ecs_sched_iter_mark_changed of a sparse term: the entity's stamp in the set. */
+static void ecs_sched__sparse_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row) {
+    const ecs_sched_query *q = it->query_;
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[term].id);
+    uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
+    if (at) s->stamps[at - 1].changed = it->this_run_;
 }
 
-/* One piece [begin, end) of a table, its rows that pass the filters run by run; pieces hold
-   whole tick blocks, so the marks of one never touch another's. */
-static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
-                                         const ecs_sched__match *m, int32_t begin, int32_t end) {
-    const ecs_sched_query *q = pq->query;
-    const ecs_sched__table *t = m->table;
-    ecs_sched__window win;
-    ecs_sched_iter it;
-    int32_t from = begin, first, last, i;
-    win.this_run = pq->this_run;
-    win.span = pq->this_run - pq->last_run;
-    it = ecs_sched__iter_of(NULL);
-    while (from < end && ecs_sched__next_rows(q, m, from, win, &first, &last) && first < end) {
-        if (last > end) last = end;
-        it.count = last - first;
-        it.entities = t->entities + first;
-        for (i = 0; i < q->term_count; i++) {
-            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
-            it.fields[i] = col ? col->data + (size_t)first * col->size : NULL;
-        }
-        if (q->inherits) ecs_sched__share_fields(q, m, it.fields, &it.shared);
-        ecs_sched__mark_written(q, m, first, last, pq->this_run);
-        pq->fn(&it, pq->arg);
-        from = last;
-    }
-}
-
-/* sparse.h: marks of sparse components. */
-static void ecs_sched__sparse_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row);
-
-ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, int32_t row) {
-    const ecs_sched_query *q;
-    const ecs_sched__match *m;
-    ecs_sched_world *w;
-    ECS_SCHED_ASSERT(it != NULL && it->query_ != NULL);
-    q = it->query_;
-    w = q->world;
-    if (term < 0 || term >= q->term_count || !ecs_sched__term_writes(q->terms[term].kind) ||
-        !w->components[q->terms[term].id].tracked) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "iter_mark_changed: term %d is not a written term of a tracked "
-                               "component (write, optional write or write_manual, and a "
-                               "component registered with .tracked = true)", (int)term);
-    }
-    if (it->next_ == 0 || row < 0 || row >= it->count) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "iter_mark_changed: row %d is not a row of the current run "
-                               "(0 to %d)", (int)row, (int)it->count - 1);
-    }
-    m = &q->matches[it->next_ - 1];
+/* The mark of ecs_sched_iter_mark_changed (which checks its arguments): row `row` of the
+   current run changed, in the component of term `term`. */
+static void ecs_sched__iter_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row) {
+    const ecs_sched_query *q = it->query_;
+    const ecs_sched__match *m = &q->matches[it->next_ - 1];
+    ecs_sched_world *w = q->world;
     if (w->components[q->terms[term].id].sparse) {
         ecs_sched__sparse_mark_row(it, term, row);
     } else if (ecs_sched__tick_index(q, m, term) >= 0) {
@@ -16462,7 +16335,6 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
         int32_t at = it->by_rows_ ? it->rows[row] : it->row_ - it->count + row;
         ecs_sched__ticks_mark(w, m->table, k, at, at + 1, it->this_run_);
     }
-    return ECS_SCHED_OK;
 }
 
 /* ---- keeping old ticks meaningful ---- */
@@ -16562,8 +16434,17 @@ static void ecs_sched__move_ctx(const ecs_sched__old_readers *r, ecs_sched_syste
     ctx->run.this_run = ecs_sched__moved_tick(r, ctx->run.this_run, ECS_SCHED__TICK_READER);
 }
 
-/* sparse.h: the stamps of sparse components. */
-static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r);
+/* The stamps of sparse components move up with the others. */
+static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
+    uint32_t i, k;
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        for (k = 0; s->stamps && k < s->count; k++) {
+            s->stamps[k].added = ecs_sched__moved_tick(r, s->stamps[k].added, ECS_SCHED__TICK_CHANGE);
+            s->stamps[k].changed = ecs_sched__moved_tick(r, s->stamps[k].changed, ECS_SCHED__TICK_CHANGE);
+        }
+    }
+}
 
 static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
     uint32_t i;
@@ -20692,424 +20573,6 @@ ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine, int
                                       ecs_sched__in_stack_holds, machine, value);
 }
 
-/*============================ src/transition.h (implementation) =============================*/
-/* transition: applying queued state transitions, and the schedules that run on them. */
-
-/* ---- applying transitions ---- */
-
-/* The schedule of `label`, or NULL while nobody has added anything to it. */
-static ecs_sched__schedule *ecs_sched__schedule_of(ecs_sched_world *w, const char *label,
-                                                   ecs_sched__schedule_ref *ref) {
-    const ecs_sched__schedules *all = ecs_sched__schedules_of(w);
-    uint32_t count = all ? all->count : 0;
-    if (ref->schedule || ref->looked_at == count + 1) return ref->schedule;
-    ref->schedule = label ? ecs_sched__schedule_find(w, label) : NULL;
-    ref->looked_at = count + 1;
-    return ref->schedule;
-}
-
-static void ecs_sched__keep_first(ecs_sched_result *first, ecs_sched_result result) {
-    if (result != ECS_SCHED_OK && *first == ECS_SCHED_OK) *first = result;
-}
-
-/* Runs a transition schedule if anything was ever added to it; keeps the first failure. */
-static void ecs_sched__state_run(ecs_sched_world *w, const char *label,
-                                 ecs_sched__schedule_ref *ref, ecs_sched_result *first) {
-    ecs_sched__schedule *s = ecs_sched__schedule_of(w, label, ref);
-    ecs_sched_result result;
-    if (!s) return;
-    result = ecs_sched__run_schedule(w, s);
-    if (result != ECS_SCHED_OK && *first == ECS_SCHED_OK) *first = result;
-}
-
-/* ---- deciding what an apply does ---- */
-
-/* m as it is: nothing moves. */
-static ecs_sched__state_step ecs_sched__state_stays(const ecs_sched_world *w,
-                                                    const ecs_sched__state_machine *m) {
-    ecs_sched__state_step step;
-    const ecs_sched_state_current *current = ecs_sched__state_current(w, m->id);
-    step.from = current ? current->value : ECS_SCHED_STATE_NONE;
-    step.to = step.from;
-    step.request = ECS_SCHED__STATE_REQUEST_SET;
-    step.moves = false;
-    step.unwinds = false;
-    step.restarts = false;
-    step.included = false;
-    return step;
-}
-
-static ecs_sched__state_next *ecs_sched__state_pending(const ecs_sched_world *w,
-                                                       const ecs_sched__state_machine *m) {
-    return (ecs_sched__state_next *)w->resources[m->next];
-}
-
-/* Whether a push or pop queued earlier still fits the stack: one queued by a transition
-   schedule was checked against the stack as it stood before that apply changed it. */
-static bool ecs_sched__state_request_fits(ecs_sched_world *w, const ecs_sched__state_machine *m,
-                                          int request, ecs_sched_result *first) {
-    if (request == ECS_SCHED__STATE_REQUEST_PUSH && m->depth >= m->stack_capacity) {
-        ecs_sched__keep_first(first, ecs_sched__fail(
-            &w->env, ECS_SCHED_ERR_LIMIT,
-            "state machine '%s': a push queued during the previous apply no longer fits (the "
-            "stack covers %d values, its stack_capacity) and is dropped", m->name,
-            (int)m->depth));
-        return false;
-    }
-    if (request == ECS_SCHED__STATE_REQUEST_POP && m->depth == 0) {
-        ecs_sched__keep_first(first, ecs_sched__fail(
-            &w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-            "state machine '%s': a pop queued during the previous apply has nothing to pop "
-            "back from now (that apply emptied the stack) and is dropped", m->name));
-        return false;
-    }
-    return true;
-}
-
-/* Takes the request waiting in m's pending slot, if any. */
-static void ecs_sched__state_take(ecs_sched_world *w, const ecs_sched__state_machine *m,
-                                  ecs_sched__state_step *step, ecs_sched_result *first) {
-    ecs_sched__state_next *next = ecs_sched__state_pending(w, m);
-    if (!ecs_sched__state_request_fits(w, m, next->request, first)) {
-        next->request = ECS_SCHED__STATE_REQUEST_NONE;
-        return;
-    }
-    if (next->request == ECS_SCHED__STATE_REQUEST_PUSH ||
-        next->request == ECS_SCHED__STATE_REQUEST_POP) {
-        step->request = next->request;
-        step->to = next->request == ECS_SCHED__STATE_REQUEST_PUSH ? next->value
-                                                                  : m->stack[m->depth - 1];
-        step->moves = true;
-    } else if (next->request != ECS_SCHED__STATE_REQUEST_NONE) {
-        step->to = next->value;
-        step->moves = step->to != step->from || next->request == ECS_SCHED__STATE_REQUEST_REENTER;
-        step->restarts = step->to == step->from && step->moves;
-    }
-    next->request = ECS_SCHED__STATE_REQUEST_NONE;
-}
-
-/* A root machine: its initial value at the first apply, then what is queued (a request
-   queued before the first apply waits for the second). */
-static void ecs_sched__state_plan_root(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                       ecs_sched__state_step *step, ecs_sched_result *first) {
-    if (m->entered) {
-        ecs_sched__state_take(w, m, step, first);
-        return;
-    }
-    step->to = m->initial;   /* m is marked entered once the value is in place */
-    step->moves = true;
-}
-
-/* A computed state: compute() of its sources' new values, when one of them moves (or at the
-   first apply). A value out of range is refused and the machine keeps its value. */
-static void ecs_sched__state_plan_computed(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                           const ecs_sched__state_step *steps,
-                                           ecs_sched__state_step *step, ecs_sched_result *first) {
-    int32_t values[ECS_SCHED_MAX_STATE_SOURCES], to, i;
-    bool moved = false, restarted = false;
-    for (i = 0; i < m->source_count; i++) {
-        const ecs_sched__state_step *source = &steps[m->sources[i]];
-        values[i] = source->to;
-        moved = moved || source->moves;
-        restarted = restarted || source->restarts;
-    }
-    if (m->entered && !moved) return;
-    m->entered = true;
-    to = m->compute(values, m->user_data);
-    if (to != ECS_SCHED_STATE_NONE && (to < 0 || to >= m->value_count)) {
-        ecs_sched__keep_first(first, ecs_sched__fail(
-            &w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-            "computed state '%s': its compute function returned %d, which is neither one of "
-            "its values (0 to %d) nor ECS_SCHED_STATE_NONE; it keeps its value", m->name,
-            (int)to, (int)m->value_count - 1));
-        return;
-    }
-    step->to = to;
-    step->restarts = restarted && to == step->from && to != ECS_SCHED_STATE_NONE;
-    step->moves = to != step->from || step->restarts;
-}
-
-/* A sub-state: it takes its own requests while its parent stays among its parent values; it
-   starts at its initial value when the parent reaches them, restarts there when the parent
-   restarts, and stops existing when the parent leaves them. Starting, restarting or stopping
-   drops a queued request and exits the values its stack covers. */
-static void ecs_sched__state_plan_sub(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                      const ecs_sched__state_step *steps,
-                                      ecs_sched__state_step *step, ecs_sched_result *first) {
-    const ecs_sched__state_step *parent = &steps[m->sources[0]];
-    bool exists = parent->to != ECS_SCHED_STATE_NONE && m->parent_values[parent->to];
-    if (exists && step->from != ECS_SCHED_STATE_NONE && !parent->restarts) {
-        ecs_sched__state_take(w, m, step, first);
-        return;
-    }
-    ecs_sched__state_pending(w, m)->request = ECS_SCHED__STATE_REQUEST_NONE;
-    step->to = exists ? m->initial : ECS_SCHED_STATE_NONE;
-    step->moves = exists || step->from != ECS_SCHED_STATE_NONE;
-    step->restarts = exists && step->from != ECS_SCHED_STATE_NONE;
-    step->unwinds = step->moves && m->depth > 0;
-}
-
-/* Whether the apply is for m: every machine, `only`, or one that depends on it. */
-static bool ecs_sched__state_included(const ecs_sched__state_machine *m,
-                                      const ecs_sched__state_step *steps,
-                                      const ecs_sched__state_machine *only) {
-    int32_t i;
-    if (!only || m == only) return true;
-    for (i = 0; i < m->source_count; i++) {
-        if (steps[m->sources[i]].included) return true;
-    }
-    return false;
-}
-
-/* Decides every machine's step, sources before the machines that depend on them (the
-   registration order), so that each sees its sources' new values. `only` limits the apply to
-   one machine and those that depend on it. */
-static void ecs_sched__plan_transitions(ecs_sched_world *w, const ecs_sched__state_machine *only,
-                                        ecs_sched_result *first) {
-    ecs_sched__states *states = ecs_sched__states_of(w);
-    uint32_t i;
-    for (i = 0; i < states->count; i++) {
-        ecs_sched__state_machine *m = &states->items[i];
-        ecs_sched__state_step *step = &states->steps[i];
-        *step = ecs_sched__state_stays(w, m);
-        step->included = ecs_sched__state_included(m, states->steps, only);
-        if (!step->included) continue;
-        if (m->kind == ECS_SCHED__STATE_ROOT) ecs_sched__state_plan_root(w, m, step, first);
-        if (m->kind == ECS_SCHED__STATE_COMPUTED) {
-            ecs_sched__state_plan_computed(w, m, states->steps, step, first);
-        }
-        if (m->kind == ECS_SCHED__STATE_SUB) {
-            ecs_sched__state_plan_sub(w, m, states->steps, step, first);
-        }
-    }
-}
-
-/* ---- carrying it out ---- */
-
-/* The new value in place, counted, and remembered as the last transition. */
-static ecs_sched_result ecs_sched__state_change(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                                const ecs_sched__state_step *step) {
-    ecs_sched_state_current *current = (ecs_sched_state_current *)w->resources[m->id];
-    if (!current) {
-        ecs_sched_result result = ecs_sched_resource_insert(w, m->id, NULL);
-        if (result != ECS_SCHED_OK) {
-            m->entered = false;   /* it has no value yet: the next apply tries again */
-            return result;
-        }
-        current = (ecs_sched_state_current *)w->resources[m->id];
-    }
-    if (step->request == ECS_SCHED__STATE_REQUEST_PUSH) m->stack[m->depth++] = step->from;
-    if (step->request == ECS_SCHED__STATE_REQUEST_POP) m->depth--;
-    if (step->unwinds) m->depth = 0;
-    current->value = step->to;
-    current->changes++;
-    m->entered = true;
-    m->last.from = step->from;
-    m->last.to = step->to;
-    m->last_run = ecs_sched__states_of(w)->run;
-    return ECS_SCHED_OK;
-}
-
-/* Despawns the entities scoped to leaving (on_exit) or reaching (on_enter) `value`. The
-   matches are gathered first: despawning while iterating would move rows under the
-   iterator. */
-static ecs_sched_result ecs_sched__despawn_scoped(ecs_sched_world *w,
-                                                 const ecs_sched__state_machine *m,
-                                                 int32_t value, bool on_exit) {
-    ecs_sched_entity *doomed;
-    ecs_sched_iter it;
-    int32_t count = 0, n, i;
-    ecs_sched_result result = ECS_SCHED_OK;
-    if (m->scoped->match_count == 0) return ECS_SCHED_OK;   /* the component is on no entity */
-    n = ecs_sched_query_count(m->scoped);
-    if (n == 0) return ECS_SCHED_OK;
-    doomed = (ecs_sched_entity *)ecs_sched__alloc(&w->env, sizeof *doomed * (size_t)n);
-    if (!doomed) return ecs_sched__out_of_memory(w, "despawning state-scoped entities");
-    it = ecs_sched_query_iter(m->scoped);
-    while (ecs_sched_iter_next(&it)) {
-        const ecs_sched_state_scoped *scope = ECS_SCHED_FIELD(&it, const ecs_sched_state_scoped, 0);
-        for (i = 0; i < it.count; i++) {
-            if ((on_exit ? scope[i].on_exit : scope[i].on_enter) == value) {
-                doomed[count++] = it.entities[i];
-            }
-        }
-    }
-    for (i = 0; i < count && result == ECS_SCHED_OK; i++) result = ecs_sched_despawn(w, doomed[i]);
-    ecs_sched__free(&w->env, doomed);
-    return result;
-}
-
-/* Runs one of a value's schedules (ECS_SCHED__ON_*). */
-static void ecs_sched__state_run_value(ecs_sched_world *w, ecs_sched__state_machine *m, int kind,
-                                       int32_t value, ecs_sched_result *first) {
-    ecs_sched__state_run(w, m->labels[kind][value], &m->refs[kind][value], first);
-}
-
-/* Leaving a value: OnExit and the despawns of its scoped entities (then, when the stack
-   unwinds, the same for each covered value, top first), or OnPause for a push. */
-static void ecs_sched__state_leave(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                   const ecs_sched__state_step *step, ecs_sched_result *first) {
-    int32_t d;
-    if (step->from == ECS_SCHED_STATE_NONE) return;
-    if (step->request == ECS_SCHED__STATE_REQUEST_PUSH) {
-        ecs_sched__state_run_value(w, m, ECS_SCHED__ON_PAUSE, step->from, first);
-        return;
-    }
-    ecs_sched__state_run_value(w, m, ECS_SCHED__ON_EXIT, step->from, first);
-    ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, step->from, true));
-    ecs_sched__messages_state_moved(w, m->id, step->from, false);
-    for (d = step->unwinds ? m->depth - 1 : -1; d >= 0; d--) {
-        ecs_sched__state_run_value(w, m, ECS_SCHED__ON_EXIT, m->stack[d], first);
-        ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, m->stack[d], true));
-        ecs_sched__messages_state_moved(w, m->id, m->stack[d], false);
-    }
-}
-
-/* The new value, then OnTransition for a set between two values. A value that cannot be put
-   in place (out of memory) enters nothing. */
-static void ecs_sched__state_move(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                  ecs_sched__state_step *step, ecs_sched_result *first) {
-    int32_t pair = step->from * m->value_count + step->to;
-    ecs_sched_result result = ecs_sched__state_change(w, m, step);
-    if (result != ECS_SCHED_OK) {
-        ecs_sched__keep_first(first, result);
-        step->moves = false;
-        return;
-    }
-    if (step->from == ECS_SCHED_STATE_NONE || step->to == ECS_SCHED_STATE_NONE ||
-        step->request != ECS_SCHED__STATE_REQUEST_SET) {
-        return;
-    }
-    if (!m->transition_labels[pair]) {   /* the label is made the first time */
-        ecs_sched_on_transition(w, m->id, step->from, step->to);
-    }
-    ecs_sched__state_run(w, m->transition_labels[pair], &m->transition_refs[pair], first);
-}
-
-/* Reaching a value: the despawns of entities scoped to entering it, then OnEnter; or
-   OnResume after a pop. */
-static void ecs_sched__state_reach(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                   const ecs_sched__state_step *step, ecs_sched_result *first) {
-    if (step->to == ECS_SCHED_STATE_NONE) return;
-    if (step->request == ECS_SCHED__STATE_REQUEST_POP) {
-        ecs_sched__state_run_value(w, m, ECS_SCHED__ON_RESUME, step->to, first);
-        return;
-    }
-    ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, step->to, false));
-    ecs_sched__messages_state_moved(w, m->id, step->to, true);
-    ecs_sched__state_run_value(w, m, ECS_SCHED__ON_ENTER, step->to, first);
-}
-
-#ifdef ECS_SCHED_TRACE
-/* Each machine that moved in the apply that began at `begin`: a span over the apply, with the
-   values it left and reached. */
-static void ecs_sched__note_transitions(ecs_sched_world *w, int64_t begin) {
-    ecs_sched__states *states = ecs_sched__states_of(w);
-    int64_t end;
-    uint32_t i;
-    if (!ecs_sched__tracing(w)) return;
-    end = ecs_sched__trace_ticks();
-    for (i = 0; i < states->count; i++) {
-        const ecs_sched__state_machine *m = &states->items[i];
-        const ecs_sched__state_step *step = &states->steps[i];
-        if (!step->moves) continue;
-        ecs_sched__trace_add(w, ECS_SCHED__TRACE_TRANSITION, m->name,
-                             step->from >= 0 ? m->value_names[step->from] : "none",
-                             step->to >= 0 ? m->value_names[step->to] : "none", begin, end, 0);
-    }
-}
-#endif
-
-/* Applies the transitions queued when it starts, for one machine and those that depend on
-   it, or for all (NULL). Every step is decided first; then the exits of all moving machines,
-   the most dependent first (the reverse registration order); then each one's new value and
-   OnTransition, sources first; then the enters, sources first. A value queued meanwhile
-   waits for the next apply. Returns the first failure; the rest still runs. */
-static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
-                                                     const ecs_sched__state_machine *only) {
-    ecs_sched__states *states = ecs_sched__states_of(w);
-    ecs_sched__schedules *held;
-    ecs_sched_result first = ECS_SCHED_OK;
-    int32_t count, i;
-#ifdef ECS_SCHED_TRACE
-    int64_t begin;
-#endif
-    /* an apply inside a transition schedule applies nothing: what was queued meanwhile waits
-       for the next apply, as everywhere else */
-    if (!states || states->count == 0 || states->applying) return ECS_SCHED_OK;
-    count = (int32_t)states->count;
-#ifdef ECS_SCHED_TRACE
-    begin = ecs_sched__tracing(w) ? ecs_sched__trace_ticks() : 0;
-#endif
-    /* outside any run, the transitions count for the next run, and the transition schedules
-       they run are part of them rather than runs of their own */
-    held = ecs_sched__schedules_of(w) && ecs_sched__schedules_of(w)->depth == 0 ? ecs_sched__schedules_of(w) : NULL;
-    states->applying = true;
-    states->run = ecs_sched__transition_run(w);
-    if (held) held->top_runs_held = true;
-    ecs_sched__plan_transitions(w, only, &first);
-    for (i = count - 1; i >= 0; i--) {
-        if (states->steps[i].moves) {
-            ecs_sched__state_leave(w, &states->items[i], &states->steps[i], &first);
-        }
-    }
-    for (i = 0; i < count; i++) {
-        if (states->steps[i].moves) {
-            ecs_sched__state_move(w, &states->items[i], &states->steps[i], &first);
-        }
-    }
-    for (i = 0; i < count; i++) {
-        if (states->steps[i].moves) {
-            ecs_sched__state_reach(w, &states->items[i], &states->steps[i], &first);
-        }
-    }
-    states->applying = false;
-    if (held) held->top_runs_held = false;
-#ifdef ECS_SCHED_TRACE
-    ecs_sched__note_transitions(w, begin);
-#endif
-    return first;
-}
-
-/* A failing transition schedule is this system's failure already (a nested run). */
-void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx) {
-    ECS_SCHED_ASSERT(ctx != NULL);
-    ecs_sched__apply_transitions(ctx->world, NULL);
-}
-
-static void ecs_sched__apply_state_transitions_of(ecs_sched_system_ctx *ctx) {
-    ecs_sched_world *w;
-    const ecs_sched__state_machine *m;
-    ECS_SCHED_ASSERT(ctx != NULL);
-    w = ctx->world;
-    m = ecs_sched__state_known(w, (ecs_sched_id)(uintptr_t)ctx->user_data,
-                               "apply_state_transitions");
-    if (m) ecs_sched__apply_transitions(w, m);
-}
-
-ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine) {
-    ecs_sched_system_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.name = "apply_state_transitions";
-    desc.exclusive = true;
-    desc.fn = machine ? ecs_sched__apply_state_transitions_of : ecs_sched_apply_state_transitions;
-    desc.user_data = (void *)(uintptr_t)machine;
-    return desc;
-}
-
-ecs_sched_result ecs_sched_state_apply(ecs_sched_world *w, ecs_sched_id machine) {
-    const ecs_sched__state_machine *m = NULL;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (w->observed && ecs_sched__refused_in_observer(w, "applying state transitions")) {
-        return ECS_SCHED_ERR_ACCESS;
-    }
-    if (machine) {
-        m = ecs_sched__state_known(w, machine, "state_apply");
-        if (!m) return w->env.last_result;
-    }
-    return ecs_sched__apply_transitions(w, m);
-}
-
 /*============================= src/relation.h (implementation) ==============================*/
 /* relation: relationships between entities.
 
@@ -22483,8 +21946,9 @@ static void ecs_sched__relations_free(ecs_sched_world *w) {
 /*============================= src/hierarchy.h (implementation) =============================*/
 /* hierarchy: parents and children.
 
-   A hierarchical query (with from_parent or cascade terms) keeps its rows in a list, with a
-   pointer to the parent's value for each from_parent term. When it cascades, the list hands
+   A hierarchical query (with from_parent or cascade terms) keeps its rows in a list (list.h,
+   made again and walked by iter.h), with a pointer to the parent's value for each
+   from_parent term. When it cascades, the list hands
    out every parent before its children: in table order when that already does (entities
    parented in the order they were made, as scenes usually are: the runs are then as long as
    the tables), else in depth order (roots, then their children, and so on; within a depth in
@@ -22619,89 +22083,6 @@ int32_t ecs_sched_descendants(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_
 
 /* ---- hierarchical queries ---- */
 
-typedef struct ecs_sched__hier_row {
-    uint32_t match;
-    int32_t row;
-} ecs_sched__hier_row;
-
-typedef struct ecs_sched__hier_cache {
-    uint32_t version;              /* the world's rows_version it was made at */
-    bool made;
-    ecs_sched__hier_row *rows;     /* in iteration order */
-    uint32_t *run_end;             /* per row: where its run of consecutive rows ends */
-    uint32_t count;
-    uint32_t capacity;
-    uint32_t run_capacity;
-    const void **parents;          /* per from_parent term, `capacity` pointers */
-    uint32_t parents_capacity;
-    int16_t parent_slot[ECS_SCHED_MAX_TERMS];   /* the term's block of parents (or of sparse
-                                                   values), or -1 */
-    bool sparse_term[ECS_SCHED_MAX_TERMS];      /* the term's component is sparse */
-    uint32_t *match_of;            /* sparse.h, scratch: by table index, its match + 1 */
-    uint32_t match_of_capacity;
-    int32_t parent_terms;
-    int32_t cascade;               /* the cascading term, or -1 */
-    uint32_t *depths;              /* scratch: per row, then per depth */
-    uint32_t depth_capacity;
-    uint32_t *memo;                /* by entity index: depth + 1 when memo_stamp matches */
-    uint32_t *memo_stamp;
-    uint32_t memo_capacity;
-    uint32_t stamp;
-    ecs_sched__hier_row *sorted;   /* scratch for the sort */
-    uint32_t sorted_capacity;
-    /* sort.h: */
-    int32_t order_term;            /* the term whose component orders the rows, or -1 */
-    int (*order)(ecs_sched_entity, const void *, ecs_sched_entity, const void *);
-    ecs_sched_id group_kind;       /* rows grouped by their target of this kind, or 0 */
-    struct ecs_sched__sort_seen *seen;   /* per match: the order column's changes seen */
-    uint32_t seen_capacity;
-} ecs_sched__hier_cache;
-
-/* sort.h: whether the order's values changed since the list was made, and the sort. */
-static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__hier_cache *c);
-static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__hier_cache *c);
-
-static void ecs_sched__hier_free(ecs_sched_query *q) {
-    ecs_sched__hier_cache *c = q->hier;
-    ecs_sched__env *env = &q->world->env;
-    if (!c) return;
-    ecs_sched__free(env, c->rows);
-    ecs_sched__free(env, c->run_end);
-    ecs_sched__free(env, c->parents);
-    ecs_sched__free(env, c->depths);
-    ecs_sched__free(env, c->memo);
-    ecs_sched__free(env, c->memo_stamp);
-    ecs_sched__free(env, c->sorted);
-    ecs_sched__free(env, c->seen);
-    ecs_sched__free(env, c->match_of);
-    ecs_sched__free(env, c);
-    q->hier = NULL;
-}
-
-/* The list of a query, made empty at first. */
-static ecs_sched__hier_cache *ecs_sched__hier_create(ecs_sched_query *q) {
-    ecs_sched__hier_cache *c = (ecs_sched__hier_cache *)ecs_sched__calloc(&q->world->env, sizeof *c);
-    int32_t i;
-    if (!c) return NULL;
-    c->cascade = -1;
-    c->order_term = -1;
-    for (i = 0; i < q->term_count; i++) {
-        ecs_sched_term_kind kind = q->terms[i].kind;
-        c->parent_slot[i] = -1;
-        if (kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
-            c->parent_slot[i] = (int16_t)c->parent_terms++;
-        }
-        c->sparse_term[i] = q->world->components[q->terms[i].id].sparse != 0;
-        if (c->sparse_term[i] && kind != ECS_SCHED_TERM_WITHOUT &&
-            q->world->components[q->terms[i].id].size) {
-            c->parent_slot[i] = (int16_t)c->parent_terms++;   /* a pointer per row */
-        }
-        if (kind == ECS_SCHED_TERM_CASCADE) c->cascade = i;
-    }
-    q->hier = c;
-    return c;
-}
-
 /* The target of e along `kind` (exclusive), or 0. */
 static inline ecs_sched_entity ecs_sched__up(const ecs_sched_world *w, ecs_sched_entity e,
                                              ecs_sched_id kind) {
@@ -22713,7 +22094,7 @@ static inline ecs_sched_entity ecs_sched__up(const ecs_sched_world *w, ecs_sched
 }
 
 /* e's depth along `kind`, remembered for the entities on the way up. */
-static uint32_t ecs_sched__memo_depth(const ecs_sched_world *w, ecs_sched__hier_cache *c,
+static uint32_t ecs_sched__memo_depth(const ecs_sched_world *w, ecs_sched__row_list *c,
                                       ecs_sched_entity e, ecs_sched_id kind) {
     ecs_sched_entity at = e;
     uint32_t steps = 0, depth, d;
@@ -22735,21 +22116,12 @@ static uint32_t ecs_sched__memo_depth(const ecs_sched_world *w, ecs_sched__hier_
     return depth;
 }
 
-/* Room for the rows of every match, and the memo of depths by entity index. The blocks of
-   parents are `capacity` apart (not `rows`: capacity may be larger, and a block's values
-   are found by it). */
-static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+/* A cascading query's room for the depths of `rows` rows, and for the memo of depths by
+   entity index. */
+static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__row_list *c, uint32_t rows) {
     ecs_sched_world *w = q->world;
-    uint32_t rows = 0, i, had = c->memo_capacity;
-    for (i = 0; i < q->match_count; i++) rows += (uint32_t)q->matches[i].table->count;
-    if (!ECS_SCHED__GROW(&w->env, c->rows, &c->capacity, rows) ||
-        !ECS_SCHED__GROW(&w->env, c->run_end, &c->run_capacity, rows + 1u) ||
-        !ECS_SCHED__GROW(&w->env, c->sorted, &c->sorted_capacity, rows) ||
-        !ECS_SCHED__GROW(&w->env, c->depths, &c->depth_capacity, rows + 1u) ||
-        !ECS_SCHED__GROW(&w->env, c->parents, &c->parents_capacity,
-                         c->capacity * (uint32_t)c->parent_terms + 1u)) {
-        return false;
-    }
+    uint32_t had = c->memo_capacity;
+    if (!ECS_SCHED__GROW(&w->env, c->depths, &c->depth_capacity, rows + 1u)) return false;
     if (w->record_count > had) {
         uint32_t cap = c->memo_capacity;
         if (!ECS_SCHED__GROW(&w->env, c->memo, &cap, w->record_count)) return false;
@@ -22761,7 +22133,7 @@ static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__hier_cache *c
 
 /* Whether table order already hands out every parent (that the query matches) before its
    children: then it is kept, runs as long as the tables. */
-static bool ecs_sched__hier_table_order_fits(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+static bool ecs_sched__hier_table_order_fits(ecs_sched_query *q, ecs_sched__row_list *c) {
     const ecs_sched_world *w = q->world;
     ecs_sched_id kind = q->terms[c->cascade].id;
     uint32_t i;
@@ -22785,7 +22157,7 @@ static bool ecs_sched__hier_table_order_fits(ecs_sched_query *q, ecs_sched__hier
 }
 
 /* Sorts the rows by depth, keeping table order within a depth (a counting sort). */
-static void ecs_sched__hier_sort(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+static void ecs_sched__hier_sort(ecs_sched_query *q, ecs_sched__row_list *c) {
     ecs_sched_id kind = q->terms[c->cascade].id;
     uint32_t i, max = 0, *count;
     for (i = 0; i < c->count; i++) {
@@ -22804,9 +22176,26 @@ static void ecs_sched__hier_sort(ecs_sched_query *q, ecs_sched__hier_cache *c) {
     ecs_sched__free(&q->world->env, count);
 }
 
+/* A new stamp for the memo: what it holds from before counts as unknown. */
+static void ecs_sched__memo_forget(ecs_sched__row_list *c) {
+    if (++c->stamp == 0) {
+        memset(c->memo_stamp, 0, c->memo_capacity * sizeof *c->memo_stamp);
+        c->stamp = 1;
+    }
+}
+
+/* A cascading query's rows: every parent before its children, in table order when that
+   already does so, else by depth. */
+static void ecs_sched__hier_order(ecs_sched_query *q, ecs_sched__row_list *c) {
+    ecs_sched__memo_forget(c);
+    if (ecs_sched__hier_table_order_fits(q, c)) return;
+    ecs_sched__memo_forget(c);
+    ecs_sched__hier_sort(q, c);
+}
+
 /* The parent's value of each from_parent term for each row; rows whose required parent value
    is missing are dropped. */
-static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__row_list *c) {
     const ecs_sched_world *w = q->world;
     uint32_t i, kept = 0;
     int32_t term;
@@ -22835,153 +22224,354 @@ static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__hier_cache *c
     c->count = kept;
 }
 
-/* Where each row's run of rows consecutive in one table ends, so that an iteration hands
-   out a run without looking at its rows. */
-static void ecs_sched__hier_runs(ecs_sched__hier_cache *c) {
-    uint32_t i = c->count;
-    while (i-- > 0) {
-        bool joins = i + 1u < c->count && c->rows[i + 1u].match == c->rows[i].match &&
-                     c->rows[i + 1u].row == c->rows[i].row + 1;
-        c->run_end[i] = joins ? c->run_end[i + 1u] : i + 1u;
-    }
-}
+/*=============================== src/sort.h (implementation) ================================*/
+/* sort: sorted and grouped queries. The rows go into the list the query keeps (list.h; iter.h
+   makes it again and walks it), sorted by a stable merge sort; iterating an unchanged sorted query walks the
+   list, one call per run of rows consecutive in a table (or ECS_SCHED_ITER_ROWS rows by
+   index), so a sort that scatters a table's rows costs a call per row with
+   ecs_sched_iter_next: read such a query with ecs_sched_iter_next_rows. */
 
-/* sparse.h: a list of the rows that pass a query's sparse terms (and, in the window `it`
-   sees, its filters; it NULL: no window), and the sparse values of each row. */
-static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__hier_cache *c,
-                                   const ecs_sched_iter *it);
-static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__hier_cache *c);
-static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it);
-
-/* Makes the list again when the world's rows or relationships changed since (or, for a
-   query with sparse terms that filters on changes, at every iteration: `it` gives its
-   window). */
-static bool ecs_sched__hier_update(ecs_sched_query *q, const ecs_sched_iter *it) {
-    ecs_sched__hier_cache *c = q->hier ? q->hier : ecs_sched__hier_create(q);
+/* The query becomes one that keeps a list: its iterations take that path (query.h's
+   ticked), so each match needs its tick columns. */
+static ecs_sched_result ecs_sched__query_listed(ecs_sched_query *q, const char *operation) {
     ecs_sched_world *w = q->world;
-    uint32_t m;
-    if (!c) return false;
-    if (c->made && c->version == w->rows_version && !q->sparse_filtered &&
-        !(c->order_term >= 0 && ecs_sched__sort_stale(q, c))) {
-        return true;
+    uint32_t i;
+    if (q->inherits) {   /* a shared value is one per table, a sorted list mixes tables */
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "%s: the query has an inherited term, whose value is one per "
+                               "table; a sorted query hands out rows of many tables mixed: "
+                               "sort a query that reads the component with ecs_sched_read",
+                               operation);
     }
-    if (!ecs_sched__hier_reserve(q, c)) return false;
-    c->count = 0;
-    if (q->sparse) {
-        if (!ecs_sched__sparse_list(q, c, it)) return false;
-    } else {
-        for (m = 0; m < q->match_count; m++) {
-            const ecs_sched__match *match = &q->matches[m];
-            int32_t row;
-            for (row = 0; row < match->table->count; row++) {
-                if (q->related && !ecs_sched__row_related(q, match, row)) continue;
-                c->rows[c->count].match = m;
-                c->rows[c->count].row = row;
-                c->count++;
-            }
+    if (!ecs_sched__list_of(q)) return ecs_sched__out_of_memory(w, operation);
+    if (!q->ticked) {
+        if (q->match_count &&
+            !ECS_SCHED__GROW(&w->env, q->match_ticks, &q->match_ticks_capacity, q->match_count)) {
+            return ecs_sched__out_of_memory(w, operation);
         }
-    }
-    if (++c->stamp == 0) {
-        memset(c->memo_stamp, 0, c->memo_capacity * sizeof *c->memo_stamp);
-        c->stamp = 1;
-    }
-    if (c->cascade >= 0 && !ecs_sched__hier_table_order_fits(q, c)) {
-        if (++c->stamp == 0) {
-            memset(c->memo_stamp, 0, c->memo_capacity * sizeof *c->memo_stamp);
-            c->stamp = 1;
+        for (i = 0; i < q->match_count; i++) {
+            ecs_sched__match_ticks_fill(q, q->matches[i].table, &q->match_ticks[i]);
         }
-        ecs_sched__hier_sort(q, c);
+        q->ticked = true;
     }
-    if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;
-    if (c->parent_terms) ecs_sched__hier_parents(q, c);
-    if (q->sparse) ecs_sched__sparse_values(q, c);
-    ecs_sched__hier_runs(c);
-    c->version = w->rows_version;
-    c->made = true;
-    return true;
+    q->listed = true;
+    q->plain = false;
+    q->list->made = false;
+    return ECS_SCHED_OK;
 }
 
-/* The world's side (declared in query.h): how many rows the query hands out (-1 when out of
-   memory). */
-static int32_t ecs_sched__hier_count(ecs_sched_query *q) {
-    if (!ecs_sched__hier_update(q, NULL)) {
-        ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
-        return -1;
-    }
-    return (int32_t)q->hier->count;
-}
-
-static void ecs_sched__hier_fields(ecs_sched_iter *it, const ecs_sched__hier_cache *c,
-                                   const ecs_sched__match *m, int32_t first_row, uint32_t at) {
-    const ecs_sched_query *q = it->query_;
-    const ecs_sched__table *t = m->table;
+static ecs_sched_result ecs_sched__check_no_cascade(ecs_sched_query *q, const char *operation) {
     int32_t i;
     for (i = 0; i < q->term_count; i++) {
-        if (c->parent_slot[i] >= 0) {
-            it->fields[i] = (void *)(uintptr_t)&c->parents[(size_t)c->parent_slot[i] * c->capacity + at];
-        } else {
-            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
-            it->fields[i] = col ? col->data + (size_t)first_row * col->size : NULL;
+        if (q->terms[i].kind == ECS_SCHED_TERM_CASCADE) {
+            return ecs_sched__fail(&q->world->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                   "%s: the query cascades (term %d) and has that order; a "
+                                   "query has one order", operation, (int)i);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *q, ecs_sched_id component,
+                                          ecs_sched_order_fn compare) {
+    ecs_sched_world *w;
+    ecs_sched_result result;
+    int32_t i;
+    ECS_SCHED_ASSERT(q != NULL);
+    w = q->world;
+    if (!compare) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "query_order_by: no compare function");
+    }
+    if (!ecs_sched__component_valid(w, component)) {
+        return ecs_sched__unknown_component(w, component, "query_order_by");
+    }
+    for (i = 0; i < q->term_count; i++) {
+        if (q->terms[i].id == component && ecs_sched__term_on_self(q->terms[i].kind)) break;
+    }
+    if (w->components[component].sparse) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_order_by: '%s' is sparse; sort by a component kept in "
+                               "tables", w->components[component].name);
+    }
+    if (i == q->term_count || w->components[component].size == 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_order_by: the query %s '%s'; sort by a component with a "
+                               "value that a term reads or writes on the entity itself",
+                               i == q->term_count ? "has no term on the entity for" : "reads a tag,",
+                               w->components[component].name);
+    }
+    result = ecs_sched__check_no_cascade(q, "query_order_by");
+    if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_order_by");
+    if (result != ECS_SCHED_OK) return result;
+    q->list->order_term = i;
+    q->list->order = compare;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *q, ecs_sched_id kind) {
+    ecs_sched_world *w;
+    ecs_sched_result result;
+    ECS_SCHED_ASSERT(q != NULL);
+    w = q->world;
+    if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "query_group_by");
+    if (!(w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_group_by: '%s' is not exclusive, so an entity could be in "
+                               "several groups; group by an exclusive kind (ChildOf is)",
+                               w->components[kind].name);
+    }
+    result = ecs_sched__check_no_cascade(q, "query_group_by");
+    if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_group_by");
+    if (result != ECS_SCHED_OK) return result;
+    q->list->group_kind = kind;
+    return ECS_SCHED_OK;
+}
+
+/* ---- the sort ---- */
+
+/* The order column's change state in a match's table (untracked: NULL). */
+static const ecs_sched__ticks *ecs_sched__order_ticks(const ecs_sched_query *q,
+                                                      const ecs_sched__row_list *c, uint32_t m) {
+    return ecs_sched__ticks_find(q->matches[m].table, q->terms[c->order_term].id);
+}
+
+/* Whether the order's values may have changed since the last sort. */
+static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__row_list *c) {
+    uint32_t m;
+    if (!q->world->components[q->terms[c->order_term].id].tracked) return true;
+    if (c->seen_capacity < q->match_count) return true;
+    for (m = 0; m < q->match_count; m++) {
+        const ecs_sched__ticks *k = ecs_sched__order_ticks(q, c, m);
+        const ecs_sched__sort_seen *s = &c->seen[m];
+        if (k && (k->log.serial != s->serial || k->has_bulk != s->has_bulk ||
+                  (k->has_bulk && k->bulk != s->bulk))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void ecs_sched__sort_remember(ecs_sched_query *q, ecs_sched__row_list *c) {
+    uint32_t m;
+    for (m = 0; m < q->match_count && m < c->seen_capacity; m++) {
+        const ecs_sched__ticks *k = ecs_sched__order_ticks(q, c, m);
+        ecs_sched__sort_seen *s = &c->seen[m];
+        s->serial = k ? k->log.serial : 0;
+        s->bulk = k ? k->bulk : 0;
+        s->has_bulk = k ? k->has_bulk : false;
+    }
+}
+
+/* Negative when row a comes before row b. */
+static int ecs_sched__compare_rows(const ecs_sched_query *q, const ecs_sched__row_list *c,
+                                   const ecs_sched__list_row *a, const ecs_sched__list_row *b) {
+    const ecs_sched__table *ta = q->matches[a->match].table, *tb = q->matches[b->match].table;
+    ecs_sched_entity ea = ta->entities[a->row], eb = tb->entities[b->row];
+    if (c->group_kind) {
+        uint32_t ga = ECS_SCHED_ENTITY_INDEX(ecs_sched__up(q->world, ea, c->group_kind));
+        uint32_t gb = ECS_SCHED_ENTITY_INDEX(ecs_sched__up(q->world, eb, c->group_kind));
+        if (ga != gb) return ga < gb ? -1 : 1;
+    }
+    if (c->order_term >= 0) {
+        int32_t ca = q->matches[a->match].column[c->order_term];
+        int32_t cb = q->matches[b->match].column[c->order_term];
+        return c->order(ea, ecs_sched__cell(ta, ca, (uint32_t)a->row), eb,
+                        ecs_sched__cell(tb, cb, (uint32_t)b->row));
+    }
+    return 0;
+}
+
+/* A stable merge sort of the list, bottom up, through the scratch list. */
+static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__row_list *c) {
+    ecs_sched__list_row *from = c->rows, *to = c->sorted, *swap;
+    uint32_t n = c->count, width, i;
+    if (c->order_term >= 0 &&
+        !ECS_SCHED__GROW(&q->world->env, c->seen, &c->seen_capacity, q->match_count + 1u)) {
+        return false;
+    }
+    for (width = 1; width < n; width *= 2) {
+        for (i = 0; i < n; i += 2 * width) {
+            uint32_t left = i, mid = i + width < n ? i + width : n;
+            uint32_t right = mid, end = i + 2 * width < n ? i + 2 * width : n, out = i;
+            while (left < mid && right < end) {
+                if (ecs_sched__compare_rows(q, c, &from[right], &from[left]) < 0) to[out++] = from[right++];
+                else to[out++] = from[left++];
+            }
+            while (left < mid) to[out++] = from[left++];
+            while (right < end) to[out++] = from[right++];
+        }
+        swap = from;
+        from = to;
+        to = swap;
+    }
+    if (from != c->rows) memcpy(c->rows, from, (size_t)n * sizeof *from);
+    if (c->order_term >= 0) ecs_sched__sort_remember(q, c);
+    return true;
+}
+
+/*=========================== src/sparse_query.h (implementation) ============================*/
+/* sparse_query: queries with terms on sparse components (their storage: sparse.h).
+
+   A query with a term on a sparse component keeps a list of the rows it hands out (as
+   hierarchical and sorted queries do, list.h): the tables it matches are found by its
+   other terms, and the list holds the rows of those tables that pass its sparse terms. When
+   a required sparse term's set is the smallest side, the list is made by walking that set's
+   members (each one looked up in the entity index), else by testing every matched row. The
+   list is kept until rows change (a spawn, a move, a despawn, a sparse add or remove), or
+   made at each iteration when the query filters on changes. The field of a sparse term with
+   a value holds one pointer per row handed out (NULL where an optional term is absent). */
+
+/* The required sparse term whose set is smallest, or -1. */
+static int32_t ecs_sched__sparse_driver(const ecs_sched_query *q) {
+    int32_t i, best = -1;
+    uint32_t fewest = UINT32_MAX;
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[i].id);
+        if (s && ecs_sched__term_required(q->terms[i].kind) && s->count < fewest) {
+            fewest = s->count;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* Whether a table filter term passes at a row, in the window. */
+static bool ecs_sched__table_filter_passes(const ecs_sched_query *q, const ecs_sched__match *m,
+                                           int32_t term, int32_t row, ecs_sched__window win) {
+    const ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
+    if (q->terms[term].kind == ECS_SCHED_TERM_ADDED) return ecs_sched__in_window(win, k->added[row]);
+    return ecs_sched__in_window(win, k->changed[row]) ||
+           (k->has_bulk && ecs_sched__in_window(win, k->bulk));
+}
+
+/* Whether a matched row passes the query's sparse terms, related terms and (win not NULL)
+   filters. */
+static bool ecs_sched__sparse_row_passes(const ecs_sched_query *q, const ecs_sched__match *m,
+                                         int32_t row, const ecs_sched__window *win) {
+    const ecs_sched_world *w = q->world;
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(m->table->entities[row]);
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, q->terms[i].id);
+        uint32_t at;
+        if (!s) {
+            if (win && ecs_sched__term_filters(kind) &&
+                !ecs_sched__table_filter_passes(q, m, i, row, *win)) {
+                return false;
+            }
+            continue;
+        }
+        at = ecs_sched__sparse_slot(s, index);
+        if (kind == ECS_SCHED_TERM_WITHOUT && at) return false;
+        if (!ecs_sched__term_required(kind)) continue;
+        if (!at) return false;
+        if (win && kind == ECS_SCHED_TERM_ADDED && !ecs_sched__in_window(*win, s->stamps[at - 1].added)) {
+            return false;
+        }
+        if (win && kind == ECS_SCHED_TERM_CHANGED &&
+            !ecs_sched__in_window(*win, s->stamps[at - 1].changed)) {
+            return false;
+        }
+    }
+    return !q->related || ecs_sched__row_related(q, m, row);
+}
+
+static int ecs_sched__row_order(const void *a, const void *b) {
+    const ecs_sched__list_row *x = (const ecs_sched__list_row *)a, *y = (const ecs_sched__list_row *)b;
+    if (x->match != y->match) return x->match < y->match ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* The list from the members of the smallest required set, in table order. */
+static bool ecs_sched__sparse_list_members(ecs_sched_query *q, ecs_sched__row_list *c,
+                                           int32_t driver, const ecs_sched__window *win) {
+    ecs_sched_world *w = q->world;
+    const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, q->terms[driver].id);
+    bool ordered = true;
+    uint32_t m, k;
+    if (!ECS_SCHED__GROW(&w->env, c->match_of, &c->match_of_capacity, w->table_count)) return false;
+    memset(c->match_of, 0, (size_t)w->table_count * sizeof *c->match_of);
+    for (m = 0; m < q->match_count; m++) c->match_of[q->matches[m].table->index] = m + 1u;
+    for (k = 0; k < s->count; k++) {
+        const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(s->members[k])];
+        ecs_sched__list_row *row = &c->rows[c->count];
+        uint32_t match = c->match_of[r->table];
+        if (!match || !ecs_sched__sparse_row_passes(q, &q->matches[match - 1u], (int32_t)r->row, win)) {
+            continue;
+        }
+        row->match = match - 1u;
+        row->row = (int32_t)r->row;
+        if (c->count && ecs_sched__row_order(row - 1, row) > 0) ordered = false;
+        c->count++;
+    }
+    if (!ordered) qsort(c->rows, c->count, sizeof *c->rows, ecs_sched__row_order);
+    return true;
+}
+
+/* The list's rows (iter.h fills the list): the matched rows that pass the sparse terms (and,
+   in the window `it` sees, the filters; it NULL: no window), in table order. */
+static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__row_list *c,
+                                   const ecs_sched_iter *it) {
+    ecs_sched__window win;
+    const ecs_sched__window *in = NULL;
+    int32_t driver = ecs_sched__sparse_driver(q);
+    uint32_t m;
+    if (it && q->sparse_filtered) {
+        win = ecs_sched__iter_window_of(it);
+        in = &win;
+    }
+    if (driver >= 0) {
+        uint32_t rows = 0;
+        for (m = 0; m < q->match_count; m++) rows += (uint32_t)q->matches[m].table->count;
+        if (ecs_sched__sparse_of(q->world, q->terms[driver].id)->count <= rows) {
+            return ecs_sched__sparse_list_members(q, c, driver, in);
+        }
+    }
+    for (m = 0; m < q->match_count; m++) {
+        const ecs_sched__match *match = &q->matches[m];
+        int32_t row;
+        for (row = 0; row < match->table->count; row++) {
+            if (!ecs_sched__sparse_row_passes(q, match, row, in)) continue;
+            c->rows[c->count].match = m;
+            c->rows[c->count].row = row;
+            c->count++;
+        }
+    }
+    return true;
+}
+
+/* Per row of the list, the value of each sparse
+   term with a value. */
+static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__row_list *c) {
+    int32_t term;
+    uint32_t i;
+    for (term = 0; term < q->term_count; term++) {
+        const void **values;
+        if (!c->sparse_term[term] || c->parent_slot[term] < 0) continue;
+        values = &c->parents[(size_t)c->parent_slot[term] * c->capacity];
+        for (i = 0; i < c->count; i++) {
+            const ecs_sched__table *t = q->matches[c->rows[i].match].table;
+            values[i] = ecs_sched__sparse_value(q->world, q->terms[term].id,
+                                                ECS_SCHED_ENTITY_INDEX(t->entities[c->rows[i].row]));
         }
     }
 }
 
-/* The world's side (declared in query.h): the next run of rows of a hierarchical query, rows
-   consecutive in one table (by_rows: up to ECS_SCHED_ITER_ROWS rows of one table, by
-   index). it->at_ is the position in the list; it->next_ the match of the run + 1, as in
-   the other iterations (ecs_sched_iter_mark_changed reads it). */
-static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
-    ecs_sched_query *q = (ecs_sched_query *)(uintptr_t)it->query_;
-    const ecs_sched__hier_cache *c;
-    const ecs_sched__match *m;
-    uint32_t at, end;
-    if (it->row_ < 0) {   /* the first call */
-        if (q->marks || q->sparse) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
-        else it->last_run_ = it->this_run_ = 0;
-        it->row_ = 0;
-        it->at_ = 0;
-        it->by_rows_ = by_rows;
-        if (!ecs_sched__hier_update(q, it)) {
-            ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
-            it->at_ = INT32_MAX;
+/* The rows just handed out changed, in each
+   tracked sparse component the query writes (write_manual terms: by the loop's marks). */
+static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it) {
+    const ecs_sched_query *q = it->query_;
+    int32_t term, row;
+    for (term = 0; term < q->term_count; term++) {
+        ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[term].id);
+        if (!s || !s->stamps || !ecs_sched__term_marks(q->terms[term].kind)) continue;
+        for (row = 0; row < it->count; row++) {
+            uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
+            if (at) s->stamps[at - 1].changed = it->this_run_;
         }
     }
-    c = q->hier;
-    at = (uint32_t)it->at_;
-    if (!c || at >= c->count) {
-        it->count = 0;
-        return false;
-    }
-    m = &q->matches[c->rows[at].match];
-    end = at + 1;
-    if (by_rows) {
-        while (end < c->count && end - at < ECS_SCHED_ITER_ROWS &&
-               c->rows[end].match == c->rows[at].match) {
-            end++;
-        }
-        for (it->count = 0; at + (uint32_t)it->count < end; it->count++) {
-            it->rows[it->count] = c->rows[at + (uint32_t)it->count].row;
-        }
-        it->entities = m->table->entities;
-        ecs_sched__hier_fields(it, c, m, 0, at);
-        if (q->marks) {
-            int32_t i;
-            for (i = 0; i < it->count; i++) {
-                ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
-            }
-        }
-    } else {
-        end = c->run_end[at];
-        it->count = (int32_t)(end - at);
-        it->entities = m->table->entities + c->rows[at].row;
-        it->row_ = c->rows[at].row + it->count;
-        ecs_sched__hier_fields(it, c, m, c->rows[at].row, at);
-        ecs_sched__mark_written(q, m, c->rows[at].row, it->row_, it->this_run_);
-    }
-    if (q->sparse_marks) ecs_sched__sparse_mark_run(it);
-    it->next_ = (int32_t)c->rows[at].match + 1;
-    it->at_ = (int32_t)end;
-    return true;
 }
 
 /*=============================== src/name.h (implementation) ================================*/
@@ -24211,6 +23801,914 @@ static void ecs_sched__is_a_attach(ecs_sched_world *w, ecs_sched_id is_a) {
     h->table_with = ecs_sched__isa_table;           /* the base's mark comes along */
     h->related = ecs_sched__isa_copy_overrides;     /* it owns what its base marks to override */
     h->unrelating = ecs_sched__isa_dropped;         /* the mark goes first: no more inheriting */
+}
+
+/*=============================== src/iter.h (implementation) ================================*/
+/* iter: iteration, handing out the rows of any query.
+
+   Most queries are plain: they hand out each matched table whole, its own columns as the
+   fields (query.h), and ecs_sched_iter_next takes that loop after one test.
+   The others combine what the modules below give:
+   - a ticked query (one that filters on added or changed terms, or marks what it writes)
+     hands out runs of rows that pass its filters and marks them (change.h);
+   - a related term keeps, of those runs, the rows whose entities have its target
+     (relation.h);
+   - an inherited term's field is a value its table's bases share (inherit.h), one per table;
+   - a hierarchical, sorted or sparse query hands out the rows of the list it keeps (list.h):
+     this module decides when the list is made again and which producers fill it (the
+     matched rows or those with the sparse terms, sparse_query.h; the order of depth,
+     hierarchy.h; the sort, sort.h; the parents' and sparse values), and walks it. */
+
+/* ---- inherited values ---- */
+
+/* An inheriting query's fields that its table's bases hold, and which they are; false when
+   a base no longer has what a term asks for (the table is passed over). */
+static bool ecs_sched__share_fields(const ecs_sched_query *q, const ecs_sched__match *m,
+                                    void **fields, uint32_t *shared) {
+    uint32_t bits = 0;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        bool found;
+        if (m->column[i] != ECS_SCHED__FROM_BASE) continue;
+        fields[i] = ecs_sched__inherited_value(q->world, m->table, q->terms[i].id, &found);
+        if (!found) return false;
+        bits |= 1u << i;
+    }
+    *shared = bits;
+    return true;
+}
+
+/* Whether an inheriting query hands out a matched table (its bases have what it asks). */
+static bool ecs_sched__match_resolves(const ecs_sched_query *q, const ecs_sched__match *m) {
+    void *fields[ECS_SCHED_MAX_TERMS];
+    uint32_t shared;
+    if (!q->inherits) return true;
+    return m->table->count > 0 && ecs_sched__share_fields(q, m, fields, &shared);
+}
+
+/* ---- related terms ---- */
+
+/* Of the run [*begin, *end), the first run of rows whose entities have the targets of the
+   query's related terms; false when none has. */
+static bool ecs_sched__related_run(const ecs_sched_query *q, const ecs_sched__match *m,
+                                   int32_t *begin, int32_t *end) {
+    int32_t row = *begin;
+    while (row < *end && !ecs_sched__row_related(q, m, row)) row++;
+    if (row == *end) return false;
+    *begin = row;
+    while (++row < *end && ecs_sched__row_related(q, m, row)) {}
+    *end = row;
+    return true;
+}
+
+/* Up to ECS_SCHED_ITER_ROWS rows that pass the filters and have the related targets, from
+   row *from on, into `rows` (a related query scans its rows: a change log cannot tell
+   targets). */
+static int32_t ecs_sched__related_gather(const ecs_sched_query *q, const ecs_sched__match *m,
+                                         int32_t *from, ecs_sched__window win, int32_t *rows) {
+    int32_t n = 0, begin, end;
+    while (n < ECS_SCHED_ITER_ROWS && ecs_sched__next_rows(q, m, *from, win, &begin, &end)) {
+        for (; begin < end && n < ECS_SCHED_ITER_ROWS; begin++) {
+            if (ecs_sched__row_related(q, m, begin)) rows[n++] = begin;
+        }
+        *from = begin;
+    }
+    return n;
+}
+
+/* ---- lists: hierarchical, sorted and sparse queries ---- */
+
+/* Every matched row (with the related terms' targets) in table order: the list of a query
+   without sparse terms before it is ordered. */
+static void ecs_sched__list_matched_rows(ecs_sched_query *q, ecs_sched__row_list *c) {
+    uint32_t m;
+    for (m = 0; m < q->match_count; m++) {
+        const ecs_sched__match *match = &q->matches[m];
+        int32_t row;
+        for (row = 0; row < match->table->count; row++) {
+            if (q->related && !ecs_sched__row_related(q, match, row)) continue;
+            c->rows[c->count].match = m;
+            c->rows[c->count].row = row;
+            c->count++;
+        }
+    }
+}
+
+/* Makes the list again when the world's rows or relationships changed since, or a sorted
+   query's values did (and, for a query with sparse terms that filters on changes, at every
+   iteration: `it` gives its window): its rows, their order, the pointers beside them, its
+   runs. */
+static bool ecs_sched__list_update(ecs_sched_query *q, const ecs_sched_iter *it) {
+    ecs_sched__row_list *c = ecs_sched__list_of(q);
+    ecs_sched_world *w = q->world;
+    uint32_t rows = 0, m;
+    if (!c) return false;
+    if (c->made && c->version == w->rows_version && !q->sparse_filtered &&
+        !(c->order_term >= 0 && ecs_sched__sort_stale(q, c))) {
+        return true;
+    }
+    for (m = 0; m < q->match_count; m++) rows += (uint32_t)q->matches[m].table->count;
+    if (!ecs_sched__list_reserve(&w->env, c, rows)) return false;
+    if (c->cascade >= 0 && !ecs_sched__hier_reserve(q, c, rows)) return false;
+    c->count = 0;
+    if (q->sparse) {
+        if (!ecs_sched__sparse_list(q, c, it)) return false;
+    } else {
+        ecs_sched__list_matched_rows(q, c);
+    }
+    if (c->cascade >= 0) ecs_sched__hier_order(q, c);
+    if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;
+    if (c->parent_terms) ecs_sched__hier_parents(q, c);
+    if (q->sparse) ecs_sched__sparse_values(q, c);
+    ecs_sched__list_runs(c);
+    c->version = w->rows_version;
+    c->made = true;
+    return true;
+}
+
+/* How many rows a listed query hands out (-1 when out of memory). */
+static int32_t ecs_sched__list_count(ecs_sched_query *q) {
+    if (!ecs_sched__list_update(q, NULL)) {
+        ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
+        return -1;
+    }
+    return (int32_t)q->list->count;
+}
+
+/* The fields of a run of the list from position `at`, the table's own from row first_row:
+   a term with a block of pointers gets the run's part of it. */
+static void ecs_sched__list_fields(ecs_sched_iter *it, const ecs_sched__row_list *c,
+                                   const ecs_sched__match *m, int32_t first_row, uint32_t at) {
+    const ecs_sched_query *q = it->query_;
+    const ecs_sched__table *t = m->table;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        if (c->parent_slot[i] >= 0) {
+            it->fields[i] = (void *)(uintptr_t)&c->parents[(size_t)c->parent_slot[i] * c->capacity + at];
+        } else {
+            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
+            it->fields[i] = col ? col->data + (size_t)first_row * col->size : NULL;
+        }
+    }
+}
+
+/* The next run of rows of a listed query, rows consecutive in one table (by_rows: up to
+   ECS_SCHED_ITER_ROWS rows of one table, by index). it->at_ is the position in the list;
+   it->next_ the match of the run + 1, as in the other iterations (ecs_sched_iter_mark_changed
+   reads it). */
+static bool ecs_sched__iter_next_listed(ecs_sched_iter *it, bool by_rows) {
+    ecs_sched_query *q = (ecs_sched_query *)(uintptr_t)it->query_;
+    const ecs_sched__row_list *c;
+    const ecs_sched__match *m;
+    uint32_t at, end;
+    if (it->row_ < 0) {   /* the first call */
+        if (q->marks || q->sparse) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+        else it->last_run_ = it->this_run_ = 0;
+        it->row_ = 0;
+        it->at_ = 0;
+        it->by_rows_ = by_rows;
+        if (!ecs_sched__list_update(q, it)) {
+            ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
+            it->at_ = INT32_MAX;
+        }
+    }
+    c = q->list;
+    at = (uint32_t)it->at_;
+    if (!c || at >= c->count) {
+        it->count = 0;
+        return false;
+    }
+    m = &q->matches[c->rows[at].match];
+    end = at + 1;
+    if (by_rows) {
+        while (end < c->count && end - at < ECS_SCHED_ITER_ROWS &&
+               c->rows[end].match == c->rows[at].match) {
+            end++;
+        }
+        for (it->count = 0; at + (uint32_t)it->count < end; it->count++) {
+            it->rows[it->count] = c->rows[at + (uint32_t)it->count].row;
+        }
+        it->entities = m->table->entities;
+        ecs_sched__list_fields(it, c, m, 0, at);
+        if (q->marks) {
+            int32_t i;
+            for (i = 0; i < it->count; i++) {
+                ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
+            }
+        }
+    } else {
+        end = c->run_end[at];
+        it->count = (int32_t)(end - at);
+        it->entities = m->table->entities + c->rows[at].row;
+        it->row_ = c->rows[at].row + it->count;
+        ecs_sched__list_fields(it, c, m, c->rows[at].row, at);
+        ecs_sched__mark_written(q, m, c->rows[at].row, it->row_, it->this_run_);
+    }
+    if (q->sparse_marks) ecs_sched__sparse_mark_run(it);
+    it->next_ = (int32_t)c->rows[at].match + 1;
+    it->at_ = (int32_t)end;
+    return true;
+}
+
+/* ---- iteration by runs ---- */
+
+/* A ticked query's next run: rows that pass its added and changed terms and have its related
+   targets, with the values its bases share, its written rows marked. */
+static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
+    const ecs_sched_query *q = it->query_;
+    const ecs_sched__match *m;
+    ecs_sched__window win;
+    int32_t begin, end;
+    if (q->listed) return ecs_sched__iter_next_listed(it, false);
+    if (it->row_ < 0) {   /* the first call */
+        ecs_sched__iter_start(it);
+        it->by_rows_ = false;
+    }
+    win = ecs_sched__iter_window_of(it);
+    while ((m = ecs_sched__ticked_run(it, win, &begin, &end)) != NULL) {
+        if (q->related && !ecs_sched__related_run(q, m, &begin, &end)) continue;
+        it->row_ = end;
+        ecs_sched__iter_run(it, q, m, begin, end - begin);
+        if (q->inherits && !ecs_sched__share_fields(q, m, it->fields, &it->shared)) {
+            ecs_sched__iter_skip_match(it);   /* its bases lack an inherited term */
+            continue;
+        }
+        ecs_sched__mark_written(q, m, begin, end, it->this_run_);
+        return true;
+    }
+    it->count = 0;
+    return false;
+}
+
+/* An inheriting query that looks at no ticks: the plain iteration, with the values its
+   tables' bases share. */
+static bool ecs_sched__iter_next_inherited(ecs_sched_iter *it) {
+    const ecs_sched_query *q = it->query_;
+    while (ecs_sched__iter_next_plain(it)) {
+        if (ecs_sched__share_fields(q, &q->matches[it->next_ - 1], it->fields, &it->shared)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Every query but a plain one: kept out of ecs_sched_iter_next, whose common case stays
+   small. */
+ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_other(ecs_sched_iter *it) {
+    return it->query_->ticked ? ecs_sched__iter_next_ticked(it) : ecs_sched__iter_next_inherited(it);
+}
+
+bool ecs_sched_iter_next(ecs_sched_iter *it) {
+    const ecs_sched_query *q = it->query_;
+    if (!q) return false;
+    if (!q->plain) return ecs_sched__iter_next_other(it);
+    return ecs_sched__iter_next_plain(it);
+}
+
+/* ---- iteration by index ---- */
+
+bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
+    const ecs_sched_query *q;
+    const ecs_sched__match *m;
+    ecs_sched__window win;
+    ECS_SCHED_ASSERT(it != NULL);
+    q = it->query_;
+    if (!q) return false;
+    it->by_rows_ = true;
+    if (q->listed) return ecs_sched__iter_next_listed(it, true);
+    if (it->row_ < 0) ecs_sched__iter_start(it);   /* the first call */
+    win = ecs_sched__iter_window_of(it);
+    while ((m = ecs_sched__iter_match(it, win)) != NULL) {
+        int32_t n, i;
+        n = it->at_ >= 0 ? ecs_sched__log_gather(q, m, &it->at_, win, it->rows)
+            : q->related ? ecs_sched__related_gather(q, m, &it->row_, win, it->rows)
+                         : ecs_sched__scan_gather(q, m, &it->row_, win, it->rows);
+        if (n == 0) {
+            ecs_sched__iter_skip_match(it);
+            continue;
+        }
+        ecs_sched__iter_run(it, q, m, 0, n);
+        if (q->inherits && !ecs_sched__share_fields(q, m, it->fields, &it->shared)) {
+            ecs_sched__iter_skip_match(it);   /* its bases lack an inherited term */
+            continue;
+        }
+        if (q->marks) {
+            for (i = 0; i < n; i++) ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
+        }
+        return true;
+    }
+    it->count = 0;
+    return false;
+}
+
+/* ---- marks and counts ---- */
+
+ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, int32_t row) {
+    const ecs_sched_query *q;
+    ecs_sched_world *w;
+    ECS_SCHED_ASSERT(it != NULL && it->query_ != NULL);
+    q = it->query_;
+    w = q->world;
+    if (term < 0 || term >= q->term_count || !ecs_sched__term_writes(q->terms[term].kind) ||
+        !w->components[q->terms[term].id].tracked) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "iter_mark_changed: term %d is not a written term of a tracked "
+                               "component (write, optional write or write_manual, and a "
+                               "component registered with .tracked = true)", (int)term);
+    }
+    if (it->next_ == 0 || row < 0 || row >= it->count) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "iter_mark_changed: row %d is not a row of the current run "
+                               "(0 to %d)", (int)row, (int)it->count - 1);
+    }
+    ecs_sched__iter_mark_row(it, term, row);
+    return ECS_SCHED_OK;
+}
+
+int32_t ecs_sched_query_count(const ecs_sched_query *q) {
+    int32_t total = 0, row;
+    uint32_t i;
+    ECS_SCHED_ASSERT(q != NULL);
+    /* a listed query keeps the rows it hands out; a related one tests each row */
+    if (q->listed) return ecs_sched__list_count((ecs_sched_query *)(uintptr_t)q);
+    for (i = 0; i < q->match_count; i++) {
+        if (!ecs_sched__match_resolves(q, &q->matches[i])) continue;
+        if (!q->related) {
+            total += q->matches[i].table->count;
+            continue;
+        }
+        for (row = 0; row < q->matches[i].table->count; row++) {
+            total += ecs_sched__row_related(q, &q->matches[i], row);
+        }
+    }
+    return total;
+}
+
+/* ---- parallel iteration ---- */
+
+typedef struct ecs_sched__par_query {
+    const ecs_sched_query *query;
+    ecs_sched_pool *pool;
+    int64_t grain;
+    ecs_sched_chunk_fn fn;
+    void *arg;
+    uint32_t last_run, this_run;   /* a ticked query's window */
+} ecs_sched__par_query;
+
+typedef struct ecs_sched__par_table {
+    const ecs_sched__par_query *pq;
+    const ecs_sched__match *match;
+    int64_t unit;                  /* rows per item: 1, or a tick block for a ticked query */
+} ecs_sched__par_table;
+
+/* A query without filters hands out every row: its written tables are marked whole first. */
+static void ecs_sched__par_mark_tables(const ecs_sched__par_query *pq) {
+    const ecs_sched_query *q = pq->query;
+    uint32_t i;
+    if (q->filtered) return;
+    for (i = 0; i < q->match_count; i++) {
+        const ecs_sched__match *m = &q->matches[i];
+        if (m->table->count && ecs_sched__match_resolves(q, m)) {
+            ecs_sched__mark_written(q, m, 0, m->table->count, pq->this_run);
+        }
+    }
+}
+
+/* One piece [begin, end) of a table, its rows that pass the filters run by run; pieces hold
+   whole tick blocks, so the marks of one never touch another's. */
+static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
+                                         const ecs_sched__match *m, int32_t begin, int32_t end) {
+    const ecs_sched_query *q = pq->query;
+    ecs_sched__window win;
+    ecs_sched_iter it;
+    int32_t from = begin, first, last;
+    win.this_run = pq->this_run;
+    win.span = pq->this_run - pq->last_run;
+    it = ecs_sched__iter_of(NULL);
+    while (from < end && ecs_sched__next_rows(q, m, from, win, &first, &last) && first < end) {
+        bool related;
+        if (last > end) last = end;
+        related = !q->related || ecs_sched__related_run(q, m, &first, &last);
+        from = last;
+        if (!related) continue;
+        ecs_sched__iter_run(&it, q, m, first, last - first);
+        if (q->inherits) ecs_sched__share_fields(q, m, it.fields, &it.shared);
+        ecs_sched__mark_written(q, m, first, last, pq->this_run);
+        pq->fn(&it, pq->arg);
+    }
+}
+
+static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
+    const ecs_sched__par_table *pt = (const ecs_sched__par_table *)arg;
+    const ecs_sched_query *q = pt->pq->query;
+    const ecs_sched__table *t = pt->match->table;
+    ecs_sched_iter it;
+    begin *= pt->unit;
+    end = end * pt->unit < t->count ? end * pt->unit : t->count;
+    if (q->filtered) {
+        ecs_sched__par_rows_filtered(pt->pq, pt->match, (int32_t)begin, (int32_t)end);
+        return;
+    }
+    it = ecs_sched__iter_of(NULL);
+    ecs_sched__iter_run(&it, q, pt->match, (int32_t)begin, (int32_t)(end - begin));
+    if (q->inherits) ecs_sched__share_fields(q, pt->match, it.fields, &it.shared);
+    pt->pq->fn(&it, pt->pq->arg);
+}
+
+static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
+    const ecs_sched__par_query *pq = (const ecs_sched__par_query *)arg;
+    int64_t m;
+    for (m = begin; m < end; m++) {
+        ecs_sched__par_table pt;
+        int64_t items;
+        pt.pq = pq;
+        pt.match = &pq->query->matches[m];
+        /* a ticked query's pieces hold whole tick blocks, so that no two mark the same one */
+        pt.unit = pq->query->ticked ? ECS_SCHED__TICK_BLOCK : 1;
+        items = (pt.match->table->count + pt.unit - 1) / pt.unit;
+        if (items == 0 || !ecs_sched__match_resolves(pq->query, pt.match)) continue;
+        /* a query that filters on changes marks the rows it writes as it finds them, into
+           the table's one change log: its table is one piece (tables still run at once) */
+        ecs_sched_pool_parallel_for(pq->pool, 0, items,
+                                    pq->query->filtered && pq->query->marks
+                                        ? items : (pq->grain + pt.unit - 1) / pt.unit,
+                                    ecs_sched__par_rows, &pt);
+    }
+}
+
+void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int32_t grain,
+                              ecs_sched_chunk_fn fn, void *arg) {
+    ecs_sched__par_query pq;
+    ECS_SCHED_ASSERT(query != NULL && pool != NULL && fn != NULL);
+    if (query->listed) {   /* its order is its point: one piece after the other */
+        ecs_sched_iter it = ecs_sched_query_iter(query);
+        while (ecs_sched_iter_next(&it)) fn(&it, arg);
+        return;
+    }
+    pq.query = query;
+    pq.pool = pool;
+    pq.grain = grain > 0 ? grain
+                         : ecs_sched__default_grain(ecs_sched_pool_thread_count(pool),
+                                                    ecs_sched_query_count(query));
+    pq.fn = fn;
+    pq.arg = arg;
+    pq.last_run = pq.this_run = 0;
+    if (query->ticked) {
+        ecs_sched__iter_window(query, &pq.last_run, &pq.this_run);
+        ecs_sched__par_mark_tables(&pq);
+    }
+    ecs_sched_pool_parallel_for(pool, 0, query->match_count, 1, ecs_sched__par_tables, &pq);
+}
+
+/* A piece of a system's parallel query runs as the system, on whichever thread runs it: what
+   fails there is the system's, and what the system may not do there is refused. */
+typedef struct ecs_sched__ctx_piece {
+    ecs_sched_system_ctx *ctx;
+    ecs_sched_chunk_fn fn;
+    void *arg;
+} ecs_sched__ctx_piece;
+
+static void ecs_sched__ctx_run_piece(ecs_sched_iter *it, void *arg) {
+    const ecs_sched__ctx_piece *piece = (const ecs_sched__ctx_piece *)arg;
+    ecs_sched__running *outer = ecs_sched__running_now;
+    ecs_sched__running_now = &piece->ctx->run;
+    piece->fn(it, piece->arg);
+    ecs_sched__running_now = outer;
+}
+
+ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index, int32_t grain,
+                                        ecs_sched_chunk_fn fn, void *arg) {
+    ecs_sched_query *q;
+    ecs_sched_pool *pool;
+    ecs_sched__ctx_piece piece;
+    ECS_SCHED_ASSERT(ctx != NULL && fn != NULL);
+    q = ecs_sched_ctx_query(ctx, index);
+    if (!q) return ECS_SCHED_ERR_ACCESS;
+    pool = ecs_sched_world_pool(ctx->world);
+    if (!pool) return ECS_SCHED_ERR_OUT_OF_MEMORY;
+    piece.ctx = ctx;
+    piece.fn = fn;
+    piece.arg = arg;
+    ecs_sched_query_par_iter(q, pool, grain, ecs_sched__ctx_run_piece, &piece);
+    return ECS_SCHED_OK;
+}
+
+/*============================ src/transition.h (implementation) =============================*/
+/* transition: applying queued state transitions, and the schedules that run on them. */
+
+/* ---- applying transitions ---- */
+
+/* The schedule of `label`, or NULL while nobody has added anything to it. */
+static ecs_sched__schedule *ecs_sched__schedule_of(ecs_sched_world *w, const char *label,
+                                                   ecs_sched__schedule_ref *ref) {
+    const ecs_sched__schedules *all = ecs_sched__schedules_of(w);
+    uint32_t count = all ? all->count : 0;
+    if (ref->schedule || ref->looked_at == count + 1) return ref->schedule;
+    ref->schedule = label ? ecs_sched__schedule_find(w, label) : NULL;
+    ref->looked_at = count + 1;
+    return ref->schedule;
+}
+
+static void ecs_sched__keep_first(ecs_sched_result *first, ecs_sched_result result) {
+    if (result != ECS_SCHED_OK && *first == ECS_SCHED_OK) *first = result;
+}
+
+/* Runs a transition schedule if anything was ever added to it; keeps the first failure. */
+static void ecs_sched__state_run(ecs_sched_world *w, const char *label,
+                                 ecs_sched__schedule_ref *ref, ecs_sched_result *first) {
+    ecs_sched__schedule *s = ecs_sched__schedule_of(w, label, ref);
+    ecs_sched_result result;
+    if (!s) return;
+    result = ecs_sched__run_schedule(w, s);
+    if (result != ECS_SCHED_OK && *first == ECS_SCHED_OK) *first = result;
+}
+
+/* ---- deciding what an apply does ---- */
+
+/* m as it is: nothing moves. */
+static ecs_sched__state_step ecs_sched__state_stays(const ecs_sched_world *w,
+                                                    const ecs_sched__state_machine *m) {
+    ecs_sched__state_step step;
+    const ecs_sched_state_current *current = ecs_sched__state_current(w, m->id);
+    step.from = current ? current->value : ECS_SCHED_STATE_NONE;
+    step.to = step.from;
+    step.request = ECS_SCHED__STATE_REQUEST_SET;
+    step.moves = false;
+    step.unwinds = false;
+    step.restarts = false;
+    step.included = false;
+    return step;
+}
+
+static ecs_sched__state_next *ecs_sched__state_pending(const ecs_sched_world *w,
+                                                       const ecs_sched__state_machine *m) {
+    return (ecs_sched__state_next *)w->resources[m->next];
+}
+
+/* Whether a push or pop queued earlier still fits the stack: one queued by a transition
+   schedule was checked against the stack as it stood before that apply changed it. */
+static bool ecs_sched__state_request_fits(ecs_sched_world *w, const ecs_sched__state_machine *m,
+                                          int request, ecs_sched_result *first) {
+    if (request == ECS_SCHED__STATE_REQUEST_PUSH && m->depth >= m->stack_capacity) {
+        ecs_sched__keep_first(first, ecs_sched__fail(
+            &w->env, ECS_SCHED_ERR_LIMIT,
+            "state machine '%s': a push queued during the previous apply no longer fits (the "
+            "stack covers %d values, its stack_capacity) and is dropped", m->name,
+            (int)m->depth));
+        return false;
+    }
+    if (request == ECS_SCHED__STATE_REQUEST_POP && m->depth == 0) {
+        ecs_sched__keep_first(first, ecs_sched__fail(
+            &w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+            "state machine '%s': a pop queued during the previous apply has nothing to pop "
+            "back from now (that apply emptied the stack) and is dropped", m->name));
+        return false;
+    }
+    return true;
+}
+
+/* Takes the request waiting in m's pending slot, if any. */
+static void ecs_sched__state_take(ecs_sched_world *w, const ecs_sched__state_machine *m,
+                                  ecs_sched__state_step *step, ecs_sched_result *first) {
+    ecs_sched__state_next *next = ecs_sched__state_pending(w, m);
+    if (!ecs_sched__state_request_fits(w, m, next->request, first)) {
+        next->request = ECS_SCHED__STATE_REQUEST_NONE;
+        return;
+    }
+    if (next->request == ECS_SCHED__STATE_REQUEST_PUSH ||
+        next->request == ECS_SCHED__STATE_REQUEST_POP) {
+        step->request = next->request;
+        step->to = next->request == ECS_SCHED__STATE_REQUEST_PUSH ? next->value
+                                                                  : m->stack[m->depth - 1];
+        step->moves = true;
+    } else if (next->request != ECS_SCHED__STATE_REQUEST_NONE) {
+        step->to = next->value;
+        step->moves = step->to != step->from || next->request == ECS_SCHED__STATE_REQUEST_REENTER;
+        step->restarts = step->to == step->from && step->moves;
+    }
+    next->request = ECS_SCHED__STATE_REQUEST_NONE;
+}
+
+/* A root machine: its initial value at the first apply, then what is queued (a request
+   queued before the first apply waits for the second). */
+static void ecs_sched__state_plan_root(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                       ecs_sched__state_step *step, ecs_sched_result *first) {
+    if (m->entered) {
+        ecs_sched__state_take(w, m, step, first);
+        return;
+    }
+    step->to = m->initial;   /* m is marked entered once the value is in place */
+    step->moves = true;
+}
+
+/* A computed state: compute() of its sources' new values, when one of them moves (or at the
+   first apply). A value out of range is refused and the machine keeps its value. */
+static void ecs_sched__state_plan_computed(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                           const ecs_sched__state_step *steps,
+                                           ecs_sched__state_step *step, ecs_sched_result *first) {
+    int32_t values[ECS_SCHED_MAX_STATE_SOURCES], to, i;
+    bool moved = false, restarted = false;
+    for (i = 0; i < m->source_count; i++) {
+        const ecs_sched__state_step *source = &steps[m->sources[i]];
+        values[i] = source->to;
+        moved = moved || source->moves;
+        restarted = restarted || source->restarts;
+    }
+    if (m->entered && !moved) return;
+    m->entered = true;
+    to = m->compute(values, m->user_data);
+    if (to != ECS_SCHED_STATE_NONE && (to < 0 || to >= m->value_count)) {
+        ecs_sched__keep_first(first, ecs_sched__fail(
+            &w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+            "computed state '%s': its compute function returned %d, which is neither one of "
+            "its values (0 to %d) nor ECS_SCHED_STATE_NONE; it keeps its value", m->name,
+            (int)to, (int)m->value_count - 1));
+        return;
+    }
+    step->to = to;
+    step->restarts = restarted && to == step->from && to != ECS_SCHED_STATE_NONE;
+    step->moves = to != step->from || step->restarts;
+}
+
+/* A sub-state: it takes its own requests while its parent stays among its parent values; it
+   starts at its initial value when the parent reaches them, restarts there when the parent
+   restarts, and stops existing when the parent leaves them. Starting, restarting or stopping
+   drops a queued request and exits the values its stack covers. */
+static void ecs_sched__state_plan_sub(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                      const ecs_sched__state_step *steps,
+                                      ecs_sched__state_step *step, ecs_sched_result *first) {
+    const ecs_sched__state_step *parent = &steps[m->sources[0]];
+    bool exists = parent->to != ECS_SCHED_STATE_NONE && m->parent_values[parent->to];
+    if (exists && step->from != ECS_SCHED_STATE_NONE && !parent->restarts) {
+        ecs_sched__state_take(w, m, step, first);
+        return;
+    }
+    ecs_sched__state_pending(w, m)->request = ECS_SCHED__STATE_REQUEST_NONE;
+    step->to = exists ? m->initial : ECS_SCHED_STATE_NONE;
+    step->moves = exists || step->from != ECS_SCHED_STATE_NONE;
+    step->restarts = exists && step->from != ECS_SCHED_STATE_NONE;
+    step->unwinds = step->moves && m->depth > 0;
+}
+
+/* Whether the apply is for m: every machine, `only`, or one that depends on it. */
+static bool ecs_sched__state_included(const ecs_sched__state_machine *m,
+                                      const ecs_sched__state_step *steps,
+                                      const ecs_sched__state_machine *only) {
+    int32_t i;
+    if (!only || m == only) return true;
+    for (i = 0; i < m->source_count; i++) {
+        if (steps[m->sources[i]].included) return true;
+    }
+    return false;
+}
+
+/* Decides every machine's step, sources before the machines that depend on them (the
+   registration order), so that each sees its sources' new values. `only` limits the apply to
+   one machine and those that depend on it. */
+static void ecs_sched__plan_transitions(ecs_sched_world *w, const ecs_sched__state_machine *only,
+                                        ecs_sched_result *first) {
+    ecs_sched__states *states = ecs_sched__states_of(w);
+    uint32_t i;
+    for (i = 0; i < states->count; i++) {
+        ecs_sched__state_machine *m = &states->items[i];
+        ecs_sched__state_step *step = &states->steps[i];
+        *step = ecs_sched__state_stays(w, m);
+        step->included = ecs_sched__state_included(m, states->steps, only);
+        if (!step->included) continue;
+        if (m->kind == ECS_SCHED__STATE_ROOT) ecs_sched__state_plan_root(w, m, step, first);
+        if (m->kind == ECS_SCHED__STATE_COMPUTED) {
+            ecs_sched__state_plan_computed(w, m, states->steps, step, first);
+        }
+        if (m->kind == ECS_SCHED__STATE_SUB) {
+            ecs_sched__state_plan_sub(w, m, states->steps, step, first);
+        }
+    }
+}
+
+/* ---- carrying it out ---- */
+
+/* The new value in place, counted, and remembered as the last transition. */
+static ecs_sched_result ecs_sched__state_change(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                                const ecs_sched__state_step *step) {
+    ecs_sched_state_current *current = (ecs_sched_state_current *)w->resources[m->id];
+    if (!current) {
+        ecs_sched_result result = ecs_sched_resource_insert(w, m->id, NULL);
+        if (result != ECS_SCHED_OK) {
+            m->entered = false;   /* it has no value yet: the next apply tries again */
+            return result;
+        }
+        current = (ecs_sched_state_current *)w->resources[m->id];
+    }
+    if (step->request == ECS_SCHED__STATE_REQUEST_PUSH) m->stack[m->depth++] = step->from;
+    if (step->request == ECS_SCHED__STATE_REQUEST_POP) m->depth--;
+    if (step->unwinds) m->depth = 0;
+    current->value = step->to;
+    current->changes++;
+    m->entered = true;
+    m->last.from = step->from;
+    m->last.to = step->to;
+    m->last_run = ecs_sched__states_of(w)->run;
+    return ECS_SCHED_OK;
+}
+
+/* Despawns the entities scoped to leaving (on_exit) or reaching (on_enter) `value`. The
+   matches are gathered first: despawning while iterating would move rows under the
+   iterator. */
+static ecs_sched_result ecs_sched__despawn_scoped(ecs_sched_world *w,
+                                                 const ecs_sched__state_machine *m,
+                                                 int32_t value, bool on_exit) {
+    ecs_sched_entity *doomed;
+    ecs_sched_iter it;
+    int32_t count = 0, n, i;
+    ecs_sched_result result = ECS_SCHED_OK;
+    if (m->scoped->match_count == 0) return ECS_SCHED_OK;   /* the component is on no entity */
+    n = ecs_sched_query_count(m->scoped);
+    if (n == 0) return ECS_SCHED_OK;
+    doomed = (ecs_sched_entity *)ecs_sched__alloc(&w->env, sizeof *doomed * (size_t)n);
+    if (!doomed) return ecs_sched__out_of_memory(w, "despawning state-scoped entities");
+    it = ecs_sched_query_iter(m->scoped);
+    while (ecs_sched_iter_next(&it)) {
+        const ecs_sched_state_scoped *scope = ECS_SCHED_FIELD(&it, const ecs_sched_state_scoped, 0);
+        for (i = 0; i < it.count; i++) {
+            if ((on_exit ? scope[i].on_exit : scope[i].on_enter) == value) {
+                doomed[count++] = it.entities[i];
+            }
+        }
+    }
+    for (i = 0; i < count && result == ECS_SCHED_OK; i++) result = ecs_sched_despawn(w, doomed[i]);
+    ecs_sched__free(&w->env, doomed);
+    return result;
+}
+
+/* Runs one of a value's schedules (ECS_SCHED__ON_*). */
+static void ecs_sched__state_run_value(ecs_sched_world *w, ecs_sched__state_machine *m, int kind,
+                                       int32_t value, ecs_sched_result *first) {
+    ecs_sched__state_run(w, m->labels[kind][value], &m->refs[kind][value], first);
+}
+
+/* Leaving a value: OnExit and the despawns of its scoped entities (then, when the stack
+   unwinds, the same for each covered value, top first), or OnPause for a push. */
+static void ecs_sched__state_leave(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                   const ecs_sched__state_step *step, ecs_sched_result *first) {
+    int32_t d;
+    if (step->from == ECS_SCHED_STATE_NONE) return;
+    if (step->request == ECS_SCHED__STATE_REQUEST_PUSH) {
+        ecs_sched__state_run_value(w, m, ECS_SCHED__ON_PAUSE, step->from, first);
+        return;
+    }
+    ecs_sched__state_run_value(w, m, ECS_SCHED__ON_EXIT, step->from, first);
+    ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, step->from, true));
+    ecs_sched__messages_state_moved(w, m->id, step->from, false);
+    for (d = step->unwinds ? m->depth - 1 : -1; d >= 0; d--) {
+        ecs_sched__state_run_value(w, m, ECS_SCHED__ON_EXIT, m->stack[d], first);
+        ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, m->stack[d], true));
+        ecs_sched__messages_state_moved(w, m->id, m->stack[d], false);
+    }
+}
+
+/* The new value, then OnTransition for a set between two values. A value that cannot be put
+   in place (out of memory) enters nothing. */
+static void ecs_sched__state_move(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                  ecs_sched__state_step *step, ecs_sched_result *first) {
+    int32_t pair = step->from * m->value_count + step->to;
+    ecs_sched_result result = ecs_sched__state_change(w, m, step);
+    if (result != ECS_SCHED_OK) {
+        ecs_sched__keep_first(first, result);
+        step->moves = false;
+        return;
+    }
+    if (step->from == ECS_SCHED_STATE_NONE || step->to == ECS_SCHED_STATE_NONE ||
+        step->request != ECS_SCHED__STATE_REQUEST_SET) {
+        return;
+    }
+    if (!m->transition_labels[pair]) {   /* the label is made the first time */
+        ecs_sched_on_transition(w, m->id, step->from, step->to);
+    }
+    ecs_sched__state_run(w, m->transition_labels[pair], &m->transition_refs[pair], first);
+}
+
+/* Reaching a value: the despawns of entities scoped to entering it, then OnEnter; or
+   OnResume after a pop. */
+static void ecs_sched__state_reach(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                   const ecs_sched__state_step *step, ecs_sched_result *first) {
+    if (step->to == ECS_SCHED_STATE_NONE) return;
+    if (step->request == ECS_SCHED__STATE_REQUEST_POP) {
+        ecs_sched__state_run_value(w, m, ECS_SCHED__ON_RESUME, step->to, first);
+        return;
+    }
+    ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, step->to, false));
+    ecs_sched__messages_state_moved(w, m->id, step->to, true);
+    ecs_sched__state_run_value(w, m, ECS_SCHED__ON_ENTER, step->to, first);
+}
+
+#ifdef ECS_SCHED_TRACE
+/* Each machine that moved in the apply that began at `begin`: a span over the apply, with the
+   values it left and reached. */
+static void ecs_sched__note_transitions(ecs_sched_world *w, int64_t begin) {
+    ecs_sched__states *states = ecs_sched__states_of(w);
+    int64_t end;
+    uint32_t i;
+    if (!ecs_sched__tracing(w)) return;
+    end = ecs_sched__trace_ticks();
+    for (i = 0; i < states->count; i++) {
+        const ecs_sched__state_machine *m = &states->items[i];
+        const ecs_sched__state_step *step = &states->steps[i];
+        if (!step->moves) continue;
+        ecs_sched__trace_add(w, ECS_SCHED__TRACE_TRANSITION, m->name,
+                             step->from >= 0 ? m->value_names[step->from] : "none",
+                             step->to >= 0 ? m->value_names[step->to] : "none", begin, end, 0);
+    }
+}
+#endif
+
+/* Applies the transitions queued when it starts, for one machine and those that depend on
+   it, or for all (NULL). Every step is decided first; then the exits of all moving machines,
+   the most dependent first (the reverse registration order); then each one's new value and
+   OnTransition, sources first; then the enters, sources first. A value queued meanwhile
+   waits for the next apply. Returns the first failure; the rest still runs. */
+static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
+                                                     const ecs_sched__state_machine *only) {
+    ecs_sched__states *states = ecs_sched__states_of(w);
+    ecs_sched__schedules *held;
+    ecs_sched_result first = ECS_SCHED_OK;
+    int32_t count, i;
+#ifdef ECS_SCHED_TRACE
+    int64_t begin;
+#endif
+    /* an apply inside a transition schedule applies nothing: what was queued meanwhile waits
+       for the next apply, as everywhere else */
+    if (!states || states->count == 0 || states->applying) return ECS_SCHED_OK;
+    count = (int32_t)states->count;
+#ifdef ECS_SCHED_TRACE
+    begin = ecs_sched__tracing(w) ? ecs_sched__trace_ticks() : 0;
+#endif
+    /* outside any run, the transitions count for the next run, and the transition schedules
+       they run are part of them rather than runs of their own */
+    held = ecs_sched__schedules_of(w) && ecs_sched__schedules_of(w)->depth == 0 ? ecs_sched__schedules_of(w) : NULL;
+    states->applying = true;
+    states->run = ecs_sched__transition_run(w);
+    if (held) held->top_runs_held = true;
+    ecs_sched__plan_transitions(w, only, &first);
+    for (i = count - 1; i >= 0; i--) {
+        if (states->steps[i].moves) {
+            ecs_sched__state_leave(w, &states->items[i], &states->steps[i], &first);
+        }
+    }
+    for (i = 0; i < count; i++) {
+        if (states->steps[i].moves) {
+            ecs_sched__state_move(w, &states->items[i], &states->steps[i], &first);
+        }
+    }
+    for (i = 0; i < count; i++) {
+        if (states->steps[i].moves) {
+            ecs_sched__state_reach(w, &states->items[i], &states->steps[i], &first);
+        }
+    }
+    states->applying = false;
+    if (held) held->top_runs_held = false;
+#ifdef ECS_SCHED_TRACE
+    ecs_sched__note_transitions(w, begin);
+#endif
+    return first;
+}
+
+/* A failing transition schedule is this system's failure already (a nested run). */
+void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx) {
+    ECS_SCHED_ASSERT(ctx != NULL);
+    ecs_sched__apply_transitions(ctx->world, NULL);
+}
+
+static void ecs_sched__apply_state_transitions_of(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *w;
+    const ecs_sched__state_machine *m;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    w = ctx->world;
+    m = ecs_sched__state_known(w, (ecs_sched_id)(uintptr_t)ctx->user_data,
+                               "apply_state_transitions");
+    if (m) ecs_sched__apply_transitions(w, m);
+}
+
+ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine) {
+    ecs_sched_system_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "apply_state_transitions";
+    desc.exclusive = true;
+    desc.fn = machine ? ecs_sched__apply_state_transitions_of : ecs_sched_apply_state_transitions;
+    desc.user_data = (void *)(uintptr_t)machine;
+    return desc;
+}
+
+ecs_sched_result ecs_sched_state_apply(ecs_sched_world *w, ecs_sched_id machine) {
+    const ecs_sched__state_machine *m = NULL;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observed && ecs_sched__refused_in_observer(w, "applying state transitions")) {
+        return ECS_SCHED_ERR_ACCESS;
+    }
+    if (machine) {
+        m = ecs_sched__state_known(w, machine, "state_apply");
+        if (!m) return w->env.last_result;
+    }
+    return ecs_sched__apply_transitions(w, m);
 }
 
 /*============================== src/reflect.h (implementation) ==============================*/
@@ -27936,410 +28434,6 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     w->rows_version++;
     ecs_sched__restore_parts_apply(w, s, prepared);
     return ECS_SCHED_OK;
-}
-
-/*=============================== src/sort.h (implementation) ================================*/
-/* sort: sorted and grouped queries. The rows go into the list a hierarchical query keeps
-   (hierarchy.h), sorted by a stable merge sort; iterating an unchanged sorted query walks the
-   list, one call per run of rows consecutive in a table (or ECS_SCHED_ITER_ROWS rows by
-   index), so a sort that scatters a table's rows costs a call per row with
-   ecs_sched_iter_next: read such a query with ecs_sched_iter_next_rows. */
-
-/* What a match's order column had seen at the last sort. */
-typedef struct ecs_sched__sort_seen {
-    uint32_t serial;                 /* its change log's entries so far */
-    uint32_t bulk;
-    bool has_bulk;
-} ecs_sched__sort_seen;
-
-/* The query becomes one that keeps a list: its iterations take that path (query.h's
-   ticked), so each match needs its tick columns. */
-static ecs_sched_result ecs_sched__query_listed(ecs_sched_query *q, const char *operation) {
-    ecs_sched_world *w = q->world;
-    uint32_t i;
-    if (q->inherits) {   /* a shared value is one per table, a sorted list mixes tables */
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
-                               "%s: the query has an inherited term, whose value is one per "
-                               "table; a sorted query hands out rows of many tables mixed: "
-                               "sort a query that reads the component with ecs_sched_read",
-                               operation);
-    }
-    if (!q->hier && !ecs_sched__hier_create(q)) return ecs_sched__out_of_memory(w, operation);
-    if (!q->ticked) {
-        if (q->match_count &&
-            !ECS_SCHED__GROW(&w->env, q->match_ticks, &q->match_ticks_capacity, q->match_count)) {
-            return ecs_sched__out_of_memory(w, operation);
-        }
-        for (i = 0; i < q->match_count; i++) {
-            ecs_sched__match_ticks_fill(q, q->matches[i].table, &q->match_ticks[i]);
-        }
-        q->ticked = true;
-    }
-    q->listed = true;
-    q->hier->made = false;
-    return ECS_SCHED_OK;
-}
-
-static ecs_sched_result ecs_sched__check_no_cascade(ecs_sched_query *q, const char *operation) {
-    int32_t i;
-    for (i = 0; i < q->term_count; i++) {
-        if (q->terms[i].kind == ECS_SCHED_TERM_CASCADE) {
-            return ecs_sched__fail(&q->world->env, ECS_SCHED_ERR_INVALID_QUERY,
-                                   "%s: the query cascades (term %d) and has that order; a "
-                                   "query has one order", operation, (int)i);
-        }
-    }
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *q, ecs_sched_id component,
-                                          ecs_sched_order_fn compare) {
-    ecs_sched_world *w;
-    ecs_sched_result result;
-    int32_t i;
-    ECS_SCHED_ASSERT(q != NULL);
-    w = q->world;
-    if (!compare) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "query_order_by: no compare function");
-    }
-    if (!ecs_sched__component_valid(w, component)) {
-        return ecs_sched__unknown_component(w, component, "query_order_by");
-    }
-    for (i = 0; i < q->term_count; i++) {
-        if (q->terms[i].id == component && ecs_sched__term_on_self(q->terms[i].kind)) break;
-    }
-    if (w->components[component].sparse) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
-                               "query_order_by: '%s' is sparse; sort by a component kept in "
-                               "tables", w->components[component].name);
-    }
-    if (i == q->term_count || w->components[component].size == 0) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
-                               "query_order_by: the query %s '%s'; sort by a component with a "
-                               "value that a term reads or writes on the entity itself",
-                               i == q->term_count ? "has no term on the entity for" : "reads a tag,",
-                               w->components[component].name);
-    }
-    result = ecs_sched__check_no_cascade(q, "query_order_by");
-    if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_order_by");
-    if (result != ECS_SCHED_OK) return result;
-    q->hier->order_term = i;
-    q->hier->order = compare;
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *q, ecs_sched_id kind) {
-    ecs_sched_world *w;
-    ecs_sched_result result;
-    ECS_SCHED_ASSERT(q != NULL);
-    w = q->world;
-    if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "query_group_by");
-    if (!(w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE)) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
-                               "query_group_by: '%s' is not exclusive, so an entity could be in "
-                               "several groups; group by an exclusive kind (ChildOf is)",
-                               w->components[kind].name);
-    }
-    result = ecs_sched__check_no_cascade(q, "query_group_by");
-    if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_group_by");
-    if (result != ECS_SCHED_OK) return result;
-    q->hier->group_kind = kind;
-    return ECS_SCHED_OK;
-}
-
-/* ---- the sort ---- */
-
-/* The order column's change state in a match's table (untracked: NULL). */
-static const ecs_sched__ticks *ecs_sched__order_ticks(const ecs_sched_query *q,
-                                                      const ecs_sched__hier_cache *c, uint32_t m) {
-    return ecs_sched__ticks_find(q->matches[m].table, q->terms[c->order_term].id);
-}
-
-/* The world's side (declared in hierarchy.h): whether the order's values may have changed
-   since the last sort. */
-static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__hier_cache *c) {
-    uint32_t m;
-    if (!q->world->components[q->terms[c->order_term].id].tracked) return true;
-    if (c->seen_capacity < q->match_count) return true;
-    for (m = 0; m < q->match_count; m++) {
-        const ecs_sched__ticks *k = ecs_sched__order_ticks(q, c, m);
-        const ecs_sched__sort_seen *s = &c->seen[m];
-        if (k && (k->log.serial != s->serial || k->has_bulk != s->has_bulk ||
-                  (k->has_bulk && k->bulk != s->bulk))) {
-            return true;
-        }
-    }
-    return false;
-}
-
-static void ecs_sched__sort_remember(ecs_sched_query *q, ecs_sched__hier_cache *c) {
-    uint32_t m;
-    for (m = 0; m < q->match_count && m < c->seen_capacity; m++) {
-        const ecs_sched__ticks *k = ecs_sched__order_ticks(q, c, m);
-        ecs_sched__sort_seen *s = &c->seen[m];
-        s->serial = k ? k->log.serial : 0;
-        s->bulk = k ? k->bulk : 0;
-        s->has_bulk = k ? k->has_bulk : false;
-    }
-}
-
-/* Negative when row a comes before row b. */
-static int ecs_sched__compare_rows(const ecs_sched_query *q, const ecs_sched__hier_cache *c,
-                                   const ecs_sched__hier_row *a, const ecs_sched__hier_row *b) {
-    const ecs_sched__table *ta = q->matches[a->match].table, *tb = q->matches[b->match].table;
-    ecs_sched_entity ea = ta->entities[a->row], eb = tb->entities[b->row];
-    if (c->group_kind) {
-        uint32_t ga = ECS_SCHED_ENTITY_INDEX(ecs_sched__up(q->world, ea, c->group_kind));
-        uint32_t gb = ECS_SCHED_ENTITY_INDEX(ecs_sched__up(q->world, eb, c->group_kind));
-        if (ga != gb) return ga < gb ? -1 : 1;
-    }
-    if (c->order_term >= 0) {
-        int32_t ca = q->matches[a->match].column[c->order_term];
-        int32_t cb = q->matches[b->match].column[c->order_term];
-        return c->order(ea, ecs_sched__cell(ta, ca, (uint32_t)a->row), eb,
-                        ecs_sched__cell(tb, cb, (uint32_t)b->row));
-    }
-    return 0;
-}
-
-/* The world's side (declared in hierarchy.h): a stable merge sort of the list, bottom up,
-   through the scratch list. */
-static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__hier_cache *c) {
-    ecs_sched__hier_row *from = c->rows, *to = c->sorted, *swap;
-    uint32_t n = c->count, width, i;
-    if (c->order_term >= 0 &&
-        !ECS_SCHED__GROW(&q->world->env, c->seen, &c->seen_capacity, q->match_count + 1u)) {
-        return false;
-    }
-    for (width = 1; width < n; width *= 2) {
-        for (i = 0; i < n; i += 2 * width) {
-            uint32_t left = i, mid = i + width < n ? i + width : n;
-            uint32_t right = mid, end = i + 2 * width < n ? i + 2 * width : n, out = i;
-            while (left < mid && right < end) {
-                if (ecs_sched__compare_rows(q, c, &from[right], &from[left]) < 0) to[out++] = from[right++];
-                else to[out++] = from[left++];
-            }
-            while (left < mid) to[out++] = from[left++];
-            while (right < end) to[out++] = from[right++];
-        }
-        swap = from;
-        from = to;
-        to = swap;
-    }
-    if (from != c->rows) memcpy(c->rows, from, (size_t)n * sizeof *from);
-    if (c->order_term >= 0) ecs_sched__sort_remember(q, c);
-    return true;
-}
-
-/*=========================== src/sparse_query.h (implementation) ============================*/
-/* sparse_query: queries with terms on sparse components (their storage: sparse.h).
-
-   A query with a term on a sparse component keeps a list of the rows it hands out (as
-   hierarchical and sorted queries do, hierarchy.h): the tables it matches are found by its
-   other terms, and the list holds the rows of those tables that pass its sparse terms. When
-   a required sparse term's set is the smallest side, the list is made by walking that set's
-   members (each one looked up in the entity index), else by testing every matched row. The
-   list is kept until rows change (a spawn, a move, a despawn, a sparse add or remove), or
-   made at each iteration when the query filters on changes. The field of a sparse term with
-   a value holds one pointer per row handed out (NULL where an optional term is absent). */
-
-/* The world's side (declared in query.h): what a query asks of a sparse component. */
-static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
-                                                    int32_t i) {
-    ecs_sched_term_kind kind = term->kind;
-    const char *what;
-    if (kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
-        what = "read from the parent";
-    } else if (kind == ECS_SCHED_TERM_INHERITED) {
-        what = "inherited";
-    } else if (kind == ECS_SCHED_TERM_RELATED || kind == ECS_SCHED_TERM_CASCADE) {
-        what = "a relationship";
-    } else {
-        return ECS_SCHED_OK;
-    }
-    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
-                           "query_create: term %d asks for '%s' %s, but '%s' is sparse: a "
-                           "sparse component is read, written, optional, left out, added or "
-                           "changed on the entity itself; register it with table storage to "
-                           "use it so", (int)i, w->components[term->id].name, what,
-                           w->components[term->id].name);
-}
-
-/* The required sparse term whose set is smallest, or -1. */
-static int32_t ecs_sched__sparse_driver(const ecs_sched_query *q) {
-    int32_t i, best = -1;
-    uint32_t fewest = UINT32_MAX;
-    for (i = 0; i < q->term_count; i++) {
-        const ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[i].id);
-        if (s && ecs_sched__term_required(q->terms[i].kind) && s->count < fewest) {
-            fewest = s->count;
-            best = i;
-        }
-    }
-    return best;
-}
-
-/* Whether a table filter term passes at a row, in the window. */
-static bool ecs_sched__table_filter_passes(const ecs_sched_query *q, const ecs_sched__match *m,
-                                           int32_t term, int32_t row, ecs_sched__window win) {
-    const ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
-    if (q->terms[term].kind == ECS_SCHED_TERM_ADDED) return ecs_sched__in_window(win, k->added[row]);
-    return ecs_sched__in_window(win, k->changed[row]) ||
-           (k->has_bulk && ecs_sched__in_window(win, k->bulk));
-}
-
-/* Whether a matched row passes the query's sparse terms, related terms and (win not NULL)
-   filters. */
-static bool ecs_sched__sparse_row_passes(const ecs_sched_query *q, const ecs_sched__match *m,
-                                         int32_t row, const ecs_sched__window *win) {
-    const ecs_sched_world *w = q->world;
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(m->table->entities[row]);
-    int32_t i;
-    for (i = 0; i < q->term_count; i++) {
-        ecs_sched_term_kind kind = q->terms[i].kind;
-        const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, q->terms[i].id);
-        uint32_t at;
-        if (!s) {
-            if (win && ecs_sched__term_filters(kind) &&
-                !ecs_sched__table_filter_passes(q, m, i, row, *win)) {
-                return false;
-            }
-            continue;
-        }
-        at = ecs_sched__sparse_slot(s, index);
-        if (kind == ECS_SCHED_TERM_WITHOUT && at) return false;
-        if (!ecs_sched__term_required(kind)) continue;
-        if (!at) return false;
-        if (win && kind == ECS_SCHED_TERM_ADDED && !ecs_sched__in_window(*win, s->stamps[at - 1].added)) {
-            return false;
-        }
-        if (win && kind == ECS_SCHED_TERM_CHANGED &&
-            !ecs_sched__in_window(*win, s->stamps[at - 1].changed)) {
-            return false;
-        }
-    }
-    return !q->related || ecs_sched__row_related(q, m, row);
-}
-
-static int ecs_sched__row_order(const void *a, const void *b) {
-    const ecs_sched__hier_row *x = (const ecs_sched__hier_row *)a, *y = (const ecs_sched__hier_row *)b;
-    if (x->match != y->match) return x->match < y->match ? -1 : 1;
-    return x->row < y->row ? -1 : x->row > y->row;
-}
-
-/* The list from the members of the smallest required set, in table order. */
-static bool ecs_sched__sparse_list_members(ecs_sched_query *q, ecs_sched__hier_cache *c,
-                                           int32_t driver, const ecs_sched__window *win) {
-    ecs_sched_world *w = q->world;
-    const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, q->terms[driver].id);
-    bool ordered = true;
-    uint32_t m, k;
-    if (!ECS_SCHED__GROW(&w->env, c->match_of, &c->match_of_capacity, w->table_count)) return false;
-    memset(c->match_of, 0, (size_t)w->table_count * sizeof *c->match_of);
-    for (m = 0; m < q->match_count; m++) c->match_of[q->matches[m].table->index] = m + 1u;
-    for (k = 0; k < s->count; k++) {
-        const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(s->members[k])];
-        ecs_sched__hier_row *row = &c->rows[c->count];
-        uint32_t match = c->match_of[r->table];
-        if (!match || !ecs_sched__sparse_row_passes(q, &q->matches[match - 1u], (int32_t)r->row, win)) {
-            continue;
-        }
-        row->match = match - 1u;
-        row->row = (int32_t)r->row;
-        if (c->count && ecs_sched__row_order(row - 1, row) > 0) ordered = false;
-        c->count++;
-    }
-    if (!ordered) qsort(c->rows, c->count, sizeof *c->rows, ecs_sched__row_order);
-    return true;
-}
-
-/* The world's side (declared in hierarchy.h). */
-static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__hier_cache *c,
-                                   const ecs_sched_iter *it) {
-    ecs_sched__window win;
-    const ecs_sched__window *in = NULL;
-    int32_t driver = ecs_sched__sparse_driver(q);
-    uint32_t m;
-    if (it && q->sparse_filtered) {
-        win = ecs_sched__iter_window_of(it);
-        in = &win;
-    }
-    if (driver >= 0) {
-        uint32_t rows = 0;
-        for (m = 0; m < q->match_count; m++) rows += (uint32_t)q->matches[m].table->count;
-        if (ecs_sched__sparse_of(q->world, q->terms[driver].id)->count <= rows) {
-            return ecs_sched__sparse_list_members(q, c, driver, in);
-        }
-    }
-    for (m = 0; m < q->match_count; m++) {
-        const ecs_sched__match *match = &q->matches[m];
-        int32_t row;
-        for (row = 0; row < match->table->count; row++) {
-            if (!ecs_sched__sparse_row_passes(q, match, row, in)) continue;
-            c->rows[c->count].match = m;
-            c->rows[c->count].row = row;
-            c->count++;
-        }
-    }
-    return true;
-}
-
-/* The world's side (declared in hierarchy.h): per row of the list, the value of each sparse
-   term with a value. */
-static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__hier_cache *c) {
-    int32_t term;
-    uint32_t i;
-    for (term = 0; term < q->term_count; term++) {
-        const void **values;
-        if (!c->sparse_term[term] || c->parent_slot[term] < 0) continue;
-        values = &c->parents[(size_t)c->parent_slot[term] * c->capacity];
-        for (i = 0; i < c->count; i++) {
-            const ecs_sched__table *t = q->matches[c->rows[i].match].table;
-            values[i] = ecs_sched__sparse_value(q->world, q->terms[term].id,
-                                                ECS_SCHED_ENTITY_INDEX(t->entities[c->rows[i].row]));
-        }
-    }
-}
-
-/* The entity of row `row` of an iterator's current run. */
-static inline ecs_sched_entity ecs_sched__iter_entity(const ecs_sched_iter *it, int32_t row) {
-    return it->by_rows_ ? it->entities[it->rows[row]] : it->entities[row];
-}
-
-/* The world's side (declared in hierarchy.h): the rows just handed out changed, in each
-   tracked sparse component the query writes (write_manual terms: by the loop's marks). */
-static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it) {
-    const ecs_sched_query *q = it->query_;
-    int32_t term, row;
-    for (term = 0; term < q->term_count; term++) {
-        ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[term].id);
-        if (!s || !s->stamps || !ecs_sched__term_marks(q->terms[term].kind)) continue;
-        for (row = 0; row < it->count; row++) {
-            uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
-            if (at) s->stamps[at - 1].changed = it->this_run_;
-        }
-    }
-}
-
-/* The world's side (declared in change.h): ecs_sched_iter_mark_changed of a sparse term. */
-static void ecs_sched__sparse_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row) {
-    const ecs_sched_query *q = it->query_;
-    ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[term].id);
-    uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
-    if (at) s->stamps[at - 1].changed = it->this_run_;
-}
-
-/* The world's side (declared in change.h): old stamps move up with the others. */
-static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
-    uint32_t i, k;
-    for (i = 0; i < w->sparse_count; i++) {
-        ecs_sched__sparse_set *s = &w->sparse_sets[i];
-        for (k = 0; s->stamps && k < s->count; k++) {
-            s->stamps[k].added = ecs_sched__moved_tick(r, s->stamps[k].added, ECS_SCHED__TICK_CHANGE);
-            s->stamps[k].changed = ecs_sched__moved_tick(r, s->stamps[k].changed, ECS_SCHED__TICK_CHANGE);
-        }
-    }
 }
 
 /*================================ src/dot.h (implementation) ================================*/

@@ -1,6 +1,7 @@
 /* change: change ticks, iteration by what changed, and keeping old ticks meaningful. */
 #pragma once
 #include "graph.h"
+#include "sparse.h"
 
 /* The last change tick handed out: systems and conditions take one each time they run (while
    something in the world tracks changes), and so does a query with added or changed terms
@@ -85,26 +86,14 @@ static uint64_t ecs_sched__block_bits(const uint32_t *ticks, int32_t block, int3
     return bits & (~(uint64_t)0 << (first - base));
 }
 
-/* Of the rows `bits` of a block, those with the targets of the query's related terms. */
-static uint64_t ecs_sched__related_bits(const ecs_sched_query *q, const ecs_sched__match *m,
-                                        int32_t block, uint64_t bits) {
-    uint64_t out = 0;
-    while (bits) {
-        int32_t bit = ecs_sched__lowest_bit(bits);
-        if (ecs_sched__row_related(q, m, block * ECS_SCHED__TICK_BLOCK + bit)) out |= (uint64_t)1 << bit;
-        bits &= bits - 1u;
-    }
-    return out;
-}
-
-/* The rows of a block that pass every filter term of the query, from `first` on. */
+/* The rows of a block that pass every added or changed term of the query, from `first` on
+   (its related terms are iter.h's). */
 static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sched__match *m,
                                          int32_t block, int32_t first, ecs_sched__window win) {
     const ecs_sched__table *t = m->table;
     uint64_t bits = ~(uint64_t)0 << (first - block * ECS_SCHED__TICK_BLOCK);
     int32_t i, rows = t->count - block * ECS_SCHED__TICK_BLOCK;
     if (rows < ECS_SCHED__TICK_BLOCK) bits &= ((uint64_t)1 << rows) - 1u;
-    if (q->related) bits &= ecs_sched__related_bits(q, m, block, bits);
     for (i = 0; i < q->term_count && bits; i++) {
         const ecs_sched__ticks *k;
         ecs_sched_term_kind kind = q->terms[i].kind;
@@ -127,13 +116,13 @@ static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sch
 }
 
 /* The next run [*begin, *end) of rows of the match's table at or after `from` that pass the
-   query's filters; false when none is left. */
+   query's added and changed terms; false when none is left. */
 static bool ecs_sched__next_rows(const ecs_sched_query *q, const ecs_sched__match *m,
                                  int32_t from, ecs_sched__window win, int32_t *begin,
                                  int32_t *end) {
     int32_t count = m->table->count, block;
     uint64_t bits;
-    if (!q->filtered) {
+    if (q->filter_count == 0) {
         *begin = from;
         *end = count;
         return from < count;
@@ -312,6 +301,22 @@ static inline ecs_sched__window ecs_sched__iter_window_of(const ecs_sched_iter *
     return win;
 }
 
+/* The first call of an iteration by runs or by index: the window of changes a ticked query
+   sees opens now (any other sees none). */
+static void ecs_sched__iter_start(ecs_sched_iter *it) {
+    const ecs_sched_query *q = it->query_;
+    if (q->ticked) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+    else it->last_run_ = it->this_run_ = 0;
+    it->row_ = 0;
+    it->at_ = -1;
+}
+
+/* The iteration is done with its current match: the next call moves on. */
+static inline void ecs_sched__iter_skip_match(ecs_sched_iter *it) {
+    it->row_ = it->query_->matches[it->next_ - 1].table->count;
+    it->at_ = -1;
+}
+
 /* The match an iteration is in, moving on to the next one when this one is done (and
    finding where in its log to start); NULL when every match is done. */
 static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sched__window win) {
@@ -321,11 +326,6 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
         if ((uint32_t)it->next_ >= q->match_count) return NULL;
         m = &q->matches[it->next_++];
         it->row_ = 0;
-        if (!ecs_sched__match_resolves(q, m)) {   /* its bases lack an inherited term */
-            it->row_ = m->table->count;
-            it->at_ = -1;
-            continue;
-        }
         /* a related query scans its rows: the log cannot tell targets */
         it->at_ = q->log_term >= 0 && !q->related && m->table->count ? ecs_sched__log_start(q, m, win)
                                                                       : -1;
@@ -333,45 +333,24 @@ static const ecs_sched__match *ecs_sched__iter_match(ecs_sched_iter *it, ecs_sch
     return &q->matches[it->next_ - 1];
 }
 
-/* Kept out of ecs_sched_iter_next, whose common case stays small. */
-ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
+/* The next run [*begin, *end) of rows that pass the query's added and changed terms, from the
+   log of the match's table or by a scan of its rows, and its match (it->row_ is the row
+   after it); NULL when every match is done. */
+static const ecs_sched__match *ecs_sched__ticked_run(ecs_sched_iter *it, ecs_sched__window win,
+                                                    int32_t *begin, int32_t *end) {
     const ecs_sched_query *q = it->query_;
-    ecs_sched__window win;
-    if (q->listed) return ecs_sched__iter_next_hier(it, false);
-    if (it->row_ < 0) {   /* the first call: the window opens now */
-        ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
-        it->row_ = 0;
-        it->at_ = -1;
-        it->by_rows_ = false;
-    }
-    win = ecs_sched__iter_window_of(it);
     for (;;) {
         const ecs_sched__match *m = ecs_sched__iter_match(it, win);
-        const ecs_sched__table *t;
-        int32_t begin, end, i;
         bool found;
-        if (!m) break;
-        t = m->table;
-        found = it->at_ >= 0 ? ecs_sched__log_rows(q, m, &it->at_, win, &begin, &end)
-                             : ecs_sched__next_rows(q, m, it->row_, win, &begin, &end);
-        if (!found) {
-            it->row_ = t->count;
-            it->at_ = -1;
-            continue;
+        if (!m) return NULL;
+        found = it->at_ >= 0 ? ecs_sched__log_rows(q, m, &it->at_, win, begin, end)
+                             : ecs_sched__next_rows(q, m, it->row_, win, begin, end);
+        if (found) {
+            it->row_ = *end;
+            return m;
         }
-        it->row_ = end;
-        it->count = end - begin;
-        it->entities = t->entities + begin;
-        for (i = 0; i < q->term_count; i++) {
-            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
-            it->fields[i] = col ? col->data + (size_t)begin * col->size : NULL;
-        }
-        if (q->inherits) ecs_sched__share_fields(q, m, it->fields, &it->shared);
-        ecs_sched__mark_written(q, m, begin, end, it->this_run_);
-        return true;
+        ecs_sched__iter_skip_match(it);
     }
-    it->count = 0;
-    return false;
 }
 
 /* ---- iteration by index ---- */
@@ -406,114 +385,25 @@ static int32_t ecs_sched__scan_gather(const ecs_sched_query *q, const ecs_sched_
     return n;
 }
 
-bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
-    const ecs_sched_query *q;
-    ecs_sched__window win;
-    ECS_SCHED_ASSERT(it != NULL);
-    q = it->query_;
-    if (!q) return false;
-    it->by_rows_ = true;
-    if (q->listed) return ecs_sched__iter_next_hier(it, true);
-    if (it->row_ < 0) {   /* the first call: a ticked query's window opens now */
-        if (q->ticked) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
-        else it->last_run_ = it->this_run_ = 0;
-        it->row_ = 0;
-        it->at_ = -1;
-    }
-    win = ecs_sched__iter_window_of(it);
-    for (;;) {
-        const ecs_sched__match *m = ecs_sched__iter_match(it, win);
-        const ecs_sched__table *t;
-        int32_t n, i;
-        if (!m) break;
-        t = m->table;
-        n = it->at_ >= 0 ? ecs_sched__log_gather(q, m, &it->at_, win, it->rows)
-                         : ecs_sched__scan_gather(q, m, &it->row_, win, it->rows);
-        if (n == 0) {
-            it->row_ = t->count;
-            it->at_ = -1;
-            continue;
-        }
-        it->count = n;
-        it->entities = t->entities;
-        for (i = 0; i < q->term_count; i++) {
-            it->fields[i] = m->column[i] >= 0 ? t->columns[m->column[i]].data : NULL;
-        }
-        if (q->inherits) ecs_sched__share_fields(q, m, it->fields, &it->shared);
-        if (q->marks) {
-            for (i = 0; i < n; i++) ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
-        }
-        return true;
-    }
-    it->count = 0;
-    return false;
+/* The entity of row `row` of an iterator's current run. */
+static inline ecs_sched_entity ecs_sched__iter_entity(const ecs_sched_iter *it, int32_t row) {
+    return it->by_rows_ ? it->entities[it->rows[row]] : it->entities[row];
 }
 
-/* ---- parallel iteration ---- */
-
-/* A query without filters hands out every row: its written tables are marked whole first. */
-static void ecs_sched__par_mark_tables(const ecs_sched__par_query *pq) {
-    const ecs_sched_query *q = pq->query;
-    uint32_t i;
-    if (q->filtered) return;
-    for (i = 0; i < q->match_count; i++) {
-        const ecs_sched__match *m = &q->matches[i];
-        if (m->table->count && ecs_sched__match_resolves(q, m)) {
-            ecs_sched__mark_written(q, m, 0, m->table->count, pq->this_run);
-        }
-    }
+/* ecs_sched_iter_mark_changed of a sparse term: the entity's stamp in the set. */
+static void ecs_sched__sparse_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row) {
+    const ecs_sched_query *q = it->query_;
+    ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[term].id);
+    uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
+    if (at) s->stamps[at - 1].changed = it->this_run_;
 }
 
-/* One piece [begin, end) of a table, its rows that pass the filters run by run; pieces hold
-   whole tick blocks, so the marks of one never touch another's. */
-static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
-                                         const ecs_sched__match *m, int32_t begin, int32_t end) {
-    const ecs_sched_query *q = pq->query;
-    const ecs_sched__table *t = m->table;
-    ecs_sched__window win;
-    ecs_sched_iter it;
-    int32_t from = begin, first, last, i;
-    win.this_run = pq->this_run;
-    win.span = pq->this_run - pq->last_run;
-    it = ecs_sched__iter_of(NULL);
-    while (from < end && ecs_sched__next_rows(q, m, from, win, &first, &last) && first < end) {
-        if (last > end) last = end;
-        it.count = last - first;
-        it.entities = t->entities + first;
-        for (i = 0; i < q->term_count; i++) {
-            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
-            it.fields[i] = col ? col->data + (size_t)first * col->size : NULL;
-        }
-        if (q->inherits) ecs_sched__share_fields(q, m, it.fields, &it.shared);
-        ecs_sched__mark_written(q, m, first, last, pq->this_run);
-        pq->fn(&it, pq->arg);
-        from = last;
-    }
-}
-
-/* sparse.h: marks of sparse components. */
-static void ecs_sched__sparse_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row);
-
-ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, int32_t row) {
-    const ecs_sched_query *q;
-    const ecs_sched__match *m;
-    ecs_sched_world *w;
-    ECS_SCHED_ASSERT(it != NULL && it->query_ != NULL);
-    q = it->query_;
-    w = q->world;
-    if (term < 0 || term >= q->term_count || !ecs_sched__term_writes(q->terms[term].kind) ||
-        !w->components[q->terms[term].id].tracked) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "iter_mark_changed: term %d is not a written term of a tracked "
-                               "component (write, optional write or write_manual, and a "
-                               "component registered with .tracked = true)", (int)term);
-    }
-    if (it->next_ == 0 || row < 0 || row >= it->count) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "iter_mark_changed: row %d is not a row of the current run "
-                               "(0 to %d)", (int)row, (int)it->count - 1);
-    }
-    m = &q->matches[it->next_ - 1];
+/* The mark of ecs_sched_iter_mark_changed (which checks its arguments): row `row` of the
+   current run changed, in the component of term `term`. */
+static void ecs_sched__iter_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row) {
+    const ecs_sched_query *q = it->query_;
+    const ecs_sched__match *m = &q->matches[it->next_ - 1];
+    ecs_sched_world *w = q->world;
     if (w->components[q->terms[term].id].sparse) {
         ecs_sched__sparse_mark_row(it, term, row);
     } else if (ecs_sched__tick_index(q, m, term) >= 0) {
@@ -521,7 +411,6 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
         int32_t at = it->by_rows_ ? it->rows[row] : it->row_ - it->count + row;
         ecs_sched__ticks_mark(w, m->table, k, at, at + 1, it->this_run_);
     }
-    return ECS_SCHED_OK;
 }
 
 /* ---- keeping old ticks meaningful ---- */
@@ -621,8 +510,17 @@ static void ecs_sched__move_ctx(const ecs_sched__old_readers *r, ecs_sched_syste
     ctx->run.this_run = ecs_sched__moved_tick(r, ctx->run.this_run, ECS_SCHED__TICK_READER);
 }
 
-/* sparse.h: the stamps of sparse components. */
-static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r);
+/* The stamps of sparse components move up with the others. */
+static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
+    uint32_t i, k;
+    for (i = 0; i < w->sparse_count; i++) {
+        ecs_sched__sparse_set *s = &w->sparse_sets[i];
+        for (k = 0; s->stamps && k < s->count; k++) {
+            s->stamps[k].added = ecs_sched__moved_tick(r, s->stamps[k].added, ECS_SCHED__TICK_CHANGE);
+            s->stamps[k].changed = ecs_sched__moved_tick(r, s->stamps[k].changed, ECS_SCHED__TICK_CHANGE);
+        }
+    }
+}
 
 static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
     uint32_t i;

@@ -48,12 +48,6 @@ ECS_SCHED_API ecs_sched_result ecs_sched_ctx_error(const ecs_sched_system_ctx *c
 /* The system handled what failed: the failure recorded so far does not count (a refused
    access stays). */
 ECS_SCHED_API void ecs_sched_ctx_clear_error(ecs_sched_system_ctx *ctx);
-/* The same for query `index` of a system, on the world's pool, within the system's declared
-   access. ECS_SCHED_ERR_ACCESS for an undeclared query; ECS_SCHED_ERR_OUT_OF_MEMORY when the
-   pool cannot be created (then nothing ran). */
-ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index,
-                                                      int32_t grain, ecs_sched_chunk_fn fn,
-                                                      void *arg);
 
 /*@@ implementation @@*/
 /* context: what a running system or condition can reach. */
@@ -307,37 +301,3 @@ ecs_sched_world *ecs_sched_ctx_world(ecs_sched_system_ctx *ctx) {
     }
     return ctx->world;
 }
-
-/* A piece of a system's parallel query runs as the system, on whichever thread runs it: what
-   fails there is the system's, and what the system may not do there is refused. */
-typedef struct ecs_sched__ctx_piece {
-    ecs_sched_system_ctx *ctx;
-    ecs_sched_chunk_fn fn;
-    void *arg;
-} ecs_sched__ctx_piece;
-
-static void ecs_sched__ctx_run_piece(ecs_sched_iter *it, void *arg) {
-    const ecs_sched__ctx_piece *piece = (const ecs_sched__ctx_piece *)arg;
-    ecs_sched__running *outer = ecs_sched__running_now;
-    ecs_sched__running_now = &piece->ctx->run;
-    piece->fn(it, piece->arg);
-    ecs_sched__running_now = outer;
-}
-
-ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index, int32_t grain,
-                                        ecs_sched_chunk_fn fn, void *arg) {
-    ecs_sched_query *q;
-    ecs_sched_pool *pool;
-    ecs_sched__ctx_piece piece;
-    ECS_SCHED_ASSERT(ctx != NULL && fn != NULL);
-    q = ecs_sched_ctx_query(ctx, index);
-    if (!q) return ECS_SCHED_ERR_ACCESS;
-    pool = ecs_sched_world_pool(ctx->world);
-    if (!pool) return ECS_SCHED_ERR_OUT_OF_MEMORY;
-    piece.ctx = ctx;
-    piece.fn = fn;
-    piece.arg = arg;
-    ecs_sched_query_par_iter(q, pool, grain, ecs_sched__ctx_run_piece, &piece);
-    return ECS_SCHED_OK;
-}
-

@@ -47,8 +47,9 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands 
 /*@@ implementation @@*/
 /* hierarchy: parents and children.
 
-   A hierarchical query (with from_parent or cascade terms) keeps its rows in a list, with a
-   pointer to the parent's value for each from_parent term. When it cascades, the list hands
+   A hierarchical query (with from_parent or cascade terms) keeps its rows in a list (list.h,
+   made again and walked by iter.h), with a pointer to the parent's value for each
+   from_parent term. When it cascades, the list hands
    out every parent before its children: in table order when that already does (entities
    parented in the order they were made, as scenes usually are: the runs are then as long as
    the tables), else in depth order (roots, then their children, and so on; within a depth in
@@ -183,89 +184,6 @@ int32_t ecs_sched_descendants(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_
 
 /* ---- hierarchical queries ---- */
 
-typedef struct ecs_sched__hier_row {
-    uint32_t match;
-    int32_t row;
-} ecs_sched__hier_row;
-
-typedef struct ecs_sched__hier_cache {
-    uint32_t version;              /* the world's rows_version it was made at */
-    bool made;
-    ecs_sched__hier_row *rows;     /* in iteration order */
-    uint32_t *run_end;             /* per row: where its run of consecutive rows ends */
-    uint32_t count;
-    uint32_t capacity;
-    uint32_t run_capacity;
-    const void **parents;          /* per from_parent term, `capacity` pointers */
-    uint32_t parents_capacity;
-    int16_t parent_slot[ECS_SCHED_MAX_TERMS];   /* the term's block of parents (or of sparse
-                                                   values), or -1 */
-    bool sparse_term[ECS_SCHED_MAX_TERMS];      /* the term's component is sparse */
-    uint32_t *match_of;            /* sparse.h, scratch: by table index, its match + 1 */
-    uint32_t match_of_capacity;
-    int32_t parent_terms;
-    int32_t cascade;               /* the cascading term, or -1 */
-    uint32_t *depths;              /* scratch: per row, then per depth */
-    uint32_t depth_capacity;
-    uint32_t *memo;                /* by entity index: depth + 1 when memo_stamp matches */
-    uint32_t *memo_stamp;
-    uint32_t memo_capacity;
-    uint32_t stamp;
-    ecs_sched__hier_row *sorted;   /* scratch for the sort */
-    uint32_t sorted_capacity;
-    /* sort.h: */
-    int32_t order_term;            /* the term whose component orders the rows, or -1 */
-    int (*order)(ecs_sched_entity, const void *, ecs_sched_entity, const void *);
-    ecs_sched_id group_kind;       /* rows grouped by their target of this kind, or 0 */
-    struct ecs_sched__sort_seen *seen;   /* per match: the order column's changes seen */
-    uint32_t seen_capacity;
-} ecs_sched__hier_cache;
-
-/* sort.h: whether the order's values changed since the list was made, and the sort. */
-static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__hier_cache *c);
-static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__hier_cache *c);
-
-static void ecs_sched__hier_free(ecs_sched_query *q) {
-    ecs_sched__hier_cache *c = q->hier;
-    ecs_sched__env *env = &q->world->env;
-    if (!c) return;
-    ecs_sched__free(env, c->rows);
-    ecs_sched__free(env, c->run_end);
-    ecs_sched__free(env, c->parents);
-    ecs_sched__free(env, c->depths);
-    ecs_sched__free(env, c->memo);
-    ecs_sched__free(env, c->memo_stamp);
-    ecs_sched__free(env, c->sorted);
-    ecs_sched__free(env, c->seen);
-    ecs_sched__free(env, c->match_of);
-    ecs_sched__free(env, c);
-    q->hier = NULL;
-}
-
-/* The list of a query, made empty at first. */
-static ecs_sched__hier_cache *ecs_sched__hier_create(ecs_sched_query *q) {
-    ecs_sched__hier_cache *c = (ecs_sched__hier_cache *)ecs_sched__calloc(&q->world->env, sizeof *c);
-    int32_t i;
-    if (!c) return NULL;
-    c->cascade = -1;
-    c->order_term = -1;
-    for (i = 0; i < q->term_count; i++) {
-        ecs_sched_term_kind kind = q->terms[i].kind;
-        c->parent_slot[i] = -1;
-        if (kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
-            c->parent_slot[i] = (int16_t)c->parent_terms++;
-        }
-        c->sparse_term[i] = q->world->components[q->terms[i].id].sparse != 0;
-        if (c->sparse_term[i] && kind != ECS_SCHED_TERM_WITHOUT &&
-            q->world->components[q->terms[i].id].size) {
-            c->parent_slot[i] = (int16_t)c->parent_terms++;   /* a pointer per row */
-        }
-        if (kind == ECS_SCHED_TERM_CASCADE) c->cascade = i;
-    }
-    q->hier = c;
-    return c;
-}
-
 /* The target of e along `kind` (exclusive), or 0. */
 static inline ecs_sched_entity ecs_sched__up(const ecs_sched_world *w, ecs_sched_entity e,
                                              ecs_sched_id kind) {
@@ -277,7 +195,7 @@ static inline ecs_sched_entity ecs_sched__up(const ecs_sched_world *w, ecs_sched
 }
 
 /* e's depth along `kind`, remembered for the entities on the way up. */
-static uint32_t ecs_sched__memo_depth(const ecs_sched_world *w, ecs_sched__hier_cache *c,
+static uint32_t ecs_sched__memo_depth(const ecs_sched_world *w, ecs_sched__row_list *c,
                                       ecs_sched_entity e, ecs_sched_id kind) {
     ecs_sched_entity at = e;
     uint32_t steps = 0, depth, d;
@@ -299,21 +217,12 @@ static uint32_t ecs_sched__memo_depth(const ecs_sched_world *w, ecs_sched__hier_
     return depth;
 }
 
-/* Room for the rows of every match, and the memo of depths by entity index. The blocks of
-   parents are `capacity` apart (not `rows`: capacity may be larger, and a block's values
-   are found by it). */
-static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+/* A cascading query's room for the depths of `rows` rows, and for the memo of depths by
+   entity index. */
+static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__row_list *c, uint32_t rows) {
     ecs_sched_world *w = q->world;
-    uint32_t rows = 0, i, had = c->memo_capacity;
-    for (i = 0; i < q->match_count; i++) rows += (uint32_t)q->matches[i].table->count;
-    if (!ECS_SCHED__GROW(&w->env, c->rows, &c->capacity, rows) ||
-        !ECS_SCHED__GROW(&w->env, c->run_end, &c->run_capacity, rows + 1u) ||
-        !ECS_SCHED__GROW(&w->env, c->sorted, &c->sorted_capacity, rows) ||
-        !ECS_SCHED__GROW(&w->env, c->depths, &c->depth_capacity, rows + 1u) ||
-        !ECS_SCHED__GROW(&w->env, c->parents, &c->parents_capacity,
-                         c->capacity * (uint32_t)c->parent_terms + 1u)) {
-        return false;
-    }
+    uint32_t had = c->memo_capacity;
+    if (!ECS_SCHED__GROW(&w->env, c->depths, &c->depth_capacity, rows + 1u)) return false;
     if (w->record_count > had) {
         uint32_t cap = c->memo_capacity;
         if (!ECS_SCHED__GROW(&w->env, c->memo, &cap, w->record_count)) return false;
@@ -325,7 +234,7 @@ static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__hier_cache *c
 
 /* Whether table order already hands out every parent (that the query matches) before its
    children: then it is kept, runs as long as the tables. */
-static bool ecs_sched__hier_table_order_fits(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+static bool ecs_sched__hier_table_order_fits(ecs_sched_query *q, ecs_sched__row_list *c) {
     const ecs_sched_world *w = q->world;
     ecs_sched_id kind = q->terms[c->cascade].id;
     uint32_t i;
@@ -349,7 +258,7 @@ static bool ecs_sched__hier_table_order_fits(ecs_sched_query *q, ecs_sched__hier
 }
 
 /* Sorts the rows by depth, keeping table order within a depth (a counting sort). */
-static void ecs_sched__hier_sort(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+static void ecs_sched__hier_sort(ecs_sched_query *q, ecs_sched__row_list *c) {
     ecs_sched_id kind = q->terms[c->cascade].id;
     uint32_t i, max = 0, *count;
     for (i = 0; i < c->count; i++) {
@@ -368,9 +277,26 @@ static void ecs_sched__hier_sort(ecs_sched_query *q, ecs_sched__hier_cache *c) {
     ecs_sched__free(&q->world->env, count);
 }
 
+/* A new stamp for the memo: what it holds from before counts as unknown. */
+static void ecs_sched__memo_forget(ecs_sched__row_list *c) {
+    if (++c->stamp == 0) {
+        memset(c->memo_stamp, 0, c->memo_capacity * sizeof *c->memo_stamp);
+        c->stamp = 1;
+    }
+}
+
+/* A cascading query's rows: every parent before its children, in table order when that
+   already does so, else by depth. */
+static void ecs_sched__hier_order(ecs_sched_query *q, ecs_sched__row_list *c) {
+    ecs_sched__memo_forget(c);
+    if (ecs_sched__hier_table_order_fits(q, c)) return;
+    ecs_sched__memo_forget(c);
+    ecs_sched__hier_sort(q, c);
+}
+
 /* The parent's value of each from_parent term for each row; rows whose required parent value
    is missing are dropped. */
-static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__row_list *c) {
     const ecs_sched_world *w = q->world;
     uint32_t i, kept = 0;
     int32_t term;
@@ -397,153 +323,4 @@ static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__hier_cache *c
         if (keep) c->rows[kept++] = c->rows[i];
     }
     c->count = kept;
-}
-
-/* Where each row's run of rows consecutive in one table ends, so that an iteration hands
-   out a run without looking at its rows. */
-static void ecs_sched__hier_runs(ecs_sched__hier_cache *c) {
-    uint32_t i = c->count;
-    while (i-- > 0) {
-        bool joins = i + 1u < c->count && c->rows[i + 1u].match == c->rows[i].match &&
-                     c->rows[i + 1u].row == c->rows[i].row + 1;
-        c->run_end[i] = joins ? c->run_end[i + 1u] : i + 1u;
-    }
-}
-
-/* sparse.h: a list of the rows that pass a query's sparse terms (and, in the window `it`
-   sees, its filters; it NULL: no window), and the sparse values of each row. */
-static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__hier_cache *c,
-                                   const ecs_sched_iter *it);
-static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__hier_cache *c);
-static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it);
-
-/* Makes the list again when the world's rows or relationships changed since (or, for a
-   query with sparse terms that filters on changes, at every iteration: `it` gives its
-   window). */
-static bool ecs_sched__hier_update(ecs_sched_query *q, const ecs_sched_iter *it) {
-    ecs_sched__hier_cache *c = q->hier ? q->hier : ecs_sched__hier_create(q);
-    ecs_sched_world *w = q->world;
-    uint32_t m;
-    if (!c) return false;
-    if (c->made && c->version == w->rows_version && !q->sparse_filtered &&
-        !(c->order_term >= 0 && ecs_sched__sort_stale(q, c))) {
-        return true;
-    }
-    if (!ecs_sched__hier_reserve(q, c)) return false;
-    c->count = 0;
-    if (q->sparse) {
-        if (!ecs_sched__sparse_list(q, c, it)) return false;
-    } else {
-        for (m = 0; m < q->match_count; m++) {
-            const ecs_sched__match *match = &q->matches[m];
-            int32_t row;
-            for (row = 0; row < match->table->count; row++) {
-                if (q->related && !ecs_sched__row_related(q, match, row)) continue;
-                c->rows[c->count].match = m;
-                c->rows[c->count].row = row;
-                c->count++;
-            }
-        }
-    }
-    if (++c->stamp == 0) {
-        memset(c->memo_stamp, 0, c->memo_capacity * sizeof *c->memo_stamp);
-        c->stamp = 1;
-    }
-    if (c->cascade >= 0 && !ecs_sched__hier_table_order_fits(q, c)) {
-        if (++c->stamp == 0) {
-            memset(c->memo_stamp, 0, c->memo_capacity * sizeof *c->memo_stamp);
-            c->stamp = 1;
-        }
-        ecs_sched__hier_sort(q, c);
-    }
-    if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;
-    if (c->parent_terms) ecs_sched__hier_parents(q, c);
-    if (q->sparse) ecs_sched__sparse_values(q, c);
-    ecs_sched__hier_runs(c);
-    c->version = w->rows_version;
-    c->made = true;
-    return true;
-}
-
-/* The world's side (declared in query.h): how many rows the query hands out (-1 when out of
-   memory). */
-static int32_t ecs_sched__hier_count(ecs_sched_query *q) {
-    if (!ecs_sched__hier_update(q, NULL)) {
-        ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
-        return -1;
-    }
-    return (int32_t)q->hier->count;
-}
-
-static void ecs_sched__hier_fields(ecs_sched_iter *it, const ecs_sched__hier_cache *c,
-                                   const ecs_sched__match *m, int32_t first_row, uint32_t at) {
-    const ecs_sched_query *q = it->query_;
-    const ecs_sched__table *t = m->table;
-    int32_t i;
-    for (i = 0; i < q->term_count; i++) {
-        if (c->parent_slot[i] >= 0) {
-            it->fields[i] = (void *)(uintptr_t)&c->parents[(size_t)c->parent_slot[i] * c->capacity + at];
-        } else {
-            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
-            it->fields[i] = col ? col->data + (size_t)first_row * col->size : NULL;
-        }
-    }
-}
-
-/* The world's side (declared in query.h): the next run of rows of a hierarchical query, rows
-   consecutive in one table (by_rows: up to ECS_SCHED_ITER_ROWS rows of one table, by
-   index). it->at_ is the position in the list; it->next_ the match of the run + 1, as in
-   the other iterations (ecs_sched_iter_mark_changed reads it). */
-static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows) {
-    ecs_sched_query *q = (ecs_sched_query *)(uintptr_t)it->query_;
-    const ecs_sched__hier_cache *c;
-    const ecs_sched__match *m;
-    uint32_t at, end;
-    if (it->row_ < 0) {   /* the first call */
-        if (q->marks || q->sparse) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
-        else it->last_run_ = it->this_run_ = 0;
-        it->row_ = 0;
-        it->at_ = 0;
-        it->by_rows_ = by_rows;
-        if (!ecs_sched__hier_update(q, it)) {
-            ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
-            it->at_ = INT32_MAX;
-        }
-    }
-    c = q->hier;
-    at = (uint32_t)it->at_;
-    if (!c || at >= c->count) {
-        it->count = 0;
-        return false;
-    }
-    m = &q->matches[c->rows[at].match];
-    end = at + 1;
-    if (by_rows) {
-        while (end < c->count && end - at < ECS_SCHED_ITER_ROWS &&
-               c->rows[end].match == c->rows[at].match) {
-            end++;
-        }
-        for (it->count = 0; at + (uint32_t)it->count < end; it->count++) {
-            it->rows[it->count] = c->rows[at + (uint32_t)it->count].row;
-        }
-        it->entities = m->table->entities;
-        ecs_sched__hier_fields(it, c, m, 0, at);
-        if (q->marks) {
-            int32_t i;
-            for (i = 0; i < it->count; i++) {
-                ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
-            }
-        }
-    } else {
-        end = c->run_end[at];
-        it->count = (int32_t)(end - at);
-        it->entities = m->table->entities + c->rows[at].row;
-        it->row_ = c->rows[at].row + it->count;
-        ecs_sched__hier_fields(it, c, m, c->rows[at].row, at);
-        ecs_sched__mark_written(q, m, c->rows[at].row, it->row_, it->this_run_);
-    }
-    if (q->sparse_marks) ecs_sched__sparse_mark_run(it);
-    it->next_ = (int32_t)c->rows[at].match + 1;
-    it->at_ = (int32_t)end;
-    return true;
 }

@@ -1,6 +1,7 @@
-/* query: queries, their cached tables, iteration and parallel iteration. */
+/* query: queries, their cached tables, and the plain iteration (of every query: iter.h). */
 #pragma once
 #include "table.h"
+#include "list.h"
 
 /* ---- queries ---- */
 
@@ -133,37 +134,13 @@ ECS_SCHED_API ecs_sched_query *ecs_sched_query_create(ecs_sched_world *world,
                                                       const ecs_sched_query_desc *desc);
 ECS_SCHED_API void ecs_sched_query_destroy(ecs_sched_query *query);
 ECS_SCHED_API ecs_sched_access ecs_sched_query_access(const ecs_sched_query *query);
-ECS_SCHED_API int32_t ecs_sched_query_count(const ecs_sched_query *query);  /* matching entities */
-/* Structural changes (spawn, insert, remove, despawn) must not happen while iterating:
-   record them in a command buffer instead. */
+/* An iterator at the start of the query, whose rows ecs_sched_iter_next hands out (see
+   iteration, below). Structural changes (spawn, insert, remove, despawn) must not happen
+   while iterating: record them in a command buffer instead. */
 ECS_SCHED_API ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *query);
-ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
-/* The same rows as ecs_sched_iter_next, handed out by index: up to ECS_SCHED_ITER_ROWS rows
-   of one table at a time, it->rows[0 .. it->count - 1], with it->fields and it->entities
-   pointing at the table's first row (the i-th row's value is field[it->rows[i]]). For a query
-   with added or changed terms that matches few rows of many: the rows come from the table's
-   change log, in the order they changed, with no call per row (see Change detection in THE WORLD'S EVENTS). An
-   iterator is advanced by one of the two functions only. */
-ECS_SCHED_API bool ecs_sched_iter_next_rows(ecs_sched_iter *it);
-/* Marks row `row` (0 .. it->count - 1) of the current run changed, in the component of term
-   `term`: a written term of a tracked component (what an ECS_SCHED_TERM_WRITE_MANUAL loop
-   calls for each row it changes). After ecs_sched_iter_next_rows, `row` is an index into
-   it->rows. */
-ECS_SCHED_API ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term,
-                                                           int32_t row);
-
-/* Receives one piece of a query: it->count rows of one table, it->entities and it->fields
-   pointing at the piece's first row. Pieces are disjoint; several run at once. */
-typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
-/* Iterates a query in pieces of at most `grain` rows spread over the pool, and returns when
-   every piece is done (grain 0: see ECS_SCHED_DEFAULT_GRAIN; a query that writes a tracked
-   component where something changed: one piece per table). Structural changes are not
-   allowed meanwhile. */
-ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
-                                            int32_t grain, ecs_sched_chunk_fn fn, void *arg);
 
 /*@@ implementation @@*/
-/* query: queries, their cached tables, iteration and parallel iteration. */
+/* query: queries, their cached tables, and the plain iteration (of every query: iter.h). */
 
 typedef struct ecs_sched__match {
     ecs_sched__table *table;
@@ -187,6 +164,8 @@ struct ecs_sched_query {
     uint32_t match_count;
     int32_t term_count;
     ecs_sched_world *world;
+    bool plain;                       /* hands out its tables whole, its own columns as the
+                                         fields: neither ticked nor inherits (iter.h) */
     bool ticked;                      /* filters on ticks, or marks changes: see change.h */
     bool filtered;                    /* has added or changed terms: */
     int16_t filter_count;             /* how many, */
@@ -202,7 +181,7 @@ struct ecs_sched_query {
     bool sparse;                      /* has terms on sparse components: listed (sparse.h) */
     bool sparse_filtered;             /* has added or changed terms on sparse components */
     bool sparse_marks;                /* writes a tracked sparse component (sparse.h) */
-    struct ecs_sched__hier_cache *hier;   /* hierarchical: the rows in order (hierarchy.h) */
+    ecs_sched__row_list *list;        /* listed: the rows in order (list.h) */
     uint32_t last_iter;               /* outside systems: the tick of its last iteration */
     uint32_t match_capacity;
     ecs_sched__match_ticks *match_ticks;  /* ticked queries: per match */
@@ -213,17 +192,6 @@ struct ecs_sched_query {
     ecs_sched_id reads[ECS_SCHED_MAX_TERMS + 1];   /* + ChildOf, read by hierarchical terms */
     ecs_sched_id writes[ECS_SCHED_MAX_TERMS];
 };
-
-/* relation.h: whether a row has the targets of the query's related terms. */
-static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__match *m,
-                                   int32_t row);
-/* hierarchy.h: a hierarchical query's iteration, in the order it keeps, and its end. */
-static bool ecs_sched__iter_next_hier(ecs_sched_iter *it, bool by_rows);
-/* sparse.h: what a query asks of sparse components. */
-static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
-                                                    int32_t i);
-static void ecs_sched__hier_free(ecs_sched_query *q);
-static int32_t ecs_sched__hier_count(ecs_sched_query *q);
 
 /* Whether a term's field is a column of the entity's own table (not of its parent, and not
    a without-term). */
@@ -374,6 +342,29 @@ static ecs_sched_result ecs_sched__check_relational_term(ecs_sched_world *w,
                                "changes; read it instead", (int)i, c->name);
     }
     return ECS_SCHED_OK;
+}
+
+/* What a term asks of a sparse component: only what can be looked up on the entity itself
+   (sparse_query.h lists the rows). */
+static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
+                                                    int32_t i) {
+    ecs_sched_term_kind kind = term->kind;
+    const char *what;
+    if (kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
+        what = "read from the parent";
+    } else if (kind == ECS_SCHED_TERM_INHERITED) {
+        what = "inherited";
+    } else if (kind == ECS_SCHED_TERM_RELATED || kind == ECS_SCHED_TERM_CASCADE) {
+        what = "a relationship";
+    } else {
+        return ECS_SCHED_OK;
+    }
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                           "query_create: term %d asks for '%s' %s, but '%s' is sparse: a "
+                           "sparse component is read, written, optional, left out, added or "
+                           "changed on the entity itself; register it with table storage to "
+                           "use it so", (int)i, w->components[term->id].name, what,
+                           w->components[term->id].name);
 }
 
 static bool ecs_sched__term_filters(ecs_sched_term_kind kind) {
@@ -640,6 +631,7 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
     }
     q->sees_disabled = ecs_sched__query_names(q, w->disabled);
     q->sees_prefabs = ecs_sched__query_names(q, w->prefab);
+    q->plain = !q->ticked && !q->inherits;
     for (i = 0; i < w->table_count; i++) {
         if (!ecs_sched__query_matches(q, w->tables[i], NULL)) continue;
         if (!ecs_sched__query_reserve_match(w, q)) {
@@ -655,6 +647,32 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
     return q;
 }
 
+/* The list a listed query keeps (list.h), made empty at its first use, with a block of
+   pointers per term whose values are not in the row's own columns (a parent's value, a
+   sparse value). NULL when out of memory. */
+static ecs_sched__row_list *ecs_sched__list_of(ecs_sched_query *q) {
+    ecs_sched__row_list *c;
+    int32_t i;
+    if (q->list) return q->list;
+    c = (ecs_sched__row_list *)ecs_sched__calloc(&q->world->env, sizeof *c);
+    if (!c) return NULL;
+    c->cascade = -1;
+    c->order_term = -1;
+    for (i = 0; i < q->term_count; i++) {
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        c->parent_slot[i] = -1;
+        if (ecs_sched__term_on_parent(kind)) c->parent_slot[i] = (int16_t)c->parent_terms++;
+        c->sparse_term[i] = q->world->components[q->terms[i].id].sparse != 0;
+        if (c->sparse_term[i] && kind != ECS_SCHED_TERM_WITHOUT &&
+            q->world->components[q->terms[i].id].size) {
+            c->parent_slot[i] = (int16_t)c->parent_terms++;   /* a pointer per row */
+        }
+        if (kind == ECS_SCHED_TERM_CASCADE) c->cascade = i;
+    }
+    q->list = c;
+    return c;
+}
+
 void ecs_sched_query_destroy(ecs_sched_query *q) {
     ecs_sched_world *w;
     uint32_t i;
@@ -668,7 +686,7 @@ void ecs_sched_query_destroy(ecs_sched_query *q) {
     }
     ecs_sched__free(&w->env, q->matches);
     ecs_sched__free(&w->env, q->match_ticks);
-    ecs_sched__hier_free(q);
+    ecs_sched__list_free(&w->env, q->list);
     ecs_sched__free(&w->env, q);
 }
 
@@ -754,55 +772,6 @@ ecs_sched_access ecs_sched_query_access(const ecs_sched_query *q) {
     return access;
 }
 
-/* An inheriting query's fields that its table's bases hold, and which they are; false when
-   a base no longer has what a term asks for (the table is passed over). */
-static bool ecs_sched__share_fields(const ecs_sched_query *q, const ecs_sched__match *m,
-                                    void **fields, uint32_t *shared) {
-    uint32_t bits = 0;
-    int32_t i;
-    for (i = 0; i < q->term_count; i++) {
-        bool found;
-        if (m->column[i] != ECS_SCHED__FROM_BASE) continue;
-        fields[i] = q->world->hooks.inherited_value(q->world, m->table, q->terms[i].id, &found);
-        if (!found) return false;
-        bits |= 1u << i;
-    }
-    *shared = bits;
-    return true;
-}
-
-/* Whether an inheriting query hands out a matched table (its bases have what it asks). */
-static bool ecs_sched__match_resolves(const ecs_sched_query *q, const ecs_sched__match *m) {
-    void *fields[ECS_SCHED_MAX_TERMS];
-    uint32_t shared;
-    if (!q->inherits) return true;
-    return m->table->count > 0 && ecs_sched__share_fields(q, m, fields, &shared);
-}
-
-int32_t ecs_sched_query_count(const ecs_sched_query *q) {
-    int32_t total = 0, row;
-    uint32_t i;
-    ECS_SCHED_ASSERT(q != NULL);
-    /* a hierarchical query keeps the rows it hands out; a related one tests each row */
-    if (q->listed) return ecs_sched__hier_count((ecs_sched_query *)(uintptr_t)q);
-    for (i = 0; i < q->match_count; i++) {
-        if (!ecs_sched__match_resolves(q, &q->matches[i])) continue;
-        if (!q->related) {
-            total += q->matches[i].table->count;
-            continue;
-        }
-        for (row = 0; row < q->matches[i].table->count; row++) {
-            total += ecs_sched__row_related(q, &q->matches[i], row);
-        }
-    }
-    return total;
-}
-
-/* change.h: the window of changes an iteration sees, and iteration by runs of rows. */
-static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
-                                   uint32_t *this_run);
-ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it);
-
 /* The fields are filled by each ecs_sched_iter_next; they are not zeroed here, which costs
    more than the rest of a small query's iteration. */
 /* An iterator at the start of q (NULL: one that hands out nothing). */
@@ -822,10 +791,11 @@ ecs_sched_iter ecs_sched_query_iter(const ecs_sched_query *q) {
     return ecs_sched__iter_of(q);
 }
 
-bool ecs_sched_iter_next(ecs_sched_iter *it) {
+/* The plain iteration, of a query that looks at no ticks and has no inherited terms: the
+   next matched table with rows, whole, its own columns as the fields (iter.h hands out the
+   rows of the other queries). */
+static inline bool ecs_sched__iter_next_plain(ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
-    if (!q) return false;
-    if (q->ticked) return ecs_sched__iter_next_ticked(it);
     while ((uint32_t)it->next_ < q->match_count) {
         const ecs_sched__match *m = &q->matches[it->next_++];
         const ecs_sched__table *t = m->table;
@@ -836,19 +806,34 @@ bool ecs_sched_iter_next(ecs_sched_iter *it) {
         for (i = 0; i < q->term_count; i++) {
             it->fields[i] = m->column[i] >= 0 ? t->columns[m->column[i]].data : NULL;
         }
-        if (q->inherits && !ecs_sched__share_fields(q, m, it->fields, &it->shared)) continue;
         return true;
     }
     it->count = 0;
     return false;
 }
 
+/* A run of `count` rows of the match's table from row `first`: its entities, and the fields
+   from that row on in the table's own columns (NULL for a term without one). */
+static inline void ecs_sched__iter_run(ecs_sched_iter *it, const ecs_sched_query *q,
+                                       const ecs_sched__match *m, int32_t first, int32_t count) {
+    const ecs_sched__table *t = m->table;
+    int32_t i;
+    it->count = count;
+    it->entities = t->entities + first;
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
+        it->fields[i] = col ? col->data + (size_t)first * col->size : NULL;
+    }
+}
 
 static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w) {
     uint32_t qi, i, m;
     for (qi = 0; qi < w->query_count; qi++) {
         const ecs_sched_query *q = w->queries[qi];
         uint32_t expected = 0;
+        if (q->plain != (!q->ticked && !q->inherits)) {
+            return ecs_sched__inconsistent(w, "query counted plain", qi, q->plain);
+        }
         for (i = 0; i < w->table_count; i++) {
             ecs_sched__match want;
             uint32_t found = 0;
@@ -871,96 +856,4 @@ static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w) {
         }
     }
     return ECS_SCHED_OK;
-}
-
-
-/* ---- parallel query iteration ---- */
-
-typedef struct ecs_sched__par_query {
-    const ecs_sched_query *query;
-    ecs_sched_pool *pool;
-    int64_t grain;
-    ecs_sched_chunk_fn fn;
-    void *arg;
-    uint32_t last_run, this_run;   /* a ticked query's window */
-} ecs_sched__par_query;
-
-/* change.h: a piece of a query with added or changed terms, run by run; written rows of
-   tracked components marked before the pieces run. */
-static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
-                                         const ecs_sched__match *m, int32_t begin, int32_t end);
-static void ecs_sched__par_mark_tables(const ecs_sched__par_query *pq);
-
-typedef struct ecs_sched__par_table {
-    const ecs_sched__par_query *pq;
-    const ecs_sched__match *match;
-    int64_t unit;                  /* rows per item: 1, or a tick block for a ticked query */
-} ecs_sched__par_table;
-
-static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
-    const ecs_sched__par_table *pt = (const ecs_sched__par_table *)arg;
-    const ecs_sched_query *q = pt->pq->query;
-    const ecs_sched__table *t = pt->match->table;
-    ecs_sched_iter it;
-    int32_t i;
-    begin *= pt->unit;
-    end = end * pt->unit < t->count ? end * pt->unit : t->count;
-    if (q->filtered) {
-        ecs_sched__par_rows_filtered(pt->pq, pt->match, (int32_t)begin, (int32_t)end);
-        return;
-    }
-    it = ecs_sched__iter_of(NULL);
-    it.count = (int32_t)(end - begin);
-    it.entities = t->entities + begin;
-    for (i = 0; i < q->term_count; i++) {
-        int32_t c = pt->match->column[i];
-        it.fields[i] = c >= 0 ? t->columns[c].data + (size_t)begin * t->columns[c].size : NULL;
-    }
-    if (q->inherits) ecs_sched__share_fields(q, pt->match, it.fields, &it.shared);
-    pt->pq->fn(&it, pt->pq->arg);
-}
-
-static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
-    const ecs_sched__par_query *pq = (const ecs_sched__par_query *)arg;
-    int64_t m;
-    for (m = begin; m < end; m++) {
-        ecs_sched__par_table pt;
-        int64_t items;
-        pt.pq = pq;
-        pt.match = &pq->query->matches[m];
-        /* a ticked query's pieces hold whole tick blocks, so that no two mark the same one */
-        pt.unit = pq->query->ticked ? ECS_SCHED__TICK_BLOCK : 1;
-        items = (pt.match->table->count + pt.unit - 1) / pt.unit;
-        if (items == 0 || !ecs_sched__match_resolves(pq->query, pt.match)) continue;
-        /* a query that filters on changes marks the rows it writes as it finds them, into
-           the table's one change log: its table is one piece (tables still run at once) */
-        ecs_sched_pool_parallel_for(pq->pool, 0, items,
-                                    pq->query->filtered && pq->query->marks
-                                        ? items : (pq->grain + pt.unit - 1) / pt.unit,
-                                    ecs_sched__par_rows, &pt);
-    }
-}
-
-void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int32_t grain,
-                              ecs_sched_chunk_fn fn, void *arg) {
-    ecs_sched__par_query pq;
-    ECS_SCHED_ASSERT(query != NULL && pool != NULL && fn != NULL);
-    if (query->listed) {   /* its order is its point: one piece after the other */
-        ecs_sched_iter it = ecs_sched_query_iter(query);
-        while (ecs_sched_iter_next(&it)) fn(&it, arg);
-        return;
-    }
-    pq.query = query;
-    pq.pool = pool;
-    pq.grain = grain > 0 ? grain
-                         : ecs_sched__default_grain(ecs_sched_pool_thread_count(pool),
-                                                    ecs_sched_query_count(query));
-    pq.fn = fn;
-    pq.arg = arg;
-    pq.last_run = pq.this_run = 0;
-    if (query->ticked) {
-        ecs_sched__iter_window(query, &pq.last_run, &pq.this_run);
-        ecs_sched__par_mark_tables(&pq);
-    }
-    ecs_sched_pool_parallel_for(pool, 0, query->match_count, 1, ecs_sched__par_tables, &pq);
 }

@@ -23,18 +23,11 @@ ECS_SCHED_API ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *query,
 ECS_SCHED_API ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *query, ecs_sched_id kind);
 
 /*@@ implementation @@*/
-/* sort: sorted and grouped queries. The rows go into the list a hierarchical query keeps
-   (hierarchy.h), sorted by a stable merge sort; iterating an unchanged sorted query walks the
+/* sort: sorted and grouped queries. The rows go into the list the query keeps (list.h; iter.h
+   makes it again and walks it), sorted by a stable merge sort; iterating an unchanged sorted query walks the
    list, one call per run of rows consecutive in a table (or ECS_SCHED_ITER_ROWS rows by
    index), so a sort that scatters a table's rows costs a call per row with
    ecs_sched_iter_next: read such a query with ecs_sched_iter_next_rows. */
-
-/* What a match's order column had seen at the last sort. */
-typedef struct ecs_sched__sort_seen {
-    uint32_t serial;                 /* its change log's entries so far */
-    uint32_t bulk;
-    bool has_bulk;
-} ecs_sched__sort_seen;
 
 /* The query becomes one that keeps a list: its iterations take that path (query.h's
    ticked), so each match needs its tick columns. */
@@ -48,7 +41,7 @@ static ecs_sched_result ecs_sched__query_listed(ecs_sched_query *q, const char *
                                "sort a query that reads the component with ecs_sched_read",
                                operation);
     }
-    if (!q->hier && !ecs_sched__hier_create(q)) return ecs_sched__out_of_memory(w, operation);
+    if (!ecs_sched__list_of(q)) return ecs_sched__out_of_memory(w, operation);
     if (!q->ticked) {
         if (q->match_count &&
             !ECS_SCHED__GROW(&w->env, q->match_ticks, &q->match_ticks_capacity, q->match_count)) {
@@ -60,7 +53,8 @@ static ecs_sched_result ecs_sched__query_listed(ecs_sched_query *q, const char *
         q->ticked = true;
     }
     q->listed = true;
-    q->hier->made = false;
+    q->plain = false;
+    q->list->made = false;
     return ECS_SCHED_OK;
 }
 
@@ -108,8 +102,8 @@ ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *q, ecs_sched_id compo
     result = ecs_sched__check_no_cascade(q, "query_order_by");
     if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_order_by");
     if (result != ECS_SCHED_OK) return result;
-    q->hier->order_term = i;
-    q->hier->order = compare;
+    q->list->order_term = i;
+    q->list->order = compare;
     return ECS_SCHED_OK;
 }
 
@@ -128,7 +122,7 @@ ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *q, ecs_sched_id kind)
     result = ecs_sched__check_no_cascade(q, "query_group_by");
     if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_group_by");
     if (result != ECS_SCHED_OK) return result;
-    q->hier->group_kind = kind;
+    q->list->group_kind = kind;
     return ECS_SCHED_OK;
 }
 
@@ -136,13 +130,12 @@ ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *q, ecs_sched_id kind)
 
 /* The order column's change state in a match's table (untracked: NULL). */
 static const ecs_sched__ticks *ecs_sched__order_ticks(const ecs_sched_query *q,
-                                                      const ecs_sched__hier_cache *c, uint32_t m) {
+                                                      const ecs_sched__row_list *c, uint32_t m) {
     return ecs_sched__ticks_find(q->matches[m].table, q->terms[c->order_term].id);
 }
 
-/* The world's side (declared in hierarchy.h): whether the order's values may have changed
-   since the last sort. */
-static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+/* Whether the order's values may have changed since the last sort. */
+static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__row_list *c) {
     uint32_t m;
     if (!q->world->components[q->terms[c->order_term].id].tracked) return true;
     if (c->seen_capacity < q->match_count) return true;
@@ -157,7 +150,7 @@ static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__hier_cache *c) 
     return false;
 }
 
-static void ecs_sched__sort_remember(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+static void ecs_sched__sort_remember(ecs_sched_query *q, ecs_sched__row_list *c) {
     uint32_t m;
     for (m = 0; m < q->match_count && m < c->seen_capacity; m++) {
         const ecs_sched__ticks *k = ecs_sched__order_ticks(q, c, m);
@@ -169,8 +162,8 @@ static void ecs_sched__sort_remember(ecs_sched_query *q, ecs_sched__hier_cache *
 }
 
 /* Negative when row a comes before row b. */
-static int ecs_sched__compare_rows(const ecs_sched_query *q, const ecs_sched__hier_cache *c,
-                                   const ecs_sched__hier_row *a, const ecs_sched__hier_row *b) {
+static int ecs_sched__compare_rows(const ecs_sched_query *q, const ecs_sched__row_list *c,
+                                   const ecs_sched__list_row *a, const ecs_sched__list_row *b) {
     const ecs_sched__table *ta = q->matches[a->match].table, *tb = q->matches[b->match].table;
     ecs_sched_entity ea = ta->entities[a->row], eb = tb->entities[b->row];
     if (c->group_kind) {
@@ -187,10 +180,9 @@ static int ecs_sched__compare_rows(const ecs_sched_query *q, const ecs_sched__hi
     return 0;
 }
 
-/* The world's side (declared in hierarchy.h): a stable merge sort of the list, bottom up,
-   through the scratch list. */
-static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__hier_cache *c) {
-    ecs_sched__hier_row *from = c->rows, *to = c->sorted, *swap;
+/* A stable merge sort of the list, bottom up, through the scratch list. */
+static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__row_list *c) {
+    ecs_sched__list_row *from = c->rows, *to = c->sorted, *swap;
     uint32_t n = c->count, width, i;
     if (c->order_term >= 0 &&
         !ECS_SCHED__GROW(&q->world->env, c->seen, &c->seen_capacity, q->match_count + 1u)) {

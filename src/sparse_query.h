@@ -7,35 +7,13 @@
 /* sparse_query: queries with terms on sparse components (their storage: sparse.h).
 
    A query with a term on a sparse component keeps a list of the rows it hands out (as
-   hierarchical and sorted queries do, hierarchy.h): the tables it matches are found by its
+   hierarchical and sorted queries do, list.h): the tables it matches are found by its
    other terms, and the list holds the rows of those tables that pass its sparse terms. When
    a required sparse term's set is the smallest side, the list is made by walking that set's
    members (each one looked up in the entity index), else by testing every matched row. The
    list is kept until rows change (a spawn, a move, a despawn, a sparse add or remove), or
    made at each iteration when the query filters on changes. The field of a sparse term with
    a value holds one pointer per row handed out (NULL where an optional term is absent). */
-
-/* The world's side (declared in query.h): what a query asks of a sparse component. */
-static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
-                                                    int32_t i) {
-    ecs_sched_term_kind kind = term->kind;
-    const char *what;
-    if (kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
-        what = "read from the parent";
-    } else if (kind == ECS_SCHED_TERM_INHERITED) {
-        what = "inherited";
-    } else if (kind == ECS_SCHED_TERM_RELATED || kind == ECS_SCHED_TERM_CASCADE) {
-        what = "a relationship";
-    } else {
-        return ECS_SCHED_OK;
-    }
-    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
-                           "query_create: term %d asks for '%s' %s, but '%s' is sparse: a "
-                           "sparse component is read, written, optional, left out, added or "
-                           "changed on the entity itself; register it with table storage to "
-                           "use it so", (int)i, w->components[term->id].name, what,
-                           w->components[term->id].name);
-}
 
 /* The required sparse term whose set is smallest, or -1. */
 static int32_t ecs_sched__sparse_driver(const ecs_sched_query *q) {
@@ -94,13 +72,13 @@ static bool ecs_sched__sparse_row_passes(const ecs_sched_query *q, const ecs_sch
 }
 
 static int ecs_sched__row_order(const void *a, const void *b) {
-    const ecs_sched__hier_row *x = (const ecs_sched__hier_row *)a, *y = (const ecs_sched__hier_row *)b;
+    const ecs_sched__list_row *x = (const ecs_sched__list_row *)a, *y = (const ecs_sched__list_row *)b;
     if (x->match != y->match) return x->match < y->match ? -1 : 1;
     return x->row < y->row ? -1 : x->row > y->row;
 }
 
 /* The list from the members of the smallest required set, in table order. */
-static bool ecs_sched__sparse_list_members(ecs_sched_query *q, ecs_sched__hier_cache *c,
+static bool ecs_sched__sparse_list_members(ecs_sched_query *q, ecs_sched__row_list *c,
                                            int32_t driver, const ecs_sched__window *win) {
     ecs_sched_world *w = q->world;
     const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, q->terms[driver].id);
@@ -111,7 +89,7 @@ static bool ecs_sched__sparse_list_members(ecs_sched_query *q, ecs_sched__hier_c
     for (m = 0; m < q->match_count; m++) c->match_of[q->matches[m].table->index] = m + 1u;
     for (k = 0; k < s->count; k++) {
         const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(s->members[k])];
-        ecs_sched__hier_row *row = &c->rows[c->count];
+        ecs_sched__list_row *row = &c->rows[c->count];
         uint32_t match = c->match_of[r->table];
         if (!match || !ecs_sched__sparse_row_passes(q, &q->matches[match - 1u], (int32_t)r->row, win)) {
             continue;
@@ -125,8 +103,9 @@ static bool ecs_sched__sparse_list_members(ecs_sched_query *q, ecs_sched__hier_c
     return true;
 }
 
-/* The world's side (declared in hierarchy.h). */
-static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__hier_cache *c,
+/* The list's rows (iter.h fills the list): the matched rows that pass the sparse terms (and,
+   in the window `it` sees, the filters; it NULL: no window), in table order. */
+static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__row_list *c,
                                    const ecs_sched_iter *it) {
     ecs_sched__window win;
     const ecs_sched__window *in = NULL;
@@ -156,9 +135,9 @@ static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__hier_cache *c,
     return true;
 }
 
-/* The world's side (declared in hierarchy.h): per row of the list, the value of each sparse
+/* Per row of the list, the value of each sparse
    term with a value. */
-static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__hier_cache *c) {
+static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__row_list *c) {
     int32_t term;
     uint32_t i;
     for (term = 0; term < q->term_count; term++) {
@@ -173,12 +152,7 @@ static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__hier_cache *
     }
 }
 
-/* The entity of row `row` of an iterator's current run. */
-static inline ecs_sched_entity ecs_sched__iter_entity(const ecs_sched_iter *it, int32_t row) {
-    return it->by_rows_ ? it->entities[it->rows[row]] : it->entities[row];
-}
-
-/* The world's side (declared in hierarchy.h): the rows just handed out changed, in each
+/* The rows just handed out changed, in each
    tracked sparse component the query writes (write_manual terms: by the loop's marks). */
 static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it) {
     const ecs_sched_query *q = it->query_;
@@ -189,26 +163,6 @@ static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it) {
         for (row = 0; row < it->count; row++) {
             uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
             if (at) s->stamps[at - 1].changed = it->this_run_;
-        }
-    }
-}
-
-/* The world's side (declared in change.h): ecs_sched_iter_mark_changed of a sparse term. */
-static void ecs_sched__sparse_mark_row(const ecs_sched_iter *it, int32_t term, int32_t row) {
-    const ecs_sched_query *q = it->query_;
-    ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[term].id);
-    uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
-    if (at) s->stamps[at - 1].changed = it->this_run_;
-}
-
-/* The world's side (declared in change.h): old stamps move up with the others. */
-static void ecs_sched__sparse_move_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
-    uint32_t i, k;
-    for (i = 0; i < w->sparse_count; i++) {
-        ecs_sched__sparse_set *s = &w->sparse_sets[i];
-        for (k = 0; s->stamps && k < s->count; k++) {
-            s->stamps[k].added = ecs_sched__moved_tick(r, s->stamps[k].added, ECS_SCHED__TICK_CHANGE);
-            s->stamps[k].changed = ecs_sched__moved_tick(r, s->stamps[k].changed, ECS_SCHED__TICK_CHANGE);
         }
     }
 }

@@ -1,6 +1,7 @@
 /* transition: applying queued state transitions, and the schedules that run on them. */
 #pragma once
 #include "state.h"
+#include "iter.h"
 
 /* The exclusive system that applies the queued transitions of every machine: use it as a
    system's fn (with .exclusive = true), in any schedule, as many times as needed. */

@@ -330,6 +330,129 @@ static void a_related_term_and_a_changed_term_both_filter(void **state) {
     check_and_destroy(w);
 }
 
+/* What a related query handed out: the sources seen (by entity index), how often, in how
+   many runs, and how many of them did not have the target. */
+typedef struct related_seen {
+    ecs_sched_id likes;
+    ecs_sched_entity target;
+    int32_t times[512];
+    int64_t rows, runs, strays;
+} related_seen;
+
+static void related_seen_row(ecs_sched_world *w, related_seen *seen, ecs_sched_entity e) {
+    __atomic_add_fetch(&seen->times[ECS_SCHED_ENTITY_INDEX(e)], 1, __ATOMIC_ACQ_REL);
+    __atomic_add_fetch(&seen->rows, 1, __ATOMIC_ACQ_REL);
+    if (!ecs_sched_has_relation(w, e, seen->likes, seen->target)) {
+        __atomic_add_fetch(&seen->strays, 1, __ATOMIC_ACQ_REL);
+    }
+}
+
+static ecs_sched_world *related_piece_world;
+
+static void related_piece(ecs_sched_iter *it, void *arg) {
+    related_seen *seen = (related_seen *)arg;
+    int32_t i;
+    __atomic_add_fetch(&seen->runs, 1, __ATOMIC_ACQ_REL);
+    for (i = 0; i < it->count; i++) related_seen_row(related_piece_world, seen, it->entities[i]);
+}
+
+static related_seen related_by_runs(ecs_sched_world *w, ecs_sched_query *q, ecs_sched_id likes,
+                                    ecs_sched_entity target) {
+    related_seen seen;
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    memset(&seen, 0, sizeof seen);
+    seen.likes = likes;
+    seen.target = target;
+    related_piece_world = w;
+    while (ecs_sched_iter_next(&it)) related_piece(&it, &seen);
+    return seen;
+}
+
+static related_seen related_by_index(ecs_sched_world *w, ecs_sched_query *q, ecs_sched_id likes,
+                                     ecs_sched_entity target) {
+    related_seen seen;
+    ecs_sched_iter it = ecs_sched_query_iter(q);
+    int32_t i;
+    memset(&seen, 0, sizeof seen);
+    seen.likes = likes;
+    seen.target = target;
+    while (ecs_sched_iter_next_rows(&it)) {
+        for (i = 0; i < it.count; i++) related_seen_row(w, &seen, it.entities[it.rows[i]]);
+    }
+    return seen;
+}
+
+static related_seen related_in_parallel(ecs_sched_world *w, ecs_sched_query *q,
+                                        ecs_sched_id likes, ecs_sched_entity target) {
+    related_seen seen;
+    ecs_sched_pool *pool = ecs_sched_pool_create(&(ecs_sched_pool_desc){.thread_count = 2});
+    assert_non_null(pool);
+    memset(&seen, 0, sizeof seen);
+    seen.likes = likes;
+    seen.target = target;
+    related_piece_world = w;
+    ecs_sched_query_par_iter(q, pool, 16, related_piece, &seen);
+    ecs_sched_pool_destroy(pool);
+    return seen;
+}
+
+static void check_related_seen(const related_seen *seen, const bool *expected, int32_t n) {
+    int32_t i, wrong = 0;
+    for (i = 0; i < n; i++) wrong += seen->times[i] != (expected[i] ? 1 : 0);
+    assert_int_equal(wrong, 0);
+    assert_int_equal(seen->strays, 0);
+}
+
+/* 300 sources in one table, in runs: two like bob, the next likes alice, and so on (and
+   more entities without the kind): every way of iterating a query of bob's sources hands
+   out each of them once, by runs as long as they go, and so does one that also filters on
+   changes. */
+static void every_iteration_of_a_related_query_hands_out_each_source_once(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_id likes = likes_kind(w);
+    ecs_sched_id pos = ECS_SCHED_TRACKED_COMPONENT(w, Position);
+    ecs_sched_entity e[400], bob = ecs_sched_spawn(w), alice = ecs_sched_spawn(w);
+    ecs_sched_query *filtered[3];
+    related_seen seen;
+    bool expected[512];
+    Position p = {1, 2};
+    int32_t i, sources = 0, runs = 0;
+    (void)state;
+    memset(expected, 0, sizeof expected);
+    for (i = 0; i < 400; i++) {
+        e[i] = SPAWN(w, {pos, &p});
+        assert_true(ECS_SCHED_ENTITY_INDEX(e[i]) < 512);
+        if (i >= 300) continue;
+        assert_int_equal(ecs_sched_relate(w, e[i], likes, i % 3 == 2 ? alice : bob, NULL),
+                         ECS_SCHED_OK);
+        expected[ECS_SCHED_ENTITY_INDEX(e[i])] = i % 3 != 2;
+        sources += i % 3 != 2;
+        runs += i % 3 == 0;
+    }
+    for (i = 0; i < 3; i++) filtered[i] = QUERY(w, ecs_sched_changed(pos), ecs_sched_related(likes, bob));
+    seen = related_by_runs(w, QUERY(w, ecs_sched_read(pos), ecs_sched_related(likes, bob)), likes, bob);
+    check_related_seen(&seen, expected, 512);
+    assert_int_equal(seen.runs, runs);   /* each run of bob's sources whole */
+    seen = related_by_index(w, QUERY(w, ecs_sched_related(likes, bob)), likes, bob);
+    check_related_seen(&seen, expected, 512);
+    seen = related_in_parallel(w, QUERY(w, ecs_sched_related(likes, bob)), likes, bob);
+    check_related_seen(&seen, expected, 512);
+    assert_int_equal(ecs_sched_query_count(QUERY(w, ecs_sched_related(likes, bob))), sources);
+    for (i = 0; i < 3; i++) (void)count_of_query(filtered[i]);   /* everything new, seen */
+    memset(expected, 0, sizeof expected);
+    for (i = 0; i < 400; i += 4) {
+        assert_non_null(ecs_sched_get_mut(w, e[i], pos));
+        expected[ECS_SCHED_ENTITY_INDEX(e[i])] = i < 300 && i % 3 != 2;
+    }
+    seen = related_by_runs(w, filtered[0], likes, bob);
+    check_related_seen(&seen, expected, 512);
+    seen = related_by_index(w, filtered[1], likes, bob);
+    check_related_seen(&seen, expected, 512);
+    seen = related_in_parallel(w, filtered[2], likes, bob);
+    check_related_seen(&seen, expected, 512);
+    check_and_destroy(w);
+}
+
 static void a_without_term_matches_entities_with_no_target_of_the_kind(void **state) {
     ecs_sched_world *w = new_world();
     ecs_sched_id likes = likes_kind(w);
@@ -802,6 +925,7 @@ int main(void) {
         cmocka_unit_test(removing_the_kind_removes_every_target),
         cmocka_unit_test(a_related_term_matches_the_sources_of_that_target_only),
         cmocka_unit_test(a_related_term_and_a_changed_term_both_filter),
+        cmocka_unit_test(every_iteration_of_a_related_query_hands_out_each_source_once),
         cmocka_unit_test(a_without_term_matches_entities_with_no_target_of_the_kind),
         cmocka_unit_test(a_related_term_on_a_component_or_a_dead_target_is_refused),
         cmocka_unit_test(writing_a_kind_without_payload_is_refused_but_its_payload_may_be_written),
