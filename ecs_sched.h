@@ -2278,7 +2278,6 @@ typedef uint32_t ecs_sched_id;
 #define ECS_SCHED_ENTITY_GENERATION(e) ((uint32_t)((e) >> 32))
 
 typedef struct ecs_sched_world ecs_sched_world;
-typedef struct ecs_sched_query ecs_sched_query;
 
 /* Lifecycle hooks of a component type; any may be NULL.
      ctor: construct `count` values in raw memory (NULL: zero the bytes).
@@ -2382,6 +2381,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world 
 
 /*=================================== src/query.h (public) ===================================*/
 /* query: queries, their cached tables, and the plain iteration (of every query: iter.h). */
+
+typedef struct ecs_sched_query ecs_sched_query;
 
 /* ---- queries ---- */
 
@@ -6466,9 +6467,6 @@ struct ecs_sched_world {
     ecs_sched__map edges;                /* (table, component, add/remove) -> table */
     ecs_sched__sparse_set *sparse_sets;  /* sparse.h: one per sparse component */
     uint32_t sparse_count, sparse_capacity;
-    ecs_sched_query **queries;
-    uint32_t query_count;
-    uint32_t query_capacity;
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
     ecs_sched_id disabled;               /* disable.h: the Disabled tag */
     ecs_sched_id prefab;                 /* disable.h: the Prefab tag */
@@ -8230,7 +8228,31 @@ static bool ecs_sched__query_names(const ecs_sched_query *q, ecs_sched_id tag) {
     return false;
 }
 
+/* The world's queries, a part of it (registry.h): every new table is offered to each. */
+typedef struct ecs_sched__queries {
+    ecs_sched_query **items;
+    uint32_t count, capacity;
+} ecs_sched__queries;
+
+static ecs_sched__part_key ecs_sched__queries_key;
+
+static ecs_sched__queries *ecs_sched__queries_of(const ecs_sched_world *w) {
+    return (ecs_sched__queries *)ecs_sched__part(w, &ecs_sched__queries_key);
+}
+
+/* Room for one more query; NULL when out of memory. */
+static ecs_sched__queries *ecs_sched__queries_reserve(ecs_sched_world *w) {
+    ecs_sched__queries *all = ecs_sched__queries_of(w);
+    if (!all) {
+        all = (ecs_sched__queries *)ecs_sched__calloc(&w->env, sizeof *all);
+        if (!all) return NULL;
+        ecs_sched__part_set(w, &ecs_sched__queries_key, all);
+    }
+    return ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ? all : NULL;
+}
+
 ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_query_desc *desc) {
+    ecs_sched__queries *all;
     ecs_sched_query *q;
     uint32_t i;
     ECS_SCHED__CHECK_WORLD(w);
@@ -8238,7 +8260,8 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "query_create: desc is NULL");
         return NULL;
     }
-    if (!ECS_SCHED__GROW(&w->env, w->queries, &w->query_capacity, w->query_count + 1)) {
+    all = ecs_sched__queries_reserve(w);
+    if (!all) {
         ecs_sched__out_of_memory(w, "creating a query");
         return NULL;
     }
@@ -8266,7 +8289,7 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
         }
         ecs_sched__query_add_match(q, w->tables[i]);
     }
-    w->queries[w->query_count++] = q;
+    all->items[all->count++] = q;
     return q;
 }
 
@@ -8297,13 +8320,15 @@ static ecs_sched__row_list *ecs_sched__list_of(ecs_sched_query *q) {
 }
 
 void ecs_sched_query_destroy(ecs_sched_query *q) {
+    ecs_sched__queries *all;
     ecs_sched_world *w;
     uint32_t i;
     if (!q) return;
     w = q->world;
-    for (i = 0; i < w->query_count; i++) {
-        if (w->queries[i] == q) {
-            w->queries[i] = w->queries[--w->query_count];
+    all = ecs_sched__queries_of(w);
+    for (i = 0; i < all->count; i++) {
+        if (all->items[i] == q) {
+            all->items[i] = all->items[--all->count];
             break;
         }
     }
@@ -8316,23 +8341,27 @@ void ecs_sched_query_destroy(ecs_sched_query *q) {
 /* The world's side of queries (declared in world.h): every new table is offered to every
    query, and the queries go with the world. */
 static bool ecs_sched__queries_reserve_match(ecs_sched_world *w) {
+    const ecs_sched__queries *all = ecs_sched__queries_of(w);
     uint32_t q;
-    for (q = 0; q < w->query_count; q++) {
-        if (!ecs_sched__query_reserve_match(w, w->queries[q])) return false;
+    for (q = 0; all && q < all->count; q++) {
+        if (!ecs_sched__query_reserve_match(w, all->items[q])) return false;
     }
     return true;
 }
 
 static void ecs_sched__queries_add_table(ecs_sched_world *w, ecs_sched__table *t) {
+    const ecs_sched__queries *all = ecs_sched__queries_of(w);
     uint32_t q;
-    for (q = 0; q < w->query_count; q++) ecs_sched__query_add_match(w->queries[q], t);
+    for (q = 0; all && q < all->count; q++) ecs_sched__query_add_match(all->items[q], t);
 }
 
 static void ecs_sched__queries_free(ecs_sched_world *w) {
-    while (w->query_count) ecs_sched_query_destroy(w->queries[w->query_count - 1]);
-    ecs_sched__free(&w->env, w->queries);
-    w->queries = NULL;
-    w->query_capacity = 0;
+    ecs_sched__queries *all = ecs_sched__queries_of(w);
+    if (!all) return;
+    while (all->count) ecs_sched_query_destroy(all->items[all->count - 1]);
+    ecs_sched__free(&w->env, all->items);
+    ecs_sched__free(&w->env, all);
+    ecs_sched__part_set(w, &ecs_sched__queries_key, NULL);
 }
 
 /* Whether every entity `a` matches has a component that `b` excludes. */
@@ -8451,8 +8480,9 @@ static inline void ecs_sched__iter_run(ecs_sched_iter *it, const ecs_sched_query
 
 static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w) {
     uint32_t qi, i, m;
-    for (qi = 0; qi < w->query_count; qi++) {
-        const ecs_sched_query *q = w->queries[qi];
+    const ecs_sched__queries *all = ecs_sched__queries_of(w);
+    for (qi = 0; all && qi < all->count; qi++) {
+        const ecs_sched_query *q = all->items[qi];
         uint32_t expected = 0;
         if (q->plain != (!q->ticked && !q->inherits)) {
             return ecs_sched__inconsistent(w, "query counted plain", qi, q->plain);
@@ -16371,8 +16401,11 @@ static void ecs_sched__ctx_readers(ecs_sched_world *w, ecs_sched__old_readers *r
 
 /* Every reader's ticks: systems' and conditions' contexts, queries iterated outside. */
 static void ecs_sched__gather_readers(ecs_sched_world *w, ecs_sched__old_readers *r) {
+    const ecs_sched__queries *queries = ecs_sched__queries_of(w);
     uint32_t i, j;
-    for (i = 0; i < w->query_count; i++) ecs_sched__old_reader_add(w, r, w->queries[i]->last_iter);
+    for (i = 0; queries && i < queries->count; i++) {
+        ecs_sched__old_reader_add(w, r, queries->items[i]->last_iter);
+    }
     if (!ecs_sched__schedules_of(w)) return;
     for (i = 0; i < ecs_sched__schedules_of(w)->count; i++) {
         const ecs_sched__schedule *s = ecs_sched__schedules_of(w)->items[i];
@@ -16468,9 +16501,11 @@ static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__ol
 }
 
 static void ecs_sched__move_reader_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
+    const ecs_sched__queries *queries = ecs_sched__queries_of(w);
     uint32_t i, j;
-    for (i = 0; i < w->query_count; i++) {
-        w->queries[i]->last_iter = ecs_sched__moved_tick(r, w->queries[i]->last_iter, ECS_SCHED__TICK_READER);
+    for (i = 0; queries && i < queries->count; i++) {
+        queries->items[i]->last_iter =
+            ecs_sched__moved_tick(r, queries->items[i]->last_iter, ECS_SCHED__TICK_READER);
     }
     if (!ecs_sched__schedules_of(w)) return;
     for (i = 0; i < ecs_sched__schedules_of(w)->count; i++) {
@@ -19627,7 +19662,7 @@ static void ecs_sched__state_machine_free(ecs_sched_world *w, ecs_sched__state_m
     ecs_sched__strings_free(w, m->transition_labels, m->value_count * m->value_count);
     ecs_sched__free(&w->env, m->transition_refs);
     ecs_sched__free(&w->env, m->stack);
-    if (m->scoped && w->queries) ecs_sched_query_destroy(m->scoped);
+    if (m->scoped && ecs_sched__queries_of(w)) ecs_sched_query_destroy(m->scoped);
     ecs_sched__free(&w->env, m->name);
 }
 

@@ -447,8 +447,11 @@ static void ecs_sched__ctx_readers(ecs_sched_world *w, ecs_sched__old_readers *r
 
 /* Every reader's ticks: systems' and conditions' contexts, queries iterated outside. */
 static void ecs_sched__gather_readers(ecs_sched_world *w, ecs_sched__old_readers *r) {
+    const ecs_sched__queries *queries = ecs_sched__queries_of(w);
     uint32_t i, j;
-    for (i = 0; i < w->query_count; i++) ecs_sched__old_reader_add(w, r, w->queries[i]->last_iter);
+    for (i = 0; queries && i < queries->count; i++) {
+        ecs_sched__old_reader_add(w, r, queries->items[i]->last_iter);
+    }
     if (!ecs_sched__schedules_of(w)) return;
     for (i = 0; i < ecs_sched__schedules_of(w)->count; i++) {
         const ecs_sched__schedule *s = ecs_sched__schedules_of(w)->items[i];
@@ -544,9 +547,11 @@ static void ecs_sched__move_change_ticks(ecs_sched_world *w, const ecs_sched__ol
 }
 
 static void ecs_sched__move_reader_ticks(ecs_sched_world *w, const ecs_sched__old_readers *r) {
+    const ecs_sched__queries *queries = ecs_sched__queries_of(w);
     uint32_t i, j;
-    for (i = 0; i < w->query_count; i++) {
-        w->queries[i]->last_iter = ecs_sched__moved_tick(r, w->queries[i]->last_iter, ECS_SCHED__TICK_READER);
+    for (i = 0; queries && i < queries->count; i++) {
+        queries->items[i]->last_iter =
+            ecs_sched__moved_tick(r, queries->items[i]->last_iter, ECS_SCHED__TICK_READER);
     }
     if (!ecs_sched__schedules_of(w)) return;
     for (i = 0; i < ecs_sched__schedules_of(w)->count; i++) {

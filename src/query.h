@@ -3,6 +3,8 @@
 #include "table.h"
 #include "list.h"
 
+typedef struct ecs_sched_query ecs_sched_query;
+
 /* ---- queries ---- */
 
 typedef enum ecs_sched_term_kind {
@@ -607,7 +609,31 @@ static bool ecs_sched__query_names(const ecs_sched_query *q, ecs_sched_id tag) {
     return false;
 }
 
+/* The world's queries, a part of it (registry.h): every new table is offered to each. */
+typedef struct ecs_sched__queries {
+    ecs_sched_query **items;
+    uint32_t count, capacity;
+} ecs_sched__queries;
+
+static ecs_sched__part_key ecs_sched__queries_key;
+
+static ecs_sched__queries *ecs_sched__queries_of(const ecs_sched_world *w) {
+    return (ecs_sched__queries *)ecs_sched__part(w, &ecs_sched__queries_key);
+}
+
+/* Room for one more query; NULL when out of memory. */
+static ecs_sched__queries *ecs_sched__queries_reserve(ecs_sched_world *w) {
+    ecs_sched__queries *all = ecs_sched__queries_of(w);
+    if (!all) {
+        all = (ecs_sched__queries *)ecs_sched__calloc(&w->env, sizeof *all);
+        if (!all) return NULL;
+        ecs_sched__part_set(w, &ecs_sched__queries_key, all);
+    }
+    return ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ? all : NULL;
+}
+
 ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_query_desc *desc) {
+    ecs_sched__queries *all;
     ecs_sched_query *q;
     uint32_t i;
     ECS_SCHED__CHECK_WORLD(w);
@@ -615,7 +641,8 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "query_create: desc is NULL");
         return NULL;
     }
-    if (!ECS_SCHED__GROW(&w->env, w->queries, &w->query_capacity, w->query_count + 1)) {
+    all = ecs_sched__queries_reserve(w);
+    if (!all) {
         ecs_sched__out_of_memory(w, "creating a query");
         return NULL;
     }
@@ -643,7 +670,7 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
         }
         ecs_sched__query_add_match(q, w->tables[i]);
     }
-    w->queries[w->query_count++] = q;
+    all->items[all->count++] = q;
     return q;
 }
 
@@ -674,13 +701,15 @@ static ecs_sched__row_list *ecs_sched__list_of(ecs_sched_query *q) {
 }
 
 void ecs_sched_query_destroy(ecs_sched_query *q) {
+    ecs_sched__queries *all;
     ecs_sched_world *w;
     uint32_t i;
     if (!q) return;
     w = q->world;
-    for (i = 0; i < w->query_count; i++) {
-        if (w->queries[i] == q) {
-            w->queries[i] = w->queries[--w->query_count];
+    all = ecs_sched__queries_of(w);
+    for (i = 0; i < all->count; i++) {
+        if (all->items[i] == q) {
+            all->items[i] = all->items[--all->count];
             break;
         }
     }
@@ -693,23 +722,27 @@ void ecs_sched_query_destroy(ecs_sched_query *q) {
 /* The world's side of queries (declared in world.h): every new table is offered to every
    query, and the queries go with the world. */
 static bool ecs_sched__queries_reserve_match(ecs_sched_world *w) {
+    const ecs_sched__queries *all = ecs_sched__queries_of(w);
     uint32_t q;
-    for (q = 0; q < w->query_count; q++) {
-        if (!ecs_sched__query_reserve_match(w, w->queries[q])) return false;
+    for (q = 0; all && q < all->count; q++) {
+        if (!ecs_sched__query_reserve_match(w, all->items[q])) return false;
     }
     return true;
 }
 
 static void ecs_sched__queries_add_table(ecs_sched_world *w, ecs_sched__table *t) {
+    const ecs_sched__queries *all = ecs_sched__queries_of(w);
     uint32_t q;
-    for (q = 0; q < w->query_count; q++) ecs_sched__query_add_match(w->queries[q], t);
+    for (q = 0; all && q < all->count; q++) ecs_sched__query_add_match(all->items[q], t);
 }
 
 static void ecs_sched__queries_free(ecs_sched_world *w) {
-    while (w->query_count) ecs_sched_query_destroy(w->queries[w->query_count - 1]);
-    ecs_sched__free(&w->env, w->queries);
-    w->queries = NULL;
-    w->query_capacity = 0;
+    ecs_sched__queries *all = ecs_sched__queries_of(w);
+    if (!all) return;
+    while (all->count) ecs_sched_query_destroy(all->items[all->count - 1]);
+    ecs_sched__free(&w->env, all->items);
+    ecs_sched__free(&w->env, all);
+    ecs_sched__part_set(w, &ecs_sched__queries_key, NULL);
 }
 
 /* Whether every entity `a` matches has a component that `b` excludes. */
@@ -828,8 +861,9 @@ static inline void ecs_sched__iter_run(ecs_sched_iter *it, const ecs_sched_query
 
 static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w) {
     uint32_t qi, i, m;
-    for (qi = 0; qi < w->query_count; qi++) {
-        const ecs_sched_query *q = w->queries[qi];
+    const ecs_sched__queries *all = ecs_sched__queries_of(w);
+    for (qi = 0; all && qi < all->count; qi++) {
+        const ecs_sched_query *q = all->items[qi];
         uint32_t expected = 0;
         if (q->plain != (!q->ticked && !q->inherits)) {
             return ecs_sched__inconsistent(w, "query counted plain", qi, q->plain);

@@ -12,7 +12,6 @@ typedef uint32_t ecs_sched_id;
 #define ECS_SCHED_ENTITY_GENERATION(e) ((uint32_t)((e) >> 32))
 
 typedef struct ecs_sched_world ecs_sched_world;
-typedef struct ecs_sched_query ecs_sched_query;
 
 /* Lifecycle hooks of a component type; any may be NULL.
      ctor: construct `count` values in raw memory (NULL: zero the bytes).
@@ -326,9 +325,6 @@ struct ecs_sched_world {
     ecs_sched__map edges;                /* (table, component, add/remove) -> table */
     ecs_sched__sparse_set *sparse_sets;  /* sparse.h: one per sparse component */
     uint32_t sparse_count, sparse_capacity;
-    ecs_sched_query **queries;
-    uint32_t query_count;
-    uint32_t query_capacity;
     bool fixed_step_since_update;        /* a fixed step ran since the messages' last update */
     ecs_sched_id disabled;               /* disable.h: the Disabled tag */
     ecs_sched_id prefab;                 /* disable.h: the Prefab tag */

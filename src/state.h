@@ -325,7 +325,7 @@ static void ecs_sched__state_machine_free(ecs_sched_world *w, ecs_sched__state_m
     ecs_sched__strings_free(w, m->transition_labels, m->value_count * m->value_count);
     ecs_sched__free(&w->env, m->transition_refs);
     ecs_sched__free(&w->env, m->stack);
-    if (m->scoped && w->queries) ecs_sched_query_destroy(m->scoped);
+    if (m->scoped && ecs_sched__queries_of(w)) ecs_sched_query_destroy(m->scoped);
     ecs_sched__free(&w->env, m->name);
 }
 
