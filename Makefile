@@ -127,7 +127,7 @@ JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 PARALLEL  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 test: deps
-	$(MAKE) $(PARALLEL) test-binaries check-modules check-strict-aliasing
+	$(MAKE) $(PARALLEL) test-binaries check-modules check-strict-aliasing check-layers
 	$(MAKE) -j1 check-doc unit unit-threads unit-tsan compile-checks examples-check manual-check graphs fuzz-smoke
 	@echo "all tests passed"
 

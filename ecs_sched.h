@@ -2370,14 +2370,18 @@ ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world 
                                                                ecs_sched_error_policy policy,
                                                                ecs_sched_error_hook hook);
 
+/*=================================== src/list.h (public) ====================================*/
+/* list: the rows a query keeps in an order of its own. */
+
+/*=================================== src/queue.h (public) ===================================*/
+/* queue: queues of values with readers, kept by the world: a message type's messages
+   (message.h), and the entities that lost a tracked component. */
+
 /*=================================== src/ticks.h (public) ===================================*/
 /* ticks: the change ticks of tracked components, kept beside the rows of their tables. */
 
 /*=================================== src/table.h (public) ===================================*/
 /* table: archetype tables, their columns, and moving an entity's row between them. */
-
-/*=================================== src/list.h (public) ====================================*/
-/* list: the rows a query keeps in an order of its own. */
 
 /*=================================== src/query.h (public) ===================================*/
 /* query: queries, their cached tables, and the plain iteration (of every query: iter.h). */
@@ -2672,9 +2676,25 @@ ECS_SCHED_API uint32_t ecs_sched_observer_add(ecs_sched_world *world,
    ECS_SCHED_ERR_INVALID_ARGUMENT. */
 ECS_SCHED_API ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *world, uint32_t id);
 
-/*=================================== src/queue.h (public) ===================================*/
-/* queue: queues of values with readers, kept by the world: a message type's messages
-   (message.h), and the entities that lost a tracked component. */
+/*================================= src/resource.h (public) ==================================*/
+/* resource: one value per component type, owned by the world. */
+
+/* Creates or overwrites. value NULL: default value. */
+ECS_SCHED_API ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *world, ecs_sched_id id,
+                                                         const void *value);
+ECS_SCHED_API const void *ecs_sched_resource_get(ecs_sched_world *world, ecs_sched_id id);
+ECS_SCHED_API void *ecs_sched_resource_get_mut(ecs_sched_world *world, ecs_sched_id id);
+ECS_SCHED_API ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *world, ecs_sched_id id);
+ECS_SCHED_API bool ecs_sched_resource_exists(const ecs_sched_world *world, ecs_sched_id id);
+/* Inserts a resource (or sets it) and makes it main-thread-only ("non-send": a window, a GL
+   context): a system that declares it in .reads or .writes, or that a condition reading it
+   guards, runs on the thread that runs the schedule, as if it asked for .main_thread. Reading
+   it through a system context on any other thread is refused with ECS_SCHED_ERR_ACCESS.
+   Make it so before the schedules that use it are built (they are built at their first run). */
+ECS_SCHED_API ecs_sched_result ecs_sched_resource_insert_non_send(ecs_sched_world *world,
+                                                                 ecs_sched_id id,
+                                                                 const void *value);
+ECS_SCHED_API bool ecs_sched_resource_is_non_send(const ecs_sched_world *world, ecs_sched_id id);
 
 /*================================== src/sparse.h (public) ===================================*/
 /* sparse: components kept in sets of their own, outside the archetype tables. */
@@ -2714,6 +2734,76 @@ ECS_SCHED_API ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_wo
     ecs_sched_sparse_component_register_type((world), #T, sizeof(T), ECS_SCHED_ALIGNOF(T))
 #define ECS_SCHED_SPARSE_TAG(world, Name) \
     ecs_sched_sparse_component_register_type((world), #Name, 0, 0)
+
+/*================================== src/entity.h (public) ===================================*/
+/* entity: spawning, despawning, and the components of one entity, done now or applied from
+   a command buffer. */
+
+ECS_SCHED_API ecs_sched_entity ecs_sched_spawn(ecs_sched_world *world);
+/* Spawns an entity with `count` components. values[i] (or the whole array) may be NULL for a
+   default-constructed value. Returns ECS_SCHED_NULL_ENTITY on failure. */
+ECS_SCHED_API ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *world, int32_t count,
+                                                    const ecs_sched_id *ids,
+                                                    const void *const *values);
+/* Spawns `entity_count` entities with the same components; arrays[i] holds entity_count
+   values of component ids[i] (or is NULL). out_entities (optional) receives the handles.
+   All or nothing. */
+ECS_SCHED_API ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *world, int32_t entity_count,
+                                                     int32_t count, const ecs_sched_id *ids,
+                                                     const void *const *arrays,
+                                                     ecs_sched_entity *out_entities);
+/* An archetype known ahead: the table of exactly these components (made now if new), for
+   spawning straight into it without finding it again each time. The world owns it and frees
+   it with itself: get it once (at setup) and keep it. NULL with the error recorded for bad
+   ids (the rules of spawn_with). */
+typedef struct ecs_sched_archetype ecs_sched_archetype;
+ECS_SCHED_API const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *world,
+                                                                 int32_t count,
+                                                                 const ecs_sched_id *ids);
+/* ecs_sched_spawn_with into a known archetype: values[i] is the value of the i-th id the
+   archetype was got with (NULL, or a NULL element: the default). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_spawn_in(ecs_sched_world *world,
+                                                  const ecs_sched_archetype *archetype,
+                                                  const void *const *values);
+ECS_SCHED_API ecs_sched_result ecs_sched_despawn(ecs_sched_world *world, ecs_sched_entity entity);
+ECS_SCHED_API bool ecs_sched_is_alive(const ecs_sched_world *world, ecs_sched_entity entity);
+/* Adds the component, or overwrites its value when present. value NULL: default value for a
+   new component, no change for a present one. value must not point into the world. */
+ECS_SCHED_API ecs_sched_result ecs_sched_insert(ecs_sched_world *world, ecs_sched_entity entity,
+                                                ecs_sched_id id, const void *value);
+/* Several inserts with one archetype move. All or nothing. */
+ECS_SCHED_API ecs_sched_result ecs_sched_insert_many(ecs_sched_world *world,
+                                                     ecs_sched_entity entity, int32_t count,
+                                                     const ecs_sched_id *ids,
+                                                     const void *const *values);
+ECS_SCHED_API ecs_sched_result ecs_sched_remove(ecs_sched_world *world, ecs_sched_entity entity,
+                                                ecs_sched_id id);
+/* The entity's value, or NULL. A component the live entity lacks is a miss: NULL, and
+   nothing recorded (see ERRORS). A stale handle, an unknown id or a tag is a failure. */
+ECS_SCHED_API const void *ecs_sched_get(ecs_sched_world *world, ecs_sched_entity entity,
+                                        ecs_sched_id id);
+ECS_SCHED_API void *ecs_sched_get_mut(ecs_sched_world *world, ecs_sched_entity entity,
+                                      ecs_sched_id id);
+ECS_SCHED_API bool ecs_sched_has(const ecs_sched_world *world, ecs_sched_entity entity,
+                                 ecs_sched_id id);
+/* Several components of one entity found with one lookup of the entity: out[i] gets the
+   value of ids[i], as ecs_sched_get (const) or ecs_sched_get_mut (overrides inherited ones
+   first, then takes every pointer, so none is left stale by a move) would give it. All or
+   nothing: ECS_SCHED_ERR_MISSING_COMPONENT when the entity lacks one (a miss, not recorded),
+   or the failure of ecs_sched_get; out is then not to be used. */
+ECS_SCHED_API ecs_sched_result ecs_sched_get_many(ecs_sched_world *world, ecs_sched_entity entity,
+                                                  int32_t count, const ecs_sched_id *ids,
+                                                  const void **out);
+ECS_SCHED_API ecs_sched_result ecs_sched_get_mut_many(ecs_sched_world *world,
+                                                      ecs_sched_entity entity, int32_t count,
+                                                      const ecs_sched_id *ids, void **out);
+
+/* ---- applying command buffers ---- */
+
+/* Applies and consumes the pending commands in recorded order; a command aimed at an entity
+   that is dead by then is skipped. On failure the commands not yet applied stay pending, so a
+   later apply continues where this one stopped; none is ever applied twice. */
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *commands);
 
 /*================================== src/message.h (public) ==================================*/
 /* message: messages between systems, and the lists of removed components. */
@@ -2818,96 +2908,6 @@ ECS_SCHED_API ecs_sched_messages ecs_sched_ctx_removed(ecs_sched_system_ctx *ctx
 /* A cursor outside systems, read with ecs_sched_message_read. */
 ECS_SCHED_API ecs_sched_message_cursor ecs_sched_removed_cursor_make(ecs_sched_world *world,
                                                                      ecs_sched_id component);
-
-/*================================= src/resource.h (public) ==================================*/
-/* resource: one value per component type, owned by the world. */
-
-/* Creates or overwrites. value NULL: default value. */
-ECS_SCHED_API ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *world, ecs_sched_id id,
-                                                         const void *value);
-ECS_SCHED_API const void *ecs_sched_resource_get(ecs_sched_world *world, ecs_sched_id id);
-ECS_SCHED_API void *ecs_sched_resource_get_mut(ecs_sched_world *world, ecs_sched_id id);
-ECS_SCHED_API ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *world, ecs_sched_id id);
-ECS_SCHED_API bool ecs_sched_resource_exists(const ecs_sched_world *world, ecs_sched_id id);
-/* Inserts a resource (or sets it) and makes it main-thread-only ("non-send": a window, a GL
-   context): a system that declares it in .reads or .writes, or that a condition reading it
-   guards, runs on the thread that runs the schedule, as if it asked for .main_thread. Reading
-   it through a system context on any other thread is refused with ECS_SCHED_ERR_ACCESS.
-   Make it so before the schedules that use it are built (they are built at their first run). */
-ECS_SCHED_API ecs_sched_result ecs_sched_resource_insert_non_send(ecs_sched_world *world,
-                                                                 ecs_sched_id id,
-                                                                 const void *value);
-ECS_SCHED_API bool ecs_sched_resource_is_non_send(const ecs_sched_world *world, ecs_sched_id id);
-
-/*================================== src/entity.h (public) ===================================*/
-/* entity: spawning, despawning, and the components of one entity, done now or applied from
-   a command buffer. */
-
-ECS_SCHED_API ecs_sched_entity ecs_sched_spawn(ecs_sched_world *world);
-/* Spawns an entity with `count` components. values[i] (or the whole array) may be NULL for a
-   default-constructed value. Returns ECS_SCHED_NULL_ENTITY on failure. */
-ECS_SCHED_API ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *world, int32_t count,
-                                                    const ecs_sched_id *ids,
-                                                    const void *const *values);
-/* Spawns `entity_count` entities with the same components; arrays[i] holds entity_count
-   values of component ids[i] (or is NULL). out_entities (optional) receives the handles.
-   All or nothing. */
-ECS_SCHED_API ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *world, int32_t entity_count,
-                                                     int32_t count, const ecs_sched_id *ids,
-                                                     const void *const *arrays,
-                                                     ecs_sched_entity *out_entities);
-/* An archetype known ahead: the table of exactly these components (made now if new), for
-   spawning straight into it without finding it again each time. The world owns it and frees
-   it with itself: get it once (at setup) and keep it. NULL with the error recorded for bad
-   ids (the rules of spawn_with). */
-typedef struct ecs_sched_archetype ecs_sched_archetype;
-ECS_SCHED_API const ecs_sched_archetype *ecs_sched_archetype_get(ecs_sched_world *world,
-                                                                 int32_t count,
-                                                                 const ecs_sched_id *ids);
-/* ecs_sched_spawn_with into a known archetype: values[i] is the value of the i-th id the
-   archetype was got with (NULL, or a NULL element: the default). */
-ECS_SCHED_API ecs_sched_entity ecs_sched_spawn_in(ecs_sched_world *world,
-                                                  const ecs_sched_archetype *archetype,
-                                                  const void *const *values);
-ECS_SCHED_API ecs_sched_result ecs_sched_despawn(ecs_sched_world *world, ecs_sched_entity entity);
-ECS_SCHED_API bool ecs_sched_is_alive(const ecs_sched_world *world, ecs_sched_entity entity);
-/* Adds the component, or overwrites its value when present. value NULL: default value for a
-   new component, no change for a present one. value must not point into the world. */
-ECS_SCHED_API ecs_sched_result ecs_sched_insert(ecs_sched_world *world, ecs_sched_entity entity,
-                                                ecs_sched_id id, const void *value);
-/* Several inserts with one archetype move. All or nothing. */
-ECS_SCHED_API ecs_sched_result ecs_sched_insert_many(ecs_sched_world *world,
-                                                     ecs_sched_entity entity, int32_t count,
-                                                     const ecs_sched_id *ids,
-                                                     const void *const *values);
-ECS_SCHED_API ecs_sched_result ecs_sched_remove(ecs_sched_world *world, ecs_sched_entity entity,
-                                                ecs_sched_id id);
-/* The entity's value, or NULL. A component the live entity lacks is a miss: NULL, and
-   nothing recorded (see ERRORS). A stale handle, an unknown id or a tag is a failure. */
-ECS_SCHED_API const void *ecs_sched_get(ecs_sched_world *world, ecs_sched_entity entity,
-                                        ecs_sched_id id);
-ECS_SCHED_API void *ecs_sched_get_mut(ecs_sched_world *world, ecs_sched_entity entity,
-                                      ecs_sched_id id);
-ECS_SCHED_API bool ecs_sched_has(const ecs_sched_world *world, ecs_sched_entity entity,
-                                 ecs_sched_id id);
-/* Several components of one entity found with one lookup of the entity: out[i] gets the
-   value of ids[i], as ecs_sched_get (const) or ecs_sched_get_mut (overrides inherited ones
-   first, then takes every pointer, so none is left stale by a move) would give it. All or
-   nothing: ECS_SCHED_ERR_MISSING_COMPONENT when the entity lacks one (a miss, not recorded),
-   or the failure of ecs_sched_get; out is then not to be used. */
-ECS_SCHED_API ecs_sched_result ecs_sched_get_many(ecs_sched_world *world, ecs_sched_entity entity,
-                                                  int32_t count, const ecs_sched_id *ids,
-                                                  const void **out);
-ECS_SCHED_API ecs_sched_result ecs_sched_get_mut_many(ecs_sched_world *world,
-                                                      ecs_sched_entity entity, int32_t count,
-                                                      const ecs_sched_id *ids, void **out);
-
-/* ---- applying command buffers ---- */
-
-/* Applies and consumes the pending commands in recorded order; a command aimed at an entity
-   that is dead by then is skipped. On failure the commands not yet applied stay pending, so a
-   later apply continues where this one stopped; none is ever applied twice. */
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *commands);
 
 /*=================================== src/timer.h (public) ===================================*/
 /* timer: timers and stopwatches, plain values a system ticks with the clock's delta. */
@@ -3231,17 +3231,6 @@ ECS_SCHED_API bool ecs_sched_schedule_exists(const ecs_sched_world *world, const
 /*================================== src/access.h (public) ===================================*/
 /* access: what each system touches, conflicts, and ambiguity detection. */
 
-/*=================================== src/plan.h (public) ====================================*/
-/* plan: sync points and the built plan. */
-
-/* Builds now (a run builds when needed). A failed build leaves the schedule unbuilt. */
-ECS_SCHED_API ecs_sched_result ecs_sched_schedule_build(ecs_sched_world *world,
-                                                       const char *schedule);
-/* The built plan's order: up to `capacity` names (systems, and "apply_deferred" for
-   automatic sync points). Returns the number of entries in the plan, or -1 on failure. */
-ECS_SCHED_API int32_t ecs_sched_schedule_order(ecs_sched_world *world, const char *schedule,
-                                              const char **names, int32_t capacity);
-
 /*================================== src/change.h (public) ===================================*/
 /* change: change ticks, iteration by what changed, and keeping old ticks meaningful. */
 
@@ -3254,6 +3243,25 @@ ECS_SCHED_API uint32_t ecs_sched_change_tick(const ecs_sched_world *world);
    programs that run for a long time: a 32-bit tick wraps after about four billion system
    runs. */
 ECS_SCHED_API void ecs_sched_change_tick_advance(ecs_sched_world *world, uint32_t ticks);
+
+/*=================================== src/plan.h (public) ====================================*/
+/* plan: sync points and the built plan. */
+
+/* Builds now (a run builds when needed). A failed build leaves the schedule unbuilt. */
+ECS_SCHED_API ecs_sched_result ecs_sched_schedule_build(ecs_sched_world *world,
+                                                       const char *schedule);
+/* The built plan's order: up to `capacity` names (systems, and "apply_deferred" for
+   automatic sync points). Returns the number of entries in the plan, or -1 on failure. */
+ECS_SCHED_API int32_t ecs_sched_schedule_order(ecs_sched_world *world, const char *schedule,
+                                              const char **names, int32_t capacity);
+
+/*==================================== src/dot.h (public) ====================================*/
+/* dot: Graphviz export of a built schedule. */
+
+/* Writes the built schedule as a Graphviz digraph, piece by piece, through `write`. */
+ECS_SCHED_API ecs_sched_result ecs_sched_schedule_write_dot(
+    ecs_sched_world *world, const char *schedule,
+    void (*write)(const char *text, void *user_data), void *user_data);
 
 /*=================================== src/trace.h (public) ===================================*/
 /* trace: a recording of what runs (systems, conditions, sync points, schedules, frames, fixed
@@ -3397,6 +3405,677 @@ ECS_SCHED_API const char *ecs_sched_stepping_cursor(ecs_sched_world *world,
    run while it is already running. */
 ECS_SCHED_API ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *world,
                                                      const char *schedule);
+
+/*================================== src/disable.h (public) ==================================*/
+/* disable: disabled entities, which keep their components and are hidden from queries. */
+
+/* The Disabled tag ("ecs_sched.Disabled"), which every world registers when it is made. A
+   query that names it sees disabled entities: only them with a required term
+   (ecs_sched_read), them and the others with an optional one (ecs_sched_optional_read). */
+ECS_SCHED_API ecs_sched_id ecs_sched_disabled_tag(const ecs_sched_world *world);
+/* The Prefab tag ("ecs_sched.Prefab"), which every world registers: an entity with it is a
+   prefab, a template for other entities, hidden from queries the way disabled entities are
+   (a query that names the tag sees them). Insert it like any tag. */
+ECS_SCHED_API ecs_sched_id ecs_sched_prefab_tag(const ecs_sched_world *world);
+/* Hides the entity from every query and observer that does not name the Disabled tag (see
+   ecs_sched_disabled_tag); it keeps its components, and ecs_sched_get and commands work on
+   it as before. Disabling a disabled entity changes nothing. A
+   structural change: from a system, record it (ecs_sched_commands_disable). */
+ECS_SCHED_API ecs_sched_result ecs_sched_disable(ecs_sched_world *world, ecs_sched_entity entity);
+/* Shows it to every query again; enabling an enabled entity changes nothing. */
+ECS_SCHED_API ecs_sched_result ecs_sched_enable(ecs_sched_world *world, ecs_sched_entity entity);
+ECS_SCHED_API bool ecs_sched_is_disabled(const ecs_sched_world *world, ecs_sched_entity entity);
+/* The same, recorded in a command buffer. */
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_disable(ecs_sched_commands *commands,
+                                                          ecs_sched_entity entity);
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *commands,
+                                                         ecs_sched_entity entity);
+
+/*================================= src/relation.h (public) ==================================*/
+/* relation: relationships between entities: kinds, targets and the sources of a target. */
+
+/* What despawning a target does to the entities related to it. */
+typedef enum ecs_sched_target_despawn {
+    ECS_SCHED_TARGET_DEFAULT = 0,        /* REMOVE, except for ChildOf: DESPAWN_SOURCES */
+    ECS_SCHED_TARGET_REMOVE,             /* the sources lose the relationship */
+    ECS_SCHED_TARGET_DESPAWN_SOURCES,    /* the sources are despawned too, and theirs in turn */
+    ECS_SCHED_TARGET_REFUSE              /* the despawn fails while sources remain */
+} ecs_sched_target_despawn;
+
+typedef struct ecs_sched_relation_desc {
+    const char *name;                    /* required, unique among components */
+    size_t payload_size;                 /* 0: the relationship carries no data */
+    size_t payload_alignment;            /* 0: as for components */
+    bool exclusive;                      /* at most one target per source (ChildOf is) */
+    bool acyclic;                        /* relating an entity to its own descendant is
+                                            refused (ChildOf is); needed to cascade */
+    ecs_sched_target_despawn on_target_despawn;
+} ecs_sched_relation_desc;
+
+/* Registers a relationship kind, a component whose value is the target (an
+   ecs_sched_entity) followed by the payload: struct { ecs_sched_entity target; P payload; }.
+   Registering a name again with the same properties returns the existing id. 0 on failure. */
+ECS_SCHED_API ecs_sched_id ecs_sched_relation_register(ecs_sched_world *world,
+                                                       const ecs_sched_relation_desc *desc);
+ECS_SCHED_API bool ecs_sched_is_relation(const ecs_sched_world *world, ecs_sched_id id);
+/* ChildOf ("ecs_sched.ChildOf"), registered by every world: exclusive, acyclic, and despawning
+   a parent despawns its children (see HIERARCHY). */
+ECS_SCHED_API ecs_sched_id ecs_sched_child_of(const ecs_sched_world *world);
+/* Relates source to target with kind `kind`, with a copy of `payload` (NULL: zeroed for a new
+   relationship, unchanged for an existing one). For an exclusive kind this replaces the
+   source's target. A structural change: from a system, record it (ecs_sched_commands_relate). */
+ECS_SCHED_API ecs_sched_result ecs_sched_relate(ecs_sched_world *world, ecs_sched_entity source,
+                                                ecs_sched_id kind, ecs_sched_entity target,
+                                                const void *payload);
+/* Removes one relationship (nothing to do when there is none). ecs_sched_remove(world,
+   source, kind) removes every target of the kind. */
+ECS_SCHED_API ecs_sched_result ecs_sched_unrelate(ecs_sched_world *world, ecs_sched_entity source,
+                                                  ecs_sched_id kind, ecs_sched_entity target);
+/* Whether source relates to target with the kind (target ECS_SCHED_NULL_ENTITY: to any). */
+ECS_SCHED_API bool ecs_sched_has_relation(const ecs_sched_world *world, ecs_sched_entity source,
+                                          ecs_sched_id kind, ecs_sched_entity target);
+ECS_SCHED_API int32_t ecs_sched_target_count(const ecs_sched_world *world,
+                                             ecs_sched_entity source, ecs_sched_id kind);
+/* The index-th target (0 .. count - 1), or ECS_SCHED_NULL_ENTITY. The first is the one a
+   query's field holds; the order of the others changes when one is removed. */
+ECS_SCHED_API ecs_sched_entity ecs_sched_target(const ecs_sched_world *world,
+                                                ecs_sched_entity source, ecs_sched_id kind,
+                                                int32_t index);
+/* The payload of one relationship, or NULL: a relationship the source does not have is a
+   miss, not recorded (see ERRORS); a stale source, a kind that is none or has no payload is a
+   failure. */
+ECS_SCHED_API void *ecs_sched_relation_payload(ecs_sched_world *world, ecs_sched_entity source,
+                                               ecs_sched_id kind, ecs_sched_entity target);
+/* The sources that relate to target with the kind, in the order they did (for ChildOf, the
+   children in their order); *count receives how many. Valid until the next structural change.
+   An entity that is no target gives NULL and 0. */
+ECS_SCHED_API const ecs_sched_entity *ecs_sched_sources(const ecs_sched_world *world,
+                                                        ecs_sched_id kind,
+                                                        ecs_sched_entity target, int32_t *count);
+/* The same, recorded in a command buffer; the payload is copied now. A relate whose target
+   is dead when the buffer is applied is skipped, like a command on a dead entity. */
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_relate(ecs_sched_commands *commands,
+                                                         ecs_sched_entity source,
+                                                         ecs_sched_id kind,
+                                                         ecs_sched_entity target,
+                                                         const void *payload);
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_unrelate(ecs_sched_commands *commands,
+                                                           ecs_sched_entity source,
+                                                           ecs_sched_id kind,
+                                                           ecs_sched_entity target);
+
+/*================================= src/hierarchy.h (public) =================================*/
+/* hierarchy: parents and children (the ChildOf relationship), and queries that read through
+   them: a parent's values, and the order of depth. */
+
+/* Makes child a child of parent, last among its children (parent ECS_SCHED_NULL_ENTITY: the
+   child becomes a root). Refused when parent is child or below it (ECS_SCHED_ERR_RELATION_CYCLE,
+   naming the path). A structural change: from a system, use ecs_sched_commands_set_parent. */
+ECS_SCHED_API ecs_sched_result ecs_sched_set_parent(ecs_sched_world *world, ecs_sched_entity child,
+                                                    ecs_sched_entity parent);
+/* The same, placed at `index` among the parent's children (past the end: last). A child of
+   that parent already moves to `index`. Inside an observer it is recorded, and the child
+   goes last. */
+ECS_SCHED_API ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *world,
+                                                       ecs_sched_entity child,
+                                                       ecs_sched_entity parent, int32_t index);
+/* The parent, or ECS_SCHED_NULL_ENTITY for a root (or a dead entity). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_parent_of(const ecs_sched_world *world,
+                                                   ecs_sched_entity entity);
+/* The children in their order; *count receives how many (NULL and 0 for none). Valid until
+   the next structural change. */
+ECS_SCHED_API const ecs_sched_entity *ecs_sched_children(const ecs_sched_world *world,
+                                                         ecs_sched_entity parent, int32_t *count);
+/* How many ancestors the entity has (0 for a root); -1 for a dead entity. */
+ECS_SCHED_API int32_t ecs_sched_depth(const ecs_sched_world *world, ecs_sched_entity entity);
+/* The entity's ancestors, its parent first: up to `capacity` into out; returns how many
+   there are (which may be more than capacity), or -1 for a dead entity. */
+ECS_SCHED_API int32_t ecs_sched_ancestors(const ecs_sched_world *world, ecs_sched_entity entity,
+                                          ecs_sched_entity *out, int32_t capacity);
+
+typedef enum ecs_sched_traversal {
+    ECS_SCHED_DEPTH_FIRST,       /* each entity, then its subtree, children in their order */
+    ECS_SCHED_BREADTH_FIRST      /* level by level, each level in the children's order */
+} ecs_sched_traversal;
+
+/* The entity's descendants (not itself) in the order asked: up to `capacity` into out;
+   returns how many there are (which may be more than capacity), or -1 for a dead entity or
+   when out of memory. */
+ECS_SCHED_API int32_t ecs_sched_descendants(ecs_sched_world *world, ecs_sched_entity entity,
+                                            ecs_sched_traversal order, ecs_sched_entity *out,
+                                            int32_t capacity);
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands *commands,
+                                                             ecs_sched_entity child,
+                                                             ecs_sched_entity parent);
+
+/*=================================== src/name.h (public) ====================================*/
+/* name: entity names, unique among siblings, found by name in a scope or by path. */
+
+/* Names the entity (a copy of `name` is kept; NULL takes the name away). Names are unique
+   among the children of one parent, and among roots: a name another sibling has is refused
+   with ECS_SCHED_ERR_NAME_CLASH, naming both. So is a set_parent that would bring two equal
+   names under one parent. An empty name is refused. Like a structural change, naming is for
+   code outside the schedule, or exclusive systems. */
+ECS_SCHED_API ecs_sched_result ecs_sched_set_name(ecs_sched_world *world, ecs_sched_entity entity,
+                                                  const char *name);
+/* The entity's name, or NULL. Valid until the name changes or the entity goes. */
+ECS_SCHED_API const char *ecs_sched_name(const ecs_sched_world *world, ecs_sched_entity entity);
+/* The child of `scope` with this name (scope ECS_SCHED_NULL_ENTITY: the root with it), or
+   ECS_SCHED_NULL_ENTITY. Hashed: no scan of the children. */
+ECS_SCHED_API ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *world,
+                                                ecs_sched_entity scope, const char *name);
+/* Follows a path of names from scope (ECS_SCHED_NULL_ENTITY: from the roots), each name
+   separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A part "#<index>"
+   names the live entity with that index if it is in that scope (what ecs_sched_path writes
+   for an unnamed entity); a backslash makes the next character part of a name (see
+   ecs_sched_path); an empty path names the scope itself. A path that does not resolve is a
+   miss: ECS_SCHED_NULL_ENTITY, nothing recorded (see ERRORS). A dead scope is a failure
+   (ECS_SCHED_ERR_STALE_ENTITY). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
+                                                     ecs_sched_entity scope, const char *path,
+                                                     const char *separator);
+/* Writes the entity's path from its root (names joined by separator, NULL: "."; an entity
+   without a name appears as "#" and its index) into out, at most capacity bytes with the
+   terminating zero; returns the length of the whole path (snprintf's rule), or -1 for a dead
+   entity. In a name, a backslash goes before each backslash, each character of the separator
+   and a leading '#', so that ecs_sched_lookup_path(w, 0, path, separator) finds the entity. */
+ECS_SCHED_API int32_t ecs_sched_path(const ecs_sched_world *world, ecs_sched_entity entity,
+                                     const char *separator, char *out, int32_t capacity);
+
+/*================================== src/inherit.h (public) ==================================*/
+/* inherit: bases and instances (IsA), inherited values, overrides, and instantiating a prefab
+   with its children. */
+
+/* IsA ("ecs_sched.IsA"), registered by every world: ecs_sched_relate(w, instance,
+   ecs_sched_is_a(w), base, NULL) makes `instance` see the components of `base` that it does
+   not own (see PREFABS AND INHERITANCE). Not exclusive (an instance may have several bases),
+   acyclic (a base cannot be its own instance), and a base with instances cannot be despawned
+   (ECS_SCHED_ERR_REFUSED naming them). */
+ECS_SCHED_API ecs_sched_id ecs_sched_is_a(const ecs_sched_world *world);
+/* A new instance of `prefab` (IsA prefab), and for each descendant of the prefab a new
+   instance of it, placed the same way under the new root (ChildOf, the same order, the same
+   names). Each new entity owns a copy of what its prefab marked with
+   ecs_sched_auto_override and shares the rest. All or nothing: ECS_SCHED_NULL_ENTITY on
+   failure, with nothing made. A structural change: from a system, record it
+   (ecs_sched_commands_instantiate). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_instantiate(ecs_sched_world *world,
+                                                     ecs_sched_entity prefab);
+/* The same, recorded: the handle returned comes alive when the buffer is applied (a prefab
+   dead by then makes the command skipped). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_commands_instantiate(ecs_sched_commands *commands,
+                                                              ecs_sched_entity prefab);
+/* Every instance made of `base` from now on (directly or through further bases) gets its own
+   copy of component `id`, taken from what the base sees, instead of sharing it. The base
+   must own or inherit the component. */
+ECS_SCHED_API ecs_sched_result ecs_sched_auto_override(ecs_sched_world *world,
+                                                       ecs_sched_entity base, ecs_sched_id id);
+/* Whether the entity has the component itself (ecs_sched_has also counts what it inherits). */
+ECS_SCHED_API bool ecs_sched_owns(const ecs_sched_world *world, ecs_sched_entity entity,
+                                  ecs_sched_id id);
+/* Whose value of `id` the entity sees: itself when it owns it, else its nearest base with it
+   (see the rule in PREFABS AND INHERITANCE); ECS_SCHED_NULL_ENTITY when none has it. */
+ECS_SCHED_API ecs_sched_entity ecs_sched_owner(const ecs_sched_world *world,
+                                               ecs_sched_entity entity, ecs_sched_id id);
+
+/*================================== src/reflect.h (public) ==================================*/
+/* reflect: what the members of a component are, and what can be done with them knowing that:
+   print a value, read and write a member by path, compare and hash values. (Reflection speaks
+   of members; a query's "members" are what an iteration hands out.) */
+
+/* The types of member a description names. */
+typedef enum ecs_sched_member_kind {
+    ECS_SCHED_TYPE_NONE = 0,
+    ECS_SCHED_TYPE_BOOL,      /* bool */
+    ECS_SCHED_TYPE_I8, ECS_SCHED_TYPE_I16, ECS_SCHED_TYPE_I32, ECS_SCHED_TYPE_I64,
+    ECS_SCHED_TYPE_U8, ECS_SCHED_TYPE_U16, ECS_SCHED_TYPE_U32, ECS_SCHED_TYPE_U64,
+    ECS_SCHED_TYPE_F32, ECS_SCHED_TYPE_F64,
+    ECS_SCHED_TYPE_ENTITY,    /* an ecs_sched_entity */
+    ECS_SCHED_TYPE_CHARS,     /* a char array holding a zero-terminated string */
+    ECS_SCHED_TYPE_ENUM,      /* an integer of 1, 2, 4 or 8 bytes with named values */
+    ECS_SCHED_TYPE_STRUCT     /* a described component or type (`type`) */
+} ecs_sched_member_kind;
+
+typedef struct ecs_sched_enum_value {
+    const char *name;
+    int64_t value;
+} ecs_sched_enum_value;
+
+/* One member of a described type. The ECS_SCHED_MEMBER macros fill offset and size from the
+   compiler; a fixed array of a number, entity, enum or struct is described by its whole size
+   (the element count follows). */
+typedef struct ecs_sched_member {
+    const char *name;
+    ecs_sched_member_kind kind;
+    size_t offset;
+    size_t size;                           /* of the whole member, every element */
+    ecs_sched_id type;                     /* STRUCT: the described component or type */
+    const ecs_sched_enum_value *values;    /* ENUM: its named values */
+    int32_t value_count;
+} ecs_sched_member;
+
+#define ECS_SCHED_MEMBER(T, member, kind) \
+    {#member, (kind), offsetof(T, member), sizeof(((T *)0)->member), 0, NULL, 0}
+#define ECS_SCHED_MEMBER_STRUCT(T, member, type) \
+    {#member, ECS_SCHED_TYPE_STRUCT, offsetof(T, member), sizeof(((T *)0)->member), (type), NULL, 0}
+#define ECS_SCHED_MEMBER_ENUM(T, member, values, count) \
+    {#member, ECS_SCHED_TYPE_ENUM, offsetof(T, member), sizeof(((T *)0)->member), 0, (values), (count)}
+
+/* Describes a registered component (or a type registered only to be described, see
+   ecs_sched_component_register_type) by its `count` members. The members must lie inside the
+   type, not overlap, and cover it: nothing between them but the padding their alignment needs
+   (a gap smaller than the next member's alignment counts as padding: describe every member).
+   A struct member names a type described before. Describing a type again replaces its
+   description. */
+ECS_SCHED_API ecs_sched_result ecs_sched_describe(ecs_sched_world *world, ecs_sched_id id,
+                                                  int32_t count, const ecs_sched_member *members);
+ECS_SCHED_API bool ecs_sched_is_described(const ecs_sched_world *world, ecs_sched_id id);
+
+/* Writes a described value as text, "{x: 1.5, y: 2, name: \"bob\", state: WALKING}", into
+   out (at most capacity bytes with the zero); returns the length of the whole text
+   (snprintf's rule). A type without a description prints as "<Name: 8 bytes>". */
+ECS_SCHED_API int32_t ecs_sched_value_print(const ecs_sched_world *world, ecs_sched_id id,
+                                            const void *value, char *out, int32_t capacity);
+
+/* What a path inside a described value names. */
+typedef struct ecs_sched_member_info {
+    ecs_sched_member_kind kind;
+    size_t size;        /* of one element */
+    int32_t count;      /* elements (1 unless the path names a whole array) */
+    ecs_sched_id type;  /* STRUCT: its type */
+} ecs_sched_member_info;
+
+/* The address of the member a path names inside a value of type id: "position.x",
+   "slots[2].count" (a nested struct by name, an array element by index). NULL, with the
+   reason as the last error, for a path that does not resolve. */
+ECS_SCHED_API void *ecs_sched_value_member(ecs_sched_world *world, ecs_sched_id id, void *value,
+                                          const char *path, ecs_sched_member_info *info);
+/* Reads a number, bool, entity index or enum through a path. */
+ECS_SCHED_API ecs_sched_result ecs_sched_value_get_number(ecs_sched_world *world, ecs_sched_id id,
+                                                          const void *value, const char *path,
+                                                          double *out);
+/* Writes a number into a numeric, bool or enum field; a value the field cannot hold (out of
+   its range, a fraction into an integer, not one of an enum's values) is refused. */
+ECS_SCHED_API ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *world, ecs_sched_id id,
+                                                          void *value, const char *path,
+                                                          double number);
+ECS_SCHED_API ecs_sched_result ecs_sched_value_set_int(ecs_sched_world *world, ecs_sched_id id,
+                                                       void *value, const char *path,
+                                                       int64_t number);
+/* Writes text into a chars field (it must fit with its zero) or an enum field (a value's
+   name). */
+ECS_SCHED_API ecs_sched_result ecs_sched_value_set_string(ecs_sched_world *world, ecs_sched_id id,
+                                                          void *value, const char *path,
+                                                          const char *text);
+/* Orders two values field by field (negative, 0, positive). Floats by value, -0 equal to 0
+   and NaN equal to NaN, after every number; chars as strings. */
+ECS_SCHED_API int ecs_sched_value_compare(const ecs_sched_world *world, ecs_sched_id id,
+                                          const void *a, const void *b);
+/* A hash that agrees with ecs_sched_value_compare: equal values hash alike (padding and the
+   bytes after a string's zero do not count). */
+ECS_SCHED_API uint64_t ecs_sched_value_hash(const ecs_sched_world *world, ecs_sched_id id,
+                                            const void *value);
+
+/*=================================== src/sort.h (public) ====================================*/
+/* sort: queries that hand out their rows sorted by a component, or grouped by a target. */
+
+/* Orders two entities by their values: negative when a comes first, positive when b does,
+   0 when either may (they then keep table order). */
+typedef int (*ecs_sched_order_fn)(ecs_sched_entity a, const void *value_a, ecs_sched_entity b,
+                                  const void *value_b);
+
+/* Hands out the query's rows in the order `compare` gives by `component`, which must be a
+   sized component one of its terms reads or writes on the entity itself. The query keeps the
+   sorted list, and sorts again only when a row joined or left a table, a relationship
+   changed, or the component's values changed: for a tracked component (see Change detection
+   in THE WORLD'S EVENTS) only then; an untracked one cannot tell, and is sorted at every iteration.
+   Not with a cascade term (a query has one order). */
+ECS_SCHED_API ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *query,
+                                                        ecs_sched_id component,
+                                                        ecs_sched_order_fn compare);
+/* Hands out the rows grouped by their target of `kind`, an exclusive relationship kind (all
+   children of one parent together, for ChildOf): groups in the order of their targets'
+   indices, the entities without a target first; within a group, order_by's order if set,
+   else table order. */
+ECS_SCHED_API ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *query, ecs_sched_id kind);
+
+/*=============================== src/sparse_query.h (public) ================================*/
+/* sparse_query: queries with terms on sparse components. */
+
+/*=================================== src/iter.h (public) ====================================*/
+/* iter: iteration, handing out the rows of any query. */
+
+ECS_SCHED_API int32_t ecs_sched_query_count(const ecs_sched_query *query);  /* matching entities */
+/* The query's next run of rows (see ecs_sched_iter); false when every row was handed out. */
+ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
+/* The same rows as ecs_sched_iter_next, handed out by index: up to ECS_SCHED_ITER_ROWS rows
+   of one table at a time, it->rows[0 .. it->count - 1], with it->fields and it->entities
+   pointing at the table's first row (the i-th row's value is field[it->rows[i]]). For a query
+   with added or changed terms that matches few rows of many: the rows come from the table's
+   change log, in the order they changed, with no call per row (see Change detection in THE WORLD'S EVENTS). An
+   iterator is advanced by one of the two functions only. */
+ECS_SCHED_API bool ecs_sched_iter_next_rows(ecs_sched_iter *it);
+/* Marks row `row` (0 .. it->count - 1) of the current run changed, in the component of term
+   `term`: a written term of a tracked component (what an ECS_SCHED_TERM_WRITE_MANUAL loop
+   calls for each row it changes). After ecs_sched_iter_next_rows, `row` is an index into
+   it->rows. */
+ECS_SCHED_API ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term,
+                                                           int32_t row);
+
+/* Receives one piece of a query: it->count rows of one table, it->entities and it->fields
+   pointing at the piece's first row. Pieces are disjoint; several run at once. */
+typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
+/* Iterates a query in pieces of at most `grain` rows spread over the pool, and returns when
+   every piece is done (grain 0: see ECS_SCHED_DEFAULT_GRAIN; a query that writes a tracked
+   component where something changed: one piece per table). Structural changes are not
+   allowed meanwhile. */
+ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
+                                            int32_t grain, ecs_sched_chunk_fn fn, void *arg);
+/* The same for query `index` of a system, on the world's pool, within the system's declared
+   access. ECS_SCHED_ERR_ACCESS for an undeclared query; ECS_SCHED_ERR_OUT_OF_MEMORY when the
+   pool cannot be created (then nothing ran). */
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index,
+                                                      int32_t grain, ecs_sched_chunk_fn fn,
+                                                      void *arg);
+
+/*================================== src/prefab.h (public) ===================================*/
+/* prefab: prefab data, a list of future entities (entries with a parent entry, a name and
+   component values), made in one go onto a main entity. */
+
+typedef struct ecs_sched_prefab_data ecs_sched_prefab_data;
+
+/* An empty list of entries for this world's components. NULL when out of memory. */
+ECS_SCHED_API ecs_sched_prefab_data *ecs_sched_prefab_data_create(ecs_sched_world *world);
+/* Frees the entries and their values (dtor hooks). */
+ECS_SCHED_API void ecs_sched_prefab_data_free(ecs_sched_prefab_data *data);
+/* A new entry placed under entry `parent` (-1: none); returns its index, or -1 on failure.
+   Entry 0 is the main entry. */
+ECS_SCHED_API int32_t ecs_sched_prefab_data_add(ecs_sched_prefab_data *data, int32_t parent);
+/* Places an entry under another (-1: none). Any entry may be named; a cycle is refused when
+   the data is instantiated. */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_parent(ecs_sched_prefab_data *data,
+                                                                int32_t entry, int32_t parent);
+/* Gives an entry a copy of a component's value (copy hooks; NULL: the default value, or a
+   tag); again for the same component replaces it. */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *data,
+                                                         int32_t entry, ecs_sched_id id,
+                                                         const void *value);
+/* The name the entity made of the entry gets (NULL: none). */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_name(ecs_sched_prefab_data *data,
+                                                              int32_t entry, const char *name);
+/* Entry `entry`'s value of component id holds, at the entity field `path` (a path as for
+   ecs_sched_value_member; the component must be described and the entry have it), the entity
+   made of entry `target`: references between the entities, filled in when they are made. */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *data,
+                                                                int32_t entry, ecs_sched_id id,
+                                                                const char *path, int32_t target);
+/* The entity made of `entry` is related to the entity made of `target` with `kind` (any kind
+   but ChildOf, which set_parent gives; IsA makes it an instance). Related after every entity
+   is made, in the order given. */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_relate(ecs_sched_prefab_data *data,
+                                                            int32_t entry, ecs_sched_id kind,
+                                                            int32_t target);
+ECS_SCHED_API int32_t ecs_sched_prefab_data_count(const ecs_sched_prefab_data *data);
+ECS_SCHED_API int32_t ecs_sched_prefab_data_parent(const ecs_sched_prefab_data *data,
+                                                   int32_t entry);
+ECS_SCHED_API const char *ecs_sched_prefab_data_name(const ecs_sched_prefab_data *data,
+                                                     int32_t entry);
+/* The entry's value of a component (NULL when it has none, or for a tag: see _has). */
+ECS_SCHED_API const void *ecs_sched_prefab_data_get(const ecs_sched_prefab_data *data,
+                                                    int32_t entry, ecs_sched_id id);
+ECS_SCHED_API bool ecs_sched_prefab_data_has(const ecs_sched_prefab_data *data, int32_t entry,
+                                             ecs_sched_id id);
+/* Makes the entities: entry 0's values go onto `main` (ECS_SCHED_NULL_ENTITY: a new entity),
+   each other entry becomes a new entity with its values, its name, and ChildOf the entity of
+   its parent entry; one table move per entity. All or nothing. `out`, when not NULL, gets
+   the entity of each entry (ecs_sched_prefab_data_count of them). */
+ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_instantiate(ecs_sched_world *world,
+                                                                 const ecs_sched_prefab_data *data,
+                                                                 ecs_sched_entity main,
+                                                                 ecs_sched_entity *out);
+/* The same, recorded: returns `main`, or the handle of the new main entity. The data must
+   stay alive until the buffer is applied. */
+ECS_SCHED_API ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(
+    ecs_sched_commands *commands, const ecs_sched_prefab_data *data, ecs_sched_entity main);
+
+/*=================================== src/json.h (public) ====================================*/
+/* json: prefab data and worlds read from and written to JSON (cJSON), when ECS_SCHED_JSON is
+   defined. */
+
+#ifdef ECS_SCHED_JSON
+
+/* What a load is waiting for: nested prefab files and assets a loader hook was asked for.
+   The prefab is complete when nothing is loading and nothing failed. */
+typedef struct ecs_sched_progress {
+    int32_t loading;
+    int32_t done;
+    int32_t failed;
+} ecs_sched_progress;
+
+typedef enum ecs_sched_asset_status {
+    ECS_SCHED_ASSET_DONE = 0,      /* the handle is written and usable */
+    ECS_SCHED_ASSET_LOADING,       /* the handle is written; ecs_sched_progress_finish later */
+    ECS_SCHED_ASSET_FAILED
+} ecs_sched_asset_status;
+
+/* An asset a field names, {"asset": "path"} in place of an integer or entity field. */
+typedef struct ecs_sched_asset_request {
+    const char *path;
+    const char *file;              /* the file naming it */
+    ecs_sched_id component;
+    const char *field;             /* its path inside the component */
+    uint64_t handle;               /* out: the value the field gets */
+} ecs_sched_asset_request;
+
+typedef struct ecs_sched_json_desc {
+    const char *file;              /* names the text in messages; nested prefab files named in
+                                      it are found relative to its directory */
+    /* Reads a prefab file: its text, zero-terminated, allocated with malloc, or NULL (errno,
+       if set, is named as the reason). `path` is the file to read, a nested prefab's already
+       relative to the directory of `from`, the file naming it (NULL for the file
+       ecs_sched_prefab_data_load was given). NULL hook: fopen and fread. */
+    char *(*read_file)(const char *path, const char *from, void *user);
+    /* Loads an asset; NULL: a field naming an asset is refused. */
+    ecs_sched_asset_status (*load_asset)(ecs_sched_asset_request *request, void *user);
+    void *user;
+    ecs_sched_progress *progress;  /* counts nested prefabs and assets; NULL: not counted */
+} ecs_sched_json_desc;
+
+/* Prefab data from JSON text (see JSON FILES for the format). NULL on failure, with a message
+   naming the file, the entity, the component and the field. */
+ECS_SCHED_API ecs_sched_prefab_data *ecs_sched_prefab_data_from_json(ecs_sched_world *world,
+                                                                     const char *text,
+                                                                     const ecs_sched_json_desc *desc);
+/* The same from a file, read through desc->read_file (or fopen). */
+ECS_SCHED_API ecs_sched_prefab_data *ecs_sched_prefab_data_load(ecs_sched_world *world,
+                                                                const char *path,
+                                                                const ecs_sched_json_desc *desc);
+/* Writes entities as JSON: `entities` (NULL: every entity of the world) and, when
+   `descendants`, their descendants. Returns text to free with ecs_sched_json_free, or NULL
+   (a component without a description, a relationship to an entity not written). */
+ECS_SCHED_API char *ecs_sched_json_save(ecs_sched_world *world, int32_t count,
+                                        const ecs_sched_entity *entities, bool descendants);
+ECS_SCHED_API void ecs_sched_json_free(char *text);
+/* An asset that was ECS_SCHED_ASSET_LOADING is done (ok) or failed. */
+ECS_SCHED_API void ecs_sched_progress_finish(ecs_sched_progress *progress, bool ok);
+ECS_SCHED_API bool ecs_sched_progress_complete(const ecs_sched_progress *progress);
+
+#endif /* ECS_SCHED_JSON */
+
+/*================================= src/snapshot.h (public) ==================================*/
+/* snapshot: a copy of a world's entities, components, resources, relationships, names,
+   bases and the parts other modules register, and its restore. */
+
+typedef struct ecs_sched_snapshot ecs_sched_snapshot;
+
+/* A copy of the world as it is: every entity with its components (copied with the copy
+   hooks), the entity index (handles and generations), the resources, the relationships, the
+   names and the bases, and what other modules keep beside them (delayed commands, message
+   queues, state machines, the clocks' time; see SNAPSHOTS). Not schedules, systems,
+   observers or queries: code, not data. It holds no pointer into the world and outlives it; it restores into
+   this world only. NULL on failure. Refused while a command buffer holds reserved handles
+   (apply or destroy it first) and inside systems that may not change the world. */
+ECS_SCHED_API ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *world);
+/* Brings the world back to the snapshot exactly: entities made since are gone, entities
+   despawned since are back with the same handles, every value is the snapshot's. A handle
+   made since stays stale: generations move forward across a restore, so that no entity
+   spawned later is given it. Components,
+   relationship kinds, queries, systems and schedules registered since stay (they are not
+   data); no observer hears anything; tracked components count every restored value as
+   added and changed now. All or nothing. */
+ECS_SCHED_API ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *world,
+                                                          const ecs_sched_snapshot *snapshot);
+/* Takes the snapshot again, of the same world as it is now, reusing the snapshot's memory
+   where it is large enough: for rollback, a snapshot retaken every frame allocates nothing
+   once the world stops growing. On failure (out of memory) the snapshot is emptied: restoring
+   it is refused until a retake succeeds. */
+ECS_SCHED_API ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *world,
+                                                         ecs_sched_snapshot *snapshot);
+ECS_SCHED_API void ecs_sched_snapshot_free(ecs_sched_snapshot *snapshot);
+/* The memory the snapshot holds, in bytes. */
+ECS_SCHED_API size_t ecs_sched_snapshot_bytes(const ecs_sched_snapshot *snapshot);
+
+/*=================================== src/state.h (public) ===================================*/
+/* state: state machines, their transitions and the schedules that run on them. */
+
+/* No value: the machine does not exist (yet). */
+#define ECS_SCHED_STATE_NONE (-1)
+
+/* A computed state's value from the current values of its sources (in the order of
+   .sources; ECS_SCHED_STATE_NONE for a source that has no value): one of its own values, or
+   ECS_SCHED_STATE_NONE for "does not exist". It must depend on those values only. */
+typedef int32_t (*ecs_sched_state_compute_fn)(const int32_t *source_values, void *user_data);
+
+typedef struct ecs_sched_state_desc {
+    const char *name;                                 /* required, e.g. "GameState" */
+    const char *values[ECS_SCHED_MAX_STATE_VALUES];   /* required: value i is named values[i] */
+    int32_t initial;              /* entered at the first apply (a sub-state: each time it
+                                     starts to exist); default 0; a computed state has none */
+    int32_t stack_capacity;           /* how many values pushes may cover at once; default 8 */
+    /* A computed state: its value is compute(values of .sources) and follows them; it cannot
+       be queued. The sources are machines registered before, listed without gaps. */
+    ecs_sched_id sources[ECS_SCHED_MAX_STATE_SOURCES];
+    ecs_sched_state_compute_fn compute;
+    void *user_data;                  /* passed to compute */
+    /* A sub-state: it exists only while machine .parent has a value v with parent_values[v]
+       true; it starts at .initial when the parent reaches one of them, and stops existing
+       when the parent leaves them. */
+    ecs_sched_id parent;
+    bool parent_values[ECS_SCHED_MAX_STATE_VALUES];
+} ecs_sched_state_desc;
+
+/* The resource that holds a machine's current value; its id is the machine's id. It exists
+   from the machine's first value on; a sub-state or computed state that stops existing keeps
+   it with value ECS_SCHED_STATE_NONE (ecs_sched_condition_state_exists tells). */
+typedef struct ecs_sched_state_current {
+    int32_t value;
+    uint32_t changes;         /* transitions applied so far, the initial enter included */
+} ecs_sched_state_current;
+
+/* A machine's last transition. Both values ECS_SCHED_STATE_NONE: none yet. */
+typedef struct ecs_sched_state_transition {
+    int32_t from;             /* ECS_SCHED_STATE_NONE: the machine started to exist */
+    int32_t to;               /* ECS_SCHED_STATE_NONE: it stopped existing (a sub-state, a
+                                 computed state) */
+    bool this_run;            /* it happened during the current top-level schedule run (or,
+                                 between runs, during the last one); one applied outside any
+                                 run (ecs_sched_state_apply) counts for the next run */
+} ecs_sched_state_transition;
+
+/* Registers a state machine; returns its id, or 0. The same name with the same desc gives
+   the same id again; with another .initial it replaces the initial value until the machine's
+   first value (then ECS_SCHED_ERR_STATE_MISMATCH); with other values, stack capacity,
+   sources, parent or compute function it is ECS_SCHED_ERR_STATE_MISMATCH, and with sources
+   that lead back to it ECS_SCHED_ERR_STATE_CYCLE. Register a machine's sources or parent
+   before it. */
+ECS_SCHED_API ecs_sched_id ecs_sched_state_register(ecs_sched_world *world,
+                                                    const ecs_sched_state_desc *desc);
+/* The id of a machine's pending slot, to declare as a write by systems that queue values. */
+ECS_SCHED_API ecs_sched_id ecs_sched_state_next_id(ecs_sched_world *world, ecs_sched_id machine);
+/* The current value, or ECS_SCHED_STATE_NONE when the machine has none (or is unknown). */
+ECS_SCHED_API int32_t ecs_sched_state_get(ecs_sched_world *world, ecs_sched_id machine);
+/* A value's name ("Playing"), or NULL. */
+ECS_SCHED_API const char *ecs_sched_state_value_name(ecs_sched_world *world,
+                                                     ecs_sched_id machine, int32_t value);
+/* Queues `value` for the next apply; queuing again before it replaces the value. Queuing the
+   current value does nothing; _reenter asks for its OnExit and OnEnter to run again. */
+ECS_SCHED_API ecs_sched_result ecs_sched_state_set(ecs_sched_world *world, ecs_sched_id machine,
+                                                   int32_t value);
+ECS_SCHED_API ecs_sched_result ecs_sched_state_set_reenter(ecs_sched_world *world,
+                                                           ecs_sched_id machine, int32_t value);
+/* The stack: queues pushing `value` over the current one (OnPause(current), then
+   OnEnter(value)), or popping back (OnExit(top), then OnResume(revealed)). A covered value is
+   neither exited nor entered again. A push past stack_capacity is ECS_SCHED_ERR_LIMIT, a pop
+   with nothing covered ECS_SCHED_ERR_INVALID_ARGUMENT; a queued push, pop or set replaces the
+   one queued before. */
+ECS_SCHED_API ecs_sched_result ecs_sched_state_push(ecs_sched_world *world, ecs_sched_id machine,
+                                                    int32_t value);
+ECS_SCHED_API ecs_sched_result ecs_sched_state_pop(ecs_sched_world *world, ecs_sched_id machine);
+/* How many values pushes cover now (0: none), or -1 for an unknown machine. */
+ECS_SCHED_API int32_t ecs_sched_state_depth(ecs_sched_world *world, ecs_sched_id machine);
+/* The same from a running system: reading needs the machine's id in `reads`, queuing its
+   ecs_sched_state_next_id in `writes` (else ECS_SCHED_ERR_ACCESS). */
+ECS_SCHED_API int32_t ecs_sched_ctx_state(ecs_sched_system_ctx *ctx, ecs_sched_id machine);
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_state_set(ecs_sched_system_ctx *ctx,
+                                                       ecs_sched_id machine, int32_t value);
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_state_set_reenter(ecs_sched_system_ctx *ctx,
+                                                               ecs_sched_id machine,
+                                                               int32_t value);
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_state_push(ecs_sched_system_ctx *ctx,
+                                                        ecs_sched_id machine, int32_t value);
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_state_pop(ecs_sched_system_ctx *ctx,
+                                                       ecs_sched_id machine);
+/* The labels of a machine's transition schedules, owned by the world:
+   "OnEnter(GameState::Playing)", "OnExit(GameState::Playing)",
+   "OnTransition(GameState::Menu, GameState::Playing)". NULL for an unknown machine or a
+   value out of range. Add systems to them like to any schedule. */
+ECS_SCHED_API const char *ecs_sched_on_enter(ecs_sched_world *world, ecs_sched_id machine,
+                                             int32_t value);
+ECS_SCHED_API const char *ecs_sched_on_exit(ecs_sched_world *world, ecs_sched_id machine,
+                                            int32_t value);
+ECS_SCHED_API const char *ecs_sched_on_transition(ecs_sched_world *world, ecs_sched_id machine,
+                                                  int32_t from, int32_t to);
+/* "OnPause(GameState::Playing)", "OnResume(GameState::Playing)": the stack's schedules. */
+ECS_SCHED_API const char *ecs_sched_on_pause(ecs_sched_world *world, ecs_sched_id machine,
+                                             int32_t value);
+ECS_SCHED_API const char *ecs_sched_on_resume(ecs_sched_world *world, ecs_sched_id machine,
+                                              int32_t value);
+/* The machine's last transition, into *out. */
+ECS_SCHED_API ecs_sched_result ecs_sched_state_last_transition(ecs_sched_world *world,
+                                                               ecs_sched_id machine,
+                                                               ecs_sched_state_transition *out);
+/* The same from a running system, which declares the machine's id in `reads`. */
+ECS_SCHED_API ecs_sched_result ecs_sched_ctx_state_last_transition(
+    ecs_sched_system_ctx *ctx, ecs_sched_id machine, ecs_sched_state_transition *out);
+/* State-scoped entities: an entity with a machine's scope component (ecs_sched_state_scope_id)
+   is despawned when the machine exits `on_exit` (right after OnExit of it; a value covered by
+   a push is not exited) or enters `on_enter` (right before OnEnter of it); either may be
+   ECS_SCHED_STATE_NONE. Insert it like any component, from systems through commands. */
+typedef struct ecs_sched_state_scoped {
+    int32_t on_exit;
+    int32_t on_enter;
+} ecs_sched_state_scoped;
+
+ECS_SCHED_API ecs_sched_state_scoped ecs_sched_despawn_on_exit(int32_t value);
+ECS_SCHED_API ecs_sched_state_scoped ecs_sched_despawn_on_enter(int32_t value);
+/* The id of the component "StateScoped(GameState)", or 0 for an unknown machine. */
+ECS_SCHED_API ecs_sched_id ecs_sched_state_scope_id(ecs_sched_world *world, ecs_sched_id machine);
+/* State-scoped messages: the messages of this type (message.h) are dropped when state
+   machine `machine` leaves `value` (on_enter false) or reaches it (true), so that, say, a
+   menu's clicks do not reach the game. Readers do not count them as missed. */
+ECS_SCHED_API ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *world,
+                                                               ecs_sched_id message,
+                                                               ecs_sched_id machine,
+                                                               int32_t value, bool on_enter);
+
+/* Conditions on a machine; each declares a read of the machine's id. state_changed is true
+   when the machine changed value (or was re-entered) since this instance last looked. */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_in_state(ecs_sched_id machine,
+                                                               int32_t value);
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_exists(ecs_sched_id machine);
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_changed(ecs_sched_id machine);
+/* True when `value` is the current value or one a push covers. */
+ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine,
+                                                                     int32_t value);
 
 /*=================================== src/time.h (public) ====================================*/
 /* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
@@ -3560,396 +4239,50 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_repeating_after_delay(int6
 /* True while the virtual clock is paused. */
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_time_paused(void);
 
-/*=================================== src/state.h (public) ===================================*/
-/* state: state machines, their transitions and the schedules that run on them. */
+/*=================================== src/delay.h (public) ===================================*/
+/* delay: commands applied once a clock has advanced by a delay.
 
-/* No value: the machine does not exist (yet). */
-#define ECS_SCHED_STATE_NONE (-1)
+   The delayed buffers hang on the buffer that made them until it is applied (through the
+   companion hooks of commands.h), then wait in queues beside the clocks (time.h), whose
+   hooks, set at the first buffer queued, apply those due as a clock advances and free the
+   queues with the clocks: the core and the clocks call nothing of this module by name. */
 
-/* A computed state's value from the current values of its sources (in the order of
-   .sources; ECS_SCHED_STATE_NONE for a source that has no value): one of its own values, or
-   ECS_SCHED_STATE_NONE for "does not exist". It must depend on those values only. */
-typedef int32_t (*ecs_sched_state_compute_fn)(const int32_t *source_values, void *user_data);
+/* The clock a delay is counted on. */
+typedef enum ecs_sched_clock {
+    ECS_SCHED_CLOCK_VIRTUAL,     /* Time<Virtual>: the game's time (pauses, speeds up) */
+    ECS_SCHED_CLOCK_FIXED        /* Time<Fixed>: the fixed steps */
+} ecs_sched_clock;
 
-typedef struct ecs_sched_state_desc {
-    const char *name;                                 /* required, e.g. "GameState" */
-    const char *values[ECS_SCHED_MAX_STATE_VALUES];   /* required: value i is named values[i] */
-    int32_t initial;              /* entered at the first apply (a sub-state: each time it
-                                     starts to exist); default 0; a computed state has none */
-    int32_t stack_capacity;           /* how many values pushes may cover at once; default 8 */
-    /* A computed state: its value is compute(values of .sources) and follows them; it cannot
-       be queued. The sources are machines registered before, listed without gaps. */
-    ecs_sched_id sources[ECS_SCHED_MAX_STATE_SOURCES];
-    ecs_sched_state_compute_fn compute;
-    void *user_data;                  /* passed to compute */
-    /* A sub-state: it exists only while machine .parent has a value v with parent_values[v]
-       true; it starts at .initial when the parent reaches one of them, and stops existing
-       when the parent leaves them. */
-    ecs_sched_id parent;
-    bool parent_values[ECS_SCHED_MAX_STATE_VALUES];
-} ecs_sched_state_desc;
+/* A buffer whose commands are applied once `clock` has advanced by delay_ns (>= 0): record
+   into it as into any buffer (spawn, insert, remove, despawn, a resource, ...).
 
-/* The resource that holds a machine's current value; its id is the machine's id. It exists
-   from the machine's first value on; a sub-state or computed state that stops existing keeps
-   it with value ECS_SCHED_STATE_NONE (ecs_sched_condition_state_exists tells). */
-typedef struct ecs_sched_state_current {
-    int32_t value;
-    uint32_t changes;         /* transitions applied so far, the initial enter included */
-} ecs_sched_state_current;
+       ecs_sched_commands *later = ecs_sched_commands_after(ecs_sched_ctx_commands(ctx),
+                                                            ECS_SCHED_CLOCK_VIRTUAL,
+                                                            ECS_SCHED_SECONDS(2));
+       ecs_sched_commands_despawn(later, bullet);
 
-/* A machine's last transition. Both values ECS_SCHED_STATE_NONE: none yet. */
-typedef struct ecs_sched_state_transition {
-    int32_t from;             /* ECS_SCHED_STATE_NONE: the machine started to exist */
-    int32_t to;               /* ECS_SCHED_STATE_NONE: it stopped existing (a sub-state, a
-                                 computed state) */
-    bool this_run;            /* it happened during the current top-level schedule run (or,
-                                 between runs, during the last one); one applied outside any
-                                 run (ecs_sched_state_apply) counts for the next run */
-} ecs_sched_state_transition;
-
-/* Registers a state machine; returns its id, or 0. The same name with the same desc gives
-   the same id again; with another .initial it replaces the initial value until the machine's
-   first value (then ECS_SCHED_ERR_STATE_MISMATCH); with other values, stack capacity,
-   sources, parent or compute function it is ECS_SCHED_ERR_STATE_MISMATCH, and with sources
-   that lead back to it ECS_SCHED_ERR_STATE_CYCLE. Register a machine's sources or parent
-   before it. */
-ECS_SCHED_API ecs_sched_id ecs_sched_state_register(ecs_sched_world *world,
-                                                    const ecs_sched_state_desc *desc);
-/* The id of a machine's pending slot, to declare as a write by systems that queue values. */
-ECS_SCHED_API ecs_sched_id ecs_sched_state_next_id(ecs_sched_world *world, ecs_sched_id machine);
-/* The current value, or ECS_SCHED_STATE_NONE when the machine has none (or is unknown). */
-ECS_SCHED_API int32_t ecs_sched_state_get(ecs_sched_world *world, ecs_sched_id machine);
-/* A value's name ("Playing"), or NULL. */
-ECS_SCHED_API const char *ecs_sched_state_value_name(ecs_sched_world *world,
-                                                     ecs_sched_id machine, int32_t value);
-/* Queues `value` for the next apply; queuing again before it replaces the value. Queuing the
-   current value does nothing; _reenter asks for its OnExit and OnEnter to run again. */
-ECS_SCHED_API ecs_sched_result ecs_sched_state_set(ecs_sched_world *world, ecs_sched_id machine,
-                                                   int32_t value);
-ECS_SCHED_API ecs_sched_result ecs_sched_state_set_reenter(ecs_sched_world *world,
-                                                           ecs_sched_id machine, int32_t value);
-/* The stack: queues pushing `value` over the current one (OnPause(current), then
-   OnEnter(value)), or popping back (OnExit(top), then OnResume(revealed)). A covered value is
-   neither exited nor entered again. A push past stack_capacity is ECS_SCHED_ERR_LIMIT, a pop
-   with nothing covered ECS_SCHED_ERR_INVALID_ARGUMENT; a queued push, pop or set replaces the
-   one queued before. */
-ECS_SCHED_API ecs_sched_result ecs_sched_state_push(ecs_sched_world *world, ecs_sched_id machine,
-                                                    int32_t value);
-ECS_SCHED_API ecs_sched_result ecs_sched_state_pop(ecs_sched_world *world, ecs_sched_id machine);
-/* How many values pushes cover now (0: none), or -1 for an unknown machine. */
-ECS_SCHED_API int32_t ecs_sched_state_depth(ecs_sched_world *world, ecs_sched_id machine);
-/* The same from a running system: reading needs the machine's id in `reads`, queuing its
-   ecs_sched_state_next_id in `writes` (else ECS_SCHED_ERR_ACCESS). */
-ECS_SCHED_API int32_t ecs_sched_ctx_state(ecs_sched_system_ctx *ctx, ecs_sched_id machine);
-ECS_SCHED_API ecs_sched_result ecs_sched_ctx_state_set(ecs_sched_system_ctx *ctx,
-                                                       ecs_sched_id machine, int32_t value);
-ECS_SCHED_API ecs_sched_result ecs_sched_ctx_state_set_reenter(ecs_sched_system_ctx *ctx,
-                                                               ecs_sched_id machine,
-                                                               int32_t value);
-ECS_SCHED_API ecs_sched_result ecs_sched_ctx_state_push(ecs_sched_system_ctx *ctx,
-                                                        ecs_sched_id machine, int32_t value);
-ECS_SCHED_API ecs_sched_result ecs_sched_ctx_state_pop(ecs_sched_system_ctx *ctx,
-                                                       ecs_sched_id machine);
-/* The labels of a machine's transition schedules, owned by the world:
-   "OnEnter(GameState::Playing)", "OnExit(GameState::Playing)",
-   "OnTransition(GameState::Menu, GameState::Playing)". NULL for an unknown machine or a
-   value out of range. Add systems to them like to any schedule. */
-ECS_SCHED_API const char *ecs_sched_on_enter(ecs_sched_world *world, ecs_sched_id machine,
-                                             int32_t value);
-ECS_SCHED_API const char *ecs_sched_on_exit(ecs_sched_world *world, ecs_sched_id machine,
-                                            int32_t value);
-ECS_SCHED_API const char *ecs_sched_on_transition(ecs_sched_world *world, ecs_sched_id machine,
-                                                  int32_t from, int32_t to);
-/* "OnPause(GameState::Playing)", "OnResume(GameState::Playing)": the stack's schedules. */
-ECS_SCHED_API const char *ecs_sched_on_pause(ecs_sched_world *world, ecs_sched_id machine,
-                                             int32_t value);
-ECS_SCHED_API const char *ecs_sched_on_resume(ecs_sched_world *world, ecs_sched_id machine,
-                                              int32_t value);
-/* The machine's last transition, into *out. */
-ECS_SCHED_API ecs_sched_result ecs_sched_state_last_transition(ecs_sched_world *world,
-                                                               ecs_sched_id machine,
-                                                               ecs_sched_state_transition *out);
-/* The same from a running system, which declares the machine's id in `reads`. */
-ECS_SCHED_API ecs_sched_result ecs_sched_ctx_state_last_transition(
-    ecs_sched_system_ctx *ctx, ecs_sched_id machine, ecs_sched_state_transition *out);
-/* State-scoped entities: an entity with a machine's scope component (ecs_sched_state_scope_id)
-   is despawned when the machine exits `on_exit` (right after OnExit of it; a value covered by
-   a push is not exited) or enters `on_enter` (right before OnEnter of it); either may be
-   ECS_SCHED_STATE_NONE. Insert it like any component, from systems through commands. */
-typedef struct ecs_sched_state_scoped {
-    int32_t on_exit;
-    int32_t on_enter;
-} ecs_sched_state_scoped;
-
-ECS_SCHED_API ecs_sched_state_scoped ecs_sched_despawn_on_exit(int32_t value);
-ECS_SCHED_API ecs_sched_state_scoped ecs_sched_despawn_on_enter(int32_t value);
-/* The id of the component "StateScoped(GameState)", or 0 for an unknown machine. */
-ECS_SCHED_API ecs_sched_id ecs_sched_state_scope_id(ecs_sched_world *world, ecs_sched_id machine);
-/* State-scoped messages: the messages of this type (message.h) are dropped when state
-   machine `machine` leaves `value` (on_enter false) or reaches it (true), so that, say, a
-   menu's clicks do not reach the game. Readers do not count them as missed. */
-ECS_SCHED_API ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *world,
-                                                               ecs_sched_id message,
-                                                               ecs_sched_id machine,
-                                                               int32_t value, bool on_enter);
-
-/* Conditions on a machine; each declares a read of the machine's id. state_changed is true
-   when the machine changed value (or was re-entered) since this instance last looked. */
-ECS_SCHED_API ecs_sched_condition ecs_sched_condition_in_state(ecs_sched_id machine,
-                                                               int32_t value);
-ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_exists(ecs_sched_id machine);
-ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_changed(ecs_sched_id machine);
-/* True when `value` is the current value or one a push covers. */
-ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine,
-                                                                     int32_t value);
-
-/*================================= src/relation.h (public) ==================================*/
-/* relation: relationships between entities: kinds, targets and the sources of a target. */
-
-/* What despawning a target does to the entities related to it. */
-typedef enum ecs_sched_target_despawn {
-    ECS_SCHED_TARGET_DEFAULT = 0,        /* REMOVE, except for ChildOf: DESPAWN_SOURCES */
-    ECS_SCHED_TARGET_REMOVE,             /* the sources lose the relationship */
-    ECS_SCHED_TARGET_DESPAWN_SOURCES,    /* the sources are despawned too, and theirs in turn */
-    ECS_SCHED_TARGET_REFUSE              /* the despawn fails while sources remain */
-} ecs_sched_target_despawn;
-
-typedef struct ecs_sched_relation_desc {
-    const char *name;                    /* required, unique among components */
-    size_t payload_size;                 /* 0: the relationship carries no data */
-    size_t payload_alignment;            /* 0: as for components */
-    bool exclusive;                      /* at most one target per source (ChildOf is) */
-    bool acyclic;                        /* relating an entity to its own descendant is
-                                            refused (ChildOf is); needed to cascade */
-    ecs_sched_target_despawn on_target_despawn;
-} ecs_sched_relation_desc;
-
-/* Registers a relationship kind, a component whose value is the target (an
-   ecs_sched_entity) followed by the payload: struct { ecs_sched_entity target; P payload; }.
-   Registering a name again with the same properties returns the existing id. 0 on failure. */
-ECS_SCHED_API ecs_sched_id ecs_sched_relation_register(ecs_sched_world *world,
-                                                       const ecs_sched_relation_desc *desc);
-ECS_SCHED_API bool ecs_sched_is_relation(const ecs_sched_world *world, ecs_sched_id id);
-/* ChildOf ("ecs_sched.ChildOf"), registered by every world: exclusive, acyclic, and despawning
-   a parent despawns its children (see HIERARCHY). */
-ECS_SCHED_API ecs_sched_id ecs_sched_child_of(const ecs_sched_world *world);
-/* Relates source to target with kind `kind`, with a copy of `payload` (NULL: zeroed for a new
-   relationship, unchanged for an existing one). For an exclusive kind this replaces the
-   source's target. A structural change: from a system, record it (ecs_sched_commands_relate). */
-ECS_SCHED_API ecs_sched_result ecs_sched_relate(ecs_sched_world *world, ecs_sched_entity source,
-                                                ecs_sched_id kind, ecs_sched_entity target,
-                                                const void *payload);
-/* Removes one relationship (nothing to do when there is none). ecs_sched_remove(world,
-   source, kind) removes every target of the kind. */
-ECS_SCHED_API ecs_sched_result ecs_sched_unrelate(ecs_sched_world *world, ecs_sched_entity source,
-                                                  ecs_sched_id kind, ecs_sched_entity target);
-/* Whether source relates to target with the kind (target ECS_SCHED_NULL_ENTITY: to any). */
-ECS_SCHED_API bool ecs_sched_has_relation(const ecs_sched_world *world, ecs_sched_entity source,
-                                          ecs_sched_id kind, ecs_sched_entity target);
-ECS_SCHED_API int32_t ecs_sched_target_count(const ecs_sched_world *world,
-                                             ecs_sched_entity source, ecs_sched_id kind);
-/* The index-th target (0 .. count - 1), or ECS_SCHED_NULL_ENTITY. The first is the one a
-   query's field holds; the order of the others changes when one is removed. */
-ECS_SCHED_API ecs_sched_entity ecs_sched_target(const ecs_sched_world *world,
-                                                ecs_sched_entity source, ecs_sched_id kind,
-                                                int32_t index);
-/* The payload of one relationship, or NULL: a relationship the source does not have is a
-   miss, not recorded (see ERRORS); a stale source, a kind that is none or has no payload is a
-   failure. */
-ECS_SCHED_API void *ecs_sched_relation_payload(ecs_sched_world *world, ecs_sched_entity source,
-                                               ecs_sched_id kind, ecs_sched_entity target);
-/* The sources that relate to target with the kind, in the order they did (for ChildOf, the
-   children in their order); *count receives how many. Valid until the next structural change.
-   An entity that is no target gives NULL and 0. */
-ECS_SCHED_API const ecs_sched_entity *ecs_sched_sources(const ecs_sched_world *world,
-                                                        ecs_sched_id kind,
-                                                        ecs_sched_entity target, int32_t *count);
-/* The same, recorded in a command buffer; the payload is copied now. A relate whose target
-   is dead when the buffer is applied is skipped, like a command on a dead entity. */
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_relate(ecs_sched_commands *commands,
-                                                         ecs_sched_entity source,
-                                                         ecs_sched_id kind,
-                                                         ecs_sched_entity target,
-                                                         const void *payload);
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_unrelate(ecs_sched_commands *commands,
-                                                           ecs_sched_entity source,
-                                                           ecs_sched_id kind,
-                                                           ecs_sched_entity target);
-
-/*================================= src/hierarchy.h (public) =================================*/
-/* hierarchy: parents and children (the ChildOf relationship), and queries that read through
-   them: a parent's values, and the order of depth. */
-
-/* Makes child a child of parent, last among its children (parent ECS_SCHED_NULL_ENTITY: the
-   child becomes a root). Refused when parent is child or below it (ECS_SCHED_ERR_RELATION_CYCLE,
-   naming the path). A structural change: from a system, use ecs_sched_commands_set_parent. */
-ECS_SCHED_API ecs_sched_result ecs_sched_set_parent(ecs_sched_world *world, ecs_sched_entity child,
-                                                    ecs_sched_entity parent);
-/* The same, placed at `index` among the parent's children (past the end: last). A child of
-   that parent already moves to `index`. Inside an observer it is recorded, and the child
-   goes last. */
-ECS_SCHED_API ecs_sched_result ecs_sched_set_parent_at(ecs_sched_world *world,
-                                                       ecs_sched_entity child,
-                                                       ecs_sched_entity parent, int32_t index);
-/* The parent, or ECS_SCHED_NULL_ENTITY for a root (or a dead entity). */
-ECS_SCHED_API ecs_sched_entity ecs_sched_parent_of(const ecs_sched_world *world,
-                                                   ecs_sched_entity entity);
-/* The children in their order; *count receives how many (NULL and 0 for none). Valid until
-   the next structural change. */
-ECS_SCHED_API const ecs_sched_entity *ecs_sched_children(const ecs_sched_world *world,
-                                                         ecs_sched_entity parent, int32_t *count);
-/* How many ancestors the entity has (0 for a root); -1 for a dead entity. */
-ECS_SCHED_API int32_t ecs_sched_depth(const ecs_sched_world *world, ecs_sched_entity entity);
-/* The entity's ancestors, its parent first: up to `capacity` into out; returns how many
-   there are (which may be more than capacity), or -1 for a dead entity. */
-ECS_SCHED_API int32_t ecs_sched_ancestors(const ecs_sched_world *world, ecs_sched_entity entity,
-                                          ecs_sched_entity *out, int32_t capacity);
-
-typedef enum ecs_sched_traversal {
-    ECS_SCHED_DEPTH_FIRST,       /* each entity, then its subtree, children in their order */
-    ECS_SCHED_BREADTH_FIRST      /* level by level, each level in the children's order */
-} ecs_sched_traversal;
-
-/* The entity's descendants (not itself) in the order asked: up to `capacity` into out;
-   returns how many there are (which may be more than capacity), or -1 for a dead entity or
-   when out of memory. */
-ECS_SCHED_API int32_t ecs_sched_descendants(ecs_sched_world *world, ecs_sched_entity entity,
-                                            ecs_sched_traversal order, ecs_sched_entity *out,
-                                            int32_t capacity);
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands *commands,
-                                                             ecs_sched_entity child,
-                                                             ecs_sched_entity parent);
-
-/*=================================== src/sort.h (public) ====================================*/
-/* sort: queries that hand out their rows sorted by a component, or grouped by a target. */
-
-/* Orders two entities by their values: negative when a comes first, positive when b does,
-   0 when either may (they then keep table order). */
-typedef int (*ecs_sched_order_fn)(ecs_sched_entity a, const void *value_a, ecs_sched_entity b,
-                                  const void *value_b);
-
-/* Hands out the query's rows in the order `compare` gives by `component`, which must be a
-   sized component one of its terms reads or writes on the entity itself. The query keeps the
-   sorted list, and sorts again only when a row joined or left a table, a relationship
-   changed, or the component's values changed: for a tracked component (see Change detection
-   in THE WORLD'S EVENTS) only then; an untracked one cannot tell, and is sorted at every iteration.
-   Not with a cascade term (a query has one order). */
-ECS_SCHED_API ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *query,
-                                                        ecs_sched_id component,
-                                                        ecs_sched_order_fn compare);
-/* Hands out the rows grouped by their target of `kind`, an exclusive relationship kind (all
-   children of one parent together, for ChildOf): groups in the order of their targets'
-   indices, the entities without a target first; within a group, order_by's order if set,
-   else table order. */
-ECS_SCHED_API ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *query, ecs_sched_id kind);
-
-/*=============================== src/sparse_query.h (public) ================================*/
-/* sparse_query: queries with terms on sparse components. */
-
-/*=================================== src/name.h (public) ====================================*/
-/* name: entity names, unique among siblings, found by name in a scope or by path. */
-
-/* Names the entity (a copy of `name` is kept; NULL takes the name away). Names are unique
-   among the children of one parent, and among roots: a name another sibling has is refused
-   with ECS_SCHED_ERR_NAME_CLASH, naming both. So is a set_parent that would bring two equal
-   names under one parent. An empty name is refused. Like a structural change, naming is for
-   code outside the schedule, or exclusive systems. */
-ECS_SCHED_API ecs_sched_result ecs_sched_set_name(ecs_sched_world *world, ecs_sched_entity entity,
-                                                  const char *name);
-/* The entity's name, or NULL. Valid until the name changes or the entity goes. */
-ECS_SCHED_API const char *ecs_sched_name(const ecs_sched_world *world, ecs_sched_entity entity);
-/* The child of `scope` with this name (scope ECS_SCHED_NULL_ENTITY: the root with it), or
-   ECS_SCHED_NULL_ENTITY. Hashed: no scan of the children. */
-ECS_SCHED_API ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *world,
-                                                ecs_sched_entity scope, const char *name);
-/* Follows a path of names from scope (ECS_SCHED_NULL_ENTITY: from the roots), each name
-   separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A part "#<index>"
-   names the live entity with that index if it is in that scope (what ecs_sched_path writes
-   for an unnamed entity); a backslash makes the next character part of a name (see
-   ecs_sched_path); an empty path names the scope itself. A path that does not resolve is a
-   miss: ECS_SCHED_NULL_ENTITY, nothing recorded (see ERRORS). A dead scope is a failure
-   (ECS_SCHED_ERR_STALE_ENTITY). */
-ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
-                                                     ecs_sched_entity scope, const char *path,
-                                                     const char *separator);
-/* Writes the entity's path from its root (names joined by separator, NULL: "."; an entity
-   without a name appears as "#" and its index) into out, at most capacity bytes with the
-   terminating zero; returns the length of the whole path (snprintf's rule), or -1 for a dead
-   entity. In a name, a backslash goes before each backslash, each character of the separator
-   and a leading '#', so that ecs_sched_lookup_path(w, 0, path, separator) finds the entity. */
-ECS_SCHED_API int32_t ecs_sched_path(const ecs_sched_world *world, ecs_sched_entity entity,
-                                     const char *separator, char *out, int32_t capacity);
-
-/*================================== src/inherit.h (public) ==================================*/
-/* inherit: bases and instances (IsA), inherited values, overrides, and instantiating a prefab
-   with its children. */
-
-/* IsA ("ecs_sched.IsA"), registered by every world: ecs_sched_relate(w, instance,
-   ecs_sched_is_a(w), base, NULL) makes `instance` see the components of `base` that it does
-   not own (see PREFABS AND INHERITANCE). Not exclusive (an instance may have several bases),
-   acyclic (a base cannot be its own instance), and a base with instances cannot be despawned
-   (ECS_SCHED_ERR_REFUSED naming them). */
-ECS_SCHED_API ecs_sched_id ecs_sched_is_a(const ecs_sched_world *world);
-/* A new instance of `prefab` (IsA prefab), and for each descendant of the prefab a new
-   instance of it, placed the same way under the new root (ChildOf, the same order, the same
-   names). Each new entity owns a copy of what its prefab marked with
-   ecs_sched_auto_override and shares the rest. All or nothing: ECS_SCHED_NULL_ENTITY on
-   failure, with nothing made. A structural change: from a system, record it
-   (ecs_sched_commands_instantiate). */
-ECS_SCHED_API ecs_sched_entity ecs_sched_instantiate(ecs_sched_world *world,
-                                                     ecs_sched_entity prefab);
-/* The same, recorded: the handle returned comes alive when the buffer is applied (a prefab
-   dead by then makes the command skipped). */
-ECS_SCHED_API ecs_sched_entity ecs_sched_commands_instantiate(ecs_sched_commands *commands,
-                                                              ecs_sched_entity prefab);
-/* Every instance made of `base` from now on (directly or through further bases) gets its own
-   copy of component `id`, taken from what the base sees, instead of sharing it. The base
-   must own or inherit the component. */
-ECS_SCHED_API ecs_sched_result ecs_sched_auto_override(ecs_sched_world *world,
-                                                       ecs_sched_entity base, ecs_sched_id id);
-/* Whether the entity has the component itself (ecs_sched_has also counts what it inherits). */
-ECS_SCHED_API bool ecs_sched_owns(const ecs_sched_world *world, ecs_sched_entity entity,
-                                  ecs_sched_id id);
-/* Whose value of `id` the entity sees: itself when it owns it, else its nearest base with it
-   (see the rule in PREFABS AND INHERITANCE); ECS_SCHED_NULL_ENTITY when none has it. */
-ECS_SCHED_API ecs_sched_entity ecs_sched_owner(const ecs_sched_world *world,
-                                               ecs_sched_entity entity, ecs_sched_id id);
-
-/*=================================== src/iter.h (public) ====================================*/
-/* iter: iteration, handing out the rows of any query. */
-
-ECS_SCHED_API int32_t ecs_sched_query_count(const ecs_sched_query *query);  /* matching entities */
-/* The query's next run of rows (see ecs_sched_iter); false when every row was handed out. */
-ECS_SCHED_API bool ecs_sched_iter_next(ecs_sched_iter *it);
-/* The same rows as ecs_sched_iter_next, handed out by index: up to ECS_SCHED_ITER_ROWS rows
-   of one table at a time, it->rows[0 .. it->count - 1], with it->fields and it->entities
-   pointing at the table's first row (the i-th row's value is field[it->rows[i]]). For a query
-   with added or changed terms that matches few rows of many: the rows come from the table's
-   change log, in the order they changed, with no call per row (see Change detection in THE WORLD'S EVENTS). An
-   iterator is advanced by one of the two functions only. */
-ECS_SCHED_API bool ecs_sched_iter_next_rows(ecs_sched_iter *it);
-/* Marks row `row` (0 .. it->count - 1) of the current run changed, in the component of term
-   `term`: a written term of a tracked component (what an ECS_SCHED_TERM_WRITE_MANUAL loop
-   calls for each row it changes). After ecs_sched_iter_next_rows, `row` is an index into
-   it->rows. */
-ECS_SCHED_API ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term,
-                                                           int32_t row);
-
-/* Receives one piece of a query: it->count rows of one table, it->entities and it->fields
-   pointing at the piece's first row. Pieces are disjoint; several run at once. */
-typedef void (*ecs_sched_chunk_fn)(ecs_sched_iter *it, void *arg);
-/* Iterates a query in pieces of at most `grain` rows spread over the pool, and returns when
-   every piece is done (grain 0: see ECS_SCHED_DEFAULT_GRAIN; a query that writes a tracked
-   component where something changed: one piece per table). Structural changes are not
-   allowed meanwhile. */
-ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool,
-                                            int32_t grain, ecs_sched_chunk_fn fn, void *arg);
-/* The same for query `index` of a system, on the world's pool, within the system's declared
-   access. ECS_SCHED_ERR_ACCESS for an undeclared query; ECS_SCHED_ERR_OUT_OF_MEMORY when the
-   pool cannot be created (then nothing ran). */
-ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index,
-                                                      int32_t grain, ecs_sched_chunk_fn fn,
-                                                      void *arg);
+   `commands` owns it: when `commands` is applied (a system's buffer: at the next sync point)
+   it goes to the world's queue, and with `commands` when that is destroyed. Asked again for
+   the same clock and delay before then, it is the same buffer. The delay counts from when
+   `commands` is applied: for a system's buffer, the sync point after it in the same frame or
+   fixed step, so from the clock's time the system read (the clock is read then, not by systems
+   running at once). The world applies it, whole, when the clock's elapsed time reaches that
+   time plus delay_ns: on the virtual clock at the end of ecs_sched_time_advance (the start of
+   an app's update, before First runs), on the fixed clock at the start of a fixed step, once
+   the clock has advanced and before FixedMain runs. Buffers that fall due together are applied
+   in the order of their due times, then in the order their owners were applied (the plan order
+   of systems at a sync point), which makes it the same on every executor. A delay of 0 applies
+   at the next of those points. Handles the owner spawns may be used in the delayed buffer; a
+   handle the delayed buffer spawns stays reserved until it is applied (snapshots are refused
+   meanwhile). A buffer that fails to apply stays first in the queue with what is left, for the
+   next point. NULL with the error recorded for a bad clock or delay, a world without clocks,
+   or no memory. Not to be applied or destroyed by hand. */
+ECS_SCHED_API ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *commands,
+                                                           ecs_sched_clock clock,
+                                                           int64_t delay_ns);
+/* Delayed buffers waiting in the world's queue for `clock` (handed over, not yet applied). */
+ECS_SCHED_API int32_t ecs_sched_commands_waiting(const ecs_sched_world *world,
+                                                 ecs_sched_clock clock);
 
 /*================================ src/transition.h (public) =================================*/
 /* transition: applying queued state transitions, and the schedules that run on them. */
@@ -3965,294 +4298,6 @@ ECS_SCHED_API ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched
    Returns the first failure of a transition schedule. A transition applied outside any run
    counts as "this run" for the next one (ecs_sched_state_transition.this_run). */
 ECS_SCHED_API ecs_sched_result ecs_sched_state_apply(ecs_sched_world *world, ecs_sched_id machine);
-
-/*================================== src/reflect.h (public) ==================================*/
-/* reflect: what the members of a component are, and what can be done with them knowing that:
-   print a value, read and write a member by path, compare and hash values. (Reflection speaks
-   of members; a query's "members" are what an iteration hands out.) */
-
-/* The types of member a description names. */
-typedef enum ecs_sched_member_kind {
-    ECS_SCHED_TYPE_NONE = 0,
-    ECS_SCHED_TYPE_BOOL,      /* bool */
-    ECS_SCHED_TYPE_I8, ECS_SCHED_TYPE_I16, ECS_SCHED_TYPE_I32, ECS_SCHED_TYPE_I64,
-    ECS_SCHED_TYPE_U8, ECS_SCHED_TYPE_U16, ECS_SCHED_TYPE_U32, ECS_SCHED_TYPE_U64,
-    ECS_SCHED_TYPE_F32, ECS_SCHED_TYPE_F64,
-    ECS_SCHED_TYPE_ENTITY,    /* an ecs_sched_entity */
-    ECS_SCHED_TYPE_CHARS,     /* a char array holding a zero-terminated string */
-    ECS_SCHED_TYPE_ENUM,      /* an integer of 1, 2, 4 or 8 bytes with named values */
-    ECS_SCHED_TYPE_STRUCT     /* a described component or type (`type`) */
-} ecs_sched_member_kind;
-
-typedef struct ecs_sched_enum_value {
-    const char *name;
-    int64_t value;
-} ecs_sched_enum_value;
-
-/* One member of a described type. The ECS_SCHED_MEMBER macros fill offset and size from the
-   compiler; a fixed array of a number, entity, enum or struct is described by its whole size
-   (the element count follows). */
-typedef struct ecs_sched_member {
-    const char *name;
-    ecs_sched_member_kind kind;
-    size_t offset;
-    size_t size;                           /* of the whole member, every element */
-    ecs_sched_id type;                     /* STRUCT: the described component or type */
-    const ecs_sched_enum_value *values;    /* ENUM: its named values */
-    int32_t value_count;
-} ecs_sched_member;
-
-#define ECS_SCHED_MEMBER(T, member, kind) \
-    {#member, (kind), offsetof(T, member), sizeof(((T *)0)->member), 0, NULL, 0}
-#define ECS_SCHED_MEMBER_STRUCT(T, member, type) \
-    {#member, ECS_SCHED_TYPE_STRUCT, offsetof(T, member), sizeof(((T *)0)->member), (type), NULL, 0}
-#define ECS_SCHED_MEMBER_ENUM(T, member, values, count) \
-    {#member, ECS_SCHED_TYPE_ENUM, offsetof(T, member), sizeof(((T *)0)->member), 0, (values), (count)}
-
-/* Describes a registered component (or a type registered only to be described, see
-   ecs_sched_component_register_type) by its `count` members. The members must lie inside the
-   type, not overlap, and cover it: nothing between them but the padding their alignment needs
-   (a gap smaller than the next member's alignment counts as padding: describe every member).
-   A struct member names a type described before. Describing a type again replaces its
-   description. */
-ECS_SCHED_API ecs_sched_result ecs_sched_describe(ecs_sched_world *world, ecs_sched_id id,
-                                                  int32_t count, const ecs_sched_member *members);
-ECS_SCHED_API bool ecs_sched_is_described(const ecs_sched_world *world, ecs_sched_id id);
-
-/* Writes a described value as text, "{x: 1.5, y: 2, name: \"bob\", state: WALKING}", into
-   out (at most capacity bytes with the zero); returns the length of the whole text
-   (snprintf's rule). A type without a description prints as "<Name: 8 bytes>". */
-ECS_SCHED_API int32_t ecs_sched_value_print(const ecs_sched_world *world, ecs_sched_id id,
-                                            const void *value, char *out, int32_t capacity);
-
-/* What a path inside a described value names. */
-typedef struct ecs_sched_member_info {
-    ecs_sched_member_kind kind;
-    size_t size;        /* of one element */
-    int32_t count;      /* elements (1 unless the path names a whole array) */
-    ecs_sched_id type;  /* STRUCT: its type */
-} ecs_sched_member_info;
-
-/* The address of the member a path names inside a value of type id: "position.x",
-   "slots[2].count" (a nested struct by name, an array element by index). NULL, with the
-   reason as the last error, for a path that does not resolve. */
-ECS_SCHED_API void *ecs_sched_value_member(ecs_sched_world *world, ecs_sched_id id, void *value,
-                                          const char *path, ecs_sched_member_info *info);
-/* Reads a number, bool, entity index or enum through a path. */
-ECS_SCHED_API ecs_sched_result ecs_sched_value_get_number(ecs_sched_world *world, ecs_sched_id id,
-                                                          const void *value, const char *path,
-                                                          double *out);
-/* Writes a number into a numeric, bool or enum field; a value the field cannot hold (out of
-   its range, a fraction into an integer, not one of an enum's values) is refused. */
-ECS_SCHED_API ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *world, ecs_sched_id id,
-                                                          void *value, const char *path,
-                                                          double number);
-ECS_SCHED_API ecs_sched_result ecs_sched_value_set_int(ecs_sched_world *world, ecs_sched_id id,
-                                                       void *value, const char *path,
-                                                       int64_t number);
-/* Writes text into a chars field (it must fit with its zero) or an enum field (a value's
-   name). */
-ECS_SCHED_API ecs_sched_result ecs_sched_value_set_string(ecs_sched_world *world, ecs_sched_id id,
-                                                          void *value, const char *path,
-                                                          const char *text);
-/* Orders two values field by field (negative, 0, positive). Floats by value, -0 equal to 0
-   and NaN equal to NaN, after every number; chars as strings. */
-ECS_SCHED_API int ecs_sched_value_compare(const ecs_sched_world *world, ecs_sched_id id,
-                                          const void *a, const void *b);
-/* A hash that agrees with ecs_sched_value_compare: equal values hash alike (padding and the
-   bytes after a string's zero do not count). */
-ECS_SCHED_API uint64_t ecs_sched_value_hash(const ecs_sched_world *world, ecs_sched_id id,
-                                            const void *value);
-
-/*================================== src/prefab.h (public) ===================================*/
-/* prefab: prefab data, a list of future entities (entries with a parent entry, a name and
-   component values), made in one go onto a main entity. */
-
-typedef struct ecs_sched_prefab_data ecs_sched_prefab_data;
-
-/* An empty list of entries for this world's components. NULL when out of memory. */
-ECS_SCHED_API ecs_sched_prefab_data *ecs_sched_prefab_data_create(ecs_sched_world *world);
-/* Frees the entries and their values (dtor hooks). */
-ECS_SCHED_API void ecs_sched_prefab_data_free(ecs_sched_prefab_data *data);
-/* A new entry placed under entry `parent` (-1: none); returns its index, or -1 on failure.
-   Entry 0 is the main entry. */
-ECS_SCHED_API int32_t ecs_sched_prefab_data_add(ecs_sched_prefab_data *data, int32_t parent);
-/* Places an entry under another (-1: none). Any entry may be named; a cycle is refused when
-   the data is instantiated. */
-ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_parent(ecs_sched_prefab_data *data,
-                                                                int32_t entry, int32_t parent);
-/* Gives an entry a copy of a component's value (copy hooks; NULL: the default value, or a
-   tag); again for the same component replaces it. */
-ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *data,
-                                                         int32_t entry, ecs_sched_id id,
-                                                         const void *value);
-/* The name the entity made of the entry gets (NULL: none). */
-ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_name(ecs_sched_prefab_data *data,
-                                                              int32_t entry, const char *name);
-/* Entry `entry`'s value of component id holds, at the entity field `path` (a path as for
-   ecs_sched_value_member; the component must be described and the entry have it), the entity
-   made of entry `target`: references between the entities, filled in when they are made. */
-ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *data,
-                                                                int32_t entry, ecs_sched_id id,
-                                                                const char *path, int32_t target);
-/* The entity made of `entry` is related to the entity made of `target` with `kind` (any kind
-   but ChildOf, which set_parent gives; IsA makes it an instance). Related after every entity
-   is made, in the order given. */
-ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_relate(ecs_sched_prefab_data *data,
-                                                            int32_t entry, ecs_sched_id kind,
-                                                            int32_t target);
-ECS_SCHED_API int32_t ecs_sched_prefab_data_count(const ecs_sched_prefab_data *data);
-ECS_SCHED_API int32_t ecs_sched_prefab_data_parent(const ecs_sched_prefab_data *data,
-                                                   int32_t entry);
-ECS_SCHED_API const char *ecs_sched_prefab_data_name(const ecs_sched_prefab_data *data,
-                                                     int32_t entry);
-/* The entry's value of a component (NULL when it has none, or for a tag: see _has). */
-ECS_SCHED_API const void *ecs_sched_prefab_data_get(const ecs_sched_prefab_data *data,
-                                                    int32_t entry, ecs_sched_id id);
-ECS_SCHED_API bool ecs_sched_prefab_data_has(const ecs_sched_prefab_data *data, int32_t entry,
-                                             ecs_sched_id id);
-/* Makes the entities: entry 0's values go onto `main` (ECS_SCHED_NULL_ENTITY: a new entity),
-   each other entry becomes a new entity with its values, its name, and ChildOf the entity of
-   its parent entry; one table move per entity. All or nothing. `out`, when not NULL, gets
-   the entity of each entry (ecs_sched_prefab_data_count of them). */
-ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_instantiate(ecs_sched_world *world,
-                                                                 const ecs_sched_prefab_data *data,
-                                                                 ecs_sched_entity main,
-                                                                 ecs_sched_entity *out);
-/* The same, recorded: returns `main`, or the handle of the new main entity. The data must
-   stay alive until the buffer is applied. */
-ECS_SCHED_API ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(
-    ecs_sched_commands *commands, const ecs_sched_prefab_data *data, ecs_sched_entity main);
-
-/*=================================== src/json.h (public) ====================================*/
-/* json: prefab data and worlds read from and written to JSON (cJSON), when ECS_SCHED_JSON is
-   defined. */
-
-#ifdef ECS_SCHED_JSON
-
-/* What a load is waiting for: nested prefab files and assets a loader hook was asked for.
-   The prefab is complete when nothing is loading and nothing failed. */
-typedef struct ecs_sched_progress {
-    int32_t loading;
-    int32_t done;
-    int32_t failed;
-} ecs_sched_progress;
-
-typedef enum ecs_sched_asset_status {
-    ECS_SCHED_ASSET_DONE = 0,      /* the handle is written and usable */
-    ECS_SCHED_ASSET_LOADING,       /* the handle is written; ecs_sched_progress_finish later */
-    ECS_SCHED_ASSET_FAILED
-} ecs_sched_asset_status;
-
-/* An asset a field names, {"asset": "path"} in place of an integer or entity field. */
-typedef struct ecs_sched_asset_request {
-    const char *path;
-    const char *file;              /* the file naming it */
-    ecs_sched_id component;
-    const char *field;             /* its path inside the component */
-    uint64_t handle;               /* out: the value the field gets */
-} ecs_sched_asset_request;
-
-typedef struct ecs_sched_json_desc {
-    const char *file;              /* names the text in messages; nested prefab files named in
-                                      it are found relative to its directory */
-    /* Reads a prefab file: its text, zero-terminated, allocated with malloc, or NULL (errno,
-       if set, is named as the reason). `path` is the file to read, a nested prefab's already
-       relative to the directory of `from`, the file naming it (NULL for the file
-       ecs_sched_prefab_data_load was given). NULL hook: fopen and fread. */
-    char *(*read_file)(const char *path, const char *from, void *user);
-    /* Loads an asset; NULL: a field naming an asset is refused. */
-    ecs_sched_asset_status (*load_asset)(ecs_sched_asset_request *request, void *user);
-    void *user;
-    ecs_sched_progress *progress;  /* counts nested prefabs and assets; NULL: not counted */
-} ecs_sched_json_desc;
-
-/* Prefab data from JSON text (see JSON FILES for the format). NULL on failure, with a message
-   naming the file, the entity, the component and the field. */
-ECS_SCHED_API ecs_sched_prefab_data *ecs_sched_prefab_data_from_json(ecs_sched_world *world,
-                                                                     const char *text,
-                                                                     const ecs_sched_json_desc *desc);
-/* The same from a file, read through desc->read_file (or fopen). */
-ECS_SCHED_API ecs_sched_prefab_data *ecs_sched_prefab_data_load(ecs_sched_world *world,
-                                                                const char *path,
-                                                                const ecs_sched_json_desc *desc);
-/* Writes entities as JSON: `entities` (NULL: every entity of the world) and, when
-   `descendants`, their descendants. Returns text to free with ecs_sched_json_free, or NULL
-   (a component without a description, a relationship to an entity not written). */
-ECS_SCHED_API char *ecs_sched_json_save(ecs_sched_world *world, int32_t count,
-                                        const ecs_sched_entity *entities, bool descendants);
-ECS_SCHED_API void ecs_sched_json_free(char *text);
-/* An asset that was ECS_SCHED_ASSET_LOADING is done (ok) or failed. */
-ECS_SCHED_API void ecs_sched_progress_finish(ecs_sched_progress *progress, bool ok);
-ECS_SCHED_API bool ecs_sched_progress_complete(const ecs_sched_progress *progress);
-
-#endif /* ECS_SCHED_JSON */
-
-/*================================= src/snapshot.h (public) ==================================*/
-/* snapshot: a copy of a world's entities, components, resources, relationships, names,
-   bases and the parts other modules register, and its restore. */
-
-typedef struct ecs_sched_snapshot ecs_sched_snapshot;
-
-/* A copy of the world as it is: every entity with its components (copied with the copy
-   hooks), the entity index (handles and generations), the resources, the relationships, the
-   names and the bases, and what other modules keep beside them (delayed commands, message
-   queues, state machines, the clocks' time; see SNAPSHOTS). Not schedules, systems,
-   observers or queries: code, not data. It holds no pointer into the world and outlives it; it restores into
-   this world only. NULL on failure. Refused while a command buffer holds reserved handles
-   (apply or destroy it first) and inside systems that may not change the world. */
-ECS_SCHED_API ecs_sched_snapshot *ecs_sched_snapshot_take(ecs_sched_world *world);
-/* Brings the world back to the snapshot exactly: entities made since are gone, entities
-   despawned since are back with the same handles, every value is the snapshot's. A handle
-   made since stays stale: generations move forward across a restore, so that no entity
-   spawned later is given it. Components,
-   relationship kinds, queries, systems and schedules registered since stay (they are not
-   data); no observer hears anything; tracked components count every restored value as
-   added and changed now. All or nothing. */
-ECS_SCHED_API ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *world,
-                                                          const ecs_sched_snapshot *snapshot);
-/* Takes the snapshot again, of the same world as it is now, reusing the snapshot's memory
-   where it is large enough: for rollback, a snapshot retaken every frame allocates nothing
-   once the world stops growing. On failure (out of memory) the snapshot is emptied: restoring
-   it is refused until a retake succeeds. */
-ECS_SCHED_API ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *world,
-                                                         ecs_sched_snapshot *snapshot);
-ECS_SCHED_API void ecs_sched_snapshot_free(ecs_sched_snapshot *snapshot);
-/* The memory the snapshot holds, in bytes. */
-ECS_SCHED_API size_t ecs_sched_snapshot_bytes(const ecs_sched_snapshot *snapshot);
-
-/*==================================== src/dot.h (public) ====================================*/
-/* dot: Graphviz export of a built schedule. */
-
-/* Writes the built schedule as a Graphviz digraph, piece by piece, through `write`. */
-ECS_SCHED_API ecs_sched_result ecs_sched_schedule_write_dot(
-    ecs_sched_world *world, const char *schedule,
-    void (*write)(const char *text, void *user_data), void *user_data);
-
-/*================================== src/disable.h (public) ==================================*/
-/* disable: disabled entities, which keep their components and are hidden from queries. */
-
-/* The Disabled tag ("ecs_sched.Disabled"), which every world registers when it is made. A
-   query that names it sees disabled entities: only them with a required term
-   (ecs_sched_read), them and the others with an optional one (ecs_sched_optional_read). */
-ECS_SCHED_API ecs_sched_id ecs_sched_disabled_tag(const ecs_sched_world *world);
-/* The Prefab tag ("ecs_sched.Prefab"), which every world registers: an entity with it is a
-   prefab, a template for other entities, hidden from queries the way disabled entities are
-   (a query that names the tag sees them). Insert it like any tag. */
-ECS_SCHED_API ecs_sched_id ecs_sched_prefab_tag(const ecs_sched_world *world);
-/* Hides the entity from every query and observer that does not name the Disabled tag (see
-   ecs_sched_disabled_tag); it keeps its components, and ecs_sched_get and commands work on
-   it as before. Disabling a disabled entity changes nothing. A
-   structural change: from a system, record it (ecs_sched_commands_disable). */
-ECS_SCHED_API ecs_sched_result ecs_sched_disable(ecs_sched_world *world, ecs_sched_entity entity);
-/* Shows it to every query again; enabling an enabled entity changes nothing. */
-ECS_SCHED_API ecs_sched_result ecs_sched_enable(ecs_sched_world *world, ecs_sched_entity entity);
-ECS_SCHED_API bool ecs_sched_is_disabled(const ecs_sched_world *world, ecs_sched_entity entity);
-/* The same, recorded in a command buffer. */
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_disable(ecs_sched_commands *commands,
-                                                          ecs_sched_entity entity);
-ECS_SCHED_API ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *commands,
-                                                         ecs_sched_entity entity);
 
 /*=================================== src/world.h (public) ===================================*/
 /* world: a world made, checked and destroyed. The one module that knows every other: what
@@ -4403,51 +4448,6 @@ ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
                                                         int32_t count,
                                                         const ecs_sched_plugin *const *plugins);
 ECS_SCHED_API bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char *name);
-
-/*=================================== src/delay.h (public) ===================================*/
-/* delay: commands applied once a clock has advanced by a delay.
-
-   The delayed buffers hang on the buffer that made them until it is applied (through the
-   companion hooks of commands.h), then wait in queues beside the clocks (time.h), whose
-   hooks, set at the first buffer queued, apply those due as a clock advances and free the
-   queues with the clocks: the core and the clocks call nothing of this module by name. */
-
-/* The clock a delay is counted on. */
-typedef enum ecs_sched_clock {
-    ECS_SCHED_CLOCK_VIRTUAL,     /* Time<Virtual>: the game's time (pauses, speeds up) */
-    ECS_SCHED_CLOCK_FIXED        /* Time<Fixed>: the fixed steps */
-} ecs_sched_clock;
-
-/* A buffer whose commands are applied once `clock` has advanced by delay_ns (>= 0): record
-   into it as into any buffer (spawn, insert, remove, despawn, a resource, ...).
-
-       ecs_sched_commands *later = ecs_sched_commands_after(ecs_sched_ctx_commands(ctx),
-                                                            ECS_SCHED_CLOCK_VIRTUAL,
-                                                            ECS_SCHED_SECONDS(2));
-       ecs_sched_commands_despawn(later, bullet);
-
-   `commands` owns it: when `commands` is applied (a system's buffer: at the next sync point)
-   it goes to the world's queue, and with `commands` when that is destroyed. Asked again for
-   the same clock and delay before then, it is the same buffer. The delay counts from when
-   `commands` is applied: for a system's buffer, the sync point after it in the same frame or
-   fixed step, so from the clock's time the system read (the clock is read then, not by systems
-   running at once). The world applies it, whole, when the clock's elapsed time reaches that
-   time plus delay_ns: on the virtual clock at the end of ecs_sched_time_advance (the start of
-   an app's update, before First runs), on the fixed clock at the start of a fixed step, once
-   the clock has advanced and before FixedMain runs. Buffers that fall due together are applied
-   in the order of their due times, then in the order their owners were applied (the plan order
-   of systems at a sync point), which makes it the same on every executor. A delay of 0 applies
-   at the next of those points. Handles the owner spawns may be used in the delayed buffer; a
-   handle the delayed buffer spawns stays reserved until it is applied (snapshots are refused
-   meanwhile). A buffer that fails to apply stays first in the queue with what is left, for the
-   next point. NULL with the error recorded for a bad clock or delay, a world without clocks,
-   or no memory. Not to be applied or destroyed by hand. */
-ECS_SCHED_API ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *commands,
-                                                           ecs_sched_clock clock,
-                                                           int64_t delay_ns);
-/* Delayed buffers waiting in the world's queue for `clock` (handed over, not yet applied). */
-ECS_SCHED_API int32_t ecs_sched_commands_waiting(const ecs_sched_world *world,
-                                                 ecs_sched_clock clock);
 
 #ifdef __cplusplus
 }
@@ -7122,6 +7122,435 @@ static ecs_sched_result ecs_sched__check_records(ecs_sched_world *w) {
     return ECS_SCHED_OK;
 }
 
+/*=============================== src/list.h (implementation) ================================*/
+/* list: the rows a query keeps in an order of its own.
+
+   Hierarchical, sorted and sparse queries hand out the rows of a list they keep instead of
+   their tables (query.h makes it; its producers fill it: hierarchy.h orders by depth and
+   finds parents' values, sort.h sorts, sparse_query.h picks the rows with sparse values; the
+   iteration, iter.h, decides which run and walks it). The list holds the rows in order, where
+   each run of rows consecutive in one table ends, and per term a block of one pointer per row
+   (a parent's value, or a sparse value). What only a producer reads is kept here too, so that
+   the list is freed in one place. */
+
+typedef struct ecs_sched__list_row {
+    uint32_t match;
+    int32_t row;
+} ecs_sched__list_row;
+
+/* What a sorted query's order column had seen of a match's table at the last sort (sort.h). */
+typedef struct ecs_sched__sort_seen {
+    uint32_t serial;                 /* its change log's entries so far */
+    uint32_t bulk;
+    bool has_bulk;
+} ecs_sched__sort_seen;
+
+typedef struct ecs_sched__row_list {
+    uint32_t version;              /* the world's rows_version it was made at */
+    bool made;
+    ecs_sched__list_row *rows;     /* in iteration order */
+    uint32_t *run_end;             /* per row: where its run of consecutive rows ends */
+    uint32_t count;
+    uint32_t capacity;
+    uint32_t run_capacity;
+    const void **parents;          /* per term with a block, `capacity` pointers */
+    uint32_t parents_capacity;
+    int16_t parent_slot[ECS_SCHED_MAX_TERMS];   /* the term's block of parents (or of sparse
+                                                   values), or -1 */
+    bool sparse_term[ECS_SCHED_MAX_TERMS];      /* the term's component is sparse */
+    uint32_t *match_of;            /* sparse_query.h, scratch: by table index, its match + 1 */
+    uint32_t match_of_capacity;
+    int32_t parent_terms;
+    int32_t cascade;               /* the cascading term, or -1 */
+    uint32_t *depths;              /* hierarchy.h, scratch: per row, then per depth */
+    uint32_t depth_capacity;
+    uint32_t *memo;                /* by entity index: depth + 1 when memo_stamp matches */
+    uint32_t *memo_stamp;
+    uint32_t memo_capacity;
+    uint32_t stamp;
+    ecs_sched__list_row *sorted;   /* scratch for the sorts */
+    uint32_t sorted_capacity;
+    /* sort.h: */
+    int32_t order_term;            /* the term whose component orders the rows, or -1 */
+    int (*order)(ecs_sched_entity, const void *, ecs_sched_entity, const void *);
+    ecs_sched_id group_kind;       /* rows grouped by their target of this kind, or 0 */
+    ecs_sched__sort_seen *seen;    /* per match: the order column's changes seen */
+    uint32_t seen_capacity;
+} ecs_sched__row_list;
+
+static void ecs_sched__list_free(ecs_sched__env *env, ecs_sched__row_list *l) {
+    if (!l) return;
+    ecs_sched__free(env, l->rows);
+    ecs_sched__free(env, l->run_end);
+    ecs_sched__free(env, l->parents);
+    ecs_sched__free(env, l->depths);
+    ecs_sched__free(env, l->memo);
+    ecs_sched__free(env, l->memo_stamp);
+    ecs_sched__free(env, l->sorted);
+    ecs_sched__free(env, l->seen);
+    ecs_sched__free(env, l->match_of);
+    ecs_sched__free(env, l);
+}
+
+/* Room for `rows` rows, their runs, the scratch of the sorts and the blocks of pointers. The
+   blocks are `capacity` apart (not `rows`: capacity may be larger, and a block's values are
+   found by it). */
+static bool ecs_sched__list_reserve(ecs_sched__env *env, ecs_sched__row_list *l, uint32_t rows) {
+    return ECS_SCHED__GROW(env, l->rows, &l->capacity, rows) &&
+           ECS_SCHED__GROW(env, l->run_end, &l->run_capacity, rows + 1u) &&
+           ECS_SCHED__GROW(env, l->sorted, &l->sorted_capacity, rows) &&
+           ECS_SCHED__GROW(env, l->parents, &l->parents_capacity,
+                           l->capacity * (uint32_t)l->parent_terms + 1u);
+}
+
+/* Where each row's run of rows consecutive in one table ends, so that an iteration hands
+   out a run without looking at its rows. */
+static void ecs_sched__list_runs(ecs_sched__row_list *l) {
+    uint32_t i = l->count;
+    while (i-- > 0) {
+        bool joins = i + 1u < l->count && l->rows[i + 1u].match == l->rows[i].match &&
+                     l->rows[i + 1u].row == l->rows[i].row + 1;
+        l->run_end[i] = joins ? l->run_end[i + 1u] : i + 1u;
+    }
+}
+
+/*=============================== src/queue.h (implementation) ===============================*/
+/* queue: the world's queues. A tracked component's removals are queued by the structural
+   operations as they happen (entity.h, sparse.h); message.h sends and reads messages, and
+   hands out the removals to their readers. */
+
+/* A queue of messages (of a message type, or of a tracked component's removals): two
+   buffers, the older and the newer; sequence numbers count every message ever sent. */
+typedef struct ecs_sched__queue {
+    ecs_sched_id id;
+    bool removals;                    /* the entities that lost component `id` */
+    uint32_t size;
+    uint32_t alignment;
+    ecs_sched_type_hooks hooks;
+    unsigned char *data[2];           /* [0] the older, [1] the newer */
+    int32_t count[2];
+    int32_t capacity[2];
+    uint64_t first[2];                /* the sequence number of each buffer's first message
+                                         (the next one sent: first[1] + count[1]) */
+    uint64_t cleared;                 /* those before it were dropped on purpose */
+} ecs_sched__queue;
+
+typedef struct ecs_sched__message_scope {
+    uint32_t queue;
+    ecs_sched_id machine;
+    int32_t value;
+    bool on_enter;
+} ecs_sched__message_scope;
+
+typedef struct ecs_sched__messages ecs_sched__messages;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__messages_key;
+
+struct ecs_sched__messages {
+    ecs_sched__queue **queues;
+    uint32_t count;
+    uint32_t capacity;
+    ecs_sched__message_scope *scopes;
+    uint32_t scope_count;
+    uint32_t scope_capacity;
+};
+
+static inline ecs_sched__messages *ecs_sched__messages_of(const ecs_sched_world *w) {
+    return (ecs_sched__messages *)ecs_sched__part(w, &ecs_sched__messages_key);
+}
+
+static ecs_sched__queue *ecs_sched__queue_at(const ecs_sched_world *w, uint32_t index) {
+    return ecs_sched__messages_of(w)->queues[index];
+}
+
+/* The sequence number of the next message sent. */
+static inline uint64_t ecs_sched__queue_end(const ecs_sched__queue *q) {
+    return q->first[1] + (uint64_t)q->count[1];
+}
+
+static void ecs_sched__queue_drop(ecs_sched__queue *q, int b) {
+    if (q->hooks.dtor && q->count[b] > 0) q->hooks.dtor(q->data[b], q->count[b], q->hooks.ctx);
+    q->count[b] = 0;
+}
+
+static void ecs_sched__queue_free(ecs_sched_world *w, ecs_sched__queue *q) {
+    ecs_sched__queue_drop(q, 0);
+    ecs_sched__queue_drop(q, 1);
+    ecs_sched__aligned_free(&w->env, q->data[0]);
+    ecs_sched__aligned_free(&w->env, q->data[1]);
+    ecs_sched__free(&w->env, q);
+}
+
+/* The world's side (declared in world.h): the queues go with the world. */
+static void ecs_sched__messages_free(ecs_sched_world *w) {
+    uint32_t i;
+    if (!ecs_sched__messages_of(w)) return;
+    for (i = 0; i < ecs_sched__messages_of(w)->count; i++) ecs_sched__queue_free(w, ecs_sched__messages_of(w)->queues[i]);
+    ecs_sched__free(&w->env, ecs_sched__messages_of(w)->queues);
+    ecs_sched__free(&w->env, ecs_sched__messages_of(w)->scopes);
+    ecs_sched__free(&w->env, ecs_sched__messages_of(w));
+    ecs_sched__part_set(w, &ecs_sched__messages_key, NULL);
+}
+
+/* A new queue for component `id`; its index + 1, or 0 when out of memory. */
+static uint32_t ecs_sched__queue_create(ecs_sched_world *w, ecs_sched_id id, bool removals,
+                                        uint32_t size, uint32_t alignment,
+                                        const ecs_sched_type_hooks *hooks) {
+    ecs_sched__messages *all;
+    ecs_sched__queue *q;
+    if (!ecs_sched__messages_of(w)) {
+        ecs_sched__part_set(w, &ecs_sched__messages_key, (ecs_sched__messages *)ecs_sched__calloc(&w->env, sizeof *ecs_sched__messages_of(w)));
+        if (!ecs_sched__messages_of(w)) return 0;
+    }
+    all = ecs_sched__messages_of(w);
+    if (!ECS_SCHED__GROW(&w->env, all->queues, &all->capacity, all->count + 1) ||
+        !(q = (ecs_sched__queue *)ecs_sched__calloc(&w->env, sizeof *q))) {
+        return 0;
+    }
+    q->id = id;
+    q->removals = removals;
+    q->size = size;
+    q->alignment = alignment;
+    if (hooks) q->hooks = *hooks;
+    all->queues[all->count++] = q;
+    return all->count;
+}
+
+/* Room for `n` more messages in the newer buffer; false when out of memory. */
+static bool ecs_sched__queue_reserve(ecs_sched_world *w, ecs_sched__queue *q, int32_t n) {
+    int64_t needed = (int64_t)q->count[1] + n;
+    int32_t capacity = q->capacity[1] ? q->capacity[1] : 16;
+    unsigned char *data;
+    size_t size = q->size ? q->size : 1;
+    if (needed <= q->capacity[1]) return true;
+    if (needed > INT32_MAX / 2) return false;
+    while (capacity < needed) capacity *= 2;
+    data = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)capacity * size, q->alignment);
+    if (!data) return false;
+    if (q->count[1]) {
+        if (q->hooks.move) q->hooks.move(data, q->data[1], q->count[1], q->hooks.ctx);
+        else memcpy(data, q->data[1], (size_t)q->count[1] * size);
+    }
+    ecs_sched__aligned_free(&w->env, q->data[1]);
+    q->data[1] = data;
+    q->capacity[1] = capacity;
+    return true;
+}
+
+/* Appends `n` messages (NULL: zeroed ones). */
+static bool ecs_sched__queue_push(ecs_sched_world *w, ecs_sched__queue *q, int32_t n,
+                                  const void *values) {
+    unsigned char *dst;
+    if (n <= 0) return true;
+    if (!ecs_sched__queue_reserve(w, q, n)) return false;
+    dst = q->data[1] + (size_t)q->count[1] * q->size;
+    if (q->size) {
+        memset(dst, 0, (size_t)n * q->size);
+        if (values) {
+            if (q->hooks.copy) q->hooks.copy(dst, values, n, q->hooks.ctx);
+            else memcpy(dst, values, (size_t)n * q->size);
+        }
+    }
+    q->count[1] += n;
+    return true;
+}
+
+static void ecs_sched__queue_update(ecs_sched__queue *q) {
+    unsigned char *data = q->data[0];
+    int32_t capacity = q->capacity[0];
+    ecs_sched__queue_drop(q, 0);
+    q->data[0] = q->data[1];
+    q->count[0] = q->count[1];
+    q->capacity[0] = q->capacity[1];
+    q->first[0] = q->first[1];
+    q->data[1] = data;              /* the dropped buffer is reused */
+    q->capacity[1] = capacity;
+    q->count[1] = 0;
+    q->first[1] = q->first[0] + (uint64_t)q->count[0];
+}
+
+/* Drops every message kept (a state-scoped clear): readers skip them without counting them
+   missed. */
+static void ecs_sched__queue_clear(ecs_sched__queue *q) {
+    uint64_t end = ecs_sched__queue_end(q);
+    ecs_sched__queue_drop(q, 0);
+    ecs_sched__queue_drop(q, 1);
+    q->first[0] = q->first[1] = q->cleared = end;
+}
+
+/* ---- message queues in snapshots ----
+
+   A snapshot holds the messages each queue keeps (both buffers) and a restore brings them
+   back. The readers' places are not in it (a system's is code's state, a cursor outside
+   systems is the caller's), and sequence numbers only move forward, as generations do: the
+   restored messages take the numbers just before the queue's end as it is, so that a
+   reader keeps its place counted from the end. A reader that had read everything reads only
+   what is sent after the restore; none ever skips a message sent after it, and none counts
+   what the restore dropped as missed. Queues made since the snapshot are emptied. */
+
+typedef struct ecs_sched__queue_copy {
+    uint32_t size, alignment;
+    ecs_sched_type_hooks hooks;       /* to destroy the copies without the world */
+    unsigned char *data[2];
+    int32_t count[2];
+} ecs_sched__queue_copy;
+
+typedef struct ecs_sched__messages_copy {
+    uint32_t count;
+    ecs_sched__queue_copy *queues;
+} ecs_sched__messages_copy;
+
+/* A block of n messages copied from `from` (copy hook); NULL for none, or when out of memory
+   (*ok false). */
+static unsigned char *ecs_sched__messages_clone(ecs_sched__env *env, uint32_t size, uint32_t alignment,
+                                                const ecs_sched_type_hooks *hooks,
+                                                const unsigned char *from, int32_t n, bool *ok) {
+    unsigned char *data;
+    if (n <= 0) return NULL;
+    data = (unsigned char *)ecs_sched__aligned_alloc(env, (size_t)n * (size ? size : 1), alignment);
+    if (!data) {
+        *ok = false;
+        return NULL;
+    }
+    if (size && hooks->copy) hooks->copy(data, from, n, hooks->ctx);
+    else if (size) memcpy(data, from, (size_t)n * size);
+    return data;
+}
+
+static void ecs_sched__queue_copy_free(ecs_sched__env *env, ecs_sched__queue_copy *q) {
+    int b;
+    for (b = 0; b < 2; b++) {
+        if (!q->data[b]) continue;
+        if (q->hooks.dtor && q->count[b] > 0) q->hooks.dtor(q->data[b], q->count[b], q->hooks.ctx);
+        ecs_sched__aligned_free(env, q->data[b]);
+        q->data[b] = NULL;
+    }
+}
+
+static void ecs_sched__messages_copy_free(ecs_sched__env *env, void *copy) {
+    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)copy;
+    uint32_t i;
+    for (i = 0; c->queues && i < c->count; i++) ecs_sched__queue_copy_free(env, &c->queues[i]);
+    ecs_sched__free(env, c->queues);
+    ecs_sched__free(env, c);
+}
+
+/* Copies of the first `count` queues' messages as `from` (the world's, or a snapshot's)
+   holds them; NULL when out of memory. */
+static ecs_sched__messages_copy *ecs_sched__messages_copy_make(ecs_sched_world *w, uint32_t count,
+                                                              const ecs_sched__queue_copy *from,
+                                                              size_t *bytes) {
+    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)ecs_sched__calloc(&w->env, sizeof *c);
+    uint32_t i;
+    bool ok = c != NULL;
+    if (!c) return NULL;
+    c->queues = (ecs_sched__queue_copy *)ecs_sched__calloc(&w->env, (count + 1) * sizeof *c->queues);
+    if (!c->queues) ok = false;
+    c->count = ok ? count : 0;
+    for (i = 0; ok && i < count; i++) {
+        ecs_sched__queue_copy *q = &c->queues[i];
+        int b;
+        *q = from[i];
+        for (b = 0; b < 2; b++) {
+            q->data[b] = ecs_sched__messages_clone(&w->env, q->size, q->alignment, &q->hooks,
+                                                   from[i].data[b], from[i].count[b], &ok);
+            if (!q->data[b]) q->count[b] = 0;
+            *bytes += (size_t)q->count[b] * q->size;
+        }
+    }
+    if (!ok) {
+        ecs_sched__messages_copy_free(&w->env, c);
+        return NULL;
+    }
+    return c;
+}
+
+static bool ecs_sched__messages_take(ecs_sched_world *w, void **copy, size_t *bytes) {
+    ecs_sched__queue_copy *now;
+    uint32_t i, count = ecs_sched__messages_of(w)->count;
+    now = (ecs_sched__queue_copy *)ecs_sched__calloc(&w->env, (count + 1) * sizeof *now);
+    if (!now) return false;
+    for (i = 0; i < count; i++) {
+        const ecs_sched__queue *q = ecs_sched__messages_of(w)->queues[i];
+        now[i].size = q->size;
+        now[i].alignment = q->alignment;
+        now[i].hooks = q->hooks;
+        now[i].data[0] = q->data[0];
+        now[i].data[1] = q->data[1];
+        now[i].count[0] = q->count[0];
+        now[i].count[1] = q->count[1];
+    }
+    *copy = ecs_sched__messages_copy_make(w, count, now, bytes);
+    ecs_sched__free(&w->env, now);
+    return *copy != NULL;
+}
+
+static bool ecs_sched__messages_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
+    const ecs_sched__messages_copy *from = (const ecs_sched__messages_copy *)copy;
+    size_t bytes = 0;
+    uint32_t count = from ? from->count : 0;
+    if (count > ecs_sched__messages_of(w)->count) count = ecs_sched__messages_of(w)->count;
+    *prepared = ecs_sched__messages_copy_make(w, count, from ? from->queues : NULL, &bytes);
+    return *prepared != NULL;
+}
+
+static void ecs_sched__messages_discard(ecs_sched_world *w, void *prepared) {
+    ecs_sched__messages_copy_free(&w->env, prepared);
+}
+
+/* Each queue's messages become the prepared copies, numbered to end where the queue ends. */
+static void ecs_sched__messages_apply(ecs_sched_world *w, const void *copy, void *prepared) {
+    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)prepared;
+    uint32_t i;
+    (void)copy;
+    for (i = 0; i < ecs_sched__messages_of(w)->count; i++) {
+        ecs_sched__queue *q = ecs_sched__messages_of(w)->queues[i];
+        uint64_t end = ecs_sched__queue_end(q);
+        int b;
+        ecs_sched__queue_clear(q);
+        if (i >= c->count) continue;
+        for (b = 0; b < 2; b++) {
+            ecs_sched__aligned_free(&w->env, q->data[b]);
+            q->data[b] = c->queues[i].data[b];
+            q->count[b] = q->capacity[b] = c->queues[i].count[b];
+            c->queues[i].data[b] = NULL;   /* the queue has them now */
+        }
+        q->first[1] = end - (uint64_t)q->count[1];
+        q->first[0] = q->first[1] - (uint64_t)q->count[0];
+        q->cleared = q->first[0];
+    }
+    ecs_sched__messages_copy_free(&w->env, c);
+}
+
+static const ecs_sched__snapshot_part ecs_sched__messages_part = {
+    ecs_sched__messages_take, ecs_sched__messages_prepare, ecs_sched__messages_apply,
+    ecs_sched__messages_discard, ecs_sched__messages_copy_free};
+
+/* ---- removed components ---- */
+
+/* A tracked component gets its removals' queue. */
+static bool ecs_sched__removals_create(ecs_sched_world *w, ecs_sched_id id) {
+    uint32_t queue = ecs_sched__queue_create(w, id, true, sizeof(ecs_sched_entity),
+                                             (uint32_t)sizeof(ecs_sched_entity), NULL);
+    if (!queue) return false;
+    w->components[id].removals = queue;
+    ecs_sched__snapshot_part_add(w, &ecs_sched__messages_part);
+    return true;
+}
+
+/* `e` loses tracked component `id` (removed, or despawned). A removal
+   that cannot be kept (out of memory) is lost, and the log says so. */
+static void ecs_sched__removed(ecs_sched_world *w, ecs_sched_id id, ecs_sched_entity e) {
+    uint32_t queue = w->components[id].removals;
+    if (!queue || !ecs_sched__queue_push(w, ecs_sched__queue_at(w, queue - 1), 1, &e)) {
+        ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_ERR_OUT_OF_MEMORY,
+                        "the removal of '%s' from entity %u is not kept (out of memory): "
+                        "readers of its removals will not see it",
+                        w->components[id].name, (unsigned)ECS_SCHED_ENTITY_INDEX(e));
+    }
+}
+
 /*=============================== src/ticks.h (implementation) ===============================*/
 /* ticks: the change ticks of tracked components, kept beside the rows of their tables.
 
@@ -7666,98 +8095,6 @@ static ecs_sched_result ecs_sched__check_tables(ecs_sched_world *w) {
                                        (unsigned)total, (unsigned)w->alive_count);
     }
     return ECS_SCHED_OK;
-}
-
-/*=============================== src/list.h (implementation) ================================*/
-/* list: the rows a query keeps in an order of its own.
-
-   Hierarchical, sorted and sparse queries hand out the rows of a list they keep instead of
-   their tables (query.h makes it; its producers fill it: hierarchy.h orders by depth and
-   finds parents' values, sort.h sorts, sparse_query.h picks the rows with sparse values; the
-   iteration, iter.h, decides which run and walks it). The list holds the rows in order, where
-   each run of rows consecutive in one table ends, and per term a block of one pointer per row
-   (a parent's value, or a sparse value). What only a producer reads is kept here too, so that
-   the list is freed in one place. */
-
-typedef struct ecs_sched__list_row {
-    uint32_t match;
-    int32_t row;
-} ecs_sched__list_row;
-
-/* What a sorted query's order column had seen of a match's table at the last sort (sort.h). */
-typedef struct ecs_sched__sort_seen {
-    uint32_t serial;                 /* its change log's entries so far */
-    uint32_t bulk;
-    bool has_bulk;
-} ecs_sched__sort_seen;
-
-typedef struct ecs_sched__row_list {
-    uint32_t version;              /* the world's rows_version it was made at */
-    bool made;
-    ecs_sched__list_row *rows;     /* in iteration order */
-    uint32_t *run_end;             /* per row: where its run of consecutive rows ends */
-    uint32_t count;
-    uint32_t capacity;
-    uint32_t run_capacity;
-    const void **parents;          /* per term with a block, `capacity` pointers */
-    uint32_t parents_capacity;
-    int16_t parent_slot[ECS_SCHED_MAX_TERMS];   /* the term's block of parents (or of sparse
-                                                   values), or -1 */
-    bool sparse_term[ECS_SCHED_MAX_TERMS];      /* the term's component is sparse */
-    uint32_t *match_of;            /* sparse_query.h, scratch: by table index, its match + 1 */
-    uint32_t match_of_capacity;
-    int32_t parent_terms;
-    int32_t cascade;               /* the cascading term, or -1 */
-    uint32_t *depths;              /* hierarchy.h, scratch: per row, then per depth */
-    uint32_t depth_capacity;
-    uint32_t *memo;                /* by entity index: depth + 1 when memo_stamp matches */
-    uint32_t *memo_stamp;
-    uint32_t memo_capacity;
-    uint32_t stamp;
-    ecs_sched__list_row *sorted;   /* scratch for the sorts */
-    uint32_t sorted_capacity;
-    /* sort.h: */
-    int32_t order_term;            /* the term whose component orders the rows, or -1 */
-    int (*order)(ecs_sched_entity, const void *, ecs_sched_entity, const void *);
-    ecs_sched_id group_kind;       /* rows grouped by their target of this kind, or 0 */
-    ecs_sched__sort_seen *seen;    /* per match: the order column's changes seen */
-    uint32_t seen_capacity;
-} ecs_sched__row_list;
-
-static void ecs_sched__list_free(ecs_sched__env *env, ecs_sched__row_list *l) {
-    if (!l) return;
-    ecs_sched__free(env, l->rows);
-    ecs_sched__free(env, l->run_end);
-    ecs_sched__free(env, l->parents);
-    ecs_sched__free(env, l->depths);
-    ecs_sched__free(env, l->memo);
-    ecs_sched__free(env, l->memo_stamp);
-    ecs_sched__free(env, l->sorted);
-    ecs_sched__free(env, l->seen);
-    ecs_sched__free(env, l->match_of);
-    ecs_sched__free(env, l);
-}
-
-/* Room for `rows` rows, their runs, the scratch of the sorts and the blocks of pointers. The
-   blocks are `capacity` apart (not `rows`: capacity may be larger, and a block's values are
-   found by it). */
-static bool ecs_sched__list_reserve(ecs_sched__env *env, ecs_sched__row_list *l, uint32_t rows) {
-    return ECS_SCHED__GROW(env, l->rows, &l->capacity, rows) &&
-           ECS_SCHED__GROW(env, l->run_end, &l->run_capacity, rows + 1u) &&
-           ECS_SCHED__GROW(env, l->sorted, &l->sorted_capacity, rows) &&
-           ECS_SCHED__GROW(env, l->parents, &l->parents_capacity,
-                           l->capacity * (uint32_t)l->parent_terms + 1u);
-}
-
-/* Where each row's run of rows consecutive in one table ends, so that an iteration hands
-   out a run without looking at its rows. */
-static void ecs_sched__list_runs(ecs_sched__row_list *l) {
-    uint32_t i = l->count;
-    while (i-- > 0) {
-        bool joins = i + 1u < l->count && l->rows[i + 1u].match == l->rows[i].match &&
-                     l->rows[i + 1u].row == l->rows[i].row + 1;
-        l->run_end[i] = joins ? l->run_end[i + 1u] : i + 1u;
-    }
 }
 
 /*=============================== src/query.h (implementation) ===============================*/
@@ -9926,340 +10263,108 @@ static ecs_sched_result ecs_sched__defer_set_resource(ecs_sched_world *w, ecs_sc
     return ecs_sched_commands_set_resource(ecs_sched__deferring(w), id, value);
 }
 
-/*=============================== src/queue.h (implementation) ===============================*/
-/* queue: the world's queues. A tracked component's removals are queued by the structural
-   operations as they happen (entity.h, sparse.h); message.h sends and reads messages, and
-   hands out the removals to their readers. */
+/*============================= src/resource.h (implementation) ==============================*/
+/* resource: one value per component type, owned by the world (freed with it, world.h). A
+   resource keeps when it was added and last changed while the world tracks changes. */
 
-/* A queue of messages (of a message type, or of a tracked component's removals): two
-   buffers, the older and the newer; sequence numbers count every message ever sent. */
-typedef struct ecs_sched__queue {
-    ecs_sched_id id;
-    bool removals;                    /* the entities that lost component `id` */
-    uint32_t size;
-    uint32_t alignment;
-    ecs_sched_type_hooks hooks;
-    unsigned char *data[2];           /* [0] the older, [1] the newer */
-    int32_t count[2];
-    int32_t capacity[2];
-    uint64_t first[2];                /* the sequence number of each buffer's first message
-                                         (the next one sent: first[1] + count[1]) */
-    uint64_t cleared;                 /* those before it were dropped on purpose */
-} ecs_sched__queue;
-
-typedef struct ecs_sched__message_scope {
-    uint32_t queue;
-    ecs_sched_id machine;
-    int32_t value;
-    bool on_enter;
-} ecs_sched__message_scope;
-
-typedef struct ecs_sched__messages ecs_sched__messages;
-
-/* The part of the world this module keeps (registry.h). */
-static ecs_sched__part_key ecs_sched__messages_key;
-
-struct ecs_sched__messages {
-    ecs_sched__queue **queues;
-    uint32_t count;
-    uint32_t capacity;
-    ecs_sched__message_scope *scopes;
-    uint32_t scope_count;
-    uint32_t scope_capacity;
-};
-
-static inline ecs_sched__messages *ecs_sched__messages_of(const ecs_sched_world *w) {
-    return (ecs_sched__messages *)ecs_sched__part(w, &ecs_sched__messages_key);
-}
-
-static ecs_sched__queue *ecs_sched__queue_at(const ecs_sched_world *w, uint32_t index) {
-    return ecs_sched__messages_of(w)->queues[index];
-}
-
-/* The sequence number of the next message sent. */
-static inline uint64_t ecs_sched__queue_end(const ecs_sched__queue *q) {
-    return q->first[1] + (uint64_t)q->count[1];
-}
-
-static void ecs_sched__queue_drop(ecs_sched__queue *q, int b) {
-    if (q->hooks.dtor && q->count[b] > 0) q->hooks.dtor(q->data[b], q->count[b], q->hooks.ctx);
-    q->count[b] = 0;
-}
-
-static void ecs_sched__queue_free(ecs_sched_world *w, ecs_sched__queue *q) {
-    ecs_sched__queue_drop(q, 0);
-    ecs_sched__queue_drop(q, 1);
-    ecs_sched__aligned_free(&w->env, q->data[0]);
-    ecs_sched__aligned_free(&w->env, q->data[1]);
-    ecs_sched__free(&w->env, q);
-}
-
-/* The world's side (declared in world.h): the queues go with the world. */
-static void ecs_sched__messages_free(ecs_sched_world *w) {
-    uint32_t i;
-    if (!ecs_sched__messages_of(w)) return;
-    for (i = 0; i < ecs_sched__messages_of(w)->count; i++) ecs_sched__queue_free(w, ecs_sched__messages_of(w)->queues[i]);
-    ecs_sched__free(&w->env, ecs_sched__messages_of(w)->queues);
-    ecs_sched__free(&w->env, ecs_sched__messages_of(w)->scopes);
-    ecs_sched__free(&w->env, ecs_sched__messages_of(w));
-    ecs_sched__part_set(w, &ecs_sched__messages_key, NULL);
-}
-
-/* A new queue for component `id`; its index + 1, or 0 when out of memory. */
-static uint32_t ecs_sched__queue_create(ecs_sched_world *w, ecs_sched_id id, bool removals,
-                                        uint32_t size, uint32_t alignment,
-                                        const ecs_sched_type_hooks *hooks) {
-    ecs_sched__messages *all;
-    ecs_sched__queue *q;
-    if (!ecs_sched__messages_of(w)) {
-        ecs_sched__part_set(w, &ecs_sched__messages_key, (ecs_sched__messages *)ecs_sched__calloc(&w->env, sizeof *ecs_sched__messages_of(w)));
-        if (!ecs_sched__messages_of(w)) return 0;
+ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *w, ecs_sched_id id, const void *value) {
+    const ecs_sched__component *c;
+    void *data;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observed && ecs_sched__deferring(w)) {
+        return ecs_sched__defer_set_resource(w, id, value);
     }
-    all = ecs_sched__messages_of(w);
-    if (!ECS_SCHED__GROW(&w->env, all->queues, &all->capacity, all->count + 1) ||
-        !(q = (ecs_sched__queue *)ecs_sched__calloc(&w->env, sizeof *q))) {
-        return 0;
+    if (ecs_sched__change_refused(w, "resource_insert")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__component_valid(w, id)) {
+        return ecs_sched__unknown_component(w, id, "resource_insert");
     }
-    q->id = id;
-    q->removals = removals;
-    q->size = size;
-    q->alignment = alignment;
-    if (hooks) q->hooks = *hooks;
-    all->queues[all->count++] = q;
-    return all->count;
-}
-
-/* Room for `n` more messages in the newer buffer; false when out of memory. */
-static bool ecs_sched__queue_reserve(ecs_sched_world *w, ecs_sched__queue *q, int32_t n) {
-    int64_t needed = (int64_t)q->count[1] + n;
-    int32_t capacity = q->capacity[1] ? q->capacity[1] : 16;
-    unsigned char *data;
-    size_t size = q->size ? q->size : 1;
-    if (needed <= q->capacity[1]) return true;
-    if (needed > INT32_MAX / 2) return false;
-    while (capacity < needed) capacity *= 2;
-    data = (unsigned char *)ecs_sched__aligned_alloc(&w->env, (size_t)capacity * size, q->alignment);
-    if (!data) return false;
-    if (q->count[1]) {
-        if (q->hooks.move) q->hooks.move(data, q->data[1], q->count[1], q->hooks.ctx);
-        else memcpy(data, q->data[1], (size_t)q->count[1] * size);
+    c = &w->components[id];
+    if (w->resources[id]) {
+        ecs_sched__assign(c, w->resources[id], value);
+        if (w->ticks_on) w->resource_stamps[id].changed = ecs_sched__tick_now(w);
+        return ECS_SCHED_OK;
     }
-    ecs_sched__aligned_free(&w->env, q->data[1]);
-    q->data[1] = data;
-    q->capacity[1] = capacity;
-    return true;
-}
-
-/* Appends `n` messages (NULL: zeroed ones). */
-static bool ecs_sched__queue_push(ecs_sched_world *w, ecs_sched__queue *q, int32_t n,
-                                  const void *values) {
-    unsigned char *dst;
-    if (n <= 0) return true;
-    if (!ecs_sched__queue_reserve(w, q, n)) return false;
-    dst = q->data[1] + (size_t)q->count[1] * q->size;
-    if (q->size) {
-        memset(dst, 0, (size_t)n * q->size);
-        if (values) {
-            if (q->hooks.copy) q->hooks.copy(dst, values, n, q->hooks.ctx);
-            else memcpy(dst, values, (size_t)n * q->size);
-        }
+    data = ecs_sched__aligned_alloc(&w->env, c->size ? c->size : 1, c->alignment);
+    if (!data) return ecs_sched__out_of_memory(w, "inserting a resource");
+    ecs_sched__construct(c, data, value, 1);
+    w->resources[id] = data;
+    if (w->ticks_on) {
+        w->resource_stamps[id].added = w->resource_stamps[id].changed = ecs_sched__tick_now(w);
     }
-    q->count[1] += n;
-    return true;
+    return ECS_SCHED_OK;
 }
 
-static void ecs_sched__queue_update(ecs_sched__queue *q) {
-    unsigned char *data = q->data[0];
-    int32_t capacity = q->capacity[0];
-    ecs_sched__queue_drop(q, 0);
-    q->data[0] = q->data[1];
-    q->count[0] = q->count[1];
-    q->capacity[0] = q->capacity[1];
-    q->first[0] = q->first[1];
-    q->data[1] = data;              /* the dropped buffer is reused */
-    q->capacity[1] = capacity;
-    q->count[1] = 0;
-    q->first[1] = q->first[0] + (uint64_t)q->count[0];
-}
-
-/* Drops every message kept (a state-scoped clear): readers skip them without counting them
-   missed. */
-static void ecs_sched__queue_clear(ecs_sched__queue *q) {
-    uint64_t end = ecs_sched__queue_end(q);
-    ecs_sched__queue_drop(q, 0);
-    ecs_sched__queue_drop(q, 1);
-    q->first[0] = q->first[1] = q->cleared = end;
-}
-
-/* ---- message queues in snapshots ----
-
-   A snapshot holds the messages each queue keeps (both buffers) and a restore brings them
-   back. The readers' places are not in it (a system's is code's state, a cursor outside
-   systems is the caller's), and sequence numbers only move forward, as generations do: the
-   restored messages take the numbers just before the queue's end as it is, so that a
-   reader keeps its place counted from the end. A reader that had read everything reads only
-   what is sent after the restore; none ever skips a message sent after it, and none counts
-   what the restore dropped as missed. Queues made since the snapshot are emptied. */
-
-typedef struct ecs_sched__queue_copy {
-    uint32_t size, alignment;
-    ecs_sched_type_hooks hooks;       /* to destroy the copies without the world */
-    unsigned char *data[2];
-    int32_t count[2];
-} ecs_sched__queue_copy;
-
-typedef struct ecs_sched__messages_copy {
-    uint32_t count;
-    ecs_sched__queue_copy *queues;
-} ecs_sched__messages_copy;
-
-/* A block of n messages copied from `from` (copy hook); NULL for none, or when out of memory
-   (*ok false). */
-static unsigned char *ecs_sched__messages_clone(ecs_sched__env *env, uint32_t size, uint32_t alignment,
-                                                const ecs_sched_type_hooks *hooks,
-                                                const unsigned char *from, int32_t n, bool *ok) {
-    unsigned char *data;
-    if (n <= 0) return NULL;
-    data = (unsigned char *)ecs_sched__aligned_alloc(env, (size_t)n * (size ? size : 1), alignment);
-    if (!data) {
-        *ok = false;
+/* The resource's value, or NULL with the reason as the last error. */
+static void *ecs_sched__resource_value(ecs_sched_world *w, ecs_sched_id id) {
+    if (!ecs_sched__component_valid(w, id)) {
+        ecs_sched__unknown_component(w, id, "resource_get");
         return NULL;
     }
-    if (size && hooks->copy) hooks->copy(data, from, n, hooks->ctx);
-    else if (size) memcpy(data, from, (size_t)n * size);
-    return data;
-}
-
-static void ecs_sched__queue_copy_free(ecs_sched__env *env, ecs_sched__queue_copy *q) {
-    int b;
-    for (b = 0; b < 2; b++) {
-        if (!q->data[b]) continue;
-        if (q->hooks.dtor && q->count[b] > 0) q->hooks.dtor(q->data[b], q->count[b], q->hooks.ctx);
-        ecs_sched__aligned_free(env, q->data[b]);
-        q->data[b] = NULL;
-    }
-}
-
-static void ecs_sched__messages_copy_free(ecs_sched__env *env, void *copy) {
-    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)copy;
-    uint32_t i;
-    for (i = 0; c->queues && i < c->count; i++) ecs_sched__queue_copy_free(env, &c->queues[i]);
-    ecs_sched__free(env, c->queues);
-    ecs_sched__free(env, c);
-}
-
-/* Copies of the first `count` queues' messages as `from` (the world's, or a snapshot's)
-   holds them; NULL when out of memory. */
-static ecs_sched__messages_copy *ecs_sched__messages_copy_make(ecs_sched_world *w, uint32_t count,
-                                                              const ecs_sched__queue_copy *from,
-                                                              size_t *bytes) {
-    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)ecs_sched__calloc(&w->env, sizeof *c);
-    uint32_t i;
-    bool ok = c != NULL;
-    if (!c) return NULL;
-    c->queues = (ecs_sched__queue_copy *)ecs_sched__calloc(&w->env, (count + 1) * sizeof *c->queues);
-    if (!c->queues) ok = false;
-    c->count = ok ? count : 0;
-    for (i = 0; ok && i < count; i++) {
-        ecs_sched__queue_copy *q = &c->queues[i];
-        int b;
-        *q = from[i];
-        for (b = 0; b < 2; b++) {
-            q->data[b] = ecs_sched__messages_clone(&w->env, q->size, q->alignment, &q->hooks,
-                                                   from[i].data[b], from[i].count[b], &ok);
-            if (!q->data[b]) q->count[b] = 0;
-            *bytes += (size_t)q->count[b] * q->size;
-        }
-    }
-    if (!ok) {
-        ecs_sched__messages_copy_free(&w->env, c);
+    if (!w->resources[id]) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "resource_get: there is no resource '%s' (insert it with "
+                        "ecs_sched_resource_insert)",
+                        w->components[id].name);
         return NULL;
     }
-    return c;
+    return w->resources[id];
 }
 
-static bool ecs_sched__messages_take(ecs_sched_world *w, void **copy, size_t *bytes) {
-    ecs_sched__queue_copy *now;
-    uint32_t i, count = ecs_sched__messages_of(w)->count;
-    now = (ecs_sched__queue_copy *)ecs_sched__calloc(&w->env, (count + 1) * sizeof *now);
-    if (!now) return false;
-    for (i = 0; i < count; i++) {
-        const ecs_sched__queue *q = ecs_sched__messages_of(w)->queues[i];
-        now[i].size = q->size;
-        now[i].alignment = q->alignment;
-        now[i].hooks = q->hooks;
-        now[i].data[0] = q->data[0];
-        now[i].data[1] = q->data[1];
-        now[i].count[0] = q->count[0];
-        now[i].count[1] = q->count[1];
+void *ecs_sched_resource_get_mut(ecs_sched_world *w, ecs_sched_id id) {
+    void *value;
+    ECS_SCHED__CHECK_WORLD(w);
+    value = ecs_sched__resource_value(w, id);
+    if (value && w->ticks_on) w->resource_stamps[id].changed = ecs_sched__tick_now(w);
+    return value;
+}
+
+const void *ecs_sched_resource_get(ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__resource_value(w, id);
+}
+
+ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observed && ecs_sched__refused_in_observer(w, "removing a resource")) {
+        return ECS_SCHED_ERR_ACCESS;
     }
-    *copy = ecs_sched__messages_copy_make(w, count, now, bytes);
-    ecs_sched__free(&w->env, now);
-    return *copy != NULL;
+    if (ecs_sched__change_refused(w, "resource_remove")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__component_valid(w, id)) {
+        return ecs_sched__unknown_component(w, id, "resource_remove");
+    }
+    if (!w->resources[id]) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                               "resource_remove: there is no resource '%s'",
+                               w->components[id].name);
+    }
+    ecs_sched__destruct(&w->components[id], w->resources[id], 1);
+    ecs_sched__aligned_free(&w->env, w->resources[id]);
+    w->resources[id] = NULL;
+    return ECS_SCHED_OK;
 }
 
-static bool ecs_sched__messages_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
-    const ecs_sched__messages_copy *from = (const ecs_sched__messages_copy *)copy;
-    size_t bytes = 0;
-    uint32_t count = from ? from->count : 0;
-    if (count > ecs_sched__messages_of(w)->count) count = ecs_sched__messages_of(w)->count;
-    *prepared = ecs_sched__messages_copy_make(w, count, from ? from->queues : NULL, &bytes);
-    return *prepared != NULL;
+bool ecs_sched_resource_exists(const ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__component_valid(w, id) && w->resources[id] != NULL;
 }
 
-static void ecs_sched__messages_discard(ecs_sched_world *w, void *prepared) {
-    ecs_sched__messages_copy_free(&w->env, prepared);
+ecs_sched_result ecs_sched_resource_insert_non_send(ecs_sched_world *w, ecs_sched_id id,
+                                                   const void *value) {
+    ecs_sched_result result = ecs_sched_resource_insert(w, id, value);
+    if (result == ECS_SCHED_OK) w->components[id].non_send = true;
+    return result;
 }
 
-/* Each queue's messages become the prepared copies, numbered to end where the queue ends. */
-static void ecs_sched__messages_apply(ecs_sched_world *w, const void *copy, void *prepared) {
-    ecs_sched__messages_copy *c = (ecs_sched__messages_copy *)prepared;
+bool ecs_sched_resource_is_non_send(const ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__component_valid(w, id) && w->components[id].non_send;
+}
+
+/* The world's side (declared in world.h): its resources go with it. */
+static void ecs_sched__resources_free(ecs_sched_world *w) {
     uint32_t i;
-    (void)copy;
-    for (i = 0; i < ecs_sched__messages_of(w)->count; i++) {
-        ecs_sched__queue *q = ecs_sched__messages_of(w)->queues[i];
-        uint64_t end = ecs_sched__queue_end(q);
-        int b;
-        ecs_sched__queue_clear(q);
-        if (i >= c->count) continue;
-        for (b = 0; b < 2; b++) {
-            ecs_sched__aligned_free(&w->env, q->data[b]);
-            q->data[b] = c->queues[i].data[b];
-            q->count[b] = q->capacity[b] = c->queues[i].count[b];
-            c->queues[i].data[b] = NULL;   /* the queue has them now */
-        }
-        q->first[1] = end - (uint64_t)q->count[1];
-        q->first[0] = q->first[1] - (uint64_t)q->count[0];
-        q->cleared = q->first[0];
-    }
-    ecs_sched__messages_copy_free(&w->env, c);
-}
-
-static const ecs_sched__snapshot_part ecs_sched__messages_part = {
-    ecs_sched__messages_take, ecs_sched__messages_prepare, ecs_sched__messages_apply,
-    ecs_sched__messages_discard, ecs_sched__messages_copy_free};
-
-/* ---- removed components ---- */
-
-/* A tracked component gets its removals' queue. */
-static bool ecs_sched__removals_create(ecs_sched_world *w, ecs_sched_id id) {
-    uint32_t queue = ecs_sched__queue_create(w, id, true, sizeof(ecs_sched_entity),
-                                             (uint32_t)sizeof(ecs_sched_entity), NULL);
-    if (!queue) return false;
-    w->components[id].removals = queue;
-    ecs_sched__snapshot_part_add(w, &ecs_sched__messages_part);
-    return true;
-}
-
-/* `e` loses tracked component `id` (removed, or despawned). A removal
-   that cannot be kept (out of memory) is lost, and the log says so. */
-static void ecs_sched__removed(ecs_sched_world *w, ecs_sched_id id, ecs_sched_entity e) {
-    uint32_t queue = w->components[id].removals;
-    if (!queue || !ecs_sched__queue_push(w, ecs_sched__queue_at(w, queue - 1), 1, &e)) {
-        ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_ERR_OUT_OF_MEMORY,
-                        "the removal of '%s' from entity %u is not kept (out of memory): "
-                        "readers of its removals will not see it",
-                        w->components[id].name, (unsigned)ECS_SCHED_ENTITY_INDEX(e));
+    for (i = 1; i < w->component_count; i++) {
+        if (w->resources[i]) ecs_sched_resource_remove(w, i);
     }
 }
 
@@ -10665,521 +10770,6 @@ ecs_sched_id ecs_sched_tracked_component_register_type(ecs_sched_world *w, const
 ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *w, const char *name,
                                                       size_t size, size_t alignment) {
     return ecs_sched__register_type(w, name, size, alignment, false, ECS_SCHED_STORAGE_SPARSE);
-}
-
-/*============================== src/message.h (implementation) ==============================*/
-/* message: messages between systems, and the lists of removed components. */
-
-void ecs_sched_messages_update(ecs_sched_world *w) {
-    uint32_t i;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__messages_of(w)) return;
-    for (i = 0; i < ecs_sched__messages_of(w)->count; i++) ecs_sched__queue_update(ecs_sched__messages_of(w)->queues[i]);
-    w->fixed_step_since_update = false;
-}
-
-/* ---- registering ---- */
-
-static const ecs_sched__queue *ecs_sched__message_queue(const ecs_sched_world *w, ecs_sched_id id) {
-    if (!ecs_sched__component_valid(w, id) || !w->components[id].queue) return NULL;
-    return ecs_sched__queue_at(w, w->components[id].queue - 1);
-}
-
-bool ecs_sched_is_message(const ecs_sched_world *w, ecs_sched_id id) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__message_queue(w, id) != NULL;
-}
-
-ecs_sched_id ecs_sched_message_register(ecs_sched_world *w, const ecs_sched_message_desc *desc) {
-    ecs_sched_component_desc c;
-    ecs_sched_id id, existing;
-    uint32_t queue;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!desc || !desc->name) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "message_register: a message type needs a non-empty name");
-        return 0;
-    }
-    existing = ecs_sched_component_lookup(w, desc->name);
-    if (existing && !w->components[existing].queue) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
-                        "message_register: '%s' is already registered as a component; a "
-                        "message type needs a name of its own", desc->name);
-        return 0;
-    }
-    memset(&c, 0, sizeof c);
-    c.name = desc->name;
-    c.size = desc->size;
-    c.alignment = desc->alignment;
-    c.hooks = desc->hooks;
-    id = ecs_sched_component_register(w, &c);
-    if (!id || existing) return id;
-    queue = ecs_sched__queue_create(w, id, false, w->components[id].size,
-                                    w->components[id].alignment, &desc->hooks);
-    if (!queue) {
-        ecs_sched__out_of_memory(w, "registering a message type");
-        return 0;   /* the name stays a component: registering it again fails the same way */
-    }
-    w->components[id].queue = queue;
-    ecs_sched__snapshot_part_add(w, &ecs_sched__messages_part);
-    return id;
-}
-
-ecs_sched_id ecs_sched_message_register_type(ecs_sched_world *w, const char *name, size_t size,
-                                             size_t alignment) {
-    ecs_sched_message_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.name = name;
-    desc.size = size;
-    desc.alignment = alignment;
-    return ecs_sched_message_register(w, &desc);
-}
-
-static ecs_sched_result ecs_sched__removals_of_untracked(ecs_sched_world *w, ecs_sched_id id,
-                                                        const char *operation) {
-    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, operation);
-    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                           "%s: '%s' is not tracked, so its removals are not kept; register "
-                           "it with .tracked = true (ECS_SCHED_TRACKED_COMPONENT)",
-                           operation, w->components[id].name);
-}
-
-/* ---- sending ---- */
-
-static ecs_sched_result ecs_sched__not_a_message(ecs_sched_world *w, ecs_sched_id id,
-                                                 const char *operation) {
-    if (!ecs_sched__component_valid(w, id)) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
-                               "%s: id %u is no message type of this world (register one with "
-                               "ecs_sched_message_register or ECS_SCHED_MESSAGE first)",
-                               operation, (unsigned)id);
-    }
-    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                           "%s: '%s' is a component, not a message type (register it with "
-                           "ecs_sched_message_register or ECS_SCHED_MESSAGE)",
-                           operation, w->components[id].name);
-}
-
-static ecs_sched_result ecs_sched__send(ecs_sched_world *w, ecs_sched_id id, int32_t count,
-                                        const void *messages, const char *operation) {
-    const ecs_sched__queue *q = ecs_sched__message_queue(w, id);
-    if (!q || q->removals) return ecs_sched__not_a_message(w, id, operation);
-    if (count < 0) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "%s: %d messages of '%s'", operation, (int)count,
-                               w->components[id].name);
-    }
-    if (!ecs_sched__queue_push(w, (ecs_sched__queue *)(uintptr_t)q, count, messages)) {
-        return ecs_sched__out_of_memory(w, "sending messages");
-    }
-    return ECS_SCHED_OK;
-}
-
-/* Whether a running system declared `id` as written (or, reading, as read or written);
-   refused as its failure otherwise. */
-static bool ecs_sched__ctx_declared(ecs_sched_system_ctx *ctx, ecs_sched_id id, bool write,
-                                    const char *what) {
-    bool writes = ecs_sched__ids_contain(ctx->writes, ctx->write_count, id);
-    bool reads = ecs_sched__ids_contain(ctx->reads, ctx->read_count, id);
-    if (write ? writes : reads || writes) return true;
-    ecs_sched__ctx_refuse(ctx, "%s messages of '%s' without declaring them: add it to the "
-                               "desc's .%s",
-                          what, ecs_sched__component_label(ctx->world, id),
-                          write ? "writes" : "reads");
-    return false;
-}
-
-ecs_sched_result ecs_sched_ctx_send_batch(ecs_sched_system_ctx *ctx, ecs_sched_id id,
-                                          int32_t count, const void *messages) {
-    ECS_SCHED_ASSERT(ctx != NULL);
-    if (!ecs_sched__message_queue(ctx->world, id)) {
-        return ecs_sched__not_a_message(ctx->world, id, "send");
-    }
-    if (!ecs_sched__ctx_declared(ctx, id, true, "sends")) return ECS_SCHED_ERR_ACCESS;
-    return ecs_sched__send(ctx->world, id, count, messages, "send");
-}
-
-/* The first send of a type by a context checks it, and keeps its queue for the next ones. */
-ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__ctx_send_first(ecs_sched_system_ctx *ctx,
-                                                                      ecs_sched_id id,
-                                                                      const void *message) {
-    ecs_sched_result result = ecs_sched_ctx_send_batch(ctx, id, 1, message);
-    if (result == ECS_SCHED_OK) {
-        ctx->sending_id = id;
-        ctx->sending = ecs_sched__queue_at(ctx->world, ctx->world->components[id].queue - 1);
-    }
-    return result;
-}
-
-void *ecs_sched_ctx_send_new(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
-    ecs_sched__queue *q;
-    unsigned char *slot;
-    ECS_SCHED_ASSERT(ctx != NULL);
-    q = (ecs_sched__queue *)ctx->sending;
-    if (id != ctx->sending_id || q->count[1] >= q->capacity[1]) {
-        if (ecs_sched__ctx_send_first(ctx, id, NULL) != ECS_SCHED_OK) return NULL;
-        q = (ecs_sched__queue *)ctx->sending;
-        return q->data[1] + (size_t)(q->count[1] - 1) * q->size;
-    }
-    slot = q->data[1] + (size_t)q->count[1]++ * q->size;
-    ecs_sched__zero_value(slot, q->size);
-    return slot;
-}
-
-ecs_sched_result ecs_sched_ctx_send(ecs_sched_system_ctx *ctx, ecs_sched_id id,
-                                    const void *message) {
-    ecs_sched__queue *q;
-    ECS_SCHED_ASSERT(ctx != NULL);
-    q = (ecs_sched__queue *)ctx->sending;
-    /* the common case: the type it sent last, room in its buffer, a plain value */
-    if (id == ctx->sending_id && message && !q->hooks.copy && q->count[1] < q->capacity[1]) {
-        ecs_sched__copy_value(q->data[1] + (size_t)q->count[1] * q->size, message, q->size);
-        q->count[1]++;
-        return ECS_SCHED_OK;
-    }
-    return ecs_sched__ctx_send_first(ctx, id, message);
-}
-
-ecs_sched_result ecs_sched_send_batch(ecs_sched_world *w, ecs_sched_id id, int32_t count,
-                                      const void *messages) {
-    ECS_SCHED__CHECK_WORLD(w);
-    if (ecs_sched__change_refused(w, "send")) return ECS_SCHED_ERR_ACCESS;
-    return ecs_sched__send(w, id, count, messages, "send");
-}
-
-ecs_sched_result ecs_sched_send(ecs_sched_world *w, ecs_sched_id id, const void *message) {
-    return ecs_sched_send_batch(w, id, 1, message);
-}
-
-/* ---- reading ---- */
-
-/* The oldest message a queue still keeps (the older buffer's first: the buffers hold
-   consecutive messages). */
-static uint64_t ecs_sched__queue_oldest(const ecs_sched__queue *q) {
-    return q->first[0];
-}
-
-/* Reads from *next on: what was dropped before it is missed (unless cleared on purpose),
-   and *next moves past the last message. */
-static ecs_sched_messages ecs_sched__read_from(const ecs_sched__queue *q, uint64_t *next) {
-    ecs_sched_messages read;
-    uint64_t oldest = ecs_sched__queue_oldest(q), from = *next;
-    memset(&read, 0, sizeof read);
-    if (from < oldest) {
-        uint64_t skipped_on_purpose = q->cleared > from ? q->cleared - from : 0;
-        uint64_t gone = oldest - from;
-        read.missed = (int64_t)(gone > skipped_on_purpose ? gone - skipped_on_purpose : 0);
-        from = oldest;
-    }
-    read.queue_ = q;
-    read.from_ = from;
-    read.to_ = ecs_sched__queue_end(q);
-    read.total = (int32_t)(ecs_sched__queue_end(q) - from);
-    read.part_ = 0;
-    *next = ecs_sched__queue_end(q);
-    return read;
-}
-
-bool ecs_sched_messages_next(ecs_sched_messages *read) {
-    const ecs_sched__queue *q = (const ecs_sched__queue *)read->queue_;
-    ECS_SCHED_ASSERT(read != NULL);
-    while (q && read->part_ < 2) {
-        int b = read->part_++;
-        uint64_t first = q->first[b], end = first + (uint64_t)q->count[b];
-        uint64_t from = read->from_ > first ? read->from_ : first;
-        uint64_t to = read->to_ < end ? read->to_ : end;
-        if (from >= to) continue;
-        read->data = q->data[b] + (size_t)(from - first) * q->size;
-        read->count = (int32_t)(to - from);
-        return true;
-    }
-    read->data = NULL;
-    read->count = 0;
-    return false;
-}
-
-/* The cursor of a context for a queue, made at its first read at the oldest message kept;
-   NULL when out of memory (with the failure kept on ctx). */
-static ecs_sched__cursor *ecs_sched__ctx_cursor(ecs_sched_system_ctx *ctx, uint32_t queue) {
-    ecs_sched_world *w = ctx->world;
-    ecs_sched__cursor *c;
-    int32_t i;
-    for (i = 0; i < ctx->cursor_count; i++) {
-        if (ctx->cursors[i].queue == queue) return &ctx->cursors[i];
-    }
-    if (!ECS_SCHED__GROW(&w->env, ctx->cursors, &ctx->cursor_capacity,
-                         (uint32_t)ctx->cursor_count + 1)) {
-        ecs_sched__out_of_memory(w, "keeping a reader's place in a message queue");
-        return NULL;
-    }
-    c = &ctx->cursors[ctx->cursor_count++];
-    c->queue = queue;
-    c->next = ecs_sched__queue_oldest(ecs_sched__queue_at(w, queue - 1));
-    return c;
-}
-
-static ecs_sched_messages ecs_sched__no_messages(void) {
-    ecs_sched_messages read;
-    memset(&read, 0, sizeof read);
-    return read;
-}
-
-ecs_sched_messages ecs_sched_ctx_messages(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
-    const ecs_sched__queue *q;
-    ecs_sched__cursor *c;
-    ECS_SCHED_ASSERT(ctx != NULL);
-    q = ecs_sched__message_queue(ctx->world, id);
-    if (!q || q->removals) {
-        ecs_sched__not_a_message(ctx->world, id, "read");
-        return ecs_sched__no_messages();
-    }
-    if (!ecs_sched__ctx_declared(ctx, id, false, "reads")) return ecs_sched__no_messages();
-    c = ecs_sched__ctx_cursor(ctx, ctx->world->components[id].queue);
-    return c ? ecs_sched__read_from(q, &c->next) : ecs_sched__no_messages();
-}
-
-ecs_sched_messages ecs_sched_ctx_removed(ecs_sched_system_ctx *ctx, ecs_sched_id component) {
-    ecs_sched_world *w;
-    ecs_sched__cursor *c;
-    ECS_SCHED_ASSERT(ctx != NULL);
-    w = ctx->world;
-    if (!ecs_sched__component_valid(w, component) || !w->components[component].removals) {
-        ecs_sched__removals_of_untracked(w, component, "removed");
-        return ecs_sched__no_messages();
-    }
-    c = ecs_sched__ctx_cursor(ctx, w->components[component].removals);
-    return c ? ecs_sched__read_from(ecs_sched__queue_at(w, c->queue - 1), &c->next)
-             : ecs_sched__no_messages();
-}
-
-ecs_sched_message_cursor ecs_sched_message_cursor_make(ecs_sched_world *w, ecs_sched_id id) {
-    ecs_sched_message_cursor cursor;
-    const ecs_sched__queue *q;
-    ECS_SCHED__CHECK_WORLD(w);
-    memset(&cursor, 0, sizeof cursor);
-    q = ecs_sched__message_queue(w, id);
-    if (!q || q->removals) {
-        ecs_sched__not_a_message(w, id, "message_cursor_make");
-        return cursor;
-    }
-    cursor.id = id;
-    cursor.next_ = ecs_sched__queue_oldest(q);
-    return cursor;
-}
-
-ecs_sched_message_cursor ecs_sched_removed_cursor_make(ecs_sched_world *w, ecs_sched_id component) {
-    ecs_sched_message_cursor cursor;
-    ECS_SCHED__CHECK_WORLD(w);
-    memset(&cursor, 0, sizeof cursor);
-    if (!ecs_sched__component_valid(w, component) || !w->components[component].removals) {
-        ecs_sched__removals_of_untracked(w, component, "removed_cursor_make");
-        return cursor;
-    }
-    cursor.id = component;
-    cursor.next_ = ecs_sched__queue_oldest(ecs_sched__queue_at(w, w->components[component].removals - 1));
-    return cursor;
-}
-
-/* The queue a cursor reads: a message type's, or a tracked component's removals. */
-static const ecs_sched__queue *ecs_sched__cursor_queue(const ecs_sched_world *w,
-                                                      const ecs_sched_message_cursor *cursor) {
-    const ecs_sched__component *c;
-    if (!ecs_sched__component_valid(w, cursor->id)) return NULL;
-    c = &w->components[cursor->id];
-    if (c->queue) return ecs_sched__queue_at(w, c->queue - 1);
-    if (c->removals) return ecs_sched__queue_at(w, c->removals - 1);
-    return NULL;
-}
-
-/* A cursor that leads to no queue: an empty one is what a failed make returns. */
-static void ecs_sched__bad_cursor(ecs_sched_world *w, const ecs_sched_message_cursor *cursor,
-                                  const char *operation) {
-    if (cursor->id == 0) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "%s: the cursor is empty: the ecs_sched_message_cursor_make (or "
-                        "_removed_cursor_make) that returned it failed, and said why then",
-                        operation);
-    } else {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "%s: the cursor was not made by ecs_sched_message_cursor_make or "
-                        "ecs_sched_removed_cursor_make (its id %u has no messages)", operation,
-                        (unsigned)cursor->id);
-    }
-}
-
-ecs_sched_messages ecs_sched_message_read(ecs_sched_world *w, ecs_sched_message_cursor *cursor) {
-    const ecs_sched__queue *q;
-    ecs_sched_messages read;
-    ECS_SCHED__CHECK_WORLD(w);
-    ECS_SCHED_ASSERT(cursor != NULL);
-    q = ecs_sched__cursor_queue(w, cursor);
-    if (!q) {
-        ecs_sched__bad_cursor(w, cursor, "message_read");
-        return ecs_sched__no_messages();
-    }
-    read = ecs_sched__read_from(q, &cursor->next_);
-    cursor->missed += read.missed;
-    return read;
-}
-
-int32_t ecs_sched_message_unread(ecs_sched_world *w, const ecs_sched_message_cursor *cursor) {
-    const ecs_sched__queue *q;
-    uint64_t from;
-    ECS_SCHED__CHECK_WORLD(w);
-    q = ecs_sched__cursor_queue(w, cursor);
-    if (!q) return 0;
-    from = cursor->next_ > ecs_sched__queue_oldest(q) ? cursor->next_ : ecs_sched__queue_oldest(q);
-    return (int32_t)(ecs_sched__queue_end(q) - from);
-}
-
-/* The context's unread messages in a queue, taken (for the on_message and
-   any_component_removed conditions). */
-static bool ecs_sched__ctx_take_unread(ecs_sched_system_ctx *ctx, uint32_t queue) {
-    ecs_sched__cursor *c = queue ? ecs_sched__ctx_cursor(ctx, queue) : NULL;
-    const ecs_sched__queue *q;
-    uint64_t from;
-    if (!c) return false;
-    q = ecs_sched__queue_at(ctx->world, queue - 1);
-    from = c->next > ecs_sched__queue_oldest(q) ? c->next : ecs_sched__queue_oldest(q);
-    c->next = ecs_sched__queue_end(q);
-    return from < ecs_sched__queue_end(q);
-}
-
-/* ---- state-scoped messages ---- */
-
-/* Adds a scope (checked by the state module, which defines ecs_sched_message_scope_to_state). */
-static ecs_sched_result ecs_sched__message_scope_add(ecs_sched_world *w, ecs_sched_id message,
-                                                    ecs_sched_id machine, int32_t value,
-                                                    bool on_enter) {
-    ecs_sched__messages *all = ecs_sched__messages_of(w);
-    ecs_sched__message_scope *scope;
-    if (!ECS_SCHED__GROW(&w->env, all->scopes, &all->scope_capacity, all->scope_count + 1)) {
-        return ecs_sched__out_of_memory(w, "scoping messages to a state");
-    }
-    scope = &all->scopes[all->scope_count++];
-    scope->queue = w->components[message].queue - 1;
-    scope->machine = machine;
-    scope->value = value;
-    scope->on_enter = on_enter;
-    return ECS_SCHED_OK;
-}
-
-/* Called by the state transitions: `machine` leaves (or reaches) `value`. */
-static void ecs_sched__messages_state_moved(ecs_sched_world *w, ecs_sched_id machine,
-                                            int32_t value, bool on_enter) {
-    uint32_t i;
-    if (!ecs_sched__messages_of(w)) return;
-    for (i = 0; i < ecs_sched__messages_of(w)->scope_count; i++) {
-        const ecs_sched__message_scope *s = &ecs_sched__messages_of(w)->scopes[i];
-        if (s->machine == machine && s->value == value && s->on_enter == on_enter) {
-            ecs_sched__queue_clear(ecs_sched__queue_at(w, s->queue));
-        }
-    }
-}
-
-/*============================= src/resource.h (implementation) ==============================*/
-/* resource: one value per component type, owned by the world (freed with it, world.h). A
-   resource keeps when it was added and last changed while the world tracks changes. */
-
-ecs_sched_result ecs_sched_resource_insert(ecs_sched_world *w, ecs_sched_id id, const void *value) {
-    const ecs_sched__component *c;
-    void *data;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (w->observed && ecs_sched__deferring(w)) {
-        return ecs_sched__defer_set_resource(w, id, value);
-    }
-    if (ecs_sched__change_refused(w, "resource_insert")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__component_valid(w, id)) {
-        return ecs_sched__unknown_component(w, id, "resource_insert");
-    }
-    c = &w->components[id];
-    if (w->resources[id]) {
-        ecs_sched__assign(c, w->resources[id], value);
-        if (w->ticks_on) w->resource_stamps[id].changed = ecs_sched__tick_now(w);
-        return ECS_SCHED_OK;
-    }
-    data = ecs_sched__aligned_alloc(&w->env, c->size ? c->size : 1, c->alignment);
-    if (!data) return ecs_sched__out_of_memory(w, "inserting a resource");
-    ecs_sched__construct(c, data, value, 1);
-    w->resources[id] = data;
-    if (w->ticks_on) {
-        w->resource_stamps[id].added = w->resource_stamps[id].changed = ecs_sched__tick_now(w);
-    }
-    return ECS_SCHED_OK;
-}
-
-/* The resource's value, or NULL with the reason as the last error. */
-static void *ecs_sched__resource_value(ecs_sched_world *w, ecs_sched_id id) {
-    if (!ecs_sched__component_valid(w, id)) {
-        ecs_sched__unknown_component(w, id, "resource_get");
-        return NULL;
-    }
-    if (!w->resources[id]) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                        "resource_get: there is no resource '%s' (insert it with "
-                        "ecs_sched_resource_insert)",
-                        w->components[id].name);
-        return NULL;
-    }
-    return w->resources[id];
-}
-
-void *ecs_sched_resource_get_mut(ecs_sched_world *w, ecs_sched_id id) {
-    void *value;
-    ECS_SCHED__CHECK_WORLD(w);
-    value = ecs_sched__resource_value(w, id);
-    if (value && w->ticks_on) w->resource_stamps[id].changed = ecs_sched__tick_now(w);
-    return value;
-}
-
-const void *ecs_sched_resource_get(ecs_sched_world *w, ecs_sched_id id) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__resource_value(w, id);
-}
-
-ecs_sched_result ecs_sched_resource_remove(ecs_sched_world *w, ecs_sched_id id) {
-    ECS_SCHED__CHECK_WORLD(w);
-    if (w->observed && ecs_sched__refused_in_observer(w, "removing a resource")) {
-        return ECS_SCHED_ERR_ACCESS;
-    }
-    if (ecs_sched__change_refused(w, "resource_remove")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__component_valid(w, id)) {
-        return ecs_sched__unknown_component(w, id, "resource_remove");
-    }
-    if (!w->resources[id]) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                               "resource_remove: there is no resource '%s'",
-                               w->components[id].name);
-    }
-    ecs_sched__destruct(&w->components[id], w->resources[id], 1);
-    ecs_sched__aligned_free(&w->env, w->resources[id]);
-    w->resources[id] = NULL;
-    return ECS_SCHED_OK;
-}
-
-bool ecs_sched_resource_exists(const ecs_sched_world *w, ecs_sched_id id) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__component_valid(w, id) && w->resources[id] != NULL;
-}
-
-ecs_sched_result ecs_sched_resource_insert_non_send(ecs_sched_world *w, ecs_sched_id id,
-                                                   const void *value) {
-    ecs_sched_result result = ecs_sched_resource_insert(w, id, value);
-    if (result == ECS_SCHED_OK) w->components[id].non_send = true;
-    return result;
-}
-
-bool ecs_sched_resource_is_non_send(const ecs_sched_world *w, ecs_sched_id id) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__component_valid(w, id) && w->components[id].non_send;
-}
-
-/* The world's side (declared in world.h): its resources go with it. */
-static void ecs_sched__resources_free(ecs_sched_world *w) {
-    uint32_t i;
-    for (i = 1; i < w->component_count; i++) {
-        if (w->resources[i]) ecs_sched_resource_remove(w, i);
-    }
 }
 
 /*============================== src/entity.h (implementation) ===============================*/
@@ -12136,6 +11726,416 @@ ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *cmd) {
                                "the buffer that made it instead");
     }
     return ecs_sched__commands_apply(cmd);
+}
+
+/*============================== src/message.h (implementation) ==============================*/
+/* message: messages between systems, and the lists of removed components. */
+
+void ecs_sched_messages_update(ecs_sched_world *w) {
+    uint32_t i;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__messages_of(w)) return;
+    for (i = 0; i < ecs_sched__messages_of(w)->count; i++) ecs_sched__queue_update(ecs_sched__messages_of(w)->queues[i]);
+    w->fixed_step_since_update = false;
+}
+
+/* ---- registering ---- */
+
+static const ecs_sched__queue *ecs_sched__message_queue(const ecs_sched_world *w, ecs_sched_id id) {
+    if (!ecs_sched__component_valid(w, id) || !w->components[id].queue) return NULL;
+    return ecs_sched__queue_at(w, w->components[id].queue - 1);
+}
+
+bool ecs_sched_is_message(const ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__message_queue(w, id) != NULL;
+}
+
+ecs_sched_id ecs_sched_message_register(ecs_sched_world *w, const ecs_sched_message_desc *desc) {
+    ecs_sched_component_desc c;
+    ecs_sched_id id, existing;
+    uint32_t queue;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!desc || !desc->name) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "message_register: a message type needs a non-empty name");
+        return 0;
+    }
+    existing = ecs_sched_component_lookup(w, desc->name);
+    if (existing && !w->components[existing].queue) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                        "message_register: '%s' is already registered as a component; a "
+                        "message type needs a name of its own", desc->name);
+        return 0;
+    }
+    memset(&c, 0, sizeof c);
+    c.name = desc->name;
+    c.size = desc->size;
+    c.alignment = desc->alignment;
+    c.hooks = desc->hooks;
+    id = ecs_sched_component_register(w, &c);
+    if (!id || existing) return id;
+    queue = ecs_sched__queue_create(w, id, false, w->components[id].size,
+                                    w->components[id].alignment, &desc->hooks);
+    if (!queue) {
+        ecs_sched__out_of_memory(w, "registering a message type");
+        return 0;   /* the name stays a component: registering it again fails the same way */
+    }
+    w->components[id].queue = queue;
+    ecs_sched__snapshot_part_add(w, &ecs_sched__messages_part);
+    return id;
+}
+
+ecs_sched_id ecs_sched_message_register_type(ecs_sched_world *w, const char *name, size_t size,
+                                             size_t alignment) {
+    ecs_sched_message_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.name = name;
+    desc.size = size;
+    desc.alignment = alignment;
+    return ecs_sched_message_register(w, &desc);
+}
+
+static ecs_sched_result ecs_sched__removals_of_untracked(ecs_sched_world *w, ecs_sched_id id,
+                                                        const char *operation) {
+    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, operation);
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: '%s' is not tracked, so its removals are not kept; register "
+                           "it with .tracked = true (ECS_SCHED_TRACKED_COMPONENT)",
+                           operation, w->components[id].name);
+}
+
+/* ---- sending ---- */
+
+static ecs_sched_result ecs_sched__not_a_message(ecs_sched_world *w, ecs_sched_id id,
+                                                 const char *operation) {
+    if (!ecs_sched__component_valid(w, id)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_COMPONENT,
+                               "%s: id %u is no message type of this world (register one with "
+                               "ecs_sched_message_register or ECS_SCHED_MESSAGE first)",
+                               operation, (unsigned)id);
+    }
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: '%s' is a component, not a message type (register it with "
+                           "ecs_sched_message_register or ECS_SCHED_MESSAGE)",
+                           operation, w->components[id].name);
+}
+
+static ecs_sched_result ecs_sched__send(ecs_sched_world *w, ecs_sched_id id, int32_t count,
+                                        const void *messages, const char *operation) {
+    const ecs_sched__queue *q = ecs_sched__message_queue(w, id);
+    if (!q || q->removals) return ecs_sched__not_a_message(w, id, operation);
+    if (count < 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "%s: %d messages of '%s'", operation, (int)count,
+                               w->components[id].name);
+    }
+    if (!ecs_sched__queue_push(w, (ecs_sched__queue *)(uintptr_t)q, count, messages)) {
+        return ecs_sched__out_of_memory(w, "sending messages");
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Whether a running system declared `id` as written (or, reading, as read or written);
+   refused as its failure otherwise. */
+static bool ecs_sched__ctx_declared(ecs_sched_system_ctx *ctx, ecs_sched_id id, bool write,
+                                    const char *what) {
+    bool writes = ecs_sched__ids_contain(ctx->writes, ctx->write_count, id);
+    bool reads = ecs_sched__ids_contain(ctx->reads, ctx->read_count, id);
+    if (write ? writes : reads || writes) return true;
+    ecs_sched__ctx_refuse(ctx, "%s messages of '%s' without declaring them: add it to the "
+                               "desc's .%s",
+                          what, ecs_sched__component_label(ctx->world, id),
+                          write ? "writes" : "reads");
+    return false;
+}
+
+ecs_sched_result ecs_sched_ctx_send_batch(ecs_sched_system_ctx *ctx, ecs_sched_id id,
+                                          int32_t count, const void *messages) {
+    ECS_SCHED_ASSERT(ctx != NULL);
+    if (!ecs_sched__message_queue(ctx->world, id)) {
+        return ecs_sched__not_a_message(ctx->world, id, "send");
+    }
+    if (!ecs_sched__ctx_declared(ctx, id, true, "sends")) return ECS_SCHED_ERR_ACCESS;
+    return ecs_sched__send(ctx->world, id, count, messages, "send");
+}
+
+/* The first send of a type by a context checks it, and keeps its queue for the next ones. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__ctx_send_first(ecs_sched_system_ctx *ctx,
+                                                                      ecs_sched_id id,
+                                                                      const void *message) {
+    ecs_sched_result result = ecs_sched_ctx_send_batch(ctx, id, 1, message);
+    if (result == ECS_SCHED_OK) {
+        ctx->sending_id = id;
+        ctx->sending = ecs_sched__queue_at(ctx->world, ctx->world->components[id].queue - 1);
+    }
+    return result;
+}
+
+void *ecs_sched_ctx_send_new(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    ecs_sched__queue *q;
+    unsigned char *slot;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    q = (ecs_sched__queue *)ctx->sending;
+    if (id != ctx->sending_id || q->count[1] >= q->capacity[1]) {
+        if (ecs_sched__ctx_send_first(ctx, id, NULL) != ECS_SCHED_OK) return NULL;
+        q = (ecs_sched__queue *)ctx->sending;
+        return q->data[1] + (size_t)(q->count[1] - 1) * q->size;
+    }
+    slot = q->data[1] + (size_t)q->count[1]++ * q->size;
+    ecs_sched__zero_value(slot, q->size);
+    return slot;
+}
+
+ecs_sched_result ecs_sched_ctx_send(ecs_sched_system_ctx *ctx, ecs_sched_id id,
+                                    const void *message) {
+    ecs_sched__queue *q;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    q = (ecs_sched__queue *)ctx->sending;
+    /* the common case: the type it sent last, room in its buffer, a plain value */
+    if (id == ctx->sending_id && message && !q->hooks.copy && q->count[1] < q->capacity[1]) {
+        ecs_sched__copy_value(q->data[1] + (size_t)q->count[1] * q->size, message, q->size);
+        q->count[1]++;
+        return ECS_SCHED_OK;
+    }
+    return ecs_sched__ctx_send_first(ctx, id, message);
+}
+
+ecs_sched_result ecs_sched_send_batch(ecs_sched_world *w, ecs_sched_id id, int32_t count,
+                                      const void *messages) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__change_refused(w, "send")) return ECS_SCHED_ERR_ACCESS;
+    return ecs_sched__send(w, id, count, messages, "send");
+}
+
+ecs_sched_result ecs_sched_send(ecs_sched_world *w, ecs_sched_id id, const void *message) {
+    return ecs_sched_send_batch(w, id, 1, message);
+}
+
+/* ---- reading ---- */
+
+/* The oldest message a queue still keeps (the older buffer's first: the buffers hold
+   consecutive messages). */
+static uint64_t ecs_sched__queue_oldest(const ecs_sched__queue *q) {
+    return q->first[0];
+}
+
+/* Reads from *next on: what was dropped before it is missed (unless cleared on purpose),
+   and *next moves past the last message. */
+static ecs_sched_messages ecs_sched__read_from(const ecs_sched__queue *q, uint64_t *next) {
+    ecs_sched_messages read;
+    uint64_t oldest = ecs_sched__queue_oldest(q), from = *next;
+    memset(&read, 0, sizeof read);
+    if (from < oldest) {
+        uint64_t skipped_on_purpose = q->cleared > from ? q->cleared - from : 0;
+        uint64_t gone = oldest - from;
+        read.missed = (int64_t)(gone > skipped_on_purpose ? gone - skipped_on_purpose : 0);
+        from = oldest;
+    }
+    read.queue_ = q;
+    read.from_ = from;
+    read.to_ = ecs_sched__queue_end(q);
+    read.total = (int32_t)(ecs_sched__queue_end(q) - from);
+    read.part_ = 0;
+    *next = ecs_sched__queue_end(q);
+    return read;
+}
+
+bool ecs_sched_messages_next(ecs_sched_messages *read) {
+    const ecs_sched__queue *q = (const ecs_sched__queue *)read->queue_;
+    ECS_SCHED_ASSERT(read != NULL);
+    while (q && read->part_ < 2) {
+        int b = read->part_++;
+        uint64_t first = q->first[b], end = first + (uint64_t)q->count[b];
+        uint64_t from = read->from_ > first ? read->from_ : first;
+        uint64_t to = read->to_ < end ? read->to_ : end;
+        if (from >= to) continue;
+        read->data = q->data[b] + (size_t)(from - first) * q->size;
+        read->count = (int32_t)(to - from);
+        return true;
+    }
+    read->data = NULL;
+    read->count = 0;
+    return false;
+}
+
+/* The cursor of a context for a queue, made at its first read at the oldest message kept;
+   NULL when out of memory (with the failure kept on ctx). */
+static ecs_sched__cursor *ecs_sched__ctx_cursor(ecs_sched_system_ctx *ctx, uint32_t queue) {
+    ecs_sched_world *w = ctx->world;
+    ecs_sched__cursor *c;
+    int32_t i;
+    for (i = 0; i < ctx->cursor_count; i++) {
+        if (ctx->cursors[i].queue == queue) return &ctx->cursors[i];
+    }
+    if (!ECS_SCHED__GROW(&w->env, ctx->cursors, &ctx->cursor_capacity,
+                         (uint32_t)ctx->cursor_count + 1)) {
+        ecs_sched__out_of_memory(w, "keeping a reader's place in a message queue");
+        return NULL;
+    }
+    c = &ctx->cursors[ctx->cursor_count++];
+    c->queue = queue;
+    c->next = ecs_sched__queue_oldest(ecs_sched__queue_at(w, queue - 1));
+    return c;
+}
+
+static ecs_sched_messages ecs_sched__no_messages(void) {
+    ecs_sched_messages read;
+    memset(&read, 0, sizeof read);
+    return read;
+}
+
+ecs_sched_messages ecs_sched_ctx_messages(ecs_sched_system_ctx *ctx, ecs_sched_id id) {
+    const ecs_sched__queue *q;
+    ecs_sched__cursor *c;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    q = ecs_sched__message_queue(ctx->world, id);
+    if (!q || q->removals) {
+        ecs_sched__not_a_message(ctx->world, id, "read");
+        return ecs_sched__no_messages();
+    }
+    if (!ecs_sched__ctx_declared(ctx, id, false, "reads")) return ecs_sched__no_messages();
+    c = ecs_sched__ctx_cursor(ctx, ctx->world->components[id].queue);
+    return c ? ecs_sched__read_from(q, &c->next) : ecs_sched__no_messages();
+}
+
+ecs_sched_messages ecs_sched_ctx_removed(ecs_sched_system_ctx *ctx, ecs_sched_id component) {
+    ecs_sched_world *w;
+    ecs_sched__cursor *c;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    w = ctx->world;
+    if (!ecs_sched__component_valid(w, component) || !w->components[component].removals) {
+        ecs_sched__removals_of_untracked(w, component, "removed");
+        return ecs_sched__no_messages();
+    }
+    c = ecs_sched__ctx_cursor(ctx, w->components[component].removals);
+    return c ? ecs_sched__read_from(ecs_sched__queue_at(w, c->queue - 1), &c->next)
+             : ecs_sched__no_messages();
+}
+
+ecs_sched_message_cursor ecs_sched_message_cursor_make(ecs_sched_world *w, ecs_sched_id id) {
+    ecs_sched_message_cursor cursor;
+    const ecs_sched__queue *q;
+    ECS_SCHED__CHECK_WORLD(w);
+    memset(&cursor, 0, sizeof cursor);
+    q = ecs_sched__message_queue(w, id);
+    if (!q || q->removals) {
+        ecs_sched__not_a_message(w, id, "message_cursor_make");
+        return cursor;
+    }
+    cursor.id = id;
+    cursor.next_ = ecs_sched__queue_oldest(q);
+    return cursor;
+}
+
+ecs_sched_message_cursor ecs_sched_removed_cursor_make(ecs_sched_world *w, ecs_sched_id component) {
+    ecs_sched_message_cursor cursor;
+    ECS_SCHED__CHECK_WORLD(w);
+    memset(&cursor, 0, sizeof cursor);
+    if (!ecs_sched__component_valid(w, component) || !w->components[component].removals) {
+        ecs_sched__removals_of_untracked(w, component, "removed_cursor_make");
+        return cursor;
+    }
+    cursor.id = component;
+    cursor.next_ = ecs_sched__queue_oldest(ecs_sched__queue_at(w, w->components[component].removals - 1));
+    return cursor;
+}
+
+/* The queue a cursor reads: a message type's, or a tracked component's removals. */
+static const ecs_sched__queue *ecs_sched__cursor_queue(const ecs_sched_world *w,
+                                                      const ecs_sched_message_cursor *cursor) {
+    const ecs_sched__component *c;
+    if (!ecs_sched__component_valid(w, cursor->id)) return NULL;
+    c = &w->components[cursor->id];
+    if (c->queue) return ecs_sched__queue_at(w, c->queue - 1);
+    if (c->removals) return ecs_sched__queue_at(w, c->removals - 1);
+    return NULL;
+}
+
+/* A cursor that leads to no queue: an empty one is what a failed make returns. */
+static void ecs_sched__bad_cursor(ecs_sched_world *w, const ecs_sched_message_cursor *cursor,
+                                  const char *operation) {
+    if (cursor->id == 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "%s: the cursor is empty: the ecs_sched_message_cursor_make (or "
+                        "_removed_cursor_make) that returned it failed, and said why then",
+                        operation);
+    } else {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "%s: the cursor was not made by ecs_sched_message_cursor_make or "
+                        "ecs_sched_removed_cursor_make (its id %u has no messages)", operation,
+                        (unsigned)cursor->id);
+    }
+}
+
+ecs_sched_messages ecs_sched_message_read(ecs_sched_world *w, ecs_sched_message_cursor *cursor) {
+    const ecs_sched__queue *q;
+    ecs_sched_messages read;
+    ECS_SCHED__CHECK_WORLD(w);
+    ECS_SCHED_ASSERT(cursor != NULL);
+    q = ecs_sched__cursor_queue(w, cursor);
+    if (!q) {
+        ecs_sched__bad_cursor(w, cursor, "message_read");
+        return ecs_sched__no_messages();
+    }
+    read = ecs_sched__read_from(q, &cursor->next_);
+    cursor->missed += read.missed;
+    return read;
+}
+
+int32_t ecs_sched_message_unread(ecs_sched_world *w, const ecs_sched_message_cursor *cursor) {
+    const ecs_sched__queue *q;
+    uint64_t from;
+    ECS_SCHED__CHECK_WORLD(w);
+    q = ecs_sched__cursor_queue(w, cursor);
+    if (!q) return 0;
+    from = cursor->next_ > ecs_sched__queue_oldest(q) ? cursor->next_ : ecs_sched__queue_oldest(q);
+    return (int32_t)(ecs_sched__queue_end(q) - from);
+}
+
+/* The context's unread messages in a queue, taken (for the on_message and
+   any_component_removed conditions). */
+static bool ecs_sched__ctx_take_unread(ecs_sched_system_ctx *ctx, uint32_t queue) {
+    ecs_sched__cursor *c = queue ? ecs_sched__ctx_cursor(ctx, queue) : NULL;
+    const ecs_sched__queue *q;
+    uint64_t from;
+    if (!c) return false;
+    q = ecs_sched__queue_at(ctx->world, queue - 1);
+    from = c->next > ecs_sched__queue_oldest(q) ? c->next : ecs_sched__queue_oldest(q);
+    c->next = ecs_sched__queue_end(q);
+    return from < ecs_sched__queue_end(q);
+}
+
+/* ---- state-scoped messages ---- */
+
+/* Adds a scope (checked by the state module, which defines ecs_sched_message_scope_to_state). */
+static ecs_sched_result ecs_sched__message_scope_add(ecs_sched_world *w, ecs_sched_id message,
+                                                    ecs_sched_id machine, int32_t value,
+                                                    bool on_enter) {
+    ecs_sched__messages *all = ecs_sched__messages_of(w);
+    ecs_sched__message_scope *scope;
+    if (!ECS_SCHED__GROW(&w->env, all->scopes, &all->scope_capacity, all->scope_count + 1)) {
+        return ecs_sched__out_of_memory(w, "scoping messages to a state");
+    }
+    scope = &all->scopes[all->scope_count++];
+    scope->queue = w->components[message].queue - 1;
+    scope->machine = machine;
+    scope->value = value;
+    scope->on_enter = on_enter;
+    return ECS_SCHED_OK;
+}
+
+/* Called by the state transitions: `machine` leaves (or reaches) `value`. */
+static void ecs_sched__messages_state_moved(ecs_sched_world *w, ecs_sched_id machine,
+                                            int32_t value, bool on_enter) {
+    uint32_t i;
+    if (!ecs_sched__messages_of(w)) return;
+    for (i = 0; i < ecs_sched__messages_of(w)->scope_count; i++) {
+        const ecs_sched__message_scope *s = &ecs_sched__messages_of(w)->scopes[i];
+        if (s->machine == machine && s->value == value && s->on_enter == on_enter) {
+            ecs_sched__queue_clear(ecs_sched__queue_at(w, s->queue));
+        }
+    }
 }
 
 /*=============================== src/timer.h (implementation) ===============================*/
@@ -15384,589 +15384,6 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__check_ambiguities(ecs_sch
     return result;
 }
 
-/*=============================== src/plan.h (implementation) ================================*/
-/* plan: sync points and the built plan. */
-
-typedef struct ecs_sched__plan_node {
-    ecs_sched__system *system;   /* NULL for an automatic sync point */
-    int32_t dependency_count;    /* predecessors in the plan */
-    int32_t successor_start;
-    int32_t successor_count;
-    int32_t guard_set_start;     /* sets whose conditions guard it, outermost first */
-    int32_t guard_set_count;
-    int32_t cond_start;          /* its own conditions */
-    int32_t cond_count;
-    bool sync;                   /* applies pending commands: automatic, or apply_deferred */
-    bool exclusive;
-    bool main_thread;            /* runs (and its conditions are evaluated) on the calling thread */
-} ecs_sched__plan_node;
-
-typedef struct ecs_sched__plan_set {
-    int32_t name;
-    int32_t cond_start;
-    int32_t cond_count;
-    int32_t first_node;          /* the first plan position it guards: where a failure of its
-                                    conditions counts, whichever node had them evaluated */
-} ecs_sched__plan_set;
-
-/* A built schedule, in an order that respects every dependency. Per node: dependency count,
-   successors, guarding sets, conditions and access, so an executor can run it in order or
-   dispatch ready nodes in parallel. */
-
-/* The last few times of whole runs made one way. The parallel executor compares the least of
-   each way's: noise (another process, a late wake-up) only ever adds time. */
-#define ECS_SCHED__RECENT_RUNS 4
-typedef struct ecs_sched__run_times {
-    int64_t recent[ECS_SCHED__RECENT_RUNS];  /* nanoseconds; 0: not measured */
-    int32_t next;
-} ecs_sched__run_times;
-
-typedef struct ecs_sched__plan ecs_sched__plan;
-
-struct ecs_sched__plan {
-    ecs_sched__arena arena;
-    int32_t node_count;
-    ecs_sched__plan_node *nodes;
-    int32_t *successors;          /* those no other path implies, binding edges included */
-    int32_t *guard_sets;
-    int32_t *conds;
-    int32_t set_count;
-    ecs_sched__plan_set *sets;
-    uint8_t *set_state;          /* per run: 0 not evaluated, 1 true, 2 false */
-    int32_t access_words;        /* per node: component reads, writes, resource reads, writes */
-    uint64_t *access;
-    int32_t exclusive_count;     /* exclusive nodes (sync points too), their positions in */
-    int32_t *exclusive_at;       /* plan order: the runs between them can be spread */
-    int32_t writer_count;        /* systems with command buffers, in plan order */
-    ecs_sched__plan_node **writers;
-    int32_t ambiguous_count;     /* unordered conflicting pairs, as plan positions */
-    int32_t *ambiguous;
-    void *run_state;             /* the parallel executor's (executor.h: ecs_sched__run_of), one
-                                    block, made on first use */
-    /* how the parallel executor chooses (executor.h); nanoseconds, 0 until measured */
-    int64_t work_ns;             /* what its non-exclusive nodes take, run in plan order */
-    ecs_sched__run_times single;    /* whole runs on the calling thread */
-    ecs_sched__run_times parallel;  /* whole parallel runs */
-    uint32_t runs;               /* runs so far: measurements are taken on some of them */
-    uint32_t parallel_runs;
-    uint32_t retry_at;           /* the run that tries again the way that lost */
-    uint32_t retry_every;
-    uint32_t warmed_at;          /* the run that woke the workers for a parallel retry */
-};
-
-/* A schedule's built plan, or NULL. */
-static inline ecs_sched__plan *ecs_sched__plan_of(const ecs_sched__schedule *s) {
-    return (ecs_sched__plan *)s->plan;
-}
-
-static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
-    if (!plan) return;
-    ecs_sched__free(env, plan->run_state);
-    ecs_sched__arena_free(&plan->arena);
-    ecs_sched__free(env, plan);
-}
-
-/* The world's side (declared in world.h): its schedules go, each with its plan. */
-static void ecs_sched__schedules_free(ecs_sched_world *w) {
-    ecs_sched__schedules *all = ecs_sched__schedules_of(w);
-    uint32_t i;
-    if (!all) return;
-    for (i = 0; i < all->count; i++) {
-        ecs_sched__plan_free(&w->env, ecs_sched__plan_of(all->items[i]));
-        ecs_sched__schedule_free(w, all->items[i]);
-    }
-    ecs_sched__name_map_free(&all->by_label);
-    ecs_sched__free(&w->env, all->items);
-    ecs_sched__free(&w->env, all);
-    ecs_sched__part_set(w, &ecs_sched__schedules_key, NULL);
-}
-
-/* ---- helpers of the plan ---- */
-
-static int ecs_sched__compare_guard_sets(const void *pa, const void *pb, const int32_t *depth) {
-    int32_t a = *(const int32_t *)pa, c = *(const int32_t *)pb;
-    if (depth[a] != depth[c]) return depth[a] < depth[c] ? -1 : 1;
-    return a < c ? -1 : a > c;
-}
-
-/* Outermost first: by depth, then by set number. */
-static void ecs_sched__sort_guard_sets(int32_t *sets, int32_t n, const int32_t *depth) {
-    int32_t i, j;
-    for (i = 1; i < n; i++) {
-        int32_t x = sets[i];
-        for (j = i; j > 0 && ecs_sched__compare_guard_sets(&sets[j - 1], &x, depth) > 0; j--) {
-            sets[j] = sets[j - 1];
-        }
-        sets[j] = x;
-    }
-}
-
-#define ECS_SCHED__MAX_REDUCED_NODES 8192   /* above: N*N bits is too much; keep every edge */
-
-/* Marks the plan edges that no other path implies (a transitive reduction). Dropping the rest
-   keeps the order, leaves the executors fewer dependencies to count and the drawing readable.
-   Nodes go from last to first in plan order; a node's successors in ascending position, so a
-   successor that another one reaches is always seen after it. */
-static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__csr *g,
-                                         const int32_t *order, const int32_t *position,
-                                         int32_t N) {
-    int32_t words = (N + 63) / 64, p, e, k;
-    uint8_t *keep = ECS_SCHED__ALLOC_N(b, uint8_t, g->start[N]);
-    uint64_t *reach, *next;
-    int32_t *edge_of;
-    if (!keep) return NULL;
-    if (N > ECS_SCHED__MAX_REDUCED_NODES) {
-        memset(keep, 1, (size_t)g->start[N]);
-        return keep;
-    }
-    reach = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)words * N);
-    next = ECS_SCHED__ALLOC_N(b, uint64_t, words);
-    edge_of = ECS_SCHED__ALLOC_N(b, int32_t, N);
-    if (!reach || !next || !edge_of) return NULL;
-    for (p = N - 1; p >= 0; p--) {
-        int32_t v = order[p];
-        uint64_t *mine = ecs_sched__row(reach, words, p);
-        for (e = g->start[v + 1] - 1; e >= g->start[v]; e--) {  /* the first of duplicates wins */
-            ecs_sched__set_bit(next, position[g->adj[e]]);
-            edge_of[position[g->adj[e]]] = e;
-        }
-        for (k = 0; k < words; k++) {
-            while (next[k]) {
-                int32_t t = k * 64 + ecs_sched__lowest_bit(next[k]), j;
-                const uint64_t *theirs = ecs_sched__row(reach, words, t);
-                next[k] &= next[k] - 1;
-                if (ecs_sched__bit(mine, t)) continue;
-                keep[edge_of[t]] = 1;
-                ecs_sched__set_bit(mine, t);
-                for (j = t / 64; j < words; j++) mine[j] |= theirs[j];
-            }
-        }
-    }
-    return keep;
-}
-
-/* ---- the plan, step by step ----
-
-   make_plan turns the ordered systems into the plan the executors run: automatic sync points
-   placed, the order fixed and (for the parallel executor) made binding, conditions, guarding
-   sets, access and the reduced edges copied out in plan order. Its steps fill the plan_ part
-   of the build, which the DOT export reads too. */
-
-/* Whether successor edge e of system v needs an automatic sync point: v leaves commands
-   pending (ecs_sched__find_carriers), the edge keeps them (or leads to an exclusive system,
-   which has the whole world and so must see them), and the successor is not an apply_deferred
-   of its own. */
-static bool ecs_sched__needs_sync(const ecs_sched__build *b, int32_t v, int32_t e) {
-    const ecs_sched__system *t = b->s->systems[b->successors.adj[e]];
-    return b->carries[v] && !t->is_apply_deferred && (!b->successor_ignore[e] || t->ctx.run.exclusive);
-}
-
-/* Each system gets the number of sync points that must run before it (its distance): one more
-   than a predecessor whose edge needs a sync point, or that it is itself an explicit sync
-   point. The edges that need a sync point for distance d share one: the first explicit sync
-   point at that distance, else an automatic one, numbered after the systems. */
-ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__place_sync_points(ecs_sched__build *b) {
-    const ecs_sched__csr *g = &b->successors;
-    int32_t S = b->system_count, i, e;
-    const uint8_t *explicit_sync = b->explicit_sync;
-    b->sync_distance = ECS_SCHED__ALLOC_N(b, int32_t, S);
-    b->sync_of_distance = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
-    if (!b->sync_distance || !b->sync_of_distance) return ecs_sched__oom(b);
-    b->plan_node_count = S;
-    for (i = 0; i < S; i++) {
-        int32_t v = b->order[i];
-        for (e = g->start[v]; e < g->start[v + 1]; e++) {
-            int32_t t = g->adj[e];
-            int32_t d = b->sync_distance[v] + (ecs_sched__needs_sync(b, v, e) || explicit_sync[t]);
-            if (d > b->sync_distance[t]) b->sync_distance[t] = d;
-        }
-    }
-    for (i = 0; i <= S; i++) b->sync_of_distance[i] = -1;
-    for (i = 0; i < S; i++) {
-        int32_t v = b->order[i];
-        if (explicit_sync[v] && b->sync_of_distance[b->sync_distance[v]] < 0) {
-            b->sync_of_distance[b->sync_distance[v]] = v;
-        }
-    }
-    for (i = 0; i < S; i++) {
-        int32_t v = b->order[i];
-        for (e = g->start[v]; e < g->start[v + 1]; e++) {
-            int32_t d = b->sync_distance[g->adj[e]];
-            if (ecs_sched__needs_sync(b, v, e) && b->sync_of_distance[d] < 0) {
-                b->sync_of_distance[d] = b->plan_node_count++;
-            }
-        }
-    }
-    return ECS_SCHED_OK;
-}
-
-/* The dependencies between plan nodes: each one between systems, and the same through the
-   sync point it needs. Many edges share a sync point: the repeats are dropped. */
-ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__connect_plan_nodes(ecs_sched__build *b) {
-    const ecs_sched__csr *g = &b->successors;
-    ecs_sched__edges list;
-    int64_t count = 0;
-    int32_t v, e;
-    for (v = 0; v < b->system_count; v++) {
-        for (e = g->start[v]; e < g->start[v + 1]; e++) count += ecs_sched__needs_sync(b, v, e) ? 3 : 1;
-    }
-    if (!ecs_sched__edges_begin(b, &list, count)) return ecs_sched__oom(b);
-    for (v = 0; v < b->system_count; v++) {
-        for (e = g->start[v]; e < g->start[v + 1]; e++) {
-            int32_t t = g->adj[e];
-            ecs_sched__edge_add(&list, v, t);
-            if (ecs_sched__needs_sync(b, v, e)) {
-                int32_t sync = b->sync_of_distance[b->sync_distance[t]];
-                ecs_sched__edge_add(&list, v, sync);
-                ecs_sched__edge_add(&list, sync, t);
-            }
-        }
-    }
-    if (!ecs_sched__edges_end(b, &list, b->plan_node_count, &b->plan_edges) ||
-        !ecs_sched__csr_drop_duplicates(b, &b->plan_edges)) {
-        return ecs_sched__oom(b);
-    }
-    return ECS_SCHED_OK;
-}
-
-/* Asked for, or a main-thread-only resource among what it (or a condition guarding it)
-   declares. */
-static bool ecs_sched__runs_on_main_thread(const ecs_sched__build *b, int32_t system) {
-    const ecs_sched_world *w = b->w;
-    const uint64_t *reads = ecs_sched__access_of(b, system, ECS_SCHED__RES_READ);
-    const uint64_t *writes = ecs_sched__access_of(b, system, ECS_SCHED__RES_WRITE);
-    uint32_t id;
-    if (b->s->systems[system]->main_thread) return true;
-    for (id = 1; id < w->component_count; id++) {
-        if (w->components[id].non_send &&
-            (ecs_sched__bit(reads, (int32_t)id) || ecs_sched__bit(writes, (int32_t)id))) {
-            return true;
-        }
-    }
-    return false;
-}
-
-static bool ecs_sched__plan_node_exclusive(const ecs_sched__build *b, int32_t node) {
-    return node >= b->system_count || b->s->systems[node]->ctx.run.exclusive;
-}
-
-/* plan_bound: plan_edges and the edges that make the plan's order binding wherever running at
-   once could change the result: each serial pair in plan order, and each exclusive node
-   (exclusive systems, apply_deferred, sync points) after everything before it and before
-   everything after it. The order does not change. A parallel executor then needs no access
-   checks at run time and gives the single-threaded result. */
-static bool ecs_sched__bind_plan_order(ecs_sched__build *b) {
-    const int32_t *order = b->plan_order, *position = b->plan_position;
-    int32_t N = b->plan_node_count, i, q;
-    int64_t exclusive = 0;
-    uint32_t k;
-    ecs_sched__edges list;
-    for (i = 0; i < N; i++) exclusive += ecs_sched__plan_node_exclusive(b, i);
-    if (exclusive == 0 && b->serial_count == 0) return true;  /* nothing to bind */
-    if (!ecs_sched__edges_begin(b, &list, (int64_t)b->plan_edges.start[N] + b->serial_count +
-                                              exclusive * N)) {
-        return false;
-    }
-    ecs_sched__edges_add_graph(&list, &b->plan_edges, false);
-    for (k = 0; k < b->serial_count; k++) {
-        int32_t x = b->serial[2 * k], y = b->serial[2 * k + 1];
-        bool x_first = position[x] < position[y];
-        ecs_sched__edge_add(&list, x_first ? x : y, x_first ? y : x);
-    }
-    for (i = 0; i < N; i++) {
-        if (!ecs_sched__plan_node_exclusive(b, i)) continue;
-        for (q = 0; q < N; q++) {
-            if (q < position[i]) ecs_sched__edge_add(&list, order[q], i);
-            if (q > position[i]) ecs_sched__edge_add(&list, i, order[q]);
-        }
-    }
-    return ecs_sched__edges_end(b, &list, N, &b->plan_bound);
-}
-
-/* The plan's order: the systems' tie-break keys, the sync points after them in the order
-   they were numbered; then, when the executor may run nodes at once, the binding edges. */
-ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__order_plan(ecs_sched__build *b) {
-    int32_t N = b->plan_node_count, S = b->system_count, i;
-    int32_t *key = ECS_SCHED__ALLOC_N(b, int32_t, N);
-    b->plan_order = ECS_SCHED__ALLOC_N(b, int32_t, N);
-    b->plan_position = ECS_SCHED__ALLOC_N(b, int32_t, N);
-    if (!key || !b->plan_order || !b->plan_position) return ecs_sched__oom(b);
-    for (i = 0; i < S; i++) key[i] = b->key[i];
-    for (i = S; i < N; i++) key[i] = S + i;
-    if (ecs_sched__toposort(b, &b->plan_edges, key, b->plan_order) != N) return ecs_sched__oom(b);
-    for (i = 0; i < N; i++) b->plan_position[b->plan_order[i]] = i;
-    b->plan_bound = b->plan_edges;
-    if (ecs_sched__binds_order(b) && !ecs_sched__bind_plan_order(b)) return ecs_sched__oom(b);
-    return ECS_SCHED_OK;
-}
-
-/* The sets with conditions become the plan's sets, numbered in the order their first
-   condition was added. */
-ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__number_plan_sets(ecs_sched__build *b,
-                                                                        ecs_sched__plan *plan) {
-    const ecs_sched__schedule *s = b->s;
-    int32_t S = b->system_count, i;
-    uint32_t k;
-    b->plan_set_of = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
-    if (!b->plan_set_of) return ecs_sched__oom(b);
-    for (i = 0; i < b->set_count; i++) b->plan_set_of[i] = -1;
-    for (k = 0; k < s->guard_count; k++) {
-        int32_t single;
-        const int32_t *node;
-        ecs_sched__ref_nodes(b, s->guards[k].subject, &single, &node);
-        if (node[0] >= S && b->plan_set_of[node[0] - S] < 0) {
-            b->plan_set_of[node[0] - S] = plan->set_count++;
-        }
-    }
-    return ECS_SCHED_OK;
-}
-
-/* n items of type in the plan's own arena (the plan outlives the build), zeroed. */
-#define ECS_SCHED__PLAN_ALLOC_N(plan, type, n) \
-    ((type *)ecs_sched__arena_alloc(&(plan)->arena, sizeof(type) * ((size_t)(n) + 1)))
-
-ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__allocate_plan(ecs_sched__build *b,
-                                                                     ecs_sched__plan *plan) {
-    int32_t N = b->plan_node_count;
-    plan->node_count = N;
-    plan->nodes = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_node, N);
-    plan->successors = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, b->plan_bound.start[N]);
-    plan->sets = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_set, plan->set_count);
-    plan->set_state = ECS_SCHED__PLAN_ALLOC_N(plan, uint8_t, plan->set_count);
-    plan->conds = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, b->s->guard_count);
-    plan->access_words = b->access_words;
-    plan->access = ECS_SCHED__PLAN_ALLOC_N(plan, uint64_t, 4 * (size_t)b->access_words * (size_t)N);
-    plan->writers = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_node *, b->system_count);
-    plan->exclusive_at = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, N);
-    plan->ambiguous = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, 2 * (size_t)b->ambiguous_count);
-    if (!plan->nodes || !plan->successors || !plan->sets || !plan->set_state || !plan->conds ||
-        !plan->access || !plan->writers || !plan->exclusive_at || !plan->ambiguous) {
-        return ecs_sched__oom(b);
-    }
-    return ECS_SCHED_OK;
-}
-
-/* The conditions, in one array: those of the plan sets first, grouped per set, then each
-   system's own. Each node gets its system, its flags and its access. */
-ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_sched__build *b,
-                                                                           ecs_sched__plan *plan) {
-    const ecs_sched__schedule *s = b->s;
-    int32_t S = b->system_count, at = 0, set, i;
-    size_t words = 4 * (size_t)b->access_words;   /* per node */
-    uint32_t k;
-    for (set = 0; set < b->set_count; set++) {
-        ecs_sched__plan_set *ps;
-        if (b->plan_set_of[set] < 0) continue;
-        ps = &plan->sets[b->plan_set_of[set]];
-        ps->name = b->name_of_set[set];
-        ps->cond_start = at;
-        for (k = 0; k < s->guard_count; k++) {
-            int32_t single;
-            const int32_t *node;
-            ecs_sched__ref_nodes(b, s->guards[k].subject, &single, &node);
-            if (node[0] == S + set) plan->conds[at++] = s->guards[k].cond;
-        }
-        ps->cond_count = at - ps->cond_start;
-    }
-    for (i = 0; i < b->plan_node_count; i++) {
-        int32_t p = b->plan_position[i];
-        ecs_sched__plan_node *pn = &plan->nodes[p];
-        if (i >= S) {   /* an automatic sync point */
-            pn->sync = true;
-            pn->exclusive = true;
-            continue;
-        }
-        pn->system = s->systems[i];
-        pn->sync = pn->system->is_apply_deferred;
-        pn->exclusive = pn->system->ctx.run.exclusive;
-        pn->main_thread = ecs_sched__runs_on_main_thread(b, i);
-        pn->cond_start = at;
-        for (k = 0; k < s->guard_count; k++) {
-            if (s->guards[k].subject == i) plan->conds[at++] = s->guards[k].cond;
-        }
-        pn->cond_count = at - pn->cond_start;
-        memcpy(plan->access + (size_t)p * words, b->access + (size_t)i * words,
-               sizeof(uint64_t) * words);
-    }
-    plan->exclusive_count = 0;
-    for (i = 0; i < plan->node_count; i++) {
-        if (plan->nodes[i].exclusive) plan->exclusive_at[plan->exclusive_count++] = i;
-    }
-    return ECS_SCHED_OK;
-}
-
-/* The plan sets that guard system i (the sets with conditions it is under) in set order, read
-   from its ancestor bits; written to out unless it is NULL. Returns how many. */
-static int32_t ecs_sched__guard_sets_of(const ecs_sched__build *b, int32_t i, int32_t *out) {
-    const uint64_t *bits = ecs_sched__row(b->ancestors, b->set_words, i);
-    int32_t n = 0, k;
-    for (k = 0; k < b->set_words; k++) {
-        uint64_t word;
-        for (word = bits[k]; word; word &= word - 1) {
-            int32_t plan_set = b->plan_set_of[k * 64 + ecs_sched__lowest_bit(word)];
-            if (plan_set < 0) continue;
-            if (out) out[n] = plan_set;
-            n++;
-        }
-    }
-    return n;
-}
-
-/* Each system's guarding plan sets, outermost first. */
-ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b,
-                                                                       ecs_sched__plan *plan) {
-    int32_t S = b->system_count, total = 0, at = 0, set, i;
-    int32_t *depth_of_plan_set = ECS_SCHED__ALLOC_N(b, int32_t, plan->set_count);
-    if (!depth_of_plan_set) return ecs_sched__oom(b);
-    for (set = 0; set < b->set_count; set++) {
-        if (b->plan_set_of[set] >= 0) depth_of_plan_set[b->plan_set_of[set]] = b->depth[set];
-    }
-    for (i = 0; i < S; i++) total += ecs_sched__guard_sets_of(b, i, NULL);
-    plan->guard_sets = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, total);
-    if (!plan->guard_sets) return ecs_sched__oom(b);
-    for (set = 0; set < plan->set_count; set++) plan->sets[set].first_node = INT32_MAX;
-    for (i = 0; i < S; i++) {
-        int32_t p = b->plan_position[i], k;
-        ecs_sched__plan_node *pn = &plan->nodes[p];
-        pn->guard_set_start = at;
-        pn->guard_set_count = ecs_sched__guard_sets_of(b, i, plan->guard_sets + at);
-        for (k = 0; k < pn->guard_set_count; k++) {
-            ecs_sched__plan_set *ps = &plan->sets[plan->guard_sets[at + k]];
-            if (p < ps->first_node) ps->first_node = p;
-        }
-        at += pn->guard_set_count;
-        ecs_sched__sort_guard_sets(plan->guard_sets + pn->guard_set_start, pn->guard_set_count,
-                                   depth_of_plan_set);
-    }
-    return ECS_SCHED_OK;
-}
-
-/* The bound edges no other path implies, as plan positions, and each node's dependency count;
-   the systems with command buffers, in plan order. */
-ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_successors(ecs_sched__build *b,
-                                                                       ecs_sched__plan *plan) {
-    const ecs_sched__csr *g = &b->plan_bound;
-    const uint8_t *keep = ecs_sched__reduced_edges(b, g, b->plan_order, b->plan_position,
-                                                   b->plan_node_count);
-    int32_t at = 0, p, e;
-    if (!keep) return ecs_sched__oom(b);
-    for (p = 0; p < plan->node_count; p++) {
-        int32_t v = b->plan_order[p];
-        ecs_sched__plan_node *pn = &plan->nodes[p];
-        pn->successor_start = at;
-        for (e = g->start[v]; e < g->start[v + 1]; e++) {
-            int32_t t = b->plan_position[g->adj[e]];
-            if (!keep[e]) continue;
-            plan->successors[at++] = t;
-            plan->nodes[t].dependency_count++;
-        }
-        pn->successor_count = at - pn->successor_start;
-        if (pn->system && pn->system->ctx.commands) plan->writers[plan->writer_count++] = pn;
-    }
-    return ECS_SCHED_OK;
-}
-
-ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_ambiguities(ecs_sched__build *b,
-                                                                        ecs_sched__plan *plan) {
-    int32_t i;
-    for (i = 0; i < 2 * b->ambiguous_count; i++) {
-        plan->ambiguous[i] = b->plan_position[b->ambiguous[i]];
-    }
-    plan->ambiguous_count = b->ambiguous_count;
-    return ECS_SCHED_OK;
-}
-
-ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b,
-                                                                 ecs_sched__plan *plan) {
-    ecs_sched_result result = ecs_sched__place_sync_points(b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__connect_plan_nodes(b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__order_plan(b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__number_plan_sets(b, plan);
-    if (result == ECS_SCHED_OK) result = ecs_sched__allocate_plan(b, plan);
-    if (result == ECS_SCHED_OK) result = ecs_sched__describe_plan_nodes(b, plan);
-    if (result == ECS_SCHED_OK) result = ecs_sched__plan_guard_sets(b, plan);
-    if (result == ECS_SCHED_OK) result = ecs_sched__plan_successors(b, plan);
-    if (result == ECS_SCHED_OK) result = ecs_sched__plan_ambiguities(b, plan);
-    return result;
-}
-
-/* Every pass of a build, in order, ending with the plan. */
-static ecs_sched_result ecs_sched__build_passes(ecs_sched__build *b, ecs_sched__plan *plan) {
-    ecs_sched_result result = ecs_sched__resolve_names(b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__build_hierarchy(b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_duplicate_names(b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__collect_dependencies(b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_unknown_sets(b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_condition_access(b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__flatten(b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__order_systems(b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__compute_access(b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__check_ambiguities(b);
-    if (result == ECS_SCHED_OK) result = ecs_sched__make_plan(b, plan);
-    return result;
-}
-
-static ecs_sched__plan *ecs_sched__plan_create(ecs_sched_world *w) {
-    ecs_sched__plan *plan = (ecs_sched__plan *)ecs_sched__calloc(&w->env, sizeof *plan);
-    if (plan) ecs_sched__arena_init(&plan->arena, &w->env);
-    return plan;
-}
-
-/* Builds a schedule's plan. A failed build leaves the schedule as it was. */
-static ecs_sched_result ecs_sched__build_schedule(ecs_sched_world *w, ecs_sched__schedule *s) {
-    ecs_sched__build b;
-    ecs_sched_result result;
-    ecs_sched__plan *plan = ecs_sched__plan_create(w);
-    if (!plan) return ecs_sched__out_of_memory(w, "building a schedule");
-    ecs_sched__build_begin(&b, w, s);
-    result = ecs_sched__build_passes(&b, plan);
-    ecs_sched__build_end(&b);
-    if (result != ECS_SCHED_OK) {
-        ecs_sched__plan_free(&w->env, plan);
-        return result;
-    }
-    ecs_sched__plan_free(&w->env, ecs_sched__plan_of(s));
-    s->plan = plan;
-    s->built = true;
-    return ECS_SCHED_OK;
-}
-
-static ecs_sched_result ecs_sched__ensure_built(ecs_sched_world *w, ecs_sched__schedule *s) {
-    if (s->built) return ECS_SCHED_OK;
-    if (s->running) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
-                               "schedule '%s' was changed while it runs, so it cannot be built "
-                               "now; it is rebuilt when its next run starts",
-                               s->label);
-    }
-    return ecs_sched__build_schedule(w, s);
-}
-
-ecs_sched_result ecs_sched_schedule_build(ecs_sched_world *w, const char *label) {
-    ecs_sched__schedule *s;
-    ECS_SCHED__CHECK_WORLD(w);
-    s = ecs_sched__schedule_known(w, label);
-    if (!s) return w->env.last_result;
-    return ecs_sched__ensure_built(w, s);
-}
-
-static const char *ecs_sched__plan_node_name(const ecs_sched__plan_node *pn) {
-    return pn->system ? pn->system->ctx.run.name : "apply_deferred";
-}
-
-int32_t ecs_sched_schedule_order(ecs_sched_world *w, const char *label, const char **names,
-                                 int32_t capacity) {
-    ecs_sched__schedule *s;
-    int32_t i;
-    ECS_SCHED__CHECK_WORLD(w);
-    s = ecs_sched__schedule_known(w, label);
-    if (!s || ecs_sched__ensure_built(w, s) != ECS_SCHED_OK) return -1;
-    for (i = 0; i < ecs_sched__plan_of(s)->node_count && i < capacity; i++) {
-        names[i] = ecs_sched__plan_node_name(&ecs_sched__plan_of(s)->nodes[i]);
-    }
-    return ecs_sched__plan_of(s)->node_count;
-}
-
 /*============================== src/change.h (implementation) ===============================*/
 /* change: change ticks, iteration by what changed, and keeping old ticks meaningful.
 
@@ -16562,6 +15979,797 @@ void ecs_sched_change_tick_advance(ecs_sched_world *w, uint32_t ticks) {
         ticks -= step;
         ecs_sched__ticks_maybe_check(w);
     }
+}
+
+/*=============================== src/plan.h (implementation) ================================*/
+/* plan: sync points and the built plan. */
+
+typedef struct ecs_sched__plan_node {
+    ecs_sched__system *system;   /* NULL for an automatic sync point */
+    int32_t dependency_count;    /* predecessors in the plan */
+    int32_t successor_start;
+    int32_t successor_count;
+    int32_t guard_set_start;     /* sets whose conditions guard it, outermost first */
+    int32_t guard_set_count;
+    int32_t cond_start;          /* its own conditions */
+    int32_t cond_count;
+    bool sync;                   /* applies pending commands: automatic, or apply_deferred */
+    bool exclusive;
+    bool main_thread;            /* runs (and its conditions are evaluated) on the calling thread */
+} ecs_sched__plan_node;
+
+typedef struct ecs_sched__plan_set {
+    int32_t name;
+    int32_t cond_start;
+    int32_t cond_count;
+    int32_t first_node;          /* the first plan position it guards: where a failure of its
+                                    conditions counts, whichever node had them evaluated */
+} ecs_sched__plan_set;
+
+/* A built schedule, in an order that respects every dependency. Per node: dependency count,
+   successors, guarding sets, conditions and access, so an executor can run it in order or
+   dispatch ready nodes in parallel. */
+
+/* The last few times of whole runs made one way. The parallel executor compares the least of
+   each way's: noise (another process, a late wake-up) only ever adds time. */
+#define ECS_SCHED__RECENT_RUNS 4
+typedef struct ecs_sched__run_times {
+    int64_t recent[ECS_SCHED__RECENT_RUNS];  /* nanoseconds; 0: not measured */
+    int32_t next;
+} ecs_sched__run_times;
+
+typedef struct ecs_sched__plan ecs_sched__plan;
+
+struct ecs_sched__plan {
+    ecs_sched__arena arena;
+    int32_t node_count;
+    ecs_sched__plan_node *nodes;
+    int32_t *successors;          /* those no other path implies, binding edges included */
+    int32_t *guard_sets;
+    int32_t *conds;
+    int32_t set_count;
+    ecs_sched__plan_set *sets;
+    uint8_t *set_state;          /* per run: 0 not evaluated, 1 true, 2 false */
+    int32_t access_words;        /* per node: component reads, writes, resource reads, writes */
+    uint64_t *access;
+    int32_t exclusive_count;     /* exclusive nodes (sync points too), their positions in */
+    int32_t *exclusive_at;       /* plan order: the runs between them can be spread */
+    int32_t writer_count;        /* systems with command buffers, in plan order */
+    ecs_sched__plan_node **writers;
+    int32_t ambiguous_count;     /* unordered conflicting pairs, as plan positions */
+    int32_t *ambiguous;
+    void *run_state;             /* the parallel executor's (executor.h: ecs_sched__run_of), one
+                                    block, made on first use */
+    /* how the parallel executor chooses (executor.h); nanoseconds, 0 until measured */
+    int64_t work_ns;             /* what its non-exclusive nodes take, run in plan order */
+    ecs_sched__run_times single;    /* whole runs on the calling thread */
+    ecs_sched__run_times parallel;  /* whole parallel runs */
+    uint32_t runs;               /* runs so far: measurements are taken on some of them */
+    uint32_t parallel_runs;
+    uint32_t retry_at;           /* the run that tries again the way that lost */
+    uint32_t retry_every;
+    uint32_t warmed_at;          /* the run that woke the workers for a parallel retry */
+};
+
+/* A schedule's built plan, or NULL. */
+static inline ecs_sched__plan *ecs_sched__plan_of(const ecs_sched__schedule *s) {
+    return (ecs_sched__plan *)s->plan;
+}
+
+static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
+    if (!plan) return;
+    ecs_sched__free(env, plan->run_state);
+    ecs_sched__arena_free(&plan->arena);
+    ecs_sched__free(env, plan);
+}
+
+/* The world's side (declared in world.h): its schedules go, each with its plan. */
+static void ecs_sched__schedules_free(ecs_sched_world *w) {
+    ecs_sched__schedules *all = ecs_sched__schedules_of(w);
+    uint32_t i;
+    if (!all) return;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched__plan_free(&w->env, ecs_sched__plan_of(all->items[i]));
+        ecs_sched__schedule_free(w, all->items[i]);
+    }
+    ecs_sched__name_map_free(&all->by_label);
+    ecs_sched__free(&w->env, all->items);
+    ecs_sched__free(&w->env, all);
+    ecs_sched__part_set(w, &ecs_sched__schedules_key, NULL);
+}
+
+/* ---- helpers of the plan ---- */
+
+static int ecs_sched__compare_guard_sets(const void *pa, const void *pb, const int32_t *depth) {
+    int32_t a = *(const int32_t *)pa, c = *(const int32_t *)pb;
+    if (depth[a] != depth[c]) return depth[a] < depth[c] ? -1 : 1;
+    return a < c ? -1 : a > c;
+}
+
+/* Outermost first: by depth, then by set number. */
+static void ecs_sched__sort_guard_sets(int32_t *sets, int32_t n, const int32_t *depth) {
+    int32_t i, j;
+    for (i = 1; i < n; i++) {
+        int32_t x = sets[i];
+        for (j = i; j > 0 && ecs_sched__compare_guard_sets(&sets[j - 1], &x, depth) > 0; j--) {
+            sets[j] = sets[j - 1];
+        }
+        sets[j] = x;
+    }
+}
+
+#define ECS_SCHED__MAX_REDUCED_NODES 8192   /* above: N*N bits is too much; keep every edge */
+
+/* Marks the plan edges that no other path implies (a transitive reduction). Dropping the rest
+   keeps the order, leaves the executors fewer dependencies to count and the drawing readable.
+   Nodes go from last to first in plan order; a node's successors in ascending position, so a
+   successor that another one reaches is always seen after it. */
+static uint8_t *ecs_sched__reduced_edges(ecs_sched__build *b, const ecs_sched__csr *g,
+                                         const int32_t *order, const int32_t *position,
+                                         int32_t N) {
+    int32_t words = (N + 63) / 64, p, e, k;
+    uint8_t *keep = ECS_SCHED__ALLOC_N(b, uint8_t, g->start[N]);
+    uint64_t *reach, *next;
+    int32_t *edge_of;
+    if (!keep) return NULL;
+    if (N > ECS_SCHED__MAX_REDUCED_NODES) {
+        memset(keep, 1, (size_t)g->start[N]);
+        return keep;
+    }
+    reach = ECS_SCHED__ALLOC_N(b, uint64_t, (int64_t)words * N);
+    next = ECS_SCHED__ALLOC_N(b, uint64_t, words);
+    edge_of = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    if (!reach || !next || !edge_of) return NULL;
+    for (p = N - 1; p >= 0; p--) {
+        int32_t v = order[p];
+        uint64_t *mine = ecs_sched__row(reach, words, p);
+        for (e = g->start[v + 1] - 1; e >= g->start[v]; e--) {  /* the first of duplicates wins */
+            ecs_sched__set_bit(next, position[g->adj[e]]);
+            edge_of[position[g->adj[e]]] = e;
+        }
+        for (k = 0; k < words; k++) {
+            while (next[k]) {
+                int32_t t = k * 64 + ecs_sched__lowest_bit(next[k]), j;
+                const uint64_t *theirs = ecs_sched__row(reach, words, t);
+                next[k] &= next[k] - 1;
+                if (ecs_sched__bit(mine, t)) continue;
+                keep[edge_of[t]] = 1;
+                ecs_sched__set_bit(mine, t);
+                for (j = t / 64; j < words; j++) mine[j] |= theirs[j];
+            }
+        }
+    }
+    return keep;
+}
+
+/* ---- the plan, step by step ----
+
+   make_plan turns the ordered systems into the plan the executors run: automatic sync points
+   placed, the order fixed and (for the parallel executor) made binding, conditions, guarding
+   sets, access and the reduced edges copied out in plan order. Its steps fill the plan_ part
+   of the build, which the DOT export reads too. */
+
+/* Whether successor edge e of system v needs an automatic sync point: v leaves commands
+   pending (ecs_sched__find_carriers), the edge keeps them (or leads to an exclusive system,
+   which has the whole world and so must see them), and the successor is not an apply_deferred
+   of its own. */
+static bool ecs_sched__needs_sync(const ecs_sched__build *b, int32_t v, int32_t e) {
+    const ecs_sched__system *t = b->s->systems[b->successors.adj[e]];
+    return b->carries[v] && !t->is_apply_deferred && (!b->successor_ignore[e] || t->ctx.run.exclusive);
+}
+
+/* Each system gets the number of sync points that must run before it (its distance): one more
+   than a predecessor whose edge needs a sync point, or that it is itself an explicit sync
+   point. The edges that need a sync point for distance d share one: the first explicit sync
+   point at that distance, else an automatic one, numbered after the systems. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__place_sync_points(ecs_sched__build *b) {
+    const ecs_sched__csr *g = &b->successors;
+    int32_t S = b->system_count, i, e;
+    const uint8_t *explicit_sync = b->explicit_sync;
+    b->sync_distance = ECS_SCHED__ALLOC_N(b, int32_t, S);
+    b->sync_of_distance = ECS_SCHED__ALLOC_N(b, int32_t, S + 1);
+    if (!b->sync_distance || !b->sync_of_distance) return ecs_sched__oom(b);
+    b->plan_node_count = S;
+    for (i = 0; i < S; i++) {
+        int32_t v = b->order[i];
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            int32_t t = g->adj[e];
+            int32_t d = b->sync_distance[v] + (ecs_sched__needs_sync(b, v, e) || explicit_sync[t]);
+            if (d > b->sync_distance[t]) b->sync_distance[t] = d;
+        }
+    }
+    for (i = 0; i <= S; i++) b->sync_of_distance[i] = -1;
+    for (i = 0; i < S; i++) {
+        int32_t v = b->order[i];
+        if (explicit_sync[v] && b->sync_of_distance[b->sync_distance[v]] < 0) {
+            b->sync_of_distance[b->sync_distance[v]] = v;
+        }
+    }
+    for (i = 0; i < S; i++) {
+        int32_t v = b->order[i];
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            int32_t d = b->sync_distance[g->adj[e]];
+            if (ecs_sched__needs_sync(b, v, e) && b->sync_of_distance[d] < 0) {
+                b->sync_of_distance[d] = b->plan_node_count++;
+            }
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The dependencies between plan nodes: each one between systems, and the same through the
+   sync point it needs. Many edges share a sync point: the repeats are dropped. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__connect_plan_nodes(ecs_sched__build *b) {
+    const ecs_sched__csr *g = &b->successors;
+    ecs_sched__edges list;
+    int64_t count = 0;
+    int32_t v, e;
+    for (v = 0; v < b->system_count; v++) {
+        for (e = g->start[v]; e < g->start[v + 1]; e++) count += ecs_sched__needs_sync(b, v, e) ? 3 : 1;
+    }
+    if (!ecs_sched__edges_begin(b, &list, count)) return ecs_sched__oom(b);
+    for (v = 0; v < b->system_count; v++) {
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            int32_t t = g->adj[e];
+            ecs_sched__edge_add(&list, v, t);
+            if (ecs_sched__needs_sync(b, v, e)) {
+                int32_t sync = b->sync_of_distance[b->sync_distance[t]];
+                ecs_sched__edge_add(&list, v, sync);
+                ecs_sched__edge_add(&list, sync, t);
+            }
+        }
+    }
+    if (!ecs_sched__edges_end(b, &list, b->plan_node_count, &b->plan_edges) ||
+        !ecs_sched__csr_drop_duplicates(b, &b->plan_edges)) {
+        return ecs_sched__oom(b);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Asked for, or a main-thread-only resource among what it (or a condition guarding it)
+   declares. */
+static bool ecs_sched__runs_on_main_thread(const ecs_sched__build *b, int32_t system) {
+    const ecs_sched_world *w = b->w;
+    const uint64_t *reads = ecs_sched__access_of(b, system, ECS_SCHED__RES_READ);
+    const uint64_t *writes = ecs_sched__access_of(b, system, ECS_SCHED__RES_WRITE);
+    uint32_t id;
+    if (b->s->systems[system]->main_thread) return true;
+    for (id = 1; id < w->component_count; id++) {
+        if (w->components[id].non_send &&
+            (ecs_sched__bit(reads, (int32_t)id) || ecs_sched__bit(writes, (int32_t)id))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool ecs_sched__plan_node_exclusive(const ecs_sched__build *b, int32_t node) {
+    return node >= b->system_count || b->s->systems[node]->ctx.run.exclusive;
+}
+
+/* plan_bound: plan_edges and the edges that make the plan's order binding wherever running at
+   once could change the result: each serial pair in plan order, and each exclusive node
+   (exclusive systems, apply_deferred, sync points) after everything before it and before
+   everything after it. The order does not change. A parallel executor then needs no access
+   checks at run time and gives the single-threaded result. */
+static bool ecs_sched__bind_plan_order(ecs_sched__build *b) {
+    const int32_t *order = b->plan_order, *position = b->plan_position;
+    int32_t N = b->plan_node_count, i, q;
+    int64_t exclusive = 0;
+    uint32_t k;
+    ecs_sched__edges list;
+    for (i = 0; i < N; i++) exclusive += ecs_sched__plan_node_exclusive(b, i);
+    if (exclusive == 0 && b->serial_count == 0) return true;  /* nothing to bind */
+    if (!ecs_sched__edges_begin(b, &list, (int64_t)b->plan_edges.start[N] + b->serial_count +
+                                              exclusive * N)) {
+        return false;
+    }
+    ecs_sched__edges_add_graph(&list, &b->plan_edges, false);
+    for (k = 0; k < b->serial_count; k++) {
+        int32_t x = b->serial[2 * k], y = b->serial[2 * k + 1];
+        bool x_first = position[x] < position[y];
+        ecs_sched__edge_add(&list, x_first ? x : y, x_first ? y : x);
+    }
+    for (i = 0; i < N; i++) {
+        if (!ecs_sched__plan_node_exclusive(b, i)) continue;
+        for (q = 0; q < N; q++) {
+            if (q < position[i]) ecs_sched__edge_add(&list, order[q], i);
+            if (q > position[i]) ecs_sched__edge_add(&list, i, order[q]);
+        }
+    }
+    return ecs_sched__edges_end(b, &list, N, &b->plan_bound);
+}
+
+/* The plan's order: the systems' tie-break keys, the sync points after them in the order
+   they were numbered; then, when the executor may run nodes at once, the binding edges. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__order_plan(ecs_sched__build *b) {
+    int32_t N = b->plan_node_count, S = b->system_count, i;
+    int32_t *key = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    b->plan_order = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    b->plan_position = ECS_SCHED__ALLOC_N(b, int32_t, N);
+    if (!key || !b->plan_order || !b->plan_position) return ecs_sched__oom(b);
+    for (i = 0; i < S; i++) key[i] = b->key[i];
+    for (i = S; i < N; i++) key[i] = S + i;
+    if (ecs_sched__toposort(b, &b->plan_edges, key, b->plan_order) != N) return ecs_sched__oom(b);
+    for (i = 0; i < N; i++) b->plan_position[b->plan_order[i]] = i;
+    b->plan_bound = b->plan_edges;
+    if (ecs_sched__binds_order(b) && !ecs_sched__bind_plan_order(b)) return ecs_sched__oom(b);
+    return ECS_SCHED_OK;
+}
+
+/* The sets with conditions become the plan's sets, numbered in the order their first
+   condition was added. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__number_plan_sets(ecs_sched__build *b,
+                                                                        ecs_sched__plan *plan) {
+    const ecs_sched__schedule *s = b->s;
+    int32_t S = b->system_count, i;
+    uint32_t k;
+    b->plan_set_of = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
+    if (!b->plan_set_of) return ecs_sched__oom(b);
+    for (i = 0; i < b->set_count; i++) b->plan_set_of[i] = -1;
+    for (k = 0; k < s->guard_count; k++) {
+        int32_t single;
+        const int32_t *node;
+        ecs_sched__ref_nodes(b, s->guards[k].subject, &single, &node);
+        if (node[0] >= S && b->plan_set_of[node[0] - S] < 0) {
+            b->plan_set_of[node[0] - S] = plan->set_count++;
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* n items of type in the plan's own arena (the plan outlives the build), zeroed. */
+#define ECS_SCHED__PLAN_ALLOC_N(plan, type, n) \
+    ((type *)ecs_sched__arena_alloc(&(plan)->arena, sizeof(type) * ((size_t)(n) + 1)))
+
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__allocate_plan(ecs_sched__build *b,
+                                                                     ecs_sched__plan *plan) {
+    int32_t N = b->plan_node_count;
+    plan->node_count = N;
+    plan->nodes = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_node, N);
+    plan->successors = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, b->plan_bound.start[N]);
+    plan->sets = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_set, plan->set_count);
+    plan->set_state = ECS_SCHED__PLAN_ALLOC_N(plan, uint8_t, plan->set_count);
+    plan->conds = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, b->s->guard_count);
+    plan->access_words = b->access_words;
+    plan->access = ECS_SCHED__PLAN_ALLOC_N(plan, uint64_t, 4 * (size_t)b->access_words * (size_t)N);
+    plan->writers = ECS_SCHED__PLAN_ALLOC_N(plan, ecs_sched__plan_node *, b->system_count);
+    plan->exclusive_at = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, N);
+    plan->ambiguous = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, 2 * (size_t)b->ambiguous_count);
+    if (!plan->nodes || !plan->successors || !plan->sets || !plan->set_state || !plan->conds ||
+        !plan->access || !plan->writers || !plan->exclusive_at || !plan->ambiguous) {
+        return ecs_sched__oom(b);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The conditions, in one array: those of the plan sets first, grouped per set, then each
+   system's own. Each node gets its system, its flags and its access. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__describe_plan_nodes(ecs_sched__build *b,
+                                                                           ecs_sched__plan *plan) {
+    const ecs_sched__schedule *s = b->s;
+    int32_t S = b->system_count, at = 0, set, i;
+    size_t words = 4 * (size_t)b->access_words;   /* per node */
+    uint32_t k;
+    for (set = 0; set < b->set_count; set++) {
+        ecs_sched__plan_set *ps;
+        if (b->plan_set_of[set] < 0) continue;
+        ps = &plan->sets[b->plan_set_of[set]];
+        ps->name = b->name_of_set[set];
+        ps->cond_start = at;
+        for (k = 0; k < s->guard_count; k++) {
+            int32_t single;
+            const int32_t *node;
+            ecs_sched__ref_nodes(b, s->guards[k].subject, &single, &node);
+            if (node[0] == S + set) plan->conds[at++] = s->guards[k].cond;
+        }
+        ps->cond_count = at - ps->cond_start;
+    }
+    for (i = 0; i < b->plan_node_count; i++) {
+        int32_t p = b->plan_position[i];
+        ecs_sched__plan_node *pn = &plan->nodes[p];
+        if (i >= S) {   /* an automatic sync point */
+            pn->sync = true;
+            pn->exclusive = true;
+            continue;
+        }
+        pn->system = s->systems[i];
+        pn->sync = pn->system->is_apply_deferred;
+        pn->exclusive = pn->system->ctx.run.exclusive;
+        pn->main_thread = ecs_sched__runs_on_main_thread(b, i);
+        pn->cond_start = at;
+        for (k = 0; k < s->guard_count; k++) {
+            if (s->guards[k].subject == i) plan->conds[at++] = s->guards[k].cond;
+        }
+        pn->cond_count = at - pn->cond_start;
+        memcpy(plan->access + (size_t)p * words, b->access + (size_t)i * words,
+               sizeof(uint64_t) * words);
+    }
+    plan->exclusive_count = 0;
+    for (i = 0; i < plan->node_count; i++) {
+        if (plan->nodes[i].exclusive) plan->exclusive_at[plan->exclusive_count++] = i;
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The plan sets that guard system i (the sets with conditions it is under) in set order, read
+   from its ancestor bits; written to out unless it is NULL. Returns how many. */
+static int32_t ecs_sched__guard_sets_of(const ecs_sched__build *b, int32_t i, int32_t *out) {
+    const uint64_t *bits = ecs_sched__row(b->ancestors, b->set_words, i);
+    int32_t n = 0, k;
+    for (k = 0; k < b->set_words; k++) {
+        uint64_t word;
+        for (word = bits[k]; word; word &= word - 1) {
+            int32_t plan_set = b->plan_set_of[k * 64 + ecs_sched__lowest_bit(word)];
+            if (plan_set < 0) continue;
+            if (out) out[n] = plan_set;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Each system's guarding plan sets, outermost first. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b,
+                                                                       ecs_sched__plan *plan) {
+    int32_t S = b->system_count, total = 0, at = 0, set, i;
+    int32_t *depth_of_plan_set = ECS_SCHED__ALLOC_N(b, int32_t, plan->set_count);
+    if (!depth_of_plan_set) return ecs_sched__oom(b);
+    for (set = 0; set < b->set_count; set++) {
+        if (b->plan_set_of[set] >= 0) depth_of_plan_set[b->plan_set_of[set]] = b->depth[set];
+    }
+    for (i = 0; i < S; i++) total += ecs_sched__guard_sets_of(b, i, NULL);
+    plan->guard_sets = ECS_SCHED__PLAN_ALLOC_N(plan, int32_t, total);
+    if (!plan->guard_sets) return ecs_sched__oom(b);
+    for (set = 0; set < plan->set_count; set++) plan->sets[set].first_node = INT32_MAX;
+    for (i = 0; i < S; i++) {
+        int32_t p = b->plan_position[i], k;
+        ecs_sched__plan_node *pn = &plan->nodes[p];
+        pn->guard_set_start = at;
+        pn->guard_set_count = ecs_sched__guard_sets_of(b, i, plan->guard_sets + at);
+        for (k = 0; k < pn->guard_set_count; k++) {
+            ecs_sched__plan_set *ps = &plan->sets[plan->guard_sets[at + k]];
+            if (p < ps->first_node) ps->first_node = p;
+        }
+        at += pn->guard_set_count;
+        ecs_sched__sort_guard_sets(plan->guard_sets + pn->guard_set_start, pn->guard_set_count,
+                                   depth_of_plan_set);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The bound edges no other path implies, as plan positions, and each node's dependency count;
+   the systems with command buffers, in plan order. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_successors(ecs_sched__build *b,
+                                                                       ecs_sched__plan *plan) {
+    const ecs_sched__csr *g = &b->plan_bound;
+    const uint8_t *keep = ecs_sched__reduced_edges(b, g, b->plan_order, b->plan_position,
+                                                   b->plan_node_count);
+    int32_t at = 0, p, e;
+    if (!keep) return ecs_sched__oom(b);
+    for (p = 0; p < plan->node_count; p++) {
+        int32_t v = b->plan_order[p];
+        ecs_sched__plan_node *pn = &plan->nodes[p];
+        pn->successor_start = at;
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            int32_t t = b->plan_position[g->adj[e]];
+            if (!keep[e]) continue;
+            plan->successors[at++] = t;
+            plan->nodes[t].dependency_count++;
+        }
+        pn->successor_count = at - pn->successor_start;
+        if (pn->system && pn->system->ctx.commands) plan->writers[plan->writer_count++] = pn;
+    }
+    return ECS_SCHED_OK;
+}
+
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_ambiguities(ecs_sched__build *b,
+                                                                        ecs_sched__plan *plan) {
+    int32_t i;
+    for (i = 0; i < 2 * b->ambiguous_count; i++) {
+        plan->ambiguous[i] = b->plan_position[b->ambiguous[i]];
+    }
+    plan->ambiguous_count = b->ambiguous_count;
+    return ECS_SCHED_OK;
+}
+
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__make_plan(ecs_sched__build *b,
+                                                                 ecs_sched__plan *plan) {
+    ecs_sched_result result = ecs_sched__place_sync_points(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__connect_plan_nodes(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__order_plan(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__number_plan_sets(b, plan);
+    if (result == ECS_SCHED_OK) result = ecs_sched__allocate_plan(b, plan);
+    if (result == ECS_SCHED_OK) result = ecs_sched__describe_plan_nodes(b, plan);
+    if (result == ECS_SCHED_OK) result = ecs_sched__plan_guard_sets(b, plan);
+    if (result == ECS_SCHED_OK) result = ecs_sched__plan_successors(b, plan);
+    if (result == ECS_SCHED_OK) result = ecs_sched__plan_ambiguities(b, plan);
+    return result;
+}
+
+/* Every pass of a build, in order, ending with the plan. */
+static ecs_sched_result ecs_sched__build_passes(ecs_sched__build *b, ecs_sched__plan *plan) {
+    ecs_sched_result result = ecs_sched__resolve_names(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__build_hierarchy(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_duplicate_names(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__collect_dependencies(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_unknown_sets(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_condition_access(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__flatten(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__order_systems(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__compute_access(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_ambiguities(b);
+    if (result == ECS_SCHED_OK) result = ecs_sched__make_plan(b, plan);
+    return result;
+}
+
+static ecs_sched__plan *ecs_sched__plan_create(ecs_sched_world *w) {
+    ecs_sched__plan *plan = (ecs_sched__plan *)ecs_sched__calloc(&w->env, sizeof *plan);
+    if (plan) ecs_sched__arena_init(&plan->arena, &w->env);
+    return plan;
+}
+
+/* Builds a schedule's plan. A failed build leaves the schedule as it was. */
+static ecs_sched_result ecs_sched__build_schedule(ecs_sched_world *w, ecs_sched__schedule *s) {
+    ecs_sched__build b;
+    ecs_sched_result result;
+    ecs_sched__plan *plan = ecs_sched__plan_create(w);
+    if (!plan) return ecs_sched__out_of_memory(w, "building a schedule");
+    ecs_sched__build_begin(&b, w, s);
+    result = ecs_sched__build_passes(&b, plan);
+    ecs_sched__build_end(&b);
+    if (result != ECS_SCHED_OK) {
+        ecs_sched__plan_free(&w->env, plan);
+        return result;
+    }
+    ecs_sched__plan_free(&w->env, ecs_sched__plan_of(s));
+    s->plan = plan;
+    s->built = true;
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__ensure_built(ecs_sched_world *w, ecs_sched__schedule *s) {
+    if (s->built) return ECS_SCHED_OK;
+    if (s->running) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
+                               "schedule '%s' was changed while it runs, so it cannot be built "
+                               "now; it is rebuilt when its next run starts",
+                               s->label);
+    }
+    return ecs_sched__build_schedule(w, s);
+}
+
+ecs_sched_result ecs_sched_schedule_build(ecs_sched_world *w, const char *label) {
+    ecs_sched__schedule *s;
+    ECS_SCHED__CHECK_WORLD(w);
+    s = ecs_sched__schedule_known(w, label);
+    if (!s) return w->env.last_result;
+    return ecs_sched__ensure_built(w, s);
+}
+
+static const char *ecs_sched__plan_node_name(const ecs_sched__plan_node *pn) {
+    return pn->system ? pn->system->ctx.run.name : "apply_deferred";
+}
+
+int32_t ecs_sched_schedule_order(ecs_sched_world *w, const char *label, const char **names,
+                                 int32_t capacity) {
+    ecs_sched__schedule *s;
+    int32_t i;
+    ECS_SCHED__CHECK_WORLD(w);
+    s = ecs_sched__schedule_known(w, label);
+    if (!s || ecs_sched__ensure_built(w, s) != ECS_SCHED_OK) return -1;
+    for (i = 0; i < ecs_sched__plan_of(s)->node_count && i < capacity; i++) {
+        names[i] = ecs_sched__plan_node_name(&ecs_sched__plan_of(s)->nodes[i]);
+    }
+    return ecs_sched__plan_of(s)->node_count;
+}
+
+/*================================ src/dot.h (implementation) ================================*/
+/* dot: Graphviz export of a built schedule. */
+
+/* ---- Graphviz export ---- */
+
+/* What only a drawing needs, worked out by the export from a build of its own: the set
+   hierarchy as clusters (a tree of first parents) and the configured edges no other of them
+   implies (without the edges that only bind the parallel order). */
+typedef struct ecs_sched__drawing {
+    int32_t cluster_count;        /* every set: its name and first parent, or -1 */
+    int32_t *cluster_name;
+    int32_t *cluster_parent;
+    int32_t *node_cluster;        /* per plan position: the first set it is in, or -1 */
+    int32_t edge_count;
+    int32_t *edges;               /* pairs of plan positions */
+} ecs_sched__drawing;
+
+typedef struct ecs_sched__dot {
+    void (*write)(const char *text, void *user_data);
+    void *user_data;
+    const ecs_sched__schedule *s;
+    const ecs_sched__plan *plan;
+    ecs_sched__drawing drawing;
+} ecs_sched__dot;
+
+/* The first set node v is directly in, as a set number, or -1. */
+static int32_t ecs_sched__first_parent(const ecs_sched__build *b, int32_t v) {
+    const ecs_sched__csr *p = &b->parents;
+    return p->start[v] < p->start[v + 1] ? p->adj[p->start[v]] - b->system_count : -1;
+}
+
+static bool ecs_sched__draw_clusters(ecs_sched__build *b, ecs_sched__drawing *d) {
+    int32_t S = b->system_count, i;
+    d->cluster_count = b->set_count;
+    d->cluster_name = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
+    d->cluster_parent = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
+    d->node_cluster = ECS_SCHED__ALLOC_N(b, int32_t, b->plan_node_count);
+    if (!d->cluster_name || !d->cluster_parent || !d->node_cluster) return false;
+    for (i = 0; i < b->set_count; i++) {
+        d->cluster_name[i] = b->name_of_set[i];
+        d->cluster_parent[i] = ecs_sched__first_parent(b, S + i);
+    }
+    for (i = 0; i < b->plan_node_count; i++) {
+        d->node_cluster[b->plan_position[i]] = i < S ? ecs_sched__first_parent(b, i) : -1;
+    }
+    return true;
+}
+
+static bool ecs_sched__draw_edges(ecs_sched__build *b, ecs_sched__drawing *d) {
+    const ecs_sched__csr *g = &b->plan_edges;
+    int32_t N = b->plan_node_count, at = 0, p, e;
+    const uint8_t *keep = ecs_sched__reduced_edges(b, g, b->plan_order, b->plan_position, N);
+    if (!keep) return false;
+    for (e = 0; e < g->start[N]; e++) d->edge_count += keep[e];
+    d->edges = ECS_SCHED__ALLOC_N(b, int32_t, 2 * (int64_t)d->edge_count);
+    if (!d->edges) return false;
+    for (p = 0; p < N; p++) {
+        int32_t v = b->plan_order[p];
+        for (e = g->start[v]; e < g->start[v + 1]; e++) {
+            if (!keep[e]) continue;
+            d->edges[at++] = p;
+            d->edges[at++] = b->plan_position[g->adj[e]];
+        }
+    }
+    return true;
+}
+
+static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...)
+    ECS_SCHED__PRINTF(2, 3);
+static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...) {
+    char text[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    d->write(text, d->user_data);
+}
+
+/* A name as a DOT string body: quotes and backslashes escaped. */
+static const char *ecs_sched__dot_escape(const char *name, char *out, size_t n) {
+    size_t o = 0;
+    for (; *name && o + 2 < n; name++) {
+        if (*name == '"' || *name == '\\') out[o++] = '\\';
+        out[o++] = *name;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+static void ecs_sched__dot_conditions(ecs_sched__dot *d, int32_t start, int32_t count) {
+    char name[128];
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        const ecs_sched__cond *c = d->s->conds.items[d->plan->conds[start + i]];
+        ecs_sched__dot_printf(d, "%s%s", i ? ", " : "\\nrun_if: ",
+                              ecs_sched__dot_escape(c->name, name, sizeof name));
+    }
+}
+
+static void ecs_sched__dot_node(ecs_sched__dot *d, int32_t p) {
+    const ecs_sched__plan_node *pn = &d->plan->nodes[p];
+    char name[128];
+    if (!pn->system) {
+        ecs_sched__dot_printf(d, "    n%d [label=\"apply_deferred\\n(automatic sync point)\", "
+                                 "shape=octagon, style=filled, fillcolor=gold];\n", (int)p);
+        return;
+    }
+    ecs_sched__dot_printf(d, "    n%d [label=\"%s", (int)p,
+                          ecs_sched__dot_escape(pn->system->ctx.run.name, name, sizeof name));
+    if (pn->exclusive && !pn->sync) ecs_sched__dot_printf(d, "\\n(exclusive)");
+    if (pn->system->ctx.commands) ecs_sched__dot_printf(d, "\\n(records commands)");
+    ecs_sched__dot_conditions(d, pn->cond_start, pn->cond_count);
+    ecs_sched__dot_printf(d, "\"%s];\n", pn->sync ? ", shape=octagon, style=filled, fillcolor=gold"
+                                                  : "");
+}
+
+static void ecs_sched__dot_cluster(ecs_sched__dot *d, int32_t c, int depth) {
+    const ecs_sched__schedule *s = d->s;
+    const ecs_sched__plan *plan = d->plan;
+    const ecs_sched__drawing *drawing = &d->drawing;
+    char name[128];
+    int32_t i, k;
+    if (depth > 64) return;
+    ecs_sched__dot_printf(d, "  subgraph cluster_%d {\n    label=\"%s", (int)c,
+                          ecs_sched__dot_escape(s->names[drawing->cluster_name[c]].text, name,
+                                                sizeof name));
+    for (k = 0; k < plan->set_count; k++) {
+        if (plan->sets[k].name == drawing->cluster_name[c]) {
+            ecs_sched__dot_conditions(d, plan->sets[k].cond_start, plan->sets[k].cond_count);
+        }
+    }
+    ecs_sched__dot_printf(d, "\";\n    style=rounded;\n");
+    for (i = 0; i < drawing->cluster_count; i++) {
+        if (drawing->cluster_parent[i] == c) ecs_sched__dot_cluster(d, i, depth + 1);
+    }
+    for (i = 0; i < plan->node_count; i++) {
+        if (drawing->node_cluster[i] == c) ecs_sched__dot_node(d, i);
+    }
+    ecs_sched__dot_printf(d, "  }\n");
+}
+
+static void ecs_sched__dot_write(ecs_sched__dot *d) {
+    const ecs_sched__plan *plan = d->plan;
+    const ecs_sched__drawing *drawing = &d->drawing;
+    char name[128];
+    int32_t i;
+    ecs_sched__dot_printf(d, "digraph \"%s\" {\n  compound=true;\n  rankdir=LR;\n"
+                             "  node [shape=box, fontname=\"Helvetica\"];\n",
+                          ecs_sched__dot_escape(d->s->label, name, sizeof name));
+    for (i = 0; i < drawing->cluster_count; i++) {
+        if (drawing->cluster_parent[i] < 0) ecs_sched__dot_cluster(d, i, 0);
+    }
+    for (i = 0; i < plan->node_count; i++) {
+        if (drawing->node_cluster[i] < 0) ecs_sched__dot_node(d, i);
+    }
+    for (i = 0; i < drawing->edge_count; i++) {
+        ecs_sched__dot_printf(d, "  n%d -> n%d;\n", (int)drawing->edges[2 * i],
+                              (int)drawing->edges[2 * i + 1]);
+    }
+    for (i = 0; i < plan->ambiguous_count; i++) {
+        ecs_sched__dot_printf(d, "  n%d -> n%d [dir=none, style=dashed, color=red, "
+                                 "constraint=false, label=\"ambiguous\", fontcolor=red];\n",
+                              (int)plan->ambiguous[2 * i], (int)plan->ambiguous[2 * i + 1]);
+    }
+    ecs_sched__dot_printf(d, "}\n");
+}
+
+/* The schedule is built first, as by a run, so that its errors and warnings come as usual.
+   The drawing then comes from a second build of its own, quiet, whose plan is the same:
+   what only a drawing needs is not kept by every build. */
+ecs_sched_result ecs_sched_schedule_write_dot(ecs_sched_world *w, const char *label,
+                                              void (*write)(const char *text, void *user_data),
+                                              void *user_data) {
+    ecs_sched__schedule *s;
+    ecs_sched__plan *plan;
+    ecs_sched__build b;
+    ecs_sched__dot d;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!write) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "schedule_write_dot: needs a write function");
+    }
+    s = ecs_sched__schedule_known(w, label);
+    if (!s) return w->env.last_result;
+    if (ecs_sched__ensure_built(w, s) != ECS_SCHED_OK) return w->env.last_result;
+    plan = ecs_sched__plan_create(w);
+    if (!plan) return ecs_sched__out_of_memory(w, "drawing a schedule");
+    ecs_sched__build_begin(&b, w, s);
+    b.quiet = true;
+    result = ecs_sched__build_passes(&b, plan);
+    memset(&d, 0, sizeof d);
+    if (result == ECS_SCHED_OK &&
+        (!ecs_sched__draw_clusters(&b, &d.drawing) || !ecs_sched__draw_edges(&b, &d.drawing))) {
+        result = ecs_sched__out_of_memory(w, "drawing a schedule");
+    }
+    if (result == ECS_SCHED_OK) {
+        d.write = write;
+        d.user_data = user_data;
+        d.s = s;
+        d.plan = plan;
+        ecs_sched__dot_write(&d);
+    }
+    ecs_sched__build_end(&b);
+    ecs_sched__plan_free(&w->env, plan);
+    return result;
 }
 
 /*=============================== src/trace.h (implementation) ===============================*/
@@ -18742,1870 +18950,52 @@ ecs_sched_result ecs_sched_run_schedule(ecs_sched_world *w, const char *label) {
     return ecs_sched__run_schedule(w, s);
 }
 
-/*=============================== src/time.h (implementation) ================================*/
-/* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
+/*============================== src/disable.h (implementation) ==============================*/
+/* disable: disabled entities. An entity is disabled by the Disabled tag (registered by
+   world_create), so that disabling moves it to the tables of disabled entities, which
+   queries leave out when they match tables (query.h): iteration pays nothing for it. */
 
-typedef struct ecs_sched__clocks ecs_sched__clocks;
-
-/* The part of the world this module keeps (registry.h). */
-static ecs_sched__part_key ecs_sched__clocks_key;
-
-/* What the world keeps for its clocks. */
-struct ecs_sched__clocks {
-    ecs_sched_id time, real, virtual_, fixed;
-    ecs_sched_clock_fn clock;
-    ecs_sched_sleep_fn sleep;
-    void *user_data;
-    ecs_sched__schedule *fixed_main;     /* found at the runner's first run */
-    bool has_reading;                    /* the clock hook was read by an advance */
-    int64_t kept_reading_ns;             /* Time<Real>'s reading and its count of backward */
-    int64_t kept_backward_readings;      /* ones, kept across a snapshot restore */
-    /* delayed command buffers waiting for the virtual and the fixed clock (kept by delay.h) */
-    struct ecs_sched_commands **waiting[2];
-    uint32_t waiting_count[2], waiting_capacity[2];
-    uint64_t delay_serial;               /* buffers handed to the queues so far */
-    /* The clocks' hooks, for a later module with work that waits for them (delay.h), which
-       sets them when it first has some; NULL until then. `advanced`: clock 0 (the virtual
-       one) advanced at the end of ecs_sched_time_advance, or clock 1 (the fixed one) at the
-       start of a fixed step, before FixedMain runs, to `now` (its elapsed time); a failure
-       is the advance's, or the fixed step's. `closing`: the clocks go. */
-    ecs_sched_result (*advanced)(ecs_sched_world *w, int clock, int64_t now);
-    void (*closing)(ecs_sched_world *w);
-};
-
-static inline ecs_sched__clocks *ecs_sched__clocks_of(const ecs_sched_world *w) {
-    return (ecs_sched__clocks *)ecs_sched__part(w, &ecs_sched__clocks_key);
-}
-
-/* ---- the clocks in snapshots ----
-
-   The clocks are resources, so a snapshot holds their time (elapsed, overstep, settings) and a
-   restore brings it back. What the clock hook read last is not game data: it stays, so that
-   the frame after a restore advances by the real time since the frame before it. */
-
-static bool ecs_sched__clocks_take(ecs_sched_world *w, void **copy, size_t *bytes) {
-    (void)w;
-    (void)bytes;
-    *copy = NULL;   /* the resources hold it all */
-    return true;
-}
-
-static bool ecs_sched__clocks_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
-    const ecs_sched_time_real *real = (const ecs_sched_time_real *)w->resources[ecs_sched__clocks_of(w)->real];
-    (void)copy;
-    *prepared = NULL;
-    ecs_sched__clocks_of(w)->kept_reading_ns = real ? real->last_reading_ns : 0;
-    ecs_sched__clocks_of(w)->kept_backward_readings = real ? real->backward_readings : 0;
-    return true;
-}
-
-static void ecs_sched__clocks_apply(ecs_sched_world *w, const void *copy, void *prepared) {
-    ecs_sched_time_real *real = (ecs_sched_time_real *)w->resources[ecs_sched__clocks_of(w)->real];
-    (void)copy;
-    (void)prepared;
-    if (!real) return;
-    real->last_reading_ns = ecs_sched__clocks_of(w)->kept_reading_ns;
-    real->backward_readings = ecs_sched__clocks_of(w)->kept_backward_readings;
-}
-
-static void ecs_sched__clocks_discard(ecs_sched_world *w, void *prepared) {
-    (void)w;
-    (void)prepared;
-}
-
-static void ecs_sched__clocks_copy_free(ecs_sched__env *env, void *copy) {
-    (void)env;
-    (void)copy;
-}
-
-static const ecs_sched__snapshot_part ecs_sched__clocks_part = {
-    ecs_sched__clocks_take, ecs_sched__clocks_prepare, ecs_sched__clocks_apply,
-    ecs_sched__clocks_discard, ecs_sched__clocks_copy_free};
-
-/* ---- the clocks ---- */
-
-static void ecs_sched__time_free(ecs_sched_world *w) {
-    if (!ecs_sched__clocks_of(w)) return;
-    if (ecs_sched__clocks_of(w)->closing) ecs_sched__clocks_of(w)->closing(w);
-    ecs_sched__free(&w->env, ecs_sched__clocks_of(w));
-    ecs_sched__part_set(w, &ecs_sched__clocks_key, NULL);
-}
-
-static void ecs_sched__clock_advance(ecs_sched_time *t, int64_t delta_ns) {
-    t->delta_ns = delta_ns;
-    t->elapsed_ns = ecs_sched__add_saturated(t->elapsed_ns, delta_ns);
-    t->delta_seconds = (double)delta_ns / 1e9;
-    t->elapsed_seconds = (double)t->elapsed_ns / 1e9;
-}
-
-int64_t ecs_sched_time_elapsed_wrapped(const ecs_sched_time *t) {
-    ECS_SCHED_ASSERT(t != NULL);
-    /* a clock copied from before its period was set (or zeroed) has no period: no wrap */
-    return t->wrap_period_ns > 0 ? t->elapsed_ns % t->wrap_period_ns : t->elapsed_ns;
-}
-
-double ecs_sched_time_elapsed_seconds_wrapped(const ecs_sched_time *t) {
-    int64_t wrapped = ecs_sched_time_elapsed_wrapped(t);
-    return (double)wrapped / 1e9;
-}
-
-/* The clocks, or NULL with `operation`'s failure recorded. */
-static ecs_sched__clocks *ecs_sched__clocks_known(ecs_sched_world *w, const char *operation) {
-    if (!ecs_sched__clocks_of(w)) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                        "%s: this world has no clocks (create an app, or call "
-                        "ecs_sched_time_setup first)", operation);
-    }
-    return ecs_sched__clocks_of(w);
-}
-
-/* A resource the library made (a clock), or NULL with `operation`'s failure recorded (it was
-   removed). */
-static void *ecs_sched__required_resource(ecs_sched_world *w, ecs_sched_id id,
-                                          const char *operation) {
-    void *value = ecs_sched_resource_get_mut(w, id);
-    if (!value) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                        "%s: resource '%s' was removed; the library made it and needs it",
-                        operation, ecs_sched__component_label(w, id));
-    }
-    return value;
-}
-
-static ecs_sched_time_virtual *ecs_sched__virtual_clock(ecs_sched_world *w, const char *operation) {
-    return ecs_sched__clocks_known(w, operation)
-               ? (ecs_sched_time_virtual *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->virtual_,
-                                                                     operation)
-               : NULL;
-}
-
-static ecs_sched_time_fixed *ecs_sched__fixed_clock(ecs_sched_world *w, const char *operation) {
-    return ecs_sched__clocks_known(w, operation)
-               ? (ecs_sched_time_fixed *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->fixed, operation)
-               : NULL;
-}
-
-static ecs_sched_id ecs_sched__register_clock(ecs_sched_world *w, const char *name, size_t size,
-                                              const void *initial) {
-    ecs_sched_id id = ecs_sched_component_register_type(w, name, size, 8);
-    if (id && ecs_sched_resource_insert(w, id, initial) != ECS_SCHED_OK) return 0;
-    return id;
-}
-
-static bool ecs_sched__speed_valid(double speed) {
-    return speed >= 0 && speed <= 1e9;    /* false for NaN too */
-}
-
-static ecs_sched_result ecs_sched__bad_setting(ecs_sched_world *w, const char *what,
-                                               const char *rule, double value) {
-    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "%s is %g; it must be %s",
-                           what, value, rule);
-}
-
-static ecs_sched_result ecs_sched__check_time_desc(ecs_sched_world *w,
-                                                   const ecs_sched_time_desc *d) {
-    if (d->fixed_step_ns < 0) {
-        return ecs_sched__bad_setting(w, "time_setup: fixed_step_ns", "> 0 (0: 1/64 s)",
-                                      (double)d->fixed_step_ns);
-    }
-    if (d->max_delta_ns < 0) {
-        return ecs_sched__bad_setting(w, "time_setup: max_delta_ns", "> 0 (0: 250 ms)",
-                                      (double)d->max_delta_ns);
-    }
-    if (d->max_steps_per_frame < 0) {
-        return ecs_sched__bad_setting(w, "time_setup: max_steps_per_frame", ">= 0 (0: no cap)",
-                                      (double)d->max_steps_per_frame);
-    }
-    if (d->wrap_period_ns < 0) {
-        return ecs_sched__bad_setting(w, "time_setup: wrap_period_ns", "> 0 (0: one hour)",
-                                      (double)d->wrap_period_ns);
-    }
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_time_setup(ecs_sched_world *w, const ecs_sched_time_desc *desc) {
-    ecs_sched_time_desc d;
-    ecs_sched__clocks *clocks;
-    ecs_sched_time_real real;
-    ecs_sched_time_virtual virt;
-    ecs_sched_time_fixed fixed;
-    ecs_sched_result result;
+ecs_sched_id ecs_sched_prefab_tag(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (ecs_sched__clocks_of(w)) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "time_setup: this world has its clocks already (an app sets them "
-                               "up; change them with the ecs_sched_time_set_... functions)");
-    }
-    memset(&d, 0, sizeof d);
-    if (desc) d = *desc;
-    result = ecs_sched__check_time_desc(w, &d);
-    if (result != ECS_SCHED_OK) return result;
-    clocks = (ecs_sched__clocks *)ecs_sched__calloc(&w->env, sizeof *clocks);
-    if (!clocks) return ecs_sched__out_of_memory(w, "setting up the clocks");
-    clocks->clock = d.clock ? d.clock : ecs_sched__system_clock;
-    clocks->sleep = d.sleep ? d.sleep : ecs_sched__system_sleep;
-    clocks->user_data = d.clock_user_data;
-    memset(&real, 0, sizeof real);
-    real.time.wrap_period_ns = d.wrap_period_ns ? d.wrap_period_ns
-                                                : ECS_SCHED_WRAP_PERIOD_DEFAULT;
-    memset(&virt, 0, sizeof virt);
-    virt.time.wrap_period_ns = real.time.wrap_period_ns;
-    virt.relative_speed = 1.0;
-    virt.effective_speed = 1.0;
-    virt.max_delta_ns = d.max_delta_ns ? d.max_delta_ns : ECS_SCHED_MILLISECONDS(250);
-    memset(&fixed, 0, sizeof fixed);
-    fixed.time.wrap_period_ns = real.time.wrap_period_ns;
-    fixed.step_ns = d.fixed_step_ns ? d.fixed_step_ns : ECS_SCHED_HZ(64);
-    fixed.time.delta_ns = fixed.step_ns;
-    fixed.time.delta_seconds = (double)fixed.step_ns / 1e9;
-    fixed.max_steps_per_frame = d.max_steps_per_frame;
-    if (!(clocks->time = ecs_sched__register_clock(w, "Time", sizeof(ecs_sched_time),
-                                                   &virt.time)) ||
-        !(clocks->real = ecs_sched__register_clock(w, "Time<Real>", sizeof real, &real)) ||
-        !(clocks->virtual_ =
-              ecs_sched__register_clock(w, "Time<Virtual>", sizeof virt, &virt)) ||
-        !(clocks->fixed = ecs_sched__register_clock(w, "Time<Fixed>", sizeof fixed, &fixed))) {
-        result = w->env.last_result;
-        if (clocks->time) ecs_sched_resource_remove(w, clocks->time);
-        if (clocks->real) ecs_sched_resource_remove(w, clocks->real);
-        if (clocks->virtual_) ecs_sched_resource_remove(w, clocks->virtual_);
-        ecs_sched__free(&w->env, clocks);
-        return result != ECS_SCHED_OK ? result : ECS_SCHED_ERR_OUT_OF_MEMORY;
-    }
-    ecs_sched__part_set(w, &ecs_sched__clocks_key, clocks);
-    ecs_sched__snapshot_part_add(w, &ecs_sched__clocks_part);
-    return ECS_SCHED_OK;
+    return w->prefab;
 }
 
-ecs_sched_id ecs_sched_time_id(const ecs_sched_world *w) {
+ecs_sched_id ecs_sched_disabled_tag(const ecs_sched_world *w) {
     ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->time : 0;
+    return w->disabled;
 }
 
-ecs_sched_id ecs_sched_time_real_id(const ecs_sched_world *w) {
+ecs_sched_result ecs_sched_disable(ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched_id tag;
     ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->real : 0;
+    if (ecs_sched__change_refused(w, "disable")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "disable");
+    tag = w->disabled;
+    if (ecs_sched_has(w, e, tag)) return ECS_SCHED_OK;
+    return ecs_sched_insert(w, e, tag, NULL);
 }
 
-ecs_sched_id ecs_sched_time_virtual_id(const ecs_sched_world *w) {
+ecs_sched_result ecs_sched_enable(ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->virtual_ : 0;
+    if (ecs_sched__change_refused(w, "enable")) return ECS_SCHED_ERR_ACCESS;
+    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "enable");
+    if (!ecs_sched_has(w, e, w->disabled)) return ECS_SCHED_OK;
+    return ecs_sched_remove(w, e, w->disabled);
 }
 
-ecs_sched_id ecs_sched_time_fixed_id(const ecs_sched_world *w) {
+bool ecs_sched_is_disabled(const ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->fixed : 0;
+    return ecs_sched_has(w, e, w->disabled);
 }
 
-const ecs_sched_time *ecs_sched_ctx_time(ecs_sched_system_ctx *ctx) {
-    ecs_sched_world *w = ctx->world;
-    if (!ecs_sched__clocks_of(w)) {
-        ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
-                             "reads the time, but this world has no clocks (create an app, or "
-                             "call ecs_sched_time_setup first)");
-        return NULL;
-    }
-    if (!ecs_sched_resource_exists(w, ecs_sched__clocks_of(w)->time)) {
-        ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
-                             "reads the time, but resource 'Time' was removed");
-        return NULL;
-    }
-    return (const ecs_sched_time *)ecs_sched_ctx_resource(ctx, ecs_sched__clocks_of(w)->time);
+ecs_sched_result ecs_sched_commands_disable(ecs_sched_commands *cmd, ecs_sched_entity e) {
+    ECS_SCHED_ASSERT(cmd != NULL);
+    return ecs_sched_commands_insert(cmd, e, cmd->world->disabled, NULL);
 }
 
-int64_t ecs_sched_time_now(const ecs_sched_world *w) {
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__clocks_of(w)) return ecs_sched__system_clock(NULL);
-    return ecs_sched__clocks_of(w)->clock(ecs_sched__clocks_of(w)->user_data);
-}
-
-void ecs_sched_time_sleep(const ecs_sched_world *w, int64_t duration_ns) {
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__clocks_of(w)) {
-        ecs_sched__system_sleep(duration_ns, NULL);
-        return;
-    }
-    ecs_sched__clocks_of(w)->sleep(duration_ns, ecs_sched__clocks_of(w)->user_data);
-}
-
-/* The settings a system may have written into Time<Virtual>, checked before they are used. */
-static ecs_sched_result ecs_sched__check_virtual(ecs_sched_world *w,
-                                                 const ecs_sched_time_virtual *v) {
-    if (!ecs_sched__speed_valid(v->relative_speed)) {
-        return ecs_sched__bad_setting(w, "Time<Virtual>.relative_speed",
-                                      "between 0 and 1e9 (set it with ecs_sched_time_set_speed)",
-                                      v->relative_speed);
-    }
-    if (v->max_delta_ns <= 0) {
-        return ecs_sched__bad_setting(w, "Time<Virtual>.max_delta_ns",
-                                      "> 0 (set it with ecs_sched_time_set_max_delta)",
-                                      (double)v->max_delta_ns);
-    }
-    return ECS_SCHED_OK;
-}
-
-/* The real delta times the speed, then capped (after the speed: at any speed a frame moves
-   the game by max_delta_ns at most); the speed that gave is kept as effective_speed. */
-static int64_t ecs_sched__virtual_delta(ecs_sched_time_virtual *v, int64_t real_delta) {
-    int64_t scaled = real_delta;
-    if (v->paused) {
-        v->effective_speed = 0;
-        return 0;
-    }
-    if (v->relative_speed < 1.0 || v->relative_speed > 1.0) {
-        double product = (double)real_delta * v->relative_speed + 0.5;
-        scaled = product >= 9.2e18 ? INT64_MAX : (int64_t)product;
-    }
-    if (scaled > v->max_delta_ns) {
-        v->effective_speed = (double)v->max_delta_ns / (double)real_delta;
-        return v->max_delta_ns;
-    }
-    v->effective_speed = v->relative_speed;
-    return scaled;
-}
-
-ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delta_ns) {
-    const char *operation = "time_advance";
-    ecs_sched_time_real *real;
-    ecs_sched_time_virtual *virt;
-    ecs_sched_time *now;
-    ecs_sched_result result;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__clocks_known(w, operation)) return w->env.last_result;
-    if (real_delta_ns < 0) {
-        return ecs_sched__bad_setting(w, "time_advance: the delta", ">= 0 (in nanoseconds)",
-                                      (double)real_delta_ns);
-    }
-    if (!(real = (ecs_sched_time_real *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->real, operation)) ||
-        !(virt = ecs_sched__virtual_clock(w, operation)) ||
-        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->time, operation))) {
-        return w->env.last_result;
-    }
-    result = ecs_sched__check_virtual(w, virt);
-    if (result != ECS_SCHED_OK) return result;
-    ecs_sched__clock_advance(&real->time, real_delta_ns);
-    ecs_sched__clock_advance(&virt->time, ecs_sched__virtual_delta(virt, real_delta_ns));
-    *now = virt->time;
-    if (!ecs_sched__clocks_of(w)->advanced) return ECS_SCHED_OK;
-    return ecs_sched__clocks_of(w)->advanced(w, 0, virt->time.elapsed_ns);
-}
-
-ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
-    ecs_sched_time_real *real;
-    int64_t reading, delta;
-    ecs_sched_result result;
-    bool delayed;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__clocks_known(w, "time_advance")) return w->env.last_result;
-    real = (ecs_sched_time_real *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->real, "time_advance");
-    if (!real) return w->env.last_result;
-    reading = ecs_sched__clocks_of(w)->clock(ecs_sched__clocks_of(w)->user_data);
-    delayed = ecs_sched__clocks_of(w)->waiting_count[0] != 0;
-    delta = ecs_sched__clocks_of(w)->has_reading ? reading - real->last_reading_ns : 0;
-    if (delta < 0) {
-        ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_OK,
-                        "time_advance: the clock hook read %lld ns, earlier than its previous "
-                        "reading, %lld ns: a clock hook must be monotonic; this frame advances "
-                        "by 0 and the next measures from the new reading",
-                        (long long)reading, (long long)real->last_reading_ns);
-        real->backward_readings++;
-        delta = 0;
-    }
-    result = ecs_sched_time_advance_by(w, delta);
-    if (result == ECS_SCHED_OK) {
-        /* found again when delayed commands ran: one may have set the resource anew */
-        if (delayed) real = (ecs_sched_time_real *)ecs_sched_resource_get_mut(w, ecs_sched__clocks_of(w)->real);
-        if (real) real->last_reading_ns = reading;
-        ecs_sched__clocks_of(w)->has_reading = true;
-    }
-    return result;
-}
-
-ecs_sched_result ecs_sched_time_set_paused(ecs_sched_world *w, bool paused) {
-    ecs_sched_time_virtual *virt;
-    ECS_SCHED__CHECK_WORLD(w);
-    virt = ecs_sched__virtual_clock(w, "time_set_paused");
-    if (!virt) return w->env.last_result;
-    virt->paused = paused;
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_time_set_speed(ecs_sched_world *w, double relative_speed) {
-    ecs_sched_time_virtual *virt;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__speed_valid(relative_speed)) {
-        return ecs_sched__bad_setting(w, "time_set_speed: the relative speed",
-                                      "between 0 and 1e9 (1: real time; pause with "
-                                      "ecs_sched_time_set_paused)", relative_speed);
-    }
-    virt = ecs_sched__virtual_clock(w, "time_set_speed");
-    if (!virt) return w->env.last_result;
-    virt->relative_speed = relative_speed;
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_time_set_max_delta(ecs_sched_world *w, int64_t max_delta_ns) {
-    ecs_sched_time_virtual *virt;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (max_delta_ns <= 0) {
-        return ecs_sched__bad_setting(w, "time_set_max_delta: the maximum delta",
-                                      "> 0 nanoseconds (default 250 ms)", (double)max_delta_ns);
-    }
-    virt = ecs_sched__virtual_clock(w, "time_set_max_delta");
-    if (!virt) return w->env.last_result;
-    virt->max_delta_ns = max_delta_ns;
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_time_set_fixed_step(ecs_sched_world *w, int64_t step_ns) {
-    ecs_sched_time_fixed *fixed;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (step_ns <= 0) {
-        return ecs_sched__bad_setting(w, "time_set_fixed_step: the step",
-                                      "> 0 nanoseconds (ECS_SCHED_HZ(64) is 1/64 s)",
-                                      (double)step_ns);
-    }
-    fixed = ecs_sched__fixed_clock(w, "time_set_fixed_step");
-    if (!fixed) return w->env.last_result;
-    fixed->step_ns = step_ns;
-    fixed->time.delta_ns = step_ns;
-    fixed->time.delta_seconds = (double)step_ns / 1e9;
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_time_set_max_steps_per_frame(ecs_sched_world *w, int32_t max_steps) {
-    ecs_sched_time_fixed *fixed;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (max_steps < 0) {
-        return ecs_sched__bad_setting(w, "time_set_max_steps_per_frame: the cap",
-                                      ">= 0 (0: no cap)", (double)max_steps);
-    }
-    fixed = ecs_sched__fixed_clock(w, "time_set_max_steps_per_frame");
-    if (!fixed) return w->env.last_result;
-    fixed->max_steps_per_frame = max_steps;
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_time_set_wrap_period(ecs_sched_world *w, int64_t period_ns) {
-    const char *operation = "time_set_wrap_period";
-    ecs_sched_time *now;
-    ecs_sched_time_real *real;
-    ecs_sched_time_virtual *virt;
-    ecs_sched_time_fixed *fixed;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (period_ns <= 0) {
-        return ecs_sched__bad_setting(w, "time_set_wrap_period: the period",
-                                      "> 0 nanoseconds (default one hour)", (double)period_ns);
-    }
-    if (!ecs_sched__clocks_known(w, operation) ||
-        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->time, operation)) ||
-        !(real = (ecs_sched_time_real *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->real,
-                                                                      operation)) ||
-        !(virt = ecs_sched__virtual_clock(w, operation)) ||
-        !(fixed = ecs_sched__fixed_clock(w, operation))) {
-        return w->env.last_result;
-    }
-    now->wrap_period_ns = period_ns;
-    real->time.wrap_period_ns = period_ns;
-    virt->time.wrap_period_ns = period_ns;
-    fixed->time.wrap_period_ns = period_ns;
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_time_discard_overstep(ecs_sched_world *w) {
-    ecs_sched_time_fixed *fixed;
-    ECS_SCHED__CHECK_WORLD(w);
-    fixed = ecs_sched__fixed_clock(w, "time_discard_overstep");
-    if (!fixed) return w->env.last_result;
-    fixed->overstep_ns = 0;
-    fixed->overstep_fraction = 0;
-    return ECS_SCHED_OK;
-}
-
-/* ---- the fixed-timestep runner ---- */
-
-/* The clocks the runner works on, looked up again after each step: a system of FixedMain may
-   have removed one (then NULL, with the failure recorded). */
-typedef struct ecs_sched__runner_clocks {
-    ecs_sched_time_virtual *virt;
-    ecs_sched_time_fixed *fixed;
-    ecs_sched_time *now;
-} ecs_sched__runner_clocks;
-
-static bool ecs_sched__runner_clocks_find(ecs_sched_world *w, ecs_sched__runner_clocks *c) {
-    const char *operation = "run_fixed_main_loop";
-    return (c->virt = ecs_sched__virtual_clock(w, operation)) != NULL &&
-           (c->fixed = ecs_sched__fixed_clock(w, operation)) != NULL &&
-           (c->now = (ecs_sched_time *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->time,
-                                                                    operation)) != NULL;
-}
-
-/* What the runner needs before it takes any time: its clocks, FixedMain, valid settings. */
-static ecs_sched_result ecs_sched__runner_ready(ecs_sched_world *w, ecs_sched__runner_clocks *c) {
-    const ecs_sched_time_fixed *fixed;
-    if (!ecs_sched__runner_clocks_find(w, c)) return w->env.last_result;
-    if (!ecs_sched__clocks_of(w)->fixed_main) {
-        ecs_sched__clocks_of(w)->fixed_main = ecs_sched__schedule_known(w, ECS_SCHED_FIXED_MAIN);
-        if (!ecs_sched__clocks_of(w)->fixed_main) return w->env.last_result;
-    }
-    fixed = c->fixed;
-    if (fixed->step_ns <= 0) {
-        return ecs_sched__bad_setting(w, "Time<Fixed>.step_ns",
-                                      "> 0 (set it with ecs_sched_time_set_fixed_step)",
-                                      (double)fixed->step_ns);
-    }
-    if (fixed->max_steps_per_frame < 0) {
-        return ecs_sched__bad_setting(w, "Time<Fixed>.max_steps_per_frame", ">= 0",
-                                      (double)fixed->max_steps_per_frame);
-    }
-    return ECS_SCHED_OK;
-}
-
-/* Drops the whole steps left when the cap stopped the runner; the part of a step stays. */
-static void ecs_sched__drop_whole_steps(ecs_sched_time_fixed *fixed, int64_t step) {
-    int64_t whole = fixed->overstep_ns / step;
-    fixed->overstep_ns -= whole * step;
-    fixed->dropped_steps = ecs_sched__add_saturated(fixed->dropped_steps, whole);
-}
-
-/* The delayed commands due at this step, applied before FixedMain runs; false when they
-   failed (the runner's failure, recorded). */
-static bool ecs_sched__fixed_step_delays(ecs_sched_system_ctx *ctx, ecs_sched__runner_clocks *c) {
-    ecs_sched_world *w = ctx->world;
-    char reason[ECS_SCHED__ERROR_CAPACITY];
-    if (!ecs_sched__clocks_of(w)->advanced ||
-        ecs_sched__clocks_of(w)->advanced(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
-        /* the commands may have replaced a clock resource */
-        return ecs_sched__runner_clocks_find(w, c);
-    }
-    ecs_sched__append(reason, sizeof reason, 0, w->env.last_error);
-    ecs_sched_ctx_fail(ctx, w->env.last_result,
-                       "delayed commands due on the fixed clock at %lld ns failed: %s",
-                       (long long)c->fixed->time.elapsed_ns, reason);
-    return false;
-}
-
-/* One step: the fixed clock advances, "Time" shows it, the delayed commands due then are
-   applied, and FixedMain runs. *stopped is set when the delayed commands failed. */
-static ecs_sched_result ecs_sched__fixed_step(ecs_sched_system_ctx *ctx,
-                                              ecs_sched__runner_clocks *c, int64_t step,
-                                              bool *stopped) {
-    ecs_sched_world *w = ctx->world;
-    ecs_sched_time_fixed *fixed = c->fixed;
-    fixed->overstep_ns -= step;
-    ecs_sched__clock_advance(&fixed->time, step);
-    fixed->overstep_fraction = (double)fixed->overstep_ns / (double)step;
-    *c->now = fixed->time;
-    if (ecs_sched__clocks_of(w)->waiting_count[1] && !ecs_sched__fixed_step_delays(ctx, c)) {
-        *stopped = true;
-        return w->env.last_result;
-    }
-    return ecs_sched__run_schedule(w, ecs_sched__clocks_of(w)->fixed_main);
-}
-
-/* The step is read once per run: a step set while FixedMain runs applies from the next run. */
-void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
-    ecs_sched_world *w = ctx->world;
-    ecs_sched__runner_clocks c = {NULL, NULL, NULL};
-    ecs_sched_result result = ecs_sched__runner_ready(w, &c);
-    int64_t step;
-    int32_t steps = 0;
-    bool stopped = false;
-    if (result != ECS_SCHED_OK) return;   /* the system's failure already */
-    step = c.fixed->step_ns;
-    c.fixed->overstep_ns = ecs_sched__add_saturated(c.fixed->overstep_ns, c.virt->time.delta_ns);
-    while (c.fixed->overstep_ns >= step) {
-        if (c.fixed->max_steps_per_frame && steps >= c.fixed->max_steps_per_frame) {
-            ecs_sched__drop_whole_steps(c.fixed, step);
-            break;
-        }
-        steps++;
-#ifdef ECS_SCHED_TRACE
-        if (ecs_sched__tracing(w)) {
-            int64_t begin = ecs_sched__trace_ticks();
-            result = ecs_sched__fixed_step(ctx, &c, step, &stopped);
-            ecs_sched__trace_add(w, ECS_SCHED__TRACE_FIXED, "fixed step", ECS_SCHED_FIXED_MAIN,
-                                 NULL, begin, ecs_sched__trace_ticks(), steps);
-        } else
-#endif
-        result = ecs_sched__fixed_step(ctx, &c, step, &stopped);
-        if (stopped) return;
-        w->fixed_step_since_update = true;
-        if (!ecs_sched__runner_clocks_find(w, &c)) return;   /* a step removed the clocks */
-        /* a step that failed is this system's failure already; the steps left run unless
-           FixedMain's run stopped at it */
-        if (ecs_sched__run_cut_short(ecs_sched__clocks_of(w)->fixed_main, result)) break;
-    }
-    c.fixed->overstep_fraction = (double)c.fixed->overstep_ns / (double)step;
-    c.fixed->steps_this_frame = steps;
-    if (c.fixed->time.delta_ns != c.fixed->step_ns) {
-        /* a step set while FixedMain ran shows as the delta now, as set_fixed_step promises */
-        c.fixed->time.delta_ns = c.fixed->step_ns;
-        c.fixed->time.delta_seconds = (double)c.fixed->step_ns / 1e9;
-    }
-    *c.now = c.virt->time;
-}
-
-ecs_sched_system_desc ecs_sched_fixed_main_loop_system(void) {
-    ecs_sched_system_desc d;
-    memset(&d, 0, sizeof d);
-    d.name = "run_fixed_main_loop";
-    d.fn = ecs_sched_run_fixed_main_loop;
-    d.exclusive = true;
-    return d;
-}
-
-/* ---- conditions on time ----
-
-   Made as a user makes a condition (condition.h): a fn that feeds the instance's own timer
-   with the delta of "Time" (or reads whether Time<Virtual> is paused), and a setup that
-   checks the clocks and the duration as each instance is added. */
-
-static const char *ecs_sched__time_condition_name(ecs_sched_condition_kind kind) {
-    switch (kind) {
-    case ECS_SCHED_CONDITION_ON_TIMER: return "on_timer";
-    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY: return "once_after_delay";
-    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY: return "repeating_after_delay";
-    case ECS_SCHED_CONDITION_TIME_PAUSED: return "time_paused";
-    case ECS_SCHED_CONDITION_FN:
-    case ECS_SCHED_CONDITION_AND:
-    case ECS_SCHED_CONDITION_OR:
-    case ECS_SCHED_CONDITION_NOT:
-    case ECS_SCHED_CONDITION_RESOURCE_EXISTS:
-    case ECS_SCHED_CONDITION_RESOURCE_EQUALS:
-    case ECS_SCHED_CONDITION_RUN_ONCE:
-    case ECS_SCHED_CONDITION_IN_STATE:
-    case ECS_SCHED_CONDITION_STATE_EXISTS:
-    case ECS_SCHED_CONDITION_STATE_CHANGED:
-    case ECS_SCHED_CONDITION_STATE_IN_STACK:
-    case ECS_SCHED_CONDITION_RESOURCE_ADDED:
-    case ECS_SCHED_CONDITION_RESOURCE_CHANGED:
-    case ECS_SCHED_CONDITION_ON_MESSAGE:
-    case ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED:
-        break;
-    }
-    return "condition";
-}
-
-/* Checks a time condition as it is added, points it at the clock it reads, and names it
-   after its kind unless it has a name. */
-static ecs_sched_result ecs_sched__time_condition_setup(ecs_sched_world *w,
-                                                        ecs_sched_system_ctx *instance,
-                                                        const ecs_sched_condition *c) {
-    ecs_sched__cond *node = ecs_sched__cond_of(instance);
-    const char *name = c->name ? c->name : ecs_sched__time_condition_name(c->kind);
-    bool periodic = c->kind == ECS_SCHED_CONDITION_ON_TIMER;
-    if (!ecs_sched__clocks_of(w)) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                               "condition '%s' reads the time, but this world has no clocks "
-                               "(create an app, or call ecs_sched_time_setup first)", name);
-    }
-    if (c->duration_ns < 0 || (periodic && c->duration_ns == 0)) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "condition '%s': its duration is %lld ns; it must be %s", name,
-                               (long long)c->duration_ns, periodic ? "> 0" : ">= 0");
-    }
-    if (!c->name) {
-        char *copy = ecs_sched__strdup(&w->env, name);
-        if (!copy) return ecs_sched__out_of_memory(w, "copying a run condition");
-        ecs_sched__cond_rename(w, node, copy);
-    }
-    node->resource = c->kind == ECS_SCHED_CONDITION_TIME_PAUSED ? ecs_sched__clocks_of(w)->virtual_
-                                                                : ecs_sched__clocks_of(w)->time;
-    node->timer = ecs_sched_timer_make(c->duration_ns, periodic ? ECS_SCHED_TIMER_REPEATING
-                                                                : ECS_SCHED_TIMER_ONCE);
-    return ECS_SCHED_OK;
-}
-
-/* The clock resource the instance reads, or NULL when it was removed. */
-static const void *ecs_sched__time_condition_clock(const ecs_sched_world *w,
-                                                   const ecs_sched__cond *c) {
-    return c->resource < w->component_count ? w->resources[c->resource] : NULL;
-}
-
-/* Feeds the instance's timer with the current delta: whether it fired (once_after_delay:
-   in this tick; on_timer: at least once in this tick). */
-static bool ecs_sched__timer_fired(ecs_sched_system_ctx *ctx) {
-    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
-    const ecs_sched_time *clock =
-        (const ecs_sched_time *)ecs_sched__time_condition_clock(ctx->world, c);
-    if (!clock) return false;
-    return ecs_sched_timer_tick(&c->timer, clock->delta_ns) > 0;
-}
-
-/* The same, true from the tick it finishes on. */
-static bool ecs_sched__delay_elapsed(ecs_sched_system_ctx *ctx) {
-    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
-    const ecs_sched_time *clock =
-        (const ecs_sched_time *)ecs_sched__time_condition_clock(ctx->world, c);
-    if (!clock) return false;
-    ecs_sched_timer_tick(&c->timer, clock->delta_ns);
-    return c->timer.finished;
-}
-
-static bool ecs_sched__time_is_paused(ecs_sched_system_ctx *ctx) {
-    const ecs_sched_time_virtual *clock = (const ecs_sched_time_virtual *)
-        ecs_sched__time_condition_clock(ctx->world, ecs_sched__cond_of(ctx));
-    return clock && clock->paused;
-}
-
-static ecs_sched_condition ecs_sched__time_condition(ecs_sched_condition_kind kind,
-                                                     ecs_sched_condition_fn fn,
-                                                     int64_t duration_ns) {
-    ecs_sched_condition c;
-    memset(&c, 0, sizeof c);
-    c.kind = kind;
-    c.fn = fn;
-    c.setup = ecs_sched__time_condition_setup;
-    c.duration_ns = duration_ns;
-    return c;
-}
-
-ecs_sched_condition ecs_sched_condition_on_timer(int64_t period_ns) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ON_TIMER, ecs_sched__timer_fired,
-                                     period_ns);
-}
-
-ecs_sched_condition ecs_sched_condition_once_after_delay(int64_t delay_ns) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ONCE_AFTER_DELAY,
-                                     ecs_sched__timer_fired, delay_ns);
-}
-
-ecs_sched_condition ecs_sched_condition_repeating_after_delay(int64_t delay_ns) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY,
-                                     ecs_sched__delay_elapsed, delay_ns);
-}
-
-ecs_sched_condition ecs_sched_condition_time_paused(void) {
-    return ecs_sched__time_condition(ECS_SCHED_CONDITION_TIME_PAUSED, ecs_sched__time_is_paused,
-                                     0);
-}
-
-/*=============================== src/state.h (implementation) ===============================*/
-/* state: state machines, their transitions and the schedules that run on them. */
-
-/* The pending slot of a machine (a resource, so that queuing is a declared write). */
-typedef struct ecs_sched__state_next {
-    int32_t value;
-    int32_t request;                  /* ECS_SCHED__STATE_REQUEST_* */
-} ecs_sched__state_next;
-
-enum {
-    ECS_SCHED__STATE_REQUEST_NONE,
-    ECS_SCHED__STATE_REQUEST_SET,     /* nothing happens when it is the current value */
-    ECS_SCHED__STATE_REQUEST_REENTER, /* exit and enter again when it is the current value */
-    ECS_SCHED__STATE_REQUEST_PUSH,    /* cover the current value with `value` */
-    ECS_SCHED__STATE_REQUEST_POP      /* back to the value the top covers */
-};
-
-/* The schedules each value has, and how their labels start. */
-enum {
-    ECS_SCHED__ON_ENTER,
-    ECS_SCHED__ON_EXIT,
-    ECS_SCHED__ON_PAUSE,
-    ECS_SCHED__ON_RESUME,
-    ECS_SCHED__VALUE_SCHEDULES
-};
-
-static const char *const ecs_sched__value_schedule_names[ECS_SCHED__VALUE_SCHEDULES] = {
-    "OnEnter", "OnExit", "OnPause", "OnResume"};
-
-#define ECS_SCHED__DEFAULT_STATE_STACK 8
-
-/* Where a transition schedule is, found once: schedules are never removed, so a schedule
-   found stays; a label not found is looked up again only after new schedules appear. */
-typedef struct ecs_sched__schedule_ref {
-    ecs_sched__schedule *schedule;
-    uint32_t looked_at;               /* the schedule count when looked up, plus 1; 0: never */
-} ecs_sched__schedule_ref;
-
-/* What decides a machine's value. */
-enum {
-    ECS_SCHED__STATE_ROOT,            /* queued values */
-    ECS_SCHED__STATE_COMPUTED,        /* compute(its sources' values) */
-    ECS_SCHED__STATE_SUB              /* queued values, while its parent is in parent_values */
-};
-
-typedef struct ecs_sched__state_machine {
-    char *name;
-    ecs_sched_id id;                  /* its current value's resource */
-    ecs_sched_id next;                /* its pending slot's resource */
-    ecs_sched_id scope;               /* its StateScoped component */
-    ecs_sched_query *scoped;          /* the entities that have it */
-    int32_t value_count;
-    int32_t initial;
-    char **value_names;               /* value_count of each */
-    char **labels[ECS_SCHED__VALUE_SCHEDULES];   /* per value: "OnEnter(GameState::Menu)", ... */
-    ecs_sched__schedule_ref *refs[ECS_SCHED__VALUE_SCHEDULES];
-    char **transition_labels;         /* value_count * value_count, made when first asked */
-    ecs_sched__schedule_ref *transition_refs;
-    int32_t *stack;                   /* the values pushes cover, bottom first */
-    int32_t depth;
-    int32_t stack_capacity;
-    bool entered;                     /* the first apply has given it its value */
-    ecs_sched_state_transition last;
-    uint64_t last_run;                /* the top-level run of the last transition */
-    int kind;                         /* ECS_SCHED__STATE_ROOT, _COMPUTED or _SUB */
-    /* the machines it depends on, as indexes into the registration order (always earlier):
-       a computed state's sources, a sub-state's parent */
-    uint32_t sources[ECS_SCHED_MAX_STATE_SOURCES];
-    int32_t source_count;
-    ecs_sched_state_compute_fn compute;
-    void *user_data;
-    bool parent_values[ECS_SCHED_MAX_STATE_VALUES];
-} ecs_sched__state_machine;
-
-/* What one apply does to one machine, decided before anything runs. */
-typedef struct ecs_sched__state_step {
-    int32_t from;                     /* ECS_SCHED_STATE_NONE: it starts to exist */
-    int32_t to;                       /* ECS_SCHED_STATE_NONE: it stops existing */
-    int request;                      /* ECS_SCHED__STATE_REQUEST_SET, _PUSH or _POP */
-    bool moves;                       /* something runs for this machine */
-    bool unwinds;                     /* the values its stack covers are exited too */
-    bool restarts;                    /* exited and entered afresh: a re-enter, or a restart
-                                         of a dependent machine; its dependents restart too */
-    bool included;                    /* the apply is for this machine (or one it depends on) */
-} ecs_sched__state_step;
-
-typedef struct ecs_sched__states ecs_sched__states;
-
-/* The part of the world this module keeps (registry.h). */
-static ecs_sched__part_key ecs_sched__states_key;
-
-struct ecs_sched__states {
-    ecs_sched__state_machine *items;  /* in registration order */
-    uint32_t count;
-    uint32_t capacity;
-    ecs_sched__state_step *steps;     /* per machine, in registration order: what an apply
-                                         does, decided ahead */
-    uint32_t step_capacity;
-    bool applying;                    /* an apply is running its transition schedules */
-    uint64_t run;                     /* the top-level run the running apply counts for */
-};
-
-static inline ecs_sched__states *ecs_sched__states_of(const ecs_sched_world *w) {
-    return (ecs_sched__states *)ecs_sched__part(w, &ecs_sched__states_key);
-}
-
-/* ---- lookups ---- */
-
-static ecs_sched__state_machine *ecs_sched__state_find(const ecs_sched_world *w,
-                                                       ecs_sched_id machine) {
-    uint32_t i;
-    if (!ecs_sched__states_of(w) || !machine) return NULL;
-    for (i = 0; i < ecs_sched__states_of(w)->count; i++) {
-        if (ecs_sched__states_of(w)->items[i].id == machine) return &ecs_sched__states_of(w)->items[i];
-    }
-    return NULL;
-}
-
-/* The machine, or NULL with ECS_SCHED_ERR_UNKNOWN_STATE recorded for `operation`. */
-static ecs_sched__state_machine *ecs_sched__state_known(ecs_sched_world *w, ecs_sched_id machine,
-                                                        const char *operation) {
-    ecs_sched__state_machine *m = ecs_sched__state_find(w, machine);
-    if (!m) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_STATE,
-                        "%s: id %u is not a state machine (register it with "
-                        "ecs_sched_state_register)", operation, (unsigned)machine);
-    }
-    return m;
-}
-
-/* Whether `value` is one of m's values; records ECS_SCHED_ERR_INVALID_ARGUMENT if not. */
-static bool ecs_sched__state_value_valid(ecs_sched_world *w, const ecs_sched__state_machine *m,
-                                         int32_t value, const char *operation) {
-    if (value >= 0 && value < m->value_count) return true;
-    ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                    "%s: %d is not a value of state machine '%s' (its values are 0 to %d, "
-                    "'%s' to '%s')", operation, (int)value, m->name, (int)m->value_count - 1,
-                    m->value_names[0], m->value_names[m->value_count - 1]);
-    return false;
-}
-
-static const ecs_sched_state_current *ecs_sched__state_current(const ecs_sched_world *w,
-                                                               ecs_sched_id machine) {
-    return machine < w->component_count ? (const ecs_sched_state_current *)w->resources[machine]
-                                        : NULL;
-}
-
-static bool ecs_sched__state_is(const ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
-    const ecs_sched_state_current *current = ecs_sched__state_current(w, machine);
-    return current && current->value == value;
-}
-
-static bool ecs_sched__state_exists(const ecs_sched_world *w, ecs_sched_id machine) {
-    const ecs_sched_state_current *current = ecs_sched__state_current(w, machine);
-    return current && current->value != ECS_SCHED_STATE_NONE;
-}
-
-static uint32_t ecs_sched__state_changes(const ecs_sched_world *w, ecs_sched_id machine) {
-    const ecs_sched_state_current *current = ecs_sched__state_current(w, machine);
-    return current ? current->changes : 0;
-}
-
-/* ---- registration ---- */
-
-static void ecs_sched__strings_free(ecs_sched_world *w, char **strings, int32_t count) {
-    int32_t i;
-    if (!strings) return;
-    for (i = 0; i < count; i++) ecs_sched__free(&w->env, strings[i]);
-    ecs_sched__free(&w->env, strings);
-}
-
-static void ecs_sched__state_machine_free(ecs_sched_world *w, ecs_sched__state_machine *m) {
-    int k;
-    ecs_sched__strings_free(w, m->value_names, m->value_count);
-    for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
-        ecs_sched__strings_free(w, m->labels[k], m->value_count);
-        ecs_sched__free(&w->env, m->refs[k]);
-    }
-    ecs_sched__strings_free(w, m->transition_labels, m->value_count * m->value_count);
-    ecs_sched__free(&w->env, m->transition_refs);
-    ecs_sched__free(&w->env, m->stack);
-    if (m->scoped && ecs_sched__queries_of(w)) ecs_sched_query_destroy(m->scoped);
-    ecs_sched__free(&w->env, m->name);
-}
-
-static void ecs_sched__states_free(ecs_sched_world *w) {
-    uint32_t i;
-    if (!ecs_sched__states_of(w)) return;
-    for (i = 0; i < ecs_sched__states_of(w)->count; i++) ecs_sched__state_machine_free(w, &ecs_sched__states_of(w)->items[i]);
-    ecs_sched__free(&w->env, ecs_sched__states_of(w)->items);
-    ecs_sched__free(&w->env, ecs_sched__states_of(w)->steps);
-    ecs_sched__free(&w->env, ecs_sched__states_of(w));
-    ecs_sched__part_set(w, &ecs_sched__states_key, NULL);
-}
-
-/* A string made by printf, owned by the world's allocator; NULL when out of memory. */
-static char *ecs_sched__state_format(ecs_sched_world *w, const char *fmt, ...)
-    ECS_SCHED__PRINTF(2, 3);
-static char *ecs_sched__state_format(ecs_sched_world *w, const char *fmt, ...) {
-    char buffer[512];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(buffer, sizeof buffer, fmt, args);
-    va_end(args);
-    return ecs_sched__strdup(&w->env, buffer);
-}
-
-static int32_t ecs_sched__state_desc_value_count(const ecs_sched_state_desc *desc) {
-    int32_t n = 0;
-    while (n < ECS_SCHED_MAX_STATE_VALUES && desc->values[n]) n++;
-    return n;
-}
-
-static int32_t ecs_sched__state_stack_capacity(const ecs_sched_state_desc *desc) {
-    return desc->stack_capacity > 0 ? desc->stack_capacity : ECS_SCHED__DEFAULT_STATE_STACK;
-}
-
-/* Whether an existing machine has exactly the values (and stack capacity) of desc; its
-   initial value may differ. */
-static bool ecs_sched__state_same_values(const ecs_sched__state_machine *m,
-                                         const ecs_sched_state_desc *desc, int32_t count) {
-    int32_t i;
-    if (count != m->value_count || ecs_sched__state_stack_capacity(desc) != m->stack_capacity) {
-        return false;
-    }
-    for (i = 0; i < count; i++) {
-        if (strcmp(desc->values[i], m->value_names[i]) != 0) return false;
-    }
-    return true;
-}
-
-static ecs_sched_result ecs_sched__state_desc_check(ecs_sched_world *w,
-                                                    const ecs_sched_state_desc *desc,
-                                                    int32_t count) {
-    int32_t i, j;
-    if (!desc || !desc->name || !desc->name[0]) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "state_register: a state machine needs a name");
-    }
-    if (count == 0) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "state_register('%s'): give the names of its values in .values",
-                               desc->name);
-    }
-    for (i = count; i < ECS_SCHED_MAX_STATE_VALUES; i++) {
-        if (desc->values[i]) {
-            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "state_register('%s'): .values[%d] is NULL but .values[%d] "
-                                   "is not; list the values without gaps",
-                                   desc->name, (int)count, (int)i);
-        }
-    }
-    for (i = 0; i < count; i++) {
-        if (!desc->values[i][0]) {
-            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "state_register('%s'): value %d has an empty name",
-                                   desc->name, (int)i);
-        }
-        for (j = 0; j < i; j++) {
-            if (strcmp(desc->values[i], desc->values[j]) == 0) {
-                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                       "state_register('%s'): values %d and %d are both named "
-                                       "'%s'", desc->name, (int)j, (int)i, desc->values[i]);
-            }
-        }
-    }
-    if (desc->stack_capacity < 0) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "state_register('%s'): stack_capacity %d is negative (0 means "
-                               "the default, %d)", desc->name, (int)desc->stack_capacity,
-                               ECS_SCHED__DEFAULT_STATE_STACK);
-    }
-    if (desc->initial < 0 || desc->initial >= count) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "state_register('%s'): initial value %d is not one of its %d "
-                               "values", desc->name, (int)desc->initial, (int)count);
-    }
-    return ECS_SCHED_OK;
-}
-
-/* The names and labels of m, from desc; false when out of memory (m then half-filled, for
-   ecs_sched__state_machine_free). */
-static bool ecs_sched__state_machine_fill(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                          const ecs_sched_state_desc *desc, int32_t count) {
-    ecs_sched__env *env = &w->env;
-    size_t n = (size_t)count;
-    int32_t i, k;
-    m->value_count = count;
-    m->initial = desc->initial;
-    m->stack_capacity = ecs_sched__state_stack_capacity(desc);
-    m->last.from = m->last.to = ECS_SCHED_STATE_NONE;
-    m->name = ecs_sched__strdup(env, desc->name);
-    m->value_names = (char **)ecs_sched__calloc(env, sizeof(char *) * n);
-    m->transition_labels = (char **)ecs_sched__calloc(env, sizeof(char *) * n * n);
-    m->transition_refs =
-        (ecs_sched__schedule_ref *)ecs_sched__calloc(env, sizeof(ecs_sched__schedule_ref) * n * n);
-    m->stack = (int32_t *)ecs_sched__calloc(env, sizeof(int32_t) * (size_t)m->stack_capacity);
-    if (!m->name || !m->value_names || !m->transition_labels || !m->transition_refs ||
-        !m->stack) {
-        return false;
-    }
-    for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
-        m->labels[k] = (char **)ecs_sched__calloc(env, sizeof(char *) * n);
-        m->refs[k] = (ecs_sched__schedule_ref *)ecs_sched__calloc(
-            env, sizeof(ecs_sched__schedule_ref) * n);
-        if (!m->labels[k] || !m->refs[k]) return false;
-    }
-    for (i = 0; i < count; i++) {
-        m->value_names[i] = ecs_sched__strdup(env, desc->values[i]);
-        if (!m->value_names[i]) return false;
-        for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
-            m->labels[k][i] = ecs_sched__state_format(w, "%s(%s::%s)",
-                                                      ecs_sched__value_schedule_names[k],
-                                                      desc->name, desc->values[i]);
-            if (!m->labels[k][i]) return false;
-        }
-    }
-    return true;
-}
-
-/* The resource types of a machine: "State(GameState)" and "NextState(GameState)". */
-static bool ecs_sched__state_register_types(ecs_sched_world *w, ecs_sched__state_machine *m) {
-    ecs_sched_component_desc c;
-    char name[256];
-    memset(&c, 0, sizeof c);
-    c.name = name;
-    snprintf(name, sizeof name, "State(%s)", m->name);
-    c.size = sizeof(ecs_sched_state_current);
-    m->id = ecs_sched_component_register(w, &c);
-    snprintf(name, sizeof name, "NextState(%s)", m->name);
-    c.size = sizeof(ecs_sched__state_next);
-    m->next = m->id ? ecs_sched_component_register(w, &c) : 0;
-    snprintf(name, sizeof name, "StateScoped(%s)", m->name);
-    c.size = sizeof(ecs_sched_state_scoped);
-    m->scope = m->next ? ecs_sched_component_register(w, &c) : 0;
-    if (m->scope) {
-        ecs_sched_query_desc q;
-        memset(&q, 0, sizeof q);
-        q.terms[0] = ecs_sched_read(m->scope);
-        m->scoped = ecs_sched_query_create(w, &q);
-    }
-    return m->scoped && ecs_sched_resource_insert(w, m->next, NULL) == ECS_SCHED_OK;
-}
-
-static ecs_sched__state_machine *ecs_sched__state_find_name(const ecs_sched_world *w,
-                                                            const char *name) {
-    uint32_t i;
-    if (!ecs_sched__states_of(w)) return NULL;
-    for (i = 0; i < ecs_sched__states_of(w)->count; i++) {
-        if (strcmp(ecs_sched__states_of(w)->items[i].name, name) == 0) return &ecs_sched__states_of(w)->items[i];
-    }
-    return NULL;
-}
-
-/* ---- state machines in snapshots ----
-
-   A machine's value and its pending transition are resources, which a snapshot holds; the
-   rest of what game logic reads of it lives here and is kept as a part of the snapshot
-   (world.h): the values its stack covers, whether it has had its first value, and its last
-   transition. Machines registered after the snapshot keep theirs. */
-
-typedef struct ecs_sched__machine_copy {
-    int32_t depth;
-    bool entered;
-    ecs_sched_state_transition last;
-    uint64_t last_run;
-} ecs_sched__machine_copy;
-
-typedef struct ecs_sched__states_copy {
-    uint32_t count;
-    ecs_sched__machine_copy *machines;
-    int32_t *stacks;                  /* each machine's depth values, one after the other */
-} ecs_sched__states_copy;
-
-static void ecs_sched__states_copy_free(ecs_sched__env *env, void *copy) {
-    ecs_sched__states_copy *c = (ecs_sched__states_copy *)copy;
-    ecs_sched__free(env, c->machines);
-    ecs_sched__free(env, c->stacks);
-    ecs_sched__free(env, c);
-}
-
-static bool ecs_sched__states_take(ecs_sched_world *w, void **copy, size_t *bytes) {
-    ecs_sched__states_copy *c;
-    uint32_t i, values = 0, at = 0;
-    *copy = NULL;
-    for (i = 0; i < ecs_sched__states_of(w)->count; i++) values += (uint32_t)ecs_sched__states_of(w)->items[i].depth;
-    c = (ecs_sched__states_copy *)ecs_sched__calloc(&w->env, sizeof *c);
-    if (!c) return false;
-    c->count = ecs_sched__states_of(w)->count;
-    c->machines = (ecs_sched__machine_copy *)ecs_sched__calloc(&w->env, c->count * sizeof *c->machines);
-    c->stacks = (int32_t *)ecs_sched__calloc(&w->env, (values + 1) * sizeof *c->stacks);
-    if (!c->machines || !c->stacks) {
-        ecs_sched__states_copy_free(&w->env, c);
-        return false;
-    }
-    for (i = 0; i < c->count; i++) {
-        const ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[i];
-        c->machines[i].depth = m->depth;
-        c->machines[i].entered = m->entered;
-        c->machines[i].last = m->last;
-        c->machines[i].last_run = m->last_run;
-        memcpy(c->stacks + at, m->stack, (size_t)m->depth * sizeof *m->stack);
-        at += (uint32_t)m->depth;
-    }
-    *bytes += sizeof *c + c->count * sizeof *c->machines + values * sizeof *c->stacks;
-    *copy = c;
-    return true;
-}
-
-/* Nothing to allocate: each machine's stack has its capacity from the start. */
-static bool ecs_sched__states_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
-    (void)w;
-    (void)copy;
-    *prepared = NULL;
-    return true;
-}
-
-static void ecs_sched__states_apply(ecs_sched_world *w, const void *copy, void *prepared) {
-    const ecs_sched__states_copy *c = (const ecs_sched__states_copy *)copy;
-    uint32_t i, at = 0;
-    (void)prepared;
-    for (i = 0; c && i < c->count && i < ecs_sched__states_of(w)->count; i++) {
-        ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[i];
-        const ecs_sched__machine_copy *from = &c->machines[i];
-        m->depth = from->depth;
-        memcpy(m->stack, c->stacks + at, (size_t)from->depth * sizeof *m->stack);
-        at += (uint32_t)from->depth;
-        m->entered = from->entered;
-        m->last = from->last;
-        m->last_run = from->last_run;
-    }
-}
-
-static void ecs_sched__states_discard(ecs_sched_world *w, void *prepared) {
-    (void)w;
-    (void)prepared;
-}
-
-static const ecs_sched__snapshot_part ecs_sched__states_part = {
-    ecs_sched__states_take, ecs_sched__states_prepare, ecs_sched__states_apply,
-    ecs_sched__states_discard, ecs_sched__states_copy_free};
-
-/* ---- computed states and sub-states ---- */
-
-/* The machines desc depends on, as ids: a computed state's sources, a sub-state's parent. */
-static int32_t ecs_sched__state_desc_dependencies(const ecs_sched_state_desc *desc,
-                                                  ecs_sched_id *out) {
-    int32_t n = 0;
-    if (desc->parent) {
-        out[0] = desc->parent;
-        return 1;
-    }
-    while (n < ECS_SCHED_MAX_STATE_SOURCES && desc->sources[n]) {
-        out[n] = desc->sources[n];
-        n++;
-    }
-    return n;
-}
-
-static int32_t ecs_sched__state_index(const ecs_sched_world *w, const ecs_sched__state_machine *m) {
-    return (int32_t)(m - ecs_sched__states_of(w)->items);
-}
-
-static bool ecs_sched__state_any_parent_value(const ecs_sched_state_desc *desc) {
-    int32_t i;
-    for (i = 0; i < ECS_SCHED_MAX_STATE_VALUES; i++) {
-        if (desc->parent_values[i]) return true;
-    }
-    return false;
-}
-
-static ecs_sched_result ecs_sched__state_computed_check(ecs_sched_world *w,
-                                                        const ecs_sched_state_desc *desc) {
-    ecs_sched_id sources[ECS_SCHED_MAX_STATE_SOURCES];
-    int32_t n = ecs_sched__state_desc_dependencies(desc, sources), i;
-    for (i = n; i < ECS_SCHED_MAX_STATE_SOURCES; i++) {
-        if (desc->sources[i]) {
-            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "state_register('%s'): .sources[%d] is 0 but .sources[%d] is "
-                                   "not; list the sources without gaps",
-                                   desc->name, (int)n, (int)i);
-        }
-    }
-    if (!desc->compute) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "state_register('%s'): .sources is given without .compute; a "
-                               "computed state needs the function that computes its value",
-                               desc->name);
-    }
-    if (n == 0) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "state_register('%s'): .compute is given without .sources; list "
-                               "the machines its value is computed from", desc->name);
-    }
-    for (i = 0; i < n; i++) {
-        if (!ecs_sched__state_find(w, sources[i])) {
-            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_STATE,
-                                   "state_register('%s'): .sources[%d], id %u, is not a state "
-                                   "machine; register the sources before the states computed "
-                                   "from them", desc->name, (int)i, (unsigned)sources[i]);
-        }
-    }
-    if (desc->parent || ecs_sched__state_any_parent_value(desc) || desc->initial != 0 ||
-        desc->stack_capacity != 0) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "state_register('%s'): a computed state takes no .parent, "
-                               ".parent_values, .initial or .stack_capacity: its value is always "
-                               "what .compute makes of its sources' values", desc->name);
-    }
-    return ECS_SCHED_OK;
-}
-
-static ecs_sched_result ecs_sched__state_sub_check(ecs_sched_world *w,
-                                                   const ecs_sched_state_desc *desc) {
-    const ecs_sched__state_machine *parent = ecs_sched__state_find(w, desc->parent);
-    int32_t i;
-    if (!parent) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_STATE,
-                               "state_register('%s'): .parent, id %u, is not a state machine; "
-                               "register the parent before its sub-states", desc->name,
-                               (unsigned)desc->parent);
-    }
-    if (!ecs_sched__state_any_parent_value(desc)) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "state_register('%s'): a sub-state needs .parent_values: set "
-                               ".parent_values[v] = true for each value v of '%s' it exists in",
-                               desc->name, parent->name);
-    }
-    for (i = parent->value_count; i < ECS_SCHED_MAX_STATE_VALUES; i++) {
-        if (desc->parent_values[i]) {
-            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "state_register('%s'): .parent_values[%d] is set, but parent "
-                                   "'%s' has only %d values", desc->name, (int)i, parent->name,
-                                   (int)parent->value_count);
-        }
-    }
-    return ECS_SCHED_OK;
-}
-
-/* Checks what makes desc a computed state or a sub-state, if anything does. */
-static ecs_sched_result ecs_sched__state_derived_check(ecs_sched_world *w,
-                                                       const ecs_sched_state_desc *desc) {
-    int32_t i;
-    bool sources = desc->compute != NULL;
-    for (i = 0; i < ECS_SCHED_MAX_STATE_SOURCES; i++) sources = sources || desc->sources[i];
-    if (sources) return ecs_sched__state_computed_check(w, desc);
-    if (desc->parent) return ecs_sched__state_sub_check(w, desc);
-    if (ecs_sched__state_any_parent_value(desc)) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "state_register('%s'): .parent_values is given without .parent; "
-                               "a sub-state names its parent machine", desc->name);
-    }
-    return ECS_SCHED_OK;
-}
-
-/* Whether machine `from` depends on machine `target` (or is it), through its sources. */
-static bool ecs_sched__state_depends(const ecs_sched_world *w, uint32_t from, uint32_t target) {
-    const ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[from];
-    int32_t i;
-    if (from == target) return true;
-    for (i = 0; i < m->source_count; i++) {
-        if (ecs_sched__state_depends(w, m->sources[i], target)) return true;
-    }
-    return false;
-}
-
-/* Registering desc again under the name of `existing` must not make it depend on itself
-   (machines depend on machines registered before them, so that is the only way to a cycle).
-   The message follows one path of the cycle. */
-static ecs_sched_result ecs_sched__state_cycle_check(ecs_sched_world *w,
-                                                     const ecs_sched_state_desc *desc,
-                                                     const ecs_sched__state_machine *existing) {
-    ecs_sched_id deps[ECS_SCHED_MAX_STATE_SOURCES];
-    uint32_t target = (uint32_t)ecs_sched__state_index(w, existing), at = target;
-    int32_t n = ecs_sched__state_desc_dependencies(desc, deps), i, k;
-    ecs_sched__text text;
-    ecs_sched_result result;
-    for (i = 0; i < n; i++) {
-        at = (uint32_t)ecs_sched__state_index(w, ecs_sched__state_find(w, deps[i]));
-        if (ecs_sched__state_depends(w, at, target)) break;
-    }
-    if (i == n) return ECS_SCHED_OK;
-    ecs_sched__text_init(&text, &w->env);
-    ecs_sched__text_printf(&text, "state_register('%s'): the state machines would be computed "
-                                  "from each other: %s", desc->name, desc->name);
-    for (;;) {
-        const ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[at];
-        ecs_sched__text_printf(&text, " -> %s", m->name);
-        if (at == target) break;
-        for (k = 0; !ecs_sched__state_depends(w, m->sources[k], target); k++) continue;
-        at = m->sources[k];
-    }
-    ecs_sched__text_printf(&text, " (each depends on the next); a machine can depend only on "
-                                  "machines registered before it");
-    result = ecs_sched__fail_text(&w->env, ECS_SCHED_ERR_STATE_CYCLE,
-                                  text.data ? text.data : "state machines in a cycle");
-    ecs_sched__text_free(&text);
-    return result;
-}
-
-/* Whether an existing machine depends on the same machines, the same way, as desc. */
-static bool ecs_sched__state_same_dependencies(const ecs_sched_world *w,
-                                               const ecs_sched__state_machine *m,
-                                               const ecs_sched_state_desc *desc) {
-    ecs_sched_id deps[ECS_SCHED_MAX_STATE_SOURCES];
-    int32_t n = ecs_sched__state_desc_dependencies(desc, deps), i;
-    if (n != m->source_count || m->compute != desc->compute || m->user_data != desc->user_data ||
-        memcmp(m->parent_values, desc->parent_values, sizeof m->parent_values) != 0) {
-        return false;
-    }
-    for (i = 0; i < n; i++) {
-        if (ecs_sched__states_of(w)->items[m->sources[i]].id != deps[i]) return false;
-    }
-    return true;
-}
-
-/* What decides m's value, from desc (already checked). */
-static void ecs_sched__state_machine_link(const ecs_sched_world *w, ecs_sched__state_machine *m,
-                                          const ecs_sched_state_desc *desc) {
-    ecs_sched_id deps[ECS_SCHED_MAX_STATE_SOURCES];
-    int32_t i;
-    m->kind = desc->compute ? ECS_SCHED__STATE_COMPUTED
-              : desc->parent ? ECS_SCHED__STATE_SUB : ECS_SCHED__STATE_ROOT;
-    m->source_count = ecs_sched__state_desc_dependencies(desc, deps);
-    for (i = 0; i < m->source_count; i++) {
-        m->sources[i] = (uint32_t)ecs_sched__state_index(w, ecs_sched__state_find(w, deps[i]));
-    }
-    m->compute = desc->compute;
-    m->user_data = desc->user_data;
-    memcpy(m->parent_values, desc->parent_values, sizeof m->parent_values);
-}
-
-ecs_sched_id ecs_sched_state_register(ecs_sched_world *w, const ecs_sched_state_desc *desc) {
-    ecs_sched__state_machine m, *existing;
-    int32_t count;
-    ECS_SCHED__CHECK_WORLD(w);
-    count = desc ? ecs_sched__state_desc_value_count(desc) : 0;
-    if (ecs_sched__state_desc_check(w, desc, count) != ECS_SCHED_OK ||
-        ecs_sched__state_derived_check(w, desc) != ECS_SCHED_OK) {
-        return 0;
-    }
-    if (ecs_sched__states_of(w) && ecs_sched__states_of(w)->applying) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "state_register('%s'): state transitions are being applied; register "
-                        "state machines before (outside OnEnter, OnExit and OnTransition)",
-                        desc->name);
-        return 0;
-    }
-    existing = ecs_sched__state_find_name(w, desc->name);
-    if (existing) {
-        if (ecs_sched__state_cycle_check(w, desc, existing) != ECS_SCHED_OK) return 0;
-        if (ecs_sched__state_same_values(existing, desc, count) &&
-            ecs_sched__state_same_dependencies(w, existing, desc)) {
-            /* another initial value replaces the first until the machine has had a value,
-               so a game can override a plugin's default */
-            if (desc->initial == existing->initial || !existing->entered) {
-                existing->initial = desc->initial;
-                return existing->id;
-            }
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_STATE_MISMATCH,
-                            "state_register('%s'): another initial value (%s, was %s) comes "
-                            "too late: the machine has had its first value; register it again "
-                            "before the first apply", desc->name,
-                            existing->value_names[desc->initial],
-                            existing->value_names[existing->initial]);
-            return 0;
-        }
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_STATE_MISMATCH,
-                        "state_register('%s'): a state machine of that name is registered with "
-                        "other values, another stack capacity or other sources, parent or "
-                        "compute function; register it once, or give the other machine another "
-                        "name", desc->name);
-        return 0;
-    }
-    if (!ecs_sched__states_of(w)) {
-        ecs_sched__part_set(w, &ecs_sched__states_key, (ecs_sched__states *)ecs_sched__calloc(&w->env, sizeof *ecs_sched__states_of(w)));
-        if (!ecs_sched__states_of(w)) {
-            ecs_sched__out_of_memory(w, "registering a state machine");
-            return 0;
-        }
-    }
-    memset(&m, 0, sizeof m);
-    if (!ECS_SCHED__GROW(&w->env, ecs_sched__states_of(w)->items, &ecs_sched__states_of(w)->capacity,
-                         ecs_sched__states_of(w)->count + 1) ||
-        !ECS_SCHED__GROW(&w->env, ecs_sched__states_of(w)->steps, &ecs_sched__states_of(w)->step_capacity,
-                         ecs_sched__states_of(w)->count + 1) ||
-        !ecs_sched__state_machine_fill(w, &m, desc, count)) {
-        ecs_sched__state_machine_free(w, &m);
-        ecs_sched__out_of_memory(w, "registering a state machine");
-        return 0;
-    }
-    if (!ecs_sched__state_register_types(w, &m)) {
-        ecs_sched__state_machine_free(w, &m);  /* the world's error says why */
-        return 0;
-    }
-    ecs_sched__state_machine_link(w, &m, desc);
-    ecs_sched__states_of(w)->items[ecs_sched__states_of(w)->count++] = m;
-    ecs_sched__snapshot_part_add(w, &ecs_sched__states_part);
-    return m.id;
-}
-
-/* ---- reading and queuing ---- */
-
-ecs_sched_id ecs_sched_state_next_id(ecs_sched_world *w, ecs_sched_id machine) {
-    const ecs_sched__state_machine *m;
-    ECS_SCHED__CHECK_WORLD(w);
-    m = ecs_sched__state_known(w, machine, "state_next_id");
-    return m ? m->next : 0;
-}
-
-int32_t ecs_sched_state_get(ecs_sched_world *w, ecs_sched_id machine) {
-    const ecs_sched_state_current *current;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__state_known(w, machine, "state_get")) return ECS_SCHED_STATE_NONE;
-    current = ecs_sched__state_current(w, machine);
-    return current ? current->value : ECS_SCHED_STATE_NONE;
-}
-
-const char *ecs_sched_state_value_name(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
-    const ecs_sched__state_machine *m;
-    ECS_SCHED__CHECK_WORLD(w);
-    m = ecs_sched__state_known(w, machine, "state_value_name");
-    if (!m || !ecs_sched__state_value_valid(w, m, value, "state_value_name")) return NULL;
-    return m->value_names[value];
-}
-
-/* Whether the stack allows the request, as it will stand at the next apply (only applies
-   change it, and the request replaces any queued before). */
-static bool ecs_sched__state_stack_allows(ecs_sched_world *w, const ecs_sched__state_machine *m,
-                                          int request, const char *operation) {
-    if (request == ECS_SCHED__STATE_REQUEST_PUSH && m->depth >= m->stack_capacity) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
-                        "%s: state machine '%s' already covers %d values, its stack_capacity; "
-                        "pop first, or register it with a larger .stack_capacity",
-                        operation, m->name, (int)m->depth);
-        return false;
-    }
-    if (request == ECS_SCHED__STATE_REQUEST_POP && m->depth == 0) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "%s: state machine '%s' has nothing pushed to pop back from", operation,
-                        m->name);
-        return false;
-    }
-    return true;
-}
-
-/* Whether m takes queued values now: a computed state never does, a sub-state only while it
-   exists. */
-static bool ecs_sched__state_queueable(ecs_sched_world *w, const ecs_sched__state_machine *m,
-                                       int32_t value, int request, const char *operation) {
-    const ecs_sched__state_machine *parent;
-    ecs_sched__text text;
-    char what[160];
-    int32_t v;
-    const char *separator = " ";
-    if (m->kind == ECS_SCHED__STATE_ROOT) return true;
-    if (m->kind == ECS_SCHED__STATE_SUB && ecs_sched__state_exists(w, m->id)) return true;
-    if (request == ECS_SCHED__STATE_REQUEST_POP) {
-        snprintf(what, sizeof what, "%s(%s)", operation, m->name);
-    } else {
-        snprintf(what, sizeof what, "%s(%s::%s)", operation, m->name, m->value_names[value]);
-    }
-    if (m->kind == ECS_SCHED__STATE_COMPUTED) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "%s: '%s' is a computed state, its value follows its sources; queue "
-                        "values for them instead", what, m->name);
-        return false;
-    }
-    parent = &ecs_sched__states_of(w)->items[m->sources[0]];
-    ecs_sched__text_init(&text, &w->env);
-    ecs_sched__text_printf(&text, "%s: sub-state '%s' does not exist now: it exists only "
-                                  "while '%s' is", what, m->name, parent->name);
-    for (v = 0; v < parent->value_count; v++) {
-        if (!m->parent_values[v]) continue;
-        ecs_sched__text_printf(&text, "%s%s", separator, parent->value_names[v]);
-        separator = " or ";
-    }
-    ecs_sched__text_printf(&text, ", from the apply that gets it there on; queue its values "
-                                  "while it exists");
-    ecs_sched__fail_text(&w->env, ECS_SCHED_ERR_STATE_ABSENT,
-                         text.data ? text.data : "the sub-state does not exist now");
-    ecs_sched__text_free(&text);
-    return false;
-}
-
-/* Writes a request into m's pending slot `next` (already reached with the right access). */
-static ecs_sched_result ecs_sched__state_queue(ecs_sched_world *w,
-                                               const ecs_sched__state_machine *m,
-                                               ecs_sched__state_next *next, int32_t value,
-                                               int request, const char *operation) {
-    if (request != ECS_SCHED__STATE_REQUEST_POP &&
-        !ecs_sched__state_value_valid(w, m, value, operation)) {
-        return w->env.last_result;
-    }
-    if (!ecs_sched__state_queueable(w, m, value, request, operation) ||
-        !ecs_sched__state_stack_allows(w, m, request, operation)) {
-        return w->env.last_result;
-    }
-    next->value = value;
-    next->request = request;
-    return ECS_SCHED_OK;
-}
-
-static ecs_sched_result ecs_sched__state_queue_world(ecs_sched_world *w, ecs_sched_id machine,
-                                                     int32_t value, int request,
-                                                     const char *operation) {
-    const ecs_sched__state_machine *m;
-    ECS_SCHED__CHECK_WORLD(w);
-    m = ecs_sched__state_known(w, machine, operation);
-    if (!m) return w->env.last_result;
-    return ecs_sched__state_queue(w, m,
-                                  (ecs_sched__state_next *)w->resources[m->next], value,
-                                  request, operation);
-}
-
-ecs_sched_result ecs_sched_state_set(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
-    return ecs_sched__state_queue_world(w, machine, value, ECS_SCHED__STATE_REQUEST_SET,
-                                        "state_set");
-}
-
-ecs_sched_result ecs_sched_state_set_reenter(ecs_sched_world *w, ecs_sched_id machine,
-                                             int32_t value) {
-    return ecs_sched__state_queue_world(w, machine, value, ECS_SCHED__STATE_REQUEST_REENTER,
-                                        "state_set_reenter");
-}
-
-/* Whether a running system declared a read (or write) of the machine; refuses it if not. */
-static bool ecs_sched__ctx_reads_state(ecs_sched_system_ctx *ctx,
-                                       const ecs_sched__state_machine *m) {
-    if (ecs_sched__ids_contain(ctx->reads, ctx->read_count, m->id) ||
-        ecs_sched__ids_contain(ctx->writes, ctx->write_count, m->id)) {
-        return true;
-    }
-    ecs_sched__ctx_refuse(ctx, "reads state machine '%s' without declaring it: add its id to "
-                               "the desc's .reads", m->name);
-    return false;
-}
-
-ecs_sched_result ecs_sched_state_push(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
-    return ecs_sched__state_queue_world(w, machine, value, ECS_SCHED__STATE_REQUEST_PUSH,
-                                        "state_push");
-}
-
-ecs_sched_result ecs_sched_state_pop(ecs_sched_world *w, ecs_sched_id machine) {
-    return ecs_sched__state_queue_world(w, machine, 0, ECS_SCHED__STATE_REQUEST_POP,
-                                        "state_pop");
-}
-
-int32_t ecs_sched_state_depth(ecs_sched_world *w, ecs_sched_id machine) {
-    const ecs_sched__state_machine *m;
-    ECS_SCHED__CHECK_WORLD(w);
-    m = ecs_sched__state_known(w, machine, "state_depth");
-    return m ? m->depth : -1;
-}
-
-int32_t ecs_sched_ctx_state(ecs_sched_system_ctx *ctx, ecs_sched_id machine) {
-    const ecs_sched__state_machine *m;
-    const ecs_sched_state_current *current;
-    ECS_SCHED_ASSERT(ctx != NULL);
-    m = ecs_sched__state_known(ctx->world, machine, "ctx_state");
-    if (!m || !ecs_sched__ctx_reads_state(ctx, m)) return ECS_SCHED_STATE_NONE;
-    current = ecs_sched__state_current(ctx->world, machine);
-    return current ? current->value : ECS_SCHED_STATE_NONE;
-}
-
-static ecs_sched_result ecs_sched__state_queue_ctx(ecs_sched_system_ctx *ctx,
-                                                   ecs_sched_id machine, int32_t value,
-                                                   int request, const char *operation) {
-    const ecs_sched__state_machine *m;
-    ecs_sched__state_next *next;
-    ECS_SCHED_ASSERT(ctx != NULL);
-    m = ecs_sched__state_known(ctx->world, machine, operation);
-    if (!m) return ctx->world->env.last_result;
-    next = (ecs_sched__state_next *)ecs_sched_ctx_resource_mut(ctx, m->next);
-    if (!next) return ECS_SCHED_ERR_ACCESS;
-    return ecs_sched__state_queue(ctx->world, m, next, value, request, operation);
-}
-
-ecs_sched_result ecs_sched_ctx_state_set(ecs_sched_system_ctx *ctx, ecs_sched_id machine,
-                                         int32_t value) {
-    return ecs_sched__state_queue_ctx(ctx, machine, value, ECS_SCHED__STATE_REQUEST_SET,
-                                      "ctx_state_set");
-}
-
-ecs_sched_result ecs_sched_ctx_state_set_reenter(ecs_sched_system_ctx *ctx, ecs_sched_id machine,
-                                                 int32_t value) {
-    return ecs_sched__state_queue_ctx(ctx, machine, value, ECS_SCHED__STATE_REQUEST_REENTER,
-                                      "ctx_state_set_reenter");
-}
-
-ecs_sched_result ecs_sched_ctx_state_push(ecs_sched_system_ctx *ctx, ecs_sched_id machine,
-                                          int32_t value) {
-    return ecs_sched__state_queue_ctx(ctx, machine, value, ECS_SCHED__STATE_REQUEST_PUSH,
-                                      "ctx_state_push");
-}
-
-ecs_sched_result ecs_sched_ctx_state_pop(ecs_sched_system_ctx *ctx, ecs_sched_id machine) {
-    return ecs_sched__state_queue_ctx(ctx, machine, 0, ECS_SCHED__STATE_REQUEST_POP,
-                                      "ctx_state_pop");
-}
-
-/* The number of the current top-level schedule run (between runs: of the last one). */
-static uint64_t ecs_sched__top_run(const ecs_sched_world *w) {
-    return ecs_sched__schedules_of(w) ? ecs_sched__schedules_of(w)->top_runs : 0;
-}
-
-/* The run a transition applied now counts for: the current one, or, outside any run, the
-   next. */
-static uint64_t ecs_sched__transition_run(const ecs_sched_world *w) {
-    bool running = ecs_sched__schedules_of(w) && ecs_sched__schedules_of(w)->depth > 0;
-    return ecs_sched__top_run(w) + (running ? 0 : 1);
-}
-
-ecs_sched_result ecs_sched_state_last_transition(ecs_sched_world *w, ecs_sched_id machine,
-                                                 ecs_sched_state_transition *out) {
-    const ecs_sched__state_machine *m;
-    ECS_SCHED__CHECK_WORLD(w);
-    m = ecs_sched__state_known(w, machine, "state_last_transition");
-    if (!m) return w->env.last_result;
-    if (!out) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "state_last_transition('%s'): needs somewhere to write", m->name);
-    }
-    *out = m->last;
-    out->this_run = (m->last.from != ECS_SCHED_STATE_NONE || m->last.to != ECS_SCHED_STATE_NONE) &&
-                    (m->last_run == ecs_sched__top_run(w) ||
-                     m->last_run == ecs_sched__transition_run(w) ||
-                     (ecs_sched__states_of(w)->applying && m->last_run == ecs_sched__states_of(w)->run));
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_ctx_state_last_transition(ecs_sched_system_ctx *ctx,
-                                                     ecs_sched_id machine,
-                                                     ecs_sched_state_transition *out) {
-    const ecs_sched__state_machine *m;
-    ECS_SCHED_ASSERT(ctx != NULL);
-    m = ecs_sched__state_known(ctx->world, machine, "ctx_state_last_transition");
-    if (!m) return ctx->world->env.last_result;
-    if (!ecs_sched__ctx_reads_state(ctx, m)) return ECS_SCHED_ERR_ACCESS;
-    return ecs_sched_state_last_transition(ctx->world, machine, out);
-}
-
-/* ---- labels ---- */
-
-/* The label of one of a value's schedules (ECS_SCHED__ON_*), or NULL. */
-static const char *ecs_sched__value_schedule(ecs_sched_world *w, ecs_sched_id machine,
-                                             int32_t value, int kind, const char *operation) {
-    const ecs_sched__state_machine *m;
-    ECS_SCHED__CHECK_WORLD(w);
-    m = ecs_sched__state_known(w, machine, operation);
-    if (!m || !ecs_sched__state_value_valid(w, m, value, operation)) return NULL;
-    return m->labels[kind][value];
-}
-
-const char *ecs_sched_on_enter(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
-    return ecs_sched__value_schedule(w, machine, value, ECS_SCHED__ON_ENTER, "on_enter");
-}
-
-const char *ecs_sched_on_exit(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
-    return ecs_sched__value_schedule(w, machine, value, ECS_SCHED__ON_EXIT, "on_exit");
-}
-
-const char *ecs_sched_on_pause(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
-    return ecs_sched__value_schedule(w, machine, value, ECS_SCHED__ON_PAUSE, "on_pause");
-}
-
-const char *ecs_sched_on_resume(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
-    return ecs_sched__value_schedule(w, machine, value, ECS_SCHED__ON_RESUME, "on_resume");
-}
-
-const char *ecs_sched_on_transition(ecs_sched_world *w, ecs_sched_id machine, int32_t from,
-                                    int32_t to) {
-    ecs_sched__state_machine *m;
-    char **label;
-    ECS_SCHED__CHECK_WORLD(w);
-    m = ecs_sched__state_known(w, machine, "on_transition");
-    if (!m || !ecs_sched__state_value_valid(w, m, from, "on_transition") ||
-        !ecs_sched__state_value_valid(w, m, to, "on_transition")) {
-        return NULL;
-    }
-    label = &m->transition_labels[from * m->value_count + to];
-    if (!*label) {
-        *label = ecs_sched__state_format(w, "OnTransition(%s::%s, %s::%s)", m->name,
-                                         m->value_names[from], m->name, m->value_names[to]);
-        if (!*label) ecs_sched__out_of_memory(w, "naming a transition schedule");
-    }
-    return *label;
-}
-
-/* ---- state-scoped entities ---- */
-
-ecs_sched_state_scoped ecs_sched_despawn_on_exit(int32_t value) {
-    ecs_sched_state_scoped scope;
-    scope.on_exit = value;
-    scope.on_enter = ECS_SCHED_STATE_NONE;
-    return scope;
-}
-
-ecs_sched_state_scoped ecs_sched_despawn_on_enter(int32_t value) {
-    ecs_sched_state_scoped scope;
-    scope.on_exit = ECS_SCHED_STATE_NONE;
-    scope.on_enter = value;
-    return scope;
-}
-
-ecs_sched_id ecs_sched_state_scope_id(ecs_sched_world *w, ecs_sched_id machine) {
-    const ecs_sched__state_machine *m;
-    ECS_SCHED__CHECK_WORLD(w);
-    m = ecs_sched__state_known(w, machine, "state_scope_id");
-    return m ? m->scope : 0;
-}
-
-ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *w, ecs_sched_id message,
-                                                  ecs_sched_id machine, int32_t value,
-                                                  bool on_enter) {
-    const ecs_sched__state_machine *m;
-    const char *operation = "message_scope_to_state";
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched_is_message(w, message)) return ecs_sched__not_a_message(w, message, operation);
-    m = ecs_sched__state_known(w, machine, operation);
-    if (!m) return w->env.last_result;
-    if (!ecs_sched__state_value_valid(w, m, value, operation)) return w->env.last_result;
-    return ecs_sched__message_scope_add(w, message, machine, value, on_enter);
-}
-
-/* ---- conditions ----
-
-   Made as a user makes a condition (condition.h): a fn that reads the machine, and a setup
-   that checks the machine (and value) as each instance is added and names it. */
-
-static bool ecs_sched__in_state_holds(ecs_sched_system_ctx *ctx) {
-    const ecs_sched__cond *c = ecs_sched__cond_of(ctx);
-    return ecs_sched__state_is(ctx->world, c->resource, c->state_value);
-}
-
-static bool ecs_sched__state_exists_holds(ecs_sched_system_ctx *ctx) {
-    return ecs_sched__state_exists(ctx->world, ecs_sched__cond_of(ctx)->resource);
-}
-
-/* True when the machine's count of changes moved since this instance last looked. */
-static bool ecs_sched__state_changed_holds(ecs_sched_system_ctx *ctx) {
-    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
-    uint32_t changes = ecs_sched__state_changes(ctx->world, c->resource);
-    bool changed = changes != c->seen;
-    c->seen = changes;
-    return changed;
-}
-
-static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id machine,
-                                      int32_t value) {
-    const ecs_sched__state_machine *m;
-    int32_t i;
-    if (ecs_sched__state_is(w, machine, value)) return true;
-    m = ecs_sched__state_find(w, machine);
-    for (i = 0; m && i < m->depth; i++) {
-        if (m->stack[i] == value) return true;
-    }
-    return false;
-}
-
-static bool ecs_sched__in_stack_holds(ecs_sched_system_ctx *ctx) {
-    const ecs_sched__cond *c = ecs_sched__cond_of(ctx);
-    return ecs_sched__state_in_stack(ctx->world, c->resource, c->state_value);
-}
-
-/* Checks a state condition's machine (and value) and names it, unless it has a name:
-   "in_state(GameState::Playing)", "state_exists(GameState)", "state_changed(GameState)". */
-static ecs_sched_result ecs_sched__state_condition_setup(ecs_sched_world *w,
-                                                         ecs_sched_system_ctx *instance,
-                                                         const ecs_sched_condition *c) {
-    const ecs_sched__state_machine *m = ecs_sched__state_known(w, c->resource, "a state condition");
-    bool valued = c->kind == ECS_SCHED_CONDITION_IN_STATE ||
-                  c->kind == ECS_SCHED_CONDITION_STATE_IN_STACK;
-    char *name;
-    if (!m) return w->env.last_result;
-    if (valued && !ecs_sched__state_value_valid(w, m, c->state_value, "a state condition")) {
-        return w->env.last_result;
-    }
-    if (c->name) return ECS_SCHED_OK;
-    if (valued) {
-        name = ecs_sched__state_format(w, "%s(%s::%s)",
-                                       c->kind == ECS_SCHED_CONDITION_IN_STATE ? "in_state"
-                                                                                : "state_in_stack",
-                                       m->name, m->value_names[c->state_value]);
-    } else {
-        name = ecs_sched__state_format(w, "%s(%s)",
-                                       c->kind == ECS_SCHED_CONDITION_STATE_EXISTS
-                                           ? "state_exists" : "state_changed", m->name);
-    }
-    if (!name) return ecs_sched__out_of_memory(w, "copying a run condition");
-    ecs_sched__cond_rename(w, ecs_sched__cond_of(instance), name);
-    return ECS_SCHED_OK;
-}
-
-static ecs_sched_condition ecs_sched__state_condition(ecs_sched_condition_kind kind,
-                                                      ecs_sched_condition_fn fn,
-                                                      ecs_sched_id machine, int32_t value) {
-    ecs_sched_condition c;
-    memset(&c, 0, sizeof c);
-    c.kind = kind;
-    c.fn = fn;
-    c.setup = ecs_sched__state_condition_setup;
-    c.resource = machine;
-    c.state_value = value;
-    return c;
-}
-
-ecs_sched_condition ecs_sched_condition_in_state(ecs_sched_id machine, int32_t value) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_IN_STATE, ecs_sched__in_state_holds,
-                                      machine, value);
-}
-
-ecs_sched_condition ecs_sched_condition_state_exists(ecs_sched_id machine) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_EXISTS,
-                                      ecs_sched__state_exists_holds, machine, 0);
-}
-
-ecs_sched_condition ecs_sched_condition_state_changed(ecs_sched_id machine) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_CHANGED,
-                                      ecs_sched__state_changed_holds, machine, 0);
-}
-
-ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine, int32_t value) {
-    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_IN_STACK,
-                                      ecs_sched__in_stack_holds, machine, value);
+ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *cmd, ecs_sched_entity e) {
+    ECS_SCHED_ASSERT(cmd != NULL);
+    return ecs_sched_commands_remove(cmd, e, cmd->world->disabled);
 }
 
 /*============================= src/relation.h (implementation) ==============================*/
@@ -22259,356 +20649,6 @@ static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__row_list *c) 
     c->count = kept;
 }
 
-/*=============================== src/sort.h (implementation) ================================*/
-/* sort: sorted and grouped queries. The rows go into the list the query keeps (list.h; iter.h
-   makes it again and walks it), sorted by a stable merge sort; iterating an unchanged sorted query walks the
-   list, one call per run of rows consecutive in a table (or ECS_SCHED_ITER_ROWS rows by
-   index), so a sort that scatters a table's rows costs a call per row with
-   ecs_sched_iter_next: read such a query with ecs_sched_iter_next_rows. */
-
-/* The query becomes one that keeps a list: its iterations take that path (query.h's
-   ticked), so each match needs its tick columns. */
-static ecs_sched_result ecs_sched__query_listed(ecs_sched_query *q, const char *operation) {
-    ecs_sched_world *w = q->world;
-    uint32_t i;
-    if (q->inherits) {   /* a shared value is one per table, a sorted list mixes tables */
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
-                               "%s: the query has an inherited term, whose value is one per "
-                               "table; a sorted query hands out rows of many tables mixed: "
-                               "sort a query that reads the component with ecs_sched_read",
-                               operation);
-    }
-    if (!ecs_sched__list_of(q)) return ecs_sched__out_of_memory(w, operation);
-    if (!q->ticked) {
-        if (q->match_count &&
-            !ECS_SCHED__GROW(&w->env, q->match_ticks, &q->match_ticks_capacity, q->match_count)) {
-            return ecs_sched__out_of_memory(w, operation);
-        }
-        for (i = 0; i < q->match_count; i++) {
-            ecs_sched__match_ticks_fill(q, q->matches[i].table, &q->match_ticks[i]);
-        }
-        q->ticked = true;
-    }
-    q->listed = true;
-    q->plain = false;
-    q->list->made = false;
-    return ECS_SCHED_OK;
-}
-
-static ecs_sched_result ecs_sched__check_no_cascade(ecs_sched_query *q, const char *operation) {
-    int32_t i;
-    for (i = 0; i < q->term_count; i++) {
-        if (q->terms[i].kind == ECS_SCHED_TERM_CASCADE) {
-            return ecs_sched__fail(&q->world->env, ECS_SCHED_ERR_INVALID_QUERY,
-                                   "%s: the query cascades (term %d) and has that order; a "
-                                   "query has one order", operation, (int)i);
-        }
-    }
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *q, ecs_sched_id component,
-                                          ecs_sched_order_fn compare) {
-    ecs_sched_world *w;
-    ecs_sched_result result;
-    int32_t i;
-    ECS_SCHED_ASSERT(q != NULL);
-    w = q->world;
-    if (!compare) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "query_order_by: no compare function");
-    }
-    if (!ecs_sched__component_valid(w, component)) {
-        return ecs_sched__unknown_component(w, component, "query_order_by");
-    }
-    for (i = 0; i < q->term_count; i++) {
-        if (q->terms[i].id == component && ecs_sched__term_on_self(q->terms[i].kind)) break;
-    }
-    if (w->components[component].sparse) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
-                               "query_order_by: '%s' is sparse; sort by a component kept in "
-                               "tables", w->components[component].name);
-    }
-    if (i == q->term_count || w->components[component].size == 0) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
-                               "query_order_by: the query %s '%s'; sort by a component with a "
-                               "value that a term reads or writes on the entity itself",
-                               i == q->term_count ? "has no term on the entity for" : "reads a tag,",
-                               w->components[component].name);
-    }
-    result = ecs_sched__check_no_cascade(q, "query_order_by");
-    if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_order_by");
-    if (result != ECS_SCHED_OK) return result;
-    q->list->order_term = i;
-    q->list->order = compare;
-    return ECS_SCHED_OK;
-}
-
-ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *q, ecs_sched_id kind) {
-    ecs_sched_world *w;
-    ecs_sched_result result;
-    ECS_SCHED_ASSERT(q != NULL);
-    w = q->world;
-    if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "query_group_by");
-    if (!(w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE)) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
-                               "query_group_by: '%s' is not exclusive, so an entity could be in "
-                               "several groups; group by an exclusive kind (ChildOf is)",
-                               w->components[kind].name);
-    }
-    result = ecs_sched__check_no_cascade(q, "query_group_by");
-    if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_group_by");
-    if (result != ECS_SCHED_OK) return result;
-    q->list->group_kind = kind;
-    return ECS_SCHED_OK;
-}
-
-/* ---- the sort ---- */
-
-/* The order column's change state in a match's table (untracked: NULL). */
-static const ecs_sched__ticks *ecs_sched__order_ticks(const ecs_sched_query *q,
-                                                      const ecs_sched__row_list *c, uint32_t m) {
-    return ecs_sched__ticks_find(q->matches[m].table, q->terms[c->order_term].id);
-}
-
-/* Whether the order's values may have changed since the last sort. */
-static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__row_list *c) {
-    uint32_t m;
-    if (!q->world->components[q->terms[c->order_term].id].tracked) return true;
-    if (c->seen_capacity < q->match_count) return true;
-    for (m = 0; m < q->match_count; m++) {
-        const ecs_sched__ticks *k = ecs_sched__order_ticks(q, c, m);
-        const ecs_sched__sort_seen *s = &c->seen[m];
-        if (k && (k->log.serial != s->serial || k->has_bulk != s->has_bulk ||
-                  (k->has_bulk && k->bulk != s->bulk))) {
-            return true;
-        }
-    }
-    return false;
-}
-
-static void ecs_sched__sort_remember(ecs_sched_query *q, ecs_sched__row_list *c) {
-    uint32_t m;
-    for (m = 0; m < q->match_count && m < c->seen_capacity; m++) {
-        const ecs_sched__ticks *k = ecs_sched__order_ticks(q, c, m);
-        ecs_sched__sort_seen *s = &c->seen[m];
-        s->serial = k ? k->log.serial : 0;
-        s->bulk = k ? k->bulk : 0;
-        s->has_bulk = k ? k->has_bulk : false;
-    }
-}
-
-/* Negative when row a comes before row b. */
-static int ecs_sched__compare_rows(const ecs_sched_query *q, const ecs_sched__row_list *c,
-                                   const ecs_sched__list_row *a, const ecs_sched__list_row *b) {
-    const ecs_sched__table *ta = q->matches[a->match].table, *tb = q->matches[b->match].table;
-    ecs_sched_entity ea = ta->entities[a->row], eb = tb->entities[b->row];
-    if (c->group_kind) {
-        uint32_t ga = ECS_SCHED_ENTITY_INDEX(ecs_sched__up(q->world, ea, c->group_kind));
-        uint32_t gb = ECS_SCHED_ENTITY_INDEX(ecs_sched__up(q->world, eb, c->group_kind));
-        if (ga != gb) return ga < gb ? -1 : 1;
-    }
-    if (c->order_term >= 0) {
-        int32_t ca = q->matches[a->match].column[c->order_term];
-        int32_t cb = q->matches[b->match].column[c->order_term];
-        return c->order(ea, ecs_sched__cell(ta, ca, (uint32_t)a->row), eb,
-                        ecs_sched__cell(tb, cb, (uint32_t)b->row));
-    }
-    return 0;
-}
-
-/* A stable merge sort of the list, bottom up, through the scratch list. */
-static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__row_list *c) {
-    ecs_sched__list_row *from = c->rows, *to = c->sorted, *swap;
-    uint32_t n = c->count, width, i;
-    if (c->order_term >= 0 &&
-        !ECS_SCHED__GROW(&q->world->env, c->seen, &c->seen_capacity, q->match_count + 1u)) {
-        return false;
-    }
-    for (width = 1; width < n; width *= 2) {
-        for (i = 0; i < n; i += 2 * width) {
-            uint32_t left = i, mid = i + width < n ? i + width : n;
-            uint32_t right = mid, end = i + 2 * width < n ? i + 2 * width : n, out = i;
-            while (left < mid && right < end) {
-                if (ecs_sched__compare_rows(q, c, &from[right], &from[left]) < 0) to[out++] = from[right++];
-                else to[out++] = from[left++];
-            }
-            while (left < mid) to[out++] = from[left++];
-            while (right < end) to[out++] = from[right++];
-        }
-        swap = from;
-        from = to;
-        to = swap;
-    }
-    if (from != c->rows) memcpy(c->rows, from, (size_t)n * sizeof *from);
-    if (c->order_term >= 0) ecs_sched__sort_remember(q, c);
-    return true;
-}
-
-/*=========================== src/sparse_query.h (implementation) ============================*/
-/* sparse_query: queries with terms on sparse components (their storage: sparse.h).
-
-   A query with a term on a sparse component keeps a list of the rows it hands out (as
-   hierarchical and sorted queries do, list.h): the tables it matches are found by its
-   other terms, and the list holds the rows of those tables that pass its sparse terms. When
-   a required sparse term's set is the smallest side, the list is made by walking that set's
-   members (each one looked up in the entity index), else by testing every matched row. The
-   list is kept until rows change (a spawn, a move, a despawn, a sparse add or remove), or
-   made at each iteration when the query filters on changes. The field of a sparse term with
-   a value holds one pointer per row handed out (NULL where an optional term is absent). */
-
-/* The required sparse term whose set is smallest, or -1. */
-static int32_t ecs_sched__sparse_driver(const ecs_sched_query *q) {
-    int32_t i, best = -1;
-    uint32_t fewest = UINT32_MAX;
-    for (i = 0; i < q->term_count; i++) {
-        const ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[i].id);
-        if (s && ecs_sched__term_required(q->terms[i].kind) && s->count < fewest) {
-            fewest = s->count;
-            best = i;
-        }
-    }
-    return best;
-}
-
-/* Whether a table filter term passes at a row, in the window. */
-static bool ecs_sched__table_filter_passes(const ecs_sched_query *q, const ecs_sched__match *m,
-                                           int32_t term, int32_t row, ecs_sched__window win) {
-    const ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
-    if (q->terms[term].kind == ECS_SCHED_TERM_ADDED) return ecs_sched__in_window(win, k->added[row]);
-    return ecs_sched__in_window(win, k->changed[row]) ||
-           (k->has_bulk && ecs_sched__in_window(win, k->bulk));
-}
-
-/* Whether a matched row passes the query's sparse terms, related terms and (win not NULL)
-   filters. */
-static bool ecs_sched__sparse_row_passes(const ecs_sched_query *q, const ecs_sched__match *m,
-                                         int32_t row, const ecs_sched__window *win) {
-    const ecs_sched_world *w = q->world;
-    uint32_t index = ECS_SCHED_ENTITY_INDEX(m->table->entities[row]);
-    int32_t i;
-    for (i = 0; i < q->term_count; i++) {
-        ecs_sched_term_kind kind = q->terms[i].kind;
-        const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, q->terms[i].id);
-        uint32_t at;
-        if (!s) {
-            if (win && ecs_sched__term_filters(kind) &&
-                !ecs_sched__table_filter_passes(q, m, i, row, *win)) {
-                return false;
-            }
-            continue;
-        }
-        at = ecs_sched__sparse_slot(s, index);
-        if (kind == ECS_SCHED_TERM_WITHOUT && at) return false;
-        if (!ecs_sched__term_required(kind)) continue;
-        if (!at) return false;
-        if (win && kind == ECS_SCHED_TERM_ADDED && !ecs_sched__in_window(*win, s->stamps[at - 1].added)) {
-            return false;
-        }
-        if (win && kind == ECS_SCHED_TERM_CHANGED &&
-            !ecs_sched__in_window(*win, s->stamps[at - 1].changed)) {
-            return false;
-        }
-    }
-    return !q->related || ecs_sched__row_related(q, m, row);
-}
-
-static int ecs_sched__row_order(const void *a, const void *b) {
-    const ecs_sched__list_row *x = (const ecs_sched__list_row *)a, *y = (const ecs_sched__list_row *)b;
-    if (x->match != y->match) return x->match < y->match ? -1 : 1;
-    return x->row < y->row ? -1 : x->row > y->row;
-}
-
-/* The list from the members of the smallest required set, in table order. */
-static bool ecs_sched__sparse_list_members(ecs_sched_query *q, ecs_sched__row_list *c,
-                                           int32_t driver, const ecs_sched__window *win) {
-    ecs_sched_world *w = q->world;
-    const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, q->terms[driver].id);
-    bool ordered = true;
-    uint32_t m, k;
-    if (!ECS_SCHED__GROW(&w->env, c->match_of, &c->match_of_capacity, w->table_count)) return false;
-    memset(c->match_of, 0, (size_t)w->table_count * sizeof *c->match_of);
-    for (m = 0; m < q->match_count; m++) c->match_of[q->matches[m].table->index] = m + 1u;
-    for (k = 0; k < s->count; k++) {
-        const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(s->members[k])];
-        ecs_sched__list_row *row = &c->rows[c->count];
-        uint32_t match = c->match_of[r->table];
-        if (!match || !ecs_sched__sparse_row_passes(q, &q->matches[match - 1u], (int32_t)r->row, win)) {
-            continue;
-        }
-        row->match = match - 1u;
-        row->row = (int32_t)r->row;
-        if (c->count && ecs_sched__row_order(row - 1, row) > 0) ordered = false;
-        c->count++;
-    }
-    if (!ordered) qsort(c->rows, c->count, sizeof *c->rows, ecs_sched__row_order);
-    return true;
-}
-
-/* The list's rows (iter.h fills the list): the matched rows that pass the sparse terms (and,
-   in the window `it` sees, the filters; it NULL: no window), in table order. */
-static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__row_list *c,
-                                   const ecs_sched_iter *it) {
-    ecs_sched__window win;
-    const ecs_sched__window *in = NULL;
-    int32_t driver = ecs_sched__sparse_driver(q);
-    uint32_t m;
-    if (it && q->sparse_filtered) {
-        win = ecs_sched__iter_window_of(it);
-        in = &win;
-    }
-    if (driver >= 0) {
-        uint32_t rows = 0;
-        for (m = 0; m < q->match_count; m++) rows += (uint32_t)q->matches[m].table->count;
-        if (ecs_sched__sparse_of(q->world, q->terms[driver].id)->count <= rows) {
-            return ecs_sched__sparse_list_members(q, c, driver, in);
-        }
-    }
-    for (m = 0; m < q->match_count; m++) {
-        const ecs_sched__match *match = &q->matches[m];
-        int32_t row;
-        for (row = 0; row < match->table->count; row++) {
-            if (!ecs_sched__sparse_row_passes(q, match, row, in)) continue;
-            c->rows[c->count].match = m;
-            c->rows[c->count].row = row;
-            c->count++;
-        }
-    }
-    return true;
-}
-
-/* Per row of the list, the value of each sparse
-   term with a value. */
-static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__row_list *c) {
-    int32_t term;
-    uint32_t i;
-    for (term = 0; term < q->term_count; term++) {
-        const void **values;
-        if (!c->sparse_term[term] || c->parent_slot[term] < 0) continue;
-        values = &c->parents[(size_t)c->parent_slot[term] * c->capacity];
-        for (i = 0; i < c->count; i++) {
-            const ecs_sched__table *t = q->matches[c->rows[i].match].table;
-            values[i] = ecs_sched__sparse_value(q->world, q->terms[term].id,
-                                                ECS_SCHED_ENTITY_INDEX(t->entities[c->rows[i].row]));
-        }
-    }
-}
-
-/* The rows just handed out changed, in each
-   tracked sparse component the query writes (write_manual terms: by the loop's marks). */
-static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it) {
-    const ecs_sched_query *q = it->query_;
-    int32_t term, row;
-    for (term = 0; term < q->term_count; term++) {
-        ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[term].id);
-        if (!s || !s->stamps || !ecs_sched__term_marks(q->terms[term].kind)) continue;
-        for (row = 0; row < it->count; row++) {
-            uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
-            if (at) s->stamps[at - 1].changed = it->this_run_;
-        }
-    }
-}
-
 /*=============================== src/name.h (implementation) ================================*/
 /* name: entity names. A name is kept by entity index, with the scope it was filed under (the
    parent, or none); one hash map from (scope, name) to the entity finds it, so a lookup costs
@@ -23838,914 +21878,6 @@ static void ecs_sched__is_a_attach(ecs_sched_world *w, ecs_sched_id is_a) {
     h->unrelating = ecs_sched__isa_dropped;         /* the mark goes first: no more inheriting */
 }
 
-/*=============================== src/iter.h (implementation) ================================*/
-/* iter: iteration, handing out the rows of any query.
-
-   Most queries are plain: they hand out each matched table whole, its own columns as the
-   fields (query.h), and ecs_sched_iter_next takes that loop after one test.
-   The others combine what the modules below give:
-   - a ticked query (one that filters on added or changed terms, or marks what it writes)
-     hands out runs of rows that pass its filters and marks them (change.h);
-   - a related term keeps, of those runs, the rows whose entities have its target
-     (relation.h);
-   - an inherited term's field is a value its table's bases share (inherit.h), one per table;
-   - a hierarchical, sorted or sparse query hands out the rows of the list it keeps (list.h):
-     this module decides when the list is made again and which producers fill it (the
-     matched rows or those with the sparse terms, sparse_query.h; the order of depth,
-     hierarchy.h; the sort, sort.h; the parents' and sparse values), and walks it. */
-
-/* ---- inherited values ---- */
-
-/* An inheriting query's fields that its table's bases hold, and which they are; false when
-   a base no longer has what a term asks for (the table is passed over). */
-static bool ecs_sched__share_fields(const ecs_sched_query *q, const ecs_sched__match *m,
-                                    void **fields, uint32_t *shared) {
-    uint32_t bits = 0;
-    int32_t i;
-    for (i = 0; i < q->term_count; i++) {
-        bool found;
-        if (m->column[i] != ECS_SCHED__FROM_BASE) continue;
-        fields[i] = ecs_sched__inherited_value(q->world, m->table, q->terms[i].id, &found);
-        if (!found) return false;
-        bits |= 1u << i;
-    }
-    *shared = bits;
-    return true;
-}
-
-/* Whether an inheriting query hands out a matched table (its bases have what it asks). */
-static bool ecs_sched__match_resolves(const ecs_sched_query *q, const ecs_sched__match *m) {
-    void *fields[ECS_SCHED_MAX_TERMS];
-    uint32_t shared;
-    if (!q->inherits) return true;
-    return m->table->count > 0 && ecs_sched__share_fields(q, m, fields, &shared);
-}
-
-/* ---- related terms ---- */
-
-/* Of the run [*begin, *end), the first run of rows whose entities have the targets of the
-   query's related terms; false when none has. */
-static bool ecs_sched__related_run(const ecs_sched_query *q, const ecs_sched__match *m,
-                                   int32_t *begin, int32_t *end) {
-    int32_t row = *begin;
-    while (row < *end && !ecs_sched__row_related(q, m, row)) row++;
-    if (row == *end) return false;
-    *begin = row;
-    while (++row < *end && ecs_sched__row_related(q, m, row)) {}
-    *end = row;
-    return true;
-}
-
-/* Up to ECS_SCHED_ITER_ROWS rows that pass the filters and have the related targets, from
-   row *from on, into `rows` (a related query scans its rows: a change log cannot tell
-   targets). */
-static int32_t ecs_sched__related_gather(const ecs_sched_query *q, const ecs_sched__match *m,
-                                         int32_t *from, ecs_sched__window win, int32_t *rows) {
-    int32_t n = 0, begin, end;
-    while (n < ECS_SCHED_ITER_ROWS && ecs_sched__next_rows(q, m, *from, win, &begin, &end)) {
-        for (; begin < end && n < ECS_SCHED_ITER_ROWS; begin++) {
-            if (ecs_sched__row_related(q, m, begin)) rows[n++] = begin;
-        }
-        *from = begin;
-    }
-    return n;
-}
-
-/* ---- lists: hierarchical, sorted and sparse queries ---- */
-
-/* Every matched row (with the related terms' targets) in table order: the list of a query
-   without sparse terms before it is ordered. */
-static void ecs_sched__list_matched_rows(ecs_sched_query *q, ecs_sched__row_list *c) {
-    uint32_t m;
-    for (m = 0; m < q->match_count; m++) {
-        const ecs_sched__match *match = &q->matches[m];
-        int32_t row;
-        for (row = 0; row < match->table->count; row++) {
-            if (q->related && !ecs_sched__row_related(q, match, row)) continue;
-            c->rows[c->count].match = m;
-            c->rows[c->count].row = row;
-            c->count++;
-        }
-    }
-}
-
-/* Makes the list again when the world's rows or relationships changed since, or a sorted
-   query's values did (and, for a query with sparse terms that filters on changes, at every
-   iteration: `it` gives its window): its rows, their order, the pointers beside them, its
-   runs. */
-static bool ecs_sched__list_update(ecs_sched_query *q, const ecs_sched_iter *it) {
-    ecs_sched__row_list *c = ecs_sched__list_of(q);
-    ecs_sched_world *w = q->world;
-    uint32_t rows = 0, m;
-    if (!c) return false;
-    if (c->made && c->version == w->rows_version && !q->sparse_filtered &&
-        !(c->order_term >= 0 && ecs_sched__sort_stale(q, c))) {
-        return true;
-    }
-    for (m = 0; m < q->match_count; m++) rows += (uint32_t)q->matches[m].table->count;
-    if (!ecs_sched__list_reserve(&w->env, c, rows)) return false;
-    if (c->cascade >= 0 && !ecs_sched__hier_reserve(q, c, rows)) return false;
-    c->count = 0;
-    if (q->sparse) {
-        if (!ecs_sched__sparse_list(q, c, it)) return false;
-    } else {
-        ecs_sched__list_matched_rows(q, c);
-    }
-    if (c->cascade >= 0) ecs_sched__hier_order(q, c);
-    if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;
-    if (c->parent_terms) ecs_sched__hier_parents(q, c);
-    if (q->sparse) ecs_sched__sparse_values(q, c);
-    ecs_sched__list_runs(c);
-    c->version = w->rows_version;
-    c->made = true;
-    return true;
-}
-
-/* How many rows a listed query hands out (-1 when out of memory). */
-static int32_t ecs_sched__list_count(ecs_sched_query *q) {
-    if (!ecs_sched__list_update(q, NULL)) {
-        ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
-        return -1;
-    }
-    return (int32_t)q->list->count;
-}
-
-/* The fields of a run of the list from position `at`, the table's own from row first_row:
-   a term with a block of pointers gets the run's part of it. */
-static void ecs_sched__list_fields(ecs_sched_iter *it, const ecs_sched__row_list *c,
-                                   const ecs_sched__match *m, int32_t first_row, uint32_t at) {
-    const ecs_sched_query *q = it->query_;
-    const ecs_sched__table *t = m->table;
-    int32_t i;
-    for (i = 0; i < q->term_count; i++) {
-        if (c->parent_slot[i] >= 0) {
-            it->fields[i] = (void *)(uintptr_t)&c->parents[(size_t)c->parent_slot[i] * c->capacity + at];
-        } else {
-            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
-            it->fields[i] = col ? col->data + (size_t)first_row * col->size : NULL;
-        }
-    }
-}
-
-/* The next run of rows of a listed query, rows consecutive in one table (by_rows: up to
-   ECS_SCHED_ITER_ROWS rows of one table, by index). it->at_ is the position in the list;
-   it->next_ the match of the run + 1, as in the other iterations (ecs_sched_iter_mark_changed
-   reads it). */
-static bool ecs_sched__iter_next_listed(ecs_sched_iter *it, bool by_rows) {
-    ecs_sched_query *q = (ecs_sched_query *)(uintptr_t)it->query_;
-    const ecs_sched__row_list *c;
-    const ecs_sched__match *m;
-    uint32_t at, end;
-    if (it->row_ < 0) {   /* the first call */
-        if (q->marks || q->sparse) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
-        else it->last_run_ = it->this_run_ = 0;
-        it->row_ = 0;
-        it->at_ = 0;
-        it->by_rows_ = by_rows;
-        if (!ecs_sched__list_update(q, it)) {
-            ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
-            it->at_ = INT32_MAX;
-        }
-    }
-    c = q->list;
-    at = (uint32_t)it->at_;
-    if (!c || at >= c->count) {
-        it->count = 0;
-        return false;
-    }
-    m = &q->matches[c->rows[at].match];
-    end = at + 1;
-    if (by_rows) {
-        while (end < c->count && end - at < ECS_SCHED_ITER_ROWS &&
-               c->rows[end].match == c->rows[at].match) {
-            end++;
-        }
-        for (it->count = 0; at + (uint32_t)it->count < end; it->count++) {
-            it->rows[it->count] = c->rows[at + (uint32_t)it->count].row;
-        }
-        it->entities = m->table->entities;
-        ecs_sched__list_fields(it, c, m, 0, at);
-        if (q->marks) {
-            int32_t i;
-            for (i = 0; i < it->count; i++) {
-                ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
-            }
-        }
-    } else {
-        end = c->run_end[at];
-        it->count = (int32_t)(end - at);
-        it->entities = m->table->entities + c->rows[at].row;
-        it->row_ = c->rows[at].row + it->count;
-        ecs_sched__list_fields(it, c, m, c->rows[at].row, at);
-        ecs_sched__mark_written(q, m, c->rows[at].row, it->row_, it->this_run_);
-    }
-    if (q->sparse_marks) ecs_sched__sparse_mark_run(it);
-    it->next_ = (int32_t)c->rows[at].match + 1;
-    it->at_ = (int32_t)end;
-    return true;
-}
-
-/* ---- iteration by runs ---- */
-
-/* A ticked query's next run: rows that pass its added and changed terms and have its related
-   targets, with the values its bases share, its written rows marked. */
-static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
-    const ecs_sched_query *q = it->query_;
-    const ecs_sched__match *m;
-    ecs_sched__window win;
-    int32_t begin, end;
-    if (q->listed) return ecs_sched__iter_next_listed(it, false);
-    if (it->row_ < 0) {   /* the first call */
-        ecs_sched__iter_start(it);
-        it->by_rows_ = false;
-    }
-    win = ecs_sched__iter_window_of(it);
-    while ((m = ecs_sched__ticked_run(it, win, &begin, &end)) != NULL) {
-        if (q->related && !ecs_sched__related_run(q, m, &begin, &end)) continue;
-        it->row_ = end;
-        ecs_sched__iter_run(it, q, m, begin, end - begin);
-        if (q->inherits && !ecs_sched__share_fields(q, m, it->fields, &it->shared)) {
-            ecs_sched__iter_skip_match(it);   /* its bases lack an inherited term */
-            continue;
-        }
-        ecs_sched__mark_written(q, m, begin, end, it->this_run_);
-        return true;
-    }
-    it->count = 0;
-    return false;
-}
-
-/* An inheriting query that looks at no ticks: the plain iteration, with the values its
-   tables' bases share. */
-static bool ecs_sched__iter_next_inherited(ecs_sched_iter *it) {
-    const ecs_sched_query *q = it->query_;
-    while (ecs_sched__iter_next_plain(it)) {
-        if (ecs_sched__share_fields(q, &q->matches[it->next_ - 1], it->fields, &it->shared)) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/* Every query but a plain one: kept out of ecs_sched_iter_next, whose common case stays
-   small. */
-ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_other(ecs_sched_iter *it) {
-    return it->query_->ticked ? ecs_sched__iter_next_ticked(it) : ecs_sched__iter_next_inherited(it);
-}
-
-bool ecs_sched_iter_next(ecs_sched_iter *it) {
-    const ecs_sched_query *q = it->query_;
-    if (!q) return false;
-    if (!q->plain) return ecs_sched__iter_next_other(it);
-    return ecs_sched__iter_next_plain(it);
-}
-
-/* ---- iteration by index ---- */
-
-bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
-    const ecs_sched_query *q;
-    const ecs_sched__match *m;
-    ecs_sched__window win;
-    ECS_SCHED_ASSERT(it != NULL);
-    q = it->query_;
-    if (!q) return false;
-    it->by_rows_ = true;
-    if (q->listed) return ecs_sched__iter_next_listed(it, true);
-    if (it->row_ < 0) ecs_sched__iter_start(it);   /* the first call */
-    win = ecs_sched__iter_window_of(it);
-    while ((m = ecs_sched__iter_match(it, win)) != NULL) {
-        int32_t n, i;
-        n = it->at_ >= 0 ? ecs_sched__log_gather(q, m, &it->at_, win, it->rows)
-            : q->related ? ecs_sched__related_gather(q, m, &it->row_, win, it->rows)
-                         : ecs_sched__scan_gather(q, m, &it->row_, win, it->rows);
-        if (n == 0) {
-            ecs_sched__iter_skip_match(it);
-            continue;
-        }
-        ecs_sched__iter_run(it, q, m, 0, n);
-        if (q->inherits && !ecs_sched__share_fields(q, m, it->fields, &it->shared)) {
-            ecs_sched__iter_skip_match(it);   /* its bases lack an inherited term */
-            continue;
-        }
-        if (q->marks) {
-            for (i = 0; i < n; i++) ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
-        }
-        return true;
-    }
-    it->count = 0;
-    return false;
-}
-
-/* ---- marks and counts ---- */
-
-ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, int32_t row) {
-    const ecs_sched_query *q;
-    ecs_sched_world *w;
-    ECS_SCHED_ASSERT(it != NULL && it->query_ != NULL);
-    q = it->query_;
-    w = q->world;
-    if (term < 0 || term >= q->term_count || !ecs_sched__term_writes(q->terms[term].kind) ||
-        !w->components[q->terms[term].id].tracked) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "iter_mark_changed: term %d is not a written term of a tracked "
-                               "component (write, optional write or write_manual, and a "
-                               "component registered with .tracked = true)", (int)term);
-    }
-    if (it->next_ == 0 || row < 0 || row >= it->count) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "iter_mark_changed: row %d is not a row of the current run "
-                               "(0 to %d)", (int)row, (int)it->count - 1);
-    }
-    ecs_sched__iter_mark_row(it, term, row);
-    return ECS_SCHED_OK;
-}
-
-int32_t ecs_sched_query_count(const ecs_sched_query *q) {
-    int32_t total = 0, row;
-    uint32_t i;
-    ECS_SCHED_ASSERT(q != NULL);
-    /* a listed query keeps the rows it hands out; a related one tests each row */
-    if (q->listed) return ecs_sched__list_count((ecs_sched_query *)(uintptr_t)q);
-    for (i = 0; i < q->match_count; i++) {
-        if (!ecs_sched__match_resolves(q, &q->matches[i])) continue;
-        if (!q->related) {
-            total += q->matches[i].table->count;
-            continue;
-        }
-        for (row = 0; row < q->matches[i].table->count; row++) {
-            total += ecs_sched__row_related(q, &q->matches[i], row);
-        }
-    }
-    return total;
-}
-
-/* ---- parallel iteration ---- */
-
-typedef struct ecs_sched__par_query {
-    const ecs_sched_query *query;
-    ecs_sched_pool *pool;
-    int64_t grain;
-    ecs_sched_chunk_fn fn;
-    void *arg;
-    uint32_t last_run, this_run;   /* a ticked query's window */
-} ecs_sched__par_query;
-
-typedef struct ecs_sched__par_table {
-    const ecs_sched__par_query *pq;
-    const ecs_sched__match *match;
-    int64_t unit;                  /* rows per item: 1, or a tick block for a ticked query */
-} ecs_sched__par_table;
-
-/* A query without filters hands out every row: its written tables are marked whole first. */
-static void ecs_sched__par_mark_tables(const ecs_sched__par_query *pq) {
-    const ecs_sched_query *q = pq->query;
-    uint32_t i;
-    if (q->filtered) return;
-    for (i = 0; i < q->match_count; i++) {
-        const ecs_sched__match *m = &q->matches[i];
-        if (m->table->count && ecs_sched__match_resolves(q, m)) {
-            ecs_sched__mark_written(q, m, 0, m->table->count, pq->this_run);
-        }
-    }
-}
-
-/* One piece [begin, end) of a table, its rows that pass the filters run by run; pieces hold
-   whole tick blocks, so the marks of one never touch another's. */
-static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
-                                         const ecs_sched__match *m, int32_t begin, int32_t end) {
-    const ecs_sched_query *q = pq->query;
-    ecs_sched__window win;
-    ecs_sched_iter it;
-    int32_t from = begin, first, last;
-    win.this_run = pq->this_run;
-    win.span = pq->this_run - pq->last_run;
-    it = ecs_sched__iter_of(NULL);
-    while (from < end && ecs_sched__next_rows(q, m, from, win, &first, &last) && first < end) {
-        bool related;
-        if (last > end) last = end;
-        related = !q->related || ecs_sched__related_run(q, m, &first, &last);
-        from = last;
-        if (!related) continue;
-        ecs_sched__iter_run(&it, q, m, first, last - first);
-        if (q->inherits) ecs_sched__share_fields(q, m, it.fields, &it.shared);
-        ecs_sched__mark_written(q, m, first, last, pq->this_run);
-        pq->fn(&it, pq->arg);
-    }
-}
-
-static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
-    const ecs_sched__par_table *pt = (const ecs_sched__par_table *)arg;
-    const ecs_sched_query *q = pt->pq->query;
-    const ecs_sched__table *t = pt->match->table;
-    ecs_sched_iter it;
-    begin *= pt->unit;
-    end = end * pt->unit < t->count ? end * pt->unit : t->count;
-    if (q->filtered) {
-        ecs_sched__par_rows_filtered(pt->pq, pt->match, (int32_t)begin, (int32_t)end);
-        return;
-    }
-    it = ecs_sched__iter_of(NULL);
-    ecs_sched__iter_run(&it, q, pt->match, (int32_t)begin, (int32_t)(end - begin));
-    if (q->inherits) ecs_sched__share_fields(q, pt->match, it.fields, &it.shared);
-    pt->pq->fn(&it, pt->pq->arg);
-}
-
-static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
-    const ecs_sched__par_query *pq = (const ecs_sched__par_query *)arg;
-    int64_t m;
-    for (m = begin; m < end; m++) {
-        ecs_sched__par_table pt;
-        int64_t items;
-        pt.pq = pq;
-        pt.match = &pq->query->matches[m];
-        /* a ticked query's pieces hold whole tick blocks, so that no two mark the same one */
-        pt.unit = pq->query->ticked ? ECS_SCHED__TICK_BLOCK : 1;
-        items = (pt.match->table->count + pt.unit - 1) / pt.unit;
-        if (items == 0 || !ecs_sched__match_resolves(pq->query, pt.match)) continue;
-        /* a query that filters on changes marks the rows it writes as it finds them, into
-           the table's one change log: its table is one piece (tables still run at once) */
-        ecs_sched_pool_parallel_for(pq->pool, 0, items,
-                                    pq->query->filtered && pq->query->marks
-                                        ? items : (pq->grain + pt.unit - 1) / pt.unit,
-                                    ecs_sched__par_rows, &pt);
-    }
-}
-
-void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int32_t grain,
-                              ecs_sched_chunk_fn fn, void *arg) {
-    ecs_sched__par_query pq;
-    ECS_SCHED_ASSERT(query != NULL && pool != NULL && fn != NULL);
-    if (query->listed) {   /* its order is its point: one piece after the other */
-        ecs_sched_iter it = ecs_sched_query_iter(query);
-        while (ecs_sched_iter_next(&it)) fn(&it, arg);
-        return;
-    }
-    pq.query = query;
-    pq.pool = pool;
-    pq.grain = grain > 0 ? grain
-                         : ecs_sched__default_grain(ecs_sched_pool_thread_count(pool),
-                                                    ecs_sched_query_count(query));
-    pq.fn = fn;
-    pq.arg = arg;
-    pq.last_run = pq.this_run = 0;
-    if (query->ticked) {
-        ecs_sched__iter_window(query, &pq.last_run, &pq.this_run);
-        ecs_sched__par_mark_tables(&pq);
-    }
-    ecs_sched_pool_parallel_for(pool, 0, query->match_count, 1, ecs_sched__par_tables, &pq);
-}
-
-/* A piece of a system's parallel query runs as the system, on whichever thread runs it: what
-   fails there is the system's, and what the system may not do there is refused. */
-typedef struct ecs_sched__ctx_piece {
-    ecs_sched_system_ctx *ctx;
-    ecs_sched_chunk_fn fn;
-    void *arg;
-} ecs_sched__ctx_piece;
-
-static void ecs_sched__ctx_run_piece(ecs_sched_iter *it, void *arg) {
-    const ecs_sched__ctx_piece *piece = (const ecs_sched__ctx_piece *)arg;
-    ecs_sched__running *outer = ecs_sched__running_now;
-    ecs_sched__running_now = &piece->ctx->run;
-    piece->fn(it, piece->arg);
-    ecs_sched__running_now = outer;
-}
-
-ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index, int32_t grain,
-                                        ecs_sched_chunk_fn fn, void *arg) {
-    ecs_sched_query *q;
-    ecs_sched_pool *pool;
-    ecs_sched__ctx_piece piece;
-    ECS_SCHED_ASSERT(ctx != NULL && fn != NULL);
-    q = ecs_sched_ctx_query(ctx, index);
-    if (!q) return ECS_SCHED_ERR_ACCESS;
-    pool = ecs_sched_world_pool(ctx->world);
-    if (!pool) return ECS_SCHED_ERR_OUT_OF_MEMORY;
-    piece.ctx = ctx;
-    piece.fn = fn;
-    piece.arg = arg;
-    ecs_sched_query_par_iter(q, pool, grain, ecs_sched__ctx_run_piece, &piece);
-    return ECS_SCHED_OK;
-}
-
-/*============================ src/transition.h (implementation) =============================*/
-/* transition: applying queued state transitions, and the schedules that run on them. */
-
-/* ---- applying transitions ---- */
-
-/* The schedule of `label`, or NULL while nobody has added anything to it. */
-static ecs_sched__schedule *ecs_sched__schedule_of(ecs_sched_world *w, const char *label,
-                                                   ecs_sched__schedule_ref *ref) {
-    const ecs_sched__schedules *all = ecs_sched__schedules_of(w);
-    uint32_t count = all ? all->count : 0;
-    if (ref->schedule || ref->looked_at == count + 1) return ref->schedule;
-    ref->schedule = label ? ecs_sched__schedule_find(w, label) : NULL;
-    ref->looked_at = count + 1;
-    return ref->schedule;
-}
-
-static void ecs_sched__keep_first(ecs_sched_result *first, ecs_sched_result result) {
-    if (result != ECS_SCHED_OK && *first == ECS_SCHED_OK) *first = result;
-}
-
-/* Runs a transition schedule if anything was ever added to it; keeps the first failure. */
-static void ecs_sched__state_run(ecs_sched_world *w, const char *label,
-                                 ecs_sched__schedule_ref *ref, ecs_sched_result *first) {
-    ecs_sched__schedule *s = ecs_sched__schedule_of(w, label, ref);
-    ecs_sched_result result;
-    if (!s) return;
-    result = ecs_sched__run_schedule(w, s);
-    if (result != ECS_SCHED_OK && *first == ECS_SCHED_OK) *first = result;
-}
-
-/* ---- deciding what an apply does ---- */
-
-/* m as it is: nothing moves. */
-static ecs_sched__state_step ecs_sched__state_stays(const ecs_sched_world *w,
-                                                    const ecs_sched__state_machine *m) {
-    ecs_sched__state_step step;
-    const ecs_sched_state_current *current = ecs_sched__state_current(w, m->id);
-    step.from = current ? current->value : ECS_SCHED_STATE_NONE;
-    step.to = step.from;
-    step.request = ECS_SCHED__STATE_REQUEST_SET;
-    step.moves = false;
-    step.unwinds = false;
-    step.restarts = false;
-    step.included = false;
-    return step;
-}
-
-static ecs_sched__state_next *ecs_sched__state_pending(const ecs_sched_world *w,
-                                                       const ecs_sched__state_machine *m) {
-    return (ecs_sched__state_next *)w->resources[m->next];
-}
-
-/* Whether a push or pop queued earlier still fits the stack: one queued by a transition
-   schedule was checked against the stack as it stood before that apply changed it. */
-static bool ecs_sched__state_request_fits(ecs_sched_world *w, const ecs_sched__state_machine *m,
-                                          int request, ecs_sched_result *first) {
-    if (request == ECS_SCHED__STATE_REQUEST_PUSH && m->depth >= m->stack_capacity) {
-        ecs_sched__keep_first(first, ecs_sched__fail(
-            &w->env, ECS_SCHED_ERR_LIMIT,
-            "state machine '%s': a push queued during the previous apply no longer fits (the "
-            "stack covers %d values, its stack_capacity) and is dropped", m->name,
-            (int)m->depth));
-        return false;
-    }
-    if (request == ECS_SCHED__STATE_REQUEST_POP && m->depth == 0) {
-        ecs_sched__keep_first(first, ecs_sched__fail(
-            &w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-            "state machine '%s': a pop queued during the previous apply has nothing to pop "
-            "back from now (that apply emptied the stack) and is dropped", m->name));
-        return false;
-    }
-    return true;
-}
-
-/* Takes the request waiting in m's pending slot, if any. */
-static void ecs_sched__state_take(ecs_sched_world *w, const ecs_sched__state_machine *m,
-                                  ecs_sched__state_step *step, ecs_sched_result *first) {
-    ecs_sched__state_next *next = ecs_sched__state_pending(w, m);
-    if (!ecs_sched__state_request_fits(w, m, next->request, first)) {
-        next->request = ECS_SCHED__STATE_REQUEST_NONE;
-        return;
-    }
-    if (next->request == ECS_SCHED__STATE_REQUEST_PUSH ||
-        next->request == ECS_SCHED__STATE_REQUEST_POP) {
-        step->request = next->request;
-        step->to = next->request == ECS_SCHED__STATE_REQUEST_PUSH ? next->value
-                                                                  : m->stack[m->depth - 1];
-        step->moves = true;
-    } else if (next->request != ECS_SCHED__STATE_REQUEST_NONE) {
-        step->to = next->value;
-        step->moves = step->to != step->from || next->request == ECS_SCHED__STATE_REQUEST_REENTER;
-        step->restarts = step->to == step->from && step->moves;
-    }
-    next->request = ECS_SCHED__STATE_REQUEST_NONE;
-}
-
-/* A root machine: its initial value at the first apply, then what is queued (a request
-   queued before the first apply waits for the second). */
-static void ecs_sched__state_plan_root(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                       ecs_sched__state_step *step, ecs_sched_result *first) {
-    if (m->entered) {
-        ecs_sched__state_take(w, m, step, first);
-        return;
-    }
-    step->to = m->initial;   /* m is marked entered once the value is in place */
-    step->moves = true;
-}
-
-/* A computed state: compute() of its sources' new values, when one of them moves (or at the
-   first apply). A value out of range is refused and the machine keeps its value. */
-static void ecs_sched__state_plan_computed(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                           const ecs_sched__state_step *steps,
-                                           ecs_sched__state_step *step, ecs_sched_result *first) {
-    int32_t values[ECS_SCHED_MAX_STATE_SOURCES], to, i;
-    bool moved = false, restarted = false;
-    for (i = 0; i < m->source_count; i++) {
-        const ecs_sched__state_step *source = &steps[m->sources[i]];
-        values[i] = source->to;
-        moved = moved || source->moves;
-        restarted = restarted || source->restarts;
-    }
-    if (m->entered && !moved) return;
-    m->entered = true;
-    to = m->compute(values, m->user_data);
-    if (to != ECS_SCHED_STATE_NONE && (to < 0 || to >= m->value_count)) {
-        ecs_sched__keep_first(first, ecs_sched__fail(
-            &w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-            "computed state '%s': its compute function returned %d, which is neither one of "
-            "its values (0 to %d) nor ECS_SCHED_STATE_NONE; it keeps its value", m->name,
-            (int)to, (int)m->value_count - 1));
-        return;
-    }
-    step->to = to;
-    step->restarts = restarted && to == step->from && to != ECS_SCHED_STATE_NONE;
-    step->moves = to != step->from || step->restarts;
-}
-
-/* A sub-state: it takes its own requests while its parent stays among its parent values; it
-   starts at its initial value when the parent reaches them, restarts there when the parent
-   restarts, and stops existing when the parent leaves them. Starting, restarting or stopping
-   drops a queued request and exits the values its stack covers. */
-static void ecs_sched__state_plan_sub(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                      const ecs_sched__state_step *steps,
-                                      ecs_sched__state_step *step, ecs_sched_result *first) {
-    const ecs_sched__state_step *parent = &steps[m->sources[0]];
-    bool exists = parent->to != ECS_SCHED_STATE_NONE && m->parent_values[parent->to];
-    if (exists && step->from != ECS_SCHED_STATE_NONE && !parent->restarts) {
-        ecs_sched__state_take(w, m, step, first);
-        return;
-    }
-    ecs_sched__state_pending(w, m)->request = ECS_SCHED__STATE_REQUEST_NONE;
-    step->to = exists ? m->initial : ECS_SCHED_STATE_NONE;
-    step->moves = exists || step->from != ECS_SCHED_STATE_NONE;
-    step->restarts = exists && step->from != ECS_SCHED_STATE_NONE;
-    step->unwinds = step->moves && m->depth > 0;
-}
-
-/* Whether the apply is for m: every machine, `only`, or one that depends on it. */
-static bool ecs_sched__state_included(const ecs_sched__state_machine *m,
-                                      const ecs_sched__state_step *steps,
-                                      const ecs_sched__state_machine *only) {
-    int32_t i;
-    if (!only || m == only) return true;
-    for (i = 0; i < m->source_count; i++) {
-        if (steps[m->sources[i]].included) return true;
-    }
-    return false;
-}
-
-/* Decides every machine's step, sources before the machines that depend on them (the
-   registration order), so that each sees its sources' new values. `only` limits the apply to
-   one machine and those that depend on it. */
-static void ecs_sched__plan_transitions(ecs_sched_world *w, const ecs_sched__state_machine *only,
-                                        ecs_sched_result *first) {
-    ecs_sched__states *states = ecs_sched__states_of(w);
-    uint32_t i;
-    for (i = 0; i < states->count; i++) {
-        ecs_sched__state_machine *m = &states->items[i];
-        ecs_sched__state_step *step = &states->steps[i];
-        *step = ecs_sched__state_stays(w, m);
-        step->included = ecs_sched__state_included(m, states->steps, only);
-        if (!step->included) continue;
-        if (m->kind == ECS_SCHED__STATE_ROOT) ecs_sched__state_plan_root(w, m, step, first);
-        if (m->kind == ECS_SCHED__STATE_COMPUTED) {
-            ecs_sched__state_plan_computed(w, m, states->steps, step, first);
-        }
-        if (m->kind == ECS_SCHED__STATE_SUB) {
-            ecs_sched__state_plan_sub(w, m, states->steps, step, first);
-        }
-    }
-}
-
-/* ---- carrying it out ---- */
-
-/* The new value in place, counted, and remembered as the last transition. */
-static ecs_sched_result ecs_sched__state_change(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                                const ecs_sched__state_step *step) {
-    ecs_sched_state_current *current = (ecs_sched_state_current *)w->resources[m->id];
-    if (!current) {
-        ecs_sched_result result = ecs_sched_resource_insert(w, m->id, NULL);
-        if (result != ECS_SCHED_OK) {
-            m->entered = false;   /* it has no value yet: the next apply tries again */
-            return result;
-        }
-        current = (ecs_sched_state_current *)w->resources[m->id];
-    }
-    if (step->request == ECS_SCHED__STATE_REQUEST_PUSH) m->stack[m->depth++] = step->from;
-    if (step->request == ECS_SCHED__STATE_REQUEST_POP) m->depth--;
-    if (step->unwinds) m->depth = 0;
-    current->value = step->to;
-    current->changes++;
-    m->entered = true;
-    m->last.from = step->from;
-    m->last.to = step->to;
-    m->last_run = ecs_sched__states_of(w)->run;
-    return ECS_SCHED_OK;
-}
-
-/* Despawns the entities scoped to leaving (on_exit) or reaching (on_enter) `value`. The
-   matches are gathered first: despawning while iterating would move rows under the
-   iterator. */
-static ecs_sched_result ecs_sched__despawn_scoped(ecs_sched_world *w,
-                                                 const ecs_sched__state_machine *m,
-                                                 int32_t value, bool on_exit) {
-    ecs_sched_entity *doomed;
-    ecs_sched_iter it;
-    int32_t count = 0, n, i;
-    ecs_sched_result result = ECS_SCHED_OK;
-    if (m->scoped->match_count == 0) return ECS_SCHED_OK;   /* the component is on no entity */
-    n = ecs_sched_query_count(m->scoped);
-    if (n == 0) return ECS_SCHED_OK;
-    doomed = (ecs_sched_entity *)ecs_sched__alloc(&w->env, sizeof *doomed * (size_t)n);
-    if (!doomed) return ecs_sched__out_of_memory(w, "despawning state-scoped entities");
-    it = ecs_sched_query_iter(m->scoped);
-    while (ecs_sched_iter_next(&it)) {
-        const ecs_sched_state_scoped *scope = ECS_SCHED_FIELD(&it, const ecs_sched_state_scoped, 0);
-        for (i = 0; i < it.count; i++) {
-            if ((on_exit ? scope[i].on_exit : scope[i].on_enter) == value) {
-                doomed[count++] = it.entities[i];
-            }
-        }
-    }
-    for (i = 0; i < count && result == ECS_SCHED_OK; i++) result = ecs_sched_despawn(w, doomed[i]);
-    ecs_sched__free(&w->env, doomed);
-    return result;
-}
-
-/* Runs one of a value's schedules (ECS_SCHED__ON_*). */
-static void ecs_sched__state_run_value(ecs_sched_world *w, ecs_sched__state_machine *m, int kind,
-                                       int32_t value, ecs_sched_result *first) {
-    ecs_sched__state_run(w, m->labels[kind][value], &m->refs[kind][value], first);
-}
-
-/* Leaving a value: OnExit and the despawns of its scoped entities (then, when the stack
-   unwinds, the same for each covered value, top first), or OnPause for a push. */
-static void ecs_sched__state_leave(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                   const ecs_sched__state_step *step, ecs_sched_result *first) {
-    int32_t d;
-    if (step->from == ECS_SCHED_STATE_NONE) return;
-    if (step->request == ECS_SCHED__STATE_REQUEST_PUSH) {
-        ecs_sched__state_run_value(w, m, ECS_SCHED__ON_PAUSE, step->from, first);
-        return;
-    }
-    ecs_sched__state_run_value(w, m, ECS_SCHED__ON_EXIT, step->from, first);
-    ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, step->from, true));
-    ecs_sched__messages_state_moved(w, m->id, step->from, false);
-    for (d = step->unwinds ? m->depth - 1 : -1; d >= 0; d--) {
-        ecs_sched__state_run_value(w, m, ECS_SCHED__ON_EXIT, m->stack[d], first);
-        ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, m->stack[d], true));
-        ecs_sched__messages_state_moved(w, m->id, m->stack[d], false);
-    }
-}
-
-/* The new value, then OnTransition for a set between two values. A value that cannot be put
-   in place (out of memory) enters nothing. */
-static void ecs_sched__state_move(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                  ecs_sched__state_step *step, ecs_sched_result *first) {
-    int32_t pair = step->from * m->value_count + step->to;
-    ecs_sched_result result = ecs_sched__state_change(w, m, step);
-    if (result != ECS_SCHED_OK) {
-        ecs_sched__keep_first(first, result);
-        step->moves = false;
-        return;
-    }
-    if (step->from == ECS_SCHED_STATE_NONE || step->to == ECS_SCHED_STATE_NONE ||
-        step->request != ECS_SCHED__STATE_REQUEST_SET) {
-        return;
-    }
-    if (!m->transition_labels[pair]) {   /* the label is made the first time */
-        ecs_sched_on_transition(w, m->id, step->from, step->to);
-    }
-    ecs_sched__state_run(w, m->transition_labels[pair], &m->transition_refs[pair], first);
-}
-
-/* Reaching a value: the despawns of entities scoped to entering it, then OnEnter; or
-   OnResume after a pop. */
-static void ecs_sched__state_reach(ecs_sched_world *w, ecs_sched__state_machine *m,
-                                   const ecs_sched__state_step *step, ecs_sched_result *first) {
-    if (step->to == ECS_SCHED_STATE_NONE) return;
-    if (step->request == ECS_SCHED__STATE_REQUEST_POP) {
-        ecs_sched__state_run_value(w, m, ECS_SCHED__ON_RESUME, step->to, first);
-        return;
-    }
-    ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, step->to, false));
-    ecs_sched__messages_state_moved(w, m->id, step->to, true);
-    ecs_sched__state_run_value(w, m, ECS_SCHED__ON_ENTER, step->to, first);
-}
-
-#ifdef ECS_SCHED_TRACE
-/* Each machine that moved in the apply that began at `begin`: a span over the apply, with the
-   values it left and reached. */
-static void ecs_sched__note_transitions(ecs_sched_world *w, int64_t begin) {
-    ecs_sched__states *states = ecs_sched__states_of(w);
-    int64_t end;
-    uint32_t i;
-    if (!ecs_sched__tracing(w)) return;
-    end = ecs_sched__trace_ticks();
-    for (i = 0; i < states->count; i++) {
-        const ecs_sched__state_machine *m = &states->items[i];
-        const ecs_sched__state_step *step = &states->steps[i];
-        if (!step->moves) continue;
-        ecs_sched__trace_add(w, ECS_SCHED__TRACE_TRANSITION, m->name,
-                             step->from >= 0 ? m->value_names[step->from] : "none",
-                             step->to >= 0 ? m->value_names[step->to] : "none", begin, end, 0);
-    }
-}
-#endif
-
-/* Applies the transitions queued when it starts, for one machine and those that depend on
-   it, or for all (NULL). Every step is decided first; then the exits of all moving machines,
-   the most dependent first (the reverse registration order); then each one's new value and
-   OnTransition, sources first; then the enters, sources first. A value queued meanwhile
-   waits for the next apply. Returns the first failure; the rest still runs. */
-static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
-                                                     const ecs_sched__state_machine *only) {
-    ecs_sched__states *states = ecs_sched__states_of(w);
-    ecs_sched__schedules *held;
-    ecs_sched_result first = ECS_SCHED_OK;
-    int32_t count, i;
-#ifdef ECS_SCHED_TRACE
-    int64_t begin;
-#endif
-    /* an apply inside a transition schedule applies nothing: what was queued meanwhile waits
-       for the next apply, as everywhere else */
-    if (!states || states->count == 0 || states->applying) return ECS_SCHED_OK;
-    count = (int32_t)states->count;
-#ifdef ECS_SCHED_TRACE
-    begin = ecs_sched__tracing(w) ? ecs_sched__trace_ticks() : 0;
-#endif
-    /* outside any run, the transitions count for the next run, and the transition schedules
-       they run are part of them rather than runs of their own */
-    held = ecs_sched__schedules_of(w) && ecs_sched__schedules_of(w)->depth == 0 ? ecs_sched__schedules_of(w) : NULL;
-    states->applying = true;
-    states->run = ecs_sched__transition_run(w);
-    if (held) held->top_runs_held = true;
-    ecs_sched__plan_transitions(w, only, &first);
-    for (i = count - 1; i >= 0; i--) {
-        if (states->steps[i].moves) {
-            ecs_sched__state_leave(w, &states->items[i], &states->steps[i], &first);
-        }
-    }
-    for (i = 0; i < count; i++) {
-        if (states->steps[i].moves) {
-            ecs_sched__state_move(w, &states->items[i], &states->steps[i], &first);
-        }
-    }
-    for (i = 0; i < count; i++) {
-        if (states->steps[i].moves) {
-            ecs_sched__state_reach(w, &states->items[i], &states->steps[i], &first);
-        }
-    }
-    states->applying = false;
-    if (held) held->top_runs_held = false;
-#ifdef ECS_SCHED_TRACE
-    ecs_sched__note_transitions(w, begin);
-#endif
-    return first;
-}
-
-/* A failing transition schedule is this system's failure already (a nested run). */
-void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx) {
-    ECS_SCHED_ASSERT(ctx != NULL);
-    ecs_sched__apply_transitions(ctx->world, NULL);
-}
-
-static void ecs_sched__apply_state_transitions_of(ecs_sched_system_ctx *ctx) {
-    ecs_sched_world *w;
-    const ecs_sched__state_machine *m;
-    ECS_SCHED_ASSERT(ctx != NULL);
-    w = ctx->world;
-    m = ecs_sched__state_known(w, (ecs_sched_id)(uintptr_t)ctx->user_data,
-                               "apply_state_transitions");
-    if (m) ecs_sched__apply_transitions(w, m);
-}
-
-ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine) {
-    ecs_sched_system_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.name = "apply_state_transitions";
-    desc.exclusive = true;
-    desc.fn = machine ? ecs_sched__apply_state_transitions_of : ecs_sched_apply_state_transitions;
-    desc.user_data = (void *)(uintptr_t)machine;
-    return desc;
-}
-
-ecs_sched_result ecs_sched_state_apply(ecs_sched_world *w, ecs_sched_id machine) {
-    const ecs_sched__state_machine *m = NULL;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (w->observed && ecs_sched__refused_in_observer(w, "applying state transitions")) {
-        return ECS_SCHED_ERR_ACCESS;
-    }
-    if (machine) {
-        m = ecs_sched__state_known(w, machine, "state_apply");
-        if (!m) return w->env.last_result;
-    }
-    return ecs_sched__apply_transitions(w, m);
-}
-
 /*============================== src/reflect.h (implementation) ==============================*/
 /* reflect: descriptions of types, kept by component id, and the walks over values they
    allow. */
@@ -25603,6 +22735,846 @@ uint64_t ecs_sched_value_hash(const ecs_sched_world *w, ecs_sched_id id, const v
         }
     }
     return h;
+}
+
+/*=============================== src/sort.h (implementation) ================================*/
+/* sort: sorted and grouped queries. The rows go into the list the query keeps (list.h; iter.h
+   makes it again and walks it), sorted by a stable merge sort; iterating an unchanged sorted query walks the
+   list, one call per run of rows consecutive in a table (or ECS_SCHED_ITER_ROWS rows by
+   index), so a sort that scatters a table's rows costs a call per row with
+   ecs_sched_iter_next: read such a query with ecs_sched_iter_next_rows. */
+
+/* The query becomes one that keeps a list: its iterations take that path (query.h's
+   ticked), so each match needs its tick columns. */
+static ecs_sched_result ecs_sched__query_listed(ecs_sched_query *q, const char *operation) {
+    ecs_sched_world *w = q->world;
+    uint32_t i;
+    if (q->inherits) {   /* a shared value is one per table, a sorted list mixes tables */
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "%s: the query has an inherited term, whose value is one per "
+                               "table; a sorted query hands out rows of many tables mixed: "
+                               "sort a query that reads the component with ecs_sched_read",
+                               operation);
+    }
+    if (!ecs_sched__list_of(q)) return ecs_sched__out_of_memory(w, operation);
+    if (!q->ticked) {
+        if (q->match_count &&
+            !ECS_SCHED__GROW(&w->env, q->match_ticks, &q->match_ticks_capacity, q->match_count)) {
+            return ecs_sched__out_of_memory(w, operation);
+        }
+        for (i = 0; i < q->match_count; i++) {
+            ecs_sched__match_ticks_fill(q, q->matches[i].table, &q->match_ticks[i]);
+        }
+        q->ticked = true;
+    }
+    q->listed = true;
+    q->plain = false;
+    q->list->made = false;
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__check_no_cascade(ecs_sched_query *q, const char *operation) {
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        if (q->terms[i].kind == ECS_SCHED_TERM_CASCADE) {
+            return ecs_sched__fail(&q->world->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                   "%s: the query cascades (term %d) and has that order; a "
+                                   "query has one order", operation, (int)i);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *q, ecs_sched_id component,
+                                          ecs_sched_order_fn compare) {
+    ecs_sched_world *w;
+    ecs_sched_result result;
+    int32_t i;
+    ECS_SCHED_ASSERT(q != NULL);
+    w = q->world;
+    if (!compare) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "query_order_by: no compare function");
+    }
+    if (!ecs_sched__component_valid(w, component)) {
+        return ecs_sched__unknown_component(w, component, "query_order_by");
+    }
+    for (i = 0; i < q->term_count; i++) {
+        if (q->terms[i].id == component && ecs_sched__term_on_self(q->terms[i].kind)) break;
+    }
+    if (w->components[component].sparse) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_order_by: '%s' is sparse; sort by a component kept in "
+                               "tables", w->components[component].name);
+    }
+    if (i == q->term_count || w->components[component].size == 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_order_by: the query %s '%s'; sort by a component with a "
+                               "value that a term reads or writes on the entity itself",
+                               i == q->term_count ? "has no term on the entity for" : "reads a tag,",
+                               w->components[component].name);
+    }
+    result = ecs_sched__check_no_cascade(q, "query_order_by");
+    if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_order_by");
+    if (result != ECS_SCHED_OK) return result;
+    q->list->order_term = i;
+    q->list->order = compare;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *q, ecs_sched_id kind) {
+    ecs_sched_world *w;
+    ecs_sched_result result;
+    ECS_SCHED_ASSERT(q != NULL);
+    w = q->world;
+    if (!ecs_sched__is_kind(w, kind)) return ecs_sched__not_a_kind(w, kind, "query_group_by");
+    if (!(w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_group_by: '%s' is not exclusive, so an entity could be in "
+                               "several groups; group by an exclusive kind (ChildOf is)",
+                               w->components[kind].name);
+    }
+    result = ecs_sched__check_no_cascade(q, "query_group_by");
+    if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_group_by");
+    if (result != ECS_SCHED_OK) return result;
+    q->list->group_kind = kind;
+    return ECS_SCHED_OK;
+}
+
+/* ---- the sort ---- */
+
+/* The order column's change state in a match's table (untracked: NULL). */
+static const ecs_sched__ticks *ecs_sched__order_ticks(const ecs_sched_query *q,
+                                                      const ecs_sched__row_list *c, uint32_t m) {
+    return ecs_sched__ticks_find(q->matches[m].table, q->terms[c->order_term].id);
+}
+
+/* Whether the order's values may have changed since the last sort. */
+static bool ecs_sched__sort_stale(ecs_sched_query *q, ecs_sched__row_list *c) {
+    uint32_t m;
+    if (!q->world->components[q->terms[c->order_term].id].tracked) return true;
+    if (c->seen_capacity < q->match_count) return true;
+    for (m = 0; m < q->match_count; m++) {
+        const ecs_sched__ticks *k = ecs_sched__order_ticks(q, c, m);
+        const ecs_sched__sort_seen *s = &c->seen[m];
+        if (k && (k->log.serial != s->serial || k->has_bulk != s->has_bulk ||
+                  (k->has_bulk && k->bulk != s->bulk))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void ecs_sched__sort_remember(ecs_sched_query *q, ecs_sched__row_list *c) {
+    uint32_t m;
+    for (m = 0; m < q->match_count && m < c->seen_capacity; m++) {
+        const ecs_sched__ticks *k = ecs_sched__order_ticks(q, c, m);
+        ecs_sched__sort_seen *s = &c->seen[m];
+        s->serial = k ? k->log.serial : 0;
+        s->bulk = k ? k->bulk : 0;
+        s->has_bulk = k ? k->has_bulk : false;
+    }
+}
+
+/* Negative when row a comes before row b. */
+static int ecs_sched__compare_rows(const ecs_sched_query *q, const ecs_sched__row_list *c,
+                                   const ecs_sched__list_row *a, const ecs_sched__list_row *b) {
+    const ecs_sched__table *ta = q->matches[a->match].table, *tb = q->matches[b->match].table;
+    ecs_sched_entity ea = ta->entities[a->row], eb = tb->entities[b->row];
+    if (c->group_kind) {
+        uint32_t ga = ECS_SCHED_ENTITY_INDEX(ecs_sched__up(q->world, ea, c->group_kind));
+        uint32_t gb = ECS_SCHED_ENTITY_INDEX(ecs_sched__up(q->world, eb, c->group_kind));
+        if (ga != gb) return ga < gb ? -1 : 1;
+    }
+    if (c->order_term >= 0) {
+        int32_t ca = q->matches[a->match].column[c->order_term];
+        int32_t cb = q->matches[b->match].column[c->order_term];
+        return c->order(ea, ecs_sched__cell(ta, ca, (uint32_t)a->row), eb,
+                        ecs_sched__cell(tb, cb, (uint32_t)b->row));
+    }
+    return 0;
+}
+
+/* A stable merge sort of the list, bottom up, through the scratch list. */
+static bool ecs_sched__sort_rows(ecs_sched_query *q, ecs_sched__row_list *c) {
+    ecs_sched__list_row *from = c->rows, *to = c->sorted, *swap;
+    uint32_t n = c->count, width, i;
+    if (c->order_term >= 0 &&
+        !ECS_SCHED__GROW(&q->world->env, c->seen, &c->seen_capacity, q->match_count + 1u)) {
+        return false;
+    }
+    for (width = 1; width < n; width *= 2) {
+        for (i = 0; i < n; i += 2 * width) {
+            uint32_t left = i, mid = i + width < n ? i + width : n;
+            uint32_t right = mid, end = i + 2 * width < n ? i + 2 * width : n, out = i;
+            while (left < mid && right < end) {
+                if (ecs_sched__compare_rows(q, c, &from[right], &from[left]) < 0) to[out++] = from[right++];
+                else to[out++] = from[left++];
+            }
+            while (left < mid) to[out++] = from[left++];
+            while (right < end) to[out++] = from[right++];
+        }
+        swap = from;
+        from = to;
+        to = swap;
+    }
+    if (from != c->rows) memcpy(c->rows, from, (size_t)n * sizeof *from);
+    if (c->order_term >= 0) ecs_sched__sort_remember(q, c);
+    return true;
+}
+
+/*=========================== src/sparse_query.h (implementation) ============================*/
+/* sparse_query: queries with terms on sparse components (their storage: sparse.h).
+
+   A query with a term on a sparse component keeps a list of the rows it hands out (as
+   hierarchical and sorted queries do, list.h): the tables it matches are found by its
+   other terms, and the list holds the rows of those tables that pass its sparse terms. When
+   a required sparse term's set is the smallest side, the list is made by walking that set's
+   members (each one looked up in the entity index), else by testing every matched row. The
+   list is kept until rows change (a spawn, a move, a despawn, a sparse add or remove), or
+   made at each iteration when the query filters on changes. The field of a sparse term with
+   a value holds one pointer per row handed out (NULL where an optional term is absent). */
+
+/* The required sparse term whose set is smallest, or -1. */
+static int32_t ecs_sched__sparse_driver(const ecs_sched_query *q) {
+    int32_t i, best = -1;
+    uint32_t fewest = UINT32_MAX;
+    for (i = 0; i < q->term_count; i++) {
+        const ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[i].id);
+        if (s && ecs_sched__term_required(q->terms[i].kind) && s->count < fewest) {
+            fewest = s->count;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* Whether a table filter term passes at a row, in the window. */
+static bool ecs_sched__table_filter_passes(const ecs_sched_query *q, const ecs_sched__match *m,
+                                           int32_t term, int32_t row, ecs_sched__window win) {
+    const ecs_sched__ticks *k = &m->table->ticks[ecs_sched__tick_index(q, m, term)];
+    if (q->terms[term].kind == ECS_SCHED_TERM_ADDED) return ecs_sched__in_window(win, k->added[row]);
+    return ecs_sched__in_window(win, k->changed[row]) ||
+           (k->has_bulk && ecs_sched__in_window(win, k->bulk));
+}
+
+/* Whether a matched row passes the query's sparse terms, related terms and (win not NULL)
+   filters. */
+static bool ecs_sched__sparse_row_passes(const ecs_sched_query *q, const ecs_sched__match *m,
+                                         int32_t row, const ecs_sched__window *win) {
+    const ecs_sched_world *w = q->world;
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(m->table->entities[row]);
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, q->terms[i].id);
+        uint32_t at;
+        if (!s) {
+            if (win && ecs_sched__term_filters(kind) &&
+                !ecs_sched__table_filter_passes(q, m, i, row, *win)) {
+                return false;
+            }
+            continue;
+        }
+        at = ecs_sched__sparse_slot(s, index);
+        if (kind == ECS_SCHED_TERM_WITHOUT && at) return false;
+        if (!ecs_sched__term_required(kind)) continue;
+        if (!at) return false;
+        if (win && kind == ECS_SCHED_TERM_ADDED && !ecs_sched__in_window(*win, s->stamps[at - 1].added)) {
+            return false;
+        }
+        if (win && kind == ECS_SCHED_TERM_CHANGED &&
+            !ecs_sched__in_window(*win, s->stamps[at - 1].changed)) {
+            return false;
+        }
+    }
+    return !q->related || ecs_sched__row_related(q, m, row);
+}
+
+static int ecs_sched__row_order(const void *a, const void *b) {
+    const ecs_sched__list_row *x = (const ecs_sched__list_row *)a, *y = (const ecs_sched__list_row *)b;
+    if (x->match != y->match) return x->match < y->match ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* The list from the members of the smallest required set, in table order. */
+static bool ecs_sched__sparse_list_members(ecs_sched_query *q, ecs_sched__row_list *c,
+                                           int32_t driver, const ecs_sched__window *win) {
+    ecs_sched_world *w = q->world;
+    const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, q->terms[driver].id);
+    bool ordered = true;
+    uint32_t m, k;
+    if (!ECS_SCHED__GROW(&w->env, c->match_of, &c->match_of_capacity, w->table_count)) return false;
+    memset(c->match_of, 0, (size_t)w->table_count * sizeof *c->match_of);
+    for (m = 0; m < q->match_count; m++) c->match_of[q->matches[m].table->index] = m + 1u;
+    for (k = 0; k < s->count; k++) {
+        const ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(s->members[k])];
+        ecs_sched__list_row *row = &c->rows[c->count];
+        uint32_t match = c->match_of[r->table];
+        if (!match || !ecs_sched__sparse_row_passes(q, &q->matches[match - 1u], (int32_t)r->row, win)) {
+            continue;
+        }
+        row->match = match - 1u;
+        row->row = (int32_t)r->row;
+        if (c->count && ecs_sched__row_order(row - 1, row) > 0) ordered = false;
+        c->count++;
+    }
+    if (!ordered) qsort(c->rows, c->count, sizeof *c->rows, ecs_sched__row_order);
+    return true;
+}
+
+/* The list's rows (iter.h fills the list): the matched rows that pass the sparse terms (and,
+   in the window `it` sees, the filters; it NULL: no window), in table order. */
+static bool ecs_sched__sparse_list(ecs_sched_query *q, ecs_sched__row_list *c,
+                                   const ecs_sched_iter *it) {
+    ecs_sched__window win;
+    const ecs_sched__window *in = NULL;
+    int32_t driver = ecs_sched__sparse_driver(q);
+    uint32_t m;
+    if (it && q->sparse_filtered) {
+        win = ecs_sched__iter_window_of(it);
+        in = &win;
+    }
+    if (driver >= 0) {
+        uint32_t rows = 0;
+        for (m = 0; m < q->match_count; m++) rows += (uint32_t)q->matches[m].table->count;
+        if (ecs_sched__sparse_of(q->world, q->terms[driver].id)->count <= rows) {
+            return ecs_sched__sparse_list_members(q, c, driver, in);
+        }
+    }
+    for (m = 0; m < q->match_count; m++) {
+        const ecs_sched__match *match = &q->matches[m];
+        int32_t row;
+        for (row = 0; row < match->table->count; row++) {
+            if (!ecs_sched__sparse_row_passes(q, match, row, in)) continue;
+            c->rows[c->count].match = m;
+            c->rows[c->count].row = row;
+            c->count++;
+        }
+    }
+    return true;
+}
+
+/* Per row of the list, the value of each sparse
+   term with a value. */
+static void ecs_sched__sparse_values(ecs_sched_query *q, ecs_sched__row_list *c) {
+    int32_t term;
+    uint32_t i;
+    for (term = 0; term < q->term_count; term++) {
+        const void **values;
+        if (!c->sparse_term[term] || c->parent_slot[term] < 0) continue;
+        values = &c->parents[(size_t)c->parent_slot[term] * c->capacity];
+        for (i = 0; i < c->count; i++) {
+            const ecs_sched__table *t = q->matches[c->rows[i].match].table;
+            values[i] = ecs_sched__sparse_value(q->world, q->terms[term].id,
+                                                ECS_SCHED_ENTITY_INDEX(t->entities[c->rows[i].row]));
+        }
+    }
+}
+
+/* The rows just handed out changed, in each
+   tracked sparse component the query writes (write_manual terms: by the loop's marks). */
+static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it) {
+    const ecs_sched_query *q = it->query_;
+    int32_t term, row;
+    for (term = 0; term < q->term_count; term++) {
+        ecs_sched__sparse_set *s = ecs_sched__sparse_of(q->world, q->terms[term].id);
+        if (!s || !s->stamps || !ecs_sched__term_marks(q->terms[term].kind)) continue;
+        for (row = 0; row < it->count; row++) {
+            uint32_t at = ecs_sched__sparse_slot(s, ECS_SCHED_ENTITY_INDEX(ecs_sched__iter_entity(it, row)));
+            if (at) s->stamps[at - 1].changed = it->this_run_;
+        }
+    }
+}
+
+/*=============================== src/iter.h (implementation) ================================*/
+/* iter: iteration, handing out the rows of any query.
+
+   Most queries are plain: they hand out each matched table whole, its own columns as the
+   fields (query.h), and ecs_sched_iter_next takes that loop after one test.
+   The others combine what the modules below give:
+   - a ticked query (one that filters on added or changed terms, or marks what it writes)
+     hands out runs of rows that pass its filters and marks them (change.h);
+   - a related term keeps, of those runs, the rows whose entities have its target
+     (relation.h);
+   - an inherited term's field is a value its table's bases share (inherit.h), one per table;
+   - a hierarchical, sorted or sparse query hands out the rows of the list it keeps (list.h):
+     this module decides when the list is made again and which producers fill it (the
+     matched rows or those with the sparse terms, sparse_query.h; the order of depth,
+     hierarchy.h; the sort, sort.h; the parents' and sparse values), and walks it. */
+
+/* ---- inherited values ---- */
+
+/* An inheriting query's fields that its table's bases hold, and which they are; false when
+   a base no longer has what a term asks for (the table is passed over). */
+static bool ecs_sched__share_fields(const ecs_sched_query *q, const ecs_sched__match *m,
+                                    void **fields, uint32_t *shared) {
+    uint32_t bits = 0;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        bool found;
+        if (m->column[i] != ECS_SCHED__FROM_BASE) continue;
+        fields[i] = ecs_sched__inherited_value(q->world, m->table, q->terms[i].id, &found);
+        if (!found) return false;
+        bits |= 1u << i;
+    }
+    *shared = bits;
+    return true;
+}
+
+/* Whether an inheriting query hands out a matched table (its bases have what it asks). */
+static bool ecs_sched__match_resolves(const ecs_sched_query *q, const ecs_sched__match *m) {
+    void *fields[ECS_SCHED_MAX_TERMS];
+    uint32_t shared;
+    if (!q->inherits) return true;
+    return m->table->count > 0 && ecs_sched__share_fields(q, m, fields, &shared);
+}
+
+/* ---- related terms ---- */
+
+/* Of the run [*begin, *end), the first run of rows whose entities have the targets of the
+   query's related terms; false when none has. */
+static bool ecs_sched__related_run(const ecs_sched_query *q, const ecs_sched__match *m,
+                                   int32_t *begin, int32_t *end) {
+    int32_t row = *begin;
+    while (row < *end && !ecs_sched__row_related(q, m, row)) row++;
+    if (row == *end) return false;
+    *begin = row;
+    while (++row < *end && ecs_sched__row_related(q, m, row)) {}
+    *end = row;
+    return true;
+}
+
+/* Up to ECS_SCHED_ITER_ROWS rows that pass the filters and have the related targets, from
+   row *from on, into `rows` (a related query scans its rows: a change log cannot tell
+   targets). */
+static int32_t ecs_sched__related_gather(const ecs_sched_query *q, const ecs_sched__match *m,
+                                         int32_t *from, ecs_sched__window win, int32_t *rows) {
+    int32_t n = 0, begin, end;
+    while (n < ECS_SCHED_ITER_ROWS && ecs_sched__next_rows(q, m, *from, win, &begin, &end)) {
+        for (; begin < end && n < ECS_SCHED_ITER_ROWS; begin++) {
+            if (ecs_sched__row_related(q, m, begin)) rows[n++] = begin;
+        }
+        *from = begin;
+    }
+    return n;
+}
+
+/* ---- lists: hierarchical, sorted and sparse queries ---- */
+
+/* Every matched row (with the related terms' targets) in table order: the list of a query
+   without sparse terms before it is ordered. */
+static void ecs_sched__list_matched_rows(ecs_sched_query *q, ecs_sched__row_list *c) {
+    uint32_t m;
+    for (m = 0; m < q->match_count; m++) {
+        const ecs_sched__match *match = &q->matches[m];
+        int32_t row;
+        for (row = 0; row < match->table->count; row++) {
+            if (q->related && !ecs_sched__row_related(q, match, row)) continue;
+            c->rows[c->count].match = m;
+            c->rows[c->count].row = row;
+            c->count++;
+        }
+    }
+}
+
+/* Makes the list again when the world's rows or relationships changed since, or a sorted
+   query's values did (and, for a query with sparse terms that filters on changes, at every
+   iteration: `it` gives its window): its rows, their order, the pointers beside them, its
+   runs. */
+static bool ecs_sched__list_update(ecs_sched_query *q, const ecs_sched_iter *it) {
+    ecs_sched__row_list *c = ecs_sched__list_of(q);
+    ecs_sched_world *w = q->world;
+    uint32_t rows = 0, m;
+    if (!c) return false;
+    if (c->made && c->version == w->rows_version && !q->sparse_filtered &&
+        !(c->order_term >= 0 && ecs_sched__sort_stale(q, c))) {
+        return true;
+    }
+    for (m = 0; m < q->match_count; m++) rows += (uint32_t)q->matches[m].table->count;
+    if (!ecs_sched__list_reserve(&w->env, c, rows)) return false;
+    if (c->cascade >= 0 && !ecs_sched__hier_reserve(q, c, rows)) return false;
+    c->count = 0;
+    if (q->sparse) {
+        if (!ecs_sched__sparse_list(q, c, it)) return false;
+    } else {
+        ecs_sched__list_matched_rows(q, c);
+    }
+    if (c->cascade >= 0) ecs_sched__hier_order(q, c);
+    if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;
+    if (c->parent_terms) ecs_sched__hier_parents(q, c);
+    if (q->sparse) ecs_sched__sparse_values(q, c);
+    ecs_sched__list_runs(c);
+    c->version = w->rows_version;
+    c->made = true;
+    return true;
+}
+
+/* How many rows a listed query hands out (-1 when out of memory). */
+static int32_t ecs_sched__list_count(ecs_sched_query *q) {
+    if (!ecs_sched__list_update(q, NULL)) {
+        ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
+        return -1;
+    }
+    return (int32_t)q->list->count;
+}
+
+/* The fields of a run of the list from position `at`, the table's own from row first_row:
+   a term with a block of pointers gets the run's part of it. */
+static void ecs_sched__list_fields(ecs_sched_iter *it, const ecs_sched__row_list *c,
+                                   const ecs_sched__match *m, int32_t first_row, uint32_t at) {
+    const ecs_sched_query *q = it->query_;
+    const ecs_sched__table *t = m->table;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        if (c->parent_slot[i] >= 0) {
+            it->fields[i] = (void *)(uintptr_t)&c->parents[(size_t)c->parent_slot[i] * c->capacity + at];
+        } else {
+            const ecs_sched__column *col = m->column[i] >= 0 ? &t->columns[m->column[i]] : NULL;
+            it->fields[i] = col ? col->data + (size_t)first_row * col->size : NULL;
+        }
+    }
+}
+
+/* The next run of rows of a listed query, rows consecutive in one table (by_rows: up to
+   ECS_SCHED_ITER_ROWS rows of one table, by index). it->at_ is the position in the list;
+   it->next_ the match of the run + 1, as in the other iterations (ecs_sched_iter_mark_changed
+   reads it). */
+static bool ecs_sched__iter_next_listed(ecs_sched_iter *it, bool by_rows) {
+    ecs_sched_query *q = (ecs_sched_query *)(uintptr_t)it->query_;
+    const ecs_sched__row_list *c;
+    const ecs_sched__match *m;
+    uint32_t at, end;
+    if (it->row_ < 0) {   /* the first call */
+        if (q->marks || q->sparse) ecs_sched__iter_window(q, &it->last_run_, &it->this_run_);
+        else it->last_run_ = it->this_run_ = 0;
+        it->row_ = 0;
+        it->at_ = 0;
+        it->by_rows_ = by_rows;
+        if (!ecs_sched__list_update(q, it)) {
+            ecs_sched__out_of_memory(q->world, "ordering a hierarchical query");
+            it->at_ = INT32_MAX;
+        }
+    }
+    c = q->list;
+    at = (uint32_t)it->at_;
+    if (!c || at >= c->count) {
+        it->count = 0;
+        return false;
+    }
+    m = &q->matches[c->rows[at].match];
+    end = at + 1;
+    if (by_rows) {
+        while (end < c->count && end - at < ECS_SCHED_ITER_ROWS &&
+               c->rows[end].match == c->rows[at].match) {
+            end++;
+        }
+        for (it->count = 0; at + (uint32_t)it->count < end; it->count++) {
+            it->rows[it->count] = c->rows[at + (uint32_t)it->count].row;
+        }
+        it->entities = m->table->entities;
+        ecs_sched__list_fields(it, c, m, 0, at);
+        if (q->marks) {
+            int32_t i;
+            for (i = 0; i < it->count; i++) {
+                ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
+            }
+        }
+    } else {
+        end = c->run_end[at];
+        it->count = (int32_t)(end - at);
+        it->entities = m->table->entities + c->rows[at].row;
+        it->row_ = c->rows[at].row + it->count;
+        ecs_sched__list_fields(it, c, m, c->rows[at].row, at);
+        ecs_sched__mark_written(q, m, c->rows[at].row, it->row_, it->this_run_);
+    }
+    if (q->sparse_marks) ecs_sched__sparse_mark_run(it);
+    it->next_ = (int32_t)c->rows[at].match + 1;
+    it->at_ = (int32_t)end;
+    return true;
+}
+
+/* ---- iteration by runs ---- */
+
+/* A ticked query's next run: rows that pass its added and changed terms and have its related
+   targets, with the values its bases share, its written rows marked. */
+static bool ecs_sched__iter_next_ticked(ecs_sched_iter *it) {
+    const ecs_sched_query *q = it->query_;
+    const ecs_sched__match *m;
+    ecs_sched__window win;
+    int32_t begin, end;
+    if (q->listed) return ecs_sched__iter_next_listed(it, false);
+    if (it->row_ < 0) {   /* the first call */
+        ecs_sched__iter_start(it);
+        it->by_rows_ = false;
+    }
+    win = ecs_sched__iter_window_of(it);
+    while ((m = ecs_sched__ticked_run(it, win, &begin, &end)) != NULL) {
+        if (q->related && !ecs_sched__related_run(q, m, &begin, &end)) continue;
+        it->row_ = end;
+        ecs_sched__iter_run(it, q, m, begin, end - begin);
+        if (q->inherits && !ecs_sched__share_fields(q, m, it->fields, &it->shared)) {
+            ecs_sched__iter_skip_match(it);   /* its bases lack an inherited term */
+            continue;
+        }
+        ecs_sched__mark_written(q, m, begin, end, it->this_run_);
+        return true;
+    }
+    it->count = 0;
+    return false;
+}
+
+/* An inheriting query that looks at no ticks: the plain iteration, with the values its
+   tables' bases share. */
+static bool ecs_sched__iter_next_inherited(ecs_sched_iter *it) {
+    const ecs_sched_query *q = it->query_;
+    while (ecs_sched__iter_next_plain(it)) {
+        if (ecs_sched__share_fields(q, &q->matches[it->next_ - 1], it->fields, &it->shared)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Every query but a plain one: kept out of ecs_sched_iter_next, whose common case stays
+   small. */
+ECS_SCHED__NOINLINE static bool ecs_sched__iter_next_other(ecs_sched_iter *it) {
+    return it->query_->ticked ? ecs_sched__iter_next_ticked(it) : ecs_sched__iter_next_inherited(it);
+}
+
+bool ecs_sched_iter_next(ecs_sched_iter *it) {
+    const ecs_sched_query *q = it->query_;
+    if (!q) return false;
+    if (!q->plain) return ecs_sched__iter_next_other(it);
+    return ecs_sched__iter_next_plain(it);
+}
+
+/* ---- iteration by index ---- */
+
+bool ecs_sched_iter_next_rows(ecs_sched_iter *it) {
+    const ecs_sched_query *q;
+    const ecs_sched__match *m;
+    ecs_sched__window win;
+    ECS_SCHED_ASSERT(it != NULL);
+    q = it->query_;
+    if (!q) return false;
+    it->by_rows_ = true;
+    if (q->listed) return ecs_sched__iter_next_listed(it, true);
+    if (it->row_ < 0) ecs_sched__iter_start(it);   /* the first call */
+    win = ecs_sched__iter_window_of(it);
+    while ((m = ecs_sched__iter_match(it, win)) != NULL) {
+        int32_t n, i;
+        n = it->at_ >= 0 ? ecs_sched__log_gather(q, m, &it->at_, win, it->rows)
+            : q->related ? ecs_sched__related_gather(q, m, &it->row_, win, it->rows)
+                         : ecs_sched__scan_gather(q, m, &it->row_, win, it->rows);
+        if (n == 0) {
+            ecs_sched__iter_skip_match(it);
+            continue;
+        }
+        ecs_sched__iter_run(it, q, m, 0, n);
+        if (q->inherits && !ecs_sched__share_fields(q, m, it->fields, &it->shared)) {
+            ecs_sched__iter_skip_match(it);   /* its bases lack an inherited term */
+            continue;
+        }
+        if (q->marks) {
+            for (i = 0; i < n; i++) ecs_sched__mark_written(q, m, it->rows[i], it->rows[i] + 1, it->this_run_);
+        }
+        return true;
+    }
+    it->count = 0;
+    return false;
+}
+
+/* ---- marks and counts ---- */
+
+ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, int32_t row) {
+    const ecs_sched_query *q;
+    ecs_sched_world *w;
+    ECS_SCHED_ASSERT(it != NULL && it->query_ != NULL);
+    q = it->query_;
+    w = q->world;
+    if (term < 0 || term >= q->term_count || !ecs_sched__term_writes(q->terms[term].kind) ||
+        !w->components[q->terms[term].id].tracked) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "iter_mark_changed: term %d is not a written term of a tracked "
+                               "component (write, optional write or write_manual, and a "
+                               "component registered with .tracked = true)", (int)term);
+    }
+    if (it->next_ == 0 || row < 0 || row >= it->count) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "iter_mark_changed: row %d is not a row of the current run "
+                               "(0 to %d)", (int)row, (int)it->count - 1);
+    }
+    ecs_sched__iter_mark_row(it, term, row);
+    return ECS_SCHED_OK;
+}
+
+int32_t ecs_sched_query_count(const ecs_sched_query *q) {
+    int32_t total = 0, row;
+    uint32_t i;
+    ECS_SCHED_ASSERT(q != NULL);
+    /* a listed query keeps the rows it hands out; a related one tests each row */
+    if (q->listed) return ecs_sched__list_count((ecs_sched_query *)(uintptr_t)q);
+    for (i = 0; i < q->match_count; i++) {
+        if (!ecs_sched__match_resolves(q, &q->matches[i])) continue;
+        if (!q->related) {
+            total += q->matches[i].table->count;
+            continue;
+        }
+        for (row = 0; row < q->matches[i].table->count; row++) {
+            total += ecs_sched__row_related(q, &q->matches[i], row);
+        }
+    }
+    return total;
+}
+
+/* ---- parallel iteration ---- */
+
+typedef struct ecs_sched__par_query {
+    const ecs_sched_query *query;
+    ecs_sched_pool *pool;
+    int64_t grain;
+    ecs_sched_chunk_fn fn;
+    void *arg;
+    uint32_t last_run, this_run;   /* a ticked query's window */
+} ecs_sched__par_query;
+
+typedef struct ecs_sched__par_table {
+    const ecs_sched__par_query *pq;
+    const ecs_sched__match *match;
+    int64_t unit;                  /* rows per item: 1, or a tick block for a ticked query */
+} ecs_sched__par_table;
+
+/* A query without filters hands out every row: its written tables are marked whole first. */
+static void ecs_sched__par_mark_tables(const ecs_sched__par_query *pq) {
+    const ecs_sched_query *q = pq->query;
+    uint32_t i;
+    if (q->filtered) return;
+    for (i = 0; i < q->match_count; i++) {
+        const ecs_sched__match *m = &q->matches[i];
+        if (m->table->count && ecs_sched__match_resolves(q, m)) {
+            ecs_sched__mark_written(q, m, 0, m->table->count, pq->this_run);
+        }
+    }
+}
+
+/* One piece [begin, end) of a table, its rows that pass the filters run by run; pieces hold
+   whole tick blocks, so the marks of one never touch another's. */
+static void ecs_sched__par_rows_filtered(const ecs_sched__par_query *pq,
+                                         const ecs_sched__match *m, int32_t begin, int32_t end) {
+    const ecs_sched_query *q = pq->query;
+    ecs_sched__window win;
+    ecs_sched_iter it;
+    int32_t from = begin, first, last;
+    win.this_run = pq->this_run;
+    win.span = pq->this_run - pq->last_run;
+    it = ecs_sched__iter_of(NULL);
+    while (from < end && ecs_sched__next_rows(q, m, from, win, &first, &last) && first < end) {
+        bool related;
+        if (last > end) last = end;
+        related = !q->related || ecs_sched__related_run(q, m, &first, &last);
+        from = last;
+        if (!related) continue;
+        ecs_sched__iter_run(&it, q, m, first, last - first);
+        if (q->inherits) ecs_sched__share_fields(q, m, it.fields, &it.shared);
+        ecs_sched__mark_written(q, m, first, last, pq->this_run);
+        pq->fn(&it, pq->arg);
+    }
+}
+
+static void ecs_sched__par_rows(int64_t begin, int64_t end, void *arg) {
+    const ecs_sched__par_table *pt = (const ecs_sched__par_table *)arg;
+    const ecs_sched_query *q = pt->pq->query;
+    const ecs_sched__table *t = pt->match->table;
+    ecs_sched_iter it;
+    begin *= pt->unit;
+    end = end * pt->unit < t->count ? end * pt->unit : t->count;
+    if (q->filtered) {
+        ecs_sched__par_rows_filtered(pt->pq, pt->match, (int32_t)begin, (int32_t)end);
+        return;
+    }
+    it = ecs_sched__iter_of(NULL);
+    ecs_sched__iter_run(&it, q, pt->match, (int32_t)begin, (int32_t)(end - begin));
+    if (q->inherits) ecs_sched__share_fields(q, pt->match, it.fields, &it.shared);
+    pt->pq->fn(&it, pt->pq->arg);
+}
+
+static void ecs_sched__par_tables(int64_t begin, int64_t end, void *arg) {
+    const ecs_sched__par_query *pq = (const ecs_sched__par_query *)arg;
+    int64_t m;
+    for (m = begin; m < end; m++) {
+        ecs_sched__par_table pt;
+        int64_t items;
+        pt.pq = pq;
+        pt.match = &pq->query->matches[m];
+        /* a ticked query's pieces hold whole tick blocks, so that no two mark the same one */
+        pt.unit = pq->query->ticked ? ECS_SCHED__TICK_BLOCK : 1;
+        items = (pt.match->table->count + pt.unit - 1) / pt.unit;
+        if (items == 0 || !ecs_sched__match_resolves(pq->query, pt.match)) continue;
+        /* a query that filters on changes marks the rows it writes as it finds them, into
+           the table's one change log: its table is one piece (tables still run at once) */
+        ecs_sched_pool_parallel_for(pq->pool, 0, items,
+                                    pq->query->filtered && pq->query->marks
+                                        ? items : (pq->grain + pt.unit - 1) / pt.unit,
+                                    ecs_sched__par_rows, &pt);
+    }
+}
+
+void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_pool *pool, int32_t grain,
+                              ecs_sched_chunk_fn fn, void *arg) {
+    ecs_sched__par_query pq;
+    ECS_SCHED_ASSERT(query != NULL && pool != NULL && fn != NULL);
+    if (query->listed) {   /* its order is its point: one piece after the other */
+        ecs_sched_iter it = ecs_sched_query_iter(query);
+        while (ecs_sched_iter_next(&it)) fn(&it, arg);
+        return;
+    }
+    pq.query = query;
+    pq.pool = pool;
+    pq.grain = grain > 0 ? grain
+                         : ecs_sched__default_grain(ecs_sched_pool_thread_count(pool),
+                                                    ecs_sched_query_count(query));
+    pq.fn = fn;
+    pq.arg = arg;
+    pq.last_run = pq.this_run = 0;
+    if (query->ticked) {
+        ecs_sched__iter_window(query, &pq.last_run, &pq.this_run);
+        ecs_sched__par_mark_tables(&pq);
+    }
+    ecs_sched_pool_parallel_for(pool, 0, query->match_count, 1, ecs_sched__par_tables, &pq);
+}
+
+/* A piece of a system's parallel query runs as the system, on whichever thread runs it: what
+   fails there is the system's, and what the system may not do there is refused. */
+typedef struct ecs_sched__ctx_piece {
+    ecs_sched_system_ctx *ctx;
+    ecs_sched_chunk_fn fn;
+    void *arg;
+} ecs_sched__ctx_piece;
+
+static void ecs_sched__ctx_run_piece(ecs_sched_iter *it, void *arg) {
+    const ecs_sched__ctx_piece *piece = (const ecs_sched__ctx_piece *)arg;
+    ecs_sched__running *outer = ecs_sched__running_now;
+    ecs_sched__running_now = &piece->ctx->run;
+    piece->fn(it, piece->arg);
+    ecs_sched__running_now = outer;
+}
+
+ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index, int32_t grain,
+                                        ecs_sched_chunk_fn fn, void *arg) {
+    ecs_sched_query *q;
+    ecs_sched_pool *pool;
+    ecs_sched__ctx_piece piece;
+    ECS_SCHED_ASSERT(ctx != NULL && fn != NULL);
+    q = ecs_sched_ctx_query(ctx, index);
+    if (!q) return ECS_SCHED_ERR_ACCESS;
+    pool = ecs_sched_world_pool(ctx->world);
+    if (!pool) return ECS_SCHED_ERR_OUT_OF_MEMORY;
+    piece.ctx = ctx;
+    piece.fn = fn;
+    piece.arg = arg;
+    ecs_sched_query_par_iter(q, pool, grain, ecs_sched__ctx_run_piece, &piece);
+    return ECS_SCHED_OK;
 }
 
 /*============================== src/prefab.h (implementation) ===============================*/
@@ -28471,260 +26443,2746 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     return ECS_SCHED_OK;
 }
 
-/*================================ src/dot.h (implementation) ================================*/
-/* dot: Graphviz export of a built schedule. */
+/*=============================== src/state.h (implementation) ===============================*/
+/* state: state machines, their transitions and the schedules that run on them. */
 
-/* ---- Graphviz export ---- */
+/* The pending slot of a machine (a resource, so that queuing is a declared write). */
+typedef struct ecs_sched__state_next {
+    int32_t value;
+    int32_t request;                  /* ECS_SCHED__STATE_REQUEST_* */
+} ecs_sched__state_next;
 
-/* What only a drawing needs, worked out by the export from a build of its own: the set
-   hierarchy as clusters (a tree of first parents) and the configured edges no other of them
-   implies (without the edges that only bind the parallel order). */
-typedef struct ecs_sched__drawing {
-    int32_t cluster_count;        /* every set: its name and first parent, or -1 */
-    int32_t *cluster_name;
-    int32_t *cluster_parent;
-    int32_t *node_cluster;        /* per plan position: the first set it is in, or -1 */
-    int32_t edge_count;
-    int32_t *edges;               /* pairs of plan positions */
-} ecs_sched__drawing;
+enum {
+    ECS_SCHED__STATE_REQUEST_NONE,
+    ECS_SCHED__STATE_REQUEST_SET,     /* nothing happens when it is the current value */
+    ECS_SCHED__STATE_REQUEST_REENTER, /* exit and enter again when it is the current value */
+    ECS_SCHED__STATE_REQUEST_PUSH,    /* cover the current value with `value` */
+    ECS_SCHED__STATE_REQUEST_POP      /* back to the value the top covers */
+};
 
-typedef struct ecs_sched__dot {
-    void (*write)(const char *text, void *user_data);
+/* The schedules each value has, and how their labels start. */
+enum {
+    ECS_SCHED__ON_ENTER,
+    ECS_SCHED__ON_EXIT,
+    ECS_SCHED__ON_PAUSE,
+    ECS_SCHED__ON_RESUME,
+    ECS_SCHED__VALUE_SCHEDULES
+};
+
+static const char *const ecs_sched__value_schedule_names[ECS_SCHED__VALUE_SCHEDULES] = {
+    "OnEnter", "OnExit", "OnPause", "OnResume"};
+
+#define ECS_SCHED__DEFAULT_STATE_STACK 8
+
+/* Where a transition schedule is, found once: schedules are never removed, so a schedule
+   found stays; a label not found is looked up again only after new schedules appear. */
+typedef struct ecs_sched__schedule_ref {
+    ecs_sched__schedule *schedule;
+    uint32_t looked_at;               /* the schedule count when looked up, plus 1; 0: never */
+} ecs_sched__schedule_ref;
+
+/* What decides a machine's value. */
+enum {
+    ECS_SCHED__STATE_ROOT,            /* queued values */
+    ECS_SCHED__STATE_COMPUTED,        /* compute(its sources' values) */
+    ECS_SCHED__STATE_SUB              /* queued values, while its parent is in parent_values */
+};
+
+typedef struct ecs_sched__state_machine {
+    char *name;
+    ecs_sched_id id;                  /* its current value's resource */
+    ecs_sched_id next;                /* its pending slot's resource */
+    ecs_sched_id scope;               /* its StateScoped component */
+    ecs_sched_query *scoped;          /* the entities that have it */
+    int32_t value_count;
+    int32_t initial;
+    char **value_names;               /* value_count of each */
+    char **labels[ECS_SCHED__VALUE_SCHEDULES];   /* per value: "OnEnter(GameState::Menu)", ... */
+    ecs_sched__schedule_ref *refs[ECS_SCHED__VALUE_SCHEDULES];
+    char **transition_labels;         /* value_count * value_count, made when first asked */
+    ecs_sched__schedule_ref *transition_refs;
+    int32_t *stack;                   /* the values pushes cover, bottom first */
+    int32_t depth;
+    int32_t stack_capacity;
+    bool entered;                     /* the first apply has given it its value */
+    ecs_sched_state_transition last;
+    uint64_t last_run;                /* the top-level run of the last transition */
+    int kind;                         /* ECS_SCHED__STATE_ROOT, _COMPUTED or _SUB */
+    /* the machines it depends on, as indexes into the registration order (always earlier):
+       a computed state's sources, a sub-state's parent */
+    uint32_t sources[ECS_SCHED_MAX_STATE_SOURCES];
+    int32_t source_count;
+    ecs_sched_state_compute_fn compute;
     void *user_data;
-    const ecs_sched__schedule *s;
-    const ecs_sched__plan *plan;
-    ecs_sched__drawing drawing;
-} ecs_sched__dot;
+    bool parent_values[ECS_SCHED_MAX_STATE_VALUES];
+} ecs_sched__state_machine;
 
-/* The first set node v is directly in, as a set number, or -1. */
-static int32_t ecs_sched__first_parent(const ecs_sched__build *b, int32_t v) {
-    const ecs_sched__csr *p = &b->parents;
-    return p->start[v] < p->start[v + 1] ? p->adj[p->start[v]] - b->system_count : -1;
+/* What one apply does to one machine, decided before anything runs. */
+typedef struct ecs_sched__state_step {
+    int32_t from;                     /* ECS_SCHED_STATE_NONE: it starts to exist */
+    int32_t to;                       /* ECS_SCHED_STATE_NONE: it stops existing */
+    int request;                      /* ECS_SCHED__STATE_REQUEST_SET, _PUSH or _POP */
+    bool moves;                       /* something runs for this machine */
+    bool unwinds;                     /* the values its stack covers are exited too */
+    bool restarts;                    /* exited and entered afresh: a re-enter, or a restart
+                                         of a dependent machine; its dependents restart too */
+    bool included;                    /* the apply is for this machine (or one it depends on) */
+} ecs_sched__state_step;
+
+typedef struct ecs_sched__states ecs_sched__states;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__states_key;
+
+struct ecs_sched__states {
+    ecs_sched__state_machine *items;  /* in registration order */
+    uint32_t count;
+    uint32_t capacity;
+    ecs_sched__state_step *steps;     /* per machine, in registration order: what an apply
+                                         does, decided ahead */
+    uint32_t step_capacity;
+    bool applying;                    /* an apply is running its transition schedules */
+    uint64_t run;                     /* the top-level run the running apply counts for */
+};
+
+static inline ecs_sched__states *ecs_sched__states_of(const ecs_sched_world *w) {
+    return (ecs_sched__states *)ecs_sched__part(w, &ecs_sched__states_key);
 }
 
-static bool ecs_sched__draw_clusters(ecs_sched__build *b, ecs_sched__drawing *d) {
-    int32_t S = b->system_count, i;
-    d->cluster_count = b->set_count;
-    d->cluster_name = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
-    d->cluster_parent = ECS_SCHED__ALLOC_N(b, int32_t, b->set_count);
-    d->node_cluster = ECS_SCHED__ALLOC_N(b, int32_t, b->plan_node_count);
-    if (!d->cluster_name || !d->cluster_parent || !d->node_cluster) return false;
-    for (i = 0; i < b->set_count; i++) {
-        d->cluster_name[i] = b->name_of_set[i];
-        d->cluster_parent[i] = ecs_sched__first_parent(b, S + i);
+/* ---- lookups ---- */
+
+static ecs_sched__state_machine *ecs_sched__state_find(const ecs_sched_world *w,
+                                                       ecs_sched_id machine) {
+    uint32_t i;
+    if (!ecs_sched__states_of(w) || !machine) return NULL;
+    for (i = 0; i < ecs_sched__states_of(w)->count; i++) {
+        if (ecs_sched__states_of(w)->items[i].id == machine) return &ecs_sched__states_of(w)->items[i];
     }
-    for (i = 0; i < b->plan_node_count; i++) {
-        d->node_cluster[b->plan_position[i]] = i < S ? ecs_sched__first_parent(b, i) : -1;
-    }
-    return true;
+    return NULL;
 }
 
-static bool ecs_sched__draw_edges(ecs_sched__build *b, ecs_sched__drawing *d) {
-    const ecs_sched__csr *g = &b->plan_edges;
-    int32_t N = b->plan_node_count, at = 0, p, e;
-    const uint8_t *keep = ecs_sched__reduced_edges(b, g, b->plan_order, b->plan_position, N);
-    if (!keep) return false;
-    for (e = 0; e < g->start[N]; e++) d->edge_count += keep[e];
-    d->edges = ECS_SCHED__ALLOC_N(b, int32_t, 2 * (int64_t)d->edge_count);
-    if (!d->edges) return false;
-    for (p = 0; p < N; p++) {
-        int32_t v = b->plan_order[p];
-        for (e = g->start[v]; e < g->start[v + 1]; e++) {
-            if (!keep[e]) continue;
-            d->edges[at++] = p;
-            d->edges[at++] = b->plan_position[g->adj[e]];
-        }
+/* The machine, or NULL with ECS_SCHED_ERR_UNKNOWN_STATE recorded for `operation`. */
+static ecs_sched__state_machine *ecs_sched__state_known(ecs_sched_world *w, ecs_sched_id machine,
+                                                        const char *operation) {
+    ecs_sched__state_machine *m = ecs_sched__state_find(w, machine);
+    if (!m) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_STATE,
+                        "%s: id %u is not a state machine (register it with "
+                        "ecs_sched_state_register)", operation, (unsigned)machine);
     }
-    return true;
+    return m;
 }
 
-static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...)
+/* Whether `value` is one of m's values; records ECS_SCHED_ERR_INVALID_ARGUMENT if not. */
+static bool ecs_sched__state_value_valid(ecs_sched_world *w, const ecs_sched__state_machine *m,
+                                         int32_t value, const char *operation) {
+    if (value >= 0 && value < m->value_count) return true;
+    ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                    "%s: %d is not a value of state machine '%s' (its values are 0 to %d, "
+                    "'%s' to '%s')", operation, (int)value, m->name, (int)m->value_count - 1,
+                    m->value_names[0], m->value_names[m->value_count - 1]);
+    return false;
+}
+
+static const ecs_sched_state_current *ecs_sched__state_current(const ecs_sched_world *w,
+                                                               ecs_sched_id machine) {
+    return machine < w->component_count ? (const ecs_sched_state_current *)w->resources[machine]
+                                        : NULL;
+}
+
+static bool ecs_sched__state_is(const ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
+    const ecs_sched_state_current *current = ecs_sched__state_current(w, machine);
+    return current && current->value == value;
+}
+
+static bool ecs_sched__state_exists(const ecs_sched_world *w, ecs_sched_id machine) {
+    const ecs_sched_state_current *current = ecs_sched__state_current(w, machine);
+    return current && current->value != ECS_SCHED_STATE_NONE;
+}
+
+static uint32_t ecs_sched__state_changes(const ecs_sched_world *w, ecs_sched_id machine) {
+    const ecs_sched_state_current *current = ecs_sched__state_current(w, machine);
+    return current ? current->changes : 0;
+}
+
+/* ---- registration ---- */
+
+static void ecs_sched__strings_free(ecs_sched_world *w, char **strings, int32_t count) {
+    int32_t i;
+    if (!strings) return;
+    for (i = 0; i < count; i++) ecs_sched__free(&w->env, strings[i]);
+    ecs_sched__free(&w->env, strings);
+}
+
+static void ecs_sched__state_machine_free(ecs_sched_world *w, ecs_sched__state_machine *m) {
+    int k;
+    ecs_sched__strings_free(w, m->value_names, m->value_count);
+    for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
+        ecs_sched__strings_free(w, m->labels[k], m->value_count);
+        ecs_sched__free(&w->env, m->refs[k]);
+    }
+    ecs_sched__strings_free(w, m->transition_labels, m->value_count * m->value_count);
+    ecs_sched__free(&w->env, m->transition_refs);
+    ecs_sched__free(&w->env, m->stack);
+    if (m->scoped && ecs_sched__queries_of(w)) ecs_sched_query_destroy(m->scoped);
+    ecs_sched__free(&w->env, m->name);
+}
+
+static void ecs_sched__states_free(ecs_sched_world *w) {
+    uint32_t i;
+    if (!ecs_sched__states_of(w)) return;
+    for (i = 0; i < ecs_sched__states_of(w)->count; i++) ecs_sched__state_machine_free(w, &ecs_sched__states_of(w)->items[i]);
+    ecs_sched__free(&w->env, ecs_sched__states_of(w)->items);
+    ecs_sched__free(&w->env, ecs_sched__states_of(w)->steps);
+    ecs_sched__free(&w->env, ecs_sched__states_of(w));
+    ecs_sched__part_set(w, &ecs_sched__states_key, NULL);
+}
+
+/* A string made by printf, owned by the world's allocator; NULL when out of memory. */
+static char *ecs_sched__state_format(ecs_sched_world *w, const char *fmt, ...)
     ECS_SCHED__PRINTF(2, 3);
-static void ecs_sched__dot_printf(ecs_sched__dot *d, const char *fmt, ...) {
-    char text[512];
+static char *ecs_sched__state_format(ecs_sched_world *w, const char *fmt, ...) {
+    char buffer[512];
     va_list args;
     va_start(args, fmt);
-    vsnprintf(text, sizeof text, fmt, args);
+    vsnprintf(buffer, sizeof buffer, fmt, args);
     va_end(args);
-    d->write(text, d->user_data);
+    return ecs_sched__strdup(&w->env, buffer);
 }
 
-/* A name as a DOT string body: quotes and backslashes escaped. */
-static const char *ecs_sched__dot_escape(const char *name, char *out, size_t n) {
-    size_t o = 0;
-    for (; *name && o + 2 < n; name++) {
-        if (*name == '"' || *name == '\\') out[o++] = '\\';
-        out[o++] = *name;
-    }
-    out[o] = '\0';
-    return out;
+static int32_t ecs_sched__state_desc_value_count(const ecs_sched_state_desc *desc) {
+    int32_t n = 0;
+    while (n < ECS_SCHED_MAX_STATE_VALUES && desc->values[n]) n++;
+    return n;
 }
 
-static void ecs_sched__dot_conditions(ecs_sched__dot *d, int32_t start, int32_t count) {
-    char name[128];
+static int32_t ecs_sched__state_stack_capacity(const ecs_sched_state_desc *desc) {
+    return desc->stack_capacity > 0 ? desc->stack_capacity : ECS_SCHED__DEFAULT_STATE_STACK;
+}
+
+/* Whether an existing machine has exactly the values (and stack capacity) of desc; its
+   initial value may differ. */
+static bool ecs_sched__state_same_values(const ecs_sched__state_machine *m,
+                                         const ecs_sched_state_desc *desc, int32_t count) {
     int32_t i;
+    if (count != m->value_count || ecs_sched__state_stack_capacity(desc) != m->stack_capacity) {
+        return false;
+    }
     for (i = 0; i < count; i++) {
-        const ecs_sched__cond *c = d->s->conds.items[d->plan->conds[start + i]];
-        ecs_sched__dot_printf(d, "%s%s", i ? ", " : "\\nrun_if: ",
-                              ecs_sched__dot_escape(c->name, name, sizeof name));
+        if (strcmp(desc->values[i], m->value_names[i]) != 0) return false;
     }
+    return true;
 }
 
-static void ecs_sched__dot_node(ecs_sched__dot *d, int32_t p) {
-    const ecs_sched__plan_node *pn = &d->plan->nodes[p];
-    char name[128];
-    if (!pn->system) {
-        ecs_sched__dot_printf(d, "    n%d [label=\"apply_deferred\\n(automatic sync point)\", "
-                                 "shape=octagon, style=filled, fillcolor=gold];\n", (int)p);
-        return;
+static ecs_sched_result ecs_sched__state_desc_check(ecs_sched_world *w,
+                                                    const ecs_sched_state_desc *desc,
+                                                    int32_t count) {
+    int32_t i, j;
+    if (!desc || !desc->name || !desc->name[0]) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "state_register: a state machine needs a name");
     }
-    ecs_sched__dot_printf(d, "    n%d [label=\"%s", (int)p,
-                          ecs_sched__dot_escape(pn->system->ctx.run.name, name, sizeof name));
-    if (pn->exclusive && !pn->sync) ecs_sched__dot_printf(d, "\\n(exclusive)");
-    if (pn->system->ctx.commands) ecs_sched__dot_printf(d, "\\n(records commands)");
-    ecs_sched__dot_conditions(d, pn->cond_start, pn->cond_count);
-    ecs_sched__dot_printf(d, "\"%s];\n", pn->sync ? ", shape=octagon, style=filled, fillcolor=gold"
-                                                  : "");
-}
-
-static void ecs_sched__dot_cluster(ecs_sched__dot *d, int32_t c, int depth) {
-    const ecs_sched__schedule *s = d->s;
-    const ecs_sched__plan *plan = d->plan;
-    const ecs_sched__drawing *drawing = &d->drawing;
-    char name[128];
-    int32_t i, k;
-    if (depth > 64) return;
-    ecs_sched__dot_printf(d, "  subgraph cluster_%d {\n    label=\"%s", (int)c,
-                          ecs_sched__dot_escape(s->names[drawing->cluster_name[c]].text, name,
-                                                sizeof name));
-    for (k = 0; k < plan->set_count; k++) {
-        if (plan->sets[k].name == drawing->cluster_name[c]) {
-            ecs_sched__dot_conditions(d, plan->sets[k].cond_start, plan->sets[k].cond_count);
+    if (count == 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "state_register('%s'): give the names of its values in .values",
+                               desc->name);
+    }
+    for (i = count; i < ECS_SCHED_MAX_STATE_VALUES; i++) {
+        if (desc->values[i]) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                   "state_register('%s'): .values[%d] is NULL but .values[%d] "
+                                   "is not; list the values without gaps",
+                                   desc->name, (int)count, (int)i);
         }
     }
-    ecs_sched__dot_printf(d, "\";\n    style=rounded;\n");
-    for (i = 0; i < drawing->cluster_count; i++) {
-        if (drawing->cluster_parent[i] == c) ecs_sched__dot_cluster(d, i, depth + 1);
+    for (i = 0; i < count; i++) {
+        if (!desc->values[i][0]) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                   "state_register('%s'): value %d has an empty name",
+                                   desc->name, (int)i);
+        }
+        for (j = 0; j < i; j++) {
+            if (strcmp(desc->values[i], desc->values[j]) == 0) {
+                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                       "state_register('%s'): values %d and %d are both named "
+                                       "'%s'", desc->name, (int)j, (int)i, desc->values[i]);
+            }
+        }
     }
-    for (i = 0; i < plan->node_count; i++) {
-        if (drawing->node_cluster[i] == c) ecs_sched__dot_node(d, i);
-    }
-    ecs_sched__dot_printf(d, "  }\n");
-}
-
-static void ecs_sched__dot_write(ecs_sched__dot *d) {
-    const ecs_sched__plan *plan = d->plan;
-    const ecs_sched__drawing *drawing = &d->drawing;
-    char name[128];
-    int32_t i;
-    ecs_sched__dot_printf(d, "digraph \"%s\" {\n  compound=true;\n  rankdir=LR;\n"
-                             "  node [shape=box, fontname=\"Helvetica\"];\n",
-                          ecs_sched__dot_escape(d->s->label, name, sizeof name));
-    for (i = 0; i < drawing->cluster_count; i++) {
-        if (drawing->cluster_parent[i] < 0) ecs_sched__dot_cluster(d, i, 0);
-    }
-    for (i = 0; i < plan->node_count; i++) {
-        if (drawing->node_cluster[i] < 0) ecs_sched__dot_node(d, i);
-    }
-    for (i = 0; i < drawing->edge_count; i++) {
-        ecs_sched__dot_printf(d, "  n%d -> n%d;\n", (int)drawing->edges[2 * i],
-                              (int)drawing->edges[2 * i + 1]);
-    }
-    for (i = 0; i < plan->ambiguous_count; i++) {
-        ecs_sched__dot_printf(d, "  n%d -> n%d [dir=none, style=dashed, color=red, "
-                                 "constraint=false, label=\"ambiguous\", fontcolor=red];\n",
-                              (int)plan->ambiguous[2 * i], (int)plan->ambiguous[2 * i + 1]);
-    }
-    ecs_sched__dot_printf(d, "}\n");
-}
-
-/* The schedule is built first, as by a run, so that its errors and warnings come as usual.
-   The drawing then comes from a second build of its own, quiet, whose plan is the same:
-   what only a drawing needs is not kept by every build. */
-ecs_sched_result ecs_sched_schedule_write_dot(ecs_sched_world *w, const char *label,
-                                              void (*write)(const char *text, void *user_data),
-                                              void *user_data) {
-    ecs_sched__schedule *s;
-    ecs_sched__plan *plan;
-    ecs_sched__build b;
-    ecs_sched__dot d;
-    ecs_sched_result result;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!write) {
+    if (desc->stack_capacity < 0) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "schedule_write_dot: needs a write function");
+                               "state_register('%s'): stack_capacity %d is negative (0 means "
+                               "the default, %d)", desc->name, (int)desc->stack_capacity,
+                               ECS_SCHED__DEFAULT_STATE_STACK);
     }
-    s = ecs_sched__schedule_known(w, label);
-    if (!s) return w->env.last_result;
-    if (ecs_sched__ensure_built(w, s) != ECS_SCHED_OK) return w->env.last_result;
-    plan = ecs_sched__plan_create(w);
-    if (!plan) return ecs_sched__out_of_memory(w, "drawing a schedule");
-    ecs_sched__build_begin(&b, w, s);
-    b.quiet = true;
-    result = ecs_sched__build_passes(&b, plan);
-    memset(&d, 0, sizeof d);
-    if (result == ECS_SCHED_OK &&
-        (!ecs_sched__draw_clusters(&b, &d.drawing) || !ecs_sched__draw_edges(&b, &d.drawing))) {
-        result = ecs_sched__out_of_memory(w, "drawing a schedule");
+    if (desc->initial < 0 || desc->initial >= count) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "state_register('%s'): initial value %d is not one of its %d "
+                               "values", desc->name, (int)desc->initial, (int)count);
     }
-    if (result == ECS_SCHED_OK) {
-        d.write = write;
-        d.user_data = user_data;
-        d.s = s;
-        d.plan = plan;
-        ecs_sched__dot_write(&d);
+    return ECS_SCHED_OK;
+}
+
+/* The names and labels of m, from desc; false when out of memory (m then half-filled, for
+   ecs_sched__state_machine_free). */
+static bool ecs_sched__state_machine_fill(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                          const ecs_sched_state_desc *desc, int32_t count) {
+    ecs_sched__env *env = &w->env;
+    size_t n = (size_t)count;
+    int32_t i, k;
+    m->value_count = count;
+    m->initial = desc->initial;
+    m->stack_capacity = ecs_sched__state_stack_capacity(desc);
+    m->last.from = m->last.to = ECS_SCHED_STATE_NONE;
+    m->name = ecs_sched__strdup(env, desc->name);
+    m->value_names = (char **)ecs_sched__calloc(env, sizeof(char *) * n);
+    m->transition_labels = (char **)ecs_sched__calloc(env, sizeof(char *) * n * n);
+    m->transition_refs =
+        (ecs_sched__schedule_ref *)ecs_sched__calloc(env, sizeof(ecs_sched__schedule_ref) * n * n);
+    m->stack = (int32_t *)ecs_sched__calloc(env, sizeof(int32_t) * (size_t)m->stack_capacity);
+    if (!m->name || !m->value_names || !m->transition_labels || !m->transition_refs ||
+        !m->stack) {
+        return false;
     }
-    ecs_sched__build_end(&b);
-    ecs_sched__plan_free(&w->env, plan);
+    for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
+        m->labels[k] = (char **)ecs_sched__calloc(env, sizeof(char *) * n);
+        m->refs[k] = (ecs_sched__schedule_ref *)ecs_sched__calloc(
+            env, sizeof(ecs_sched__schedule_ref) * n);
+        if (!m->labels[k] || !m->refs[k]) return false;
+    }
+    for (i = 0; i < count; i++) {
+        m->value_names[i] = ecs_sched__strdup(env, desc->values[i]);
+        if (!m->value_names[i]) return false;
+        for (k = 0; k < ECS_SCHED__VALUE_SCHEDULES; k++) {
+            m->labels[k][i] = ecs_sched__state_format(w, "%s(%s::%s)",
+                                                      ecs_sched__value_schedule_names[k],
+                                                      desc->name, desc->values[i]);
+            if (!m->labels[k][i]) return false;
+        }
+    }
+    return true;
+}
+
+/* The resource types of a machine: "State(GameState)" and "NextState(GameState)". */
+static bool ecs_sched__state_register_types(ecs_sched_world *w, ecs_sched__state_machine *m) {
+    ecs_sched_component_desc c;
+    char name[256];
+    memset(&c, 0, sizeof c);
+    c.name = name;
+    snprintf(name, sizeof name, "State(%s)", m->name);
+    c.size = sizeof(ecs_sched_state_current);
+    m->id = ecs_sched_component_register(w, &c);
+    snprintf(name, sizeof name, "NextState(%s)", m->name);
+    c.size = sizeof(ecs_sched__state_next);
+    m->next = m->id ? ecs_sched_component_register(w, &c) : 0;
+    snprintf(name, sizeof name, "StateScoped(%s)", m->name);
+    c.size = sizeof(ecs_sched_state_scoped);
+    m->scope = m->next ? ecs_sched_component_register(w, &c) : 0;
+    if (m->scope) {
+        ecs_sched_query_desc q;
+        memset(&q, 0, sizeof q);
+        q.terms[0] = ecs_sched_read(m->scope);
+        m->scoped = ecs_sched_query_create(w, &q);
+    }
+    return m->scoped && ecs_sched_resource_insert(w, m->next, NULL) == ECS_SCHED_OK;
+}
+
+static ecs_sched__state_machine *ecs_sched__state_find_name(const ecs_sched_world *w,
+                                                            const char *name) {
+    uint32_t i;
+    if (!ecs_sched__states_of(w)) return NULL;
+    for (i = 0; i < ecs_sched__states_of(w)->count; i++) {
+        if (strcmp(ecs_sched__states_of(w)->items[i].name, name) == 0) return &ecs_sched__states_of(w)->items[i];
+    }
+    return NULL;
+}
+
+/* ---- state machines in snapshots ----
+
+   A machine's value and its pending transition are resources, which a snapshot holds; the
+   rest of what game logic reads of it lives here and is kept as a part of the snapshot
+   (world.h): the values its stack covers, whether it has had its first value, and its last
+   transition. Machines registered after the snapshot keep theirs. */
+
+typedef struct ecs_sched__machine_copy {
+    int32_t depth;
+    bool entered;
+    ecs_sched_state_transition last;
+    uint64_t last_run;
+} ecs_sched__machine_copy;
+
+typedef struct ecs_sched__states_copy {
+    uint32_t count;
+    ecs_sched__machine_copy *machines;
+    int32_t *stacks;                  /* each machine's depth values, one after the other */
+} ecs_sched__states_copy;
+
+static void ecs_sched__states_copy_free(ecs_sched__env *env, void *copy) {
+    ecs_sched__states_copy *c = (ecs_sched__states_copy *)copy;
+    ecs_sched__free(env, c->machines);
+    ecs_sched__free(env, c->stacks);
+    ecs_sched__free(env, c);
+}
+
+static bool ecs_sched__states_take(ecs_sched_world *w, void **copy, size_t *bytes) {
+    ecs_sched__states_copy *c;
+    uint32_t i, values = 0, at = 0;
+    *copy = NULL;
+    for (i = 0; i < ecs_sched__states_of(w)->count; i++) values += (uint32_t)ecs_sched__states_of(w)->items[i].depth;
+    c = (ecs_sched__states_copy *)ecs_sched__calloc(&w->env, sizeof *c);
+    if (!c) return false;
+    c->count = ecs_sched__states_of(w)->count;
+    c->machines = (ecs_sched__machine_copy *)ecs_sched__calloc(&w->env, c->count * sizeof *c->machines);
+    c->stacks = (int32_t *)ecs_sched__calloc(&w->env, (values + 1) * sizeof *c->stacks);
+    if (!c->machines || !c->stacks) {
+        ecs_sched__states_copy_free(&w->env, c);
+        return false;
+    }
+    for (i = 0; i < c->count; i++) {
+        const ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[i];
+        c->machines[i].depth = m->depth;
+        c->machines[i].entered = m->entered;
+        c->machines[i].last = m->last;
+        c->machines[i].last_run = m->last_run;
+        memcpy(c->stacks + at, m->stack, (size_t)m->depth * sizeof *m->stack);
+        at += (uint32_t)m->depth;
+    }
+    *bytes += sizeof *c + c->count * sizeof *c->machines + values * sizeof *c->stacks;
+    *copy = c;
+    return true;
+}
+
+/* Nothing to allocate: each machine's stack has its capacity from the start. */
+static bool ecs_sched__states_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
+    (void)w;
+    (void)copy;
+    *prepared = NULL;
+    return true;
+}
+
+static void ecs_sched__states_apply(ecs_sched_world *w, const void *copy, void *prepared) {
+    const ecs_sched__states_copy *c = (const ecs_sched__states_copy *)copy;
+    uint32_t i, at = 0;
+    (void)prepared;
+    for (i = 0; c && i < c->count && i < ecs_sched__states_of(w)->count; i++) {
+        ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[i];
+        const ecs_sched__machine_copy *from = &c->machines[i];
+        m->depth = from->depth;
+        memcpy(m->stack, c->stacks + at, (size_t)from->depth * sizeof *m->stack);
+        at += (uint32_t)from->depth;
+        m->entered = from->entered;
+        m->last = from->last;
+        m->last_run = from->last_run;
+    }
+}
+
+static void ecs_sched__states_discard(ecs_sched_world *w, void *prepared) {
+    (void)w;
+    (void)prepared;
+}
+
+static const ecs_sched__snapshot_part ecs_sched__states_part = {
+    ecs_sched__states_take, ecs_sched__states_prepare, ecs_sched__states_apply,
+    ecs_sched__states_discard, ecs_sched__states_copy_free};
+
+/* ---- computed states and sub-states ---- */
+
+/* The machines desc depends on, as ids: a computed state's sources, a sub-state's parent. */
+static int32_t ecs_sched__state_desc_dependencies(const ecs_sched_state_desc *desc,
+                                                  ecs_sched_id *out) {
+    int32_t n = 0;
+    if (desc->parent) {
+        out[0] = desc->parent;
+        return 1;
+    }
+    while (n < ECS_SCHED_MAX_STATE_SOURCES && desc->sources[n]) {
+        out[n] = desc->sources[n];
+        n++;
+    }
+    return n;
+}
+
+static int32_t ecs_sched__state_index(const ecs_sched_world *w, const ecs_sched__state_machine *m) {
+    return (int32_t)(m - ecs_sched__states_of(w)->items);
+}
+
+static bool ecs_sched__state_any_parent_value(const ecs_sched_state_desc *desc) {
+    int32_t i;
+    for (i = 0; i < ECS_SCHED_MAX_STATE_VALUES; i++) {
+        if (desc->parent_values[i]) return true;
+    }
+    return false;
+}
+
+static ecs_sched_result ecs_sched__state_computed_check(ecs_sched_world *w,
+                                                        const ecs_sched_state_desc *desc) {
+    ecs_sched_id sources[ECS_SCHED_MAX_STATE_SOURCES];
+    int32_t n = ecs_sched__state_desc_dependencies(desc, sources), i;
+    for (i = n; i < ECS_SCHED_MAX_STATE_SOURCES; i++) {
+        if (desc->sources[i]) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                   "state_register('%s'): .sources[%d] is 0 but .sources[%d] is "
+                                   "not; list the sources without gaps",
+                                   desc->name, (int)n, (int)i);
+        }
+    }
+    if (!desc->compute) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "state_register('%s'): .sources is given without .compute; a "
+                               "computed state needs the function that computes its value",
+                               desc->name);
+    }
+    if (n == 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "state_register('%s'): .compute is given without .sources; list "
+                               "the machines its value is computed from", desc->name);
+    }
+    for (i = 0; i < n; i++) {
+        if (!ecs_sched__state_find(w, sources[i])) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_STATE,
+                                   "state_register('%s'): .sources[%d], id %u, is not a state "
+                                   "machine; register the sources before the states computed "
+                                   "from them", desc->name, (int)i, (unsigned)sources[i]);
+        }
+    }
+    if (desc->parent || ecs_sched__state_any_parent_value(desc) || desc->initial != 0 ||
+        desc->stack_capacity != 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "state_register('%s'): a computed state takes no .parent, "
+                               ".parent_values, .initial or .stack_capacity: its value is always "
+                               "what .compute makes of its sources' values", desc->name);
+    }
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__state_sub_check(ecs_sched_world *w,
+                                                   const ecs_sched_state_desc *desc) {
+    const ecs_sched__state_machine *parent = ecs_sched__state_find(w, desc->parent);
+    int32_t i;
+    if (!parent) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_UNKNOWN_STATE,
+                               "state_register('%s'): .parent, id %u, is not a state machine; "
+                               "register the parent before its sub-states", desc->name,
+                               (unsigned)desc->parent);
+    }
+    if (!ecs_sched__state_any_parent_value(desc)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "state_register('%s'): a sub-state needs .parent_values: set "
+                               ".parent_values[v] = true for each value v of '%s' it exists in",
+                               desc->name, parent->name);
+    }
+    for (i = parent->value_count; i < ECS_SCHED_MAX_STATE_VALUES; i++) {
+        if (desc->parent_values[i]) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                   "state_register('%s'): .parent_values[%d] is set, but parent "
+                                   "'%s' has only %d values", desc->name, (int)i, parent->name,
+                                   (int)parent->value_count);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Checks what makes desc a computed state or a sub-state, if anything does. */
+static ecs_sched_result ecs_sched__state_derived_check(ecs_sched_world *w,
+                                                       const ecs_sched_state_desc *desc) {
+    int32_t i;
+    bool sources = desc->compute != NULL;
+    for (i = 0; i < ECS_SCHED_MAX_STATE_SOURCES; i++) sources = sources || desc->sources[i];
+    if (sources) return ecs_sched__state_computed_check(w, desc);
+    if (desc->parent) return ecs_sched__state_sub_check(w, desc);
+    if (ecs_sched__state_any_parent_value(desc)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "state_register('%s'): .parent_values is given without .parent; "
+                               "a sub-state names its parent machine", desc->name);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Whether machine `from` depends on machine `target` (or is it), through its sources. */
+static bool ecs_sched__state_depends(const ecs_sched_world *w, uint32_t from, uint32_t target) {
+    const ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[from];
+    int32_t i;
+    if (from == target) return true;
+    for (i = 0; i < m->source_count; i++) {
+        if (ecs_sched__state_depends(w, m->sources[i], target)) return true;
+    }
+    return false;
+}
+
+/* Registering desc again under the name of `existing` must not make it depend on itself
+   (machines depend on machines registered before them, so that is the only way to a cycle).
+   The message follows one path of the cycle. */
+static ecs_sched_result ecs_sched__state_cycle_check(ecs_sched_world *w,
+                                                     const ecs_sched_state_desc *desc,
+                                                     const ecs_sched__state_machine *existing) {
+    ecs_sched_id deps[ECS_SCHED_MAX_STATE_SOURCES];
+    uint32_t target = (uint32_t)ecs_sched__state_index(w, existing), at = target;
+    int32_t n = ecs_sched__state_desc_dependencies(desc, deps), i, k;
+    ecs_sched__text text;
+    ecs_sched_result result;
+    for (i = 0; i < n; i++) {
+        at = (uint32_t)ecs_sched__state_index(w, ecs_sched__state_find(w, deps[i]));
+        if (ecs_sched__state_depends(w, at, target)) break;
+    }
+    if (i == n) return ECS_SCHED_OK;
+    ecs_sched__text_init(&text, &w->env);
+    ecs_sched__text_printf(&text, "state_register('%s'): the state machines would be computed "
+                                  "from each other: %s", desc->name, desc->name);
+    for (;;) {
+        const ecs_sched__state_machine *m = &ecs_sched__states_of(w)->items[at];
+        ecs_sched__text_printf(&text, " -> %s", m->name);
+        if (at == target) break;
+        for (k = 0; !ecs_sched__state_depends(w, m->sources[k], target); k++) continue;
+        at = m->sources[k];
+    }
+    ecs_sched__text_printf(&text, " (each depends on the next); a machine can depend only on "
+                                  "machines registered before it");
+    result = ecs_sched__fail_text(&w->env, ECS_SCHED_ERR_STATE_CYCLE,
+                                  text.data ? text.data : "state machines in a cycle");
+    ecs_sched__text_free(&text);
     return result;
 }
 
-/*============================== src/disable.h (implementation) ==============================*/
-/* disable: disabled entities. An entity is disabled by the Disabled tag (registered by
-   world_create), so that disabling moves it to the tables of disabled entities, which
-   queries leave out when they match tables (query.h): iteration pays nothing for it. */
-
-ecs_sched_id ecs_sched_prefab_tag(const ecs_sched_world *w) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return w->prefab;
+/* Whether an existing machine depends on the same machines, the same way, as desc. */
+static bool ecs_sched__state_same_dependencies(const ecs_sched_world *w,
+                                               const ecs_sched__state_machine *m,
+                                               const ecs_sched_state_desc *desc) {
+    ecs_sched_id deps[ECS_SCHED_MAX_STATE_SOURCES];
+    int32_t n = ecs_sched__state_desc_dependencies(desc, deps), i;
+    if (n != m->source_count || m->compute != desc->compute || m->user_data != desc->user_data ||
+        memcmp(m->parent_values, desc->parent_values, sizeof m->parent_values) != 0) {
+        return false;
+    }
+    for (i = 0; i < n; i++) {
+        if (ecs_sched__states_of(w)->items[m->sources[i]].id != deps[i]) return false;
+    }
+    return true;
 }
 
-ecs_sched_id ecs_sched_disabled_tag(const ecs_sched_world *w) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return w->disabled;
+/* What decides m's value, from desc (already checked). */
+static void ecs_sched__state_machine_link(const ecs_sched_world *w, ecs_sched__state_machine *m,
+                                          const ecs_sched_state_desc *desc) {
+    ecs_sched_id deps[ECS_SCHED_MAX_STATE_SOURCES];
+    int32_t i;
+    m->kind = desc->compute ? ECS_SCHED__STATE_COMPUTED
+              : desc->parent ? ECS_SCHED__STATE_SUB : ECS_SCHED__STATE_ROOT;
+    m->source_count = ecs_sched__state_desc_dependencies(desc, deps);
+    for (i = 0; i < m->source_count; i++) {
+        m->sources[i] = (uint32_t)ecs_sched__state_index(w, ecs_sched__state_find(w, deps[i]));
+    }
+    m->compute = desc->compute;
+    m->user_data = desc->user_data;
+    memcpy(m->parent_values, desc->parent_values, sizeof m->parent_values);
 }
 
-ecs_sched_result ecs_sched_disable(ecs_sched_world *w, ecs_sched_entity e) {
-    ecs_sched_id tag;
+ecs_sched_id ecs_sched_state_register(ecs_sched_world *w, const ecs_sched_state_desc *desc) {
+    ecs_sched__state_machine m, *existing;
+    int32_t count;
     ECS_SCHED__CHECK_WORLD(w);
-    if (ecs_sched__change_refused(w, "disable")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "disable");
-    tag = w->disabled;
-    if (ecs_sched_has(w, e, tag)) return ECS_SCHED_OK;
-    return ecs_sched_insert(w, e, tag, NULL);
+    count = desc ? ecs_sched__state_desc_value_count(desc) : 0;
+    if (ecs_sched__state_desc_check(w, desc, count) != ECS_SCHED_OK ||
+        ecs_sched__state_derived_check(w, desc) != ECS_SCHED_OK) {
+        return 0;
+    }
+    if (ecs_sched__states_of(w) && ecs_sched__states_of(w)->applying) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "state_register('%s'): state transitions are being applied; register "
+                        "state machines before (outside OnEnter, OnExit and OnTransition)",
+                        desc->name);
+        return 0;
+    }
+    existing = ecs_sched__state_find_name(w, desc->name);
+    if (existing) {
+        if (ecs_sched__state_cycle_check(w, desc, existing) != ECS_SCHED_OK) return 0;
+        if (ecs_sched__state_same_values(existing, desc, count) &&
+            ecs_sched__state_same_dependencies(w, existing, desc)) {
+            /* another initial value replaces the first until the machine has had a value,
+               so a game can override a plugin's default */
+            if (desc->initial == existing->initial || !existing->entered) {
+                existing->initial = desc->initial;
+                return existing->id;
+            }
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_STATE_MISMATCH,
+                            "state_register('%s'): another initial value (%s, was %s) comes "
+                            "too late: the machine has had its first value; register it again "
+                            "before the first apply", desc->name,
+                            existing->value_names[desc->initial],
+                            existing->value_names[existing->initial]);
+            return 0;
+        }
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_STATE_MISMATCH,
+                        "state_register('%s'): a state machine of that name is registered with "
+                        "other values, another stack capacity or other sources, parent or "
+                        "compute function; register it once, or give the other machine another "
+                        "name", desc->name);
+        return 0;
+    }
+    if (!ecs_sched__states_of(w)) {
+        ecs_sched__part_set(w, &ecs_sched__states_key, (ecs_sched__states *)ecs_sched__calloc(&w->env, sizeof *ecs_sched__states_of(w)));
+        if (!ecs_sched__states_of(w)) {
+            ecs_sched__out_of_memory(w, "registering a state machine");
+            return 0;
+        }
+    }
+    memset(&m, 0, sizeof m);
+    if (!ECS_SCHED__GROW(&w->env, ecs_sched__states_of(w)->items, &ecs_sched__states_of(w)->capacity,
+                         ecs_sched__states_of(w)->count + 1) ||
+        !ECS_SCHED__GROW(&w->env, ecs_sched__states_of(w)->steps, &ecs_sched__states_of(w)->step_capacity,
+                         ecs_sched__states_of(w)->count + 1) ||
+        !ecs_sched__state_machine_fill(w, &m, desc, count)) {
+        ecs_sched__state_machine_free(w, &m);
+        ecs_sched__out_of_memory(w, "registering a state machine");
+        return 0;
+    }
+    if (!ecs_sched__state_register_types(w, &m)) {
+        ecs_sched__state_machine_free(w, &m);  /* the world's error says why */
+        return 0;
+    }
+    ecs_sched__state_machine_link(w, &m, desc);
+    ecs_sched__states_of(w)->items[ecs_sched__states_of(w)->count++] = m;
+    ecs_sched__snapshot_part_add(w, &ecs_sched__states_part);
+    return m.id;
 }
 
-ecs_sched_result ecs_sched_enable(ecs_sched_world *w, ecs_sched_entity e) {
+/* ---- reading and queuing ---- */
+
+ecs_sched_id ecs_sched_state_next_id(ecs_sched_world *w, ecs_sched_id machine) {
+    const ecs_sched__state_machine *m;
     ECS_SCHED__CHECK_WORLD(w);
-    if (ecs_sched__change_refused(w, "enable")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "enable");
-    if (!ecs_sched_has(w, e, w->disabled)) return ECS_SCHED_OK;
-    return ecs_sched_remove(w, e, w->disabled);
+    m = ecs_sched__state_known(w, machine, "state_next_id");
+    return m ? m->next : 0;
 }
 
-bool ecs_sched_is_disabled(const ecs_sched_world *w, ecs_sched_entity e) {
+int32_t ecs_sched_state_get(ecs_sched_world *w, ecs_sched_id machine) {
+    const ecs_sched_state_current *current;
     ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched_has(w, e, w->disabled);
+    if (!ecs_sched__state_known(w, machine, "state_get")) return ECS_SCHED_STATE_NONE;
+    current = ecs_sched__state_current(w, machine);
+    return current ? current->value : ECS_SCHED_STATE_NONE;
 }
 
-ecs_sched_result ecs_sched_commands_disable(ecs_sched_commands *cmd, ecs_sched_entity e) {
+const char *ecs_sched_state_value_name(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
+    const ecs_sched__state_machine *m;
+    ECS_SCHED__CHECK_WORLD(w);
+    m = ecs_sched__state_known(w, machine, "state_value_name");
+    if (!m || !ecs_sched__state_value_valid(w, m, value, "state_value_name")) return NULL;
+    return m->value_names[value];
+}
+
+/* Whether the stack allows the request, as it will stand at the next apply (only applies
+   change it, and the request replaces any queued before). */
+static bool ecs_sched__state_stack_allows(ecs_sched_world *w, const ecs_sched__state_machine *m,
+                                          int request, const char *operation) {
+    if (request == ECS_SCHED__STATE_REQUEST_PUSH && m->depth >= m->stack_capacity) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                        "%s: state machine '%s' already covers %d values, its stack_capacity; "
+                        "pop first, or register it with a larger .stack_capacity",
+                        operation, m->name, (int)m->depth);
+        return false;
+    }
+    if (request == ECS_SCHED__STATE_REQUEST_POP && m->depth == 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "%s: state machine '%s' has nothing pushed to pop back from", operation,
+                        m->name);
+        return false;
+    }
+    return true;
+}
+
+/* Whether m takes queued values now: a computed state never does, a sub-state only while it
+   exists. */
+static bool ecs_sched__state_queueable(ecs_sched_world *w, const ecs_sched__state_machine *m,
+                                       int32_t value, int request, const char *operation) {
+    const ecs_sched__state_machine *parent;
+    ecs_sched__text text;
+    char what[160];
+    int32_t v;
+    const char *separator = " ";
+    if (m->kind == ECS_SCHED__STATE_ROOT) return true;
+    if (m->kind == ECS_SCHED__STATE_SUB && ecs_sched__state_exists(w, m->id)) return true;
+    if (request == ECS_SCHED__STATE_REQUEST_POP) {
+        snprintf(what, sizeof what, "%s(%s)", operation, m->name);
+    } else {
+        snprintf(what, sizeof what, "%s(%s::%s)", operation, m->name, m->value_names[value]);
+    }
+    if (m->kind == ECS_SCHED__STATE_COMPUTED) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "%s: '%s' is a computed state, its value follows its sources; queue "
+                        "values for them instead", what, m->name);
+        return false;
+    }
+    parent = &ecs_sched__states_of(w)->items[m->sources[0]];
+    ecs_sched__text_init(&text, &w->env);
+    ecs_sched__text_printf(&text, "%s: sub-state '%s' does not exist now: it exists only "
+                                  "while '%s' is", what, m->name, parent->name);
+    for (v = 0; v < parent->value_count; v++) {
+        if (!m->parent_values[v]) continue;
+        ecs_sched__text_printf(&text, "%s%s", separator, parent->value_names[v]);
+        separator = " or ";
+    }
+    ecs_sched__text_printf(&text, ", from the apply that gets it there on; queue its values "
+                                  "while it exists");
+    ecs_sched__fail_text(&w->env, ECS_SCHED_ERR_STATE_ABSENT,
+                         text.data ? text.data : "the sub-state does not exist now");
+    ecs_sched__text_free(&text);
+    return false;
+}
+
+/* Writes a request into m's pending slot `next` (already reached with the right access). */
+static ecs_sched_result ecs_sched__state_queue(ecs_sched_world *w,
+                                               const ecs_sched__state_machine *m,
+                                               ecs_sched__state_next *next, int32_t value,
+                                               int request, const char *operation) {
+    if (request != ECS_SCHED__STATE_REQUEST_POP &&
+        !ecs_sched__state_value_valid(w, m, value, operation)) {
+        return w->env.last_result;
+    }
+    if (!ecs_sched__state_queueable(w, m, value, request, operation) ||
+        !ecs_sched__state_stack_allows(w, m, request, operation)) {
+        return w->env.last_result;
+    }
+    next->value = value;
+    next->request = request;
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__state_queue_world(ecs_sched_world *w, ecs_sched_id machine,
+                                                     int32_t value, int request,
+                                                     const char *operation) {
+    const ecs_sched__state_machine *m;
+    ECS_SCHED__CHECK_WORLD(w);
+    m = ecs_sched__state_known(w, machine, operation);
+    if (!m) return w->env.last_result;
+    return ecs_sched__state_queue(w, m,
+                                  (ecs_sched__state_next *)w->resources[m->next], value,
+                                  request, operation);
+}
+
+ecs_sched_result ecs_sched_state_set(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
+    return ecs_sched__state_queue_world(w, machine, value, ECS_SCHED__STATE_REQUEST_SET,
+                                        "state_set");
+}
+
+ecs_sched_result ecs_sched_state_set_reenter(ecs_sched_world *w, ecs_sched_id machine,
+                                             int32_t value) {
+    return ecs_sched__state_queue_world(w, machine, value, ECS_SCHED__STATE_REQUEST_REENTER,
+                                        "state_set_reenter");
+}
+
+/* Whether a running system declared a read (or write) of the machine; refuses it if not. */
+static bool ecs_sched__ctx_reads_state(ecs_sched_system_ctx *ctx,
+                                       const ecs_sched__state_machine *m) {
+    if (ecs_sched__ids_contain(ctx->reads, ctx->read_count, m->id) ||
+        ecs_sched__ids_contain(ctx->writes, ctx->write_count, m->id)) {
+        return true;
+    }
+    ecs_sched__ctx_refuse(ctx, "reads state machine '%s' without declaring it: add its id to "
+                               "the desc's .reads", m->name);
+    return false;
+}
+
+ecs_sched_result ecs_sched_state_push(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
+    return ecs_sched__state_queue_world(w, machine, value, ECS_SCHED__STATE_REQUEST_PUSH,
+                                        "state_push");
+}
+
+ecs_sched_result ecs_sched_state_pop(ecs_sched_world *w, ecs_sched_id machine) {
+    return ecs_sched__state_queue_world(w, machine, 0, ECS_SCHED__STATE_REQUEST_POP,
+                                        "state_pop");
+}
+
+int32_t ecs_sched_state_depth(ecs_sched_world *w, ecs_sched_id machine) {
+    const ecs_sched__state_machine *m;
+    ECS_SCHED__CHECK_WORLD(w);
+    m = ecs_sched__state_known(w, machine, "state_depth");
+    return m ? m->depth : -1;
+}
+
+int32_t ecs_sched_ctx_state(ecs_sched_system_ctx *ctx, ecs_sched_id machine) {
+    const ecs_sched__state_machine *m;
+    const ecs_sched_state_current *current;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    m = ecs_sched__state_known(ctx->world, machine, "ctx_state");
+    if (!m || !ecs_sched__ctx_reads_state(ctx, m)) return ECS_SCHED_STATE_NONE;
+    current = ecs_sched__state_current(ctx->world, machine);
+    return current ? current->value : ECS_SCHED_STATE_NONE;
+}
+
+static ecs_sched_result ecs_sched__state_queue_ctx(ecs_sched_system_ctx *ctx,
+                                                   ecs_sched_id machine, int32_t value,
+                                                   int request, const char *operation) {
+    const ecs_sched__state_machine *m;
+    ecs_sched__state_next *next;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    m = ecs_sched__state_known(ctx->world, machine, operation);
+    if (!m) return ctx->world->env.last_result;
+    next = (ecs_sched__state_next *)ecs_sched_ctx_resource_mut(ctx, m->next);
+    if (!next) return ECS_SCHED_ERR_ACCESS;
+    return ecs_sched__state_queue(ctx->world, m, next, value, request, operation);
+}
+
+ecs_sched_result ecs_sched_ctx_state_set(ecs_sched_system_ctx *ctx, ecs_sched_id machine,
+                                         int32_t value) {
+    return ecs_sched__state_queue_ctx(ctx, machine, value, ECS_SCHED__STATE_REQUEST_SET,
+                                      "ctx_state_set");
+}
+
+ecs_sched_result ecs_sched_ctx_state_set_reenter(ecs_sched_system_ctx *ctx, ecs_sched_id machine,
+                                                 int32_t value) {
+    return ecs_sched__state_queue_ctx(ctx, machine, value, ECS_SCHED__STATE_REQUEST_REENTER,
+                                      "ctx_state_set_reenter");
+}
+
+ecs_sched_result ecs_sched_ctx_state_push(ecs_sched_system_ctx *ctx, ecs_sched_id machine,
+                                          int32_t value) {
+    return ecs_sched__state_queue_ctx(ctx, machine, value, ECS_SCHED__STATE_REQUEST_PUSH,
+                                      "ctx_state_push");
+}
+
+ecs_sched_result ecs_sched_ctx_state_pop(ecs_sched_system_ctx *ctx, ecs_sched_id machine) {
+    return ecs_sched__state_queue_ctx(ctx, machine, 0, ECS_SCHED__STATE_REQUEST_POP,
+                                      "ctx_state_pop");
+}
+
+/* The number of the current top-level schedule run (between runs: of the last one). */
+static uint64_t ecs_sched__top_run(const ecs_sched_world *w) {
+    return ecs_sched__schedules_of(w) ? ecs_sched__schedules_of(w)->top_runs : 0;
+}
+
+/* The run a transition applied now counts for: the current one, or, outside any run, the
+   next. */
+static uint64_t ecs_sched__transition_run(const ecs_sched_world *w) {
+    bool running = ecs_sched__schedules_of(w) && ecs_sched__schedules_of(w)->depth > 0;
+    return ecs_sched__top_run(w) + (running ? 0 : 1);
+}
+
+ecs_sched_result ecs_sched_state_last_transition(ecs_sched_world *w, ecs_sched_id machine,
+                                                 ecs_sched_state_transition *out) {
+    const ecs_sched__state_machine *m;
+    ECS_SCHED__CHECK_WORLD(w);
+    m = ecs_sched__state_known(w, machine, "state_last_transition");
+    if (!m) return w->env.last_result;
+    if (!out) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "state_last_transition('%s'): needs somewhere to write", m->name);
+    }
+    *out = m->last;
+    out->this_run = (m->last.from != ECS_SCHED_STATE_NONE || m->last.to != ECS_SCHED_STATE_NONE) &&
+                    (m->last_run == ecs_sched__top_run(w) ||
+                     m->last_run == ecs_sched__transition_run(w) ||
+                     (ecs_sched__states_of(w)->applying && m->last_run == ecs_sched__states_of(w)->run));
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_ctx_state_last_transition(ecs_sched_system_ctx *ctx,
+                                                     ecs_sched_id machine,
+                                                     ecs_sched_state_transition *out) {
+    const ecs_sched__state_machine *m;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    m = ecs_sched__state_known(ctx->world, machine, "ctx_state_last_transition");
+    if (!m) return ctx->world->env.last_result;
+    if (!ecs_sched__ctx_reads_state(ctx, m)) return ECS_SCHED_ERR_ACCESS;
+    return ecs_sched_state_last_transition(ctx->world, machine, out);
+}
+
+/* ---- labels ---- */
+
+/* The label of one of a value's schedules (ECS_SCHED__ON_*), or NULL. */
+static const char *ecs_sched__value_schedule(ecs_sched_world *w, ecs_sched_id machine,
+                                             int32_t value, int kind, const char *operation) {
+    const ecs_sched__state_machine *m;
+    ECS_SCHED__CHECK_WORLD(w);
+    m = ecs_sched__state_known(w, machine, operation);
+    if (!m || !ecs_sched__state_value_valid(w, m, value, operation)) return NULL;
+    return m->labels[kind][value];
+}
+
+const char *ecs_sched_on_enter(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
+    return ecs_sched__value_schedule(w, machine, value, ECS_SCHED__ON_ENTER, "on_enter");
+}
+
+const char *ecs_sched_on_exit(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
+    return ecs_sched__value_schedule(w, machine, value, ECS_SCHED__ON_EXIT, "on_exit");
+}
+
+const char *ecs_sched_on_pause(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
+    return ecs_sched__value_schedule(w, machine, value, ECS_SCHED__ON_PAUSE, "on_pause");
+}
+
+const char *ecs_sched_on_resume(ecs_sched_world *w, ecs_sched_id machine, int32_t value) {
+    return ecs_sched__value_schedule(w, machine, value, ECS_SCHED__ON_RESUME, "on_resume");
+}
+
+const char *ecs_sched_on_transition(ecs_sched_world *w, ecs_sched_id machine, int32_t from,
+                                    int32_t to) {
+    ecs_sched__state_machine *m;
+    char **label;
+    ECS_SCHED__CHECK_WORLD(w);
+    m = ecs_sched__state_known(w, machine, "on_transition");
+    if (!m || !ecs_sched__state_value_valid(w, m, from, "on_transition") ||
+        !ecs_sched__state_value_valid(w, m, to, "on_transition")) {
+        return NULL;
+    }
+    label = &m->transition_labels[from * m->value_count + to];
+    if (!*label) {
+        *label = ecs_sched__state_format(w, "OnTransition(%s::%s, %s::%s)", m->name,
+                                         m->value_names[from], m->name, m->value_names[to]);
+        if (!*label) ecs_sched__out_of_memory(w, "naming a transition schedule");
+    }
+    return *label;
+}
+
+/* ---- state-scoped entities ---- */
+
+ecs_sched_state_scoped ecs_sched_despawn_on_exit(int32_t value) {
+    ecs_sched_state_scoped scope;
+    scope.on_exit = value;
+    scope.on_enter = ECS_SCHED_STATE_NONE;
+    return scope;
+}
+
+ecs_sched_state_scoped ecs_sched_despawn_on_enter(int32_t value) {
+    ecs_sched_state_scoped scope;
+    scope.on_exit = ECS_SCHED_STATE_NONE;
+    scope.on_enter = value;
+    return scope;
+}
+
+ecs_sched_id ecs_sched_state_scope_id(ecs_sched_world *w, ecs_sched_id machine) {
+    const ecs_sched__state_machine *m;
+    ECS_SCHED__CHECK_WORLD(w);
+    m = ecs_sched__state_known(w, machine, "state_scope_id");
+    return m ? m->scope : 0;
+}
+
+ecs_sched_result ecs_sched_message_scope_to_state(ecs_sched_world *w, ecs_sched_id message,
+                                                  ecs_sched_id machine, int32_t value,
+                                                  bool on_enter) {
+    const ecs_sched__state_machine *m;
+    const char *operation = "message_scope_to_state";
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched_is_message(w, message)) return ecs_sched__not_a_message(w, message, operation);
+    m = ecs_sched__state_known(w, machine, operation);
+    if (!m) return w->env.last_result;
+    if (!ecs_sched__state_value_valid(w, m, value, operation)) return w->env.last_result;
+    return ecs_sched__message_scope_add(w, message, machine, value, on_enter);
+}
+
+/* ---- conditions ----
+
+   Made as a user makes a condition (condition.h): a fn that reads the machine, and a setup
+   that checks the machine (and value) as each instance is added and names it. */
+
+static bool ecs_sched__in_state_holds(ecs_sched_system_ctx *ctx) {
+    const ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    return ecs_sched__state_is(ctx->world, c->resource, c->state_value);
+}
+
+static bool ecs_sched__state_exists_holds(ecs_sched_system_ctx *ctx) {
+    return ecs_sched__state_exists(ctx->world, ecs_sched__cond_of(ctx)->resource);
+}
+
+/* True when the machine's count of changes moved since this instance last looked. */
+static bool ecs_sched__state_changed_holds(ecs_sched_system_ctx *ctx) {
+    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    uint32_t changes = ecs_sched__state_changes(ctx->world, c->resource);
+    bool changed = changes != c->seen;
+    c->seen = changes;
+    return changed;
+}
+
+static bool ecs_sched__state_in_stack(const ecs_sched_world *w, ecs_sched_id machine,
+                                      int32_t value) {
+    const ecs_sched__state_machine *m;
+    int32_t i;
+    if (ecs_sched__state_is(w, machine, value)) return true;
+    m = ecs_sched__state_find(w, machine);
+    for (i = 0; m && i < m->depth; i++) {
+        if (m->stack[i] == value) return true;
+    }
+    return false;
+}
+
+static bool ecs_sched__in_stack_holds(ecs_sched_system_ctx *ctx) {
+    const ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    return ecs_sched__state_in_stack(ctx->world, c->resource, c->state_value);
+}
+
+/* Checks a state condition's machine (and value) and names it, unless it has a name:
+   "in_state(GameState::Playing)", "state_exists(GameState)", "state_changed(GameState)". */
+static ecs_sched_result ecs_sched__state_condition_setup(ecs_sched_world *w,
+                                                         ecs_sched_system_ctx *instance,
+                                                         const ecs_sched_condition *c) {
+    const ecs_sched__state_machine *m = ecs_sched__state_known(w, c->resource, "a state condition");
+    bool valued = c->kind == ECS_SCHED_CONDITION_IN_STATE ||
+                  c->kind == ECS_SCHED_CONDITION_STATE_IN_STACK;
+    char *name;
+    if (!m) return w->env.last_result;
+    if (valued && !ecs_sched__state_value_valid(w, m, c->state_value, "a state condition")) {
+        return w->env.last_result;
+    }
+    if (c->name) return ECS_SCHED_OK;
+    if (valued) {
+        name = ecs_sched__state_format(w, "%s(%s::%s)",
+                                       c->kind == ECS_SCHED_CONDITION_IN_STATE ? "in_state"
+                                                                                : "state_in_stack",
+                                       m->name, m->value_names[c->state_value]);
+    } else {
+        name = ecs_sched__state_format(w, "%s(%s)",
+                                       c->kind == ECS_SCHED_CONDITION_STATE_EXISTS
+                                           ? "state_exists" : "state_changed", m->name);
+    }
+    if (!name) return ecs_sched__out_of_memory(w, "copying a run condition");
+    ecs_sched__cond_rename(w, ecs_sched__cond_of(instance), name);
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_condition ecs_sched__state_condition(ecs_sched_condition_kind kind,
+                                                      ecs_sched_condition_fn fn,
+                                                      ecs_sched_id machine, int32_t value) {
+    ecs_sched_condition c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.fn = fn;
+    c.setup = ecs_sched__state_condition_setup;
+    c.resource = machine;
+    c.state_value = value;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_in_state(ecs_sched_id machine, int32_t value) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_IN_STATE, ecs_sched__in_state_holds,
+                                      machine, value);
+}
+
+ecs_sched_condition ecs_sched_condition_state_exists(ecs_sched_id machine) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_EXISTS,
+                                      ecs_sched__state_exists_holds, machine, 0);
+}
+
+ecs_sched_condition ecs_sched_condition_state_changed(ecs_sched_id machine) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_CHANGED,
+                                      ecs_sched__state_changed_holds, machine, 0);
+}
+
+ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine, int32_t value) {
+    return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_IN_STACK,
+                                      ecs_sched__in_stack_holds, machine, value);
+}
+
+/*=============================== src/time.h (implementation) ================================*/
+/* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
+
+typedef struct ecs_sched__clocks ecs_sched__clocks;
+
+/* The part of the world this module keeps (registry.h). */
+static ecs_sched__part_key ecs_sched__clocks_key;
+
+/* What the world keeps for its clocks. */
+struct ecs_sched__clocks {
+    ecs_sched_id time, real, virtual_, fixed;
+    ecs_sched_clock_fn clock;
+    ecs_sched_sleep_fn sleep;
+    void *user_data;
+    ecs_sched__schedule *fixed_main;     /* found at the runner's first run */
+    bool has_reading;                    /* the clock hook was read by an advance */
+    int64_t kept_reading_ns;             /* Time<Real>'s reading and its count of backward */
+    int64_t kept_backward_readings;      /* ones, kept across a snapshot restore */
+    /* delayed command buffers waiting for the virtual and the fixed clock (kept by delay.h) */
+    struct ecs_sched_commands **waiting[2];
+    uint32_t waiting_count[2], waiting_capacity[2];
+    uint64_t delay_serial;               /* buffers handed to the queues so far */
+    /* The clocks' hooks, for a later module with work that waits for them (delay.h), which
+       sets them when it first has some; NULL until then. `advanced`: clock 0 (the virtual
+       one) advanced at the end of ecs_sched_time_advance, or clock 1 (the fixed one) at the
+       start of a fixed step, before FixedMain runs, to `now` (its elapsed time); a failure
+       is the advance's, or the fixed step's. `closing`: the clocks go. */
+    ecs_sched_result (*advanced)(ecs_sched_world *w, int clock, int64_t now);
+    void (*closing)(ecs_sched_world *w);
+};
+
+static inline ecs_sched__clocks *ecs_sched__clocks_of(const ecs_sched_world *w) {
+    return (ecs_sched__clocks *)ecs_sched__part(w, &ecs_sched__clocks_key);
+}
+
+/* ---- the clocks in snapshots ----
+
+   The clocks are resources, so a snapshot holds their time (elapsed, overstep, settings) and a
+   restore brings it back. What the clock hook read last is not game data: it stays, so that
+   the frame after a restore advances by the real time since the frame before it. */
+
+static bool ecs_sched__clocks_take(ecs_sched_world *w, void **copy, size_t *bytes) {
+    (void)w;
+    (void)bytes;
+    *copy = NULL;   /* the resources hold it all */
+    return true;
+}
+
+static bool ecs_sched__clocks_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
+    const ecs_sched_time_real *real = (const ecs_sched_time_real *)w->resources[ecs_sched__clocks_of(w)->real];
+    (void)copy;
+    *prepared = NULL;
+    ecs_sched__clocks_of(w)->kept_reading_ns = real ? real->last_reading_ns : 0;
+    ecs_sched__clocks_of(w)->kept_backward_readings = real ? real->backward_readings : 0;
+    return true;
+}
+
+static void ecs_sched__clocks_apply(ecs_sched_world *w, const void *copy, void *prepared) {
+    ecs_sched_time_real *real = (ecs_sched_time_real *)w->resources[ecs_sched__clocks_of(w)->real];
+    (void)copy;
+    (void)prepared;
+    if (!real) return;
+    real->last_reading_ns = ecs_sched__clocks_of(w)->kept_reading_ns;
+    real->backward_readings = ecs_sched__clocks_of(w)->kept_backward_readings;
+}
+
+static void ecs_sched__clocks_discard(ecs_sched_world *w, void *prepared) {
+    (void)w;
+    (void)prepared;
+}
+
+static void ecs_sched__clocks_copy_free(ecs_sched__env *env, void *copy) {
+    (void)env;
+    (void)copy;
+}
+
+static const ecs_sched__snapshot_part ecs_sched__clocks_part = {
+    ecs_sched__clocks_take, ecs_sched__clocks_prepare, ecs_sched__clocks_apply,
+    ecs_sched__clocks_discard, ecs_sched__clocks_copy_free};
+
+/* ---- the clocks ---- */
+
+static void ecs_sched__time_free(ecs_sched_world *w) {
+    if (!ecs_sched__clocks_of(w)) return;
+    if (ecs_sched__clocks_of(w)->closing) ecs_sched__clocks_of(w)->closing(w);
+    ecs_sched__free(&w->env, ecs_sched__clocks_of(w));
+    ecs_sched__part_set(w, &ecs_sched__clocks_key, NULL);
+}
+
+static void ecs_sched__clock_advance(ecs_sched_time *t, int64_t delta_ns) {
+    t->delta_ns = delta_ns;
+    t->elapsed_ns = ecs_sched__add_saturated(t->elapsed_ns, delta_ns);
+    t->delta_seconds = (double)delta_ns / 1e9;
+    t->elapsed_seconds = (double)t->elapsed_ns / 1e9;
+}
+
+int64_t ecs_sched_time_elapsed_wrapped(const ecs_sched_time *t) {
+    ECS_SCHED_ASSERT(t != NULL);
+    /* a clock copied from before its period was set (or zeroed) has no period: no wrap */
+    return t->wrap_period_ns > 0 ? t->elapsed_ns % t->wrap_period_ns : t->elapsed_ns;
+}
+
+double ecs_sched_time_elapsed_seconds_wrapped(const ecs_sched_time *t) {
+    int64_t wrapped = ecs_sched_time_elapsed_wrapped(t);
+    return (double)wrapped / 1e9;
+}
+
+/* The clocks, or NULL with `operation`'s failure recorded. */
+static ecs_sched__clocks *ecs_sched__clocks_known(ecs_sched_world *w, const char *operation) {
+    if (!ecs_sched__clocks_of(w)) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "%s: this world has no clocks (create an app, or call "
+                        "ecs_sched_time_setup first)", operation);
+    }
+    return ecs_sched__clocks_of(w);
+}
+
+/* A resource the library made (a clock), or NULL with `operation`'s failure recorded (it was
+   removed). */
+static void *ecs_sched__required_resource(ecs_sched_world *w, ecs_sched_id id,
+                                          const char *operation) {
+    void *value = ecs_sched_resource_get_mut(w, id);
+    if (!value) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "%s: resource '%s' was removed; the library made it and needs it",
+                        operation, ecs_sched__component_label(w, id));
+    }
+    return value;
+}
+
+static ecs_sched_time_virtual *ecs_sched__virtual_clock(ecs_sched_world *w, const char *operation) {
+    return ecs_sched__clocks_known(w, operation)
+               ? (ecs_sched_time_virtual *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->virtual_,
+                                                                     operation)
+               : NULL;
+}
+
+static ecs_sched_time_fixed *ecs_sched__fixed_clock(ecs_sched_world *w, const char *operation) {
+    return ecs_sched__clocks_known(w, operation)
+               ? (ecs_sched_time_fixed *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->fixed, operation)
+               : NULL;
+}
+
+static ecs_sched_id ecs_sched__register_clock(ecs_sched_world *w, const char *name, size_t size,
+                                              const void *initial) {
+    ecs_sched_id id = ecs_sched_component_register_type(w, name, size, 8);
+    if (id && ecs_sched_resource_insert(w, id, initial) != ECS_SCHED_OK) return 0;
+    return id;
+}
+
+static bool ecs_sched__speed_valid(double speed) {
+    return speed >= 0 && speed <= 1e9;    /* false for NaN too */
+}
+
+static ecs_sched_result ecs_sched__bad_setting(ecs_sched_world *w, const char *what,
+                                               const char *rule, double value) {
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "%s is %g; it must be %s",
+                           what, value, rule);
+}
+
+static ecs_sched_result ecs_sched__check_time_desc(ecs_sched_world *w,
+                                                   const ecs_sched_time_desc *d) {
+    if (d->fixed_step_ns < 0) {
+        return ecs_sched__bad_setting(w, "time_setup: fixed_step_ns", "> 0 (0: 1/64 s)",
+                                      (double)d->fixed_step_ns);
+    }
+    if (d->max_delta_ns < 0) {
+        return ecs_sched__bad_setting(w, "time_setup: max_delta_ns", "> 0 (0: 250 ms)",
+                                      (double)d->max_delta_ns);
+    }
+    if (d->max_steps_per_frame < 0) {
+        return ecs_sched__bad_setting(w, "time_setup: max_steps_per_frame", ">= 0 (0: no cap)",
+                                      (double)d->max_steps_per_frame);
+    }
+    if (d->wrap_period_ns < 0) {
+        return ecs_sched__bad_setting(w, "time_setup: wrap_period_ns", "> 0 (0: one hour)",
+                                      (double)d->wrap_period_ns);
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_setup(ecs_sched_world *w, const ecs_sched_time_desc *desc) {
+    ecs_sched_time_desc d;
+    ecs_sched__clocks *clocks;
+    ecs_sched_time_real real;
+    ecs_sched_time_virtual virt;
+    ecs_sched_time_fixed fixed;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__clocks_of(w)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "time_setup: this world has its clocks already (an app sets them "
+                               "up; change them with the ecs_sched_time_set_... functions)");
+    }
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    result = ecs_sched__check_time_desc(w, &d);
+    if (result != ECS_SCHED_OK) return result;
+    clocks = (ecs_sched__clocks *)ecs_sched__calloc(&w->env, sizeof *clocks);
+    if (!clocks) return ecs_sched__out_of_memory(w, "setting up the clocks");
+    clocks->clock = d.clock ? d.clock : ecs_sched__system_clock;
+    clocks->sleep = d.sleep ? d.sleep : ecs_sched__system_sleep;
+    clocks->user_data = d.clock_user_data;
+    memset(&real, 0, sizeof real);
+    real.time.wrap_period_ns = d.wrap_period_ns ? d.wrap_period_ns
+                                                : ECS_SCHED_WRAP_PERIOD_DEFAULT;
+    memset(&virt, 0, sizeof virt);
+    virt.time.wrap_period_ns = real.time.wrap_period_ns;
+    virt.relative_speed = 1.0;
+    virt.effective_speed = 1.0;
+    virt.max_delta_ns = d.max_delta_ns ? d.max_delta_ns : ECS_SCHED_MILLISECONDS(250);
+    memset(&fixed, 0, sizeof fixed);
+    fixed.time.wrap_period_ns = real.time.wrap_period_ns;
+    fixed.step_ns = d.fixed_step_ns ? d.fixed_step_ns : ECS_SCHED_HZ(64);
+    fixed.time.delta_ns = fixed.step_ns;
+    fixed.time.delta_seconds = (double)fixed.step_ns / 1e9;
+    fixed.max_steps_per_frame = d.max_steps_per_frame;
+    if (!(clocks->time = ecs_sched__register_clock(w, "Time", sizeof(ecs_sched_time),
+                                                   &virt.time)) ||
+        !(clocks->real = ecs_sched__register_clock(w, "Time<Real>", sizeof real, &real)) ||
+        !(clocks->virtual_ =
+              ecs_sched__register_clock(w, "Time<Virtual>", sizeof virt, &virt)) ||
+        !(clocks->fixed = ecs_sched__register_clock(w, "Time<Fixed>", sizeof fixed, &fixed))) {
+        result = w->env.last_result;
+        if (clocks->time) ecs_sched_resource_remove(w, clocks->time);
+        if (clocks->real) ecs_sched_resource_remove(w, clocks->real);
+        if (clocks->virtual_) ecs_sched_resource_remove(w, clocks->virtual_);
+        ecs_sched__free(&w->env, clocks);
+        return result != ECS_SCHED_OK ? result : ECS_SCHED_ERR_OUT_OF_MEMORY;
+    }
+    ecs_sched__part_set(w, &ecs_sched__clocks_key, clocks);
+    ecs_sched__snapshot_part_add(w, &ecs_sched__clocks_part);
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_id ecs_sched_time_id(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->time : 0;
+}
+
+ecs_sched_id ecs_sched_time_real_id(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->real : 0;
+}
+
+ecs_sched_id ecs_sched_time_virtual_id(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->virtual_ : 0;
+}
+
+ecs_sched_id ecs_sched_time_fixed_id(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__clocks_of(w) ? ecs_sched__clocks_of(w)->fixed : 0;
+}
+
+const ecs_sched_time *ecs_sched_ctx_time(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *w = ctx->world;
+    if (!ecs_sched__clocks_of(w)) {
+        ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
+                             "reads the time, but this world has no clocks (create an app, or "
+                             "call ecs_sched_time_setup first)");
+        return NULL;
+    }
+    if (!ecs_sched_resource_exists(w, ecs_sched__clocks_of(w)->time)) {
+        ecs_sched__ctx_vfail(ctx, ECS_SCHED_ERR_MISSING_RESOURCE, false,
+                             "reads the time, but resource 'Time' was removed");
+        return NULL;
+    }
+    return (const ecs_sched_time *)ecs_sched_ctx_resource(ctx, ecs_sched__clocks_of(w)->time);
+}
+
+int64_t ecs_sched_time_now(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__clocks_of(w)) return ecs_sched__system_clock(NULL);
+    return ecs_sched__clocks_of(w)->clock(ecs_sched__clocks_of(w)->user_data);
+}
+
+void ecs_sched_time_sleep(const ecs_sched_world *w, int64_t duration_ns) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__clocks_of(w)) {
+        ecs_sched__system_sleep(duration_ns, NULL);
+        return;
+    }
+    ecs_sched__clocks_of(w)->sleep(duration_ns, ecs_sched__clocks_of(w)->user_data);
+}
+
+/* The settings a system may have written into Time<Virtual>, checked before they are used. */
+static ecs_sched_result ecs_sched__check_virtual(ecs_sched_world *w,
+                                                 const ecs_sched_time_virtual *v) {
+    if (!ecs_sched__speed_valid(v->relative_speed)) {
+        return ecs_sched__bad_setting(w, "Time<Virtual>.relative_speed",
+                                      "between 0 and 1e9 (set it with ecs_sched_time_set_speed)",
+                                      v->relative_speed);
+    }
+    if (v->max_delta_ns <= 0) {
+        return ecs_sched__bad_setting(w, "Time<Virtual>.max_delta_ns",
+                                      "> 0 (set it with ecs_sched_time_set_max_delta)",
+                                      (double)v->max_delta_ns);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The real delta times the speed, then capped (after the speed: at any speed a frame moves
+   the game by max_delta_ns at most); the speed that gave is kept as effective_speed. */
+static int64_t ecs_sched__virtual_delta(ecs_sched_time_virtual *v, int64_t real_delta) {
+    int64_t scaled = real_delta;
+    if (v->paused) {
+        v->effective_speed = 0;
+        return 0;
+    }
+    if (v->relative_speed < 1.0 || v->relative_speed > 1.0) {
+        double product = (double)real_delta * v->relative_speed + 0.5;
+        scaled = product >= 9.2e18 ? INT64_MAX : (int64_t)product;
+    }
+    if (scaled > v->max_delta_ns) {
+        v->effective_speed = (double)v->max_delta_ns / (double)real_delta;
+        return v->max_delta_ns;
+    }
+    v->effective_speed = v->relative_speed;
+    return scaled;
+}
+
+ecs_sched_result ecs_sched_time_advance_by(ecs_sched_world *w, int64_t real_delta_ns) {
+    const char *operation = "time_advance";
+    ecs_sched_time_real *real;
+    ecs_sched_time_virtual *virt;
+    ecs_sched_time *now;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__clocks_known(w, operation)) return w->env.last_result;
+    if (real_delta_ns < 0) {
+        return ecs_sched__bad_setting(w, "time_advance: the delta", ">= 0 (in nanoseconds)",
+                                      (double)real_delta_ns);
+    }
+    if (!(real = (ecs_sched_time_real *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->real, operation)) ||
+        !(virt = ecs_sched__virtual_clock(w, operation)) ||
+        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->time, operation))) {
+        return w->env.last_result;
+    }
+    result = ecs_sched__check_virtual(w, virt);
+    if (result != ECS_SCHED_OK) return result;
+    ecs_sched__clock_advance(&real->time, real_delta_ns);
+    ecs_sched__clock_advance(&virt->time, ecs_sched__virtual_delta(virt, real_delta_ns));
+    *now = virt->time;
+    if (!ecs_sched__clocks_of(w)->advanced) return ECS_SCHED_OK;
+    return ecs_sched__clocks_of(w)->advanced(w, 0, virt->time.elapsed_ns);
+}
+
+ecs_sched_result ecs_sched_time_advance(ecs_sched_world *w) {
+    ecs_sched_time_real *real;
+    int64_t reading, delta;
+    ecs_sched_result result;
+    bool delayed;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__clocks_known(w, "time_advance")) return w->env.last_result;
+    real = (ecs_sched_time_real *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->real, "time_advance");
+    if (!real) return w->env.last_result;
+    reading = ecs_sched__clocks_of(w)->clock(ecs_sched__clocks_of(w)->user_data);
+    delayed = ecs_sched__clocks_of(w)->waiting_count[0] != 0;
+    delta = ecs_sched__clocks_of(w)->has_reading ? reading - real->last_reading_ns : 0;
+    if (delta < 0) {
+        ecs_sched__logf(&w->env, ECS_SCHED_LOG_WARN, ECS_SCHED_OK,
+                        "time_advance: the clock hook read %lld ns, earlier than its previous "
+                        "reading, %lld ns: a clock hook must be monotonic; this frame advances "
+                        "by 0 and the next measures from the new reading",
+                        (long long)reading, (long long)real->last_reading_ns);
+        real->backward_readings++;
+        delta = 0;
+    }
+    result = ecs_sched_time_advance_by(w, delta);
+    if (result == ECS_SCHED_OK) {
+        /* found again when delayed commands ran: one may have set the resource anew */
+        if (delayed) real = (ecs_sched_time_real *)ecs_sched_resource_get_mut(w, ecs_sched__clocks_of(w)->real);
+        if (real) real->last_reading_ns = reading;
+        ecs_sched__clocks_of(w)->has_reading = true;
+    }
+    return result;
+}
+
+ecs_sched_result ecs_sched_time_set_paused(ecs_sched_world *w, bool paused) {
+    ecs_sched_time_virtual *virt;
+    ECS_SCHED__CHECK_WORLD(w);
+    virt = ecs_sched__virtual_clock(w, "time_set_paused");
+    if (!virt) return w->env.last_result;
+    virt->paused = paused;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_set_speed(ecs_sched_world *w, double relative_speed) {
+    ecs_sched_time_virtual *virt;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__speed_valid(relative_speed)) {
+        return ecs_sched__bad_setting(w, "time_set_speed: the relative speed",
+                                      "between 0 and 1e9 (1: real time; pause with "
+                                      "ecs_sched_time_set_paused)", relative_speed);
+    }
+    virt = ecs_sched__virtual_clock(w, "time_set_speed");
+    if (!virt) return w->env.last_result;
+    virt->relative_speed = relative_speed;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_set_max_delta(ecs_sched_world *w, int64_t max_delta_ns) {
+    ecs_sched_time_virtual *virt;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (max_delta_ns <= 0) {
+        return ecs_sched__bad_setting(w, "time_set_max_delta: the maximum delta",
+                                      "> 0 nanoseconds (default 250 ms)", (double)max_delta_ns);
+    }
+    virt = ecs_sched__virtual_clock(w, "time_set_max_delta");
+    if (!virt) return w->env.last_result;
+    virt->max_delta_ns = max_delta_ns;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_set_fixed_step(ecs_sched_world *w, int64_t step_ns) {
+    ecs_sched_time_fixed *fixed;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (step_ns <= 0) {
+        return ecs_sched__bad_setting(w, "time_set_fixed_step: the step",
+                                      "> 0 nanoseconds (ECS_SCHED_HZ(64) is 1/64 s)",
+                                      (double)step_ns);
+    }
+    fixed = ecs_sched__fixed_clock(w, "time_set_fixed_step");
+    if (!fixed) return w->env.last_result;
+    fixed->step_ns = step_ns;
+    fixed->time.delta_ns = step_ns;
+    fixed->time.delta_seconds = (double)step_ns / 1e9;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_set_max_steps_per_frame(ecs_sched_world *w, int32_t max_steps) {
+    ecs_sched_time_fixed *fixed;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (max_steps < 0) {
+        return ecs_sched__bad_setting(w, "time_set_max_steps_per_frame: the cap",
+                                      ">= 0 (0: no cap)", (double)max_steps);
+    }
+    fixed = ecs_sched__fixed_clock(w, "time_set_max_steps_per_frame");
+    if (!fixed) return w->env.last_result;
+    fixed->max_steps_per_frame = max_steps;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_set_wrap_period(ecs_sched_world *w, int64_t period_ns) {
+    const char *operation = "time_set_wrap_period";
+    ecs_sched_time *now;
+    ecs_sched_time_real *real;
+    ecs_sched_time_virtual *virt;
+    ecs_sched_time_fixed *fixed;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (period_ns <= 0) {
+        return ecs_sched__bad_setting(w, "time_set_wrap_period: the period",
+                                      "> 0 nanoseconds (default one hour)", (double)period_ns);
+    }
+    if (!ecs_sched__clocks_known(w, operation) ||
+        !(now = (ecs_sched_time *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->time, operation)) ||
+        !(real = (ecs_sched_time_real *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->real,
+                                                                      operation)) ||
+        !(virt = ecs_sched__virtual_clock(w, operation)) ||
+        !(fixed = ecs_sched__fixed_clock(w, operation))) {
+        return w->env.last_result;
+    }
+    now->wrap_period_ns = period_ns;
+    real->time.wrap_period_ns = period_ns;
+    virt->time.wrap_period_ns = period_ns;
+    fixed->time.wrap_period_ns = period_ns;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_time_discard_overstep(ecs_sched_world *w) {
+    ecs_sched_time_fixed *fixed;
+    ECS_SCHED__CHECK_WORLD(w);
+    fixed = ecs_sched__fixed_clock(w, "time_discard_overstep");
+    if (!fixed) return w->env.last_result;
+    fixed->overstep_ns = 0;
+    fixed->overstep_fraction = 0;
+    return ECS_SCHED_OK;
+}
+
+/* ---- the fixed-timestep runner ---- */
+
+/* The clocks the runner works on, looked up again after each step: a system of FixedMain may
+   have removed one (then NULL, with the failure recorded). */
+typedef struct ecs_sched__runner_clocks {
+    ecs_sched_time_virtual *virt;
+    ecs_sched_time_fixed *fixed;
+    ecs_sched_time *now;
+} ecs_sched__runner_clocks;
+
+static bool ecs_sched__runner_clocks_find(ecs_sched_world *w, ecs_sched__runner_clocks *c) {
+    const char *operation = "run_fixed_main_loop";
+    return (c->virt = ecs_sched__virtual_clock(w, operation)) != NULL &&
+           (c->fixed = ecs_sched__fixed_clock(w, operation)) != NULL &&
+           (c->now = (ecs_sched_time *)ecs_sched__required_resource(w, ecs_sched__clocks_of(w)->time,
+                                                                    operation)) != NULL;
+}
+
+/* What the runner needs before it takes any time: its clocks, FixedMain, valid settings. */
+static ecs_sched_result ecs_sched__runner_ready(ecs_sched_world *w, ecs_sched__runner_clocks *c) {
+    const ecs_sched_time_fixed *fixed;
+    if (!ecs_sched__runner_clocks_find(w, c)) return w->env.last_result;
+    if (!ecs_sched__clocks_of(w)->fixed_main) {
+        ecs_sched__clocks_of(w)->fixed_main = ecs_sched__schedule_known(w, ECS_SCHED_FIXED_MAIN);
+        if (!ecs_sched__clocks_of(w)->fixed_main) return w->env.last_result;
+    }
+    fixed = c->fixed;
+    if (fixed->step_ns <= 0) {
+        return ecs_sched__bad_setting(w, "Time<Fixed>.step_ns",
+                                      "> 0 (set it with ecs_sched_time_set_fixed_step)",
+                                      (double)fixed->step_ns);
+    }
+    if (fixed->max_steps_per_frame < 0) {
+        return ecs_sched__bad_setting(w, "Time<Fixed>.max_steps_per_frame", ">= 0",
+                                      (double)fixed->max_steps_per_frame);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Drops the whole steps left when the cap stopped the runner; the part of a step stays. */
+static void ecs_sched__drop_whole_steps(ecs_sched_time_fixed *fixed, int64_t step) {
+    int64_t whole = fixed->overstep_ns / step;
+    fixed->overstep_ns -= whole * step;
+    fixed->dropped_steps = ecs_sched__add_saturated(fixed->dropped_steps, whole);
+}
+
+/* The delayed commands due at this step, applied before FixedMain runs; false when they
+   failed (the runner's failure, recorded). */
+static bool ecs_sched__fixed_step_delays(ecs_sched_system_ctx *ctx, ecs_sched__runner_clocks *c) {
+    ecs_sched_world *w = ctx->world;
+    char reason[ECS_SCHED__ERROR_CAPACITY];
+    if (!ecs_sched__clocks_of(w)->advanced ||
+        ecs_sched__clocks_of(w)->advanced(w, 1, c->fixed->time.elapsed_ns) == ECS_SCHED_OK) {
+        /* the commands may have replaced a clock resource */
+        return ecs_sched__runner_clocks_find(w, c);
+    }
+    ecs_sched__append(reason, sizeof reason, 0, w->env.last_error);
+    ecs_sched_ctx_fail(ctx, w->env.last_result,
+                       "delayed commands due on the fixed clock at %lld ns failed: %s",
+                       (long long)c->fixed->time.elapsed_ns, reason);
+    return false;
+}
+
+/* One step: the fixed clock advances, "Time" shows it, the delayed commands due then are
+   applied, and FixedMain runs. *stopped is set when the delayed commands failed. */
+static ecs_sched_result ecs_sched__fixed_step(ecs_sched_system_ctx *ctx,
+                                              ecs_sched__runner_clocks *c, int64_t step,
+                                              bool *stopped) {
+    ecs_sched_world *w = ctx->world;
+    ecs_sched_time_fixed *fixed = c->fixed;
+    fixed->overstep_ns -= step;
+    ecs_sched__clock_advance(&fixed->time, step);
+    fixed->overstep_fraction = (double)fixed->overstep_ns / (double)step;
+    *c->now = fixed->time;
+    if (ecs_sched__clocks_of(w)->waiting_count[1] && !ecs_sched__fixed_step_delays(ctx, c)) {
+        *stopped = true;
+        return w->env.last_result;
+    }
+    return ecs_sched__run_schedule(w, ecs_sched__clocks_of(w)->fixed_main);
+}
+
+/* The step is read once per run: a step set while FixedMain runs applies from the next run. */
+void ecs_sched_run_fixed_main_loop(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *w = ctx->world;
+    ecs_sched__runner_clocks c = {NULL, NULL, NULL};
+    ecs_sched_result result = ecs_sched__runner_ready(w, &c);
+    int64_t step;
+    int32_t steps = 0;
+    bool stopped = false;
+    if (result != ECS_SCHED_OK) return;   /* the system's failure already */
+    step = c.fixed->step_ns;
+    c.fixed->overstep_ns = ecs_sched__add_saturated(c.fixed->overstep_ns, c.virt->time.delta_ns);
+    while (c.fixed->overstep_ns >= step) {
+        if (c.fixed->max_steps_per_frame && steps >= c.fixed->max_steps_per_frame) {
+            ecs_sched__drop_whole_steps(c.fixed, step);
+            break;
+        }
+        steps++;
+#ifdef ECS_SCHED_TRACE
+        if (ecs_sched__tracing(w)) {
+            int64_t begin = ecs_sched__trace_ticks();
+            result = ecs_sched__fixed_step(ctx, &c, step, &stopped);
+            ecs_sched__trace_add(w, ECS_SCHED__TRACE_FIXED, "fixed step", ECS_SCHED_FIXED_MAIN,
+                                 NULL, begin, ecs_sched__trace_ticks(), steps);
+        } else
+#endif
+        result = ecs_sched__fixed_step(ctx, &c, step, &stopped);
+        if (stopped) return;
+        w->fixed_step_since_update = true;
+        if (!ecs_sched__runner_clocks_find(w, &c)) return;   /* a step removed the clocks */
+        /* a step that failed is this system's failure already; the steps left run unless
+           FixedMain's run stopped at it */
+        if (ecs_sched__run_cut_short(ecs_sched__clocks_of(w)->fixed_main, result)) break;
+    }
+    c.fixed->overstep_fraction = (double)c.fixed->overstep_ns / (double)step;
+    c.fixed->steps_this_frame = steps;
+    if (c.fixed->time.delta_ns != c.fixed->step_ns) {
+        /* a step set while FixedMain ran shows as the delta now, as set_fixed_step promises */
+        c.fixed->time.delta_ns = c.fixed->step_ns;
+        c.fixed->time.delta_seconds = (double)c.fixed->step_ns / 1e9;
+    }
+    *c.now = c.virt->time;
+}
+
+ecs_sched_system_desc ecs_sched_fixed_main_loop_system(void) {
+    ecs_sched_system_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = "run_fixed_main_loop";
+    d.fn = ecs_sched_run_fixed_main_loop;
+    d.exclusive = true;
+    return d;
+}
+
+/* ---- conditions on time ----
+
+   Made as a user makes a condition (condition.h): a fn that feeds the instance's own timer
+   with the delta of "Time" (or reads whether Time<Virtual> is paused), and a setup that
+   checks the clocks and the duration as each instance is added. */
+
+static const char *ecs_sched__time_condition_name(ecs_sched_condition_kind kind) {
+    switch (kind) {
+    case ECS_SCHED_CONDITION_ON_TIMER: return "on_timer";
+    case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY: return "once_after_delay";
+    case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY: return "repeating_after_delay";
+    case ECS_SCHED_CONDITION_TIME_PAUSED: return "time_paused";
+    case ECS_SCHED_CONDITION_FN:
+    case ECS_SCHED_CONDITION_AND:
+    case ECS_SCHED_CONDITION_OR:
+    case ECS_SCHED_CONDITION_NOT:
+    case ECS_SCHED_CONDITION_RESOURCE_EXISTS:
+    case ECS_SCHED_CONDITION_RESOURCE_EQUALS:
+    case ECS_SCHED_CONDITION_RUN_ONCE:
+    case ECS_SCHED_CONDITION_IN_STATE:
+    case ECS_SCHED_CONDITION_STATE_EXISTS:
+    case ECS_SCHED_CONDITION_STATE_CHANGED:
+    case ECS_SCHED_CONDITION_STATE_IN_STACK:
+    case ECS_SCHED_CONDITION_RESOURCE_ADDED:
+    case ECS_SCHED_CONDITION_RESOURCE_CHANGED:
+    case ECS_SCHED_CONDITION_ON_MESSAGE:
+    case ECS_SCHED_CONDITION_ANY_COMPONENT_REMOVED:
+        break;
+    }
+    return "condition";
+}
+
+/* Checks a time condition as it is added, points it at the clock it reads, and names it
+   after its kind unless it has a name. */
+static ecs_sched_result ecs_sched__time_condition_setup(ecs_sched_world *w,
+                                                        ecs_sched_system_ctx *instance,
+                                                        const ecs_sched_condition *c) {
+    ecs_sched__cond *node = ecs_sched__cond_of(instance);
+    const char *name = c->name ? c->name : ecs_sched__time_condition_name(c->kind);
+    bool periodic = c->kind == ECS_SCHED_CONDITION_ON_TIMER;
+    if (!ecs_sched__clocks_of(w)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                               "condition '%s' reads the time, but this world has no clocks "
+                               "(create an app, or call ecs_sched_time_setup first)", name);
+    }
+    if (c->duration_ns < 0 || (periodic && c->duration_ns == 0)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "condition '%s': its duration is %lld ns; it must be %s", name,
+                               (long long)c->duration_ns, periodic ? "> 0" : ">= 0");
+    }
+    if (!c->name) {
+        char *copy = ecs_sched__strdup(&w->env, name);
+        if (!copy) return ecs_sched__out_of_memory(w, "copying a run condition");
+        ecs_sched__cond_rename(w, node, copy);
+    }
+    node->resource = c->kind == ECS_SCHED_CONDITION_TIME_PAUSED ? ecs_sched__clocks_of(w)->virtual_
+                                                                : ecs_sched__clocks_of(w)->time;
+    node->timer = ecs_sched_timer_make(c->duration_ns, periodic ? ECS_SCHED_TIMER_REPEATING
+                                                                : ECS_SCHED_TIMER_ONCE);
+    return ECS_SCHED_OK;
+}
+
+/* The clock resource the instance reads, or NULL when it was removed. */
+static const void *ecs_sched__time_condition_clock(const ecs_sched_world *w,
+                                                   const ecs_sched__cond *c) {
+    return c->resource < w->component_count ? w->resources[c->resource] : NULL;
+}
+
+/* Feeds the instance's timer with the current delta: whether it fired (once_after_delay:
+   in this tick; on_timer: at least once in this tick). */
+static bool ecs_sched__timer_fired(ecs_sched_system_ctx *ctx) {
+    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    const ecs_sched_time *clock =
+        (const ecs_sched_time *)ecs_sched__time_condition_clock(ctx->world, c);
+    if (!clock) return false;
+    return ecs_sched_timer_tick(&c->timer, clock->delta_ns) > 0;
+}
+
+/* The same, true from the tick it finishes on. */
+static bool ecs_sched__delay_elapsed(ecs_sched_system_ctx *ctx) {
+    ecs_sched__cond *c = ecs_sched__cond_of(ctx);
+    const ecs_sched_time *clock =
+        (const ecs_sched_time *)ecs_sched__time_condition_clock(ctx->world, c);
+    if (!clock) return false;
+    ecs_sched_timer_tick(&c->timer, clock->delta_ns);
+    return c->timer.finished;
+}
+
+static bool ecs_sched__time_is_paused(ecs_sched_system_ctx *ctx) {
+    const ecs_sched_time_virtual *clock = (const ecs_sched_time_virtual *)
+        ecs_sched__time_condition_clock(ctx->world, ecs_sched__cond_of(ctx));
+    return clock && clock->paused;
+}
+
+static ecs_sched_condition ecs_sched__time_condition(ecs_sched_condition_kind kind,
+                                                     ecs_sched_condition_fn fn,
+                                                     int64_t duration_ns) {
+    ecs_sched_condition c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.fn = fn;
+    c.setup = ecs_sched__time_condition_setup;
+    c.duration_ns = duration_ns;
+    return c;
+}
+
+ecs_sched_condition ecs_sched_condition_on_timer(int64_t period_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ON_TIMER, ecs_sched__timer_fired,
+                                     period_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_once_after_delay(int64_t delay_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_ONCE_AFTER_DELAY,
+                                     ecs_sched__timer_fired, delay_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_repeating_after_delay(int64_t delay_ns) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY,
+                                     ecs_sched__delay_elapsed, delay_ns);
+}
+
+ecs_sched_condition ecs_sched_condition_time_paused(void) {
+    return ecs_sched__time_condition(ECS_SCHED_CONDITION_TIME_PAUSED, ecs_sched__time_is_paused,
+                                     0);
+}
+
+/*=============================== src/delay.h (implementation) ===============================*/
+/* delay: commands applied once a clock has advanced by a delay. */
+
+static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now);
+static void ecs_sched__delays_free(ecs_sched_world *w);
+
+/* The clocks call back when they advance and when they go, once buffers may wait for them. */
+static void ecs_sched__delays_hook(ecs_sched__clocks *clocks) {
+    clocks->advanced = ecs_sched__delays_apply_due;
+    clocks->closing = ecs_sched__delays_free;
+}
+
+static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd);
+static void ecs_sched__delays_detach(ecs_sched_commands *cmd);
+
+/* A buffer's delayed buffers go to the world's queue when it is applied, and with it when
+   it is destroyed (commands.h calls these). */
+static bool ecs_sched__delays_applying(ecs_sched_commands *cmd) {
+    return cmd->after_count == 0 || ecs_sched__delays_hand_over(cmd);
+}
+
+static const ecs_sched__commands_companion ecs_sched__delays_companion = {
+    ecs_sched__delays_applying, ecs_sched__delays_detach};
+
+/* The elapsed time of a delayed buffer's clock, or -1 with the failure recorded. Read when
+   its owner is applied, not when it is asked for: systems running at once must not read a
+   clock a system may be writing, and a system's buffer is applied in the same frame or
+   fixed step it ran in, when the clocks still read what they read then. */
+static int64_t ecs_sched__delay_clock_now(ecs_sched_world *w, const ecs_sched_commands *later) {
+    ecs_sched_id id = later->delayed - 1 == ECS_SCHED_CLOCK_FIXED ? ecs_sched__clocks_of(w)->fixed
+                                                                  : ecs_sched__clocks_of(w)->virtual_;
+    const ecs_sched_time *t = (const ecs_sched_time *)ecs_sched_resource_get(w, id);
+    if (!t) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "applying commands: delayed commands count on resource '%s', which "
+                        "was removed; the library made it and needs it",
+                        ecs_sched__component_label(w, id));
+        return -1;
+    }
+    return t->elapsed_ns;
+}
+
+static ecs_sched_commands *ecs_sched__delayed_make(ecs_sched_commands *owner, uint8_t delayed,
+                                                   int64_t delay_ns) {
+    ecs_sched_world *w = owner->world;
+    ecs_sched_commands *later;
+    if (!ECS_SCHED__GROW(&w->env, owner->after, &owner->after_capacity,
+                         (uint32_t)owner->after_count + 1)) {
+        return NULL;
+    }
+    owner->companion = &ecs_sched__delays_companion;   /* its list goes with it */
+    /* not in the world's list of buffers: systems running at once may each make one */
+    later = (ecs_sched_commands *)ecs_sched__calloc(&w->env, sizeof *later);
+    if (!later) return NULL;
+    later->world = w;
+    later->owner = owner;
+    later->delayed = delayed;
+    later->due_ns = delay_ns;     /* until it is handed over: then the due time */
+    later->companion = &ecs_sched__delays_companion;
+    owner->after[owner->after_count++] = later;
+    return later;
+}
+
+ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *cmd, ecs_sched_clock clock,
+                                             int64_t delay_ns) {
+    ecs_sched_world *w;
+    uint8_t delayed = (uint8_t)(clock + 1);
+    ecs_sched_commands *later;
+    int32_t i;
     ECS_SCHED_ASSERT(cmd != NULL);
-    return ecs_sched_commands_insert(cmd, e, cmd->world->disabled, NULL);
+    w = cmd->world;
+    if (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "commands_after: clock %d is not a clock (ECS_SCHED_CLOCK_VIRTUAL or "
+                        "ECS_SCHED_CLOCK_FIXED)", (int)clock);
+        return NULL;
+    }
+    if (delay_ns < 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "commands_after: the delay is %lld ns; it must be >= 0",
+                        (long long)delay_ns);
+        return NULL;
+    }
+    if (!ecs_sched__clocks_of(w)) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                        "commands_after: this world has no clocks (create an app, or call "
+                        "ecs_sched_time_setup first)");
+        return NULL;
+    }
+    for (i = 0; i < cmd->after_count; i++) {
+        later = cmd->after[i];
+        if (later->delayed == delayed && later->due_ns == delay_ns) return later;
+    }
+    later = ecs_sched__delayed_make(cmd, delayed, delay_ns);
+    if (!later) ecs_sched__out_of_memory(w, "making a buffer of delayed commands");
+    return later;
 }
 
-ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *cmd, ecs_sched_entity e) {
-    ECS_SCHED_ASSERT(cmd != NULL);
-    return ecs_sched_commands_remove(cmd, e, cmd->world->disabled);
+/* ---- delayed commands in snapshots ----
+
+   The buffers waiting in the queues are game data (a despawn due in two seconds), so a
+   snapshot holds a copy of each: its commands not applied yet, its due time and place in the
+   queue, and the delayed buffers it made in turn. A restore replaces the queues by copies of
+   those. (A buffer whose spawns reserved handles refuses snapshots: see snapshot.h.) */
+
+typedef struct ecs_sched__delays_copy {
+    uint64_t delay_serial;
+    uint32_t count[2];
+    ecs_sched_commands **waiting[2];  /* copies of the queues, in their order */
+} ecs_sched__delays_copy;
+
+static void ecs_sched__delayed_copy_free(ecs_sched__env *env, ecs_sched_commands *c) {
+    int32_t i;
+    for (i = 0; i < c->after_count; i++) ecs_sched__delayed_copy_free(env, c->after[i]);
+    ecs_sched__free(env, c->after);
+    while (c->first) {
+        ecs_sched__command_block *next = c->first->next;
+        ecs_sched__aligned_free(env, c->first);
+        c->first = next;
+    }
+    ecs_sched__free(env, c);
+}
+
+/* A copy of the blocks from `from` to `last` (the one being written), whole, so that the
+   values stay at their alignment; NULL when out of memory (what was copied is freed). */
+static ecs_sched__command_block *ecs_sched__blocks_copy(ecs_sched__env *env,
+                                                        const ecs_sched__command_block *from,
+                                                        const ecs_sched__command_block *last,
+                                                        ecs_sched__command_block **copy_of_last,
+                                                        size_t *bytes) {
+    const size_t header = ecs_sched__align_up(sizeof(ecs_sched__command_block), ECS_SCHED_MAX_ALIGNMENT);
+    ecs_sched__command_block *first = NULL, **link = &first, *block = NULL;
+    for (; from; from = from->next) {
+        size_t capacity = from->used ? from->used : sizeof(uint32_t);
+        block = (ecs_sched__command_block *)ecs_sched__aligned_alloc(env, header + capacity,
+                                                                     ECS_SCHED_MAX_ALIGNMENT);
+        if (!block) {
+            while (first) {
+                ecs_sched__command_block *next = first->next;
+                ecs_sched__aligned_free(env, first);
+                first = next;
+            }
+            return NULL;
+        }
+        block->data = (unsigned char *)block + header;
+        block->used = from->used;
+        block->capacity = capacity;
+        block->next = NULL;
+        memcpy(block->data, from->data, from->used);
+        *bytes += header + capacity;
+        *link = block;
+        link = &block->next;
+        if (from == last) break;
+    }
+    *copy_of_last = block;
+    return first;
+}
+
+/* A copy of delayed buffer `from` as far as it is not applied, with the delayed buffers it
+   made, for world w; NULL when out of memory. */
+static ecs_sched_commands *ecs_sched__delayed_copy(ecs_sched__env *env, ecs_sched_world *w,
+                                                   const ecs_sched_commands *from, size_t *bytes) {
+    ecs_sched_commands *c = (ecs_sched_commands *)ecs_sched__calloc(env, sizeof *c);
+    int32_t i;
+    if (!c) return NULL;
+    c->world = w;
+    c->companion = &ecs_sched__delays_companion;
+    c->delayed = from->delayed;
+    c->due_ns = from->due_ns;
+    c->serial = from->serial;
+    c->pending = from->pending;
+    c->read_at = from->read_at;
+    c->read_entity = from->read_entity;
+    c->write_entity = from->write_entity;
+    *bytes += sizeof *c;
+    if (from->read) {
+        c->first = c->read = ecs_sched__blocks_copy(env, from->read, from->write, &c->write, bytes);
+        if (!c->first) {
+            ecs_sched__delayed_copy_free(env, c);
+            return NULL;
+        }
+    }
+    if (from->after_count) {
+        c->after = (ecs_sched_commands **)ecs_sched__calloc(env, (size_t)from->after_count * sizeof *c->after);
+        if (!c->after) {
+            ecs_sched__delayed_copy_free(env, c);
+            return NULL;
+        }
+        c->after_capacity = (uint32_t)from->after_count;
+        for (i = 0; i < from->after_count; i++) {
+            c->after[i] = ecs_sched__delayed_copy(env, w, from->after[i], bytes);
+            if (!c->after[i]) {
+                ecs_sched__delayed_copy_free(env, c);
+                return NULL;
+            }
+            c->after[i]->owner = c;
+            c->after_count = i + 1;
+        }
+    }
+    return c;
+}
+
+static void ecs_sched__delays_copy_free(ecs_sched__env *env, void *copy) {
+    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)copy;
+    int clock;
+    uint32_t i;
+    for (clock = 0; clock < 2; clock++) {
+        for (i = 0; d->waiting[clock] && i < d->count[clock]; i++) {
+            if (d->waiting[clock][i]) ecs_sched__delayed_copy_free(env, d->waiting[clock][i]);
+        }
+        ecs_sched__free(env, d->waiting[clock]);
+    }
+    ecs_sched__free(env, d);
+}
+
+/* A copy of queues `from` (NULL: empty queues) for world w; NULL when out of memory. */
+static ecs_sched__delays_copy *ecs_sched__delays_copy_make(ecs_sched_world *w,
+                                                          const ecs_sched__delays_copy *from,
+                                                          size_t *bytes) {
+    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)ecs_sched__calloc(&w->env, sizeof *d);
+    int clock;
+    uint32_t i;
+    if (!d) return NULL;
+    if (!from) return d;
+    d->delay_serial = from->delay_serial;
+    for (clock = 0; clock < 2; clock++) {
+        if (!from->count[clock]) continue;
+        d->waiting[clock] = (ecs_sched_commands **)ecs_sched__calloc(
+            &w->env, from->count[clock] * sizeof *d->waiting[clock]);
+        if (!d->waiting[clock]) break;
+        d->count[clock] = from->count[clock];
+        for (i = 0; i < from->count[clock]; i++) {
+            d->waiting[clock][i] = ecs_sched__delayed_copy(&w->env, w, from->waiting[clock][i], bytes);
+            if (!d->waiting[clock][i]) break;
+        }
+        if (i < from->count[clock]) break;
+    }
+    if (clock < 2) {
+        ecs_sched__delays_copy_free(&w->env, d);
+        return NULL;
+    }
+    return d;
+}
+
+static bool ecs_sched__delays_take(ecs_sched_world *w, void **copy, size_t *bytes) {
+    ecs_sched__delays_copy now;
+    int clock;
+    memset(&now, 0, sizeof now);
+    now.delay_serial = ecs_sched__clocks_of(w)->delay_serial;
+    for (clock = 0; clock < 2; clock++) {
+        now.count[clock] = ecs_sched__clocks_of(w)->waiting_count[clock];
+        now.waiting[clock] = ecs_sched__clocks_of(w)->waiting[clock];
+    }
+    *copy = ecs_sched__delays_copy_make(w, &now, bytes);
+    return *copy != NULL;
+}
+
+/* The copies that go into the queues, and room in the queues for them. */
+static bool ecs_sched__delays_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
+    const ecs_sched__delays_copy *from = (const ecs_sched__delays_copy *)copy;
+    size_t bytes = 0;
+    int clock;
+    ecs_sched__delays_hook(ecs_sched__clocks_of(w));   /* the queues grow: they go with the clocks */
+    for (clock = 0; from && clock < 2; clock++) {
+        if (!ECS_SCHED__GROW(&w->env, ecs_sched__clocks_of(w)->waiting[clock], &ecs_sched__clocks_of(w)->waiting_capacity[clock],
+                             from->count[clock])) {
+            return false;
+        }
+    }
+    *prepared = ecs_sched__delays_copy_make(w, from, &bytes);
+    return *prepared != NULL;
+}
+
+static void ecs_sched__delays_discard(ecs_sched_world *w, void *prepared) {
+    ecs_sched__delays_copy_free(&w->env, prepared);
+}
+
+/* The queues become the prepared copies; the buffers waiting now go. */
+static void ecs_sched__delays_apply(ecs_sched_world *w, const void *copy, void *prepared) {
+    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
+    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)prepared;
+    int clock;
+    uint32_t i;
+    (void)copy;
+    for (clock = 0; clock < 2; clock++) {
+        while (clocks->waiting_count[clock]) {
+            ecs_sched_commands *b = clocks->waiting[clock][--clocks->waiting_count[clock]];
+            b->waiting = false;
+            ecs_sched_commands_destroy(b);
+        }
+        for (i = 0; i < d->count[clock]; i++) {
+            clocks->waiting[clock][i] = d->waiting[clock][i];
+            clocks->waiting[clock][i]->waiting = true;
+        }
+        clocks->waiting_count[clock] = d->count[clock];
+        d->count[clock] = 0;   /* the queue has them now */
+    }
+    if (copy) clocks->delay_serial = d->delay_serial;
+    ecs_sched__delays_copy_free(&w->env, d);
+}
+
+static const ecs_sched__snapshot_part ecs_sched__delays_part = {
+    ecs_sched__delays_take, ecs_sched__delays_prepare, ecs_sched__delays_apply,
+    ecs_sched__delays_discard, ecs_sched__delays_copy_free};
+
+/* The queue of buffers waiting for a clock: sorted by due time, then serial. */
+static uint32_t ecs_sched__delay_slot(const ecs_sched__clocks *clocks, int clock,
+                                      const ecs_sched_commands *b) {
+    uint32_t low = 0, high = clocks->waiting_count[clock];
+    while (low < high) {
+        uint32_t mid = low + (high - low) / 2;
+        const ecs_sched_commands *m = clocks->waiting[clock][mid];
+        if (m->due_ns < b->due_ns || (m->due_ns == b->due_ns && m->serial < b->serial)) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    return low;
+}
+
+static void ecs_sched__delay_enqueue(ecs_sched__clocks *clocks, ecs_sched_commands *b) {
+    int clock = b->delayed - 1;
+    uint32_t at = ecs_sched__delay_slot(clocks, clock, b);
+    ecs_sched_commands **items = clocks->waiting[clock];
+    memmove(items + at + 1, items + at, (clocks->waiting_count[clock] - at) * sizeof *items);
+    items[at] = b;
+    clocks->waiting_count[clock]++;
+    b->waiting = true;
+    b->owner = NULL;
+    ecs_sched__delays_hook(clocks);
+}
+
+static void ecs_sched__delay_dequeue(ecs_sched__clocks *clocks, ecs_sched_commands *b) {
+    int clock = b->delayed - 1;
+    uint32_t i, n = clocks->waiting_count[clock];
+    ecs_sched_commands **items = clocks->waiting[clock];
+    for (i = 0; i < n; i++) {
+        if (items[i] == b) {
+            memmove(items + i, items + i + 1, (n - i - 1) * sizeof *items);
+            clocks->waiting_count[clock]--;
+            break;
+        }
+    }
+    b->waiting = false;
+}
+
+/* `cmd` is being applied; the buffers it made join the
+   queue, due at their clock's time now plus their delay (those with nothing in them are
+   dropped). All or nothing: the clocks and room first. */
+static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
+    ecs_sched_world *w = cmd->world;
+    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
+    int64_t now[2] = {0, 0};
+    int32_t i, per_clock[2] = {0, 0};
+    if (!clocks) {   /* the clocks went (world end): the buffers go too */
+        while (cmd->after_count) ecs_sched_commands_destroy(cmd->after[cmd->after_count - 1]);
+        return true;
+    }
+    ecs_sched__delays_hook(clocks);   /* the queues grow: they go with the clocks */
+    for (i = 0; i < cmd->after_count; i++) {
+        int clock = cmd->after[i]->delayed - 1;
+        if (per_clock[clock]++ == 0) {
+            now[clock] = ecs_sched__delay_clock_now(w, cmd->after[i]);
+            if (now[clock] < 0) return false;
+        }
+    }
+    for (i = 0; i < 2; i++) {
+        if (!ECS_SCHED__GROW(&w->env, clocks->waiting[i], &clocks->waiting_capacity[i],
+                             clocks->waiting_count[i] + (uint32_t)per_clock[i])) {
+            ecs_sched__out_of_memory(w, "queueing delayed commands");
+            return false;
+        }
+    }
+    for (i = 0; i < cmd->after_count; i++) {
+        ecs_sched_commands *later = cmd->after[i];
+        if (later->pending == 0 && later->after_count == 0) {
+            later->owner = NULL;
+            ecs_sched_commands_destroy(later);
+            continue;
+        }
+        later->due_ns = ecs_sched__add_saturated(now[later->delayed - 1], later->due_ns);
+        later->serial = clocks->delay_serial++;
+        ecs_sched__delay_enqueue(clocks, later);
+        ecs_sched__snapshot_part_add(w, &ecs_sched__delays_part);
+    }
+    cmd->after_count = 0;
+    return true;
+}
+
+/* `cmd` is being destroyed. Its delayed buffers go with it;
+   a delayed buffer leaves its owner's list or the queue. */
+static void ecs_sched__delays_detach(ecs_sched_commands *cmd) {
+    ecs_sched_world *w = cmd->world;
+    while (cmd->after_count) {
+        ecs_sched_commands *later = cmd->after[--cmd->after_count];
+        later->owner = NULL;
+        ecs_sched_commands_destroy(later);
+    }
+    ecs_sched__free(&w->env, cmd->after);
+    cmd->after = NULL;
+    cmd->after_capacity = 0;
+    if (cmd->owner) {
+        ecs_sched_commands *owner = cmd->owner;
+        int32_t i;
+        for (i = 0; i < owner->after_count; i++) {
+            if (owner->after[i] == cmd) {
+                owner->after[i] = owner->after[--owner->after_count];
+                break;
+            }
+        }
+        cmd->owner = NULL;
+    }
+    if (cmd->waiting && ecs_sched__clocks_of(w)) ecs_sched__delay_dequeue(ecs_sched__clocks_of(w), cmd);
+}
+
+/* The clocks' hook (time.h): applies the buffers due on `clock` at `now`, in queue order.
+   Each is taken out before it is applied (applying may queue more); one that fails goes
+   back in front with what is left. */
+static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now) {
+    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
+    while (clocks->waiting_count[clock] && clocks->waiting[clock][0]->due_ns <= now) {
+        ecs_sched_commands *b = clocks->waiting[clock][0];
+        ecs_sched_result result;
+        ecs_sched__delay_dequeue(clocks, b);
+        result = ecs_sched__commands_apply(b);
+        if (result != ECS_SCHED_OK) {
+            ecs_sched__delay_enqueue(clocks, b);   /* its serial puts it first again */
+            return result;
+        }
+        ecs_sched_commands_destroy(b);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The clocks' hook (time.h): the queued buffers go with the clocks. */
+static void ecs_sched__delays_free(ecs_sched_world *w) {
+    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
+    int i;
+    for (i = 0; i < 2; i++) {
+        while (clocks->waiting_count[i]) {
+            ecs_sched_commands *b = clocks->waiting[i][--clocks->waiting_count[i]];
+            b->waiting = false;
+            ecs_sched_commands_destroy(b);
+        }
+        ecs_sched__free(&w->env, clocks->waiting[i]);
+        clocks->waiting[i] = NULL;
+    }
+}
+
+int32_t ecs_sched_commands_waiting(const ecs_sched_world *w, ecs_sched_clock clock) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__clocks_of(w) || (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED)) {
+        return 0;
+    }
+    return (int32_t)ecs_sched__clocks_of(w)->waiting_count[clock];
+}
+
+/*============================ src/transition.h (implementation) =============================*/
+/* transition: applying queued state transitions, and the schedules that run on them. */
+
+/* ---- applying transitions ---- */
+
+/* The schedule of `label`, or NULL while nobody has added anything to it. */
+static ecs_sched__schedule *ecs_sched__schedule_of(ecs_sched_world *w, const char *label,
+                                                   ecs_sched__schedule_ref *ref) {
+    const ecs_sched__schedules *all = ecs_sched__schedules_of(w);
+    uint32_t count = all ? all->count : 0;
+    if (ref->schedule || ref->looked_at == count + 1) return ref->schedule;
+    ref->schedule = label ? ecs_sched__schedule_find(w, label) : NULL;
+    ref->looked_at = count + 1;
+    return ref->schedule;
+}
+
+static void ecs_sched__keep_first(ecs_sched_result *first, ecs_sched_result result) {
+    if (result != ECS_SCHED_OK && *first == ECS_SCHED_OK) *first = result;
+}
+
+/* Runs a transition schedule if anything was ever added to it; keeps the first failure. */
+static void ecs_sched__state_run(ecs_sched_world *w, const char *label,
+                                 ecs_sched__schedule_ref *ref, ecs_sched_result *first) {
+    ecs_sched__schedule *s = ecs_sched__schedule_of(w, label, ref);
+    ecs_sched_result result;
+    if (!s) return;
+    result = ecs_sched__run_schedule(w, s);
+    if (result != ECS_SCHED_OK && *first == ECS_SCHED_OK) *first = result;
+}
+
+/* ---- deciding what an apply does ---- */
+
+/* m as it is: nothing moves. */
+static ecs_sched__state_step ecs_sched__state_stays(const ecs_sched_world *w,
+                                                    const ecs_sched__state_machine *m) {
+    ecs_sched__state_step step;
+    const ecs_sched_state_current *current = ecs_sched__state_current(w, m->id);
+    step.from = current ? current->value : ECS_SCHED_STATE_NONE;
+    step.to = step.from;
+    step.request = ECS_SCHED__STATE_REQUEST_SET;
+    step.moves = false;
+    step.unwinds = false;
+    step.restarts = false;
+    step.included = false;
+    return step;
+}
+
+static ecs_sched__state_next *ecs_sched__state_pending(const ecs_sched_world *w,
+                                                       const ecs_sched__state_machine *m) {
+    return (ecs_sched__state_next *)w->resources[m->next];
+}
+
+/* Whether a push or pop queued earlier still fits the stack: one queued by a transition
+   schedule was checked against the stack as it stood before that apply changed it. */
+static bool ecs_sched__state_request_fits(ecs_sched_world *w, const ecs_sched__state_machine *m,
+                                          int request, ecs_sched_result *first) {
+    if (request == ECS_SCHED__STATE_REQUEST_PUSH && m->depth >= m->stack_capacity) {
+        ecs_sched__keep_first(first, ecs_sched__fail(
+            &w->env, ECS_SCHED_ERR_LIMIT,
+            "state machine '%s': a push queued during the previous apply no longer fits (the "
+            "stack covers %d values, its stack_capacity) and is dropped", m->name,
+            (int)m->depth));
+        return false;
+    }
+    if (request == ECS_SCHED__STATE_REQUEST_POP && m->depth == 0) {
+        ecs_sched__keep_first(first, ecs_sched__fail(
+            &w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+            "state machine '%s': a pop queued during the previous apply has nothing to pop "
+            "back from now (that apply emptied the stack) and is dropped", m->name));
+        return false;
+    }
+    return true;
+}
+
+/* Takes the request waiting in m's pending slot, if any. */
+static void ecs_sched__state_take(ecs_sched_world *w, const ecs_sched__state_machine *m,
+                                  ecs_sched__state_step *step, ecs_sched_result *first) {
+    ecs_sched__state_next *next = ecs_sched__state_pending(w, m);
+    if (!ecs_sched__state_request_fits(w, m, next->request, first)) {
+        next->request = ECS_SCHED__STATE_REQUEST_NONE;
+        return;
+    }
+    if (next->request == ECS_SCHED__STATE_REQUEST_PUSH ||
+        next->request == ECS_SCHED__STATE_REQUEST_POP) {
+        step->request = next->request;
+        step->to = next->request == ECS_SCHED__STATE_REQUEST_PUSH ? next->value
+                                                                  : m->stack[m->depth - 1];
+        step->moves = true;
+    } else if (next->request != ECS_SCHED__STATE_REQUEST_NONE) {
+        step->to = next->value;
+        step->moves = step->to != step->from || next->request == ECS_SCHED__STATE_REQUEST_REENTER;
+        step->restarts = step->to == step->from && step->moves;
+    }
+    next->request = ECS_SCHED__STATE_REQUEST_NONE;
+}
+
+/* A root machine: its initial value at the first apply, then what is queued (a request
+   queued before the first apply waits for the second). */
+static void ecs_sched__state_plan_root(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                       ecs_sched__state_step *step, ecs_sched_result *first) {
+    if (m->entered) {
+        ecs_sched__state_take(w, m, step, first);
+        return;
+    }
+    step->to = m->initial;   /* m is marked entered once the value is in place */
+    step->moves = true;
+}
+
+/* A computed state: compute() of its sources' new values, when one of them moves (or at the
+   first apply). A value out of range is refused and the machine keeps its value. */
+static void ecs_sched__state_plan_computed(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                           const ecs_sched__state_step *steps,
+                                           ecs_sched__state_step *step, ecs_sched_result *first) {
+    int32_t values[ECS_SCHED_MAX_STATE_SOURCES], to, i;
+    bool moved = false, restarted = false;
+    for (i = 0; i < m->source_count; i++) {
+        const ecs_sched__state_step *source = &steps[m->sources[i]];
+        values[i] = source->to;
+        moved = moved || source->moves;
+        restarted = restarted || source->restarts;
+    }
+    if (m->entered && !moved) return;
+    m->entered = true;
+    to = m->compute(values, m->user_data);
+    if (to != ECS_SCHED_STATE_NONE && (to < 0 || to >= m->value_count)) {
+        ecs_sched__keep_first(first, ecs_sched__fail(
+            &w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+            "computed state '%s': its compute function returned %d, which is neither one of "
+            "its values (0 to %d) nor ECS_SCHED_STATE_NONE; it keeps its value", m->name,
+            (int)to, (int)m->value_count - 1));
+        return;
+    }
+    step->to = to;
+    step->restarts = restarted && to == step->from && to != ECS_SCHED_STATE_NONE;
+    step->moves = to != step->from || step->restarts;
+}
+
+/* A sub-state: it takes its own requests while its parent stays among its parent values; it
+   starts at its initial value when the parent reaches them, restarts there when the parent
+   restarts, and stops existing when the parent leaves them. Starting, restarting or stopping
+   drops a queued request and exits the values its stack covers. */
+static void ecs_sched__state_plan_sub(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                      const ecs_sched__state_step *steps,
+                                      ecs_sched__state_step *step, ecs_sched_result *first) {
+    const ecs_sched__state_step *parent = &steps[m->sources[0]];
+    bool exists = parent->to != ECS_SCHED_STATE_NONE && m->parent_values[parent->to];
+    if (exists && step->from != ECS_SCHED_STATE_NONE && !parent->restarts) {
+        ecs_sched__state_take(w, m, step, first);
+        return;
+    }
+    ecs_sched__state_pending(w, m)->request = ECS_SCHED__STATE_REQUEST_NONE;
+    step->to = exists ? m->initial : ECS_SCHED_STATE_NONE;
+    step->moves = exists || step->from != ECS_SCHED_STATE_NONE;
+    step->restarts = exists && step->from != ECS_SCHED_STATE_NONE;
+    step->unwinds = step->moves && m->depth > 0;
+}
+
+/* Whether the apply is for m: every machine, `only`, or one that depends on it. */
+static bool ecs_sched__state_included(const ecs_sched__state_machine *m,
+                                      const ecs_sched__state_step *steps,
+                                      const ecs_sched__state_machine *only) {
+    int32_t i;
+    if (!only || m == only) return true;
+    for (i = 0; i < m->source_count; i++) {
+        if (steps[m->sources[i]].included) return true;
+    }
+    return false;
+}
+
+/* Decides every machine's step, sources before the machines that depend on them (the
+   registration order), so that each sees its sources' new values. `only` limits the apply to
+   one machine and those that depend on it. */
+static void ecs_sched__plan_transitions(ecs_sched_world *w, const ecs_sched__state_machine *only,
+                                        ecs_sched_result *first) {
+    ecs_sched__states *states = ecs_sched__states_of(w);
+    uint32_t i;
+    for (i = 0; i < states->count; i++) {
+        ecs_sched__state_machine *m = &states->items[i];
+        ecs_sched__state_step *step = &states->steps[i];
+        *step = ecs_sched__state_stays(w, m);
+        step->included = ecs_sched__state_included(m, states->steps, only);
+        if (!step->included) continue;
+        if (m->kind == ECS_SCHED__STATE_ROOT) ecs_sched__state_plan_root(w, m, step, first);
+        if (m->kind == ECS_SCHED__STATE_COMPUTED) {
+            ecs_sched__state_plan_computed(w, m, states->steps, step, first);
+        }
+        if (m->kind == ECS_SCHED__STATE_SUB) {
+            ecs_sched__state_plan_sub(w, m, states->steps, step, first);
+        }
+    }
+}
+
+/* ---- carrying it out ---- */
+
+/* The new value in place, counted, and remembered as the last transition. */
+static ecs_sched_result ecs_sched__state_change(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                                const ecs_sched__state_step *step) {
+    ecs_sched_state_current *current = (ecs_sched_state_current *)w->resources[m->id];
+    if (!current) {
+        ecs_sched_result result = ecs_sched_resource_insert(w, m->id, NULL);
+        if (result != ECS_SCHED_OK) {
+            m->entered = false;   /* it has no value yet: the next apply tries again */
+            return result;
+        }
+        current = (ecs_sched_state_current *)w->resources[m->id];
+    }
+    if (step->request == ECS_SCHED__STATE_REQUEST_PUSH) m->stack[m->depth++] = step->from;
+    if (step->request == ECS_SCHED__STATE_REQUEST_POP) m->depth--;
+    if (step->unwinds) m->depth = 0;
+    current->value = step->to;
+    current->changes++;
+    m->entered = true;
+    m->last.from = step->from;
+    m->last.to = step->to;
+    m->last_run = ecs_sched__states_of(w)->run;
+    return ECS_SCHED_OK;
+}
+
+/* Despawns the entities scoped to leaving (on_exit) or reaching (on_enter) `value`. The
+   matches are gathered first: despawning while iterating would move rows under the
+   iterator. */
+static ecs_sched_result ecs_sched__despawn_scoped(ecs_sched_world *w,
+                                                 const ecs_sched__state_machine *m,
+                                                 int32_t value, bool on_exit) {
+    ecs_sched_entity *doomed;
+    ecs_sched_iter it;
+    int32_t count = 0, n, i;
+    ecs_sched_result result = ECS_SCHED_OK;
+    if (m->scoped->match_count == 0) return ECS_SCHED_OK;   /* the component is on no entity */
+    n = ecs_sched_query_count(m->scoped);
+    if (n == 0) return ECS_SCHED_OK;
+    doomed = (ecs_sched_entity *)ecs_sched__alloc(&w->env, sizeof *doomed * (size_t)n);
+    if (!doomed) return ecs_sched__out_of_memory(w, "despawning state-scoped entities");
+    it = ecs_sched_query_iter(m->scoped);
+    while (ecs_sched_iter_next(&it)) {
+        const ecs_sched_state_scoped *scope = ECS_SCHED_FIELD(&it, const ecs_sched_state_scoped, 0);
+        for (i = 0; i < it.count; i++) {
+            if ((on_exit ? scope[i].on_exit : scope[i].on_enter) == value) {
+                doomed[count++] = it.entities[i];
+            }
+        }
+    }
+    for (i = 0; i < count && result == ECS_SCHED_OK; i++) result = ecs_sched_despawn(w, doomed[i]);
+    ecs_sched__free(&w->env, doomed);
+    return result;
+}
+
+/* Runs one of a value's schedules (ECS_SCHED__ON_*). */
+static void ecs_sched__state_run_value(ecs_sched_world *w, ecs_sched__state_machine *m, int kind,
+                                       int32_t value, ecs_sched_result *first) {
+    ecs_sched__state_run(w, m->labels[kind][value], &m->refs[kind][value], first);
+}
+
+/* Leaving a value: OnExit and the despawns of its scoped entities (then, when the stack
+   unwinds, the same for each covered value, top first), or OnPause for a push. */
+static void ecs_sched__state_leave(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                   const ecs_sched__state_step *step, ecs_sched_result *first) {
+    int32_t d;
+    if (step->from == ECS_SCHED_STATE_NONE) return;
+    if (step->request == ECS_SCHED__STATE_REQUEST_PUSH) {
+        ecs_sched__state_run_value(w, m, ECS_SCHED__ON_PAUSE, step->from, first);
+        return;
+    }
+    ecs_sched__state_run_value(w, m, ECS_SCHED__ON_EXIT, step->from, first);
+    ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, step->from, true));
+    ecs_sched__messages_state_moved(w, m->id, step->from, false);
+    for (d = step->unwinds ? m->depth - 1 : -1; d >= 0; d--) {
+        ecs_sched__state_run_value(w, m, ECS_SCHED__ON_EXIT, m->stack[d], first);
+        ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, m->stack[d], true));
+        ecs_sched__messages_state_moved(w, m->id, m->stack[d], false);
+    }
+}
+
+/* The new value, then OnTransition for a set between two values. A value that cannot be put
+   in place (out of memory) enters nothing. */
+static void ecs_sched__state_move(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                  ecs_sched__state_step *step, ecs_sched_result *first) {
+    int32_t pair = step->from * m->value_count + step->to;
+    ecs_sched_result result = ecs_sched__state_change(w, m, step);
+    if (result != ECS_SCHED_OK) {
+        ecs_sched__keep_first(first, result);
+        step->moves = false;
+        return;
+    }
+    if (step->from == ECS_SCHED_STATE_NONE || step->to == ECS_SCHED_STATE_NONE ||
+        step->request != ECS_SCHED__STATE_REQUEST_SET) {
+        return;
+    }
+    if (!m->transition_labels[pair]) {   /* the label is made the first time */
+        ecs_sched_on_transition(w, m->id, step->from, step->to);
+    }
+    ecs_sched__state_run(w, m->transition_labels[pair], &m->transition_refs[pair], first);
+}
+
+/* Reaching a value: the despawns of entities scoped to entering it, then OnEnter; or
+   OnResume after a pop. */
+static void ecs_sched__state_reach(ecs_sched_world *w, ecs_sched__state_machine *m,
+                                   const ecs_sched__state_step *step, ecs_sched_result *first) {
+    if (step->to == ECS_SCHED_STATE_NONE) return;
+    if (step->request == ECS_SCHED__STATE_REQUEST_POP) {
+        ecs_sched__state_run_value(w, m, ECS_SCHED__ON_RESUME, step->to, first);
+        return;
+    }
+    ecs_sched__keep_first(first, ecs_sched__despawn_scoped(w, m, step->to, false));
+    ecs_sched__messages_state_moved(w, m->id, step->to, true);
+    ecs_sched__state_run_value(w, m, ECS_SCHED__ON_ENTER, step->to, first);
+}
+
+#ifdef ECS_SCHED_TRACE
+/* Each machine that moved in the apply that began at `begin`: a span over the apply, with the
+   values it left and reached. */
+static void ecs_sched__note_transitions(ecs_sched_world *w, int64_t begin) {
+    ecs_sched__states *states = ecs_sched__states_of(w);
+    int64_t end;
+    uint32_t i;
+    if (!ecs_sched__tracing(w)) return;
+    end = ecs_sched__trace_ticks();
+    for (i = 0; i < states->count; i++) {
+        const ecs_sched__state_machine *m = &states->items[i];
+        const ecs_sched__state_step *step = &states->steps[i];
+        if (!step->moves) continue;
+        ecs_sched__trace_add(w, ECS_SCHED__TRACE_TRANSITION, m->name,
+                             step->from >= 0 ? m->value_names[step->from] : "none",
+                             step->to >= 0 ? m->value_names[step->to] : "none", begin, end, 0);
+    }
+}
+#endif
+
+/* Applies the transitions queued when it starts, for one machine and those that depend on
+   it, or for all (NULL). Every step is decided first; then the exits of all moving machines,
+   the most dependent first (the reverse registration order); then each one's new value and
+   OnTransition, sources first; then the enters, sources first. A value queued meanwhile
+   waits for the next apply. Returns the first failure; the rest still runs. */
+static ecs_sched_result ecs_sched__apply_transitions(ecs_sched_world *w,
+                                                     const ecs_sched__state_machine *only) {
+    ecs_sched__states *states = ecs_sched__states_of(w);
+    ecs_sched__schedules *held;
+    ecs_sched_result first = ECS_SCHED_OK;
+    int32_t count, i;
+#ifdef ECS_SCHED_TRACE
+    int64_t begin;
+#endif
+    /* an apply inside a transition schedule applies nothing: what was queued meanwhile waits
+       for the next apply, as everywhere else */
+    if (!states || states->count == 0 || states->applying) return ECS_SCHED_OK;
+    count = (int32_t)states->count;
+#ifdef ECS_SCHED_TRACE
+    begin = ecs_sched__tracing(w) ? ecs_sched__trace_ticks() : 0;
+#endif
+    /* outside any run, the transitions count for the next run, and the transition schedules
+       they run are part of them rather than runs of their own */
+    held = ecs_sched__schedules_of(w) && ecs_sched__schedules_of(w)->depth == 0 ? ecs_sched__schedules_of(w) : NULL;
+    states->applying = true;
+    states->run = ecs_sched__transition_run(w);
+    if (held) held->top_runs_held = true;
+    ecs_sched__plan_transitions(w, only, &first);
+    for (i = count - 1; i >= 0; i--) {
+        if (states->steps[i].moves) {
+            ecs_sched__state_leave(w, &states->items[i], &states->steps[i], &first);
+        }
+    }
+    for (i = 0; i < count; i++) {
+        if (states->steps[i].moves) {
+            ecs_sched__state_move(w, &states->items[i], &states->steps[i], &first);
+        }
+    }
+    for (i = 0; i < count; i++) {
+        if (states->steps[i].moves) {
+            ecs_sched__state_reach(w, &states->items[i], &states->steps[i], &first);
+        }
+    }
+    states->applying = false;
+    if (held) held->top_runs_held = false;
+#ifdef ECS_SCHED_TRACE
+    ecs_sched__note_transitions(w, begin);
+#endif
+    return first;
+}
+
+/* A failing transition schedule is this system's failure already (a nested run). */
+void ecs_sched_apply_state_transitions(ecs_sched_system_ctx *ctx) {
+    ECS_SCHED_ASSERT(ctx != NULL);
+    ecs_sched__apply_transitions(ctx->world, NULL);
+}
+
+static void ecs_sched__apply_state_transitions_of(ecs_sched_system_ctx *ctx) {
+    ecs_sched_world *w;
+    const ecs_sched__state_machine *m;
+    ECS_SCHED_ASSERT(ctx != NULL);
+    w = ctx->world;
+    m = ecs_sched__state_known(w, (ecs_sched_id)(uintptr_t)ctx->user_data,
+                               "apply_state_transitions");
+    if (m) ecs_sched__apply_transitions(w, m);
+}
+
+ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched_id machine) {
+    ecs_sched_system_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "apply_state_transitions";
+    desc.exclusive = true;
+    desc.fn = machine ? ecs_sched__apply_state_transitions_of : ecs_sched_apply_state_transitions;
+    desc.user_data = (void *)(uintptr_t)machine;
+    return desc;
+}
+
+ecs_sched_result ecs_sched_state_apply(ecs_sched_world *w, ecs_sched_id machine) {
+    const ecs_sched__state_machine *m = NULL;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observed && ecs_sched__refused_in_observer(w, "applying state transitions")) {
+        return ECS_SCHED_ERR_ACCESS;
+    }
+    if (machine) {
+        m = ecs_sched__state_known(w, machine, "state_apply");
+        if (!m) return w->env.last_result;
+    }
+    return ecs_sched__apply_transitions(w, m);
 }
 
 /*=============================== src/world.h (implementation) ===============================*/
@@ -29671,464 +30129,6 @@ ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
         if (result != ECS_SCHED_OK) return result;
     }
     return ECS_SCHED_OK;
-}
-
-/*=============================== src/delay.h (implementation) ===============================*/
-/* delay: commands applied once a clock has advanced by a delay. */
-
-static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now);
-static void ecs_sched__delays_free(ecs_sched_world *w);
-
-/* The clocks call back when they advance and when they go, once buffers may wait for them. */
-static void ecs_sched__delays_hook(ecs_sched__clocks *clocks) {
-    clocks->advanced = ecs_sched__delays_apply_due;
-    clocks->closing = ecs_sched__delays_free;
-}
-
-static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd);
-static void ecs_sched__delays_detach(ecs_sched_commands *cmd);
-
-/* A buffer's delayed buffers go to the world's queue when it is applied, and with it when
-   it is destroyed (commands.h calls these). */
-static bool ecs_sched__delays_applying(ecs_sched_commands *cmd) {
-    return cmd->after_count == 0 || ecs_sched__delays_hand_over(cmd);
-}
-
-static const ecs_sched__commands_companion ecs_sched__delays_companion = {
-    ecs_sched__delays_applying, ecs_sched__delays_detach};
-
-/* The elapsed time of a delayed buffer's clock, or -1 with the failure recorded. Read when
-   its owner is applied, not when it is asked for: systems running at once must not read a
-   clock a system may be writing, and a system's buffer is applied in the same frame or
-   fixed step it ran in, when the clocks still read what they read then. */
-static int64_t ecs_sched__delay_clock_now(ecs_sched_world *w, const ecs_sched_commands *later) {
-    ecs_sched_id id = later->delayed - 1 == ECS_SCHED_CLOCK_FIXED ? ecs_sched__clocks_of(w)->fixed
-                                                                  : ecs_sched__clocks_of(w)->virtual_;
-    const ecs_sched_time *t = (const ecs_sched_time *)ecs_sched_resource_get(w, id);
-    if (!t) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                        "applying commands: delayed commands count on resource '%s', which "
-                        "was removed; the library made it and needs it",
-                        ecs_sched__component_label(w, id));
-        return -1;
-    }
-    return t->elapsed_ns;
-}
-
-static ecs_sched_commands *ecs_sched__delayed_make(ecs_sched_commands *owner, uint8_t delayed,
-                                                   int64_t delay_ns) {
-    ecs_sched_world *w = owner->world;
-    ecs_sched_commands *later;
-    if (!ECS_SCHED__GROW(&w->env, owner->after, &owner->after_capacity,
-                         (uint32_t)owner->after_count + 1)) {
-        return NULL;
-    }
-    owner->companion = &ecs_sched__delays_companion;   /* its list goes with it */
-    /* not in the world's list of buffers: systems running at once may each make one */
-    later = (ecs_sched_commands *)ecs_sched__calloc(&w->env, sizeof *later);
-    if (!later) return NULL;
-    later->world = w;
-    later->owner = owner;
-    later->delayed = delayed;
-    later->due_ns = delay_ns;     /* until it is handed over: then the due time */
-    later->companion = &ecs_sched__delays_companion;
-    owner->after[owner->after_count++] = later;
-    return later;
-}
-
-ecs_sched_commands *ecs_sched_commands_after(ecs_sched_commands *cmd, ecs_sched_clock clock,
-                                             int64_t delay_ns) {
-    ecs_sched_world *w;
-    uint8_t delayed = (uint8_t)(clock + 1);
-    ecs_sched_commands *later;
-    int32_t i;
-    ECS_SCHED_ASSERT(cmd != NULL);
-    w = cmd->world;
-    if (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "commands_after: clock %d is not a clock (ECS_SCHED_CLOCK_VIRTUAL or "
-                        "ECS_SCHED_CLOCK_FIXED)", (int)clock);
-        return NULL;
-    }
-    if (delay_ns < 0) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "commands_after: the delay is %lld ns; it must be >= 0",
-                        (long long)delay_ns);
-        return NULL;
-    }
-    if (!ecs_sched__clocks_of(w)) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                        "commands_after: this world has no clocks (create an app, or call "
-                        "ecs_sched_time_setup first)");
-        return NULL;
-    }
-    for (i = 0; i < cmd->after_count; i++) {
-        later = cmd->after[i];
-        if (later->delayed == delayed && later->due_ns == delay_ns) return later;
-    }
-    later = ecs_sched__delayed_make(cmd, delayed, delay_ns);
-    if (!later) ecs_sched__out_of_memory(w, "making a buffer of delayed commands");
-    return later;
-}
-
-/* ---- delayed commands in snapshots ----
-
-   The buffers waiting in the queues are game data (a despawn due in two seconds), so a
-   snapshot holds a copy of each: its commands not applied yet, its due time and place in the
-   queue, and the delayed buffers it made in turn. A restore replaces the queues by copies of
-   those. (A buffer whose spawns reserved handles refuses snapshots: see snapshot.h.) */
-
-typedef struct ecs_sched__delays_copy {
-    uint64_t delay_serial;
-    uint32_t count[2];
-    ecs_sched_commands **waiting[2];  /* copies of the queues, in their order */
-} ecs_sched__delays_copy;
-
-static void ecs_sched__delayed_copy_free(ecs_sched__env *env, ecs_sched_commands *c) {
-    int32_t i;
-    for (i = 0; i < c->after_count; i++) ecs_sched__delayed_copy_free(env, c->after[i]);
-    ecs_sched__free(env, c->after);
-    while (c->first) {
-        ecs_sched__command_block *next = c->first->next;
-        ecs_sched__aligned_free(env, c->first);
-        c->first = next;
-    }
-    ecs_sched__free(env, c);
-}
-
-/* A copy of the blocks from `from` to `last` (the one being written), whole, so that the
-   values stay at their alignment; NULL when out of memory (what was copied is freed). */
-static ecs_sched__command_block *ecs_sched__blocks_copy(ecs_sched__env *env,
-                                                        const ecs_sched__command_block *from,
-                                                        const ecs_sched__command_block *last,
-                                                        ecs_sched__command_block **copy_of_last,
-                                                        size_t *bytes) {
-    const size_t header = ecs_sched__align_up(sizeof(ecs_sched__command_block), ECS_SCHED_MAX_ALIGNMENT);
-    ecs_sched__command_block *first = NULL, **link = &first, *block = NULL;
-    for (; from; from = from->next) {
-        size_t capacity = from->used ? from->used : sizeof(uint32_t);
-        block = (ecs_sched__command_block *)ecs_sched__aligned_alloc(env, header + capacity,
-                                                                     ECS_SCHED_MAX_ALIGNMENT);
-        if (!block) {
-            while (first) {
-                ecs_sched__command_block *next = first->next;
-                ecs_sched__aligned_free(env, first);
-                first = next;
-            }
-            return NULL;
-        }
-        block->data = (unsigned char *)block + header;
-        block->used = from->used;
-        block->capacity = capacity;
-        block->next = NULL;
-        memcpy(block->data, from->data, from->used);
-        *bytes += header + capacity;
-        *link = block;
-        link = &block->next;
-        if (from == last) break;
-    }
-    *copy_of_last = block;
-    return first;
-}
-
-/* A copy of delayed buffer `from` as far as it is not applied, with the delayed buffers it
-   made, for world w; NULL when out of memory. */
-static ecs_sched_commands *ecs_sched__delayed_copy(ecs_sched__env *env, ecs_sched_world *w,
-                                                   const ecs_sched_commands *from, size_t *bytes) {
-    ecs_sched_commands *c = (ecs_sched_commands *)ecs_sched__calloc(env, sizeof *c);
-    int32_t i;
-    if (!c) return NULL;
-    c->world = w;
-    c->companion = &ecs_sched__delays_companion;
-    c->delayed = from->delayed;
-    c->due_ns = from->due_ns;
-    c->serial = from->serial;
-    c->pending = from->pending;
-    c->read_at = from->read_at;
-    c->read_entity = from->read_entity;
-    c->write_entity = from->write_entity;
-    *bytes += sizeof *c;
-    if (from->read) {
-        c->first = c->read = ecs_sched__blocks_copy(env, from->read, from->write, &c->write, bytes);
-        if (!c->first) {
-            ecs_sched__delayed_copy_free(env, c);
-            return NULL;
-        }
-    }
-    if (from->after_count) {
-        c->after = (ecs_sched_commands **)ecs_sched__calloc(env, (size_t)from->after_count * sizeof *c->after);
-        if (!c->after) {
-            ecs_sched__delayed_copy_free(env, c);
-            return NULL;
-        }
-        c->after_capacity = (uint32_t)from->after_count;
-        for (i = 0; i < from->after_count; i++) {
-            c->after[i] = ecs_sched__delayed_copy(env, w, from->after[i], bytes);
-            if (!c->after[i]) {
-                ecs_sched__delayed_copy_free(env, c);
-                return NULL;
-            }
-            c->after[i]->owner = c;
-            c->after_count = i + 1;
-        }
-    }
-    return c;
-}
-
-static void ecs_sched__delays_copy_free(ecs_sched__env *env, void *copy) {
-    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)copy;
-    int clock;
-    uint32_t i;
-    for (clock = 0; clock < 2; clock++) {
-        for (i = 0; d->waiting[clock] && i < d->count[clock]; i++) {
-            if (d->waiting[clock][i]) ecs_sched__delayed_copy_free(env, d->waiting[clock][i]);
-        }
-        ecs_sched__free(env, d->waiting[clock]);
-    }
-    ecs_sched__free(env, d);
-}
-
-/* A copy of queues `from` (NULL: empty queues) for world w; NULL when out of memory. */
-static ecs_sched__delays_copy *ecs_sched__delays_copy_make(ecs_sched_world *w,
-                                                          const ecs_sched__delays_copy *from,
-                                                          size_t *bytes) {
-    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)ecs_sched__calloc(&w->env, sizeof *d);
-    int clock;
-    uint32_t i;
-    if (!d) return NULL;
-    if (!from) return d;
-    d->delay_serial = from->delay_serial;
-    for (clock = 0; clock < 2; clock++) {
-        if (!from->count[clock]) continue;
-        d->waiting[clock] = (ecs_sched_commands **)ecs_sched__calloc(
-            &w->env, from->count[clock] * sizeof *d->waiting[clock]);
-        if (!d->waiting[clock]) break;
-        d->count[clock] = from->count[clock];
-        for (i = 0; i < from->count[clock]; i++) {
-            d->waiting[clock][i] = ecs_sched__delayed_copy(&w->env, w, from->waiting[clock][i], bytes);
-            if (!d->waiting[clock][i]) break;
-        }
-        if (i < from->count[clock]) break;
-    }
-    if (clock < 2) {
-        ecs_sched__delays_copy_free(&w->env, d);
-        return NULL;
-    }
-    return d;
-}
-
-static bool ecs_sched__delays_take(ecs_sched_world *w, void **copy, size_t *bytes) {
-    ecs_sched__delays_copy now;
-    int clock;
-    memset(&now, 0, sizeof now);
-    now.delay_serial = ecs_sched__clocks_of(w)->delay_serial;
-    for (clock = 0; clock < 2; clock++) {
-        now.count[clock] = ecs_sched__clocks_of(w)->waiting_count[clock];
-        now.waiting[clock] = ecs_sched__clocks_of(w)->waiting[clock];
-    }
-    *copy = ecs_sched__delays_copy_make(w, &now, bytes);
-    return *copy != NULL;
-}
-
-/* The copies that go into the queues, and room in the queues for them. */
-static bool ecs_sched__delays_prepare(ecs_sched_world *w, const void *copy, void **prepared) {
-    const ecs_sched__delays_copy *from = (const ecs_sched__delays_copy *)copy;
-    size_t bytes = 0;
-    int clock;
-    ecs_sched__delays_hook(ecs_sched__clocks_of(w));   /* the queues grow: they go with the clocks */
-    for (clock = 0; from && clock < 2; clock++) {
-        if (!ECS_SCHED__GROW(&w->env, ecs_sched__clocks_of(w)->waiting[clock], &ecs_sched__clocks_of(w)->waiting_capacity[clock],
-                             from->count[clock])) {
-            return false;
-        }
-    }
-    *prepared = ecs_sched__delays_copy_make(w, from, &bytes);
-    return *prepared != NULL;
-}
-
-static void ecs_sched__delays_discard(ecs_sched_world *w, void *prepared) {
-    ecs_sched__delays_copy_free(&w->env, prepared);
-}
-
-/* The queues become the prepared copies; the buffers waiting now go. */
-static void ecs_sched__delays_apply(ecs_sched_world *w, const void *copy, void *prepared) {
-    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
-    ecs_sched__delays_copy *d = (ecs_sched__delays_copy *)prepared;
-    int clock;
-    uint32_t i;
-    (void)copy;
-    for (clock = 0; clock < 2; clock++) {
-        while (clocks->waiting_count[clock]) {
-            ecs_sched_commands *b = clocks->waiting[clock][--clocks->waiting_count[clock]];
-            b->waiting = false;
-            ecs_sched_commands_destroy(b);
-        }
-        for (i = 0; i < d->count[clock]; i++) {
-            clocks->waiting[clock][i] = d->waiting[clock][i];
-            clocks->waiting[clock][i]->waiting = true;
-        }
-        clocks->waiting_count[clock] = d->count[clock];
-        d->count[clock] = 0;   /* the queue has them now */
-    }
-    if (copy) clocks->delay_serial = d->delay_serial;
-    ecs_sched__delays_copy_free(&w->env, d);
-}
-
-static const ecs_sched__snapshot_part ecs_sched__delays_part = {
-    ecs_sched__delays_take, ecs_sched__delays_prepare, ecs_sched__delays_apply,
-    ecs_sched__delays_discard, ecs_sched__delays_copy_free};
-
-/* The queue of buffers waiting for a clock: sorted by due time, then serial. */
-static uint32_t ecs_sched__delay_slot(const ecs_sched__clocks *clocks, int clock,
-                                      const ecs_sched_commands *b) {
-    uint32_t low = 0, high = clocks->waiting_count[clock];
-    while (low < high) {
-        uint32_t mid = low + (high - low) / 2;
-        const ecs_sched_commands *m = clocks->waiting[clock][mid];
-        if (m->due_ns < b->due_ns || (m->due_ns == b->due_ns && m->serial < b->serial)) {
-            low = mid + 1;
-        } else {
-            high = mid;
-        }
-    }
-    return low;
-}
-
-static void ecs_sched__delay_enqueue(ecs_sched__clocks *clocks, ecs_sched_commands *b) {
-    int clock = b->delayed - 1;
-    uint32_t at = ecs_sched__delay_slot(clocks, clock, b);
-    ecs_sched_commands **items = clocks->waiting[clock];
-    memmove(items + at + 1, items + at, (clocks->waiting_count[clock] - at) * sizeof *items);
-    items[at] = b;
-    clocks->waiting_count[clock]++;
-    b->waiting = true;
-    b->owner = NULL;
-    ecs_sched__delays_hook(clocks);
-}
-
-static void ecs_sched__delay_dequeue(ecs_sched__clocks *clocks, ecs_sched_commands *b) {
-    int clock = b->delayed - 1;
-    uint32_t i, n = clocks->waiting_count[clock];
-    ecs_sched_commands **items = clocks->waiting[clock];
-    for (i = 0; i < n; i++) {
-        if (items[i] == b) {
-            memmove(items + i, items + i + 1, (n - i - 1) * sizeof *items);
-            clocks->waiting_count[clock]--;
-            break;
-        }
-    }
-    b->waiting = false;
-}
-
-/* `cmd` is being applied; the buffers it made join the
-   queue, due at their clock's time now plus their delay (those with nothing in them are
-   dropped). All or nothing: the clocks and room first. */
-static bool ecs_sched__delays_hand_over(ecs_sched_commands *cmd) {
-    ecs_sched_world *w = cmd->world;
-    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
-    int64_t now[2] = {0, 0};
-    int32_t i, per_clock[2] = {0, 0};
-    if (!clocks) {   /* the clocks went (world end): the buffers go too */
-        while (cmd->after_count) ecs_sched_commands_destroy(cmd->after[cmd->after_count - 1]);
-        return true;
-    }
-    ecs_sched__delays_hook(clocks);   /* the queues grow: they go with the clocks */
-    for (i = 0; i < cmd->after_count; i++) {
-        int clock = cmd->after[i]->delayed - 1;
-        if (per_clock[clock]++ == 0) {
-            now[clock] = ecs_sched__delay_clock_now(w, cmd->after[i]);
-            if (now[clock] < 0) return false;
-        }
-    }
-    for (i = 0; i < 2; i++) {
-        if (!ECS_SCHED__GROW(&w->env, clocks->waiting[i], &clocks->waiting_capacity[i],
-                             clocks->waiting_count[i] + (uint32_t)per_clock[i])) {
-            ecs_sched__out_of_memory(w, "queueing delayed commands");
-            return false;
-        }
-    }
-    for (i = 0; i < cmd->after_count; i++) {
-        ecs_sched_commands *later = cmd->after[i];
-        if (later->pending == 0 && later->after_count == 0) {
-            later->owner = NULL;
-            ecs_sched_commands_destroy(later);
-            continue;
-        }
-        later->due_ns = ecs_sched__add_saturated(now[later->delayed - 1], later->due_ns);
-        later->serial = clocks->delay_serial++;
-        ecs_sched__delay_enqueue(clocks, later);
-        ecs_sched__snapshot_part_add(w, &ecs_sched__delays_part);
-    }
-    cmd->after_count = 0;
-    return true;
-}
-
-/* `cmd` is being destroyed. Its delayed buffers go with it;
-   a delayed buffer leaves its owner's list or the queue. */
-static void ecs_sched__delays_detach(ecs_sched_commands *cmd) {
-    ecs_sched_world *w = cmd->world;
-    while (cmd->after_count) {
-        ecs_sched_commands *later = cmd->after[--cmd->after_count];
-        later->owner = NULL;
-        ecs_sched_commands_destroy(later);
-    }
-    ecs_sched__free(&w->env, cmd->after);
-    cmd->after = NULL;
-    cmd->after_capacity = 0;
-    if (cmd->owner) {
-        ecs_sched_commands *owner = cmd->owner;
-        int32_t i;
-        for (i = 0; i < owner->after_count; i++) {
-            if (owner->after[i] == cmd) {
-                owner->after[i] = owner->after[--owner->after_count];
-                break;
-            }
-        }
-        cmd->owner = NULL;
-    }
-    if (cmd->waiting && ecs_sched__clocks_of(w)) ecs_sched__delay_dequeue(ecs_sched__clocks_of(w), cmd);
-}
-
-/* The clocks' hook (time.h): applies the buffers due on `clock` at `now`, in queue order.
-   Each is taken out before it is applied (applying may queue more); one that fails goes
-   back in front with what is left. */
-static ecs_sched_result ecs_sched__delays_apply_due(ecs_sched_world *w, int clock, int64_t now) {
-    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
-    while (clocks->waiting_count[clock] && clocks->waiting[clock][0]->due_ns <= now) {
-        ecs_sched_commands *b = clocks->waiting[clock][0];
-        ecs_sched_result result;
-        ecs_sched__delay_dequeue(clocks, b);
-        result = ecs_sched__commands_apply(b);
-        if (result != ECS_SCHED_OK) {
-            ecs_sched__delay_enqueue(clocks, b);   /* its serial puts it first again */
-            return result;
-        }
-        ecs_sched_commands_destroy(b);
-    }
-    return ECS_SCHED_OK;
-}
-
-/* The clocks' hook (time.h): the queued buffers go with the clocks. */
-static void ecs_sched__delays_free(ecs_sched_world *w) {
-    ecs_sched__clocks *clocks = ecs_sched__clocks_of(w);
-    int i;
-    for (i = 0; i < 2; i++) {
-        while (clocks->waiting_count[i]) {
-            ecs_sched_commands *b = clocks->waiting[i][--clocks->waiting_count[i]];
-            b->waiting = false;
-            ecs_sched_commands_destroy(b);
-        }
-        ecs_sched__free(&w->env, clocks->waiting[i]);
-        clocks->waiting[i] = NULL;
-    }
-}
-
-int32_t ecs_sched_commands_waiting(const ecs_sched_world *w, ecs_sched_clock clock) {
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__clocks_of(w) || (clock != ECS_SCHED_CLOCK_VIRTUAL && clock != ECS_SCHED_CLOCK_FIXED)) {
-        return 0;
-    }
-    return (int32_t)ecs_sched__clocks_of(w)->waiting_count[clock];
 }
 
 #if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))

@@ -50,13 +50,46 @@ def dependencies(name, modules):
     return deps
 
 
+# The layers, bottom up (docs/architecture.md). The generator puts every module after the
+# modules it includes, and otherwise a lower layer first: a module's layer may not be below
+# the layer of a module it includes.
+LAYERS = [
+    ("platform", ["base", "pool"]),
+    ("core", ["registry", "ticks", "table", "list", "query", "table_graph", "commands",
+              "context", "trace_events", "observer", "queue", "sparse", "component",
+              "message", "resource", "entity"]),
+    ("scheduling", ["timer", "condition", "graph", "build", "access", "plan", "change", "trace",
+                    "stepping", "executor", "dot"]),
+    ("world features", ["relation", "hierarchy", "sort", "sparse_query", "name",
+                        "inherit", "iter", "disable", "reflect"]),
+    ("data", ["prefab", "json", "snapshot"]),
+    ("game", ["time", "state", "transition", "delay"]),
+    ("top", ["world", "app"]),
+]
+
+
+def layer_of(modules):
+    rank = {}
+    for i, (_, names) in enumerate(LAYERS):
+        for name in names:
+            rank[name] = i
+    missing = sorted(m for m in modules if m not in rank)
+    if missing:
+        sys.exit("src/: module(s) in no layer: " + ", ".join(missing) +
+                 " (add each to LAYERS in tools/amalgamate.py and to docs/architecture.md)")
+    return rank
+
+
 def module_order():
-    """Every module after the modules it includes; ties in alphabetical order."""
+    """Every module after the modules it includes; among those ready, the lowest layer first,
+    then alphabetical order. Fails when the includes make a cycle, or put a module after one
+    of a higher layer."""
     modules = module_names()
     deps = {m: dependencies(m, modules) for m in modules}
-    order, state = [], {}
+    rank = layer_of(modules)
+    state = {}
 
-    def visit(m, path):
+    def visit(m, path):   # cycles, with their path
         if state.get(m) == "done":
             return
         if state.get(m) == "visiting":
@@ -66,10 +99,21 @@ def module_order():
         for d in deps[m]:
             visit(d, path + [m])
         state[m] = "done"
-        order.append(m)
 
     for m in modules:
         visit(m, [])
+    for m in modules:
+        for d in deps[m]:
+            if rank[d] > rank[m]:
+                sys.exit(f"src/{m}.h ({LAYERS[rank[m]][0]}) includes src/{d}.h, of the higher "
+                         f"layer {LAYERS[rank[d]][0]}: move what it needs down, or move "
+                         f"{m} up (docs/architecture.md)")
+    order, done = [], set()
+    while len(order) < len(modules):
+        ready = [m for m in modules if m not in done and all(d in done for d in deps[m])]
+        m = min(ready, key=lambda x: (rank[x], x))
+        order.append(m)
+        done.add(m)
     return order
 
 
@@ -139,6 +183,11 @@ def main():
         return
     if len(sys.argv) > 1 and sys.argv[1] == "--order":
         print(" ".join(module_order()))
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "--layers":
+        rank = layer_of(module_names())
+        for m in module_order():
+            print(LAYERS[rank[m]][0], m)
         return
     target.write_text(text, encoding="utf-8")
 

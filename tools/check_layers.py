@@ -169,12 +169,37 @@ def circles(order, edges):
 
 
 def write_dot(path, order, rank, uses):
-    lines = ["digraph modules {", "  rankdir=BT;", "  node [shape=box, fontname=Helvetica];"]
-    for m in order:
-        lines.append(f'  "{m}";')
-    for (a, b), names in sorted(uses.items(), key=lambda kv: (rank[kv[0][0]], rank[kv[0][1]])):
-        style = "" if rank[b] < rank[a] else ' [color=red, penwidth=2]'
-        lines.append(f'  "{a}" -> "{b}"{style};')
+    """The modules in their layers, bottom up, with an edge from each module to the earlier
+    ones it uses, implied edges left out (a uses c, and a uses b which uses c: no a -> c)."""
+    sys.path.insert(0, str(root / "tools"))
+    import amalgamate
+    layer = amalgamate.layer_of(order)
+    edges = {m: set() for m in order}
+    for (a, b) in uses:
+        edges[a].add(b)
+
+    def reach(m, seen):
+        for d in edges[m]:
+            if d not in seen:
+                seen.add(d)
+                reach(d, seen)
+        return seen
+
+    lines = ["digraph modules {", "  rankdir=BT; newrank=true; nodesep=0.25; ranksep=0.35;",
+             '  node [shape=box, style="rounded,filled", fillcolor=white, fontname=Helvetica,'
+             ' fontsize=11];', '  edge [color="#8090a0", arrowsize=0.6];']
+    for i, (name, _) in enumerate(amalgamate.LAYERS):
+        members = [m for m in order if layer[m] == i]
+        lines.append(f'  subgraph cluster_{i} {{ label="{name}"; fontname=Helvetica; '
+                     f'style=filled; fillcolor="#f2f4f7"; color="#c0c8d0";')
+        lines.append("    " + " ".join(f'"{m}";' for m in members) + " }")
+    for a in order:
+        indirect = set()
+        for d in edges[a]:
+            indirect |= reach(d, set())
+        for b in sorted(edges[a] - indirect, key=lambda m: rank[m]):
+            style = "" if rank[b] < rank[a] else " [color=red, penwidth=2]"
+            lines.append(f'  "{a}" -> "{b}"{style};')
     lines.append("}")
     pathlib.Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
