@@ -7282,7 +7282,7 @@ static void ecs_sched__queue_free(ecs_sched_world *w, ecs_sched__queue *q) {
     ecs_sched__free(&w->env, q);
 }
 
-/* The world's side (declared in world.h): the queues go with the world. */
+/* For world.h: the queues go with the world. */
 static void ecs_sched__messages_free(ecs_sched_world *w) {
     uint32_t i;
     if (!ecs_sched__messages_of(w)) return;
@@ -8675,7 +8675,7 @@ void ecs_sched_query_destroy(ecs_sched_query *q) {
     ecs_sched__free(&w->env, q);
 }
 
-/* The world's side of queries (declared in world.h): every new table is offered to every
+/* For table_graph.h and world.h: every new table is offered to every
    query, and the queries go with the world. */
 static bool ecs_sched__queries_reserve_match(ecs_sched_world *w) {
     const ecs_sched__queries *all = ecs_sched__queries_of(w);
@@ -9903,7 +9903,7 @@ static void ecs_sched__observer_free(ecs_sched_world *w, ecs_sched__observer *o)
     ecs_sched__free(&w->env, o);
 }
 
-/* The world's side (declared in world.h): observers go with the world (before its command
+/* For world.h: observers go with the world (before its command
    buffers). */
 static void ecs_sched__observers_free(ecs_sched_world *w) {
     ecs_sched__observers *all = ecs_sched__observers_of(w);
@@ -10188,8 +10188,8 @@ static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event even
     ecs_sched__observe_target(w, event, e, component, ECS_SCHED_NULL_ENTITY);
 }
 
-/* The world's side (declared in world.h). An entity got components `ids` (those `before`
-   lacked are new): ON_ADD for the new ones, then ON_INSERT for all. */
+/* An entity got components `ids` (those `before` lacked are new): ON_ADD for the new ones,
+   then ON_INSERT for all. */
 static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
                                         const ecs_sched__table *before, int32_t count,
                                         const ecs_sched_id *ids) {
@@ -10360,7 +10360,7 @@ bool ecs_sched_resource_is_non_send(const ecs_sched_world *w, ecs_sched_id id) {
     return ecs_sched__component_valid(w, id) && w->components[id].non_send;
 }
 
-/* The world's side (declared in world.h): its resources go with it. */
+/* For world.h: its resources go with it. */
 static void ecs_sched__resources_free(ecs_sched_world *w) {
     uint32_t i;
     for (i = 1; i < w->component_count; i++) {
@@ -10774,8 +10774,8 @@ ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *w, const 
 
 /*============================== src/entity.h (implementation) ===============================*/
 /* entity: spawning, despawning, and the components of one entity: each moves the entity
-   between the world's tables (world.h), keeps its change ticks (ticks.h) and calls the
-   observers watching it (observer.h). */
+   between the world's tables (table.h, table_graph.h), keeps its change ticks (ticks.h) and
+   calls the observers watching it (observer.h). */
 
 /* ---- the observers' deferred changes ---- */
 
@@ -16063,7 +16063,7 @@ static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
     ecs_sched__free(env, plan);
 }
 
-/* The world's side (declared in world.h): its schedules go, each with its plan. */
+/* For world.h: its schedules go, each with its plan. */
 static void ecs_sched__schedules_free(ecs_sched_world *w) {
     ecs_sched__schedules *all = ecs_sched__schedules_of(w);
     uint32_t i;
@@ -19210,7 +19210,7 @@ ecs_sched_id ecs_sched_child_of(const ecs_sched_world *w) {
     return w->child_of;
 }
 
-/* The world's side (declared in world.h): ChildOf is registered with the world. */
+/* For world.h: ChildOf is registered with the world. */
 static ecs_sched_id ecs_sched__register_child_of(ecs_sched_world *w) {
     ecs_sched_relation_desc d;
     memset(&d, 0, sizeof d);
@@ -19808,7 +19808,7 @@ ecs_sched_result ecs_sched_unrelate(ecs_sched_world *w, ecs_sched_entity source,
     return result;
 }
 
-/* The world's side (declared in world.h): ecs_sched_remove of a kind removes each target. */
+/* The remove_kind hook (registry.h): ecs_sched_remove of a kind removes each target. */
 static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched_entity source,
                                                    ecs_sched_id kind) {
     const unsigned char *slot;
@@ -20202,7 +20202,7 @@ static void ecs_sched__drop_sources(ecs_sched_world *w, ecs_sched_entity e) {
     }
 }
 
-/* The world's side (declared in world.h): despawns a live entity in a world with
+/* The despawn_linked hook (registry.h): despawns a live entity in a world with
    relationships or names, with what its kinds' rules take along. All or nothing for the
    rules; an entity whose sources lose their relationship (REMOVE) may have lost some of them
    when the allocator fails midway. */
@@ -20285,7 +20285,7 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
 
 /* ---- queries ---- */
 
-/* The world's side (declared in query.h): whether a row has every related term's target. */
+/* For iter.h: whether a row has every related term's target. */
 static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__match *m,
                                    int32_t row) {
     const ecs_sched__table *t = m->table;
@@ -20345,7 +20345,7 @@ static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w) {
     return ECS_SCHED_OK;
 }
 
-/* The world's side (declared in world.h): the relationships go with the world. */
+/* For world.h: the relationships go with the world. */
 static void ecs_sched__relations_free(ecs_sched_world *w) {
     ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t kind, i;
@@ -20691,7 +20691,7 @@ static const ecs_sched__entity_name *ecs_sched__name_record(const ecs_sched_worl
     return n && index < n->capacity && n->by_index[index].text ? &n->by_index[index] : NULL;
 }
 
-/* The world's side (declared in world.h): the name, for messages. */
+/* The entity_name hook (registry.h): the name, for messages. */
 static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched_entity e) {
     const ecs_sched__entity_name *r = ecs_sched__name_record(w, ECS_SCHED_ENTITY_INDEX(e));
     return r && ecs_sched__is_live_record(w, e) ? r->text : NULL;
@@ -20962,7 +20962,7 @@ int32_t ecs_sched_path(const ecs_sched_world *w, ecs_sched_entity e, const char 
     return t.length;
 }
 
-/* ---- the world's side (declared in world.h) ---- */
+/* ---- what world.h and the hooks ask of names ---- */
 
 /* Whether e may be filed under new_scope (its name, if any, is free there). */
 static ecs_sched_result ecs_sched__name_may_move(ecs_sched_world *w, ecs_sched_entity e,
@@ -21084,7 +21084,7 @@ ecs_sched_id ecs_sched_is_a(const ecs_sched_world *w) {
    installs in the kind (relation.h). */
 static void ecs_sched__is_a_attach(ecs_sched_world *w, ecs_sched_id is_a);
 
-/* The world's side (declared in world.h): IsA is registered with the world. */
+/* For world.h: IsA is registered with the world. */
 static ecs_sched_id ecs_sched__register_is_a(ecs_sched_world *w) {
     ecs_sched_relation_desc d;
     ecs_sched_id id;
@@ -21833,7 +21833,7 @@ static void ecs_sched__inheritance_free(ecs_sched_world *w) {
     ecs_sched__part_set(w, &ecs_sched__inheritance_key, NULL);
 }
 
-/* The world's side (declared in world.h): an entity's table has the mark of each of its
+/* For world_check (world.h): an entity's table has the mark of each of its
    bases, and no other. */
 static ecs_sched_result ecs_sched__check_inheritance(ecs_sched_world *w) {
     uint32_t i;
@@ -21956,7 +21956,7 @@ static void ecs_sched__description_clear(ecs_sched_world *w, ecs_sched__descript
     d->count = 0;
 }
 
-/* The world's side (declared in world.h): descriptions go with the world. */
+/* For world.h: descriptions go with the world. */
 static void ecs_sched__descriptions_free(ecs_sched_world *w) {
     ecs_sched__descriptions *d = ecs_sched__descriptions_of(w);
     uint32_t i;
@@ -25576,7 +25576,7 @@ struct ecs_sched_snapshot {
     uint32_t sparse_count;
     bool linked;
     size_t bytes;
-    struct {                        /* what the world's registered parts keep (world.h) */
+    struct {                        /* what the registered snapshot parts keep (registry.h) */
         const ecs_sched__snapshot_part *part;
         void *copy;
     } parts[ECS_SCHED__SNAPSHOT_PARTS];
@@ -25987,7 +25987,7 @@ static void ecs_sched__restore_free_stack(ecs_sched_world *w) {
     w->free_head = ECS_SCHED__NONE;
 }
 
-/* ---- the parts other modules keep (world.h) ---- */
+/* ---- the snapshot parts other modules keep (registry.h) ---- */
 
 static void ecs_sched__snapshot_parts_free(ecs_sched_snapshot *s) {
     while (s->part_count) {

@@ -72,8 +72,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *comm
 
 /*@@ implementation @@*/
 /* entity: spawning, despawning, and the components of one entity: each moves the entity
-   between the world's tables (world.h), keeps its change ticks (ticks.h) and calls the
-   observers watching it (observer.h). */
+   between the world's tables (table.h, table_graph.h), keeps its change ticks (ticks.h) and
+   calls the observers watching it (observer.h). */
 
 /* ---- the observers' deferred changes ---- */
 

@@ -84,7 +84,7 @@ ecs_sched_id ecs_sched_is_a(const ecs_sched_world *w) {
    installs in the kind (relation.h). */
 static void ecs_sched__is_a_attach(ecs_sched_world *w, ecs_sched_id is_a);
 
-/* The world's side (declared in world.h): IsA is registered with the world. */
+/* For world.h: IsA is registered with the world. */
 static ecs_sched_id ecs_sched__register_is_a(ecs_sched_world *w) {
     ecs_sched_relation_desc d;
     ecs_sched_id id;
@@ -833,7 +833,7 @@ static void ecs_sched__inheritance_free(ecs_sched_world *w) {
     ecs_sched__part_set(w, &ecs_sched__inheritance_key, NULL);
 }
 
-/* The world's side (declared in world.h): an entity's table has the mark of each of its
+/* For world_check (world.h): an entity's table has the mark of each of its
    bases, and no other. */
 static ecs_sched_result ecs_sched__check_inheritance(ecs_sched_world *w) {
     uint32_t i;

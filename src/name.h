@@ -75,7 +75,7 @@ static const ecs_sched__entity_name *ecs_sched__name_record(const ecs_sched_worl
     return n && index < n->capacity && n->by_index[index].text ? &n->by_index[index] : NULL;
 }
 
-/* The world's side (declared in world.h): the name, for messages. */
+/* The entity_name hook (registry.h): the name, for messages. */
 static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched_entity e) {
     const ecs_sched__entity_name *r = ecs_sched__name_record(w, ECS_SCHED_ENTITY_INDEX(e));
     return r && ecs_sched__is_live_record(w, e) ? r->text : NULL;
@@ -346,7 +346,7 @@ int32_t ecs_sched_path(const ecs_sched_world *w, ecs_sched_entity e, const char 
     return t.length;
 }
 
-/* ---- the world's side (declared in world.h) ---- */
+/* ---- what world.h and the hooks ask of names ---- */
 
 /* Whether e may be filed under new_scope (its name, if any, is free there). */
 static ecs_sched_result ecs_sched__name_may_move(ecs_sched_world *w, ecs_sched_entity e,

@@ -114,7 +114,7 @@ static void ecs_sched__observer_free(ecs_sched_world *w, ecs_sched__observer *o)
     ecs_sched__free(&w->env, o);
 }
 
-/* The world's side (declared in world.h): observers go with the world (before its command
+/* For world.h: observers go with the world (before its command
    buffers). */
 static void ecs_sched__observers_free(ecs_sched_world *w) {
     ecs_sched__observers *all = ecs_sched__observers_of(w);
@@ -399,8 +399,8 @@ static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event even
     ecs_sched__observe_target(w, event, e, component, ECS_SCHED_NULL_ENTITY);
 }
 
-/* The world's side (declared in world.h). An entity got components `ids` (those `before`
-   lacked are new): ON_ADD for the new ones, then ON_INSERT for all. */
+/* An entity got components `ids` (those `before` lacked are new): ON_ADD for the new ones,
+   then ON_INSERT for all. */
 static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
                                         const ecs_sched__table *before, int32_t count,
                                         const ecs_sched_id *ids) {

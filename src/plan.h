@@ -92,7 +92,7 @@ static void ecs_sched__plan_free(ecs_sched__env *env, ecs_sched__plan *plan) {
     ecs_sched__free(env, plan);
 }
 
-/* The world's side (declared in world.h): its schedules go, each with its plan. */
+/* For world.h: its schedules go, each with its plan. */
 static void ecs_sched__schedules_free(ecs_sched_world *w) {
     ecs_sched__schedules *all = ecs_sched__schedules_of(w);
     uint32_t i;

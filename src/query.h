@@ -719,7 +719,7 @@ void ecs_sched_query_destroy(ecs_sched_query *q) {
     ecs_sched__free(&w->env, q);
 }
 
-/* The world's side of queries (declared in world.h): every new table is offered to every
+/* For table_graph.h and world.h: every new table is offered to every
    query, and the queries go with the world. */
 static bool ecs_sched__queries_reserve_match(ecs_sched_world *w) {
     const ecs_sched__queries *all = ecs_sched__queries_of(w);

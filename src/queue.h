@@ -71,7 +71,7 @@ static void ecs_sched__queue_free(ecs_sched_world *w, ecs_sched__queue *q) {
     ecs_sched__free(&w->env, q);
 }
 
-/* The world's side (declared in world.h): the queues go with the world. */
+/* For world.h: the queues go with the world. */
 static void ecs_sched__messages_free(ecs_sched_world *w) {
     uint32_t i;
     if (!ecs_sched__messages_of(w)) return;

@@ -175,7 +175,7 @@ static void ecs_sched__description_clear(ecs_sched_world *w, ecs_sched__descript
     d->count = 0;
 }
 
-/* The world's side (declared in world.h): descriptions go with the world. */
+/* For world.h: descriptions go with the world. */
 static void ecs_sched__descriptions_free(ecs_sched_world *w) {
     ecs_sched__descriptions *d = ecs_sched__descriptions_of(w);
     uint32_t i;

@@ -286,7 +286,7 @@ ecs_sched_id ecs_sched_child_of(const ecs_sched_world *w) {
     return w->child_of;
 }
 
-/* The world's side (declared in world.h): ChildOf is registered with the world. */
+/* For world.h: ChildOf is registered with the world. */
 static ecs_sched_id ecs_sched__register_child_of(ecs_sched_world *w) {
     ecs_sched_relation_desc d;
     memset(&d, 0, sizeof d);
@@ -884,7 +884,7 @@ ecs_sched_result ecs_sched_unrelate(ecs_sched_world *w, ecs_sched_entity source,
     return result;
 }
 
-/* The world's side (declared in world.h): ecs_sched_remove of a kind removes each target. */
+/* The remove_kind hook (registry.h): ecs_sched_remove of a kind removes each target. */
 static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched_entity source,
                                                    ecs_sched_id kind) {
     const unsigned char *slot;
@@ -1278,7 +1278,7 @@ static void ecs_sched__drop_sources(ecs_sched_world *w, ecs_sched_entity e) {
     }
 }
 
-/* The world's side (declared in world.h): despawns a live entity in a world with
+/* The despawn_linked hook (registry.h): despawns a live entity in a world with
    relationships or names, with what its kinds' rules take along. All or nothing for the
    rules; an entity whose sources lose their relationship (REMOVE) may have lost some of them
    when the allocator fails midway. */
@@ -1361,7 +1361,7 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
 
 /* ---- queries ---- */
 
-/* The world's side (declared in query.h): whether a row has every related term's target. */
+/* For iter.h: whether a row has every related term's target. */
 static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__match *m,
                                    int32_t row) {
     const ecs_sched__table *t = m->table;
@@ -1421,7 +1421,7 @@ static ecs_sched_result ecs_sched__check_relations(ecs_sched_world *w) {
     return ECS_SCHED_OK;
 }
 
-/* The world's side (declared in world.h): the relationships go with the world. */
+/* For world.h: the relationships go with the world. */
 static void ecs_sched__relations_free(ecs_sched_world *w) {
     ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t kind, i;

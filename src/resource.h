@@ -116,7 +116,7 @@ bool ecs_sched_resource_is_non_send(const ecs_sched_world *w, ecs_sched_id id) {
     return ecs_sched__component_valid(w, id) && w->components[id].non_send;
 }
 
-/* The world's side (declared in world.h): its resources go with it. */
+/* For world.h: its resources go with it. */
 static void ecs_sched__resources_free(ecs_sched_world *w) {
     uint32_t i;
     for (i = 1; i < w->component_count; i++) {

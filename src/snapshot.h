@@ -73,7 +73,7 @@ struct ecs_sched_snapshot {
     uint32_t sparse_count;
     bool linked;
     size_t bytes;
-    struct {                        /* what the world's registered parts keep (world.h) */
+    struct {                        /* what the registered snapshot parts keep (registry.h) */
         const ecs_sched__snapshot_part *part;
         void *copy;
     } parts[ECS_SCHED__SNAPSHOT_PARTS];
@@ -484,7 +484,7 @@ static void ecs_sched__restore_free_stack(ecs_sched_world *w) {
     w->free_head = ECS_SCHED__NONE;
 }
 
-/* ---- the parts other modules keep (world.h) ---- */
+/* ---- the snapshot parts other modules keep (registry.h) ---- */
 
 static void ecs_sched__snapshot_parts_free(ecs_sched_snapshot *s) {
     while (s->part_count) {
