@@ -22,6 +22,9 @@
 #   make check-doc              the header's documentation block names every public function
 #   make fuzz-smoke | fuzz      the JSON loader under libFuzzer: 30k inputs (in make test), or
 #                               ten minutes
+#   make soak                   the long runs make test shortens: the allocation failure sweep
+#                               over every point in each configuration, a hundred times more
+#                               random schedules, ten minutes of fuzzing
 #   make graphs                 write build/Main.dot (and .svg with Graphviz) from physics_plugin
 #   make bench                  benchmarks; writes build/bench.json
 #   make amalgamate             regenerate ecs_sched.h from src/
@@ -39,8 +42,10 @@ STRICTXX  := -std=c++11 -Wall -Wextra -Werror
 SANITIZE  := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # The examples run under the sanitizers unoptimized: each one compiles the whole implementation,
 # three times faster at -O0, and the optimizer's view of them is the release builds of
-# compile-checks (-O2, -O3).
+# compile-checks (-O2, -O3). So do the compile checks that build a program, each with its own
+# copy of the implementation: what they check is how it compiles and links.
 EXAMPLE_SANITIZE := -g -O0 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+CHECK_SANITIZE   := $(EXAMPLE_SANITIZE)
 TSAN      := -g -O1 -fsanitize=thread -fno-omit-frame-pointer
 COMPILERS := gcc clang
 CXX_gcc   := g++
@@ -59,6 +64,7 @@ export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
 .DELETE_ON_ERROR:
 
 .PHONY: all deps example main-examples examples-check graphs test test-binaries quick unit unit-threads unit-tsan fuzz fuzz-smoke \
+        soak \
         compile-checks-all \
         compile-checks check-strict-aliasing check-modules check-layers layers-graph check-doc \
         bench amalgamate check-amalgamation clean
@@ -120,15 +126,18 @@ graphs: deps ecs_sched.h
 
 # ---- tests ----
 
-# Everything is built first, in parallel (one job per core, or the -j given to make); then the
-# programs run one after another, so that their output reads in order and timing-sensitive
-# tests do not compete for the cores.
+# Everything is built in parallel (one job per core, or the -j given to make), and the unit
+# tests without threads, the compile checks and the examples run as soon as they are built,
+# beside the builds (each program's output grouped, -Otarget; the runs are listed first, so
+# that they start early); then the threaded unit tests run one after another, so that
+# timing-sensitive tests do not compete for the cores.
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 PARALLEL  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 test: deps
-	$(MAKE) $(PARALLEL) test-binaries check-modules check-strict-aliasing check-layers
-	$(MAKE) -j1 check-doc unit unit-threads unit-tsan compile-checks examples-check manual-check graphs fuzz-smoke
+	$(MAKE) $(PARALLEL) -Otarget unit compile-checks examples-check fuzz-smoke graphs check-doc \
+	  check-modules check-strict-aliasing check-layers manual-check test-binaries
+	$(MAKE) -j1 unit-threads unit-tsan
 	@echo "all tests passed"
 
 # build/<compiler>/      C99, no threads, ASan+UBSan
@@ -143,36 +152,65 @@ QUICK_BINARIES := $(addprefix $(BUILD)/gcc/,$(if $(T),$(T),$(TESTS)))
 quick: $(QUICK_BINARIES)
 	@set -e; for t in $(QUICK_BINARIES); do echo "== $$t"; ./$$t; done
 
-unit: $(UNIT_BINARIES)
-	@set -e; for t in $(UNIT_BINARIES); do echo "== $$t"; ./$$t; done
+# Each test program runs as a target of its own, <program>.run (never a file: it runs each time
+# it is asked for), in the order listed, or two at a time under make -j2.
+UNIT_RUNS    := $(addsuffix .run,$(UNIT_BINARIES))
+THREADS_RUNS := $(addsuffix .run,$(THREADS_BINARIES))
+TSAN_RUNS    := $(addsuffix .run,$(TSAN_BINARIES))
+.PHONY: $(UNIT_RUNS) $(THREADS_RUNS) $(TSAN_RUNS)
 
-unit-threads: $(THREADS_BINARIES)
-	@set -e; for t in $(THREADS_BINARIES); do echo "== $$t"; ./$$t; done
+unit: $(UNIT_RUNS)
 
-unit-tsan: $(TSAN_BINARIES)
-	@set -e; for t in $(TSAN_BINARIES); do echo "== $$t"; ./$$t; done
+unit-threads: $(THREADS_RUNS)
+
+unit-tsan: $(TSAN_RUNS)
+
+$(UNIT_RUNS) $(THREADS_RUNS) $(TSAN_RUNS): %.run: %
+	@echo "== $<"
+	@$(RUN_ENV) ./$<
+
+# The allocation failure sweep is the suite's longest test: in each family gcc's build takes
+# the even points and clang's the odd ones (OOM_POINTS), every point between them; make soak
+# sweeps every point in every configuration.
+$(foreach d,gcc gcc-mt,$(BUILD)/$(d)/test_oom.run): RUN_ENV := OOM_POINTS=0/2
+$(foreach d,clang clang-mt,$(BUILD)/$(d)/test_oom.run): RUN_ENV := OOM_POINTS=1/2
+
+OOM_BINARIES := $(filter %/test_oom,$(UNIT_BINARIES) $(THREADS_BINARIES))
+RANDOM_SCHEDULE_BINARIES := $(filter %/test_schedule_flatten_random,$(UNIT_BINARIES))
+
+soak: $(OOM_BINARIES) $(RANDOM_SCHEDULE_BINARIES) fuzz
+	@set -e; for t in $(OOM_BINARIES); do echo "== $$t, every point"; ./$$t; done
+	@set -e; for t in $(RANDOM_SCHEDULE_BINARIES); do \
+	  echo "== $$t, a million schedules"; RANDOM_SCHEDULES=1000000 ./$$t; done
 
 # The tests that compile the implementation themselves, because they set its hooks (assert,
 # log, allocator); every other test links the implementation built once per configuration.
 OWN_IMPL_TESTS := test_error_rule test_errors test_oom test_pool test_parallel_adaptive
 impl_for = $(if $(filter $(1),$(OWN_IMPL_TESTS)),,$(2)/impl.o)
+# Those of them whose runs are short, or not about speed, are compiled unoptimized under
+# ASan+UBSan (-O0 compiles the implementation three times faster; what the optimizer says of
+# it is the compile checks' business).
+UNOPTIMIZED_TESTS := test_error_rule test_errors test_pool
 
-# $(1): the compiler; $(2): the configuration's directory; $(3): its flags; $(4): its libraries.
+# $(1): the compiler; $(2): the configuration's directory; $(3): its flags; $(4): its libraries;
+# $(5): the tests it compiles at -O0.
 define unit_config
 $(2)/impl.o: tests/impl.c ecs_sched.h
 	@mkdir -p $$(@D)
 	$(1) $(3) -I. $(STB_CFLAGS) -c $$< -o $$@
 $(2)/%: tests/%.c ecs_sched.h $(TEST_HEADERS) $(2)/impl.o
 	@mkdir -p $$(@D)
-	$(1) $(3) -I. $(STB_CFLAGS) $$< $$(call impl_for,$$*,$(2)) $(STB_LIBS) -lcmocka $(4) -o $$@
+	$(1) $(3) $$(if $$(filter $$*,$(5)),-O0) -I. $(STB_CFLAGS) $$< $$(call impl_for,$$*,$(2)) \
+	  $(STB_LIBS) -lcmocka $(4) -o $$@
 endef
 # The tests build the optional parts too: JSON files (ECS_SCHED_JSON, cJSON) and the trace
 # (ECS_SCHED_TRACE).
 OPTIONAL := -DECS_SCHED_JSON -DECS_SCHED_TRACE
 JSON_LIBS := -lcjson
 define unit_rule
-$(call unit_config,$(1),$(BUILD)/$(1),$(STRICT) $(SANITIZE) $(OPTIONAL),$(JSON_LIBS))
-$(call unit_config,$(1),$(BUILD)/$(1)-mt,$(THREADED) $(SANITIZE) $(OPTIONAL),$(JSON_LIBS) -lpthread)
+$(call unit_config,$(1),$(BUILD)/$(1),$(STRICT) $(SANITIZE) $(OPTIONAL),$(JSON_LIBS),$(UNOPTIMIZED_TESTS))
+$(call unit_config,$(1),$(BUILD)/$(1)-mt,$(THREADED) $(SANITIZE) $(OPTIONAL),$(JSON_LIBS) -lpthread,\
+  $(UNOPTIMIZED_TESTS))
 $(call unit_config,$(1),$(BUILD)/$(1)-tsan,$(THREADED) $(TSAN) $(OPTIONAL),$(JSON_LIBS) -lpthread)
 endef
 $(foreach c,$(COMPILERS),$(eval $(call unit_rule,$(c))))
@@ -209,8 +247,11 @@ COMPILE_ONLY   := impl_o2.o examples_o3_c99.o bench_c11_threads.o bench_c99.o \
                   warnings_c99.o warnings_c11_threads.o warnings_cxx.o
 # The whole-program builds of every example (each compiles the implementation), optimized:
 # make test runs them with gcc, whose optimizer warns the most eagerly; with clang they are
-# part of compile-checks-all, which make test leaves out to keep the suite's time down.
-WHOLE_EXAMPLE_BUILDS := examples_o3_c99.o release_c99.o release_c11_threads.o release_cxx.o
+# part of compile-checks-all, which make test leaves out to keep the suite's time down. The C
+# release builds of make test compile the implementation once; compile-checks-all also builds
+# every source whole (release_whole_*), with both compilers.
+WHOLE_EXAMPLE_BUILDS := examples_o3_c99.o release_cxx.o
+RELEASE_WHOLE_BUILDS := release_whole_c99.o release_whole_c11_threads.o
 COMPILE_ONLY_gcc   := $(COMPILE_ONLY)
 COMPILE_ONLY_clang := $(filter-out $(WHOLE_EXAMPLE_BUILDS),$(COMPILE_ONLY))
 # Checks whose point is a link that fails: their recipe builds, links and runs by itself.
@@ -219,7 +260,8 @@ COMPILE_STAMPS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
                     $(addsuffix .ok,$(RUN_CHECKS) $(LINK_CHECKS)) $(COMPILE_ONLY_$(c))))
 COMPILE_BUILDS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
                     $(RUN_CHECKS) $(COMPILE_ONLY_$(c))))
-COMPILE_STAMPS_ALL := $(COMPILE_STAMPS) $(addprefix $(COMPILE)/clang/,$(WHOLE_EXAMPLE_BUILDS))
+COMPILE_STAMPS_ALL := $(COMPILE_STAMPS) $(addprefix $(COMPILE)/clang/,$(WHOLE_EXAMPLE_BUILDS)) \
+                      $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,$(RELEASE_WHOLE_BUILDS)))
 
 compile-checks: $(COMPILE_STAMPS)
 
@@ -246,19 +288,25 @@ WARNING_C_SOURCES := tests/compile/two_tu_impl.c tests/compile/two_tu_main.c
 
 # Release builds (-DNDEBUG, which turns the asserts off, -O2 -Werror) of every example and
 # every compile check's source, as C99, as C11 with ECS_SCHED_THREADS, and as C++: nothing
-# used only by an assert may warn.
+# used only by an assert may warn. In C: the implementation alone, once, and each source with
+# the implementation left out (-DECS_SCHED__IMPLEMENTED, the header's guard against a second
+# copy), but for ECS_SCHED_API=static, which declares what it does not define; the
+# release_whole_* builds compile each source whole.
 RELEASE_C_SOURCES := $(wildcard examples/*.c) $(filter-out tests/compile/config_mismatch.c,\
                      $(wildcard tests/compile/*.c))
+RELEASE_WHOLE_ONLY := tests/compile/static_api.c
+RELEASE_SHARED_SOURCES := $(filter-out $(RELEASE_WHOLE_ONLY) tests/compile/two_tu_impl.c,\
+                          $(RELEASE_C_SOURCES))
 
 # $(1): the C compiler, $(2): its C++ driver.
 define compile_checks
 $(COMPILE)/$(1)/cxx_impl: tests/compile/cxx_impl.cpp ecs_sched.h
 	@mkdir -p $$(@D)
-	$(2) $(STRICTXX) $(SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -o $$@
+	$(2) $(STRICTXX) $(CHECK_SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -o $$@
 
 $(COMPILE)/$(1)/two_tu: tests/compile/two_tu_main.c tests/compile/two_tu_impl.c ecs_sched.h
 	@mkdir -p $$(@D)
-	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) $$(filter %.c,$$^) $(STB_LIBS) -o $$@
+	$(1) $(STRICT) $(CHECK_SANITIZE) -I. $(STB_CFLAGS) $$(filter %.c,$$^) $(STB_LIBS) -o $$@
 
 $(COMPILE)/$(1)/impl_o2.o: tests/compile/two_tu_impl.c ecs_sched.h
 	@mkdir -p $$(@D)
@@ -275,12 +323,30 @@ $(COMPILE)/$(1)/examples_o3_c99.o: $(wildcard examples/*.c) ecs_sched.h
 $(COMPILE)/$(1)/release_c99.o: $(RELEASE_C_SOURCES) ecs_sched.h
 	@mkdir -p $$(@D)
 	@echo "== $(1): release builds, -DNDEBUG -O2 -Werror (C99): examples and compile checks"
+	@for f in tests/compile/two_tu_impl.c $(RELEASE_WHOLE_ONLY); do \
+	  $(1) $(STRICT) -DNDEBUG -O2 -I. $(STB_CFLAGS) -c $$$$f -o $$@ || exit 1; done
+	@for f in $(RELEASE_SHARED_SOURCES); do \
+	  $(1) $(STRICT) -DNDEBUG -O2 -DECS_SCHED__IMPLEMENTED -I. $(STB_CFLAGS) -c $$$$f -o $$@ \
+	  || exit 1; done
+
+$(COMPILE)/$(1)/release_whole_c99.o: $(RELEASE_C_SOURCES) ecs_sched.h
+	@mkdir -p $$(@D)
+	@echo "== $(1): release builds, -DNDEBUG -O2 -Werror (C99): examples and compile checks, whole"
 	@for f in $(RELEASE_C_SOURCES); do \
 	  $(1) $(STRICT) -DNDEBUG -O2 -I. $(STB_CFLAGS) -c $$$$f -o $$@ || exit 1; done
 
 $(COMPILE)/$(1)/release_c11_threads.o: $(RELEASE_C_SOURCES) ecs_sched.h
 	@mkdir -p $$(@D)
 	@echo "== $(1): release builds, -DNDEBUG -O2 -Werror (C11, ECS_SCHED_THREADS)"
+	@for f in tests/compile/two_tu_impl.c $(RELEASE_WHOLE_ONLY); do \
+	  $(1) $(THREADED) -DNDEBUG -O2 -I. $(STB_CFLAGS) -c $$$$f -o $$@ || exit 1; done
+	@for f in $(RELEASE_SHARED_SOURCES); do \
+	  $(1) $(THREADED) -DNDEBUG -O2 -DECS_SCHED__IMPLEMENTED -I. $(STB_CFLAGS) -c $$$$f -o $$@ \
+	  || exit 1; done
+
+$(COMPILE)/$(1)/release_whole_c11_threads.o: $(RELEASE_C_SOURCES) ecs_sched.h
+	@mkdir -p $$(@D)
+	@echo "== $(1): release builds, -DNDEBUG -O2 -Werror (C11, ECS_SCHED_THREADS), whole"
 	@for f in $(RELEASE_C_SOURCES); do \
 	  $(1) $(THREADED) -DNDEBUG -O2 -I. $(STB_CFLAGS) -c $$$$f -o $$@ || exit 1; done
 
@@ -311,42 +377,42 @@ $(COMPILE)/$(1)/warnings_cxx.o: tests/compile/cxx_impl.cpp ecs_sched.h
 
 $(COMPILE)/$(1)/static_api: tests/compile/static_api.c ecs_sched.h
 	@mkdir -p $$(@D)
-	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -o $$@
+	$(1) $(STRICT) $(CHECK_SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -o $$@
 
 # stb_user_impl.c includes stb_user_lib.c; no -lstb: stb_ds is compiled there.
 $(COMPILE)/$(1)/stb_own: tests/compile/stb_user_short_names.c tests/compile/stb_user_impl.c \
                          tests/compile/stb_user_lib.c ecs_sched.h
 	@mkdir -p $$(@D)
-	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_user_short_names.c \
+	$(1) $(STRICT) $(CHECK_SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_user_short_names.c \
 	  tests/compile/stb_user_impl.c -o $$@
 
 $(COMPILE)/$(1)/stb_lib: tests/compile/stb_user_short_names.c tests/compile/stb_user_lib.c \
                          ecs_sched.h
 	@mkdir -p $$(@D)
-	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_user_short_names.c \
+	$(1) $(STRICT) $(CHECK_SANITIZE) -I. $(STB_CFLAGS) tests/compile/stb_user_short_names.c \
 	  tests/compile/stb_user_lib.c $(STB_LIBS) -o $$@
 
 $(COMPILE)/$(1)/impl_mt.o: tests/compile/two_tu_impl.c ecs_sched.h
 	@mkdir -p $$(@D)
-	$(1) $(THREADED) $(SANITIZE) -I. $(STB_CFLAGS) -c $$< -o $$@
+	$(1) $(THREADED) $(CHECK_SANITIZE) -I. $(STB_CFLAGS) -c $$< -o $$@
 
 $(COMPILE)/$(1)/threads_c99.o: tests/compile/threads_api.c ecs_sched.h
 	@mkdir -p $$(@D)
-	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) -c $$< -o $$@
+	$(1) $(STRICT) $(CHECK_SANITIZE) -I. $(STB_CFLAGS) -c $$< -o $$@
 
 $(COMPILE)/$(1)/threads_cxx.o: tests/compile/threads_api.c ecs_sched.h
 	@mkdir -p $$(@D)
-	$(2) -x c++ $(STRICTXX) $(SANITIZE) -I. $(STB_CFLAGS) -c $$< -o $$@
+	$(2) -x c++ $(STRICTXX) $(CHECK_SANITIZE) -I. $(STB_CFLAGS) -c $$< -o $$@
 
 $(COMPILE)/$(1)/threads_c99: $(COMPILE)/$(1)/threads_c99.o $(COMPILE)/$(1)/impl_mt.o
-	$(1) $(SANITIZE) $$^ $(STB_LIBS) -lpthread -o $$@
+	$(1) $(CHECK_SANITIZE) $$^ $(STB_LIBS) -lpthread -o $$@
 
 $(COMPILE)/$(1)/threads_cxx: $(COMPILE)/$(1)/threads_cxx.o $(COMPILE)/$(1)/impl_mt.o
-	$(2) $(SANITIZE) $$^ $(STB_LIBS) -lpthread -o $$@
+	$(2) $(CHECK_SANITIZE) $$^ $(STB_LIBS) -lpthread -o $$@
 
 $(COMPILE)/$(1)/pool_fenced: tests/test_pool.c ecs_sched.h $(TEST_HEADERS)
 	@mkdir -p $$(@D)
-	$(1) $(THREADED) $(SANITIZE) -DECS_SCHED_NO_MEMBARRIER -I. $(STB_CFLAGS) $$< $(STB_LIBS) \
+	$(1) $(THREADED) $(CHECK_SANITIZE) -DECS_SCHED_NO_MEMBARRIER -I. $(STB_CFLAGS) $$< $(STB_LIBS) \
 	  -lcmocka -lpthread -o $$@
 
 # Its cmocka report is long: kept in pool_fenced.out, shown whole only when it fails.
@@ -374,7 +440,7 @@ $(COMPILE)/$(1)/bench_c99.o: bench/bench.c $(wildcard bench/*.c bench/*.h) examp
 
 $(COMPILE)/$(1)/stb_routed: tests/compile/stb_routed.c ecs_sched.h
 	@mkdir -p $$(@D)
-	$(1) $(STRICT) $(SANITIZE) -I. $(STB_CFLAGS) $$< -o $$@
+	$(1) $(STRICT) $(CHECK_SANITIZE) -I. $(STB_CFLAGS) $$< -o $$@
 
 # A file that sees another value of one configuration macro than the implementation must not
 # link, and the linker must name that macro and the value the file wants, even optimized with
@@ -404,7 +470,7 @@ $(COMPILE)/$(1)/config_mismatch.ok: tests/compile/config_mismatch.c tests/compil
 	    { cat $$$$log; echo "config_mismatch: the link failed without naming $$$$symbol"; exit 1; }; \
 	  sed -n 's/.*\(undefined reference to .*\)/  the linker: \1/p' $$$$log; \
 	done
-	$(1) $(STRICT) $(SANITIZE) -DECS_SCHED_MAX_REFS=2 -I. $(STB_CFLAGS) $$(filter %.c,$$^) \
+	$(1) $(STRICT) $(CHECK_SANITIZE) -DECS_SCHED_MAX_REFS=2 -I. $(STB_CFLAGS) $$(filter %.c,$$^) \
 	  $(STB_LIBS) -o $$(@D)/config_match
 	./$$(@D)/config_match
 	@touch $$@
@@ -516,20 +582,31 @@ examples-check: $(addprefix $(BUILD)/examples/,$(addsuffix .same,$(EXAMPLES)))
 # Reached through pattern rules only, they would count as intermediate and be deleted.
 .SECONDARY: $(EXAMPLE_BUILDS) $(EXAMPLE_OUTS)
 
+# Each sanitized build compiles the implementation once (with the JSON files, which prefabs.c
+# reads) and links it into every example, compiled with the implementation left out
+# (-DECS_SCHED__IMPLEMENTED, the header's guard against a second copy); an example that sets
+# the implementation's hooks compiles its own (EXAMPLES_OWN_IMPL), and tcc, which takes a
+# moment for it, compiles every example whole. (compile-checks builds every example whole,
+# optimized.)
+EXAMPLES_OWN_IMPL := tour_commands
+example_impl = $(if $(filter $(1),$(EXAMPLES_OWN_IMPL)),,-DECS_SCHED__IMPLEMENTED $(2))
+
+# $(1): the build's name, $(2): its compiler, $(3): its flags, $(4): its libraries.
 define example_rule
-$(BUILD)/examples/$(1)/%: examples/%.c ecs_sched.h
+$(BUILD)/examples/$(1)/impl.o: tests/compile/two_tu_impl.c ecs_sched.h
 	@mkdir -p $$(@D)
-	$(1) $(STRICT) $(EXAMPLE_SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) $(EXAMPLE_LIBS) -o $$@
+	$(2) $(3) $(EXAMPLE_SANITIZE) -DECS_SCHED_JSON -I. $(STB_CFLAGS) -c $$< -o $$@
+$(BUILD)/examples/$(1)/%: examples/%.c ecs_sched.h $(BUILD)/examples/$(1)/impl.o
+	@mkdir -p $$(@D)
+	$(2) $(3) $(EXAMPLE_SANITIZE) -I. $(STB_CFLAGS) $$< $$(call example_impl,$$*,$$(@D)/impl.o) \
+	  $(STB_LIBS) $(EXAMPLE_LIBS) $(4) -o $$@
 endef
-$(foreach c,$(COMPILERS),$(eval $(call example_rule,$(c))))
+$(foreach c,$(COMPILERS),$(eval $(call example_rule,$(c),$(c),$(STRICT))))
+$(eval $(call example_rule,gcc-threads,gcc,$(THREADED),-lpthread))
 
 $(BUILD)/examples/tcc/%: examples/%.c ecs_sched.h
 	@mkdir -p $(@D)
 	$(TCC) -std=c99 -I. $(STB_CFLAGS) $< $(STB_LIBS) $(EXAMPLE_LIBS) -o $@
-
-$(BUILD)/examples/gcc-threads/%: examples/%.c ecs_sched.h
-	@mkdir -p $(@D)
-	gcc $(THREADED) $(EXAMPLE_SANITIZE) -I. $(STB_CFLAGS) $< $(STB_LIBS) $(EXAMPLE_LIBS) -lpthread -o $@
 
 $(BUILD)/examples/%.out: $(BUILD)/examples/%
 	@echo "== $(*D): examples/$(*F)"
