@@ -18166,7 +18166,7 @@ struct ecs_sched__run {
 
 /* The parallel executor's state for a plan, or NULL. */
 static inline ecs_sched__run *ecs_sched__run_of(const ecs_sched__plan *plan) {
-    return (ecs_sched__run *)ecs_sched__run_of(plan);
+    return (ecs_sched__run *)plan->run_state;
 }
 
 /* ---- the run state ---- */
