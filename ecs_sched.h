@@ -4578,6 +4578,8 @@ typedef struct ecs_sched__running {
     const char *schedule;             /* the label of its schedule (NULL: an observer) */
     const char *guards_kind;          /* conditions: "system" or "set", what they guard, */
     const char *guards_name;          /* and its name */
+    void *owner;                      /* the context holding this record, set as it starts
+                                         running (context.h) */
 } ecs_sched__running;
 
 /* Thread-local wherever the compiler can: without ECS_SCHED_THREADS the library has no
@@ -9492,6 +9494,12 @@ struct ecs_sched_system_ctx {
     uint32_t last_run;                /* change ticks: of its previous run (this one: run) */
 };
 
+/* The context running on this thread for the world of env, or NULL. */
+static inline ecs_sched_system_ctx *ecs_sched__ctx_running_in(const ecs_sched__env *env) {
+    const ecs_sched__running *running = ecs_sched__running_in(env);
+    return running ? (ecs_sched_system_ctx *)running->owner : NULL;
+}
+
 /* ---- the running context (see base.h) ---- */
 
 /* The message of the failure kept on ctx; when there was no memory to keep it, its names
@@ -9516,6 +9524,7 @@ static void ecs_sched__ctx_take_tick(ecs_sched_system_ctx *ctx) {
 static ecs_sched__running *ecs_sched__running_begin(ecs_sched_system_ctx *ctx) {
     ecs_sched__running *outer = ecs_sched__running_now;
     ctx->run.failure = ECS_SCHED_OK;
+    ctx->run.owner = ctx;
     ecs_sched__running_now = &ctx->run;
     return outer;
 }
@@ -9921,7 +9930,7 @@ static void ecs_sched__observers_free(ecs_sched_world *w) {
 static ecs_sched_system_ctx *ecs_sched__observer_running(const ecs_sched_world *w) {
     ecs_sched_system_ctx *ctx;
     if (!ecs_sched__observers_of(w) || !ecs_sched__observers_of(w)->dispatching) return NULL;
-    ctx = (ecs_sched_system_ctx *)ecs_sched__running_in(&w->env);
+    ctx = ecs_sched__ctx_running_in(&w->env);
     return ctx && ctx->observer ? ctx : NULL;
 }
 
@@ -10054,6 +10063,7 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     o->sees_disabled = desc->sees_disabled || ecs_sched__observer_names(desc, w->disabled);
     o->ctx.world = w;
     o->ctx.run.env = &w->env;
+    o->ctx.run.owner = &o->ctx;
     o->ctx.run.name = o->name;
     o->ctx.run.kind = "observer";
     o->ctx.user_data = desc->user_data;
@@ -12422,6 +12432,7 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
     if (!node->name) return ecs_sched__out_of_memory(w, "copying a run condition");
     node->ctx.world = w;
     node->ctx.run.env = &w->env;
+    node->ctx.run.owner = &node->ctx;
     node->ctx.run.name = node->name;
     node->ctx.run.kind = "condition";
     node->ctx.user_data = c->user_data;
@@ -13177,6 +13188,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
     sys->is_apply_deferred = d->fn == ecs_sched_apply_deferred;
     sys->ctx.world = w;
     sys->ctx.run.env = &w->env;
+    sys->ctx.run.owner = &sys->ctx;
     sys->ctx.run.kind = "system";
     sys->ctx.run.schedule = s->label;
     sys->ctx.user_data = d->user_data;
@@ -15416,7 +15428,7 @@ static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
                                    uint32_t *this_run) {
     ecs_sched_query *own = (ecs_sched_query *)(uintptr_t)q;   /* its own window moves on */
     const ecs_sched_system_ctx *ctx =
-        (const ecs_sched_system_ctx *)ecs_sched__running_in(&q->world->env);
+        ecs_sched__ctx_running_in(&q->world->env);
     if (ctx && !ctx->run.applying) {
         *last_run = ctx->last_run;
         *this_run = ctx->run.this_run;

@@ -363,6 +363,8 @@ typedef struct ecs_sched__running {
     const char *schedule;             /* the label of its schedule (NULL: an observer) */
     const char *guards_kind;          /* conditions: "system" or "set", what they guard, */
     const char *guards_name;          /* and its name */
+    void *owner;                      /* the context holding this record, set as it starts
+                                         running (context.h) */
 } ecs_sched__running;
 
 /* Thread-local wherever the compiler can: without ECS_SCHED_THREADS the library has no

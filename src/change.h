@@ -45,7 +45,7 @@ static void ecs_sched__iter_window(const ecs_sched_query *q, uint32_t *last_run,
                                    uint32_t *this_run) {
     ecs_sched_query *own = (ecs_sched_query *)(uintptr_t)q;   /* its own window moves on */
     const ecs_sched_system_ctx *ctx =
-        (const ecs_sched_system_ctx *)ecs_sched__running_in(&q->world->env);
+        ecs_sched__ctx_running_in(&q->world->env);
     if (ctx && !ctx->run.applying) {
         *last_run = ctx->last_run;
         *this_run = ctx->run.this_run;

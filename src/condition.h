@@ -320,6 +320,7 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
     if (!node->name) return ecs_sched__out_of_memory(w, "copying a run condition");
     node->ctx.world = w;
     node->ctx.run.env = &w->env;
+    node->ctx.run.owner = &node->ctx;
     node->ctx.run.name = node->name;
     node->ctx.run.kind = "condition";
     node->ctx.user_data = c->user_data;

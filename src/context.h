@@ -82,6 +82,12 @@ struct ecs_sched_system_ctx {
     uint32_t last_run;                /* change ticks: of its previous run (this one: run) */
 };
 
+/* The context running on this thread for the world of env, or NULL. */
+static inline ecs_sched_system_ctx *ecs_sched__ctx_running_in(const ecs_sched__env *env) {
+    const ecs_sched__running *running = ecs_sched__running_in(env);
+    return running ? (ecs_sched_system_ctx *)running->owner : NULL;
+}
+
 /* ---- the running context (see base.h) ---- */
 
 /* The message of the failure kept on ctx; when there was no memory to keep it, its names
@@ -106,6 +112,7 @@ static void ecs_sched__ctx_take_tick(ecs_sched_system_ctx *ctx) {
 static ecs_sched__running *ecs_sched__running_begin(ecs_sched_system_ctx *ctx) {
     ecs_sched__running *outer = ecs_sched__running_now;
     ctx->run.failure = ECS_SCHED_OK;
+    ctx->run.owner = ctx;
     ecs_sched__running_now = &ctx->run;
     return outer;
 }

@@ -651,6 +651,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
     sys->is_apply_deferred = d->fn == ecs_sched_apply_deferred;
     sys->ctx.world = w;
     sys->ctx.run.env = &w->env;
+    sys->ctx.run.owner = &sys->ctx;
     sys->ctx.run.kind = "system";
     sys->ctx.run.schedule = s->label;
     sys->ctx.user_data = d->user_data;

@@ -132,7 +132,7 @@ static void ecs_sched__observers_free(ecs_sched_world *w) {
 static ecs_sched_system_ctx *ecs_sched__observer_running(const ecs_sched_world *w) {
     ecs_sched_system_ctx *ctx;
     if (!ecs_sched__observers_of(w) || !ecs_sched__observers_of(w)->dispatching) return NULL;
-    ctx = (ecs_sched_system_ctx *)ecs_sched__running_in(&w->env);
+    ctx = ecs_sched__ctx_running_in(&w->env);
     return ctx && ctx->observer ? ctx : NULL;
 }
 
@@ -265,6 +265,7 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     o->sees_disabled = desc->sees_disabled || ecs_sched__observer_names(desc, w->disabled);
     o->ctx.world = w;
     o->ctx.run.env = &w->env;
+    o->ctx.run.owner = &o->ctx;
     o->ctx.run.name = o->name;
     o->ctx.run.kind = "observer";
     o->ctx.user_data = desc->user_data;
