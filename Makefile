@@ -294,7 +294,12 @@ WARNING_C_SOURCES := tests/compile/two_tu_impl.c tests/compile/two_tu_main.c
 # release_whole_* builds compile each source whole.
 RELEASE_C_SOURCES := $(wildcard examples/*.c) $(filter-out tests/compile/config_mismatch.c,\
                      $(wildcard tests/compile/*.c))
-RELEASE_WHOLE_ONLY := tests/compile/static_api.c
+# ECS_SCHED_API=static declares what it does not define, and a file that sets the
+# implementation's hooks (ECS_SCHED_REALLOC, _FREE, _ASSERT, _LOG) writes functions only the
+# implementation calls: those are compiled whole.
+RELEASE_WHOLE_ONLY := tests/compile/static_api.c \
+                      $(shell grep -l '^\#define ECS_SCHED_\(REALLOC\|FREE\|ASSERT\|LOG\)\b' \
+                        examples/*.c tests/compile/*.c)
 RELEASE_SHARED_SOURCES := $(filter-out $(RELEASE_WHOLE_ONLY) tests/compile/two_tu_impl.c,\
                           $(RELEASE_C_SOURCES))
 
