@@ -16970,7 +16970,6 @@ static void ecs_sched__note_messages(ecs_sched_world *w) {
 /* ---- frames ---- */
 
 static ecs_sched_result ecs_sched__trace_write_file(ecs_sched_world *w, const char *path);
-static const char *ecs_sched__observer_name(const ecs_sched_world *w, uint32_t id);  /* observer.h */
 
 /* A frame ended: one more toward the frames asked for; the last stops the recording and
    writes it where the start said. */
