@@ -282,14 +282,14 @@ static ecs_sched__run *run_state_after_heavy_runs(ecs_sched_world *w, shared *sh
     run_times(w, 3);
     s = ecs_sched__schedule_known(w, UPDATE);
     assert_non_null(s);
-    assert_non_null(s->plan->run_state);
-    return s->plan->run_state;
+    assert_non_null(ecs_sched__run_of(ecs_sched__plan_of(s)));
+    return ecs_sched__run_of(ecs_sched__plan_of(s));
 }
 
 static int64_t estimates_total(const ecs_sched__run *r) {
     int64_t total = 0;
     int32_t i;
-    for (i = 0; i < r->s->plan->node_count; i++) total += r->slots[i].cost_ns;
+    for (i = 0; i < ecs_sched__plan_of(r->s)->node_count; i++) total += r->slots[i].cost_ns;
     return total;
 }
 
@@ -327,7 +327,7 @@ static void trying_parallel_again_counts_only_the_second_of_two_parallel_runs(vo
     int32_t i;
     (void)state;
     (void)run_state_after_heavy_runs(w, &sh);
-    plan = ecs_sched__schedule_known(w, UPDATE)->plan;
+    plan = ecs_sched__plan_of(ecs_sched__schedule_known(w, UPDATE));
     for (i = 0; i < ECS_SCHED__RECENT_RUNS; i++) {     /* parallel lost: 1 s against 1 ns */
         plan->parallel.recent[i] = 1000000000;
         plan->single.recent[i] = 1;
