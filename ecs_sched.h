@@ -4568,9 +4568,11 @@ typedef struct ecs_sched__running {
                                          and whenever it is not running: whoever runs it takes
                                          the failure after (on the line of the system's fn) */
     bool failure_refused;             /* with failure: a refused access, not clearable */
+    /* (apart from failure_refused, which the pieces of a parallel query write under the
+       error lock: a load of the two flags below may read their whole word) */
+    uint32_t this_run;                /* its change tick (while ticks are on, ticks.h) */
     bool applying;                    /* its commands are applied at a sync point right now */
     bool exclusive;                   /* it may change the world directly */
-    uint32_t this_run;                /* its change tick (while ticks are on, ticks.h) */
     ecs_sched__env *env;              /* of its world */
     char *failure_message;            /* made at its first failure, kept for the next */
     const char *kind;                 /* "system", "condition" or "observer", for messages */
