@@ -34,8 +34,10 @@
 PYTHON    ?= python3
 TCC       ?= tcc
 BUILD     := build
-STB_CFLAGS = $(shell pkg-config --cflags stb)
-STB_LIBS   = $(shell pkg-config --libs stb)
+# Asked of pkg-config the first time they are used (after `make deps` has installed stb), then
+# kept: a recipe line would otherwise run pkg-config each time it names them.
+STB_CFLAGS = $(eval STB_CFLAGS := $(shell pkg-config --cflags stb))$(STB_CFLAGS)
+STB_LIBS   = $(eval STB_LIBS := $(shell pkg-config --libs stb))$(STB_LIBS)
 STRICT    := -std=c99 -Wall -Wextra -Wpedantic -Werror
 THREADED  := -std=c11 -Wall -Wextra -Wpedantic -Werror -DECS_SCHED_THREADS
 STRICTXX  := -std=c++11 -Wall -Wextra -Werror
@@ -130,14 +132,16 @@ graphs: deps ecs_sched.h
 # tests without threads, the compile checks and the examples run as soon as they are built,
 # beside the builds (each program's output grouped, -Otarget; the runs are listed first, so
 # that they start early); then the threaded unit tests run one after another, so that
-# timing-sensitive tests do not compete for the cores.
+# timing-sensitive tests do not compete for the cores (but for the allocation failure sweep,
+# which times nothing: it runs in the first part).
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 PARALLEL  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 test: deps
-	$(MAKE) $(PARALLEL) -Otarget unit compile-checks examples-check fuzz-smoke graphs check-doc \
-	  check-modules check-strict-aliasing check-layers manual-check test-binaries
-	$(MAKE) -j1 unit-threads unit-tsan
+	$(MAKE) $(PARALLEL) -Otarget unit $(UNHURRIED_THREADS_RUNS) compile-checks examples-check \
+	  fuzz-smoke graphs check-doc check-modules check-strict-aliasing check-layers manual-check \
+	  test-binaries
+	$(MAKE) -j1 $(filter-out $(UNHURRIED_THREADS_RUNS),$(THREADS_RUNS)) unit-tsan
 	@echo "all tests passed"
 
 # build/<compiler>/      C99, no threads, ASan+UBSan
@@ -156,6 +160,9 @@ quick: $(QUICK_BINARIES)
 # it is asked for), in the order listed, or two at a time under make -j2.
 UNIT_RUNS    := $(addsuffix .run,$(UNIT_BINARIES))
 THREADS_RUNS := $(addsuffix .run,$(THREADS_BINARIES))
+# Threaded tests that time nothing run with the first, parallel part of make test: the
+# allocation failure sweep.
+UNHURRIED_THREADS_RUNS := $(filter %/test_oom.run,$(THREADS_RUNS))
 TSAN_RUNS    := $(addsuffix .run,$(TSAN_BINARIES))
 .PHONY: $(UNIT_RUNS) $(THREADS_RUNS) $(TSAN_RUNS)
 
@@ -170,8 +177,10 @@ $(UNIT_RUNS) $(THREADS_RUNS) $(TSAN_RUNS): %.run: %
 	@$(RUN_ENV) ./$<
 
 # The allocation failure sweep is the suite's longest test: in each family gcc's build takes
-# the even points and clang's the odd ones (OOM_POINTS), every point between them; make soak
-# sweeps every point in every configuration.
+# the even points and clang's the odd ones (OOM_POINTS), every point between them, and every
+# eighth point a family sweeps is checked by LeakSanitizer as well as by the test's own count
+# of blocks (OOM_LSAN, tests/test_oom.c); make soak sweeps every point in every configuration,
+# each under LeakSanitizer.
 $(foreach d,gcc gcc-mt,$(BUILD)/$(d)/test_oom.run): RUN_ENV := OOM_POINTS=0/2
 $(foreach d,clang clang-mt,$(BUILD)/$(d)/test_oom.run): RUN_ENV := OOM_POINTS=1/2
 
@@ -179,28 +188,32 @@ OOM_BINARIES := $(filter %/test_oom,$(UNIT_BINARIES) $(THREADS_BINARIES))
 RANDOM_SCHEDULE_BINARIES := $(filter %/test_schedule_flatten_random,$(UNIT_BINARIES))
 
 soak: $(OOM_BINARIES) $(RANDOM_SCHEDULE_BINARIES) fuzz
-	@set -e; for t in $(OOM_BINARIES); do echo "== $$t, every point"; ./$$t; done
+	@set -e; for t in $(OOM_BINARIES); do \
+	  echo "== $$t, every point, each under LeakSanitizer"; OOM_LSAN=1 ./$$t; done
 	@set -e; for t in $(RANDOM_SCHEDULE_BINARIES); do \
 	  echo "== $$t, a million schedules"; RANDOM_SCHEDULES=1000000 ./$$t; done
 
 # The tests that compile the implementation themselves, because they set its hooks (assert,
-# log, allocator); every other test links the implementation built once per configuration.
+# log, allocator) or reach its private functions; every other test links the implementation
+# built once per configuration.
 OWN_IMPL_TESTS := test_error_rule test_errors test_oom test_pool test_parallel_adaptive
 impl_for = $(if $(filter $(1),$(OWN_IMPL_TESTS)),,$(2)/impl.o)
-# Those of them whose runs are short, or not about speed, are compiled unoptimized under
-# ASan+UBSan (-O0 compiles the implementation three times faster; what the optimizer says of
-# it is the compile checks' business).
-UNOPTIMIZED_TESTS := test_error_rule test_errors test_pool
+# A test program is compiled unoptimized (-O0 compiles twice as fast): the library it checks is
+# the implementation object, built at -O1 under the sanitizers, and what the optimizer says of
+# the header is the compile checks' business. The tests whose runs are long and which compile
+# the implementation themselves are optimized (-O1): OPTIMIZED_TESTS under ASan+UBSan, every
+# one of OWN_IMPL_TESTS under TSan.
+OPTIMIZED_TESTS := test_oom test_parallel_adaptive
 
 # $(1): the compiler; $(2): the configuration's directory; $(3): its flags; $(4): its libraries;
-# $(5): the tests it compiles at -O0.
+# $(5): the tests it compiles at -O1 (the others at -O0).
 define unit_config
 $(2)/impl.o: tests/impl.c ecs_sched.h
 	@mkdir -p $$(@D)
 	$(1) $(3) -I. $(STB_CFLAGS) -c $$< -o $$@
 $(2)/%: tests/%.c ecs_sched.h $(TEST_HEADERS) $(2)/impl.o
 	@mkdir -p $$(@D)
-	$(1) $(3) $$(if $$(filter $$*,$(5)),-O0) -I. $(STB_CFLAGS) $$< $$(call impl_for,$$*,$(2)) \
+	$(1) $(3) $$(if $$(filter $$*,$(5)),,-O0) -I. $(STB_CFLAGS) $$< $$(call impl_for,$$*,$(2)) \
 	  $(STB_LIBS) -lcmocka $(4) -o $$@
 endef
 # The tests build the optional parts too: JSON files (ECS_SCHED_JSON, cJSON) and the trace
@@ -208,10 +221,11 @@ endef
 OPTIONAL := -DECS_SCHED_JSON -DECS_SCHED_TRACE
 JSON_LIBS := -lcjson
 define unit_rule
-$(call unit_config,$(1),$(BUILD)/$(1),$(STRICT) $(SANITIZE) $(OPTIONAL),$(JSON_LIBS),$(UNOPTIMIZED_TESTS))
+$(call unit_config,$(1),$(BUILD)/$(1),$(STRICT) $(SANITIZE) $(OPTIONAL),$(JSON_LIBS),$(OPTIMIZED_TESTS))
 $(call unit_config,$(1),$(BUILD)/$(1)-mt,$(THREADED) $(SANITIZE) $(OPTIONAL),$(JSON_LIBS) -lpthread,\
-  $(UNOPTIMIZED_TESTS))
-$(call unit_config,$(1),$(BUILD)/$(1)-tsan,$(THREADED) $(TSAN) $(OPTIONAL),$(JSON_LIBS) -lpthread)
+  $(OPTIMIZED_TESTS))
+$(call unit_config,$(1),$(BUILD)/$(1)-tsan,$(THREADED) $(TSAN) $(OPTIONAL),$(JSON_LIBS) -lpthread,\
+  $(OWN_IMPL_TESTS))
 endef
 $(foreach c,$(COMPILERS),$(eval $(call unit_rule,$(c))))
 
@@ -245,23 +259,34 @@ RUN_CHECKS     := cxx_impl two_tu static_api stb_own stb_lib threads_c99 threads
 COMPILE_ONLY   := impl_o2.o examples_o3_c99.o bench_c11_threads.o bench_c99.o \
                   release_c99.o release_c11_threads.o release_cxx.o \
                   warnings_c99.o warnings_c11_threads.o warnings_cxx.o
-# The whole-program builds of every example (each compiles the implementation), optimized:
-# make test runs them with gcc, whose optimizer warns the most eagerly; with clang they are
-# part of compile-checks-all, which make test leaves out to keep the suite's time down. The C
+# The whole-program builds of the examples (each compiles the implementation), optimized:
+# make test runs some with gcc, whose optimizer warns the most eagerly (O3_EXAMPLES); every
+# one, and clang's, are part of compile-checks-all, which make test leaves out to keep the
+# suite's time down. The C
 # release builds of make test compile the implementation once; compile-checks-all also builds
 # every source whole (release_whole_*), with both compilers.
 WHOLE_EXAMPLE_BUILDS := examples_o3_c99.o release_cxx.o
 RELEASE_WHOLE_BUILDS := release_whole_c99.o release_whole_c11_threads.o
+# The examples make test compiles whole at -O3 (each takes a quarter of a minute): the three
+# that insert, set and spawn values of the most kinds; compile-checks-all compiles every one.
+O3_EXAMPLES := examples/game_loop.c examples/tour_world.c examples/tour_commands.c
+# clang's builds of the benchmarks, its C99 release builds and its configuration mismatch
+# check are left to compile-checks-all too: gcc's are in make test, and clang's C11 release
+# builds.
+CLANG_ALL_ONLY := bench_c11_threads.o bench_c99.o release_c99.o
 COMPILE_ONLY_gcc   := $(COMPILE_ONLY)
-COMPILE_ONLY_clang := $(filter-out $(WHOLE_EXAMPLE_BUILDS),$(COMPILE_ONLY))
+COMPILE_ONLY_clang := $(filter-out $(WHOLE_EXAMPLE_BUILDS) $(CLANG_ALL_ONLY),$(COMPILE_ONLY))
 # Checks whose point is a link that fails: their recipe builds, links and runs by itself.
 LINK_CHECKS    := config_mismatch
+LINK_CHECKS_gcc   := $(LINK_CHECKS)
+LINK_CHECKS_clang :=
 COMPILE_STAMPS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
-                    $(addsuffix .ok,$(RUN_CHECKS) $(LINK_CHECKS)) $(COMPILE_ONLY_$(c))))
+                    $(addsuffix .ok,$(RUN_CHECKS) $(LINK_CHECKS_$(c))) $(COMPILE_ONLY_$(c))))
 COMPILE_BUILDS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
                     $(RUN_CHECKS) $(COMPILE_ONLY_$(c))))
-COMPILE_STAMPS_ALL := $(COMPILE_STAMPS) $(addprefix $(COMPILE)/clang/,$(WHOLE_EXAMPLE_BUILDS)) \
-                      $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,$(RELEASE_WHOLE_BUILDS)))
+COMPILE_STAMPS_ALL := $(COMPILE_STAMPS) \
+  $(addprefix $(COMPILE)/clang/,$(WHOLE_EXAMPLE_BUILDS) $(CLANG_ALL_ONLY) $(LINK_CHECKS:=.ok)) \
+  $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,$(RELEASE_WHOLE_BUILDS) examples_o3_all_c99.o))
 
 compile-checks: $(COMPILE_STAMPS)
 
@@ -318,10 +343,17 @@ $(COMPILE)/$(1)/impl_o2.o: tests/compile/two_tu_impl.c ecs_sched.h
 	@echo "== $(1): the implementation optimized (-O2 -Werror)"
 	$(1) $(STRICT) -O2 -I. $(STB_CFLAGS) -c $$< -o $$@
 
-# Every example, one after another, into one stamp-like object (the last one compiled).
-$(COMPILE)/$(1)/examples_o3_c99.o: $(wildcard examples/*.c) ecs_sched.h
+# Examples compiled whole, one after another, into one stamp-like object (the last one
+# compiled): those of O3_EXAMPLES, or every one (examples_o3_all_c99.o).
+$(COMPILE)/$(1)/examples_o3_c99.o: $(O3_EXAMPLES) ecs_sched.h
 	@mkdir -p $$(@D)
-	@echo "== $(1): the examples at -O3 -Werror (C99)"
+	@echo "== $(1): $(notdir $(O3_EXAMPLES)) at -O3 -Werror (C99)"
+	@for ex in $(O3_EXAMPLES); do \
+	  $(1) $(STRICT) -O3 -I. $(STB_CFLAGS) -c $$$$ex -o $$@ || exit 1; done
+
+$(COMPILE)/$(1)/examples_o3_all_c99.o: $(wildcard examples/*.c) ecs_sched.h
+	@mkdir -p $$(@D)
+	@echo "== $(1): every example at -O3 -Werror (C99)"
 	@for ex in $(wildcard examples/*.c); do \
 	  $(1) $(STRICT) -O3 -I. $(STB_CFLAGS) -c $$$$ex -o $$@ || exit 1; done
 

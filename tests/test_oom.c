@@ -1,8 +1,11 @@
 /* Allocation failure: for every N, a scenario runs in a child process whose Nth allocation
    fails. Each call must either report ECS_SCHED_ERR_OUT_OF_MEMORY with the world still
-   consistent and no leak (LeakSanitizer checks at exit), or, where stb_ds cannot recover,
-   stop with a logged fatal message. Anything else (a crash, a sanitizer report, a wrong
-   value, a leak) fails the test. */
+   consistent and no leak, or, where stb_ds cannot recover, stop with a logged fatal message.
+   Anything else (a crash, a sanitizer report, a wrong value, a leak) fails the test.
+   A leak is seen two ways: every child counts the blocks the library's allocation hooks hand
+   out and take back, which must balance when the scenario ends; and LeakSanitizer, which also
+   sees what is allocated past the hooks, checks the children of every OOM_LSAN-th point
+   (default 8, make soak 1: its check at exit takes as long as the scenario itself). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,14 +19,23 @@
 
 static long fail_at = -1;     /* index of the allocation that fails; -1: none */
 static long allocations = 0;
+static long live_blocks = 0;  /* blocks the hooks handed out and did not take back */
 
 static void *failing_realloc(void *ptr, size_t size) {
+    void *block;
     if (allocations++ == fail_at) return NULL;
-    return realloc(ptr, size);
+    block = realloc(ptr, size);
+    if (!ptr && block) live_blocks++;
+    return block;
+}
+
+static void counted_free(void *ptr) {
+    if (ptr) live_blocks--;
+    free(ptr);
 }
 
 #define ECS_SCHED_REALLOC(ptr, size) failing_realloc((ptr), (size))
-#define ECS_SCHED_FREE(ptr) free(ptr)
+#define ECS_SCHED_FREE(ptr) counted_free(ptr)
 #include "ecs_sched.h"
 
 /* stb_ds compiled here, with its allocations routed through the library's hooks. */
@@ -1082,8 +1094,12 @@ static void run_scenario(void) {
 
 typedef enum { OUTCOME_RECOVERED, OUTCOME_ORDERLY_STOP, OUTCOME_BROKEN } outcome;
 
-/* Runs the scenario in a child whose allocation number `n` fails. */
-static outcome run_child(long n, char *log, size_t log_size) {
+/* Every how many points a child's exit is checked by LeakSanitizer too (OOM_LSAN). */
+static long lsan_every = 8;
+
+/* Runs the scenario in a child whose allocation number `n` fails; LeakSanitizer checks the
+   child's exit when `lsan` is set. */
+static outcome run_child(long n, int lsan, char *log, size_t log_size) {
     int fds[2];
     pid_t pid;
     int status = 0;
@@ -1102,7 +1118,15 @@ static outcome run_child(long n, char *log, size_t log_size) {
             fprintf(stderr, "allocation %ld was never reached\n", n);
             exit(CHILD_WRONG);
         }
-        exit(CHILD_OK);
+        if (live_blocks != 0) {
+            fprintf(stderr, "%ld block(s) the library allocated are still live after the "
+                    "scenario: a leak (OOM_AT=%ld ./test_oom shows where, under LeakSanitizer)\n",
+                    live_blocks, n);
+            exit(CHILD_WRONG);
+        }
+        if (lsan) exit(CHILD_OK);   /* LeakSanitizer checks at exit */
+        fflush(NULL);
+        _exit(CHILD_OK);   /* leaves out the exit handlers, LeakSanitizer's among them */
     }
     close(fds[1]);
     while (used + 1 < log_size && (got = read(fds[0], log + used, log_size - used - 1)) > 0) {
@@ -1148,14 +1172,23 @@ static void every_allocation_failure_is_recovered_or_an_orderly_stop(void **stat
         run_scenario();
         exit(CHILD_OK);
     }
+    if (getenv("OOM_LSAN")) {
+        lsan_every = atol(getenv("OOM_LSAN"));
+        if (lsan_every < 1) {
+            fprintf(stderr, "OOM_LSAN=%s: expected a count of points, 1 or more\n",
+                    getenv("OOM_LSAN"));
+            exit(2);
+        }
+    }
     fail_at = -1;
     allocations = 0;
     run_scenario();
     assert_int_equal(live_counted, 0);
+    assert_int_equal(live_blocks, 0);
     total = allocations;
     assert_true(total > 50);
     for (n = share.first; n < total; n += share.step) {
-        outcome o = run_child(n, log, sizeof log);
+        outcome o = run_child(n, (n / share.step) % lsan_every == 0, log, sizeof log);
         if (o == OUTCOME_RECOVERED) recovered++;
         else if (o == OUTCOME_ORDERLY_STOP) stopped++;
         else {
