@@ -1,10 +1,12 @@
 # ecs_sched.h: build, test and benchmark.
 #   make example                install what is missing, build (what changed) and run the
 #                               main examples
-#   make test                   the whole suite: gcc and clang, without and with threads, under
-#                               ASan+UBSan, the threaded tests under TSan, compile checks,
-#                               the examples (gcc, clang, tcc), modules, doc block, aliasing,
-#                               a short fuzzing run of the JSON loader
+#   make test                   the whole suite: gcc and clang under ASan+UBSan, with threads
+#                               (gcc) and the threaded tests under TSan (both), compile checks,
+#                               the examples (gcc, clang, tcc), modules, layers, doc block,
+#                               aliasing, the manual, a short fuzzing run of the JSON loader
+#   make test-all               make test, clang's threaded ASan+UBSan tests and
+#                               compile-checks-all (what make test leaves out for time)
 #   make deps                   install the missing Debian packages (elsewhere: list them)
 #   make quick [T=test_x]       the edit-compile-test loop: the unit tests (or test_x alone)
 #                               built by gcc as C99 under ASan+UBSan, and run
@@ -27,6 +29,8 @@
 #                               random schedules, ten minutes of fuzzing
 #   make graphs                 write build/Main.dot (and .svg with Graphviz) from physics_plugin
 #   make bench                  benchmarks; writes build/bench.json
+#   make bench-compare BASE=ref the benchmark against the header of commit ref, alternating,
+#                               each row's new/old ratio; rows over 5 % worse are named
 #   make amalgamate             regenerate ecs_sched.h from src/
 #   make check-amalgamation     fail when ecs_sched.h differs from a fresh generation
 #   make clean
@@ -65,11 +69,11 @@ export TSAN_OPTIONS  := halt_on_error=1:second_deadlock_stack=1
 # A recipe that fails leaves no target behind (no half-written output, no stamp).
 .DELETE_ON_ERROR:
 
-.PHONY: all deps example main-examples examples-check graphs test test-binaries quick unit unit-threads unit-tsan fuzz fuzz-smoke \
+.PHONY: all deps example main-examples examples-check graphs test test-all test-binaries quick unit unit-threads unit-tsan fuzz fuzz-smoke \
         soak \
         compile-checks-all \
         compile-checks check-strict-aliasing check-modules check-layers layers-graph check-doc \
-        bench amalgamate check-amalgamation clean
+        bench bench-compare amalgamate check-amalgamation clean
 
 all: test
 
@@ -129,26 +133,33 @@ graphs: deps ecs_sched.h
 # ---- tests ----
 
 # Everything is built in parallel (one job per core, or the -j given to make), and the unit
-# tests without threads, the compile checks and the examples run as soon as they are built,
-# beside the builds (each program's output grouped, -Otarget; the runs are listed first, so
-# that they start early); then the threaded unit tests run one after another, so that
-# timing-sensitive tests do not compete for the cores (but for the allocation failure sweep,
-# which times nothing: it runs in the first part).
+# tests run as soon as they are built, beside the builds and the compile checks and examples
+# (each program's output grouped, -Otarget; the runs are listed first, so that they start
+# early, the longest, the allocation failure sweeps, first); then the threaded runs of the tests that time something (TIMED_TESTS) run one after
+# another, so that they do not compete for the cores.
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 PARALLEL  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 test: deps
-	$(MAKE) $(PARALLEL) -Otarget unit $(UNHURRIED_THREADS_RUNS) compile-checks examples-check \
+	$(MAKE) $(PARALLEL) -Otarget $(OOM_RUNS) unit $(UNTIMED_THREADED_RUNS) compile-checks examples-check \
 	  fuzz-smoke graphs check-doc check-modules check-strict-aliasing check-layers manual-check \
 	  test-binaries
-	$(MAKE) -j1 $(filter-out $(UNHURRIED_THREADS_RUNS),$(THREADS_RUNS)) unit-tsan
+	$(MAKE) -j1 $(TIMED_THREADED_RUNS)
 	@echo "all tests passed"
 
-# build/<compiler>/      C99, no threads, ASan+UBSan
-# build/<compiler>-mt/   C11 with ECS_SCHED_THREADS, ASan+UBSan
-# build/<compiler>-tsan/ C11 with ECS_SCHED_THREADS, ThreadSanitizer
+# make test, and what it leaves out to keep its time down: the threaded tests built by clang
+# under ASan+UBSan (gcc's are in make test, and clang's under TSan), and compile-checks-all.
+test-all: test
+	$(MAKE) $(PARALLEL) -Otarget compile-checks-all $(filter-out $(TIMED_CLANG_THREADS_RUNS),\
+	  $(CLANG_THREADS_RUNS))
+	$(MAKE) -j1 $(TIMED_CLANG_THREADS_RUNS)
+
+# build/<compiler>/      C99, no threads, ASan+UBSan (gcc and clang)
+# build/<compiler>-mt/   C11 with ECS_SCHED_THREADS, ASan+UBSan (gcc; clang in make test-all)
+# build/<compiler>-tsan/ C11 with ECS_SCHED_THREADS, ThreadSanitizer (gcc and clang)
 UNIT_BINARIES    := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)/,$(TESTS)))
-THREADS_BINARIES := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)-mt/,$(TESTS)))
+THREADS_BINARIES := $(addprefix $(BUILD)/gcc-mt/,$(TESTS))
+CLANG_THREADS_BINARIES := $(addprefix $(BUILD)/clang-mt/,$(TESTS))
 TSAN_BINARIES    := $(foreach c,$(COMPILERS),$(addprefix $(BUILD)/$(c)-tsan/,$(TSAN_TESTS)))
 
 QUICK_BINARIES := $(addprefix $(BUILD)/gcc/,$(if $(T),$(T),$(TESTS)))
@@ -160,11 +171,17 @@ quick: $(QUICK_BINARIES)
 # it is asked for), in the order listed, or two at a time under make -j2.
 UNIT_RUNS    := $(addsuffix .run,$(UNIT_BINARIES))
 THREADS_RUNS := $(addsuffix .run,$(THREADS_BINARIES))
-# Threaded tests that time nothing run with the first, parallel part of make test: the
-# allocation failure sweep.
-UNHURRIED_THREADS_RUNS := $(filter %/test_oom.run,$(THREADS_RUNS))
+CLANG_THREADS_RUNS := $(addsuffix .run,$(CLANG_THREADS_BINARIES))
 TSAN_RUNS    := $(addsuffix .run,$(TSAN_BINARIES))
-.PHONY: $(UNIT_RUNS) $(THREADS_RUNS) $(TSAN_RUNS)
+.PHONY: $(UNIT_RUNS) $(THREADS_RUNS) $(CLANG_THREADS_RUNS) $(TSAN_RUNS)
+
+# The tests that read a clock or sleep: their threaded runs go one at a time, alone.
+TIMED_TESTS := $(basename $(notdir $(shell grep -l 'clock_gettime\|nanosleep\|usleep\|sched_yield' \
+                 tests/test_*.c)))
+timed_runs = $(filter $(addprefix %/,$(addsuffix .run,$(TIMED_TESTS))),$(1))
+TIMED_THREADED_RUNS   := $(call timed_runs,$(THREADS_RUNS) $(TSAN_RUNS))
+UNTIMED_THREADED_RUNS := $(filter-out $(TIMED_THREADED_RUNS),$(THREADS_RUNS) $(TSAN_RUNS))
+TIMED_CLANG_THREADS_RUNS := $(call timed_runs,$(CLANG_THREADS_RUNS))
 
 unit: $(UNIT_RUNS)
 
@@ -172,19 +189,22 @@ unit-threads: $(THREADS_RUNS)
 
 unit-tsan: $(TSAN_RUNS)
 
-$(UNIT_RUNS) $(THREADS_RUNS) $(TSAN_RUNS): %.run: %
+$(UNIT_RUNS) $(THREADS_RUNS) $(CLANG_THREADS_RUNS) $(TSAN_RUNS): %.run: %
 	@echo "== $<"
 	@$(RUN_ENV) ./$<
 
-# The allocation failure sweep is the suite's longest test: in each family gcc's build takes
-# the even points and clang's the odd ones (OOM_POINTS), every point between them, and every
-# eighth point a family sweeps is checked by LeakSanitizer as well as by the test's own count
-# of blocks (OOM_LSAN, tests/test_oom.c); make soak sweeps every point in every configuration,
-# each under LeakSanitizer.
-$(foreach d,gcc gcc-mt,$(BUILD)/$(d)/test_oom.run): RUN_ENV := OOM_POINTS=0/2
-$(foreach d,clang clang-mt,$(BUILD)/$(d)/test_oom.run): RUN_ENV := OOM_POINTS=1/2
+# The allocation failure sweep is the suite's longest test. make test sweeps every point once
+# between three runs: gcc's and clang's builds without threads share the even points, gcc's
+# threaded build takes the odd ones (OOM_POINTS); every eighth point a run sweeps is checked
+# by LeakSanitizer as well as by the test's own count of blocks (OOM_LSAN, tests/test_oom.c).
+# make soak sweeps every point in every configuration, each under LeakSanitizer.
+$(BUILD)/gcc/test_oom.run: RUN_ENV := OOM_POINTS=0/4
+$(BUILD)/clang/test_oom.run: RUN_ENV := OOM_POINTS=2/4
+$(BUILD)/gcc-mt/test_oom.run: RUN_ENV := OOM_POINTS=1/2
+$(BUILD)/clang-mt/test_oom.run: RUN_ENV := OOM_POINTS=0/2
 
-OOM_BINARIES := $(filter %/test_oom,$(UNIT_BINARIES) $(THREADS_BINARIES))
+OOM_BINARIES := $(filter %/test_oom,$(UNIT_BINARIES) $(THREADS_BINARIES) $(CLANG_THREADS_BINARIES))
+OOM_RUNS := $(filter %/test_oom.run,$(THREADS_RUNS) $(UNIT_RUNS))
 RANDOM_SCHEDULE_BINARIES := $(filter %/test_schedule_flatten_random,$(UNIT_BINARIES))
 
 soak: $(OOM_BINARIES) $(RANDOM_SCHEDULE_BINARIES) fuzz
@@ -274,7 +294,9 @@ O3_EXAMPLES := examples/game_loop.c examples/tour_world.c examples/tour_commands
 # check are left to compile-checks-all too: gcc's are in make test, and clang's C11 release
 # builds.
 CLANG_ALL_ONLY := bench_c11_threads.o bench_c99.o release_c99.o
-COMPILE_ONLY_gcc   := $(COMPILE_ONLY)
+# The benchmarks as C99 without threads: gcc's too.
+GCC_ALL_ONLY := bench_c99.o
+COMPILE_ONLY_gcc   := $(filter-out $(GCC_ALL_ONLY),$(COMPILE_ONLY))
 COMPILE_ONLY_clang := $(filter-out $(WHOLE_EXAMPLE_BUILDS) $(CLANG_ALL_ONLY),$(COMPILE_ONLY))
 # Checks whose point is a link that fails: their recipe builds, links and runs by itself.
 LINK_CHECKS    := config_mismatch
@@ -286,6 +308,7 @@ COMPILE_BUILDS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
                     $(RUN_CHECKS) $(COMPILE_ONLY_$(c))))
 COMPILE_STAMPS_ALL := $(COMPILE_STAMPS) \
   $(addprefix $(COMPILE)/clang/,$(WHOLE_EXAMPLE_BUILDS) $(CLANG_ALL_ONLY) $(LINK_CHECKS:=.ok)) \
+  $(addprefix $(COMPILE)/gcc/,$(GCC_ALL_ONLY)) \
   $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,$(RELEASE_WHOLE_BUILDS) examples_o3_all_c99.o))
 
 compile-checks: $(COMPILE_STAMPS)
@@ -713,6 +736,15 @@ bench: deps ecs_sched.h
 	cc $(BENCH_FLAGS) $(BENCH_ALIGNED) -c bench/traced_copy.c -o $(BUILD)/bench_traced_copy.o
 	cc $(BENCH_FLAGS) bench/bench.c bench/game_loop_row.c $(BUILD)/bench_untraced_copy.o $(BUILD)/bench_traced_copy.o $(STB_LIBS) $(JSON_LIBS) -lpthread -o $(BUILD)/bench
 	./$(BUILD)/bench
+
+# The benchmark built against the ecs_sched.h of an earlier commit and against the working
+# tree's, run in alternation (ROUNDS each), each row's new/old ratio with its spread; a row over
+# 5 % worse beyond the spread is named, and the exit status is 1 (tools/bench_compare.py).
+#   make bench-compare BASE=<git ref> [ROUNDS=5] [ROWS="spawn commands"]
+ROUNDS ?= 5
+bench-compare: deps ecs_sched.h
+	@test -n "$(BASE)" || { echo "make bench-compare BASE=<git ref>: which commit to compare with"; exit 2; }
+	$(PYTHON) tools/bench_compare.py $(BASE) --rounds $(ROUNDS) $(ROWS)
 
 clean:
 	rm -rf $(BUILD)

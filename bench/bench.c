@@ -4,8 +4,9 @@
    -lpthread, it builds too, with every row but the thread rows):
        gcc -std=c11 -O2 -DECS_SCHED_THREADS -I. -I/usr/include/stb bench/bench.c \
            bench/game_loop_row.c -lstb -lpthread -o build/bench
-       ./build/bench [FILTER...]
-   With FILTER arguments only the rows whose name contains one of them run.
+       ./build/bench [--json=PATH] [FILTER...]
+   With FILTER arguments only the rows whose name contains one of them run; --json writes the
+   figures to PATH instead of build/bench.json.
 
    Prints a table (name, value, unit, baseline, ratio, goal, met) and writes build/bench.json:
    an array of {"name", "value", "unit", "baseline", "ratio"}; lower is better, ratio is
@@ -279,8 +280,13 @@ static ecs_sched_world *make_world_tracking(const ecs_sched_allocator *allocator
     if (allocator) desc.allocator = *allocator;
     world = ecs_sched_world_create(&desc);
     if (!world) return NULL;
+#ifndef BENCH_WITHOUT_EVENT_ROWS   /* the only rows of tracked components */
     *pos = tracked ? ECS_SCHED_TRACKED_COMPONENT(world, Position)
                    : ECS_SCHED_COMPONENT(world, Position);
+#else
+    (void)tracked;
+    *pos = ECS_SCHED_COMPONENT(world, Position);
+#endif
     *vel = ECS_SCHED_COMPONENT(world, Velocity);
     if (!*pos || !*vel) {
         ecs_sched_world_destroy(world);
@@ -1069,18 +1075,28 @@ static int compile_side(bench_row *row, void *state, int32_t reps) {
     return 1;
 }
 
+/* The directory of the ecs_sched.h the compile row compiles: BENCH_HEADER_DIR, or the
+   repository root (tools/bench_compare.py points each of its two programs at its header). */
+static const char *header_dir(void) {
+    const char *dir = getenv("BENCH_HEADER_DIR");
+    return dir && *dir ? dir : ".";
+}
+
 static void run_compile(bench_row *row) {
-    static compile_job impl = {
-        "gcc -std=c99 -O2 -c -I. -I/usr/include/stb build/bench_compile_impl.c "
-        "-o build/bench_compile_impl.o",
-        "compiling build/bench_compile_impl.c failed"};
-    static compile_job api = {
-        "gcc -std=c99 -O2 -c -I. -I/usr/include/stb build/bench_compile_api.c "
-        "-o build/bench_compile_api.o",
-        "compiling build/bench_compile_api.c failed"};
+    static char impl_command[512], api_command[512], header_path[512];
+    static compile_job impl = {impl_command, "compiling build/bench_compile_impl.c failed"};
+    static compile_job api = {api_command, "compiling build/bench_compile_api.c failed"};
     bench_sampling s = sampling(1, 1e9);
     bench_medians m;
-    FILE *header = fopen("ecs_sched.h", "r");
+    FILE *header;
+    snprintf(header_path, sizeof header_path, "%s/ecs_sched.h", header_dir());
+    snprintf(impl_command, sizeof impl_command,
+             "gcc -std=c99 -O2 -c -I%s -I/usr/include/stb build/bench_compile_impl.c "
+             "-o build/bench_compile_impl.o", header_dir());
+    snprintf(api_command, sizeof api_command,
+             "gcc -std=c99 -O2 -c -I%s -I/usr/include/stb build/bench_compile_api.c "
+             "-o build/bench_compile_api.o", header_dir());
+    header = fopen(header_path, "r");
     if (!header) {
         fail(row, "ecs_sched.h not found: run from the repository root", NULL);
         return;
@@ -1103,21 +1119,52 @@ static void run_compile(bench_row *row) {
             COMPILE_REPS);
 }
 
+#ifndef BENCH_WITHOUT_SPAWN_ROWS
 #include "spawn_rows.c"
+#endif
+#ifndef BENCH_WITHOUT_UNPACK_ROWS
 #include "unpack_rows.c"
+#endif
+#ifndef BENCH_WITHOUT_SPARSE_ROWS
 #include "sparse_rows.c"
+#endif
+#ifndef BENCH_WITHOUT_SCHEDULE_ROWS
 #include "schedule_rows.c"
+#ifndef BENCH_WITHOUT_FAILURE_ROWS
+#include "failure_rows.c"
+#endif
+#endif
+#ifndef BENCH_WITHOUT_STATE_ROWS
 #include "state_rows.c"
+#endif
+#ifndef BENCH_WITHOUT_APP_ROWS
 #include "app_rows.c"
+#endif
+#ifndef BENCH_WITHOUT_EVENT_ROWS
 #include "event_rows.c"
+#endif
+#ifndef BENCH_WITHOUT_HIERARCHY_ROWS
 #include "hierarchy_rows.c"
+#endif
+#ifndef BENCH_WITHOUT_PREFAB_ROWS
 #include "prefab_rows.c"
+#endif
+#ifndef BENCH_WITHOUT_SNAPSHOT_ROWS
 #include "snapshot_rows.c"
+#endif
+#ifndef BENCH_WITHOUT_JSON_ROWS
 #include "json_rows.c"
+#endif
+#ifndef BENCH_WITHOUT_TRACE_ROWS
 #include "trace_rows.c"
+#endif
+#ifndef BENCH_WITHOUT_TIMER_ROWS
 #include "timer_rows.c"
+#endif
 #ifdef ECS_SCHED_THREADS
+#ifndef BENCH_WITHOUT_PARALLEL_ROWS
 #include "parallel_rows.c"
+#endif
 #endif
 
 /* ---- the table ---- */
@@ -1133,6 +1180,7 @@ static bench_row rows[] = {
      "raw loop over two malloc'd arrays of 1M structs, same kernel, interleaved; the world "
      "spreads the 1M entities over 64 tag archetypes",
      run_iter_fragmented, 0, 0, 0, 0, ""},
+#ifndef BENCH_WITHOUT_EVENT_ROWS
     {"iter_1m_tracked", "ms/frame", GOAL_RATIO, 1.15,
      "raw loop over two malloc'd arrays of 1M structs, same kernel, interleaved",
      run_iter_1m_tracked, 0, 0, 0, 0, ""},
@@ -1148,6 +1196,8 @@ static bench_row rows[] = {
     {"messages_send_read", "ms/frame", GOAL_RATIO, 2.0,
      "1M appends of the same 16 bytes to a growing array kept across frames, then two loops over it",
      run_messages_send_read, 0, 0, 0, 0, ""},
+#endif
+#ifndef BENCH_WITHOUT_HIERARCHY_ROWS
     {"iter_hierarchy", "ms/frame", GOAL_RATIO, 1.2,
      "the same entities without the hierarchy, the same query and kernel, interleaved",
      run_iter_hierarchy, 0, 0, 0, 0, ""},
@@ -1166,19 +1216,26 @@ static bench_row rows[] = {
     {"sorted_query_unchanged", "us/iter", GOAL_RATIO, 1.1,
      "the same query unsorted, read the same way, interleaved",
      run_sorted_query_unchanged, 0, 0, 0, 0, ""},
+#endif
+#ifndef BENCH_WITHOUT_PREFAB_ROWS
     {"instantiate_prefab", "ns/entity", GOAL_RATIO, 1.2,
      "the same 100k entities by hand (spawn_with with the 3 values, set_parent), interleaved",
      run_instantiate_prefab, 0, 0, 0, 0, ""},
     {"iter_inherited", "ms/frame", GOAL_RATIO, 1.2,
      "1M entities owning Mass and Velocity, a query reading Mass, the same loop, interleaved",
      run_iter_inherited, 0, 0, 0, 0, ""},
+#endif
+#ifndef BENCH_WITHOUT_SNAPSHOT_ROWS
     {"snapshot_restore_1m", "ms/1M", GOAL_RATIO, 3.0,
      "memcpy of the same bytes to a block and back (allocated before), interleaved",
      run_snapshot_restore_1m, 0, 0, 0, 0, ""},
+#endif
 #ifdef ECS_SCHED_JSON
+#ifndef BENCH_WITHOUT_JSON_ROWS
     {"json_load_10k", "ns/entity", GOAL_NONE, 0,
      "cJSON_Parse of the same text alone (then cJSON_Delete), interleaved",
      run_json_load_10k, 0, 0, 0, 0, ""},
+#endif
 #endif
     {"spawn_despawn", "ns/entity", GOAL_VALUE, 60.0,
      "malloc of a 16-byte block per entity (values copied in), then free of each",
@@ -1186,6 +1243,7 @@ static bench_row rows[] = {
     {"spawn_batch", "ns/entity", GOAL_VALUE, 5.0,
      "malloc of two fresh arrays and memcpy of the same 100k x 16 bytes into them",
      run_spawn_batch, 0, 0, 0, 0, ""},
+#ifndef BENCH_WITHOUT_SPAWN_ROWS
     {"spawn_known_archetype", "ns/entity", GOAL_VALUE, 16.0,
      "ecs_sched_spawn_with of the same entities into the same warm world, interleaved",
      run_spawn_known_archetype, 0, 0, 0, 0, ""},
@@ -1195,6 +1253,8 @@ static bench_row rows[] = {
     {"spawn_cold", "ns/entity", GOAL_RATIO, 4.0,
      "the same spawns into a warm world (indices recycled, the table's room there), interleaved",
      run_spawn_cold, 0, 0, 0, 0, ""},
+#endif
+#ifndef BENCH_WITHOUT_UNPACK_ROWS
     {"get_by_handle", "ns/component", GOAL_VALUE, 2.8,
      "the same values in arrays reached through a handle table by hand (index, generation "
      "check, row), interleaved",
@@ -1202,15 +1262,18 @@ static bench_row rows[] = {
     {"get_by_handle_3", "ns/entity", GOAL_VALUE, 8.0,
      "the same three values in arrays reached through a handle table by hand, interleaved",
      run_get_by_handle_3, 0, 0, 0, 0, ""},
+#endif
     {"add_remove", "ns/op", GOAL_VALUE, 60.0,
      "raw loop writing a value and a presence flag per entity, then clearing the flag",
      run_add_remove, 0, 0, 0, 0, ""},
+#ifndef BENCH_WITHOUT_SPARSE_ROWS
     {"add_remove_sparse", "ns/op", GOAL_VALUE, 7.0,
      "the same tag kept in tables (the add_remove path), same entities, interleaved",
      run_add_remove_sparse, 0, 0, 0, 0, ""},
     {"iter_sparse_filter", "ns/entity", GOAL_RATIO, 2.0,
      "the same query with the tag kept in tables, read with ecs_sched_iter_next, interleaved",
      run_iter_sparse_filter, 0, 0, 0, 0, ""},
+#endif
     {"commands", "ns/entity", GOAL_RATIO, 1.5,
      "the direct calls of spawn_despawn (spawn_with, despawn), interleaved",
      run_commands, 0, 0, 0, 0, ""},
@@ -1220,6 +1283,7 @@ static bench_row rows[] = {
     {"compile_impl", "s", GOAL_VALUE, 5.0,
      "compiling the same file without ECS_SCHED_IMPLEMENTATION",
      run_compile, 0, 0, 0, 0, ""},
+#ifndef BENCH_WITHOUT_SCHEDULE_ROWS
     {"empty_systems_10", "ns/system", GOAL_NONE, 0,
      "a plain loop calling the same function pointers, interleaved",
      run_empty_systems_10, 0, 0, 0, 0, ""},
@@ -1229,6 +1293,8 @@ static bench_row rows[] = {
     {"empty_systems_1000", "ns/system", GOAL_RATIO, 4.0,
      "a plain loop calling the same function pointers, interleaved",
      run_empty_systems_1000, 0, 0, 0, 0, ""},
+#endif
+#ifndef BENCH_WITHOUT_TRACE_ROWS
     {"trace_off", "ns/system", GOAL_RATIO, 1.02,
      "the same 1000 empty systems on a copy of the library built without ECS_SCHED_TRACE "
      "(the measured side is a copy built with it, alike), interleaved",
@@ -1237,36 +1303,52 @@ static bench_row rows[] = {
      "the same world with the trace off, interleaved; the value is the whole cost of a "
      "recorded system run",
      run_trace_on, 0, 0, 0, 0, ""},
+#endif
+#ifndef BENCH_WITHOUT_SCHEDULE_ROWS
+#ifndef BENCH_WITHOUT_FAILURE_ROWS
     {"failing_system", "ns/system", GOAL_RATIO, 1.05,
      "the same schedule with none failing, interleaved",
      run_failing_system, 0, 0, 0, 0, ""},
+#endif
     {"query_systems_1000", "ns/system", GOAL_VALUE, 10.0,
      "see the note", run_query_systems_1000, 0, 0, 0, 0, ""},
     {"run_condition_no_1000", "ns/system", GOAL_VALUE, 5.0,
      "see the note", run_condition_no_1000, 0, 0, 0, 0, ""},
     {"run_condition_yes_1000", "ns/system", GOAL_VALUE, 10.0,
      "see the note", run_condition_yes_1000, 0, 0, 0, 0, ""},
+#endif
+#ifndef BENCH_WITHOUT_STATE_ROWS
     {"state_transition", "ns/transition", GOAL_RATIO, 1.5,
      "two runs of schedules of one empty system, interleaved",
      run_state_transition, 0, 0, 0, 0, ""},
+#endif
+#ifndef BENCH_WITHOUT_APP_ROWS
     {"app_update_empty", "ns/update", GOAL_VALUE, 1000,
      "the same number of runs of empty schedules by label (14)",
      run_app_update_empty, 0, 0, 0, 0, ""},
+#endif
+#ifndef BENCH_WITHOUT_TIMER_ROWS
     {"timer_tick", "ms/frame", GOAL_RATIO, 1.3,
      "a raw loop doing the same arithmetic on an array of the same 1M timers, interleaved",
      run_timer_tick, 0, 0, 0, 0, ""},
+#endif
+#ifndef BENCH_WITHOUT_APP_ROWS
     {"fixed_step", "ns/step", GOAL_VALUE, 300,
      "one run of an empty schedule by label",
      run_fixed_step, 0, 0, 0, 0, ""},
     {"game_loop_frame", "us/frame", GOAL_RATIO, 1.5,
      "the example's kernels over the same queries on the same world, by hand",
      run_game_loop_frame, 0, 0, 0, 0, ""},
+#endif
+#ifndef BENCH_WITHOUT_STATE_ROWS
     {"state_transition_scheduled", "ns/transition", GOAL_NONE, 0,
      "two runs of schedules of one empty system, interleaved",
      run_state_transition_scheduled, 0, 0, 0, 0, ""},
     {"in_state_condition", "ns/system", GOAL_RATIO, 1.2,
      "the run_condition_yes_1000 schedule, interleaved",
      run_in_state_condition, 0, 0, 0, 0, ""},
+#endif
+#ifndef BENCH_WITHOUT_SCHEDULE_ROWS
     {"build_schedule_100", "ms", GOAL_NONE, 0,
      "see the note", run_build_schedule_100, 0, 0, 0, 0, ""},
     {"build_schedule_500", "ms", GOAL_NONE, 0,
@@ -1275,7 +1357,9 @@ static bench_row rows[] = {
      "see the note", run_build_schedule_1000, 0, 0, 0, 0, ""},
     {"build_schedule_1000_no_constraints", "ms", GOAL_VALUE, 5.0,
      "see the note", run_build_no_constraints, 0, 0, 0, 0, ""},
+#endif
 #ifdef ECS_SCHED_THREADS
+#ifndef BENCH_WITHOUT_PARALLEL_ROWS
     {"empty_systems_mt_10", "ns/system", GOAL_VALUE, 50.0,
      "the same schedule on the single-threaded executor, interleaved",
      run_empty_systems_mt_10, 0, 0, 0, 0, ""},
@@ -1315,6 +1399,7 @@ static bench_row rows[] = {
     {"pool_overhead_queued", "ns/task", GOAL_VALUE, 30.0,
      "1M calls of the same empty task through a function pointer on one thread",
      run_pool_overhead_queued, 0, 0, 0, 0, ""},
+#endif
 #endif
 };
 
@@ -1379,11 +1464,17 @@ static int write_json(const char *path) {
 }
 
 int main(int argc, char **argv) {
-    int i, j, failed = 0, any = 0;
+    int i, j, failed = 0, any = 0, filters = 0;
+    const char *json_path = "build/bench.json";
+    for (j = 1; j < argc; j++) {
+        if (strncmp(argv[j], "--json=", 7) == 0) json_path = argv[j] + 7;
+        else filters++;
+    }
     for (i = 0; i < ROW_COUNT; i++) {
-        rows[i].selected = argc < 2;
+        rows[i].selected = filters == 0;
         for (j = 1; j < argc; j++)
-            if (strstr(rows[i].name, argv[j])) rows[i].selected = 1;
+            if (strncmp(argv[j], "--json=", 7) != 0 && strstr(rows[i].name, argv[j]))
+                rows[i].selected = 1;
         any |= rows[i].selected;
     }
     if (!any) {
@@ -1401,10 +1492,10 @@ int main(int argc, char **argv) {
     }
     print_table();
     printf("  checksum sink: %g\n", (double)bench_sink);
-    if (!write_json("build/bench.json")) {
-        fprintf(stderr, "bench: cannot write build/bench.json\n");
+    if (!write_json(json_path)) {
+        fprintf(stderr, "bench: cannot write %s\n", json_path);
         return 1;
     }
-    printf("wrote build/bench.json\n");
+    printf("wrote %s\n", json_path);
     return failed;
 }
