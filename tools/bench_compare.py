@@ -64,7 +64,8 @@ def base_header(ref):
     return short, directory
 
 
-FLAGS = ["-std=c11", "-O2", "-DECS_SCHED_THREADS", "-DECS_SCHED_JSON"]
+FLAGS = ["-std=c11", "-O2", "-DECS_SCHED_THREADS", "-DECS_SCHED_JSON",
+         "-Werror=implicit-function-declaration"]
 ALIGNED = ["-falign-functions=64", "-falign-loops=64"]
 
 
@@ -138,7 +139,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--limit", type=float, default=5.0, help="percent worse that names a row")
     ap.add_argument("filters", nargs="*", help="only the rows whose name contains one of these")
-    args = ap.parse_args()
+    args = ap.parse_intermixed_args()
     if args.rounds < 2:
         sys.exit("bench-compare: --rounds must be 2 or more (a spread needs two rounds)")
 
