@@ -855,18 +855,31 @@ ECS_SCHED__NOINLINE static void ecs_sched__generation_skip(ecs_sched_world *w, u
     *floor = 0;
 }
 
-static void ecs_sched__release_index(ecs_sched_world *w, uint32_t index) {
+/* The rare ends of releasing an index: a generation floor a restore left, a full free stack. */
+ECS_SCHED__NOINLINE static void ecs_sched__release_index_slow(ecs_sched_world *w, uint32_t index) {
     ecs_sched__record *r = &w->records[index];
-    r->table = ECS_SCHED__DEAD;
-    r->generation++;
-    if (!ECS_SCHED__LIKELY(index >= w->generation_floor_capacity)) ecs_sched__generation_skip(w, index);
-    w->free_count++;
+    if (index < w->generation_floor_capacity) ecs_sched__generation_skip(w, index);
     if (w->free_stack_count < w->free_stack_capacity || ecs_sched__free_stack_grow(w)) {
         r->row = ECS_SCHED__NONE;
         w->free_stack[w->free_stack_count++] = index;
     } else {
         r->row = w->free_head;
         w->free_head = index;
+    }
+}
+
+/* Small enough to inline into every despawn. */
+static inline void ecs_sched__release_index(ecs_sched_world *w, uint32_t index) {
+    ecs_sched__record *r = &w->records[index];
+    r->table = ECS_SCHED__DEAD;
+    r->generation++;
+    w->free_count++;
+    if (ECS_SCHED__LIKELY(index >= w->generation_floor_capacity &&
+                          w->free_stack_count < w->free_stack_capacity)) {
+        r->row = ECS_SCHED__NONE;
+        w->free_stack[w->free_stack_count++] = index;
+    } else {
+        ecs_sched__release_index_slow(w, index);
     }
 }
 

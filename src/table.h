@@ -135,7 +135,8 @@ static inline bool ecs_sched__table_reserve(ecs_sched_world *w, ecs_sched__table
 
 /* Removes a row whose values were already moved out or destroyed, by moving the last row
    into the hole. */
-static void ecs_sched__table_delete_row(ecs_sched_world *w, ecs_sched__table *t, int32_t row) {
+static ECS_SCHED__ALWAYS_INLINE void ecs_sched__table_delete_row(ecs_sched_world *w,
+                                                               ecs_sched__table *t, int32_t row) {
     int32_t last = t->count - 1, i;
     if (row != last) {
         ecs_sched_entity moved = t->entities[last];
