@@ -408,7 +408,7 @@ static bool ecs_sched__no_buffer(const ecs_sched_commands *cmd) {
 
 /* A handle reserved for a command that makes an entity: alive when the buffer is applied
    (given back if it never is). ECS_SCHED_NULL_ENTITY when out of memory. */
-static ecs_sched_entity ecs_sched__reserve_handle(ecs_sched_world *w) {
+static inline ecs_sched_entity ecs_sched__reserve_handle(ecs_sched_world *w) {
     uint32_t index;
     if (!ecs_sched__reserve_indices(w, 1)) {
         ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
