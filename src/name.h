@@ -435,8 +435,10 @@ static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w) {
 /* Without relationships, names alone keep a world linked (registry.h): a despawn takes the
    name away, after the observers heard of it. */
 static ecs_sched_result ecs_sched__despawn_named(ecs_sched_world *w, ecs_sched_entity e) {
-    ecs_sched__observe_despawning(w, e);
-    if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, e);
+    if (w->observed) {
+        ecs_sched__observe_despawning(w, e);
+        if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, e);
+    }
     ecs_sched__name_drop(w, ECS_SCHED_ENTITY_INDEX(e));
     ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
     return ECS_SCHED_OK;
