@@ -150,6 +150,34 @@
          worker going to sleep never interrupts the other threads of the process; submitting
          and finishing tasks then pay an ordinary memory fence each.
 
+     ECS_SCHED_NO_RELATIONS, _NO_INHERITANCE, _NO_REFLECT, _NO_SNAPSHOT, _NO_STEPPING,
+     _NO_STATES, _NO_APP, ECS_SCHED_MINIMAL
+         Leaving features out. Each switch takes a feature's declarations and implementation
+         out of the header, so a call to one of its functions does not compile, and a program
+         that does not use the feature does not compile it either. ECS_SCHED_MINIMAL is all
+         of them: the core (entities, components, queries, commands, observers, resources,
+         messages, sparse and disabled components, change detection, names, sorting) and the
+         schedules (conditions, timers, sets, ordering, the executors, DOT export), and time.
+           NO_RELATIONS    relationships and ChildOf (RELATIONSHIPS, HIERARCHY), the related,
+                           from_parent and cascade terms, ecs_sched_query_group_by, and the
+                           paths of NAMES (ecs_sched_path, ecs_sched_lookup_path): names stay,
+                           unique in the world (every entity is a root). Implies NO_INHERITANCE.
+           NO_INHERITANCE  IsA, prefabs, prefab data and the inherited term (PREFABS AND
+                           INHERITANCE, PREFAB DATA); the Prefab tag stays, hiding what it
+                           marks. Implies NO_SNAPSHOT.
+           NO_REFLECT      REFLECTION, and ecs_sched_prefab_data_set_entity, which finds an
+                           entity field by its path.
+           NO_SNAPSHOT     SNAPSHOTS.
+           NO_STEPPING     stepping (with ECS_SCHED_TRACE; without it there is none anyway);
+                           the trace, statistics and outcomes stay.
+           NO_STATES       STATES and their transitions and conditions; an app keeps the
+                           StateTransition schedule in its main order, empty.
+           NO_APP          THE APP and plugins.
+         ECS_SCHED_JSON needs reflection and prefabs: with NO_REFLECT, NO_INHERITANCE,
+         NO_RELATIONS or MINIMAL it is an #error. A query term of a left-out kind, built by
+         hand, is refused by ecs_sched_query_create (ECS_SCHED_ERR_INVALID_QUERY, naming the
+         switch). Define the same switches in every file, on the command line.
+
      ECS_SCHED_PARALLEL_MIN_NS, ECS_SCHED_OFFER_MIN_NS, ECS_SCHED_WAKE_MIN_NS           (impl)
          With ECS_SCHED_THREADS: how the parallel executor decides (see THREADS). A schedule
          whose systems take less than PARALLEL_MIN_NS in all runs on the calling thread
