@@ -218,7 +218,7 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--layers":
         rank = layer_of(module_names())
         for m in module_order():
-            print(LAYERS[rank[m]][0], m, OPTIONAL.get(m, ""))
+            print(" ".join([LAYERS[rank[m]][0], m] + ([OPTIONAL[m]] if m in OPTIONAL else [])))
         return
     target.write_text(text, encoding="utf-8")
 
