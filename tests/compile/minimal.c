@@ -56,7 +56,7 @@ static void move(ecs_sched_system_ctx *ctx) {
 /* Ordered after move: counts what is left (the sync point between them applied move's
    despawns). */
 static void count_left(ecs_sched_system_ctx *ctx) {
-    int32_t *seen = (int32_t *)ctx->user_data;
+    int32_t *seen = (int32_t *)ecs_sched_ctx_user_data(ctx);
     *seen = ecs_sched_query_count(ecs_sched_ctx_query(ctx, 0));
 }
 
