@@ -269,9 +269,10 @@ CHECK_threads_cxx := threads: implementation as C11 with ECS_SCHED_THREADS, API 
 CHECK_pool_fenced := the pool with ordinary fences only (ECS_SCHED_NO_MEMBARRIER)
 CHECK_stb_routed  := stb_ds allocations routed through the library's hooks
 CHECK_config_mismatch := a file whose configuration macros differ from the implementation's does not link
+CHECK_minimal     := every optional feature left out (ECS_SCHED_MINIMAL): the core and the scheduler run
 
 RUN_CHECKS     := cxx_impl two_tu static_api stb_own stb_lib threads_c99 threads_cxx \
-                  pool_fenced stb_routed
+                  pool_fenced stb_routed minimal
 # Checks that only compile: the implementation optimized (-O2 -Werror); the examples, which
 # pass values of known size into the inlined copies, at -O3 -Werror (where gcc's object-size
 # warnings are at their most eager; the copies are the same with threads); and the
@@ -302,8 +303,17 @@ COMPILE_ONLY_clang := $(filter-out $(WHOLE_EXAMPLE_BUILDS) $(CLANG_ALL_ONLY),$(C
 LINK_CHECKS    := config_mismatch
 LINK_CHECKS_gcc   := $(LINK_CHECKS)
 LINK_CHECKS_clang :=
+# The switches that leave features out (ECS_SCHED_NO_*, docs/building.md): the implementation
+# compiled with each one, gcc, -O0 (a missing guard is a compile error; no need to optimize),
+# with ECS_SCHED_TRACE so that stepping is there to leave out; ECS_SCHED_MINIMAL also as C11
+# with threads. minimal (RUN_CHECKS) runs a program built with ECS_SCHED_MINIMAL.
+FEATURE_SWITCHES := NO_RELATIONS NO_INHERITANCE NO_REFLECT NO_SNAPSHOT NO_STEPPING NO_STATES \
+                    NO_APP MINIMAL
+SWITCH_BUILDS := $(addprefix $(COMPILE)/gcc/switch_,$(addsuffix .o,$(FEATURE_SWITCHES))) \
+                 $(COMPILE)/gcc/switch_MINIMAL_c11_threads.o
 COMPILE_STAMPS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
-                    $(addsuffix .ok,$(RUN_CHECKS) $(LINK_CHECKS_$(c))) $(COMPILE_ONLY_$(c))))
+                    $(addsuffix .ok,$(RUN_CHECKS) $(LINK_CHECKS_$(c))) $(COMPILE_ONLY_$(c)))) \
+                  $(SWITCH_BUILDS)
 COMPILE_BUILDS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\
                     $(RUN_CHECKS) $(COMPILE_ONLY_$(c))))
 COMPILE_STAMPS_ALL := $(COMPILE_STAMPS) \
@@ -319,6 +329,16 @@ $(COMPILE)/%.ok: $(COMPILE)/%
 	@echo "== $(*D): $(CHECK_$(*F))"
 	./$<
 	@touch $@
+
+$(COMPILE)/gcc/switch_%.o: tests/compile/two_tu_impl.c ecs_sched.h
+	@mkdir -p $(@D)
+	@echo "== gcc: the implementation with ECS_SCHED_$* (C99, ECS_SCHED_TRACE, -O0 -Werror)"
+	gcc $(STRICT) -O0 -DECS_SCHED_$* -DECS_SCHED_TRACE -I. $(STB_CFLAGS) -c $< -o $@
+
+$(COMPILE)/gcc/switch_MINIMAL_c11_threads.o: tests/compile/two_tu_impl.c ecs_sched.h
+	@mkdir -p $(@D)
+	@echo "== gcc: the implementation with ECS_SCHED_MINIMAL (C11, ECS_SCHED_THREADS, -O0 -Werror)"
+	gcc $(THREADED) -O0 -DECS_SCHED_MINIMAL -I. $(STB_CFLAGS) -c $< -o $@
 
 # The warnings game projects turn on, documented in the README: the header, the
 # implementation and a file that uses it build clean under them as C99, as C11 with threads
@@ -497,6 +517,10 @@ $(COMPILE)/$(1)/bench_c99.o: bench/bench.c $(wildcard bench/*.c bench/*.h) examp
 	$(1) $(STRICT) -O2 -I. $(STB_CFLAGS) -c bench/untraced_copy.c -o $$(@:.o=_untraced.o)
 	$(1) $(STRICT) -O2 -I. $(STB_CFLAGS) -c bench/traced_copy.c -o $$(@:.o=_traced.o)
 	$(1) $(STRICT) -O2 -I. $(STB_CFLAGS) -c $$< -o $$@
+
+$(COMPILE)/$(1)/minimal: tests/compile/minimal.c ecs_sched.h
+	@mkdir -p $$(@D)
+	$(1) $(STRICT) $(CHECK_SANITIZE) -I. $(STB_CFLAGS) $$< $(STB_LIBS) -o $$@
 
 $(COMPILE)/$(1)/stb_routed: tests/compile/stb_routed.c ecs_sched.h
 	@mkdir -p $$(@D)

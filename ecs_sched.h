@@ -150,6 +150,34 @@
          worker going to sleep never interrupts the other threads of the process; submitting
          and finishing tasks then pay an ordinary memory fence each.
 
+     ECS_SCHED_NO_RELATIONS, _NO_INHERITANCE, _NO_REFLECT, _NO_SNAPSHOT, _NO_STEPPING,
+     _NO_STATES, _NO_APP, ECS_SCHED_MINIMAL
+         Leaving features out. Each switch takes a feature's declarations and implementation
+         out of the header, so a call to one of its functions does not compile, and a program
+         that does not use the feature does not compile it either. ECS_SCHED_MINIMAL is all
+         of them: the core (entities, components, queries, commands, observers, resources,
+         messages, sparse and disabled components, change detection, names, sorting) and the
+         schedules (conditions, timers, sets, ordering, the executors, DOT export), and time.
+           NO_RELATIONS    relationships and ChildOf (RELATIONSHIPS, HIERARCHY), the related,
+                           from_parent and cascade terms, ecs_sched_query_group_by, and the
+                           paths of NAMES (ecs_sched_path, ecs_sched_lookup_path): names stay,
+                           unique in the world (every entity is a root). Implies NO_INHERITANCE.
+           NO_INHERITANCE  IsA, prefabs, prefab data and the inherited term (PREFABS AND
+                           INHERITANCE, PREFAB DATA); the Prefab tag stays, hiding what it
+                           marks. Implies NO_SNAPSHOT.
+           NO_REFLECT      REFLECTION, and ecs_sched_prefab_data_set_entity, which finds an
+                           entity field by its path.
+           NO_SNAPSHOT     SNAPSHOTS.
+           NO_STEPPING     stepping (with ECS_SCHED_TRACE; without it there is none anyway);
+                           the trace, statistics and outcomes stay.
+           NO_STATES       STATES and their transitions and conditions; an app keeps the
+                           StateTransition schedule in its main order, empty.
+           NO_APP          THE APP and plugins.
+         ECS_SCHED_JSON needs reflection and prefabs: with NO_REFLECT, NO_INHERITANCE,
+         NO_RELATIONS or MINIMAL it is an #error. A query term of a left-out kind, built by
+         hand, is refused by ecs_sched_query_create (ECS_SCHED_ERR_INVALID_QUERY, naming the
+         switch). Define the same switches in every file, on the command line.
+
      ECS_SCHED_PARALLEL_MIN_NS, ECS_SCHED_OFFER_MIN_NS, ECS_SCHED_WAKE_MIN_NS           (impl)
          With ECS_SCHED_THREADS: how the parallel executor decides (see THREADS). A schedule
          whose systems take less than PARALLEL_MIN_NS in all runs on the calling thread
@@ -2003,6 +2031,10 @@ extern "C" {
      ECS_SCHED_THREADS         the work-stealing pool and the parallel executor; the file
                                with the implementation is then compiled as C11 (<stdatomic.h>)
      ECS_SCHED_NO_MEMBARRIER   (with threads, Linux) ordinary fences instead of membarrier(2)
+     ECS_SCHED_NO_RELATIONS, _NO_INHERITANCE, _NO_REFLECT, _NO_SNAPSHOT, _NO_STEPPING,
+     _NO_STATES, _NO_APP, and ECS_SCHED_MINIMAL (all of them): features left out, declarations
+                               and implementation (see Leaving features out in CONFIGURATION);
+                               the same in every file
 
    Hooks (read where the implementation is compiled):
      ECS_SCHED_REALLOC(p, n), ECS_SCHED_FREE(p)  the allocator of worlds without their own
@@ -2041,6 +2073,50 @@ extern "C" {
 #endif
 #define ECS_SCHED_MAX_ALIGNMENT 64
 #define ECS_SCHED_DEFAULT_GRAIN 256
+
+/* Features left out. A feature goes with those it needs: IsA is a relationship, a snapshot
+   copies relationships and bases, and the JSON files read components through reflection and
+   make prefabs. */
+#ifdef ECS_SCHED_MINIMAL
+#ifndef ECS_SCHED_NO_RELATIONS
+#define ECS_SCHED_NO_RELATIONS
+#endif
+#ifndef ECS_SCHED_NO_INHERITANCE
+#define ECS_SCHED_NO_INHERITANCE
+#endif
+#ifndef ECS_SCHED_NO_REFLECT
+#define ECS_SCHED_NO_REFLECT
+#endif
+#ifndef ECS_SCHED_NO_SNAPSHOT
+#define ECS_SCHED_NO_SNAPSHOT
+#endif
+#ifndef ECS_SCHED_NO_STEPPING
+#define ECS_SCHED_NO_STEPPING
+#endif
+#ifndef ECS_SCHED_NO_STATES
+#define ECS_SCHED_NO_STATES
+#endif
+#ifndef ECS_SCHED_NO_APP
+#define ECS_SCHED_NO_APP
+#endif
+#endif
+#if defined(ECS_SCHED_NO_RELATIONS) && !defined(ECS_SCHED_NO_INHERITANCE)
+#define ECS_SCHED_NO_INHERITANCE
+#endif
+#if (defined(ECS_SCHED_NO_RELATIONS) || defined(ECS_SCHED_NO_INHERITANCE)) && \
+    !defined(ECS_SCHED_NO_SNAPSHOT)
+#define ECS_SCHED_NO_SNAPSHOT
+#endif
+#if defined(ECS_SCHED_NO_RELATIONS) || defined(ECS_SCHED_NO_REFLECT) || \
+    defined(ECS_SCHED_NO_SNAPSHOT) || defined(ECS_SCHED_NO_STEPPING) || \
+    defined(ECS_SCHED_NO_STATES) || defined(ECS_SCHED_NO_APP)
+#define ECS_SCHED__LEAVES_OUT   /* (NO_INHERITANCE implies NO_SNAPSHOT) */
+#endif
+#if defined(ECS_SCHED_JSON) && (defined(ECS_SCHED_NO_REFLECT) || defined(ECS_SCHED_NO_INHERITANCE))
+#error "ECS_SCHED_JSON reads components through reflection and loads prefab data: it cannot be \
+defined with ECS_SCHED_NO_REFLECT, ECS_SCHED_NO_INHERITANCE, ECS_SCHED_NO_RELATIONS or \
+ECS_SCHED_MINIMAL"
+#endif
 
 #ifndef ECS_SCHED_API
 #ifdef ECS_SCHED_STATIC
@@ -2448,6 +2524,7 @@ static inline ecs_sched_term ecs_sched_changed(ecs_sched_id id) {
 static inline ecs_sched_term ecs_sched_write_manual(ecs_sched_id id) {
     ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_WRITE_MANUAL; return t;
 }
+#ifndef ECS_SCHED_NO_RELATIONS
 /* Entities with a relationship of kind `kind` to `target` (read(kind) asks for any target,
    without(kind) for none). */
 static inline ecs_sched_term ecs_sched_related(ecs_sched_id kind, ecs_sched_entity target) {
@@ -2463,10 +2540,13 @@ static inline ecs_sched_term ecs_sched_optional_from_parent(ecs_sched_id id) {
 static inline ecs_sched_term ecs_sched_cascade(ecs_sched_id kind) {
     ecs_sched_term t; t.id = kind; t.target = 0; t.kind = ECS_SCHED_TERM_CASCADE; return t;
 }
+#endif
+#ifndef ECS_SCHED_NO_INHERITANCE
 /* Entities that own the component or inherit it from a base (IsA); read only. */
 static inline ecs_sched_term ecs_sched_inherited(ecs_sched_id id) {
     ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_INHERITED; return t;
 }
+#endif
 
 typedef struct ecs_sched_query_desc {
     ecs_sched_term terms[ECS_SCHED_MAX_TERMS];  /* up to the first term with id 0 */
@@ -3358,6 +3438,7 @@ ECS_SCHED_API bool ecs_sched_system_enabled(ecs_sched_world *world, const char *
 #endif /* ECS_SCHED_TRACE */
 
 /*================================= src/stepping.h (public) ==================================*/
+#ifndef ECS_SCHED_NO_STEPPING
 /* stepping: running a schedule one system at a time under the caller's control, when
    ECS_SCHED_TRACE is defined. */
 
@@ -3395,6 +3476,7 @@ ECS_SCHED_API const char *ecs_sched_stepping_cursor(ecs_sched_world *world,
                                                    const char *schedule);
 
 #endif /* ECS_SCHED_TRACE */
+#endif /* ECS_SCHED_NO_STEPPING */
 
 /*================================= src/executor.h (public) ==================================*/
 /* executor: running a built plan on a world, single-threaded and parallel. */
@@ -3432,6 +3514,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *com
                                                          ecs_sched_entity entity);
 
 /*================================= src/relation.h (public) ==================================*/
+#ifndef ECS_SCHED_NO_RELATIONS
 /* relation: relationships between entities: kinds, targets and the sources of a target. */
 
 /* What despawning a target does to the entities related to it. */
@@ -3503,8 +3586,10 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_unrelate(ecs_sched_commands *c
                                                            ecs_sched_entity source,
                                                            ecs_sched_id kind,
                                                            ecs_sched_entity target);
+#endif /* ECS_SCHED_NO_RELATIONS */
 
 /*================================= src/hierarchy.h (public) =================================*/
+#ifndef ECS_SCHED_NO_RELATIONS
 /* hierarchy: parents and children (the ChildOf relationship), and queries that read through
    them: a parent's values, and the order of depth. */
 
@@ -3547,9 +3632,12 @@ ECS_SCHED_API int32_t ecs_sched_descendants(ecs_sched_world *world, ecs_sched_en
 ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands *commands,
                                                              ecs_sched_entity child,
                                                              ecs_sched_entity parent);
+#endif /* ECS_SCHED_NO_RELATIONS */
 
 /*=================================== src/name.h (public) ====================================*/
-/* name: entity names, unique among siblings, found by name in a scope or by path. */
+/* name: entity names, unique among siblings, found by name in a scope or by path. Without
+   relationships (ECS_SCHED_NO_RELATIONS) every entity is a root: names are unique in the
+   world, and paths are left out. */
 
 /* Names the entity (a copy of `name` is kept; NULL takes the name away). Names are unique
    among the children of one parent, and among roots: a name another sibling has is refused
@@ -3564,6 +3652,7 @@ ECS_SCHED_API const char *ecs_sched_name(const ecs_sched_world *world, ecs_sched
    ECS_SCHED_NULL_ENTITY. Hashed: no scan of the children. */
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *world,
                                                 ecs_sched_entity scope, const char *name);
+#ifndef ECS_SCHED_NO_RELATIONS
 /* Follows a path of names from scope (ECS_SCHED_NULL_ENTITY: from the roots), each name
    separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A part "#<index>"
    names the live entity with that index if it is in that scope (what ecs_sched_path writes
@@ -3581,8 +3670,10 @@ ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
    and a leading '#', so that ecs_sched_lookup_path(w, 0, path, separator) finds the entity. */
 ECS_SCHED_API int32_t ecs_sched_path(const ecs_sched_world *world, ecs_sched_entity entity,
                                      const char *separator, char *out, int32_t capacity);
+#endif
 
 /*================================== src/inherit.h (public) ==================================*/
+#ifndef ECS_SCHED_NO_INHERITANCE
 /* inherit: bases and instances (IsA), inherited values, overrides, and instantiating a prefab
    with its children. */
 
@@ -3616,8 +3707,10 @@ ECS_SCHED_API bool ecs_sched_owns(const ecs_sched_world *world, ecs_sched_entity
    (see the rule in PREFABS AND INHERITANCE); ECS_SCHED_NULL_ENTITY when none has it. */
 ECS_SCHED_API ecs_sched_entity ecs_sched_owner(const ecs_sched_world *world,
                                                ecs_sched_entity entity, ecs_sched_id id);
+#endif /* ECS_SCHED_NO_INHERITANCE */
 
 /*================================== src/reflect.h (public) ==================================*/
+#ifndef ECS_SCHED_NO_REFLECT
 /* reflect: what the members of a component are, and what can be done with them knowing that:
    print a value, read and write a member by path, compare and hash values. (Reflection speaks
    of members; a query's "members" are what an iteration hands out.) */
@@ -3714,6 +3807,7 @@ ECS_SCHED_API int ecs_sched_value_compare(const ecs_sched_world *world, ecs_sche
    bytes after a string's zero do not count). */
 ECS_SCHED_API uint64_t ecs_sched_value_hash(const ecs_sched_world *world, ecs_sched_id id,
                                             const void *value);
+#endif /* ECS_SCHED_NO_REFLECT */
 
 /*=================================== src/sort.h (public) ====================================*/
 /* sort: queries that hand out their rows sorted by a component, or grouped by a target. */
@@ -3732,11 +3826,13 @@ typedef int (*ecs_sched_order_fn)(ecs_sched_entity a, const void *value_a, ecs_s
 ECS_SCHED_API ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *query,
                                                         ecs_sched_id component,
                                                         ecs_sched_order_fn compare);
+#ifndef ECS_SCHED_NO_RELATIONS
 /* Hands out the rows grouped by their target of `kind`, an exclusive relationship kind (all
    children of one parent together, for ChildOf): groups in the order of their targets'
    indices, the entities without a target first; within a group, order_by's order if set,
    else table order. */
 ECS_SCHED_API ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *query, ecs_sched_id kind);
+#endif
 
 /*=============================== src/sparse_query.h (public) ================================*/
 /* sparse_query: queries with terms on sparse components. */
@@ -3778,6 +3874,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx,
                                                       void *arg);
 
 /*================================== src/prefab.h (public) ===================================*/
+#ifndef ECS_SCHED_NO_INHERITANCE
 /* prefab: prefab data, a list of future entities (entries with a parent entry, a name and
    component values), made in one go onto a main entity. */
 
@@ -3802,12 +3899,14 @@ ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *
 /* The name the entity made of the entry gets (NULL: none). */
 ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_name(ecs_sched_prefab_data *data,
                                                               int32_t entry, const char *name);
+#ifndef ECS_SCHED_NO_REFLECT
 /* Entry `entry`'s value of component id holds, at the entity field `path` (a path as for
    ecs_sched_value_member; the component must be described and the entry have it), the entity
    made of entry `target`: references between the entities, filled in when they are made. */
 ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *data,
                                                                 int32_t entry, ecs_sched_id id,
                                                                 const char *path, int32_t target);
+#endif
 /* The entity made of `entry` is related to the entity made of `target` with `kind` (any kind
    but ChildOf, which set_parent gives; IsA makes it an instance). Related after every entity
    is made, in the order given. */
@@ -3836,6 +3935,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_instantiate(ecs_sched_world
    stay alive until the buffer is applied. */
 ECS_SCHED_API ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(
     ecs_sched_commands *commands, const ecs_sched_prefab_data *data, ecs_sched_entity main);
+#endif /* ECS_SCHED_NO_INHERITANCE */
 
 /*=================================== src/json.h (public) ====================================*/
 /* json: prefab data and worlds read from and written to JSON (cJSON), when ECS_SCHED_JSON is
@@ -3902,6 +4002,7 @@ ECS_SCHED_API bool ecs_sched_progress_complete(const ecs_sched_progress *progres
 #endif /* ECS_SCHED_JSON */
 
 /*================================= src/snapshot.h (public) ==================================*/
+#ifndef ECS_SCHED_NO_SNAPSHOT
 /* snapshot: a copy of a world's entities, components, resources, relationships, names,
    bases and the parts other modules register, and its restore. */
 
@@ -3933,8 +4034,10 @@ ECS_SCHED_API ecs_sched_result ecs_sched_snapshot_retake(ecs_sched_world *world,
 ECS_SCHED_API void ecs_sched_snapshot_free(ecs_sched_snapshot *snapshot);
 /* The memory the snapshot holds, in bytes. */
 ECS_SCHED_API size_t ecs_sched_snapshot_bytes(const ecs_sched_snapshot *snapshot);
+#endif /* ECS_SCHED_NO_SNAPSHOT */
 
 /*=================================== src/state.h (public) ===================================*/
+#ifndef ECS_SCHED_NO_STATES
 /* state: state machines, their transitions and the schedules that run on them. */
 
 /* No value: the machine does not exist (yet). */
@@ -4076,6 +4179,7 @@ ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_changed(ecs_sched_id
 /* True when `value` is the current value or one a push covers. */
 ECS_SCHED_API ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine,
                                                                      int32_t value);
+#endif /* ECS_SCHED_NO_STATES */
 
 /*=================================== src/time.h (public) ====================================*/
 /* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
@@ -4285,6 +4389,7 @@ ECS_SCHED_API int32_t ecs_sched_commands_waiting(const ecs_sched_world *world,
                                                  ecs_sched_clock clock);
 
 /*================================ src/transition.h (public) =================================*/
+#ifndef ECS_SCHED_NO_STATES
 /* transition: applying queued state transitions, and the schedules that run on them. */
 
 /* The exclusive system that applies the queued transitions of every machine: use it as a
@@ -4298,12 +4403,14 @@ ECS_SCHED_API ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched
    Returns the first failure of a transition schedule. A transition applied outside any run
    counts as "this run" for the next one (ecs_sched_state_transition.this_run). */
 ECS_SCHED_API ecs_sched_result ecs_sched_state_apply(ecs_sched_world *world, ecs_sched_id machine);
+#endif /* ECS_SCHED_NO_STATES */
 
 /*=================================== src/world.h (public) ===================================*/
 /* world: a world made, checked and destroyed. The one module that knows every other: what
    a world holds when it is made (the tags and relationships every world has), what goes with
    it, and what its consistency check asks of each module. Every other module comes before
-   it and none calls it. */
+   it and none calls it. A module left out by a switch (ECS_SCHED_NO_RELATIONS...) is neither
+   made, freed nor checked here. */
 
 /* desc may be NULL. Returns NULL only when the allocator fails. */
 ECS_SCHED_API ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *desc);
@@ -4313,7 +4420,10 @@ ECS_SCHED_API void ecs_sched_world_destroy(ecs_sched_world *world);
 ECS_SCHED_API ecs_sched_result ecs_sched_world_check(ecs_sched_world *world);
 
 /*==================================== src/app.h (public) ====================================*/
-/* app: an app's default schedules and their order, the frame loop, plugins. */
+#ifndef ECS_SCHED_NO_APP
+/* app: an app's default schedules and their order, the frame loop, plugins. Without state
+   machines (ECS_SCHED_NO_STATES) StateTransition stays in the main order, empty until a user
+   adds to it. */
 
 /* The default schedule labels. Main runs the main order each update; FixedMain (time.h) runs
    the fixed order once per fixed step. */
@@ -4448,6 +4558,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
                                                         int32_t count,
                                                         const ecs_sched_plugin *const *plugins);
 ECS_SCHED_API bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char *name);
+#endif /* ECS_SCHED_NO_APP */
 
 #ifdef __cplusplus
 }
@@ -4459,8 +4570,9 @@ ECS_SCHED_API bool ecs_sched_app_has_plugin(const ecs_sched_app *app, const char
 #define ECS_SCHED__IMPLEMENTED
 
 /* With ECS_SCHED_STATIC, functions the including file does not call are not an
-   error. */
-#if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))
+   error; nor, with features left out, the helpers only those features call. */
+#if (defined(ECS_SCHED_STATIC) || defined(ECS_SCHED__LEAVES_OUT)) && \
+    (defined(__GNUC__) || defined(__clang__))
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"
 #endif
@@ -8320,6 +8432,29 @@ static ecs_sched_result ecs_sched__check_relational_term(ecs_sched_world *w,
     return ECS_SCHED_OK;
 }
 
+/* A term of a feature the header was compiled without (ECS_SCHED_NO_RELATIONS,
+   ECS_SCHED_NO_INHERITANCE): nothing would iterate it. */
+static ecs_sched_result ecs_sched__check_term_compiled(ecs_sched_world *w,
+                                                      const ecs_sched_term *term, int32_t i) {
+    const char *feature = NULL;
+#ifdef ECS_SCHED_NO_RELATIONS
+    if (term->kind == ECS_SCHED_TERM_RELATED || term->kind == ECS_SCHED_TERM_CASCADE ||
+        term->kind == ECS_SCHED_TERM_FROM_PARENT ||
+        term->kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
+        feature = "ECS_SCHED_NO_RELATIONS";
+    }
+#endif
+#ifdef ECS_SCHED_NO_INHERITANCE
+    if (term->kind == ECS_SCHED_TERM_INHERITED) feature = "ECS_SCHED_NO_INHERITANCE";
+#endif
+    if (!feature) return ECS_SCHED_OK;
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                           "query_create: term %d ('%s') is of a kind this build of "
+                           "ecs_sched.h leaves out (%s); compile the implementation without "
+                           "that switch to use it", (int)i, w->components[term->id].name,
+                           feature);
+}
+
 /* What a term asks of a sparse component: only what can be looked up on the entity itself
    (sparse_query.h lists the rows). */
 static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
@@ -8525,7 +8660,8 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
                                    term->kind == ECS_SCHED_TERM_ADDED ? "added" : "changed",
                                    w->components[term->id].name);
         }
-        result = ecs_sched__check_relational_term(w, term, i);
+        result = ecs_sched__check_term_compiled(w, term, i);
+        if (result == ECS_SCHED_OK) result = ecs_sched__check_relational_term(w, term, i);
         if (result == ECS_SCHED_OK && w->components[term->id].sparse) {
             result = ecs_sched__check_sparse_term(w, term, i);
             q->sparse = q->ticked = q->listed = true;
@@ -10802,6 +10938,25 @@ ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_world *w, const 
 /* entity: spawning, despawning, and the components of one entity: each moves the entity
    between the world's tables (table.h, table_graph.h), keeps its change ticks (ticks.h) and
    calls the observers watching it (observer.h). */
+
+/* ---- entity labels, for messages (names come later: the entity_name hook) ---- */
+
+typedef struct ecs_sched__label {
+    char text[96];
+} ecs_sched__label;
+
+/* "entity 5" (with its name in quotes when it has one). */
+static ecs_sched__label ecs_sched__entity_label(const ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched__label label;
+    const char *name = w->hooks.entity_name ? w->hooks.entity_name(w, e) : NULL;
+    if (name) {
+        snprintf(label.text, sizeof label.text, "entity %u '%s'", (unsigned)ECS_SCHED_ENTITY_INDEX(e),
+                 name);
+    } else {
+        snprintf(label.text, sizeof label.text, "entity %u", (unsigned)ECS_SCHED_ENTITY_INDEX(e));
+    }
+    return label;
+}
 
 /* ---- the observers' deferred changes ---- */
 
@@ -17512,6 +17667,7 @@ bool ecs_sched_system_enabled(ecs_sched_world *w, const char *schedule, const ch
 #endif /* ECS_SCHED_TRACE */
 
 /*============================= src/stepping.h (implementation) ==============================*/
+#ifndef ECS_SCHED_NO_STEPPING
 /* stepping: what a run of a stepping schedule runs, and the controls. */
 
 #ifdef ECS_SCHED_TRACE
@@ -17675,6 +17831,7 @@ const char *ecs_sched_stepping_cursor(ecs_sched_world *w, const char *schedule) 
 }
 
 #endif /* ECS_SCHED_TRACE */
+#endif /* ECS_SCHED_NO_STEPPING */
 
 /*============================= src/executor.h (implementation) ==============================*/
 /* executor: running a built plan on a world, single-threaded and parallel. */
@@ -18864,6 +19021,7 @@ static ecs_sched_result ecs_sched__execute_chosen(ecs_sched_world *w, ecs_sched_
 }
 
 #ifdef ECS_SCHED_TRACE
+#ifndef ECS_SCHED_NO_STEPPING
 /* A run of a stepping schedule: in plan order on the calling thread, each system run or held
    as stepping decides (stepping.h), sync points and conditions as in any run. */
 static ecs_sched_result ecs_sched__execute_stepping(ecs_sched__schedule *s) {
@@ -18890,6 +19048,7 @@ static ecs_sched_result ecs_sched__execute_stepping(ecs_sched__schedule *s) {
     ecs_sched__apply_pending(s);
     return s->failure_code;
 }
+#endif
 
 /* A run of a watched world: outcomes belong to a new run of the schedule, which the trace
    shows as a span around what it ran. */
@@ -18898,7 +19057,11 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__execute_watched(ecs_sched
     int64_t begin = ecs_sched__trace_ticks();
     ecs_sched_result result;
     s->watch_run++;
+#ifdef ECS_SCHED_NO_STEPPING
+    result = ecs_sched__execute_chosen(w, s);
+#else
     result = s->stepping ? ecs_sched__execute_stepping(s) : ecs_sched__execute_chosen(w, s);
+#endif
     ecs_sched__trace_add(w, ECS_SCHED__TRACE_SCHEDULE, s->label, s->label, NULL, begin,
                          ecs_sched__trace_ticks(), 0);
     return result;
@@ -19026,6 +19189,7 @@ ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *cmd, ecs_sched_en
 }
 
 /*============================= src/relation.h (implementation) ==============================*/
+#ifndef ECS_SCHED_NO_RELATIONS
 /* relation: relationships between entities.
 
    A relationship kind is a component whose value starts with the target: an entity keeps its
@@ -19245,26 +19409,6 @@ static ecs_sched_id ecs_sched__register_child_of(ecs_sched_world *w) {
     d.exclusive = true;
     d.acyclic = true;
     return ecs_sched_relation_register(w, &d);
-}
-
-/* ---- entity labels, for messages ---- */
-
-
-typedef struct ecs_sched__label {
-    char text[96];
-} ecs_sched__label;
-
-/* "entity 5" (with its name in quotes when it has one). */
-static ecs_sched__label ecs_sched__entity_label(const ecs_sched_world *w, ecs_sched_entity e) {
-    ecs_sched__label label;
-    const char *name = w->hooks.entity_name ? w->hooks.entity_name(w, e) : NULL;
-    if (name) {
-        snprintf(label.text, sizeof label.text, "entity %u '%s'", (unsigned)ECS_SCHED_ENTITY_INDEX(e),
-                 name);
-    } else {
-        snprintf(label.text, sizeof label.text, "entity %u", (unsigned)ECS_SCHED_ENTITY_INDEX(e));
-    }
-    return label;
 }
 
 /* ---- slots: a target and its payload ---- */
@@ -20394,8 +20538,10 @@ static void ecs_sched__relations_free(ecs_sched_world *w) {
     ecs_sched__free(&w->env, r);
     ecs_sched__part_set(w, &ecs_sched__links_key, NULL);
 }
+#endif /* ECS_SCHED_NO_RELATIONS */
 
 /*============================= src/hierarchy.h (implementation) =============================*/
+#ifndef ECS_SCHED_NO_RELATIONS
 /* hierarchy: parents and children.
 
    A hierarchical query (with from_parent or cascade terms) keeps its rows in a list (list.h,
@@ -20675,6 +20821,7 @@ static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__row_list *c) 
     }
     c->count = kept;
 }
+#endif /* ECS_SCHED_NO_RELATIONS */
 
 /*=============================== src/name.h (implementation) ================================*/
 /* name: entity names. A name is kept by entity index, with the scope it was filed under (the
@@ -20782,6 +20929,17 @@ static ecs_sched_result ecs_sched__name_clash(ecs_sched_world *w, const char *op
                            ecs_sched__entity_label(w, other).text);
 }
 
+/* The scope an entity's name is filed under: its parent, or 0 for a root. */
+static ecs_sched_entity ecs_sched__name_scope(const ecs_sched_world *w, ecs_sched_entity e) {
+#ifdef ECS_SCHED_NO_RELATIONS
+    (void)w;
+    (void)e;
+    return ECS_SCHED_NULL_ENTITY;
+#else
+    return ecs_sched_parent_of(w, e);
+#endif
+}
+
 /* Names follow ChildOf and go with their entities: the hooks this module installs in the
    world (registry.h) and in ChildOf (relation.h), with the first name. */
 static void ecs_sched__names_attach(ecs_sched_world *w);
@@ -20825,7 +20983,7 @@ ecs_sched_result ecs_sched_set_name(ecs_sched_world *w, ecs_sched_entity e, cons
                                "set_name: %s cannot be given an empty name (NULL takes a name "
                                "away)", ecs_sched__entity_label(w, e).text);
     }
-    scope = ecs_sched_parent_of(w, e);
+    scope = ecs_sched__name_scope(w, e);
     other = ecs_sched__find_name(w, scope, name, strlen(name));
     if (other == e) return ECS_SCHED_OK;
     if (other) return ecs_sched__name_clash(w, "set_name", e, name, scope, other);
@@ -20856,6 +21014,7 @@ ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *w, ecs_sched_entity sco
     return ecs_sched__find_name(w, scope, name, strlen(name));
 }
 
+#ifndef ECS_SCHED_NO_RELATIONS
 /* The part of a path at `at`: up to the first separator not escaped by a backslash. Sets
    *end to the separator (or the terminating zero) and *escaped when the part has a backslash. */
 static size_t ecs_sched__path_part(const char *at, const char *separator, size_t sep_length,
@@ -20988,8 +21147,11 @@ int32_t ecs_sched_path(const ecs_sched_world *w, ecs_sched_entity e, const char 
     ecs_sched__print_end(&t);
     return t.length;
 }
+#endif /* ECS_SCHED_NO_RELATIONS */
 
 /* ---- what world.h and the hooks ask of names ---- */
+
+#ifndef ECS_SCHED_NO_RELATIONS
 
 /* Whether e may be filed under new_scope (its name, if any, is free there). */
 static ecs_sched_result ecs_sched__name_may_move(ecs_sched_world *w, ecs_sched_entity e,
@@ -21009,6 +21171,7 @@ static void ecs_sched__name_refile(ecs_sched_world *w, ecs_sched_entity e) {
     ecs_sched__name_unfile(ecs_sched__names_of(w), index);
     ecs_sched__name_file(ecs_sched__names_of(w), index, ecs_sched_parent_of(w, e));
 }
+#endif
 
 /* A despawned entity's name goes. */
 static void ecs_sched__name_drop(ecs_sched_world *w, uint32_t index) {
@@ -21042,7 +21205,7 @@ static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w) {
         if (!r->text) continue;
         named++;
         e = ecs_sched__make_entity(i, w->records[i].generation);
-        if (!ecs_sched__is_live_record(w, e) || r->scope != ecs_sched_parent_of(w, e) ||
+        if (!ecs_sched__is_live_record(w, e) || r->scope != ecs_sched__name_scope(w, e) ||
             ecs_sched__find_name(w, r->scope, r->text, strlen(r->text)) != e) {
             return ecs_sched__inconsistent(w, "a name is not filed under its entity's parent", i,
                                            named);
@@ -21054,15 +21217,34 @@ static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w) {
 
 /* ---- the hooks ---- */
 
+#ifdef ECS_SCHED_NO_RELATIONS
+/* Without relationships, names alone keep a world linked (registry.h): a despawn takes the
+   name away, after the observers heard of it. */
+static ecs_sched_result ecs_sched__despawn_named(ecs_sched_world *w, ecs_sched_entity e) {
+    if (w->observed) {
+        ecs_sched__observe_despawning(w, e);
+        if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, e);
+    }
+    ecs_sched__name_drop(w, ECS_SCHED_ENTITY_INDEX(e));
+    ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
+    return ECS_SCHED_OK;
+}
+#endif
+
 static void ecs_sched__names_attach(ecs_sched_world *w) {
+#ifdef ECS_SCHED_NO_RELATIONS
+    w->hooks.despawn_linked = ecs_sched__despawn_named;
+#else
     ecs_sched__kind_hooks *h = &ecs_sched__kind_of(w, w->child_of)->hooks;
     h->may_relate = ecs_sched__name_may_move;   /* unique among its new siblings */
     h->moved = ecs_sched__name_refile;
+#endif
     w->hooks.entity_name = ecs_sched__entity_name_of;
     w->hooks.forget = ecs_sched__name_drop;
 }
 
 /*============================== src/inherit.h (implementation) ==============================*/
+#ifndef ECS_SCHED_NO_INHERITANCE
 /* inherit: bases and instances.
 
    An instance keeps its bases twice: as IsA relationships (relation.h: the lists of instances
@@ -21904,8 +22086,10 @@ static void ecs_sched__is_a_attach(ecs_sched_world *w, ecs_sched_id is_a) {
     h->related = ecs_sched__isa_copy_overrides;     /* it owns what its base marks to override */
     h->unrelating = ecs_sched__isa_dropped;         /* the mark goes first: no more inheriting */
 }
+#endif /* ECS_SCHED_NO_INHERITANCE */
 
 /*============================== src/reflect.h (implementation) ==============================*/
+#ifndef ECS_SCHED_NO_REFLECT
 /* reflect: descriptions of types, kept by component id, and the walks over values they
    allow. */
 
@@ -22763,6 +22947,7 @@ uint64_t ecs_sched_value_hash(const ecs_sched_world *w, ecs_sched_id id, const v
     }
     return h;
 }
+#endif /* ECS_SCHED_NO_REFLECT */
 
 /*=============================== src/sort.h (implementation) ================================*/
 /* sort: sorted and grouped queries. The rows go into the list the query keeps (list.h; iter.h
@@ -22849,6 +23034,7 @@ ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *q, ecs_sched_id compo
     return ECS_SCHED_OK;
 }
 
+#ifndef ECS_SCHED_NO_RELATIONS
 ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *q, ecs_sched_id kind) {
     ecs_sched_world *w;
     ecs_sched_result result;
@@ -22867,6 +23053,7 @@ ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *q, ecs_sched_id kind)
     q->list->group_kind = kind;
     return ECS_SCHED_OK;
 }
+#endif
 
 /* ---- the sort ---- */
 
@@ -22908,11 +23095,13 @@ static int ecs_sched__compare_rows(const ecs_sched_query *q, const ecs_sched__ro
                                    const ecs_sched__list_row *a, const ecs_sched__list_row *b) {
     const ecs_sched__table *ta = q->matches[a->match].table, *tb = q->matches[b->match].table;
     ecs_sched_entity ea = ta->entities[a->row], eb = tb->entities[b->row];
+#ifndef ECS_SCHED_NO_RELATIONS
     if (c->group_kind) {
         uint32_t ga = ECS_SCHED_ENTITY_INDEX(ecs_sched__up(q->world, ea, c->group_kind));
         uint32_t gb = ECS_SCHED_ENTITY_INDEX(ecs_sched__up(q->world, eb, c->group_kind));
         if (ga != gb) return ga < gb ? -1 : 1;
     }
+#endif
     if (c->order_term >= 0) {
         int32_t ca = q->matches[a->match].column[c->order_term];
         int32_t cb = q->matches[b->match].column[c->order_term];
@@ -23015,7 +23204,13 @@ static bool ecs_sched__sparse_row_passes(const ecs_sched_query *q, const ecs_sch
             return false;
         }
     }
+#ifdef ECS_SCHED_NO_RELATIONS
+    (void)m;
+    (void)row;
+    return true;   /* no query has related terms */
+#else
     return !q->related || ecs_sched__row_related(q, m, row);
+#endif
 }
 
 static int ecs_sched__row_order(const void *a, const void *b) {
@@ -23129,6 +23324,45 @@ static void ecs_sched__sparse_mark_run(const ecs_sched_iter *it) {
      this module decides when the list is made again and which producers fill it (the
      matched rows or those with the sparse terms, sparse_query.h; the order of depth,
      hierarchy.h; the sort, sort.h; the parents' and sparse values), and walks it. */
+
+/* ---- features left out ---- */
+
+/* Without relationships or inheritance, query_create refuses related, hierarchical and
+   inherited terms (query.h): the paths below that serve them are never taken, and these
+   stand in for what they would call. */
+#ifdef ECS_SCHED_NO_RELATIONS
+static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__match *m,
+                                   int32_t row) {
+    (void)q;
+    (void)m;
+    (void)row;
+    return true;
+}
+static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__row_list *c, uint32_t rows) {
+    (void)q;
+    (void)c;
+    (void)rows;
+    return true;
+}
+static void ecs_sched__hier_order(ecs_sched_query *q, ecs_sched__row_list *c) {
+    (void)q;
+    (void)c;
+}
+static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__row_list *c) {
+    (void)q;
+    (void)c;
+}
+#endif
+#ifdef ECS_SCHED_NO_INHERITANCE
+static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sched__table *t,
+                                        ecs_sched_id id, bool *found) {
+    (void)w;
+    (void)t;
+    (void)id;
+    *found = false;
+    return NULL;
+}
+#endif
 
 /* ---- inherited values ---- */
 
@@ -23605,6 +23839,7 @@ ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index
 }
 
 /*============================== src/prefab.h (implementation) ===============================*/
+#ifndef ECS_SCHED_NO_INHERITANCE
 /* prefab: prefab data. The entries keep constructed copies of their values; instantiating
    plans one copy per entry and makes them the way ecs_sched_instantiate makes instances
    (inherit.h): every table, row, handle, list of sources and name reserved first, then placed
@@ -23787,6 +24022,8 @@ static ecs_sched_result ecs_sched__add_link(ecs_sched_prefab_data *d, ecs_sched_
     return ECS_SCHED_OK;
 }
 
+#ifndef ECS_SCHED_NO_REFLECT
+/* (Without reflection, entity fields are not found by path: no entry links one.) */
 ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *d, int32_t entry,
                                                   ecs_sched_id id, const char *path, int32_t target) {
     ecs_sched_world *w;
@@ -23819,6 +24056,7 @@ ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *d, int3
     link.offset = (uint32_t)(field - v->data);
     return ecs_sched__add_link(d, link);
 }
+#endif
 
 ecs_sched_result ecs_sched_prefab_data_relate(ecs_sched_prefab_data *d, int32_t entry,
                                               ecs_sched_id kind, int32_t target) {
@@ -24296,6 +24534,7 @@ ecs_sched_entity ecs_sched_commands_prefab_data_instantiate(ecs_sched_commands *
     }
     return e;
 }
+#endif /* ECS_SCHED_NO_INHERITANCE */
 
 /*=============================== src/json.h (implementation) ================================*/
 /* json: the JSON format, over cJSON. A file is {"entities": [entity, ...]}; an entity is
@@ -25563,6 +25802,7 @@ void ecs_sched_json_free(char *text) {
 #endif /* ECS_SCHED_JSON */
 
 /*============================= src/snapshot.h (implementation) ==============================*/
+#ifndef ECS_SCHED_NO_SNAPSHOT
 /* snapshot: copies of worlds. A snapshot keeps the non-empty tables' rows, column by column,
    by table index: tables are never deleted, so a restore writes each table's rows back in
    place, and the queries' caches of tables stay true. The structures beside the tables
@@ -26469,8 +26709,10 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     ecs_sched__restore_parts_apply(w, s, prepared);
     return ECS_SCHED_OK;
 }
+#endif /* ECS_SCHED_NO_SNAPSHOT */
 
 /*=============================== src/state.h (implementation) ===============================*/
+#ifndef ECS_SCHED_NO_STATES
 /* state: state machines, their transitions and the schedules that run on them. */
 
 /* The pending slot of a machine (a resource, so that queuing is a declared write). */
@@ -27596,6 +27838,7 @@ ecs_sched_condition ecs_sched_condition_state_in_stack(ecs_sched_id machine, int
     return ecs_sched__state_condition(ECS_SCHED_CONDITION_STATE_IN_STACK,
                                       ecs_sched__in_stack_holds, machine, value);
 }
+#endif /* ECS_SCHED_NO_STATES */
 
 /*=============================== src/time.h (implementation) ================================*/
 /* time: the real, virtual and fixed clocks, and the fixed-timestep runner. */
@@ -28795,6 +29038,7 @@ int32_t ecs_sched_commands_waiting(const ecs_sched_world *w, ecs_sched_clock clo
 }
 
 /*============================ src/transition.h (implementation) =============================*/
+#ifndef ECS_SCHED_NO_STATES
 /* transition: applying queued state transitions, and the schedules that run on them. */
 
 /* ---- applying transitions ---- */
@@ -29211,6 +29455,7 @@ ecs_sched_result ecs_sched_state_apply(ecs_sched_world *w, ecs_sched_id machine)
     }
     return ecs_sched__apply_transitions(w, m);
 }
+#endif /* ECS_SCHED_NO_STATES */
 
 /*=============================== src/world.h (implementation) ===============================*/
 /* world: made, destroyed and checked (see the module's first comment). */
@@ -29276,6 +29521,25 @@ static uint64_t ecs_sched__next_world_serial(void) {
 }
 #endif
 
+/* The tags and relationships every world has, in this order (their ids are the same in every
+   world); false when out of memory. The Prefab tag is registered without inheritance too: it
+   hides what it marks from queries and observers, as Disabled does. */
+static bool ecs_sched__world_register_builtins(ecs_sched_world *w) {
+    w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
+    if (!w->disabled) return false;
+#ifndef ECS_SCHED_NO_RELATIONS
+    w->child_of = ecs_sched__register_child_of(w);
+    if (!w->child_of) return false;
+#endif
+    w->prefab = ecs_sched_component_register_type(w, ECS_SCHED__PREFAB_NAME, 0, 0);
+    if (!w->prefab) return false;
+#ifndef ECS_SCHED_NO_INHERITANCE
+    w->is_a = ecs_sched__register_is_a(w);
+    if (!w->is_a) return false;
+#endif
+    return true;
+}
+
 ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     ecs_sched_world_desc desc;
     ecs_sched__env env;
@@ -29315,11 +29579,7 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     w->records[0].table = ECS_SCHED__DEAD;
     /* registered now, not at its first use: that may be a command recorded by a system
        running beside others, which must not grow the component array under them */
-    w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
-    w->child_of = w->disabled ? ecs_sched__register_child_of(w) : 0;
-    w->prefab = w->child_of ? ecs_sched_component_register_type(w, ECS_SCHED__PREFAB_NAME, 0, 0) : 0;
-    w->is_a = w->prefab ? ecs_sched__register_is_a(w) : 0;
-    if (!w->is_a) {
+    if (!ecs_sched__world_register_builtins(w)) {
         ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
                        "world_create: out of memory");
         ecs_sched_world_destroy(w);
@@ -29337,11 +29597,13 @@ static void ecs_sched__observe_world_end(ecs_sched_world *w) {
         const ecs_sched__table *t = w->tables[i];
         for (row = 0; row < t->count; row++) {
             for (k = 0; k < t->type_count; k++) {
+#ifndef ECS_SCHED_NO_RELATIONS
                 if (w->components[t->type[k]].relation) {
                     ecs_sched__observe_relations_removing(w, t->entities[row], t->type[k]);
-                } else {
-                    ecs_sched__observe_removing(w, t->entities[row], t->type[k]);
+                    continue;
                 }
+#endif
+                ecs_sched__observe_removing(w, t->entities[row], t->type[k]);
             }
             if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, t->entities[row]);
         }
@@ -29352,7 +29614,9 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     uint32_t i;
     if (!w) return;
     if (w->observed) ecs_sched__observe_world_end(w);
+#ifndef ECS_SCHED_NO_STATES
     ecs_sched__states_free(w);
+#endif
     ecs_sched__time_free(w);
     ecs_sched__schedules_free(w);
 #ifdef ECS_SCHED_TRACE
@@ -29366,10 +29630,16 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__messages_free(w);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
     ecs_sched__sparse_free(w);
+#ifndef ECS_SCHED_NO_RELATIONS
     ecs_sched__relations_free(w);
+#endif
     ecs_sched__names_free(w);
+#ifndef ECS_SCHED_NO_REFLECT
     ecs_sched__descriptions_free(w);
+#endif
+#ifndef ECS_SCHED_NO_INHERITANCE
     ecs_sched__inheritance_free(w);
+#endif
     ecs_sched__resources_free(w);
     ecs_sched__name_map_free(&w->component_names);
     for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
@@ -29391,14 +29661,19 @@ ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
     result = ecs_sched__check_tables(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_records(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_queries(w);
+#ifndef ECS_SCHED_NO_RELATIONS
     if (result == ECS_SCHED_OK) result = ecs_sched__check_relations(w);
+#endif
     if (result == ECS_SCHED_OK) result = ecs_sched__check_names(w);
+#ifndef ECS_SCHED_NO_INHERITANCE
     if (result == ECS_SCHED_OK) result = ecs_sched__check_inheritance(w);
+#endif
     if (result == ECS_SCHED_OK) result = ecs_sched__check_sparse(w);
     return result;
 }
 
 /*================================ src/app.h (implementation) ================================*/
+#ifndef ECS_SCHED_NO_APP
 /* app: an app's default schedules and their order, the frame loop, plugins. */
 
 #define ECS_SCHED__PLUGIN_DEPTH 32
@@ -29617,7 +29892,9 @@ static ecs_sched_result ecs_sched__add_runner(ecs_sched_app *app, const char *sc
 
 static ecs_sched_result ecs_sched__app_fill(ecs_sched_app *app, const ecs_sched_time_desc *time) {
     ecs_sched_world *w = app->world;
+#ifndef ECS_SCHED_NO_STATES
     ecs_sched_system_desc apply = ecs_sched_state_transitions_system(0);
+#endif
     ecs_sched_system_desc fixed = ecs_sched_fixed_main_loop_system();
     int o, i;
     ecs_sched_result result = ecs_sched_time_setup(w, time);
@@ -29636,7 +29913,9 @@ static ecs_sched_result ecs_sched__app_fill(ecs_sched_app *app, const ecs_sched_
                                         ecs_sched__run_main_order)) != ECS_SCHED_OK ||
         (result = ecs_sched__add_runner(app, ECS_SCHED_FIXED_MAIN, "run_fixed_order",
                                         ecs_sched__run_fixed_order)) != ECS_SCHED_OK ||
+#ifndef ECS_SCHED_NO_STATES
         (result = ecs_sched_add_system(w, ECS_SCHED_STATE_TRANSITION, &apply)) != ECS_SCHED_OK ||
+#endif
         (result = ecs_sched_add_system(w, ECS_SCHED_RUN_FIXED_MAIN_LOOP, &fixed)) != ECS_SCHED_OK) {
         return result;
     }
@@ -29703,6 +29982,14 @@ ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app) {
    the loop around the app). The check runs again only when schedules, systems or machines
    were added since it last passed. */
 
+#ifdef ECS_SCHED_NO_STATES
+/* Without state machines, no schedule is a machine's. */
+static bool ecs_sched__is_state_label(const ecs_sched_world *w, const char *label) {
+    (void)w;
+    (void)label;
+    return false;
+}
+#else
 /* Whether `label` is "OnTransition(M::from, M::to)" of machine m. */
 static bool ecs_sched__is_transition_label(const ecs_sched__state_machine *m, const char *label) {
     static const char prefix[] = "OnTransition(";
@@ -29740,6 +30027,7 @@ static bool ecs_sched__is_state_label(const ecs_sched_world *w, const char *labe
     }
     return false;
 }
+#endif
 
 static bool ecs_sched__app_runs(const ecs_sched_app *app, const ecs_sched__schedule *s) {
     int order;
@@ -29811,7 +30099,9 @@ static ecs_sched_result ecs_sched__check_schedules_run(ecs_sched_app *app) {
     if (!all) return ECS_SCHED_OK;
     shape[0] = all->count;
     for (i = 0; i < all->count; i++) shape[1] += all->items[i]->system_count;
+#ifndef ECS_SCHED_NO_STATES
     shape[2] = ecs_sched__states_of(app->world) ? ecs_sched__states_of(app->world)->count : 0;
+#endif
     if (memcmp(shape, app->checked, sizeof shape) == 0) return ECS_SCHED_OK;
     for (i = 0; i < all->count; i++) {
         const ecs_sched__schedule *s = all->items[i];
@@ -30157,8 +30447,10 @@ ecs_sched_result ecs_sched_app_add_plugins(ecs_sched_app *app,
     }
     return ECS_SCHED_OK;
 }
+#endif /* ECS_SCHED_NO_APP */
 
-#if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))
+#if (defined(ECS_SCHED_STATIC) || defined(ECS_SCHED__LEAVES_OUT)) && \
+    (defined(__GNUC__) || defined(__clang__))
 #pragma GCC diagnostic pop
 #endif
 

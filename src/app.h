@@ -1,4 +1,6 @@
-/* app: an app's default schedules and their order, the frame loop, plugins. */
+/* app: an app's default schedules and their order, the frame loop, plugins. Without state
+   machines (ECS_SCHED_NO_STATES) StateTransition stays in the main order, empty until a user
+   adds to it. */
 #pragma once
 #include "world.h"
 
@@ -355,7 +357,9 @@ static ecs_sched_result ecs_sched__add_runner(ecs_sched_app *app, const char *sc
 
 static ecs_sched_result ecs_sched__app_fill(ecs_sched_app *app, const ecs_sched_time_desc *time) {
     ecs_sched_world *w = app->world;
+#ifndef ECS_SCHED_NO_STATES
     ecs_sched_system_desc apply = ecs_sched_state_transitions_system(0);
+#endif
     ecs_sched_system_desc fixed = ecs_sched_fixed_main_loop_system();
     int o, i;
     ecs_sched_result result = ecs_sched_time_setup(w, time);
@@ -374,7 +378,9 @@ static ecs_sched_result ecs_sched__app_fill(ecs_sched_app *app, const ecs_sched_
                                         ecs_sched__run_main_order)) != ECS_SCHED_OK ||
         (result = ecs_sched__add_runner(app, ECS_SCHED_FIXED_MAIN, "run_fixed_order",
                                         ecs_sched__run_fixed_order)) != ECS_SCHED_OK ||
+#ifndef ECS_SCHED_NO_STATES
         (result = ecs_sched_add_system(w, ECS_SCHED_STATE_TRANSITION, &apply)) != ECS_SCHED_OK ||
+#endif
         (result = ecs_sched_add_system(w, ECS_SCHED_RUN_FIXED_MAIN_LOOP, &fixed)) != ECS_SCHED_OK) {
         return result;
     }
@@ -441,6 +447,14 @@ ecs_sched_world *ecs_sched_app_world(ecs_sched_app *app) {
    the loop around the app). The check runs again only when schedules, systems or machines
    were added since it last passed. */
 
+#ifdef ECS_SCHED_NO_STATES
+/* Without state machines, no schedule is a machine's. */
+static bool ecs_sched__is_state_label(const ecs_sched_world *w, const char *label) {
+    (void)w;
+    (void)label;
+    return false;
+}
+#else
 /* Whether `label` is "OnTransition(M::from, M::to)" of machine m. */
 static bool ecs_sched__is_transition_label(const ecs_sched__state_machine *m, const char *label) {
     static const char prefix[] = "OnTransition(";
@@ -478,6 +492,7 @@ static bool ecs_sched__is_state_label(const ecs_sched_world *w, const char *labe
     }
     return false;
 }
+#endif
 
 static bool ecs_sched__app_runs(const ecs_sched_app *app, const ecs_sched__schedule *s) {
     int order;
@@ -549,7 +564,9 @@ static ecs_sched_result ecs_sched__check_schedules_run(ecs_sched_app *app) {
     if (!all) return ECS_SCHED_OK;
     shape[0] = all->count;
     for (i = 0; i < all->count; i++) shape[1] += all->items[i]->system_count;
+#ifndef ECS_SCHED_NO_STATES
     shape[2] = ecs_sched__states_of(app->world) ? ecs_sched__states_of(app->world)->count : 0;
+#endif
     if (memcmp(shape, app->checked, sizeof shape) == 0) return ECS_SCHED_OK;
     for (i = 0; i < all->count; i++) {
         const ecs_sched__schedule *s = all->items[i];

@@ -40,6 +40,10 @@
      ECS_SCHED_THREADS         the work-stealing pool and the parallel executor; the file
                                with the implementation is then compiled as C11 (<stdatomic.h>)
      ECS_SCHED_NO_MEMBARRIER   (with threads, Linux) ordinary fences instead of membarrier(2)
+     ECS_SCHED_NO_RELATIONS, _NO_INHERITANCE, _NO_REFLECT, _NO_SNAPSHOT, _NO_STEPPING,
+     _NO_STATES, _NO_APP, and ECS_SCHED_MINIMAL (all of them): features left out, declarations
+                               and implementation (see Leaving features out in CONFIGURATION);
+                               the same in every file
 
    Hooks (read where the implementation is compiled):
      ECS_SCHED_REALLOC(p, n), ECS_SCHED_FREE(p)  the allocator of worlds without their own
@@ -78,6 +82,50 @@
 #endif
 #define ECS_SCHED_MAX_ALIGNMENT 64
 #define ECS_SCHED_DEFAULT_GRAIN 256
+
+/* Features left out. A feature goes with those it needs: IsA is a relationship, a snapshot
+   copies relationships and bases, and the JSON files read components through reflection and
+   make prefabs. */
+#ifdef ECS_SCHED_MINIMAL
+#ifndef ECS_SCHED_NO_RELATIONS
+#define ECS_SCHED_NO_RELATIONS
+#endif
+#ifndef ECS_SCHED_NO_INHERITANCE
+#define ECS_SCHED_NO_INHERITANCE
+#endif
+#ifndef ECS_SCHED_NO_REFLECT
+#define ECS_SCHED_NO_REFLECT
+#endif
+#ifndef ECS_SCHED_NO_SNAPSHOT
+#define ECS_SCHED_NO_SNAPSHOT
+#endif
+#ifndef ECS_SCHED_NO_STEPPING
+#define ECS_SCHED_NO_STEPPING
+#endif
+#ifndef ECS_SCHED_NO_STATES
+#define ECS_SCHED_NO_STATES
+#endif
+#ifndef ECS_SCHED_NO_APP
+#define ECS_SCHED_NO_APP
+#endif
+#endif
+#if defined(ECS_SCHED_NO_RELATIONS) && !defined(ECS_SCHED_NO_INHERITANCE)
+#define ECS_SCHED_NO_INHERITANCE
+#endif
+#if (defined(ECS_SCHED_NO_RELATIONS) || defined(ECS_SCHED_NO_INHERITANCE)) && \
+    !defined(ECS_SCHED_NO_SNAPSHOT)
+#define ECS_SCHED_NO_SNAPSHOT
+#endif
+#if defined(ECS_SCHED_NO_RELATIONS) || defined(ECS_SCHED_NO_REFLECT) || \
+    defined(ECS_SCHED_NO_SNAPSHOT) || defined(ECS_SCHED_NO_STEPPING) || \
+    defined(ECS_SCHED_NO_STATES) || defined(ECS_SCHED_NO_APP)
+#define ECS_SCHED__LEAVES_OUT   /* (NO_INHERITANCE implies NO_SNAPSHOT) */
+#endif
+#if defined(ECS_SCHED_JSON) && (defined(ECS_SCHED_NO_REFLECT) || defined(ECS_SCHED_NO_INHERITANCE))
+#error "ECS_SCHED_JSON reads components through reflection and loads prefab data: it cannot be \
+defined with ECS_SCHED_NO_REFLECT, ECS_SCHED_NO_INHERITANCE, ECS_SCHED_NO_RELATIONS or \
+ECS_SCHED_MINIMAL"
+#endif
 
 #ifndef ECS_SCHED_API
 #ifdef ECS_SCHED_STATIC

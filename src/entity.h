@@ -75,6 +75,25 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_apply(ecs_sched_commands *comm
    between the world's tables (table.h, table_graph.h), keeps its change ticks (ticks.h) and
    calls the observers watching it (observer.h). */
 
+/* ---- entity labels, for messages (names come later: the entity_name hook) ---- */
+
+typedef struct ecs_sched__label {
+    char text[96];
+} ecs_sched__label;
+
+/* "entity 5" (with its name in quotes when it has one). */
+static ecs_sched__label ecs_sched__entity_label(const ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched__label label;
+    const char *name = w->hooks.entity_name ? w->hooks.entity_name(w, e) : NULL;
+    if (name) {
+        snprintf(label.text, sizeof label.text, "entity %u '%s'", (unsigned)ECS_SCHED_ENTITY_INDEX(e),
+                 name);
+    } else {
+        snprintf(label.text, sizeof label.text, "entity %u", (unsigned)ECS_SCHED_ENTITY_INDEX(e));
+    }
+    return label;
+}
+
 /* ---- the observers' deferred changes ---- */
 
 /* Applies the observers' deferred changes, which may call observers again; until none is

@@ -1201,6 +1201,7 @@ static ecs_sched_result ecs_sched__execute_chosen(ecs_sched_world *w, ecs_sched_
 }
 
 #ifdef ECS_SCHED_TRACE
+#ifndef ECS_SCHED_NO_STEPPING
 /* A run of a stepping schedule: in plan order on the calling thread, each system run or held
    as stepping decides (stepping.h), sync points and conditions as in any run. */
 static ecs_sched_result ecs_sched__execute_stepping(ecs_sched__schedule *s) {
@@ -1227,6 +1228,7 @@ static ecs_sched_result ecs_sched__execute_stepping(ecs_sched__schedule *s) {
     ecs_sched__apply_pending(s);
     return s->failure_code;
 }
+#endif
 
 /* A run of a watched world: outcomes belong to a new run of the schedule, which the trace
    shows as a span around what it ran. */
@@ -1235,7 +1237,11 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__execute_watched(ecs_sched
     int64_t begin = ecs_sched__trace_ticks();
     ecs_sched_result result;
     s->watch_run++;
+#ifdef ECS_SCHED_NO_STEPPING
+    result = ecs_sched__execute_chosen(w, s);
+#else
     result = s->stepping ? ecs_sched__execute_stepping(s) : ecs_sched__execute_chosen(w, s);
+#endif
     ecs_sched__trace_add(w, ECS_SCHED__TRACE_SCHEDULE, s->label, s->label, NULL, begin,
                          ecs_sched__trace_ticks(), 0);
     return result;

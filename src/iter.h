@@ -53,6 +53,45 @@ ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx,
      matched rows or those with the sparse terms, sparse_query.h; the order of depth,
      hierarchy.h; the sort, sort.h; the parents' and sparse values), and walks it. */
 
+/* ---- features left out ---- */
+
+/* Without relationships or inheritance, query_create refuses related, hierarchical and
+   inherited terms (query.h): the paths below that serve them are never taken, and these
+   stand in for what they would call. */
+#ifdef ECS_SCHED_NO_RELATIONS
+static bool ecs_sched__row_related(const ecs_sched_query *q, const ecs_sched__match *m,
+                                   int32_t row) {
+    (void)q;
+    (void)m;
+    (void)row;
+    return true;
+}
+static bool ecs_sched__hier_reserve(ecs_sched_query *q, ecs_sched__row_list *c, uint32_t rows) {
+    (void)q;
+    (void)c;
+    (void)rows;
+    return true;
+}
+static void ecs_sched__hier_order(ecs_sched_query *q, ecs_sched__row_list *c) {
+    (void)q;
+    (void)c;
+}
+static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__row_list *c) {
+    (void)q;
+    (void)c;
+}
+#endif
+#ifdef ECS_SCHED_NO_INHERITANCE
+static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sched__table *t,
+                                        ecs_sched_id id, bool *found) {
+    (void)w;
+    (void)t;
+    (void)id;
+    *found = false;
+    return NULL;
+}
+#endif
+
 /* ---- inherited values ---- */
 
 /* An inheriting query's fields that its table's bases hold, and which they are; false when

@@ -1,4 +1,6 @@
-/* name: entity names, unique among siblings, found by name in a scope or by path. */
+/* name: entity names, unique among siblings, found by name in a scope or by path. Without
+   relationships (ECS_SCHED_NO_RELATIONS) every entity is a root: names are unique in the
+   world, and paths are left out. */
 #pragma once
 #include "hierarchy.h"
 
@@ -15,6 +17,7 @@ ECS_SCHED_API const char *ecs_sched_name(const ecs_sched_world *world, ecs_sched
    ECS_SCHED_NULL_ENTITY. Hashed: no scan of the children. */
 ECS_SCHED_API ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *world,
                                                 ecs_sched_entity scope, const char *name);
+#ifndef ECS_SCHED_NO_RELATIONS
 /* Follows a path of names from scope (ECS_SCHED_NULL_ENTITY: from the roots), each name
    separated by `separator` (NULL: "."), as in "ship.turret_left.barrel". A part "#<index>"
    names the live entity with that index if it is in that scope (what ecs_sched_path writes
@@ -32,6 +35,7 @@ ECS_SCHED_API ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *world,
    and a leading '#', so that ecs_sched_lookup_path(w, 0, path, separator) finds the entity. */
 ECS_SCHED_API int32_t ecs_sched_path(const ecs_sched_world *world, ecs_sched_entity entity,
                                      const char *separator, char *out, int32_t capacity);
+#endif
 
 /*@@ implementation @@*/
 /* name: entity names. A name is kept by entity index, with the scope it was filed under (the
@@ -139,6 +143,17 @@ static ecs_sched_result ecs_sched__name_clash(ecs_sched_world *w, const char *op
                            ecs_sched__entity_label(w, other).text);
 }
 
+/* The scope an entity's name is filed under: its parent, or 0 for a root. */
+static ecs_sched_entity ecs_sched__name_scope(const ecs_sched_world *w, ecs_sched_entity e) {
+#ifdef ECS_SCHED_NO_RELATIONS
+    (void)w;
+    (void)e;
+    return ECS_SCHED_NULL_ENTITY;
+#else
+    return ecs_sched_parent_of(w, e);
+#endif
+}
+
 /* Names follow ChildOf and go with their entities: the hooks this module installs in the
    world (registry.h) and in ChildOf (relation.h), with the first name. */
 static void ecs_sched__names_attach(ecs_sched_world *w);
@@ -182,7 +197,7 @@ ecs_sched_result ecs_sched_set_name(ecs_sched_world *w, ecs_sched_entity e, cons
                                "set_name: %s cannot be given an empty name (NULL takes a name "
                                "away)", ecs_sched__entity_label(w, e).text);
     }
-    scope = ecs_sched_parent_of(w, e);
+    scope = ecs_sched__name_scope(w, e);
     other = ecs_sched__find_name(w, scope, name, strlen(name));
     if (other == e) return ECS_SCHED_OK;
     if (other) return ecs_sched__name_clash(w, "set_name", e, name, scope, other);
@@ -213,6 +228,7 @@ ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *w, ecs_sched_entity sco
     return ecs_sched__find_name(w, scope, name, strlen(name));
 }
 
+#ifndef ECS_SCHED_NO_RELATIONS
 /* The part of a path at `at`: up to the first separator not escaped by a backslash. Sets
    *end to the separator (or the terminating zero) and *escaped when the part has a backslash. */
 static size_t ecs_sched__path_part(const char *at, const char *separator, size_t sep_length,
@@ -345,8 +361,11 @@ int32_t ecs_sched_path(const ecs_sched_world *w, ecs_sched_entity e, const char 
     ecs_sched__print_end(&t);
     return t.length;
 }
+#endif /* ECS_SCHED_NO_RELATIONS */
 
 /* ---- what world.h and the hooks ask of names ---- */
+
+#ifndef ECS_SCHED_NO_RELATIONS
 
 /* Whether e may be filed under new_scope (its name, if any, is free there). */
 static ecs_sched_result ecs_sched__name_may_move(ecs_sched_world *w, ecs_sched_entity e,
@@ -366,6 +385,7 @@ static void ecs_sched__name_refile(ecs_sched_world *w, ecs_sched_entity e) {
     ecs_sched__name_unfile(ecs_sched__names_of(w), index);
     ecs_sched__name_file(ecs_sched__names_of(w), index, ecs_sched_parent_of(w, e));
 }
+#endif
 
 /* A despawned entity's name goes. */
 static void ecs_sched__name_drop(ecs_sched_world *w, uint32_t index) {
@@ -399,7 +419,7 @@ static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w) {
         if (!r->text) continue;
         named++;
         e = ecs_sched__make_entity(i, w->records[i].generation);
-        if (!ecs_sched__is_live_record(w, e) || r->scope != ecs_sched_parent_of(w, e) ||
+        if (!ecs_sched__is_live_record(w, e) || r->scope != ecs_sched__name_scope(w, e) ||
             ecs_sched__find_name(w, r->scope, r->text, strlen(r->text)) != e) {
             return ecs_sched__inconsistent(w, "a name is not filed under its entity's parent", i,
                                            named);
@@ -411,10 +431,28 @@ static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w) {
 
 /* ---- the hooks ---- */
 
+#ifdef ECS_SCHED_NO_RELATIONS
+/* Without relationships, names alone keep a world linked (registry.h): a despawn takes the
+   name away, after the observers heard of it. */
+static ecs_sched_result ecs_sched__despawn_named(ecs_sched_world *w, ecs_sched_entity e) {
+    if (w->observed) {
+        ecs_sched__observe_despawning(w, e);
+        if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, e);
+    }
+    ecs_sched__name_drop(w, ECS_SCHED_ENTITY_INDEX(e));
+    ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(e));
+    return ECS_SCHED_OK;
+}
+#endif
+
 static void ecs_sched__names_attach(ecs_sched_world *w) {
+#ifdef ECS_SCHED_NO_RELATIONS
+    w->hooks.despawn_linked = ecs_sched__despawn_named;
+#else
     ecs_sched__kind_hooks *h = &ecs_sched__kind_of(w, w->child_of)->hooks;
     h->may_relate = ecs_sched__name_may_move;   /* unique among its new siblings */
     h->moved = ecs_sched__name_refile;
+#endif
     w->hooks.entity_name = ecs_sched__entity_name_of;
     w->hooks.forget = ecs_sched__name_drop;
 }

@@ -25,12 +25,14 @@ ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *
 /* The name the entity made of the entry gets (NULL: none). */
 ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_name(ecs_sched_prefab_data *data,
                                                               int32_t entry, const char *name);
+#ifndef ECS_SCHED_NO_REFLECT
 /* Entry `entry`'s value of component id holds, at the entity field `path` (a path as for
    ecs_sched_value_member; the component must be described and the entry have it), the entity
    made of entry `target`: references between the entities, filled in when they are made. */
 ECS_SCHED_API ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *data,
                                                                 int32_t entry, ecs_sched_id id,
                                                                 const char *path, int32_t target);
+#endif
 /* The entity made of `entry` is related to the entity made of `target` with `kind` (any kind
    but ChildOf, which set_parent gives; IsA makes it an instance). Related after every entity
    is made, in the order given. */
@@ -243,6 +245,8 @@ static ecs_sched_result ecs_sched__add_link(ecs_sched_prefab_data *d, ecs_sched_
     return ECS_SCHED_OK;
 }
 
+#ifndef ECS_SCHED_NO_REFLECT
+/* (Without reflection, entity fields are not found by path: no entry links one.) */
 ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *d, int32_t entry,
                                                   ecs_sched_id id, const char *path, int32_t target) {
     ecs_sched_world *w;
@@ -275,6 +279,7 @@ ecs_sched_result ecs_sched_prefab_data_set_entity(ecs_sched_prefab_data *d, int3
     link.offset = (uint32_t)(field - v->data);
     return ecs_sched__add_link(d, link);
 }
+#endif
 
 ecs_sched_result ecs_sched_prefab_data_relate(ecs_sched_prefab_data *d, int32_t entry,
                                               ecs_sched_id kind, int32_t target) {

@@ -65,6 +65,7 @@ static inline ecs_sched_term ecs_sched_changed(ecs_sched_id id) {
 static inline ecs_sched_term ecs_sched_write_manual(ecs_sched_id id) {
     ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_WRITE_MANUAL; return t;
 }
+#ifndef ECS_SCHED_NO_RELATIONS
 /* Entities with a relationship of kind `kind` to `target` (read(kind) asks for any target,
    without(kind) for none). */
 static inline ecs_sched_term ecs_sched_related(ecs_sched_id kind, ecs_sched_entity target) {
@@ -80,10 +81,13 @@ static inline ecs_sched_term ecs_sched_optional_from_parent(ecs_sched_id id) {
 static inline ecs_sched_term ecs_sched_cascade(ecs_sched_id kind) {
     ecs_sched_term t; t.id = kind; t.target = 0; t.kind = ECS_SCHED_TERM_CASCADE; return t;
 }
+#endif
+#ifndef ECS_SCHED_NO_INHERITANCE
 /* Entities that own the component or inherit it from a base (IsA); read only. */
 static inline ecs_sched_term ecs_sched_inherited(ecs_sched_id id) {
     ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_INHERITED; return t;
 }
+#endif
 
 typedef struct ecs_sched_query_desc {
     ecs_sched_term terms[ECS_SCHED_MAX_TERMS];  /* up to the first term with id 0 */
@@ -346,6 +350,29 @@ static ecs_sched_result ecs_sched__check_relational_term(ecs_sched_world *w,
     return ECS_SCHED_OK;
 }
 
+/* A term of a feature the header was compiled without (ECS_SCHED_NO_RELATIONS,
+   ECS_SCHED_NO_INHERITANCE): nothing would iterate it. */
+static ecs_sched_result ecs_sched__check_term_compiled(ecs_sched_world *w,
+                                                      const ecs_sched_term *term, int32_t i) {
+    const char *feature = NULL;
+#ifdef ECS_SCHED_NO_RELATIONS
+    if (term->kind == ECS_SCHED_TERM_RELATED || term->kind == ECS_SCHED_TERM_CASCADE ||
+        term->kind == ECS_SCHED_TERM_FROM_PARENT ||
+        term->kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
+        feature = "ECS_SCHED_NO_RELATIONS";
+    }
+#endif
+#ifdef ECS_SCHED_NO_INHERITANCE
+    if (term->kind == ECS_SCHED_TERM_INHERITED) feature = "ECS_SCHED_NO_INHERITANCE";
+#endif
+    if (!feature) return ECS_SCHED_OK;
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                           "query_create: term %d ('%s') is of a kind this build of "
+                           "ecs_sched.h leaves out (%s); compile the implementation without "
+                           "that switch to use it", (int)i, w->components[term->id].name,
+                           feature);
+}
+
 /* What a term asks of a sparse component: only what can be looked up on the entity itself
    (sparse_query.h lists the rows). */
 static ecs_sched_result ecs_sched__check_sparse_term(ecs_sched_world *w, const ecs_sched_term *term,
@@ -551,7 +578,8 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
                                    term->kind == ECS_SCHED_TERM_ADDED ? "added" : "changed",
                                    w->components[term->id].name);
         }
-        result = ecs_sched__check_relational_term(w, term, i);
+        result = ecs_sched__check_term_compiled(w, term, i);
+        if (result == ECS_SCHED_OK) result = ecs_sched__check_relational_term(w, term, i);
         if (result == ECS_SCHED_OK && w->components[term->id].sparse) {
             result = ecs_sched__check_sparse_term(w, term, i);
             q->sparse = q->ticked = q->listed = true;

@@ -296,26 +296,6 @@ static ecs_sched_id ecs_sched__register_child_of(ecs_sched_world *w) {
     return ecs_sched_relation_register(w, &d);
 }
 
-/* ---- entity labels, for messages ---- */
-
-
-typedef struct ecs_sched__label {
-    char text[96];
-} ecs_sched__label;
-
-/* "entity 5" (with its name in quotes when it has one). */
-static ecs_sched__label ecs_sched__entity_label(const ecs_sched_world *w, ecs_sched_entity e) {
-    ecs_sched__label label;
-    const char *name = w->hooks.entity_name ? w->hooks.entity_name(w, e) : NULL;
-    if (name) {
-        snprintf(label.text, sizeof label.text, "entity %u '%s'", (unsigned)ECS_SCHED_ENTITY_INDEX(e),
-                 name);
-    } else {
-        snprintf(label.text, sizeof label.text, "entity %u", (unsigned)ECS_SCHED_ENTITY_INDEX(e));
-    }
-    return label;
-}
-
 /* ---- slots: a target and its payload ---- */
 
 /* The entity's first slot of the kind, or NULL when it has none. */

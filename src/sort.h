@@ -16,11 +16,13 @@ typedef int (*ecs_sched_order_fn)(ecs_sched_entity a, const void *value_a, ecs_s
 ECS_SCHED_API ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *query,
                                                         ecs_sched_id component,
                                                         ecs_sched_order_fn compare);
+#ifndef ECS_SCHED_NO_RELATIONS
 /* Hands out the rows grouped by their target of `kind`, an exclusive relationship kind (all
    children of one parent together, for ChildOf): groups in the order of their targets'
    indices, the entities without a target first; within a group, order_by's order if set,
    else table order. */
 ECS_SCHED_API ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *query, ecs_sched_id kind);
+#endif
 
 /*@@ implementation @@*/
 /* sort: sorted and grouped queries. The rows go into the list the query keeps (list.h; iter.h
@@ -107,6 +109,7 @@ ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *q, ecs_sched_id compo
     return ECS_SCHED_OK;
 }
 
+#ifndef ECS_SCHED_NO_RELATIONS
 ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *q, ecs_sched_id kind) {
     ecs_sched_world *w;
     ecs_sched_result result;
@@ -125,6 +128,7 @@ ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *q, ecs_sched_id kind)
     q->list->group_kind = kind;
     return ECS_SCHED_OK;
 }
+#endif
 
 /* ---- the sort ---- */
 
@@ -166,11 +170,13 @@ static int ecs_sched__compare_rows(const ecs_sched_query *q, const ecs_sched__ro
                                    const ecs_sched__list_row *a, const ecs_sched__list_row *b) {
     const ecs_sched__table *ta = q->matches[a->match].table, *tb = q->matches[b->match].table;
     ecs_sched_entity ea = ta->entities[a->row], eb = tb->entities[b->row];
+#ifndef ECS_SCHED_NO_RELATIONS
     if (c->group_kind) {
         uint32_t ga = ECS_SCHED_ENTITY_INDEX(ecs_sched__up(q->world, ea, c->group_kind));
         uint32_t gb = ECS_SCHED_ENTITY_INDEX(ecs_sched__up(q->world, eb, c->group_kind));
         if (ga != gb) return ga < gb ? -1 : 1;
     }
+#endif
     if (c->order_term >= 0) {
         int32_t ca = q->matches[a->match].column[c->order_term];
         int32_t cb = q->matches[b->match].column[c->order_term];

@@ -1,7 +1,8 @@
 /* world: a world made, checked and destroyed. The one module that knows every other: what
    a world holds when it is made (the tags and relationships every world has), what goes with
    it, and what its consistency check asks of each module. Every other module comes before
-   it and none calls it. */
+   it and none calls it. A module left out by a switch (ECS_SCHED_NO_RELATIONS...) is neither
+   made, freed nor checked here. */
 #pragma once
 #include "time.h"
 #include "transition.h"
@@ -83,6 +84,25 @@ static uint64_t ecs_sched__next_world_serial(void) {
 }
 #endif
 
+/* The tags and relationships every world has, in this order (their ids are the same in every
+   world); false when out of memory. The Prefab tag is registered without inheritance too: it
+   hides what it marks from queries and observers, as Disabled does. */
+static bool ecs_sched__world_register_builtins(ecs_sched_world *w) {
+    w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
+    if (!w->disabled) return false;
+#ifndef ECS_SCHED_NO_RELATIONS
+    w->child_of = ecs_sched__register_child_of(w);
+    if (!w->child_of) return false;
+#endif
+    w->prefab = ecs_sched_component_register_type(w, ECS_SCHED__PREFAB_NAME, 0, 0);
+    if (!w->prefab) return false;
+#ifndef ECS_SCHED_NO_INHERITANCE
+    w->is_a = ecs_sched__register_is_a(w);
+    if (!w->is_a) return false;
+#endif
+    return true;
+}
+
 ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     ecs_sched_world_desc desc;
     ecs_sched__env env;
@@ -122,11 +142,7 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     w->records[0].table = ECS_SCHED__DEAD;
     /* registered now, not at its first use: that may be a command recorded by a system
        running beside others, which must not grow the component array under them */
-    w->disabled = ecs_sched_component_register_type(w, ECS_SCHED__DISABLED_NAME, 0, 0);
-    w->child_of = w->disabled ? ecs_sched__register_child_of(w) : 0;
-    w->prefab = w->child_of ? ecs_sched_component_register_type(w, ECS_SCHED__PREFAB_NAME, 0, 0) : 0;
-    w->is_a = w->prefab ? ecs_sched__register_is_a(w) : 0;
-    if (!w->is_a) {
+    if (!ecs_sched__world_register_builtins(w)) {
         ecs_sched__log(&env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_OUT_OF_MEMORY,
                        "world_create: out of memory");
         ecs_sched_world_destroy(w);
@@ -144,11 +160,13 @@ static void ecs_sched__observe_world_end(ecs_sched_world *w) {
         const ecs_sched__table *t = w->tables[i];
         for (row = 0; row < t->count; row++) {
             for (k = 0; k < t->type_count; k++) {
+#ifndef ECS_SCHED_NO_RELATIONS
                 if (w->components[t->type[k]].relation) {
                     ecs_sched__observe_relations_removing(w, t->entities[row], t->type[k]);
-                } else {
-                    ecs_sched__observe_removing(w, t->entities[row], t->type[k]);
+                    continue;
                 }
+#endif
+                ecs_sched__observe_removing(w, t->entities[row], t->type[k]);
             }
             if (w->sparse_count) ecs_sched__sparse_observe_despawning(w, t->entities[row]);
         }
@@ -159,7 +177,9 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     uint32_t i;
     if (!w) return;
     if (w->observed) ecs_sched__observe_world_end(w);
+#ifndef ECS_SCHED_NO_STATES
     ecs_sched__states_free(w);
+#endif
     ecs_sched__time_free(w);
     ecs_sched__schedules_free(w);
 #ifdef ECS_SCHED_TRACE
@@ -173,10 +193,16 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__messages_free(w);
     for (i = 0; i < w->table_count; i++) ecs_sched__table_free(w, w->tables[i]);
     ecs_sched__sparse_free(w);
+#ifndef ECS_SCHED_NO_RELATIONS
     ecs_sched__relations_free(w);
+#endif
     ecs_sched__names_free(w);
+#ifndef ECS_SCHED_NO_REFLECT
     ecs_sched__descriptions_free(w);
+#endif
+#ifndef ECS_SCHED_NO_INHERITANCE
     ecs_sched__inheritance_free(w);
+#endif
     ecs_sched__resources_free(w);
     ecs_sched__name_map_free(&w->component_names);
     for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
@@ -198,9 +224,13 @@ ecs_sched_result ecs_sched_world_check(ecs_sched_world *w) {
     result = ecs_sched__check_tables(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_records(w);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_queries(w);
+#ifndef ECS_SCHED_NO_RELATIONS
     if (result == ECS_SCHED_OK) result = ecs_sched__check_relations(w);
+#endif
     if (result == ECS_SCHED_OK) result = ecs_sched__check_names(w);
+#ifndef ECS_SCHED_NO_INHERITANCE
     if (result == ECS_SCHED_OK) result = ecs_sched__check_inheritance(w);
+#endif
     if (result == ECS_SCHED_OK) result = ecs_sched__check_sparse(w);
     return result;
 }

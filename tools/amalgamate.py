@@ -68,6 +68,32 @@ LAYERS = [
 ]
 
 
+# The modules a switch leaves out (docs/building.md, Leaving features out): the generator
+# wraps each one's public part and its implementation in #ifndef SWITCH. What a switch implies
+# (ECS_SCHED_MINIMAL, a feature that needs another) is resolved at the top of base.h; modules
+# that keep working without a feature guard their own uses of it.
+OPTIONAL = {
+    "relation": "ECS_SCHED_NO_RELATIONS",
+    "hierarchy": "ECS_SCHED_NO_RELATIONS",
+    "inherit": "ECS_SCHED_NO_INHERITANCE",
+    "prefab": "ECS_SCHED_NO_INHERITANCE",
+    "reflect": "ECS_SCHED_NO_REFLECT",
+    "snapshot": "ECS_SCHED_NO_SNAPSHOT",
+    "stepping": "ECS_SCHED_NO_STEPPING",
+    "state": "ECS_SCHED_NO_STATES",
+    "transition": "ECS_SCHED_NO_STATES",
+    "app": "ECS_SCHED_NO_APP",
+}
+
+
+def guarded(name, text):
+    """The module's part, inside the #ifndef of the switch that leaves it out, if any."""
+    switch = OPTIONAL.get(name)
+    if not switch:
+        return [text]
+    return [f"#ifndef {switch}", text, f"#endif /* {switch} */"]
+
+
 def layer_of(modules):
     rank = {}
     for i, (_, names) in enumerate(LAYERS):
@@ -144,26 +170,31 @@ def banner(path, part):
 
 def generate():
     modules = set(module_names())
+    unknown = sorted(set(OPTIONAL) - modules)
+    if unknown:
+        sys.exit("tools/amalgamate.py: OPTIONAL names no module " + ", ".join(unknown))
     parts = [(m, *split_module(m, modules)) for m in module_order()]
     out = [read_doc().rstrip("\n"), ""]
     out += ["#ifndef ECS_SCHED_H", "#define ECS_SCHED_H", ""]
     out += ["#ifdef __cplusplus", 'extern "C" {', "#endif", ""]
     for name, public, _ in parts:
-        out += [banner(f"src/{name}.h", "public"), public, ""]
+        out += [banner(f"src/{name}.h", "public"), *guarded(name, public), ""]
     out += ["#ifdef __cplusplus", "}", "#endif", "", "#endif /* ECS_SCHED_H */", ""]
     out += ["#if defined(ECS_SCHED_IMPLEMENTATION) && !defined(ECS_SCHED__IMPLEMENTED)",
             "#define ECS_SCHED__IMPLEMENTED",
             "",
             "/* With ECS_SCHED_STATIC, functions the including file does not call are not an",
-            "   error. */",
-            "#if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))",
+            "   error; nor, with features left out, the helpers only those features call. */",
+            "#if (defined(ECS_SCHED_STATIC) || defined(ECS_SCHED__LEAVES_OUT)) && \\",
+            "    (defined(__GNUC__) || defined(__clang__))",
             "#pragma GCC diagnostic push",
             '#pragma GCC diagnostic ignored "-Wunused-function"',
             "#endif",
             ""]
     for name, _, implementation in parts:
-        out += [banner(f"src/{name}.h", "implementation"), implementation, ""]
-    out += ["#if defined(ECS_SCHED_STATIC) && (defined(__GNUC__) || defined(__clang__))",
+        out += [banner(f"src/{name}.h", "implementation"), *guarded(name, implementation), ""]
+    out += ["#if (defined(ECS_SCHED_STATIC) || defined(ECS_SCHED__LEAVES_OUT)) && \\",
+            "    (defined(__GNUC__) || defined(__clang__))",
             "#pragma GCC diagnostic pop",
             "#endif",
             "",
@@ -187,7 +218,7 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--layers":
         rank = layer_of(module_names())
         for m in module_order():
-            print(LAYERS[rank[m]][0], m)
+            print(" ".join([LAYERS[rank[m]][0], m] + ([OPTIONAL[m]] if m in OPTIONAL else [])))
         return
     target.write_text(text, encoding="utf-8")
 
