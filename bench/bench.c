@@ -1085,7 +1085,9 @@ static const char *header_dir(void) {
     return dir && *dir ? dir : ".";
 }
 
-static void run_compile(bench_row *row) {
+/* Seconds to compile the implementation with `defines` (e.g. -DECS_SCHED_MINIMAL), against
+   the same file without ECS_SCHED_IMPLEMENTATION. */
+static void run_compile_with(bench_row *row, const char *defines) {
     static char impl_command[512], api_command[512], header_path[512];
     static compile_job impl = {impl_command, "compiling build/bench_compile_impl.c failed"};
     static compile_job api = {api_command, "compiling build/bench_compile_api.c failed"};
@@ -1094,11 +1096,11 @@ static void run_compile(bench_row *row) {
     FILE *header;
     snprintf(header_path, sizeof header_path, "%s/ecs_sched.h", header_dir());
     snprintf(impl_command, sizeof impl_command,
-             "gcc -std=c99 -O2 -c -I%s -I/usr/include/stb build/bench_compile_impl.c "
-             "-o build/bench_compile_impl.o", header_dir());
+             "gcc -std=c99 -O2 %s -c -I%s -I/usr/include/stb build/bench_compile_impl.c "
+             "-o build/bench_compile_impl.o", defines, header_dir());
     snprintf(api_command, sizeof api_command,
-             "gcc -std=c99 -O2 -c -I%s -I/usr/include/stb build/bench_compile_api.c "
-             "-o build/bench_compile_api.o", header_dir());
+             "gcc -std=c99 -O2 %s -c -I%s -I/usr/include/stb build/bench_compile_api.c "
+             "-o build/bench_compile_api.o", defines, header_dir());
     header = fopen(header_path, "r");
     if (!header) {
         fail(row, "ecs_sched.h not found: run from the repository root", NULL);
@@ -1118,9 +1120,14 @@ static void run_compile(bench_row *row) {
     if (!sample_row(row, &s, &m)) return;
     remove("build/bench_compile_impl.o");
     remove("build/bench_compile_api.o");
-    appendf(row, "median of %d compiles each after one untimed pair; process start included",
-            COMPILE_REPS);
+    appendf(row, "median of %d compiles each after one untimed pair; process start included%s%s",
+            COMPILE_REPS, *defines ? "; with " : "", defines);
 }
+
+static void run_compile(bench_row *row) { run_compile_with(row, ""); }
+
+/* Every optional feature left out (an older header, which has no switch, compiles whole). */
+static void run_compile_minimal(bench_row *row) { run_compile_with(row, "-DECS_SCHED_MINIMAL"); }
 
 #ifndef BENCH_WITHOUT_SPAWN_ROWS
 #include "spawn_rows.c"
@@ -1286,6 +1293,9 @@ static bench_row rows[] = {
     {"compile_impl", "s", GOAL_VALUE, 5.0,
      "compiling the same file without ECS_SCHED_IMPLEMENTATION",
      run_compile, 0, 0, 0, 0, ""},
+    {"compile_impl_minimal", "s", GOAL_VALUE, 6.3,
+     "compiling the same file without ECS_SCHED_IMPLEMENTATION",
+     run_compile_minimal, 0, 0, 0, 0, ""},
 #ifndef BENCH_WITHOUT_SCHEDULE_ROWS
     {"empty_systems_10", "ns/system", GOAL_NONE, 0,
      "a plain loop calling the same function pointers, interleaved",
