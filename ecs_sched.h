@@ -12594,7 +12594,7 @@ static ecs_sched_result ecs_sched__cond_fill(ecs_sched_world *w, ecs_sched__cond
     int32_t i, t;
     const char *name = c->name ? c->name : ecs_sched__condition_default_name(c->kind);
     node->kind = c->kind;
-    node->fn = c->fn;
+    node->fn = ecs_sched__condition_built_in(c->kind) ? NULL : c->fn;   /* NULL: no call */
     node->resource = c->resource;
     node->state_value = c->state_value;
     node->equals = c->equals;
@@ -12746,8 +12746,15 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
     ecs_sched_world *w = c->ctx.world;
     bool result = false;
     if (w->ticks_on) ecs_sched__ctx_take_tick(&c->ctx);
+    if (c->fn) {   /* a condition function, or a kind of a later module made as users make theirs */
+        ecs_sched__running *outer = ecs_sched__running_begin(&c->ctx);
+        result = c->fn(&c->ctx);
+        ecs_sched__running_end(outer);
+        if (c->ctx.run.failure != ECS_SCHED_OK && !*failed) *failed = &c->ctx;
+        return result;
+    }
     switch (c->kind) {
-    case ECS_SCHED_CONDITION_FN:          /* and the conditions of later modules, by their fn */
+    case ECS_SCHED_CONDITION_FN:   /* not reached: these have a fn */
     case ECS_SCHED_CONDITION_IN_STATE:
     case ECS_SCHED_CONDITION_STATE_EXISTS:
     case ECS_SCHED_CONDITION_STATE_CHANGED:
@@ -12755,13 +12762,8 @@ static bool ecs_sched__cond_eval(const ecs_sched__conds *conds, int32_t index,
     case ECS_SCHED_CONDITION_ON_TIMER:
     case ECS_SCHED_CONDITION_ONCE_AFTER_DELAY:
     case ECS_SCHED_CONDITION_REPEATING_AFTER_DELAY:
-    case ECS_SCHED_CONDITION_TIME_PAUSED: {
-        ecs_sched__running *outer = ecs_sched__running_begin(&c->ctx);
-        result = c->fn(&c->ctx);
-        ecs_sched__running_end(outer);
-        if (c->ctx.run.failure != ECS_SCHED_OK && !*failed) *failed = &c->ctx;
+    case ECS_SCHED_CONDITION_TIME_PAUSED:
         break;
-    }
     case ECS_SCHED_CONDITION_AND:
         result = ecs_sched__cond_eval(conds, c->operands[0], failed) &&
                  ecs_sched__cond_eval(conds, c->operands[1], failed);
