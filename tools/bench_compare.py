@@ -24,6 +24,7 @@ complains about, tries again, and builds the new side without the same files, so
 sides are the same program; the rows left out are listed.
 """
 import argparse
+import json
 import os
 import re
 import shlex
@@ -118,7 +119,6 @@ def run_side(program, header_dir, json_path, filters):
     env = dict(os.environ, BENCH_HEADER_DIR=header_dir)
     r = subprocess.run([os.path.join(ROOT, program), f"--json={json_path}"] + filters, cwd=ROOT,
                        env=env, capture_output=True, text=True)
-    import json
     try:
         with open(os.path.join(ROOT, json_path)) as f:
             rows = json.load(f)
