@@ -16176,6 +16176,9 @@ typedef struct ecs_sched__plan_node {
     int32_t successor_count;
     int32_t guard_set_start;     /* sets whose conditions guard it, outermost first */
     int32_t guard_set_count;
+    int32_t guard_run_end;       /* one past the last node of the run of nodes right after it
+                                    whose outermost guarding set is its own: when that set's
+                                    conditions are false, the executor skips to there */
     int32_t cond_start;          /* its own conditions */
     int32_t cond_count;
     bool sync;                   /* applies pending commands: automatic, or apply_deferred */
@@ -16594,6 +16597,22 @@ static int32_t ecs_sched__guard_sets_of(const ecs_sched__build *b, int32_t i, in
     return n;
 }
 
+/* Each node's guard_run_end: nodes in a row that share their outermost guarding set are
+   skipped together when its conditions are false (systems added as one group, a state's
+   systems), as each of them would be, one by one, without evaluating anything else. */
+static void ecs_sched__plan_guard_runs(ecs_sched__plan *plan) {
+    int32_t p;
+    for (p = plan->node_count - 1; p >= 0; p--) {
+        ecs_sched__plan_node *pn = &plan->nodes[p];
+        const ecs_sched__plan_node *next = p + 1 < plan->node_count ? pn + 1 : NULL;
+        pn->guard_run_end = p + 1;
+        if (pn->guard_set_count && next && next->guard_set_count &&
+            plan->guard_sets[next->guard_set_start] == plan->guard_sets[pn->guard_set_start]) {
+            pn->guard_run_end = next->guard_run_end;
+        }
+    }
+}
+
 /* Each system's guarding plan sets, outermost first. */
 ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b,
                                                                        ecs_sched__plan *plan) {
@@ -16620,6 +16639,7 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched
         ecs_sched__sort_guard_sets(plan->guard_sets + pn->guard_set_start, pn->guard_set_count,
                                    depth_of_plan_set);
     }
+    ecs_sched__plan_guard_runs(plan);
     return ECS_SCHED_OK;
 }
 
@@ -18145,13 +18165,44 @@ static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__execute_node_as(ecs_sched__sched
     return sys->ctx.run.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, &sys->ctx);
 }
 
+/* Where an unwatched run goes on from guarded node `p`: past the nodes that share its
+   outermost guarding set when that set's conditions are false (evaluated here if they were
+   not yet), else `p` itself. -1: a condition failed under the STOP policy. */
+static ECS_SCHED__ALWAYS_INLINE int32_t ecs_sched__past_false_guard(ecs_sched__schedule *s,
+                                                                     ecs_sched__plan *plan,
+                                                                     int32_t p, int32_t to) {
+    const ecs_sched__plan_node *pn = &plan->nodes[p];
+    int32_t set = plan->guard_sets[pn->guard_set_start];
+    if (plan->set_state[set] == 0) {
+        const ecs_sched__plan_set *ps = &plan->sets[set];
+        bool stop = false;
+        plan->set_state[set] =
+            ecs_sched__conditions_hold(s, plan->conds + ps->cond_start, ps->cond_count,
+                                       ps->first_node, &stop) ? 1 : 2;
+        if (stop) return -1;
+    }
+    if (plan->set_state[set] == 1) return p;
+    return pn->guard_run_end < to ? pn->guard_run_end : to;
+}
+
 /* Runs plan nodes [from, to) one by one, each as its kind asks, in a world that tracks
    changes. */
 ECS_SCHED__NOINLINE static bool ecs_sched__execute_nodes(ecs_sched__schedule *s, int32_t from,
                                                          int32_t to) {
-    int32_t p;
-    for (p = from; p < to; p++) {
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
+    bool watched = ECS_SCHED__WATCHED(s->world);
+    int32_t p = from;
+    while (p < to) {
+        if (!watched && plan->nodes[p].guard_set_count) {
+            int32_t next = ecs_sched__past_false_guard(s, plan, p, to);
+            if (next < 0) return true;
+            if (next != p) {
+                p = next;
+                continue;
+            }
+        }
         if (ecs_sched__execute_node_as(s, p, true)) return true;
+        p++;
     }
     return false;
 }
@@ -18168,6 +18219,25 @@ ECS_SCHED__NOINLINE static bool ecs_sched__execute_nodes_untracked(ecs_sched__sc
 }
 #endif
 
+/* Calls the system of plan node `p`, one with no condition left to evaluate, in a world that
+   tracks no changes; `outer`: what ran before. Returns whether the run stops. Its context's
+   failure is not reset (a store before the call costs a fifth of an empty system): it is OK,
+   since the failure handling that saw it last reset it. */
+static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__call_plain(ecs_sched__schedule *s, int32_t p,
+                                                          ecs_sched__system *sys,
+                                                          ecs_sched__running *outer) {
+    ecs_sched_system_ctx *ctx = &sys->ctx;
+    ecs_sched__running_now = &ctx->run;
+    sys->fn(ctx);
+    ecs_sched__running_now = outer;
+    return ctx->run.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, ctx);
+}
+
+/* Whether plan node `pn` is a system whose one guard is its outermost set. */
+static inline bool ecs_sched__guarded_only_by_set(const ecs_sched__plan_node *pn) {
+    return pn->guard_set_count == 1 && !(pn->cond_count | pn->sync) && pn->system;
+}
+
 /* Whether plan node `pn` is a plain system: one with no condition to evaluate. */
 static inline bool ecs_sched__plain_node(const ecs_sched__plan_node *pn) {
     return pn->system && !(pn->guard_set_count | pn->cond_count | pn->sync);
@@ -18179,10 +18249,31 @@ static inline bool ecs_sched__plain_node(const ecs_sched__plan_node *pn) {
    a group of systems guarded by conditions is run by one call. */
 ECS_SCHED__NOINLINE static int32_t ecs_sched__execute_others(ecs_sched__schedule *s,
                                                              int32_t from, int32_t to) {
-    const ecs_sched__plan_node *nodes = ecs_sched__plan_of(s)->nodes;
-    int32_t p;
-    for (p = from; p < to && !ecs_sched__plain_node(&nodes[p]); p++) {
+    ecs_sched__plan *plan = ecs_sched__plan_of(s);
+    const ecs_sched__plan_node *nodes = plan->nodes;
+    ecs_sched__running *outer = ecs_sched__running_now;
+    int32_t p = from;
+    while (p < to && !ecs_sched__plain_node(&nodes[p])) {
+        const ecs_sched__plan_node *pn = &nodes[p];
+        if (pn->guard_set_count) {
+            int32_t next = ecs_sched__past_false_guard(s, plan, p, to);
+            if (next < 0) return -1;
+            if (next != p) {
+                p = next;
+                continue;
+            }
+            if (ecs_sched__guarded_only_by_set(pn)) {
+                /* its outermost set holds: the run's nodes with no other guard are plain now */
+                int32_t end = pn->guard_run_end < to ? pn->guard_run_end : to;
+                do {
+                    if (ecs_sched__call_plain(s, p, nodes[p].system, outer)) return -1;
+                    p++;
+                } while (p < end && ecs_sched__guarded_only_by_set(&nodes[p]));
+                continue;
+            }
+        }
         if (ecs_sched__execute_node_as(s, p, false)) return -1;
+        p++;
     }
     return p;
 }
@@ -18208,11 +18299,7 @@ static bool ecs_sched__execute_range(ecs_sched__schedule *s, int32_t from, int32
         const ecs_sched__plan_node *pn = &nodes[p];
         ecs_sched__system *sys = pn->system;
         if (ECS_SCHED__LIKELY(sys && !(pn->guard_set_count | pn->cond_count | pn->sync))) {
-            ecs_sched_system_ctx *ctx = &sys->ctx;
-            ecs_sched__running_now = &ctx->run;   /* its failure is OK: see failure */
-            sys->fn(ctx);
-            ecs_sched__running_now = outer;
-            if (ctx->run.failure != ECS_SCHED_OK && ecs_sched__node_failed(s, p, ctx)) return true;
+            if (ecs_sched__call_plain(s, p, sys, outer)) return true;
         } else {
             int32_t next = ecs_sched__execute_others(s, p, to);
             if (next < 0) return true;

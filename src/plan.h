@@ -20,6 +20,9 @@ typedef struct ecs_sched__plan_node {
     int32_t successor_count;
     int32_t guard_set_start;     /* sets whose conditions guard it, outermost first */
     int32_t guard_set_count;
+    int32_t guard_run_end;       /* one past the last node of the run of nodes right after it
+                                    whose outermost guarding set is its own: when that set's
+                                    conditions are false, the executor skips to there */
     int32_t cond_start;          /* its own conditions */
     int32_t cond_count;
     bool sync;                   /* applies pending commands: automatic, or apply_deferred */
@@ -438,6 +441,22 @@ static int32_t ecs_sched__guard_sets_of(const ecs_sched__build *b, int32_t i, in
     return n;
 }
 
+/* Each node's guard_run_end: nodes in a row that share their outermost guarding set are
+   skipped together when its conditions are false (systems added as one group, a state's
+   systems), as each of them would be, one by one, without evaluating anything else. */
+static void ecs_sched__plan_guard_runs(ecs_sched__plan *plan) {
+    int32_t p;
+    for (p = plan->node_count - 1; p >= 0; p--) {
+        ecs_sched__plan_node *pn = &plan->nodes[p];
+        const ecs_sched__plan_node *next = p + 1 < plan->node_count ? pn + 1 : NULL;
+        pn->guard_run_end = p + 1;
+        if (pn->guard_set_count && next && next->guard_set_count &&
+            plan->guard_sets[next->guard_set_start] == plan->guard_sets[pn->guard_set_start]) {
+            pn->guard_run_end = next->guard_run_end;
+        }
+    }
+}
+
 /* Each system's guarding plan sets, outermost first. */
 ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched__build *b,
                                                                        ecs_sched__plan *plan) {
@@ -464,6 +483,7 @@ ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__plan_guard_sets(ecs_sched
         ecs_sched__sort_guard_sets(plan->guard_sets + pn->guard_set_start, pn->guard_set_count,
                                    depth_of_plan_set);
     }
+    ecs_sched__plan_guard_runs(plan);
     return ECS_SCHED_OK;
 }
 

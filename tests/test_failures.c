@@ -420,6 +420,43 @@ static void stop_runs_no_further_system_but_applies_the_commands_of_those_that_r
     check_and_destroy(w);
 }
 
+static bool holds(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    return true;
+}
+
+/* A member of a set whose condition holds fails as any system does: under STOP, no later
+   member runs. */
+static void stop_in_a_set_that_holds_runs_no_further_member(void **state) {
+    ecs_sched_world *w = world_stopping();
+    (void)state;
+    ADD_SYSTEMS(w, .systems = SYSTEMS({.name = "first", .fn = record},
+                                      {.name = "fails", .fn = fail_with,
+                                       .user_data = (void *)&g_failed},
+                                      {.name = "never", .fn = record}),
+                .count = 3, .chain = true,
+                .run_if = {&(ecs_sched_condition){.name = "open", .fn = holds}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SYSTEM_FAILED);
+    assert_string_equal(g_trace, "first fails");
+    assert_contains(ecs_sched_last_error(w), "system 'fails'");
+    check_and_destroy(w);
+}
+
+/* Under CONTINUE the rest of the set runs, and the next run starts clean. */
+static void continue_in_a_set_that_holds_runs_every_member(void **state) {
+    ecs_sched_world *w = world_continuing();
+    (void)state;
+    ADD_SYSTEMS(w, .systems = SYSTEMS({.name = "fails", .fn = fail_with,
+                                       .user_data = (void *)&g_failed},
+                                      {.name = "after", .fn = record}),
+                .count = 2, .chain = true,
+                .run_if = {&(ecs_sched_condition){.name = "open", .fn = holds}});
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SYSTEM_FAILED);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SYSTEM_FAILED);
+    assert_string_equal(g_trace, "fails after fails after");
+    check_and_destroy(w);
+}
+
 static void continue_runs_every_system_and_returns_the_first_failure(void **state) {
     ecs_sched_world *w = world_continuing();
     (void)state;
@@ -962,7 +999,9 @@ int main(void) {
         cmocka_unit_test(a_query_whose_first_term_has_id_zero_is_refused_too),
         cmocka_unit_test(a_term_after_the_end_of_the_list_is_refused),
         cmocka_unit_test(stop_runs_no_further_system_but_applies_the_commands_of_those_that_ran),
-        cmocka_unit_test(continue_runs_every_system_and_returns_the_first_failure),
+        cmocka_unit_test(stop_in_a_set_that_holds_runs_no_further_member),
+    cmocka_unit_test(continue_in_a_set_that_holds_runs_every_member),
+    cmocka_unit_test(continue_runs_every_system_and_returns_the_first_failure),
         cmocka_unit_test(a_schedule_policy_overrides_the_worlds),
         cmocka_unit_test(a_hook_that_ignores_lets_the_run_succeed),
         cmocka_unit_test(an_ignored_failure_is_taken_too),

@@ -157,6 +157,26 @@ static void false_set_condition_is_evaluated_once_for_all_members(void **state) 
     check_and_destroy(w);
 }
 
+/* Members of a set whose condition is false are skipped together; what comes between or
+   after them is not: another set's condition is still evaluated and its systems run. */
+static void false_set_skips_only_its_own_members(void **state) {
+    ecs_sched_world *w = new_world();
+    probe a = {false, 0, "A"}, b = {true, 0, "B"};
+    (void)state;
+    CONFIGURE_SET(w, .name = "set_a", .run_if = {ECS_SCHED_COND(probe_condition(&a))});
+    CONFIGURE_SET(w, .name = "set_b", .run_if = {ECS_SCHED_COND(probe_condition(&b))});
+    ADD_SYSTEM(w, .name = "a1", .fn = record, .in_set = {"set_a"});
+    ADD_SYSTEM(w, .name = "a2", .fn = record, .in_set = {"set_a"}, .after = {"a1"});
+    ADD_SYSTEM(w, .name = "b1", .fn = record, .in_set = {"set_b"}, .after = {"a2"});
+    ADD_SYSTEM(w, .name = "c", .fn = record, .after = {"b1"});
+    ADD_SYSTEM(w, .name = "a3", .fn = record, .in_set = {"set_a"}, .after = {"c"});
+    ADD_SYSTEM(w, .name = "b2", .fn = record, .in_set = {"set_b"}, .after = {"a3"});
+    assert_run_traces(w, "A B b1 c b2");
+    assert_int_equal(a.calls, 1);
+    assert_int_equal(b.calls, 1);
+    check_and_destroy(w);
+}
+
 static void condition_is_evaluated_right_before_the_first_system_it_guards(void **state) {
     ecs_sched_world *w = new_world();
     probe set_check = {true, 0, "set_check"}, own_check = {true, 0, "own_check"};
@@ -782,6 +802,7 @@ int main(void) {
         cmocka_unit_test(system_in_a_closed_set_and_an_open_set_is_skipped),
         cmocka_unit_test(condition_guarding_many_systems_is_evaluated_once_per_run),
         cmocka_unit_test(false_set_condition_is_evaluated_once_for_all_members),
+    cmocka_unit_test(false_set_skips_only_its_own_members),
         cmocka_unit_test(condition_is_evaluated_right_before_the_first_system_it_guards),
         cmocka_unit_test(condition_sees_what_earlier_systems_of_the_run_did),
         cmocka_unit_test(set_condition_is_not_evaluated_again_for_later_members),
