@@ -1135,6 +1135,11 @@ static void run_compile_minimal(bench_row *row) { run_compile_with(row, "-DECS_S
 #ifndef BENCH_WITHOUT_UNPACK_ROWS
 #include "unpack_rows.c"
 #endif
+/* Beside flecs: only with BENCH_FLECS (make bench FLECS_DIR=...), and on the unpack rows. */
+#if defined(BENCH_FLECS) && !defined(BENCH_WITHOUT_FLECS_ROWS) && !defined(BENCH_WITHOUT_UNPACK_ROWS)
+#define BENCH_FLECS_ROWS
+#include "flecs_rows.c"
+#endif
 #ifndef BENCH_WITHOUT_SPARSE_ROWS
 #include "sparse_rows.c"
 #endif
@@ -1272,10 +1277,31 @@ static bench_row rows[] = {
     {"get_by_handle_3", "ns/entity", GOAL_VALUE, 8.0,
      "the same three values in arrays reached through a handle table by hand, interleaved",
      run_get_by_handle_3, 0, 0, 0, 0, ""},
+    {"has_missing", "ns/entity", GOAL_RATIO, 1.5,
+     "the same question by hand: index, generation check, the entity's table, the table's "
+     "flag for the component, interleaved",
+     run_has_missing, 0, 0, 0, 0, ""},
 #endif
     {"add_remove", "ns/op", GOAL_VALUE, 60.0,
      "raw loop writing a value and a presence flag per entity, then clearing the flag",
      run_add_remove, 0, 0, 0, 0, ""},
+#ifdef BENCH_FLECS_ROWS
+    {"flecs_get_by_handle", "ns/entity", GOAL_RATIO, 1.0,
+     "flecs: the same gets through ecs_get_mut_id, interleaved",
+     run_flecs_get_by_handle, 0, 0, 0, 0, ""},
+    {"flecs_get_by_handle_3", "ns/entity", GOAL_RATIO, 1.0,
+     "flecs: the same gets through ecs_get_mut_id, interleaved",
+     run_flecs_get_by_handle_3, 0, 0, 0, 0, ""},
+    {"flecs_has_missing", "ns/entity", GOAL_RATIO, 1.0,
+     "flecs: the same question through ecs_has_id, interleaved",
+     run_flecs_has_missing, 0, 0, 0, 0, ""},
+    {"flecs_add_remove", "ns/op", GOAL_RATIO, 1.0,
+     "flecs: the same through ecs_set_id and ecs_remove_id, interleaved",
+     run_flecs_add_remove, 0, 0, 0, 0, ""},
+    {"flecs_spawn_with", "ns/entity", GOAL_NONE, 0,
+     "flecs: ecs_new, then ecs_set_id of each value, into a fresh world, interleaved",
+     run_flecs_spawn_with, 0, 0, 0, 0, ""},
+#endif
 #ifndef BENCH_WITHOUT_SPARSE_ROWS
     {"add_remove_sparse", "ns/op", GOAL_VALUE, 7.0,
      "the same tag kept in tables (the add_remove path), same entities, interleaved",
