@@ -29,6 +29,7 @@
 #                               random schedules, ten minutes of fuzzing
 #   make graphs                 write build/Main.dot (and .svg with Graphviz) from physics_plugin
 #   make bench                  benchmarks; writes build/bench.json
+#   make bench FLECS_DIR=dir    the same, with rows beside flecs (dir: its flecs.c, flecs.h)
 #   make bench-compare BASE=ref the benchmark against the header of commit ref, alternating,
 #                               each row's new/old ratio; rows over 5 % worse are named
 #   make amalgamate             regenerate ecs_sched.h from src/
@@ -754,11 +755,22 @@ test-binaries: $(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES) \
 BENCH_FLAGS := -std=c11 -O2 -Wall -Wextra -Wpedantic -DECS_SCHED_THREADS -DECS_SCHED_JSON -I. $(STB_CFLAGS)
 BENCH_ALIGNED := -falign-functions=64 -falign-loops=64
 
-bench: deps ecs_sched.h
+# make bench FLECS_DIR=<a directory holding flecs.c and flecs.h of a flecs release> adds the
+# rows that run the same work through flecs (bench/flecs_rows.c). flecs.c is compiled once, as
+# its own object, in its release configuration (NDEBUG), and kept in build/.
+ifdef FLECS_DIR
+BENCH_FLECS_OBJ   := $(BUILD)/flecs.o
+BENCH_FLECS_FLAGS := -DBENCH_FLECS -I$(FLECS_DIR)
+$(BUILD)/flecs.o: $(FLECS_DIR)/flecs.c $(FLECS_DIR)/flecs.h
+	@mkdir -p $(@D)
+	cc -std=gnu99 -O2 -DNDEBUG -I$(FLECS_DIR) -c $< -o $@
+endif
+
+bench: deps ecs_sched.h $(BENCH_FLECS_OBJ)
 	@mkdir -p $(BUILD)
 	cc $(BENCH_FLAGS) $(BENCH_ALIGNED) -c bench/untraced_copy.c -o $(BUILD)/bench_untraced_copy.o
 	cc $(BENCH_FLAGS) $(BENCH_ALIGNED) -c bench/traced_copy.c -o $(BUILD)/bench_traced_copy.o
-	cc $(BENCH_FLAGS) bench/bench.c bench/game_loop_row.c $(BUILD)/bench_untraced_copy.o $(BUILD)/bench_traced_copy.o $(STB_LIBS) $(JSON_LIBS) -lpthread -o $(BUILD)/bench
+	cc $(BENCH_FLAGS) $(BENCH_FLECS_FLAGS) bench/bench.c bench/game_loop_row.c $(BUILD)/bench_untraced_copy.o $(BUILD)/bench_traced_copy.o $(BENCH_FLECS_OBJ) $(STB_LIBS) $(JSON_LIBS) -lpthread -lm -o $(BUILD)/bench
 	./$(BUILD)/bench
 
 # The benchmark built against the ecs_sched.h of an earlier commit and against the working

@@ -6471,9 +6471,21 @@ typedef struct ecs_sched__sparse_set {
     ecs_sched_id id;
 } ecs_sched__sparse_set;
 
-/* An archetype: every entity with exactly this sorted set of components. Kept small: a
-   schedule of many small queries misses the cache on every table it visits, and tables
-   allocated close together share the lines fetched. */
+/* A step from a table to the one with a component more or less, remembered by the table. */
+typedef struct ecs_sched__step {
+    uint32_t key;                     /* id * 2, + 1 for a removal; 0: none */
+    uint32_t table;                   /* the index of the table it leads to */
+} ecs_sched__step;
+
+/* Steps a table remembers, by key modulo this: an insert and a remove of the same component
+   (one key apart) never evict each other. */
+#define ECS_SCHED__TABLE_STEPS 8
+
+/* An archetype: every entity with exactly this sorted set of components. What a query reads
+   of it comes first, in one cache line: a schedule of many small queries misses the cache on
+   every table it visits. The steps follow, in the next line, read by inserts and removes
+   only; after them, in the same block, the map from id to column, the columns, the tick
+   columns and the type (table_graph.h). */
 typedef struct ecs_sched__table {
     uint32_t index;
     int32_t type_count;
@@ -6481,12 +6493,18 @@ typedef struct ecs_sched__table {
     int32_t count;
     int32_t capacity;
     int32_t tick_count;
-    uint32_t column_map;              /* entries of the map from id to column after the type
-                                         (ids below it); 0: none, search the columns */
+    uint32_t column_map;              /* entries of the map from id to column that follows
+                                         the table (ids below it); 0: none, search the
+                                         columns */
+    uint32_t id_bits;                 /* bit id % 32 set for each id of the type: most ids a
+                                         table lacks are told by this one word */
     ecs_sched_id *type;               /* sorted */
     ecs_sched__column *columns;       /* the sized components, sorted by id */
     ecs_sched_entity *entities;
     ecs_sched__ticks *ticks;          /* the tracked components, sorted by id */
+    ecs_sched__step steps[ECS_SCHED__TABLE_STEPS];
+    bool hooked;                      /* a column's values have a move or a destroy hook: a
+                                         row that moves cannot be copied byte for byte */
 } ecs_sched__table;
 
 /* Open addressing from a 64-bit key to a table index. Keys may repeat (type hashes can
@@ -6788,9 +6806,14 @@ static inline bool ecs_sched__any_sparse(const ecs_sched_world *w, int32_t count
     return false;
 }
 
+static inline uint32_t ecs_sched__id_bit(ecs_sched_id id) {
+    return 1u << (id & 31u);
+}
+
 /* The position of id in the table's sorted type, or -1. */
 static inline int32_t ecs_sched__type_find(const ecs_sched__table *t, ecs_sched_id id) {
     int32_t lo = 0, hi = t->type_count;
+    if (!(t->id_bits & ecs_sched__id_bit(id))) return -1;
     while (lo < hi) {
         int32_t mid = (lo + hi) / 2;
         if (t->type[mid] < id) lo = mid + 1;
@@ -7999,8 +8022,9 @@ static void ecs_sched__value_changed(ecs_sched_world *w, ecs_sched_entity e, ecs
 /*=============================== src/table.h (implementation) ===============================*/
 /* table: archetype tables. Entities with the same set of components share a table, which
    keeps each sized component as one contiguous column; a table is found by its type (a hash
-   map) or by a step from another table (an edge per component added or removed), grows by
-   doubling, and loses a row by moving its last row into the hole. */
+   map) or by a step from another table (an edge per component added or removed, the last few
+   remembered by the table itself), grows by doubling, and loses a row by moving its last row
+   into the hole. */
 
 
 /* Ids up to this many get a table's map from id to column (2 bytes each, per table): beyond,
@@ -8022,11 +8046,10 @@ static int32_t ecs_sched__column_search(const ecs_sched__table *t, ecs_sched_id 
     return lo < t->column_count && t->columns[lo].id == id ? lo : -1;
 }
 
-/* A table's map from id to column: it follows the type in the table's block. */
+/* A table's map from id to column: right after the table in its block, so that finding it
+   takes no load. */
 static inline int16_t *ecs_sched__column_map(const ecs_sched__table *t) {
-    unsigned char *after_type = (unsigned char *)(void *)t->type +
-                                (size_t)t->type_count * sizeof *t->type;
-    return (int16_t *)(void *)after_type;
+    return (int16_t *)(void *)(t + 1);
 }
 
 /* The column of a component, or -1: one load from the table's map, instead of a search whose
@@ -8034,6 +8057,14 @@ static inline int16_t *ecs_sched__column_map(const ecs_sched__table *t) {
 static inline int32_t ecs_sched__column_find(const ecs_sched__table *t, ecs_sched_id id) {
     if (id < t->column_map) return ecs_sched__column_map(t)[id];
     return t->column_map ? -1 : ecs_sched__column_search(t, id);
+}
+
+/* Whether t's type holds id: most ids a table lacks are told by its id bits, and the
+   sized ids it holds by its map, before a search. */
+static inline bool ecs_sched__table_has(const ecs_sched__table *t, ecs_sched_id id) {
+    if (!(t->id_bits & ecs_sched__id_bit(id))) return false;
+    if (id < t->column_map && ecs_sched__column_map(t)[id] >= 0) return true;
+    return ecs_sched__type_find(t, id) >= 0;
 }
 
 static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t) {
@@ -8134,10 +8165,16 @@ static ECS_SCHED__ALWAYS_INLINE void ecs_sched__table_delete_row(ecs_sched_world
     int32_t last = t->count - 1, i;
     if (row != last) {
         ecs_sched_entity moved = t->entities[last];
-        for (i = 0; i < t->column_count; i++) {
-            ecs_sched__column *col = &t->columns[i];
-            ecs_sched__relocate(&w->components[col->id], col->data + (size_t)row * col->size,
-                                col->data + (size_t)last * col->size, 1);
+        /* in locals: the values copied could alias the table as far as the compiler knows */
+        const ecs_sched__column *columns = t->columns;
+        int32_t column_count = t->column_count;
+        bool hooked = t->hooked;
+        for (i = 0; i < column_count; i++) {
+            const ecs_sched__column *col = &columns[i];
+            unsigned char *hole = col->data + (size_t)row * col->size;
+            unsigned char *from = col->data + (size_t)last * col->size;
+            if (hooked) ecs_sched__relocate(&w->components[col->id], hole, from, 1);
+            else ecs_sched__copy_value(hole, from, col->size);
         }
         t->entities[row] = moved;
         w->records[ECS_SCHED_ENTITY_INDEX(moved)].row = (uint32_t)row;
@@ -8147,40 +8184,46 @@ static ECS_SCHED__ALWAYS_INLINE void ecs_sched__table_delete_row(ecs_sched_world
     w->rows_version++;
 }
 
+static inline void *ecs_sched__cell(const ecs_sched__table *t, int32_t column, uint32_t row) {
+    const ecs_sched__column *col = &t->columns[column];
+    return col->data + (size_t)row * col->size;
+}
+
 /* Moves an entity's row from its table to dst: shared values are relocated, values dst lacks
    are destroyed, values only dst has are left raw for the caller to construct. */
 static bool ecs_sched__move_entity(ecs_sched_world *w, uint32_t index, ecs_sched__table *dst) {
     ecs_sched__record *r = &w->records[index];
     ecs_sched__table *src = w->tables[r->table];
-    int32_t row = (int32_t)r->row, dst_row, i = 0, j = 0;
+    int32_t row = (int32_t)r->row, dst_row, i, column_count;
+    const ecs_sched__column *columns;
+    bool hooked;
     if (!ecs_sched__table_reserve(w, dst, 1)) return false;
     dst_row = dst->count++;
     dst->entities[dst_row] = src->entities[row];
     if (dst->tick_count) ecs_sched__ticks_move_row(w, dst, dst_row, src, row);
-    while (i < src->column_count || j < dst->column_count) {
-        ecs_sched__column *s = i < src->column_count ? &src->columns[i] : NULL;
-        ecs_sched__column *d = j < dst->column_count ? &dst->columns[j] : NULL;
-        if (s && d && s->id == d->id) {
-            ecs_sched__relocate(&w->components[s->id], d->data + (size_t)dst_row * d->size,
-                                s->data + (size_t)row * s->size, 1);
-            i++;
-            j++;
-        } else if (s && (!d || s->id < d->id)) {
-            ecs_sched__destruct(&w->components[s->id], s->data + (size_t)row * s->size, 1);
-            i++;
+    /* each value, in id order, goes to its column in dst (found by dst's map) or is destroyed;
+       what the loop reads of the tables is in locals: the values copied could alias them as
+       far as the compiler knows */
+    columns = src->columns;
+    column_count = src->column_count;
+    hooked = src->hooked;
+    for (i = 0; i < column_count; i++) {
+        const ecs_sched__column *s = &columns[i];
+        unsigned char *value = s->data + (size_t)row * s->size;
+        int32_t j = ecs_sched__column_find(dst, s->id);
+        if (j < 0) {
+            if (hooked) ecs_sched__destruct(&w->components[s->id], value, 1);
+        } else if (hooked) {
+            ecs_sched__relocate(&w->components[s->id], ecs_sched__cell(dst, j, (uint32_t)dst_row),
+                                value, 1);
         } else {
-            j++;
+            ecs_sched__copy_value(ecs_sched__cell(dst, j, (uint32_t)dst_row), value, s->size);
         }
     }
     ecs_sched__table_delete_row(w, src, row);
     r->table = dst->index;
     r->row = (uint32_t)dst_row;
     return true;
-}
-
-static inline void *ecs_sched__cell(const ecs_sched__table *t, int32_t column, uint32_t row) {
-    const ecs_sched__column *col = &t->columns[column];
-    return col->data + (size_t)row * col->size;
 }
 
 /* ecs_sched_world_check: each table is where the type map says, sorted, aligned, and its
@@ -9013,7 +9056,7 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     ecs_sched__table *t;
     int32_t i, columns = 0, tracked = 0;
     uint32_t map = 0;
-    size_t bytes;
+    size_t bytes, map_bytes;
     unsigned char *block;
     for (i = 0; i < count; i++) {
         if (w->components[type[i]].size > 0) {
@@ -9032,28 +9075,32 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
         ecs_sched__out_of_memory(w, "creating an archetype table");
         return NULL;
     }
-    bytes = sizeof *t + (size_t)columns * sizeof(ecs_sched__column) +
-            (size_t)tracked * sizeof(ecs_sched__ticks) + (size_t)count * sizeof(ecs_sched_id) +
-            (size_t)map * sizeof(int16_t);
+    /* the map's bytes, rounded up to a multiple of 8: the columns after it hold pointers */
+    map_bytes = ((size_t)map * sizeof(int16_t) + 7u) & ~(size_t)7u;
+    bytes = sizeof *t + map_bytes + (size_t)columns * sizeof(ecs_sched__column) +
+            (size_t)tracked * sizeof(ecs_sched__ticks) + (size_t)count * sizeof(ecs_sched_id);
     block = (unsigned char *)ecs_sched__calloc(&w->env, bytes);
     if (!block) {
         ecs_sched__out_of_memory(w, "creating an archetype table");
         return NULL;
     }
-    /* one block: the table, then its columns, its tick columns, its type, and its map from
-       id to column */
+    /* one block: the table, then its map from id to column, its columns, its tick columns and
+       its type */
     t = (ecs_sched__table *)(void *)block;
-    t->columns = (ecs_sched__column *)(void *)(block + sizeof *t);
-    t->ticks = (ecs_sched__ticks *)(void *)(block + sizeof *t +
-                                            (size_t)columns * sizeof *t->columns);
-    t->type = (ecs_sched_id *)(void *)(block + sizeof *t + (size_t)columns * sizeof *t->columns +
+    block += sizeof *t + map_bytes;
+    t->columns = (ecs_sched__column *)(void *)block;
+    t->ticks = (ecs_sched__ticks *)(void *)(block + (size_t)columns * sizeof *t->columns);
+    t->type = (ecs_sched_id *)(void *)(block + (size_t)columns * sizeof *t->columns +
                                        (size_t)tracked * sizeof *t->ticks);
     t->type_count = count;
     if (count) memcpy(t->type, type, (size_t)count * sizeof *type);
     for (i = 0; i < count; i++) {
         uint32_t size = w->components[type[i]].size;
+        t->id_bits |= ecs_sched__id_bit(type[i]);
         if (w->components[type[i]].tracked) t->ticks[t->tick_count++].id = type[i];
         if (size == 0) continue;
+        t->hooked |= w->components[type[i]].hooks.move != NULL ||
+                     w->components[type[i]].hooks.dtor != NULL;
         t->columns[t->column_count].id = type[i];
         t->columns[t->column_count].size = size;
         t->column_count++;
@@ -9082,14 +9129,27 @@ static inline uint64_t ecs_sched__edge_key(const ecs_sched__table *t, ecs_sched_
     return ((uint64_t)t->index << 33) | ((uint64_t)id << 1) | (removing ? 1u : 0u);
 }
 
-/* The table reached from t by adding (or removing) one component, through the cached edge. */
-static ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__table *t,
-                                               ecs_sched_id id, bool removing) {
+/* Remembers in `from` that the step by `key` leads to table `to`. */
+static inline void ecs_sched__remember_step(ecs_sched__table *from, uint32_t key, uint32_t to) {
+    ecs_sched__step *step = &from->steps[key % ECS_SCHED__TABLE_STEPS];
+    step->key = key;
+    step->table = to;
+}
+
+/* The table reached from t by a new step: through the world's edges, or made. */
+ECS_SCHED__NOINLINE static ecs_sched__table *ecs_sched__table_step_new(ecs_sched_world *w,
+                                                                     ecs_sched__table *t,
+                                                                     ecs_sched_id id,
+                                                                     bool removing) {
     ecs_sched_id type[ECS_SCHED__MAX_TYPE];
     ecs_sched__table *next;
     int32_t i, n = 0;
+    uint32_t key = id * 2u + (removing ? 1u : 0u);
     uint32_t cached = ecs_sched__map_get(&w->edges, ecs_sched__edge_key(t, id, removing));
-    if (cached != ECS_SCHED__NONE) return w->tables[cached];
+    if (cached != ECS_SCHED__NONE) {
+        ecs_sched__remember_step(t, key, cached);
+        return w->tables[cached];
+    }
     if (!removing && t->type_count >= ECS_SCHED__MAX_TYPE) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
                         "adding '%s' would give an entity more than %d components",
@@ -9109,7 +9169,20 @@ static ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__ta
     }
     ecs_sched__map_insert_unchecked(&w->edges, ecs_sched__edge_key(t, id, removing), next->index);
     ecs_sched__map_insert_unchecked(&w->edges, ecs_sched__edge_key(next, id, !removing), t->index);
+    ecs_sched__remember_step(t, key, next->index);
+    ecs_sched__remember_step(next, key ^ 1u, t->index);
     return next;
+}
+
+/* The table reached from t by adding (or removing) one component: the step t remembers, else
+   the world's edge (a hash lookup), else a table made. Tables are never freed before the
+   world, so a remembered step stays true. */
+static inline ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__table *t,
+                                                      ecs_sched_id id, bool removing) {
+    uint32_t key = id * 2u + (removing ? 1u : 0u);
+    const ecs_sched__step *step = &t->steps[key % ECS_SCHED__TABLE_STEPS];
+    if (step->key == key) return w->tables[step->table];
+    return ecs_sched__table_step_new(w, t, id, removing);
 }
 
 /*============================= src/commands.h (implementation) ==============================*/
@@ -11494,33 +11567,77 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
     return ECS_SCHED_OK;
 }
 
+/* Whether inserting or removing c only moves the entity between tables: c is not sparse,
+   not a relationship kind, not managed by the library, not tracked (no tick to take, no
+   removal to log). */
+static inline bool ecs_sched__moves_only(const ecs_sched__component *c) {
+    return !c->sparse && !c->relation && !c->managed && !c->tracked;
+}
+
+/* ecs_sched_insert_many of one component that only moves the entity (see moves_only), in a
+   world without observers, for a live entity, given a value or with nothing to inherit: what
+   insert_many would do, without its loops over the ids. */
+static ecs_sched_result ecs_sched__insert_moving(ecs_sched_world *w, uint32_t index,
+                                                 ecs_sched_id id, const void *value) {
+    const ecs_sched__component *c = &w->components[id];
+    const ecs_sched__record *r = &w->records[index];
+    ecs_sched__table *src = w->tables[r->table], *dst;
+    int32_t column;
+    if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
+    column = ecs_sched__column_find(src, id);
+    if (column >= 0) {   /* it has one: the value is assigned */
+        ecs_sched__assign(c, ecs_sched__cell(src, column, r->row), value);
+        return ECS_SCHED_OK;
+    }
+    if (c->size == 0 && ecs_sched__type_find(src, id) >= 0) return ECS_SCHED_OK;
+    dst = ecs_sched__table_step(w, src, id, false);
+    if (!dst) return w->env.last_result;
+    if (!ecs_sched__move_entity(w, index, dst)) {
+        return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
+    }
+    if (c->size) {
+        column = ecs_sched__column_find(dst, id);
+        ecs_sched__construct(c, ecs_sched__cell(dst, column, r->row), value, 1);
+    }
+    return ECS_SCHED_OK;
+}
+
 ecs_sched_result ecs_sched_insert(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
                                   const void *value) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->sparse_count && ecs_sched__component_valid(w, id) && w->components[id].sparse &&
-        !w->observed) {
-        return ecs_sched__sparse_insert(w, e, id, value);   /* nothing moves: the short way */
+    if (!w->observed && ecs_sched__component_valid(w, id)) {
+        const ecs_sched__component *c = &w->components[id];
+        if (c->sparse && w->sparse_count) {
+            return ecs_sched__sparse_insert(w, e, id, value);   /* nothing moves: the short way */
+        }
+        /* a NULL value may have to come from a base (insert_many) */
+        if (ecs_sched__moves_only(c) && (value || !w->hooks.inherited_value) &&
+            ecs_sched__live_record(w, e)) {
+            return ecs_sched__insert_moving(w, ECS_SCHED_ENTITY_INDEX(e), id, value);
+        }
     }
     return ecs_sched_insert_many(w, e, 1, &id, &value);
 }
 
 ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    const ecs_sched__record *r;
     ecs_sched__table *src, *dst;
     ECS_SCHED__CHECK_WORLD(w);
     if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched__defer_remove(w, e, id);
     }
     if (ecs_sched__change_refused(w, "remove")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "remove");
+    r = ecs_sched__live_record(w, e);
+    if (!r) return ecs_sched__stale(w, e, "remove");
     if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "remove");
     if (w->components[id].sparse) {
         ecs_sched__sparse_remove(w, e, id);
         if (w->observed) ecs_sched__observers_flush(w);
         return ECS_SCHED_OK;
     }
-    src = w->tables[w->records[index].table];
-    if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
+    src = w->tables[r->table];
+    if (!ecs_sched__table_has(src, id)) return ECS_SCHED_OK;
     if (w->components[id].relation) return w->hooks.remove_kind(w, e, id);
     if (w->components[id].managed) return ecs_sched__mark_touched(w, id, "remove");
     if (w->observed) ecs_sched__observe_removing(w, e, id);
@@ -11642,10 +11759,16 @@ ECS_SCHED__NOINLINE static void *ecs_sched__get_mut_slow(ecs_sched_world *w, ecs
 }
 
 void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__record *r;
     ECS_SCHED__CHECK_WORLD(w);
-    if (!w->hooks.inherited_value && !w->ticks_on) {   /* nothing to override, no tick to take */
-        void *value = ecs_sched__mapped_value(w, e, id);
-        if (value) return value;
+    r = ecs_sched__live_record(w, e);
+    /* nothing to override, no tick to take: the value is found by the table's map */
+    if (r && !w->hooks.inherited_value && !w->ticks_on) {
+        const ecs_sched__table *t = w->tables[r->table];
+        if (id < t->column_map) {
+            int32_t column = ecs_sched__column_map(t)[id];
+            if (column >= 0) return ecs_sched__cell(t, column, r->row);
+        }
     }
     return ecs_sched__get_mut_slow(w, e, id);
 }
@@ -11728,18 +11851,29 @@ const void *ecs_sched_get(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id i
     return value ? value : ecs_sched__value_slow(w, e, id);
 }
 
-bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    const ecs_sched__table *t;
+/* has of a component the entity's table lacks: in its sparse set, or inherited. */
+ECS_SCHED__NOINLINE static bool ecs_sched__has_elsewhere(const ecs_sched_world *w,
+                                                         ecs_sched_entity e,
+                                                         const ecs_sched__table *t,
+                                                         ecs_sched_id id) {
     bool inherited = false;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__is_live_record(w, e)) return false;
-    t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
-    if (ecs_sched__type_find(t, id) >= 0) return true;
     if (w->sparse_count && ecs_sched__component_valid(w, id) && w->components[id].sparse) {
         return ecs_sched__sparse_slot(ecs_sched__sparse_of(w, id), ECS_SCHED_ENTITY_INDEX(e)) != 0;
     }
     if (w->hooks.inherited_value && ecs_sched__component_valid(w, id)) w->hooks.inherited_value(w, t, id, &inherited);
     return inherited;
+}
+
+bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__record *r;
+    const ecs_sched__table *t;
+    ECS_SCHED__CHECK_WORLD(w);
+    r = ecs_sched__live_record(w, e);
+    if (!r) return false;
+    t = w->tables[r->table];
+    if (ecs_sched__table_has(t, id)) return true;
+    if (!w->sparse_count && !w->hooks.inherited_value) return false;   /* nowhere else to look */
+    return ecs_sched__has_elsewhere(w, e, t, id);
 }
 
 /* ---- applying command buffers ---- */

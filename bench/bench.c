@@ -423,7 +423,7 @@ static void run_iteration_of(bench_row *row, int32_t n, int archetypes, int trac
     ecs_sched_world *world;
     ecs_sched_query *query = NULL;
     ecs_sched_id pos, vel;
-    move_side raw_side, query_side, col_side;
+    move_side hand_side, query_side, col_side;
     bench_sampling s;
     bench_medians med, diag;
     double t0, t1, first, raw_frames_done, ecs_frames_done, raw_sum, ecs_sum;
@@ -508,11 +508,11 @@ static void run_iteration_of(bench_row *row, int32_t n, int archetypes, int trac
     if (frames > 100000) frames = 100000;
     raw_frames_done = ecs_frames_done = 1.0;
 
-    raw_side = moving(NULL, raw_pos, raw_vel, n, &raw_frames_done);
+    hand_side = moving(NULL, raw_pos, raw_vel, n, &raw_frames_done);
     query_side = moving(query, NULL, NULL, n, &ecs_frames_done);
     col_side = moving(NULL, col_pos, col_vel, n, &ecs_frames_done);
     s = sampling(frames, unit_ns);
-    s.baseline = looped(move_frames, &raw_side);
+    s.baseline = looped(move_frames, &hand_side);
     s.measured = looped(move_frames, &query_side);
     if (!sample_row(row, &s, &med)) goto done;
     /* A separate pass, so that the measured pass above alternates over two data sets only
@@ -790,38 +790,141 @@ static void run_spawn_batch(bench_row *row) {
     free(pv); free(vv);
 }
 
+/* The baseline of add_remove: the same two archetypes written by hand for these three types
+   (what any archetype store does to move a row, with the sizes known to the compiler): table
+   0 holds Position and Velocity, table 1 also Mass; a record per entity index gives its table,
+   row and generation. */
+typedef struct hand_record {
+    uint32_t table, row, generation;
+} hand_record;
+
+typedef struct hand_archetype {
+    Position *pos;
+    Velocity *vel;
+    Mass *mass;                      /* table 1 only */
+    uint32_t *index;                 /* by row: the entity index */
+    int32_t count;
+} hand_archetype;
+
 typedef struct add_remove_job {
     ecs_sched_world *world;
     const ecs_sched_entity *ents;
     ecs_sched_id pos, vel, mass;
-    Mass *masses;                    /* the baseline's values and presence flags */
-    unsigned char *present;
+    hand_archetype raw[2];            /* the baseline */
+    hand_record *records;
 } add_remove_job;
 
-/* restrict: the masses and the flags are separate malloc blocks, which a plain program that
-   made them next to these loops would let the compiler see; knowing it, the compiler
-   vectorizes the first loop. */
-static double set_and_clear_flags(Mass *restrict masses, unsigned char *restrict present) {
-    const int32_t n = SPAWN_COUNT;
-    double t0 = now_ns(), ns;
-    int32_t i;
-    for (i = 0; i < n; i++) {
-        masses[i].value = (float)i;
-        present[i] = 1;
+/* Moves the row of entity `index` from table `from` to the other one, the last row of `from`
+   into the hole; returns its row in the other table. */
+static inline uint32_t hand_move(hand_archetype *tables, hand_record *records, uint32_t index,
+                                uint32_t from) {
+    hand_archetype *src = &tables[from], *dst = &tables[from ^ 1u];
+    hand_record *r = &records[index];
+    uint32_t row = r->row, to = (uint32_t)dst->count++, last = (uint32_t)--src->count;
+    dst->pos[to] = src->pos[row];
+    dst->vel[to] = src->vel[row];
+    dst->index[to] = index;
+    if (row != last) {
+        src->pos[row] = src->pos[last];
+        src->vel[row] = src->vel[last];
+        if (from == 1) src->mass[row] = src->mass[last];
+        src->index[row] = src->index[last];
+        records[src->index[row]].row = row;
     }
-    BENCH_CLOBBER(present);
-    for (i = 0; i < n; i++) present[i] = 0;
-    BENCH_CLOBBER(present);
-    ns = now_ns() - t0;
-    bench_sink = (double)masses[n - 1].value + (double)present[n / 2];
-    return ns;
+    r->table = from ^ 1u;
+    r->row = to;
+    return to;
 }
 
-/* A value and a presence flag written per entity, then the flags cleared. */
-static double flag_side(bench_row *row, void *state) {
-    const add_remove_job *job = (const add_remove_job *)state;
-    (void)row;
-    return set_and_clear_flags(job->masses, job->present);
+/* Mass given to each entity (a move to table 1, the value written), by handle. */
+static BENCH_KERNEL int32_t hand_insert_mass(hand_archetype *tables, hand_record *records,
+                                            const ecs_sched_entity *ents, int32_t n) {
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(ents[i]);
+        const hand_record *r = &records[index];
+        if (r->generation != ECS_SCHED_ENTITY_GENERATION(ents[i])) return 0;
+        if (r->table == 1) tables[1].mass[r->row].value = (float)i;
+        else tables[1].mass[hand_move(tables, records, index, 0)].value = (float)i;
+    }
+    return 1;
+}
+
+/* Mass taken from each entity (a move back to table 0), by handle. */
+static BENCH_KERNEL int32_t hand_remove_mass(hand_archetype *tables, hand_record *records,
+                                            const ecs_sched_entity *ents, int32_t n) {
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(ents[i]);
+        const hand_record *r = &records[index];
+        if (r->generation != ECS_SCHED_ENTITY_GENERATION(ents[i])) return 0;
+        if (r->table == 1) hand_move(tables, records, index, 1);
+    }
+    return 1;
+}
+
+/* The hand-written store of the same entities, all in table 0. */
+static void hand_store_make(add_remove_job *job, const Position *pv, const Velocity *vv,
+                           int32_t n) {
+    uint32_t max_index = 0;
+    int32_t i, t;
+    for (i = 0; i < n; i++) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(job->ents[i]);
+        if (index > max_index) max_index = index;
+    }
+    job->records = (hand_record *)xmalloc((max_index + 1) * sizeof *job->records);
+    for (t = 0; t < 2; t++) {
+        hand_archetype *a = &job->raw[t];
+        a->pos = (Position *)xmalloc((size_t)n * sizeof *a->pos);
+        a->vel = (Velocity *)xmalloc((size_t)n * sizeof *a->vel);
+        a->mass = t == 1 ? (Mass *)xmalloc((size_t)n * sizeof *a->mass) : NULL;
+        a->index = (uint32_t *)xmalloc((size_t)n * sizeof *a->index);
+        a->count = 0;
+    }
+    for (i = 0; i < n; i++) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(job->ents[i]);
+        job->raw[0].pos[i] = pv[i];
+        job->raw[0].vel[i] = vv[i];
+        job->raw[0].index[i] = index;
+        job->records[index].table = 0;
+        job->records[index].row = (uint32_t)i;
+        job->records[index].generation = ECS_SCHED_ENTITY_GENERATION(job->ents[i]);
+    }
+    job->raw[0].count = n;
+}
+
+static void hand_store_free(add_remove_job *job) {
+    int32_t t;
+    for (t = 0; t < 2; t++) {
+        free(job->raw[t].pos); free(job->raw[t].vel); free(job->raw[t].mass); free(job->raw[t].index);
+    }
+    free(job->records);
+}
+
+/* The hand-written inserts, then removes, timed; each checked untimed like the world's. */
+static double hand_side(bench_row *row, void *state) {
+    add_remove_job *job = (add_remove_job *)state;
+    const int32_t n = SPAWN_COUNT;
+    uint32_t probe = ECS_SCHED_ENTITY_INDEX(job->ents[n / 3]);
+    const hand_record *r = &job->records[probe];
+    double t0, ns;
+    int ok;
+    t0 = now_ns();
+    ok = hand_insert_mass(job->raw, job->records, job->ents, n);
+    ns = now_ns() - t0;
+    if (!ok || r->table != 1 || job->raw[1].mass[r->row].value != (float)(n / 3) ||
+        job->raw[1].vel[r->row].x != initial_velocity(n / 3).x) {
+        fail(row, "hand-written store: inserted value not found", NULL);
+        return -1.0;
+    }
+    t0 = now_ns();
+    ok = hand_remove_mass(job->raw, job->records, job->ents, n);
+    ns += now_ns() - t0;
+    if (!ok || r->table != 0 || job->raw[0].pos[r->row].x != initial_position(n / 3).x) {
+        fail(row, "hand-written store: removal not seen", NULL);
+        return -1.0;
+    }
+    return ns;
 }
 
 /* ecs_sched_insert of Mass on each entity, then ecs_sched_remove on each; checked untimed. */
@@ -871,8 +974,6 @@ static void run_add_remove(bench_row *row) {
     Position *pv = (Position *)xmalloc((size_t)n * sizeof *pv);
     Velocity *vv = (Velocity *)xmalloc((size_t)n * sizeof *vv);
     ecs_sched_entity *ents = (ecs_sched_entity *)xmalloc((size_t)n * sizeof *ents);
-    Mass *masses = (Mass *)xmalloc((size_t)n * sizeof *masses);
-    unsigned char *present = (unsigned char *)xmalloc((size_t)n);
     add_remove_job job;
     bench_sampling s = sampling(1, 2.0 * n);   /* two operations per entity */
     bench_medians m;
@@ -880,12 +981,8 @@ static void run_add_remove(bench_row *row) {
     const void *arrays[2];
 
     fill_values(pv, vv, n);
-    memset(masses, 0, (size_t)n * sizeof *masses);
-    memset(present, 0, (size_t)n);
     memset(&job, 0, sizeof job);
     job.ents = ents;
-    job.masses = masses;
-    job.present = present;
     job.world = make_world(NULL, &job.pos, &job.vel);
     if (!job.world) { fail(row, "world creation", NULL); goto done; }
     job.mass = ECS_SCHED_COMPONENT(job.world, Mass);
@@ -895,15 +992,17 @@ static void run_add_remove(bench_row *row) {
         fail(row, "setup", job.world);
         goto done;
     }
-    s.baseline = timed(flag_side, &job);
+    hand_store_make(&job, pv, vv, n);
+    s.baseline = timed(hand_side, &job);
     s.measured = timed(insert_remove_side, &job);
     if (sample_row(row, &s, &m)) {
         appendf(row, "%d entities: ecs_sched_insert of Mass on each, then ecs_sched_remove on "
                 "each; the same world throughout", n);
     }
+    hand_store_free(&job);
 done:
     if (job.world) ecs_sched_world_destroy(job.world);
-    free(pv); free(vv); free(ents); free(masses); free(present);
+    free(pv); free(vv); free(ents);
 }
 
 static void run_commands(bench_row *row) {
@@ -1135,6 +1234,11 @@ static void run_compile_minimal(bench_row *row) { run_compile_with(row, "-DECS_S
 #ifndef BENCH_WITHOUT_UNPACK_ROWS
 #include "unpack_rows.c"
 #endif
+/* Beside flecs: only with BENCH_FLECS (make bench FLECS_DIR=...), and on the unpack rows. */
+#if defined(BENCH_FLECS) && !defined(BENCH_WITHOUT_FLECS_ROWS) && !defined(BENCH_WITHOUT_UNPACK_ROWS)
+#define BENCH_FLECS_ROWS
+#include "flecs_rows.c"
+#endif
 #ifndef BENCH_WITHOUT_SPARSE_ROWS
 #include "sparse_rows.c"
 #endif
@@ -1272,10 +1376,32 @@ static bench_row rows[] = {
     {"get_by_handle_3", "ns/entity", GOAL_VALUE, 8.0,
      "the same three values in arrays reached through a handle table by hand, interleaved",
      run_get_by_handle_3, 0, 0, 0, 0, ""},
+    {"has_missing", "ns/entity", GOAL_VALUE, 2.0,
+     "the same question by hand: index, generation check, the entity's table, the table's "
+     "flag for the component, interleaved",
+     run_has_missing, 0, 0, 0, 0, ""},
 #endif
-    {"add_remove", "ns/op", GOAL_VALUE, 60.0,
-     "raw loop writing a value and a presence flag per entity, then clearing the flag",
+    {"add_remove", "ns/op", GOAL_RATIO, 1.5,
+     "the same moves in two archetypes written by hand for these types (records by entity "
+     "index, the last row into the hole), interleaved",
      run_add_remove, 0, 0, 0, 0, ""},
+#ifdef BENCH_FLECS_ROWS
+    {"flecs_get_by_handle", "ns/entity", GOAL_RATIO, 1.0,
+     "flecs: the same gets through ecs_get_mut_id, interleaved",
+     run_flecs_get_by_handle, 0, 0, 0, 0, ""},
+    {"flecs_get_by_handle_3", "ns/entity", GOAL_RATIO, 1.0,
+     "flecs: the same gets through ecs_get_mut_id, interleaved",
+     run_flecs_get_by_handle_3, 0, 0, 0, 0, ""},
+    {"flecs_has_missing", "ns/entity", GOAL_RATIO, 1.0,
+     "flecs: the same question through ecs_has_id, interleaved",
+     run_flecs_has_missing, 0, 0, 0, 0, ""},
+    {"flecs_add_remove", "ns/op", GOAL_RATIO, 1.0,
+     "flecs: the same through ecs_set_id and ecs_remove_id, interleaved",
+     run_flecs_add_remove, 0, 0, 0, 0, ""},
+    {"flecs_spawn_with", "ns/entity", GOAL_NONE, 0,
+     "flecs: ecs_new, then ecs_set_id of each value, into a fresh world, interleaved",
+     run_flecs_spawn_with, 0, 0, 0, 0, ""},
+#endif
 #ifndef BENCH_WITHOUT_SPARSE_ROWS
     {"add_remove_sparse", "ns/op", GOAL_VALUE, 7.0,
      "the same tag kept in tables (the add_remove path), same entities, interleaved",

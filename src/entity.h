@@ -630,33 +630,77 @@ ecs_sched_result ecs_sched_insert_many(ecs_sched_world *w, ecs_sched_entity e, i
     return ECS_SCHED_OK;
 }
 
+/* Whether inserting or removing c only moves the entity between tables: c is not sparse,
+   not a relationship kind, not managed by the library, not tracked (no tick to take, no
+   removal to log). */
+static inline bool ecs_sched__moves_only(const ecs_sched__component *c) {
+    return !c->sparse && !c->relation && !c->managed && !c->tracked;
+}
+
+/* ecs_sched_insert_many of one component that only moves the entity (see moves_only), in a
+   world without observers, for a live entity, given a value or with nothing to inherit: what
+   insert_many would do, without its loops over the ids. */
+static ecs_sched_result ecs_sched__insert_moving(ecs_sched_world *w, uint32_t index,
+                                                 ecs_sched_id id, const void *value) {
+    const ecs_sched__component *c = &w->components[id];
+    const ecs_sched__record *r = &w->records[index];
+    ecs_sched__table *src = w->tables[r->table], *dst;
+    int32_t column;
+    if (ecs_sched__change_refused(w, "insert")) return ECS_SCHED_ERR_ACCESS;
+    column = ecs_sched__column_find(src, id);
+    if (column >= 0) {   /* it has one: the value is assigned */
+        ecs_sched__assign(c, ecs_sched__cell(src, column, r->row), value);
+        return ECS_SCHED_OK;
+    }
+    if (c->size == 0 && ecs_sched__type_find(src, id) >= 0) return ECS_SCHED_OK;
+    dst = ecs_sched__table_step(w, src, id, false);
+    if (!dst) return w->env.last_result;
+    if (!ecs_sched__move_entity(w, index, dst)) {
+        return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
+    }
+    if (c->size) {
+        column = ecs_sched__column_find(dst, id);
+        ecs_sched__construct(c, ecs_sched__cell(dst, column, r->row), value, 1);
+    }
+    return ECS_SCHED_OK;
+}
+
 ecs_sched_result ecs_sched_insert(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
                                   const void *value) {
     ECS_SCHED__CHECK_WORLD(w);
-    if (w->sparse_count && ecs_sched__component_valid(w, id) && w->components[id].sparse &&
-        !w->observed) {
-        return ecs_sched__sparse_insert(w, e, id, value);   /* nothing moves: the short way */
+    if (!w->observed && ecs_sched__component_valid(w, id)) {
+        const ecs_sched__component *c = &w->components[id];
+        if (c->sparse && w->sparse_count) {
+            return ecs_sched__sparse_insert(w, e, id, value);   /* nothing moves: the short way */
+        }
+        /* a NULL value may have to come from a base (insert_many) */
+        if (ecs_sched__moves_only(c) && (value || !w->hooks.inherited_value) &&
+            ecs_sched__live_record(w, e)) {
+            return ecs_sched__insert_moving(w, ECS_SCHED_ENTITY_INDEX(e), id, value);
+        }
     }
     return ecs_sched_insert_many(w, e, 1, &id, &value);
 }
 
 ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    const ecs_sched__record *r;
     ecs_sched__table *src, *dst;
     ECS_SCHED__CHECK_WORLD(w);
     if (w->observed && ecs_sched__deferring(w)) {
         return ecs_sched__defer_remove(w, e, id);
     }
     if (ecs_sched__change_refused(w, "remove")) return ECS_SCHED_ERR_ACCESS;
-    if (!ecs_sched__is_live_record(w, e)) return ecs_sched__stale(w, e, "remove");
+    r = ecs_sched__live_record(w, e);
+    if (!r) return ecs_sched__stale(w, e, "remove");
     if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "remove");
     if (w->components[id].sparse) {
         ecs_sched__sparse_remove(w, e, id);
         if (w->observed) ecs_sched__observers_flush(w);
         return ECS_SCHED_OK;
     }
-    src = w->tables[w->records[index].table];
-    if (ecs_sched__type_find(src, id) < 0) return ECS_SCHED_OK;
+    src = w->tables[r->table];
+    if (!ecs_sched__table_has(src, id)) return ECS_SCHED_OK;
     if (w->components[id].relation) return w->hooks.remove_kind(w, e, id);
     if (w->components[id].managed) return ecs_sched__mark_touched(w, id, "remove");
     if (w->observed) ecs_sched__observe_removing(w, e, id);
@@ -778,10 +822,16 @@ ECS_SCHED__NOINLINE static void *ecs_sched__get_mut_slow(ecs_sched_world *w, ecs
 }
 
 void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__record *r;
     ECS_SCHED__CHECK_WORLD(w);
-    if (!w->hooks.inherited_value && !w->ticks_on) {   /* nothing to override, no tick to take */
-        void *value = ecs_sched__mapped_value(w, e, id);
-        if (value) return value;
+    r = ecs_sched__live_record(w, e);
+    /* nothing to override, no tick to take: the value is found by the table's map */
+    if (r && !w->hooks.inherited_value && !w->ticks_on) {
+        const ecs_sched__table *t = w->tables[r->table];
+        if (id < t->column_map) {
+            int32_t column = ecs_sched__column_map(t)[id];
+            if (column >= 0) return ecs_sched__cell(t, column, r->row);
+        }
     }
     return ecs_sched__get_mut_slow(w, e, id);
 }
@@ -864,18 +914,29 @@ const void *ecs_sched_get(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id i
     return value ? value : ecs_sched__value_slow(w, e, id);
 }
 
-bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    const ecs_sched__table *t;
+/* has of a component the entity's table lacks: in its sparse set, or inherited. */
+ECS_SCHED__NOINLINE static bool ecs_sched__has_elsewhere(const ecs_sched_world *w,
+                                                         ecs_sched_entity e,
+                                                         const ecs_sched__table *t,
+                                                         ecs_sched_id id) {
     bool inherited = false;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__is_live_record(w, e)) return false;
-    t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
-    if (ecs_sched__type_find(t, id) >= 0) return true;
     if (w->sparse_count && ecs_sched__component_valid(w, id) && w->components[id].sparse) {
         return ecs_sched__sparse_slot(ecs_sched__sparse_of(w, id), ECS_SCHED_ENTITY_INDEX(e)) != 0;
     }
     if (w->hooks.inherited_value && ecs_sched__component_valid(w, id)) w->hooks.inherited_value(w, t, id, &inherited);
     return inherited;
+}
+
+bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__record *r;
+    const ecs_sched__table *t;
+    ECS_SCHED__CHECK_WORLD(w);
+    r = ecs_sched__live_record(w, e);
+    if (!r) return false;
+    t = w->tables[r->table];
+    if (ecs_sched__table_has(t, id)) return true;
+    if (!w->sparse_count && !w->hooks.inherited_value) return false;   /* nowhere else to look */
+    return ecs_sched__has_elsewhere(w, e, t, id);
 }
 
 /* ---- applying command buffers ---- */

@@ -213,9 +213,21 @@ typedef struct ecs_sched__sparse_set {
     ecs_sched_id id;
 } ecs_sched__sparse_set;
 
-/* An archetype: every entity with exactly this sorted set of components. Kept small: a
-   schedule of many small queries misses the cache on every table it visits, and tables
-   allocated close together share the lines fetched. */
+/* A step from a table to the one with a component more or less, remembered by the table. */
+typedef struct ecs_sched__step {
+    uint32_t key;                     /* id * 2, + 1 for a removal; 0: none */
+    uint32_t table;                   /* the index of the table it leads to */
+} ecs_sched__step;
+
+/* Steps a table remembers, by key modulo this: an insert and a remove of the same component
+   (one key apart) never evict each other. */
+#define ECS_SCHED__TABLE_STEPS 8
+
+/* An archetype: every entity with exactly this sorted set of components. What a query reads
+   of it comes first, in one cache line: a schedule of many small queries misses the cache on
+   every table it visits. The steps follow, in the next line, read by inserts and removes
+   only; after them, in the same block, the map from id to column, the columns, the tick
+   columns and the type (table_graph.h). */
 typedef struct ecs_sched__table {
     uint32_t index;
     int32_t type_count;
@@ -223,12 +235,18 @@ typedef struct ecs_sched__table {
     int32_t count;
     int32_t capacity;
     int32_t tick_count;
-    uint32_t column_map;              /* entries of the map from id to column after the type
-                                         (ids below it); 0: none, search the columns */
+    uint32_t column_map;              /* entries of the map from id to column that follows
+                                         the table (ids below it); 0: none, search the
+                                         columns */
+    uint32_t id_bits;                 /* bit id % 32 set for each id of the type: most ids a
+                                         table lacks are told by this one word */
     ecs_sched_id *type;               /* sorted */
     ecs_sched__column *columns;       /* the sized components, sorted by id */
     ecs_sched_entity *entities;
     ecs_sched__ticks *ticks;          /* the tracked components, sorted by id */
+    ecs_sched__step steps[ECS_SCHED__TABLE_STEPS];
+    bool hooked;                      /* a column's values have a move or a destroy hook: a
+                                         row that moves cannot be copied byte for byte */
 } ecs_sched__table;
 
 /* Open addressing from a 64-bit key to a table index. Keys may repeat (type hashes can
@@ -530,9 +548,14 @@ static inline bool ecs_sched__any_sparse(const ecs_sched_world *w, int32_t count
     return false;
 }
 
+static inline uint32_t ecs_sched__id_bit(ecs_sched_id id) {
+    return 1u << (id & 31u);
+}
+
 /* The position of id in the table's sorted type, or -1. */
 static inline int32_t ecs_sched__type_find(const ecs_sched__table *t, ecs_sched_id id) {
     int32_t lo = 0, hi = t->type_count;
+    if (!(t->id_bits & ecs_sched__id_bit(id))) return -1;
     while (lo < hi) {
         int32_t mid = (lo + hi) / 2;
         if (t->type[mid] < id) lo = mid + 1;

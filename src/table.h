@@ -5,8 +5,9 @@
 /*@@ implementation @@*/
 /* table: archetype tables. Entities with the same set of components share a table, which
    keeps each sized component as one contiguous column; a table is found by its type (a hash
-   map) or by a step from another table (an edge per component added or removed), grows by
-   doubling, and loses a row by moving its last row into the hole. */
+   map) or by a step from another table (an edge per component added or removed, the last few
+   remembered by the table itself), grows by doubling, and loses a row by moving its last row
+   into the hole. */
 
 
 /* Ids up to this many get a table's map from id to column (2 bytes each, per table): beyond,
@@ -28,11 +29,10 @@ static int32_t ecs_sched__column_search(const ecs_sched__table *t, ecs_sched_id 
     return lo < t->column_count && t->columns[lo].id == id ? lo : -1;
 }
 
-/* A table's map from id to column: it follows the type in the table's block. */
+/* A table's map from id to column: right after the table in its block, so that finding it
+   takes no load. */
 static inline int16_t *ecs_sched__column_map(const ecs_sched__table *t) {
-    unsigned char *after_type = (unsigned char *)(void *)t->type +
-                                (size_t)t->type_count * sizeof *t->type;
-    return (int16_t *)(void *)after_type;
+    return (int16_t *)(void *)(t + 1);
 }
 
 /* The column of a component, or -1: one load from the table's map, instead of a search whose
@@ -40,6 +40,14 @@ static inline int16_t *ecs_sched__column_map(const ecs_sched__table *t) {
 static inline int32_t ecs_sched__column_find(const ecs_sched__table *t, ecs_sched_id id) {
     if (id < t->column_map) return ecs_sched__column_map(t)[id];
     return t->column_map ? -1 : ecs_sched__column_search(t, id);
+}
+
+/* Whether t's type holds id: most ids a table lacks are told by its id bits, and the
+   sized ids it holds by its map, before a search. */
+static inline bool ecs_sched__table_has(const ecs_sched__table *t, ecs_sched_id id) {
+    if (!(t->id_bits & ecs_sched__id_bit(id))) return false;
+    if (id < t->column_map && ecs_sched__column_map(t)[id] >= 0) return true;
+    return ecs_sched__type_find(t, id) >= 0;
 }
 
 static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t) {
@@ -140,10 +148,16 @@ static ECS_SCHED__ALWAYS_INLINE void ecs_sched__table_delete_row(ecs_sched_world
     int32_t last = t->count - 1, i;
     if (row != last) {
         ecs_sched_entity moved = t->entities[last];
-        for (i = 0; i < t->column_count; i++) {
-            ecs_sched__column *col = &t->columns[i];
-            ecs_sched__relocate(&w->components[col->id], col->data + (size_t)row * col->size,
-                                col->data + (size_t)last * col->size, 1);
+        /* in locals: the values copied could alias the table as far as the compiler knows */
+        const ecs_sched__column *columns = t->columns;
+        int32_t column_count = t->column_count;
+        bool hooked = t->hooked;
+        for (i = 0; i < column_count; i++) {
+            const ecs_sched__column *col = &columns[i];
+            unsigned char *hole = col->data + (size_t)row * col->size;
+            unsigned char *from = col->data + (size_t)last * col->size;
+            if (hooked) ecs_sched__relocate(&w->components[col->id], hole, from, 1);
+            else ecs_sched__copy_value(hole, from, col->size);
         }
         t->entities[row] = moved;
         w->records[ECS_SCHED_ENTITY_INDEX(moved)].row = (uint32_t)row;
@@ -153,40 +167,46 @@ static ECS_SCHED__ALWAYS_INLINE void ecs_sched__table_delete_row(ecs_sched_world
     w->rows_version++;
 }
 
+static inline void *ecs_sched__cell(const ecs_sched__table *t, int32_t column, uint32_t row) {
+    const ecs_sched__column *col = &t->columns[column];
+    return col->data + (size_t)row * col->size;
+}
+
 /* Moves an entity's row from its table to dst: shared values are relocated, values dst lacks
    are destroyed, values only dst has are left raw for the caller to construct. */
 static bool ecs_sched__move_entity(ecs_sched_world *w, uint32_t index, ecs_sched__table *dst) {
     ecs_sched__record *r = &w->records[index];
     ecs_sched__table *src = w->tables[r->table];
-    int32_t row = (int32_t)r->row, dst_row, i = 0, j = 0;
+    int32_t row = (int32_t)r->row, dst_row, i, column_count;
+    const ecs_sched__column *columns;
+    bool hooked;
     if (!ecs_sched__table_reserve(w, dst, 1)) return false;
     dst_row = dst->count++;
     dst->entities[dst_row] = src->entities[row];
     if (dst->tick_count) ecs_sched__ticks_move_row(w, dst, dst_row, src, row);
-    while (i < src->column_count || j < dst->column_count) {
-        ecs_sched__column *s = i < src->column_count ? &src->columns[i] : NULL;
-        ecs_sched__column *d = j < dst->column_count ? &dst->columns[j] : NULL;
-        if (s && d && s->id == d->id) {
-            ecs_sched__relocate(&w->components[s->id], d->data + (size_t)dst_row * d->size,
-                                s->data + (size_t)row * s->size, 1);
-            i++;
-            j++;
-        } else if (s && (!d || s->id < d->id)) {
-            ecs_sched__destruct(&w->components[s->id], s->data + (size_t)row * s->size, 1);
-            i++;
+    /* each value, in id order, goes to its column in dst (found by dst's map) or is destroyed;
+       what the loop reads of the tables is in locals: the values copied could alias them as
+       far as the compiler knows */
+    columns = src->columns;
+    column_count = src->column_count;
+    hooked = src->hooked;
+    for (i = 0; i < column_count; i++) {
+        const ecs_sched__column *s = &columns[i];
+        unsigned char *value = s->data + (size_t)row * s->size;
+        int32_t j = ecs_sched__column_find(dst, s->id);
+        if (j < 0) {
+            if (hooked) ecs_sched__destruct(&w->components[s->id], value, 1);
+        } else if (hooked) {
+            ecs_sched__relocate(&w->components[s->id], ecs_sched__cell(dst, j, (uint32_t)dst_row),
+                                value, 1);
         } else {
-            j++;
+            ecs_sched__copy_value(ecs_sched__cell(dst, j, (uint32_t)dst_row), value, s->size);
         }
     }
     ecs_sched__table_delete_row(w, src, row);
     r->table = dst->index;
     r->row = (uint32_t)dst_row;
     return true;
-}
-
-static inline void *ecs_sched__cell(const ecs_sched__table *t, int32_t column, uint32_t row) {
-    const ecs_sched__column *col = &t->columns[column];
-    return col->data + (size_t)row * col->size;
 }
 
 /* ecs_sched_world_check: each table is where the type map says, sorted, aligned, and its

@@ -14,7 +14,7 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     ecs_sched__table *t;
     int32_t i, columns = 0, tracked = 0;
     uint32_t map = 0;
-    size_t bytes;
+    size_t bytes, map_bytes;
     unsigned char *block;
     for (i = 0; i < count; i++) {
         if (w->components[type[i]].size > 0) {
@@ -33,28 +33,32 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
         ecs_sched__out_of_memory(w, "creating an archetype table");
         return NULL;
     }
-    bytes = sizeof *t + (size_t)columns * sizeof(ecs_sched__column) +
-            (size_t)tracked * sizeof(ecs_sched__ticks) + (size_t)count * sizeof(ecs_sched_id) +
-            (size_t)map * sizeof(int16_t);
+    /* the map's bytes, rounded up to a multiple of 8: the columns after it hold pointers */
+    map_bytes = ((size_t)map * sizeof(int16_t) + 7u) & ~(size_t)7u;
+    bytes = sizeof *t + map_bytes + (size_t)columns * sizeof(ecs_sched__column) +
+            (size_t)tracked * sizeof(ecs_sched__ticks) + (size_t)count * sizeof(ecs_sched_id);
     block = (unsigned char *)ecs_sched__calloc(&w->env, bytes);
     if (!block) {
         ecs_sched__out_of_memory(w, "creating an archetype table");
         return NULL;
     }
-    /* one block: the table, then its columns, its tick columns, its type, and its map from
-       id to column */
+    /* one block: the table, then its map from id to column, its columns, its tick columns and
+       its type */
     t = (ecs_sched__table *)(void *)block;
-    t->columns = (ecs_sched__column *)(void *)(block + sizeof *t);
-    t->ticks = (ecs_sched__ticks *)(void *)(block + sizeof *t +
-                                            (size_t)columns * sizeof *t->columns);
-    t->type = (ecs_sched_id *)(void *)(block + sizeof *t + (size_t)columns * sizeof *t->columns +
+    block += sizeof *t + map_bytes;
+    t->columns = (ecs_sched__column *)(void *)block;
+    t->ticks = (ecs_sched__ticks *)(void *)(block + (size_t)columns * sizeof *t->columns);
+    t->type = (ecs_sched_id *)(void *)(block + (size_t)columns * sizeof *t->columns +
                                        (size_t)tracked * sizeof *t->ticks);
     t->type_count = count;
     if (count) memcpy(t->type, type, (size_t)count * sizeof *type);
     for (i = 0; i < count; i++) {
         uint32_t size = w->components[type[i]].size;
+        t->id_bits |= ecs_sched__id_bit(type[i]);
         if (w->components[type[i]].tracked) t->ticks[t->tick_count++].id = type[i];
         if (size == 0) continue;
+        t->hooked |= w->components[type[i]].hooks.move != NULL ||
+                     w->components[type[i]].hooks.dtor != NULL;
         t->columns[t->column_count].id = type[i];
         t->columns[t->column_count].size = size;
         t->column_count++;
@@ -83,14 +87,27 @@ static inline uint64_t ecs_sched__edge_key(const ecs_sched__table *t, ecs_sched_
     return ((uint64_t)t->index << 33) | ((uint64_t)id << 1) | (removing ? 1u : 0u);
 }
 
-/* The table reached from t by adding (or removing) one component, through the cached edge. */
-static ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__table *t,
-                                               ecs_sched_id id, bool removing) {
+/* Remembers in `from` that the step by `key` leads to table `to`. */
+static inline void ecs_sched__remember_step(ecs_sched__table *from, uint32_t key, uint32_t to) {
+    ecs_sched__step *step = &from->steps[key % ECS_SCHED__TABLE_STEPS];
+    step->key = key;
+    step->table = to;
+}
+
+/* The table reached from t by a new step: through the world's edges, or made. */
+ECS_SCHED__NOINLINE static ecs_sched__table *ecs_sched__table_step_new(ecs_sched_world *w,
+                                                                     ecs_sched__table *t,
+                                                                     ecs_sched_id id,
+                                                                     bool removing) {
     ecs_sched_id type[ECS_SCHED__MAX_TYPE];
     ecs_sched__table *next;
     int32_t i, n = 0;
+    uint32_t key = id * 2u + (removing ? 1u : 0u);
     uint32_t cached = ecs_sched__map_get(&w->edges, ecs_sched__edge_key(t, id, removing));
-    if (cached != ECS_SCHED__NONE) return w->tables[cached];
+    if (cached != ECS_SCHED__NONE) {
+        ecs_sched__remember_step(t, key, cached);
+        return w->tables[cached];
+    }
     if (!removing && t->type_count >= ECS_SCHED__MAX_TYPE) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
                         "adding '%s' would give an entity more than %d components",
@@ -110,6 +127,19 @@ static ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__ta
     }
     ecs_sched__map_insert_unchecked(&w->edges, ecs_sched__edge_key(t, id, removing), next->index);
     ecs_sched__map_insert_unchecked(&w->edges, ecs_sched__edge_key(next, id, !removing), t->index);
+    ecs_sched__remember_step(t, key, next->index);
+    ecs_sched__remember_step(next, key ^ 1u, t->index);
     return next;
+}
+
+/* The table reached from t by adding (or removing) one component: the step t remembers, else
+   the world's edge (a hash lookup), else a table made. Tables are never freed before the
+   world, so a remembered step stays true. */
+static inline ecs_sched__table *ecs_sched__table_step(ecs_sched_world *w, ecs_sched__table *t,
+                                                      ecs_sched_id id, bool removing) {
+    uint32_t key = id * 2u + (removing ? 1u : 0u);
+    const ecs_sched__step *step = &t->steps[key % ECS_SCHED__TABLE_STEPS];
+    if (step->key == key) return w->tables[step->table];
+    return ecs_sched__table_step_new(w, t, id, removing);
 }
 

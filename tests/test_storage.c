@@ -645,6 +645,154 @@ static void failed_operations_create_no_archetype(void **state) {
     check_and_destroy(s.world);
 }
 
+/* ---- many components: each archetype step and each question about an id ---- */
+
+#define MANY 40
+
+/* Registers MANY components named C0, C1...: the even ones hold a float, the odd ones are
+   tags. Their ids are consecutive, so some differ by 32 and by every smaller power of two. */
+static void register_many(ecs_sched_world *w, ecs_sched_id *ids) {
+    char name[16];
+    int k;
+    for (k = 0; k < MANY; k++) {
+        snprintf(name, sizeof name, "C%d", k);
+        ids[k] = ecs_sched_component_register_type(w, name, k % 2 == 0 ? sizeof(float) : 0,
+                                                   k % 2 == 0 ? sizeof(float) : 0);
+        assert_int_not_equal(ids[k], 0);
+        if (k > 0) assert_int_equal(ids[k], ids[k - 1] + 1);
+    }
+}
+
+/* e holds exactly the components `held` marks among ids, each float one with value k. */
+static void assert_holds_exactly(ecs_sched_world *w, ecs_sched_entity e, const ecs_sched_id *ids,
+                                 const bool *held) {
+    int k;
+    for (k = 0; k < MANY; k++) {
+        assert_int_equal(ecs_sched_has(w, e, ids[k]), held[k]);
+        if (k % 2 == 0) {
+            const float *value = (const float *)ecs_sched_get(w, e, ids[k]);
+            if (held[k]) {
+                assert_non_null(value);
+                assert_true(*value == (float)k);
+            } else {
+                assert_null(value);
+            }
+        }
+    }
+}
+
+static ecs_sched_result insert_numbered(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                                        int k) {
+    float value = (float)k;
+    return ecs_sched_insert(w, e, id, k % 2 == 0 ? &value : NULL);
+}
+
+static void gaining_and_losing_each_of_many_components_in_turn_keeps_exactly_what_was_given(
+    void **state) {
+    world_setup s;
+    ecs_sched_id ids[MANY];
+    bool held[MANY];
+    ecs_sched_entity e, neighbour;
+    Position p = {3, 4};
+    int k;
+    (void)state;
+    setup_world(&s);
+    register_many(s.world, ids);
+    memset(held, 0, sizeof held);
+    e = SPAWN(s.world, {s.position, &p});
+    neighbour = SPAWN(s.world, {s.position, &p});
+    for (k = 0; k < MANY; k++) {   /* one at a time, each step a way out of the same table */
+        assert_int_equal(insert_numbered(s.world, e, ids[k], k), ECS_SCHED_OK);
+        held[k] = true;
+        assert_holds_exactly(s.world, e, ids, held);
+        assert_int_equal(ecs_sched_remove(s.world, e, ids[k]), ECS_SCHED_OK);
+        held[k] = false;
+        assert_holds_exactly(s.world, e, ids, held);
+    }
+    for (k = 0; k < MANY; k++) {   /* all of them, then all gone in the other order */
+        assert_int_equal(insert_numbered(s.world, e, ids[k], k), ECS_SCHED_OK);
+        held[k] = true;
+        assert_holds_exactly(s.world, e, ids, held);
+    }
+    for (k = MANY - 1; k >= 0; k--) {
+        assert_int_equal(ecs_sched_remove(s.world, e, ids[k]), ECS_SCHED_OK);
+        held[k] = false;
+        assert_holds_exactly(s.world, e, ids, held);
+    }
+    assert_true(get_position(&s, e)->x == 3 && get_position(&s, e)->y == 4);
+    assert_true(get_position(&s, neighbour)->x == 3 && get_position(&s, neighbour)->y == 4);
+    assert_holds_exactly(s.world, neighbour, ids, held);
+    check_and_destroy(s.world);
+}
+
+static void has_tells_apart_components_whose_ids_differ_by_32(void **state) {
+    world_setup s;
+    ecs_sched_id ids[MANY];
+    bool held[MANY];
+    ecs_sched_entity low, high;
+    int32_t archetypes;
+    int k;
+    (void)state;
+    setup_world(&s);
+    register_many(s.world, ids);
+    memset(held, 0, sizeof held);
+    low = ecs_sched_spawn(s.world);
+    high = ecs_sched_spawn(s.world);
+    for (k = 0; k < 8; k++) {   /* low holds C0..C7, high C32..C39 */
+        assert_int_equal(insert_numbered(s.world, low, ids[k], k), ECS_SCHED_OK);
+        assert_int_equal(insert_numbered(s.world, high, ids[k + 32], k + 32), ECS_SCHED_OK);
+        held[k] = true;
+    }
+    assert_holds_exactly(s.world, low, ids, held);
+    archetypes = ecs_sched_archetype_count(s.world);
+    for (k = 32; k < 40; k++) {   /* removing what low lacks changes nothing */
+        assert_int_equal(ecs_sched_remove(s.world, low, ids[k]), ECS_SCHED_OK);
+    }
+    assert_holds_exactly(s.world, low, ids, held);
+    assert_int_equal(ecs_sched_archetype_count(s.world), archetypes);
+    for (k = 0; k < 8; k++) {
+        held[k] = false;
+        held[k + 32] = true;
+    }
+    assert_holds_exactly(s.world, high, ids, held);
+    check_and_destroy(s.world);
+}
+
+/* Ids past the first few thousand: a table whose components have such ids has no map from id
+   to column, and a table with a map is asked about ids past its end. */
+static void components_with_ids_in_the_thousands_are_stored_found_and_removed(void **state) {
+    world_setup s;
+    ecs_sched_id low, high = 0;
+    ecs_sched_entity e, other;
+    float value = 5.0f, bigger = 6.0f;
+    char name[16];
+    int k;
+    (void)state;
+    setup_world(&s);
+    low = ecs_sched_component_register_type(s.world, "Low", sizeof(float), sizeof(float));
+    for (k = 0; k < 5000; k++) {
+        snprintf(name, sizeof name, "Filler%d", k);
+        high = ecs_sched_component_register_type(s.world, name, sizeof(float), sizeof(float));
+        assert_int_not_equal(high, 0);
+    }
+    assert_true(high > 5000);
+    e = SPAWN(s.world, {low, &value});
+    other = SPAWN(s.world, {low, &value});
+    assert_false(ecs_sched_has(s.world, e, high));
+    assert_null(ecs_sched_get(s.world, e, high));
+    assert_int_equal(ecs_sched_insert(s.world, e, high, &bigger), ECS_SCHED_OK);
+    assert_true(ecs_sched_has(s.world, e, high));
+    assert_true(*(const float *)get_present(s.world, e, high) == 6.0f);
+    assert_true(*(float *)ecs_sched_get_mut(s.world, e, low) == 5.0f);
+    assert_int_equal(ecs_sched_remove(s.world, e, low), ECS_SCHED_OK);
+    assert_false(ecs_sched_has(s.world, e, low));
+    assert_true(*(float *)ecs_sched_get_mut(s.world, e, high) == 6.0f);
+    assert_int_equal(ecs_sched_remove(s.world, e, high), ECS_SCHED_OK);
+    assert_false(ecs_sched_has(s.world, e, high));
+    assert_true(*(const float *)get_present(s.world, other, low) == 5.0f);
+    check_and_destroy(s.world);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spawn_with_stores_every_given_value),
@@ -676,6 +824,9 @@ int main(void) {
         cmocka_unit_test(adding_and_removing_a_component_returns_to_the_same_archetype),
         cmocka_unit_test(the_order_components_are_added_in_does_not_make_a_new_archetype),
         cmocka_unit_test(failed_operations_create_no_archetype),
+        cmocka_unit_test(gaining_and_losing_each_of_many_components_in_turn_keeps_exactly_what_was_given),
+        cmocka_unit_test(has_tells_apart_components_whose_ids_differ_by_32),
+        cmocka_unit_test(components_with_ids_in_the_thousands_are_stored_found_and_removed),
     };
     return cmocka_run_group_tests_name("storage", tests, NULL, NULL);
 }
