@@ -760,7 +760,7 @@ BENCH_ALIGNED := -falign-functions=64 -falign-loops=64
 # its own object, in its release configuration (NDEBUG), and kept in build/.
 ifdef FLECS_DIR
 BENCH_FLECS_OBJ   := $(BUILD)/flecs.o
-BENCH_FLECS_FLAGS := -DBENCH_FLECS -I$(FLECS_DIR)
+BENCH_FLECS_FLAGS := -DBENCH_FLECS -DBENCH_FLECS_DIR='"$(FLECS_DIR)"' -I$(FLECS_DIR)
 $(BUILD)/flecs.o: $(FLECS_DIR)/flecs.c $(FLECS_DIR)/flecs.h
 	@mkdir -p $(@D)
 	cc -std=gnu99 -O2 -DNDEBUG -I$(FLECS_DIR) -c $< -o $@

@@ -1225,6 +1225,40 @@ static void run_compile_with(bench_row *row, const char *defines) {
 
 static void run_compile(bench_row *row) { run_compile_with(row, ""); }
 
+#ifdef BENCH_FLECS_DIR
+/* Seconds to compile the implementation, against compiling flecs.c (the directory make bench
+   FLECS_DIR=... names) with the same compiler and optimization, interleaved: the ratio holds
+   on a faster or slower machine. flecs.c is compiled in C99 with GNU extensions, as its
+   sources ask, without its object (the bench links the one make built). */
+static void run_flecs_compile_impl(bench_row *row) {
+    static char impl_command[512], flecs_command[512];
+    static compile_job impl = {impl_command, "compiling build/bench_compile_impl.c failed"};
+    static compile_job flecs = {flecs_command, "compiling flecs.c failed"};
+    bench_sampling s = sampling(1, 1e9);
+    bench_medians m;
+    snprintf(impl_command, sizeof impl_command,
+             "gcc -std=c99 -O2 -c -I%s -I/usr/include/stb build/bench_compile_impl.c "
+             "-o build/bench_compile_impl.o", header_dir());
+    snprintf(flecs_command, sizeof flecs_command,
+             "gcc -std=gnu99 -O2 -c -I%s %s/flecs.c -o build/bench_compile_flecs.o",
+             BENCH_FLECS_DIR, BENCH_FLECS_DIR);
+    if (!write_text("build/bench_compile_impl.c",
+                    "#define ECS_SCHED_IMPLEMENTATION\n#include \"ecs_sched.h\"\n")) {
+        fail(row, "cannot write build/bench_compile_impl.c", NULL);
+        return;
+    }
+    s.warmup = 0;
+    s.samples = COMPILE_REPS;
+    s.baseline = looped(compile_side, &flecs);
+    s.measured = looped(compile_side, &impl);
+    if (!sample_row(row, &s, &m)) return;
+    remove("build/bench_compile_impl.o");
+    remove("build/bench_compile_flecs.o");
+    appendf(row, "median of %d compiles each, interleaved; baseline: flecs.c from %s, gcc "
+                 "-std=gnu99 -O2", COMPILE_REPS, BENCH_FLECS_DIR);
+}
+#endif
+
 /* Every optional feature left out (an older header, which has no switch, compiles whole). */
 static void run_compile_minimal(bench_row *row) { run_compile_with(row, "-DECS_SCHED_MINIMAL"); }
 
@@ -1398,6 +1432,8 @@ static bench_row rows[] = {
     {"flecs_add_remove", "ns/op", GOAL_RATIO, 1.0,
      "flecs: the same through ecs_set_id and ecs_remove_id, interleaved",
      run_flecs_add_remove, 0, 0, 0, 0, ""},
+    {"flecs_compile_impl", "s", GOAL_RATIO, 0.2,
+     "flecs: compiling flecs.c, interleaved", run_flecs_compile_impl, 0, 0, 0, 0, ""},
     {"flecs_spawn_with", "ns/entity", GOAL_NONE, 0,
      "flecs: ecs_new, then ecs_set_id of each value, into a fresh world, interleaved",
      run_flecs_spawn_with, 0, 0, 0, 0, ""},
