@@ -9552,8 +9552,8 @@ static inline ecs_sched_result ecs_sched__check_target(ecs_sched_commands *cmd, 
 /* What ecs_sched_ctx_commands gives a system that did not declare .commands: NULL, and a
    refused access that is already its failure. Recording into it does nothing more. Outside a
    running system a NULL buffer is a programmer error. */
-static bool ecs_sched__no_buffer(const ecs_sched_commands *cmd) {
-    if (cmd) return false;
+static inline bool ecs_sched__no_buffer(const ecs_sched_commands *cmd) {
+    if (ECS_SCHED__LIKELY(cmd != NULL)) return false;
     ECS_SCHED_ASSERT(ecs_sched__running_now != NULL);
     return true;
 }
@@ -9634,6 +9634,14 @@ ecs_sched_result ecs_sched_commands_despawn(ecs_sched_commands *cmd, ecs_sched_e
     return ecs_sched__record_command(cmd, ECS_SCHED__CMD_DESPAWN, e, 0, NULL);
 }
 
+/* Why a command may not insert component `id`: a relationship kind, or a mark the library
+   manages. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__refused_insert(ecs_sched_world *w,
+                                                                     ecs_sched_id id) {
+    if (w->components[id].relation) return ecs_sched__kind_inserted(w, id, "commands_insert");
+    return ecs_sched__mark_touched(w, id, "commands_insert");
+}
+
 ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *cmd, ecs_sched_entity e,
                                            ecs_sched_id id, const void *value) {
     ecs_sched_result result;
@@ -9643,11 +9651,9 @@ ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *cmd, ecs_sched_en
     if (!ecs_sched__component_valid(cmd->world, id)) {
         return ecs_sched__unknown_component(cmd->world, id, "commands_insert");
     }
-    if (cmd->world->components[id].relation) {
-        return ecs_sched__kind_inserted(cmd->world, id, "commands_insert");
-    }
-    if (cmd->world->components[id].managed) {
-        return ecs_sched__mark_touched(cmd->world, id, "commands_insert");
+    if (!ECS_SCHED__LIKELY(!(cmd->world->components[id].relation |
+                             cmd->world->components[id].managed))) {
+        return ecs_sched__refused_insert(cmd->world, id);
     }
     return ecs_sched__record_command(cmd, ECS_SCHED__CMD_INSERT, e, id, value);
 }
@@ -11924,6 +11930,23 @@ static ecs_sched__table *ecs_sched__spawn_table(ecs_sched_commands *cmd, int32_t
 /* Applies the command at the read cursor (with the inserts that follow it on the same
    entity) and returns how many commands it consumed, or -1 when the world refused (out of
    memory). */
+/* A spawn command's entity placed in table t (NULL: it could not be made) in a world with
+   sparse components or observers, which see it too. Returns whether it was placed. */
+ECS_SCHED__NOINLINE static bool ecs_sched__apply_spawn_seen(ecs_sched_world *w,
+                                                            ecs_sched__table *t,
+                                                            ecs_sched_entity e, int32_t n,
+                                                            const ecs_sched_id *ids,
+                                                            const void *const *values) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    bool ok = t && (!w->sparse_count || ecs_sched__sparse_reserve(w, n, ids, 1, index + 1)) &&
+              ecs_sched__place(w, index, t, n, ids, values);
+    if (t && !ok) ecs_sched__out_of_memory(w, "applying a spawn command");
+    if (ok && w->observed) ecs_sched__observe_inserted(w, e, NULL, n, ids);
+    if (ok && w->sparse_count) ecs_sched__sparse_put_given(w, e, n, ids, values, 0);
+    if (ok && w->observed) ecs_sched__observers_flush(w);
+    return ok;
+}
+
 static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
     ecs_sched_world *w = cmd->world;
     const ecs_sched__command_block *block = cmd->read;
@@ -11941,13 +11964,12 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
         n = ecs_sched__gather_inserts(cmd, block, end, c.entity, ids, values, &end);
         {
             ecs_sched__table *t = ecs_sched__spawn_table(cmd, n, ids);
-            uint32_t index = ECS_SCHED_ENTITY_INDEX(c.entity);
-            ok = t && (!w->sparse_count || ecs_sched__sparse_reserve(w, n, ids, 1, index + 1)) &&
-                 ecs_sched__place(w, index, t, n, ids, values);
-            if (t && !ok) ecs_sched__out_of_memory(w, "applying a spawn command");
-            if (ok && w->observed) ecs_sched__observe_inserted(w, c.entity, NULL, n, ids);
-            if (ok && w->sparse_count) ecs_sched__sparse_put_given(w, c.entity, n, ids, values, 0);
-            if (ok && w->observed) ecs_sched__observers_flush(w);
+            if (!ECS_SCHED__LIKELY(!(w->sparse_count | (uint32_t)w->observed))) {
+                ok = ecs_sched__apply_spawn_seen(w, t, c.entity, n, ids, values);
+            } else {
+                ok = t && ecs_sched__place(w, ECS_SCHED_ENTITY_INDEX(c.entity), t, n, ids, values);
+                if (t && !ok) ecs_sched__out_of_memory(w, "applying a spawn command");
+            }
         }
         break;
     case ECS_SCHED__CMD_INSERT:

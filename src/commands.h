@@ -400,8 +400,8 @@ static inline ecs_sched_result ecs_sched__check_target(ecs_sched_commands *cmd, 
 /* What ecs_sched_ctx_commands gives a system that did not declare .commands: NULL, and a
    refused access that is already its failure. Recording into it does nothing more. Outside a
    running system a NULL buffer is a programmer error. */
-static bool ecs_sched__no_buffer(const ecs_sched_commands *cmd) {
-    if (cmd) return false;
+static inline bool ecs_sched__no_buffer(const ecs_sched_commands *cmd) {
+    if (ECS_SCHED__LIKELY(cmd != NULL)) return false;
     ECS_SCHED_ASSERT(ecs_sched__running_now != NULL);
     return true;
 }
@@ -482,6 +482,14 @@ ecs_sched_result ecs_sched_commands_despawn(ecs_sched_commands *cmd, ecs_sched_e
     return ecs_sched__record_command(cmd, ECS_SCHED__CMD_DESPAWN, e, 0, NULL);
 }
 
+/* Why a command may not insert component `id`: a relationship kind, or a mark the library
+   manages. */
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__refused_insert(ecs_sched_world *w,
+                                                                     ecs_sched_id id) {
+    if (w->components[id].relation) return ecs_sched__kind_inserted(w, id, "commands_insert");
+    return ecs_sched__mark_touched(w, id, "commands_insert");
+}
+
 ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *cmd, ecs_sched_entity e,
                                            ecs_sched_id id, const void *value) {
     ecs_sched_result result;
@@ -491,11 +499,9 @@ ecs_sched_result ecs_sched_commands_insert(ecs_sched_commands *cmd, ecs_sched_en
     if (!ecs_sched__component_valid(cmd->world, id)) {
         return ecs_sched__unknown_component(cmd->world, id, "commands_insert");
     }
-    if (cmd->world->components[id].relation) {
-        return ecs_sched__kind_inserted(cmd->world, id, "commands_insert");
-    }
-    if (cmd->world->components[id].managed) {
-        return ecs_sched__mark_touched(cmd->world, id, "commands_insert");
+    if (!ECS_SCHED__LIKELY(!(cmd->world->components[id].relation |
+                             cmd->world->components[id].managed))) {
+        return ecs_sched__refused_insert(cmd->world, id);
     }
     return ecs_sched__record_command(cmd, ECS_SCHED__CMD_INSERT, e, id, value);
 }
