@@ -12463,15 +12463,23 @@ static ecs_sched_result ecs_sched__message_scope_add(ecs_sched_world *w, ecs_sch
 }
 
 /* Called by the state transitions: `machine` leaves (or reaches) `value`. */
-static void ecs_sched__messages_state_moved(ecs_sched_world *w, ecs_sched_id machine,
-                                            int32_t value, bool on_enter) {
+ECS_SCHED__NOINLINE static void ecs_sched__messages_clear_scoped(ecs_sched_world *w,
+                                                                 ecs_sched_id machine,
+                                                                 int32_t value, bool on_enter) {
     uint32_t i;
-    if (!ecs_sched__messages_of(w)) return;
     for (i = 0; i < ecs_sched__messages_of(w)->scope_count; i++) {
         const ecs_sched__message_scope *s = &ecs_sched__messages_of(w)->scopes[i];
         if (s->machine == machine && s->value == value && s->on_enter == on_enter) {
             ecs_sched__queue_clear(ecs_sched__queue_at(w, s->queue));
         }
+    }
+}
+
+static inline void ecs_sched__messages_state_moved(ecs_sched_world *w, ecs_sched_id machine,
+                                                   int32_t value, bool on_enter) {
+    const ecs_sched__messages *messages = ecs_sched__messages_of(w);
+    if (messages && messages->scope_count) {
+        ecs_sched__messages_clear_scoped(w, machine, value, on_enter);
     }
 }
 
@@ -29504,14 +29512,12 @@ static ecs_sched_result ecs_sched__state_change(ecs_sched_world *w, ecs_sched__s
 /* Despawns the entities scoped to leaving (on_exit) or reaching (on_enter) `value`. The
    matches are gathered first: despawning while iterating would move rows under the
    iterator. */
-static ecs_sched_result ecs_sched__despawn_scoped(ecs_sched_world *w,
-                                                 const ecs_sched__state_machine *m,
-                                                 int32_t value, bool on_exit) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_scoped_matches(
+    ecs_sched_world *w, const ecs_sched__state_machine *m, int32_t value, bool on_exit) {
     ecs_sched_entity *doomed;
     ecs_sched_iter it;
     int32_t count = 0, n, i;
     ecs_sched_result result = ECS_SCHED_OK;
-    if (m->scoped->match_count == 0) return ECS_SCHED_OK;   /* the component is on no entity */
     n = ecs_sched_query_count(m->scoped);
     if (n == 0) return ECS_SCHED_OK;
     doomed = (ecs_sched_entity *)ecs_sched__alloc(&w->env, sizeof *doomed * (size_t)n);
@@ -29528,6 +29534,13 @@ static ecs_sched_result ecs_sched__despawn_scoped(ecs_sched_world *w,
     for (i = 0; i < count && result == ECS_SCHED_OK; i++) result = ecs_sched_despawn(w, doomed[i]);
     ecs_sched__free(&w->env, doomed);
     return result;
+}
+
+static inline ecs_sched_result ecs_sched__despawn_scoped(ecs_sched_world *w,
+                                                        const ecs_sched__state_machine *m,
+                                                        int32_t value, bool on_exit) {
+    if (m->scoped->match_count == 0) return ECS_SCHED_OK;   /* the component is on no entity */
+    return ecs_sched__despawn_scoped_matches(w, m, value, on_exit);
 }
 
 /* Runs one of a value's schedules (ECS_SCHED__ON_*). */

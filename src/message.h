@@ -502,14 +502,22 @@ static ecs_sched_result ecs_sched__message_scope_add(ecs_sched_world *w, ecs_sch
 }
 
 /* Called by the state transitions: `machine` leaves (or reaches) `value`. */
-static void ecs_sched__messages_state_moved(ecs_sched_world *w, ecs_sched_id machine,
-                                            int32_t value, bool on_enter) {
+ECS_SCHED__NOINLINE static void ecs_sched__messages_clear_scoped(ecs_sched_world *w,
+                                                                 ecs_sched_id machine,
+                                                                 int32_t value, bool on_enter) {
     uint32_t i;
-    if (!ecs_sched__messages_of(w)) return;
     for (i = 0; i < ecs_sched__messages_of(w)->scope_count; i++) {
         const ecs_sched__message_scope *s = &ecs_sched__messages_of(w)->scopes[i];
         if (s->machine == machine && s->value == value && s->on_enter == on_enter) {
             ecs_sched__queue_clear(ecs_sched__queue_at(w, s->queue));
         }
+    }
+}
+
+static inline void ecs_sched__messages_state_moved(ecs_sched_world *w, ecs_sched_id machine,
+                                                   int32_t value, bool on_enter) {
+    const ecs_sched__messages *messages = ecs_sched__messages_of(w);
+    if (messages && messages->scope_count) {
+        ecs_sched__messages_clear_scoped(w, machine, value, on_enter);
     }
 }

@@ -236,14 +236,12 @@ static ecs_sched_result ecs_sched__state_change(ecs_sched_world *w, ecs_sched__s
 /* Despawns the entities scoped to leaving (on_exit) or reaching (on_enter) `value`. The
    matches are gathered first: despawning while iterating would move rows under the
    iterator. */
-static ecs_sched_result ecs_sched__despawn_scoped(ecs_sched_world *w,
-                                                 const ecs_sched__state_machine *m,
-                                                 int32_t value, bool on_exit) {
+ECS_SCHED__NOINLINE static ecs_sched_result ecs_sched__despawn_scoped_matches(
+    ecs_sched_world *w, const ecs_sched__state_machine *m, int32_t value, bool on_exit) {
     ecs_sched_entity *doomed;
     ecs_sched_iter it;
     int32_t count = 0, n, i;
     ecs_sched_result result = ECS_SCHED_OK;
-    if (m->scoped->match_count == 0) return ECS_SCHED_OK;   /* the component is on no entity */
     n = ecs_sched_query_count(m->scoped);
     if (n == 0) return ECS_SCHED_OK;
     doomed = (ecs_sched_entity *)ecs_sched__alloc(&w->env, sizeof *doomed * (size_t)n);
@@ -260,6 +258,13 @@ static ecs_sched_result ecs_sched__despawn_scoped(ecs_sched_world *w,
     for (i = 0; i < count && result == ECS_SCHED_OK; i++) result = ecs_sched_despawn(w, doomed[i]);
     ecs_sched__free(&w->env, doomed);
     return result;
+}
+
+static inline ecs_sched_result ecs_sched__despawn_scoped(ecs_sched_world *w,
+                                                        const ecs_sched__state_machine *m,
+                                                        int32_t value, bool on_exit) {
+    if (m->scoped->match_count == 0) return ECS_SCHED_OK;   /* the component is on no entity */
+    return ecs_sched__despawn_scoped_matches(w, m, value, on_exit);
 }
 
 /* Runs one of a value's schedules (ECS_SCHED__ON_*). */
