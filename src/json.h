@@ -146,6 +146,7 @@ typedef struct ecs_sched__json_load {
     int32_t depth;
     int32_t entity;                 /* the entity being read (its index in its file) */
     ecs_sched_id component;         /* the component being read, or 0 */
+    char path[256];                 /* a key's path, spelled out for a message or a hook */
 } ecs_sched__json_load;
 
 static const char *ecs_sched__json_file(const ecs_sched__json_load *l) {
@@ -268,36 +269,77 @@ static const char *ecs_sched__json_twice(ecs_sched_world *w, const cJSON *object
     return found;
 }
 
+/* Where an item lies, from its entity (or the file's root): a chain of keys and indices on the
+   stack, spelled out only for a message or a hook, so that reading a file builds no text. */
+typedef struct ecs_sched__json_at {
+    const struct ecs_sched__json_at *up;
+    const char *key;                /* a member's key, or NULL for an element */
+    int32_t index;                  /* an element's index, or -1 */
+} ecs_sched__json_at;
+
+#define ECS_SCHED__JSON_PATH sizeof(((ecs_sched__json_load *)0)->path)
+
+static ecs_sched__json_at ecs_sched__json_key(const ecs_sched__json_at *up, const char *key) {
+    ecs_sched__json_at at;
+    at.up = up;
+    at.key = key;
+    at.index = -1;
+    return at;
+}
+
+static ecs_sched__json_at ecs_sched__json_element_at(const ecs_sched__json_at *up, int32_t index) {
+    ecs_sched__json_at at;
+    at.up = up;
+    at.key = NULL;
+    at.index = index;
+    return at;
+}
+
+static void ecs_sched__json_spell_into(const ecs_sched__json_at *at, char *path) {
+    if (!at) {
+        path[0] = '\0';
+        return;
+    }
+    ecs_sched__json_spell_into(at->up, path);
+    ecs_sched__path_append(path, ECS_SCHED__JSON_PATH, at->key, at->index);
+}
+
+/* The path as messages show it ("components.Unit.path[0].x"), in the load's buffer. */
+static const char *ecs_sched__json_spell(ecs_sched__json_load *l, const ecs_sched__json_at *at) {
+    ecs_sched__json_spell_into(at, l->path);
+    return l->path;
+}
+
 /* Refuses, in item and below, a key given twice in one object (which one would count?) and
    a number beyond a double's range (1e999 reads as infinity), naming the key by its path from
-   the entity (path: where item is, extended in place and restored). */
+   the entity. */
 static ecs_sched_result ecs_sched__json_check_item(ecs_sched__json_load *l, const cJSON *item,
-                                                   char *path, size_t capacity) {
-    size_t length = strlen(path);
+                                                   const ecs_sched__json_at *at) {
     const cJSON *child;
     int32_t k = 0;
     if (cJSON_IsNumber(item) && !isfinite(item->valuedouble)) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                     "key '%s' holds a number beyond the range of a double (a "
-                                    "float member takes \"inf\" and \"-inf\")", path);
+                                    "float member takes \"inf\" and \"-inf\")",
+                                    ecs_sched__json_spell(l, at));
     }
     if (cJSON_IsObject(item)) {
         bool failed;
         const char *twice = ecs_sched__json_twice(l->world, item, &failed);
         if (failed) return ecs_sched__out_of_memory(l->world, "loading JSON");
         if (twice) {
-            ecs_sched__path_append(path, capacity, twice, -1);
+            ecs_sched__json_at key = ecs_sched__json_key(at, twice);
             return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                         "key '%s' is given twice (the keys of an object are "
-                                        "unique)", path);
+                                        "unique)", ecs_sched__json_spell(l, &key));
         }
     }
     cJSON_ArrayForEach(child, item) {
         ecs_sched_result result;
-        ecs_sched__path_append(path, capacity, child->string, cJSON_IsArray(item) ? k++ : -1);
-        result = ecs_sched__json_check_item(l, child, path, capacity);
+        ecs_sched__json_at inner = cJSON_IsArray(item) ? ecs_sched__json_element_at(at, k++)
+                                                       : ecs_sched__json_key(at, child->string);
+        result = ecs_sched__json_check_item(l, child, &inner);
         if (result != ECS_SCHED_OK) return result;
-        path[length] = '\0';
     }
     return ECS_SCHED_OK;
 }
@@ -305,10 +347,8 @@ static ecs_sched_result ecs_sched__json_check_item(ecs_sched__json_load *l, cons
 /* The same for a whole file, its entities' keys named from each entity. */
 static ecs_sched_result ecs_sched__json_check_file(ecs_sched__json_load *l, const cJSON *root) {
     const cJSON *member, *e;
-    char path[256];
     ecs_sched_result result = ECS_SCHED_OK;
-    path[0] = '\0';
-    if (!cJSON_IsObject(root)) return ecs_sched__json_check_item(l, root, path, sizeof path);
+    if (!cJSON_IsObject(root)) return ecs_sched__json_check_item(l, root, NULL);
     {   /* the root's own keys first, then each member's */
         bool failed;
         const char *twice = ecs_sched__json_twice(l->world, root, &failed);
@@ -322,15 +362,14 @@ static ecs_sched_result ecs_sched__json_check_file(ecs_sched__json_load *l, cons
     cJSON_ArrayForEach(member, root) {
         int32_t i = 0;
         if (strcmp(member->string, "entities") != 0 || !cJSON_IsArray(member)) {
-            snprintf(path, sizeof path, "%s", member->string);
-            result = ecs_sched__json_check_item(l, member, path, sizeof path);
+            ecs_sched__json_at key = ecs_sched__json_key(NULL, member->string);
+            result = ecs_sched__json_check_item(l, member, &key);
             if (result != ECS_SCHED_OK) return result;
             continue;
         }
         cJSON_ArrayForEach(e, member) {
             l->entity = i++;
-            path[0] = '\0';
-            result = ecs_sched__json_check_item(l, e, path, sizeof path);
+            result = ecs_sched__json_check_item(l, e, NULL);
             if (result != ECS_SCHED_OK) return result;
         }
         l->entity = -1;
@@ -343,10 +382,12 @@ typedef struct ecs_sched__json_value {
     ecs_sched_id id;                /* the component */
     unsigned char *value;           /* its value being filled */
     int32_t entry;
+    bool links;                     /* an entity member is given an index of the file */
 } ecs_sched__json_value;
 
 static ecs_sched_result ecs_sched__json_struct(ecs_sched__json_value *v, ecs_sched_id type,
-                                               const cJSON *object, const char *path);
+                                               const cJSON *object, const ecs_sched__json_at *where,
+                                               unsigned char *base);
 
 /* {"asset": "path"} in an integer or entity field: the loader gives the handle. */
 static ecs_sched_result ecs_sched__json_asset(ecs_sched__json_value *v, const ecs_sched__field_desc *f,
@@ -479,30 +520,33 @@ static ecs_sched_result ecs_sched__json_wrong_type(ecs_sched__json_value *v,
                                 ecs_sched__field_kind_names[f->kind], given);
 }
 
-/* One element of a field (not a struct). */
+/* One element of a field (not a struct), written at p. */
 static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs_sched__field_desc *f,
-                                             const cJSON *item, const char *path) {
-    ecs_sched_world *w = v->load->world;
-    ecs_sched_result result = ECS_SCHED_OK;
-    if (cJSON_IsObject(item)) return ecs_sched__json_asset(v, f, item, path);
+                                             const cJSON *item, const ecs_sched__json_at *where,
+                                             unsigned char *p) {
+    bool stored = true;
+    if (cJSON_IsObject(item)) {
+        return ecs_sched__json_asset(v, f, item, ecs_sched__json_spell(v->load, where));
+    }
     switch (f->kind) {
     case ECS_SCHED_TYPE_ENTITY:
         if (cJSON_IsNull(item)) return ECS_SCHED_OK;
-        if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
-        return ECS_SCHED_OK;   /* an index of the file: linked once the value is set */
+        if (!cJSON_IsNumber(item)) break;
+        v->links = true;   /* an index of the file: linked once the value is set */
+        return ECS_SCHED_OK;
     case ECS_SCHED_TYPE_CHARS:
-        if (!cJSON_IsString(item)) return ecs_sched__json_wrong_type(v, f, item, path);
-        result = ecs_sched_value_set_string(w, v->id, v->value, path, item->valuestring);
-        break;
+        if (!cJSON_IsString(item)) break;
+        stored = ecs_sched__store_text(f, p, item->valuestring);
+        goto done;
     case ECS_SCHED_TYPE_ENUM:
-        if (cJSON_IsString(item)) result = ecs_sched_value_set_string(w, v->id, v->value, path, item->valuestring);
-        else if (cJSON_IsNumber(item)) result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
-        else return ecs_sched__json_wrong_type(v, f, item, path);
-        break;
+        if (cJSON_IsString(item)) stored = ecs_sched__store_text(f, p, item->valuestring);
+        else if (cJSON_IsNumber(item)) stored = ecs_sched__store_number(f, p, item->valuedouble);
+        else break;
+        goto done;
     case ECS_SCHED_TYPE_BOOL:
-        if (!cJSON_IsBool(item)) return ecs_sched__json_wrong_type(v, f, item, path);
-        result = ecs_sched_value_set_number(w, v->id, v->value, path, cJSON_IsTrue(item) ? 1.0 : 0.0);
-        break;
+        if (!cJSON_IsBool(item)) break;
+        stored = ecs_sched__store_number(f, p, cJSON_IsTrue(item) ? 1.0 : 0.0);
+        goto done;
     case ECS_SCHED_TYPE_F32:
     case ECS_SCHED_TYPE_F64:
         if (cJSON_IsString(item)) {   /* what a JSON number cannot be */
@@ -511,85 +555,107 @@ static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs
             if (strcmp(text, "nan") == 0) n = (double)NAN;
             else if (strcmp(text, "inf") == 0) n = (double)INFINITY;
             else if (strcmp(text, "-inf") == 0) n = -(double)INFINITY;
-            else return ecs_sched__json_wrong_type(v, f, item, path);
-            result = ecs_sched_value_set_number(w, v->id, v->value, path, n);
-            break;
+            else break;
+            stored = ecs_sched__store_number(f, p, n);
+            goto done;
         }
-        if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
-        result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
-        break;
+        if (!cJSON_IsNumber(item)) break;
+        stored = ecs_sched__store_number(f, p, item->valuedouble);
+        goto done;
     case ECS_SCHED_TYPE_I64:
     case ECS_SCHED_TYPE_U64:
-        if (cJSON_IsString(item)) return ecs_sched__json_big_int(v, f, item->valuestring, path);
-        if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
-        result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
-        break;
+        if (cJSON_IsString(item)) {
+            return ecs_sched__json_big_int(v, f, item->valuestring, ecs_sched__json_spell(v->load, where));
+        }
+        if (!cJSON_IsNumber(item)) break;
+        stored = ecs_sched__store_number(f, p, item->valuedouble);
+        goto done;
     case ECS_SCHED_TYPE_NONE:
     case ECS_SCHED_TYPE_STRUCT:
     case ECS_SCHED_TYPE_I8: case ECS_SCHED_TYPE_I16: case ECS_SCHED_TYPE_I32:
     case ECS_SCHED_TYPE_U8: case ECS_SCHED_TYPE_U16: case ECS_SCHED_TYPE_U32:
-        if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
-        result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
-        break;
+        if (!cJSON_IsNumber(item)) break;
+        stored = ecs_sched__store_number(f, p, item->valuedouble);
+        goto done;
     }
-    return result == ECS_SCHED_OK ? ECS_SCHED_OK : ecs_sched__json_refused(v, f, item, path);
+    return ecs_sched__json_wrong_type(v, f, item, ecs_sched__json_spell(v->load, where));
+done:
+    return stored ? ECS_SCHED_OK
+                  : ecs_sched__json_refused(v, f, item, ecs_sched__json_spell(v->load, where));
 }
 
 /* One element of a field: a struct's object, or a leaf. */
 static ecs_sched_result ecs_sched__json_element(ecs_sched__json_value *v, const ecs_sched__field_desc *f,
-                                                const cJSON *item, const char *path) {
-    if (f->kind != ECS_SCHED_TYPE_STRUCT) return ecs_sched__json_leaf(v, f, item, path);
-    if (!cJSON_IsObject(item)) return ecs_sched__json_wrong_type(v, f, item, path);
-    return ecs_sched__json_struct(v, f->type, item, path);
+                                                const cJSON *item, const ecs_sched__json_at *where,
+                                                unsigned char *p) {
+    if (f->kind != ECS_SCHED_TYPE_STRUCT) return ecs_sched__json_leaf(v, f, item, where, p);
+    if (!cJSON_IsObject(item)) {
+        return ecs_sched__json_wrong_type(v, f, item, ecs_sched__json_spell(v->load, where));
+    }
+    return ecs_sched__json_struct(v, f->type, item, where, p);
 }
 
 static ecs_sched_result ecs_sched__json_field(ecs_sched__json_value *v, const ecs_sched__field_desc *f,
-                                              const cJSON *item, const char *path) {
-    char element[256];
+                                              const cJSON *item, const ecs_sched__json_at *where,
+                                              unsigned char *p) {
     int32_t i = 0;
     const cJSON *e;
-    if (f->count == 1 || f->kind == ECS_SCHED_TYPE_CHARS) return ecs_sched__json_element(v, f, item, path);
+    if (f->count == 1 || f->kind == ECS_SCHED_TYPE_CHARS) return ecs_sched__json_element(v, f, item, where, p);
     if (!cJSON_IsArray(item)) {
         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                     "member '%s' is an array of %d elements, and is not given an "
-                                    "array", path, (int)f->count);
+                                    "array", ecs_sched__json_spell(v->load, where), (int)f->count);
     }
     if (cJSON_GetArraySize(item) > f->count) {
         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "member '%s' holds %d elements, and is given %d", path,
-                                    (int)f->count, cJSON_GetArraySize(item));
+                                    "member '%s' holds %d elements, and is given %d",
+                                    ecs_sched__json_spell(v->load, where), (int)f->count,
+                                    cJSON_GetArraySize(item));
     }
     cJSON_ArrayForEach(e, item) {
-        ecs_sched_result result;
-        snprintf(element, sizeof element, "%s", path);
-        ecs_sched__path_append(element, sizeof element, NULL, i++);
-        result = ecs_sched__json_element(v, f, e, element);
+        ecs_sched__json_at element = ecs_sched__json_element_at(where, i);
+        ecs_sched_result result = ecs_sched__json_element(v, f, e, &element, p + (size_t)i * f->element);
         if (result != ECS_SCHED_OK) return result;
+        i++;
     }
     return ECS_SCHED_OK;
 }
 
+/* The member a key names, or NULL. Files usually give the members in the order they are
+   described: the search starts after the member found last (*next). */
+static const ecs_sched__field_desc *ecs_sched__json_member(const ecs_sched__description *d,
+                                                          const char *key, int32_t *next) {
+    int32_t n, i;
+    if (!d || !key) return NULL;
+    for (n = 0, i = *next; n < d->count; n++, i = i + 1 == d->count ? 0 : i + 1) {
+        if (strcmp(d->fields[i].name, key) == 0) {
+            *next = i + 1 == d->count ? 0 : i + 1;
+            return &d->fields[i];
+        }
+    }
+    return NULL;
+}
+
+/* The members an object gives, written into the value of type `type` at base. */
 static ecs_sched_result ecs_sched__json_struct(ecs_sched__json_value *v, ecs_sched_id type,
-                                               const cJSON *object, const char *path) {
+                                               const cJSON *object, const ecs_sched__json_at *where,
+                                               unsigned char *base) {
     const ecs_sched__description *d = ecs_sched__description_of(v->load->world, type);
     const cJSON *item;
+    int32_t next = 0;
     cJSON_ArrayForEach(item, object) {
-        const ecs_sched__field_desc *f = NULL;
-        char inner[256];
-        int32_t i;
+        const ecs_sched__field_desc *f = ecs_sched__json_member(d, item->string, &next);
+        ecs_sched__json_at inner;
         ecs_sched_result result;
-        for (i = 0; d && i < d->count && !f; i++) {
-            if (item->string && strcmp(d->fields[i].name, item->string) == 0) f = &d->fields[i];
-        }
         if (!f) {
+            const char *path = ecs_sched__json_spell(v->load, where);
             return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_NOT_FOUND,
                                         "unknown member '%s%s%s': '%s' has no such member", path,
                                         path[0] ? "." : "", item->string ? item->string : "",
                                         v->load->world->components[type].name);
         }
-        snprintf(inner, sizeof inner, "%s", path);
-        ecs_sched__path_append(inner, sizeof inner, f->name, -1);
-        result = ecs_sched__json_field(v, f, item, inner);
+        inner = ecs_sched__json_key(where, f->name);
+        result = ecs_sched__json_field(v, f, item, &inner, base + f->offset);
         if (result != ECS_SCHED_OK) return result;
     }
     return ECS_SCHED_OK;
@@ -714,6 +780,7 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
     v.load = l;
     v.id = id;
     v.entry = entry;
+    v.links = false;
     v.value = c->size <= 256 ? (unsigned char *)(((uintptr_t)local + c->alignment - 1) &
                                                  ~(uintptr_t)(c->alignment - 1))
                              : (unsigned char *)ecs_sched__aligned_alloc(&w->env, c->size, c->alignment);
@@ -722,12 +789,12 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
         const void *had = ecs_sched_prefab_data_get(l->data, entry, id);
         ecs_sched__construct(c, v.value, had, 1);
     }
-    result = ecs_sched__json_struct(&v, id, item, "");
+    result = ecs_sched__json_struct(&v, id, item, NULL, v.value);
     if (result == ECS_SCHED_OK) {
         result = ecs_sched_prefab_data_set(l->data, entry, id, v.value);
         if (result != ECS_SCHED_OK) result = ecs_sched__json_fail_again(l);
     }
-    if (result == ECS_SCHED_OK) result = ecs_sched__json_links(&v, id, item, "", index_of, count);
+    if (result == ECS_SCHED_OK && v.links) result = ecs_sched__json_links(&v, id, item, "", index_of, count);
     ecs_sched__destruct(c, v.value, 1);
     if (c->size > 256) ecs_sched__aligned_free(&w->env, v.value);
     return result;
