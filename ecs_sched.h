@@ -914,7 +914,9 @@
      its path in the entity: 'components.Gun.ammo'), an unknown component, kind or field, a
      value of the wrong type or out of range, a parent or target index out of range, ChildOf
      under "relations" (a parent is "parent"), a prefab that includes itself (the files
-     named), a file that cannot be read (the path tried and the system's reason).
+     named), a file that cannot be read (the path tried and the system's reason). A key given
+     twice or a number beyond a double is named first, wherever it is in the file, and no
+     hook is asked for a nested prefab or an asset of a file that has one.
 
      ecs_sched_json_save(w, 0, NULL, true) writes every entity (roots in index order, each
      followed by its subtree, children in order), or the entities given (and their
@@ -1626,7 +1628,7 @@
 
      A call that fails, out of memory included, leaves the world as it was and usable, and
      its failure is logged once (a call made of others, a JSON load, logs the failure that
-     ends it, not each inner one). ecs_sched_world_check cross-checks the world's internal
+     ends it, not each inner one; inside a system, that failure is the system's). ecs_sched_world_check cross-checks the world's internal
      structures, for tests.
 
      Signatures follow three rules. A world (or app) is const when the call only reads and
@@ -4980,7 +4982,8 @@ static void ecs_sched__running_keep(ecs_sched__running *running, ecs_sched_resul
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. Inside a
    system, the failure is also the system's (refused: one it cannot clear). */
 /* Inside a call made of other calls (a JSON load, json.h), the failures of the calls it makes
-   are recorded but not logged: it logs the one that ends it, once. */
+   are recorded but neither logged nor made the running system's: it tells the one that ends
+   it, once. */
 static ECS_SCHED__THREAD_LOCAL int ecs_sched__hush_depth;
 
 static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, ecs_sched__running *running,
@@ -4993,7 +4996,7 @@ static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, ecs_sched__runn
     size_t at = running ? ecs_sched__running_prefix(running, message, sizeof message) : 0;
     vsnprintf(message + at, sizeof message - at, fmt, args);
     ecs_sched__error_lock(env);   /* the pieces of a parallel query may fail at once */
-    if (running) ecs_sched__running_keep(running, code, message, refused);
+    if (running && !ecs_sched__hush_depth) ecs_sched__running_keep(running, code, message, refused);
     memcpy(env->last_error, message, strlen(message) + 1);
     env->last_result = code;
     ecs_sched__error_unlock(env);
@@ -24636,6 +24639,10 @@ typedef struct ecs_sched__json_load {
     int32_t entity;                 /* the entity being read (its index in its file) */
     ecs_sched_id component;         /* the component being read, or 0 */
     char path[256];                 /* a key's path, spelled out for a message or a hook */
+    ecs_sched_id named[8];          /* components found by name lately, tried first */
+    int32_t named_next;             /* the slot the next one found takes */
+    bool in_one_pass;               /* each entity checked as it is read: see
+                                       ecs_sched__json_read_in_one_pass */
 } ecs_sched__json_load;
 
 static const char *ecs_sched__json_file(const ecs_sched__json_load *l) {
@@ -24648,6 +24655,7 @@ static ecs_sched_result ecs_sched__json_fail(ecs_sched__json_load *l, ecs_sched_
                                              const char *format, ...) {
     char what[ECS_SCHED__ERROR_CAPACITY], where[ECS_SCHED__ERROR_CAPACITY / 2];
     va_list args;
+    if (l->in_one_pass) return code;   /* the file is read again, checked first: told then */
     va_start(args, format);
     vsnprintf(what, sizeof what, format, args);
     va_end(args);
@@ -24686,10 +24694,12 @@ static void ecs_sched__json_position(const char *text, const char *at, int32_t *
 
 static ecs_sched_result ecs_sched__json_check_file(ecs_sched__json_load *l, const cJSON *root);
 
-static cJSON *ecs_sched__json_parse(ecs_sched__json_load *l, const char *text) {
+/* The text parsed, or NULL (malformed, named with its line); `check`: the file checked too
+   (ecs_sched__json_check_file). */
+static cJSON *ecs_sched__json_parse(ecs_sched__json_load *l, const char *text, bool check) {
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
-    if (root && ecs_sched__json_check_file(l, root) != ECS_SCHED_OK) {
+    if (root && check && ecs_sched__json_check_file(l, root) != ECS_SCHED_OK) {
         cJSON_Delete(root);
         return NULL;
     }
@@ -24887,6 +24897,7 @@ static ecs_sched_result ecs_sched__json_asset(ecs_sched__json_value *v, const ec
     ecs_sched_asset_status status;
     unsigned char *at;
     ecs_sched_member_info info;
+    if (l->in_one_pass) return ECS_SCHED_ERR_INVALID_ARGUMENT;   /* a hook waits for the check */
     if (!cJSON_IsString(name) || cJSON_GetArraySize(item) != 1) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                     "member '%s' is given an object; only {\"asset\": \"path\"} "
@@ -25225,13 +25236,30 @@ static ecs_sched_result ecs_sched__json_links(ecs_sched__json_value *v, ecs_sche
     return ECS_SCHED_OK;
 }
 
+/* The component a key names, or 0. A file names the same few over and over: those found
+   lately are compared first, where the registry would hash the name each time. */
+static ecs_sched_id ecs_sched__json_component_named(ecs_sched__json_load *l, const char *name) {
+    const int32_t slots = (int32_t)(sizeof l->named / sizeof l->named[0]);
+    ecs_sched_id id;
+    int32_t i;
+    for (i = 0; i < slots && l->named[i]; i++) {
+        if (strcmp(l->world->components[l->named[i]].name, name) == 0) return l->named[i];
+    }
+    id = ecs_sched_component_lookup(l->world, name);
+    if (id) {
+        l->named[l->named_next] = id;
+        l->named_next = (l->named_next + 1) % slots;
+    }
+    return id;
+}
+
 /* One component of an entry: its value filled from the JSON (a default value first), then
    copied into the data. */
 static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32_t entry,
                                                   const cJSON *item, const int32_t *index_of,
                                                   int32_t count) {
     ecs_sched_world *w = l->world;
-    ecs_sched_id id = ecs_sched_component_lookup(w, item->string);
+    ecs_sched_id id = ecs_sched__json_component_named(l, item->string);
     const ecs_sched__component *c;
     ecs_sched__json_value v;
     ecs_sched_result result;
@@ -25343,7 +25371,7 @@ static ecs_sched_result ecs_sched__json_read_nested(ecs_sched__json_load *l, con
     l->files[l->depth++] = path;
     l->entity = -1;
     l->component = 0;
-    root = ecs_sched__json_parse(l, text);
+    root = ecs_sched__json_parse(l, text, true);
     result = root ? ecs_sched__json_entities(l, root, into) : l->world->env.last_result;
     cJSON_Delete(root);
     free(text);
@@ -25457,6 +25485,7 @@ static ecs_sched_result ecs_sched__json_entity(ecs_sched__json_load *l, const cJ
         }
     }
     if (prefab) {
+        if (l->in_one_pass) return ECS_SCHED_ERR_INVALID_ARGUMENT;   /* a hook waits for the check */
         if (!cJSON_IsString(prefab)) {
             return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT, "prefab is a file name");
         }
@@ -25507,11 +25536,41 @@ static ecs_sched_result ecs_sched__json_entities(ecs_sched__json_load *l, const 
     i = 0;
     cJSON_ArrayForEach(e, entities) {
         if (result != ECS_SCHED_OK) break;
+        if (l->in_one_pass) {   /* checked while it is in the cache */
+            l->entity = i;
+            result = ecs_sched__json_check_item(l, e, NULL);
+            if (result != ECS_SCHED_OK) break;
+        }
         result = ecs_sched__json_entity(l, e, i, index_of, count, into);
         i++;
     }
     ecs_sched__free(&l->world->env, index_of);
     return result;
+}
+
+/* Reads a file whose check would pass, each entity checked just before it is read (one walk
+   over the parsed text where there were two). Gives up, telling nothing, at whatever must wait
+   until the whole file is checked: a failure of the check or of the reading (the check's
+   failures come first, wherever they are), a nested prefab or an asset (hooks run only for a
+   file that passes). The load then starts again from the check. */
+static bool ecs_sched__json_read_in_one_pass(ecs_sched__json_load *l, const cJSON *root) {
+    const cJSON *member;
+    bool failed, ok = true;
+    if (!cJSON_IsObject(root) || ecs_sched__json_twice(l->world, root, &failed) || failed) return false;
+    l->in_one_pass = true;
+    cJSON_ArrayForEach(member, root) {
+        ecs_sched__json_at key = ecs_sched__json_key(NULL, member->string);
+        if (strcmp(member->string, "entities") == 0 && cJSON_IsArray(member)) continue;
+        if (ecs_sched__json_check_item(l, member, &key) != ECS_SCHED_OK) {
+            ok = false;
+            break;
+        }
+    }
+    if (ok) ok = ecs_sched__json_entities(l, root, -1) == ECS_SCHED_OK;
+    l->in_one_pass = false;
+    l->entity = -1;
+    l->component = 0;
+    return ok;
 }
 
 static ecs_sched_prefab_data *ecs_sched__json_read_data(ecs_sched_world *w, const char *text,
@@ -25531,8 +25590,15 @@ static ecs_sched_prefab_data *ecs_sched__json_read_data(ecs_sched_world *w, cons
     }
     l.data = ecs_sched_prefab_data_create(w);
     if (!l.data) return NULL;
-    root = ecs_sched__json_parse(&l, text);
-    result = root ? ecs_sched__json_entities(&l, root, -1) : w->env.last_result;
+    root = ecs_sched__json_parse(&l, text, false);
+    result = root ? ECS_SCHED_OK : w->env.last_result;
+    if (root && !ecs_sched__json_read_in_one_pass(&l, root)) {   /* again, checked first */
+        ecs_sched_prefab_data_free(l.data);
+        l.data = ecs_sched_prefab_data_create(w);
+        result = !l.data ? w->env.last_result
+               : ecs_sched__json_check_file(&l, root) != ECS_SCHED_OK ? w->env.last_result
+               : ecs_sched__json_entities(&l, root, -1);
+    }
     cJSON_Delete(root);
     if (result != ECS_SCHED_OK) {
         ecs_sched_prefab_data_free(l.data);
@@ -25541,13 +25607,16 @@ static ecs_sched_prefab_data *ecs_sched__json_read_data(ecs_sched_world *w, cons
     return l.data;
 }
 
-/* A load logs its failure once: what the calls it makes record is told by the load. */
+/* A load tells its failure once (logged, and the running system's): what the calls it makes
+   record is told by the load. */
 static void ecs_sched__hushed_begin(void) {
     ecs_sched__hush_depth++;
 }
 
 static void ecs_sched__hushed_end(ecs_sched__env *env, bool failed) {
     if (--ecs_sched__hush_depth == 0 && failed) {
+        ecs_sched__running *running = ecs_sched__running_in(env);
+        if (running) ecs_sched__running_keep(running, env->last_result, env->last_error, false);
         ecs_sched__log(env, ECS_SCHED_LOG_ERROR, env->last_result, env->last_error);
     }
 }

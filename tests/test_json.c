@@ -373,6 +373,42 @@ static void a_load_failing_inside_a_system_fails_it_with_the_files_message(void 
     check_and_destroy(j.s.world);
 }
 
+/* More tags than an entity holds, on entity 0, then a key given twice on entity 1: the file's
+   check names the key, wherever the reading would have stopped first. */
+static void a_load_inside_a_system_fails_it_with_the_checks_message_first(void **state) {
+    json_world j;
+    ecs_sched_system_desc system;
+    static char text[16384];
+    size_t used;
+    int i;
+    (void)state;
+    setup_json(&j);
+    used = (size_t)snprintf(text, sizeof text, "{\"entities\": [{\"components\": {");
+    for (i = 0; i <= 256; i++) {
+        ecs_sched_component_desc tag;
+        char name[16];
+        snprintf(name, sizeof name, "T%d", i);
+        memset(&tag, 0, sizeof tag);
+        tag.name = name;
+        assert_true(ecs_sched_component_register(j.s.world, &tag) != 0);
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s\"%s\": true", i ? ", " : "", name);
+    }
+    snprintf(text + used, sizeof text - used, "}}, {\"name\": \"a\", \"name\": \"b\"}]}");
+    memset(&system, 0, sizeof system);
+    system.name = "loader";
+    system.fn = load_in_a_system;
+    system.exclusive = true;
+    system.user_data = text;
+    assert_int_equal(ecs_sched_add_system(j.s.world, "Update", &system), ECS_SCHED_OK);
+    assert_int_not_equal(ecs_sched_run_schedule(j.s.world, "Update"), ECS_SCHED_OK);
+    if (!strstr(ecs_sched_last_error(j.s.world), "system 'loader'") ||
+        !strstr(ecs_sched_last_error(j.s.world), "entity 1: key 'name' is given twice")) {
+        fail_msg("not the check's message: %s", ecs_sched_last_error(j.s.world));
+    }
+    expect_message_without(&j, "components already", (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
 static void a_parent_given_under_relations_is_refused_naming_the_parent_key(void **state) {
     json_world j;
     (void)state;
@@ -646,6 +682,39 @@ static void assets_come_from_the_loader_and_are_counted(void **state) {
 
 /* Every entity of `a` has its counterpart in `b` at the same place of a depth-first walk from
    the roots, with the same name, components and values. */
+static void the_whole_file_is_checked_before_any_hook_is_asked(void **state) {
+    json_world j;
+    ecs_sched_json_desc desc;
+    ecs_sched_progress progress;
+    ecs_sched_prefab_data *d;
+    file_set files;
+    (void)state;
+    setup_json(&j);
+    memset(&files, 0, sizeof files);
+    files.names[0] = "part.json";
+    files.texts[0] = "{\"entities\": [{}]}";
+    memset(&desc, 0, sizeof desc);
+    memset(&progress, 0, sizeof progress);
+    desc.load_asset = load_by_name;
+    desc.read_file = read_from_set;
+    desc.user = &files;
+    desc.progress = &progress;
+    assert_null(ecs_sched_prefab_data_from_json(j.s.world,
+        "{\"entities\": [{\"prefab\": \"part.json\", \"components\": {\"Health\": {\"hp\": "
+        "{\"asset\": \"ship.png\"}}}}, {\"components\": {\"Health\": {\"hp\": 1, \"hp\": 2}}}]}",
+        &desc));
+    assert_non_null(strstr(ecs_sched_last_error(j.s.world), "entity 1: key 'components.Health.hp' is given twice"));
+    assert_int_equal(files.asks, 0);
+    assert_int_equal(progress.loading + progress.done + progress.failed, 0);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"components\": "
+        "{\"Health\": {\"hp\": {\"asset\": \"ship.png\"}}}}, {\"prefab\": \"part.json\"}]}", &desc);
+    assert_non_null(d);
+    ecs_sched_prefab_data_free(d);
+    assert_int_equal(files.asks, 1);
+    assert_int_equal(progress.done, 2);   /* the asset, then the nested file */
+    check_and_destroy(j.s.world);
+}
+
 static void assert_same_entities(json_world *ja, json_world *jb, ecs_sched_entity a, ecs_sched_entity b) {
     static const char *const none = "";
     ecs_sched_id ids[5];
@@ -777,6 +846,7 @@ int main(void) {
         cmocka_unit_test(an_unknown_member_after_known_ones_is_named_with_its_path),
         cmocka_unit_test(a_member_whose_path_is_longer_than_a_message_shows_is_read),
         cmocka_unit_test(a_load_failing_inside_a_system_fails_it_with_the_files_message),
+        cmocka_unit_test(a_load_inside_a_system_fails_it_with_the_checks_message_first),
         cmocka_unit_test(a_parent_given_under_relations_is_refused_naming_the_parent_key),
         cmocka_unit_test(a_nested_prefab_merges_into_its_entry_and_is_counted),
         cmocka_unit_test(a_prefab_that_includes_itself_is_refused),
@@ -784,6 +854,7 @@ int main(void) {
         cmocka_unit_test(a_nested_prefab_file_is_found_beside_the_file_naming_it),
         cmocka_unit_test(a_prefab_file_that_cannot_be_read_is_named_with_the_path_tried_and_the_reason),
         cmocka_unit_test(assets_come_from_the_loader_and_are_counted),
+        cmocka_unit_test(the_whole_file_is_checked_before_any_hook_is_asked),
         cmocka_unit_test(a_saved_world_loads_back_equal),
         cmocka_unit_test(a_subtree_is_saved_alone),
         cmocka_unit_test(saving_refuses_what_it_cannot_write),
