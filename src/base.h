@@ -701,7 +701,8 @@ static void ecs_sched__running_keep(ecs_sched__running *running, ecs_sched_resul
 /* Records a failure: the code, a message naming the culprit, and a copy to the log. Inside a
    system, the failure is also the system's (refused: one it cannot clear). */
 /* Inside a call made of other calls (a JSON load, json.h), the failures of the calls it makes
-   are recorded but not logged: it logs the one that ends it, once. */
+   are recorded but neither logged nor made the running system's: it tells the one that ends
+   it, once. */
 static ECS_SCHED__THREAD_LOCAL int ecs_sched__hush_depth;
 
 static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, ecs_sched__running *running,
@@ -714,7 +715,7 @@ static ecs_sched_result ecs_sched__vfail_on(ecs_sched__env *env, ecs_sched__runn
     size_t at = running ? ecs_sched__running_prefix(running, message, sizeof message) : 0;
     vsnprintf(message + at, sizeof message - at, fmt, args);
     ecs_sched__error_lock(env);   /* the pieces of a parallel query may fail at once */
-    if (running) ecs_sched__running_keep(running, code, message, refused);
+    if (running && !ecs_sched__hush_depth) ecs_sched__running_keep(running, code, message, refused);
     memcpy(env->last_error, message, strlen(message) + 1);
     env->last_result = code;
     ecs_sched__error_unlock(env);

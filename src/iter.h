@@ -254,13 +254,16 @@ static bool ecs_sched__iter_next_listed(ecs_sched_iter *it, bool by_rows) {
     m = &q->matches[c->rows[at].match];
     end = at + 1;
     if (by_rows) {
-        while (end < c->count && end - at < ECS_SCHED_ITER_ROWS &&
-               c->rows[end].match == c->rows[at].match) {
-            end++;
-        }
-        for (it->count = 0; at + (uint32_t)it->count < end; it->count++) {
-            it->rows[it->count] = c->rows[at + (uint32_t)it->count].row;
-        }
+        /* one pass over the list's rows of this table, the count kept out of the iterator */
+        const ecs_sched__list_row *r = &c->rows[at];
+        uint32_t match = r->match, n = 0, most = c->count - at;
+        if (most > ECS_SCHED_ITER_ROWS) most = ECS_SCHED_ITER_ROWS;
+        do {
+            it->rows[n] = r[n].row;
+            n++;
+        } while (n < most && r[n].match == match);
+        it->count = (int32_t)n;
+        end = at + n;
         it->entities = m->table->entities;
         ecs_sched__list_fields(it, c, m, 0, at);
         if (q->marks) {

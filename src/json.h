@@ -146,6 +146,11 @@ typedef struct ecs_sched__json_load {
     int32_t depth;
     int32_t entity;                 /* the entity being read (its index in its file) */
     ecs_sched_id component;         /* the component being read, or 0 */
+    char path[256];                 /* a key's path, spelled out for a message or a hook */
+    ecs_sched_id named[8];          /* components found by name lately, tried first */
+    int32_t named_next;             /* the slot the next one found takes */
+    bool in_one_pass;               /* each entity checked as it is read: see
+                                       ecs_sched__json_read_in_one_pass */
 } ecs_sched__json_load;
 
 static const char *ecs_sched__json_file(const ecs_sched__json_load *l) {
@@ -158,6 +163,7 @@ static ecs_sched_result ecs_sched__json_fail(ecs_sched__json_load *l, ecs_sched_
                                              const char *format, ...) {
     char what[ECS_SCHED__ERROR_CAPACITY], where[ECS_SCHED__ERROR_CAPACITY / 2];
     va_list args;
+    if (l->in_one_pass) return code;   /* the file is read again, checked first: told then */
     va_start(args, format);
     vsnprintf(what, sizeof what, format, args);
     va_end(args);
@@ -196,10 +202,12 @@ static void ecs_sched__json_position(const char *text, const char *at, int32_t *
 
 static ecs_sched_result ecs_sched__json_check_file(ecs_sched__json_load *l, const cJSON *root);
 
-static cJSON *ecs_sched__json_parse(ecs_sched__json_load *l, const char *text) {
+/* The text parsed, or NULL (malformed, named with its line); `check`: the file checked too
+   (ecs_sched__json_check_file). */
+static cJSON *ecs_sched__json_parse(ecs_sched__json_load *l, const char *text, bool check) {
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
-    if (root && ecs_sched__json_check_file(l, root) != ECS_SCHED_OK) {
+    if (root && check && ecs_sched__json_check_file(l, root) != ECS_SCHED_OK) {
         cJSON_Delete(root);
         return NULL;
     }
@@ -268,36 +276,77 @@ static const char *ecs_sched__json_twice(ecs_sched_world *w, const cJSON *object
     return found;
 }
 
+/* Where an item lies, from its entity (or the file's root): a chain of keys and indices on the
+   stack, spelled out only for a message or a hook, so that reading a file builds no text. */
+typedef struct ecs_sched__json_at {
+    const struct ecs_sched__json_at *up;
+    const char *key;                /* a member's key, or NULL for an element */
+    int32_t index;                  /* an element's index, or -1 */
+} ecs_sched__json_at;
+
+#define ECS_SCHED__JSON_PATH sizeof(((ecs_sched__json_load *)0)->path)
+
+static ecs_sched__json_at ecs_sched__json_key(const ecs_sched__json_at *up, const char *key) {
+    ecs_sched__json_at at;
+    at.up = up;
+    at.key = key;
+    at.index = -1;
+    return at;
+}
+
+static ecs_sched__json_at ecs_sched__json_element_at(const ecs_sched__json_at *up, int32_t index) {
+    ecs_sched__json_at at;
+    at.up = up;
+    at.key = NULL;
+    at.index = index;
+    return at;
+}
+
+static void ecs_sched__json_spell_into(const ecs_sched__json_at *at, char *path) {
+    if (!at) {
+        path[0] = '\0';
+        return;
+    }
+    ecs_sched__json_spell_into(at->up, path);
+    ecs_sched__path_append(path, ECS_SCHED__JSON_PATH, at->key, at->index);
+}
+
+/* The path as messages show it ("components.Unit.path[0].x"), in the load's buffer. */
+static const char *ecs_sched__json_spell(ecs_sched__json_load *l, const ecs_sched__json_at *at) {
+    ecs_sched__json_spell_into(at, l->path);
+    return l->path;
+}
+
 /* Refuses, in item and below, a key given twice in one object (which one would count?) and
    a number beyond a double's range (1e999 reads as infinity), naming the key by its path from
-   the entity (path: where item is, extended in place and restored). */
+   the entity. */
 static ecs_sched_result ecs_sched__json_check_item(ecs_sched__json_load *l, const cJSON *item,
-                                                   char *path, size_t capacity) {
-    size_t length = strlen(path);
+                                                   const ecs_sched__json_at *at) {
     const cJSON *child;
     int32_t k = 0;
     if (cJSON_IsNumber(item) && !isfinite(item->valuedouble)) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                     "key '%s' holds a number beyond the range of a double (a "
-                                    "float member takes \"inf\" and \"-inf\")", path);
+                                    "float member takes \"inf\" and \"-inf\")",
+                                    ecs_sched__json_spell(l, at));
     }
     if (cJSON_IsObject(item)) {
         bool failed;
         const char *twice = ecs_sched__json_twice(l->world, item, &failed);
         if (failed) return ecs_sched__out_of_memory(l->world, "loading JSON");
         if (twice) {
-            ecs_sched__path_append(path, capacity, twice, -1);
+            ecs_sched__json_at key = ecs_sched__json_key(at, twice);
             return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                         "key '%s' is given twice (the keys of an object are "
-                                        "unique)", path);
+                                        "unique)", ecs_sched__json_spell(l, &key));
         }
     }
     cJSON_ArrayForEach(child, item) {
         ecs_sched_result result;
-        ecs_sched__path_append(path, capacity, child->string, cJSON_IsArray(item) ? k++ : -1);
-        result = ecs_sched__json_check_item(l, child, path, capacity);
+        ecs_sched__json_at inner = cJSON_IsArray(item) ? ecs_sched__json_element_at(at, k++)
+                                                       : ecs_sched__json_key(at, child->string);
+        result = ecs_sched__json_check_item(l, child, &inner);
         if (result != ECS_SCHED_OK) return result;
-        path[length] = '\0';
     }
     return ECS_SCHED_OK;
 }
@@ -305,10 +354,8 @@ static ecs_sched_result ecs_sched__json_check_item(ecs_sched__json_load *l, cons
 /* The same for a whole file, its entities' keys named from each entity. */
 static ecs_sched_result ecs_sched__json_check_file(ecs_sched__json_load *l, const cJSON *root) {
     const cJSON *member, *e;
-    char path[256];
     ecs_sched_result result = ECS_SCHED_OK;
-    path[0] = '\0';
-    if (!cJSON_IsObject(root)) return ecs_sched__json_check_item(l, root, path, sizeof path);
+    if (!cJSON_IsObject(root)) return ecs_sched__json_check_item(l, root, NULL);
     {   /* the root's own keys first, then each member's */
         bool failed;
         const char *twice = ecs_sched__json_twice(l->world, root, &failed);
@@ -322,15 +369,14 @@ static ecs_sched_result ecs_sched__json_check_file(ecs_sched__json_load *l, cons
     cJSON_ArrayForEach(member, root) {
         int32_t i = 0;
         if (strcmp(member->string, "entities") != 0 || !cJSON_IsArray(member)) {
-            snprintf(path, sizeof path, "%s", member->string);
-            result = ecs_sched__json_check_item(l, member, path, sizeof path);
+            ecs_sched__json_at key = ecs_sched__json_key(NULL, member->string);
+            result = ecs_sched__json_check_item(l, member, &key);
             if (result != ECS_SCHED_OK) return result;
             continue;
         }
         cJSON_ArrayForEach(e, member) {
             l->entity = i++;
-            path[0] = '\0';
-            result = ecs_sched__json_check_item(l, e, path, sizeof path);
+            result = ecs_sched__json_check_item(l, e, NULL);
             if (result != ECS_SCHED_OK) return result;
         }
         l->entity = -1;
@@ -343,10 +389,12 @@ typedef struct ecs_sched__json_value {
     ecs_sched_id id;                /* the component */
     unsigned char *value;           /* its value being filled */
     int32_t entry;
+    bool links;                     /* an entity member is given an index of the file */
 } ecs_sched__json_value;
 
 static ecs_sched_result ecs_sched__json_struct(ecs_sched__json_value *v, ecs_sched_id type,
-                                               const cJSON *object, const char *path);
+                                               const cJSON *object, const ecs_sched__json_at *where,
+                                               unsigned char *base);
 
 /* {"asset": "path"} in an integer or entity field: the loader gives the handle. */
 static ecs_sched_result ecs_sched__json_asset(ecs_sched__json_value *v, const ecs_sched__field_desc *f,
@@ -357,6 +405,7 @@ static ecs_sched_result ecs_sched__json_asset(ecs_sched__json_value *v, const ec
     ecs_sched_asset_status status;
     unsigned char *at;
     ecs_sched_member_info info;
+    if (l->in_one_pass) return ECS_SCHED_ERR_INVALID_ARGUMENT;   /* a hook waits for the check */
     if (!cJSON_IsString(name) || cJSON_GetArraySize(item) != 1) {
         return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                     "member '%s' is given an object; only {\"asset\": \"path\"} "
@@ -479,30 +528,33 @@ static ecs_sched_result ecs_sched__json_wrong_type(ecs_sched__json_value *v,
                                 ecs_sched__field_kind_names[f->kind], given);
 }
 
-/* One element of a field (not a struct). */
+/* One element of a field (not a struct), written at p. */
 static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs_sched__field_desc *f,
-                                             const cJSON *item, const char *path) {
-    ecs_sched_world *w = v->load->world;
-    ecs_sched_result result = ECS_SCHED_OK;
-    if (cJSON_IsObject(item)) return ecs_sched__json_asset(v, f, item, path);
+                                             const cJSON *item, const ecs_sched__json_at *where,
+                                             unsigned char *p) {
+    bool stored = true;
+    if (cJSON_IsObject(item)) {
+        return ecs_sched__json_asset(v, f, item, ecs_sched__json_spell(v->load, where));
+    }
     switch (f->kind) {
     case ECS_SCHED_TYPE_ENTITY:
         if (cJSON_IsNull(item)) return ECS_SCHED_OK;
-        if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
-        return ECS_SCHED_OK;   /* an index of the file: linked once the value is set */
+        if (!cJSON_IsNumber(item)) break;
+        v->links = true;   /* an index of the file: linked once the value is set */
+        return ECS_SCHED_OK;
     case ECS_SCHED_TYPE_CHARS:
-        if (!cJSON_IsString(item)) return ecs_sched__json_wrong_type(v, f, item, path);
-        result = ecs_sched_value_set_string(w, v->id, v->value, path, item->valuestring);
-        break;
+        if (!cJSON_IsString(item)) break;
+        stored = ecs_sched__store_text(f, p, item->valuestring);
+        goto done;
     case ECS_SCHED_TYPE_ENUM:
-        if (cJSON_IsString(item)) result = ecs_sched_value_set_string(w, v->id, v->value, path, item->valuestring);
-        else if (cJSON_IsNumber(item)) result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
-        else return ecs_sched__json_wrong_type(v, f, item, path);
-        break;
+        if (cJSON_IsString(item)) stored = ecs_sched__store_text(f, p, item->valuestring);
+        else if (cJSON_IsNumber(item)) stored = ecs_sched__store_number(f, p, item->valuedouble);
+        else break;
+        goto done;
     case ECS_SCHED_TYPE_BOOL:
-        if (!cJSON_IsBool(item)) return ecs_sched__json_wrong_type(v, f, item, path);
-        result = ecs_sched_value_set_number(w, v->id, v->value, path, cJSON_IsTrue(item) ? 1.0 : 0.0);
-        break;
+        if (!cJSON_IsBool(item)) break;
+        stored = ecs_sched__store_number(f, p, cJSON_IsTrue(item) ? 1.0 : 0.0);
+        goto done;
     case ECS_SCHED_TYPE_F32:
     case ECS_SCHED_TYPE_F64:
         if (cJSON_IsString(item)) {   /* what a JSON number cannot be */
@@ -511,85 +563,107 @@ static ecs_sched_result ecs_sched__json_leaf(ecs_sched__json_value *v, const ecs
             if (strcmp(text, "nan") == 0) n = (double)NAN;
             else if (strcmp(text, "inf") == 0) n = (double)INFINITY;
             else if (strcmp(text, "-inf") == 0) n = -(double)INFINITY;
-            else return ecs_sched__json_wrong_type(v, f, item, path);
-            result = ecs_sched_value_set_number(w, v->id, v->value, path, n);
-            break;
+            else break;
+            stored = ecs_sched__store_number(f, p, n);
+            goto done;
         }
-        if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
-        result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
-        break;
+        if (!cJSON_IsNumber(item)) break;
+        stored = ecs_sched__store_number(f, p, item->valuedouble);
+        goto done;
     case ECS_SCHED_TYPE_I64:
     case ECS_SCHED_TYPE_U64:
-        if (cJSON_IsString(item)) return ecs_sched__json_big_int(v, f, item->valuestring, path);
-        if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
-        result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
-        break;
+        if (cJSON_IsString(item)) {
+            return ecs_sched__json_big_int(v, f, item->valuestring, ecs_sched__json_spell(v->load, where));
+        }
+        if (!cJSON_IsNumber(item)) break;
+        stored = ecs_sched__store_number(f, p, item->valuedouble);
+        goto done;
     case ECS_SCHED_TYPE_NONE:
     case ECS_SCHED_TYPE_STRUCT:
     case ECS_SCHED_TYPE_I8: case ECS_SCHED_TYPE_I16: case ECS_SCHED_TYPE_I32:
     case ECS_SCHED_TYPE_U8: case ECS_SCHED_TYPE_U16: case ECS_SCHED_TYPE_U32:
-        if (!cJSON_IsNumber(item)) return ecs_sched__json_wrong_type(v, f, item, path);
-        result = ecs_sched_value_set_number(w, v->id, v->value, path, item->valuedouble);
-        break;
+        if (!cJSON_IsNumber(item)) break;
+        stored = ecs_sched__store_number(f, p, item->valuedouble);
+        goto done;
     }
-    return result == ECS_SCHED_OK ? ECS_SCHED_OK : ecs_sched__json_refused(v, f, item, path);
+    return ecs_sched__json_wrong_type(v, f, item, ecs_sched__json_spell(v->load, where));
+done:
+    return stored ? ECS_SCHED_OK
+                  : ecs_sched__json_refused(v, f, item, ecs_sched__json_spell(v->load, where));
 }
 
 /* One element of a field: a struct's object, or a leaf. */
 static ecs_sched_result ecs_sched__json_element(ecs_sched__json_value *v, const ecs_sched__field_desc *f,
-                                                const cJSON *item, const char *path) {
-    if (f->kind != ECS_SCHED_TYPE_STRUCT) return ecs_sched__json_leaf(v, f, item, path);
-    if (!cJSON_IsObject(item)) return ecs_sched__json_wrong_type(v, f, item, path);
-    return ecs_sched__json_struct(v, f->type, item, path);
+                                                const cJSON *item, const ecs_sched__json_at *where,
+                                                unsigned char *p) {
+    if (f->kind != ECS_SCHED_TYPE_STRUCT) return ecs_sched__json_leaf(v, f, item, where, p);
+    if (!cJSON_IsObject(item)) {
+        return ecs_sched__json_wrong_type(v, f, item, ecs_sched__json_spell(v->load, where));
+    }
+    return ecs_sched__json_struct(v, f->type, item, where, p);
 }
 
 static ecs_sched_result ecs_sched__json_field(ecs_sched__json_value *v, const ecs_sched__field_desc *f,
-                                              const cJSON *item, const char *path) {
-    char element[256];
+                                              const cJSON *item, const ecs_sched__json_at *where,
+                                              unsigned char *p) {
     int32_t i = 0;
     const cJSON *e;
-    if (f->count == 1 || f->kind == ECS_SCHED_TYPE_CHARS) return ecs_sched__json_element(v, f, item, path);
+    if (f->count == 1 || f->kind == ECS_SCHED_TYPE_CHARS) return ecs_sched__json_element(v, f, item, where, p);
     if (!cJSON_IsArray(item)) {
         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                     "member '%s' is an array of %d elements, and is not given an "
-                                    "array", path, (int)f->count);
+                                    "array", ecs_sched__json_spell(v->load, where), (int)f->count);
     }
     if (cJSON_GetArraySize(item) > f->count) {
         return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                    "member '%s' holds %d elements, and is given %d", path,
-                                    (int)f->count, cJSON_GetArraySize(item));
+                                    "member '%s' holds %d elements, and is given %d",
+                                    ecs_sched__json_spell(v->load, where), (int)f->count,
+                                    cJSON_GetArraySize(item));
     }
     cJSON_ArrayForEach(e, item) {
-        ecs_sched_result result;
-        snprintf(element, sizeof element, "%s", path);
-        ecs_sched__path_append(element, sizeof element, NULL, i++);
-        result = ecs_sched__json_element(v, f, e, element);
+        ecs_sched__json_at element = ecs_sched__json_element_at(where, i);
+        ecs_sched_result result = ecs_sched__json_element(v, f, e, &element, p + (size_t)i * f->element);
         if (result != ECS_SCHED_OK) return result;
+        i++;
     }
     return ECS_SCHED_OK;
 }
 
+/* The member a key names, or NULL. Files usually give the members in the order they are
+   described: the search starts after the member found last (*next). */
+static const ecs_sched__field_desc *ecs_sched__json_member(const ecs_sched__description *d,
+                                                          const char *key, int32_t *next) {
+    int32_t n, i;
+    if (!d || !key) return NULL;
+    for (n = 0, i = *next; n < d->count; n++, i = i + 1 == d->count ? 0 : i + 1) {
+        if (strcmp(d->fields[i].name, key) == 0) {
+            *next = i + 1 == d->count ? 0 : i + 1;
+            return &d->fields[i];
+        }
+    }
+    return NULL;
+}
+
+/* The members an object gives, written into the value of type `type` at base. */
 static ecs_sched_result ecs_sched__json_struct(ecs_sched__json_value *v, ecs_sched_id type,
-                                               const cJSON *object, const char *path) {
+                                               const cJSON *object, const ecs_sched__json_at *where,
+                                               unsigned char *base) {
     const ecs_sched__description *d = ecs_sched__description_of(v->load->world, type);
     const cJSON *item;
+    int32_t next = 0;
     cJSON_ArrayForEach(item, object) {
-        const ecs_sched__field_desc *f = NULL;
-        char inner[256];
-        int32_t i;
+        const ecs_sched__field_desc *f = ecs_sched__json_member(d, item->string, &next);
+        ecs_sched__json_at inner;
         ecs_sched_result result;
-        for (i = 0; d && i < d->count && !f; i++) {
-            if (item->string && strcmp(d->fields[i].name, item->string) == 0) f = &d->fields[i];
-        }
         if (!f) {
+            const char *path = ecs_sched__json_spell(v->load, where);
             return ecs_sched__json_fail(v->load, ECS_SCHED_ERR_NOT_FOUND,
                                         "unknown member '%s%s%s': '%s' has no such member", path,
                                         path[0] ? "." : "", item->string ? item->string : "",
                                         v->load->world->components[type].name);
         }
-        snprintf(inner, sizeof inner, "%s", path);
-        ecs_sched__path_append(inner, sizeof inner, f->name, -1);
-        result = ecs_sched__json_field(v, f, item, inner);
+        inner = ecs_sched__json_key(where, f->name);
+        result = ecs_sched__json_field(v, f, item, &inner, base + f->offset);
         if (result != ECS_SCHED_OK) return result;
     }
     return ECS_SCHED_OK;
@@ -670,13 +744,30 @@ static ecs_sched_result ecs_sched__json_links(ecs_sched__json_value *v, ecs_sche
     return ECS_SCHED_OK;
 }
 
+/* The component a key names, or 0. A file names the same few over and over: those found
+   lately are compared first, where the registry would hash the name each time. */
+static ecs_sched_id ecs_sched__json_component_named(ecs_sched__json_load *l, const char *name) {
+    const int32_t slots = (int32_t)(sizeof l->named / sizeof l->named[0]);
+    ecs_sched_id id;
+    int32_t i;
+    for (i = 0; i < slots && l->named[i]; i++) {
+        if (strcmp(l->world->components[l->named[i]].name, name) == 0) return l->named[i];
+    }
+    id = ecs_sched_component_lookup(l->world, name);
+    if (id) {
+        l->named[l->named_next] = id;
+        l->named_next = (l->named_next + 1) % slots;
+    }
+    return id;
+}
+
 /* One component of an entry: its value filled from the JSON (a default value first), then
    copied into the data. */
 static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32_t entry,
                                                   const cJSON *item, const int32_t *index_of,
                                                   int32_t count) {
     ecs_sched_world *w = l->world;
-    ecs_sched_id id = ecs_sched_component_lookup(w, item->string);
+    ecs_sched_id id = ecs_sched__json_component_named(l, item->string);
     const ecs_sched__component *c;
     ecs_sched__json_value v;
     ecs_sched_result result;
@@ -714,6 +805,7 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
     v.load = l;
     v.id = id;
     v.entry = entry;
+    v.links = false;
     v.value = c->size <= 256 ? (unsigned char *)(((uintptr_t)local + c->alignment - 1) &
                                                  ~(uintptr_t)(c->alignment - 1))
                              : (unsigned char *)ecs_sched__aligned_alloc(&w->env, c->size, c->alignment);
@@ -722,12 +814,12 @@ static ecs_sched_result ecs_sched__json_component(ecs_sched__json_load *l, int32
         const void *had = ecs_sched_prefab_data_get(l->data, entry, id);
         ecs_sched__construct(c, v.value, had, 1);
     }
-    result = ecs_sched__json_struct(&v, id, item, "");
+    result = ecs_sched__json_struct(&v, id, item, NULL, v.value);
     if (result == ECS_SCHED_OK) {
         result = ecs_sched_prefab_data_set(l->data, entry, id, v.value);
         if (result != ECS_SCHED_OK) result = ecs_sched__json_fail_again(l);
     }
-    if (result == ECS_SCHED_OK) result = ecs_sched__json_links(&v, id, item, "", index_of, count);
+    if (result == ECS_SCHED_OK && v.links) result = ecs_sched__json_links(&v, id, item, "", index_of, count);
     ecs_sched__destruct(c, v.value, 1);
     if (c->size > 256) ecs_sched__aligned_free(&w->env, v.value);
     return result;
@@ -787,7 +879,7 @@ static ecs_sched_result ecs_sched__json_read_nested(ecs_sched__json_load *l, con
     l->files[l->depth++] = path;
     l->entity = -1;
     l->component = 0;
-    root = ecs_sched__json_parse(l, text);
+    root = ecs_sched__json_parse(l, text, true);
     result = root ? ecs_sched__json_entities(l, root, into) : l->world->env.last_result;
     cJSON_Delete(root);
     free(text);
@@ -901,6 +993,7 @@ static ecs_sched_result ecs_sched__json_entity(ecs_sched__json_load *l, const cJ
         }
     }
     if (prefab) {
+        if (l->in_one_pass) return ECS_SCHED_ERR_INVALID_ARGUMENT;   /* a hook waits for the check */
         if (!cJSON_IsString(prefab)) {
             return ecs_sched__json_fail(l, ECS_SCHED_ERR_INVALID_ARGUMENT, "prefab is a file name");
         }
@@ -951,11 +1044,41 @@ static ecs_sched_result ecs_sched__json_entities(ecs_sched__json_load *l, const 
     i = 0;
     cJSON_ArrayForEach(e, entities) {
         if (result != ECS_SCHED_OK) break;
+        if (l->in_one_pass) {   /* checked while it is in the cache */
+            l->entity = i;
+            result = ecs_sched__json_check_item(l, e, NULL);
+            if (result != ECS_SCHED_OK) break;
+        }
         result = ecs_sched__json_entity(l, e, i, index_of, count, into);
         i++;
     }
     ecs_sched__free(&l->world->env, index_of);
     return result;
+}
+
+/* Reads a file whose check would pass, each entity checked just before it is read (one walk
+   over the parsed text where there were two). Gives up, telling nothing, at whatever must wait
+   until the whole file is checked: a failure of the check or of the reading (the check's
+   failures come first, wherever they are), a nested prefab or an asset (hooks run only for a
+   file that passes). The load then starts again from the check. */
+static bool ecs_sched__json_read_in_one_pass(ecs_sched__json_load *l, const cJSON *root) {
+    const cJSON *member;
+    bool failed, ok = true;
+    if (!cJSON_IsObject(root) || ecs_sched__json_twice(l->world, root, &failed) || failed) return false;
+    l->in_one_pass = true;
+    cJSON_ArrayForEach(member, root) {
+        ecs_sched__json_at key = ecs_sched__json_key(NULL, member->string);
+        if (strcmp(member->string, "entities") == 0 && cJSON_IsArray(member)) continue;
+        if (ecs_sched__json_check_item(l, member, &key) != ECS_SCHED_OK) {
+            ok = false;
+            break;
+        }
+    }
+    if (ok) ok = ecs_sched__json_entities(l, root, -1) == ECS_SCHED_OK;
+    l->in_one_pass = false;
+    l->entity = -1;
+    l->component = 0;
+    return ok;
 }
 
 static ecs_sched_prefab_data *ecs_sched__json_read_data(ecs_sched_world *w, const char *text,
@@ -975,8 +1098,15 @@ static ecs_sched_prefab_data *ecs_sched__json_read_data(ecs_sched_world *w, cons
     }
     l.data = ecs_sched_prefab_data_create(w);
     if (!l.data) return NULL;
-    root = ecs_sched__json_parse(&l, text);
-    result = root ? ecs_sched__json_entities(&l, root, -1) : w->env.last_result;
+    root = ecs_sched__json_parse(&l, text, false);
+    result = root ? ECS_SCHED_OK : w->env.last_result;
+    if (root && !ecs_sched__json_read_in_one_pass(&l, root)) {   /* again, checked first */
+        ecs_sched_prefab_data_free(l.data);
+        l.data = ecs_sched_prefab_data_create(w);
+        result = !l.data ? w->env.last_result
+               : ecs_sched__json_check_file(&l, root) != ECS_SCHED_OK ? w->env.last_result
+               : ecs_sched__json_entities(&l, root, -1);
+    }
     cJSON_Delete(root);
     if (result != ECS_SCHED_OK) {
         ecs_sched_prefab_data_free(l.data);
@@ -985,13 +1115,16 @@ static ecs_sched_prefab_data *ecs_sched__json_read_data(ecs_sched_world *w, cons
     return l.data;
 }
 
-/* A load logs its failure once: what the calls it makes record is told by the load. */
+/* A load tells its failure once (logged, and the running system's): what the calls it makes
+   record is told by the load. */
 static void ecs_sched__hushed_begin(void) {
     ecs_sched__hush_depth++;
 }
 
 static void ecs_sched__hushed_end(ecs_sched__env *env, bool failed) {
     if (--ecs_sched__hush_depth == 0 && failed) {
+        ecs_sched__running *running = ecs_sched__running_in(env);
+        if (running) ecs_sched__running_keep(running, env->last_result, env->last_error, false);
         ecs_sched__log(env, ECS_SCHED_LOG_ERROR, env->last_result, env->last_error);
     }
 }

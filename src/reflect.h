@@ -728,53 +728,55 @@ static ecs_sched_result ecs_sched__number_out_of_range(ecs_sched_world *w, ecs_s
     return ecs_sched__out_of_range(w, id, path, f, what, "value_set_number");
 }
 
-ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id, void *value,
-                                            const char *path, double number) {
-    const ecs_sched__field_desc *f;
-    unsigned char *p = ecs_sched__number_field(w, id, value, path, &f, "value_set_number");
+/* Writes a number to one element of a field that holds numbers (not an entity); false when
+   the field cannot hold it, the element untouched. */
+static bool ecs_sched__store_number(const ecs_sched__field_desc *f, unsigned char *p, double number) {
     double lo, end;
-    if (!p) return w->env.last_result;
     if (f->kind == ECS_SCHED_TYPE_F32) {
         /* a finite number beyond what a float holds; infinities and NaN pass as they are */
         bool finite = number >= -1.7976931348623157e308 && number <= 1.7976931348623157e308;
         float x;
-        if (finite && (number > 3.4028234663852886e38 || number < -3.4028234663852886e38)) {
-            return ecs_sched__number_out_of_range(w, id, path, f, number);
-        }
+        if (finite && (number > 3.4028234663852886e38 || number < -3.4028234663852886e38)) return false;
         x = (float)number;
         memcpy(p, &x, 4);
-        return ECS_SCHED_OK;
+        return true;
     }
     if (f->kind == ECS_SCHED_TYPE_F64) {
         memcpy(p, &number, 8);
-        return ECS_SCHED_OK;
+        return true;
     }
+    if (f->kind == ECS_SCHED_TYPE_ENTITY) return false;
+    ecs_sched__int_range(f->kind, f->element, &lo, &end);
+    if (!(number >= lo && number < end)) return false;   /* NaN too */
+    if (f->kind == ECS_SCHED_TYPE_U64) {
+        uint64_t whole = (uint64_t)number;
+        if (ecs_sched__has_fraction_u64(number, whole)) return false;
+        ecs_sched__store_int(p, f->kind, f->element, 0, whole);
+        return true;
+    }
+    {
+        int64_t whole = (int64_t)number;
+        if (ecs_sched__has_fraction_i64(number, whole) ||
+            (f->kind == ECS_SCHED_TYPE_ENUM && !ecs_sched__enum_name(f, whole))) {
+            return false;
+        }
+        ecs_sched__store_int(p, f->kind, f->element, whole, (uint64_t)whole);
+    }
+    return true;
+}
+
+ecs_sched_result ecs_sched_value_set_number(ecs_sched_world *w, ecs_sched_id id, void *value,
+                                            const char *path, double number) {
+    const ecs_sched__field_desc *f;
+    unsigned char *p = ecs_sched__number_field(w, id, value, path, &f, "value_set_number");
+    if (!p) return w->env.last_result;
     if (f->kind == ECS_SCHED_TYPE_ENTITY) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "value_set_number('%s', \"%s\"): member '%s' holds an entity: write "
                                "the handle with ecs_sched_value_set_int", w->components[id].name,
                                path, f->name);
     }
-    ecs_sched__int_range(f->kind, f->element, &lo, &end);
-    if (!(number >= lo && number < end)) {   /* NaN too */
-        return ecs_sched__number_out_of_range(w, id, path, f, number);
-    }
-    if (f->kind == ECS_SCHED_TYPE_U64) {
-        uint64_t whole = (uint64_t)number;
-        if (ecs_sched__has_fraction_u64(number, whole)) {
-            return ecs_sched__number_out_of_range(w, id, path, f, number);
-        }
-        ecs_sched__store_int(p, f->kind, f->element, 0, whole);
-        return ECS_SCHED_OK;
-    }
-    {
-        int64_t whole = (int64_t)number;
-        if (ecs_sched__has_fraction_i64(number, whole) ||
-            (f->kind == ECS_SCHED_TYPE_ENUM && !ecs_sched__enum_name(f, whole))) {
-            return ecs_sched__number_out_of_range(w, id, path, f, number);
-        }
-        ecs_sched__store_int(p, f->kind, f->element, whole, (uint64_t)whole);
-    }
+    if (!ecs_sched__store_number(f, p, number)) return ecs_sched__number_out_of_range(w, id, path, f, number);
     return ECS_SCHED_OK;
 }
 
@@ -811,35 +813,44 @@ ecs_sched_result ecs_sched_value_set_int(ecs_sched_world *w, ecs_sched_id id, vo
     return ECS_SCHED_OK;
 }
 
+/* Writes text to one element of a text or enum field (an enum takes the name of one of its
+   values); false when the field cannot hold it, the element untouched. */
+static bool ecs_sched__store_text(const ecs_sched__field_desc *f, unsigned char *p, const char *text) {
+    int32_t v;
+    if (f->kind == ECS_SCHED_TYPE_CHARS) {
+        size_t n = strlen(text);
+        if (n >= f->element) return false;
+        memset(p, 0, f->element);
+        memcpy(p, text, n);
+        return true;
+    }
+    for (v = 0; v < f->value_count; v++) {
+        if (strcmp(f->values[v].name, text) == 0) {
+            ecs_sched__store_int(p, f->kind, f->element, f->values[v].value,
+                                 (uint64_t)f->values[v].value);
+            return true;
+        }
+    }
+    return false;
+}
+
 ecs_sched_result ecs_sched_value_set_string(ecs_sched_world *w, ecs_sched_id id, void *value,
                                             const char *path, const char *text) {
     const ecs_sched__field_desc *f;
     bool whole;
     unsigned char *p = ecs_sched__resolve(w, id, (unsigned char *)value, path, &f, &whole,
                                           "value_set_string");
-    int32_t v;
     if (!p) return w->env.last_result;
     if (!text) text = "";
     if (f->kind == ECS_SCHED_TYPE_CHARS) {
-        size_t n = strlen(text);
-        if (n >= f->element) {
-            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                                   "value_set_string('%s', \"%s\"): \"%.40s\" is %zu bytes with "
-                                   "its zero; member '%s' holds %u", w->components[id].name, path,
-                                   text, n + 1, f->name, (unsigned)f->element);
-        }
-        memset(p, 0, f->element);
-        memcpy(p, text, n);
-        return ECS_SCHED_OK;
+        if (ecs_sched__store_text(f, p, text)) return ECS_SCHED_OK;
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "value_set_string('%s', \"%s\"): \"%.40s\" is %zu bytes with "
+                               "its zero; member '%s' holds %u", w->components[id].name, path,
+                               text, strlen(text) + 1, f->name, (unsigned)f->element);
     }
     if (f->kind == ECS_SCHED_TYPE_ENUM) {
-        for (v = 0; v < f->value_count; v++) {
-            if (strcmp(f->values[v].name, text) == 0) {
-                ecs_sched__store_int(p, f->kind, f->element, f->values[v].value,
-                                     (uint64_t)f->values[v].value);
-                return ECS_SCHED_OK;
-            }
-        }
+        if (ecs_sched__store_text(f, p, text)) return ECS_SCHED_OK;
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "value_set_string('%s', \"%s\"): '%.40s' is not a value of enum "
                                "member '%s'", w->components[id].name, path, text, f->name);

@@ -263,6 +263,152 @@ static void an_integer_out_of_range_is_named_as_the_file_wrote_it(void **state) 
     check_and_destroy(j.s.world);
 }
 
+static void members_are_read_in_any_order_and_missing_ones_keep_their_default(void **state) {
+    json_world j;
+    ecs_sched_prefab_data *d;
+    const Unit *u;
+    const Position *p;
+    (void)state;
+    setup_json(&j);
+    d = ecs_sched_prefab_data_from_json(j.s.world,
+        "{\"entities\": [{\"components\": {"
+        "\"Unit\": {\"speed\": 0.25, \"gait\": \"RUN\", \"level\": 3, \"at\": {\"y\": 4, \"x\": 5}},"
+        "\"Position\": {\"y\": 2, \"x\": 1}}},"
+        " {\"components\": {\"Position\": {\"y\": 7}, \"Unit\": {\"at\": {\"x\": 6}, \"level\": 9}}}]}",
+        NULL);
+    assert_non_null(d);
+    u = (const Unit *)ecs_sched_prefab_data_get(d, 0, j.unit);
+    p = (const Position *)ecs_sched_prefab_data_get(d, 0, j.s.position);
+    assert_non_null(u);
+    assert_non_null(p);
+    assert_true(u->speed > 0.24 && u->speed < 0.26);
+    assert_int_equal(u->gait, GAIT_RUN);
+    assert_int_equal(u->level, 3);
+    assert_true(u->at.x > 4.9f && u->at.x < 5.1f && u->at.y > 3.9f && u->at.y < 4.1f);
+    assert_int_equal(u->hp, 100);   /* missing: the default */
+    assert_true(p->x > 0.9f && p->x < 1.1f && p->y > 1.9f && p->y < 2.1f);
+    u = (const Unit *)ecs_sched_prefab_data_get(d, 1, j.unit);
+    p = (const Position *)ecs_sched_prefab_data_get(d, 1, j.s.position);
+    assert_non_null(u);
+    assert_non_null(p);
+    assert_true(u->at.x > 5.9f && u->at.x < 6.1f);
+    assert_true(u->at.y > -0.1f && u->at.y < 0.1f);   /* missing in a nested value too */
+    assert_int_equal(u->level, 9);
+    assert_int_equal(u->gait, GAIT_WALK);
+    assert_true(p->x > -0.1f && p->x < 0.1f && p->y > 6.9f && p->y < 7.1f);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+static void an_unknown_member_after_known_ones_is_named_with_its_path(void **state) {
+    json_world j;
+    (void)state;
+    setup_json(&j);
+    expect_load_failure(&j, "{\"entities\": [{\"components\": {\"Unit\": {\"hp\": 1, \"at\": "
+                            "{\"y\": 1, \"x\": 2, \"w\": 3}}}}]}",
+                        ECS_SCHED_ERR_NOT_FOUND, "entity 0", "component 'Unit'", "'at.w'",
+                        "'Vec2' has no such member", (const char *)NULL);
+    expect_load_failure(&j, "{\"entities\": [{}, {\"components\": {\"Position\": {\"y\": 1, \"x\": 2, "
+                            "\"y2\": 3}}}]}",
+                        ECS_SCHED_ERR_NOT_FOUND, "entity 1", "'y2'", (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+/* A type with one member whose name is longer than the paths a message shows. */
+typedef struct { float value; } Far;
+
+static void a_member_whose_path_is_longer_than_a_message_shows_is_read(void **state) {
+    json_world j;
+    ecs_sched_id far;
+    char name[301], text[512];
+    ecs_sched_member member = ECS_SCHED_MEMBER(Far, value, ECS_SCHED_TYPE_F32);
+    ecs_sched_prefab_data *d;
+    const Far *value;
+    (void)state;
+    setup_json(&j);
+    memset(name, 'n', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    member.name = name;
+    far = ECS_SCHED_COMPONENT(j.s.world, Far);
+    assert_int_equal(ecs_sched_describe(j.s.world, far, 1, &member), ECS_SCHED_OK);
+    snprintf(text, sizeof text, "{\"entities\": [{\"components\": {\"Far\": {\"%s\": 2.5}}}]}", name);
+    d = ecs_sched_prefab_data_from_json(j.s.world, text, NULL);
+    if (!d) fail_msg("%s", ecs_sched_last_error(j.s.world));
+    value = (const Far *)ecs_sched_prefab_data_get(d, 0, far);
+    assert_non_null(value);
+    assert_true(value->value > 2.4f && value->value < 2.6f);
+    ecs_sched_prefab_data_free(d);
+    check_and_destroy(j.s.world);
+}
+
+/* A system loading the text in its user data. */
+static void load_in_a_system(ecs_sched_system_ctx *ctx) {
+    ecs_sched_json_desc desc;
+    ecs_sched_prefab_data *d;
+    memset(&desc, 0, sizeof desc);
+    desc.file = "level.json";
+    d = ecs_sched_prefab_data_from_json(ecs_sched_ctx_world(ctx), (const char *)ecs_sched_ctx_user_data(ctx),
+                                        &desc);
+    ecs_sched_prefab_data_free(d);
+}
+
+static void a_load_failing_inside_a_system_fails_it_with_the_files_message(void **state) {
+    json_world j;
+    ecs_sched_system_desc system;
+    (void)state;
+    setup_json(&j);
+    memset(&system, 0, sizeof system);
+    system.name = "loader";
+    system.fn = load_in_a_system;
+    system.exclusive = true;
+    system.user_data = (void *)"{\"entities\": [{\"components\": {\"Unit\": {\"level\": 300}}}]}";
+    assert_int_equal(ecs_sched_add_system(j.s.world, "Update", &system), ECS_SCHED_OK);
+    assert_int_not_equal(ecs_sched_run_schedule(j.s.world, "Update"), ECS_SCHED_OK);
+    if (!strstr(ecs_sched_last_error(j.s.world), "system 'loader'") ||
+        !strstr(ecs_sched_last_error(j.s.world), "json 'level.json': entity 0, component 'Unit'") ||
+        !strstr(ecs_sched_last_error(j.s.world), "'level' (u8) cannot hold 300")) {
+        fail_msg("not the file's message: %s", ecs_sched_last_error(j.s.world));
+    }
+    expect_message_without(&j, "value_set", (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
+/* More tags than an entity holds, on entity 0, then a key given twice on entity 1: the file's
+   check names the key, wherever the reading would have stopped first. */
+static void a_load_inside_a_system_fails_it_with_the_checks_message_first(void **state) {
+    json_world j;
+    ecs_sched_system_desc system;
+    static char text[16384];
+    size_t used;
+    int i;
+    (void)state;
+    setup_json(&j);
+    used = (size_t)snprintf(text, sizeof text, "{\"entities\": [{\"components\": {");
+    for (i = 0; i <= 256; i++) {
+        ecs_sched_component_desc tag;
+        char name[16];
+        snprintf(name, sizeof name, "T%d", i);
+        memset(&tag, 0, sizeof tag);
+        tag.name = name;
+        assert_true(ecs_sched_component_register(j.s.world, &tag) != 0);
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s\"%s\": true", i ? ", " : "", name);
+    }
+    snprintf(text + used, sizeof text - used, "}}, {\"name\": \"a\", \"name\": \"b\"}]}");
+    memset(&system, 0, sizeof system);
+    system.name = "loader";
+    system.fn = load_in_a_system;
+    system.exclusive = true;
+    system.user_data = text;
+    assert_int_equal(ecs_sched_add_system(j.s.world, "Update", &system), ECS_SCHED_OK);
+    assert_int_not_equal(ecs_sched_run_schedule(j.s.world, "Update"), ECS_SCHED_OK);
+    if (!strstr(ecs_sched_last_error(j.s.world), "system 'loader'") ||
+        !strstr(ecs_sched_last_error(j.s.world), "entity 1: key 'name' is given twice")) {
+        fail_msg("not the check's message: %s", ecs_sched_last_error(j.s.world));
+    }
+    expect_message_without(&j, "components already", (const char *)NULL);
+    check_and_destroy(j.s.world);
+}
+
 static void a_parent_given_under_relations_is_refused_naming_the_parent_key(void **state) {
     json_world j;
     (void)state;
@@ -536,6 +682,39 @@ static void assets_come_from_the_loader_and_are_counted(void **state) {
 
 /* Every entity of `a` has its counterpart in `b` at the same place of a depth-first walk from
    the roots, with the same name, components and values. */
+static void the_whole_file_is_checked_before_any_hook_is_asked(void **state) {
+    json_world j;
+    ecs_sched_json_desc desc;
+    ecs_sched_progress progress;
+    ecs_sched_prefab_data *d;
+    file_set files;
+    (void)state;
+    setup_json(&j);
+    memset(&files, 0, sizeof files);
+    files.names[0] = "part.json";
+    files.texts[0] = "{\"entities\": [{}]}";
+    memset(&desc, 0, sizeof desc);
+    memset(&progress, 0, sizeof progress);
+    desc.load_asset = load_by_name;
+    desc.read_file = read_from_set;
+    desc.user = &files;
+    desc.progress = &progress;
+    assert_null(ecs_sched_prefab_data_from_json(j.s.world,
+        "{\"entities\": [{\"prefab\": \"part.json\", \"components\": {\"Health\": {\"hp\": "
+        "{\"asset\": \"ship.png\"}}}}, {\"components\": {\"Health\": {\"hp\": 1, \"hp\": 2}}}]}",
+        &desc));
+    assert_non_null(strstr(ecs_sched_last_error(j.s.world), "entity 1: key 'components.Health.hp' is given twice"));
+    assert_int_equal(files.asks, 0);
+    assert_int_equal(progress.loading + progress.done + progress.failed, 0);
+    d = ecs_sched_prefab_data_from_json(j.s.world, "{\"entities\": [{\"components\": "
+        "{\"Health\": {\"hp\": {\"asset\": \"ship.png\"}}}}, {\"prefab\": \"part.json\"}]}", &desc);
+    assert_non_null(d);
+    ecs_sched_prefab_data_free(d);
+    assert_int_equal(files.asks, 1);
+    assert_int_equal(progress.done, 2);   /* the asset, then the nested file */
+    check_and_destroy(j.s.world);
+}
+
 static void assert_same_entities(json_world *ja, json_world *jb, ecs_sched_entity a, ecs_sched_entity b) {
     static const char *const none = "";
     ecs_sched_id ids[5];
@@ -663,6 +842,11 @@ int main(void) {
         cmocka_unit_test(a_key_given_twice_is_refused_naming_the_file_entity_and_key),
         cmocka_unit_test(a_number_beyond_a_double_is_refused_naming_the_file_entity_and_key),
         cmocka_unit_test(an_integer_out_of_range_is_named_as_the_file_wrote_it),
+        cmocka_unit_test(members_are_read_in_any_order_and_missing_ones_keep_their_default),
+        cmocka_unit_test(an_unknown_member_after_known_ones_is_named_with_its_path),
+        cmocka_unit_test(a_member_whose_path_is_longer_than_a_message_shows_is_read),
+        cmocka_unit_test(a_load_failing_inside_a_system_fails_it_with_the_files_message),
+        cmocka_unit_test(a_load_inside_a_system_fails_it_with_the_checks_message_first),
         cmocka_unit_test(a_parent_given_under_relations_is_refused_naming_the_parent_key),
         cmocka_unit_test(a_nested_prefab_merges_into_its_entry_and_is_counted),
         cmocka_unit_test(a_prefab_that_includes_itself_is_refused),
@@ -670,6 +854,7 @@ int main(void) {
         cmocka_unit_test(a_nested_prefab_file_is_found_beside_the_file_naming_it),
         cmocka_unit_test(a_prefab_file_that_cannot_be_read_is_named_with_the_path_tried_and_the_reason),
         cmocka_unit_test(assets_come_from_the_loader_and_are_counted),
+        cmocka_unit_test(the_whole_file_is_checked_before_any_hook_is_asked),
         cmocka_unit_test(a_saved_world_loads_back_equal),
         cmocka_unit_test(a_subtree_is_saved_alone),
         cmocka_unit_test(saving_refuses_what_it_cannot_write),

@@ -614,6 +614,43 @@ static void test_iteration_by_rows_gives_each_row_its_sparse_pointer(void **stat
     check_and_destroy(s.base.world);
 }
 
+static void test_iteration_by_rows_hands_out_each_filtered_row_once_table_by_table(void **state) {
+    sparse_setup s;
+    ecs_sched_query *q;
+    ecs_sched_iter it;
+    static bool seen[600];
+    int i, rows = 0, calls = 0;
+    (void)state;
+    setup_sparse(&s);
+    memset(seen, 0, sizeof seen);
+    for (i = 0; i < 600; i++) {   /* three tables of 200, two rows in three selected */
+        ecs_sched_entity e = spawn_moving(&s, (float)i);
+        Health h;
+        h.hp = i;
+        if (i >= 200 && i < 400) assert_int_equal(ecs_sched_insert(s.base.world, e, s.base.health, &h), ECS_SCHED_OK);
+        if (i >= 400) assert_int_equal(ecs_sched_insert(s.base.world, e, s.base.frozen, NULL), ECS_SCHED_OK);
+        if (i % 3) assert_int_equal(ecs_sched_insert(s.base.world, e, s.selected, NULL), ECS_SCHED_OK);
+    }
+    q = QUERY(s.base.world, ecs_sched_read(s.base.position), ecs_sched_read(s.selected));
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next_rows(&it)) {
+        const Position *p = ECS_SCHED_FIELD(&it, const Position, 0);
+        assert_true(it.count > 0 && it.count <= ECS_SCHED_ITER_ROWS);
+        for (i = 0; i < it.count; i++) {
+            int32_t x = (int32_t)p[it.rows[i]].x;
+            assert_true(i == 0 || it.rows[i] > it.rows[i - 1]);   /* one table, in row order */
+            assert_true(x >= 0 && x < 600 && x % 3 != 0 && !seen[x]);
+            assert_true(ecs_sched_has(s.base.world, it.entities[it.rows[i]], s.selected));
+            seen[x] = true;
+            rows++;
+        }
+        calls++;
+    }
+    assert_int_equal(rows, 400);
+    assert_true(calls >= 3 * ((133 + ECS_SCHED_ITER_ROWS - 1) / ECS_SCHED_ITER_ROWS));
+    check_and_destroy(s.base.world);
+}
+
 static void test_sparse_terms_combine_with_related_and_parent_terms(void **state) {
     sparse_setup s;
     ecs_sched_query *related, *from_parent;
@@ -1134,6 +1171,7 @@ int main(void) {
         cmocka_unit_test(test_queries_mixing_table_and_sparse_terms_match_brute_force),
         cmocka_unit_test(test_a_sparse_field_is_written_through_its_pointers),
         cmocka_unit_test(test_iteration_by_rows_gives_each_row_its_sparse_pointer),
+        cmocka_unit_test(test_iteration_by_rows_hands_out_each_filtered_row_once_table_by_table),
         cmocka_unit_test(test_sparse_terms_combine_with_related_and_parent_terms),
         cmocka_unit_test(test_a_sparse_query_follows_adds_and_removes),
         cmocka_unit_test(test_a_sparse_query_reads_live_values_after_insert_many_on_a_full_set),
