@@ -503,7 +503,7 @@ static void ecs_sched__despawn_live(ecs_sched_world *w, uint32_t index) {
     for (i = 0; i < t->tick_count; i++) {
         ecs_sched__removed(w, t->ticks[i].id, ecs_sched__make_entity(index, r->generation));
     }
-    for (i = 0; i < t->column_count; i++) {
+    for (i = 0; t->hooked && i < t->column_count; i++) {
         ecs_sched__destruct(&w->components[t->columns[i].id], ecs_sched__cell(t, i, r->row), 1);
     }
     ecs_sched__table_delete_row(w, t, (int32_t)r->row);
