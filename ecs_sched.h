@@ -19522,7 +19522,7 @@ struct ecs_sched__links {
     uint32_t mark_stamp;
     ecs_sched_entity *doomed;       /* a despawn's entities, targets before sources */
     ecs_sched_id *doomed_via;       /* the kind each was taken along by (0: the first) */
-    uint32_t *order;                /* the order they are despawned in (see order_doomed) */
+    uint32_t *order;                /* a tree's indices, a bit each (see despawn_tree) */
     uint32_t doomed_capacity;
     uint32_t via_capacity;
     uint32_t order_capacity;
@@ -20443,6 +20443,10 @@ static void ecs_sched__observe_linked_despawning(ecs_sched_world *w, ecs_sched_e
 static bool ecs_sched__doomed_reserve(ecs_sched_world *w, uint32_t count, bool marking) {
     ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t had = r->mark_capacity;
+    if (count <= r->doomed_capacity && count <= r->via_capacity && count <= r->order_capacity &&
+        (!marking || w->record_count <= had)) {
+        return true;   /* the usual case: a walk reserves for each list it takes along */
+    }
     if (marking && w->record_count > had) {
         if (!ECS_SCHED__GROW(&w->env, r->marks, &r->mark_capacity, w->record_count)) return false;
         memset(r->marks + had, 0, (r->mark_capacity - had) * sizeof *r->marks);
@@ -20462,8 +20466,11 @@ static bool ecs_sched__despawn_needs_marks(const ecs_sched_world *w) {
         if (r->kinds[kind].pairs == 0) continue;
         if (ecs_sched__kind_policy(w, kind) != ECS_SCHED_TARGET_DESPAWN_SOURCES) return true;
         /* two kinds that take sources along may reach one entity twice, and so may one that
-           is not exclusive */
-        if (++taking > 1 || !(w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE)) return true;
+           is not exclusive, or one that allows cycles */
+        if (++taking > 1 || (w->components[kind].relation & (ECS_SCHED__KIND_EXCLUSIVE | ECS_SCHED__KIND_ACYCLIC)) !=
+                                (ECS_SCHED__KIND_EXCLUSIVE | ECS_SCHED__KIND_ACYCLIC)) {
+            return true;
+        }
     }
     return false;
 }
@@ -20491,8 +20498,7 @@ static inline void ecs_sched__prefetch_sources(const ecs_sched_world *w, const e
 /* Gathers e and every entity its despawn takes along (through kinds that despawn sources),
    targets before sources, into relations->doomed; returns how many, or -1 when out of
    memory. */
-static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e, bool marking,
-                                       bool drop_lists) {
+static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e, bool marking) {
     ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t n = 0, at, k;
     if (marking && ++r->mark_stamp == 0) {   /* the stamp wrapped: old marks could match */
@@ -20506,12 +20512,12 @@ static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e, 
     for (at = 0; at < n; at++) {
         ecs_sched__prefetch_sources(w, r, at + 32u < n ? r->doomed[at + 32u] : 0, false);
         ecs_sched__prefetch_sources(w, r, at + 16u < n ? r->doomed[at + 16u] : 0, true);
+        if (!ecs_sched__may_be_target(r, r->doomed[at])) continue;   /* most of a tree's leaves */
         for (k = 0; k < r->kind_count; k++) {
             ecs_sched_id kind = r->kind_ids[k];
             const ecs_sched__sources *s;
             uint32_t i;
-            if (ecs_sched__kind_policy(w, kind) != ECS_SCHED_TARGET_DESPAWN_SOURCES ||
-                !ecs_sched__may_be_target(r, r->doomed[at])) {
+            if (!r->kinds[kind].pairs || ecs_sched__kind_policy(w, kind) != ECS_SCHED_TARGET_DESPAWN_SOURCES) {
                 continue;
             }
             s = ecs_sched__sources_of(w, kind, r->doomed[at]);
@@ -20526,14 +20532,6 @@ static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e, 
                 }
                 r->doomed_via[n] = kind;
                 r->doomed[n++] = s->items[i];
-            }
-            if (drop_lists && (w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE)) {
-                /* every source goes, none leaves the list on its own: it goes now */
-                ecs_sched__sources *list = ecs_sched__sources_of(w, kind, r->doomed[at]);
-                ecs_sched__kind_of(w, kind)->pairs -= list->count;
-                r->pairs -= list->count;
-                list->count = 0;
-                w->rows_version++;
             }
         }
     }
@@ -20590,7 +20588,7 @@ static ecs_sched_result ecs_sched__detach_sources(ecs_sched_world *w, ecs_sched_
 }
 
 /* The entity's own relationships go (as a source), without moving it; `via` (an exclusive
-   kind it was taken along by, or 0) is left to its target, which goes after it. */
+   kind it was taken along by, or 0) is left to its target, which goes too. */
 static void ecs_sched__drop_own_links(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id via) {
     const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
     int32_t i;
@@ -20609,8 +20607,8 @@ static void ecs_sched__drop_own_links(ecs_sched_world *w, ecs_sched_entity e, ec
     }
 }
 
-/* The lists of an entity that goes: whoever is still in them went before it, without
-   leaving (see ecs_sched__drop_own_links). */
+/* The lists of an entity that goes: whoever is still in them goes too, before or after it,
+   without leaving (see ecs_sched__drop_own_links). */
 static void ecs_sched__drop_sources(ecs_sched_world *w, ecs_sched_entity e) {
     ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t k, index = ECS_SCHED_ENTITY_INDEX(e);
@@ -20629,54 +20627,160 @@ static void ecs_sched__drop_sources(ecs_sched_world *w, ecs_sched_entity e) {
     }
 }
 
+/* ---- a tree's despawn ----
+
+   When no rule but that of one exclusive, acyclic kind taking its sources along has work (no
+   marks needed: the other kinds have no pair, and no entity is reached twice) and no observer
+   hears the despawns, the entity's subtree under that kind goes as one. Every source in a gathered target's list goes too, so
+   none leaves the list on its own: the target drops it whole as it goes (whichever goes
+   first). The entities are despawned in the order of their indices when those are dense (a
+   tree made together), so that their records and rows are visited as they lie in memory;
+   otherwise sources before their targets. */
+
+/* The kind a despawn without marks takes sources along by: the only kind with pairs, or 0. */
+static ecs_sched_id ecs_sched__only_linked_kind(const ecs_sched__links *r) {
+    uint32_t k;
+    for (k = 0; k < r->kind_count; k++) {
+        if (r->kinds[r->kind_ids[k]].pairs) return r->kind_ids[k];
+    }
+    return 0;
+}
+
+/* Asks for the list entry of the entity `ahead` entries on in the walk, or for its items. */
+static inline void ecs_sched__prefetch_tree_list(const ecs_sched__links *r, const ecs_sched__kind *k,
+                                                 ecs_sched_entity e, bool items) {
+#if defined(__GNUC__) || defined(__clang__)
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    if (!ecs_sched__may_be_target(r, e) || index >= k->source_capacity) return;
+    if (!items) __builtin_prefetch(&k->sources[index]);
+    else if (k->sources[index].count) __builtin_prefetch(k->sources[index].items);
+#else
+    (void)r; (void)k; (void)e; (void)items;
+#endif
+}
+
+/* Gathers e and the sources its despawn takes along through `kind` (0: none) into
+   relations->doomed, targets before sources; *lo and *hi: the smallest and the largest index
+   gathered. Returns how many, or -1 when out of memory. */
+static int32_t ecs_sched__gather_tree(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id kind,
+                                      uint32_t *lo, uint32_t *hi) {
+    ecs_sched__links *r = ecs_sched__links_of(w);
+    ecs_sched__kind *k = kind ? ecs_sched__kind_of(w, kind) : NULL;
+    uint32_t n = 1, at, i;
+    if (!ecs_sched__doomed_reserve(w, 1, false)) return -1;
+    r->doomed[0] = e;
+    *lo = *hi = ECS_SCHED_ENTITY_INDEX(e);
+    for (at = 0; k && at < n; at++) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(r->doomed[at]), count;
+        const ecs_sched__sources *s;
+        if (at + 32u < n) ecs_sched__prefetch_tree_list(r, k, r->doomed[at + 32u], false);
+        if (at + 16u < n) ecs_sched__prefetch_tree_list(r, k, r->doomed[at + 16u], true);
+        if (!ecs_sched__may_be_target(r, r->doomed[at]) || index >= k->source_capacity ||
+            !(count = k->sources[index].count)) {
+            continue;
+        }
+        if ((n + count > r->doomed_capacity || n + count > r->order_capacity) &&
+            !ecs_sched__doomed_reserve(w, n + count, false)) {
+            return -1;
+        }
+        s = &k->sources[index];
+        for (i = 0; i < count; i++) {   /* lists are short: no call to copy them */
+            uint32_t source = ECS_SCHED_ENTITY_INDEX(s->items[i]);
+            r->doomed[n + i] = s->items[i];
+            if (source < *lo) *lo = source;
+            if (source > *hi) *hi = source;
+        }
+        n += count;
+    }
+    return (int32_t)n;
+}
+
+/* The entities of a table that hold no relationship but the one they were taken along by
+   (left to its target, which goes too): the last such table seen, and that kind. */
+typedef struct ecs_sched__linkless {
+    const ecs_sched__table *table;
+    ecs_sched_id via;
+} ecs_sched__linkless;
+
+static bool ecs_sched__table_relates(const ecs_sched_world *w, const ecs_sched__table *t,
+                                     ecs_sched_id via);
+
+/* Despawns a gathered live entity: its own relationships but `via`'s (an exclusive kind it
+   was taken along by, or 0), its lists, its name, then itself. */
+static ECS_SCHED__ALWAYS_INLINE void ecs_sched__despawn_gathered(ecs_sched_world *w, ecs_sched_entity d,
+                                                                 ecs_sched_id via,
+                                                                 ecs_sched__linkless *linkless) {
+    const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(d)].table];
+    /* a tree's entities share a few tables, most holding no link but the one to the parent:
+       while no observer may change the tables, the last such table is remembered */
+    if (t != linkless->table || via != linkless->via || w->observed) {
+        if (ecs_sched__table_relates(w, t, via)) {
+            ecs_sched__drop_own_links(w, d, via);
+        } else {
+            linkless->table = t;
+            linkless->via = via;
+        }
+    }
+    ecs_sched__drop_sources(w, d);
+    if (w->hooks.forget) w->hooks.forget(w, ECS_SCHED_ENTITY_INDEX(d));
+    ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(d));
+}
+
+/* The despawn of a tree (see above), no observer hearing it. */
+static ecs_sched_result ecs_sched__despawn_tree(ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched__links *r = ecs_sched__links_of(w);
+    ecs_sched_id kind = ecs_sched__only_linked_kind(r);
+    ecs_sched__linkless linkless = {NULL, 0};
+    uint32_t lo, hi, root = ECS_SCHED_ENTITY_INDEX(e);
+    int32_t n = ecs_sched__gather_tree(w, e, kind, &lo, &hi), k;
+    if (n < 0) return ecs_sched__out_of_memory(w, "despawning an entity and its sources");
+    if (n >= 16 && hi - lo <= 4u * (uint32_t)n) {
+        /* relations->order holds a bit per index from lo (room for n words: enough) */
+        uint32_t words = (hi - lo) / 32u + 1u, word;
+        memset(r->order, 0, words * sizeof *r->order);
+        for (k = 0; k < n; k++) {
+            uint32_t bit = ECS_SCHED_ENTITY_INDEX(r->doomed[k]) - lo;
+            r->order[bit / 32u] |= (uint32_t)1 << (bit % 32u);
+        }
+        for (word = 0; word < words; word++) {
+            uint32_t bits = r->order[word];
+            while (bits) {
+                uint32_t index = lo + word * 32u + (uint32_t)ecs_sched__lowest_bit(bits);
+                bits &= bits - 1u;
+                ecs_sched__despawn_gathered(w, ecs_sched__make_entity(index, w->records[index].generation),
+                                            index == root ? 0 : kind, &linkless);
+            }
+        }
+        return ECS_SCHED_OK;
+    }
+    for (k = n - 1; k >= 0; k--) ecs_sched__despawn_gathered(w, r->doomed[k], k == 0 ? 0 : kind, &linkless);
+    return ECS_SCHED_OK;
+}
+
 /* The despawn_linked hook (registry.h): despawns a live entity in a world with
    relationships or names, with what its kinds' rules take along. All or nothing for the
    rules; an entity whose sources lose their relationship (REMOVE) may have lost some of them
    when the allocator fails midway. */
-/* The order the gathered entities are despawned in, into relations->order (positions in
-   doomed). Sources before their targets (the reverse of the gathering), unless the targets'
-   lists went whole already (drop_lists): then, when the entities' indices are dense (a tree
-   made together), in the order of their indices, so that their records and rows are visited
-   as they lie in memory. */
-static void ecs_sched__order_doomed(ecs_sched_world *w, int32_t n, bool drop_lists) {
-    ecs_sched__links *r = ecs_sched__links_of(w);
-    uint32_t lo = UINT32_MAX, hi = 0, i, out = 0;
-    int32_t k;
-    for (k = 0; k < n; k++) r->order[k] = (uint32_t)(n - 1 - k);
-    if (!drop_lists || n < 16) return;
-    for (k = 0; k < n; k++) {
-        uint32_t index = ECS_SCHED_ENTITY_INDEX(r->doomed[k]);
-        if (index < lo) lo = index;
-        if (index > hi) hi = index;
-    }
-    if (hi - lo > 4u * (uint32_t)n || !ecs_sched__doomed_reserve(w, (uint32_t)n, true)) return;
-    /* marks are free while nothing is marked: each index's position in doomed */
-    for (k = 0; k < n; k++) r->marks[ECS_SCHED_ENTITY_INDEX(r->doomed[k])] = (uint32_t)k;
-    for (i = lo; i <= hi; i++) {
-        uint32_t at = r->marks[i];
-        if (at < (uint32_t)n && ECS_SCHED_ENTITY_INDEX(r->doomed[at]) == i) r->order[out++] = at;
-    }
-    /* back to "not marked" (0 is never a stamp) */
-    memset(r->marks + lo, 0, (size_t)(hi - lo + 1u) * sizeof *r->marks);
-}
 
-/* Whether entities of the table have relationships of their own. */
-static bool ecs_sched__table_relates(const ecs_sched_world *w, const ecs_sched__table *t) {
+/* Whether entities of the table have relationships of their own (of a kind but `via`). */
+static bool ecs_sched__table_relates(const ecs_sched_world *w, const ecs_sched__table *t,
+                                     ecs_sched_id via) {
     int32_t i;
     for (i = 0; i < t->type_count; i++) {
-        if (w->components[t->type[i]].relation) return true;
+        if (w->components[t->type[i]].relation && t->type[i] != via) return true;
     }
     return false;
 }
 
 static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched_entity e) {
     ecs_sched__links *r = ecs_sched__links_of(w);
+    ecs_sched__linkless linkless = {NULL, 0};
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     bool marking;
     ecs_sched_result result;
     int32_t n, i;
     if (!ecs_sched__may_be_target(r, e) &&
-        !ecs_sched__table_relates(w, w->tables[w->records[index].table])) {
+        !ecs_sched__table_relates(w, w->tables[w->records[index].table], 0)) {
         /* neither source nor target: a plain despawn (and its name) */
         if (w->observed) ecs_sched__observe_linked_despawning(w, e);
         if (w->hooks.forget) w->hooks.forget(w, index);
@@ -20684,7 +20788,8 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
         return ECS_SCHED_OK;
     }
     marking = ecs_sched__despawn_needs_marks(w);
-    n = ecs_sched__gather_doomed(w, e, marking, !marking && !w->observed);
+    if (!marking && !w->observed) return ecs_sched__despawn_tree(w, e);
+    n = ecs_sched__gather_doomed(w, e, marking);
     if (n < 0) return ecs_sched__out_of_memory(w, "despawning an entity and its sources");
     if (marking) {
         result = ecs_sched__check_refusals(w, n);
@@ -20694,17 +20799,14 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
             if (result != ECS_SCHED_OK) return result;
         }
     }
-    ecs_sched__order_doomed(w, n, !marking && !w->observed);
-    for (i = 0; i < n; i++) {
-        ecs_sched_entity d = r->doomed[r->order[i]];
-        ecs_sched_id via = r->doomed_via[r->order[i]];
+    /* sources before their targets: the reverse of the gathering */
+    for (i = n - 1; i >= 0; i--) {
+        ecs_sched_entity d = r->doomed[i];
+        ecs_sched_id via = r->doomed_via[i];
         if (!ecs_sched__is_live_record(w, d)) continue;   /* an observer's doing */
         if (w->observed) ecs_sched__observe_linked_despawning(w, d);
         if (via && !(w->components[via].relation & ECS_SCHED__KIND_EXCLUSIVE)) via = 0;
-        ecs_sched__drop_own_links(w, d, via);
-        ecs_sched__drop_sources(w, d);
-        if (w->hooks.forget) w->hooks.forget(w, ECS_SCHED_ENTITY_INDEX(d));
-        ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(d));
+        ecs_sched__despawn_gathered(w, d, via, &linkless);
     }
     return ECS_SCHED_OK;
 }
@@ -21091,6 +21193,16 @@ typedef struct ecs_sched__entity_name {
     uint64_t key;
 } ecs_sched__entity_name;
 
+/* A slot of the hash map of names, found from the home of its name's key: what a lookup
+   compares, in one place, so that a hit on a name shorter than 8 bytes reads the slot alone
+   (not the entity's record, its entry by index nor its text), and a longer one the text. */
+typedef struct ecs_sched__name_slot {
+    uint64_t tail;                  /* the name's last 8 bytes (ecs_sched__name_tail) */
+    ecs_sched_entity scope;
+    ecs_sched_entity entity;        /* 0: an empty slot */
+    const char *text;               /* the entity's by_index text */
+} ecs_sched__name_slot;
+
 typedef struct ecs_sched__names ecs_sched__names;
 
 /* The part of the world this module keeps (registry.h). */
@@ -21099,21 +21211,89 @@ static ecs_sched__part_key ecs_sched__names_key;
 struct ecs_sched__names {
     ecs_sched__entity_name *by_index;
     uint32_t capacity;
-    ecs_sched__map map;             /* key -> entity index; keys may collide */
+    ecs_sched__name_slot *slots;    /* open addressing by key; keys may collide */
+    uint32_t slot_capacity;         /* a power of two, or 0 */
+    uint32_t slot_count;
 };
 
 static inline ecs_sched__names *ecs_sched__names_of(const ecs_sched_world *w) {
     return (ecs_sched__names *)ecs_sched__part(w, &ecs_sched__names_key);
 }
 
-static uint64_t ecs_sched__name_key(ecs_sched_entity scope, const char *name, size_t length) {
-    uint64_t h = 14695981039346656037ull ^ scope;
-    size_t i;
-    for (i = 0; i < length; i++) {
-        h ^= (unsigned char)name[i];
-        h *= 1099511628211ull;
-    }
+/* The key of a name in a scope: FNV-1a over its bytes, seeded with the scope, then mixed.
+   A path lookup computes it as it scans a part (ecs_sched__path_part), one byte at a time. */
+#define ECS_SCHED__NAME_SEED 14695981039346656037ull
+#define ECS_SCHED__NAME_PRIME 1099511628211ull
+
+static inline uint64_t ecs_sched__name_key_end(uint64_t h) {
     return h ^ (h >> 29);
+}
+
+static uint64_t ecs_sched__name_key(ecs_sched_entity scope, const char *name, size_t length) {
+    uint64_t h = ECS_SCHED__NAME_SEED ^ scope;
+    size_t i;
+    for (i = 0; i < length; i++) h = (h ^ (unsigned char)name[i]) * ECS_SCHED__NAME_PRIME;
+    return ecs_sched__name_key_end(h);
+}
+
+/* The last 8 bytes of a name of `length` bytes, shifted in one by one (as a path lookup does
+   while it scans a part): for two names shorter than 8 bytes, equal only when the names are
+   (a name holds no zero byte). */
+static inline uint64_t ecs_sched__name_tail(const char *name, size_t length) {
+    uint64_t tail = 0;
+    size_t i;
+    for (i = length > 8 ? length - 8 : 0; i < length; i++) tail = (tail << 8) | (unsigned char)name[i];
+    return tail;
+}
+
+/* Where the slot of a name of this key starts its search. */
+static inline uint32_t ecs_sched__name_home(const ecs_sched__names *n, uint64_t key) {
+    return ecs_sched__hash_slot(key, n->slot_capacity);
+}
+
+/* Room for `extra` more names in the map (load at most one half). */
+static bool ecs_sched__name_slots_reserve(ecs_sched__env *env, ecs_sched__names *n, uint32_t extra) {
+    ecs_sched__name_slot *grown;
+    uint32_t i, capacity = n->slot_capacity ? n->slot_capacity : 16;
+    if ((n->slot_count + extra) * 2 <= n->slot_capacity) return true;
+    while ((n->slot_count + extra) * 2 > capacity) capacity *= 2;
+    grown = (ecs_sched__name_slot *)ecs_sched__calloc(env, (size_t)capacity * sizeof *grown);
+    if (!grown) return false;
+    for (i = 0; i < n->slot_capacity; i++) {
+        const ecs_sched__name_slot *from = &n->slots[i];
+        uint32_t s;
+        if (!from->entity) continue;
+        uint64_t key = n->by_index[ECS_SCHED_ENTITY_INDEX(from->entity)].key;
+        for (s = ecs_sched__hash_slot(key, capacity); grown[s].entity; s = (s + 1) & (capacity - 1)) {}
+        grown[s] = *from;
+    }
+    ecs_sched__free(env, n->slots);
+    n->slots = grown;
+    n->slot_capacity = capacity;
+    return true;
+}
+
+static void ecs_sched__name_slots_free(ecs_sched__env *env, ecs_sched__names *n) {
+    ecs_sched__free(env, n->slots);
+    n->slots = NULL;
+    n->slot_capacity = n->slot_count = 0;
+}
+
+/* A copy of from's map into to, whose by_index holds copies of from's texts (a snapshot). */
+static bool ecs_sched__name_slots_clone(ecs_sched__env *env, ecs_sched__names *to,
+                                        const ecs_sched__names *from) {
+    uint32_t i;
+    if (!from->slot_capacity) return true;
+    to->slots = (ecs_sched__name_slot *)ecs_sched__alloc(env, (size_t)from->slot_capacity * sizeof *to->slots);
+    if (!to->slots) return false;
+    memcpy(to->slots, from->slots, (size_t)from->slot_capacity * sizeof *to->slots);
+    to->slot_capacity = from->slot_capacity;
+    to->slot_count = from->slot_count;
+    for (i = 0; i < to->slot_capacity; i++) {
+        ecs_sched__name_slot *s = &to->slots[i];
+        if (s->entity) s->text = to->by_index[ECS_SCHED_ENTITY_INDEX(s->entity)].text;
+    }
+    return true;
 }
 
 static const ecs_sched__entity_name *ecs_sched__name_record(const ecs_sched_world *w, uint32_t index) {
@@ -21127,49 +21307,65 @@ static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched
     return r && ecs_sched__is_live_record(w, e) ? r->text : NULL;
 }
 
-/* The entity filed under scope with the name (length bytes), or 0. */
-static ecs_sched_entity ecs_sched__find_name(const ecs_sched_world *w, ecs_sched_entity scope,
-                                             const char *name, size_t length) {
+/* The entity filed under scope with the name (length bytes, no zero byte among them) whose
+   key and tail are given, or 0. */
+static inline ecs_sched_entity ecs_sched__find_keyed_name(const ecs_sched_world *w, ecs_sched_entity scope,
+                                                          uint64_t key, uint64_t tail,
+                                                          const char *name, size_t length) {
     const ecs_sched__names *n = ecs_sched__names_of(w);
-    uint64_t key;
-    uint32_t slot = ECS_SCHED__NONE, index;
-    if (!n) return ECS_SCHED_NULL_ENTITY;
-    key = ecs_sched__name_key(scope, name, length);
-    while ((index = ecs_sched__map_next(&n->map, key, &slot)) != ECS_SCHED__NONE) {
-        const ecs_sched__entity_name *r = &n->by_index[index];
-        if (r->scope == scope && strncmp(r->text, name, length) == 0 && r->text[length] == '\0') {
-            return ecs_sched__make_entity(index, w->records[index].generation);
+    uint32_t s, mask;
+    if (!n || !n->slot_capacity) return ECS_SCHED_NULL_ENTITY;
+    mask = n->slot_capacity - 1;
+    for (s = ecs_sched__name_home(n, key); n->slots[s].entity; s = (s + 1) & mask) {
+        const ecs_sched__name_slot *slot = &n->slots[s];
+        if (slot->tail != tail || slot->scope != scope) continue;
+        if (length < sizeof tail ||
+            (strncmp(slot->text, name, length) == 0 && slot->text[length] == '\0')) {
+            return slot->entity;
         }
     }
     return ECS_SCHED_NULL_ENTITY;
 }
 
-/* Takes the entry of entity index out of the map (backward shift: no tombstones). */
+/* The entity filed under scope with the name (length bytes), or 0. */
+static ecs_sched_entity ecs_sched__find_name(const ecs_sched_world *w, ecs_sched_entity scope,
+                                             const char *name, size_t length) {
+    if (!ecs_sched__names_of(w)) return ECS_SCHED_NULL_ENTITY;
+    return ecs_sched__find_keyed_name(w, scope, ecs_sched__name_key(scope, name, length),
+                                      ecs_sched__name_tail(name, length), name, length);
+}
+
+/* Takes the slot of entity index out of the map (backward shift: no tombstones). */
 static void ecs_sched__name_unfile(ecs_sched__names *n, uint32_t index) {
-    ecs_sched__map *m = &n->map;
-    uint32_t mask = m->capacity - 1, slot = ECS_SCHED__NONE, hole, j;
-    while (ecs_sched__map_next(m, n->by_index[index].key, &slot) != index) {}
-    hole = slot;
-    m->values[hole] = ECS_SCHED__NONE;
-    m->count--;
-    for (j = (hole + 1) & mask; m->values[j] != ECS_SCHED__NONE; j = (j + 1) & mask) {
-        uint32_t home = ecs_sched__hash_slot(m->keys[j], m->capacity);
+    uint32_t mask = n->slot_capacity - 1, hole, j;
+    for (hole = ecs_sched__name_home(n, n->by_index[index].key);
+         ECS_SCHED_ENTITY_INDEX(n->slots[hole].entity) != index; hole = (hole + 1) & mask) {}
+    n->slots[hole].entity = ECS_SCHED_NULL_ENTITY;
+    n->slot_count--;
+    for (j = (hole + 1) & mask; n->slots[j].entity; j = (j + 1) & mask) {
+        uint32_t home = ecs_sched__name_home(n, n->by_index[ECS_SCHED_ENTITY_INDEX(n->slots[j].entity)].key);
         /* an entry moves into the hole unless its home lies cyclically in (hole, j] */
         bool stays = hole < j ? (home > hole && home <= j) : (home > hole || home <= j);
         if (stays) continue;
-        m->keys[hole] = m->keys[j];
-        m->values[hole] = m->values[j];
-        m->values[j] = ECS_SCHED__NONE;
+        n->slots[hole] = n->slots[j];
+        n->slots[j].entity = ECS_SCHED_NULL_ENTITY;
         hole = j;
     }
 }
 
-/* Files entity index under scope (the map has room). */
-static void ecs_sched__name_file(ecs_sched__names *n, uint32_t index, ecs_sched_entity scope) {
-    ecs_sched__entity_name *r = &n->by_index[index];
+/* Files entity e (its text set) under scope (the map has room). */
+static void ecs_sched__name_file(ecs_sched__names *n, ecs_sched_entity e, ecs_sched_entity scope) {
+    ecs_sched__entity_name *r = &n->by_index[ECS_SCHED_ENTITY_INDEX(e)];
+    size_t length = strlen(r->text);
+    uint32_t s;
     r->scope = scope;
-    r->key = ecs_sched__name_key(scope, r->text, strlen(r->text));
-    ecs_sched__map_insert_unchecked(&n->map, r->key, index);
+    r->key = ecs_sched__name_key(scope, r->text, length);
+    for (s = ecs_sched__name_home(n, r->key); n->slots[s].entity; s = (s + 1) & (n->slot_capacity - 1)) {}
+    n->slots[s].tail = ecs_sched__name_tail(r->text, length);
+    n->slots[s].entity = e;
+    n->slots[s].scope = scope;
+    n->slots[s].text = r->text;
+    n->slot_count++;
 }
 
 static ecs_sched_result ecs_sched__name_clash(ecs_sched_world *w, const char *operation,
@@ -21214,7 +21410,7 @@ static bool ecs_sched__names_reserve(ecs_sched_world *w, uint32_t index) {
         if (!ECS_SCHED__GROW(&w->env, n->by_index, &n->capacity, index + 1)) return false;
         memset(n->by_index + had, 0, (n->capacity - had) * sizeof *n->by_index);
     }
-    return ecs_sched__map_reserve(&w->env, &n->map, 1);
+    return ecs_sched__name_slots_reserve(&w->env, n, 1);
 }
 
 ecs_sched_result ecs_sched_set_name(ecs_sched_world *w, ecs_sched_entity e, const char *name) {
@@ -21254,7 +21450,7 @@ ecs_sched_result ecs_sched_set_name(ecs_sched_world *w, ecs_sched_entity e, cons
         ecs_sched__free(&w->env, r->text);
     }
     r->text = copy;
-    ecs_sched__name_file(ecs_sched__names_of(w), index, scope);
+    ecs_sched__name_file(ecs_sched__names_of(w), e, scope);
     w->linked = true;   /* despawns take names away */
     return ECS_SCHED_OK;
 }
@@ -21271,22 +21467,72 @@ ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *w, ecs_sched_entity sco
 }
 
 #ifndef ECS_SCHED_NO_RELATIONS
-/* The part of a path at `at`: up to the first separator not escaped by a backslash. Sets
-   *end to the separator (or the terminating zero) and *escaped when the part has a backslash. */
-static size_t ecs_sched__path_part(const char *at, const char *separator, size_t sep_length,
-                                   const char **end, bool *escaped) {
-    const char *p = at;
-    char first = separator[0];
-    *escaped = false;
-    for (; *p; p++) {   /* a call per character only where the separator's first one is */
-        if (*p == first && (sep_length == 1 || strncmp(p, separator, sep_length) == 0)) break;
-        if (*p == '\\' && p[1]) {
-            *escaped = true;
-            p++;
+/* A part of a path: its bytes up to the first separator not escaped by a backslash. */
+typedef struct ecs_sched__path_piece {
+    const char *end;                /* the separator after it, or the terminating zero */
+    size_t length;
+    uint64_t key;                   /* its name's key in the scope, and its name's tail */
+    uint64_t tail;
+    bool escaped;                   /* it has a backslash */
+} ecs_sched__path_piece;
+
+/* The characters a part of a path stops at to look closer: the zero, the backslash, and the
+   ASCII punctuation but '_' and '-', among which the usual separators' first characters (a
+   separator starting with another character marks its own, ecs_sched_lookup_path). */
+static const unsigned char ecs_sched__path_stops[256] = {
+    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1,
+    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0,
+    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+};
+
+/* The part of a path at `at`, its name's key and tail computed as it is scanned (a part with
+   a backslash is looked up again from its name without the escapes). `stops` marks at least
+   the characters that may end a part or escape: the zero, the backslash and the separator's
+   first character; the others cost one test each. */
+static ecs_sched__path_piece ecs_sched__path_part(const char *at, const char *separator,
+                                                  size_t sep_length, const unsigned char *stops,
+                                                  ecs_sched_entity scope) {
+    ecs_sched__path_piece piece;
+    const unsigned char *p = (const unsigned char *)at;
+    uint64_t h = ECS_SCHED__NAME_SEED ^ scope, tail = 0;
+    bool backslash = false;
+    for (;; p++) {
+        unsigned char c = *p;
+        if (!ECS_SCHED__LIKELY(!stops[c])) {
+            /* a call per character only where the separator's first one is */
+            if (c == (unsigned char)separator[0] &&
+                (sep_length == 1 || strncmp((const char *)p, separator, sep_length) == 0)) {
+                break;
+            }
+            if (c == '\\' && p[1]) {
+                backslash = true;
+                c = *++p;
+            } else if (c == '\0') {
+                break;
+            }
         }
+        h = (h ^ c) * ECS_SCHED__NAME_PRIME;
+        tail = (tail << 8) | c;
     }
-    *end = p;
-    return (size_t)(p - at);
+    piece.end = (const char *)p;
+    piece.length = (size_t)((const char *)p - at);
+    piece.key = ecs_sched__name_key_end(h);
+    piece.tail = tail;
+    piece.escaped = backslash;
+    return piece;
 }
 
 /* The part without its escapes, into out (room for length + 1 bytes); returns its length. */
@@ -21321,11 +21567,12 @@ static bool ecs_sched__path_index(const ecs_sched_world *w, ecs_sched_entity sco
 
 /* The child of scope a part of a path names, or 0, into *found; false when out of memory. */
 static bool ecs_sched__path_step(ecs_sched_world *w, ecs_sched_entity scope, const char *at,
-                                 size_t length, bool escaped, ecs_sched_entity *found) {
+                                 const ecs_sched__path_piece *piece, ecs_sched_entity *found) {
     char local[128], *name = local;
-    if (!escaped) {
-        if (!ecs_sched__path_index(w, scope, at, length, found)) {
-            *found = ecs_sched__find_name(w, scope, at, length);
+    size_t length = piece->length;
+    if (!piece->escaped) {
+        if (at[0] != '#' || !ecs_sched__path_index(w, scope, at, length, found)) {
+            *found = ecs_sched__find_keyed_name(w, scope, piece->key, piece->tail, at, length);
         }
         return true;
     }
@@ -21342,6 +21589,8 @@ static bool ecs_sched__path_step(ecs_sched_world *w, ecs_sched_entity scope, con
 ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scope, const char *path,
                                        const char *separator) {
     const char *at = path;
+    const unsigned char *stops = ecs_sched__path_stops;
+    unsigned char own_stops[256];
     size_t sep_length;
     ECS_SCHED__CHECK_WORLD(w);
     if (!separator || !separator[0]) separator = ".";
@@ -21355,15 +21604,18 @@ ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scop
         return ECS_SCHED_NULL_ENTITY;
     }
     if (!path[0]) return scope;
+    if (!stops[(unsigned char)separator[0]]) {
+        memset(own_stops, 0, sizeof own_stops);
+        own_stops[0] = own_stops[(unsigned char)'\\'] = own_stops[(unsigned char)separator[0]] = 1;
+        stops = own_stops;
+    }
     for (;;) {
-        const char *end;
-        bool escaped;
-        size_t length = ecs_sched__path_part(at, separator, sep_length, &end, &escaped);
+        ecs_sched__path_piece piece = ecs_sched__path_part(at, separator, sep_length, stops, scope);
         ecs_sched_entity next;
-        if (!ecs_sched__path_step(w, scope, at, length, escaped, &next)) return ECS_SCHED_NULL_ENTITY;
-        if (!next || !*end) return next;   /* !next: a miss, an answer */
+        if (!ecs_sched__path_step(w, scope, at, &piece, &next)) return ECS_SCHED_NULL_ENTITY;
+        if (!next || !*piece.end) return next;   /* !next: a miss, an answer */
         scope = next;
-        at = end + sep_length;
+        at = piece.end + sep_length;
     }
 }
 
@@ -21425,7 +21677,7 @@ static void ecs_sched__name_refile(ecs_sched_world *w, ecs_sched_entity e) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     if (!ecs_sched__name_record(w, index)) return;
     ecs_sched__name_unfile(ecs_sched__names_of(w), index);
-    ecs_sched__name_file(ecs_sched__names_of(w), index, ecs_sched_parent_of(w, e));
+    ecs_sched__name_file(ecs_sched__names_of(w), e, ecs_sched_parent_of(w, e));
 }
 #endif
 
@@ -21445,7 +21697,7 @@ static void ecs_sched__names_free(ecs_sched_world *w) {
     if (!n) return;
     for (i = 0; i < n->capacity; i++) ecs_sched__free(&w->env, n->by_index[i].text);
     ecs_sched__free(&w->env, n->by_index);
-    ecs_sched__map_free(&w->env, &n->map);
+    ecs_sched__name_slots_free(&w->env, n);
     ecs_sched__free(&w->env, n);
     ecs_sched__part_set(w, &ecs_sched__names_key, NULL);
 }
@@ -21467,7 +21719,18 @@ static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w) {
                                            named);
         }
     }
-    if (named != n->map.count) return ecs_sched__inconsistent(w, "the name map size", named, n->map.count);
+    if (named != n->slot_count) return ecs_sched__inconsistent(w, "the name map size", named, n->slot_count);
+    for (i = 0; i < n->slot_capacity; i++) {   /* each slot holds what its entity's entry holds */
+        const ecs_sched__name_slot *slot = &n->slots[i];
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(slot->entity);
+        if (!slot->entity) continue;
+        if (index >= n->capacity || slot->text != n->by_index[index].text ||
+            slot->scope != n->by_index[index].scope ||
+            slot->tail != ecs_sched__name_tail(slot->text, strlen(slot->text))) {
+            return ecs_sched__inconsistent(w, "a slot of the name map differs from its entity's name",
+                                           i, index);
+        }
+    }
     return ECS_SCHED_OK;
 }
 
@@ -22093,7 +22356,7 @@ static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instanc
         }
     }
     return !named || (ecs_sched__names_reserve(w, top) &&
-                      ecs_sched__map_reserve(&w->env, &ecs_sched__names_of(w)->map, (uint32_t)named));
+                      ecs_sched__name_slots_reserve(&w->env, ecs_sched__names_of(w), (uint32_t)named));
 }
 
 /* Gives back the handles taken for a failed instantiation (but not a buffer's, nor the main
@@ -22156,7 +22419,7 @@ static void ecs_sched__copy_name(ecs_sched_world *w, ecs_sched__copy *c, ecs_sch
     }
     r->text = c->name;
     c->name = NULL;
-    ecs_sched__name_file(ecs_sched__names_of(w), index, scope);
+    ecs_sched__name_file(ecs_sched__names_of(w), c->made, scope);
     w->linked = true;
 }
 
@@ -26444,15 +26707,7 @@ static ecs_sched__names *ecs_sched__names_clone(ecs_sched_world *w, const ecs_sc
         n->by_index[i].text = NULL;
         if (ok && text && !(n->by_index[i].text = ecs_sched__strdup(&w->env, text))) ok = false;
     }
-    n->map.keys = (uint64_t *)ecs_sched__clone_block(&w->env, from->map.keys,
-                                                     from->map.capacity * sizeof(uint64_t), &ok);
-    n->map.values = (uint32_t *)ecs_sched__clone_block(&w->env, from->map.values,
-                                                       from->map.capacity * sizeof(uint32_t), &ok);
-    if (ok) {
-        n->map.capacity = from->map.capacity;
-        n->map.count = from->map.count;
-        return n;
-    }
+    if (ok && ecs_sched__name_slots_clone(&w->env, n, from)) return n;
     {
         ecs_sched__names *kept = ecs_sched__names_of(w);
         ecs_sched__part_set(w, &ecs_sched__names_key, n);
@@ -26931,7 +27186,7 @@ static void ecs_sched__snapshot_free_beside(ecs_sched_snapshot *s) {
     if (s->names) {
         for (i = 0; i < s->names->capacity; i++) ecs_sched__free(env, s->names->by_index[i].text);
         ecs_sched__free(env, s->names->by_index);
-        ecs_sched__map_free(env, &s->names->map);
+        ecs_sched__name_slots_free(env, s->names);
         ecs_sched__free(env, s->names);
     }
     if (s->inherit) {

@@ -628,7 +628,7 @@ static bool ecs_sched__instancing_reserve(ecs_sched_world *w, ecs_sched__instanc
         }
     }
     return !named || (ecs_sched__names_reserve(w, top) &&
-                      ecs_sched__map_reserve(&w->env, &ecs_sched__names_of(w)->map, (uint32_t)named));
+                      ecs_sched__name_slots_reserve(&w->env, ecs_sched__names_of(w), (uint32_t)named));
 }
 
 /* Gives back the handles taken for a failed instantiation (but not a buffer's, nor the main
@@ -691,7 +691,7 @@ static void ecs_sched__copy_name(ecs_sched_world *w, ecs_sched__copy *c, ecs_sch
     }
     r->text = c->name;
     c->name = NULL;
-    ecs_sched__name_file(ecs_sched__names_of(w), index, scope);
+    ecs_sched__name_file(ecs_sched__names_of(w), c->made, scope);
     w->linked = true;
 }
 

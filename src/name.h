@@ -49,6 +49,16 @@ typedef struct ecs_sched__entity_name {
     uint64_t key;
 } ecs_sched__entity_name;
 
+/* A slot of the hash map of names, found from the home of its name's key: what a lookup
+   compares, in one place, so that a hit on a name shorter than 8 bytes reads the slot alone
+   (not the entity's record, its entry by index nor its text), and a longer one the text. */
+typedef struct ecs_sched__name_slot {
+    uint64_t tail;                  /* the name's last 8 bytes (ecs_sched__name_tail) */
+    ecs_sched_entity scope;
+    ecs_sched_entity entity;        /* 0: an empty slot */
+    const char *text;               /* the entity's by_index text */
+} ecs_sched__name_slot;
+
 typedef struct ecs_sched__names ecs_sched__names;
 
 /* The part of the world this module keeps (registry.h). */
@@ -57,21 +67,89 @@ static ecs_sched__part_key ecs_sched__names_key;
 struct ecs_sched__names {
     ecs_sched__entity_name *by_index;
     uint32_t capacity;
-    ecs_sched__map map;             /* key -> entity index; keys may collide */
+    ecs_sched__name_slot *slots;    /* open addressing by key; keys may collide */
+    uint32_t slot_capacity;         /* a power of two, or 0 */
+    uint32_t slot_count;
 };
 
 static inline ecs_sched__names *ecs_sched__names_of(const ecs_sched_world *w) {
     return (ecs_sched__names *)ecs_sched__part(w, &ecs_sched__names_key);
 }
 
-static uint64_t ecs_sched__name_key(ecs_sched_entity scope, const char *name, size_t length) {
-    uint64_t h = 14695981039346656037ull ^ scope;
-    size_t i;
-    for (i = 0; i < length; i++) {
-        h ^= (unsigned char)name[i];
-        h *= 1099511628211ull;
-    }
+/* The key of a name in a scope: FNV-1a over its bytes, seeded with the scope, then mixed.
+   A path lookup computes it as it scans a part (ecs_sched__path_part), one byte at a time. */
+#define ECS_SCHED__NAME_SEED 14695981039346656037ull
+#define ECS_SCHED__NAME_PRIME 1099511628211ull
+
+static inline uint64_t ecs_sched__name_key_end(uint64_t h) {
     return h ^ (h >> 29);
+}
+
+static uint64_t ecs_sched__name_key(ecs_sched_entity scope, const char *name, size_t length) {
+    uint64_t h = ECS_SCHED__NAME_SEED ^ scope;
+    size_t i;
+    for (i = 0; i < length; i++) h = (h ^ (unsigned char)name[i]) * ECS_SCHED__NAME_PRIME;
+    return ecs_sched__name_key_end(h);
+}
+
+/* The last 8 bytes of a name of `length` bytes, shifted in one by one (as a path lookup does
+   while it scans a part): for two names shorter than 8 bytes, equal only when the names are
+   (a name holds no zero byte). */
+static inline uint64_t ecs_sched__name_tail(const char *name, size_t length) {
+    uint64_t tail = 0;
+    size_t i;
+    for (i = length > 8 ? length - 8 : 0; i < length; i++) tail = (tail << 8) | (unsigned char)name[i];
+    return tail;
+}
+
+/* Where the slot of a name of this key starts its search. */
+static inline uint32_t ecs_sched__name_home(const ecs_sched__names *n, uint64_t key) {
+    return ecs_sched__hash_slot(key, n->slot_capacity);
+}
+
+/* Room for `extra` more names in the map (load at most one half). */
+static bool ecs_sched__name_slots_reserve(ecs_sched__env *env, ecs_sched__names *n, uint32_t extra) {
+    ecs_sched__name_slot *grown;
+    uint32_t i, capacity = n->slot_capacity ? n->slot_capacity : 16;
+    if ((n->slot_count + extra) * 2 <= n->slot_capacity) return true;
+    while ((n->slot_count + extra) * 2 > capacity) capacity *= 2;
+    grown = (ecs_sched__name_slot *)ecs_sched__calloc(env, (size_t)capacity * sizeof *grown);
+    if (!grown) return false;
+    for (i = 0; i < n->slot_capacity; i++) {
+        const ecs_sched__name_slot *from = &n->slots[i];
+        uint32_t s;
+        if (!from->entity) continue;
+        uint64_t key = n->by_index[ECS_SCHED_ENTITY_INDEX(from->entity)].key;
+        for (s = ecs_sched__hash_slot(key, capacity); grown[s].entity; s = (s + 1) & (capacity - 1)) {}
+        grown[s] = *from;
+    }
+    ecs_sched__free(env, n->slots);
+    n->slots = grown;
+    n->slot_capacity = capacity;
+    return true;
+}
+
+static void ecs_sched__name_slots_free(ecs_sched__env *env, ecs_sched__names *n) {
+    ecs_sched__free(env, n->slots);
+    n->slots = NULL;
+    n->slot_capacity = n->slot_count = 0;
+}
+
+/* A copy of from's map into to, whose by_index holds copies of from's texts (a snapshot). */
+static bool ecs_sched__name_slots_clone(ecs_sched__env *env, ecs_sched__names *to,
+                                        const ecs_sched__names *from) {
+    uint32_t i;
+    if (!from->slot_capacity) return true;
+    to->slots = (ecs_sched__name_slot *)ecs_sched__alloc(env, (size_t)from->slot_capacity * sizeof *to->slots);
+    if (!to->slots) return false;
+    memcpy(to->slots, from->slots, (size_t)from->slot_capacity * sizeof *to->slots);
+    to->slot_capacity = from->slot_capacity;
+    to->slot_count = from->slot_count;
+    for (i = 0; i < to->slot_capacity; i++) {
+        ecs_sched__name_slot *s = &to->slots[i];
+        if (s->entity) s->text = to->by_index[ECS_SCHED_ENTITY_INDEX(s->entity)].text;
+    }
+    return true;
 }
 
 static const ecs_sched__entity_name *ecs_sched__name_record(const ecs_sched_world *w, uint32_t index) {
@@ -85,49 +163,65 @@ static const char *ecs_sched__entity_name_of(const ecs_sched_world *w, ecs_sched
     return r && ecs_sched__is_live_record(w, e) ? r->text : NULL;
 }
 
-/* The entity filed under scope with the name (length bytes), or 0. */
-static ecs_sched_entity ecs_sched__find_name(const ecs_sched_world *w, ecs_sched_entity scope,
-                                             const char *name, size_t length) {
+/* The entity filed under scope with the name (length bytes, no zero byte among them) whose
+   key and tail are given, or 0. */
+static inline ecs_sched_entity ecs_sched__find_keyed_name(const ecs_sched_world *w, ecs_sched_entity scope,
+                                                          uint64_t key, uint64_t tail,
+                                                          const char *name, size_t length) {
     const ecs_sched__names *n = ecs_sched__names_of(w);
-    uint64_t key;
-    uint32_t slot = ECS_SCHED__NONE, index;
-    if (!n) return ECS_SCHED_NULL_ENTITY;
-    key = ecs_sched__name_key(scope, name, length);
-    while ((index = ecs_sched__map_next(&n->map, key, &slot)) != ECS_SCHED__NONE) {
-        const ecs_sched__entity_name *r = &n->by_index[index];
-        if (r->scope == scope && strncmp(r->text, name, length) == 0 && r->text[length] == '\0') {
-            return ecs_sched__make_entity(index, w->records[index].generation);
+    uint32_t s, mask;
+    if (!n || !n->slot_capacity) return ECS_SCHED_NULL_ENTITY;
+    mask = n->slot_capacity - 1;
+    for (s = ecs_sched__name_home(n, key); n->slots[s].entity; s = (s + 1) & mask) {
+        const ecs_sched__name_slot *slot = &n->slots[s];
+        if (slot->tail != tail || slot->scope != scope) continue;
+        if (length < sizeof tail ||
+            (strncmp(slot->text, name, length) == 0 && slot->text[length] == '\0')) {
+            return slot->entity;
         }
     }
     return ECS_SCHED_NULL_ENTITY;
 }
 
-/* Takes the entry of entity index out of the map (backward shift: no tombstones). */
+/* The entity filed under scope with the name (length bytes), or 0. */
+static ecs_sched_entity ecs_sched__find_name(const ecs_sched_world *w, ecs_sched_entity scope,
+                                             const char *name, size_t length) {
+    if (!ecs_sched__names_of(w)) return ECS_SCHED_NULL_ENTITY;
+    return ecs_sched__find_keyed_name(w, scope, ecs_sched__name_key(scope, name, length),
+                                      ecs_sched__name_tail(name, length), name, length);
+}
+
+/* Takes the slot of entity index out of the map (backward shift: no tombstones). */
 static void ecs_sched__name_unfile(ecs_sched__names *n, uint32_t index) {
-    ecs_sched__map *m = &n->map;
-    uint32_t mask = m->capacity - 1, slot = ECS_SCHED__NONE, hole, j;
-    while (ecs_sched__map_next(m, n->by_index[index].key, &slot) != index) {}
-    hole = slot;
-    m->values[hole] = ECS_SCHED__NONE;
-    m->count--;
-    for (j = (hole + 1) & mask; m->values[j] != ECS_SCHED__NONE; j = (j + 1) & mask) {
-        uint32_t home = ecs_sched__hash_slot(m->keys[j], m->capacity);
+    uint32_t mask = n->slot_capacity - 1, hole, j;
+    for (hole = ecs_sched__name_home(n, n->by_index[index].key);
+         ECS_SCHED_ENTITY_INDEX(n->slots[hole].entity) != index; hole = (hole + 1) & mask) {}
+    n->slots[hole].entity = ECS_SCHED_NULL_ENTITY;
+    n->slot_count--;
+    for (j = (hole + 1) & mask; n->slots[j].entity; j = (j + 1) & mask) {
+        uint32_t home = ecs_sched__name_home(n, n->by_index[ECS_SCHED_ENTITY_INDEX(n->slots[j].entity)].key);
         /* an entry moves into the hole unless its home lies cyclically in (hole, j] */
         bool stays = hole < j ? (home > hole && home <= j) : (home > hole || home <= j);
         if (stays) continue;
-        m->keys[hole] = m->keys[j];
-        m->values[hole] = m->values[j];
-        m->values[j] = ECS_SCHED__NONE;
+        n->slots[hole] = n->slots[j];
+        n->slots[j].entity = ECS_SCHED_NULL_ENTITY;
         hole = j;
     }
 }
 
-/* Files entity index under scope (the map has room). */
-static void ecs_sched__name_file(ecs_sched__names *n, uint32_t index, ecs_sched_entity scope) {
-    ecs_sched__entity_name *r = &n->by_index[index];
+/* Files entity e (its text set) under scope (the map has room). */
+static void ecs_sched__name_file(ecs_sched__names *n, ecs_sched_entity e, ecs_sched_entity scope) {
+    ecs_sched__entity_name *r = &n->by_index[ECS_SCHED_ENTITY_INDEX(e)];
+    size_t length = strlen(r->text);
+    uint32_t s;
     r->scope = scope;
-    r->key = ecs_sched__name_key(scope, r->text, strlen(r->text));
-    ecs_sched__map_insert_unchecked(&n->map, r->key, index);
+    r->key = ecs_sched__name_key(scope, r->text, length);
+    for (s = ecs_sched__name_home(n, r->key); n->slots[s].entity; s = (s + 1) & (n->slot_capacity - 1)) {}
+    n->slots[s].tail = ecs_sched__name_tail(r->text, length);
+    n->slots[s].entity = e;
+    n->slots[s].scope = scope;
+    n->slots[s].text = r->text;
+    n->slot_count++;
 }
 
 static ecs_sched_result ecs_sched__name_clash(ecs_sched_world *w, const char *operation,
@@ -172,7 +266,7 @@ static bool ecs_sched__names_reserve(ecs_sched_world *w, uint32_t index) {
         if (!ECS_SCHED__GROW(&w->env, n->by_index, &n->capacity, index + 1)) return false;
         memset(n->by_index + had, 0, (n->capacity - had) * sizeof *n->by_index);
     }
-    return ecs_sched__map_reserve(&w->env, &n->map, 1);
+    return ecs_sched__name_slots_reserve(&w->env, n, 1);
 }
 
 ecs_sched_result ecs_sched_set_name(ecs_sched_world *w, ecs_sched_entity e, const char *name) {
@@ -212,7 +306,7 @@ ecs_sched_result ecs_sched_set_name(ecs_sched_world *w, ecs_sched_entity e, cons
         ecs_sched__free(&w->env, r->text);
     }
     r->text = copy;
-    ecs_sched__name_file(ecs_sched__names_of(w), index, scope);
+    ecs_sched__name_file(ecs_sched__names_of(w), e, scope);
     w->linked = true;   /* despawns take names away */
     return ECS_SCHED_OK;
 }
@@ -229,22 +323,72 @@ ecs_sched_entity ecs_sched_lookup(const ecs_sched_world *w, ecs_sched_entity sco
 }
 
 #ifndef ECS_SCHED_NO_RELATIONS
-/* The part of a path at `at`: up to the first separator not escaped by a backslash. Sets
-   *end to the separator (or the terminating zero) and *escaped when the part has a backslash. */
-static size_t ecs_sched__path_part(const char *at, const char *separator, size_t sep_length,
-                                   const char **end, bool *escaped) {
-    const char *p = at;
-    char first = separator[0];
-    *escaped = false;
-    for (; *p; p++) {   /* a call per character only where the separator's first one is */
-        if (*p == first && (sep_length == 1 || strncmp(p, separator, sep_length) == 0)) break;
-        if (*p == '\\' && p[1]) {
-            *escaped = true;
-            p++;
+/* A part of a path: its bytes up to the first separator not escaped by a backslash. */
+typedef struct ecs_sched__path_piece {
+    const char *end;                /* the separator after it, or the terminating zero */
+    size_t length;
+    uint64_t key;                   /* its name's key in the scope, and its name's tail */
+    uint64_t tail;
+    bool escaped;                   /* it has a backslash */
+} ecs_sched__path_piece;
+
+/* The characters a part of a path stops at to look closer: the zero, the backslash, and the
+   ASCII punctuation but '_' and '-', among which the usual separators' first characters (a
+   separator starting with another character marks its own, ecs_sched_lookup_path). */
+static const unsigned char ecs_sched__path_stops[256] = {
+    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1,
+    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0,
+    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+};
+
+/* The part of a path at `at`, its name's key and tail computed as it is scanned (a part with
+   a backslash is looked up again from its name without the escapes). `stops` marks at least
+   the characters that may end a part or escape: the zero, the backslash and the separator's
+   first character; the others cost one test each. */
+static ecs_sched__path_piece ecs_sched__path_part(const char *at, const char *separator,
+                                                  size_t sep_length, const unsigned char *stops,
+                                                  ecs_sched_entity scope) {
+    ecs_sched__path_piece piece;
+    const unsigned char *p = (const unsigned char *)at;
+    uint64_t h = ECS_SCHED__NAME_SEED ^ scope, tail = 0;
+    bool backslash = false;
+    for (;; p++) {
+        unsigned char c = *p;
+        if (!ECS_SCHED__LIKELY(!stops[c])) {
+            /* a call per character only where the separator's first one is */
+            if (c == (unsigned char)separator[0] &&
+                (sep_length == 1 || strncmp((const char *)p, separator, sep_length) == 0)) {
+                break;
+            }
+            if (c == '\\' && p[1]) {
+                backslash = true;
+                c = *++p;
+            } else if (c == '\0') {
+                break;
+            }
         }
+        h = (h ^ c) * ECS_SCHED__NAME_PRIME;
+        tail = (tail << 8) | c;
     }
-    *end = p;
-    return (size_t)(p - at);
+    piece.end = (const char *)p;
+    piece.length = (size_t)((const char *)p - at);
+    piece.key = ecs_sched__name_key_end(h);
+    piece.tail = tail;
+    piece.escaped = backslash;
+    return piece;
 }
 
 /* The part without its escapes, into out (room for length + 1 bytes); returns its length. */
@@ -279,11 +423,12 @@ static bool ecs_sched__path_index(const ecs_sched_world *w, ecs_sched_entity sco
 
 /* The child of scope a part of a path names, or 0, into *found; false when out of memory. */
 static bool ecs_sched__path_step(ecs_sched_world *w, ecs_sched_entity scope, const char *at,
-                                 size_t length, bool escaped, ecs_sched_entity *found) {
+                                 const ecs_sched__path_piece *piece, ecs_sched_entity *found) {
     char local[128], *name = local;
-    if (!escaped) {
-        if (!ecs_sched__path_index(w, scope, at, length, found)) {
-            *found = ecs_sched__find_name(w, scope, at, length);
+    size_t length = piece->length;
+    if (!piece->escaped) {
+        if (at[0] != '#' || !ecs_sched__path_index(w, scope, at, length, found)) {
+            *found = ecs_sched__find_keyed_name(w, scope, piece->key, piece->tail, at, length);
         }
         return true;
     }
@@ -300,6 +445,8 @@ static bool ecs_sched__path_step(ecs_sched_world *w, ecs_sched_entity scope, con
 ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scope, const char *path,
                                        const char *separator) {
     const char *at = path;
+    const unsigned char *stops = ecs_sched__path_stops;
+    unsigned char own_stops[256];
     size_t sep_length;
     ECS_SCHED__CHECK_WORLD(w);
     if (!separator || !separator[0]) separator = ".";
@@ -313,15 +460,18 @@ ecs_sched_entity ecs_sched_lookup_path(ecs_sched_world *w, ecs_sched_entity scop
         return ECS_SCHED_NULL_ENTITY;
     }
     if (!path[0]) return scope;
+    if (!stops[(unsigned char)separator[0]]) {
+        memset(own_stops, 0, sizeof own_stops);
+        own_stops[0] = own_stops[(unsigned char)'\\'] = own_stops[(unsigned char)separator[0]] = 1;
+        stops = own_stops;
+    }
     for (;;) {
-        const char *end;
-        bool escaped;
-        size_t length = ecs_sched__path_part(at, separator, sep_length, &end, &escaped);
+        ecs_sched__path_piece piece = ecs_sched__path_part(at, separator, sep_length, stops, scope);
         ecs_sched_entity next;
-        if (!ecs_sched__path_step(w, scope, at, length, escaped, &next)) return ECS_SCHED_NULL_ENTITY;
-        if (!next || !*end) return next;   /* !next: a miss, an answer */
+        if (!ecs_sched__path_step(w, scope, at, &piece, &next)) return ECS_SCHED_NULL_ENTITY;
+        if (!next || !*piece.end) return next;   /* !next: a miss, an answer */
         scope = next;
-        at = end + sep_length;
+        at = piece.end + sep_length;
     }
 }
 
@@ -383,7 +533,7 @@ static void ecs_sched__name_refile(ecs_sched_world *w, ecs_sched_entity e) {
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     if (!ecs_sched__name_record(w, index)) return;
     ecs_sched__name_unfile(ecs_sched__names_of(w), index);
-    ecs_sched__name_file(ecs_sched__names_of(w), index, ecs_sched_parent_of(w, e));
+    ecs_sched__name_file(ecs_sched__names_of(w), e, ecs_sched_parent_of(w, e));
 }
 #endif
 
@@ -403,7 +553,7 @@ static void ecs_sched__names_free(ecs_sched_world *w) {
     if (!n) return;
     for (i = 0; i < n->capacity; i++) ecs_sched__free(&w->env, n->by_index[i].text);
     ecs_sched__free(&w->env, n->by_index);
-    ecs_sched__map_free(&w->env, &n->map);
+    ecs_sched__name_slots_free(&w->env, n);
     ecs_sched__free(&w->env, n);
     ecs_sched__part_set(w, &ecs_sched__names_key, NULL);
 }
@@ -425,7 +575,18 @@ static ecs_sched_result ecs_sched__check_names(ecs_sched_world *w) {
                                            named);
         }
     }
-    if (named != n->map.count) return ecs_sched__inconsistent(w, "the name map size", named, n->map.count);
+    if (named != n->slot_count) return ecs_sched__inconsistent(w, "the name map size", named, n->slot_count);
+    for (i = 0; i < n->slot_capacity; i++) {   /* each slot holds what its entity's entry holds */
+        const ecs_sched__name_slot *slot = &n->slots[i];
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(slot->entity);
+        if (!slot->entity) continue;
+        if (index >= n->capacity || slot->text != n->by_index[index].text ||
+            slot->scope != n->by_index[index].scope ||
+            slot->tail != ecs_sched__name_tail(slot->text, strlen(slot->text))) {
+            return ecs_sched__inconsistent(w, "a slot of the name map differs from its entity's name",
+                                           i, index);
+        }
+    }
     return ECS_SCHED_OK;
 }
 

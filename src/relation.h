@@ -151,7 +151,7 @@ struct ecs_sched__links {
     uint32_t mark_stamp;
     ecs_sched_entity *doomed;       /* a despawn's entities, targets before sources */
     ecs_sched_id *doomed_via;       /* the kind each was taken along by (0: the first) */
-    uint32_t *order;                /* the order they are despawned in (see order_doomed) */
+    uint32_t *order;                /* a tree's indices, a bit each (see despawn_tree) */
     uint32_t doomed_capacity;
     uint32_t via_capacity;
     uint32_t order_capacity;
@@ -1072,6 +1072,10 @@ static void ecs_sched__observe_linked_despawning(ecs_sched_world *w, ecs_sched_e
 static bool ecs_sched__doomed_reserve(ecs_sched_world *w, uint32_t count, bool marking) {
     ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t had = r->mark_capacity;
+    if (count <= r->doomed_capacity && count <= r->via_capacity && count <= r->order_capacity &&
+        (!marking || w->record_count <= had)) {
+        return true;   /* the usual case: a walk reserves for each list it takes along */
+    }
     if (marking && w->record_count > had) {
         if (!ECS_SCHED__GROW(&w->env, r->marks, &r->mark_capacity, w->record_count)) return false;
         memset(r->marks + had, 0, (r->mark_capacity - had) * sizeof *r->marks);
@@ -1091,8 +1095,11 @@ static bool ecs_sched__despawn_needs_marks(const ecs_sched_world *w) {
         if (r->kinds[kind].pairs == 0) continue;
         if (ecs_sched__kind_policy(w, kind) != ECS_SCHED_TARGET_DESPAWN_SOURCES) return true;
         /* two kinds that take sources along may reach one entity twice, and so may one that
-           is not exclusive */
-        if (++taking > 1 || !(w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE)) return true;
+           is not exclusive, or one that allows cycles */
+        if (++taking > 1 || (w->components[kind].relation & (ECS_SCHED__KIND_EXCLUSIVE | ECS_SCHED__KIND_ACYCLIC)) !=
+                                (ECS_SCHED__KIND_EXCLUSIVE | ECS_SCHED__KIND_ACYCLIC)) {
+            return true;
+        }
     }
     return false;
 }
@@ -1120,8 +1127,7 @@ static inline void ecs_sched__prefetch_sources(const ecs_sched_world *w, const e
 /* Gathers e and every entity its despawn takes along (through kinds that despawn sources),
    targets before sources, into relations->doomed; returns how many, or -1 when out of
    memory. */
-static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e, bool marking,
-                                       bool drop_lists) {
+static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e, bool marking) {
     ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t n = 0, at, k;
     if (marking && ++r->mark_stamp == 0) {   /* the stamp wrapped: old marks could match */
@@ -1135,12 +1141,12 @@ static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e, 
     for (at = 0; at < n; at++) {
         ecs_sched__prefetch_sources(w, r, at + 32u < n ? r->doomed[at + 32u] : 0, false);
         ecs_sched__prefetch_sources(w, r, at + 16u < n ? r->doomed[at + 16u] : 0, true);
+        if (!ecs_sched__may_be_target(r, r->doomed[at])) continue;   /* most of a tree's leaves */
         for (k = 0; k < r->kind_count; k++) {
             ecs_sched_id kind = r->kind_ids[k];
             const ecs_sched__sources *s;
             uint32_t i;
-            if (ecs_sched__kind_policy(w, kind) != ECS_SCHED_TARGET_DESPAWN_SOURCES ||
-                !ecs_sched__may_be_target(r, r->doomed[at])) {
+            if (!r->kinds[kind].pairs || ecs_sched__kind_policy(w, kind) != ECS_SCHED_TARGET_DESPAWN_SOURCES) {
                 continue;
             }
             s = ecs_sched__sources_of(w, kind, r->doomed[at]);
@@ -1155,14 +1161,6 @@ static int32_t ecs_sched__gather_doomed(ecs_sched_world *w, ecs_sched_entity e, 
                 }
                 r->doomed_via[n] = kind;
                 r->doomed[n++] = s->items[i];
-            }
-            if (drop_lists && (w->components[kind].relation & ECS_SCHED__KIND_EXCLUSIVE)) {
-                /* every source goes, none leaves the list on its own: it goes now */
-                ecs_sched__sources *list = ecs_sched__sources_of(w, kind, r->doomed[at]);
-                ecs_sched__kind_of(w, kind)->pairs -= list->count;
-                r->pairs -= list->count;
-                list->count = 0;
-                w->rows_version++;
             }
         }
     }
@@ -1219,7 +1217,7 @@ static ecs_sched_result ecs_sched__detach_sources(ecs_sched_world *w, ecs_sched_
 }
 
 /* The entity's own relationships go (as a source), without moving it; `via` (an exclusive
-   kind it was taken along by, or 0) is left to its target, which goes after it. */
+   kind it was taken along by, or 0) is left to its target, which goes too. */
 static void ecs_sched__drop_own_links(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id via) {
     const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
     int32_t i;
@@ -1238,8 +1236,8 @@ static void ecs_sched__drop_own_links(ecs_sched_world *w, ecs_sched_entity e, ec
     }
 }
 
-/* The lists of an entity that goes: whoever is still in them went before it, without
-   leaving (see ecs_sched__drop_own_links). */
+/* The lists of an entity that goes: whoever is still in them goes too, before or after it,
+   without leaving (see ecs_sched__drop_own_links). */
 static void ecs_sched__drop_sources(ecs_sched_world *w, ecs_sched_entity e) {
     ecs_sched__links *r = ecs_sched__links_of(w);
     uint32_t k, index = ECS_SCHED_ENTITY_INDEX(e);
@@ -1258,54 +1256,160 @@ static void ecs_sched__drop_sources(ecs_sched_world *w, ecs_sched_entity e) {
     }
 }
 
+/* ---- a tree's despawn ----
+
+   When no rule but that of one exclusive, acyclic kind taking its sources along has work (no
+   marks needed: the other kinds have no pair, and no entity is reached twice) and no observer
+   hears the despawns, the entity's subtree under that kind goes as one. Every source in a gathered target's list goes too, so
+   none leaves the list on its own: the target drops it whole as it goes (whichever goes
+   first). The entities are despawned in the order of their indices when those are dense (a
+   tree made together), so that their records and rows are visited as they lie in memory;
+   otherwise sources before their targets. */
+
+/* The kind a despawn without marks takes sources along by: the only kind with pairs, or 0. */
+static ecs_sched_id ecs_sched__only_linked_kind(const ecs_sched__links *r) {
+    uint32_t k;
+    for (k = 0; k < r->kind_count; k++) {
+        if (r->kinds[r->kind_ids[k]].pairs) return r->kind_ids[k];
+    }
+    return 0;
+}
+
+/* Asks for the list entry of the entity `ahead` entries on in the walk, or for its items. */
+static inline void ecs_sched__prefetch_tree_list(const ecs_sched__links *r, const ecs_sched__kind *k,
+                                                 ecs_sched_entity e, bool items) {
+#if defined(__GNUC__) || defined(__clang__)
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    if (!ecs_sched__may_be_target(r, e) || index >= k->source_capacity) return;
+    if (!items) __builtin_prefetch(&k->sources[index]);
+    else if (k->sources[index].count) __builtin_prefetch(k->sources[index].items);
+#else
+    (void)r; (void)k; (void)e; (void)items;
+#endif
+}
+
+/* Gathers e and the sources its despawn takes along through `kind` (0: none) into
+   relations->doomed, targets before sources; *lo and *hi: the smallest and the largest index
+   gathered. Returns how many, or -1 when out of memory. */
+static int32_t ecs_sched__gather_tree(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id kind,
+                                      uint32_t *lo, uint32_t *hi) {
+    ecs_sched__links *r = ecs_sched__links_of(w);
+    ecs_sched__kind *k = kind ? ecs_sched__kind_of(w, kind) : NULL;
+    uint32_t n = 1, at, i;
+    if (!ecs_sched__doomed_reserve(w, 1, false)) return -1;
+    r->doomed[0] = e;
+    *lo = *hi = ECS_SCHED_ENTITY_INDEX(e);
+    for (at = 0; k && at < n; at++) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(r->doomed[at]), count;
+        const ecs_sched__sources *s;
+        if (at + 32u < n) ecs_sched__prefetch_tree_list(r, k, r->doomed[at + 32u], false);
+        if (at + 16u < n) ecs_sched__prefetch_tree_list(r, k, r->doomed[at + 16u], true);
+        if (!ecs_sched__may_be_target(r, r->doomed[at]) || index >= k->source_capacity ||
+            !(count = k->sources[index].count)) {
+            continue;
+        }
+        if ((n + count > r->doomed_capacity || n + count > r->order_capacity) &&
+            !ecs_sched__doomed_reserve(w, n + count, false)) {
+            return -1;
+        }
+        s = &k->sources[index];
+        for (i = 0; i < count; i++) {   /* lists are short: no call to copy them */
+            uint32_t source = ECS_SCHED_ENTITY_INDEX(s->items[i]);
+            r->doomed[n + i] = s->items[i];
+            if (source < *lo) *lo = source;
+            if (source > *hi) *hi = source;
+        }
+        n += count;
+    }
+    return (int32_t)n;
+}
+
+/* The entities of a table that hold no relationship but the one they were taken along by
+   (left to its target, which goes too): the last such table seen, and that kind. */
+typedef struct ecs_sched__linkless {
+    const ecs_sched__table *table;
+    ecs_sched_id via;
+} ecs_sched__linkless;
+
+static bool ecs_sched__table_relates(const ecs_sched_world *w, const ecs_sched__table *t,
+                                     ecs_sched_id via);
+
+/* Despawns a gathered live entity: its own relationships but `via`'s (an exclusive kind it
+   was taken along by, or 0), its lists, its name, then itself. */
+static ECS_SCHED__ALWAYS_INLINE void ecs_sched__despawn_gathered(ecs_sched_world *w, ecs_sched_entity d,
+                                                                 ecs_sched_id via,
+                                                                 ecs_sched__linkless *linkless) {
+    const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(d)].table];
+    /* a tree's entities share a few tables, most holding no link but the one to the parent:
+       while no observer may change the tables, the last such table is remembered */
+    if (t != linkless->table || via != linkless->via || w->observed) {
+        if (ecs_sched__table_relates(w, t, via)) {
+            ecs_sched__drop_own_links(w, d, via);
+        } else {
+            linkless->table = t;
+            linkless->via = via;
+        }
+    }
+    ecs_sched__drop_sources(w, d);
+    if (w->hooks.forget) w->hooks.forget(w, ECS_SCHED_ENTITY_INDEX(d));
+    ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(d));
+}
+
+/* The despawn of a tree (see above), no observer hearing it. */
+static ecs_sched_result ecs_sched__despawn_tree(ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched__links *r = ecs_sched__links_of(w);
+    ecs_sched_id kind = ecs_sched__only_linked_kind(r);
+    ecs_sched__linkless linkless = {NULL, 0};
+    uint32_t lo, hi, root = ECS_SCHED_ENTITY_INDEX(e);
+    int32_t n = ecs_sched__gather_tree(w, e, kind, &lo, &hi), k;
+    if (n < 0) return ecs_sched__out_of_memory(w, "despawning an entity and its sources");
+    if (n >= 16 && hi - lo <= 4u * (uint32_t)n) {
+        /* relations->order holds a bit per index from lo (room for n words: enough) */
+        uint32_t words = (hi - lo) / 32u + 1u, word;
+        memset(r->order, 0, words * sizeof *r->order);
+        for (k = 0; k < n; k++) {
+            uint32_t bit = ECS_SCHED_ENTITY_INDEX(r->doomed[k]) - lo;
+            r->order[bit / 32u] |= (uint32_t)1 << (bit % 32u);
+        }
+        for (word = 0; word < words; word++) {
+            uint32_t bits = r->order[word];
+            while (bits) {
+                uint32_t index = lo + word * 32u + (uint32_t)ecs_sched__lowest_bit(bits);
+                bits &= bits - 1u;
+                ecs_sched__despawn_gathered(w, ecs_sched__make_entity(index, w->records[index].generation),
+                                            index == root ? 0 : kind, &linkless);
+            }
+        }
+        return ECS_SCHED_OK;
+    }
+    for (k = n - 1; k >= 0; k--) ecs_sched__despawn_gathered(w, r->doomed[k], k == 0 ? 0 : kind, &linkless);
+    return ECS_SCHED_OK;
+}
+
 /* The despawn_linked hook (registry.h): despawns a live entity in a world with
    relationships or names, with what its kinds' rules take along. All or nothing for the
    rules; an entity whose sources lose their relationship (REMOVE) may have lost some of them
    when the allocator fails midway. */
-/* The order the gathered entities are despawned in, into relations->order (positions in
-   doomed). Sources before their targets (the reverse of the gathering), unless the targets'
-   lists went whole already (drop_lists): then, when the entities' indices are dense (a tree
-   made together), in the order of their indices, so that their records and rows are visited
-   as they lie in memory. */
-static void ecs_sched__order_doomed(ecs_sched_world *w, int32_t n, bool drop_lists) {
-    ecs_sched__links *r = ecs_sched__links_of(w);
-    uint32_t lo = UINT32_MAX, hi = 0, i, out = 0;
-    int32_t k;
-    for (k = 0; k < n; k++) r->order[k] = (uint32_t)(n - 1 - k);
-    if (!drop_lists || n < 16) return;
-    for (k = 0; k < n; k++) {
-        uint32_t index = ECS_SCHED_ENTITY_INDEX(r->doomed[k]);
-        if (index < lo) lo = index;
-        if (index > hi) hi = index;
-    }
-    if (hi - lo > 4u * (uint32_t)n || !ecs_sched__doomed_reserve(w, (uint32_t)n, true)) return;
-    /* marks are free while nothing is marked: each index's position in doomed */
-    for (k = 0; k < n; k++) r->marks[ECS_SCHED_ENTITY_INDEX(r->doomed[k])] = (uint32_t)k;
-    for (i = lo; i <= hi; i++) {
-        uint32_t at = r->marks[i];
-        if (at < (uint32_t)n && ECS_SCHED_ENTITY_INDEX(r->doomed[at]) == i) r->order[out++] = at;
-    }
-    /* back to "not marked" (0 is never a stamp) */
-    memset(r->marks + lo, 0, (size_t)(hi - lo + 1u) * sizeof *r->marks);
-}
 
-/* Whether entities of the table have relationships of their own. */
-static bool ecs_sched__table_relates(const ecs_sched_world *w, const ecs_sched__table *t) {
+/* Whether entities of the table have relationships of their own (of a kind but `via`). */
+static bool ecs_sched__table_relates(const ecs_sched_world *w, const ecs_sched__table *t,
+                                     ecs_sched_id via) {
     int32_t i;
     for (i = 0; i < t->type_count; i++) {
-        if (w->components[t->type[i]].relation) return true;
+        if (w->components[t->type[i]].relation && t->type[i] != via) return true;
     }
     return false;
 }
 
 static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched_entity e) {
     ecs_sched__links *r = ecs_sched__links_of(w);
+    ecs_sched__linkless linkless = {NULL, 0};
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
     bool marking;
     ecs_sched_result result;
     int32_t n, i;
     if (!ecs_sched__may_be_target(r, e) &&
-        !ecs_sched__table_relates(w, w->tables[w->records[index].table])) {
+        !ecs_sched__table_relates(w, w->tables[w->records[index].table], 0)) {
         /* neither source nor target: a plain despawn (and its name) */
         if (w->observed) ecs_sched__observe_linked_despawning(w, e);
         if (w->hooks.forget) w->hooks.forget(w, index);
@@ -1313,7 +1417,8 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
         return ECS_SCHED_OK;
     }
     marking = ecs_sched__despawn_needs_marks(w);
-    n = ecs_sched__gather_doomed(w, e, marking, !marking && !w->observed);
+    if (!marking && !w->observed) return ecs_sched__despawn_tree(w, e);
+    n = ecs_sched__gather_doomed(w, e, marking);
     if (n < 0) return ecs_sched__out_of_memory(w, "despawning an entity and its sources");
     if (marking) {
         result = ecs_sched__check_refusals(w, n);
@@ -1323,17 +1428,14 @@ static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched
             if (result != ECS_SCHED_OK) return result;
         }
     }
-    ecs_sched__order_doomed(w, n, !marking && !w->observed);
-    for (i = 0; i < n; i++) {
-        ecs_sched_entity d = r->doomed[r->order[i]];
-        ecs_sched_id via = r->doomed_via[r->order[i]];
+    /* sources before their targets: the reverse of the gathering */
+    for (i = n - 1; i >= 0; i--) {
+        ecs_sched_entity d = r->doomed[i];
+        ecs_sched_id via = r->doomed_via[i];
         if (!ecs_sched__is_live_record(w, d)) continue;   /* an observer's doing */
         if (w->observed) ecs_sched__observe_linked_despawning(w, d);
         if (via && !(w->components[via].relation & ECS_SCHED__KIND_EXCLUSIVE)) via = 0;
-        ecs_sched__drop_own_links(w, d, via);
-        ecs_sched__drop_sources(w, d);
-        if (w->hooks.forget) w->hooks.forget(w, ECS_SCHED_ENTITY_INDEX(d));
-        ecs_sched__despawn_live(w, ECS_SCHED_ENTITY_INDEX(d));
+        ecs_sched__despawn_gathered(w, d, via, &linkless);
     }
     return ECS_SCHED_OK;
 }

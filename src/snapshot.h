@@ -271,15 +271,7 @@ static ecs_sched__names *ecs_sched__names_clone(ecs_sched_world *w, const ecs_sc
         n->by_index[i].text = NULL;
         if (ok && text && !(n->by_index[i].text = ecs_sched__strdup(&w->env, text))) ok = false;
     }
-    n->map.keys = (uint64_t *)ecs_sched__clone_block(&w->env, from->map.keys,
-                                                     from->map.capacity * sizeof(uint64_t), &ok);
-    n->map.values = (uint32_t *)ecs_sched__clone_block(&w->env, from->map.values,
-                                                       from->map.capacity * sizeof(uint32_t), &ok);
-    if (ok) {
-        n->map.capacity = from->map.capacity;
-        n->map.count = from->map.count;
-        return n;
-    }
+    if (ok && ecs_sched__name_slots_clone(&w->env, n, from)) return n;
     {
         ecs_sched__names *kept = ecs_sched__names_of(w);
         ecs_sched__part_set(w, &ecs_sched__names_key, n);
@@ -758,7 +750,7 @@ static void ecs_sched__snapshot_free_beside(ecs_sched_snapshot *s) {
     if (s->names) {
         for (i = 0; i < s->names->capacity; i++) ecs_sched__free(env, s->names->by_index[i].text);
         ecs_sched__free(env, s->names->by_index);
-        ecs_sched__map_free(env, &s->names->map);
+        ecs_sched__name_slots_free(env, s->names);
         ecs_sched__free(env, s->names);
     }
     if (s->inherit) {

@@ -1218,11 +1218,109 @@ static void set_parent_inside_an_observer_is_recorded_and_applied_after(void **s
     check_and_destroy(w);
 }
 
+/* A subtree of many entities (its indices side by side, or spread among others) goes whole
+   and alone: its root leaves its parent's list, the siblings keep their order, the entities
+   between stay. */
+static void despawn_subtree_under_a_parent(int32_t spread) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity parent = ecs_sched_spawn(w), before = ecs_sched_spawn(w), root, after;
+    ecs_sched_entity sub[24], between[24 * 3];
+    const ecs_sched_entity *children;
+    int32_t i, j, count, kept = 0;
+    root = ecs_sched_spawn(w);
+    after = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_set_parent(w, before, parent), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_parent(w, root, parent), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_parent(w, after, parent), ECS_SCHED_OK);
+    for (i = 0; i < 24; i++) {
+        for (j = 0; j < spread; j++) between[kept++] = ecs_sched_spawn(w);
+        sub[i] = ecs_sched_spawn(w);
+        assert_int_equal(ecs_sched_set_parent(w, sub[i], i < 4 ? root : sub[i / 4 - 1]), ECS_SCHED_OK);
+    }
+    assert_int_equal(ecs_sched_despawn(w, root), ECS_SCHED_OK);
+    assert_false(ecs_sched_is_alive(w, root));
+    for (i = 0; i < 24; i++) assert_false(ecs_sched_is_alive(w, sub[i]));
+    for (i = 0; i < kept; i++) assert_true(ecs_sched_is_alive(w, between[i]));
+    assert_int_equal(ecs_sched_entity_count(w), 3 + kept);
+    children = ecs_sched_children(w, parent, &count);
+    assert_int_equal(count, 2);
+    assert_true(children[0] == before && children[1] == after);
+    check_and_destroy(w);
+}
+
+static void despawning_a_subtree_made_at_once_leaves_its_parent_and_siblings_in_order(void **state) {
+    (void)state;
+    despawn_subtree_under_a_parent(0);
+}
+
+static void despawning_a_subtree_spread_among_others_leaves_its_parent_and_siblings_in_order(void **state) {
+    (void)state;
+    despawn_subtree_under_a_parent(3);
+}
+
+static bool g_refuse_allocations;
+
+static void *refusing_realloc(void *ptr, size_t size, void *user_data) {
+    (void)user_data;
+    return g_refuse_allocations && size ? NULL : realloc(ptr, size);
+}
+
+static void plain_free(void *ptr, void *user_data) {
+    (void)user_data;
+    free(ptr);
+}
+
+/* A tree's despawn that runs out of memory halfway through its walk (past the first lists it
+   read) changes nothing: every entity and every parent is still there, and the despawn
+   succeeds once there is memory again. */
+static void a_tree_despawn_out_of_memory_changes_nothing(void **state) {
+    ecs_sched_world_desc desc = logged_world_desc(&g_log);
+    ecs_sched_entity root, first, mids[3], leaves[3][30];
+    ecs_sched_world *w;
+    int32_t i, j, count;
+    (void)state;
+    desc.allocator.realloc_fn = refusing_realloc;
+    desc.allocator.free_fn = plain_free;
+    w = g_world = ecs_sched_world_create(&desc);
+    assert_non_null(w);
+    root = ecs_sched_spawn(w);   /* a small tree first: the walk's room fits it, not the next */
+    first = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_set_parent(w, first, root), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_despawn(w, root), ECS_SCHED_OK);
+    root = ecs_sched_spawn(w);
+    for (i = 0; i < 3; i++) {
+        mids[i] = ecs_sched_spawn(w);
+        assert_int_equal(ecs_sched_set_parent(w, mids[i], root), ECS_SCHED_OK);
+        for (j = 0; j < 30; j++) {
+            leaves[i][j] = ecs_sched_spawn(w);
+            assert_int_equal(ecs_sched_set_parent(w, leaves[i][j], mids[i]), ECS_SCHED_OK);
+        }
+    }
+    g_refuse_allocations = true;
+    assert_int_equal(ecs_sched_despawn(w, root), ECS_SCHED_ERR_OUT_OF_MEMORY);
+    g_refuse_allocations = false;
+    assert_int_equal(ecs_sched_world_check(w), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(w), 1 + 3 + 90);
+    ecs_sched_children(w, root, &count);
+    assert_int_equal(count, 3);
+    for (i = 0; i < 3; i++) {
+        ecs_sched_children(w, mids[i], &count);
+        assert_int_equal(count, 30);
+        for (j = 0; j < 30; j++) assert_true(ecs_sched_parent_of(w, leaves[i][j]) == mids[i]);
+    }
+    assert_int_equal(ecs_sched_despawn(w, root), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_entity_count(w), 0);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(set_parent_inside_an_observer_is_recorded_and_applied_after),
         cmocka_unit_test(despawning_a_tree_made_at_once_leaves_the_others_whole),
         cmocka_unit_test(despawning_a_tree_made_interleaved_leaves_the_others_whole),
+        cmocka_unit_test(a_tree_despawn_out_of_memory_changes_nothing),
+        cmocka_unit_test(despawning_a_subtree_made_at_once_leaves_its_parent_and_siblings_in_order),
+        cmocka_unit_test(despawning_a_subtree_spread_among_others_leaves_its_parent_and_siblings_in_order),
         cmocka_unit_test(set_parent_makes_the_child_last_among_its_parents_children),
         cmocka_unit_test(a_refused_parent_is_reported_by_the_call_that_asked_for_it),
         cmocka_unit_test(set_parent_at_inserts_at_the_index_and_past_the_end_last),

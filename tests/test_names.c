@@ -343,6 +343,63 @@ static void a_name_holding_the_separator_is_escaped_in_its_path_and_found_again(
     check_and_destroy(w);
 }
 
+/* Names alike at either end (one the start or the end of another, the same last 8 bytes, as
+   long as or just longer than 8 bytes) are told apart, by lookup and by path. */
+static void names_alike_at_either_end_are_told_apart(void **state) {
+    static const char *const names[] = {"abcdefg", "abcdefgh", "abcdefghi", "xabcdefgh",
+                                        "yabcdefgh", "bcdefgh", "a", "ab"};
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity parent = named(w, "parent", 0), children[8];
+    char path[64];
+    int i;
+    (void)state;
+    for (i = 0; i < 8; i++) children[i] = named(w, names[i], parent);
+    for (i = 0; i < 8; i++) {
+        assert_true(ecs_sched_lookup(w, parent, names[i]) == children[i]);
+        snprintf(path, sizeof path, "parent.%s", names[i]);
+        assert_true(ecs_sched_lookup_path(w, 0, path, NULL) == children[i]);
+    }
+    assert_true(ecs_sched_lookup(w, parent, "abcdef") == ECS_SCHED_NULL_ENTITY);
+    assert_true(ecs_sched_lookup(w, parent, "zabcdefgh") == ECS_SCHED_NULL_ENTITY);
+    assert_true(ecs_sched_lookup(w, parent, "abcdefghij") == ECS_SCHED_NULL_ENTITY);
+    assert_true(ecs_sched_lookup_path(w, 0, "parent.abcdefghij", NULL) == ECS_SCHED_NULL_ENTITY);
+    assert_true(ecs_sched_lookup_path(w, 0, "parent.bcdefg", NULL) == ECS_SCHED_NULL_ENTITY);
+    check_and_destroy(w);
+}
+
+/* A path with an empty part (two separators in a row, one at either end) resolves nothing:
+   no name is empty. */
+static void a_path_with_an_empty_part_finds_nothing(void **state) {
+    ecs_sched_world *w = new_world();
+    ship s = build_ship(w);
+    (void)state;
+    assert_true(ecs_sched_lookup_path(w, 0, "ship..turret_left", NULL) == ECS_SCHED_NULL_ENTITY);
+    assert_true(ecs_sched_lookup_path(w, 0, ".ship", NULL) == ECS_SCHED_NULL_ENTITY);
+    assert_true(ecs_sched_lookup_path(w, 0, "ship.", NULL) == ECS_SCHED_NULL_ENTITY);
+    assert_true(ecs_sched_lookup_path(w, 0, "ship::::turret_left", "::") == ECS_SCHED_NULL_ENTITY);
+    assert_true(ecs_sched_lookup_path(w, s.ship, "turret_left..barrel", NULL) == ECS_SCHED_NULL_ENTITY);
+    assert_true(ecs_sched_lookup_path(w, s.ship, "turret_left.barrel", NULL) == s.left_barrel);
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_OK);   /* misses, no failure */
+    check_and_destroy(w);
+}
+
+/* A separator may begin with a letter or any other character, and a name may hold
+   punctuation that is not the separator's. */
+static void a_separator_may_begin_with_any_character(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity ship = named(w, "ship", 0), gun = named(w, "gun", ship);
+    ecs_sched_entity mount = named(w, "mount:a,b(c)", gun);
+    (void)state;
+    assert_true(ecs_sched_lookup_path(w, 0, "ship->gun", "->") == gun);
+    assert_true(ecs_sched_lookup_path(w, 0, "shipQgunQmount:a,b(c)", "Q") == mount);
+    assert_true(ecs_sched_lookup_path(w, 0, "ship_gun", "_") == gun);
+    assert_true(ecs_sched_lookup_path(w, 0, "ship.gun.mount:a,b(c)", NULL) == mount);
+    assert_true(ecs_sched_lookup_path(w, 0, "ship-gun", "->") == ECS_SCHED_NULL_ENTITY);
+    assert_path_leads_back(w, mount, "Q");
+    assert_path_leads_back(w, mount, "->");
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_name_is_kept_and_found_among_the_children_of_its_parent),
@@ -363,6 +420,9 @@ int main(void) {
         cmocka_unit_test(an_index_in_a_path_names_only_a_live_entity_in_that_scope),
         cmocka_unit_test(an_empty_path_names_the_scope_itself),
         cmocka_unit_test(a_name_holding_the_separator_is_escaped_in_its_path_and_found_again),
+        cmocka_unit_test(names_alike_at_either_end_are_told_apart),
+        cmocka_unit_test(a_path_with_an_empty_part_finds_nothing),
+        cmocka_unit_test(a_separator_may_begin_with_any_character),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }

@@ -541,6 +541,30 @@ static void despawning_a_target_despawns_its_sources_when_the_kind_says_so(void 
     check_and_destroy(w);
 }
 
+/* A ring of an exclusive kind that despawns its sources (a kind not acyclic may close one):
+   despawning any entity of it despawns the whole ring, each once, short or long. */
+static void despawning_an_entity_of_a_ring_that_despawns_its_sources_despawns_the_ring(void **state) {
+    static const int32_t sizes[] = {2, 20};
+    int32_t s, i;
+    (void)state;
+    for (s = 0; s < 2; s++) {
+        ecs_sched_world *w = new_world();
+        ecs_sched_id follows = kind_of(w, "Follows", true, ECS_SCHED_TARGET_DESPAWN_SOURCES);
+        ecs_sched_entity e[20], other[2];
+        spawn_n(w, e, sizes[s]);
+        spawn_n(w, other, 2);
+        for (i = 0; i < sizes[s]; i++) {
+            assert_int_equal(ecs_sched_relate(w, e[i], follows, e[(i + 1) % sizes[s]], NULL), ECS_SCHED_OK);
+        }
+        assert_int_equal(ecs_sched_relate(w, other[0], follows, other[1], NULL), ECS_SCHED_OK);
+        assert_int_equal(ecs_sched_despawn(w, e[sizes[s] / 2]), ECS_SCHED_OK);
+        for (i = 0; i < sizes[s]; i++) assert_false(ecs_sched_is_alive(w, e[i]));
+        assert_int_equal(ecs_sched_entity_count(w), 2);
+        assert_true(ecs_sched_has_relation(w, other[0], follows, other[1]));
+        check_and_destroy(w);
+    }
+}
+
 static void a_kind_that_refuses_keeps_its_target_alive_and_names_both(void **state) {
     ecs_sched_world *w = new_world();
     ecs_sched_id guards = kind_of(w, "Guards", true, ECS_SCHED_TARGET_REFUSE);
@@ -932,6 +956,7 @@ int main(void) {
         cmocka_unit_test(a_related_query_counts_as_reading_the_kind),
         cmocka_unit_test(despawning_a_target_takes_the_relationship_away_by_default),
         cmocka_unit_test(despawning_a_target_despawns_its_sources_when_the_kind_says_so),
+        cmocka_unit_test(despawning_an_entity_of_a_ring_that_despawns_its_sources_despawns_the_ring),
         cmocka_unit_test(a_kind_that_refuses_keeps_its_target_alive_and_names_both),
         cmocka_unit_test(a_source_that_goes_leaves_its_targets_lists),
         cmocka_unit_test(a_parent_that_likes_its_child_despawns_cleanly_with_it),

@@ -190,6 +190,32 @@ static void the_hierarchy_names_and_relationships_come_back(void **state) {
     check_and_destroy(s.world);
 }
 
+/* The names that come back are the world's own: they stay found, long ones too, once the
+   snapshot is freed, and a second restore brings them back again. */
+static void restored_names_outlive_their_snapshot(void **state) {
+    world_setup s;
+    ecs_sched_entity ship, turret;
+    ecs_sched_snapshot *snap;
+    (void)state;
+    setup_world(&s);
+    ship = spawn_at(&s, 0.0f);
+    turret = spawn_at(&s, 1.0f);
+    assert_int_equal(ecs_sched_set_parent(s.world, turret, ship), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(s.world, ship, "mothership"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(s.world, turret, "turret_on_the_left"), ECS_SCHED_OK);
+    snap = take(&s);
+    assert_int_equal(ecs_sched_set_name(s.world, turret, "gun"), ECS_SCHED_OK);
+    restore(&s, snap);
+    assert_int_equal(ecs_sched_set_name(s.world, ship, "carrier_of_the_fleet"), ECS_SCHED_OK);
+    restore(&s, snap);
+    ecs_sched_snapshot_free(snap);
+    assert_true(ecs_sched_lookup_path(s.world, 0, "mothership.turret_on_the_left", NULL) == turret);
+    assert_true(ecs_sched_lookup(s.world, ship, "turret_on_the_left") == turret);
+    assert_true(ecs_sched_lookup(s.world, ship, "gun") == ECS_SCHED_NULL_ENTITY);
+    assert_int_equal(ecs_sched_world_check(s.world), ECS_SCHED_OK);
+    check_and_destroy(s.world);
+}
+
 static void bases_and_instances_come_back(void **state) {
     world_setup s;
     ecs_sched_entity base, instance, later;
@@ -638,6 +664,7 @@ int main(void) {
         cmocka_unit_test(resources_come_back_and_resources_inserted_since_go),
         cmocka_unit_test(a_resource_removed_since_comes_back),
         cmocka_unit_test(the_hierarchy_names_and_relationships_come_back),
+        cmocka_unit_test(restored_names_outlive_their_snapshot),
         cmocka_unit_test(bases_and_instances_come_back),
         cmocka_unit_test(values_with_hooks_are_copied_and_destroyed_in_pairs),
         cmocka_unit_test(handles_made_after_the_snapshot_never_name_a_later_entity),
