@@ -222,7 +222,8 @@ static bool ecs_sched__queries_of_conflict(const ecs_sched__conflict_table *t, i
    touches, or a pair of their queries conflicts. The union of each system's components
    answers first; only when it says yes and a query of either has a without term are the
    queries compared pair by pair. */
-static inline bool ecs_sched__conflict(const ecs_sched__conflict_table *t, int32_t x, int32_t y) {
+static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__conflict(const ecs_sched__conflict_table *t,
+                                                       int32_t x, int32_t y) {
     const uint64_t *wx = ecs_sched__row(t->writes, t->words, x), *wy = ecs_sched__row(t->writes, t->words, y);
     const uint64_t *tx = ecs_sched__row(t->touches, t->words, x), *ty = ecs_sched__row(t->touches, t->words, y);
     uint64_t components = 0, resources = 0;
@@ -400,8 +401,9 @@ typedef struct ecs_sched__pair_scan {
    commands where that matters (commands_x: x does, and the order binds). Buffers reserve
    entities in the world as they record, so writers of commands take turns too; that is not
    reported as an ambiguity. */
-static inline bool ecs_sched__clash(const ecs_sched__build *b, const ecs_sched__conflict_table *t,
-                                    int32_t x, int32_t y, bool commands_x) {
+static ECS_SCHED__ALWAYS_INLINE bool ecs_sched__clash(const ecs_sched__build *b,
+                                                     const ecs_sched__conflict_table *t,
+                                                     int32_t x, int32_t y, bool commands_x) {
     return ecs_sched__conflict(t, x, y) || (commands_x && b->s->systems[y]->ctx.commands);
 }
 
