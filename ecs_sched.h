@@ -28619,14 +28619,18 @@ static ecs_sched__clocks *ecs_sched__clocks_known(ecs_sched_world *w, const char
 
 /* A resource the library made (a clock), or NULL with `operation`'s failure recorded (it was
    removed). */
-static void *ecs_sched__required_resource(ecs_sched_world *w, ecs_sched_id id,
-                                          const char *operation) {
+ECS_SCHED__NOINLINE static void ecs_sched__required_resource_missing(ecs_sched_world *w,
+                                                                     ecs_sched_id id,
+                                                                     const char *operation) {
+    ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
+                    "%s: resource '%s' was removed; the library made it and needs it",
+                    operation, ecs_sched__component_label(w, id));
+}
+
+static inline void *ecs_sched__required_resource(ecs_sched_world *w, ecs_sched_id id,
+                                                 const char *operation) {
     void *value = ecs_sched_resource_get_mut(w, id);
-    if (!value) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_RESOURCE,
-                        "%s: resource '%s' was removed; the library made it and needs it",
-                        operation, ecs_sched__component_label(w, id));
-    }
+    if (!value) ecs_sched__required_resource_missing(w, id, operation);
     return value;
 }
 
