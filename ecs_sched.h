@@ -8051,8 +8051,13 @@ static int32_t ecs_sched__column_search(const ecs_sched__table *t, ecs_sched_id 
 
 /* A table's map from id to column: right after the table in its block, so that finding it
    takes no load. */
-static inline int16_t *ecs_sched__column_map(const ecs_sched__table *t) {
-    return (int16_t *)(void *)((const unsigned char *)t + sizeof *t);
+static inline const int16_t *ecs_sched__column_map(const ecs_sched__table *t) {
+    return (const int16_t *)(const void *)((const unsigned char *)t + sizeof *t);
+}
+
+/* The same, to fill in when the table is made. */
+static inline int16_t *ecs_sched__column_map_to_fill(ecs_sched__table *t) {
+    return (int16_t *)(void *)((unsigned char *)t + sizeof *t);
 }
 
 /* The column of a component, or -1: one load from the table's map, instead of a search whose
@@ -9110,7 +9115,7 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     }
     t->column_map = map;
     if (map) {
-        int16_t *column_of = ecs_sched__column_map(t);
+        int16_t *column_of = ecs_sched__column_map_to_fill(t);
         for (i = 0; i < (int32_t)map; i++) column_of[i] = -1;
         for (i = 0; i < t->column_count; i++) column_of[t->columns[i].id] = (int16_t)i;
     }

@@ -65,7 +65,7 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     }
     t->column_map = map;
     if (map) {
-        int16_t *column_of = ecs_sched__column_map(t);
+        int16_t *column_of = ecs_sched__column_map_to_fill(t);
         for (i = 0; i < (int32_t)map; i++) column_of[i] = -1;
         for (i = 0; i < t->column_count; i++) column_of[t->columns[i].id] = (int16_t)i;
     }
