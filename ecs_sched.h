@@ -13117,6 +13117,8 @@ struct ecs_sched__schedules {
     ecs_sched__name_map by_label;        /* label -> items[] */
     ecs_sched__schedule *stack[ECS_SCHED__MAX_NESTED_RUNS];  /* schedules now running */
     int32_t depth;
+    uint32_t systems_added;              /* systems ever added, to any schedule: how the app
+                                            tells its checks are due again (app.h) */
     uint64_t top_runs;                   /* runs started with no other schedule running */
     bool top_runs_held;                  /* an apply of state transitions outside any run is
                                             running: its schedules are not counted (state.h) */
@@ -13568,6 +13570,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
         if (n->system_count++ == 0) n->first_system = (int32_t)s->system_count;
     }
     s->system_count++;
+    ecs_sched__schedules_of(s->world)->systems_added++;
     sys->ctx.run.name = s->names[name_index].text;
     return sys;
 }
@@ -30375,7 +30378,7 @@ struct ecs_sched_app {
     const ecs_sched_plugin *building[ECS_SCHED__PLUGIN_DEPTH];   /* being added, outermost first */
     int32_t building_count;
     uint64_t frames;
-    uint32_t checked[3];                 /* schedules, systems and state machines the last
+    uint32_t checked[3];                 /* schedules, systems added and state machines the last
                                             check of the schedules run saw (all were run) */
     uint32_t startup_done;               /* startup schedules run: StateTransition, then the
                                             startup order */
@@ -30772,7 +30775,7 @@ static ecs_sched_result ecs_sched__check_schedules_run(ecs_sched_app *app) {
     uint32_t shape[3] = {0, 0, 0}, i;
     if (!all) return ECS_SCHED_OK;
     shape[0] = all->count;
-    for (i = 0; i < all->count; i++) shape[1] += all->items[i]->system_count;
+    shape[1] = all->systems_added;
 #ifndef ECS_SCHED_NO_STATES
     shape[2] = ecs_sched__states_of(app->world) ? ecs_sched__states_of(app->world)->count : 0;
 #endif

@@ -166,7 +166,7 @@ struct ecs_sched_app {
     const ecs_sched_plugin *building[ECS_SCHED__PLUGIN_DEPTH];   /* being added, outermost first */
     int32_t building_count;
     uint64_t frames;
-    uint32_t checked[3];                 /* schedules, systems and state machines the last
+    uint32_t checked[3];                 /* schedules, systems added and state machines the last
                                             check of the schedules run saw (all were run) */
     uint32_t startup_done;               /* startup schedules run: StateTransition, then the
                                             startup order */
@@ -563,7 +563,7 @@ static ecs_sched_result ecs_sched__check_schedules_run(ecs_sched_app *app) {
     uint32_t shape[3] = {0, 0, 0}, i;
     if (!all) return ECS_SCHED_OK;
     shape[0] = all->count;
-    for (i = 0; i < all->count; i++) shape[1] += all->items[i]->system_count;
+    shape[1] = all->systems_added;
 #ifndef ECS_SCHED_NO_STATES
     shape[2] = ecs_sched__states_of(app->world) ? ecs_sched__states_of(app->world)->count : 0;
 #endif

@@ -235,6 +235,8 @@ struct ecs_sched__schedules {
     ecs_sched__name_map by_label;        /* label -> items[] */
     ecs_sched__schedule *stack[ECS_SCHED__MAX_NESTED_RUNS];  /* schedules now running */
     int32_t depth;
+    uint32_t systems_added;              /* systems ever added, to any schedule: how the app
+                                            tells its checks are due again (app.h) */
     uint64_t top_runs;                   /* runs started with no other schedule running */
     bool top_runs_held;                  /* an apply of state transitions outside any run is
                                             running: its schedules are not counted (state.h) */
@@ -686,6 +688,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
         if (n->system_count++ == 0) n->first_system = (int32_t)s->system_count;
     }
     s->system_count++;
+    ecs_sched__schedules_of(s->world)->systems_added++;
     sys->ctx.run.name = s->names[name_index].text;
     return sys;
 }

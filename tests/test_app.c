@@ -390,6 +390,22 @@ static void a_system_in_a_schedule_the_app_never_runs_fails_the_update_naming_th
     destroy_app(app);
 }
 
+/* The check is made again when a system is added later, to a schedule that had none when the
+   app last looked (a set configured in it made it). */
+static void a_system_added_later_to_a_schedule_the_app_never_runs_fails_the_next_update(
+    void **state) {
+    ecs_sched_app *app = new_app();
+    ecs_sched_world *w = world_of(app);
+    (void)state;
+    assert_int_equal(ecs_sched_configure_set(w, "Later", &(ecs_sched_set_desc){.name = "Group"}),
+                     ECS_SCHED_OK);
+    update_by(app, 1);
+    app_trace_in(app, "Later", "late");
+    assert_int_equal(ecs_sched_app_update_by(app, 1), ECS_SCHED_ERR_UNKNOWN_SCHEDULE);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'Later'"));
+    destroy_app(app);
+}
+
 static ecs_sched_result g_turn_result;
 
 static void run_turn(ecs_sched_system_ctx *ctx) {
@@ -839,6 +855,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_default_orders_are_bevys),
         cmocka_unit_test(a_system_in_a_schedule_the_app_never_runs_fails_the_update_naming_the_nearest),
+    cmocka_unit_test(a_system_added_later_to_a_schedule_the_app_never_runs_fails_the_next_update),
         cmocka_unit_test(a_schedule_made_with_configure_is_run_by_hand),
         cmocka_unit_test(the_state_machines_schedules_count_as_run_by_the_app),
         cmocka_unit_test(the_first_update_runs_startup_then_the_main_order_with_its_fixed_steps),
