@@ -3515,6 +3515,12 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_disable(ecs_sched_commands *co
 ECS_SCHED_API ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *commands,
                                                          ecs_sched_entity entity);
 
+/*============================== src/relation_store.h (public) ===============================*/
+#ifndef ECS_SCHED_NO_RELATIONS
+/* relation_store: how relationships are kept: kinds, a source's targets (its slots) and
+   a target's sources. relation.h relates and unrelates through them. */
+#endif /* ECS_SCHED_NO_RELATIONS */
+
 /*================================= src/relation.h (public) ==================================*/
 #ifndef ECS_SCHED_NO_RELATIONS
 /* relation: relationships between entities: kinds, targets and the sources of a target. */
@@ -19454,7 +19460,7 @@ ecs_sched_result ecs_sched_commands_enable(ecs_sched_commands *cmd, ecs_sched_en
     return ecs_sched_commands_remove(cmd, e, cmd->world->disabled);
 }
 
-/*============================= src/relation.h (implementation) ==============================*/
+/*========================== src/relation_store.h (implementation) ===========================*/
 #ifndef ECS_SCHED_NO_RELATIONS
 /* relation: relationships between entities.
 
@@ -19552,129 +19558,8 @@ static inline ecs_sched__kind *ecs_sched__kind_of(const ecs_sched_world *w, ecs_
     return &ecs_sched__links_of(w)->kinds[kind];
 }
 
-static ecs_sched_target_despawn ecs_sched__kind_policy(const ecs_sched_world *w, ecs_sched_id kind) {
-    return (ecs_sched_target_despawn)((w->components[kind].relation >> ECS_SCHED__KIND_POLICY_SHIFT) & 3u);
-}
-
 static bool ecs_sched__is_kind(const ecs_sched_world *w, ecs_sched_id id) {
     return ecs_sched__component_valid(w, id) && w->components[id].relation != 0;
-}
-
-static uint8_t ecs_sched__relation_flags(const ecs_sched_relation_desc *d, bool child_of) {
-    ecs_sched_target_despawn policy = d->on_target_despawn;
-    if (policy == ECS_SCHED_TARGET_DEFAULT) {
-        policy = child_of ? ECS_SCHED_TARGET_DESPAWN_SOURCES : ECS_SCHED_TARGET_REMOVE;
-    }
-    return (uint8_t)(ECS_SCHED__KIND_RELATION | (d->exclusive ? ECS_SCHED__KIND_EXCLUSIVE : 0u) |
-                     (d->acyclic ? ECS_SCHED__KIND_ACYCLIC : 0u) |
-                     ((unsigned)policy << ECS_SCHED__KIND_POLICY_SHIFT));
-}
-
-static ecs_sched_result ecs_sched__relation_desc_check(ecs_sched_world *w,
-                                                      const ecs_sched_relation_desc *d) {
-    if (!d || !d->name || !d->name[0]) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "relation_register: a relationship kind needs a name");
-    }
-    if ((unsigned)d->on_target_despawn > (unsigned)ECS_SCHED_TARGET_REFUSE) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "relation_register('%s'): on_target_despawn %d is not one of "
-                               "ECS_SCHED_TARGET_DEFAULT, _REMOVE, _DESPAWN_SOURCES or _REFUSE",
-                               d->name, (int)d->on_target_despawn);
-    }
-    if (d->payload_alignment & (d->payload_alignment - 1u) ||
-        d->payload_alignment > ECS_SCHED_MAX_ALIGNMENT) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                               "relation_register('%s'): payload alignment %zu is not a power of "
-                               "two up to %d", d->name, d->payload_alignment,
-                               (int)ECS_SCHED_MAX_ALIGNMENT);
-    }
-    return ECS_SCHED_OK;
-}
-
-/* The core's hooks this module installs (see registry.h): despawning in a linked world, and
-   removing a relationship kind. */
-static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched_entity e);
-static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched_entity source,
-                                                   ecs_sched_id kind);
-
-/* The world's relationships, made with its first kind. */
-static bool ecs_sched__relations_reserve(ecs_sched_world *w, ecs_sched_id kind) {
-    ecs_sched__links *r = ecs_sched__links_of(w);
-    uint32_t had;
-    if (!r) {
-        r = (ecs_sched__links *)ecs_sched__calloc(&w->env, sizeof *r);
-        if (!r) return false;
-        ecs_sched__part_set(w, &ecs_sched__links_key, r);
-        w->hooks.despawn_linked = ecs_sched__despawn_related;
-        w->hooks.remove_kind = ecs_sched__remove_relation;
-    }
-    if (!ECS_SCHED__GROW(&w->env, r->kind_ids, &r->kind_id_capacity, r->kind_count + 1)) {
-        return false;
-    }
-    had = r->kind_capacity;
-    if (kind < had) return true;
-    if (!ECS_SCHED__GROW(&w->env, r->kinds, &r->kind_capacity, kind + 1)) return false;
-    memset(r->kinds + had, 0, (r->kind_capacity - had) * sizeof *r->kinds);
-    return true;
-}
-
-ecs_sched_id ecs_sched_relation_register(ecs_sched_world *w, const ecs_sched_relation_desc *d) {
-    ecs_sched_component_desc cd;
-    size_t align, offset;
-    ecs_sched_id id;
-    uint8_t flags;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (ecs_sched__relation_desc_check(w, d) != ECS_SCHED_OK) return 0;
-    flags = ecs_sched__relation_flags(d, strcmp(d->name, ECS_SCHED__CHILD_OF_NAME) == 0);
-    align = d->payload_alignment ? d->payload_alignment : ecs_sched__default_alignment(d->payload_size);
-    if (align < ECS_SCHED_ALIGNOF(ecs_sched_entity)) align = ECS_SCHED_ALIGNOF(ecs_sched_entity);
-    offset = align > sizeof(ecs_sched_entity) ? align : sizeof(ecs_sched_entity);
-    id = ecs_sched_component_lookup(w, d->name);
-    if (id && (w->components[id].relation != flags ||
-               (id < ecs_sched__links_of(w)->kind_capacity &&
-                ecs_sched__links_of(w)->kinds[id].payload_size != d->payload_size))) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
-                        "relation_register: '%s' is registered already, %s; register each kind "
-                        "once, with one set of properties", d->name,
-                        w->components[id].relation ? "as a relationship with other properties"
-                                                   : "as a component");
-        return 0;
-    }
-    memset(&cd, 0, sizeof cd);
-    cd.name = d->name;
-    cd.size = (offset + d->payload_size + align - 1u) & ~(align - 1u);
-    cd.alignment = align;
-    if (!ecs_sched__relations_reserve(w, w->component_count)) {
-        ecs_sched__out_of_memory(w, "registering a relationship kind");
-        return 0;
-    }
-    id = ecs_sched_component_register(w, &cd);
-    if (!id) return 0;
-    if (!w->components[id].relation) ecs_sched__links_of(w)->kind_ids[ecs_sched__links_of(w)->kind_count++] = id;
-    w->components[id].relation = flags;
-    ecs_sched__links_of(w)->kinds[id].payload_size = (uint32_t)d->payload_size;
-    return id;
-}
-
-bool ecs_sched_is_relation(const ecs_sched_world *w, ecs_sched_id id) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return ecs_sched__is_kind(w, id);
-}
-
-ecs_sched_id ecs_sched_child_of(const ecs_sched_world *w) {
-    ECS_SCHED__CHECK_WORLD(w);
-    return w->child_of;
-}
-
-/* For world.h: ChildOf is registered with the world. */
-static ecs_sched_id ecs_sched__register_child_of(ecs_sched_world *w) {
-    ecs_sched_relation_desc d;
-    memset(&d, 0, sizeof d);
-    d.name = ECS_SCHED__CHILD_OF_NAME;
-    d.exclusive = true;
-    d.acyclic = true;
-    return ecs_sched_relation_register(w, &d);
 }
 
 /* ---- slots: a target and its payload ---- */
@@ -19801,6 +19686,133 @@ static void ecs_sched__unlink(ecs_sched_world *w, ecs_sched_id kind, ecs_sched_e
     if (!s || !ecs_sched__sources_drop(s, source)) return;
     ecs_sched__links_of(w)->pairs--;
     ecs_sched__kind_of(w, kind)->pairs--;
+}
+#endif /* ECS_SCHED_NO_RELATIONS */
+
+/*============================= src/relation.h (implementation) ==============================*/
+#ifndef ECS_SCHED_NO_RELATIONS
+/* relation: relating and unrelating entities, the rules of each kind, and what a despawn
+   does to the entities related to it (how the links are kept: relation_store.h). */
+
+static ecs_sched_target_despawn ecs_sched__kind_policy(const ecs_sched_world *w, ecs_sched_id kind) {
+    return (ecs_sched_target_despawn)((w->components[kind].relation >> ECS_SCHED__KIND_POLICY_SHIFT) & 3u);
+}
+
+static uint8_t ecs_sched__relation_flags(const ecs_sched_relation_desc *d, bool child_of) {
+    ecs_sched_target_despawn policy = d->on_target_despawn;
+    if (policy == ECS_SCHED_TARGET_DEFAULT) {
+        policy = child_of ? ECS_SCHED_TARGET_DESPAWN_SOURCES : ECS_SCHED_TARGET_REMOVE;
+    }
+    return (uint8_t)(ECS_SCHED__KIND_RELATION | (d->exclusive ? ECS_SCHED__KIND_EXCLUSIVE : 0u) |
+                     (d->acyclic ? ECS_SCHED__KIND_ACYCLIC : 0u) |
+                     ((unsigned)policy << ECS_SCHED__KIND_POLICY_SHIFT));
+}
+
+static ecs_sched_result ecs_sched__relation_desc_check(ecs_sched_world *w,
+                                                      const ecs_sched_relation_desc *d) {
+    if (!d || !d->name || !d->name[0]) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "relation_register: a relationship kind needs a name");
+    }
+    if ((unsigned)d->on_target_despawn > (unsigned)ECS_SCHED_TARGET_REFUSE) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "relation_register('%s'): on_target_despawn %d is not one of "
+                               "ECS_SCHED_TARGET_DEFAULT, _REMOVE, _DESPAWN_SOURCES or _REFUSE",
+                               d->name, (int)d->on_target_despawn);
+    }
+    if (d->payload_alignment & (d->payload_alignment - 1u) ||
+        d->payload_alignment > ECS_SCHED_MAX_ALIGNMENT) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "relation_register('%s'): payload alignment %zu is not a power of "
+                               "two up to %d", d->name, d->payload_alignment,
+                               (int)ECS_SCHED_MAX_ALIGNMENT);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The core's hooks this module installs (see registry.h): despawning in a linked world, and
+   removing a relationship kind. */
+static ecs_sched_result ecs_sched__despawn_related(ecs_sched_world *w, ecs_sched_entity e);
+static ecs_sched_result ecs_sched__remove_relation(ecs_sched_world *w, ecs_sched_entity source,
+                                                   ecs_sched_id kind);
+
+/* The world's relationships, made with its first kind. */
+static bool ecs_sched__relations_reserve(ecs_sched_world *w, ecs_sched_id kind) {
+    ecs_sched__links *r = ecs_sched__links_of(w);
+    uint32_t had;
+    if (!r) {
+        r = (ecs_sched__links *)ecs_sched__calloc(&w->env, sizeof *r);
+        if (!r) return false;
+        ecs_sched__part_set(w, &ecs_sched__links_key, r);
+        w->hooks.despawn_linked = ecs_sched__despawn_related;
+        w->hooks.remove_kind = ecs_sched__remove_relation;
+    }
+    if (!ECS_SCHED__GROW(&w->env, r->kind_ids, &r->kind_id_capacity, r->kind_count + 1)) {
+        return false;
+    }
+    had = r->kind_capacity;
+    if (kind < had) return true;
+    if (!ECS_SCHED__GROW(&w->env, r->kinds, &r->kind_capacity, kind + 1)) return false;
+    memset(r->kinds + had, 0, (r->kind_capacity - had) * sizeof *r->kinds);
+    return true;
+}
+
+ecs_sched_id ecs_sched_relation_register(ecs_sched_world *w, const ecs_sched_relation_desc *d) {
+    ecs_sched_component_desc cd;
+    size_t align, offset;
+    ecs_sched_id id;
+    uint8_t flags;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (ecs_sched__relation_desc_check(w, d) != ECS_SCHED_OK) return 0;
+    flags = ecs_sched__relation_flags(d, strcmp(d->name, ECS_SCHED__CHILD_OF_NAME) == 0);
+    align = d->payload_alignment ? d->payload_alignment : ecs_sched__default_alignment(d->payload_size);
+    if (align < ECS_SCHED_ALIGNOF(ecs_sched_entity)) align = ECS_SCHED_ALIGNOF(ecs_sched_entity);
+    offset = align > sizeof(ecs_sched_entity) ? align : sizeof(ecs_sched_entity);
+    id = ecs_sched_component_lookup(w, d->name);
+    if (id && (w->components[id].relation != flags ||
+               (id < ecs_sched__links_of(w)->kind_capacity &&
+                ecs_sched__links_of(w)->kinds[id].payload_size != d->payload_size))) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                        "relation_register: '%s' is registered already, %s; register each kind "
+                        "once, with one set of properties", d->name,
+                        w->components[id].relation ? "as a relationship with other properties"
+                                                   : "as a component");
+        return 0;
+    }
+    memset(&cd, 0, sizeof cd);
+    cd.name = d->name;
+    cd.size = (offset + d->payload_size + align - 1u) & ~(align - 1u);
+    cd.alignment = align;
+    if (!ecs_sched__relations_reserve(w, w->component_count)) {
+        ecs_sched__out_of_memory(w, "registering a relationship kind");
+        return 0;
+    }
+    id = ecs_sched_component_register(w, &cd);
+    if (!id) return 0;
+    if (!w->components[id].relation) ecs_sched__links_of(w)->kind_ids[ecs_sched__links_of(w)->kind_count++] = id;
+    w->components[id].relation = flags;
+    ecs_sched__links_of(w)->kinds[id].payload_size = (uint32_t)d->payload_size;
+    return id;
+}
+
+bool ecs_sched_is_relation(const ecs_sched_world *w, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return ecs_sched__is_kind(w, id);
+}
+
+ecs_sched_id ecs_sched_child_of(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->child_of;
+}
+
+/* For world.h: ChildOf is registered with the world. */
+static ecs_sched_id ecs_sched__register_child_of(ecs_sched_world *w) {
+    ecs_sched_relation_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = ECS_SCHED__CHILD_OF_NAME;
+    d.exclusive = true;
+    d.acyclic = true;
+    return ecs_sched_relation_register(w, &d);
 }
 
 /* ---- checks ---- */

@@ -60,7 +60,7 @@ LAYERS = [
               "message", "resource", "entity"]),
     ("scheduling", ["timer", "condition", "graph", "build", "access", "plan", "change", "trace",
                     "stepping", "executor", "dot"]),
-    ("world features", ["relation", "hierarchy", "sort", "sparse_query", "name",
+    ("world features", ["relation_store", "relation", "hierarchy", "sort", "sparse_query", "name",
                         "inherit", "iter", "disable", "reflect"]),
     ("data", ["prefab", "json", "snapshot"]),
     ("game", ["time", "state", "transition", "delay"]),
@@ -73,6 +73,7 @@ LAYERS = [
 # (ECS_SCHED_MINIMAL, a feature that needs another) is resolved at the top of base.h; modules
 # that keep working without a feature guard their own uses of it.
 OPTIONAL = {
+    "relation_store": "ECS_SCHED_NO_RELATIONS",
     "relation": "ECS_SCHED_NO_RELATIONS",
     "hierarchy": "ECS_SCHED_NO_RELATIONS",
     "inherit": "ECS_SCHED_NO_INHERITANCE",
