@@ -309,7 +309,7 @@ LINK_CHECKS_clang :=
 # with ECS_SCHED_TRACE so that stepping is there to leave out; ECS_SCHED_MINIMAL also as C11
 # with threads. minimal (RUN_CHECKS) runs a program built with ECS_SCHED_MINIMAL.
 FEATURE_SWITCHES := NO_RELATIONS NO_INHERITANCE NO_REFLECT NO_SNAPSHOT NO_STEPPING NO_STATES \
-                    NO_APP MINIMAL
+                    NO_APP NO_QUERY_TEXT MINIMAL
 SWITCH_BUILDS := $(addprefix $(COMPILE)/gcc/switch_,$(addsuffix .o,$(FEATURE_SWITCHES))) \
                  $(COMPILE)/gcc/switch_MINIMAL_c11_threads.o
 COMPILE_STAMPS := $(foreach c,$(COMPILERS),$(addprefix $(COMPILE)/$(c)/,\

@@ -41,7 +41,7 @@
                                with the implementation is then compiled as C11 (<stdatomic.h>)
      ECS_SCHED_NO_MEMBARRIER   (with threads, Linux) ordinary fences instead of membarrier(2)
      ECS_SCHED_NO_RELATIONS, _NO_INHERITANCE, _NO_REFLECT, _NO_SNAPSHOT, _NO_STEPPING,
-     _NO_STATES, _NO_APP, and ECS_SCHED_MINIMAL (all of them): features left out, declarations
+     _NO_STATES, _NO_APP, _NO_QUERY_TEXT, and ECS_SCHED_MINIMAL (all of them): features left out, declarations
                                and implementation (see Leaving features out in CONFIGURATION);
                                the same in every file
 
@@ -108,6 +108,9 @@
 #ifndef ECS_SCHED_NO_APP
 #define ECS_SCHED_NO_APP
 #endif
+#ifndef ECS_SCHED_NO_QUERY_TEXT
+#define ECS_SCHED_NO_QUERY_TEXT
+#endif
 #endif
 #if defined(ECS_SCHED_NO_RELATIONS) && !defined(ECS_SCHED_NO_INHERITANCE)
 #define ECS_SCHED_NO_INHERITANCE
@@ -118,7 +121,7 @@
 #endif
 #if defined(ECS_SCHED_NO_RELATIONS) || defined(ECS_SCHED_NO_REFLECT) || \
     defined(ECS_SCHED_NO_SNAPSHOT) || defined(ECS_SCHED_NO_STEPPING) || \
-    defined(ECS_SCHED_NO_STATES) || defined(ECS_SCHED_NO_APP)
+    defined(ECS_SCHED_NO_STATES) || defined(ECS_SCHED_NO_APP) || defined(ECS_SCHED_NO_QUERY_TEXT)
 #define ECS_SCHED__LEAVES_OUT   /* (NO_INHERITANCE implies NO_SNAPSHOT) */
 #endif
 #if defined(ECS_SCHED_JSON) && (defined(ECS_SCHED_NO_REFLECT) || defined(ECS_SCHED_NO_INHERITANCE))
@@ -219,7 +222,8 @@ static int (*const ecs_sched__configuration[])(void) __attribute__((ECS_SCHED__R
     X(ERR_RELATION_CYCLE,     "a relationship would make an entity its own ancestor")   \
     X(ERR_REFUSED,            "a rule set at registration refuses the operation")       \
     X(ERR_NAME_CLASH,         "two entities would have the same name in one scope")     \
-    X(ERR_NOT_FOUND,          "nothing has this name or path")
+    X(ERR_NOT_FOUND,          "nothing has this name or path")                          \
+    X(ERR_QUERY_SYNTAX,       "a query's text does not parse")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,

@@ -35,6 +35,9 @@ typedef struct ecs_sched_system_desc {
     ecs_sched_system_fn fn;          /* ecs_sched_apply_deferred makes a sync point */
     void *user_data;
     ecs_sched_query_desc queries[ECS_SCHED_MAX_QUERIES];
+    const char *query_text;          /* the first query written as text (see QUERIES AS TEXT),
+                                        with queries[0] left empty: the same as
+                                        .queries[0].text */
     ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];    /* resources read */
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];   /* resources written */
     bool exclusive;                  /* gets the whole world, runs alone */
@@ -625,6 +628,21 @@ static bool ecs_sched__own_queries_apart(ecs_sched_world *w, const char *name,
     return true;
 }
 
+static bool ecs_sched__query_desc_empty(const ecs_sched_query_desc *d) {
+    return ecs_sched__term_ends(&d->terms[0]) && !d->text;
+}
+
+/* The desc of a system's query i: .query_text stands for the first one, which must then be
+   empty (query_create refuses a desc with both terms and text, naming the text). */
+static const ecs_sched_query_desc *ecs_sched__system_query_desc(const ecs_sched_system_desc *d,
+                                                                int32_t i,
+                                                                ecs_sched_query_desc *text_desc) {
+    if (i != 0 || !d->query_text) return &d->queries[i];
+    *text_desc = d->queries[0];
+    text_desc->text = d->query_text;
+    return text_desc;
+}
+
 /* Creates a system instance from its desc (queries, command buffer), not yet configured. */
 static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched__schedule *s,
                                                    const ecs_sched_system_desc *d) {
@@ -635,6 +653,12 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
     if (!d->fn) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                         "add_system: system '%s' has no function", name);
+        return NULL;
+    }
+    if (d->query_text && d->queries[0].text) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "add_system: system '%s' has both .query_text and .queries[0].text, "
+                        "which are the same query; give one", name);
         return NULL;
     }
     if (!ecs_sched__check_resources(w, d->reads, name) ||
@@ -663,8 +687,12 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
         if (d->reads[i]) sys->ctx.reads[sys->ctx.read_count++] = d->reads[i];
         if (d->writes[i]) sys->ctx.writes[sys->ctx.write_count++] = d->writes[i];
     }
-    for (i = 0; i < ECS_SCHED_MAX_QUERIES && !ecs_sched__term_ends(&d->queries[i].terms[0]); i++) {
-        ecs_sched_query *q = ecs_sched_query_create(w, &d->queries[i]);
+    for (i = 0; i < ECS_SCHED_MAX_QUERIES; i++) {
+        ecs_sched_query_desc text_desc;
+        const ecs_sched_query_desc *qd = ecs_sched__system_query_desc(d, i, &text_desc);
+        ecs_sched_query *q;
+        if (ecs_sched__query_desc_empty(qd)) break;
+        q = ecs_sched_query_create(w, qd);
         if (!q) {
             char who[200];
             snprintf(who, sizeof who, "add_system('%s'), query %d", name, (int)i);

@@ -12,6 +12,7 @@
 #include "sparse_query.h"
 #include "dot.h"
 #include "disable.h"
+#include "query_text.h"
 
 /* desc may be NULL. Returns NULL only when the allocator fails. */
 ECS_SCHED_API ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *desc);
@@ -96,6 +97,13 @@ static bool ecs_sched__world_register_builtins(ecs_sched_world *w) {
 #endif
     w->prefab = ecs_sched_component_register_type(w, ECS_SCHED__PREFAB_NAME, 0, 0);
     if (!w->prefab) return false;
+#ifndef ECS_SCHED_NO_QUERY_TEXT
+    {
+        ecs_sched__queries *queries = ecs_sched__queries_reserve(w);
+        if (!queries) return false;
+        queries->from_text = ecs_sched__query_from_text;
+    }
+#endif
 #ifndef ECS_SCHED_NO_INHERITANCE
     w->is_a = ecs_sched__register_is_a(w);
     if (!w->is_a) return false;

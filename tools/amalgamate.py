@@ -61,7 +61,7 @@ LAYERS = [
     ("scheduling", ["timer", "condition", "graph", "build", "access", "plan", "change", "trace",
                     "stepping", "executor", "dot"]),
     ("world features", ["relation_store", "relation", "hierarchy", "sort", "sparse_query", "name",
-                        "inherit", "iter", "disable", "reflect"]),
+                        "inherit", "iter", "disable", "reflect", "query_text"]),
     ("data", ["prefab", "json", "snapshot"]),
     ("game", ["time", "state", "transition", "delay"]),
     ("top", ["world", "app"]),
@@ -84,6 +84,7 @@ OPTIONAL = {
     "state": "ECS_SCHED_NO_STATES",
     "transition": "ECS_SCHED_NO_STATES",
     "app": "ECS_SCHED_NO_APP",
+    "query_text": "ECS_SCHED_NO_QUERY_TEXT",
 }
 
 

@@ -131,9 +131,18 @@ int main(void) {
         check(strstr(ecs_sched_last_error(w), "ECS_SCHED_NO_RELATIONS") != NULL,
               "the refusal names the switch");
     }
+    /* so is a query given as text */
+    {
+        ecs_sched_query_desc qd;
+        memset(&qd, 0, sizeof qd);
+        qd.text = "Position";
+        check(ecs_sched_query_create(w, &qd) == NULL, "query text refused");
+        check(strstr(ecs_sched_last_error(w), "ECS_SCHED_NO_QUERY_TEXT") != NULL,
+              "the refusal of the text names the switch");
+    }
 
     check(ecs_sched_world_check(w) == ECS_SCHED_OK, "world_check");
-    check(logged_errors == 2, "the two refusals, and no other error, were logged");
+    check(logged_errors == 3, "the three refusals, and no other error, were logged");
     ecs_sched_world_destroy(w);
     printf("minimal: %s\n", failures ? "FAILED" : "ok");
     return failures ? 1 : 0;
