@@ -2540,9 +2540,15 @@ typedef enum ecs_sched_term_kind {
                                       registered acyclic and exclusive), and iteration in
                                       depth order: every target before its sources */
     /* prefabs and inheritance (see PREFABS AND INHERITANCE): */
-    ECS_SCHED_TERM_INHERITED       /* required, read: the entity's own value, or else the one
+    ECS_SCHED_TERM_INHERITED,      /* required, read: the entity's own value, or else the one
                                       its nearest base has, one value for the whole table
                                       (ecs_sched_field_is_shared tells which) */
+    /* fixed sources: one value for every row (a shared field); while the source lacks it,
+       the query hands out nothing */
+    ECS_SCHED_TERM_FROM_ENTITY,    /* required, read: component `id` of the entity `target` */
+    ECS_SCHED_TERM_RESOURCE,       /* required, read: the resource `id` (a system's query
+                                      adds it to the resources the system reads) */
+    ECS_SCHED_TERM_RESOURCE_WRITE  /* required, written: the resource `id` (likewise, writes) */
 } ecs_sched_term_kind;
 
 typedef struct ecs_sched_term {
@@ -2598,6 +2604,19 @@ static inline ecs_sched_term ecs_sched_inherited(ecs_sched_id id) {
     ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_INHERITED; return t;
 }
 #endif
+
+/* Component `id` of one entity, the same for every row: flecs's "Game:Config". */
+static inline ecs_sched_term ecs_sched_from_entity(ecs_sched_id id, ecs_sched_entity entity) {
+    ecs_sched_term t; t.id = id; t.target = entity; t.kind = ECS_SCHED_TERM_FROM_ENTITY;
+    return t;
+}
+/* A resource, read or written, the same for every row: flecs's "$Game". */
+static inline ecs_sched_term ecs_sched_resource_read(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_RESOURCE; return t;
+}
+static inline ecs_sched_term ecs_sched_resource_write(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_RESOURCE_WRITE; return t;
+}
 
 typedef struct ecs_sched_query_desc {
     ecs_sched_term terms[ECS_SCHED_MAX_TERMS];  /* up to the first term with id 0 */
@@ -8376,6 +8395,9 @@ typedef struct ecs_sched__match {
 /* An inherited term's column in a table whose entities do not own the component: their
    bases' value is looked up at each iteration (inherit.h). */
 #define ECS_SCHED__FROM_BASE (-2)
+/* A fixed source's column: the entity's or the resource's value, looked up at each
+   iteration (iter.h). */
+#define ECS_SCHED__FROM_SOURCE (-3)
 
 /* A ticked query's tick column per term of each match (-1 when untracked), apart from the
    matches, which every iteration reads. */
@@ -8402,7 +8424,9 @@ struct ecs_sched_query {
     bool hierarchical;                /* has from_parent or cascade terms (hierarchy.h) */
     bool listed;                      /* hands out the rows of a list it keeps: hierarchical
                                          or sorted (hierarchy.h, sort.h) */
-    bool inherits;                    /* has inherited terms (inherit.h) */
+    bool inherits;                    /* has inherited terms (inherit.h) or fixed sources:
+                                         hands out shared values */
+    bool writes_resource;             /* has a resource term that writes */
     bool sparse;                      /* has terms on sparse components: listed (sparse.h) */
     bool sparse_filtered;             /* has added or changed terms on sparse components */
     bool sparse_marks;                /* writes a tracked sparse component (sparse.h) */
@@ -8424,9 +8448,18 @@ static bool ecs_sched__term_on_parent(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT;
 }
 
+/* Terms whose value comes from one source for every row: an entity, a resource. */
+static bool ecs_sched__term_fixed(ecs_sched_term_kind kind) {
+    return kind >= ECS_SCHED_TERM_FROM_ENTITY;
+}
+
+static bool ecs_sched__term_on_resource(ecs_sched_term_kind kind) {
+    return kind == ECS_SCHED_TERM_RESOURCE || kind == ECS_SCHED_TERM_RESOURCE_WRITE;
+}
+
 static bool ecs_sched__term_on_self(ecs_sched_term_kind kind) {
     return kind != ECS_SCHED_TERM_WITHOUT && kind != ECS_SCHED_TERM_FROM_PARENT &&
-           kind != ECS_SCHED_TERM_OPTIONAL_FROM_PARENT;
+           kind != ECS_SCHED_TERM_OPTIONAL_FROM_PARENT && !ecs_sched__term_fixed(kind);
 }
 
 static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table *t,
@@ -8438,6 +8471,10 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
     for (i = 0; i < q->term_count; i++) {
         const ecs_sched_term *term = &q->terms[i];
         bool present = ecs_sched__type_find(t, term->id) >= 0;
+        if (ecs_sched__term_fixed(term->kind)) {   /* looked up when iterating */
+            if (out) out->column[i] = ECS_SCHED__FROM_SOURCE;
+            continue;
+        }
         if (q->sparse && q->world->components[term->id].sparse) {   /* tested per entity */
             if (out) out->column[i] = -1;
             continue;
@@ -8463,10 +8500,7 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         case ECS_SCHED_TERM_INHERITED:   /* which base has it is looked up when iterating */
             if (!present && ecs_sched__type_find(t, q->world->is_a) < 0) return false;
             break;
-        case ECS_SCHED_TERM_OPTIONAL_READ:
-        case ECS_SCHED_TERM_OPTIONAL_WRITE:
-        case ECS_SCHED_TERM_OPTIONAL_FROM_PARENT:
-        case ECS_SCHED_TERM_CASCADE:
+        default:   /* optional, cascade */
             break;
         }
         if (out) {
@@ -8509,7 +8543,7 @@ static void ecs_sched__query_add_match(ecs_sched_query *q, ecs_sched__table *t) 
 
 static bool ecs_sched__term_writes(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE ||
-           kind == ECS_SCHED_TERM_WRITE_MANUAL;
+           kind == ECS_SCHED_TERM_WRITE_MANUAL || kind == ECS_SCHED_TERM_RESOURCE_WRITE;
 }
 
 /* Whether an entity must have the term's component to match. */
@@ -8530,10 +8564,15 @@ static bool ecs_sched__term_hierarchical(ecs_sched_term_kind kind) {
 static ecs_sched_result ecs_sched__check_relational_term(ecs_sched_world *w,
                                                         const ecs_sched_term *term, int32_t i) {
     const ecs_sched__component *c = &w->components[term->id];
-    if (term->target && term->kind != ECS_SCHED_TERM_RELATED) {
+    if (term->target && term->kind != ECS_SCHED_TERM_RELATED &&
+        term->kind != ECS_SCHED_TERM_FROM_ENTITY) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                "query_create: term %d ('%s') has a target, but only a related "
-                               "term (ecs_sched_related) has one", (int)i, c->name);
+                               "term (ecs_sched_related) and a term from an entity "
+                               "(ecs_sched_from_entity) have one", (int)i, c->name);
+    }
+    if (term->kind == ECS_SCHED_TERM_FROM_ENTITY && !ecs_sched__is_live_record(w, term->target)) {
+        return ecs_sched__stale(w, term->target, "query_create: the source of a term from an entity");
     }
     if ((term->kind == ECS_SCHED_TERM_RELATED || term->kind == ECS_SCHED_TERM_CASCADE) &&
         !c->relation) {
@@ -8628,13 +8667,24 @@ static bool ecs_sched__term_marks(ecs_sched_term_kind kind) {
    its parent, or an added or changed filter beside a term that reads or writes it on the
    entity (Bevy's Query<&mut A, Changed<A>>): the filter only picks rows. Anything else names
    a component twice, or contradicts itself. */
-static bool ecs_sched__terms_may_share(ecs_sched_term_kind a, ecs_sched_term_kind b) {
+static bool ecs_sched__term_kinds_may_share(ecs_sched_term_kind a, ecs_sched_term_kind b) {
     ecs_sched_term_kind other;
     if (ecs_sched__term_on_parent(a) != ecs_sched__term_on_parent(b)) return true;
     if (a == b || (!ecs_sched__term_filters(a) && !ecs_sched__term_filters(b))) return false;
     other = ecs_sched__term_filters(a) ? b : a;
     return other == ECS_SCHED_TERM_READ || other == ECS_SCHED_TERM_OPTIONAL_READ ||
            ecs_sched__term_writes(other) || ecs_sched__term_filters(other);
+}
+
+/* The same for two terms, which may also have other sources: a fixed source is another place
+   than the entity, but a resource, or one entity's component, is named once. */
+static bool ecs_sched__terms_may_share(const ecs_sched_term *a, const ecs_sched_term *b) {
+    if (ecs_sched__term_fixed(a->kind) || ecs_sched__term_fixed(b->kind)) {
+        return ecs_sched__term_on_resource(a->kind) != ecs_sched__term_on_resource(b->kind) ||
+               (a->kind == ECS_SCHED_TERM_FROM_ENTITY) != (b->kind == ECS_SCHED_TERM_FROM_ENTITY) ||
+               (a->kind == ECS_SCHED_TERM_FROM_ENTITY && a->target != b->target);
+    }
+    return ecs_sched__term_kinds_may_share(a->kind, b->kind);
 }
 
 /* Adds term i's component to the query's reads or writes, once. Two terms on the entity
@@ -8644,7 +8694,8 @@ static bool ecs_sched__terms_may_share(ecs_sched_term_kind a, ecs_sched_term_kin
 static void ecs_sched__note_term_access(ecs_sched_query *q, int32_t i) {
     const ecs_sched_term *term = &q->terms[i];
     int32_t j, k;
-    if (term->kind == ECS_SCHED_TERM_WITHOUT) return;
+    /* a resource is no component of the entities: a system's resources are its own list */
+    if (term->kind == ECS_SCHED_TERM_WITHOUT || ecs_sched__term_on_resource(term->kind)) return;
     for (j = 0; j < i && ecs_sched__term_on_self(term->kind); j++) {
         if (q->terms[j].id != term->id || !ecs_sched__term_on_self(q->terms[j].kind)) continue;
         if (!ecs_sched__term_writes(term->kind)) return;   /* noted already */
@@ -8655,8 +8706,13 @@ static void ecs_sched__note_term_access(ecs_sched_query *q, int32_t i) {
         }
         break;
     }
-    if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
-    else q->reads[q->read_count++] = term->id;
+    if (ecs_sched__term_writes(term->kind)) {
+        q->writes[q->write_count++] = term->id;
+        return;
+    }
+    for (k = 0; k < q->read_count && q->reads[k] != term->id; k++) {}
+    for (j = 0; j < q->write_count && q->writes[j] != term->id; j++) {}
+    if (k == q->read_count && j == q->write_count) q->reads[q->read_count++] = term->id;
 }
 
 /* The filter term whose change log a filtered query follows: the first whose component the
@@ -8747,6 +8803,15 @@ static ecs_sched_result ecs_sched__check_inherited(ecs_sched_world *w, const ecs
     int32_t i;
     for (i = 0; q->inherits && i < q->term_count; i++) {
         ecs_sched_id id = q->terms[i].id;
+        if (ecs_sched__term_fixed(q->terms[i].kind) && (q->sparse || q->listed)) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                   "query_create: term %d reads '%s' from %s, one value for "
+                                   "every row, and the query lists its rows one by one (it "
+                                   "has a sparse term or reads through the hierarchy): use a "
+                                   "second query, or ecs_sched_get", (int)i, w->components[id].name,
+                                   ecs_sched__term_on_resource(q->terms[i].kind) ? "a resource"
+                                                                                 : "an entity");
+        }
         if (q->terms[i].kind != ECS_SCHED_TERM_INHERITED) continue;
         if (w->components[id].relation || id == w->prefab || id == w->disabled) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
@@ -8783,7 +8848,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (!ecs_sched__component_valid(w, term->id)) {
             return ecs_sched__unknown_component(w, term->id, "query_create");
         }
-        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_INHERITED) {
+        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_RESOURCE_WRITE) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "query_create: term %d ('%s') has an unknown kind %d", (int)i,
                                    w->components[term->id].name, (int)term->kind);
@@ -8799,7 +8864,8 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         }
         result = ecs_sched__check_term_compiled(w, term, i);
         if (result == ECS_SCHED_OK) result = ecs_sched__check_relational_term(w, term, i);
-        if (result == ECS_SCHED_OK && w->components[term->id].sparse) {
+        if (result == ECS_SCHED_OK && w->components[term->id].sparse &&
+            !ecs_sched__term_fixed(term->kind)) {
             result = ecs_sched__check_sparse_term(w, term, i);
             q->sparse = q->ticked = q->listed = true;
             if (ecs_sched__term_filters(term->kind)) q->sparse_filtered = true;
@@ -8812,7 +8878,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
         for (j = 0; j < i; j++) {
             if (q->terms[j].id == term->id &&
-                !ecs_sched__terms_may_share(q->terms[j].kind, q->terms[i].kind)) {
+                !ecs_sched__terms_may_share(&q->terms[j], &q->terms[i])) {
                 return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                        "query_create: component '%s' appears in terms %d and %d; "
                                        "name each component once (write access includes read; "
@@ -8835,7 +8901,10 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         }
         if (term->kind == ECS_SCHED_TERM_RELATED) q->related = q->filtered = q->ticked = true;
         if (ecs_sched__term_hierarchical(term->kind)) q->hierarchical = q->listed = q->ticked = true;
-        if (term->kind == ECS_SCHED_TERM_INHERITED) q->inherits = true;
+        if (term->kind == ECS_SCHED_TERM_INHERITED || ecs_sched__term_fixed(term->kind)) {
+            q->inherits = true;   /* hands out shared values */
+        }
+        if (term->kind == ECS_SCHED_TERM_RESOURCE_WRITE) q->writes_resource = true;
         ecs_sched__note_term_access(q, i);
     }
     q->term_count = i;
@@ -9060,10 +9129,14 @@ static bool ecs_sched__queries_clash(const ecs_sched_query *a, bool a_writes,
     bool disjoint = ecs_sched__query_rules_out(a, b) || ecs_sched__query_rules_out(b, a);
     for (i = 0; i < a->term_count; i++) {
         ecs_sched_term_kind ka = a->terms[i].kind;
-        if (ka == ECS_SCHED_TERM_WITHOUT) continue;
+        /* (a resource term's access is its system's: see graph.h) */
+        if (ka == ECS_SCHED_TERM_WITHOUT || ecs_sched__term_on_resource(ka)) continue;
         for (j = 0; j < b->term_count; j++) {
             ecs_sched_term_kind kb = b->terms[j].kind;
-            if (kb == ECS_SCHED_TERM_WITHOUT || b->terms[j].id != a->terms[i].id) continue;
+            if (kb == ECS_SCHED_TERM_WITHOUT || ecs_sched__term_on_resource(kb) ||
+                b->terms[j].id != a->terms[i].id) {
+                continue;
+            }
             if (disjoint && ecs_sched__term_stays_on_row(ka) && ecs_sched__term_stays_on_row(kb)) {
                 continue;
             }
@@ -9090,8 +9163,22 @@ ecs_sched_access ecs_sched_query_access(const ecs_sched_query *q) {
 /* The fields are filled by each ecs_sched_iter_next; they are not zeroed here, which costs
    more than the rest of a small query's iteration. */
 /* An iterator at the start of q (NULL: one that hands out nothing). */
+/* A query that writes a resource changes it, as ecs_sched_resource_get_mut does, when an
+   iterator is made over it: systems that write a resource do not run beside its readers,
+   so no two threads mark one at once. */
+ECS_SCHED__NOINLINE static void ecs_sched__mark_resources_written(const ecs_sched_query *q) {
+    ecs_sched_world *w = q->world;
+    int32_t i;
+    if (!w->ticks_on) return;
+    for (i = 0; i < q->term_count; i++) {
+        if (q->terms[i].kind != ECS_SCHED_TERM_RESOURCE_WRITE) continue;
+        w->resource_stamps[q->terms[i].id].changed = ecs_sched__tick_now(w);
+    }
+}
+
 static inline ecs_sched_iter ecs_sched__iter_of(const ecs_sched_query *q) {
     ecs_sched_iter it;
+    if (q && q->writes_resource) ecs_sched__mark_resources_written(q);
     it.count = 0;
     it.entities = NULL;
     it.shared = 0;
@@ -13628,6 +13715,45 @@ static bool ecs_sched__own_queries_apart(ecs_sched_world *w, const char *name,
     return true;
 }
 
+/* Adds id to a system's list of resources (reads or writes), once; false when the list is
+   full. */
+static bool ecs_sched__declare_resource(ecs_sched_id *ids, int32_t *count, ecs_sched_id id) {
+    int32_t i;
+    for (i = 0; i < *count; i++) {
+        if (ids[i] == id) return true;
+    }
+    if (*count == ECS_SCHED_MAX_RESOURCES) return false;
+    ids[(*count)++] = id;
+    return true;
+}
+
+/* The resources a system's queries name (ecs_sched_resource_read / _write terms) are
+   resources the system reads or writes, as if its desc listed them. */
+static bool ecs_sched__declare_query_resources(ecs_sched_world *w, const char *name,
+                                               ecs_sched_system_ctx *ctx) {
+    int32_t i, k;
+    for (i = 0; i < ctx->query_count; i++) {
+        const ecs_sched_query *q = ctx->queries[i];
+        for (k = 0; k < q->term_count; k++) {
+            ecs_sched_term_kind kind = q->terms[k].kind;
+            bool declared;
+            if (!ecs_sched__term_on_resource(kind)) continue;
+            declared = kind == ECS_SCHED_TERM_RESOURCE_WRITE
+                           ? ecs_sched__declare_resource(ctx->writes, &ctx->write_count, q->terms[k].id)
+                           : ecs_sched__declare_resource(ctx->reads, &ctx->read_count, q->terms[k].id);
+            if (!declared) {
+                ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                                "add_system: system '%s' names more resources than it can hold "
+                                "(ECS_SCHED_MAX_RESOURCES, %d, for its reads and as many for its "
+                                "writes, with those its queries name)", name,
+                                (int)ECS_SCHED_MAX_RESOURCES);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 static bool ecs_sched__query_desc_empty(const ecs_sched_query_desc *d) {
     return ecs_sched__term_ends(&d->terms[0]) && !d->text;
 }
@@ -13702,7 +13828,8 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
         }
         sys->ctx.queries[sys->ctx.query_count++] = q;
     }
-    if (!ecs_sched__own_queries_apart(w, name, &sys->ctx)) {
+    if (!ecs_sched__own_queries_apart(w, name, &sys->ctx) ||
+        !ecs_sched__declare_query_resources(w, name, &sys->ctx)) {
         ecs_sched__system_free(w, sys);
         return NULL;
     }
@@ -22789,7 +22916,9 @@ typedef enum ecs_sched__text_source {
     ECS_SCHED__TEXT_SELF,
     ECS_SCHED__TEXT_PARENT,
     ECS_SCHED__TEXT_CASCADE,
-    ECS_SCHED__TEXT_INHERITED
+    ECS_SCHED__TEXT_INHERITED,
+    ECS_SCHED__TEXT_ENTITY,            /* Game:Config */
+    ECS_SCHED__TEXT_RESOURCE           /* $Time */
 } ecs_sched__text_source;
 
 /* One term as written, before it becomes a term kind. */
@@ -23005,6 +23134,28 @@ static ecs_sched_result ecs_sched__text_access_of(ecs_sched__query_parser *p,
                                  (int)(start - p->text) + 1);
 }
 
+/* The entity a path from the roots names (raw: with its escapes; plain: without). */
+static ecs_sched_entity ecs_sched__text_lookup_entity(ecs_sched__query_parser *p, const char *raw,
+                                                      const char *plain) {
+#ifndef ECS_SCHED_NO_RELATIONS
+    (void)plain;
+    return ecs_sched_lookup_path(p->w, ECS_SCHED_NULL_ENTITY, raw, NULL);
+#else
+    (void)raw;
+    return ecs_sched_lookup(p->w, ECS_SCHED_NULL_ENTITY, plain);
+#endif
+}
+
+static ecs_sched_result ecs_sched__text_entity(ecs_sched__query_parser *p, const char *start,
+                                              const char *raw, const char *plain,
+                                              ecs_sched_entity *entity) {
+    *entity = ecs_sched__text_lookup_entity(p, raw, plain);
+    if (*entity) return ECS_SCHED_OK;
+    return ecs_sched__text_error(p, ECS_SCHED_ERR_NOT_FOUND, start,
+                                 "no entity has the path '%s' (at column %d)", raw,
+                                 (int)(start - p->text) + 1);
+}
+
 /* The entity a pair's target names: a path from the roots. */
 static ecs_sched_result ecs_sched__text_target(ecs_sched__query_parser *p,
                                               ecs_sched__text_term *t) {
@@ -23022,15 +23173,7 @@ static ecs_sched_result ecs_sched__text_target(ecs_sched__query_parser *p,
                                      "a pair's target (an entity's path, or *) was expected "
                                      "at column %d", (int)(p->at - p->text) + 1);
     }
-#ifndef ECS_SCHED_NO_RELATIONS
-    t->target = ecs_sched_lookup_path(p->w, ECS_SCHED_NULL_ENTITY, raw, NULL);
-#else
-    t->target = ecs_sched_lookup(p->w, ECS_SCHED_NULL_ENTITY, plain);
-#endif
-    if (t->target) return ECS_SCHED_OK;
-    return ecs_sched__text_error(p, ECS_SCHED_ERR_NOT_FOUND, start,
-                                 "no entity has the path '%s' (the target at column %d)", raw,
-                                 (int)(start - p->text) + 1);
+    return ecs_sched__text_entity(p, start, raw, plain, &t->target);
 }
 
 static ecs_sched_result ecs_sched__text_pair(ecs_sched__query_parser *p, ecs_sched__text_term *t) {
@@ -23045,9 +23188,10 @@ static ecs_sched_result ecs_sched__text_pair(ecs_sched__query_parser *p, ecs_sch
     return result;
 }
 
-/* A word before ':' is a source. */
+/* A word before ':' is a source: parent, cascade, inherited, or else an entity's path. */
 static ecs_sched_result ecs_sched__text_source_of(ecs_sched__query_parser *p, const char *start,
-                                              size_t length, ecs_sched__text_term *t) {
+                                                 size_t length, const char *raw,
+                                                 const char *plain, ecs_sched__text_term *t) {
     static const struct {
         const char *word;
         ecs_sched__text_source source;
@@ -23061,10 +23205,18 @@ static ecs_sched_result ecs_sched__text_source_of(ecs_sched__query_parser *p, co
             return ECS_SCHED_OK;
         }
     }
-    return ecs_sched__text_error(p, ECS_SCHED_ERR_QUERY_SYNTAX, start,
-                                 "unknown source '%.*s:' at column %d: one of parent:, "
-                                 "cascade:, inherited:", (int)length, start,
-                                 (int)(start - p->text) + 1);
+    t->source = ECS_SCHED__TEXT_ENTITY;
+    if (length == 0) {
+        return ecs_sched__text_error(p, ECS_SCHED_ERR_QUERY_SYNTAX, start,
+                                     "a source was expected before the ':' at column %d",
+                                     (int)(start - p->text) + 1);
+    }
+    t->target = ecs_sched__text_lookup_entity(p, raw, plain);
+    if (t->target) return ECS_SCHED_OK;
+    return ecs_sched__text_error(p, ECS_SCHED_ERR_NOT_FOUND, start,
+                                 "unknown source '%.*s:' at column %d: neither parent:, "
+                                 "cascade:, inherited: nor the path of an entity", (int)length,
+                                 start, (int)(start - p->text) + 1);
 }
 
 /* The component, or a source and then the component. */
@@ -23074,6 +23226,12 @@ static ecs_sched_result ecs_sched__text_subject(ecs_sched__query_parser *p,
     char raw[ECS_SCHED__NAME_MAX], plain[ECS_SCHED__NAME_MAX];
     ecs_sched_result result;
     if (*p->at == '(') return ecs_sched__text_pair(p, t);
+    if (*p->at == '$') {
+        p->at++;
+        t->source = ECS_SCHED__TEXT_RESOURCE;
+        ecs_sched__text_skip_space(p);
+        return ecs_sched__text_component(p, &t->id);
+    }
     ecs_sched__text_read_name(p, raw, plain);
     after = p->at;
     ecs_sched__text_skip_space(p);
@@ -23081,7 +23239,7 @@ static ecs_sched_result ecs_sched__text_subject(ecs_sched__query_parser *p,
         p->at = start;
         return ecs_sched__text_component(p, &t->id);
     }
-    result = ecs_sched__text_source_of(p, start, (size_t)(after - start), t);
+    result = ecs_sched__text_source_of(p, start, (size_t)(after - start), raw, plain, t);
     if (result != ECS_SCHED_OK) return result;
     p->at++;
     ecs_sched__text_skip_space(p);
@@ -23119,13 +23277,34 @@ static ecs_sched_result ecs_sched__text_refuse(ecs_sched__query_parser *p,
                                  "column %d)", why, (int)(t->start - p->text) + 1);
 }
 
+static ecs_sched_result ecs_sched__text_kind_of_resource(ecs_sched__query_parser *p,
+                                                        const ecs_sched__text_term *t,
+                                                        ecs_sched_term_kind *kind) {
+    bool writes;
+    if (t->op) return ecs_sched__text_refuse(p, t, "a resource term ($) is required: leave out the ! or ?");
+    if (t->access >= ECS_SCHED__TEXT_ADDED) {
+        return ecs_sched__text_refuse(p, t, "a resource term ($) is read or written: [in], [out] "
+                                            "or [inout]");
+    }
+    writes = t->access == ECS_SCHED__TEXT_OUT ||
+             (t->access == ECS_SCHED__TEXT_NONE && !ecs_sched__text_reads_by_default(p->w, t->id));
+    *kind = writes ? ECS_SCHED_TERM_RESOURCE_WRITE : ECS_SCHED_TERM_RESOURCE;
+    return ECS_SCHED_OK;
+}
+
 static ecs_sched_result ecs_sched__text_kind_from_source(ecs_sched__query_parser *p,
                                                         const ecs_sched__text_term *t,
                                                         ecs_sched_term_kind *kind) {
+    if (t->source == ECS_SCHED__TEXT_RESOURCE) return ecs_sched__text_kind_of_resource(p, t, kind);
     if (t->access != ECS_SCHED__TEXT_NONE && t->access != ECS_SCHED__TEXT_IN) {
         return ecs_sched__text_refuse(p, t, "a term with a source is read only: [in] or no access");
     }
     if (t->op == '!') return ecs_sched__text_refuse(p, t, "a term with a source cannot be a not (!)");
+    if (t->source == ECS_SCHED__TEXT_ENTITY) {
+        if (t->op == '?') return ecs_sched__text_refuse(p, t, "a term from an entity cannot be optional");
+        *kind = ECS_SCHED_TERM_FROM_ENTITY;
+        return ECS_SCHED_OK;
+    }
 #ifdef ECS_SCHED_NO_RELATIONS
     if (t->source != ECS_SCHED__TEXT_INHERITED) {
         return ecs_sched__text_refuse(p, t, "parent: and cascade: need relationships, which this "
@@ -23323,6 +23502,8 @@ static const char *ecs_sched__text_prefix(const ecs_sched_world *w, const ecs_sc
     case ECS_SCHED_TERM_OPTIONAL_FROM_PARENT: return "?parent:";
     case ECS_SCHED_TERM_CASCADE: return "cascade:";
     case ECS_SCHED_TERM_INHERITED: return "inherited:";
+    case ECS_SCHED_TERM_RESOURCE: return reads ? "$" : "[in] $";
+    case ECS_SCHED_TERM_RESOURCE_WRITE: return reads ? "[inout] $" : "$";
     default: return "";
     }
 }
@@ -23332,8 +23513,13 @@ static void ecs_sched__text_put_term(ecs_sched__text_out *o, const ecs_sched_wor
     const char *name = ecs_sched__text_short_name(w, w->components[t->id].name);
     bool pair = t->kind == ECS_SCHED_TERM_RELATED ||
                 (w->components[t->id].relation && !ecs_sched__term_on_parent(t->kind) &&
-                 t->kind != ECS_SCHED_TERM_CASCADE && t->kind != ECS_SCHED_TERM_INHERITED);
+                 t->kind != ECS_SCHED_TERM_CASCADE && t->kind != ECS_SCHED_TERM_INHERITED &&
+                 !ecs_sched__term_fixed(t->kind));
     ecs_sched__text_puts(o, ecs_sched__text_prefix(w, t));
+    if (t->kind == ECS_SCHED_TERM_FROM_ENTITY) {
+        ecs_sched__text_put_target(o, w, t->target);
+        ecs_sched__text_put(o, ':');
+    }
     if (!pair) {
         ecs_sched__text_put_name(o, name);
         return;
@@ -24654,6 +24840,19 @@ static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sche
 
 /* ---- inherited values ---- */
 
+/* A fixed source's value: the resource, or the entity's component (its own, or one it
+   inherits; NULL for a tag); *found false while there is none. */
+static void *ecs_sched__source_value(ecs_sched_world *w, const ecs_sched_term *term, bool *found) {
+    if (ecs_sched__term_on_resource(term->kind)) {
+        void *value = w->resources[term->id];
+        *found = value != NULL;
+        return value;
+    }
+    *found = ecs_sched_has(w, term->target, term->id);
+    return *found && w->components[term->id].size ? ecs_sched__value_slow(w, term->target, term->id)
+                                                  : NULL;
+}
+
 /* An inheriting query's fields that its table's bases hold, and which they are; false when
    a base no longer has what a term asks for (the table is passed over). */
 static bool ecs_sched__share_fields(const ecs_sched_query *q, const ecs_sched__match *m,
@@ -24662,8 +24861,13 @@ static bool ecs_sched__share_fields(const ecs_sched_query *q, const ecs_sched__m
     int32_t i;
     for (i = 0; i < q->term_count; i++) {
         bool found;
-        if (m->column[i] != ECS_SCHED__FROM_BASE) continue;
-        fields[i] = ecs_sched__inherited_value(q->world, m->table, q->terms[i].id, &found);
+        if (m->column[i] == ECS_SCHED__FROM_SOURCE) {
+            fields[i] = ecs_sched__source_value(q->world, &q->terms[i], &found);
+        } else if (m->column[i] == ECS_SCHED__FROM_BASE) {
+            fields[i] = ecs_sched__inherited_value(q->world, m->table, q->terms[i].id, &found);
+        } else {
+            continue;
+        }
         if (!found) return false;
         bits |= 1u << i;
     }

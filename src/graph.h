@@ -628,6 +628,45 @@ static bool ecs_sched__own_queries_apart(ecs_sched_world *w, const char *name,
     return true;
 }
 
+/* Adds id to a system's list of resources (reads or writes), once; false when the list is
+   full. */
+static bool ecs_sched__declare_resource(ecs_sched_id *ids, int32_t *count, ecs_sched_id id) {
+    int32_t i;
+    for (i = 0; i < *count; i++) {
+        if (ids[i] == id) return true;
+    }
+    if (*count == ECS_SCHED_MAX_RESOURCES) return false;
+    ids[(*count)++] = id;
+    return true;
+}
+
+/* The resources a system's queries name (ecs_sched_resource_read / _write terms) are
+   resources the system reads or writes, as if its desc listed them. */
+static bool ecs_sched__declare_query_resources(ecs_sched_world *w, const char *name,
+                                               ecs_sched_system_ctx *ctx) {
+    int32_t i, k;
+    for (i = 0; i < ctx->query_count; i++) {
+        const ecs_sched_query *q = ctx->queries[i];
+        for (k = 0; k < q->term_count; k++) {
+            ecs_sched_term_kind kind = q->terms[k].kind;
+            bool declared;
+            if (!ecs_sched__term_on_resource(kind)) continue;
+            declared = kind == ECS_SCHED_TERM_RESOURCE_WRITE
+                           ? ecs_sched__declare_resource(ctx->writes, &ctx->write_count, q->terms[k].id)
+                           : ecs_sched__declare_resource(ctx->reads, &ctx->read_count, q->terms[k].id);
+            if (!declared) {
+                ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                                "add_system: system '%s' names more resources than it can hold "
+                                "(ECS_SCHED_MAX_RESOURCES, %d, for its reads and as many for its "
+                                "writes, with those its queries name)", name,
+                                (int)ECS_SCHED_MAX_RESOURCES);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 static bool ecs_sched__query_desc_empty(const ecs_sched_query_desc *d) {
     return ecs_sched__term_ends(&d->terms[0]) && !d->text;
 }
@@ -702,7 +741,8 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
         }
         sys->ctx.queries[sys->ctx.query_count++] = q;
     }
-    if (!ecs_sched__own_queries_apart(w, name, &sys->ctx)) {
+    if (!ecs_sched__own_queries_apart(w, name, &sys->ctx) ||
+        !ecs_sched__declare_query_resources(w, name, &sys->ctx)) {
         ecs_sched__system_free(w, sys);
         return NULL;
     }

@@ -94,6 +94,19 @@ static void *ecs_sched__inherited_value(const ecs_sched_world *w, const ecs_sche
 
 /* ---- inherited values ---- */
 
+/* A fixed source's value: the resource, or the entity's component (its own, or one it
+   inherits; NULL for a tag); *found false while there is none. */
+static void *ecs_sched__source_value(ecs_sched_world *w, const ecs_sched_term *term, bool *found) {
+    if (ecs_sched__term_on_resource(term->kind)) {
+        void *value = w->resources[term->id];
+        *found = value != NULL;
+        return value;
+    }
+    *found = ecs_sched_has(w, term->target, term->id);
+    return *found && w->components[term->id].size ? ecs_sched__value_slow(w, term->target, term->id)
+                                                  : NULL;
+}
+
 /* An inheriting query's fields that its table's bases hold, and which they are; false when
    a base no longer has what a term asks for (the table is passed over). */
 static bool ecs_sched__share_fields(const ecs_sched_query *q, const ecs_sched__match *m,
@@ -102,8 +115,13 @@ static bool ecs_sched__share_fields(const ecs_sched_query *q, const ecs_sched__m
     int32_t i;
     for (i = 0; i < q->term_count; i++) {
         bool found;
-        if (m->column[i] != ECS_SCHED__FROM_BASE) continue;
-        fields[i] = ecs_sched__inherited_value(q->world, m->table, q->terms[i].id, &found);
+        if (m->column[i] == ECS_SCHED__FROM_SOURCE) {
+            fields[i] = ecs_sched__source_value(q->world, &q->terms[i], &found);
+        } else if (m->column[i] == ECS_SCHED__FROM_BASE) {
+            fields[i] = ecs_sched__inherited_value(q->world, m->table, q->terms[i].id, &found);
+        } else {
+            continue;
+        }
         if (!found) return false;
         bits |= 1u << i;
     }

@@ -30,9 +30,15 @@ typedef enum ecs_sched_term_kind {
                                       registered acyclic and exclusive), and iteration in
                                       depth order: every target before its sources */
     /* prefabs and inheritance (see PREFABS AND INHERITANCE): */
-    ECS_SCHED_TERM_INHERITED       /* required, read: the entity's own value, or else the one
+    ECS_SCHED_TERM_INHERITED,      /* required, read: the entity's own value, or else the one
                                       its nearest base has, one value for the whole table
                                       (ecs_sched_field_is_shared tells which) */
+    /* fixed sources: one value for every row (a shared field); while the source lacks it,
+       the query hands out nothing */
+    ECS_SCHED_TERM_FROM_ENTITY,    /* required, read: component `id` of the entity `target` */
+    ECS_SCHED_TERM_RESOURCE,       /* required, read: the resource `id` (a system's query
+                                      adds it to the resources the system reads) */
+    ECS_SCHED_TERM_RESOURCE_WRITE  /* required, written: the resource `id` (likewise, writes) */
 } ecs_sched_term_kind;
 
 typedef struct ecs_sched_term {
@@ -88,6 +94,19 @@ static inline ecs_sched_term ecs_sched_inherited(ecs_sched_id id) {
     ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_INHERITED; return t;
 }
 #endif
+
+/* Component `id` of one entity, the same for every row: flecs's "Game:Config". */
+static inline ecs_sched_term ecs_sched_from_entity(ecs_sched_id id, ecs_sched_entity entity) {
+    ecs_sched_term t; t.id = id; t.target = entity; t.kind = ECS_SCHED_TERM_FROM_ENTITY;
+    return t;
+}
+/* A resource, read or written, the same for every row: flecs's "$Game". */
+static inline ecs_sched_term ecs_sched_resource_read(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_RESOURCE; return t;
+}
+static inline ecs_sched_term ecs_sched_resource_write(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_RESOURCE_WRITE; return t;
+}
 
 typedef struct ecs_sched_query_desc {
     ecs_sched_term terms[ECS_SCHED_MAX_TERMS];  /* up to the first term with id 0 */
@@ -159,6 +178,9 @@ typedef struct ecs_sched__match {
 /* An inherited term's column in a table whose entities do not own the component: their
    bases' value is looked up at each iteration (inherit.h). */
 #define ECS_SCHED__FROM_BASE (-2)
+/* A fixed source's column: the entity's or the resource's value, looked up at each
+   iteration (iter.h). */
+#define ECS_SCHED__FROM_SOURCE (-3)
 
 /* A ticked query's tick column per term of each match (-1 when untracked), apart from the
    matches, which every iteration reads. */
@@ -185,7 +207,9 @@ struct ecs_sched_query {
     bool hierarchical;                /* has from_parent or cascade terms (hierarchy.h) */
     bool listed;                      /* hands out the rows of a list it keeps: hierarchical
                                          or sorted (hierarchy.h, sort.h) */
-    bool inherits;                    /* has inherited terms (inherit.h) */
+    bool inherits;                    /* has inherited terms (inherit.h) or fixed sources:
+                                         hands out shared values */
+    bool writes_resource;             /* has a resource term that writes */
     bool sparse;                      /* has terms on sparse components: listed (sparse.h) */
     bool sparse_filtered;             /* has added or changed terms on sparse components */
     bool sparse_marks;                /* writes a tracked sparse component (sparse.h) */
@@ -207,9 +231,18 @@ static bool ecs_sched__term_on_parent(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_FROM_PARENT || kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT;
 }
 
+/* Terms whose value comes from one source for every row: an entity, a resource. */
+static bool ecs_sched__term_fixed(ecs_sched_term_kind kind) {
+    return kind >= ECS_SCHED_TERM_FROM_ENTITY;
+}
+
+static bool ecs_sched__term_on_resource(ecs_sched_term_kind kind) {
+    return kind == ECS_SCHED_TERM_RESOURCE || kind == ECS_SCHED_TERM_RESOURCE_WRITE;
+}
+
 static bool ecs_sched__term_on_self(ecs_sched_term_kind kind) {
     return kind != ECS_SCHED_TERM_WITHOUT && kind != ECS_SCHED_TERM_FROM_PARENT &&
-           kind != ECS_SCHED_TERM_OPTIONAL_FROM_PARENT;
+           kind != ECS_SCHED_TERM_OPTIONAL_FROM_PARENT && !ecs_sched__term_fixed(kind);
 }
 
 static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table *t,
@@ -221,6 +254,10 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
     for (i = 0; i < q->term_count; i++) {
         const ecs_sched_term *term = &q->terms[i];
         bool present = ecs_sched__type_find(t, term->id) >= 0;
+        if (ecs_sched__term_fixed(term->kind)) {   /* looked up when iterating */
+            if (out) out->column[i] = ECS_SCHED__FROM_SOURCE;
+            continue;
+        }
         if (q->sparse && q->world->components[term->id].sparse) {   /* tested per entity */
             if (out) out->column[i] = -1;
             continue;
@@ -246,10 +283,7 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         case ECS_SCHED_TERM_INHERITED:   /* which base has it is looked up when iterating */
             if (!present && ecs_sched__type_find(t, q->world->is_a) < 0) return false;
             break;
-        case ECS_SCHED_TERM_OPTIONAL_READ:
-        case ECS_SCHED_TERM_OPTIONAL_WRITE:
-        case ECS_SCHED_TERM_OPTIONAL_FROM_PARENT:
-        case ECS_SCHED_TERM_CASCADE:
+        default:   /* optional, cascade */
             break;
         }
         if (out) {
@@ -292,7 +326,7 @@ static void ecs_sched__query_add_match(ecs_sched_query *q, ecs_sched__table *t) 
 
 static bool ecs_sched__term_writes(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE ||
-           kind == ECS_SCHED_TERM_WRITE_MANUAL;
+           kind == ECS_SCHED_TERM_WRITE_MANUAL || kind == ECS_SCHED_TERM_RESOURCE_WRITE;
 }
 
 /* Whether an entity must have the term's component to match. */
@@ -313,10 +347,15 @@ static bool ecs_sched__term_hierarchical(ecs_sched_term_kind kind) {
 static ecs_sched_result ecs_sched__check_relational_term(ecs_sched_world *w,
                                                         const ecs_sched_term *term, int32_t i) {
     const ecs_sched__component *c = &w->components[term->id];
-    if (term->target && term->kind != ECS_SCHED_TERM_RELATED) {
+    if (term->target && term->kind != ECS_SCHED_TERM_RELATED &&
+        term->kind != ECS_SCHED_TERM_FROM_ENTITY) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                "query_create: term %d ('%s') has a target, but only a related "
-                               "term (ecs_sched_related) has one", (int)i, c->name);
+                               "term (ecs_sched_related) and a term from an entity "
+                               "(ecs_sched_from_entity) have one", (int)i, c->name);
+    }
+    if (term->kind == ECS_SCHED_TERM_FROM_ENTITY && !ecs_sched__is_live_record(w, term->target)) {
+        return ecs_sched__stale(w, term->target, "query_create: the source of a term from an entity");
     }
     if ((term->kind == ECS_SCHED_TERM_RELATED || term->kind == ECS_SCHED_TERM_CASCADE) &&
         !c->relation) {
@@ -411,13 +450,24 @@ static bool ecs_sched__term_marks(ecs_sched_term_kind kind) {
    its parent, or an added or changed filter beside a term that reads or writes it on the
    entity (Bevy's Query<&mut A, Changed<A>>): the filter only picks rows. Anything else names
    a component twice, or contradicts itself. */
-static bool ecs_sched__terms_may_share(ecs_sched_term_kind a, ecs_sched_term_kind b) {
+static bool ecs_sched__term_kinds_may_share(ecs_sched_term_kind a, ecs_sched_term_kind b) {
     ecs_sched_term_kind other;
     if (ecs_sched__term_on_parent(a) != ecs_sched__term_on_parent(b)) return true;
     if (a == b || (!ecs_sched__term_filters(a) && !ecs_sched__term_filters(b))) return false;
     other = ecs_sched__term_filters(a) ? b : a;
     return other == ECS_SCHED_TERM_READ || other == ECS_SCHED_TERM_OPTIONAL_READ ||
            ecs_sched__term_writes(other) || ecs_sched__term_filters(other);
+}
+
+/* The same for two terms, which may also have other sources: a fixed source is another place
+   than the entity, but a resource, or one entity's component, is named once. */
+static bool ecs_sched__terms_may_share(const ecs_sched_term *a, const ecs_sched_term *b) {
+    if (ecs_sched__term_fixed(a->kind) || ecs_sched__term_fixed(b->kind)) {
+        return ecs_sched__term_on_resource(a->kind) != ecs_sched__term_on_resource(b->kind) ||
+               (a->kind == ECS_SCHED_TERM_FROM_ENTITY) != (b->kind == ECS_SCHED_TERM_FROM_ENTITY) ||
+               (a->kind == ECS_SCHED_TERM_FROM_ENTITY && a->target != b->target);
+    }
+    return ecs_sched__term_kinds_may_share(a->kind, b->kind);
 }
 
 /* Adds term i's component to the query's reads or writes, once. Two terms on the entity
@@ -427,7 +477,8 @@ static bool ecs_sched__terms_may_share(ecs_sched_term_kind a, ecs_sched_term_kin
 static void ecs_sched__note_term_access(ecs_sched_query *q, int32_t i) {
     const ecs_sched_term *term = &q->terms[i];
     int32_t j, k;
-    if (term->kind == ECS_SCHED_TERM_WITHOUT) return;
+    /* a resource is no component of the entities: a system's resources are its own list */
+    if (term->kind == ECS_SCHED_TERM_WITHOUT || ecs_sched__term_on_resource(term->kind)) return;
     for (j = 0; j < i && ecs_sched__term_on_self(term->kind); j++) {
         if (q->terms[j].id != term->id || !ecs_sched__term_on_self(q->terms[j].kind)) continue;
         if (!ecs_sched__term_writes(term->kind)) return;   /* noted already */
@@ -438,8 +489,13 @@ static void ecs_sched__note_term_access(ecs_sched_query *q, int32_t i) {
         }
         break;
     }
-    if (ecs_sched__term_writes(term->kind)) q->writes[q->write_count++] = term->id;
-    else q->reads[q->read_count++] = term->id;
+    if (ecs_sched__term_writes(term->kind)) {
+        q->writes[q->write_count++] = term->id;
+        return;
+    }
+    for (k = 0; k < q->read_count && q->reads[k] != term->id; k++) {}
+    for (j = 0; j < q->write_count && q->writes[j] != term->id; j++) {}
+    if (k == q->read_count && j == q->write_count) q->reads[q->read_count++] = term->id;
 }
 
 /* The filter term whose change log a filtered query follows: the first whose component the
@@ -530,6 +586,15 @@ static ecs_sched_result ecs_sched__check_inherited(ecs_sched_world *w, const ecs
     int32_t i;
     for (i = 0; q->inherits && i < q->term_count; i++) {
         ecs_sched_id id = q->terms[i].id;
+        if (ecs_sched__term_fixed(q->terms[i].kind) && (q->sparse || q->listed)) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                   "query_create: term %d reads '%s' from %s, one value for "
+                                   "every row, and the query lists its rows one by one (it "
+                                   "has a sparse term or reads through the hierarchy): use a "
+                                   "second query, or ecs_sched_get", (int)i, w->components[id].name,
+                                   ecs_sched__term_on_resource(q->terms[i].kind) ? "a resource"
+                                                                                 : "an entity");
+        }
         if (q->terms[i].kind != ECS_SCHED_TERM_INHERITED) continue;
         if (w->components[id].relation || id == w->prefab || id == w->disabled) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
@@ -566,7 +631,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (!ecs_sched__component_valid(w, term->id)) {
             return ecs_sched__unknown_component(w, term->id, "query_create");
         }
-        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_INHERITED) {
+        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_RESOURCE_WRITE) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "query_create: term %d ('%s') has an unknown kind %d", (int)i,
                                    w->components[term->id].name, (int)term->kind);
@@ -582,7 +647,8 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         }
         result = ecs_sched__check_term_compiled(w, term, i);
         if (result == ECS_SCHED_OK) result = ecs_sched__check_relational_term(w, term, i);
-        if (result == ECS_SCHED_OK && w->components[term->id].sparse) {
+        if (result == ECS_SCHED_OK && w->components[term->id].sparse &&
+            !ecs_sched__term_fixed(term->kind)) {
             result = ecs_sched__check_sparse_term(w, term, i);
             q->sparse = q->ticked = q->listed = true;
             if (ecs_sched__term_filters(term->kind)) q->sparse_filtered = true;
@@ -595,7 +661,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (term->kind == ECS_SCHED_TERM_DEFAULT) q->terms[i].kind = ECS_SCHED_TERM_READ;
         for (j = 0; j < i; j++) {
             if (q->terms[j].id == term->id &&
-                !ecs_sched__terms_may_share(q->terms[j].kind, q->terms[i].kind)) {
+                !ecs_sched__terms_may_share(&q->terms[j], &q->terms[i])) {
                 return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                        "query_create: component '%s' appears in terms %d and %d; "
                                        "name each component once (write access includes read; "
@@ -618,7 +684,10 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         }
         if (term->kind == ECS_SCHED_TERM_RELATED) q->related = q->filtered = q->ticked = true;
         if (ecs_sched__term_hierarchical(term->kind)) q->hierarchical = q->listed = q->ticked = true;
-        if (term->kind == ECS_SCHED_TERM_INHERITED) q->inherits = true;
+        if (term->kind == ECS_SCHED_TERM_INHERITED || ecs_sched__term_fixed(term->kind)) {
+            q->inherits = true;   /* hands out shared values */
+        }
+        if (term->kind == ECS_SCHED_TERM_RESOURCE_WRITE) q->writes_resource = true;
         ecs_sched__note_term_access(q, i);
     }
     q->term_count = i;
@@ -843,10 +912,14 @@ static bool ecs_sched__queries_clash(const ecs_sched_query *a, bool a_writes,
     bool disjoint = ecs_sched__query_rules_out(a, b) || ecs_sched__query_rules_out(b, a);
     for (i = 0; i < a->term_count; i++) {
         ecs_sched_term_kind ka = a->terms[i].kind;
-        if (ka == ECS_SCHED_TERM_WITHOUT) continue;
+        /* (a resource term's access is its system's: see graph.h) */
+        if (ka == ECS_SCHED_TERM_WITHOUT || ecs_sched__term_on_resource(ka)) continue;
         for (j = 0; j < b->term_count; j++) {
             ecs_sched_term_kind kb = b->terms[j].kind;
-            if (kb == ECS_SCHED_TERM_WITHOUT || b->terms[j].id != a->terms[i].id) continue;
+            if (kb == ECS_SCHED_TERM_WITHOUT || ecs_sched__term_on_resource(kb) ||
+                b->terms[j].id != a->terms[i].id) {
+                continue;
+            }
             if (disjoint && ecs_sched__term_stays_on_row(ka) && ecs_sched__term_stays_on_row(kb)) {
                 continue;
             }
@@ -873,8 +946,22 @@ ecs_sched_access ecs_sched_query_access(const ecs_sched_query *q) {
 /* The fields are filled by each ecs_sched_iter_next; they are not zeroed here, which costs
    more than the rest of a small query's iteration. */
 /* An iterator at the start of q (NULL: one that hands out nothing). */
+/* A query that writes a resource changes it, as ecs_sched_resource_get_mut does, when an
+   iterator is made over it: systems that write a resource do not run beside its readers,
+   so no two threads mark one at once. */
+ECS_SCHED__NOINLINE static void ecs_sched__mark_resources_written(const ecs_sched_query *q) {
+    ecs_sched_world *w = q->world;
+    int32_t i;
+    if (!w->ticks_on) return;
+    for (i = 0; i < q->term_count; i++) {
+        if (q->terms[i].kind != ECS_SCHED_TERM_RESOURCE_WRITE) continue;
+        w->resource_stamps[q->terms[i].id].changed = ecs_sched__tick_now(w);
+    }
+}
+
 static inline ecs_sched_iter ecs_sched__iter_of(const ecs_sched_query *q) {
     ecs_sched_iter it;
+    if (q && q->writes_resource) ecs_sched__mark_resources_written(q);
     it.count = 0;
     it.entities = NULL;
     it.shared = 0;

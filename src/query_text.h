@@ -43,7 +43,9 @@ typedef enum ecs_sched__text_source {
     ECS_SCHED__TEXT_SELF,
     ECS_SCHED__TEXT_PARENT,
     ECS_SCHED__TEXT_CASCADE,
-    ECS_SCHED__TEXT_INHERITED
+    ECS_SCHED__TEXT_INHERITED,
+    ECS_SCHED__TEXT_ENTITY,            /* Game:Config */
+    ECS_SCHED__TEXT_RESOURCE           /* $Time */
 } ecs_sched__text_source;
 
 /* One term as written, before it becomes a term kind. */
@@ -259,6 +261,28 @@ static ecs_sched_result ecs_sched__text_access_of(ecs_sched__query_parser *p,
                                  (int)(start - p->text) + 1);
 }
 
+/* The entity a path from the roots names (raw: with its escapes; plain: without). */
+static ecs_sched_entity ecs_sched__text_lookup_entity(ecs_sched__query_parser *p, const char *raw,
+                                                      const char *plain) {
+#ifndef ECS_SCHED_NO_RELATIONS
+    (void)plain;
+    return ecs_sched_lookup_path(p->w, ECS_SCHED_NULL_ENTITY, raw, NULL);
+#else
+    (void)raw;
+    return ecs_sched_lookup(p->w, ECS_SCHED_NULL_ENTITY, plain);
+#endif
+}
+
+static ecs_sched_result ecs_sched__text_entity(ecs_sched__query_parser *p, const char *start,
+                                              const char *raw, const char *plain,
+                                              ecs_sched_entity *entity) {
+    *entity = ecs_sched__text_lookup_entity(p, raw, plain);
+    if (*entity) return ECS_SCHED_OK;
+    return ecs_sched__text_error(p, ECS_SCHED_ERR_NOT_FOUND, start,
+                                 "no entity has the path '%s' (at column %d)", raw,
+                                 (int)(start - p->text) + 1);
+}
+
 /* The entity a pair's target names: a path from the roots. */
 static ecs_sched_result ecs_sched__text_target(ecs_sched__query_parser *p,
                                               ecs_sched__text_term *t) {
@@ -276,15 +300,7 @@ static ecs_sched_result ecs_sched__text_target(ecs_sched__query_parser *p,
                                      "a pair's target (an entity's path, or *) was expected "
                                      "at column %d", (int)(p->at - p->text) + 1);
     }
-#ifndef ECS_SCHED_NO_RELATIONS
-    t->target = ecs_sched_lookup_path(p->w, ECS_SCHED_NULL_ENTITY, raw, NULL);
-#else
-    t->target = ecs_sched_lookup(p->w, ECS_SCHED_NULL_ENTITY, plain);
-#endif
-    if (t->target) return ECS_SCHED_OK;
-    return ecs_sched__text_error(p, ECS_SCHED_ERR_NOT_FOUND, start,
-                                 "no entity has the path '%s' (the target at column %d)", raw,
-                                 (int)(start - p->text) + 1);
+    return ecs_sched__text_entity(p, start, raw, plain, &t->target);
 }
 
 static ecs_sched_result ecs_sched__text_pair(ecs_sched__query_parser *p, ecs_sched__text_term *t) {
@@ -299,9 +315,10 @@ static ecs_sched_result ecs_sched__text_pair(ecs_sched__query_parser *p, ecs_sch
     return result;
 }
 
-/* A word before ':' is a source. */
+/* A word before ':' is a source: parent, cascade, inherited, or else an entity's path. */
 static ecs_sched_result ecs_sched__text_source_of(ecs_sched__query_parser *p, const char *start,
-                                              size_t length, ecs_sched__text_term *t) {
+                                                 size_t length, const char *raw,
+                                                 const char *plain, ecs_sched__text_term *t) {
     static const struct {
         const char *word;
         ecs_sched__text_source source;
@@ -315,10 +332,18 @@ static ecs_sched_result ecs_sched__text_source_of(ecs_sched__query_parser *p, co
             return ECS_SCHED_OK;
         }
     }
-    return ecs_sched__text_error(p, ECS_SCHED_ERR_QUERY_SYNTAX, start,
-                                 "unknown source '%.*s:' at column %d: one of parent:, "
-                                 "cascade:, inherited:", (int)length, start,
-                                 (int)(start - p->text) + 1);
+    t->source = ECS_SCHED__TEXT_ENTITY;
+    if (length == 0) {
+        return ecs_sched__text_error(p, ECS_SCHED_ERR_QUERY_SYNTAX, start,
+                                     "a source was expected before the ':' at column %d",
+                                     (int)(start - p->text) + 1);
+    }
+    t->target = ecs_sched__text_lookup_entity(p, raw, plain);
+    if (t->target) return ECS_SCHED_OK;
+    return ecs_sched__text_error(p, ECS_SCHED_ERR_NOT_FOUND, start,
+                                 "unknown source '%.*s:' at column %d: neither parent:, "
+                                 "cascade:, inherited: nor the path of an entity", (int)length,
+                                 start, (int)(start - p->text) + 1);
 }
 
 /* The component, or a source and then the component. */
@@ -328,6 +353,12 @@ static ecs_sched_result ecs_sched__text_subject(ecs_sched__query_parser *p,
     char raw[ECS_SCHED__NAME_MAX], plain[ECS_SCHED__NAME_MAX];
     ecs_sched_result result;
     if (*p->at == '(') return ecs_sched__text_pair(p, t);
+    if (*p->at == '$') {
+        p->at++;
+        t->source = ECS_SCHED__TEXT_RESOURCE;
+        ecs_sched__text_skip_space(p);
+        return ecs_sched__text_component(p, &t->id);
+    }
     ecs_sched__text_read_name(p, raw, plain);
     after = p->at;
     ecs_sched__text_skip_space(p);
@@ -335,7 +366,7 @@ static ecs_sched_result ecs_sched__text_subject(ecs_sched__query_parser *p,
         p->at = start;
         return ecs_sched__text_component(p, &t->id);
     }
-    result = ecs_sched__text_source_of(p, start, (size_t)(after - start), t);
+    result = ecs_sched__text_source_of(p, start, (size_t)(after - start), raw, plain, t);
     if (result != ECS_SCHED_OK) return result;
     p->at++;
     ecs_sched__text_skip_space(p);
@@ -373,13 +404,34 @@ static ecs_sched_result ecs_sched__text_refuse(ecs_sched__query_parser *p,
                                  "column %d)", why, (int)(t->start - p->text) + 1);
 }
 
+static ecs_sched_result ecs_sched__text_kind_of_resource(ecs_sched__query_parser *p,
+                                                        const ecs_sched__text_term *t,
+                                                        ecs_sched_term_kind *kind) {
+    bool writes;
+    if (t->op) return ecs_sched__text_refuse(p, t, "a resource term ($) is required: leave out the ! or ?");
+    if (t->access >= ECS_SCHED__TEXT_ADDED) {
+        return ecs_sched__text_refuse(p, t, "a resource term ($) is read or written: [in], [out] "
+                                            "or [inout]");
+    }
+    writes = t->access == ECS_SCHED__TEXT_OUT ||
+             (t->access == ECS_SCHED__TEXT_NONE && !ecs_sched__text_reads_by_default(p->w, t->id));
+    *kind = writes ? ECS_SCHED_TERM_RESOURCE_WRITE : ECS_SCHED_TERM_RESOURCE;
+    return ECS_SCHED_OK;
+}
+
 static ecs_sched_result ecs_sched__text_kind_from_source(ecs_sched__query_parser *p,
                                                         const ecs_sched__text_term *t,
                                                         ecs_sched_term_kind *kind) {
+    if (t->source == ECS_SCHED__TEXT_RESOURCE) return ecs_sched__text_kind_of_resource(p, t, kind);
     if (t->access != ECS_SCHED__TEXT_NONE && t->access != ECS_SCHED__TEXT_IN) {
         return ecs_sched__text_refuse(p, t, "a term with a source is read only: [in] or no access");
     }
     if (t->op == '!') return ecs_sched__text_refuse(p, t, "a term with a source cannot be a not (!)");
+    if (t->source == ECS_SCHED__TEXT_ENTITY) {
+        if (t->op == '?') return ecs_sched__text_refuse(p, t, "a term from an entity cannot be optional");
+        *kind = ECS_SCHED_TERM_FROM_ENTITY;
+        return ECS_SCHED_OK;
+    }
 #ifdef ECS_SCHED_NO_RELATIONS
     if (t->source != ECS_SCHED__TEXT_INHERITED) {
         return ecs_sched__text_refuse(p, t, "parent: and cascade: need relationships, which this "
@@ -577,6 +629,8 @@ static const char *ecs_sched__text_prefix(const ecs_sched_world *w, const ecs_sc
     case ECS_SCHED_TERM_OPTIONAL_FROM_PARENT: return "?parent:";
     case ECS_SCHED_TERM_CASCADE: return "cascade:";
     case ECS_SCHED_TERM_INHERITED: return "inherited:";
+    case ECS_SCHED_TERM_RESOURCE: return reads ? "$" : "[in] $";
+    case ECS_SCHED_TERM_RESOURCE_WRITE: return reads ? "[inout] $" : "$";
     default: return "";
     }
 }
@@ -586,8 +640,13 @@ static void ecs_sched__text_put_term(ecs_sched__text_out *o, const ecs_sched_wor
     const char *name = ecs_sched__text_short_name(w, w->components[t->id].name);
     bool pair = t->kind == ECS_SCHED_TERM_RELATED ||
                 (w->components[t->id].relation && !ecs_sched__term_on_parent(t->kind) &&
-                 t->kind != ECS_SCHED_TERM_CASCADE && t->kind != ECS_SCHED_TERM_INHERITED);
+                 t->kind != ECS_SCHED_TERM_CASCADE && t->kind != ECS_SCHED_TERM_INHERITED &&
+                 !ecs_sched__term_fixed(t->kind));
     ecs_sched__text_puts(o, ecs_sched__text_prefix(w, t));
+    if (t->kind == ECS_SCHED_TERM_FROM_ENTITY) {
+        ecs_sched__text_put_target(o, w, t->target);
+        ecs_sched__text_put(o, ':');
+    }
     if (!pair) {
         ecs_sched__text_put_name(o, name);
         return;
