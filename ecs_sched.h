@@ -2548,7 +2548,13 @@ typedef enum ecs_sched_term_kind {
     ECS_SCHED_TERM_FROM_ENTITY,    /* required, read: component `id` of the entity `target` */
     ECS_SCHED_TERM_RESOURCE,       /* required, read: the resource `id` (a system's query
                                       adds it to the resources the system reads) */
-    ECS_SCHED_TERM_RESOURCE_WRITE  /* required, written: the resource `id` (likewise, writes) */
+    ECS_SCHED_TERM_RESOURCE_WRITE, /* required, written: the resource `id` (likewise, writes) */
+    /* alternatives (flecs's OR, "Velocity || Speed"): a required term read or written
+       (READ or WRITE) followed by one or more of these makes a chain; an entity matches it
+       when it has any of the chain's components, and of each chain only the field of the
+       first component the entity has is set, the others NULL (which tells which matched) */
+    ECS_SCHED_TERM_OR_READ,        /* an alternative to the term before it, read */
+    ECS_SCHED_TERM_OR_WRITE        /* an alternative to the term before it, written */
 } ecs_sched_term_kind;
 
 typedef struct ecs_sched_term {
@@ -2609,6 +2615,14 @@ static inline ecs_sched_term ecs_sched_inherited(ecs_sched_id id) {
 static inline ecs_sched_term ecs_sched_from_entity(ecs_sched_id id, ecs_sched_entity entity) {
     ecs_sched_term t; t.id = id; t.target = entity; t.kind = ECS_SCHED_TERM_FROM_ENTITY;
     return t;
+}
+/* An alternative to the term before it: read(velocity), or_read(speed) matches entities
+   with either, and the field of the one each has is set. */
+static inline ecs_sched_term ecs_sched_or_read(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_OR_READ; return t;
+}
+static inline ecs_sched_term ecs_sched_or_write(ecs_sched_id id) {
+    ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_OR_WRITE; return t;
 }
 /* A resource, read or written, the same for every row: flecs's "$Game". */
 static inline ecs_sched_term ecs_sched_resource_read(ecs_sched_id id) {
@@ -8427,6 +8441,8 @@ struct ecs_sched_query {
     bool inherits;                    /* has inherited terms (inherit.h) or fixed sources:
                                          hands out shared values */
     bool writes_resource;             /* has a resource term that writes */
+    uint32_t chained;                 /* bit i: term i is in a chain of alternatives */
+    uint32_t chain_first;             /* bit i: term i begins one */
     bool sparse;                      /* has terms on sparse components: listed (sparse.h) */
     bool sparse_filtered;             /* has added or changed terms on sparse components */
     bool sparse_marks;                /* writes a tracked sparse component (sparse.h) */
@@ -8450,7 +8466,33 @@ static bool ecs_sched__term_on_parent(ecs_sched_term_kind kind) {
 
 /* Terms whose value comes from one source for every row: an entity, a resource. */
 static bool ecs_sched__term_fixed(ecs_sched_term_kind kind) {
-    return kind >= ECS_SCHED_TERM_FROM_ENTITY;
+    return kind >= ECS_SCHED_TERM_FROM_ENTITY && kind <= ECS_SCHED_TERM_RESOURCE_WRITE;
+}
+
+static bool ecs_sched__term_alternative(ecs_sched_term_kind kind) {
+    return kind == ECS_SCHED_TERM_OR_READ || kind == ECS_SCHED_TERM_OR_WRITE;
+}
+
+/* The end of the chain of alternatives that begins at term `first` (one past its last). */
+static int32_t ecs_sched__chain_end(const ecs_sched_query *q, int32_t first) {
+    int32_t end = first + 1;
+    while (end < q->term_count && ecs_sched__term_alternative(q->terms[end].kind)) end++;
+    return end;
+}
+
+/* Matches a chain of alternatives against table t: the first of its components the table
+   has is the chain's, the other fields NULL; false when it has none. */
+static bool ecs_sched__chain_matches(const ecs_sched_query *q, const ecs_sched__table *t,
+                                     int32_t first, int32_t end, ecs_sched__match *out) {
+    int32_t k, chosen = -1;
+    for (k = first; k < end && chosen < 0; k++) {
+        if (ecs_sched__type_find(t, q->terms[k].id) >= 0) chosen = k;
+    }
+    if (chosen < 0) return false;
+    for (k = first; out && k < end; k++) {
+        out->column[k] = (int16_t)(k == chosen ? ecs_sched__column_find(t, q->terms[k].id) : -1);
+    }
+    return true;
 }
 
 static bool ecs_sched__term_on_resource(ecs_sched_term_kind kind) {
@@ -8473,6 +8515,12 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         bool present = ecs_sched__type_find(t, term->id) >= 0;
         if (ecs_sched__term_fixed(term->kind)) {   /* looked up when iterating */
             if (out) out->column[i] = ECS_SCHED__FROM_SOURCE;
+            continue;
+        }
+        if ((q->chain_first >> i) & 1u) {
+            int32_t end = ecs_sched__chain_end(q, i);
+            if (!ecs_sched__chain_matches(q, t, i, end, out)) return false;
+            i = end - 1;
             continue;
         }
         if (q->sparse && q->world->components[term->id].sparse) {   /* tested per entity */
@@ -8515,11 +8563,14 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
 }
 
 /* A ticked query's tick columns of a table it matches, by term. */
-static void ecs_sched__match_ticks_fill(const ecs_sched_query *q, const ecs_sched__table *t,
+static void ecs_sched__match_ticks_fill(const ecs_sched_query *q, const ecs_sched__match *m,
                                         ecs_sched__match_ticks *out) {
+    const ecs_sched__table *t = m->table;
     int32_t i;
     for (i = 0; i < q->term_count; i++) {
-        const ecs_sched__ticks *ticks = ecs_sched__term_on_self(q->terms[i].kind)
+        /* (an alternative the table has but the chain did not choose is not handed out) */
+        bool passed = ((q->chained >> i) & 1u) && m->column[i] < 0;
+        const ecs_sched__ticks *ticks = ecs_sched__term_on_self(q->terms[i].kind) && !passed
                                             ? ecs_sched__ticks_find(t, q->terms[i].id) : NULL;
         out->of[i] = (int16_t)(ticks ? ticks - t->ticks : -1);
     }
@@ -8535,7 +8586,9 @@ static bool ecs_sched__query_reserve_match(ecs_sched_world *w, ecs_sched_query *
 /* Adds table t as the query's next match when it matches. */
 static void ecs_sched__query_add_match(ecs_sched_query *q, ecs_sched__table *t) {
     if (!ecs_sched__query_matches(q, t, &q->matches[q->match_count])) return;
-    if (q->ticked) ecs_sched__match_ticks_fill(q, t, &q->match_ticks[q->match_count]);
+    if (q->ticked) {
+        ecs_sched__match_ticks_fill(q, &q->matches[q->match_count], &q->match_ticks[q->match_count]);
+    }
     q->match_count++;
 }
 
@@ -8543,7 +8596,8 @@ static void ecs_sched__query_add_match(ecs_sched_query *q, ecs_sched__table *t) 
 
 static bool ecs_sched__term_writes(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE ||
-           kind == ECS_SCHED_TERM_WRITE_MANUAL || kind == ECS_SCHED_TERM_RESOURCE_WRITE;
+           kind == ECS_SCHED_TERM_WRITE_MANUAL || kind == ECS_SCHED_TERM_RESOURCE_WRITE ||
+           kind == ECS_SCHED_TERM_OR_WRITE;
 }
 
 /* Whether an entity must have the term's component to match. */
@@ -8551,6 +8605,11 @@ static bool ecs_sched__term_required(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_READ || kind == ECS_SCHED_TERM_WRITE ||
            kind == ECS_SCHED_TERM_ADDED || kind == ECS_SCHED_TERM_CHANGED ||
            kind == ECS_SCHED_TERM_WRITE_MANUAL || kind == ECS_SCHED_TERM_RELATED;
+}
+
+/* The same for term i of query q, which a chain of alternatives does not require. */
+static bool ecs_sched__term_required_in(const ecs_sched_query *q, int32_t i) {
+    return ecs_sched__term_required(q->terms[i].kind) && !((q->chained >> i) & 1u);
 }
 
 /* Terms that read through the hierarchy: the query hands out its rows in the order
@@ -8660,7 +8719,8 @@ static bool ecs_sched__term_filters(ecs_sched_term_kind kind) {
 
 /* Written terms other than WRITE_MANUAL mark each row they hand out changed. */
 static bool ecs_sched__term_marks(ecs_sched_term_kind kind) {
-    return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE;
+    return kind == ECS_SCHED_TERM_WRITE || kind == ECS_SCHED_TERM_OPTIONAL_WRITE ||
+           kind == ECS_SCHED_TERM_OR_WRITE;
 }
 
 /* Whether two terms of one query may name the same component: one on the entity and one on
@@ -8838,6 +8898,36 @@ static ecs_sched_result ecs_sched__check_inherited(ecs_sched_world *w, const ecs
     return ECS_SCHED_OK;
 }
 
+/* Term i, an alternative, joins the chain of the term before it, which is a required term
+   read or written on the entity, or another alternative; neither is sparse (a sparse
+   component is looked up per entity, and a chain picks per table). */
+static ecs_sched_result ecs_sched__chain_term(ecs_sched_world *w, ecs_sched_query *q,
+                                             const ecs_sched_query_desc *desc, int32_t i) {
+    const ecs_sched_term *term = &desc->terms[i], *before = i > 0 ? &desc->terms[i - 1] : NULL;
+    ecs_sched_term_kind kind = before ? before->kind : ECS_SCHED_TERM_DEFAULT;
+    if (!before || (kind != ECS_SCHED_TERM_DEFAULT && kind != ECS_SCHED_TERM_READ &&
+                    kind != ECS_SCHED_TERM_WRITE && !ecs_sched__term_alternative(kind))) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_create: term %d ('%s') is an alternative (or), but %s; an "
+                               "alternative follows a required term read or written on the "
+                               "entity (ecs_sched_read, ecs_sched_write), or another alternative",
+                               (int)i, w->components[term->id].name,
+                               before ? "the term before it is of another kind"
+                                      : "it is the first term");
+    }
+    if (w->components[term->id].sparse || w->components[before->id].sparse) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                               "query_create: terms %d and %d are alternatives, and '%s' is "
+                               "sparse: a chain of alternatives is of table components",
+                               (int)i - 1, (int)i,
+                               w->components[w->components[term->id].sparse ? term->id
+                                                                            : before->id].name);
+    }
+    if (!ecs_sched__term_alternative(kind)) q->chain_first |= 1u << (i - 1);
+    q->chained |= (1u << i) | (1u << (i - 1));
+    return ECS_SCHED_OK;
+}
+
 static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sched_query *q,
                                                    const ecs_sched_query_desc *desc) {
     int32_t i, j;
@@ -8848,10 +8938,14 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (!ecs_sched__component_valid(w, term->id)) {
             return ecs_sched__unknown_component(w, term->id, "query_create");
         }
-        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_RESOURCE_WRITE) {
+        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_OR_WRITE) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "query_create: term %d ('%s') has an unknown kind %d", (int)i,
                                    w->components[term->id].name, (int)term->kind);
+        }
+        if (ecs_sched__term_alternative(term->kind)) {
+            result = ecs_sched__chain_term(w, q, desc, i);
+            if (result != ECS_SCHED_OK) return result;
         }
         if (ecs_sched__term_filters(term->kind) && !w->components[term->id].tracked) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
@@ -9100,7 +9194,7 @@ static void ecs_sched__queries_free(ecs_sched_world *w) {
 static bool ecs_sched__query_rules_out(const ecs_sched_query *a, const ecs_sched_query *b) {
     int32_t i, j;
     for (i = 0; i < a->term_count; i++) {
-        if (!ecs_sched__term_required(a->terms[i].kind)) continue;
+        if (!ecs_sched__term_required_in(a, i)) continue;
         for (j = 0; j < b->term_count; j++) {
             if (b->terms[j].kind == ECS_SCHED_TERM_WITHOUT && b->terms[j].id == a->terms[i].id) {
                 return true;
@@ -13671,7 +13765,7 @@ static ecs_sched_id ecs_sched__separating_component(const ecs_sched_query *a,
     int32_t i, j;
     for (i = 0; i < b->term_count; i++) {
         bool named = false;
-        if (!ecs_sched__term_required(b->terms[i].kind) || !ecs_sched__term_on_self(b->terms[i].kind)) {
+        if (!ecs_sched__term_required_in(b, i) || !ecs_sched__term_on_self(b->terms[i].kind)) {
             continue;
         }
         for (j = 0; j < a->term_count; j++) named = named || a->terms[j].id == b->terms[i].id;
@@ -23381,13 +23475,41 @@ static ecs_sched_result ecs_sched__text_kind(ecs_sched__query_parser *p,
     return ECS_SCHED_OK;
 }
 
+/* An alternative ("|| Speed") is read or written on the entity: the kind of its access. */
+static ecs_sched_result ecs_sched__text_alternative(ecs_sched__query_parser *p,
+                                                   const ecs_sched__text_term *t,
+                                                   ecs_sched_term_kind *kind) {
+    ecs_sched_result result;
+    if (t->op || t->source != ECS_SCHED__TEXT_SELF || (t->pair && !t->any_target) ||
+        t->access >= ECS_SCHED__TEXT_ADDED) {
+        return ecs_sched__text_refuse(p, t, "an alternative (after ||) is a component read or "
+                                            "written on the entity: no ! or ?, no source, no "
+                                            "[added], [changed] or [manual], no pair's target");
+    }
+    result = ecs_sched__text_kind(p, t, kind);
+    *kind = *kind == ECS_SCHED_TERM_WRITE ? ECS_SCHED_TERM_OR_WRITE : ECS_SCHED_TERM_OR_READ;
+    return result;
+}
+
+/* Whether the cursor is at "||", which it then passes. */
+static bool ecs_sched__text_or(ecs_sched__query_parser *p) {
+    ecs_sched__text_skip_space(p);
+    if (p->at[0] != '|' || p->at[1] != '|') return false;
+    p->at += 2;
+    return true;
+}
+
 static ecs_sched_result ecs_sched__text_parse_terms(ecs_sched__query_parser *p,
                                                    ecs_sched_query_desc *desc) {
+    bool alternative = false;
     for (;;) {
         ecs_sched__text_term t;
         ecs_sched_term_kind kind;
         ecs_sched_result result = ecs_sched__text_read_term(p, &t);
-        if (result == ECS_SCHED_OK) result = ecs_sched__text_kind(p, &t, &kind);
+        if (result == ECS_SCHED_OK) {
+            result = alternative ? ecs_sched__text_alternative(p, &t, &kind)
+                                 : ecs_sched__text_kind(p, &t, &kind);
+        }
         if (result != ECS_SCHED_OK) return result;
         if (p->term >= ECS_SCHED_MAX_TERMS) {
             return ecs_sched__text_error(p, ECS_SCHED_ERR_LIMIT, t.start,
@@ -23397,7 +23519,16 @@ static ecs_sched_result ecs_sched__text_parse_terms(ecs_sched__query_parser *p,
         desc->terms[p->term].id = t.id;
         desc->terms[p->term].kind = kind;
         desc->terms[p->term].target = t.target;
-        ecs_sched__text_skip_space(p);
+        alternative = ecs_sched__text_or(p);
+        if (alternative && kind != ECS_SCHED_TERM_READ && kind != ECS_SCHED_TERM_WRITE &&
+            kind != ECS_SCHED_TERM_OR_READ && kind != ECS_SCHED_TERM_OR_WRITE) {
+            return ecs_sched__text_refuse(p, &t, "only a required term read or written on the "
+                                                 "entity has alternatives (||)");
+        }
+        if (alternative) {
+            p->term++;
+            continue;
+        }
         if (!*p->at) return ECS_SCHED_OK;
         result = ecs_sched__text_expect(p, ',', "between terms");
         if (result != ECS_SCHED_OK) return result;
@@ -23504,6 +23635,8 @@ static const char *ecs_sched__text_prefix(const ecs_sched_world *w, const ecs_sc
     case ECS_SCHED_TERM_INHERITED: return "inherited:";
     case ECS_SCHED_TERM_RESOURCE: return reads ? "$" : "[in] $";
     case ECS_SCHED_TERM_RESOURCE_WRITE: return reads ? "[inout] $" : "$";
+    case ECS_SCHED_TERM_OR_READ: return reads ? "" : "[in] ";
+    case ECS_SCHED_TERM_OR_WRITE: return reads ? "[inout] " : "";
     default: return "";
     }
 }
@@ -23543,7 +23676,11 @@ int32_t ecs_sched_query_text(const ecs_sched_query *q, char *out, int32_t capaci
     o.capacity = out ? capacity : 0;
     o.length = 0;
     for (i = 0; i < q->term_count; i++) {
-        if (i) ecs_sched__text_puts(&o, ", ");
+        if (i) {
+            bool alternative = q->terms[i].kind == ECS_SCHED_TERM_OR_READ ||
+                               q->terms[i].kind == ECS_SCHED_TERM_OR_WRITE;
+            ecs_sched__text_puts(&o, alternative ? " || " : ", ");
+        }
         ecs_sched__text_put_term(&o, q->world, &q->terms[i]);
     }
     if (o.capacity > 0) o.out[o.length < o.capacity ? o.length : o.capacity - 1] = '\0';
@@ -24449,7 +24586,7 @@ static ecs_sched_result ecs_sched__query_listed(ecs_sched_query *q, const char *
             return ecs_sched__out_of_memory(w, operation);
         }
         for (i = 0; i < q->match_count; i++) {
-            ecs_sched__match_ticks_fill(q, q->matches[i].table, &q->match_ticks[i]);
+            ecs_sched__match_ticks_fill(q, &q->matches[i], &q->match_ticks[i]);
         }
         q->ticked = true;
     }

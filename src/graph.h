@@ -584,7 +584,7 @@ static ecs_sched_id ecs_sched__separating_component(const ecs_sched_query *a,
     int32_t i, j;
     for (i = 0; i < b->term_count; i++) {
         bool named = false;
-        if (!ecs_sched__term_required(b->terms[i].kind) || !ecs_sched__term_on_self(b->terms[i].kind)) {
+        if (!ecs_sched__term_required_in(b, i) || !ecs_sched__term_on_self(b->terms[i].kind)) {
             continue;
         }
         for (j = 0; j < a->term_count; j++) named = named || a->terms[j].id == b->terms[i].id;

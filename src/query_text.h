@@ -508,13 +508,41 @@ static ecs_sched_result ecs_sched__text_kind(ecs_sched__query_parser *p,
     return ECS_SCHED_OK;
 }
 
+/* An alternative ("|| Speed") is read or written on the entity: the kind of its access. */
+static ecs_sched_result ecs_sched__text_alternative(ecs_sched__query_parser *p,
+                                                   const ecs_sched__text_term *t,
+                                                   ecs_sched_term_kind *kind) {
+    ecs_sched_result result;
+    if (t->op || t->source != ECS_SCHED__TEXT_SELF || (t->pair && !t->any_target) ||
+        t->access >= ECS_SCHED__TEXT_ADDED) {
+        return ecs_sched__text_refuse(p, t, "an alternative (after ||) is a component read or "
+                                            "written on the entity: no ! or ?, no source, no "
+                                            "[added], [changed] or [manual], no pair's target");
+    }
+    result = ecs_sched__text_kind(p, t, kind);
+    *kind = *kind == ECS_SCHED_TERM_WRITE ? ECS_SCHED_TERM_OR_WRITE : ECS_SCHED_TERM_OR_READ;
+    return result;
+}
+
+/* Whether the cursor is at "||", which it then passes. */
+static bool ecs_sched__text_or(ecs_sched__query_parser *p) {
+    ecs_sched__text_skip_space(p);
+    if (p->at[0] != '|' || p->at[1] != '|') return false;
+    p->at += 2;
+    return true;
+}
+
 static ecs_sched_result ecs_sched__text_parse_terms(ecs_sched__query_parser *p,
                                                    ecs_sched_query_desc *desc) {
+    bool alternative = false;
     for (;;) {
         ecs_sched__text_term t;
         ecs_sched_term_kind kind;
         ecs_sched_result result = ecs_sched__text_read_term(p, &t);
-        if (result == ECS_SCHED_OK) result = ecs_sched__text_kind(p, &t, &kind);
+        if (result == ECS_SCHED_OK) {
+            result = alternative ? ecs_sched__text_alternative(p, &t, &kind)
+                                 : ecs_sched__text_kind(p, &t, &kind);
+        }
         if (result != ECS_SCHED_OK) return result;
         if (p->term >= ECS_SCHED_MAX_TERMS) {
             return ecs_sched__text_error(p, ECS_SCHED_ERR_LIMIT, t.start,
@@ -524,7 +552,16 @@ static ecs_sched_result ecs_sched__text_parse_terms(ecs_sched__query_parser *p,
         desc->terms[p->term].id = t.id;
         desc->terms[p->term].kind = kind;
         desc->terms[p->term].target = t.target;
-        ecs_sched__text_skip_space(p);
+        alternative = ecs_sched__text_or(p);
+        if (alternative && kind != ECS_SCHED_TERM_READ && kind != ECS_SCHED_TERM_WRITE &&
+            kind != ECS_SCHED_TERM_OR_READ && kind != ECS_SCHED_TERM_OR_WRITE) {
+            return ecs_sched__text_refuse(p, &t, "only a required term read or written on the "
+                                                 "entity has alternatives (||)");
+        }
+        if (alternative) {
+            p->term++;
+            continue;
+        }
         if (!*p->at) return ECS_SCHED_OK;
         result = ecs_sched__text_expect(p, ',', "between terms");
         if (result != ECS_SCHED_OK) return result;
@@ -631,6 +668,8 @@ static const char *ecs_sched__text_prefix(const ecs_sched_world *w, const ecs_sc
     case ECS_SCHED_TERM_INHERITED: return "inherited:";
     case ECS_SCHED_TERM_RESOURCE: return reads ? "$" : "[in] $";
     case ECS_SCHED_TERM_RESOURCE_WRITE: return reads ? "[inout] $" : "$";
+    case ECS_SCHED_TERM_OR_READ: return reads ? "" : "[in] ";
+    case ECS_SCHED_TERM_OR_WRITE: return reads ? "[inout] " : "";
     default: return "";
     }
 }
@@ -670,7 +709,11 @@ int32_t ecs_sched_query_text(const ecs_sched_query *q, char *out, int32_t capaci
     o.capacity = out ? capacity : 0;
     o.length = 0;
     for (i = 0; i < q->term_count; i++) {
-        if (i) ecs_sched__text_puts(&o, ", ");
+        if (i) {
+            bool alternative = q->terms[i].kind == ECS_SCHED_TERM_OR_READ ||
+                               q->terms[i].kind == ECS_SCHED_TERM_OR_WRITE;
+            ecs_sched__text_puts(&o, alternative ? " || " : ", ");
+        }
         ecs_sched__text_put_term(&o, q->world, &q->terms[i]);
     }
     if (o.capacity > 0) o.out[o.length < o.capacity ? o.length : o.capacity - 1] = '\0';

@@ -50,7 +50,7 @@ static ecs_sched_result ecs_sched__query_listed(ecs_sched_query *q, const char *
             return ecs_sched__out_of_memory(w, operation);
         }
         for (i = 0; i < q->match_count; i++) {
-            ecs_sched__match_ticks_fill(q, q->matches[i].table, &q->match_ticks[i]);
+            ecs_sched__match_ticks_fill(q, &q->matches[i], &q->match_ticks[i]);
         }
         q->ticked = true;
     }
