@@ -173,9 +173,8 @@
            NO_STATES       STATES and their transitions and conditions; an app keeps the
                            StateTransition schedule in its main order, empty.
            NO_APP          THE APP and plugins.
-           NO_QUERY_TEXT   QUERIES AS TEXT: ecs_sched_query_parse, ecs_sched_query_text; a
-                           desc with .text (or a system's .query_text) is refused by
-                           ecs_sched_query_create, naming the switch.
+           NO_QUERY_TEXT   QUERIES AS TEXT: ecs_sched_query_parse, _from_text, _text; a
+                           system's .query_text is refused by add_system, naming the switch.
          ECS_SCHED_JSON needs reflection and prefabs: with NO_REFLECT, NO_INHERITANCE,
          NO_RELATIONS or MINIMAL it is an #error. A query term of a left-out kind, built by
          hand, is refused by ecs_sched_query_create (ECS_SCHED_ERR_INVALID_QUERY, naming the
@@ -534,7 +533,25 @@
          ecs_sched_changed(id)          required, read        rows changed since the last look
          ecs_sched_write_manual(id)     required, written     marks only the rows it marks
 
-     (the last three: see THE WORLD'S EVENTS)
+     (the last three: see THE WORLD'S EVENTS; relationship, parent and inherited terms: see
+     RELATIONSHIPS, HIERARCHY, PREFABS AND INHERITANCE), and:
+
+         ecs_sched_or_read(id)          an alternative to the term before it (OR), read
+         ecs_sched_or_write(id)         the same, written
+         ecs_sched_from_entity(id, e)   required, read        e's value, one for every row
+         ecs_sched_resource_read(id)    required, read        the resource, one for every row
+         ecs_sched_resource_write(id)   required, written     the same
+
+     Alternatives: a required term read or written (ecs_sched_read or _write) followed by
+     or-terms is a chain, which an entity matches when it has any of the chain's components;
+     of each chain only the field of the first component the entity has is set, the others are
+     NULL, which tells which matched (flecs's "Velocity || Speed"). A chain's components are
+     table components (not sparse). Fixed sources: a term from an entity (flecs's
+     "Game:Config") or a resource (flecs's "$Game") hands out the same value with every row, a
+     shared field (ecs_sched_field_is_shared); while the entity or the world lacks it, the
+     query hands out nothing. A system's resource terms are resources it declares, as if its
+     desc's .reads or .writes listed them; iterating a query that writes a resource marks it
+     changed, as ecs_sched_resource_get_mut does.
 
      The list ends at ECS_SCHED_MAX_TERMS or at the zero term (what a zeroed term is: id 0,
      kind ECS_SCHED_TERM_DEFAULT, which reads). A term with id 0 and a kind, such as
@@ -797,7 +814,7 @@
 
          ecs_sched_query_desc d;
          ecs_sched_query_parse(w, "[in] Velocity, Position, !Frozen", &d);
-         q = ecs_sched_query_create(w, &(ecs_sched_query_desc){.text = "Position, ?Mass"});
+         q = ecs_sched_query_from_text(w, "Position, ?Mass");   // parse, then create
          ... (ecs_sched_system_desc){.name = "move", .fn = move,
                                      .query_text = "Position, [in] Velocity"} ...
 
@@ -807,6 +824,9 @@
          ?X            optional; [in] ?X reads it     ecs_sched_optional_write / _read
          !X            without                        ecs_sched_without(X)
          [added] X     [changed] X    [manual] X      ecs_sched_added / _changed / _write_manual
+         A || B        A, or else B (alternatives)    ecs_sched_or_write / _or_read(B)
+         path:X        X of the entity at path        ecs_sched_from_entity(X, e)
+         $X            the resource X                 ecs_sched_resource_write / _read(X)
          (K, path)     related to that entity         ecs_sched_related(K, target)
          (K, *)        any target (read); !(K, *) none; ?(K, *) optional
          parent:X      the ChildOf parent's X         ecs_sched_from_parent; ?parent:X optional
@@ -818,7 +838,9 @@
      ("physics.RigidBody" is one name); the library's own also answer to their short names
      (ChildOf, IsA, Disabled, Prefab). Targets are entity paths ("ship.turret", see NAMES). A
      backslash makes the next character part of a name. The words parent, cascade and
-     inherited before a ':' are sources. A mistake is ECS_SCHED_ERR_QUERY_SYNTAX, naming the
+     inherited before a ':' are sources, any other word an entity's path ("Game:Config"); an
+     alternative after || has its own access and no operator or source
+     ("[in] Velocity || [in] Speed"). A mistake is ECS_SCHED_ERR_QUERY_SYNTAX, naming the
      term, its column and the nearest registered name, with a caret under it:
 
          query_parse: term 1: unknown component 'Veloctiy' at column 11, did you mean 'Velocity'?
@@ -2634,8 +2656,6 @@ static inline ecs_sched_term ecs_sched_resource_write(ecs_sched_id id) {
 
 typedef struct ecs_sched_query_desc {
     ecs_sched_term terms[ECS_SCHED_MAX_TERMS];  /* up to the first term with id 0 */
-    const char *text;    /* or the terms written as text ("[in] Velocity, Position"; see
-                            QUERIES AS TEXT), with the terms left empty */
 } ecs_sched_query_desc;
 
 /* What a query touches: ids it only reads, ids it writes. */
@@ -3329,8 +3349,7 @@ typedef struct ecs_sched_system_desc {
     void *user_data;
     ecs_sched_query_desc queries[ECS_SCHED_MAX_QUERIES];
     const char *query_text;          /* the first query written as text (see QUERIES AS TEXT),
-                                        with queries[0] left empty: the same as
-                                        .queries[0].text */
+                                        with queries[0] left empty */
     ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];    /* resources read */
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];   /* resources written */
     bool exclusive;                  /* gets the whole world, runs alone */
@@ -3822,6 +3841,9 @@ ECS_SCHED_API ecs_sched_entity ecs_sched_owner(const ecs_sched_world *world,
    named twice, a filter on an untracked one...) is checked by ecs_sched_query_create. */
 ECS_SCHED_API ecs_sched_result ecs_sched_query_parse(ecs_sched_world *world, const char *text,
                                                      ecs_sched_query_desc *desc);
+/* ecs_sched_query_parse, then ecs_sched_query_create: the query, or NULL on failure (with
+   the parser's or query_create's message). */
+ECS_SCHED_API ecs_sched_query *ecs_sched_query_from_text(ecs_sched_world *world, const char *text);
 /* Writes the query's terms as text that ecs_sched_query_parse reads back to the same terms,
    into out (at most capacity bytes with the terminating zero); returns the length of the
    whole text (snprintf's rule). A target that is not alive any more is written as its index
@@ -9028,8 +9050,8 @@ typedef struct ecs_sched__queries {
     ecs_sched_query **items;
     uint32_t count, capacity;
     /* The extension point of queries as text: the parser query_text.h installs at world
-       creation, through which query_create reads ecs_sched_query_desc.text; NULL in a
-       build without it. */
+       creation, through which a system's .query_text is read (graph.h); NULL in a build
+       without it. */
     ecs_sched__query_text_fn from_text;
 } ecs_sched__queries;
 
@@ -9050,30 +9072,7 @@ static ecs_sched__queries *ecs_sched__queries_reserve(ecs_sched_world *w) {
     return ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ? all : NULL;
 }
 
-/* The terms of a desc given as text, parsed into `parsed` through the hook query_text.h
-   installs; NULL on failure. */
-static const ecs_sched_query_desc *ecs_sched__query_desc_from_text(ecs_sched_world *w,
-                                                                  const ecs_sched_query_desc *desc,
-                                                                  ecs_sched_query_desc *parsed) {
-    if (!ecs_sched__term_ends(&desc->terms[0])) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "query_create: the desc has both terms and text (\"%s\"); give the "
-                        "query one way", desc->text);
-        return NULL;
-    }
-    if (!ecs_sched__queries_of(w)->from_text) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
-                        "query_create: the query is given as text (\"%s\"), but this build "
-                        "of ecs_sched.h leaves queries as text out (ECS_SCHED_NO_QUERY_TEXT); "
-                        "give its terms instead", desc->text);
-        return NULL;
-    }
-    return ecs_sched__queries_of(w)->from_text(w, desc->text, parsed) == ECS_SCHED_OK ? parsed
-                                                                                : NULL;
-}
-
 ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_query_desc *desc) {
-    ecs_sched_query_desc parsed;
     ecs_sched__queries *all;
     ecs_sched_query *q;
     uint32_t i;
@@ -9093,10 +9092,6 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
         return NULL;
     }
     q->world = w;
-    if (desc->text && !(desc = ecs_sched__query_desc_from_text(w, desc, &parsed))) {
-        ecs_sched__free(&w->env, q);
-        return NULL;
-    }
     if (ecs_sched__query_init_terms(w, q, desc) != ECS_SCHED_OK) {
         ecs_sched__free(&w->env, q);
         return NULL;
@@ -13848,19 +13843,22 @@ static bool ecs_sched__declare_query_resources(ecs_sched_world *w, const char *n
     return true;
 }
 
-static bool ecs_sched__query_desc_empty(const ecs_sched_query_desc *d) {
-    return ecs_sched__term_ends(&d->terms[0]) && !d->text;
-}
-
-/* The desc of a system's query i: .query_text stands for the first one, which must then be
-   empty (query_create refuses a desc with both terms and text, naming the text). */
-static const ecs_sched_query_desc *ecs_sched__system_query_desc(const ecs_sched_system_desc *d,
+/* The desc of a system's query i: .query_text stands for the first one, read through the
+   parser query_text.h installs; NULL on failure. */
+static const ecs_sched_query_desc *ecs_sched__system_query_desc(ecs_sched_world *w,
+                                                                const ecs_sched_system_desc *d,
                                                                 int32_t i,
-                                                                ecs_sched_query_desc *text_desc) {
+                                                                ecs_sched_query_desc *parsed) {
+    const ecs_sched__queries *queries = ecs_sched__queries_of(w);
     if (i != 0 || !d->query_text) return &d->queries[i];
-    *text_desc = d->queries[0];
-    text_desc->text = d->query_text;
-    return text_desc;
+    if (!queries || !queries->from_text) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                        "the query is given as text (\"%s\"), but this build of ecs_sched.h "
+                        "leaves queries as text out (ECS_SCHED_NO_QUERY_TEXT); give its terms "
+                        "in .queries instead", d->query_text);
+        return NULL;
+    }
+    return queries->from_text(w, d->query_text, parsed) == ECS_SCHED_OK ? parsed : NULL;
 }
 
 /* Creates a system instance from its desc (queries, command buffer), not yet configured. */
@@ -13875,9 +13873,9 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
                         "add_system: system '%s' has no function", name);
         return NULL;
     }
-    if (d->query_text && d->queries[0].text) {
+    if (d->query_text && !ecs_sched__term_ends(&d->queries[0].terms[0])) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "add_system: system '%s' has both .query_text and .queries[0].text, "
+                        "add_system: system '%s' has both .query_text and terms in .queries[0], "
                         "which are the same query; give one", name);
         return NULL;
     }
@@ -13908,11 +13906,11 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
         if (d->writes[i]) sys->ctx.writes[sys->ctx.write_count++] = d->writes[i];
     }
     for (i = 0; i < ECS_SCHED_MAX_QUERIES; i++) {
-        ecs_sched_query_desc text_desc;
-        const ecs_sched_query_desc *qd = ecs_sched__system_query_desc(d, i, &text_desc);
-        ecs_sched_query *q;
-        if (ecs_sched__query_desc_empty(qd)) break;
-        q = ecs_sched_query_create(w, qd);
+        ecs_sched_query_desc parsed;
+        const ecs_sched_query_desc *qd = ecs_sched__system_query_desc(w, d, i, &parsed);
+        ecs_sched_query *q = NULL;
+        if (qd && ecs_sched__term_ends(&qd->terms[0])) break;
+        if (qd) q = ecs_sched_query_create(w, qd);
         if (!q) {
             char who[200];
             snprintf(who, sizeof who, "add_system('%s'), query %d", name, (int)i);
@@ -22994,8 +22992,7 @@ static void ecs_sched__is_a_attach(ecs_sched_world *w, ecs_sched_id is_a) {
 #ifndef ECS_SCHED_NO_QUERY_TEXT
 /* query_text: a hand-written recursive descent over one term at a time; the parser resolves
    names as it goes, so that a mistake is reported where it is. It is installed as the
-   world's query_from_text hook, through which ecs_sched_query_create reads the text of a
-   desc (ecs_sched_query_desc.text). */
+   queries' from_text hook (query.h), through which a system's .query_text is read. */
 
 typedef enum ecs_sched__text_access {
     ECS_SCHED__TEXT_NONE,
@@ -23559,7 +23556,14 @@ ecs_sched_result ecs_sched_query_parse(ecs_sched_world *w, const char *text,
     return result;
 }
 
-/* The world's query_from_text hook (registry.h): query_create's way to the parser. */
+ecs_sched_query *ecs_sched_query_from_text(ecs_sched_world *w, const char *text) {
+    ecs_sched_query_desc desc;
+    if (ecs_sched_query_parse(w, text, &desc) != ECS_SCHED_OK) return NULL;
+    return ecs_sched_query_create(w, &desc);
+}
+
+/* The queries' from_text hook (query.h): the way a system's .query_text reaches the
+   parser. */
 static ecs_sched_result ecs_sched__query_from_text(ecs_sched_world *w, const char *text,
                                                   ecs_sched_query_desc *desc) {
     return ecs_sched_query_parse(w, text, desc);

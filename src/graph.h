@@ -36,8 +36,7 @@ typedef struct ecs_sched_system_desc {
     void *user_data;
     ecs_sched_query_desc queries[ECS_SCHED_MAX_QUERIES];
     const char *query_text;          /* the first query written as text (see QUERIES AS TEXT),
-                                        with queries[0] left empty: the same as
-                                        .queries[0].text */
+                                        with queries[0] left empty */
     ecs_sched_id reads[ECS_SCHED_MAX_RESOURCES];    /* resources read */
     ecs_sched_id writes[ECS_SCHED_MAX_RESOURCES];   /* resources written */
     bool exclusive;                  /* gets the whole world, runs alone */
@@ -667,19 +666,22 @@ static bool ecs_sched__declare_query_resources(ecs_sched_world *w, const char *n
     return true;
 }
 
-static bool ecs_sched__query_desc_empty(const ecs_sched_query_desc *d) {
-    return ecs_sched__term_ends(&d->terms[0]) && !d->text;
-}
-
-/* The desc of a system's query i: .query_text stands for the first one, which must then be
-   empty (query_create refuses a desc with both terms and text, naming the text). */
-static const ecs_sched_query_desc *ecs_sched__system_query_desc(const ecs_sched_system_desc *d,
+/* The desc of a system's query i: .query_text stands for the first one, read through the
+   parser query_text.h installs; NULL on failure. */
+static const ecs_sched_query_desc *ecs_sched__system_query_desc(ecs_sched_world *w,
+                                                                const ecs_sched_system_desc *d,
                                                                 int32_t i,
-                                                                ecs_sched_query_desc *text_desc) {
+                                                                ecs_sched_query_desc *parsed) {
+    const ecs_sched__queries *queries = ecs_sched__queries_of(w);
     if (i != 0 || !d->query_text) return &d->queries[i];
-    *text_desc = d->queries[0];
-    text_desc->text = d->query_text;
-    return text_desc;
+    if (!queries || !queries->from_text) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                        "the query is given as text (\"%s\"), but this build of ecs_sched.h "
+                        "leaves queries as text out (ECS_SCHED_NO_QUERY_TEXT); give its terms "
+                        "in .queries instead", d->query_text);
+        return NULL;
+    }
+    return queries->from_text(w, d->query_text, parsed) == ECS_SCHED_OK ? parsed : NULL;
 }
 
 /* Creates a system instance from its desc (queries, command buffer), not yet configured. */
@@ -694,9 +696,9 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
                         "add_system: system '%s' has no function", name);
         return NULL;
     }
-    if (d->query_text && d->queries[0].text) {
+    if (d->query_text && !ecs_sched__term_ends(&d->queries[0].terms[0])) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "add_system: system '%s' has both .query_text and .queries[0].text, "
+                        "add_system: system '%s' has both .query_text and terms in .queries[0], "
                         "which are the same query; give one", name);
         return NULL;
     }
@@ -727,11 +729,11 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
         if (d->writes[i]) sys->ctx.writes[sys->ctx.write_count++] = d->writes[i];
     }
     for (i = 0; i < ECS_SCHED_MAX_QUERIES; i++) {
-        ecs_sched_query_desc text_desc;
-        const ecs_sched_query_desc *qd = ecs_sched__system_query_desc(d, i, &text_desc);
-        ecs_sched_query *q;
-        if (ecs_sched__query_desc_empty(qd)) break;
-        q = ecs_sched_query_create(w, qd);
+        ecs_sched_query_desc parsed;
+        const ecs_sched_query_desc *qd = ecs_sched__system_query_desc(w, d, i, &parsed);
+        ecs_sched_query *q = NULL;
+        if (qd && ecs_sched__term_ends(&qd->terms[0])) break;
+        if (qd) q = ecs_sched_query_create(w, qd);
         if (!q) {
             char who[200];
             snprintf(who, sizeof who, "add_system('%s'), query %d", name, (int)i);

@@ -124,8 +124,6 @@ static inline ecs_sched_term ecs_sched_resource_write(ecs_sched_id id) {
 
 typedef struct ecs_sched_query_desc {
     ecs_sched_term terms[ECS_SCHED_MAX_TERMS];  /* up to the first term with id 0 */
-    const char *text;    /* or the terms written as text ("[in] Velocity, Position"; see
-                            QUERIES AS TEXT), with the terms left empty */
 } ecs_sched_query_desc;
 
 /* What a query touches: ids it only reads, ids it writes. */
@@ -811,8 +809,8 @@ typedef struct ecs_sched__queries {
     ecs_sched_query **items;
     uint32_t count, capacity;
     /* The extension point of queries as text: the parser query_text.h installs at world
-       creation, through which query_create reads ecs_sched_query_desc.text; NULL in a
-       build without it. */
+       creation, through which a system's .query_text is read (graph.h); NULL in a build
+       without it. */
     ecs_sched__query_text_fn from_text;
 } ecs_sched__queries;
 
@@ -833,30 +831,7 @@ static ecs_sched__queries *ecs_sched__queries_reserve(ecs_sched_world *w) {
     return ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ? all : NULL;
 }
 
-/* The terms of a desc given as text, parsed into `parsed` through the hook query_text.h
-   installs; NULL on failure. */
-static const ecs_sched_query_desc *ecs_sched__query_desc_from_text(ecs_sched_world *w,
-                                                                  const ecs_sched_query_desc *desc,
-                                                                  ecs_sched_query_desc *parsed) {
-    if (!ecs_sched__term_ends(&desc->terms[0])) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "query_create: the desc has both terms and text (\"%s\"); give the "
-                        "query one way", desc->text);
-        return NULL;
-    }
-    if (!ecs_sched__queries_of(w)->from_text) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
-                        "query_create: the query is given as text (\"%s\"), but this build "
-                        "of ecs_sched.h leaves queries as text out (ECS_SCHED_NO_QUERY_TEXT); "
-                        "give its terms instead", desc->text);
-        return NULL;
-    }
-    return ecs_sched__queries_of(w)->from_text(w, desc->text, parsed) == ECS_SCHED_OK ? parsed
-                                                                                : NULL;
-}
-
 ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_query_desc *desc) {
-    ecs_sched_query_desc parsed;
     ecs_sched__queries *all;
     ecs_sched_query *q;
     uint32_t i;
@@ -876,10 +851,6 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
         return NULL;
     }
     q->world = w;
-    if (desc->text && !(desc = ecs_sched__query_desc_from_text(w, desc, &parsed))) {
-        ecs_sched__free(&w->env, q);
-        return NULL;
-    }
     if (ecs_sched__query_init_terms(w, q, desc) != ECS_SCHED_OK) {
         ecs_sched__free(&w->env, q);
         return NULL;

@@ -17,6 +17,9 @@
    named twice, a filter on an untracked one...) is checked by ecs_sched_query_create. */
 ECS_SCHED_API ecs_sched_result ecs_sched_query_parse(ecs_sched_world *world, const char *text,
                                                      ecs_sched_query_desc *desc);
+/* ecs_sched_query_parse, then ecs_sched_query_create: the query, or NULL on failure (with
+   the parser's or query_create's message). */
+ECS_SCHED_API ecs_sched_query *ecs_sched_query_from_text(ecs_sched_world *world, const char *text);
 /* Writes the query's terms as text that ecs_sched_query_parse reads back to the same terms,
    into out (at most capacity bytes with the terminating zero); returns the length of the
    whole text (snprintf's rule). A target that is not alive any more is written as its index
@@ -27,8 +30,7 @@ ECS_SCHED_API int32_t ecs_sched_query_text(const ecs_sched_query *query, char *o
 /*@@ implementation @@*/
 /* query_text: a hand-written recursive descent over one term at a time; the parser resolves
    names as it goes, so that a mistake is reported where it is. It is installed as the
-   world's query_from_text hook, through which ecs_sched_query_create reads the text of a
-   desc (ecs_sched_query_desc.text). */
+   queries' from_text hook (query.h), through which a system's .query_text is read. */
 
 typedef enum ecs_sched__text_access {
     ECS_SCHED__TEXT_NONE,
@@ -592,7 +594,14 @@ ecs_sched_result ecs_sched_query_parse(ecs_sched_world *w, const char *text,
     return result;
 }
 
-/* The world's query_from_text hook (registry.h): query_create's way to the parser. */
+ecs_sched_query *ecs_sched_query_from_text(ecs_sched_world *w, const char *text) {
+    ecs_sched_query_desc desc;
+    if (ecs_sched_query_parse(w, text, &desc) != ECS_SCHED_OK) return NULL;
+    return ecs_sched_query_create(w, &desc);
+}
+
+/* The queries' from_text hook (query.h): the way a system's .query_text reaches the
+   parser. */
 static ecs_sched_result ecs_sched__query_from_text(ecs_sched_world *w, const char *text,
                                                   ecs_sched_query_desc *desc) {
     return ecs_sched_query_parse(w, text, desc);

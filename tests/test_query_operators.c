@@ -156,8 +156,8 @@ static void a_written_alternative_marks_only_the_rows_it_hands_out_changed(void 
     ecs_sched_entity healthy;
     (void)state;
     healthy = SPAWN(f.w, {f.health, &(Health){1}}, {f.speed, &(Speed){1}});
-    writes = ecs_sched_query_create(f.w, &(ecs_sched_query_desc){.text = "[in] Speed || Health"});
-    changed = ecs_sched_query_create(f.w, &(ecs_sched_query_desc){.text = "[changed] Health"});
+    writes = ecs_sched_query_from_text(f.w, "[in] Speed || Health");
+    changed = ecs_sched_query_from_text(f.w, "[changed] Health");
     assert_non_null(writes);
     (void)ecs_sched_query_count(changed);
     {

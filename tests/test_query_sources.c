@@ -185,8 +185,8 @@ static void iterating_a_query_that_writes_a_resource_marks_it_changed(void **sta
     ecs_sched_condition changed;
     (void)state;
     assert_int_equal(ecs_sched_resource_insert(f.w, f.score, &(Score){0}), ECS_SCHED_OK);
-    reads = ecs_sched_query_create(f.w, &(ecs_sched_query_desc){.text = "[in] Position, [in] $Score"});
-    writes = ecs_sched_query_create(f.w, &(ecs_sched_query_desc){.text = "[in] Position, $Score"});
+    reads = ecs_sched_query_from_text(f.w, "[in] Position, [in] $Score");
+    writes = ecs_sched_query_from_text(f.w, "[in] Position, $Score");
     changed = ecs_sched_condition_resource_changed(f.score);
     assert_int_equal(ecs_sched_add_system(f.w, UPDATE,
                                           &(ecs_sched_system_desc){

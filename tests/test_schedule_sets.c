@@ -447,10 +447,11 @@ static void a_group_does_not_join_a_user_set_that_shares_its_internal_name(void 
 }
 
 /* A group is an array of system descs, often a compound literal on the stack; the default
-   limits keep each one within a kilobyte. */
-static void a_system_desc_fits_in_a_kilobyte(void **state) {
+   limits keep each one about a kilobyte (1032 bytes on 64-bit targets: a kilobyte of
+   queries, resources and configuration, and the query text). */
+static void a_system_desc_fits_in_about_a_kilobyte(void **state) {
     (void)state;
-    assert_true(sizeof(ecs_sched_system_desc) <= 1024);
+    assert_true(sizeof(ecs_sched_system_desc) <= 1024 + sizeof(const char *));
 }
 
 int main(void) {
@@ -486,7 +487,7 @@ int main(void) {
         cmocka_unit_test(group_member_may_repeat_the_groups_set),
         cmocka_unit_test(refused_add_leaves_no_set_name_behind),
         cmocka_unit_test(a_group_does_not_join_a_user_set_that_shares_its_internal_name),
-        cmocka_unit_test(a_system_desc_fits_in_a_kilobyte),
+        cmocka_unit_test(a_system_desc_fits_in_about_a_kilobyte),
     };
     return cmocka_run_group_tests_name("schedule sets", tests, NULL, destroy_leftover_world);
 }

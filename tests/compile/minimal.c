@@ -131,12 +131,15 @@ int main(void) {
         check(strstr(ecs_sched_last_error(w), "ECS_SCHED_NO_RELATIONS") != NULL,
               "the refusal names the switch");
     }
-    /* so is a query given as text */
+    /* so is a system's query given as text */
     {
-        ecs_sched_query_desc qd;
-        memset(&qd, 0, sizeof qd);
-        qd.text = "Position";
-        check(ecs_sched_query_create(w, &qd) == NULL, "query text refused");
+        ecs_sched_system_desc d;
+        memset(&d, 0, sizeof d);
+        d.name = "from_text";
+        d.fn = count_left;
+        d.query_text = "Position";
+        check(ecs_sched_add_system(w, "Update", &d) == ECS_SCHED_ERR_INVALID_QUERY,
+              "query text refused");
         check(strstr(ecs_sched_last_error(w), "ECS_SCHED_NO_QUERY_TEXT") != NULL,
               "the refusal of the text names the switch");
     }
