@@ -1309,6 +1309,9 @@ static void run_compile_minimal(bench_row *row) { run_compile_with(row, "-DECS_S
 #ifndef BENCH_WITHOUT_TIMER_ROWS
 #include "timer_rows.c"
 #endif
+#ifndef BENCH_WITHOUT_QUERY_ROWS
+#include "query_rows.c"
+#endif
 #ifdef ECS_SCHED_THREADS
 #ifndef BENCH_WITHOUT_PARALLEL_ROWS
 #include "parallel_rows.c"
@@ -1358,6 +1361,12 @@ static bench_row rows[] = {
     {"despawn_recursive", "ns/entity", GOAL_RATIO, 1.5,
      "ecs_sched_despawn of each of 100k flat entities, interleaved",
      run_despawn_recursive, 0, 0, 0, 0, ""},
+#ifndef BENCH_WITHOUT_QUERY_ROWS
+    {"query_parse", "us/parse", GOAL_NONE, 0,
+     "ecs_sched_query_create (and destroy) of the query it describes, over 1000 entities' "
+     "tables, interleaved",
+     run_query_parse, 0, 0, 0, 0, ""},
+#endif
     {"lookup_path", "ns/lookup", GOAL_VALUE, 150.0,
      "one FNV-1a pass over each path string (the floor of a hashed lookup)",
      run_lookup_path, 0, 0, 0, 0, ""},
