@@ -2576,7 +2576,12 @@ typedef enum ecs_sched_term_kind {
        when it has any of the chain's components, and of each chain only the field of the
        first component the entity has is set, the others NULL (which tells which matched) */
     ECS_SCHED_TERM_OR_READ,        /* an alternative to the term before it, read */
-    ECS_SCHED_TERM_OR_WRITE        /* an alternative to the term before it, written */
+    ECS_SCHED_TERM_OR_WRITE,       /* an alternative to the term before it, written */
+    /* (see RELATIONSHIPS) */
+    ECS_SCHED_TERM_EACH_TARGET     /* required, read: relationship kind `id`, one result per
+                                      target: the entity is handed out once for each target
+                                      it has, the field one pointer per row to that target
+                                      and its payload (ecs_sched_field_target) */
 } ecs_sched_term_kind;
 
 typedef struct ecs_sched_term {
@@ -2646,6 +2651,12 @@ static inline ecs_sched_term ecs_sched_or_read(ecs_sched_id id) {
 static inline ecs_sched_term ecs_sched_or_write(ecs_sched_id id) {
     ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_OR_WRITE; return t;
 }
+#ifndef ECS_SCHED_NO_RELATIONS
+/* Each target of relationship kind `kind`, one result per target: flecs's "(Likes, *)". */
+static inline ecs_sched_term ecs_sched_each_target(ecs_sched_id kind) {
+    ecs_sched_term t; t.id = kind; t.target = 0; t.kind = ECS_SCHED_TERM_EACH_TARGET; return t;
+}
+#endif
 /* A resource, read or written, the same for every row: flecs's "$Game". */
 static inline ecs_sched_term ecs_sched_resource_read(ecs_sched_id id) {
     ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_RESOURCE; return t;
@@ -2698,6 +2709,13 @@ typedef struct ecs_sched_iter {
 /* A sparse component's field: per row handed out, a pointer to the entity's value (NULL where
    an optional term's component is absent). See Sparse storage in THE WORLD. */
 #define ECS_SCHED_SPARSE_FIELD(it, T, index) ((T *const *)(it)->fields[(index)])
+/* An each-target term's field: per row, the target it is handed out for (and
+   ecs_sched_field_payload, that relationship's payload). */
+static inline ecs_sched_entity ecs_sched_field_target(const ecs_sched_iter *it, int32_t index,
+                                                      int32_t row) {
+    const void *const *slots = (const void *const *)it->fields[index];
+    return *(const ecs_sched_entity *)slots[row];   /* a slot begins with its target */
+}
 
 /* The world owns the query; it is freed by ecs_sched_query_destroy or with the world.
    Returns NULL on failure. */
@@ -3700,6 +3718,11 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_unrelate(ecs_sched_commands *c
                                                            ecs_sched_entity source,
                                                            ecs_sched_id kind,
                                                            ecs_sched_entity target);
+
+/* The payload of the relationship an each-target term's field (ecs_sched_each_target) hands
+   out at `row` (NULL for a kind without a payload). */
+ECS_SCHED_API const void *ecs_sched_field_payload(const ecs_sched_iter *it, int32_t index,
+                                                  int32_t row);
 #endif /* ECS_SCHED_NO_RELATIONS */
 
 /*================================= src/hierarchy.h (public) =================================*/
@@ -8463,6 +8486,8 @@ struct ecs_sched_query {
     bool inherits;                    /* has inherited terms (inherit.h) or fixed sources:
                                          hands out shared values */
     bool writes_resource;             /* has a resource term that writes */
+    int16_t each_target;              /* the each-target term, or -1: hands out one row per
+                                         target (listed, iter.h) */
     uint32_t chained;                 /* bit i: term i is in a chain of alternatives */
     uint32_t chain_first;             /* bit i: term i begins one */
     bool sparse;                      /* has terms on sparse components: listed (sparse.h) */
@@ -8562,6 +8587,7 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
             if (present) return false;
             break;
         case ECS_SCHED_TERM_RELATED:
+        case ECS_SCHED_TERM_EACH_TARGET:
             if (!present) return false;
             break;
         case ECS_SCHED_TERM_FROM_PARENT:
@@ -8626,7 +8652,8 @@ static bool ecs_sched__term_writes(ecs_sched_term_kind kind) {
 static bool ecs_sched__term_required(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_READ || kind == ECS_SCHED_TERM_WRITE ||
            kind == ECS_SCHED_TERM_ADDED || kind == ECS_SCHED_TERM_CHANGED ||
-           kind == ECS_SCHED_TERM_WRITE_MANUAL || kind == ECS_SCHED_TERM_RELATED;
+           kind == ECS_SCHED_TERM_WRITE_MANUAL || kind == ECS_SCHED_TERM_RELATED ||
+           kind == ECS_SCHED_TERM_EACH_TARGET;
 }
 
 /* The same for term i of query q, which a chain of alternatives does not require. */
@@ -8655,7 +8682,8 @@ static ecs_sched_result ecs_sched__check_relational_term(ecs_sched_world *w,
     if (term->kind == ECS_SCHED_TERM_FROM_ENTITY && !ecs_sched__is_live_record(w, term->target)) {
         return ecs_sched__stale(w, term->target, "query_create: the source of a term from an entity");
     }
-    if ((term->kind == ECS_SCHED_TERM_RELATED || term->kind == ECS_SCHED_TERM_CASCADE) &&
+    if ((term->kind == ECS_SCHED_TERM_RELATED || term->kind == ECS_SCHED_TERM_CASCADE ||
+         term->kind == ECS_SCHED_TERM_EACH_TARGET) &&
         !c->relation) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                "query_create: term %d names '%s' as a relationship, but it is a "
@@ -8696,7 +8724,7 @@ static ecs_sched_result ecs_sched__check_term_compiled(ecs_sched_world *w,
     const char *feature = NULL;
 #ifdef ECS_SCHED_NO_RELATIONS
     if (term->kind == ECS_SCHED_TERM_RELATED || term->kind == ECS_SCHED_TERM_CASCADE ||
-        term->kind == ECS_SCHED_TERM_FROM_PARENT ||
+        term->kind == ECS_SCHED_TERM_EACH_TARGET || term->kind == ECS_SCHED_TERM_FROM_PARENT ||
         term->kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
         feature = "ECS_SCHED_NO_RELATIONS";
     }
@@ -8950,6 +8978,17 @@ static ecs_sched_result ecs_sched__chain_term(ecs_sched_world *w, ecs_sched_quer
     return ECS_SCHED_OK;
 }
 
+/* A query that hands out an entity once per target keeps its own list of rows, which the
+   orders of the hierarchy and the lists of sparse terms would each make another way. */
+static ecs_sched_result ecs_sched__check_each_target(ecs_sched_world *w, const ecs_sched_query *q) {
+    if (q->each_target < 0 || (!q->hierarchical && !q->sparse)) return ECS_SCHED_OK;
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                           "query_create: term %d hands out each target of '%s', and the query "
+                           "%s; one query cannot do both: use a second query", (int)q->each_target,
+                           w->components[q->terms[q->each_target].id].name,
+                           q->sparse ? "has a sparse term" : "reads through the hierarchy");
+}
+
 static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sched_query *q,
                                                    const ecs_sched_query_desc *desc) {
     int32_t i, j;
@@ -8960,7 +8999,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (!ecs_sched__component_valid(w, term->id)) {
             return ecs_sched__unknown_component(w, term->id, "query_create");
         }
-        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_OR_WRITE) {
+        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_EACH_TARGET) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "query_create: term %d ('%s') has an unknown kind %d", (int)i,
                                    w->components[term->id].name, (int)term->kind);
@@ -9021,13 +9060,25 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
             q->inherits = true;   /* hands out shared values */
         }
         if (term->kind == ECS_SCHED_TERM_RESOURCE_WRITE) q->writes_resource = true;
+        if (term->kind == ECS_SCHED_TERM_EACH_TARGET) {
+            if (q->each_target >= 0) {
+                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                       "query_create: terms %d and %d each ask for every target "
+                                       "of a relationship; a query hands out one entity per "
+                                       "target of one term: use a second query",
+                                       (int)q->each_target, (int)i);
+            }
+            q->each_target = (int16_t)i;
+            q->listed = q->ticked = true;
+        }
         ecs_sched__note_term_access(q, i);
     }
     q->term_count = i;
     q->log_term = ecs_sched__log_term_of(q);
     if (q->sparse && q->filtered) q->sparse_filtered = true;   /* its list follows the window */
     result = ecs_sched__check_inherited(w, q);
-    return result != ECS_SCHED_OK ? result : ecs_sched__check_hierarchical(w, q);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_hierarchical(w, q);
+    return result != ECS_SCHED_OK ? result : ecs_sched__check_each_target(w, q);
 }
 
 /* Whether a term names a hidden tag (Disabled, Prefab) other than to leave it out: a query
@@ -9092,6 +9143,7 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
         return NULL;
     }
     q->world = w;
+    q->each_target = -1;
     if (ecs_sched__query_init_terms(w, q, desc) != ECS_SCHED_OK) {
         ecs_sched__free(&w->env, q);
         return NULL;
@@ -9135,6 +9187,7 @@ static ecs_sched__row_list *ecs_sched__list_of(ecs_sched_query *q) {
             c->parent_slot[i] = (int16_t)c->parent_terms++;   /* a pointer per row */
         }
         if (kind == ECS_SCHED_TERM_CASCADE) c->cascade = i;
+        if (kind == ECS_SCHED_TERM_EACH_TARGET) c->parent_slot[i] = (int16_t)c->parent_terms++;
     }
     q->list = c;
     return c;
@@ -21277,6 +21330,19 @@ static void ecs_sched__relations_free(ecs_sched_world *w) {
     ecs_sched__free(&w->env, r);
     ecs_sched__part_set(w, &ecs_sched__links_key, NULL);
 }
+
+const void *ecs_sched_field_payload(const ecs_sched_iter *it, int32_t index, int32_t row) {
+    const ecs_sched_world *w;
+    ecs_sched_id kind;
+    const unsigned char *slot;
+    ECS_SCHED_ASSERT(it != NULL && it->query_ != NULL);
+    w = it->query_->world;
+    kind = it->query_->terms[index].id;
+    ECS_SCHED_ASSERT(it->query_->terms[index].kind == ECS_SCHED_TERM_EACH_TARGET);
+    if (!ecs_sched__kind_of(w, kind)->payload_size) return NULL;
+    slot = (const unsigned char *)((const void *const *)it->fields[index])[row];
+    return slot + ecs_sched__payload_offset(&w->components[kind]);
+}
 #endif /* ECS_SCHED_NO_RELATIONS */
 
 /*============================= src/hierarchy.h (implementation) =============================*/
@@ -23454,6 +23520,17 @@ static ecs_sched_result ecs_sched__text_kind(ecs_sched__query_parser *p,
         return ECS_SCHED_OK;
 #endif
     }
+    if (t->pair && !t->op && t->access != ECS_SCHED__TEXT_ADDED &&
+        t->access != ECS_SCHED__TEXT_CHANGED && t->access != ECS_SCHED__TEXT_MANUAL) {
+        if (t->access == ECS_SCHED__TEXT_OUT) {
+            return ecs_sched__text_refuse(p, t, "(K, *) hands out each target, read only; to write "
+                                                "the payload of the first target, write [inout] K");
+        }
+#ifndef ECS_SCHED_NO_RELATIONS
+        *kind = ECS_SCHED_TERM_EACH_TARGET;
+        return ECS_SCHED_OK;
+#endif
+    }
     if (t->op == '!') {
         if (t->access != ECS_SCHED__TEXT_NONE) {
             return ecs_sched__text_refuse(p, t, "a not term (!) has no access: it hands out no value");
@@ -23648,10 +23725,7 @@ static const char *ecs_sched__text_prefix(const ecs_sched_world *w, const ecs_sc
 static void ecs_sched__text_put_term(ecs_sched__text_out *o, const ecs_sched_world *w,
                                      const ecs_sched_term *t) {
     const char *name = ecs_sched__text_short_name(w, w->components[t->id].name);
-    bool pair = t->kind == ECS_SCHED_TERM_RELATED ||
-                (w->components[t->id].relation && !ecs_sched__term_on_parent(t->kind) &&
-                 t->kind != ECS_SCHED_TERM_CASCADE && t->kind != ECS_SCHED_TERM_INHERITED &&
-                 !ecs_sched__term_fixed(t->kind));
+    bool pair = t->kind == ECS_SCHED_TERM_RELATED || t->kind == ECS_SCHED_TERM_EACH_TARGET;
     ecs_sched__text_puts(o, ecs_sched__text_prefix(w, t));
     if (t->kind == ECS_SCHED_TERM_FROM_ENTITY) {
         ecs_sched__text_put_target(o, w, t->target);
@@ -24612,6 +24686,16 @@ static ecs_sched_result ecs_sched__check_no_cascade(ecs_sched_query *q, const ch
     return ECS_SCHED_OK;
 }
 
+/* A query that hands out an entity once per target keeps those rows in table order. */
+static ecs_sched_result ecs_sched__check_not_each_target(ecs_sched_query *q, const char *operation) {
+    if (q->each_target < 0) return ECS_SCHED_OK;
+    return ecs_sched__fail(&q->world->env, ECS_SCHED_ERR_INVALID_QUERY,
+                           "%s: the query hands out each target of '%s' (term %d), in table "
+                           "order; sort or group a query without such a term", operation,
+                           q->world->components[q->terms[q->each_target].id].name,
+                           (int)q->each_target);
+}
+
 ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *q, ecs_sched_id component,
                                           ecs_sched_order_fn compare) {
     ecs_sched_world *w;
@@ -24642,6 +24726,7 @@ ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *q, ecs_sched_id compo
                                w->components[component].name);
     }
     result = ecs_sched__check_no_cascade(q, "query_order_by");
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_not_each_target(q, "query_order_by");
     if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_order_by");
     if (result != ECS_SCHED_OK) return result;
     q->list->order_term = i;
@@ -24663,6 +24748,7 @@ ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *q, ecs_sched_id kind)
                                w->components[kind].name);
     }
     result = ecs_sched__check_no_cascade(q, "query_group_by");
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_not_each_target(q, "query_group_by");
     if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_group_by");
     if (result != ECS_SCHED_OK) return result;
     q->list->group_kind = kind;
@@ -25072,6 +25158,41 @@ static void ecs_sched__list_matched_rows(ecs_sched_query *q, ecs_sched__row_list
     }
 }
 
+#ifndef ECS_SCHED_NO_RELATIONS
+/* ---- one row per target ---- */
+
+/* Room for the rows of a query with an each-target term: at most one per relationship of its
+   kind, and no fewer than its matched rows. */
+static uint32_t ecs_sched__each_target_rows(const ecs_sched_query *q, uint32_t rows) {
+    uint64_t pairs = ecs_sched__kind_of(q->world, q->terms[q->each_target].id)->pairs;
+    return pairs > rows ? (uint32_t)pairs : rows;
+}
+
+/* Each matched row becomes one row per target of the each-target term's kind, with a pointer
+   to that target's slot (the first in the table's column, the others beside it). */
+static void ecs_sched__list_each_target(ecs_sched_query *q, ecs_sched__row_list *c) {
+    const ecs_sched_world *w = q->world;
+    int32_t term = q->each_target;
+    ecs_sched_id kind = q->terms[term].id;
+    size_t size = w->components[kind].size;
+    const void **slots = &c->parents[(size_t)c->parent_slot[term] * c->capacity];
+    uint32_t n = c->count, i, k;
+    memcpy(c->sorted, c->rows, (size_t)n * sizeof *c->rows);
+    c->count = 0;
+    for (i = 0; i < n; i++) {
+        const ecs_sched__list_row *r = &c->sorted[i];
+        const ecs_sched__match *m = &q->matches[r->match];
+        const ecs_sched__extra *x = ecs_sched__extra_of(w, kind, m->table->entities[r->row]);
+        c->rows[c->count] = *r;
+        slots[c->count++] = ecs_sched__cell(m->table, m->column[term], r->row);
+        for (k = 0; x && k < x->count; k++) {
+            c->rows[c->count] = *r;
+            slots[c->count++] = x->slots + (size_t)k * size;
+        }
+    }
+}
+#endif
+
 /* Makes the list again when the world's rows or relationships changed since, or a sorted
    query's values did (and, for a query with sparse terms that filters on changes, at every
    iteration: `it` gives its window): its rows, their order, the pointers beside them, its
@@ -25086,6 +25207,9 @@ static bool ecs_sched__list_update(ecs_sched_query *q, const ecs_sched_iter *it)
         return true;
     }
     for (m = 0; m < q->match_count; m++) rows += (uint32_t)q->matches[m].table->count;
+#ifndef ECS_SCHED_NO_RELATIONS
+    if (q->each_target >= 0) rows = ecs_sched__each_target_rows(q, rows);
+#endif
     if (!ecs_sched__list_reserve(&w->env, c, rows)) return false;
     if (c->cascade >= 0 && !ecs_sched__hier_reserve(q, c, rows)) return false;
     c->count = 0;
@@ -25094,9 +25218,12 @@ static bool ecs_sched__list_update(ecs_sched_query *q, const ecs_sched_iter *it)
     } else {
         ecs_sched__list_matched_rows(q, c);
     }
+#ifndef ECS_SCHED_NO_RELATIONS
+    if (q->each_target >= 0) ecs_sched__list_each_target(q, c);
+#endif
     if (c->cascade >= 0) ecs_sched__hier_order(q, c);
     if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;
-    if (c->parent_terms) ecs_sched__hier_parents(q, c);
+    if (c->parent_terms && q->hierarchical) ecs_sched__hier_parents(q, c);
     if (q->sparse) ecs_sched__sparse_values(q, c);
     ecs_sched__list_runs(c);
     c->version = w->rows_version;

@@ -185,6 +185,41 @@ static void ecs_sched__list_matched_rows(ecs_sched_query *q, ecs_sched__row_list
     }
 }
 
+#ifndef ECS_SCHED_NO_RELATIONS
+/* ---- one row per target ---- */
+
+/* Room for the rows of a query with an each-target term: at most one per relationship of its
+   kind, and no fewer than its matched rows. */
+static uint32_t ecs_sched__each_target_rows(const ecs_sched_query *q, uint32_t rows) {
+    uint64_t pairs = ecs_sched__kind_of(q->world, q->terms[q->each_target].id)->pairs;
+    return pairs > rows ? (uint32_t)pairs : rows;
+}
+
+/* Each matched row becomes one row per target of the each-target term's kind, with a pointer
+   to that target's slot (the first in the table's column, the others beside it). */
+static void ecs_sched__list_each_target(ecs_sched_query *q, ecs_sched__row_list *c) {
+    const ecs_sched_world *w = q->world;
+    int32_t term = q->each_target;
+    ecs_sched_id kind = q->terms[term].id;
+    size_t size = w->components[kind].size;
+    const void **slots = &c->parents[(size_t)c->parent_slot[term] * c->capacity];
+    uint32_t n = c->count, i, k;
+    memcpy(c->sorted, c->rows, (size_t)n * sizeof *c->rows);
+    c->count = 0;
+    for (i = 0; i < n; i++) {
+        const ecs_sched__list_row *r = &c->sorted[i];
+        const ecs_sched__match *m = &q->matches[r->match];
+        const ecs_sched__extra *x = ecs_sched__extra_of(w, kind, m->table->entities[r->row]);
+        c->rows[c->count] = *r;
+        slots[c->count++] = ecs_sched__cell(m->table, m->column[term], r->row);
+        for (k = 0; x && k < x->count; k++) {
+            c->rows[c->count] = *r;
+            slots[c->count++] = x->slots + (size_t)k * size;
+        }
+    }
+}
+#endif
+
 /* Makes the list again when the world's rows or relationships changed since, or a sorted
    query's values did (and, for a query with sparse terms that filters on changes, at every
    iteration: `it` gives its window): its rows, their order, the pointers beside them, its
@@ -199,6 +234,9 @@ static bool ecs_sched__list_update(ecs_sched_query *q, const ecs_sched_iter *it)
         return true;
     }
     for (m = 0; m < q->match_count; m++) rows += (uint32_t)q->matches[m].table->count;
+#ifndef ECS_SCHED_NO_RELATIONS
+    if (q->each_target >= 0) rows = ecs_sched__each_target_rows(q, rows);
+#endif
     if (!ecs_sched__list_reserve(&w->env, c, rows)) return false;
     if (c->cascade >= 0 && !ecs_sched__hier_reserve(q, c, rows)) return false;
     c->count = 0;
@@ -207,9 +245,12 @@ static bool ecs_sched__list_update(ecs_sched_query *q, const ecs_sched_iter *it)
     } else {
         ecs_sched__list_matched_rows(q, c);
     }
+#ifndef ECS_SCHED_NO_RELATIONS
+    if (q->each_target >= 0) ecs_sched__list_each_target(q, c);
+#endif
     if (c->cascade >= 0) ecs_sched__hier_order(q, c);
     if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;
-    if (c->parent_terms) ecs_sched__hier_parents(q, c);
+    if (c->parent_terms && q->hierarchical) ecs_sched__hier_parents(q, c);
     if (q->sparse) ecs_sched__sparse_values(q, c);
     ecs_sched__list_runs(c);
     c->version = w->rows_version;

@@ -44,7 +44,12 @@ typedef enum ecs_sched_term_kind {
        when it has any of the chain's components, and of each chain only the field of the
        first component the entity has is set, the others NULL (which tells which matched) */
     ECS_SCHED_TERM_OR_READ,        /* an alternative to the term before it, read */
-    ECS_SCHED_TERM_OR_WRITE        /* an alternative to the term before it, written */
+    ECS_SCHED_TERM_OR_WRITE,       /* an alternative to the term before it, written */
+    /* (see RELATIONSHIPS) */
+    ECS_SCHED_TERM_EACH_TARGET     /* required, read: relationship kind `id`, one result per
+                                      target: the entity is handed out once for each target
+                                      it has, the field one pointer per row to that target
+                                      and its payload (ecs_sched_field_target) */
 } ecs_sched_term_kind;
 
 typedef struct ecs_sched_term {
@@ -114,6 +119,12 @@ static inline ecs_sched_term ecs_sched_or_read(ecs_sched_id id) {
 static inline ecs_sched_term ecs_sched_or_write(ecs_sched_id id) {
     ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_OR_WRITE; return t;
 }
+#ifndef ECS_SCHED_NO_RELATIONS
+/* Each target of relationship kind `kind`, one result per target: flecs's "(Likes, *)". */
+static inline ecs_sched_term ecs_sched_each_target(ecs_sched_id kind) {
+    ecs_sched_term t; t.id = kind; t.target = 0; t.kind = ECS_SCHED_TERM_EACH_TARGET; return t;
+}
+#endif
 /* A resource, read or written, the same for every row: flecs's "$Game". */
 static inline ecs_sched_term ecs_sched_resource_read(ecs_sched_id id) {
     ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_RESOURCE; return t;
@@ -166,6 +177,13 @@ typedef struct ecs_sched_iter {
 /* A sparse component's field: per row handed out, a pointer to the entity's value (NULL where
    an optional term's component is absent). See Sparse storage in THE WORLD. */
 #define ECS_SCHED_SPARSE_FIELD(it, T, index) ((T *const *)(it)->fields[(index)])
+/* An each-target term's field: per row, the target it is handed out for (and
+   ecs_sched_field_payload, that relationship's payload). */
+static inline ecs_sched_entity ecs_sched_field_target(const ecs_sched_iter *it, int32_t index,
+                                                      int32_t row) {
+    const void *const *slots = (const void *const *)it->fields[index];
+    return *(const ecs_sched_entity *)slots[row];   /* a slot begins with its target */
+}
 
 /* The world owns the query; it is freed by ecs_sched_query_destroy or with the world.
    Returns NULL on failure. */
@@ -222,6 +240,8 @@ struct ecs_sched_query {
     bool inherits;                    /* has inherited terms (inherit.h) or fixed sources:
                                          hands out shared values */
     bool writes_resource;             /* has a resource term that writes */
+    int16_t each_target;              /* the each-target term, or -1: hands out one row per
+                                         target (listed, iter.h) */
     uint32_t chained;                 /* bit i: term i is in a chain of alternatives */
     uint32_t chain_first;             /* bit i: term i begins one */
     bool sparse;                      /* has terms on sparse components: listed (sparse.h) */
@@ -321,6 +341,7 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
             if (present) return false;
             break;
         case ECS_SCHED_TERM_RELATED:
+        case ECS_SCHED_TERM_EACH_TARGET:
             if (!present) return false;
             break;
         case ECS_SCHED_TERM_FROM_PARENT:
@@ -385,7 +406,8 @@ static bool ecs_sched__term_writes(ecs_sched_term_kind kind) {
 static bool ecs_sched__term_required(ecs_sched_term_kind kind) {
     return kind == ECS_SCHED_TERM_READ || kind == ECS_SCHED_TERM_WRITE ||
            kind == ECS_SCHED_TERM_ADDED || kind == ECS_SCHED_TERM_CHANGED ||
-           kind == ECS_SCHED_TERM_WRITE_MANUAL || kind == ECS_SCHED_TERM_RELATED;
+           kind == ECS_SCHED_TERM_WRITE_MANUAL || kind == ECS_SCHED_TERM_RELATED ||
+           kind == ECS_SCHED_TERM_EACH_TARGET;
 }
 
 /* The same for term i of query q, which a chain of alternatives does not require. */
@@ -414,7 +436,8 @@ static ecs_sched_result ecs_sched__check_relational_term(ecs_sched_world *w,
     if (term->kind == ECS_SCHED_TERM_FROM_ENTITY && !ecs_sched__is_live_record(w, term->target)) {
         return ecs_sched__stale(w, term->target, "query_create: the source of a term from an entity");
     }
-    if ((term->kind == ECS_SCHED_TERM_RELATED || term->kind == ECS_SCHED_TERM_CASCADE) &&
+    if ((term->kind == ECS_SCHED_TERM_RELATED || term->kind == ECS_SCHED_TERM_CASCADE ||
+         term->kind == ECS_SCHED_TERM_EACH_TARGET) &&
         !c->relation) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                "query_create: term %d names '%s' as a relationship, but it is a "
@@ -455,7 +478,7 @@ static ecs_sched_result ecs_sched__check_term_compiled(ecs_sched_world *w,
     const char *feature = NULL;
 #ifdef ECS_SCHED_NO_RELATIONS
     if (term->kind == ECS_SCHED_TERM_RELATED || term->kind == ECS_SCHED_TERM_CASCADE ||
-        term->kind == ECS_SCHED_TERM_FROM_PARENT ||
+        term->kind == ECS_SCHED_TERM_EACH_TARGET || term->kind == ECS_SCHED_TERM_FROM_PARENT ||
         term->kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
         feature = "ECS_SCHED_NO_RELATIONS";
     }
@@ -709,6 +732,17 @@ static ecs_sched_result ecs_sched__chain_term(ecs_sched_world *w, ecs_sched_quer
     return ECS_SCHED_OK;
 }
 
+/* A query that hands out an entity once per target keeps its own list of rows, which the
+   orders of the hierarchy and the lists of sparse terms would each make another way. */
+static ecs_sched_result ecs_sched__check_each_target(ecs_sched_world *w, const ecs_sched_query *q) {
+    if (q->each_target < 0 || (!q->hierarchical && !q->sparse)) return ECS_SCHED_OK;
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                           "query_create: term %d hands out each target of '%s', and the query "
+                           "%s; one query cannot do both: use a second query", (int)q->each_target,
+                           w->components[q->terms[q->each_target].id].name,
+                           q->sparse ? "has a sparse term" : "reads through the hierarchy");
+}
+
 static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sched_query *q,
                                                    const ecs_sched_query_desc *desc) {
     int32_t i, j;
@@ -719,7 +753,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (!ecs_sched__component_valid(w, term->id)) {
             return ecs_sched__unknown_component(w, term->id, "query_create");
         }
-        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_OR_WRITE) {
+        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_EACH_TARGET) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "query_create: term %d ('%s') has an unknown kind %d", (int)i,
                                    w->components[term->id].name, (int)term->kind);
@@ -780,13 +814,25 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
             q->inherits = true;   /* hands out shared values */
         }
         if (term->kind == ECS_SCHED_TERM_RESOURCE_WRITE) q->writes_resource = true;
+        if (term->kind == ECS_SCHED_TERM_EACH_TARGET) {
+            if (q->each_target >= 0) {
+                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                       "query_create: terms %d and %d each ask for every target "
+                                       "of a relationship; a query hands out one entity per "
+                                       "target of one term: use a second query",
+                                       (int)q->each_target, (int)i);
+            }
+            q->each_target = (int16_t)i;
+            q->listed = q->ticked = true;
+        }
         ecs_sched__note_term_access(q, i);
     }
     q->term_count = i;
     q->log_term = ecs_sched__log_term_of(q);
     if (q->sparse && q->filtered) q->sparse_filtered = true;   /* its list follows the window */
     result = ecs_sched__check_inherited(w, q);
-    return result != ECS_SCHED_OK ? result : ecs_sched__check_hierarchical(w, q);
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_hierarchical(w, q);
+    return result != ECS_SCHED_OK ? result : ecs_sched__check_each_target(w, q);
 }
 
 /* Whether a term names a hidden tag (Disabled, Prefab) other than to leave it out: a query
@@ -851,6 +897,7 @@ ecs_sched_query *ecs_sched_query_create(ecs_sched_world *w, const ecs_sched_quer
         return NULL;
     }
     q->world = w;
+    q->each_target = -1;
     if (ecs_sched__query_init_terms(w, q, desc) != ECS_SCHED_OK) {
         ecs_sched__free(&w->env, q);
         return NULL;
@@ -894,6 +941,7 @@ static ecs_sched__row_list *ecs_sched__list_of(ecs_sched_query *q) {
             c->parent_slot[i] = (int16_t)c->parent_terms++;   /* a pointer per row */
         }
         if (kind == ECS_SCHED_TERM_CASCADE) c->cascade = i;
+        if (kind == ECS_SCHED_TERM_EACH_TARGET) c->parent_slot[i] = (int16_t)c->parent_terms++;
     }
     q->list = c;
     return c;

@@ -492,6 +492,17 @@ static ecs_sched_result ecs_sched__text_kind(ecs_sched__query_parser *p,
         return ECS_SCHED_OK;
 #endif
     }
+    if (t->pair && !t->op && t->access != ECS_SCHED__TEXT_ADDED &&
+        t->access != ECS_SCHED__TEXT_CHANGED && t->access != ECS_SCHED__TEXT_MANUAL) {
+        if (t->access == ECS_SCHED__TEXT_OUT) {
+            return ecs_sched__text_refuse(p, t, "(K, *) hands out each target, read only; to write "
+                                                "the payload of the first target, write [inout] K");
+        }
+#ifndef ECS_SCHED_NO_RELATIONS
+        *kind = ECS_SCHED_TERM_EACH_TARGET;
+        return ECS_SCHED_OK;
+#endif
+    }
     if (t->op == '!') {
         if (t->access != ECS_SCHED__TEXT_NONE) {
             return ecs_sched__text_refuse(p, t, "a not term (!) has no access: it hands out no value");
@@ -686,10 +697,7 @@ static const char *ecs_sched__text_prefix(const ecs_sched_world *w, const ecs_sc
 static void ecs_sched__text_put_term(ecs_sched__text_out *o, const ecs_sched_world *w,
                                      const ecs_sched_term *t) {
     const char *name = ecs_sched__text_short_name(w, w->components[t->id].name);
-    bool pair = t->kind == ECS_SCHED_TERM_RELATED ||
-                (w->components[t->id].relation && !ecs_sched__term_on_parent(t->kind) &&
-                 t->kind != ECS_SCHED_TERM_CASCADE && t->kind != ECS_SCHED_TERM_INHERITED &&
-                 !ecs_sched__term_fixed(t->kind));
+    bool pair = t->kind == ECS_SCHED_TERM_RELATED || t->kind == ECS_SCHED_TERM_EACH_TARGET;
     ecs_sched__text_puts(o, ecs_sched__text_prefix(w, t));
     if (t->kind == ECS_SCHED_TERM_FROM_ENTITY) {
         ecs_sched__text_put_target(o, w, t->target);

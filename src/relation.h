@@ -75,6 +75,11 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_unrelate(ecs_sched_commands *c
                                                            ecs_sched_id kind,
                                                            ecs_sched_entity target);
 
+/* The payload of the relationship an each-target term's field (ecs_sched_each_target) hands
+   out at `row` (NULL for a kind without a payload). */
+ECS_SCHED_API const void *ecs_sched_field_payload(const ecs_sched_iter *it, int32_t index,
+                                                  int32_t row);
+
 /*@@ implementation @@*/
 /* relation: relating and unrelating entities, the rules of each kind, and what a despawn
    does to the entities related to it (how the links are kept: relation_store.h). */
@@ -1302,4 +1307,17 @@ static void ecs_sched__relations_free(ecs_sched_world *w) {
     ecs_sched__free(&w->env, r->targets);
     ecs_sched__free(&w->env, r);
     ecs_sched__part_set(w, &ecs_sched__links_key, NULL);
+}
+
+const void *ecs_sched_field_payload(const ecs_sched_iter *it, int32_t index, int32_t row) {
+    const ecs_sched_world *w;
+    ecs_sched_id kind;
+    const unsigned char *slot;
+    ECS_SCHED_ASSERT(it != NULL && it->query_ != NULL);
+    w = it->query_->world;
+    kind = it->query_->terms[index].id;
+    ECS_SCHED_ASSERT(it->query_->terms[index].kind == ECS_SCHED_TERM_EACH_TARGET);
+    if (!ecs_sched__kind_of(w, kind)->payload_size) return NULL;
+    slot = (const unsigned char *)((const void *const *)it->fields[index])[row];
+    return slot + ecs_sched__payload_offset(&w->components[kind]);
 }

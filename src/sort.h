@@ -72,6 +72,16 @@ static ecs_sched_result ecs_sched__check_no_cascade(ecs_sched_query *q, const ch
     return ECS_SCHED_OK;
 }
 
+/* A query that hands out an entity once per target keeps those rows in table order. */
+static ecs_sched_result ecs_sched__check_not_each_target(ecs_sched_query *q, const char *operation) {
+    if (q->each_target < 0) return ECS_SCHED_OK;
+    return ecs_sched__fail(&q->world->env, ECS_SCHED_ERR_INVALID_QUERY,
+                           "%s: the query hands out each target of '%s' (term %d), in table "
+                           "order; sort or group a query without such a term", operation,
+                           q->world->components[q->terms[q->each_target].id].name,
+                           (int)q->each_target);
+}
+
 ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *q, ecs_sched_id component,
                                           ecs_sched_order_fn compare) {
     ecs_sched_world *w;
@@ -102,6 +112,7 @@ ecs_sched_result ecs_sched_query_order_by(ecs_sched_query *q, ecs_sched_id compo
                                w->components[component].name);
     }
     result = ecs_sched__check_no_cascade(q, "query_order_by");
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_not_each_target(q, "query_order_by");
     if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_order_by");
     if (result != ECS_SCHED_OK) return result;
     q->list->order_term = i;
@@ -123,6 +134,7 @@ ecs_sched_result ecs_sched_query_group_by(ecs_sched_query *q, ecs_sched_id kind)
                                w->components[kind].name);
     }
     result = ecs_sched__check_no_cascade(q, "query_group_by");
+    if (result == ECS_SCHED_OK) result = ecs_sched__check_not_each_target(q, "query_group_by");
     if (result == ECS_SCHED_OK) result = ecs_sched__query_listed(q, "query_group_by");
     if (result != ECS_SCHED_OK) return result;
     q->list->group_kind = kind;

@@ -140,12 +140,12 @@ static void a_pair_names_a_relationship_and_its_target_by_path(void **state) {
     check_and_destroy(w);
 }
 
-static void a_pair_with_any_target_reads_the_kind_and_takes_operators(void **state) {
+static void a_pair_with_any_target_is_each_target_and_takes_operators(void **state) {
     ecs_sched_world *w = new_world();
     names n = register_names(w);
     (void)state;
-    assert_parses_to(w, "(Likes, *), !(ChildOf, *), ?(Owes, *), [inout] (Owes, *)",
-                     &(ecs_sched_query_desc){.terms = {ecs_sched_read(n.likes),
+    assert_parses_to(w, "(Likes, *), !(ChildOf, *), ?(Owes, *), [inout] Owes",
+                     &(ecs_sched_query_desc){.terms = {ecs_sched_each_target(n.likes),
                                                        ecs_sched_without(ecs_sched_child_of(w)),
                                                        ecs_sched_optional_read(n.owes),
                                                        ecs_sched_write(n.owes)}});
@@ -460,7 +460,7 @@ static ecs_sched_term random_term(ecs_sched_world *w, const names *n) {
     ecs_sched_term t;
     memset(&t, 0, sizeof t);
     t.id = ids[next_random() % (sizeof ids / sizeof ids[0])];
-    t.kind = (ecs_sched_term_kind)(1 + next_random() % ECS_SCHED_TERM_OR_WRITE);
+    t.kind = (ecs_sched_term_kind)(1 + next_random() % ECS_SCHED_TERM_EACH_TARGET);
     if (t.kind == ECS_SCHED_TERM_RELATED || t.kind == ECS_SCHED_TERM_FROM_ENTITY) {
         t.target = targets[next_random() % 3];
     }
@@ -516,7 +516,7 @@ int main(void) {
         cmocka_unit_test(a_question_mark_makes_a_term_optional_with_its_access),
         cmocka_unit_test(added_changed_and_manual_are_accesses_of_tracked_components),
         cmocka_unit_test(a_pair_names_a_relationship_and_its_target_by_path),
-        cmocka_unit_test(a_pair_with_any_target_reads_the_kind_and_takes_operators),
+        cmocka_unit_test(a_pair_with_any_target_is_each_target_and_takes_operators),
         cmocka_unit_test(the_library_s_own_components_answer_to_their_short_names),
         cmocka_unit_test(sources_read_from_the_parent_along_a_cascade_or_through_inheritance),
         cmocka_unit_test(spaces_between_tokens_do_not_matter),
