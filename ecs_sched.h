@@ -680,6 +680,18 @@
      .without), or with .sees_prefabs / .sees_disabled (them as well as the others), as in
      flecs; cleanup that every entity needs belongs in its type's dtor hook.
 
+     Observers with a query (flecs's multi-term observers): instead of .component, a desc's
+     .query (terms) or .query_text ("Position, Velocity, !Frozen"); the observer hears
+     `event` on any of the query's components (ON_DESPAWN: any despawn) of an entity that
+     matches the whole query, ON_ADD and ON_INSERT after the change, ON_REMOVE before it
+     (what matched then); trigger->component tells which component. The query is matched by
+     the entity's table, so terms that pick rows within a table (added, changed, related, from
+     the parent or an entity, inherited, resources, sparse components, each target) are
+     refused. .yield_existing (ON_ADD, ON_INSERT) calls a new observer at once for every
+     entity that matches already, as if it had just been given the component; what those
+     calls defer is applied before ecs_sched_observer_add returns (table components only: a
+     sparse component or a relationship kind is refused).
+
      Messages. A message type is registered like a component (ecs_sched_message_register,
      ECS_SCHED_MESSAGE(w, Hit)); its id goes in .writes of a system that sends
      (ecs_sched_ctx_send copies one, ecs_sched_ctx_send_new hands out a zeroed one to fill,
@@ -2871,6 +2883,19 @@ typedef struct ecs_sched_observer_desc {
        the observer names their tag (.component, .with or .without) or asks here. */
     bool sees_prefabs;
     bool sees_disabled;
+    /* An observer with a query (flecs's multi-term observers), instead of .component: called
+       when `event` happens to one of the query's components on an entity that matches the
+       whole query (for ON_REMOVE: before the removal, as it matches then; for ON_DESPAWN:
+       any matching entity despawned). trigger->component tells which. The query is matched
+       by the entity's table: terms that pick rows within a table (added, changed, related,
+       from the parent or an entity, inherited, a resource, sparse components, each target)
+       are refused. Give it as terms, or as text (see QUERIES AS TEXT). */
+    ecs_sched_query_desc query;
+    const char *query_text;
+    /* ON_ADD and ON_INSERT: called at once for the entities that match already, as if each
+       had just been given the component (flecs's yield_existing); what it defers is applied
+       before ecs_sched_observer_add returns. */
+    bool yield_existing;
 } ecs_sched_observer_desc;
 
 /* Adds an observer; returns its id (never 0 and never reused), or 0 on failure. */
@@ -6801,6 +6826,9 @@ struct ecs_sched_world {
         /* what a module keeps about entity `index` goes, as it is despawned (its name:
            name.h, likewise; called by despawn_linked, names keeping the world linked) */
         void (*forget)(ecs_sched_world *w, uint32_t index);
+        /* applies what observers deferred, for observer.h, whose yield_existing calls
+           observers outside any operation: entity.h, at world creation */
+        void (*apply_observed)(ecs_sched_world *w);
     } hooks;
     void *parts[ECS_SCHED__MAX_PARTS];   /* by the slot of a module's key (see above) */
     const ecs_sched__snapshot_part *snapshot_parts[ECS_SCHED__SNAPSHOT_PARTS];
@@ -10463,6 +10491,9 @@ typedef struct ecs_sched__observer {
     bool filtered;                   /* has with or without */
     bool sees_prefabs;               /* hears of prefabs (asked, or names the tag) */
     bool sees_disabled;              /* hears of disabled entities (the same) */
+    ecs_sched_query *query;          /* an observer with a query: the query, its own */
+    ecs_sched_id watched[ECS_SCHED_MAX_TERMS];   /* and the components it watches */
+    int32_t watched_count;
     char *name;
     ecs_sched_system_ctx ctx;        /* kind "observer", with a command buffer of its own */
 } ecs_sched__observer;
@@ -10495,6 +10526,7 @@ static inline ecs_sched__observers *ecs_sched__observers_of(const ecs_sched_worl
 
 static void ecs_sched__observer_free(ecs_sched_world *w, ecs_sched__observer *o) {
     ecs_sched_commands_destroy(o->ctx.commands);
+    ecs_sched_query_destroy(o->query);
     ecs_sched__free(&w->env, o->ctx.run.failure_message);
     ecs_sched__free(&w->env, o->ctx.cursors);
     ecs_sched__free(&w->env, o->name);
@@ -10534,6 +10566,10 @@ static bool ecs_sched__refused_in_observer(ecs_sched_world *w, const char *what)
 
 /* ---- adding and removing ---- */
 
+static bool ecs_sched__observer_has_query(const ecs_sched_observer_desc *d) {
+    return d->query_text || d->query.terms[0].id != 0;
+}
+
 static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
                                                   const ecs_sched_observer_desc *d) {
     const char *name = d && d->name ? d->name : "observer";
@@ -10547,8 +10583,15 @@ static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
                                "observer_add: observer '%s' has no event (ECS_SCHED_ON_ADD, "
                                "_ON_INSERT, _ON_REMOVE or _ON_DESPAWN)", name);
     }
-    if (d->event == ECS_SCHED_ON_DESPAWN ? d->component != 0
-                                         : !ecs_sched__component_valid(w, d->component)) {
+    if (ecs_sched__observer_has_query(d)) {
+        if (d->component) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                   "observer_add: observer '%s' has both a component and a "
+                                   "query; an observer with a query watches the query's "
+                                   "components: leave .component 0", name);
+        }
+    } else if (d->event == ECS_SCHED_ON_DESPAWN ? d->component != 0
+                                                : !ecs_sched__component_valid(w, d->component)) {
         if (d->event == ECS_SCHED_ON_DESPAWN) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "observer_add: observer '%s' watches ON_DESPAWN, an event of "
@@ -10558,11 +10601,27 @@ static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
                                "observer_add: observer '%s' watches component id %u, which is "
                                "not registered in this world", name, (unsigned)d->component);
     }
-    if (w->components[d->component].queue) {
+    if (d->component && w->components[d->component].queue) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "observer_add: observer '%s' watches '%s', a message type; "
                                "read messages with ecs_sched_ctx_messages", name,
                                w->components[d->component].name);
+    }
+    if (d->yield_existing && d->event != ECS_SCHED_ON_ADD && d->event != ECS_SCHED_ON_INSERT) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "observer_add: observer '%s' asks to yield existing entities, "
+                               "which ON_ADD and ON_INSERT observers do (there is nothing to "
+                               "remove or despawn yet)", name);
+    }
+    if (d->yield_existing && d->component &&
+        (w->components[d->component].sparse || w->components[d->component].relation)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "observer_add: observer '%s' asks to yield the existing entities "
+                               "with '%s', a %s; yield_existing covers table components (find "
+                               "the others with a query and call the function yourself)", name,
+                               w->components[d->component].name,
+                               w->components[d->component].sparse ? "sparse component"
+                                                                  : "relationship kind");
     }
     for (i = 0; i < ECS_SCHED_MAX_OBSERVER_FILTER; i++) {
         ecs_sched_id id = d->with[i] ? d->with[i] : d->without[i];
@@ -10607,6 +10666,83 @@ static bool ecs_sched__observer_names(const ecs_sched_observer_desc *d, ecs_sche
     return false;
 }
 
+/* An observer's query, from its terms or its text; NULL (with the reason) when it cannot be
+   made or picks rows within a table, which an observer cannot tell by the entity's table. */
+static ecs_sched_query *ecs_sched__observer_query(ecs_sched_world *w,
+                                                  const ecs_sched_observer_desc *d,
+                                                  const char *name) {
+    const ecs_sched__queries *queries = ecs_sched__queries_of(w);
+    ecs_sched_query_desc parsed;
+    const ecs_sched_query_desc *qd = &d->query;
+    ecs_sched_query *q;
+    if (d->query_text) {
+        if (d->query.terms[0].id) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                            "observer_add: observer '%s' has both .query_text and .query; give "
+                            "one", name);
+            return NULL;
+        }
+        if (!queries || !queries->from_text) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                            "observer_add: observer '%s' gives its query as text, but this "
+                            "build leaves queries as text out (ECS_SCHED_NO_QUERY_TEXT); give "
+                            ".query instead", name);
+            return NULL;
+        }
+        if (queries->from_text(w, d->query_text, &parsed) != ECS_SCHED_OK) return NULL;
+        qd = &parsed;
+    }
+    q = ecs_sched_query_create(w, qd);
+    if (!q) return NULL;
+    if (q->ticked || q->inherits || q->listed || q->sparse) {
+        ecs_sched_query_destroy(q);
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                        "observer_add: observer '%s' has a query with a term that picks rows "
+                        "within a table (added, changed, related, from the parent or an "
+                        "entity, inherited, a resource, a sparse component, each target); an "
+                        "observer's query is matched by the entity's table: leave such terms "
+                        "to the observer's function", name);
+        return NULL;
+    }
+    return q;
+}
+
+/* The components an observer with a query watches: those its terms require or read on the
+   entity. */
+static void ecs_sched__observer_watch_query(ecs_sched__observer *o) {
+    int32_t i;
+    if (o->event == ECS_SCHED_ON_DESPAWN) return;   /* watches entities, not components */
+    for (i = 0; i < o->query->term_count; i++) {
+        if (o->query->terms[i].kind == ECS_SCHED_TERM_WITHOUT) continue;
+        o->watched[o->watched_count++] = o->query->terms[i].id;
+    }
+}
+
+/* Whether observer o watches `component` (0: a despawn). */
+static bool ecs_sched__observer_watches(const ecs_sched__observer *o, ecs_sched_id component) {
+    int32_t i;
+    if (!o->query) return o->component == component;
+    if (o->event == ECS_SCHED_ON_DESPAWN) return component == 0;
+    for (i = 0; i < o->watched_count; i++) {
+        if (o->watched[i] == component) return true;
+    }
+    return false;
+}
+
+static void ecs_sched__watchers_count(ecs_sched__observers *all, const ecs_sched__observer *o,
+                                      int32_t by) {
+    int32_t i;
+    if (!o->query) {
+        if (o->component) all->watchers[o->component].count[o->event] += (uint32_t)by;
+        return;
+    }
+    for (i = 0; i < o->watched_count; i++) {
+        all->watchers[o->watched[i]].count[o->event] += (uint32_t)by;
+    }
+}
+
+static void ecs_sched__observer_yield_existing(ecs_sched_world *w, ecs_sched__observer *o);
+
 uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_desc *desc) {
     ecs_sched__observers *all;
     ecs_sched__observer *o;
@@ -10623,7 +10759,7 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
         ecs_sched__part_set(w, &ecs_sched__observers_key, all);
         w->observed = true;
     }
-    if (!ecs_sched__watchers_reserve(w, all, desc->component) ||
+    if (!ecs_sched__watchers_reserve(w, all, w->component_count) ||
         !ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1) ||
         !(o = (ecs_sched__observer *)ecs_sched__calloc(&w->env, sizeof *o))) {
         ecs_sched__out_of_memory(w, "adding an observer");
@@ -10635,6 +10771,11 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
         ecs_sched__free(&w->env, o->name);
         ecs_sched__free(&w->env, o);
         ecs_sched__out_of_memory(w, "adding an observer");
+        return 0;
+    }
+    if (ecs_sched__observer_has_query(desc) &&
+        !(o->query = ecs_sched__observer_query(w, desc, o->name))) {
+        ecs_sched__observer_free(w, o);
         return 0;
     }
     o->id = ++all->next_id;
@@ -10658,8 +10799,10 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     o->ctx.user_data = desc->user_data;
     o->ctx.run.exclusive = true;
     o->ctx.observer = true;
+    if (o->query) ecs_sched__observer_watch_query(o);
     all->items[all->count++] = o;
-    if (o->component) all->watchers[o->component].count[o->event]++;
+    ecs_sched__watchers_count(all, o, 1);
+    if (desc->yield_existing) ecs_sched__observer_yield_existing(w, o);
     return o->id;
 }
 
@@ -10672,7 +10815,7 @@ ecs_sched_result ecs_sched_observer_remove(ecs_sched_world *w, uint32_t id) {
     for (i = 0; all && i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         if (o->id != id) continue;
-        if (o->component) all->watchers[o->component].count[o->event]--;
+        ecs_sched__watchers_count(all, o, -1);
         memmove(&all->items[i], &all->items[i + 1], (all->count - i - 1) * sizeof *all->items);
         all->count--;
         ecs_sched__observer_free(w, o);
@@ -10742,6 +10885,69 @@ static bool ecs_sched__observer_hears(const ecs_sched_world *w, const ecs_sched_
     return o->sees_disabled || ecs_sched__type_find(t, w->disabled) < 0;
 }
 
+/* Calls observer o: what it changes through the world is deferred into its buffer. */
+static void ecs_sched__observer_call(ecs_sched_world *w, ecs_sched__observers *all,
+                                     ecs_sched__observer *o, const ecs_sched_trigger *trigger) {
+    ecs_sched__running *outer;
+    if (w->ticks_on) {   /* its changes carry the tick of the one it observes */
+        uint32_t tick = ecs_sched__tick_now(w);
+        o->ctx.last_run = o->ctx.run.this_run;
+        o->ctx.run.this_run = tick;
+    }
+    all->dispatching++;
+    outer = ecs_sched__running_begin(&o->ctx);
+#ifdef ECS_SCHED_TRACE
+    if (ecs_sched__tracing(w)) ecs_sched__call_observer_traced(w, o, trigger);
+    else
+#endif
+    o->fn(&o->ctx, trigger);
+    ecs_sched__running_end(outer);
+    all->dispatching--;
+    if (o->ctx.commands->pending || o->ctx.commands->after_count) {
+        all->deferred = true;   /* a flush has work */
+    }
+    if (o->ctx.run.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
+}
+
+/* The component observer o would be told of for an entity of table t (its own, or the
+   first its query watches that t has), or 0. */
+static ecs_sched_id ecs_sched__observer_component_in(const ecs_sched__observer *o,
+                                                     const ecs_sched__table *t) {
+    int32_t i;
+    if (!o->query) return ecs_sched__type_find(t, o->component) >= 0 ? o->component : 0;
+    for (i = 0; i < o->watched_count; i++) {
+        if (ecs_sched__type_find(t, o->watched[i]) >= 0) return o->watched[i];
+    }
+    return 0;
+}
+
+/* yield_existing: o is called for each entity that matches it already, then what it
+   deferred is applied (through the world's hook: entity.h applies commands). */
+static void ecs_sched__observer_yield_existing(ecs_sched_world *w, ecs_sched__observer *o) {
+    ecs_sched__observers *all = ecs_sched__observers_of(w);
+    uint32_t i, tables = w->table_count;
+    ecs_sched_trigger trigger;
+    trigger.event = o->event;
+    trigger.target = ECS_SCHED_NULL_ENTITY;
+    for (i = 0; i < tables; i++) {
+        ecs_sched__table *t = w->tables[i];
+        int32_t row;
+        trigger.component = ecs_sched__observer_component_in(o, t);
+        if (!trigger.component || (o->query && !ecs_sched__query_matches(o->query, t, NULL))) {
+            continue;
+        }
+        for (row = 0; row < t->count; row++) {
+            trigger.entity = t->entities[row];
+            if (!ecs_sched__observer_hears(w, o, trigger.entity) ||
+                (o->filtered && !ecs_sched__observer_filters_pass(w, o, trigger.entity))) {
+                continue;
+            }
+            ecs_sched__observer_call(w, all, o, &trigger);
+        }
+    }
+    if (all->deferred && w->hooks.apply_observed) w->hooks.apply_observed(w);
+}
+
 /* Calls the observers of `event` on `component` for entity e, in the order they were added
    (target: of a relationship, else 0). */
 static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_event event,
@@ -10756,29 +10962,14 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
     trigger.target = target;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
-        ecs_sched__running *outer;
-        if (o->event != event || o->component != component || !ecs_sched__observer_hears(w, o, e) ||
-            (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
+        if (o->event != event || !ecs_sched__observer_watches(o, component) ||
+            !ecs_sched__observer_hears(w, o, e) ||
+            (o->filtered && !ecs_sched__observer_filters_pass(w, o, e)) ||
+            (o->query && !ecs_sched__query_matches(
+                             o->query, w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], NULL))) {
             continue;
         }
-        if (w->ticks_on) {   /* its changes carry the tick of the one it observes */
-            uint32_t tick = ecs_sched__tick_now(w);
-            o->ctx.last_run = o->ctx.run.this_run;
-            o->ctx.run.this_run = tick;
-        }
-        all->dispatching++;
-        outer = ecs_sched__running_begin(&o->ctx);
-#ifdef ECS_SCHED_TRACE
-        if (ecs_sched__tracing(w)) ecs_sched__call_observer_traced(w, o, &trigger);
-        else
-#endif
-        o->fn(&o->ctx, &trigger);
-        ecs_sched__running_end(outer);
-        all->dispatching--;
-        if (o->ctx.commands->pending || o->ctx.commands->after_count) {
-            all->deferred = true;   /* a flush has work */
-        }
-        if (o->ctx.run.failure != ECS_SCHED_OK) ecs_sched__observer_failed(w, o);
+        ecs_sched__observer_call(w, all, o, &trigger);
     }
 }
 
@@ -31430,6 +31621,7 @@ static bool ecs_sched__world_register_builtins(ecs_sched_world *w) {
 #endif
     w->prefab = ecs_sched_component_register_type(w, ECS_SCHED__PREFAB_NAME, 0, 0);
     if (!w->prefab) return false;
+    w->hooks.apply_observed = ecs_sched__observers_flush;
 #ifndef ECS_SCHED_NO_QUERY_TEXT
     {
         ecs_sched__queries *queries = ecs_sched__queries_reserve(w);

@@ -376,6 +376,9 @@ struct ecs_sched_world {
         /* what a module keeps about entity `index` goes, as it is despawned (its name:
            name.h, likewise; called by despawn_linked, names keeping the world linked) */
         void (*forget)(ecs_sched_world *w, uint32_t index);
+        /* applies what observers deferred, for observer.h, whose yield_existing calls
+           observers outside any operation: entity.h, at world creation */
+        void (*apply_observed)(ecs_sched_world *w);
     } hooks;
     void *parts[ECS_SCHED__MAX_PARTS];   /* by the slot of a module's key (see above) */
     const ecs_sched__snapshot_part *snapshot_parts[ECS_SCHED__SNAPSHOT_PARTS];
