@@ -751,6 +751,13 @@
          .terms = {ecs_sched_related(likes, bob)}   // the sources of bob only
          .terms = {ecs_sched_read(likes)}           // any target: the field is the first
          .terms = {ecs_sched_without(likes)}        // none
+         .terms = {ecs_sched_each_target(likes)}    // once per target ("(Likes, *)")
+
+     An each-target term hands an entity out once for every target of the kind it has (a
+     listed query: one row per pair, in table order); its field holds a pointer per row, and
+     ecs_sched_field_target(&it, i, row) reads the row's target, ecs_sched_field_payload(&it,
+     i, row) its payload (NULL for a kind without one). One such term per query; it cannot be
+     sorted, grouped, or combined with hierarchy or sparse terms.
 
      Storage: the first target sits in the source's table like any value (a column of
      struct { ecs_sched_entity target; P payload; }), further targets and each target's list
@@ -1908,12 +1915,14 @@
      relation   ecs_sched_relation_register, ecs_sched_is_relation, ecs_sched_child_of,
                 ecs_sched_relate, ecs_sched_unrelate, ecs_sched_has_relation,
                 ecs_sched_target_count, ecs_sched_target, ecs_sched_relation_payload,
-                ecs_sched_sources, ecs_sched_commands_relate, ecs_sched_commands_unrelate
+                ecs_sched_field_payload, ecs_sched_sources, ecs_sched_commands_relate,
+                ecs_sched_commands_unrelate
      hierarchy  ecs_sched_set_parent, ecs_sched_set_parent_at, ecs_sched_parent_of,
                 ecs_sched_children, ecs_sched_depth, ecs_sched_ancestors,
                 ecs_sched_descendants, ecs_sched_commands_set_parent
      name       ecs_sched_set_name, ecs_sched_name, ecs_sched_lookup, ecs_sched_lookup_path,
                 ecs_sched_path
+     query_text ecs_sched_query_parse, ecs_sched_query_from_text, ecs_sched_query_text
      reflect    ecs_sched_describe, ecs_sched_is_described, ecs_sched_value_print,
                 ecs_sched_value_member, ecs_sched_value_get_number, ecs_sched_value_set_number,
                 ecs_sched_value_set_int, ecs_sched_value_set_string, ecs_sched_value_compare,
