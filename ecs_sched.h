@@ -680,6 +680,20 @@
      .without), or with .sees_prefabs / .sees_disabled (them as well as the others), as in
      flecs; cleanup that every entity needs belongs in its type's dtor hook.
 
+     ON_SET and ON_UNSET are flecs's OnSet and UnSet: ON_SET hears a value set (after
+     ON_INSERT, and from ecs_sched_modified), ON_UNSET a value going (a remove, a despawn),
+     before it goes. When an entity's own value is removed while a base (IsA) has one, that
+     is an ON_SET after the removal, not an ON_UNSET (the manual's first edge case; its second,
+     a base losing a value its instances show, is not heard). ecs_sched_ensure(w, e, id) gets
+     the entity's own value to write, inserting a default one first (get or add);
+     ecs_sched_emplace(w, e, id, &is_new) adds a default-constructed value heard by ON_ADD
+     only, to fill in place and publish with ecs_sched_modified(w, e, id), which marks a
+     tracked value changed and calls ON_SET observers.
+
+     Monitors: ON_MATCH and ON_UNMATCH observers, which need a query, hear an entity start
+     and stop matching it, once each, whatever change made it so (a spawn, an insert, a
+     remove, a despawn: ON_UNMATCH before the entity goes); trigger->component is 0.
+
      Observers with a query (flecs's multi-term observers): instead of .component, a desc's
      .query (terms) or .query_text ("Position, Velocity, !Frozen"); the observer hears
      `event` on any of the query's components (ON_DESPAWN: any despawn) of an entity that
@@ -1867,7 +1881,8 @@
                 ecs_sched_despawn, ecs_sched_is_alive,
                 ecs_sched_insert, ecs_sched_insert_many, ecs_sched_remove, ecs_sched_get,
                 ecs_sched_get_mut, ecs_sched_get_many, ecs_sched_get_mut_many,
-                ecs_sched_has, ecs_sched_resource_insert,
+                ecs_sched_has, ecs_sched_ensure, ecs_sched_emplace, ecs_sched_modified,
+                ecs_sched_resource_insert,
                 ecs_sched_resource_get, ecs_sched_resource_get_mut,
                 ecs_sched_resource_remove, ecs_sched_resource_exists,
                 ecs_sched_resource_insert_non_send, ecs_sched_resource_is_non_send,
@@ -2864,8 +2879,18 @@ typedef enum ecs_sched_observer_event {
                                   a spawn with it, or a command; after ON_ADD */
     ECS_SCHED_ON_REMOVE,       /* the entity is about to lose it (remove, despawn, the world's
                                   destruction); its value can still be read */
-    ECS_SCHED_ON_DESPAWN       /* the entity is about to be despawned (component 0), before
+    ECS_SCHED_ON_DESPAWN,      /* the entity is about to be despawned (component 0), before
                                   the ON_REMOVE of its components */
+    /* flecs's OnSet and UnSet: */
+    ECS_SCHED_ON_SET,          /* a value is set: by an insert, a spawn with it or a command
+                                  (after ON_INSERT), by ecs_sched_modified, or by a value
+                                  becoming visible through inheritance (the entity's own one
+                                  removed while a base has one: after the removal) */
+    ECS_SCHED_ON_UNSET,        /* the entity no longer has a value: removed with no base to
+                                  give one, or despawned; before it goes (readable) */
+    /* monitors, observers with a query only: */
+    ECS_SCHED_ON_MATCH,        /* the entity starts matching the query (after the change) */
+    ECS_SCHED_ON_UNMATCH       /* it stops matching it (after the change; despawned: before) */
 } ecs_sched_observer_event;
 
 /* What happened. */
@@ -3024,6 +3049,22 @@ ECS_SCHED_API void *ecs_sched_get_mut(ecs_sched_world *world, ecs_sched_entity e
                                       ecs_sched_id id);
 ECS_SCHED_API bool ecs_sched_has(const ecs_sched_world *world, ecs_sched_entity entity,
                                  ecs_sched_id id);
+/* Get or add: the entity's own value of `id` to write (as ecs_sched_get_mut gives it), after
+   inserting a default one (its observers heard) if it had none; NULL on failure (a tag, a
+   stale handle, an unknown id; inside an observer, where the insert would be deferred). */
+ECS_SCHED_API void *ecs_sched_ensure(ecs_sched_world *world, ecs_sched_entity entity,
+                                     ecs_sched_id id);
+/* Construct in place: like ecs_sched_ensure, but a new value is only default-constructed
+   (its ctor hook, or zeroed) and heard by ON_ADD observers, not ON_INSERT or ON_SET: fill it
+   through the pointer, then publish it with ecs_sched_modified. *is_new (may be NULL) tells
+   whether it was added. */
+ECS_SCHED_API void *ecs_sched_emplace(ecs_sched_world *world, ecs_sched_entity entity,
+                                      ecs_sched_id id, bool *is_new);
+/* A value written through a pointer becomes a change: the entity's component is marked
+   changed (tracked components) and ON_SET observers hear it. ECS_SCHED_ERR_MISSING_COMPONENT
+   when the entity has no value of its own. */
+ECS_SCHED_API ecs_sched_result ecs_sched_modified(ecs_sched_world *world, ecs_sched_entity entity,
+                                                  ecs_sched_id id);
 /* Several components of one entity found with one lookup of the entity: out[i] gets the
    value of ids[i], as ecs_sched_get (const) or ecs_sched_get_mut (overrides inherited ones
    first, then takes every pointer, so none is left stale by a move) would give it. All or
@@ -10509,7 +10550,7 @@ typedef struct ecs_sched__observer {
 
 /* How many observers watch a component, by event (ON_DESPAWN watches no component). */
 typedef struct ecs_sched__watchers {
-    uint32_t count[ECS_SCHED_ON_REMOVE + 1];
+    uint32_t count[ECS_SCHED_ON_UNMATCH + 1];
 } ecs_sched__watchers;
 
 typedef struct ecs_sched__observers ecs_sched__observers;
@@ -10527,6 +10568,7 @@ struct ecs_sched__observers {
     bool flushing;                   /* their deferred changes are being applied */
     ecs_sched__watchers *watchers;   /* by component id, below watcher_capacity */
     uint32_t watcher_capacity;
+    uint32_t monitors;               /* ON_MATCH and ON_UNMATCH observers */
 };
 
 static inline ecs_sched__observers *ecs_sched__observers_of(const ecs_sched_world *w) {
@@ -10587,10 +10629,17 @@ static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "observer_add: observer '%s' has no function", name);
     }
-    if (d->event < ECS_SCHED_ON_ADD || d->event > ECS_SCHED_ON_DESPAWN) {
+    if (d->event < ECS_SCHED_ON_ADD || d->event > ECS_SCHED_ON_UNMATCH) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "observer_add: observer '%s' has no event (ECS_SCHED_ON_ADD, "
-                               "_ON_INSERT, _ON_REMOVE or _ON_DESPAWN)", name);
+                               "_ON_INSERT, _ON_REMOVE, _ON_DESPAWN, _ON_SET, _ON_UNSET, "
+                               "_ON_MATCH or _ON_UNMATCH)", name);
+    }
+    if ((d->event == ECS_SCHED_ON_MATCH || d->event == ECS_SCHED_ON_UNMATCH) &&
+        !ecs_sched__observer_has_query(d)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "observer_add: observer '%s' is a monitor (ON_MATCH or "
+                               "ON_UNMATCH) without a query: give .query or .query_text", name);
     }
     if (ecs_sched__observer_has_query(d)) {
         if (d->component) {
@@ -10741,6 +10790,10 @@ static bool ecs_sched__observer_watches(const ecs_sched__observer *o, ecs_sched_
 static void ecs_sched__watchers_count(ecs_sched__observers *all, const ecs_sched__observer *o,
                                       int32_t by) {
     int32_t i;
+    if (o->event == ECS_SCHED_ON_MATCH || o->event == ECS_SCHED_ON_UNMATCH) {
+        all->monitors += (uint32_t)by;   /* told of every move (see observe_moved) */
+        return;
+    }
     if (!o->query) {
         if (o->component) all->watchers[o->component].count[o->event] += (uint32_t)by;
         return;
@@ -10987,13 +11040,64 @@ static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event even
     ecs_sched__observe_target(w, event, e, component, ECS_SCHED_NULL_ENTITY);
 }
 
-/* An entity got components `ids` (those `before` lacked are new): ON_ADD for the new ones,
-   then ON_INSERT for all. */
+/* ---- monitors ---- */
+
+/* Calls the monitors of entity e that it starts matching (ON_MATCH) or stops matching
+   (ON_UNMATCH) as it moved from table `before` (NULL: it was just spawned) to its own. */
+static void ecs_sched__observe_moved(ecs_sched_world *w, ecs_sched_entity e,
+                                     const ecs_sched__table *before) {
+    ecs_sched__observers *all = ecs_sched__observers_of(w);
+    ecs_sched__table *now = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    ecs_sched__table *was = before ? w->tables[before->index] : w->tables[0];
+    ecs_sched_trigger trigger;
+    uint32_t i;
+    if (was == now) return;
+    trigger.entity = e;
+    trigger.component = 0;
+    trigger.target = ECS_SCHED_NULL_ENTITY;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched__observer *o = all->items[i];
+        bool matched, matches;
+        if (o->event != ECS_SCHED_ON_MATCH && o->event != ECS_SCHED_ON_UNMATCH) continue;
+        matched = ecs_sched__query_matches(o->query, was, NULL);
+        matches = ecs_sched__query_matches(o->query, now, NULL);
+        if (matched == matches || (o->event == ECS_SCHED_ON_MATCH) != matches ||
+            (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
+            continue;
+        }
+        trigger.event = o->event;
+        ecs_sched__observer_call(w, all, o, &trigger);
+    }
+}
+
+/* The entity is about to be despawned: the monitors it matches hear ON_UNMATCH. */
+static void ecs_sched__observe_leaving(ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched__observers *all = ecs_sched__observers_of(w);
+    ecs_sched__table *now = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    ecs_sched_trigger trigger;
+    uint32_t i;
+    trigger.event = ECS_SCHED_ON_UNMATCH;
+    trigger.entity = e;
+    trigger.component = 0;
+    trigger.target = ECS_SCHED_NULL_ENTITY;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched__observer *o = all->items[i];
+        if (o->event != ECS_SCHED_ON_UNMATCH || !ecs_sched__query_matches(o->query, now, NULL) ||
+            (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
+            continue;
+        }
+        ecs_sched__observer_call(w, all, o, &trigger);
+    }
+}
+
+/* An entity got components `ids` (those `before` lacked are new): monitors, ON_ADD for the
+   new ones, then ON_INSERT, then ON_SET for all. */
 static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
                                         const ecs_sched__table *before, int32_t count,
                                         const ecs_sched_id *ids) {
     int32_t i;
     /* sparse components are observed as their sets take them (sparse.h) */
+    if (ecs_sched__observers_of(w)->monitors) ecs_sched__observe_moved(w, e, before);
     for (i = 0; i < count; i++) {
         if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_ADD) &&
             (!w->sparse_count || !w->components[ids[i]].sparse) &&
@@ -11007,12 +11111,52 @@ static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
             ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, ids[i]);
         }
     }
+    for (i = 0; i < count; i++) {
+        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_SET) &&
+            (!w->sparse_count || !w->components[ids[i]].sparse)) {
+            ecs_sched__observe(w, ECS_SCHED_ON_SET, e, ids[i]);
+        }
+    }
 }
 
-/* An entity is about to lose component `id`. */
+/* An entity is about to lose component `id` for good (despawned). */
 static void ecs_sched__observe_removing(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     if (ecs_sched__watched(w, id, ECS_SCHED_ON_REMOVE)) {
         ecs_sched__observe(w, ECS_SCHED_ON_REMOVE, e, id);
+    }
+    if (ecs_sched__watched(w, id, ECS_SCHED_ON_UNSET)) {
+        ecs_sched__observe(w, ECS_SCHED_ON_UNSET, e, id);
+    }
+}
+
+/* Whether the entity would still have a value of `id` from a base once its own is gone. */
+static bool ecs_sched__base_gives(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    bool found = false;
+    if (!w->hooks.inherited_value) return false;
+    (void)w->hooks.inherited_value(w, w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id,
+                                   &found);
+    return found;
+}
+
+/* An entity is about to lose component `id` by a remove: ON_REMOVE, and ON_UNSET unless a base
+   gives it a value then (see ecs_sched__observe_removed). */
+static void ecs_sched__observe_removing_one(ecs_sched_world *w, ecs_sched_entity e,
+                                            ecs_sched_id id) {
+    if (ecs_sched__watched(w, id, ECS_SCHED_ON_REMOVE)) {
+        ecs_sched__observe(w, ECS_SCHED_ON_REMOVE, e, id);
+    }
+    if (ecs_sched__watched(w, id, ECS_SCHED_ON_UNSET) && !ecs_sched__base_gives(w, e, id)) {
+        ecs_sched__observe(w, ECS_SCHED_ON_UNSET, e, id);
+    }
+}
+
+/* The entity lost component `id` by a remove, moving from table `before`: monitors, and
+   ON_SET when a base's value shows now (the manual's first edge case of OnSet). */
+static void ecs_sched__observe_removed(ecs_sched_world *w, ecs_sched_entity e,
+                                       const ecs_sched__table *before, ecs_sched_id id) {
+    if (ecs_sched__observers_of(w)->monitors) ecs_sched__observe_moved(w, e, before);
+    if (ecs_sched__watched(w, id, ECS_SCHED_ON_SET) && ecs_sched__base_gives(w, e, id)) {
+        ecs_sched__observe(w, ECS_SCHED_ON_SET, e, id);
     }
 }
 
@@ -11024,6 +11168,7 @@ static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e
     const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
     int32_t i, n = t->type_count;
     memcpy(type, t->type, (size_t)n * sizeof *type);
+    if (ecs_sched__observers_of(w)->monitors) ecs_sched__observe_leaving(w, e);
     ecs_sched__observe(w, ECS_SCHED_ON_DESPAWN, e, 0);
     for (i = 0; i < n; i++) ecs_sched__observe_removing(w, e, type[i]);
 }
@@ -12204,14 +12349,17 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     if (!ecs_sched__table_has(src, id)) return ECS_SCHED_OK;
     if (w->components[id].relation) return w->hooks.remove_kind(w, e, id);
     if (w->components[id].managed) return ecs_sched__mark_touched(w, id, "remove");
-    if (w->observed) ecs_sched__observe_removing(w, e, id);
+    if (w->observed) ecs_sched__observe_removing_one(w, e, id);
     dst = ecs_sched__table_step(w, src, id, true);
     if (!dst) return w->env.last_result;
     if (!ecs_sched__move_entity(w, index, dst)) {
         return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
     }
     if (w->components[id].tracked) ecs_sched__removed(w, id, e);
-    if (w->observed) ecs_sched__observers_flush(w);
+    if (w->observed) {
+        ecs_sched__observe_removed(w, e, src, id);
+        ecs_sched__observers_flush(w);
+    }
     return ECS_SCHED_OK;
 }
 
@@ -12335,6 +12483,118 @@ void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id)
         }
     }
     return ecs_sched__get_mut_slow(w, e, id);
+}
+
+/* ---- get or add, construct in place, modified ---- */
+
+/* What ensure, emplace and modified ask of their arguments: a live entity, a registered
+   component with a value, kept in tables, and (a pointer being the answer) not from inside
+   an observer, whose inserts are deferred. */
+static bool ecs_sched__value_call_valid(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                                        const char *operation) {
+    if (!ecs_sched__is_live_record(w, e)) {
+        ecs_sched__stale(w, e, operation);
+        return false;
+    }
+    if (!ecs_sched__component_valid(w, id)) {
+        ecs_sched__unknown_component(w, id, operation);
+        return false;
+    }
+    if (w->components[id].size == 0 || w->components[id].relation) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "%s: '%s' is a %s and has no value of its own to write; %s", operation,
+                        w->components[id].name, w->components[id].size ? "relationship kind" : "tag",
+                        w->components[id].size ? "use ecs_sched_relate and ecs_sched_relation_payload"
+                                               : "use ecs_sched_insert and ecs_sched_has");
+        return false;
+    }
+    if (w->observed && ecs_sched__deferring(w)) {
+        ecs_sched__refuse(&w->env, ECS_SCHED_ERR_ACCESS,
+                          "%s of '%s' inside an observer, whose inserts are deferred: there is "
+                          "no value to point to yet; insert it (deferred) and write it when the "
+                          "insert is applied, or use ecs_sched_get_mut on a value it has",
+                          operation, w->components[id].name);
+        return false;
+    }
+    return true;
+}
+
+void *ecs_sched_ensure(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__record *r;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__value_call_valid(w, e, id, "ensure")) return NULL;
+    r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
+    if (!w->components[id].sparse && ecs_sched__column_find(w->tables[r->table], id) >= 0) {
+        return ecs_sched_get_mut(w, e, id);
+    }
+    if (w->components[id].sparse && ecs_sched_has(w, e, id)) return ecs_sched_get_mut(w, e, id);
+    if (ecs_sched_insert(w, e, id, NULL) != ECS_SCHED_OK) return NULL;
+    return ecs_sched_is_alive(w, e) ? ecs_sched_get_mut(w, e, id) : NULL;
+}
+
+void *ecs_sched_emplace(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id, bool *is_new) {
+    const ecs_sched__component *c;
+    ecs_sched__table *src, *dst;
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    bool found = false;
+    const void *base = NULL;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (is_new) *is_new = false;
+    if (!ecs_sched__value_call_valid(w, e, id, "emplace")) return NULL;
+    c = &w->components[id];
+    if (c->sparse) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "emplace: '%s' is sparse; emplace constructs a table component in "
+                        "place: use ecs_sched_ensure", c->name);
+        return NULL;
+    }
+    if (ecs_sched__change_refused(w, "emplace")) return NULL;
+    src = w->tables[w->records[index].table];
+    if (ecs_sched__column_find(src, id) >= 0) return ecs_sched_get_mut(w, e, id);
+    if (w->hooks.inherited_value) base = w->hooks.inherited_value(w, src, id, &found);
+    dst = ecs_sched__table_step(w, src, id, false);
+    if (!dst) return NULL;
+    if (!ecs_sched__move_entity(w, index, dst)) {
+        ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
+        return NULL;
+    }
+    ecs_sched__construct(c, ecs_sched__cell(dst, ecs_sched__column_find(dst, id),
+                                            w->records[index].row), base, 1);
+    if (c->tracked) ecs_sched__ticks_inserted(w, dst, (int32_t)w->records[index].row, src, id);
+    if (is_new) *is_new = true;
+    if (w->observed) {
+        if (ecs_sched__observers_of(w)->monitors) ecs_sched__observe_moved(w, e, src);
+        if (ecs_sched__watched(w, id, ECS_SCHED_ON_ADD)) ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, id);
+        ecs_sched__observers_flush(w);
+        if (!ecs_sched_is_alive(w, e) || !ecs_sched__table_has(w->tables[w->records[index].table], id)) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
+                            "emplace: an observer of '%s' took it (or the entity) away before "
+                            "it could be filled", c->name);
+            return NULL;
+        }
+    }
+    return ecs_sched__cell(w->tables[w->records[index].table],
+                           ecs_sched__column_find(w->tables[w->records[index].table], id),
+                           w->records[index].row);
+}
+
+ecs_sched_result ecs_sched_modified(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__table *t;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__value_call_valid(w, e, id, "modified")) return w->env.last_result;
+    t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    if (w->components[id].sparse ? !ecs_sched_has(w, e, id) : ecs_sched__column_find(t, id) < 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
+                               "modified: the entity has no value of '%s' of its own (insert "
+                               "it, or write an inherited one through ecs_sched_get_mut first)",
+                               w->components[id].name);
+    }
+    if (w->components[id].tracked) ecs_sched__value_changed(w, e, id);
+    if (w->observed && ecs_sched__watched(w, id, ECS_SCHED_ON_SET)) {
+        ecs_sched__observe(w, ECS_SCHED_ON_SET, e, id);
+        ecs_sched__observers_flush(w);
+    }
+    return ECS_SCHED_OK;
 }
 
 /* The values of an entity's own components, looked up once: false when one is not its own
@@ -21058,6 +21318,7 @@ static void ecs_sched__observe_linked_despawning(ecs_sched_world *w, ecs_sched_e
     const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
     int32_t i, n = t->type_count;
     memcpy(type, t->type, (size_t)n * sizeof *type);
+    if (ecs_sched__observers_of(w)->monitors) ecs_sched__observe_leaving(w, e);
     ecs_sched__observe(w, ECS_SCHED_ON_DESPAWN, e, 0);
     for (i = 0; i < n; i++) {
         if (w->components[type[i]].relation) ecs_sched__observe_relations_removing(w, e, type[i]);

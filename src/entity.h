@@ -51,6 +51,22 @@ ECS_SCHED_API void *ecs_sched_get_mut(ecs_sched_world *world, ecs_sched_entity e
                                       ecs_sched_id id);
 ECS_SCHED_API bool ecs_sched_has(const ecs_sched_world *world, ecs_sched_entity entity,
                                  ecs_sched_id id);
+/* Get or add: the entity's own value of `id` to write (as ecs_sched_get_mut gives it), after
+   inserting a default one (its observers heard) if it had none; NULL on failure (a tag, a
+   stale handle, an unknown id; inside an observer, where the insert would be deferred). */
+ECS_SCHED_API void *ecs_sched_ensure(ecs_sched_world *world, ecs_sched_entity entity,
+                                     ecs_sched_id id);
+/* Construct in place: like ecs_sched_ensure, but a new value is only default-constructed
+   (its ctor hook, or zeroed) and heard by ON_ADD observers, not ON_INSERT or ON_SET: fill it
+   through the pointer, then publish it with ecs_sched_modified. *is_new (may be NULL) tells
+   whether it was added. */
+ECS_SCHED_API void *ecs_sched_emplace(ecs_sched_world *world, ecs_sched_entity entity,
+                                      ecs_sched_id id, bool *is_new);
+/* A value written through a pointer becomes a change: the entity's component is marked
+   changed (tracked components) and ON_SET observers hear it. ECS_SCHED_ERR_MISSING_COMPONENT
+   when the entity has no value of its own. */
+ECS_SCHED_API ecs_sched_result ecs_sched_modified(ecs_sched_world *world, ecs_sched_entity entity,
+                                                  ecs_sched_id id);
 /* Several components of one entity found with one lookup of the entity: out[i] gets the
    value of ids[i], as ecs_sched_get (const) or ecs_sched_get_mut (overrides inherited ones
    first, then takes every pointer, so none is left stale by a move) would give it. All or
@@ -703,14 +719,17 @@ ecs_sched_result ecs_sched_remove(ecs_sched_world *w, ecs_sched_entity e, ecs_sc
     if (!ecs_sched__table_has(src, id)) return ECS_SCHED_OK;
     if (w->components[id].relation) return w->hooks.remove_kind(w, e, id);
     if (w->components[id].managed) return ecs_sched__mark_touched(w, id, "remove");
-    if (w->observed) ecs_sched__observe_removing(w, e, id);
+    if (w->observed) ecs_sched__observe_removing_one(w, e, id);
     dst = ecs_sched__table_step(w, src, id, true);
     if (!dst) return w->env.last_result;
     if (!ecs_sched__move_entity(w, index, dst)) {
         return ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
     }
     if (w->components[id].tracked) ecs_sched__removed(w, id, e);
-    if (w->observed) ecs_sched__observers_flush(w);
+    if (w->observed) {
+        ecs_sched__observe_removed(w, e, src, id);
+        ecs_sched__observers_flush(w);
+    }
     return ECS_SCHED_OK;
 }
 
@@ -834,6 +853,118 @@ void *ecs_sched_get_mut(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id)
         }
     }
     return ecs_sched__get_mut_slow(w, e, id);
+}
+
+/* ---- get or add, construct in place, modified ---- */
+
+/* What ensure, emplace and modified ask of their arguments: a live entity, a registered
+   component with a value, kept in tables, and (a pointer being the answer) not from inside
+   an observer, whose inserts are deferred. */
+static bool ecs_sched__value_call_valid(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                                        const char *operation) {
+    if (!ecs_sched__is_live_record(w, e)) {
+        ecs_sched__stale(w, e, operation);
+        return false;
+    }
+    if (!ecs_sched__component_valid(w, id)) {
+        ecs_sched__unknown_component(w, id, operation);
+        return false;
+    }
+    if (w->components[id].size == 0 || w->components[id].relation) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "%s: '%s' is a %s and has no value of its own to write; %s", operation,
+                        w->components[id].name, w->components[id].size ? "relationship kind" : "tag",
+                        w->components[id].size ? "use ecs_sched_relate and ecs_sched_relation_payload"
+                                               : "use ecs_sched_insert and ecs_sched_has");
+        return false;
+    }
+    if (w->observed && ecs_sched__deferring(w)) {
+        ecs_sched__refuse(&w->env, ECS_SCHED_ERR_ACCESS,
+                          "%s of '%s' inside an observer, whose inserts are deferred: there is "
+                          "no value to point to yet; insert it (deferred) and write it when the "
+                          "insert is applied, or use ecs_sched_get_mut on a value it has",
+                          operation, w->components[id].name);
+        return false;
+    }
+    return true;
+}
+
+void *ecs_sched_ensure(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__record *r;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__value_call_valid(w, e, id, "ensure")) return NULL;
+    r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
+    if (!w->components[id].sparse && ecs_sched__column_find(w->tables[r->table], id) >= 0) {
+        return ecs_sched_get_mut(w, e, id);
+    }
+    if (w->components[id].sparse && ecs_sched_has(w, e, id)) return ecs_sched_get_mut(w, e, id);
+    if (ecs_sched_insert(w, e, id, NULL) != ECS_SCHED_OK) return NULL;
+    return ecs_sched_is_alive(w, e) ? ecs_sched_get_mut(w, e, id) : NULL;
+}
+
+void *ecs_sched_emplace(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id, bool *is_new) {
+    const ecs_sched__component *c;
+    ecs_sched__table *src, *dst;
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    bool found = false;
+    const void *base = NULL;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (is_new) *is_new = false;
+    if (!ecs_sched__value_call_valid(w, e, id, "emplace")) return NULL;
+    c = &w->components[id];
+    if (c->sparse) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "emplace: '%s' is sparse; emplace constructs a table component in "
+                        "place: use ecs_sched_ensure", c->name);
+        return NULL;
+    }
+    if (ecs_sched__change_refused(w, "emplace")) return NULL;
+    src = w->tables[w->records[index].table];
+    if (ecs_sched__column_find(src, id) >= 0) return ecs_sched_get_mut(w, e, id);
+    if (w->hooks.inherited_value) base = w->hooks.inherited_value(w, src, id, &found);
+    dst = ecs_sched__table_step(w, src, id, false);
+    if (!dst) return NULL;
+    if (!ecs_sched__move_entity(w, index, dst)) {
+        ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
+        return NULL;
+    }
+    ecs_sched__construct(c, ecs_sched__cell(dst, ecs_sched__column_find(dst, id),
+                                            w->records[index].row), base, 1);
+    if (c->tracked) ecs_sched__ticks_inserted(w, dst, (int32_t)w->records[index].row, src, id);
+    if (is_new) *is_new = true;
+    if (w->observed) {
+        if (ecs_sched__observers_of(w)->monitors) ecs_sched__observe_moved(w, e, src);
+        if (ecs_sched__watched(w, id, ECS_SCHED_ON_ADD)) ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, id);
+        ecs_sched__observers_flush(w);
+        if (!ecs_sched_is_alive(w, e) || !ecs_sched__table_has(w->tables[w->records[index].table], id)) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
+                            "emplace: an observer of '%s' took it (or the entity) away before "
+                            "it could be filled", c->name);
+            return NULL;
+        }
+    }
+    return ecs_sched__cell(w->tables[w->records[index].table],
+                           ecs_sched__column_find(w->tables[w->records[index].table], id),
+                           w->records[index].row);
+}
+
+ecs_sched_result ecs_sched_modified(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    const ecs_sched__table *t;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__value_call_valid(w, e, id, "modified")) return w->env.last_result;
+    t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    if (w->components[id].sparse ? !ecs_sched_has(w, e, id) : ecs_sched__column_find(t, id) < 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
+                               "modified: the entity has no value of '%s' of its own (insert "
+                               "it, or write an inherited one through ecs_sched_get_mut first)",
+                               w->components[id].name);
+    }
+    if (w->components[id].tracked) ecs_sched__value_changed(w, e, id);
+    if (w->observed && ecs_sched__watched(w, id, ECS_SCHED_ON_SET)) {
+        ecs_sched__observe(w, ECS_SCHED_ON_SET, e, id);
+        ecs_sched__observers_flush(w);
+    }
+    return ECS_SCHED_OK;
 }
 
 /* The values of an entity's own components, looked up once: false when one is not its own

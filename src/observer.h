@@ -24,8 +24,18 @@ typedef enum ecs_sched_observer_event {
                                   a spawn with it, or a command; after ON_ADD */
     ECS_SCHED_ON_REMOVE,       /* the entity is about to lose it (remove, despawn, the world's
                                   destruction); its value can still be read */
-    ECS_SCHED_ON_DESPAWN       /* the entity is about to be despawned (component 0), before
+    ECS_SCHED_ON_DESPAWN,      /* the entity is about to be despawned (component 0), before
                                   the ON_REMOVE of its components */
+    /* flecs's OnSet and UnSet: */
+    ECS_SCHED_ON_SET,          /* a value is set: by an insert, a spawn with it or a command
+                                  (after ON_INSERT), by ecs_sched_modified, or by a value
+                                  becoming visible through inheritance (the entity's own one
+                                  removed while a base has one: after the removal) */
+    ECS_SCHED_ON_UNSET,        /* the entity no longer has a value: removed with no base to
+                                  give one, or despawned; before it goes (readable) */
+    /* monitors, observers with a query only: */
+    ECS_SCHED_ON_MATCH,        /* the entity starts matching the query (after the change) */
+    ECS_SCHED_ON_UNMATCH       /* it stops matching it (after the change; despawned: before) */
 } ecs_sched_observer_event;
 
 /* What happened. */
@@ -98,7 +108,7 @@ typedef struct ecs_sched__observer {
 
 /* How many observers watch a component, by event (ON_DESPAWN watches no component). */
 typedef struct ecs_sched__watchers {
-    uint32_t count[ECS_SCHED_ON_REMOVE + 1];
+    uint32_t count[ECS_SCHED_ON_UNMATCH + 1];
 } ecs_sched__watchers;
 
 typedef struct ecs_sched__observers ecs_sched__observers;
@@ -116,6 +126,7 @@ struct ecs_sched__observers {
     bool flushing;                   /* their deferred changes are being applied */
     ecs_sched__watchers *watchers;   /* by component id, below watcher_capacity */
     uint32_t watcher_capacity;
+    uint32_t monitors;               /* ON_MATCH and ON_UNMATCH observers */
 };
 
 static inline ecs_sched__observers *ecs_sched__observers_of(const ecs_sched_world *w) {
@@ -176,10 +187,17 @@ static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "observer_add: observer '%s' has no function", name);
     }
-    if (d->event < ECS_SCHED_ON_ADD || d->event > ECS_SCHED_ON_DESPAWN) {
+    if (d->event < ECS_SCHED_ON_ADD || d->event > ECS_SCHED_ON_UNMATCH) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "observer_add: observer '%s' has no event (ECS_SCHED_ON_ADD, "
-                               "_ON_INSERT, _ON_REMOVE or _ON_DESPAWN)", name);
+                               "_ON_INSERT, _ON_REMOVE, _ON_DESPAWN, _ON_SET, _ON_UNSET, "
+                               "_ON_MATCH or _ON_UNMATCH)", name);
+    }
+    if ((d->event == ECS_SCHED_ON_MATCH || d->event == ECS_SCHED_ON_UNMATCH) &&
+        !ecs_sched__observer_has_query(d)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "observer_add: observer '%s' is a monitor (ON_MATCH or "
+                               "ON_UNMATCH) without a query: give .query or .query_text", name);
     }
     if (ecs_sched__observer_has_query(d)) {
         if (d->component) {
@@ -330,6 +348,10 @@ static bool ecs_sched__observer_watches(const ecs_sched__observer *o, ecs_sched_
 static void ecs_sched__watchers_count(ecs_sched__observers *all, const ecs_sched__observer *o,
                                       int32_t by) {
     int32_t i;
+    if (o->event == ECS_SCHED_ON_MATCH || o->event == ECS_SCHED_ON_UNMATCH) {
+        all->monitors += (uint32_t)by;   /* told of every move (see observe_moved) */
+        return;
+    }
     if (!o->query) {
         if (o->component) all->watchers[o->component].count[o->event] += (uint32_t)by;
         return;
@@ -576,13 +598,64 @@ static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event even
     ecs_sched__observe_target(w, event, e, component, ECS_SCHED_NULL_ENTITY);
 }
 
-/* An entity got components `ids` (those `before` lacked are new): ON_ADD for the new ones,
-   then ON_INSERT for all. */
+/* ---- monitors ---- */
+
+/* Calls the monitors of entity e that it starts matching (ON_MATCH) or stops matching
+   (ON_UNMATCH) as it moved from table `before` (NULL: it was just spawned) to its own. */
+static void ecs_sched__observe_moved(ecs_sched_world *w, ecs_sched_entity e,
+                                     const ecs_sched__table *before) {
+    ecs_sched__observers *all = ecs_sched__observers_of(w);
+    ecs_sched__table *now = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    ecs_sched__table *was = before ? w->tables[before->index] : w->tables[0];
+    ecs_sched_trigger trigger;
+    uint32_t i;
+    if (was == now) return;
+    trigger.entity = e;
+    trigger.component = 0;
+    trigger.target = ECS_SCHED_NULL_ENTITY;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched__observer *o = all->items[i];
+        bool matched, matches;
+        if (o->event != ECS_SCHED_ON_MATCH && o->event != ECS_SCHED_ON_UNMATCH) continue;
+        matched = ecs_sched__query_matches(o->query, was, NULL);
+        matches = ecs_sched__query_matches(o->query, now, NULL);
+        if (matched == matches || (o->event == ECS_SCHED_ON_MATCH) != matches ||
+            (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
+            continue;
+        }
+        trigger.event = o->event;
+        ecs_sched__observer_call(w, all, o, &trigger);
+    }
+}
+
+/* The entity is about to be despawned: the monitors it matches hear ON_UNMATCH. */
+static void ecs_sched__observe_leaving(ecs_sched_world *w, ecs_sched_entity e) {
+    ecs_sched__observers *all = ecs_sched__observers_of(w);
+    ecs_sched__table *now = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
+    ecs_sched_trigger trigger;
+    uint32_t i;
+    trigger.event = ECS_SCHED_ON_UNMATCH;
+    trigger.entity = e;
+    trigger.component = 0;
+    trigger.target = ECS_SCHED_NULL_ENTITY;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched__observer *o = all->items[i];
+        if (o->event != ECS_SCHED_ON_UNMATCH || !ecs_sched__query_matches(o->query, now, NULL) ||
+            (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
+            continue;
+        }
+        ecs_sched__observer_call(w, all, o, &trigger);
+    }
+}
+
+/* An entity got components `ids` (those `before` lacked are new): monitors, ON_ADD for the
+   new ones, then ON_INSERT, then ON_SET for all. */
 static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
                                         const ecs_sched__table *before, int32_t count,
                                         const ecs_sched_id *ids) {
     int32_t i;
     /* sparse components are observed as their sets take them (sparse.h) */
+    if (ecs_sched__observers_of(w)->monitors) ecs_sched__observe_moved(w, e, before);
     for (i = 0; i < count; i++) {
         if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_ADD) &&
             (!w->sparse_count || !w->components[ids[i]].sparse) &&
@@ -596,12 +669,52 @@ static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
             ecs_sched__observe(w, ECS_SCHED_ON_INSERT, e, ids[i]);
         }
     }
+    for (i = 0; i < count; i++) {
+        if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_SET) &&
+            (!w->sparse_count || !w->components[ids[i]].sparse)) {
+            ecs_sched__observe(w, ECS_SCHED_ON_SET, e, ids[i]);
+        }
+    }
 }
 
-/* An entity is about to lose component `id`. */
+/* An entity is about to lose component `id` for good (despawned). */
 static void ecs_sched__observe_removing(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
     if (ecs_sched__watched(w, id, ECS_SCHED_ON_REMOVE)) {
         ecs_sched__observe(w, ECS_SCHED_ON_REMOVE, e, id);
+    }
+    if (ecs_sched__watched(w, id, ECS_SCHED_ON_UNSET)) {
+        ecs_sched__observe(w, ECS_SCHED_ON_UNSET, e, id);
+    }
+}
+
+/* Whether the entity would still have a value of `id` from a base once its own is gone. */
+static bool ecs_sched__base_gives(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    bool found = false;
+    if (!w->hooks.inherited_value) return false;
+    (void)w->hooks.inherited_value(w, w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id,
+                                   &found);
+    return found;
+}
+
+/* An entity is about to lose component `id` by a remove: ON_REMOVE, and ON_UNSET unless a base
+   gives it a value then (see ecs_sched__observe_removed). */
+static void ecs_sched__observe_removing_one(ecs_sched_world *w, ecs_sched_entity e,
+                                            ecs_sched_id id) {
+    if (ecs_sched__watched(w, id, ECS_SCHED_ON_REMOVE)) {
+        ecs_sched__observe(w, ECS_SCHED_ON_REMOVE, e, id);
+    }
+    if (ecs_sched__watched(w, id, ECS_SCHED_ON_UNSET) && !ecs_sched__base_gives(w, e, id)) {
+        ecs_sched__observe(w, ECS_SCHED_ON_UNSET, e, id);
+    }
+}
+
+/* The entity lost component `id` by a remove, moving from table `before`: monitors, and
+   ON_SET when a base's value shows now (the manual's first edge case of OnSet). */
+static void ecs_sched__observe_removed(ecs_sched_world *w, ecs_sched_entity e,
+                                       const ecs_sched__table *before, ecs_sched_id id) {
+    if (ecs_sched__observers_of(w)->monitors) ecs_sched__observe_moved(w, e, before);
+    if (ecs_sched__watched(w, id, ECS_SCHED_ON_SET) && ecs_sched__base_gives(w, e, id)) {
+        ecs_sched__observe(w, ECS_SCHED_ON_SET, e, id);
     }
 }
 
@@ -613,6 +726,7 @@ static void ecs_sched__observe_despawning(ecs_sched_world *w, ecs_sched_entity e
     const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
     int32_t i, n = t->type_count;
     memcpy(type, t->type, (size_t)n * sizeof *type);
+    if (ecs_sched__observers_of(w)->monitors) ecs_sched__observe_leaving(w, e);
     ecs_sched__observe(w, ECS_SCHED_ON_DESPAWN, e, 0);
     for (i = 0; i < n; i++) ecs_sched__observe_removing(w, e, type[i]);
 }

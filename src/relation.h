@@ -836,6 +836,7 @@ static void ecs_sched__observe_linked_despawning(ecs_sched_world *w, ecs_sched_e
     const ecs_sched__table *t = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
     int32_t i, n = t->type_count;
     memcpy(type, t->type, (size_t)n * sizeof *type);
+    if (ecs_sched__observers_of(w)->monitors) ecs_sched__observe_leaving(w, e);
     ecs_sched__observe(w, ECS_SCHED_ON_DESPAWN, e, 0);
     for (i = 0; i < n; i++) {
         if (w->components[type[i]].relation) ecs_sched__observe_relations_removing(w, e, type[i]);
