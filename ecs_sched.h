@@ -694,6 +694,17 @@
      and stop matching it, once each, whatever change made it so (a spawn, an insert, a
      remove, a despawn: ON_UNMATCH before the entity goes); trigger->component is 0.
 
+     Events the program sends (Bevy's trigger, flecs's emit): any registered component is an
+     event id, its type the event's value. ecs_sched_emit(w, &(ecs_sched_event_desc){.event
+     = hit, .entity = e, .payload = &h}) calls the ON_EVENT observers of `hit` (.component =
+     hit), trigger->payload pointing at h; .entity 0 reaches only observers of no entity. An
+     entity observer (.entity = e, any event) hears only what happens to e. With .propagate
+     the event travels from e up its ChildOf ancestors (or .traverse, an exclusive, acyclic
+     kind), trigger->entity the one it is at and trigger->origin e, until an observer calls
+     ecs_sched_stop_propagation(ctx) (the other observers at that entity still hear it) or it
+     passes a root. Emitting is refused in a system that runs beside others (as a structural
+     change is); what the observers change is applied before ecs_sched_emit returns.
+
      Observers with a query (flecs's multi-term observers): instead of .component, a desc's
      .query (terms) or .query_text ("Position, Velocity, !Frozen"); the observer hears
      `event` on any of the query's components (ON_DESPAWN: any despawn) of an entity that
@@ -1938,6 +1949,7 @@
      name       ecs_sched_set_name, ecs_sched_name, ecs_sched_lookup, ecs_sched_lookup_path,
                 ecs_sched_path
      query_text ecs_sched_query_parse, ecs_sched_query_from_text, ecs_sched_query_text
+     emit       ecs_sched_emit, ecs_sched_stop_propagation
      reflect    ecs_sched_describe, ecs_sched_is_described, ecs_sched_value_print,
                 ecs_sched_value_member, ecs_sched_value_get_number, ecs_sched_value_set_number,
                 ecs_sched_value_set_int, ecs_sched_value_set_string, ecs_sched_value_compare,
@@ -2890,7 +2902,9 @@ typedef enum ecs_sched_observer_event {
                                   give one, or despawned; before it goes (readable) */
     /* monitors, observers with a query only: */
     ECS_SCHED_ON_MATCH,        /* the entity starts matching the query (after the change) */
-    ECS_SCHED_ON_UNMATCH       /* it stops matching it (after the change; despawned: before) */
+    ECS_SCHED_ON_UNMATCH,      /* it stops matching it (after the change; despawned: before) */
+    /* events the program sends (ecs_sched_emit): .component is the event's id */
+    ECS_SCHED_ON_EVENT
 } ecs_sched_observer_event;
 
 /* What happened. */
@@ -2899,6 +2913,10 @@ typedef struct ecs_sched_trigger {
     ecs_sched_entity entity;
     ecs_sched_id component;    /* 0 for ON_DESPAWN */
     ecs_sched_entity target;   /* for a relationship kind: the target (else 0) */
+    /* ON_EVENT: the event's value (NULL when sent without one), and the entity it was sent
+       to (entity is where it has travelled to since: see ecs_sched_emit) */
+    const void *payload;
+    ecs_sched_entity origin;
 } ecs_sched_trigger;
 
 /* Gets the observer's context: ecs_sched_ctx_world, ecs_sched_ctx_user_data,
@@ -2930,6 +2948,9 @@ typedef struct ecs_sched_observer_desc {
        had just been given the component (flecs's yield_existing); what it defers is applied
        before ecs_sched_observer_add returns. */
     bool yield_existing;
+    /* An entity observer (Bevy's entity.observe): hears only what happens to this entity (or
+       an event sent to it, or travelling through it). */
+    ecs_sched_entity entity;
 } ecs_sched_observer_desc;
 
 /* Adds an observer; returns its id (never 0 and never reused), or 0 on failure. */
@@ -3845,6 +3866,35 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_set_parent(ecs_sched_commands 
                                                              ecs_sched_entity child,
                                                              ecs_sched_entity parent);
 #endif /* ECS_SCHED_NO_RELATIONS */
+
+/*=================================== src/emit.h (public) ====================================*/
+/* emit: events the program sends to an entity, or to every observer of the event, and how
+   they travel up a hierarchy. Without relationships (ECS_SCHED_NO_RELATIONS) an event does
+   not travel. */
+
+/* ---- events the program sends ----
+
+   An event is a registered component (its type is the event's value, a tag carries none);
+   ON_EVENT observers of its id hear it (Bevy's trigger, flecs's emit). */
+typedef struct ecs_sched_event_desc {
+    ecs_sched_id event;          /* required: the event's id */
+    ecs_sched_entity entity;     /* the entity it is sent to; 0: to the observers of no
+                                    entity only */
+    const void *payload;         /* a value of the event's type for trigger->payload, or NULL */
+    bool propagate;              /* travels from the entity up its ancestors, one after the
+                                    other, until an observer stops it or a root is passed */
+    ecs_sched_id traverse;       /* the relationship it travels along (default ChildOf): an
+                                    exclusive, acyclic kind */
+} ecs_sched_event_desc;
+
+/* Sends an event: the observers of no entity hear it, and those of the entity it is at
+   (trigger->entity; trigger->origin is where it was sent). What they change through the world
+   is applied before it returns. Outside systems or in exclusive ones (in a system that runs
+   beside others, ECS_SCHED_ERR_ACCESS). */
+ECS_SCHED_API ecs_sched_result ecs_sched_emit(ecs_sched_world *world, const ecs_sched_event_desc *desc);
+/* From an observer of a travelling event: it goes no further up (the observers at the
+   entity it is at still hear it). */
+ECS_SCHED_API void ecs_sched_stop_propagation(ecs_sched_system_ctx *ctx);
 
 /*=================================== src/name.h (public) ====================================*/
 /* name: entity names, unique among siblings, found by name in a scope or by path. Without
@@ -10544,13 +10594,14 @@ typedef struct ecs_sched__observer {
     ecs_sched_query *query;          /* an observer with a query: the query, its own */
     ecs_sched_id watched[ECS_SCHED_MAX_TERMS];   /* and the components it watches */
     int32_t watched_count;
+    ecs_sched_entity entity;         /* an entity observer's entity, or 0 */
     char *name;
     ecs_sched_system_ctx ctx;        /* kind "observer", with a command buffer of its own */
 } ecs_sched__observer;
 
 /* How many observers watch a component, by event (ON_DESPAWN watches no component). */
 typedef struct ecs_sched__watchers {
-    uint32_t count[ECS_SCHED_ON_UNMATCH + 1];
+    uint32_t count[ECS_SCHED_ON_EVENT + 1];
 } ecs_sched__watchers;
 
 typedef struct ecs_sched__observers ecs_sched__observers;
@@ -10569,6 +10620,7 @@ struct ecs_sched__observers {
     ecs_sched__watchers *watchers;   /* by component id, below watcher_capacity */
     uint32_t watcher_capacity;
     uint32_t monitors;               /* ON_MATCH and ON_UNMATCH observers */
+    bool stopped;                    /* an observer stopped the event it hears (emit.h) */
 };
 
 static inline ecs_sched__observers *ecs_sched__observers_of(const ecs_sched_world *w) {
@@ -10629,11 +10681,20 @@ static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "observer_add: observer '%s' has no function", name);
     }
-    if (d->event < ECS_SCHED_ON_ADD || d->event > ECS_SCHED_ON_UNMATCH) {
+    if (d->event < ECS_SCHED_ON_ADD || d->event > ECS_SCHED_ON_EVENT) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "observer_add: observer '%s' has no event (ECS_SCHED_ON_ADD, "
                                "_ON_INSERT, _ON_REMOVE, _ON_DESPAWN, _ON_SET, _ON_UNSET, "
-                               "_ON_MATCH or _ON_UNMATCH)", name);
+                               "_ON_MATCH, _ON_UNMATCH or _ON_EVENT)", name);
+    }
+    if (d->entity && !ecs_sched__is_live_record(w, d->entity)) {
+        return ecs_sched__stale(w, d->entity, "observer_add: the entity of an entity observer");
+    }
+    if (d->event == ECS_SCHED_ON_EVENT && (ecs_sched__observer_has_query(d) || d->yield_existing)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "observer_add: observer '%s' hears an event sent by the program "
+                               "(ON_EVENT), which has no query and nothing existing to yield: "
+                               "give the event's id as .component", name);
     }
     if ((d->event == ECS_SCHED_ON_MATCH || d->event == ECS_SCHED_ON_UNMATCH) &&
         !ecs_sched__observer_has_query(d)) {
@@ -10842,6 +10903,7 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     }
     o->id = ++all->next_id;
     o->event = desc->event;
+    o->entity = desc->entity;
     o->component = desc->component;
     o->fn = desc->fn;
     memcpy(o->with, desc->with, sizeof o->with);
@@ -10991,6 +11053,7 @@ static void ecs_sched__observer_yield_existing(ecs_sched_world *w, ecs_sched__ob
     ecs_sched_trigger trigger;
     trigger.event = o->event;
     trigger.target = ECS_SCHED_NULL_ENTITY;
+    trigger.payload = NULL;
     for (i = 0; i < tables; i++) {
         ecs_sched__table *t = w->tables[i];
         int32_t row;
@@ -10999,8 +11062,9 @@ static void ecs_sched__observer_yield_existing(ecs_sched_world *w, ecs_sched__ob
             continue;
         }
         for (row = 0; row < t->count; row++) {
-            trigger.entity = t->entities[row];
-            if (!ecs_sched__observer_hears(w, o, trigger.entity) ||
+            trigger.entity = trigger.origin = t->entities[row];
+            if ((o->entity && o->entity != trigger.entity) ||
+                !ecs_sched__observer_hears(w, o, trigger.entity) ||
                 (o->filtered && !ecs_sched__observer_filters_pass(w, o, trigger.entity))) {
                 continue;
             }
@@ -11022,10 +11086,12 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
     trigger.entity = e;
     trigger.component = component;
     trigger.target = target;
+    trigger.payload = NULL;
+    trigger.origin = e;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         if (o->event != event || !ecs_sched__observer_watches(o, component) ||
-            !ecs_sched__observer_hears(w, o, e) ||
+            (o->entity && o->entity != e) || !ecs_sched__observer_hears(w, o, e) ||
             (o->filtered && !ecs_sched__observer_filters_pass(w, o, e)) ||
             (o->query && !ecs_sched__query_matches(
                              o->query, w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], NULL))) {
@@ -11040,6 +11106,38 @@ static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event even
     ecs_sched__observe_target(w, event, e, component, ECS_SCHED_NULL_ENTITY);
 }
 
+/* ---- events the program sends ---- */
+
+/* Calls the observers of event `id` that hear entity e (observers of no entity, and e's own;
+   e 0: only the former), with the event's payload and the entity it was sent to. True when
+   one of them stopped it (ecs_sched_stop_propagation, emit.h). */
+static bool ecs_sched__observe_event(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                                     const void *payload, ecs_sched_entity origin) {
+    ecs_sched__observers *all = ecs_sched__observers_of(w);
+    ecs_sched_trigger trigger;
+    bool was_stopped, stopped;
+    uint32_t i;
+    if (!all) return false;
+    was_stopped = all->stopped;
+    all->stopped = false;
+    trigger.event = ECS_SCHED_ON_EVENT;
+    trigger.entity = e;
+    trigger.component = id;
+    trigger.target = ECS_SCHED_NULL_ENTITY;
+    trigger.payload = payload;
+    trigger.origin = origin;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched__observer *o = all->items[i];
+        if (o->event != ECS_SCHED_ON_EVENT || o->component != id || (o->entity && o->entity != e)) {
+            continue;
+        }
+        ecs_sched__observer_call(w, all, o, &trigger);
+    }
+    stopped = all->stopped;
+    all->stopped = was_stopped;   /* an event sent from an observer stops on its own */
+    return stopped;
+}
+
 /* ---- monitors ---- */
 
 /* Calls the monitors of entity e that it starts matching (ON_MATCH) or stops matching
@@ -11052,9 +11150,10 @@ static void ecs_sched__observe_moved(ecs_sched_world *w, ecs_sched_entity e,
     ecs_sched_trigger trigger;
     uint32_t i;
     if (was == now) return;
-    trigger.entity = e;
+    trigger.entity = trigger.origin = e;
     trigger.component = 0;
     trigger.target = ECS_SCHED_NULL_ENTITY;
+    trigger.payload = NULL;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         bool matched, matches;
@@ -11062,6 +11161,7 @@ static void ecs_sched__observe_moved(ecs_sched_world *w, ecs_sched_entity e,
         matched = ecs_sched__query_matches(o->query, was, NULL);
         matches = ecs_sched__query_matches(o->query, now, NULL);
         if (matched == matches || (o->event == ECS_SCHED_ON_MATCH) != matches ||
+            (o->entity && o->entity != e) ||
             (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
             continue;
         }
@@ -11077,12 +11177,14 @@ static void ecs_sched__observe_leaving(ecs_sched_world *w, ecs_sched_entity e) {
     ecs_sched_trigger trigger;
     uint32_t i;
     trigger.event = ECS_SCHED_ON_UNMATCH;
-    trigger.entity = e;
+    trigger.entity = trigger.origin = e;
     trigger.component = 0;
     trigger.target = ECS_SCHED_NULL_ENTITY;
+    trigger.payload = NULL;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
-        if (o->event != ECS_SCHED_ON_UNMATCH || !ecs_sched__query_matches(o->query, now, NULL) ||
+        if (o->event != ECS_SCHED_ON_UNMATCH || (o->entity && o->entity != e) ||
+            !ecs_sched__query_matches(o->query, now, NULL) ||
             (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
             continue;
         }
@@ -22088,6 +22190,69 @@ static void ecs_sched__hier_parents(ecs_sched_query *q, ecs_sched__row_list *c) 
     c->count = kept;
 }
 #endif /* ECS_SCHED_NO_RELATIONS */
+
+/*=============================== src/emit.h (implementation) ================================*/
+/* emit: the observers are called by observer.h; this module finds where an event goes. */
+
+static ecs_sched_result ecs_sched__emit_check(ecs_sched_world *w, const ecs_sched_event_desc *d,
+                                              ecs_sched_id *traverse) {
+    if (!d) return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "emit: desc is NULL");
+    if (!ecs_sched__component_valid(w, d->event)) return ecs_sched__unknown_component(w, d->event, "emit");
+    if (d->entity && !ecs_sched__is_live_record(w, d->entity)) return ecs_sched__stale(w, d->entity, "emit");
+    if (ecs_sched__change_refused(w, "emit")) return ECS_SCHED_ERR_ACCESS;
+    *traverse = 0;
+    if (!d->propagate) return ECS_SCHED_OK;
+    if (!d->entity) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "emit: event '%s' is to travel up, but is sent to no entity",
+                               w->components[d->event].name);
+    }
+#ifdef ECS_SCHED_NO_RELATIONS
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "emit: event '%s' is to travel up, but this build leaves "
+                           "relationships out (ECS_SCHED_NO_RELATIONS)", w->components[d->event].name);
+#else
+    *traverse = d->traverse ? d->traverse : w->child_of;
+    if (!ecs_sched__is_kind(w, *traverse) ||
+        (w->components[*traverse].relation & (ECS_SCHED__KIND_EXCLUSIVE | ECS_SCHED__KIND_ACYCLIC)) !=
+            (ECS_SCHED__KIND_EXCLUSIVE | ECS_SCHED__KIND_ACYCLIC)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "emit: event '%s' is to travel along '%s', which is not an "
+                               "exclusive, acyclic relationship kind (each entity needs one next "
+                               "one up, and the way up an end; ChildOf is)",
+                               w->components[d->event].name,
+                               ecs_sched__component_label(w, *traverse));
+    }
+    return ECS_SCHED_OK;
+#endif
+}
+
+ecs_sched_result ecs_sched_emit(ecs_sched_world *w, const ecs_sched_event_desc *d) {
+    ecs_sched_id traverse;
+    ecs_sched_entity at;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    result = ecs_sched__emit_check(w, d, &traverse);
+    if (result != ECS_SCHED_OK || !w->observed) return result;
+    at = d->entity;
+    /* (the kind is acyclic: the way up ends) */
+    while (!ecs_sched__observe_event(w, at, d->event, d->payload, d->entity) && traverse &&
+           ecs_sched__is_live_record(w, at)) {
+#ifndef ECS_SCHED_NO_RELATIONS
+        at = ecs_sched__up(w, at, traverse);
+#endif
+        if (!at) break;
+    }
+    ecs_sched__observers_flush(w);
+    return ECS_SCHED_OK;
+}
+
+void ecs_sched_stop_propagation(ecs_sched_system_ctx *ctx) {
+    ecs_sched__observers *all;
+    ECS_SCHED_ASSERT(ctx != NULL && ctx->observer);
+    all = ecs_sched__observers_of(ctx->world);
+    if (all) all->stopped = true;
+}
 
 /*=============================== src/name.h (implementation) ================================*/
 /* name: entity names. A name is kept by entity index, with the scope it was filed under (the

@@ -35,7 +35,9 @@ typedef enum ecs_sched_observer_event {
                                   give one, or despawned; before it goes (readable) */
     /* monitors, observers with a query only: */
     ECS_SCHED_ON_MATCH,        /* the entity starts matching the query (after the change) */
-    ECS_SCHED_ON_UNMATCH       /* it stops matching it (after the change; despawned: before) */
+    ECS_SCHED_ON_UNMATCH,      /* it stops matching it (after the change; despawned: before) */
+    /* events the program sends (ecs_sched_emit): .component is the event's id */
+    ECS_SCHED_ON_EVENT
 } ecs_sched_observer_event;
 
 /* What happened. */
@@ -44,6 +46,10 @@ typedef struct ecs_sched_trigger {
     ecs_sched_entity entity;
     ecs_sched_id component;    /* 0 for ON_DESPAWN */
     ecs_sched_entity target;   /* for a relationship kind: the target (else 0) */
+    /* ON_EVENT: the event's value (NULL when sent without one), and the entity it was sent
+       to (entity is where it has travelled to since: see ecs_sched_emit) */
+    const void *payload;
+    ecs_sched_entity origin;
 } ecs_sched_trigger;
 
 /* Gets the observer's context: ecs_sched_ctx_world, ecs_sched_ctx_user_data,
@@ -75,6 +81,9 @@ typedef struct ecs_sched_observer_desc {
        had just been given the component (flecs's yield_existing); what it defers is applied
        before ecs_sched_observer_add returns. */
     bool yield_existing;
+    /* An entity observer (Bevy's entity.observe): hears only what happens to this entity (or
+       an event sent to it, or travelling through it). */
+    ecs_sched_entity entity;
 } ecs_sched_observer_desc;
 
 /* Adds an observer; returns its id (never 0 and never reused), or 0 on failure. */
@@ -102,13 +111,14 @@ typedef struct ecs_sched__observer {
     ecs_sched_query *query;          /* an observer with a query: the query, its own */
     ecs_sched_id watched[ECS_SCHED_MAX_TERMS];   /* and the components it watches */
     int32_t watched_count;
+    ecs_sched_entity entity;         /* an entity observer's entity, or 0 */
     char *name;
     ecs_sched_system_ctx ctx;        /* kind "observer", with a command buffer of its own */
 } ecs_sched__observer;
 
 /* How many observers watch a component, by event (ON_DESPAWN watches no component). */
 typedef struct ecs_sched__watchers {
-    uint32_t count[ECS_SCHED_ON_UNMATCH + 1];
+    uint32_t count[ECS_SCHED_ON_EVENT + 1];
 } ecs_sched__watchers;
 
 typedef struct ecs_sched__observers ecs_sched__observers;
@@ -127,6 +137,7 @@ struct ecs_sched__observers {
     ecs_sched__watchers *watchers;   /* by component id, below watcher_capacity */
     uint32_t watcher_capacity;
     uint32_t monitors;               /* ON_MATCH and ON_UNMATCH observers */
+    bool stopped;                    /* an observer stopped the event it hears (emit.h) */
 };
 
 static inline ecs_sched__observers *ecs_sched__observers_of(const ecs_sched_world *w) {
@@ -187,11 +198,20 @@ static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "observer_add: observer '%s' has no function", name);
     }
-    if (d->event < ECS_SCHED_ON_ADD || d->event > ECS_SCHED_ON_UNMATCH) {
+    if (d->event < ECS_SCHED_ON_ADD || d->event > ECS_SCHED_ON_EVENT) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "observer_add: observer '%s' has no event (ECS_SCHED_ON_ADD, "
                                "_ON_INSERT, _ON_REMOVE, _ON_DESPAWN, _ON_SET, _ON_UNSET, "
-                               "_ON_MATCH or _ON_UNMATCH)", name);
+                               "_ON_MATCH, _ON_UNMATCH or _ON_EVENT)", name);
+    }
+    if (d->entity && !ecs_sched__is_live_record(w, d->entity)) {
+        return ecs_sched__stale(w, d->entity, "observer_add: the entity of an entity observer");
+    }
+    if (d->event == ECS_SCHED_ON_EVENT && (ecs_sched__observer_has_query(d) || d->yield_existing)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "observer_add: observer '%s' hears an event sent by the program "
+                               "(ON_EVENT), which has no query and nothing existing to yield: "
+                               "give the event's id as .component", name);
     }
     if ((d->event == ECS_SCHED_ON_MATCH || d->event == ECS_SCHED_ON_UNMATCH) &&
         !ecs_sched__observer_has_query(d)) {
@@ -400,6 +420,7 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     }
     o->id = ++all->next_id;
     o->event = desc->event;
+    o->entity = desc->entity;
     o->component = desc->component;
     o->fn = desc->fn;
     memcpy(o->with, desc->with, sizeof o->with);
@@ -549,6 +570,7 @@ static void ecs_sched__observer_yield_existing(ecs_sched_world *w, ecs_sched__ob
     ecs_sched_trigger trigger;
     trigger.event = o->event;
     trigger.target = ECS_SCHED_NULL_ENTITY;
+    trigger.payload = NULL;
     for (i = 0; i < tables; i++) {
         ecs_sched__table *t = w->tables[i];
         int32_t row;
@@ -557,8 +579,9 @@ static void ecs_sched__observer_yield_existing(ecs_sched_world *w, ecs_sched__ob
             continue;
         }
         for (row = 0; row < t->count; row++) {
-            trigger.entity = t->entities[row];
-            if (!ecs_sched__observer_hears(w, o, trigger.entity) ||
+            trigger.entity = trigger.origin = t->entities[row];
+            if ((o->entity && o->entity != trigger.entity) ||
+                !ecs_sched__observer_hears(w, o, trigger.entity) ||
                 (o->filtered && !ecs_sched__observer_filters_pass(w, o, trigger.entity))) {
                 continue;
             }
@@ -580,10 +603,12 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
     trigger.entity = e;
     trigger.component = component;
     trigger.target = target;
+    trigger.payload = NULL;
+    trigger.origin = e;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         if (o->event != event || !ecs_sched__observer_watches(o, component) ||
-            !ecs_sched__observer_hears(w, o, e) ||
+            (o->entity && o->entity != e) || !ecs_sched__observer_hears(w, o, e) ||
             (o->filtered && !ecs_sched__observer_filters_pass(w, o, e)) ||
             (o->query && !ecs_sched__query_matches(
                              o->query, w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], NULL))) {
@@ -598,6 +623,38 @@ static void ecs_sched__observe(ecs_sched_world *w, ecs_sched_observer_event even
     ecs_sched__observe_target(w, event, e, component, ECS_SCHED_NULL_ENTITY);
 }
 
+/* ---- events the program sends ---- */
+
+/* Calls the observers of event `id` that hear entity e (observers of no entity, and e's own;
+   e 0: only the former), with the event's payload and the entity it was sent to. True when
+   one of them stopped it (ecs_sched_stop_propagation, emit.h). */
+static bool ecs_sched__observe_event(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                                     const void *payload, ecs_sched_entity origin) {
+    ecs_sched__observers *all = ecs_sched__observers_of(w);
+    ecs_sched_trigger trigger;
+    bool was_stopped, stopped;
+    uint32_t i;
+    if (!all) return false;
+    was_stopped = all->stopped;
+    all->stopped = false;
+    trigger.event = ECS_SCHED_ON_EVENT;
+    trigger.entity = e;
+    trigger.component = id;
+    trigger.target = ECS_SCHED_NULL_ENTITY;
+    trigger.payload = payload;
+    trigger.origin = origin;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched__observer *o = all->items[i];
+        if (o->event != ECS_SCHED_ON_EVENT || o->component != id || (o->entity && o->entity != e)) {
+            continue;
+        }
+        ecs_sched__observer_call(w, all, o, &trigger);
+    }
+    stopped = all->stopped;
+    all->stopped = was_stopped;   /* an event sent from an observer stops on its own */
+    return stopped;
+}
+
 /* ---- monitors ---- */
 
 /* Calls the monitors of entity e that it starts matching (ON_MATCH) or stops matching
@@ -610,9 +667,10 @@ static void ecs_sched__observe_moved(ecs_sched_world *w, ecs_sched_entity e,
     ecs_sched_trigger trigger;
     uint32_t i;
     if (was == now) return;
-    trigger.entity = e;
+    trigger.entity = trigger.origin = e;
     trigger.component = 0;
     trigger.target = ECS_SCHED_NULL_ENTITY;
+    trigger.payload = NULL;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         bool matched, matches;
@@ -620,6 +678,7 @@ static void ecs_sched__observe_moved(ecs_sched_world *w, ecs_sched_entity e,
         matched = ecs_sched__query_matches(o->query, was, NULL);
         matches = ecs_sched__query_matches(o->query, now, NULL);
         if (matched == matches || (o->event == ECS_SCHED_ON_MATCH) != matches ||
+            (o->entity && o->entity != e) ||
             (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
             continue;
         }
@@ -635,12 +694,14 @@ static void ecs_sched__observe_leaving(ecs_sched_world *w, ecs_sched_entity e) {
     ecs_sched_trigger trigger;
     uint32_t i;
     trigger.event = ECS_SCHED_ON_UNMATCH;
-    trigger.entity = e;
+    trigger.entity = trigger.origin = e;
     trigger.component = 0;
     trigger.target = ECS_SCHED_NULL_ENTITY;
+    trigger.payload = NULL;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
-        if (o->event != ECS_SCHED_ON_UNMATCH || !ecs_sched__query_matches(o->query, now, NULL) ||
+        if (o->event != ECS_SCHED_ON_UNMATCH || (o->entity && o->entity != e) ||
+            !ecs_sched__query_matches(o->query, now, NULL) ||
             (o->filtered && !ecs_sched__observer_filters_pass(w, o, e))) {
             continue;
         }

@@ -13,6 +13,7 @@
 #include "dot.h"
 #include "disable.h"
 #include "query_text.h"
+#include "emit.h"
 
 /* desc may be NULL. Returns NULL only when the allocator fails. */
 ECS_SCHED_API ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *desc);

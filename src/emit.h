@@ -1,0 +1,92 @@
+/* emit: events the program sends to an entity, or to every observer of the event, and how
+   they travel up a hierarchy. Without relationships (ECS_SCHED_NO_RELATIONS) an event does
+   not travel. */
+#pragma once
+#include "hierarchy.h"
+
+/* ---- events the program sends ----
+
+   An event is a registered component (its type is the event's value, a tag carries none);
+   ON_EVENT observers of its id hear it (Bevy's trigger, flecs's emit). */
+typedef struct ecs_sched_event_desc {
+    ecs_sched_id event;          /* required: the event's id */
+    ecs_sched_entity entity;     /* the entity it is sent to; 0: to the observers of no
+                                    entity only */
+    const void *payload;         /* a value of the event's type for trigger->payload, or NULL */
+    bool propagate;              /* travels from the entity up its ancestors, one after the
+                                    other, until an observer stops it or a root is passed */
+    ecs_sched_id traverse;       /* the relationship it travels along (default ChildOf): an
+                                    exclusive, acyclic kind */
+} ecs_sched_event_desc;
+
+/* Sends an event: the observers of no entity hear it, and those of the entity it is at
+   (trigger->entity; trigger->origin is where it was sent). What they change through the world
+   is applied before it returns. Outside systems or in exclusive ones (in a system that runs
+   beside others, ECS_SCHED_ERR_ACCESS). */
+ECS_SCHED_API ecs_sched_result ecs_sched_emit(ecs_sched_world *world, const ecs_sched_event_desc *desc);
+/* From an observer of a travelling event: it goes no further up (the observers at the
+   entity it is at still hear it). */
+ECS_SCHED_API void ecs_sched_stop_propagation(ecs_sched_system_ctx *ctx);
+
+/*@@ implementation @@*/
+/* emit: the observers are called by observer.h; this module finds where an event goes. */
+
+static ecs_sched_result ecs_sched__emit_check(ecs_sched_world *w, const ecs_sched_event_desc *d,
+                                              ecs_sched_id *traverse) {
+    if (!d) return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "emit: desc is NULL");
+    if (!ecs_sched__component_valid(w, d->event)) return ecs_sched__unknown_component(w, d->event, "emit");
+    if (d->entity && !ecs_sched__is_live_record(w, d->entity)) return ecs_sched__stale(w, d->entity, "emit");
+    if (ecs_sched__change_refused(w, "emit")) return ECS_SCHED_ERR_ACCESS;
+    *traverse = 0;
+    if (!d->propagate) return ECS_SCHED_OK;
+    if (!d->entity) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "emit: event '%s' is to travel up, but is sent to no entity",
+                               w->components[d->event].name);
+    }
+#ifdef ECS_SCHED_NO_RELATIONS
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "emit: event '%s' is to travel up, but this build leaves "
+                           "relationships out (ECS_SCHED_NO_RELATIONS)", w->components[d->event].name);
+#else
+    *traverse = d->traverse ? d->traverse : w->child_of;
+    if (!ecs_sched__is_kind(w, *traverse) ||
+        (w->components[*traverse].relation & (ECS_SCHED__KIND_EXCLUSIVE | ECS_SCHED__KIND_ACYCLIC)) !=
+            (ECS_SCHED__KIND_EXCLUSIVE | ECS_SCHED__KIND_ACYCLIC)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "emit: event '%s' is to travel along '%s', which is not an "
+                               "exclusive, acyclic relationship kind (each entity needs one next "
+                               "one up, and the way up an end; ChildOf is)",
+                               w->components[d->event].name,
+                               ecs_sched__component_label(w, *traverse));
+    }
+    return ECS_SCHED_OK;
+#endif
+}
+
+ecs_sched_result ecs_sched_emit(ecs_sched_world *w, const ecs_sched_event_desc *d) {
+    ecs_sched_id traverse;
+    ecs_sched_entity at;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    result = ecs_sched__emit_check(w, d, &traverse);
+    if (result != ECS_SCHED_OK || !w->observed) return result;
+    at = d->entity;
+    /* (the kind is acyclic: the way up ends) */
+    while (!ecs_sched__observe_event(w, at, d->event, d->payload, d->entity) && traverse &&
+           ecs_sched__is_live_record(w, at)) {
+#ifndef ECS_SCHED_NO_RELATIONS
+        at = ecs_sched__up(w, at, traverse);
+#endif
+        if (!at) break;
+    }
+    ecs_sched__observers_flush(w);
+    return ECS_SCHED_OK;
+}
+
+void ecs_sched_stop_propagation(ecs_sched_system_ctx *ctx) {
+    ecs_sched__observers *all;
+    ECS_SCHED_ASSERT(ctx != NULL && ctx->observer);
+    all = ecs_sched__observers_of(ctx->world);
+    if (all) all->stopped = true;
+}
