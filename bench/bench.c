@@ -1312,6 +1312,9 @@ static void run_compile_minimal(bench_row *row) { run_compile_with(row, "-DECS_S
 #ifndef BENCH_WITHOUT_QUERY_ROWS
 #include "query_rows.c"
 #endif
+#ifndef BENCH_WITHOUT_OBSERVER_ROWS
+#include "observer_rows.c"
+#endif
 #ifdef ECS_SCHED_THREADS
 #ifndef BENCH_WITHOUT_PARALLEL_ROWS
 #include "parallel_rows.c"
@@ -1366,6 +1369,17 @@ static bench_row rows[] = {
      "ecs_sched_query_create (and destroy) of the query it describes, over 1000 entities' "
      "tables, interleaved",
      run_query_parse, 0, 0, 0, 0, ""},
+#endif
+#ifndef BENCH_WITHOUT_OBSERVER_ROWS
+    {"monitor", "ns/change", GOAL_NONE, 0,
+     "ON_ADD and ON_REMOVE observers of Velocity that ask for Position by hand, interleaved",
+     run_monitor, 0, 0, 0, 0, ""},
+    {"observer_query", "ns/op", GOAL_NONE, 0,
+     "an ON_ADD observer of Velocity alone (1 term), interleaved",
+     run_observer_query, 0, 0, 0, 0, ""},
+    {"event_propagate", "ns/event", GOAL_NONE, 0,
+     "the event sent to each of the 9 entities in turn, without travelling, interleaved",
+     run_event_propagate, 0, 0, 0, 0, ""},
 #endif
     {"lookup_path", "ns/lookup", GOAL_VALUE, 150.0,
      "one FNV-1a pass over each path string (the floor of a hashed lookup)",

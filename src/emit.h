@@ -65,7 +65,7 @@ static ecs_sched_result ecs_sched__emit_check(ecs_sched_world *w, const ecs_sche
 }
 
 ecs_sched_result ecs_sched_emit(ecs_sched_world *w, const ecs_sched_event_desc *d) {
-    ecs_sched_id traverse;
+    ecs_sched_id traverse = 0;
     ecs_sched_entity at;
     ecs_sched_result result;
     ECS_SCHED__CHECK_WORLD(w);
