@@ -52,14 +52,16 @@ ECS_SCHED_API void *ecs_sched_get_mut(ecs_sched_world *world, ecs_sched_entity e
 ECS_SCHED_API bool ecs_sched_has(const ecs_sched_world *world, ecs_sched_entity entity,
                                  ecs_sched_id id);
 /* Get or add: the entity's own value of `id` to write (as ecs_sched_get_mut gives it), after
-   inserting a default one (its observers heard) if it had none; NULL on failure (a tag, a
-   stale handle, an unknown id; inside an observer, where the insert would be deferred). */
+   adding a default one if it had none (its ctor hook, a copy of a base's value, or zeroed),
+   which ON_ADD observers hear but not ON_INSERT or ON_SET: publish what you write with
+   ecs_sched_modified. NULL on failure (a tag, a stale handle, an unknown id; inside an
+   observer, where the add would be deferred). */
 ECS_SCHED_API void *ecs_sched_ensure(ecs_sched_world *world, ecs_sched_entity entity,
                                      ecs_sched_id id);
-/* Construct in place: like ecs_sched_ensure, but a new value is only default-constructed
-   (its ctor hook, or zeroed) and heard by ON_ADD observers, not ON_INSERT or ON_SET: fill it
-   through the pointer, then publish it with ecs_sched_modified. *is_new (may be NULL) tells
-   whether it was added. */
+/* Construct in place: like ecs_sched_ensure, but a new value is not constructed (no ctor
+   hook): its bytes are zeroed, and the caller constructs it through the pointer before
+   anything reads it, then publishes it with ecs_sched_modified. *is_new (may be NULL) tells
+   whether it was added. Table components only. */
 ECS_SCHED_API void *ecs_sched_emplace(ecs_sched_world *world, ecs_sched_entity entity,
                                       ecs_sched_id id, bool *is_new);
 /* A value written through a pointer becomes a change: the entity's component is marked
@@ -889,38 +891,19 @@ static bool ecs_sched__value_call_valid(ecs_sched_world *w, ecs_sched_entity e, 
     return true;
 }
 
-void *ecs_sched_ensure(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
-    const ecs_sched__record *r;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (!ecs_sched__value_call_valid(w, e, id, "ensure")) return NULL;
-    r = &w->records[ECS_SCHED_ENTITY_INDEX(e)];
-    if (!w->components[id].sparse && ecs_sched__column_find(w->tables[r->table], id) >= 0) {
-        return ecs_sched_get_mut(w, e, id);
-    }
-    if (w->components[id].sparse && ecs_sched_has(w, e, id)) return ecs_sched_get_mut(w, e, id);
-    if (ecs_sched_insert(w, e, id, NULL) != ECS_SCHED_OK) return NULL;
-    return ecs_sched_is_alive(w, e) ? ecs_sched_get_mut(w, e, id) : NULL;
-}
-
-void *ecs_sched_emplace(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id, bool *is_new) {
-    const ecs_sched__component *c;
-    ecs_sched__table *src, *dst;
+/* ensure and emplace of a table component the entity does not own: it moves to the table
+   with it, the value constructed (ensure: its ctor hook, or a copy of what it inherited, or
+   zeroed) or only zeroed (emplace: the caller constructs it), and ON_ADD observers hear it,
+   not ON_INSERT or ON_SET (ecs_sched_modified publishes the value). The entity's value, or
+   NULL. */
+static void *ecs_sched__add_in_place(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                                     bool construct, const char *operation) {
+    const ecs_sched__component *c = &w->components[id];
     uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
-    bool found = false;
+    ecs_sched__table *src = w->tables[w->records[index].table], *dst, *now;
     const void *base = NULL;
-    ECS_SCHED__CHECK_WORLD(w);
-    if (is_new) *is_new = false;
-    if (!ecs_sched__value_call_valid(w, e, id, "emplace")) return NULL;
-    c = &w->components[id];
-    if (c->sparse) {
-        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
-                        "emplace: '%s' is sparse; emplace constructs a table component in "
-                        "place: use ecs_sched_ensure", c->name);
-        return NULL;
-    }
-    if (ecs_sched__change_refused(w, "emplace")) return NULL;
-    src = w->tables[w->records[index].table];
-    if (ecs_sched__column_find(src, id) >= 0) return ecs_sched_get_mut(w, e, id);
+    bool found = false;
+    void *cell;
     if (w->hooks.inherited_value) base = w->hooks.inherited_value(w, src, id, &found);
     dst = ecs_sched__table_step(w, src, id, false);
     if (!dst) return NULL;
@@ -928,24 +911,59 @@ void *ecs_sched_emplace(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
         ecs_sched__out_of_memory(w, "moving an entity to a new archetype");
         return NULL;
     }
-    ecs_sched__construct(c, ecs_sched__cell(dst, ecs_sched__column_find(dst, id),
-                                            w->records[index].row), base, 1);
-    if (c->tracked) ecs_sched__ticks_inserted(w, dst, (int32_t)w->records[index].row, src, id);
-    if (is_new) *is_new = true;
-    if (w->observed) {
-        if (ecs_sched__observers_of(w)->monitors) ecs_sched__observe_moved(w, e, src);
-        if (ecs_sched__watched(w, id, ECS_SCHED_ON_ADD)) ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, id);
-        ecs_sched__observers_flush(w);
-        if (!ecs_sched_is_alive(w, e) || !ecs_sched__table_has(w->tables[w->records[index].table], id)) {
-            ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
-                            "emplace: an observer of '%s' took it (or the entity) away before "
-                            "it could be filled", c->name);
-            return NULL;
-        }
+    cell = ecs_sched__cell(dst, ecs_sched__column_find(dst, id), w->records[index].row);
+    if (construct) {
+        ecs_sched__construct(c, cell, base, 1);
+    } else {
+        memset(cell, 0, c->size);
     }
-    return ecs_sched__cell(w->tables[w->records[index].table],
-                           ecs_sched__column_find(w->tables[w->records[index].table], id),
-                           w->records[index].row);
+    if (c->tracked) ecs_sched__ticks_inserted(w, dst, (int32_t)w->records[index].row, src, id);
+    if (!w->observed) return cell;
+    if (ecs_sched__observers_of(w)->monitors) ecs_sched__observe_moved(w, e, src);
+    if (ecs_sched__watched(w, id, ECS_SCHED_ON_ADD)) ecs_sched__observe(w, ECS_SCHED_ON_ADD, e, id);
+    ecs_sched__observers_flush(w);
+    now = ecs_sched_is_alive(w, e) ? w->tables[w->records[index].table] : NULL;
+    if (!now || ecs_sched__column_find(now, id) < 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
+                        "%s: an observer of '%s' took it (or the entity) away before it could "
+                        "be written", operation, c->name);
+        return NULL;
+    }
+    return ecs_sched__cell(now, ecs_sched__column_find(now, id), w->records[index].row);
+}
+
+void *ecs_sched_ensure(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!ecs_sched__value_call_valid(w, e, id, "ensure")) return NULL;
+    if (w->components[id].sparse) {   /* its set takes it; its observers hear the insert */
+        if (!ecs_sched_has(w, e, id) && ecs_sched_insert(w, e, id, NULL) != ECS_SCHED_OK) return NULL;
+        return ecs_sched_get_mut(w, e, id);
+    }
+    if (ecs_sched__column_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id) >= 0) {
+        return ecs_sched_get_mut(w, e, id);
+    }
+    if (ecs_sched__change_refused(w, "ensure")) return NULL;
+    return ecs_sched__add_in_place(w, e, id, true, "ensure");
+}
+
+void *ecs_sched_emplace(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id, bool *is_new) {
+    void *value;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (is_new) *is_new = false;
+    if (!ecs_sched__value_call_valid(w, e, id, "emplace")) return NULL;
+    if (w->components[id].sparse) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "emplace: '%s' is sparse; emplace constructs a table component in "
+                        "place: use ecs_sched_ensure", w->components[id].name);
+        return NULL;
+    }
+    if (ecs_sched__column_find(w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], id) >= 0) {
+        return ecs_sched_get_mut(w, e, id);
+    }
+    if (ecs_sched__change_refused(w, "emplace")) return NULL;
+    value = ecs_sched__add_in_place(w, e, id, false, "emplace");
+    if (value && is_new) *is_new = true;
+    return value;
 }
 
 ecs_sched_result ecs_sched_modified(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id) {

@@ -116,6 +116,7 @@ static void ensure_adds_a_default_value_once_and_returns_the_entity_s_own(void *
     Position *p;
     (void)state;
     observe(f.w, ECS_SCHED_ON_ADD, f.position);
+    observe(f.w, ECS_SCHED_ON_SET, f.position);
     p = (Position *)ecs_sched_ensure(f.w, e, f.position);
     assert_non_null(p);
     assert_true(p->x == 0 && p->y == 0);
@@ -165,7 +166,7 @@ static void counting_ctor(void *ptr, int32_t count, void *ctx) {
     g_ctors += count;
 }
 
-static void emplace_constructs_the_value_it_adds(void **state) {
+static void emplace_leaves_constructing_to_the_caller_and_ensure_does_not(void **state) {
     ecs_sched_world *w = new_world();
     ecs_sched_id id = ecs_sched_component_register(
         w, &(ecs_sched_component_desc){.name = "Built", .size = sizeof(Position),
@@ -174,6 +175,8 @@ static void emplace_constructs_the_value_it_adds(void **state) {
     (void)state;
     g_ctors = 0;
     assert_non_null(ecs_sched_emplace(w, ecs_sched_spawn(w), id, NULL));
+    assert_int_equal(g_ctors, 0);
+    assert_non_null(ecs_sched_ensure(w, ecs_sched_spawn(w), id));
     assert_int_equal(g_ctors, 1);
     check_and_destroy(w);
 }
@@ -282,7 +285,7 @@ int main(void) {
         cmocka_unit_test(ensure_adds_a_default_value_once_and_returns_the_entity_s_own),
         cmocka_unit_test(ensure_of_a_tag_is_refused),
         cmocka_unit_test(emplace_adds_without_a_set_until_modified_publishes_it),
-        cmocka_unit_test(emplace_constructs_the_value_it_adds),
+        cmocka_unit_test(emplace_leaves_constructing_to_the_caller_and_ensure_does_not),
         cmocka_unit_test(modified_marks_a_tracked_value_changed),
         cmocka_unit_test(modified_of_a_value_the_entity_does_not_own_is_a_missing_component),
         cmocka_unit_test(a_monitor_hears_an_entity_start_and_stop_matching_once_each),
