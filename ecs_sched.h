@@ -476,6 +476,22 @@
      A world keeps them on a stack (4 bytes per entity index, made at the first despawn), so
      that a batch takes many at once without chasing links.
 
+     Entity ids made elsewhere (flecs: manual ids and id ranges). ecs_sched_spawn_at(w, e)
+     makes exactly the handle e alive, without components: a client mirroring a server's
+     entities gives each the server's handle. It takes an index never used (those skipped on
+     the way become free, each handed out once) or a dead one at its generation or a newer one;
+     it refuses an index alive or reserved now (naming the entity holding it), an older
+     generation (ECS_SCHED_ERR_STALE_ENTITY: old handles would come alive again), index 0 and
+     indices past 2^32 - 3. ecs_sched_set_entity_range(w, first, last) keeps the indices the
+     world hands out itself (every spawn, command buffer and prefab instance) in [first, last]
+     (last 0: no upper bound; 0, 0 lifts it): freed indices in the range are reused first, then
+     new ones are taken; none left is ECS_SCHED_ERR_LIMIT naming the range. The rule: the
+     range is the world's own, so spawn_at is refused inside it and allowed anywhere else,
+     where the other source's ids live; a dead index outside it is not reused until the range
+     is lifted. The range is the world's setting: a snapshot restore keeps the current one.
+     Records are by index (12 bytes each up to the highest), so keep ranges and mirrored ids
+     low. A world that uses neither pays no extra test on its spawns and despawns.
+
      Sparse storage. A component registered with .storage = ECS_SCHED_STORAGE_SPARSE (or
      ECS_SCHED_SPARSE_TAG / ECS_SCHED_SPARSE_COMPONENT) is kept in a set of its own instead of
      in the entity's table: adding or removing it moves nothing else of the entity (about 5 ns
