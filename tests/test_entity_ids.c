@@ -221,6 +221,56 @@ static void later_batches_never_hand_out_an_index_spawn_at_made_alive(void **sta
     check_and_destroy(s.world);
 }
 
+/* What a system or an observer tried, and what it got. A system that is not exclusive gets
+   no world from its context: it reaches for one it kept. */
+static ecs_sched_result g_result;
+static ecs_sched_world *g_world;
+
+static void spawn_at_from_a_system(ecs_sched_system_ctx *ctx) {
+    g_result = ecs_sched_spawn_at(g_world, handle(77, 0));
+    ecs_sched_ctx_clear_error(ctx);
+}
+
+static void spawn_at_from_a_system_that_is_not_exclusive_is_refused(void **state) {
+    captured_log log;
+    ecs_sched_world *w = new_world(&log);
+    ecs_sched_system_desc desc;
+    (void)state;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "mirror";
+    desc.fn = spawn_at_from_a_system;
+    assert_int_equal(ecs_sched_add_system(w, "Update", &desc), ECS_SCHED_OK);
+    g_world = w;
+    g_result = ECS_SCHED_OK;
+    ecs_sched_run_schedule(w, "Update");
+    assert_int_equal(g_result, ECS_SCHED_ERR_ACCESS);
+    assert_false(ecs_sched_is_alive(w, handle(77, 0)));
+    check_and_destroy(w);
+}
+
+static void spawn_at_from_an_observer(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)t;
+    g_result = ecs_sched_spawn_at(ecs_sched_ctx_world(ctx), handle(77, 0));
+    ecs_sched_ctx_clear_error(ctx);
+}
+
+static void spawn_at_inside_an_observer_is_refused(void **state) {
+    world_setup s;
+    ecs_sched_observer_desc d;
+    (void)state;
+    setup_world(&s);
+    memset(&d, 0, sizeof d);
+    d.event = ECS_SCHED_ON_ADD;
+    d.component = s.position;
+    d.fn = spawn_at_from_an_observer;
+    assert_int_not_equal(ecs_sched_observer_add(s.world, &d), 0);
+    g_result = ECS_SCHED_OK;
+    ecs_sched_spawn_with(s.world, 1, &s.position, NULL);
+    assert_int_equal(g_result, ECS_SCHED_ERR_ACCESS);
+    assert_false(ecs_sched_is_alive(s.world, handle(77, 0)));
+    check_and_destroy(s.world);
+}
+
 /* ---- the entity range ---- */
 
 static void range_limits_spawn(void **state) {
@@ -565,6 +615,8 @@ int main(void) {
         cmocka_unit_test(spawn_at_of_the_null_entity_or_an_index_past_the_largest_is_refused),
         cmocka_unit_test(later_spawns_never_hand_out_an_index_spawn_at_made_alive),
         cmocka_unit_test(later_batches_never_hand_out_an_index_spawn_at_made_alive),
+        cmocka_unit_test(spawn_at_from_a_system_that_is_not_exclusive_is_refused),
+        cmocka_unit_test(spawn_at_inside_an_observer_is_refused),
         cmocka_unit_test(range_limits_spawn),
         cmocka_unit_test(range_limits_spawn_with),
         cmocka_unit_test(range_limits_spawn_batch),
