@@ -476,6 +476,22 @@
      A world keeps them on a stack (4 bytes per entity index, made at the first despawn), so
      that a batch takes many at once without chasing links.
 
+     Entity ids made elsewhere (flecs: manual ids and id ranges). ecs_sched_spawn_at(w, e)
+     makes exactly the handle e alive, without components: a client mirroring a server's
+     entities gives each the server's handle. It takes an index never used (those skipped on
+     the way become free, each handed out once) or a dead one at its generation or a newer one;
+     it refuses an index alive or reserved now (naming the entity holding it), an older
+     generation (ECS_SCHED_ERR_STALE_ENTITY: old handles would come alive again), index 0 and
+     indices past 2^32 - 3. ecs_sched_set_entity_range(w, first, last) keeps the indices the
+     world hands out itself (every spawn, command buffer and prefab instance) in [first, last]
+     (last 0: no upper bound; 0, 0 lifts it): freed indices in the range are reused first, then
+     new ones are taken; none left is ECS_SCHED_ERR_LIMIT naming the range. The rule: the
+     range is the world's own, so spawn_at is refused inside it and allowed anywhere else,
+     where the other source's ids live; a dead index outside it is not reused until the range
+     is lifted. The range is the world's setting: a snapshot restore keeps the current one.
+     Records are by index (12 bytes each up to the highest), so keep ranges and mirrored ids
+     low. A world that uses neither pays no extra test on its spawns and despawns.
+
      Sparse storage. A component registered with .storage = ECS_SCHED_STORAGE_SPARSE (or
      ECS_SCHED_SPARSE_TAG / ECS_SCHED_SPARSE_COMPONENT) is kept in a set of its own instead of
      in the entity's table: adding or removing it moves nothing else of the entity (about 5 ns
@@ -3052,6 +3068,18 @@ ECS_SCHED_API ecs_sched_entity ecs_sched_spawn_in(ecs_sched_world *world,
                                                   const void *const *values);
 ECS_SCHED_API ecs_sched_result ecs_sched_despawn(ecs_sched_world *world, ecs_sched_entity entity);
 ECS_SCHED_API bool ecs_sched_is_alive(const ecs_sched_world *world, ecs_sched_entity entity);
+/* Makes the entity with exactly this handle (index and generation) alive, with no
+   components: an entity whose id was made elsewhere, such as a server's entity mirrored on a
+   client (see Entity ids made elsewhere in THE WORLD). Refused: the null handle or an index
+   past the largest, an index in the world's entity range, an index alive or reserved now
+   (ECS_SCHED_ERR_INVALID_ARGUMENT, naming its holder); a generation older than the index
+   has reached (ECS_SCHED_ERR_STALE_ENTITY). */
+ECS_SCHED_API ecs_sched_result ecs_sched_spawn_at(ecs_sched_world *world, ecs_sched_entity entity);
+/* From now on, spawns of every kind (commands and prefab instances too) hand out indices
+   from first to last only, both included; last 0: no upper bound; 0, 0: any index again.
+   A spawn finding none left fails with ECS_SCHED_ERR_LIMIT. */
+ECS_SCHED_API ecs_sched_result ecs_sched_set_entity_range(ecs_sched_world *world, uint32_t first,
+                                                          uint32_t last);
 /* Adds the component, or overwrites its value when present. value NULL: default value for a
    new component, no change for a present one. value must not point into the world. */
 ECS_SCHED_API ecs_sched_result ecs_sched_insert(ecs_sched_world *world, ecs_sched_entity entity,
@@ -6665,6 +6693,9 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 #define ECS_SCHED__NONE UINT32_MAX
 #define ECS_SCHED__DEAD UINT32_MAX             /* record.table of a free index */
 #define ECS_SCHED__RESERVED (UINT32_MAX - 1u)  /* record.table of a handle a buffer reserved */
+#define ECS_SCHED__UNLISTED (UINT32_MAX - 1u)  /* record.row of a dead index on no free list:
+                                                  outside the entity range, not handed out */
+#define ECS_SCHED__MAX_INDEX (UINT32_MAX - 2u) /* the largest entity index */
 #define ECS_SCHED__MAX_TYPE 256                /* components on one entity */
 #define ECS_SCHED__DISABLED_NAME "ecs_sched.Disabled"   /* the tag of disabled entities */
 #define ECS_SCHED__PREFAB_NAME "ecs_sched.Prefab"       /* the tag of prefabs */
@@ -6681,7 +6712,8 @@ void ecs_sched_pool_parallel_for(ecs_sched_pool *pool, int64_t begin, int64_t en
 
 typedef struct ecs_sched__record {
     uint32_t table;       /* table index, ECS_SCHED__DEAD or ECS_SCHED__RESERVED */
-    uint32_t row;         /* row in the table; next free index while dead */
+    uint32_t row;         /* row in the table; while dead: its position on the free stack,
+                             the next linked free index, or ECS_SCHED__UNLISTED */
     uint32_t generation;
 } ecs_sched__record;
 
@@ -6888,6 +6920,15 @@ struct ecs_sched_world {
                                             it is released, past the handles an abandoned
                                             timeline made on it; 0: none. NULL until needed */
     uint32_t generation_floor_capacity;
+    uint32_t range_first, range_last;    /* the indices spawns hand out (entity.h:
+                                            ecs_sched_set_entity_range); 0, 0: any */
+    bool ranged;                         /* a range was set once: dead indices outside it
+                                            may be unlisted */
+    uint32_t fresh_end;                  /* new indices stay below it (the range's end);
+                                            0 while the range's first index is ahead */
+    uint32_t release_first, release_span;  /* a released index in release_first +
+                                            [0, release_span] (in the range, past the
+                                            generation floors) goes on the stack at once */
     int32_t alive_count;
     ecs_sched__table **tables;           /* tables[0] is the empty archetype */
     uint32_t table_count;
@@ -7341,13 +7382,161 @@ static ecs_sched_result ecs_sched__stale(ecs_sched_world *w, ecs_sched_entity e,
                            (unsigned)ECS_SCHED_ENTITY_GENERATION(e), why);
 }
 
-/* Makes sure `count` indices can be handed out without allocating. */
-static bool ecs_sched__reserve_indices(ecs_sched_world *w, uint32_t count) {
+/* ---- which indices are handed out: the free lists and the entity range ---- */
+
+static inline bool ecs_sched__in_entity_range(const ecs_sched_world *w, uint32_t index) {
+    return !w->range_first || (index >= w->range_first && index <= w->range_last);
+}
+
+/* The entity range's derived bounds, set again whenever the range, the generation floors or
+   (for fresh_end, which only gets too low) the record count change. */
+static void ecs_sched__index_bounds(ecs_sched_world *w) {
+    uint32_t last = w->range_first ? w->range_last : ECS_SCHED__MAX_INDEX;
+    uint32_t first = w->generation_floor_capacity > w->range_first ? w->generation_floor_capacity
+                                                                   : w->range_first;
+    w->fresh_end = w->record_count < w->range_first ? 0 : last + 1u;
+    if (first > last) {   /* index - UINT32_MAX is never 0: every release looks twice */
+        w->release_first = UINT32_MAX;
+        w->release_span = 0;
+    } else {
+        w->release_first = first;
+        w->release_span = last - first;
+    }
+}
+
+/* Room for one more dead index on the stack: at once for as many as there are records, so
+   that a despawn of many copies nothing (the pages of the block are touched as it fills). */
+ECS_SCHED__NOINLINE static bool ecs_sched__free_stack_grow(ecs_sched_world *w) {
+    uint32_t needed = w->free_stack_count + 1;
+    if (needed < w->record_count) needed = w->record_count;
+    return ECS_SCHED__GROW(&w->env, w->free_stack, &w->free_stack_capacity, needed);
+}
+
+/* Lists a dead index for reuse: on the stack, its row its position there (so that spawn_at
+   takes it off at once), or linked from free_head when the stack cannot grow. */
+static void ecs_sched__list_index(ecs_sched_world *w, uint32_t index) {
+    ecs_sched__record *r = &w->records[index];
+    if (w->free_stack_count < w->free_stack_capacity || ecs_sched__free_stack_grow(w)) {
+        r->row = w->free_stack_count;
+        w->free_stack[w->free_stack_count++] = index;
+    } else {
+        r->row = w->free_head;
+        w->free_head = index;
+    }
+    w->free_count++;
+}
+
+/* Takes a listed dead index off the free lists: the top of the stack fills its place. */
+static void ecs_sched__unlist_index(ecs_sched_world *w, uint32_t index) {
+    ecs_sched__record *r = &w->records[index];
+    uint32_t at = r->row;
+    if (at < w->free_stack_count && w->free_stack[at] == index) {
+        uint32_t moved = w->free_stack[--w->free_stack_count];
+        w->free_stack[at] = moved;
+        w->records[moved].row = at;
+    } else {   /* linked (the stack could not grow): found from free_head */
+        uint32_t *link = &w->free_head;
+        while (*link != index) link = &w->records[*link].row;
+        *link = r->row;
+    }
+    r->row = ECS_SCHED__UNLISTED;
+    w->free_count--;
+}
+
+/* Makes the records up to `index`, past the last one: those before it are dead and listed
+   where spawns may hand them out (lowest first), `index` itself dead and unlisted, for the
+   caller to take. False when out of memory, with nothing changed. */
+static bool ecs_sched__index_reach(ecs_sched_world *w, uint32_t index) {
+    uint32_t i, from = w->record_count;
+    if (!ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity, index + 1u)) return false;
+    for (i = from; i <= index; i++) {
+        w->records[i].table = ECS_SCHED__DEAD;
+        w->records[i].row = ECS_SCHED__UNLISTED;
+        w->records[i].generation = 0;
+    }
+    w->record_count = index + 1u;
+    for (i = index; i-- > from;) {
+        if (ecs_sched__in_entity_range(w, i)) ecs_sched__list_index(w, i);
+    }
+    return true;
+}
+
+/* Brings the free lists in line with the entity range: free indices outside it come off,
+   unlisted ones inside it (every one, without a range) go back on, lowest handed out first. */
+static void ecs_sched__index_lists_fit(ecs_sched_world *w) {
+    uint32_t i, kept = 0, *link = &w->free_head;
+    for (i = 0; i < w->free_stack_count; i++) {
+        uint32_t index = w->free_stack[i];
+        if (ecs_sched__in_entity_range(w, index)) {
+            w->free_stack[kept] = index;
+            w->records[index].row = kept++;
+        } else {
+            w->records[index].row = ECS_SCHED__UNLISTED;
+            w->free_count--;
+        }
+    }
+    w->free_stack_count = kept;
+    while (*link != ECS_SCHED__NONE) {
+        ecs_sched__record *r = &w->records[*link];
+        if (ecs_sched__in_entity_range(w, *link)) {
+            link = &r->row;
+        } else {
+            *link = r->row;
+            r->row = ECS_SCHED__UNLISTED;
+            w->free_count--;
+        }
+    }
+    for (i = w->record_count; i-- > 1;) {
+        const ecs_sched__record *r = &w->records[i];
+        if (r->table == ECS_SCHED__DEAD && r->row == ECS_SCHED__UNLISTED &&
+            ecs_sched__in_entity_range(w, i)) {
+            ecs_sched__list_index(w, i);
+        }
+    }
+    ecs_sched__index_bounds(w);
+}
+
+/* reserve_indices past fresh_end: the step up to the range's first index (the indices
+   skipped are dead and unlisted), then the range's end or the largest index. */
+ECS_SCHED__NOINLINE static bool ecs_sched__reserve_far_indices(ecs_sched_world *w, uint32_t count) {
+    uint64_t needed;
+    if (w->record_count < w->range_first && !ecs_sched__index_reach(w, w->range_first - 1u)) {
+        return false;
+    }
+    ecs_sched__index_bounds(w);
+    needed = (uint64_t)w->record_count + (count - w->free_count);
+    if (needed > w->fresh_end) return false;
+    return ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity, (uint32_t)needed);
+}
+
+/* Makes sure `count` indices can be handed out without allocating. False when out of memory
+   or out of indices (ecs_sched__indices_refused tells which). */
+static inline bool ecs_sched__reserve_indices(ecs_sched_world *w, uint32_t count) {
     uint64_t needed;
     if (count <= w->free_count) return true;
     needed = (uint64_t)w->record_count + (count - w->free_count);
-    if (needed > UINT32_MAX - 1) return false;
+    if (needed > w->fresh_end) return ecs_sched__reserve_far_indices(w, count);
     return ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity, (uint32_t)needed);
+}
+
+/* The failure of an ecs_sched__reserve_indices(w, count) that said no, for `what`. */
+static ecs_sched_result ecs_sched__indices_refused(ecs_sched_world *w, uint32_t count,
+                                                   const char *what) {
+    uint64_t fresh = w->record_count > w->range_first ? w->record_count : w->range_first;
+    uint64_t end = (uint64_t)(w->range_first ? w->range_last : ECS_SCHED__MAX_INDEX) + 1u;
+    if (count <= w->free_count || fresh + (count - w->free_count) <= end) {
+        return ecs_sched__out_of_memory(w, what);
+    }
+    if (!w->range_first) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                               "%s: every entity index up to %u is taken", what,
+                               (unsigned)ECS_SCHED__MAX_INDEX);
+    }
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                           "%s: the entity range [%u, %u] is used up (%u more wanted, %u free); "
+                           "widen it with ecs_sched_set_entity_range, or despawn entities in it",
+                           what, (unsigned)w->range_first, (unsigned)w->range_last,
+                           (unsigned)count, (unsigned)w->free_count);
 }
 
 /* Hands out an index reserved with ecs_sched__reserve_indices. */
@@ -7365,14 +7554,6 @@ static uint32_t ecs_sched__take_index(ecs_sched_world *w) {
         w->records[index].generation = 0;
     }
     return index;
-}
-
-/* Room for one more dead index on the stack: at once for as many as there are records, so
-   that a despawn of many copies nothing (the pages of the block are touched as it fills). */
-ECS_SCHED__NOINLINE static bool ecs_sched__free_stack_grow(ecs_sched_world *w) {
-    uint32_t needed = w->free_stack_count + 1;
-    if (needed < w->record_count) needed = w->record_count;
-    return ECS_SCHED__GROW(&w->env, w->free_stack, &w->free_stack_capacity, needed);
 }
 
 /* A despawn cannot fail: an index the stack has no room for (its growth failed) is linked
@@ -7434,29 +7615,25 @@ ECS_SCHED__NOINLINE static void ecs_sched__generation_skip(ecs_sched_world *w, u
     *floor = 0;
 }
 
-/* The rare ends of releasing an index: a generation floor a restore left, a full free stack. */
+/* The rare ends of releasing an index: a generation floor a restore left, an index outside
+   the entity range (no spawn hands it out: it stays unlisted), a full free stack. */
 ECS_SCHED__NOINLINE static void ecs_sched__release_index_slow(ecs_sched_world *w, uint32_t index) {
-    ecs_sched__record *r = &w->records[index];
     if (index < w->generation_floor_capacity) ecs_sched__generation_skip(w, index);
-    if (w->free_stack_count < w->free_stack_capacity || ecs_sched__free_stack_grow(w)) {
-        r->row = ECS_SCHED__NONE;
-        w->free_stack[w->free_stack_count++] = index;
-    } else {
-        r->row = w->free_head;
-        w->free_head = index;
-    }
+    if (ecs_sched__in_entity_range(w, index)) ecs_sched__list_index(w, index);
+    else w->records[index].row = ECS_SCHED__UNLISTED;
 }
 
-/* Small enough to inline into every despawn. */
+/* Small enough to inline into every despawn: one test (release_first and release_span) tells
+   the common case from all the rare ones. */
 static inline void ecs_sched__release_index(ecs_sched_world *w, uint32_t index) {
     ecs_sched__record *r = &w->records[index];
     r->table = ECS_SCHED__DEAD;
     r->generation++;
-    w->free_count++;
-    if (ECS_SCHED__LIKELY(index >= w->generation_floor_capacity &&
+    if (ECS_SCHED__LIKELY((uint32_t)(index - w->release_first) <= w->release_span &&
                           w->free_stack_count < w->free_stack_capacity)) {
-        r->row = ECS_SCHED__NONE;
+        r->row = w->free_stack_count;
         w->free_stack[w->free_stack_count++] = index;
+        w->free_count++;
     } else {
         ecs_sched__release_index_slow(w, index);
     }
@@ -7536,11 +7713,15 @@ static ecs_sched_result ecs_sched__inconsistent(ecs_sched_world *w, const char *
 }
 
 static ecs_sched_result ecs_sched__check_records(ecs_sched_world *w) {
-    uint32_t i, live = 0, dead = 0, walked = 0, at;
+    uint32_t i, live = 0, dead = 0, unlisted = 0, walked = 0, at;
     for (i = 1; i < w->record_count; i++) {
         const ecs_sched__record *r = &w->records[i];
         if (r->table == ECS_SCHED__DEAD) {
             dead++;
+            if (r->row == ECS_SCHED__UNLISTED && ecs_sched__in_entity_range(w, i)) {
+                return ecs_sched__inconsistent(w, "a free index spawns may take is on no free list", i, 0);
+            }
+            unlisted += r->row == ECS_SCHED__UNLISTED;
         } else if (r->table != ECS_SCHED__RESERVED) {
             if (r->table >= w->table_count || r->row >= (uint32_t)w->tables[r->table]->count ||
                 w->tables[r->table]->entities[r->row] != ecs_sched__make_entity(i, r->generation)) {
@@ -7556,17 +7737,17 @@ static ecs_sched_result ecs_sched__check_records(ecs_sched_world *w) {
     for (i = 0; i < w->free_stack_count; i++) {
         at = w->free_stack[i];
         if (at == 0 || at >= w->record_count || w->records[at].table != ECS_SCHED__DEAD ||
-            ++walked > dead) {
+            w->records[at].row != i || !ecs_sched__in_entity_range(w, at) || ++walked > dead) {
             return ecs_sched__inconsistent(w, "stack of free indices is broken", at, walked);
         }
     }
     for (at = w->free_head; at != ECS_SCHED__NONE; at = w->records[at].row) {
         if (at == 0 || at >= w->record_count || w->records[at].table != ECS_SCHED__DEAD ||
-            ++walked > dead) {
+            !ecs_sched__in_entity_range(w, at) || ++walked > dead) {
             return ecs_sched__inconsistent(w, "free list is broken", at, walked);
         }
     }
-    if (walked != dead || walked != w->free_count) {
+    if (walked + unlisted != dead || walked != w->free_count) {
         return ecs_sched__inconsistent(w, "free list length", walked, dead);
     }
     return ECS_SCHED_OK;
@@ -10052,7 +10233,7 @@ static inline bool ecs_sched__no_buffer(const ecs_sched_commands *cmd) {
 static inline ecs_sched_entity ecs_sched__reserve_handle(ecs_sched_world *w) {
     uint32_t index;
     if (!ecs_sched__reserve_indices(w, 1)) {
-        ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
+        ecs_sched__indices_refused(w, 1, "reserving an entity for a command buffer");
         return ECS_SCHED_NULL_ENTITY;
     }
     index = ecs_sched__take_index(w);
@@ -10091,8 +10272,11 @@ ecs_sched_entity ecs_sched_commands_spawn_with(ecs_sched_commands *cmd, int32_t 
     for (i = 0; i < count; i++) {
         worst += sizeof(uint32_t) + w->components[ids[i]].alignment + w->components[ids[i]].size;
     }
-    if (!ecs_sched__reserve_indices(w, 1) ||
-        !(block = ecs_sched__command_room(cmd, ecs_sched__align_up(worst, sizeof(uint32_t))))) {
+    if (!ecs_sched__reserve_indices(w, 1)) {
+        ecs_sched__indices_refused(w, 1, "commands_spawn_with");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (!(block = ecs_sched__command_room(cmd, ecs_sched__align_up(worst, sizeof(uint32_t))))) {
         ecs_sched__out_of_memory(w, "recording a command");
         return ECS_SCHED_NULL_ENTITY;
     }
@@ -11998,8 +12182,11 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     if (ecs_sched__check_ids(w, count, ids, "spawn") != ECS_SCHED_OK) return ECS_SCHED_NULL_ENTITY;
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
     if (!t) return ECS_SCHED_NULL_ENTITY;
-    if (!ecs_sched__reserve_indices(w, 1) || !ecs_sched__table_reserve(w, t, 1) ||
-        !ecs_sched__sparse_room(w, count, ids, 1)) {
+    if (!ecs_sched__reserve_indices(w, 1)) {
+        ecs_sched__indices_refused(w, 1, "spawning an entity");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (!ecs_sched__table_reserve(w, t, 1) || !ecs_sched__sparse_room(w, count, ids, 1)) {
         ecs_sched__out_of_memory(w, "spawning an entity");
         return ECS_SCHED_NULL_ENTITY;
     }
@@ -12109,7 +12296,11 @@ ecs_sched_entity ecs_sched_spawn_in(ecs_sched_world *w, const ecs_sched_archetyp
     }
     if (ecs_sched__change_refused(w, "spawn")) return ECS_SCHED_NULL_ENTITY;
     t = w->tables[a->table];
-    if (!ecs_sched__reserve_indices(w, 1) || !ecs_sched__table_reserve(w, t, 1)) {
+    if (!ecs_sched__reserve_indices(w, 1)) {
+        ecs_sched__indices_refused(w, 1, "spawning an entity");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (!ecs_sched__table_reserve(w, t, 1)) {
         ecs_sched__out_of_memory(w, "spawning an entity");
         return ECS_SCHED_NULL_ENTITY;
     }
@@ -12215,8 +12406,10 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     if (result != ECS_SCHED_OK) return result;
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
     if (!t) return w->env.last_result;
-    if (!ecs_sched__reserve_indices(w, (uint32_t)entity_count) ||
-        !ecs_sched__table_reserve(w, t, entity_count) ||
+    if (!ecs_sched__reserve_indices(w, (uint32_t)entity_count)) {
+        return ecs_sched__indices_refused(w, (uint32_t)entity_count, "spawning a batch of entities");
+    }
+    if (!ecs_sched__table_reserve(w, t, entity_count) ||
         !ecs_sched__sparse_room(w, count, ids, (uint32_t)entity_count)) {
         return ecs_sched__out_of_memory(w, "spawning a batch of entities");
     }
@@ -12293,6 +12486,91 @@ ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
 bool ecs_sched_is_alive(const ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
     return ecs_sched__is_live_record(w, e);
+}
+
+/* ---- entity ids made elsewhere, and the range of those made here ---- */
+
+/* Why spawn_at cannot make handle e alive (ECS_SCHED_OK: it can). */
+static ecs_sched_result ecs_sched__spawn_at_refused(ecs_sched_world *w, ecs_sched_entity e) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e), generation = ECS_SCHED_ENTITY_GENERATION(e);
+    const ecs_sched__record *r = index < w->record_count ? &w->records[index] : NULL;
+    if (index == 0 || index > ECS_SCHED__MAX_INDEX) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "spawn_at: entity index %u is not one an entity can have (they "
+                               "go from 1 to %u)", (unsigned)index, (unsigned)ECS_SCHED__MAX_INDEX);
+    }
+    if (w->range_first && ecs_sched__in_entity_range(w, index)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "spawn_at: entity %u (generation %u) is inside this world's "
+                               "entity range [%u, %u], where its own spawns take their indices; "
+                               "entities made at a given handle come from outside it (move the "
+                               "range with ecs_sched_set_entity_range)", (unsigned)index,
+                               (unsigned)generation, (unsigned)w->range_first,
+                               (unsigned)w->range_last);
+    }
+    if (r && r->table == ECS_SCHED__RESERVED) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "spawn_at: entity index %u is reserved by a command buffer for "
+                               "entity %u (generation %u), alive when the buffer is applied",
+                               (unsigned)index, (unsigned)index, (unsigned)r->generation);
+    }
+    if (r && r->table != ECS_SCHED__DEAD) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "spawn_at: entity index %u is held by %s (generation %u), alive; "
+                               "despawn it before making generation %u", (unsigned)index,
+                               ecs_sched__entity_label(w, ecs_sched__make_entity(index, r->generation)).text,
+                               (unsigned)r->generation, (unsigned)generation);
+    }
+    if (r && generation < r->generation) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_STALE_ENTITY,
+                               "spawn_at: entity %u (generation %u) is stale: its index has "
+                               "reached generation %u, and an older one alive again would bring "
+                               "back handles that were despawned", (unsigned)index,
+                               (unsigned)generation, (unsigned)r->generation);
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_spawn_at(ecs_sched_world *w, ecs_sched_entity e) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    ecs_sched__table *t;
+    ecs_sched__record *r;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observed && ecs_sched__refused_in_observer(w, "spawn_at")) return ECS_SCHED_ERR_ACCESS;
+    if (ecs_sched__change_refused(w, "spawn_at")) return ECS_SCHED_ERR_ACCESS;
+    result = ecs_sched__spawn_at_refused(w, e);
+    if (result != ECS_SCHED_OK) return result;
+    t = w->tables[0];
+    if (!ecs_sched__table_reserve(w, t, 1) ||
+        (index >= w->record_count && !ecs_sched__index_reach(w, index))) {
+        return ecs_sched__out_of_memory(w, "spawn_at: making room for the entity");
+    }
+    r = &w->records[index];
+    if (r->row != ECS_SCHED__UNLISTED) ecs_sched__unlist_index(w, index);
+    r->generation = ECS_SCHED_ENTITY_GENERATION(e);
+    ecs_sched__placed(w, t, ecs_sched__place_row(w, index, t));
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_set_entity_range(ecs_sched_world *w, uint32_t first, uint32_t last) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observed && ecs_sched__refused_in_observer(w, "set_entity_range")) {
+        return ECS_SCHED_ERR_ACCESS;
+    }
+    if (ecs_sched__change_refused(w, "set_entity_range")) return ECS_SCHED_ERR_ACCESS;
+    if (first && !last) last = ECS_SCHED__MAX_INDEX;
+    if ((!first && last) || first > last || last > ECS_SCHED__MAX_INDEX) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "set_entity_range: [%u, %u] is not a range of entity indices "
+                               "(they go from 1 to %u; last 0: no upper bound; 0, 0: no range)",
+                               (unsigned)first, (unsigned)last, (unsigned)ECS_SCHED__MAX_INDEX);
+    }
+    w->range_first = first;
+    w->range_last = last;
+    w->ranged = w->ranged || first;
+    if (w->ranged) ecs_sched__index_lists_fit(w);
+    return ECS_SCHED_OK;
 }
 
 /* Writes values into the entity's current row: constructs the components that `before` did
@@ -23583,7 +23861,7 @@ static ecs_sched_entity ecs_sched__instantiate_checked(ecs_sched_world *w, ecs_s
     if (result == ECS_SCHED_OK) result = ecs_sched__instancing_tables(w, &in);
     if (result == ECS_SCHED_OK && !ecs_sched__instancing_reserve(w, &in, root)) {
         ecs_sched__instancing_release(w, &in, root);
-        result = ecs_sched__out_of_memory(w, "instantiating a prefab");
+        result = ecs_sched__indices_refused(w, (uint32_t)in.count, "instantiating a prefab");
     }
     if (result == ECS_SCHED_OK) {
         ecs_sched__instancing_place(w, &in);
@@ -28779,8 +29057,8 @@ static void ecs_sched__restore_free_stack(ecs_sched_world *w) {
     }
     while (at != ECS_SCHED__NONE) {
         uint32_t next = w->records[at].row;
-        w->records[at].row = ECS_SCHED__NONE;
         w->free_stack[--k] = at;
+        w->records[at].row = k;
         at = next;
     }
     w->free_stack_count = w->free_count;
@@ -28879,6 +29157,7 @@ static bool ecs_sched__restore_generations_reserve(ecs_sched_world *w, const ecs
     if (top <= had) return true;
     if (!ECS_SCHED__GROW(&w->env, w->generation_floor, &w->generation_floor_capacity, top)) return false;
     memset(w->generation_floor + had, 0, (size_t)(w->generation_floor_capacity - had) * sizeof *w->generation_floor);
+    ecs_sched__index_bounds(w);
     return true;
 }
 
@@ -29224,6 +29503,7 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     }
     ecs_sched__restore_records(w, s);
     ecs_sched__restore_free_stack(w);
+    if (w->ranged) ecs_sched__index_lists_fit(w);   /* the range is the world's, not the snapshot's */
     w->alive_count = s->alive_count;
     ecs_sched__restore_sparse(w, s);
     ecs_sched__restore_resources(w, s, &r);
@@ -32112,6 +32392,7 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     w->component_count = 1;
     w->record_count = 1;
     w->free_head = ECS_SCHED__NONE;
+    ecs_sched__index_bounds(w);
     if (!ECS_SCHED__GROW(&w->env, w->components, &w->component_capacity, 1) ||
         !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, 1) ||
         !ECS_SCHED__GROW(&w->env, w->resource_stamps, &w->resource_stamp_capacity, 1) ||

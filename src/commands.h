@@ -411,7 +411,7 @@ static inline bool ecs_sched__no_buffer(const ecs_sched_commands *cmd) {
 static inline ecs_sched_entity ecs_sched__reserve_handle(ecs_sched_world *w) {
     uint32_t index;
     if (!ecs_sched__reserve_indices(w, 1)) {
-        ecs_sched__out_of_memory(w, "reserving an entity for a command buffer");
+        ecs_sched__indices_refused(w, 1, "reserving an entity for a command buffer");
         return ECS_SCHED_NULL_ENTITY;
     }
     index = ecs_sched__take_index(w);
@@ -450,8 +450,11 @@ ecs_sched_entity ecs_sched_commands_spawn_with(ecs_sched_commands *cmd, int32_t 
     for (i = 0; i < count; i++) {
         worst += sizeof(uint32_t) + w->components[ids[i]].alignment + w->components[ids[i]].size;
     }
-    if (!ecs_sched__reserve_indices(w, 1) ||
-        !(block = ecs_sched__command_room(cmd, ecs_sched__align_up(worst, sizeof(uint32_t))))) {
+    if (!ecs_sched__reserve_indices(w, 1)) {
+        ecs_sched__indices_refused(w, 1, "commands_spawn_with");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (!(block = ecs_sched__command_room(cmd, ecs_sched__align_up(worst, sizeof(uint32_t))))) {
         ecs_sched__out_of_memory(w, "recording a command");
         return ECS_SCHED_NULL_ENTITY;
     }

@@ -32,6 +32,18 @@ ECS_SCHED_API ecs_sched_entity ecs_sched_spawn_in(ecs_sched_world *world,
                                                   const void *const *values);
 ECS_SCHED_API ecs_sched_result ecs_sched_despawn(ecs_sched_world *world, ecs_sched_entity entity);
 ECS_SCHED_API bool ecs_sched_is_alive(const ecs_sched_world *world, ecs_sched_entity entity);
+/* Makes the entity with exactly this handle (index and generation) alive, with no
+   components: an entity whose id was made elsewhere, such as a server's entity mirrored on a
+   client (see Entity ids made elsewhere in THE WORLD). Refused: the null handle or an index
+   past the largest, an index in the world's entity range, an index alive or reserved now
+   (ECS_SCHED_ERR_INVALID_ARGUMENT, naming its holder); a generation older than the index
+   has reached (ECS_SCHED_ERR_STALE_ENTITY). */
+ECS_SCHED_API ecs_sched_result ecs_sched_spawn_at(ecs_sched_world *world, ecs_sched_entity entity);
+/* From now on, spawns of every kind (commands and prefab instances too) hand out indices
+   from first to last only, both included; last 0: no upper bound; 0, 0: any index again.
+   A spawn finding none left fails with ECS_SCHED_ERR_LIMIT. */
+ECS_SCHED_API ecs_sched_result ecs_sched_set_entity_range(ecs_sched_world *world, uint32_t first,
+                                                          uint32_t last);
 /* Adds the component, or overwrites its value when present. value NULL: default value for a
    new component, no change for a present one. value must not point into the world. */
 ECS_SCHED_API ecs_sched_result ecs_sched_insert(ecs_sched_world *world, ecs_sched_entity entity,
@@ -265,8 +277,11 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     if (ecs_sched__check_ids(w, count, ids, "spawn") != ECS_SCHED_OK) return ECS_SCHED_NULL_ENTITY;
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
     if (!t) return ECS_SCHED_NULL_ENTITY;
-    if (!ecs_sched__reserve_indices(w, 1) || !ecs_sched__table_reserve(w, t, 1) ||
-        !ecs_sched__sparse_room(w, count, ids, 1)) {
+    if (!ecs_sched__reserve_indices(w, 1)) {
+        ecs_sched__indices_refused(w, 1, "spawning an entity");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (!ecs_sched__table_reserve(w, t, 1) || !ecs_sched__sparse_room(w, count, ids, 1)) {
         ecs_sched__out_of_memory(w, "spawning an entity");
         return ECS_SCHED_NULL_ENTITY;
     }
@@ -376,7 +391,11 @@ ecs_sched_entity ecs_sched_spawn_in(ecs_sched_world *w, const ecs_sched_archetyp
     }
     if (ecs_sched__change_refused(w, "spawn")) return ECS_SCHED_NULL_ENTITY;
     t = w->tables[a->table];
-    if (!ecs_sched__reserve_indices(w, 1) || !ecs_sched__table_reserve(w, t, 1)) {
+    if (!ecs_sched__reserve_indices(w, 1)) {
+        ecs_sched__indices_refused(w, 1, "spawning an entity");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (!ecs_sched__table_reserve(w, t, 1)) {
         ecs_sched__out_of_memory(w, "spawning an entity");
         return ECS_SCHED_NULL_ENTITY;
     }
@@ -482,8 +501,10 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
     if (result != ECS_SCHED_OK) return result;
     t = ecs_sched__table_adding(w, w->tables[0], count, ids);
     if (!t) return w->env.last_result;
-    if (!ecs_sched__reserve_indices(w, (uint32_t)entity_count) ||
-        !ecs_sched__table_reserve(w, t, entity_count) ||
+    if (!ecs_sched__reserve_indices(w, (uint32_t)entity_count)) {
+        return ecs_sched__indices_refused(w, (uint32_t)entity_count, "spawning a batch of entities");
+    }
+    if (!ecs_sched__table_reserve(w, t, entity_count) ||
         !ecs_sched__sparse_room(w, count, ids, (uint32_t)entity_count)) {
         return ecs_sched__out_of_memory(w, "spawning a batch of entities");
     }
@@ -560,6 +581,91 @@ ecs_sched_result ecs_sched_despawn(ecs_sched_world *w, ecs_sched_entity e) {
 bool ecs_sched_is_alive(const ecs_sched_world *w, ecs_sched_entity e) {
     ECS_SCHED__CHECK_WORLD(w);
     return ecs_sched__is_live_record(w, e);
+}
+
+/* ---- entity ids made elsewhere, and the range of those made here ---- */
+
+/* Why spawn_at cannot make handle e alive (ECS_SCHED_OK: it can). */
+static ecs_sched_result ecs_sched__spawn_at_refused(ecs_sched_world *w, ecs_sched_entity e) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e), generation = ECS_SCHED_ENTITY_GENERATION(e);
+    const ecs_sched__record *r = index < w->record_count ? &w->records[index] : NULL;
+    if (index == 0 || index > ECS_SCHED__MAX_INDEX) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "spawn_at: entity index %u is not one an entity can have (they "
+                               "go from 1 to %u)", (unsigned)index, (unsigned)ECS_SCHED__MAX_INDEX);
+    }
+    if (w->range_first && ecs_sched__in_entity_range(w, index)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "spawn_at: entity %u (generation %u) is inside this world's "
+                               "entity range [%u, %u], where its own spawns take their indices; "
+                               "entities made at a given handle come from outside it (move the "
+                               "range with ecs_sched_set_entity_range)", (unsigned)index,
+                               (unsigned)generation, (unsigned)w->range_first,
+                               (unsigned)w->range_last);
+    }
+    if (r && r->table == ECS_SCHED__RESERVED) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "spawn_at: entity index %u is reserved by a command buffer for "
+                               "entity %u (generation %u), alive when the buffer is applied",
+                               (unsigned)index, (unsigned)index, (unsigned)r->generation);
+    }
+    if (r && r->table != ECS_SCHED__DEAD) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "spawn_at: entity index %u is held by %s (generation %u), alive; "
+                               "despawn it before making generation %u", (unsigned)index,
+                               ecs_sched__entity_label(w, ecs_sched__make_entity(index, r->generation)).text,
+                               (unsigned)r->generation, (unsigned)generation);
+    }
+    if (r && generation < r->generation) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_STALE_ENTITY,
+                               "spawn_at: entity %u (generation %u) is stale: its index has "
+                               "reached generation %u, and an older one alive again would bring "
+                               "back handles that were despawned", (unsigned)index,
+                               (unsigned)generation, (unsigned)r->generation);
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_spawn_at(ecs_sched_world *w, ecs_sched_entity e) {
+    uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
+    ecs_sched__table *t;
+    ecs_sched__record *r;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observed && ecs_sched__refused_in_observer(w, "spawn_at")) return ECS_SCHED_ERR_ACCESS;
+    if (ecs_sched__change_refused(w, "spawn_at")) return ECS_SCHED_ERR_ACCESS;
+    result = ecs_sched__spawn_at_refused(w, e);
+    if (result != ECS_SCHED_OK) return result;
+    t = w->tables[0];
+    if (!ecs_sched__table_reserve(w, t, 1) ||
+        (index >= w->record_count && !ecs_sched__index_reach(w, index))) {
+        return ecs_sched__out_of_memory(w, "spawn_at: making room for the entity");
+    }
+    r = &w->records[index];
+    if (r->row != ECS_SCHED__UNLISTED) ecs_sched__unlist_index(w, index);
+    r->generation = ECS_SCHED_ENTITY_GENERATION(e);
+    ecs_sched__placed(w, t, ecs_sched__place_row(w, index, t));
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_set_entity_range(ecs_sched_world *w, uint32_t first, uint32_t last) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observed && ecs_sched__refused_in_observer(w, "set_entity_range")) {
+        return ECS_SCHED_ERR_ACCESS;
+    }
+    if (ecs_sched__change_refused(w, "set_entity_range")) return ECS_SCHED_ERR_ACCESS;
+    if (first && !last) last = ECS_SCHED__MAX_INDEX;
+    if ((!first && last) || first > last || last > ECS_SCHED__MAX_INDEX) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "set_entity_range: [%u, %u] is not a range of entity indices "
+                               "(they go from 1 to %u; last 0: no upper bound; 0, 0: no range)",
+                               (unsigned)first, (unsigned)last, (unsigned)ECS_SCHED__MAX_INDEX);
+    }
+    w->range_first = first;
+    w->range_last = last;
+    w->ranged = w->ranged || first;
+    if (w->ranged) ecs_sched__index_lists_fit(w);
+    return ECS_SCHED_OK;
 }
 
 /* Writes values into the entity's current row: constructs the components that `before` did

@@ -763,7 +763,7 @@ static ecs_sched_entity ecs_sched__instantiate_checked(ecs_sched_world *w, ecs_s
     if (result == ECS_SCHED_OK) result = ecs_sched__instancing_tables(w, &in);
     if (result == ECS_SCHED_OK && !ecs_sched__instancing_reserve(w, &in, root)) {
         ecs_sched__instancing_release(w, &in, root);
-        result = ecs_sched__out_of_memory(w, "instantiating a prefab");
+        result = ecs_sched__indices_refused(w, (uint32_t)in.count, "instantiating a prefab");
     }
     if (result == ECS_SCHED_OK) {
         ecs_sched__instancing_place(w, &in);

@@ -112,6 +112,9 @@ ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world 
 #define ECS_SCHED__NONE UINT32_MAX
 #define ECS_SCHED__DEAD UINT32_MAX             /* record.table of a free index */
 #define ECS_SCHED__RESERVED (UINT32_MAX - 1u)  /* record.table of a handle a buffer reserved */
+#define ECS_SCHED__UNLISTED (UINT32_MAX - 1u)  /* record.row of a dead index on no free list:
+                                                  outside the entity range, not handed out */
+#define ECS_SCHED__MAX_INDEX (UINT32_MAX - 2u) /* the largest entity index */
 #define ECS_SCHED__MAX_TYPE 256                /* components on one entity */
 #define ECS_SCHED__DISABLED_NAME "ecs_sched.Disabled"   /* the tag of disabled entities */
 #define ECS_SCHED__PREFAB_NAME "ecs_sched.Prefab"       /* the tag of prefabs */
@@ -128,7 +131,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_world_set_error_policy(ecs_sched_world 
 
 typedef struct ecs_sched__record {
     uint32_t table;       /* table index, ECS_SCHED__DEAD or ECS_SCHED__RESERVED */
-    uint32_t row;         /* row in the table; next free index while dead */
+    uint32_t row;         /* row in the table; while dead: its position on the free stack,
+                             the next linked free index, or ECS_SCHED__UNLISTED */
     uint32_t generation;
 } ecs_sched__record;
 
@@ -335,6 +339,15 @@ struct ecs_sched_world {
                                             it is released, past the handles an abandoned
                                             timeline made on it; 0: none. NULL until needed */
     uint32_t generation_floor_capacity;
+    uint32_t range_first, range_last;    /* the indices spawns hand out (entity.h:
+                                            ecs_sched_set_entity_range); 0, 0: any */
+    bool ranged;                         /* a range was set once: dead indices outside it
+                                            may be unlisted */
+    uint32_t fresh_end;                  /* new indices stay below it (the range's end);
+                                            0 while the range's first index is ahead */
+    uint32_t release_first, release_span;  /* a released index in release_first +
+                                            [0, release_span] (in the range, past the
+                                            generation floors) goes on the stack at once */
     int32_t alive_count;
     ecs_sched__table **tables;           /* tables[0] is the empty archetype */
     uint32_t table_count;
@@ -788,13 +801,161 @@ static ecs_sched_result ecs_sched__stale(ecs_sched_world *w, ecs_sched_entity e,
                            (unsigned)ECS_SCHED_ENTITY_GENERATION(e), why);
 }
 
-/* Makes sure `count` indices can be handed out without allocating. */
-static bool ecs_sched__reserve_indices(ecs_sched_world *w, uint32_t count) {
+/* ---- which indices are handed out: the free lists and the entity range ---- */
+
+static inline bool ecs_sched__in_entity_range(const ecs_sched_world *w, uint32_t index) {
+    return !w->range_first || (index >= w->range_first && index <= w->range_last);
+}
+
+/* The entity range's derived bounds, set again whenever the range, the generation floors or
+   (for fresh_end, which only gets too low) the record count change. */
+static void ecs_sched__index_bounds(ecs_sched_world *w) {
+    uint32_t last = w->range_first ? w->range_last : ECS_SCHED__MAX_INDEX;
+    uint32_t first = w->generation_floor_capacity > w->range_first ? w->generation_floor_capacity
+                                                                   : w->range_first;
+    w->fresh_end = w->record_count < w->range_first ? 0 : last + 1u;
+    if (first > last) {   /* index - UINT32_MAX is never 0: every release looks twice */
+        w->release_first = UINT32_MAX;
+        w->release_span = 0;
+    } else {
+        w->release_first = first;
+        w->release_span = last - first;
+    }
+}
+
+/* Room for one more dead index on the stack: at once for as many as there are records, so
+   that a despawn of many copies nothing (the pages of the block are touched as it fills). */
+ECS_SCHED__NOINLINE static bool ecs_sched__free_stack_grow(ecs_sched_world *w) {
+    uint32_t needed = w->free_stack_count + 1;
+    if (needed < w->record_count) needed = w->record_count;
+    return ECS_SCHED__GROW(&w->env, w->free_stack, &w->free_stack_capacity, needed);
+}
+
+/* Lists a dead index for reuse: on the stack, its row its position there (so that spawn_at
+   takes it off at once), or linked from free_head when the stack cannot grow. */
+static void ecs_sched__list_index(ecs_sched_world *w, uint32_t index) {
+    ecs_sched__record *r = &w->records[index];
+    if (w->free_stack_count < w->free_stack_capacity || ecs_sched__free_stack_grow(w)) {
+        r->row = w->free_stack_count;
+        w->free_stack[w->free_stack_count++] = index;
+    } else {
+        r->row = w->free_head;
+        w->free_head = index;
+    }
+    w->free_count++;
+}
+
+/* Takes a listed dead index off the free lists: the top of the stack fills its place. */
+static void ecs_sched__unlist_index(ecs_sched_world *w, uint32_t index) {
+    ecs_sched__record *r = &w->records[index];
+    uint32_t at = r->row;
+    if (at < w->free_stack_count && w->free_stack[at] == index) {
+        uint32_t moved = w->free_stack[--w->free_stack_count];
+        w->free_stack[at] = moved;
+        w->records[moved].row = at;
+    } else {   /* linked (the stack could not grow): found from free_head */
+        uint32_t *link = &w->free_head;
+        while (*link != index) link = &w->records[*link].row;
+        *link = r->row;
+    }
+    r->row = ECS_SCHED__UNLISTED;
+    w->free_count--;
+}
+
+/* Makes the records up to `index`, past the last one: those before it are dead and listed
+   where spawns may hand them out (lowest first), `index` itself dead and unlisted, for the
+   caller to take. False when out of memory, with nothing changed. */
+static bool ecs_sched__index_reach(ecs_sched_world *w, uint32_t index) {
+    uint32_t i, from = w->record_count;
+    if (!ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity, index + 1u)) return false;
+    for (i = from; i <= index; i++) {
+        w->records[i].table = ECS_SCHED__DEAD;
+        w->records[i].row = ECS_SCHED__UNLISTED;
+        w->records[i].generation = 0;
+    }
+    w->record_count = index + 1u;
+    for (i = index; i-- > from;) {
+        if (ecs_sched__in_entity_range(w, i)) ecs_sched__list_index(w, i);
+    }
+    return true;
+}
+
+/* Brings the free lists in line with the entity range: free indices outside it come off,
+   unlisted ones inside it (every one, without a range) go back on, lowest handed out first. */
+static void ecs_sched__index_lists_fit(ecs_sched_world *w) {
+    uint32_t i, kept = 0, *link = &w->free_head;
+    for (i = 0; i < w->free_stack_count; i++) {
+        uint32_t index = w->free_stack[i];
+        if (ecs_sched__in_entity_range(w, index)) {
+            w->free_stack[kept] = index;
+            w->records[index].row = kept++;
+        } else {
+            w->records[index].row = ECS_SCHED__UNLISTED;
+            w->free_count--;
+        }
+    }
+    w->free_stack_count = kept;
+    while (*link != ECS_SCHED__NONE) {
+        ecs_sched__record *r = &w->records[*link];
+        if (ecs_sched__in_entity_range(w, *link)) {
+            link = &r->row;
+        } else {
+            *link = r->row;
+            r->row = ECS_SCHED__UNLISTED;
+            w->free_count--;
+        }
+    }
+    for (i = w->record_count; i-- > 1;) {
+        const ecs_sched__record *r = &w->records[i];
+        if (r->table == ECS_SCHED__DEAD && r->row == ECS_SCHED__UNLISTED &&
+            ecs_sched__in_entity_range(w, i)) {
+            ecs_sched__list_index(w, i);
+        }
+    }
+    ecs_sched__index_bounds(w);
+}
+
+/* reserve_indices past fresh_end: the step up to the range's first index (the indices
+   skipped are dead and unlisted), then the range's end or the largest index. */
+ECS_SCHED__NOINLINE static bool ecs_sched__reserve_far_indices(ecs_sched_world *w, uint32_t count) {
+    uint64_t needed;
+    if (w->record_count < w->range_first && !ecs_sched__index_reach(w, w->range_first - 1u)) {
+        return false;
+    }
+    ecs_sched__index_bounds(w);
+    needed = (uint64_t)w->record_count + (count - w->free_count);
+    if (needed > w->fresh_end) return false;
+    return ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity, (uint32_t)needed);
+}
+
+/* Makes sure `count` indices can be handed out without allocating. False when out of memory
+   or out of indices (ecs_sched__indices_refused tells which). */
+static inline bool ecs_sched__reserve_indices(ecs_sched_world *w, uint32_t count) {
     uint64_t needed;
     if (count <= w->free_count) return true;
     needed = (uint64_t)w->record_count + (count - w->free_count);
-    if (needed > UINT32_MAX - 1) return false;
+    if (needed > w->fresh_end) return ecs_sched__reserve_far_indices(w, count);
     return ECS_SCHED__GROW(&w->env, w->records, &w->record_capacity, (uint32_t)needed);
+}
+
+/* The failure of an ecs_sched__reserve_indices(w, count) that said no, for `what`. */
+static ecs_sched_result ecs_sched__indices_refused(ecs_sched_world *w, uint32_t count,
+                                                   const char *what) {
+    uint64_t fresh = w->record_count > w->range_first ? w->record_count : w->range_first;
+    uint64_t end = (uint64_t)(w->range_first ? w->range_last : ECS_SCHED__MAX_INDEX) + 1u;
+    if (count <= w->free_count || fresh + (count - w->free_count) <= end) {
+        return ecs_sched__out_of_memory(w, what);
+    }
+    if (!w->range_first) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                               "%s: every entity index up to %u is taken", what,
+                               (unsigned)ECS_SCHED__MAX_INDEX);
+    }
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                           "%s: the entity range [%u, %u] is used up (%u more wanted, %u free); "
+                           "widen it with ecs_sched_set_entity_range, or despawn entities in it",
+                           what, (unsigned)w->range_first, (unsigned)w->range_last,
+                           (unsigned)count, (unsigned)w->free_count);
 }
 
 /* Hands out an index reserved with ecs_sched__reserve_indices. */
@@ -812,14 +973,6 @@ static uint32_t ecs_sched__take_index(ecs_sched_world *w) {
         w->records[index].generation = 0;
     }
     return index;
-}
-
-/* Room for one more dead index on the stack: at once for as many as there are records, so
-   that a despawn of many copies nothing (the pages of the block are touched as it fills). */
-ECS_SCHED__NOINLINE static bool ecs_sched__free_stack_grow(ecs_sched_world *w) {
-    uint32_t needed = w->free_stack_count + 1;
-    if (needed < w->record_count) needed = w->record_count;
-    return ECS_SCHED__GROW(&w->env, w->free_stack, &w->free_stack_capacity, needed);
 }
 
 /* A despawn cannot fail: an index the stack has no room for (its growth failed) is linked
@@ -881,29 +1034,25 @@ ECS_SCHED__NOINLINE static void ecs_sched__generation_skip(ecs_sched_world *w, u
     *floor = 0;
 }
 
-/* The rare ends of releasing an index: a generation floor a restore left, a full free stack. */
+/* The rare ends of releasing an index: a generation floor a restore left, an index outside
+   the entity range (no spawn hands it out: it stays unlisted), a full free stack. */
 ECS_SCHED__NOINLINE static void ecs_sched__release_index_slow(ecs_sched_world *w, uint32_t index) {
-    ecs_sched__record *r = &w->records[index];
     if (index < w->generation_floor_capacity) ecs_sched__generation_skip(w, index);
-    if (w->free_stack_count < w->free_stack_capacity || ecs_sched__free_stack_grow(w)) {
-        r->row = ECS_SCHED__NONE;
-        w->free_stack[w->free_stack_count++] = index;
-    } else {
-        r->row = w->free_head;
-        w->free_head = index;
-    }
+    if (ecs_sched__in_entity_range(w, index)) ecs_sched__list_index(w, index);
+    else w->records[index].row = ECS_SCHED__UNLISTED;
 }
 
-/* Small enough to inline into every despawn. */
+/* Small enough to inline into every despawn: one test (release_first and release_span) tells
+   the common case from all the rare ones. */
 static inline void ecs_sched__release_index(ecs_sched_world *w, uint32_t index) {
     ecs_sched__record *r = &w->records[index];
     r->table = ECS_SCHED__DEAD;
     r->generation++;
-    w->free_count++;
-    if (ECS_SCHED__LIKELY(index >= w->generation_floor_capacity &&
+    if (ECS_SCHED__LIKELY((uint32_t)(index - w->release_first) <= w->release_span &&
                           w->free_stack_count < w->free_stack_capacity)) {
-        r->row = ECS_SCHED__NONE;
+        r->row = w->free_stack_count;
         w->free_stack[w->free_stack_count++] = index;
+        w->free_count++;
     } else {
         ecs_sched__release_index_slow(w, index);
     }
@@ -983,11 +1132,15 @@ static ecs_sched_result ecs_sched__inconsistent(ecs_sched_world *w, const char *
 }
 
 static ecs_sched_result ecs_sched__check_records(ecs_sched_world *w) {
-    uint32_t i, live = 0, dead = 0, walked = 0, at;
+    uint32_t i, live = 0, dead = 0, unlisted = 0, walked = 0, at;
     for (i = 1; i < w->record_count; i++) {
         const ecs_sched__record *r = &w->records[i];
         if (r->table == ECS_SCHED__DEAD) {
             dead++;
+            if (r->row == ECS_SCHED__UNLISTED && ecs_sched__in_entity_range(w, i)) {
+                return ecs_sched__inconsistent(w, "a free index spawns may take is on no free list", i, 0);
+            }
+            unlisted += r->row == ECS_SCHED__UNLISTED;
         } else if (r->table != ECS_SCHED__RESERVED) {
             if (r->table >= w->table_count || r->row >= (uint32_t)w->tables[r->table]->count ||
                 w->tables[r->table]->entities[r->row] != ecs_sched__make_entity(i, r->generation)) {
@@ -1003,17 +1156,17 @@ static ecs_sched_result ecs_sched__check_records(ecs_sched_world *w) {
     for (i = 0; i < w->free_stack_count; i++) {
         at = w->free_stack[i];
         if (at == 0 || at >= w->record_count || w->records[at].table != ECS_SCHED__DEAD ||
-            ++walked > dead) {
+            w->records[at].row != i || !ecs_sched__in_entity_range(w, at) || ++walked > dead) {
             return ecs_sched__inconsistent(w, "stack of free indices is broken", at, walked);
         }
     }
     for (at = w->free_head; at != ECS_SCHED__NONE; at = w->records[at].row) {
         if (at == 0 || at >= w->record_count || w->records[at].table != ECS_SCHED__DEAD ||
-            ++walked > dead) {
+            !ecs_sched__in_entity_range(w, at) || ++walked > dead) {
             return ecs_sched__inconsistent(w, "free list is broken", at, walked);
         }
     }
-    if (walked != dead || walked != w->free_count) {
+    if (walked + unlisted != dead || walked != w->free_count) {
         return ecs_sched__inconsistent(w, "free list length", walked, dead);
     }
     return ECS_SCHED_OK;

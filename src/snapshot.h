@@ -468,8 +468,8 @@ static void ecs_sched__restore_free_stack(ecs_sched_world *w) {
     }
     while (at != ECS_SCHED__NONE) {
         uint32_t next = w->records[at].row;
-        w->records[at].row = ECS_SCHED__NONE;
         w->free_stack[--k] = at;
+        w->records[at].row = k;
         at = next;
     }
     w->free_stack_count = w->free_count;
@@ -568,6 +568,7 @@ static bool ecs_sched__restore_generations_reserve(ecs_sched_world *w, const ecs
     if (top <= had) return true;
     if (!ECS_SCHED__GROW(&w->env, w->generation_floor, &w->generation_floor_capacity, top)) return false;
     memset(w->generation_floor + had, 0, (size_t)(w->generation_floor_capacity - had) * sizeof *w->generation_floor);
+    ecs_sched__index_bounds(w);
     return true;
 }
 
@@ -913,6 +914,7 @@ ecs_sched_result ecs_sched_snapshot_restore(ecs_sched_world *w, const ecs_sched_
     }
     ecs_sched__restore_records(w, s);
     ecs_sched__restore_free_stack(w);
+    if (w->ranged) ecs_sched__index_lists_fit(w);   /* the range is the world's, not the snapshot's */
     w->alive_count = s->alive_count;
     ecs_sched__restore_sparse(w, s);
     ecs_sched__restore_resources(w, s, &r);

@@ -135,6 +135,7 @@ ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *given) {
     w->component_count = 1;
     w->record_count = 1;
     w->free_head = ECS_SCHED__NONE;
+    ecs_sched__index_bounds(w);
     if (!ECS_SCHED__GROW(&w->env, w->components, &w->component_capacity, 1) ||
         !ECS_SCHED__GROW(&w->env, w->resources, &w->resource_capacity, 1) ||
         !ECS_SCHED__GROW(&w->env, w->resource_stamps, &w->resource_stamp_capacity, 1) ||
