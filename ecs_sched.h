@@ -37,11 +37,14 @@
      The world ........... entities, components, tags, tables, resources
      Queries ............. terms, iteration, access
      Command buffers ..... deferred structural changes
-     The world's events .. change detection, removed components, observers, messages
+     The world's events .. change detection, removed components, observers (with queries,
+                           monitors, OnSet), events you send, messages
      Disabled entities ... kept, with their components, out of the queries' sight
      Relationships ....... kinds, targets, sources, queries by target, what a despawn does
      Hierarchy ........... ChildOf, children in order, from_parent and cascade terms
      Names ............... names unique among siblings, lookups by name and by path
+     Scopes and modules .. the current scope, entities from paths, modules and their handles
+     Queries as text ..... signatures, alternatives, fixed sources, errors with a caret
      Sorting ............. queries sorted by a component, grouped by a target
      Prefabs and inheritance  IsA, shared and overridden values, auto-override, instantiate
      Prefab data ......... a list of future entities made in one go onto a main entity
@@ -866,6 +869,28 @@
      makes the next character part of the name, and ecs_sched_path writes one before each
      backslash, each character of the separator and a leading '#' ("v1.2" under "ship":
      "ship.v1\.2"). An empty path names the scope itself.
+
+   SCOPES AND MODULES
+
+     ecs_sched_set_scope(w, e) makes e the current scope (it returns the one before, to set
+     back; 0: none): each entity spawned then (ecs_sched_spawn, _spawn_with) becomes a child
+     of it, and each component registered is named after it ("physics.RigidBody"), unless a
+     component of that very name exists already (then that one is returned, shared). A scope
+     that is despawned ends. ecs_sched_resolve(w, path) looks a path up from the scope, then
+     from each of its ancestors, then from the roots. ecs_sched_entity_from_path(w, scope,
+     "ship.turret.barrel", NULL) finds the entity at a path and makes, named, the parts that
+     are missing.
+
+     A module (flecs's modules; the app's plugins are the schedules' side of the same idea) is
+     a function that registers what a part of a program uses and writes the handles into a
+     struct of its own. ecs_sched_import(w, &(ecs_sched_module_desc){.name = "game.physics",
+     .fn = physics_import, .handles = &physics, .size = sizeof physics}) runs it once per
+     world, with the module's entity (made from its name as a path) as the scope; importing
+     again only copies the handles out, so every part of a program imports what it needs. A
+     module imports its own dependencies from its function; one that imports itself through
+     others is refused, naming the chain. ecs_sched_module_entity(w, name) finds a module's
+     entity. Systems keep their names: a module that adds systems does so in its function,
+     as a plugin does.
 
    QUERIES AS TEXT
 
@@ -1965,6 +1990,8 @@
                 ecs_sched_descendants, ecs_sched_commands_set_parent
      name       ecs_sched_set_name, ecs_sched_name, ecs_sched_lookup, ecs_sched_lookup_path,
                 ecs_sched_path
+     scope      ecs_sched_set_scope, ecs_sched_get_scope, ecs_sched_resolve,
+                ecs_sched_entity_from_path, ecs_sched_import, ecs_sched_module_entity
      query_text ecs_sched_query_parse, ecs_sched_query_from_text, ecs_sched_query_text
      emit       ecs_sched_emit, ecs_sched_stop_propagation
      reflect    ecs_sched_describe, ecs_sched_is_described, ecs_sched_value_print,
@@ -4130,6 +4157,70 @@ ECS_SCHED_API int ecs_sched_value_compare(const ecs_sched_world *world, ecs_sche
 ECS_SCHED_API uint64_t ecs_sched_value_hash(const ecs_sched_world *world, ecs_sched_id id,
                                             const void *value);
 #endif /* ECS_SCHED_NO_REFLECT */
+
+/*=================================== src/scope.h (public) ===================================*/
+#ifndef ECS_SCHED_NO_RELATIONS
+/* scope: the current scope, in which new entities are made and components named, entities
+   made from paths, and modules: a plugin's components and entities under a scope of its
+   own, imported once per world, its handles handed to each importer. */
+
+/* ---- scopes ----
+
+   While a scope is set, each entity spawned (ecs_sched_spawn, _spawn_with) becomes a child
+   of it (ChildOf), and each component registered gets the scope's path in front of its name
+   ("physics.RigidBody"), unless a component of that very name exists already. */
+
+/* Sets the current scope (0: none) and returns the one before, to set it back. A dead
+   entity is ECS_SCHED_ERR_STALE_ENTITY (the scope is left as it was, and 0 returned). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_set_scope(ecs_sched_world *world, ecs_sched_entity scope);
+ECS_SCHED_API ecs_sched_entity ecs_sched_get_scope(const ecs_sched_world *world);
+/* The entity `path` names from the current scope, else from each of its ancestors, else from
+   the roots (ecs_sched_lookup_path's syntax), or ECS_SCHED_NULL_ENTITY (a miss). */
+ECS_SCHED_API ecs_sched_entity ecs_sched_resolve(ecs_sched_world *world, const char *path);
+/* The entity at `path` from `scope` (0: the roots), made with the parents it lacks, each
+   named after its part ("ship.turret.barrel" makes what is missing of ship, turret and
+   barrel); NULL separator: ".". A part "#<index>" that names no entity is refused
+   (ECS_SCHED_ERR_NOT_FOUND): an entity is not made with a given index here. */
+ECS_SCHED_API ecs_sched_entity ecs_sched_entity_from_path(ecs_sched_world *world,
+                                                          ecs_sched_entity scope, const char *path,
+                                                          const char *separator);
+
+/* ---- modules ----
+
+   A module is a function that registers what a part of a program uses (components, entities,
+   schedules' systems) and writes their handles into a struct of the module's: the Vehicles
+   example of the flecs manual, in C:
+
+       typedef struct { ecs_sched_id car, wheel; } vehicles_module;
+       static void vehicles_import(ecs_sched_world *w, void *handles) {
+           vehicles_module *m = handles;
+           m->car = ECS_SCHED_COMPONENT(w, Car);             // "vehicles.Car"
+           m->wheel = ECS_SCHED_COMPONENT(w, Wheel);
+       }
+       vehicles_module vehicles;
+       ecs_sched_import(w, &(ecs_sched_module_desc){.name = "vehicles",
+           .fn = vehicles_import, .handles = &vehicles, .size = sizeof vehicles});
+
+   The function runs once per world, with the module's entity (made from its name as a
+   path: "game.vehicles") as the scope; importing again copies the handles it wrote. A module
+   imports the modules it needs from its function. */
+typedef void (*ecs_sched_module_fn)(ecs_sched_world *world, void *handles);
+
+typedef struct ecs_sched_module_desc {
+    const char *name;            /* required: the module's path ("physics", "game.ai") */
+    ecs_sched_module_fn fn;      /* required */
+    void *handles;               /* where the handles go (may be NULL with size 0) */
+    size_t size;                 /* their size: the same at every import of the module */
+} ecs_sched_module_desc;
+
+/* Imports a module: ECS_SCHED_OK when it is there, its handles copied out. A module that
+   imports itself through others is ECS_SCHED_ERR_INVALID_ARGUMENT (naming the chain); a
+   size other than the first import's too. Outside systems, or in exclusive ones. */
+ECS_SCHED_API ecs_sched_result ecs_sched_import(ecs_sched_world *world,
+                                                const ecs_sched_module_desc *desc);
+/* The module's entity, or ECS_SCHED_NULL_ENTITY when it is not imported. */
+ECS_SCHED_API ecs_sched_entity ecs_sched_module_entity(ecs_sched_world *world, const char *name);
+#endif /* ECS_SCHED_NO_RELATIONS */
 
 /*=================================== src/sort.h (public) ====================================*/
 /* sort: queries that hand out their rows sorted by a component, or grouped by a target. */
@@ -6973,7 +7064,13 @@ struct ecs_sched_world {
         /* applies what observers deferred, for observer.h, whose yield_existing calls
            observers outside any operation: entity.h, at world creation */
         void (*apply_observed)(ecs_sched_world *w);
+        /* an entity just spawned while a scope is set goes into it (a child of w->scope), and
+           a component registered then is named after it: scope.h, when a scope is first
+           set. The name: written into `out` (capacity bytes); false when it does not fit */
+        void (*enter_scope)(ecs_sched_world *w, ecs_sched_entity e);
+        bool (*scoped_name)(const ecs_sched_world *w, const char *name, char *out, size_t capacity);
     } hooks;
+    ecs_sched_entity scope;              /* scope.h: the current scope, or 0 */
     void *parts[ECS_SCHED__MAX_PARTS];   /* by the slot of a module's key (see above) */
     const ecs_sched__snapshot_part *snapshot_parts[ECS_SCHED__SNAPSHOT_PARTS];
     int32_t snapshot_part_count;         /* registered, in order (never removed) */
@@ -11864,14 +11961,39 @@ static ecs_sched_result ecs_sched__check_sparse(ecs_sched_world *w) {
    registered; this module sets up what a new type needs: a sparse set for a sparse
    component, change ticks and the list of removals for a tracked one. */
 
+/* A component registered while a scope is set is named after the scope ("physics." and its
+   name, see scope.h), unless its name is registered already as it is (a component shared
+   with the code outside); *scoped receives the desc with that name. */
+static const ecs_sched_component_desc *ecs_sched__scoped_desc(ecs_sched_world *w,
+                                                              const ecs_sched_component_desc *desc,
+                                                              ecs_sched_component_desc *scoped,
+                                                              char *name, size_t capacity) {
+    if (ecs_sched_component_lookup(w, desc->name)) return desc;
+    if (!w->hooks.scoped_name(w, desc->name, name, capacity)) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                        "component_register: '%s' in the current scope makes a name longer "
+                        "than %lu bytes", desc->name, (unsigned long)capacity - 1);
+        return NULL;
+    }
+    *scoped = *desc;
+    scoped->name = name;
+    return scoped;
+}
+
 ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_component_desc *desc) {
     ecs_sched__component *c;
+    ecs_sched_component_desc scoped;
+    char scoped_name[256];
     ecs_sched_id id;
     size_t alignment;
     ECS_SCHED__CHECK_WORLD(w);
     if (!desc || !desc->name || !desc->name[0]) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                         "component_register: a component needs a non-empty name");
+        return 0;
+    }
+    if (w->scope && !(desc = ecs_sched__scoped_desc(w, desc, &scoped, scoped_name,
+                                                   sizeof scoped_name))) {
         return 0;
     }
     alignment = desc->alignment ? desc->alignment : ecs_sched__default_alignment(desc->size);
@@ -12195,6 +12317,7 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     e = ecs_sched__make_entity(index, w->records[index].generation);
     if (w->observed) ecs_sched__observe_inserted(w, e, NULL, count, ids);
     if (w->sparse_count) ecs_sched__sparse_put_given(w, e, count, ids, values, 0);
+    if (w->scope) w->hooks.enter_scope(w, e);
     if (w->observed) ecs_sched__observers_flush(w);
     return e;
 }
@@ -25561,6 +25684,266 @@ uint64_t ecs_sched_value_hash(const ecs_sched_world *w, ecs_sched_id id, const v
 }
 #endif /* ECS_SCHED_NO_REFLECT */
 
+/*=============================== src/scope.h (implementation) ===============================*/
+#ifndef ECS_SCHED_NO_RELATIONS
+/* scope: the scope is a field of the world the core reads (registry.h: a spawn's one branch);
+   the hooks that put an entity into it and name a component after it are installed here,
+   when a scope is first set. */
+
+#define ECS_SCHED__SCOPE_NAME_MAX 256
+
+static void ecs_sched__enter_scope(ecs_sched_world *w, ecs_sched_entity e) {
+    if (!ecs_sched__is_live_record(w, w->scope)) {
+        w->scope = ECS_SCHED_NULL_ENTITY;   /* the scope went: there is none */
+        return;
+    }
+    (void)ecs_sched_set_parent(w, e, w->scope);
+}
+
+static bool ecs_sched__scoped_name(const ecs_sched_world *w, const char *name, char *out,
+                                   size_t capacity) {
+    int32_t length = ecs_sched_path(w, w->scope, ".", out, (int32_t)capacity);
+    if (length < 0) return snprintf(out, capacity, "%s", name) < (int)capacity;
+    return length + 1 + strlen(name) < capacity &&
+           snprintf(out + length, capacity - (size_t)length, ".%s", name) > 0;
+}
+
+ecs_sched_entity ecs_sched_set_scope(ecs_sched_world *w, ecs_sched_entity scope) {
+    ecs_sched_entity before;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (scope && !ecs_sched__is_live_record(w, scope)) {
+        ecs_sched__stale(w, scope, "set_scope");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    before = w->scope;
+    w->hooks.enter_scope = ecs_sched__enter_scope;
+    w->hooks.scoped_name = ecs_sched__scoped_name;
+    w->scope = scope;
+    return before;
+}
+
+ecs_sched_entity ecs_sched_get_scope(const ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    return w->scope && ecs_sched__is_live_record(w, w->scope) ? w->scope : ECS_SCHED_NULL_ENTITY;
+}
+
+ecs_sched_entity ecs_sched_resolve(ecs_sched_world *w, const char *path) {
+    ecs_sched_entity at = ecs_sched_get_scope(w);
+    ECS_SCHED__CHECK_WORLD(w);
+    for (;;) {
+        ecs_sched_entity found = ecs_sched_lookup_path(w, at, path, NULL);
+        if (found || !at) return found;
+        at = ecs_sched_parent_of(w, at);
+    }
+}
+
+/* The next part of a path from `at` (backslash escapes undone) into name; where the part
+   ends. NULL when a part is too long. */
+static const char *ecs_sched__path_part_name(const char *at, const char *separator, char *name,
+                                             size_t capacity, bool *indexed) {
+    size_t n = 0, sep = strlen(separator);
+    *indexed = at[0] == '#';
+    while (*at && strncmp(at, separator, sep) != 0) {
+        if (*at == '\\' && at[1]) at++;
+        if (n + 1 >= capacity) return NULL;
+        name[n++] = *at++;
+    }
+    name[n] = '\0';
+    return at;
+}
+
+ecs_sched_entity ecs_sched_entity_from_path(ecs_sched_world *w, ecs_sched_entity scope,
+                                            const char *path, const char *separator) {
+    const char *at = path;
+    char name[ECS_SCHED__SCOPE_NAME_MAX];
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!separator || !separator[0]) separator = ".";
+    if (!path || !path[0]) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "entity_from_path: the path is %s", path ? "empty" : "NULL");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    if (scope && !ecs_sched__is_live_record(w, scope)) {
+        ecs_sched__stale(w, scope, "entity_from_path (the scope)");
+        return ECS_SCHED_NULL_ENTITY;
+    }
+    for (;;) {
+        const char *start = at;
+        bool indexed;
+        ecs_sched_entity next;
+        at = ecs_sched__path_part_name(start, separator, name, sizeof name, &indexed);
+        if (!at || !name[0]) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                            "entity_from_path: '%s' has %s part", path, at ? "an empty" : "a too long");
+            return ECS_SCHED_NULL_ENTITY;
+        }
+        next = indexed ? ecs_sched_lookup_path(w, scope, start, separator)
+                       : ecs_sched_lookup(w, scope, name);
+        if (!next && indexed) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
+                            "entity_from_path: '%.*s' in '%s' names no entity by its index, and "
+                            "an entity is not made with a given one here (see ecs_sched_spawn_at)",
+                            (int)(at - start), start, path);
+            return ECS_SCHED_NULL_ENTITY;
+        }
+        if (!next) {
+            ecs_sched_entity saved = w->scope;
+            w->scope = ECS_SCHED_NULL_ENTITY;   /* made where the path says, not in the scope */
+            next = ecs_sched_spawn(w);
+            w->scope = saved;
+            if (!next || (scope && ecs_sched_set_parent(w, next, scope) != ECS_SCHED_OK) ||
+                ecs_sched_set_name(w, next, name) != ECS_SCHED_OK) {
+                if (next) (void)ecs_sched_despawn(w, next);
+                return ECS_SCHED_NULL_ENTITY;
+            }
+        }
+        if (!*at) return next;
+        scope = next;
+        at += strlen(separator);
+    }
+}
+
+/* ---- modules ---- */
+
+typedef struct ecs_sched__module {
+    char *name;
+    ecs_sched_entity entity;
+    void *handles;                 /* a copy of what the function wrote */
+    size_t size;
+    bool importing;                /* its function runs (an import of it again is a cycle) */
+} ecs_sched__module;
+
+typedef struct ecs_sched__modules {
+    ecs_sched__module *items;
+    uint32_t count, capacity;
+} ecs_sched__modules;
+
+static ecs_sched__part_key ecs_sched__modules_key;
+
+static ecs_sched__modules *ecs_sched__modules_of(const ecs_sched_world *w) {
+    return (ecs_sched__modules *)ecs_sched__part(w, &ecs_sched__modules_key);
+}
+
+/* For world.h: the modules go with the world. */
+static void ecs_sched__modules_free(ecs_sched_world *w) {
+    ecs_sched__modules *all = ecs_sched__modules_of(w);
+    uint32_t i;
+    if (!all) return;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched__free(&w->env, all->items[i].name);
+        ecs_sched__free(&w->env, all->items[i].handles);
+    }
+    ecs_sched__free(&w->env, all->items);
+    ecs_sched__free(&w->env, all);
+    ecs_sched__part_set(w, &ecs_sched__modules_key, NULL);
+}
+
+static ecs_sched__module *ecs_sched__module_find(const ecs_sched_world *w, const char *name) {
+    ecs_sched__modules *all = ecs_sched__modules_of(w);
+    uint32_t i;
+    for (i = 0; all && i < all->count; i++) {
+        if (strcmp(all->items[i].name, name) == 0) return &all->items[i];
+    }
+    return NULL;
+}
+
+/* The modules whose functions run, joined for a message ("a -> b -> a"). */
+static void ecs_sched__module_chain(const ecs_sched_world *w, const char *name, char *out,
+                                    size_t capacity) {
+    const ecs_sched__modules *all = ecs_sched__modules_of(w);
+    size_t n = 0;
+    uint32_t i;
+    out[0] = '\0';
+    for (i = 0; all && i < all->count && n < capacity; i++) {
+        if (!all->items[i].importing) continue;
+        n += (size_t)snprintf(out + n, capacity - n, "%s -> ", all->items[i].name);
+    }
+    if (n < capacity) snprintf(out + n, capacity - n, "%s", name);
+}
+
+static ecs_sched_result ecs_sched__module_known(ecs_sched_world *w, const ecs_sched_module_desc *d,
+                                                const ecs_sched__module *m) {
+    char chain[256];
+    if (m->importing) {
+        ecs_sched__module_chain(w, d->name, chain, sizeof chain);
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "import: module '%s' imports itself (%s); break the cycle by "
+                               "moving what both need into a module of its own", d->name, chain);
+    }
+    if (m->size != d->size) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "import: module '%s' was imported with handles of %lu bytes, and "
+                               "now of %lu", d->name, (unsigned long)m->size,
+                               (unsigned long)d->size);
+    }
+    if (d->size) memcpy(d->handles, m->handles, d->size);
+    return ECS_SCHED_OK;
+}
+
+/* A new module's entry (the pointer may move as others are added: use its index). */
+static int32_t ecs_sched__module_add(ecs_sched_world *w, const ecs_sched_module_desc *d,
+                                     ecs_sched_entity entity) {
+    ecs_sched__modules *all = ecs_sched__modules_of(w);
+    ecs_sched__module *m;
+    if (!all) {
+        all = (ecs_sched__modules *)ecs_sched__calloc(&w->env, sizeof *all);
+        if (!all) return -1;
+        ecs_sched__part_set(w, &ecs_sched__modules_key, all);
+    }
+    if (!ECS_SCHED__GROW(&w->env, all->items, &all->capacity, all->count + 1)) return -1;
+    m = &all->items[all->count];
+    memset(m, 0, sizeof *m);
+    m->name = ecs_sched__strdup(&w->env, d->name);
+    m->handles = d->size ? ecs_sched__calloc(&w->env, d->size) : NULL;
+    if (!m->name || (d->size && !m->handles)) {
+        ecs_sched__free(&w->env, m->name);
+        ecs_sched__free(&w->env, m->handles);
+        return -1;
+    }
+    m->entity = entity;
+    m->size = d->size;
+    m->importing = true;
+    return (int32_t)all->count++;
+}
+
+ecs_sched_result ecs_sched_import(ecs_sched_world *w, const ecs_sched_module_desc *d) {
+    const ecs_sched__module *known;
+    ecs_sched_entity entity, saved;
+    ecs_sched__module *m;
+    int32_t at;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!d || !d->name || !d->name[0] || !d->fn || (d->size && !d->handles)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "import: module '%s' needs a name, a function, and somewhere to "
+                               "put its handles when it has some", d && d->name ? d->name : "?");
+    }
+    if (ecs_sched__change_refused(w, "import")) return ECS_SCHED_ERR_ACCESS;
+    if ((known = ecs_sched__module_find(w, d->name)) != NULL) return ecs_sched__module_known(w, d, known);
+    saved = w->scope;
+    w->scope = ECS_SCHED_NULL_ENTITY;   /* a module's path is from the roots */
+    entity = ecs_sched_entity_from_path(w, ECS_SCHED_NULL_ENTITY, d->name, NULL);
+    w->scope = saved;
+    if (!entity) return w->env.last_result;
+    at = ecs_sched__module_add(w, d, entity);
+    if (at < 0) return ecs_sched__out_of_memory(w, "importing a module");
+    saved = ecs_sched_set_scope(w, entity);
+    if (d->size) memset(d->handles, 0, d->size);
+    d->fn(w, d->handles);
+    (void)ecs_sched_set_scope(w, saved);
+    m = &ecs_sched__modules_of(w)->items[at];
+    m->importing = false;
+    if (d->size) memcpy(m->handles, d->handles, d->size);
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_entity ecs_sched_module_entity(ecs_sched_world *w, const char *name) {
+    const ecs_sched__module *m;
+    ECS_SCHED__CHECK_WORLD(w);
+    m = name ? ecs_sched__module_find(w, name) : NULL;
+    return m && ecs_sched__is_live_record(w, m->entity) ? m->entity : ECS_SCHED_NULL_ENTITY;
+}
+#endif /* ECS_SCHED_NO_RELATIONS */
+
 /*=============================== src/sort.h (implementation) ================================*/
 /* sort: sorted and grouped queries. The rows go into the list the query keeps (list.h; iter.h
    makes it again and walks it), sorted by a stable merge sort; iterating an unchanged sorted query walks the
@@ -32454,6 +32837,9 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__trace_free(w);
 #endif
     ecs_sched_pool_destroy(w->pool);
+#ifndef ECS_SCHED_NO_RELATIONS
+    ecs_sched__modules_free(w);
+#endif
     ecs_sched__observers_free(w);
     ecs_sched__buffers_free(w);
     ecs_sched__archetypes_free(w);

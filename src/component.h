@@ -40,14 +40,39 @@ ECS_SCHED_API ecs_sched_id ecs_sched_sparse_component_register_type(ecs_sched_wo
    registered; this module sets up what a new type needs: a sparse set for a sparse
    component, change ticks and the list of removals for a tracked one. */
 
+/* A component registered while a scope is set is named after the scope ("physics." and its
+   name, see scope.h), unless its name is registered already as it is (a component shared
+   with the code outside); *scoped receives the desc with that name. */
+static const ecs_sched_component_desc *ecs_sched__scoped_desc(ecs_sched_world *w,
+                                                              const ecs_sched_component_desc *desc,
+                                                              ecs_sched_component_desc *scoped,
+                                                              char *name, size_t capacity) {
+    if (ecs_sched_component_lookup(w, desc->name)) return desc;
+    if (!w->hooks.scoped_name(w, desc->name, name, capacity)) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                        "component_register: '%s' in the current scope makes a name longer "
+                        "than %lu bytes", desc->name, (unsigned long)capacity - 1);
+        return NULL;
+    }
+    *scoped = *desc;
+    scoped->name = name;
+    return scoped;
+}
+
 ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_component_desc *desc) {
     ecs_sched__component *c;
+    ecs_sched_component_desc scoped;
+    char scoped_name[256];
     ecs_sched_id id;
     size_t alignment;
     ECS_SCHED__CHECK_WORLD(w);
     if (!desc || !desc->name || !desc->name[0]) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                         "component_register: a component needs a non-empty name");
+        return 0;
+    }
+    if (w->scope && !(desc = ecs_sched__scoped_desc(w, desc, &scoped, scoped_name,
+                                                   sizeof scoped_name))) {
         return 0;
     }
     alignment = desc->alignment ? desc->alignment : ecs_sched__default_alignment(desc->size);

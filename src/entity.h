@@ -290,6 +290,7 @@ ecs_sched_entity ecs_sched_spawn_with(ecs_sched_world *w, int32_t count, const e
     e = ecs_sched__make_entity(index, w->records[index].generation);
     if (w->observed) ecs_sched__observe_inserted(w, e, NULL, count, ids);
     if (w->sparse_count) ecs_sched__sparse_put_given(w, e, count, ids, values, 0);
+    if (w->scope) w->hooks.enter_scope(w, e);
     if (w->observed) ecs_sched__observers_flush(w);
     return e;
 }

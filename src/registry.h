@@ -392,7 +392,13 @@ struct ecs_sched_world {
         /* applies what observers deferred, for observer.h, whose yield_existing calls
            observers outside any operation: entity.h, at world creation */
         void (*apply_observed)(ecs_sched_world *w);
+        /* an entity just spawned while a scope is set goes into it (a child of w->scope), and
+           a component registered then is named after it: scope.h, when a scope is first
+           set. The name: written into `out` (capacity bytes); false when it does not fit */
+        void (*enter_scope)(ecs_sched_world *w, ecs_sched_entity e);
+        bool (*scoped_name)(const ecs_sched_world *w, const char *name, char *out, size_t capacity);
     } hooks;
+    ecs_sched_entity scope;              /* scope.h: the current scope, or 0 */
     void *parts[ECS_SCHED__MAX_PARTS];   /* by the slot of a module's key (see above) */
     const ecs_sched__snapshot_part *snapshot_parts[ECS_SCHED__SNAPSHOT_PARTS];
     int32_t snapshot_part_count;         /* registered, in order (never removed) */

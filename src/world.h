@@ -12,6 +12,7 @@
 #include "sparse_query.h"
 #include "dot.h"
 #include "disable.h"
+#include "scope.h"
 #include "query_text.h"
 #include "emit.h"
 
@@ -197,6 +198,9 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__trace_free(w);
 #endif
     ecs_sched_pool_destroy(w->pool);
+#ifndef ECS_SCHED_NO_RELATIONS
+    ecs_sched__modules_free(w);
+#endif
     ecs_sched__observers_free(w);
     ecs_sched__buffers_free(w);
     ecs_sched__archetypes_free(w);

@@ -61,7 +61,7 @@ LAYERS = [
     ("scheduling", ["timer", "condition", "graph", "build", "access", "plan", "change", "trace",
                     "stepping", "executor", "dot"]),
     ("world features", ["relation_store", "relation", "hierarchy", "sort", "sparse_query", "name",
-                        "inherit", "iter", "disable", "reflect", "query_text", "emit"]),
+                        "inherit", "iter", "disable", "reflect", "scope", "query_text", "emit"]),
     ("data", ["prefab", "json", "snapshot"]),
     ("game", ["time", "state", "transition", "delay"]),
     ("top", ["world", "app"]),
@@ -85,6 +85,7 @@ OPTIONAL = {
     "transition": "ECS_SCHED_NO_STATES",
     "app": "ECS_SCHED_NO_APP",
     "query_text": "ECS_SCHED_NO_QUERY_TEXT",
+    "scope": "ECS_SCHED_NO_RELATIONS",
 }
 
 
