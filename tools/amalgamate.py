@@ -61,7 +61,7 @@ LAYERS = [
     ("scheduling", ["timer", "condition", "graph", "build", "access", "plan", "change", "trace",
                     "stepping", "executor", "dot"]),
     ("world features", ["relation_store", "relation", "hierarchy", "sort", "sparse_query", "name",
-                        "inherit", "iter", "disable", "reflect", "query_text"]),
+                        "inherit", "iter", "bulk", "disable", "reflect", "query_text"]),
     ("data", ["prefab", "json", "snapshot"]),
     ("game", ["time", "state", "transition", "delay"]),
     ("top", ["world", "app"]),
