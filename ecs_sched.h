@@ -42,6 +42,7 @@
      Relationships ....... kinds, targets, sources, queries by target, what a despawn does
      Hierarchy ........... ChildOf, children in order, from_parent and cascade terms
      Names ............... names unique among siblings, lookups by name and by path
+     Bulk operations ..... remove_all, delete_with, a component on every entity a query matches
      Sorting ............. queries sorted by a component, grouped by a target
      Prefabs and inheritance  IsA, shared and overridden values, auto-override, instantiate
      Prefab data ......... a list of future entities made in one go onto a main entity
@@ -159,7 +160,8 @@
          messages, sparse and disabled components, change detection, names, sorting) and the
          schedules (conditions, timers, sets, ordering, the executors, DOT export), and time.
            NO_RELATIONS    relationships and ChildOf (RELATIONSHIPS, HIERARCHY), the related,
-                           from_parent and cascade terms, ecs_sched_query_group_by, and the
+                           from_parent and cascade terms, ecs_sched_query_group_by,
+                           ecs_sched_remove_all_pairs and _delete_with_pair, and the
                            paths of NAMES (ecs_sched_path, ecs_sched_lookup_path): names stay,
                            unique in the world (every entity is a root). Implies NO_INHERITANCE.
            NO_INHERITANCE  IsA, prefabs, prefab data and the inherited term (PREFABS AND
@@ -805,6 +807,43 @@
      makes the next character part of the name, and ecs_sched_path writes one before each
      backslash, each character of the separator and a leading '#' ("v1.2" under "ship":
      "ship.v1\.2"). An empty path names the scope itself.
+
+   BULK OPERATIONS
+
+     One call for many entities (flecs's remove_all and delete_with):
+     ecs_sched_remove_all(w, id) removes a component from every entity that has it (a
+     relationship kind: every relationship of the kind); ecs_sched_delete_with(w, id)
+     despawns every entity that has it; ecs_sched_delete_with_pair(w, kind, target) despawns
+     every source related to target by the kind (all the children of a parent, whose own
+     children go by ChildOf's rule), and ecs_sched_remove_all_pairs(w, kind, target) takes
+     those relationships away. ecs_sched_query_insert(w, q, id, &value) inserts a copy of
+     the value (NULL: as ecs_sched_insert) on every entity the query matches, and
+     ecs_sched_query_remove(w, q, id) removes the component from each. remove_all and
+     delete_with reach disabled entities and prefabs (they have the component); the query
+     operations reach what the query matches.
+
+     Each entity ends as the operation on one entity would leave it: hooks, change ticks,
+     removals of tracked components, relationship rules, names. Where it can, a call moves
+     whole tables, one block per column: every table is given room in the table it goes to
+     before the first row moves, so such a call does everything or, out of memory, nothing.
+     It goes entity by entity, through ecs_sched_remove, ecs_sched_insert or
+     ecs_sched_despawn, where observers watch the component (ON_REMOVE for a removal, ON_ADD
+     or ON_INSERT for an insert: each entity's observers run, and what they change is
+     applied after each one), where the component is a relationship kind or sparse, where a
+     NULL value may be inherited from a base, where the query filters rows (added or changed,
+     related, sparse or required from_parent terms: the entities are those an iteration hands
+     out, the query's window moves on as in an iteration, and nothing is marked changed by
+     looking), and for despawns in a world with observers, relationships or names. The
+     entities are gathered before the first change; one already gone by its turn (taken
+     along by a rule, or by what an observer did) is passed over. Out of memory on that way,
+     the entities done stay done and the world stays consistent. A despawn a kind refuses
+     (ECS_SCHED_TARGET_REFUSE) is tried again after the others while some go; what is still
+     refused stays alive and the call returns ECS_SCHED_ERR_REFUSED with the reason.
+
+     These are structural changes made through the world: from a system only an exclusive
+     one may call them (ECS_SCHED_ERR_ACCESS otherwise), and an observer may not call them at
+     all (ECS_SCHED_ERR_ACCESS); there are no command variants. An unknown component, a NULL
+     query or one of another world fails with nothing changed.
 
    QUERIES AS TEXT
 
@@ -1902,6 +1941,8 @@
                 ecs_sched_descendants, ecs_sched_commands_set_parent
      name       ecs_sched_set_name, ecs_sched_name, ecs_sched_lookup, ecs_sched_lookup_path,
                 ecs_sched_path
+     bulk       ecs_sched_remove_all, ecs_sched_delete_with, ecs_sched_query_insert,
+                ecs_sched_query_remove, ecs_sched_remove_all_pairs, ecs_sched_delete_with_pair
      reflect    ecs_sched_describe, ecs_sched_is_described, ecs_sched_value_print,
                 ecs_sched_value_member, ecs_sched_value_get_number, ecs_sched_value_set_number,
                 ecs_sched_value_set_int, ecs_sched_value_set_string, ecs_sched_value_compare,
