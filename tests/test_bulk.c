@@ -940,6 +940,49 @@ static void test_query_insert_with_a_sparse_term_reaches_only_the_rows_it_hands_
     check_and_destroy(b.w);
 }
 
+static void test_query_insert_through_a_filtering_query_marks_nothing_it_writes_changed(void **state) {
+    bulk_world b = make_world();
+    ecs_sched_id hp = register_tracked(b.w, "Hp");
+    ecs_sched_id mark = ecs_sched_sparse_component_register_type(b.w, "Mark", 0, 0);
+    ecs_sched_query *q, *changed;
+    ecs_sched_iter it;
+    ecs_sched_entity e[4];
+    int i, seen;
+    (void)state;
+    for (i = 0; i < 4; i++) {
+        e[i] = SPAWN(b.w, {b.position, NULL}, {hp, NULL});
+        assert_int_equal(ecs_sched_insert(b.w, e[i], mark, NULL), ECS_SCHED_OK);
+    }
+    changed = QUERY(b.w, ecs_sched_changed(hp));
+    it = ecs_sched_query_iter(changed);   /* looks once: the 4 spawned */
+    while (ecs_sched_iter_next(&it)) {}
+    q = QUERY(b.w, ecs_sched_write(hp), ecs_sched_read(mark));   /* writes Hp, filters rows */
+    assert_int_equal(ecs_sched_query_insert(b.w, q, b.frozen, NULL), ECS_SCHED_OK);
+    assert_int_equal(having(b.w, e, 4, b.frozen), 4);
+    it = ecs_sched_query_iter(changed);
+    for (seen = 0; ecs_sched_iter_next(&it);) seen += it.count;
+    assert_int_equal(seen, 0);
+    check_and_destroy(b.w);
+}
+
+static void test_query_insert_without_a_value_gives_an_instance_its_own_copy_of_the_base_value(void **state) {
+    bulk_world b = make_world();
+    ecs_sched_query *q;
+    ecs_sched_entity base, instance, plain;
+    Health h = {5};
+    (void)state;
+    base = SPAWN(b.w, {b.health, &h}, {ecs_sched_prefab_tag(b.w), NULL});
+    instance = spawn_p(&b, 1);
+    plain = spawn_p(&b, 2);
+    assert_int_equal(ecs_sched_relate(b.w, instance, ecs_sched_is_a(b.w), base, NULL), ECS_SCHED_OK);
+    q = QUERY(b.w, ecs_sched_read(b.position));
+    assert_int_equal(ecs_sched_query_insert(b.w, q, b.health, NULL), ECS_SCHED_OK);
+    assert_true(ecs_sched_owns(b.w, instance, b.health));
+    assert_int_equal(((const Health *)ecs_sched_get(b.w, instance, b.health))->hp, 5);
+    assert_int_equal(((const Health *)ecs_sched_get(b.w, plain, b.health))->hp, 0);
+    check_and_destroy(b.w);
+}
+
 static void test_query_insert_of_a_sparse_component_gives_it_to_every_matched_entity(void **state) {
     bulk_world b = make_world();
     ecs_sched_id buff = ecs_sched_sparse_component_register_type(b.w, "Buff", sizeof(Health),
@@ -1142,6 +1185,8 @@ int main(void) {
         cmocka_unit_test(test_query_insert_of_a_tracked_component_marks_the_new_values_added),
         cmocka_unit_test(test_query_insert_calls_on_add_and_on_insert_observers_for_each_entity),
         cmocka_unit_test(test_query_insert_with_a_sparse_term_reaches_only_the_rows_it_hands_out),
+        cmocka_unit_test(test_query_insert_through_a_filtering_query_marks_nothing_it_writes_changed),
+        cmocka_unit_test(test_query_insert_without_a_value_gives_an_instance_its_own_copy_of_the_base_value),
         cmocka_unit_test(test_query_insert_of_a_sparse_component_gives_it_to_every_matched_entity),
         cmocka_unit_test(test_query_remove_takes_the_component_from_the_matched_entities_only),
         cmocka_unit_test(test_query_remove_destroys_the_removed_values_and_logs_tracked_removals),
