@@ -45,6 +45,7 @@
      Names ............... names unique among siblings, lookups by name and by path
      Scopes and modules .. the current scope, entities from paths, modules and their handles
      Queries as text ..... signatures, alternatives, fixed sources, errors with a caret
+     Bulk operations ..... remove_all, delete_with, a component on every entity a query matches
      Sorting ............. queries sorted by a component, grouped by a target
      Prefabs and inheritance  IsA, shared and overridden values, auto-override, instantiate
      Prefab data ......... a list of future entities made in one go onto a main entity
@@ -162,7 +163,8 @@
          messages, sparse and disabled components, change detection, names, sorting) and the
          schedules (conditions, timers, sets, ordering, the executors, DOT export), and time.
            NO_RELATIONS    relationships and ChildOf (RELATIONSHIPS, HIERARCHY), the related,
-                           from_parent and cascade terms, ecs_sched_query_group_by, and the
+                           from_parent and cascade terms, ecs_sched_query_group_by,
+                           ecs_sched_remove_all_pairs and _delete_with_pair, and the
                            paths of NAMES (ecs_sched_path, ecs_sched_lookup_path): names stay,
                            unique in the world (every entity is a root). Implies NO_INHERITANCE.
            NO_INHERITANCE  IsA, prefabs, prefab data and the inherited term (PREFABS AND
@@ -891,6 +893,43 @@
      others is refused, naming the chain. ecs_sched_module_entity(w, name) finds a module's
      entity. Systems keep their names: a module that adds systems does so in its function,
      as a plugin does.
+
+   BULK OPERATIONS
+
+     One call for many entities (flecs's remove_all and delete_with):
+     ecs_sched_remove_all(w, id) removes a component from every entity that has it (a
+     relationship kind: every relationship of the kind); ecs_sched_delete_with(w, id)
+     despawns every entity that has it; ecs_sched_delete_with_pair(w, kind, target) despawns
+     every source related to target by the kind (all the children of a parent, whose own
+     children go by ChildOf's rule), and ecs_sched_remove_all_pairs(w, kind, target) takes
+     those relationships away. ecs_sched_query_insert(w, q, id, &value) inserts a copy of
+     the value (NULL: as ecs_sched_insert) on every entity the query matches, and
+     ecs_sched_query_remove(w, q, id) removes the component from each. remove_all and
+     delete_with reach disabled entities and prefabs (they have the component); the query
+     operations reach what the query matches.
+
+     Each entity ends as the operation on one entity would leave it: hooks, change ticks,
+     removals of tracked components, relationship rules, names. Where it can, a call moves
+     whole tables, one block per column: every table is given room in the table it goes to
+     before the first row moves, so such a call does everything or, out of memory, nothing.
+     It goes entity by entity, through ecs_sched_remove, ecs_sched_insert or
+     ecs_sched_despawn, where observers watch the component (ON_REMOVE for a removal, ON_ADD
+     or ON_INSERT for an insert: each entity's observers run, and what they change is
+     applied after each one), where the component is a relationship kind or sparse, where a
+     NULL value may be inherited from a base, where the query filters rows (added or changed,
+     related, sparse or required from_parent terms: the entities are those an iteration hands
+     out, the query's window moves on as in an iteration, and nothing is marked changed by
+     looking), and for despawns in a world with observers, relationships or names. The
+     entities are gathered before the first change; one already gone by its turn (taken
+     along by a rule, or by what an observer did) is passed over. Out of memory on that way,
+     the entities done stay done and the world stays consistent. A despawn a kind refuses
+     (ECS_SCHED_TARGET_REFUSE) is tried again after the others while some go; what is still
+     refused stays alive and the call returns ECS_SCHED_ERR_REFUSED with the reason.
+
+     These are structural changes made through the world: from a system only an exclusive
+     one may call them (ECS_SCHED_ERR_ACCESS otherwise), and an observer may not call them at
+     all (ECS_SCHED_ERR_ACCESS); there are no command variants. An unknown component, a NULL
+     query or one of another world fails with nothing changed.
 
    QUERIES AS TEXT
 
@@ -1994,6 +2033,8 @@
                 ecs_sched_entity_from_path, ecs_sched_import, ecs_sched_module_entity
      query_text ecs_sched_query_parse, ecs_sched_query_from_text, ecs_sched_query_text
      emit       ecs_sched_emit, ecs_sched_stop_propagation
+     bulk       ecs_sched_remove_all, ecs_sched_delete_with, ecs_sched_query_insert,
+                ecs_sched_query_remove, ecs_sched_remove_all_pairs, ecs_sched_delete_with_pair
      reflect    ecs_sched_describe, ecs_sched_is_described, ecs_sched_value_print,
                 ecs_sched_value_member, ecs_sched_value_get_number, ecs_sched_value_set_number,
                 ecs_sched_value_set_int, ecs_sched_value_set_string, ecs_sched_value_compare,
@@ -4285,6 +4326,36 @@ ECS_SCHED_API void ecs_sched_query_par_iter(ecs_sched_query *query, ecs_sched_po
 ECS_SCHED_API ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index,
                                                       int32_t grain, ecs_sched_chunk_fn fn,
                                                       void *arg);
+
+/*=================================== src/bulk.h (public) ====================================*/
+/* bulk: one call for every entity with a component (removing it, despawning them), or
+   every entity a query matches (inserting or removing a component): whole tables move.
+   Without relationships (ECS_SCHED_NO_RELATIONS) the pair forms are left out. */
+
+/* Removes component `id` from every entity that has it (disabled entities and prefabs too).
+   A relationship kind: every relationship of the kind. */
+ECS_SCHED_API ecs_sched_result ecs_sched_remove_all(ecs_sched_world *world, ecs_sched_id id);
+/* Despawns every entity that has component `id`, as ecs_sched_despawn would each. */
+ECS_SCHED_API ecs_sched_result ecs_sched_delete_with(ecs_sched_world *world, ecs_sched_id id);
+/* Inserts component `id` (a copy of *value; NULL: as ecs_sched_insert) on every entity the
+   query matches, or removes it from every one. */
+ECS_SCHED_API ecs_sched_result ecs_sched_query_insert(ecs_sched_world *world,
+                                                      ecs_sched_query *query, ecs_sched_id id,
+                                                      const void *value);
+ECS_SCHED_API ecs_sched_result ecs_sched_query_remove(ecs_sched_world *world,
+                                                      ecs_sched_query *query, ecs_sched_id id);
+#ifndef ECS_SCHED_NO_RELATIONS
+/* Every relationship (source, kind, target) goes: each source that relates to target with
+   the kind loses it. */
+ECS_SCHED_API ecs_sched_result ecs_sched_remove_all_pairs(ecs_sched_world *world,
+                                                          ecs_sched_id kind,
+                                                          ecs_sched_entity target);
+/* Despawns every entity related to target by the kind (for ChildOf: all the children of a
+   parent, and theirs in turn, by ChildOf's rules). */
+ECS_SCHED_API ecs_sched_result ecs_sched_delete_with_pair(ecs_sched_world *world,
+                                                          ecs_sched_id kind,
+                                                          ecs_sched_entity target);
+#endif
 
 /*================================== src/prefab.h (public) ===================================*/
 #ifndef ECS_SCHED_NO_INHERITANCE
@@ -8557,6 +8628,18 @@ static void ecs_sched__ticks_delete_row(ecs_sched_world *w, ecs_sched__table *t,
     }
 }
 
+/* Every row of t leaves it at once (a whole table moved or despawned): their log entries
+   die, as ecs_sched__ticks_delete_row lets the entry of one row die. */
+static void ecs_sched__ticks_leave_all(ecs_sched__table *t) {
+    int32_t i, row;
+    for (i = 0; i < t->tick_count; i++) {
+        for (row = 0; row < t->count; row++) {
+            ecs_sched__change *gone = ecs_sched__row_entry(&t->ticks[i], (uint32_t)row);
+            if (gone) gone->row = ECS_SCHED__DEAD_ROW;
+        }
+    }
+}
+
 /* A tracked component was inserted on row `row` of t: added now unless `before` had it, and
    changed now either way. */
 static void ecs_sched__ticks_inserted(ecs_sched_world *w, ecs_sched__table *t, int32_t row,
@@ -8805,6 +8888,32 @@ static bool ecs_sched__move_entity(ecs_sched_world *w, uint32_t index, ecs_sched
     r->table = dst->index;
     r->row = (uint32_t)dst_row;
     return true;
+}
+
+/* Moves every row of src to the end of dst, which has room for them (table_reserve): what
+   ecs_sched__move_entity does to one row, done to each column as one block (shared values
+   relocated, values dst lacks destroyed, values only dst has left raw for the caller). The
+   records follow; src is left empty. */
+static void ecs_sched__move_rows(ecs_sched_world *w, ecs_sched__table *src, ecs_sched__table *dst) {
+    int32_t n = src->count, first = dst->count, i;
+    if (n == 0) return;
+    memcpy(dst->entities + first, src->entities, (size_t)n * sizeof *dst->entities);
+    for (i = 0; dst->tick_count && i < n; i++) ecs_sched__ticks_move_row(w, dst, first + i, src, i);
+    ecs_sched__ticks_leave_all(src);
+    for (i = 0; i < src->column_count; i++) {
+        const ecs_sched__column *s = &src->columns[i];
+        int32_t j = ecs_sched__column_find(dst, s->id);
+        if (j < 0) ecs_sched__destruct(&w->components[s->id], s->data, n);
+        else ecs_sched__relocate(&w->components[s->id], ecs_sched__cell(dst, j, (uint32_t)first), s->data, n);
+    }
+    for (i = 0; i < n; i++) {
+        ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(src->entities[i])];
+        r->table = dst->index;
+        r->row = (uint32_t)(first + i);
+    }
+    dst->count = first + n;
+    src->count = 0;
+    w->rows_version++;
 }
 
 /* ecs_sched_world_check: each table is where the type map says, sorted, aligned, and its
@@ -26906,6 +27015,515 @@ ecs_sched_result ecs_sched_ctx_par_iter(ecs_sched_system_ctx *ctx, int32_t index
     ecs_sched_query_par_iter(q, pool, grain, ecs_sched__ctx_run_piece, &piece);
     return ECS_SCHED_OK;
 }
+
+/*=============================== src/bulk.h (implementation) ================================*/
+/* bulk: operations on many entities at once.
+
+   Where the storage allows it, a table moves whole: the destination of each table is found
+   (or made) and given room for all its rows first, then every table's rows move, one block
+   per column (ecs_sched__move_rows, table.h); such a call either does everything or, out of
+   memory, nothing. Where observers watch the component, where relationships keep lists
+   beside the rows, where a component lives in a sparse set or a query filters rows, the
+   entities are gathered first and each goes through the operation on one entity
+   (entity.h, relation.h), which keeps every rule those paths keep. */
+
+/* ---- what every operation checks first ---- */
+
+/* Refused: inside an observer (whose changes are deferred one by one, and these are no
+   single change), or through the world while a system that is not exclusive runs. */
+static ecs_sched_result ecs_sched__bulk_refused(ecs_sched_world *w, const char *operation) {
+    if (w->observed && ecs_sched__refused_in_observer(w, operation)) return ECS_SCHED_ERR_ACCESS;
+    if (ecs_sched__change_refused(w, operation)) return ECS_SCHED_ERR_ACCESS;
+    return ECS_SCHED_OK;
+}
+
+/* A component a bulk operation may take away: registered, and not a mark the library keeps. */
+static ecs_sched_result ecs_sched__bulk_check_id(ecs_sched_world *w, ecs_sched_id id,
+                                                 const char *operation) {
+    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, operation);
+    if (w->components[id].managed) return ecs_sched__mark_touched(w, id, operation);
+    return ECS_SCHED_OK;
+}
+
+/* A query given to a query operation: one of this world's. */
+static ecs_sched_result ecs_sched__bulk_check_query(ecs_sched_world *w, const ecs_sched_query *q,
+                                                    const char *operation) {
+    if (!q) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "%s: the query is NULL (make one with ecs_sched_query_create)",
+                               operation);
+    }
+    if (q->world != w) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "%s: the query belongs to another world; make it with "
+                               "ecs_sched_query_create on the world it changes", operation);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* ---- lists gathered before anything changes ---- */
+
+/* Entities, or tables, gathered first: what an operation changes may change what would be
+   found (tables made, rows moved, entities despawned by a rule or an observer). */
+typedef struct ecs_sched__bulk_list {
+    ecs_sched_entity *entities;
+    uint32_t count, capacity;
+} ecs_sched__bulk_list;
+
+static bool ecs_sched__bulk_append(ecs_sched_world *w, ecs_sched__bulk_list *list,
+                                   const ecs_sched_entity *entities, uint32_t n) {
+    if (!ECS_SCHED__GROW(&w->env, list->entities, &list->capacity, list->count + n)) return false;
+    memcpy(list->entities + list->count, entities, (size_t)n * sizeof *entities);
+    list->count += n;
+    return true;
+}
+
+/* Every entity that has component `id`: the members of its sparse set, or the rows of the
+   tables that hold it. */
+static bool ecs_sched__gather_having(ecs_sched_world *w, ecs_sched_id id, ecs_sched__bulk_list *list) {
+    uint32_t i;
+    if (w->components[id].sparse) {
+        const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, id);
+        return s->count == 0 || ecs_sched__bulk_append(w, list, s->members, s->count);
+    }
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        if (t->count && ecs_sched__table_has(t, id) &&
+            !ecs_sched__bulk_append(w, list, t->entities, (uint32_t)t->count)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Whether a query hands out every row of each table it matches: no term filters rows
+   (added or changed terms, related terms, terms on sparse components, a parent's required
+   component). */
+static bool ecs_sched__query_takes_tables(const ecs_sched_query *q) {
+    int32_t i;
+    if (q->filtered || q->related || q->sparse) return false;
+    for (i = 0; i < q->term_count; i++) {
+        if (q->terms[i].kind == ECS_SCHED_TERM_FROM_PARENT) return false;
+    }
+    return true;
+}
+
+/* Every entity the query matches, as an iteration hands them out; what the query writes is
+   not marked changed by looking (a query that filters on changes looks at them, and its
+   window moves on, as in any iteration outside systems). */
+static bool ecs_sched__gather_matched(ecs_sched_world *w, ecs_sched_query *q,
+                                      ecs_sched__bulk_list *list) {
+    bool marks = q->marks, sparse_marks = q->sparse_marks, ok = true;
+    ecs_sched_iter it;
+    q->marks = q->sparse_marks = false;
+    it = ecs_sched_query_iter(q);
+    while (ok && ecs_sched_iter_next(&it)) {
+        ok = ecs_sched__bulk_append(w, list, it.entities, (uint32_t)it.count);
+    }
+    q->marks = marks;
+    q->sparse_marks = sparse_marks;
+    return ok;
+}
+
+/* A table gathered for a whole move: its rows then, and where they go. */
+typedef struct ecs_sched__bulk_table {
+    ecs_sched__table *table;
+    ecs_sched__table *to;
+    int32_t rows;
+} ecs_sched__bulk_table;
+
+typedef struct ecs_sched__bulk_tables {
+    ecs_sched__bulk_table *items;
+    uint32_t count, capacity;
+} ecs_sched__bulk_tables;
+
+static bool ecs_sched__bulk_table_add(ecs_sched_world *w, ecs_sched__bulk_tables *tables,
+                                      ecs_sched__table *t) {
+    if (!ECS_SCHED__GROW(&w->env, tables->items, &tables->capacity, tables->count + 1)) return false;
+    tables->items[tables->count].table = t;
+    tables->items[tables->count].to = NULL;
+    tables->items[tables->count].rows = t->count;
+    tables->count++;
+    return true;
+}
+
+/* Finds (or makes) where each table goes, with `id` added or removed, and room there for its
+   rows: after this nothing can fail. Distinct tables that lack (or have) `id` go to
+   distinct tables, so each destination makes room for one source. */
+static ecs_sched_result ecs_sched__bulk_prepare(ecs_sched_world *w, ecs_sched__bulk_tables *tables,
+                                                ecs_sched_id id, bool removing,
+                                                const char *operation) {
+    uint32_t i;
+    for (i = 0; i < tables->count; i++) {
+        ecs_sched__bulk_table *b = &tables->items[i];
+        if (ecs_sched__table_has(b->table, id) != removing) {
+            b->to = b->table;   /* nothing moves: an insert writes the values in place */
+            continue;
+        }
+        b->to = ecs_sched__table_step(w, b->table, id, removing);
+        if (!b->to) return ecs_sched__fail_again_for(w, operation);
+        if (!ecs_sched__table_reserve(w, b->to, b->rows)) {
+            char what[160];
+            snprintf(what, sizeof what, "%s: moving %d entities to a new archetype", operation,
+                     (int)b->rows);
+            return ecs_sched__out_of_memory(w, what);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* ---- despawning ---- */
+
+/* Despawns every row of t, in a world without observers or links: what despawning each
+   would do (ecs_sched__despawn_live), with each column destroyed as one block. */
+static void ecs_sched__despawn_rows(ecs_sched_world *w, ecs_sched__table *t) {
+    int32_t n = t->count, i, row;
+    for (i = 0; i < t->tick_count; i++) {
+        for (row = 0; row < n; row++) ecs_sched__removed(w, t->ticks[i].id, t->entities[row]);
+    }
+    ecs_sched__ticks_leave_all(t);
+    for (i = 0; t->hooked && i < t->column_count; i++) {
+        ecs_sched__destruct(&w->components[t->columns[i].id], t->columns[i].data, n);
+    }
+    for (row = 0; row < n; row++) {
+        uint32_t index = ECS_SCHED_ENTITY_INDEX(t->entities[row]);
+        if (w->sparse_count) ecs_sched__sparse_drop(w, index);
+        ecs_sched__release_index(w, index);
+    }
+    t->count = 0;
+    w->alive_count -= n;
+    w->rows_version++;
+}
+
+/* Despawns the gathered entities one by one (skipping those gone already: taken along by a
+   rule, or by what an observer did). A despawn a kind refuses (ECS_SCHED_TARGET_REFUSE) is
+   tried again after the others, while some go; what is still refused then stays, and the
+   call returns the refusal. Frees the list. */
+static ecs_sched_result ecs_sched__despawn_each(ecs_sched_world *w, ecs_sched__bulk_list *list,
+                                                const char *operation) {
+    ecs_sched_result result = ECS_SCHED_OK;
+    bool progress = true;
+    while (list->count && progress && result == ECS_SCHED_OK) {
+        uint32_t i, kept = 0;
+        progress = false;
+        for (i = 0; i < list->count && result == ECS_SCHED_OK; i++) {
+            ecs_sched_entity e = list->entities[i];
+            ecs_sched_result r;
+            if (!ecs_sched__is_live_record(w, e)) continue;
+            r = ecs_sched_despawn(w, e);
+            if (r == ECS_SCHED_OK) progress = true;
+            else if (r == ECS_SCHED_ERR_REFUSED) list->entities[kept++] = e;
+            else result = r;
+        }
+        list->count = kept;
+    }
+    if (result == ECS_SCHED_OK && list->count) result = ecs_sched__fail_again_for(w, operation);
+    ecs_sched__free(&w->env, list->entities);
+    return result;
+}
+
+/* ---- removing and inserting one by one ---- */
+
+/* ecs_sched_remove on each gathered entity still alive. Frees the list. */
+static ecs_sched_result ecs_sched__remove_each(ecs_sched_world *w, ecs_sched__bulk_list *list,
+                                               ecs_sched_id id) {
+    ecs_sched_result result = ECS_SCHED_OK;
+    uint32_t i;
+    for (i = 0; i < list->count && result == ECS_SCHED_OK; i++) {
+        if (ecs_sched__is_live_record(w, list->entities[i])) {
+            result = ecs_sched_remove(w, list->entities[i], id);
+        }
+    }
+    ecs_sched__free(&w->env, list->entities);
+    return result;
+}
+
+/* ecs_sched_insert on each gathered entity still alive. Frees the list. */
+static ecs_sched_result ecs_sched__insert_each(ecs_sched_world *w, ecs_sched__bulk_list *list,
+                                               ecs_sched_id id, const void *value) {
+    ecs_sched_result result = ECS_SCHED_OK;
+    uint32_t i;
+    for (i = 0; i < list->count && result == ECS_SCHED_OK; i++) {
+        if (ecs_sched__is_live_record(w, list->entities[i])) {
+            result = ecs_sched_insert(w, list->entities[i], id, value);
+        }
+    }
+    ecs_sched__free(&w->env, list->entities);
+    return result;
+}
+
+/* ---- whole tables ---- */
+
+/* Moves each gathered table's rows to the table without `id` (prepared), and logs the
+   removals of a tracked component. */
+static void ecs_sched__remove_tables(ecs_sched_world *w, const ecs_sched__bulk_tables *tables,
+                                     ecs_sched_id id) {
+    bool tracked = w->components[id].tracked;
+    uint32_t i;
+    for (i = 0; i < tables->count; i++) {
+        ecs_sched__table *dst = tables->items[i].to;
+        int32_t first = dst->count, row;
+        if (dst == tables->items[i].table) continue;
+        ecs_sched__move_rows(w, tables->items[i].table, dst);
+        for (row = first; tracked && row < dst->count; row++) {
+            ecs_sched__removed(w, id, dst->entities[row]);
+        }
+    }
+}
+
+/* The value of `id` for the rows [first, first + n) of t, new (raw after a move: `fresh`) or
+   written over; a tracked component's ticks say added (when new) and changed now. */
+static void ecs_sched__insert_rows(ecs_sched_world *w, ecs_sched__table *t, int32_t first,
+                                   int32_t n, ecs_sched_id id, const void *value,
+                                   const ecs_sched__table *before) {
+    const ecs_sched__component *c = &w->components[id];
+    bool fresh = ecs_sched__type_find(before, id) < 0;
+    int32_t row;
+    if (c->size) {
+        int32_t column = ecs_sched__column_find(t, id);
+        unsigned char *cell = (unsigned char *)ecs_sched__cell(t, column, (uint32_t)first);
+        if (fresh && !value) {
+            ecs_sched__construct(c, cell, NULL, n);
+        } else {
+            for (row = 0; row < n; row++, cell += c->size) {
+                if (fresh) ecs_sched__construct(c, cell, value, 1);
+                else ecs_sched__assign(c, cell, value);
+            }
+        }
+    }
+    for (row = first; c->tracked && row < first + n; row++) {
+        ecs_sched__ticks_inserted(w, t, row, before, id);
+    }
+}
+
+/* Moves each gathered table's rows to the table with `id` (prepared) and gives them the
+   value; a table that has it already gets the value written over the rows it had when
+   gathered. */
+static void ecs_sched__insert_tables(ecs_sched_world *w, const ecs_sched__bulk_tables *tables,
+                                     ecs_sched_id id, const void *value) {
+    uint32_t i;
+    for (i = 0; i < tables->count; i++) {
+        ecs_sched__table *src = tables->items[i].table, *dst = tables->items[i].to;
+        int32_t first = dst->count;
+        if (dst == src) {
+            ecs_sched__insert_rows(w, src, 0, tables->items[i].rows, id, value, src);
+            continue;
+        }
+        ecs_sched__move_rows(w, src, dst);
+        ecs_sched__insert_rows(w, dst, first, dst->count - first, id, value, src);
+    }
+}
+
+/* Whether a bulk insert must go entity by entity: observers hear of it, or a NULL value is
+   taken from a base (an override, per instance: ecs_sched_insert). */
+static bool ecs_sched__insert_one_by_one(const ecs_sched_world *w, ecs_sched_id id,
+                                         const void *value) {
+    return w->components[id].sparse ||
+           (w->observed && (ecs_sched__watched(w, id, ECS_SCHED_ON_ADD) ||
+                            ecs_sched__watched(w, id, ECS_SCHED_ON_INSERT))) ||
+           (!value && w->hooks.inherited_value);
+}
+
+/* Whether a bulk removal must go entity by entity: observers hear of it, or relationships
+   keep lists beside the rows, or the component lives in a sparse set. */
+static bool ecs_sched__remove_one_by_one(const ecs_sched_world *w, ecs_sched_id id) {
+    return w->components[id].sparse || w->components[id].relation ||
+           (w->observed && ecs_sched__watched(w, id, ECS_SCHED_ON_REMOVE));
+}
+
+/* ---- the operations ---- */
+
+ecs_sched_result ecs_sched_remove_all(ecs_sched_world *w, ecs_sched_id id) {
+    ecs_sched__bulk_tables tables = {NULL, 0, 0};
+    ecs_sched_result result;
+    uint32_t i;
+    ECS_SCHED__CHECK_WORLD(w);
+    if ((result = ecs_sched__bulk_refused(w, "remove_all")) != ECS_SCHED_OK) return result;
+    if ((result = ecs_sched__bulk_check_id(w, id, "remove_all")) != ECS_SCHED_OK) return result;
+    if (ecs_sched__remove_one_by_one(w, id)) {
+        ecs_sched__bulk_list list = {NULL, 0, 0};
+        if (!ecs_sched__gather_having(w, id, &list)) {
+            ecs_sched__free(&w->env, list.entities);
+            return ecs_sched__out_of_memory(w, "remove_all: gathering the entities");
+        }
+        return ecs_sched__remove_each(w, &list, id);
+    }
+    for (i = 0; i < w->table_count; i++) {
+        ecs_sched__table *t = w->tables[i];
+        if (t->count && ecs_sched__table_has(t, id) && !ecs_sched__bulk_table_add(w, &tables, t)) {
+            ecs_sched__free(&w->env, tables.items);
+            return ecs_sched__out_of_memory(w, "remove_all: gathering the tables");
+        }
+    }
+    result = ecs_sched__bulk_prepare(w, &tables, id, true, "remove_all");
+    if (result == ECS_SCHED_OK) ecs_sched__remove_tables(w, &tables, id);
+    ecs_sched__free(&w->env, tables.items);
+    return result;
+}
+
+ecs_sched_result ecs_sched_delete_with(ecs_sched_world *w, ecs_sched_id id) {
+    ecs_sched__bulk_list list = {NULL, 0, 0};
+    ecs_sched_result result;
+    uint32_t i;
+    ECS_SCHED__CHECK_WORLD(w);
+    if ((result = ecs_sched__bulk_refused(w, "delete_with")) != ECS_SCHED_OK) return result;
+    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, "delete_with");
+    if (!w->observed && !w->linked && !w->components[id].sparse) {
+        for (i = 0; i < w->table_count; i++) {
+            ecs_sched__table *t = w->tables[i];
+            if (t->count && ecs_sched__table_has(t, id)) ecs_sched__despawn_rows(w, t);
+        }
+        return ECS_SCHED_OK;
+    }
+    if (!ecs_sched__gather_having(w, id, &list)) {
+        ecs_sched__free(&w->env, list.entities);
+        return ecs_sched__out_of_memory(w, "delete_with: gathering the entities");
+    }
+    return ecs_sched__despawn_each(w, &list, "delete_with");
+}
+
+/* The tables of the query's matches that it hands out (an inheriting query's bases have what
+   it asks), with rows. */
+static bool ecs_sched__gather_matched_tables(ecs_sched_world *w, const ecs_sched_query *q,
+                                             ecs_sched__bulk_tables *tables) {
+    uint32_t i;
+    for (i = 0; i < q->match_count; i++) {
+        const ecs_sched__match *m = &q->matches[i];
+        if (m->table->count && ecs_sched__match_resolves(q, m) &&
+            !ecs_sched__bulk_table_add(w, tables, m->table)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The entities of the gathered tables. */
+static bool ecs_sched__tables_entities(ecs_sched_world *w, const ecs_sched__bulk_tables *tables,
+                                       ecs_sched__bulk_list *list) {
+    uint32_t i;
+    for (i = 0; i < tables->count; i++) {
+        const ecs_sched__table *t = tables->items[i].table;
+        if (!ecs_sched__bulk_append(w, list, t->entities, (uint32_t)t->count)) return false;
+    }
+    return true;
+}
+
+/* A query operation: the matched tables moved whole when the query takes whole tables and
+   the component allows it, else the matched entities one by one. */
+static ecs_sched_result ecs_sched__query_bulk(ecs_sched_world *w, ecs_sched_query *q,
+                                              ecs_sched_id id, const void *value, bool removing,
+                                              const char *operation) {
+    ecs_sched__bulk_tables tables = {NULL, 0, 0};
+    ecs_sched__bulk_list list = {NULL, 0, 0};
+    bool whole = ecs_sched__query_takes_tables(q);
+    bool one_by_one = removing ? ecs_sched__remove_one_by_one(w, id)
+                               : ecs_sched__insert_one_by_one(w, id, value);
+    ecs_sched_result result;
+    if (whole && !ecs_sched__gather_matched_tables(w, q, &tables)) goto out_of_memory;
+    if (!whole || one_by_one) {
+        if (whole ? !ecs_sched__tables_entities(w, &tables, &list)
+                  : !ecs_sched__gather_matched(w, q, &list)) {
+            goto out_of_memory;
+        }
+        ecs_sched__free(&w->env, tables.items);
+        return removing ? ecs_sched__remove_each(w, &list, id)
+                        : ecs_sched__insert_each(w, &list, id, value);
+    }
+    result = ecs_sched__bulk_prepare(w, &tables, id, removing, operation);
+    if (result == ECS_SCHED_OK) {
+        if (removing) ecs_sched__remove_tables(w, &tables, id);
+        else ecs_sched__insert_tables(w, &tables, id, value);
+    }
+    ecs_sched__free(&w->env, tables.items);
+    return result;
+out_of_memory:
+    ecs_sched__free(&w->env, tables.items);
+    ecs_sched__free(&w->env, list.entities);
+    {
+        char what[96];
+        snprintf(what, sizeof what, "%s: gathering what the query matches", operation);
+        return ecs_sched__out_of_memory(w, what);
+    }
+}
+
+ecs_sched_result ecs_sched_query_insert(ecs_sched_world *w, ecs_sched_query *q, ecs_sched_id id,
+                                        const void *value) {
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if ((result = ecs_sched__bulk_refused(w, "query_insert")) != ECS_SCHED_OK) return result;
+    if ((result = ecs_sched__bulk_check_query(w, q, "query_insert")) != ECS_SCHED_OK) return result;
+    if ((result = ecs_sched__check_ids(w, 1, &id, "query_insert")) != ECS_SCHED_OK) return result;
+    return ecs_sched__query_bulk(w, q, id, value, false, "query_insert");
+}
+
+ecs_sched_result ecs_sched_query_remove(ecs_sched_world *w, ecs_sched_query *q, ecs_sched_id id) {
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if ((result = ecs_sched__bulk_refused(w, "query_remove")) != ECS_SCHED_OK) return result;
+    if ((result = ecs_sched__bulk_check_query(w, q, "query_remove")) != ECS_SCHED_OK) return result;
+    if ((result = ecs_sched__bulk_check_id(w, id, "query_remove")) != ECS_SCHED_OK) return result;
+    return ecs_sched__query_bulk(w, q, id, NULL, true, "query_remove");
+}
+
+#ifndef ECS_SCHED_NO_RELATIONS
+/* The sources that relate to target with the kind, gathered; checks the kind and target. */
+static ecs_sched_result ecs_sched__gather_sources(ecs_sched_world *w, ecs_sched_id kind,
+                                                  ecs_sched_entity target,
+                                                  ecs_sched__bulk_list *list,
+                                                  const char *operation) {
+    const ecs_sched_entity *sources;
+    int32_t n = 0;
+    if (!ecs_sched__component_valid(w, kind)) return ecs_sched__unknown_component(w, kind, operation);
+    if (!w->components[kind].relation) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "%s: '%s' is not a relationship kind (register one with "
+                               "ecs_sched_relation_register); for a component use %s",
+                               operation, w->components[kind].name,
+                               strcmp(operation, "delete_with_pair") == 0 ? "ecs_sched_delete_with"
+                                                                          : "ecs_sched_remove_all");
+    }
+    if (!ecs_sched__is_live_record(w, target)) return ecs_sched__stale(w, target, operation);
+    sources = ecs_sched_sources(w, kind, target, &n);
+    if (n && !ecs_sched__bulk_append(w, list, sources, (uint32_t)n)) {
+        ecs_sched__free(&w->env, list->entities);
+        list->entities = NULL;
+        {
+            char what[96];
+            snprintf(what, sizeof what, "%s: gathering the sources", operation);
+            return ecs_sched__out_of_memory(w, what);
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_remove_all_pairs(ecs_sched_world *w, ecs_sched_id kind,
+                                            ecs_sched_entity target) {
+    ecs_sched__bulk_list list = {NULL, 0, 0};
+    ecs_sched_result result;
+    uint32_t i;
+    ECS_SCHED__CHECK_WORLD(w);
+    if ((result = ecs_sched__bulk_refused(w, "remove_all_pairs")) != ECS_SCHED_OK) return result;
+    result = ecs_sched__gather_sources(w, kind, target, &list, "remove_all_pairs");
+    for (i = 0; result == ECS_SCHED_OK && i < list.count; i++) {
+        if (ecs_sched__is_live_record(w, list.entities[i])) {
+            result = ecs_sched_unrelate(w, list.entities[i], kind, target);
+        }
+    }
+    ecs_sched__free(&w->env, list.entities);
+    return result;
+}
+
+ecs_sched_result ecs_sched_delete_with_pair(ecs_sched_world *w, ecs_sched_id kind,
+                                            ecs_sched_entity target) {
+    ecs_sched__bulk_list list = {NULL, 0, 0};
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    if ((result = ecs_sched__bulk_refused(w, "delete_with_pair")) != ECS_SCHED_OK) return result;
+    result = ecs_sched__gather_sources(w, kind, target, &list, "delete_with_pair");
+    if (result != ECS_SCHED_OK) return result;
+    return ecs_sched__despawn_each(w, &list, "delete_with_pair");
+}
+#endif
 
 /*============================== src/prefab.h (implementation) ===============================*/
 #ifndef ECS_SCHED_NO_INHERITANCE

@@ -1315,6 +1315,9 @@ static void run_compile_minimal(bench_row *row) { run_compile_with(row, "-DECS_S
 #ifndef BENCH_WITHOUT_OBSERVER_ROWS
 #include "observer_rows.c"
 #endif
+#ifndef BENCH_WITHOUT_BULK_ROWS
+#include "bulk_rows.c"
+#endif
 #ifdef ECS_SCHED_THREADS
 #ifndef BENCH_WITHOUT_PARALLEL_ROWS
 #include "parallel_rows.c"
@@ -1437,6 +1440,11 @@ static bench_row rows[] = {
      "the same question by hand: index, generation check, the entity's table, the table's "
      "flag for the component, interleaved",
      run_has_missing, 0, 0, 0, 0, ""},
+#endif
+#ifndef BENCH_WITHOUT_BULK_ROWS
+    {"remove_all_1m", "ms/1M", GOAL_RATIO, 0.1,
+     "ecs_sched_remove of the component from each of the same 1M entities, interleaved",
+     run_remove_all_1m, 0, 0, 0, 0, ""},
 #endif
     {"add_remove", "ns/op", GOAL_RATIO, 1.5,
      "the same moves in two archetypes written by hand for these types (records by entity "

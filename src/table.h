@@ -214,6 +214,32 @@ static bool ecs_sched__move_entity(ecs_sched_world *w, uint32_t index, ecs_sched
     return true;
 }
 
+/* Moves every row of src to the end of dst, which has room for them (table_reserve): what
+   ecs_sched__move_entity does to one row, done to each column as one block (shared values
+   relocated, values dst lacks destroyed, values only dst has left raw for the caller). The
+   records follow; src is left empty. */
+static void ecs_sched__move_rows(ecs_sched_world *w, ecs_sched__table *src, ecs_sched__table *dst) {
+    int32_t n = src->count, first = dst->count, i;
+    if (n == 0) return;
+    memcpy(dst->entities + first, src->entities, (size_t)n * sizeof *dst->entities);
+    for (i = 0; dst->tick_count && i < n; i++) ecs_sched__ticks_move_row(w, dst, first + i, src, i);
+    ecs_sched__ticks_leave_all(src);
+    for (i = 0; i < src->column_count; i++) {
+        const ecs_sched__column *s = &src->columns[i];
+        int32_t j = ecs_sched__column_find(dst, s->id);
+        if (j < 0) ecs_sched__destruct(&w->components[s->id], s->data, n);
+        else ecs_sched__relocate(&w->components[s->id], ecs_sched__cell(dst, j, (uint32_t)first), s->data, n);
+    }
+    for (i = 0; i < n; i++) {
+        ecs_sched__record *r = &w->records[ECS_SCHED_ENTITY_INDEX(src->entities[i])];
+        r->table = dst->index;
+        r->row = (uint32_t)(first + i);
+    }
+    dst->count = first + n;
+    src->count = 0;
+    w->rows_version++;
+}
+
 /* ecs_sched_world_check: each table is where the type map says, sorted, aligned, and its
    rows and the entity records agree. */
 static ecs_sched_result ecs_sched__check_tables(ecs_sched_world *w) {

@@ -280,6 +280,18 @@ static void ecs_sched__ticks_delete_row(ecs_sched_world *w, ecs_sched__table *t,
     }
 }
 
+/* Every row of t leaves it at once (a whole table moved or despawned): their log entries
+   die, as ecs_sched__ticks_delete_row lets the entry of one row die. */
+static void ecs_sched__ticks_leave_all(ecs_sched__table *t) {
+    int32_t i, row;
+    for (i = 0; i < t->tick_count; i++) {
+        for (row = 0; row < t->count; row++) {
+            ecs_sched__change *gone = ecs_sched__row_entry(&t->ticks[i], (uint32_t)row);
+            if (gone) gone->row = ECS_SCHED__DEAD_ROW;
+        }
+    }
+}
+
 /* A tracked component was inserted on row `row` of t: added now unless `before` had it, and
    changed now either way. */
 static void ecs_sched__ticks_inserted(ecs_sched_world *w, ecs_sched__table *t, int32_t row,
