@@ -1,7 +1,8 @@
 /* tour_world.c - the world of ecs_sched.h, one step at a time: creating a world, registering
    components and tags (and a component that owns memory, with lifecycle hooks), spawning
    entities one at a time and in batches, changing them, resources, queries, what a query says
-   it touches, disabled entities, and components kept in sparse sets.
+   it touches, disabled entities, components kept in sparse sets, queries written as text,
+   monitors and events of your own.
 
    The tour has six files; read them in this order:
      tour_world.c      the world: components, entities, resources, queries (this file)
@@ -102,6 +103,14 @@ static void name_copy(void *dst, const void *src, int32_t count, void *ctx) {
     }
 }
 /* (The default move, a memcpy, is right for Name: the pointer simply changes hands.) */
+
+/* An observer that counts what it hears (the monitor and the event above). */
+static int32_t tour_heard;
+static void tour_hear(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *trigger) {
+    (void)ctx;
+    (void)trigger;
+    tour_heard++;
+}
 
 int main(void) {
     printf("ecs_sched %s: a tour of the world\n", ECS_SCHED_VERSION_STRING);
@@ -410,6 +419,43 @@ int main(void) {
         CHECK(moved == 2 && ecs_sched_query_count(chosen) == 2);
     }
     CHECK(ecs_sched_remove(w, b, selected) == ECS_SCHED_OK && !ecs_sched_has(w, b, selected));
+
+    /* Queries as text: flecs's signatures. "[in] Velocity" reads, a bare component with a
+       value is written, "?X" is optional, "!X" left out, "A || B" either; a misspelt name is
+       reported with its column, a caret and the nearest registered name (the log below). */
+    section("Queries as text");
+    {
+        ecs_sched_query *moving = ecs_sched_query_from_text(w, "Position, [in] Velocity");
+        char text[64];
+        CHECK(moving != NULL);
+        ecs_sched_query_text(moving, text, (int32_t)sizeof text);
+        printf("\"%s\" matches %d entities\n", text, (int)ecs_sched_query_count(moving));
+        CHECK(strcmp(text, "Position, [in] Velocity") == 0);
+        CHECK(ecs_sched_query_from_text(w, "Position, Veloctiy") == NULL);
+    }
+
+    /* Monitors hear an entity start and stop matching a query; events of your own go to the
+       observers of an entity, and travel up to its parents when asked. */
+    section("Monitors and events");
+    {
+        ecs_sched_entity e = ecs_sched_spawn_with(w, 1, &pos, NULL);
+        tour_heard = 0;
+        CHECK(ecs_sched_observer_add(w, &(ecs_sched_observer_desc){
+                  .event = ECS_SCHED_ON_MATCH, .query_text = "Position, Velocity",
+                  .fn = tour_hear}) != 0);
+        CHECK(ecs_sched_insert(w, e, vel, NULL) == ECS_SCHED_OK);   /* now it matches */
+        CHECK(ecs_sched_insert(w, e, vel, NULL) == ECS_SCHED_OK);   /* still: not heard */
+        printf("the monitor heard %d entity start moving\n", (int)tour_heard);
+        CHECK(tour_heard == 1);
+        CHECK(ecs_sched_observer_add(w, &(ecs_sched_observer_desc){
+                  .event = ECS_SCHED_ON_EVENT, .component = vel, .entity = b,
+                  .fn = tour_hear}) != 0);
+        CHECK(ecs_sched_set_parent(w, e, b) == ECS_SCHED_OK);
+        CHECK(ecs_sched_emit(w, &(ecs_sched_event_desc){.event = vel, .entity = e,
+                                                        .propagate = true}) == ECS_SCHED_OK);
+        printf("an event sent to b's child reached b: %s\n", tour_heard == 2 ? "yes" : "no");
+        CHECK(tour_heard == 2);
+    }
 
     /* ecs_sched_world_check cross-checks the world's internal structures (for tests). */
     CHECK(ecs_sched_world_check(w) == ECS_SCHED_OK);
