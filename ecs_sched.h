@@ -703,9 +703,13 @@
 
      ON_SET and ON_UNSET are flecs's OnSet and UnSet: ON_SET hears a value set (after
      ON_INSERT, and from ecs_sched_modified), ON_UNSET a value going (a remove, a despawn),
-     before it goes. When an entity's own value is removed while a base (IsA) has one, that
-     is an ON_SET after the removal, not an ON_UNSET (the manual's first edge case; its second,
-     a base losing a value its instances show, is not heard). ecs_sched_ensure(w, e, id) gets
+     before it goes. Inheritance counts: when an entity's own value is removed while a base
+     (IsA) has one, that is an ON_SET after the removal, not an ON_UNSET (the manual's first
+     edge case); a base that loses a value is an ON_UNSET, before, for each instance that
+     showed it (its second), and one that gains a value an ON_SET for each instance that now
+     shows it; an instance that gains a base hears an ON_SET for each value it now sees from
+     it, and one that loses it an ON_UNSET (before) for each. (An instance with several bases
+     may hear an ON_UNSET for a value another base still gives it.) ecs_sched_ensure(w, e, id) gets
      the entity's own value to write, adding a default one first (get or add: heard by
      ON_ADD, not ON_SET); ecs_sched_emplace(w, e, id, &is_new) adds one that is not
      constructed (zeroed bytes, no ctor) for the caller to construct in place; either is
@@ -2981,10 +2985,11 @@ typedef enum ecs_sched_observer_event {
     /* flecs's OnSet and UnSet: */
     ECS_SCHED_ON_SET,          /* a value is set: by an insert, a spawn with it or a command
                                   (after ON_INSERT), by ecs_sched_modified, or by a value
-                                  becoming visible through inheritance (the entity's own one
-                                  removed while a base has one: after the removal) */
+                                  becoming visible through inheritance (its own one removed
+                                  while a base has one, a base that gains one, a new base) */
     ECS_SCHED_ON_UNSET,        /* the entity no longer has a value: removed with no base to
-                                  give one, or despawned; before it goes (readable) */
+                                  give one, despawned, its base's value removed, its base
+                                  gone; before it goes (readable) */
     /* monitors, observers with a query only: */
     ECS_SCHED_ON_MATCH,        /* the entity starts matching the query (after the change) */
     ECS_SCHED_ON_UNMATCH,      /* it stops matching it (after the change; despawned: before) */
@@ -7139,6 +7144,11 @@ struct ecs_sched_world {
            a component registered then is named after it: scope.h, when a scope is first
            set. The name: written into `out` (capacity bytes); false when it does not fit */
         void (*enter_scope)(ecs_sched_world *w, ecs_sched_entity e);
+        /* base e gains (ON_SET, after) or is about to lose (ON_UNSET) its value of id: the
+           ON_SET / ON_UNSET observers hear it for the instances that see that value:
+           inherit.h, with the first base */
+        void (*base_value)(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                           int event);
         bool (*scoped_name)(const ecs_sched_world *w, const char *name, char *out, size_t capacity);
     } hooks;
     ecs_sched_entity scope;              /* scope.h: the current scope, or 0 */
@@ -11610,6 +11620,10 @@ static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
         if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_SET) &&
             (!w->sparse_count || !w->components[ids[i]].sparse)) {
             ecs_sched__observe(w, ECS_SCHED_ON_SET, e, ids[i]);
+            /* what its instances see, when e is a base and the value is new to it */
+            if (w->hooks.base_value && (!before || ecs_sched__type_find(before, ids[i]) < 0)) {
+                w->hooks.base_value(w, e, ids[i], ECS_SCHED_ON_SET);
+            }
         }
     }
 }
@@ -11640,8 +11654,9 @@ static void ecs_sched__observe_removing_one(ecs_sched_world *w, ecs_sched_entity
     if (ecs_sched__watched(w, id, ECS_SCHED_ON_REMOVE)) {
         ecs_sched__observe(w, ECS_SCHED_ON_REMOVE, e, id);
     }
-    if (ecs_sched__watched(w, id, ECS_SCHED_ON_UNSET) && !ecs_sched__base_gives(w, e, id)) {
-        ecs_sched__observe(w, ECS_SCHED_ON_UNSET, e, id);
+    if (ecs_sched__watched(w, id, ECS_SCHED_ON_UNSET)) {
+        if (!ecs_sched__base_gives(w, e, id)) ecs_sched__observe(w, ECS_SCHED_ON_UNSET, e, id);
+        if (w->hooks.base_value) w->hooks.base_value(w, e, id, ECS_SCHED_ON_UNSET);
     }
 }
 
@@ -23447,6 +23462,9 @@ static ecs_sched_id ecs_sched__base_mark(const ecs_sched_world *w, ecs_sched_ent
 static void *ecs_sched__inherited_hook(const ecs_sched_world *w, const ecs_sched__table *t,
                                        ecs_sched_id id, bool *found);
 
+static void ecs_sched__base_value_hook(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                                       int event);
+
 /* The base's mark, made on first use; 0 when out of memory. */
 static ecs_sched_id ecs_sched__base_mark_make(ecs_sched_world *w, ecs_sched_entity base) {
     ecs_sched__inheritance *h = ecs_sched__inheritance_of(w);
@@ -23459,6 +23477,7 @@ static ecs_sched_id ecs_sched__base_mark_make(ecs_sched_world *w, ecs_sched_enti
         if (!h) return 0;
         ecs_sched__part_set(w, &ecs_sched__inheritance_key, h);
         w->hooks.inherited_value = ecs_sched__inherited_hook;
+        w->hooks.base_value = ecs_sched__base_value_hook;
     }
     snprintf(name, sizeof name, "ecs_sched.IsA(entity %u.%u)", (unsigned)ECS_SCHED_ENTITY_INDEX(base),
              (unsigned)ECS_SCHED_ENTITY_GENERATION(base));
@@ -23563,6 +23582,62 @@ ecs_sched_entity ecs_sched_owner(const ecs_sched_world *w, ecs_sched_entity e, e
     if (!ecs_sched__is_live_record(w, e) || !ecs_sched__component_valid(w, id)) return 0;
     t = ecs_sched__table_of(w, e);
     return ecs_sched__owns(w, t, ECS_SCHED_ENTITY_INDEX(e), id) ? e : ecs_sched__nearest_base(w, t, id);
+}
+
+/* ---- what instances see change: ON_SET and ON_UNSET ---- */
+
+/* Calls `event` for component id on every instance of `base` (through further bases too)
+   whose value of id is the one `owner` has: the manual's second edge case of OnSet (a base
+   that loses a value its instances show: ON_UNSET before it goes), and its converse (a base
+   that gains one they did not own: ON_SET). */
+static void ecs_sched__instances_hear(ecs_sched_world *w, ecs_sched_entity base,
+                                      ecs_sched_entity owner, ecs_sched_id id,
+                                      ecs_sched_observer_event event, int32_t depth) {
+    ecs_sched_id mark = ecs_sched__base_mark(w, base);
+    uint32_t i;
+    if (!mark || depth > 64) return;
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        int32_t row;
+        if (ecs_sched__type_find(t, mark) < 0 || ecs_sched__type_find(t, id) >= 0) continue;
+        for (row = 0; row < t->count; row++) {
+            ecs_sched_entity instance = t->entities[row];
+            if (ecs_sched__nearest_base(w, t, id) != owner) continue;
+            ecs_sched__observe(w, event, instance, id);
+            ecs_sched__instances_hear(w, instance, owner, id, event, depth + 1);
+            t = w->tables[i];   /* (observers defer what they change: the table stays) */
+        }
+    }
+}
+
+/* The core's hook (registry.h): base e gains or is about to lose its own value of id. */
+static void ecs_sched__base_value_hook(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                                       int event) {
+    if (!ecs_sched__inheritable(w, id) || !ecs_sched__watched(w, id, (ecs_sched_observer_event)event)) {
+        return;
+    }
+    ecs_sched__instances_hear(w, e, e, id, (ecs_sched_observer_event)event, 0);
+}
+
+/* Instance `source` gains (ON_SET, after) or is about to lose (ON_UNSET) `base`: it hears
+   of each value it sees from that base and does not own. */
+static void ecs_sched__instance_hears_base(ecs_sched_world *w, ecs_sched_entity source,
+                                           ecs_sched_entity base, ecs_sched_observer_event event) {
+    const ecs_sched__table *bt;
+    ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
+    int32_t i, n;
+    if (!w->observed || !ecs_sched__is_live_record(w, base)) return;
+    bt = ecs_sched__table_of(w, base);
+    n = bt->type_count;
+    memcpy(ids, bt->type, (size_t)n * sizeof *ids);
+    for (i = 0; i < n; i++) {
+        const ecs_sched__table *t = ecs_sched__table_of(w, source);
+        if (!ecs_sched__inheritable(w, ids[i]) || !ecs_sched__watched(w, ids[i], event) ||
+            ecs_sched__type_find(t, ids[i]) >= 0 || ecs_sched__nearest_base(w, t, ids[i]) != base) {
+            continue;
+        }
+        ecs_sched__observe(w, event, source, ids[i]);
+    }
 }
 
 /* ---- auto-override ---- */
@@ -23711,6 +23786,7 @@ static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sc
     }
     if (count) result = ecs_sched_insert_many(w, source, count, ids, values);
     if (result == ECS_SCHED_OK && w->sparse_count) ecs_sched__sparse_base_copy(w, source, base);
+    if (result == ECS_SCHED_OK) ecs_sched__instance_hears_base(w, source, base, ECS_SCHED_ON_SET);
     return result;
 }
 
@@ -23721,6 +23797,8 @@ static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
     ecs_sched__table *src = w->tables[w->records[index].table], *dst;
     ecs_sched_id mark = ecs_sched__base_mark(w, base);
     if (!mark || ecs_sched__type_find(src, mark) < 0) return true;
+    ecs_sched__instance_hears_base(w, source, base, ECS_SCHED_ON_UNSET);
+    src = w->tables[w->records[index].table];
     dst = ecs_sched__table_step(w, src, mark, true);
     return dst && ecs_sched__move_entity(w, index, dst);
 }

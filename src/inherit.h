@@ -117,6 +117,9 @@ static ecs_sched_id ecs_sched__base_mark(const ecs_sched_world *w, ecs_sched_ent
 static void *ecs_sched__inherited_hook(const ecs_sched_world *w, const ecs_sched__table *t,
                                        ecs_sched_id id, bool *found);
 
+static void ecs_sched__base_value_hook(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                                       int event);
+
 /* The base's mark, made on first use; 0 when out of memory. */
 static ecs_sched_id ecs_sched__base_mark_make(ecs_sched_world *w, ecs_sched_entity base) {
     ecs_sched__inheritance *h = ecs_sched__inheritance_of(w);
@@ -129,6 +132,7 @@ static ecs_sched_id ecs_sched__base_mark_make(ecs_sched_world *w, ecs_sched_enti
         if (!h) return 0;
         ecs_sched__part_set(w, &ecs_sched__inheritance_key, h);
         w->hooks.inherited_value = ecs_sched__inherited_hook;
+        w->hooks.base_value = ecs_sched__base_value_hook;
     }
     snprintf(name, sizeof name, "ecs_sched.IsA(entity %u.%u)", (unsigned)ECS_SCHED_ENTITY_INDEX(base),
              (unsigned)ECS_SCHED_ENTITY_GENERATION(base));
@@ -233,6 +237,62 @@ ecs_sched_entity ecs_sched_owner(const ecs_sched_world *w, ecs_sched_entity e, e
     if (!ecs_sched__is_live_record(w, e) || !ecs_sched__component_valid(w, id)) return 0;
     t = ecs_sched__table_of(w, e);
     return ecs_sched__owns(w, t, ECS_SCHED_ENTITY_INDEX(e), id) ? e : ecs_sched__nearest_base(w, t, id);
+}
+
+/* ---- what instances see change: ON_SET and ON_UNSET ---- */
+
+/* Calls `event` for component id on every instance of `base` (through further bases too)
+   whose value of id is the one `owner` has: the manual's second edge case of OnSet (a base
+   that loses a value its instances show: ON_UNSET before it goes), and its converse (a base
+   that gains one they did not own: ON_SET). */
+static void ecs_sched__instances_hear(ecs_sched_world *w, ecs_sched_entity base,
+                                      ecs_sched_entity owner, ecs_sched_id id,
+                                      ecs_sched_observer_event event, int32_t depth) {
+    ecs_sched_id mark = ecs_sched__base_mark(w, base);
+    uint32_t i;
+    if (!mark || depth > 64) return;
+    for (i = 0; i < w->table_count; i++) {
+        const ecs_sched__table *t = w->tables[i];
+        int32_t row;
+        if (ecs_sched__type_find(t, mark) < 0 || ecs_sched__type_find(t, id) >= 0) continue;
+        for (row = 0; row < t->count; row++) {
+            ecs_sched_entity instance = t->entities[row];
+            if (ecs_sched__nearest_base(w, t, id) != owner) continue;
+            ecs_sched__observe(w, event, instance, id);
+            ecs_sched__instances_hear(w, instance, owner, id, event, depth + 1);
+            t = w->tables[i];   /* (observers defer what they change: the table stays) */
+        }
+    }
+}
+
+/* The core's hook (registry.h): base e gains or is about to lose its own value of id. */
+static void ecs_sched__base_value_hook(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                                       int event) {
+    if (!ecs_sched__inheritable(w, id) || !ecs_sched__watched(w, id, (ecs_sched_observer_event)event)) {
+        return;
+    }
+    ecs_sched__instances_hear(w, e, e, id, (ecs_sched_observer_event)event, 0);
+}
+
+/* Instance `source` gains (ON_SET, after) or is about to lose (ON_UNSET) `base`: it hears
+   of each value it sees from that base and does not own. */
+static void ecs_sched__instance_hears_base(ecs_sched_world *w, ecs_sched_entity source,
+                                           ecs_sched_entity base, ecs_sched_observer_event event) {
+    const ecs_sched__table *bt;
+    ecs_sched_id ids[ECS_SCHED__MAX_TYPE];
+    int32_t i, n;
+    if (!w->observed || !ecs_sched__is_live_record(w, base)) return;
+    bt = ecs_sched__table_of(w, base);
+    n = bt->type_count;
+    memcpy(ids, bt->type, (size_t)n * sizeof *ids);
+    for (i = 0; i < n; i++) {
+        const ecs_sched__table *t = ecs_sched__table_of(w, source);
+        if (!ecs_sched__inheritable(w, ids[i]) || !ecs_sched__watched(w, ids[i], event) ||
+            ecs_sched__type_find(t, ids[i]) >= 0 || ecs_sched__nearest_base(w, t, ids[i]) != base) {
+            continue;
+        }
+        ecs_sched__observe(w, event, source, ids[i]);
+    }
 }
 
 /* ---- auto-override ---- */
@@ -381,6 +441,7 @@ static ecs_sched_result ecs_sched__isa_copy_overrides(ecs_sched_world *w, ecs_sc
     }
     if (count) result = ecs_sched_insert_many(w, source, count, ids, values);
     if (result == ECS_SCHED_OK && w->sparse_count) ecs_sched__sparse_base_copy(w, source, base);
+    if (result == ECS_SCHED_OK) ecs_sched__instance_hears_base(w, source, base, ECS_SCHED_ON_SET);
     return result;
 }
 
@@ -391,6 +452,8 @@ static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
     ecs_sched__table *src = w->tables[w->records[index].table], *dst;
     ecs_sched_id mark = ecs_sched__base_mark(w, base);
     if (!mark || ecs_sched__type_find(src, mark) < 0) return true;
+    ecs_sched__instance_hears_base(w, source, base, ECS_SCHED_ON_UNSET);
+    src = w->tables[w->records[index].table];
     dst = ecs_sched__table_step(w, src, mark, true);
     return dst && ecs_sched__move_entity(w, index, dst);
 }

@@ -29,10 +29,11 @@ typedef enum ecs_sched_observer_event {
     /* flecs's OnSet and UnSet: */
     ECS_SCHED_ON_SET,          /* a value is set: by an insert, a spawn with it or a command
                                   (after ON_INSERT), by ecs_sched_modified, or by a value
-                                  becoming visible through inheritance (the entity's own one
-                                  removed while a base has one: after the removal) */
+                                  becoming visible through inheritance (its own one removed
+                                  while a base has one, a base that gains one, a new base) */
     ECS_SCHED_ON_UNSET,        /* the entity no longer has a value: removed with no base to
-                                  give one, or despawned; before it goes (readable) */
+                                  give one, despawned, its base's value removed, its base
+                                  gone; before it goes (readable) */
     /* monitors, observers with a query only: */
     ECS_SCHED_ON_MATCH,        /* the entity starts matching the query (after the change) */
     ECS_SCHED_ON_UNMATCH,      /* it stops matching it (after the change; despawned: before) */
@@ -734,6 +735,10 @@ static void ecs_sched__observe_inserted(ecs_sched_world *w, ecs_sched_entity e,
         if (ecs_sched__watched(w, ids[i], ECS_SCHED_ON_SET) &&
             (!w->sparse_count || !w->components[ids[i]].sparse)) {
             ecs_sched__observe(w, ECS_SCHED_ON_SET, e, ids[i]);
+            /* what its instances see, when e is a base and the value is new to it */
+            if (w->hooks.base_value && (!before || ecs_sched__type_find(before, ids[i]) < 0)) {
+                w->hooks.base_value(w, e, ids[i], ECS_SCHED_ON_SET);
+            }
         }
     }
 }
@@ -764,8 +769,9 @@ static void ecs_sched__observe_removing_one(ecs_sched_world *w, ecs_sched_entity
     if (ecs_sched__watched(w, id, ECS_SCHED_ON_REMOVE)) {
         ecs_sched__observe(w, ECS_SCHED_ON_REMOVE, e, id);
     }
-    if (ecs_sched__watched(w, id, ECS_SCHED_ON_UNSET) && !ecs_sched__base_gives(w, e, id)) {
-        ecs_sched__observe(w, ECS_SCHED_ON_UNSET, e, id);
+    if (ecs_sched__watched(w, id, ECS_SCHED_ON_UNSET)) {
+        if (!ecs_sched__base_gives(w, e, id)) ecs_sched__observe(w, ECS_SCHED_ON_UNSET, e, id);
+        if (w->hooks.base_value) w->hooks.base_value(w, e, id, ECS_SCHED_ON_UNSET);
     }
 }
 

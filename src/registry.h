@@ -396,6 +396,11 @@ struct ecs_sched_world {
            a component registered then is named after it: scope.h, when a scope is first
            set. The name: written into `out` (capacity bytes); false when it does not fit */
         void (*enter_scope)(ecs_sched_world *w, ecs_sched_entity e);
+        /* base e gains (ON_SET, after) or is about to lose (ON_UNSET) its value of id: the
+           ON_SET / ON_UNSET observers hear it for the instances that see that value:
+           inherit.h, with the first base */
+        void (*base_value)(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
+                           int event);
         bool (*scoped_name)(const ecs_sched_world *w, const char *name, char *out, size_t capacity);
     } hooks;
     ecs_sched_entity scope;              /* scope.h: the current scope, or 0 */

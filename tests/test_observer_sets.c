@@ -108,6 +108,52 @@ static void removing_an_owned_value_over_a_base_s_one_is_a_set_not_an_unset(void
     check_and_destroy(f.w);
 }
 
+static ecs_sched_result make_instance(ecs_sched_world *w, ecs_sched_entity instance,
+                                      ecs_sched_entity base) {
+    return ecs_sched_relate(w, instance, ecs_sched_is_a(w), base, NULL);
+}
+
+static void a_base_that_loses_a_value_its_instances_show_is_an_unset_for_them(void **state) {
+    fixture f = make_fixture();
+    ecs_sched_entity base = SPAWN(f.w, {f.position, &(Position){2, 0}});
+    ecs_sched_entity shows = ecs_sched_spawn(f.w), owns = SPAWN(f.w, {f.position, &(Position){5, 0}});
+    (void)state;
+    assert_int_equal(make_instance(f.w, shows, base), ECS_SCHED_OK);
+    assert_int_equal(make_instance(f.w, owns, base), ECS_SCHED_OK);
+    observe(f.w, ECS_SCHED_ON_UNSET, f.position);
+    assert_int_equal(ecs_sched_remove(f.w, base, f.position), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "unset(2) unset(2)");   /* the base's own, then its instance's */
+    check_and_destroy(f.w);
+}
+
+static void a_base_that_gains_a_value_is_a_set_for_the_instances_that_do_not_own_it(void **state) {
+    fixture f = make_fixture();
+    ecs_sched_entity base = ecs_sched_spawn(f.w);
+    ecs_sched_entity shows = ecs_sched_spawn(f.w), owns = SPAWN(f.w, {f.position, &(Position){5, 0}});
+    ecs_sched_entity nested = ecs_sched_spawn(f.w);
+    (void)state;
+    assert_int_equal(make_instance(f.w, shows, base), ECS_SCHED_OK);
+    assert_int_equal(make_instance(f.w, owns, base), ECS_SCHED_OK);
+    assert_int_equal(make_instance(f.w, nested, shows), ECS_SCHED_OK);
+    observe(f.w, ECS_SCHED_ON_SET, f.position);
+    assert_int_equal(ecs_sched_insert(f.w, base, f.position, &(Position){3, 0}), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "set(3) set(3) set(3)");   /* base, shows, nested */
+    check_and_destroy(f.w);
+}
+
+static void an_instance_hears_a_set_when_it_gains_a_base_and_an_unset_when_it_loses_it(void **state) {
+    fixture f = make_fixture();
+    ecs_sched_entity base = SPAWN(f.w, {f.position, &(Position){4, 0}});
+    ecs_sched_entity e = ecs_sched_spawn(f.w);
+    (void)state;
+    observe(f.w, ECS_SCHED_ON_SET, f.position);
+    observe(f.w, ECS_SCHED_ON_UNSET, f.position);
+    assert_int_equal(make_instance(f.w, e, base), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_unrelate(f.w, e, ecs_sched_is_a(f.w), base), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "set(4) unset(4)");
+    check_and_destroy(f.w);
+}
+
 /* ---- ensure, emplace, modified ---- */
 
 static void ensure_adds_a_default_value_once_and_returns_the_entity_s_own(void **state) {
@@ -282,6 +328,9 @@ int main(void) {
         cmocka_unit_test(on_unset_hears_a_removal_before_the_value_goes),
         cmocka_unit_test(on_unset_hears_a_despawn),
         cmocka_unit_test(removing_an_owned_value_over_a_base_s_one_is_a_set_not_an_unset),
+        cmocka_unit_test(a_base_that_loses_a_value_its_instances_show_is_an_unset_for_them),
+        cmocka_unit_test(a_base_that_gains_a_value_is_a_set_for_the_instances_that_do_not_own_it),
+        cmocka_unit_test(an_instance_hears_a_set_when_it_gains_a_base_and_an_unset_when_it_loses_it),
         cmocka_unit_test(ensure_adds_a_default_value_once_and_returns_the_entity_s_own),
         cmocka_unit_test(ensure_of_a_tag_is_refused),
         cmocka_unit_test(emplace_adds_without_a_set_until_modified_publishes_it),
