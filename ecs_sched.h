@@ -803,12 +803,17 @@
          .terms = {ecs_sched_read(likes)}           // any target: the field is the first
          .terms = {ecs_sched_without(likes)}        // none
          .terms = {ecs_sched_each_target(likes)}    // once per target ("(Likes, *)")
+         .terms = {ecs_sched_each_kind(ecs_sched_wildcard(w), bob)}   // "(*, bob)"
 
      An each-target term hands an entity out once for every target of the kind it has (a
      listed query: one row per pair, in table order); its field holds a pointer per row, and
      ecs_sched_field_target(&it, i, row) reads the row's target, ecs_sched_field_payload(&it,
-     i, row) its payload (NULL for a kind without one). One such term per query; it cannot be
-     sorted, grouped, or combined with hierarchy or sparse terms.
+     i, row) its payload (NULL for a kind without one). A term of every kind
+     (ecs_sched_each_kind, its id ecs_sched_wildcard(w), registered on first use) hands out
+     each entity once for every kind relating it to the target, found from the target's
+     sources; ecs_sched_field_kind(&it, i, row) tells the kind, and it counts as reading
+     every kind for ambiguities. One such term (of either) per query; it cannot be sorted,
+     grouped, or combined with hierarchy or sparse terms.
 
      Storage: the first target sits in the source's table like any value (a column of
      struct { ecs_sched_entity target; P payload; }), further targets and each target's list
@@ -957,7 +962,9 @@
          path:X        X of the entity at path        ecs_sched_from_entity(X, e)
          $X            the resource X                 ecs_sched_resource_write / _read(X)
          (K, path)     related to that entity         ecs_sched_related(K, target)
-         (K, *)        any target (read); !(K, *) none; ?(K, *) optional
+         (K, *)        once per target                ecs_sched_each_target(K)
+         (*, path)     once per kind to that entity   ecs_sched_each_kind(wildcard, e)
+         K, !K, ?K     a kind read as a component (any target; the first one's value)
          parent:X      the ChildOf parent's X         ecs_sched_from_parent; ?parent:X optional
          cascade:K     depth order along K            ecs_sched_cascade(K)
          inherited:X   owned or from a base           ecs_sched_inherited(X)
@@ -2026,7 +2033,8 @@
      relation   ecs_sched_relation_register, ecs_sched_is_relation, ecs_sched_child_of,
                 ecs_sched_relate, ecs_sched_unrelate, ecs_sched_has_relation,
                 ecs_sched_target_count, ecs_sched_target, ecs_sched_relation_payload,
-                ecs_sched_field_payload, ecs_sched_sources, ecs_sched_commands_relate,
+                ecs_sched_field_payload, ecs_sched_field_kind, ecs_sched_wildcard,
+                ecs_sched_sources, ecs_sched_commands_relate,
                 ecs_sched_commands_unrelate
      hierarchy  ecs_sched_set_parent, ecs_sched_set_parent_at, ecs_sched_parent_of,
                 ecs_sched_children, ecs_sched_depth, ecs_sched_ancestors,
@@ -2715,10 +2723,13 @@ typedef enum ecs_sched_term_kind {
     ECS_SCHED_TERM_OR_READ,        /* an alternative to the term before it, read */
     ECS_SCHED_TERM_OR_WRITE,       /* an alternative to the term before it, written */
     /* (see RELATIONSHIPS) */
-    ECS_SCHED_TERM_EACH_TARGET     /* required, read: relationship kind `id`, one result per
+    ECS_SCHED_TERM_EACH_TARGET,    /* required, read: relationship kind `id`, one result per
                                       target: the entity is handed out once for each target
                                       it has, the field one pointer per row to that target
                                       and its payload (ecs_sched_field_target) */
+    ECS_SCHED_TERM_EACH_KIND       /* required, read: related to `target` by any kind (id:
+                                      ecs_sched_wildcard), one result per kind: the field as
+                                      each target's, ecs_sched_field_kind tells the kind */
 } ecs_sched_term_kind;
 
 typedef struct ecs_sched_term {
@@ -2789,6 +2800,12 @@ static inline ecs_sched_term ecs_sched_or_write(ecs_sched_id id) {
     ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_OR_WRITE; return t;
 }
 #ifndef ECS_SCHED_NO_RELATIONS
+/* Every kind relating an entity to `target`, one result per kind: flecs's "(*, Bob)"; id is
+   ecs_sched_wildcard(world). */
+static inline ecs_sched_term ecs_sched_each_kind(ecs_sched_id wildcard, ecs_sched_entity target) {
+    ecs_sched_term t; t.id = wildcard; t.target = target; t.kind = ECS_SCHED_TERM_EACH_KIND;
+    return t;
+}
 /* Each target of relationship kind `kind`, one result per target: flecs's "(Likes, *)". */
 static inline ecs_sched_term ecs_sched_each_target(ecs_sched_id kind) {
     ecs_sched_term t; t.id = kind; t.target = 0; t.kind = ECS_SCHED_TERM_EACH_TARGET; return t;
@@ -3919,8 +3936,14 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_unrelate(ecs_sched_commands *c
                                                            ecs_sched_id kind,
                                                            ecs_sched_entity target);
 
-/* The payload of the relationship an each-target term's field (ecs_sched_each_target) hands
-   out at `row` (NULL for a kind without a payload). */
+/* "*": the id of a term of every kind (ecs_sched_each_kind), registered on first use (a tag,
+   never added to an entity). */
+ECS_SCHED_API ecs_sched_id ecs_sched_wildcard(ecs_sched_world *world);
+/* The kind of the relationship a term of every kind hands out at `row`. */
+ECS_SCHED_API ecs_sched_id ecs_sched_field_kind(const ecs_sched_iter *it, int32_t index,
+                                                int32_t row);
+/* The payload of the relationship an each-target or each-kind term's field hands out at
+   `row` (NULL for a kind without a payload). */
 ECS_SCHED_API const void *ecs_sched_field_payload(const ecs_sched_iter *it, int32_t index,
                                                   int32_t row);
 #endif /* ECS_SCHED_NO_RELATIONS */
@@ -7109,6 +7132,7 @@ struct ecs_sched_world {
     ecs_sched_id prefab;                 /* disable.h: the Prefab tag */
     ecs_sched_id child_of;               /* hierarchy.h: the ChildOf relationship */
     ecs_sched_id is_a;                   /* inherit.h: the IsA relationship */
+    ecs_sched_id wildcard;               /* relation.h: "*", any kind (0 until first asked) */
     bool linked;                         /* some entity was related or named: despawns
                                             look at relationships and names */
     uint32_t rows_version;               /* moves on whenever a row joins or leaves a table,
@@ -9076,7 +9100,8 @@ static bool ecs_sched__term_on_resource(ecs_sched_term_kind kind) {
 
 static bool ecs_sched__term_on_self(ecs_sched_term_kind kind) {
     return kind != ECS_SCHED_TERM_WITHOUT && kind != ECS_SCHED_TERM_FROM_PARENT &&
-           kind != ECS_SCHED_TERM_OPTIONAL_FROM_PARENT && !ecs_sched__term_fixed(kind);
+           kind != ECS_SCHED_TERM_OPTIONAL_FROM_PARENT && !ecs_sched__term_fixed(kind) &&
+           kind != ECS_SCHED_TERM_EACH_KIND;
 }
 
 static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table *t,
@@ -9090,6 +9115,10 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         bool present = ecs_sched__type_find(t, term->id) >= 0;
         if (ecs_sched__term_fixed(term->kind)) {   /* looked up when iterating */
             if (out) out->column[i] = ECS_SCHED__FROM_SOURCE;
+            continue;
+        }
+        if (term->kind == ECS_SCHED_TERM_EACH_KIND) {   /* its rows come from its target */
+            if (out) out->column[i] = -1;
             continue;
         }
         if ((q->chain_first >> i) & 1u) {
@@ -9200,6 +9229,18 @@ static bool ecs_sched__term_hierarchical(ecs_sched_term_kind kind) {
 static ecs_sched_result ecs_sched__check_relational_term(ecs_sched_world *w,
                                                         const ecs_sched_term *term, int32_t i) {
     const ecs_sched__component *c = &w->components[term->id];
+    if (term->kind == ECS_SCHED_TERM_EACH_KIND) {
+        if (term->id != w->wildcard || !ecs_sched__is_live_record(w, term->target)) {
+            return term->id != w->wildcard
+                       ? ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                         "query_create: term %d asks for every kind of "
+                                         "relationship, and its id must be ecs_sched_wildcard",
+                                         (int)i)
+                       : ecs_sched__stale(w, term->target, "query_create: the target of a term "
+                                                           "of every kind");
+        }
+        return ECS_SCHED_OK;
+    }
     if (term->target && term->kind != ECS_SCHED_TERM_RELATED &&
         term->kind != ECS_SCHED_TERM_FROM_ENTITY) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
@@ -9252,7 +9293,8 @@ static ecs_sched_result ecs_sched__check_term_compiled(ecs_sched_world *w,
     const char *feature = NULL;
 #ifdef ECS_SCHED_NO_RELATIONS
     if (term->kind == ECS_SCHED_TERM_RELATED || term->kind == ECS_SCHED_TERM_CASCADE ||
-        term->kind == ECS_SCHED_TERM_EACH_TARGET || term->kind == ECS_SCHED_TERM_FROM_PARENT ||
+        term->kind == ECS_SCHED_TERM_EACH_TARGET || term->kind == ECS_SCHED_TERM_EACH_KIND ||
+        term->kind == ECS_SCHED_TERM_FROM_PARENT ||
         term->kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
         feature = "ECS_SCHED_NO_RELATIONS";
     }
@@ -9527,7 +9569,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (!ecs_sched__component_valid(w, term->id)) {
             return ecs_sched__unknown_component(w, term->id, "query_create");
         }
-        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_EACH_TARGET) {
+        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_EACH_KIND) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "query_create: term %d ('%s') has an unknown kind %d", (int)i,
                                    w->components[term->id].name, (int)term->kind);
@@ -9588,7 +9630,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
             q->inherits = true;   /* hands out shared values */
         }
         if (term->kind == ECS_SCHED_TERM_RESOURCE_WRITE) q->writes_resource = true;
-        if (term->kind == ECS_SCHED_TERM_EACH_TARGET) {
+        if (term->kind == ECS_SCHED_TERM_EACH_TARGET || term->kind == ECS_SCHED_TERM_EACH_KIND) {
             if (q->each_target >= 0) {
                 return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                        "query_create: terms %d and %d each ask for every target "
@@ -9716,6 +9758,10 @@ static ecs_sched__row_list *ecs_sched__list_of(ecs_sched_query *q) {
         }
         if (kind == ECS_SCHED_TERM_CASCADE) c->cascade = i;
         if (kind == ECS_SCHED_TERM_EACH_TARGET) c->parent_slot[i] = (int16_t)c->parent_terms++;
+        if (kind == ECS_SCHED_TERM_EACH_KIND) {   /* the slots, then the kinds */
+            c->parent_slot[i] = (int16_t)c->parent_terms;
+            c->parent_terms += 2;
+        }
     }
     q->list = c;
     return c;
@@ -9780,6 +9826,14 @@ static bool ecs_sched__query_rules_out(const ecs_sched_query *a, const ecs_sched
     return false;
 }
 
+/* Whether two terms' ids name the same data: one id, or the wildcard of a term of every kind
+   and any relationship kind. */
+static bool ecs_sched__ids_meet(const ecs_sched_world *w, ecs_sched_id a, ecs_sched_id b) {
+    if (a == b) return true;
+    if (!w->wildcard || (a != w->wildcard && b != w->wildcard)) return false;
+    return w->components[a == w->wildcard ? b : a].relation != 0;
+}
+
 /* Whether a term touches only the rows its query matches: not one read from the parent, nor
    an inherited one, which reads a base the query may not match. */
 static bool ecs_sched__term_stays_on_row(ecs_sched_term_kind kind) {
@@ -9804,7 +9858,7 @@ static bool ecs_sched__queries_clash(const ecs_sched_query *a, bool a_writes,
         for (j = 0; j < b->term_count; j++) {
             ecs_sched_term_kind kb = b->terms[j].kind;
             if (kb == ECS_SCHED_TERM_WITHOUT || ecs_sched__term_on_resource(kb) ||
-                b->terms[j].id != a->terms[i].id) {
+                !ecs_sched__ids_meet(a->world, a->terms[i].id, b->terms[j].id)) {
                 continue;
             }
             if (disjoint && ecs_sched__term_stays_on_row(ka) && ecs_sched__term_stays_on_row(kb)) {
@@ -16837,6 +16891,16 @@ static bool ecs_sched__add_query_use(ecs_sched__build *b, int32_t system,
     return true;
 }
 
+/* A term of every kind ("(*, target)") reads every relationship kind there is. */
+static void ecs_sched__read_every_kind(ecs_sched__build *b, int32_t system) {
+    uint32_t id;
+    for (id = 1; id < b->w->component_count; id++) {
+        if (b->w->components[id].relation) {
+            ecs_sched__set_bit(ecs_sched__access_of(b, system, ECS_SCHED__COMP_READ), (int32_t)id);
+        }
+    }
+}
+
 static bool ecs_sched__add_ctx_access(ecs_sched__build *b, int32_t system,
                                       const ecs_sched_system_ctx *ctx, bool reads_only) {
     int32_t i, q;
@@ -16853,6 +16917,7 @@ static bool ecs_sched__add_ctx_access(ecs_sched__build *b, int32_t system,
         if (!ecs_sched__add_query_use(b, system, ctx->queries[q], reads_only)) return false;
         for (i = 0; i < a.read_count; i++) {
             ecs_sched__set_bit(ecs_sched__access_of(b, system, ECS_SCHED__COMP_READ), (int32_t)a.reads[i]);
+            if (a.reads[i] == b->w->wildcard) ecs_sched__read_every_kind(b, system);
         }
         for (i = 0; i < a.write_count; i++) {
             ecs_sched__set_bit(ecs_sched__access_of(b, system, reads_only ? ECS_SCHED__COMP_READ
@@ -22438,14 +22503,31 @@ static void ecs_sched__relations_free(ecs_sched_world *w) {
     ecs_sched__part_set(w, &ecs_sched__links_key, NULL);
 }
 
+ecs_sched_id ecs_sched_wildcard(ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!w->wildcard) w->wildcard = ecs_sched_component_register_type(w, "ecs_sched.Wildcard", 0, 0);
+    return w->wildcard;
+}
+
+ecs_sched_id ecs_sched_field_kind(const ecs_sched_iter *it, int32_t index, int32_t row) {
+    const void *const *slots;
+    ECS_SCHED_ASSERT(it != NULL && it->query_ != NULL && it->query_->list != NULL);
+    ECS_SCHED_ASSERT(it->query_->terms[index].kind == ECS_SCHED_TERM_EACH_KIND);
+    slots = (const void *const *)it->fields[index];
+    return (ecs_sched_id)(uintptr_t)slots[row + (int32_t)it->query_->list->capacity];
+}
+
 const void *ecs_sched_field_payload(const ecs_sched_iter *it, int32_t index, int32_t row) {
     const ecs_sched_world *w;
     ecs_sched_id kind;
     const unsigned char *slot;
     ECS_SCHED_ASSERT(it != NULL && it->query_ != NULL);
     w = it->query_->world;
-    kind = it->query_->terms[index].id;
-    ECS_SCHED_ASSERT(it->query_->terms[index].kind == ECS_SCHED_TERM_EACH_TARGET);
+    kind = it->query_->terms[index].kind == ECS_SCHED_TERM_EACH_KIND
+               ? ecs_sched_field_kind(it, index, row)
+               : it->query_->terms[index].id;
+    ECS_SCHED_ASSERT(it->query_->terms[index].kind == ECS_SCHED_TERM_EACH_TARGET ||
+                     it->query_->terms[index].kind == ECS_SCHED_TERM_EACH_KIND);
     if (!ecs_sched__kind_of(w, kind)->payload_size) return NULL;
     slot = (const unsigned char *)((const void *const *)it->fields[index])[row];
     return slot + ecs_sched__payload_offset(&w->components[kind]);
@@ -24318,6 +24400,7 @@ typedef struct ecs_sched__text_term {
     ecs_sched__text_source source;
     bool pair;
     bool any_target;                   /* (K, *) */
+    bool any_kind;                     /* (*, target) */
     ecs_sched_id id;
     ecs_sched_entity target;
     const char *start;                 /* where the term begins, for messages */
@@ -24571,6 +24654,14 @@ static ecs_sched_result ecs_sched__text_pair(ecs_sched__query_parser *p, ecs_sch
     p->at++;
     t->pair = true;
     ecs_sched__text_skip_space(p);
+#ifndef ECS_SCHED_NO_RELATIONS
+    if (*p->at == '*') {   /* (*, target): every kind */
+        p->at++;
+        t->any_kind = true;
+        t->id = ecs_sched_wildcard(p->w);
+        result = t->id ? ECS_SCHED_OK : p->w->env.last_result;
+    } else
+#endif
     result = ecs_sched__text_component(p, &t->id);
     if (result == ECS_SCHED_OK) result = ecs_sched__text_expect(p, ',', "between a pair's kind and target");
     if (result == ECS_SCHED_OK) result = ecs_sched__text_target(p, t);
@@ -24740,6 +24831,17 @@ static ecs_sched_result ecs_sched__text_kind(ecs_sched__query_parser *p,
                                             ecs_sched_term_kind *kind) {
     bool writes;
     if (t->source != ECS_SCHED__TEXT_SELF) return ecs_sched__text_kind_from_source(p, t, kind);
+    if (t->any_kind) {
+        if (t->any_target || t->op || (t->access != ECS_SCHED__TEXT_NONE &&
+                                       t->access != ECS_SCHED__TEXT_IN)) {
+            return ecs_sched__text_refuse(p, t, "(*, target) is every kind to one target, required "
+                                                "and read: no (*, *), no access but [in], no ! or ?");
+        }
+#ifndef ECS_SCHED_NO_RELATIONS
+        *kind = ECS_SCHED_TERM_EACH_KIND;
+        return ECS_SCHED_OK;
+#endif
+    }
     if (t->pair && !t->any_target) {
         if (t->op || (t->access != ECS_SCHED__TEXT_NONE && t->access != ECS_SCHED__TEXT_IN)) {
             return ecs_sched__text_refuse(p, t, "a pair with a target is required and read: no "
@@ -24958,7 +25060,8 @@ static const char *ecs_sched__text_prefix(const ecs_sched_world *w, const ecs_sc
 static void ecs_sched__text_put_term(ecs_sched__text_out *o, const ecs_sched_world *w,
                                      const ecs_sched_term *t) {
     const char *name = ecs_sched__text_short_name(w, w->components[t->id].name);
-    bool pair = t->kind == ECS_SCHED_TERM_RELATED || t->kind == ECS_SCHED_TERM_EACH_TARGET;
+    bool pair = t->kind == ECS_SCHED_TERM_RELATED || t->kind == ECS_SCHED_TERM_EACH_TARGET ||
+                t->kind == ECS_SCHED_TERM_EACH_KIND;
     ecs_sched__text_puts(o, ecs_sched__text_prefix(w, t));
     if (t->kind == ECS_SCHED_TERM_FROM_ENTITY) {
         ecs_sched__text_put_target(o, w, t->target);
@@ -24969,9 +25072,13 @@ static void ecs_sched__text_put_term(ecs_sched__text_out *o, const ecs_sched_wor
         return;
     }
     ecs_sched__text_put(o, '(');
-    ecs_sched__text_put_name(o, name);
+    if (t->kind == ECS_SCHED_TERM_EACH_KIND) {
+        ecs_sched__text_put(o, '*');
+    } else {
+        ecs_sched__text_put_name(o, name);
+    }
     ecs_sched__text_puts(o, ", ");
-    if (t->kind == ECS_SCHED_TERM_RELATED) {
+    if (t->kind == ECS_SCHED_TERM_RELATED || t->kind == ECS_SCHED_TERM_EACH_KIND) {
         ecs_sched__text_put_target(o, w, t->target);
     } else {
         ecs_sched__text_put(o, '*');
@@ -26657,8 +26764,51 @@ static void ecs_sched__list_matched_rows(ecs_sched_query *q, ecs_sched__row_list
 /* Room for the rows of a query with an each-target term: at most one per relationship of its
    kind, and no fewer than its matched rows. */
 static uint32_t ecs_sched__each_target_rows(const ecs_sched_query *q, uint32_t rows) {
-    uint64_t pairs = ecs_sched__kind_of(q->world, q->terms[q->each_target].id)->pairs;
+    const ecs_sched_term *term = &q->terms[q->each_target];
+    uint64_t pairs = 0;
+    if (term->kind == ECS_SCHED_TERM_EACH_KIND) {
+        const ecs_sched__links *r = ecs_sched__links_of(q->world);
+        uint32_t k;
+        for (k = 0; r && k < r->kind_count; k++) {
+            const ecs_sched__sources *s = ecs_sched__sources_of(q->world, r->kind_ids[k], term->target);
+            if (s) pairs += s->count;
+        }
+        return (uint32_t)pairs;
+    }
+    pairs = ecs_sched__kind_of(q->world, term->id)->pairs;
     return pairs > rows ? (uint32_t)pairs : rows;
+}
+
+/* The rows of a query with a term of every kind: from the term's target's sources, kind by
+   kind, those the query matches; beside each, its slot and its kind. */
+static bool ecs_sched__list_each_kind(ecs_sched_query *q, ecs_sched__row_list *c) {
+    ecs_sched_world *w = q->world;
+    const ecs_sched_term *term = &q->terms[q->each_target];
+    const ecs_sched__links *r = ecs_sched__links_of(w);
+    const void **slots = &c->parents[(size_t)c->parent_slot[q->each_target] * c->capacity];
+    const void **kinds = slots + c->capacity;
+    uint32_t m, k, i;
+    if (!ECS_SCHED__GROW(&w->env, c->match_of, &c->match_of_capacity, w->table_count)) return false;
+    memset(c->match_of, 0, (size_t)w->table_count * sizeof *c->match_of);
+    for (m = 0; m < q->match_count; m++) c->match_of[q->matches[m].table->index] = m + 1u;
+    for (k = 0; r && k < r->kind_count; k++) {
+        ecs_sched_id kind = r->kind_ids[k];
+        const ecs_sched__sources *s = ecs_sched__sources_of(w, kind, term->target);
+        for (i = 0; s && i < s->count; i++) {
+            const ecs_sched__record *rec = &w->records[ECS_SCHED_ENTITY_INDEX(s->items[i])];
+            uint32_t match = c->match_of[rec->table];
+            if (!match || (q->related && !ecs_sched__row_related(q, &q->matches[match - 1u],
+                                                                 (int32_t)rec->row))) {
+                continue;
+            }
+            c->rows[c->count].match = match - 1u;
+            c->rows[c->count].row = (int32_t)rec->row;
+            slots[c->count] = ecs_sched__rel_slot_of(w, s->items[i], kind, term->target);
+            kinds[c->count] = (const void *)(uintptr_t)kind;
+            c->count++;
+        }
+    }
+    return true;
 }
 
 /* Each matched row becomes one row per target of the each-target term's kind, with a pointer
@@ -26708,11 +26858,17 @@ static bool ecs_sched__list_update(ecs_sched_query *q, const ecs_sched_iter *it)
     c->count = 0;
     if (q->sparse) {
         if (!ecs_sched__sparse_list(q, c, it)) return false;
-    } else {
+    } else if (q->each_target < 0 || q->terms[q->each_target].kind != ECS_SCHED_TERM_EACH_KIND) {
         ecs_sched__list_matched_rows(q, c);
     }
 #ifndef ECS_SCHED_NO_RELATIONS
-    if (q->each_target >= 0) ecs_sched__list_each_target(q, c);
+    if (q->each_target >= 0) {
+        if (q->terms[q->each_target].kind == ECS_SCHED_TERM_EACH_TARGET) {
+            ecs_sched__list_each_target(q, c);
+        } else if (!ecs_sched__list_each_kind(q, c)) {
+            return false;
+        }
+    }
 #endif
     if (c->cascade >= 0) ecs_sched__hier_order(q, c);
     if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;

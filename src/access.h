@@ -55,6 +55,16 @@ static bool ecs_sched__add_query_use(ecs_sched__build *b, int32_t system,
     return true;
 }
 
+/* A term of every kind ("(*, target)") reads every relationship kind there is. */
+static void ecs_sched__read_every_kind(ecs_sched__build *b, int32_t system) {
+    uint32_t id;
+    for (id = 1; id < b->w->component_count; id++) {
+        if (b->w->components[id].relation) {
+            ecs_sched__set_bit(ecs_sched__access_of(b, system, ECS_SCHED__COMP_READ), (int32_t)id);
+        }
+    }
+}
+
 static bool ecs_sched__add_ctx_access(ecs_sched__build *b, int32_t system,
                                       const ecs_sched_system_ctx *ctx, bool reads_only) {
     int32_t i, q;
@@ -71,6 +81,7 @@ static bool ecs_sched__add_ctx_access(ecs_sched__build *b, int32_t system,
         if (!ecs_sched__add_query_use(b, system, ctx->queries[q], reads_only)) return false;
         for (i = 0; i < a.read_count; i++) {
             ecs_sched__set_bit(ecs_sched__access_of(b, system, ECS_SCHED__COMP_READ), (int32_t)a.reads[i]);
+            if (a.reads[i] == b->w->wildcard) ecs_sched__read_every_kind(b, system);
         }
         for (i = 0; i < a.write_count; i++) {
             ecs_sched__set_bit(ecs_sched__access_of(b, system, reads_only ? ECS_SCHED__COMP_READ

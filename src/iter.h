@@ -191,8 +191,51 @@ static void ecs_sched__list_matched_rows(ecs_sched_query *q, ecs_sched__row_list
 /* Room for the rows of a query with an each-target term: at most one per relationship of its
    kind, and no fewer than its matched rows. */
 static uint32_t ecs_sched__each_target_rows(const ecs_sched_query *q, uint32_t rows) {
-    uint64_t pairs = ecs_sched__kind_of(q->world, q->terms[q->each_target].id)->pairs;
+    const ecs_sched_term *term = &q->terms[q->each_target];
+    uint64_t pairs = 0;
+    if (term->kind == ECS_SCHED_TERM_EACH_KIND) {
+        const ecs_sched__links *r = ecs_sched__links_of(q->world);
+        uint32_t k;
+        for (k = 0; r && k < r->kind_count; k++) {
+            const ecs_sched__sources *s = ecs_sched__sources_of(q->world, r->kind_ids[k], term->target);
+            if (s) pairs += s->count;
+        }
+        return (uint32_t)pairs;
+    }
+    pairs = ecs_sched__kind_of(q->world, term->id)->pairs;
     return pairs > rows ? (uint32_t)pairs : rows;
+}
+
+/* The rows of a query with a term of every kind: from the term's target's sources, kind by
+   kind, those the query matches; beside each, its slot and its kind. */
+static bool ecs_sched__list_each_kind(ecs_sched_query *q, ecs_sched__row_list *c) {
+    ecs_sched_world *w = q->world;
+    const ecs_sched_term *term = &q->terms[q->each_target];
+    const ecs_sched__links *r = ecs_sched__links_of(w);
+    const void **slots = &c->parents[(size_t)c->parent_slot[q->each_target] * c->capacity];
+    const void **kinds = slots + c->capacity;
+    uint32_t m, k, i;
+    if (!ECS_SCHED__GROW(&w->env, c->match_of, &c->match_of_capacity, w->table_count)) return false;
+    memset(c->match_of, 0, (size_t)w->table_count * sizeof *c->match_of);
+    for (m = 0; m < q->match_count; m++) c->match_of[q->matches[m].table->index] = m + 1u;
+    for (k = 0; r && k < r->kind_count; k++) {
+        ecs_sched_id kind = r->kind_ids[k];
+        const ecs_sched__sources *s = ecs_sched__sources_of(w, kind, term->target);
+        for (i = 0; s && i < s->count; i++) {
+            const ecs_sched__record *rec = &w->records[ECS_SCHED_ENTITY_INDEX(s->items[i])];
+            uint32_t match = c->match_of[rec->table];
+            if (!match || (q->related && !ecs_sched__row_related(q, &q->matches[match - 1u],
+                                                                 (int32_t)rec->row))) {
+                continue;
+            }
+            c->rows[c->count].match = match - 1u;
+            c->rows[c->count].row = (int32_t)rec->row;
+            slots[c->count] = ecs_sched__rel_slot_of(w, s->items[i], kind, term->target);
+            kinds[c->count] = (const void *)(uintptr_t)kind;
+            c->count++;
+        }
+    }
+    return true;
 }
 
 /* Each matched row becomes one row per target of the each-target term's kind, with a pointer
@@ -242,11 +285,17 @@ static bool ecs_sched__list_update(ecs_sched_query *q, const ecs_sched_iter *it)
     c->count = 0;
     if (q->sparse) {
         if (!ecs_sched__sparse_list(q, c, it)) return false;
-    } else {
+    } else if (q->each_target < 0 || q->terms[q->each_target].kind != ECS_SCHED_TERM_EACH_KIND) {
         ecs_sched__list_matched_rows(q, c);
     }
 #ifndef ECS_SCHED_NO_RELATIONS
-    if (q->each_target >= 0) ecs_sched__list_each_target(q, c);
+    if (q->each_target >= 0) {
+        if (q->terms[q->each_target].kind == ECS_SCHED_TERM_EACH_TARGET) {
+            ecs_sched__list_each_target(q, c);
+        } else if (!ecs_sched__list_each_kind(q, c)) {
+            return false;
+        }
+    }
 #endif
     if (c->cascade >= 0) ecs_sched__hier_order(q, c);
     if ((c->order_term >= 0 || c->group_kind) && !ecs_sched__sort_rows(q, c)) return false;

@@ -46,10 +46,13 @@ typedef enum ecs_sched_term_kind {
     ECS_SCHED_TERM_OR_READ,        /* an alternative to the term before it, read */
     ECS_SCHED_TERM_OR_WRITE,       /* an alternative to the term before it, written */
     /* (see RELATIONSHIPS) */
-    ECS_SCHED_TERM_EACH_TARGET     /* required, read: relationship kind `id`, one result per
+    ECS_SCHED_TERM_EACH_TARGET,    /* required, read: relationship kind `id`, one result per
                                       target: the entity is handed out once for each target
                                       it has, the field one pointer per row to that target
                                       and its payload (ecs_sched_field_target) */
+    ECS_SCHED_TERM_EACH_KIND       /* required, read: related to `target` by any kind (id:
+                                      ecs_sched_wildcard), one result per kind: the field as
+                                      each target's, ecs_sched_field_kind tells the kind */
 } ecs_sched_term_kind;
 
 typedef struct ecs_sched_term {
@@ -120,6 +123,12 @@ static inline ecs_sched_term ecs_sched_or_write(ecs_sched_id id) {
     ecs_sched_term t; t.id = id; t.target = 0; t.kind = ECS_SCHED_TERM_OR_WRITE; return t;
 }
 #ifndef ECS_SCHED_NO_RELATIONS
+/* Every kind relating an entity to `target`, one result per kind: flecs's "(*, Bob)"; id is
+   ecs_sched_wildcard(world). */
+static inline ecs_sched_term ecs_sched_each_kind(ecs_sched_id wildcard, ecs_sched_entity target) {
+    ecs_sched_term t; t.id = wildcard; t.target = target; t.kind = ECS_SCHED_TERM_EACH_KIND;
+    return t;
+}
 /* Each target of relationship kind `kind`, one result per target: flecs's "(Likes, *)". */
 static inline ecs_sched_term ecs_sched_each_target(ecs_sched_id kind) {
     ecs_sched_term t; t.id = kind; t.target = 0; t.kind = ECS_SCHED_TERM_EACH_TARGET; return t;
@@ -302,7 +311,8 @@ static bool ecs_sched__term_on_resource(ecs_sched_term_kind kind) {
 
 static bool ecs_sched__term_on_self(ecs_sched_term_kind kind) {
     return kind != ECS_SCHED_TERM_WITHOUT && kind != ECS_SCHED_TERM_FROM_PARENT &&
-           kind != ECS_SCHED_TERM_OPTIONAL_FROM_PARENT && !ecs_sched__term_fixed(kind);
+           kind != ECS_SCHED_TERM_OPTIONAL_FROM_PARENT && !ecs_sched__term_fixed(kind) &&
+           kind != ECS_SCHED_TERM_EACH_KIND;
 }
 
 static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table *t,
@@ -316,6 +326,10 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         bool present = ecs_sched__type_find(t, term->id) >= 0;
         if (ecs_sched__term_fixed(term->kind)) {   /* looked up when iterating */
             if (out) out->column[i] = ECS_SCHED__FROM_SOURCE;
+            continue;
+        }
+        if (term->kind == ECS_SCHED_TERM_EACH_KIND) {   /* its rows come from its target */
+            if (out) out->column[i] = -1;
             continue;
         }
         if ((q->chain_first >> i) & 1u) {
@@ -426,6 +440,18 @@ static bool ecs_sched__term_hierarchical(ecs_sched_term_kind kind) {
 static ecs_sched_result ecs_sched__check_relational_term(ecs_sched_world *w,
                                                         const ecs_sched_term *term, int32_t i) {
     const ecs_sched__component *c = &w->components[term->id];
+    if (term->kind == ECS_SCHED_TERM_EACH_KIND) {
+        if (term->id != w->wildcard || !ecs_sched__is_live_record(w, term->target)) {
+            return term->id != w->wildcard
+                       ? ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
+                                         "query_create: term %d asks for every kind of "
+                                         "relationship, and its id must be ecs_sched_wildcard",
+                                         (int)i)
+                       : ecs_sched__stale(w, term->target, "query_create: the target of a term "
+                                                           "of every kind");
+        }
+        return ECS_SCHED_OK;
+    }
     if (term->target && term->kind != ECS_SCHED_TERM_RELATED &&
         term->kind != ECS_SCHED_TERM_FROM_ENTITY) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
@@ -478,7 +504,8 @@ static ecs_sched_result ecs_sched__check_term_compiled(ecs_sched_world *w,
     const char *feature = NULL;
 #ifdef ECS_SCHED_NO_RELATIONS
     if (term->kind == ECS_SCHED_TERM_RELATED || term->kind == ECS_SCHED_TERM_CASCADE ||
-        term->kind == ECS_SCHED_TERM_EACH_TARGET || term->kind == ECS_SCHED_TERM_FROM_PARENT ||
+        term->kind == ECS_SCHED_TERM_EACH_TARGET || term->kind == ECS_SCHED_TERM_EACH_KIND ||
+        term->kind == ECS_SCHED_TERM_FROM_PARENT ||
         term->kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT) {
         feature = "ECS_SCHED_NO_RELATIONS";
     }
@@ -753,7 +780,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
         if (!ecs_sched__component_valid(w, term->id)) {
             return ecs_sched__unknown_component(w, term->id, "query_create");
         }
-        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_EACH_TARGET) {
+        if ((unsigned)term->kind > (unsigned)ECS_SCHED_TERM_EACH_KIND) {
             return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                    "query_create: term %d ('%s') has an unknown kind %d", (int)i,
                                    w->components[term->id].name, (int)term->kind);
@@ -814,7 +841,7 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
             q->inherits = true;   /* hands out shared values */
         }
         if (term->kind == ECS_SCHED_TERM_RESOURCE_WRITE) q->writes_resource = true;
-        if (term->kind == ECS_SCHED_TERM_EACH_TARGET) {
+        if (term->kind == ECS_SCHED_TERM_EACH_TARGET || term->kind == ECS_SCHED_TERM_EACH_KIND) {
             if (q->each_target >= 0) {
                 return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                                        "query_create: terms %d and %d each ask for every target "
@@ -942,6 +969,10 @@ static ecs_sched__row_list *ecs_sched__list_of(ecs_sched_query *q) {
         }
         if (kind == ECS_SCHED_TERM_CASCADE) c->cascade = i;
         if (kind == ECS_SCHED_TERM_EACH_TARGET) c->parent_slot[i] = (int16_t)c->parent_terms++;
+        if (kind == ECS_SCHED_TERM_EACH_KIND) {   /* the slots, then the kinds */
+            c->parent_slot[i] = (int16_t)c->parent_terms;
+            c->parent_terms += 2;
+        }
     }
     q->list = c;
     return c;
@@ -1006,6 +1037,14 @@ static bool ecs_sched__query_rules_out(const ecs_sched_query *a, const ecs_sched
     return false;
 }
 
+/* Whether two terms' ids name the same data: one id, or the wildcard of a term of every kind
+   and any relationship kind. */
+static bool ecs_sched__ids_meet(const ecs_sched_world *w, ecs_sched_id a, ecs_sched_id b) {
+    if (a == b) return true;
+    if (!w->wildcard || (a != w->wildcard && b != w->wildcard)) return false;
+    return w->components[a == w->wildcard ? b : a].relation != 0;
+}
+
 /* Whether a term touches only the rows its query matches: not one read from the parent, nor
    an inherited one, which reads a base the query may not match. */
 static bool ecs_sched__term_stays_on_row(ecs_sched_term_kind kind) {
@@ -1030,7 +1069,7 @@ static bool ecs_sched__queries_clash(const ecs_sched_query *a, bool a_writes,
         for (j = 0; j < b->term_count; j++) {
             ecs_sched_term_kind kb = b->terms[j].kind;
             if (kb == ECS_SCHED_TERM_WITHOUT || ecs_sched__term_on_resource(kb) ||
-                b->terms[j].id != a->terms[i].id) {
+                !ecs_sched__ids_meet(a->world, a->terms[i].id, b->terms[j].id)) {
                 continue;
             }
             if (disjoint && ecs_sched__term_stays_on_row(ka) && ecs_sched__term_stays_on_row(kb)) {

@@ -57,6 +57,7 @@ typedef struct ecs_sched__text_term {
     ecs_sched__text_source source;
     bool pair;
     bool any_target;                   /* (K, *) */
+    bool any_kind;                     /* (*, target) */
     ecs_sched_id id;
     ecs_sched_entity target;
     const char *start;                 /* where the term begins, for messages */
@@ -310,6 +311,14 @@ static ecs_sched_result ecs_sched__text_pair(ecs_sched__query_parser *p, ecs_sch
     p->at++;
     t->pair = true;
     ecs_sched__text_skip_space(p);
+#ifndef ECS_SCHED_NO_RELATIONS
+    if (*p->at == '*') {   /* (*, target): every kind */
+        p->at++;
+        t->any_kind = true;
+        t->id = ecs_sched_wildcard(p->w);
+        result = t->id ? ECS_SCHED_OK : p->w->env.last_result;
+    } else
+#endif
     result = ecs_sched__text_component(p, &t->id);
     if (result == ECS_SCHED_OK) result = ecs_sched__text_expect(p, ',', "between a pair's kind and target");
     if (result == ECS_SCHED_OK) result = ecs_sched__text_target(p, t);
@@ -479,6 +488,17 @@ static ecs_sched_result ecs_sched__text_kind(ecs_sched__query_parser *p,
                                             ecs_sched_term_kind *kind) {
     bool writes;
     if (t->source != ECS_SCHED__TEXT_SELF) return ecs_sched__text_kind_from_source(p, t, kind);
+    if (t->any_kind) {
+        if (t->any_target || t->op || (t->access != ECS_SCHED__TEXT_NONE &&
+                                       t->access != ECS_SCHED__TEXT_IN)) {
+            return ecs_sched__text_refuse(p, t, "(*, target) is every kind to one target, required "
+                                                "and read: no (*, *), no access but [in], no ! or ?");
+        }
+#ifndef ECS_SCHED_NO_RELATIONS
+        *kind = ECS_SCHED_TERM_EACH_KIND;
+        return ECS_SCHED_OK;
+#endif
+    }
     if (t->pair && !t->any_target) {
         if (t->op || (t->access != ECS_SCHED__TEXT_NONE && t->access != ECS_SCHED__TEXT_IN)) {
             return ecs_sched__text_refuse(p, t, "a pair with a target is required and read: no "
@@ -697,7 +717,8 @@ static const char *ecs_sched__text_prefix(const ecs_sched_world *w, const ecs_sc
 static void ecs_sched__text_put_term(ecs_sched__text_out *o, const ecs_sched_world *w,
                                      const ecs_sched_term *t) {
     const char *name = ecs_sched__text_short_name(w, w->components[t->id].name);
-    bool pair = t->kind == ECS_SCHED_TERM_RELATED || t->kind == ECS_SCHED_TERM_EACH_TARGET;
+    bool pair = t->kind == ECS_SCHED_TERM_RELATED || t->kind == ECS_SCHED_TERM_EACH_TARGET ||
+                t->kind == ECS_SCHED_TERM_EACH_KIND;
     ecs_sched__text_puts(o, ecs_sched__text_prefix(w, t));
     if (t->kind == ECS_SCHED_TERM_FROM_ENTITY) {
         ecs_sched__text_put_target(o, w, t->target);
@@ -708,9 +729,13 @@ static void ecs_sched__text_put_term(ecs_sched__text_out *o, const ecs_sched_wor
         return;
     }
     ecs_sched__text_put(o, '(');
-    ecs_sched__text_put_name(o, name);
+    if (t->kind == ECS_SCHED_TERM_EACH_KIND) {
+        ecs_sched__text_put(o, '*');
+    } else {
+        ecs_sched__text_put_name(o, name);
+    }
     ecs_sched__text_puts(o, ", ");
-    if (t->kind == ECS_SCHED_TERM_RELATED) {
+    if (t->kind == ECS_SCHED_TERM_RELATED || t->kind == ECS_SCHED_TERM_EACH_KIND) {
         ecs_sched__text_put_target(o, w, t->target);
     } else {
         ecs_sched__text_put(o, '*');

@@ -361,6 +361,7 @@ struct ecs_sched_world {
     ecs_sched_id prefab;                 /* disable.h: the Prefab tag */
     ecs_sched_id child_of;               /* hierarchy.h: the ChildOf relationship */
     ecs_sched_id is_a;                   /* inherit.h: the IsA relationship */
+    ecs_sched_id wildcard;               /* relation.h: "*", any kind (0 until first asked) */
     bool linked;                         /* some entity was related or named: despawns
                                             look at relationships and names */
     uint32_t rows_version;               /* moves on whenever a row joins or leaves a table,

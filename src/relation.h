@@ -75,8 +75,14 @@ ECS_SCHED_API ecs_sched_result ecs_sched_commands_unrelate(ecs_sched_commands *c
                                                            ecs_sched_id kind,
                                                            ecs_sched_entity target);
 
-/* The payload of the relationship an each-target term's field (ecs_sched_each_target) hands
-   out at `row` (NULL for a kind without a payload). */
+/* "*": the id of a term of every kind (ecs_sched_each_kind), registered on first use (a tag,
+   never added to an entity). */
+ECS_SCHED_API ecs_sched_id ecs_sched_wildcard(ecs_sched_world *world);
+/* The kind of the relationship a term of every kind hands out at `row`. */
+ECS_SCHED_API ecs_sched_id ecs_sched_field_kind(const ecs_sched_iter *it, int32_t index,
+                                                int32_t row);
+/* The payload of the relationship an each-target or each-kind term's field hands out at
+   `row` (NULL for a kind without a payload). */
 ECS_SCHED_API const void *ecs_sched_field_payload(const ecs_sched_iter *it, int32_t index,
                                                   int32_t row);
 
@@ -1310,14 +1316,31 @@ static void ecs_sched__relations_free(ecs_sched_world *w) {
     ecs_sched__part_set(w, &ecs_sched__links_key, NULL);
 }
 
+ecs_sched_id ecs_sched_wildcard(ecs_sched_world *w) {
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!w->wildcard) w->wildcard = ecs_sched_component_register_type(w, "ecs_sched.Wildcard", 0, 0);
+    return w->wildcard;
+}
+
+ecs_sched_id ecs_sched_field_kind(const ecs_sched_iter *it, int32_t index, int32_t row) {
+    const void *const *slots;
+    ECS_SCHED_ASSERT(it != NULL && it->query_ != NULL && it->query_->list != NULL);
+    ECS_SCHED_ASSERT(it->query_->terms[index].kind == ECS_SCHED_TERM_EACH_KIND);
+    slots = (const void *const *)it->fields[index];
+    return (ecs_sched_id)(uintptr_t)slots[row + (int32_t)it->query_->list->capacity];
+}
+
 const void *ecs_sched_field_payload(const ecs_sched_iter *it, int32_t index, int32_t row) {
     const ecs_sched_world *w;
     ecs_sched_id kind;
     const unsigned char *slot;
     ECS_SCHED_ASSERT(it != NULL && it->query_ != NULL);
     w = it->query_->world;
-    kind = it->query_->terms[index].id;
-    ECS_SCHED_ASSERT(it->query_->terms[index].kind == ECS_SCHED_TERM_EACH_TARGET);
+    kind = it->query_->terms[index].kind == ECS_SCHED_TERM_EACH_KIND
+               ? ecs_sched_field_kind(it, index, row)
+               : it->query_->terms[index].id;
+    ECS_SCHED_ASSERT(it->query_->terms[index].kind == ECS_SCHED_TERM_EACH_TARGET ||
+                     it->query_->terms[index].kind == ECS_SCHED_TERM_EACH_KIND);
     if (!ecs_sched__kind_of(w, kind)->payload_size) return NULL;
     slot = (const unsigned char *)((const void *const *)it->fields[index])[row];
     return slot + ecs_sched__payload_offset(&w->components[kind]);

@@ -460,7 +460,7 @@ static ecs_sched_term random_term(ecs_sched_world *w, const names *n) {
     ecs_sched_term t;
     memset(&t, 0, sizeof t);
     t.id = ids[next_random() % (sizeof ids / sizeof ids[0])];
-    t.kind = (ecs_sched_term_kind)(1 + next_random() % ECS_SCHED_TERM_EACH_TARGET);
+    t.kind = (ecs_sched_term_kind)(1 + next_random() % ECS_SCHED_TERM_EACH_TARGET);   /* (every kind: test_query_wildcards.c) */
     if (t.kind == ECS_SCHED_TERM_RELATED || t.kind == ECS_SCHED_TERM_FROM_ENTITY) {
         t.target = targets[next_random() % 3];
     }

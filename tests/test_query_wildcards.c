@@ -224,6 +224,73 @@ static void a_pair_with_a_star_is_each_target_as_text(void **state) {
     check_and_destroy(f.w);
 }
 
+/* ---- every kind: "(*, target)" ---- */
+
+static void an_entity_is_handed_out_once_per_kind_relating_it_to_the_target(void **state) {
+    fixture f = make_fixture();
+    ecs_sched_query *q;
+    ecs_sched_iter it;
+    int32_t likes = 0, owes = 0, rows = 0, debt = 0;
+    (void)state;
+    assert_int_equal(ecs_sched_relate(f.w, f.alice, f.owes, f.carol, &(Debt){7}), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_relate(f.w, f.dave, f.owes, f.bob, &(Debt){1}), ECS_SCHED_OK);
+    q = ecs_sched_query_create(f.w, &(ecs_sched_query_desc){.terms = {
+        ecs_sched_read(f.position), ecs_sched_each_kind(ecs_sched_wildcard(f.w), f.carol)}});
+    assert_non_null(q);
+    it = ecs_sched_query_iter(q);
+    while (ecs_sched_iter_next(&it)) {
+        int32_t i;
+        for (i = 0; i < it.count; i++) {
+            ecs_sched_id kind = ecs_sched_field_kind(&it, 1, i);
+            assert_true(ecs_sched_field_target(&it, 1, i) == f.carol);
+            rows++;
+            likes += kind == f.likes;
+            if (kind == f.owes) {
+                owes++;
+                assert_true(it.entities[i] == f.alice);
+                debt += ((const Debt *)ecs_sched_field_payload(&it, 1, i))->amount;
+            }
+        }
+    }
+    assert_int_equal(likes, 3);   /* alice, bob, dave like carol */
+    assert_int_equal(owes, 1);
+    assert_int_equal(debt, 7);
+    assert_int_equal(rows, 4);
+    assert_int_equal(ecs_sched_query_count(q), 4);
+    check_and_destroy(f.w);
+}
+
+static void every_kind_is_written_as_a_star_before_the_target(void **state) {
+    fixture f = make_fixture();
+    ecs_sched_query *q;
+    char text[64];
+    (void)state;
+    q = ecs_sched_query_from_text(f.w, "[in] Position, (*, carol)");
+    assert_non_null(q);
+    ecs_sched_query_text(q, text, (int32_t)sizeof text);
+    assert_string_equal(text, "[in] Position, (*, carol)");
+    assert_int_equal(ecs_sched_query_count(q), 3);
+    assert_null(ecs_sched_query_from_text(f.w, "(*, *)"));
+    assert_null(ecs_sched_query_from_text(f.w, "!(*, carol)"));
+    check_and_destroy(f.w);
+}
+
+static void a_payload_writer_and_a_reader_of_every_kind_are_ambiguous(void **state) {
+    fixture f = make_fixture();
+    (void)state;
+    assert_int_equal(ecs_sched_add_system(f.w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "pay", .fn = noop,
+                         .queries = {{{ecs_sched_write(f.owes)}}}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(f.w, UPDATE, &(ecs_sched_system_desc){
+                         .name = "audit", .fn = noop, .query_text = "(*, bob)"}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(f.w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(g_log.warnings, 1);
+    assert_non_null(strstr(g_log.text, "audit"));
+    check_and_destroy(f.w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(an_entity_is_handed_out_once_per_target),
@@ -234,6 +301,9 @@ int main(void) {
         cmocka_unit_test(a_query_with_two_each_target_terms_is_refused),
         cmocka_unit_test(sorting_or_cascading_a_query_of_each_target_is_refused),
         cmocka_unit_test(a_pair_with_a_star_is_each_target_as_text),
+        cmocka_unit_test(an_entity_is_handed_out_once_per_kind_relating_it_to_the_target),
+        cmocka_unit_test(every_kind_is_written_as_a_star_before_the_target),
+        cmocka_unit_test(a_payload_writer_and_a_reader_of_every_kind_are_ambiguous),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }
