@@ -728,7 +728,9 @@
      the event travels from e up its ChildOf ancestors (or .traverse, an exclusive, acyclic
      kind), trigger->entity the one it is at and trigger->origin e, until an observer calls
      ecs_sched_stop_propagation(ctx) (the other observers at that entity still hear it) or it
-     passes a root. Emitting is refused in a system that runs beside others (as a structural
+     passes a root. An ON_EVENT entity observer with .up also hears the events sent to (or
+     travelling through) its entity's ChildOf ancestors (flecs's up traversal), with
+     trigger->entity the ancestor. Emitting is refused in a system that runs beside others (as a structural
      change is); what the observers change is applied before ecs_sched_emit returns.
 
      Observers with a query (flecs's multi-term observers): instead of .component, a desc's
@@ -3058,6 +3060,9 @@ typedef struct ecs_sched_observer_desc {
     /* An entity observer (Bevy's entity.observe): hears only what happens to this entity (or
        an event sent to it, or travelling through it). */
     ecs_sched_entity entity;
+    /* An ON_EVENT entity observer that also hears the events sent to (or travelling through)
+       its entity's ancestors (flecs's up traversal): trigger->entity is where the event is. */
+    bool up;
 } ecs_sched_observer_desc;
 
 /* Adds an observer; returns its id (never 0 and never reused), or 0 on failure. */
@@ -11052,6 +11057,7 @@ typedef struct ecs_sched__observer {
     ecs_sched_id watched[ECS_SCHED_MAX_TERMS];   /* and the components it watches */
     int32_t watched_count;
     ecs_sched_entity entity;         /* an entity observer's entity, or 0 */
+    bool up;                         /* it hears its entity's ancestors' events too (emit.h) */
     char *name;
     ecs_sched_system_ctx ctx;        /* kind "observer", with a command buffer of its own */
 } ecs_sched__observer;
@@ -11078,6 +11084,7 @@ struct ecs_sched__observers {
     uint32_t watcher_capacity;
     uint32_t monitors;               /* ON_MATCH and ON_UNMATCH observers */
     bool stopped;                    /* an observer stopped the event it hears (emit.h) */
+    uint32_t ups;                    /* .up observers */
 };
 
 static inline ecs_sched__observers *ecs_sched__observers_of(const ecs_sched_world *w) {
@@ -11146,6 +11153,11 @@ static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
     }
     if (d->entity && !ecs_sched__is_live_record(w, d->entity)) {
         return ecs_sched__stale(w, d->entity, "observer_add: the entity of an entity observer");
+    }
+    if (d->up && (d->event != ECS_SCHED_ON_EVENT || !d->entity)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "observer_add: observer '%s' asks for its entity's ancestors' "
+                               "events (.up), which an ON_EVENT observer of an entity does", name);
     }
     if (d->event == ECS_SCHED_ON_EVENT && (ecs_sched__observer_has_query(d) || d->yield_existing)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -11308,6 +11320,7 @@ static bool ecs_sched__observer_watches(const ecs_sched__observer *o, ecs_sched_
 static void ecs_sched__watchers_count(ecs_sched__observers *all, const ecs_sched__observer *o,
                                       int32_t by) {
     int32_t i;
+    if (o->up) all->ups += (uint32_t)by;
     if (o->event == ECS_SCHED_ON_MATCH || o->event == ECS_SCHED_ON_UNMATCH) {
         all->monitors += (uint32_t)by;   /* told of every move (see observe_moved) */
         return;
@@ -11361,6 +11374,7 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     o->id = ++all->next_id;
     o->event = desc->event;
     o->entity = desc->entity;
+    o->up = desc->up;
     o->component = desc->component;
     o->fn = desc->fn;
     memcpy(o->with, desc->with, sizeof o->with);
@@ -22853,6 +22867,48 @@ static ecs_sched_result ecs_sched__emit_check(ecs_sched_world *w, const ecs_sche
 #endif
 }
 
+/* Whether `ancestor` is one of e's ancestors along kind (ChildOf for .up observers). */
+static bool ecs_sched__is_ancestor(const ecs_sched_world *w, ecs_sched_entity ancestor,
+                                   ecs_sched_entity e) {
+#ifndef ECS_SCHED_NO_RELATIONS
+    while (ecs_sched__is_live_record(w, e) && (e = ecs_sched__up(w, e, w->child_of)) != 0) {
+        if (e == ancestor) return true;
+    }
+#else
+    (void)w;
+    (void)ancestor;
+    (void)e;
+#endif
+    return false;
+}
+
+/* The .up observers below entity `at` hear the event there; true when one stopped it. */
+static bool ecs_sched__observe_event_below(ecs_sched_world *w, ecs_sched_entity at,
+                                           const ecs_sched_event_desc *d) {
+    ecs_sched__observers *all = ecs_sched__observers_of(w);
+    ecs_sched_trigger trigger;
+    bool was_stopped = all->stopped, stopped;
+    uint32_t i;
+    all->stopped = false;
+    trigger.event = ECS_SCHED_ON_EVENT;
+    trigger.entity = at;
+    trigger.component = d->event;
+    trigger.target = ECS_SCHED_NULL_ENTITY;
+    trigger.payload = d->payload;
+    trigger.origin = d->entity;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched__observer *o = all->items[i];
+        if (!o->up || o->event != ECS_SCHED_ON_EVENT || o->component != d->event ||
+            o->entity == at || !ecs_sched__is_ancestor(w, at, o->entity)) {
+            continue;
+        }
+        ecs_sched__observer_call(w, all, o, &trigger);
+    }
+    stopped = all->stopped;
+    all->stopped = was_stopped;
+    return stopped;
+}
+
 ecs_sched_result ecs_sched_emit(ecs_sched_world *w, const ecs_sched_event_desc *d) {
     ecs_sched_id traverse = 0;
     ecs_sched_entity at;
@@ -22862,8 +22918,9 @@ ecs_sched_result ecs_sched_emit(ecs_sched_world *w, const ecs_sched_event_desc *
     if (result != ECS_SCHED_OK || !w->observed) return result;
     at = d->entity;
     /* (the kind is acyclic: the way up ends) */
-    while (!ecs_sched__observe_event(w, at, d->event, d->payload, d->entity) && traverse &&
-           ecs_sched__is_live_record(w, at)) {
+    while (!(ecs_sched__observe_event(w, at, d->event, d->payload, d->entity) |
+             (at && ecs_sched__observers_of(w)->ups && ecs_sched__observe_event_below(w, at, d))) &&
+           traverse && ecs_sched__is_live_record(w, at)) {
 #ifndef ECS_SCHED_NO_RELATIONS
         at = ecs_sched__up(w, at, traverse);
 #endif

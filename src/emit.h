@@ -64,6 +64,48 @@ static ecs_sched_result ecs_sched__emit_check(ecs_sched_world *w, const ecs_sche
 #endif
 }
 
+/* Whether `ancestor` is one of e's ancestors along kind (ChildOf for .up observers). */
+static bool ecs_sched__is_ancestor(const ecs_sched_world *w, ecs_sched_entity ancestor,
+                                   ecs_sched_entity e) {
+#ifndef ECS_SCHED_NO_RELATIONS
+    while (ecs_sched__is_live_record(w, e) && (e = ecs_sched__up(w, e, w->child_of)) != 0) {
+        if (e == ancestor) return true;
+    }
+#else
+    (void)w;
+    (void)ancestor;
+    (void)e;
+#endif
+    return false;
+}
+
+/* The .up observers below entity `at` hear the event there; true when one stopped it. */
+static bool ecs_sched__observe_event_below(ecs_sched_world *w, ecs_sched_entity at,
+                                           const ecs_sched_event_desc *d) {
+    ecs_sched__observers *all = ecs_sched__observers_of(w);
+    ecs_sched_trigger trigger;
+    bool was_stopped = all->stopped, stopped;
+    uint32_t i;
+    all->stopped = false;
+    trigger.event = ECS_SCHED_ON_EVENT;
+    trigger.entity = at;
+    trigger.component = d->event;
+    trigger.target = ECS_SCHED_NULL_ENTITY;
+    trigger.payload = d->payload;
+    trigger.origin = d->entity;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched__observer *o = all->items[i];
+        if (!o->up || o->event != ECS_SCHED_ON_EVENT || o->component != d->event ||
+            o->entity == at || !ecs_sched__is_ancestor(w, at, o->entity)) {
+            continue;
+        }
+        ecs_sched__observer_call(w, all, o, &trigger);
+    }
+    stopped = all->stopped;
+    all->stopped = was_stopped;
+    return stopped;
+}
+
 ecs_sched_result ecs_sched_emit(ecs_sched_world *w, const ecs_sched_event_desc *d) {
     ecs_sched_id traverse = 0;
     ecs_sched_entity at;
@@ -73,8 +115,9 @@ ecs_sched_result ecs_sched_emit(ecs_sched_world *w, const ecs_sched_event_desc *
     if (result != ECS_SCHED_OK || !w->observed) return result;
     at = d->entity;
     /* (the kind is acyclic: the way up ends) */
-    while (!ecs_sched__observe_event(w, at, d->event, d->payload, d->entity) && traverse &&
-           ecs_sched__is_live_record(w, at)) {
+    while (!(ecs_sched__observe_event(w, at, d->event, d->payload, d->entity) |
+             (at && ecs_sched__observers_of(w)->ups && ecs_sched__observe_event_below(w, at, d))) &&
+           traverse && ecs_sched__is_live_record(w, at)) {
 #ifndef ECS_SCHED_NO_RELATIONS
         at = ecs_sched__up(w, at, traverse);
 #endif

@@ -85,6 +85,9 @@ typedef struct ecs_sched_observer_desc {
     /* An entity observer (Bevy's entity.observe): hears only what happens to this entity (or
        an event sent to it, or travelling through it). */
     ecs_sched_entity entity;
+    /* An ON_EVENT entity observer that also hears the events sent to (or travelling through)
+       its entity's ancestors (flecs's up traversal): trigger->entity is where the event is. */
+    bool up;
 } ecs_sched_observer_desc;
 
 /* Adds an observer; returns its id (never 0 and never reused), or 0 on failure. */
@@ -113,6 +116,7 @@ typedef struct ecs_sched__observer {
     ecs_sched_id watched[ECS_SCHED_MAX_TERMS];   /* and the components it watches */
     int32_t watched_count;
     ecs_sched_entity entity;         /* an entity observer's entity, or 0 */
+    bool up;                         /* it hears its entity's ancestors' events too (emit.h) */
     char *name;
     ecs_sched_system_ctx ctx;        /* kind "observer", with a command buffer of its own */
 } ecs_sched__observer;
@@ -139,6 +143,7 @@ struct ecs_sched__observers {
     uint32_t watcher_capacity;
     uint32_t monitors;               /* ON_MATCH and ON_UNMATCH observers */
     bool stopped;                    /* an observer stopped the event it hears (emit.h) */
+    uint32_t ups;                    /* .up observers */
 };
 
 static inline ecs_sched__observers *ecs_sched__observers_of(const ecs_sched_world *w) {
@@ -207,6 +212,11 @@ static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
     }
     if (d->entity && !ecs_sched__is_live_record(w, d->entity)) {
         return ecs_sched__stale(w, d->entity, "observer_add: the entity of an entity observer");
+    }
+    if (d->up && (d->event != ECS_SCHED_ON_EVENT || !d->entity)) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "observer_add: observer '%s' asks for its entity's ancestors' "
+                               "events (.up), which an ON_EVENT observer of an entity does", name);
     }
     if (d->event == ECS_SCHED_ON_EVENT && (ecs_sched__observer_has_query(d) || d->yield_existing)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -369,6 +379,7 @@ static bool ecs_sched__observer_watches(const ecs_sched__observer *o, ecs_sched_
 static void ecs_sched__watchers_count(ecs_sched__observers *all, const ecs_sched__observer *o,
                                       int32_t by) {
     int32_t i;
+    if (o->up) all->ups += (uint32_t)by;
     if (o->event == ECS_SCHED_ON_MATCH || o->event == ECS_SCHED_ON_UNMATCH) {
         all->monitors += (uint32_t)by;   /* told of every move (see observe_moved) */
         return;
@@ -422,6 +433,7 @@ uint32_t ecs_sched_observer_add(ecs_sched_world *w, const ecs_sched_observer_des
     o->id = ++all->next_id;
     o->event = desc->event;
     o->entity = desc->entity;
+    o->up = desc->up;
     o->component = desc->component;
     o->fn = desc->fn;
     memcpy(o->with, desc->with, sizeof o->with);

@@ -150,6 +150,30 @@ static void an_entity_observer_hears_only_its_entity_s_changes(void **state) {
     check_and_destroy(f.w);
 }
 
+static void an_up_observer_hears_the_events_of_its_entity_s_ancestors(void **state) {
+    fixture f = make_fixture();
+    (void)state;
+    assert_int_not_equal(ecs_sched_observer_add(f.w, &(ecs_sched_observer_desc){
+                             .name = "barrel_up", .event = ECS_SCHED_ON_EVENT, .component = f.hit,
+                             .entity = f.barrel, .up = true, .fn = note}),
+                         0);
+    assert_int_equal(ecs_sched_emit(f.w, &(ecs_sched_event_desc){.event = f.hit, .entity = f.ship,
+                                                                 .payload = &(Hit){4}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_emit(f.w, &(ecs_sched_event_desc){.event = f.hit, .entity = f.turret,
+                                                                 .payload = &(Hit){6},
+                                                                 .propagate = true}),
+                     ECS_SCHED_OK);
+    assert_string_equal(g_trace, "barrel_up:ship/ship:4 barrel_up:turret/turret:6 "
+                                 "barrel_up:ship/turret:6");
+    assert_int_equal(ecs_sched_observer_add(f.w, &(ecs_sched_observer_desc){
+                         .name = "no_entity", .event = ECS_SCHED_ON_EVENT, .component = f.hit,
+                         .up = true, .fn = note}),
+                     0);
+    assert_non_null(strstr(ecs_sched_last_error(f.w), "which an ON_EVENT observer of an entity does"));
+    check_and_destroy(f.w);
+}
+
 static void despawn_in_observer(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
     assert_int_equal(ecs_sched_despawn(ecs_sched_ctx_world(ctx), t->entity), ECS_SCHED_OK);
 }
@@ -221,6 +245,7 @@ int main(void) {
         cmocka_unit_test(an_observer_that_stops_the_event_keeps_it_from_going_further_up),
         cmocka_unit_test(an_event_that_does_not_travel_stays_at_its_entity),
         cmocka_unit_test(an_entity_observer_hears_only_its_entity_s_changes),
+        cmocka_unit_test(an_up_observer_hears_the_events_of_its_entity_s_ancestors),
         cmocka_unit_test(what_the_observers_change_is_applied_before_emit_returns),
         cmocka_unit_test(bad_events_are_refused_naming_what_is_wrong),
         cmocka_unit_test(an_exclusive_system_may_emit),
