@@ -312,6 +312,7 @@
              ecs_sched_type_hooks hooks;             // ctor, dtor, copy, move, ctx
              bool tracked;                           // added/changed ticks per entity
              ecs_sched_storage storage;              // _STORAGE_TABLE (0) or _SPARSE
+             bool toggleable;                        // may be switched off per entity
          } ecs_sched_component_desc;
 
          typedef struct ecs_sched_query_desc {       // ecs_sched_query_create, .queries
@@ -511,6 +512,32 @@
      calling thread, as for any query that keeps a list. For the scheduler a sparse component
      is a component like any other: reads, writes, ambiguities and what runs at once follow
      from the terms.
+
+     Component disabling (flecs's CanToggle). A component registered with .toggleable = true
+     can be switched off on one entity without moving it: ecs_sched_enable_component(w, e, id,
+     false) ... (w, e, id, true) again; ecs_sched_is_component_enabled(w, e, id) tells (true
+     for a component that is not toggleable, wherever the entity has it). A table holding a
+     toggleable component keeps a bit per row for it (new rows on; moves, swap-removes,
+     growth, snapshots keep it); tables without one pay nothing. The rules:
+       - A term that requires it on the entity (read, write, added, changed, write_manual)
+         skips the entity while it is off, in every iteration and in ecs_sched_query_count;
+         a without-term takes it for absent (flecs and Unity do the same). Optional terms,
+         alternatives (or), inherited terms and other sources hand the value out whether on
+         or off: a run's field cannot be NULL for some of its rows; ask
+         ecs_sched_is_component_enabled. ecs_sched_has and ecs_sched_get see it as before.
+       - Only queries with such terms filter rows (like related terms); the others keep the
+         plain path. A required and a left-out toggleable component do not make two systems'
+         queries disjoint (both reach the same tables). An observer's query may not require
+         or leave out a toggleable component (it is matched by table).
+       - Toggling writes what running queries read: from a system that is not exclusive it is
+         refused like a structural change; record it with ecs_sched_commands_enable_component
+         (skipped at apply when the entity is dead or lacks the component by then). It is no
+         event: observers hear nothing.
+       - Errors: ECS_SCHED_ERR_STALE_ENTITY, _UNKNOWN_COMPONENT, _INVALID_ARGUMENT for a
+         component not registered toggleable, _MISSING_COMPONENT for an entity without it
+         (of its own). Toggleable is fixed at registration (registering the name again
+         otherwise is ECS_SCHED_ERR_COMPONENT_MISMATCH) and needs table storage. JSON files
+         do not keep the bits.
 
      Resources are one value per component type, owned by the world rather than by an entity:
      ecs_sched_resource_insert, _get, _get_mut, _remove, _exists. One inserted with
@@ -1872,7 +1899,9 @@
                 ecs_sched_resource_remove, ecs_sched_resource_exists,
                 ecs_sched_resource_insert_non_send, ecs_sched_resource_is_non_send,
                 ecs_sched_tracked_component_register_type, ecs_sched_component_is_tracked
-                ecs_sched_sparse_component_register_type, ecs_sched_component_storage
+                ecs_sched_sparse_component_register_type, ecs_sched_component_storage,
+                ecs_sched_enable_component, ecs_sched_is_component_enabled,
+                ecs_sched_commands_enable_component
      query      ecs_sched_query_create, ecs_sched_query_destroy, ecs_sched_query_access,
                 ecs_sched_query_count, ecs_sched_query_iter, ecs_sched_iter_next,
                 ecs_sched_iter_next_rows, ecs_sched_iter_mark_changed, ecs_sched_query_par_iter
