@@ -8436,27 +8436,19 @@ static unsigned char *ecs_sched__column_moved(ecs_sched_world *w, const ecs_sche
     return data;
 }
 
-/* New blocks of bits for `capacity` rows, one per toggle of t, zeroed; false when out of
-   memory (with none left behind). */
-static bool ecs_sched__toggles_alloc(ecs_sched_world *w, const ecs_sched__table *t,
-                                     int32_t capacity, uint64_t **out) {
+/* The bits of t's toggles, with room for `capacity` rows (more than t has), the new words
+   zeroed. A failure leaves the rows as they were: what grew already only has room to spare. */
+static bool ecs_sched__toggles_grow(ecs_sched_world *w, ecs_sched__table *t, int32_t capacity) {
+    size_t old_words = ecs_sched__toggle_words(t->capacity), words = ecs_sched__toggle_words(capacity);
     int32_t i;
     for (i = 0; i < t->toggle_count; i++) {
-        out[i] = (uint64_t *)ecs_sched__calloc(&w->env, ecs_sched__toggle_words(capacity) * sizeof(uint64_t));
-        if (!out[i]) {
-            while (i-- > 0) ecs_sched__free(&w->env, out[i]);
-            return false;
-        }
+        ecs_sched__toggle *g = &t->toggles[i];
+        uint64_t *bits = (uint64_t *)ecs_sched__realloc(&w->env, g->bits, words * sizeof *bits);
+        if (!bits) return false;
+        memset(bits + old_words, 0, (words - old_words) * sizeof *bits);
+        g->bits = bits;
     }
     return true;
-}
-
-/* A toggle's bits move into `fresh` (zeroed), which has room for more rows than `old_capacity`. */
-static void ecs_sched__toggles_move(ecs_sched_world *w, ecs_sched__toggle *g, uint64_t *fresh,
-                                    int32_t old_capacity) {
-    if (g->bits) memcpy(fresh, g->bits, ecs_sched__toggle_words(old_capacity) * sizeof *fresh);
-    ecs_sched__free(&w->env, g->bits);
-    g->bits = fresh;
 }
 
 /* Room for `extra` more rows. The columns and the entities grow one by one through the
@@ -8465,7 +8457,6 @@ static void ecs_sched__toggles_move(ecs_sched_world *w, ecs_sched__toggle *g, ui
    A failure leaves the rows as they were: what grew already only has room to spare. */
 static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32_t extra) {
     uint32_t *ticks[ECS_SCHED__MAX_TYPE];
-    uint64_t *toggles[ECS_SCHED__MAX_TYPE];
     ecs_sched_entity *entities;
     int64_t needed = (int64_t)t->count + extra;
     int32_t i, capacity;
@@ -8480,10 +8471,6 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
             while (i-- > 0) ecs_sched__free(&w->env, ticks[i]);
             return false;
         }
-    }
-    if (t->toggle_count && !ecs_sched__toggles_alloc(w, t, capacity, toggles)) {
-        for (i = 0; i < t->tick_count; i++) ecs_sched__free(&w->env, ticks[i]);
-        return false;
     }
     entities = (ecs_sched_entity *)ecs_sched__realloc(&w->env, t->entities,
                                                       (size_t)capacity * sizeof *entities);
@@ -8502,13 +8489,12 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
         col->data = data;
     }
     if (entities) t->entities = entities;
-    if (!entities || i < t->column_count) {
+    if (!entities || i < t->column_count ||
+        (t->toggle_count && !ecs_sched__toggles_grow(w, t, capacity))) {
         for (i = 0; i < t->tick_count; i++) ecs_sched__free(&w->env, ticks[i]);
-        for (i = 0; i < t->toggle_count; i++) ecs_sched__free(&w->env, toggles[i]);
         return false;
     }
     for (i = 0; i < t->tick_count; i++) ecs_sched__ticks_move(w, &t->ticks[i], ticks[i], t->count, capacity);
-    for (i = 0; i < t->toggle_count; i++) ecs_sched__toggles_move(w, &t->toggles[i], toggles[i], t->capacity);
     t->capacity = capacity;
     return true;
 }
