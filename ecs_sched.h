@@ -317,6 +317,7 @@
              ecs_sched_type_hooks hooks;             // ctor, dtor, copy, move, ctx
              bool tracked;                           // added/changed ticks per entity
              ecs_sched_storage storage;              // _STORAGE_TABLE (0) or _SPARSE
+             bool toggleable;                        // may be switched off per entity
          } ecs_sched_component_desc;
 
          typedef struct ecs_sched_query_desc {       // ecs_sched_query_create, .queries
@@ -532,6 +533,32 @@
      calling thread, as for any query that keeps a list. For the scheduler a sparse component
      is a component like any other: reads, writes, ambiguities and what runs at once follow
      from the terms.
+
+     Component disabling (flecs's CanToggle). A component registered with .toggleable = true
+     can be switched off on one entity without moving it: ecs_sched_enable_component(w, e, id,
+     false) ... (w, e, id, true) again; ecs_sched_is_component_enabled(w, e, id) tells (true
+     for a component that is not toggleable, wherever the entity has it). A table holding a
+     toggleable component keeps a bit per row for it (new rows on; moves, swap-removes,
+     growth, snapshots keep it); tables without one pay nothing. The rules:
+       - A term that requires it on the entity (read, write, added, changed, write_manual)
+         skips the entity while it is off, in every iteration and in ecs_sched_query_count;
+         a without-term takes it for absent (flecs and Unity do the same). Optional terms,
+         alternatives (or), inherited terms and other sources hand the value out whether on
+         or off: a run's field cannot be NULL for some of its rows; ask
+         ecs_sched_is_component_enabled. ecs_sched_has and ecs_sched_get see it as before.
+       - Only queries with such terms filter rows (like related terms); the others keep the
+         plain path. A required and a left-out toggleable component do not make two systems'
+         queries disjoint (both reach the same tables). An observer's query may not require
+         or leave out a toggleable component (it is matched by table).
+       - Toggling writes what running queries read: from a system that is not exclusive it is
+         refused like a structural change; record it with ecs_sched_commands_enable_component
+         (skipped at apply when the entity is dead or lacks the component by then). It is no
+         event: observers hear nothing.
+       - Errors: ECS_SCHED_ERR_STALE_ENTITY, _UNKNOWN_COMPONENT, _INVALID_ARGUMENT for a
+         component not registered toggleable, _MISSING_COMPONENT for an entity without it
+         (of its own). Toggleable is fixed at registration (registering the name again
+         otherwise is ECS_SCHED_ERR_COMPONENT_MISMATCH) and needs table storage. JSON files
+         do not keep the bits.
 
      Resources are one value per component type, owned by the world rather than by an entity:
      ecs_sched_resource_insert, _get, _get_mut, _remove, _exists. One inserted with
@@ -1992,7 +2019,9 @@
                 ecs_sched_resource_remove, ecs_sched_resource_exists,
                 ecs_sched_resource_insert_non_send, ecs_sched_resource_is_non_send,
                 ecs_sched_tracked_component_register_type, ecs_sched_component_is_tracked
-                ecs_sched_sparse_component_register_type, ecs_sched_component_storage
+                ecs_sched_sparse_component_register_type, ecs_sched_component_storage,
+                ecs_sched_enable_component, ecs_sched_is_component_enabled,
+                ecs_sched_commands_enable_component
      query      ecs_sched_query_create, ecs_sched_query_destroy, ecs_sched_query_access,
                 ecs_sched_query_count, ecs_sched_query_iter, ecs_sched_iter_next,
                 ecs_sched_iter_next_rows, ecs_sched_iter_mark_changed, ecs_sched_query_par_iter
@@ -2605,6 +2634,9 @@ typedef struct ecs_sched_component_desc {
                              added/changed query terms (see Change detection in THE
                              WORLD'S EVENTS); fixed at registration */
     ecs_sched_storage storage;   /* 0: in tables; fixed at registration */
+    bool toggleable;      /* may be switched off on one entity without moving it (see
+                             Component disabling in THE WORLD); table storage only; fixed
+                             at registration */
 } ecs_sched_component_desc;
 
 /* How a schedule's systems are run. */
@@ -3049,8 +3081,9 @@ typedef struct ecs_sched_observer_desc {
        whole query (for ON_REMOVE: before the removal, as it matches then; for ON_DESPAWN:
        any matching entity despawned). trigger->component tells which. The query is matched
        by the entity's table: terms that pick rows within a table (added, changed, related,
-       from the parent or an entity, inherited, a resource, sparse components, each target)
-       are refused. Give it as terms, or as text (see QUERIES AS TEXT). */
+       from the parent or an entity, inherited, a resource, sparse components, each target,
+       toggleable components required or left out) are refused. Give it as terms, or as
+       text (see QUERIES AS TEXT). */
     ecs_sched_query_desc query;
     const char *query_text;
     /* ON_ADD and ON_INSERT: called at once for the entities that match already, as if each
@@ -3223,6 +3256,27 @@ ECS_SCHED_API ecs_sched_result ecs_sched_get_many(ecs_sched_world *world, ecs_sc
 ECS_SCHED_API ecs_sched_result ecs_sched_get_mut_many(ecs_sched_world *world,
                                                       ecs_sched_entity entity, int32_t count,
                                                       const ecs_sched_id *ids, void **out);
+
+/* ---- component disabling (see Component disabling in THE WORLD) ---- */
+
+/* Switches a toggleable component of the entity off (enabled false) or on again, without
+   moving the entity: queries that require the component skip it while it is off, and
+   without-terms take it for absent. Its value stays, and ecs_sched_get, ecs_sched_has and
+   optional terms see it as before. ECS_SCHED_ERR_MISSING_COMPONENT when the entity lacks
+   it; ECS_SCHED_ERR_INVALID_ARGUMENT when it was not registered with .toggleable. From a
+   running system that is not exclusive, record it (ecs_sched_commands_enable_component). */
+ECS_SCHED_API ecs_sched_result ecs_sched_enable_component(ecs_sched_world *world,
+                                                          ecs_sched_entity entity, ecs_sched_id id,
+                                                          bool enabled);
+/* Whether the entity has the component and it is not switched off (a component that is not
+   toggleable is enabled wherever it is). */
+ECS_SCHED_API bool ecs_sched_is_component_enabled(const ecs_sched_world *world,
+                                                  ecs_sched_entity entity, ecs_sched_id id);
+/* ecs_sched_enable_component, recorded in a command buffer; skipped when the buffer is applied
+   if the entity is dead or lacks the component by then. */
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_enable_component(ecs_sched_commands *commands,
+                                                                   ecs_sched_entity entity,
+                                                                   ecs_sched_id id, bool enabled);
 
 /* ---- applying command buffers ---- */
 
@@ -6926,6 +6980,7 @@ typedef struct ecs_sched__component {
     uint16_t sparse;               /* sparse storage: its set in world->sparse_sets + 1 */
     bool managed;                  /* added and removed by the library only (a base's mark,
                                       which follows IsA relationships: inherit.h) */
+    bool toggleable;               /* tables keep a bit per row: enabled or not (table.h) */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -6993,6 +7048,14 @@ typedef struct ecs_sched__sparse_set {
     ecs_sched_id id;
 } ecs_sched__sparse_set;
 
+/* A toggleable component's bits in one table: per row, 1 while the component is enabled;
+   rows past the table's count are 0. Word w holds rows [64 w, 64 w + 64), the rows of tick
+   block w (change.h filters both a block at a time). */
+typedef struct ecs_sched__toggle {
+    uint64_t *bits;
+    ecs_sched_id id;
+} ecs_sched__toggle;
+
 /* A step from a table to the one with a component more or less, remembered by the table. */
 typedef struct ecs_sched__step {
     uint32_t key;                     /* id * 2, + 1 for a removal; 0: none */
@@ -7007,7 +7070,7 @@ typedef struct ecs_sched__step {
    of it comes first, in one cache line: a schedule of many small queries misses the cache on
    every table it visits. The steps follow, in the next line, read by inserts and removes
    only; after them, in the same block, the map from id to column, the columns, the tick
-   columns and the type (table_graph.h). */
+   columns, the toggles and the type (table_graph.h). */
 typedef struct ecs_sched__table {
     uint32_t index;
     int32_t type_count;
@@ -7027,6 +7090,9 @@ typedef struct ecs_sched__table {
     ecs_sched__step steps[ECS_SCHED__TABLE_STEPS];
     bool hooked;                      /* a column's values have a move or a destroy hook: a
                                          row that moves cannot be copied byte for byte */
+    int32_t toggle_count;             /* toggleable components in the type: 0 for most
+                                         tables, whose rows move without looking further */
+    ecs_sched__toggle *toggles;       /* their bits, sorted by id */
 } ecs_sched__table;
 
 /* Open addressing from a 64-bit key to a table index. Keys may repeat (type hashes can
@@ -8778,6 +8844,7 @@ static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t) {
         ecs_sched__aligned_free(&w->env, col->data);
     }
     ecs_sched__ticks_free(w, t);
+    for (i = 0; i < t->toggle_count; i++) ecs_sched__free(&w->env, t->toggles[i].bits);
     ecs_sched__free(&w->env, t->entities);
     ecs_sched__free(&w->env, t);
 }
@@ -8795,6 +8862,70 @@ static ecs_sched__table *ecs_sched__table_find(ecs_sched_world *w, const ecs_sch
     return NULL;
 }
 
+/* ---- toggleable components: a bit per row ---- */
+
+static inline size_t ecs_sched__toggle_words(int32_t rows) {
+    return ((size_t)rows + 63u) / 64u;
+}
+
+static inline bool ecs_sched__toggle_bit(const ecs_sched__toggle *g, int32_t row) {
+    return (g->bits[row / 64] >> (row % 64)) & 1u;
+}
+
+static inline void ecs_sched__toggle_put(ecs_sched__toggle *g, int32_t row, bool on) {
+    uint64_t bit = (uint64_t)1 << (row % 64);
+    if (on) g->bits[row / 64] |= bit;
+    else g->bits[row / 64] &= ~bit;
+}
+
+/* The bits of component id in t, or NULL (a table has few toggleable components). */
+static inline ecs_sched__toggle *ecs_sched__toggle_find(const ecs_sched__table *t, ecs_sched_id id) {
+    int32_t i;
+    for (i = 0; i < t->toggle_count; i++) {
+        if (t->toggles[i].id == id) return &t->toggles[i];
+    }
+    return NULL;
+}
+
+/* New rows [first, first + n) of t start enabled. */
+static void ecs_sched__toggles_enable_new(ecs_sched__table *t, int32_t first, int32_t n) {
+    int32_t i, row;
+    for (i = 0; i < t->toggle_count; i++) {
+        for (row = first; row < first + n; row++) ecs_sched__toggle_put(&t->toggles[i], row, true);
+    }
+}
+
+/* src's row `from` moved to dst's new row `to`: a component both tables have keeps its bit,
+   one only dst has starts enabled. */
+static void ecs_sched__toggles_move_row(ecs_sched__table *dst, int32_t to,
+                                        const ecs_sched__table *src, int32_t from) {
+    int32_t i;
+    for (i = 0; i < dst->toggle_count; i++) {
+        const ecs_sched__toggle *s = ecs_sched__toggle_find(src, dst->toggles[i].id);
+        ecs_sched__toggle_put(&dst->toggles[i], to, !s || ecs_sched__toggle_bit(s, from));
+    }
+}
+
+/* Row `row` leaves and the last row takes its place, with its bits. */
+/* Every row of t is gone at once (a whole-table move or despawn): no bit past its rows. */
+static void ecs_sched__toggles_clear(ecs_sched__table *t) {
+    int32_t i;
+    for (i = 0; i < t->toggle_count; i++) {
+        if (t->toggles[i].bits) {
+            memset(t->toggles[i].bits, 0, ecs_sched__toggle_words(t->capacity) * sizeof(uint64_t));
+        }
+    }
+}
+
+static void ecs_sched__toggles_delete_row(ecs_sched__table *t, int32_t row, int32_t last) {
+    int32_t i;
+    for (i = 0; i < t->toggle_count; i++) {
+        ecs_sched__toggle *g = &t->toggles[i];
+        ecs_sched__toggle_put(g, row, ecs_sched__toggle_bit(g, last));
+        ecs_sched__toggle_put(g, last, false);
+    }
+}
+
 /* Makes room for `extra` more rows; on failure the table is unchanged. */
 /* A column of values a move hook relocates: a new block, the values moved by the hook. */
 static unsigned char *ecs_sched__column_moved(ecs_sched_world *w, const ecs_sched__column *col,
@@ -8807,6 +8938,21 @@ static unsigned char *ecs_sched__column_moved(ecs_sched_world *w, const ecs_sche
     ecs_sched__relocate(c, data, col->data, count);
     ecs_sched__aligned_free(&w->env, col->data);
     return data;
+}
+
+/* The bits of t's toggles, with room for `capacity` rows (more than t has), the new words
+   zeroed. A failure leaves the rows as they were: what grew already only has room to spare. */
+static bool ecs_sched__toggles_grow(ecs_sched_world *w, ecs_sched__table *t, int32_t capacity) {
+    size_t old_words = ecs_sched__toggle_words(t->capacity), words = ecs_sched__toggle_words(capacity);
+    int32_t i;
+    for (i = 0; i < t->toggle_count; i++) {
+        ecs_sched__toggle *g = &t->toggles[i];
+        uint64_t *bits = (uint64_t *)ecs_sched__realloc(&w->env, g->bits, words * sizeof *bits);
+        if (!bits) return false;
+        memset(bits + old_words, 0, (words - old_words) * sizeof *bits);
+        g->bits = bits;
+    }
+    return true;
 }
 
 /* Room for `extra` more rows. The columns and the entities grow one by one through the
@@ -8847,7 +8993,8 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
         col->data = data;
     }
     if (entities) t->entities = entities;
-    if (!entities || i < t->column_count) {
+    if (!entities || i < t->column_count ||
+        (t->toggle_count && !ecs_sched__toggles_grow(w, t, capacity))) {
         for (i = 0; i < t->tick_count; i++) ecs_sched__free(&w->env, ticks[i]);
         return false;
     }
@@ -8883,6 +9030,7 @@ static ECS_SCHED__ALWAYS_INLINE void ecs_sched__table_delete_row(ecs_sched_world
         w->records[ECS_SCHED_ENTITY_INDEX(moved)].row = (uint32_t)row;
     }
     if (t->tick_count) ecs_sched__ticks_delete_row(w, t, row, last);
+    if (t->toggle_count) ecs_sched__toggles_delete_row(t, row, last);
     t->count = last;
     w->rows_version++;
 }
@@ -8904,6 +9052,7 @@ static bool ecs_sched__move_entity(ecs_sched_world *w, uint32_t index, ecs_sched
     dst_row = dst->count++;
     dst->entities[dst_row] = src->entities[row];
     if (dst->tick_count) ecs_sched__ticks_move_row(w, dst, dst_row, src, row);
+    if (dst->toggle_count) ecs_sched__toggles_move_row(dst, dst_row, src, row);
     /* each value, in id order, goes to its column in dst (found by dst's map) or is destroyed;
        what the loop reads of the tables is in locals: the values copied could alias them as
        far as the compiler knows */
@@ -8938,6 +9087,8 @@ static void ecs_sched__move_rows(ecs_sched_world *w, ecs_sched__table *src, ecs_
     if (n == 0) return;
     memcpy(dst->entities + first, src->entities, (size_t)n * sizeof *dst->entities);
     for (i = 0; dst->tick_count && i < n; i++) ecs_sched__ticks_move_row(w, dst, first + i, src, i);
+    for (i = 0; dst->toggle_count && i < n; i++) ecs_sched__toggles_move_row(dst, first + i, src, i);
+    if (src->toggle_count) ecs_sched__toggles_clear(src);
     ecs_sched__ticks_leave_all(src);
     for (i = 0; i < src->column_count; i++) {
         const ecs_sched__column *s = &src->columns[i];
@@ -8953,6 +9104,36 @@ static void ecs_sched__move_rows(ecs_sched_world *w, ecs_sched__table *src, ecs_
     dst->count = first + n;
     src->count = 0;
     w->rows_version++;
+}
+
+/* ecs_sched_world_check: a table has bits for each toggleable component of its type and
+   room for its rows, and no bit past its rows is set (each path that adds, moves or deletes
+   rows keeps the bits). */
+static ecs_sched_result ecs_sched__check_toggles(ecs_sched_world *w, const ecs_sched__table *t) {
+    int32_t k, toggleable = 0, row;
+    for (k = 0; k < t->type_count; k++) toggleable += w->components[t->type[k]].toggleable;
+    if (toggleable != t->toggle_count) {
+        return ecs_sched__inconsistent(w, "toggleable components without bits", t->index,
+                                       (unsigned)t->toggle_count);
+    }
+    for (k = 0; k < t->toggle_count; k++) {
+        const ecs_sched__toggle *g = &t->toggles[k];
+        if (!w->components[g->id].toggleable || ecs_sched__type_find(t, g->id) < 0 ||
+            (k > 0 && t->toggles[k - 1].id >= g->id)) {
+            return ecs_sched__inconsistent(w, "bits of a component not toggleable in the type",
+                                           t->index, g->id);
+        }
+        if (t->capacity && !g->bits) {
+            return ecs_sched__inconsistent(w, "table rows without bits", t->index, g->id);
+        }
+        for (row = t->count; row < (int32_t)ecs_sched__toggle_words(t->capacity) * 64; row++) {
+            if (ecs_sched__toggle_bit(g, row)) {
+                return ecs_sched__inconsistent(w, "bit set past the rows of a table", t->index,
+                                               (unsigned)row);
+            }
+        }
+    }
+    return ECS_SCHED_OK;
 }
 
 /* ecs_sched_world_check: each table is where the type map says, sorted, aligned, and its
@@ -8981,6 +9162,7 @@ static ecs_sched_result ecs_sched__check_tables(ecs_sched_world *w) {
                 return ecs_sched__inconsistent(w, "misaligned column", i, (unsigned)k);
             }
         }
+        if (ecs_sched__check_toggles(w, t) != ECS_SCHED_OK) return w->env.last_result;
         for (row = 0; row < t->count; row++) {
             ecs_sched_entity e = t->entities[row];
             uint32_t index = ECS_SCHED_ENTITY_INDEX(e);
@@ -9019,6 +9201,8 @@ typedef struct ecs_sched__match {
    matches, which every iteration reads. */
 typedef struct ecs_sched__match_ticks {
     int16_t of[ECS_SCHED_MAX_TERMS];
+    int16_t toggle[ECS_SCHED_MAX_TERMS];   /* a toggled query's: the bits (table.h) a term
+                                              picks rows by, -1: none */
 } ecs_sched__match_ticks;
 
 /* What iteration reads comes first, on one cache line. */
@@ -9037,6 +9221,8 @@ struct ecs_sched_query {
     bool sees_disabled;               /* matches tables of disabled entities (disable.h) */
     bool sees_prefabs;                /* matches tables of prefabs (disable.h) */
     bool related;                     /* has related terms: a filter on rows (relation.h) */
+    bool toggled;                     /* has terms that pick rows by the bits of toggleable
+                                         components: a filter on rows (change.h) */
     bool hierarchical;                /* has from_parent or cascade terms (hierarchy.h) */
     bool listed;                      /* hands out the rows of a list it keeps: hierarchical
                                          or sorted (hierarchy.h, sort.h) */
@@ -9146,7 +9332,8 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
             if (!present) return false;
             break;
         case ECS_SCHED_TERM_WITHOUT:
-            if (present) return false;
+            /* a toggleable component the table has may be off on some rows: those match */
+            if (present && !q->world->components[term->id].toggleable) return false;
             break;
         case ECS_SCHED_TERM_RELATED:
         case ECS_SCHED_TERM_EACH_TARGET:
@@ -9172,6 +9359,17 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
     return true;
 }
 
+/* Whether term i of q picks rows by the bits of its toggleable component: a term that requires
+   the component on the entity takes the rows where it is on, a without-term those where it
+   is off (or absent). Optional terms, alternatives and terms on other sources do not. */
+static bool ecs_sched__term_toggles(const ecs_sched_query *q, int32_t i) {
+    ecs_sched_term_kind kind = q->terms[i].kind;
+    if (!q->world->components[q->terms[i].id].toggleable || ((q->chained >> i) & 1u)) return false;
+    return kind == ECS_SCHED_TERM_READ || kind == ECS_SCHED_TERM_WRITE ||
+           kind == ECS_SCHED_TERM_ADDED || kind == ECS_SCHED_TERM_CHANGED ||
+           kind == ECS_SCHED_TERM_WRITE_MANUAL || kind == ECS_SCHED_TERM_WITHOUT;
+}
+
 /* A ticked query's tick columns of a table it matches, by term. */
 static void ecs_sched__match_ticks_fill(const ecs_sched_query *q, const ecs_sched__match *m,
                                         ecs_sched__match_ticks *out) {
@@ -9182,7 +9380,10 @@ static void ecs_sched__match_ticks_fill(const ecs_sched_query *q, const ecs_sche
         bool passed = ((q->chained >> i) & 1u) && m->column[i] < 0;
         const ecs_sched__ticks *ticks = ecs_sched__term_on_self(q->terms[i].kind) && !passed
                                             ? ecs_sched__ticks_find(t, q->terms[i].id) : NULL;
+        const ecs_sched__toggle *bits = q->toggled && ecs_sched__term_toggles(q, i)
+                                            ? ecs_sched__toggle_find(t, q->terms[i].id) : NULL;
         out->of[i] = (int16_t)(ticks ? ticks - t->ticks : -1);
+        out->toggle[i] = (int16_t)(bits ? bits - t->toggles : -1);
     }
 }
 
@@ -9651,6 +9852,9 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
     q->term_count = i;
     q->log_term = ecs_sched__log_term_of(q);
     if (q->sparse && q->filtered) q->sparse_filtered = true;   /* its list follows the window */
+    for (i = 0; i < q->term_count; i++) {
+        if (ecs_sched__term_toggles(q, i)) q->toggled = q->filtered = q->ticked = true;
+    }
     result = ecs_sched__check_inherited(w, q);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_hierarchical(w, q);
     return result != ECS_SCHED_OK ? result : ecs_sched__check_each_target(w, q);
@@ -9817,11 +10021,15 @@ static void ecs_sched__queries_free(ecs_sched_world *w) {
     ecs_sched__part_set(w, &ecs_sched__queries_key, NULL);
 }
 
-/* Whether every entity `a` matches has a component that `b` excludes. */
+/* Whether every entity `a` matches has a component that `b` excludes. Not one that can be
+   toggled: then both queries hand out rows of the same tables (and may mark changes in the
+   same change log). */
 static bool ecs_sched__query_rules_out(const ecs_sched_query *a, const ecs_sched_query *b) {
     int32_t i, j;
     for (i = 0; i < a->term_count; i++) {
-        if (!ecs_sched__term_required_in(a, i)) continue;
+        if (!ecs_sched__term_required_in(a, i) || a->world->components[a->terms[i].id].toggleable) {
+            continue;
+        }
         for (j = 0; j < b->term_count; j++) {
             if (b->terms[j].kind == ECS_SCHED_TERM_WITHOUT && b->terms[j].id == a->terms[i].id) {
                 return true;
@@ -9999,7 +10207,7 @@ static ecs_sched_result ecs_sched__check_queries(ecs_sched_world *w) {
 static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_sched_id *type,
                                                  int32_t count, uint64_t hash) {
     ecs_sched__table *t;
-    int32_t i, columns = 0, tracked = 0;
+    int32_t i, columns = 0, tracked = 0, toggleable = 0;
     uint32_t map = 0;
     size_t bytes, map_bytes;
     unsigned char *block;
@@ -10009,6 +10217,7 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
             map = type[i] + 1;   /* the type is sorted: the last sized id decides */
         }
         tracked += w->components[type[i]].tracked;
+        toggleable += w->components[type[i]].toggleable;
     }
     if (map > ECS_SCHED__COLUMN_MAP_MAX) map = 0;
     if (!ECS_SCHED__GROW(&w->env, w->tables, &w->table_capacity, w->table_count + 1) ||
@@ -10023,26 +10232,31 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     /* the map's bytes, rounded up to a multiple of 8: the columns after it hold pointers */
     map_bytes = ((size_t)map * sizeof(int16_t) + 7u) & ~(size_t)7u;
     bytes = sizeof *t + map_bytes + (size_t)columns * sizeof(ecs_sched__column) +
-            (size_t)tracked * sizeof(ecs_sched__ticks) + (size_t)count * sizeof(ecs_sched_id);
+            (size_t)tracked * sizeof(ecs_sched__ticks) +
+            (size_t)toggleable * sizeof(ecs_sched__toggle) + (size_t)count * sizeof(ecs_sched_id);
     block = (unsigned char *)ecs_sched__calloc(&w->env, bytes);
     if (!block) {
         ecs_sched__out_of_memory(w, "creating an archetype table");
         return NULL;
     }
-    /* one block: the table, then its map from id to column, its columns, its tick columns and
-       its type */
+    /* one block: the table, then its map from id to column, its columns, its tick columns,
+       its toggles and its type */
     t = (ecs_sched__table *)(void *)block;
     block += sizeof *t + map_bytes;
     t->columns = (ecs_sched__column *)(void *)block;
-    t->ticks = (ecs_sched__ticks *)(void *)(block + (size_t)columns * sizeof *t->columns);
-    t->type = (ecs_sched_id *)(void *)(block + (size_t)columns * sizeof *t->columns +
-                                       (size_t)tracked * sizeof *t->ticks);
+    block += (size_t)columns * sizeof *t->columns;
+    t->ticks = (ecs_sched__ticks *)(void *)block;
+    block += (size_t)tracked * sizeof *t->ticks;
+    t->toggles = (ecs_sched__toggle *)(void *)block;
+    block += (size_t)toggleable * sizeof *t->toggles;
+    t->type = (ecs_sched_id *)(void *)block;
     t->type_count = count;
     if (count) memcpy(t->type, type, (size_t)count * sizeof *type);
     for (i = 0; i < count; i++) {
         uint32_t size = w->components[type[i]].size;
         t->id_bits |= ecs_sched__id_bit(type[i]);
         if (w->components[type[i]].tracked) t->ticks[t->tick_count++].id = type[i];
+        if (w->components[type[i]].toggleable) t->toggles[t->toggle_count++].id = type[i];
         if (size == 0) continue;
         t->hooked |= w->components[type[i]].hooks.move != NULL ||
                      w->components[type[i]].hooks.dtor != NULL;
@@ -10140,6 +10354,8 @@ enum {
     ECS_SCHED__CMD_INSERT,
     ECS_SCHED__CMD_REMOVE,
     ECS_SCHED__CMD_SET_RESOURCE,
+    ECS_SCHED__CMD_ENABLE,         /* switches a toggleable component on, */
+    ECS_SCHED__CMD_DISABLE,        /* or off (entity.h) */
     ECS_SCHED__CMD_CALL,           /* a module's command: its function and a slot of its
                                       component (see ecs_sched__record_call) */
     ECS_SCHED__CMD_CALL_MADE       /* the same, for an entity the recording reserved: its
@@ -11287,7 +11503,8 @@ static ecs_sched_query *ecs_sched__observer_query(ecs_sched_world *w,
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                         "observer_add: observer '%s' has a query with a term that picks rows "
                         "within a table (added, changed, related, from the parent or an "
-                        "entity, inherited, a resource, a sparse component, each target); an "
+                        "entity, inherited, a resource, a sparse component, each target, a "
+                        "toggleable component required or left out); an "
                         "observer's query is matched by the entity's table: leave such terms "
                         "to the observer's function", name);
         return NULL;
@@ -12219,6 +12436,15 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
                             c->sparse ? "ECS_SCHED_STORAGE_SPARSE" : "ECS_SCHED_STORAGE_TABLE");
             return 0;
         }
+        if (c->toggleable != desc->toggleable) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                            "component '%s' is already registered as %stoggleable; whether a "
+                            "component can be disabled on one entity is fixed when it is first "
+                            "registered (register it with .toggleable = %s everywhere)",
+                            desc->name, c->toggleable ? "" : "not ",
+                            c->toggleable ? "true" : "false");
+            return 0;
+        }
         if (c->size != desc->size || c->alignment != alignment) {
             ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
                             "component '%s' is already registered with size %u and alignment "
@@ -12235,6 +12461,14 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
                         "component_register: '%s' asks for storage %d, which is neither "
                         "ECS_SCHED_STORAGE_TABLE nor ECS_SCHED_STORAGE_SPARSE",
                         desc->name, (int)desc->storage);
+        return 0;
+    }
+    if (desc->toggleable && desc->storage == ECS_SCHED_STORAGE_SPARSE) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "component_register: '%s' asks to be toggleable and sparse; toggling "
+                        "keeps a bit per row of a table, and a sparse component moves nothing "
+                        "when it is removed: register it with table storage, or remove and "
+                        "insert it instead of toggling", desc->name);
         return 0;
     }
     if (w->component_count >= ECS_SCHED__MAX_COMPONENTS) {
@@ -12263,6 +12497,7 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
     c->alignment = (uint8_t)alignment;   /* at most 64: checked above */
     c->hooks = desc->hooks;
     c->tracked = desc->tracked;
+    c->toggleable = desc->toggleable;
     w->resources[id] = NULL;
     if (desc->storage == ECS_SCHED_STORAGE_SPARSE && !ecs_sched__sparse_create(w, id)) {
         ecs_sched__free(&w->env, c->name);
@@ -12423,6 +12658,7 @@ static inline int32_t ecs_sched__place_row(ecs_sched_world *w, uint32_t index,
 /* The second half, once the columns hold their values. */
 static inline void ecs_sched__placed(ecs_sched_world *w, ecs_sched__table *t, int32_t row) {
     if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, row, 1, ecs_sched__tick_now(w));
+    if (t->toggle_count) ecs_sched__toggles_enable_new(t, row, 1);
     w->alive_count++;
     w->rows_version++;
 }
@@ -12741,6 +12977,7 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
                              values, entity_count);
     }
     if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, first, entity_count, ecs_sched__tick_now(w));
+    if (t->toggle_count) ecs_sched__toggles_enable_new(t, first, entity_count);
     t->count += entity_count;
     w->alive_count += entity_count;
     w->rows_version++;
@@ -13414,6 +13651,98 @@ bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id
     return ecs_sched__has_elsewhere(w, e, t, id);
 }
 
+/* ---- component disabling ---- */
+
+/* Why component id of entity e cannot be toggled, recorded as the failure of `operation`: it
+   is unknown, or not toggleable (the entity is known to be live). */
+static ecs_sched_result ecs_sched__toggle_refused(ecs_sched_world *w, ecs_sched_id id,
+                                                  const char *operation) {
+    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, operation);
+    if (w->components[id].toggleable) return ECS_SCHED_OK;
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: '%s' is not toggleable; register it with .toggleable = true "
+                           "to switch it off on one entity, or remove it instead",
+                           operation, w->components[id].name);
+}
+
+/* The bits of toggleable component id in e's table, with e's row in *row; NULL, the failure
+   recorded, when e is not live, id is not toggleable, or e lacks it. */
+static ecs_sched__toggle *ecs_sched__toggle_of(ecs_sched_world *w, ecs_sched_entity e,
+                                               ecs_sched_id id, const char *operation,
+                                               int32_t *row) {
+    const ecs_sched__record *r = ecs_sched__live_record(w, e);
+    ecs_sched__toggle *g;
+    if (!r) {
+        ecs_sched__stale(w, e, operation);
+        return NULL;
+    }
+    if (ecs_sched__toggle_refused(w, id, operation) != ECS_SCHED_OK) return NULL;
+    g = ecs_sched__toggle_find(w->tables[r->table], id);
+    if (!g) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
+                        "%s: %s does not have '%s' of its own; insert it first", operation,
+                        ecs_sched__entity_label(w, e).text, w->components[id].name);
+        return NULL;
+    }
+    *row = (int32_t)r->row;
+    return g;
+}
+
+/* Sets a row's bit; a change makes the lists of listed queries (hierarchical, sorted, sparse,
+   each target) again, as a row joining or leaving a table does. */
+static void ecs_sched__toggle_set(ecs_sched_world *w, ecs_sched__toggle *g, int32_t row, bool on) {
+    if (ecs_sched__toggle_bit(g, row) == on) return;
+    ecs_sched__toggle_put(g, row, on);
+    w->rows_version++;
+}
+
+ecs_sched_result ecs_sched_enable_component(ecs_sched_world *w, ecs_sched_entity e,
+                                            ecs_sched_id id, bool enabled) {
+    ecs_sched__toggle *g;
+    int32_t row;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observed && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_enable_component(ecs_sched__deferring(w), e, id, enabled);
+    }
+    /* not a move, but the bits are what running queries read to pick their rows */
+    if (ecs_sched__change_refused(w, "enable_component")) return ECS_SCHED_ERR_ACCESS;
+    g = ecs_sched__toggle_of(w, e, id, "enable_component", &row);
+    if (!g) return w->env.last_result;
+    ecs_sched__toggle_set(w, g, row, enabled);
+    return ECS_SCHED_OK;
+}
+
+bool ecs_sched_is_component_enabled(const ecs_sched_world *w, ecs_sched_entity e,
+                                    ecs_sched_id id) {
+    const ecs_sched__record *r;
+    const ecs_sched__toggle *g;
+    ECS_SCHED__CHECK_WORLD(w);
+    r = ecs_sched__live_record(w, e);
+    if (!r || !ecs_sched__component_valid(w, id) || !ecs_sched_has(w, e, id)) return false;
+    g = w->components[id].toggleable ? ecs_sched__toggle_find(w->tables[r->table], id) : NULL;
+    return !g || ecs_sched__toggle_bit(g, (int32_t)r->row);
+}
+
+ecs_sched_result ecs_sched_commands_enable_component(ecs_sched_commands *cmd, ecs_sched_entity e,
+                                                     ecs_sched_id id, bool enabled) {
+    ecs_sched_result result;
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_ERR_ACCESS;
+    result = ecs_sched__check_target(cmd, e, "commands_enable_component");
+    if (result == ECS_SCHED_OK) result = ecs_sched__toggle_refused(cmd->world, id, "commands_enable_component");
+    if (result != ECS_SCHED_OK) return result;
+    return ecs_sched__record_command(cmd, enabled ? ECS_SCHED__CMD_ENABLE : ECS_SCHED__CMD_DISABLE,
+                                     e, id, NULL);
+}
+
+/* A recorded toggle: skipped (false) when the entity is dead or lacks the component by now. */
+static bool ecs_sched__apply_toggle(ecs_sched_world *w, const ecs_sched__command *c) {
+    const ecs_sched__record *r = ecs_sched__live_record(w, c->entity);
+    ecs_sched__toggle *g = r ? ecs_sched__toggle_find(w->tables[r->table], c->id) : NULL;
+    if (!g) return false;
+    ecs_sched__toggle_set(w, g, (int32_t)r->row, c->op == ECS_SCHED__CMD_ENABLE);
+    return true;
+}
+
 /* ---- applying command buffers ---- */
 
 /* Gathers the run of inserts on `entity` that starts at `at` in the same block (at most
@@ -13542,6 +13871,10 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
         break;
     case ECS_SCHED__CMD_SET_RESOURCE:
         ok = ecs_sched_resource_insert(w, c.id, c.value) == ECS_SCHED_OK;
+        break;
+    case ECS_SCHED__CMD_ENABLE:
+    case ECS_SCHED__CMD_DISABLE:
+        if (!ecs_sched__apply_toggle(w, &c)) goto skipped;
         break;
     case ECS_SCHED__CMD_CALL:
     case ECS_SCHED__CMD_CALL_MADE: {
@@ -17422,14 +17755,40 @@ static uint64_t ecs_sched__block_bits(const uint32_t *ticks, int32_t block, int3
     return bits & (~(uint64_t)0 << (first - base));
 }
 
-/* The rows of a block that pass every added or changed term of the query, from `first` on
-   (its related terms are iter.h's). */
+/* A toggled query's rows of a block, as bits, that its terms on toggleable components let
+   through: the component on for a term that requires it, off for a without-term (rows past
+   the table's count are the caller's to mask). A block of ticks is a word of toggle bits. */
+typedef char ecs_sched__tick_block_is_a_word[ECS_SCHED__TICK_BLOCK == 64 ? 1 : -1];
+
+static inline uint64_t ecs_sched__toggle_word(const ecs_sched_query *q, const ecs_sched__match *m,
+                                              int32_t block) {
+    const ecs_sched__match_ticks *mt = &q->match_ticks[m - q->matches];
+    uint64_t bits = ~(uint64_t)0;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        uint64_t word;
+        if (mt->toggle[i] < 0) continue;
+        word = m->table->toggles[mt->toggle[i]].bits[block];
+        bits &= q->terms[i].kind == ECS_SCHED_TERM_WITHOUT ? ~word : word;
+    }
+    return bits;
+}
+
+/* Whether a toggled query's terms on toggleable components let row `row` through. */
+static inline bool ecs_sched__row_enabled(const ecs_sched_query *q, const ecs_sched__match *m,
+                                          int32_t row) {
+    return (ecs_sched__toggle_word(q, m, row / 64) >> (row % 64)) & 1u;
+}
+
+/* The rows of a block that pass every added or changed term of the query and its terms on
+   toggleable components, from `first` on (its related terms are iter.h's). */
 static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sched__match *m,
                                          int32_t block, int32_t first, ecs_sched__window win) {
     const ecs_sched__table *t = m->table;
     uint64_t bits = ~(uint64_t)0 << (first - block * ECS_SCHED__TICK_BLOCK);
     int32_t i, rows = t->count - block * ECS_SCHED__TICK_BLOCK;
     if (rows < ECS_SCHED__TICK_BLOCK) bits &= ((uint64_t)1 << rows) - 1u;
+    if (q->toggled) bits &= ecs_sched__toggle_word(q, m, block);
     for (i = 0; i < q->term_count && bits; i++) {
         const ecs_sched__ticks *k;
         ecs_sched_term_kind kind = q->terms[i].kind;
@@ -17452,13 +17811,14 @@ static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sch
 }
 
 /* The next run [*begin, *end) of rows of the match's table at or after `from` that pass the
-   query's added and changed terms; false when none is left. */
+   query's added and changed terms and its terms on toggleable components; false when none is
+   left. */
 static bool ecs_sched__next_rows(const ecs_sched_query *q, const ecs_sched__match *m,
                                  int32_t from, ecs_sched__window win, int32_t *begin,
                                  int32_t *end) {
     int32_t count = m->table->count, block;
     uint64_t bits;
-    if (q->filter_count == 0) {
+    if (q->filter_count == 0 && !q->toggled) {
         *begin = from;
         *end = count;
         return from < count;
@@ -17566,6 +17926,7 @@ static inline bool ecs_sched__entry_passes(const ecs_sched_query *q, const ecs_s
                                            const ecs_sched__change *e, ecs_sched__window win) {
     int32_t i, row = (int32_t)e->row;
     if (e->row == ECS_SCHED__DEAD_ROW) return false;
+    if (q->toggled && !ecs_sched__row_enabled(q, m, row)) return false;
     if (q->filter_count == 1 && q->terms[q->log_term].kind == ECS_SCHED_TERM_CHANGED) {
         return ecs_sched__in_window(win, e->changed);
     }
@@ -26532,13 +26893,14 @@ static bool ecs_sched__table_filter_passes(const ecs_sched_query *q, const ecs_s
            (k->has_bulk && ecs_sched__in_window(win, k->bulk));
 }
 
-/* Whether a matched row passes the query's sparse terms, related terms and (win not NULL)
-   filters. */
+/* Whether a matched row passes the query's sparse terms, related terms, terms on toggleable
+   components and (win not NULL) filters. */
 static bool ecs_sched__sparse_row_passes(const ecs_sched_query *q, const ecs_sched__match *m,
                                          int32_t row, const ecs_sched__window *win) {
     const ecs_sched_world *w = q->world;
     uint32_t index = ECS_SCHED_ENTITY_INDEX(m->table->entities[row]);
     int32_t i;
+    if (q->toggled && !ecs_sched__row_enabled(q, m, row)) return false;
     for (i = 0; i < q->term_count; i++) {
         ecs_sched_term_kind kind = q->terms[i].kind;
         const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, q->terms[i].id);
@@ -26799,8 +27161,9 @@ static int32_t ecs_sched__related_gather(const ecs_sched_query *q, const ecs_sch
 
 /* ---- lists: hierarchical, sorted and sparse queries ---- */
 
-/* Every matched row (with the related terms' targets) in table order: the list of a query
-   without sparse terms before it is ordered. */
+/* Every matched row (with the related terms' targets, and its toggleable components on or
+   off as its terms ask) in table order: the list of a query without sparse terms before it
+   is ordered. */
 static void ecs_sched__list_matched_rows(ecs_sched_query *q, ecs_sched__row_list *c) {
     uint32_t m;
     for (m = 0; m < q->match_count; m++) {
@@ -26808,6 +27171,7 @@ static void ecs_sched__list_matched_rows(ecs_sched_query *q, ecs_sched__row_list
         int32_t row;
         for (row = 0; row < match->table->count; row++) {
             if (q->related && !ecs_sched__row_related(q, match, row)) continue;
+            if (q->toggled && !ecs_sched__row_enabled(q, match, row)) continue;
             c->rows[c->count].match = m;
             c->rows[c->count].row = row;
             c->count++;
@@ -27139,14 +27503,32 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
     return ECS_SCHED_OK;
 }
 
+/* The rows of a match a toggled query hands out (whatever the changes), a block at a time. */
+static int32_t ecs_sched__count_enabled(const ecs_sched_query *q, const ecs_sched__match *m) {
+    int32_t count = m->table->count, block, total = 0;
+    for (block = 0; block * 64 < count; block++) {
+        uint64_t bits = ecs_sched__toggle_word(q, m, block);
+        if (count - block * 64 < 64) bits &= ((uint64_t)1 << (count - block * 64)) - 1u;
+        for (; bits; bits &= bits - 1u) {
+            total += !q->related ||
+                     ecs_sched__row_related(q, m, block * 64 + (int32_t)ecs_sched__lowest_bit(bits));
+        }
+    }
+    return total;
+}
+
 int32_t ecs_sched_query_count(const ecs_sched_query *q) {
     int32_t total = 0, row;
     uint32_t i;
     ECS_SCHED_ASSERT(q != NULL);
-    /* a listed query keeps the rows it hands out; a related one tests each row */
+    /* a listed query keeps the rows it hands out; a related or toggled one tests each row */
     if (q->listed) return ecs_sched__list_count((ecs_sched_query *)(uintptr_t)q);
     for (i = 0; i < q->match_count; i++) {
         if (!ecs_sched__match_resolves(q, &q->matches[i])) continue;
+        if (q->toggled) {
+            total += ecs_sched__count_enabled(q, &q->matches[i]);
+            continue;
+        }
         if (!q->related) {
             total += q->matches[i].table->count;
             continue;
@@ -27481,6 +27863,7 @@ static void ecs_sched__despawn_rows(ecs_sched_world *w, ecs_sched__table *t) {
         if (w->sparse_count) ecs_sched__sparse_drop(w, index);
         ecs_sched__release_index(w, index);
     }
+    if (t->toggle_count) ecs_sched__toggles_clear(t);
     t->count = 0;
     w->alive_count -= n;
     w->rows_version++;
@@ -29932,6 +30315,8 @@ typedef struct ecs_sched__rows_copy {
     int32_t capacity;               /* rows its blocks hold (a retake reuses them) */
     ecs_sched_entity *entities;
     ecs_sched__values *columns;     /* as the table's columns */
+    uint64_t *toggles;              /* as the table's toggles: the bits of each, for capacity
+                                       rows, one after the other (NULL: none) */
 } ecs_sched__rows_copy;
 
 struct ecs_sched_snapshot {
@@ -30236,6 +30621,25 @@ static ecs_sched_result ecs_sched__snapshot_check(ecs_sched_world *w, const char
     return ecs_sched__refuse_reserved(w, operation);
 }
 
+/* Copies the bits of t's toggleable components into r (the block allocated now if r has
+   none). */
+static bool ecs_sched__toggles_fill(ecs_sched_world *w, const ecs_sched__table *t,
+                                    ecs_sched__rows_copy *r, size_t *bytes) {
+    size_t words = ecs_sched__toggle_words(r->capacity);
+    int32_t k;
+    if (!t->toggle_count) return true;
+    if (!r->toggles) {
+        r->toggles = (uint64_t *)ecs_sched__alloc(&w->env, (size_t)t->toggle_count * words * sizeof(uint64_t));
+        if (!r->toggles) return false;
+    }
+    for (k = 0; k < t->toggle_count; k++) {
+        memcpy(r->toggles + (size_t)k * words, t->toggles[k].bits,
+               ecs_sched__toggle_words(t->count) * sizeof(uint64_t));
+    }
+    *bytes += (size_t)t->toggle_count * words * sizeof(uint64_t);
+    return true;
+}
+
 /* Copies table t's rows into r, which holds blocks for r->capacity rows of this table's
    columns (its old values destroyed first) or none (allocated now). */
 static bool ecs_sched__rows_fill(ecs_sched_world *w, const ecs_sched__table *t, ecs_sched__rows_copy *r,
@@ -30252,7 +30656,7 @@ static bool ecs_sched__rows_fill(ecs_sched_world *w, const ecs_sched__table *t, 
         memcpy(r->entities, t->entities, (size_t)t->count * sizeof *t->entities);
         r->count = t->count;
         *bytes += (size_t)r->capacity * sizeof *t->entities;
-        return true;
+        return ecs_sched__toggles_fill(w, t, r, bytes);
     }
     {
         bool ok = true;
@@ -30270,7 +30674,7 @@ static bool ecs_sched__rows_fill(ecs_sched_world *w, const ecs_sched__table *t, 
                 return false;
             }
         }
-        return true;
+        return ecs_sched__toggles_fill(w, t, r, bytes);
     }
 }
 
@@ -30279,6 +30683,7 @@ static void ecs_sched__rows_free(ecs_sched__env *env, ecs_sched__rows_copy *r) {
     for (c = 0; r->columns && r->columns[c].id; c++) ecs_sched__values_free(env, &r->columns[c]);
     ecs_sched__free(env, r->columns);
     ecs_sched__free(env, r->entities);
+    ecs_sched__free(env, r->toggles);
     memset(r, 0, sizeof *r);
 }
 
@@ -30717,6 +31122,19 @@ static void ecs_sched__restamp(ecs_sched_world *w, ecs_sched__table *t) {
     }
 }
 
+/* The bits of t's toggleable components become the copy's; the rows past them have none. */
+static void ecs_sched__restore_toggles(ecs_sched__table *t, const ecs_sched__rows_copy *copy) {
+    int32_t k;
+    for (k = 0; k < t->toggle_count && t->capacity; k++) {
+        uint64_t *bits = t->toggles[k].bits;
+        memset(bits, 0, ecs_sched__toggle_words(t->capacity) * sizeof *bits);
+        if (copy) {
+            memcpy(bits, copy->toggles + (size_t)k * ecs_sched__toggle_words(copy->capacity),
+                   ecs_sched__toggle_words(copy->count) * sizeof *bits);
+        }
+    }
+}
+
 /* Table t's rows become the copy's (NULL: none). */
 static void ecs_sched__restore_table(ecs_sched_world *w, ecs_sched__table *t,
                                      const ecs_sched__rows_copy *copy) {
@@ -30733,6 +31151,7 @@ static void ecs_sched__restore_table(ecs_sched_world *w, ecs_sched__table *t,
         }
     }
     if (t->tick_count) ecs_sched__restamp(w, t);
+    if (t->toggle_count) ecs_sched__restore_toggles(t, copy);
 }
 
 static void ecs_sched__restore_resources(ecs_sched_world *w, const ecs_sched_snapshot *s,

@@ -204,6 +204,7 @@ static void ecs_sched__despawn_rows(ecs_sched_world *w, ecs_sched__table *t) {
         if (w->sparse_count) ecs_sched__sparse_drop(w, index);
         ecs_sched__release_index(w, index);
     }
+    if (t->toggle_count) ecs_sched__toggles_clear(t);
     t->count = 0;
     w->alive_count -= n;
     w->rows_version++;

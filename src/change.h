@@ -86,14 +86,40 @@ static uint64_t ecs_sched__block_bits(const uint32_t *ticks, int32_t block, int3
     return bits & (~(uint64_t)0 << (first - base));
 }
 
-/* The rows of a block that pass every added or changed term of the query, from `first` on
-   (its related terms are iter.h's). */
+/* A toggled query's rows of a block, as bits, that its terms on toggleable components let
+   through: the component on for a term that requires it, off for a without-term (rows past
+   the table's count are the caller's to mask). A block of ticks is a word of toggle bits. */
+typedef char ecs_sched__tick_block_is_a_word[ECS_SCHED__TICK_BLOCK == 64 ? 1 : -1];
+
+static inline uint64_t ecs_sched__toggle_word(const ecs_sched_query *q, const ecs_sched__match *m,
+                                              int32_t block) {
+    const ecs_sched__match_ticks *mt = &q->match_ticks[m - q->matches];
+    uint64_t bits = ~(uint64_t)0;
+    int32_t i;
+    for (i = 0; i < q->term_count; i++) {
+        uint64_t word;
+        if (mt->toggle[i] < 0) continue;
+        word = m->table->toggles[mt->toggle[i]].bits[block];
+        bits &= q->terms[i].kind == ECS_SCHED_TERM_WITHOUT ? ~word : word;
+    }
+    return bits;
+}
+
+/* Whether a toggled query's terms on toggleable components let row `row` through. */
+static inline bool ecs_sched__row_enabled(const ecs_sched_query *q, const ecs_sched__match *m,
+                                          int32_t row) {
+    return (ecs_sched__toggle_word(q, m, row / 64) >> (row % 64)) & 1u;
+}
+
+/* The rows of a block that pass every added or changed term of the query and its terms on
+   toggleable components, from `first` on (its related terms are iter.h's). */
 static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sched__match *m,
                                          int32_t block, int32_t first, ecs_sched__window win) {
     const ecs_sched__table *t = m->table;
     uint64_t bits = ~(uint64_t)0 << (first - block * ECS_SCHED__TICK_BLOCK);
     int32_t i, rows = t->count - block * ECS_SCHED__TICK_BLOCK;
     if (rows < ECS_SCHED__TICK_BLOCK) bits &= ((uint64_t)1 << rows) - 1u;
+    if (q->toggled) bits &= ecs_sched__toggle_word(q, m, block);
     for (i = 0; i < q->term_count && bits; i++) {
         const ecs_sched__ticks *k;
         ecs_sched_term_kind kind = q->terms[i].kind;
@@ -116,13 +142,14 @@ static uint64_t ecs_sched__filtered_bits(const ecs_sched_query *q, const ecs_sch
 }
 
 /* The next run [*begin, *end) of rows of the match's table at or after `from` that pass the
-   query's added and changed terms; false when none is left. */
+   query's added and changed terms and its terms on toggleable components; false when none is
+   left. */
 static bool ecs_sched__next_rows(const ecs_sched_query *q, const ecs_sched__match *m,
                                  int32_t from, ecs_sched__window win, int32_t *begin,
                                  int32_t *end) {
     int32_t count = m->table->count, block;
     uint64_t bits;
-    if (q->filter_count == 0) {
+    if (q->filter_count == 0 && !q->toggled) {
         *begin = from;
         *end = count;
         return from < count;
@@ -230,6 +257,7 @@ static inline bool ecs_sched__entry_passes(const ecs_sched_query *q, const ecs_s
                                            const ecs_sched__change *e, ecs_sched__window win) {
     int32_t i, row = (int32_t)e->row;
     if (e->row == ECS_SCHED__DEAD_ROW) return false;
+    if (q->toggled && !ecs_sched__row_enabled(q, m, row)) return false;
     if (q->filter_count == 1 && q->terms[q->log_term].kind == ECS_SCHED_TERM_CHANGED) {
         return ecs_sched__in_window(win, e->changed);
     }

@@ -43,6 +43,8 @@ enum {
     ECS_SCHED__CMD_INSERT,
     ECS_SCHED__CMD_REMOVE,
     ECS_SCHED__CMD_SET_RESOURCE,
+    ECS_SCHED__CMD_ENABLE,         /* switches a toggleable component on, */
+    ECS_SCHED__CMD_DISABLE,        /* or off (entity.h) */
     ECS_SCHED__CMD_CALL,           /* a module's command: its function and a slot of its
                                       component (see ecs_sched__record_call) */
     ECS_SCHED__CMD_CALL_MADE       /* the same, for an entity the recording reserved: its

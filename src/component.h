@@ -106,6 +106,15 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
                             c->sparse ? "ECS_SCHED_STORAGE_SPARSE" : "ECS_SCHED_STORAGE_TABLE");
             return 0;
         }
+        if (c->toggleable != desc->toggleable) {
+            ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
+                            "component '%s' is already registered as %stoggleable; whether a "
+                            "component can be disabled on one entity is fixed when it is first "
+                            "registered (register it with .toggleable = %s everywhere)",
+                            desc->name, c->toggleable ? "" : "not ",
+                            c->toggleable ? "true" : "false");
+            return 0;
+        }
         if (c->size != desc->size || c->alignment != alignment) {
             ecs_sched__fail(&w->env, ECS_SCHED_ERR_COMPONENT_MISMATCH,
                             "component '%s' is already registered with size %u and alignment "
@@ -122,6 +131,14 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
                         "component_register: '%s' asks for storage %d, which is neither "
                         "ECS_SCHED_STORAGE_TABLE nor ECS_SCHED_STORAGE_SPARSE",
                         desc->name, (int)desc->storage);
+        return 0;
+    }
+    if (desc->toggleable && desc->storage == ECS_SCHED_STORAGE_SPARSE) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                        "component_register: '%s' asks to be toggleable and sparse; toggling "
+                        "keeps a bit per row of a table, and a sparse component moves nothing "
+                        "when it is removed: register it with table storage, or remove and "
+                        "insert it instead of toggling", desc->name);
         return 0;
     }
     if (w->component_count >= ECS_SCHED__MAX_COMPONENTS) {
@@ -150,6 +167,7 @@ ecs_sched_id ecs_sched_component_register(ecs_sched_world *w, const ecs_sched_co
     c->alignment = (uint8_t)alignment;   /* at most 64: checked above */
     c->hooks = desc->hooks;
     c->tracked = desc->tracked;
+    c->toggleable = desc->toggleable;
     w->resources[id] = NULL;
     if (desc->storage == ECS_SCHED_STORAGE_SPARSE && !ecs_sched__sparse_create(w, id)) {
         ecs_sched__free(&w->env, c->name);

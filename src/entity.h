@@ -93,6 +93,27 @@ ECS_SCHED_API ecs_sched_result ecs_sched_get_mut_many(ecs_sched_world *world,
                                                       ecs_sched_entity entity, int32_t count,
                                                       const ecs_sched_id *ids, void **out);
 
+/* ---- component disabling (see Component disabling in THE WORLD) ---- */
+
+/* Switches a toggleable component of the entity off (enabled false) or on again, without
+   moving the entity: queries that require the component skip it while it is off, and
+   without-terms take it for absent. Its value stays, and ecs_sched_get, ecs_sched_has and
+   optional terms see it as before. ECS_SCHED_ERR_MISSING_COMPONENT when the entity lacks
+   it; ECS_SCHED_ERR_INVALID_ARGUMENT when it was not registered with .toggleable. From a
+   running system that is not exclusive, record it (ecs_sched_commands_enable_component). */
+ECS_SCHED_API ecs_sched_result ecs_sched_enable_component(ecs_sched_world *world,
+                                                          ecs_sched_entity entity, ecs_sched_id id,
+                                                          bool enabled);
+/* Whether the entity has the component and it is not switched off (a component that is not
+   toggleable is enabled wherever it is). */
+ECS_SCHED_API bool ecs_sched_is_component_enabled(const ecs_sched_world *world,
+                                                  ecs_sched_entity entity, ecs_sched_id id);
+/* ecs_sched_enable_component, recorded in a command buffer; skipped when the buffer is applied
+   if the entity is dead or lacks the component by then. */
+ECS_SCHED_API ecs_sched_result ecs_sched_commands_enable_component(ecs_sched_commands *commands,
+                                                                   ecs_sched_entity entity,
+                                                                   ecs_sched_id id, bool enabled);
+
 /* ---- applying command buffers ---- */
 
 /* Applies and consumes the pending commands in recorded order; a command aimed at an entity
@@ -204,6 +225,7 @@ static inline int32_t ecs_sched__place_row(ecs_sched_world *w, uint32_t index,
 /* The second half, once the columns hold their values. */
 static inline void ecs_sched__placed(ecs_sched_world *w, ecs_sched__table *t, int32_t row) {
     if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, row, 1, ecs_sched__tick_now(w));
+    if (t->toggle_count) ecs_sched__toggles_enable_new(t, row, 1);
     w->alive_count++;
     w->rows_version++;
 }
@@ -522,6 +544,7 @@ ecs_sched_result ecs_sched_spawn_batch(ecs_sched_world *w, int32_t entity_count,
                              values, entity_count);
     }
     if (t->tick_count) ecs_sched__ticks_stamp_new(w, t, first, entity_count, ecs_sched__tick_now(w));
+    if (t->toggle_count) ecs_sched__toggles_enable_new(t, first, entity_count);
     t->count += entity_count;
     w->alive_count += entity_count;
     w->rows_version++;
@@ -1195,6 +1218,98 @@ bool ecs_sched_has(const ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id
     return ecs_sched__has_elsewhere(w, e, t, id);
 }
 
+/* ---- component disabling ---- */
+
+/* Why component id of entity e cannot be toggled, recorded as the failure of `operation`: it
+   is unknown, or not toggleable (the entity is known to be live). */
+static ecs_sched_result ecs_sched__toggle_refused(ecs_sched_world *w, ecs_sched_id id,
+                                                  const char *operation) {
+    if (!ecs_sched__component_valid(w, id)) return ecs_sched__unknown_component(w, id, operation);
+    if (w->components[id].toggleable) return ECS_SCHED_OK;
+    return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                           "%s: '%s' is not toggleable; register it with .toggleable = true "
+                           "to switch it off on one entity, or remove it instead",
+                           operation, w->components[id].name);
+}
+
+/* The bits of toggleable component id in e's table, with e's row in *row; NULL, the failure
+   recorded, when e is not live, id is not toggleable, or e lacks it. */
+static ecs_sched__toggle *ecs_sched__toggle_of(ecs_sched_world *w, ecs_sched_entity e,
+                                               ecs_sched_id id, const char *operation,
+                                               int32_t *row) {
+    const ecs_sched__record *r = ecs_sched__live_record(w, e);
+    ecs_sched__toggle *g;
+    if (!r) {
+        ecs_sched__stale(w, e, operation);
+        return NULL;
+    }
+    if (ecs_sched__toggle_refused(w, id, operation) != ECS_SCHED_OK) return NULL;
+    g = ecs_sched__toggle_find(w->tables[r->table], id);
+    if (!g) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_MISSING_COMPONENT,
+                        "%s: %s does not have '%s' of its own; insert it first", operation,
+                        ecs_sched__entity_label(w, e).text, w->components[id].name);
+        return NULL;
+    }
+    *row = (int32_t)r->row;
+    return g;
+}
+
+/* Sets a row's bit; a change makes the lists of listed queries (hierarchical, sorted, sparse,
+   each target) again, as a row joining or leaving a table does. */
+static void ecs_sched__toggle_set(ecs_sched_world *w, ecs_sched__toggle *g, int32_t row, bool on) {
+    if (ecs_sched__toggle_bit(g, row) == on) return;
+    ecs_sched__toggle_put(g, row, on);
+    w->rows_version++;
+}
+
+ecs_sched_result ecs_sched_enable_component(ecs_sched_world *w, ecs_sched_entity e,
+                                            ecs_sched_id id, bool enabled) {
+    ecs_sched__toggle *g;
+    int32_t row;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (w->observed && ecs_sched__deferring(w)) {
+        return ecs_sched_commands_enable_component(ecs_sched__deferring(w), e, id, enabled);
+    }
+    /* not a move, but the bits are what running queries read to pick their rows */
+    if (ecs_sched__change_refused(w, "enable_component")) return ECS_SCHED_ERR_ACCESS;
+    g = ecs_sched__toggle_of(w, e, id, "enable_component", &row);
+    if (!g) return w->env.last_result;
+    ecs_sched__toggle_set(w, g, row, enabled);
+    return ECS_SCHED_OK;
+}
+
+bool ecs_sched_is_component_enabled(const ecs_sched_world *w, ecs_sched_entity e,
+                                    ecs_sched_id id) {
+    const ecs_sched__record *r;
+    const ecs_sched__toggle *g;
+    ECS_SCHED__CHECK_WORLD(w);
+    r = ecs_sched__live_record(w, e);
+    if (!r || !ecs_sched__component_valid(w, id) || !ecs_sched_has(w, e, id)) return false;
+    g = w->components[id].toggleable ? ecs_sched__toggle_find(w->tables[r->table], id) : NULL;
+    return !g || ecs_sched__toggle_bit(g, (int32_t)r->row);
+}
+
+ecs_sched_result ecs_sched_commands_enable_component(ecs_sched_commands *cmd, ecs_sched_entity e,
+                                                     ecs_sched_id id, bool enabled) {
+    ecs_sched_result result;
+    if (ecs_sched__no_buffer(cmd)) return ECS_SCHED_ERR_ACCESS;
+    result = ecs_sched__check_target(cmd, e, "commands_enable_component");
+    if (result == ECS_SCHED_OK) result = ecs_sched__toggle_refused(cmd->world, id, "commands_enable_component");
+    if (result != ECS_SCHED_OK) return result;
+    return ecs_sched__record_command(cmd, enabled ? ECS_SCHED__CMD_ENABLE : ECS_SCHED__CMD_DISABLE,
+                                     e, id, NULL);
+}
+
+/* A recorded toggle: skipped (false) when the entity is dead or lacks the component by now. */
+static bool ecs_sched__apply_toggle(ecs_sched_world *w, const ecs_sched__command *c) {
+    const ecs_sched__record *r = ecs_sched__live_record(w, c->entity);
+    ecs_sched__toggle *g = r ? ecs_sched__toggle_find(w->tables[r->table], c->id) : NULL;
+    if (!g) return false;
+    ecs_sched__toggle_set(w, g, (int32_t)r->row, c->op == ECS_SCHED__CMD_ENABLE);
+    return true;
+}
+
 /* ---- applying command buffers ---- */
 
 /* Gathers the run of inserts on `entity` that starts at `at` in the same block (at most
@@ -1323,6 +1438,10 @@ static int32_t ecs_sched__apply_one(ecs_sched_commands *cmd) {
         break;
     case ECS_SCHED__CMD_SET_RESOURCE:
         ok = ecs_sched_resource_insert(w, c.id, c.value) == ECS_SCHED_OK;
+        break;
+    case ECS_SCHED__CMD_ENABLE:
+    case ECS_SCHED__CMD_DISABLE:
+        if (!ecs_sched__apply_toggle(w, &c)) goto skipped;
         break;
     case ECS_SCHED__CMD_CALL:
     case ECS_SCHED__CMD_CALL_MADE: {

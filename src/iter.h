@@ -169,8 +169,9 @@ static int32_t ecs_sched__related_gather(const ecs_sched_query *q, const ecs_sch
 
 /* ---- lists: hierarchical, sorted and sparse queries ---- */
 
-/* Every matched row (with the related terms' targets) in table order: the list of a query
-   without sparse terms before it is ordered. */
+/* Every matched row (with the related terms' targets, and its toggleable components on or
+   off as its terms ask) in table order: the list of a query without sparse terms before it
+   is ordered. */
 static void ecs_sched__list_matched_rows(ecs_sched_query *q, ecs_sched__row_list *c) {
     uint32_t m;
     for (m = 0; m < q->match_count; m++) {
@@ -178,6 +179,7 @@ static void ecs_sched__list_matched_rows(ecs_sched_query *q, ecs_sched__row_list
         int32_t row;
         for (row = 0; row < match->table->count; row++) {
             if (q->related && !ecs_sched__row_related(q, match, row)) continue;
+            if (q->toggled && !ecs_sched__row_enabled(q, match, row)) continue;
             c->rows[c->count].match = m;
             c->rows[c->count].row = row;
             c->count++;
@@ -509,14 +511,32 @@ ecs_sched_result ecs_sched_iter_mark_changed(ecs_sched_iter *it, int32_t term, i
     return ECS_SCHED_OK;
 }
 
+/* The rows of a match a toggled query hands out (whatever the changes), a block at a time. */
+static int32_t ecs_sched__count_enabled(const ecs_sched_query *q, const ecs_sched__match *m) {
+    int32_t count = m->table->count, block, total = 0;
+    for (block = 0; block * 64 < count; block++) {
+        uint64_t bits = ecs_sched__toggle_word(q, m, block);
+        if (count - block * 64 < 64) bits &= ((uint64_t)1 << (count - block * 64)) - 1u;
+        for (; bits; bits &= bits - 1u) {
+            total += !q->related ||
+                     ecs_sched__row_related(q, m, block * 64 + (int32_t)ecs_sched__lowest_bit(bits));
+        }
+    }
+    return total;
+}
+
 int32_t ecs_sched_query_count(const ecs_sched_query *q) {
     int32_t total = 0, row;
     uint32_t i;
     ECS_SCHED_ASSERT(q != NULL);
-    /* a listed query keeps the rows it hands out; a related one tests each row */
+    /* a listed query keeps the rows it hands out; a related or toggled one tests each row */
     if (q->listed) return ecs_sched__list_count((ecs_sched_query *)(uintptr_t)q);
     for (i = 0; i < q->match_count; i++) {
         if (!ecs_sched__match_resolves(q, &q->matches[i])) continue;
+        if (q->toggled) {
+            total += ecs_sched__count_enabled(q, &q->matches[i]);
+            continue;
+        }
         if (!q->related) {
             total += q->matches[i].table->count;
             continue;

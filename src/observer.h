@@ -74,8 +74,9 @@ typedef struct ecs_sched_observer_desc {
        whole query (for ON_REMOVE: before the removal, as it matches then; for ON_DESPAWN:
        any matching entity despawned). trigger->component tells which. The query is matched
        by the entity's table: terms that pick rows within a table (added, changed, related,
-       from the parent or an entity, inherited, a resource, sparse components, each target)
-       are refused. Give it as terms, or as text (see QUERIES AS TEXT). */
+       from the parent or an entity, inherited, a resource, sparse components, each target,
+       toggleable components required or left out) are refused. Give it as terms, or as
+       text (see QUERIES AS TEXT). */
     ecs_sched_query_desc query;
     const char *query_text;
     /* ON_ADD and ON_INSERT: called at once for the entities that match already, as if each
@@ -346,7 +347,8 @@ static ecs_sched_query *ecs_sched__observer_query(ecs_sched_world *w,
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_QUERY,
                         "observer_add: observer '%s' has a query with a term that picks rows "
                         "within a table (added, changed, related, from the parent or an "
-                        "entity, inherited, a resource, a sparse component, each target); an "
+                        "entity, inherited, a resource, a sparse component, each target, a "
+                        "toggleable component required or left out); an "
                         "observer's query is matched by the entity's table: leave such terms "
                         "to the observer's function", name);
         return NULL;

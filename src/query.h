@@ -225,6 +225,8 @@ typedef struct ecs_sched__match {
    matches, which every iteration reads. */
 typedef struct ecs_sched__match_ticks {
     int16_t of[ECS_SCHED_MAX_TERMS];
+    int16_t toggle[ECS_SCHED_MAX_TERMS];   /* a toggled query's: the bits (table.h) a term
+                                              picks rows by, -1: none */
 } ecs_sched__match_ticks;
 
 /* What iteration reads comes first, on one cache line. */
@@ -243,6 +245,8 @@ struct ecs_sched_query {
     bool sees_disabled;               /* matches tables of disabled entities (disable.h) */
     bool sees_prefabs;                /* matches tables of prefabs (disable.h) */
     bool related;                     /* has related terms: a filter on rows (relation.h) */
+    bool toggled;                     /* has terms that pick rows by the bits of toggleable
+                                         components: a filter on rows (change.h) */
     bool hierarchical;                /* has from_parent or cascade terms (hierarchy.h) */
     bool listed;                      /* hands out the rows of a list it keeps: hierarchical
                                          or sorted (hierarchy.h, sort.h) */
@@ -352,7 +356,8 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
             if (!present) return false;
             break;
         case ECS_SCHED_TERM_WITHOUT:
-            if (present) return false;
+            /* a toggleable component the table has may be off on some rows: those match */
+            if (present && !q->world->components[term->id].toggleable) return false;
             break;
         case ECS_SCHED_TERM_RELATED:
         case ECS_SCHED_TERM_EACH_TARGET:
@@ -378,6 +383,17 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
     return true;
 }
 
+/* Whether term i of q picks rows by the bits of its toggleable component: a term that requires
+   the component on the entity takes the rows where it is on, a without-term those where it
+   is off (or absent). Optional terms, alternatives and terms on other sources do not. */
+static bool ecs_sched__term_toggles(const ecs_sched_query *q, int32_t i) {
+    ecs_sched_term_kind kind = q->terms[i].kind;
+    if (!q->world->components[q->terms[i].id].toggleable || ((q->chained >> i) & 1u)) return false;
+    return kind == ECS_SCHED_TERM_READ || kind == ECS_SCHED_TERM_WRITE ||
+           kind == ECS_SCHED_TERM_ADDED || kind == ECS_SCHED_TERM_CHANGED ||
+           kind == ECS_SCHED_TERM_WRITE_MANUAL || kind == ECS_SCHED_TERM_WITHOUT;
+}
+
 /* A ticked query's tick columns of a table it matches, by term. */
 static void ecs_sched__match_ticks_fill(const ecs_sched_query *q, const ecs_sched__match *m,
                                         ecs_sched__match_ticks *out) {
@@ -388,7 +404,10 @@ static void ecs_sched__match_ticks_fill(const ecs_sched_query *q, const ecs_sche
         bool passed = ((q->chained >> i) & 1u) && m->column[i] < 0;
         const ecs_sched__ticks *ticks = ecs_sched__term_on_self(q->terms[i].kind) && !passed
                                             ? ecs_sched__ticks_find(t, q->terms[i].id) : NULL;
+        const ecs_sched__toggle *bits = q->toggled && ecs_sched__term_toggles(q, i)
+                                            ? ecs_sched__toggle_find(t, q->terms[i].id) : NULL;
         out->of[i] = (int16_t)(ticks ? ticks - t->ticks : -1);
+        out->toggle[i] = (int16_t)(bits ? bits - t->toggles : -1);
     }
 }
 
@@ -857,6 +876,9 @@ static ecs_sched_result ecs_sched__query_init_terms(ecs_sched_world *w, ecs_sche
     q->term_count = i;
     q->log_term = ecs_sched__log_term_of(q);
     if (q->sparse && q->filtered) q->sparse_filtered = true;   /* its list follows the window */
+    for (i = 0; i < q->term_count; i++) {
+        if (ecs_sched__term_toggles(q, i)) q->toggled = q->filtered = q->ticked = true;
+    }
     result = ecs_sched__check_inherited(w, q);
     if (result == ECS_SCHED_OK) result = ecs_sched__check_hierarchical(w, q);
     return result != ECS_SCHED_OK ? result : ecs_sched__check_each_target(w, q);
@@ -1023,11 +1045,15 @@ static void ecs_sched__queries_free(ecs_sched_world *w) {
     ecs_sched__part_set(w, &ecs_sched__queries_key, NULL);
 }
 
-/* Whether every entity `a` matches has a component that `b` excludes. */
+/* Whether every entity `a` matches has a component that `b` excludes. Not one that can be
+   toggled: then both queries hand out rows of the same tables (and may mark changes in the
+   same change log). */
 static bool ecs_sched__query_rules_out(const ecs_sched_query *a, const ecs_sched_query *b) {
     int32_t i, j;
     for (i = 0; i < a->term_count; i++) {
-        if (!ecs_sched__term_required_in(a, i)) continue;
+        if (!ecs_sched__term_required_in(a, i) || a->world->components[a->terms[i].id].toggleable) {
+            continue;
+        }
         for (j = 0; j < b->term_count; j++) {
             if (b->terms[j].kind == ECS_SCHED_TERM_WITHOUT && b->terms[j].id == a->terms[i].id) {
                 return true;

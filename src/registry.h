@@ -43,6 +43,9 @@ typedef struct ecs_sched_component_desc {
                              added/changed query terms (see Change detection in THE
                              WORLD'S EVENTS); fixed at registration */
     ecs_sched_storage storage;   /* 0: in tables; fixed at registration */
+    bool toggleable;      /* may be switched off on one entity without moving it (see
+                             Component disabling in THE WORLD); table storage only; fixed
+                             at registration */
 } ecs_sched_component_desc;
 
 /* How a schedule's systems are run. */
@@ -150,6 +153,7 @@ typedef struct ecs_sched__component {
     uint16_t sparse;               /* sparse storage: its set in world->sparse_sets + 1 */
     bool managed;                  /* added and removed by the library only (a base's mark,
                                       which follows IsA relationships: inherit.h) */
+    bool toggleable;               /* tables keep a bit per row: enabled or not (table.h) */
 } ecs_sched__component;
 
 typedef struct ecs_sched__column {
@@ -217,6 +221,14 @@ typedef struct ecs_sched__sparse_set {
     ecs_sched_id id;
 } ecs_sched__sparse_set;
 
+/* A toggleable component's bits in one table: per row, 1 while the component is enabled;
+   rows past the table's count are 0. Word w holds rows [64 w, 64 w + 64), the rows of tick
+   block w (change.h filters both a block at a time). */
+typedef struct ecs_sched__toggle {
+    uint64_t *bits;
+    ecs_sched_id id;
+} ecs_sched__toggle;
+
 /* A step from a table to the one with a component more or less, remembered by the table. */
 typedef struct ecs_sched__step {
     uint32_t key;                     /* id * 2, + 1 for a removal; 0: none */
@@ -231,7 +243,7 @@ typedef struct ecs_sched__step {
    of it comes first, in one cache line: a schedule of many small queries misses the cache on
    every table it visits. The steps follow, in the next line, read by inserts and removes
    only; after them, in the same block, the map from id to column, the columns, the tick
-   columns and the type (table_graph.h). */
+   columns, the toggles and the type (table_graph.h). */
 typedef struct ecs_sched__table {
     uint32_t index;
     int32_t type_count;
@@ -251,6 +263,9 @@ typedef struct ecs_sched__table {
     ecs_sched__step steps[ECS_SCHED__TABLE_STEPS];
     bool hooked;                      /* a column's values have a move or a destroy hook: a
                                          row that moves cannot be copied byte for byte */
+    int32_t toggle_count;             /* toggleable components in the type: 0 for most
+                                         tables, whose rows move without looking further */
+    ecs_sched__toggle *toggles;       /* their bits, sorted by id */
 } ecs_sched__table;
 
 /* Open addressing from a 64-bit key to a table index. Keys may repeat (type hashes can

@@ -51,6 +51,8 @@ typedef struct ecs_sched__rows_copy {
     int32_t capacity;               /* rows its blocks hold (a retake reuses them) */
     ecs_sched_entity *entities;
     ecs_sched__values *columns;     /* as the table's columns */
+    uint64_t *toggles;              /* as the table's toggles: the bits of each, for capacity
+                                       rows, one after the other (NULL: none) */
 } ecs_sched__rows_copy;
 
 struct ecs_sched_snapshot {
@@ -355,6 +357,25 @@ static ecs_sched_result ecs_sched__snapshot_check(ecs_sched_world *w, const char
     return ecs_sched__refuse_reserved(w, operation);
 }
 
+/* Copies the bits of t's toggleable components into r (the block allocated now if r has
+   none). */
+static bool ecs_sched__toggles_fill(ecs_sched_world *w, const ecs_sched__table *t,
+                                    ecs_sched__rows_copy *r, size_t *bytes) {
+    size_t words = ecs_sched__toggle_words(r->capacity);
+    int32_t k;
+    if (!t->toggle_count) return true;
+    if (!r->toggles) {
+        r->toggles = (uint64_t *)ecs_sched__alloc(&w->env, (size_t)t->toggle_count * words * sizeof(uint64_t));
+        if (!r->toggles) return false;
+    }
+    for (k = 0; k < t->toggle_count; k++) {
+        memcpy(r->toggles + (size_t)k * words, t->toggles[k].bits,
+               ecs_sched__toggle_words(t->count) * sizeof(uint64_t));
+    }
+    *bytes += (size_t)t->toggle_count * words * sizeof(uint64_t);
+    return true;
+}
+
 /* Copies table t's rows into r, which holds blocks for r->capacity rows of this table's
    columns (its old values destroyed first) or none (allocated now). */
 static bool ecs_sched__rows_fill(ecs_sched_world *w, const ecs_sched__table *t, ecs_sched__rows_copy *r,
@@ -371,7 +392,7 @@ static bool ecs_sched__rows_fill(ecs_sched_world *w, const ecs_sched__table *t, 
         memcpy(r->entities, t->entities, (size_t)t->count * sizeof *t->entities);
         r->count = t->count;
         *bytes += (size_t)r->capacity * sizeof *t->entities;
-        return true;
+        return ecs_sched__toggles_fill(w, t, r, bytes);
     }
     {
         bool ok = true;
@@ -389,7 +410,7 @@ static bool ecs_sched__rows_fill(ecs_sched_world *w, const ecs_sched__table *t, 
                 return false;
             }
         }
-        return true;
+        return ecs_sched__toggles_fill(w, t, r, bytes);
     }
 }
 
@@ -398,6 +419,7 @@ static void ecs_sched__rows_free(ecs_sched__env *env, ecs_sched__rows_copy *r) {
     for (c = 0; r->columns && r->columns[c].id; c++) ecs_sched__values_free(env, &r->columns[c]);
     ecs_sched__free(env, r->columns);
     ecs_sched__free(env, r->entities);
+    ecs_sched__free(env, r->toggles);
     memset(r, 0, sizeof *r);
 }
 
@@ -836,6 +858,19 @@ static void ecs_sched__restamp(ecs_sched_world *w, ecs_sched__table *t) {
     }
 }
 
+/* The bits of t's toggleable components become the copy's; the rows past them have none. */
+static void ecs_sched__restore_toggles(ecs_sched__table *t, const ecs_sched__rows_copy *copy) {
+    int32_t k;
+    for (k = 0; k < t->toggle_count && t->capacity; k++) {
+        uint64_t *bits = t->toggles[k].bits;
+        memset(bits, 0, ecs_sched__toggle_words(t->capacity) * sizeof *bits);
+        if (copy) {
+            memcpy(bits, copy->toggles + (size_t)k * ecs_sched__toggle_words(copy->capacity),
+                   ecs_sched__toggle_words(copy->count) * sizeof *bits);
+        }
+    }
+}
+
 /* Table t's rows become the copy's (NULL: none). */
 static void ecs_sched__restore_table(ecs_sched_world *w, ecs_sched__table *t,
                                      const ecs_sched__rows_copy *copy) {
@@ -852,6 +887,7 @@ static void ecs_sched__restore_table(ecs_sched_world *w, ecs_sched__table *t,
         }
     }
     if (t->tick_count) ecs_sched__restamp(w, t);
+    if (t->toggle_count) ecs_sched__restore_toggles(t, copy);
 }
 
 static void ecs_sched__restore_resources(ecs_sched_world *w, const ecs_sched_snapshot *s,

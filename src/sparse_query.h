@@ -38,13 +38,14 @@ static bool ecs_sched__table_filter_passes(const ecs_sched_query *q, const ecs_s
            (k->has_bulk && ecs_sched__in_window(win, k->bulk));
 }
 
-/* Whether a matched row passes the query's sparse terms, related terms and (win not NULL)
-   filters. */
+/* Whether a matched row passes the query's sparse terms, related terms, terms on toggleable
+   components and (win not NULL) filters. */
 static bool ecs_sched__sparse_row_passes(const ecs_sched_query *q, const ecs_sched__match *m,
                                          int32_t row, const ecs_sched__window *win) {
     const ecs_sched_world *w = q->world;
     uint32_t index = ECS_SCHED_ENTITY_INDEX(m->table->entities[row]);
     int32_t i;
+    if (q->toggled && !ecs_sched__row_enabled(q, m, row)) return false;
     for (i = 0; i < q->term_count; i++) {
         ecs_sched_term_kind kind = q->terms[i].kind;
         const ecs_sched__sparse_set *s = ecs_sched__sparse_of(w, q->terms[i].id);

@@ -63,6 +63,7 @@ static void ecs_sched__table_free(ecs_sched_world *w, ecs_sched__table *t) {
         ecs_sched__aligned_free(&w->env, col->data);
     }
     ecs_sched__ticks_free(w, t);
+    for (i = 0; i < t->toggle_count; i++) ecs_sched__free(&w->env, t->toggles[i].bits);
     ecs_sched__free(&w->env, t->entities);
     ecs_sched__free(&w->env, t);
 }
@@ -80,6 +81,70 @@ static ecs_sched__table *ecs_sched__table_find(ecs_sched_world *w, const ecs_sch
     return NULL;
 }
 
+/* ---- toggleable components: a bit per row ---- */
+
+static inline size_t ecs_sched__toggle_words(int32_t rows) {
+    return ((size_t)rows + 63u) / 64u;
+}
+
+static inline bool ecs_sched__toggle_bit(const ecs_sched__toggle *g, int32_t row) {
+    return (g->bits[row / 64] >> (row % 64)) & 1u;
+}
+
+static inline void ecs_sched__toggle_put(ecs_sched__toggle *g, int32_t row, bool on) {
+    uint64_t bit = (uint64_t)1 << (row % 64);
+    if (on) g->bits[row / 64] |= bit;
+    else g->bits[row / 64] &= ~bit;
+}
+
+/* The bits of component id in t, or NULL (a table has few toggleable components). */
+static inline ecs_sched__toggle *ecs_sched__toggle_find(const ecs_sched__table *t, ecs_sched_id id) {
+    int32_t i;
+    for (i = 0; i < t->toggle_count; i++) {
+        if (t->toggles[i].id == id) return &t->toggles[i];
+    }
+    return NULL;
+}
+
+/* New rows [first, first + n) of t start enabled. */
+static void ecs_sched__toggles_enable_new(ecs_sched__table *t, int32_t first, int32_t n) {
+    int32_t i, row;
+    for (i = 0; i < t->toggle_count; i++) {
+        for (row = first; row < first + n; row++) ecs_sched__toggle_put(&t->toggles[i], row, true);
+    }
+}
+
+/* src's row `from` moved to dst's new row `to`: a component both tables have keeps its bit,
+   one only dst has starts enabled. */
+static void ecs_sched__toggles_move_row(ecs_sched__table *dst, int32_t to,
+                                        const ecs_sched__table *src, int32_t from) {
+    int32_t i;
+    for (i = 0; i < dst->toggle_count; i++) {
+        const ecs_sched__toggle *s = ecs_sched__toggle_find(src, dst->toggles[i].id);
+        ecs_sched__toggle_put(&dst->toggles[i], to, !s || ecs_sched__toggle_bit(s, from));
+    }
+}
+
+/* Row `row` leaves and the last row takes its place, with its bits. */
+/* Every row of t is gone at once (a whole-table move or despawn): no bit past its rows. */
+static void ecs_sched__toggles_clear(ecs_sched__table *t) {
+    int32_t i;
+    for (i = 0; i < t->toggle_count; i++) {
+        if (t->toggles[i].bits) {
+            memset(t->toggles[i].bits, 0, ecs_sched__toggle_words(t->capacity) * sizeof(uint64_t));
+        }
+    }
+}
+
+static void ecs_sched__toggles_delete_row(ecs_sched__table *t, int32_t row, int32_t last) {
+    int32_t i;
+    for (i = 0; i < t->toggle_count; i++) {
+        ecs_sched__toggle *g = &t->toggles[i];
+        ecs_sched__toggle_put(g, row, ecs_sched__toggle_bit(g, last));
+        ecs_sched__toggle_put(g, last, false);
+    }
+}
+
 /* Makes room for `extra` more rows; on failure the table is unchanged. */
 /* A column of values a move hook relocates: a new block, the values moved by the hook. */
 static unsigned char *ecs_sched__column_moved(ecs_sched_world *w, const ecs_sched__column *col,
@@ -92,6 +157,21 @@ static unsigned char *ecs_sched__column_moved(ecs_sched_world *w, const ecs_sche
     ecs_sched__relocate(c, data, col->data, count);
     ecs_sched__aligned_free(&w->env, col->data);
     return data;
+}
+
+/* The bits of t's toggles, with room for `capacity` rows (more than t has), the new words
+   zeroed. A failure leaves the rows as they were: what grew already only has room to spare. */
+static bool ecs_sched__toggles_grow(ecs_sched_world *w, ecs_sched__table *t, int32_t capacity) {
+    size_t old_words = ecs_sched__toggle_words(t->capacity), words = ecs_sched__toggle_words(capacity);
+    int32_t i;
+    for (i = 0; i < t->toggle_count; i++) {
+        ecs_sched__toggle *g = &t->toggles[i];
+        uint64_t *bits = (uint64_t *)ecs_sched__realloc(&w->env, g->bits, words * sizeof *bits);
+        if (!bits) return false;
+        memset(bits + old_words, 0, (words - old_words) * sizeof *bits);
+        g->bits = bits;
+    }
+    return true;
 }
 
 /* Room for `extra` more rows. The columns and the entities grow one by one through the
@@ -132,7 +212,8 @@ static bool ecs_sched__table_grow(ecs_sched_world *w, ecs_sched__table *t, int32
         col->data = data;
     }
     if (entities) t->entities = entities;
-    if (!entities || i < t->column_count) {
+    if (!entities || i < t->column_count ||
+        (t->toggle_count && !ecs_sched__toggles_grow(w, t, capacity))) {
         for (i = 0; i < t->tick_count; i++) ecs_sched__free(&w->env, ticks[i]);
         return false;
     }
@@ -168,6 +249,7 @@ static ECS_SCHED__ALWAYS_INLINE void ecs_sched__table_delete_row(ecs_sched_world
         w->records[ECS_SCHED_ENTITY_INDEX(moved)].row = (uint32_t)row;
     }
     if (t->tick_count) ecs_sched__ticks_delete_row(w, t, row, last);
+    if (t->toggle_count) ecs_sched__toggles_delete_row(t, row, last);
     t->count = last;
     w->rows_version++;
 }
@@ -189,6 +271,7 @@ static bool ecs_sched__move_entity(ecs_sched_world *w, uint32_t index, ecs_sched
     dst_row = dst->count++;
     dst->entities[dst_row] = src->entities[row];
     if (dst->tick_count) ecs_sched__ticks_move_row(w, dst, dst_row, src, row);
+    if (dst->toggle_count) ecs_sched__toggles_move_row(dst, dst_row, src, row);
     /* each value, in id order, goes to its column in dst (found by dst's map) or is destroyed;
        what the loop reads of the tables is in locals: the values copied could alias them as
        far as the compiler knows */
@@ -223,6 +306,8 @@ static void ecs_sched__move_rows(ecs_sched_world *w, ecs_sched__table *src, ecs_
     if (n == 0) return;
     memcpy(dst->entities + first, src->entities, (size_t)n * sizeof *dst->entities);
     for (i = 0; dst->tick_count && i < n; i++) ecs_sched__ticks_move_row(w, dst, first + i, src, i);
+    for (i = 0; dst->toggle_count && i < n; i++) ecs_sched__toggles_move_row(dst, first + i, src, i);
+    if (src->toggle_count) ecs_sched__toggles_clear(src);
     ecs_sched__ticks_leave_all(src);
     for (i = 0; i < src->column_count; i++) {
         const ecs_sched__column *s = &src->columns[i];
@@ -238,6 +323,36 @@ static void ecs_sched__move_rows(ecs_sched_world *w, ecs_sched__table *src, ecs_
     dst->count = first + n;
     src->count = 0;
     w->rows_version++;
+}
+
+/* ecs_sched_world_check: a table has bits for each toggleable component of its type and
+   room for its rows, and no bit past its rows is set (each path that adds, moves or deletes
+   rows keeps the bits). */
+static ecs_sched_result ecs_sched__check_toggles(ecs_sched_world *w, const ecs_sched__table *t) {
+    int32_t k, toggleable = 0, row;
+    for (k = 0; k < t->type_count; k++) toggleable += w->components[t->type[k]].toggleable;
+    if (toggleable != t->toggle_count) {
+        return ecs_sched__inconsistent(w, "toggleable components without bits", t->index,
+                                       (unsigned)t->toggle_count);
+    }
+    for (k = 0; k < t->toggle_count; k++) {
+        const ecs_sched__toggle *g = &t->toggles[k];
+        if (!w->components[g->id].toggleable || ecs_sched__type_find(t, g->id) < 0 ||
+            (k > 0 && t->toggles[k - 1].id >= g->id)) {
+            return ecs_sched__inconsistent(w, "bits of a component not toggleable in the type",
+                                           t->index, g->id);
+        }
+        if (t->capacity && !g->bits) {
+            return ecs_sched__inconsistent(w, "table rows without bits", t->index, g->id);
+        }
+        for (row = t->count; row < (int32_t)ecs_sched__toggle_words(t->capacity) * 64; row++) {
+            if (ecs_sched__toggle_bit(g, row)) {
+                return ecs_sched__inconsistent(w, "bit set past the rows of a table", t->index,
+                                               (unsigned)row);
+            }
+        }
+    }
+    return ECS_SCHED_OK;
 }
 
 /* ecs_sched_world_check: each table is where the type map says, sorted, aligned, and its
@@ -266,6 +381,7 @@ static ecs_sched_result ecs_sched__check_tables(ecs_sched_world *w) {
                 return ecs_sched__inconsistent(w, "misaligned column", i, (unsigned)k);
             }
         }
+        if (ecs_sched__check_toggles(w, t) != ECS_SCHED_OK) return w->env.last_result;
         for (row = 0; row < t->count; row++) {
             ecs_sched_entity e = t->entities[row];
             uint32_t index = ECS_SCHED_ENTITY_INDEX(e);

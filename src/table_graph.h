@@ -12,7 +12,7 @@
 static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_sched_id *type,
                                                  int32_t count, uint64_t hash) {
     ecs_sched__table *t;
-    int32_t i, columns = 0, tracked = 0;
+    int32_t i, columns = 0, tracked = 0, toggleable = 0;
     uint32_t map = 0;
     size_t bytes, map_bytes;
     unsigned char *block;
@@ -22,6 +22,7 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
             map = type[i] + 1;   /* the type is sorted: the last sized id decides */
         }
         tracked += w->components[type[i]].tracked;
+        toggleable += w->components[type[i]].toggleable;
     }
     if (map > ECS_SCHED__COLUMN_MAP_MAX) map = 0;
     if (!ECS_SCHED__GROW(&w->env, w->tables, &w->table_capacity, w->table_count + 1) ||
@@ -36,26 +37,31 @@ static ecs_sched__table *ecs_sched__table_create(ecs_sched_world *w, const ecs_s
     /* the map's bytes, rounded up to a multiple of 8: the columns after it hold pointers */
     map_bytes = ((size_t)map * sizeof(int16_t) + 7u) & ~(size_t)7u;
     bytes = sizeof *t + map_bytes + (size_t)columns * sizeof(ecs_sched__column) +
-            (size_t)tracked * sizeof(ecs_sched__ticks) + (size_t)count * sizeof(ecs_sched_id);
+            (size_t)tracked * sizeof(ecs_sched__ticks) +
+            (size_t)toggleable * sizeof(ecs_sched__toggle) + (size_t)count * sizeof(ecs_sched_id);
     block = (unsigned char *)ecs_sched__calloc(&w->env, bytes);
     if (!block) {
         ecs_sched__out_of_memory(w, "creating an archetype table");
         return NULL;
     }
-    /* one block: the table, then its map from id to column, its columns, its tick columns and
-       its type */
+    /* one block: the table, then its map from id to column, its columns, its tick columns,
+       its toggles and its type */
     t = (ecs_sched__table *)(void *)block;
     block += sizeof *t + map_bytes;
     t->columns = (ecs_sched__column *)(void *)block;
-    t->ticks = (ecs_sched__ticks *)(void *)(block + (size_t)columns * sizeof *t->columns);
-    t->type = (ecs_sched_id *)(void *)(block + (size_t)columns * sizeof *t->columns +
-                                       (size_t)tracked * sizeof *t->ticks);
+    block += (size_t)columns * sizeof *t->columns;
+    t->ticks = (ecs_sched__ticks *)(void *)block;
+    block += (size_t)tracked * sizeof *t->ticks;
+    t->toggles = (ecs_sched__toggle *)(void *)block;
+    block += (size_t)toggleable * sizeof *t->toggles;
+    t->type = (ecs_sched_id *)(void *)block;
     t->type_count = count;
     if (count) memcpy(t->type, type, (size_t)count * sizeof *type);
     for (i = 0; i < count; i++) {
         uint32_t size = w->components[type[i]].size;
         t->id_bits |= ecs_sched__id_bit(type[i]);
         if (w->components[type[i]].tracked) t->ticks[t->tick_count++].id = type[i];
+        if (w->components[type[i]].toggleable) t->toggles[t->toggle_count++].id = type[i];
         if (size == 0) continue;
         t->hooked |= w->components[type[i]].hooks.move != NULL ||
                      w->components[type[i]].hooks.dtor != NULL;

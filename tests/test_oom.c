@@ -773,6 +773,53 @@ static void snapshot_scenario(ecs_sched_id pos) {
     ecs_sched_snapshot_free(snap);
 }
 
+/* A toggleable component: its bits through table growth, moves, commands and a snapshot. */
+static void toggle_scenario(ecs_sched_id pos) {
+    ecs_sched_component_desc d;
+    ecs_sched_entity e[70];
+    ecs_sched_commands *cmd;
+    ecs_sched_snapshot *snap;
+    ecs_sched_id ids[2];
+    ecs_sched_id stunned;
+    int32_t i;
+    memset(&d, 0, sizeof d);
+    d.name = "Stunned";
+    d.toggleable = true;
+    stunned = ecs_sched_component_register(world, &d);
+    if (!stunned) {
+        expect_clean_failure("component_register (toggleable)");
+        return;
+    }
+    ids[0] = pos;
+    ids[1] = stunned;
+    if (ecs_sched_spawn_batch(world, 70, 2, ids, NULL, e) != ECS_SCHED_OK) {
+        expect_clean_failure("spawn_batch (toggleable)");
+        return;
+    }
+    for (i = 0; i < 70; i += 3) check_result(ecs_sched_enable_component(world, e[i], stunned, false), "enable_component");
+    check_result(ecs_sched_remove(world, e[1], pos), "remove (beside a toggleable)");
+    cmd = ecs_sched_commands_create(world);
+    if (cmd) {
+        check_result(ecs_sched_commands_enable_component(cmd, e[0], stunned, true), "commands_enable_component");
+        check_result(ecs_sched_commands_apply(cmd), "commands_apply (toggles)");
+        ecs_sched_commands_destroy(cmd);
+    } else {
+        expect_clean_failure("commands_create (toggles)");
+    }
+    snap = ecs_sched_snapshot_take(world);
+    if (!snap) {
+        expect_clean_failure("snapshot_take (toggles)");
+        return;
+    }
+    if (ecs_sched_spawn_with(world, 2, ids, NULL) == ECS_SCHED_NULL_ENTITY) expect_clean_failure("spawn (toggleable)");
+    check_result(ecs_sched_snapshot_restore(world, snap), "snapshot_restore (toggles)");
+    if (ecs_sched_is_component_enabled(world, e[3], stunned) || !ecs_sched_is_component_enabled(world, e[4], stunned)) {
+        fprintf(stderr, "a toggleable component's bits went wrong after an allocation failure\n");
+        exit(CHILD_WRONG);
+    }
+    ecs_sched_snapshot_free(snap);
+}
+
 #ifdef ECS_SCHED_JSON
 static char *nested_turret(const char *path, const char *from, void *user) {
     static const char text[] = "{\"entities\": [{\"components\": {\"Position\": {\"x\": 4}}},"
@@ -1077,6 +1124,7 @@ static void run_scenario(void) {
     inheritance_scenario(pos);
     sparse_scenario(pos);
     snapshot_scenario(pos);
+    toggle_scenario(pos);
 #ifdef ECS_SCHED_JSON
     json_scenario(pos);
 #endif
