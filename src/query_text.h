@@ -3,7 +3,7 @@
    pairs and parent or cascade sources are refused, and a named entity is a root's name;
    without inheritance, inherited sources are refused. */
 #pragma once
-#include "name.h"
+#include "scope.h"
 #include "inherit.h"
 
 /* ---- queries as text (see QUERIES AS TEXT) ---- */
@@ -179,11 +179,20 @@ static const char *ecs_sched__text_nearest(const ecs_sched_world *w, const char 
 
 #define ECS_SCHED__OWN_PREFIX "ecs_sched."   /* the library's own components' names */
 
-/* A component by name; the library's own (ecs_sched.ChildOf...) also by their short names,
-   unless a component of the user's has that name. */
+/* A component by name: in the current scope first ("physics.RigidBody" for "RigidBody"
+   inside the physics module), then as written; the library's own (ecs_sched.ChildOf...)
+   also by their short names, unless a component of the user's has that name. */
 static ecs_sched_id ecs_sched__text_lookup_component(const ecs_sched_world *w, const char *name) {
     char own[ECS_SCHED__NAME_MAX + sizeof ECS_SCHED__OWN_PREFIX];
-    ecs_sched_id id = ecs_sched_component_lookup(w, name);
+    ecs_sched_id id;
+#ifndef ECS_SCHED_NO_RELATIONS
+    if (ecs_sched_get_scope(w) && w->hooks.scoped_name &&
+        w->hooks.scoped_name(w, name, own, sizeof own) &&
+        (id = ecs_sched_component_lookup(w, own)) != 0) {
+        return id;
+    }
+#endif
+    id = ecs_sched_component_lookup(w, name);
     if (id) return id;
     snprintf(own, sizeof own, "%s%s", ECS_SCHED__OWN_PREFIX, name);
     return ecs_sched_component_lookup(w, own);
@@ -269,7 +278,7 @@ static ecs_sched_entity ecs_sched__text_lookup_entity(ecs_sched__query_parser *p
                                                       const char *plain) {
 #ifndef ECS_SCHED_NO_RELATIONS
     (void)plain;
-    return ecs_sched_lookup_path(p->w, ECS_SCHED_NULL_ENTITY, raw, NULL);
+    return ecs_sched_resolve(p->w, raw);   /* from the current scope up, then the roots */
 #else
     (void)raw;
     return ecs_sched_lookup(p->w, ECS_SCHED_NULL_ENTITY, plain);

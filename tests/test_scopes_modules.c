@@ -227,6 +227,25 @@ static void importing_with_handles_of_another_size_is_refused(void **state) {
     check_and_destroy(w);
 }
 
+static void query_text_finds_names_in_the_current_scope_first(void **state) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_entity physics = ecs_sched_entity_from_path(w, 0, "physics", NULL);
+    ecs_sched_entity world_body = ecs_sched_entity_from_path(w, 0, "physics.ground", NULL);
+    ecs_sched_id body, likes;
+    ecs_sched_query_desc d;
+    (void)state;
+    likes = ecs_sched_relation_register(w, &(ecs_sched_relation_desc){.name = "RestsOn"});
+    (void)ecs_sched_set_scope(w, physics);
+    body = ecs_sched_component_register_type(w, "RigidBody", 8, 4);
+    assert_int_equal(ecs_sched_query_parse(w, "RigidBody, (RestsOn, ground)", &d), ECS_SCHED_OK);
+    (void)ecs_sched_set_scope(w, 0);
+    assert_int_equal(d.terms[0].id, body);
+    assert_int_equal(d.terms[1].id, likes);
+    assert_true(d.terms[1].target == world_body);
+    assert_int_equal(ecs_sched_query_parse(w, "RigidBody", &d), ECS_SCHED_ERR_QUERY_SYNTAX);
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_spawn_in_a_scope_makes_a_child_of_it),
@@ -240,6 +259,7 @@ int main(void) {
         cmocka_unit_test(a_module_imports_the_modules_it_needs),
         cmocka_unit_test(a_module_that_imports_itself_through_another_is_refused_naming_the_chain),
         cmocka_unit_test(importing_with_handles_of_another_size_is_refused),
+        cmocka_unit_test(query_text_finds_names_in_the_current_scope_first),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }
