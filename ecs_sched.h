@@ -23282,9 +23282,12 @@ ecs_sched_result ecs_sched_emit(ecs_sched_world *w, const ecs_sched_event_desc *
     if (result != ECS_SCHED_OK || !w->observed) return result;
     at = d->entity;
     /* (the kind is acyclic: the way up ends) */
-    while (!(ecs_sched__observe_event(w, at, d->event, d->payload, d->entity) |
-             (at && ecs_sched__observers_of(w)->ups && ecs_sched__observe_event_below(w, at, d))) &&
-           traverse && ecs_sched__is_live_record(w, at)) {
+    for (;;) {
+        bool stopped = ecs_sched__observe_event(w, at, d->event, d->payload, d->entity);
+        if (at && ecs_sched__observers_of(w)->ups && ecs_sched__observe_event_below(w, at, d)) {
+            stopped = true;
+        }
+        if (stopped || !traverse || !ecs_sched__is_live_record(w, at)) break;
 #ifndef ECS_SCHED_NO_RELATIONS
         at = ecs_sched__up(w, at, traverse);
 #endif
