@@ -9348,7 +9348,18 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         case ECS_SCHED_TERM_INHERITED:   /* which base has it is looked up when iterating */
             if (!present && ecs_sched__type_find(t, q->world->is_a) < 0) return false;
             break;
-        default:   /* optional, cascade */
+        case ECS_SCHED_TERM_OPTIONAL_READ:
+        case ECS_SCHED_TERM_OPTIONAL_WRITE:
+        case ECS_SCHED_TERM_OPTIONAL_FROM_PARENT:
+        case ECS_SCHED_TERM_CASCADE:
+        case ECS_SCHED_TERM_FROM_ENTITY:   /* (fixed sources and every kind: handled above) */
+        case ECS_SCHED_TERM_RESOURCE:
+        case ECS_SCHED_TERM_RESOURCE_WRITE:
+        case ECS_SCHED_TERM_EACH_KIND:
+            break;
+        case ECS_SCHED_TERM_OR_READ:       /* (chains: handled above) */
+        case ECS_SCHED_TERM_OR_WRITE:
+            if (!present) return false;
             break;
         }
         if (out) {
@@ -25685,7 +25696,7 @@ static bool ecs_sched__scoped_name(const ecs_sched_world *w, const char *name, c
                                    size_t capacity) {
     int32_t length = ecs_sched_path(w, w->scope, ".", out, (int32_t)capacity);
     if (length < 0) return snprintf(out, capacity, "%s", name) < (int)capacity;
-    return length + 1 + strlen(name) < capacity &&
+    return (size_t)length + 1 + strlen(name) < capacity &&
            snprintf(out + length, capacity - (size_t)length, ".%s", name) > 0;
 }
 
@@ -26358,6 +26369,10 @@ static ecs_sched_result ecs_sched__text_kind_from_source(ecs_sched__query_parser
     }
 #endif
     switch (t->source) {
+    case ECS_SCHED__TEXT_SELF:       /* (not a source: see ecs_sched__text_kind) */
+    case ECS_SCHED__TEXT_ENTITY:     /* (handled above) */
+    case ECS_SCHED__TEXT_RESOURCE:
+        break;
     case ECS_SCHED__TEXT_PARENT:
         *kind = t->op == '?' ? ECS_SCHED_TERM_OPTIONAL_FROM_PARENT : ECS_SCHED_TERM_FROM_PARENT;
         return ECS_SCHED_OK;
@@ -26365,7 +26380,7 @@ static ecs_sched_result ecs_sched__text_kind_from_source(ecs_sched__query_parser
         if (t->op == '?') return ecs_sched__text_refuse(p, t, "cascade: is optional already: leave out the ?");
         *kind = ECS_SCHED_TERM_CASCADE;
         return ECS_SCHED_OK;
-    default:
+    case ECS_SCHED__TEXT_INHERITED:
 #ifdef ECS_SCHED_NO_INHERITANCE
         return ecs_sched__text_refuse(p, t, "inherited: needs inheritance, which this build leaves "
                                             "out (ECS_SCHED_NO_INHERITANCE)");
@@ -26375,6 +26390,7 @@ static ecs_sched_result ecs_sched__text_kind_from_source(ecs_sched__query_parser
         return ECS_SCHED_OK;
 #endif
     }
+    return ecs_sched__text_refuse(p, t, "a source this parser does not know");
 }
 
 static ecs_sched_result ecs_sched__text_kind_of_filter(ecs_sched__query_parser *p,
@@ -26478,7 +26494,7 @@ static ecs_sched_result ecs_sched__text_parse_terms(ecs_sched__query_parser *p,
     bool alternative = false;
     for (;;) {
         ecs_sched__text_term t;
-        ecs_sched_term_kind kind;
+        ecs_sched_term_kind kind = ECS_SCHED_TERM_DEFAULT;
         ecs_sched_result result = ecs_sched__text_read_term(p, &t);
         if (result == ECS_SCHED_OK) {
             result = alternative ? ecs_sched__text_alternative(p, &t, &kind)
@@ -26618,8 +26634,14 @@ static const char *ecs_sched__text_prefix(const ecs_sched_world *w, const ecs_sc
     case ECS_SCHED_TERM_RESOURCE_WRITE: return reads ? "[inout] $" : "$";
     case ECS_SCHED_TERM_OR_READ: return reads ? "" : "[in] ";
     case ECS_SCHED_TERM_OR_WRITE: return reads ? "[inout] " : "";
-    default: return "";
+    case ECS_SCHED_TERM_DEFAULT:      /* (made READ by query_create) */
+    case ECS_SCHED_TERM_RELATED:      /* the pair says it all */
+    case ECS_SCHED_TERM_FROM_ENTITY:  /* the path before the name */
+    case ECS_SCHED_TERM_EACH_TARGET:
+    case ECS_SCHED_TERM_EACH_KIND:
+        return "";
     }
+    return "";
 }
 
 static void ecs_sched__text_put_term(ecs_sched__text_out *o, const ecs_sched_world *w,
@@ -27263,7 +27285,7 @@ static void ecs_sched__list_each_target(ecs_sched_query *q, ecs_sched__row_list 
         const ecs_sched__match *m = &q->matches[r->match];
         const ecs_sched__extra *x = ecs_sched__extra_of(w, kind, m->table->entities[r->row]);
         c->rows[c->count] = *r;
-        slots[c->count++] = ecs_sched__cell(m->table, m->column[term], r->row);
+        slots[c->count++] = ecs_sched__cell(m->table, m->column[term], (uint32_t)r->row);
         for (k = 0; x && k < x->count; k++) {
             c->rows[c->count] = *r;
             slots[c->count++] = x->slots + (size_t)k * size;

@@ -256,7 +256,7 @@ static void ecs_sched__list_each_target(ecs_sched_query *q, ecs_sched__row_list 
         const ecs_sched__match *m = &q->matches[r->match];
         const ecs_sched__extra *x = ecs_sched__extra_of(w, kind, m->table->entities[r->row]);
         c->rows[c->count] = *r;
-        slots[c->count++] = ecs_sched__cell(m->table, m->column[term], r->row);
+        slots[c->count++] = ecs_sched__cell(m->table, m->column[term], (uint32_t)r->row);
         for (k = 0; x && k < x->count; k++) {
             c->rows[c->count] = *r;
             slots[c->count++] = x->slots + (size_t)k * size;

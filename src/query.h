@@ -369,7 +369,18 @@ static bool ecs_sched__query_matches(const ecs_sched_query *q, ecs_sched__table 
         case ECS_SCHED_TERM_INHERITED:   /* which base has it is looked up when iterating */
             if (!present && ecs_sched__type_find(t, q->world->is_a) < 0) return false;
             break;
-        default:   /* optional, cascade */
+        case ECS_SCHED_TERM_OPTIONAL_READ:
+        case ECS_SCHED_TERM_OPTIONAL_WRITE:
+        case ECS_SCHED_TERM_OPTIONAL_FROM_PARENT:
+        case ECS_SCHED_TERM_CASCADE:
+        case ECS_SCHED_TERM_FROM_ENTITY:   /* (fixed sources and every kind: handled above) */
+        case ECS_SCHED_TERM_RESOURCE:
+        case ECS_SCHED_TERM_RESOURCE_WRITE:
+        case ECS_SCHED_TERM_EACH_KIND:
+            break;
+        case ECS_SCHED_TERM_OR_READ:       /* (chains: handled above) */
+        case ECS_SCHED_TERM_OR_WRITE:
+            if (!present) return false;
             break;
         }
         if (out) {

@@ -459,6 +459,10 @@ static ecs_sched_result ecs_sched__text_kind_from_source(ecs_sched__query_parser
     }
 #endif
     switch (t->source) {
+    case ECS_SCHED__TEXT_SELF:       /* (not a source: see ecs_sched__text_kind) */
+    case ECS_SCHED__TEXT_ENTITY:     /* (handled above) */
+    case ECS_SCHED__TEXT_RESOURCE:
+        break;
     case ECS_SCHED__TEXT_PARENT:
         *kind = t->op == '?' ? ECS_SCHED_TERM_OPTIONAL_FROM_PARENT : ECS_SCHED_TERM_FROM_PARENT;
         return ECS_SCHED_OK;
@@ -466,7 +470,7 @@ static ecs_sched_result ecs_sched__text_kind_from_source(ecs_sched__query_parser
         if (t->op == '?') return ecs_sched__text_refuse(p, t, "cascade: is optional already: leave out the ?");
         *kind = ECS_SCHED_TERM_CASCADE;
         return ECS_SCHED_OK;
-    default:
+    case ECS_SCHED__TEXT_INHERITED:
 #ifdef ECS_SCHED_NO_INHERITANCE
         return ecs_sched__text_refuse(p, t, "inherited: needs inheritance, which this build leaves "
                                             "out (ECS_SCHED_NO_INHERITANCE)");
@@ -476,6 +480,7 @@ static ecs_sched_result ecs_sched__text_kind_from_source(ecs_sched__query_parser
         return ECS_SCHED_OK;
 #endif
     }
+    return ecs_sched__text_refuse(p, t, "a source this parser does not know");
 }
 
 static ecs_sched_result ecs_sched__text_kind_of_filter(ecs_sched__query_parser *p,
@@ -579,7 +584,7 @@ static ecs_sched_result ecs_sched__text_parse_terms(ecs_sched__query_parser *p,
     bool alternative = false;
     for (;;) {
         ecs_sched__text_term t;
-        ecs_sched_term_kind kind;
+        ecs_sched_term_kind kind = ECS_SCHED_TERM_DEFAULT;
         ecs_sched_result result = ecs_sched__text_read_term(p, &t);
         if (result == ECS_SCHED_OK) {
             result = alternative ? ecs_sched__text_alternative(p, &t, &kind)
@@ -719,8 +724,14 @@ static const char *ecs_sched__text_prefix(const ecs_sched_world *w, const ecs_sc
     case ECS_SCHED_TERM_RESOURCE_WRITE: return reads ? "[inout] $" : "$";
     case ECS_SCHED_TERM_OR_READ: return reads ? "" : "[in] ";
     case ECS_SCHED_TERM_OR_WRITE: return reads ? "[inout] " : "";
-    default: return "";
+    case ECS_SCHED_TERM_DEFAULT:      /* (made READ by query_create) */
+    case ECS_SCHED_TERM_RELATED:      /* the pair says it all */
+    case ECS_SCHED_TERM_FROM_ENTITY:  /* the path before the name */
+    case ECS_SCHED_TERM_EACH_TARGET:
+    case ECS_SCHED_TERM_EACH_KIND:
+        return "";
     }
+    return "";
 }
 
 static void ecs_sched__text_put_term(ecs_sched__text_out *o, const ecs_sched_world *w,

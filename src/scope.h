@@ -80,7 +80,7 @@ static bool ecs_sched__scoped_name(const ecs_sched_world *w, const char *name, c
                                    size_t capacity) {
     int32_t length = ecs_sched_path(w, w->scope, ".", out, (int32_t)capacity);
     if (length < 0) return snprintf(out, capacity, "%s", name) < (int)capacity;
-    return length + 1 + strlen(name) < capacity &&
+    return (size_t)length + 1 + strlen(name) < capacity &&
            snprintf(out + length, capacity - (size_t)length, ".%s", name) > 0;
 }
 
