@@ -730,10 +730,13 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
     }
     for (i = 0; i < ECS_SCHED_MAX_QUERIES; i++) {
         ecs_sched_query_desc parsed;
-        const ecs_sched_query_desc *qd = ecs_sched__system_query_desc(w, d, i, &parsed);
+        const ecs_sched_query_desc *qd;
         ecs_sched_query *q = NULL;
+        ecs_sched__hush_depth++;   /* a failure is told once, naming the system (below) */
+        qd = ecs_sched__system_query_desc(w, d, i, &parsed);
+        if (qd && !ecs_sched__term_ends(&qd->terms[0])) q = ecs_sched_query_create(w, qd);
+        ecs_sched__hush_depth--;
         if (qd && ecs_sched__term_ends(&qd->terms[0])) break;
-        if (qd) q = ecs_sched_query_create(w, qd);
         if (!q) {
             char who[200];
             snprintf(who, sizeof who, "add_system('%s'), query %d", name, (int)i);

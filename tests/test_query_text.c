@@ -381,6 +381,7 @@ static void a_system_s_text_that_does_not_parse_fails_add_system_naming_it(void 
                      ECS_SCHED_ERR_QUERY_SYNTAX);
     assert_non_null(strstr(ecs_sched_last_error(w), "add_system('move'), query 0"));
     assert_non_null(strstr(ecs_sched_last_error(w), "did you mean 'Velocity'?"));
+    assert_int_equal(g_log.errors, 1);   /* told once, naming the system */
     assert_int_equal(ecs_sched_add_system(w, UPDATE,
                                           &(ecs_sched_system_desc){
                                               .name = "twice", .fn = move,
