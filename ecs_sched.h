@@ -4337,7 +4337,7 @@ ECS_SCHED_API ecs_sched_entity ecs_sched_module_entity(ecs_sched_world *world, c
    ECS_SCHED_ERR_QUERY_SYNTAX (or ECS_SCHED_ERR_NOT_FOUND for a target no entity has, or
    ECS_SCHED_ERR_LIMIT past ECS_SCHED_MAX_TERMS terms), with a message that names the term and
    its column, quotes the text with a caret under the mistake and, for a misspelt component,
-   the nearest registered name: "unknown component 'Veloctiy' at column 12, did you mean
+   the nearest registered name: "unknown component 'Veloctiy' at column 11, did you mean
    'Velocity'?". desc is left zeroed on failure. Whether the terms fit together (a component
    named twice, a filter on an untracked one...) is checked by ecs_sched_query_create. */
 ECS_SCHED_API ecs_sched_result ecs_sched_query_parse(ecs_sched_world *world, const char *text,
