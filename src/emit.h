@@ -87,12 +87,8 @@ static bool ecs_sched__observe_event_below(ecs_sched_world *w, ecs_sched_entity 
     bool was_stopped = all->stopped, stopped;
     uint32_t i;
     all->stopped = false;
-    trigger.event = ECS_SCHED_ON_EVENT;
-    trigger.entity = at;
-    trigger.component = d->event;
-    trigger.target = ECS_SCHED_NULL_ENTITY;
+    trigger = ecs_sched__trigger(ECS_SCHED_ON_EVENT, at, d->event, d->entity);
     trigger.payload = d->payload;
-    trigger.origin = d->entity;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         if (!o->up || o->event != ECS_SCHED_ON_EVENT || o->component != d->event ||

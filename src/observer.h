@@ -541,6 +541,20 @@ static bool ecs_sched__observer_hears(const ecs_sched_world *w, const ecs_sched_
     return o->sees_disabled || ecs_sched__type_find(t, w->disabled) < 0;
 }
 
+/* What happened, for the observers: `event` of `component` on e, sent to `origin` (e itself
+   but for a travelling event); no target, no payload. */
+static ecs_sched_trigger ecs_sched__trigger(ecs_sched_observer_event event, ecs_sched_entity e,
+                                            ecs_sched_id component, ecs_sched_entity origin) {
+    ecs_sched_trigger trigger;
+    trigger.event = event;
+    trigger.entity = e;
+    trigger.component = component;
+    trigger.target = ECS_SCHED_NULL_ENTITY;
+    trigger.payload = NULL;
+    trigger.origin = origin;
+    return trigger;
+}
+
 /* Calls observer o: what it changes through the world is deferred into its buffer. */
 static void ecs_sched__observer_call(ecs_sched_world *w, ecs_sched__observers *all,
                                      ecs_sched__observer *o, const ecs_sched_trigger *trigger) {
@@ -612,14 +626,9 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
                                       ecs_sched_entity e, ecs_sched_id component,
                                       ecs_sched_entity target) {
     ecs_sched__observers *all = ecs_sched__observers_of(w);
-    ecs_sched_trigger trigger;
+    ecs_sched_trigger trigger = ecs_sched__trigger(event, e, component, e);
     uint32_t i;
-    trigger.event = event;
-    trigger.entity = e;
-    trigger.component = component;
     trigger.target = target;
-    trigger.payload = NULL;
-    trigger.origin = e;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         if (o->event != event || !ecs_sched__observer_watches(o, component) ||
@@ -652,12 +661,8 @@ static bool ecs_sched__observe_event(ecs_sched_world *w, ecs_sched_entity e, ecs
     if (!all) return false;
     was_stopped = all->stopped;
     all->stopped = false;
-    trigger.event = ECS_SCHED_ON_EVENT;
-    trigger.entity = e;
-    trigger.component = id;
-    trigger.target = ECS_SCHED_NULL_ENTITY;
+    trigger = ecs_sched__trigger(ECS_SCHED_ON_EVENT, e, id, origin);
     trigger.payload = payload;
-    trigger.origin = origin;
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         if (o->event != ECS_SCHED_ON_EVENT || o->component != id || (o->entity && o->entity != e)) {
@@ -682,10 +687,7 @@ static void ecs_sched__observe_moved(ecs_sched_world *w, ecs_sched_entity e,
     ecs_sched_trigger trigger;
     uint32_t i;
     if (was == now) return;
-    trigger.entity = trigger.origin = e;
-    trigger.component = 0;
-    trigger.target = ECS_SCHED_NULL_ENTITY;
-    trigger.payload = NULL;
+    trigger = ecs_sched__trigger(ECS_SCHED_ON_MATCH, e, 0, e);
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         bool matched, matches;
@@ -708,11 +710,7 @@ static void ecs_sched__observe_leaving(ecs_sched_world *w, ecs_sched_entity e) {
     ecs_sched__table *now = w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table];
     ecs_sched_trigger trigger;
     uint32_t i;
-    trigger.event = ECS_SCHED_ON_UNMATCH;
-    trigger.entity = trigger.origin = e;
-    trigger.component = 0;
-    trigger.target = ECS_SCHED_NULL_ENTITY;
-    trigger.payload = NULL;
+    trigger = ecs_sched__trigger(ECS_SCHED_ON_UNMATCH, e, 0, e);
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         if (o->event != ECS_SCHED_ON_UNMATCH || (o->entity && o->entity != e) ||
