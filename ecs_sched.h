@@ -929,8 +929,10 @@
      again only copies the handles out, so every part of a program imports what it needs. A
      module imports its own dependencies from its function; one that imports itself through
      others is refused, naming the chain. ecs_sched_module_entity(w, name) finds a module's
-     entity. Systems keep their names: a module that adds systems does so in its function,
-     as a plugin does.
+     entity. A system added while a scope is set is named after it too: a module's function
+     adds "integrate" to a schedule and the system is "game.physics.integrate" (in traces,
+     plans and messages). What a system is ordered against (.after, .before, .in_set) is
+     named in full, inside the module as outside: .after = {"game.physics.integrate"}.
 
    BULK OPERATIONS
 
@@ -4270,7 +4272,9 @@ ECS_SCHED_API uint64_t ecs_sched_value_hash(const ecs_sched_world *world, ecs_sc
 
    While a scope is set, each entity spawned (ecs_sched_spawn, _spawn_with) becomes a child
    of it (ChildOf), and each component registered gets the scope's path in front of its name
-   ("physics.RigidBody"), unless a component of that very name exists already. */
+   ("physics.RigidBody"), unless a component of that very name exists already. A system
+   added then is named the same way ("physics.integrate"); its ordering (.after, .before,
+   .in_set) names systems and sets in full. */
 
 /* Sets the current scope (0: none) and returns the one before, to set it back. A dead
    entity is ECS_SCHED_ERR_STALE_ENTITY (the scope is left as it was, and 0 returned). */
@@ -7239,8 +7243,9 @@ struct ecs_sched_world {
            observers outside any operation: entity.h, at world creation */
         void (*apply_observed)(ecs_sched_world *w);
         /* an entity just spawned while a scope is set goes into it (a child of w->scope), and
-           a component registered then is named after it: scope.h, when a scope is first
-           set. The name: written into `out` (capacity bytes); false when it does not fit */
+           a component or a system added then is named after it: scope.h, when a scope is
+           first set. The name: written into `out` (capacity bytes); false when it does not
+           fit */
         void (*enter_scope)(ecs_sched_world *w, ecs_sched_entity e);
         /* base e gains (ON_SET, after) or is about to lose (ON_UNSET) its value of id: the
            ON_SET / ON_UNSET observers hear it for the instances that see that value:
@@ -15433,13 +15438,29 @@ static const ecs_sched_query_desc *ecs_sched__system_query_desc(ecs_sched_world 
     return queries->from_text(w, d->query_text, parsed) == ECS_SCHED_OK ? parsed : NULL;
 }
 
+/* A system named while a scope is set (a module's import) is named after the scope, as its
+   components are ("physics.integrate", scope.h); what it is ordered against is named in full. */
+static const char *ecs_sched__system_name(ecs_sched_world *w, const ecs_sched_system_desc *d,
+                                          char *scoped, size_t capacity) {
+    if (!d->name) return d->fn == ecs_sched_apply_deferred ? "apply_deferred" : "system";
+    if (!w->scope) return d->name;
+    if (!w->hooks.scoped_name(w, d->name, scoped, capacity)) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                        "add_system: '%s' in the current scope makes a name longer than %lu "
+                        "bytes", d->name, (unsigned long)capacity - 1);
+        return NULL;
+    }
+    return scoped;
+}
+
 /* Creates a system instance from its desc (queries, command buffer), not yet configured. */
 static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched__schedule *s,
                                                    const ecs_sched_system_desc *d) {
     ecs_sched__system *sys;
-    const char *name = d->name ? d->name : (d->fn == ecs_sched_apply_deferred ? "apply_deferred"
-                                                                              : "system");
+    char scoped[256];
+    const char *name = ecs_sched__system_name(w, d, scoped, sizeof scoped);
     int32_t i, name_index;
+    if (!name) return NULL;
     if (!d->fn) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                         "add_system: system '%s' has no function", name);
@@ -15487,7 +15508,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
         ecs_sched__hush_depth--;
         if (qd && ecs_sched__term_ends(&qd->terms[0])) break;
         if (!q) {
-            char who[200];
+            char who[300];
             snprintf(who, sizeof who, "add_system('%s'), query %d", name, (int)i);
             ecs_sched__fail_again_for(w, who);
             ecs_sched__system_free(w, sys);

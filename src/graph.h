@@ -684,13 +684,29 @@ static const ecs_sched_query_desc *ecs_sched__system_query_desc(ecs_sched_world 
     return queries->from_text(w, d->query_text, parsed) == ECS_SCHED_OK ? parsed : NULL;
 }
 
+/* A system named while a scope is set (a module's import) is named after the scope, as its
+   components are ("physics.integrate", scope.h); what it is ordered against is named in full. */
+static const char *ecs_sched__system_name(ecs_sched_world *w, const ecs_sched_system_desc *d,
+                                          char *scoped, size_t capacity) {
+    if (!d->name) return d->fn == ecs_sched_apply_deferred ? "apply_deferred" : "system";
+    if (!w->scope) return d->name;
+    if (!w->hooks.scoped_name(w, d->name, scoped, capacity)) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_LIMIT,
+                        "add_system: '%s' in the current scope makes a name longer than %lu "
+                        "bytes", d->name, (unsigned long)capacity - 1);
+        return NULL;
+    }
+    return scoped;
+}
+
 /* Creates a system instance from its desc (queries, command buffer), not yet configured. */
 static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched__schedule *s,
                                                    const ecs_sched_system_desc *d) {
     ecs_sched__system *sys;
-    const char *name = d->name ? d->name : (d->fn == ecs_sched_apply_deferred ? "apply_deferred"
-                                                                              : "system");
+    char scoped[256];
+    const char *name = ecs_sched__system_name(w, d, scoped, sizeof scoped);
     int32_t i, name_index;
+    if (!name) return NULL;
     if (!d->fn) {
         ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                         "add_system: system '%s' has no function", name);
@@ -738,7 +754,7 @@ static ecs_sched__system *ecs_sched__system_create(ecs_sched_world *w, ecs_sched
         ecs_sched__hush_depth--;
         if (qd && ecs_sched__term_ends(&qd->terms[0])) break;
         if (!q) {
-            char who[200];
+            char who[300];
             snprintf(who, sizeof who, "add_system('%s'), query %d", name, (int)i);
             ecs_sched__fail_again_for(w, who);
             ecs_sched__system_free(w, sys);

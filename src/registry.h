@@ -409,8 +409,9 @@ struct ecs_sched_world {
            observers outside any operation: entity.h, at world creation */
         void (*apply_observed)(ecs_sched_world *w);
         /* an entity just spawned while a scope is set goes into it (a child of w->scope), and
-           a component registered then is named after it: scope.h, when a scope is first
-           set. The name: written into `out` (capacity bytes); false when it does not fit */
+           a component or a system added then is named after it: scope.h, when a scope is
+           first set. The name: written into `out` (capacity bytes); false when it does not
+           fit */
         void (*enter_scope)(ecs_sched_world *w, ecs_sched_entity e);
         /* base e gains (ON_SET, after) or is about to lose (ON_UNSET) its value of id: the
            ON_SET / ON_UNSET observers hear it for the instances that see that value:

@@ -8,7 +8,9 @@
 
    While a scope is set, each entity spawned (ecs_sched_spawn, _spawn_with) becomes a child
    of it (ChildOf), and each component registered gets the scope's path in front of its name
-   ("physics.RigidBody"), unless a component of that very name exists already. */
+   ("physics.RigidBody"), unless a component of that very name exists already. A system
+   added then is named the same way ("physics.integrate"); its ordering (.after, .before,
+   .in_set) names systems and sets in full. */
 
 /* Sets the current scope (0: none) and returns the one before, to set it back. A dead
    entity is ECS_SCHED_ERR_STALE_ENTITY (the scope is left as it was, and 0 returned). */

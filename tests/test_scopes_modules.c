@@ -246,6 +246,80 @@ static void query_text_finds_names_in_the_current_scope_first(void **state) {
     check_and_destroy(w);
 }
 
+static int32_t g_order[4], g_ran;
+
+static void integrate(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    g_order[g_ran++] = 1;
+}
+
+static void render(ecs_sched_system_ctx *ctx) {
+    (void)ctx;
+    g_order[g_ran++] = 2;
+}
+
+static void physics_import(ecs_sched_world *w, void *handles) {
+    (void)handles;
+    assert_int_equal(ecs_sched_add_system(w, "Update", &(ecs_sched_system_desc){
+                                                           .name = "integrate", .fn = integrate}),
+                     ECS_SCHED_OK);
+}
+
+static void a_module_s_systems_are_named_under_its_scope(void **state) {
+    ecs_sched_world *w = new_world();
+    const char *names[4];
+    (void)state;
+    assert_int_equal(ecs_sched_import(w, &(ecs_sched_module_desc){.name = "game.physics",
+                                                                  .fn = physics_import}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_add_system(w, "Update", &(ecs_sched_system_desc){
+                                                           .name = "render", .fn = render}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_schedule_order(w, "Update", names, 4), 2);
+    assert_true((strcmp(names[0], "game.physics.integrate") == 0 &&
+                 strcmp(names[1], "render") == 0) ||
+                (strcmp(names[1], "game.physics.integrate") == 0 &&
+                 strcmp(names[0], "render") == 0));
+    check_and_destroy(w);
+}
+
+static void a_system_is_ordered_against_a_module_s_system_by_its_full_name(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    g_ran = 0;
+    assert_int_equal(ecs_sched_add_system(w, "Update", &(ecs_sched_system_desc){
+                                                           .name = "render", .fn = render,
+                                                           .after = {"game.physics.integrate"}}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_import(w, &(ecs_sched_module_desc){.name = "game.physics",
+                                                                  .fn = physics_import}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, "Update"), ECS_SCHED_OK);
+    assert_int_equal(g_ran, 2);
+    assert_int_equal(g_order[0], 1);
+    assert_int_equal(g_order[1], 2);
+    check_and_destroy(w);
+}
+
+static void a_system_name_too_long_for_its_scope_is_refused_naming_it(void **state) {
+    ecs_sched_world *w = new_world();
+    char path[300];
+    ecs_sched_entity deep;
+    (void)state;
+    memset(path, 'a', sizeof path - 1);
+    path[200] = '.';
+    path[sizeof path - 1] = 0;
+    deep = ecs_sched_entity_from_path(w, 0, path, NULL);
+    assert_true(deep != ECS_SCHED_NULL_ENTITY);
+    (void)ecs_sched_set_scope(w, deep);
+    assert_int_equal(ecs_sched_add_system(w, "Update", &(ecs_sched_system_desc){
+                                                           .name = "render", .fn = render}),
+                     ECS_SCHED_ERR_LIMIT);
+    (void)ecs_sched_set_scope(w, 0);
+    assert_non_null(strstr(ecs_sched_last_error(w), "'render'"));
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_spawn_in_a_scope_makes_a_child_of_it),
@@ -260,6 +334,9 @@ int main(void) {
         cmocka_unit_test(a_module_that_imports_itself_through_another_is_refused_naming_the_chain),
         cmocka_unit_test(importing_with_handles_of_another_size_is_refused),
         cmocka_unit_test(query_text_finds_names_in_the_current_scope_first),
+        cmocka_unit_test(a_module_s_systems_are_named_under_its_scope),
+        cmocka_unit_test(a_system_is_ordered_against_a_module_s_system_by_its_full_name),
+        cmocka_unit_test(a_system_name_too_long_for_its_scope_is_refused_naming_it),
     };
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
 }
