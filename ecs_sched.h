@@ -755,10 +755,12 @@
      the event travels from e up its ChildOf ancestors (or .traverse, an exclusive, acyclic
      kind), trigger->entity the one it is at and trigger->origin e, until an observer calls
      ecs_sched_stop_propagation(ctx) (the other observers at that entity still hear it) or it
-     passes a root. An ON_EVENT entity observer with .up also hears the events sent to (or
-     travelling through) its entity's ChildOf ancestors (flecs's up traversal), with
-     trigger->entity the ancestor. Emitting is refused in a system that runs beside others (as a structural
-     change is); what the observers change is applied before ecs_sched_emit returns.
+     passes a root. An entity observer with .up also hears what happens to its entity's
+     ChildOf ancestors (flecs's up traversal): their components' events (ON_ADD, _INSERT,
+     _REMOVE, _SET, _UNSET) or, for ON_EVENT, the events sent to or travelling through them,
+     with trigger->entity the ancestor. Emitting is refused in a system that runs beside
+     others (as a structural change is); what the observers change is applied before
+     ecs_sched_emit returns.
 
      Observers with a query (flecs's multi-term observers): instead of .component, a desc's
      .query (terms) or .query_text ("Position, Velocity, !Frozen"); the observer hears
@@ -3098,8 +3100,9 @@ typedef struct ecs_sched_observer_desc {
     /* An entity observer (Bevy's entity.observe): hears only what happens to this entity (or
        an event sent to it, or travelling through it). */
     ecs_sched_entity entity;
-    /* An ON_EVENT entity observer that also hears the events sent to (or travelling through)
-       its entity's ancestors (flecs's up traversal): trigger->entity is where the event is. */
+    /* An entity observer that also hears what happens to its entity's ancestors along
+       ChildOf (flecs's up traversal): their components' events, or (ON_EVENT) the events sent
+       to or travelling through them; trigger->entity is where it happens. */
     bool up;
 } ecs_sched_observer_desc;
 
@@ -7253,6 +7256,10 @@ struct ecs_sched_world {
         void (*base_value)(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
                            int event);
         bool (*scoped_name)(const ecs_sched_world *w, const char *name, char *out, size_t capacity);
+        /* whether `ancestor` is one of e's ancestors (ChildOf), for .up observers of
+           components' events (observer.h): emit.h's, at world creation; never NULL */
+        bool (*is_ancestor)(const ecs_sched_world *w, ecs_sched_entity ancestor,
+                            ecs_sched_entity e);
     } hooks;
     ecs_sched_entity scope;              /* scope.h: the current scope, or 0 */
     void *parts[ECS_SCHED__MAX_PARTS];   /* by the slot of a module's key (see above) */
@@ -11389,10 +11396,13 @@ static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
     if (d->entity && !ecs_sched__is_live_record(w, d->entity)) {
         return ecs_sched__stale(w, d->entity, "observer_add: the entity of an entity observer");
     }
-    if (d->up && (d->event != ECS_SCHED_ON_EVENT || !d->entity)) {
+    if (d->up && (!d->entity || d->event == ECS_SCHED_ON_DESPAWN ||
+                  d->event == ECS_SCHED_ON_MATCH || d->event == ECS_SCHED_ON_UNMATCH)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "observer_add: observer '%s' asks for its entity's ancestors' "
-                               "events (.up), which an ON_EVENT observer of an entity does", name);
+                               "events (.up), which an entity observer of a component's events "
+                               "(ON_ADD, _INSERT, _REMOVE, _SET, _UNSET) or of ON_EVENT does",
+                               name);
     }
     if (d->event == ECS_SCHED_ON_EVENT && (ecs_sched__observer_has_query(d) || d->yield_existing)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -11795,6 +11805,13 @@ static void ecs_sched__observer_yield_existing(ecs_sched_world *w, ecs_sched__ob
     if (all->deferred && w->hooks.apply_observed) w->hooks.apply_observed(w);
 }
 
+/* Whether observer o hears what happens to entity e: it is no entity's observer, or e is its
+   entity, or (.up) one of its entity's ancestors. */
+static bool ecs_sched__observer_of(const ecs_sched_world *w, const ecs_sched__observer *o,
+                                   ecs_sched_entity e) {
+    return !o->entity || o->entity == e || (o->up && w->hooks.is_ancestor(w, e, o->entity));
+}
+
 /* Calls the observers of `event` on `component` for entity e, in the order they were added
    (target: of a relationship, else 0). */
 static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_event event,
@@ -11807,7 +11824,7 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         if (o->event != event || !ecs_sched__observer_watches(o, component) ||
-            (o->entity && o->entity != e) || !ecs_sched__observer_hears(w, o, e) ||
+            !ecs_sched__observer_of(w, o, e) || !ecs_sched__observer_hears(w, o, e) ||
             (o->filtered && !ecs_sched__observer_filters_pass(w, o, e)) ||
             (o->query && !ecs_sched__query_matches(
                              o->query, w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], NULL))) {
@@ -34122,6 +34139,7 @@ static bool ecs_sched__world_register_builtins(ecs_sched_world *w) {
     w->prefab = ecs_sched_component_register_type(w, ECS_SCHED__PREFAB_NAME, 0, 0);
     if (!w->prefab) return false;
     w->hooks.apply_observed = ecs_sched__observers_flush;
+    w->hooks.is_ancestor = ecs_sched__is_ancestor;
 #ifndef ECS_SCHED_NO_QUERY_TEXT
     {
         ecs_sched__queries *queries = ecs_sched__queries_reserve(w);

@@ -86,8 +86,9 @@ typedef struct ecs_sched_observer_desc {
     /* An entity observer (Bevy's entity.observe): hears only what happens to this entity (or
        an event sent to it, or travelling through it). */
     ecs_sched_entity entity;
-    /* An ON_EVENT entity observer that also hears the events sent to (or travelling through)
-       its entity's ancestors (flecs's up traversal): trigger->entity is where the event is. */
+    /* An entity observer that also hears what happens to its entity's ancestors along
+       ChildOf (flecs's up traversal): their components' events, or (ON_EVENT) the events sent
+       to or travelling through them; trigger->entity is where it happens. */
     bool up;
 } ecs_sched_observer_desc;
 
@@ -214,10 +215,13 @@ static ecs_sched_result ecs_sched__observer_check(ecs_sched_world *w,
     if (d->entity && !ecs_sched__is_live_record(w, d->entity)) {
         return ecs_sched__stale(w, d->entity, "observer_add: the entity of an entity observer");
     }
-    if (d->up && (d->event != ECS_SCHED_ON_EVENT || !d->entity)) {
+    if (d->up && (!d->entity || d->event == ECS_SCHED_ON_DESPAWN ||
+                  d->event == ECS_SCHED_ON_MATCH || d->event == ECS_SCHED_ON_UNMATCH)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
                                "observer_add: observer '%s' asks for its entity's ancestors' "
-                               "events (.up), which an ON_EVENT observer of an entity does", name);
+                               "events (.up), which an entity observer of a component's events "
+                               "(ON_ADD, _INSERT, _REMOVE, _SET, _UNSET) or of ON_EVENT does",
+                               name);
     }
     if (d->event == ECS_SCHED_ON_EVENT && (ecs_sched__observer_has_query(d) || d->yield_existing)) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
@@ -620,6 +624,13 @@ static void ecs_sched__observer_yield_existing(ecs_sched_world *w, ecs_sched__ob
     if (all->deferred && w->hooks.apply_observed) w->hooks.apply_observed(w);
 }
 
+/* Whether observer o hears what happens to entity e: it is no entity's observer, or e is its
+   entity, or (.up) one of its entity's ancestors. */
+static bool ecs_sched__observer_of(const ecs_sched_world *w, const ecs_sched__observer *o,
+                                   ecs_sched_entity e) {
+    return !o->entity || o->entity == e || (o->up && w->hooks.is_ancestor(w, e, o->entity));
+}
+
 /* Calls the observers of `event` on `component` for entity e, in the order they were added
    (target: of a relationship, else 0). */
 static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_event event,
@@ -632,7 +643,7 @@ static void ecs_sched__observe_target(ecs_sched_world *w, ecs_sched_observer_eve
     for (i = 0; i < all->count; i++) {
         ecs_sched__observer *o = all->items[i];
         if (o->event != event || !ecs_sched__observer_watches(o, component) ||
-            (o->entity && o->entity != e) || !ecs_sched__observer_hears(w, o, e) ||
+            !ecs_sched__observer_of(w, o, e) || !ecs_sched__observer_hears(w, o, e) ||
             (o->filtered && !ecs_sched__observer_filters_pass(w, o, e)) ||
             (o->query && !ecs_sched__query_matches(
                              o->query, w->tables[w->records[ECS_SCHED_ENTITY_INDEX(e)].table], NULL))) {

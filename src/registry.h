@@ -419,6 +419,10 @@ struct ecs_sched_world {
         void (*base_value)(ecs_sched_world *w, ecs_sched_entity e, ecs_sched_id id,
                            int event);
         bool (*scoped_name)(const ecs_sched_world *w, const char *name, char *out, size_t capacity);
+        /* whether `ancestor` is one of e's ancestors (ChildOf), for .up observers of
+           components' events (observer.h): emit.h's, at world creation; never NULL */
+        bool (*is_ancestor)(const ecs_sched_world *w, ecs_sched_entity ancestor,
+                            ecs_sched_entity e);
     } hooks;
     ecs_sched_entity scope;              /* scope.h: the current scope, or 0 */
     void *parts[ECS_SCHED__MAX_PARTS];   /* by the slot of a module's key (see above) */

@@ -100,6 +100,7 @@ static bool ecs_sched__world_register_builtins(ecs_sched_world *w) {
     w->prefab = ecs_sched_component_register_type(w, ECS_SCHED__PREFAB_NAME, 0, 0);
     if (!w->prefab) return false;
     w->hooks.apply_observed = ecs_sched__observers_flush;
+    w->hooks.is_ancestor = ecs_sched__is_ancestor;
 #ifndef ECS_SCHED_NO_QUERY_TEXT
     {
         ecs_sched__queries *queries = ecs_sched__queries_reserve(w);

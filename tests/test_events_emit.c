@@ -170,7 +170,37 @@ static void an_up_observer_hears_the_events_of_its_entity_s_ancestors(void **sta
                          .name = "no_entity", .event = ECS_SCHED_ON_EVENT, .component = f.hit,
                          .up = true, .fn = note}),
                      0);
-    assert_non_null(strstr(ecs_sched_last_error(f.w), "which an ON_EVENT observer of an entity does"));
+    assert_non_null(strstr(ecs_sched_last_error(f.w), "which an entity observer of"));
+    assert_int_equal(ecs_sched_observer_add(f.w, &(ecs_sched_observer_desc){
+                         .name = "despawns_up", .event = ECS_SCHED_ON_DESPAWN,
+                         .entity = f.barrel, .up = true, .fn = note}),
+                     0);
+    assert_non_null(strstr(ecs_sched_last_error(f.w), "'despawns_up'"));
+    check_and_destroy(f.w);
+}
+
+static void an_up_observer_hears_its_ancestors_components_change(void **state) {
+    fixture f = make_fixture();
+    ecs_sched_entity stranger = named(f.w, "stranger", 0);
+    (void)state;
+    assert_int_not_equal(ecs_sched_observer_add(f.w, &(ecs_sched_observer_desc){
+                             .name = "set_up", .event = ECS_SCHED_ON_SET,
+                             .component = f.position, .entity = f.barrel, .up = true,
+                             .fn = note}),
+                         0);
+    assert_int_not_equal(ecs_sched_observer_add(f.w, &(ecs_sched_observer_desc){
+                             .name = "removed_up", .event = ECS_SCHED_ON_REMOVE,
+                             .component = f.position, .entity = f.turret, .up = true,
+                             .fn = note}),
+                         0);
+    assert_int_equal(ecs_sched_insert(f.w, f.ship, f.position, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(f.w, stranger, f.position, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(f.w, f.barrel, f.position, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_remove(f.w, f.barrel, f.position), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_remove(f.w, f.ship, f.position), ECS_SCHED_OK);
+    /* the barrel's own change is its own; its removal is below the turret, not above */
+    assert_string_equal(g_trace, "set_up:ship/ship:-1 set_up:barrel/barrel:-1 "
+                                 "removed_up:ship/ship:-1");
     check_and_destroy(f.w);
 }
 
@@ -246,6 +276,7 @@ int main(void) {
         cmocka_unit_test(an_event_that_does_not_travel_stays_at_its_entity),
         cmocka_unit_test(an_entity_observer_hears_only_its_entity_s_changes),
         cmocka_unit_test(an_up_observer_hears_the_events_of_its_entity_s_ancestors),
+        cmocka_unit_test(an_up_observer_hears_its_ancestors_components_change),
         cmocka_unit_test(what_the_observers_change_is_applied_before_emit_returns),
         cmocka_unit_test(bad_events_are_refused_naming_what_is_wrong),
         cmocka_unit_test(an_exclusive_system_may_emit),
