@@ -1324,6 +1324,11 @@
      before the next; .chain_ignore_deferred does so without automatic sync points.
      ecs_sched_chain_sets(w, label, count, names, ignore_deferred) chains sets.
 
+     Removing. ecs_sched_remove_system(w, label, name) takes every system of that name out,
+     with its own configuration (sets, orderings, conditions); what other systems and sets say
+     of the name stays, and applies to a system added under it later (a reloaded script's
+     systems come back in their place). Not while the schedule runs (ECS_SCHED_ERR_ACCESS).
+
      Nested runs. An exclusive system may run other schedules, any number of times:
      ecs_sched_run_schedule(ecs_sched_ctx_world(ctx), "FixedUpdate"). A schedule cannot run
      inside its own run (directly or through others): that call returns
@@ -2059,8 +2064,8 @@
                 ecs_sched_condition_resource_added, ecs_sched_condition_resource_changed,
                 ecs_sched_condition_on_message, ecs_sched_condition_any_component_removed
      graph      ecs_sched_schedule_configure, ecs_sched_add_system, ecs_sched_add_systems,
-                ecs_sched_configure_set, ecs_sched_chain_sets, ecs_sched_schedule_exists,
-                ecs_sched_apply_deferred
+                ecs_sched_remove_system, ecs_sched_configure_set, ecs_sched_chain_sets,
+                ecs_sched_schedule_exists, ecs_sched_apply_deferred
      plan       ecs_sched_schedule_build, ecs_sched_schedule_order
      dot        ecs_sched_schedule_write_dot
      change     ecs_sched_change_tick, ecs_sched_change_tick_advance
@@ -3709,6 +3714,12 @@ ECS_SCHED_API ecs_sched_result ecs_sched_add_systems(ecs_sched_world *world, con
 ECS_SCHED_API ecs_sched_result ecs_sched_configure_set(ecs_sched_world *world,
                                                       const char *schedule,
                                                       const ecs_sched_set_desc *desc);
+/* Removes every system named `name` from the schedule, with what they were configured with
+   (their sets, orderings and run conditions); what others say of the name stays, as it would
+   for a name never added. The schedule is rebuilt before its next run. A schedule that is
+   running is ECS_SCHED_ERR_ACCESS; a name no system has is ECS_SCHED_ERR_NOT_FOUND. */
+ECS_SCHED_API ecs_sched_result ecs_sched_remove_system(ecs_sched_world *world, const char *schedule,
+                                                      const char *name);
 /* Orders sets one after the other: sets[0] before sets[1] before ... */
 ECS_SCHED_API ecs_sched_result ecs_sched_chain_sets(ecs_sched_world *world, const char *schedule,
                                                    int32_t count, const char *const *sets,
@@ -15333,6 +15344,110 @@ static void ecs_sched__rollback(ecs_sched_world *w, ecs_sched__schedule *s, ecs_
 
 static void ecs_sched__mark_changed(ecs_sched__schedule *s) {
     s->built = false;
+}
+
+/* ---- removing systems ---- */
+
+/* A system reference after the systems `gone` marks were taken out: its new index, or -1
+   when it went (names are kept as they are). */
+static ecs_sched__ref ecs_sched__ref_after_removal(ecs_sched__ref ref, const int32_t *new_index) {
+    return ref < 0 ? ref : new_index[ref];
+}
+
+static void ecs_sched__relations_after_removal(ecs_sched__schedule *s, const int32_t *new_index) {
+    int kind;
+    for (kind = 0; kind < ECS_SCHED__REL_KINDS; kind++) {
+        ecs_sched__relations *list = &s->relations[kind];
+        uint32_t i, kept = 0;
+        for (i = 0; i < list->count; i++) {
+            ecs_sched__relation r = list->items[i];
+            ecs_sched__ref subject = ecs_sched__ref_after_removal(r.subject, new_index);
+            ecs_sched__ref object = ecs_sched__ref_after_removal(r.object, new_index);
+            if ((r.subject >= 0 && subject < 0) || (r.object >= 0 && object < 0)) {
+                ecs_sched__count_references(s, kind, &r, -1);
+                continue;
+            }
+            r.subject = subject;
+            r.object = object;
+            list->items[kept++] = r;
+        }
+        list->count = kept;
+    }
+}
+
+static void ecs_sched__guards_after_removal(ecs_sched__schedule *s, const int32_t *new_index) {
+    uint32_t i, kept = 0;
+    for (i = 0; i < s->guard_count; i++) {
+        ecs_sched__guard g = s->guards[i];
+        if (g.subject >= 0 && (g.subject = new_index[g.subject]) < 0) continue;
+        s->guards[kept++] = g;
+    }
+    s->guard_count = kept;
+}
+
+/* Takes out the systems for which gone(system, data) holds, with their relations and
+   guards; the others keep their order. False when out of memory (nothing changed). */
+static bool ecs_sched__remove_systems_if(ecs_sched_world *w, ecs_sched__schedule *s,
+                                         bool (*gone)(const ecs_sched__system *, const void *),
+                                         const void *data) {
+    int32_t *new_index =
+        (int32_t *)ecs_sched__alloc(&w->env, ((size_t)s->system_count + 1) * sizeof *new_index);
+    uint32_t i, kept = 0;
+    if (!new_index) {
+        ecs_sched__out_of_memory(w, "removing systems");
+        return false;
+    }
+    for (i = 0; i < s->system_count; i++) {
+        new_index[i] = gone(s->systems[i], data) ? -1 : (int32_t)kept++;
+    }
+    ecs_sched__relations_after_removal(s, new_index);
+    ecs_sched__guards_after_removal(s, new_index);
+    for (i = 0; i < s->name_count; i++) {
+        s->names[i].system_count = 0;
+        s->names[i].first_system = -1;
+    }
+    for (i = 0, kept = 0; i < s->system_count; i++) {
+        ecs_sched__system *sys = s->systems[i];
+        ecs_sched__name *n = &s->names[sys->name];
+        if (new_index[i] < 0) {
+            ecs_sched__system_free(w, sys);
+            continue;
+        }
+        if (n->system_count++ == 0) n->first_system = (int32_t)kept;
+        s->systems[kept++] = sys;
+    }
+    s->system_count = kept;
+    ecs_sched__free(&w->env, new_index);
+    ecs_sched__mark_changed(s);
+    return true;
+}
+
+static bool ecs_sched__system_has_name(const ecs_sched__system *sys, const void *name) {
+    return sys->name == *(const int32_t *)name;
+}
+
+ecs_sched_result ecs_sched_remove_system(ecs_sched_world *w, const char *label, const char *name) {
+    ecs_sched__schedule *s;
+    int32_t index;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!label || !name) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "remove_system: give a schedule and a system's name");
+    }
+    s = ecs_sched__schedule_find(w, label);
+    index = s ? ecs_sched__name_map_get(&s->name_index, name) : -1;
+    if (index < 0 || s->names[index].system_count == 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
+                               "remove_system: schedule '%s' has no system named '%s'", label,
+                               name);
+    }
+    if (s->running) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_ACCESS,
+                               "remove_system: schedule '%s' is running; remove '%s' between "
+                               "its runs", label, name);
+    }
+    return ecs_sched__remove_systems_if(w, s, ecs_sched__system_has_name, &index)
+               ? ECS_SCHED_OK : w->env.last_result;
 }
 
 static bool ecs_sched__check_resources(ecs_sched_world *w, const ecs_sched_id *ids,

@@ -459,8 +459,96 @@ static void many_chained_sets_are_ordered(void **state) {
     check_and_destroy(w);
 }
 
+/* ---- removing systems ---- */
+
+static void a_removed_system_is_gone_from_the_next_run(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "a", .fn = record);
+    ADD_SYSTEM(w, .name = "b", .fn = record);
+    ADD_SYSTEM(w, .name = "c", .fn = record);
+    assert_run_traces(w, "a b c");
+    assert_int_equal(ecs_sched_remove_system(w, UPDATE, "b"), ECS_SCHED_OK);
+    g_trace[0] = '\0';
+    assert_run_traces(w, "a c");
+    assert_string_equal(plan_of(w, UPDATE), "a c");
+    check_and_destroy(w);
+}
+
+static void removing_a_system_removes_every_instance_of_its_name(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "twice", .fn = record);
+    ADD_SYSTEM(w, .name = "once", .fn = record);
+    ADD_SYSTEM(w, .name = "twice", .fn = record, .after = {"once"});
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &(ecs_sched_schedule_desc){
+                                                                 .duplicate_names =
+                                                                     ECS_SCHED_REPORT_IGNORE}),
+                     ECS_SCHED_OK);
+    assert_run_traces(w, "twice once twice");
+    assert_int_equal(ecs_sched_remove_system(w, UPDATE, "twice"), ECS_SCHED_OK);
+    g_trace[0] = '\0';
+    assert_run_traces(w, "once");
+    check_and_destroy(w);
+}
+
+static void a_removed_system_takes_its_orderings_and_conditions_with_it(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "render", .fn = record);
+    ADD_SYSTEM(w, .name = "input", .fn = record, .after = {"render"},
+               .run_if = {&(ecs_sched_condition){.fn = always_false}});
+    ADD_SYSTEM(w, .name = "input", .fn = record, .before = {"render"});
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &(ecs_sched_schedule_desc){
+                                                                 .duplicate_names =
+                                                                     ECS_SCHED_REPORT_IGNORE}),
+                     ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_remove_system(w, UPDATE, "input"), ECS_SCHED_OK);
+    ADD_SYSTEM(w, .name = "input", .fn = record);   /* a new one, free of the old ties */
+    ADD_SYSTEM(w, .name = "update", .fn = record, .before = {"render"});
+    assert_run_traces(w, "input update render");
+    check_and_destroy(w);
+}
+
+static void what_others_say_of_a_removed_name_stays(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "physics", .fn = record);
+    ADD_SYSTEM(w, .name = "render", .fn = record, .after = {"physics"});
+    assert_int_equal(ecs_sched_remove_system(w, UPDATE, "physics"), ECS_SCHED_OK);
+    ADD_SYSTEM(w, .name = "physics", .fn = record);   /* the ordering applies to it again */
+    assert_run_traces(w, "physics render");
+    check_and_destroy(w);
+}
+
+static void remove_system(ecs_sched_system_ctx *ctx) {
+    trace_add("remover");
+    assert_int_equal(ecs_sched_remove_system(ecs_sched_ctx_world(ctx), UPDATE, "a"),
+                     ECS_SCHED_ERR_ACCESS);
+    assert_int_equal(ecs_sched_ctx_error(ctx), ECS_SCHED_ERR_ACCESS);
+    ecs_sched_ctx_clear_error(ctx);   /* handled: the system does not fail */
+}
+
+static void removing_what_is_not_there_or_while_running_is_refused(void **state) {
+    ecs_sched_world *w = new_world();
+    (void)state;
+    ADD_SYSTEM(w, .name = "a", .fn = record);
+    ADD_SYSTEM(w, .name = "remover", .fn = remove_system, .exclusive = true);
+    assert_int_equal(ecs_sched_remove_system(w, UPDATE, "nobody"), ECS_SCHED_ERR_NOT_FOUND);
+    assert_non_null(strstr(ecs_sched_last_error(w), "has no system named 'nobody'"));
+    assert_int_equal(ecs_sched_remove_system(w, "Nowhere", "a"), ECS_SCHED_ERR_NOT_FOUND);
+    ecs_sched_clear_error(w);
+    assert_run_traces(w, "a remover");
+    check_and_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_removed_system_is_gone_from_the_next_run),
+        cmocka_unit_test(removing_a_system_removes_every_instance_of_its_name),
+        cmocka_unit_test(a_removed_system_takes_its_orderings_and_conditions_with_it),
+        cmocka_unit_test(what_others_say_of_a_removed_name_stays),
+        cmocka_unit_test(removing_what_is_not_there_or_while_running_is_refused),
         cmocka_unit_test(unconstrained_systems_run_in_the_order_they_were_added),
         cmocka_unit_test(before_moves_a_system_ahead_of_one_added_earlier),
         cmocka_unit_test(after_moves_a_system_behind_one_added_later),
