@@ -237,9 +237,9 @@ $(2)/%: tests/%.c ecs_sched.h $(TEST_HEADERS) $(2)/impl.o
 	$(1) $(3) $$(if $$(filter $$*,$(5)),,-O0) -I. $(STB_CFLAGS) $$< $$(call impl_for,$$*,$(2)) \
 	  $(STB_LIBS) -lcmocka $(4) -o $$@
 endef
-# The tests build the optional parts too: JSON files (ECS_SCHED_JSON, cJSON) and the trace
-# (ECS_SCHED_TRACE).
-OPTIONAL := -DECS_SCHED_JSON -DECS_SCHED_TRACE
+# The tests build the optional parts too: JSON files (ECS_SCHED_JSON, cJSON), the trace
+# (ECS_SCHED_TRACE) and language drivers (ECS_SCHED_SCRIPTS).
+OPTIONAL := -DECS_SCHED_JSON -DECS_SCHED_TRACE -DECS_SCHED_SCRIPTS
 JSON_LIBS := -lcjson
 define unit_rule
 $(call unit_config,$(1),$(BUILD)/$(1),$(STRICT) $(SANITIZE) $(OPTIONAL),$(JSON_LIBS),$(OPTIMIZED_TESTS))

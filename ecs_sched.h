@@ -58,6 +58,8 @@
                            state conditions, the stack, computed states, sub-states
      The app ............. default schedules and their order, the frame loop, exit, plugins
      Time ................ real, virtual and fixed clocks, the fixed step, time conditions
+     Scripts ............. language drivers, scripts' systems in the world's schedules,
+                           reloading while the game runs (ECS_SCHED_SCRIPTS)
      Threads ............. ECS_SCHED_THREADS, the pool, the parallel executor, parallel queries
      Errors .............. the error rule: what each kind of call returns, what asserts
      API index ........... every public function, by module
@@ -1327,7 +1329,8 @@
      Removing. ecs_sched_remove_system(w, label, name) takes every system of that name out,
      with its own configuration (sets, orderings, conditions); what other systems and sets say
      of the name stays, and applies to a system added under it later (a reloaded script's
-     systems come back in their place). Not while the schedule runs (ECS_SCHED_ERR_ACCESS).
+     systems come back in their place). Not while the schedule runs
+     (ECS_SCHED_ERR_SCHEDULE_RUNNING).
 
      Nested runs. An exclusive system may run other schedules, any number of times:
      ecs_sched_run_schedule(ecs_sched_ctx_world(ctx), "FixedUpdate"). A schedule cannot run
@@ -1738,6 +1741,45 @@
      ecs_sched_condition_on_timer(period) (true once each time the period elapses; several
      periods in one frame still give one true), _once_after_delay(d), _repeating_after_delay(d)
      (true from d on), _time_paused(). They count as reads of Time (or Time<Virtual>).
+
+   SCRIPTS (ECS_SCHED_SCRIPTS)
+
+     With ECS_SCHED_SCRIPTS defined (ECS_SCHED_NATIVE_SCRIPTS and ECS_SCHED_LUA define it),
+     systems and observers can come from scripts. The library knows no language: a driver
+     (ecs_sched_script_driver: a name, the file endings it runs, and load, declare, run,
+     unload, destroy) does, and a world is given drivers with ecs_sched_script_driver_add.
+
+         ecs_sched_script *ai = ecs_sched_script_load(w, "scripts/ai.lua");  // by its ending
+
+     Loading reads the file into a version of the script (the driver's state: a Lua chunk, a
+     shared library) and asks the driver to declare what it defines: each system is added to
+     its schedule through ecs_sched_script_add_system (a system desc, with .fn or without:
+     then the driver's run is called with the index it gave), each observer through
+     ecs_sched_script_add_observer. They are ordinary systems and observers: their names,
+     queries (written as text or as terms), resources, sets, orderings and conditions are
+     judged as any other's, and build errors, ambiguity reports and the Graphviz export show
+     them. The schedules a script adds to are built at once, so a script that breaks one is
+     refused as it loads.
+
+     ecs_sched_script_reload(w, ai) reads the file again and replaces what the script
+     declared with what the new version declares; the world's data stays. Any failure (the
+     file does not load: a syntax error; a declaration is refused; a schedule no longer
+     builds) leaves the version before running as it was, and returns the failure,
+     ECS_SCHED_ERR_SCRIPT for the driver's own ("script 'scripts/ai.lua': line 3: ..."). A
+     reload that worked unloads the version before. ecs_sched_scripts_poll(w) reloads each
+     script whose file changed (its time, size or file) and returns how many; a file whose
+     reload failed is tried again once it changes again. Scripts change between schedule runs
+     only (ECS_SCHED_ERR_SCHEDULE_RUNNING): poll between frames. ecs_sched_script_unload
+     takes out what a script declared and frees it; a world destroyed unloads every script
+     after everything else has gone (a hook may be a script's function).
+
+     A driver's functions: load(script, path) returns a version or NULL after
+     ecs_sched_script_fail(script, "line %d: ...") said why; declare(script, version) makes
+     the declarations, and is called again for the version before when a reload fails (it
+     must be callable more than once); run(version, index, ctx, trigger) runs a declaration
+     that has no fn (trigger: NULL for a system); unload(version); destroy() when the world
+     goes. Inside a script's system, ecs_sched_ctx_user_data is its desc's user_data, as
+     for any system.
 
    THREADS
 
@@ -2156,6 +2198,11 @@
                 ecs_sched_app_insert_schedule_before, ecs_sched_app_insert_schedule_after,
                 ecs_sched_app_schedule_order, ecs_sched_app_add_plugin,
                 ecs_sched_app_add_plugins, ecs_sched_app_has_plugin
+     script     ecs_sched_script_driver_add, ecs_sched_script_load, ecs_sched_script_reload,
+                ecs_sched_script_unload, ecs_sched_scripts_poll, ecs_sched_script_find,
+                ecs_sched_script_path, ecs_sched_script_world, ecs_sched_script_version,
+                ecs_sched_script_add_system, ecs_sched_script_add_observer,
+                ecs_sched_script_fail
 
      (build and access, between graph and plan, have no public functions: they are the
      passes of a schedule build.) `make test` checks that this index names every function
@@ -2288,6 +2335,7 @@ extern "C" {
      ECS_SCHED_THREADS         the work-stealing pool and the parallel executor; the file
                                with the implementation is then compiled as C11 (<stdatomic.h>)
      ECS_SCHED_NO_MEMBARRIER   (with threads, Linux) ordinary fences instead of membarrier(2)
+     ECS_SCHED_SCRIPTS         language drivers and the scripts they run (see SCRIPTS)
      ECS_SCHED_NO_RELATIONS, _NO_INHERITANCE, _NO_REFLECT, _NO_SNAPSHOT, _NO_STEPPING,
      _NO_STATES, _NO_APP, _NO_QUERY_TEXT, and ECS_SCHED_MINIMAL (all of them): features left out, declarations
                                and implementation (see Leaving features out in CONFIGURATION);
@@ -2471,7 +2519,8 @@ static int (*const ecs_sched__configuration[])(void) __attribute__((ECS_SCHED__R
     X(ERR_REFUSED,            "a rule set at registration refuses the operation")       \
     X(ERR_NAME_CLASH,         "two entities would have the same name in one scope")     \
     X(ERR_NOT_FOUND,          "nothing has this name or path")                          \
-    X(ERR_QUERY_SYNTAX,       "a query's text does not parse")
+    X(ERR_QUERY_SYNTAX,       "a query's text does not parse")                          \
+    X(ERR_SCRIPT,             "a script failed to load, to declare what it defines or to run")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,
@@ -3717,7 +3766,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_configure_set(ecs_sched_world *world,
 /* Removes every system named `name` from the schedule, with what they were configured with
    (their sets, orderings and run conditions); what others say of the name stays, as it would
    for a name never added. The schedule is rebuilt before its next run. A schedule that is
-   running is ECS_SCHED_ERR_ACCESS; a name no system has is ECS_SCHED_ERR_NOT_FOUND. */
+   running is ECS_SCHED_ERR_SCHEDULE_RUNNING; a name no system has is ECS_SCHED_ERR_NOT_FOUND. */
 ECS_SCHED_API ecs_sched_result ecs_sched_remove_system(ecs_sched_world *world, const char *schedule,
                                                       const char *name);
 /* Orders sets one after the other: sets[0] before sets[1] before ... */
@@ -4996,6 +5045,98 @@ ECS_SCHED_API ecs_sched_system_desc ecs_sched_state_transitions_system(ecs_sched
    counts as "this run" for the next one (ecs_sched_state_transition.this_run). */
 ECS_SCHED_API ecs_sched_result ecs_sched_state_apply(ecs_sched_world *world, ecs_sched_id machine);
 #endif /* ECS_SCHED_NO_STATES */
+
+/*================================== src/script.h (public) ===================================*/
+/* script: language drivers, when ECS_SCHED_SCRIPTS is defined (ECS_SCHED_NATIVE_SCRIPTS and
+   ECS_SCHED_LUA define it). The library knows no language: a driver does, and the world keeps
+   the scripts it loaded, what each declared (systems, observers), and the version of each
+   that runs; a reload replaces one script's declarations and nothing else. */
+
+#ifdef ECS_SCHED_SCRIPTS
+
+/* ---- drivers ----
+
+   A driver runs the scripts of one language. What it loads is a version of a script: the
+   driver's own state for one reading of the file (a Lua chunk and its functions, a shared
+   library). The world calls:
+     load     to read the file into a new version (compile it, run its top level); NULL on
+              failure, after ecs_sched_script_fail says why (file, line);
+     declare  to declare what a version defines, through ecs_sched_script_add_system and
+              _add_observer: at the first load, after each reload, and again for the version
+              that ran before when a reload fails (so it must be callable more than once);
+     run      to run one of a version's systems or observers (`index` is the one it gave when
+              declaring it; trigger is NULL for a system); not called for a declaration that
+              gave its own fn (a native function);
+     unload   to free a version: replaced by a successful reload, given up after a failed one,
+              or its script unloaded;
+     destroy  (optional) when the world goes, after every version is unloaded.
+   Each receives the driver's user_data. */
+typedef struct ecs_sched_script ecs_sched_script;
+
+typedef struct ecs_sched_script_driver {
+    const char *name;            /* required: "lua", "native" */
+    const char *extensions;      /* required: the file endings it runs, ".lua" or ".so .dylib" */
+    void *user_data;
+    void *(*load)(ecs_sched_script *script, const char *path, void *user_data);
+    ecs_sched_result (*declare)(ecs_sched_script *script, void *version, void *user_data);
+    void (*run)(void *version, int32_t index, ecs_sched_system_ctx *ctx,
+                const ecs_sched_trigger *trigger, void *user_data);
+    void (*unload)(void *version, void *user_data);
+    void (*destroy)(void *user_data);
+} ecs_sched_script_driver;
+
+/* Adds a driver to the world (copied). A name or an ending another driver has is refused. */
+ECS_SCHED_API ecs_sched_result ecs_sched_script_driver_add(ecs_sched_world *world,
+                                                           const ecs_sched_script_driver *driver);
+
+/* ---- scripts ---- */
+
+/* Loads the script at `path` with the driver of its ending and declares what it defines;
+   NULL on failure (ECS_SCHED_ERR_SCRIPT with the driver's message; nothing it declared
+   stays). A path loaded already is that script. */
+ECS_SCHED_API ecs_sched_script *ecs_sched_script_load(ecs_sched_world *world, const char *path);
+/* Reads the script's file again and replaces what it declared with what the new version
+   declares; the schedules it adds to are rebuilt at once. On any failure (the file does not
+   load, a declaration is refused, a schedule does not build) the version before runs on as
+   it was and the failure is returned. Between schedule runs only
+   (ECS_SCHED_ERR_SCHEDULE_RUNNING). */
+ECS_SCHED_API ecs_sched_result ecs_sched_script_reload(ecs_sched_world *world,
+                                                       ecs_sched_script *script);
+/* Takes out what the script declared and frees it. Between schedule runs only. */
+ECS_SCHED_API ecs_sched_result ecs_sched_script_unload(ecs_sched_world *world,
+                                                       ecs_sched_script *script);
+/* Reloads each script whose file changed since it was read (time, size or file); returns how
+   many were reloaded. A reload that fails is logged and counted out; the file is tried again
+   when it changes again. An app with watch_scripts calls it before each frame. */
+ECS_SCHED_API int32_t ecs_sched_scripts_poll(ecs_sched_world *world);
+ECS_SCHED_API ecs_sched_script *ecs_sched_script_find(ecs_sched_world *world, const char *path);
+ECS_SCHED_API const char *ecs_sched_script_path(const ecs_sched_script *script);
+ECS_SCHED_API ecs_sched_world *ecs_sched_script_world(const ecs_sched_script *script);
+/* 1 once loaded, one more for each successful reload. */
+ECS_SCHED_API int32_t ecs_sched_script_version(const ecs_sched_script *script);
+
+/* ---- what a script declares (from a driver's declare) ----
+
+   A system added through a script is an ordinary system of its schedule (its name, queries,
+   resources, sets, orderings and conditions are judged as any other's), and belongs to the
+   script: a reload takes it out. Its fn may be given (a native function, called directly);
+   without one the driver's run is called with `index`. Inside the call, ecs_sched_ctx_user_data
+   is the desc's user_data, as for any system. Returns ECS_SCHED_OK or the failure of
+   ecs_sched_add_system. */
+ECS_SCHED_API ecs_sched_result ecs_sched_script_add_system(ecs_sched_script *script,
+                                                           const char *schedule,
+                                                           const ecs_sched_system_desc *desc,
+                                                           int32_t index);
+/* The same for an observer; returns its id, or 0. */
+ECS_SCHED_API uint32_t ecs_sched_script_add_observer(ecs_sched_script *script,
+                                                     const ecs_sched_observer_desc *desc,
+                                                     int32_t index);
+/* A driver's failure: the world's last error becomes ECS_SCHED_ERR_SCRIPT with "script
+   '<path>': " and the message (write where: the file and line). Returns the code. */
+ECS_SCHED_API ecs_sched_result ecs_sched_script_fail(ecs_sched_script *script, const char *format,
+                                                     ...) ECS_SCHED__PRINTF(2, 3);
+
+#endif /* ECS_SCHED_SCRIPTS */
 
 /*=================================== src/world.h (public) ===================================*/
 /* world: a world made, checked and destroyed. The one module that knows every other: what
@@ -15442,7 +15583,7 @@ ecs_sched_result ecs_sched_remove_system(ecs_sched_world *w, const char *label, 
                                name);
     }
     if (s->running) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_ACCESS,
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
                                "remove_system: schedule '%s' is running; remove '%s' between "
                                "its runs", label, name);
     }
@@ -34177,6 +34318,556 @@ ecs_sched_result ecs_sched_state_apply(ecs_sched_world *w, ecs_sched_id machine)
 }
 #endif /* ECS_SCHED_NO_STATES */
 
+/*============================== src/script.h (implementation) ===============================*/
+/* script: the drivers a world has, its scripts, and each script's declarations: the systems
+   and observers of the version that runs. */
+
+#ifdef ECS_SCHED_SCRIPTS
+
+#include <sys/stat.h>
+
+/* One declaration: a system (in schedule `label`) or an observer. While it runs, its
+   context's user_data is this record, for the call to find the driver. */
+typedef struct ecs_sched__script_decl {
+    ecs_sched_script *script;
+    char *label;                     /* a system's schedule; NULL for an observer */
+    uint32_t observer;               /* an observer's id */
+    int32_t index;                   /* the driver's number for it */
+    ecs_sched_system_fn fn;          /* a system's own function, or NULL: the driver's run */
+    ecs_sched_observer_fn observer_fn;
+    void *user_data;                 /* the desc's */
+} ecs_sched__script_decl;
+
+/* What a file's stat says changes when the file is written. */
+typedef struct ecs_sched__file_stamp {
+    int64_t seconds, nanoseconds, size;
+    uint64_t inode;
+} ecs_sched__file_stamp;
+
+struct ecs_sched_script {
+    ecs_sched_world *world;
+    char *path;
+    int32_t driver;
+    void *version;                   /* the driver's: what runs */
+    int32_t number;                  /* ecs_sched_script_version */
+    ecs_sched__script_decl **decls;  /* the running version's declarations */
+    int32_t decl_count;
+    uint32_t decl_capacity;
+    ecs_sched__file_stamp stamp;     /* of the file the version was read from */
+    ecs_sched__file_stamp failed;    /* of a file whose reload failed: not tried again */
+};
+
+typedef struct ecs_sched__scripts {
+    ecs_sched_script_driver *drivers;
+    int32_t driver_count;
+    uint32_t driver_capacity;
+    ecs_sched_script **items;
+    int32_t count;
+    uint32_t capacity;
+} ecs_sched__scripts;
+
+static ecs_sched__part_key ecs_sched__scripts_key;
+
+static ecs_sched__scripts *ecs_sched__scripts_of(const ecs_sched_world *w) {
+    return (ecs_sched__scripts *)ecs_sched__part(w, &ecs_sched__scripts_key);
+}
+
+static ecs_sched__scripts *ecs_sched__scripts_reserve(ecs_sched_world *w) {
+    ecs_sched__scripts *all = ecs_sched__scripts_of(w);
+    if (all) return all;
+    all = (ecs_sched__scripts *)ecs_sched__alloc(&w->env, sizeof *all);
+    if (!all) return NULL;
+    memset(all, 0, sizeof *all);
+    ecs_sched__part_set(w, &ecs_sched__scripts_key, all);
+    return all;
+}
+
+static bool ecs_sched__file_stamp_of(const char *path, ecs_sched__file_stamp *stamp) {
+    struct stat info;
+    memset(stamp, 0, sizeof *stamp);
+    if (stat(path, &info) != 0) return false;
+    stamp->seconds = (int64_t)info.st_mtime;
+#if defined(__linux__) && defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L
+    stamp->nanoseconds = (int64_t)info.st_mtim.tv_nsec;
+#endif
+    stamp->size = (int64_t)info.st_size;
+    stamp->inode = (uint64_t)info.st_ino;
+    return true;
+}
+
+static bool ecs_sched__file_stamps_equal(const ecs_sched__file_stamp *a,
+                                         const ecs_sched__file_stamp *b) {
+    return a->seconds == b->seconds && a->nanoseconds == b->nanoseconds && a->size == b->size &&
+           a->inode == b->inode;
+}
+
+/* ---- drivers ---- */
+
+/* Whether the space-separated list `endings` has `ending` (of length n). */
+static bool ecs_sched__endings_have(const char *endings, const char *ending, size_t n) {
+    const char *at = endings;
+    while (*at) {
+        size_t length;
+        while (*at == ' ') at++;
+        length = strcspn(at, " ");
+        if (length == n && length > 0 && strncmp(at, ending, n) == 0) return true;
+        at += length;
+    }
+    return false;
+}
+
+static int32_t ecs_sched__driver_of_path(const ecs_sched__scripts *all, const char *path) {
+    size_t length = strlen(path);
+    int32_t i;
+    for (i = 0; all && i < all->driver_count; i++) {
+        const char *at = all->drivers[i].extensions;
+        while (*at) {
+            size_t n;
+            while (*at == ' ') at++;
+            n = strcspn(at, " ");
+            if (n > 0 && n <= length && strncmp(path + length - n, at, n) == 0) return i;
+            at += n;
+        }
+    }
+    return -1;
+}
+
+static ecs_sched_result ecs_sched__driver_check(ecs_sched_world *w, const ecs_sched__scripts *all,
+                                                const ecs_sched_script_driver *d) {
+    int32_t i;
+    if (!d || !d->name || !d->name[0] || !d->extensions || !d->extensions[0] || !d->load ||
+        !d->declare || !d->unload) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "script_driver_add: a driver needs a name, its file endings, "
+                               "load, declare and unload");
+    }
+    for (i = 0; all && i < all->driver_count; i++) {
+        const ecs_sched_script_driver *other = &all->drivers[i];
+        const char *at = d->extensions;
+        if (strcmp(other->name, d->name) == 0) {
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                   "script_driver_add: the world has a driver named '%s' "
+                                   "already", d->name);
+        }
+        while (*at) {
+            size_t n;
+            while (*at == ' ') at++;
+            n = strcspn(at, " ");
+            if (n > 0 && ecs_sched__endings_have(other->extensions, at, n)) {
+                return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                                       "script_driver_add: driver '%s' runs the files ending "
+                                       "in '%.*s', which driver '%s' runs already",
+                                       d->name, (int)n, at, other->name);
+            }
+            at += n;
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_script_driver_add(ecs_sched_world *w,
+                                             const ecs_sched_script_driver *d) {
+    ecs_sched__scripts *all;
+    ecs_sched_script_driver *copy;
+    ecs_sched_result result;
+    ECS_SCHED__CHECK_WORLD(w);
+    all = ecs_sched__scripts_of(w);
+    result = ecs_sched__driver_check(w, all, d);
+    if (result != ECS_SCHED_OK) return result;
+    if (!(all = ecs_sched__scripts_reserve(w)) ||
+        !ECS_SCHED__GROW(&w->env, all->drivers, &all->driver_capacity, (uint32_t)all->driver_count + 1)) {
+        return ecs_sched__out_of_memory(w, "adding a script driver");
+    }
+    copy = &all->drivers[all->driver_count];
+    *copy = *d;
+    copy->name = ecs_sched__strdup(&w->env, d->name);
+    copy->extensions = ecs_sched__strdup(&w->env, d->extensions);
+    if (!copy->name || !copy->extensions) {
+        ecs_sched__free(&w->env, (void *)(uintptr_t)copy->name);
+        ecs_sched__free(&w->env, (void *)(uintptr_t)copy->extensions);
+        return ecs_sched__out_of_memory(w, "adding a script driver");
+    }
+    all->driver_count++;
+    return ECS_SCHED_OK;
+}
+
+static const ecs_sched_script_driver *ecs_sched__driver_of(const ecs_sched_script *script) {
+    return &ecs_sched__scripts_of(script->world)->drivers[script->driver];
+}
+
+/* ---- declarations ---- */
+
+/* The calls a script's systems and observers are made through: the record is their
+   context's user_data, and the desc's is put back around the call. */
+static void ecs_sched__script_system(ecs_sched_system_ctx *ctx) {
+    ecs_sched__script_decl *decl = (ecs_sched__script_decl *)ctx->user_data;
+    const ecs_sched_script_driver *driver = ecs_sched__driver_of(decl->script);
+    ctx->user_data = decl->user_data;
+    if (decl->fn) decl->fn(ctx);
+    else driver->run(decl->script->version, decl->index, ctx, NULL, driver->user_data);
+    ctx->user_data = decl;
+}
+
+static void ecs_sched__script_observer(ecs_sched_system_ctx *ctx,
+                                       const ecs_sched_trigger *trigger) {
+    ecs_sched__script_decl *decl = (ecs_sched__script_decl *)ctx->user_data;
+    const ecs_sched_script_driver *driver = ecs_sched__driver_of(decl->script);
+    ctx->user_data = decl->user_data;
+    if (decl->observer_fn) decl->observer_fn(ctx, trigger);
+    else driver->run(decl->script->version, decl->index, ctx, trigger, driver->user_data);
+    ctx->user_data = decl;
+}
+
+static ecs_sched__script_decl *ecs_sched__decl_new(ecs_sched_script *script, int32_t index,
+                                                   void *user_data) {
+    ecs_sched_world *w = script->world;
+    ecs_sched__script_decl *decl;
+    if (!ECS_SCHED__GROW(&w->env, script->decls, &script->decl_capacity,
+                         (uint32_t)script->decl_count + 1) ||
+        !(decl = (ecs_sched__script_decl *)ecs_sched__alloc(&w->env, sizeof *decl))) {
+        ecs_sched__out_of_memory(w, "declaring a script's system");
+        return NULL;
+    }
+    memset(decl, 0, sizeof *decl);
+    decl->script = script;
+    decl->index = index;
+    decl->user_data = user_data;
+    script->decls[script->decl_count++] = decl;
+    return decl;
+}
+
+static void ecs_sched__decl_drop_last(ecs_sched_script *script) {
+    ecs_sched__script_decl *decl = script->decls[--script->decl_count];
+    ecs_sched__free(&script->world->env, decl->label);
+    ecs_sched__free(&script->world->env, decl);
+}
+
+ecs_sched_result ecs_sched_script_add_system(ecs_sched_script *script, const char *label,
+                                             const ecs_sched_system_desc *desc, int32_t index) {
+    ecs_sched_world *w;
+    ecs_sched__script_decl *decl;
+    ecs_sched_system_desc d;
+    ecs_sched_result result;
+    if (!script || !desc) return ECS_SCHED_ERR_INVALID_ARGUMENT;
+    w = script->world;
+    if (!(decl = ecs_sched__decl_new(script, index, desc->user_data))) return w->env.last_result;
+    decl->fn = desc->fn;
+    if (!(decl->label = ecs_sched__strdup(&w->env, label ? label : ""))) {
+        ecs_sched__decl_drop_last(script);
+        return ecs_sched__out_of_memory(w, "declaring a script's system");
+    }
+    d = *desc;
+    d.fn = ecs_sched__script_system;
+    d.user_data = decl;
+    result = ecs_sched_add_system(w, label, &d);
+    if (result != ECS_SCHED_OK) ecs_sched__decl_drop_last(script);
+    return result;
+}
+
+uint32_t ecs_sched_script_add_observer(ecs_sched_script *script,
+                                       const ecs_sched_observer_desc *desc, int32_t index) {
+    ecs_sched__script_decl *decl;
+    ecs_sched_observer_desc d;
+    if (!script || !desc) return 0;
+    if (!(decl = ecs_sched__decl_new(script, index, desc->user_data))) return 0;
+    decl->observer_fn = desc->fn;
+    d = *desc;
+    d.fn = ecs_sched__script_observer;
+    d.user_data = decl;
+    decl->observer = ecs_sched_observer_add(script->world, &d);
+    if (!decl->observer) ecs_sched__decl_drop_last(script);
+    return decl->observer ? decl->observer : 0;
+}
+
+ecs_sched_result ecs_sched_script_fail(ecs_sched_script *script, const char *format, ...) {
+    char message[ECS_SCHED__ERROR_CAPACITY];
+    va_list args;
+    if (!script) return ECS_SCHED_ERR_INVALID_ARGUMENT;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format ? format : "failed", args);
+    va_end(args);
+    return ecs_sched__fail(&script->world->env, ECS_SCHED_ERR_SCRIPT, "script '%s': %s",
+                           script->path, message);
+}
+
+/* ---- taking declarations out ---- */
+
+static bool ecs_sched__system_of_decls(const ecs_sched__system *sys, const void *data) {
+    const ecs_sched_script *script = (const ecs_sched_script *)data;
+    const ecs_sched__script_decl *decl;
+    int32_t i;
+    if (sys->fn != ecs_sched__script_system) return false;
+    decl = (const ecs_sched__script_decl *)sys->ctx.user_data;
+    for (i = 0; i < script->decl_count; i++) {
+        if (script->decls[i] == decl) return true;
+    }
+    return false;
+}
+
+/* Takes out every system and observer the script's decls hold, and frees the decls. */
+static void ecs_sched__script_undeclare(ecs_sched_script *script) {
+    ecs_sched_world *w = script->world;
+    int32_t i;
+    for (i = 0; i < script->decl_count; i++) {
+        ecs_sched__script_decl *decl = script->decls[i];
+        ecs_sched__schedule *s;
+        if (decl->observer) {
+            (void)ecs_sched_observer_remove(w, decl->observer);
+            continue;
+        }
+        s = ecs_sched__schedule_find(w, decl->label);
+        if (s) (void)ecs_sched__remove_systems_if(w, s, ecs_sched__system_of_decls, script);
+    }
+    while (script->decl_count > 0) ecs_sched__decl_drop_last(script);
+}
+
+/* Declares what `version` defines and builds the schedules it added to; on failure takes
+   out what it declared. */
+static ecs_sched_result ecs_sched__script_declare(ecs_sched_script *script, void *version) {
+    const ecs_sched_script_driver *driver = ecs_sched__driver_of(script);
+    ecs_sched_world *w = script->world;
+    ecs_sched_result result;
+    int32_t i;
+    void *running = script->version;
+    script->version = version;
+    result = driver->declare(script, version, driver->user_data);
+    for (i = 0; i < script->decl_count && result == ECS_SCHED_OK; i++) {
+        const char *label = script->decls[i]->label;
+        if (label) result = ecs_sched_schedule_build(w, label);
+    }
+    if (result != ECS_SCHED_OK) {
+        char message[ECS_SCHED__ERROR_CAPACITY];
+        snprintf(message, sizeof message, "%s", ecs_sched_last_error(w));
+        ecs_sched__script_undeclare(script);
+        script->version = running;
+        if (result == ECS_SCHED_ERR_SCRIPT) return ecs_sched__fail(&w->env, result, "%s", message);
+        return ecs_sched__fail(&w->env, result, "script '%s': %s", script->path, message);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* Refuses changes to the schedules while one runs. */
+static ecs_sched_result ecs_sched__scripts_settled(ecs_sched_world *w, const char *what,
+                                                   const char *path) {
+    const ecs_sched__schedules *schedules = ecs_sched__schedules_of(w);
+    if (schedules && schedules->depth > 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
+                               "%s: script '%s' cannot change its systems while schedule '%s' "
+                               "runs; do it between runs (ecs_sched_scripts_poll does)",
+                               what, path, schedules->stack[schedules->depth - 1]->label);
+    }
+    return ECS_SCHED_OK;
+}
+
+/* ---- loading ---- */
+
+static void ecs_sched__script_free(ecs_sched_script *script) {
+    ecs_sched__env *env = &script->world->env;
+    ecs_sched__free(env, script->decls);
+    ecs_sched__free(env, script->path);
+    ecs_sched__free(env, script);
+}
+
+ecs_sched_script *ecs_sched_script_find(ecs_sched_world *w, const char *path) {
+    const ecs_sched__scripts *all;
+    int32_t i;
+    ECS_SCHED__CHECK_WORLD(w);
+    all = ecs_sched__scripts_of(w);
+    for (i = 0; path && all && i < all->count; i++) {
+        if (strcmp(all->items[i]->path, path) == 0) return all->items[i];
+    }
+    return NULL;
+}
+
+static ecs_sched_script *ecs_sched__script_new(ecs_sched_world *w, ecs_sched__scripts *all,
+                                               const char *path, int32_t driver) {
+    ecs_sched_script *script;
+    if (!ECS_SCHED__GROW(&w->env, all->items, &all->capacity, (uint32_t)all->count + 1) ||
+        !(script = (ecs_sched_script *)ecs_sched__alloc(&w->env, sizeof *script))) {
+        ecs_sched__out_of_memory(w, "loading a script");
+        return NULL;
+    }
+    memset(script, 0, sizeof *script);
+    script->world = w;
+    script->driver = driver;
+    if (!(script->path = ecs_sched__strdup(&w->env, path))) {
+        ecs_sched__free(&w->env, script);
+        ecs_sched__out_of_memory(w, "loading a script");
+        return NULL;
+    }
+    return script;
+}
+
+ecs_sched_script *ecs_sched_script_load(ecs_sched_world *w, const char *path) {
+    ecs_sched__scripts *all;
+    ecs_sched_script *script;
+    const ecs_sched_script_driver *driver;
+    int32_t d;
+    void *version;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!path || !path[0]) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT, "script_load: give a path");
+        return NULL;
+    }
+    if ((script = ecs_sched_script_find(w, path)) != NULL) return script;
+    all = ecs_sched__scripts_of(w);
+    if ((d = ecs_sched__driver_of_path(all, path)) < 0) {
+        ecs_sched__fail(&w->env, ECS_SCHED_ERR_NOT_FOUND,
+                        "script_load: no driver of this world runs '%s' (add one with "
+                        "ecs_sched_script_driver_add: its extensions name the endings it runs)",
+                        path);
+        return NULL;
+    }
+    if (ecs_sched__scripts_settled(w, "script_load", path) != ECS_SCHED_OK ||
+        !(script = ecs_sched__script_new(w, all, path, d))) {
+        return NULL;
+    }
+    driver = &all->drivers[d];
+    (void)ecs_sched__file_stamp_of(path, &script->stamp);
+    all->items[all->count++] = script;   /* found by its path while it declares */
+    if (!(version = driver->load(script, path, driver->user_data)) ||
+        ecs_sched__script_declare(script, version) != ECS_SCHED_OK) {
+        if (version) driver->unload(version, driver->user_data);
+        if (w->env.last_result == ECS_SCHED_OK) {
+            ecs_sched_script_fail(script, "the %s driver could not load it", driver->name);
+        }
+        all->count--;
+        ecs_sched__script_free(script);
+        return NULL;
+    }
+    script->version = version;
+    script->number = 1;
+    return script;
+}
+
+ecs_sched_result ecs_sched_script_reload(ecs_sched_world *w, ecs_sched_script *script) {
+    const ecs_sched_script_driver *driver;
+    ecs_sched__file_stamp stamp;
+    ecs_sched_result result;
+    void *version, *running;
+    ECS_SCHED__CHECK_WORLD(w);
+    if (!script || script->world != w) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "script_reload: not a script of this world");
+    }
+    result = ecs_sched__scripts_settled(w, "script_reload", script->path);
+    if (result != ECS_SCHED_OK) return result;
+    driver = ecs_sched__driver_of(script);
+    (void)ecs_sched__file_stamp_of(script->path, &stamp);
+    if (!(version = driver->load(script, script->path, driver->user_data))) {
+        script->failed = stamp;
+        if (w->env.last_result == ECS_SCHED_OK) {
+            return ecs_sched_script_fail(script, "the %s driver could not load it", driver->name);
+        }
+        return w->env.last_result;
+    }
+    running = script->version;
+    ecs_sched__script_undeclare(script);
+    result = ecs_sched__script_declare(script, version);
+    if (result != ECS_SCHED_OK) {
+        char message[ECS_SCHED__ERROR_CAPACITY];
+        snprintf(message, sizeof message, "%s", ecs_sched_last_error(w));
+        driver->unload(version, driver->user_data);
+        script->failed = stamp;
+        if (ecs_sched__script_declare(script, running) != ECS_SCHED_OK) {
+            char again[ECS_SCHED__ERROR_CAPACITY];
+            snprintf(again, sizeof again, "script '%s': the version that ran before the failed "
+                     "reload could not be declared again: %s", script->path,
+                     ecs_sched_last_error(w));
+            ecs_sched__log(&w->env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_SCRIPT, again);
+        }
+        return ecs_sched__fail(&w->env, result, "%s (the version before runs on)", message);
+    }
+    driver->unload(running, driver->user_data);
+    script->stamp = stamp;
+    script->number++;
+    return ECS_SCHED_OK;
+}
+
+ecs_sched_result ecs_sched_script_unload(ecs_sched_world *w, ecs_sched_script *script) {
+    ecs_sched__scripts *all;
+    const ecs_sched_script_driver *driver;
+    ecs_sched_result result;
+    int32_t i;
+    ECS_SCHED__CHECK_WORLD(w);
+    all = ecs_sched__scripts_of(w);
+    for (i = 0; all && i < all->count && all->items[i] != script; i++) {}
+    if (!script || !all || i == all->count) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_INVALID_ARGUMENT,
+                               "script_unload: not a script of this world (unloaded already?)");
+    }
+    result = ecs_sched__scripts_settled(w, "script_unload", script->path);
+    if (result != ECS_SCHED_OK) return result;
+    driver = &all->drivers[script->driver];
+    ecs_sched__script_undeclare(script);
+    driver->unload(script->version, driver->user_data);
+    memmove(&all->items[i], &all->items[i + 1], (size_t)(all->count - i - 1) * sizeof *all->items);
+    all->count--;
+    ecs_sched__script_free(script);
+    return ECS_SCHED_OK;
+}
+
+int32_t ecs_sched_scripts_poll(ecs_sched_world *w) {
+    ecs_sched__scripts *all;
+    int32_t i, reloaded = 0;
+    ECS_SCHED__CHECK_WORLD(w);
+    all = ecs_sched__scripts_of(w);
+    for (i = 0; all && i < all->count; i++) {
+        ecs_sched_script *script = all->items[i];
+        ecs_sched__file_stamp now;
+        if (!ecs_sched__file_stamp_of(script->path, &now) ||
+            ecs_sched__file_stamps_equal(&now, &script->stamp) ||
+            ecs_sched__file_stamps_equal(&now, &script->failed)) {
+            continue;
+        }
+        if (ecs_sched_script_reload(w, script) == ECS_SCHED_OK) {
+            reloaded++;
+        } else {
+            ecs_sched__log(&w->env, ECS_SCHED_LOG_ERROR, w->env.last_result,
+                           ecs_sched_last_error(w));
+        }
+    }
+    return reloaded;
+}
+
+const char *ecs_sched_script_path(const ecs_sched_script *script) {
+    return script ? script->path : NULL;
+}
+
+ecs_sched_world *ecs_sched_script_world(const ecs_sched_script *script) {
+    return script ? script->world : NULL;
+}
+
+int32_t ecs_sched_script_version(const ecs_sched_script *script) {
+    return script ? script->number : 0;
+}
+
+/* When the world goes (world.h): every version unloaded, then the drivers. */
+static void ecs_sched__scripts_free(ecs_sched_world *w) {
+    ecs_sched__scripts *all = ecs_sched__scripts_of(w);
+    int32_t i;
+    if (!all) return;
+    for (i = 0; i < all->count; i++) {
+        ecs_sched_script *script = all->items[i];
+        const ecs_sched_script_driver *driver = &all->drivers[script->driver];
+        while (script->decl_count > 0) ecs_sched__decl_drop_last(script);
+        driver->unload(script->version, driver->user_data);
+        ecs_sched__script_free(script);
+    }
+    for (i = 0; i < all->driver_count; i++) {
+        ecs_sched_script_driver *driver = &all->drivers[i];
+        if (driver->destroy) driver->destroy(driver->user_data);
+        ecs_sched__free(&w->env, (void *)(uintptr_t)driver->name);
+        ecs_sched__free(&w->env, (void *)(uintptr_t)driver->extensions);
+    }
+    ecs_sched__free(&w->env, all->drivers);
+    ecs_sched__free(&w->env, all->items);
+    ecs_sched__free(&w->env, all);
+    ecs_sched__part_set(w, &ecs_sched__scripts_key, NULL);
+}
+
+#endif /* ECS_SCHED_SCRIPTS */
+
 /*=============================== src/world.h (implementation) ===============================*/
 /* world: made, destroyed and checked (see the module's first comment). */
 
@@ -34374,6 +35065,9 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__inheritance_free(w);
 #endif
     ecs_sched__resources_free(w);
+#ifdef ECS_SCHED_SCRIPTS
+    ecs_sched__scripts_free(w);   /* last: a hook called above may be a script's function */
+#endif
     ecs_sched__name_map_free(&w->component_names);
     for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
     ecs_sched__free(&w->env, w->components);

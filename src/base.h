@@ -40,6 +40,7 @@
      ECS_SCHED_THREADS         the work-stealing pool and the parallel executor; the file
                                with the implementation is then compiled as C11 (<stdatomic.h>)
      ECS_SCHED_NO_MEMBARRIER   (with threads, Linux) ordinary fences instead of membarrier(2)
+     ECS_SCHED_SCRIPTS         language drivers and the scripts they run (see SCRIPTS)
      ECS_SCHED_NO_RELATIONS, _NO_INHERITANCE, _NO_REFLECT, _NO_SNAPSHOT, _NO_STEPPING,
      _NO_STATES, _NO_APP, _NO_QUERY_TEXT, and ECS_SCHED_MINIMAL (all of them): features left out, declarations
                                and implementation (see Leaving features out in CONFIGURATION);
@@ -223,7 +224,8 @@ static int (*const ecs_sched__configuration[])(void) __attribute__((ECS_SCHED__R
     X(ERR_REFUSED,            "a rule set at registration refuses the operation")       \
     X(ERR_NAME_CLASH,         "two entities would have the same name in one scope")     \
     X(ERR_NOT_FOUND,          "nothing has this name or path")                          \
-    X(ERR_QUERY_SYNTAX,       "a query's text does not parse")
+    X(ERR_QUERY_SYNTAX,       "a query's text does not parse")                          \
+    X(ERR_SCRIPT,             "a script failed to load, to declare what it defines or to run")
 
 typedef enum ecs_sched_result {
 #define ECS_SCHED__RESULT_ENUM(name, text) ECS_SCHED_##name,

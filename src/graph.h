@@ -97,7 +97,7 @@ ECS_SCHED_API ecs_sched_result ecs_sched_configure_set(ecs_sched_world *world,
 /* Removes every system named `name` from the schedule, with what they were configured with
    (their sets, orderings and run conditions); what others say of the name stays, as it would
    for a name never added. The schedule is rebuilt before its next run. A schedule that is
-   running is ECS_SCHED_ERR_ACCESS; a name no system has is ECS_SCHED_ERR_NOT_FOUND. */
+   running is ECS_SCHED_ERR_SCHEDULE_RUNNING; a name no system has is ECS_SCHED_ERR_NOT_FOUND. */
 ECS_SCHED_API ecs_sched_result ecs_sched_remove_system(ecs_sched_world *world, const char *schedule,
                                                       const char *name);
 /* Orders sets one after the other: sets[0] before sets[1] before ... */
@@ -666,7 +666,7 @@ ecs_sched_result ecs_sched_remove_system(ecs_sched_world *w, const char *label, 
                                name);
     }
     if (s->running) {
-        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_ACCESS,
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
                                "remove_system: schedule '%s' is running; remove '%s' between "
                                "its runs", label, name);
     }

@@ -15,6 +15,7 @@
 #include "scope.h"
 #include "query_text.h"
 #include "emit.h"
+#include "script.h"
 
 /* desc may be NULL. Returns NULL only when the allocator fails. */
 ECS_SCHED_API ecs_sched_world *ecs_sched_world_create(const ecs_sched_world_desc *desc);
@@ -220,6 +221,9 @@ void ecs_sched_world_destroy(ecs_sched_world *w) {
     ecs_sched__inheritance_free(w);
 #endif
     ecs_sched__resources_free(w);
+#ifdef ECS_SCHED_SCRIPTS
+    ecs_sched__scripts_free(w);   /* last: a hook called above may be a script's function */
+#endif
     ecs_sched__name_map_free(&w->component_names);
     for (i = 1; i < w->component_count; i++) ecs_sched__free(&w->env, w->components[i].name);
     ecs_sched__free(&w->env, w->components);

@@ -524,8 +524,8 @@ static void what_others_say_of_a_removed_name_stays(void **state) {
 static void remove_system(ecs_sched_system_ctx *ctx) {
     trace_add("remover");
     assert_int_equal(ecs_sched_remove_system(ecs_sched_ctx_world(ctx), UPDATE, "a"),
-                     ECS_SCHED_ERR_ACCESS);
-    assert_int_equal(ecs_sched_ctx_error(ctx), ECS_SCHED_ERR_ACCESS);
+                     ECS_SCHED_ERR_SCHEDULE_RUNNING);
+    assert_int_equal(ecs_sched_ctx_error(ctx), ECS_SCHED_ERR_SCHEDULE_RUNNING);
     ecs_sched_ctx_clear_error(ctx);   /* handled: the system does not fail */
 }
 

@@ -65,6 +65,7 @@ LAYERS = [
                         "emit"]),
     ("data", ["prefab", "json", "snapshot"]),
     ("game", ["time", "state", "transition", "delay"]),
+    ("scripting", ["script"]),
     ("top", ["world", "app"]),
 ]
 

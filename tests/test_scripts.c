@@ -1,0 +1,402 @@
+/* Language drivers (ECS_SCHED_SCRIPTS): a driver written here, for a language of one
+   declaration per line, shows what the world asks of any driver and what it promises: scripts
+   loaded by their ending, their systems and observers in the world's schedules, reloads that
+   replace one script's declarations and keep the world, failed reloads that keep the version
+   before running. The language:
+       system <schedule> <name> [after <name>] [query <text to the end of the line>]
+       observer <component> <name>
+       broken                         the file does not load
+   A system or observer of version N writes "<name>@<N>" to the trace when it runs. */
+#include "ecs_sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "schedule_fixture.h"
+
+#define MAX_LINES 8
+
+typedef struct line_version {
+    char lines[MAX_LINES][160];
+    int count;
+    int number;           /* how many versions the driver had loaded when it read this one */
+} line_version;
+
+typedef struct line_driver {
+    int loads, unloads, destroyed;
+    void *user_data_seen;   /* what ecs_sched_ctx_user_data gave inside a run */
+} line_driver;
+
+static line_driver g_driver;
+
+static void *line_load(ecs_sched_script *script, const char *path, void *user_data) {
+    line_driver *d = (line_driver *)user_data;
+    line_version *v;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        ecs_sched_script_fail(script, "cannot open the file");
+        return NULL;
+    }
+    v = (line_version *)calloc(1, sizeof *v);
+    assert_non_null(v);
+    while (v->count < MAX_LINES && fgets(v->lines[v->count], sizeof v->lines[0], f)) {
+        v->lines[v->count][strcspn(v->lines[v->count], "\n")] = '\0';
+        if (strcmp(v->lines[v->count], "broken") == 0) {
+            ecs_sched_script_fail(script, "line %d: 'broken' is not a declaration", v->count + 1);
+            fclose(f);
+            free(v);
+            return NULL;
+        }
+        v->count++;
+    }
+    fclose(f);
+    v->number = ++d->loads;
+    return v;
+}
+
+static ecs_sched_result line_declare_system(ecs_sched_script *script, char *line, int index) {
+    char *schedule = strtok(line + strlen("system "), " ");
+    char *name = strtok(NULL, " ");
+    char *rest = strtok(NULL, "");
+    ecs_sched_system_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.name = name;
+    desc.user_data = &g_driver;
+    while (rest && *rest) {
+        if (strncmp(rest, "after ", 6) == 0) {
+            desc.after[0] = strtok(rest + 6, " ");
+            rest = strtok(NULL, "");
+        } else if (strncmp(rest, "query ", 6) == 0) {
+            desc.query_text = rest + 6;
+            break;
+        } else {
+            return ecs_sched_script_fail(script, "unknown word in '%s'", rest);
+        }
+    }
+    return ecs_sched_script_add_system(script, schedule, &desc, index);
+}
+
+static ecs_sched_result line_declare(ecs_sched_script *script, void *version, void *user_data) {
+    line_version *v = (line_version *)version;
+    int i;
+    (void)user_data;
+    for (i = 0; i < v->count; i++) {
+        char line[160];
+        ecs_sched_result result = ECS_SCHED_OK;
+        snprintf(line, sizeof line, "%s", v->lines[i]);
+        if (strncmp(line, "system ", 7) == 0) {
+            result = line_declare_system(script, line, i);
+        } else if (strncmp(line, "observer ", 9) == 0) {
+            ecs_sched_world *w = ecs_sched_script_world(script);
+            char *component = strtok(line + 9, " ");
+            char *name = strtok(NULL, " ");
+            if (!ecs_sched_script_add_observer(script, &(ecs_sched_observer_desc){
+                                                           .name = name,
+                                                           .event = ECS_SCHED_ON_ADD,
+                                                           .component = ecs_sched_component_lookup(
+                                                               w, component)},
+                                               i)) {
+                result = ecs_sched_last_result(w);
+            }
+        }
+        if (result != ECS_SCHED_OK) return result;
+    }
+    return ECS_SCHED_OK;
+}
+
+static void line_run(void *version, int32_t index, ecs_sched_system_ctx *ctx,
+                     const ecs_sched_trigger *trigger, void *user_data) {
+    line_version *v = (line_version *)version;
+    char line[160], word[96];
+    char *name;
+    (void)trigger;
+    ((line_driver *)user_data)->user_data_seen = ecs_sched_ctx_user_data(ctx);
+    snprintf(line, sizeof line, "%s", v->lines[index]);
+    strtok(line, " ");
+    if (strncmp(v->lines[index], "system ", 7) == 0) strtok(NULL, " ");   /* its schedule */
+    else strtok(NULL, " ");                                                /* its component */
+    name = strtok(NULL, " ");
+    snprintf(word, sizeof word, "%s@%d", name, v->number);
+    trace_add(word);
+}
+
+static void line_unload(void *version, void *user_data) {
+    ((line_driver *)user_data)->unloads++;
+    free(version);
+}
+
+static void line_destroy(void *user_data) {
+    ((line_driver *)user_data)->destroyed++;
+}
+
+static ecs_sched_script_driver line_driver_desc(void) {
+    ecs_sched_script_driver d;
+    memset(&d, 0, sizeof d);
+    d.name = "lines";
+    d.extensions = ".lines .ln";
+    d.user_data = &g_driver;
+    d.load = line_load;
+    d.declare = line_declare;
+    d.run = line_run;
+    d.unload = line_unload;
+    d.destroy = line_destroy;
+    return d;
+}
+
+static char g_path[512];
+static const char *g_program = "test_scripts";   /* scripts are written next to the program */
+static int g_scripts;
+
+static void write_script(const char *text) {
+    FILE *f = fopen(g_path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static ecs_sched_world *world_with_driver(void) {
+    ecs_sched_world *w = new_world();
+    ecs_sched_script_driver d = line_driver_desc();
+    memset(&g_driver, 0, sizeof g_driver);
+    snprintf(g_path, sizeof g_path, "%s.%d.lines", g_program, ++g_scripts);
+    assert_int_equal(ecs_sched_script_driver_add(w, &d), ECS_SCHED_OK);
+    return w;
+}
+
+static void finish(ecs_sched_world *w) {
+    check_and_destroy(w);
+    remove(g_path);
+}
+
+static void a_script_s_systems_run_in_their_schedule_through_its_driver(void **state) {
+    ecs_sched_world *w = world_with_driver();
+    ecs_sched_script *script;
+    (void)state;
+    ADD_SYSTEM(w, .name = "input", .fn = record);
+    write_script("system Update think after input\nsystem Update act after think\n");
+    script = ecs_sched_script_load(w, g_path);
+    assert_non_null(script);
+    assert_int_equal(ecs_sched_script_version(script), 1);
+    assert_run_traces(w, "input think@1 act@1");
+    assert_ptr_equal(g_driver.user_data_seen, &g_driver);   /* the desc's user_data */
+    finish(w);
+    assert_int_equal(g_driver.unloads, 1);
+    assert_int_equal(g_driver.destroyed, 1);
+}
+
+static void a_reload_replaces_the_script_s_systems_and_keeps_the_world(void **state) {
+    ecs_sched_world *w = world_with_driver();
+    ecs_sched_script *script;
+    ecs_sched_entity e = ecs_sched_spawn(w);
+    (void)state;
+    ADD_SYSTEM(w, .name = "input", .fn = record);
+    write_script("system Update think after input\nsystem Update act after think\n");
+    script = ecs_sched_script_load(w, g_path);
+    write_script("system Update plan after input\n");
+    assert_int_equal(ecs_sched_script_reload(w, script), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_script_version(script), 2);
+    assert_int_equal(g_driver.unloads, 1);   /* the version before */
+    assert_run_traces(w, "input plan@2");
+    assert_true(ecs_sched_is_alive(w, e));
+    finish(w);
+}
+
+static void a_reload_that_does_not_load_keeps_the_version_before_running(void **state) {
+    ecs_sched_world *w = world_with_driver();
+    ecs_sched_script *script;
+    (void)state;
+    write_script("system Update think\n");
+    script = ecs_sched_script_load(w, g_path);
+    write_script("system Update plan\nbroken\n");
+    assert_int_equal(ecs_sched_script_reload(w, script), ECS_SCHED_ERR_SCRIPT);
+    assert_non_null(strstr(ecs_sched_last_error(w), g_path));
+    assert_non_null(strstr(ecs_sched_last_error(w), "line 2: 'broken'"));
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_script_version(script), 1);
+    assert_run_traces(w, "think@1");
+    finish(w);
+}
+
+static void a_reload_whose_declaration_is_refused_keeps_the_version_before(void **state) {
+    ecs_sched_world *w = world_with_driver();
+    ecs_sched_script *script;
+    (void)state;
+    ECS_SCHED_COMPONENT(w, Position);
+    write_script("system Update think query Position\n");
+    script = ecs_sched_script_load(w, g_path);
+    assert_non_null(script);
+    write_script("system Update plan\nsystem Update think query Postion\n");
+    assert_int_equal(ecs_sched_script_reload(w, script), ECS_SCHED_ERR_QUERY_SYNTAX);
+    assert_non_null(strstr(ecs_sched_last_error(w), "did you mean 'Position'"));
+    assert_non_null(strstr(ecs_sched_last_error(w), "the version before runs on"));
+    ecs_sched_clear_error(w);
+    assert_int_equal(g_driver.unloads, 1);   /* the new version, given up */
+    assert_run_traces(w, "think@1");
+    finish(w);
+}
+
+static void a_reload_that_breaks_its_schedule_keeps_the_version_before(void **state) {
+    ecs_sched_world *w = world_with_driver();
+    ecs_sched_script *script;
+    (void)state;
+    write_script("system Update a\nsystem Update b after a\n");
+    script = ecs_sched_script_load(w, g_path);
+    write_script("system Update a after b\nsystem Update b after a\n");
+    assert_int_equal(ecs_sched_script_reload(w, script), ECS_SCHED_ERR_DEPENDENCY_CYCLE);
+    ecs_sched_clear_error(w);
+    assert_run_traces(w, "a@1 b@1");
+    finish(w);
+}
+
+static void a_script_that_fails_to_load_leaves_nothing_behind(void **state) {
+    ecs_sched_world *w = world_with_driver();
+    ecs_sched_entity e;
+    (void)state;
+    write_script("system Update a\nsystem Update b query Nothing\n");
+    assert_null(ecs_sched_script_load(w, g_path));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_QUERY_SYNTAX);
+    assert_non_null(strstr(ecs_sched_last_error(w), g_path));
+    ecs_sched_clear_error(w);
+    assert_null(ecs_sched_script_find(w, g_path));
+    assert_int_equal(g_driver.loads, g_driver.unloads);
+    e = ecs_sched_spawn(w);
+    ADD_SYSTEM(w, .name = "c", .fn = record);
+    assert_run_traces(w, "c");   /* a's gone too */
+    assert_true(ecs_sched_is_alive(w, e));
+    finish(w);
+}
+
+static void unloading_a_script_takes_out_its_systems_and_observers(void **state) {
+    ecs_sched_world *w = world_with_driver();
+    ecs_sched_script *script;
+    ecs_sched_id position;
+    (void)state;
+    position = ECS_SCHED_COMPONENT(w, Position);
+    write_script("system Update a\nobserver Position watcher\n");
+    script = ecs_sched_script_load(w, g_path);
+    assert_int_equal(ecs_sched_insert(w, ecs_sched_spawn(w), position, NULL), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "watcher@1");
+    assert_int_equal(ecs_sched_script_unload(w, script), ECS_SCHED_OK);
+    assert_int_equal(g_driver.unloads, 1);
+    g_trace[0] = '\0';
+    assert_int_equal(ecs_sched_insert(w, ecs_sched_spawn(w), position, NULL), ECS_SCHED_OK);
+    ADD_SYSTEM(w, .name = "c", .fn = record);
+    assert_run_traces(w, "c");
+    finish(w);
+}
+
+static void poll_reloads_the_scripts_whose_file_changed(void **state) {
+    ecs_sched_world *w = world_with_driver();
+    ecs_sched_script *script;
+    (void)state;
+    write_script("system Update a\n");
+    script = ecs_sched_script_load(w, g_path);
+    assert_int_equal(ecs_sched_scripts_poll(w), 0);
+    write_script("system Update longer_name\n");   /* another size, whatever the clock */
+    assert_int_equal(ecs_sched_scripts_poll(w), 1);
+    assert_int_equal(ecs_sched_script_version(script), 2);
+    assert_int_equal(ecs_sched_scripts_poll(w), 0);
+    assert_run_traces(w, "longer_name@2");
+    finish(w);
+}
+
+static void poll_tries_a_file_that_failed_once_until_it_changes_again(void **state) {
+    ecs_sched_world *w = world_with_driver();
+    ecs_sched_script *script;
+    (void)state;
+    write_script("system Update a\n");
+    script = ecs_sched_script_load(w, g_path);
+    write_script("broken\n");
+    assert_int_equal(ecs_sched_scripts_poll(w), 0);
+    assert_int_equal(g_driver.loads, 1);
+    assert_int_equal(ecs_sched_scripts_poll(w), 0);
+    assert_int_equal(g_driver.loads, 1);   /* not tried again */
+    write_script("system Update fixed\n");
+    assert_int_equal(ecs_sched_scripts_poll(w), 1);
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_script_version(script), 2);
+    finish(w);
+}
+
+static ecs_sched_script *g_script;
+
+static void reload_from_a_system(ecs_sched_system_ctx *ctx) {
+    assert_int_equal(ecs_sched_script_reload(ecs_sched_ctx_world(ctx), g_script),
+                     ECS_SCHED_ERR_SCHEDULE_RUNNING);
+    ecs_sched_clear_error(ecs_sched_ctx_world(ctx));
+    ecs_sched_ctx_clear_error(ctx);
+}
+
+static void a_script_is_not_reloaded_while_a_schedule_runs(void **state) {
+    ecs_sched_world *w = world_with_driver();
+    (void)state;
+    write_script("system Update a\n");
+    g_script = ecs_sched_script_load(w, g_path);
+    ADD_SYSTEM(w, .name = "reloader", .fn = reload_from_a_system, .exclusive = true,
+               .after = {"a"});
+    assert_run_traces(w, "a@1");
+    assert_int_equal(g_driver.loads, 1);
+    finish(w);
+}
+
+static void a_path_is_loaded_once(void **state) {
+    ecs_sched_world *w = world_with_driver();
+    ecs_sched_script *script;
+    (void)state;
+    write_script("system Update a\n");
+    script = ecs_sched_script_load(w, g_path);
+    assert_ptr_equal(ecs_sched_script_load(w, g_path), script);
+    assert_ptr_equal(ecs_sched_script_find(w, g_path), script);
+    assert_string_equal(ecs_sched_script_path(script), g_path);
+    assert_int_equal(g_driver.loads, 1);
+    finish(w);
+}
+
+static void bad_drivers_and_paths_are_refused_naming_them(void **state) {
+    ecs_sched_world *w = world_with_driver();
+    ecs_sched_script_driver d = line_driver_desc();
+    (void)state;
+    assert_int_equal(ecs_sched_script_driver_add(w, &d), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "named 'lines' already"));
+    d.name = "other";
+    d.extensions = ".txt .ln";
+    assert_int_equal(ecs_sched_script_driver_add(w, &d), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "ending in '.ln'"));
+    d.extensions = ".txt";
+    d.declare = NULL;
+    assert_int_equal(ecs_sched_script_driver_add(w, &d), ECS_SCHED_ERR_INVALID_ARGUMENT);
+    assert_null(ecs_sched_script_load(w, "ai.py"));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_NOT_FOUND);
+    assert_non_null(strstr(ecs_sched_last_error(w), "no driver of this world runs 'ai.py'"));
+    assert_null(ecs_sched_script_load(w, "build/no_such_script.lines"));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_SCRIPT);
+    assert_non_null(strstr(ecs_sched_last_error(w), "cannot open the file"));
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+int main(int argc, char **argv) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_script_s_systems_run_in_their_schedule_through_its_driver),
+        cmocka_unit_test(a_reload_replaces_the_script_s_systems_and_keeps_the_world),
+        cmocka_unit_test(a_reload_that_does_not_load_keeps_the_version_before_running),
+        cmocka_unit_test(a_reload_whose_declaration_is_refused_keeps_the_version_before),
+        cmocka_unit_test(a_reload_that_breaks_its_schedule_keeps_the_version_before),
+        cmocka_unit_test(a_script_that_fails_to_load_leaves_nothing_behind),
+        cmocka_unit_test(unloading_a_script_takes_out_its_systems_and_observers),
+        cmocka_unit_test(poll_reloads_the_scripts_whose_file_changed),
+        cmocka_unit_test(poll_tries_a_file_that_failed_once_until_it_changes_again),
+        cmocka_unit_test(a_script_is_not_reloaded_while_a_schedule_runs),
+        cmocka_unit_test(a_path_is_loaded_once),
+        cmocka_unit_test(bad_drivers_and_paths_are_refused_naming_them),
+    };
+    if (argc > 0) g_program = argv[0];
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
