@@ -186,6 +186,22 @@ TIMED_CLANG_THREADS_RUNS := $(call timed_runs,$(CLANG_THREADS_RUNS))
 
 unit: $(UNIT_RUNS)
 
+# The native driver's tests load shared libraries built from tests/native/: two versions of one
+# script, to reload one over the other, and a library that is no script. The programs that load
+# them export the library's functions to them (-rdynamic, in TEST_LIBS).
+NATIVE_SCRIPTS := $(BUILD)/native/steer_v1.so $(BUILD)/native/steer_v2.so \
+                  $(BUILD)/native/no_entry.so
+$(BUILD)/native/steer_v%.so: tests/native/steer.c ecs_sched.h
+	@mkdir -p $(@D)
+	cc -std=c99 -Wall -Wextra -Wpedantic -Werror -shared -fPIC -DECS_SCHED_NATIVE_SCRIPTS \
+	  -DSTEER_VERSION=$* -I. $(STB_CFLAGS) $< -o $@
+$(BUILD)/native/no_entry.so: tests/native/no_entry.c
+	@mkdir -p $(@D)
+	cc -std=c99 -Wall -Wextra -Wpedantic -Werror -shared -fPIC $< -o $@
+$(filter %/test_native_scripts.run,$(UNIT_RUNS) $(THREADS_RUNS) $(CLANG_THREADS_RUNS)): \
+  $(NATIVE_SCRIPTS)
+quick: $(NATIVE_SCRIPTS)
+
 unit-threads: $(THREADS_RUNS)
 
 unit-tsan: $(TSAN_RUNS)
@@ -238,14 +254,15 @@ $(2)/%: tests/%.c ecs_sched.h $(TEST_HEADERS) $(2)/impl.o
 	  $(STB_LIBS) -lcmocka $(4) -o $$@
 endef
 # The tests build the optional parts too: JSON files (ECS_SCHED_JSON, cJSON), the trace
-# (ECS_SCHED_TRACE) and language drivers (ECS_SCHED_SCRIPTS).
-OPTIONAL := -DECS_SCHED_JSON -DECS_SCHED_TRACE -DECS_SCHED_SCRIPTS
+# (ECS_SCHED_TRACE) and language drivers with the native one (ECS_SCHED_NATIVE_SCRIPTS).
+OPTIONAL := -DECS_SCHED_JSON -DECS_SCHED_TRACE -DECS_SCHED_NATIVE_SCRIPTS
 JSON_LIBS := -lcjson
+TEST_LIBS := $(JSON_LIBS) -ldl -rdynamic
 define unit_rule
-$(call unit_config,$(1),$(BUILD)/$(1),$(STRICT) $(SANITIZE) $(OPTIONAL),$(JSON_LIBS),$(OPTIMIZED_TESTS))
-$(call unit_config,$(1),$(BUILD)/$(1)-mt,$(THREADED) $(SANITIZE) $(OPTIONAL),$(JSON_LIBS) -lpthread,\
+$(call unit_config,$(1),$(BUILD)/$(1),$(STRICT) $(SANITIZE) $(OPTIONAL),$(TEST_LIBS),$(OPTIMIZED_TESTS))
+$(call unit_config,$(1),$(BUILD)/$(1)-mt,$(THREADED) $(SANITIZE) $(OPTIONAL),$(TEST_LIBS) -lpthread,\
   $(OPTIMIZED_TESTS))
-$(call unit_config,$(1),$(BUILD)/$(1)-tsan,$(THREADED) $(TSAN) $(OPTIONAL),$(JSON_LIBS) -lpthread,\
+$(call unit_config,$(1),$(BUILD)/$(1)-tsan,$(THREADED) $(TSAN) $(OPTIONAL),$(TEST_LIBS) -lpthread,\
   $(OWN_IMPL_TESTS))
 endef
 $(foreach c,$(COMPILERS),$(eval $(call unit_rule,$(c))))

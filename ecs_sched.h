@@ -2336,6 +2336,8 @@ extern "C" {
                                with the implementation is then compiled as C11 (<stdatomic.h>)
      ECS_SCHED_NO_MEMBARRIER   (with threads, Linux) ordinary fences instead of membarrier(2)
      ECS_SCHED_SCRIPTS         language drivers and the scripts they run (see SCRIPTS)
+     ECS_SCHED_NATIVE_SCRIPTS  the native driver: C systems in shared libraries, reloaded
+                               when rebuilt (POSIX dlopen; defines ECS_SCHED_SCRIPTS)
      ECS_SCHED_NO_RELATIONS, _NO_INHERITANCE, _NO_REFLECT, _NO_SNAPSHOT, _NO_STEPPING,
      _NO_STATES, _NO_APP, _NO_QUERY_TEXT, and ECS_SCHED_MINIMAL (all of them): features left out, declarations
                                and implementation (see Leaving features out in CONFIGURATION);
@@ -2407,6 +2409,9 @@ extern "C" {
 #ifndef ECS_SCHED_NO_QUERY_TEXT
 #define ECS_SCHED_NO_QUERY_TEXT
 #endif
+#endif
+#if defined(ECS_SCHED_NATIVE_SCRIPTS) && !defined(ECS_SCHED_SCRIPTS)
+#define ECS_SCHED_SCRIPTS
 #endif
 #if defined(ECS_SCHED_NO_RELATIONS) && !defined(ECS_SCHED_NO_INHERITANCE)
 #define ECS_SCHED_NO_INHERITANCE
@@ -5137,6 +5142,47 @@ ECS_SCHED_API ecs_sched_result ecs_sched_script_fail(ecs_sched_script *script, c
                                                      ...) ECS_SCHED__PRINTF(2, 3);
 
 #endif /* ECS_SCHED_SCRIPTS */
+
+/*=============================== src/script_native.h (public) ===============================*/
+/* script_native: the native driver, when ECS_SCHED_NATIVE_SCRIPTS is defined: C systems in a
+   shared library the game loads, and loads again when it is rebuilt, without restarting
+   (POSIX: dlopen). */
+
+#ifdef ECS_SCHED_NATIVE_SCRIPTS
+
+/* A native script is a shared library with one exported function, written with this macro;
+   it declares the library's systems and observers as any driver's declare does, and may be
+   called more than once for one load:
+
+       #include "ecs_sched.h"
+       static void steer(ecs_sched_system_ctx *ctx) { ... }
+       ECS_SCHED_NATIVE_SCRIPT(script) {
+           return ecs_sched_script_add_system(script, "Update",
+               &(ecs_sched_system_desc){.name = "steer", .fn = steer, .query_text = "..."}, 0);
+       }
+
+   Build it with -shared -fPIC, and the program that loads it with -rdynamic (its
+   ecs_sched_* functions are what the library calls). */
+#if defined(__GNUC__) || defined(__clang__)
+#define ECS_SCHED__EXPORT __attribute__((visibility("default")))
+#else
+#define ECS_SCHED__EXPORT
+#endif
+#ifdef __cplusplus
+#define ECS_SCHED__EXTERN_C extern "C"
+#else
+#define ECS_SCHED__EXTERN_C
+#endif
+#define ECS_SCHED_NATIVE_SCRIPT(script)                                                     \
+    ECS_SCHED__EXTERN_C ECS_SCHED__EXPORT ecs_sched_result ecs_sched_native_script(         \
+        ecs_sched_script *script)
+
+/* The driver, to give a world with ecs_sched_script_driver_add: it runs the files ending in
+   ".so" and ".dylib". Each load reads a private copy of the file (removed once open), so that
+   the file can be rebuilt while its version runs and a reload gets the new one. */
+ECS_SCHED_API ecs_sched_script_driver ecs_sched_native_script_driver(void);
+
+#endif /* ECS_SCHED_NATIVE_SCRIPTS */
 
 /*=================================== src/world.h (public) ===================================*/
 /* world: a world made, checked and destroyed. The one module that knows every other: what
@@ -34338,11 +34384,16 @@ typedef struct ecs_sched__script_decl {
     void *user_data;                 /* the desc's */
 } ecs_sched__script_decl;
 
-/* What a file's stat says changes when the file is written. */
+/* What tells a file was written: what stat says, and a hash of the contents, read only while
+   the file's time is recent (within ECS_SCHED__STAMP_RECENT seconds of now), as a file
+   written twice within one tick of its clock (a second, on many systems) keeps its time. */
 typedef struct ecs_sched__file_stamp {
     int64_t seconds, nanoseconds, size;
     uint64_t inode;
+    uint64_t hash;                   /* 0: not read */
 } ecs_sched__file_stamp;
+
+#define ECS_SCHED__STAMP_RECENT 2
 
 struct ecs_sched_script {
     ecs_sched_world *world;
@@ -34382,6 +34433,20 @@ static ecs_sched__scripts *ecs_sched__scripts_reserve(ecs_sched_world *w) {
     return all;
 }
 
+/* FNV-1a over the file's bytes (never 0); 0 when it cannot be read. */
+static uint64_t ecs_sched__file_hash(const char *path) {
+    unsigned char block[8192];
+    uint64_t hash = 14695981039346656037ull;
+    size_t n, i;
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    while ((n = fread(block, 1, sizeof block, f)) > 0) {
+        for (i = 0; i < n; i++) hash = (hash ^ block[i]) * 1099511628211ull;
+    }
+    fclose(f);
+    return hash ? hash : 1;
+}
+
 static bool ecs_sched__file_stamp_of(const char *path, ecs_sched__file_stamp *stamp) {
     struct stat info;
     memset(stamp, 0, sizeof *stamp);
@@ -34392,13 +34457,19 @@ static bool ecs_sched__file_stamp_of(const char *path, ecs_sched__file_stamp *st
 #endif
     stamp->size = (int64_t)info.st_size;
     stamp->inode = (uint64_t)info.st_ino;
+    if ((int64_t)time(NULL) - stamp->seconds <= ECS_SCHED__STAMP_RECENT) {
+        stamp->hash = ecs_sched__file_hash(path);
+    }
     return true;
 }
 
-static bool ecs_sched__file_stamps_equal(const ecs_sched__file_stamp *a,
-                                         const ecs_sched__file_stamp *b) {
-    return a->seconds == b->seconds && a->nanoseconds == b->nanoseconds && a->size == b->size &&
-           a->inode == b->inode;
+/* Whether `now` is the file `then` was taken of, unchanged: the same stat, and the same
+   contents where both were read. */
+static bool ecs_sched__file_stamps_equal(const ecs_sched__file_stamp *now,
+                                         const ecs_sched__file_stamp *then) {
+    return now->seconds == then->seconds && now->nanoseconds == then->nanoseconds &&
+           now->size == then->size && now->inode == then->inode &&
+           (!now->hash || !then->hash || now->hash == then->hash);
 }
 
 /* ---- drivers ---- */
@@ -34867,6 +34938,115 @@ static void ecs_sched__scripts_free(ecs_sched_world *w) {
 }
 
 #endif /* ECS_SCHED_SCRIPTS */
+
+/*=========================== src/script_native.h (implementation) ===========================*/
+/* script_native: a version is an open shared library and its declaring function. */
+
+#ifdef ECS_SCHED_NATIVE_SCRIPTS
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <unistd.h>
+
+typedef ecs_sched_result (*ecs_sched__native_declare_fn)(ecs_sched_script *script);
+
+typedef struct ecs_sched__native_version {
+    ecs_sched__env *env;
+    void *library;
+    ecs_sched__native_declare_fn declare;
+} ecs_sched__native_version;
+
+/* Copies the file at `from` to `to`; false (and the reason in `why`) on failure. */
+static bool ecs_sched__copy_file(const char *from, const char *to, char *why, size_t capacity) {
+    char block[16384];
+    size_t n;
+    bool ok = true;
+    FILE *in = fopen(from, "rb"), *out;
+    if (!in) {
+        snprintf(why, capacity, "cannot open it: %s", strerror(errno));
+        return false;
+    }
+    if (!(out = fopen(to, "wb"))) {
+        snprintf(why, capacity, "cannot write a copy to load, '%.300s': %s", to, strerror(errno));
+        fclose(in);
+        return false;
+    }
+    while (ok && (n = fread(block, 1, sizeof block, in)) > 0) ok = fwrite(block, 1, n, out) == n;
+    ok = ok && !ferror(in);
+    if (fclose(out) != 0) ok = false;
+    fclose(in);
+    if (!ok) snprintf(why, capacity, "copying it to '%.300s' failed", to);
+    return ok;
+}
+
+static void *ecs_sched__native_load(ecs_sched_script *script, const char *path, void *user_data) {
+    static int loads;   /* (each copy's name differs from the ones still open) */
+    char copy[4096], why[512];
+    ecs_sched__native_version *v;
+    void *library;
+    union { void *object; ecs_sched__native_declare_fn fn; } symbol;
+    (void)user_data;
+    if ((size_t)snprintf(copy, sizeof copy, "%s.%ld.%d.loading", path, (long)getpid(),
+                         ++loads) >= sizeof copy) {
+        ecs_sched_script_fail(script, "its path is too long");
+        return NULL;
+    }
+    if (!ecs_sched__copy_file(path, copy, why, sizeof why)) {
+        remove(copy);
+        ecs_sched_script_fail(script, "%s", why);
+        return NULL;
+    }
+    library = dlopen(copy, RTLD_NOW | RTLD_LOCAL);
+    remove(copy);   /* what is open stays mapped */
+    if (!library) {
+        ecs_sched_script_fail(script, "the library does not load: %s", dlerror());
+        return NULL;
+    }
+    symbol.object = dlsym(library, "ecs_sched_native_script");
+    if (!symbol.object) {
+        dlclose(library);
+        ecs_sched_script_fail(script, "the library has no ecs_sched_native_script function "
+                                      "(write it with ECS_SCHED_NATIVE_SCRIPT(script) { ... })");
+        return NULL;
+    }
+    v = (ecs_sched__native_version *)ecs_sched__alloc(&ecs_sched_script_world(script)->env,
+                                                       sizeof *v);
+    if (!v) {
+        dlclose(library);
+        ecs_sched_script_fail(script, "out of memory");
+        return NULL;
+    }
+    v->env = &ecs_sched_script_world(script)->env;
+    v->library = library;
+    v->declare = symbol.fn;
+    return v;
+}
+
+static ecs_sched_result ecs_sched__native_declare(ecs_sched_script *script, void *version,
+                                                  void *user_data) {
+    (void)user_data;
+    return ((ecs_sched__native_version *)version)->declare(script);
+}
+
+static void ecs_sched__native_unload(void *version, void *user_data) {
+    ecs_sched__native_version *v = (ecs_sched__native_version *)version;
+    (void)user_data;
+    dlclose(v->library);
+    ecs_sched__free(v->env, v);
+}
+
+ecs_sched_script_driver ecs_sched_native_script_driver(void) {
+    ecs_sched_script_driver d;
+    memset(&d, 0, sizeof d);
+    d.name = "native";
+    d.extensions = ".so .dylib";
+    d.load = ecs_sched__native_load;
+    d.declare = ecs_sched__native_declare;
+    d.unload = ecs_sched__native_unload;
+    return d;
+}
+
+#endif /* ECS_SCHED_NATIVE_SCRIPTS */
 
 /*=============================== src/world.h (implementation) ===============================*/
 /* world: made, destroyed and checked (see the module's first comment). */

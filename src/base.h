@@ -41,6 +41,8 @@
                                with the implementation is then compiled as C11 (<stdatomic.h>)
      ECS_SCHED_NO_MEMBARRIER   (with threads, Linux) ordinary fences instead of membarrier(2)
      ECS_SCHED_SCRIPTS         language drivers and the scripts they run (see SCRIPTS)
+     ECS_SCHED_NATIVE_SCRIPTS  the native driver: C systems in shared libraries, reloaded
+                               when rebuilt (POSIX dlopen; defines ECS_SCHED_SCRIPTS)
      ECS_SCHED_NO_RELATIONS, _NO_INHERITANCE, _NO_REFLECT, _NO_SNAPSHOT, _NO_STEPPING,
      _NO_STATES, _NO_APP, _NO_QUERY_TEXT, and ECS_SCHED_MINIMAL (all of them): features left out, declarations
                                and implementation (see Leaving features out in CONFIGURATION);
@@ -112,6 +114,9 @@
 #ifndef ECS_SCHED_NO_QUERY_TEXT
 #define ECS_SCHED_NO_QUERY_TEXT
 #endif
+#endif
+#if defined(ECS_SCHED_NATIVE_SCRIPTS) && !defined(ECS_SCHED_SCRIPTS)
+#define ECS_SCHED_SCRIPTS
 #endif
 #if defined(ECS_SCHED_NO_RELATIONS) && !defined(ECS_SCHED_NO_INHERITANCE)
 #define ECS_SCHED_NO_INHERITANCE

@@ -111,11 +111,16 @@ typedef struct ecs_sched__script_decl {
     void *user_data;                 /* the desc's */
 } ecs_sched__script_decl;
 
-/* What a file's stat says changes when the file is written. */
+/* What tells a file was written: what stat says, and a hash of the contents, read only while
+   the file's time is recent (within ECS_SCHED__STAMP_RECENT seconds of now), as a file
+   written twice within one tick of its clock (a second, on many systems) keeps its time. */
 typedef struct ecs_sched__file_stamp {
     int64_t seconds, nanoseconds, size;
     uint64_t inode;
+    uint64_t hash;                   /* 0: not read */
 } ecs_sched__file_stamp;
+
+#define ECS_SCHED__STAMP_RECENT 2
 
 struct ecs_sched_script {
     ecs_sched_world *world;
@@ -155,6 +160,20 @@ static ecs_sched__scripts *ecs_sched__scripts_reserve(ecs_sched_world *w) {
     return all;
 }
 
+/* FNV-1a over the file's bytes (never 0); 0 when it cannot be read. */
+static uint64_t ecs_sched__file_hash(const char *path) {
+    unsigned char block[8192];
+    uint64_t hash = 14695981039346656037ull;
+    size_t n, i;
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    while ((n = fread(block, 1, sizeof block, f)) > 0) {
+        for (i = 0; i < n; i++) hash = (hash ^ block[i]) * 1099511628211ull;
+    }
+    fclose(f);
+    return hash ? hash : 1;
+}
+
 static bool ecs_sched__file_stamp_of(const char *path, ecs_sched__file_stamp *stamp) {
     struct stat info;
     memset(stamp, 0, sizeof *stamp);
@@ -165,13 +184,19 @@ static bool ecs_sched__file_stamp_of(const char *path, ecs_sched__file_stamp *st
 #endif
     stamp->size = (int64_t)info.st_size;
     stamp->inode = (uint64_t)info.st_ino;
+    if ((int64_t)time(NULL) - stamp->seconds <= ECS_SCHED__STAMP_RECENT) {
+        stamp->hash = ecs_sched__file_hash(path);
+    }
     return true;
 }
 
-static bool ecs_sched__file_stamps_equal(const ecs_sched__file_stamp *a,
-                                         const ecs_sched__file_stamp *b) {
-    return a->seconds == b->seconds && a->nanoseconds == b->nanoseconds && a->size == b->size &&
-           a->inode == b->inode;
+/* Whether `now` is the file `then` was taken of, unchanged: the same stat, and the same
+   contents where both were read. */
+static bool ecs_sched__file_stamps_equal(const ecs_sched__file_stamp *now,
+                                         const ecs_sched__file_stamp *then) {
+    return now->seconds == then->seconds && now->nanoseconds == then->nanoseconds &&
+           now->size == then->size && now->inode == then->inode &&
+           (!now->hash || !then->hash || now->hash == then->hash);
 }
 
 /* ---- drivers ---- */

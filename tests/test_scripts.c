@@ -307,6 +307,19 @@ static void poll_reloads_the_scripts_whose_file_changed(void **state) {
     finish(w);
 }
 
+static void poll_sees_a_file_rewritten_at_once_with_as_many_bytes(void **state) {
+    ecs_sched_world *w = world_with_driver();
+    ecs_sched_script *script;
+    (void)state;
+    write_script("system Update aaaa\n");
+    script = ecs_sched_script_load(w, g_path);
+    write_script("system Update bbbb\n");   /* the same size, likely the same second */
+    assert_int_equal(ecs_sched_scripts_poll(w), 1);
+    assert_int_equal(ecs_sched_script_version(script), 2);
+    assert_run_traces(w, "bbbb@2");
+    finish(w);
+}
+
 static void poll_tries_a_file_that_failed_once_until_it_changes_again(void **state) {
     ecs_sched_world *w = world_with_driver();
     ecs_sched_script *script;
@@ -392,6 +405,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(a_script_that_fails_to_load_leaves_nothing_behind),
         cmocka_unit_test(unloading_a_script_takes_out_its_systems_and_observers),
         cmocka_unit_test(poll_reloads_the_scripts_whose_file_changed),
+        cmocka_unit_test(poll_sees_a_file_rewritten_at_once_with_as_many_bytes),
         cmocka_unit_test(poll_tries_a_file_that_failed_once_until_it_changes_again),
         cmocka_unit_test(a_script_is_not_reloaded_while_a_schedule_runs),
         cmocka_unit_test(a_path_is_loaded_once),

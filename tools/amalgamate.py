@@ -65,7 +65,7 @@ LAYERS = [
                         "emit"]),
     ("data", ["prefab", "json", "snapshot"]),
     ("game", ["time", "state", "transition", "delay"]),
-    ("scripting", ["script"]),
+    ("scripting", ["script", "script_native"]),
     ("top", ["world", "app"]),
 ]
 
