@@ -1769,7 +1769,8 @@
      reload that worked unloads the version before. ecs_sched_scripts_poll(w) reloads each
      script whose file changed (its time, size or file) and returns how many; a file whose
      reload failed is tried again once it changes again. Scripts change between schedule runs
-     only (ECS_SCHED_ERR_SCHEDULE_RUNNING): poll between frames. ecs_sched_script_unload
+     only (ECS_SCHED_ERR_SCHEDULE_RUNNING): poll between frames, or let an app do it before
+     each update (ecs_sched_app_watch_scripts(app, true)). ecs_sched_script_unload
      takes out what a script declared and frees it; a world destroyed unloads every script
      after everything else has gone (a hook may be a script's function).
 
@@ -1780,6 +1781,24 @@
      that has no fn (trigger: NULL for a system); unload(version); destroy() when the world
      goes. Inside a script's system, ecs_sched_ctx_user_data is its desc's user_data, as
      for any system.
+
+     Native scripts (ECS_SCHED_NATIVE_SCRIPTS, POSIX). ecs_sched_native_script_driver()
+     runs shared libraries (".so", ".dylib"): C systems edited and rebuilt while the game
+     runs. A library has one exported function, written with ECS_SCHED_NATIVE_SCRIPT, which
+     declares its systems with their fn:
+
+         static void steer(ecs_sched_system_ctx *ctx) { ... }
+         ECS_SCHED_NATIVE_SCRIPT(script) {
+             return ecs_sched_script_add_system(script, "Update", &(ecs_sched_system_desc){
+                 .name = "steer", .fn = steer, .query_text = "Speed"}, 0);
+         }
+
+     Build it with -shared -fPIC, and the program that loads it with -rdynamic (the library
+     calls the program's ecs_sched_* functions). Each load opens a private copy of the file
+     (removed at once), so the build may overwrite the file while the version before runs, and
+     the reload opens the new one. What a library registers besides its declarations (a
+     component hook, a condition's function kept elsewhere) must not outlive it: it is closed
+     when its version is replaced.
 
    THREADS
 
@@ -2197,12 +2216,14 @@
                 ecs_sched_app_request_exit, ecs_sched_app_exit_requested,
                 ecs_sched_app_insert_schedule_before, ecs_sched_app_insert_schedule_after,
                 ecs_sched_app_schedule_order, ecs_sched_app_add_plugin,
-                ecs_sched_app_add_plugins, ecs_sched_app_has_plugin
+                ecs_sched_app_add_plugins, ecs_sched_app_has_plugin,
+                ecs_sched_app_watch_scripts
      script     ecs_sched_script_driver_add, ecs_sched_script_load, ecs_sched_script_reload,
                 ecs_sched_script_unload, ecs_sched_scripts_poll, ecs_sched_script_find,
                 ecs_sched_script_path, ecs_sched_script_world, ecs_sched_script_version,
                 ecs_sched_script_add_system, ecs_sched_script_add_observer,
                 ecs_sched_script_fail
+     script_native  ecs_sched_native_script_driver
 
      (build and access, between graph and plan, have no public functions: they are the
      passes of a schedule build.) `make test` checks that this index names every function
@@ -5258,6 +5279,11 @@ ECS_SCHED_API ecs_sched_result ecs_sched_app_update(ecs_sched_app *app);
 ECS_SCHED_API ecs_sched_result ecs_sched_app_update_by(ecs_sched_app *app, int64_t delta_ns);
 /* Updates made so far, failed ones included (their clocks advanced). */
 ECS_SCHED_API uint64_t ecs_sched_app_frame_count(const ecs_sched_app *app);
+#ifdef ECS_SCHED_SCRIPTS
+/* With watch on, each update first reloads the world's scripts whose file changed
+   (ecs_sched_scripts_poll): a frame boundary, where no schedule runs. */
+ECS_SCHED_API void ecs_sched_app_watch_scripts(ecs_sched_app *app, bool watch);
+#endif
 
 typedef struct ecs_sched_app_run_desc {
     int64_t frame_ns;       /* pace: an update starts at most every frame_ns, sleeping the rest
@@ -35313,6 +35339,7 @@ struct ecs_sched_app {
     uint32_t startup_done;               /* startup schedules run: StateTransition, then the
                                             startup order */
     bool updating;
+    bool watch_scripts;                  /* ecs_sched_app_watch_scripts */
 };
 
 /* The app that owns a world is a part of it (registry.h). */
@@ -35733,6 +35760,9 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
                                "app_update: the app is updating already (a system cannot run "
                                "a frame of its own app)");
     }
+#ifdef ECS_SCHED_SCRIPTS
+    if (app->watch_scripts) (void)ecs_sched_scripts_poll(w);   /* (a failure is logged) */
+#endif
     result = ecs_sched__check_schedules_run(app);
     if (result != ECS_SCHED_OK) return result;
 #ifdef ECS_SCHED_TRACE
@@ -35778,6 +35808,13 @@ uint64_t ecs_sched_app_frame_count(const ecs_sched_app *app) {
     ECS_SCHED_ASSERT(app != NULL);
     return app->frames;
 }
+
+#ifdef ECS_SCHED_SCRIPTS
+void ecs_sched_app_watch_scripts(ecs_sched_app *app, bool watch) {
+    ECS_SCHED_ASSERT(app != NULL);
+    app->watch_scripts = watch;
+}
+#endif
 
 static ecs_sched_result ecs_sched__check_run_desc(ecs_sched_world *w,
                                                   const ecs_sched_app_run_desc *d) {

@@ -58,6 +58,11 @@ ECS_SCHED_API ecs_sched_result ecs_sched_app_update(ecs_sched_app *app);
 ECS_SCHED_API ecs_sched_result ecs_sched_app_update_by(ecs_sched_app *app, int64_t delta_ns);
 /* Updates made so far, failed ones included (their clocks advanced). */
 ECS_SCHED_API uint64_t ecs_sched_app_frame_count(const ecs_sched_app *app);
+#ifdef ECS_SCHED_SCRIPTS
+/* With watch on, each update first reloads the world's scripts whose file changed
+   (ecs_sched_scripts_poll): a frame boundary, where no schedule runs. */
+ECS_SCHED_API void ecs_sched_app_watch_scripts(ecs_sched_app *app, bool watch);
+#endif
 
 typedef struct ecs_sched_app_run_desc {
     int64_t frame_ns;       /* pace: an update starts at most every frame_ns, sleeping the rest
@@ -171,6 +176,7 @@ struct ecs_sched_app {
     uint32_t startup_done;               /* startup schedules run: StateTransition, then the
                                             startup order */
     bool updating;
+    bool watch_scripts;                  /* ecs_sched_app_watch_scripts */
 };
 
 /* The app that owns a world is a part of it (registry.h). */
@@ -591,6 +597,9 @@ static ecs_sched_result ecs_sched__app_update(ecs_sched_app *app, bool by_clock,
                                "app_update: the app is updating already (a system cannot run "
                                "a frame of its own app)");
     }
+#ifdef ECS_SCHED_SCRIPTS
+    if (app->watch_scripts) (void)ecs_sched_scripts_poll(w);   /* (a failure is logged) */
+#endif
     result = ecs_sched__check_schedules_run(app);
     if (result != ECS_SCHED_OK) return result;
 #ifdef ECS_SCHED_TRACE
@@ -636,6 +645,13 @@ uint64_t ecs_sched_app_frame_count(const ecs_sched_app *app) {
     ECS_SCHED_ASSERT(app != NULL);
     return app->frames;
 }
+
+#ifdef ECS_SCHED_SCRIPTS
+void ecs_sched_app_watch_scripts(ecs_sched_app *app, bool watch) {
+    ECS_SCHED_ASSERT(app != NULL);
+    app->watch_scripts = watch;
+}
+#endif
 
 static ecs_sched_result ecs_sched__check_run_desc(ecs_sched_world *w,
                                                   const ecs_sched_app_run_desc *d) {

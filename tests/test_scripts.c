@@ -338,6 +338,33 @@ static void poll_tries_a_file_that_failed_once_until_it_changes_again(void **sta
     finish(w);
 }
 
+static void an_app_that_watches_reloads_changed_scripts_before_each_update(void **state) {
+    ecs_sched_app *app = ecs_sched_app_create(NULL);
+    ecs_sched_world *w = ecs_sched_app_world(app);
+    ecs_sched_script_driver d = line_driver_desc();
+    (void)state;
+    memset(&g_driver, 0, sizeof g_driver);
+    snprintf(g_path, sizeof g_path, "%s.%d.lines", g_program, ++g_scripts);
+    assert_int_equal(ecs_sched_script_driver_add(w, &d), ECS_SCHED_OK);
+    write_script("system Update aaaa\n");
+    assert_non_null(ecs_sched_script_load(w, g_path));
+    ecs_sched_app_watch_scripts(app, true);
+    g_trace[0] = '\0';
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "aaaa@1");
+    write_script("system Update bbbb\n");
+    g_trace[0] = '\0';
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "bbbb@2");
+    ecs_sched_app_watch_scripts(app, false);
+    write_script("system Update cccc\n");
+    g_trace[0] = '\0';
+    assert_int_equal(ecs_sched_app_update(app), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "bbbb@2");
+    ecs_sched_app_destroy(app);
+    remove(g_path);
+}
+
 static ecs_sched_script *g_script;
 
 static void reload_from_a_system(ecs_sched_system_ctx *ctx) {
@@ -408,6 +435,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(poll_sees_a_file_rewritten_at_once_with_as_many_bytes),
         cmocka_unit_test(poll_tries_a_file_that_failed_once_until_it_changes_again),
         cmocka_unit_test(a_script_is_not_reloaded_while_a_schedule_runs),
+        cmocka_unit_test(an_app_that_watches_reloads_changed_scripts_before_each_update),
         cmocka_unit_test(a_path_is_loaded_once),
         cmocka_unit_test(bad_drivers_and_paths_are_refused_naming_them),
     };
