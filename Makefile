@@ -100,7 +100,7 @@ check-amalgamation:
 # which `make example` does not install).
 MAIN_EXAMPLES := game_loop world_demo physics_plugin pause_menu scene_graph prefabs
 # prefabs.c reads and writes JSON (ECS_SCHED_JSON): the examples link cJSON.
-EXAMPLE_LIBS  := -lcjson
+EXAMPLE_LIBS  := -lcjson -ldl -rdynamic
 
 example:
 	@sh tools/install_deps.sh example
@@ -690,7 +690,7 @@ examples-check: $(addprefix $(BUILD)/examples/,$(addsuffix .same,$(EXAMPLES)))
 # the implementation's hooks compiles its own (EXAMPLES_OWN_IMPL), and tcc, which takes a
 # moment for it, compiles every example whole. (compile-checks builds every example whole,
 # optimized.)
-EXAMPLES_OWN_IMPL := tour_commands
+EXAMPLES_OWN_IMPL := tour_commands hot_reload
 example_impl = $(if $(filter $(1),$(EXAMPLES_OWN_IMPL)),,-DECS_SCHED__IMPLEMENTED $(2))
 
 # $(1): the build's name, $(2): its compiler, $(3): its flags, $(4): its libraries.
