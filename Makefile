@@ -769,7 +769,8 @@ test-binaries: $(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES) \
 # The two copies trace_off compares are compiled with their functions and loops on 64-byte
 # boundaries: otherwise where each copy's dispatch loop happens to fall decides the row (up to
 # 1.2x either way), not what ECS_SCHED_TRACE changes.
-BENCH_FLAGS := -std=c11 -O2 -Wall -Wextra -Wpedantic -DECS_SCHED_THREADS -DECS_SCHED_JSON -I. $(STB_CFLAGS)
+BENCH_FLAGS := -std=c11 -O2 -Wall -Wextra -Wpedantic -DECS_SCHED_THREADS -DECS_SCHED_JSON \
+               -DECS_SCHED_NATIVE_SCRIPTS -I. $(STB_CFLAGS)
 BENCH_ALIGNED := -falign-functions=64 -falign-loops=64
 
 # make bench FLECS_DIR=<a directory holding flecs.c and flecs.h of a flecs release> adds the
@@ -783,11 +784,11 @@ $(BUILD)/flecs.o: $(FLECS_DIR)/flecs.c $(FLECS_DIR)/flecs.h
 	cc -std=gnu99 -O2 -DNDEBUG -I$(FLECS_DIR) -c $< -o $@
 endif
 
-bench: deps ecs_sched.h $(BENCH_FLECS_OBJ)
+bench: deps ecs_sched.h $(BENCH_FLECS_OBJ) $(NATIVE_SCRIPTS)
 	@mkdir -p $(BUILD)
 	cc $(BENCH_FLAGS) $(BENCH_ALIGNED) -c bench/untraced_copy.c -o $(BUILD)/bench_untraced_copy.o
 	cc $(BENCH_FLAGS) $(BENCH_ALIGNED) -c bench/traced_copy.c -o $(BUILD)/bench_traced_copy.o
-	cc $(BENCH_FLAGS) $(BENCH_FLECS_FLAGS) bench/bench.c bench/game_loop_row.c $(BUILD)/bench_untraced_copy.o $(BUILD)/bench_traced_copy.o $(BENCH_FLECS_OBJ) $(STB_LIBS) $(JSON_LIBS) -lpthread -lm -o $(BUILD)/bench
+	cc $(BENCH_FLAGS) $(BENCH_FLECS_FLAGS) bench/bench.c bench/game_loop_row.c $(BUILD)/bench_untraced_copy.o $(BUILD)/bench_traced_copy.o $(BENCH_FLECS_OBJ) $(STB_LIBS) $(JSON_LIBS) -ldl -rdynamic -lpthread -lm -o $(BUILD)/bench
 	./$(BUILD)/bench
 
 # The benchmark built against the ecs_sched.h of an earlier commit and against the working

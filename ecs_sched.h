@@ -34868,8 +34868,8 @@ ecs_sched_result ecs_sched_script_reload(ecs_sched_world *w, ecs_sched_script *s
         script->failed = stamp;
         if (ecs_sched__script_declare(script, running) != ECS_SCHED_OK) {
             char again[ECS_SCHED__ERROR_CAPACITY];
-            snprintf(again, sizeof again, "script '%s': the version that ran before the failed "
-                     "reload could not be declared again: %s", script->path,
+            snprintf(again, sizeof again, "script '%.200s': the version that ran before the "
+                     "failed reload could not be declared again: %.200s", script->path,
                      ecs_sched_last_error(w));
             ecs_sched__log(&w->env, ECS_SCHED_LOG_ERROR, ECS_SCHED_ERR_SCRIPT, again);
         }

@@ -1318,6 +1318,9 @@ static void run_compile_minimal(bench_row *row) { run_compile_with(row, "-DECS_S
 #ifndef BENCH_WITHOUT_BULK_ROWS
 #include "bulk_rows.c"
 #endif
+#if defined(ECS_SCHED_NATIVE_SCRIPTS) && !defined(BENCH_WITHOUT_SCRIPT_ROWS)
+#include "script_rows.c"
+#endif
 #ifdef ECS_SCHED_THREADS
 #ifndef BENCH_WITHOUT_PARALLEL_ROWS
 #include "parallel_rows.c"
@@ -1445,6 +1448,11 @@ static bench_row rows[] = {
     {"remove_all_1m", "ms/1M", GOAL_RATIO, 0.1,
      "ecs_sched_remove of the component from each of the same 1M entities, interleaved",
      run_remove_all_1m, 0, 0, 0, 0, ""},
+#endif
+#if defined(ECS_SCHED_NATIVE_SCRIPTS) && !defined(BENCH_WITHOUT_SCRIPT_ROWS)
+    {"native_reload", "ms", GOAL_NONE, 0,
+     "dlopen and dlclose of the same library, interleaved (the floor of any reload)",
+     run_native_reload, 0, 0, 0, 0, ""},
 #endif
     {"add_remove", "ns/op", GOAL_RATIO, 1.5,
      "the same moves in two archetypes written by hand for these types (records by entity "
