@@ -1781,6 +1781,60 @@
      goes. Inside a script's system, ecs_sched_ctx_user_data is its desc's user_data, as
      for any system.
 
+     Lua (ECS_SCHED_LUA). The Lua driver runs ".lua" files with LuaJIT 2.1 or Lua 5.4 (the
+     implementation includes <lua.h>, <lauxlib.h> and <lualib.h>; build with
+     `pkg-config --cflags --libs luajit` or `lua5.4`):
+
+         ecs_sched_script_driver lua = ecs_sched_lua_script_driver(NULL);   // the defaults
+         ecs_sched_script_driver_add(w, &lua);
+
+     ecs_sched_lua_desc sets instruction_budget (per run; 0: 10 million, < 0: none),
+     allow_unsafe_libraries and extensions. A script declares at its top level, through the
+     table `ecs`:
+
+         ecs.component{ name = "Health", fields = { {"hp", "f32"}, {"label", "chars", 16} } }
+         ecs.system{ name = "regen", schedule = "Update", query = "[inout] Health, [in] Regen",
+                     after = "damage", before = {"render"}, in_set = {"gameplay"},
+                     run = function(it)
+                         for row in it:rows() do
+                             row.Health.hp = row.Health.hp + row.Regen.rate * it.dt
+                             if row.Health.hp <= 0 then ecs.despawn(row.entity) end
+                         end
+                     end }
+         ecs.observer{ name = "spawned", event = "add", component = "Health",
+                       run = function(e) e.Health.hp = 100 end }
+
+     ecs.component registers a component with C's layout for those fields (i8..i64,
+     u8..u64, f32, f64, bool, entity, chars N) and describes it (see REFLECTION): C, JSON and
+     printing see it. A component of that name registered already is reused if its layout is
+     the same, and refused otherwise, naming the field that differs: values are not migrated,
+     so a reload cannot change a component's layout (rename it, or restart). A row has
+     .entity and a value per term, by component name; a value's fields read and write as
+     numbers, booleans, strings, entities (numbers: exact in Lua 5.4, while the generation
+     stays below 2^21 in LuaJIT) and nested described types; arrays are out of reach. it.dt and
+     ecs.delta_time() read Time's delta (each system declares a read of Time when the world
+     has clocks). An observer (event "add", "insert", "remove" or "set") gets the entity's row
+     of its component, read-only for "remove". Inside a run, ecs.spawn{Health = {hp = 10}},
+     ecs.despawn(e), ecs.insert(e, "Health", {hp = 3}) and ecs.remove(e, "Health") record
+     commands (a script's systems have .commands, so a sync point follows them when something
+     runs after them), and ecs.lookup("ship.turret") finds an entity; print goes to the
+     world's log. The rules:
+       - each version of a script has a Lua state of its own; its systems run on the main
+         thread (.main_thread), one at a time;
+       - the sandbox: of the standard library only the safe base functions, string, table,
+         math, os.clock and os.time; no io, no other os, no load, loadfile, dofile, require or
+         collectgarbage, and no precompiled chunks (allow_unsafe_libraries gives them all);
+       - each run (and the top level) stops after its instruction budget with "exceeded its
+         budget of N instructions", a failure of the system; with a budget LuaJIT runs its
+         interpreter (the code its compiler makes calls no hooks);
+       - writing a term the query only reads fails the system: "Position is read-only in
+         system 'move' (ai.lua:12)";
+       - a row, value or `it` kept past its run refuses to be used ("used outside its
+         system's run"): keep the numbers, not the handles;
+       - a Lua error fails the system (ECS_SCHED_ERR_SCRIPT) with its file, line and
+         traceback; an error while loading (syntax, the top level, a declaration) fails the
+         load or the reload with the file and line, and the version before runs on.
+
    THREADS
 
      With ECS_SCHED_THREADS defined in the implementation file, each world owns a thread pool,
@@ -2203,6 +2257,9 @@
                 ecs_sched_script_path, ecs_sched_script_world, ecs_sched_script_version,
                 ecs_sched_script_add_system, ecs_sched_script_add_observer,
                 ecs_sched_script_fail
+     script_native
+                ecs_sched_native_script_driver
+     script_lua ecs_sched_lua_script_driver
 
      (build and access, between graph and plan, have no public functions: they are the
      passes of a schedule build.) `make test` checks that this index names every function
