@@ -275,6 +275,40 @@ static void an_observer_hears_its_event_and_writes_the_value(void **state) {
     finish(w);
 }
 
+static void a_removal_s_observer_reads_the_value_and_cannot_write_it(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id health;
+    ecs_sched_entity e;
+    Health h = {41};
+    (void)state;
+    load_ok(w, "ecs.component{name = 'Health', fields = {{'hp', 'i32'}}}\n"
+               "ecs.observer{name = 'last_words', event = 'remove', component = 'Health',\n"
+               "  run = function(e)\n"
+               "    print('had ' .. e.Health.hp)\n"
+               "    e.Health.hp = 0\n"
+               "  end}\n");
+    health = ecs_sched_component_lookup(w, "Health");
+    e = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, e, health, &h), ECS_SCHED_OK);
+    ecs_sched_remove(w, e, health);   /* (an observer's failure outside systems: the world's) */
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_SCRIPT);
+    assert_non_null(strstr(g_log.text, "had 41"));
+    assert_error_has(w, "Health is read-only in observer 'last_words'", 5);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void commands_are_refused_at_the_top_level(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    write_script("ecs.component{name = 'Health', fields = {{'hp', 'i32'}}}\n"
+                 "ecs.spawn{Health = {hp = 1}}\n");
+    assert_null(ecs_sched_script_load(w, g_path));
+    assert_error_has(w, "ecs.spawn is for a system's or observer's run", 2);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
 static void commands_spawn_insert_remove_and_despawn_at_the_sync_point(void **state) {
     ecs_sched_world *w = world_with_lua(NULL);
     ecs_sched_id health, marked;
@@ -605,6 +639,8 @@ int main(int argc, char **argv) {
         cmocka_unit_test(an_unknown_field_type_is_refused_with_its_line_and_field),
         cmocka_unit_test(a_value_a_field_cannot_hold_fails_the_system),
         cmocka_unit_test(an_observer_hears_its_event_and_writes_the_value),
+        cmocka_unit_test(a_removal_s_observer_reads_the_value_and_cannot_write_it),
+        cmocka_unit_test(commands_are_refused_at_the_top_level),
         cmocka_unit_test(commands_spawn_insert_remove_and_despawn_at_the_sync_point),
         cmocka_unit_test(lookup_finds_a_named_entity),
         cmocka_unit_test(writing_a_term_the_query_only_reads_fails_the_system),
