@@ -36489,7 +36489,7 @@ static int ecs_sched__lua_call_run(lua_State *L) {
 }
 
 static void ecs_sched__lua_run_declared(void *version, int32_t index, ecs_sched_system_ctx *ctx,
-                               const ecs_sched_trigger *trigger, void *user_data) {
+                                        const ecs_sched_trigger *trigger, void *user_data) {
     ecs_sched__lua_version *v = (ecs_sched__lua_version *)version;
     ecs_sched__lua_run run;
     int status, top = lua_gettop(v->L);   /* (below: the runs this one happens within) */
