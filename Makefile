@@ -57,7 +57,8 @@ TSAN      := -g -O1 -fsanitize=thread -fno-omit-frame-pointer
 COMPILERS := gcc clang
 CXX_gcc   := g++
 CXX_clang := clang++
-TESTS     := $(basename $(notdir $(wildcard tests/test_*.c)))
+# (test_lua_scripts builds against Lua libraries: its own rules, LUA_RUNS below)
+TESTS     := $(filter-out test_lua_scripts,$(basename $(notdir $(wildcard tests/test_*.c))))
 TEST_HEADERS := $(wildcard tests/*.h)
 # The tests whose point is threads; the rest run threaded under ASan+UBSan only.
 TSAN_TESTS := $(basename $(notdir $(wildcard tests/test_pool.c tests/test_parallel*.c tests/test_states.c tests/test_app.c tests/test_failures.c tests/test_events_parallel.c tests/test_inheritance.c tests/test_trace.c tests/test_delayed_commands.c tests/test_sparse.c)))
@@ -142,7 +143,7 @@ JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 PARALLEL  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 test: deps
-	$(MAKE) $(PARALLEL) -Otarget $(OOM_RUNS) unit $(UNTIMED_THREADED_RUNS) compile-checks examples-check \
+	$(MAKE) $(PARALLEL) -Otarget $(OOM_RUNS) unit $(UNTIMED_THREADED_RUNS) $(LUA_RUNS) compile-checks examples-check \
 	  fuzz-smoke graphs check-doc check-modules check-strict-aliasing check-layers manual-check \
 	  test-binaries
 	$(MAKE) -j1 $(TIMED_THREADED_RUNS)
@@ -201,6 +202,24 @@ $(BUILD)/native/no_entry.so: tests/native/no_entry.c
 $(filter %/test_native_scripts.run,$(UNIT_RUNS) $(THREADS_RUNS) $(CLANG_THREADS_RUNS)): \
   $(NATIVE_SCRIPTS)
 quick: $(NATIVE_SCRIPTS)
+
+# The Lua driver's tests (ECS_SCHED_LUA), built against LuaJIT 2.1 and against Lua 5.4: each
+# program compiles the implementation itself, with that flavour's headers and library
+# (pkg-config), as C99 under ASan+UBSan by gcc. make test runs both (LUA_RUNS).
+LUA_FLAVOURS := luajit lua54
+LUA_PACKAGE_luajit := luajit
+LUA_PACKAGE_lua54 := lua5.4
+LUA_BINARIES := $(addprefix $(BUILD)/lua/test_lua_scripts_,$(LUA_FLAVOURS))
+LUA_RUNS     := $(addsuffix .run,$(LUA_BINARIES))
+.PHONY: $(LUA_RUNS)
+$(LUA_BINARIES): $(BUILD)/lua/test_lua_scripts_%: tests/test_lua_scripts.c ecs_sched.h $(TEST_HEADERS)
+	@mkdir -p $(@D)
+	gcc -std=c99 $(STRICT) $(SANITIZE) -DECS_SCHED_LUA -I. $(STB_CFLAGS) \
+	  $$(pkg-config --cflags $(LUA_PACKAGE_$*)) $< $(STB_LIBS) $$(pkg-config --libs $(LUA_PACKAGE_$*)) \
+	  -lcmocka -lm -o $@
+$(LUA_RUNS): %.run: %
+	@echo "== $<"
+	@./$<
 
 unit-threads: $(THREADS_RUNS)
 
@@ -761,7 +780,7 @@ manual-check: ecs_sched.h $(BUILD)/gcc/impl.o $(BUILD)/gcc-mt/impl.o
 
 # Every program and object the tests need (after the lists above: a rule's prerequisites are
 # read where it stands); running them is left to unit, compile-checks, examples-check...
-test-binaries: $(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES) \
+test-binaries: $(UNIT_BINARIES) $(THREADS_BINARIES) $(TSAN_BINARIES) $(LUA_BINARIES) \
                $(COMPILE_BUILDS) $(EXAMPLE_BUILDS) $(CXX_EXAMPLE_BUILDS)
 
 # ---- benchmarks ----

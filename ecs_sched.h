@@ -1800,6 +1800,60 @@
      component hook, a condition's function kept elsewhere) must not outlive it: it is closed
      when its version is replaced.
 
+     Lua (ECS_SCHED_LUA). The Lua driver runs ".lua" files with LuaJIT 2.1 or Lua 5.4 (the
+     implementation includes <lua.h>, <lauxlib.h> and <lualib.h>; build with
+     `pkg-config --cflags --libs luajit` or `lua5.4`):
+
+         ecs_sched_script_driver lua = ecs_sched_lua_script_driver(NULL);   // the defaults
+         ecs_sched_script_driver_add(w, &lua);
+
+     ecs_sched_lua_desc sets instruction_budget (per run; 0: 10 million, < 0: none),
+     allow_unsafe_libraries and extensions. A script declares at its top level, through the
+     table `ecs`:
+
+         ecs.component{ name = "Health", fields = { {"hp", "f32"}, {"label", "chars", 16} } }
+         ecs.system{ name = "regen", schedule = "Update", query = "[inout] Health, [in] Regen",
+                     after = "damage", before = {"render"}, in_set = {"gameplay"},
+                     run = function(it)
+                         for row in it:rows() do
+                             row.Health.hp = row.Health.hp + row.Regen.rate * it.dt
+                             if row.Health.hp <= 0 then ecs.despawn(row.entity) end
+                         end
+                     end }
+         ecs.observer{ name = "spawned", event = "add", component = "Health",
+                       run = function(e) e.Health.hp = 100 end }
+
+     ecs.component registers a component with C's layout for those fields (i8..i64,
+     u8..u64, f32, f64, bool, entity, chars N) and describes it (see REFLECTION): C, JSON and
+     printing see it. A component of that name registered already is reused if its layout is
+     the same, and refused otherwise, naming the field that differs: values are not migrated,
+     so a reload cannot change a component's layout (rename it, or restart). A row has
+     .entity and a value per term, by component name; a value's fields read and write as
+     numbers, booleans, strings, entities (numbers: exact in Lua 5.4, while the generation
+     stays below 2^21 in LuaJIT) and nested described types; arrays are out of reach. it.dt and
+     ecs.delta_time() read Time's delta (each system declares a read of Time when the world
+     has clocks). An observer (event "add", "insert", "remove" or "set") gets the entity's row
+     of its component, read-only for "remove". Inside a run, ecs.spawn{Health = {hp = 10}},
+     ecs.despawn(e), ecs.insert(e, "Health", {hp = 3}) and ecs.remove(e, "Health") record
+     commands (a script's systems have .commands, so a sync point follows them when something
+     runs after them), and ecs.lookup("ship.turret") finds an entity; print goes to the
+     world's log. The rules:
+       - each version of a script has a Lua state of its own; its systems run on the main
+         thread (.main_thread), one at a time;
+       - the sandbox: of the standard library only the safe base functions, string, table,
+         math, os.clock and os.time; no io, no other os, no load, loadfile, dofile, require or
+         collectgarbage, and no precompiled chunks (allow_unsafe_libraries gives them all);
+       - each run (and the top level) stops after its instruction budget with "exceeded its
+         budget of N instructions", a failure of the system; with a budget LuaJIT runs its
+         interpreter (the code its compiler makes calls no hooks);
+       - writing a term the query only reads fails the system: "Position is read-only in
+         system 'move' (ai.lua:12)";
+       - a row, value or `it` kept past its run refuses to be used ("used outside its
+         system's run"): keep the numbers, not the handles;
+       - a Lua error fails the system (ECS_SCHED_ERR_SCRIPT) with its file, line and
+         traceback; an error while loading (syntax, the top level, a declaration) fails the
+         load or the reload with the file and line, and the version before runs on.
+
    THREADS
 
      With ECS_SCHED_THREADS defined in the implementation file, each world owns a thread pool,
@@ -2224,6 +2278,7 @@
                 ecs_sched_script_add_system, ecs_sched_script_add_observer,
                 ecs_sched_script_fail
      script_native  ecs_sched_native_script_driver
+     script_lua ecs_sched_lua_script_driver
 
      (build and access, between graph and plan, have no public functions: they are the
      passes of a schedule build.) `make test` checks that this index names every function
@@ -2359,6 +2414,9 @@ extern "C" {
      ECS_SCHED_SCRIPTS         language drivers and the scripts they run (see SCRIPTS)
      ECS_SCHED_NATIVE_SCRIPTS  the native driver: C systems in shared libraries, reloaded
                                when rebuilt (POSIX dlopen; defines ECS_SCHED_SCRIPTS)
+     ECS_SCHED_LUA             the Lua driver: systems, observers and components written in
+                               Lua (LuaJIT 2.1 or Lua 5.4, whose headers the implementation
+                               includes; defines ECS_SCHED_SCRIPTS)
      ECS_SCHED_NO_RELATIONS, _NO_INHERITANCE, _NO_REFLECT, _NO_SNAPSHOT, _NO_STEPPING,
      _NO_STATES, _NO_APP, _NO_QUERY_TEXT, and ECS_SCHED_MINIMAL (all of them): features left out, declarations
                                and implementation (see Leaving features out in CONFIGURATION);
@@ -2432,6 +2490,9 @@ extern "C" {
 #endif
 #endif
 #if defined(ECS_SCHED_NATIVE_SCRIPTS) && !defined(ECS_SCHED_SCRIPTS)
+#define ECS_SCHED_SCRIPTS
+#endif
+#if defined(ECS_SCHED_LUA) && !defined(ECS_SCHED_SCRIPTS)
 #define ECS_SCHED_SCRIPTS
 #endif
 #if defined(ECS_SCHED_NO_RELATIONS) && !defined(ECS_SCHED_NO_INHERITANCE)
@@ -5163,6 +5224,29 @@ ECS_SCHED_API ecs_sched_result ecs_sched_script_fail(ecs_sched_script *script, c
                                                      ...) ECS_SCHED__PRINTF(2, 3);
 
 #endif /* ECS_SCHED_SCRIPTS */
+
+/*================================ src/script_lua.h (public) =================================*/
+/* script_lua: the Lua driver, when ECS_SCHED_LUA is defined: components, systems and
+   observers written in Lua (LuaJIT 2.1 or Lua 5.4), each script in a Lua state of its own,
+   sandboxed, each run held to an instruction budget. */
+
+#ifdef ECS_SCHED_LUA
+
+/* The driver's settings; zero-valued fields mean the defaults. */
+typedef struct ecs_sched_lua_desc {
+    int64_t instruction_budget;    /* Lua instructions one run of a system or observer (and a
+                                      script's top level) may take: 0, 10 million; < 0, none */
+    bool allow_unsafe_libraries;   /* every standard library (io, os, load, require...) and
+                                      precompiled chunks; default: the sandbox (see SCRIPTS) */
+    const char *extensions;        /* the endings it runs; default ".lua" (copied) */
+} ecs_sched_lua_desc;
+
+/* The driver, to give a world with ecs_sched_script_driver_add (desc may be NULL: the
+   defaults). Its user_data holds the settings; the world frees it with the driver (destroy).
+   A driver that is never added is freed by calling its destroy(user_data). */
+ECS_SCHED_API ecs_sched_script_driver ecs_sched_lua_script_driver(const ecs_sched_lua_desc *desc);
+
+#endif /* ECS_SCHED_LUA */
 
 /*=============================== src/script_native.h (public) ===============================*/
 /* script_native: the native driver, when ECS_SCHED_NATIVE_SCRIPTS is defined: C systems in a
@@ -34964,6 +35048,1524 @@ static void ecs_sched__scripts_free(ecs_sched_world *w) {
 }
 
 #endif /* ECS_SCHED_SCRIPTS */
+
+/*============================ src/script_lua.h (implementation) =============================*/
+/* script_lua: a version is a Lua state that ran the script's top level, and the declarations
+   it made, copied out of Lua (declare reads them, as often as asked). While one of its systems
+   or observers runs, what the run hands to Lua (the iteration, rows, values) carries the run's
+   generation: used after the run, it no longer finds a run of that generation and refuses. */
+
+#ifdef ECS_SCHED_LUA
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+#include <lua.h>
+#include <lauxlib.h>
+#include <lualib.h>
+#if LUA_VERSION_NUM < 502
+#include <luajit.h>   /* Lua 5.1 only as LuaJIT */
+#endif
+#ifdef __cplusplus
+}
+#endif
+
+#include <errno.h>
+
+#define ECS_SCHED__LUA_DEFAULT_BUDGET INT64_C(10000000)
+#define ECS_SCHED__LUA_HOOK_STEP 1000   /* instructions between two looks at the budget */
+#define ECS_SCHED__LUA_ITER "ecs_sched.iter"
+#define ECS_SCHED__LUA_ROWS "ecs_sched.rows"
+#define ECS_SCHED__LUA_ROW "ecs_sched.row"
+#define ECS_SCHED__LUA_VALUE "ecs_sched.value"
+
+/* ---- what differs between Lua 5.1 (LuaJIT) and 5.4 ---- */
+
+#if LUA_VERSION_NUM < 502
+#define ecs_sched__lua_rawlen(L, index) ((int64_t)lua_objlen((L), (index)))
+#else
+#define ecs_sched__lua_rawlen(L, index) ((int64_t)lua_rawlen((L), (index)))
+#endif
+
+static void ecs_sched__lua_push_globals(lua_State *L) {
+#if LUA_VERSION_NUM < 502
+    lua_pushvalue(L, LUA_GLOBALSINDEX);
+#else
+    lua_pushglobaltable(L);
+#endif
+}
+
+static void ecs_sched__lua_open_library(lua_State *L, const char *name, lua_CFunction open) {
+#if LUA_VERSION_NUM < 502
+    lua_pushcfunction(L, open);
+    lua_pushstring(L, name);
+    lua_call(L, 1, 0);
+#else
+    luaL_requiref(L, name, open, 1);
+    lua_pop(L, 1);
+#endif
+}
+
+/* Calls fn(data) in protected mode; the error message is left on the stack on failure. */
+static int ecs_sched__lua_protected(lua_State *L, lua_CFunction fn, void *data) {
+#if LUA_VERSION_NUM < 502
+    return lua_cpcall(L, fn, data);
+#else
+    lua_pushcfunction(L, fn);
+    lua_pushlightuserdata(L, data);
+    return lua_pcall(L, 1, 0, 0);
+#endif
+}
+
+/* Integers: exact 64-bit ones in 5.4, doubles (exact to 2^53) in LuaJIT. */
+static void ecs_sched__lua_push_int(lua_State *L, int64_t value) {
+#if LUA_VERSION_NUM >= 503
+    lua_pushinteger(L, (lua_Integer)value);
+#else
+    lua_pushnumber(L, (lua_Number)value);
+#endif
+}
+
+/* The whole number at index, or false (not a number, or a fraction). */
+static bool ecs_sched__lua_to_int(lua_State *L, int index, int64_t *out) {
+    lua_Number n;
+#if LUA_VERSION_NUM >= 503
+    if (lua_isinteger(L, index)) {
+        *out = (int64_t)lua_tointeger(L, index);
+        return true;
+    }
+#endif
+    if (lua_type(L, index) != LUA_TNUMBER) return false;
+    n = lua_tonumber(L, index);
+    if (n != n || n < -9223372036854775808.0 || n >= 9223372036854775808.0 ||
+        (lua_Number)(int64_t)n != n) {
+        return false;
+    }
+    *out = (int64_t)n;
+    return true;
+}
+
+/* An entity is a number: an integer (5.4), or a double that holds it exactly (LuaJIT: while
+   the generation, its upper 32 bits, stays below 2^21). */
+static void ecs_sched__lua_push_entity(lua_State *L, ecs_sched_entity e) {
+#if LUA_VERSION_NUM >= 503
+    lua_pushinteger(L, (lua_Integer)e);
+#else
+    if (e >= (UINT64_C(1) << 53)) {
+        luaL_error(L, "entity #%d's generation (%d) is too large for a LuaJIT number",
+                   (int)ECS_SCHED_ENTITY_INDEX(e), (int)ECS_SCHED_ENTITY_GENERATION(e));
+    }
+    lua_pushnumber(L, (lua_Number)e);
+#endif
+}
+
+static ecs_sched_entity ecs_sched__lua_check_entity(lua_State *L, int index, const char *what) {
+    int64_t value;
+    if (!ecs_sched__lua_to_int(L, index, &value)) {
+        luaL_error(L, "%s: give an entity (a number), not a %s", what,
+                   luaL_typename(L, index));
+    }
+    return (ecs_sched_entity)value;
+}
+
+/* ---- settings, versions, runs ---- */
+
+typedef struct ecs_sched__lua_options {
+    int64_t budget;                  /* < 0: none */
+    bool unsafe;
+    char extensions[128];
+} ecs_sched__lua_options;
+
+enum { ECS_SCHED__LUA_AFTER, ECS_SCHED__LUA_BEFORE, ECS_SCHED__LUA_IN_SET, ECS_SCHED__LUA_REFS };
+
+/* One ecs.system or ecs.observer of the top level, copied out of Lua. */
+typedef struct ecs_sched__lua_decl {
+    bool observer;
+    int line;
+    int function;                    /* its run, in the registry */
+    char *name;
+    char *schedule;                  /* a system's */
+    char *query;                     /* a system's, or NULL */
+    char *refs[ECS_SCHED__LUA_REFS][ECS_SCHED_MAX_REFS];
+    ecs_sched_observer_event event;  /* an observer's */
+    char *component;
+} ecs_sched__lua_decl;
+
+/* What a run reaches: for a system, its query's terms; for an observer, the one component. */
+enum { ECS_SCHED__LUA_UNREACHABLE, ECS_SCHED__LUA_READ, ECS_SCHED__LUA_WRITE };
+
+typedef struct ecs_sched__lua_run {
+    struct ecs_sched__lua_run *outer;   /* a run of the same version it happens within */
+    uint64_t generation;
+    int64_t outer_budget;               /* what the outer run had left */
+    ecs_sched_system_ctx *ctx;
+    const ecs_sched__lua_decl *decl;
+    const ecs_sched_trigger *trigger;   /* an observer's */
+    int32_t term_count;
+    ecs_sched_id terms[ECS_SCHED_MAX_TERMS];
+    uint8_t access[ECS_SCHED_MAX_TERMS];
+    bool indirect[ECS_SCHED_MAX_TERMS]; /* the field holds a pointer per row */
+} ecs_sched__lua_run;
+
+typedef struct ecs_sched__lua_version {
+    lua_State *L;
+    ecs_sched__env *env;
+    ecs_sched_world *world;
+    const ecs_sched__lua_options *options;
+    char *path;
+    bool loading;                       /* its top level runs: declarations allowed */
+    ecs_sched__lua_decl *decls;
+    int32_t decl_count;
+    uint32_t decl_capacity;
+    ecs_sched__lua_run *running;
+    uint64_t generations;               /* the last one given to a run */
+    int64_t budget_left;
+} ecs_sched__lua_version;
+
+/* Proxies handed to Lua. Each names its run by generation and its declaration by index. */
+typedef struct ecs_sched__lua_iter_ud {
+    uint64_t generation;
+    int32_t decl;
+} ecs_sched__lua_iter_ud;
+
+typedef struct ecs_sched__lua_rows_ud {
+    uint64_t generation;
+    int32_t decl;
+    bool started, done;
+    int32_t row;
+    ecs_sched_iter it;
+} ecs_sched__lua_rows_ud;
+
+typedef struct ecs_sched__lua_row_ud {
+    uint64_t generation;
+    int32_t decl;
+    ecs_sched_entity entity;
+    unsigned char *values[ECS_SCHED_MAX_TERMS];
+} ecs_sched__lua_row_ud;
+
+typedef struct ecs_sched__lua_value_ud {
+    uint64_t generation;
+    int32_t decl;
+    int32_t term;                       /* of the run: whose component it is part of */
+    ecs_sched_id type;                  /* the described type of these bytes */
+    unsigned char *data;
+} ecs_sched__lua_value_ud;
+
+static char ecs_sched__lua_version_key;   /* the registry's key of the version */
+
+static ecs_sched__lua_version *ecs_sched__lua_self(lua_State *L) {
+    return (ecs_sched__lua_version *)lua_touserdata(L, lua_upvalueindex(1));
+}
+
+/* "path:12" (where the Lua code that called the running C function is), into out. */
+static const char *ecs_sched__lua_where(lua_State *L, char *out, size_t capacity) {
+    size_t n;
+    luaL_where(L, 1);
+    snprintf(out, capacity, "%s", lua_tostring(L, -1));
+    lua_pop(L, 1);
+    n = strlen(out);
+    while (n > 0 && (out[n - 1] == ' ' || out[n - 1] == ':')) out[--n] = '\0';
+    if (!n) snprintf(out, capacity, "?");
+    return out;
+}
+
+static ecs_sched__lua_run *ecs_sched__lua_run_of(ecs_sched__lua_version *v, uint64_t generation) {
+    ecs_sched__lua_run *run;
+    for (run = v->running; run; run = run->outer) {
+        if (run->generation == generation) return run;
+    }
+    return NULL;
+}
+
+/* The run a proxy belongs to; a Lua error when it is over. */
+static ecs_sched__lua_run *ecs_sched__lua_check_run(lua_State *L, ecs_sched__lua_version *v,
+                                                    uint64_t generation, int32_t decl,
+                                                    const char *what) {
+    ecs_sched__lua_run *run = ecs_sched__lua_run_of(v, generation);
+    char where[256];
+    if (!run) {
+        const char *kind = v->decls[decl].observer ? "observer" : "system";
+        luaL_error(L, "%s of %s '%s' used outside its %s's run (%s): keep the numbers it "
+                   "holds, not the %s", what, kind, v->decls[decl].name, kind,
+                   ecs_sched__lua_where(L, where, sizeof where), what);
+    }
+    return run;
+}
+
+/* The run the calling function is part of (ecs.spawn...); a Lua error outside one. */
+static ecs_sched__lua_run *ecs_sched__lua_current(lua_State *L, const char *function) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    if (!v->running) {
+        luaL_error(L, "%s is for a system's or observer's run, not the script's top level",
+                   function);
+    }
+    return v->running;
+}
+
+/* ---- the budget ---- */
+
+static void ecs_sched__lua_hook(lua_State *L, lua_Debug *ar) {
+    ecs_sched__lua_version *v;
+    char budget[32];
+    (void)ar;
+    lua_pushlightuserdata(L, &ecs_sched__lua_version_key);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    v = (ecs_sched__lua_version *)lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    if (!v || v->options->budget < 0) return;
+    v->budget_left -= lua_gethookcount(L);
+    if (v->budget_left > 0) return;
+    /* from now on each instruction fails, so that a pcall in a loop cannot outlast it */
+    lua_sethook(L, ecs_sched__lua_hook, LUA_MASKCOUNT, 1);
+    snprintf(budget, sizeof budget, "%lld", (long long)v->options->budget);
+    luaL_where(L, 0);   /* (a hook's level 0 is the Lua function it interrupts) */
+    lua_pushfstring(L, "exceeded its budget of %s instructions (ecs_sched_lua_desc."
+                    "instruction_budget)", budget);
+    lua_concat(L, 2);
+    lua_error(L);
+}
+
+static void ecs_sched__lua_budget_start(ecs_sched__lua_version *v) {
+    int64_t budget = v->options->budget;
+    if (budget < 0) return;
+    v->budget_left = budget;
+    lua_sethook(v->L, ecs_sched__lua_hook, LUA_MASKCOUNT,
+                (int)(budget < ECS_SCHED__LUA_HOOK_STEP ? (budget > 0 ? budget : 1)
+                                                        : ECS_SCHED__LUA_HOOK_STEP));
+}
+
+/* ---- types and values ---- */
+
+static const char *const ecs_sched__lua_type_names[] = {
+    "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64", "bool", "entity",
+    "chars"};
+static const ecs_sched_member_kind ecs_sched__lua_type_kinds[] = {
+    ECS_SCHED_TYPE_I8, ECS_SCHED_TYPE_I16, ECS_SCHED_TYPE_I32, ECS_SCHED_TYPE_I64,
+    ECS_SCHED_TYPE_U8, ECS_SCHED_TYPE_U16, ECS_SCHED_TYPE_U32, ECS_SCHED_TYPE_U64,
+    ECS_SCHED_TYPE_F32, ECS_SCHED_TYPE_F64, ECS_SCHED_TYPE_BOOL, ECS_SCHED_TYPE_ENTITY,
+    ECS_SCHED_TYPE_CHARS};
+
+static const ecs_sched__field_desc *ecs_sched__lua_field(const ecs_sched_world *w,
+                                                         ecs_sched_id type, const char *name) {
+    const ecs_sched__description *d = ecs_sched__description_of(w, type);
+    int32_t i;
+    for (i = 0; d && i < d->count; i++) {
+        if (strcmp(d->fields[i].name, name) == 0) return &d->fields[i];
+    }
+    return NULL;
+}
+
+/* The Lua error for a field a type does not have, listing the ones it has. */
+static int ecs_sched__lua_no_field(lua_State *L, const ecs_sched_world *w, ecs_sched_id type,
+                                   const char *name) {
+    const ecs_sched__description *d = ecs_sched__description_of(w, type);
+    char list[256] = "";
+    size_t at = 0;
+    int32_t i;
+    if (!d) {
+        return luaL_error(L, "%s has no description, so Lua cannot reach its fields: describe "
+                          "it (ecs_sched_describe, or declare it with ecs.component)",
+                          w->components[type].name);
+    }
+    for (i = 0; i < d->count; i++) {
+        at = ecs_sched__append(list, sizeof list, at, i ? ", " : "");
+        at = ecs_sched__append(list, sizeof list, at, d->fields[i].name);
+    }
+    return luaL_error(L, "%s has no field '%s' (its fields: %s)", w->components[type].name,
+                      name, list);
+}
+
+static void ecs_sched__lua_push_value(lua_State *L, const ecs_sched__lua_value_ud *parent,
+                                      ecs_sched_id type, unsigned char *data);
+
+/* Pushes field f of the value at data. */
+static void ecs_sched__lua_push_field(lua_State *L, ecs_sched__lua_version *v,
+                                      const ecs_sched__lua_value_ud *value,
+                                      const ecs_sched__field_desc *f) {
+    const unsigned char *p = value->data + f->offset;
+    if (f->kind == ECS_SCHED_TYPE_CHARS) {
+        size_t length = 0;
+        while (length < f->element && p[length]) length++;
+        lua_pushlstring(L, (const char *)p, length);
+        return;
+    }
+    if (f->count > 1) {
+        luaL_error(L, "%s.%s is an array, which Lua scripts do not reach in this version",
+                   v->world->components[value->type].name, f->name);
+    }
+    switch (f->kind) {
+    case ECS_SCHED_TYPE_BOOL: lua_pushboolean(L, ecs_sched__load_int(p, f->kind, f->element) != 0); break;
+    case ECS_SCHED_TYPE_F32: case ECS_SCHED_TYPE_F64:
+        lua_pushnumber(L, (lua_Number)ecs_sched__load_float(p, f->kind));
+        break;
+    case ECS_SCHED_TYPE_U64: ecs_sched__lua_push_int(L, (int64_t)ecs_sched__load_u64(p)); break;
+    case ECS_SCHED_TYPE_ENTITY:
+        ecs_sched__lua_push_entity(L, (ecs_sched_entity)ecs_sched__load_u64(p));
+        break;
+    case ECS_SCHED_TYPE_STRUCT:
+        ecs_sched__lua_push_value(L, value, f->type, value->data + f->offset);
+        break;
+    default: ecs_sched__lua_push_int(L, ecs_sched__load_int(p, f->kind, f->element)); break;
+    }
+}
+
+/* Whether a whole number fits an integer kind of `size` bytes. */
+static bool ecs_sched__lua_int_fits(ecs_sched_member_kind kind, uint32_t size, int64_t n) {
+    bool is_unsigned = kind == ECS_SCHED_TYPE_U8 || kind == ECS_SCHED_TYPE_U16 ||
+                       kind == ECS_SCHED_TYPE_U32 || kind == ECS_SCHED_TYPE_U64;
+    if (is_unsigned) return n >= 0 && (size == 8 || n < ((int64_t)1 << (size * 8)));
+    if (size == 8) return true;
+    return n >= -((int64_t)1 << (size * 8 - 1)) && n < ((int64_t)1 << (size * 8 - 1));
+}
+
+static void ecs_sched__lua_store_int(unsigned char *p, uint32_t size, int64_t n) {
+    if (size == 1) { int8_t x = (int8_t)n; memcpy(p, &x, 1); }
+    else if (size == 2) { int16_t x = (int16_t)n; memcpy(p, &x, 2); }
+    else if (size == 4) { int32_t x = (int32_t)n; memcpy(p, &x, 4); }
+    else memcpy(p, &n, 8);
+}
+
+static void ecs_sched__lua_fill(lua_State *L, ecs_sched__lua_version *v, ecs_sched_id type,
+                                unsigned char *data, int table);
+
+/* Writes the Lua value at `index` into field f of the value at data (of `type`), or raises
+   an error naming the field and what it holds. */
+static void ecs_sched__lua_store(lua_State *L, ecs_sched__lua_version *v, ecs_sched_id type,
+                                 unsigned char *data, const ecs_sched__field_desc *f, int index) {
+    const char *type_name = v->world->components[type].name;
+    unsigned char *p = data + f->offset;
+    int64_t n;
+    if (f->kind == ECS_SCHED_TYPE_CHARS) {
+        size_t length = 0;
+        const char *text = lua_type(L, index) == LUA_TSTRING ? lua_tolstring(L, index, &length) : NULL;
+        if (!text) {
+            luaL_error(L, "%s.%s holds text: give a string, not a %s", type_name, f->name,
+                       luaL_typename(L, index));
+        }
+        if (length >= f->element) {
+            luaL_error(L, "%s.%s holds %d bytes with the closing zero: a text of %d bytes does "
+                       "not fit", type_name, f->name, (int)f->element, (int)length);
+        }
+        memset(p, 0, f->element);
+        memcpy(p, text, length);
+        return;
+    }
+    if (f->count > 1) {
+        luaL_error(L, "%s.%s is an array, which Lua scripts do not reach in this version",
+                   type_name, f->name);
+    }
+    switch (f->kind) {
+    case ECS_SCHED_TYPE_BOOL: {
+        bool b = lua_toboolean(L, index) != 0;
+        if (!lua_isboolean(L, index)) {
+            luaL_error(L, "%s.%s is a bool: give true or false, not a %s", type_name, f->name,
+                       luaL_typename(L, index));
+        }
+        memcpy(p, &b, sizeof b);
+        return;
+    }
+    case ECS_SCHED_TYPE_F32: case ECS_SCHED_TYPE_F64:
+        if (lua_type(L, index) != LUA_TNUMBER) {
+            luaL_error(L, "%s.%s is a number (%s): not a %s", type_name, f->name,
+                       ecs_sched__field_kind_names[f->kind], luaL_typename(L, index));
+        }
+        if (f->kind == ECS_SCHED_TYPE_F32) {
+            float x = (float)lua_tonumber(L, index);
+            memcpy(p, &x, 4);
+        } else {
+            double x = (double)lua_tonumber(L, index);
+            memcpy(p, &x, 8);
+        }
+        return;
+    case ECS_SCHED_TYPE_ENTITY: {
+        ecs_sched_entity e = ecs_sched__lua_check_entity(L, index, f->name);
+        memcpy(p, &e, 8);
+        return;
+    }
+    case ECS_SCHED_TYPE_STRUCT:
+        if (!lua_istable(L, index)) {
+            luaL_error(L, "%s.%s is a %s: give a table of its fields", type_name, f->name,
+                       v->world->components[f->type].name);
+        }
+        ecs_sched__lua_fill(L, v, f->type, p, index);
+        return;
+    default:
+        if (!ecs_sched__lua_to_int(L, index, &n) ||
+            (f->kind != ECS_SCHED_TYPE_ENUM && !ecs_sched__lua_int_fits(f->kind, f->element, n))) {
+            luaL_error(L, "%s.%s is an %s: %s does not fit", type_name, f->name,
+                       f->kind == ECS_SCHED_TYPE_ENUM ? "enum (a whole number)"
+                                                      : ecs_sched__field_kind_names[f->kind],
+                       lua_type(L, index) == LUA_TNUMBER ? lua_tostring(L, index)
+                                                         : luaL_typename(L, index));
+        }
+        ecs_sched__lua_store_int(p, f->element, n);
+        return;
+    }
+}
+
+/* Writes the fields a Lua table names ({hp = 10, label = "orc"}) into the value at data; the
+   fields it leaves out keep their bytes. */
+static void ecs_sched__lua_fill(lua_State *L, ecs_sched__lua_version *v, ecs_sched_id type,
+                                unsigned char *data, int table) {
+    if (table < 0) table = lua_gettop(L) + table + 1;
+    lua_pushnil(L);
+    while (lua_next(L, table)) {
+        const ecs_sched__field_desc *f;
+        if (lua_type(L, -2) != LUA_TSTRING) {
+            luaL_error(L, "the value of %s names its fields by name ({x = 1}), not by position",
+                       v->world->components[type].name);
+        }
+        f = ecs_sched__lua_field(v->world, type, lua_tostring(L, -2));
+        if (!f) ecs_sched__lua_no_field(L, v->world, type, lua_tostring(L, -2));
+        ecs_sched__lua_store(L, v, type, data, f, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+}
+
+/* ---- values: a component's bytes, read and written by field ---- */
+
+static void ecs_sched__lua_push_value(lua_State *L, const ecs_sched__lua_value_ud *parent,
+                                      ecs_sched_id type, unsigned char *data) {
+    ecs_sched__lua_value_ud *value =
+        (ecs_sched__lua_value_ud *)lua_newuserdata(L, sizeof *value);
+    *value = *parent;
+    value->type = type;
+    value->data = data;
+    luaL_getmetatable(L, ECS_SCHED__LUA_VALUE);
+    lua_setmetatable(L, -2);
+}
+
+static int ecs_sched__lua_value_index(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_value_ud *value =
+        (ecs_sched__lua_value_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_VALUE);
+    const char *name = luaL_checkstring(L, 2);
+    const ecs_sched__field_desc *f;
+    ecs_sched__lua_check_run(L, v, value->generation, value->decl, "a value");
+    f = ecs_sched__lua_field(v->world, value->type, name);
+    if (!f) return ecs_sched__lua_no_field(L, v->world, value->type, name);
+    ecs_sched__lua_push_field(L, v, value, f);
+    return 1;
+}
+
+static int ecs_sched__lua_value_newindex(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_value_ud *value =
+        (ecs_sched__lua_value_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_VALUE);
+    const char *name = luaL_checkstring(L, 2);
+    const ecs_sched__field_desc *f;
+    ecs_sched__lua_run *run = ecs_sched__lua_check_run(L, v, value->generation, value->decl,
+                                                       "a value");
+    char where[256];
+    if (run->access[value->term] != ECS_SCHED__LUA_WRITE) {
+        const ecs_sched__lua_decl *decl = &v->decls[value->decl];
+        return luaL_error(L, "%s is read-only in %s '%s' (%s): %s", v->world->components
+                          [run->terms[value->term]].name, decl->observer ? "observer" : "system",
+                          decl->name, ecs_sched__lua_where(L, where, sizeof where),
+                          decl->observer ? "a removal's value is read-only"
+                                         : "write [inout] or [out] before it in the query");
+    }
+    f = ecs_sched__lua_field(v->world, value->type, name);
+    if (!f) return ecs_sched__lua_no_field(L, v->world, value->type, name);
+    ecs_sched__lua_store(L, v, value->type, value->data, f, 3);
+    return 0;
+}
+
+static int ecs_sched__lua_value_tostring(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_value_ud *value =
+        (ecs_sched__lua_value_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_VALUE);
+    char text[512];
+    ecs_sched__lua_check_run(L, v, value->generation, value->decl, "a value");
+    ecs_sched_value_print(v->world, value->type, value->data, text, (int32_t)sizeof text);
+    lua_pushstring(L, text);
+    return 1;
+}
+
+/* ---- rows: an entity and its terms' values ---- */
+
+static int ecs_sched__lua_row_index(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_row_ud *row = (ecs_sched__lua_row_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_ROW);
+    const char *name = luaL_checkstring(L, 2);
+    ecs_sched__lua_run *run = ecs_sched__lua_check_run(L, v, row->generation, row->decl, "a row");
+    ecs_sched__lua_value_ud value;
+    int32_t i;
+    if (strcmp(name, "entity") == 0) {
+        ecs_sched__lua_push_entity(L, row->entity);
+        return 1;
+    }
+    for (i = 0; i < run->term_count; i++) {
+        if (strcmp(v->world->components[run->terms[i]].name, name) == 0) break;
+    }
+    if (i == run->term_count) {
+        const ecs_sched__lua_decl *decl = &v->decls[row->decl];
+        return luaL_error(L, "%s '%s' has no term %s%s%s (a row has .entity and the components "
+                          "of its terms)", decl->observer ? "observer" : "system", decl->name,
+                          name, decl->query ? " in its query " : "",
+                          decl->query ? decl->query : "");
+    }
+    if (run->access[i] == ECS_SCHED__LUA_UNREACHABLE) {
+        return luaL_error(L, "term %s of system '%s' is a relationship term, which Lua scripts do "
+                          "not read in this version", name, v->decls[row->decl].name);
+    }
+    if (!row->values[i] || v->world->components[run->terms[i]].size == 0) {
+        lua_pushnil(L);   /* an optional term the entity lacks, or a tag */
+        return 1;
+    }
+    value.generation = row->generation;
+    value.decl = row->decl;
+    value.term = i;
+    ecs_sched__lua_push_value(L, &value, run->terms[i], row->values[i]);
+    return 1;
+}
+
+static int ecs_sched__lua_row_newindex(lua_State *L) {
+    return luaL_error(L, "a row's components are written field by field (row.%s.x = 1)",
+                      luaL_checkstring(L, 2));
+}
+
+/* The value of term i at row `row` of the run of rows it hands out. */
+static unsigned char *ecs_sched__lua_value_at(const ecs_sched__lua_run *run, ecs_sched_world *w,
+                                              const ecs_sched_iter *it, int32_t i, int32_t row) {
+    unsigned char *field = (unsigned char *)it->fields[i];
+    if (!field || run->access[i] == ECS_SCHED__LUA_UNREACHABLE) return NULL;
+    if (ecs_sched_field_is_shared(it, i)) return field;
+    if (run->indirect[i]) return ((unsigned char *const *)(void *)field)[row];
+    return field + (size_t)row * w->components[run->terms[i]].size;
+}
+
+static void ecs_sched__lua_new_row(lua_State *L, uint64_t generation, int32_t decl,
+                                   ecs_sched_entity entity) {
+    ecs_sched__lua_row_ud *row = (ecs_sched__lua_row_ud *)lua_newuserdata(L, sizeof *row);
+    memset(row, 0, sizeof *row);
+    row->generation = generation;
+    row->decl = decl;
+    row->entity = entity;
+    luaL_getmetatable(L, ECS_SCHED__LUA_ROW);
+    lua_setmetatable(L, -2);
+}
+
+/* The generic for's step over `it:rows()`: the next row, or nothing at the end. */
+static int ecs_sched__lua_rows_next(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_rows_ud *rows =
+        (ecs_sched__lua_rows_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_ROWS);
+    ecs_sched__lua_run *run = ecs_sched__lua_check_run(L, v, rows->generation, rows->decl,
+                                                       "it:rows()");
+    ecs_sched__lua_row_ud *row;
+    int32_t i;
+    if (rows->done) return 0;
+    if (!rows->started) {
+        rows->started = true;
+        rows->it = ecs_sched_ctx_iter(run->ctx, 0);
+        rows->row = rows->it.count;   /* none handed out yet */
+    }
+    while (++rows->row >= rows->it.count) {
+        if (!ecs_sched_iter_next(&rows->it)) {
+            rows->done = true;
+            return 0;
+        }
+        rows->row = -1;
+    }
+    ecs_sched__lua_new_row(L, rows->generation, rows->decl, rows->it.entities[rows->row]);
+    row = (ecs_sched__lua_row_ud *)lua_touserdata(L, -1);
+    for (i = 0; i < run->term_count; i++) {
+        row->values[i] = ecs_sched__lua_value_at(run, v->world, &rows->it, i, rows->row);
+    }
+    return 1;
+}
+
+/* it:rows(): for row in it:rows() do ... end */
+static int ecs_sched__lua_rows(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_iter_ud *it = (ecs_sched__lua_iter_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_ITER);
+    ecs_sched__lua_rows_ud *rows;
+    ecs_sched__lua_check_run(L, v, it->generation, it->decl, "it");
+    lua_pushlightuserdata(L, v);
+    lua_pushcclosure(L, ecs_sched__lua_rows_next, 1);
+    rows = (ecs_sched__lua_rows_ud *)lua_newuserdata(L, sizeof *rows);
+    memset(rows, 0, sizeof *rows);
+    rows->generation = it->generation;
+    rows->decl = it->decl;
+    rows->done = v->decls[it->decl].query == NULL;
+    luaL_getmetatable(L, ECS_SCHED__LUA_ROWS);
+    lua_setmetatable(L, -2);
+    return 2;
+}
+
+/* Time's delta in seconds, for a system of a world with clocks. */
+static lua_Number ecs_sched__lua_delta(lua_State *L, ecs_sched__lua_version *v,
+                                       ecs_sched__lua_run *run) {
+    const ecs_sched_time *time;
+    if (!ecs_sched_time_id(v->world)) {
+        luaL_error(L, "the delta time: this world has no clocks (create an app, or call "
+                   "ecs_sched_time_setup before loading the script)");
+    }
+    if (!(time = ecs_sched_ctx_time(run->ctx))) luaL_error(L, "the delta time cannot be read");
+    return (lua_Number)time->delta_seconds;
+}
+
+static int ecs_sched__lua_iter_index(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_iter_ud *it = (ecs_sched__lua_iter_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_ITER);
+    const char *name = luaL_checkstring(L, 2);
+    ecs_sched__lua_run *run = ecs_sched__lua_check_run(L, v, it->generation, it->decl, "it");
+    if (strcmp(name, "rows") == 0) {
+        lua_pushlightuserdata(L, v);
+        lua_pushcclosure(L, ecs_sched__lua_rows, 1);
+    } else if (strcmp(name, "dt") == 0) {
+        lua_pushnumber(L, ecs_sched__lua_delta(L, v, run));
+    } else if (strcmp(name, "name") == 0) {
+        lua_pushstring(L, run->decl->name);
+    } else {
+        return luaL_error(L, "a system's iteration has no '%s' (it has rows, dt and name)", name);
+    }
+    return 1;
+}
+
+/* ---- ecs: what a script calls ---- */
+
+static ecs_sched_id ecs_sched__lua_check_component(lua_State *L, ecs_sched__lua_version *v,
+                                                   int index, const char *function) {
+    const char *name = luaL_checkstring(L, index);
+    ecs_sched_id id = ecs_sched_component_lookup(v->world, name);
+    if (!id) luaL_error(L, "%s: no component is named '%s'", function, name);
+    return id;
+}
+
+/* A zeroed value of component id, filled from the table at `table` (or nil); its memory
+   belongs to Lua (a userdata left on the stack), so that an error frees it. */
+static unsigned char *ecs_sched__lua_new_value(lua_State *L, ecs_sched__lua_version *v,
+                                               ecs_sched_id id, int table) {
+    size_t size = v->world->components[id].size;
+    unsigned char *data = (unsigned char *)lua_newuserdata(L, size ? size : 1);
+    memset(data, 0, size ? size : 1);
+    if (lua_istable(L, table)) ecs_sched__lua_fill(L, v, id, data, table);
+    else if (!lua_isnoneornil(L, table)) {
+        luaL_error(L, "the value of %s is a table of its fields, not a %s",
+                   v->world->components[id].name, luaL_typename(L, table));
+    }
+    return data;
+}
+
+static ecs_sched_commands *ecs_sched__lua_commands(lua_State *L, const char *function) {
+    ecs_sched__lua_run *run = ecs_sched__lua_current(L, function);
+    ecs_sched_commands *commands = ecs_sched_ctx_commands(run->ctx);
+    if (!commands) luaL_error(L, "%s: this run has no command buffer", function);
+    return commands;
+}
+
+static int ecs_sched__lua_command_failed(lua_State *L, const char *function,
+                                         ecs_sched_result result) {
+    return luaL_error(L, "%s failed: %s", function, ecs_sched_result_string(result));
+}
+
+/* ecs.spawn{Health = {hp = 10}, Enemy = {}} -> the new entity (alive once applied) */
+static int ecs_sched__lua_spawn(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched_commands *commands = ecs_sched__lua_commands(L, "ecs.spawn");
+    ecs_sched_id ids[64];
+    const void *values[64];
+    int32_t count = 0;
+    ecs_sched_entity e;
+    if (!lua_isnoneornil(L, 1)) {
+        luaL_checktype(L, 1, LUA_TTABLE);
+        lua_pushnil(L);
+        while (lua_next(L, 1)) {
+            if (count == 64) luaL_error(L, "ecs.spawn: at most 64 components at once");
+            if (lua_type(L, -2) != LUA_TSTRING) {
+                luaL_error(L, "ecs.spawn: name the components, ecs.spawn{Health = {hp = 10}}");
+            }
+            ids[count] = ecs_sched__lua_check_component(L, v, lua_gettop(L) - 1, "ecs.spawn");
+            values[count] = ecs_sched__lua_new_value(L, v, ids[count], lua_gettop(L));
+            lua_insert(L, 2);   /* the value's memory stays on the stack, under the walk */
+            lua_pop(L, 1);
+            count++;
+        }
+    }
+    e = ecs_sched_commands_spawn_with(commands, count, ids, values);
+    if (!e) return ecs_sched__lua_command_failed(L, "ecs.spawn", ECS_SCHED_ERR_OUT_OF_MEMORY);
+    ecs_sched__lua_push_entity(L, e);
+    return 1;
+}
+
+static int ecs_sched__lua_despawn(lua_State *L) {
+    ecs_sched_commands *commands = ecs_sched__lua_commands(L, "ecs.despawn");
+    ecs_sched_result result =
+        ecs_sched_commands_despawn(commands, ecs_sched__lua_check_entity(L, 1, "ecs.despawn"));
+    if (result != ECS_SCHED_OK) return ecs_sched__lua_command_failed(L, "ecs.despawn", result);
+    return 0;
+}
+
+/* ecs.insert(e, "Health", {hp = 3}) */
+static int ecs_sched__lua_insert(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched_commands *commands = ecs_sched__lua_commands(L, "ecs.insert");
+    ecs_sched_entity e = ecs_sched__lua_check_entity(L, 1, "ecs.insert");
+    ecs_sched_id id = ecs_sched__lua_check_component(L, v, 2, "ecs.insert");
+    ecs_sched_result result =
+        ecs_sched_commands_insert(commands, e, id, ecs_sched__lua_new_value(L, v, id, 3));
+    if (result != ECS_SCHED_OK) return ecs_sched__lua_command_failed(L, "ecs.insert", result);
+    return 0;
+}
+
+static int ecs_sched__lua_remove(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched_commands *commands = ecs_sched__lua_commands(L, "ecs.remove");
+    ecs_sched_entity e = ecs_sched__lua_check_entity(L, 1, "ecs.remove");
+    ecs_sched_result result =
+        ecs_sched_commands_remove(commands, e, ecs_sched__lua_check_component(L, v, 2, "ecs.remove"));
+    if (result != ECS_SCHED_OK) return ecs_sched__lua_command_failed(L, "ecs.remove", result);
+    return 0;
+}
+
+/* ecs.lookup("ship.turret") -> the entity, or nil */
+static int ecs_sched__lua_lookup(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    const char *path = luaL_checkstring(L, 1);
+#ifndef ECS_SCHED_NO_RELATIONS
+    ecs_sched_entity e = ecs_sched_lookup_path(v->world, ECS_SCHED_NULL_ENTITY, path, NULL);
+#else
+    ecs_sched_entity e = ecs_sched_lookup(v->world, ECS_SCHED_NULL_ENTITY, path);
+#endif
+    if (e) ecs_sched__lua_push_entity(L, e);
+    else lua_pushnil(L);
+    return 1;
+}
+
+static int ecs_sched__lua_delta_time(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    lua_pushnumber(L, ecs_sched__lua_delta(L, v, ecs_sched__lua_current(L, "ecs.delta_time")));
+    return 1;
+}
+
+/* print: to the world's log (info), named after the script. */
+static int ecs_sched__lua_print(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    char text[ECS_SCHED__ERROR_CAPACITY];
+    size_t at = 0;
+    int i, n = lua_gettop(L);
+    at = ecs_sched__append(text, sizeof text, at, "script '");
+    at = ecs_sched__append(text, sizeof text, at, v->path);
+    at = ecs_sched__append(text, sizeof text, at, "': ");
+    for (i = 1; i <= n; i++) {
+        const char *piece;
+        if (lua_type(L, i) == LUA_TSTRING || lua_type(L, i) == LUA_TNUMBER) {
+            lua_pushvalue(L, i);
+            piece = lua_tostring(L, -1);
+        } else if (lua_isboolean(L, i)) {
+            piece = lua_toboolean(L, i) ? "true" : "false";
+            lua_pushnil(L);
+        } else {
+            piece = luaL_typename(L, i);
+            lua_pushnil(L);
+        }
+        at = ecs_sched__append(text, sizeof text, at, i > 1 ? "\t" : "");
+        at = ecs_sched__append(text, sizeof text, at, piece);
+        lua_pop(L, 1);
+    }
+    ecs_sched__log(v->env, ECS_SCHED_LOG_INFO, ECS_SCHED_OK, text);
+    return 0;
+}
+
+/* ---- declarations (the top level only) ---- */
+
+static void ecs_sched__lua_check_loading(lua_State *L, ecs_sched__lua_version *v,
+                                         const char *function) {
+    if (!v->loading) {
+        luaL_error(L, "%s declares: call it at the script's top level, not in a run", function);
+    }
+}
+
+/* Refuses the keys of the table at 1 that are not in `keys` (a typo is a mistake). */
+static void ecs_sched__lua_check_keys(lua_State *L, const char *what, const char *name,
+                                      const char *const *keys, const char *list) {
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        int k;
+        bool known = false;
+        lua_pop(L, 1);
+        for (k = 0; lua_type(L, -1) == LUA_TSTRING && keys[k]; k++) {
+            if (strcmp(keys[k], lua_tostring(L, -1)) == 0) known = true;
+        }
+        if (!known) {
+            luaL_error(L, "%s '%s': unknown key '%s' (its keys: %s)", what, name,
+                       lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1),
+                       list);
+        }
+    }
+}
+
+/* The string field `key` of the table at 1, or NULL when absent (required: an error). */
+static const char *ecs_sched__lua_string_field(lua_State *L, const char *what, const char *key,
+                                               bool required) {
+    const char *text;
+    lua_getfield(L, 1, key);
+    if (lua_isnil(L, -1) && !required) {
+        lua_pop(L, 1);
+        return NULL;
+    }
+    if (lua_type(L, -1) != LUA_TSTRING) {
+        luaL_error(L, "%s: give '%s' as a string%s%s", what, key,
+                   lua_isnil(L, -1) ? "" : ", not a ", lua_isnil(L, -1) ? "" : luaL_typename(L, -1));
+    }
+    text = lua_tostring(L, -1);
+    lua_pop(L, 1);   /* the table holds the string */
+    return text;
+}
+
+/* ---- components ---- */
+
+typedef struct ecs_sched__lua_layout {
+    ecs_sched_member members[ECS_SCHED__MAX_FIELDS];
+    int32_t count;
+    size_t size, alignment;
+} ecs_sched__lua_layout;
+
+/* Reads fields = { {"hp", "i32"}, {"label", "chars", 16} } into a C layout. */
+static void ecs_sched__lua_read_layout(lua_State *L, const char *name,
+                                       ecs_sched__lua_layout *layout) {
+    int64_t n = 0, i;
+    size_t end = 0;
+    lua_getfield(L, 1, "fields");
+    if (!lua_istable(L, -1) || (n = ecs_sched__lua_rawlen(L, -1)) < 1) {
+        luaL_error(L, "ecs.component '%s': give its fields, fields = { {\"hp\", \"i32\"}, ... }",
+                   name);
+    }
+    if (n > ECS_SCHED__MAX_FIELDS) luaL_error(L, "ecs.component '%s': at most 256 fields", name);
+    layout->alignment = 1;
+    for (i = 1; i <= n; i++) {
+        ecs_sched_member *m = &layout->members[i - 1];
+        const char *type;
+        size_t k, align, size = 0;
+        int64_t chars = 0;
+        lua_rawgeti(L, -1, (int)i);
+        lua_rawgeti(L, -1, 1);
+        lua_rawgeti(L, -2, 2);
+        lua_rawgeti(L, -3, 3);
+        if (lua_type(L, -3) != LUA_TSTRING || lua_type(L, -2) != LUA_TSTRING) {
+            luaL_error(L, "ecs.component '%s': field %d is {\"name\", \"type\"}", name, (int)i);
+        }
+        memset(m, 0, sizeof *m);
+        m->name = lua_tostring(L, -3);   /* held by the table until the description copies it */
+        type = lua_tostring(L, -2);
+        for (k = 0; k < sizeof ecs_sched__lua_type_names / sizeof *ecs_sched__lua_type_names; k++) {
+            if (strcmp(type, ecs_sched__lua_type_names[k]) == 0) m->kind = ecs_sched__lua_type_kinds[k];
+        }
+        if (m->kind == ECS_SCHED_TYPE_NONE) {
+            luaL_error(L, "ecs.component '%s': field '%s' has unknown type '%s' (the types: i8, "
+                       "i16, i32, i64, u8, u16, u32, u64, f32, f64, bool, entity, chars N)",
+                       name, m->name, type);
+        }
+        if (m->kind == ECS_SCHED_TYPE_CHARS) {
+            if (!ecs_sched__lua_to_int(L, -1, &chars) || chars < 1 || chars > 65536) {
+                luaL_error(L, "ecs.component '%s': field '%s' is chars: give its size in bytes, "
+                           "{\"%s\", \"chars\", 16}", name, m->name, m->name);
+            }
+            size = (size_t)chars;
+            align = 1;
+        } else {
+            size = align = ecs_sched__scalar_size(m->kind);
+        }
+        m->offset = (end + align - 1) / align * align;
+        m->size = size;
+        end = m->offset + size;
+        if (align > layout->alignment) layout->alignment = align;
+        lua_pop(L, 4);
+    }
+    lua_pop(L, 1);   /* the names stay alive in the table at 1 */
+    layout->count = (int32_t)n;
+    layout->size = (end + layout->alignment - 1) / layout->alignment * layout->alignment;
+}
+
+/* How a registered component's layout differs from `layout`, written into out; false when
+   they agree. */
+static bool ecs_sched__lua_layout_differs(const ecs_sched_world *w, ecs_sched_id id,
+                                          const ecs_sched__lua_layout *layout, char *out,
+                                          size_t capacity) {
+    const ecs_sched__description *d = ecs_sched__description_of(w, id);
+    int32_t i;
+    if (w->components[id].size != layout->size ||
+        w->components[id].alignment != layout->alignment) {
+        snprintf(out, capacity, "it is %u bytes (alignment %u) there, %u bytes (alignment %u) "
+                 "here", (unsigned)w->components[id].size, (unsigned)w->components[id].alignment,
+                 (unsigned)layout->size, (unsigned)layout->alignment);
+        return true;
+    }
+    for (i = 0; d && i < d->count && i < layout->count; i++) {
+        const ecs_sched__field_desc *f = &d->fields[i];
+        const ecs_sched_member *m = &layout->members[i];
+        if (strcmp(f->name, m->name) != 0 || f->kind != m->kind || f->offset != m->offset ||
+            (size_t)f->element * (size_t)f->count != m->size) {
+            snprintf(out, capacity, "field %d is '%s' (%s, %u bytes at offset %u) there, '%s' "
+                     "(%s, %u bytes at offset %u) here", (int)i + 1, f->name,
+                     ecs_sched__field_kind_names[f->kind], (unsigned)(f->element * (uint32_t)f->count),
+                     (unsigned)f->offset, m->name, ecs_sched__field_kind_names[m->kind],
+                     (unsigned)m->size, (unsigned)m->offset);
+            return true;
+        }
+    }
+    if (d && d->count != layout->count) {
+        snprintf(out, capacity, "it has %d fields there, %d here", (int)d->count,
+                 (int)layout->count);
+        return true;
+    }
+    return false;
+}
+
+/* ecs.component{ name = "Health", fields = { {"hp", "i32"}, ... } } -> its name */
+static int ecs_sched__lua_component(lua_State *L) {
+    static const char *const keys[] = {"name", "fields", NULL};
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_layout *layout;
+    const char *name;
+    char why[256];
+    ecs_sched_id id;
+    ecs_sched__lua_check_loading(L, v, "ecs.component");
+    luaL_checktype(L, 1, LUA_TTABLE);
+    name = ecs_sched__lua_string_field(L, "ecs.component", "name", true);
+    ecs_sched__lua_check_keys(L, "ecs.component", name, keys, "name, fields");
+    layout = (ecs_sched__lua_layout *)lua_newuserdata(L, sizeof *layout);
+    ecs_sched__lua_read_layout(L, name, layout);
+    id = ecs_sched_component_lookup(v->world, name);
+    if (id && ecs_sched__lua_layout_differs(v->world, id, layout, why, sizeof why)) {
+        return luaL_error(L, "ecs.component '%s': a component of this name is registered "
+                          "already with another layout: %s. Scripts cannot change a "
+                          "component's layout while the world runs (values are not migrated "
+                          "in this version): keep its fields, or give it another name",
+                          name, why);
+    }
+    if (id && ecs_sched_is_described(v->world, id)) {
+        lua_pushstring(L, name);
+        return 1;
+    }
+    if (!id) id = ecs_sched_component_register_type(v->world, name, layout->size, layout->alignment);
+    if (!id || ecs_sched_describe(v->world, id, layout->count, layout->members) != ECS_SCHED_OK) {
+        return luaL_error(L, "ecs.component '%s': %s", name, ecs_sched_last_error(v->world));
+    }
+    lua_pushstring(L, name);
+    return 1;
+}
+
+/* ---- systems and observers ---- */
+
+static ecs_sched__lua_decl *ecs_sched__lua_decl_new(lua_State *L, ecs_sched__lua_version *v) {
+    ecs_sched__lua_decl *decl;
+    if (!ECS_SCHED__GROW(v->env, v->decls, &v->decl_capacity, (uint32_t)v->decl_count + 1)) {
+        luaL_error(L, "out of memory declaring a system");
+    }
+    decl = &v->decls[v->decl_count++];
+    memset(decl, 0, sizeof *decl);
+    decl->function = LUA_NOREF;
+    return decl;
+}
+
+static char *ecs_sched__lua_copy(lua_State *L, ecs_sched__lua_version *v, const char *text) {
+    char *copy;
+    if (!text) return NULL;
+    if (!(copy = ecs_sched__strdup(v->env, text))) luaL_error(L, "out of memory declaring a system");
+    return copy;
+}
+
+/* The line of the Lua code that called the running C function. */
+static int ecs_sched__lua_line(lua_State *L) {
+    lua_Debug ar;
+    return lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar) ? ar.currentline : 0;
+}
+
+/* The run function (field "run") of the table at 1, into the registry. */
+static void ecs_sched__lua_take_run(lua_State *L, ecs_sched__lua_decl *decl, const char *what) {
+    lua_getfield(L, 1, "run");
+    if (!lua_isfunction(L, -1)) {
+        luaL_error(L, "%s '%s': give its run, run = function(%s) ... end", what, decl->name,
+                   decl->observer ? "e" : "it");
+    }
+    decl->function = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+/* after = "a" or after = {"a", "b"} */
+static void ecs_sched__lua_take_refs(lua_State *L, ecs_sched__lua_version *v,
+                                     ecs_sched__lua_decl *decl, const char *key, int which) {
+    int64_t i, n;
+    lua_getfield(L, 1, key);
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        decl->refs[which][0] = ecs_sched__lua_copy(L, v, lua_tostring(L, -1));
+    } else if (lua_istable(L, -1)) {
+        n = ecs_sched__lua_rawlen(L, -1);
+        if (n > ECS_SCHED_MAX_REFS) {
+            luaL_error(L, "ecs.system '%s': at most %d names in %s", decl->name,
+                       ECS_SCHED_MAX_REFS, key);
+        }
+        for (i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, (int)i);
+            if (lua_type(L, -1) != LUA_TSTRING) {
+                luaL_error(L, "ecs.system '%s': %s holds names (strings)", decl->name, key);
+            }
+            decl->refs[which][i - 1] = ecs_sched__lua_copy(L, v, lua_tostring(L, -1));
+            lua_pop(L, 1);
+        }
+    } else if (!lua_isnil(L, -1)) {
+        luaL_error(L, "ecs.system '%s': give %s as a name or a list of names", decl->name, key);
+    }
+    lua_pop(L, 1);
+}
+
+/* ecs.system{ name =, schedule = "Update", query =, after =, before =, in_set =, run = } */
+static int ecs_sched__lua_system(lua_State *L) {
+    static const char *const keys[] = {"name", "schedule", "query", "after", "before",
+                                       "in_set", "run", NULL};
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_decl *decl;
+    const char *name, *schedule, *query;
+    ecs_sched__lua_check_loading(L, v, "ecs.system");
+    luaL_checktype(L, 1, LUA_TTABLE);
+    name = ecs_sched__lua_string_field(L, "ecs.system", "name", true);
+    ecs_sched__lua_check_keys(L, "ecs.system", name, keys,
+                              "name, schedule, query, after, before, in_set, run");
+    schedule = ecs_sched__lua_string_field(L, "ecs.system", "schedule", false);
+    query = ecs_sched__lua_string_field(L, "ecs.system", "query", false);
+    decl = ecs_sched__lua_decl_new(L, v);
+    decl->line = ecs_sched__lua_line(L);
+    decl->name = ecs_sched__lua_copy(L, v, name);
+    decl->schedule = ecs_sched__lua_copy(L, v, schedule ? schedule : "Update");
+    decl->query = ecs_sched__lua_copy(L, v, query);
+    ecs_sched__lua_take_refs(L, v, decl, "after", ECS_SCHED__LUA_AFTER);
+    ecs_sched__lua_take_refs(L, v, decl, "before", ECS_SCHED__LUA_BEFORE);
+    ecs_sched__lua_take_refs(L, v, decl, "in_set", ECS_SCHED__LUA_IN_SET);
+    ecs_sched__lua_take_run(L, decl, "ecs.system");
+    return 0;
+}
+
+/* ecs.observer{ name =, event = "add" | "insert" | "remove" | "set", component =, run = } */
+static int ecs_sched__lua_observer(lua_State *L) {
+    static const char *const keys[] = {"name", "event", "component", "run", NULL};
+    static const char *const events[] = {"add", "insert", "remove", "set"};
+    static const ecs_sched_observer_event kinds[] = {ECS_SCHED_ON_ADD, ECS_SCHED_ON_INSERT,
+                                                      ECS_SCHED_ON_REMOVE, ECS_SCHED_ON_SET};
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_decl *decl;
+    const char *name, *event, *component;
+    int k;
+    ecs_sched__lua_check_loading(L, v, "ecs.observer");
+    luaL_checktype(L, 1, LUA_TTABLE);
+    name = ecs_sched__lua_string_field(L, "ecs.observer", "name", true);
+    ecs_sched__lua_check_keys(L, "ecs.observer", name, keys, "name, event, component, run");
+    event = ecs_sched__lua_string_field(L, "ecs.observer", "event", true);
+    component = ecs_sched__lua_string_field(L, "ecs.observer", "component", true);
+    for (k = 0; k < 4 && strcmp(events[k], event) != 0; k++) {}
+    if (k == 4) {
+        return luaL_error(L, "ecs.observer '%s': unknown event '%s' (add, insert, remove or set)",
+                          name, event);
+    }
+    decl = ecs_sched__lua_decl_new(L, v);
+    decl->observer = true;
+    decl->line = ecs_sched__lua_line(L);
+    decl->event = kinds[k];
+    decl->name = ecs_sched__lua_copy(L, v, name);
+    decl->component = ecs_sched__lua_copy(L, v, component);
+    ecs_sched__lua_take_run(L, decl, "ecs.observer");
+    return 0;
+}
+
+/* ---- the state ---- */
+
+#if LUA_VERSION_NUM >= 502
+static void *ecs_sched__lua_alloc(void *user_data, void *ptr, size_t old_size, size_t size) {
+    ecs_sched__env *env = (ecs_sched__env *)user_data;
+    (void)old_size;
+    if (size == 0) {
+        ecs_sched__free(env, ptr);
+        return NULL;
+    }
+    return ecs_sched__realloc(env, ptr, size);
+}
+#endif
+
+static void ecs_sched__lua_metatable(lua_State *L, ecs_sched__lua_version *v, const char *name,
+                                     const luaL_Reg *functions) {
+    luaL_newmetatable(L, name);
+    lua_pushlightuserdata(L, v);
+    luaL_setfuncs(L, functions, 1);
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");   /* hidden from getmetatable */
+    lua_pop(L, 1);
+}
+
+/* The safe part of the standard library, with print going to the world's log. */
+static void ecs_sched__lua_sandbox(lua_State *L) {
+    static const char *const removed[] = {"dofile", "loadfile", "load", "loadstring", "require",
+                                          "module", "collectgarbage", "getfenv", "setfenv",
+                                          "newproxy", NULL};
+    int i;
+    ecs_sched__lua_open_library(L, "_G", luaopen_base);
+    ecs_sched__lua_open_library(L, LUA_STRLIBNAME, luaopen_string);
+    ecs_sched__lua_open_library(L, LUA_TABLIBNAME, luaopen_table);
+    ecs_sched__lua_open_library(L, LUA_MATHLIBNAME, luaopen_math);
+    ecs_sched__lua_open_library(L, LUA_OSLIBNAME, luaopen_os);
+    ecs_sched__lua_push_globals(L);
+    for (i = 0; removed[i]; i++) {
+        lua_pushnil(L);
+        lua_setfield(L, -2, removed[i]);
+    }
+    lua_getfield(L, -1, "os");   /* of os, only the clocks */
+    lua_createtable(L, 0, 2);
+    lua_getfield(L, -2, "clock");
+    lua_setfield(L, -2, "clock");
+    lua_getfield(L, -2, "time");
+    lua_setfield(L, -2, "time");
+    lua_setfield(L, -3, "os");
+    lua_pop(L, 2);
+}
+
+static int ecs_sched__lua_setup(lua_State *L) {
+    static const luaL_Reg ecs[] = {
+        {"component", ecs_sched__lua_component}, {"system", ecs_sched__lua_system},
+        {"observer", ecs_sched__lua_observer}, {"spawn", ecs_sched__lua_spawn},
+        {"despawn", ecs_sched__lua_despawn}, {"insert", ecs_sched__lua_insert},
+        {"remove", ecs_sched__lua_remove}, {"lookup", ecs_sched__lua_lookup},
+        {"delta_time", ecs_sched__lua_delta_time}, {NULL, NULL}};
+    static const luaL_Reg iter[] = {{"__index", ecs_sched__lua_iter_index}, {NULL, NULL}};
+    static const luaL_Reg rows[] = {{NULL, NULL}};
+    static const luaL_Reg row[] = {{"__index", ecs_sched__lua_row_index},
+                                   {"__newindex", ecs_sched__lua_row_newindex}, {NULL, NULL}};
+    static const luaL_Reg value[] = {{"__index", ecs_sched__lua_value_index},
+                                     {"__newindex", ecs_sched__lua_value_newindex},
+                                     {"__tostring", ecs_sched__lua_value_tostring}, {NULL, NULL}};
+    ecs_sched__lua_version *v = (ecs_sched__lua_version *)lua_touserdata(L, 1);
+    lua_pushlightuserdata(L, &ecs_sched__lua_version_key);
+    lua_pushlightuserdata(L, v);
+    lua_rawset(L, LUA_REGISTRYINDEX);
+    if (v->options->unsafe) luaL_openlibs(L);
+    else ecs_sched__lua_sandbox(L);
+    ecs_sched__lua_push_globals(L);
+    lua_pushlightuserdata(L, v);
+    lua_pushcclosure(L, ecs_sched__lua_print, 1);
+    lua_setfield(L, -2, "print");
+    lua_createtable(L, 0, 9);
+    lua_pushlightuserdata(L, v);
+    luaL_setfuncs(L, ecs, 1);
+    lua_setfield(L, -2, "ecs");
+    lua_pop(L, 1);
+    ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_ITER, iter);
+    ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_ROWS, rows);
+    ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_ROW, row);
+    ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_VALUE, value);
+    return 0;
+}
+
+/* Adds the traceback to an error message (lua_pcall's message handler). */
+static int ecs_sched__lua_traceback(lua_State *L) {
+    const char *message = lua_tostring(L, 1);
+    if (!message) message = lua_pushfstring(L, "(an error object that is a %s)", luaL_typename(L, 1));
+    luaL_traceback(L, L, message, 1);
+    return 1;
+}
+
+/* ---- the driver ---- */
+
+static void ecs_sched__lua_unload(void *version, void *user_data) {
+    ecs_sched__lua_version *v = (ecs_sched__lua_version *)version;
+    int32_t i, r, k;
+    (void)user_data;
+    if (v->L) lua_close(v->L);
+    for (i = 0; i < v->decl_count; i++) {
+        ecs_sched__lua_decl *decl = &v->decls[i];
+        ecs_sched__free(v->env, decl->name);
+        ecs_sched__free(v->env, decl->schedule);
+        ecs_sched__free(v->env, decl->query);
+        ecs_sched__free(v->env, decl->component);
+        for (r = 0; r < ECS_SCHED__LUA_REFS; r++) {
+            for (k = 0; k < ECS_SCHED_MAX_REFS; k++) ecs_sched__free(v->env, decl->refs[r][k]);
+        }
+    }
+    ecs_sched__free(v->env, v->decls);
+    ecs_sched__free(v->env, v->path);
+    ecs_sched__free(v->env, v);
+}
+
+/* The file's text, in memory of env (NULL, and the reason in why, when it cannot be read). */
+static char *ecs_sched__lua_read_file(ecs_sched__env *env, const char *path, size_t *size,
+                                      char *why, size_t capacity) {
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long length;
+    if (!f) {
+        snprintf(why, capacity, "cannot open it: %s", strerror(errno));
+        return NULL;
+    }
+    if (fseek(f, 0, SEEK_END) != 0 || (length = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        snprintf(why, capacity, "cannot read it");
+    } else if (!(text = (char *)ecs_sched__alloc(env, (size_t)length + 1))) {
+        snprintf(why, capacity, "out of memory reading it");
+    } else if (fread(text, 1, (size_t)length, f) != (size_t)length) {
+        snprintf(why, capacity, "cannot read it");
+        ecs_sched__free(env, text);
+        text = NULL;
+    } else {
+        *size = (size_t)length;
+    }
+    fclose(f);
+    return text;
+}
+
+static lua_State *ecs_sched__lua_new_state(ecs_sched__lua_version *v) {
+#if LUA_VERSION_NUM < 502
+    lua_State *L = luaL_newstate();   /* LuaJIT keeps its own allocator on 64-bit systems */
+    if (L && v->options->budget >= 0) {
+        /* code the JIT compiled calls no hooks: a budget needs the interpreter */
+        luaJIT_setmode(L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF);
+    }
+    return L;
+#else
+    return lua_newstate(ecs_sched__lua_alloc, v->env);
+#endif
+}
+
+/* Compiles the file and runs its top level (the declarations); a Lua error is left on the
+   stack on failure. */
+static int ecs_sched__lua_run_top_level(ecs_sched__lua_version *v, const char *text, size_t size) {
+    lua_State *L = v->L;
+    char chunk[1024];
+    int status;
+    snprintf(chunk, sizeof chunk, "@%s", v->path);
+    status = luaL_loadbufferx(L, text, size, chunk, v->options->unsafe ? NULL : "t");
+    if (status != 0) return status;
+    v->loading = true;
+    ecs_sched__lua_budget_start(v);
+    status = lua_pcall(L, 0, 0, 0);
+    v->loading = false;
+    return status;
+}
+
+static void *ecs_sched__lua_load(ecs_sched_script *script, const char *path, void *user_data) {
+    ecs_sched_world *w = ecs_sched_script_world(script);
+    ecs_sched__lua_version *v;
+    char why[256], *text;
+    size_t size = 0;
+    if (!(text = ecs_sched__lua_read_file(&w->env, path, &size, why, sizeof why))) {
+        ecs_sched_script_fail(script, "%s", why);
+        return NULL;
+    }
+    v = (ecs_sched__lua_version *)ecs_sched__calloc(&w->env, sizeof *v);
+    if (!v || !(v->path = ecs_sched__strdup(&w->env, path))) {
+        ecs_sched__free(&w->env, v);
+        ecs_sched__free(&w->env, text);
+        ecs_sched_script_fail(script, "out of memory loading it");
+        return NULL;
+    }
+    v->env = &w->env;
+    v->world = w;
+    v->options = (const ecs_sched__lua_options *)user_data;
+    if (!(v->L = ecs_sched__lua_new_state(v))) {
+        ecs_sched__free(&w->env, text);
+        ecs_sched__lua_unload(v, NULL);
+        ecs_sched_script_fail(script, "out of memory creating its Lua state");
+        return NULL;
+    }
+    if (ecs_sched__lua_protected(v->L, ecs_sched__lua_setup, v) != 0 ||
+        ecs_sched__lua_run_top_level(v, text, size) != 0) {
+        const char *message = lua_tostring(v->L, -1);
+        ecs_sched_script_fail(script, "%s", message ? message : "(an error that is no string)");
+        ecs_sched__free(&w->env, text);
+        ecs_sched__lua_unload(v, NULL);
+        return NULL;
+    }
+    ecs_sched__free(&w->env, text);
+    return v;
+}
+
+/* A declaration the world refused: its code and message, with where the script made it. */
+static ecs_sched_result ecs_sched__lua_refused(ecs_sched__lua_version *v,
+                                               const ecs_sched__lua_decl *decl,
+                                               ecs_sched_result result) {
+    char message[ECS_SCHED__ERROR_CAPACITY];
+    snprintf(message, sizeof message, "%s", ecs_sched_last_error(v->world));
+    if (result == ECS_SCHED_OK) result = ECS_SCHED_ERR_SCRIPT;
+    return ecs_sched__fail(v->env, result, "%s:%d: %s", v->path, decl->line, message);
+}
+
+static ecs_sched_result ecs_sched__lua_declare_observer(ecs_sched_script *script,
+                                                        ecs_sched__lua_version *v, int32_t index) {
+    const ecs_sched__lua_decl *decl = &v->decls[index];
+    ecs_sched_observer_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.name = decl->name;
+    desc.event = decl->event;
+    desc.component = ecs_sched_component_lookup(v->world, decl->component);
+    if (!desc.component) {
+        return ecs_sched_script_fail(script, "%s:%d: observer '%s' watches component '%s', "
+                                     "which no one registered (declare it with ecs.component "
+                                     "first)", v->path, decl->line, decl->name, decl->component);
+    }
+    if (!ecs_sched_script_add_observer(script, &desc, index)) {
+        return ecs_sched__lua_refused(v, decl, ecs_sched_last_result(v->world));
+    }
+    return ECS_SCHED_OK;
+}
+
+static ecs_sched_result ecs_sched__lua_declare_system(ecs_sched_script *script,
+                                                      ecs_sched__lua_version *v, int32_t index) {
+    const ecs_sched__lua_decl *decl = &v->decls[index];
+    ecs_sched_system_desc desc;
+    ecs_sched_result result;
+    int32_t k;
+    memset(&desc, 0, sizeof desc);
+    desc.name = decl->name;
+    desc.query_text = decl->query;
+    desc.commands = true;
+    desc.main_thread = true;   /* a script's systems share its Lua state: one at a time */
+    desc.reads[0] = ecs_sched_time_id(v->world);
+    for (k = 0; k < ECS_SCHED_MAX_REFS; k++) {
+        desc.after[k] = decl->refs[ECS_SCHED__LUA_AFTER][k];
+        desc.before[k] = decl->refs[ECS_SCHED__LUA_BEFORE][k];
+        desc.in_set[k] = decl->refs[ECS_SCHED__LUA_IN_SET][k];
+    }
+    result = ecs_sched_script_add_system(script, decl->schedule, &desc, index);
+    return result == ECS_SCHED_OK ? result : ecs_sched__lua_refused(v, decl, result);
+}
+
+static ecs_sched_result ecs_sched__lua_declare(ecs_sched_script *script, void *version,
+                                               void *user_data) {
+    ecs_sched__lua_version *v = (ecs_sched__lua_version *)version;
+    ecs_sched_result result = ECS_SCHED_OK;
+    int32_t i;
+    (void)user_data;
+    for (i = 0; i < v->decl_count && result == ECS_SCHED_OK; i++) {
+        result = v->decls[i].observer ? ecs_sched__lua_declare_observer(script, v, i)
+                                      : ecs_sched__lua_declare_system(script, v, i);
+    }
+    return result;
+}
+
+/* What the run reaches of a system's query (its terms), or of an observer's component. */
+static void ecs_sched__lua_run_terms(ecs_sched__lua_version *v, ecs_sched__lua_run *run) {
+    const ecs_sched_query *q;
+    int32_t i;
+    if (run->decl->observer) {
+        run->term_count = 1;
+        run->terms[0] = run->trigger->component;
+        run->access[0] = run->trigger->event == ECS_SCHED_ON_REMOVE ? ECS_SCHED__LUA_READ
+                                                                    : ECS_SCHED__LUA_WRITE;
+        return;
+    }
+    if (!run->decl->query || !(q = ecs_sched_ctx_query(run->ctx, 0))) return;
+    run->term_count = q->term_count;
+    for (i = 0; i < q->term_count; i++) {
+        ecs_sched_term_kind kind = q->terms[i].kind;
+        run->terms[i] = q->terms[i].id;
+        switch (kind) {
+        case ECS_SCHED_TERM_WRITE: case ECS_SCHED_TERM_OPTIONAL_WRITE:
+        case ECS_SCHED_TERM_WRITE_MANUAL: case ECS_SCHED_TERM_RESOURCE_WRITE:
+        case ECS_SCHED_TERM_OR_WRITE:
+            run->access[i] = ECS_SCHED__LUA_WRITE;
+            break;
+        case ECS_SCHED_TERM_DEFAULT: case ECS_SCHED_TERM_READ: case ECS_SCHED_TERM_OPTIONAL_READ:
+        case ECS_SCHED_TERM_ADDED: case ECS_SCHED_TERM_CHANGED: case ECS_SCHED_TERM_INHERITED:
+        case ECS_SCHED_TERM_FROM_ENTITY: case ECS_SCHED_TERM_RESOURCE: case ECS_SCHED_TERM_OR_READ:
+        case ECS_SCHED_TERM_FROM_PARENT: case ECS_SCHED_TERM_OPTIONAL_FROM_PARENT:
+            run->access[i] = ECS_SCHED__LUA_READ;
+            break;
+        default:   /* without, relationship terms */
+            run->access[i] = ECS_SCHED__LUA_UNREACHABLE;
+            break;
+        }
+        run->indirect[i] = kind == ECS_SCHED_TERM_FROM_PARENT ||
+                           kind == ECS_SCHED_TERM_OPTIONAL_FROM_PARENT ||
+                           ecs_sched_component_storage(v->world, run->terms[i]) ==
+                               ECS_SCHED_STORAGE_SPARSE;
+    }
+}
+
+/* In protected mode: calls the declaration's run with its argument, the traceback added to
+   an error. */
+static int ecs_sched__lua_call_run(lua_State *L) {
+    ecs_sched__lua_run *run = (ecs_sched__lua_run *)lua_touserdata(L, 1);
+    ecs_sched__lua_version *v;
+    int32_t decl;
+    lua_pushlightuserdata(L, &ecs_sched__lua_version_key);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    v = (ecs_sched__lua_version *)lua_touserdata(L, -1);
+    decl = (int32_t)(run->decl - v->decls);
+    lua_pushcfunction(L, ecs_sched__lua_traceback);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, run->decl->function);
+    if (run->decl->observer) {
+        ecs_sched__lua_row_ud *row;
+        ecs_sched_entity e = run->trigger->entity;
+        ecs_sched__lua_new_row(L, run->generation, decl, e);
+        row = (ecs_sched__lua_row_ud *)lua_touserdata(L, -1);
+        if (v->world->components[run->terms[0]].size == 0) {
+            row->values[0] = NULL;   /* a tag */
+        } else if (run->access[0] == ECS_SCHED__LUA_WRITE) {
+            row->values[0] = (unsigned char *)ecs_sched_get_mut(v->world, e, run->terms[0]);
+        } else {
+            row->values[0] = (unsigned char *)(uintptr_t)ecs_sched_get(v->world, e, run->terms[0]);
+        }
+    } else {
+        ecs_sched__lua_iter_ud *it = (ecs_sched__lua_iter_ud *)lua_newuserdata(L, sizeof *it);
+        it->generation = run->generation;
+        it->decl = decl;
+        luaL_getmetatable(L, ECS_SCHED__LUA_ITER);
+        lua_setmetatable(L, -2);
+    }
+    if (lua_pcall(L, 1, 0, -3) != 0) lua_error(L);
+    return 0;
+}
+
+static void ecs_sched__lua_run_declared(void *version, int32_t index, ecs_sched_system_ctx *ctx,
+                                        const ecs_sched_trigger *trigger, void *user_data) {
+    ecs_sched__lua_version *v = (ecs_sched__lua_version *)version;
+    ecs_sched__lua_run run;
+    int status, top = lua_gettop(v->L);   /* (below: the runs this one happens within) */
+    (void)user_data;
+    memset(&run, 0, sizeof run);
+    run.outer = v->running;
+    run.generation = ++v->generations;
+    run.outer_budget = v->budget_left;
+    run.ctx = ctx;
+    run.decl = &v->decls[index];
+    run.trigger = trigger;
+    ecs_sched__lua_run_terms(v, &run);
+    v->running = &run;
+    ecs_sched__lua_budget_start(v);
+    status = ecs_sched__lua_protected(v->L, ecs_sched__lua_call_run, &run);
+    v->running = run.outer;
+    v->budget_left = run.outer_budget;
+    if (status != 0) {
+        const char *message = lua_tostring(v->L, -1);
+        ecs_sched_ctx_fail(ctx, ECS_SCHED_ERR_SCRIPT, "%s", message ? message : "a Lua error");
+    }
+    lua_settop(v->L, top);
+}
+
+static void ecs_sched__lua_destroy(void *user_data) {
+    ECS_SCHED_FREE(user_data);
+}
+
+ecs_sched_script_driver ecs_sched_lua_script_driver(const ecs_sched_lua_desc *desc) {
+    ecs_sched_script_driver d;
+    ecs_sched__lua_options *options =
+        (ecs_sched__lua_options *)ECS_SCHED_REALLOC(NULL, sizeof *options);
+    memset(&d, 0, sizeof d);
+    if (!options) return d;   /* no name: ecs_sched_script_driver_add refuses it */
+    memset(options, 0, sizeof *options);
+    options->budget = desc && desc->instruction_budget ? desc->instruction_budget
+                                                       : ECS_SCHED__LUA_DEFAULT_BUDGET;
+    options->unsafe = desc && desc->allow_unsafe_libraries;
+    snprintf(options->extensions, sizeof options->extensions, "%s",
+             desc && desc->extensions && desc->extensions[0] ? desc->extensions : ".lua");
+    d.name = "lua";
+    d.extensions = options->extensions;
+    d.user_data = options;
+    d.load = ecs_sched__lua_load;
+    d.declare = ecs_sched__lua_declare;
+    d.run = ecs_sched__lua_run_declared;
+    d.unload = ecs_sched__lua_unload;
+    d.destroy = ecs_sched__lua_destroy;
+    return d;
+}
+
+#endif /* ECS_SCHED_LUA */
 
 /*=========================== src/script_native.h (implementation) ===========================*/
 /* script_native: a version is an open shared library and its declaring function. */

@@ -43,6 +43,9 @@
      ECS_SCHED_SCRIPTS         language drivers and the scripts they run (see SCRIPTS)
      ECS_SCHED_NATIVE_SCRIPTS  the native driver: C systems in shared libraries, reloaded
                                when rebuilt (POSIX dlopen; defines ECS_SCHED_SCRIPTS)
+     ECS_SCHED_LUA             the Lua driver: systems, observers and components written in
+                               Lua (LuaJIT 2.1 or Lua 5.4, whose headers the implementation
+                               includes; defines ECS_SCHED_SCRIPTS)
      ECS_SCHED_NO_RELATIONS, _NO_INHERITANCE, _NO_REFLECT, _NO_SNAPSHOT, _NO_STEPPING,
      _NO_STATES, _NO_APP, _NO_QUERY_TEXT, and ECS_SCHED_MINIMAL (all of them): features left out, declarations
                                and implementation (see Leaving features out in CONFIGURATION);
@@ -116,6 +119,9 @@
 #endif
 #endif
 #if defined(ECS_SCHED_NATIVE_SCRIPTS) && !defined(ECS_SCHED_SCRIPTS)
+#define ECS_SCHED_SCRIPTS
+#endif
+#if defined(ECS_SCHED_LUA) && !defined(ECS_SCHED_SCRIPTS)
 #define ECS_SCHED_SCRIPTS
 #endif
 #if defined(ECS_SCHED_NO_RELATIONS) && !defined(ECS_SCHED_NO_INHERITANCE)

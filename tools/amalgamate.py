@@ -65,7 +65,7 @@ LAYERS = [
                         "emit"]),
     ("data", ["prefab", "json", "snapshot"]),
     ("game", ["time", "state", "transition", "delay"]),
-    ("scripting", ["script", "script_native"]),
+    ("scripting", ["script", "script_native", "script_lua"]),
     ("top", ["world", "app"]),
 ]
 

@@ -30,6 +30,8 @@ libclang-rt-dev   no   clang'"'"'s sanitizer runtimes (AddressSanitizer, Undefin
 libtsan2          no   gcc'"'"'s ThreadSanitizer runtime, for the threaded tests
 libcmocka-dev     no   cmocka, the unit tests'"'"' framework
 tcc               no   the Tiny C Compiler: every example must build with it too
+libluajit-5.1-dev no   LuaJIT 2.1, one of the two Lua flavours the Lua driver'"'"'s tests (ECS_SCHED_LUA) build against
+liblua5.4-dev     no   Lua 5.4, the other flavour the Lua driver'"'"'s tests build against
 '
 
 # Whether package $1 is needed for the goal.
@@ -123,6 +125,8 @@ present() {
         libtsan2) ! has gcc || builds gcc empty.c -fsanitize=thread ;;
         libcmocka-dev) builds cc cmocka.c -lcmocka || builds gcc cmocka.c -lcmocka ;;
         tcc) has tcc ;;
+        libluajit-5.1-dev) has pkg-config && pkg-config --exists luajit ;;
+        liblua5.4-dev) has pkg-config && pkg-config --exists lua5.4 ;;
     esac
 }
 
