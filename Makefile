@@ -99,9 +99,14 @@ check-amalgamation:
 # is built again. The build runs in a second make, which sees the packages just installed
 # (pkg-config's flags for stb), and which does not regenerate ecs_sched.h (that needs python3,
 # which `make example` does not install).
-MAIN_EXAMPLES := game_loop world_demo physics_plugin pause_menu scene_graph prefabs
-# prefabs.c reads and writes JSON (ECS_SCHED_JSON): the examples link cJSON.
+MAIN_EXAMPLES := game_loop world_demo physics_plugin pause_menu scene_graph prefabs scripted
+# prefabs.c reads and writes JSON (ECS_SCHED_JSON): the examples link cJSON; hot_reload.c loads
+# shared libraries that call its functions (-ldl -rdynamic).
 EXAMPLE_LIBS  := -lcjson -ldl -rdynamic
+# scripted.c runs Lua scripts (ECS_SCHED_LUA): its builds, and only they, add LuaJIT's flags,
+# asked of pkg-config when the recipe runs (after make example installed LuaJIT).
+SCRIPTED_BUILDS := $(BUILD)/scripted $(foreach c,gcc clang tcc gcc-threads,$(BUILD)/examples/$(c)/scripted)
+$(SCRIPTED_BUILDS): EXAMPLE_EXTRA = $$(pkg-config --cflags --libs luajit)
 
 example:
 	@sh tools/install_deps.sh example
@@ -113,7 +118,8 @@ main-examples: $(addprefix $(BUILD)/,$(MAIN_EXAMPLES))
 
 $(addprefix $(BUILD)/,$(MAIN_EXAMPLES)): $(BUILD)/%: examples/%.c ecs_sched.h
 	@mkdir -p $(@D)
-	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) $< $(STB_LIBS) $(EXAMPLE_LIBS) -o $@
+	cc -std=c99 -O2 -Wall -Wextra -Wpedantic -I. $(STB_CFLAGS) $< $(STB_LIBS) $(EXAMPLE_LIBS) \
+	  $(EXAMPLE_EXTRA) -o $@
 
 # The game loop example, built with threads, traced for its first frames (ECS_SCHED_TRACE in
 # its environment), and the trace drawn as an SVG timeline.
@@ -397,8 +403,10 @@ WARNING_C_SOURCES := tests/compile/two_tu_impl.c tests/compile/two_tu_main.c
 # the implementation left out (-DECS_SCHED__IMPLEMENTED, the header's guard against a second
 # copy), but for ECS_SCHED_API=static, which declares what it does not define; the
 # release_whole_* builds compile each source whole.
-RELEASE_C_SOURCES := $(wildcard examples/*.c) $(filter-out tests/compile/config_mismatch.c,\
-                     $(wildcard tests/compile/*.c))
+# (scripted.c needs Lua's headers: examples-check builds it, with them.)
+RELEASE_EXAMPLES := $(filter-out examples/scripted.c,$(wildcard examples/*.c))
+RELEASE_C_SOURCES := $(filter-out examples/scripted.c,$(wildcard examples/*.c)) \
+                     $(filter-out tests/compile/config_mismatch.c,$(wildcard tests/compile/*.c))
 # ECS_SCHED_API=static declares what it does not define, and a file that sets the
 # implementation's hooks (ECS_SCHED_REALLOC, _FREE, _ASSERT, _LOG) writes functions only the
 # implementation calls: those are compiled whole.
@@ -431,10 +439,10 @@ $(COMPILE)/$(1)/examples_o3_c99.o: $(O3_EXAMPLES) ecs_sched.h
 	@for ex in $(O3_EXAMPLES); do \
 	  $(1) $(STRICT) -O3 -I. $(STB_CFLAGS) -c $$$$ex -o $$@ || exit 1; done
 
-$(COMPILE)/$(1)/examples_o3_all_c99.o: $(wildcard examples/*.c) ecs_sched.h
+$(COMPILE)/$(1)/examples_o3_all_c99.o: $(RELEASE_EXAMPLES) ecs_sched.h
 	@mkdir -p $$(@D)
 	@echo "== $(1): every example at -O3 -Werror (C99)"
-	@for ex in $(wildcard examples/*.c); do \
+	@for ex in $(RELEASE_EXAMPLES); do \
 	  $(1) $(STRICT) -O3 -I. $(STB_CFLAGS) -c $$$$ex -o $$@ || exit 1; done
 
 $(COMPILE)/$(1)/release_c99.o: $(RELEASE_C_SOURCES) ecs_sched.h
@@ -709,7 +717,7 @@ examples-check: $(addprefix $(BUILD)/examples/,$(addsuffix .same,$(EXAMPLES)))
 # the implementation's hooks compiles its own (EXAMPLES_OWN_IMPL), and tcc, which takes a
 # moment for it, compiles every example whole. (compile-checks builds every example whole,
 # optimized.)
-EXAMPLES_OWN_IMPL := tour_commands hot_reload
+EXAMPLES_OWN_IMPL := tour_commands hot_reload scripted
 example_impl = $(if $(filter $(1),$(EXAMPLES_OWN_IMPL)),,-DECS_SCHED__IMPLEMENTED $(2))
 
 # $(1): the build's name, $(2): its compiler, $(3): its flags, $(4): its libraries.
@@ -720,14 +728,14 @@ $(BUILD)/examples/$(1)/impl.o: tests/compile/two_tu_impl.c ecs_sched.h
 $(BUILD)/examples/$(1)/%: examples/%.c ecs_sched.h $(BUILD)/examples/$(1)/impl.o
 	@mkdir -p $$(@D)
 	$(2) $(3) $(EXAMPLE_SANITIZE) -I. $(STB_CFLAGS) $$< $$(call example_impl,$$*,$$(@D)/impl.o) \
-	  $(STB_LIBS) $(EXAMPLE_LIBS) $(4) -o $$@
+	  $(STB_LIBS) $(EXAMPLE_LIBS) $(4) $$(EXAMPLE_EXTRA) -o $$@
 endef
 $(foreach c,$(COMPILERS),$(eval $(call example_rule,$(c),$(c),$(STRICT))))
 $(eval $(call example_rule,gcc-threads,gcc,$(THREADED),-lpthread))
 
 $(BUILD)/examples/tcc/%: examples/%.c ecs_sched.h
 	@mkdir -p $(@D)
-	$(TCC) -std=c99 -I. $(STB_CFLAGS) $< $(STB_LIBS) $(EXAMPLE_LIBS) -o $@
+	$(TCC) -std=c99 -I. $(STB_CFLAGS) $< $(STB_LIBS) $(EXAMPLE_LIBS) $(EXAMPLE_EXTRA) -o $@
 
 $(BUILD)/examples/%.out: $(BUILD)/examples/%
 	@echo "== $(*D): examples/$(*F)"

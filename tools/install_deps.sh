@@ -30,7 +30,7 @@ libclang-rt-dev   no   clang'"'"'s sanitizer runtimes (AddressSanitizer, Undefin
 libtsan2          no   gcc'"'"'s ThreadSanitizer runtime, for the threaded tests
 libcmocka-dev     no   cmocka, the unit tests'"'"' framework
 tcc               no   the Tiny C Compiler: every example must build with it too
-libluajit-5.1-dev no   LuaJIT 2.1, one of the two Lua flavours the Lua driver'"'"'s tests (ECS_SCHED_LUA) build against
+libluajit-5.1-dev yes  LuaJIT 2.1: the scripted example'"'"'s Lua, and one of the two flavours the Lua driver'"'"'s tests (ECS_SCHED_LUA) build against
 liblua5.4-dev     no   Lua 5.4, the other flavour the Lua driver'"'"'s tests build against
 '
 
