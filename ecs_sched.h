@@ -1769,7 +1769,8 @@
      reload that worked unloads the version before. ecs_sched_scripts_poll(w) reloads each
      script whose file changed (its time, size or file) and returns how many; a file whose
      reload failed is tried again once it changes again. Scripts change between schedule runs
-     only (ECS_SCHED_ERR_SCHEDULE_RUNNING): poll between frames, or let an app do it before
+     only (ECS_SCHED_ERR_SCHEDULE_RUNNING; from inside an observer, ECS_SCHED_ERR_ACCESS):
+     poll between frames, or let an app do it before
      each update (ecs_sched_app_watch_scripts(app, true)). ecs_sched_script_unload
      takes out what a script declared and frees it; a world destroyed unloads every script
      after everything else has gone (a hook may be a script's function).
@@ -5186,7 +5187,7 @@ ECS_SCHED_API ecs_sched_script *ecs_sched_script_load(ecs_sched_world *world, co
    declares; the schedules it adds to are rebuilt at once. On any failure (the file does not
    load, a declaration is refused, a schedule does not build) the version before runs on as
    it was and the failure is returned. Between schedule runs only
-   (ECS_SCHED_ERR_SCHEDULE_RUNNING). */
+   (ECS_SCHED_ERR_SCHEDULE_RUNNING), and not from inside an observer (ECS_SCHED_ERR_ACCESS). */
 ECS_SCHED_API ecs_sched_result ecs_sched_script_reload(ecs_sched_world *world,
                                                        ecs_sched_script *script);
 /* Takes out what the script declared and frees it. Between schedule runs only. */
@@ -34827,10 +34828,17 @@ static ecs_sched_result ecs_sched__script_declare(ecs_sched_script *script, void
     return ECS_SCHED_OK;
 }
 
-/* Refuses changes to the schedules while one runs. */
+/* Refuses changes to the schedules while one runs, and to the observers while one is called
+   (the calls under way hold the declarations). */
 static ecs_sched_result ecs_sched__scripts_settled(ecs_sched_world *w, const char *what,
                                                    const char *path) {
     const ecs_sched__schedules *schedules = ecs_sched__schedules_of(w);
+    const ecs_sched__observers *observers = ecs_sched__observers_of(w);
+    if (observers && observers->dispatching > 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_ACCESS,
+                               "%s: script '%s' cannot change its systems and observers from "
+                               "inside an observer; do it between schedule runs", what, path);
+    }
     if (schedules && schedules->depth > 0) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
                                "%s: script '%s' cannot change its systems while schedule '%s' "

@@ -52,7 +52,7 @@ ECS_SCHED_API ecs_sched_script *ecs_sched_script_load(ecs_sched_world *world, co
    declares; the schedules it adds to are rebuilt at once. On any failure (the file does not
    load, a declaration is refused, a schedule does not build) the version before runs on as
    it was and the failure is returned. Between schedule runs only
-   (ECS_SCHED_ERR_SCHEDULE_RUNNING). */
+   (ECS_SCHED_ERR_SCHEDULE_RUNNING), and not from inside an observer (ECS_SCHED_ERR_ACCESS). */
 ECS_SCHED_API ecs_sched_result ecs_sched_script_reload(ecs_sched_world *world,
                                                        ecs_sched_script *script);
 /* Takes out what the script declared and frees it. Between schedule runs only. */
@@ -444,10 +444,17 @@ static ecs_sched_result ecs_sched__script_declare(ecs_sched_script *script, void
     return ECS_SCHED_OK;
 }
 
-/* Refuses changes to the schedules while one runs. */
+/* Refuses changes to the schedules while one runs, and to the observers while one is called
+   (the calls under way hold the declarations). */
 static ecs_sched_result ecs_sched__scripts_settled(ecs_sched_world *w, const char *what,
                                                    const char *path) {
     const ecs_sched__schedules *schedules = ecs_sched__schedules_of(w);
+    const ecs_sched__observers *observers = ecs_sched__observers_of(w);
+    if (observers && observers->dispatching > 0) {
+        return ecs_sched__fail(&w->env, ECS_SCHED_ERR_ACCESS,
+                               "%s: script '%s' cannot change its systems and observers from "
+                               "inside an observer; do it between schedule runs", what, path);
+    }
     if (schedules && schedules->depth > 0) {
         return ecs_sched__fail(&w->env, ECS_SCHED_ERR_SCHEDULE_RUNNING,
                                "%s: script '%s' cannot change its systems while schedule '%s' "

@@ -386,6 +386,31 @@ static void a_script_is_not_reloaded_while_a_schedule_runs(void **state) {
     finish(w);
 }
 
+static void reload_from_an_observer(ecs_sched_system_ctx *ctx, const ecs_sched_trigger *t) {
+    (void)t;
+    assert_int_equal(ecs_sched_script_reload(ecs_sched_ctx_world(ctx), g_script),
+                     ECS_SCHED_ERR_ACCESS);
+    ecs_sched_ctx_clear_error(ctx);
+}
+
+static void a_script_is_not_reloaded_from_inside_an_observer(void **state) {
+    ecs_sched_world *w = world_with_driver();
+    ecs_sched_id position;
+    (void)state;
+    position = ECS_SCHED_COMPONENT(w, Position);
+    write_script("observer Position watcher\n");
+    g_script = ecs_sched_script_load(w, g_path);
+    assert_int_not_equal(ecs_sched_observer_add(w, &(ecs_sched_observer_desc){
+                             .event = ECS_SCHED_ON_ADD, .component = position,
+                             .fn = reload_from_an_observer}),
+                         0);
+    assert_int_equal(ecs_sched_insert(w, ecs_sched_spawn(w), position, NULL), ECS_SCHED_OK);
+    assert_string_equal(g_trace, "watcher@1");
+    assert_int_equal(g_driver.loads, 1);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
 static void a_path_is_loaded_once(void **state) {
     ecs_sched_world *w = world_with_driver();
     ecs_sched_script *script;
@@ -436,6 +461,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(poll_tries_a_file_that_failed_once_until_it_changes_again),
         cmocka_unit_test(a_script_is_not_reloaded_while_a_schedule_runs),
         cmocka_unit_test(an_app_that_watches_reloads_changed_scripts_before_each_update),
+        cmocka_unit_test(a_script_is_not_reloaded_from_inside_an_observer),
         cmocka_unit_test(a_path_is_loaded_once),
         cmocka_unit_test(bad_drivers_and_paths_are_refused_naming_them),
     };
