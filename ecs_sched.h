@@ -5226,6 +5226,13 @@ ECS_SCHED_API ecs_sched_result ecs_sched_script_fail(ecs_sched_script *script, c
 
 #endif /* ECS_SCHED_SCRIPTS */
 
+/*============================== src/script_lua_run.h (public) ===============================*/
+/* script_lua_run: what a Lua script reaches while one of its systems or observers runs, when
+   ECS_SCHED_LUA is defined: the Lua headers and what differs between Lua 5.1 (LuaJIT) and 5.4,
+   a version's state, the instruction budget, the iteration, rows and values (read and written
+   through reflection), and the calls a run makes (commands, lookup, time, print). The driver
+   itself (loading, declaring, running) is script_lua.h. */
+
 /*================================ src/script_lua.h (public) =================================*/
 /* script_lua: the Lua driver, when ECS_SCHED_LUA is defined: components, systems and
    observers written in Lua (LuaJIT 2.1 or Lua 5.4), each script in a Lua state of its own,
@@ -35057,11 +35064,10 @@ static void ecs_sched__scripts_free(ecs_sched_world *w) {
 
 #endif /* ECS_SCHED_SCRIPTS */
 
-/*============================ src/script_lua.h (implementation) =============================*/
-/* script_lua: a version is a Lua state that ran the script's top level, and the declarations
-   it made, copied out of Lua (declare reads them, as often as asked). While one of its systems
-   or observers runs, what the run hands to Lua (the iteration, rows, values) carries the run's
-   generation: used after the run, it no longer finds a run of that generation and refuses. */
+/*========================== src/script_lua_run.h (implementation) ===========================*/
+/* script_lua_run: while a run goes on, what it hands to Lua (the iteration, rows, values)
+   carries the run's generation: used after the run, it no longer finds a run of that
+   generation and refuses. */
 
 #ifdef ECS_SCHED_LUA
 
@@ -35876,6 +35882,15 @@ static int ecs_sched__lua_print(lua_State *L) {
     ecs_sched__log(v->env, ECS_SCHED_LOG_INFO, ECS_SCHED_OK, text);
     return 0;
 }
+
+#endif /* ECS_SCHED_LUA */
+
+/*============================ src/script_lua.h (implementation) =============================*/
+/* script_lua: a version is a Lua state that ran the script's top level, and the declarations
+   it made, copied out of Lua (declare reads them, as often as asked); what its runs hand to
+   Lua is script_lua_run.h's. */
+
+#ifdef ECS_SCHED_LUA
 
 /* ---- declarations (the top level only) ---- */
 
