@@ -5233,6 +5233,14 @@ ECS_SCHED_API ecs_sched_result ecs_sched_script_fail(ecs_sched_script *script, c
    through reflection), and the calls a run makes (commands, lookup, time, print). The driver
    itself (loading, declaring, running) is script_lua.h. */
 
+/*============================ src/script_lua_columns.h (public) =============================*/
+/* script_lua_columns: the fast way through a Lua system's rows, when ECS_SCHED_LUA is
+   defined. `it:tables()` hands out the query's tables one at a time; each holds its row count,
+   its entities and, per component, one column per field (t.Position.x[i], i from 1 to
+   t.count). With LuaJIT a column is FFI data typed from the component's description (the
+   driver declares the C types; scripts never do), which the JIT compiles to plain loads and
+   stores; with Lua 5.4 it is a light proxy whose reads and writes are C calls. */
+
 /*================================ src/script_lua.h (public) =================================*/
 /* script_lua: the Lua driver, when ECS_SCHED_LUA is defined: components, systems and
    observers written in Lua (LuaJIT 2.1 or Lua 5.4), each script in a Lua state of its own,
@@ -35203,6 +35211,7 @@ typedef struct ecs_sched__lua_decl {
     char *refs[ECS_SCHED__LUA_REFS][ECS_SCHED_MAX_REFS];
     ecs_sched_observer_event event;  /* an observer's */
     char *component;
+    bool commands;                   /* a system's: it records commands (ecs.spawn...) */
 } ecs_sched__lua_decl;
 
 /* What a run reaches: for a system, its query's terms; for an observer, the one component. */
@@ -35233,7 +35242,9 @@ typedef struct ecs_sched__lua_version {
     uint32_t decl_capacity;
     ecs_sched__lua_run *running;
     uint64_t generations;               /* the last one given to a run */
+    double column_generation;           /* the running one's, for LuaJIT's columns; 0: none */
     int64_t budget_left;
+    ecs_sched_id state_id;              /* the resource standing for its Lua state */
 } ecs_sched__lua_version;
 
 /* Proxies handed to Lua. Each names its run by generation and its declaration by index. */
@@ -35266,6 +35277,17 @@ typedef struct ecs_sched__lua_value_ud {
 } ecs_sched__lua_value_ud;
 
 static char ecs_sched__lua_version_key;   /* the registry's key of the version */
+
+/* A metatable registered under `name` whose functions reach the version (upvalue 1). */
+static void ecs_sched__lua_metatable(lua_State *L, ecs_sched__lua_version *v, const char *name,
+                                     const luaL_Reg *functions) {
+    luaL_newmetatable(L, name);
+    lua_pushlightuserdata(L, v);
+    luaL_setfuncs(L, functions, 1);
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");   /* hidden from getmetatable */
+    lua_pop(L, 1);
+}
 
 static ecs_sched__lua_version *ecs_sched__lua_self(lua_State *L) {
     return (ecs_sched__lua_version *)lua_touserdata(L, lua_upvalueindex(1));
@@ -35733,7 +35755,8 @@ static int ecs_sched__lua_iter_index(lua_State *L) {
     } else if (strcmp(name, "name") == 0) {
         lua_pushstring(L, run->decl->name);
     } else {
-        return luaL_error(L, "a system's iteration has no '%s' (it has rows, dt and name)", name);
+        return luaL_error(L, "a system's iteration has no '%s' (it has rows, tables, dt and "
+                          "name)", name);
     }
     return 1;
 }
@@ -35765,7 +35788,14 @@ static unsigned char *ecs_sched__lua_new_value(lua_State *L, ecs_sched__lua_vers
 
 static ecs_sched_commands *ecs_sched__lua_commands(lua_State *L, const char *function) {
     ecs_sched__lua_run *run = ecs_sched__lua_current(L, function);
-    ecs_sched_commands *commands = ecs_sched_ctx_commands(run->ctx);
+    ecs_sched_commands *commands;
+    char where[256];
+    if (!run->decl->observer && !run->decl->commands) {
+        luaL_error(L, "%s: system '%s' records no commands (%s): declare it with commands = true "
+                   "(its commands are applied at the sync point after it)", function,
+                   run->decl->name, ecs_sched__lua_where(L, where, sizeof where));
+    }
+    commands = ecs_sched_ctx_commands(run->ctx);
     if (!commands) luaL_error(L, "%s: this run has no command buffer", function);
     return commands;
 }
@@ -35881,6 +35911,472 @@ static int ecs_sched__lua_print(lua_State *L) {
     }
     ecs_sched__log(v->env, ECS_SCHED_LOG_INFO, ECS_SCHED_OK, text);
     return 0;
+}
+
+#endif /* ECS_SCHED_LUA */
+
+/*======================== src/script_lua_columns.h (implementation) =========================*/
+/* script_lua_columns: a column is never a pointer a script keeps: each use compares the
+   column's run generation with the running one, and its index with the table's row count,
+   so a column kept past its run, or indexed outside its table, raises a Lua error instead of
+   reaching memory. Only numbers, bools and entities are handed out, never a reference into a
+   column. */
+
+#ifdef ECS_SCHED_LUA
+
+#define ECS_SCHED__LUA_TABLES "ecs_sched.tables"
+#define ECS_SCHED__LUA_COLUMN "ecs_sched.column"
+#define ECS_SCHED__LUA_VIEW "ecs_sched.view"
+
+/* The scalar kinds a column holds, in the order of the FFI prelude's C types. */
+enum {
+    ECS_SCHED__LUA_COL_I8, ECS_SCHED__LUA_COL_I16, ECS_SCHED__LUA_COL_I32, ECS_SCHED__LUA_COL_I64,
+    ECS_SCHED__LUA_COL_U8, ECS_SCHED__LUA_COL_U16, ECS_SCHED__LUA_COL_U32, ECS_SCHED__LUA_COL_U64,
+    ECS_SCHED__LUA_COL_F32, ECS_SCHED__LUA_COL_F64, ECS_SCHED__LUA_COL_BOOL,
+    ECS_SCHED__LUA_COL_ENTITY, ECS_SCHED__LUA_COL_KINDS
+};
+
+/* A column's kind for a field, or -1 for a field no column holds (text, arrays, structs). */
+static int ecs_sched__lua_column_kind(const ecs_sched__field_desc *f) {
+    static const int ints[2][4] = {
+        {ECS_SCHED__LUA_COL_I8, ECS_SCHED__LUA_COL_I16, ECS_SCHED__LUA_COL_I32, ECS_SCHED__LUA_COL_I64},
+        {ECS_SCHED__LUA_COL_U8, ECS_SCHED__LUA_COL_U16, ECS_SCHED__LUA_COL_U32, ECS_SCHED__LUA_COL_U64}};
+    int size_index = f->element == 1 ? 0 : f->element == 2 ? 1 : f->element == 4 ? 2 : 3;
+    if (f->count != 1) return -1;
+    switch (f->kind) {
+    case ECS_SCHED_TYPE_I8: case ECS_SCHED_TYPE_I16: case ECS_SCHED_TYPE_I32:
+    case ECS_SCHED_TYPE_I64: case ECS_SCHED_TYPE_ENUM:
+        return ints[0][size_index];
+    case ECS_SCHED_TYPE_U8: case ECS_SCHED_TYPE_U16: case ECS_SCHED_TYPE_U32:
+    case ECS_SCHED_TYPE_U64:
+        return ints[1][size_index];
+    case ECS_SCHED_TYPE_F32: return ECS_SCHED__LUA_COL_F32;
+    case ECS_SCHED_TYPE_F64: return ECS_SCHED__LUA_COL_F64;
+    case ECS_SCHED_TYPE_BOOL: return f->element == 1 ? ECS_SCHED__LUA_COL_BOOL : -1;
+    case ECS_SCHED_TYPE_ENTITY: return ECS_SCHED__LUA_COL_ENTITY;
+    default: return -1;
+    }
+}
+
+/* Where one column starts and how to step through it. With `indirect`, base holds a pointer
+   per row (sparse components, a parent's component) and offset is added to each. */
+typedef struct ecs_sched__lua_span {
+    unsigned char *base;
+    int32_t stride;
+    int32_t count;
+    uint32_t offset;
+    bool indirect;
+    bool writable;
+} ecs_sched__lua_span;
+
+/* "Position.x of system 'move'": what errors call a column. */
+static void ecs_sched__lua_column_label(const ecs_sched__lua_run *run, const char *component,
+                                        const char *field, char *out, size_t capacity) {
+    snprintf(out, capacity, "%s.%s of system '%s'", component, field, run->decl->name);
+}
+
+#if LUA_VERSION_NUM < 502
+
+/* ---- LuaJIT: columns are FFI data ---- */
+
+/* Runs once per state, with the ffi module, the address of the version's running generation
+   and a table for labels; returns the function that makes a column. Each of the column C
+   types (a kind, direct or through a pointer per row, read-only or writable) gets index and
+   newindex functions that check the run and the bounds before the load or store. */
+static const char ecs_sched__lua_ffi_prelude[] =
+    "local ffi, cell, labels = ...\n"
+    "local cast, tonumber, format, error = ffi.cast, tonumber, string.format, error\n"
+    "local floor = math.floor\n"
+    "local generation = cast('double *', cell)\n"
+    "local ctypes = {'int8_t', 'int16_t', 'int32_t', 'int64_t', 'uint8_t', 'uint16_t',\n"
+    "  'uint32_t', 'uint64_t', 'float', 'double', 'uint8_t', 'uint64_t'}\n"
+    "local function stale(v)\n"
+    "  error(labels[v.label] .. ' used outside its system\\'s run: keep the numbers it holds, '\n"
+    "        .. 'not the column', 3)\n"
+    "end\n"
+    "local function outside(v, i)\n"
+    "  error(format('%s[%s] is outside its table\\'s rows (1 to %d)', labels[v.label],\n"
+    "        tostring(i), v.count), 3)\n"
+    "end\n"
+    "local function read_only(v)\n"
+    "  error(labels[v.label] .. ' is read-only: write [inout] or [out] before its component '\n"
+    "        .. 'in the query', 2)\n"
+    "end\n"
+    "local function not_bool(v, x)\n"
+    "  error(format('%s holds a bool: give true or false, not a %s', labels[v.label],\n"
+    "        type(x)), 3)\n"
+    "end\n"
+    "local function accessors(kind, indirect)\n"
+    "  local P = ffi.typeof(ctypes[kind] .. ' *')\n"
+    "  local wide, bool = kind == 4 or kind == 8 or kind == 12, kind == 11\n"
+    "  local at\n"
+    "  if indirect then\n"
+    "    local PP = ffi.typeof('uint8_t **')\n"
+    "    at = function(v, i) return cast(P, cast(PP, v.base)[i - 1] + v.offset) end\n"
+    "  else\n"
+    "    at = function(v, i) return cast(P, v.base + (i - 1) * v.stride) end\n"
+    "  end\n"
+    "  local get, set\n"
+    "  if wide then\n"
+    "    get = function(v, i)\n"
+    "      if v.generation ~= generation[0] then stale(v) end\n"
+    "      if i < 1 or i > v.count or floor(i) ~= i then outside(v, i) end\n"
+    "      return tonumber(at(v, i)[0])\n"
+    "    end\n"
+    "  elseif bool then\n"
+    "    get = function(v, i)\n"
+    "      if v.generation ~= generation[0] then stale(v) end\n"
+    "      if i < 1 or i > v.count or floor(i) ~= i then outside(v, i) end\n"
+    "      return at(v, i)[0] ~= 0\n"
+    "    end\n"
+    "  else\n"
+    "    get = function(v, i)\n"
+    "      if v.generation ~= generation[0] then stale(v) end\n"
+    "      if i < 1 or i > v.count or floor(i) ~= i then outside(v, i) end\n"
+    "      return at(v, i)[0]\n"
+    "    end\n"
+    "  end\n"
+    "  if bool then\n"
+    "    set = function(v, i, x)\n"
+    "      if v.generation ~= generation[0] then stale(v) end\n"
+    "      if i < 1 or i > v.count or floor(i) ~= i then outside(v, i) end\n"
+    "      if x == true then at(v, i)[0] = 1 elseif x == false then at(v, i)[0] = 0\n"
+    "      else not_bool(v, x) end\n"
+    "    end\n"
+    "  else\n"
+    "    set = function(v, i, x)\n"
+    "      if v.generation ~= generation[0] then stale(v) end\n"
+    "      if i < 1 or i > v.count or floor(i) ~= i then outside(v, i) end\n"
+    "      at(v, i)[0] = x\n"
+    "    end\n"
+    "  end\n"
+    "  return get, set\n"
+    "end\n"
+    "local made, label_ids = {}, {}\n"
+    "for kind = 1, #ctypes do\n"
+    "  for indirect = 0, 1 do\n"
+    "    local get, set = accessors(kind, indirect == 1)\n"
+    "    for writable = 0, 1 do\n"
+    "      local name = format('ecs_sched_column_%d_%d_%d', kind, indirect, writable)\n"
+    "      ffi.cdef(format('typedef struct %s { double generation; uint8_t *base; '\n"
+    "        .. 'int32_t stride, count, offset, label; } %s;', name, name))\n"
+    "      made[(kind - 1) * 4 + indirect * 2 + writable] = ffi.metatype(name, {\n"
+    "        __index = get, __newindex = writable == 1 and set or read_only,\n"
+    "        __len = function(v) return v.count end })\n"
+    "    end\n"
+    "  end\n"
+    "end\n"
+    "return function(slot, base, stride, count, offset, label)\n"
+    "  local id = label_ids[label]\n"
+    "  if not id then\n"
+    "    id = #labels + 1\n"
+    "    labels[id], label_ids[label] = label, id\n"
+    "  end\n"
+    "  return made[slot](generation[0], cast('uint8_t *', base), stride, count, offset, id)\n"
+    "end\n";
+
+static char ecs_sched__lua_column_maker_key;   /* the registry's key of the prelude's result */
+
+/* Runs the prelude in a new state (in protected mode, the version on the stack). */
+static int ecs_sched__lua_columns_setup(lua_State *L) {
+    ecs_sched__lua_version *v = (ecs_sched__lua_version *)lua_touserdata(L, 1);
+    lua_pushlightuserdata(L, &ecs_sched__lua_column_maker_key);
+    if (luaL_loadbuffer(L, ecs_sched__lua_ffi_prelude, sizeof ecs_sched__lua_ffi_prelude - 1,
+                        "=ecs_sched columns") != 0) {
+        return lua_error(L);
+    }
+    lua_pushcfunction(L, luaopen_ffi);
+    lua_call(L, 0, 1);
+    lua_pushlightuserdata(L, &v->column_generation);
+    lua_newtable(L);
+    lua_call(L, 3, 1);
+    lua_rawset(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+
+/* Pushes a column over span, of the given kind, called `label` in errors. */
+static void ecs_sched__lua_push_column(lua_State *L, ecs_sched__lua_version *v,
+                                       const ecs_sched__lua_span *span, int kind,
+                                       const char *label) {
+    (void)v;
+    lua_pushlightuserdata(L, &ecs_sched__lua_column_maker_key);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    lua_pushinteger(L, kind * 4 + (span->indirect ? 2 : 0) + (span->writable ? 1 : 0));
+    lua_pushlightuserdata(L, span->base);
+    lua_pushinteger(L, span->stride);
+    lua_pushinteger(L, span->count);
+    lua_pushinteger(L, (lua_Integer)span->offset);
+    lua_pushstring(L, label);
+    lua_call(L, 6, 1);
+}
+
+#else
+
+/* ---- Lua 5.4: columns are proxies ---- */
+
+typedef struct ecs_sched__lua_column_ud {
+    uint64_t generation;
+    int32_t decl;
+    ecs_sched_id type;                  /* the described type that holds the field */
+    const ecs_sched__field_desc *field; /* NULL: the table's entities */
+    ecs_sched__lua_span span;
+    char label[160];
+} ecs_sched__lua_column_ud;
+
+static int ecs_sched__lua_columns_setup(lua_State *L) {
+    (void)L;
+    return 0;
+}
+
+static void ecs_sched__lua_push_column(lua_State *L, ecs_sched__lua_version *v,
+                                       const ecs_sched__lua_span *span, int kind,
+                                       const char *label) {
+    ecs_sched__lua_column_ud *column =
+        (ecs_sched__lua_column_ud *)lua_newuserdata(L, sizeof *column);
+    (void)kind;
+    memset(column, 0, sizeof *column);
+    column->generation = v->running->generation;
+    column->decl = (int32_t)(v->running->decl - v->decls);
+    column->span = *span;
+    snprintf(column->label, sizeof column->label, "%s", label);
+    luaL_getmetatable(L, ECS_SCHED__LUA_VIEW);
+    lua_setmetatable(L, -2);
+}
+
+/* The address of row i (from 1) of the column at stack index 1, after the checks. */
+static unsigned char *ecs_sched__lua_column_at(lua_State *L, ecs_sched__lua_version *v,
+                                               ecs_sched__lua_column_ud **out) {
+    ecs_sched__lua_column_ud *column =
+        (ecs_sched__lua_column_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_VIEW);
+    const ecs_sched__lua_span *span = &column->span;
+    char where[256];
+    lua_Integer i;
+    int is_integer;
+    if (!v->running || v->running->generation != column->generation) {
+        luaL_error(L, "%s used outside its system's run (%s): keep the numbers it holds, not "
+                   "the column", column->label, ecs_sched__lua_where(L, where, sizeof where));
+    }
+    i = lua_tointegerx(L, 2, &is_integer);
+    if (!is_integer || i < 1 || i > span->count) {
+        luaL_error(L, "%s[%s] is outside its table's rows (1 to %d) (%s)", column->label,
+                   luaL_tolstring(L, 2, NULL), (int)span->count,
+                   ecs_sched__lua_where(L, where, sizeof where));
+    }
+    *out = column;
+    if (span->indirect) return ((unsigned char *const *)(void *)span->base)[i - 1] + span->offset;
+    return span->base + (size_t)(i - 1) * (size_t)span->stride;
+}
+
+static int ecs_sched__lua_column_index(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_column_ud *column;
+    unsigned char *p = ecs_sched__lua_column_at(L, v, &column);
+    ecs_sched__lua_value_ud value;
+    if (!column->field) {
+        ecs_sched_entity e;
+        memcpy(&e, p, sizeof e);
+        ecs_sched__lua_push_entity(L, e);
+        return 1;
+    }
+    memset(&value, 0, sizeof value);
+    value.type = column->type;
+    value.data = p - column->field->offset;
+    ecs_sched__lua_push_field(L, v, &value, column->field);
+    return 1;
+}
+
+static int ecs_sched__lua_column_newindex(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_column_ud *column;
+    unsigned char *p = ecs_sched__lua_column_at(L, v, &column);
+    char where[256];
+    if (!column->span.writable) {
+        return luaL_error(L, "%s is read-only (%s): write [inout] or [out] before its component "
+                          "in the query", column->label,
+                          ecs_sched__lua_where(L, where, sizeof where));
+    }
+    ecs_sched__lua_store(L, v, column->type, p - column->field->offset, column->field, 3);
+    return 0;
+}
+
+static int ecs_sched__lua_column_length(lua_State *L) {
+    ecs_sched__lua_column_ud *column =
+        (ecs_sched__lua_column_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_VIEW);
+    lua_pushinteger(L, column->span.count);
+    return 1;
+}
+
+#endif
+
+/* ---- a table: its count, its entities, a column table per component ---- */
+
+/* Adds, to the Lua table on top, a column per field of `type` (a nested struct becomes a
+   table of its own fields' columns). */
+static void ecs_sched__lua_add_columns(lua_State *L, ecs_sched__lua_version *v,
+                                       const ecs_sched__lua_run *run, ecs_sched_id type,
+                                       const char *prefix, const ecs_sched__lua_span *span) {
+    const ecs_sched__description *d = ecs_sched__description_of(v->world, type);
+    int32_t i;
+    for (i = 0; d && i < d->count; i++) {
+        const ecs_sched__field_desc *f = &d->fields[i];
+        ecs_sched__lua_span field = *span;
+        char label[160], path[128];
+        int kind = ecs_sched__lua_column_kind(f);
+        snprintf(path, sizeof path, "%s.%s", prefix, f->name);
+        if (span->indirect) field.offset += f->offset;
+        else field.base += f->offset;
+        if (f->kind == ECS_SCHED_TYPE_STRUCT && f->count == 1) {
+            lua_newtable(L);
+            luaL_getmetatable(L, ECS_SCHED__LUA_COLUMN);
+            lua_setmetatable(L, -2);
+            ecs_sched__lua_add_columns(L, v, run, f->type, path, &field);
+            lua_setfield(L, -2, f->name);
+            continue;
+        }
+        if (kind < 0) continue;
+        ecs_sched__lua_column_label(run, prefix, f->name, label, sizeof label);
+        ecs_sched__lua_push_column(L, v, &field, kind, label);
+#if LUA_VERSION_NUM >= 502
+        {
+            ecs_sched__lua_column_ud *column = (ecs_sched__lua_column_ud *)lua_touserdata(L, -1);
+            column->type = type;
+            column->field = f;
+        }
+#endif
+        lua_setfield(L, -2, f->name);
+    }
+}
+
+/* The span of term i's values in the iteration's current table. */
+static bool ecs_sched__lua_term_span(const ecs_sched__lua_run *run, ecs_sched_world *w,
+                                     const ecs_sched_iter *it, int32_t i,
+                                     ecs_sched__lua_span *span) {
+    unsigned char *field = (unsigned char *)it->fields[i];
+    memset(span, 0, sizeof *span);
+    if (!field || run->access[i] == ECS_SCHED__LUA_UNREACHABLE ||
+        w->components[run->terms[i]].size == 0) {
+        return false;
+    }
+    span->base = field;
+    span->count = it->count;
+    span->writable = run->access[i] == ECS_SCHED__LUA_WRITE;
+    if (ecs_sched_field_is_shared(it, i)) {
+        span->stride = 0;   /* one value for every row */
+    } else if (run->indirect[i]) {
+        span->indirect = true;
+    } else {
+        span->stride = (int32_t)w->components[run->terms[i]].size;
+    }
+    return true;
+}
+
+/* Pushes the Lua table for the iteration's current table. */
+static void ecs_sched__lua_push_table(lua_State *L, ecs_sched__lua_version *v,
+                                      const ecs_sched__lua_run *run, const ecs_sched_iter *it) {
+    ecs_sched__lua_span entities;
+    char label[160];
+    int32_t i;
+    lua_createtable(L, 0, run->term_count + 2);
+    lua_pushinteger(L, it->count);
+    lua_setfield(L, -2, "count");
+    memset(&entities, 0, sizeof entities);
+    entities.base = (unsigned char *)(uintptr_t)it->entities;
+    entities.stride = (int32_t)sizeof(ecs_sched_entity);
+    entities.count = it->count;
+    snprintf(label, sizeof label, "the entities of system '%s'", run->decl->name);
+    ecs_sched__lua_push_column(L, v, &entities, ECS_SCHED__LUA_COL_ENTITY, label);
+    lua_setfield(L, -2, "entities");
+    for (i = 0; i < run->term_count; i++) {
+        ecs_sched__lua_span span;
+        const char *name = v->world->components[run->terms[i]].name;
+        if (!ecs_sched__lua_term_span(run, v->world, it, i, &span)) continue;
+        lua_newtable(L);
+        luaL_getmetatable(L, ECS_SCHED__LUA_COLUMN);
+        lua_setmetatable(L, -2);
+        ecs_sched__lua_add_columns(L, v, run, run->terms[i], name, &span);
+        lua_setfield(L, -2, name);
+    }
+}
+
+typedef struct ecs_sched__lua_tables_ud {
+    uint64_t generation;
+    int32_t decl;
+    bool started, done;
+    ecs_sched_iter it;
+} ecs_sched__lua_tables_ud;
+
+/* The generic for's step over `it:tables()`. */
+static int ecs_sched__lua_tables_next(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_tables_ud *tables =
+        (ecs_sched__lua_tables_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_TABLES);
+    ecs_sched__lua_run *run = ecs_sched__lua_check_run(L, v, tables->generation, tables->decl,
+                                                       "it:tables()");
+    if (tables->done) return 0;
+    if (!tables->started) {
+        tables->started = true;
+        tables->it = ecs_sched_ctx_iter(run->ctx, 0);
+    }
+    do {
+        if (!ecs_sched_iter_next(&tables->it)) {
+            tables->done = true;
+            return 0;
+        }
+    } while (tables->it.count == 0);
+    ecs_sched__lua_push_table(L, v, run, &tables->it);
+    return 1;
+}
+
+/* it:tables(): for t in it:tables() do for i = 1, t.count do ... end end */
+static int ecs_sched__lua_tables(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_iter_ud *it = (ecs_sched__lua_iter_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_ITER);
+    ecs_sched__lua_tables_ud *tables;
+    ecs_sched__lua_check_run(L, v, it->generation, it->decl, "it");
+    lua_pushlightuserdata(L, v);
+    lua_pushcclosure(L, ecs_sched__lua_tables_next, 1);
+    tables = (ecs_sched__lua_tables_ud *)lua_newuserdata(L, sizeof *tables);
+    memset(tables, 0, sizeof *tables);
+    tables->generation = it->generation;
+    tables->decl = it->decl;
+    tables->done = v->decls[it->decl].query == NULL;
+    luaL_getmetatable(L, ECS_SCHED__LUA_TABLES);
+    lua_setmetatable(L, -2);
+    return 2;
+}
+
+/* The iteration's fields: tables, and what script_lua_run hands out. */
+static int ecs_sched__lua_iter_index_columns(lua_State *L) {
+    const char *name = luaL_checkstring(L, 2);
+    if (strcmp(name, "tables") != 0) return ecs_sched__lua_iter_index(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushcclosure(L, ecs_sched__lua_tables, 1);
+    return 1;
+}
+
+/* A column table's missing field. */
+static int ecs_sched__lua_column_missing(lua_State *L) {
+    return luaL_error(L, "no column '%s': a component's columns are its number, bool and entity "
+                      "fields (and its structs' fields); read text and arrays through "
+                      "it:rows()", luaL_checkstring(L, 2));
+}
+
+/* The metatables of tables and columns, in a new state (protected mode, the version at 1). */
+static int ecs_sched__lua_columns_metatables(lua_State *L) {
+    static const luaL_Reg none[] = {{NULL, NULL}};
+    static const luaL_Reg column[] = {{"__index", ecs_sched__lua_column_missing}, {NULL, NULL}};
+#if LUA_VERSION_NUM >= 502
+    static const luaL_Reg view[] = {{"__index", ecs_sched__lua_column_index},
+                                    {"__newindex", ecs_sched__lua_column_newindex},
+                                    {"__len", ecs_sched__lua_column_length}, {NULL, NULL}};
+#endif
+    ecs_sched__lua_version *v = (ecs_sched__lua_version *)lua_touserdata(L, 1);
+    ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_TABLES, none);
+    ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_COLUMN, column);
+#if LUA_VERSION_NUM >= 502
+    ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_VIEW, view);
+#endif
+    return ecs_sched__lua_columns_setup(L);
 }
 
 #endif /* ECS_SCHED_LUA */
@@ -36134,10 +36630,25 @@ static void ecs_sched__lua_take_refs(lua_State *L, ecs_sched__lua_version *v,
     lua_pop(L, 1);
 }
 
-/* ecs.system{ name =, schedule = "Update", query =, after =, before =, in_set =, run = } */
+/* A boolean field of the declaration table at 1 (absent: false). */
+static bool ecs_sched__lua_bool_field(lua_State *L, const char *function, const char *name,
+                                      const char *key) {
+    bool value;
+    lua_getfield(L, 1, key);
+    if (!lua_isnil(L, -1) && !lua_isboolean(L, -1)) {
+        luaL_error(L, "%s '%s': %s is true or false, not a %s", function, name, key,
+                   luaL_typename(L, -1));
+    }
+    value = lua_toboolean(L, -1) != 0;
+    lua_pop(L, 1);
+    return value;
+}
+
+/* ecs.system{ name =, schedule = "Update", query =, after =, before =, in_set =, commands =,
+               run = } */
 static int ecs_sched__lua_system(lua_State *L) {
     static const char *const keys[] = {"name", "schedule", "query", "after", "before",
-                                       "in_set", "run", NULL};
+                                       "in_set", "commands", "run", NULL};
     ecs_sched__lua_version *v = ecs_sched__lua_self(L);
     ecs_sched__lua_decl *decl;
     const char *name, *schedule, *query;
@@ -36145,7 +36656,7 @@ static int ecs_sched__lua_system(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     name = ecs_sched__lua_string_field(L, "ecs.system", "name", true);
     ecs_sched__lua_check_keys(L, "ecs.system", name, keys,
-                              "name, schedule, query, after, before, in_set, run");
+                              "name, schedule, query, after, before, in_set, commands, run");
     schedule = ecs_sched__lua_string_field(L, "ecs.system", "schedule", false);
     query = ecs_sched__lua_string_field(L, "ecs.system", "query", false);
     decl = ecs_sched__lua_decl_new(L, v);
@@ -36153,6 +36664,7 @@ static int ecs_sched__lua_system(lua_State *L) {
     decl->name = ecs_sched__lua_copy(L, v, name);
     decl->schedule = ecs_sched__lua_copy(L, v, schedule ? schedule : "Update");
     decl->query = ecs_sched__lua_copy(L, v, query);
+    decl->commands = ecs_sched__lua_bool_field(L, "ecs.system", name, "commands");
     ecs_sched__lua_take_refs(L, v, decl, "after", ECS_SCHED__LUA_AFTER);
     ecs_sched__lua_take_refs(L, v, decl, "before", ECS_SCHED__LUA_BEFORE);
     ecs_sched__lua_take_refs(L, v, decl, "in_set", ECS_SCHED__LUA_IN_SET);
@@ -36205,27 +36717,20 @@ static void *ecs_sched__lua_alloc(void *user_data, void *ptr, size_t old_size, s
 }
 #endif
 
-static void ecs_sched__lua_metatable(lua_State *L, ecs_sched__lua_version *v, const char *name,
-                                     const luaL_Reg *functions) {
-    luaL_newmetatable(L, name);
-    lua_pushlightuserdata(L, v);
-    luaL_setfuncs(L, functions, 1);
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");   /* hidden from getmetatable */
-    lua_pop(L, 1);
-}
-
 /* The safe part of the standard library, with print going to the world's log. */
 static void ecs_sched__lua_sandbox(lua_State *L) {
     static const char *const removed[] = {"dofile", "loadfile", "load", "loadstring", "require",
                                           "module", "collectgarbage", "getfenv", "setfenv",
-                                          "newproxy", NULL};
+                                          "newproxy", "jit", NULL};
     int i;
     ecs_sched__lua_open_library(L, "_G", luaopen_base);
     ecs_sched__lua_open_library(L, LUA_STRLIBNAME, luaopen_string);
     ecs_sched__lua_open_library(L, LUA_TABLIBNAME, luaopen_table);
     ecs_sched__lua_open_library(L, LUA_MATHLIBNAME, luaopen_math);
     ecs_sched__lua_open_library(L, LUA_OSLIBNAME, luaopen_os);
+#if LUA_VERSION_NUM < 502
+    ecs_sched__lua_open_library(L, LUA_JITLIBNAME, luaopen_jit);   /* turns the compiler on */
+#endif
     ecs_sched__lua_push_globals(L);
     for (i = 0; removed[i]; i++) {
         lua_pushnil(L);
@@ -36248,7 +36753,8 @@ static int ecs_sched__lua_setup(lua_State *L) {
         {"despawn", ecs_sched__lua_despawn}, {"insert", ecs_sched__lua_insert},
         {"remove", ecs_sched__lua_remove}, {"lookup", ecs_sched__lua_lookup},
         {"delta_time", ecs_sched__lua_delta_time}, {NULL, NULL}};
-    static const luaL_Reg iter[] = {{"__index", ecs_sched__lua_iter_index}, {NULL, NULL}};
+    static const luaL_Reg iter[] = {{"__index", ecs_sched__lua_iter_index_columns},
+                                    {NULL, NULL}};
     static const luaL_Reg rows[] = {{NULL, NULL}};
     static const luaL_Reg row[] = {{"__index", ecs_sched__lua_row_index},
                                    {"__newindex", ecs_sched__lua_row_newindex}, {NULL, NULL}};
@@ -36261,6 +36767,13 @@ static int ecs_sched__lua_setup(lua_State *L) {
     lua_rawset(L, LUA_REGISTRYINDEX);
     if (v->options->unsafe) luaL_openlibs(L);
     else ecs_sched__lua_sandbox(L);
+#if LUA_VERSION_NUM < 502
+    if (v->options->budget >= 0) {
+        /* code the JIT compiled calls no hooks: a budget needs the interpreter (set after
+           the jit library, which turns the compiler on as it opens) */
+        luaJIT_setmode(L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF);
+    }
+#endif
     ecs_sched__lua_push_globals(L);
     lua_pushlightuserdata(L, v);
     lua_pushcclosure(L, ecs_sched__lua_print, 1);
@@ -36274,7 +36787,7 @@ static int ecs_sched__lua_setup(lua_State *L) {
     ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_ROWS, rows);
     ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_ROW, row);
     ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_VALUE, value);
-    return 0;
+    return ecs_sched__lua_columns_metatables(L);
 }
 
 /* Adds the traceback to an error message (lua_pcall's message handler). */
@@ -36334,15 +36847,22 @@ static char *ecs_sched__lua_read_file(ecs_sched__env *env, const char *path, siz
 
 static lua_State *ecs_sched__lua_new_state(ecs_sched__lua_version *v) {
 #if LUA_VERSION_NUM < 502
-    lua_State *L = luaL_newstate();   /* LuaJIT keeps its own allocator on 64-bit systems */
-    if (L && v->options->budget >= 0) {
-        /* code the JIT compiled calls no hooks: a budget needs the interpreter */
-        luaJIT_setmode(L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF);
-    }
-    return L;
+    (void)v;
+    return luaL_newstate();   /* LuaJIT keeps its own allocator on 64-bit systems */
 #else
     return lua_newstate(ecs_sched__lua_alloc, v->env);
 #endif
+}
+
+/* The resource (a tag) that stands for the Lua state of the script at path: each system of
+   the script writes it, so that the plan never runs two of them at once, and systems of
+   different scripts run in parallel. Kept across reloads, as the name stays. */
+static ecs_sched_id ecs_sched__lua_state_resource(ecs_sched_world *w, const char *path) {
+    char name[1100];
+    ecs_sched_id id;
+    snprintf(name, sizeof name, "Lua state of %s", path);
+    id = ecs_sched_component_lookup(w, name);
+    return id ? id : ecs_sched_component_register_type(w, name, 0, 0);
 }
 
 /* Compiles the file and runs its top level (the declarations); a Lua error is left on the
@@ -36380,6 +36900,13 @@ static void *ecs_sched__lua_load(ecs_sched_script *script, const char *path, voi
     v->env = &w->env;
     v->world = w;
     v->options = (const ecs_sched__lua_options *)user_data;
+    if (!(v->state_id = ecs_sched__lua_state_resource(w, path))) {
+        ecs_sched__free(&w->env, text);
+        ecs_sched__lua_unload(v, NULL);
+        ecs_sched_script_fail(script, "cannot register the resource that stands for its Lua "
+                              "state: %s", ecs_sched_last_error(w));
+        return NULL;
+    }
     if (!(v->L = ecs_sched__lua_new_state(v))) {
         ecs_sched__free(&w->env, text);
         ecs_sched__lua_unload(v, NULL);
@@ -36436,9 +36963,9 @@ static ecs_sched_result ecs_sched__lua_declare_system(ecs_sched_script *script,
     memset(&desc, 0, sizeof desc);
     desc.name = decl->name;
     desc.query_text = decl->query;
-    desc.commands = true;
-    desc.main_thread = true;   /* a script's systems share its Lua state: one at a time */
+    desc.commands = decl->commands;
     desc.reads[0] = ecs_sched_time_id(v->world);
+    desc.writes[0] = v->state_id;   /* a script's systems share its Lua state: one at a time */
     for (k = 0; k < ECS_SCHED_MAX_REFS; k++) {
         desc.after[k] = decl->refs[ECS_SCHED__LUA_AFTER][k];
         desc.before[k] = decl->refs[ECS_SCHED__LUA_BEFORE][k];
@@ -36550,9 +37077,11 @@ static void ecs_sched__lua_run_declared(void *version, int32_t index, ecs_sched_
     run.trigger = trigger;
     ecs_sched__lua_run_terms(v, &run);
     v->running = &run;
+    v->column_generation = (double)run.generation;
     ecs_sched__lua_budget_start(v);
     status = ecs_sched__lua_protected(v->L, ecs_sched__lua_call_run, &run);
     v->running = run.outer;
+    v->column_generation = run.outer ? (double)run.outer->generation : 0.0;
     v->budget_left = run.outer_budget;
     if (status != 0) {
         const char *message = lua_tostring(v->L, -1);

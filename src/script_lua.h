@@ -2,7 +2,7 @@
    observers written in Lua (LuaJIT 2.1 or Lua 5.4), each script in a Lua state of its own,
    sandboxed, each run held to an instruction budget. */
 #pragma once
-#include "script_lua_run.h"
+#include "script_lua_columns.h"
 
 #ifdef ECS_SCHED_LUA
 
@@ -271,10 +271,25 @@ static void ecs_sched__lua_take_refs(lua_State *L, ecs_sched__lua_version *v,
     lua_pop(L, 1);
 }
 
-/* ecs.system{ name =, schedule = "Update", query =, after =, before =, in_set =, run = } */
+/* A boolean field of the declaration table at 1 (absent: false). */
+static bool ecs_sched__lua_bool_field(lua_State *L, const char *function, const char *name,
+                                      const char *key) {
+    bool value;
+    lua_getfield(L, 1, key);
+    if (!lua_isnil(L, -1) && !lua_isboolean(L, -1)) {
+        luaL_error(L, "%s '%s': %s is true or false, not a %s", function, name, key,
+                   luaL_typename(L, -1));
+    }
+    value = lua_toboolean(L, -1) != 0;
+    lua_pop(L, 1);
+    return value;
+}
+
+/* ecs.system{ name =, schedule = "Update", query =, after =, before =, in_set =, commands =,
+               run = } */
 static int ecs_sched__lua_system(lua_State *L) {
     static const char *const keys[] = {"name", "schedule", "query", "after", "before",
-                                       "in_set", "run", NULL};
+                                       "in_set", "commands", "run", NULL};
     ecs_sched__lua_version *v = ecs_sched__lua_self(L);
     ecs_sched__lua_decl *decl;
     const char *name, *schedule, *query;
@@ -282,7 +297,7 @@ static int ecs_sched__lua_system(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     name = ecs_sched__lua_string_field(L, "ecs.system", "name", true);
     ecs_sched__lua_check_keys(L, "ecs.system", name, keys,
-                              "name, schedule, query, after, before, in_set, run");
+                              "name, schedule, query, after, before, in_set, commands, run");
     schedule = ecs_sched__lua_string_field(L, "ecs.system", "schedule", false);
     query = ecs_sched__lua_string_field(L, "ecs.system", "query", false);
     decl = ecs_sched__lua_decl_new(L, v);
@@ -290,6 +305,7 @@ static int ecs_sched__lua_system(lua_State *L) {
     decl->name = ecs_sched__lua_copy(L, v, name);
     decl->schedule = ecs_sched__lua_copy(L, v, schedule ? schedule : "Update");
     decl->query = ecs_sched__lua_copy(L, v, query);
+    decl->commands = ecs_sched__lua_bool_field(L, "ecs.system", name, "commands");
     ecs_sched__lua_take_refs(L, v, decl, "after", ECS_SCHED__LUA_AFTER);
     ecs_sched__lua_take_refs(L, v, decl, "before", ECS_SCHED__LUA_BEFORE);
     ecs_sched__lua_take_refs(L, v, decl, "in_set", ECS_SCHED__LUA_IN_SET);
@@ -342,27 +358,20 @@ static void *ecs_sched__lua_alloc(void *user_data, void *ptr, size_t old_size, s
 }
 #endif
 
-static void ecs_sched__lua_metatable(lua_State *L, ecs_sched__lua_version *v, const char *name,
-                                     const luaL_Reg *functions) {
-    luaL_newmetatable(L, name);
-    lua_pushlightuserdata(L, v);
-    luaL_setfuncs(L, functions, 1);
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");   /* hidden from getmetatable */
-    lua_pop(L, 1);
-}
-
 /* The safe part of the standard library, with print going to the world's log. */
 static void ecs_sched__lua_sandbox(lua_State *L) {
     static const char *const removed[] = {"dofile", "loadfile", "load", "loadstring", "require",
                                           "module", "collectgarbage", "getfenv", "setfenv",
-                                          "newproxy", NULL};
+                                          "newproxy", "jit", NULL};
     int i;
     ecs_sched__lua_open_library(L, "_G", luaopen_base);
     ecs_sched__lua_open_library(L, LUA_STRLIBNAME, luaopen_string);
     ecs_sched__lua_open_library(L, LUA_TABLIBNAME, luaopen_table);
     ecs_sched__lua_open_library(L, LUA_MATHLIBNAME, luaopen_math);
     ecs_sched__lua_open_library(L, LUA_OSLIBNAME, luaopen_os);
+#if LUA_VERSION_NUM < 502
+    ecs_sched__lua_open_library(L, LUA_JITLIBNAME, luaopen_jit);   /* turns the compiler on */
+#endif
     ecs_sched__lua_push_globals(L);
     for (i = 0; removed[i]; i++) {
         lua_pushnil(L);
@@ -385,7 +394,8 @@ static int ecs_sched__lua_setup(lua_State *L) {
         {"despawn", ecs_sched__lua_despawn}, {"insert", ecs_sched__lua_insert},
         {"remove", ecs_sched__lua_remove}, {"lookup", ecs_sched__lua_lookup},
         {"delta_time", ecs_sched__lua_delta_time}, {NULL, NULL}};
-    static const luaL_Reg iter[] = {{"__index", ecs_sched__lua_iter_index}, {NULL, NULL}};
+    static const luaL_Reg iter[] = {{"__index", ecs_sched__lua_iter_index_columns},
+                                    {NULL, NULL}};
     static const luaL_Reg rows[] = {{NULL, NULL}};
     static const luaL_Reg row[] = {{"__index", ecs_sched__lua_row_index},
                                    {"__newindex", ecs_sched__lua_row_newindex}, {NULL, NULL}};
@@ -398,6 +408,13 @@ static int ecs_sched__lua_setup(lua_State *L) {
     lua_rawset(L, LUA_REGISTRYINDEX);
     if (v->options->unsafe) luaL_openlibs(L);
     else ecs_sched__lua_sandbox(L);
+#if LUA_VERSION_NUM < 502
+    if (v->options->budget >= 0) {
+        /* code the JIT compiled calls no hooks: a budget needs the interpreter (set after
+           the jit library, which turns the compiler on as it opens) */
+        luaJIT_setmode(L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF);
+    }
+#endif
     ecs_sched__lua_push_globals(L);
     lua_pushlightuserdata(L, v);
     lua_pushcclosure(L, ecs_sched__lua_print, 1);
@@ -411,7 +428,7 @@ static int ecs_sched__lua_setup(lua_State *L) {
     ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_ROWS, rows);
     ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_ROW, row);
     ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_VALUE, value);
-    return 0;
+    return ecs_sched__lua_columns_metatables(L);
 }
 
 /* Adds the traceback to an error message (lua_pcall's message handler). */
@@ -471,15 +488,22 @@ static char *ecs_sched__lua_read_file(ecs_sched__env *env, const char *path, siz
 
 static lua_State *ecs_sched__lua_new_state(ecs_sched__lua_version *v) {
 #if LUA_VERSION_NUM < 502
-    lua_State *L = luaL_newstate();   /* LuaJIT keeps its own allocator on 64-bit systems */
-    if (L && v->options->budget >= 0) {
-        /* code the JIT compiled calls no hooks: a budget needs the interpreter */
-        luaJIT_setmode(L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF);
-    }
-    return L;
+    (void)v;
+    return luaL_newstate();   /* LuaJIT keeps its own allocator on 64-bit systems */
 #else
     return lua_newstate(ecs_sched__lua_alloc, v->env);
 #endif
+}
+
+/* The resource (a tag) that stands for the Lua state of the script at path: each system of
+   the script writes it, so that the plan never runs two of them at once, and systems of
+   different scripts run in parallel. Kept across reloads, as the name stays. */
+static ecs_sched_id ecs_sched__lua_state_resource(ecs_sched_world *w, const char *path) {
+    char name[1100];
+    ecs_sched_id id;
+    snprintf(name, sizeof name, "Lua state of %s", path);
+    id = ecs_sched_component_lookup(w, name);
+    return id ? id : ecs_sched_component_register_type(w, name, 0, 0);
 }
 
 /* Compiles the file and runs its top level (the declarations); a Lua error is left on the
@@ -517,6 +541,13 @@ static void *ecs_sched__lua_load(ecs_sched_script *script, const char *path, voi
     v->env = &w->env;
     v->world = w;
     v->options = (const ecs_sched__lua_options *)user_data;
+    if (!(v->state_id = ecs_sched__lua_state_resource(w, path))) {
+        ecs_sched__free(&w->env, text);
+        ecs_sched__lua_unload(v, NULL);
+        ecs_sched_script_fail(script, "cannot register the resource that stands for its Lua "
+                              "state: %s", ecs_sched_last_error(w));
+        return NULL;
+    }
     if (!(v->L = ecs_sched__lua_new_state(v))) {
         ecs_sched__free(&w->env, text);
         ecs_sched__lua_unload(v, NULL);
@@ -573,9 +604,9 @@ static ecs_sched_result ecs_sched__lua_declare_system(ecs_sched_script *script,
     memset(&desc, 0, sizeof desc);
     desc.name = decl->name;
     desc.query_text = decl->query;
-    desc.commands = true;
-    desc.main_thread = true;   /* a script's systems share its Lua state: one at a time */
+    desc.commands = decl->commands;
     desc.reads[0] = ecs_sched_time_id(v->world);
+    desc.writes[0] = v->state_id;   /* a script's systems share its Lua state: one at a time */
     for (k = 0; k < ECS_SCHED_MAX_REFS; k++) {
         desc.after[k] = decl->refs[ECS_SCHED__LUA_AFTER][k];
         desc.before[k] = decl->refs[ECS_SCHED__LUA_BEFORE][k];
@@ -687,9 +718,11 @@ static void ecs_sched__lua_run_declared(void *version, int32_t index, ecs_sched_
     run.trigger = trigger;
     ecs_sched__lua_run_terms(v, &run);
     v->running = &run;
+    v->column_generation = (double)run.generation;
     ecs_sched__lua_budget_start(v);
     status = ecs_sched__lua_protected(v->L, ecs_sched__lua_call_run, &run);
     v->running = run.outer;
+    v->column_generation = run.outer ? (double)run.outer->generation : 0.0;
     v->budget_left = run.outer_budget;
     if (status != 0) {
         const char *message = lua_tostring(v->L, -1);

@@ -145,6 +145,7 @@ typedef struct ecs_sched__lua_decl {
     char *refs[ECS_SCHED__LUA_REFS][ECS_SCHED_MAX_REFS];
     ecs_sched_observer_event event;  /* an observer's */
     char *component;
+    bool commands;                   /* a system's: it records commands (ecs.spawn...) */
 } ecs_sched__lua_decl;
 
 /* What a run reaches: for a system, its query's terms; for an observer, the one component. */
@@ -175,7 +176,9 @@ typedef struct ecs_sched__lua_version {
     uint32_t decl_capacity;
     ecs_sched__lua_run *running;
     uint64_t generations;               /* the last one given to a run */
+    double column_generation;           /* the running one's, for LuaJIT's columns; 0: none */
     int64_t budget_left;
+    ecs_sched_id state_id;              /* the resource standing for its Lua state */
 } ecs_sched__lua_version;
 
 /* Proxies handed to Lua. Each names its run by generation and its declaration by index. */
@@ -208,6 +211,17 @@ typedef struct ecs_sched__lua_value_ud {
 } ecs_sched__lua_value_ud;
 
 static char ecs_sched__lua_version_key;   /* the registry's key of the version */
+
+/* A metatable registered under `name` whose functions reach the version (upvalue 1). */
+static void ecs_sched__lua_metatable(lua_State *L, ecs_sched__lua_version *v, const char *name,
+                                     const luaL_Reg *functions) {
+    luaL_newmetatable(L, name);
+    lua_pushlightuserdata(L, v);
+    luaL_setfuncs(L, functions, 1);
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");   /* hidden from getmetatable */
+    lua_pop(L, 1);
+}
 
 static ecs_sched__lua_version *ecs_sched__lua_self(lua_State *L) {
     return (ecs_sched__lua_version *)lua_touserdata(L, lua_upvalueindex(1));
@@ -675,7 +689,8 @@ static int ecs_sched__lua_iter_index(lua_State *L) {
     } else if (strcmp(name, "name") == 0) {
         lua_pushstring(L, run->decl->name);
     } else {
-        return luaL_error(L, "a system's iteration has no '%s' (it has rows, dt and name)", name);
+        return luaL_error(L, "a system's iteration has no '%s' (it has rows, tables, dt and "
+                          "name)", name);
     }
     return 1;
 }
@@ -707,7 +722,14 @@ static unsigned char *ecs_sched__lua_new_value(lua_State *L, ecs_sched__lua_vers
 
 static ecs_sched_commands *ecs_sched__lua_commands(lua_State *L, const char *function) {
     ecs_sched__lua_run *run = ecs_sched__lua_current(L, function);
-    ecs_sched_commands *commands = ecs_sched_ctx_commands(run->ctx);
+    ecs_sched_commands *commands;
+    char where[256];
+    if (!run->decl->observer && !run->decl->commands) {
+        luaL_error(L, "%s: system '%s' records no commands (%s): declare it with commands = true "
+                   "(its commands are applied at the sync point after it)", function,
+                   run->decl->name, ecs_sched__lua_where(L, where, sizeof where));
+    }
+    commands = ecs_sched_ctx_commands(run->ctx);
     if (!commands) luaL_error(L, "%s: this run has no command buffer", function);
     return commands;
 }

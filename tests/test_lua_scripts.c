@@ -3,6 +3,9 @@
    errors a script's author sees (with the file and line), and reloads. Built against LuaJIT
    2.1 and against Lua 5.4 (Makefile: LUA_RUNS). The scripts are written next to the program. */
 #define ECS_SCHED_IMPLEMENTATION
+/* with threads, every parallel run is one (the executor does not fall back to the calling
+   thread for cheap schedules): the systems of two scripts then really run at once */
+#define ECS_SCHED_PARALLEL_MIN_NS 0
 #include "ecs_sched.h"
 
 #include <setjmp.h>
@@ -44,6 +47,20 @@ static ecs_sched_world *world_with_lua(const ecs_sched_lua_desc *desc) {
     next_path();
     assert_int_equal(ecs_sched_script_driver_add(w, &d), ECS_SCHED_OK);
     return w;
+}
+
+/* The same on `executor`, with four threads when it is the parallel one. */
+static ecs_sched_world *world_with_lua_on(ecs_sched_executor executor) {
+    ecs_sched_world_desc desc = logged_world_desc(&g_log);
+    ecs_sched_script_driver d = ecs_sched_lua_script_driver(NULL);
+    if (g_world) ecs_sched_world_destroy(g_world);
+    desc.executor = executor;
+    desc.thread_count = 4;
+    g_world = ecs_sched_world_create(&desc);
+    assert_non_null(g_world);
+    next_path();
+    assert_int_equal(ecs_sched_script_driver_add(g_world, &d), ECS_SCHED_OK);
+    return g_world;
 }
 
 static void finish(ecs_sched_world *w) {
@@ -132,8 +149,7 @@ static void a_script_s_system_is_ordered_among_the_others(void **state) {
     ADD_SYSTEM(w, .name = "render", .fn = record);
     load_ok(w, "ecs.system{name = 'think', after = 'input', before = {'render'},\n"
                "           run = function(it) print('think ran') end}\n");
-    /* (a script's system records commands: a sync point follows it) */
-    assert_string_equal(plan_of(w, UPDATE), "input think apply_deferred render");
+    assert_string_equal(plan_of(w, UPDATE), "input think render");
     finish(w);
 }
 
@@ -318,7 +334,7 @@ static void commands_spawn_insert_remove_and_despawn_at_the_sync_point(void **st
     (void)state;
     load_ok(w, "ecs.component{name = 'Health', fields = {{'hp', 'i32'}}}\n"
                "ecs.component{name = 'Marked', fields = {{'by', 'u8'}}}\n"
-               "ecs.system{name = 'churn', query = 'Health', run = function(it)\n"
+               "ecs.system{name = 'churn', query = 'Health', commands = true, run = function(it)\n"
                "  for row in it:rows() do\n"
                "    if row.Health.hp == 1 then ecs.despawn(row.entity)\n"
                "    elseif row.Health.hp == 2 then ecs.remove(row.entity, 'Health')\n"
@@ -363,7 +379,7 @@ static void lookup_finds_a_named_entity(void **state) {
     assert_int_equal(ecs_sched_set_name(w, turret, "turret"), ECS_SCHED_OK);
     assert_int_equal(ecs_sched_set_parent(w, turret, ship), ECS_SCHED_OK);
     load_ok(w, "ecs.component{name = 'Found', fields = {{'e', 'entity'}, {'missing', 'bool'}}}\n"
-               "ecs.system{name = 'find', run = function(it)\n"
+               "ecs.system{name = 'find', commands = true, run = function(it)\n"
                "  ecs.spawn{Found = {e = ecs.lookup('ship.turret'),\n"
                "                     missing = ecs.lookup('ship.nothing') == nil}}\n"
                "end}\n");
@@ -474,6 +490,316 @@ static void a_row_kept_after_its_run_is_refused(void **state) {
     assert_error_has(w, "a value of system 'keep' used outside its system's run", 4);
     ecs_sched_clear_error(w);
     finish(w);
+}
+
+/* ---- tables and columns ---- */
+
+static const char *const MOVE_BY_COLUMNS =
+    "ecs.system{name = 'move', query = '[inout] Position, [in] Velocity',\n"
+    "  run = function(it)\n"
+    "    for t in it:tables() do\n"
+    "      local px, py, vx, vy = t.Position.x, t.Position.y, t.Velocity.x, t.Velocity.y\n"
+    "      for i = 1, t.count do\n"
+    "        px[i] = px[i] + vx[i]\n"
+    "        py[i] = py[i] + vy[i]\n"
+    "      end\n"
+    "    end\n"
+    "  end}\n";
+
+static void columns_write_every_row_of_every_table(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_entity a, b, c;
+    (void)state;
+    describe_motion(w);
+    a = spawn_moving(w, 1, 2);
+    b = spawn_moving(w, 10, -1);
+    c = spawn_moving(w, 100, 3);
+    assert_int_equal(ecs_sched_insert(w, c, ECS_SCHED_TAG(w, Marked), NULL), ECS_SCHED_OK);
+    load_ok(w, MOVE_BY_COLUMNS);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_true(position_of(w, a)->x == 5.0f && position_of(w, a)->y == 2.0f);
+    assert_true(position_of(w, b)->x == 8.0f && position_of(w, b)->y == 2.0f);
+    assert_true(position_of(w, c)->x == 106.0f && position_of(w, c)->y == 2.0f);
+    finish(w);
+}
+
+static void a_table_gives_its_entities_and_its_row_count(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_entity a, b;
+    (void)state;
+    describe_motion(w);
+    a = spawn_moving(w, 1, 2);
+    b = spawn_moving(w, 10, -1);
+    load_ok(w, "ecs.system{name = 'cull', query = 'Position', commands = true,\n"
+               "           run = function(it)\n"
+               "  for t in it:tables() do\n"
+               "    assert(t.count == 2 and #t.entities == 2 and #t.Position.x == 2)\n"
+               "    for i = 1, t.count do\n"
+               "      if t.Position.x[i] > 5 then ecs.despawn(t.entities[i]) end\n"
+               "    end\n"
+               "  end\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_true(ecs_sched_is_alive(w, a));
+    assert_false(ecs_sched_is_alive(w, b));
+    finish(w);
+}
+
+static void a_column_kept_after_its_run_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    describe_motion(w);
+    spawn_moving(w, 1, 2);
+    load_ok(w, "local kept\n"
+               "ecs.system{name = 'keep', query = 'Position', run = function(it)\n"
+               "  if kept then\n"
+               "    local x = kept[1]\n"
+               "  end\n"
+               "  for t in it:tables() do kept = t.Position.x end\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "Position.x of system 'keep' used outside its system's run", 4);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void writing_a_column_the_query_only_reads_fails_the_system(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_entity e;
+    (void)state;
+    describe_motion(w);
+    e = spawn_moving(w, 1, 2);
+    load_ok(w, "ecs.system{name = 'move', query = '[inout] Velocity, [in] Position',\n"
+               "  run = function(it)\n"
+               "    for t in it:tables() do\n"
+               "      t.Position.x[1] = 5\n"
+               "    end\n"
+               "  end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "Position.x of system 'move' is read-only", 4);
+    assert_error_has(w, "write [inout] or [out]", 0);
+    ecs_sched_clear_error(w);
+    assert_true(position_of(w, e)->x == 1.0f);
+    finish(w);
+}
+
+static void a_column_index_outside_its_table_is_refused(void **state) {
+    static const char *const reads[] = {"t.Position.x[0]", "t.Position.x[3]", "t.Position.x[1.5]",
+                                        "t.entities[3]"};
+    int k;
+    (void)state;
+    for (k = 0; k < 4; k++) {
+        ecs_sched_world *w = world_with_lua(NULL);
+        char text[512];
+        describe_motion(w);
+        spawn_moving(w, 1, 2);
+        spawn_moving(w, 2, 2);
+        snprintf(text, sizeof text,
+                 "ecs.system{name = 'over', query = 'Position', run = function(it)\n"
+                 "  for t in it:tables() do\n"
+                 "    local x = %s\n"
+                 "  end\n"
+                 "end}\n", reads[k]);
+        load_ok(w, text);
+        assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+        assert_error_has(w, "is outside its table's rows (1 to 2)", 3);
+        ecs_sched_clear_error(w);
+        finish(w);
+    }
+}
+
+static void a_column_converts_bools_integers_and_entities(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_entity e;
+    const unsigned char *bytes;
+    int64_t big;
+    int16_t small;
+    bool flag;
+    ecs_sched_entity target;
+    ecs_sched_id stats;
+    (void)state;
+    load_ok(w, "ecs.component{name = 'Stats', fields = {{'flag', 'bool'}, {'small', 'i16'},\n"
+               "                                      {'big', 'i64'}, {'target', 'entity'}}}\n"
+               "ecs.system{name = 'set', query = '[inout] Stats', run = function(it)\n"
+               "  for t in it:tables() do\n"
+               "    local s = t.Stats\n"
+               "    for i = 1, t.count do\n"
+               "      assert(s.flag[i] == false and s.small[i] == -3 and s.big[i] == 7)\n"
+               "      s.flag[i] = true\n"
+               "      s.small[i] = s.small[i] * 100\n"
+               "      s.big[i] = s.big[i] + 2^40\n"
+               "      s.target[i] = t.entities[i]\n"
+               "    end\n"
+               "  end\n"
+               "end}\n");
+    stats = ecs_sched_component_lookup(w, "Stats");
+    e = ecs_sched_spawn(w);
+    {
+        unsigned char value[32];
+        const ecs_sched__description *d = ecs_sched__description_of(w, stats);
+        int16_t s0 = -3;
+        int64_t b0 = 7;
+        memset(value, 0, sizeof value);
+        memcpy(value + d->fields[1].offset, &s0, sizeof s0);
+        memcpy(value + d->fields[2].offset, &b0, sizeof b0);
+        assert_int_equal(ecs_sched_insert(w, e, stats, value), ECS_SCHED_OK);
+        assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+        bytes = (const unsigned char *)ecs_sched_get(w, e, stats);
+        memcpy(&flag, bytes + d->fields[0].offset, sizeof flag);
+        memcpy(&small, bytes + d->fields[1].offset, sizeof small);
+        memcpy(&big, bytes + d->fields[2].offset, sizeof big);
+        memcpy(&target, bytes + d->fields[3].offset, sizeof target);
+    }
+    assert_true(flag);
+    assert_int_equal(small, -300);
+    assert_true(big == (int64_t)7 + ((int64_t)1 << 40));
+    assert_true(target == e);
+    finish(w);
+}
+
+static void a_sparse_component_has_columns_too(void **state) {
+    static const ecs_sched_member heat[] = {{"degrees", ECS_SCHED_TYPE_F32, 0, 4, 0, NULL, 0}};
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id id;
+    ecs_sched_entity a, b;
+    float d1 = 10, d2 = 20;
+    (void)state;
+    id = ecs_sched_sparse_component_register_type(w, "Heat", sizeof(float), sizeof(float));
+    assert_int_equal(ecs_sched_describe(w, id, 1, heat), ECS_SCHED_OK);
+    a = ecs_sched_spawn(w);
+    b = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_insert(w, a, id, &d1), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, b, id, &d2), ECS_SCHED_OK);
+    load_ok(w, "ecs.system{name = 'cool', query = '[inout] Heat', run = function(it)\n"
+               "  for t in it:tables() do\n"
+               "    for i = 1, t.count do t.Heat.degrees[i] = t.Heat.degrees[i] / 2 end\n"
+               "  end\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_true(*(const float *)ecs_sched_get(w, a, id) == 5.0f);
+    assert_true(*(const float *)ecs_sched_get(w, b, id) == 10.0f);
+    finish(w);
+}
+
+static void a_column_table_names_what_it_lacks(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    describe_motion(w);
+    spawn_moving(w, 1, 2);
+    load_ok(w, "ecs.system{name = 'typo', query = 'Position', run = function(it)\n"
+               "  for t in it:tables() do\n"
+               "    local z = t.Position.z\n"
+               "  end\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "no column 'z'", 3);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void a_system_records_commands_only_when_it_declares_them(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_ok(w, "ecs.component{name = 'Health', fields = {{'hp', 'i32'}}}\n"
+               "ecs.system{name = 'quiet', run = function(it)\n"
+               "  ecs.spawn{Health = {hp = 1}}\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "ecs.spawn: system 'quiet' records no commands", 3);
+    assert_error_has(w, "declare it with commands = true", 0);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+/* ---- Lua states and threads ---- */
+
+static void two_systems_of_one_script_are_ordered_by_its_lua_state(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char expected[700];
+    (void)state;
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &(ecs_sched_schedule_desc){
+                         .ambiguities = ECS_SCHED_REPORT_ERROR}), ECS_SCHED_OK);
+    write_script("ecs.system{name = 'a', run = function(it) end}\n"
+                 "ecs.system{name = 'b', run = function(it) end}\n");
+    assert_null(ecs_sched_script_load(w, g_path));
+    snprintf(expected, sizeof expected, "resource 'Lua state of %s' (both write)", g_path);
+    assert_error_has(w, expected, 0);
+    ecs_sched_clear_error(w);
+    load_ok(w, "ecs.system{name = 'a', run = function(it) end}\n"
+               "ecs.system{name = 'b', after = 'a', run = function(it) end}\n");
+    finish(w);
+}
+
+static void systems_of_two_scripts_are_not_ambiguous(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_int_equal(ecs_sched_schedule_configure(w, UPDATE, &(ecs_sched_schedule_desc){
+                         .ambiguities = ECS_SCHED_REPORT_ERROR}), ECS_SCHED_OK);
+    load_ok(w, "ecs.system{name = 'a', run = function(it) end}\n");
+    next_path();
+    load_ok(w, "ecs.system{name = 'b', run = function(it) end}\n");
+    finish(w);
+}
+
+/* Two scripts run by the parallel executor (with threads) give the single-threaded
+   executor's values: the first script's three systems, unordered, take turns on its Lua
+   state while the second script's system runs beside them. Each system moves its own
+   component, then spins long enough for the executor to hand work to another thread. */
+static const char *const SPIN = "  local spin = 0\n  for k = 1, 200000 do spin = spin + k end\n";
+
+static void add_mover(char *text, size_t capacity, const char *name, bool columns) {
+    size_t n = strlen(text);
+    if (columns) {
+        snprintf(text + n, capacity - n,
+                 "ecs.component{name = '%s', fields = {{'v', 'f64'}}}\n"
+                 "ecs.system{name = 'move_%s', query = '[inout] %s', run = function(it)\n"
+                 "  for t in it:tables() do\n"
+                 "    local v = t.%s.v\n"
+                 "    for i = 1, t.count do v[i] = v[i] * 1.5 + i end\n"
+                 "  end\n%s"
+                 "end}\n", name, name, name, name, SPIN);
+    } else {
+        snprintf(text + n, capacity - n,
+                 "ecs.component{name = '%s', fields = {{'v', 'f64'}}}\n"
+                 "ecs.system{name = 'move_%s', query = '[inout] %s', run = function(it)\n"
+                 "  for row in it:rows() do row.%s.v = row.%s.v - 0.25 end\n%s"
+                 "end}\n", name, name, name, name, name, SPIN);
+    }
+}
+
+static void scripts_run_in_parallel_give_the_single_threaded_result(void **state) {
+    static const char *const names[4] = {"A1", "A2", "A3", "B1"};
+    double results[2][4];
+    int mode;
+    (void)state;
+    for (mode = 0; mode < 2; mode++) {
+        ecs_sched_world *w = world_with_lua_on(mode ? ECS_SCHED_EXECUTOR_PARALLEL
+                                                     : ECS_SCHED_EXECUTOR_SINGLE_THREADED);
+        char first[2048] = "", second[1024] = "";
+        ecs_sched_id ids[4];
+        ecs_sched_entity last = 0;
+        int i, k;
+        for (k = 0; k < 3; k++) add_mover(first, sizeof first, names[k], k != 1);
+        add_mover(second, sizeof second, names[3], false);
+        load_ok(w, first);
+        next_path();
+        load_ok(w, second);
+        for (k = 0; k < 4; k++) ids[k] = ecs_sched_component_lookup(w, names[k]);
+        for (i = 0; i < 500; i++) {
+            double one = 1.0;
+            last = ecs_sched_spawn(w);
+            for (k = 0; k < 4; k++) {
+                assert_int_equal(ecs_sched_insert(w, last, ids[k], &one), ECS_SCHED_OK);
+            }
+        }
+        for (i = 0; i < 20; i++) assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+        for (k = 0; k < 4; k++) results[mode][k] = *(const double *)ecs_sched_get(w, last, ids[k]);
+        check_and_destroy(w);
+    }
+    assert_memory_equal(results[0], results[1], sizeof results[0]);
+    assert_true(results[0][3] == 1.0 - 20 * 0.25);
 }
 
 static void a_term_the_query_does_not_name_is_refused(void **state) {
@@ -660,6 +986,18 @@ int main(int argc, char **argv) {
         cmocka_unit_test(a_reload_changes_what_a_system_does_and_keeps_the_data),
         cmocka_unit_test(a_reload_with_a_syntax_error_keeps_the_version_before),
         cmocka_unit_test(a_reload_that_changes_a_component_s_layout_keeps_the_version_before),
+        cmocka_unit_test(columns_write_every_row_of_every_table),
+        cmocka_unit_test(a_table_gives_its_entities_and_its_row_count),
+        cmocka_unit_test(a_column_kept_after_its_run_is_refused),
+        cmocka_unit_test(writing_a_column_the_query_only_reads_fails_the_system),
+        cmocka_unit_test(a_column_index_outside_its_table_is_refused),
+        cmocka_unit_test(a_column_converts_bools_integers_and_entities),
+        cmocka_unit_test(a_sparse_component_has_columns_too),
+        cmocka_unit_test(a_column_table_names_what_it_lacks),
+        cmocka_unit_test(a_system_records_commands_only_when_it_declares_them),
+        cmocka_unit_test(two_systems_of_one_script_are_ordered_by_its_lua_state),
+        cmocka_unit_test(systems_of_two_scripts_are_not_ambiguous),
+        cmocka_unit_test(scripts_run_in_parallel_give_the_single_threaded_result),
     };
     if (argc > 0) g_program = argv[0];
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);

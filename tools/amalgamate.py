@@ -65,7 +65,7 @@ LAYERS = [
                         "emit"]),
     ("data", ["prefab", "json", "snapshot"]),
     ("game", ["time", "state", "transition", "delay"]),
-    ("scripting", ["script", "script_native", "script_lua_run", "script_lua"]),
+    ("scripting", ["script", "script_native", "script_lua_run", "script_lua_columns", "script_lua"]),
     ("top", ["world", "app"]),
 ]
 

@@ -10,6 +10,6 @@ ecs.system{ name = "score", query = "[in] Meals, [inout] Score", after = "eat",
 end }
 
 ecs.system{ name = "keep_score", schedule = "PostStartup", query = "[in] Meals, !Score",
-            run = function(it)
+            commands = true, run = function(it)
     for row in it:rows() do ecs.insert(row.entity, "Score", { points = 0 }) end
 end }

@@ -4,7 +4,7 @@
 ecs.component{ name = "Hunger", fields = { {"value", "f32"}, {"rate", "f32"} } }
 ecs.component{ name = "Meals", fields = { {"count", "i32"} } }
 
-ecs.system{ name = "settle", schedule = "Startup", run = function(it)
+ecs.system{ name = "settle", schedule = "Startup", commands = true, run = function(it)
     ecs.spawn{ Hunger = { value = 0.25, rate = 1.0 }, Meals = { count = 0 } }
     ecs.spawn{ Hunger = { value = 0.5, rate = 2.0 }, Meals = { count = 0 } }
     ecs.spawn{ Hunger = { value = 0.0, rate = 0.5 }, Meals = { count = 0 } }
