@@ -1321,6 +1321,10 @@ static void run_compile_minimal(bench_row *row) { run_compile_with(row, "-DECS_S
 #if defined(ECS_SCHED_NATIVE_SCRIPTS) && !defined(BENCH_WITHOUT_SCRIPT_ROWS)
 #include "script_rows.c"
 #endif
+#if defined(ECS_SCHED_LUA) && !defined(BENCH_WITHOUT_LUA_ROWS) && \
+    !defined(BENCH_WITHOUT_SCHEDULE_ROWS)
+#include "lua_rows.c"
+#endif
 #ifdef ECS_SCHED_THREADS
 #ifndef BENCH_WITHOUT_PARALLEL_ROWS
 #include "parallel_rows.c"
@@ -1453,6 +1457,22 @@ static bench_row rows[] = {
     {"native_reload", "ms", GOAL_NONE, 0,
      "dlopen and dlclose of the same library, interleaved (the floor of any reload)",
      run_native_reload, 0, 0, 0, 0, ""},
+#endif
+#if defined(ECS_SCHED_LUA) && !defined(BENCH_WITHOUT_LUA_ROWS) && \
+    !defined(BENCH_WITHOUT_SCHEDULE_ROWS)
+#if LUA_VERSION_NUM < 502
+    {LUA_ROW("iter_1m"), "ms/frame", GOAL_RATIO, 2.0,
+#else
+    {LUA_ROW("iter_1m"), "ms/frame", GOAL_RATIO, 30.0,
+#endif
+     "the same system written in C, in the same world, interleaved",
+     run_lua_iter_1m, 0, 0, 0, 0, ""},
+    {LUA_ROW("dispatch"), "ns/system", GOAL_VALUE, 200.0,
+     "the same number of empty C systems in the same world, interleaved",
+     run_lua_dispatch, 0, 0, 0, 0, ""},
+    {LUA_ROW("script_reload"), "ms", GOAL_VALUE, 5.0,
+     "compiling the same text in a fresh Lua state, interleaved",
+     run_lua_script_reload, 0, 0, 0, 0, ""},
 #endif
     {"add_remove", "ns/op", GOAL_RATIO, 1.5,
      "the same moves in two archetypes written by hand for these types (records by entity "
