@@ -35879,10 +35879,12 @@ static ecs_sched_id ecs_sched__lua_check_component(lua_State *L, ecs_sched__lua_
 static unsigned char *ecs_sched__lua_new_value(lua_State *L, ecs_sched__lua_version *v,
                                                ecs_sched_id id, int table) {
     size_t size = v->world->components[id].size;
+    int given = lua_type(L, table);   /* (before the push, which a missing argument's index
+                                         would name) */
     unsigned char *data = (unsigned char *)lua_newuserdata(L, size ? size : 1);
     memset(data, 0, size ? size : 1);
-    if (lua_istable(L, table)) ecs_sched__lua_fill(L, v, id, data, table);
-    else if (!lua_isnoneornil(L, table)) {
+    if (given == LUA_TTABLE) ecs_sched__lua_fill(L, v, id, data, table);
+    else if (given != LUA_TNONE && given != LUA_TNIL) {
         luaL_error(L, "the value of %s is a table of its fields, not a %s",
                    v->world->components[id].name, luaL_typename(L, table));
     }
