@@ -1825,20 +1825,49 @@
                        run = function(e) e.Health.hp = 100 end }
 
      ecs.component registers a component with C's layout for those fields (i8..i64,
-     u8..u64, f32, f64, bool, entity, chars N) and describes it (see REFLECTION): C, JSON and
-     printing see it. A component of that name registered already is reused if its layout is
+     u8..u64, f32, f64, bool, entity, chars N, or the name of a component declared before: a
+     nested struct; {"slots", "i32", count = 4}: a fixed array) and describes it (see
+     REFLECTION): C, JSON and printing see it. ecs.message{name =, fields =} registers a
+     message type the same way (fields may be left out: a message that carries nothing). A component of that name registered already is reused if its layout is
      the same, and refused otherwise, naming the field that differs: values are not migrated,
      so a reload cannot change a component's layout (rename it, or restart). A row has
      .entity and a value per term, by component name; a value's fields read and write as
      numbers, booleans, strings, entities (numbers: exact in Lua 5.4, while the generation
-     stays below 2^21 in LuaJIT) and nested described types; arrays are out of reach. it.dt and
-     ecs.delta_time() read Time's delta (each system declares a read of Time when the world
-     has clocks). An observer (event "add", "insert", "remove" or "set") gets the entity's row
+     stays below 2^21 in LuaJIT) and nested described types (values, written as tables); an
+     array is indexed from 1 to its count (#a), any other index fails the system, and a table
+     {1, 2} written to it sets the elements it names. it.dt and ecs.delta_time() read Time's
+     delta, ecs.elapsed_time() its elapsed seconds (each system declares a read of Time when
+     the world has clocks; in the fixed schedules Time is the fixed clock). An observer (event "add", "insert", "remove" or "set") gets the entity's row
      of its component, read-only for "remove". Inside a run, ecs.spawn{Health = {hp = 10}},
      ecs.despawn(e), ecs.insert(e, "Health", {hp = 3}) and ecs.remove(e, "Health") record
      commands (a script's systems have .commands, so a sync point follows them when something
      runs after them), and ecs.lookup("ship.turret") finds an entity; print goes to the
-     world's log. The rules:
+     world's log.
+
+     A system declares what it reaches beyond its query, by name: reads = {"Bonus", "Game"}
+     and writes = {"Score", "Game"} for resources (a resource term of the query, $Score,
+     counts too) and state machines (reading one reads its value; writing one is queuing a
+     value: its pending slot), sends = {"Hit"} and receives = {"Hit"} for message types (not
+     both for one type: a system reads what others send). Then, in a run:
+       ecs.resource("Score")          the resource's value, written through when declared in
+                                      writes; ecs.resource("Score", true): nil when absent
+       ecs.set_resource("Score", {points = 0})   a command; ecs.init_resource(name, value)
+                                      at the top level inserts it when the world has none,
+                                      so that a reload keeps the value
+       ecs.send("Hit", {amount = 3})  for m in ecs.messages("Hit") do ... end: the messages
+                                      sent since the system last read, each once, read-only
+       ecs.state("Game")              "Playing", or nil; ecs.set_state("Game", "Over") queues
+       ecs.parent(e), ecs.children(e) (a sequence); ecs.set_parent(child, parent) and
+                                      ecs.spawn({...}, parent) are commands
+     Something used without its declaration fails the system: "system 'tally' reads
+     resource 'Score' without declaring it (ai.lua:7): add it to the system's reads". A name
+     the world does not have fails the load at the declaration's line. An observer reaches
+     every resource, sends and queues states as a C observer does through the world; it
+     reads no messages. run_if = {in_state = {"Game", "Playing"}, resource_exists = "Level"}
+     gives the system its conditions, all of which must hold (in_state, state_exists,
+     state_changed, resource_exists, resource_added, resource_changed, on_message: a name;
+     run_once = true; on_timer = seconds); on_enter = {"Game", "Over"} or on_exit, instead
+     of schedule, puts it in the state's OnEnter or OnExit schedule. The rules:
        - each version of a script has a Lua state of its own; its systems run on the main
          thread (.main_thread), one at a time;
        - the sandbox: of the standard library only the safe base functions, string, table,

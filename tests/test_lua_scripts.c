@@ -1217,6 +1217,43 @@ static void insert_without_a_value_inserts_zeroes(void **state) {
 }
 
 
+/* ---- run conditions ---- */
+
+static void run_if_resource_and_message_conditions_guard_the_system(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id level;
+    int32_t n = 1;
+    (void)state;
+    load_with_score(w, "ecs.component{name = 'Level', fields = {{'n', 'i32'}}}\n"
+                       "ecs.message{name = 'Ping'}\n"
+                       "ecs.system{name = 'count', writes = {'Score'},\n"
+                       "  run_if = {resource_exists = 'Level', on_message = 'Ping'},\n"
+                       "  run = function(it) ecs.resource('Score').points = ecs.resource('Score').points + 1 end}\n");
+    level = ecs_sched_component_lookup(w, "Level");
+    assert_int_equal(ecs_sched_send(w, ecs_sched_component_lookup(w, "Ping"), NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* no Level */
+    assert_int_equal(ecs_sched_resource_insert(w, level, &n), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* no new Ping */
+    assert_int_equal(resource_i32(w, "Score"), 5);
+    assert_int_equal(ecs_sched_send(w, ecs_sched_component_lookup(w, "Ping"), NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 6);
+    finish(w);
+}
+
+static void an_unknown_condition_is_refused_listing_the_conditions(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    write_script("ecs.system{name = 'play', run_if = {in_stat = {'Game', 'Playing'}},\n"
+                 "  run = function(it) end}\n");
+    assert_null(ecs_sched_script_load(w, g_path));
+    assert_error_has(w, "ecs.system 'play': run_if has no condition 'in_stat' (its conditions: "
+                        "in_state, state_exists", 1);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_script_s_system_writes_the_fields_its_query_names),
@@ -1279,6 +1316,8 @@ int main(int argc, char **argv) {
         cmocka_unit_test(writing_an_array_the_query_only_reads_fails),
         cmocka_unit_test(a_field_of_a_declared_type_is_a_nested_struct),
         cmocka_unit_test(insert_without_a_value_inserts_zeroes),
+        cmocka_unit_test(run_if_resource_and_message_conditions_guard_the_system),
+        cmocka_unit_test(an_unknown_condition_is_refused_listing_the_conditions),
     };
     if (argc > 0) g_program = argv[0];
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
