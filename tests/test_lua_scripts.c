@@ -1254,6 +1254,35 @@ static void an_unknown_condition_is_refused_listing_the_conditions(void **state)
 }
 
 
+static void an_observer_sends_messages_and_queues_states(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id game = register_game(w);
+    ecs_sched_message_cursor cursor;
+    char text[2048];
+    (void)state;
+    snprintf(text, sizeof text, "%s%s", HITS,
+             "ecs.observer{name = 'on_total', event = 'add', component = 'Total',\n"
+             "  run = function(e)\n"
+             "    ecs.send('Hit', {amount = 9})\n"
+             "    if ecs.state('Game') == 'Menu' then ecs.set_state('Game', 'Over') end\n"
+             "  end}\n");
+    load_ok(w, text);
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    cursor = ecs_sched_message_cursor_make(w, ecs_sched_component_lookup(w, "Hit"));
+    assert_int_equal(ecs_sched_insert(w, ecs_sched_spawn(w), ecs_sched_component_lookup(w, "Total"),
+                                      NULL), ECS_SCHED_OK);
+    {
+        ecs_sched_messages read = ecs_sched_message_read(w, &cursor);
+        assert_int_equal(read.total, 1);
+        while (read.count == 0) assert_true(ecs_sched_messages_next(&read));
+        assert_int_equal(*(const int32_t *)read.data, 9);
+    }
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_get(w, game), LUA_OVER);
+    finish(w);
+}
+
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_script_s_system_writes_the_fields_its_query_names),
@@ -1318,6 +1347,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(insert_without_a_value_inserts_zeroes),
         cmocka_unit_test(run_if_resource_and_message_conditions_guard_the_system),
         cmocka_unit_test(an_unknown_condition_is_refused_listing_the_conditions),
+        cmocka_unit_test(an_observer_sends_messages_and_queues_states),
     };
     if (argc > 0) g_program = argv[0];
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
