@@ -5259,8 +5259,9 @@ ECS_SCHED_API ecs_sched_result ecs_sched_script_fail(ecs_sched_script *script, c
 /* script_lua_run: what a Lua script reaches while one of its systems or observers runs, when
    ECS_SCHED_LUA is defined: the Lua headers and what differs between Lua 5.1 (LuaJIT) and 5.4,
    a version's state, the instruction budget, the iteration, rows and values (read and written
-   through reflection), and the calls a run makes (commands, lookup, time, print). The driver
-   itself (loading, declaring, running) is script_lua.h. */
+   through reflection), and the calls a run makes (commands, lookup, time, resources, messages,
+   states, the hierarchy, print). The driver itself (loading, declaring, running) is
+   script_lua.h. */
 
 /*================================ src/script_lua.h (public) =================================*/
 /* script_lua: the Lua driver, when ECS_SCHED_LUA is defined: components, systems and
@@ -36162,13 +36163,14 @@ static ecs_sched_id ecs_sched__lua_check_message(lua_State *L, ecs_sched__lua_ve
         luaL_error(L, "%s (%s): '%s' is a component, not a message type (declare one with "
                    "ecs.message)", function, ecs_sched__lua_where(L, where, sizeof where), name);
     }
-    if (!run->decl->observer &&
-        !ecs_sched__ids_contain(strcmp(key, "sends") == 0 ? run->ctx->writes : run->ctx->reads,
-                                strcmp(key, "sends") == 0 ? run->ctx->write_count
-                                                          : run->ctx->read_count, id)) {
-        ecs_sched__lua_undeclared(L, run, strcmp(key, "sends") == 0 ? "sends messages of"
-                                                                    : "reads messages of",
-                                  name, key);
+    if (!run->decl->observer) {
+        bool send = strcmp(key, "sends") == 0;
+        const ecs_sched_system_ctx *ctx = run->ctx;
+        if (!ecs_sched__ids_contain(send ? ctx->writes : ctx->reads,
+                                    send ? ctx->write_count : ctx->read_count, id)) {
+            ecs_sched__lua_undeclared(L, run, send ? "sends messages of" : "reads messages of",
+                                      name, key);
+        }
     }
     return id;
 }

@@ -1,5 +1,6 @@
 /* The Lua driver (ECS_SCHED_LUA): components, systems and observers declared by a Lua script,
-   what a run reaches (its terms' fields, commands, the time), the sandbox, the budget, the
+   what a run reaches (its terms' fields, commands, the time, resources, messages, states,
+   the hierarchy, arrays and nested structs), the sandbox, the budget, the
    errors a script's author sees (with the file and line), and reloads. Built against LuaJIT
    2.1 and against Lua 5.4 (Makefile: LUA_RUNS). The scripts are written next to the program. */
 #define ECS_SCHED_IMPLEMENTATION
