@@ -1825,20 +1825,49 @@
                        run = function(e) e.Health.hp = 100 end }
 
      ecs.component registers a component with C's layout for those fields (i8..i64,
-     u8..u64, f32, f64, bool, entity, chars N) and describes it (see REFLECTION): C, JSON and
-     printing see it. A component of that name registered already is reused if its layout is
+     u8..u64, f32, f64, bool, entity, chars N, or the name of a component declared before: a
+     nested struct; {"slots", "i32", count = 4}: a fixed array) and describes it (see
+     REFLECTION): C, JSON and printing see it. ecs.message{name =, fields =} registers a
+     message type the same way (fields may be left out: a message that carries nothing). A component of that name registered already is reused if its layout is
      the same, and refused otherwise, naming the field that differs: values are not migrated,
      so a reload cannot change a component's layout (rename it, or restart). A row has
      .entity and a value per term, by component name; a value's fields read and write as
      numbers, booleans, strings, entities (numbers: exact in Lua 5.4, while the generation
-     stays below 2^21 in LuaJIT) and nested described types; arrays are out of reach. it.dt and
-     ecs.delta_time() read Time's delta (each system declares a read of Time when the world
-     has clocks). An observer (event "add", "insert", "remove" or "set") gets the entity's row
+     stays below 2^21 in LuaJIT) and nested described types (values, written as tables); an
+     array is indexed from 1 to its count (#a), any other index fails the system, and a table
+     {1, 2} written to it sets the elements it names. it.dt and ecs.delta_time() read Time's
+     delta, ecs.elapsed_time() its elapsed seconds (each system declares a read of Time when
+     the world has clocks; in the fixed schedules Time is the fixed clock). An observer (event "add", "insert", "remove" or "set") gets the entity's row
      of its component, read-only for "remove". Inside a run, ecs.spawn{Health = {hp = 10}},
      ecs.despawn(e), ecs.insert(e, "Health", {hp = 3}) and ecs.remove(e, "Health") record
      commands (a script's systems have .commands, so a sync point follows them when something
      runs after them), and ecs.lookup("ship.turret") finds an entity; print goes to the
-     world's log. The rules:
+     world's log.
+
+     A system declares what it reaches beyond its query, by name: reads = {"Bonus", "Game"}
+     and writes = {"Score", "Game"} for resources (a resource term of the query, $Score,
+     counts too) and state machines (reading one reads its value; writing one is queuing a
+     value: its pending slot), sends = {"Hit"} and receives = {"Hit"} for message types (not
+     both for one type: a system reads what others send). Then, in a run:
+       ecs.resource("Score")          the resource's value, written through when declared in
+                                      writes; ecs.resource("Score", true): nil when absent
+       ecs.set_resource("Score", {points = 0})   a command; ecs.init_resource(name, value)
+                                      at the top level inserts it when the world has none,
+                                      so that a reload keeps the value
+       ecs.send("Hit", {amount = 3})  for m in ecs.messages("Hit") do ... end: the messages
+                                      sent since the system last read, each once, read-only
+       ecs.state("Game")              "Playing", or nil; ecs.set_state("Game", "Over") queues
+       ecs.parent(e), ecs.children(e) (a sequence); ecs.set_parent(child, parent) and
+                                      ecs.spawn({...}, parent) are commands
+     Something used without its declaration fails the system: "system 'tally' reads
+     resource 'Score' without declaring it (ai.lua:7): add it to the system's reads". A name
+     the world does not have fails the load at the declaration's line. An observer reaches
+     every resource, sends and queues states as a C observer does through the world; it
+     reads no messages. run_if = {in_state = {"Game", "Playing"}, resource_exists = "Level"}
+     gives the system its conditions, all of which must hold (in_state, state_exists,
+     state_changed, resource_exists, resource_added, resource_changed, on_message: a name;
+     run_once = true; on_timer = seconds); on_enter = {"Game", "Over"} or on_exit, instead
+     of schedule, puts it in the state's OnEnter or OnExit schedule. The rules:
        - each version of a script has a Lua state of its own; its systems run on the main
          thread (.main_thread), one at a time;
        - the sandbox: of the standard library only the safe base functions, string, table,
@@ -5230,8 +5259,9 @@ ECS_SCHED_API ecs_sched_result ecs_sched_script_fail(ecs_sched_script *script, c
 /* script_lua_run: what a Lua script reaches while one of its systems or observers runs, when
    ECS_SCHED_LUA is defined: the Lua headers and what differs between Lua 5.1 (LuaJIT) and 5.4,
    a version's state, the instruction budget, the iteration, rows and values (read and written
-   through reflection), and the calls a run makes (commands, lookup, time, print). The driver
-   itself (loading, declaring, running) is script_lua.h. */
+   through reflection), and the calls a run makes (commands, lookup, time, resources, messages,
+   states, the hierarchy, print). The driver itself (loading, declaring, running) is
+   script_lua.h. */
 
 /*============================ src/script_lua_columns.h (public) =============================*/
 /* script_lua_columns: the fast way through a Lua system's rows, when ECS_SCHED_LUA is
@@ -35100,6 +35130,10 @@ extern "C" {
 #define ECS_SCHED__LUA_ROWS "ecs_sched.rows"
 #define ECS_SCHED__LUA_ROW "ecs_sched.row"
 #define ECS_SCHED__LUA_VALUE "ecs_sched.value"
+#define ECS_SCHED__LUA_ARRAY "ecs_sched.array"
+#define ECS_SCHED__LUA_MESSAGES "ecs_sched.messages"
+/* the resources and messages one run may hand out besides its terms */
+#define ECS_SCHED__LUA_MAX_REACHED (4 * ECS_SCHED_MAX_RESOURCES)
 
 /* ---- what differs between Lua 5.1 (LuaJIT) and 5.4 ---- */
 
@@ -35198,7 +35232,15 @@ typedef struct ecs_sched__lua_options {
     char extensions[128];
 } ecs_sched__lua_options;
 
-enum { ECS_SCHED__LUA_AFTER, ECS_SCHED__LUA_BEFORE, ECS_SCHED__LUA_IN_SET, ECS_SCHED__LUA_REFS };
+enum { ECS_SCHED__LUA_AFTER, ECS_SCHED__LUA_BEFORE, ECS_SCHED__LUA_IN_SET, ECS_SCHED__LUA_READS,
+       ECS_SCHED__LUA_WRITES, ECS_SCHED__LUA_SENDS, ECS_SCHED__LUA_RECEIVES, ECS_SCHED__LUA_REFS };
+
+/* One entry of a system's run_if: a kind (ecs_sched__lua_condition_kinds) and what it names. */
+typedef struct ecs_sched__lua_condition {
+    int kind;
+    char *names[2];                  /* the machine and its value, or a resource or message */
+    double seconds;                  /* on_timer's period */
+} ecs_sched__lua_condition;
 
 /* One ecs.system or ecs.observer of the top level, copied out of Lua. */
 typedef struct ecs_sched__lua_decl {
@@ -35212,6 +35254,10 @@ typedef struct ecs_sched__lua_decl {
     ecs_sched_observer_event event;  /* an observer's */
     char *component;
     bool commands;                   /* a system's: it records commands (ecs.spawn...) */
+    ecs_sched__lua_condition run_if[ECS_SCHED_MAX_CONDITIONS];
+    int32_t run_if_count;
+    char *state_schedule[2];         /* on_enter / on_exit: the machine and the value */
+    bool on_exit;
 } ecs_sched__lua_decl;
 
 /* What a run reaches: for a system, its query's terms; for an observer, the one component. */
@@ -35228,6 +35274,11 @@ typedef struct ecs_sched__lua_run {
     ecs_sched_id terms[ECS_SCHED_MAX_TERMS];
     uint8_t access[ECS_SCHED_MAX_TERMS];
     bool indirect[ECS_SCHED_MAX_TERMS]; /* the field holds a pointer per row */
+    /* beyond the terms, what ecs.resource and ecs.messages handed out: a value's term
+       ECS_SCHED_MAX_TERMS + k is reached[k] */
+    int32_t reached_count;
+    ecs_sched_id reached[ECS_SCHED__LUA_MAX_REACHED];
+    uint8_t reached_access[ECS_SCHED__LUA_MAX_REACHED];
 } ecs_sched__lua_run;
 
 typedef struct ecs_sched__lua_version {
@@ -35275,6 +35326,12 @@ typedef struct ecs_sched__lua_value_ud {
     ecs_sched_id type;                  /* the described type of these bytes */
     unsigned char *data;
 } ecs_sched__lua_value_ud;
+
+/* A fixed array field of a value: element i (from 1) is at field.offset + (i - 1) * element. */
+typedef struct ecs_sched__lua_array_ud {
+    ecs_sched__lua_value_ud owner;      /* the value it is a field of */
+    ecs_sched__field_desc field;        /* the array's, copied */
+} ecs_sched__lua_array_ud;
 
 static char ecs_sched__lua_version_key;   /* the registry's key of the version */
 
@@ -35413,12 +35470,15 @@ static int ecs_sched__lua_no_field(lua_State *L, const ecs_sched_world *w, ecs_s
 
 static void ecs_sched__lua_push_value(lua_State *L, const ecs_sched__lua_value_ud *parent,
                                       ecs_sched_id type, unsigned char *data);
+static void ecs_sched__lua_push_array(lua_State *L, const ecs_sched__lua_value_ud *owner,
+                                      const ecs_sched__field_desc *f);
 
 /* Pushes field f of the value at data. */
 static void ecs_sched__lua_push_field(lua_State *L, ecs_sched__lua_version *v,
                                       const ecs_sched__lua_value_ud *value,
                                       const ecs_sched__field_desc *f) {
     const unsigned char *p = value->data + f->offset;
+    (void)v;
     if (f->kind == ECS_SCHED_TYPE_CHARS) {
         size_t length = 0;
         while (length < f->element && p[length]) length++;
@@ -35426,8 +35486,8 @@ static void ecs_sched__lua_push_field(lua_State *L, ecs_sched__lua_version *v,
         return;
     }
     if (f->count > 1) {
-        luaL_error(L, "%s.%s is an array, which Lua scripts do not reach in this version",
-                   v->world->components[value->type].name, f->name);
+        ecs_sched__lua_push_array(L, value, f);
+        return;
     }
     switch (f->kind) {
     case ECS_SCHED_TYPE_BOOL: lua_pushboolean(L, ecs_sched__load_int(p, f->kind, f->element) != 0); break;
@@ -35463,6 +35523,9 @@ static void ecs_sched__lua_store_int(unsigned char *p, uint32_t size, int64_t n)
 
 static void ecs_sched__lua_fill(lua_State *L, ecs_sched__lua_version *v, ecs_sched_id type,
                                 unsigned char *data, int table);
+static void ecs_sched__lua_store_array(lua_State *L, ecs_sched__lua_version *v, ecs_sched_id type,
+                                       unsigned char *data, const ecs_sched__field_desc *f,
+                                       int index);
 
 /* Writes the Lua value at `index` into field f of the value at data (of `type`), or raises
    an error naming the field and what it holds. */
@@ -35487,8 +35550,8 @@ static void ecs_sched__lua_store(lua_State *L, ecs_sched__lua_version *v, ecs_sc
         return;
     }
     if (f->count > 1) {
-        luaL_error(L, "%s.%s is an array, which Lua scripts do not reach in this version",
-                   type_name, f->name);
+        ecs_sched__lua_store_array(L, v, type, data, f, index);
+        return;
     }
     switch (f->kind) {
     case ECS_SCHED_TYPE_BOOL: {
@@ -35584,6 +35647,27 @@ static int ecs_sched__lua_value_index(lua_State *L) {
     return 1;
 }
 
+/* A Lua error unless the run may write the value: a term the query writes, a resource the
+   system declares in writes, a value an observer hears of but a removal's. */
+static void ecs_sched__lua_check_writable(lua_State *L, ecs_sched__lua_version *v,
+                                          const ecs_sched__lua_run *run,
+                                          const ecs_sched__lua_value_ud *value) {
+    const ecs_sched__lua_decl *decl = &v->decls[value->decl];
+    bool term = value->term < ECS_SCHED_MAX_TERMS;
+    int32_t k = value->term - ECS_SCHED_MAX_TERMS;
+    ecs_sched_id root = term ? run->terms[value->term] : run->reached[k];
+    const char *hint;
+    char where[256];
+    if ((term ? run->access[value->term] : run->reached_access[k]) == ECS_SCHED__LUA_WRITE) return;
+    if (term && decl->observer) hint = "a removal's value is read-only";
+    else if (term) hint = "write [inout] or [out] before it in the query";
+    else if (ecs_sched_is_message(v->world, root)) hint = "a message is read-only once sent";
+    else hint = "declare it in the system's writes = {...}";
+    luaL_error(L, "%s is read-only in %s '%s' (%s): %s", v->world->components[root].name,
+               decl->observer ? "observer" : "system", decl->name,
+               ecs_sched__lua_where(L, where, sizeof where), hint);
+}
+
 static int ecs_sched__lua_value_newindex(lua_State *L) {
     ecs_sched__lua_version *v = ecs_sched__lua_self(L);
     ecs_sched__lua_value_ud *value =
@@ -35592,15 +35676,7 @@ static int ecs_sched__lua_value_newindex(lua_State *L) {
     const ecs_sched__field_desc *f;
     ecs_sched__lua_run *run = ecs_sched__lua_check_run(L, v, value->generation, value->decl,
                                                        "a value");
-    char where[256];
-    if (run->access[value->term] != ECS_SCHED__LUA_WRITE) {
-        const ecs_sched__lua_decl *decl = &v->decls[value->decl];
-        return luaL_error(L, "%s is read-only in %s '%s' (%s): %s", v->world->components
-                          [run->terms[value->term]].name, decl->observer ? "observer" : "system",
-                          decl->name, ecs_sched__lua_where(L, where, sizeof where),
-                          decl->observer ? "a removal's value is read-only"
-                                         : "write [inout] or [out] before it in the query");
-    }
+    ecs_sched__lua_check_writable(L, v, run, value);
     f = ecs_sched__lua_field(v->world, value->type, name);
     if (!f) return ecs_sched__lua_no_field(L, v->world, value->type, name);
     ecs_sched__lua_store(L, v, value->type, value->data, f, 3);
@@ -35615,6 +35691,86 @@ static int ecs_sched__lua_value_tostring(lua_State *L) {
     ecs_sched__lua_check_run(L, v, value->generation, value->decl, "a value");
     ecs_sched_value_print(v->world, value->type, value->data, text, (int32_t)sizeof text);
     lua_pushstring(L, text);
+    return 1;
+}
+
+/* ---- fixed arrays: a field of several elements, indexed from 1 as Lua's sequences are ---- */
+
+static void ecs_sched__lua_push_array(lua_State *L, const ecs_sched__lua_value_ud *owner,
+                                      const ecs_sched__field_desc *f) {
+    ecs_sched__lua_array_ud *array = (ecs_sched__lua_array_ud *)lua_newuserdata(L, sizeof *array);
+    array->owner = *owner;
+    array->field = *f;
+    luaL_getmetatable(L, ECS_SCHED__LUA_ARRAY);
+    lua_setmetatable(L, -2);
+}
+
+/* Element `index` of the array f (1 to f->count; a Lua error otherwise), as a field of one. */
+static ecs_sched__field_desc ecs_sched__lua_element(lua_State *L, ecs_sched__lua_version *v,
+                                                    ecs_sched_id type,
+                                                    const ecs_sched__field_desc *f, int index) {
+    ecs_sched__field_desc element = *f;
+    int64_t i = 0;
+    if (!ecs_sched__lua_to_int(L, index, &i) || i < 1 || i > f->count) {
+        luaL_error(L, "%s.%s holds %d elements, [1] to [%d]: there is no [%s]",
+                   v->world->components[type].name, f->name, (int)f->count, (int)f->count,
+                   lua_type(L, index) == LUA_TNUMBER || lua_type(L, index) == LUA_TSTRING
+                       ? lua_tostring(L, index) : luaL_typename(L, index));
+    }
+    element.offset += (uint32_t)(i - 1) * f->element;
+    element.count = 1;
+    return element;
+}
+
+/* Writes a Lua sequence ({1, 2, 3}) into the array f; the elements it leaves out keep their
+   bytes. */
+static void ecs_sched__lua_store_array(lua_State *L, ecs_sched__lua_version *v, ecs_sched_id type,
+                                       unsigned char *data, const ecs_sched__field_desc *f,
+                                       int index) {
+    if (index < 0) index = lua_gettop(L) + index + 1;
+    if (!lua_istable(L, index)) {
+        luaL_error(L, "%s.%s is an array of %d: give a table of its elements ({1, 2, ...}), "
+                   "not a %s", v->world->components[type].name, f->name, (int)f->count,
+                   luaL_typename(L, index));
+    }
+    lua_pushnil(L);
+    while (lua_next(L, index)) {
+        ecs_sched__field_desc element = ecs_sched__lua_element(L, v, type, f, -2);
+        ecs_sched__lua_store(L, v, type, data, &element, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+}
+
+static int ecs_sched__lua_array_index(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_array_ud *array =
+        (ecs_sched__lua_array_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_ARRAY);
+    ecs_sched__field_desc element;
+    ecs_sched__lua_check_run(L, v, array->owner.generation, array->owner.decl, "an array");
+    element = ecs_sched__lua_element(L, v, array->owner.type, &array->field, 2);
+    ecs_sched__lua_push_field(L, v, &array->owner, &element);
+    return 1;
+}
+
+static int ecs_sched__lua_array_newindex(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_array_ud *array =
+        (ecs_sched__lua_array_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_ARRAY);
+    ecs_sched__lua_run *run = ecs_sched__lua_check_run(L, v, array->owner.generation,
+                                                       array->owner.decl, "an array");
+    ecs_sched__field_desc element;
+    ecs_sched__lua_check_writable(L, v, run, &array->owner);
+    element = ecs_sched__lua_element(L, v, array->owner.type, &array->field, 2);
+    ecs_sched__lua_store(L, v, array->owner.type, array->owner.data, &element, 3);
+    return 0;
+}
+
+static int ecs_sched__lua_array_len(lua_State *L) {
+    ecs_sched__lua_array_ud *array =
+        (ecs_sched__lua_array_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_ARRAY);
+    ecs_sched__lua_check_run(L, ecs_sched__lua_self(L), array->owner.generation,
+                             array->owner.decl, "an array");
+    lua_pushinteger(L, (lua_Integer)array->field.count);
     return 1;
 }
 
@@ -35776,10 +35932,12 @@ static ecs_sched_id ecs_sched__lua_check_component(lua_State *L, ecs_sched__lua_
 static unsigned char *ecs_sched__lua_new_value(lua_State *L, ecs_sched__lua_version *v,
                                                ecs_sched_id id, int table) {
     size_t size = v->world->components[id].size;
+    int given = lua_type(L, table);   /* (before the push, which a missing argument's index
+                                         would name) */
     unsigned char *data = (unsigned char *)lua_newuserdata(L, size ? size : 1);
     memset(data, 0, size ? size : 1);
-    if (lua_istable(L, table)) ecs_sched__lua_fill(L, v, id, data, table);
-    else if (!lua_isnoneornil(L, table)) {
+    if (given == LUA_TTABLE) ecs_sched__lua_fill(L, v, id, data, table);
+    else if (given != LUA_TNONE && given != LUA_TNIL) {
         luaL_error(L, "the value of %s is a table of its fields, not a %s",
                    v->world->components[id].name, luaL_typename(L, table));
     }
@@ -35805,7 +35963,8 @@ static int ecs_sched__lua_command_failed(lua_State *L, const char *function,
     return luaL_error(L, "%s failed: %s", function, ecs_sched_result_string(result));
 }
 
-/* ecs.spawn{Health = {hp = 10}, Enemy = {}} -> the new entity (alive once applied) */
+/* ecs.spawn{Health = {hp = 10}, Enemy = {}} -> the new entity (alive once applied);
+   ecs.spawn({...}, parent) makes it a child of parent */
 static int ecs_sched__lua_spawn(lua_State *L) {
     ecs_sched__lua_version *v = ecs_sched__lua_self(L);
     ecs_sched_commands *commands = ecs_sched__lua_commands(L, "ecs.spawn");
@@ -35813,6 +35972,10 @@ static int ecs_sched__lua_spawn(lua_State *L) {
     const void *values[64];
     int32_t count = 0;
     ecs_sched_entity e;
+#ifndef ECS_SCHED_NO_RELATIONS
+    ecs_sched_entity parent =
+        lua_isnoneornil(L, 2) ? ECS_SCHED_NULL_ENTITY : ecs_sched__lua_check_entity(L, 2, "ecs.spawn");
+#endif
     if (!lua_isnoneornil(L, 1)) {
         luaL_checktype(L, 1, LUA_TTABLE);
         lua_pushnil(L);
@@ -35830,6 +35993,11 @@ static int ecs_sched__lua_spawn(lua_State *L) {
     }
     e = ecs_sched_commands_spawn_with(commands, count, ids, values);
     if (!e) return ecs_sched__lua_command_failed(L, "ecs.spawn", ECS_SCHED_ERR_OUT_OF_MEMORY);
+#ifndef ECS_SCHED_NO_RELATIONS
+    if (parent && ecs_sched_commands_set_parent(commands, e, parent) != ECS_SCHED_OK) {
+        return ecs_sched__lua_command_failed(L, "ecs.spawn", ECS_SCHED_ERR_OUT_OF_MEMORY);
+    }
+#endif
     ecs_sched__lua_push_entity(L, e);
     return 1;
 }
@@ -35881,6 +36049,354 @@ static int ecs_sched__lua_lookup(lua_State *L) {
 static int ecs_sched__lua_delta_time(lua_State *L) {
     ecs_sched__lua_version *v = ecs_sched__lua_self(L);
     lua_pushnumber(L, ecs_sched__lua_delta(L, v, ecs_sched__lua_current(L, "ecs.delta_time")));
+    return 1;
+}
+
+/* ---- resources, messages, states, the hierarchy: the calls of a run beyond its terms ---- */
+
+static const char *ecs_sched__lua_kind(const ecs_sched__lua_run *run) {
+    return run->decl->observer ? "observer" : "system";
+}
+
+/* The value's term for what the run reaches beyond its query: id with that access. */
+static int32_t ecs_sched__lua_reach(lua_State *L, ecs_sched__lua_run *run, ecs_sched_id id,
+                                    uint8_t access) {
+    int32_t k;
+    for (k = 0; k < run->reached_count; k++) {
+        if (run->reached[k] == id && run->reached_access[k] == access) return ECS_SCHED_MAX_TERMS + k;
+    }
+    if (run->reached_count == ECS_SCHED__LUA_MAX_REACHED) {
+        luaL_error(L, "%s '%s' reaches more than %d resources and message types in one run",
+                   ecs_sched__lua_kind(run), run->decl->name, ECS_SCHED__LUA_MAX_REACHED);
+    }
+    run->reached[run->reached_count] = id;
+    run->reached_access[run->reached_count] = access;
+    return ECS_SCHED_MAX_TERMS + run->reached_count++;
+}
+
+static void ecs_sched__lua_push_reached(lua_State *L, ecs_sched__lua_version *v,
+                                        ecs_sched__lua_run *run, ecs_sched_id id,
+                                        uint8_t access, const void *data) {
+    ecs_sched__lua_value_ud value;
+    value.generation = run->generation;
+    value.decl = (int32_t)(run->decl - v->decls);
+    value.term = ecs_sched__lua_reach(L, run, id, access);
+    ecs_sched__lua_push_value(L, &value, id, (unsigned char *)(uintptr_t)data);
+}
+
+/* The component, resource or message type named by the string at `index`. */
+static ecs_sched_id ecs_sched__lua_check_type(lua_State *L, ecs_sched__lua_version *v, int index,
+                                              const char *function, const char *what) {
+    const char *name = luaL_checkstring(L, index);
+    ecs_sched_id id = ecs_sched_component_lookup(v->world, name);
+    char where[256];
+    if (!id) {
+        luaL_error(L, "%s (%s): no %s is named '%s' (declare it with ecs.%s, or register it in "
+                   "C, before the script loads)", function,
+                   ecs_sched__lua_where(L, where, sizeof where), what, name,
+                   strcmp(what, "message type") == 0 ? "message" : "component");
+    }
+    return id;
+}
+
+/* Whether the system's run declared id in its reads (or writes, when `write`). */
+static bool ecs_sched__lua_declared(const ecs_sched__lua_run *run, ecs_sched_id id, bool write) {
+    const ecs_sched_system_ctx *ctx = run->ctx;
+    return ecs_sched__ids_contain(ctx->writes, ctx->write_count, id) ||
+           (!write && ecs_sched__ids_contain(ctx->reads, ctx->read_count, id));
+}
+
+/* The Lua error for something a system uses without declaring it in `key`. */
+static int ecs_sched__lua_undeclared(lua_State *L, const ecs_sched__lua_run *run,
+                                     const char *what, const char *name, const char *key) {
+    char where[256];
+    return luaL_error(L, "system '%s' %s '%s' without declaring it (%s): add it to the "
+                      "system's %s = {...}", run->decl->name, what, name,
+                      ecs_sched__lua_where(L, where, sizeof where), key);
+}
+
+/* ecs.resource("Score") -> its value, written through when the system declares it in
+   writes; ecs.resource("Score", true) -> nil when it does not exist (else an error) */
+static int ecs_sched__lua_resource(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_run *run = ecs_sched__lua_current(L, "ecs.resource");
+    ecs_sched_id id = ecs_sched__lua_check_type(L, v, 1, "ecs.resource", "resource");
+    const char *name = v->world->components[id].name;
+    bool write = run->decl->observer || ecs_sched__lua_declared(run, id, true);
+    char where[256];
+    if (!run->decl->observer && !ecs_sched__lua_declared(run, id, false)) {
+        return ecs_sched__lua_undeclared(L, run, "reads resource", name, "reads");
+    }
+    if (!ecs_sched_resource_exists(v->world, id)) {
+        if (lua_toboolean(L, 2)) {
+            lua_pushnil(L);
+            return 1;
+        }
+        return luaL_error(L, "resource '%s' does not exist (%s): insert it before %s '%s' runs "
+                          "(ecs.init_resource at the script's top level, ecs.set_resource, or "
+                          "ecs_sched_resource_insert), or ask ecs.resource('%s', true) for nil",
+                          name, ecs_sched__lua_where(L, where, sizeof where),
+                          ecs_sched__lua_kind(run), run->decl->name, name);
+    }
+    if (v->world->components[id].size == 0) {
+        lua_pushboolean(L, 1);   /* a tag as a resource: it exists */
+        return 1;
+    }
+    /* (through the context, so that a write counts as a change as C's does) */
+    ecs_sched__lua_push_reached(L, v, run, id,
+                                write ? ECS_SCHED__LUA_WRITE : ECS_SCHED__LUA_READ,
+                                run->decl->observer ? ecs_sched_resource_get_mut(v->world, id)
+                                : write             ? ecs_sched_ctx_resource_mut(run->ctx, id)
+                                                    : ecs_sched_ctx_resource(run->ctx, id));
+    return 1;
+}
+
+/* ecs.set_resource("Score", {points = 0}): a command inserting (or replacing) the resource;
+   the fields left out are zero. */
+static int ecs_sched__lua_set_resource(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched_commands *commands = ecs_sched__lua_commands(L, "ecs.set_resource");
+    ecs_sched_id id = ecs_sched__lua_check_type(L, v, 1, "ecs.set_resource", "resource");
+    ecs_sched_result result =
+        ecs_sched_commands_set_resource(commands, id, ecs_sched__lua_new_value(L, v, id, 2));
+    if (result != ECS_SCHED_OK) return ecs_sched__lua_command_failed(L, "ecs.set_resource", result);
+    return 0;
+}
+
+/* ecs.init_resource("Score", {points = 0}) at the top level: inserts the resource when the
+   world has none (a reload keeps the value it has). */
+static int ecs_sched__lua_init_resource(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched_id id;
+    unsigned char *value;
+    if (!v->loading) {
+        return luaL_error(L, "ecs.init_resource is for the script's top level; in a run, "
+                          "ecs.set_resource records the insertion as a command");
+    }
+    id = ecs_sched__lua_check_type(L, v, 1, "ecs.init_resource", "resource");
+    if (ecs_sched_resource_exists(v->world, id)) return 0;
+    value = ecs_sched__lua_new_value(L, v, id, 2);
+    if (ecs_sched_resource_insert(v->world, id, value) != ECS_SCHED_OK) {
+        return luaL_error(L, "ecs.init_resource: %s", ecs_sched_last_error(v->world));
+    }
+    return 0;
+}
+
+/* The message type named at `index`, which the system declared in `key`. */
+static ecs_sched_id ecs_sched__lua_check_message(lua_State *L, ecs_sched__lua_version *v,
+                                                 const ecs_sched__lua_run *run, int index,
+                                                 const char *function, const char *key) {
+    ecs_sched_id id = ecs_sched__lua_check_type(L, v, index, function, "message type");
+    const char *name = v->world->components[id].name;
+    char where[256];
+    if (!ecs_sched_is_message(v->world, id)) {
+        luaL_error(L, "%s (%s): '%s' is a component, not a message type (declare one with "
+                   "ecs.message)", function, ecs_sched__lua_where(L, where, sizeof where), name);
+    }
+    if (!run->decl->observer) {
+        bool send = strcmp(key, "sends") == 0;
+        const ecs_sched_system_ctx *ctx = run->ctx;
+        if (!ecs_sched__ids_contain(send ? ctx->writes : ctx->reads,
+                                    send ? ctx->write_count : ctx->read_count, id)) {
+            ecs_sched__lua_undeclared(L, run, send ? "sends messages of" : "reads messages of",
+                                      name, key);
+        }
+    }
+    return id;
+}
+
+/* ecs.send("Hit", {amount = 3}) */
+static int ecs_sched__lua_send(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_run *run = ecs_sched__lua_current(L, "ecs.send");
+    ecs_sched_id id = ecs_sched__lua_check_message(L, v, run, 1, "ecs.send", "sends");
+    const void *message = v->world->components[id].size ? ecs_sched__lua_new_value(L, v, id, 2)
+                                                         : NULL;
+    ecs_sched_result result = run->decl->observer ? ecs_sched_send(v->world, id, message)
+                                                  : ecs_sched_ctx_send(run->ctx, id, message);
+    if (result != ECS_SCHED_OK) {
+        return luaL_error(L, "ecs.send: %s", ecs_sched_last_error(v->world));
+    }
+    return 0;
+}
+
+/* What `for m in ecs.messages("Hit")` walks: one read of the system's cursor. */
+typedef struct ecs_sched__lua_messages_ud {
+    uint64_t generation;
+    int32_t decl;
+    int32_t term;
+    ecs_sched_id id;
+    int32_t at;                         /* in the read's current run of messages */
+    ecs_sched_messages read;
+} ecs_sched__lua_messages_ud;
+
+static int ecs_sched__lua_messages_next(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_messages_ud *m =
+        (ecs_sched__lua_messages_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_MESSAGES);
+    ecs_sched__lua_value_ud value;
+    size_t size = v->world->components[m->id].size;
+    ecs_sched__lua_check_run(L, v, m->generation, m->decl, "ecs.messages()");
+    while (m->at >= m->read.count) {
+        if (!ecs_sched_messages_next(&m->read)) return 0;
+        m->at = 0;
+    }
+    m->at++;
+    if (size == 0) {
+        lua_pushboolean(L, 1);   /* a message without data: only its count matters */
+        return 1;
+    }
+    value.generation = m->generation;
+    value.decl = m->decl;
+    value.term = m->term;
+    ecs_sched__lua_push_value(L, &value, m->id,
+                              (unsigned char *)(uintptr_t)m->read.data + (size_t)(m->at - 1) * size);
+    return 1;
+}
+
+/* for m in ecs.messages("Hit") do ... end: the messages sent since the system last read
+   them, oldest first, each read-only */
+static int ecs_sched__lua_messages(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_run *run = ecs_sched__lua_current(L, "ecs.messages");
+    ecs_sched__lua_messages_ud *m;
+    ecs_sched_id id;
+    if (run->decl->observer) {
+        return luaL_error(L, "ecs.messages is for systems, which keep a place in the messages "
+                          "(observer '%s' cannot read them)", run->decl->name);
+    }
+    id = ecs_sched__lua_check_message(L, v, run, 1, "ecs.messages", "receives");
+    lua_pushlightuserdata(L, v);
+    lua_pushcclosure(L, ecs_sched__lua_messages_next, 1);
+    m = (ecs_sched__lua_messages_ud *)lua_newuserdata(L, sizeof *m);
+    memset(m, 0, sizeof *m);
+    m->generation = run->generation;
+    m->decl = (int32_t)(run->decl - v->decls);
+    m->term = ecs_sched__lua_reach(L, run, id, ECS_SCHED__LUA_READ);
+    m->id = id;
+    m->read = ecs_sched_ctx_messages(run->ctx, id);
+    luaL_getmetatable(L, ECS_SCHED__LUA_MESSAGES);
+    lua_setmetatable(L, -2);
+    return 2;
+}
+
+#ifndef ECS_SCHED_NO_STATES
+/* The state machine named at `index`; a Lua error naming the machines there are. */
+static const ecs_sched__state_machine *ecs_sched__lua_check_machine(lua_State *L,
+                                                                    ecs_sched__lua_version *v,
+                                                                    int index,
+                                                                    const char *function) {
+    const char *name = luaL_checkstring(L, index);
+    const ecs_sched__state_machine *m = ecs_sched__state_find_name(v->world, name);
+    const ecs_sched__states *states = ecs_sched__states_of(v->world);
+    char list[256] = "", where[256];
+    size_t at = 0;
+    uint32_t i;
+    if (m) return m;
+    for (i = 0; states && i < states->count; i++) {
+        at = ecs_sched__append(list, sizeof list, at, i ? ", " : "");
+        at = ecs_sched__append(list, sizeof list, at, states->items[i].name);
+    }
+    luaL_error(L, "%s (%s): no state machine is named '%s' (%s%s)", function,
+               ecs_sched__lua_where(L, where, sizeof where), name,
+               at ? "the machines: " : "none is registered: ecs_sched_state_register", list);
+    return NULL;
+}
+
+/* ecs.state("Game") -> "Playing", or nil while the machine has no value; the system reads
+   the machine (reads = {"Game"}) */
+static int ecs_sched__lua_state(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_run *run = ecs_sched__lua_current(L, "ecs.state");
+    const ecs_sched__state_machine *m = ecs_sched__lua_check_machine(L, v, 1, "ecs.state");
+    int32_t value;
+    if (!run->decl->observer && !ecs_sched__lua_declared(run, m->id, false)) {
+        return ecs_sched__lua_undeclared(L, run, "reads state", m->name, "reads");
+    }
+    value = run->decl->observer ? ecs_sched_state_get(v->world, m->id)
+                                : ecs_sched_ctx_state(run->ctx, m->id);
+    if (value == ECS_SCHED_STATE_NONE) lua_pushnil(L);
+    else lua_pushstring(L, m->value_names[value]);
+    return 1;
+}
+
+/* ecs.set_state("Game", "Over"): queued for the next transition; the system declares the
+   machine in writes (what queuing a value writes: its pending slot) */
+static int ecs_sched__lua_set_state(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_run *run = ecs_sched__lua_current(L, "ecs.set_state");
+    const ecs_sched__state_machine *m = ecs_sched__lua_check_machine(L, v, 1, "ecs.set_state");
+    const char *name = luaL_checkstring(L, 2);
+    char list[256] = "", where[256];
+    size_t at = 0;
+    int32_t value;
+    ecs_sched_result result;
+    for (value = 0; value < m->value_count && strcmp(m->value_names[value], name) != 0; value++) {
+        at = ecs_sched__append(list, sizeof list, at, value ? ", " : "");
+        at = ecs_sched__append(list, sizeof list, at, m->value_names[value]);
+    }
+    if (value == m->value_count) {
+        return luaL_error(L, "ecs.set_state (%s): state machine '%s' has no value '%s' (its "
+                          "values: %s)", ecs_sched__lua_where(L, where, sizeof where), m->name,
+                          name, list);
+    }
+    if (!run->decl->observer && !ecs_sched__lua_declared(run, m->next, true)) {
+        return ecs_sched__lua_undeclared(L, run, "queues state", m->name, "writes");
+    }
+    result = run->decl->observer ? ecs_sched_state_set(v->world, m->id, value)
+                                 : ecs_sched_ctx_state_set(run->ctx, m->id, value);
+    if (result != ECS_SCHED_OK) {
+        return luaL_error(L, "ecs.set_state: %s", ecs_sched_last_error(v->world));
+    }
+    return 0;
+}
+#endif /* ECS_SCHED_NO_STATES */
+
+#ifndef ECS_SCHED_NO_RELATIONS
+/* ecs.parent(e) -> its parent, or nil for a root */
+static int ecs_sched__lua_parent(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched_entity parent =
+        ecs_sched_parent_of(v->world, ecs_sched__lua_check_entity(L, 1, "ecs.parent"));
+    if (parent) ecs_sched__lua_push_entity(L, parent);
+    else lua_pushnil(L);
+    return 1;
+}
+
+/* ecs.children(e) -> a sequence of its children, in their order ({} for none) */
+static int ecs_sched__lua_children(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    int32_t count = 0, i;
+    const ecs_sched_entity *children =
+        ecs_sched_children(v->world, ecs_sched__lua_check_entity(L, 1, "ecs.children"), &count);
+    lua_createtable(L, count, 0);
+    for (i = 0; i < count; i++) {
+        ecs_sched__lua_push_entity(L, children[i]);
+        lua_rawseti(L, -2, (int)i + 1);
+    }
+    return 1;
+}
+
+/* ecs.set_parent(child, parent): a command */
+static int ecs_sched__lua_set_parent(lua_State *L) {
+    ecs_sched_commands *commands = ecs_sched__lua_commands(L, "ecs.set_parent");
+    ecs_sched_entity child = ecs_sched__lua_check_entity(L, 1, "ecs.set_parent");
+    ecs_sched_result result = ecs_sched_commands_set_parent(
+        commands, child, ecs_sched__lua_check_entity(L, 2, "ecs.set_parent"));
+    if (result != ECS_SCHED_OK) return ecs_sched__lua_command_failed(L, "ecs.set_parent", result);
+    return 0;
+}
+#endif /* ECS_SCHED_NO_RELATIONS */
+
+/* ecs.elapsed_time() -> the seconds the system's clock has run (Time: the virtual clock, the
+   fixed one in the fixed schedules) */
+static int ecs_sched__lua_elapsed_time(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_run *run = ecs_sched__lua_current(L, "ecs.elapsed_time");
+    const ecs_sched_time *time;
+    ecs_sched__lua_delta(L, v, run);   /* (the same checks) */
+    time = ecs_sched_ctx_time(run->ctx);
+    lua_pushnumber(L, (lua_Number)time->elapsed_seconds);
     return 1;
 }
 
@@ -36442,7 +36958,41 @@ typedef struct ecs_sched__lua_layout {
     size_t size, alignment;
 } ecs_sched__lua_layout;
 
-/* Reads fields = { {"hp", "i32"}, {"label", "chars", 16} } into a C layout. */
+/* A field whose type is no number's: a described type's name makes it a nested struct. */
+static void ecs_sched__lua_nested_type(lua_State *L, const char *name, ecs_sched_member *m,
+                                       const char *type, size_t *size, size_t *align) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched_id id = ecs_sched_component_lookup(v->world, type);
+    if (!id || !ecs_sched_is_described(v->world, id)) {
+        luaL_error(L, "ecs.component '%s': field '%s' has unknown type '%s' (the types: i8, "
+                   "i16, i32, i64, u8, u16, u32, u64, f32, f64, bool, entity, chars N, or a "
+                   "component declared before, for a nested struct)", name, m->name, type);
+    }
+    m->kind = ECS_SCHED_TYPE_STRUCT;
+    m->type = id;
+    *size = v->world->components[id].size;
+    *align = v->world->components[id].alignment;
+}
+
+/* The elements of a field ({"slots", "i32", count = 4}: an array of 4; 1 without count).
+   The field's table is at -4 (its name, type and third entry above it). */
+static size_t ecs_sched__lua_array_count(lua_State *L, const char *name,
+                                         const ecs_sched_member *m) {
+    int64_t count = 1;
+    lua_getfield(L, -4, "count");
+    if (!lua_isnil(L, -1) && (!ecs_sched__lua_to_int(L, -1, &count) || count < 1 ||
+                              count > 65536 || m->kind == ECS_SCHED_TYPE_CHARS)) {
+        luaL_error(L, "ecs.component '%s': field '%s': %s", name, m->name,
+                   m->kind == ECS_SCHED_TYPE_CHARS
+                       ? "an array of chars cannot be described (give each text a field)"
+                       : "count is the number of elements of an array, 1 to 65536");
+    }
+    lua_pop(L, 1);
+    return (size_t)count;
+}
+
+/* Reads fields = { {"hp", "i32"}, {"label", "chars", 16}, {"slots", "i32", count = 4},
+   {"at", "Vec2"} } into a C layout. */
 static void ecs_sched__lua_read_layout(lua_State *L, const char *name,
                                        ecs_sched__lua_layout *layout) {
     int64_t n = 0, i;
@@ -36457,7 +37007,7 @@ static void ecs_sched__lua_read_layout(lua_State *L, const char *name,
     for (i = 1; i <= n; i++) {
         ecs_sched_member *m = &layout->members[i - 1];
         const char *type;
-        size_t k, align, size = 0;
+        size_t k, align = 1, size = 0;
         int64_t chars = 0;
         lua_rawgeti(L, -1, (int)i);
         lua_rawgeti(L, -1, 1);
@@ -36472,12 +37022,10 @@ static void ecs_sched__lua_read_layout(lua_State *L, const char *name,
         for (k = 0; k < sizeof ecs_sched__lua_type_names / sizeof *ecs_sched__lua_type_names; k++) {
             if (strcmp(type, ecs_sched__lua_type_names[k]) == 0) m->kind = ecs_sched__lua_type_kinds[k];
         }
-        if (m->kind == ECS_SCHED_TYPE_NONE) {
-            luaL_error(L, "ecs.component '%s': field '%s' has unknown type '%s' (the types: i8, "
-                       "i16, i32, i64, u8, u16, u32, u64, f32, f64, bool, entity, chars N)",
-                       name, m->name, type);
-        }
-        if (m->kind == ECS_SCHED_TYPE_CHARS) {
+        if (m->kind == ECS_SCHED_TYPE_NONE) ecs_sched__lua_nested_type(L, name, m, type, &size, &align);
+        if (m->kind == ECS_SCHED_TYPE_STRUCT) {
+            /* (size and alignment are the described type's) */
+        } else if (m->kind == ECS_SCHED_TYPE_CHARS) {
             if (!ecs_sched__lua_to_int(L, -1, &chars) || chars < 1 || chars > 65536) {
                 luaL_error(L, "ecs.component '%s': field '%s' is chars: give its size in bytes, "
                            "{\"%s\", \"chars\", 16}", name, m->name, m->name);
@@ -36487,6 +37035,7 @@ static void ecs_sched__lua_read_layout(lua_State *L, const char *name,
         } else {
             size = align = ecs_sched__scalar_size(m->kind);
         }
+        size *= ecs_sched__lua_array_count(L, name, m);
         m->offset = (end + align - 1) / align * align;
         m->size = size;
         end = m->offset + size;
@@ -36516,7 +37065,8 @@ static bool ecs_sched__lua_layout_differs(const ecs_sched_world *w, ecs_sched_id
         const ecs_sched__field_desc *f = &d->fields[i];
         const ecs_sched_member *m = &layout->members[i];
         if (strcmp(f->name, m->name) != 0 || f->kind != m->kind || f->offset != m->offset ||
-            (size_t)f->element * (size_t)f->count != m->size) {
+            (size_t)f->element * (size_t)f->count != m->size ||
+            (f->kind == ECS_SCHED_TYPE_STRUCT && f->type != m->type)) {
             snprintf(out, capacity, "field %d is '%s' (%s, %u bytes at offset %u) there, '%s' "
                      "(%s, %u bytes at offset %u) here", (int)i + 1, f->name,
                      ecs_sched__field_kind_names[f->kind], (unsigned)(f->element * (uint32_t)f->count),
@@ -36562,6 +37112,44 @@ static int ecs_sched__lua_component(lua_State *L) {
     if (!id) id = ecs_sched_component_register_type(v->world, name, layout->size, layout->alignment);
     if (!id || ecs_sched_describe(v->world, id, layout->count, layout->members) != ECS_SCHED_OK) {
         return luaL_error(L, "ecs.component '%s': %s", name, ecs_sched_last_error(v->world));
+    }
+    lua_pushstring(L, name);
+    return 1;
+}
+
+/* ecs.message{ name = "Hit", fields = { {"amount", "i32"} } } -> its name: a message type
+   (without fields: a message that carries nothing) */
+static int ecs_sched__lua_message(lua_State *L) {
+    static const char *const keys[] = {"name", "fields", NULL};
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_layout *layout;
+    const char *name;
+    char why[256];
+    ecs_sched_id id;
+    ecs_sched__lua_check_loading(L, v, "ecs.message");
+    luaL_checktype(L, 1, LUA_TTABLE);
+    name = ecs_sched__lua_string_field(L, "ecs.message", "name", true);
+    ecs_sched__lua_check_keys(L, "ecs.message", name, keys, "name, fields");
+    layout = (ecs_sched__lua_layout *)lua_newuserdata(L, sizeof *layout);
+    memset(layout, 0, sizeof *layout);
+    layout->alignment = 1;
+    lua_getfield(L, 1, "fields");
+    if (!lua_isnil(L, -1)) ecs_sched__lua_read_layout(L, name, layout);
+    lua_pop(L, 1);
+    id = ecs_sched_component_lookup(v->world, name);
+    if (id && !ecs_sched_is_message(v->world, id)) {
+        return luaL_error(L, "ecs.message '%s': a component of this name is registered; a "
+                          "message type needs a name of its own", name);
+    }
+    if (id && ecs_sched__lua_layout_differs(v->world, id, layout, why, sizeof why)) {
+        return luaL_error(L, "ecs.message '%s': a message type of this name is registered "
+                          "already with another layout: %s. Keep its fields, or give it "
+                          "another name", name, why);
+    }
+    if (!id) id = ecs_sched_message_register_type(v->world, name, layout->size, layout->alignment);
+    if (!id || (layout->count && !ecs_sched_is_described(v->world, id) &&
+                ecs_sched_describe(v->world, id, layout->count, layout->members) != ECS_SCHED_OK)) {
+        return luaL_error(L, "ecs.message '%s': %s", name, ecs_sched_last_error(v->world));
     }
     lua_pushstring(L, name);
     return 1;
@@ -36644,11 +37232,113 @@ static bool ecs_sched__lua_bool_field(lua_State *L, const char *function, const 
     return value;
 }
 
+/* The conditions a Lua system's run_if names, by key; in_state takes {machine, value}, on_timer
+   seconds, run_once true, the others a name. */
+static const char *const ecs_sched__lua_condition_kinds[] = {
+    "in_state", "state_exists", "state_changed", "resource_exists", "resource_added",
+    "resource_changed", "on_message", "run_once", "on_timer", NULL};
+enum { ECS_SCHED__LUA_IN_STATE, ECS_SCHED__LUA_STATE_EXISTS, ECS_SCHED__LUA_STATE_CHANGED,
+       ECS_SCHED__LUA_RESOURCE_EXISTS, ECS_SCHED__LUA_RESOURCE_ADDED,
+       ECS_SCHED__LUA_RESOURCE_CHANGED, ECS_SCHED__LUA_ON_MESSAGE, ECS_SCHED__LUA_RUN_ONCE,
+       ECS_SCHED__LUA_ON_TIMER };
+
+/* {"Game", "Playing"} at the top of the stack, into names[0] and names[1]. */
+static void ecs_sched__lua_take_pair(lua_State *L, ecs_sched__lua_version *v,
+                                     const ecs_sched__lua_decl *decl, const char *key,
+                                     char **names) {
+    int i;
+    for (i = 0; i < 2 && lua_istable(L, -1); i++) {
+        lua_rawgeti(L, -1, i + 1);
+        if (lua_type(L, -1) == LUA_TSTRING) names[i] = ecs_sched__lua_copy(L, v, lua_tostring(L, -1));
+        lua_pop(L, 1);
+    }
+    if (!names[0] || !names[1]) {
+        luaL_error(L, "ecs.system '%s': give %s as a state machine and one of its values, "
+                   "%s = {\"Game\", \"Playing\"}", decl->name, key, key);
+    }
+}
+
+/* One run_if entry: the key at -2, what it takes at -1. */
+static void ecs_sched__lua_take_condition(lua_State *L, ecs_sched__lua_version *v,
+                                          ecs_sched__lua_decl *decl) {
+    ecs_sched__lua_condition *c;
+    const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+    int k;
+    for (k = 0; ecs_sched__lua_condition_kinds[k] && strcmp(ecs_sched__lua_condition_kinds[k], key); k++) {}
+    if (!ecs_sched__lua_condition_kinds[k]) {
+        luaL_error(L, "ecs.system '%s': run_if has no condition '%s' (its conditions: in_state, "
+                   "state_exists, state_changed, resource_exists, resource_added, "
+                   "resource_changed, on_message, run_once, on_timer)", decl->name,
+                   lua_type(L, -2) == LUA_TSTRING ? key : luaL_typename(L, -2));
+    }
+    if (decl->run_if_count == ECS_SCHED_MAX_CONDITIONS) {
+        luaL_error(L, "ecs.system '%s': at most %d conditions in run_if", decl->name,
+                   ECS_SCHED_MAX_CONDITIONS);
+    }
+    c = &decl->run_if[decl->run_if_count++];
+    c->kind = k;
+    if (k == ECS_SCHED__LUA_IN_STATE) {
+        ecs_sched__lua_take_pair(L, v, decl, "in_state", c->names);
+    } else if (k == ECS_SCHED__LUA_RUN_ONCE) {
+        if (lua_toboolean(L, -1) != 1 || !lua_isboolean(L, -1)) {
+            luaL_error(L, "ecs.system '%s': write run_once = true", decl->name);
+        }
+    } else if (k == ECS_SCHED__LUA_ON_TIMER) {
+        if (lua_type(L, -1) != LUA_TNUMBER || !(lua_tonumber(L, -1) > 0)) {
+            luaL_error(L, "ecs.system '%s': give on_timer as its period in seconds (> 0)",
+                       decl->name);
+        }
+        c->seconds = (double)lua_tonumber(L, -1);
+    } else if (lua_type(L, -1) == LUA_TSTRING) {
+        c->names[0] = ecs_sched__lua_copy(L, v, lua_tostring(L, -1));
+    } else {
+        luaL_error(L, "ecs.system '%s': give run_if's %s as a name (a string)", decl->name, key);
+    }
+}
+
+/* What a system declares beyond its query and order: the resources, states and message types
+   it reaches (reads, writes, sends, receives), its run_if, and on_enter / on_exit for a
+   state's schedules. */
+static void ecs_sched__lua_take_access(lua_State *L, ecs_sched__lua_version *v,
+                                       ecs_sched__lua_decl *decl, bool has_schedule) {
+    int e;
+    ecs_sched__lua_take_refs(L, v, decl, "reads", ECS_SCHED__LUA_READS);
+    ecs_sched__lua_take_refs(L, v, decl, "writes", ECS_SCHED__LUA_WRITES);
+    ecs_sched__lua_take_refs(L, v, decl, "sends", ECS_SCHED__LUA_SENDS);
+    ecs_sched__lua_take_refs(L, v, decl, "receives", ECS_SCHED__LUA_RECEIVES);
+    lua_getfield(L, 1, "run_if");
+    if (lua_istable(L, -1)) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            ecs_sched__lua_take_condition(L, v, decl);
+            lua_pop(L, 1);
+        }
+    } else if (!lua_isnil(L, -1)) {
+        luaL_error(L, "ecs.system '%s': give run_if as a table of conditions, run_if = "
+                   "{in_state = {\"Game\", \"Playing\"}}", decl->name);
+    }
+    lua_pop(L, 1);
+    for (e = 0; e < 2; e++) {
+        const char *key = e ? "on_exit" : "on_enter";
+        lua_getfield(L, 1, key);
+        if (!lua_isnil(L, -1)) {
+            if (has_schedule || decl->state_schedule[0]) {
+                luaL_error(L, "ecs.system '%s': give one of schedule, on_enter and on_exit",
+                           decl->name);
+            }
+            ecs_sched__lua_take_pair(L, v, decl, key, decl->state_schedule);
+            decl->on_exit = e == 1;
+        }
+        lua_pop(L, 1);
+    }
+}
+
 /* ecs.system{ name =, schedule = "Update", query =, after =, before =, in_set =, commands =,
-               run = } */
+               reads =, writes =, sends =, receives =, run_if =, on_enter =, on_exit =, run = } */
 static int ecs_sched__lua_system(lua_State *L) {
     static const char *const keys[] = {"name", "schedule", "query", "after", "before",
-                                       "in_set", "commands", "run", NULL};
+                                       "in_set", "commands", "run", "reads", "writes", "sends",
+                                       "receives", "run_if", "on_enter", "on_exit", NULL};
     ecs_sched__lua_version *v = ecs_sched__lua_self(L);
     ecs_sched__lua_decl *decl;
     const char *name, *schedule, *query;
@@ -36656,7 +37346,8 @@ static int ecs_sched__lua_system(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     name = ecs_sched__lua_string_field(L, "ecs.system", "name", true);
     ecs_sched__lua_check_keys(L, "ecs.system", name, keys,
-                              "name, schedule, query, after, before, in_set, commands, run");
+                              "name, schedule, query, after, before, in_set, commands, run, "
+                              "reads, writes, sends, receives, run_if, on_enter, on_exit");
     schedule = ecs_sched__lua_string_field(L, "ecs.system", "schedule", false);
     query = ecs_sched__lua_string_field(L, "ecs.system", "query", false);
     decl = ecs_sched__lua_decl_new(L, v);
@@ -36668,6 +37359,7 @@ static int ecs_sched__lua_system(lua_State *L) {
     ecs_sched__lua_take_refs(L, v, decl, "after", ECS_SCHED__LUA_AFTER);
     ecs_sched__lua_take_refs(L, v, decl, "before", ECS_SCHED__LUA_BEFORE);
     ecs_sched__lua_take_refs(L, v, decl, "in_set", ECS_SCHED__LUA_IN_SET);
+    ecs_sched__lua_take_access(L, v, decl, schedule != NULL);
     ecs_sched__lua_take_run(L, decl, "ecs.system");
     return 0;
 }
@@ -36752,7 +37444,18 @@ static int ecs_sched__lua_setup(lua_State *L) {
         {"observer", ecs_sched__lua_observer}, {"spawn", ecs_sched__lua_spawn},
         {"despawn", ecs_sched__lua_despawn}, {"insert", ecs_sched__lua_insert},
         {"remove", ecs_sched__lua_remove}, {"lookup", ecs_sched__lua_lookup},
-        {"delta_time", ecs_sched__lua_delta_time}, {NULL, NULL}};
+        {"delta_time", ecs_sched__lua_delta_time}, {"message", ecs_sched__lua_message},
+        {"resource", ecs_sched__lua_resource}, {"set_resource", ecs_sched__lua_set_resource},
+        {"init_resource", ecs_sched__lua_init_resource}, {"send", ecs_sched__lua_send},
+        {"messages", ecs_sched__lua_messages}, {"elapsed_time", ecs_sched__lua_elapsed_time},
+#ifndef ECS_SCHED_NO_STATES
+        {"state", ecs_sched__lua_state}, {"set_state", ecs_sched__lua_set_state},
+#endif
+#ifndef ECS_SCHED_NO_RELATIONS
+        {"parent", ecs_sched__lua_parent}, {"children", ecs_sched__lua_children},
+        {"set_parent", ecs_sched__lua_set_parent},
+#endif
+        {NULL, NULL}};
     static const luaL_Reg iter[] = {{"__index", ecs_sched__lua_iter_index_columns},
                                     {NULL, NULL}};
     static const luaL_Reg rows[] = {{NULL, NULL}};
@@ -36761,6 +37464,9 @@ static int ecs_sched__lua_setup(lua_State *L) {
     static const luaL_Reg value[] = {{"__index", ecs_sched__lua_value_index},
                                      {"__newindex", ecs_sched__lua_value_newindex},
                                      {"__tostring", ecs_sched__lua_value_tostring}, {NULL, NULL}};
+    static const luaL_Reg array[] = {{"__index", ecs_sched__lua_array_index},
+                                     {"__newindex", ecs_sched__lua_array_newindex},
+                                     {"__len", ecs_sched__lua_array_len}, {NULL, NULL}};
     ecs_sched__lua_version *v = (ecs_sched__lua_version *)lua_touserdata(L, 1);
     lua_pushlightuserdata(L, &ecs_sched__lua_version_key);
     lua_pushlightuserdata(L, v);
@@ -36778,7 +37484,7 @@ static int ecs_sched__lua_setup(lua_State *L) {
     lua_pushlightuserdata(L, v);
     lua_pushcclosure(L, ecs_sched__lua_print, 1);
     lua_setfield(L, -2, "print");
-    lua_createtable(L, 0, 9);
+    lua_createtable(L, 0, 24);
     lua_pushlightuserdata(L, v);
     luaL_setfuncs(L, ecs, 1);
     lua_setfield(L, -2, "ecs");
@@ -36787,6 +37493,8 @@ static int ecs_sched__lua_setup(lua_State *L) {
     ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_ROWS, rows);
     ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_ROW, row);
     ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_VALUE, value);
+    ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_ARRAY, array);
+    ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_MESSAGES, rows);
     return ecs_sched__lua_columns_metatables(L);
 }
 
@@ -36814,6 +37522,12 @@ static void ecs_sched__lua_unload(void *version, void *user_data) {
         for (r = 0; r < ECS_SCHED__LUA_REFS; r++) {
             for (k = 0; k < ECS_SCHED_MAX_REFS; k++) ecs_sched__free(v->env, decl->refs[r][k]);
         }
+        for (k = 0; k < decl->run_if_count; k++) {
+            ecs_sched__free(v->env, decl->run_if[k].names[0]);
+            ecs_sched__free(v->env, decl->run_if[k].names[1]);
+        }
+        ecs_sched__free(v->env, decl->state_schedule[0]);
+        ecs_sched__free(v->env, decl->state_schedule[1]);
     }
     ecs_sched__free(v->env, v->decls);
     ecs_sched__free(v->env, v->path);
@@ -36954,10 +37668,223 @@ static ecs_sched_result ecs_sched__lua_declare_observer(ecs_sched_script *script
     return ECS_SCHED_OK;
 }
 
+/* A failure of a system's declaration, with where the script made it. */
+static ecs_sched_result ecs_sched__lua_system_fail(ecs_sched_script *script,
+                                                   const ecs_sched__lua_version *v,
+                                                   const ecs_sched__lua_decl *decl,
+                                                   const char *what, const char *name,
+                                                   const char *hint) {
+    return ecs_sched_script_fail(script, "%s:%d: system '%s' %s '%s': %s", v->path, decl->line,
+                                 decl->name, what, name, hint);
+}
+
+#ifndef ECS_SCHED_NO_STATES
+/* The machine and value a declaration names ({"Game", "Playing"}), or a failure. */
+static ecs_sched_result ecs_sched__lua_machine_value(ecs_sched_script *script,
+                                                     const ecs_sched__lua_version *v,
+                                                     const ecs_sched__lua_decl *decl,
+                                                     char *const *names, ecs_sched_id *machine,
+                                                     int32_t *value) {
+    const ecs_sched__state_machine *m = ecs_sched__state_find_name(v->world, names[0]);
+    char list[256] = "";
+    size_t at = 0;
+    if (!m) {
+        return ecs_sched__lua_system_fail(script, v, decl, "names state machine", names[0],
+                                          "no machine has that name (register it with "
+                                          "ecs_sched_state_register before the script loads)");
+    }
+    for (*value = 0; *value < m->value_count; (*value)++) {
+        if (strcmp(m->value_names[*value], names[1]) == 0) {
+            *machine = m->id;
+            return ECS_SCHED_OK;
+        }
+        at = ecs_sched__append(list, sizeof list, at, *value ? ", " : "its values: ");
+        at = ecs_sched__append(list, sizeof list, at, m->value_names[*value]);
+    }
+    return ecs_sched__lua_system_fail(script, v, decl, "names a value of state machine",
+                                      m->name, list);
+}
+#endif
+
+/* What a name in reads or writes stands for: a state machine (its value read, or its
+   pending slot written: queuing a value), else a resource; 0 after a failure. */
+static ecs_sched_id ecs_sched__lua_resource_id(ecs_sched_script *script,
+                                               const ecs_sched__lua_version *v,
+                                               const ecs_sched__lua_decl *decl,
+                                               const char *name, bool write) {
+    ecs_sched_id id;
+#ifndef ECS_SCHED_NO_STATES
+    const ecs_sched__state_machine *m = ecs_sched__state_find_name(v->world, name);
+    if (m) return write ? m->next : m->id;
+#endif
+    id = ecs_sched_component_lookup(v->world, name);
+    if (!id) {
+        ecs_sched__lua_system_fail(script, v, decl, write ? "writes" : "reads", name,
+                                   "no resource, component or state machine has that name "
+                                   "(declare it with ecs.component, or register it, before the "
+                                   "script loads)");
+    } else if (ecs_sched_is_message(v->world, id)) {
+        ecs_sched__lua_system_fail(script, v, decl, write ? "writes" : "reads", name,
+                                   "it is a message type: declare it in sends (to send) or "
+                                   "receives (to read)");
+        id = 0;
+    }
+    return id;
+}
+
+/* The message type a name in sends or receives stands for; 0 after a failure. */
+static ecs_sched_id ecs_sched__lua_message_id(ecs_sched_script *script,
+                                              const ecs_sched__lua_version *v,
+                                              const ecs_sched__lua_decl *decl,
+                                              const char *name, bool send) {
+    ecs_sched_id id = ecs_sched_component_lookup(v->world, name);
+    int32_t k;
+    if (!id || !ecs_sched_is_message(v->world, id)) {
+        ecs_sched__lua_system_fail(script, v, decl, send ? "sends" : "receives", name,
+                                   id ? "it is a component, not a message type (a resource "
+                                        "goes in reads or writes)"
+                                      : "no message type has that name (declare it with "
+                                        "ecs.message, or register it, before the script loads)");
+        return 0;
+    }
+    for (k = 0; !send && k < ECS_SCHED_MAX_REFS && decl->refs[ECS_SCHED__LUA_SENDS][k]; k++) {
+        if (strcmp(decl->refs[ECS_SCHED__LUA_SENDS][k], name) == 0) {
+            ecs_sched__lua_system_fail(script, v, decl, "sends and receives", name,
+                                       "a system reads the messages others send; split it "
+                                       "into a sender and a reader");
+            return 0;
+        }
+    }
+    return id;
+}
+
+/* Adds id to a desc's reads or writes (once); false when they are full. */
+static bool ecs_sched__lua_add_id(ecs_sched_id *ids, ecs_sched_id id) {
+    int32_t k;
+    for (k = 0; k < ECS_SCHED_MAX_RESOURCES && ids[k]; k++) {
+        if (ids[k] == id) return true;
+    }
+    if (k == ECS_SCHED_MAX_RESOURCES) return false;
+    ids[k] = id;
+    return true;
+}
+
+/* The desc's reads and writes from the declaration's reads, writes, sends and receives. */
+static ecs_sched_result ecs_sched__lua_declare_access(ecs_sched_script *script,
+                                                      const ecs_sched__lua_version *v,
+                                                      const ecs_sched__lua_decl *decl,
+                                                      ecs_sched_system_desc *desc) {
+    static const char *const keys[] = {"reads", "writes", "sends", "receives"};
+    int list, k;
+    for (list = 0; list < 4; list++) {
+        char *const *names = decl->refs[ECS_SCHED__LUA_READS + list];
+        bool write = list == 1 || list == 2;
+        for (k = 0; k < ECS_SCHED_MAX_REFS && names[k]; k++) {
+            ecs_sched_id id = list < 2 ? ecs_sched__lua_resource_id(script, v, decl, names[k], write)
+                                       : ecs_sched__lua_message_id(script, v, decl, names[k],
+                                                                   list == 2);
+            if (!id) return ECS_SCHED_ERR_SCRIPT;
+            if (!ecs_sched__lua_add_id(write ? desc->writes : desc->reads, id)) {
+                return ecs_sched__lua_system_fail(script, v, decl, keys[list], names[k],
+                                                  "more than ECS_SCHED_MAX_RESOURCES names "
+                                                  "in reads and receives (or writes and sends)");
+            }
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The desc's run_if from the declaration's, into conditions (which the add copies). */
+static ecs_sched_result ecs_sched__lua_declare_conditions(ecs_sched_script *script,
+                                                          const ecs_sched__lua_version *v,
+                                                          const ecs_sched__lua_decl *decl,
+                                                          ecs_sched_system_desc *desc,
+                                                          ecs_sched_condition *conditions) {
+    int32_t i;
+    for (i = 0; i < decl->run_if_count; i++) {
+        const ecs_sched__lua_condition *c = &decl->run_if[i];
+        const char *name = c->names[0];
+        ecs_sched_id id = name ? ecs_sched_component_lookup(v->world, name) : 0;
+#ifndef ECS_SCHED_NO_STATES
+        const ecs_sched__state_machine *m = name ? ecs_sched__state_find_name(v->world, name) : NULL;
+        int32_t value;
+        ecs_sched_result result;
+#endif
+        switch (c->kind) {
+#ifndef ECS_SCHED_NO_STATES
+        case ECS_SCHED__LUA_IN_STATE:
+            result = ecs_sched__lua_machine_value(script, v, decl, c->names, &id, &value);
+            if (result != ECS_SCHED_OK) return result;
+            conditions[i] = ecs_sched_condition_in_state(id, value);
+            break;
+        case ECS_SCHED__LUA_STATE_EXISTS: case ECS_SCHED__LUA_STATE_CHANGED:
+            if (!m) {
+                return ecs_sched__lua_system_fail(script, v, decl, "runs if a state of", name,
+                                                  "no state machine has that name (register "
+                                                  "it before the script loads)");
+            }
+            conditions[i] = c->kind == ECS_SCHED__LUA_STATE_EXISTS
+                                ? ecs_sched_condition_state_exists(m->id)
+                                : ecs_sched_condition_state_changed(m->id);
+            break;
+#endif
+        case ECS_SCHED__LUA_RESOURCE_EXISTS: case ECS_SCHED__LUA_RESOURCE_ADDED:
+        case ECS_SCHED__LUA_RESOURCE_CHANGED: case ECS_SCHED__LUA_ON_MESSAGE:
+            if (!id || (c->kind == ECS_SCHED__LUA_ON_MESSAGE) != ecs_sched_is_message(v->world, id)) {
+                return ecs_sched__lua_system_fail(
+                    script, v, decl, "runs if", name,
+                    c->kind == ECS_SCHED__LUA_ON_MESSAGE
+                        ? "on_message names a message type (declare it with ecs.message)"
+                        : "no resource has that name (declare it with ecs.component)");
+            }
+            conditions[i] = c->kind == ECS_SCHED__LUA_RESOURCE_EXISTS
+                                ? ecs_sched_condition_resource_exists(id)
+                            : c->kind == ECS_SCHED__LUA_RESOURCE_ADDED
+                                ? ecs_sched_condition_resource_added(id)
+                            : c->kind == ECS_SCHED__LUA_RESOURCE_CHANGED
+                                ? ecs_sched_condition_resource_changed(id)
+                                : ecs_sched_condition_on_message(id);
+            break;
+        case ECS_SCHED__LUA_RUN_ONCE: conditions[i] = ecs_sched_condition_run_once(); break;
+        case ECS_SCHED__LUA_ON_TIMER:
+            conditions[i] = ecs_sched_condition_on_timer((int64_t)(c->seconds * 1e9));
+            break;
+        default:
+            return ecs_sched__lua_system_fail(script, v, decl, "runs if", c->names[0],
+                                              "this build leaves states out");
+        }
+        desc->run_if[i] = &conditions[i];
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The schedule a system goes in: its schedule, or its state's OnEnter / OnExit. */
+static const char *ecs_sched__lua_schedule(ecs_sched_script *script,
+                                           const ecs_sched__lua_version *v,
+                                           const ecs_sched__lua_decl *decl) {
+#ifndef ECS_SCHED_NO_STATES
+    ecs_sched_id machine;
+    int32_t value;
+    if (!decl->state_schedule[0]) return decl->schedule;
+    if (ecs_sched__lua_machine_value(script, v, decl, decl->state_schedule, &machine, &value) !=
+        ECS_SCHED_OK) {
+        return NULL;
+    }
+    return decl->on_exit ? ecs_sched_on_exit(v->world, machine, value)
+                         : ecs_sched_on_enter(v->world, machine, value);
+#else
+    (void)script;
+    (void)v;
+    return decl->schedule;
+#endif
+}
+
 static ecs_sched_result ecs_sched__lua_declare_system(ecs_sched_script *script,
                                                       ecs_sched__lua_version *v, int32_t index) {
     const ecs_sched__lua_decl *decl = &v->decls[index];
     ecs_sched_system_desc desc;
+    ecs_sched_condition conditions[ECS_SCHED_MAX_CONDITIONS];
+    const char *schedule = ecs_sched__lua_schedule(script, v, decl);
     ecs_sched_result result;
     int32_t k;
     memset(&desc, 0, sizeof desc);
@@ -36971,7 +37898,13 @@ static ecs_sched_result ecs_sched__lua_declare_system(ecs_sched_script *script,
         desc.before[k] = decl->refs[ECS_SCHED__LUA_BEFORE][k];
         desc.in_set[k] = decl->refs[ECS_SCHED__LUA_IN_SET][k];
     }
-    result = ecs_sched_script_add_system(script, decl->schedule, &desc, index);
+    if (!schedule) return ECS_SCHED_ERR_SCRIPT;
+    if ((result = ecs_sched__lua_declare_access(script, v, decl, &desc)) != ECS_SCHED_OK ||
+        (result = ecs_sched__lua_declare_conditions(script, v, decl, &desc, conditions)) !=
+            ECS_SCHED_OK) {
+        return result;
+    }
+    result = ecs_sched_script_add_system(script, schedule, &desc, index);
     return result == ECS_SCHED_OK ? result : ecs_sched__lua_refused(v, decl, result);
 }
 

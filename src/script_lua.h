@@ -83,7 +83,41 @@ typedef struct ecs_sched__lua_layout {
     size_t size, alignment;
 } ecs_sched__lua_layout;
 
-/* Reads fields = { {"hp", "i32"}, {"label", "chars", 16} } into a C layout. */
+/* A field whose type is no number's: a described type's name makes it a nested struct. */
+static void ecs_sched__lua_nested_type(lua_State *L, const char *name, ecs_sched_member *m,
+                                       const char *type, size_t *size, size_t *align) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched_id id = ecs_sched_component_lookup(v->world, type);
+    if (!id || !ecs_sched_is_described(v->world, id)) {
+        luaL_error(L, "ecs.component '%s': field '%s' has unknown type '%s' (the types: i8, "
+                   "i16, i32, i64, u8, u16, u32, u64, f32, f64, bool, entity, chars N, or a "
+                   "component declared before, for a nested struct)", name, m->name, type);
+    }
+    m->kind = ECS_SCHED_TYPE_STRUCT;
+    m->type = id;
+    *size = v->world->components[id].size;
+    *align = v->world->components[id].alignment;
+}
+
+/* The elements of a field ({"slots", "i32", count = 4}: an array of 4; 1 without count).
+   The field's table is at -4 (its name, type and third entry above it). */
+static size_t ecs_sched__lua_array_count(lua_State *L, const char *name,
+                                         const ecs_sched_member *m) {
+    int64_t count = 1;
+    lua_getfield(L, -4, "count");
+    if (!lua_isnil(L, -1) && (!ecs_sched__lua_to_int(L, -1, &count) || count < 1 ||
+                              count > 65536 || m->kind == ECS_SCHED_TYPE_CHARS)) {
+        luaL_error(L, "ecs.component '%s': field '%s': %s", name, m->name,
+                   m->kind == ECS_SCHED_TYPE_CHARS
+                       ? "an array of chars cannot be described (give each text a field)"
+                       : "count is the number of elements of an array, 1 to 65536");
+    }
+    lua_pop(L, 1);
+    return (size_t)count;
+}
+
+/* Reads fields = { {"hp", "i32"}, {"label", "chars", 16}, {"slots", "i32", count = 4},
+   {"at", "Vec2"} } into a C layout. */
 static void ecs_sched__lua_read_layout(lua_State *L, const char *name,
                                        ecs_sched__lua_layout *layout) {
     int64_t n = 0, i;
@@ -98,7 +132,7 @@ static void ecs_sched__lua_read_layout(lua_State *L, const char *name,
     for (i = 1; i <= n; i++) {
         ecs_sched_member *m = &layout->members[i - 1];
         const char *type;
-        size_t k, align, size = 0;
+        size_t k, align = 1, size = 0;
         int64_t chars = 0;
         lua_rawgeti(L, -1, (int)i);
         lua_rawgeti(L, -1, 1);
@@ -113,12 +147,10 @@ static void ecs_sched__lua_read_layout(lua_State *L, const char *name,
         for (k = 0; k < sizeof ecs_sched__lua_type_names / sizeof *ecs_sched__lua_type_names; k++) {
             if (strcmp(type, ecs_sched__lua_type_names[k]) == 0) m->kind = ecs_sched__lua_type_kinds[k];
         }
-        if (m->kind == ECS_SCHED_TYPE_NONE) {
-            luaL_error(L, "ecs.component '%s': field '%s' has unknown type '%s' (the types: i8, "
-                       "i16, i32, i64, u8, u16, u32, u64, f32, f64, bool, entity, chars N)",
-                       name, m->name, type);
-        }
-        if (m->kind == ECS_SCHED_TYPE_CHARS) {
+        if (m->kind == ECS_SCHED_TYPE_NONE) ecs_sched__lua_nested_type(L, name, m, type, &size, &align);
+        if (m->kind == ECS_SCHED_TYPE_STRUCT) {
+            /* (size and alignment are the described type's) */
+        } else if (m->kind == ECS_SCHED_TYPE_CHARS) {
             if (!ecs_sched__lua_to_int(L, -1, &chars) || chars < 1 || chars > 65536) {
                 luaL_error(L, "ecs.component '%s': field '%s' is chars: give its size in bytes, "
                            "{\"%s\", \"chars\", 16}", name, m->name, m->name);
@@ -128,6 +160,7 @@ static void ecs_sched__lua_read_layout(lua_State *L, const char *name,
         } else {
             size = align = ecs_sched__scalar_size(m->kind);
         }
+        size *= ecs_sched__lua_array_count(L, name, m);
         m->offset = (end + align - 1) / align * align;
         m->size = size;
         end = m->offset + size;
@@ -157,7 +190,8 @@ static bool ecs_sched__lua_layout_differs(const ecs_sched_world *w, ecs_sched_id
         const ecs_sched__field_desc *f = &d->fields[i];
         const ecs_sched_member *m = &layout->members[i];
         if (strcmp(f->name, m->name) != 0 || f->kind != m->kind || f->offset != m->offset ||
-            (size_t)f->element * (size_t)f->count != m->size) {
+            (size_t)f->element * (size_t)f->count != m->size ||
+            (f->kind == ECS_SCHED_TYPE_STRUCT && f->type != m->type)) {
             snprintf(out, capacity, "field %d is '%s' (%s, %u bytes at offset %u) there, '%s' "
                      "(%s, %u bytes at offset %u) here", (int)i + 1, f->name,
                      ecs_sched__field_kind_names[f->kind], (unsigned)(f->element * (uint32_t)f->count),
@@ -203,6 +237,44 @@ static int ecs_sched__lua_component(lua_State *L) {
     if (!id) id = ecs_sched_component_register_type(v->world, name, layout->size, layout->alignment);
     if (!id || ecs_sched_describe(v->world, id, layout->count, layout->members) != ECS_SCHED_OK) {
         return luaL_error(L, "ecs.component '%s': %s", name, ecs_sched_last_error(v->world));
+    }
+    lua_pushstring(L, name);
+    return 1;
+}
+
+/* ecs.message{ name = "Hit", fields = { {"amount", "i32"} } } -> its name: a message type
+   (without fields: a message that carries nothing) */
+static int ecs_sched__lua_message(lua_State *L) {
+    static const char *const keys[] = {"name", "fields", NULL};
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_layout *layout;
+    const char *name;
+    char why[256];
+    ecs_sched_id id;
+    ecs_sched__lua_check_loading(L, v, "ecs.message");
+    luaL_checktype(L, 1, LUA_TTABLE);
+    name = ecs_sched__lua_string_field(L, "ecs.message", "name", true);
+    ecs_sched__lua_check_keys(L, "ecs.message", name, keys, "name, fields");
+    layout = (ecs_sched__lua_layout *)lua_newuserdata(L, sizeof *layout);
+    memset(layout, 0, sizeof *layout);
+    layout->alignment = 1;
+    lua_getfield(L, 1, "fields");
+    if (!lua_isnil(L, -1)) ecs_sched__lua_read_layout(L, name, layout);
+    lua_pop(L, 1);
+    id = ecs_sched_component_lookup(v->world, name);
+    if (id && !ecs_sched_is_message(v->world, id)) {
+        return luaL_error(L, "ecs.message '%s': a component of this name is registered; a "
+                          "message type needs a name of its own", name);
+    }
+    if (id && ecs_sched__lua_layout_differs(v->world, id, layout, why, sizeof why)) {
+        return luaL_error(L, "ecs.message '%s': a message type of this name is registered "
+                          "already with another layout: %s. Keep its fields, or give it "
+                          "another name", name, why);
+    }
+    if (!id) id = ecs_sched_message_register_type(v->world, name, layout->size, layout->alignment);
+    if (!id || (layout->count && !ecs_sched_is_described(v->world, id) &&
+                ecs_sched_describe(v->world, id, layout->count, layout->members) != ECS_SCHED_OK)) {
+        return luaL_error(L, "ecs.message '%s': %s", name, ecs_sched_last_error(v->world));
     }
     lua_pushstring(L, name);
     return 1;
@@ -285,11 +357,113 @@ static bool ecs_sched__lua_bool_field(lua_State *L, const char *function, const 
     return value;
 }
 
+/* The conditions a Lua system's run_if names, by key; in_state takes {machine, value}, on_timer
+   seconds, run_once true, the others a name. */
+static const char *const ecs_sched__lua_condition_kinds[] = {
+    "in_state", "state_exists", "state_changed", "resource_exists", "resource_added",
+    "resource_changed", "on_message", "run_once", "on_timer", NULL};
+enum { ECS_SCHED__LUA_IN_STATE, ECS_SCHED__LUA_STATE_EXISTS, ECS_SCHED__LUA_STATE_CHANGED,
+       ECS_SCHED__LUA_RESOURCE_EXISTS, ECS_SCHED__LUA_RESOURCE_ADDED,
+       ECS_SCHED__LUA_RESOURCE_CHANGED, ECS_SCHED__LUA_ON_MESSAGE, ECS_SCHED__LUA_RUN_ONCE,
+       ECS_SCHED__LUA_ON_TIMER };
+
+/* {"Game", "Playing"} at the top of the stack, into names[0] and names[1]. */
+static void ecs_sched__lua_take_pair(lua_State *L, ecs_sched__lua_version *v,
+                                     const ecs_sched__lua_decl *decl, const char *key,
+                                     char **names) {
+    int i;
+    for (i = 0; i < 2 && lua_istable(L, -1); i++) {
+        lua_rawgeti(L, -1, i + 1);
+        if (lua_type(L, -1) == LUA_TSTRING) names[i] = ecs_sched__lua_copy(L, v, lua_tostring(L, -1));
+        lua_pop(L, 1);
+    }
+    if (!names[0] || !names[1]) {
+        luaL_error(L, "ecs.system '%s': give %s as a state machine and one of its values, "
+                   "%s = {\"Game\", \"Playing\"}", decl->name, key, key);
+    }
+}
+
+/* One run_if entry: the key at -2, what it takes at -1. */
+static void ecs_sched__lua_take_condition(lua_State *L, ecs_sched__lua_version *v,
+                                          ecs_sched__lua_decl *decl) {
+    ecs_sched__lua_condition *c;
+    const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+    int k;
+    for (k = 0; ecs_sched__lua_condition_kinds[k] && strcmp(ecs_sched__lua_condition_kinds[k], key); k++) {}
+    if (!ecs_sched__lua_condition_kinds[k]) {
+        luaL_error(L, "ecs.system '%s': run_if has no condition '%s' (its conditions: in_state, "
+                   "state_exists, state_changed, resource_exists, resource_added, "
+                   "resource_changed, on_message, run_once, on_timer)", decl->name,
+                   lua_type(L, -2) == LUA_TSTRING ? key : luaL_typename(L, -2));
+    }
+    if (decl->run_if_count == ECS_SCHED_MAX_CONDITIONS) {
+        luaL_error(L, "ecs.system '%s': at most %d conditions in run_if", decl->name,
+                   ECS_SCHED_MAX_CONDITIONS);
+    }
+    c = &decl->run_if[decl->run_if_count++];
+    c->kind = k;
+    if (k == ECS_SCHED__LUA_IN_STATE) {
+        ecs_sched__lua_take_pair(L, v, decl, "in_state", c->names);
+    } else if (k == ECS_SCHED__LUA_RUN_ONCE) {
+        if (lua_toboolean(L, -1) != 1 || !lua_isboolean(L, -1)) {
+            luaL_error(L, "ecs.system '%s': write run_once = true", decl->name);
+        }
+    } else if (k == ECS_SCHED__LUA_ON_TIMER) {
+        if (lua_type(L, -1) != LUA_TNUMBER || !(lua_tonumber(L, -1) > 0)) {
+            luaL_error(L, "ecs.system '%s': give on_timer as its period in seconds (> 0)",
+                       decl->name);
+        }
+        c->seconds = (double)lua_tonumber(L, -1);
+    } else if (lua_type(L, -1) == LUA_TSTRING) {
+        c->names[0] = ecs_sched__lua_copy(L, v, lua_tostring(L, -1));
+    } else {
+        luaL_error(L, "ecs.system '%s': give run_if's %s as a name (a string)", decl->name, key);
+    }
+}
+
+/* What a system declares beyond its query and order: the resources, states and message types
+   it reaches (reads, writes, sends, receives), its run_if, and on_enter / on_exit for a
+   state's schedules. */
+static void ecs_sched__lua_take_access(lua_State *L, ecs_sched__lua_version *v,
+                                       ecs_sched__lua_decl *decl, bool has_schedule) {
+    int e;
+    ecs_sched__lua_take_refs(L, v, decl, "reads", ECS_SCHED__LUA_READS);
+    ecs_sched__lua_take_refs(L, v, decl, "writes", ECS_SCHED__LUA_WRITES);
+    ecs_sched__lua_take_refs(L, v, decl, "sends", ECS_SCHED__LUA_SENDS);
+    ecs_sched__lua_take_refs(L, v, decl, "receives", ECS_SCHED__LUA_RECEIVES);
+    lua_getfield(L, 1, "run_if");
+    if (lua_istable(L, -1)) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            ecs_sched__lua_take_condition(L, v, decl);
+            lua_pop(L, 1);
+        }
+    } else if (!lua_isnil(L, -1)) {
+        luaL_error(L, "ecs.system '%s': give run_if as a table of conditions, run_if = "
+                   "{in_state = {\"Game\", \"Playing\"}}", decl->name);
+    }
+    lua_pop(L, 1);
+    for (e = 0; e < 2; e++) {
+        const char *key = e ? "on_exit" : "on_enter";
+        lua_getfield(L, 1, key);
+        if (!lua_isnil(L, -1)) {
+            if (has_schedule || decl->state_schedule[0]) {
+                luaL_error(L, "ecs.system '%s': give one of schedule, on_enter and on_exit",
+                           decl->name);
+            }
+            ecs_sched__lua_take_pair(L, v, decl, key, decl->state_schedule);
+            decl->on_exit = e == 1;
+        }
+        lua_pop(L, 1);
+    }
+}
+
 /* ecs.system{ name =, schedule = "Update", query =, after =, before =, in_set =, commands =,
-               run = } */
+               reads =, writes =, sends =, receives =, run_if =, on_enter =, on_exit =, run = } */
 static int ecs_sched__lua_system(lua_State *L) {
     static const char *const keys[] = {"name", "schedule", "query", "after", "before",
-                                       "in_set", "commands", "run", NULL};
+                                       "in_set", "commands", "run", "reads", "writes", "sends",
+                                       "receives", "run_if", "on_enter", "on_exit", NULL};
     ecs_sched__lua_version *v = ecs_sched__lua_self(L);
     ecs_sched__lua_decl *decl;
     const char *name, *schedule, *query;
@@ -297,7 +471,8 @@ static int ecs_sched__lua_system(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     name = ecs_sched__lua_string_field(L, "ecs.system", "name", true);
     ecs_sched__lua_check_keys(L, "ecs.system", name, keys,
-                              "name, schedule, query, after, before, in_set, commands, run");
+                              "name, schedule, query, after, before, in_set, commands, run, "
+                              "reads, writes, sends, receives, run_if, on_enter, on_exit");
     schedule = ecs_sched__lua_string_field(L, "ecs.system", "schedule", false);
     query = ecs_sched__lua_string_field(L, "ecs.system", "query", false);
     decl = ecs_sched__lua_decl_new(L, v);
@@ -309,6 +484,7 @@ static int ecs_sched__lua_system(lua_State *L) {
     ecs_sched__lua_take_refs(L, v, decl, "after", ECS_SCHED__LUA_AFTER);
     ecs_sched__lua_take_refs(L, v, decl, "before", ECS_SCHED__LUA_BEFORE);
     ecs_sched__lua_take_refs(L, v, decl, "in_set", ECS_SCHED__LUA_IN_SET);
+    ecs_sched__lua_take_access(L, v, decl, schedule != NULL);
     ecs_sched__lua_take_run(L, decl, "ecs.system");
     return 0;
 }
@@ -393,7 +569,18 @@ static int ecs_sched__lua_setup(lua_State *L) {
         {"observer", ecs_sched__lua_observer}, {"spawn", ecs_sched__lua_spawn},
         {"despawn", ecs_sched__lua_despawn}, {"insert", ecs_sched__lua_insert},
         {"remove", ecs_sched__lua_remove}, {"lookup", ecs_sched__lua_lookup},
-        {"delta_time", ecs_sched__lua_delta_time}, {NULL, NULL}};
+        {"delta_time", ecs_sched__lua_delta_time}, {"message", ecs_sched__lua_message},
+        {"resource", ecs_sched__lua_resource}, {"set_resource", ecs_sched__lua_set_resource},
+        {"init_resource", ecs_sched__lua_init_resource}, {"send", ecs_sched__lua_send},
+        {"messages", ecs_sched__lua_messages}, {"elapsed_time", ecs_sched__lua_elapsed_time},
+#ifndef ECS_SCHED_NO_STATES
+        {"state", ecs_sched__lua_state}, {"set_state", ecs_sched__lua_set_state},
+#endif
+#ifndef ECS_SCHED_NO_RELATIONS
+        {"parent", ecs_sched__lua_parent}, {"children", ecs_sched__lua_children},
+        {"set_parent", ecs_sched__lua_set_parent},
+#endif
+        {NULL, NULL}};
     static const luaL_Reg iter[] = {{"__index", ecs_sched__lua_iter_index_columns},
                                     {NULL, NULL}};
     static const luaL_Reg rows[] = {{NULL, NULL}};
@@ -402,6 +589,9 @@ static int ecs_sched__lua_setup(lua_State *L) {
     static const luaL_Reg value[] = {{"__index", ecs_sched__lua_value_index},
                                      {"__newindex", ecs_sched__lua_value_newindex},
                                      {"__tostring", ecs_sched__lua_value_tostring}, {NULL, NULL}};
+    static const luaL_Reg array[] = {{"__index", ecs_sched__lua_array_index},
+                                     {"__newindex", ecs_sched__lua_array_newindex},
+                                     {"__len", ecs_sched__lua_array_len}, {NULL, NULL}};
     ecs_sched__lua_version *v = (ecs_sched__lua_version *)lua_touserdata(L, 1);
     lua_pushlightuserdata(L, &ecs_sched__lua_version_key);
     lua_pushlightuserdata(L, v);
@@ -419,7 +609,7 @@ static int ecs_sched__lua_setup(lua_State *L) {
     lua_pushlightuserdata(L, v);
     lua_pushcclosure(L, ecs_sched__lua_print, 1);
     lua_setfield(L, -2, "print");
-    lua_createtable(L, 0, 9);
+    lua_createtable(L, 0, 24);
     lua_pushlightuserdata(L, v);
     luaL_setfuncs(L, ecs, 1);
     lua_setfield(L, -2, "ecs");
@@ -428,6 +618,8 @@ static int ecs_sched__lua_setup(lua_State *L) {
     ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_ROWS, rows);
     ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_ROW, row);
     ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_VALUE, value);
+    ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_ARRAY, array);
+    ecs_sched__lua_metatable(L, v, ECS_SCHED__LUA_MESSAGES, rows);
     return ecs_sched__lua_columns_metatables(L);
 }
 
@@ -455,6 +647,12 @@ static void ecs_sched__lua_unload(void *version, void *user_data) {
         for (r = 0; r < ECS_SCHED__LUA_REFS; r++) {
             for (k = 0; k < ECS_SCHED_MAX_REFS; k++) ecs_sched__free(v->env, decl->refs[r][k]);
         }
+        for (k = 0; k < decl->run_if_count; k++) {
+            ecs_sched__free(v->env, decl->run_if[k].names[0]);
+            ecs_sched__free(v->env, decl->run_if[k].names[1]);
+        }
+        ecs_sched__free(v->env, decl->state_schedule[0]);
+        ecs_sched__free(v->env, decl->state_schedule[1]);
     }
     ecs_sched__free(v->env, v->decls);
     ecs_sched__free(v->env, v->path);
@@ -595,10 +793,223 @@ static ecs_sched_result ecs_sched__lua_declare_observer(ecs_sched_script *script
     return ECS_SCHED_OK;
 }
 
+/* A failure of a system's declaration, with where the script made it. */
+static ecs_sched_result ecs_sched__lua_system_fail(ecs_sched_script *script,
+                                                   const ecs_sched__lua_version *v,
+                                                   const ecs_sched__lua_decl *decl,
+                                                   const char *what, const char *name,
+                                                   const char *hint) {
+    return ecs_sched_script_fail(script, "%s:%d: system '%s' %s '%s': %s", v->path, decl->line,
+                                 decl->name, what, name, hint);
+}
+
+#ifndef ECS_SCHED_NO_STATES
+/* The machine and value a declaration names ({"Game", "Playing"}), or a failure. */
+static ecs_sched_result ecs_sched__lua_machine_value(ecs_sched_script *script,
+                                                     const ecs_sched__lua_version *v,
+                                                     const ecs_sched__lua_decl *decl,
+                                                     char *const *names, ecs_sched_id *machine,
+                                                     int32_t *value) {
+    const ecs_sched__state_machine *m = ecs_sched__state_find_name(v->world, names[0]);
+    char list[256] = "";
+    size_t at = 0;
+    if (!m) {
+        return ecs_sched__lua_system_fail(script, v, decl, "names state machine", names[0],
+                                          "no machine has that name (register it with "
+                                          "ecs_sched_state_register before the script loads)");
+    }
+    for (*value = 0; *value < m->value_count; (*value)++) {
+        if (strcmp(m->value_names[*value], names[1]) == 0) {
+            *machine = m->id;
+            return ECS_SCHED_OK;
+        }
+        at = ecs_sched__append(list, sizeof list, at, *value ? ", " : "its values: ");
+        at = ecs_sched__append(list, sizeof list, at, m->value_names[*value]);
+    }
+    return ecs_sched__lua_system_fail(script, v, decl, "names a value of state machine",
+                                      m->name, list);
+}
+#endif
+
+/* What a name in reads or writes stands for: a state machine (its value read, or its
+   pending slot written: queuing a value), else a resource; 0 after a failure. */
+static ecs_sched_id ecs_sched__lua_resource_id(ecs_sched_script *script,
+                                               const ecs_sched__lua_version *v,
+                                               const ecs_sched__lua_decl *decl,
+                                               const char *name, bool write) {
+    ecs_sched_id id;
+#ifndef ECS_SCHED_NO_STATES
+    const ecs_sched__state_machine *m = ecs_sched__state_find_name(v->world, name);
+    if (m) return write ? m->next : m->id;
+#endif
+    id = ecs_sched_component_lookup(v->world, name);
+    if (!id) {
+        ecs_sched__lua_system_fail(script, v, decl, write ? "writes" : "reads", name,
+                                   "no resource, component or state machine has that name "
+                                   "(declare it with ecs.component, or register it, before the "
+                                   "script loads)");
+    } else if (ecs_sched_is_message(v->world, id)) {
+        ecs_sched__lua_system_fail(script, v, decl, write ? "writes" : "reads", name,
+                                   "it is a message type: declare it in sends (to send) or "
+                                   "receives (to read)");
+        id = 0;
+    }
+    return id;
+}
+
+/* The message type a name in sends or receives stands for; 0 after a failure. */
+static ecs_sched_id ecs_sched__lua_message_id(ecs_sched_script *script,
+                                              const ecs_sched__lua_version *v,
+                                              const ecs_sched__lua_decl *decl,
+                                              const char *name, bool send) {
+    ecs_sched_id id = ecs_sched_component_lookup(v->world, name);
+    int32_t k;
+    if (!id || !ecs_sched_is_message(v->world, id)) {
+        ecs_sched__lua_system_fail(script, v, decl, send ? "sends" : "receives", name,
+                                   id ? "it is a component, not a message type (a resource "
+                                        "goes in reads or writes)"
+                                      : "no message type has that name (declare it with "
+                                        "ecs.message, or register it, before the script loads)");
+        return 0;
+    }
+    for (k = 0; !send && k < ECS_SCHED_MAX_REFS && decl->refs[ECS_SCHED__LUA_SENDS][k]; k++) {
+        if (strcmp(decl->refs[ECS_SCHED__LUA_SENDS][k], name) == 0) {
+            ecs_sched__lua_system_fail(script, v, decl, "sends and receives", name,
+                                       "a system reads the messages others send; split it "
+                                       "into a sender and a reader");
+            return 0;
+        }
+    }
+    return id;
+}
+
+/* Adds id to a desc's reads or writes (once); false when they are full. */
+static bool ecs_sched__lua_add_id(ecs_sched_id *ids, ecs_sched_id id) {
+    int32_t k;
+    for (k = 0; k < ECS_SCHED_MAX_RESOURCES && ids[k]; k++) {
+        if (ids[k] == id) return true;
+    }
+    if (k == ECS_SCHED_MAX_RESOURCES) return false;
+    ids[k] = id;
+    return true;
+}
+
+/* The desc's reads and writes from the declaration's reads, writes, sends and receives. */
+static ecs_sched_result ecs_sched__lua_declare_access(ecs_sched_script *script,
+                                                      const ecs_sched__lua_version *v,
+                                                      const ecs_sched__lua_decl *decl,
+                                                      ecs_sched_system_desc *desc) {
+    static const char *const keys[] = {"reads", "writes", "sends", "receives"};
+    int list, k;
+    for (list = 0; list < 4; list++) {
+        char *const *names = decl->refs[ECS_SCHED__LUA_READS + list];
+        bool write = list == 1 || list == 2;
+        for (k = 0; k < ECS_SCHED_MAX_REFS && names[k]; k++) {
+            ecs_sched_id id = list < 2 ? ecs_sched__lua_resource_id(script, v, decl, names[k], write)
+                                       : ecs_sched__lua_message_id(script, v, decl, names[k],
+                                                                   list == 2);
+            if (!id) return ECS_SCHED_ERR_SCRIPT;
+            if (!ecs_sched__lua_add_id(write ? desc->writes : desc->reads, id)) {
+                return ecs_sched__lua_system_fail(script, v, decl, keys[list], names[k],
+                                                  "more than ECS_SCHED_MAX_RESOURCES names "
+                                                  "in reads and receives (or writes and sends)");
+            }
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The desc's run_if from the declaration's, into conditions (which the add copies). */
+static ecs_sched_result ecs_sched__lua_declare_conditions(ecs_sched_script *script,
+                                                          const ecs_sched__lua_version *v,
+                                                          const ecs_sched__lua_decl *decl,
+                                                          ecs_sched_system_desc *desc,
+                                                          ecs_sched_condition *conditions) {
+    int32_t i;
+    for (i = 0; i < decl->run_if_count; i++) {
+        const ecs_sched__lua_condition *c = &decl->run_if[i];
+        const char *name = c->names[0];
+        ecs_sched_id id = name ? ecs_sched_component_lookup(v->world, name) : 0;
+#ifndef ECS_SCHED_NO_STATES
+        const ecs_sched__state_machine *m = name ? ecs_sched__state_find_name(v->world, name) : NULL;
+        int32_t value;
+        ecs_sched_result result;
+#endif
+        switch (c->kind) {
+#ifndef ECS_SCHED_NO_STATES
+        case ECS_SCHED__LUA_IN_STATE:
+            result = ecs_sched__lua_machine_value(script, v, decl, c->names, &id, &value);
+            if (result != ECS_SCHED_OK) return result;
+            conditions[i] = ecs_sched_condition_in_state(id, value);
+            break;
+        case ECS_SCHED__LUA_STATE_EXISTS: case ECS_SCHED__LUA_STATE_CHANGED:
+            if (!m) {
+                return ecs_sched__lua_system_fail(script, v, decl, "runs if a state of", name,
+                                                  "no state machine has that name (register "
+                                                  "it before the script loads)");
+            }
+            conditions[i] = c->kind == ECS_SCHED__LUA_STATE_EXISTS
+                                ? ecs_sched_condition_state_exists(m->id)
+                                : ecs_sched_condition_state_changed(m->id);
+            break;
+#endif
+        case ECS_SCHED__LUA_RESOURCE_EXISTS: case ECS_SCHED__LUA_RESOURCE_ADDED:
+        case ECS_SCHED__LUA_RESOURCE_CHANGED: case ECS_SCHED__LUA_ON_MESSAGE:
+            if (!id || (c->kind == ECS_SCHED__LUA_ON_MESSAGE) != ecs_sched_is_message(v->world, id)) {
+                return ecs_sched__lua_system_fail(
+                    script, v, decl, "runs if", name,
+                    c->kind == ECS_SCHED__LUA_ON_MESSAGE
+                        ? "on_message names a message type (declare it with ecs.message)"
+                        : "no resource has that name (declare it with ecs.component)");
+            }
+            conditions[i] = c->kind == ECS_SCHED__LUA_RESOURCE_EXISTS
+                                ? ecs_sched_condition_resource_exists(id)
+                            : c->kind == ECS_SCHED__LUA_RESOURCE_ADDED
+                                ? ecs_sched_condition_resource_added(id)
+                            : c->kind == ECS_SCHED__LUA_RESOURCE_CHANGED
+                                ? ecs_sched_condition_resource_changed(id)
+                                : ecs_sched_condition_on_message(id);
+            break;
+        case ECS_SCHED__LUA_RUN_ONCE: conditions[i] = ecs_sched_condition_run_once(); break;
+        case ECS_SCHED__LUA_ON_TIMER:
+            conditions[i] = ecs_sched_condition_on_timer((int64_t)(c->seconds * 1e9));
+            break;
+        default:
+            return ecs_sched__lua_system_fail(script, v, decl, "runs if", c->names[0],
+                                              "this build leaves states out");
+        }
+        desc->run_if[i] = &conditions[i];
+    }
+    return ECS_SCHED_OK;
+}
+
+/* The schedule a system goes in: its schedule, or its state's OnEnter / OnExit. */
+static const char *ecs_sched__lua_schedule(ecs_sched_script *script,
+                                           const ecs_sched__lua_version *v,
+                                           const ecs_sched__lua_decl *decl) {
+#ifndef ECS_SCHED_NO_STATES
+    ecs_sched_id machine;
+    int32_t value;
+    if (!decl->state_schedule[0]) return decl->schedule;
+    if (ecs_sched__lua_machine_value(script, v, decl, decl->state_schedule, &machine, &value) !=
+        ECS_SCHED_OK) {
+        return NULL;
+    }
+    return decl->on_exit ? ecs_sched_on_exit(v->world, machine, value)
+                         : ecs_sched_on_enter(v->world, machine, value);
+#else
+    (void)script;
+    (void)v;
+    return decl->schedule;
+#endif
+}
+
 static ecs_sched_result ecs_sched__lua_declare_system(ecs_sched_script *script,
                                                       ecs_sched__lua_version *v, int32_t index) {
     const ecs_sched__lua_decl *decl = &v->decls[index];
     ecs_sched_system_desc desc;
+    ecs_sched_condition conditions[ECS_SCHED_MAX_CONDITIONS];
+    const char *schedule = ecs_sched__lua_schedule(script, v, decl);
     ecs_sched_result result;
     int32_t k;
     memset(&desc, 0, sizeof desc);
@@ -612,7 +1023,13 @@ static ecs_sched_result ecs_sched__lua_declare_system(ecs_sched_script *script,
         desc.before[k] = decl->refs[ECS_SCHED__LUA_BEFORE][k];
         desc.in_set[k] = decl->refs[ECS_SCHED__LUA_IN_SET][k];
     }
-    result = ecs_sched_script_add_system(script, decl->schedule, &desc, index);
+    if (!schedule) return ECS_SCHED_ERR_SCRIPT;
+    if ((result = ecs_sched__lua_declare_access(script, v, decl, &desc)) != ECS_SCHED_OK ||
+        (result = ecs_sched__lua_declare_conditions(script, v, decl, &desc, conditions)) !=
+            ECS_SCHED_OK) {
+        return result;
+    }
+    result = ecs_sched_script_add_system(script, schedule, &desc, index);
     return result == ECS_SCHED_OK ? result : ecs_sched__lua_refused(v, decl, result);
 }
 

@@ -1,8 +1,9 @@
 /* script_lua_run: what a Lua script reaches while one of its systems or observers runs, when
    ECS_SCHED_LUA is defined: the Lua headers and what differs between Lua 5.1 (LuaJIT) and 5.4,
    a version's state, the instruction budget, the iteration, rows and values (read and written
-   through reflection), and the calls a run makes (commands, lookup, time, print). The driver
-   itself (loading, declaring, running) is script_lua.h. */
+   through reflection), and the calls a run makes (commands, lookup, time, resources, messages,
+   states, the hierarchy, print). The driver itself (loading, declaring, running) is
+   script_lua.h. */
 #pragma once
 #include "script.h"
 
@@ -34,6 +35,10 @@ extern "C" {
 #define ECS_SCHED__LUA_ROWS "ecs_sched.rows"
 #define ECS_SCHED__LUA_ROW "ecs_sched.row"
 #define ECS_SCHED__LUA_VALUE "ecs_sched.value"
+#define ECS_SCHED__LUA_ARRAY "ecs_sched.array"
+#define ECS_SCHED__LUA_MESSAGES "ecs_sched.messages"
+/* the resources and messages one run may hand out besides its terms */
+#define ECS_SCHED__LUA_MAX_REACHED (4 * ECS_SCHED_MAX_RESOURCES)
 
 /* ---- what differs between Lua 5.1 (LuaJIT) and 5.4 ---- */
 
@@ -132,7 +137,15 @@ typedef struct ecs_sched__lua_options {
     char extensions[128];
 } ecs_sched__lua_options;
 
-enum { ECS_SCHED__LUA_AFTER, ECS_SCHED__LUA_BEFORE, ECS_SCHED__LUA_IN_SET, ECS_SCHED__LUA_REFS };
+enum { ECS_SCHED__LUA_AFTER, ECS_SCHED__LUA_BEFORE, ECS_SCHED__LUA_IN_SET, ECS_SCHED__LUA_READS,
+       ECS_SCHED__LUA_WRITES, ECS_SCHED__LUA_SENDS, ECS_SCHED__LUA_RECEIVES, ECS_SCHED__LUA_REFS };
+
+/* One entry of a system's run_if: a kind (ecs_sched__lua_condition_kinds) and what it names. */
+typedef struct ecs_sched__lua_condition {
+    int kind;
+    char *names[2];                  /* the machine and its value, or a resource or message */
+    double seconds;                  /* on_timer's period */
+} ecs_sched__lua_condition;
 
 /* One ecs.system or ecs.observer of the top level, copied out of Lua. */
 typedef struct ecs_sched__lua_decl {
@@ -146,6 +159,10 @@ typedef struct ecs_sched__lua_decl {
     ecs_sched_observer_event event;  /* an observer's */
     char *component;
     bool commands;                   /* a system's: it records commands (ecs.spawn...) */
+    ecs_sched__lua_condition run_if[ECS_SCHED_MAX_CONDITIONS];
+    int32_t run_if_count;
+    char *state_schedule[2];         /* on_enter / on_exit: the machine and the value */
+    bool on_exit;
 } ecs_sched__lua_decl;
 
 /* What a run reaches: for a system, its query's terms; for an observer, the one component. */
@@ -162,6 +179,11 @@ typedef struct ecs_sched__lua_run {
     ecs_sched_id terms[ECS_SCHED_MAX_TERMS];
     uint8_t access[ECS_SCHED_MAX_TERMS];
     bool indirect[ECS_SCHED_MAX_TERMS]; /* the field holds a pointer per row */
+    /* beyond the terms, what ecs.resource and ecs.messages handed out: a value's term
+       ECS_SCHED_MAX_TERMS + k is reached[k] */
+    int32_t reached_count;
+    ecs_sched_id reached[ECS_SCHED__LUA_MAX_REACHED];
+    uint8_t reached_access[ECS_SCHED__LUA_MAX_REACHED];
 } ecs_sched__lua_run;
 
 typedef struct ecs_sched__lua_version {
@@ -209,6 +231,12 @@ typedef struct ecs_sched__lua_value_ud {
     ecs_sched_id type;                  /* the described type of these bytes */
     unsigned char *data;
 } ecs_sched__lua_value_ud;
+
+/* A fixed array field of a value: element i (from 1) is at field.offset + (i - 1) * element. */
+typedef struct ecs_sched__lua_array_ud {
+    ecs_sched__lua_value_ud owner;      /* the value it is a field of */
+    ecs_sched__field_desc field;        /* the array's, copied */
+} ecs_sched__lua_array_ud;
 
 static char ecs_sched__lua_version_key;   /* the registry's key of the version */
 
@@ -347,12 +375,15 @@ static int ecs_sched__lua_no_field(lua_State *L, const ecs_sched_world *w, ecs_s
 
 static void ecs_sched__lua_push_value(lua_State *L, const ecs_sched__lua_value_ud *parent,
                                       ecs_sched_id type, unsigned char *data);
+static void ecs_sched__lua_push_array(lua_State *L, const ecs_sched__lua_value_ud *owner,
+                                      const ecs_sched__field_desc *f);
 
 /* Pushes field f of the value at data. */
 static void ecs_sched__lua_push_field(lua_State *L, ecs_sched__lua_version *v,
                                       const ecs_sched__lua_value_ud *value,
                                       const ecs_sched__field_desc *f) {
     const unsigned char *p = value->data + f->offset;
+    (void)v;
     if (f->kind == ECS_SCHED_TYPE_CHARS) {
         size_t length = 0;
         while (length < f->element && p[length]) length++;
@@ -360,8 +391,8 @@ static void ecs_sched__lua_push_field(lua_State *L, ecs_sched__lua_version *v,
         return;
     }
     if (f->count > 1) {
-        luaL_error(L, "%s.%s is an array, which Lua scripts do not reach in this version",
-                   v->world->components[value->type].name, f->name);
+        ecs_sched__lua_push_array(L, value, f);
+        return;
     }
     switch (f->kind) {
     case ECS_SCHED_TYPE_BOOL: lua_pushboolean(L, ecs_sched__load_int(p, f->kind, f->element) != 0); break;
@@ -397,6 +428,9 @@ static void ecs_sched__lua_store_int(unsigned char *p, uint32_t size, int64_t n)
 
 static void ecs_sched__lua_fill(lua_State *L, ecs_sched__lua_version *v, ecs_sched_id type,
                                 unsigned char *data, int table);
+static void ecs_sched__lua_store_array(lua_State *L, ecs_sched__lua_version *v, ecs_sched_id type,
+                                       unsigned char *data, const ecs_sched__field_desc *f,
+                                       int index);
 
 /* Writes the Lua value at `index` into field f of the value at data (of `type`), or raises
    an error naming the field and what it holds. */
@@ -421,8 +455,8 @@ static void ecs_sched__lua_store(lua_State *L, ecs_sched__lua_version *v, ecs_sc
         return;
     }
     if (f->count > 1) {
-        luaL_error(L, "%s.%s is an array, which Lua scripts do not reach in this version",
-                   type_name, f->name);
+        ecs_sched__lua_store_array(L, v, type, data, f, index);
+        return;
     }
     switch (f->kind) {
     case ECS_SCHED_TYPE_BOOL: {
@@ -518,6 +552,27 @@ static int ecs_sched__lua_value_index(lua_State *L) {
     return 1;
 }
 
+/* A Lua error unless the run may write the value: a term the query writes, a resource the
+   system declares in writes, a value an observer hears of but a removal's. */
+static void ecs_sched__lua_check_writable(lua_State *L, ecs_sched__lua_version *v,
+                                          const ecs_sched__lua_run *run,
+                                          const ecs_sched__lua_value_ud *value) {
+    const ecs_sched__lua_decl *decl = &v->decls[value->decl];
+    bool term = value->term < ECS_SCHED_MAX_TERMS;
+    int32_t k = value->term - ECS_SCHED_MAX_TERMS;
+    ecs_sched_id root = term ? run->terms[value->term] : run->reached[k];
+    const char *hint;
+    char where[256];
+    if ((term ? run->access[value->term] : run->reached_access[k]) == ECS_SCHED__LUA_WRITE) return;
+    if (term && decl->observer) hint = "a removal's value is read-only";
+    else if (term) hint = "write [inout] or [out] before it in the query";
+    else if (ecs_sched_is_message(v->world, root)) hint = "a message is read-only once sent";
+    else hint = "declare it in the system's writes = {...}";
+    luaL_error(L, "%s is read-only in %s '%s' (%s): %s", v->world->components[root].name,
+               decl->observer ? "observer" : "system", decl->name,
+               ecs_sched__lua_where(L, where, sizeof where), hint);
+}
+
 static int ecs_sched__lua_value_newindex(lua_State *L) {
     ecs_sched__lua_version *v = ecs_sched__lua_self(L);
     ecs_sched__lua_value_ud *value =
@@ -526,15 +581,7 @@ static int ecs_sched__lua_value_newindex(lua_State *L) {
     const ecs_sched__field_desc *f;
     ecs_sched__lua_run *run = ecs_sched__lua_check_run(L, v, value->generation, value->decl,
                                                        "a value");
-    char where[256];
-    if (run->access[value->term] != ECS_SCHED__LUA_WRITE) {
-        const ecs_sched__lua_decl *decl = &v->decls[value->decl];
-        return luaL_error(L, "%s is read-only in %s '%s' (%s): %s", v->world->components
-                          [run->terms[value->term]].name, decl->observer ? "observer" : "system",
-                          decl->name, ecs_sched__lua_where(L, where, sizeof where),
-                          decl->observer ? "a removal's value is read-only"
-                                         : "write [inout] or [out] before it in the query");
-    }
+    ecs_sched__lua_check_writable(L, v, run, value);
     f = ecs_sched__lua_field(v->world, value->type, name);
     if (!f) return ecs_sched__lua_no_field(L, v->world, value->type, name);
     ecs_sched__lua_store(L, v, value->type, value->data, f, 3);
@@ -549,6 +596,86 @@ static int ecs_sched__lua_value_tostring(lua_State *L) {
     ecs_sched__lua_check_run(L, v, value->generation, value->decl, "a value");
     ecs_sched_value_print(v->world, value->type, value->data, text, (int32_t)sizeof text);
     lua_pushstring(L, text);
+    return 1;
+}
+
+/* ---- fixed arrays: a field of several elements, indexed from 1 as Lua's sequences are ---- */
+
+static void ecs_sched__lua_push_array(lua_State *L, const ecs_sched__lua_value_ud *owner,
+                                      const ecs_sched__field_desc *f) {
+    ecs_sched__lua_array_ud *array = (ecs_sched__lua_array_ud *)lua_newuserdata(L, sizeof *array);
+    array->owner = *owner;
+    array->field = *f;
+    luaL_getmetatable(L, ECS_SCHED__LUA_ARRAY);
+    lua_setmetatable(L, -2);
+}
+
+/* Element `index` of the array f (1 to f->count; a Lua error otherwise), as a field of one. */
+static ecs_sched__field_desc ecs_sched__lua_element(lua_State *L, ecs_sched__lua_version *v,
+                                                    ecs_sched_id type,
+                                                    const ecs_sched__field_desc *f, int index) {
+    ecs_sched__field_desc element = *f;
+    int64_t i = 0;
+    if (!ecs_sched__lua_to_int(L, index, &i) || i < 1 || i > f->count) {
+        luaL_error(L, "%s.%s holds %d elements, [1] to [%d]: there is no [%s]",
+                   v->world->components[type].name, f->name, (int)f->count, (int)f->count,
+                   lua_type(L, index) == LUA_TNUMBER || lua_type(L, index) == LUA_TSTRING
+                       ? lua_tostring(L, index) : luaL_typename(L, index));
+    }
+    element.offset += (uint32_t)(i - 1) * f->element;
+    element.count = 1;
+    return element;
+}
+
+/* Writes a Lua sequence ({1, 2, 3}) into the array f; the elements it leaves out keep their
+   bytes. */
+static void ecs_sched__lua_store_array(lua_State *L, ecs_sched__lua_version *v, ecs_sched_id type,
+                                       unsigned char *data, const ecs_sched__field_desc *f,
+                                       int index) {
+    if (index < 0) index = lua_gettop(L) + index + 1;
+    if (!lua_istable(L, index)) {
+        luaL_error(L, "%s.%s is an array of %d: give a table of its elements ({1, 2, ...}), "
+                   "not a %s", v->world->components[type].name, f->name, (int)f->count,
+                   luaL_typename(L, index));
+    }
+    lua_pushnil(L);
+    while (lua_next(L, index)) {
+        ecs_sched__field_desc element = ecs_sched__lua_element(L, v, type, f, -2);
+        ecs_sched__lua_store(L, v, type, data, &element, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+}
+
+static int ecs_sched__lua_array_index(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_array_ud *array =
+        (ecs_sched__lua_array_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_ARRAY);
+    ecs_sched__field_desc element;
+    ecs_sched__lua_check_run(L, v, array->owner.generation, array->owner.decl, "an array");
+    element = ecs_sched__lua_element(L, v, array->owner.type, &array->field, 2);
+    ecs_sched__lua_push_field(L, v, &array->owner, &element);
+    return 1;
+}
+
+static int ecs_sched__lua_array_newindex(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_array_ud *array =
+        (ecs_sched__lua_array_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_ARRAY);
+    ecs_sched__lua_run *run = ecs_sched__lua_check_run(L, v, array->owner.generation,
+                                                       array->owner.decl, "an array");
+    ecs_sched__field_desc element;
+    ecs_sched__lua_check_writable(L, v, run, &array->owner);
+    element = ecs_sched__lua_element(L, v, array->owner.type, &array->field, 2);
+    ecs_sched__lua_store(L, v, array->owner.type, array->owner.data, &element, 3);
+    return 0;
+}
+
+static int ecs_sched__lua_array_len(lua_State *L) {
+    ecs_sched__lua_array_ud *array =
+        (ecs_sched__lua_array_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_ARRAY);
+    ecs_sched__lua_check_run(L, ecs_sched__lua_self(L), array->owner.generation,
+                             array->owner.decl, "an array");
+    lua_pushinteger(L, (lua_Integer)array->field.count);
     return 1;
 }
 
@@ -710,10 +837,12 @@ static ecs_sched_id ecs_sched__lua_check_component(lua_State *L, ecs_sched__lua_
 static unsigned char *ecs_sched__lua_new_value(lua_State *L, ecs_sched__lua_version *v,
                                                ecs_sched_id id, int table) {
     size_t size = v->world->components[id].size;
+    int given = lua_type(L, table);   /* (before the push, which a missing argument's index
+                                         would name) */
     unsigned char *data = (unsigned char *)lua_newuserdata(L, size ? size : 1);
     memset(data, 0, size ? size : 1);
-    if (lua_istable(L, table)) ecs_sched__lua_fill(L, v, id, data, table);
-    else if (!lua_isnoneornil(L, table)) {
+    if (given == LUA_TTABLE) ecs_sched__lua_fill(L, v, id, data, table);
+    else if (given != LUA_TNONE && given != LUA_TNIL) {
         luaL_error(L, "the value of %s is a table of its fields, not a %s",
                    v->world->components[id].name, luaL_typename(L, table));
     }
@@ -739,7 +868,8 @@ static int ecs_sched__lua_command_failed(lua_State *L, const char *function,
     return luaL_error(L, "%s failed: %s", function, ecs_sched_result_string(result));
 }
 
-/* ecs.spawn{Health = {hp = 10}, Enemy = {}} -> the new entity (alive once applied) */
+/* ecs.spawn{Health = {hp = 10}, Enemy = {}} -> the new entity (alive once applied);
+   ecs.spawn({...}, parent) makes it a child of parent */
 static int ecs_sched__lua_spawn(lua_State *L) {
     ecs_sched__lua_version *v = ecs_sched__lua_self(L);
     ecs_sched_commands *commands = ecs_sched__lua_commands(L, "ecs.spawn");
@@ -747,6 +877,10 @@ static int ecs_sched__lua_spawn(lua_State *L) {
     const void *values[64];
     int32_t count = 0;
     ecs_sched_entity e;
+#ifndef ECS_SCHED_NO_RELATIONS
+    ecs_sched_entity parent =
+        lua_isnoneornil(L, 2) ? ECS_SCHED_NULL_ENTITY : ecs_sched__lua_check_entity(L, 2, "ecs.spawn");
+#endif
     if (!lua_isnoneornil(L, 1)) {
         luaL_checktype(L, 1, LUA_TTABLE);
         lua_pushnil(L);
@@ -764,6 +898,11 @@ static int ecs_sched__lua_spawn(lua_State *L) {
     }
     e = ecs_sched_commands_spawn_with(commands, count, ids, values);
     if (!e) return ecs_sched__lua_command_failed(L, "ecs.spawn", ECS_SCHED_ERR_OUT_OF_MEMORY);
+#ifndef ECS_SCHED_NO_RELATIONS
+    if (parent && ecs_sched_commands_set_parent(commands, e, parent) != ECS_SCHED_OK) {
+        return ecs_sched__lua_command_failed(L, "ecs.spawn", ECS_SCHED_ERR_OUT_OF_MEMORY);
+    }
+#endif
     ecs_sched__lua_push_entity(L, e);
     return 1;
 }
@@ -815,6 +954,354 @@ static int ecs_sched__lua_lookup(lua_State *L) {
 static int ecs_sched__lua_delta_time(lua_State *L) {
     ecs_sched__lua_version *v = ecs_sched__lua_self(L);
     lua_pushnumber(L, ecs_sched__lua_delta(L, v, ecs_sched__lua_current(L, "ecs.delta_time")));
+    return 1;
+}
+
+/* ---- resources, messages, states, the hierarchy: the calls of a run beyond its terms ---- */
+
+static const char *ecs_sched__lua_kind(const ecs_sched__lua_run *run) {
+    return run->decl->observer ? "observer" : "system";
+}
+
+/* The value's term for what the run reaches beyond its query: id with that access. */
+static int32_t ecs_sched__lua_reach(lua_State *L, ecs_sched__lua_run *run, ecs_sched_id id,
+                                    uint8_t access) {
+    int32_t k;
+    for (k = 0; k < run->reached_count; k++) {
+        if (run->reached[k] == id && run->reached_access[k] == access) return ECS_SCHED_MAX_TERMS + k;
+    }
+    if (run->reached_count == ECS_SCHED__LUA_MAX_REACHED) {
+        luaL_error(L, "%s '%s' reaches more than %d resources and message types in one run",
+                   ecs_sched__lua_kind(run), run->decl->name, ECS_SCHED__LUA_MAX_REACHED);
+    }
+    run->reached[run->reached_count] = id;
+    run->reached_access[run->reached_count] = access;
+    return ECS_SCHED_MAX_TERMS + run->reached_count++;
+}
+
+static void ecs_sched__lua_push_reached(lua_State *L, ecs_sched__lua_version *v,
+                                        ecs_sched__lua_run *run, ecs_sched_id id,
+                                        uint8_t access, const void *data) {
+    ecs_sched__lua_value_ud value;
+    value.generation = run->generation;
+    value.decl = (int32_t)(run->decl - v->decls);
+    value.term = ecs_sched__lua_reach(L, run, id, access);
+    ecs_sched__lua_push_value(L, &value, id, (unsigned char *)(uintptr_t)data);
+}
+
+/* The component, resource or message type named by the string at `index`. */
+static ecs_sched_id ecs_sched__lua_check_type(lua_State *L, ecs_sched__lua_version *v, int index,
+                                              const char *function, const char *what) {
+    const char *name = luaL_checkstring(L, index);
+    ecs_sched_id id = ecs_sched_component_lookup(v->world, name);
+    char where[256];
+    if (!id) {
+        luaL_error(L, "%s (%s): no %s is named '%s' (declare it with ecs.%s, or register it in "
+                   "C, before the script loads)", function,
+                   ecs_sched__lua_where(L, where, sizeof where), what, name,
+                   strcmp(what, "message type") == 0 ? "message" : "component");
+    }
+    return id;
+}
+
+/* Whether the system's run declared id in its reads (or writes, when `write`). */
+static bool ecs_sched__lua_declared(const ecs_sched__lua_run *run, ecs_sched_id id, bool write) {
+    const ecs_sched_system_ctx *ctx = run->ctx;
+    return ecs_sched__ids_contain(ctx->writes, ctx->write_count, id) ||
+           (!write && ecs_sched__ids_contain(ctx->reads, ctx->read_count, id));
+}
+
+/* The Lua error for something a system uses without declaring it in `key`. */
+static int ecs_sched__lua_undeclared(lua_State *L, const ecs_sched__lua_run *run,
+                                     const char *what, const char *name, const char *key) {
+    char where[256];
+    return luaL_error(L, "system '%s' %s '%s' without declaring it (%s): add it to the "
+                      "system's %s = {...}", run->decl->name, what, name,
+                      ecs_sched__lua_where(L, where, sizeof where), key);
+}
+
+/* ecs.resource("Score") -> its value, written through when the system declares it in
+   writes; ecs.resource("Score", true) -> nil when it does not exist (else an error) */
+static int ecs_sched__lua_resource(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_run *run = ecs_sched__lua_current(L, "ecs.resource");
+    ecs_sched_id id = ecs_sched__lua_check_type(L, v, 1, "ecs.resource", "resource");
+    const char *name = v->world->components[id].name;
+    bool write = run->decl->observer || ecs_sched__lua_declared(run, id, true);
+    char where[256];
+    if (!run->decl->observer && !ecs_sched__lua_declared(run, id, false)) {
+        return ecs_sched__lua_undeclared(L, run, "reads resource", name, "reads");
+    }
+    if (!ecs_sched_resource_exists(v->world, id)) {
+        if (lua_toboolean(L, 2)) {
+            lua_pushnil(L);
+            return 1;
+        }
+        return luaL_error(L, "resource '%s' does not exist (%s): insert it before %s '%s' runs "
+                          "(ecs.init_resource at the script's top level, ecs.set_resource, or "
+                          "ecs_sched_resource_insert), or ask ecs.resource('%s', true) for nil",
+                          name, ecs_sched__lua_where(L, where, sizeof where),
+                          ecs_sched__lua_kind(run), run->decl->name, name);
+    }
+    if (v->world->components[id].size == 0) {
+        lua_pushboolean(L, 1);   /* a tag as a resource: it exists */
+        return 1;
+    }
+    /* (through the context, so that a write counts as a change as C's does) */
+    ecs_sched__lua_push_reached(L, v, run, id,
+                                write ? ECS_SCHED__LUA_WRITE : ECS_SCHED__LUA_READ,
+                                run->decl->observer ? ecs_sched_resource_get_mut(v->world, id)
+                                : write             ? ecs_sched_ctx_resource_mut(run->ctx, id)
+                                                    : ecs_sched_ctx_resource(run->ctx, id));
+    return 1;
+}
+
+/* ecs.set_resource("Score", {points = 0}): a command inserting (or replacing) the resource;
+   the fields left out are zero. */
+static int ecs_sched__lua_set_resource(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched_commands *commands = ecs_sched__lua_commands(L, "ecs.set_resource");
+    ecs_sched_id id = ecs_sched__lua_check_type(L, v, 1, "ecs.set_resource", "resource");
+    ecs_sched_result result =
+        ecs_sched_commands_set_resource(commands, id, ecs_sched__lua_new_value(L, v, id, 2));
+    if (result != ECS_SCHED_OK) return ecs_sched__lua_command_failed(L, "ecs.set_resource", result);
+    return 0;
+}
+
+/* ecs.init_resource("Score", {points = 0}) at the top level: inserts the resource when the
+   world has none (a reload keeps the value it has). */
+static int ecs_sched__lua_init_resource(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched_id id;
+    unsigned char *value;
+    if (!v->loading) {
+        return luaL_error(L, "ecs.init_resource is for the script's top level; in a run, "
+                          "ecs.set_resource records the insertion as a command");
+    }
+    id = ecs_sched__lua_check_type(L, v, 1, "ecs.init_resource", "resource");
+    if (ecs_sched_resource_exists(v->world, id)) return 0;
+    value = ecs_sched__lua_new_value(L, v, id, 2);
+    if (ecs_sched_resource_insert(v->world, id, value) != ECS_SCHED_OK) {
+        return luaL_error(L, "ecs.init_resource: %s", ecs_sched_last_error(v->world));
+    }
+    return 0;
+}
+
+/* The message type named at `index`, which the system declared in `key`. */
+static ecs_sched_id ecs_sched__lua_check_message(lua_State *L, ecs_sched__lua_version *v,
+                                                 const ecs_sched__lua_run *run, int index,
+                                                 const char *function, const char *key) {
+    ecs_sched_id id = ecs_sched__lua_check_type(L, v, index, function, "message type");
+    const char *name = v->world->components[id].name;
+    char where[256];
+    if (!ecs_sched_is_message(v->world, id)) {
+        luaL_error(L, "%s (%s): '%s' is a component, not a message type (declare one with "
+                   "ecs.message)", function, ecs_sched__lua_where(L, where, sizeof where), name);
+    }
+    if (!run->decl->observer) {
+        bool send = strcmp(key, "sends") == 0;
+        const ecs_sched_system_ctx *ctx = run->ctx;
+        if (!ecs_sched__ids_contain(send ? ctx->writes : ctx->reads,
+                                    send ? ctx->write_count : ctx->read_count, id)) {
+            ecs_sched__lua_undeclared(L, run, send ? "sends messages of" : "reads messages of",
+                                      name, key);
+        }
+    }
+    return id;
+}
+
+/* ecs.send("Hit", {amount = 3}) */
+static int ecs_sched__lua_send(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_run *run = ecs_sched__lua_current(L, "ecs.send");
+    ecs_sched_id id = ecs_sched__lua_check_message(L, v, run, 1, "ecs.send", "sends");
+    const void *message = v->world->components[id].size ? ecs_sched__lua_new_value(L, v, id, 2)
+                                                         : NULL;
+    ecs_sched_result result = run->decl->observer ? ecs_sched_send(v->world, id, message)
+                                                  : ecs_sched_ctx_send(run->ctx, id, message);
+    if (result != ECS_SCHED_OK) {
+        return luaL_error(L, "ecs.send: %s", ecs_sched_last_error(v->world));
+    }
+    return 0;
+}
+
+/* What `for m in ecs.messages("Hit")` walks: one read of the system's cursor. */
+typedef struct ecs_sched__lua_messages_ud {
+    uint64_t generation;
+    int32_t decl;
+    int32_t term;
+    ecs_sched_id id;
+    int32_t at;                         /* in the read's current run of messages */
+    ecs_sched_messages read;
+} ecs_sched__lua_messages_ud;
+
+static int ecs_sched__lua_messages_next(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_messages_ud *m =
+        (ecs_sched__lua_messages_ud *)luaL_checkudata(L, 1, ECS_SCHED__LUA_MESSAGES);
+    ecs_sched__lua_value_ud value;
+    size_t size = v->world->components[m->id].size;
+    ecs_sched__lua_check_run(L, v, m->generation, m->decl, "ecs.messages()");
+    while (m->at >= m->read.count) {
+        if (!ecs_sched_messages_next(&m->read)) return 0;
+        m->at = 0;
+    }
+    m->at++;
+    if (size == 0) {
+        lua_pushboolean(L, 1);   /* a message without data: only its count matters */
+        return 1;
+    }
+    value.generation = m->generation;
+    value.decl = m->decl;
+    value.term = m->term;
+    ecs_sched__lua_push_value(L, &value, m->id,
+                              (unsigned char *)(uintptr_t)m->read.data + (size_t)(m->at - 1) * size);
+    return 1;
+}
+
+/* for m in ecs.messages("Hit") do ... end: the messages sent since the system last read
+   them, oldest first, each read-only */
+static int ecs_sched__lua_messages(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_run *run = ecs_sched__lua_current(L, "ecs.messages");
+    ecs_sched__lua_messages_ud *m;
+    ecs_sched_id id;
+    if (run->decl->observer) {
+        return luaL_error(L, "ecs.messages is for systems, which keep a place in the messages "
+                          "(observer '%s' cannot read them)", run->decl->name);
+    }
+    id = ecs_sched__lua_check_message(L, v, run, 1, "ecs.messages", "receives");
+    lua_pushlightuserdata(L, v);
+    lua_pushcclosure(L, ecs_sched__lua_messages_next, 1);
+    m = (ecs_sched__lua_messages_ud *)lua_newuserdata(L, sizeof *m);
+    memset(m, 0, sizeof *m);
+    m->generation = run->generation;
+    m->decl = (int32_t)(run->decl - v->decls);
+    m->term = ecs_sched__lua_reach(L, run, id, ECS_SCHED__LUA_READ);
+    m->id = id;
+    m->read = ecs_sched_ctx_messages(run->ctx, id);
+    luaL_getmetatable(L, ECS_SCHED__LUA_MESSAGES);
+    lua_setmetatable(L, -2);
+    return 2;
+}
+
+#ifndef ECS_SCHED_NO_STATES
+/* The state machine named at `index`; a Lua error naming the machines there are. */
+static const ecs_sched__state_machine *ecs_sched__lua_check_machine(lua_State *L,
+                                                                    ecs_sched__lua_version *v,
+                                                                    int index,
+                                                                    const char *function) {
+    const char *name = luaL_checkstring(L, index);
+    const ecs_sched__state_machine *m = ecs_sched__state_find_name(v->world, name);
+    const ecs_sched__states *states = ecs_sched__states_of(v->world);
+    char list[256] = "", where[256];
+    size_t at = 0;
+    uint32_t i;
+    if (m) return m;
+    for (i = 0; states && i < states->count; i++) {
+        at = ecs_sched__append(list, sizeof list, at, i ? ", " : "");
+        at = ecs_sched__append(list, sizeof list, at, states->items[i].name);
+    }
+    luaL_error(L, "%s (%s): no state machine is named '%s' (%s%s)", function,
+               ecs_sched__lua_where(L, where, sizeof where), name,
+               at ? "the machines: " : "none is registered: ecs_sched_state_register", list);
+    return NULL;
+}
+
+/* ecs.state("Game") -> "Playing", or nil while the machine has no value; the system reads
+   the machine (reads = {"Game"}) */
+static int ecs_sched__lua_state(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_run *run = ecs_sched__lua_current(L, "ecs.state");
+    const ecs_sched__state_machine *m = ecs_sched__lua_check_machine(L, v, 1, "ecs.state");
+    int32_t value;
+    if (!run->decl->observer && !ecs_sched__lua_declared(run, m->id, false)) {
+        return ecs_sched__lua_undeclared(L, run, "reads state", m->name, "reads");
+    }
+    value = run->decl->observer ? ecs_sched_state_get(v->world, m->id)
+                                : ecs_sched_ctx_state(run->ctx, m->id);
+    if (value == ECS_SCHED_STATE_NONE) lua_pushnil(L);
+    else lua_pushstring(L, m->value_names[value]);
+    return 1;
+}
+
+/* ecs.set_state("Game", "Over"): queued for the next transition; the system declares the
+   machine in writes (what queuing a value writes: its pending slot) */
+static int ecs_sched__lua_set_state(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_run *run = ecs_sched__lua_current(L, "ecs.set_state");
+    const ecs_sched__state_machine *m = ecs_sched__lua_check_machine(L, v, 1, "ecs.set_state");
+    const char *name = luaL_checkstring(L, 2);
+    char list[256] = "", where[256];
+    size_t at = 0;
+    int32_t value;
+    ecs_sched_result result;
+    for (value = 0; value < m->value_count && strcmp(m->value_names[value], name) != 0; value++) {
+        at = ecs_sched__append(list, sizeof list, at, value ? ", " : "");
+        at = ecs_sched__append(list, sizeof list, at, m->value_names[value]);
+    }
+    if (value == m->value_count) {
+        return luaL_error(L, "ecs.set_state (%s): state machine '%s' has no value '%s' (its "
+                          "values: %s)", ecs_sched__lua_where(L, where, sizeof where), m->name,
+                          name, list);
+    }
+    if (!run->decl->observer && !ecs_sched__lua_declared(run, m->next, true)) {
+        return ecs_sched__lua_undeclared(L, run, "queues state", m->name, "writes");
+    }
+    result = run->decl->observer ? ecs_sched_state_set(v->world, m->id, value)
+                                 : ecs_sched_ctx_state_set(run->ctx, m->id, value);
+    if (result != ECS_SCHED_OK) {
+        return luaL_error(L, "ecs.set_state: %s", ecs_sched_last_error(v->world));
+    }
+    return 0;
+}
+#endif /* ECS_SCHED_NO_STATES */
+
+#ifndef ECS_SCHED_NO_RELATIONS
+/* ecs.parent(e) -> its parent, or nil for a root */
+static int ecs_sched__lua_parent(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched_entity parent =
+        ecs_sched_parent_of(v->world, ecs_sched__lua_check_entity(L, 1, "ecs.parent"));
+    if (parent) ecs_sched__lua_push_entity(L, parent);
+    else lua_pushnil(L);
+    return 1;
+}
+
+/* ecs.children(e) -> a sequence of its children, in their order ({} for none) */
+static int ecs_sched__lua_children(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    int32_t count = 0, i;
+    const ecs_sched_entity *children =
+        ecs_sched_children(v->world, ecs_sched__lua_check_entity(L, 1, "ecs.children"), &count);
+    lua_createtable(L, count, 0);
+    for (i = 0; i < count; i++) {
+        ecs_sched__lua_push_entity(L, children[i]);
+        lua_rawseti(L, -2, (int)i + 1);
+    }
+    return 1;
+}
+
+/* ecs.set_parent(child, parent): a command */
+static int ecs_sched__lua_set_parent(lua_State *L) {
+    ecs_sched_commands *commands = ecs_sched__lua_commands(L, "ecs.set_parent");
+    ecs_sched_entity child = ecs_sched__lua_check_entity(L, 1, "ecs.set_parent");
+    ecs_sched_result result = ecs_sched_commands_set_parent(
+        commands, child, ecs_sched__lua_check_entity(L, 2, "ecs.set_parent"));
+    if (result != ECS_SCHED_OK) return ecs_sched__lua_command_failed(L, "ecs.set_parent", result);
+    return 0;
+}
+#endif /* ECS_SCHED_NO_RELATIONS */
+
+/* ecs.elapsed_time() -> the seconds the system's clock has run (Time: the virtual clock, the
+   fixed one in the fixed schedules) */
+static int ecs_sched__lua_elapsed_time(lua_State *L) {
+    ecs_sched__lua_version *v = ecs_sched__lua_self(L);
+    ecs_sched__lua_run *run = ecs_sched__lua_current(L, "ecs.elapsed_time");
+    const ecs_sched_time *time;
+    ecs_sched__lua_delta(L, v, run);   /* (the same checks) */
+    time = ecs_sched_ctx_time(run->ctx);
+    lua_pushnumber(L, (lua_Number)time->elapsed_seconds);
     return 1;
 }
 

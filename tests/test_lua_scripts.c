@@ -1,5 +1,6 @@
 /* The Lua driver (ECS_SCHED_LUA): components, systems and observers declared by a Lua script,
-   what a run reaches (its terms' fields, commands, the time), the sandbox, the budget, the
+   what a run reaches (its terms' fields, commands, the time, resources, messages, states,
+   the hierarchy, arrays and nested structs), the sandbox, the budget, the
    errors a script's author sees (with the file and line), and reloads. Built against LuaJIT
    2.1 and against Lua 5.4 (Makefile: LUA_RUNS). The scripts are written next to the program. */
 #define ECS_SCHED_IMPLEMENTATION
@@ -953,6 +954,662 @@ static void a_reload_that_changes_a_component_s_layout_keeps_the_version_before(
     finish(w);
 }
 
+/* ---- resources ---- */
+
+static const char *const SCORE =
+    "ecs.component{name = 'Score', fields = {{'points', 'i32'}}}\n"
+    "ecs.component{name = 'Bonus', fields = {{'amount', 'i32'}}}\n"
+    "ecs.init_resource('Score', {points = 5})\n"
+    "ecs.init_resource('Bonus', {amount = 3})\n";
+
+/* The i32 first field of resource `name`. */
+static int32_t resource_i32(ecs_sched_world *w, const char *name) {
+    const int32_t *value = (const int32_t *)ecs_sched_resource_get(w, ecs_sched_component_lookup(w, name));
+    assert_non_null(value);
+    return *value;
+}
+
+/* The script, a line after SCORE's four. */
+static ecs_sched_script *load_with_score(ecs_sched_world *w, const char *rest) {
+    char text[2048];
+    snprintf(text, sizeof text, "%s%s", SCORE, rest);
+    return load_ok(w, text);
+}
+
+static void a_system_reads_and_writes_the_resources_it_declares(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_with_score(w, "ecs.system{name = 'count', reads = {'Bonus'}, writes = 'Score',\n"
+                       "  run = function(it)\n"
+                       "    local score = ecs.resource('Score')\n"
+                       "    score.points = score.points + ecs.resource('Bonus').amount\n"
+                       "  end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 11);
+    finish(w);
+}
+
+static void init_resource_leaves_a_resource_the_world_has(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_script *script;
+    (void)state;
+    script = load_with_score(w, "ecs.system{name = 'count', writes = {'Score'}, run = function(it)\n"
+                                "  ecs.resource('Score').points = ecs.resource('Score').points * 2\n"
+                                "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 10);
+    write_script(SCORE);   /* the same top level, without the system */
+    assert_int_equal(ecs_sched_script_reload(w, script), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 10);
+    finish(w);
+}
+
+static void writing_a_resource_the_system_only_reads_fails_naming_the_line(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char expected[700];
+    (void)state;
+    load_with_score(w, "ecs.system{name = 'cheat', reads = {'Score'}, run = function(it)\n"
+                       "  ecs.resource('Score').points = 1000\n"
+                       "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+    snprintf(expected, sizeof expected, "Score is read-only in system 'cheat' (%s:6): declare it "
+             "in the system's writes", g_path);
+    assert_error_has(w, expected, 0);
+    ecs_sched_clear_error(w);
+    assert_int_equal(resource_i32(w, "Score"), 5);
+    finish(w);
+}
+
+static void a_resource_the_system_does_not_declare_is_refused(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char expected[700];
+    (void)state;
+    load_with_score(w, "ecs.system{name = 'peek', reads = {'Bonus'}, run = function(it)\n"
+                       "  local n = ecs.resource('Score').points\n"
+                       "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+    snprintf(expected, sizeof expected, "system 'peek' reads resource 'Score' without declaring "
+             "it (%s:6): add it to the system's reads", g_path);
+    assert_error_has(w, expected, 0);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void an_unknown_name_in_reads_refuses_the_load_with_its_line(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    write_script("\necs.system{name = 'peek', reads = {'Scor'}, run = function(it) end}\n");
+    assert_null(ecs_sched_script_load(w, g_path));
+    assert_int_equal(ecs_sched_last_result(w), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "system 'peek' reads 'Scor': no resource, component or state machine "
+                        "has that name", 2);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void a_missing_resource_fails_the_system_or_is_nil_when_asked(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_ok(w, "ecs.component{name = 'Level', fields = {{'n', 'i32'}}}\n"
+               "ecs.system{name = 'maybe', reads = {'Level'}, run = function(it)\n"
+               "  assert(ecs.resource('Level', true) == nil)\n"
+               "  local level = ecs.resource('Level')\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "resource 'Level' does not exist", 4);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void a_resource_term_of_the_query_counts_as_declared(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_with_score(w, "ecs.system{name = 'count', query = '[inout] $Score',\n"
+                       "  run = function(it) ecs.resource('Score').points = 42 end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 42);
+    finish(w);
+}
+
+static void set_resource_inserts_the_resource_at_the_sync_point(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_ok(w, "ecs.component{name = 'Level', fields = {{'n', 'i32'}, {'hard', 'bool'}}}\n"
+               "ecs.system{name = 'start', commands = true, run = function(it)\n"
+               "  ecs.set_resource('Level', {n = 3})\n"
+               "end}\n");
+    assert_false(ecs_sched_resource_exists(w, ecs_sched_component_lookup(w, "Level")));
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Level"), 3);
+    finish(w);
+}
+
+static void an_observer_reads_and_writes_resources(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_with_score(w, "ecs.observer{name = 'on_kill', event = 'add', component = 'Bonus',\n"
+                       "  run = function(e)\n"
+                       "    ecs.resource('Score').points = ecs.resource('Score').points + 1\n"
+                       "  end}\n");
+    assert_int_equal(ecs_sched_insert(w, ecs_sched_spawn(w), ecs_sched_component_lookup(w, "Bonus"),
+                                      NULL), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 6);
+    finish(w);
+}
+
+/* ---- messages ---- */
+
+static const char *const HITS =
+    "ecs.component{name = 'Total', fields = {{'sum', 'i32'}, {'seen', 'i32'}}}\n"
+    "ecs.init_resource('Total')\n"
+    "ecs.message{name = 'Hit', fields = {{'amount', 'i32'}}}\n";
+
+static void a_system_reads_each_message_another_sends_once(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char text[2048];
+    (void)state;
+    snprintf(text, sizeof text, "%s%s", HITS,
+             "ecs.system{name = 'attack', sends = {'Hit'}, run = function(it)\n"
+             "  ecs.send('Hit', {amount = 3})\n"
+             "  ecs.send('Hit', {amount = 4})\n"
+             "end}\n"
+             "ecs.system{name = 'tally', after = 'attack', receives = {'Hit'}, writes = {'Total'},\n"
+             "  run = function(it)\n"
+             "    local total = ecs.resource('Total')\n"
+             "    for hit in ecs.messages('Hit') do\n"
+             "      total.sum = total.sum + hit.amount\n"
+             "      total.seen = total.seen + 1\n"
+             "    end\n"
+             "  end}\n");
+    load_ok(w, text);
+    assert_true(ecs_sched_is_message(w, ecs_sched_component_lookup(w, "Hit")));
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Total"), 14);
+    assert_int_equal(((const int32_t *)ecs_sched_resource_get(w, ecs_sched_component_lookup(w, "Total")))[1], 4);
+    finish(w);
+}
+
+static void sending_a_message_type_not_in_sends_fails_the_system(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char text[2048], expected[700];
+    (void)state;
+    snprintf(text, sizeof text, "%s%s", HITS,
+             "ecs.system{name = 'attack', run = function(it)\n"
+             "  ecs.send('Hit', {amount = 3})\n"
+             "end}\n");
+    load_ok(w, text);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+    snprintf(expected, sizeof expected, "system 'attack' sends messages of 'Hit' without declaring "
+             "it (%s:5): add it to the system's sends", g_path);
+    assert_error_has(w, expected, 0);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void reading_a_message_type_not_in_receives_fails_the_system(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char text[2048], expected[700];
+    (void)state;
+    snprintf(text, sizeof text, "%s%s", HITS,
+             "ecs.system{name = 'tally', run = function(it)\n"
+             "  for hit in ecs.messages('Hit') do end\n"
+             "end}\n");
+    load_ok(w, text);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+    snprintf(expected, sizeof expected, "system 'tally' reads messages of 'Hit' without declaring "
+             "it (%s:5): add it to the system's receives", g_path);
+    assert_error_has(w, expected, 0);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void a_message_type_in_reads_is_refused_naming_receives(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char text[2048];
+    (void)state;
+    snprintf(text, sizeof text, "%s%s", HITS,
+             "ecs.system{name = 'tally', reads = {'Hit'}, run = function(it) end}\n");
+    write_script(text);
+    assert_null(ecs_sched_script_load(w, g_path));
+    assert_error_has(w, "system 'tally' reads 'Hit': it is a message type: declare it in sends "
+                        "(to send) or receives (to read)", 4);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void a_message_read_is_read_only(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    int32_t hit = 5;
+    char text[2048];
+    (void)state;
+    snprintf(text, sizeof text, "%s%s", HITS,
+             "ecs.system{name = 'tally', receives = {'Hit'}, run = function(it)\n"
+             "  for hit in ecs.messages('Hit') do hit.amount = 0 end\n"
+             "end}\n");
+    load_ok(w, text);
+    assert_int_equal(ecs_sched_send(w, ecs_sched_component_lookup(w, "Hit"), &hit), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "Hit is read-only in system 'tally'", 5);
+    assert_error_has(w, "a message is read-only once sent", 0);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void a_system_cannot_both_send_and_receive_a_message_type(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    char text[2048];
+    (void)state;
+    snprintf(text, sizeof text, "%s%s", HITS,
+             "ecs.system{name = 'echo', sends = 'Hit', receives = 'Hit', run = function(it) end}\n");
+    write_script(text);
+    assert_null(ecs_sched_script_load(w, g_path));
+    assert_error_has(w, "system 'echo' sends and receives 'Hit': a system reads the messages "
+                        "others send", 4);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+/* ---- time ---- */
+
+static void elapsed_time_is_the_clock_s_elapsed_seconds(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    assert_int_equal(ecs_sched_time_setup(w, NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_MILLISECONDS(250)), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_time_advance_by(w, ECS_SCHED_MILLISECONDS(125)), ECS_SCHED_OK);
+    load_ok(w, "ecs.component{name = 'Clock', fields = {{'elapsed', 'f64'}, {'dt', 'f64'}}}\n"
+               "ecs.init_resource('Clock')\n"
+               "ecs.system{name = 'watch', writes = {'Clock'}, run = function(it)\n"
+               "  ecs.resource('Clock').elapsed = ecs.elapsed_time()\n"
+               "  ecs.resource('Clock').dt = it.dt\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    {
+        const double *clock = (const double *)ecs_sched_resource_get(w, ecs_sched_component_lookup(w, "Clock"));
+        assert_true(clock[0] == 0.375 && clock[1] == 0.125);
+    }
+    finish(w);
+}
+
+/* ---- states ---- */
+
+enum { LUA_MENU, LUA_PLAYING, LUA_OVER };
+
+static ecs_sched_id register_game(ecs_sched_world *w) {
+    ecs_sched_id game = ecs_sched_state_register(
+        w, &(ecs_sched_state_desc){.name = "Game", .values = {"Menu", "Playing", "Over"}});
+    assert_true(game != 0);
+    return game;
+}
+
+static void run_if_in_state_runs_the_system_in_that_state_only(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id game = register_game(w);
+    (void)state;
+    load_with_score(w, "ecs.system{name = 'play', writes = {'Score'},\n"
+                       "  run_if = {in_state = {'Game', 'Playing'}},\n"
+                       "  run = function(it) ecs.resource('Score').points = 0 end}\n");
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);   /* Menu */
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 5);
+    assert_int_equal(ecs_sched_state_set(w, game, LUA_PLAYING), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 0);
+    finish(w);
+}
+
+static void a_system_on_enter_runs_when_its_state_is_entered(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id game = register_game(w);
+    (void)state;
+    load_with_score(w, "ecs.system{name = 'game_over', on_enter = {'Game', 'Over'},\n"
+                       "  writes = {'Score'}, run = function(it) ecs.resource('Score').points = -1 end}\n"
+                       "ecs.system{name = 'leave_menu', on_exit = {'Game', 'Menu'},\n"
+                       "  writes = {'Bonus'}, run = function(it) ecs.resource('Bonus').amount = 0 end}\n");
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Bonus"), 3);
+    assert_int_equal(ecs_sched_state_set(w, game, LUA_OVER), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), -1);
+    assert_int_equal(resource_i32(w, "Bonus"), 0);
+    finish(w);
+}
+
+static void set_state_queues_the_next_value_and_state_reads_the_current(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id game = register_game(w);
+    (void)state;
+    load_ok(w, "ecs.system{name = 'start', reads = {'Game'}, writes = {'Game'}, run = function(it)\n"
+               "  if ecs.state('Game') == 'Menu' then ecs.set_state('Game', 'Playing') end\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_get(w, game), LUA_MENU);
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_get(w, game), LUA_PLAYING);
+    finish(w);
+}
+
+static void an_unknown_state_value_fails_the_system_listing_the_values(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id game = register_game(w);
+    (void)state;
+    load_ok(w, "ecs.system{name = 'start', writes = {'Game'}, run = function(it)\n"
+               "  ecs.set_state('Game', 'Plaing')\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "state machine 'Game' has no value 'Plaing' (its values: Menu, Playing, "
+                        "Over)", 2);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void queuing_a_state_the_system_does_not_write_fails(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id game = register_game(w);
+    char expected[700];
+    (void)state;
+    load_ok(w, "ecs.system{name = 'start', reads = {'Game'}, run = function(it)\n"
+               "  ecs.set_state('Game', 'Playing')\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+    snprintf(expected, sizeof expected, "system 'start' queues state 'Game' without declaring it "
+             "(%s:2): add it to the system's writes", g_path);
+    assert_error_has(w, expected, 0);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void an_unknown_state_machine_in_run_if_refuses_the_load(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    register_game(w);
+    write_script("\n\necs.system{name = 'play', run_if = {in_state = {'Gaem', 'Playing'}},\n"
+                 "  run = function(it) end}\n");
+    assert_null(ecs_sched_script_load(w, g_path));
+    assert_error_has(w, "system 'play' names state machine 'Gaem': no machine has that name", 3);
+    ecs_sched_clear_error(w);
+    write_script("ecs.system{name = 'play', on_enter = {'Game', 'Won'}, run = function(it) end}\n");
+    assert_null(ecs_sched_script_load(w, g_path));
+    assert_error_has(w, "system 'play' names a value of state machine 'Game': its values: Menu, "
+                        "Playing, Over", 1);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+/* ---- the hierarchy ---- */
+
+static void parent_and_children_read_the_hierarchy(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_entity ship = ecs_sched_spawn(w), left = ecs_sched_spawn(w), right = ecs_sched_spawn(w);
+    (void)state;
+    assert_int_equal(ecs_sched_set_name(w, ship, "ship"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_parent(w, left, ship), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_parent(w, right, ship), ECS_SCHED_OK);
+    load_ok(w, "ecs.component{name = 'Seen', fields = {{'count', 'i32'}, {'first', 'entity'},\n"
+               "                                     {'parent', 'entity'}, {'root', 'bool'}}}\n"
+               "ecs.system{name = 'walk', commands = true, run = function(it)\n"
+               "  local ship = ecs.lookup('ship')\n"
+               "  local children = ecs.children(ship)\n"
+               "  ecs.spawn{Seen = {count = #children, first = children[1],\n"
+               "                    parent = ecs.parent(children[2]), root = ecs.parent(ship) == nil}}\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    {
+        ecs_sched_query *q = ecs_sched_query_from_text(w, "Seen");
+        ecs_sched_iter it = ecs_sched_query_iter(q);
+        const unsigned char *seen;
+        ecs_sched_entity first, parent;
+        assert_true(ecs_sched_iter_next(&it));
+        seen = (const unsigned char *)it.fields[0];
+        assert_int_equal(*(const int32_t *)(const void *)seen, 2);
+        memcpy(&first, seen + 8, sizeof first);
+        memcpy(&parent, seen + 16, sizeof parent);
+        assert_true(first == left && parent == ship);
+        assert_true(seen[24] == 1);
+        assert_false(ecs_sched_iter_next(&it));
+    }
+    finish(w);
+}
+
+static void spawn_with_a_parent_and_set_parent_record_commands(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_entity ship = ecs_sched_spawn(w), crate = ecs_sched_spawn(w);
+    int32_t count = 0;
+    const ecs_sched_entity *children;
+    (void)state;
+    assert_int_equal(ecs_sched_set_name(w, ship, "ship"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_set_name(w, crate, "crate"), ECS_SCHED_OK);
+    load_ok(w, "ecs.system{name = 'build', commands = true, run = function(it)\n"
+               "  local ship = ecs.lookup('ship')\n"
+               "  ecs.spawn({}, ship)\n"
+               "  ecs.set_parent(ecs.lookup('crate'), ship)\n"
+               "  assert(#ecs.children(ship) == 0, 'the commands wait for the sync point')\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    children = ecs_sched_children(w, ship, &count);
+    assert_int_equal(count, 2);
+    assert_true(children[0] != crate && children[1] == crate);
+    finish(w);
+}
+
+/* ---- arrays and nested structs ---- */
+
+typedef struct {
+    int32_t slots[4];
+    uint8_t flags[3];
+} LuaInventory;
+
+static void a_fixed_array_field_is_read_and_written_from_index_one(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id inventory;
+    LuaInventory value;
+    char text[256];
+    (void)state;
+    load_ok(w, "ecs.component{name = 'Inventory', fields = {{'slots', 'i32', count = 4},\n"
+               "                                          {'flags', 'u8', count = 3}}}\n"
+               "ecs.system{name = 'fill', query = 'Inventory', run = function(it)\n"
+               "  for row in it:rows() do\n"
+               "    local inv = row.Inventory\n"
+               "    assert(#inv.slots == 4 and #inv.flags == 3)\n"
+               "    inv.slots = {10, 20}\n"
+               "    inv.slots[4] = inv.slots[1] + inv.slots[2]\n"
+               "    inv.flags[3] = 7\n"
+               "  end\n"
+               "end}\n");
+    inventory = ecs_sched_component_lookup(w, "Inventory");
+    assert_int_equal(ecs_sched_component_size(w, inventory), sizeof(LuaInventory));
+    memset(&value, 0, sizeof value);
+    value.slots[2] = 5;
+    assert_int_equal(ecs_sched_insert(w, ecs_sched_spawn(w), inventory, &value), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    {
+        ecs_sched_query *q = ecs_sched_query_from_text(w, "Inventory");
+        ecs_sched_iter it = ecs_sched_query_iter(q);
+        assert_true(ecs_sched_iter_next(&it));
+        ecs_sched_value_print(w, inventory, it.fields[0], text, (int32_t)sizeof text);
+    }
+    assert_string_equal(text, "{slots: [10, 20, 5, 30], flags: [0, 0, 7]}");
+    finish(w);
+}
+
+static void an_array_index_out_of_range_fails_naming_the_bounds(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_ok(w, "ecs.component{name = 'Inventory', fields = {{'slots', 'i32', count = 4}}}\n"
+               "ecs.system{name = 'fill', query = 'Inventory', run = function(it)\n"
+               "  for row in it:rows() do row.Inventory.slots[0] = 1 end\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_insert(w, ecs_sched_spawn(w), ecs_sched_component_lookup(w, "Inventory"),
+                                      NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "Inventory.slots holds 4 elements, [1] to [4]: there is no [0]", 3);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+static void writing_an_array_the_query_only_reads_fails(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    load_ok(w, "ecs.component{name = 'Inventory', fields = {{'slots', 'i32', count = 4}}}\n"
+               "ecs.system{name = 'fill', query = '[in] Inventory', run = function(it)\n"
+               "  for row in it:rows() do row.Inventory.slots[1] = 1 end\n"
+               "end}\n");
+    assert_int_equal(ecs_sched_insert(w, ecs_sched_spawn(w), ecs_sched_component_lookup(w, "Inventory"),
+                                      NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "Inventory is read-only in system 'fill'", 3);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+typedef struct {
+    float x, y;
+} LuaVec2;
+
+typedef struct {
+    LuaVec2 at;
+    LuaVec2 path[2];
+    int16_t speed;
+} LuaBody;
+
+static void a_field_of_a_declared_type_is_a_nested_struct(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id body;
+    char text[256];
+    (void)state;
+    load_ok(w, "ecs.component{name = 'Vec2', fields = {{'x', 'f32'}, {'y', 'f32'}}}\n"
+               "ecs.component{name = 'Body', fields = {{'at', 'Vec2'}, {'path', 'Vec2', count = 2},\n"
+               "                                     {'speed', 'i16'}}}\n"
+               "ecs.system{name = 'place', query = 'Body', commands = true, run = function(it)\n"
+               "  for row in it:rows() do\n"
+               "    row.Body.at.x = row.Body.at.y + 1\n"
+               "    row.Body.path[2] = {x = 5, y = 6}\n"
+               "  end\n"
+               "  ecs.spawn{Body = {at = {x = 1, y = 2}, speed = 3}}\n"
+               "end}\n");
+    body = ecs_sched_component_lookup(w, "Body");
+    assert_int_equal(ecs_sched_component_size(w, body), sizeof(LuaBody));
+    {
+        LuaBody b;
+        memset(&b, 0, sizeof b);
+        b.at.y = 2.5f;
+        assert_int_equal(ecs_sched_insert(w, ecs_sched_spawn(w), body, &b), ECS_SCHED_OK);
+    }
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    {
+        ecs_sched_query *q = ecs_sched_query_from_text(w, "Body");
+        ecs_sched_iter it = ecs_sched_query_iter(q);
+        int32_t seen = 0;
+        while (ecs_sched_iter_next(&it)) {
+            int32_t i;
+            for (i = 0; i < it.count; i++, seen++) {
+                const LuaBody *b = &((const LuaBody *)it.fields[0])[i];
+                if (b->speed == 3) {
+                    assert_true(b->at.x == 1.0f && b->at.y == 2.0f);
+                } else {
+                    ecs_sched_value_print(w, body, b, text, (int32_t)sizeof text);
+                    assert_string_equal(text, "{at: {x: 3.5, y: 2.5}, path: [{x: 0, y: 0}, "
+                                              "{x: 5, y: 6}], speed: 0}");
+                }
+            }
+        }
+        assert_int_equal(seen, 2);
+    }
+    finish(w);
+}
+
+/* ---- values left out ---- */
+
+static void insert_without_a_value_inserts_zeroes(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_entity e;
+    ecs_sched_id health;
+    (void)state;
+    load_ok(w, "ecs.component{name = 'Health', fields = {{'hp', 'i32'}}}\n"
+               "ecs.system{name = 'heal', commands = true, run = function(it)\n"
+               "  ecs.insert(ecs.lookup('hero'), 'Health')\n"
+               "end}\n");
+    health = ecs_sched_component_lookup(w, "Health");
+    e = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_set_name(w, e, "hero"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(((const Health *)ecs_sched_get(w, e, health))->hp, 0);
+    finish(w);
+}
+
+
+/* ---- run conditions ---- */
+
+static void run_if_resource_and_message_conditions_guard_the_system(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id level;
+    int32_t n = 1;
+    (void)state;
+    load_with_score(w, "ecs.component{name = 'Level', fields = {{'n', 'i32'}}}\n"
+                       "ecs.message{name = 'Ping'}\n"
+                       "ecs.system{name = 'count', writes = {'Score'},\n"
+                       "  run_if = {resource_exists = 'Level', on_message = 'Ping'},\n"
+                       "  run = function(it) ecs.resource('Score').points = ecs.resource('Score').points + 1 end}\n");
+    level = ecs_sched_component_lookup(w, "Level");
+    assert_int_equal(ecs_sched_send(w, ecs_sched_component_lookup(w, "Ping"), NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* no Level */
+    assert_int_equal(ecs_sched_resource_insert(w, level, &n), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);   /* no new Ping */
+    assert_int_equal(resource_i32(w, "Score"), 5);
+    assert_int_equal(ecs_sched_send(w, ecs_sched_component_lookup(w, "Ping"), NULL), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_int_equal(resource_i32(w, "Score"), 6);
+    finish(w);
+}
+
+static void an_unknown_condition_is_refused_listing_the_conditions(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    (void)state;
+    write_script("ecs.system{name = 'play', run_if = {in_stat = {'Game', 'Playing'}},\n"
+                 "  run = function(it) end}\n");
+    assert_null(ecs_sched_script_load(w, g_path));
+    assert_error_has(w, "ecs.system 'play': run_if has no condition 'in_stat' (its conditions: "
+                        "in_state, state_exists", 1);
+    ecs_sched_clear_error(w);
+    finish(w);
+}
+
+
+static void an_observer_sends_messages_and_queues_states(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_id game = register_game(w);
+    ecs_sched_message_cursor cursor;
+    char text[2048];
+    (void)state;
+    snprintf(text, sizeof text, "%s%s", HITS,
+             "ecs.observer{name = 'on_total', event = 'add', component = 'Total',\n"
+             "  run = function(e)\n"
+             "    ecs.send('Hit', {amount = 9})\n"
+             "    if ecs.state('Game') == 'Menu' then ecs.set_state('Game', 'Over') end\n"
+             "  end}\n");
+    load_ok(w, text);
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    cursor = ecs_sched_message_cursor_make(w, ecs_sched_component_lookup(w, "Hit"));
+    assert_int_equal(ecs_sched_insert(w, ecs_sched_spawn(w), ecs_sched_component_lookup(w, "Total"),
+                                      NULL), ECS_SCHED_OK);
+    {
+        ecs_sched_messages read = ecs_sched_message_read(w, &cursor);
+        assert_int_equal(read.total, 1);
+        while (read.count == 0) assert_true(ecs_sched_messages_next(&read));
+        assert_int_equal(*(const int32_t *)read.data, 9);
+    }
+    assert_int_equal(ecs_sched_state_apply(w, game), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_state_get(w, game), LUA_OVER);
+    finish(w);
+}
+
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_script_s_system_writes_the_fields_its_query_names),
@@ -998,6 +1655,38 @@ int main(int argc, char **argv) {
         cmocka_unit_test(two_systems_of_one_script_are_ordered_by_its_lua_state),
         cmocka_unit_test(systems_of_two_scripts_are_not_ambiguous),
         cmocka_unit_test(scripts_run_in_parallel_give_the_single_threaded_result),
+        cmocka_unit_test(a_system_reads_and_writes_the_resources_it_declares),
+        cmocka_unit_test(init_resource_leaves_a_resource_the_world_has),
+        cmocka_unit_test(writing_a_resource_the_system_only_reads_fails_naming_the_line),
+        cmocka_unit_test(a_resource_the_system_does_not_declare_is_refused),
+        cmocka_unit_test(an_unknown_name_in_reads_refuses_the_load_with_its_line),
+        cmocka_unit_test(a_missing_resource_fails_the_system_or_is_nil_when_asked),
+        cmocka_unit_test(a_resource_term_of_the_query_counts_as_declared),
+        cmocka_unit_test(set_resource_inserts_the_resource_at_the_sync_point),
+        cmocka_unit_test(an_observer_reads_and_writes_resources),
+        cmocka_unit_test(a_system_reads_each_message_another_sends_once),
+        cmocka_unit_test(sending_a_message_type_not_in_sends_fails_the_system),
+        cmocka_unit_test(reading_a_message_type_not_in_receives_fails_the_system),
+        cmocka_unit_test(a_message_type_in_reads_is_refused_naming_receives),
+        cmocka_unit_test(a_message_read_is_read_only),
+        cmocka_unit_test(a_system_cannot_both_send_and_receive_a_message_type),
+        cmocka_unit_test(elapsed_time_is_the_clock_s_elapsed_seconds),
+        cmocka_unit_test(run_if_in_state_runs_the_system_in_that_state_only),
+        cmocka_unit_test(a_system_on_enter_runs_when_its_state_is_entered),
+        cmocka_unit_test(set_state_queues_the_next_value_and_state_reads_the_current),
+        cmocka_unit_test(an_unknown_state_value_fails_the_system_listing_the_values),
+        cmocka_unit_test(queuing_a_state_the_system_does_not_write_fails),
+        cmocka_unit_test(an_unknown_state_machine_in_run_if_refuses_the_load),
+        cmocka_unit_test(parent_and_children_read_the_hierarchy),
+        cmocka_unit_test(spawn_with_a_parent_and_set_parent_record_commands),
+        cmocka_unit_test(a_fixed_array_field_is_read_and_written_from_index_one),
+        cmocka_unit_test(an_array_index_out_of_range_fails_naming_the_bounds),
+        cmocka_unit_test(writing_an_array_the_query_only_reads_fails),
+        cmocka_unit_test(a_field_of_a_declared_type_is_a_nested_struct),
+        cmocka_unit_test(insert_without_a_value_inserts_zeroes),
+        cmocka_unit_test(run_if_resource_and_message_conditions_guard_the_system),
+        cmocka_unit_test(an_unknown_condition_is_refused_listing_the_conditions),
+        cmocka_unit_test(an_observer_sends_messages_and_queues_states),
     };
     if (argc > 0) g_program = argv[0];
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
