@@ -1815,7 +1815,7 @@
          ecs.component{ name = "Health", fields = { {"hp", "f32"}, {"label", "chars", 16} } }
          ecs.system{ name = "regen", schedule = "Update", query = "[inout] Health, [in] Regen",
                      after = "damage", before = {"render"}, in_set = {"gameplay"},
-                     run = function(it)
+                     commands = true, run = function(it)
                          for row in it:rows() do
                              row.Health.hp = row.Health.hp + row.Regen.rate * it.dt
                              if row.Health.hp <= 0 then ecs.despawn(row.entity) end
@@ -1840,9 +1840,17 @@
      the world has clocks; in the fixed schedules Time is the fixed clock). An observer (event "add", "insert", "remove" or "set") gets the entity's row
      of its component, read-only for "remove". Inside a run, ecs.spawn{Health = {hp = 10}},
      ecs.despawn(e), ecs.insert(e, "Health", {hp = 3}) and ecs.remove(e, "Health") record
-     commands (a script's systems have .commands, so a sync point follows them when something
-     runs after them), and ecs.lookup("ship.turret") finds an entity; print goes to the
-     world's log.
+     commands, in a system declared with commands = true (.commands: a sync point follows it
+     when something runs after it; without it they fail the system, naming the line), and
+     ecs.lookup("ship.turret") finds an entity; print goes to the world's log.
+
+     Columns: for t in it:tables() do ... end hands out the query's tables, each with
+     t.count, t.entities and a column per number, bool or entity field of each term's
+     component (t.Position.x[i], i from 1 to t.count; a nested struct's fields as
+     t.Body.pos.x; text and arrays through it:rows()). With LuaJIT a column is FFI data typed
+     from the description (the JIT compiles px[i] to a load; budget -1 to let it run), with
+     Lua 5.4 a light proxy. A column of a read-only term refuses writes; a column kept past
+     its run, or an index outside 1..t.count, raises an error before touching memory.
 
      A system declares what it reaches beyond its query, by name: reads = {"Bonus", "Game"}
      and writes = {"Score", "Game"} for resources (a resource term of the query, $Score,
@@ -1868,8 +1876,9 @@
      state_changed, resource_exists, resource_added, resource_changed, on_message: a name;
      run_once = true; on_timer = seconds); on_enter = {"Game", "Over"} or on_exit, instead
      of schedule, puts it in the state's OnEnter or OnExit schedule. The rules:
-       - each version of a script has a Lua state of its own; its systems run on the main
-         thread (.main_thread), one at a time;
+       - each version of a script has a Lua state of its own; each of its systems writes
+         the resource "Lua state of <path>", so they run one at a time (order them, or the
+         ambiguity report names it), while systems of different scripts run in parallel;
        - the sandbox: of the standard library only the safe base functions, string, table,
          math, os.clock and os.time; no io, no other os, no load, loadfile, dofile, require or
          collectgarbage, and no precompiled chunks (allow_unsafe_libraries gives them all);
