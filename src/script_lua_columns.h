@@ -50,8 +50,9 @@ static int ecs_sched__lua_column_kind(const ecs_sched__field_desc *f) {
     }
 }
 
-/* Where one column starts and how to step through it. With `indirect`, base holds a pointer
-   per row (sparse components, a parent's component) and offset is added to each. */
+/* Where one column starts and how to step through it: row i's field is at
+   base + i * stride + offset, or, with `indirect`, base holds a pointer per row (sparse
+   components, a parent's component) and the field is at that pointer + offset. */
 typedef struct ecs_sched__lua_span {
     unsigned char *base;
     int32_t stride;
@@ -75,7 +76,8 @@ static void ecs_sched__lua_column_label(const ecs_sched__lua_run *run, const cha
    and a table for labels; returns the function that makes a column. Each of the column C
    types (a kind, direct or through a pointer per row, read-only or writable) gets index and
    newindex functions that check the run and the bounds before the load or store. */
-static const char ecs_sched__lua_ffi_prelude[] =
+static const char *const ecs_sched__lua_ffi_prelude[] = {
+    /* (in pieces: C99 compilers need not take a longer string) */
     "local ffi, cell, labels = ...\n"
     "local cast, tonumber, format, error = ffi.cast, tonumber, string.format, error\n"
     "local floor = math.floor\n"
@@ -106,7 +108,7 @@ static const char ecs_sched__lua_ffi_prelude[] =
     "    local PP = ffi.typeof('uint8_t **')\n"
     "    at = function(v, i) return cast(P, cast(PP, v.base)[i - 1] + v.offset) end\n"
     "  else\n"
-    "    at = function(v, i) return cast(P, v.base + (i - 1) * v.stride) end\n"
+    "    at = function(v, i) return cast(P, v.base + ((i - 1) * v.stride + v.offset)) end\n"
     "  end\n"
     "  local get, set\n"
     "  if wide then\n"
@@ -158,25 +160,105 @@ static const char ecs_sched__lua_ffi_prelude[] =
     "    end\n"
     "  end\n"
     "end\n"
-    "return function(slot, base, stride, count, offset, label)\n"
+    ,
+    "local function label_id(label)\n"
     "  local id = label_ids[label]\n"
     "  if not id then\n"
     "    id = #labels + 1\n"
     "    labels[id], label_ids[label] = label, id\n"
     "  end\n"
-    "  return made[slot](generation[0], cast('uint8_t *', base), stride, count, offset, id)\n"
-    "end\n";
+    "  return id\n"
+    "end\n"
+    /* A column over whole elements of `size` bytes whose field sits at `offset`: a C struct
+       of that size with the field as member v, so that the JIT steps by a constant. */
+    "local typed, leaves = {}, 0\n"
+    "local function typed_accessors(kind)\n"
+    "  local wide, bool = kind == 4 or kind == 8 or kind == 12, kind == 11\n"
+    "  local get, set\n"
+    "  if wide then\n"
+    "    get = function(v, i)\n"
+    "      if v.generation ~= generation[0] then stale(v) end\n"
+    "      if i < 1 or i > v.count or floor(i) ~= i then outside(v, i) end\n"
+    "      return tonumber(v.base[i - 1].v)\n"
+    "    end\n"
+    "  elseif bool then\n"
+    "    get = function(v, i)\n"
+    "      if v.generation ~= generation[0] then stale(v) end\n"
+    "      if i < 1 or i > v.count or floor(i) ~= i then outside(v, i) end\n"
+    "      return v.base[i - 1].v ~= 0\n"
+    "    end\n"
+    "  else\n"
+    "    get = function(v, i)\n"
+    "      if v.generation ~= generation[0] then stale(v) end\n"
+    "      if i < 1 or i > v.count or floor(i) ~= i then outside(v, i) end\n"
+    "      return v.base[i - 1].v\n"
+    "    end\n"
+    "  end\n"
+    "  if bool then\n"
+    "    set = function(v, i, x)\n"
+    "      if v.generation ~= generation[0] then stale(v) end\n"
+    "      if i < 1 or i > v.count or floor(i) ~= i then outside(v, i) end\n"
+    "      if x == true then v.base[i - 1].v = 1 elseif x == false then v.base[i - 1].v = 0\n"
+    "      else not_bool(v, x) end\n"
+    "    end\n"
+    "  else\n"
+    "    set = function(v, i, x)\n"
+    "      if v.generation ~= generation[0] then stale(v) end\n"
+    "      if i < 1 or i > v.count or floor(i) ~= i then outside(v, i) end\n"
+    "      v.base[i - 1].v = x\n"
+    "    end\n"
+    "  end\n"
+    "  return get, set\n"
+    "end\n"
+    ,
+    "local function typed_maker(kind, size, offset, writable)\n"
+    "  local key = format('%d:%d:%d:%d', kind, size, offset, writable)\n"
+    "  local maker = typed[key]\n"
+    "  if maker ~= nil then return maker end\n"
+    "  leaves = leaves + 1\n"
+    "  local leaf, view = format('ecs_sched_leaf_%d', leaves), format('ecs_sched_typed_%d', leaves)\n"
+    "  local tail = size - offset - ffi.sizeof(ctypes[kind])\n"
+    "  ffi.cdef(format('typedef struct %s { %s %s v; %s } %s;', leaf,\n"
+    "    offset > 0 and format('uint8_t pad[%d];', offset) or '', ctypes[kind],\n"
+    "    tail > 0 and format('uint8_t tail[%d];', tail) or '', leaf))\n"
+    "  if ffi.offsetof(leaf, 'v') ~= offset or ffi.sizeof(leaf) ~= size then\n"
+    "    typed[key] = false\n"
+    "    return false\n"
+    "  end\n"
+    "  ffi.cdef(format('typedef struct %s { double generation; %s *base; int32_t count, label; } %s;',\n"
+    "    view, leaf, view))\n"
+    "  local get, set = typed_accessors(kind)\n"
+    "  maker = ffi.metatype(view, { __index = get, __newindex = writable == 1 and set or read_only,\n"
+    "    __len = function(v) return v.count end })\n"
+    "  typed[key] = maker\n"
+    "  return maker\n"
+    "end\n"
+    "return function(slot, base, stride, count, offset, label)\n"
+    "  if stride > 0 and slot % 4 < 2 then\n"
+    "    local maker = typed_maker(floor(slot / 4) + 1, stride, offset, slot % 2)\n"
+    "    if maker then return maker(generation[0], base, count, label_id(label)) end\n"
+    "  end\n"
+    "  return made[slot](generation[0], cast('uint8_t *', base), stride, count, offset,\n"
+    "    label_id(label))\n"
+    "end\n",
+    NULL};
 
 static char ecs_sched__lua_column_maker_key;   /* the registry's key of the prelude's result */
 
 /* Runs the prelude in a new state (in protected mode, the version on the stack). */
 static int ecs_sched__lua_columns_setup(lua_State *L) {
     ecs_sched__lua_version *v = (ecs_sched__lua_version *)lua_touserdata(L, 1);
+    luaL_Buffer text;
+    size_t size;
+    const char *code;
+    int i;
     lua_pushlightuserdata(L, &ecs_sched__lua_column_maker_key);
-    if (luaL_loadbuffer(L, ecs_sched__lua_ffi_prelude, sizeof ecs_sched__lua_ffi_prelude - 1,
-                        "=ecs_sched columns") != 0) {
-        return lua_error(L);
-    }
+    luaL_buffinit(L, &text);
+    for (i = 0; ecs_sched__lua_ffi_prelude[i]; i++) luaL_addstring(&text, ecs_sched__lua_ffi_prelude[i]);
+    luaL_pushresult(&text);
+    code = lua_tolstring(L, -1, &size);
+    if (luaL_loadbuffer(L, code, size, "=ecs_sched columns") != 0) return lua_error(L);
+    lua_remove(L, -2);   /* the text */
     lua_pushcfunction(L, luaopen_ffi);
     lua_call(L, 0, 1);
     lua_pushlightuserdata(L, &v->column_generation);
@@ -256,7 +338,7 @@ static unsigned char *ecs_sched__lua_column_at(lua_State *L, ecs_sched__lua_vers
     }
     *out = column;
     if (span->indirect) return ((unsigned char *const *)(void *)span->base)[i - 1] + span->offset;
-    return span->base + (size_t)(i - 1) * (size_t)span->stride;
+    return span->base + (size_t)(i - 1) * (size_t)span->stride + span->offset;
 }
 
 static int ecs_sched__lua_column_index(lua_State *L) {
@@ -315,8 +397,7 @@ static void ecs_sched__lua_add_columns(lua_State *L, ecs_sched__lua_version *v,
         char label[160], path[128];
         int kind = ecs_sched__lua_column_kind(f);
         snprintf(path, sizeof path, "%s.%s", prefix, f->name);
-        if (span->indirect) field.offset += f->offset;
-        else field.base += f->offset;
+        field.offset += f->offset;
         if (f->kind == ECS_SCHED_TYPE_STRUCT && f->count == 1) {
             lua_newtable(L);
             luaL_getmetatable(L, ECS_SCHED__LUA_COLUMN);

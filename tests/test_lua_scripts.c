@@ -684,6 +684,38 @@ static void a_sparse_component_has_columns_too(void **state) {
     finish(w);
 }
 
+typedef struct Config {
+    float scale;
+} Config;
+
+static void a_shared_term_s_column_gives_its_one_value_on_every_row(void **state) {
+    static const ecs_sched_member config[] = {ECS_SCHED_MEMBER(Config, scale, ECS_SCHED_TYPE_F32)};
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_entity game, a, b;
+    Config c = {3.0f};
+    (void)state;
+    describe_motion(w);
+    assert_int_equal(ecs_sched_describe(w, ECS_SCHED_COMPONENT(w, Config), 1, config), ECS_SCHED_OK);
+    game = ecs_sched_spawn(w);
+    assert_int_equal(ecs_sched_set_name(w, game, "Game"), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_insert(w, game, ecs_sched_component_lookup(w, "Config"), &c),
+                     ECS_SCHED_OK);
+    a = spawn_moving(w, 1, 2);
+    b = spawn_moving(w, 10, -1);
+    load_ok(w, "ecs.system{name = 'scale', query = '[inout] Position, [in] Game:Config',\n"
+               "  run = function(it)\n"
+               "    for t in it:tables() do\n"
+               "      for i = 1, t.count do\n"
+               "        t.Position.x[i] = t.Position.x[i] * t.Config.scale[i]\n"
+               "      end\n"
+               "    end\n"
+               "  end}\n");
+    assert_int_equal(ecs_sched_run_schedule(w, UPDATE), ECS_SCHED_OK);
+    assert_true(position_of(w, a)->x == 3.0f);
+    assert_true(position_of(w, b)->x == 30.0f);
+    finish(w);
+}
+
 static void a_column_table_names_what_it_lacks(void **state) {
     ecs_sched_world *w = world_with_lua(NULL);
     (void)state;
@@ -1650,6 +1682,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(a_column_index_outside_its_table_is_refused),
         cmocka_unit_test(a_column_converts_bools_integers_and_entities),
         cmocka_unit_test(a_sparse_component_has_columns_too),
+        cmocka_unit_test(a_shared_term_s_column_gives_its_one_value_on_every_row),
         cmocka_unit_test(a_column_table_names_what_it_lacks),
         cmocka_unit_test(a_system_records_commands_only_when_it_declares_them),
         cmocka_unit_test(two_systems_of_one_script_are_ordered_by_its_lua_state),
