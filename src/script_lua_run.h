@@ -176,6 +176,10 @@ typedef struct ecs_sched__lua_version {
     ecs_sched__lua_run *running;
     uint64_t generations;               /* the last one given to a run */
     int64_t budget_left;
+    struct ecs_sched__lua_migration *migrations;   /* its components' new layouts, applied
+                                                      when it is committed (script_lua.h) */
+    int32_t migration_count;
+    uint32_t migration_capacity;
 } ecs_sched__lua_version;
 
 /* Proxies handed to Lua. Each names its run by generation and its declaration by index. */
