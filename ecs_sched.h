@@ -1747,7 +1747,7 @@
      With ECS_SCHED_SCRIPTS defined (ECS_SCHED_NATIVE_SCRIPTS and ECS_SCHED_LUA define it),
      systems and observers can come from scripts. The library knows no language: a driver
      (ecs_sched_script_driver: a name, the file endings it runs, and load, declare, run,
-     unload, destroy) does, and a world is given drivers with ecs_sched_script_driver_add.
+     unload, destroy, commit) does, and a world is given drivers with ecs_sched_script_driver_add.
 
          ecs_sched_script *ai = ecs_sched_script_load(w, "scripts/ai.lua");  // by its ending
 
@@ -1780,7 +1780,9 @@
      the declarations, and is called again for the version before when a reload fails (it
      must be callable more than once); run(version, index, ctx, trigger) runs a declaration
      that has no fn (trigger: NULL for a system); unload(version); destroy() when the world
-     goes. Inside a script's system, ecs_sched_ctx_user_data is its desc's user_data, as
+     goes; commit(script, version) (optional) once the version has declared and its schedules
+     built: what must wait until nothing else can fail (a failure rolls the load back as a
+     refused declaration). Inside a script's system, ecs_sched_ctx_user_data is its desc's user_data, as
      for any system.
 
      Native scripts (ECS_SCHED_NATIVE_SCRIPTS, POSIX). ecs_sched_native_script_driver()
@@ -1827,8 +1829,14 @@
      ecs.component registers a component with C's layout for those fields (i8..i64,
      u8..u64, f32, f64, bool, entity, chars N) and describes it (see REFLECTION): C, JSON and
      printing see it. A component of that name registered already is reused if its layout is
-     the same, and refused otherwise, naming the field that differs: values are not migrated,
-     so a reload cannot change a component's layout (rename it, or restart). A row has
+     the same. A script's component whose fields a reload changes is migrated (registered
+     with .scripted, by ecs_sched_component_migrate, when the reload commits): a field of the
+     same name and type keeps its value, a new field is zero, a removed one is gone; a field
+     whose type changed is refused as the file loads ("field 'hp' was i32 and is f32 now":
+     rename it), and so is another layout for a component C registered. A reload that fails
+     leaves layouts and values as they were; a snapshot taken before a migration is refused
+     on restore (ECS_SCHED_ERR_REFUSED: take a new one), and prefab data holding a value of a
+     script's component set before it is refused on instantiate (set it again). A row has
      .entity and a value per term, by component name; a value's fields read and write as
      numbers, booleans, strings, entities (numbers: exact in Lua 5.4, while the generation
      stays below 2^21 in LuaJIT) and nested described types; arrays are out of reach. it.dt and
@@ -2277,7 +2285,7 @@
                 ecs_sched_script_unload, ecs_sched_scripts_poll, ecs_sched_script_find,
                 ecs_sched_script_path, ecs_sched_script_world, ecs_sched_script_version,
                 ecs_sched_script_add_system, ecs_sched_script_add_observer,
-                ecs_sched_script_fail
+                ecs_sched_script_fail, ecs_sched_component_migrate
      script_native  ecs_sched_native_script_driver
      script_lua ecs_sched_lua_script_driver
 
@@ -5248,7 +5256,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_script_fail(ecs_sched_script *script, c
    ticks stay. Refused (ECS_SCHED_ERR_REFUSED) for a component no script defined (a C type's
    layout is the compiler's), one with hooks, and while a command buffer (a delayed one
    included) holds a value of it not applied yet; between schedule runs only. A snapshot
-   taken before is refused by ecs_sched_snapshot_restore. */
+   taken before is refused by ecs_sched_snapshot_restore, and prefab data holding a value of a
+   script's component set before by ecs_sched_prefab_data_instantiate (set it again). */
 typedef void (*ecs_sched_convert_fn)(void *dst, const void *src, void *user_data);
 
 ECS_SCHED_API ecs_sched_result ecs_sched_component_migrate(ecs_sched_world *world, ecs_sched_id id,
@@ -24944,6 +24953,7 @@ static bool ecs_sched__isa_dropped(ecs_sched_world *w, ecs_sched_entity source,
 typedef struct ecs_sched__entry_value {
     ecs_sched_id id;
     unsigned char *data;            /* a constructed copy; NULL for a tag */
+    uint32_t layouts;               /* the world's layout_changes when it was set (script.h) */
 } ecs_sched__entry_value;
 
 typedef struct ecs_sched__entry {
@@ -29050,6 +29060,7 @@ ecs_sched_result ecs_sched_prefab_data_set(ecs_sched_prefab_data *d, int32_t ent
         slot->id = id;
     }
     slot->data = data;
+    slot->layouts = w->layout_changes;
     return ECS_SCHED_OK;
 }
 
@@ -29346,6 +29357,27 @@ static ecs_sched_result ecs_sched__data_check_links(ecs_sched_world *w,
     return result;
 }
 
+/* A value of a script's component set before a component changed its layout may be in the
+   layout before: the world's values are migrated (script.h), prefab data's are not. */
+static ecs_sched_result ecs_sched__data_check_layouts(ecs_sched_world *w,
+                                                      const ecs_sched_prefab_data *d) {
+    uint32_t i, k;
+    for (i = 0; i < d->count; i++) {
+        for (k = 0; k < d->entries[i].count; k++) {
+            const ecs_sched__entry_value *v = &d->entries[i].values[k];
+            if (!w->components[v->id].scripted || v->layouts == w->layout_changes) continue;
+            return ecs_sched__fail(&w->env, ECS_SCHED_ERR_REFUSED,
+                                   "prefab_data_instantiate: entry %u holds a value of '%s', a "
+                                   "script's component, set before a script's component changed "
+                                   "its layout (the last: '%s'); its values in prefab data are "
+                                   "not migrated: set them again, or load the data again",
+                                   (unsigned)i, w->components[v->id].name,
+                                   ecs_sched__component_label(w, w->layout_changed));
+        }
+    }
+    return ECS_SCHED_OK;
+}
+
 static ecs_sched_result ecs_sched__data_check(ecs_sched_world *w, const ecs_sched_prefab_data *d,
                                               ecs_sched_entity main) {
     ecs_sched_result result;
@@ -29367,7 +29399,8 @@ static ecs_sched_result ecs_sched__data_check(ecs_sched_world *w, const ecs_sche
                                "%d; the main entity keeps its own place, so the main entry has "
                                "no parent", (int)d->entries[0].parent);
     }
-    result = ecs_sched__data_check_parents(w, d);
+    result = ecs_sched__data_check_layouts(w, d);
+    if (result == ECS_SCHED_OK) result = ecs_sched__data_check_parents(w, d);
     if (result == ECS_SCHED_OK) result = ecs_sched__data_check_names(w, d, main);
     return result != ECS_SCHED_OK ? result : ecs_sched__data_check_links(w, d);
 }
@@ -35696,8 +35729,8 @@ typedef struct ecs_sched__lua_version {
     ecs_sched__lua_run *running;
     uint64_t generations;               /* the last one given to a run */
     int64_t budget_left;
-    struct ecs_sched__lua_migration *migrations;   /* its components' new layouts, applied
-                                                      when it is committed (script_lua.h) */
+    void *migrations;                   /* its components' new layouts, migrated when it is
+                                           committed (script_lua.h's ecs_sched__lua_migration) */
     int32_t migration_count;
     uint32_t migration_capacity;
 } ecs_sched__lua_version;
@@ -36510,14 +36543,19 @@ typedef struct ecs_sched__lua_migration {
     ecs_sched__lua_layout layout;   /* member names: copies */
 } ecs_sched__lua_migration;
 
+static ecs_sched__lua_migration *ecs_sched__lua_migrations(const ecs_sched__lua_version *v) {
+    return (ecs_sched__lua_migration *)v->migrations;
+}
+
 static void ecs_sched__lua_migrations_free(ecs_sched__lua_version *v) {
+    ecs_sched__lua_migration *all = ecs_sched__lua_migrations(v);
     int32_t i, k;
     for (i = 0; i < v->migration_count; i++) {
-        for (k = 0; k < v->migrations[i].layout.count; k++) {
-            ecs_sched__free(v->env, (void *)(uintptr_t)v->migrations[i].layout.members[k].name);
+        for (k = 0; k < all[i].layout.count; k++) {
+            ecs_sched__free(v->env, (void *)(uintptr_t)all[i].layout.members[k].name);
         }
     }
-    ecs_sched__free(v->env, v->migrations);
+    ecs_sched__free(v->env, all);
 }
 
 /* Keeps component id's new layout (`differs`: how it differs), to migrate it at commit;
@@ -36525,7 +36563,7 @@ static void ecs_sched__lua_migrations_free(ecs_sched__lua_version *v) {
 static void ecs_sched__lua_plan_migration(lua_State *L, ecs_sched__lua_version *v, ecs_sched_id id,
                                           const char *name, const ecs_sched__lua_layout *layout,
                                           const char *differs) {
-    ecs_sched__lua_migration *m;
+    ecs_sched__lua_migration *m, *all = ecs_sched__lua_migrations(v);
     char why[256];
     int32_t k;
     if (!v->world->components[id].scripted) {
@@ -36537,11 +36575,11 @@ static void ecs_sched__lua_plan_migration(lua_State *L, ecs_sched__lua_version *
         luaL_error(L, "ecs.component '%s': %s; the values it holds cannot be kept: give the "
                    "field another name (its values start at zero)", name, why);
     }
-    if (!ECS_SCHED__GROW(v->env, v->migrations, &v->migration_capacity,
-                         (uint32_t)v->migration_count + 1)) {
+    if (!ECS_SCHED__GROW(v->env, all, &v->migration_capacity, (uint32_t)v->migration_count + 1)) {
         luaL_error(L, "out of memory declaring component '%s'", name);
     }
-    m = &v->migrations[v->migration_count];
+    v->migrations = all;
+    m = &all[v->migration_count];
     m->id = id;
     m->layout = *layout;
     for (k = 0; k < layout->count; k++) {
@@ -36989,14 +37027,14 @@ static ecs_sched_result ecs_sched__lua_commit(ecs_sched_script *script, void *ve
     int32_t i;
     (void)user_data;
     for (i = 0; i < v->migration_count; i++) {   /* all of them, or none (but out of memory) */
-        const ecs_sched__lua_migration *m = &v->migrations[i];
+        const ecs_sched__lua_migration *m = &ecs_sched__lua_migrations(v)[i];
         if (ecs_sched__migration_refused(v->world, m->id, m->layout.size,
                                          m->layout.alignment) != ECS_SCHED_OK) {
             return ecs_sched_script_fail(script, "%s", ecs_sched_last_error(v->world));
         }
     }
     for (i = 0; i < v->migration_count; i++) {
-        const ecs_sched__lua_migration *m = &v->migrations[i];
+        const ecs_sched__lua_migration *m = &ecs_sched__lua_migrations(v)[i];
         if (ecs_sched_component_migrate(v->world, m->id, m->layout.size, m->layout.alignment,
                                         m->layout.count, m->layout.members, NULL,
                                         NULL) != ECS_SCHED_OK) {

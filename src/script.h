@@ -110,7 +110,8 @@ ECS_SCHED_API ecs_sched_result ecs_sched_script_fail(ecs_sched_script *script, c
    ticks stay. Refused (ECS_SCHED_ERR_REFUSED) for a component no script defined (a C type's
    layout is the compiler's), one with hooks, and while a command buffer (a delayed one
    included) holds a value of it not applied yet; between schedule runs only. A snapshot
-   taken before is refused by ecs_sched_snapshot_restore. */
+   taken before is refused by ecs_sched_snapshot_restore, and prefab data holding a value of a
+   script's component set before by ecs_sched_prefab_data_instantiate (set it again). */
 typedef void (*ecs_sched_convert_fn)(void *dst, const void *src, void *user_data);
 
 ECS_SCHED_API ecs_sched_result ecs_sched_component_migrate(ecs_sched_world *world, ecs_sched_id id,

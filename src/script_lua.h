@@ -181,14 +181,19 @@ typedef struct ecs_sched__lua_migration {
     ecs_sched__lua_layout layout;   /* member names: copies */
 } ecs_sched__lua_migration;
 
+static ecs_sched__lua_migration *ecs_sched__lua_migrations(const ecs_sched__lua_version *v) {
+    return (ecs_sched__lua_migration *)v->migrations;
+}
+
 static void ecs_sched__lua_migrations_free(ecs_sched__lua_version *v) {
+    ecs_sched__lua_migration *all = ecs_sched__lua_migrations(v);
     int32_t i, k;
     for (i = 0; i < v->migration_count; i++) {
-        for (k = 0; k < v->migrations[i].layout.count; k++) {
-            ecs_sched__free(v->env, (void *)(uintptr_t)v->migrations[i].layout.members[k].name);
+        for (k = 0; k < all[i].layout.count; k++) {
+            ecs_sched__free(v->env, (void *)(uintptr_t)all[i].layout.members[k].name);
         }
     }
-    ecs_sched__free(v->env, v->migrations);
+    ecs_sched__free(v->env, all);
 }
 
 /* Keeps component id's new layout (`differs`: how it differs), to migrate it at commit;
@@ -196,7 +201,7 @@ static void ecs_sched__lua_migrations_free(ecs_sched__lua_version *v) {
 static void ecs_sched__lua_plan_migration(lua_State *L, ecs_sched__lua_version *v, ecs_sched_id id,
                                           const char *name, const ecs_sched__lua_layout *layout,
                                           const char *differs) {
-    ecs_sched__lua_migration *m;
+    ecs_sched__lua_migration *m, *all = ecs_sched__lua_migrations(v);
     char why[256];
     int32_t k;
     if (!v->world->components[id].scripted) {
@@ -208,11 +213,11 @@ static void ecs_sched__lua_plan_migration(lua_State *L, ecs_sched__lua_version *
         luaL_error(L, "ecs.component '%s': %s; the values it holds cannot be kept: give the "
                    "field another name (its values start at zero)", name, why);
     }
-    if (!ECS_SCHED__GROW(v->env, v->migrations, &v->migration_capacity,
-                         (uint32_t)v->migration_count + 1)) {
+    if (!ECS_SCHED__GROW(v->env, all, &v->migration_capacity, (uint32_t)v->migration_count + 1)) {
         luaL_error(L, "out of memory declaring component '%s'", name);
     }
-    m = &v->migrations[v->migration_count];
+    v->migrations = all;
+    m = &all[v->migration_count];
     m->id = id;
     m->layout = *layout;
     for (k = 0; k < layout->count; k++) {
@@ -660,14 +665,14 @@ static ecs_sched_result ecs_sched__lua_commit(ecs_sched_script *script, void *ve
     int32_t i;
     (void)user_data;
     for (i = 0; i < v->migration_count; i++) {   /* all of them, or none (but out of memory) */
-        const ecs_sched__lua_migration *m = &v->migrations[i];
+        const ecs_sched__lua_migration *m = &ecs_sched__lua_migrations(v)[i];
         if (ecs_sched__migration_refused(v->world, m->id, m->layout.size,
                                          m->layout.alignment) != ECS_SCHED_OK) {
             return ecs_sched_script_fail(script, "%s", ecs_sched_last_error(v->world));
         }
     }
     for (i = 0; i < v->migration_count; i++) {
-        const ecs_sched__lua_migration *m = &v->migrations[i];
+        const ecs_sched__lua_migration *m = &ecs_sched__lua_migrations(v)[i];
         if (ecs_sched_component_migrate(v->world, m->id, m->layout.size, m->layout.alignment,
                                         m->layout.count, m->layout.members, NULL,
                                         NULL) != ECS_SCHED_OK) {

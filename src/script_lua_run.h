@@ -176,8 +176,8 @@ typedef struct ecs_sched__lua_version {
     ecs_sched__lua_run *running;
     uint64_t generations;               /* the last one given to a run */
     int64_t budget_left;
-    struct ecs_sched__lua_migration *migrations;   /* its components' new layouts, applied
-                                                      when it is committed (script_lua.h) */
+    void *migrations;                   /* its components' new layouts, migrated when it is
+                                           committed (script_lua.h's ecs_sched__lua_migration) */
     int32_t migration_count;
     uint32_t migration_capacity;
 } ecs_sched__lua_version;
