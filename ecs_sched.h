@@ -36540,6 +36540,7 @@ static bool ecs_sched__lua_layout_differs(const ecs_sched_world *w, ecs_sched_id
    nothing of the reload can fail any more. */
 typedef struct ecs_sched__lua_migration {
     ecs_sched_id id;
+    int line;                       /* of its ecs.component */
     ecs_sched__lua_layout layout;   /* member names: copies */
 } ecs_sched__lua_migration;
 
@@ -36557,6 +36558,8 @@ static void ecs_sched__lua_migrations_free(ecs_sched__lua_version *v) {
     }
     ecs_sched__free(v->env, all);
 }
+
+static int ecs_sched__lua_line(lua_State *L);
 
 /* Keeps component id's new layout (`differs`: how it differs), to migrate it at commit;
    refuses a field that keeps its name and changes its type (its values could not be kept). */
@@ -36581,6 +36584,7 @@ static void ecs_sched__lua_plan_migration(lua_State *L, ecs_sched__lua_version *
     v->migrations = all;
     m = &all[v->migration_count];
     m->id = id;
+    m->line = ecs_sched__lua_line(L);
     m->layout = *layout;
     for (k = 0; k < layout->count; k++) {
         if (!(m->layout.members[k].name = ecs_sched__strdup(v->env, layout->members[k].name))) {
@@ -37030,7 +37034,8 @@ static ecs_sched_result ecs_sched__lua_commit(ecs_sched_script *script, void *ve
         const ecs_sched__lua_migration *m = &ecs_sched__lua_migrations(v)[i];
         if (ecs_sched__migration_refused(v->world, m->id, m->layout.size,
                                          m->layout.alignment) != ECS_SCHED_OK) {
-            return ecs_sched_script_fail(script, "%s", ecs_sched_last_error(v->world));
+            return ecs_sched_script_fail(script, "%s:%d: %s", v->path, m->line,
+                                         ecs_sched_last_error(v->world));
         }
     }
     for (i = 0; i < v->migration_count; i++) {
@@ -37038,7 +37043,8 @@ static ecs_sched_result ecs_sched__lua_commit(ecs_sched_script *script, void *ve
         if (ecs_sched_component_migrate(v->world, m->id, m->layout.size, m->layout.alignment,
                                         m->layout.count, m->layout.members, NULL,
                                         NULL) != ECS_SCHED_OK) {
-            return ecs_sched_script_fail(script, "%s", ecs_sched_last_error(v->world));
+            return ecs_sched_script_fail(script, "%s:%d: %s", v->path, m->line,
+                                         ecs_sched_last_error(v->world));
         }
     }
     return ECS_SCHED_OK;

@@ -777,6 +777,34 @@ static void entities_of_several_tables_and_a_prefab_s_value_are_migrated(void **
     finish(w);
 }
 
+static void a_reload_whose_migration_is_refused_keeps_the_version_before(void **state) {
+    ecs_sched_world *w = world_with_lua(NULL);
+    ecs_sched_script *script;
+    ecs_sched_commands *cmd;
+    ecs_sched_entity e;
+    unsigned char pending[8] = {0};
+    (void)state;
+    script = load_ok(w, MANA);
+    e = spawn_mana(w, 7, 0.5);
+    cmd = ecs_sched_commands_create(w);
+    assert_int_equal(ecs_sched_commands_insert(cmd, ecs_sched_spawn(w),
+                                               ecs_sched_component_lookup(w, "Mana"), pending),
+                     ECS_SCHED_OK);
+    write_script("ecs.component{name = 'Mana', fields = {{'points', 'i32'}}}\n"
+                 "ecs.system{name = 'drain', query = '[inout] Mana', run = function(it) end}\n");
+    assert_int_equal(ecs_sched_script_reload(w, script), ECS_SCHED_ERR_SCRIPT);
+    assert_error_has(w, "holds a value of component 'Mana' not applied yet", 1);
+    ecs_sched_clear_error(w);
+    assert_int_equal(ecs_sched_script_version(script), 1);
+    assert_int_equal(ecs_sched_component_size(w, ecs_sched_component_lookup(w, "Mana")), 8);
+    assert_true(mana_field(w, e, "regen") == 0.5);
+    assert_int_equal(ecs_sched_commands_apply(cmd), ECS_SCHED_OK);
+    assert_int_equal(ecs_sched_script_reload(w, script), ECS_SCHED_OK);
+    assert_true(mana_field(w, e, "points") == 7);
+    ecs_sched_commands_destroy(cmd);
+    finish(w);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_script_s_system_writes_the_fields_its_query_names),
@@ -815,6 +843,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(a_field_whose_type_changes_fails_the_reload_naming_it),
         cmocka_unit_test(a_reload_failing_after_its_components_keeps_their_layout_and_values),
         cmocka_unit_test(entities_of_several_tables_and_a_prefab_s_value_are_migrated),
+        cmocka_unit_test(a_reload_whose_migration_is_refused_keeps_the_version_before),
     };
     if (argc > 0) g_program = argv[0];
     return cmocka_run_group_tests(tests, NULL, destroy_leftover_world);
